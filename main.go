@@ -1,0 +1,109 @@
+// Command vigil is a terminal admin console for organizations on the
+// activity/query service, and a local implementation of that service.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// cli carries the process's standard streams and environment, so commands can be
+// tested without touching the real ones.
+type cli struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+}
+
+// usageError marks a mistake in how a command was called (exit code 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches to a subcommand and maps its error to an exit code:
+// 0 ok, 1 failure, 2 usage error.
+func run(ctx context.Context, c cli, args []string) int {
+	name := ""
+	if len(args) > 0 {
+		name, args = args[0], args[1:]
+	}
+	var err error
+	switch name {
+	case "", "console":
+		err = cmdConsole(ctx, c, args)
+	case "demo":
+		err = cmdDemo(ctx, c, args)
+	case "serve":
+		err = cmdServe(ctx, c, args)
+	case "keys":
+		err = cmdKeys(ctx, c, args)
+	case "stamp":
+		err = cmdStamp(ctx, c, args)
+	case "proof":
+		err = cmdProof(ctx, c, args)
+	case "version", "--version", "-version":
+		fmt.Fprintf(c.stdout, "vigil %s\n", version)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(c.stdout, topUsage)
+	default:
+		if len(name) > 0 && name[0] == '-' {
+			// Flags before any subcommand belong to the console.
+			err = cmdConsole(ctx, c, append([]string{name}, args...))
+		} else {
+			err = usagef("unknown command %q; run 'vigil help' for the list", name)
+		}
+	}
+	return exitCode(c.stderr, err)
+}
+
+func exitCode(stderr io.Writer, err error) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, errHelpShown) {
+		return 0
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		fmt.Fprintf(stderr, "vigil: %s\n", u.msg)
+		return 2
+	}
+	fmt.Fprintf(stderr, "vigil: %s\n", err)
+	return 1
+}
+
+// errHelpShown is returned by a command that printed its help on -h.
+var errHelpShown = errors.New("help shown")
+
+const topUsage = `vigil — a terminal console for organizations on the activity/query service
+
+Usage:
+  vigil [--profile NAME] [--config FILE] [--read-only]   open the console
+  vigil demo [--as alice|bob|carol] [--data DIR]         the console on a local service with a demo organization
+  vigil serve [--addr HOST:PORT] [--data DIR] [--demo]   run the local service
+  vigil keys generate|list|show|import                   manage stamping keys
+  vigil stamp --key NAME [--body JSON | --body-file F]   print the X-Stamp for a body (or --verify one)
+  vigil proof verify|fetch                               verify enclave boot proofs and app proofs
+  vigil version                                          print the version
+  vigil help                                             this text
+
+Every command takes -h for its flags and examples.
+`
