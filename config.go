@@ -10,14 +10,14 @@ type Profile struct {
 	AuthProxyURL          string                       `toml:"auth_proxy_url"`
 	AuthProxyConfigID     string                       `toml:"auth_proxy_config_id"`
 	OrganizationID        string                       `toml:"organization_id"`
-	Key                   string                       `toml:"key"`            // key name in the keys directory
-	KeysDir               string                       `toml:"keys_dir"`       // default $XDG_CONFIG_HOME/vigil/keys
-	EnclaveApps           []string                     `toml:"enclave_apps"`   // apps whose boot proofs the console checks
-	Refresh               duration                     `toml:"refresh"`        // auto-refresh interval; 0 turns it off
-	ReadOnly              bool                         `toml:"read_only"`      // disables every submit
-	Color                 string                       `toml:"color"`          // accent colour, e.g. "red" for production
-	TrustedRoots          []string                     `toml:"trusted_roots"`  // extra PEM root files for boot proofs
-	ExpectedPCRs          map[string]map[string]string `toml:"expected_pcrs"`  // app -> PCR index -> hex
+	Key                   string                       `toml:"key"`           // key name in the keys directory
+	KeysDir               string                       `toml:"keys_dir"`      // default $XDG_CONFIG_HOME/vigil/keys
+	EnclaveApps           []string                     `toml:"enclave_apps"`  // apps whose boot proofs the console checks
+	Refresh               duration                     `toml:"refresh"`       // auto-refresh interval; 0 turns it off
+	ReadOnly              bool                         `toml:"read_only"`     // disables every submit
+	Color                 string                       `toml:"color"`         // accent colour, e.g. "red" for production
+	TrustedRoots          []string                     `toml:"trusted_roots"` // extra PEM root files for boot proofs
+	ExpectedPCRs          map[string]map[string]string `toml:"expected_pcrs"` // app -> PCR index -> hex
 	AllowedManifestHashes []string                     `toml:"allowed_manifest_hashes"`
 	TLSFetcherPublicKey   string                       `toml:"tls_fetcher_public_key"`
 }
