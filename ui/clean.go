@@ -1,0 +1,78 @@
+// Package ui holds the console's shared components: table with fuzzy filter,
+// detail pane, confirm dialog, form, status bar, toasts and help. Every string that
+// came from the server is cleaned again here, at render time (defence in depth: the
+// api client has already cleaned it once when decoding).
+package ui
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Clean makes one line of untrusted text safe for a terminal, a window title, a log
+// line or the clipboard: escape sequences (CSI, OSC, DCS, …) are removed, tabs become
+// spaces, and every other control character (C0, DEL, C1, line breaks) and bidi
+// override or isolate is dropped.
+func Clean(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	s = ansi.Strip(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteByte(' ')
+		case r == utf8.RuneError, isControl(r), isBidi(r):
+			// dropped
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// CleanBlock is Clean for multi-line text: newlines are kept, each line cleaned.
+func CleanBlock(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Clean(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// isPlain reports whether s is printable ASCII only: the common case, kept cheap
+// because tables clean every visible cell on every frame.
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
+		r == '\u2028' || r == '\u2029' || r == '\ufeff'
+}
+
+// isBidi reports the Unicode bidirectional formatting characters, which can make
+// text display in a different order than it is stored (CVE-2021-42574 "Trojan Source").
+func isBidi(r rune) bool {
+	switch {
+	case r == '\u061c', r == '\u200e', r == '\u200f':
+		return true
+	case r >= '\u202a' && r <= '\u202e':
+		return true
+	case r >= '\u2066' && r <= '\u2069':
+		return true
+	}
+	return false
+}

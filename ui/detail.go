@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// Detail is a scrollable pane of sections of labelled fields and blocks (pretty
+// JSON, lists). The screen gives it content; the pane cleans it again and wraps it.
+type Detail struct {
+	vp    viewport.Model
+	theme *theme.Theme
+	width int
+}
+
+// NewDetail returns an empty pane.
+func NewDetail(th *theme.Theme) Detail {
+	vp := viewport.New(viewport.WithWidth(80), viewport.WithHeight(10))
+	vp.KeyMap.Left.SetEnabled(false)
+	vp.KeyMap.Right.SetEnabled(false)
+	return Detail{vp: vp, theme: th, width: 80}
+}
+
+// SetTheme changes the styles.
+func (d *Detail) SetTheme(th *theme.Theme) { d.theme = th }
+
+// SetSize sets the pane's size in cells.
+func (d *Detail) SetSize(width, height int) {
+	d.width = max(width, 10)
+	d.vp.SetWidth(d.width)
+	d.vp.SetHeight(max(height, 1))
+}
+
+// SetContent replaces the content, keeping the scroll position when possible.
+// Each line is cleaned and hard-wrapped to the pane's width.
+func (d *Detail) SetContent(s string) {
+	y := d.vp.YOffset()
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, strings.Split(ansi.Hardwrap(l, d.width, true), "\n")...)
+	}
+	d.vp.SetContentLines(out)
+	d.vp.SetYOffset(y)
+}
+
+// GotoTop scrolls back to the start (a new record was opened).
+func (d *Detail) GotoTop() { d.vp.GotoTop() }
+
+// KeyBindings are the scroll keys, for help.
+func (d Detail) KeyBindings() []key.Binding {
+	return []key.Binding{d.vp.KeyMap.Up, d.vp.KeyMap.Down, d.vp.KeyMap.PageUp, d.vp.KeyMap.PageDown}
+}
+
+// Update scrolls.
+func (d Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
+	var cmd tea.Cmd
+	d.vp, cmd = d.vp.Update(msg)
+	return d, cmd
+}
+
+// View renders the visible part.
+func (d Detail) View() string { return d.vp.View() }
+
+// DetailBuilder assembles the text of a Detail pane. Everything added is untrusted
+// by default and cleaned.
+type DetailBuilder struct {
+	th *theme.Theme
+	b  strings.Builder
+}
+
+// NewDetailBuilder starts an empty document.
+func NewDetailBuilder(th *theme.Theme) *DetailBuilder { return &DetailBuilder{th: th} }
+
+// Section starts a titled section.
+func (db *DetailBuilder) Section(title string) {
+	if db.b.Len() > 0 {
+		db.b.WriteByte('\n')
+	}
+	db.b.WriteString(db.th.Section.Render(Clean(title)))
+	db.b.WriteByte('\n')
+}
+
+// Field adds "label: value".
+func (db *DetailBuilder) Field(label, value string) {
+	db.b.WriteString(db.th.Label.Render(padRight(label+":", 16)))
+	db.b.WriteString(Clean(value))
+	db.b.WriteByte('\n')
+}
+
+// Line adds a line of text.
+func (db *DetailBuilder) Line(s string) {
+	db.b.WriteString(Clean(s))
+	db.b.WriteByte('\n')
+}
+
+// Styled adds a line already styled by the caller from cleaned parts.
+func (db *DetailBuilder) Styled(s string) {
+	db.b.WriteString(s)
+	db.b.WriteByte('\n')
+}
+
+// JSON adds v as indented JSON, or the error if it cannot be encoded.
+func (db *DetailBuilder) JSON(v any) {
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		db.Line("(cannot show: " + err.Error() + ")")
+		return
+	}
+	db.b.WriteString(CleanBlock(string(out)))
+	db.b.WriteByte('\n')
+}
+
+// String returns the document.
+func (db *DetailBuilder) String() string { return strings.TrimRight(db.b.String(), "\n") }
+
+func padRight(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s + " "
+}

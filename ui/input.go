@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"strings"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Input is a one-line text input with the cursor at the end: what a filter or a short
+// form field needs. It draws its own cursor, so it renders the same on every frame
+// (no blink timers), which keeps views deterministic.
+type Input struct {
+	Prompt      string
+	Placeholder string
+	CharLimit   int // 0 = 256
+	value       []rune
+	focused     bool
+}
+
+// Value returns the text typed so far.
+func (in Input) Value() string { return string(in.value) }
+
+// SetValue replaces the text; control characters are dropped.
+func (in *Input) SetValue(s string) {
+	in.value = in.value[:0]
+	in.insert(s)
+}
+
+// Focus makes the input take keys; Blur releases them.
+func (in *Input) Focus()       { in.focused = true }
+func (in *Input) Blur()        { in.focused = false }
+func (in Input) Focused() bool { return in.focused }
+func (in *Input) Reset()       { in.value = nil }
+func (in Input) limit() int {
+	if in.CharLimit <= 0 {
+		return 256
+	}
+	return in.CharLimit
+}
+
+func (in *Input) insert(s string) {
+	for _, r := range s {
+		if len(in.value) >= in.limit() {
+			return
+		}
+		if unicode.IsControl(r) || isBidi(r) {
+			continue
+		}
+		in.value = append(in.value, r)
+	}
+}
+
+// Update edits the text on key presses and pastes; it reports whether the value changed.
+func (in Input) Update(msg tea.Msg) (Input, bool) {
+	if !in.focused {
+		return in, false
+	}
+	before := string(in.value)
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		in.insert(msg.Content)
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "backspace", "ctrl+h":
+			if len(in.value) > 0 {
+				in.value = in.value[:len(in.value)-1]
+			}
+		case "ctrl+u":
+			in.value = in.value[:0]
+		case "ctrl+w":
+			v := strings.TrimRightFunc(string(in.value), unicode.IsSpace)
+			i := strings.LastIndexFunc(v, unicode.IsSpace)
+			in.value = []rune(v[:i+1])
+		default:
+			if msg.Text != "" && msg.Mod&^tea.ModShift == 0 {
+				in.insert(msg.Text)
+			}
+		}
+	}
+	return in, string(in.value) != before
+}
+
+// View renders the prompt, the text and, when focused, a block cursor.
+func (in Input) View() string {
+	var b strings.Builder
+	b.WriteString(in.Prompt)
+	if len(in.value) == 0 && in.Placeholder != "" && !in.focused {
+		b.WriteString(in.Placeholder)
+		return b.String()
+	}
+	b.WriteString(string(in.value))
+	if in.focused {
+		b.WriteString("█")
+	}
+	return b.String()
+}

@@ -1,0 +1,164 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// Status is what the status bar shows.
+type Status struct {
+	Profile     string
+	Org         string
+	User        string
+	ReadOnly    bool
+	AutoRefresh time.Duration // 0 = off
+	LastRefresh time.Time     // zero = never
+	Busy        string        // what is in flight ("" = nothing); shown with the spinner
+	Spinner     string        // the spinner frame
+	Err         string        // the latest error, shown until the next success
+	Now         time.Time
+}
+
+// StatusBar renders s on one line of width cells. Server strings are cleaned.
+func StatusBar(th *theme.Theme, s Status, width int) string {
+	left := []string{}
+	if s.Profile != "" {
+		left = append(left, th.Badge.Render(Clean(s.Profile)))
+	}
+	if s.ReadOnly {
+		left = append(left, th.Badge.Render("READ-ONLY"))
+	}
+	who := Clean(s.Org)
+	if s.User != "" {
+		who += " · " + Clean(s.User)
+	}
+	parts := []string{strings.Join(left, " "), who}
+	switch {
+	case s.Busy != "":
+		parts = append(parts, s.Spinner+" "+Clean(s.Busy))
+	}
+	if !s.LastRefresh.IsZero() {
+		parts = append(parts, "refreshed "+s.LastRefresh.Format("15:04:05")+" ("+Ago(s.Now, s.LastRefresh)+" ago)")
+	}
+	if s.AutoRefresh > 0 {
+		parts = append(parts, "auto "+s.AutoRefresh.String())
+	} else {
+		parts = append(parts, "auto off")
+	}
+	line := strings.Join(nonEmpty(parts), "  ")
+	if s.Err != "" {
+		line += "  " + th.StatusError.Render("✗ "+Clean(s.Err))
+	}
+	line = ansi.Truncate(line, width, "…")
+	if pad := width - ansi.StringWidth(line); pad > 0 {
+		line += th.StatusBar.Render(strings.Repeat(" ", pad))
+	}
+	return line
+}
+
+func nonEmpty(ss []string) []string {
+	out := ss[:0]
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Ago renders the time from then to now briefly: "12s", "5m", "3h", "2d".
+func Ago(now, then time.Time) string {
+	d := now.Sub(then)
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// ToastMsg asks the root model to show a short notice. Screens send it through a
+// command after an action finishes ("approved", "copied id").
+type ToastMsg struct {
+	Text string
+	Bad  bool
+}
+
+// Toast returns a command that shows a toast.
+func Toast(text string, bad bool) tea.Cmd {
+	return func() tea.Msg { return ToastMsg{Text: text, Bad: bad} }
+}
+
+// toastExpiredMsg removes the toast with this id.
+type toastExpiredMsg struct{ id int }
+
+// Toasts is a short stack of notices that expire on their own.
+type Toasts struct {
+	TTL   time.Duration
+	items []toast
+	next  int
+}
+
+type toast struct {
+	id   int
+	text string
+	bad  bool
+}
+
+// Push adds a toast and returns the command that expires it. At most three are kept.
+func (ts *Toasts) Push(m ToastMsg) tea.Cmd {
+	ts.next++
+	ts.items = append(ts.items, toast{id: ts.next, text: Clean(m.Text), bad: m.Bad})
+	if len(ts.items) > 3 {
+		ts.items = ts.items[len(ts.items)-3:]
+	}
+	ttl := ts.TTL
+	if ttl <= 0 {
+		ttl = 4 * time.Second
+	}
+	id := ts.next
+	return tea.Tick(ttl, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
+}
+
+// Update removes expired toasts; it reports whether msg was a toast expiry.
+func (ts *Toasts) Update(msg tea.Msg) bool {
+	e, ok := msg.(toastExpiredMsg)
+	if !ok {
+		return false
+	}
+	for i, t := range ts.items {
+		if t.id == e.id {
+			ts.items = append(ts.items[:i:i], ts.items[i+1:]...)
+			break
+		}
+	}
+	return true
+}
+
+// Len is the number of toasts showing.
+func (ts Toasts) Len() int { return len(ts.items) }
+
+// Lines renders the toasts, newest last, one line each, at most width cells.
+func (ts Toasts) Lines(th *theme.Theme, width int) []string {
+	var out []string
+	for _, t := range ts.items {
+		style := th.Good
+		mark := "✓ "
+		if t.bad {
+			style, mark = th.Bad, "✗ "
+		}
+		out = append(out, style.Render(ansi.Truncate(mark+t.text, width, "…")))
+	}
+	return out
+}

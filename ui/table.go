@@ -1,0 +1,354 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/sahilm/fuzzy"
+
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// Column describes one table column. Width is the column's width in cells; the one
+// column with Grow set takes whatever width is left.
+type Column struct {
+	Title string
+	Width int
+	Grow  bool
+}
+
+// Row is one table row: a stable ID (to keep the selection across refreshes) and
+// its cells, in column order.
+type Row struct {
+	ID    string
+	Cells []string
+}
+
+// TableKeyMap are the keys of a table.
+type TableKeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Filter, AcceptFilter, ClearFilter       key.Binding
+}
+
+// DefaultTableKeyMap returns the vim-and-arrows keys of a table.
+func DefaultTableKeyMap() TableKeyMap {
+	return TableKeyMap{
+		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:       key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+		PageDown:     key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
+		Top:          key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
+		Bottom:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
+		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+	}
+}
+
+// Table is a scrollable table with a fuzzy filter. It renders only the rows in its
+// window and filters over strings computed once per SetRows, so it stays fast with
+// hundreds of thousands of rows. Filtering keeps the rows' own order (newest first
+// for activities) rather than sorting by match score.
+type Table struct {
+	Keys  TableKeyMap
+	Empty string // shown when there are no rows at all
+
+	theme    *theme.Theme
+	cols     []Column
+	rows     []Row
+	haystack []string // one filter string per row
+	visible  []int    // indices into rows that pass the filter
+	cursor   int      // index into visible
+	offset   int      // first visible row on screen
+	width    int
+	height   int
+	input    Input
+	pattern  string // filter applied to visible
+}
+
+// NewTable returns an empty table with these columns.
+func NewTable(th *theme.Theme, cols []Column) Table {
+	in := Input{Prompt: "/", CharLimit: 128}
+	return Table{Keys: DefaultTableKeyMap(), theme: th, cols: cols, input: in, width: 80, height: 10}
+}
+
+// SetTheme changes the styles (the terminal background may be learnt late).
+func (t *Table) SetTheme(th *theme.Theme) { t.theme = th }
+
+// SetSize sets the table's size in cells, header and filter line included.
+func (t *Table) SetSize(width, height int) {
+	t.width, t.height = max(width, 1), max(height, 2)
+	t.clampOffset()
+}
+
+// SetRows replaces the rows, keeping the filter and, when that row is still there,
+// the selection.
+func (t *Table) SetRows(rows []Row) {
+	selected := t.SelectedID()
+	t.rows = rows
+	t.haystack = make([]string, len(rows))
+	for i, r := range rows {
+		t.haystack[i] = Clean(strings.Join(r.Cells, " ") + " " + r.ID)
+	}
+	t.applyFilter(t.pattern, false)
+	t.cursor = 0
+	if selected != "" {
+		for i, ri := range t.visible {
+			if t.rows[ri].ID == selected {
+				t.cursor = i
+				break
+			}
+		}
+	}
+	t.clampOffset()
+}
+
+// Len is the number of rows; Visible the number that pass the filter.
+func (t Table) Len() int     { return len(t.rows) }
+func (t Table) Visible() int { return len(t.visible) }
+
+// Selected returns the index into the rows given to SetRows of the selected row,
+// or -1 when nothing is selected.
+func (t Table) Selected() int {
+	if t.cursor < 0 || t.cursor >= len(t.visible) {
+		return -1
+	}
+	return t.visible[t.cursor]
+}
+
+// SelectedID is the ID of the selected row, "" when none.
+func (t Table) SelectedID() string {
+	if i := t.Selected(); i >= 0 {
+		return t.rows[i].ID
+	}
+	return ""
+}
+
+// Filtering reports whether the filter is taking keys: a screen must then not treat
+// letters as commands.
+func (t Table) Filtering() bool { return t.input.Focused() }
+
+// FilterPattern is the filter in effect.
+func (t Table) FilterPattern() string { return t.pattern }
+
+// SetFilter applies a filter as if typed.
+func (t *Table) SetFilter(p string) {
+	t.input.SetValue(p)
+	t.applyFilter(t.input.Value(), true)
+}
+
+// applyFilter computes the visible rows for pattern. When the new pattern extends
+// the one in effect, only the rows that already matched are searched: a fuzzy match
+// of the longer pattern is always a match of its prefix.
+func (t *Table) applyFilter(pattern string, incremental bool) {
+	old := t.pattern
+	t.pattern = pattern
+	if pattern == "" {
+		t.visible = t.visible[:0]
+		for i := range t.rows {
+			t.visible = append(t.visible, i)
+		}
+		return
+	}
+	src := subset{hay: t.haystack}
+	if incremental && old != "" && strings.HasPrefix(pattern, old) {
+		src.idx = t.visible
+	}
+	matches := fuzzy.FindFromNoSort(pattern, src)
+	visible := make([]int, len(matches))
+	for i, m := range matches {
+		visible[i] = src.row(m.Index)
+	}
+	t.visible = visible
+}
+
+// subset is a fuzzy.Source over some rows (all when idx is nil).
+type subset struct {
+	hay []string
+	idx []int
+}
+
+func (s subset) row(i int) int {
+	if s.idx == nil {
+		return i
+	}
+	return s.idx[i]
+}
+func (s subset) String(i int) string { return s.hay[s.row(i)] }
+func (s subset) Len() int {
+	if s.idx == nil {
+		return len(s.hay)
+	}
+	return len(s.idx)
+}
+
+// Update moves the selection and edits the filter.
+func (t Table) Update(msg tea.Msg) (Table, tea.Cmd) {
+	if t.input.Focused() {
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			switch {
+			case key.Matches(k, t.Keys.ClearFilter):
+				t.input.Blur()
+				t.input.Reset()
+				t.applyFilter("", false)
+				t.cursor, t.offset = 0, 0
+				return t, nil
+			case key.Matches(k, t.Keys.AcceptFilter):
+				t.input.Blur()
+				return t, nil
+			case k.String() == "up" || k.String() == "down":
+				t.move(map[bool]int{true: -1, false: 1}[k.String() == "up"])
+				return t, nil
+			}
+		}
+		var changed bool
+		t.input, changed = t.input.Update(msg)
+		if changed {
+			t.applyFilter(t.input.Value(), true)
+			t.cursor, t.offset = 0, 0
+		}
+		return t, nil
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return t, nil
+	}
+	page := max(t.bodyHeight()-1, 1)
+	switch {
+	case key.Matches(k, t.Keys.Up):
+		t.move(-1)
+	case key.Matches(k, t.Keys.Down):
+		t.move(1)
+	case key.Matches(k, t.Keys.PageUp):
+		t.move(-page)
+	case key.Matches(k, t.Keys.PageDown):
+		t.move(page)
+	case key.Matches(k, t.Keys.Top):
+		t.move(-len(t.visible))
+	case key.Matches(k, t.Keys.Bottom):
+		t.move(len(t.visible))
+	case key.Matches(k, t.Keys.Filter):
+		t.input.SetValue(t.pattern)
+		t.input.Focus()
+	case key.Matches(k, t.Keys.ClearFilter) && t.pattern != "":
+		t.input.Reset()
+		t.applyFilter("", false)
+		t.cursor, t.offset = 0, 0
+	}
+	return t, nil
+}
+
+// HasFilter reports whether a filter is in effect (so esc clears it rather than
+// going back).
+func (t Table) HasFilter() bool { return t.pattern != "" || t.input.Focused() }
+
+func (t *Table) move(n int) {
+	t.cursor = min(max(t.cursor+n, 0), max(len(t.visible)-1, 0))
+	t.clampOffset()
+}
+
+func (t Table) showFilterLine() bool { return t.input.Focused() || t.pattern != "" }
+
+func (t Table) bodyHeight() int {
+	h := t.height - 1 // header
+	if t.showFilterLine() {
+		h--
+	}
+	return max(h, 1)
+}
+
+func (t *Table) clampOffset() {
+	body := t.bodyHeight()
+	if t.cursor < t.offset {
+		t.offset = t.cursor
+	}
+	if t.cursor >= t.offset+body {
+		t.offset = t.cursor - body + 1
+	}
+	t.offset = min(max(t.offset, 0), max(len(t.visible)-body, 0))
+}
+
+// widths lays the columns out in the table's width, one space between columns.
+func (t Table) widths() []int {
+	w := make([]int, len(t.cols))
+	used, grow := 0, -1
+	for i, c := range t.cols {
+		w[i] = c.Width
+		used += c.Width
+		if c.Grow && grow < 0 {
+			grow = i
+		}
+	}
+	used += len(t.cols) - 1
+	if grow >= 0 {
+		w[grow] = max(w[grow]+t.width-used, 1)
+	}
+	return w
+}
+
+func (t Table) renderCells(cells []string, widths []int) string {
+	var b strings.Builder
+	total := 0
+	for i, w := range widths {
+		if i > 0 {
+			b.WriteByte(' ')
+			total++
+		}
+		if total >= t.width {
+			break
+		}
+		w = min(w, t.width-total)
+		cell := ""
+		if i < len(cells) {
+			cell = Clean(cells[i])
+		}
+		cell = ansi.Truncate(cell, w, "…")
+		b.WriteString(cell)
+		if pad := w - ansi.StringWidth(cell); pad > 0 {
+			b.WriteString(strings.Repeat(" ", pad))
+		}
+		total += w
+	}
+	return b.String()
+}
+
+// View renders the header, the rows in the window and, when filtering, the filter line.
+func (t Table) View() string {
+	widths := t.widths()
+	titles := make([]string, len(t.cols))
+	for i, c := range t.cols {
+		titles[i] = c.Title
+	}
+	lines := make([]string, 0, t.height)
+	lines = append(lines, t.theme.Header.Render(t.renderCells(titles, widths)))
+	body := t.bodyHeight()
+	switch {
+	case len(t.rows) == 0:
+		lines = append(lines, t.theme.Muted.Render(ansi.Truncate(t.Empty, t.width, "…")))
+	case len(t.visible) == 0:
+		lines = append(lines, t.theme.Muted.Render(ansi.Truncate("no rows match the filter (esc clears it)", t.width, "…")))
+	}
+	for i := t.offset; i < len(t.visible) && i < t.offset+body; i++ {
+		line := t.renderCells(t.rows[t.visible[i]].Cells, widths)
+		if i == t.cursor {
+			lines = append(lines, t.theme.Selected.Render(line))
+		} else {
+			lines = append(lines, t.theme.Row.Render(line))
+		}
+	}
+	for len(lines) < 1+body {
+		lines = append(lines, "")
+	}
+	if t.showFilterLine() {
+		in := t.input
+		if !in.Focused() {
+			in.SetValue(t.pattern)
+		}
+		count := fmt.Sprintf("  %d of %d", len(t.visible), len(t.rows))
+		lines = append(lines, t.theme.Filter.Render(ansi.Truncate(Clean(in.View())+count, t.width, "…")))
+	}
+	return strings.Join(lines, "\n")
+}
