@@ -1,0 +1,297 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Defaults of DelivererOptions.
+const (
+	DefaultMaxAttempts    = 8
+	DefaultBaseBackoff    = time.Second
+	DefaultMaxBackoff     = 5 * time.Minute
+	DefaultQueueSize      = 1024
+	DefaultConcurrency    = 4
+	DefaultAttemptTimeout = 10 * time.Second
+)
+
+// Enqueue errors.
+var (
+	// ErrQueueFull: as many events as DelivererOptions.QueueSize are already
+	// being delivered. The event was not accepted; record it and try later.
+	ErrQueueFull = errors.New("webhook delivery queue is full")
+	// ErrClosed: Close has been called.
+	ErrClosed = errors.New("webhook deliverer is closed")
+)
+
+// Event is one webhook to deliver.
+type Event struct {
+	OrgID   string
+	EventID string // stable across retries; receivers use it to drop duplicates
+	URL     string // http or https
+	Body    []byte // the full activity object, sent and signed unchanged
+}
+
+// Result is the outcome of an event, after its last attempt.
+type Result struct {
+	Delivered  bool
+	Attempts   int
+	StatusCode int    // of the last attempt; 0 if it got no HTTP reply
+	KeyID      string // that signed the last attempt
+	Err        error  // why it was not delivered; nil if Delivered
+}
+
+// DelivererOptions tunes a Deliverer. Zero values mean the defaults above.
+type DelivererOptions struct {
+	MaxAttempts    int           // attempts per event, first included
+	BaseBackoff    time.Duration // wait before the first retry; doubles each retry
+	MaxBackoff     time.Duration // cap of the wait between attempts
+	QueueSize      int           // events accepted and not yet finished
+	Concurrency    int           // HTTP requests at once
+	AttemptTimeout time.Duration // of one HTTP attempt
+	Logger         *slog.Logger  // nil: discard
+	// OnResult, if set, is called once per accepted event with its outcome,
+	// from the delivering goroutine: keep it short.
+	OnResult func(Event, Result)
+}
+
+// Deliverer POSTs signed events in the background. Each attempt is signed
+// afresh with the ring's active key and the current time, under the same
+// event id, so a retry is never refused as stale and a rotated-out key is
+// only needed by attempts already on the wire. 2xx means delivered; 5xx and
+// network errors are retried with capped exponential backoff and jitter;
+// 3xx and 4xx are final (redirects are not followed).
+type Deliverer struct {
+	ring   *KeyRing
+	client *http.Client
+	opts   DelivererOptions
+	log    *slog.Logger
+
+	slots     chan struct{} // one per accepted, unfinished event
+	requests  chan struct{} // one per HTTP request under way
+	ctx       context.Context
+	cancel    context.CancelFunc
+	mu        sync.Mutex // guards closed and the Add side of wg
+	closed    bool
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// NewDeliverer returns a Deliverer signing with ring. A nil client means a
+// plain http.Client; the client is copied so that redirects are not followed.
+func NewDeliverer(ring *KeyRing, client *http.Client, opts DelivererOptions) *Deliverer {
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = DefaultMaxAttempts
+	}
+	if opts.BaseBackoff <= 0 {
+		opts.BaseBackoff = DefaultBaseBackoff
+	}
+	if opts.MaxBackoff <= 0 {
+		opts.MaxBackoff = DefaultMaxBackoff
+	}
+	opts.MaxBackoff = max(opts.MaxBackoff, opts.BaseBackoff)
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = DefaultQueueSize
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = DefaultConcurrency
+	}
+	if opts.AttemptTimeout <= 0 {
+		opts.AttemptTimeout = DefaultAttemptTimeout
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	c := &http.Client{}
+	if client != nil {
+		*c = *client
+	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Deliverer{
+		ring:     ring,
+		client:   c,
+		opts:     opts,
+		log:      log,
+		slots:    make(chan struct{}, opts.QueueSize),
+		requests: make(chan struct{}, opts.Concurrency),
+		ctx:      ctx,
+		cancel:   cancel,
+	}
+}
+
+// Enqueue accepts ev for delivery and returns at once. It fails, without
+// blocking, when ev is invalid, the queue is full (ErrQueueFull) or the
+// Deliverer is closed (ErrClosed).
+func (d *Deliverer) Enqueue(ev Event) error {
+	if err := validateEvent(ev); err != nil {
+		return err
+	}
+	ev.Body = append([]byte(nil), ev.Body...) // the caller may reuse its slice
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return fmt.Errorf("enqueue webhook %s: %w", ev.EventID, ErrClosed)
+	}
+	select {
+	case d.slots <- struct{}{}:
+	default:
+		return fmt.Errorf("enqueue webhook %s: %w (%d events in progress)", ev.EventID, ErrQueueFull, d.opts.QueueSize)
+	}
+	d.wg.Add(1)
+	go d.deliver(ev)
+	return nil
+}
+
+func validateEvent(ev Event) error {
+	if !validOrgID(ev.OrgID) {
+		return fmt.Errorf("enqueue webhook: organization id %s is not 1..%d printable ASCII characters without spaces", quote(ev.OrgID), maxIDLen)
+	}
+	if !validID(ev.EventID) {
+		return fmt.Errorf("enqueue webhook: event id %s must be 1..%d characters of A-Z a-z 0-9 - _ :", quote(ev.EventID), maxIDLen)
+	}
+	u, err := url.Parse(ev.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("enqueue webhook %s: delivery URL %s is not an absolute http(s) URL; set FEATURE_NAME_WEBHOOK to one", ev.EventID, quote(ev.URL))
+	}
+	return nil
+}
+
+// Close stops accepting events and waits for those in progress to finish,
+// retries included. If ctx ends first, the remaining deliveries are abandoned
+// (reported to OnResult with the context's error) and ctx.Err() is returned.
+func (d *Deliverer) Close(ctx context.Context) error {
+	d.mu.Lock()
+	d.closed = true
+	d.mu.Unlock()
+
+	done := make(chan struct{})
+	go func() { d.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		d.cancel()
+		return nil
+	case <-ctx.Done():
+		d.cancel()
+		<-done
+		return fmt.Errorf("close webhook deliverer: %w", ctx.Err())
+	}
+}
+
+// deliver runs every attempt of one event.
+func (d *Deliverer) deliver(ev Event) {
+	defer d.wg.Done()
+	defer func() { <-d.slots }()
+
+	var res Result
+	for attempt := 1; ; attempt++ {
+		res.Attempts = attempt
+		status, kid, retryAfter, err := d.attempt(ev)
+		res.StatusCode, res.KeyID, res.Err = status, kid, err
+		if err == nil {
+			res.Delivered = true
+			d.log.Info("webhook delivered", "event", ev.EventID, "attempt", attempt, "status", status)
+			break
+		}
+		retryable := status == 0 || status >= 500
+		if !retryable || attempt >= d.opts.MaxAttempts || d.ctx.Err() != nil {
+			d.log.Warn("webhook not delivered", "event", ev.EventID, "url", ev.URL, "attempts", attempt, "status", status, "err", err)
+			break
+		}
+		wait := d.backoff(attempt, retryAfter)
+		d.log.Info("webhook attempt failed; retrying", "event", ev.EventID, "attempt", attempt, "status", status, "err", err, "retry_in", wait)
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-d.ctx.Done():
+			t.Stop()
+			res.Err = fmt.Errorf("webhook %s abandoned at shutdown after %d attempts: %w", ev.EventID, attempt, err)
+		}
+		if d.ctx.Err() != nil {
+			break
+		}
+	}
+	if d.opts.OnResult != nil {
+		d.opts.OnResult(ev, res)
+	}
+}
+
+// attempt makes one signed POST. It returns the HTTP status (0 without a
+// reply), the key id used, any Retry-After, and an error unless 2xx.
+func (d *Deliverer) attempt(ev Event) (status int, kid string, retryAfter time.Duration, err error) {
+	select {
+	case d.requests <- struct{}{}:
+		defer func() { <-d.requests }()
+	case <-d.ctx.Done():
+		return 0, "", 0, fmt.Errorf("webhook %s: %w", ev.EventID, d.ctx.Err())
+	}
+
+	h, release, err := d.ring.signHeld(ev.OrgID, ev.EventID, time.Now(), ev.Body)
+	if err != nil {
+		return 0, "", 0, err
+	}
+	// The key stays published until the receiver has answered (or we gave up).
+	defer release()
+	kid = h.Get(HeaderKeyID)
+
+	ctx, cancel := context.WithTimeout(d.ctx, d.opts.AttemptTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ev.URL, bytes.NewReader(ev.Body))
+	if err != nil {
+		return 0, kid, 0, fmt.Errorf("webhook %s: %w", ev.EventID, err)
+	}
+	req.Header = h
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := d.client.Do(req)
+	if err != nil {
+		return 0, kid, 0, fmt.Errorf("webhook %s: POST failed: %w", ev.EventID, err)
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
+	resp.Body.Close()
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp.StatusCode, kid, 0, nil
+	}
+	return resp.StatusCode, kid, parseRetryAfter(resp.Header.Get("Retry-After")),
+		fmt.Errorf("webhook %s: receiver answered HTTP %d", ev.EventID, resp.StatusCode)
+}
+
+// backoff is the wait after failed attempt n (1-based): BaseBackoff·2^(n-1)
+// capped at MaxBackoff, with "equal jitter" (half fixed, half random) so that
+// many failing events do not retry in lockstep. A receiver's Retry-After is
+// honoured up to MaxBackoff.
+func (d *Deliverer) backoff(n int, retryAfter time.Duration) time.Duration {
+	wait := d.opts.BaseBackoff
+	for i := 1; i < n && wait < d.opts.MaxBackoff; i++ {
+		if wait > d.opts.MaxBackoff/2 {
+			wait = d.opts.MaxBackoff
+			break
+		}
+		wait *= 2
+	}
+	wait = min(wait, d.opts.MaxBackoff)
+	wait = wait/2 + rand.N(wait/2+1)
+	if retryAfter > wait {
+		wait = min(retryAfter, d.opts.MaxBackoff)
+	}
+	return wait
+}
+
+// parseRetryAfter reads a delta-seconds Retry-After (dates are ignored).
+func parseRetryAfter(v string) time.Duration {
+	n, err := strconv.ParseUint(v, 10, 32)
+	if err != nil {
+		return 0
+	}
+	return time.Duration(n) * time.Second
+}

@@ -1,0 +1,300 @@
+package webhook
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// Limits of the JWKS cache.
+const (
+	// MaxJWKSSize bounds the JWKS reply read from the network.
+	MaxJWKSSize = 1 << 20
+	// MinRefetchInterval is the least time between two fetches of the JWKS,
+	// so that a flood of deliveries with unknown key ids cannot make the
+	// receiver hammer the service.
+	MinRefetchInterval = 10 * time.Second
+	// maxCacheAge and maxStaleIfError clamp absurd Cache-Control values.
+	maxCacheAge     = 7 * 24 * time.Hour
+	maxStaleIfError = 30 * 24 * time.Hour
+	// fetchTimeout bounds one JWKS fetch when the caller's client has none.
+	fetchTimeout = 10 * time.Second
+)
+
+// ErrJWKSUnavailable: the key set could not be fetched and no cached copy
+// may be used any more. A receiver should answer 503 so that the service
+// retries later.
+var ErrJWKSUnavailable = errors.New("webhook verification keys unavailable")
+
+// JWKSCache is a KeySource backed by the service's JWKS endpoint. It honours
+// the reply's Cache-Control max-age (and stale-if-error when a fetch fails),
+// refetches once for an unknown key id, and never fetches more often than
+// MinRefetchInterval. It is safe for concurrent use.
+type JWKSCache struct {
+	url    string
+	client *http.Client
+	clock  func() time.Time
+
+	mu          sync.Mutex
+	keys        map[string]ed25519.PublicKey // nil until the first good fetch
+	fetchedAt   time.Time                    // of the keys
+	maxAge      time.Duration
+	staleIfErr  time.Duration
+	lastAttempt time.Time // of any fetch, good or not
+	lastErr     error     // of the last fetch; nil if it succeeded
+	inFlight    *fetchCall
+}
+
+// fetchCall lets concurrent lookups share one fetch.
+type fetchCall struct {
+	done chan struct{}
+	err  error
+}
+
+// NewJWKSCache returns a cache of the JWKS at url (for the local service,
+// base URL + api.JWKSPath). A nil client means http.DefaultClient; a nil
+// clock means time.Now.
+func NewJWKSCache(url string, client *http.Client, clock func() time.Time) *JWKSCache {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	if clock == nil {
+		clock = time.Now
+	}
+	return &JWKSCache{url: url, client: client, clock: clock}
+}
+
+// Key returns the public key of kid. An id missing from a cached set makes
+// one refetch (rate-limited) before ErrUnknownKey is returned.
+func (c *JWKSCache) Key(ctx context.Context, kid string) (ed25519.PublicKey, error) {
+	fetched := false
+	c.mu.Lock()
+	now := c.clock()
+	if c.needsFetchLocked(now) && c.mayFetchLocked(now) {
+		c.mu.Unlock()
+		if err := c.fetch(ctx); err != nil && ctx.Err() != nil {
+			return nil, fmt.Errorf("webhook key %s: %w", quote(kid), ctx.Err())
+		}
+		fetched = true
+		c.mu.Lock()
+	}
+	keys, err := c.usableLocked(now)
+	if err != nil {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("webhook key %s: %w", quote(kid), err)
+	}
+	if pub, ok := keys[kid]; ok {
+		c.mu.Unlock()
+		return pub, nil
+	}
+	if fetched || !c.mayFetchLocked(now) {
+		err := c.unknownLocked(kid)
+		c.mu.Unlock()
+		return nil, err
+	}
+	c.mu.Unlock()
+
+	// The key may be new (the service rotated): refetch once.
+	if err := c.fetch(ctx); err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("webhook key %s: %w", quote(kid), ctx.Err())
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keys, err = c.usableLocked(now)
+	if err != nil {
+		return nil, fmt.Errorf("webhook key %s: %w", quote(kid), err)
+	}
+	if pub, ok := keys[kid]; ok {
+		return pub, nil
+	}
+	return nil, c.unknownLocked(kid)
+}
+
+// unknownLocked is the error for a kid missing from the set, noting a failed
+// refresh if there was one.
+func (c *JWKSCache) unknownLocked(kid string) error {
+	if c.lastErr != nil {
+		return fmt.Errorf("webhook key %s: %w (refreshing the key set failed: %w)", quote(kid), ErrUnknownKey, c.lastErr)
+	}
+	return fmt.Errorf("webhook key %s: %w", quote(kid), ErrUnknownKey)
+}
+
+// needsFetchLocked: no keys yet, or they are past max-age.
+func (c *JWKSCache) needsFetchLocked(now time.Time) bool {
+	return c.keys == nil || !now.Before(c.fetchedAt.Add(c.maxAge))
+}
+
+// mayFetchLocked applies MinRefetchInterval (a fetch is already under way
+// counts as allowed: the caller joins it).
+func (c *JWKSCache) mayFetchLocked(now time.Time) bool {
+	return c.inFlight != nil || c.lastAttempt.IsZero() || now.Sub(c.lastAttempt) >= MinRefetchInterval || now.Before(c.lastAttempt)
+}
+
+// usableLocked returns the keys if they may still be used at now: within
+// max-age (stretched to MinRefetchInterval, as they cannot be refreshed
+// sooner), or within stale-if-error when the last fetch failed.
+func (c *JWKSCache) usableLocked(now time.Time) (map[string]ed25519.PublicKey, error) {
+	if c.keys != nil {
+		fresh := c.fetchedAt.Add(max(c.maxAge, MinRefetchInterval))
+		if now.Before(fresh) || (c.lastErr != nil && now.Before(c.fetchedAt.Add(c.maxAge+c.staleIfErr))) {
+			return c.keys, nil
+		}
+		if c.lastErr == nil {
+			// Expired, and the refetch is rate-limited: these are still the
+			// newest keys there are.
+			return c.keys, nil
+		}
+	}
+	if c.lastErr != nil {
+		return nil, fmt.Errorf("%w: %w", ErrJWKSUnavailable, c.lastErr)
+	}
+	return nil, fmt.Errorf("%w: not fetched yet", ErrJWKSUnavailable)
+}
+
+// fetch gets the JWKS, sharing one request among concurrent callers. The
+// request is not tied to the first caller's cancellation, so one impatient
+// caller does not fail the others; each caller still stops waiting when its
+// own ctx ends.
+func (c *JWKSCache) fetch(ctx context.Context) error {
+	c.mu.Lock()
+	call := c.inFlight
+	if call == nil {
+		call = &fetchCall{done: make(chan struct{})}
+		c.inFlight = call
+		c.lastAttempt = c.clock()
+		go c.runFetch(context.WithoutCancel(ctx), call)
+	}
+	c.mu.Unlock()
+	select {
+	case <-call.done:
+		return call.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (c *JWKSCache) runFetch(ctx context.Context, call *fetchCall) {
+	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
+	defer cancel()
+	keys, maxAge, staleIfErr, err := c.get(ctx)
+
+	c.mu.Lock()
+	if err == nil {
+		c.keys, c.fetchedAt, c.maxAge, c.staleIfErr = keys, c.clock(), maxAge, staleIfErr
+	}
+	c.lastErr = err
+	c.inFlight = nil
+	c.mu.Unlock()
+	call.err = err
+	close(call.done)
+}
+
+// get performs one GET of the JWKS.
+func (c *JWKSCache) get(ctx context.Context) (keys map[string]ed25519.PublicKey, maxAge, staleIfErr time.Duration, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("fetch JWKS: bad URL %s: %w", quote(c.url), err)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("fetch JWKS: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return nil, 0, 0, fmt.Errorf("fetch JWKS from %s: HTTP status %d", quote(c.url), resp.StatusCode)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxJWKSSize+1))
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("fetch JWKS: read reply: %w", err)
+	}
+	if len(data) > MaxJWKSSize {
+		return nil, 0, 0, fmt.Errorf("fetch JWKS: reply is larger than %d bytes", MaxJWKSSize)
+	}
+	var set api.JWKS
+	if err := json.Unmarshal(data, &set); err != nil {
+		return nil, 0, 0, fmt.Errorf("fetch JWKS: reply is not a JSON key set: %w", err)
+	}
+	maxAge, staleIfErr = parseCacheControl(resp.Header.Values("Cache-Control"))
+	return usableKeys(set), maxAge, staleIfErr, nil
+}
+
+// usableKeys keeps the entries that are v1 Ed25519 signature keys. Bad entries
+// are ignored, and so is a kid listed twice with different keys (ambiguous).
+func usableKeys(set api.JWKS) map[string]ed25519.PublicKey {
+	keys := make(map[string]ed25519.PublicKey, len(set.Keys))
+	ambiguous := map[string]bool{}
+	for _, k := range set.Keys {
+		pub, ok := parseJWK(k)
+		if !ok {
+			continue
+		}
+		if prev, dup := keys[k.Kid]; dup && !prev.Equal(pub) {
+			ambiguous[k.Kid] = true
+		}
+		keys[k.Kid] = pub
+	}
+	for kid := range ambiguous {
+		delete(keys, kid)
+	}
+	return keys
+}
+
+func parseJWK(k api.JWK) (ed25519.PublicKey, bool) {
+	if !validID(k.Kid) || k.Kty != "OKP" || k.Crv != "Ed25519" || k.Alg != "EdDSA" || k.Use != "sig" ||
+		k.ServiceSignatureAlgorithm != Algorithm || k.ServiceSignatureVersion != Version {
+		return nil, false
+	}
+	x, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(k.X, "="))
+	if err != nil || len(x) != ed25519.PublicKeySize {
+		return nil, false
+	}
+	return ed25519.PublicKey(x), true
+}
+
+// parseCacheControl returns max-age and stale-if-error. no-store, no-cache or
+// a missing max-age mean 0 (refetch whenever MinRefetchInterval allows).
+func parseCacheControl(values []string) (maxAge, staleIfErr time.Duration) {
+	noCache := false
+	for _, v := range values {
+		for _, d := range strings.Split(v, ",") {
+			name, arg, _ := strings.Cut(strings.TrimSpace(d), "=")
+			switch strings.ToLower(strings.TrimSpace(name)) {
+			case "max-age":
+				maxAge = seconds(arg, maxCacheAge)
+			case "stale-if-error":
+				staleIfErr = seconds(arg, maxStaleIfError)
+			case "no-store", "no-cache":
+				noCache = true
+			}
+		}
+	}
+	if noCache {
+		return 0, staleIfErr
+	}
+	return maxAge, staleIfErr
+}
+
+// seconds parses a delta-seconds value, clamped to [0, limit].
+func seconds(s string, limit time.Duration) time.Duration {
+	n, err := strconv.ParseUint(strings.Trim(strings.TrimSpace(s), `"`), 10, 64)
+	if err != nil {
+		return 0
+	}
+	if n > uint64(limit/time.Second) {
+		return limit
+	}
+	return time.Duration(n) * time.Second
+}

@@ -1,0 +1,183 @@
+package webhook
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// DefaultMaxAge is how old a delivery's timestamp may be when maxAge is not
+// given.
+const DefaultMaxAge = 5 * time.Minute
+
+// MaxClockSkew is how far in the future a delivery's timestamp may be, to
+// absorb clock differences between the service and the receiver.
+const MaxClockSkew = time.Minute
+
+// Reasons a delivery is rejected. Verify wraps one of these with the details;
+// test with errors.Is.
+var (
+	// ErrMalformed: a header is missing, repeated or not in the v1 format.
+	ErrMalformed = errors.New("malformed webhook delivery")
+	// ErrUnknownKey: the key id is not in the verification key set, even
+	// after refetching it. A receiver should answer 503 so that the service
+	// retries later.
+	ErrUnknownKey = errors.New("unknown webhook signature key id")
+	// ErrBadSignature: the signature does not match the delivery as received.
+	ErrBadSignature = errors.New("bad webhook signature")
+	// ErrStale: the timestamp is older than the accepted age or too far in
+	// the future (a replay, or a badly wrong clock).
+	ErrStale = errors.New("stale webhook delivery")
+)
+
+// KeySource finds the public key of a key id, such as a JWKSCache. It returns
+// an error wrapping ErrUnknownKey when the id is not known.
+type KeySource interface {
+	Key(ctx context.Context, kid string) (ed25519.PublicKey, error)
+}
+
+// Delivery describes a verified delivery. OrganizationID and EventType are
+// not covered by the signature; Verify checks the organization id against the
+// signed body when the body carries one.
+type Delivery struct {
+	OrganizationID string
+	EventID        string // stable across retries: use it to drop duplicates
+	EventType      string
+	Timestamp      time.Time
+	KeyID          string
+}
+
+// Verify checks a delivery's headers and raw body with the keys of keys,
+// rejecting timestamps older than maxAge (DefaultMaxAge if maxAge <= 0) or
+// more than MaxClockSkew ahead of now. It is VerifyContext without a context.
+func Verify(h http.Header, body []byte, keys KeySource, now time.Time, maxAge time.Duration) (*Delivery, error) {
+	return VerifyContext(context.Background(), h, body, keys, now, maxAge)
+}
+
+// VerifyContext is Verify with a context for the key lookup (which may fetch
+// the JWKS).
+func VerifyContext(ctx context.Context, h http.Header, body []byte, keys KeySource, now time.Time, maxAge time.Duration) (*Delivery, error) {
+	if maxAge <= 0 {
+		maxAge = DefaultMaxAge
+	}
+	if keys == nil {
+		return nil, errors.New("verify webhook: no key source given")
+	}
+	var vals [8]string
+	for i, name := range [...]string{HeaderAlgorithm, HeaderVersion, HeaderKeyID, HeaderTimestamp, HeaderEventID, HeaderSignature, HeaderOrganizationID, HeaderEventType} {
+		v, err := single(h, name)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	alg, version, kid, tsText, eventID, sigHex, orgID, eventType := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5], vals[6], vals[7]
+
+	if alg != Algorithm {
+		return nil, fmt.Errorf("%w: %s is %s; only %q is supported", ErrMalformed, HeaderAlgorithm, quote(alg), Algorithm)
+	}
+	if version != Version {
+		return nil, fmt.Errorf("%w: %s is %s; only %q is supported", ErrMalformed, HeaderVersion, quote(version), Version)
+	}
+	if !validID(kid) {
+		return nil, fmt.Errorf("%w: %s %s is not a key id (1..%d of A-Z a-z 0-9 - _ :)", ErrMalformed, HeaderKeyID, quote(kid), maxIDLen)
+	}
+	if !validID(eventID) {
+		return nil, fmt.Errorf("%w: %s %s is not an event id (1..%d of A-Z a-z 0-9 - _ :)", ErrMalformed, HeaderEventID, quote(eventID), maxIDLen)
+	}
+	if !validOrgID(orgID) {
+		return nil, fmt.Errorf("%w: %s %s is not an organization id", ErrMalformed, HeaderOrganizationID, quote(orgID))
+	}
+	if !validID(eventType) {
+		return nil, fmt.Errorf("%w: %s %s is not an event type", ErrMalformed, HeaderEventType, quote(eventType))
+	}
+	ms, ok := parseMillis(tsText)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s %s is not a positive count of milliseconds", ErrMalformed, HeaderTimestamp, quote(tsText))
+	}
+	if len(sigHex) != 2*ed25519.SignatureSize {
+		return nil, fmt.Errorf("%w: %s is %d characters, want %d hex digits", ErrMalformed, HeaderSignature, len(sigHex), 2*ed25519.SignatureSize)
+	}
+	sig, err := hex.DecodeString(sigHex)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s is not hex", ErrMalformed, HeaderSignature)
+	}
+
+	// Freshness first: a replay is refused without any key lookup, so old
+	// deliveries cannot be used to make the receiver refetch keys.
+	ts := time.UnixMilli(ms)
+	if age := now.Sub(ts); age > maxAge {
+		return nil, fmt.Errorf("%w: signed %s ago, more than the accepted %s; check the receiver's clock if this repeats", ErrStale, age.Round(time.Second), maxAge)
+	}
+	if ahead := ts.Sub(now); ahead > MaxClockSkew {
+		return nil, fmt.Errorf("%w: timestamp is %s in the future, more than the accepted %s; check the receiver's clock", ErrStale, ahead.Round(time.Second), MaxClockSkew)
+	}
+
+	pub, err := keys.Key(ctx, kid)
+	if err != nil {
+		return nil, fmt.Errorf("verify webhook %s: %w", eventID, err)
+	}
+	if len(pub) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("verify webhook %s: key %s is %d bytes, not an Ed25519 public key", eventID, kid, len(pub))
+	}
+	if !ed25519.Verify(pub, signedMessage(kid, tsText, eventID, body), sig) {
+		return nil, fmt.Errorf("%w: event %s does not verify with key %s; the body or a signed header was changed, or it was not sent by the service", ErrBadSignature, eventID, kid)
+	}
+	// The organization id header is not signed: hold it to the signed body.
+	if bodyOrg, ok := organizationInBody(body); ok && bodyOrg != orgID {
+		return nil, fmt.Errorf("%w: %s %s differs from the signed body's organizationId %s", ErrBadSignature, HeaderOrganizationID, quote(orgID), quote(bodyOrg))
+	}
+	return &Delivery{
+		OrganizationID: orgID,
+		EventID:        eventID,
+		EventType:      eventType,
+		Timestamp:      ts,
+		KeyID:          kid,
+	}, nil
+}
+
+// single returns the one value of a required header.
+func single(h http.Header, name string) (string, error) {
+	vs := h.Values(name)
+	switch len(vs) {
+	case 0:
+		return "", fmt.Errorf("%w: header %s is missing", ErrMalformed, name)
+	case 1:
+		return vs[0], nil
+	default:
+		return "", fmt.Errorf("%w: header %s appears %d times; it must appear once", ErrMalformed, name, len(vs))
+	}
+}
+
+// parseMillis accepts 1..16 decimal digits and nothing else (no sign, no
+// spaces), so that the signed text and the parsed value cannot disagree.
+func parseMillis(s string) (int64, bool) {
+	if len(s) == 0 || len(s) > 16 {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	ms, err := strconv.ParseInt(s, 10, 64)
+	return ms, err == nil && ms > 0
+}
+
+// organizationInBody returns the top-level "organizationId" of a JSON object
+// body, if it has one.
+func organizationInBody(body []byte) (string, bool) {
+	var v struct {
+		OrganizationID *string `json:"organizationId"`
+	}
+	if json.Unmarshal(body, &v) != nil || v.OrganizationID == nil {
+		return "", false
+	}
+	return *v.OrganizationID, true
+}
