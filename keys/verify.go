@@ -1,0 +1,241 @@
+package keys
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/asn1"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"strings"
+
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
+	k1ecdsa "github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
+)
+
+// Reasons a stamp is refused. Verify wraps exactly one of them, so callers can
+// tell them apart with errors.Is; the wrapped message says what exactly was wrong.
+var (
+	// ErrMalformedStamp: the header is not unpadded base64url of a JSON object
+	// with exactly the string fields publicKey, scheme and signature.
+	ErrMalformedStamp = errors.New("malformed stamp")
+	// ErrUnknownScheme: the scheme is not one of the Scheme* constants.
+	ErrUnknownScheme = errors.New("unknown signature scheme")
+	// ErrBadPublicKey: the public key is not hex, has the wrong length or
+	// encoding, or is not a point of the scheme's curve.
+	ErrBadPublicKey = errors.New("bad public key")
+	// ErrMalformedSignature: the signature is not hex, not strict DER, has the
+	// wrong length, or holds values out of range.
+	ErrMalformedSignature = errors.New("malformed signature")
+	// ErrHighSignatureS: an ECDSA signature whose S is above half the group
+	// order; such signatures are malleable and refused.
+	ErrHighSignatureS = errors.New("non-canonical signature (high S)")
+	// ErrBadSignature: a well-formed signature that does not verify over the
+	// body with the stamp's public key.
+	ErrBadSignature = errors.New("signature does not verify")
+)
+
+// maxStampLen bounds the header value; real stamps are under 400 bytes.
+const maxStampLen = 4096
+
+// Stamp is the decoded content of an X-Stamp header.
+type Stamp struct {
+	PublicKey string `json:"publicKey"`
+	Scheme    string `json:"scheme"`
+	Signature string `json:"signature"`
+}
+
+// Verify decodes an X-Stamp header value and checks its signature over body
+// with the stamp's own public key. It does not know which keys are
+// registered: the caller must then check that s.PublicKey belongs to the
+// caller's user. The returned PublicKey and Signature are lowercase hex.
+func Verify(headerValue string, body []byte) (Stamp, error) {
+	st, err := decodeStamp(headerValue)
+	if err != nil {
+		return Stamp{}, err
+	}
+	pubRaw, err := hex.DecodeString(st.PublicKey)
+	if err != nil {
+		return Stamp{}, fmt.Errorf("%w: publicKey is not hex", ErrBadPublicKey)
+	}
+	sigRaw, err := hex.DecodeString(st.Signature)
+	if err != nil {
+		return Stamp{}, fmt.Errorf("%w: signature is not hex", ErrMalformedSignature)
+	}
+	st.PublicKey = hex.EncodeToString(pubRaw)
+	st.Signature = hex.EncodeToString(sigRaw)
+
+	switch st.Scheme {
+	case SchemeP256:
+		pub, err := parseP256Public(pubRaw, false)
+		if err != nil {
+			return Stamp{}, err
+		}
+		r, s, err := parseStrictDER(sigRaw, p256HalfOrder)
+		if err != nil {
+			return Stamp{}, err
+		}
+		digest := sha256.Sum256(body)
+		if !ecdsa.Verify(pub, digest[:], r, s) {
+			return Stamp{}, fmt.Errorf("%w: P-256 signature over the SHA-256 of the %d-byte body fails with this public key", ErrBadSignature, len(body))
+		}
+	case SchemeSecp256k1:
+		if len(pubRaw) != 33 || (pubRaw[0] != 2 && pubRaw[0] != 3) {
+			return Stamp{}, fmt.Errorf("%w: %d bytes starting %#02x; a secp256k1 stamp key is 33 bytes compressed (02 or 03 followed by X)", ErrBadPublicKey, len(pubRaw), firstByte(pubRaw))
+		}
+		pub, err := secp256k1.ParsePubKey(pubRaw)
+		if err != nil {
+			return Stamp{}, fmt.Errorf("%w: not a point on secp256k1", ErrBadPublicKey)
+		}
+		r, s, err := parseStrictDER(sigRaw, k1HalfOrder)
+		if err != nil {
+			return Stamp{}, err
+		}
+		var rs, ss secp256k1.ModNScalar
+		if rOver, sOver := rs.SetByteSlice(r.Bytes()), ss.SetByteSlice(s.Bytes()); rOver || sOver {
+			return Stamp{}, fmt.Errorf("%w: r or s is not below the secp256k1 group order", ErrMalformedSignature)
+		}
+		digest := sha256.Sum256(body)
+		if !k1ecdsa.NewSignature(&rs, &ss).Verify(digest[:], pub) {
+			return Stamp{}, fmt.Errorf("%w: secp256k1 signature over the SHA-256 of the %d-byte body fails with this public key", ErrBadSignature, len(body))
+		}
+	case SchemeEd25519:
+		if len(pubRaw) != ed25519.PublicKeySize {
+			return Stamp{}, fmt.Errorf("%w: %d bytes; an Ed25519 public key is 32 bytes", ErrBadPublicKey, len(pubRaw))
+		}
+		if len(sigRaw) != ed25519.SignatureSize {
+			return Stamp{}, fmt.Errorf("%w: %d bytes; an Ed25519 signature is 64 bytes", ErrMalformedSignature, len(sigRaw))
+		}
+		if !ed25519.Verify(ed25519.PublicKey(pubRaw), body, sigRaw) {
+			return Stamp{}, fmt.Errorf("%w: Ed25519 signature over the %d-byte body fails with this public key", ErrBadSignature, len(body))
+		}
+	default:
+		return Stamp{}, fmt.Errorf("%w: %q; expected %s, %s or %s", ErrUnknownScheme, truncate(st.Scheme), SchemeP256, SchemeSecp256k1, SchemeEd25519)
+	}
+	return st, nil
+}
+
+func firstByte(b []byte) byte {
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// decodeStamp undoes the base64url and JSON layers of an X-Stamp.
+func decodeStamp(headerValue string) (Stamp, error) {
+	if headerValue == "" {
+		return Stamp{}, fmt.Errorf("%w: empty X-Stamp", ErrMalformedStamp)
+	}
+	if len(headerValue) > maxStampLen {
+		return Stamp{}, fmt.Errorf("%w: X-Stamp is %d bytes, more than the %d allowed", ErrMalformedStamp, len(headerValue), maxStampLen)
+	}
+	if i := strings.IndexAny(headerValue, "=+/"); i >= 0 {
+		what := "padding '='"
+		if headerValue[i] != '=' {
+			what = fmt.Sprintf("%q, a standard-base64 character", headerValue[i])
+		}
+		return Stamp{}, fmt.Errorf("%w: X-Stamp contains %s at offset %d; it must be base64url without padding", ErrMalformedStamp, what, i)
+	}
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(headerValue)
+	if err != nil {
+		return Stamp{}, fmt.Errorf("%w: X-Stamp is not base64url without padding (%v)", ErrMalformedStamp, err)
+	}
+	fields, err := decodeStringObject(raw, "publicKey", "scheme", "signature")
+	if err != nil {
+		return Stamp{}, fmt.Errorf("%w: %v", ErrMalformedStamp, err)
+	}
+	return Stamp{PublicKey: fields["publicKey"], Scheme: fields["scheme"], Signature: fields["signature"]}, nil
+}
+
+// decodeStringObject decodes a JSON object whose members are exactly the named
+// keys, each once, each a non-empty string. encoding/json would accept
+// differently-cased keys, duplicates and extra members silently; a stamp
+// verifier should not.
+func decodeStringObject(raw []byte, names ...string) (map[string]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return nil, errors.New("content is not a JSON object")
+	}
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+	out := make(map[string]string, len(names))
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("content is not valid JSON: %v", err)
+		}
+		key, _ := tok.(string)
+		if !want[key] {
+			return nil, fmt.Errorf("unexpected field %q; expected only %s", truncate(key), strings.Join(names, ", "))
+		}
+		if _, dup := out[key]; dup {
+			return nil, fmt.Errorf("field %q appears twice", key)
+		}
+		tok, err = dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("content is not valid JSON: %v", err)
+		}
+		val, ok := tok.(string)
+		if !ok {
+			return nil, fmt.Errorf("field %q is not a string", key)
+		}
+		if val == "" {
+			return nil, fmt.Errorf("field %q is empty", key)
+		}
+		out[key] = val
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("content is not valid JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("content has data after the JSON object")
+	}
+	for _, n := range names {
+		if _, ok := out[n]; !ok {
+			return nil, fmt.Errorf("field %q is missing", n)
+		}
+	}
+	return out, nil
+}
+
+// ecdsaSig is the ASN.1 shape of an ECDSA signature.
+type ecdsaSig struct{ R, S *big.Int }
+
+// parseStrictDER decodes a DER ECDSA signature and refuses every other
+// encoding of the same values (BER lengths, padded integers, trailing bytes),
+// zero or negative values, and S above halfOrder.
+func parseStrictDER(sig []byte, halfOrder *big.Int) (r, s *big.Int, err error) {
+	var v ecdsaSig
+	rest, err := asn1.Unmarshal(sig, &v)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: not a DER SEQUENCE of two INTEGERs", ErrMalformedSignature)
+	}
+	if len(rest) != 0 {
+		return nil, nil, fmt.Errorf("%w: %d bytes after the DER signature", ErrMalformedSignature, len(rest))
+	}
+	if v.R.Sign() <= 0 || v.S.Sign() <= 0 {
+		return nil, nil, fmt.Errorf("%w: r and s must be positive", ErrMalformedSignature)
+	}
+	canonical, err := marshalDER(v.R, v.S)
+	if err != nil || !bytes.Equal(canonical, sig) {
+		return nil, nil, fmt.Errorf("%w: not the canonical DER encoding (non-minimal length or integer)", ErrMalformedSignature)
+	}
+	if v.S.Cmp(halfOrder) > 0 {
+		return nil, nil, fmt.Errorf("%w: S must be at most half the group order; sign with low-S normalisation", ErrHighSignatureS)
+	}
+	return v.R, v.S, nil
+}
+
+func marshalDER(r, s *big.Int) ([]byte, error) {
+	return asn1.Marshal(ecdsaSig{R: r, S: s})
+}
