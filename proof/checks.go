@@ -1,0 +1,266 @@
+package proof
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// AppProofScheme is the only app-proof signature scheme there is.
+const AppProofScheme = "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256"
+
+// livePCR is the index of QOS's live-manifest commitment and its domain string.
+const (
+	livePCR        = 17
+	liveDomain     = "qos-live-manifest-pcr-commitment-v1"
+	attestablePCRs = 32
+)
+
+// pcrCheck compares PCR0–3 with the manifest and refuses debug-mode documents.
+func (v *verifier) pcrCheck(m *Manifest) {
+	rep := v.rep
+	if v.att == nil {
+		rep.add(CheckPCRs, namePCRs, Fail, "cannot check: "+v.attErr.Error())
+		return
+	}
+	pcrs := v.att.doc.PCRs
+	if p0, ok := pcrs[0]; ok && isZero(p0) {
+		rep.add(CheckPCRs, namePCRs, Fail, "PCR0 is all zeros: the enclave runs in debug mode, where the host can read and change its memory, so this attestation proves nothing about the code running")
+		return
+	}
+	if m == nil {
+		if rep.Check(CheckManifestDecode).Status == NotApplicable {
+			rep.add(CheckPCRs, namePCRs, NotApplicable, "no manifest given to compare PCR0–3 with (the document is not in debug mode)")
+		} else {
+			rep.add(CheckPCRs, namePCRs, Fail, "cannot check: the manifest did not decode")
+		}
+		return
+	}
+	var bad []string
+	for i, want := range []HexBytes{m.Enclave.PCR0, m.Enclave.PCR1, m.Enclave.PCR2, m.Enclave.PCR3} {
+		got, ok := pcrs[i]
+		switch {
+		case !ok:
+			bad = append(bad, fmt.Sprintf("PCR%d is missing from the document", i))
+		case !bytes.Equal(got, want):
+			bad = append(bad, fmt.Sprintf("PCR%d is %s, the manifest expects %s", i, hexOrNone(got), hexOrNone(want)))
+		}
+	}
+	if len(bad) > 0 {
+		rep.add(CheckPCRs, namePCRs, Fail, strings.Join(bad, "; "))
+		return
+	}
+	rep.add(CheckPCRs, namePCRs, Pass, "PCR0–3 equal the manifest's enclave measurements")
+}
+
+// attestedManifestHash is the manifest hash the verifier trusts most: the
+// document's user_data when there is a document, else the manifest's own hash.
+func (v *verifier) attestedManifestHash(m *Manifest) []byte {
+	if v.att != nil {
+		return v.att.raw.UserData
+	}
+	if m != nil {
+		return m.SHA256
+	}
+	return nil
+}
+
+// approvalCheck verifies the envelope's manifest-set approvals: each a P-256
+// signature (64-byte r‖s over SHA-256 of the 32-byte manifest hash) by the
+// signing half of a manifest-set member's key, at least threshold distinct members,
+// over the manifest the document attests.
+func (v *verifier) approvalCheck(env *envelope, envErr error, shown *Manifest) {
+	rep := v.rep
+	if env == nil {
+		rep.add(CheckApprovals, nameApprovals, Fail, "cannot check: "+envErr.Error())
+		return
+	}
+	hash := env.manifest.SHA256
+	want := v.attestedManifestHash(shown)
+	if !bytes.Equal(hash, want) {
+		rep.add(CheckApprovals, nameApprovals, Fail, fmt.Sprintf("the envelope approves manifest %s, but the attested manifest is %s", hex.EncodeToString(hash), hexOrNone(want)))
+		return
+	}
+	set := env.manifest.ManifestSet
+	seen := map[string]bool{}
+	var approvals []Approval
+	var problems []string
+	for i, a := range env.approvals {
+		ap := Approval{Alias: a.member.Alias, PubKey: a.member.PubKey}
+		ap.Member = slices.ContainsFunc(set.Members, func(m Member) bool {
+			return m.Alias == a.member.Alias && bytes.Equal(m.PubKey, a.member.PubKey)
+		})
+		key, err := qosSigningKey(a.member.PubKey)
+		if err == nil {
+			err = verifyP256(key, hash, a.signature)
+		}
+		switch {
+		case err != nil:
+			ap.Reason = err.Error()
+			problems = append(problems, fmt.Sprintf("approval %d (%q): %v", i+1, clip(a.member.Alias), err))
+		case !ap.Member:
+			ap.Valid = true
+			ap.Reason = "signer is not a manifest-set member"
+			problems = append(problems, fmt.Sprintf("approval %d (%q) is not from a manifest-set member", i+1, clip(a.member.Alias)))
+		default:
+			ap.Valid = true
+			seen[string(a.member.PubKey)] = true
+		}
+		approvals = append(approvals, ap)
+	}
+	if shown != nil {
+		shown.Approvals = approvals
+		shown.ShareSetApprovals = env.shareApprovals
+	}
+	n := len(seen)
+	switch {
+	case set.Threshold == 0:
+		rep.add(CheckApprovals, nameApprovals, Fail, "the manifest set's threshold is 0, so no approval is required: not a quorum")
+	case len(problems) > 0:
+		rep.add(CheckApprovals, nameApprovals, Fail, strings.Join(problems, "; "))
+	case n < int(set.Threshold):
+		rep.add(CheckApprovals, nameApprovals, Fail, fmt.Sprintf("%d valid approvals from distinct members, the threshold is %d of %d", n, set.Threshold, len(set.Members)))
+	default:
+		rep.add(CheckApprovals, nameApprovals, Pass, fmt.Sprintf("%d valid approvals from distinct manifest-set members, threshold %d of %d", n, set.Threshold, len(set.Members)))
+	}
+}
+
+// pinCheck compares the document with the configured expected PCRs and allowed
+// manifest hashes.
+func (v *verifier) pinCheck(m *Manifest) {
+	rep := v.rep
+	if len(v.opts.ExpectedPCRs) == 0 && len(v.opts.AllowedManifestHashes) == 0 {
+		rep.add(CheckPins, namePins, NotApplicable, "no expected PCRs or allowed manifest hashes configured")
+		return
+	}
+	if v.att == nil {
+		rep.add(CheckPins, namePins, Fail, "cannot check: "+v.attErr.Error())
+		return
+	}
+	var bad, good []string
+	idx := make([]int, 0, len(v.opts.ExpectedPCRs))
+	for i := range v.opts.ExpectedPCRs {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	for _, i := range idx {
+		want := v.opts.ExpectedPCRs[i]
+		got, ok := v.att.doc.PCRs[i]
+		switch {
+		case !ok:
+			bad = append(bad, fmt.Sprintf("PCR%d is pinned but missing from the document", i))
+		case !bytes.Equal(got, want):
+			bad = append(bad, fmt.Sprintf("PCR%d is %s, pinned %s", i, hexOrNone(got), hexOrNone(want)))
+		default:
+			good = append(good, fmt.Sprintf("PCR%d", i))
+		}
+	}
+	if len(v.opts.AllowedManifestHashes) > 0 {
+		h := v.attestedManifestHash(m)
+		if slices.ContainsFunc(v.opts.AllowedManifestHashes, func(a []byte) bool { return bytes.Equal(a, h) }) {
+			good = append(good, "manifest hash")
+		} else {
+			bad = append(bad, fmt.Sprintf("manifest hash %s is not among the %d allowed", hexOrNone(h), len(v.opts.AllowedManifestHashes)))
+		}
+	}
+	if len(bad) > 0 {
+		rep.add(CheckPins, namePins, Fail, strings.Join(bad, "; "))
+		return
+	}
+	rep.add(CheckPins, namePins, Pass, strings.Join(good, ", ")+" match the configured pins")
+}
+
+// LiveManifestCommitment is the value QOS extends into PCR17 of a live enclave:
+// SHA-384(48 zero bytes ‖ SHA-384(preimage)), where the preimage is the canonical
+// JSON {"domain","ephemeralPublicKey","manifestHash"} with lowercase hex values.
+func LiveManifestCommitment(manifestHash, ephemeralPublicKey []byte) []byte {
+	pre := `{"domain":"` + liveDomain + `","ephemeralPublicKey":"` + hex.EncodeToString(ephemeralPublicKey) +
+		`","manifestHash":"` + hex.EncodeToString(manifestHash) + `"}`
+	c := sha512.Sum384([]byte(pre))
+	ext := sha512.Sum384(append(make([]byte, 48), c[:]...))
+	return ext[:]
+}
+
+// pcr17Check verifies the live-manifest commitment on 32-PCR documents.
+func (v *verifier) pcr17Check() {
+	rep := v.rep
+	if v.att == nil {
+		rep.add(CheckPCR17, namePCR17, Fail, "cannot check: "+v.attErr.Error())
+		return
+	}
+	if n := len(v.att.doc.PCRs); n < attestablePCRs {
+		rep.add(CheckPCR17, namePCR17, NotApplicable, fmt.Sprintf("the document has %d PCRs; the live-manifest commitment is only in 32-PCR documents", n))
+		return
+	}
+	ud, pk := v.att.raw.UserData, v.att.raw.PublicKey
+	if len(ud) != 32 || len(pk) != qosPublicKeyLen {
+		rep.add(CheckPCR17, namePCR17, Fail, fmt.Sprintf("user_data (%d bytes) and public_key (%d bytes) must be 32 and 130 bytes to form the commitment", len(ud), len(pk)))
+		return
+	}
+	want := LiveManifestCommitment(ud, pk)
+	if got := v.att.doc.PCRs[livePCR]; !bytes.Equal(got, want) {
+		rep.add(CheckPCR17, namePCR17, Fail, fmt.Sprintf("PCR17 is %s, the commitment to this manifest and key is %s", hexOrNone(got), hex.EncodeToString(want)))
+		return
+	}
+	rep.add(CheckPCR17, namePCR17, Pass, "PCR17 commits to the attested manifest hash and ephemeral key")
+}
+
+// appProofChecks verifies each app proof against the attested ephemeral key
+// (the document's public_key; the boot proof's advertised key when the
+// document did not decode).
+func (v *verifier) appProofChecks(advertised []byte) {
+	rep := v.rep
+	if len(v.opts.AppProofs) == 0 {
+		rep.add(CheckAppProofs, nameAppProof, NotApplicable, "no app proofs given")
+		return
+	}
+	key := advertised
+	if v.att != nil {
+		key = v.att.raw.PublicKey
+	}
+	for i, p := range v.opts.AppProofs {
+		id := fmt.Sprintf("app-proof[%d]", i)
+		if err := checkAppProof(p, key); err != nil {
+			rep.add(id, nameAppProof, Fail, err.Error())
+		} else {
+			rep.add(id, nameAppProof, Pass, "signed by the attested ephemeral key over the payload as received")
+		}
+	}
+}
+
+func checkAppProof(p api.AppProof, attested []byte) error {
+	if p.Scheme != AppProofScheme {
+		return fmt.Errorf("scheme is %q, want %s", clip(p.Scheme), AppProofScheme)
+	}
+	pub, err := hex.DecodeString(strings.TrimPrefix(p.PublicKey, "0x"))
+	if err != nil {
+		return fmt.Errorf("publicKey is not hex")
+	}
+	key, err := qosSigningKey(pub)
+	if err != nil {
+		return fmt.Errorf("publicKey: %w", err)
+	}
+	if len(attested) == 0 {
+		return fmt.Errorf("there is no attested ephemeral key to compare with")
+	}
+	if !bytes.Equal(pub, attested) {
+		return fmt.Errorf("publicKey is not the boot proof's attested ephemeral key: this proof was made by another enclave")
+	}
+	sig, err := hex.DecodeString(strings.TrimPrefix(p.Signature, "0x"))
+	if err != nil {
+		return fmt.Errorf("signature is not hex")
+	}
+	if err := verifyP256(key, []byte(p.ProofPayload), sig); err != nil {
+		return fmt.Errorf("signature over the payload: %w", err)
+	}
+	return nil
+}
+
+// sha256Sum is a small helper for tests and the demo.
+func sha256Sum(b []byte) []byte { s := sha256.Sum256(b); return s[:] }

@@ -1,0 +1,197 @@
+package proof
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/sha256"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fxamacker/cbor/v2"
+	"github.com/veraison/go-cose"
+)
+
+// Size limits for hostile input. A real Nitro document is under 10 KiB.
+const (
+	maxDocumentSize = 256 << 10
+	maxPCRs         = 32
+	maxCABundle     = 16
+)
+
+// attestationDecMode bounds everything an attacker controls in the payload.
+var attestationDecMode = func() cbor.DecMode {
+	m, err := cbor.DecOptions{
+		DupMapKey:         cbor.DupMapKeyEnforcedAPF,
+		TagsMd:            cbor.TagsForbidden,
+		MaxNestedLevels:   4,
+		MaxArrayElements:  64,
+		MaxMapPairs:       64,
+		ExtraReturnErrors: cbor.ExtraDecErrorUnknownField,
+	}.DecMode()
+	if err != nil {
+		panic(err) // constant options; cannot fail at run time
+	}
+	return m
+}()
+
+// rawAttestation is the Nitro attestation document payload as it is on the wire.
+type rawAttestation struct {
+	ModuleID    string            `cbor:"module_id"`
+	Digest      string            `cbor:"digest"`
+	Timestamp   uint64            `cbor:"timestamp"`
+	PCRs        map[uint64][]byte `cbor:"pcrs"`
+	Certificate []byte            `cbor:"certificate"`
+	CABundle    [][]byte          `cbor:"cabundle"`
+	PublicKey   []byte            `cbor:"public_key"`
+	UserData    []byte            `cbor:"user_data"`
+	Nonce       []byte            `cbor:"nonce"`
+}
+
+// attestation is a parsed COSE_Sign1 Nitro document; the signature is not yet checked.
+type attestation struct {
+	msg      *cose.Sign1Message
+	raw      rawAttestation
+	leaf     *x509.Certificate
+	cabundle []*x509.Certificate // nil entries for certificates that did not parse
+	doc      *Document
+}
+
+// parseAttestation decodes a COSE_Sign1 (tag 18 optional) carrying a Nitro
+// attestation document. It checks structure only, not signatures or chains.
+func parseAttestation(data []byte) (*attestation, error) {
+	if len(data) == 0 {
+		return nil, errors.New("attestation document is empty")
+	}
+	if len(data) > maxDocumentSize {
+		return nil, fmt.Errorf("attestation document is %d bytes, over the %d-byte limit", len(data), maxDocumentSize)
+	}
+	msg := new(cose.Sign1Message)
+	var err error
+	if data[0] == 0xd2 { // tag 18
+		err = msg.UnmarshalCBOR(data)
+	} else {
+		err = (*cose.UntaggedSign1Message)(msg).UnmarshalCBOR(data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("not a COSE_Sign1 message: %w", err)
+	}
+	if len(msg.Payload) == 0 {
+		return nil, errors.New("COSE_Sign1 message has no payload")
+	}
+	a := &attestation{msg: msg}
+	if err := attestationDecMode.Unmarshal(msg.Payload, &a.raw); err != nil {
+		return nil, fmt.Errorf("attestation payload: %w", err)
+	}
+	r := &a.raw
+	switch {
+	case r.ModuleID == "":
+		return nil, errors.New("attestation payload: module_id is missing")
+	case r.Digest != "SHA384":
+		return nil, fmt.Errorf("attestation payload: digest is %q, want SHA384", clip(r.Digest))
+	case r.Timestamp == 0:
+		return nil, errors.New("attestation payload: timestamp is missing")
+	case r.Timestamp > 1<<53:
+		return nil, errors.New("attestation payload: timestamp is out of range")
+	case len(r.PCRs) == 0:
+		return nil, errors.New("attestation payload: pcrs are missing")
+	case len(r.PCRs) > maxPCRs:
+		return nil, fmt.Errorf("attestation payload: %d PCRs, at most %d allowed", len(r.PCRs), maxPCRs)
+	case len(r.Certificate) == 0:
+		return nil, errors.New("attestation payload: certificate is missing")
+	case len(r.CABundle) == 0:
+		return nil, errors.New("attestation payload: cabundle is empty")
+	case len(r.CABundle) > maxCABundle:
+		return nil, fmt.Errorf("attestation payload: cabundle has %d certificates, at most %d allowed", len(r.CABundle), maxCABundle)
+	}
+	if len(r.UserData) > 1024 || len(r.Nonce) > 1024 || len(r.PublicKey) > 1024 {
+		return nil, errors.New("attestation payload: user_data, nonce or public_key is over 1024 bytes")
+	}
+	doc := &Document{
+		ModuleID:  r.ModuleID,
+		Timestamp: time.UnixMilli(int64(r.Timestamp)).UTC(),
+		Digest:    r.Digest,
+		PCRs:      make(map[int]HexBytes, len(r.PCRs)),
+		UserData:  r.UserData,
+		PublicKey: r.PublicKey,
+		Nonce:     r.Nonce,
+	}
+	for i, v := range r.PCRs {
+		if i >= maxPCRs {
+			return nil, fmt.Errorf("attestation payload: PCR index %d is out of range 0..%d", i, maxPCRs-1)
+		}
+		if len(v) != 32 && len(v) != 48 && len(v) != 64 {
+			return nil, fmt.Errorf("attestation payload: PCR%d is %d bytes, want 32, 48 or 64", i, len(v))
+		}
+		doc.PCRs[int(i)] = v
+	}
+	a.leaf, err = x509.ParseCertificate(r.Certificate)
+	doc.Certificate = certInfo(r.Certificate, a.leaf, err)
+	if err != nil {
+		return nil, fmt.Errorf("attestation payload: certificate: %w", err)
+	}
+	for _, der := range r.CABundle {
+		c, err := x509.ParseCertificate(der)
+		doc.CABundle = append(doc.CABundle, certInfo(der, c, err))
+		a.cabundle = append(a.cabundle, c) // nil when it did not parse; the chain check says so
+	}
+	a.doc = doc
+	return a, nil
+}
+
+func certInfo(der []byte, c *x509.Certificate, err error) CertInfo {
+	sum := sha256.Sum256(der)
+	if err != nil {
+		return CertInfo{SHA256: sum[:], Error: err.Error()}
+	}
+	return CertInfo{
+		Subject:   c.Subject.String(),
+		Issuer:    c.Issuer.String(),
+		NotBefore: c.NotBefore.UTC(),
+		NotAfter:  c.NotAfter.UTC(),
+		SHA256:    sum[:],
+	}
+}
+
+// verifySignature checks the COSE_Sign1 signature (ES384) with the leaf's P-384 key.
+func (a *attestation) verifySignature() error {
+	pub, ok := a.leaf.PublicKey.(*ecdsa.PublicKey)
+	if !ok || pub.Curve != elliptic.P384() {
+		return fmt.Errorf("the leaf certificate's key is %s, not ECDSA P-384", keyKind(a.leaf.PublicKey))
+	}
+	alg, err := a.msg.Headers.Protected.Algorithm()
+	if err != nil {
+		return fmt.Errorf("protected header has no usable algorithm: %w", err)
+	}
+	if alg != cose.AlgorithmES384 {
+		return fmt.Errorf("protected header algorithm is %v, want ES384", alg)
+	}
+	v, err := cose.NewVerifier(cose.AlgorithmES384, pub)
+	if err != nil {
+		return err
+	}
+	if err := a.msg.Verify(nil, v); err != nil {
+		return fmt.Errorf("signature does not verify with the leaf certificate's key: %w", err)
+	}
+	return nil
+}
+
+func keyKind(k any) string {
+	switch k := k.(type) {
+	case *ecdsa.PublicKey:
+		return "ECDSA " + k.Curve.Params().Name
+	case nil:
+		return "missing"
+	default:
+		return fmt.Sprintf("%T", k)
+	}
+}
+
+// clip shortens attacker-chosen strings quoted in reasons.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}

@@ -1,0 +1,504 @@
+package proof
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// maxManifestSize bounds a manifest or envelope; real ones are a few KiB.
+const maxManifestSize = 1 << 20
+
+// envelope is a decoded QOS manifest envelope.
+type envelope struct {
+	manifest       *Manifest
+	manifestBytes  []byte // the exact bytes the manifest hash covers
+	approvals      []rawApproval
+	shareApprovals int
+}
+
+type rawApproval struct {
+	signature []byte
+	member    Member
+}
+
+// isJSONVersion reports whether qosManifestVersion names the JSON schema (v2).
+func isJSONVersion(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return strings.HasSuffix(v, "v2") || v == "2"
+}
+
+// decodeManifest decodes a QOS manifest: JSON v2 when jsonV2 is set (or the bytes
+// are a JSON object), else Borsh v1 and then Borsh v0, as QOS reads them.
+func decodeManifest(b []byte, jsonV2 bool) (*Manifest, error) {
+	if len(b) == 0 {
+		return nil, errors.New("manifest is empty")
+	}
+	if len(b) > maxManifestSize {
+		return nil, fmt.Errorf("manifest is %d bytes, over the %d-byte limit", len(b), maxManifestSize)
+	}
+	if jsonV2 || b[0] == '{' {
+		m, _, err := decodeManifestJSON(b)
+		return m, err
+	}
+	m, errV1 := decodeManifestBorsh(b, true)
+	if errV1 == nil {
+		return m, nil
+	}
+	m, errV0 := decodeManifestBorsh(b, false)
+	if errV0 == nil {
+		return m, nil
+	}
+	return nil, fmt.Errorf("manifest is neither Borsh v1 (%v) nor Borsh v0 (%v)", errV1, errV0)
+}
+
+func decodeManifestBorsh(b []byte, v1 bool) (*Manifest, error) {
+	r := &borshReader{b: b}
+	m, err := readManifest(r, v1)
+	if err != nil {
+		return nil, err
+	}
+	if r.remaining() != 0 {
+		return nil, fmt.Errorf("%d unexpected bytes after the manifest", r.remaining())
+	}
+	sum := sha256.Sum256(b)
+	m.SHA256 = sum[:]
+	return m, nil
+}
+
+func readManifest(r *borshReader, v1 bool) (*Manifest, error) {
+	m := &Manifest{Version: "v0"}
+	if v1 {
+		m.Version = "v1"
+	}
+	var err error
+	if m.Namespace.Name, err = r.str("namespace.name"); err != nil {
+		return nil, err
+	}
+	if m.Namespace.Nonce, err = r.u32("namespace.nonce"); err != nil {
+		return nil, err
+	}
+	if m.Namespace.QuorumKey, err = r.bytes("namespace.quorum_key"); err != nil {
+		return nil, err
+	}
+	if m.Pivot.Hash, err = r.fixed("pivot.hash", 32); err != nil {
+		return nil, err
+	}
+	restart, err := r.u8("pivot.restart")
+	if err != nil {
+		return nil, err
+	}
+	switch restart {
+	case 0:
+		m.Pivot.Restart = "Never"
+	case 1:
+		m.Pivot.Restart = "Always"
+	default:
+		return nil, r.fail("pivot.restart", fmt.Errorf("unknown restart policy %d", restart))
+	}
+	if v1 {
+		if m.Pivot.Bridges, err = readBridges(r); err != nil {
+			return nil, err
+		}
+		if m.Pivot.DebugMode, err = r.boolean("pivot.debug_mode"); err != nil {
+			return nil, err
+		}
+	}
+	if m.Pivot.Args, err = r.strings("pivot.args"); err != nil {
+		return nil, err
+	}
+	if m.ManifestSet, err = readQuorumSet(r, "manifest_set", true); err != nil {
+		return nil, err
+	}
+	if m.ShareSet, err = readQuorumSet(r, "share_set", true); err != nil {
+		return nil, err
+	}
+	if m.Enclave, err = readNitroConfig(r); err != nil {
+		return nil, err
+	}
+	patch, err := readQuorumSet(r, "patch_set", false)
+	if err != nil {
+		return nil, err
+	}
+	m.PatchSet = &patch
+	return m, nil
+}
+
+func readBridges(r *borshReader) ([]string, error) {
+	n, err := r.count("pivot.bridge_config", 3)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for i := 0; i < n; i++ {
+		what := fmt.Sprintf("pivot.bridge_config[%d]", i)
+		tag, err := r.u8(what)
+		if err != nil {
+			return nil, err
+		}
+		port, err := r.u16(what + ".port")
+		if err != nil {
+			return nil, err
+		}
+		switch tag {
+		case 0:
+			host, err := r.str(what + ".host")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fmt.Sprintf("server %s:%d", host, port))
+		case 1:
+			some, err := r.u8(what + ".host")
+			if err != nil {
+				return nil, err
+			}
+			host := "(transparent)"
+			switch some {
+			case 0:
+			case 1:
+				if host, err = r.str(what + ".host"); err != nil {
+					return nil, err
+				}
+			default:
+				return nil, r.fail(what, fmt.Errorf("option tag %d", some))
+			}
+			out = append(out, fmt.Sprintf("client %s:%d", host, port))
+		default:
+			return nil, r.fail(what, fmt.Errorf("unknown bridge kind %d", tag))
+		}
+	}
+	return out, nil
+}
+
+func readQuorumSet(r *borshReader, what string, withAlias bool) (QuorumSet, error) {
+	var s QuorumSet
+	var err error
+	if s.Threshold, err = r.u32(what + ".threshold"); err != nil {
+		return s, err
+	}
+	minElem := 4
+	if withAlias {
+		minElem = 8
+	}
+	n, err := r.count(what+".members", minElem)
+	if err != nil {
+		return s, err
+	}
+	s.Members = []Member{}
+	for i := 0; i < n; i++ {
+		var mem Member
+		w := fmt.Sprintf("%s.members[%d]", what, i)
+		if withAlias {
+			if mem.Alias, err = r.str(w + ".alias"); err != nil {
+				return s, err
+			}
+		}
+		if mem.PubKey, err = r.bytes(w + ".pub_key"); err != nil {
+			return s, err
+		}
+		s.Members = append(s.Members, mem)
+	}
+	return s, nil
+}
+
+func readNitroConfig(r *borshReader) (NitroConfig, error) {
+	var c NitroConfig
+	var err error
+	for i, p := range []*HexBytes{&c.PCR0, &c.PCR1, &c.PCR2, &c.PCR3} {
+		if *p, err = r.bytes(fmt.Sprintf("enclave.pcr%d", i)); err != nil {
+			return c, err
+		}
+	}
+	root, err := r.bytes("enclave.aws_root_certificate")
+	if err != nil {
+		return c, err
+	}
+	c.AWSRootCert = len(root) > 0
+	if aws, err := awsRoot(); err == nil && len(root) > 0 {
+		c.AWSRootIsPinned = bytes.Equal(root, aws.Cert.Raw)
+	}
+	if c.QOSCommit, err = r.str("enclave.qos_commit"); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// decodeEnvelope decodes a manifest envelope (Borsh v1, then v0; JSON for v2).
+func decodeEnvelope(b []byte, jsonV2 bool) (*envelope, error) {
+	if len(b) == 0 {
+		return nil, errors.New("manifest envelope is empty")
+	}
+	if len(b) > maxManifestSize {
+		return nil, fmt.Errorf("manifest envelope is %d bytes, over the %d-byte limit", len(b), maxManifestSize)
+	}
+	if jsonV2 || b[0] == '{' {
+		return decodeEnvelopeJSON(b)
+	}
+	e, errV1 := decodeEnvelopeBorsh(b, true)
+	if errV1 == nil {
+		return e, nil
+	}
+	e, errV0 := decodeEnvelopeBorsh(b, false)
+	if errV0 == nil {
+		return e, nil
+	}
+	return nil, fmt.Errorf("manifest envelope is neither Borsh v1 (%v) nor Borsh v0 (%v)", errV1, errV0)
+}
+
+func decodeEnvelopeBorsh(b []byte, v1 bool) (*envelope, error) {
+	r := &borshReader{b: b}
+	m, err := readManifest(r, v1)
+	if err != nil {
+		return nil, err
+	}
+	e := &envelope{manifest: m, manifestBytes: b[:r.off]}
+	sum := sha256.Sum256(e.manifestBytes)
+	m.SHA256 = sum[:]
+	if e.approvals, err = readApprovals(r, "manifest_set_approvals"); err != nil {
+		return nil, err
+	}
+	share, err := readApprovals(r, "share_set_approvals")
+	if err != nil {
+		return nil, err
+	}
+	e.shareApprovals = len(share)
+	if r.remaining() != 0 {
+		return nil, fmt.Errorf("%d unexpected bytes after the envelope", r.remaining())
+	}
+	return e, nil
+}
+
+func readApprovals(r *borshReader, what string) ([]rawApproval, error) {
+	n, err := r.count(what, 12)
+	if err != nil {
+		return nil, err
+	}
+	var out []rawApproval
+	for i := 0; i < n; i++ {
+		w := fmt.Sprintf("%s[%d]", what, i)
+		var a rawApproval
+		if a.signature, err = r.bytes(w + ".signature"); err != nil {
+			return nil, err
+		}
+		if a.member.Alias, err = r.str(w + ".member.alias"); err != nil {
+			return nil, err
+		}
+		if a.member.PubKey, err = r.bytes(w + ".member.pub_key"); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// JSON v2 (QOS ManifestV2, camelCase, hex byte strings).
+
+type jsonU32 uint32
+
+// UnmarshalJSON accepts a number or a decimal string, as QOS's string_number does.
+func (u *jsonU32) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+	}
+	v, err := strconv.ParseUint(s, 10, 32)
+	if err != nil {
+		return fmt.Errorf("%q is not a 32-bit unsigned number", clip(s))
+	}
+	*u = jsonU32(v)
+	return nil
+}
+
+type jsonMember struct {
+	Alias  string   `json:"alias"`
+	PubKey HexBytes `json:"pubKey"`
+}
+
+type jsonSet struct {
+	Threshold jsonU32      `json:"threshold"`
+	Members   []jsonMember `json:"members"`
+}
+
+type jsonManifest struct {
+	Version   string `json:"version"`
+	Namespace struct {
+		Name      string   `json:"name"`
+		Nonce     jsonU32  `json:"nonce"`
+		QuorumKey HexBytes `json:"quorumKey"`
+	} `json:"namespace"`
+	Pivot struct {
+		Hash         HexBytes          `json:"hash"`
+		Restart      string            `json:"restart"`
+		BridgeConfig []json.RawMessage `json:"bridgeConfig"`
+		DebugMode    bool              `json:"debugMode"`
+		Args         []string          `json:"args"`
+		Env          json.RawMessage   `json:"env,omitempty"`
+	} `json:"pivot"`
+	ManifestSet jsonSet `json:"manifestSet"`
+	ShareSet    jsonSet `json:"shareSet"`
+	Enclave     struct {
+		PCR0               HexBytes `json:"pcr0"`
+		PCR1               HexBytes `json:"pcr1"`
+		PCR2               HexBytes `json:"pcr2"`
+		PCR3               HexBytes `json:"pcr3"`
+		AWSRootCertificate HexBytes `json:"awsRootCertificate"`
+		QOSCommit          string   `json:"qosCommit"`
+	} `json:"enclave"`
+	DNS json.RawMessage `json:"dns,omitempty"`
+}
+
+func strictJSON(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if d.More() {
+		return errors.New("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+// canonicalJSON re-encodes a JSON value compactly with sorted object keys, the
+// shape of QOS canonical JSON for the values a manifest holds (strings, integers,
+// booleans, arrays, objects).
+func canonicalJSON(b []byte) ([]byte, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
+}
+
+func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
+	var j jsonManifest
+	if err := strictJSON(b, &j); err != nil {
+		return nil, nil, fmt.Errorf("manifest JSON v2: %w", err)
+	}
+	if j.Version != "v2" {
+		return nil, nil, fmt.Errorf("manifest JSON: version is %q, want \"v2\"", clip(j.Version))
+	}
+	if len(j.Pivot.Hash) != 32 {
+		return nil, nil, fmt.Errorf("manifest JSON v2: pivot.hash is %d bytes, want 32", len(j.Pivot.Hash))
+	}
+	canon, err := canonicalJSON(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("manifest JSON v2: %w", err)
+	}
+	sum := sha256.Sum256(canon)
+	m := &Manifest{
+		Version:   "v2",
+		SHA256:    sum[:],
+		Namespace: Namespace{Name: j.Namespace.Name, Nonce: uint32(j.Namespace.Nonce), QuorumKey: j.Namespace.QuorumKey},
+		Pivot:     Pivot{Hash: j.Pivot.Hash, Restart: j.Pivot.Restart, Args: j.Pivot.Args, DebugMode: j.Pivot.DebugMode},
+		Enclave: NitroConfig{
+			PCR0: j.Enclave.PCR0, PCR1: j.Enclave.PCR1, PCR2: j.Enclave.PCR2, PCR3: j.Enclave.PCR3,
+			AWSRootCert: len(j.Enclave.AWSRootCertificate) > 0, QOSCommit: j.Enclave.QOSCommit,
+		},
+		ManifestSet: j.ManifestSet.set(),
+		ShareSet:    j.ShareSet.set(),
+	}
+	for _, bc := range j.Pivot.BridgeConfig {
+		m.Pivot.Bridges = append(m.Pivot.Bridges, string(bc))
+	}
+	if aws, err := awsRoot(); err == nil && len(j.Enclave.AWSRootCertificate) > 0 {
+		m.Enclave.AWSRootIsPinned = bytes.Equal(j.Enclave.AWSRootCertificate, aws.Cert.Raw)
+	}
+	return m, canon, nil
+}
+
+func (s jsonSet) set() QuorumSet {
+	q := QuorumSet{Threshold: uint32(s.Threshold), Members: []Member{}}
+	for _, m := range s.Members {
+		q.Members = append(q.Members, Member{Alias: m.Alias, PubKey: m.PubKey})
+	}
+	return q
+}
+
+func decodeEnvelopeJSON(b []byte) (*envelope, error) {
+	var j struct {
+		Manifest             json.RawMessage `json:"manifest"`
+		ManifestSetApprovals []struct {
+			Signature HexBytes   `json:"signature"`
+			Member    jsonMember `json:"member"`
+		} `json:"manifestSetApprovals"`
+		ShareSetApprovals []json.RawMessage `json:"shareSetApprovals"`
+	}
+	if err := strictJSON(b, &j); err != nil {
+		return nil, fmt.Errorf("manifest envelope JSON v2: %w", err)
+	}
+	m, canon, err := decodeManifestJSON(j.Manifest)
+	if err != nil {
+		return nil, err
+	}
+	e := &envelope{manifest: m, manifestBytes: canon, shareApprovals: len(j.ShareSetApprovals)}
+	for _, a := range j.ManifestSetApprovals {
+		e.approvals = append(e.approvals, rawApproval{signature: a.Signature, member: Member{Alias: a.Member.Alias, PubKey: a.Member.PubKey}})
+	}
+	return e, nil
+}
+
+// encodeManifestV0 writes a manifest in the Borsh v0 layout (for the demo enclave).
+func encodeManifestV0(m *Manifest) []byte {
+	w := &borshWriter{}
+	w.str(m.Namespace.Name)
+	w.u32(m.Namespace.Nonce)
+	w.bytes(m.Namespace.QuorumKey)
+	w.raw(m.Pivot.Hash)
+	if m.Pivot.Restart == "Always" {
+		w.u8(1)
+	} else {
+		w.u8(0)
+	}
+	w.strings(m.Pivot.Args)
+	for _, s := range []QuorumSet{m.ManifestSet, m.ShareSet} {
+		w.u32(s.Threshold)
+		w.u32(uint32(len(s.Members)))
+		for _, mem := range s.Members {
+			w.str(mem.Alias)
+			w.bytes(mem.PubKey)
+		}
+	}
+	for _, p := range []HexBytes{m.Enclave.PCR0, m.Enclave.PCR1, m.Enclave.PCR2, m.Enclave.PCR3} {
+		w.bytes(p)
+	}
+	w.bytes(nil) // aws_root_certificate: the demo enclave is not on AWS
+	w.str(m.Enclave.QOSCommit)
+	patch := QuorumSet{}
+	if m.PatchSet != nil {
+		patch = *m.PatchSet
+	}
+	w.u32(patch.Threshold)
+	w.u32(uint32(len(patch.Members)))
+	for _, mem := range patch.Members {
+		w.bytes(mem.PubKey)
+	}
+	return w.b
+}
+
+// encodeApprovals appends the envelope's approval vectors to a manifest.
+func encodeEnvelope(manifest []byte, approvals []rawApproval) []byte {
+	w := &borshWriter{b: append([]byte(nil), manifest...)}
+	w.u32(uint32(len(approvals)))
+	for _, a := range approvals {
+		w.bytes(a.signature)
+		w.str(a.member.Alias)
+		w.bytes(a.member.PubKey)
+	}
+	w.u32(0) // share_set_approvals
+	return w.b
+}

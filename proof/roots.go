@@ -1,0 +1,113 @@
+package proof
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/x509"
+	_ "embed"
+	"encoding/hex"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// AWSRootName names the built-in trust anchor in reports.
+const AWSRootName = "AWS Nitro Enclaves Root-G1"
+
+// awsRootSHA256 pins the DER of the AWS Nitro Enclaves Root-G1 certificate.
+const awsRootSHA256 = "641a0321a3e244efe456463195d606317ed7cdcc3c1756e09893f3c68f79bb5b"
+
+//go:embed aws_nitro_root_g1.pem
+var awsRootPEM []byte
+
+// Options tunes a verification. The zero value verifies against the built-in AWS
+// root at the document's own timestamp with no pins.
+type Options struct {
+	// Roots are extra trusted roots; the AWS Nitro Enclaves Root-G1 is always trusted.
+	Roots []Root
+	// At is the certificate validation time; zero means the document's timestamp.
+	At time.Time
+	// Now is used only to report the document's age; zero means time.Now().
+	Now time.Time
+	// ExpectedPCRs pins PCR values (index → bytes) for this app.
+	ExpectedPCRs map[int][]byte
+	// AllowedManifestHashes pins the manifest hash (SHA-256) to one of these.
+	AllowedManifestHashes [][]byte
+	// AppProofs are checked against the boot proof's attested ephemeral key.
+	AppProofs []api.AppProof
+}
+
+// Root is a trust anchor for the certificate chain.
+type Root struct {
+	Name string
+	Cert *x509.Certificate
+	Demo bool // a local demo root: reports say so, and it is never the AWS root
+}
+
+// awsRoot parses the embedded AWS root and checks its pin. The pin is a constant
+// and the PEM is embedded, so a failure here means the binary was tampered with.
+func awsRoot() (Root, error) {
+	block, _ := pem.Decode(awsRootPEM)
+	if block == nil {
+		return Root{}, errors.New("embedded AWS root: no PEM block")
+	}
+	sum := sha256.Sum256(block.Bytes)
+	if hex.EncodeToString(sum[:]) != awsRootSHA256 {
+		return Root{}, fmt.Errorf("embedded AWS root: SHA-256 %x does not match the pin %s", sum, awsRootSHA256)
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		return Root{}, fmt.Errorf("embedded AWS root: %w", err)
+	}
+	return Root{Name: AWSRootName, Cert: cert}, nil
+}
+
+// AWSRoot returns the built-in AWS Nitro Enclaves Root-G1 after checking its pin.
+func AWSRoot() (Root, error) { return awsRoot() }
+
+// ParseRootsPEM parses every CERTIFICATE block of a PEM file as a trusted root.
+// The roots are named name, or "name #2" etc. when the file holds several.
+func ParseRootsPEM(name string, data []byte) ([]Root, error) {
+	var roots []Root
+	rest := data
+	for {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			break
+		}
+		if block.Type != "CERTIFICATE" {
+			continue
+		}
+		cert, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("root %s: certificate %d: %w", name, len(roots)+1, err)
+		}
+		n := name
+		if len(roots) > 0 {
+			n = fmt.Sprintf("%s #%d", name, len(roots)+1)
+		}
+		roots = append(roots, Root{Name: n, Cert: cert, Demo: isDemoCert(cert)})
+	}
+	if len(roots) == 0 {
+		if len(bytes.TrimSpace(rest)) > 0 || len(bytes.TrimSpace(data)) > 0 {
+			return nil, fmt.Errorf("root %s: no PEM CERTIFICATE block found; give a PEM file (-----BEGIN CERTIFICATE-----)", name)
+		}
+		return nil, fmt.Errorf("root %s: file is empty", name)
+	}
+	return roots, nil
+}
+
+// anchorName is how a report names the root that anchored a chain.
+func (r Root) anchorName() string {
+	if r.Demo {
+		return "demo root: " + r.Name
+	}
+	if r.Name == AWSRootName {
+		return AWSRootName
+	}
+	return "configured root: " + r.Name
+}

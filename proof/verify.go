@@ -1,0 +1,305 @@
+package proof
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// Check names, shown next to the IDs.
+const (
+	nameCOSE      = "COSE_Sign1 signature (ES384, leaf certificate key)"
+	nameChain     = "Certificate chain to a pinned root"
+	nameUserData  = "user_data = SHA-256(manifest)"
+	namePublicKey = "public_key = boot proof's ephemeral key"
+	nameDecode    = "QOS manifest decodes"
+	namePCRs      = "PCR0–3 match the manifest (not debug mode)"
+	nameApprovals = "Manifest-set approvals meet the threshold"
+	namePins      = "Configured pins (PCRs, manifest hashes)"
+	namePCR17     = "PCR17 live-manifest commitment"
+	nameAppProof  = "App proof signed by the attested ephemeral key"
+)
+
+// verifier carries the state of one verification.
+type verifier struct {
+	opts   Options
+	rep    *Report
+	att    *attestation // nil when the document did not decode
+	attErr error
+}
+
+// VerifyBootProof verifies a boot proof: the attestation document, its chain, its
+// binding to the QOS manifest and ephemeral key, the manifest's approvals, the
+// configured pins, and opts.AppProofs. It never returns nil and never panics.
+func VerifyBootProof(bp api.BootProof, opts Options) (rep *Report) {
+	rep = &Report{}
+	defer recoverInto(&rep)
+	v := &verifier{opts: opts, rep: rep}
+
+	doc, err := decodeB64(bp.AwsAttestationDocB64)
+	if err != nil {
+		err = fmt.Errorf("awsAttestationDocB64: %w", err)
+	}
+	v.attestationChecks(doc, err)
+
+	jsonV2 := isJSONVersion(bp.QosManifestVersion)
+	manifestBytes, mErr := decodeField("qosManifestB64", bp.QosManifestB64)
+	envBytes, eErr := decodeField("qosManifestEnvelopeB64", bp.QosManifestEnvelopeB64)
+	var env *envelope
+	if eErr == nil {
+		env, eErr = decodeEnvelope(envBytes, jsonV2)
+	}
+	var manifest *Manifest
+	if mErr == nil {
+		manifest, mErr = decodeManifest(manifestBytes, jsonV2)
+	}
+
+	// user-data: the attested manifest hash equals the hash of the manifest shipped.
+	switch {
+	case v.att == nil:
+		rep.add(CheckUserData, nameUserData, Fail, "cannot check: "+v.attErr.Error())
+	case manifestBytes == nil:
+		rep.add(CheckUserData, nameUserData, Fail, "cannot check: "+mErr.Error())
+	default:
+		want, herr := manifestHash(manifestBytes, jsonV2)
+		switch {
+		case herr != nil:
+			rep.add(CheckUserData, nameUserData, Fail, "cannot hash the manifest: "+herr.Error())
+		case bytes.Equal(v.att.raw.UserData, want):
+			rep.add(CheckUserData, nameUserData, Pass, "user_data is "+hex.EncodeToString(want)+", the SHA-256 of the manifest")
+		default:
+			rep.add(CheckUserData, nameUserData, Fail, fmt.Sprintf("user_data is %s but the manifest's SHA-256 is %s: the manifest is not the one the enclave booted", hexOrNone(v.att.raw.UserData), hex.EncodeToString(want)))
+		}
+	}
+
+	// public-key: the attested key is the one the boot proof advertises.
+	switch eph, herr := hex.DecodeString(strings.TrimPrefix(bp.EphemeralPublicKeyHex, "0x")); {
+	case v.att == nil:
+		rep.add(CheckPublicKey, namePublicKey, Fail, "cannot check: "+v.attErr.Error())
+	case herr != nil || len(eph) == 0:
+		rep.add(CheckPublicKey, namePublicKey, Fail, "ephemeralPublicKeyHex is missing or not hex")
+	case !bytes.Equal(eph, v.att.raw.PublicKey):
+		rep.add(CheckPublicKey, namePublicKey, Fail, "the document's public_key differs from ephemeralPublicKeyHex: the advertised key is not the attested one")
+	default:
+		if _, kerr := qosSigningKey(eph); kerr != nil {
+			rep.add(CheckPublicKey, namePublicKey, Fail, "attested key is malformed: "+kerr.Error())
+		} else {
+			rep.add(CheckPublicKey, namePublicKey, Pass, "public_key equals ephemeralPublicKeyHex (130 bytes: encryption ‖ signing P-256 keys)")
+		}
+	}
+
+	// manifest-decode
+	if manifest != nil {
+		rep.Manifest = manifest
+		rep.add(CheckManifestDecode, nameDecode, Pass, fmt.Sprintf("QOS manifest %s: namespace %q nonce %d", manifest.Version, manifest.Namespace.Name, manifest.Namespace.Nonce))
+	} else {
+		rep.add(CheckManifestDecode, nameDecode, Fail, mErr.Error())
+		if env != nil {
+			rep.Manifest = env.manifest // still show what the envelope says
+		}
+	}
+
+	v.pcrCheck(manifest)
+	v.approvalCheck(env, eErr, manifest)
+	v.pinCheck(manifest)
+	v.pcr17Check()
+	eph, _ := hex.DecodeString(strings.TrimPrefix(bp.EphemeralPublicKeyHex, "0x"))
+	v.appProofChecks(eph)
+	rep.finish()
+	return rep
+}
+
+// VerifyAttestation verifies a raw COSE attestation document alone: signature,
+// chain, debug mode, pins, PCR17 and app proofs; manifest checks are N/A, so the
+// verdict is at best PARTIAL.
+func VerifyAttestation(doc []byte, opts Options) (rep *Report) {
+	rep = &Report{}
+	defer recoverInto(&rep)
+	v := &verifier{opts: opts, rep: rep}
+	v.attestationChecks(doc, nil)
+	na := "no manifest given: only the document itself is checked"
+	rep.add(CheckUserData, nameUserData, NotApplicable, na)
+	rep.add(CheckPublicKey, namePublicKey, NotApplicable, "no boot proof given to compare the public key with")
+	rep.add(CheckManifestDecode, nameDecode, NotApplicable, na)
+	v.pcrCheck(nil)
+	rep.add(CheckApprovals, nameApprovals, NotApplicable, "no manifest envelope given")
+	v.pinCheck(nil)
+	v.pcr17Check()
+	v.appProofChecks(nil)
+	rep.finish()
+	return rep
+}
+
+func recoverInto(rep **Report) {
+	if p := recover(); p != nil {
+		r := &Report{}
+		r.add("internal", "Verifier", Fail, fmt.Sprintf("the verifier hit an internal error and refused the proof: %v", p))
+		r.finish()
+		*rep = r
+	}
+}
+
+func decodeField(name, s string) ([]byte, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("the boot proof has no %s", name)
+	}
+	b, err := decodeB64(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
+}
+
+// manifestHash is the hash QOS puts in user_data: SHA-256 of the Borsh bytes (v0,
+// v1) or of the canonical JSON (v2).
+func manifestHash(b []byte, jsonV2 bool) ([]byte, error) {
+	if jsonV2 || (len(b) > 0 && b[0] == '{') {
+		c, err := canonicalJSON(b)
+		if err != nil {
+			return nil, err
+		}
+		b = c
+	}
+	sum := sha256.Sum256(b)
+	return sum[:], nil
+}
+
+// attestationChecks runs the COSE signature and chain checks and fills the
+// document, anchor, time and age.
+func (v *verifier) attestationChecks(doc []byte, decodeErr error) {
+	rep := v.rep
+	if decodeErr == nil {
+		v.att, decodeErr = parseAttestation(doc)
+	}
+	if decodeErr != nil {
+		v.attErr = fmt.Errorf("the attestation document did not decode: %w", decodeErr)
+		rep.add(CheckCOSE, nameCOSE, Fail, v.attErr.Error())
+		rep.add(CheckChain, nameChain, Fail, v.attErr.Error())
+		return
+	}
+	rep.Document = v.att.doc
+	rep.DocumentTime = v.att.doc.Timestamp
+	now := v.opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	rep.Age = now.Sub(rep.DocumentTime)
+
+	if err := v.att.verifySignature(); err != nil {
+		rep.add(CheckCOSE, nameCOSE, Fail, err.Error())
+	} else {
+		rep.add(CheckCOSE, nameCOSE, Pass, "ES384 signature verifies with the leaf certificate's P-384 key")
+	}
+
+	at := v.opts.At
+	atWhat := "the document's timestamp"
+	if at.IsZero() {
+		at = rep.DocumentTime
+	} else {
+		atWhat = "the requested time"
+	}
+	root, err := v.verifyChain(at)
+	if err != nil {
+		rep.add(CheckChain, nameChain, Fail, err.Error())
+		return
+	}
+	rep.Anchor = root.anchorName()
+	reason := fmt.Sprintf("chains to %s, valid at %s (%s)", rep.Anchor, at.UTC().Format(time.RFC3339), atWhat)
+	if root.Demo {
+		reason += "; this is a local DEMO root, not AWS"
+	}
+	rep.add(CheckChain, nameChain, Pass, reason)
+}
+
+// verifyChain checks certificate → cabundle[n..1] → a trusted root at time at.
+// cabundle[0] (the document's own copy of the root) is never used as the anchor.
+func (v *verifier) verifyChain(at time.Time) (Root, error) {
+	roots := []Root{}
+	if aws, err := awsRoot(); err == nil {
+		roots = append(roots, aws)
+	} else {
+		return Root{}, err
+	}
+	for _, r := range v.opts.Roots {
+		if r.Cert != nil {
+			roots = append(roots, r)
+		}
+	}
+	pool := x509.NewCertPool()
+	for _, r := range roots {
+		pool.AddCert(r.Cert)
+	}
+	inter := x509.NewCertPool()
+	for i, c := range v.att.cabundle {
+		if i == 0 {
+			continue
+		}
+		if c == nil {
+			return Root{}, fmt.Errorf("cabundle[%d] is not a valid certificate: %s", i, v.att.doc.CABundle[i].Error)
+		}
+		if err := validAt(c, at, fmt.Sprintf("cabundle[%d]", i)); err != nil {
+			return Root{}, err
+		}
+		inter.AddCert(c)
+	}
+	if err := validAt(v.att.leaf, at, "the leaf certificate"); err != nil {
+		return Root{}, err
+	}
+	chains, err := v.att.leaf.Verify(x509.VerifyOptions{
+		Roots:         pool,
+		Intermediates: inter,
+		CurrentTime:   at,
+		KeyUsages:     []x509.ExtKeyUsage{x509.ExtKeyUsageAny},
+	})
+	if err != nil {
+		var unknown x509.UnknownAuthorityError
+		if errors.As(err, &unknown) {
+			return Root{}, fmt.Errorf("the chain does not lead to a trusted root (trusted: %s)", rootNames(roots))
+		}
+		return Root{}, fmt.Errorf("certificate chain does not verify: %w", err)
+	}
+	top := chains[0][len(chains[0])-1]
+	for _, r := range roots {
+		if bytes.Equal(r.Cert.Raw, top.Raw) {
+			return r, nil
+		}
+	}
+	return Root{}, errors.New("the chain ended at a certificate that is not a configured root")
+}
+
+func validAt(c *x509.Certificate, at time.Time, what string) error {
+	switch {
+	case at.After(c.NotAfter):
+		return fmt.Errorf("%s (%s) had expired at %s: it was valid %s to %s", what, c.Subject.CommonName, at.UTC().Format(time.RFC3339), c.NotBefore.UTC().Format(time.RFC3339), c.NotAfter.UTC().Format(time.RFC3339))
+	case at.Before(c.NotBefore):
+		return fmt.Errorf("%s (%s) was not yet valid at %s: it is valid %s to %s", what, c.Subject.CommonName, at.UTC().Format(time.RFC3339), c.NotBefore.UTC().Format(time.RFC3339), c.NotAfter.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+func rootNames(roots []Root) string {
+	var names []string
+	for _, r := range roots {
+		names = append(names, r.anchorName())
+	}
+	return strings.Join(names, ", ")
+}
+
+func hexOrNone(b []byte) string {
+	if len(b) == 0 {
+		return "(none)"
+	}
+	return hex.EncodeToString(b)
+}
+
+func isZero(b []byte) bool {
+	return !slices.ContainsFunc(b, func(x byte) bool { return x != 0 })
+}
