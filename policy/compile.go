@@ -1,0 +1,365 @@
+// Package policy is the service's policy language: CEL with the dialect of the
+// real service (`any`, `count`, list `contains`), the keywords each field sees,
+// and the decision procedure that turns a set of policies into an outcome.
+//
+// It is used by the local service to evaluate every activity and by the
+// console to lint a policy before it is submitted. See docs/policy-language.md.
+package policy
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common"
+)
+
+// maxDiagnostics bounds how many problems Check reports per expression; a
+// pasted blob of garbage should not flood the console.
+const maxDiagnostics = 20
+
+// Field names used in errors and diagnostics.
+const (
+	FieldCondition = "condition"
+	FieldConsensus = "consensus"
+)
+
+// ExprError is a problem with a condition or consensus expression, at a
+// position a user can find: Line and Column are 1-based, Column counts
+// characters (not bytes).
+type ExprError struct {
+	Field   string // FieldCondition or FieldConsensus
+	Line    int
+	Column  int
+	Message string
+}
+
+func (e *ExprError) Error() string {
+	return fmt.Sprintf("%s: line %d, column %d: %s", e.Field, e.Line, e.Column, e.Message)
+}
+
+// Diagnostic is one problem found by Check, for live linting.
+type Diagnostic struct {
+	Field   string // FieldCondition or FieldConsensus
+	Line    int    // 1-based
+	Column  int    // 1-based, in characters
+	Message string
+}
+
+func (d Diagnostic) String() string {
+	return (&ExprError{Field: d.Field, Line: d.Line, Column: d.Column, Message: d.Message}).Error()
+}
+
+// Compiled is a checked pair of condition and consensus expressions, ready to
+// be evaluated any number of times (concurrently too).
+type Compiled struct {
+	condition, consensus       string
+	conditionPrg, consensusPrg cel.Program // nil when the expression is empty
+}
+
+// Condition returns the condition source, as compiled.
+func (c *Compiled) Condition() string { return c.condition }
+
+// Consensus returns the consensus source, as compiled.
+func (c *Compiled) Consensus() string { return c.consensus }
+
+// Compile checks a policy's condition and consensus and prepares them for
+// evaluation. An empty (or all-blank) condition always applies; an empty
+// consensus sets no consensus requirement. Each non-empty expression must
+// type-check to bool. The first problem found is returned as an *ExprError.
+func Compile(condition, consensus string) (*Compiled, error) {
+	e, err := loadEnvs()
+	if err != nil {
+		return nil, err
+	}
+	c := &Compiled{condition: condition, consensus: consensus}
+	if c.conditionPrg, err = compileOne(e.condition, FieldCondition, condition); err != nil {
+		return nil, err
+	}
+	if c.consensusPrg, err = compileOne(e.consensus, FieldConsensus, consensus); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Check returns every problem in a condition and consensus, in order of
+// position, condition first. An empty result means Compile would succeed.
+func Check(condition, consensus string) []Diagnostic {
+	e, err := loadEnvs()
+	if err != nil {
+		return []Diagnostic{{Field: FieldCondition, Line: 1, Column: 1, Message: err.Error()}}
+	}
+	var out []Diagnostic
+	for _, f := range []struct {
+		env        *cel.Env
+		field, src string
+	}{{e.condition, FieldCondition, condition}, {e.consensus, FieldConsensus, consensus}} {
+		_, diags := checkOne(f.env, f.field, f.src)
+		out = append(out, diags...)
+	}
+	return out
+}
+
+func compileOne(env *cel.Env, field, src string) (cel.Program, error) {
+	ast, diags := checkOne(env, field, src)
+	if len(diags) > 0 {
+		d := diags[0]
+		return nil, &ExprError{Field: d.Field, Line: d.Line, Column: d.Column, Message: d.Message}
+	}
+	if ast == nil {
+		return nil, nil
+	}
+	prg, err := env.Program(ast,
+		cel.CostLimit(CostLimit),
+		cel.EvalOptions(cel.OptOptimize),
+	)
+	if err != nil {
+		return nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
+	}
+	return prg, nil
+}
+
+// checkOne parses and type-checks one expression. It returns a nil AST and no
+// diagnostics for an empty expression.
+func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
+	if strings.TrimSpace(src) == "" {
+		return nil, nil
+	}
+	at := func(line, col int, format string, args ...any) []Diagnostic {
+		return []Diagnostic{{Field: field, Line: line, Column: col, Message: fmt.Sprintf(format, args...)}}
+	}
+	if len(src) > MaxExpressionLength {
+		return nil, at(1, 1, "expression is %d bytes long; the limit is %d: split the policy into several", len(src), MaxExpressionLength)
+	}
+	if !utf8.ValidString(src) {
+		return nil, at(1, 1, "expression is not valid UTF-8 text")
+	}
+	out := doubleQuotes(field, src)
+	ast, iss := env.Compile(src)
+	if iss != nil && iss.Err() != nil {
+		for _, e := range iss.Errors() {
+			if len(out) >= maxDiagnostics {
+				break
+			}
+			out = append(out, diagnose(field, e))
+		}
+	}
+	if len(out) > 0 {
+		slices.SortStableFunc(out, func(a, b Diagnostic) int {
+			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+		})
+		return nil, out
+	}
+	if t := ast.OutputType(); !t.IsExactType(cel.BoolType) && !t.IsExactType(cel.DynType) {
+		line, col := firstNonBlank(src)
+		return nil, at(line, col, "the %s must evaluate to a bool, but this expression is %s; compare it, e.g. `... == ...` or `... >= 2`",
+			field, withArticle(friendlyType(t.String())))
+	}
+	return ast, nil
+}
+
+// diagnose turns a CEL error into a diagnostic whose message speaks about the
+// policy language rather than CEL internals, with a suggestion for typos.
+func diagnose(field string, e *common.Error) Diagnostic {
+	d := Diagnostic{Field: field, Line: 1, Column: 1, Message: e.Message}
+	if loc := e.Location; loc != nil && loc.Line() > 0 {
+		d.Line, d.Column = loc.Line(), loc.Column()+1
+	}
+	msg := strings.Replace(e.Message, " (in container '')", "", 1)
+	msg = friendlyType(msg)
+	hinted := strings.Contains(msg, "did you mean")
+	if name, ok := quotedAfter(msg, "undeclared reference to '"); ok && !hinted {
+		msg += hintForIdentifier(field, name)
+	} else if name, ok := quotedAfter(msg, "undefined field '"); ok && !hinted {
+		if s := suggest(name, fieldNames); s != "" {
+			msg += fmt.Sprintf(" (did you mean '%s'?)", s)
+		}
+	}
+	if strings.Contains(msg, "token recognition error at: '= ") {
+		msg += " (compare with ==)"
+	}
+	d.Message = msg
+	return d
+}
+
+// hintForIdentifier explains an unknown name: a keyword of the other field, a
+// keyword of the real service that this service has no use for, or a typo.
+func hintForIdentifier(field, name string) string {
+	own, other, otherField := conditionVars, consensusVars, FieldConsensus
+	if field == FieldConsensus {
+		own, other, otherField = consensusVars, conditionVars, FieldCondition
+	}
+	for _, v := range other {
+		if v == name {
+			return fmt.Sprintf(" ('%s' is only available in the %s)", name, otherField)
+		}
+	}
+	switch name {
+	case "eth", "solana", "tron", "bitcoin", "wallets":
+		return fmt.Sprintf(" ('%s' describes transactions to sign; no activity of this service signs one)", name)
+	}
+	if s := suggest(name, own); s != "" {
+		return fmt.Sprintf(" (did you mean '%s'?)", s)
+	}
+	return fmt.Sprintf(" (the %s can use: %s)", field, strings.Join(own, ", "))
+}
+
+// quotedAfter returns the single-quoted word that follows prefix in msg.
+func quotedAfter(msg, prefix string) (string, bool) {
+	i := strings.Index(msg, prefix)
+	if i < 0 {
+		return "", false
+	}
+	rest := msg[i+len(prefix):]
+	j := strings.IndexByte(rest, '\'')
+	if j < 0 {
+		return "", false
+	}
+	return rest[:j], true
+}
+
+// friendlyType replaces the Go-derived names of the keyword structs.
+func friendlyType(s string) string {
+	return strings.NewReplacer(
+		"policy.celUser", "User",
+		"policy.celCredential", "Credential",
+		"policy.celActivity", "Activity",
+	).Replace(s)
+}
+
+// suggest returns the candidate closest to name if it is close enough to be
+// a plausible typo (edit distance at most 2, and less than half the name).
+func suggest(name string, candidates []string) string {
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		d := editDistance(name, c)
+		if d < bestDist && d*2 < utf8.RuneCountInString(c)+1 {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// firstNonBlank returns the 1-based line and column of the first character
+// that is not white space.
+func firstNonBlank(src string) (line, col int) {
+	line, col = 1, 1
+	for _, r := range src {
+		switch r {
+		case '\n':
+			line, col = line+1, 1
+		case ' ', '\t', '\r':
+			col++
+		default:
+			return line, col
+		}
+	}
+	return 1, 1
+}
+
+// withArticle prefixes a type name with "a" or "an".
+func withArticle(s string) string {
+	if s != "" && strings.ContainsRune("aeiouAEIOU", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
+}
+
+// doubleQuotes reports the double-quoted strings CEL would accept but the
+// real service refuses ("only single quotes are supported"), so that a policy
+// accepted here is accepted there too.
+func doubleQuotes(field, src string) []Diagnostic {
+	var out []Diagnostic
+	line, col := 1, 0
+	rs := []rune(src)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		col++
+		if r == '\n' {
+			line, col = line+1, 0
+			continue
+		}
+		switch r {
+		case '"':
+			out = append(out, Diagnostic{Field: field, Line: line, Column: col,
+				Message: "strings are written in single quotes ('text'); the service does not accept double quotes"})
+			if len(out) >= maxDiagnostics {
+				return out
+			}
+			// Skip the rest of the double-quoted string.
+			for i++; i < len(rs) && rs[i] != '"' && rs[i] != '\n'; i++ {
+				col++
+				if rs[i] == '\\' && i+1 < len(rs) && rs[i+1] != '\n' {
+					i++
+					col++
+				}
+			}
+			if i < len(rs) && rs[i] == '\n' {
+				i-- // let the outer loop count the line
+			} else {
+				col++
+			}
+		case '/':
+			// A comment runs to the end of the line; quotes in it are prose.
+			if i+1 < len(rs) && rs[i+1] == '/' {
+				for i+1 < len(rs) && rs[i+1] != '\n' {
+					i++
+				}
+			}
+		case '\'':
+			// Skip a single-quoted string ('...' or '''...'''), minding escapes.
+			triple := i+2 < len(rs) && rs[i+1] == '\'' && rs[i+2] == '\''
+			if triple {
+				i += 2
+				col += 2
+			}
+			for i++; i < len(rs); i++ {
+				col++
+				if rs[i] == '\n' {
+					line, col = line+1, 0
+				}
+				if rs[i] == '\\' && i+1 < len(rs) {
+					i++
+					col++
+					continue
+				}
+				if rs[i] == '\'' {
+					if !triple {
+						break
+					}
+					if i+2 < len(rs) && rs[i+1] == '\'' && rs[i+2] == '\'' {
+						i += 2
+						col += 2
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
+}
