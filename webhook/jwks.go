@@ -290,6 +290,9 @@ func parseCacheControl(values []string) (maxAge, staleIfErr time.Duration) {
 // seconds parses a delta-seconds value, clamped to [0, limit].
 func seconds(s string, limit time.Duration) time.Duration {
 	n, err := strconv.ParseUint(strings.Trim(strings.TrimSpace(s), `"`), 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return limit // RFC 9111 §1.2.2: an overflowing value means "very long"
+	}
 	if err != nil {
 		return 0
 	}
