@@ -1,0 +1,77 @@
+package api
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// IntentFor builds the intent of an activity of type typ from its parameters
+// (a value or pointer of the operation's params type).
+func IntentFor(typ string, params any) (Intent, error) {
+	var in Intent
+	if err := in.Set(typ, params); err != nil {
+		return Intent{}, err
+	}
+	return in, nil
+}
+
+// Set stores params under the intent key of the operation with activity type typ,
+// clearing any other key. The params must be of that operation's type.
+func (in *Intent) Set(typ string, params any) error {
+	want, ok := NewParams(typ)
+	if !ok {
+		return fmt.Errorf("intent: %q is not a submit activity type", typ)
+	}
+	v := reflect.ValueOf(params)
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return fmt.Errorf("intent: nil parameters for %s", typ)
+		}
+		v = v.Elem()
+	}
+	if !v.IsValid() || v.Type() != reflect.TypeOf(want).Elem() {
+		return fmt.Errorf("intent: %s takes %T parameters, not %T", typ, want, params)
+	}
+	p := reflect.New(v.Type())
+	p.Elem().Set(v)
+	*in = Intent{}
+	// The one Intent field of pointer type *P holds the params.
+	iv := reflect.ValueOf(in).Elem()
+	for i := range iv.NumField() {
+		if iv.Field(i).Type() == p.Type() {
+			iv.Field(i).Set(p)
+			return nil
+		}
+	}
+	return fmt.Errorf("intent: no intent field for %s", typ)
+}
+
+// Params returns the parameters held by the intent (a pointer to the operation's
+// params type) and the activity type they belong to, or nil and "" when empty.
+func (in Intent) Params() (typ string, params any) {
+	iv := reflect.ValueOf(in)
+	for i := range iv.NumField() {
+		f := iv.Field(i)
+		if f.IsNil() {
+			continue
+		}
+		for _, op := range SubmitOperations() {
+			if p, _ := NewParams(op.Type); reflect.TypeOf(p) == f.Type() {
+				return op.Type, f.Interface()
+			}
+		}
+	}
+	return "", nil
+}
+
+// Value returns the one result held (a pointer to the operation's result type), or
+// nil while the activity has no result.
+func (r Result) Value() any {
+	rv := reflect.ValueOf(r)
+	for i := range rv.NumField() {
+		if f := rv.Field(i); !f.IsNil() {
+			return f.Interface()
+		}
+	}
+	return nil
+}

@@ -1,0 +1,347 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ValidationError says which parameter of a request is wrong and why. Field is a JSON
+// path relative to the parameters object, e.g. "invitations[2].accessType".
+//
+// The local service turns these into its 400 replies, so Problem is written for the
+// person who sent the request: what was wrong and what to do instead.
+type ValidationError struct {
+	Field   string
+	Problem string
+}
+
+func (e *ValidationError) Error() string {
+	if e.Field == "" {
+		return "invalid parameters: " + e.Problem
+	}
+	return "invalid parameter " + e.Field + ": " + e.Problem
+}
+
+// Is makes a ValidationError match ErrInvalidArgument, the sentinel of the 400 the
+// service would have answered.
+func (e *ValidationError) Is(target error) bool { return target == ErrInvalidArgument }
+
+func invalid(field, format string, args ...any) *ValidationError {
+	return &ValidationError{Field: field, Problem: fmt.Sprintf(format, args...)}
+}
+
+// joinPath appends a JSON key to a path.
+func joinPath(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
+}
+
+// indexPath appends an array index to a path.
+func indexPath(prefix string, i int) string { return prefix + "[" + strconv.Itoa(i) + "]" }
+
+func requireString(field, v, what string) error {
+	if v == "" {
+		return invalid(field, "is required but empty; set it to %s", what)
+	}
+	if !utf8.ValidString(v) {
+		return invalid(field, "is not valid UTF-8; send text encoded as UTF-8")
+	}
+	return nil
+}
+
+func optionalString(field, v string) error {
+	if !utf8.ValidString(v) {
+		return invalid(field, "is not valid UTF-8; send text encoded as UTF-8")
+	}
+	return nil
+}
+
+func requireEnum(field, v string, allowed []string) error {
+	if v == "" {
+		return invalid(field, "is required but empty; set it to one of %s", strings.Join(allowed, ", "))
+	}
+	if !slices.Contains(allowed, v) {
+		return invalid(field, "%s is not an accepted value; use one of %s", strconv.QuoteToASCII(v), strings.Join(allowed, ", "))
+	}
+	return nil
+}
+
+// requireIDs checks a required, non-empty list of non-empty ids.
+func requireIDs(field string, ids []string, what string) error {
+	if len(ids) == 0 {
+		return invalid(field, "is required but empty; list at least one %s", what)
+	}
+	for i, id := range ids {
+		if err := requireString(indexPath(field, i), id, "a "+what); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// positiveSeconds checks an optional numeric string of seconds.
+func positiveSeconds(field, v string) error {
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || v[0] == '+' {
+		return invalid(field, "%s is not a whole number of seconds; send decimal digits such as \"900\"", strconv.QuoteToASCII(v))
+	}
+	if n <= 0 {
+		return invalid(field, "%s is not positive; send a number of seconds greater than 0", strconv.QuoteToASCII(v))
+	}
+	return nil
+}
+
+// Validate checks the oauth parameters.
+func (p *OauthParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the oauth parameters object")
+	}
+	return first(
+		requireString("oidcToken", p.OidcToken, "the base64-encoded OIDC token"),
+		requireString("targetPublicKey", p.TargetPublicKey, "the public key the credential bundle is to be encrypted to"),
+		optionalString("apiKeyName", p.APIKeyName),
+		positiveSeconds("expirationSeconds", p.ExpirationSeconds),
+	)
+}
+
+// Validate checks the create_invitations parameters and each invitation.
+func (p *CreateInvitationsParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the create_invitations parameters object")
+	}
+	if len(p.Invitations) == 0 {
+		return invalid("invitations", "is required but empty; list at least one invitation")
+	}
+	for i := range p.Invitations {
+		if err := p.Invitations[i].validate(indexPath("invitations", i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks one invitation on its own; field names are relative to it.
+func (inv *Invitation) Validate() error { return inv.validate("") }
+
+func (inv *Invitation) validate(prefix string) error {
+	if err := requireString(joinPath(prefix, "receiverUserName"), inv.ReceiverUserName, "the recipient's name"); err != nil {
+		return err
+	}
+	field := joinPath(prefix, "receiverUserEmail")
+	if err := requireString(field, inv.ReceiverUserEmail, "the recipient's e-mail address"); err != nil {
+		return err
+	}
+	if addr, err := mail.ParseAddress(inv.ReceiverUserEmail); err != nil || addr.Address != inv.ReceiverUserEmail {
+		return invalid(field, "%s is not an e-mail address; send a plain address such as alice@example.com", strconv.QuoteToASCII(inv.ReceiverUserEmail))
+	}
+	for i, tag := range inv.ReceiverUserTags {
+		if err := requireString(indexPath(joinPath(prefix, "receiverUserTags"), i), tag, "a user tag id (or leave the tag out)"); err != nil {
+			return err
+		}
+	}
+	if err := requireEnum(joinPath(prefix, "accessType"), inv.AccessType, AccessTypes()); err != nil {
+		return err
+	}
+	return requireString(joinPath(prefix, "senderUserId"), inv.SenderUserID, "the id of the user sending the invitation")
+}
+
+// Validate checks the create_smart_contract_interface parameters, including the
+// 400 kB limit on the interface.
+func (p *CreateSmartContractInterfaceParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the create_smart_contract_interface parameters object")
+	}
+	if err := requireString("smartContractAddress", p.SmartContractAddress, "the contract address or program id"); err != nil {
+		return err
+	}
+	if err := requireString("smartContractInterface", p.SmartContractInterface, "the ABI or IDL as a JSON string"); err != nil {
+		return err
+	}
+	if n := len(p.SmartContractInterface); n > MaxSmartContractInterfaceBytes {
+		return invalid("smartContractInterface", "is %d bytes, over the limit of %d bytes (400 kB); trim the ABI/IDL to the functions you need", n, MaxSmartContractInterfaceBytes)
+	}
+	if !jsonValidString(p.SmartContractInterface) {
+		return invalid("smartContractInterface", "is not valid JSON; send the ABI or IDL document itself, as a JSON string")
+	}
+	if err := requireEnum("type", p.Type, SmartContractInterfaceTypes()); err != nil {
+		return err
+	}
+	if err := requireString("label", p.Label, "a human-readable name"); err != nil {
+		return err
+	}
+	return optionalString("notes", p.Notes)
+}
+
+// Validate checks the set_organization_feature parameters. An empty value is
+// accepted: SPEC.md marks value required but optional in meaning (it replaces the
+// feature's value), so the key must be sent but may be "".
+func (p *SetOrganizationFeatureParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the set_organization_feature parameters object")
+	}
+	if err := requireEnum("name", p.Name, FeatureNames()); err != nil {
+		return err
+	}
+	return optionalString("value", p.Value)
+}
+
+// Validate checks the update_oauth2_credential parameters.
+func (p *UpdateOauth2CredentialParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the update_oauth2_credential parameters object")
+	}
+	if err := requireString("oauth2CredentialId", p.Oauth2CredentialID, "the id of the credential to update"); err != nil {
+		return err
+	}
+	if err := requireEnum("provider", p.Provider, Oauth2Providers()); err != nil {
+		return err
+	}
+	if err := requireString("clientId", p.ClientID, "the client id issued by the provider"); err != nil {
+		return err
+	}
+	return requireString("encryptedClientSecret", p.EncryptedClientSecret, "the client secret encrypted to the TLS fetcher key")
+}
+
+// Validate checks the create_policy parameters. Notes may be "" (the key is always
+// sent): SPEC.md requires the field but gives it no content rule.
+func (p *CreatePolicyParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the create_policy parameters object")
+	}
+	if err := requireString("policyName", p.PolicyName, "a name for the policy"); err != nil {
+		return err
+	}
+	if err := requireEnum("effect", p.Effect, Effects()); err != nil {
+		return err
+	}
+	return first(
+		optionalString("condition", p.Condition),
+		optionalString("consensus", p.Consensus),
+		optionalString("notes", p.Notes),
+	)
+}
+
+// Validate checks the delete_wallet_accounts parameters.
+func (p *DeleteWalletAccountsParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the delete_wallet_accounts parameters object")
+	}
+	return requireIDs("walletAccountIds", p.WalletAccountIDs, "wallet account id")
+}
+
+// Validate checks the create_user_tag parameters.
+func (p *CreateUserTagParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the create_user_tag parameters object")
+	}
+	if err := requireString("userTagName", p.UserTagName, "a name for the tag"); err != nil {
+		return err
+	}
+	return requireIDs("userIds", p.UserIDs, "user id")
+}
+
+// Validate checks the delete_api_keys parameters.
+func (p *DeleteAPIKeysParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the delete_api_keys parameters object")
+	}
+	if err := requireString("userId", p.UserID, "the id of the user owning the keys"); err != nil {
+		return err
+	}
+	return requireIDs("apiKeyIds", p.APIKeyIDs, "API key id")
+}
+
+// Validate accepts the (empty) create_read_only_session parameters.
+func (p *CreateReadOnlySessionParams) Validate() error { return nil }
+
+// Validate checks the delete_tvc_deployment parameters.
+func (p *DeleteTvcDeploymentParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the delete_tvc_deployment parameters object")
+	}
+	return requireString("deploymentId", p.DeploymentID, "the id of the deployment to delete")
+}
+
+// Validate checks the create_mfa_policy parameters: at least one step, each with at
+// least one known method, and a non-negative order.
+func (p *CreateMfaPolicyParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the create_mfa_policy parameters object")
+	}
+	if err := requireString("userId", p.UserID, "the id of the user the policy is for"); err != nil {
+		return err
+	}
+	if err := requireString("mfaPolicyName", p.MfaPolicyName, "a name for the MFA policy"); err != nil {
+		return err
+	}
+	if err := requireString("condition", p.Condition, "an expression that is true when the policy applies (e.g. true)"); err != nil {
+		return err
+	}
+	if len(p.RequiredAuthenticationMethods) == 0 {
+		return invalid("requiredAuthenticationMethods", "is required but empty; list at least one step, e.g. [{\"any\":[{\"type\":\"%s\"}]}]", AuthPasskey)
+	}
+	for i, step := range p.RequiredAuthenticationMethods {
+		stepPath := indexPath("requiredAuthenticationMethods", i)
+		if len(step.Any) == 0 {
+			return invalid(joinPath(stepPath, "any"), "is empty; list at least one authentication method the user may use for this step")
+		}
+		for j, m := range step.Any {
+			methodPath := indexPath(joinPath(stepPath, "any"), j)
+			if err := requireEnum(joinPath(methodPath, "type"), m.Type, AuthenticationTypes()); err != nil {
+				return err
+			}
+			if err := optionalString(joinPath(methodPath, "id"), m.ID); err != nil {
+				return err
+			}
+		}
+	}
+	if p.Order < 0 {
+		return invalid("order", "is %d; send 0 or more (0 is evaluated first)", p.Order)
+	}
+	return optionalString("notes", p.Notes)
+}
+
+// Validate checks the approve_activity parameters.
+func (p *ApproveActivityParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the approve_activity parameters object")
+	}
+	return requireString("fingerprint", p.Fingerprint, "the fingerprint of the activity to approve")
+}
+
+// Validate checks the reject_activity parameters.
+func (p *RejectActivityParams) Validate() error {
+	if p == nil {
+		return invalid("", "missing; send the reject_activity parameters object")
+	}
+	return requireString("fingerprint", p.Fingerprint, "the fingerprint of the activity to reject")
+}
+
+// first returns the first non-nil error: validation reports one problem at a time,
+// in field order, so the message names exactly one field.
+func first(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Params is implemented by the parameters of every submit operation.
+type Params interface {
+	Validate() error
+}
+
+// jsonValidString reports whether s is a JSON document.
+func jsonValidString(s string) bool { return json.Valid([]byte(s)) }
