@@ -1,0 +1,164 @@
+package keys
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestStoreGenerateLoadList(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "keys")
+	s := Store{Dir: dir}
+	made := map[string]*Key{}
+	for name, scheme := range map[string]string{"alice": "", "bob": "secp256k1", "carol": SchemeEd25519} {
+		k, err := s.Generate(name, scheme)
+		if err != nil {
+			t.Fatalf("Generate %s: %v", name, err)
+		}
+		made[name] = k
+	}
+	fi, err := os.Stat(dir)
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("keys directory mode %v (%v), want 0700", fi.Mode().Perm(), err)
+	}
+	for name, k := range made {
+		priv := filepath.Join(dir, name+".private")
+		fi, err := os.Stat(priv)
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode %v (%v), want 0600", priv, fi.Mode().Perm(), err)
+		}
+		b, _ := os.ReadFile(priv)
+		if string(b) != k.PrivateKeyHex()+"\n" {
+			t.Errorf("%s holds %q", priv, b)
+		}
+		b, _ = os.ReadFile(filepath.Join(dir, name+".public"))
+		if string(b) != k.PublicKeyHex()+"\n" {
+			t.Errorf("%s.public holds %q", name, b)
+		}
+		loaded, err := s.Load(name)
+		if err != nil {
+			t.Fatalf("Load %s: %v", name, err)
+		}
+		if loaded.Scheme() != k.Scheme() || loaded.PublicKeyHex() != k.PublicKeyHex() {
+			t.Errorf("Load %s = %s %s, want %s %s", name, loaded.Scheme(), loaded.PublicKeyHex(), k.Scheme(), k.PublicKeyHex())
+		}
+	}
+	list, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 3 || list[0].Name != "alice" || list[1].Name != "bob" || list[2].Name != "carol" {
+		t.Fatalf("List = %+v", list)
+	}
+	if list[1].Scheme != SchemeSecp256k1 || list[1].PublicKeyHex != made["bob"].PublicKeyHex() {
+		t.Errorf("List bob = %+v", list[1])
+	}
+}
+
+func TestStoreRefusesReadablePrivateKey(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	if _, err := s.Generate("k", ""); err != nil {
+		t.Fatal(err)
+	}
+	priv := filepath.Join(s.Dir, "k.private")
+	if err := os.Chmod(priv, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Load("k")
+	if err == nil || !strings.Contains(err.Error(), "chmod 600 "+priv) {
+		t.Fatalf("Load of a 0644 key: %v, want the chmod 600 fix naming %s", err, priv)
+	}
+	os.Chmod(priv, 0o640)
+	if _, err := s.Load("k"); err == nil {
+		t.Error("group-readable key loaded")
+	}
+	os.Chmod(priv, 0o400)
+	if _, err := s.Load("k"); err != nil {
+		t.Errorf("0400 key refused: %v", err)
+	}
+}
+
+func TestStoreNeverOverwrites(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	first, err := s.Generate("k", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Generate("k", "ed25519")
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(s.Dir, "k.")) {
+		t.Fatalf("second Generate: %v, want an error naming the existing file", err)
+	}
+	if _, err := s.Import("k", "p256", strings.Repeat("1", 64)); err == nil {
+		t.Fatal("Import over an existing key succeeded")
+	}
+	k, err := s.Load("k")
+	if err != nil || k.PrivateKeyHex() != first.PrivateKeyHex() {
+		t.Fatalf("key changed after refused overwrite: %v", err)
+	}
+}
+
+func TestStoreImport(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	// RFC 8032 §7.1 test 1.
+	k, err := s.Import("ed", "ed25519", " 9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.PublicKeyHex() != "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a" {
+		t.Errorf("imported public key %s", k.PublicKeyHex())
+	}
+	loaded, err := s.Load("ed")
+	if err != nil || loaded.Scheme() != SchemeEd25519 {
+		t.Fatalf("Load imported: %v", err)
+	}
+	if _, err := s.Import("bad", "p256", "xyz"); err == nil {
+		t.Error("non-hex import accepted")
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir, "bad.private")); err == nil {
+		t.Error("failed import left a file")
+	}
+}
+
+func TestStoreBareHexFileIsP256AndPublicMustMatch(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	one := strings.Repeat("0", 63) + "1"
+	if err := os.WriteFile(filepath.Join(s.Dir, "ext.private"), []byte(one+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	k, err := s.Load("ext")
+	if err != nil || k.Scheme() != SchemeP256 {
+		t.Fatalf("bare hex key: %v", err)
+	}
+	os.WriteFile(filepath.Join(s.Dir, "ext.public"), []byte("02"+strings.Repeat("ab", 32)+"\n"), 0o644)
+	if _, err := s.Load("ext"); err == nil || !strings.Contains(err.Error(), "does not match") {
+		t.Errorf("mismatched .public: %v", err)
+	}
+}
+
+func TestStoreNames(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	for _, name := range []string{"", "../x", "a/b", ".hidden", `a\b`, "a b", strings.Repeat("x", 65)} {
+		if _, err := s.Generate(name, ""); err == nil {
+			t.Errorf("name %q accepted", name)
+		}
+		if _, err := s.Load(name); err == nil {
+			t.Errorf("Load(%q) succeeded", name)
+		}
+	}
+	if _, err := s.Load("missing"); err == nil || !strings.Contains(err.Error(), "vigil keys generate missing") {
+		t.Errorf("missing key: %v", err)
+	}
+}
+
+func TestDefaultDir(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u"}
+	get := func(k string) string { return env[k] }
+	if got := DefaultDir(get); got != "/home/u/.config/vigil/keys" {
+		t.Errorf("DefaultDir without XDG = %s", got)
+	}
+	env["XDG_CONFIG_HOME"] = "/x"
+	if got := DefaultDir(get); got != "/x/vigil/keys" {
+		t.Errorf("DefaultDir with XDG = %s", got)
+	}
+}
