@@ -49,7 +49,7 @@ func NewParams(activityType string) (Params, bool) {
 // ValidateParams decodes the raw parameters of a submit operation strictly and
 // validates them. It returns a pointer to the operation's params type (e.g.
 // *CreatePolicyParams). Every problem is a *ValidationError naming the field by
-// its JSON path: an unknown key, a required key that is missing or null, a value of
+// its JSON path ("" for the parameters object itself): an unknown key, a required key that is missing or null, a value of
 // the wrong JSON type, or a value Validate rejects. Keys match exactly (encoding/json
 // alone would accept "PolicyName" for "policyName").
 func ValidateParams(op Operation, raw json.RawMessage) (any, error) {
@@ -59,10 +59,10 @@ func ValidateParams(op Operation, raw json.RawMessage) (any, error) {
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return nil, &ValidationError{Field: "parameters", Problem: "is required; send the operation's parameters as a JSON object ({} when it takes none)"}
+		return nil, &ValidationError{Problem: "is required; send the operation's parameters as a JSON object ({} when it takes none)"}
 	}
 	if !json.Valid(raw) {
-		return nil, &ValidationError{Field: "parameters", Problem: "is not valid JSON; send a JSON object"}
+		return nil, &ValidationError{Problem: "is not valid JSON; send a JSON object"}
 	}
 	if err := checkJSON("", raw, reflect.TypeOf(params).Elem()); err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func ValidateParams(op Operation, raw json.RawMessage) (any, error) {
 	if err := json.Unmarshal(raw, params); err != nil {
 		// checkJSON has already checked every key and type, so this is unexpected;
 		// still report it as the caller's 400 rather than a crash.
-		return nil, &ValidationError{Field: "parameters", Problem: "could not be decoded (" + err.Error() + "); check the JSON against the operation's parameter table"}
+		return nil, &ValidationError{Problem: "could not be decoded (" + err.Error() + "); check the JSON against the operation's parameter table"}
 	}
 	if err := params.Validate(); err != nil {
 		return nil, err
@@ -152,10 +152,7 @@ func checkJSON(path string, raw json.RawMessage, t reflect.Type) error {
 		}
 		return checkJSON(path, raw, t.Elem())
 	}
-	field := path
-	if field == "" {
-		field = "parameters"
-	}
+	field := path // "" is the parameters object itself
 	switch t.Kind() {
 	case reflect.Struct:
 		var obj map[string]json.RawMessage

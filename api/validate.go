@@ -22,7 +22,7 @@ type ValidationError struct {
 
 func (e *ValidationError) Error() string {
 	if e.Field == "" {
-		return "invalid parameters: " + e.Problem
+		return "invalid request: parameters " + e.Problem
 	}
 	return "invalid parameter " + e.Field + ": " + e.Problem
 }
