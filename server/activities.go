@@ -1,0 +1,209 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// activity is an activity as stored, with its votes in the order they were cast.
+type activity struct {
+	Seq         int64
+	ID          string
+	OrgID       string
+	Type        string
+	Status      string
+	Fingerprint string
+	RequesterID string
+	Body        []byte
+	Intent      api.Intent
+	Result      api.Result
+	Failure     *api.Failure
+	AppProofs   bool
+	Created     time.Time
+	Updated     time.Time
+	Votes       []voteRow
+}
+
+type voteRow struct {
+	Vote            api.Vote
+	BodyFingerprint string
+}
+
+// fingerprintOf is the activity fingerprint: the SHA-256 of the exact body.
+func fingerprintOf(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func (a *activity) voteBy(userID string) (voteRow, bool) {
+	for _, v := range a.Votes {
+		if v.Vote.UserID == userID {
+			return v, true
+		}
+	}
+	return voteRow{}, false
+}
+
+// approverIDs lists the users who approved, in order (the requester first).
+func (a *activity) approverIDs() []string {
+	var ids []string
+	for _, v := range a.Votes {
+		if v.Vote.Selection == api.VoteApproved {
+			ids = append(ids, v.Vote.UserID)
+		}
+	}
+	return ids
+}
+
+const activityColumns = `seq, id, org_id, type, status, fingerprint, requester_id, body, intent, result, failure, generate_app_proofs, created_ns, updated_ns`
+
+func scanActivity(row interface{ Scan(...any) error }) (*activity, error) {
+	var a activity
+	var intent, result, failure string
+	var created, updated int64
+	var proofs int
+	if err := row.Scan(&a.Seq, &a.ID, &a.OrgID, &a.Type, &a.Status, &a.Fingerprint, &a.RequesterID, &a.Body,
+		&intent, &result, &failure, &proofs, &created, &updated); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(intent), &a.Intent); err != nil {
+		return nil, fmt.Errorf("activity %s: stored intent: %w", a.ID, err)
+	}
+	if err := json.Unmarshal([]byte(result), &a.Result); err != nil {
+		return nil, fmt.Errorf("activity %s: stored result: %w", a.ID, err)
+	}
+	if failure != "" {
+		a.Failure = &api.Failure{}
+		if err := json.Unmarshal([]byte(failure), a.Failure); err != nil {
+			return nil, fmt.Errorf("activity %s: stored failure: %w", a.ID, err)
+		}
+	}
+	a.AppProofs = proofs != 0
+	a.Created, a.Updated = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
+	return &a, nil
+}
+
+// loadActivity finds an activity by id or fingerprint within an organization;
+// it returns (nil, nil) when there is none.
+func loadActivity(ctx context.Context, q querier, orgID, column, value string) (*activity, error) {
+	row := q.QueryRowContext(ctx, `SELECT `+activityColumns+` FROM activities WHERE org_id = ? AND `+column+` = ?`, orgID, value)
+	a, err := scanActivity(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load activity: %w", err)
+	}
+	if err := loadVotes(ctx, q, a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func loadVotes(ctx context.Context, q querier, a *activity) error {
+	rows, err := q.QueryContext(ctx, `SELECT v.id, v.user_id, v.selection, v.message, v.public_key, v.signature, v.scheme,
+		v.body_fingerprint, v.created_ns, COALESCE(u.name, ''), COALESCE(u.email, '')
+		FROM votes v LEFT JOIN users u ON u.id = v.user_id WHERE v.activity_id = ? ORDER BY v.seq`, a.ID)
+	if err != nil {
+		return fmt.Errorf("load votes of %s: %w", a.ID, err)
+	}
+	defer rows.Close()
+	a.Votes = a.Votes[:0]
+	for rows.Next() {
+		var v voteRow
+		var created int64
+		if err := rows.Scan(&v.Vote.ID, &v.Vote.UserID, &v.Vote.Selection, &v.Vote.Message, &v.Vote.PublicKey,
+			&v.Vote.Signature, &v.Vote.Scheme, &v.BodyFingerprint, &created, &v.Vote.User.UserName, &v.Vote.User.UserEmail); err != nil {
+			return fmt.Errorf("load votes of %s: %w", a.ID, err)
+		}
+		v.Vote.ActivityID = a.ID
+		v.Vote.User.UserID = v.Vote.UserID
+		v.Vote.User.APIKeys = []api.APIKey{}
+		v.Vote.User.Authenticators = []api.Authenticator{}
+		v.Vote.User.UserTags = []string{}
+		v.Vote.CreatedAt = api.NewTime(time.Unix(0, created))
+		a.Votes = append(a.Votes, v)
+	}
+	return rows.Err()
+}
+
+func insertActivity(ctx context.Context, q querier, a *activity) error {
+	intent, err := json.Marshal(a.Intent)
+	if err != nil {
+		return err
+	}
+	res, err := q.ExecContext(ctx, `INSERT INTO activities(id, org_id, type, status, fingerprint, requester_id, body, intent, result, failure, generate_app_proofs, created_ns, updated_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}', '', ?, ?, ?)`,
+		a.ID, a.OrgID, a.Type, a.Status, a.Fingerprint, a.RequesterID, a.Body, string(intent), boolInt(a.AppProofs),
+		a.Created.UnixNano(), a.Updated.UnixNano())
+	if err != nil {
+		return fmt.Errorf("insert activity: %w", err)
+	}
+	a.Seq, _ = res.LastInsertId()
+	return nil
+}
+
+func updateActivity(ctx context.Context, q querier, a *activity) error {
+	result, err := json.Marshal(a.Result)
+	if err != nil {
+		return err
+	}
+	failure := ""
+	if a.Failure != nil {
+		b, err := json.Marshal(a.Failure)
+		if err != nil {
+			return err
+		}
+		failure = string(b)
+	}
+	if _, err := q.ExecContext(ctx, `UPDATE activities SET status = ?, result = ?, failure = ?, updated_ns = ? WHERE id = ?`,
+		a.Status, string(result), failure, a.Updated.UnixNano(), a.ID); err != nil {
+		return fmt.Errorf("update activity %s: %w", a.ID, err)
+	}
+	return nil
+}
+
+func insertVote(ctx context.Context, q querier, a *activity, v voteRow) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, v.Vote.ID, a.ID, v.Vote.UserID, v.Vote.Selection, v.Vote.Message,
+		v.Vote.PublicKey, v.Vote.Signature, v.Vote.Scheme, v.BodyFingerprint, v.Vote.CreatedAt.Time().UnixNano())
+	if err != nil {
+		return fmt.Errorf("record vote: %w", err)
+	}
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// toAPI renders the activity for viewerID: canApprove/canReject are true only
+// while it waits for consensus and the viewer may vote and has not voted yet.
+func (a *activity) toAPI(viewerID string, viewerMayVote bool) api.Activity {
+	out := api.Activity{
+		ID: a.ID, OrganizationID: a.OrgID, Status: a.Status, Type: a.Type,
+		Intent: a.Intent, Result: a.Result, Fingerprint: a.Fingerprint, Failure: a.Failure,
+		CreatedAt: api.NewTime(a.Created), UpdatedAt: api.NewTime(a.Updated),
+		Votes: make([]api.Vote, 0, len(a.Votes)),
+	}
+	for _, v := range a.Votes {
+		out.Votes = append(out.Votes, v.Vote)
+	}
+	if a.Status == api.StatusConsensusNeeded && viewerID != "" && viewerMayVote {
+		if _, voted := a.voteBy(viewerID); !voted {
+			out.CanApprove, out.CanReject = true, true
+		}
+	}
+	return out
+}

@@ -1,0 +1,151 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/keys"
+)
+
+// maxClockSkew bounds how far a submit's timestampMs may be from the server clock.
+const maxClockSkew = 5 * time.Minute
+
+// stampHeader is a request's credential, parsed but not yet matched to a user.
+type stampHeader struct {
+	webAuthn     bool
+	value        string // the raw header value (never logged)
+	publicKey    string // X-Stamp: verified key; lowercase hex
+	scheme       string
+	signature    string
+	credentialID string // X-Stamp-WebAuthn
+}
+
+// caller is an authenticated request: who sent it and with which credential.
+type caller struct {
+	OrgID        string
+	UserID       string
+	CredentialID string // API key id or authenticator id
+	CredType     string
+	PublicKey    string
+	Scheme       string
+	Signature    string
+}
+
+// parseStampHeaders checks that exactly one credential header is present; an
+// X-Stamp is verified over the body here (it carries its own public key).
+func parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
+	xs, wa := h.Get(keys.HeaderStamp), h.Get(keys.HeaderStampWebAuthn)
+	switch {
+	case xs == "" && wa == "":
+		return stampHeader{}, unauthenticatedf("MISSING_STAMP", "missing credential: sign the request body and send it as %s (API key) or %s (passkey)", keys.HeaderStamp, keys.HeaderStampWebAuthn)
+	case xs != "" && wa != "":
+		return stampHeader{}, unauthenticatedf("AMBIGUOUS_STAMP", "send either %s or %s, not both", keys.HeaderStamp, keys.HeaderStampWebAuthn)
+	case xs != "":
+		st, err := keys.Verify(xs, body)
+		if err != nil {
+			return stampHeader{}, unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStamp, err)
+		}
+		return stampHeader{value: xs, publicKey: strings.ToLower(st.PublicKey), scheme: st.Scheme, signature: st.Signature}, nil
+	default:
+		var head struct {
+			CredentialID string `json:"credentialId"`
+			Signature    string `json:"signature"`
+		}
+		if err := json.Unmarshal([]byte(wa), &head); err != nil || head.CredentialID == "" {
+			return stampHeader{}, unauthenticatedf("INVALID_STAMP", "%s is not a JSON object with a credentialId", keys.HeaderStampWebAuthn)
+		}
+		return stampHeader{webAuthn: true, value: wa, credentialID: head.CredentialID, signature: head.Signature, scheme: "SIGNATURE_SCHEME_WEBAUTHN"}, nil
+	}
+}
+
+// authenticate matches the credential to a key or authenticator registered to a
+// user of orgID.
+func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, orgID string) (*caller, error) {
+	if st.webAuthn {
+		return s.authenticateWebAuthn(ctx, st, body, orgID)
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT id, org_id, user_id, credential_type, expiration_seconds, created_ns
+		FROM api_keys WHERE public_key = ?`, st.publicKey)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	foreign := false
+	for rows.Next() {
+		var id, org, user, typ string
+		var exp, created int64
+		if err := rows.Scan(&id, &org, &user, &typ, &exp, &created); err != nil {
+			return nil, err
+		}
+		if org != orgID {
+			foreign = true
+			continue
+		}
+		if exp > 0 {
+			expiry := time.Unix(0, created).Add(time.Duration(exp) * time.Second)
+			if !s.now().Before(expiry) {
+				return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", id, expiry.UTC().Format(time.RFC3339))
+			}
+		}
+		return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: typ,
+			PublicKey: st.publicKey, Scheme: st.scheme, Signature: st.signature}, nil
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if foreign {
+		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the stamping key belongs to a user of another organization, not %q; use a key of that organization or fix organizationId", orgID)
+	}
+	return nil, unauthenticatedf("UNKNOWN_KEY", "the stamping public key %s is not a registered API key of organization %q", st.publicKey, orgID)
+}
+
+func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body []byte, orgID string) (*caller, error) {
+	var id, org, user, pub string
+	err := s.db.read.QueryRowContext(ctx, `SELECT id, org_id, user_id, public_key FROM authenticators
+		WHERE credential_id = ? ORDER BY org_id = ? DESC LIMIT 1`, st.credentialID, orgID).Scan(&id, &org, &user, &pub)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, unauthenticatedf("UNKNOWN_AUTHENTICATOR", "passkey credential %q is not registered with organization %q", st.credentialID, orgID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := verifyWebAuthnStamp(st.value, body, pub); err != nil {
+		return nil, unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStampWebAuthn, err)
+	}
+	if org != orgID {
+		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the passkey belongs to a user of another organization, not %q", orgID)
+	}
+	return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR",
+		PublicKey: pub, Scheme: st.scheme, Signature: st.signature}, nil
+}
+
+// checkTimestamp refuses a submit whose timestampMs is not within ±5 minutes of
+// the server clock, which bounds how long a captured request can be replayed.
+func (s *Server) checkTimestamp(ts string) error {
+	if ts == "" {
+		return invalidf("MISSING_FIELD", "timestampMs is required (the request time in epoch milliseconds, as a string)")
+	}
+	ms, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return invalidf("INVALID_FIELD", "timestampMs %q is not a number of epoch milliseconds", ts)
+	}
+	skew := s.now().Sub(time.UnixMilli(ms))
+	if skew > maxClockSkew || skew < -maxClockSkew {
+		return unauthenticatedf("STALE_TIMESTAMP", "timestampMs is %s away from the server clock (limit ±%s); check your clock and send a fresh request", skew.Round(time.Second).Abs(), maxClockSkew)
+	}
+	return nil
+}
+
+func verifyWebAuthnStamp(header string, body []byte, publicKeyHex string) error {
+	ws, err := keys.ParseWebAuthnStamp(header)
+	if err != nil {
+		return err
+	}
+	return keys.VerifyWebAuthn(ws, body, publicKeyHex)
+}

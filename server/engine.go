@@ -1,0 +1,271 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// decodeEnvelope decodes a submit body strictly and validates its parameters.
+func decodeEnvelope(op api.Operation, body []byte) (api.ActivityRequest, any, error) {
+	var env api.ActivityRequest
+	if err := strictDecode(body, &env); err != nil {
+		return env, nil, invalidf("INVALID_REQUEST", "request body: %v", err)
+	}
+	switch {
+	case env.Type == "":
+		return env, nil, invalidf("MISSING_FIELD", "type is required; for this path it is %s", op.Type)
+	case env.Type != op.Type:
+		return env, nil, invalidf("TYPE_MISMATCH", "type %q does not match the path %s%s, which takes %s", env.Type, api.SubmitPrefix, op.Path, op.Type)
+	case env.OrganizationID == "":
+		return env, nil, invalidf("MISSING_FIELD", "organizationId is required")
+	case env.TimestampMs == "":
+		return env, nil, invalidf("MISSING_FIELD", "timestampMs is required")
+	}
+	if env.GenerateAppProofs != nil && op.Type == api.TypeCreateMfaPolicy {
+		return env, nil, invalidf("INVALID_FIELD", "generateAppProofs is not available for create_mfa_policy; leave it out")
+	}
+	params, err := api.ValidateParams(op, env.Parameters)
+	if err != nil {
+		var ve *api.ValidationError
+		if errors.As(err, &ve) {
+			field := "parameters"
+			if ve.Field != "" {
+				field += "." + ve.Field
+			}
+			return env, nil, invalidf("INVALID_PARAMETER", "%s %s", field, ve.Problem)
+		}
+		return env, nil, invalidf("INVALID_PARAMETER", "parameters: %v", err)
+	}
+	return env, params, nil
+}
+
+// submit handles a submit operation for an authenticated caller.
+func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env api.ActivityRequest, params any, body []byte) (api.Activity, error) {
+	fp := fingerprintOf(body)
+	switch p := params.(type) {
+	case *api.ApproveActivityParams:
+		return s.vote(ctx, c, p.Fingerprint, api.VoteApproved, fp)
+	case *api.RejectActivityParams:
+		return s.vote(ctx, c, p.Fingerprint, api.VoteRejected, fp)
+	}
+	intent, err := api.IntentFor(op.Type, params)
+	if err != nil {
+		return api.Activity{}, err
+	}
+	if err := s.precheck(ctx, c, op, params); err != nil {
+		return api.Activity{}, err
+	}
+	var out *activity
+	var mayVote bool
+	var events []hookEvent
+	err = s.db.inTx(ctx, func(tx *sql.Tx) error {
+		existing, err := loadActivity(ctx, tx, c.OrgID, "fingerprint", fp)
+		if err != nil {
+			return err
+		}
+		org, err := loadOrg(ctx, tx, c.OrgID)
+		if err != nil {
+			return err
+		}
+		mayVote = org.mayVote(c.UserID, op.Type)
+		if existing != nil {
+			out = existing
+			// The same body again: idempotent for the requester; by someone else
+			// it is that user's approval.
+			if _, voted := existing.voteBy(c.UserID); voted || existing.Status != api.StatusConsensusNeeded || !mayVote {
+				return nil
+			}
+			events, err = s.castVote(ctx, tx, org, existing, c, api.VoteApproved, fp)
+			return err
+		}
+		now := s.now()
+		out = &activity{ID: newID(), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
+			RequesterID: c.UserID, Body: body, Intent: intent, AppProofs: env.GenerateAppProofs != nil && *env.GenerateAppProofs,
+			Created: now, Updated: now}
+		if err := insertActivity(ctx, tx, out); err != nil {
+			return err
+		}
+		events, err = s.castVote(ctx, tx, org, out, c, api.VoteApproved, fp)
+		return err
+	})
+	if err != nil {
+		return api.Activity{}, err
+	}
+	s.hooks.send(events)
+	return out.toAPI(c.UserID, mayVote), nil
+}
+
+// vote casts the caller's approval or rejection on the activity with the given
+// fingerprint and returns that activity after the vote.
+func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyFP string) (api.Activity, error) {
+	var out *activity
+	var mayVote bool
+	var events []hookEvent
+	err := s.db.inTx(ctx, func(tx *sql.Tx) error {
+		a, err := loadActivity(ctx, tx, c.OrgID, "fingerprint", targetFP)
+		if err != nil {
+			return err
+		}
+		if a == nil {
+			return notFoundf("ACTIVITY_NOT_FOUND", "no activity of organization %q has fingerprint %q; copy the fingerprint from get_activity", c.OrgID, targetFP)
+		}
+		out = a
+		org, err := loadOrg(ctx, tx, c.OrgID)
+		if err != nil {
+			return err
+		}
+		mayVote = org.mayVote(c.UserID, a.Type)
+		if prev, voted := a.voteBy(c.UserID); voted {
+			if prev.BodyFingerprint == bodyFP {
+				return nil // this very request again: idempotent
+			}
+			what := "approved"
+			if prev.Vote.Selection == api.VoteRejected {
+				what = "rejected"
+			}
+			if a.RequesterID == c.UserID && prev.BodyFingerprint == a.Fingerprint {
+				return conflictf("ALREADY_VOTED", "you already approved activity %s: submitting it counted as your approval", a.ID)
+			}
+			return conflictf("ALREADY_VOTED", "you already %s activity %s; each user votes once", what, a.ID)
+		}
+		if a.Status != api.StatusConsensusNeeded {
+			return preconditionf("NOT_VOTABLE", "activity %s is %s; only activities in %s can be approved or rejected", a.ID, a.Status, api.StatusConsensusNeeded)
+		}
+		if !mayVote {
+			return forbiddenf("NOT_A_VOTER", "only members of the root quorum may vote on %s", a.Type)
+		}
+		events, err = s.castVote(ctx, tx, org, a, c, selection, bodyFP)
+		return err
+	})
+	if err != nil {
+		return api.Activity{}, err
+	}
+	s.hooks.send(events)
+	return out.toAPI(c.UserID, mayVote), nil
+}
+
+// castVote records a vote, re-evaluates the policies and moves the activity on:
+// completing it (and executing its intent, in this same transaction), failing
+// it, rejecting it, or leaving it waiting for consensus.
+func (s *Server) castVote(ctx context.Context, tx *sql.Tx, org *org, a *activity, c *caller, selection, bodyFP string) ([]hookEvent, error) {
+	now := s.now()
+	v := voteRow{BodyFingerprint: bodyFP, Vote: api.Vote{
+		ID: newID(), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
+		PublicKey: c.PublicKey, Signature: c.Signature, Scheme: c.Scheme, CreatedAt: api.NewTime(now),
+	}}
+	if err := insertVote(ctx, tx, a, v); err != nil {
+		return nil, err
+	}
+	if err := loadVotes(ctx, tx, a); err != nil {
+		return nil, err
+	}
+	ev, err := s.evaluate(ctx, tx, org, a)
+	if err != nil {
+		return nil, err
+	}
+	outcomes := ev.decision.Policies
+	before := a.Status
+	if selection == api.VoteRejected {
+		if !ev.reachable() {
+			a.Status = api.StatusRejected
+			outcomes = append(outcomes, api.PolicyOutcome{Outcome: api.OutcomeRejected})
+		}
+	} else {
+		switch ev.decision.Outcome {
+		case api.OutcomeAllow:
+			if err := s.complete(ctx, tx, a); err != nil {
+				return nil, err
+			}
+		case api.OutcomeRequiresConsensus:
+			a.Status = api.StatusConsensusNeeded
+		default:
+			a.Status = api.StatusFailed
+			msg := ev.decision.Reason
+			if msg == "" {
+				msg = "denied by the organization's policies (" + ev.decision.Outcome + ")"
+			}
+			a.Failure = &api.Failure{Code: codePermissionDenied, Message: msg}
+		}
+	}
+	if err := insertEvaluation(ctx, tx, a, v.Vote.ID, outcomes, now); err != nil {
+		return nil, err
+	}
+	if a.Status == before {
+		return nil, nil
+	}
+	a.Updated = now
+	if err := updateActivity(ctx, tx, a); err != nil {
+		return nil, err
+	}
+	ev2, err := s.hooks.eventFor(ctx, tx, a)
+	if err != nil || ev2 == nil {
+		return nil, err
+	}
+	return []hookEvent{*ev2}, nil
+}
+
+// complete executes the intent inside a savepoint: if execution fails, its
+// partial writes are undone and the activity is FAILED with the reason.
+func (s *Server) complete(ctx context.Context, tx *sql.Tx, a *activity) error {
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT execute_intent`); err != nil {
+		return err
+	}
+	result, err := s.execute(ctx, tx, a)
+	var fail *execFailure
+	switch {
+	case errors.As(err, &fail):
+		if _, err := tx.ExecContext(ctx, `ROLLBACK TO execute_intent`); err != nil {
+			return err
+		}
+		a.Status = api.StatusFailed
+		a.Failure = &api.Failure{Code: fail.code, Message: fail.msg}
+	case err != nil:
+		return fmt.Errorf("execute %s: %w", a.Type, err)
+	default:
+		a.Status = api.StatusCompleted
+		a.Result = result
+		a.Failure = nil
+	}
+	if _, err := tx.ExecContext(ctx, `RELEASE execute_intent`); err != nil {
+		return err
+	}
+	if a.Status == api.StatusCompleted && a.AppProofs {
+		if err := s.signAppProofs(ctx, tx, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// execFailure is an intent that cannot be carried out: the activity FAILS with
+// this code and message (not a 4xx/5xx reply: the activity is recorded).
+type execFailure struct {
+	code int
+	msg  string
+}
+
+func (e *execFailure) Error() string { return e.msg }
+
+func failf(code int, format string, args ...any) error {
+	return &execFailure{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+func insertEvaluation(ctx context.Context, q querier, a *activity, voteID string, outcomes []api.PolicyOutcome, now interface{ UnixNano() int64 }) error {
+	if outcomes == nil {
+		outcomes = []api.PolicyOutcome{}
+	}
+	b, err := json.Marshal(outcomes)
+	if err != nil {
+		return err
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO policy_evaluations(id, activity_id, org_id, vote_id, outcomes, created_ns) VALUES (?, ?, ?, ?, ?, ?)`,
+		newID(), a.ID, a.OrgID, voteID, string(b), now.UnixNano()); err != nil {
+		return fmt.Errorf("record policy evaluation: %w", err)
+	}
+	return nil
+}

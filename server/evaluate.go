@@ -1,0 +1,153 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+)
+
+// evaluation is one run of the policy engine over an activity, with what is
+// needed to ask whether consensus is still reachable.
+type evaluation struct {
+	decision  policy.Decision
+	policies  []policy.Policy
+	input     policy.Input
+	quorum    policy.Quorum
+	rootOnly  bool
+	potential []policy.Approver // users who have not voted and may still approve
+}
+
+func (e *evaluation) reachable() bool {
+	return policy.Reachable(e.policies, e.input, e.quorum, e.rootOnly, e.potential)
+}
+
+
+func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (*evaluation, error) {
+	users, err := loadPolicyUsers(ctx, q, o)
+	if err != nil {
+		return nil, err
+	}
+	pols, err := s.loadCompiledPolicies(ctx, q, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	_, params := a.Intent.Params()
+	ev := &evaluation{
+		policies: pols,
+		quorum:   policy.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs},
+		rootOnly: rootOnly(a.Type),
+		input:    policy.Input{Activity: policy.ActivityFor(a.Type, params)},
+	}
+	voted := map[string]bool{}
+	for _, v := range a.Votes {
+		voted[v.Vote.UserID] = true
+		if v.Vote.Selection != api.VoteApproved {
+			continue
+		}
+		if u, ok := users[v.Vote.UserID]; ok {
+			ev.input.Approvers = append(ev.input.Approvers, u)
+		}
+		ev.input.Credentials = append(ev.input.Credentials, policy.Credential{
+			ID: v.Vote.ID, Type: credentialTypeOfScheme(v.Vote.Scheme), PublicKey: v.Vote.PublicKey, UserID: v.Vote.UserID})
+	}
+	for _, id := range userOrder(users) {
+		if !voted[id] && o.mayVote(id, a.Type) {
+			ev.potential = append(ev.potential, users[id])
+		}
+	}
+	ev.decision = policy.Decide(ev.policies, ev.input, ev.quorum, ev.rootOnly)
+	return ev, nil
+}
+
+func credentialTypeOfScheme(scheme string) string {
+	switch scheme {
+	case "SIGNATURE_SCHEME_TK_API_SECP256K1":
+		return api.CredentialAPIKeySecp256k1
+	case "SIGNATURE_SCHEME_TK_API_ED25519":
+		return api.CredentialAPIKeyEd25519
+	case "SIGNATURE_SCHEME_WEBAUTHN":
+		return api.CredentialWebAuthnAuthenticator
+	}
+	return api.CredentialAPIKeyP256
+}
+
+// loadPolicyUsers loads every user of the organization with their tag ids.
+func loadPolicyUsers(ctx context.Context, q querier, o *org) (map[string]policy.Approver, error) {
+	rows, err := q.QueryContext(ctx, `SELECT u.id, u.name, u.email, u.seq, COALESCE(m.tag_id, '')
+		FROM users u LEFT JOIN user_tag_members m ON m.user_id = u.id WHERE u.org_id = ? ORDER BY u.seq`, o.ID)
+	if err != nil {
+		return nil, fmt.Errorf("load users: %w", err)
+	}
+	defer rows.Close()
+	users := map[string]policy.Approver{}
+	for rows.Next() {
+		var id, name, email, tag string
+		var seq int64
+		if err := rows.Scan(&id, &name, &email, &seq, &tag); err != nil {
+			return nil, fmt.Errorf("load users: %w", err)
+		}
+		u, ok := users[id]
+		if !ok {
+			u = policy.Approver{ID: id, Name: name, Email: email, Tags: []string{}, Root: o.isRoot(id)}
+		}
+		if tag != "" {
+			u.Tags = append(u.Tags, tag)
+		}
+		users[id] = u
+	}
+	return users, rows.Err()
+}
+
+// userOrder gives a stable order (by id) for the potential approvers.
+func userOrder(users map[string]policy.Approver) []string {
+	ids := make([]string, 0, len(users))
+	for id := range users {
+		ids = append(ids, id)
+	}
+	sortStrings(ids)
+	return ids
+}
+
+// loadCompiledPolicies loads the organization's policies in creation order,
+// compiled (compilations are cached by expression text).
+func (s *Server) loadCompiledPolicies(ctx context.Context, q querier, orgID string) ([]policy.Policy, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, effect, condition, consensus FROM policies WHERE org_id = ? ORDER BY seq`, orgID)
+	if err != nil {
+		return nil, fmt.Errorf("load policies: %w", err)
+	}
+	defer rows.Close()
+	var out []policy.Policy
+	for rows.Next() {
+		var id, effect, cond, cons string
+		if err := rows.Scan(&id, &effect, &cond, &cons); err != nil {
+			return nil, fmt.Errorf("load policies: %w", err)
+		}
+		c, err := s.compile(cond, cons)
+		if err != nil {
+			// Policies are compiled before they are stored, so this means a
+			// newer dialect stored it; skip rather than block every activity.
+			s.log.Warn("stored policy does not compile; ignored", "policyId", id, "err", err)
+			continue
+		}
+		out = append(out, policy.Policy{ID: id, Effect: effect, Compiled: c})
+	}
+	return out, rows.Err()
+}
+
+func (s *Server) compile(condition, consensus string) (*policy.Compiled, error) {
+	key := condition + "\x00" + consensus
+	if c, ok := s.compiled.Load(key); ok {
+		return c.(*policy.Compiled), nil
+	}
+	c, err := policy.Compile(condition, consensus)
+	if err != nil {
+		return nil, err
+	}
+	s.compiled.Store(key, c)
+	return c, nil
+}
+
+func sortStrings(s []string) { slices.Sort(s) }

@@ -1,0 +1,263 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations are applied in order; each one runs once, recorded in
+// schema_migrations. Never edit a released migration: append a new one.
+var migrations = []string{
+	// 1: the whole initial schema.
+	`
+CREATE TABLE service_state (
+	key   TEXT PRIMARY KEY,
+	value BLOB NOT NULL
+);
+CREATE TABLE organizations (
+	id               TEXT PRIMARY KEY,
+	name             TEXT NOT NULL,
+	root_threshold   INTEGER NOT NULL,
+	root_user_ids    TEXT NOT NULL, -- JSON array, in quorum order
+	created_ns       INTEGER NOT NULL
+);
+CREATE TABLE users (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	name       TEXT NOT NULL,
+	email      TEXT NOT NULL DEFAULT '',
+	seq        INTEGER NOT NULL,
+	created_ns INTEGER NOT NULL,
+	updated_ns INTEGER NOT NULL
+);
+CREATE INDEX users_org ON users(org_id, seq);
+CREATE TABLE user_tags (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	name       TEXT NOT NULL,
+	created_ns INTEGER NOT NULL
+);
+CREATE TABLE user_tag_members (
+	tag_id  TEXT NOT NULL REFERENCES user_tags(id) ON DELETE CASCADE,
+	user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	PRIMARY KEY (tag_id, user_id)
+);
+CREATE TABLE api_keys (
+	id                 TEXT PRIMARY KEY,
+	org_id             TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	user_id            TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	name               TEXT NOT NULL,
+	public_key         TEXT NOT NULL,
+	credential_type    TEXT NOT NULL,
+	expiration_seconds INTEGER NOT NULL DEFAULT 0, -- 0: never expires
+	created_ns         INTEGER NOT NULL,
+	updated_ns         INTEGER NOT NULL
+);
+CREATE INDEX api_keys_public_key ON api_keys(public_key);
+CREATE INDEX api_keys_user ON api_keys(user_id);
+CREATE TABLE authenticators (
+	id            TEXT PRIMARY KEY,
+	org_id        TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	user_id       TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	name          TEXT NOT NULL,
+	credential_id TEXT NOT NULL,
+	public_key    TEXT NOT NULL,
+	created_ns    INTEGER NOT NULL,
+	updated_ns    INTEGER NOT NULL
+);
+CREATE INDEX authenticators_credential ON authenticators(credential_id);
+CREATE TABLE invitations (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	body       TEXT NOT NULL, -- JSON api.Invitation
+	created_ns INTEGER NOT NULL
+);
+CREATE TABLE policies (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	name       TEXT NOT NULL,
+	effect     TEXT NOT NULL,
+	condition  TEXT NOT NULL,
+	consensus  TEXT NOT NULL,
+	notes      TEXT NOT NULL,
+	seq        INTEGER NOT NULL,
+	created_ns INTEGER NOT NULL,
+	updated_ns INTEGER NOT NULL
+);
+CREATE INDEX policies_org ON policies(org_id, seq);
+CREATE TABLE mfa_policies (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	user_id    TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	name       TEXT NOT NULL,
+	condition  TEXT NOT NULL,
+	methods    TEXT NOT NULL, -- JSON []api.AuthenticationStep
+	ord        INTEGER NOT NULL,
+	notes      TEXT NOT NULL,
+	seq        INTEGER NOT NULL,
+	created_ns INTEGER NOT NULL,
+	updated_ns INTEGER NOT NULL
+);
+CREATE TABLE features (
+	org_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	name   TEXT NOT NULL,
+	value  TEXT NOT NULL,
+	PRIMARY KEY (org_id, name)
+);
+CREATE TABLE wallets (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	name       TEXT NOT NULL,
+	created_ns INTEGER NOT NULL
+);
+CREATE TABLE wallet_accounts (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	wallet_id  TEXT NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+	address    TEXT NOT NULL,
+	exported   INTEGER NOT NULL DEFAULT 0,
+	created_ns INTEGER NOT NULL
+);
+CREATE TABLE smart_contract_interfaces (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	address    TEXT NOT NULL,
+	interface  TEXT NOT NULL,
+	type       TEXT NOT NULL,
+	label      TEXT NOT NULL,
+	notes      TEXT NOT NULL,
+	created_ns INTEGER NOT NULL
+);
+CREATE TABLE oauth2_credentials (
+	id                      TEXT PRIMARY KEY,
+	org_id                  TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	provider                TEXT NOT NULL,
+	client_id               TEXT NOT NULL,
+	encrypted_client_secret TEXT NOT NULL, -- kept encrypted; checked on update
+	created_ns              INTEGER NOT NULL,
+	updated_ns              INTEGER NOT NULL
+);
+CREATE TABLE tvc_deployments (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	app        TEXT NOT NULL,
+	label      TEXT NOT NULL,
+	created_ns INTEGER NOT NULL
+);
+CREATE TABLE onramp_transactions (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	status     TEXT NOT NULL,
+	updated_ns INTEGER NOT NULL
+);
+CREATE TABLE read_only_sessions (
+	id         TEXT PRIMARY KEY,
+	org_id     TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	user_id    TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	token_hash TEXT NOT NULL,
+	expiry_ns  INTEGER NOT NULL
+);
+CREATE TABLE oidc_identities (
+	org_id  TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	issuer  TEXT NOT NULL,
+	subject TEXT NOT NULL,
+	user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	PRIMARY KEY (org_id, issuer, subject)
+);
+CREATE TABLE auth_proxy_configs (
+	id     TEXT PRIMARY KEY,
+	org_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	config TEXT NOT NULL -- JSON api.WalletKitConfig
+);
+CREATE TABLE activities (
+	seq                 INTEGER PRIMARY KEY AUTOINCREMENT,
+	id                  TEXT NOT NULL UNIQUE,
+	org_id              TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	type                TEXT NOT NULL,
+	status              TEXT NOT NULL,
+	fingerprint         TEXT NOT NULL,
+	requester_id        TEXT NOT NULL,
+	body                BLOB NOT NULL, -- the exact request body
+	intent              TEXT NOT NULL, -- JSON api.Intent
+	result              TEXT NOT NULL, -- JSON api.Result
+	failure             TEXT NOT NULL DEFAULT '', -- JSON api.Failure or empty
+	generate_app_proofs INTEGER NOT NULL DEFAULT 0,
+	created_ns          INTEGER NOT NULL,
+	updated_ns          INTEGER NOT NULL,
+	UNIQUE (org_id, fingerprint)
+);
+CREATE INDEX activities_org ON activities(org_id, seq);
+CREATE TABLE votes (
+	seq              INTEGER PRIMARY KEY AUTOINCREMENT,
+	id               TEXT NOT NULL UNIQUE,
+	activity_id      TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+	user_id          TEXT NOT NULL,
+	selection        TEXT NOT NULL,
+	message          TEXT NOT NULL,
+	public_key       TEXT NOT NULL,
+	signature        TEXT NOT NULL,
+	scheme           TEXT NOT NULL,
+	body_fingerprint TEXT NOT NULL, -- fingerprint of the request that cast it
+	created_ns       INTEGER NOT NULL,
+	UNIQUE (activity_id, user_id)
+);
+CREATE TABLE policy_evaluations (
+	seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+	id          TEXT NOT NULL UNIQUE,
+	activity_id TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+	org_id      TEXT NOT NULL,
+	vote_id     TEXT NOT NULL,
+	outcomes    TEXT NOT NULL, -- JSON []api.PolicyOutcome
+	created_ns  INTEGER NOT NULL
+);
+CREATE INDEX policy_evaluations_activity ON policy_evaluations(activity_id, seq);
+CREATE TABLE app_proofs (
+	seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+	activity_id TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+	proof       TEXT NOT NULL -- JSON api.AppProof
+);
+CREATE INDEX app_proofs_activity ON app_proofs(activity_id, seq);
+CREATE TABLE enclaves (
+	app              TEXT PRIMARY KEY,
+	ephemeral_key    TEXT NOT NULL,
+	boot_proof       TEXT NOT NULL, -- JSON api.BootProof
+	state            BLOB NOT NULL, -- proof.DemoEnclave.Marshal()
+	created_ns       INTEGER NOT NULL
+);
+CREATE INDEX enclaves_ephemeral ON enclaves(ephemeral_key);
+`,
+}
+
+// migrate brings the schema up to date, one transaction per migration.
+func migrate(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, applied_ns INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
+	var current int
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if current > len(migrations) {
+		return fmt.Errorf("database schema version %d is newer than this vigil (knows %d); upgrade vigil", current, len(migrations))
+	}
+	for v := current + 1; v <= len(migrations); v++ {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migration %d: %w", v, err)
+		}
+		if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", v, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, applied_ns) VALUES (?, strftime('%s','now')*1000000000)`, v); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: record: %w", v, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration %d: commit: %w", v, err)
+		}
+	}
+	return nil
+}

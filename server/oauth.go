@@ -1,0 +1,239 @@
+package server
+
+import (
+	"context"
+	"crypto/ecdh"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+)
+
+// LocalOIDCIssuer is the issuer (iss) of the service's own OIDC provider. Every
+// organization trusts it, with its organization id as the audience (aud); a
+// token's subject (sub) signs in as the user linked to it (UserSpec.OIDCSubject).
+const LocalOIDCIssuer = "https://oidc.vigil.local"
+
+const (
+	defaultOauthKeySeconds = 15 * 60
+	oidcTokenLifetime      = 10 * time.Minute
+	oidcLeeway             = 30 * time.Second
+)
+
+type oidcClaims struct {
+	Issuer   string          `json:"iss"`
+	Subject  string          `json:"sub"`
+	Audience json.RawMessage `json:"aud"`
+	Expiry   int64           `json:"exp"`
+	IssuedAt int64           `json:"iat"`
+}
+
+func (c oidcClaims) hasAudience(aud string) bool {
+	var one string
+	if json.Unmarshal(c.Audience, &one) == nil {
+		return one == aud
+	}
+	var many []string
+	if json.Unmarshal(c.Audience, &many) == nil {
+		for _, a := range many {
+			if a == aud {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// MintDemoOIDCToken issues a token of the local OIDC issuer for subject, with
+// the organization as audience, valid for 10 minutes: what a login provider
+// would hand a user, for tests and the demo. The oauth activity takes it as is
+// or base64-encoded.
+func (s *Server) MintDemoOIDCToken(orgID, subject string) (string, error) {
+	if orgID == "" || subject == "" {
+		return "", errors.New("mint OIDC token: organization id and subject are required")
+	}
+	now := s.now()
+	header, _ := json.Marshal(map[string]string{"alg": "ES256", "typ": "JWT"})
+	claims, err := json.Marshal(map[string]any{"iss": LocalOIDCIssuer, "sub": subject, "aud": orgID,
+		"iat": now.Unix(), "exp": now.Add(oidcTokenLifetime).Unix()})
+	if err != nil {
+		return "", err
+	}
+	signing := b64url(header) + "." + b64url(claims)
+	sum := sha256.Sum256([]byte(signing))
+	r, sg, err := ecdsa.Sign(rand.Reader, s.creds.oidcIssuer, sum[:])
+	if err != nil {
+		return "", fmt.Errorf("mint OIDC token: %w", err)
+	}
+	sig := make([]byte, 64)
+	r.FillBytes(sig[:32])
+	sg.FillBytes(sig[32:])
+	return signing + "." + b64url(sig), nil
+}
+
+func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+// verifyOIDCToken checks the token's ES256 signature by the local issuer, its
+// iss, aud (the organization) and exp. SPEC.md calls the token base64-encoded:
+// a compact JWT is accepted as is, or base64 (standard or URL) of one.
+func (s *Server) verifyOIDCToken(token, orgID string) (oidcClaims, error) {
+	var c oidcClaims
+	token = strings.TrimSpace(token)
+	if strings.Count(token, ".") != 2 {
+		dec, err := decodeAnyBase64(token)
+		if err != nil || strings.Count(string(dec), ".") != 2 {
+			return c, errors.New("is neither a JWT (header.payload.signature) nor base64 of one")
+		}
+		token = string(dec)
+	}
+	parts := strings.Split(token, ".")
+	hb, err1 := base64.RawURLEncoding.DecodeString(parts[0])
+	cb, err2 := base64.RawURLEncoding.DecodeString(parts[1])
+	sig, err3 := base64.RawURLEncoding.DecodeString(parts[2])
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return c, errors.New("a JWT part is not base64url")
+	}
+	var h struct {
+		Alg string `json:"alg"`
+	}
+	if err := json.Unmarshal(hb, &h); err != nil {
+		return c, errors.New("JWT header is not JSON")
+	}
+	if h.Alg != "ES256" {
+		return c, fmt.Errorf("JWT algorithm %q is not accepted; the local issuer signs ES256", truncateForMessage(h.Alg))
+	}
+	if len(sig) != 64 {
+		return c, errors.New("ES256 signature is not 64 bytes")
+	}
+	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+	r, sv := new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])
+	if !ecdsa.Verify(&s.creds.oidcIssuer.PublicKey, sum[:], r, sv) {
+		return c, errors.New("signature is not by an issuer this organization trusts")
+	}
+	if err := json.Unmarshal(cb, &c); err != nil {
+		return c, errors.New("JWT claims are not JSON")
+	}
+	now := s.now()
+	switch {
+	case c.Issuer != LocalOIDCIssuer:
+		return c, fmt.Errorf("issuer %q is not trusted by this organization", truncateForMessage(c.Issuer))
+	case !c.hasAudience(orgID):
+		return c, fmt.Errorf("audience does not include organization %q", orgID)
+	case c.Expiry == 0 || now.After(time.Unix(c.Expiry, 0).Add(oidcLeeway)):
+		return c, errors.New("token has expired; sign in again for a fresh token")
+	case c.Subject == "":
+		return c, errors.New("token has no subject")
+	}
+	return c, nil
+}
+
+func decodeAnyBase64(s string) ([]byte, error) {
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil {
+			return b, nil
+		}
+	}
+	return nil, errors.New("not base64")
+}
+
+func truncateForMessage(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
+
+// checkTargetKey accepts a P-256 public key as SEC1 hex (uncompressed, or
+// compressed as keys.EncryptCredentialBundle also takes).
+func checkTargetKey(h string) error {
+	raw, err := hex.DecodeString(strings.TrimSpace(h))
+	if err != nil {
+		return errors.New("is not hex; send the uncompressed P-256 public key as hex")
+	}
+	if len(raw) == 33 {
+		return nil // compressed: EncryptCredentialBundle checks the point
+	}
+	if _, err := ecdh.P256().NewPublicKey(raw); err != nil {
+		return errors.New("is not a P-256 public key (65 bytes uncompressed, hex)")
+	}
+	return nil
+}
+
+// executeOauth exchanges the token for a new P-256 API key of the linked user,
+// returned encrypted (HPKE) to targetPublicKey.
+func (s *Server) executeOauth(ctx context.Context, tx *sql.Tx, a *activity, p *api.OauthParams, now time.Time) (*api.OauthResult, error) {
+	claims, err := s.verifyOIDCToken(p.OidcToken, a.OrgID)
+	if err != nil {
+		return nil, failf(codeUnauthenticated, "oidcToken %v", err)
+	}
+	var userID string
+	err = tx.QueryRowContext(ctx, `SELECT user_id FROM oidc_identities WHERE org_id = ? AND issuer = ? AND subject = ?`,
+		a.OrgID, claims.Issuer, claims.Subject).Scan(&userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, failf(codeNotFound, "no user of this organization is linked to OIDC subject %q of %s", truncateForMessage(claims.Subject), claims.Issuer)
+	}
+	if err != nil {
+		return nil, err
+	}
+	key, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		return nil, err
+	}
+	priv, err := hex.DecodeString(key.PrivateKeyHex())
+	if err != nil {
+		return nil, err
+	}
+	bundle, err := keys.EncryptCredentialBundle(p.TargetPublicKey, priv)
+	if err != nil {
+		return nil, failf(codeInvalidArgument, "targetPublicKey: %v", err)
+	}
+	if p.InvalidateExisting != nil && *p.InvalidateExisting {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE user_id = ? AND credential_type = ?`, userID, api.CredentialOauthKeyP256); err != nil {
+			return nil, err
+		}
+	}
+	name := p.APIKeyName
+	if name == "" {
+		name = "Oauth - " + now.UTC().Format(time.RFC3339)
+	}
+	id, err := insertAPIKey(ctx, tx, a.OrgID, userID, APIKeySpec{Name: name, PublicKey: key.PublicKeyHex(),
+		CredentialType: api.CredentialOauthKeyP256, ExpirationSeconds: parseSeconds(p.ExpirationSeconds, defaultOauthKeySeconds)}, now.UnixNano())
+	if err != nil {
+		return nil, err
+	}
+	return &api.OauthResult{UserID: userID, APIKeyID: id, CredentialBundle: bundle}, nil
+}
+
+// sessionLifetime is SPEC.md's read-only session validity.
+const sessionLifetime = time.Hour
+
+func (s *Server) createReadOnlySession(ctx context.Context, tx *sql.Tx, a *activity, now time.Time) (*api.CreateReadOnlySessionResult, error) {
+	o, err := loadOrg(ctx, tx, a.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	var username string
+	if err := tx.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, a.RequesterID).Scan(&username); err != nil {
+		return nil, failf(codeNotFound, "the requesting user no longer exists")
+	}
+	token := randomHex(32)
+	sum := sha256.Sum256([]byte(token))
+	expiry := now.Add(sessionLifetime)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO read_only_sessions(id, org_id, user_id, token_hash, expiry_ns) VALUES (?, ?, ?, ?, ?)`,
+		newID(), a.OrgID, a.RequesterID, hex.EncodeToString(sum[:]), expiry.UnixNano()); err != nil {
+		return nil, err
+	}
+	return &api.CreateReadOnlySessionResult{OrganizationID: o.ID, OrganizationName: o.Name, UserID: a.RequesterID,
+		Username: username, Session: token, SessionExpiry: fmt.Sprintf("%d", expiry.UTC().Unix())}, nil
+}

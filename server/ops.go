@@ -1,0 +1,267 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/policy"
+)
+
+// precheck refuses, with a 400 before any activity exists, submissions whose
+// content can never execute: a policy that does not compile, a client secret
+// the TLS fetcher key cannot open, a webhook URL that is not a URL, an OIDC
+// target key that is not a P-256 key.
+func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, params any) error {
+	switch p := params.(type) {
+	case *api.CreatePolicyParams:
+		if _, err := s.compile(p.Condition, p.Consensus); err != nil {
+			var ee *policy.ExprError
+			if errors.As(err, &ee) {
+				return invalidf("INVALID_POLICY", "parameters.%s: line %d, column %d: %s", ee.Field, ee.Line, ee.Column, ee.Message)
+			}
+			return invalidf("INVALID_POLICY", "parameters: %v", err)
+		}
+	case *api.UpdateOauth2CredentialParams:
+		if _, err := keys.EnvelopeDecrypt(s.creds.tlsFetcher, p.EncryptedClientSecret); err != nil {
+			return invalidf("UNDECRYPTABLE_SECRET", "parameters.encryptedClientSecret cannot be decrypted with this service's TLS fetcher key (%v); encrypt it to %s", err, s.TLSFetcherPublicKey())
+		}
+	case *api.SetOrganizationFeatureParams:
+		if p.Name == api.FeatureWebhook && p.Value != "" {
+			u, err := url.Parse(p.Value)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return invalidf("INVALID_PARAMETER", "parameters.value must be an absolute http(s) URL for %s (or empty to turn webhooks off)", api.FeatureWebhook)
+			}
+		}
+	case *api.OauthParams:
+		if err := checkTargetKey(p.TargetPublicKey); err != nil {
+			return invalidf("INVALID_PARAMETER", "parameters.targetPublicKey: %v", err)
+		}
+		if _, err := s.verifyOIDCToken(p.OidcToken, c.OrgID); err != nil {
+			return unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", err)
+		}
+	}
+	return nil
+}
+
+// execute carries out a completed activity's intent inside the transaction
+// that completes it. An *execFailure means the activity FAILS.
+func (s *Server) execute(ctx context.Context, tx *sql.Tx, a *activity) (api.Result, error) {
+	now := s.now()
+	ns := now.UnixNano()
+	var r api.Result
+	in := a.Intent
+	switch {
+	case in.CreateInvitationsIntent != nil:
+		ids := []string{}
+		for i, inv := range in.CreateInvitationsIntent.Invitations {
+			if err := userInOrg(ctx, tx, a.OrgID, inv.SenderUserID); err != nil {
+				return r, failf(codeNotFound, "invitations[%d].senderUserId: %v", i, err)
+			}
+			b, err := json.Marshal(inv)
+			if err != nil {
+				return r, err
+			}
+			id := newID()
+			if _, err := tx.ExecContext(ctx, `INSERT INTO invitations(id, org_id, body, created_ns) VALUES (?, ?, ?, ?)`, id, a.OrgID, string(b), ns); err != nil {
+				return r, err
+			}
+			ids = append(ids, id)
+		}
+		r.CreateInvitationsResult = &api.CreateInvitationsResult{InvitationIDs: ids}
+	case in.CreateSmartContractInterfaceIntent != nil:
+		p := in.CreateSmartContractInterfaceIntent
+		id := newID()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO smart_contract_interfaces(id, org_id, address, interface, type, label, notes, created_ns)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, a.OrgID, p.SmartContractAddress, p.SmartContractInterface, p.Type, p.Label, p.Notes, ns); err != nil {
+			return r, err
+		}
+		r.CreateSmartContractInterfaceResult = &api.CreateSmartContractInterfaceResult{SmartContractInterfaceID: id}
+	case in.SetOrganizationFeatureIntent != nil:
+		p := in.SetOrganizationFeatureIntent
+		if _, err := tx.ExecContext(ctx, `INSERT INTO features(org_id, name, value) VALUES (?, ?, ?)
+			ON CONFLICT(org_id, name) DO UPDATE SET value = excluded.value`, a.OrgID, p.Name, p.Value); err != nil {
+			return r, err
+		}
+		features, err := loadFeatures(ctx, tx, a.OrgID)
+		if err != nil {
+			return r, err
+		}
+		r.SetOrganizationFeatureResult = &api.SetOrganizationFeatureResult{Features: features}
+	case in.UpdateOauth2CredentialIntent != nil:
+		p := in.UpdateOauth2CredentialIntent
+		if _, err := keys.EnvelopeDecrypt(s.creds.tlsFetcher, p.EncryptedClientSecret); err != nil {
+			return r, failf(codeInvalidArgument, "encryptedClientSecret cannot be decrypted with the TLS fetcher key: %v", err)
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE oauth2_credentials SET provider = ?, client_id = ?, encrypted_client_secret = ?, updated_ns = ?
+			WHERE id = ? AND org_id = ?`, p.Provider, p.ClientID, p.EncryptedClientSecret, ns, p.Oauth2CredentialID, a.OrgID)
+		if err != nil {
+			return r, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return r, failf(codeNotFound, "OAuth2 credential %q not found in this organization", p.Oauth2CredentialID)
+		}
+		r.UpdateOauth2CredentialResult = &api.UpdateOauth2CredentialResult{Oauth2CredentialID: p.Oauth2CredentialID}
+	case in.CreatePolicyIntentV3 != nil:
+		p := in.CreatePolicyIntentV3
+		id := newID()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO policies(id, org_id, name, effect, condition, consensus, notes, seq, created_ns, updated_ns)
+			VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM policies WHERE org_id = ?), ?, ?)`,
+			id, a.OrgID, p.PolicyName, p.Effect, p.Condition, p.Consensus, p.Notes, a.OrgID, ns, ns); err != nil {
+			return r, err
+		}
+		r.CreatePolicyResult = &api.CreatePolicyResult{PolicyID: id}
+	case in.DeleteWalletAccountsIntent != nil:
+		ids, err := deleteWalletAccounts(ctx, tx, a.OrgID, in.DeleteWalletAccountsIntent)
+		if err != nil {
+			return r, err
+		}
+		r.DeleteWalletAccountsResult = &api.DeleteWalletAccountsResult{WalletAccountIDs: ids}
+	case in.CreateUserTagIntent != nil:
+		p := in.CreateUserTagIntent
+		id := newID()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO user_tags(id, org_id, name, created_ns) VALUES (?, ?, ?, ?)`, id, a.OrgID, p.UserTagName, ns); err != nil {
+			return r, err
+		}
+		for i, u := range p.UserIDs {
+			if err := userInOrg(ctx, tx, a.OrgID, u); err != nil {
+				return r, failf(codeNotFound, "userIds[%d]: %v", i, err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO user_tag_members(tag_id, user_id) VALUES (?, ?)`, id, u); err != nil {
+				return r, err
+			}
+		}
+		r.CreateUserTagResult = &api.CreateUserTagResult{UserTagID: id, UserIDs: append([]string{}, p.UserIDs...)}
+	case in.DeleteAPIKeysIntent != nil:
+		p := in.DeleteAPIKeysIntent
+		if err := userInOrg(ctx, tx, a.OrgID, p.UserID); err != nil {
+			return r, failf(codeNotFound, "userId: %v", err)
+		}
+		for i, k := range p.APIKeyIDs {
+			res, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ? AND user_id = ? AND org_id = ?`, k, p.UserID, a.OrgID)
+			if err != nil {
+				return r, err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return r, failf(codeNotFound, "apiKeyIds[%d]: API key %q is not a key of user %s", i, k, p.UserID)
+			}
+		}
+		r.DeleteAPIKeysResult = &api.DeleteAPIKeysResult{APIKeyIDs: append([]string{}, p.APIKeyIDs...)}
+	case in.CreateReadOnlySessionIntent != nil:
+		res, err := s.createReadOnlySession(ctx, tx, a, now)
+		if err != nil {
+			return r, err
+		}
+		r.CreateReadOnlySessionResult = res
+	case in.DeleteTvcDeploymentIntent != nil:
+		p := in.DeleteTvcDeploymentIntent
+		res, err := tx.ExecContext(ctx, `DELETE FROM tvc_deployments WHERE id = ? AND org_id = ?`, p.DeploymentID, a.OrgID)
+		if err != nil {
+			return r, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return r, failf(codeNotFound, "TVC deployment %q not found in this organization", p.DeploymentID)
+		}
+		r.DeleteTvcDeploymentResult = &api.DeleteTvcDeploymentResult{DeploymentID: p.DeploymentID}
+	case in.CreateMfaPolicyIntent != nil:
+		id, err := insertMfaPolicy(ctx, tx, a.OrgID, in.CreateMfaPolicyIntent, ns)
+		if err != nil {
+			return r, err
+		}
+		r.CreateMfaPolicyResult = &api.CreateMfaPolicyResult{MfaPolicyID: id}
+	case in.OauthIntent != nil:
+		res, err := s.executeOauth(ctx, tx, a, in.OauthIntent, now)
+		if err != nil {
+			return r, err
+		}
+		r.OauthResult = res
+	default:
+		return r, fmt.Errorf("activity %s has no intent to execute", a.ID)
+	}
+	return r, nil
+}
+
+func userInOrg(ctx context.Context, q querier, orgID, userID string) error {
+	var one int
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM users WHERE id = ? AND org_id = ?`, userID, orgID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("user %q is not a user of this organization", userID)
+	}
+	return err
+}
+
+func insertMfaPolicy(ctx context.Context, q querier, orgID string, p *api.CreateMfaPolicyParams, ns int64) (string, error) {
+	if err := userInOrg(ctx, q, orgID, p.UserID); err != nil {
+		return "", failf(codeNotFound, "userId: %v", err)
+	}
+	methods, err := json.Marshal(p.RequiredAuthenticationMethods)
+	if err != nil {
+		return "", err
+	}
+	id := newID()
+	if _, err := q.ExecContext(ctx, `INSERT INTO mfa_policies(id, org_id, user_id, name, condition, methods, ord, notes, seq, created_ns, updated_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM mfa_policies WHERE org_id = ?), ?, ?)`,
+		id, orgID, p.UserID, p.MfaPolicyName, p.Condition, string(methods), p.Order, p.Notes, orgID, ns, ns); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// deleteWalletAccounts removes the accounts, all or none: an account that was
+// never exported needs deleteWithoutExport (the flag is ignored for exported ones).
+func deleteWalletAccounts(ctx context.Context, tx *sql.Tx, orgID string, p *api.DeleteWalletAccountsParams) ([]string, error) {
+	force := p.DeleteWithoutExport != nil && *p.DeleteWithoutExport
+	for i, id := range p.WalletAccountIDs {
+		var exported int
+		err := tx.QueryRowContext(ctx, `SELECT exported FROM wallet_accounts WHERE id = ? AND org_id = ?`, id, orgID).Scan(&exported)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, failf(codeNotFound, "walletAccountIds[%d]: wallet account %q not found in this organization", i, id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if exported == 0 && !force {
+			return nil, failf(codeFailedPrecondition, "wallet account %q was never exported; export it first, or set deleteWithoutExport to delete it anyway (its key is then lost)", id)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM wallet_accounts WHERE id = ?`, id); err != nil {
+			return nil, err
+		}
+	}
+	return append([]string{}, p.WalletAccountIDs...), nil
+}
+
+func loadFeatures(ctx context.Context, q querier, orgID string) ([]api.Feature, error) {
+	rows, err := q.QueryContext(ctx, `SELECT name, value FROM features WHERE org_id = ? ORDER BY name`, orgID)
+	if err != nil {
+		return nil, fmt.Errorf("load features: %w", err)
+	}
+	defer rows.Close()
+	out := []api.Feature{}
+	for rows.Next() {
+		var f api.Feature
+		if err := rows.Scan(&f.Name, &f.Value); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, rows.Err()
+}
+
+func parseSeconds(s string, def int64) int64 {
+	if s == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return def
+	}
+	return n
+}

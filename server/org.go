@@ -1,0 +1,236 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// org is an organization and its root quorum.
+type org struct {
+	ID        string
+	Name      string
+	Threshold int
+	RootIDs   []string
+}
+
+func (o *org) isRoot(userID string) bool { return slices.Contains(o.RootIDs, userID) }
+
+// rootOnly reports whether only the root quorum may complete (and vote on) an
+// activity of this type: set_organization_feature, as SPEC.md requires.
+func rootOnly(activityType string) bool { return activityType == api.TypeSetOrganizationFeature }
+
+// mayVote decides who votes: every user of the organization may vote, except
+// that only root quorum members vote on root-only activities. Votes of users no
+// policy names simply do not change the decision.
+func (o *org) mayVote(userID, activityType string) bool {
+	return o.isRoot(userID) || !rootOnly(activityType)
+}
+
+func loadOrg(ctx context.Context, q querier, id string) (*org, error) {
+	o := &org{ID: id}
+	var roots string
+	err := q.QueryRowContext(ctx, `SELECT name, root_threshold, root_user_ids FROM organizations WHERE id = ?`, id).
+		Scan(&o.Name, &o.Threshold, &roots)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFoundf("ORGANIZATION_NOT_FOUND", "organization %q not found", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load organization: %w", err)
+	}
+	if err := json.Unmarshal([]byte(roots), &o.RootIDs); err != nil {
+		return nil, fmt.Errorf("organization %s: stored quorum: %w", id, err)
+	}
+	return o, nil
+}
+
+// UserSpec describes a user to create with CreateOrganization or CreateUser.
+type UserSpec struct {
+	Name  string
+	Email string
+	// Root puts the user in the root quorum.
+	Root bool
+	// APIKeys are the user's API keys (public halves).
+	APIKeys []APIKeySpec
+	// Authenticators are the user's passkeys.
+	Authenticators []AuthenticatorSpec
+	// Tags are user tag names; a tag is created on first use.
+	Tags []string
+	// OIDCSubject links the user to this subject of the local OIDC issuer, so
+	// an oauth activity with such a token signs in as this user.
+	OIDCSubject string
+}
+
+// APIKeySpec is an API key to register.
+type APIKeySpec struct {
+	Name      string
+	PublicKey string // hex, as keys.Key.PublicKeyHex
+	// CredentialType defaults to the P-256 API key type.
+	CredentialType string
+	// ExpirationSeconds is the key's lifetime from now; 0 never expires.
+	ExpirationSeconds int64
+}
+
+// AuthenticatorSpec is a passkey to register.
+type AuthenticatorSpec struct {
+	Name         string
+	CredentialID string
+	PublicKey    string // hex P-256 public key
+}
+
+// Org is an organization created in the store, with its users' ids by name.
+type Org struct {
+	ID      string
+	Name    string
+	UserIDs map[string]string // user name -> user id
+	TagIDs  map[string]string // tag name -> tag id
+}
+
+// CreateOrganization creates an organization with its users directly in the
+// store (no activity): the way orgs come to exist on the local service. The
+// root quorum is every user with Root set, with threshold rootQuorum.
+func (s *Server) CreateOrganization(ctx context.Context, name string, rootQuorum int, users []UserSpec) (*Org, error) {
+	if strings.TrimSpace(name) == "" {
+		return nil, errors.New("create organization: name is empty")
+	}
+	roots := 0
+	for _, u := range users {
+		if u.Root {
+			roots++
+		}
+	}
+	if rootQuorum < 1 || rootQuorum > roots {
+		return nil, fmt.Errorf("create organization %q: root quorum %d needs between 1 and the %d root users", name, rootQuorum, roots)
+	}
+	out := &Org{ID: newID(), Name: name, UserIDs: map[string]string{}, TagIDs: map[string]string{}}
+	err := s.db.inTx(ctx, func(tx *sql.Tx) error {
+		now := s.now().UnixNano()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES (?, ?, ?, '[]', ?)`,
+			out.ID, name, rootQuorum, now); err != nil {
+			return fmt.Errorf("insert organization: %w", err)
+		}
+		for _, u := range users {
+			if _, err := s.createUser(ctx, tx, out, u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CreateUser adds a user to an existing organization (no activity).
+func (s *Server) CreateUser(ctx context.Context, orgID string, u UserSpec) (string, error) {
+	var id string
+	err := s.db.inTx(ctx, func(tx *sql.Tx) error {
+		o, err := loadOrg(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
+		out := &Org{ID: o.ID, Name: o.Name, UserIDs: map[string]string{}, TagIDs: map[string]string{}}
+		rows, err := tx.QueryContext(ctx, `SELECT id, name FROM user_tags WHERE org_id = ?`, orgID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var tid, tname string
+			if err := rows.Scan(&tid, &tname); err != nil {
+				rows.Close()
+				return err
+			}
+			out.TagIDs[tname] = tid
+		}
+		rows.Close()
+		id, err = s.createUser(ctx, tx, out, u)
+		return err
+	})
+	return id, err
+}
+
+func (s *Server) createUser(ctx context.Context, tx *sql.Tx, o *Org, u UserSpec) (string, error) {
+	if strings.TrimSpace(u.Name) == "" {
+		return "", errors.New("create user: name is empty")
+	}
+	if _, dup := o.UserIDs[u.Name]; dup {
+		return "", fmt.Errorf("create user: two users named %q", u.Name)
+	}
+	now := s.now().UnixNano()
+	id := newID()
+	var seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM users WHERE org_id = ?`, o.ID).Scan(&seq); err != nil {
+		return "", err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO users(id, org_id, name, email, seq, created_ns, updated_ns) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		id, o.ID, u.Name, u.Email, seq, now, now); err != nil {
+		return "", fmt.Errorf("insert user %s: %w", u.Name, err)
+	}
+	o.UserIDs[u.Name] = id
+	if u.Root {
+		if _, err := tx.ExecContext(ctx, `UPDATE organizations SET root_user_ids = json_insert(root_user_ids, '$[#]', ?) WHERE id = ?`, id, o.ID); err != nil {
+			return "", fmt.Errorf("add %s to the root quorum: %w", u.Name, err)
+		}
+	}
+	for _, k := range u.APIKeys {
+		if _, err := insertAPIKey(ctx, tx, o.ID, id, k, now); err != nil {
+			return "", fmt.Errorf("user %s: %w", u.Name, err)
+		}
+	}
+	for _, a := range u.Authenticators {
+		if a.CredentialID == "" || a.PublicKey == "" {
+			return "", fmt.Errorf("user %s: authenticator needs a credential id and a public key", u.Name)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO authenticators(id, org_id, user_id, name, credential_id, public_key, created_ns, updated_ns)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, newID(), o.ID, id, a.Name, a.CredentialID, strings.ToLower(a.PublicKey), now, now); err != nil {
+			return "", fmt.Errorf("user %s: authenticator: %w", u.Name, err)
+		}
+	}
+	for _, t := range u.Tags {
+		tagID, ok := o.TagIDs[t]
+		if !ok {
+			tagID = newID()
+			if _, err := tx.ExecContext(ctx, `INSERT INTO user_tags(id, org_id, name, created_ns) VALUES (?, ?, ?, ?)`, tagID, o.ID, t, now); err != nil {
+				return "", fmt.Errorf("create tag %s: %w", t, err)
+			}
+			o.TagIDs[t] = tagID
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO user_tag_members(tag_id, user_id) VALUES (?, ?)`, tagID, id); err != nil {
+			return "", fmt.Errorf("tag %s with %s: %w", u.Name, t, err)
+		}
+	}
+	if u.OIDCSubject != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO oidc_identities(org_id, issuer, subject, user_id) VALUES (?, ?, ?, ?)`,
+			o.ID, LocalOIDCIssuer, u.OIDCSubject, id); err != nil {
+			return "", fmt.Errorf("link %s to OIDC subject: %w", u.Name, err)
+		}
+	}
+	return id, nil
+}
+
+func insertAPIKey(ctx context.Context, q querier, orgID, userID string, k APIKeySpec, now int64) (string, error) {
+	if k.PublicKey == "" {
+		return "", errors.New("API key has no public key")
+	}
+	typ := k.CredentialType
+	if typ == "" {
+		typ = api.CredentialAPIKeyP256
+	}
+	name := k.Name
+	if name == "" {
+		name = "API key"
+	}
+	id := newID()
+	if _, err := q.ExecContext(ctx, `INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, expiration_seconds, created_ns, updated_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, orgID, userID, name, strings.ToLower(k.PublicKey), typ, k.ExpirationSeconds, now, now); err != nil {
+		return "", fmt.Errorf("insert API key: %w", err)
+	}
+	return id, nil
+}

@@ -1,0 +1,317 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+type queryFunc func(s *Server, ctx context.Context, c *caller, body []byte) (any, error)
+
+// queryHandlers serves every query operation (api.QueryOperations()).
+var queryHandlers = map[string]queryFunc{
+	api.QueryGetAPIKey:                  (*Server).queryGetAPIKey,
+	api.QueryGetLatestBootProof:         (*Server).queryGetLatestBootProof,
+	api.QueryGetBootProof:               (*Server).queryGetBootProof,
+	api.QueryGetPolicyEvaluations:       (*Server).queryGetPolicyEvaluations,
+	api.QueryListAppProofs:              (*Server).queryListAppProofs,
+	api.QueryGetOnrampTransactionStatus: (*Server).queryGetOnrampTransactionStatus,
+	api.QueryListActivities:             (*Server).queryListActivities,
+	api.QueryGetActivity:                (*Server).queryGetActivity,
+	api.QueryListPolicies:               (*Server).queryListPolicies,
+	api.QueryGetPolicy:                  (*Server).queryGetPolicy,
+	api.QueryListMfaPolicies:            (*Server).queryListMfaPolicies,
+	api.QueryWhoami:                     (*Server).queryWhoami,
+	api.QueryGetOrganizationConfigs:     (*Server).queryGetOrganizationConfigs,
+	api.QueryListUsers:                  (*Server).queryListUsers,
+	api.QueryGetUser:                    (*Server).queryGetUser,
+}
+
+// decodeQuery decodes a query body strictly: unknown fields are refused.
+func decodeQuery(body []byte, v any) error {
+	if err := strictDecode(body, v); err != nil {
+		return invalidf("INVALID_REQUEST", "request body: %v", err)
+	}
+	return nil
+}
+
+func requireField(name, value string) error {
+	if value == "" {
+		return invalidf("MISSING_FIELD", "%s is required", name)
+	}
+	return nil
+}
+
+func (s *Server) queryGetAPIKey(ctx context.Context, c *caller, body []byte) (any, error) {
+	var req api.GetAPIKeyRequest
+	if err := decodeQuery(body, &req); err != nil {
+		return nil, err
+	}
+	if err := requireField("apiKeyId", req.APIKeyID); err != nil {
+		return nil, err
+	}
+	keys, err := loadAPIKeys(ctx, s.db.read, `org_id = ? AND id = ?`, c.OrgID, req.APIKeyID)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys[""]) == 0 {
+		return nil, notFoundf("API_KEY_NOT_FOUND", "API key %q not found in organization %q", req.APIKeyID, c.OrgID)
+	}
+	return api.GetAPIKeyResponse{APIKey: keys[""][0]}, nil
+}
+
+// loadAPIKeys loads keys matching where, grouped by user id, and all under "".
+func loadAPIKeys(ctx context.Context, q querier, where string, args ...any) (map[string][]api.APIKey, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, user_id, name, public_key, credential_type, expiration_seconds, created_ns, updated_ns
+		FROM api_keys WHERE `+where+` ORDER BY created_ns, id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("load API keys: %w", err)
+	}
+	defer rows.Close()
+	out := map[string][]api.APIKey{}
+	for rows.Next() {
+		var k api.APIKey
+		var user string
+		var exp, created, updated int64
+		if err := rows.Scan(&k.APIKeyID, &user, &k.APIKeyName, &k.Credential.PublicKey, &k.Credential.Type, &exp, &created, &updated); err != nil {
+			return nil, err
+		}
+		if exp > 0 {
+			k.ExpirationSeconds = strconv.FormatInt(exp, 10)
+		}
+		k.CreatedAt, k.UpdatedAt = api.NewTime(time.Unix(0, created)), api.NewTime(time.Unix(0, updated))
+		out[user] = append(out[user], k)
+		out[""] = append(out[""], k)
+	}
+	return out, rows.Err()
+}
+
+func (s *Server) queryGetPolicyEvaluations(ctx context.Context, c *caller, body []byte) (any, error) {
+	var req api.GetPolicyEvaluationsRequest
+	if err := decodeQuery(body, &req); err != nil {
+		return nil, err
+	}
+	if err := requireField("activityId", req.ActivityID); err != nil {
+		return nil, err
+	}
+	if err := s.activityExists(ctx, c.OrgID, req.ActivityID); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT id, vote_id, outcomes, created_ns FROM policy_evaluations WHERE activity_id = ? ORDER BY seq`, req.ActivityID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := api.GetPolicyEvaluationsResponse{PolicyEvaluations: []api.PolicyEvaluation{}}
+	for rows.Next() {
+		e := api.PolicyEvaluation{ActivityID: req.ActivityID, OrganizationID: c.OrgID}
+		var outcomes string
+		var created int64
+		if err := rows.Scan(&e.ID, &e.VoteID, &outcomes, &created); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(outcomes), &e.PolicyEvaluations); err != nil {
+			return nil, err
+		}
+		e.CreatedAt = api.NewTime(time.Unix(0, created))
+		out.PolicyEvaluations = append(out.PolicyEvaluations, e)
+	}
+	return out, rows.Err()
+}
+
+func (s *Server) activityExists(ctx context.Context, orgID, id string) error {
+	var one int
+	err := s.db.read.QueryRowContext(ctx, `SELECT 1 FROM activities WHERE id = ? AND org_id = ?`, id, orgID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", id, orgID)
+	}
+	return err
+}
+
+func (s *Server) queryListAppProofs(ctx context.Context, c *caller, body []byte) (any, error) {
+	var req api.ListAppProofsRequest
+	if err := decodeQuery(body, &req); err != nil {
+		return nil, err
+	}
+	if err := requireField("activityId", req.ActivityID); err != nil {
+		return nil, err
+	}
+	if err := s.activityExists(ctx, c.OrgID, req.ActivityID); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT proof FROM app_proofs WHERE activity_id = ? ORDER BY seq`, req.ActivityID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := api.ListAppProofsResponse{AppProofs: []api.AppProof{}}
+	for rows.Next() {
+		var raw string
+		var p api.AppProof
+		if err := rows.Scan(&raw); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(raw), &p); err != nil {
+			return nil, err
+		}
+		out.AppProofs = append(out.AppProofs, p)
+	}
+	return out, rows.Err()
+}
+
+func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte) (any, error) {
+	var req api.ListActivitiesRequest
+	if err := decodeQuery(body, &req); err != nil {
+		return nil, err
+	}
+	where := []string{"org_id = ?"}
+	args := []any{c.OrgID}
+	if len(req.FilterByStatus) > 0 {
+		for i, st := range req.FilterByStatus {
+			if !slices.Contains(api.ActivityStatuses(), st) {
+				return nil, invalidf("INVALID_FIELD", "filterByStatus[%d]: %q is not an activity status; use one of %s", i, st, strings.Join(api.ActivityStatuses(), ", "))
+			}
+			args = append(args, st)
+		}
+		where = append(where, "status IN (?"+strings.Repeat(", ?", len(req.FilterByStatus)-1)+")")
+	}
+	if len(req.FilterByType) > 0 {
+		for i, t := range req.FilterByType {
+			if _, ok := api.OperationByType(t); !ok {
+				return nil, invalidf("INVALID_FIELD", "filterByType[%d]: %q is not an activity type", i, t)
+			}
+			args = append(args, t)
+		}
+		where = append(where, "type IN (?"+strings.Repeat(", ?", len(req.FilterByType)-1)+")")
+	}
+	limit, order := 10, "DESC"
+	if p := req.PaginationOptions; p != nil {
+		if p.Limit != "" {
+			n, err := strconv.Atoi(p.Limit)
+			if err != nil || n < 1 || n > 100 {
+				return nil, invalidf("INVALID_FIELD", "paginationOptions.limit %q must be a whole number from 1 to 100, as a string", p.Limit)
+			}
+			limit = n
+		}
+		if p.Before != "" && p.After != "" {
+			return nil, invalidf("INVALID_FIELD", "paginationOptions: set before or after, not both")
+		}
+		// The list is newest first: after X is the page of older activities
+		// following X; before X is the page of newer ones preceding it.
+		for _, cur := range []struct{ id, op string }{{p.After, "<"}, {p.Before, ">"}} {
+			if cur.id == "" {
+				continue
+			}
+			var seq int64
+			err := s.db.read.QueryRowContext(ctx, `SELECT seq FROM activities WHERE id = ? AND org_id = ?`, cur.id, c.OrgID).Scan(&seq)
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil, invalidf("INVALID_FIELD", "paginationOptions: cursor %q is not an activity of this organization", cur.id)
+			}
+			if err != nil {
+				return nil, err
+			}
+			where = append(where, "seq "+cur.op+" ?")
+			args = append(args, seq)
+			if cur.op == ">" {
+				order = "ASC"
+			}
+		}
+	}
+	args = append(args, limit)
+	rows, err := s.db.read.QueryContext(ctx, `SELECT `+activityColumns+` FROM activities WHERE `+strings.Join(where, " AND ")+` ORDER BY seq `+order+` LIMIT ?`, args...)
+	if err != nil {
+		return nil, err
+	}
+	var acts []*activity
+	for rows.Next() {
+		a, err := scanActivity(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		acts = append(acts, a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if order == "ASC" {
+		slices.Reverse(acts)
+	}
+	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	out := api.ListActivitiesResponse{Activities: make([]api.Activity, 0, len(acts))}
+	for _, a := range acts {
+		if err := loadVotes(ctx, s.db.read, a); err != nil {
+			return nil, err
+		}
+		out.Activities = append(out.Activities, a.toAPI(c.UserID, o.mayVote(c.UserID, a.Type)))
+	}
+	return out, nil
+}
+
+func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (any, error) {
+	var req api.GetActivityRequest
+	if err := decodeQuery(body, &req); err != nil {
+		return nil, err
+	}
+	if err := requireField("activityId", req.ActivityID); err != nil {
+		return nil, err
+	}
+	a, err := loadActivity(ctx, s.db.read, c.OrgID, "id", req.ActivityID)
+	if err != nil {
+		return nil, err
+	}
+	if a == nil {
+		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
+	}
+	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	return api.ActivityResponse{Activity: a.toAPI(c.UserID, o.mayVote(c.UserID, a.Type))}, nil
+}
+
+func (s *Server) queryWhoami(ctx context.Context, c *caller, body []byte) (any, error) {
+	var req api.WhoamiRequest
+	if err := decodeQuery(body, &req); err != nil {
+		return nil, err
+	}
+	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	var name string
+	if err := s.db.read.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, c.UserID).Scan(&name); err != nil {
+		return nil, fmt.Errorf("whoami: %w", err)
+	}
+	return api.WhoamiResponse{OrganizationID: o.ID, OrganizationName: o.Name, UserID: c.UserID, Username: name}, nil
+}
+
+func (s *Server) queryGetOrganizationConfigs(ctx context.Context, c *caller, body []byte) (any, error) {
+	var req api.GetOrganizationConfigsRequest
+	if err := decodeQuery(body, &req); err != nil {
+		return nil, err
+	}
+	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	features, err := loadFeatures(ctx, s.db.read, c.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	ids := append([]string{}, o.RootIDs...)
+	return api.GetOrganizationConfigsResponse{Configs: api.OrganizationConfigs{Features: features,
+		Quorum: api.Quorum{Threshold: o.Threshold, UserIDs: ids}}}, nil
+}

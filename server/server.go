@@ -1,0 +1,87 @@
+// Package server is vigil's local implementation of the activity/query service
+// (SPEC.md, with DESIGN.md §3–4 deciding what SPEC.md leaves open): stamped
+// HTTP submits and queries, an activity engine with votes and policies, SQLite
+// storage, signed webhooks, demo enclaves and an auth proxy.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Config configures a Server.
+type Config struct {
+	// DataDir holds the database (vigil.db); "" keeps everything in memory.
+	DataDir string
+	// Logger receives structured logs; nil discards them.
+	Logger *slog.Logger
+	// Now is the service clock; nil means time.Now.
+	Now func() time.Time
+	// HTTPClient delivers webhooks; nil means a client with a 10 s timeout.
+	HTTPClient *http.Client
+}
+
+// Server is the local service. It is safe for concurrent use.
+type Server struct {
+	log   *slog.Logger
+	now   func() time.Time
+	db    *store
+	hooks *hooks
+	creds *serviceKeys
+
+	compiled sync.Map // policy cache: condition+"\x00"+consensus -> compiledPolicy
+
+	enclaveMu sync.Mutex // serializes creation of demo enclaves
+}
+
+// Open opens (creating or migrating as needed) the store in cfg.DataDir and
+// prepares the service's keys.
+func Open(cfg Config) (*Server, error) {
+	ctx := context.Background()
+	s := &Server{log: cfg.Logger, now: cfg.Now}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	db, err := openStore(ctx, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	s.db = db
+	if s.creds, err = loadServiceKeys(ctx, db); err != nil {
+		db.close()
+		return nil, err
+	}
+	client := cfg.HTTPClient
+	if client == nil {
+		client = &http.Client{Timeout: 10 * time.Second}
+	}
+	if s.hooks, err = openHooks(ctx, db, client, s.log); err != nil {
+		db.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close stops webhook delivery (waiting briefly for deliveries in flight) and
+// closes the store.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := s.hooks.close(ctx)
+	return errors.Join(err, s.db.close())
+}
+
+// TLSFetcherPublicKey is the uncompressed hex P-256 key clients encrypt OAuth2
+// client secrets to (profile setting tls_fetcher_public_key).
+func (s *Server) TLSFetcherPublicKey() string {
+	return fmt.Sprintf("%x", s.creds.tlsFetcher.PublicKey().Bytes())
+}
