@@ -1,0 +1,395 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/keys"
+)
+
+// MaxReplyBytes bounds every reply body the client reads, so that a hostile or
+// broken server cannot exhaust memory.
+const MaxReplyBytes = 16 << 20
+
+// Default retry policy of queries: up to 3 retries, backoff from 200ms doubling to
+// at most 5s, with jitter.
+const (
+	DefaultMaxRetries   = 3
+	DefaultRetryBase    = 200 * time.Millisecond
+	DefaultRetryCap     = 5 * time.Second
+	DefaultUserAgent    = "vigil"
+	defaultHTTPTimeout  = 30 * time.Second
+	maxRetryAfter       = time.Minute // a longer Retry-After gives up instead of hanging
+	errorExcerptRunes   = 200
+	errorMessageMaxRune = 1000
+)
+
+// Client is a typed client of the activity/query service for one organization.
+// It is safe for concurrent use.
+type Client struct {
+	baseURL   string // without a trailing slash
+	org       string
+	stamper   keys.Stamper
+	http      *http.Client
+	now       func() time.Time
+	userAgent string
+
+	maxRetries          int
+	retryBase, retryCap time.Duration
+
+	authProxyURL      string
+	authProxyConfigID string
+}
+
+// Option configures a Client.
+type Option func(*Client) error
+
+// WithHTTPClient sends requests with hc (for its transport and timeout). The client
+// never follows redirects, whatever hc says: a redirect would forward the stamp to
+// wherever the server points.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) error {
+		if hc == nil {
+			return errors.New("WithHTTPClient: nil *http.Client")
+		}
+		cp := *hc
+		c.http = &cp
+		return nil
+	}
+}
+
+// WithClock sets the clock used for timestampMs (tests fix it for golden bodies).
+func WithClock(now func() time.Time) Option {
+	return func(c *Client) error {
+		if now == nil {
+			return errors.New("WithClock: nil clock")
+		}
+		c.now = now
+		return nil
+	}
+}
+
+// WithRetryPolicy sets how queries are retried on 429, 5xx and network errors: at
+// most max retries, waiting base, 2·base, 4·base… (never more than cap) with jitter.
+// max 0 disables retries. Submits are never retried.
+func WithRetryPolicy(max int, base, cap time.Duration) Option {
+	return func(c *Client) error {
+		if max < 0 || base < 0 || cap < base {
+			return fmt.Errorf("WithRetryPolicy(%d, %s, %s): want max >= 0 and 0 <= base <= cap", max, base, cap)
+		}
+		c.maxRetries, c.retryBase, c.retryCap = max, base, cap
+		return nil
+	}
+}
+
+// WithAuthProxy sets the auth proxy's base URL and configuration id, used by
+// WalletKitConfig.
+func WithAuthProxy(proxyURL, configID string) Option {
+	return func(c *Client) error {
+		u, err := checkBaseURL(proxyURL)
+		if err != nil {
+			return fmt.Errorf("auth proxy URL: %w", err)
+		}
+		if configID == "" {
+			return errors.New("auth proxy: the configuration id is empty; set it to the id of the auth proxy configuration")
+		}
+		c.authProxyURL, c.authProxyConfigID = u, configID
+		return nil
+	}
+}
+
+// WithUserAgent sets the User-Agent header.
+func WithUserAgent(ua string) Option {
+	return func(c *Client) error {
+		if ua == "" || strings.ContainsAny(ua, "\r\n") {
+			return fmt.Errorf("WithUserAgent(%q): want a non-empty single line", ua)
+		}
+		c.userAgent = ua
+		return nil
+	}
+}
+
+func checkBaseURL(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a URL: %w", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("%q: use an http:// or https:// URL such as https://api.example.com", raw)
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("%q has no host; use a URL such as https://api.example.com", raw)
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", fmt.Errorf("%q: leave out the query, fragment and user info; give only scheme, host and optional path", raw)
+	}
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// NewClient returns a client of the service at baseURL (e.g. https://api.example.com,
+// without /public/v1) acting for organizationID, stamping with stamper. A nil
+// stamper is allowed for a client that only calls WebhookJWKS and WalletKitConfig;
+// stamped calls then fail with a clear error.
+func NewClient(baseURL, organizationID string, stamper keys.Stamper, opts ...Option) (*Client, error) {
+	base, err := checkBaseURL(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("new client: base URL %w", err)
+	}
+	c := &Client{
+		baseURL:    base,
+		org:        organizationID,
+		stamper:    stamper,
+		http:       &http.Client{Timeout: defaultHTTPTimeout},
+		now:        time.Now,
+		userAgent:  DefaultUserAgent,
+		maxRetries: DefaultMaxRetries,
+		retryBase:  DefaultRetryBase,
+		retryCap:   DefaultRetryCap,
+	}
+	for _, opt := range opts {
+		if err := opt(c); err != nil {
+			return nil, fmt.Errorf("new client: %w", err)
+		}
+	}
+	c.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return c, nil
+}
+
+// OrganizationID is the organization the client acts for.
+func (c *Client) OrganizationID() string { return c.org }
+
+// BaseURL is the service base URL, without a trailing slash.
+func (c *Client) BaseURL() string { return c.baseURL }
+
+// call is one logical request.
+type call struct {
+	op      string // "submit/create_policy", for errors
+	method  string
+	url     string
+	body    []byte // sent (and stamped) exactly as is; nil for GET
+	stamp   bool
+	retry   bool // only idempotent reads are retried
+	headers map[string]string
+}
+
+// do performs c (retrying reads) and decodes a 2xx reply into out, then sanitises it.
+func (c *Client) do(ctx context.Context, cl call, out any) error {
+	if cl.stamp && c.stamper == nil {
+		return fmt.Errorf("%s: no stamping key configured; set the profile's key", cl.op)
+	}
+	for attempt := 0; ; attempt++ {
+		reply, status, header, err := c.roundTrip(ctx, cl)
+		var retryAfter time.Duration
+		switch {
+		case err != nil:
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return fmt.Errorf("%s: %w", cl.op, ctxErr)
+			}
+			var se *stampError
+			if errors.As(err, &se) {
+				return fmt.Errorf("%s: %w", cl.op, err)
+			}
+			if !cl.retry {
+				if notSent(err) {
+					return fmt.Errorf("%s: the request was not sent: %w", cl.op, err)
+				}
+				return fmt.Errorf("%s: %w (%w)", cl.op, ErrOutcomeUnknown, err)
+			}
+			if attempt >= c.maxRetries {
+				return fmt.Errorf("%s: %w", cl.op, err)
+			}
+		case status >= 200 && status < 300:
+			if out == nil {
+				return nil
+			}
+			if err := json.Unmarshal(reply, out); err != nil {
+				return fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", cl.op, Sanitize(err.Error()))
+			}
+			SanitizeValue(out)
+			return nil
+		default:
+			apiErr := newError(cl.op, status, reply)
+			if !cl.retry || !retryableStatus(status) || attempt >= c.maxRetries {
+				return apiErr
+			}
+			retryAfter = parseRetryAfter(header.Get("Retry-After"), c.now())
+			if retryAfter > maxRetryAfter {
+				return apiErr
+			}
+		}
+		if err := sleep(ctx, max(c.backoff(attempt), retryAfter)); err != nil {
+			return fmt.Errorf("%s: %w", cl.op, err)
+		}
+	}
+}
+
+// stampError marks a failure of the stamper, which no retry can fix.
+type stampError struct{ err error }
+
+func (e *stampError) Error() string { return "stamp the request: " + e.err.Error() }
+func (e *stampError) Unwrap() error { return e.err }
+
+// roundTrip sends one attempt and reads the reply, at most MaxReplyBytes.
+func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Header, error) {
+	var body io.Reader
+	if cl.body != nil {
+		body = bytes.NewReader(cl.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, cl.method, cl.url, body)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if cl.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	for k, v := range cl.headers {
+		req.Header.Set(k, v)
+	}
+	if cl.stamp {
+		// Re-stamping the same bytes on a retry is harmless; a fresh stamp keeps
+		// stampers that embed time (WebAuthn assertions) valid.
+		name, value, err := c.stamper.Stamp(cl.body)
+		if err != nil {
+			return nil, 0, nil, &stampError{err}
+		}
+		req.Header.Set(name, value)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer resp.Body.Close()
+	reply, err := io.ReadAll(io.LimitReader(resp.Body, MaxReplyBytes+1))
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("read reply: %w", err)
+	}
+	if len(reply) > MaxReplyBytes {
+		return nil, 0, nil, &replyTooLargeError{}
+	}
+	return reply, resp.StatusCode, resp.Header, nil
+}
+
+type replyTooLargeError struct{}
+
+func (*replyTooLargeError) Error() string {
+	return fmt.Sprintf("the reply is larger than %d MiB; refusing to read it", MaxReplyBytes>>20)
+}
+
+// notSent reports errors that happen before any byte of the request left, after
+// which a submit certainly did not reach the service.
+func notSent(err error) bool {
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "dial" {
+		return true
+	}
+	var dnsErr *net.DNSError
+	return errors.As(err, &dnsErr)
+}
+
+func retryableStatus(status int) bool {
+	switch status {
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// backoff is the wait before retry number attempt+1: exponential, capped, with
+// "equal jitter" (half fixed, half random) so that clients spread out.
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.retryBase
+	for range attempt {
+		d *= 2
+		if d >= c.retryCap {
+			d = c.retryCap
+			break
+		}
+	}
+	d = min(d, c.retryCap)
+	if d <= 0 {
+		return 0
+	}
+	half := d / 2
+	return half + rand.N(half+1)
+}
+
+// parseRetryAfter reads a Retry-After header (seconds or an HTTP date).
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+		if secs < 0 {
+			return 0
+		}
+		return time.Duration(min(secs, 24*3600)) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// newError builds the *Error of a non-2xx reply. A body that is not the service's
+// error JSON still gives a readable error: the status text and a short, sanitised
+// excerpt of what came back.
+func newError(op string, status int, body []byte) *Error {
+	e := &Error{StatusCode: status, Operation: op}
+	var eb ErrorBody
+	if err := json.Unmarshal(body, &eb); err == nil && (eb.Message != "" || eb.Code != 0) {
+		SanitizeValue(&eb)
+		e.Code = eb.Code
+		e.Message = truncateRunes(eb.Message, errorMessageMaxRune)
+		e.Details = eb.Details
+		return e
+	}
+	e.Message = http.StatusText(status)
+	if e.Message == "" {
+		e.Message = "unexpected reply"
+	}
+	if excerpt := strings.TrimSpace(Sanitize(string(body))); excerpt != "" {
+		e.Message += ": " + strconv.Quote(truncateRunes(excerpt, errorExcerptRunes))
+	}
+	return e
+}
+
+func truncateRunes(s string, n int) string {
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos] + "…"
+		}
+		i++
+	}
+	return s
+}

@@ -1,0 +1,301 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// query POSTs req to query/<name>, stamped, retrying on 429/5xx/network errors.
+// Queries carry no type or timestampMs: the body is the request struct.
+func (c *Client) query(ctx context.Context, name string, req, out any) error {
+	op := "query/" + name
+	body, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("%s: encode request: %w", op, err)
+	}
+	return c.do(ctx, call{op: op, method: "POST", url: c.baseURL + QueryPrefix + name, body: body, stamp: true, retry: true}, out)
+}
+
+// requireArg checks a required lookup argument before any round trip.
+func requireArg(op, field, v string) error {
+	if v == "" {
+		return fmt.Errorf("query/%s: %w", op, &ValidationError{Field: field, Problem: "is required but empty; give the id to look up"})
+	}
+	return nil
+}
+
+// GetAPIKey returns an API key of the organization.
+func (c *Client) GetAPIKey(ctx context.Context, apiKeyID string) (*APIKey, error) {
+	if err := requireArg(QueryGetAPIKey, "apiKeyId", apiKeyID); err != nil {
+		return nil, err
+	}
+	var r GetAPIKeyResponse
+	if err := c.query(ctx, QueryGetAPIKey, GetAPIKeyRequest{OrganizationID: c.org, APIKeyID: apiKeyID}, &r); err != nil {
+		return nil, err
+	}
+	return &r.APIKey, nil
+}
+
+// GetLatestBootProof returns the latest boot proof of an enclave app.
+func (c *Client) GetLatestBootProof(ctx context.Context, appName string) (*BootProof, error) {
+	if err := requireArg(QueryGetLatestBootProof, "appName", appName); err != nil {
+		return nil, err
+	}
+	var r BootProofResponse
+	if err := c.query(ctx, QueryGetLatestBootProof, GetLatestBootProofRequest{OrganizationID: c.org, AppName: appName}, &r); err != nil {
+		return nil, err
+	}
+	return &r.BootProof, nil
+}
+
+// GetBootProof returns the boot proof of the enclave with this ephemeral key.
+func (c *Client) GetBootProof(ctx context.Context, ephemeralKey string) (*BootProof, error) {
+	if err := requireArg(QueryGetBootProof, "ephemeralKey", ephemeralKey); err != nil {
+		return nil, err
+	}
+	var r BootProofResponse
+	if err := c.query(ctx, QueryGetBootProof, GetBootProofRequest{OrganizationID: c.org, EphemeralKey: ephemeralKey}, &r); err != nil {
+		return nil, err
+	}
+	return &r.BootProof, nil
+}
+
+// GetPolicyEvaluations returns the policy evaluations of an activity, one per vote
+// that triggered an evaluation.
+func (c *Client) GetPolicyEvaluations(ctx context.Context, activityID string) ([]PolicyEvaluation, error) {
+	if err := requireArg(QueryGetPolicyEvaluations, "activityId", activityID); err != nil {
+		return nil, err
+	}
+	var r GetPolicyEvaluationsResponse
+	if err := c.query(ctx, QueryGetPolicyEvaluations, GetPolicyEvaluationsRequest{OrganizationID: c.org, ActivityID: activityID}, &r); err != nil {
+		return nil, err
+	}
+	return r.PolicyEvaluations, nil
+}
+
+// ListAppProofs returns the app proofs of an activity submitted WithAppProofs.
+func (c *Client) ListAppProofs(ctx context.Context, activityID string) ([]AppProof, error) {
+	if err := requireArg(QueryListAppProofs, "activityId", activityID); err != nil {
+		return nil, err
+	}
+	var r ListAppProofsResponse
+	if err := c.query(ctx, QueryListAppProofs, ListAppProofsRequest{OrganizationID: c.org, ActivityID: activityID}, &r); err != nil {
+		return nil, err
+	}
+	return r.AppProofs, nil
+}
+
+// GetOnrampTransactionStatus returns a fiat on-ramp transaction's status; refresh
+// asks the service to fetch it from the provider first.
+func (c *Client) GetOnrampTransactionStatus(ctx context.Context, transactionID string, refresh bool) (string, error) {
+	if err := requireArg(QueryGetOnrampTransactionStatus, "transactionId", transactionID); err != nil {
+		return "", err
+	}
+	req := GetOnrampTransactionStatusRequest{OrganizationID: c.org, TransactionID: transactionID}
+	if refresh {
+		req.Refresh = &refresh
+	}
+	var r GetOnrampTransactionStatusResponse
+	if err := c.query(ctx, QueryGetOnrampTransactionStatus, req, &r); err != nil {
+		return "", err
+	}
+	return r.TransactionStatus, nil
+}
+
+// ListActivitiesOptions filters and pages ListActivities. Zero values mean no
+// filter; Limit 0 means the service default (10), else 1..100. Before and After
+// are activity ids.
+type ListActivitiesOptions struct {
+	Statuses []string
+	Types    []string
+	Limit    int
+	Before   string
+	After    string
+}
+
+func (o ListActivitiesOptions) request(org string) (ListActivitiesRequest, error) {
+	req := ListActivitiesRequest{OrganizationID: org}
+	for i, s := range o.Statuses {
+		if !slices.Contains(ActivityStatuses(), s) {
+			return req, &ValidationError{Field: indexPath("filterByStatus", i),
+				Problem: fmt.Sprintf("%s is not an activity status; use one of %s", strconv.QuoteToASCII(s), strings.Join(ActivityStatuses(), ", "))}
+		}
+	}
+	for i, t := range o.Types {
+		if t == "" {
+			return req, &ValidationError{Field: indexPath("filterByType", i), Problem: "is empty; give an activity type such as " + TypeCreatePolicyV3}
+		}
+	}
+	if o.Limit < 0 || o.Limit > 100 {
+		return req, &ValidationError{Field: "paginationOptions.limit", Problem: fmt.Sprintf("is %d; use 1 to 100, or 0 for the default of 10", o.Limit)}
+	}
+	if o.Before != "" && o.After != "" {
+		return req, &ValidationError{Field: "paginationOptions", Problem: "has both before and after; page in one direction at a time"}
+	}
+	req.FilterByStatus = o.Statuses
+	req.FilterByType = o.Types
+	if o.Limit != 0 || o.Before != "" || o.After != "" {
+		req.PaginationOptions = &PaginationOptions{Before: o.Before, After: o.After}
+		if o.Limit != 0 {
+			req.PaginationOptions.Limit = strconv.Itoa(o.Limit)
+		}
+	}
+	return req, nil
+}
+
+// ListActivities lists the organization's activities, newest first.
+func (c *Client) ListActivities(ctx context.Context, opts ListActivitiesOptions) ([]Activity, error) {
+	req, err := opts.request(c.org)
+	if err != nil {
+		return nil, fmt.Errorf("query/%s: %w", QueryListActivities, err)
+	}
+	var r ListActivitiesResponse
+	if err := c.query(ctx, QueryListActivities, req, &r); err != nil {
+		return nil, err
+	}
+	return r.Activities, nil
+}
+
+// GetActivity returns one activity.
+func (c *Client) GetActivity(ctx context.Context, activityID string) (*Activity, error) {
+	if err := requireArg(QueryGetActivity, "activityId", activityID); err != nil {
+		return nil, err
+	}
+	var r ActivityResponse
+	if err := c.query(ctx, QueryGetActivity, GetActivityRequest{OrganizationID: c.org, ActivityID: activityID}, &r); err != nil {
+		return nil, err
+	}
+	return &r.Activity, nil
+}
+
+// ListPolicies lists the organization's policies.
+func (c *Client) ListPolicies(ctx context.Context) ([]Policy, error) {
+	var r ListPoliciesResponse
+	if err := c.query(ctx, QueryListPolicies, ListPoliciesRequest{OrganizationID: c.org}, &r); err != nil {
+		return nil, err
+	}
+	return r.Policies, nil
+}
+
+// GetPolicy returns one policy.
+func (c *Client) GetPolicy(ctx context.Context, policyID string) (*Policy, error) {
+	if err := requireArg(QueryGetPolicy, "policyId", policyID); err != nil {
+		return nil, err
+	}
+	var r GetPolicyResponse
+	if err := c.query(ctx, QueryGetPolicy, GetPolicyRequest{OrganizationID: c.org, PolicyID: policyID}, &r); err != nil {
+		return nil, err
+	}
+	return &r.Policy, nil
+}
+
+// ListMfaPolicies lists MFA policies, of one user when userID is not empty.
+func (c *Client) ListMfaPolicies(ctx context.Context, userID string) ([]MfaPolicy, error) {
+	var r ListMfaPoliciesResponse
+	if err := c.query(ctx, QueryListMfaPolicies, ListMfaPoliciesRequest{OrganizationID: c.org, UserID: userID}, &r); err != nil {
+		return nil, err
+	}
+	return r.MfaPolicies, nil
+}
+
+// Whoami returns the organization and user the client's key belongs to.
+func (c *Client) Whoami(ctx context.Context) (*WhoamiResponse, error) {
+	var r WhoamiResponse
+	if err := c.query(ctx, QueryWhoami, WhoamiRequest{OrganizationID: c.org}, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// GetOrganizationConfigs returns the organization's features and root quorum.
+func (c *Client) GetOrganizationConfigs(ctx context.Context) (*OrganizationConfigs, error) {
+	var r GetOrganizationConfigsResponse
+	if err := c.query(ctx, QueryGetOrganizationConfigs, GetOrganizationConfigsRequest{OrganizationID: c.org}, &r); err != nil {
+		return nil, err
+	}
+	return &r.Configs, nil
+}
+
+// ListUsers lists the organization's users.
+func (c *Client) ListUsers(ctx context.Context) ([]User, error) {
+	var r ListUsersResponse
+	if err := c.query(ctx, QueryListUsers, ListUsersRequest{OrganizationID: c.org}, &r); err != nil {
+		return nil, err
+	}
+	return r.Users, nil
+}
+
+// GetUser returns one user.
+func (c *Client) GetUser(ctx context.Context, userID string) (*User, error) {
+	if err := requireArg(QueryGetUser, "userId", userID); err != nil {
+		return nil, err
+	}
+	var r GetUserResponse
+	if err := c.query(ctx, QueryGetUser, GetUserRequest{OrganizationID: c.org, UserID: userID}, &r); err != nil {
+		return nil, err
+	}
+	return &r.User, nil
+}
+
+// WalletKitConfig returns the login-kit configuration from the auth proxy
+// (WithAuthProxy). It is authenticated by the configuration id header only: the
+// body is {} and it carries no stamp.
+func (c *Client) WalletKitConfig(ctx context.Context) (*WalletKitConfig, error) {
+	const op = "auth_proxy/wallet_kit_config"
+	if c.authProxyURL == "" {
+		return nil, fmt.Errorf("%s: no auth proxy configured; set its URL and configuration id in the profile", op)
+	}
+	var r WalletKitConfig
+	err := c.do(ctx, call{op: op, method: "POST", url: c.authProxyURL + WalletKitConfigPath, body: []byte("{}"),
+		retry: true, headers: map[string]string{AuthProxyConfigIDHeader: c.authProxyConfigID}}, &r)
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// WebhookJWKS fetches the webhook verification keys (GET, no authentication).
+// webhook.JWKSCache caches them by Cache-Control; this is the plain fetch.
+func (c *Client) WebhookJWKS(ctx context.Context) (*JWKS, error) {
+	var r JWKS
+	if err := c.do(ctx, call{op: "discovery/webhooks/jwks", method: "GET", url: c.baseURL + JWKSPath, retry: true}, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// WaitForActivity polls GetActivity until until(activity) is true (nil until: the
+// activity reached a terminal status) or ctx ends, waiting with capped exponential
+// backoff between polls (the retry policy's base and cap). When ctx ends it returns
+// the last activity seen with ctx's error.
+func (c *Client) WaitForActivity(ctx context.Context, activityID string, until func(*Activity) bool) (*Activity, error) {
+	if until == nil {
+		until = func(a *Activity) bool { return IsTerminal(a.Status) }
+	}
+	var last *Activity
+	for attempt := 0; ; attempt++ {
+		a, err := c.GetActivity(ctx, activityID)
+		if err != nil {
+			if ctx.Err() != nil {
+				return last, fmt.Errorf("wait for activity %s: %w", SanitizeID(activityID), ctx.Err())
+			}
+			return last, fmt.Errorf("wait for activity %s: %w", SanitizeID(activityID), err)
+		}
+		last = a
+		if until(a) {
+			return a, nil
+		}
+		wait := c.backoff(attempt)
+		if wait <= 0 {
+			wait = 10 * time.Millisecond // never spin on a zero policy
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return last, fmt.Errorf("wait for activity %s: %w", SanitizeID(activityID), err)
+		}
+	}
+}

@@ -1,0 +1,162 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// SubmitOption adjusts a submit request.
+type SubmitOption func(*submitOptions)
+
+type submitOptions struct {
+	appProofs bool
+}
+
+// WithAppProofs asks the service to produce app proofs for the activity
+// (generateAppProofs: true), to be listed later with ListAppProofs.
+func WithAppProofs() SubmitOption {
+	return func(o *submitOptions) { o.appProofs = true }
+}
+
+// MarshalJSON sends a nil ReceiverUserTags as [], as SPEC.md requires.
+func (inv Invitation) MarshalJSON() ([]byte, error) {
+	type plain Invitation
+	p := plain(inv)
+	if p.ReceiverUserTags == nil {
+		p.ReceiverUserTags = []string{}
+	}
+	return json.Marshal(p)
+}
+
+// NewActivityRequest builds the envelope of a submit: it validates params (a
+// *ValidationError, before anything is sent) and marshals them. The caller
+// marshals the envelope once and stamps exactly those bytes.
+func NewActivityRequest(op Operation, organizationID string, params Params, now int64, appProofs bool) (ActivityRequest, error) {
+	if err := params.Validate(); err != nil {
+		return ActivityRequest{}, err
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return ActivityRequest{}, fmt.Errorf("encode parameters: %w", err)
+	}
+	req := ActivityRequest{
+		Type:           op.Type,
+		TimestampMs:    strconv.FormatInt(now, 10),
+		OrganizationID: organizationID,
+		Parameters:     raw,
+	}
+	if appProofs {
+		t := true
+		req.GenerateAppProofs = &t
+	}
+	return req, nil
+}
+
+// submit validates, marshals once, stamps those bytes and POSTs them.
+//
+// Submits are not retried: if the connection fails after the request was sent,
+// the error wraps ErrOutcomeUnknown. The service treats a byte-identical body as
+// the same activity (DESIGN.md §4), so a caller that kept the body may resend it
+// safely; otherwise look the activity up with ListActivities before submitting a
+// new request (which would carry a new timestamp, hence be a new activity).
+func (c *Client) submit(ctx context.Context, path string, params Params, opts []SubmitOption) (*Activity, error) {
+	op, ok := OperationByPath(path)
+	if !ok {
+		return nil, fmt.Errorf("submit %s: unknown operation", path)
+	}
+	var so submitOptions
+	for _, o := range opts {
+		o(&so)
+	}
+	name := "submit/" + op.Path
+	req, err := NewActivityRequest(op, c.org, params, c.now().UnixMilli(), so.appProofs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s: encode request: %w", name, err)
+	}
+	var reply ActivityResponse
+	if err := c.do(ctx, call{op: name, method: "POST", url: c.baseURL + SubmitPrefix + op.Path, body: body, stamp: true}, &reply); err != nil {
+		return nil, err
+	}
+	return &reply.Activity, nil
+}
+
+// OAuth exchanges an OIDC token for a new API key whose credential bundle is
+// encrypted to p.TargetPublicKey (oauth).
+func (c *Client) OAuth(ctx context.Context, p OauthParams, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "oauth", &p, opts)
+}
+
+// CreateInvitations invites users (create_invitations).
+func (c *Client) CreateInvitations(ctx context.Context, p CreateInvitationsParams, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "create_invitations", &p, opts)
+}
+
+// CreateSmartContractInterface uploads an ABI or IDL (create_smart_contract_interface).
+func (c *Client) CreateSmartContractInterface(ctx context.Context, p CreateSmartContractInterfaceParams, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "create_smart_contract_interface", &p, opts)
+}
+
+// SetOrganizationFeature sets a feature (set_organization_feature); it completes
+// only once the root quorum approves.
+func (c *Client) SetOrganizationFeature(ctx context.Context, p SetOrganizationFeatureParams, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "set_organization_feature", &p, opts)
+}
+
+// UpdateOauth2Credential updates an OAuth2 client credential (update_oauth2_credential).
+func (c *Client) UpdateOauth2Credential(ctx context.Context, p UpdateOauth2CredentialParams, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "update_oauth2_credential", &p, opts)
+}
+
+// CreatePolicy creates a policy (create_policy, V3).
+func (c *Client) CreatePolicy(ctx context.Context, p CreatePolicyParams, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "create_policy", &p, opts)
+}
+
+// DeleteWalletAccounts deletes wallet accounts (delete_wallet_accounts).
+func (c *Client) DeleteWalletAccounts(ctx context.Context, p DeleteWalletAccountsParams, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "delete_wallet_accounts", &p, opts)
+}
+
+// CreateUserTag creates a user tag and gives it to users (create_user_tag).
+func (c *Client) CreateUserTag(ctx context.Context, p CreateUserTagParams, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "create_user_tag", &p, opts)
+}
+
+// DeleteAPIKeys deletes a user's API keys (delete_api_keys).
+func (c *Client) DeleteAPIKeys(ctx context.Context, p DeleteAPIKeysParams, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "delete_api_keys", &p, opts)
+}
+
+// CreateReadOnlySession creates a one-hour read-only session (create_read_only_session).
+func (c *Client) CreateReadOnlySession(ctx context.Context, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "create_read_only_session", &CreateReadOnlySessionParams{}, opts)
+}
+
+// DeleteTvcDeployment deletes a TVC deployment (delete_tvc_deployment).
+func (c *Client) DeleteTvcDeployment(ctx context.Context, p DeleteTvcDeploymentParams, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "delete_tvc_deployment", &p, opts)
+}
+
+// CreateMfaPolicy adds an MFA policy to a user (create_mfa_policy). SPEC.md does
+// not list generateAppProofs for it, so it takes no options.
+func (c *Client) CreateMfaPolicy(ctx context.Context, p CreateMfaPolicyParams) (*Activity, error) {
+	return c.submit(ctx, "create_mfa_policy", &p, nil)
+}
+
+// ApproveActivity votes to approve the activity with this fingerprint. The reply is
+// the target activity after the vote.
+func (c *Client) ApproveActivity(ctx context.Context, fingerprint string) (*Activity, error) {
+	return c.submit(ctx, "approve_activity", &ApproveActivityParams{Fingerprint: fingerprint}, nil)
+}
+
+// RejectActivity votes to reject the activity with this fingerprint. The reply is
+// the target activity after the vote.
+func (c *Client) RejectActivity(ctx context.Context, fingerprint string) (*Activity, error) {
+	return c.submit(ctx, "reject_activity", &RejectActivityParams{Fingerprint: fingerprint}, nil)
+}
