@@ -65,6 +65,9 @@ func run(prg cel.Program, act interpreter.Activation) (bool, error) {
 	}
 	out, _, err := prg.Eval(act)
 	if err != nil {
+		if strings.Contains(err.Error(), "cost limit exceeded") {
+			return false, fmt.Errorf("evaluation cost limit exceeded (%d): the expression does too much work; simplify it", CostLimit)
+		}
 		return false, err
 	}
 	b, ok := out.(types.Bool)

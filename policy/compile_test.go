@@ -1,0 +1,268 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// input builds an Input for a create_user_tag activity approved by approvers.
+func input(approvers ...Approver) Input {
+	return Input{
+		Activity: ActivityFor(api.TypeCreateUserTag, map[string]any{
+			"userTagName": "ops-oncall",
+			"userIds":     []string{"u-alice", "u-bob"},
+		}),
+		Approvers: approvers,
+	}
+}
+
+var (
+	alice = Approver{ID: "u-alice", Name: "alice", Email: "alice@example.com", Tags: []string{"ops", "admin"}}
+	bob   = Approver{ID: "u-bob", Name: "bob", Tags: []string{"ops"}}
+	carol = Approver{ID: "u-carol", Name: "carol", Tags: []string{"finance"}}
+)
+
+// TestDocumentedExpressions evaluates the expressions of the service's
+// documentation and of the assignment against hand-built inputs.
+func TestDocumentedExpressions(t *testing.T) {
+	policyActivity := Input{Activity: ActivityFor(api.TypeCreatePolicyV3, map[string]any{"policyName": "p"})}
+	walletInput := func(id string) Input {
+		in := policyActivity
+		in.Wallet = map[string]any{"id": id}
+		return in
+	}
+	tests := []struct {
+		name, condition, consensus string
+		in                         Input
+		wantCondition, wantCons    bool
+	}{
+		{"any by id", "", "approvers.any(user, user.id == 'u-bob')", input(alice, bob), true, true},
+		{"any by id, absent", "", "approvers.any(user, user.id == 'u-bob')", input(alice, carol), true, false},
+		{"count", "", "approvers.count() >= 2", input(alice, bob), true, true},
+		{"count short", "", "approvers.count() >= 2", input(alice), true, false},
+		{"filter tag count", "", "approvers.filter(user, user.tags.contains('ops')).count() >= 2", input(alice, bob, carol), true, true},
+		{"filter tag count short", "", "approvers.filter(user, user.tags.contains('ops')).count() >= 2", input(alice, carol), true, false},
+		{"all tagged", "", "approvers.all(user, user.tags.contains('ops'))", input(alice, bob), true, true},
+		{"not all tagged", "", "approvers.all(user, user.tags.contains('ops'))", input(alice, carol), true, false},
+		{"email and alias", "", "approvers.any(u, u.email == 'alice@example.com' && u.alias == 'alice' && u.name == 'alice')", input(alice), true, true},
+		{"credentials", "", "credentials.any(c, c.type == 'CREDENTIAL_TYPE_API_KEY_P256' && c.user_id == 'u-alice' && c.public_key == '02ab')",
+			Input{Credentials: []Credential{{ID: "k1", Type: api.CredentialAPIKeyP256, PublicKey: "02ab", UserID: "u-alice"}}}, true, true},
+		{"activity type", "activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'", "", policyActivity, true, true},
+		{"activity type mismatch", "activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'", "", input(), false, false},
+		{"resource and action", "activity.resource == 'POLICY' && activity.action == 'CREATE'", "", policyActivity, true, true},
+		{"resource and action mismatch", "activity.resource == 'POLICY' && activity.action == 'CREATE'", "", input(), false, false},
+		{"wallet in list", "wallet.id in ['a','b']", "", walletInput("b"), true, true},
+		{"wallet not in list", "wallet.id in ['a','b']", "", walletInput("c"), false, false},
+		{"param string contains", "activity.params.userTagName.contains('ops')", "", input(), true, true},
+		{"param snake case", "activity.params.user_tag_name == 'ops-oncall'", "", input(), true, true},
+		{"param list contains", "activity.params.userIds.contains('u-bob')", "", input(), true, true},
+		{"param list count", "activity.params.user_ids.count() == 2", "", input(), true, true},
+		{"in on literal list", "1 in [1, 2, 3] && 'a' != 'b' && [1,2,3].contains(1)", "", input(), true, true},
+		{"doc grammar", "[1,1,1].all(x, x == 1) && [1,2,3].any(x, x == 1) && [1,2,3].filter(x, x == 1).count() == 1 && [1,2,3][0] == 1", "", input(), true, true},
+		{"has on absent wallet", "!has(wallet.id)", "", input(), true, true},
+		{"both fields", "activity.action == 'CREATE'", "approvers.count() >= 1", input(alice), true, true},
+		{"condition false skips consensus", "activity.action == 'DELETE'", "approvers.count() >= 1", input(alice), false, false},
+		{"empty both", "", "", input(), true, true},
+		{"blank both", "  \n ", "\t", input(), true, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Compile(tc.condition, tc.consensus)
+			if err != nil {
+				t.Fatalf("Compile: %v", err)
+			}
+			cond, cons, err := c.Evaluate(tc.in)
+			if err != nil {
+				t.Fatalf("Evaluate: %v", err)
+			}
+			if cond != tc.wantCondition || cons != tc.wantCons {
+				t.Errorf("condition, consensus = %v, %v; want %v, %v", cond, cons, tc.wantCondition, tc.wantCons)
+			}
+		})
+	}
+}
+
+func TestAbsentWalletIsAnEvaluationError(t *testing.T) {
+	c, err := Compile("wallet.id in ['a','b']", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Evaluate(input(alice)); err == nil || !strings.Contains(err.Error(), "condition") {
+		t.Fatalf("Evaluate on an activity without a wallet: err = %v, want a condition error", err)
+	}
+}
+
+// position returns the 1-based line and column (in characters) of the first
+// occurrence of needle in src, computed independently of the package.
+func position(t *testing.T, src, needle string) (int, int) {
+	t.Helper()
+	i := strings.Index(src, needle)
+	if i < 0 {
+		t.Fatalf("%q not in %q", needle, src)
+	}
+	before := src[:i]
+	line := strings.Count(before, "\n") + 1
+	col := utf8.RuneCountInString(before[strings.LastIndex(before, "\n")+1:]) + 1
+	return line, col
+}
+
+func TestCompileErrorsHavePositions(t *testing.T) {
+	tests := []struct {
+		name, condition, consensus string
+		field, at                  string // at: the text the error points to
+		wantMsg                    []string
+	}{
+		{"typo in consensus keyword", "", "approvers.count() >= 1 && aprovers.count() >= 2", FieldConsensus, "aprovers",
+			[]string{"undeclared reference to 'aprovers'", "did you mean 'approvers'?"}},
+		{"typo on second line", "activity.type == 'X' ||\n  activty.action == 'CREATE'", "", FieldCondition, "activty",
+			[]string{"undeclared reference to 'activty'", "did you mean 'activity'?"}},
+		{"typo in field", "activity.resouce == 'POLICY'", "", FieldCondition, ".resouce",
+			[]string{"undefined field 'resouce'", "did you mean 'resource'?"}},
+		{"consensus keyword in condition", "approvers.count() > 1", "", FieldCondition, "approvers",
+			[]string{"'approvers' is only available in the consensus"}},
+		{"condition keyword in consensus", "", "activity.action == 'CREATE'", FieldConsensus, "activity",
+			[]string{"'activity' is only available in the condition"}},
+		{"non-ASCII before the error", "activity.params.userTagName == 'é€漢' && nope", "", FieldCondition, "nope",
+			[]string{"undeclared reference to 'nope'", "the condition can use: activity"}},
+		{"not a bool", "", "approvers.count()", FieldConsensus, "approvers",
+			[]string{"must evaluate to a bool", "an int"}},
+		{"not a bool string", "  activity.type", "", FieldCondition, "activity",
+			[]string{"must evaluate to a bool", "a string"}},
+		{"type mismatch", "", "approvers.count() >= 'two'", FieldConsensus, ">=",
+			[]string{"no matching overload"}},
+		{"assignment instead of comparison", "activity.type = 'X'", "", FieldCondition, "=",
+			[]string{"compare with =="}},
+		{"double quotes", "activity.type == 'a' || activity.type == \"X\"", "", FieldCondition, "\"X\"",
+			[]string{"single quotes"}},
+		{"syntax error", "", "approvers.count() >=", FieldConsensus, "",
+			[]string{"Syntax error"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Compile(tc.condition, tc.consensus)
+			var ee *ExprError
+			if !errors.As(err, &ee) {
+				t.Fatalf("Compile error = %v (%T), want *ExprError", err, err)
+			}
+			if ee.Field != tc.field {
+				t.Errorf("Field = %q, want %q", ee.Field, tc.field)
+			}
+			src := tc.condition
+			if tc.field == FieldConsensus {
+				src = tc.consensus
+			}
+			if tc.at != "" {
+				line, col := position(t, src, tc.at)
+				if ee.Line != line || ee.Column != col {
+					t.Errorf("position = line %d, column %d; want line %d, column %d (%v)", ee.Line, ee.Column, line, col, ee)
+				}
+			}
+			for _, m := range tc.wantMsg {
+				if !strings.Contains(ee.Message, m) {
+					t.Errorf("message %q lacks %q", ee.Message, m)
+				}
+			}
+			want := fmt.Sprintf("%s: line %d, column %d: %s", ee.Field, ee.Line, ee.Column, ee.Message)
+			if ee.Error() != want {
+				t.Errorf("Error() = %q, want %q", ee.Error(), want)
+			}
+		})
+	}
+}
+
+func TestErrorReadsLikeTheExample(t *testing.T) {
+	const consensus = "approvers.any(u, aprovers.count() > 1)"
+	_, err := Compile("", consensus)
+	want := fmt.Sprintf("consensus: line 1, column %d: undeclared reference to 'aprovers' (did you mean 'approvers'?)",
+		strings.Index(consensus, "aprovers")+1)
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant  %s", err, want)
+	}
+}
+
+func TestCheckReportsEveryProblem(t *testing.T) {
+	cond := "activty.type == 'X' && wallet.idd == \"y\""
+	cons := "aprovers.count() >= 2 || credentals.count() > 0"
+	diags := Check(cond, cons)
+	type pos struct {
+		field     string
+		line, col int
+	}
+	var want []pos
+	for _, w := range []struct{ field, src, at string }{
+		{FieldCondition, cond, "activty"},
+		{FieldCondition, cond, "\"y\""},
+		{FieldConsensus, cons, "aprovers"},
+		{FieldConsensus, cons, "credentals"},
+	} {
+		l, c := position(t, w.src, w.at)
+		want = append(want, pos{w.field, l, c})
+	}
+	var got []pos
+	for _, d := range diags {
+		got = append(got, pos{d.Field, d.Line, d.Column})
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("diagnostics at %v, want %v\n%v", got, want, diags)
+	}
+	if len(Check("activity.type == 'X'", "approvers.count() >= 2")) != 0 {
+		t.Error("Check reports problems in valid expressions")
+	}
+}
+
+func TestDoubleQuoteScannerIgnoresQuotesInSingleQuotedStringsAndComments(t *testing.T) {
+	for _, src := range []string{
+		`activity.params.userTagName == 'say "hi"'`,
+		`activity.params.userTagName == '\'"'`,
+		"activity.params.userTagName == '''a \"quoted\" 'word' ''' // \"comment\"\n|| true",
+	} {
+		if diags := Check(src, ""); len(diags) != 0 {
+			t.Errorf("Check(%q) = %v, want no problems", src, diags)
+		}
+	}
+}
+
+func TestHostileExpressionsAreRefused(t *testing.T) {
+	deep := strings.Repeat("(", 500) + "true" + strings.Repeat(")", 500)
+	long := "activity.type == '" + strings.Repeat("x", MaxExpressionLength) + "'"
+	manyTerms := "true" + strings.Repeat(" && true", 3000)
+	nestedCalls := strings.Repeat("[", 200) + "1" + strings.Repeat("]", 200) + ".count() > 0"
+	for name, src := range map[string]string{"deep parens": deep, "too long": long, "huge tree": manyTerms, "nested lists": nestedCalls, "bad utf8": "activity.type == '\xff'"} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Compile(src, "")
+			var ee *ExprError
+			if !errors.As(err, &ee) {
+				t.Fatalf("Compile = %v, want *ExprError", err)
+			}
+		})
+	}
+}
+
+func TestHostileEvaluationIsCostLimited(t *testing.T) {
+	many := make([]Approver, 300)
+	for i := range many {
+		many[i] = Approver{ID: fmt.Sprint("u", i), Tags: []string{"t"}}
+	}
+	list := "[" + strings.Repeat("1,", 999) + "1]"
+	for name, consensus := range map[string]string{
+		"nested quantifiers over approvers": "approvers.all(a, approvers.all(b, approvers.all(c, a.id != '' && b.id != '' && c.id != '')))",
+		"nested comprehensions over a literal": list + ".all(a, " + list + ".all(b, " + list + ".all(c, a == b)))",
+		"growing lists":                        list + ".map(a, " + list + ".map(b, " + list + ")).count() > 0",
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := Compile("", consensus)
+			if err != nil {
+				t.Fatalf("Compile: %v", err)
+			}
+			_, _, err = c.Evaluate(input(many...))
+			if err == nil || !strings.Contains(err.Error(), "cost") {
+				t.Fatalf("Evaluate err = %v, want a cost limit error", err)
+			}
+		})
+	}
+}
