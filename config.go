@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,7 +48,7 @@ type duration struct{ time.Duration }
 func (d *duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		return err
+		return fmt.Errorf("%q is not a duration; write it like \"30s\", \"2m\" or \"0s\"", b)
 	}
 	d.Duration = v
 	return nil
@@ -122,15 +123,24 @@ func loadConfig(path string) (*Config, error) {
 		if errors.As(err, &pe) {
 			return nil, &configError{path: path, line: pe.Position.Line, key: pe.LastKey, msg: pe.Message}
 		}
-		// Type mismatches come as plain errors whose text already holds
-		// "line N (last key …)".
+		// Type mismatches come as plain errors: "toml: line N (last key "K"): msg".
+		if m := tomlErrorRE.FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return nil, &configError{path: path, line: line, key: m[2], msg: m[3]}
+		}
 		return nil, fmt.Errorf("config %s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
 		var errs []error
 		for _, k := range undecoded {
-			errs = append(errs, &configError{path: path, line: findKeyLine(text, k), key: k.String(),
-				msg: "unknown key; see config.example.toml for the keys a profile takes (" + profileKeyList + ")"})
+			hint := "unknown key; see config.example.toml"
+			switch {
+			case len(k) == 1:
+				hint = "unknown key; the top level takes default_profile and [profiles.NAME] tables"
+			case len(k) == 3 && k[0] == "profiles":
+				hint = "unknown key; a profile takes " + profileKeyList
+			}
+			errs = append(errs, &configError{path: path, line: findKeyLine(text, k), key: k.String(), msg: hint})
 		}
 		return nil, errors.Join(errs...)
 	}
@@ -158,6 +168,8 @@ func loadConfig(path string) (*Config, error) {
 	}
 	return cfg, nil
 }
+
+var tomlErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // profileKeyList names the keys a profile takes, for the unknown-key error.
 const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key"
