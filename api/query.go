@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,7 +13,7 @@ import (
 // Queries carry no type or timestampMs: the body is the request struct.
 func (c *Client) query(ctx context.Context, name string, req, out any) error {
 	op := "query/" + name
-	body, err := json.Marshal(req)
+	body, err := marshalJSON(req)
 	if err != nil {
 		return fmt.Errorf("%s: encode request: %w", op, err)
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,7 +28,19 @@ func (inv Invitation) MarshalJSON() ([]byte, error) {
 	if p.ReceiverUserTags == nil {
 		p.ReceiverUserTags = []string{}
 	}
-	return json.Marshal(p)
+	return marshalJSON(p)
+}
+
+// marshalJSON encodes v compactly without HTML escaping, so that "a >= 2" goes on
+// the wire as written (as the official SDKs send it) rather than as "a \u003e= 2".
+func marshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // NewActivityRequest builds the envelope of a submit: it validates params (a
@@ -37,7 +50,7 @@ func NewActivityRequest(op Operation, organizationID string, params Params, now 
 	if err := params.Validate(); err != nil {
 		return ActivityRequest{}, err
 	}
-	raw, err := json.Marshal(params)
+	raw, err := marshalJSON(params)
 	if err != nil {
 		return ActivityRequest{}, fmt.Errorf("encode parameters: %w", err)
 	}
@@ -75,7 +88,7 @@ func (c *Client) submit(ctx context.Context, path string, params Params, opts []
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	body, err := json.Marshal(req)
+	body, err := marshalJSON(req)
 	if err != nil {
 		return nil, fmt.Errorf("%s: encode request: %w", name, err)
 	}
