@@ -2,10 +2,318 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/vigil-console/vigil/keys"
 )
 
-// cmdKeys is scaffolding: its owner replaces this file.
+const keysUsage = `Usage: vigil keys <command> [flags]
+
+Manage the keys that stamp your requests (the X-Stamp header).
+
+Commands:
+  generate [--scheme p256|secp256k1|ed25519] [--dir DIR] NAME   make a new key
+  list     [--dir DIR]                                          list stored keys
+  show     [--dir DIR] NAME                                     public key, scheme, credential type, files
+  import   --scheme S [--file F] [--dir DIR] NAME               store an existing private key (hex; stdin without --file)
+
+Keys live in DIR (default $XDG_CONFIG_HOME/vigil/keys, or ~/.config/vigil/keys)
+as NAME.private (mode 0600), NAME.public and NAME.scheme.
+
+Examples:
+  vigil keys generate ops
+  vigil keys generate --scheme ed25519 ci-bot
+  vigil keys show ops
+  vigil keys import --scheme secp256k1 --file old.hex legacy
+`
+
+// cmdKeys runs 'vigil keys …'.
 func cmdKeys(ctx context.Context, c cli, args []string) error {
-	return errors.New("'keys' is not built yet")
+	if len(args) == 0 {
+		fmt.Fprint(c.stderr, keysUsage)
+		return usagef("keys needs a command: generate, list, show or import")
+	}
+	sub, args := args[0], args[1:]
+	switch sub {
+	case "generate":
+		return keysGenerate(c, args)
+	case "list":
+		return keysList(c, args)
+	case "show":
+		return keysShow(c, args)
+	case "import":
+		return keysImport(c, args)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(c.stdout, keysUsage)
+		return errHelpShown
+	}
+	return usagef("unknown keys command %q; use generate, list, show or import (vigil keys -h)", sub)
+}
+
+// newCmdFlags makes a flag set whose -h prints help to stdout and whose
+// errors become usage errors, not prints.
+func newCmdFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseCmdFlags parses flags that may come before or after the positional
+// arguments ("generate NAME --scheme ed25519" works too) and returns the
+// positionals. "--" ends the flags.
+func parseCmdFlags(c cli, fs *flag.FlagSet, usage string, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(c.stdout, usage)
+				return nil, errHelpShown
+			}
+			return nil, usagef("%s: %v (see vigil %s -h)", fs.Name(), err, fs.Name())
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+func keysDirFlag(c cli, fs *flag.FlagSet) *string {
+	return fs.String("dir", "", "keys directory (default "+keys.DefaultDir(c.getenv)+")")
+}
+
+func keysStore(c cli, dir string) keys.Store {
+	if dir == "" {
+		dir = keys.DefaultDir(c.getenv)
+	}
+	return keys.Store{Dir: dir}
+}
+
+const keysGenerateUsage = `Usage: vigil keys generate [--scheme p256|secp256k1|ed25519] [--dir DIR] NAME
+
+Makes a new stamping key and stores it as NAME (never overwrites an existing key).
+Register the printed public key as an API key of your user, then set
+key = "NAME" in your profile.
+
+Flags:
+  --scheme S   p256 (default), secp256k1 or ed25519
+  --dir DIR    keys directory (default $XDG_CONFIG_HOME/vigil/keys)
+
+Examples:
+  vigil keys generate ops
+  vigil keys generate --scheme ed25519 ci-bot
+`
+
+func keysGenerate(c cli, args []string) error {
+	fs := newCmdFlags("keys generate")
+	scheme := fs.String("scheme", "p256", "")
+	dir := keysDirFlag(c, fs)
+	pos, err := parseCmdFlags(c, fs, keysGenerateUsage, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("keys generate takes one key name, got %d arguments (see vigil keys generate -h)", len(pos))
+	}
+	sc, err := keys.ParseScheme(*scheme)
+	if err != nil {
+		return usagef("keys generate: --scheme: %v", err)
+	}
+	if err := keys.ValidateName(pos[0]); err != nil {
+		return usagef("keys generate: %v", err)
+	}
+	store := keysStore(c, *dir)
+	k, err := store.Generate(pos[0], sc)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "Generated key %q.\n", pos[0])
+	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
+	fmt.Fprintf(c.stdout, "\nNext: register the public key as an API key (%s) of your user,\nthen set key = %q in your profile.\n", k.CredentialType(), pos[0])
+	return nil
+}
+
+func printKeyDetails(w io.Writer, store keys.Store, name, scheme, pub, credType string) {
+	priv, pubPath, schPath := store.Paths(name)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  name:\t%s\n", name)
+	fmt.Fprintf(tw, "  public key:\t%s\n", pub)
+	fmt.Fprintf(tw, "  scheme:\t%s\n", scheme)
+	fmt.Fprintf(tw, "  credential type:\t%s\n", credType)
+	fmt.Fprintf(tw, "  private key file:\t%s\n", priv)
+	fmt.Fprintf(tw, "  public key file:\t%s\n", pubPath)
+	fmt.Fprintf(tw, "  scheme file:\t%s\n", schPath)
+	tw.Flush()
+}
+
+// credentialTypeOf is the API key credential type of a scheme.
+func credentialTypeOf(scheme string) string {
+	switch scheme {
+	case keys.SchemeSecp256k1:
+		return "CREDENTIAL_TYPE_API_KEY_SECP256K1"
+	case keys.SchemeEd25519:
+		return "CREDENTIAL_TYPE_API_KEY_ED25519"
+	}
+	return "CREDENTIAL_TYPE_API_KEY_P256"
+}
+
+// displayHex shows a public key read from a file only if it is hex, so a
+// corrupted file cannot put control sequences on the terminal.
+func displayHex(s string) string {
+	if _, err := hex.DecodeString(s); err != nil || s == "" {
+		return "(not hex: the .public file is damaged)"
+	}
+	return s
+}
+
+const keysListUsage = `Usage: vigil keys list [--dir DIR]
+
+Lists the stored keys: name, scheme and public key.
+
+Example:
+  vigil keys list
+`
+
+func keysList(c cli, args []string) error {
+	fs := newCmdFlags("keys list")
+	dir := keysDirFlag(c, fs)
+	pos, err := parseCmdFlags(c, fs, keysListUsage, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("keys list takes no arguments, got %q", pos)
+	}
+	store := keysStore(c, *dir)
+	infos, err := store.List()
+	if err != nil {
+		return err
+	}
+	if len(infos) == 0 {
+		fmt.Fprintf(c.stdout, "No keys in %s; create one with 'vigil keys generate NAME'.\n", store.Dir)
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSCHEME\tPUBLIC KEY")
+	for _, k := range infos {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name, k.Scheme, displayHex(k.PublicKeyHex))
+	}
+	return tw.Flush()
+}
+
+const keysShowUsage = `Usage: vigil keys show [--dir DIR] NAME
+
+Shows a key's public key, scheme, credential type and files. Never prints the
+private key.
+
+Example:
+  vigil keys show ops
+`
+
+func keysShow(c cli, args []string) error {
+	fs := newCmdFlags("keys show")
+	dir := keysDirFlag(c, fs)
+	pos, err := parseCmdFlags(c, fs, keysShowUsage, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("keys show takes one key name, got %d arguments (see vigil keys show -h)", len(pos))
+	}
+	if err := keys.ValidateName(pos[0]); err != nil {
+		return usagef("keys show: %v", err)
+	}
+	store := keysStore(c, *dir)
+	info, err := store.Info(pos[0])
+	if err != nil {
+		return err
+	}
+	printKeyDetails(c.stdout, store, info.Name, info.Scheme, displayHex(info.PublicKeyHex), credentialTypeOf(info.Scheme))
+	if fi, err := os.Stat(info.PrivatePath); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		fmt.Fprintf(c.stdout, "\nWarning: %s is accessible by group or others (mode %04o) and will be refused; run: chmod 600 %s\n", info.PrivatePath, fi.Mode().Perm(), info.PrivatePath)
+	}
+	return nil
+}
+
+const keysImportUsage = `Usage: vigil keys import --scheme p256|secp256k1|ed25519 [--file F] [--dir DIR] NAME
+
+Stores an existing private key as NAME (never overwrites). The key is hex: a
+32-byte scalar for p256 and secp256k1, a 32-byte seed for ed25519. It is read
+from --file F, or from standard input without --file (so it stays out of your
+shell history).
+
+Examples:
+  vigil keys import --scheme p256 --file ops.hex ops
+  pass show vigil/ops | vigil keys import --scheme ed25519 ops
+`
+
+// maxImportLen bounds an imported key file.
+const maxImportLen = 4096
+
+func keysImport(c cli, args []string) error {
+	fs := newCmdFlags("keys import")
+	scheme := fs.String("scheme", "", "")
+	file := fs.String("file", "", "")
+	dir := keysDirFlag(c, fs)
+	pos, err := parseCmdFlags(c, fs, keysImportUsage, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("keys import takes one key name, got %d arguments (see vigil keys import -h)", len(pos))
+	}
+	if *scheme == "" {
+		return usagef("keys import needs --scheme p256, secp256k1 or ed25519: the hex alone does not say which curve it is for")
+	}
+	sc, err := keys.ParseScheme(*scheme)
+	if err != nil {
+		return usagef("keys import: --scheme: %v", err)
+	}
+	if err := keys.ValidateName(pos[0]); err != nil {
+		return usagef("keys import: %v", err)
+	}
+	var src io.Reader = c.stdin
+	from := "standard input"
+	if *file != "" && *file != "-" {
+		f, err := os.Open(*file)
+		if err != nil {
+			return fmt.Errorf("keys import: %w", err)
+		}
+		defer f.Close()
+		src, from = f, *file
+	}
+	if src == nil {
+		return usagef("keys import: no --file and no standard input")
+	}
+	b, err := io.ReadAll(io.LimitReader(src, maxImportLen+1))
+	if err != nil {
+		return fmt.Errorf("keys import: read %s: %w", from, err)
+	}
+	if len(b) > maxImportLen {
+		return fmt.Errorf("keys import: %s is larger than a key (%d bytes); expected 64 hex digits", from, maxImportLen)
+	}
+	hexKey := strings.TrimSpace(string(b))
+	if hexKey == "" {
+		return fmt.Errorf("keys import: no key in %s; give the hex private key with --file F or on standard input", from)
+	}
+	store := keysStore(c, *dir)
+	k, err := store.Import(pos[0], sc, hexKey)
+	if err != nil {
+		return fmt.Errorf("%w (key read from %s)", err, from)
+	}
+	fmt.Fprintf(c.stdout, "Imported key %q.\n", pos[0])
+	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
+	return nil
 }

@@ -1,11 +1,164 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/vigil-console/vigil/keys"
 )
 
-// cmdStamp is scaffolding: its owner replaces this file.
+const stampUsage = `Usage:
+  vigil stamp --key NAME [--dir DIR] (--body JSON | --body-file F | < body)
+  vigil stamp --verify STAMP (--body JSON | --body-file F | < body)
+
+The first form prints the X-Stamp header value for exactly the body's bytes
+(nothing is added or removed: a trailing newline in a file is signed too).
+The second checks a stamp against a body and says why it fails: use it when
+the service refuses your integration's stamps.
+
+Flags:
+  --key NAME        the stored key to stamp with
+  --dir DIR         keys directory (default $XDG_CONFIG_HOME/vigil/keys)
+  --body JSON       the request body, as given
+  --body-file F     read the body from F ("-" is standard input)
+  --verify STAMP    verify STAMP instead of making one
+
+Examples:
+  vigil stamp --key ops --body '{"organizationId":"..."}'
+  curl -H "X-Stamp: $(vigil stamp --key ops --body-file req.json)" --data-binary @req.json ...
+  vigil stamp --verify "$STAMP" --body-file req.json
+`
+
+// maxStampBody bounds the body read; the service refuses bodies over 1 MiB.
+const maxStampBody = 16 << 20
+
+// cmdStamp runs 'vigil stamp'.
 func cmdStamp(ctx context.Context, c cli, args []string) error {
-	return errors.New("'stamp' is not built yet")
+	fs := newCmdFlags("stamp")
+	keyName := fs.String("key", "", "")
+	dir := fs.String("dir", "", "")
+	body := fs.String("body", "", "")
+	bodyFile := fs.String("body-file", "", "")
+	verify := fs.String("verify", "", "")
+	pos, err := parseCmdFlags(c, fs, stampUsage, args)
+	if err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if len(pos) != 0 {
+		return usagef("stamp takes no arguments, got %q; pass the body with --body or --body-file (see vigil stamp -h)", pos)
+	}
+	if set["key"] == set["verify"] {
+		return usagef("stamp needs exactly one of --key NAME (to make a stamp) or --verify STAMP (to check one)")
+	}
+	if set["body"] && set["body-file"] {
+		return usagef("stamp takes the body from --body or --body-file, not both")
+	}
+	if set["verify"] && set["dir"] {
+		return usagef("--dir is for --key; --verify uses the public key inside the stamp")
+	}
+
+	var data []byte
+	from := "--body"
+	switch {
+	case set["body"]:
+		data = []byte(*body)
+	default:
+		var src io.Reader = c.stdin
+		from = "standard input"
+		if set["body-file"] && *bodyFile != "-" {
+			f, err := os.Open(*bodyFile)
+			if err != nil {
+				return fmt.Errorf("stamp: %w", err)
+			}
+			defer f.Close()
+			src, from = f, *bodyFile
+		}
+		if src == nil {
+			return usagef("stamp: no body: pass --body JSON or --body-file F")
+		}
+		data, err = io.ReadAll(io.LimitReader(src, maxStampBody+1))
+		if err != nil {
+			return fmt.Errorf("stamp: read body from %s: %w", from, err)
+		}
+		if len(data) > maxStampBody {
+			return fmt.Errorf("stamp: body from %s is larger than %d bytes", from, maxStampBody)
+		}
+	}
+
+	if set["verify"] {
+		return stampVerify(c, *verify, data)
+	}
+	if err := keys.ValidateName(*keyName); err != nil {
+		return usagef("stamp: --key: %v", err)
+	}
+	k, err := keysStore(c, *dir).Load(*keyName)
+	if err != nil {
+		return fmt.Errorf("stamp: %w", err)
+	}
+	_, value, err := k.Stamp(data)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.stdout, value)
+	return nil
+}
+
+// stampVerify checks stamp over body, printing the stamp's claims and the
+// verdict; a failing stamp is an error with the precise reason (exit 1).
+func stampVerify(c cli, stamp string, body []byte) error {
+	claims, decodeErr := keys.DecodeStamp(stamp)
+	if decodeErr == nil {
+		fmt.Fprintf(c.stdout, "public key: %s\n", claimText(claims.PublicKey, true))
+		fmt.Fprintf(c.stdout, "scheme:     %s\n", claimText(claims.Scheme, false))
+	}
+	fmt.Fprintf(c.stdout, "body:       %d bytes\n", len(body))
+	st, err := keys.Verify(stamp, body)
+	if err != nil {
+		fmt.Fprintln(c.stdout, "verdict:    INVALID")
+		reason := err
+		if errors.Is(err, keys.ErrBadSignature) {
+			hint := "the body must be byte-for-byte what was signed (key order, spaces, escaping)"
+			if bytes.HasSuffix(body, []byte("\n")) {
+				hint += "; this body ends with a newline, which is signed too: was it in the signed body?"
+			}
+			reason = fmt.Errorf("%w\n  hint: %s", err, hint)
+		}
+		return fmt.Errorf("stamp is not valid: %w", reason)
+	}
+	fmt.Fprintf(c.stdout, "verdict:    valid (%s, credential type %s)\n", st.Scheme, credentialTypeOf(st.Scheme))
+	fmt.Fprintln(c.stdout, "note:       the service also requires this public key to be registered to a user of the organization")
+	return nil
+}
+
+// claimText shows an unverified field of a stamp: verbatim when it is plain
+// (hex, or scheme-like text), otherwise quoted so that nothing in it can act
+// on the terminal.
+func claimText(s string, wantHex bool) string {
+	if wantHex {
+		if _, err := hex.DecodeString(s); err == nil && len(s) <= 200 {
+			return s
+		}
+		return fmt.Sprintf("%q (not hex)", truncateClaim(s))
+	}
+	for _, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return fmt.Sprintf("%q", truncateClaim(s))
+		}
+	}
+	return s
+}
+
+func truncateClaim(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "…"
+	}
+	return s
 }

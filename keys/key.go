@@ -89,7 +89,8 @@ func ParsePrivateHex(scheme, hexKey string) (*Key, error) {
 	}
 	raw, err := hex.DecodeString(strings.TrimSpace(hexKey))
 	if err != nil {
-		return nil, fmt.Errorf("private key is not hex (%v); expected 64 hex digits", err)
+		// The error does not quote the input: it is a secret.
+		return nil, errors.New("private key is not hex; expected 64 hex digits")
 	}
 	if len(raw) != 32 {
 		return nil, fmt.Errorf("private key is %d bytes; %s keys are 32 bytes (64 hex digits)", len(raw), sc)
