@@ -56,3 +56,7 @@ func decodeB64(s string) ([]byte, error) {
 }
 
 func p256() elliptic.Curve { return elliptic.P256() }
+
+// DecodeBase64 decodes standard or URL-safe base64, padded or not, as boot proofs
+// and attestation files come in either.
+func DecodeBase64(s string) ([]byte, error) { return decodeB64(s) }

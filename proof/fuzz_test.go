@@ -1,0 +1,56 @@
+package proof
+
+import (
+	"encoding/base64"
+	"testing"
+	"time"
+)
+
+// FuzzParseAttestation feeds hostile COSE/CBOR to the document parser and the
+// signature check: they must return errors, never panic or allocate unboundedly.
+func FuzzParseAttestation(f *testing.F) {
+	bp, _ := fixturePair(f)
+	prod, _ := base64.StdEncoding.DecodeString(bp.AwsAttestationDocB64)
+	blocky := readFixture(f, "nitro_attestation_blocky.cbor")
+	auth, err := NewDemoAuthority(time.Unix(1_700_000_000, 0))
+	if err != nil {
+		f.Fatal(err)
+	}
+	enc, err := NewDemoEnclave(auth, "fuzz", "o", "l", time.Unix(1_700_000_000, 0))
+	if err != nil {
+		f.Fatal(err)
+	}
+	demo, _ := base64.StdEncoding.DecodeString(enc.BootProof.AwsAttestationDocB64)
+	for _, seed := range [][]byte{prod, blocky, demo, prod[:len(prod)/2], append([]byte{0xd2}, blocky...), {0x84}, {}} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := parseAttestation(data)
+		if err != nil {
+			return
+		}
+		_ = a.verifySignature()
+		_ = VerifyAttestation(data, Options{Roots: []Root{auth.Root()}})
+	})
+}
+
+// FuzzDecodeManifest feeds hostile bytes to the Borsh and JSON manifest and
+// envelope decoders.
+func FuzzDecodeManifest(f *testing.F) {
+	bp, _ := fixturePair(f)
+	m, _ := base64.StdEncoding.DecodeString(bp.QosManifestB64)
+	e, _ := base64.StdEncoding.DecodeString(bp.QosManifestEnvelopeB64)
+	for _, seed := range [][]byte{m, e, m[:100], e[len(m):], []byte(`{"version":"v2"}`), []byte(`{"manifest":{}}`), {}} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, jsonV2 := range []bool{false, true} {
+			if man, err := decodeManifest(data, jsonV2); err == nil && man == nil {
+				t.Fatal("nil manifest without error")
+			}
+			if env, err := decodeEnvelope(data, jsonV2); err == nil && (env == nil || env.manifest == nil) {
+				t.Fatal("nil envelope without error")
+			}
+		}
+	})
+}
