@@ -24,7 +24,6 @@ func (e *evaluation) reachable() bool {
 	return policy.Reachable(e.policies, e.input, e.quorum, e.rootOnly, e.potential)
 }
 
-
 func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (*evaluation, error) {
 	users, err := loadPolicyUsers(ctx, q, o)
 	if err != nil {

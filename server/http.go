@@ -62,7 +62,7 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	act, err := s.submitHTTP(r.Context(), r, op, body)
+	act, err := s.submitRequest(r.Context(), r.Header, op, body)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -70,8 +70,9 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, api.ActivityResponse{Activity: act})
 }
 
-func (s *Server) submitHTTP(ctx context.Context, r *http.Request, op api.Operation, body []byte) (api.Activity, error) {
-	st, err := parseStampHeaders(r.Header, body)
+// submitRequest authenticates and runs one submit, as received over HTTP.
+func (s *Server) submitRequest(ctx context.Context, h http.Header, op api.Operation, body []byte) (api.Activity, error) {
+	st, err := parseStampHeaders(h, body)
 	if err != nil {
 		return api.Activity{}, err
 	}

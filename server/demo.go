@@ -1,0 +1,331 @@
+package server
+
+import (
+	"context"
+	"crypto/ecdh"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+)
+
+// DemoInfo describes the seeded demo organization.
+type DemoInfo struct {
+	OrganizationID      string
+	OrganizationName    string
+	Members             []DemoMember
+	EnclaveApps         []string
+	AuthProxyConfigID   string
+	DemoRootPEM         []byte
+	TLSFetcherPublicKey string
+}
+
+// DemoMember is a user of the demo organization and the name of their key in
+// the keys directory.
+type DemoMember struct {
+	Name    string
+	UserID  string
+	KeyName string
+	Root    bool
+}
+
+const (
+	stateDemoInfo = "demo_info"
+	stateDemoKeys = "demo_keys" // demo members' private keys, so a reseed can rewrite the key files
+	// DemoOrganizationName is the name of the seeded organization.
+	DemoOrganizationName = "Vigil Demo"
+)
+
+// DemoEnclaveApps are the enclave apps the demo seeds boot proofs for.
+var demoEnclaveApps = []string{AppProofSigner, "policy-engine"}
+
+// SeedDemo seeds the demo organization (once: on a seeded store it returns the
+// existing info) and writes the members' private keys to keysDir with
+// keys.Store.Import, named alice, bob, carol and operator.
+func SeedDemo(ctx context.Context, s *Server, keysDir string) (*DemoInfo, error) {
+	info, memberKeys, err := s.loadDemo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if info == nil {
+		if info, memberKeys, err = s.seedDemo(ctx); err != nil {
+			return nil, fmt.Errorf("seed demo: %w", err)
+		}
+	}
+	store := keys.Store{Dir: keysDir}
+	for _, m := range info.Members {
+		if existing, err := store.Load(m.KeyName); err == nil && existing.PrivateKeyHex() == memberKeys[m.KeyName] {
+			continue
+		}
+		if _, err := store.Import(m.KeyName, keys.SchemeP256, memberKeys[m.KeyName]); err != nil {
+			return nil, fmt.Errorf("seed demo: write key %s: %w", m.KeyName, err)
+		}
+	}
+	return info, nil
+}
+
+func (s *Server) loadDemo(ctx context.Context) (*DemoInfo, map[string]string, error) {
+	raw, ok, err := getState(ctx, s.db.read, stateDemoInfo)
+	if err != nil || !ok {
+		return nil, nil, err
+	}
+	var info DemoInfo
+	if err := json.Unmarshal(raw, &info); err != nil {
+		return nil, nil, fmt.Errorf("stored demo info: %w", err)
+	}
+	rawKeys, _, err := getState(ctx, s.db.read, stateDemoKeys)
+	if err != nil {
+		return nil, nil, err
+	}
+	memberKeys := map[string]string{}
+	if err := json.Unmarshal(rawKeys, &memberKeys); err != nil {
+		return nil, nil, fmt.Errorf("stored demo keys: %w", err)
+	}
+	return &info, memberKeys, nil
+}
+
+// demoSeeder submits the demo's activities through the real engine, each body
+// stamped with the member's real key.
+type demoSeeder struct {
+	s     *Server
+	org   *Org
+	keys  map[string]*keys.Key
+	err   error
+	acts  map[string]api.Activity
+	order int64
+}
+
+func (d *demoSeeder) submit(label, who, path string, params any) api.Activity {
+	if d.err != nil {
+		return api.Activity{}
+	}
+	op, _ := api.OperationByPath(path)
+	raw, err := json.Marshal(params)
+	if err != nil {
+		d.err = err
+		return api.Activity{}
+	}
+	d.order++ // distinct timestamps keep otherwise equal bodies distinct
+	body, err := json.Marshal(api.ActivityRequest{Type: op.Type, OrganizationID: d.org.ID, Parameters: raw,
+		TimestampMs: strconv.FormatInt(d.s.now().UnixMilli()+d.order, 10)})
+	if err != nil {
+		d.err = err
+		return api.Activity{}
+	}
+	name, value, err := d.keys[who].Stamp(body)
+	if err != nil {
+		d.err = err
+		return api.Activity{}
+	}
+	h := http.Header{}
+	h.Set(name, value)
+	act, err := d.s.submitRequest(context.Background(), h, op, body)
+	if err != nil {
+		d.err = fmt.Errorf("%s: %w", label, err)
+		return api.Activity{}
+	}
+	if label != "" {
+		d.acts[label] = act
+	}
+	return act
+}
+
+func (d *demoSeeder) vote(who, path, label string) {
+	d.submit("", who, path, api.ApproveActivityParams{Fingerprint: d.acts[label].Fingerprint})
+}
+
+func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, error) {
+	members := []struct {
+		name, email string
+		root        bool
+		tags        []string
+	}{
+		{"alice", "alice@vigil.demo", true, nil},
+		{"bob", "bob@vigil.demo", true, []string{"ops"}},
+		{"carol", "carol@vigil.demo", true, []string{"ops"}},
+		{"operator", "operator@vigil.demo", false, []string{"operator"}},
+	}
+	memberKeys := map[string]string{}
+	d := &demoSeeder{s: s, keys: map[string]*keys.Key{}, acts: map[string]api.Activity{}}
+	var specs []UserSpec
+	for _, m := range members {
+		k, err := keys.Generate(keys.SchemeP256)
+		if err != nil {
+			return nil, nil, err
+		}
+		d.keys[m.name], memberKeys[m.name] = k, k.PrivateKeyHex()
+		specs = append(specs, UserSpec{Name: m.name, Email: m.email, Root: m.root, Tags: m.tags, OIDCSubject: m.name,
+			APIKeys: []APIKeySpec{{Name: m.name + " (vigil demo)", PublicKey: k.PublicKeyHex(), CredentialType: k.CredentialType()}}})
+	}
+	old, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		return nil, nil, err
+	}
+	specs[3].APIKeys = append(specs[3].APIKeys, APIKeySpec{Name: "operator CI key (old)", PublicKey: old.PublicKeyHex()})
+	org, err := s.CreateOrganization(ctx, DemoOrganizationName, 2, specs)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.org = org
+	rootPEM, err := s.EnsureEnclaves(ctx, demoEnclaveApps...)
+	if err != nil {
+		return nil, nil, err
+	}
+	fx, err := s.seedDemoObjects(ctx, org)
+	if err != nil {
+		return nil, nil, err
+	}
+	alice, bob, carol, operator := org.UserIDs["alice"], org.UserIDs["bob"], org.UserIDs["carol"], org.UserIDs["operator"]
+	_ = alice
+
+	// History: completed, failed and rejected activities.
+	yes := true
+	d.submit("tag", "alice", "create_user_tag", api.CreateUserTagParams{UserTagName: "auditors", UserIDs: []string{operator}})
+	d.vote("bob", "approve_activity", "tag")
+	d.submit("session", "operator", "create_read_only_session", api.CreateReadOnlySessionParams{})
+	d.submit("mfa", "alice", "create_mfa_policy", api.CreateMfaPolicyParams{UserID: carol, MfaPolicyName: "Passkey for deletions",
+		Condition:                     "activity.action == 'DELETE'",
+		RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey}}}}, Order: 0})
+	d.vote("carol", "approve_activity", "mfa")
+	d.submit("delete-cold", "alice", "delete_wallet_accounts", api.DeleteWalletAccountsParams{WalletAccountIDs: []string{fx.coldAccount}})
+	d.vote("bob", "approve_activity", "delete-cold")
+	d.submit("delete-treasury", "operator", "delete_wallet_accounts", api.DeleteWalletAccountsParams{WalletAccountIDs: []string{fx.treasuryAccount}, DeleteWithoutExport: &yes})
+	d.submit("abi", "carol", "create_smart_contract_interface", api.CreateSmartContractInterfaceParams{SmartContractAddress: "0x6B175474E89094C44Da98b954EedeAC495271d0F",
+		SmartContractInterface: `[{"type":"function","name":"transfer","inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint256"}]}]`,
+		Type:                   api.SmartContractInterfaceEthereum, Label: "DAI (unreviewed)"})
+	d.submit("", "alice", "reject_activity", api.RejectActivityParams{Fingerprint: d.acts["abi"].Fingerprint})
+	d.submit("", "bob", "reject_activity", api.RejectActivityParams{Fingerprint: d.acts["abi"].Fingerprint})
+
+	// Pending: waiting for votes.
+	d.submit("feature", "bob", "set_organization_feature", api.SetOrganizationFeatureParams{Name: api.FeatureEmailAuth, Value: "enabled"})
+	d.submit("policy", "carol", "create_policy", api.CreatePolicyParams{PolicyName: "Ops may delete TVC deployments",
+		Effect: api.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_DELETE_TVC_DEPLOYMENT'",
+		Consensus: "approvers.any(user, user.tags.contains('" + org.TagIDs["ops"] + "'))", Notes: "Proposed by carol"})
+	d.submit("delete-keys", "bob", "delete_api_keys", api.DeleteAPIKeysParams{UserID: operator, APIKeyIDs: []string{fx.oldOperatorKey}})
+	d.submit("invite", "operator", "create_invitations", api.CreateInvitationsParams{Invitations: []api.Invitation{{
+		ReceiverUserName: "dave", ReceiverUserEmail: "dave@vigil.demo", ReceiverUserTags: []string{}, AccessType: api.AccessTypeAPI, SenderUserID: operator}}})
+	d.submit("tvc", "operator", "delete_tvc_deployment", api.DeleteTvcDeploymentParams{DeploymentID: fx.tvcDeployment})
+	d.vote("bob", "approve_activity", "tvc")
+	_ = bob
+	if d.err != nil {
+		return nil, nil, d.err
+	}
+
+	info := &DemoInfo{OrganizationID: org.ID, OrganizationName: org.Name, EnclaveApps: demoEnclaveApps,
+		AuthProxyConfigID: fx.authProxyConfig, DemoRootPEM: rootPEM, TLSFetcherPublicKey: s.TLSFetcherPublicKey()}
+	for _, m := range members {
+		info.Members = append(info.Members, DemoMember{Name: m.name, UserID: org.UserIDs[m.name], KeyName: m.name, Root: m.root})
+	}
+	rawInfo, err := json.Marshal(info)
+	if err != nil {
+		return nil, nil, err
+	}
+	rawKeys, err := json.Marshal(memberKeys)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = s.db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := putState(ctx, tx, stateDemoKeys, rawKeys); err != nil {
+			return err
+		}
+		return putState(ctx, tx, stateDemoInfo, rawInfo)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return info, memberKeys, nil
+}
+
+// demoFixtures are ids of objects seeded directly in the store.
+type demoFixtures struct {
+	treasuryAccount, coldAccount, oldOperatorKey, tvcDeployment, authProxyConfig string
+}
+
+func (s *Server) seedDemoObjects(ctx context.Context, org *Org) (demoFixtures, error) {
+	var fx demoFixtures
+	tlsPub, err := ecdh.P256().NewPublicKey(s.creds.tlsFetcher.PublicKey().Bytes())
+	if err != nil {
+		return fx, err
+	}
+	secret, err := keys.EnvelopeEncrypt(tlsPub.Bytes(), []byte("demo-client-secret"))
+	if err != nil {
+		return fx, err
+	}
+	err = s.db.inTx(ctx, func(tx *sql.Tx) error {
+		now := s.now().UnixNano()
+		exec := func(q string, args ...any) {
+			if err == nil {
+				_, err = tx.ExecContext(ctx, q, args...)
+			}
+		}
+		for _, f := range []api.Feature{{Name: api.FeatureWebauthnOrigins, Value: "http://localhost"}, {Name: api.FeatureAuthProxy, Value: "enabled"}, {Name: api.FeatureOtpEmailAuth, Value: "enabled"}} {
+			exec(`INSERT INTO features(org_id, name, value) VALUES (?, ?, ?)`, org.ID, f.Name, f.Value)
+		}
+		treasury, hot := newID(), newID()
+		fx.treasuryAccount, fx.coldAccount = newID(), newID()
+		exec(`INSERT INTO wallets(id, org_id, name, created_ns) VALUES (?, ?, 'Treasury', ?), (?, ?, 'Ops hot wallet', ?)`, treasury, org.ID, now, hot, org.ID, now)
+		exec(`INSERT INTO wallet_accounts(id, org_id, wallet_id, address, exported, created_ns) VALUES
+			(?, ?, ?, '0x8ba1f109551bD432803012645Ac136ddd64DBA72', 1, ?),
+			(?, ?, ?, '0xdD2FD4581271e230360230F9337D5c0430Bf44C0', 0, ?),
+			(?, ?, ?, '0x2546BcD3c84621e976D8185a91A922aE77ECEc30', 1, ?)`,
+			fx.treasuryAccount, org.ID, treasury, now, fx.coldAccount, org.ID, hot, now, newID(), org.ID, hot, now)
+		exec(`INSERT INTO oauth2_credentials(id, org_id, provider, client_id, encrypted_client_secret, created_ns, updated_ns) VALUES (?, ?, ?, 'demo-x-client', ?, ?, ?)`,
+			newID(), org.ID, api.Oauth2ProviderX, secret, now, now)
+		fx.tvcDeployment = newID()
+		exec(`INSERT INTO tvc_deployments(id, org_id, app, label, created_ns) VALUES (?, ?, 'signer', 'canary-2026-11', ?), (?, ?, 'policy-engine', 'stable', ?)`,
+			fx.tvcDeployment, org.ID, now, newID(), org.ID, now)
+		exec(`INSERT INTO onramp_transactions(id, org_id, status, updated_ns) VALUES ('onramp-demo-1', ?, 'PENDING', ?), ('onramp-demo-2', ?, 'COMPLETED', ?)`, org.ID, now, org.ID, now)
+		cfg, _ := json.Marshal(api.WalletKitConfig{EnabledProviders: []string{"google", "email", "passkey"}, SessionExpirationSeconds: "900",
+			OrganizationID: org.ID, OauthClientIDs: map[string]string{"google": "vigil-demo.apps.googleusercontent.com"},
+			OauthRedirectURL: "http://localhost:8421/oauth/callback", OtpLength: "6"})
+		fx.authProxyConfig = newID()
+		exec(`INSERT INTO auth_proxy_configs(id, org_id, config) VALUES (?, ?, ?)`, fx.authProxyConfig, org.ID, string(cfg))
+		if err != nil {
+			return err
+		}
+		if err = tx.QueryRowContext(ctx, `SELECT id FROM api_keys WHERE user_id = ? AND name = 'operator CI key (old)'`, org.UserIDs["operator"]).Scan(&fx.oldOperatorKey); err != nil {
+			return err
+		}
+		mfa := []api.CreateMfaPolicyParams{
+			{UserID: org.UserIDs["alice"], MfaPolicyName: "Passkey for policy changes", Condition: "activity.resource == 'POLICY'", Order: 0,
+				RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey}}}}},
+			{UserID: org.UserIDs["alice"], MfaPolicyName: "Email or SMS code, then API key", Condition: "true", Order: 1, Notes: "fallback",
+				RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthEmailOTP}, {Type: api.AuthSMSOTP}}}, {Any: []api.AuthenticationMethod{{Type: api.AuthAPIKey}}}}},
+			{UserID: org.UserIDs["operator"], MfaPolicyName: "API key only", Condition: "true", Order: 0,
+				RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthAPIKey}}}}},
+		}
+		for i := range mfa {
+			if _, err := insertMfaPolicy(ctx, tx, org.ID, &mfa[i], now); err != nil {
+				return err
+			}
+		}
+		policies := []api.CreatePolicyParams{
+			{PolicyName: "Operator changes need two ops approvers", Effect: api.EffectAllow,
+				Condition: "activity.type in ['ACTIVITY_TYPE_CREATE_INVITATIONS', 'ACTIVITY_TYPE_DELETE_TVC_DEPLOYMENT', 'ACTIVITY_TYPE_CREATE_USER_TAG']",
+				Consensus: "approvers.filter(user, user.tags.contains('" + org.TagIDs["ops"] + "')).count() >= 2",
+				Notes:     "bob and carol carry the ops tag"},
+			{PolicyName: "Anyone may open a read-only session", Effect: api.EffectAllow,
+				Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'", Notes: "read-only"},
+			{PolicyName: "Sign-in with the local OIDC issuer", Effect: api.EffectAllow,
+				Condition: "activity.type == 'ACTIVITY_TYPE_OAUTH'", Notes: "oauth activity"},
+			{PolicyName: "Never delete the treasury account", Effect: api.EffectDeny,
+				Condition: "activity.type == 'ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS' && '" + fx.treasuryAccount + "' in activity.params.walletAccountIds",
+				Notes:     "deny always wins, even over the root quorum's policies"},
+		}
+		for i, p := range policies {
+			if _, err := s.compile(p.Condition, p.Consensus); err != nil {
+				return fmt.Errorf("demo policy %d: %w", i, err)
+			}
+			exec(`INSERT INTO policies(id, org_id, name, effect, condition, consensus, notes, seq, created_ns, updated_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				newID(), org.ID, p.PolicyName, p.Effect, p.Condition, p.Consensus, p.Notes, i+1, now, now)
+		}
+		return err
+	})
+	_ = hex.EncodeToString
+	return fx, err
+}

@@ -1,0 +1,268 @@
+package server
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+func TestQuorumFlowTwoOfThree(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	act, err := e.clients["alice"].CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "allow tags", Effect: api.EffectAllow,
+		Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", Notes: "n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("status = %s, want CONSENSUS_NEEDED", act.Status)
+	}
+	if act.CanApprove || act.CanReject {
+		t.Fatal("the requester can still vote on her own activity")
+	}
+	if len(act.Votes) != 1 || act.Votes[0].UserID != e.user("alice") || act.Votes[0].Selection != api.VoteApproved {
+		t.Fatalf("votes = %+v, want alice's approval", act.Votes)
+	}
+	seen, err := e.clients["bob"].GetActivity(ctx, act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !seen.CanApprove || !seen.CanReject {
+		t.Fatal("bob cannot vote on alice's pending activity")
+	}
+	if pols, _ := e.clients["bob"].ListPolicies(ctx); len(pols) != 0 {
+		t.Fatalf("policy exists before approval: %+v", pols)
+	}
+	done, err := e.clients["bob"].ApproveActivity(ctx, act.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.ID != act.ID || done.Status != api.StatusCompleted {
+		t.Fatalf("after bob's approval: %s %s, want %s COMPLETED", done.ID, done.Status, act.ID)
+	}
+	if done.CanApprove || done.Result.CreatePolicyResult == nil {
+		t.Fatalf("completed activity: canApprove %v result %+v", done.CanApprove, done.Result)
+	}
+	pol, err := e.clients["carol"].GetPolicy(ctx, done.Result.CreatePolicyResult.PolicyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pol.PolicyName != "allow tags" || pol.Effect != api.EffectAllow {
+		t.Fatalf("policy = %+v", pol)
+	}
+	evals, err := e.clients["carol"].GetPolicyEvaluations(ctx, act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evals) != 2 || evals[0].VoteID != done.Votes[0].ID || evals[1].VoteID != done.Votes[1].ID {
+		t.Fatalf("evaluations = %+v, want one per vote", evals)
+	}
+	// Voting again, or on a finished activity.
+	_, err = e.clients["bob"].ApproveActivity(ctx, act.Fingerprint)
+	if !errors.Is(err, api.ErrAlreadyExists) {
+		t.Fatalf("second vote by bob: %v, want already exists", err)
+	}
+	_, err = e.clients["carol"].ApproveActivity(ctx, act.Fingerprint)
+	var ae *api.Error
+	if !errors.As(err, &ae) || ae.StatusCode != 400 || ae.Code != codeFailedPrecondition {
+		t.Fatalf("vote on a completed activity: %v, want 400 FailedPrecondition", err)
+	}
+}
+
+func TestRequesterCannotApproveTwice(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "x", UserIDs: []string{e.user("bob")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.clients["alice"].ApproveActivity(ctx, act.Fingerprint); !errors.Is(err, api.ErrAlreadyExists) {
+		t.Fatalf("requester approving again: %v, want already exists", err)
+	}
+}
+
+func TestRejectionMakesConsensusUnreachable(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "x", UserIDs: []string{e.user("bob")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := e.clients["bob"].RejectActivity(ctx, act.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Status != api.StatusConsensusNeeded {
+		t.Fatalf("after one rejection: %s, want still CONSENSUS_NEEDED (carol can approve)", after.Status)
+	}
+	after, err = e.clients["carol"].RejectActivity(ctx, act.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Status != api.StatusRejected {
+		t.Fatalf("after two rejections: %s, want REJECTED", after.Status)
+	}
+	users, _ := e.clients["alice"].ListUsers(ctx)
+	for _, u := range users {
+		if len(u.UserTags) > 1 || (u.UserName != "bob" && u.UserName != "carol" && u.UserName != "operator" && len(u.UserTags) > 0) {
+			t.Fatalf("rejected tag was created: %+v", u)
+		}
+	}
+	evals, _ := e.clients["alice"].GetPolicyEvaluations(ctx, act.ID)
+	last := evals[len(evals)-1].PolicyEvaluations
+	if len(last) == 0 || last[len(last)-1].Outcome != api.OutcomeRejected {
+		t.Fatalf("last evaluation = %+v, want OUTCOME_REJECTED", last)
+	}
+}
+
+// addPolicy creates a policy through the 2-of-3 quorum (alice submits, bob approves).
+func (e *testEnv) addPolicy(name, effect, condition, consensus string) string {
+	e.t.Helper()
+	ctx := ctxT(e.t)
+	act, err := e.clients["alice"].CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: name, Effect: effect, Condition: condition, Consensus: consensus, Notes: "test"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	done, err := e.clients["bob"].ApproveActivity(ctx, act.Fingerprint)
+	if err != nil || done.Status != api.StatusCompleted {
+		e.t.Fatalf("policy %s: %v %+v", name, err, done)
+	}
+	return done.Result.CreatePolicyResult.PolicyID
+}
+
+func TestDenyOverridesAllow(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	allow := e.addPolicy("allow sessions", api.EffectAllow, "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'", "")
+	act, err := e.clients["operator"].CreateReadOnlySession(ctx)
+	if err != nil || act.Status != api.StatusCompleted {
+		t.Fatalf("allowed activity: %v %+v", err, act)
+	}
+	deny := e.addPolicy("deny operator sessions", api.EffectDeny, "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'",
+		"approvers.any(user, user.id == '"+e.user("operator")+"')")
+	act, err = e.clients["operator"].CreateReadOnlySession(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if act.Status != api.StatusFailed || act.Failure == nil || act.Result.CreateReadOnlySessionResult != nil {
+		t.Fatalf("denied activity: %+v", act)
+	}
+	evals, _ := e.clients["operator"].GetPolicyEvaluations(ctx, act.ID)
+	got := map[string]string{}
+	for _, o := range evals[0].PolicyEvaluations {
+		got[o.PolicyID] = o.Outcome
+	}
+	if got[allow] != api.OutcomeAllow || got[deny] != api.OutcomeDenyExplicit {
+		t.Fatalf("outcomes = %v", got)
+	}
+	// Nobody allows it: implicit deny.
+	act, err = e.clients["operator"].CreateInvitations(ctx, api.CreateInvitationsParams{Invitations: []api.Invitation{{
+		ReceiverUserName: "d", ReceiverUserEmail: "d@example.com", AccessType: api.AccessTypeAll, SenderUserID: e.user("operator")}}})
+	if err != nil || act.Status != api.StatusFailed {
+		t.Fatalf("unallowed activity: %v %+v", err, act)
+	}
+}
+
+func TestOperatorPolicyNeedsTwoTaggedApprovers(t *testing.T) {
+	e := newEnvWith(t, envOptions{threshold: 2, extra: map[string][]string{"dave": {"ops"}, "erin": {"ops"}, "frank": nil}})
+	ctx := ctxT(t)
+	e.addPolicy("ops approve invitations", api.EffectAllow, "activity.type == 'ACTIVITY_TYPE_CREATE_INVITATIONS'",
+		"approvers.filter(user, user.tags.contains('"+e.org.TagIDs["ops"]+"')).count() >= 2")
+	invite := func(name string) *api.Activity {
+		act, err := e.clients["operator"].CreateInvitations(ctx, api.CreateInvitationsParams{Invitations: []api.Invitation{{
+			ReceiverUserName: name, ReceiverUserEmail: name + "@example.com", AccessType: api.AccessTypeAll, SenderUserID: e.user("operator")}}})
+		if err != nil || act.Status != api.StatusConsensusNeeded {
+			t.Fatalf("operator's activity: %v %+v", err, act)
+		}
+		return act
+	}
+	act := invite("x")
+	// frank has no ops tag: his approval changes nothing.
+	after, err := e.clients["frank"].ApproveActivity(ctx, act.Fingerprint)
+	if err != nil || after.Status != api.StatusConsensusNeeded {
+		t.Fatalf("after frank: %v %+v", err, after)
+	}
+	after, err = e.clients["dave"].ApproveActivity(ctx, act.Fingerprint)
+	if err != nil || after.Status != api.StatusConsensusNeeded {
+		t.Fatalf("after one ops approver: %v %+v", err, after)
+	}
+	evals, _ := e.clients["dave"].GetPolicyEvaluations(ctx, act.ID)
+	if o := evals[len(evals)-1].PolicyEvaluations; len(o) != 1 || o[0].Outcome != api.OutcomeRequiresConsensus {
+		t.Fatalf("evaluation after one ops approver: %+v", o)
+	}
+	after, err = e.clients["erin"].ApproveActivity(ctx, act.Fingerprint)
+	if err != nil || after.Status != api.StatusCompleted || len(after.Result.CreateInvitationsResult.InvitationIDs) != 1 {
+		t.Fatalf("after two ops approvers: %v %+v", err, after)
+	}
+	evals, _ = e.clients["dave"].GetPolicyEvaluations(ctx, act.ID)
+	if o := evals[len(evals)-1].PolicyEvaluations; len(o) != 1 || o[0].Outcome != api.OutcomeAllow {
+		t.Fatalf("final evaluation: %+v", o)
+	}
+
+	// The root quorum bypasses policies: alice and bob complete it without ops.
+	act = invite("y")
+	e.clients["alice"].ApproveActivity(ctx, act.Fingerprint)
+	after, err = e.clients["bob"].ApproveActivity(ctx, act.Fingerprint)
+	if err != nil || after.Status != api.StatusCompleted {
+		t.Fatalf("after the root quorum: %v %+v", err, after)
+	}
+}
+
+func TestSetOrganizationFeatureIsRootOnly(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	e.addPolicy("allow everything", api.EffectAllow, "true", "")
+	act, err := e.clients["operator"].SetOrganizationFeature(ctx, api.SetOrganizationFeatureParams{Name: api.FeatureEmailAuth, Value: "on"})
+	if err != nil || act.Status != api.StatusFailed {
+		t.Fatalf("operator setting a feature despite an allow-all policy: %v %+v", err, act)
+	}
+	act, err = e.clients["alice"].SetOrganizationFeature(ctx, api.SetOrganizationFeatureParams{Name: api.FeatureEmailAuth, Value: "on"})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("root member setting a feature: %v %+v", err, act)
+	}
+	seen, _ := e.clients["operator"].GetActivity(ctx, act.ID)
+	if seen.CanApprove {
+		t.Fatal("a non-root user may vote on a root-only activity")
+	}
+	if _, err := e.clients["operator"].ApproveActivity(ctx, act.Fingerprint); !errors.Is(err, api.ErrPermissionDenied) {
+		t.Fatalf("operator voting on root-only activity: %v", err)
+	}
+	done, err := e.clients["carol"].ApproveActivity(ctx, act.Fingerprint)
+	if err != nil || done.Status != api.StatusCompleted {
+		t.Fatalf("%v %+v", err, done)
+	}
+	want := api.Feature{Name: api.FeatureEmailAuth, Value: "on"}
+	if !slices.Contains(done.Result.SetOrganizationFeatureResult.Features, want) {
+		t.Fatalf("result features = %+v", done.Result.SetOrganizationFeatureResult.Features)
+	}
+	cfg, _ := e.clients["bob"].GetOrganizationConfigs(ctx)
+	if !slices.Contains(cfg.Features, want) || cfg.Quorum.Threshold != 2 || len(cfg.Quorum.UserIDs) != 3 {
+		t.Fatalf("configs = %+v", cfg)
+	}
+}
+
+func TestIdempotentResubmission(t *testing.T) {
+	e := newEnv(t)
+	body := e.body(api.TypeCreateUserTag, api.CreateUserTagParams{UserTagName: "t", UserIDs: []string{e.user("carol")}}, nil)
+	first := e.post(e.submitPath("create_user_tag"), body, e.keys["alice"])
+	again := e.post(e.submitPath("create_user_tag"), body, e.keys["alice"])
+	if first.status != 200 || again.status != 200 {
+		t.Fatalf("statuses %d %d: %s", first.status, again.status, again.body)
+	}
+	if again.act.ID != first.act.ID || len(again.act.Votes) != 1 || again.act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("replay by the requester: %+v, want the same activity unchanged", again.act)
+	}
+	if first.act.Fingerprint != fingerprintSHA256(body) {
+		t.Fatalf("fingerprint = %s", first.act.Fingerprint)
+	}
+	byBob := e.post(e.submitPath("create_user_tag"), body, e.keys["bob"])
+	if byBob.status != 200 || byBob.act.ID != first.act.ID || byBob.act.Status != api.StatusCompleted || len(byBob.act.Votes) != 2 {
+		t.Fatalf("same body by bob: %d %+v, want bob's approval completing it", byBob.status, byBob.act)
+	}
+	acts, _ := e.clients["alice"].ListActivities(ctxT(t), api.ListActivitiesOptions{})
+	if len(acts) != 1 {
+		t.Fatalf("%d activities, want 1", len(acts))
+	}
+}

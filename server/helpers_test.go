@@ -1,0 +1,187 @@
+package server
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+)
+
+// testEnv is a server on real HTTP with an organization of alice, bob and carol
+// (root) and operator, each with a real P-256 key and a real api.Client.
+type testEnv struct {
+	t       *testing.T
+	srv     *Server
+	http    *httptest.Server
+	org     *Org
+	keys    map[string]*keys.Key
+	clients map[string]*api.Client
+	skew    atomic.Int64 // added to the server clock, in nanoseconds
+}
+
+type envOptions struct {
+	threshold int
+	extra     map[string][]string // more non-root users: name -> tags
+	rootCount int                 // more root users named root1..N
+}
+
+func newEnv(t *testing.T) *testEnv { return newEnvWith(t, envOptions{threshold: 2}) }
+
+func newEnvWith(t *testing.T, o envOptions) *testEnv {
+	t.Helper()
+	e := &testEnv{t: t, keys: map[string]*keys.Key{}, clients: map[string]*api.Client{}}
+	srv, err := Open(Config{Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = srv
+	e.http = httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		e.http.Close()
+		srv.Close()
+	})
+	var specs []UserSpec
+	for _, u := range []struct {
+		name string
+		root bool
+		tags []string
+	}{{"alice", true, nil}, {"bob", true, []string{"ops"}}, {"carol", true, []string{"ops"}}, {"operator", false, []string{"operator"}}} {
+		k := e.newKey(u.name)
+		specs = append(specs, UserSpec{Name: u.name, Root: u.root, Tags: u.tags, Email: u.name + "@example.com", OIDCSubject: u.name + "-sub",
+			APIKeys: []APIKeySpec{{Name: u.name + " key", PublicKey: k.PublicKeyHex(), CredentialType: k.CredentialType()}}})
+	}
+	for name, tags := range o.extra {
+		k := e.newKey(name)
+		specs = append(specs, UserSpec{Name: name, Tags: tags, APIKeys: []APIKeySpec{{Name: name, PublicKey: k.PublicKeyHex()}}})
+	}
+	for i := 1; i <= o.rootCount; i++ {
+		name := "root" + strconv.Itoa(i)
+		k := e.newKey(name)
+		specs = append(specs, UserSpec{Name: name, Root: true, APIKeys: []APIKeySpec{{Name: name, PublicKey: k.PublicKeyHex()}}})
+	}
+	org, err := srv.CreateOrganization(context.Background(), "Test Org", o.threshold, specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.org = org
+	for name, k := range e.keys {
+		e.clients[name] = e.client(k)
+	}
+	return e
+}
+
+func (e *testEnv) newKey(name string) *keys.Key {
+	e.t.Helper()
+	k, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.keys[name] = k
+	return k
+}
+
+func (e *testEnv) client(st keys.Stamper) *api.Client {
+	e.t.Helper()
+	c, err := api.NewClient(e.http.URL, e.org.ID, st)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c
+}
+
+func (e *testEnv) user(name string) string { return e.org.UserIDs[name] }
+
+// body builds a submit body by hand (the client would refuse bad input).
+func (e *testEnv) body(typ string, params any, extra map[string]any) []byte {
+	e.t.Helper()
+	m := map[string]any{"type": typ, "timestampMs": strconv.FormatInt(time.Now().UnixMilli(), 10), "organizationId": e.org.ID, "parameters": params}
+	for k, v := range extra {
+		if v == nil {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return b
+}
+
+type reply struct {
+	status int
+	body   []byte
+	err    api.ErrorBody
+	act    api.Activity
+}
+
+// post sends body to path stamped by st (nil: no stamp).
+func (e *testEnv) post(path string, body []byte, st keys.Stamper) reply {
+	e.t.Helper()
+	req, err := http.NewRequest("POST", e.http.URL+path, bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if st != nil {
+		name, value, err := st.Stamp(body)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		req.Header.Set(name, value)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := reply{status: resp.StatusCode}
+	r.body, _ = io.ReadAll(resp.Body)
+	if resp.StatusCode == 200 {
+		var ar api.ActivityResponse
+		json.Unmarshal(r.body, &ar)
+		r.act = ar.Activity
+	} else if err := json.Unmarshal(r.body, &r.err); err != nil {
+		e.t.Fatalf("error reply is not an error body: %s", r.body)
+	}
+	return r
+}
+
+func (e *testEnv) submitPath(op string) string { return api.SubmitPrefix + op }
+
+// wantError checks an error reply's status, gRPC code and errorCode detail.
+func wantError(t *testing.T, r reply, status, code int, errorCode string) {
+	t.Helper()
+	if r.status != status || r.err.Code != code {
+		t.Fatalf("got HTTP %d code %d (%s), want HTTP %d code %d", r.status, r.err.Code, r.body, status, code)
+	}
+	if errorCode != "" && (len(r.err.Details) != 1 || r.err.Details[0].ErrorCode != errorCode || r.err.Details[0].Type != api.ErrorDetailType) {
+		t.Fatalf("details = %+v, want errorCode %s", r.err.Details, errorCode)
+	}
+	if r.err.Message == "" {
+		t.Fatal("error without a message")
+	}
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// fingerprintSHA256 computes the expected fingerprint independently.
+func fingerprintSHA256(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
