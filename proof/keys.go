@@ -47,6 +47,9 @@ func verifyP256(k *ecdsa.PublicKey, msg, sig []byte) error {
 // decodeB64 accepts standard or URL-safe base64, with or without padding.
 func decodeB64(s string) ([]byte, error) {
 	s = strings.TrimSpace(s)
+	if len(s) > 2*maxManifestSize {
+		return nil, fmt.Errorf("%d characters of base64 is over the %d-character limit", len(s), 2*maxManifestSize)
+	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 		if b, err := enc.DecodeString(s); err == nil {
 			return b, nil

@@ -21,7 +21,8 @@ const (
 
 // Verdict summarises a report.
 //
-//   - VERIFIED: no check failed and every core check (see CoreChecks) passed.
+//   - VERIFIED: no check failed and every core check (cose-signature, cert-chain, user-data, public-key,
+//     manifest-decode, pcrs, approvals) passed.
 //   - PARTIAL: no check failed, but at least one core check was not applicable
 //     because its input was absent (for example a bare attestation document with
 //     no manifest, or a boot proof without a manifest envelope). What did run
@@ -52,7 +53,7 @@ const (
 	CheckAppProofs      = "app-proofs" // only when no app proof was given (N/A)
 )
 
-// CoreChecks are the checks whose N/A status makes a report PARTIAL.
+// coreChecks are the checks whose N/A status makes a report PARTIAL.
 var coreChecks = []string{CheckCOSE, CheckChain, CheckUserData, CheckPublicKey, CheckManifestDecode, CheckPCRs, CheckApprovals}
 
 // Check is one verification step.
@@ -84,7 +85,7 @@ func (r *Report) Check(id string) *Check {
 	return nil
 }
 
-// Failed returns the IDs of the failed checks, in report order.
+// FailedChecks returns the IDs of the failed checks, in report order.
 func (r *Report) FailedChecks() []string {
 	var ids []string
 	for _, c := range r.Checks {
