@@ -189,22 +189,27 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		return fmt.Errorf("%s: no stamping key configured; set the profile's key", cl.op)
 	}
 	for attempt := 0; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%s: the request was not sent: %w", cl.op, err)
+		}
 		reply, status, header, err := c.roundTrip(ctx, cl)
 		var retryAfter time.Duration
 		switch {
 		case err != nil:
-			if ctxErr := ctx.Err(); ctxErr != nil {
-				return fmt.Errorf("%s: %w", cl.op, ctxErr)
-			}
 			var se *stampError
 			if errors.As(err, &se) {
 				return fmt.Errorf("%s: %w", cl.op, err)
 			}
 			if !cl.retry {
+				// A submit: unless it certainly never left, the service may have
+				// recorded it (even if ctx ended or the reply was unreadable).
 				if notSent(err) {
 					return fmt.Errorf("%s: the request was not sent: %w", cl.op, err)
 				}
-				return fmt.Errorf("%s: %w (%w)", cl.op, ErrOutcomeUnknown, err)
+				return fmt.Errorf("%s: %w: %w", cl.op, ErrOutcomeUnknown, err)
+			}
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return fmt.Errorf("%s: %w", cl.op, ctxErr)
 			}
 			if attempt >= c.maxRetries {
 				return fmt.Errorf("%s: %w", cl.op, err)

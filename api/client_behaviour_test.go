@@ -395,3 +395,23 @@ func TestJWKSUsesGETWithoutBody(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestSubmitCancelledInFlightIsOutcomeUnknown(t *testing.T) {
+	release := make(chan struct{})
+	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) { <-release })
+	defer close(release)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := s.client(t).RejectActivity(ctx, "sha256:00")
+	if !errors.Is(err, ErrOutcomeUnknown) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want ErrOutcomeUnknown and the deadline", err)
+	}
+
+	// Cancelled before anything was sent: the outcome is known.
+	done, cancelNow := context.WithCancel(context.Background())
+	cancelNow()
+	_, err = s.client(t).RejectActivity(done, "sha256:00")
+	if errors.Is(err, ErrOutcomeUnknown) || !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want a not-sent cancellation", err)
+	}
+}
