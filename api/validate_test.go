@@ -247,3 +247,37 @@ func TestIntentRoundTrip(t *testing.T) {
 		t.Error("IntentFor accepted nil params")
 	}
 }
+
+// FuzzValidateParams: whatever the bytes, ValidateParams does not panic, rejects
+// with a *ValidationError whose message is safe to print, and whatever it accepts
+// passes Validate again after a round trip through JSON.
+func FuzzValidateParams(f *testing.F) {
+	ops := SubmitOperations()
+	for i, op := range ops {
+		raw, _ := json.Marshal(validParams()[op.Type])
+		f.Add(uint8(i), string(raw))
+	}
+	f.Add(uint8(0), `{"oidcToken":"\u001b[2J","targetPublicKey":"x","expirationSeconds":"-1"}`)
+	f.Add(uint8(1), `{"invitations":[{"receiverUserName":"a","\u202e":1}]}`)
+	f.Add(uint8(11), `{"userId":"u","mfaPolicyName":"m","condition":"c","requiredAuthenticationMethods":[{"any":[]}],"order":99999999999999999999}`)
+	f.Add(uint8(5), `{"policyName":"p","effect":"EFFECT_ALLOW","notes":"","notes":7}`)
+	f.Fuzz(func(t *testing.T, which uint8, raw string) {
+		op := ops[int(which)%len(ops)]
+		got, err := ValidateParams(op, json.RawMessage(raw))
+		if err != nil {
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %v is not a *ValidationError", err)
+			}
+			assertTerminalSafe(t, raw, err.Error())
+			return
+		}
+		again, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ValidateParams(op, again); err != nil {
+			t.Fatalf("accepted %s, but its re-encoding %s is rejected: %v", raw, again, err)
+		}
+	})
+}
