@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/vigil-console/vigil/keys"
 )
@@ -114,6 +115,14 @@ func cmdStamp(ctx context.Context, c cli, args []string) error {
 // stampVerify checks stamp over body, printing the stamp's claims and the
 // verdict; a failing stamp is an error with the precise reason (exit 1).
 func stampVerify(c cli, stamp string, body []byte) error {
+	// Accept a pasted header line ("X-Stamp: eyJ…") as well as the value.
+	stamp = strings.TrimSpace(stamp)
+	if len(stamp) > len(keys.HeaderStamp)+1 && strings.EqualFold(stamp[:len(keys.HeaderStamp)+1], keys.HeaderStamp+":") {
+		stamp = strings.TrimSpace(stamp[len(keys.HeaderStamp)+1:])
+	}
+	if strings.HasPrefix(stamp, "{") {
+		return errors.New("this looks like an X-Stamp-WebAuthn value (plain JSON); --verify checks X-Stamp values, which are base64url. A WebAuthn stamp can only be checked against the authenticator's registered public key")
+	}
 	claims, decodeErr := keys.DecodeStamp(stamp)
 	if decodeErr == nil {
 		fmt.Fprintf(c.stdout, "public key: %s\n", claimText(claims.PublicKey, true))

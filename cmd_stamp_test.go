@@ -69,6 +69,11 @@ func TestStampVerifyPublishedVector(t *testing.T) {
 		t.Fatalf("published vector: exit %d, %q %q", code, out, errOut)
 	}
 
+	// A pasted header line works too.
+	if code, _, errOut := runCLI(t, t.TempDir(), "", "stamp", "--verify", "X-Stamp: "+v.XStamp, "--body", v.Body); code != 0 {
+		t.Errorf("pasted header line: exit %d, %q", code, errOut)
+	}
+
 	// The same body with a newline added, as an editor would save it.
 	f := filepath.Join(t.TempDir(), "body.json")
 	os.WriteFile(f, []byte(v.Body+"\n"), 0o600)

@@ -75,7 +75,8 @@ func webAuthnChallenge(body []byte) []byte {
 // authenticator's P-256 public key (compressed or uncompressed SEC1 hex): the
 // client data is a "webauthn.get" whose challenge is the body's, the user was
 // present, and the signature over authenticatorData ‖ SHA-256(clientDataJSON)
-// verifies. Relying-party id and origin are not checked.
+// verifies. Relying-party id and origin are not checked, and high-S
+// signatures are accepted: authenticators do not normalise S.
 func VerifyWebAuthn(s WebAuthnStamp, body []byte, publicKeyHex string) error {
 	pubRaw, err := hex.DecodeString(publicKeyHex)
 	if err != nil {
