@@ -206,7 +206,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 				if notSent(err) {
 					return fmt.Errorf("%s: the request was not sent: %w", cl.op, err)
 				}
-				return fmt.Errorf("%s: %w: %w", cl.op, ErrOutcomeUnknown, err)
+				return fmt.Errorf("%s: %w: %w; refresh the activity list before submitting again", cl.op, ErrOutcomeUnknown, err)
 			}
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return fmt.Errorf("%s: %w", cl.op, ctxErr)
@@ -274,7 +274,7 @@ func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Head
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, nil, describeTransportError(req.URL.Host, err)
 	}
 	defer resp.Body.Close()
 	reply, err := io.ReadAll(io.LimitReader(resp.Body, MaxReplyBytes+1))
@@ -285,6 +285,40 @@ func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Head
 		return nil, 0, nil, &replyTooLargeError{}
 	}
 	return reply, resp.StatusCode, resp.Header, nil
+}
+
+// transportError says in plain words what went wrong on the way to the service,
+// instead of Go's `Post "https://…": dial tcp …` text; the cause stays reachable
+// with errors.Is/As.
+type transportError struct {
+	msg string
+	err error
+}
+
+func (e *transportError) Error() string { return e.msg }
+func (e *transportError) Unwrap() error { return e.err }
+
+func describeTransportError(host string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	host = SanitizeID(host)
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &dnsErr):
+		return &transportError{fmt.Sprintf("cannot resolve the host %s; check the profile's base URL", host), err}
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return &transportError{fmt.Sprintf("cannot connect to %s (%s); check the base URL and that the service is running", host, Sanitize(opErr.Err.Error())), err}
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return &transportError{fmt.Sprintf("no reply from %s in time; the service or the network is slow, try again", host), err}
+	}
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		err = urlErr.Err
+	}
+	return &transportError{fmt.Sprintf("the connection to %s failed (%s)", host, Sanitize(err.Error())), err}
 }
 
 type replyTooLargeError struct{}
