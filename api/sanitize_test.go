@@ -50,6 +50,9 @@ func TestSanitize(t *testing.T) {
 		{"a\xffb", "a\uFFFDb"},
 		{"a\u2028b", "a b"},
 		{"\x1b", ""},
+		{"日本語\x1b[31m日本語", "日本語日本語"},       // UTF-8 continuation bytes 0x80–0x9F are not C1
+		{"a\x1bPq#0;2;0;0;0\x1b\\b", "ab"}, // DCS (sixel)
+		{"a\x1b_apc\x1b\\b", "ab"},         // APC
 	}
 	for _, tc := range cases {
 		got := Sanitize(tc.in)
