@@ -2,6 +2,9 @@ package proof
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -565,4 +568,17 @@ func dump(r *Report) string {
 		sb.WriteString("  " + c.ID + " " + string(c.Status) + ": " + c.Reason + "\n")
 	}
 	return sb.String()
+}
+
+// BenchmarkP384Verify is the floor of a full verification, which needs five of
+// these (the COSE signature and four certificate links).
+func BenchmarkP384Verify(b *testing.B) {
+	k, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	d := make([]byte, 48)
+	r, s, _ := ecdsa.Sign(rand.Reader, k, d)
+	for b.Loop() {
+		if !ecdsa.Verify(&k.PublicKey, d, r, s) {
+			b.Fatal("verify")
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
@@ -47,9 +48,12 @@ type Root struct {
 	Demo bool // a local demo root: reports say so, and it is never the AWS root
 }
 
-// awsRoot parses the embedded AWS root and checks its pin. The pin is a constant
-// and the PEM is embedded, so a failure here means the binary was tampered with.
-func awsRoot() (Root, error) {
+// awsRoot parses the embedded AWS root once and checks its pin. The pin is a
+// constant and the PEM is embedded, so a failure means the binary was tampered with.
+// The parsed certificate is never modified after this.
+var awsRoot = sync.OnceValues(parseAWSRoot)
+
+func parseAWSRoot() (Root, error) {
 	block, _ := pem.Decode(awsRootPEM)
 	if block == nil {
 		return Root{}, errors.New("embedded AWS root: no PEM block")
