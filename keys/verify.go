@@ -77,12 +77,12 @@ func Verify(headerValue string, body []byte) (Stamp, error) {
 		if err != nil {
 			return Stamp{}, err
 		}
-		r, s, err := parseStrictDER(sigRaw, p256HalfOrder)
-		if err != nil {
+		if _, _, err := parseStrictDER(sigRaw, p256HalfOrder); err != nil {
 			return Stamp{}, err
 		}
 		digest := sha256.Sum256(body)
-		if !ecdsa.Verify(pub, digest[:], r, s) {
+		// sigRaw is now known to be canonical DER, which VerifyASN1 takes as is.
+		if !ecdsa.VerifyASN1(pub, digest[:], sigRaw) {
 			return Stamp{}, fmt.Errorf("%w: P-256 signature over the SHA-256 of the %d-byte body fails with this public key", ErrBadSignature, len(body))
 		}
 	case SchemeSecp256k1:

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -115,4 +116,33 @@ func TestParseWebAuthnStampRejects(t *testing.T) {
 	if _, err := NewSoftAuthenticator("not/base64url"); err == nil {
 		t.Error("credential id with '/' accepted")
 	}
+}
+
+func FuzzVerifyWebAuthn(f *testing.F) {
+	a, err := NewSoftAuthenticator("")
+	if err != nil {
+		f.Fatal(err)
+	}
+	body := []byte(`{"a":1}`)
+	_, v, _ := a.Stamp(body)
+	f.Add(v, body)
+	f.Add(`{"authenticatorData":"","clientDataJson":"e30","credentialId":"AA","signature":"MAA"}`, []byte{})
+	f.Add(`{}`, []byte("x"))
+	f.Fuzz(func(t *testing.T, header string, body []byte) {
+		s, err := ParseWebAuthnStamp(header)
+		if err != nil {
+			return
+		}
+		// Must not panic; an accepted assertion must really be over body.
+		if VerifyWebAuthn(s, body, a.PublicKeyHex()) == nil {
+			d := sha256.Sum256(body)
+			cd, _ := base64.RawURLEncoding.DecodeString(s.ClientDataJSON)
+			var c struct{ Challenge string }
+			json.Unmarshal(cd, &c)
+			got, _ := base64.RawURLEncoding.DecodeString(strings.TrimRight(c.Challenge, "="))
+			if string(got) != hex.EncodeToString(d[:]) {
+				t.Fatalf("accepted an assertion whose challenge %q is not this body's", got)
+			}
+		}
+	})
 }
