@@ -266,3 +266,28 @@ func TestHostileEvaluationIsCostLimited(t *testing.T) {
 		})
 	}
 }
+
+// TestRealisticPoliciesFitTheCostLimit guards against a limit so tight that
+// legitimate policies fail: 100 approvers, a pairwise check over them, and a
+// 500-entry allowlist.
+func TestRealisticPoliciesFitTheCostLimit(t *testing.T) {
+	many := make([]Approver, 100)
+	for i := range many {
+		many[i] = Approver{ID: fmt.Sprint("u", i), Email: fmt.Sprint("u", i, "@example.com"), Tags: []string{"a", "b", "ops"}}
+	}
+	ids := make([]string, 500)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("'w%d'", i)
+	}
+	in := input(many...)
+	in.Wallet = map[string]any{"id": "w499"}
+	c, err := Compile("wallet.id in ["+strings.Join(ids, ", ")+"]",
+		"approvers.all(a, approvers.any(b, b.id == a.id && b.tags.contains('ops'))) && approvers.filter(u, u.tags.contains('ops')).count() >= 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cond, cons, err := c.Evaluate(in)
+	if err != nil || !cond || !cons {
+		t.Fatalf("Evaluate = %v, %v, %v; want true, true, nil", cond, cons, err)
+	}
+}

@@ -27,7 +27,7 @@ const (
 	maxExpressionNodes = 5000
 	// CostLimit is the evaluation budget of one expression, in CEL cost units
 	// (roughly one unit per operation). Exceeding it is an evaluation error.
-	CostLimit = 1_000_000
+	CostLimit = 200_000
 )
 
 // Names the expressions see. Consensus and condition see different keywords,
