@@ -250,7 +250,7 @@ func TestHostileEvaluationIsCostLimited(t *testing.T) {
 	}
 	list := "[" + strings.Repeat("1,", 999) + "1]"
 	for name, consensus := range map[string]string{
-		"nested quantifiers over approvers": "approvers.all(a, approvers.all(b, approvers.all(c, a.id != '' && b.id != '' && c.id != '')))",
+		"nested quantifiers over approvers":    "approvers.all(a, approvers.all(b, approvers.all(c, a.id != '' && b.id != '' && c.id != '')))",
 		"nested comprehensions over a literal": list + ".all(a, " + list + ".all(b, " + list + ".all(c, a == b)))",
 		"growing lists":                        list + ".map(a, " + list + ".map(b, " + list + ")).count() > 0",
 	} {
