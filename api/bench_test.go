@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/vigil-console/vigil/keys"
@@ -58,20 +59,42 @@ func BenchmarkSubmitMarshalStamp(b *testing.B) {
 	}
 }
 
-func BenchmarkSanitizeValueActivity(b *testing.B) {
-	var a ActivityResponse
-	if err := json.Unmarshal([]byte(activityReply), &a); err != nil {
+// BenchmarkSanitizeValueActivities measures the sanitising of a decoded
+// list_activities reply of 100 activities (the console's largest page), each with
+// three votes and one hostile user name.
+func BenchmarkSanitizeValueActivities(b *testing.B) {
+	var one ActivityResponse
+	if err := json.Unmarshal([]byte(activityReply), &one); err != nil {
 		b.Fatal(err)
 	}
-	a.Activity.Votes = make([]Vote, 3)
-	for i := range a.Activity.Votes {
-		a.Activity.Votes[i] = Vote{ID: "v", UserID: "u", User: User{UserName: "alice \x1b[31m", UserTags: []string{"t"}}, Message: "ok"}
+	one.Activity.Intent.CreatePolicyIntentV3 = &CreatePolicyParams{PolicyName: "p", Effect: EffectAllow, Condition: "true", Notes: "n"}
+	one.Activity.Votes = make([]Vote, 3)
+	for i := range one.Activity.Votes {
+		one.Activity.Votes[i] = Vote{ID: "v", UserID: "u", User: User{UserName: "alice", UserTags: []string{"t"}}, Message: "ok"}
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		cp := a.Activity
-		cp.Votes = append([]Vote(nil), a.Activity.Votes...)
-		SanitizeValue(&cp)
+	one.Activity.Votes[2].User.UserName = "mallory\x1b[31m"
+	page, err := json.Marshal(ListActivitiesResponse{Activities: slices.Repeat([]Activity{one.Activity}, 100)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, sanitize := range []bool{false, true} {
+		name := "decode"
+		if sanitize {
+			name = "decode+sanitize"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(page)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var r ListActivitiesResponse
+				if err := json.Unmarshal(page, &r); err != nil {
+					b.Fatal(err)
+				}
+				if sanitize {
+					SanitizeValue(&r)
+				}
+			}
+		})
 	}
 }
 

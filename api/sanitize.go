@@ -125,12 +125,36 @@ func SanitizeValue(v any) {
 	if v == nil {
 		return
 	}
-	w := walker{seen: map[seenKey]bool{}}
+	w := walker{seen: map[seenKey]bool{}, fields: map[reflect.Type][]field{}}
 	w.walk(reflect.ValueOf(v), false)
 }
 
 type walker struct {
-	seen map[seenKey]bool // pointers already walked, so a cycle cannot loop forever
+	seen   map[seenKey]bool // pointers already walked, so a cycle cannot loop forever
+	fields map[reflect.Type][]field
+}
+
+// field is an exported struct field to walk and whether it holds an identifier.
+type field struct {
+	index int
+	id    bool
+}
+
+// fieldsOf lists t's exported fields, computed once per type per walk (a list of
+// a hundred activities repeats the same few types).
+func (w *walker) fieldsOf(t reflect.Type) []field {
+	if fs, ok := w.fields[t]; ok {
+		return fs
+	}
+	var fs []field
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.IsExported() {
+			fs = append(fs, field{index: i, id: idField(f.Name)})
+		}
+	}
+	w.fields[t] = fs
+	return fs
 }
 
 type seenKey struct {
@@ -183,13 +207,8 @@ func (w *walker) walk(v reflect.Value, id bool) {
 			}
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			w.walk(v.Field(i), idField(f.Name))
+		for _, f := range w.fieldsOf(v.Type()) {
+			w.walk(v.Field(f.index), f.id)
 		}
 	case reflect.Slice:
 		if v.Type() == rawMessageType || v.Type().Elem().Kind() == reflect.Uint8 {
