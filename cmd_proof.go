@@ -359,7 +359,7 @@ func cmdProofFetch(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	bp, err := fetchLatestBootProof(ctx, client, p.OrganizationID, *app)
+	bp, err := client.GetLatestBootProof(ctx, *app)
 	if err != nil {
 		return fmt.Errorf("fetch boot proof of %q: %w", *app, err)
 	}

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -251,28 +249,4 @@ func isAllZero(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// bootProofFetcher is the api.Client method this command needs. It is checked at
-// run time so that vigil builds while the client grows its operation methods.
-type bootProofFetcher interface {
-	GetLatestBootProof(ctx context.Context, appName string) (*api.BootProof, error)
-}
-
-type bootProofRequester interface {
-	GetLatestBootProof(ctx context.Context, req api.GetLatestBootProofRequest) (*api.BootProofResponse, error)
-}
-
-func fetchLatestBootProof(ctx context.Context, client any, org, app string) (*api.BootProof, error) {
-	switch cl := client.(type) {
-	case bootProofFetcher:
-		return cl.GetLatestBootProof(ctx, app)
-	case bootProofRequester:
-		r, err := cl.GetLatestBootProof(ctx, api.GetLatestBootProofRequest{OrganizationID: org, AppName: app})
-		if err != nil {
-			return nil, err
-		}
-		return &r.BootProof, nil
-	}
-	return nil, errors.New("this build's API client has no GetLatestBootProof method")
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/proof"
 )
 
@@ -186,5 +189,58 @@ func TestProofVerifyBadFiles(t *testing.T) {
 		if code != 1 || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 1 with a message", args, code, errOut)
 		}
+	}
+}
+
+// TestProofFetch fetches the production fixture from a stand-in service, with a
+// real profile, key and stamped request, pins from the profile, and --out.
+func TestProofFetch(t *testing.T) {
+	fixture, err := os.ReadFile(proofFixtures + "turnkey_boot_proof_1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gotApp string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/public/v1/query/get_latest_boot_proof" || r.Header.Get("X-Stamp") == "" {
+			http.Error(w, `{"code":5,"message":"not found"}`, http.StatusNotFound)
+			return
+		}
+		var req api.GetLatestBootProofRequest
+		json.NewDecoder(r.Body).Decode(&req)
+		gotApp = req.AppName
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(fixture)
+	}))
+	defer srv.Close()
+
+	dir := t.TempDir()
+	keysDir := filepath.Join(dir, "keys")
+	if _, err := (keys.Store{Dir: keysDir}).Generate("k", keys.SchemeP256); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config.toml")
+	pcr0 := "f67076a8f9796b90d7f0eb148ec6926f66fe04c80861151916961f7dec715b3c8a36e5908e9551c20048719da134b207"
+	os.WriteFile(cfg, []byte(`[profiles.t]
+base_url = "`+srv.URL+`"
+organization_id = "org-1"
+key = "k"
+keys_dir = "`+keysDir+`"
+allowed_manifest_hashes = ["24a9e2c0b0ce26bcbc3e65172f8b06b100d5e712591f604832cbea9ff5ce02be"]
+[profiles.t.expected_pcrs.signer]
+0 = "`+pcr0+`"
+`), 0o600)
+	out := filepath.Join(dir, "saved.json")
+	code, stdout, errOut := runProof(t, "", "fetch", "--app", "signer", "--config", cfg, "--out", out)
+	if code != 0 || gotApp != "signer" || !strings.Contains(stdout, "✓ pins") || !strings.Contains(stdout, "Verdict: VERIFIED") {
+		t.Fatalf("exit %d app %q\n%s\n%s", code, gotApp, stdout, errOut)
+	}
+	// The saved reply verifies again offline.
+	if code, stdout, _ := runProof(t, "", "verify", "--boot-proof", out); code != 0 {
+		t.Errorf("saved reply: exit %d\n%s", code, stdout)
+	}
+	// A pin from the command line wins over the profile's, and fails here.
+	code, stdout, _ = runProof(t, "", "fetch", "--app", "signer", "--config", cfg, "--expect-pcr", "0="+strings.Repeat("00", 48))
+	if code != 1 || !strings.Contains(stdout, "✗ pins") {
+		t.Errorf("flag pin: exit %d\n%s", code, stdout)
 	}
 }
