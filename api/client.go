@@ -50,6 +50,8 @@ type Client struct {
 
 	authProxyURL      string
 	authProxyConfigID string
+
+	sleep func(context.Context, time.Duration) error // waits between attempts; tests record it
 }
 
 // Option configures a Client.
@@ -156,6 +158,7 @@ func NewClient(baseURL, organizationID string, stamper keys.Stamper, opts ...Opt
 		maxRetries: DefaultMaxRetries,
 		retryBase:  DefaultRetryBase,
 		retryCap:   DefaultRetryCap,
+		sleep:      sleep,
 	}
 	for _, opt := range opts {
 		if err := opt(c); err != nil {
@@ -233,7 +236,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 				return apiErr
 			}
 		}
-		if err := sleep(ctx, max(c.backoff(attempt), retryAfter)); err != nil {
+		if err := c.sleep(ctx, max(c.backoff(attempt), retryAfter)); err != nil {
 			return fmt.Errorf("%s: %w", cl.op, err)
 		}
 	}

@@ -204,6 +204,25 @@ func TestRateLimitRetryAfter(t *testing.T) {
 	if n := len(s.requests()); n != 1 {
 		t.Errorf("%d requests, want 1", n)
 	}
+	// A short Retry-After is waited out (recorded, not slept), then the query succeeds.
+	s = newTestService(t, func(n int, _ recorded, w http.ResponseWriter) {
+		if n == 0 {
+			w.Header().Set("Retry-After", "7")
+			writeJSON(w, 429, `{"code":8,"message":"slow down"}`)
+			return
+		}
+		writeJSON(w, 200, `{"policies":[]}`)
+	})
+	c := s.client(t)
+	var waits []time.Duration
+	c.sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+	if _, err := c.ListPolicies(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(waits) != 1 || waits[0] < 7*time.Second {
+		t.Errorf("waits %v, want one wait of at least the 7s Retry-After", waits)
+	}
+
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for in, want := range map[string]time.Duration{
 		"":                              0,

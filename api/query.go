@@ -293,7 +293,7 @@ func (c *Client) WaitForActivity(ctx context.Context, activityID string, until f
 		if wait <= 0 {
 			wait = 10 * time.Millisecond // never spin on a zero policy
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := c.sleep(ctx, wait); err != nil {
 			return last, fmt.Errorf("wait for activity %s: %w", SanitizeID(activityID), err)
 		}
 	}
