@@ -197,3 +197,27 @@ func TestReachableDoesNotModifyInput(t *testing.T) {
 		t.Fatalf("Reachable changed the caller's approvers: %v", approvers[:2])
 	}
 }
+
+// TestDecideConcurrently runs one compiled policy set from many goroutines, as
+// the server does for concurrent votes; run with -race.
+func TestDecideConcurrently(t *testing.T) {
+	ps := []Policy{mustPolicy(t, "two-ops", api.EffectAllow, "activity.resource == 'USER'",
+		"approvers.filter(u, u.tags.contains('ops')).count() >= 2")}
+	done := make(chan string)
+	for i := range 8 {
+		go func() {
+			approvers := []Approver{alice}
+			if i%2 == 0 {
+				approvers = append(approvers, bob)
+			}
+			done <- Decide(ps, input(approvers...), quorum, false).Outcome
+		}()
+	}
+	counts := map[string]int{}
+	for range 8 {
+		counts[<-done]++
+	}
+	if counts[api.OutcomeAllow] != 4 || counts[api.OutcomeRequiresConsensus] != 4 {
+		t.Fatalf("outcomes = %v, want 4 allow and 4 requires consensus", counts)
+	}
+}
