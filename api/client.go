@@ -199,8 +199,8 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		var retryAfter time.Duration
 		switch {
 		case err != nil:
-			var se *stampError
-			if errors.As(err, &se) {
+			var le *localError
+			if errors.As(err, &le) {
 				return fmt.Errorf("%s: %w", cl.op, err)
 			}
 			if !cl.retry {
@@ -242,11 +242,15 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 	}
 }
 
-// stampError marks a failure of the stamper, which no retry can fix.
-type stampError struct{ err error }
+// localError marks a failure before anything was sent (building or stamping the
+// request), which no retry can fix.
+type localError struct {
+	what string
+	err  error
+}
 
-func (e *stampError) Error() string { return "stamp the request: " + e.err.Error() }
-func (e *stampError) Unwrap() error { return e.err }
+func (e *localError) Error() string { return e.what + ": " + e.err.Error() }
+func (e *localError) Unwrap() error { return e.err }
 
 // roundTrip sends one attempt and reads the reply, at most MaxReplyBytes.
 func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Header, error) {
@@ -256,7 +260,7 @@ func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Head
 	}
 	req, err := http.NewRequestWithContext(ctx, cl.method, cl.url, body)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, nil, &localError{"build the request", err}
 	}
 	if cl.body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -271,7 +275,7 @@ func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Head
 		// stampers that embed time (WebAuthn assertions) valid.
 		name, value, err := c.stamper.Stamp(cl.body)
 		if err != nil {
-			return nil, 0, nil, &stampError{err}
+			return nil, 0, nil, &localError{"stamp the request", err}
 		}
 		req.Header.Set(name, value)
 	}

@@ -303,8 +303,8 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 		w.WriteHeader(http.StatusTemporaryRedirect)
 	})
 	_, err := s.client(t, WithHTTPClient(&http.Client{})).Whoami(context.Background())
-	if err == nil {
-		t.Error("redirect reply accepted")
+	if err == nil || !strings.Contains(err.Error(), "redirect") {
+		t.Errorf("err = %v, want an error about the redirect", err)
 	}
 	if n := len(elsewhere.requests()); n != 0 {
 		t.Errorf("redirect followed: the other host got %d stamped requests", n)
@@ -434,5 +434,29 @@ func TestSubmitCancelledInFlightIsOutcomeUnknown(t *testing.T) {
 	_, err = s.client(t).RejectActivity(done, "sha256:00")
 	if errors.Is(err, ErrOutcomeUnknown) || !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want a not-sent cancellation", err)
+	}
+}
+
+type failingStamper struct{}
+
+func (failingStamper) Stamp([]byte) (string, string, error) {
+	return "", "", errors.New("key file is locked")
+}
+
+func TestStamperFailureSendsNothing(t *testing.T) {
+	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) { writeJSON(w, 200, activityReply) })
+	c, err := NewClient(s.srv.URL, testOrg, failingStamper{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ApproveActivity(context.Background(), "sha256:00")
+	if err == nil || errors.Is(err, ErrOutcomeUnknown) || !strings.Contains(err.Error(), "key file is locked") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := c.ListUsers(context.Background()); err == nil {
+		t.Error("query with a failing stamper succeeded")
+	}
+	if n := len(s.requests()); n != 0 {
+		t.Errorf("%d requests sent without a stamp", n)
 	}
 }

@@ -124,6 +124,8 @@ func (e *Error) hint() string {
 			return "the request is too large; send less data"
 		}
 		return "correct the request and send it again"
+	case e.StatusCode >= 300 && e.StatusCode < 400:
+		return "the server answered with a redirect, which vigil does not follow; set the profile's base URL to the service's own address"
 	case e.StatusCode >= 500:
 		return "the service failed; try again later, and report it if it persists"
 	}
