@@ -1,11 +1,183 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/vigil-console/vigil/server"
 )
 
-// cmdServe is scaffolding: its owner replaces this file.
+const serveUsage = `Usage: vigil serve [--addr HOST:PORT] [--auth-proxy-addr HOST:PORT] [--data DIR] [--demo]
+
+Runs the local activity/query service (SPEC.md) on HTTP: stamped submits and
+queries under /public/v1/, the webhook JWKS, and the auth proxy on its own
+address. State is kept in DIR/vigil.db (SQLite), so the service can be stopped
+and restarted; one service may be shared by many consoles.
+
+With --demo, the first start seeds a demo organization (root users alice, bob
+and carol in a 2-of-3 quorum, and operator), writes their keys to DIR/keys/ and
+a config with one profile per member to DIR/config.toml, and prints how to
+connect.
+
+Examples:
+  vigil serve --demo
+  vigil serve --data /tmp/vigil --addr 127.0.0.1:9000
+  vigil --config ~/.local/share/vigil/server/config.toml --profile bob
+
+Flags:
+`
+
 func cmdServe(ctx context.Context, c cli, args []string) error {
-	return errors.New("'serve' is not built yet")
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	addr := fs.String("addr", "127.0.0.1:8420", "address of the service API")
+	proxyAddr := fs.String("auth-proxy-addr", "127.0.0.1:8421", "address of the auth proxy")
+	data := fs.String("data", "", "data directory (default $XDG_DATA_HOME/vigil/server, else ~/.local/share/vigil/server)")
+	demo := fs.Bool("demo", false, "seed the demo organization on first start and write DIR/config.toml")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), serveUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelpShown
+		}
+		return usagef("serve: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("serve takes no arguments (got %q); see 'vigil serve -h'", fs.Arg(0))
+	}
+	dir := *data
+	if dir == "" {
+		dir = defaultServerDataDir(c.getenv)
+		if dir == "" {
+			return usagef("serve: neither XDG_DATA_HOME nor HOME is set; pass --data DIR")
+		}
+	}
+	log := slog.New(slog.NewTextHandler(c.stderr, nil))
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	defer ln.Close()
+	pln, err := net.Listen("tcp", *proxyAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (auth proxy): %w", *proxyAddr, err)
+	}
+	defer pln.Close()
+	baseURL, proxyURL := "http://"+ln.Addr().String(), "http://"+pln.Addr().String()
+
+	var info *server.DemoInfo
+	if *demo {
+		if info, err = prepareDemo(ctx, dir, baseURL, proxyURL); err != nil {
+			return err
+		}
+	}
+	srv, err := server.Open(server.Config{DataDir: dir, Logger: log})
+	if err != nil {
+		return fmt.Errorf("open the service's data in %s: %w", dir, err)
+	}
+	defer srv.Close()
+
+	api := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	proxy := &http.Server{Handler: srv.AuthProxyHandler(), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	errc := make(chan error, 2)
+	go func() { errc <- api.Serve(ln) }()
+	go func() { errc <- proxy.Serve(pln) }()
+	log.Info("vigil local service listening", "url", baseURL, "authProxy", proxyURL, "data", dir)
+	fmt.Fprintf(c.stdout, "vigil local service on %s (auth proxy %s), data in %s\n", baseURL, proxyURL, dir)
+	if info != nil {
+		printDemoHelp(c, dir, info)
+	}
+
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case err = <-errc:
+		log.Error("server stopped", "err", err)
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = errors.Join(err, api.Shutdown(shutdown), proxy.Shutdown(shutdown))
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+func defaultServerDataDir(getenv func(string) string) string {
+	if d := getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "vigil", "server")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "share", "vigil", "server")
+	}
+	return ""
+}
+
+// prepareDemo seeds the demo organization in dataDir (once) and writes
+// dataDir/keys/, dataDir/demo-root.pem and dataDir/config.toml with one profile
+// per member pointing at baseURL. `vigil serve --demo` and `vigil demo` use it
+// before they open the service themselves.
+func prepareDemo(ctx context.Context, dataDir, baseURL, authProxyURL string) (*server.DemoInfo, error) {
+	srv, err := server.Open(server.Config{DataDir: dataDir})
+	if err != nil {
+		return nil, fmt.Errorf("demo: open %s: %w", dataDir, err)
+	}
+	info, err := server.SeedDemo(ctx, srv, filepath.Join(dataDir, "keys"))
+	if cerr := srv.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	rootPath := filepath.Join(dataDir, "demo-root.pem")
+	if err := os.WriteFile(rootPath, info.DemoRootPEM, 0o644); err != nil {
+		return nil, fmt.Errorf("demo: write %s: %w", rootPath, err)
+	}
+	cfg := Config{DefaultProfile: info.Members[0].Name, Profiles: map[string]Profile{}}
+	for _, m := range info.Members {
+		cfg.Profiles[m.Name] = Profile{
+			BaseURL: baseURL, AuthProxyURL: authProxyURL, AuthProxyConfigID: info.AuthProxyConfigID,
+			OrganizationID: info.OrganizationID, Key: m.KeyName, KeysDir: "keys",
+			EnclaveApps: info.EnclaveApps, TrustedRoots: []string{"demo-root.pem"},
+			TLSFetcherPublicKey: info.TLSFetcherPublicKey, Refresh: duration{5 * time.Second},
+		}
+	}
+	var buf bytes.Buffer
+	buf.WriteString("# Written by vigil for the local demo organization; rewritten on every demo start.\n")
+	if err := toml.NewEncoder(&buf).Encode(cfg); err != nil {
+		return nil, fmt.Errorf("demo: encode config: %w", err)
+	}
+	cfgPath := filepath.Join(dataDir, "config.toml")
+	if err := os.WriteFile(cfgPath, buf.Bytes(), 0o600); err != nil {
+		return nil, fmt.Errorf("demo: write %s: %w", cfgPath, err)
+	}
+	return info, nil
+}
+
+func printDemoHelp(c cli, dir string, info *server.DemoInfo) {
+	cfg := filepath.Join(dir, "config.toml")
+	fmt.Fprintf(c.stdout, "demo organization %q (%s); connect as a member, one terminal each:\n", info.OrganizationName, info.OrganizationID)
+	for _, m := range info.Members {
+		role := "member"
+		if m.Root {
+			role = "root quorum"
+		}
+		fmt.Fprintf(c.stdout, "  vigil --config %s --profile %-8s  # %s\n", cfg, m.Name, role)
+	}
 }

@@ -72,6 +72,13 @@ func openStore(ctx context.Context, dataDir string) (*store, error) {
 		w.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	// The database holds the service's private keys (TLS fetcher, webhook ring).
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(f, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			w.Close()
+			return nil, fmt.Errorf("restrict %s: %w", f, err)
+		}
+	}
 	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(ON)")
 	if err != nil {
 		w.Close()
