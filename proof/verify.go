@@ -193,22 +193,30 @@ func (v *verifier) attestationChecks(doc []byte, decodeErr error) {
 	}
 	rep.Age = now.Sub(rep.DocumentTime)
 
-	if err := v.att.verifySignature(); err != nil {
+	// The COSE signature and the chain are independent P-384 work (one and four
+	// verifications); doing them side by side roughly halves the latency.
+	sigErr := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				sigErr <- fmt.Errorf("internal error while verifying the signature: %v", p)
+			}
+		}()
+		sigErr <- v.att.verifySignature()
+	}()
+	root, chainErr := v.verifyChain(v.validationTime())
+	if err := <-sigErr; err != nil {
 		rep.add(CheckCOSE, nameCOSE, Fail, err.Error())
 	} else {
 		rep.add(CheckCOSE, nameCOSE, Pass, "ES384 signature verifies with the leaf certificate's P-384 key")
 	}
 
-	at := v.opts.At
-	atWhat := "the document's timestamp"
-	if at.IsZero() {
-		at = rep.DocumentTime
-	} else {
+	at, atWhat := v.validationTime(), "the document's timestamp"
+	if !v.opts.At.IsZero() {
 		atWhat = "the requested time"
 	}
-	root, err := v.verifyChain(at)
-	if err != nil {
-		rep.add(CheckChain, nameChain, Fail, err.Error())
+	if chainErr != nil {
+		rep.add(CheckChain, nameChain, Fail, chainErr.Error())
 		return
 	}
 	rep.Anchor = root.anchorName()
@@ -217,6 +225,14 @@ func (v *verifier) attestationChecks(doc []byte, decodeErr error) {
 		reason += "; this is a local DEMO root, not AWS"
 	}
 	rep.add(CheckChain, nameChain, Pass, reason)
+}
+
+// validationTime is opts.At, or the document's timestamp.
+func (v *verifier) validationTime() time.Time {
+	if !v.opts.At.IsZero() {
+		return v.opts.At
+	}
+	return v.att.doc.Timestamp
 }
 
 // verifyChain checks certificate → cabundle[n..1] → a trusted root at time at.
