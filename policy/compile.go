@@ -178,7 +178,7 @@ func diagnose(field string, e *common.Error) Diagnostic {
 			msg += fmt.Sprintf(" (did you mean '%s'?)", s)
 		}
 	}
-	if strings.Contains(msg, "recursion limit exceeded") {
+	if strings.Contains(msg, "recursion limit exceeded") || strings.Contains(msg, "max recursion depth exceeded") {
 		msg = fmt.Sprintf("the expression nests more than %d levels deep: flatten it", MaxNestingDepth)
 	}
 	if strings.Contains(msg, "token recognition error at: '= ") {

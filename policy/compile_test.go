@@ -232,7 +232,8 @@ func TestHostileExpressionsAreRefused(t *testing.T) {
 	long := "activity.type == '" + strings.Repeat("x", MaxExpressionLength) + "'"
 	manyTerms := "true" + strings.Repeat(" && true", 3000)
 	nestedCalls := strings.Repeat("[", 200) + "1" + strings.Repeat("]", 200) + ".count() > 0"
-	for name, src := range map[string]string{"deep parens": deep, "too long": long, "huge tree": manyTerms, "nested lists": nestedCalls, "bad utf8": "activity.type == '\xff'"} {
+	longSum := "activity.type == 'a'" + strings.Repeat(" + 'a'", 300)
+	for name, src := range map[string]string{"deep parens": deep, "too long": long, "huge tree": manyTerms, "nested lists": nestedCalls, "long sum": longSum, "bad utf8": "activity.type == '\xff'"} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Compile(src, "")
 			var ee *ExprError

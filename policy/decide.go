@@ -29,8 +29,12 @@ type Quorum struct {
 // Decision is the outcome of evaluating an activity against the policies.
 type Decision struct {
 	Outcome string // one of api.Outcome*
-	// Policies holds the verdict of each policy that ran, in input order. It
-	// is empty when the root quorum decided (policies are bypassed).
+	// Policies holds the verdict of each policy that ran, in input order:
+	// ALLOW (applies, consensus met), REQUIRES_CONSENSUS (an allow that applies
+	// but whose consensus is not met), DENY_EXPLICIT (a deny that applies),
+	// DENY_IMPLICIT (does not apply: condition false, or a deny whose
+	// consensus is not met) or ERROR (failed to evaluate). It is empty when
+	// the root quorum decided or the activity is root-only: no policy ran.
 	Policies []api.PolicyOutcome
 	Reason   string // one sentence for people
 }
