@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -18,6 +19,7 @@ type Detail struct {
 	vp    viewport.Model
 	theme *theme.Theme
 	width int
+	raw   string // content before wrapping, kept to re-wrap on resize
 }
 
 // NewDetail returns an empty pane.
@@ -33,14 +35,19 @@ func (d *Detail) SetTheme(th *theme.Theme) { d.theme = th }
 
 // SetSize sets the pane's size in cells.
 func (d *Detail) SetSize(width, height int) {
-	d.width = max(width, 10)
-	d.vp.SetWidth(d.width)
+	width = max(width, 10)
+	d.vp.SetWidth(width)
 	d.vp.SetHeight(max(height, 1))
+	if width != d.width {
+		d.width = width
+		d.SetContent(d.raw)
+	}
 }
 
 // SetContent replaces the content, keeping the scroll position when possible.
 // Each line is cleaned and hard-wrapped to the pane's width.
 func (d *Detail) SetContent(s string) {
+	d.raw = s
 	y := d.vp.YOffset()
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
@@ -108,13 +115,15 @@ func (db *DetailBuilder) Styled(s string) {
 
 // JSON adds v as indented JSON, or the error if it cannot be encoded.
 func (db *DetailBuilder) JSON(v any) {
-	out, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // show a >= 2, not a \u003e= 2
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		db.Line("(cannot show: " + err.Error() + ")")
 		return
 	}
-	db.b.WriteString(CleanBlock(string(out)))
-	db.b.WriteByte('\n')
+	db.b.WriteString(CleanBlock(out.String()))
 }
 
 // String returns the document.

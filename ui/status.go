@@ -105,7 +105,9 @@ type toastExpiredMsg struct{ id int }
 
 // Toasts is a short stack of notices that expire on their own.
 type Toasts struct {
-	TTL   time.Duration
+	TTL time.Duration
+	// Tick schedules the expiry; nil means tea.Tick. Tests replace it.
+	Tick  func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 	items []toast
 	next  int
 }
@@ -128,7 +130,11 @@ func (ts *Toasts) Push(m ToastMsg) tea.Cmd {
 		ttl = 4 * time.Second
 	}
 	id := ts.next
-	return tea.Tick(ttl, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
+	tick := ts.Tick
+	if tick == nil {
+		tick = tea.Tick
+	}
+	return tick(ttl, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
 }
 
 // Update removes expired toasts; it reports whether msg was a toast expiry.

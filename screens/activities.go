@@ -1,0 +1,508 @@
+package screens
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// pageSize is how many activities one list call asks for (the service's maximum).
+const pageSize = 100
+
+// statusChoices and typeChoices are what s and t cycle through in the All view;
+// "" means no filter.
+var statusChoices = append([]string{""}, api.ActivityStatuses()...)
+
+func typeChoices() []string {
+	out := []string{""}
+	for _, op := range api.SubmitOperations() {
+		out = append(out, op.Type)
+	}
+	return out
+}
+
+// Activities lists activities (pending ones by default), shows one in detail, and
+// votes on them.
+type Activities struct {
+	c     *Common
+	keys  activitiesKeys
+	table ui.Table
+
+	all       bool // All view (false: Pending)
+	statusIdx int
+	typeIdx   int
+	before    string // paging cursor of the current page
+	after     string
+	items     []api.Activity
+	fetched   time.Time
+	loading   bool
+	listGen   int // generation of list requests: stale replies are dropped
+	err       string
+	auto      bool
+	autoGen   int // generation of the auto-refresh tick chain
+	detail    *activityDetail
+	confirm   *pendingVote
+	voting    string // id of the activity whose vote is in flight
+}
+
+// pendingVote is a vote waiting for its confirm dialog. It captures the activity's
+// id and fingerprint when the dialog opens, so the vote is about that activity
+// whatever is selected when the answer comes.
+type pendingVote struct {
+	approve     bool
+	id          string
+	fingerprint string
+	dialog      ui.Confirm
+}
+
+// Messages of the Activities screen.
+type (
+	activitiesLoadedMsg struct {
+		gen   int
+		items []api.Activity
+		err   error
+		at    time.Time
+	}
+	activityVotedMsg struct {
+		id       string
+		approve  bool
+		activity *api.Activity
+		err      error
+	}
+	activitiesTickMsg struct{ gen int }
+)
+
+// NewActivities builds the screen; auto-refresh starts on when the profile has an
+// interval.
+func NewActivities(c *Common) *Activities {
+	a := &Activities{c: c, keys: newActivitiesKeys(), auto: c.Refresh > 0}
+	a.table = ui.NewTable(c.Theme, activityColumns())
+	a.table.Empty = "no pending activities — press v to see all"
+	return a
+}
+
+func activityColumns() []ui.Column {
+	return []ui.Column{
+		{Title: "AGE", Width: 4},
+		{Title: "TYPE", Width: 28, Grow: true},
+		{Title: "REQUESTER", Width: 12},
+		{Title: "STATUS", Width: 17},
+		{Title: "VOTES", Width: 5},
+		{Title: "YOU", Width: 4},
+	}
+}
+
+// Title implements Screen.
+func (a *Activities) Title() string { return "Activities" }
+
+// Init loads the first page and starts auto-refresh.
+func (a *Activities) Init() tea.Cmd {
+	return tea.Batch(a.load(), a.tick())
+}
+
+// Capturing implements Screen: typing a filter or answering a dialog.
+func (a *Activities) Capturing() bool {
+	return a.confirm != nil || (a.detail == nil && a.table.Filtering())
+}
+
+// Status implements Screen.
+func (a *Activities) Status() ScreenStatus {
+	st := ScreenStatus{LastRefresh: a.fetched, Err: a.err}
+	if a.auto {
+		st.AutoRefresh = a.c.Refresh
+	}
+	switch {
+	case a.voting != "":
+		st.Busy = "voting…"
+	case a.loading:
+		st.Busy = "loading…"
+	case a.detail != nil && a.detail.loading > 0:
+		st.Busy = "loading details…"
+	}
+	return st
+}
+
+// listOptions is the query of the current view and page.
+func (a *Activities) listOptions() api.ListActivitiesOptions {
+	o := api.ListActivitiesOptions{Limit: pageSize, Before: a.before, After: a.after}
+	if !a.all {
+		o.Statuses = []string{api.StatusConsensusNeeded}
+		return o
+	}
+	if s := statusChoices[a.statusIdx]; s != "" {
+		o.Statuses = []string{s}
+	}
+	if t := typeChoices()[a.typeIdx]; t != "" {
+		o.Types = []string{t}
+	}
+	return o
+}
+
+// load fetches the current page. A load already in flight is superseded.
+func (a *Activities) load() tea.Cmd {
+	a.listGen++
+	a.loading = true
+	gen, opts, client, c := a.listGen, a.listOptions(), a.c.Client, a.c
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		items, err := client.ListActivities(ctx, opts)
+		return activitiesLoadedMsg{gen: gen, items: items, err: err, at: c.Now()}
+	}
+}
+
+// tick schedules the next auto-refresh, if on.
+func (a *Activities) tick() tea.Cmd {
+	if !a.auto || a.c.Refresh <= 0 {
+		return nil
+	}
+	gen := a.autoGen
+	return a.c.Tick(a.c.Refresh, func(time.Time) tea.Msg { return activitiesTickMsg{gen: gen} })
+}
+
+// selected is the activity the keys act on: the open one, or the selected row.
+func (a *Activities) selected() *api.Activity {
+	if a.detail != nil {
+		return &a.detail.activity
+	}
+	i := a.table.Selected()
+	if i < 0 || i >= len(a.items) {
+		return nil
+	}
+	return &a.items[i]
+}
+
+// voteBlock says why a vote on act is not possible now, or "" when it is.
+func (a *Activities) voteBlock(act *api.Activity, approve bool) string {
+	switch {
+	case act == nil:
+		return "nothing selected"
+	case a.c.ReadOnly():
+		return "read-only mode"
+	case a.voting != "":
+		return "a vote is already in flight"
+	case approve && !act.CanApprove:
+		return "you cannot approve this activity (already voted, not a voter, or no longer pending)"
+	case !approve && !act.CanReject:
+		return "you cannot reject this activity (already voted, not a voter, or no longer pending)"
+	}
+	return ""
+}
+
+// syncKeys enables the keys that would do something now; help shows the others
+// struck through.
+func (a *Activities) syncKeys() {
+	act := a.selected()
+	a.keys.Approve.SetEnabled(a.voteBlock(act, true) == "")
+	a.keys.Reject.SetEnabled(a.voteBlock(act, false) == "")
+	a.keys.CopyID.SetEnabled(act != nil)
+	a.keys.CopyFP.SetEnabled(act != nil)
+	a.keys.Open.SetEnabled(act != nil && a.detail == nil)
+	a.keys.Status.SetEnabled(a.all && a.detail == nil)
+	a.keys.Type.SetEnabled(a.all && a.detail == nil)
+	a.keys.NextPage.SetEnabled(a.all && a.detail == nil && len(a.items) == pageSize)
+	a.keys.PrevPage.SetEnabled(a.all && a.detail == nil && (a.before != "" || a.after != ""))
+	a.keys.AutoRefresh.SetEnabled(a.c.Refresh > 0)
+	a.keys.Filter.SetEnabled(a.detail == nil)
+}
+
+// Update implements Screen.
+func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	defer a.syncKeys()
+	switch msg := msg.(type) {
+	case themeChangedMsg:
+		a.table.SetTheme(a.c.Theme)
+		if a.detail != nil {
+			a.detail.pane.SetTheme(a.c.Theme)
+			a.detail.render(a.c)
+		}
+	case orgLoadedMsg:
+		a.setRows()
+		if a.detail != nil {
+			a.detail.render(a.c)
+		}
+	case activitiesLoadedMsg:
+		if msg.gen != a.listGen {
+			return a, nil
+		}
+		a.loading = false
+		if msg.err != nil {
+			// Keep the last data on screen; the status bar says when it was fetched.
+			a.err = "refresh failed: " + errorText(msg.err)
+			return a, nil
+		}
+		a.err, a.items, a.fetched = "", msg.items, msg.at
+		a.setRows()
+		if a.detail != nil {
+			for _, it := range msg.items {
+				if it.ID == a.detail.activity.ID {
+					a.detail.activity = it
+					a.detail.render(a.c)
+				}
+			}
+		}
+	case activitiesTickMsg:
+		if msg.gen != a.autoGen || !a.auto {
+			return a, nil
+		}
+		if a.loading || a.voting != "" {
+			return a, a.tick()
+		}
+		return a, tea.Batch(a.load(), a.tick())
+	case activityVotedMsg:
+		return a, a.voted(msg)
+	case activityDetailMsg:
+		if a.detail != nil {
+			a.detail.apply(msg, a.c)
+		}
+	case tea.KeyPressMsg:
+		return a, a.handleKey(msg)
+	default:
+		if a.detail != nil {
+			var cmd tea.Cmd
+			a.detail.pane, cmd = a.detail.pane.Update(msg)
+			return a, cmd
+		}
+	}
+	return a, nil
+}
+
+func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
+	if msg.id == a.voting {
+		a.voting = ""
+	}
+	verb := "approve"
+	if !msg.approve {
+		verb = "reject"
+	}
+	if msg.err != nil {
+		a.err = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": " + errorText(msg.err)
+		return ui.Toast(verb+" failed: "+errorText(msg.err), true)
+	}
+	a.err = ""
+	act := *msg.activity
+	for i := range a.items {
+		if a.items[i].ID == act.ID {
+			a.items[i] = act
+		}
+	}
+	a.setRows()
+	if a.detail != nil && a.detail.activity.ID == act.ID {
+		a.detail.activity = act
+		a.detail.render(a.c)
+	}
+	return ui.Toast(fmt.Sprintf("%sd %s: now %s", verb, shortType(act.Type), shortStatus(act.Status)), false)
+}
+
+func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	if a.confirm != nil {
+		switch a.confirm.dialog.Answer(k) {
+		case ui.Yes:
+			v := *a.confirm
+			a.confirm = nil
+			return a.vote(v)
+		case ui.No:
+			a.confirm = nil
+		}
+		return nil
+	}
+	if a.detail == nil && a.table.Filtering() {
+		var cmd tea.Cmd
+		a.table, cmd = a.table.Update(k)
+		return cmd
+	}
+	switch {
+	case key.Matches(k, a.keys.Approve), key.Matches(k, a.keys.Reject):
+		approve := key.Matches(k, a.keys.Approve)
+		act := a.selected()
+		if why := a.voteBlock(act, approve); why != "" {
+			return ui.Toast(why, true)
+		}
+		a.confirm = newPendingVote(a.c, act, approve)
+		return nil
+	case key.Matches(k, a.keys.CopyID), key.Matches(k, a.keys.CopyFP):
+		act := a.selected()
+		if act == nil {
+			return nil
+		}
+		what, val := "id", act.ID
+		if key.Matches(k, a.keys.CopyFP) {
+			what, val = "fingerprint", act.Fingerprint
+		}
+		val = ui.Clean(val)
+		return tea.Batch(tea.SetClipboard(val), ui.Toast("copied "+what+" "+val, false))
+	case key.Matches(k, a.keys.Refresh):
+		cmds := []tea.Cmd{a.load()}
+		if a.detail != nil {
+			cmds = append(cmds, a.detail.load(a.c))
+		}
+		return tea.Batch(cmds...)
+	case key.Matches(k, a.keys.AutoRefresh):
+		if a.c.Refresh <= 0 {
+			return ui.Toast("auto-refresh is off in this profile (refresh = \"30s\" turns it on)", true)
+		}
+		a.auto = !a.auto
+		a.autoGen++
+		if a.auto {
+			return tea.Batch(ui.Toast("auto-refresh every "+a.c.Refresh.String(), false), a.tick())
+		}
+		return ui.Toast("auto-refresh paused", false)
+	}
+	if a.detail != nil {
+		if k.String() == "esc" || k.String() == "backspace" {
+			a.detail = nil
+			return nil
+		}
+		var cmd tea.Cmd
+		a.detail.pane, cmd = a.detail.pane.Update(k)
+		return cmd
+	}
+	switch {
+	case key.Matches(k, a.keys.Open):
+		act := a.selected()
+		if act == nil {
+			return nil
+		}
+		a.detail = newActivityDetail(a.c, *act)
+		return a.detail.load(a.c)
+	case key.Matches(k, a.keys.Mode):
+		a.all = !a.all
+		a.before, a.after, a.items = "", "", nil
+		a.table.Empty = "no pending activities — press v to see all"
+		if a.all {
+			a.table.Empty = "no activities match — s and t change the filters"
+		}
+		a.setRows()
+		return a.load()
+	case key.Matches(k, a.keys.Status) && a.all:
+		a.statusIdx = (a.statusIdx + 1) % len(statusChoices)
+		a.before, a.after = "", ""
+		return a.load()
+	case key.Matches(k, a.keys.Type) && a.all:
+		a.typeIdx = (a.typeIdx + 1) % len(typeChoices())
+		a.before, a.after = "", ""
+		return a.load()
+	case key.Matches(k, a.keys.NextPage) && a.keys.NextPage.Enabled():
+		a.before, a.after = a.items[len(a.items)-1].ID, ""
+		return a.load()
+	case key.Matches(k, a.keys.PrevPage) && a.keys.PrevPage.Enabled():
+		if len(a.items) > 0 {
+			a.before, a.after = "", a.items[0].ID
+		} else {
+			a.before, a.after = "", ""
+		}
+		return a.load()
+	}
+	var cmd tea.Cmd
+	a.table, cmd = a.table.Update(k)
+	return cmd
+}
+
+// vote sends the vote captured by the dialog, once.
+func (a *Activities) vote(v pendingVote) tea.Cmd {
+	if a.voting != "" || a.c.ReadOnly() {
+		return nil
+	}
+	a.voting = v.id
+	client, c := a.c.Client, a.c
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		var act *api.Activity
+		var err error
+		if v.approve {
+			act, err = client.ApproveActivity(ctx, v.fingerprint)
+		} else {
+			act, err = client.RejectActivity(ctx, v.fingerprint)
+		}
+		if err == nil && act == nil {
+			err = fmt.Errorf("the service returned no activity")
+		}
+		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, err: err}
+	}
+}
+
+func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
+	verb, label := "Approve", "Approve"
+	if !approve {
+		verb, label = "Reject", "Reject"
+	}
+	fp := ui.Clean(api.SanitizeID(act.Fingerprint))
+	if len(fp) > 23 {
+		fp = fp[:23] + "…"
+	}
+	lines := []string{
+		"type:        " + shortType(act.Type),
+		"what:        " + intentSummary(act.Intent),
+		"requester:   " + requester(c, act),
+		"votes:       " + votesCell(c, act),
+		"fingerprint: " + fp,
+	}
+	d := ui.NewConfirm(verb+" this activity?", label, lines...)
+	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, dialog: d}
+}
+
+// setRows rebuilds the table rows from the items.
+func (a *Activities) setRows() {
+	rows := make([]ui.Row, len(a.items))
+	now := a.c.Now()
+	for i := range a.items {
+		rows[i] = activityRow(a.c, &a.items[i], now)
+	}
+	a.table.SetRows(rows)
+}
+
+func activityRow(c *Common, act *api.Activity, now time.Time) ui.Row {
+	you := "—"
+	switch {
+	case act.CanApprove && act.CanReject:
+		you = "vote"
+	case act.CanApprove:
+		you = "appr"
+	case act.CanReject:
+		you = "rej"
+	}
+	return ui.Row{ID: act.ID, Cells: []string{
+		ui.Ago(now, act.CreatedAt.Time()), shortType(act.Type), requester(c, act),
+		shortStatus(act.Status), votesCell(c, act), you,
+	}}
+}
+
+func shortType(t string) string   { return strings.TrimPrefix(ui.Clean(t), "ACTIVITY_TYPE_") }
+func shortStatus(s string) string { return strings.TrimPrefix(ui.Clean(s), "ACTIVITY_STATUS_") }
+
+// requester is the name of the user who submitted the activity: the first vote is
+// the requester's own approval.
+func requester(c *Common, act *api.Activity) string {
+	if len(act.Votes) == 0 {
+		return "?"
+	}
+	v := act.Votes[0]
+	if v.User.UserName != "" {
+		return ui.Clean(v.User.UserName)
+	}
+	if n := c.Org.UserNames[v.UserID]; n != "" {
+		return ui.Clean(n)
+	}
+	return ui.Clean(api.SanitizeID(v.UserID))
+}
+
+// votesCell is approvals/needed, needed being the root quorum's threshold.
+func votesCell(c *Common, act *api.Activity) string {
+	n := 0
+	for _, v := range act.Votes {
+		if v.Selection == api.VoteApproved {
+			n++
+		}
+	}
+	if c.Org.Quorum.Threshold <= 0 {
+		return fmt.Sprintf("%d/?", n)
+	}
+	return fmt.Sprintf("%d/%d", n, c.Org.Quorum.Threshold)
+}

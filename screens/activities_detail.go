@@ -1,0 +1,223 @@
+package screens
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// activityDetail is the open activity with what was fetched for it.
+type activityDetail struct {
+	activity api.Activity
+	evals    []api.PolicyEvaluation
+	proofs   []api.AppProof
+	evalErr  string
+	proofErr string
+	loading  int // calls in flight
+	pane     ui.Detail
+}
+
+// activityDetailMsg brings the policy evaluations or the app proofs of an activity.
+type activityDetailMsg struct {
+	id     string
+	evals  *[]api.PolicyEvaluation
+	proofs *[]api.AppProof
+	err    error
+}
+
+func newActivityDetail(c *Common, act api.Activity) *activityDetail {
+	d := &activityDetail{activity: act, pane: ui.NewDetail(c.Theme)}
+	d.render(c)
+	return d
+}
+
+// load fetches the policy evaluations and app proofs of the open activity.
+func (d *activityDetail) load(c *Common) tea.Cmd {
+	d.loading = 2
+	id, client := d.activity.ID, c.Client
+	evals := func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		e, err := client.GetPolicyEvaluations(ctx, id)
+		return activityDetailMsg{id: id, evals: &e, err: err}
+	}
+	proofs := func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		p, err := client.ListAppProofs(ctx, id)
+		return activityDetailMsg{id: id, proofs: &p, err: err}
+	}
+	return tea.Batch(evals, proofs)
+}
+
+func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
+	if msg.id != d.activity.ID {
+		return
+	}
+	d.loading = max(d.loading-1, 0)
+	switch {
+	case msg.evals != nil:
+		d.evalErr = ""
+		if msg.err != nil {
+			d.evalErr = errorText(msg.err)
+		} else {
+			d.evals = *msg.evals
+		}
+	case msg.proofs != nil:
+		d.proofErr = ""
+		if msg.err != nil {
+			d.proofErr = errorText(msg.err)
+		} else {
+			d.proofs = *msg.proofs
+		}
+	}
+	d.render(c)
+}
+
+func fmtTime(now time.Time, t api.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	tt := t.Time()
+	return tt.UTC().Format("2006-01-02 15:04:05 UTC") + " (" + ui.Ago(now, tt) + " ago)"
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// render rebuilds the pane's text from the record. Everything from the server goes
+// through the builder, which cleans it; ids are shown quoted when tampered with.
+func (d *activityDetail) render(c *Common) {
+	th, now, a := c.Theme, c.Now(), d.activity
+	b := ui.NewDetailBuilder(th)
+	b.Section("Activity")
+	b.Field("id", api.SanitizeID(a.ID))
+	b.Field("type", a.Type)
+	b.Field("status", a.Status)
+	b.Field("organization", api.SanitizeID(a.OrganizationID))
+	b.Field("requester", requester(c, &a))
+	b.Field("created", fmtTime(now, a.CreatedAt))
+	b.Field("updated", fmtTime(now, a.UpdatedAt))
+	b.Field("fingerprint", api.SanitizeID(a.Fingerprint))
+	b.Field("votes", votesCell(c, &a)+" approvals of the root quorum")
+	b.Field("you can", fmt.Sprintf("approve: %s, reject: %s", yesNo(a.CanApprove), yesNo(a.CanReject)))
+	if a.Failure != nil {
+		b.Field("failure", fmt.Sprintf("%s (code %d)", a.Failure.Message, a.Failure.Code))
+	}
+	b.Section("Intent — " + intentSummary(a.Intent))
+	b.JSON(a.Intent)
+	b.Section("Result")
+	if isEmptyJSON(a.Result) {
+		b.Line("(none yet)")
+	} else {
+		b.JSON(a.Result)
+	}
+	b.Section(fmt.Sprintf("Votes (%d)", len(a.Votes)))
+	for _, v := range a.Votes {
+		mark, style := "?", th.Muted
+		switch v.Selection {
+		case api.VoteApproved:
+			mark, style = "✓ approved", th.Good
+		case api.VoteRejected:
+			mark, style = "✗ rejected", th.Bad
+		}
+		name := ui.Clean(v.User.UserName)
+		if name == "" {
+			name = ui.Clean(c.Org.UserNames[v.UserID])
+		}
+		line := style.Render(mark) + "  " + name + " (" + ui.Clean(api.SanitizeID(v.UserID)) + ")  " + ui.Clean(fmtTime(now, v.CreatedAt))
+		b.Styled(line)
+		if v.Message != "" {
+			b.Line("    " + v.Message)
+		}
+	}
+	b.Section(fmt.Sprintf("Policy evaluations (%d)", len(d.evals)))
+	switch {
+	case d.evalErr != "":
+		b.Styled(th.Bad.Render(ui.Clean("could not load: " + d.evalErr)))
+	case d.loading > 0 && len(d.evals) == 0:
+		b.Line("loading…")
+	}
+	for _, e := range d.evals {
+		b.Line(fmt.Sprintf("%s  vote %s", fmtTime(now, e.CreatedAt), api.SanitizeID(e.VoteID)))
+		for _, o := range e.PolicyEvaluations {
+			pid := api.SanitizeID(o.PolicyID)
+			if pid == "" {
+				pid = "(root quorum)"
+			}
+			b.Line("    " + strings.TrimPrefix(o.Outcome, "OUTCOME_") + "  " + pid)
+		}
+	}
+	b.Section(fmt.Sprintf("App proofs (%d)", len(d.proofs)))
+	switch {
+	case d.proofErr != "":
+		b.Styled(th.Bad.Render(ui.Clean("could not load: " + d.proofErr)))
+	case d.loading > 0 && len(d.proofs) == 0:
+		b.Line("loading…")
+	}
+	for i, p := range d.proofs {
+		b.Line(fmt.Sprintf("#%d %s", i+1, p.Scheme))
+		b.Field("  public key", api.SanitizeID(p.PublicKey))
+		b.Field("  signature", api.SanitizeID(p.Signature))
+		b.Field("  payload", p.ProofPayload)
+	}
+	d.pane.SetContent(b.String())
+}
+
+func isEmptyJSON(v any) bool {
+	out, err := json.Marshal(v)
+	return err != nil || string(out) == "{}" || string(out) == "null"
+}
+
+// intentSummary is a one-line description of what an activity would do.
+func intentSummary(in api.Intent) string {
+	var s string
+	switch {
+	case in.CreatePolicyIntentV3 != nil:
+		p := in.CreatePolicyIntentV3
+		s = fmt.Sprintf("create policy %q (%s)", p.PolicyName, strings.TrimPrefix(p.Effect, "EFFECT_"))
+	case in.SetOrganizationFeatureIntent != nil:
+		p := in.SetOrganizationFeatureIntent
+		s = fmt.Sprintf("set %s = %q", strings.TrimPrefix(p.Name, "FEATURE_NAME_"), p.Value)
+	case in.DeleteAPIKeysIntent != nil:
+		p := in.DeleteAPIKeysIntent
+		s = fmt.Sprintf("delete %d API key(s) of user %s", len(p.APIKeyIDs), p.UserID)
+	case in.DeleteWalletAccountsIntent != nil:
+		s = fmt.Sprintf("delete %d wallet account(s)", len(in.DeleteWalletAccountsIntent.WalletAccountIDs))
+	case in.CreateUserTagIntent != nil:
+		p := in.CreateUserTagIntent
+		s = fmt.Sprintf("create user tag %q for %d user(s)", p.UserTagName, len(p.UserIDs))
+	case in.CreateInvitationsIntent != nil:
+		s = fmt.Sprintf("invite %d user(s)", len(in.CreateInvitationsIntent.Invitations))
+	case in.CreateMfaPolicyIntent != nil:
+		p := in.CreateMfaPolicyIntent
+		s = fmt.Sprintf("create MFA policy %q for user %s", p.MfaPolicyName, p.UserID)
+	case in.CreateSmartContractInterfaceIntent != nil:
+		p := in.CreateSmartContractInterfaceIntent
+		s = fmt.Sprintf("create contract interface %q at %s", p.Label, p.SmartContractAddress)
+	case in.UpdateOauth2CredentialIntent != nil:
+		p := in.UpdateOauth2CredentialIntent
+		s = fmt.Sprintf("update OAuth2 credential %s (%s)", p.Oauth2CredentialID, p.Provider)
+	case in.DeleteTvcDeploymentIntent != nil:
+		s = "delete TVC deployment " + in.DeleteTvcDeploymentIntent.DeploymentID
+	case in.OauthIntent != nil:
+		s = "OAuth login, new API key " + in.OauthIntent.APIKeyName
+	case in.CreateReadOnlySessionIntent != nil:
+		s = "create a read-only session"
+	default:
+		out, _ := json.Marshal(in)
+		s = string(out)
+	}
+	return ansi.Truncate(ui.Clean(s), 70, "…")
+}

@@ -1,0 +1,493 @@
+package screens
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+func TestPendingIsTheDefaultView(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 0)
+	if len(fake.lists) != 1 {
+		t.Fatalf("start made %d list calls, want 1", len(fake.lists))
+	}
+	got := fake.lists[0]
+	if len(got.Statuses) != 1 || got.Statuses[0] != api.StatusConsensusNeeded {
+		t.Errorf("first list filters statuses %v, want only %s", got.Statuses, api.StatusConsensusNeeded)
+	}
+	out := ansi.Strip(h.root.Render())
+	for _, want := range []string{"CREATE_POLICY_V3", "SET_ORGANIZATION_FEATURE", "bob", "carol", "1/2", "Acme", "alice"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("frame lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestApproveAsksThenVotesWithThatActivitysFingerprint(t *testing.T) {
+	acts := sampleActivities()
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, 0)
+	h.key("a")
+	if h.activities().confirm == nil {
+		t.Fatal("a did not open the confirm dialog")
+	}
+	frame := ansi.Strip(h.root.Render())
+	for _, want := range []string{"Approve this activity?", "CREATE_POLICY_V3", `create policy "allow treasury"`, "bob", acts[0].Fingerprint[:20]} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("dialog does not restate %q:\n%s", want, frame)
+		}
+	}
+	h.key("y")
+	if _, n, _ := fake.counts(); n != 1 {
+		t.Fatalf("%d approvals sent, want 1", n)
+	}
+	if fake.approvals[0] != acts[0].Fingerprint {
+		t.Errorf("approved fingerprint %q, want the selected activity's %q", fake.approvals[0], acts[0].Fingerprint)
+	}
+	// The reply refreshes the row.
+	if st := h.activities().items[0].Status; st != api.StatusCompleted {
+		t.Errorf("row status after the vote = %s, want COMPLETED", st)
+	}
+	if !strings.Contains(ansi.Strip(h.root.Render()), "COMPLETED") {
+		t.Error("the row does not show COMPLETED after the vote")
+	}
+}
+
+func TestConfirmDefaultsToNo(t *testing.T) {
+	for _, k := range []string{"enter", "esc", "n", "q"} {
+		fake := &fakeClient{activities: sampleActivities()}
+		h := newHarness(t, fake, false, 0)
+		h.key("a")
+		h.key(k)
+		if h.activities().confirm != nil {
+			t.Errorf("%s left the dialog open", k)
+		}
+		if _, n, _ := fake.counts(); n != 0 {
+			t.Errorf("%s sent a vote; only y confirms", k)
+		}
+		if h.quit() {
+			t.Errorf("%s in the dialog quit the console", k)
+		}
+	}
+	// Other keys neither answer nor act.
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 0)
+	h.key("a")
+	h.key("j")
+	h.key("Y")
+	if h.activities().confirm == nil {
+		t.Error("an unrelated key closed the dialog")
+	}
+	if _, n, _ := fake.counts(); n != 0 {
+		t.Error("an unrelated key sent a vote")
+	}
+}
+
+func TestVoteUsesTheActivityCapturedWhenTheDialogOpened(t *testing.T) {
+	acts := sampleActivities()
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, 0)
+	h.key("a") // about acts[0]
+	// A refresh lands while the dialog is open: the first row is now another activity.
+	act := h.activities()
+	h.send(activitiesLoadedMsg{gen: act.listGen, items: []api.Activity{acts[1], acts[2]}, at: testNow})
+	if act.table.SelectedID() == acts[0].ID {
+		t.Fatal("test setup: the selection should have moved")
+	}
+	h.key("y")
+	if len(fake.approvals) != 1 || fake.approvals[0] != acts[0].Fingerprint {
+		t.Errorf("approved %v, want exactly the fingerprint the dialog was opened for (%s)", fake.approvals, acts[0].Fingerprint)
+	}
+}
+
+func TestRejectSendsReject(t *testing.T) {
+	acts := sampleActivities()
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, 0)
+	h.key("j")
+	h.key("x")
+	if !strings.Contains(ansi.Strip(h.root.Render()), "Reject this activity?") {
+		t.Fatal("x did not ask to reject")
+	}
+	h.key("y")
+	if len(fake.rejections) != 1 || fake.rejections[0] != acts[1].Fingerprint || len(fake.approvals) != 0 {
+		t.Errorf("rejections %v approvals %v; want one rejection of %s", fake.rejections, fake.approvals, acts[1].Fingerprint)
+	}
+}
+
+func TestVoteKeysDisabledWhenTheServerSaysNo(t *testing.T) {
+	acts := sampleActivities()
+	acts[0].CanApprove = false
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, 0)
+	a := h.activities()
+	if a.keys.Approve.Enabled() {
+		t.Error("approve is enabled although canApprove is false")
+	}
+	if !a.keys.Reject.Enabled() {
+		t.Error("reject is disabled although canReject is true")
+	}
+	h.key("a")
+	if a.confirm != nil {
+		t.Error("a opened a dialog for an activity you cannot approve")
+	}
+	if _, n, _ := fake.counts(); n != 0 {
+		t.Error("a vote was sent")
+	}
+}
+
+func TestReadOnlyDisablesVotingInOnePlace(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, true, 0)
+	a := h.activities()
+	if a.keys.Approve.Enabled() || a.keys.Reject.Enabled() {
+		t.Error("vote keys enabled in read-only mode")
+	}
+	h.key("a")
+	h.key("y")
+	h.key("x")
+	h.key("y")
+	if _, n, m := fake.counts(); n+m != 0 {
+		t.Errorf("read-only sent %d votes", n+m)
+	}
+	if !strings.Contains(ansi.Strip(h.root.Render()), "READ-ONLY") {
+		t.Error("status bar does not say READ-ONLY")
+	}
+	// The wrapper itself refuses, whoever calls it.
+	if _, err := ReadOnly(fake).ApproveActivity(t.Context(), "sha256:x"); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("ReadOnly client approve err = %v, want ErrReadOnly", err)
+	}
+	if _, err := ReadOnly(fake).RejectActivity(t.Context(), "sha256:x"); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("ReadOnly client reject err = %v, want ErrReadOnly", err)
+	}
+	if _, n, m := fake.counts(); n+m != 0 {
+		t.Error("the read-only wrapper reached the service")
+	}
+}
+
+func TestSecondVoteKeyWhileInFlightSendsNothing(t *testing.T) {
+	acts := sampleActivities()
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, 0)
+	a := h.activities()
+	h.key("a")
+	// Answer yes, but hold the reply: take the command without running it.
+	_, cmd := h.root.Update(keyPress("y"))
+	if a.voting == "" {
+		t.Fatal("no vote in flight after y")
+	}
+	if a.keys.Approve.Enabled() || a.keys.Reject.Enabled() {
+		t.Error("vote keys still enabled while a vote is in flight")
+	}
+	for _, k := range []string{"a", "y", "x", "y", "j", "a", "y"} {
+		h.key(k)
+	}
+	h.run(cmd) // the reply arrives
+	if _, n, m := fake.counts(); n != 1 || m != 0 {
+		t.Errorf("sent %d approvals and %d rejections, want exactly one approval", n, m)
+	}
+	if a.voting != "" {
+		t.Error("vote still marked in flight after the reply")
+	}
+}
+
+func TestVoteFailureIsReported(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities(), voteErr: errors.New("permission denied: you are not a root user")}
+	h := newHarness(t, fake, false, 0)
+	h.key("a")
+	h.key("y")
+	st := h.activities().Status()
+	if !strings.Contains(st.Err, "permission denied") {
+		t.Errorf("status error %q does not carry the failure", st.Err)
+	}
+	if h.activities().voting != "" {
+		t.Error("a failed vote left the keys locked")
+	}
+}
+
+func TestRefreshFailureKeepsDataAndReportsOnce(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, time.Second)
+	a := h.activities()
+	fetched := a.fetched
+	fake.listErr = errors.New("connection refused")
+	toastsBefore := h.root.toasts.Len()
+	for range 3 {
+		h.send(activitiesTickMsg{gen: a.autoGen})
+	}
+	if len(a.items) != 3 {
+		t.Errorf("a failed refresh dropped the data: %d items left", len(a.items))
+	}
+	if !a.fetched.Equal(fetched) {
+		t.Error("last-fetched time changed although the refresh failed")
+	}
+	if !strings.Contains(a.Status().Err, "connection refused") {
+		t.Errorf("status error = %q", a.Status().Err)
+	}
+	if h.root.toasts.Len() != toastsBefore {
+		t.Error("failed refreshes raised toasts; one status-bar error is enough")
+	}
+	out := ansi.Strip(h.root.Render())
+	if !strings.Contains(out, "refreshed 12:00:00") || strings.Count(out, "connection refused") != 1 {
+		t.Errorf("frame should keep the last fetch time and show the error once:\n%s", out)
+	}
+}
+
+func TestRefreshKeyAndAutoRefreshToggle(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, time.Second)
+	a := h.activities()
+	n0, _, _ := fake.counts()
+	h.key("r")
+	if n, _, _ := fake.counts(); n != n0+1 {
+		t.Fatalf("r made %d list calls, want 1", n-n0)
+	}
+	h.send(activitiesTickMsg{gen: a.autoGen})
+	if n, _, _ := fake.counts(); n != n0+2 {
+		t.Fatalf("an auto-refresh tick made %d list calls, want 1", n-n0-1)
+	}
+	old := a.autoGen
+	h.key("p") // pause
+	if a.Status().AutoRefresh != 0 {
+		t.Error("status still shows auto-refresh after p")
+	}
+	h.send(activitiesTickMsg{gen: old})
+	h.send(activitiesTickMsg{gen: a.autoGen})
+	if n, _, _ := fake.counts(); n != n0+2 {
+		t.Error("a tick refreshed while auto-refresh was paused")
+	}
+	h.key("p") // resume
+	if a.Status().AutoRefresh != time.Second {
+		t.Error("p did not resume auto-refresh")
+	}
+	h.send(activitiesTickMsg{gen: old})
+	if n, _, _ := fake.counts(); n != n0+2 {
+		t.Error("a tick of the old chain refreshed (two chains would double the rate)")
+	}
+}
+
+func TestAutoRefreshOffWhenProfileSaysZero(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 0)
+	a := h.activities()
+	if a.keys.AutoRefresh.Enabled() {
+		t.Error("auto-refresh toggle enabled with refresh = 0")
+	}
+	h.send(activitiesTickMsg{gen: a.autoGen})
+	if n, _, _ := fake.counts(); n != 1 {
+		t.Error("a tick refreshed although auto-refresh is off")
+	}
+}
+
+func TestCopyIDAndFingerprint(t *testing.T) {
+	acts := sampleActivities()
+	h := newHarness(t, &fakeClient{activities: acts}, false, 0)
+	h.key("j")
+	h.key("y")
+	h.key("Y")
+	got := h.clipboard()
+	if len(got) != 2 || got[0] != acts[1].ID || got[1] != acts[1].Fingerprint {
+		t.Errorf("clipboard writes %q, want [%s %s]", got, acts[1].ID, acts[1].Fingerprint)
+	}
+}
+
+func TestOpenDetailFetchesEvaluationsAndBackWithEsc(t *testing.T) {
+	acts := sampleActivities()
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, 0)
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 70}) // the whole record on screen
+	h.key("enter")
+	a := h.activities()
+	if a.detail == nil {
+		t.Fatal("enter did not open the detail")
+	}
+	if len(fake.evalCalls) != 1 || fake.evalCalls[0] != acts[0].ID {
+		t.Errorf("policy evaluations fetched for %v, want [%s]", fake.evalCalls, acts[0].ID)
+	}
+	out := ansi.Strip(h.root.Render())
+	for _, want := range []string{acts[0].Fingerprint, "allow treasury", "approvers.count() >= 2", "REQUIRES_CONSENSUS", "approve: yes, reject: yes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("detail lacks %q:\n%s", want, out)
+		}
+	}
+	// Approve from the detail.
+	h.key("a")
+	h.key("y")
+	if len(fake.approvals) != 1 || fake.approvals[0] != acts[0].Fingerprint {
+		t.Errorf("approve from the detail sent %v", fake.approvals)
+	}
+	if !strings.Contains(ansi.Strip(h.root.Render()), "ACTIVITY_STATUS_COMPLETED") {
+		t.Error("detail not refreshed by the vote's reply")
+	}
+	h.key("esc")
+	if a.detail != nil {
+		t.Error("esc did not go back to the list")
+	}
+}
+
+func TestAllViewFiltersAndPages(t *testing.T) {
+	var many []api.Activity
+	for i := range pageSize {
+		a := pendingActivity("act-"+string(rune('a'+i%26))+strings.Repeat("x", i/26), "bob", time.Duration(i)*time.Minute,
+			api.Intent{CreateReadOnlySessionIntent: &api.CreateReadOnlySessionParams{}}, api.TypeCreateReadOnlySession)
+		a.Status = api.StatusCompleted
+		many = append(many, a)
+	}
+	fake := &fakeClient{activities: many}
+	h := newHarness(t, fake, false, 0)
+	h.key("v")
+	last := fake.lists[len(fake.lists)-1]
+	if len(last.Statuses) != 0 || last.Limit != pageSize {
+		t.Errorf("All view lists %+v, want no status filter and limit %d", last, pageSize)
+	}
+	h.key("s")
+	last = fake.lists[len(fake.lists)-1]
+	if len(last.Statuses) != 1 || last.Statuses[0] != statusChoices[1] {
+		t.Errorf("s: statuses %v, want [%s]", last.Statuses, statusChoices[1])
+	}
+	for range len(statusChoices) - 1 {
+		h.key("s")
+	}
+	h.key("t")
+	last = fake.lists[len(fake.lists)-1]
+	if len(last.Types) != 1 || last.Types[0] != api.SubmitOperations()[0].Type || len(last.Statuses) != 0 {
+		t.Errorf("t: %+v, want types [%s] and no status", last, api.SubmitOperations()[0].Type)
+	}
+	for range len(typeChoices()) - 1 {
+		h.key("t")
+	}
+	h.key("]")
+	last = fake.lists[len(fake.lists)-1]
+	if last.Before != many[pageSize-1].ID || last.After != "" {
+		t.Errorf("]: before=%q after=%q, want before the last id %q", last.Before, last.After, many[pageSize-1].ID)
+	}
+	h.key("[")
+	last = fake.lists[len(fake.lists)-1]
+	if last.After != many[0].ID || last.Before != "" {
+		t.Errorf("[: before=%q after=%q, want after the first id %q", last.Before, last.After, many[0].ID)
+	}
+	h.key("v")
+	last = fake.lists[len(fake.lists)-1]
+	if len(last.Statuses) != 1 || last.Before != "" || last.After != "" {
+		t.Errorf("back to Pending lists %+v", last)
+	}
+}
+
+func TestStaleListReplyIsDropped(t *testing.T) {
+	acts := sampleActivities()
+	h := newHarness(t, &fakeClient{activities: acts}, false, 0)
+	a := h.activities()
+	h.send(activitiesLoadedMsg{gen: a.listGen - 1, items: nil, at: testNow})
+	if len(a.items) != 3 {
+		t.Error("a superseded reply replaced the list")
+	}
+}
+
+func TestFilterTakesLettersAndCtrlCStillQuits(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	h.key("/")
+	for _, k := range []string{"f", "e", "a", "q"} { // q types, does not quit
+		h.key(k)
+	}
+	if h.quit() {
+		t.Fatal("q quit while typing in the filter")
+	}
+	a := h.activities()
+	if a.table.Visible() != 0 {
+		t.Errorf("filter 'feaq' shows %d rows", a.table.Visible())
+	}
+	h.key("backspace")
+	if a.table.Visible() != 1 || a.items[a.table.Selected()].ID != "act-feature" {
+		t.Errorf("filter 'fea' shows %d rows", a.table.Visible())
+	}
+	h.key("ctrl+c")
+	if !h.quit() {
+		t.Error("ctrl+c did not quit from the filter")
+	}
+}
+
+func TestFilterEscClearsThenEnterKeeps(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	a := h.activities()
+	h.key("/")
+	h.key("b")
+	h.key("o")
+	h.key("b")
+	h.key("enter")
+	if a.Capturing() || a.table.Visible() != 2 {
+		t.Fatalf("enter should keep the filter 'bob' (2 rows) and stop typing; capturing=%v rows=%d", a.Capturing(), a.table.Visible())
+	}
+	h.key("a") // now a command again: approve the first bob activity
+	if a.confirm == nil {
+		t.Error("a after the filter did not open the dialog")
+	}
+	h.key("n")
+	h.key("esc")
+	if a.table.Visible() != 3 {
+		t.Error("esc did not clear the kept filter")
+	}
+}
+
+func TestRootKeys(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	h.key("tab")
+	if h.root.ActiveTitle() != "Organization" {
+		t.Errorf("tab went to %s", h.root.ActiveTitle())
+	}
+	out := ansi.Strip(h.root.Render())
+	if !strings.Contains(out, "Root quorum: 2 of 3") {
+		t.Errorf("organization screen:\n%s", out)
+	}
+	h.key("shift+tab")
+	if h.root.ActiveTitle() != "Activities" {
+		t.Errorf("shift+tab went to %s", h.root.ActiveTitle())
+	}
+	h.key("2")
+	if h.root.ActiveTitle() != "Organization" {
+		t.Errorf("2 went to %s", h.root.ActiveTitle())
+	}
+	h.key("9") // no such screen: stays
+	if h.root.ActiveTitle() != "Organization" {
+		t.Error("9 moved away")
+	}
+	h.key("1")
+	h.key("?")
+	if !strings.Contains(ansi.Strip(h.root.Render()), "copy fingerprint") {
+		t.Error("? did not show the full help")
+	}
+	h.key("?")
+	if strings.Contains(ansi.Strip(h.root.Render()), "copy fingerprint") {
+		t.Error("? did not close the full help")
+	}
+	if h.quit() {
+		t.Fatal("quit too early")
+	}
+	h.key("q")
+	if !h.quit() {
+		t.Error("q did not quit")
+	}
+}
+
+func TestWindowTitle(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	v := h.root.View()
+	if v.WindowTitle != "vigil — Acme (demo)" {
+		t.Errorf("title %q", v.WindowTitle)
+	}
+	h.root.common.Org.Name = "Evil\x1b]0;pwned\x07\u202e"
+	if got := h.root.View().WindowTitle; got != "vigil — Evil (demo)" {
+		t.Errorf("hostile org name gives title %q", got)
+	}
+}
+
+var _ tea.Model = (*Root)(nil)
+
+// The real client is what the console runs on.
+var _ Client = (*api.Client)(nil)

@@ -1,0 +1,85 @@
+package screens
+
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// View implements Screen.
+func (a *Activities) View(width, height int) string {
+	th := a.c.Theme
+	var head string
+	if a.detail != nil {
+		head = th.Title.Render("Activity ") + ui.Clean(shortType(a.detail.activity.Type)) +
+			th.Muted.Render("  "+ui.Clean(api.SanitizeID(a.detail.activity.ID)))
+	} else {
+		head = th.Title.Render("Pending activities") + th.Muted.Render("  needing consensus")
+		if a.all {
+			st, ty := statusChoices[a.statusIdx], typeChoices()[a.typeIdx]
+			if st == "" {
+				st = "any"
+			}
+			if ty == "" {
+				ty = "any"
+			}
+			page := "newest"
+			if a.before != "" || a.after != "" {
+				page = "paged"
+			}
+			head = th.Title.Render("All activities") + th.Muted.Render("  status: "+shortStatus(st)+
+				"  type: "+shortType(ty)+"  page: "+page)
+		}
+	}
+	head = ansi.Truncate(head, width, "…")
+	bodyH := max(height-1, 1)
+	var body string
+	if a.detail != nil {
+		a.detail.pane.SetSize(width, bodyH)
+		body = a.detail.pane.View()
+	} else {
+		a.table.SetSize(width, bodyH)
+		body = a.table.View()
+	}
+	out := head + "\n" + body
+	if a.confirm != nil {
+		dialog := a.confirm.dialog.View(th, width)
+		out = lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, dialog)
+	}
+	return out
+}
+
+// Keys implements Screen.
+func (a *Activities) Keys() ui.KeyMap { return activitiesHelp{a} }
+
+type activitiesHelp struct{ a *Activities }
+
+func (h activitiesHelp) ShortHelp() []key.Binding {
+	k, a := h.a.keys, h.a
+	if a.confirm != nil {
+		return a.confirm.dialog.Keys.ShortHelp()
+	}
+	if a.detail == nil && a.table.Filtering() {
+		return []key.Binding{a.table.Keys.AcceptFilter, a.table.Keys.ClearFilter}
+	}
+	if a.detail != nil {
+		back := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
+		return []key.Binding{k.Approve, k.Reject, k.CopyID, k.Refresh, back}
+	}
+	return []key.Binding{k.Open, k.Approve, k.Reject, k.Filter, k.Mode, k.Refresh}
+}
+
+func (h activitiesHelp) FullHelp() [][]key.Binding {
+	k, a := h.a.keys, h.a
+	if a.confirm != nil {
+		return a.confirm.dialog.Keys.FullHelp()
+	}
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Open, k.Filter},
+		{k.Approve, k.Reject, k.CopyID, k.CopyFP},
+		{k.Refresh, k.AutoRefresh, k.Mode, k.Status, k.Type, k.PrevPage, k.NextPage},
+	}
+}

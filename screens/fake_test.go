@@ -1,0 +1,275 @@
+package screens
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// fakeClient is an in-memory stand-in for the service, for unit tests of Update
+// only; the end-to-end tests use the real local service.
+type fakeClient struct {
+	mu         sync.Mutex
+	activities []api.Activity
+	listErr    error
+	voteErr    error
+	lists      []api.ListActivitiesOptions
+	approvals  []string // fingerprints
+	rejections []string
+	evalCalls  []string
+}
+
+func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lists = append(f.lists, o)
+	if f.listErr != nil {
+		return nil, f.listErr
+	}
+	var out []api.Activity
+	for _, a := range f.activities {
+		if len(o.Statuses) > 0 && a.Status != o.Statuses[0] {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func (f *fakeClient) GetActivity(_ context.Context, id string) (*api.Activity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, a := range f.activities {
+		if a.ID == id {
+			return &a, nil
+		}
+	}
+	return nil, fmt.Errorf("no activity %s", id)
+}
+
+func (f *fakeClient) vote(fp string, approve bool) (*api.Activity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if approve {
+		f.approvals = append(f.approvals, fp)
+	} else {
+		f.rejections = append(f.rejections, fp)
+	}
+	if f.voteErr != nil {
+		return nil, f.voteErr
+	}
+	for i, a := range f.activities {
+		if a.Fingerprint == fp {
+			a.CanApprove, a.CanReject = false, false
+			sel := api.VoteApproved
+			a.Status = api.StatusCompleted
+			if !approve {
+				sel, a.Status = api.VoteRejected, api.StatusRejected
+			}
+			a.Votes = append(append([]api.Vote(nil), a.Votes...), api.Vote{UserID: "u-alice", User: api.User{UserName: "alice"}, Selection: sel})
+			f.activities[i] = a
+			return &a, nil
+		}
+	}
+	return nil, fmt.Errorf("no activity with fingerprint %s", fp)
+}
+
+func (f *fakeClient) ApproveActivity(_ context.Context, fp string) (*api.Activity, error) {
+	return f.vote(fp, true)
+}
+func (f *fakeClient) RejectActivity(_ context.Context, fp string) (*api.Activity, error) {
+	return f.vote(fp, false)
+}
+func (f *fakeClient) GetPolicyEvaluations(_ context.Context, id string) ([]api.PolicyEvaluation, error) {
+	f.mu.Lock()
+	f.evalCalls = append(f.evalCalls, id)
+	f.mu.Unlock()
+	return []api.PolicyEvaluation{{ID: "ev-1", ActivityID: id, VoteID: "vote-1",
+		PolicyEvaluations: []api.PolicyOutcome{{Outcome: "OUTCOME_REQUIRES_CONSENSUS"}}, CreatedAt: api.NewTime(testNow.Add(-time.Hour))}}, nil
+}
+func (f *fakeClient) ListAppProofs(context.Context, string) ([]api.AppProof, error) {
+	return nil, nil
+}
+func (f *fakeClient) Whoami(context.Context) (*api.WhoamiResponse, error) {
+	return &api.WhoamiResponse{OrganizationID: "org-1", OrganizationName: "Acme", UserID: "u-alice", Username: "alice"}, nil
+}
+func (f *fakeClient) GetOrganizationConfigs(context.Context) (*api.OrganizationConfigs, error) {
+	return &api.OrganizationConfigs{Quorum: api.Quorum{Threshold: 2, UserIDs: []string{"u-alice", "u-bob", "u-carol"}},
+		Features: []api.Feature{{Name: "FEATURE_NAME_EMAIL_AUTH", Value: ""}}}, nil
+}
+func (f *fakeClient) ListUsers(context.Context) ([]api.User, error) {
+	return []api.User{{UserID: "u-alice", UserName: "alice"}, {UserID: "u-bob", UserName: "bob"}, {UserID: "u-carol", UserName: "carol"}}, nil
+}
+
+func (f *fakeClient) counts() (lists, approvals, rejections int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.lists), len(f.approvals), len(f.rejections)
+}
+
+var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func pendingActivity(id, requester string, age time.Duration, in api.Intent, typ string) api.Activity {
+	return api.Activity{
+		ID: id, OrganizationID: "org-1", Status: api.StatusConsensusNeeded, Type: typ,
+		Intent: in, Fingerprint: "sha256:" + fmt.Sprintf("%064x", len(id)*7919+int(age.Seconds())) + id,
+		CanApprove: true, CanReject: true,
+		CreatedAt: api.NewTime(testNow.Add(-age)), UpdatedAt: api.NewTime(testNow.Add(-age)),
+		Votes: []api.Vote{{ID: "v-" + id, UserID: "u-" + requester, User: api.User{UserName: requester},
+			ActivityID: id, Selection: api.VoteApproved, CreatedAt: api.NewTime(testNow.Add(-age))}},
+	}
+}
+
+func sampleActivities() []api.Activity {
+	return []api.Activity{
+		pendingActivity("act-policy", "bob", 5*time.Minute,
+			api.Intent{CreatePolicyIntentV3: &api.CreatePolicyParams{PolicyName: "allow treasury", Effect: "EFFECT_ALLOW",
+				Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", Consensus: "approvers.count() >= 2", Notes: "for finance"}},
+			api.TypeCreatePolicyV3),
+		pendingActivity("act-feature", "carol", 3*time.Hour,
+			api.Intent{SetOrganizationFeatureIntent: &api.SetOrganizationFeatureParams{Name: "FEATURE_NAME_WEBHOOK", Value: "https://hooks.example/x"}},
+			api.TypeSetOrganizationFeature),
+		pendingActivity("act-keys", "bob", 50*time.Hour,
+			api.Intent{DeleteAPIKeysIntent: &api.DeleteAPIKeysParams{UserID: "u-carol", APIKeyIDs: []string{"key-1"}}},
+			api.TypeDeleteAPIKeys),
+	}
+}
+
+// harness drives a Root model with a fake client, running commands as the program
+// would (commands that take long, like refresh ticks and toast expiry, are dropped).
+type harness struct {
+	t      *testing.T
+	fake   *fakeClient
+	root   *Root
+	client Client
+	msgs   []tea.Msg // every message the commands produced
+}
+
+func newHarness(t *testing.T, fake *fakeClient, readOnly bool, refresh time.Duration) *harness {
+	t.Helper()
+	var c Client = fake
+	if readOnly {
+		c = ReadOnly(fake)
+	}
+	r := NewRoot(Options{Client: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+		Refresh: refresh, Now: func() time.Time { return testNow }, Static: true,
+		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
+	h := &harness{t: t, fake: fake, root: r, client: c}
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.run(r.Init())
+	return h
+}
+
+// send delivers msg to the root and runs what it returns.
+func (h *harness) send(msg tea.Msg) {
+	h.t.Helper()
+	_, cmd := h.root.Update(msg)
+	h.run(cmd)
+}
+
+func (h *harness) key(s string) {
+	h.t.Helper()
+	h.send(keyPress(s))
+}
+
+// run executes cmd and feeds its messages back, expanding batches and sequences.
+// Delays are injected (Options.Tick), so every command answers at once.
+func (h *harness) run(cmd tea.Cmd) {
+	h.t.Helper()
+	for _, msg := range collect(cmd) {
+		h.msgs = append(h.msgs, msg)
+		switch msg.(type) {
+		case tea.QuitMsg:
+			continue
+		}
+		if reflect.TypeOf(msg).PkgPath() == "charm.land/bubbletea/v2" {
+			continue // terminal requests (background colour, clipboard) the program would handle
+		}
+		h.send(msg)
+	}
+}
+
+func collect(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-ch:
+	case <-time.After(5 * time.Second):
+		panic("a command blocked for 5s: inject its delay")
+	}
+	switch m := msg.(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range m {
+			out = append(out, collect(c)...)
+		}
+		return out
+	}
+	if reflect.TypeOf(msg).Name() == "sequenceMsg" {
+		var out []tea.Msg
+		for _, c := range reflect.ValueOf(msg).Convert(reflect.TypeOf([]tea.Cmd{})).Interface().([]tea.Cmd) {
+			out = append(out, collect(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
+
+func keyPress(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+// clipboard returns what the commands asked to copy, in order.
+func (h *harness) clipboard() []string {
+	var out []string
+	for _, m := range h.msgs {
+		if reflect.TypeOf(m).String() == "tea.setClipboardMsg" {
+			out = append(out, reflect.ValueOf(m).String())
+		}
+	}
+	return out
+}
+
+func (h *harness) quit() bool {
+	for _, m := range h.msgs {
+		if _, ok := m.(tea.QuitMsg); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *harness) activities() *Activities { return h.root.screens[0].(*Activities) }

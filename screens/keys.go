@@ -1,0 +1,56 @@
+package screens
+
+import (
+	"charm.land/bubbles/v2/key"
+)
+
+// globalKeys are handled by the root model whatever the screen.
+type globalKeys struct {
+	Quit, ForceQuit, Help, Next, Prev, Jump, Back key.Binding
+}
+
+func newGlobalKeys() globalKeys {
+	return globalKeys{
+		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Next:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
+		Prev:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous screen")),
+		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "go to screen")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+}
+
+func (k globalKeys) ShortHelp() []key.Binding { return []key.Binding{k.Help, k.Quit} }
+func (k globalKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Next, k.Prev, k.Jump, k.Back, k.Help, k.Quit, k.ForceQuit}}
+}
+
+// activitiesKeys are the Activities screen's keys. Approve and Reject are enabled
+// or disabled for the selected activity before every render, so help shows them
+// struck through when they would do nothing.
+type activitiesKeys struct {
+	Open, Approve, Reject, Refresh, AutoRefresh, Mode key.Binding
+	Status, Type, NextPage, PrevPage, CopyID, CopyFP  key.Binding
+	Up, Down, Filter                                  key.Binding
+}
+
+func newActivitiesKeys() activitiesKeys {
+	return activitiesKeys{
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Approve:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
+		Reject:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject")),
+		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		AutoRefresh: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume auto-refresh")),
+		Mode:        key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "pending/all")),
+		Status:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "status filter")),
+		Type:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "type filter")),
+		NextPage:    key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "older page")),
+		PrevPage:    key.NewBinding(key.WithKeys("["), key.WithHelp("[", "newer page")),
+		CopyID:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy id")),
+		CopyFP:      key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy fingerprint")),
+		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+	}
+}

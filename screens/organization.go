@@ -1,0 +1,116 @@
+package screens
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// Organization is a read-only view of who you are, the root quorum and the features.
+type Organization struct {
+	c       *Common
+	pane    ui.Detail
+	refresh key.Binding
+	loading bool
+	err     string
+}
+
+// NewOrganization builds the screen; it shows what the root model loaded at start.
+func NewOrganization(c *Common) *Organization {
+	return &Organization{c: c, pane: ui.NewDetail(c.Theme), loading: true,
+		refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh"))}
+}
+
+// Title implements Screen.
+func (o *Organization) Title() string { return "Organization" }
+
+// Init implements Screen; the root model already loads the organization.
+func (o *Organization) Init() tea.Cmd { return nil }
+
+// Capturing implements Screen.
+func (o *Organization) Capturing() bool { return false }
+
+// Status implements Screen.
+func (o *Organization) Status() ScreenStatus {
+	st := ScreenStatus{Err: o.err}
+	if o.loading {
+		st.Busy = "loading organization…"
+	}
+	return st
+}
+
+// Keys implements Screen.
+func (o *Organization) Keys() ui.KeyMap { return orgHelp{o} }
+
+type orgHelp struct{ o *Organization }
+
+func (h orgHelp) ShortHelp() []key.Binding {
+	return append([]key.Binding{h.o.refresh}, h.o.pane.KeyBindings()[:2]...)
+}
+func (h orgHelp) FullHelp() [][]key.Binding {
+	return [][]key.Binding{append([]key.Binding{h.o.refresh}, h.o.pane.KeyBindings()...)}
+}
+
+// Update implements Screen.
+func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case themeChangedMsg:
+		o.pane.SetTheme(o.c.Theme)
+	case orgLoadedMsg:
+		o.loading = false
+		o.err = ""
+		if msg.err != nil {
+			o.err = errorText(msg.err)
+		}
+	case tea.KeyPressMsg:
+		if key.Matches(msg, o.refresh) {
+			o.loading = true
+			return o, loadOrg(o.c)
+		}
+		var cmd tea.Cmd
+		o.pane, cmd = o.pane.Update(msg)
+		return o, cmd
+	}
+	return o, nil
+}
+
+// View implements Screen.
+func (o *Organization) View(width, height int) string {
+	th, org := o.c.Theme, o.c.Org
+	b := ui.NewDetailBuilder(th)
+	b.Section("You")
+	b.Field("organization", org.Name)
+	b.Field("organization id", api.SanitizeID(org.ID))
+	b.Field("user", org.UserName)
+	b.Field("user id", api.SanitizeID(org.UserID))
+	b.Field("profile", o.c.Profile)
+	b.Field("read-only", yesNo(o.c.ReadOnly()))
+	b.Section(fmt.Sprintf("Root quorum: %d of %d", org.Quorum.Threshold, len(org.Quorum.UserIDs)))
+	for _, id := range org.Quorum.UserIDs {
+		name := org.UserNames[id]
+		if name == "" {
+			name = "?"
+		}
+		b.Line("  " + name + "  " + api.SanitizeID(id))
+	}
+	b.Section(fmt.Sprintf("Features (%d)", len(org.Features)))
+	feats := append([]api.Feature(nil), org.Features...)
+	sort.Slice(feats, func(i, j int) bool { return feats[i].Name < feats[j].Name })
+	for _, f := range feats {
+		b.Field("  "+strings.TrimPrefix(f.Name, "FEATURE_NAME_"), f.Value)
+	}
+	if !org.Loaded && !o.loading {
+		b.Line("not loaded: press r to retry")
+	}
+	o.pane.SetSize(width, max(height-1, 1))
+	o.pane.SetContent(b.String())
+	head := ansi.Truncate(th.Title.Render("Organization")+th.Muted.Render("  read-only view"), width, "…")
+	return head + "\n" + o.pane.View()
+}
