@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/server"
+)
+
+func TestPrepareDemoWritesAWorkingConfig(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	first, err := prepareDemo(ctx, dir, "http://127.0.0.1:1", "http://127.0.0.1:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.Open(server.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	// A second start (another port) keeps the organization and rewrites the URLs.
+	second, err := prepareDemo(ctx, dir, hs.URL, "http://127.0.0.1:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.OrganizationID != first.OrganizationID {
+		t.Fatalf("reseeded: %s then %s", first.OrganizationID, second.OrganizationID)
+	}
+	cfg, err := loadConfig(filepath.Join(dir, "config.toml"))
+	if err != nil {
+		t.Fatalf("the written config does not load: %v", err)
+	}
+	for _, name := range []string{"alice", "bob", "carol", "operator"} {
+		p, ok := cfg.Profiles[name]
+		if !ok || p.BaseURL != hs.URL || p.OrganizationID != first.OrganizationID {
+			t.Fatalf("profile %s: %+v", name, p)
+		}
+		p.Name = name
+		st, err := profileStamper(p, func(string) string { return "" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := api.NewClient(p.BaseURL, p.OrganizationID, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		who, err := c.Whoami(ctx)
+		if err != nil || who.Username != name {
+			t.Fatalf("%s: %v %+v", name, err, who)
+		}
+	}
+	pem, err := os.ReadFile(filepath.Join(dir, "demo-root.pem"))
+	if err != nil || !bytes.Equal(pem, first.DemoRootPEM) {
+		t.Fatalf("demo-root.pem: %v", err)
+	}
+}
+
+func TestServeFlags(t *testing.T) {
+	var out, errOut bytes.Buffer
+	c := cli{stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	if code := run(context.Background(), c, []string{"serve", "-h"}); code != 0 {
+		t.Fatalf("serve -h: exit %d", code)
+	}
+	if code := run(context.Background(), c, []string{"serve", "--bogus"}); code != 2 {
+		t.Fatalf("unknown flag: exit %d", code)
+	}
+	if code := run(context.Background(), c, []string{"serve"}); code != 2 {
+		t.Fatalf("no HOME and no --data: exit %d, want 2 (%s)", code, errOut.String())
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestServeSurvivesKill9 runs the built binary, submits from several goroutines,
+// kills it with SIGKILL mid-load, restarts it on the same data directory and
+// checks that every activity whose reply was received is there.
+func TestServeSurvivesKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "vigil")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	addr, proxyAddr := freeAddr(t), freeAddr(t)
+	base := "http://" + addr
+	start := func() *exec.Cmd {
+		cmd := exec.Command(bin, "serve", "--demo", "--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr)
+		var logs bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &logs, &logs
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if resp, err := http.Get(base + api.JWKSPath); err == nil {
+				resp.Body.Close()
+				return cmd
+			}
+		}
+		t.Fatalf("vigil serve did not start: %s", logs.String())
+		return nil
+	}
+	cmd := start()
+	cfg, err := loadConfig(filepath.Join(dir, "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.Profiles["operator"]
+	key, err := keys.Store{Dir: filepath.Join(dir, "keys")}.Load("operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := api.NewClient(base, p.OrganizationID, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var mu sync.Mutex
+	var acked []string
+	killed := make(chan struct{})
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				act, err := client.CreateReadOnlySession(ctx)
+				if err != nil {
+					select {
+					case <-killed:
+						return // expected: the server is gone
+					default:
+						t.Errorf("submit before the kill: %v", err)
+						return
+					}
+				}
+				mu.Lock()
+				acked = append(acked, act.ID)
+				n := len(acked)
+				mu.Unlock()
+				if n == 60 {
+					once.Do(func() {
+						close(killed)
+						cmd.Process.Signal(syscall.SIGKILL)
+					})
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	cmd.Wait()
+	if len(acked) < 60 {
+		t.Fatalf("only %d activities acknowledged", len(acked))
+	}
+
+	start()
+	for _, id := range acked {
+		act, err := client.GetActivity(ctx, id)
+		if err != nil {
+			if errors.Is(err, api.ErrNotFound) {
+				t.Fatalf("acknowledged activity %s lost after kill -9", id)
+			}
+			t.Fatal(err)
+		}
+		if act.Status != api.StatusCompleted {
+			t.Fatalf("activity %s is %s after restart", id, act.Status)
+		}
+	}
+	t.Logf("%d acknowledged activities survived kill -9", len(acked))
+}
