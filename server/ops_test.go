@@ -17,6 +17,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/proof"
 )
 
 // soloEnv is an organization whose root quorum is 1: alice's activities complete at once.
@@ -341,6 +342,18 @@ func TestAppProofsSignedByTheBootProofKey(t *testing.T) {
 	resultSum := sha256.Sum256(resultJSON)
 	if payload.ActivityID != act.ID || payload.Fingerprint != act.Fingerprint || payload.ResultHash != hex.EncodeToString(resultSum[:]) {
 		t.Fatalf("payload %+v", payload)
+	}
+	// And the console's verifier accepts the pair, anchored at the local demo root.
+	rootPEM, err := e.srv.EnsureEnclaves(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, err := proof.ParseRootsPEM("demo", rootPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := proof.VerifyBootProof(*boot, proof.Options{Roots: roots, AppProofs: proofs}); len(rep.FailedChecks()) > 0 {
+		t.Fatalf("verification fails: %v", rep.FailedChecks())
 	}
 	same, err := alice.GetBootProof(ctx, boot.EphemeralPublicKeyHex)
 	if err != nil || same.EnclaveApp != AppProofSigner || same.AwsAttestationDocB64 != boot.AwsAttestationDocB64 {

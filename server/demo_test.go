@@ -1,0 +1,96 @@
+package server
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/proof"
+)
+
+func TestSeedDemo(t *testing.T) {
+	srv, err := Open(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	ctx := context.Background()
+	keysDir := t.TempDir()
+	info, err := SeedDemo(ctx, srv, keysDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := SeedDemo(ctx, srv, t.TempDir())
+	if err != nil || again.OrganizationID != info.OrganizationID || len(again.Members) != 4 {
+		t.Fatalf("second seed: %v %+v", err, again)
+	}
+	clients := map[string]*api.Client{}
+	for _, m := range info.Members {
+		k, err := keys.Store{Dir: keysDir}.Load(m.KeyName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients[m.Name], _ = api.NewClient(hs.URL, info.OrganizationID, k)
+		who, err := clients[m.Name].Whoami(ctx)
+		if err != nil || who.UserID != m.UserID {
+			t.Fatalf("%s: %v %+v", m.Name, err, who)
+		}
+	}
+	acts, err := clients["alice"].ListActivities(ctx, api.ListActivitiesOptions{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byStatus := map[string]int{}
+	startedBy := map[string]bool{}
+	for _, a := range acts {
+		byStatus[a.Status]++
+		if a.Status == api.StatusConsensusNeeded {
+			startedBy[a.Votes[0].UserID] = true
+		}
+	}
+	if byStatus[api.StatusConsensusNeeded] < 3 || byStatus[api.StatusCompleted] < 2 || byStatus[api.StatusFailed] < 2 || byStatus[api.StatusRejected] < 1 {
+		t.Fatalf("activities by status: %v", byStatus)
+	}
+	if !startedBy[info.Members[1].UserID] || !startedBy[info.Members[2].UserID] {
+		t.Fatal("pending activities are not started by bob and carol")
+	}
+	// alice can vote on some of them: the console has something to do.
+	canVote := 0
+	for _, a := range acts {
+		if a.CanApprove {
+			canVote++
+		}
+	}
+	if canVote < 3 {
+		t.Fatalf("alice can vote on %d activities", canVote)
+	}
+	for _, app := range info.EnclaveApps {
+		bp, err := clients["bob"].GetLatestBootProof(ctx, app)
+		if err != nil || bp.EnclaveApp != app {
+			t.Fatalf("boot proof of %s: %v", app, err)
+		}
+	}
+	if pols, _ := clients["carol"].ListPolicies(ctx); len(pols) < 3 {
+		t.Fatalf("%d policies", len(pols))
+	}
+	if mfa, _ := clients["carol"].ListMfaPolicies(ctx, ""); len(mfa) < 3 {
+		t.Fatalf("%d MFA policies", len(mfa))
+	}
+	if st, err := clients["operator"].GetOnrampTransactionStatus(ctx, "onramp-demo-1", false); err != nil || st != "PENDING" {
+		t.Fatalf("on-ramp: %q %v", st, err)
+	}
+	roots, err := proof.ParseRootsPEM("demo", info.DemoRootPEM)
+	if err != nil || len(roots) != 1 {
+		t.Fatalf("demo root PEM: %v", err)
+	}
+	for _, app := range info.EnclaveApps {
+		bp, _ := clients["alice"].GetLatestBootProof(ctx, app)
+		if rep := proof.VerifyBootProof(*bp, proof.Options{Roots: roots}); len(rep.FailedChecks()) > 0 {
+			t.Fatalf("boot proof of %s fails %v", app, rep.FailedChecks())
+		}
+	}
+}
