@@ -3,9 +3,149 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/screens"
+	"github.com/vigil-console/vigil/ui/theme"
 )
 
-// cmdConsole is scaffolding: its owner replaces this file.
+const consoleUsage = `Usage: vigil [--profile NAME] [--config FILE] [--read-only] [--log-file FILE]
+
+Opens the console on a profile of the config file
+($XDG_CONFIG_HOME/vigil/config.toml unless --config). Keys: ? shows them all.
+
+Examples:
+  vigil                              the default profile
+  vigil --profile prod --read-only   look, never vote
+  vigil demo                         a local demo organization, no setup
+
+Flags:
+`
+
+// noConfigHelp is what a first run without any config says.
+const noConfigHelp = `no config file at %s.
+
+To try vigil with nothing to set up, run a local demo organization:
+  vigil demo
+
+To connect to your organization:
+  1. vigil keys generate NAME     (then register the printed public key as an API key of your user)
+  2. write %s with a profile, e.g.
+       [profiles.prod]
+       base_url = "https://api.example.com"
+       organization_id = "..."
+       key = "NAME"
+  3. vigil --profile prod`
+
 func cmdConsole(ctx context.Context, c cli, args []string) error {
-	return errors.New("'console' is not built yet")
+	fset := flag.NewFlagSet("vigil", flag.ContinueOnError)
+	fset.SetOutput(c.stderr)
+	profile := fset.String("profile", "", "profile to use (default $VIGIL_PROFILE, else default_profile)")
+	config := fset.String("config", "", "config file (default $XDG_CONFIG_HOME/vigil/config.toml)")
+	readOnly := fset.Bool("read-only", false, "disable every submit (votes included)")
+	logFile := fset.String("log-file", "", "append logs to FILE (default: no logs)")
+	fset.Usage = func() {
+		fmt.Fprint(fset.Output(), consoleUsage)
+		fset.PrintDefaults()
+	}
+	if err := fset.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelpShown
+		}
+		return usagef("%v", err)
+	}
+	if fset.NArg() > 0 {
+		return usagef("unexpected argument %q; see 'vigil -h'", fset.Arg(0))
+	}
+	if *config == "" {
+		path := configPathDefault(c.getenv)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf(noConfigHelp, path, path)
+		}
+	}
+	p, err := loadProfile(c, *config, *profile)
+	if err != nil {
+		return err
+	}
+	logger, closeLog, err := openLog(*logFile)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	root, err := consoleModel(p, *readOnly, c.getenv, logger)
+	if err != nil {
+		return err
+	}
+	return runProgram(ctx, c, root, logger)
+}
+
+// consoleModel builds the console for a profile: its stamper, client, read-only
+// wrapper and theme.
+func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger) (*screens.Root, error) {
+	if _, ok := theme.AccentColor(p.Color); p.Color != "" && !ok {
+		return nil, fmt.Errorf("profile %q: color %q is not a colour: use a name (red, green, yellow, blue, magenta, cyan, orange, purple, pink), an ANSI number 0-255 or #rrggbb", p.Name, p.Color)
+	}
+	stamper, err := profileStamper(p, getenv)
+	if err != nil {
+		return nil, err
+	}
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithUserAgent("vigil/"+version))
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+	}
+	var sc screens.Client = client
+	if readOnly || p.ReadOnly {
+		sc = screens.ReadOnly(client)
+	}
+	logger.Info("console start", "profile", p.Name, "base_url", p.BaseURL,
+		"organization", p.OrganizationID, "read_only", readOnly || p.ReadOnly)
+	return screens.NewRoot(screens.Options{
+		Client:  sc,
+		Profile: p.Name,
+		Theme:   theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},
+		Refresh: p.Refresh.Duration,
+	}), nil
+}
+
+// runProgram runs the console until the user quits or ctx ends.
+func runProgram(ctx context.Context, c cli, root *screens.Root, logger *slog.Logger) error {
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if c.stdin != os.Stdin {
+		opts = append(opts, tea.WithInput(c.stdin))
+	}
+	if c.stdout != os.Stdout {
+		opts = append(opts, tea.WithOutput(c.stdout))
+	}
+	start := time.Now()
+	_, err := tea.NewProgram(root, opts...).Run()
+	logger.Info("console stop", "after", time.Since(start).Round(time.Millisecond).String())
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // interrupted by a signal: a normal way to leave
+	}
+	if err != nil {
+		return fmt.Errorf("console: %w", err)
+	}
+	return nil
+}
+
+// openLog opens --log-file for appending (0600), or returns a logger that
+// discards: logs never go to the terminal while the console runs.
+func openLog(path string) (*slog.Logger, func(), error) {
+	if path == "" {
+		return slog.New(slog.NewTextHandler(io.Discard, nil)), func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("log file: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
 }

@@ -6,9 +6,8 @@ package ui
 
 import (
 	"strings"
-	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/vigil-console/vigil/api"
 )
 
 // Clean makes one line of untrusted text safe for a terminal, a window title, a log
@@ -19,20 +18,9 @@ func Clean(s string) string {
 	if isPlain(s) {
 		return s
 	}
-	s = ansi.Strip(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteByte(' ')
-		case r == utf8.RuneError, isControl(r), isBidi(r):
-			// dropped
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	// api.Sanitize is the one sanitizer (the client applies it when decoding);
+	// a zero-width no-break space is dropped too, as it hides inside ids.
+	return strings.ReplaceAll(api.Sanitize(s), "\ufeff", "")
 }
 
 // CleanBlock is Clean for multi-line text: newlines are kept, each line cleaned.
@@ -56,11 +44,6 @@ func isPlain(s string) bool {
 		}
 	}
 	return true
-}
-
-func isControl(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
-		r == '\u2028' || r == '\u2029' || r == '\ufeff'
 }
 
 // isBidi reports the Unicode bidirectional formatting characters, which can make
