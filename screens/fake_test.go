@@ -159,10 +159,18 @@ func newHarness(t *testing.T, fake *fakeClient, readOnly bool, refresh time.Dura
 	if readOnly {
 		c = ReadOnly(fake)
 	}
-	r := NewRoot(Options{Client: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+	h := newHarnessFor(t, c, theme.Options{Dark: true, NoColor: true}, refresh)
+	h.fake = fake
+	return h
+}
+
+// newHarnessFor drives a Root on any client, with the theme given.
+func newHarnessFor(t *testing.T, c Client, th theme.Options, refresh time.Duration) *harness {
+	t.Helper()
+	r := NewRoot(Options{Client: c, Profile: "demo", Theme: th,
 		Refresh: refresh, Now: func() time.Time { return testNow }, Static: true,
 		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
-	h := &harness{t: t, fake: fake, root: r, client: c}
+	h := &harness{t: t, root: r, client: c}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(r.Init())
 	return h
