@@ -101,7 +101,7 @@ func yesNo(b bool) string {
 func (d *activityDetail) render(c *Common) {
 	th, now, a := c.Theme, c.Now(), d.activity
 	b := ui.NewDetailBuilder(th)
-	b.Section("Activity")
+	b.Section("Record")
 	b.Field("id", api.SanitizeID(a.ID))
 	b.Field("type", a.Type)
 	b.Field("status", a.Status)

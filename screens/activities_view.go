@@ -34,17 +34,19 @@ func (a *Activities) View(width, height int) string {
 				"  type: "+shortType(ty)+"  page: "+page)
 		}
 	}
-	head = ansi.Truncate(head, width, "…")
 	bodyH := max(height-1, 1)
 	var body string
 	if a.detail != nil {
 		a.detail.pane.SetSize(width, bodyH)
+		if pos := a.detail.pane.Position(); pos != "" {
+			head += th.Muted.Render("  (" + pos + ", ↑/↓ scroll)")
+		}
 		body = a.detail.pane.View()
 	} else {
 		a.table.SetSize(width, bodyH)
 		body = a.table.View()
 	}
-	out := head + "\n" + body
+	out := ansi.Truncate(head, width, "…") + "\n" + body
 	if a.confirm != nil {
 		dialog := a.confirm.dialog.View(th, width)
 		out = lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, dialog)

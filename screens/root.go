@@ -253,12 +253,16 @@ func (r *Root) Render() string {
 	}
 	top := ansi.Truncate(strings.Join(tabs, "  "), w, "…")
 
+	// While a screen captures keys (filter, dialog) only ctrl+c stays global.
+	global, globalFull := r.keys.ShortHelp(), r.keys.FullHelp()
+	if screen.Capturing() {
+		global, globalFull = []key.Binding{r.keys.ForceQuit}, [][]key.Binding{{r.keys.ForceQuit}}
+	}
 	var help string
 	if r.fullHelp {
-		groups := append(screen.Keys().FullHelp(), r.keys.FullHelp()...)
-		help = ui.FullHelp(th, groups, w)
+		help = ui.FullHelp(th, append(screen.Keys().FullHelp(), globalFull...), w)
 	} else {
-		help = ui.ShortHelp(th, append(screen.Keys().ShortHelp(), r.keys.ShortHelp()...), w)
+		help = ui.ShortHelp(th, append(screen.Keys().ShortHelp(), global...), w)
 	}
 	st := screen.Status()
 	org := r.common.Org

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -70,6 +71,19 @@ func (d Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
 	var cmd tea.Cmd
 	d.vp, cmd = d.vp.Update(msg)
 	return d, cmd
+}
+
+// Position says where the view is: "top", "end", "42%", or "" when all fits.
+func (d Detail) Position() string {
+	switch {
+	case d.vp.TotalLineCount() <= d.vp.Height():
+		return ""
+	case d.vp.AtTop():
+		return "top"
+	case d.vp.AtBottom():
+		return "end"
+	}
+	return fmt.Sprintf("%d%%", int(d.vp.ScrollPercent()*100))
 }
 
 // View renders the visible part.

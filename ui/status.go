@@ -27,35 +27,35 @@ type Status struct {
 
 // StatusBar renders s on one line of width cells. Server strings are cleaned.
 func StatusBar(th *theme.Theme, s Status, width int) string {
-	left := []string{}
+	var parts []string
 	if s.Profile != "" {
-		left = append(left, th.Badge.Render(Clean(s.Profile)))
+		parts = append(parts, th.Badge.Render(Clean(s.Profile)))
 	}
 	if s.ReadOnly {
-		left = append(left, th.Badge.Render("READ-ONLY"))
+		parts = append(parts, th.Badge.Render("READ-ONLY"))
 	}
+	var text []string
 	who := Clean(s.Org)
 	if s.User != "" {
 		who += " · " + Clean(s.User)
 	}
-	parts := []string{strings.Join(left, " "), who}
-	switch {
-	case s.Busy != "":
-		parts = append(parts, s.Spinner+" "+Clean(s.Busy))
+	text = append(text, who)
+	if s.Busy != "" {
+		text = append(text, s.Spinner+" "+Clean(s.Busy))
 	}
 	if !s.LastRefresh.IsZero() {
-		parts = append(parts, "refreshed "+s.LastRefresh.Format("15:04:05")+" ("+Ago(s.Now, s.LastRefresh)+" ago)")
+		text = append(text, "refreshed "+s.LastRefresh.Format("15:04:05")+" ("+Ago(s.Now, s.LastRefresh)+" ago)")
 	}
 	if s.AutoRefresh > 0 {
-		parts = append(parts, "auto "+s.AutoRefresh.String())
+		text = append(text, "auto "+s.AutoRefresh.String())
 	} else {
-		parts = append(parts, "auto off")
+		text = append(text, "auto off")
 	}
-	line := strings.Join(nonEmpty(parts), "  ")
+	parts = append(parts, th.StatusBar.Render(" "+strings.Join(nonEmpty(text), "  ")+" "))
 	if s.Err != "" {
-		line += "  " + th.StatusError.Render("✗ "+Clean(s.Err))
+		parts = append(parts, th.StatusError.Render("✗ "+Clean(s.Err)+" "))
 	}
-	line = ansi.Truncate(line, width, "…")
+	line := ansi.Truncate(strings.Join(parts, ""), width, "…")
 	if pad := width - ansi.StringWidth(line); pad > 0 {
 		line += th.StatusBar.Render(strings.Repeat(" ", pad))
 	}

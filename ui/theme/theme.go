@@ -105,7 +105,7 @@ func New(o Options) *Theme {
 
 	base := lipgloss.NewStyle()
 	t.Title = base.Bold(true).Foreground(accent)
-	t.ActiveTab = base.Bold(true).Foreground(accent).Underline(true)
+	t.ActiveTab = base.Bold(true).Foreground(ld(lipgloss.Color("#ffffff"), lipgloss.Color("#000000"))).Background(accent)
 	t.InactiveTab = base.Foreground(muted)
 	t.Header = base.Bold(true).Foreground(accent)
 	t.Selected = base.Bold(true).Foreground(fg).Background(selBg)
@@ -135,7 +135,7 @@ func New(o Options) *Theme {
 func (t *Theme) noColor() {
 	base := lipgloss.NewStyle()
 	t.Title = base.Bold(true)
-	t.ActiveTab = base.Bold(true).Underline(true)
+	t.ActiveTab = base.Bold(true).Reverse(true)
 	t.InactiveTab = base
 	t.Header = base.Bold(true)
 	t.Selected = base.Reverse(true)
@@ -146,8 +146,8 @@ func (t *Theme) noColor() {
 	t.Good = base
 	t.Bad = base.Bold(true)
 	t.Warn = base
-	t.StatusBar = base.Reverse(true)
-	t.StatusError = base.Reverse(true).Bold(true)
+	t.StatusBar = base
+	t.StatusError = base.Bold(true)
 	t.Badge = base.Bold(true).Padding(0, 1)
 	t.Dialog = base.Border(lipgloss.RoundedBorder()).Padding(1, 2)
 	t.Button = base.Padding(0, 2)
