@@ -135,6 +135,9 @@ func NewDeliverer(ring *KeyRing, client *http.Client, opts DelivererOptions) *De
 // blocking, when ev is invalid, the queue is full (ErrQueueFull) or the
 // Deliverer is closed (ErrClosed).
 func (d *Deliverer) Enqueue(ev Event) error {
+	if d.ring == nil {
+		return errors.New("enqueue webhook: the deliverer has no key ring; build it with NewDeliverer(ring, ...)")
+	}
 	if err := validateEvent(ev); err != nil {
 		return err
 	}
@@ -193,6 +196,11 @@ func (d *Deliverer) Close(ctx context.Context) error {
 func (d *Deliverer) deliver(ev Event) {
 	defer d.wg.Done()
 	defer func() { <-d.slots }()
+	// Log the host only: a delivery URL may carry a secret token.
+	host := ev.URL
+	if u, err := url.Parse(ev.URL); err == nil {
+		host = u.Host
+	}
 
 	var res Result
 	for attempt := 1; ; attempt++ {
@@ -206,11 +214,11 @@ func (d *Deliverer) deliver(ev Event) {
 		}
 		retryable := status == 0 || status >= 500
 		if !retryable || attempt >= d.opts.MaxAttempts || d.ctx.Err() != nil {
-			d.log.Warn("webhook not delivered", "event", ev.EventID, "url", ev.URL, "attempts", attempt, "status", status, "err", err)
+			d.log.Warn("webhook not delivered", "event", ev.EventID, "host", host, "attempts", attempt, "status", status, "err", err)
 			break
 		}
 		wait := d.backoff(attempt, retryAfter)
-		d.log.Info("webhook attempt failed; retrying", "event", ev.EventID, "attempt", attempt, "status", status, "err", err, "retry_in", wait)
+		d.log.Info("webhook attempt failed; retrying", "event", ev.EventID, "host", host, "attempt", attempt, "status", status, "err", err, "retry_in", wait)
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
@@ -253,9 +261,15 @@ func (d *Deliverer) attempt(ev Event) (status int, kid string, retryAfter time.D
 	}
 	req.Header = h
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "vigil-webhooks/1")
 	resp, err := d.client.Do(req)
 	if err != nil {
-		return 0, kid, 0, fmt.Errorf("webhook %s: POST failed: %w", ev.EventID, err)
+		// *url.Error repeats the whole URL, which may carry a secret token.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return 0, kid, 0, fmt.Errorf("webhook %s: POST to %s failed: %w", ev.EventID, req.URL.Host, err)
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
 	resp.Body.Close()

@@ -1,13 +1,16 @@
 package webhook
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -226,15 +229,22 @@ func TestDeliverGivesUpAfterMaxAttempts(t *testing.T) {
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close() // connection refused: a network error
 
-	d, results := testDeliverer(t, ring, DelivererOptions{MaxAttempts: 3})
-	d.Enqueue(Event{OrgID: testOrg, EventID: "evt-500", URL: srv.URL, Body: testBody})
-	d.Enqueue(Event{OrgID: testOrg, EventID: "evt-net", URL: closed.URL, Body: testBody})
+	var logs syncBuffer
+	d, results := testDeliverer(t, ring, DelivererOptions{MaxAttempts: 3, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	d.Enqueue(Event{OrgID: testOrg, EventID: "evt-500", URL: srv.URL + "/hook?token=s3cret", Body: testBody})
+	d.Enqueue(Event{OrgID: testOrg, EventID: "evt-net", URL: closed.URL + "/hook?token=s3cret", Body: testBody})
 	for range 2 {
 		o := waitResult(t, results)
 		wantStatus := map[string]int{"evt-500": 500, "evt-net": 0}[o.ev.EventID]
 		if o.res.Delivered || o.res.Attempts != 3 || o.res.StatusCode != wantStatus || o.res.Err == nil {
 			t.Fatalf("%s: %+v, want 3 failed attempts, last status %d", o.ev.EventID, o.res, wantStatus)
 		}
+		if strings.Contains(o.res.Err.Error(), "s3cret") {
+			t.Errorf("result error reveals the URL's token: %v", o.res.Err)
+		}
+	}
+	if out := logs.String(); !strings.Contains(out, "evt-net") || strings.Contains(out, "s3cret") {
+		t.Errorf("logs should name the event but not the URL's token:\n%s", out)
 	}
 	if hits.Load() != 3 {
 		t.Fatalf("%d requests to the 500 endpoint, want 3", hits.Load())
@@ -442,4 +452,22 @@ func TestBackoffBounds(t *testing.T) {
 	if w := d.backoff(1, time.Hour); w != 3*time.Second {
 		t.Errorf("Retry-After 1h: waited %s, want the 3s cap", w)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger used from many goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -48,26 +48,33 @@ func (e *jwksEndpoint) URL() string { return e.Server.URL + api.JWKSPath }
 
 func newJWKSEndpoint(t *testing.T, set func() any) *jwksEndpoint {
 	t.Helper()
+	return serveJWKS(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", api.JWKSCacheControl)
+		json.NewEncoder(w).Encode(set())
+	}))
+}
+
+// ringEndpoint publishes ring's keys with JWKSHandler.
+func ringEndpoint(t *testing.T, ring *KeyRing) *jwksEndpoint {
+	return serveJWKS(t, JWKSHandler(ring))
+}
+
+func serveJWKS(t *testing.T, h http.Handler) *jwksEndpoint {
+	t.Helper()
 	e := &jwksEndpoint{}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+api.JWKSPath, func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc(api.JWKSPath, func(w http.ResponseWriter, r *http.Request) {
 		e.hits.Add(1)
 		if e.fail.Load() {
 			http.Error(w, "down", http.StatusServiceUnavailable)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", api.JWKSCacheControl)
-		json.NewEncoder(w).Encode(set())
+		h.ServeHTTP(w, r)
 	})
 	e.Server = httptest.NewServer(mux)
 	t.Cleanup(e.Close)
 	return e
-}
-
-// ringEndpoint publishes ring.JWKS().
-func ringEndpoint(t *testing.T, ring *KeyRing) *jwksEndpoint {
-	return newJWKSEndpoint(t, func() any { return ring.JWKS() })
 }
 
 // publishedKey decodes kid's public key from a JWKS independently of the

@@ -266,3 +266,24 @@ func LoadKeyRing(data []byte) (*KeyRing, error) {
 	}
 	return r, nil
 }
+
+// JWKSHandler serves ring's published keys the way the service does at
+// api.JWKSPath: GET (or HEAD), no authentication, JSON, with the Cache-Control
+// of SPEC.md's Limits.
+func JWKSHandler(ring *KeyRing) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "use GET to fetch the webhook verification keys", http.StatusMethodNotAllowed)
+			return
+		}
+		body, err := json.Marshal(ring.JWKS())
+		if err != nil {
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", api.JWKSCacheControl)
+		w.Write(body)
+	})
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -216,5 +218,44 @@ func TestKeyRingConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if got := kids(ring.JWKS()); !slices.Equal(got, []string{ring.ActiveKeyID()}) {
 		t.Fatalf("after all deliveries, JWKS %v, want only the active key", got)
+	}
+}
+
+func TestJWKSHandler(t *testing.T) {
+	ring, _ := NewKeyRing()
+	srv := httptest.NewServer(JWKSHandler(ring))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if cc := resp.Header.Get("Cache-Control"); cc != "public, max-age=86400, s-maxage=86400, stale-if-error=604800" {
+		t.Errorf("Cache-Control %q", cc)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	var set struct {
+		Keys []struct {
+			Kid string `json:"kid"`
+		} `json:"keys"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&set); err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Keys) != 1 || set.Keys[0].Kid != ring.ActiveKeyID() {
+		t.Fatalf("served %+v, want the active key %s", set, ring.ActiveKeyID())
+	}
+	post, err := http.Post(srv.URL, "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post.Body.Close()
+	if post.StatusCode != http.StatusMethodNotAllowed {
+		t.Fatalf("POST: status %d, want 405", post.StatusCode)
 	}
 }
