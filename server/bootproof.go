@@ -93,7 +93,7 @@ func (s *Server) enclave(ctx context.Context, q querier, app string) (*proof.Dem
 // returns the PEM of the demo root their boot proofs chain to.
 func (s *Server) EnsureEnclaves(ctx context.Context, apps ...string) ([]byte, error) {
 	var rootPEM []byte
-	err := s.db.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		for _, app := range apps {
 			if _, err := s.enclave(ctx, tx, app); err != nil {
 				return err
@@ -119,7 +119,7 @@ type appProofPayload struct {
 	TimestampMs string `json:"timestampMs"`
 }
 
-func (s *Server) signAppProofs(ctx context.Context, tx *sql.Tx, a *activity) error {
+func (s *Server) signAppProofs(ctx context.Context, tx *txn, a *activity) error {
 	e, err := s.enclave(ctx, tx, AppProofSigner)
 	if err != nil {
 		return err

@@ -82,7 +82,7 @@ func TestFiftyParallelApprovals(t *testing.T) {
 	}
 	// The intent ran once: one tag named crowd.
 	var tags int
-	if err := e.srv.db.read.QueryRow(`SELECT COUNT(*) FROM user_tags WHERE org_id = ? AND name = 'crowd'`, e.org.ID).Scan(&tags); err != nil || tags != 1 {
+	if err := e.srv.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM user_tags WHERE org_id = ? AND name = 'crowd'`, e.org.ID).Scan(&tags); err != nil || tags != 1 {
 		t.Fatalf("%d tags named crowd (%v), want 1", tags, err)
 	}
 	evals, _ := e.clients["alice"].GetPolicyEvaluations(ctx, act.ID)

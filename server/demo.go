@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"crypto/ecdh"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -229,7 +228,7 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 	if err != nil {
 		return nil, nil, err
 	}
-	err = s.db.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		if err := putState(ctx, tx, stateDemoKeys, rawKeys); err != nil {
 			return err
 		}
@@ -256,7 +255,7 @@ func (s *Server) seedDemoObjects(ctx context.Context, org *Org) (demoFixtures, e
 	if err != nil {
 		return fx, err
 	}
-	err = s.db.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		now := s.now().UnixNano()
 		exec := func(q string, args ...any) {
 			if err == nil {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,7 +62,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 	var out *activity
 	var mayVote bool
 	var events []hookEvent
-	err = s.db.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		existing, err := loadActivity(ctx, tx, c.OrgID, "fingerprint", fp)
 		if err != nil {
 			return err
@@ -106,7 +105,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 	var out *activity
 	var mayVote bool
 	var events []hookEvent
-	err := s.db.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		a, err := loadActivity(ctx, tx, c.OrgID, "fingerprint", targetFP)
 		if err != nil {
 			return err
@@ -152,7 +151,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 // castVote records a vote, re-evaluates the policies and moves the activity on:
 // completing it (and executing its intent, in this same transaction), failing
 // it, rejecting it, or leaving it waiting for consensus.
-func (s *Server) castVote(ctx context.Context, tx *sql.Tx, org *org, a *activity, c *caller, selection, bodyFP string) ([]hookEvent, error) {
+func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c *caller, selection, bodyFP string) ([]hookEvent, error) {
 	now := s.now()
 	v := voteRow{BodyFingerprint: bodyFP, Vote: api.Vote{
 		ID: newID(), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
@@ -211,7 +210,7 @@ func (s *Server) castVote(ctx context.Context, tx *sql.Tx, org *org, a *activity
 
 // complete executes the intent inside a savepoint: if execution fails, its
 // partial writes are undone and the activity is FAILED with the reason.
-func (s *Server) complete(ctx context.Context, tx *sql.Tx, a *activity) error {
+func (s *Server) complete(ctx context.Context, tx *txn, a *activity) error {
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT execute_intent`); err != nil {
 		return err
 	}

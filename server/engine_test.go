@@ -218,7 +218,9 @@ func TestSetOrganizationFeatureIsRootOnly(t *testing.T) {
 	if err != nil || act.Status != api.StatusFailed {
 		t.Fatalf("operator setting a feature despite an allow-all policy: %v %+v", err, act)
 	}
-	act, err = e.clients["alice"].SetOrganizationFeature(ctx, api.SetOrganizationFeatureParams{Name: api.FeatureEmailAuth, Value: "on"})
+	// (A different value: the same body in the same millisecond would be the
+	// same activity.)
+	act, err = e.clients["alice"].SetOrganizationFeature(ctx, api.SetOrganizationFeatureParams{Name: api.FeatureEmailAuth, Value: "enabled"})
 	if err != nil || act.Status != api.StatusConsensusNeeded {
 		t.Fatalf("root member setting a feature: %v %+v", err, act)
 	}
@@ -233,7 +235,7 @@ func TestSetOrganizationFeatureIsRootOnly(t *testing.T) {
 	if err != nil || done.Status != api.StatusCompleted {
 		t.Fatalf("%v %+v", err, done)
 	}
-	want := api.Feature{Name: api.FeatureEmailAuth, Value: "on"}
+	want := api.Feature{Name: api.FeatureEmailAuth, Value: "enabled"}
 	if !slices.Contains(done.Result.SetOrganizationFeatureResult.Features, want) {
 		t.Fatalf("result features = %+v", done.Result.SetOrganizationFeatureResult.Features)
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 
@@ -23,7 +22,7 @@ type WalletAccountSpec struct {
 // AddWallet creates a wallet with its accounts and returns their ids.
 func (s *Server) AddWallet(ctx context.Context, orgID, name string, accounts []WalletAccountSpec) (walletID string, accountIDs []string, err error) {
 	walletID = newID()
-	err = s.db.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		if _, err := loadOrg(ctx, tx, orgID); err != nil {
 			return err
 		}
@@ -68,7 +67,7 @@ func (s *Server) WalletAccountIDs(ctx context.Context, orgID string) ([]string, 
 // AddTvcDeployment creates a TVC deployment and returns its id.
 func (s *Server) AddTvcDeployment(ctx context.Context, orgID, app, label string) (string, error) {
 	id := newID()
-	err := s.db.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO tvc_deployments(id, org_id, app, label, created_ns) VALUES (?, ?, ?, ?, ?)`, id, orgID, app, label, s.now().UnixNano())
 		return err
 	})
@@ -89,7 +88,7 @@ func (s *Server) AddOauth2Credential(ctx context.Context, orgID, provider, clien
 		return "", err
 	}
 	id := newID()
-	err = s.db.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.db.inTx(ctx, func(tx *txn) error {
 		now := s.now().UnixNano()
 		_, err := tx.ExecContext(ctx, `INSERT INTO oauth2_credentials(id, org_id, provider, client_id, encrypted_client_secret, created_ns, updated_ns) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			id, orgID, provider, clientID, secret, now, now)
@@ -120,7 +119,7 @@ func (s *Server) AddOnrampTransaction(ctx context.Context, orgID, id, status str
 	if !slices.Contains(onrampFlow, status) {
 		return fmt.Errorf("add on-ramp transaction: status %q is not one of %v", status, onrampFlow)
 	}
-	return s.db.inTx(ctx, func(tx *sql.Tx) error {
+	return s.db.inTx(ctx, func(tx *txn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO onramp_transactions(id, org_id, status, updated_ns) VALUES (?, ?, ?, ?)`, id, orgID, status, s.now().UnixNano())
 		return err
 	})

@@ -21,7 +21,7 @@ import (
 // testEnv is a server on real HTTP with an organization of alice, bob and carol
 // (root) and operator, each with a real P-256 key and a real api.Client.
 type testEnv struct {
-	t       *testing.T
+	t       testing.TB
 	srv     *Server
 	http    *httptest.Server
 	org     *Org
@@ -34,14 +34,15 @@ type envOptions struct {
 	threshold int
 	extra     map[string][]string // more non-root users: name -> tags
 	rootCount int                 // more root users named root1..N
+	dataDir   string              // "" keeps the store in memory
 }
 
-func newEnv(t *testing.T) *testEnv { return newEnvWith(t, envOptions{threshold: 2}) }
+func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 2}) }
 
-func newEnvWith(t *testing.T, o envOptions) *testEnv {
+func newEnvWith(t testing.TB, o envOptions) *testEnv {
 	t.Helper()
 	e := &testEnv{t: t, keys: map[string]*keys.Key{}, clients: map[string]*api.Client{}}
-	srv, err := Open(Config{Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }})
+	srv, err := Open(Config{DataDir: o.dataDir, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func wantError(t *testing.T, r reply, status, code int, errorCode string) {
 	}
 }
 
-func ctxT(t *testing.T) context.Context {
+func ctxT(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx
@@ -186,7 +187,7 @@ func fingerprintSHA256(body []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-func httpServer(t *testing.T, h http.Handler) string {
+func httpServer(t testing.TB, h http.Handler) string {
 	s := httptest.NewServer(h)
 	t.Cleanup(s.Close)
 	return s.URL

@@ -172,7 +172,7 @@ func checkTargetKey(h string) error {
 
 // executeOauth exchanges the token for a new P-256 API key of the linked user,
 // returned encrypted (HPKE) to targetPublicKey.
-func (s *Server) executeOauth(ctx context.Context, tx *sql.Tx, a *activity, p *api.OauthParams, now time.Time) (*api.OauthResult, error) {
+func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.OauthParams, now time.Time) (*api.OauthResult, error) {
 	claims, err := s.verifyOIDCToken(p.OidcToken, a.OrgID)
 	if err != nil {
 		return nil, failf(codeUnauthenticated, "oidcToken %v", err)
@@ -218,7 +218,7 @@ func (s *Server) executeOauth(ctx context.Context, tx *sql.Tx, a *activity, p *a
 // sessionLifetime is SPEC.md's read-only session validity.
 const sessionLifetime = time.Hour
 
-func (s *Server) createReadOnlySession(ctx context.Context, tx *sql.Tx, a *activity, now time.Time) (*api.CreateReadOnlySessionResult, error) {
+func (s *Server) createReadOnlySession(ctx context.Context, tx *txn, a *activity, now time.Time) (*api.CreateReadOnlySessionResult, error) {
 	o, err := loadOrg(ctx, tx, a.OrgID)
 	if err != nil {
 		return nil, err

@@ -53,7 +53,7 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 
 // execute carries out a completed activity's intent inside the transaction
 // that completes it. An *execFailure means the activity FAILS.
-func (s *Server) execute(ctx context.Context, tx *sql.Tx, a *activity) (api.Result, error) {
+func (s *Server) execute(ctx context.Context, tx *txn, a *activity) (api.Result, error) {
 	now := s.now()
 	ns := now.UnixNano()
 	var r api.Result
@@ -216,7 +216,7 @@ func insertMfaPolicy(ctx context.Context, q querier, orgID string, p *api.Create
 
 // deleteWalletAccounts removes the accounts, all or none: an account that was
 // never exported needs deleteWithoutExport (the flag is ignored for exported ones).
-func deleteWalletAccounts(ctx context.Context, tx *sql.Tx, orgID string, p *api.DeleteWalletAccountsParams) ([]string, error) {
+func deleteWalletAccounts(ctx context.Context, tx *txn, orgID string, p *api.DeleteWalletAccountsParams) ([]string, error) {
 	force := p.DeleteWithoutExport != nil && *p.DeleteWithoutExport
 	for i, id := range p.WalletAccountIDs {
 		var exported int

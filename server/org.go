@@ -109,7 +109,7 @@ func (s *Server) CreateOrganization(ctx context.Context, name string, rootQuorum
 		return nil, fmt.Errorf("create organization %q: root quorum %d needs between 1 and the %d root users", name, rootQuorum, roots)
 	}
 	out := &Org{ID: newID(), Name: name, UserIDs: map[string]string{}, TagIDs: map[string]string{}}
-	err := s.db.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		now := s.now().UnixNano()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES (?, ?, ?, '[]', ?)`,
 			out.ID, name, rootQuorum, now); err != nil {
@@ -131,7 +131,7 @@ func (s *Server) CreateOrganization(ctx context.Context, name string, rootQuorum
 // CreateUser adds a user to an existing organization (no activity).
 func (s *Server) CreateUser(ctx context.Context, orgID string, u UserSpec) (string, error) {
 	var id string
-	err := s.db.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.db.inTx(ctx, func(tx *txn) error {
 		o, err := loadOrg(ctx, tx, orgID)
 		if err != nil {
 			return err
@@ -156,7 +156,7 @@ func (s *Server) CreateUser(ctx context.Context, orgID string, u UserSpec) (stri
 	return id, err
 }
 
-func (s *Server) createUser(ctx context.Context, tx *sql.Tx, o *Org, u UserSpec) (string, error) {
+func (s *Server) createUser(ctx context.Context, tx *txn, o *Org, u UserSpec) (string, error) {
 	if strings.TrimSpace(u.Name) == "" {
 		return "", errors.New("create user: name is empty")
 	}

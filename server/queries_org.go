@@ -227,7 +227,7 @@ func (s *Server) queryGetOnrampTransactionStatus(ctx context.Context, c *caller,
 	if req.Refresh != nil && *req.Refresh {
 		// "Refreshing from the provider": the local provider moves a
 		// transaction one step along PENDING → PROCESSING → COMPLETED per refresh.
-		err := s.db.inTx(ctx, func(tx *sql.Tx) error {
+		err := s.db.inTx(ctx, func(tx *txn) error {
 			if err := tx.QueryRowContext(ctx, `SELECT status FROM onramp_transactions WHERE id = ?`, req.TransactionID).Scan(&status); err != nil {
 				return err
 			}

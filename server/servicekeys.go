@@ -7,7 +7,6 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
-	"database/sql"
 	"fmt"
 )
 
@@ -26,7 +25,7 @@ const (
 
 func loadServiceKeys(ctx context.Context, db *store) (*serviceKeys, error) {
 	k := &serviceKeys{}
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.inTx(ctx, func(tx *txn) error {
 		raw, ok, err := getState(ctx, tx, stateTLSFetcherKey)
 		if err != nil {
 			return err

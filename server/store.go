@@ -18,17 +18,37 @@ import (
 // DatabaseFile is the SQLite file inside Config.DataDir.
 const DatabaseFile = "vigil.db"
 
-// store is the SQLite database behind the service. Writes go through one
-// connection under writeMu, so every write transaction is serialized (votes on one
-// activity cannot interleave); reads use their own pool.
+// store is the SQLite database behind the service.
+//
+// All writes go through one goroutine (writer) that runs them in transactions,
+// one at a time: votes on an activity can never interleave. Write jobs that
+// arrive together share one transaction (group commit), each inside its own
+// savepoint so that a failing job leaves no trace, and every job's caller gets
+// its answer only after the commit is durable (synchronous=FULL).
 type store struct {
-	write   *sql.DB
-	read    *sql.DB
-	writeMu sync.Mutex
+	writeDB, readDB *sql.DB
+	read            *cachedDB // reads, outside any transaction
+	write           *cachedDB // statements of the write transactions
+
+	mu     sync.RWMutex // guards closed against sends on jobs
+	closed bool
+	jobs   chan *writeJob
+	done   chan struct{} // closed when the writer has finished
 }
 
-// querier is what both *sql.DB and *sql.Tx offer; store helpers take one so the same
-// code runs inside and outside a transaction.
+type writeJob struct {
+	ctx  context.Context
+	fn   func(tx *txn) error
+	done chan error
+}
+
+// maxBatch bounds how many write jobs share one transaction.
+const maxBatch = 64
+
+var errStoreClosed = errors.New("the service is shutting down; retry against the restarted service")
+
+// querier is what both the read pool and a write transaction offer; store
+// helpers take one so the same code runs inside and outside a transaction.
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -38,7 +58,7 @@ type querier interface {
 var memoryDBs atomic.Int64
 
 func openStore(ctx context.Context, dataDir string) (*store, error) {
-	const pragmas = "_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)"
+	s := &store{jobs: make(chan *writeJob, maxBatch), done: make(chan struct{})}
 	if dataDir == "" {
 		// A private in-memory database: one connection, shared by readers and the
 		// writer (each new connection to :memory: would be a new, empty database).
@@ -52,66 +72,286 @@ func openStore(ctx context.Context, dataDir string) (*store, error) {
 			db.Close()
 			return nil, err
 		}
-		return &store{write: db, read: db}, nil
+		s.writeDB, s.readDB = db, db
+		s.read = &cachedDB{db: db}
+		// With one connection, a statement cannot be prepared while a
+		// transaction holds it: write transactions run unprepared statements.
+		s.write = &cachedDB{db: db, noPrepareInTx: true}
+	} else {
+		if err := s.openFile(ctx, dataDir); err != nil {
+			return nil, err
+		}
 	}
+	go s.writer()
+	return s, nil
+}
+
+func (s *store) openFile(ctx context.Context, dataDir string) error {
+	const pragmas = "_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)"
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("create data directory: %w", err)
+		return fmt.Errorf("create data directory: %w", err)
 	}
 	path := filepath.Join(dataDir, DatabaseFile)
 	dsn := "file:" + path + "?" + pragmas
 	w, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return fmt.Errorf("open %s: %w", path, err)
 	}
-	w.SetMaxOpenConns(1)
+	// Transactions run on one connection at a time (the writer); the second
+	// connection lets statements be prepared while a transaction is open.
+	w.SetMaxOpenConns(2)
+	w.SetMaxIdleConns(2)
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return fmt.Errorf("open %s: %w", path, err)
 	}
 	if err := migrate(ctx, w); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	// The database holds the service's private keys (TLS fetcher, webhook ring).
 	for _, f := range []string{path, path + "-wal", path + "-shm"} {
 		if err := os.Chmod(f, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
 			w.Close()
-			return nil, fmt.Errorf("restrict %s: %w", f, err)
+			return fmt.Errorf("restrict %s: %w", f, err)
 		}
 	}
 	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(ON)")
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("open %s for reading: %w", path, err)
+		return fmt.Errorf("open %s for reading: %w", path, err)
 	}
 	r.SetMaxOpenConns(8)
-	return &store{write: w, read: r}, nil
+	r.SetMaxIdleConns(8)
+	s.writeDB, s.readDB = w, r
+	s.read, s.write = &cachedDB{db: r}, &cachedDB{db: w}
+	return nil
 }
 
+// close waits for queued writes, then closes the databases.
 func (s *store) close() error {
-	err := s.write.Close()
-	if s.read != s.write {
-		err = errors.Join(err, s.read.Close())
+	s.mu.Lock()
+	if !s.closed {
+		s.closed = true
+		close(s.jobs)
+	}
+	s.mu.Unlock()
+	<-s.done
+	err := errors.Join(s.read.close(), s.write.close(), s.writeDB.Close())
+	if s.readDB != s.writeDB {
+		err = errors.Join(err, s.readDB.Close())
 	}
 	return err
 }
 
-// inTx runs fn in a write transaction; all writes of the service are serialized.
-func (s *store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
+// inTx runs fn in a write transaction and returns once its effects are
+// committed (or fn's error, with its writes undone).
+func (s *store) inTx(ctx context.Context, fn func(tx *txn) error) error {
+	job := &writeJob{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return errStoreClosed
 	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
+	s.jobs <- job
+	s.mu.RUnlock()
+	return <-job.done
+}
+
+func (s *store) writer() {
+	defer close(s.done)
+	batch := make([]*writeJob, 0, maxBatch)
+	for job := range s.jobs {
+		batch = append(batch[:0], job)
+	collect:
+		for len(batch) < maxBatch {
+			select {
+			case j, ok := <-s.jobs:
+				if !ok {
+					break collect
+				}
+				batch = append(batch, j)
+			default:
+				break collect
+			}
+		}
+		s.runBatch(batch)
+	}
+}
+
+func (s *store) runBatch(batch []*writeJob) {
+	ctx := context.Background()
+	results := make([]error, len(batch))
+	fail := func(err error) {
+		for _, j := range batch {
+			j.done <- err
+		}
+	}
+	sqlTx, err := s.writeDB.BeginTx(ctx, nil)
+	if err != nil {
+		fail(fmt.Errorf("begin transaction: %w", err))
+		return
+	}
+	tx := &txn{tx: sqlTx, c: s.write}
+	for i, j := range batch {
+		if _, err := tx.ExecContext(ctx, `SAVEPOINT write_job`); err != nil {
+			sqlTx.Rollback()
+			fail(fmt.Errorf("savepoint: %w", err))
+			return
+		}
+		results[i] = runJob(j, tx)
+		if results[i] != nil {
+			if _, err := tx.ExecContext(ctx, `ROLLBACK TO write_job`); err != nil {
+				sqlTx.Rollback()
+				fail(fmt.Errorf("undo a failed write: %w", err))
+				return
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `RELEASE write_job`); err != nil {
+			sqlTx.Rollback()
+			fail(fmt.Errorf("release savepoint: %w", err))
+			return
+		}
+	}
+	if err := sqlTx.Commit(); err != nil {
+		fail(fmt.Errorf("commit: %w", err))
+		return
+	}
+	for i, j := range batch {
+		j.done <- results[i]
+	}
+}
+
+// runJob runs one job, turning a panic into an error so that one bad request
+// cannot stop every write of the service.
+func runJob(j *writeJob, tx *txn) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("write failed: panic: %v", r)
+		}
+	}()
+	if err := j.ctx.Err(); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+	tx.ctx = j.ctx
+	return j.fn(tx)
+}
+
+// cachedDB prepares each distinct statement once (SQLite parsing is a large
+// part of a small query's cost) and reuses it on every connection.
+type cachedDB struct {
+	db            *sql.DB
+	noPrepareInTx bool
+	mu            sync.Mutex
+	stmts         map[string]*sql.Stmt
+}
+
+// maxCachedStmts bounds the cache; queries built with variable IN lists could
+// otherwise grow it without bound.
+const maxCachedStmts = 256
+
+func (c *cachedDB) cached(query string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stmts[query]
+}
+
+func (c *cachedDB) prepare(ctx context.Context, query string) *sql.Stmt {
+	if st := c.cached(query); st != nil {
+		return st
 	}
-	return nil
+	st, err := c.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil // the unprepared call reports the error
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.stmts[query]; old != nil {
+		st.Close()
+		return old
+	}
+	if len(c.stmts) >= maxCachedStmts {
+		st.Close()
+		return nil
+	}
+	if c.stmts == nil {
+		c.stmts = map[string]*sql.Stmt{}
+	}
+	c.stmts[query] = st
+	return st
+}
+
+func (c *cachedDB) close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var err error
+	for _, st := range c.stmts {
+		err = errors.Join(err, st.Close())
+	}
+	c.stmts = nil
+	return err
+}
+
+func (c *cachedDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := c.prepare(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return c.db.ExecContext(ctx, query, args...)
+}
+
+func (c *cachedDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := c.prepare(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return c.db.QueryContext(ctx, query, args...)
+}
+
+func (c *cachedDB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := c.prepare(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return c.db.QueryRowContext(ctx, query, args...)
+}
+
+// txn is a write transaction, with the statement cache of the writer.
+type txn struct {
+	tx  *sql.Tx
+	c   *cachedDB
+	ctx context.Context
+}
+
+func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
+	var st *sql.Stmt
+	if t.c.noPrepareInTx {
+		st = t.c.cached(query)
+	} else {
+		st = t.c.prepare(ctx, query)
+	}
+	if st == nil {
+		return nil
+	}
+	return t.tx.StmtContext(ctx, st)
+}
+
+func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, query, args...)
+}
+
+func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, query, args...)
+}
+
+func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, query, args...)
 }
 
 // newID returns a random UUID (version 4) string.

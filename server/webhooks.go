@@ -28,7 +28,7 @@ type hookEvent = webhook.Event
 
 func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Logger) (*hooks, error) {
 	var ring *webhook.KeyRing
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.inTx(ctx, func(tx *txn) error {
 		raw, ok, err := getState(ctx, tx, stateWebhookRing)
 		if err != nil {
 			return err
