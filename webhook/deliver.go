@@ -61,7 +61,7 @@ type DelivererOptions struct {
 	AttemptTimeout time.Duration // of one HTTP attempt
 	Logger         *slog.Logger  // nil: discard
 	// OnResult, if set, is called once per accepted event with its outcome,
-	// from the delivering goroutine: keep it short.
+	// from the delivering goroutine (so possibly concurrently): keep it short.
 	OnResult func(Event, Result)
 }
 
@@ -77,14 +77,13 @@ type Deliverer struct {
 	opts   DelivererOptions
 	log    *slog.Logger
 
-	slots     chan struct{} // one per accepted, unfinished event
-	requests  chan struct{} // one per HTTP request under way
-	ctx       context.Context
-	cancel    context.CancelFunc
-	mu        sync.Mutex // guards closed and the Add side of wg
-	closed    bool
-	wg        sync.WaitGroup
-	closeOnce sync.Once
+	slots    chan struct{} // one per accepted, unfinished event
+	requests chan struct{} // one per HTTP request under way
+	ctx      context.Context
+	cancel   context.CancelFunc
+	mu       sync.Mutex // guards closed and the Add side of wg
+	closed   bool
+	wg       sync.WaitGroup
 }
 
 // NewDeliverer returns a Deliverer signing with ring. A nil client means a
@@ -225,6 +224,7 @@ func (d *Deliverer) deliver(ev Event) {
 		case <-d.ctx.Done():
 			t.Stop()
 			res.Err = fmt.Errorf("webhook %s abandoned at shutdown after %d attempts: %w", ev.EventID, attempt, err)
+			d.log.Warn("webhook abandoned at shutdown", "event", ev.EventID, "host", host, "attempts", attempt)
 		}
 		if d.ctx.Err() != nil {
 			break

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -96,7 +97,7 @@ func (c *JWKSCache) Key(ctx context.Context, kid string) (ed25519.PublicKey, err
 	}
 	if pub, ok := keys[kid]; ok {
 		c.mu.Unlock()
-		return pub, nil
+		return slices.Clone(pub), nil
 	}
 	if fetched || !c.mayFetchLocked(now) {
 		err := c.unknownLocked(kid)
@@ -116,7 +117,7 @@ func (c *JWKSCache) Key(ctx context.Context, kid string) (ed25519.PublicKey, err
 		return nil, fmt.Errorf("webhook key %s: %w", quote(kid), err)
 	}
 	if pub, ok := keys[kid]; ok {
-		return pub, nil
+		return slices.Clone(pub), nil
 	}
 	return nil, c.unknownLocked(kid)
 }

@@ -43,6 +43,28 @@ func TestJWKSCacheHonoursMaxAge(t *testing.T) {
 	if n := srv.hits.Load(); n != 2 {
 		t.Fatalf("%d fetches after max-age passed, want 2", n)
 	}
+	// Expired again, and the kid is unknown: the expiry refetch is the one
+	// refetch, not followed by a second.
+	clock.Advance(25 * time.Hour)
+	if _, err := cache.Key(ctx, "not-a-key"); !errors.Is(err, ErrUnknownKey) {
+		t.Fatalf("unknown kid: %v", err)
+	}
+	if n := srv.hits.Load(); n != 3 {
+		t.Fatalf("%d fetches, want 3", n)
+	}
+}
+
+func TestJWKSCacheReturnsCopies(t *testing.T) {
+	ring, _ := NewKeyRing()
+	srv := ringEndpoint(t, ring)
+	cache := NewJWKSCache(srv.URL(), srv.Client(), newFakeClock().Now)
+	kid := ring.ActiveKeyID()
+	pub, _ := cache.Key(context.Background(), kid)
+	pub[0] ^= 0xff
+	again, _ := cache.Key(context.Background(), kid)
+	if !again.Equal(publishedKey(t, ring.JWKS(), kid)) {
+		t.Fatal("a caller changing a returned key changed the cache")
+	}
 }
 
 func TestJWKSCacheUnknownKidRefetchesOnceThenFindsRotatedKey(t *testing.T) {
