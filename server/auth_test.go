@@ -223,3 +223,18 @@ func TestJWKSAndAuthProxy(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorMessagesCarryNoControlCharacters(t *testing.T) {
+	e := newEnv(t)
+	body := []byte(`{"organizationId":"` + e.org.ID + `","activityId":"a","\u001b]52;c;evil\u0007\u202e":1}`)
+	r := e.post(api.QueryPrefix+api.QueryGetActivity, body, e.keys["alice"])
+	wantError(t, r, 400, codeInvalidArgument, "INVALID_REQUEST")
+	for _, bad := range []string{"\x1b", "\x07", "\u202e"} {
+		if strings.Contains(r.err.Message, bad) {
+			t.Fatalf("message %q carries %q", r.err.Message, bad)
+		}
+	}
+	if !strings.Contains(r.err.Message, `\u001B`) {
+		t.Fatalf("message %q does not show the escaped character", r.err.Message)
+	}
+}

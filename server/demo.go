@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/ecdh"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -179,8 +177,7 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 	if err != nil {
 		return nil, nil, err
 	}
-	alice, bob, carol, operator := org.UserIDs["alice"], org.UserIDs["bob"], org.UserIDs["carol"], org.UserIDs["operator"]
-	_ = alice
+	carol, operator := org.UserIDs["carol"], org.UserIDs["operator"]
 
 	// History: completed, failed and rejected activities.
 	yes := true
@@ -210,7 +207,6 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 		ReceiverUserName: "dave", ReceiverUserEmail: "dave@vigil.demo", ReceiverUserTags: []string{}, AccessType: api.AccessTypeAPI, SenderUserID: operator}}})
 	d.submit("tvc", "operator", "delete_tvc_deployment", api.DeleteTvcDeploymentParams{DeploymentID: fx.tvcDeployment})
 	d.vote("bob", "approve_activity", "tvc")
-	_ = bob
 	if d.err != nil {
 		return nil, nil, d.err
 	}
@@ -247,11 +243,7 @@ type demoFixtures struct {
 
 func (s *Server) seedDemoObjects(ctx context.Context, org *Org) (demoFixtures, error) {
 	var fx demoFixtures
-	tlsPub, err := ecdh.P256().NewPublicKey(s.creds.tlsFetcher.PublicKey().Bytes())
-	if err != nil {
-		return fx, err
-	}
-	secret, err := keys.EnvelopeEncrypt(tlsPub.Bytes(), []byte("demo-client-secret"))
+	secret, err := keys.EnvelopeEncrypt(s.creds.tlsFetcher.PublicKey().Bytes(), []byte("demo-client-secret"))
 	if err != nil {
 		return fx, err
 	}
@@ -314,7 +306,7 @@ func (s *Server) seedDemoObjects(ctx context.Context, org *Org) (demoFixtures, e
 				Condition: "activity.type == 'ACTIVITY_TYPE_OAUTH'", Notes: "oauth activity"},
 			{PolicyName: "Never delete the treasury account", Effect: api.EffectDeny,
 				Condition: "activity.type == 'ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS' && '" + fx.treasuryAccount + "' in activity.params.walletAccountIds",
-				Notes:     "deny always wins, even over the root quorum's policies"},
+				Notes:     "deny wins over every allow policy; only the root quorum acting together bypasses policies"},
 		}
 		for i, p := range policies {
 			if _, err := s.compile(p.Condition, p.Consensus); err != nil {
@@ -325,6 +317,5 @@ func (s *Server) seedDemoObjects(ctx context.Context, org *Org) (demoFixtures, e
 		}
 		return err
 	})
-	_ = hex.EncodeToString
 	return fx, err
 }

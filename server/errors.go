@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -33,7 +36,7 @@ func (e *Error) Error() string { return e.Message }
 
 // Body is the wire form of the error.
 func (e *Error) Body() api.ErrorBody {
-	b := api.ErrorBody{Code: e.Code, Message: e.Message}
+	b := api.ErrorBody{Code: e.Code, Message: cleanText(e.Message)}
 	if e.ErrorCode != "" {
 		b.Details = []api.ErrorDetail{{Type: api.ErrorDetailType, ErrorCode: e.ErrorCode}}
 	}
@@ -77,4 +80,22 @@ func asError(err error) (*Error, bool) {
 		return e, true
 	}
 	return &Error{http.StatusInternalServerError, codeInternal, "INTERNAL", "internal error; the service log has the details"}, false
+}
+
+// cleanText escapes control characters, bidi controls and invalid UTF-8 in a
+// message: messages quote what the caller sent (a field name, an id), and that
+// must not carry terminal escapes back to whoever displays the error.
+func cleanText(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			b.WriteString(`\uFFFD`)
+		case unicode.IsControl(r), r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

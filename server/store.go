@@ -233,7 +233,6 @@ func runJob(j *writeJob, tx *txn) (err error) {
 	if err := j.ctx.Err(); err != nil {
 		return err
 	}
-	tx.ctx = j.ctx
 	return j.fn(tx)
 }
 
@@ -315,9 +314,8 @@ func (c *cachedDB) QueryRowContext(ctx context.Context, query string, args ...an
 
 // txn is a write transaction, with the statement cache of the writer.
 type txn struct {
-	tx  *sql.Tx
-	c   *cachedDB
-	ctx context.Context
+	tx *sql.Tx
+	c  *cachedDB
 }
 
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
