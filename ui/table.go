@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sahilm/fuzzy"
 
@@ -59,7 +60,8 @@ type Table struct {
 	theme    *theme.Theme
 	cols     []Column
 	rows     []Row
-	haystack []string // one filter string per row
+	haystack []string // one filter string per row: its cells and ID, cleaned, joined by spaces
+	lower    []string // haystack in lower case, what the filter scans
 	visible  []int    // indices into rows that pass the filter
 	cursor   int      // index into visible
 	offset   int      // first visible row on screen
@@ -90,8 +92,10 @@ func (t *Table) SetRows(rows []Row) {
 	selected := t.SelectedID()
 	t.rows = rows
 	t.haystack = make([]string, len(rows))
+	t.lower = make([]string, len(rows))
 	for i, r := range rows {
-		t.haystack[i] = Clean(strings.Join(r.Cells, " ") + " " + r.ID)
+		t.haystack[i] = joinCells(r)
+		t.lower[i] = strings.ToLower(t.haystack[i])
 	}
 	t.applyFilter(t.pattern, false)
 	t.cursor = 0
@@ -140,9 +144,13 @@ func (t *Table) SetFilter(p string) {
 	t.applyFilter(t.input.Value(), true)
 }
 
-// applyFilter computes the visible rows for pattern. When the new pattern extends
-// the one in effect, only the rows that already matched are searched: a fuzzy match
-// of the longer pattern is always a match of its prefix.
+// applyFilter computes the visible rows for pattern: the rows whose filter string
+// holds the pattern's characters in order, ignoring case — the match set of
+// sahilm/fuzzy, which highlights the matches in the rows on screen. The scan itself
+// is a byte loop over precomputed lower-case strings, because scoring every row with
+// sahilm/fuzzy costs about 2 µs a row (180 ms a keystroke at 100,000 rows). When the
+// new pattern extends the one in effect, only the rows that already matched are
+// scanned: a match of the longer pattern is always a match of its prefix.
 func (t *Table) applyFilter(pattern string, incremental bool) {
 	old := t.pattern
 	t.pattern = pattern
@@ -153,36 +161,91 @@ func (t *Table) applyFilter(pattern string, incremental bool) {
 		}
 		return
 	}
-	src := subset{hay: t.haystack}
-	if incremental && old != "" && strings.HasPrefix(pattern, old) {
-		src.idx = t.visible
+	p := strings.ToLower(pattern)
+	match := subsequenceBytes
+	if !isPlain(p) {
+		match = subsequenceRunes
 	}
-	matches := fuzzy.FindFromNoSort(pattern, src)
-	visible := make([]int, len(matches))
-	for i, m := range matches {
-		visible[i] = src.row(m.Index)
+	var visible []int
+	if incremental && old != "" && strings.HasPrefix(pattern, old) {
+		visible = t.visible[:0]
+		for _, i := range t.visible {
+			if match(p, t.lower[i]) {
+				visible = append(visible, i)
+			}
+		}
+	} else {
+		visible = make([]int, 0, len(t.rows)/4)
+		for i, h := range t.lower {
+			if match(p, h) {
+				visible = append(visible, i)
+			}
+		}
 	}
 	t.visible = visible
 }
 
-// subset is a fuzzy.Source over some rows (all when idx is nil).
-type subset struct {
-	hay []string
-	idx []int
+// subsequenceBytes reports whether the ASCII pattern p occurs in order in s. ASCII
+// bytes never occur inside a multi-byte UTF-8 rune, so a byte scan is exact.
+func subsequenceBytes(p, s string) bool {
+	i := 0
+	for j := 0; j < len(s) && i < len(p); j++ {
+		if s[j] == p[i] {
+			i++
+		}
+	}
+	return i == len(p)
 }
 
-func (s subset) row(i int) int {
-	if s.idx == nil {
-		return i
+func subsequenceRunes(p, s string) bool {
+	pr := []rune(p)
+	i := 0
+	for _, r := range s {
+		if i < len(pr) && r == pr[i] {
+			i++
+		}
 	}
-	return s.idx[i]
+	return i == len(pr)
 }
-func (s subset) String(i int) string { return s.hay[s.row(i)] }
-func (s subset) Len() int {
-	if s.idx == nil {
-		return len(s.hay)
+
+// joinCells is a row's filter string; cell k starts after the k spaces and the
+// cells before it, which highlighting relies on.
+func joinCells(r Row) string {
+	var b strings.Builder
+	for _, c := range r.Cells {
+		b.WriteString(Clean(c))
+		b.WriteByte(' ')
 	}
-	return len(s.idx)
+	b.WriteString(Clean(r.ID))
+	return b.String()
+}
+
+// highlights returns, per cell, the byte offsets (within the cleaned cell) of the
+// characters sahilm/fuzzy matched, for the rows on screen.
+func (t Table) highlights(row int) [][]int {
+	if t.pattern == "" {
+		return nil
+	}
+	m := fuzzy.Find(t.pattern, []string{t.haystack[row]})
+	if len(m) == 0 {
+		return nil
+	}
+	cells := t.rows[row].Cells
+	out := make([][]int, len(cells))
+	start, k := 0, 0
+	for _, off := range m[0].MatchedIndexes {
+		for k < len(cells) && off >= start+len(Clean(cells[k]))+1 {
+			start += len(Clean(cells[k])) + 1
+			k++
+		}
+		if k >= len(cells) {
+			break
+		}
+		if off-start < len(Clean(cells[k])) {
+			out[k] = append(out[k], off-start)
+		}
+	}
+	return out
 }
 
 // Update moves the selection and edits the filter.
@@ -289,7 +352,7 @@ func (t Table) widths() []int {
 	return w
 }
 
-func (t Table) renderCells(cells []string, widths []int) string {
+func (t Table) renderCells(cells []string, widths []int, marks [][]int, base lipgloss.Style) string {
 	var b strings.Builder
 	total := 0
 	for i, w := range widths {
@@ -306,11 +369,33 @@ func (t Table) renderCells(cells []string, widths []int) string {
 			cell = Clean(cells[i])
 		}
 		cell = ansi.Truncate(cell, w, "…")
-		b.WriteString(cell)
+		if i < len(marks) && len(marks[i]) > 0 {
+			b.WriteString(t.markCell(cell, marks[i], base))
+		} else {
+			b.WriteString(base.Render(cell))
+		}
 		if pad := w - ansi.StringWidth(cell); pad > 0 {
 			b.WriteString(strings.Repeat(" ", pad))
 		}
 		total += w
+	}
+	return b.String()
+}
+
+// markCell renders cell with the matched byte offsets in the filter style.
+func (t Table) markCell(cell string, marks []int, base lipgloss.Style) string {
+	var b strings.Builder
+	hl := t.theme.Filter.Bold(true).Underline(true)
+	m := 0
+	for off, r := range cell {
+		for m < len(marks) && marks[m] < off {
+			m++
+		}
+		if m < len(marks) && marks[m] == off {
+			b.WriteString(hl.Render(string(r)))
+		} else {
+			b.WriteString(base.Render(string(r)))
+		}
 	}
 	return b.String()
 }
@@ -323,7 +408,7 @@ func (t Table) View() string {
 		titles[i] = c.Title
 	}
 	lines := make([]string, 0, t.height)
-	lines = append(lines, t.theme.Header.Render(t.renderCells(titles, widths)))
+	lines = append(lines, t.renderCells(titles, widths, nil, t.theme.Header))
 	body := t.bodyHeight()
 	switch {
 	case len(t.rows) == 0:
@@ -332,11 +417,12 @@ func (t Table) View() string {
 		lines = append(lines, t.theme.Muted.Render(ansi.Truncate("no rows match the filter (esc clears it)", t.width, "…")))
 	}
 	for i := t.offset; i < len(t.visible) && i < t.offset+body; i++ {
-		line := t.renderCells(t.rows[t.visible[i]].Cells, widths)
+		row := t.visible[i]
 		if i == t.cursor {
-			lines = append(lines, t.theme.Selected.Render(line))
+			// The selected row is one style end to end: no highlights inside it.
+			lines = append(lines, t.theme.Selected.Render(t.renderCells(t.rows[row].Cells, widths, nil, lipgloss.NewStyle())))
 		} else {
-			lines = append(lines, t.theme.Row.Render(line))
+			lines = append(lines, t.renderCells(t.rows[row].Cells, widths, t.highlights(row), t.theme.Row))
 		}
 	}
 	for len(lines) < 1+body {
