@@ -153,3 +153,85 @@ func TestDemoTemporaryDirectoryIsRemoved(t *testing.T) {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func TestConsoleModelHonoursNoColorAccentAndReadOnly(t *testing.T) {
+	env, err := startDemo(context.Background(), "", discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	c := cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+	p, err := loadProfile(c, env.configPath, "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env1 := func(k string) string {
+		if k == "NO_COLOR" {
+			return "0" // any non-empty value counts
+		}
+		return ""
+	}
+	root, err := consoleModel(p, true, env1, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !root.ThemeOptions().NoColor {
+		t.Error("NO_COLOR=0 did not turn colour off")
+	}
+	if !strings.Contains(root.Render(), "READ-ONLY") {
+		t.Error("--read-only not shown in the status bar")
+	}
+	root, _ = consoleModel(p, false, c.getenv, discardLogger())
+	if root.ThemeOptions().NoColor {
+		t.Error("colour off without NO_COLOR")
+	}
+	p.Color = "not-a-colour"
+	if _, err := consoleModel(p, false, c.getenv, discardLogger()); err == nil || !strings.Contains(err.Error(), "not-a-colour") {
+		t.Errorf("a bad colour gives %v, want an error naming it", err)
+	}
+	p.Color = "red"
+	if root, err = consoleModel(p, false, c.getenv, discardLogger()); err != nil || root.ThemeOptions().Accent != "red" {
+		t.Errorf("accent red: %v", err)
+	}
+}
+
+func TestLogFileIsPrivateAndHoldsNoKey(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "vigil.log")
+	logger, closeLog, err := openLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := startDemo(context.Background(), filepath.Join(dir, "data"), logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+	p, err := loadProfile(c, env.configPath, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := consoleModel(p, false, c.getenv, logger); err != nil {
+		t.Fatal(err)
+	}
+	env.Close()
+	closeLog()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("log file mode %v, want 0600", fi.Mode().Perm())
+	}
+	logText, _ := os.ReadFile(path)
+	if !strings.Contains(string(logText), "console start") {
+		t.Errorf("log lacks the console start:\n%s", logText)
+	}
+	priv, err := os.ReadFile(filepath.Join(dir, "data", "keys", "alice.private"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := strings.TrimSpace(string(priv)); k != "" && strings.Contains(string(logText), k) {
+		t.Error("the log holds alice's private key")
+	}
+}

@@ -1,7 +1,10 @@
 package screens
 
 import (
+	"image/color"
+
 	"errors"
+	"github.com/vigil-console/vigil/ui/theme"
 	"strings"
 	"testing"
 	"time"
@@ -491,3 +494,55 @@ var _ tea.Model = (*Root)(nil)
 
 // The real client is what the console runs on.
 var _ Client = (*api.Client)(nil)
+
+func TestDisabledKeysShowStruckThroughInHelp(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, true, 0)
+	th := h.root.common.Theme
+	out := h.root.Render()
+	if !strings.Contains(out, th.Disabled.Render("a approve")) || !strings.Contains(out, th.Disabled.Render("x reject")) {
+		t.Errorf("read-only help does not strike approve and reject through:\n%q", out)
+	}
+	h2 := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	if strings.Contains(h2.root.Render(), th.Disabled.Render("a approve")) {
+		t.Error("approve struck through although it is possible")
+	}
+}
+
+func TestBackgroundColourPicksLightOrDark(t *testing.T) {
+	h := newHarnessFor(t, &fakeClient{activities: sampleActivities()}, theme.Options{Dark: true}, 0)
+	dark := h.root.Render()
+	h.send(tea.BackgroundColorMsg{Color: color.White})
+	if h.root.ThemeOptions().Dark {
+		t.Fatal("a white background left the dark theme on")
+	}
+	if h.root.Render() == dark {
+		t.Error("the frame did not change with the light theme")
+	}
+	h.send(tea.BackgroundColorMsg{Color: color.Black})
+	if !h.root.ThemeOptions().Dark {
+		t.Error("a black background did not bring the dark theme back")
+	}
+}
+
+func TestResizeAtAnyMoment(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	for _, k := range []string{"", "enter", "a"} {
+		if k != "" {
+			h.key(k)
+		}
+		for _, size := range [][2]int{{20, 5}, {1, 1}, {300, 100}, {80, 24}} {
+			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			out := h.root.Render()
+			lines := strings.Split(out, "\n")
+			if len(lines) != max(size[1], 5) {
+				t.Errorf("after %q at %dx%d: %d lines", k, size[0], size[1], len(lines))
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > max(size[0], 20) {
+					t.Errorf("after %q at %dx%d: a line is %d wide", k, size[0], size[1], w)
+					break
+				}
+			}
+		}
+	}
+}

@@ -116,6 +116,10 @@ func (r *Root) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// ThemeOptions are the theme options in effect (after the terminal reported its
+// background).
+func (r *Root) ThemeOptions() theme.Options { return r.common.Options }
+
 // ActiveTitle is the title of the screen showing.
 func (r *Root) ActiveTitle() string { return r.screens[r.active].Title() }
 
@@ -282,6 +286,9 @@ func (r *Root) Render() string {
 	}
 	for len(lines) < bodyH {
 		lines = append(lines, "")
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "")
 	}
 	// Toasts overlay the bottom right of the body, so nothing moves when they come and go.
 	toasts := r.toasts.Lines(th, max(w/2, 20))

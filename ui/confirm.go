@@ -71,7 +71,7 @@ func (c Confirm) Answer(msg tea.Msg) Answer {
 
 // View renders the dialog box, at most width cells wide.
 func (c Confirm) View(th *theme.Theme, width int) string {
-	inner := max(min(width-8, 72), 20)
+	inner := max(min(width-8, 72), 4)
 	var b strings.Builder
 	b.WriteString(th.Title.Render(ansi.Truncate(Clean(c.Title), inner, "…")))
 	b.WriteString("\n\n")
