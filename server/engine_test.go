@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"slices"
+	"time"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
@@ -267,4 +268,23 @@ func TestIdempotentResubmission(t *testing.T) {
 	if len(acts) != 1 {
 		t.Fatalf("%d activities, want 1", len(acts))
 	}
+}
+
+func TestReplayedVoteIsIdempotent(t *testing.T) {
+	e := newEnvWith(t, envOptions{threshold: 3})
+	ctx := ctxT(t)
+	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "r", UserIDs: []string{e.user("bob")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vote := e.body(api.TypeApproveActivity, api.ApproveActivityParams{Fingerprint: act.Fingerprint}, nil)
+	first := e.post(e.submitPath("approve_activity"), vote, e.keys["bob"])
+	again := e.post(e.submitPath("approve_activity"), vote, e.keys["bob"])
+	if first.status != 200 || again.status != 200 || len(again.act.Votes) != 2 || again.act.ID != act.ID {
+		t.Fatalf("replayed vote: %d %d %+v", first.status, again.status, again.act.Votes)
+	}
+	// A new request (new bytes) for a second vote is refused.
+	other := e.body(api.TypeApproveActivity, api.ApproveActivityParams{Fingerprint: act.Fingerprint}, map[string]any{"timestampMs": jsonMillis(time.Now().Add(time.Second))})
+	wantError(t, e.post(e.submitPath("approve_activity"), other, e.keys["bob"]), 409, codeAlreadyExists, "ALREADY_VOTED")
+	wantError(t, e.post(e.submitPath("approve_activity"), e.body(api.TypeApproveActivity, api.ApproveActivityParams{Fingerprint: "sha256:00"}, nil), e.keys["bob"]), 404, codeNotFound, "ACTIVITY_NOT_FOUND")
 }
