@@ -3,8 +3,8 @@ package server
 import (
 	"errors"
 	"slices"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
