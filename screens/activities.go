@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -439,7 +440,7 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	}
 	lines := []string{
 		"type:        " + shortType(act.Type),
-		"what:        " + intentSummary(act.Intent),
+		"what:        " + intentSummary(c, act.Intent),
 		"requester:   " + requester(c, act),
 		"votes:       " + votesCell(c, act),
 		"fingerprint: " + fp,
@@ -493,11 +494,14 @@ func requester(c *Common, act *api.Activity) string {
 	return ui.Clean(api.SanitizeID(v.UserID))
 }
 
-// votesCell is approvals/needed, needed being the root quorum's threshold.
+// votesCell is root approvals/needed, needed being the root quorum's threshold.
+// Approvals by users outside the quorum do not count towards it, so they are left
+// out (all approvals count while the quorum's members are unknown).
 func votesCell(c *Common, act *api.Activity) string {
+	members := c.Org.Quorum.UserIDs
 	n := 0
 	for _, v := range act.Votes {
-		if v.Selection == api.VoteApproved {
+		if v.Selection == api.VoteApproved && (len(members) == 0 || slices.Contains(members, v.UserID)) {
 			n++
 		}
 	}

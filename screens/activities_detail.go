@@ -110,12 +110,12 @@ func (d *activityDetail) render(c *Common) {
 	b.Field("created", fmtTime(now, a.CreatedAt))
 	b.Field("updated", fmtTime(now, a.UpdatedAt))
 	b.Field("fingerprint", api.SanitizeID(a.Fingerprint))
-	b.Field("votes", votesCell(c, &a)+" approvals of the root quorum")
+	b.Field("votes", votesCell(c, &a)+" root quorum approvals")
 	b.Field("you can", fmt.Sprintf("approve: %s, reject: %s", yesNo(a.CanApprove), yesNo(a.CanReject)))
 	if a.Failure != nil {
 		b.Field("failure", fmt.Sprintf("%s (code %d)", a.Failure.Message, a.Failure.Code))
 	}
-	b.Section("Intent — " + intentSummary(a.Intent))
+	b.Section("Intent — " + intentSummary(c, a.Intent))
 	b.JSON(a.Intent)
 	b.Section("Result")
 	if isEmptyJSON(a.Result) {
@@ -181,7 +181,7 @@ func isEmptyJSON(v any) bool {
 }
 
 // intentSummary is a one-line description of what an activity would do.
-func intentSummary(in api.Intent) string {
+func intentSummary(c *Common, in api.Intent) string {
 	var s string
 	switch {
 	case in.CreatePolicyIntentV3 != nil:
@@ -192,7 +192,7 @@ func intentSummary(in api.Intent) string {
 		s = fmt.Sprintf("set %s = %q", strings.TrimPrefix(p.Name, "FEATURE_NAME_"), p.Value)
 	case in.DeleteAPIKeysIntent != nil:
 		p := in.DeleteAPIKeysIntent
-		s = fmt.Sprintf("delete %d API key(s) of user %s", len(p.APIKeyIDs), p.UserID)
+		s = fmt.Sprintf("delete %d API key(s) of %s", len(p.APIKeyIDs), userName(c, p.UserID))
 	case in.DeleteWalletAccountsIntent != nil:
 		s = fmt.Sprintf("delete %d wallet account(s)", len(in.DeleteWalletAccountsIntent.WalletAccountIDs))
 	case in.CreateUserTagIntent != nil:
@@ -202,7 +202,7 @@ func intentSummary(in api.Intent) string {
 		s = fmt.Sprintf("invite %d user(s)", len(in.CreateInvitationsIntent.Invitations))
 	case in.CreateMfaPolicyIntent != nil:
 		p := in.CreateMfaPolicyIntent
-		s = fmt.Sprintf("create MFA policy %q for user %s", p.MfaPolicyName, p.UserID)
+		s = fmt.Sprintf("create MFA policy %q for %s", p.MfaPolicyName, userName(c, p.UserID))
 	case in.CreateSmartContractInterfaceIntent != nil:
 		p := in.CreateSmartContractInterfaceIntent
 		s = fmt.Sprintf("create contract interface %q at %s", p.Label, p.SmartContractAddress)
@@ -220,4 +220,13 @@ func intentSummary(in api.Intent) string {
 		s = string(out)
 	}
 	return ansi.Truncate(ui.Clean(s), 70, "…")
+}
+
+// userName is a user's name when the console knows it, else the (quoted if
+// tampered) id.
+func userName(c *Common, id string) string {
+	if n := c.Org.UserNames[id]; n != "" {
+		return n
+	}
+	return "user " + api.SanitizeID(id)
 }

@@ -546,3 +546,19 @@ func TestResizeAtAnyMoment(t *testing.T) {
 		}
 	}
 }
+
+func TestVotesCountOnlyRootQuorumApprovals(t *testing.T) {
+	acts := sampleActivities()
+	// operator (not in the quorum) started it; bob (root) approved.
+	acts[0].Votes = []api.Vote{
+		{UserID: "u-operator", User: api.User{UserName: "operator"}, Selection: api.VoteApproved},
+		{UserID: "u-bob", User: api.User{UserName: "bob"}, Selection: api.VoteApproved},
+		{UserID: "u-carol", User: api.User{UserName: "carol"}, Selection: api.VoteRejected},
+	}
+	h := newHarness(t, &fakeClient{activities: acts}, false, 0)
+	row := h.activities().table.View()
+	line := strings.Split(ansi.Strip(row), "\n")[1]
+	if !strings.Contains(line, "operator") || !strings.Contains(line, " 1/2 ") {
+		t.Errorf("row %q: want requester operator and 1/2 (only bob is a root approver)", line)
+	}
+}
