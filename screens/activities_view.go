@@ -2,7 +2,6 @@ package screens
 
 import (
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
@@ -49,7 +48,7 @@ func (a *Activities) View(width, height int) string {
 	out := ansi.Truncate(head, width, "…") + "\n" + body
 	if a.confirm != nil {
 		dialog := a.confirm.dialog.View(th, width)
-		out = lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, dialog)
+		out = ui.Overlay(out, dialog, width, height)
 	}
 	return out
 }

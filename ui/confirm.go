@@ -90,3 +90,11 @@ func (c Confirm) View(th *theme.Theme, width int) string {
 	b.WriteString(th.Muted.Render("y confirms · enter, n or esc cancels"))
 	return th.Dialog.Render(b.String())
 }
+
+// Overlay draws top centred over base, in a width×height area, so a dialog keeps
+// the list it is about visible around it.
+func Overlay(base, top string, width, height int) string {
+	tw, th := lipgloss.Width(top), lipgloss.Height(top)
+	x, y := max((width-tw)/2, 0), max((height-th)/2, 0)
+	return lipgloss.NewCompositor(lipgloss.NewLayer(base), lipgloss.NewLayer(top).X(x).Y(y).Z(1)).Render()
+}
