@@ -562,3 +562,11 @@ func TestVotesCountOnlyRootQuorumApprovals(t *testing.T) {
 		t.Errorf("row %q: want requester operator and 1/2 (only bob is a root approver)", line)
 	}
 }
+
+func TestNumberKeyWithoutTextDoesNotPanic(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	h.send(tea.KeyPressMsg{Code: '2'}) // no Text, as some terminals report keypad keys
+	if h.root.ActiveTitle() != "Organization" {
+		t.Errorf("2 without text went to %s", h.root.ActiveTitle())
+	}
+}

@@ -205,7 +205,7 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			r.active = (r.active + len(r.screens) - 1) % len(r.screens)
 			return nil
 		case key.Matches(k, r.keys.Jump):
-			if n := int(k.Text[0] - '1'); n < len(r.screens) {
+			if n := int(k.String()[0] - '1'); n >= 0 && n < len(r.screens) {
 				r.active = n
 			}
 			return nil
