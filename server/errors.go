@@ -20,6 +20,7 @@ const (
 	codeResourceExhausted  = 8
 	codeFailedPrecondition = 9
 	codeInternal           = 13
+	codeUnavailable        = 14
 	codeUnauthenticated    = 16
 )
 

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -45,7 +46,8 @@ type writeJob struct {
 // maxBatch bounds how many write jobs share one transaction.
 const maxBatch = 64
 
-var errStoreClosed = errors.New("the service is shutting down; retry against the restarted service")
+var errStoreClosed = &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable, ErrorCode: "SHUTTING_DOWN",
+	Message: "the service is shutting down; retry against the restarted service"}
 
 // querier is what both the read pool and a write transaction offer; store
 // helpers take one so the same code runs inside and outside a transaction.
