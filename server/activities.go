@@ -110,7 +110,7 @@ func loadActivity(ctx context.Context, q querier, orgID, column, value string) (
 
 func loadVotes(ctx context.Context, q querier, a *activity) error {
 	rows, err := q.QueryContext(ctx, `SELECT v.id, v.user_id, v.selection, v.message, v.public_key, v.signature, v.scheme,
-		v.body_fingerprint, v.created_ns, COALESCE(u.name, ''), COALESCE(u.email, '')
+		v.body_fingerprint, v.created_ns, COALESCE(u.name, ''), COALESCE(u.email, ''), COALESCE(u.created_ns, 0), COALESCE(u.updated_ns, 0)
 		FROM votes v LEFT JOIN users u ON u.id = v.user_id WHERE v.activity_id = ? ORDER BY v.seq`, a.ID)
 	if err != nil {
 		return fmt.Errorf("load votes of %s: %w", a.ID, err)
@@ -119,9 +119,10 @@ func loadVotes(ctx context.Context, q querier, a *activity) error {
 	a.Votes = a.Votes[:0]
 	for rows.Next() {
 		var v voteRow
-		var created int64
+		var created, userCreated, userUpdated int64
 		if err := rows.Scan(&v.Vote.ID, &v.Vote.UserID, &v.Vote.Selection, &v.Vote.Message, &v.Vote.PublicKey,
-			&v.Vote.Signature, &v.Vote.Scheme, &v.BodyFingerprint, &created, &v.Vote.User.UserName, &v.Vote.User.UserEmail); err != nil {
+			&v.Vote.Signature, &v.Vote.Scheme, &v.BodyFingerprint, &created, &v.Vote.User.UserName, &v.Vote.User.UserEmail,
+			&userCreated, &userUpdated); err != nil {
 			return fmt.Errorf("load votes of %s: %w", a.ID, err)
 		}
 		v.Vote.ActivityID = a.ID
@@ -130,6 +131,7 @@ func loadVotes(ctx context.Context, q querier, a *activity) error {
 		v.Vote.User.Authenticators = []api.Authenticator{}
 		v.Vote.User.UserTags = []string{}
 		v.Vote.CreatedAt = api.NewTime(time.Unix(0, created))
+		v.Vote.User.CreatedAt, v.Vote.User.UpdatedAt = api.NewTime(time.Unix(0, userCreated)), api.NewTime(time.Unix(0, userUpdated))
 		a.Votes = append(a.Votes, v)
 	}
 	return rows.Err()

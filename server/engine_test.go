@@ -43,6 +43,9 @@ func TestQuorumFlowTwoOfThree(t *testing.T) {
 	if done.ID != act.ID || done.Status != api.StatusCompleted {
 		t.Fatalf("after bob's approval: %s %s, want %s COMPLETED", done.ID, done.Status, act.ID)
 	}
+	if v := done.Votes[1]; v.UserID != e.user("bob") || v.User.UserName != "bob" || v.PublicKey != e.keys["bob"].PublicKeyHex() || v.Signature == "" || v.CreatedAt.IsZero() {
+		t.Fatalf("bob's vote record: %+v", v)
+	}
 	if done.CanApprove || done.Result.CreatePolicyResult == nil {
 		t.Fatalf("completed activity: canApprove %v result %+v", done.CanApprove, done.Result)
 	}
