@@ -278,7 +278,11 @@ func (r *Root) Render() string {
 		ReadOnly: r.common.ReadOnly(), AutoRefresh: st.AutoRefresh, LastRefresh: st.LastRefresh,
 		Busy: st.Busy, Spinner: r.spinner.View(), Err: errText, Now: r.common.Now()}, w)
 
-	bodyH := max(h-2-lipgloss.Height(help), 1)
+	// Help never takes the last body line: on a small window it is cut.
+	if hl := strings.Split(help, "\n"); len(hl) > h-3 {
+		help = strings.Join(hl[:h-3], "\n")
+	}
+	bodyH := h - 2 - lipgloss.Height(help)
 	body := screen.View(w, bodyH)
 	lines := strings.Split(body, "\n")
 	if len(lines) > bodyH {
