@@ -227,6 +227,8 @@ CREATE TABLE enclaves (
 );
 CREATE INDEX enclaves_ephemeral ON enclaves(ephemeral_key);
 `,
+	// 2: a public key identifies one API key within an organization.
+	`CREATE UNIQUE INDEX api_keys_org_public_key ON api_keys(org_id, public_key);`,
 }
 
 // migrate brings the schema up to date, one transaction per migration.
