@@ -115,7 +115,12 @@ func TestServeSurvivesKill9(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		t.Cleanup(func() {
+			if cmd.ProcessState == nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+			}
+		})
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			if resp, err := http.Get(base + api.JWKSPath); err == nil {
 				resp.Body.Close()
@@ -181,7 +186,7 @@ func TestServeSurvivesKill9(t *testing.T) {
 		t.Fatalf("only %d activities acknowledged", len(acked))
 	}
 
-	start()
+	restarted := start()
 	for _, id := range acked {
 		act, err := client.GetActivity(ctx, id)
 		if err != nil {
@@ -195,4 +200,12 @@ func TestServeSurvivesKill9(t *testing.T) {
 		}
 	}
 	t.Logf("%d acknowledged activities survived kill -9", len(acked))
+
+	// SIGTERM is a graceful shutdown: exit status 0.
+	if err := restarted.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := restarted.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v", err)
+	}
 }

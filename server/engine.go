@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -254,7 +255,7 @@ func failf(code int, format string, args ...any) error {
 	return &execFailure{code: code, msg: fmt.Sprintf(format, args...)}
 }
 
-func insertEvaluation(ctx context.Context, q querier, a *activity, voteID string, outcomes []api.PolicyOutcome, now interface{ UnixNano() int64 }) error {
+func insertEvaluation(ctx context.Context, q querier, a *activity, voteID string, outcomes []api.PolicyOutcome, now time.Time) error {
 	if outcomes == nil {
 		outcomes = []api.PolicyOutcome{}
 	}
