@@ -123,7 +123,8 @@ func runProgram(ctx context.Context, c cli, root *screens.Root, logger *slog.Log
 		opts = append(opts, tea.WithInput(c.stdin))
 	}
 	if c.stdout != os.Stdout {
-		opts = append(opts, tea.WithOutput(c.stdout))
+		// Not the terminal (tests, pipes): nobody reports a size, so assume 80×24.
+		opts = append(opts, tea.WithOutput(c.stdout), tea.WithWindowSize(80, 24))
 	}
 	start := time.Now()
 	_, err := tea.NewProgram(root, opts...).Run()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -233,5 +234,113 @@ func TestLogFileIsPrivateAndHoldsNoKey(t *testing.T) {
 	}
 	if k := strings.TrimSpace(string(priv)); k != "" && strings.Contains(string(logText), k) {
 		t.Error("the log holds alice's private key")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the program's writer and the test's reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// The whole `vigil demo` command: flags, seeding, the in-process service, the
+// profile, the program on the given streams; q quits with status 0.
+func TestDemoCommandRunsAndQuits(t *testing.T) {
+	inR, inW := io.Pipe()
+	var out, errOut syncBuffer
+	c := cli{stdin: inR, stdout: &out, stderr: &errOut, getenv: func(k string) string {
+		if k == "NO_COLOR" {
+			return "1"
+		}
+		return ""
+	}}
+	data := t.TempDir()
+	done := make(chan int, 1)
+	go func() { done <- run(context.Background(), c, []string{"demo", "--data", data, "--as", "bob"}) }()
+	deadline := time.After(20 * time.Second)
+	for !strings.Contains(ansi.Strip(out.String()), "SET_ORGANIZATION_FEATURE") {
+		select {
+		case code := <-done:
+			t.Fatalf("demo exited early with %d: %s", code, errOut.String())
+		case <-deadline:
+			t.Fatalf("no activities on screen after 20s:\n%s", ansi.Strip(out.String()))
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if !strings.Contains(ansi.Strip(out.String()), "bob") {
+		t.Error("the console is not bob's")
+	}
+	inW.Write([]byte("q"))
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d after q: %s", code, errOut.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("q did not quit the demo")
+	}
+	if _, err := os.Stat(filepath.Join(data, "config.toml")); err != nil {
+		t.Errorf("--data directory not kept: %v", err)
+	}
+}
+
+// Two `vigil demo --data DIR` processes share one organization: what one member
+// approves, the other sees.
+func TestDemoSharedDataDirectory(t *testing.T) {
+	dir := t.TempDir()
+	first, err := startDemo(context.Background(), dir, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	second, err := startDemo(context.Background(), dir, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	c := cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+	client := func(env *demoEnv, who string) *api.Client {
+		p, err := loadProfile(c, env.configPath, who)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.BaseURL = env.baseURL // config.toml was rewritten by the second start
+		st, err := profileStamper(p, c.getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := api.NewClient(p.BaseURL, p.OrganizationID, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cl
+	}
+	ctx := context.Background()
+	carol, alice := client(first, "carol"), client(second, "alice")
+	pending, err := carol.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}, Types: []string{api.TypeSetOrganizationFeature}})
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("pending feature activity: %v %v", pending, err)
+	}
+	if _, err := carol.ApproveActivity(ctx, pending[0].Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	got, err := alice.GetActivity(ctx, pending[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != api.StatusCompleted {
+		t.Errorf("the other process sees %s, want COMPLETED", got.Status)
 	}
 }
