@@ -261,6 +261,9 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	case activityDetailMsg:
 		if a.detail != nil {
 			a.detail.apply(msg, a.c)
+			if msg.activity != nil && msg.err == nil {
+				a.replace(*msg.activity)
+			}
 		}
 	case tea.KeyPressMsg:
 		return a, a.handleKey(msg)
@@ -288,17 +291,23 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 	}
 	a.err = ""
 	act := *msg.activity
-	for i := range a.items {
-		if a.items[i].ID == act.ID {
-			a.items[i] = act
-		}
-	}
-	a.setRows()
+	a.replace(act)
 	if a.detail != nil && a.detail.activity.ID == act.ID {
 		a.detail.activity = act
 		a.detail.render(a.c)
 	}
 	return ui.Toast(fmt.Sprintf("%sd %s: now %s", verb, shortType(act.Type), shortStatus(act.Status)), false)
+}
+
+// replace puts a fresher copy of an activity in the list.
+func (a *Activities) replace(act api.Activity) {
+	for i := range a.items {
+		if a.items[i].ID == act.ID {
+			a.items[i] = act
+			a.setRows()
+			return
+		}
+	}
 }
 
 func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {

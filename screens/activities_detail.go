@@ -15,21 +15,24 @@ import (
 
 // activityDetail is the open activity with what was fetched for it.
 type activityDetail struct {
-	activity api.Activity
-	evals    []api.PolicyEvaluation
-	proofs   []api.AppProof
-	evalErr  string
-	proofErr string
-	loading  int // calls in flight
-	pane     ui.Detail
+	activity  api.Activity
+	evals     []api.PolicyEvaluation
+	proofs    []api.AppProof
+	recordErr string
+	evalErr   string
+	proofErr  string
+	loading   int // calls in flight
+	pane      ui.Detail
 }
 
-// activityDetailMsg brings the policy evaluations or the app proofs of an activity.
+// activityDetailMsg brings the fresh record, the policy evaluations or the app
+// proofs of an activity (one of the three).
 type activityDetailMsg struct {
-	id     string
-	evals  *[]api.PolicyEvaluation
-	proofs *[]api.AppProof
-	err    error
+	id       string
+	activity *api.Activity
+	evals    *[]api.PolicyEvaluation
+	proofs   *[]api.AppProof
+	err      error
 }
 
 func newActivityDetail(c *Common, act api.Activity) *activityDetail {
@@ -38,10 +41,19 @@ func newActivityDetail(c *Common, act api.Activity) *activityDetail {
 	return d
 }
 
-// load fetches the policy evaluations and app proofs of the open activity.
+// load fetches the record again, its policy evaluations and its app proofs.
 func (d *activityDetail) load(c *Common) tea.Cmd {
-	d.loading = 2
+	d.loading = 3
 	id, client := d.activity.ID, c.Client
+	record := func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		a, err := client.GetActivity(ctx, id)
+		if err == nil && a == nil {
+			err = fmt.Errorf("the service returned no activity")
+		}
+		return activityDetailMsg{id: id, activity: a, err: err}
+	}
 	evals := func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -54,7 +66,7 @@ func (d *activityDetail) load(c *Common) tea.Cmd {
 		p, err := client.ListAppProofs(ctx, id)
 		return activityDetailMsg{id: id, proofs: &p, err: err}
 	}
-	return tea.Batch(evals, proofs)
+	return tea.Batch(record, evals, proofs)
 }
 
 func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
@@ -63,6 +75,13 @@ func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
 	}
 	d.loading = max(d.loading-1, 0)
 	switch {
+	case msg.activity != nil || (msg.evals == nil && msg.proofs == nil):
+		d.recordErr = ""
+		if msg.err != nil {
+			d.recordErr = errorText(msg.err)
+		} else if msg.activity.ID == d.activity.ID {
+			d.activity = *msg.activity
+		}
 	case msg.evals != nil:
 		d.evalErr = ""
 		if msg.err != nil {
@@ -112,6 +131,9 @@ func (d *activityDetail) render(c *Common) {
 	b.Field("fingerprint", api.SanitizeID(a.Fingerprint))
 	b.Field("votes", votesCell(c, &a)+" root quorum approvals")
 	b.Field("you can", fmt.Sprintf("approve: %s, reject: %s", yesNo(a.CanApprove), yesNo(a.CanReject)))
+	if d.recordErr != "" {
+		b.Styled(th.Bad.Render(ui.Clean("could not refresh this record: " + d.recordErr)))
+	}
 	if a.Failure != nil {
 		b.Field("failure", fmt.Sprintf("%s (code %d)", a.Failure.Message, a.Failure.Code))
 	}

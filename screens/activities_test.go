@@ -570,3 +570,22 @@ func TestNumberKeyWithoutTextDoesNotPanic(t *testing.T) {
 		t.Errorf("2 without text went to %s", h.root.ActiveTitle())
 	}
 }
+
+func TestOpenDetailFetchesTheFreshRecord(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 0)
+	// carol approved after the list was fetched.
+	fake.mu.Lock()
+	fake.activities[0].Votes = append(fake.activities[0].Votes, api.Vote{UserID: "u-carol", User: api.User{UserName: "carol"}, Selection: api.VoteApproved})
+	fake.mu.Unlock()
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 70})
+	h.key("enter")
+	out := ansi.Strip(h.root.Render())
+	if !strings.Contains(out, "2/2 root quorum approvals") || !strings.Contains(out, "carol (u-carol)") {
+		t.Errorf("detail does not show the fresh record:\n%s", out)
+	}
+	h.key("esc")
+	if !strings.Contains(ansi.Strip(h.root.Render()), "2/2") {
+		t.Error("the list row was not updated from the fresh record")
+	}
+}
