@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -287,7 +288,12 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		a.err = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": " + errorText(msg.err)
-		return ui.Toast(verb+" failed: "+errorText(msg.err), true)
+		toast := ui.Toast(verb+" failed: "+errorText(msg.err), true)
+		if errors.Is(msg.err, api.ErrOutcomeUnknown) {
+			// The vote may have been recorded: look, rather than let the user vote blind.
+			return tea.Batch(toast, a.load())
+		}
+		return toast
 	}
 	a.err = ""
 	act := *msg.activity

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"fmt"
 	"image/color"
 
 	"errors"
@@ -587,5 +588,16 @@ func TestOpenDetailFetchesTheFreshRecord(t *testing.T) {
 	h.key("esc")
 	if !strings.Contains(ansi.Strip(h.root.Render()), "2/2") {
 		t.Error("the list row was not updated from the fresh record")
+	}
+}
+
+func TestVoteWithUnknownOutcomeRefreshes(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities(), voteErr: fmt.Errorf("approve: %w", api.ErrOutcomeUnknown)}
+	h := newHarness(t, fake, false, 0)
+	before, _, _ := fake.counts()
+	h.key("a")
+	h.key("y")
+	if after, _, _ := fake.counts(); after != before+1 {
+		t.Errorf("an unknown outcome made %d list calls, want 1 to find out what happened", after-before)
 	}
 }
