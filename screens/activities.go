@@ -224,6 +224,11 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			a.detail.pane.SetTheme(a.c.Theme)
 			a.detail.render(a.c)
 		}
+	case clockMsg:
+		// Ages count up between refreshes; rebuilding a page of rows is cheap.
+		if len(a.items) <= 10*pageSize {
+			a.setRows()
+		}
 	case orgLoadedMsg:
 		a.setRows()
 		if a.detail != nil {

@@ -601,3 +601,22 @@ func TestVoteWithUnknownOutcomeRefreshes(t *testing.T) {
 		t.Errorf("an unknown outcome made %d list calls, want 1 to find out what happened", after-before)
 	}
 }
+
+func TestAgesCountUpBetweenRefreshes(t *testing.T) {
+	now := testNow
+	fake := &fakeClient{activities: sampleActivities()}
+	r := NewRoot(Options{Client: fake, Theme: theme.Options{NoColor: true}, Static: true,
+		Now: func() time.Time { return now }, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
+	h := &harness{t: t, root: r, client: fake}
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.run(r.Init())
+	if !strings.Contains(ansi.Strip(r.Render()), "5m   CREATE_POLICY_V3") {
+		t.Fatalf("start:\n%s", ansi.Strip(r.Render()))
+	}
+	now = now.Add(2 * time.Hour)
+	h.send(clockMsg{})
+	out := ansi.Strip(r.Render())
+	if !strings.Contains(out, "2h   CREATE_POLICY_V3") || !strings.Contains(out, "(2h ago)") {
+		t.Errorf("two hours later the frame still says:\n%s", out)
+	}
+}

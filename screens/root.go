@@ -107,9 +107,19 @@ func NewRoot(o Options) *Root {
 	return r
 }
 
+// clockMsg redraws the times that count up ("refreshed 12s ago", ages) every
+// few seconds.
+type clockMsg struct{}
+
+const clockEvery = 5 * time.Second
+
+func (r *Root) clock() tea.Cmd {
+	return r.common.Tick(clockEvery, func(time.Time) tea.Msg { return clockMsg{} })
+}
+
 // Init asks for the background colour and loads the organization and every screen.
 func (r *Root) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadOrg(r.common)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadOrg(r.common), r.clock()}
 	for _, s := range r.screens {
 		cmds = append(cmds, s.Init())
 	}
@@ -138,6 +148,8 @@ func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return r, r.broadcast(themeChangedMsg{})
 	case ui.ToastMsg:
 		return r, r.toasts.Push(msg)
+	case clockMsg:
+		return r, tea.Batch(r.broadcast(msg), r.clock())
 	case orgLoadedMsg:
 		if msg.org.Loaded {
 			r.common.Org = msg.org
