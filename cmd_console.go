@@ -113,6 +113,7 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 		Profile: p.Name,
 		Theme:   theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},
 		Refresh: p.Refresh.Duration,
+		Logger:  logger,
 	}), nil
 }
 

@@ -241,8 +241,13 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		a.loading = false
 		if msg.err != nil {
 			// Keep the last data on screen; the status bar says when it was fetched.
+			var logIt tea.Cmd
+			if a.err == "" { // log the first failure, not every tick
+				log, text := a.c.Log, ui.Clean(msg.err.Error())
+				logIt = func() tea.Msg { log.Warn("refresh failed", "err", text); return nil }
+			}
 			a.err = "refresh failed: " + errorText(msg.err)
-			return a, nil
+			return a, logIt
 		}
 		a.err, a.items, a.fetched = "", msg.items, msg.at
 		a.setRows()
@@ -437,13 +442,22 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		defer cancel()
 		var act *api.Activity
 		var err error
+		verb := "approve"
 		if v.approve {
 			act, err = client.ApproveActivity(ctx, v.fingerprint)
 		} else {
+			verb = "reject"
 			act, err = client.RejectActivity(ctx, v.fingerprint)
 		}
 		if err == nil && act == nil {
 			err = fmt.Errorf("the service returned no activity")
+		}
+		if err != nil {
+			c.Log.Warn("vote failed", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
+				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "err", ui.Clean(err.Error()))
+		} else {
+			c.Log.Info("vote sent", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
+				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "status", ui.Clean(act.Status))
 		}
 		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, err: err}
 	}

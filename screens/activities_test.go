@@ -1,8 +1,10 @@
 package screens
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
+	"log/slog"
 
 	"errors"
 	"github.com/vigil-console/vigil/ui/theme"
@@ -618,5 +620,28 @@ func TestAgesCountUpBetweenRefreshes(t *testing.T) {
 	out := ansi.Strip(r.Render())
 	if !strings.Contains(out, "2h   CREATE_POLICY_V3") || !strings.Contains(out, "(2h ago)") {
 		t.Errorf("two hours later the frame still says:\n%s", out)
+	}
+}
+
+func TestVotesAndFirstRefreshFailureAreLogged(t *testing.T) {
+	var buf bytes.Buffer
+	fake := &fakeClient{activities: sampleActivities()}
+	r := NewRoot(Options{Client: fake, Theme: theme.Options{NoColor: true}, Static: true, Now: func() time.Time { return testNow },
+		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }, Refresh: time.Second,
+		Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	h := &harness{t: t, root: r, client: fake}
+	h.run(r.Init())
+	h.key("a")
+	h.key("y")
+	fake.listErr = errors.New("connection refused")
+	for range 3 {
+		h.send(activitiesTickMsg{gen: h.activities().autoGen})
+	}
+	log := buf.String()
+	if !strings.Contains(log, "vote sent") || !strings.Contains(log, sampleActivities()[0].Fingerprint) {
+		t.Errorf("log lacks the vote:\n%s", log)
+	}
+	if n := strings.Count(log, "refresh failed"); n != 1 {
+		t.Errorf("%d refresh failures logged, want the first only:\n%s", n, log)
 	}
 }

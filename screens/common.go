@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -64,6 +65,9 @@ type Common struct {
 	// Tick schedules a message after a delay (auto-refresh, toast expiry): tea.Tick,
 	// replaced in tests so that nothing sleeps.
 	Tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	// Log receives what the console did (votes, failures); never keys or stamps.
+	// Everything from the server is cleaned before it is logged.
+	Log *slog.Logger
 }
 
 // ReadOnly reports whether submits are disabled.

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"log/slog"
 	"strings"
 	"time"
 
@@ -72,6 +73,8 @@ type Options struct {
 	Tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 	// Static turns the spinner's animation off (tests; people who prefer no motion).
 	Static bool
+	// Logger receives the console's log; nil discards it.
+	Logger *slog.Logger
 }
 
 // DefaultScreens are the screens in tab order.
@@ -92,8 +95,12 @@ func NewRoot(o Options) *Root {
 	if tick == nil {
 		tick = tea.Tick
 	}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
 	c := &Common{Client: o.Client, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
-		Profile: o.Profile, Refresh: o.Refresh, Tick: tick}
+		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
