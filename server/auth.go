@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"math"
 	"errors"
 	"net/http"
 	"strconv"
@@ -87,7 +88,8 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 			foreign = true
 			continue
 		}
-		if exp > 0 {
+		// A lifetime too long for a time.Duration never ends in practice.
+		if exp > 0 && exp < math.MaxInt64/int64(time.Second) {
 			expiry := time.Unix(0, created).Add(time.Duration(exp) * time.Second)
 			if !s.now().Before(expiry) {
 				return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", id, expiry.UTC().Format(time.RFC3339))
