@@ -64,7 +64,7 @@ func TestQuorumFlowTwoOfThree(t *testing.T) {
 		t.Fatalf("evaluations = %+v, want one per vote", evals)
 	}
 	// Voting again, or on a finished activity.
-	_, err = e.clients["bob"].ApproveActivity(ctx, act.Fingerprint)
+	_, err = e.later("bob").ApproveActivity(ctx, act.Fingerprint)
 	if !errors.Is(err, api.ErrAlreadyExists) {
 		t.Fatalf("second vote by bob: %v, want already exists", err)
 	}
@@ -146,7 +146,7 @@ func TestDenyOverridesAllow(t *testing.T) {
 	}
 	deny := e.addPolicy("deny operator sessions", api.EffectDeny, "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'",
 		"approvers.any(user, user.id == '"+e.user("operator")+"')")
-	act, err = e.clients["operator"].CreateReadOnlySession(ctx)
+	act, err = e.later("operator").CreateReadOnlySession(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -203,7 +203,7 @@ func TestReadOnlySessionTvcAndMfa(t *testing.T) {
 	if act.Result.DeleteTvcDeploymentResult.DeploymentID != dep {
 		t.Fatalf("result %+v", act.Result)
 	}
-	mustFail(t, dep)(alice.DeleteTvcDeployment(ctx, api.DeleteTvcDeploymentParams{DeploymentID: dep}))
+	mustFail(t, dep)(e.later("alice").DeleteTvcDeployment(ctx, api.DeleteTvcDeploymentParams{DeploymentID: dep}))
 
 	steps := []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey}, {Type: api.AuthEmailOTP}}}}
 	for _, o := range []int{2, 0, 1} {
