@@ -118,8 +118,6 @@ func TestUpdateOauth2Credential(t *testing.T) {
 		t.Fatalf("stored credential: %s %s %q %v", provider, client, plain, err)
 	}
 	// Encrypted to some other key: refused before any activity exists.
-	other, _ := keys.Generate(keys.SchemeP256)
-	_ = other
 	wrongTarget, _ := hex.DecodeString("045e899f1fcf7d12b3c8fd997a7a43bb853dd4e8d63419a8f867c70aacc1c4cf9d04848baca41f0c85ffbbd23cbf78967501cd8eca9e4a6369370a9a38f70d13c0")
 	wrong, err := keys.EnvelopeEncrypt(wrongTarget, []byte("s3cret"))
 	if err != nil {
