@@ -96,14 +96,15 @@ var errHelpShown = errors.New("help shown")
 const topUsage = `vigil — a terminal console for organizations on the activity/query service
 
 Usage:
-  vigil [--profile NAME] [--config FILE] [--read-only]   open the console
-  vigil demo [--as alice|bob|carol] [--data DIR]         the console on a local service with a demo organization
-  vigil serve [--addr HOST:PORT] [--data DIR] [--demo]   run the local service
-  vigil keys generate|list|show|import                   manage stamping keys
-  vigil stamp --key NAME [--body JSON | --body-file F]   print the X-Stamp for a body (or --verify one)
-  vigil proof verify|fetch                               verify enclave boot proofs and app proofs
-  vigil version                                          print the version
-  vigil help                                             this text
+  vigil [--profile NAME] [--config FILE] [--read-only]  open the console
+  vigil demo [--as NAME] [--data DIR]                   the console on a local demo service
+                                                        (NAME: alice, bob, carol or operator)
+  vigil serve [--addr HOST:PORT] [--data DIR] [--demo]  run the local service
+  vigil keys generate|list|show|import                  manage stamping keys
+  vigil stamp --key NAME [--body JSON | --body-file F]  print the X-Stamp for a body (or --verify one)
+  vigil proof verify|fetch                              verify enclave boot proofs and app proofs
+  vigil version                                         print the version
+  vigil help                                            this text
 
-Every command takes -h for its flags and examples.
+Every command takes -h for its flags and examples ('vigil console -h' for the console's).
 `

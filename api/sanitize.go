@@ -33,7 +33,7 @@ func isBidiControl(r rune) bool {
 // unsafeRune reports runes that must not reach a terminal as they are.
 func unsafeRune(r rune) bool {
 	return r < 0x20 || r == 0x7F || (r >= 0x80 && r <= 0x9F) || isBidiControl(r) ||
-		r == 0x2028 || r == 0x2029 || r == utf8.RuneError
+		r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == utf8.RuneError
 }
 
 // isClean reports whether s is valid UTF-8 without any unsafe rune, so that it can
@@ -63,7 +63,8 @@ func isCleanUnicode(s string) bool {
 
 // Sanitize makes s safe to print on a terminal. Whole escape sequences (CSI, OSC,
 // DCS, …) are removed with what they carry, then every remaining C0 control, DEL,
-// C1 control (U+0080–U+009F) and bidi control is dropped, except that tab, newline,
+// C1 control (U+0080–U+009F), bidi control and zero-width no-break space (U+FEFF,
+// which hides inside ids) is dropped, except that tab, newline,
 // carriage return, form feed, vertical tab and U+2028/U+2029 each become one space
 // so words do not run together. Invalid UTF-8 becomes U+FFFD, which is visible.
 // Ordinary text, including non-Latin scripts and emoji, is unchanged.
@@ -73,7 +74,9 @@ func Sanitize(s string) string {
 	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	if strings.ContainsAny(s, "\x1b\u009b\u009d\u0090\u009e\u009f\u0098") {
-		s = ansi.Strip(s)
+		// Spell the C1 introducers as their 7-bit equivalents first, so a whole
+		// sequence (U+009D … U+009C) is removed, not just its introducer.
+		s = ansi.Strip(c1As7Bit.Replace(s))
 	}
 	var b strings.Builder
 	b.Grow(len(s))
@@ -91,6 +94,12 @@ func Sanitize(s string) string {
 	}
 	return b.String()
 }
+
+// c1As7Bit rewrites the C1 control introducers (as UTF-8 runes) to ESC sequences.
+var c1As7Bit = strings.NewReplacer(
+	"\u0090", "\x1bP", "\u0098", "\x1bX", "\u009b", "\x1b[", "\u009c", "\x1b\\",
+	"\u009d", "\x1b]", "\u009e", "\x1b^", "\u009f", "\x1b_",
+)
 
 // SanitizeID returns an identifier unchanged when it is clean, and otherwise its
 // Go-quoted ASCII form (e.g. "act\u202e1"), so that a tampered id stays visibly

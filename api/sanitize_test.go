@@ -44,7 +44,9 @@ func TestSanitize(t *testing.T) {
 		{"a\x00b\x07c\x08d", "abcd"},
 		{"a\x7fb", "ab"},
 		{"a\u0085b", "ab"},
-		{"a\u009b31mb", "a31mb"}, // C1 CSI loses its introducer, so "31m" is inert text
+		{"a\u009b31mb", "ab"},                // C1 CSI goes whole, parameters included
+		{"a\u009d0;evil title\u009cb", "ab"}, // C1 OSC (window title) goes whole
+		{"id\ufeff1", "id1"},                 // zero-width no-break space hides inside ids
 		{"user\u202egnp.exe", "usergnp.exe"},
 		{"x\u2066y\u2069\u200e\u200f\u061cz", "xyz"},
 		{"a\xffb", "a\uFFFDb"},

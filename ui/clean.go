@@ -18,18 +18,10 @@ func Clean(s string) string {
 	if isPlain(s) {
 		return s
 	}
-	// api.Sanitize is the one sanitizer (the client applies it when decoding).
-	// Before it, the C1 introducers are spelt as their 7-bit equivalents so the
-	// whole sequence (U+009D … U+009C) goes, not just its first character; a
-	// zero-width no-break space is dropped too, as it hides inside ids.
-	return strings.ReplaceAll(api.Sanitize(c1As7Bit.Replace(s)), "\ufeff", "")
+	// api.Sanitize is the one sanitizer (the client applies it when decoding);
+	// running it again here is the defence in depth.
+	return api.Sanitize(s)
 }
-
-// c1As7Bit rewrites the C1 control introducers (as UTF-8 runes) to ESC sequences.
-var c1As7Bit = strings.NewReplacer(
-	"\u0090", "\x1bP", "\u0098", "\x1bX", "\u009b", "\x1b[", "\u009c", "\x1b\\",
-	"\u009d", "\x1b]", "\u009e", "\x1b^", "\u009f", "\x1b_",
-)
 
 // CleanBlock is Clean for multi-line text: newlines are kept, each line cleaned.
 func CleanBlock(s string) string {
