@@ -72,9 +72,11 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		if err != nil {
 			return err
 		}
-		mayVote = org.mayVote(c.UserID, op.Type)
 		if existing != nil {
 			out = existing
+			if mayVote, err = s.voters(tx, org).mayVote(ctx, existing, c.UserID); err != nil {
+				return err
+			}
 			// The same body again: idempotent for the requester; by someone else
 			// it is that user's approval.
 			if _, voted := existing.voteBy(c.UserID); voted || existing.Status != api.StatusConsensusNeeded || !mayVote {
@@ -90,6 +92,8 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		if err := insertActivity(ctx, tx, out); err != nil {
 			return err
 		}
+		// The requester's submission is their approval, whatever the voting
+		// rules say about others; having voted, they see no canApprove.
 		events, err = s.castVote(ctx, tx, org, out, c, api.VoteApproved, fp)
 		return err
 	})
@@ -119,7 +123,9 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 		if err != nil {
 			return err
 		}
-		mayVote = org.mayVote(c.UserID, a.Type)
+		if mayVote, err = s.voters(tx, org).mayVote(ctx, a, c.UserID); err != nil {
+			return err
+		}
 		if prev, voted := a.voteBy(c.UserID); voted {
 			if prev.BodyFingerprint == bodyFP {
 				return nil // this very request again: idempotent
@@ -137,7 +143,10 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 			return preconditionf("NOT_VOTABLE", "activity %s is %s; only activities in %s can be approved or rejected", a.ID, a.Status, api.StatusConsensusNeeded)
 		}
 		if !mayVote {
-			return forbiddenf("NOT_A_VOTER", "only members of the root quorum may vote on %s", a.Type)
+			if rootOnly(a.Type) {
+				return forbiddenf("NOT_A_VOTER", "only members of the root quorum may vote on %s", a.Type)
+			}
+			return forbiddenf("NOT_A_VOTER", "you may not vote on activity %s: you are not in the root quorum and no policy matching it asks for a consensus of approvers", a.ID)
 		}
 		events, err = s.castVote(ctx, tx, org, a, c, selection, bodyFP)
 		return err

@@ -291,3 +291,37 @@ func TestReplayedVoteIsIdempotent(t *testing.T) {
 	wantError(t, e.post(e.submitPath("approve_activity"), other, e.keys["bob"]), 409, codeAlreadyExists, "ALREADY_VOTED")
 	wantError(t, e.post(e.submitPath("approve_activity"), e.body(api.TypeApproveActivity, api.ApproveActivityParams{Fingerprint: "sha256:00"}, nil), e.keys["bob"]), 404, codeNotFound, "ACTIVITY_NOT_FOUND")
 }
+
+// Voters: root members always; other users only where a matching allow policy
+// asks for a consensus (their approval can count there).
+func TestWhoMayVote(t *testing.T) {
+	e := newEnvWith(t, envOptions{threshold: 2, extra: map[string][]string{"dave": {"ops"}}})
+	ctx := ctxT(t)
+	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "v", UserIDs: []string{e.user("bob")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, _ := e.clients["operator"].GetActivity(ctx, act.ID)
+	if seen.CanApprove || seen.CanReject {
+		t.Fatal("operator is offered a vote that no policy counts")
+	}
+	if _, err := e.clients["operator"].ApproveActivity(ctx, act.Fingerprint); !errors.Is(err, api.ErrPermissionDenied) {
+		t.Fatalf("operator's vote: %v, want permission denied", err)
+	}
+	listed, _ := e.clients["carol"].ListActivities(ctx, api.ListActivitiesOptions{})
+	if len(listed) != 1 || !listed[0].CanApprove {
+		t.Fatalf("carol (root) in the list: %+v", listed)
+	}
+
+	e.addPolicy("ops approve tags", api.EffectAllow, "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'",
+		"approvers.filter(user, user.tags.contains('"+e.org.TagIDs["ops"]+"')).count() >= 2")
+	// Now a consensus policy matches user tags: non-root users may vote on them.
+	seen, _ = e.clients["dave"].GetActivity(ctx, act.ID)
+	if !seen.CanApprove {
+		t.Fatal("dave is not offered the vote a matching consensus policy asks for")
+	}
+	after, err := e.clients["dave"].ApproveActivity(ctx, act.Fingerprint)
+	if err != nil || after.CanApprove || len(after.Votes) != 2 {
+		t.Fatalf("dave's vote: %v %+v", err, after)
+	}
+}

@@ -52,8 +52,16 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 		ev.input.Credentials = append(ev.input.Credentials, policy.Credential{
 			ID: v.Vote.ID, Type: credentialTypeOfScheme(v.Vote.Scheme), PublicKey: v.Vote.PublicKey, UserID: v.Vote.UserID})
 	}
+	vs := &voters{s: s, o: o, q: q, policies: pols, loaded: true}
 	for _, id := range userOrder(users) {
-		if !voted[id] && o.mayVote(id, a.Type) {
+		if voted[id] {
+			continue
+		}
+		may, err := vs.mayVote(ctx, a, id)
+		if err != nil {
+			return nil, err
+		}
+		if may {
 			ev.potential = append(ev.potential, users[id])
 		}
 	}

@@ -26,13 +26,6 @@ func (o *org) isRoot(userID string) bool { return slices.Contains(o.RootIDs, use
 // activity of this type: set_organization_feature, as SPEC.md requires.
 func rootOnly(activityType string) bool { return activityType == api.TypeSetOrganizationFeature }
 
-// mayVote decides who votes: every user of the organization may vote, except
-// that only root quorum members vote on root-only activities. Votes of users no
-// policy names simply do not change the decision.
-func (o *org) mayVote(userID, activityType string) bool {
-	return o.isRoot(userID) || !rootOnly(activityType)
-}
-
 func loadOrg(ctx context.Context, q querier, id string) (*org, error) {
 	o := &org{ID: id}
 	var roots string

@@ -251,11 +251,18 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 		return nil, err
 	}
 	out := api.ListActivitiesResponse{Activities: make([]api.Activity, 0, len(acts))}
+	vs := s.voters(s.db.read, o)
 	for _, a := range acts {
 		if err := loadVotes(ctx, s.db.read, a); err != nil {
 			return nil, err
 		}
-		out.Activities = append(out.Activities, a.toAPI(c.UserID, o.mayVote(c.UserID, a.Type)))
+		may := false
+		if a.Status == api.StatusConsensusNeeded {
+			if may, err = vs.mayVote(ctx, a, c.UserID); err != nil {
+				return nil, err
+			}
+		}
+		out.Activities = append(out.Activities, a.toAPI(c.UserID, may))
 	}
 	return out, nil
 }
@@ -279,7 +286,11 @@ func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (
 	if err != nil {
 		return nil, err
 	}
-	return api.ActivityResponse{Activity: a.toAPI(c.UserID, o.mayVote(c.UserID, a.Type))}, nil
+	may, err := s.voters(s.db.read, o).mayVote(ctx, a, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return api.ActivityResponse{Activity: a.toAPI(c.UserID, may)}, nil
 }
 
 func (s *Server) queryWhoami(ctx context.Context, c *caller, body []byte) (any, error) {

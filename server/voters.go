@@ -1,0 +1,64 @@
+package server
+
+import (
+	"context"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+)
+
+// voters decides who may vote on an organization's activities:
+//
+//   - root quorum members, on every activity;
+//   - other users, on an activity that is not root-only
+//     (set_organization_feature) when an EFFECT_ALLOW policy whose condition
+//     matches the activity has a consensus expression: that consensus is what
+//     asks for their approval (for example "two approvers tagged ops").
+//
+// Everyone else's approval could not change the outcome, so they are not
+// offered the vote (canApprove/canReject false) and a vote from them is refused.
+// Policies are loaded once per voters value, i.e. once per request.
+type voters struct {
+	s        *Server
+	o        *org
+	q        querier
+	policies []policy.Policy
+	loaded   bool
+}
+
+func (s *Server) voters(q querier, o *org) *voters { return &voters{s: s, o: o, q: q} }
+
+func (v *voters) mayVote(ctx context.Context, a *activity, userID string) (bool, error) {
+	if v.o.isRoot(userID) {
+		return true, nil
+	}
+	if rootOnly(a.Type) {
+		return false, nil
+	}
+	return v.awaitsPolicyConsensus(ctx, a)
+}
+
+// awaitsPolicyConsensus reports whether a matching allow policy asks for a
+// consensus of approvers. Conditions see the activity, not the approvers, so
+// the answer is the same for every user.
+func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, error) {
+	if !v.loaded {
+		pols, err := v.s.loadCompiledPolicies(ctx, v.q, v.o.ID)
+		if err != nil {
+			return false, err
+		}
+		v.policies, v.loaded = pols, true
+	}
+	_, params := a.Intent.Params()
+	in := policy.Input{Activity: policy.ActivityFor(a.Type, params)}
+	for _, p := range v.policies {
+		if p.Effect != api.EffectAllow || strings.TrimSpace(p.Compiled.Consensus()) == "" {
+			continue
+		}
+		if cond, _, err := p.Compiled.Evaluate(in); err == nil && cond {
+			return true, nil
+		}
+	}
+	return false, nil
+}
