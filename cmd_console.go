@@ -102,6 +102,10 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
 	}
+	proofs, err := profileProofSettings(p)
+	if err != nil {
+		return nil, err
+	}
 	var sc screens.Client = client
 	if readOnly || p.ReadOnly {
 		sc = screens.ReadOnly(client)
@@ -114,6 +118,7 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 		Theme:   theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},
 		Refresh: p.Refresh.Duration,
 		Logger:  logger,
+		Proofs:  proofs,
 	}), nil
 }
 

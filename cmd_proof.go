@@ -348,7 +348,7 @@ func cmdProofFetch(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := profileProofOptions(c, p, *app, &opts); err != nil {
+	if err := profileProofOptions(p, *app, &opts); err != nil {
 		return err
 	}
 	stamper, err := profileStamper(p, c.getenv)
@@ -375,33 +375,23 @@ func cmdProofFetch(ctx context.Context, c cli, args []string) error {
 	return printReport(c, proof.VerifyBootProof(*bp, opts), bp, common.json)
 }
 
-// profileProofOptions adds the profile's roots and pins for app to opts.
-func profileProofOptions(c cli, p Profile, app string, opts *proof.Options) error {
-	for _, path := range p.TrustedRoots {
-		roots, err := readRoots(c, path)
-		if err != nil {
-			return fmt.Errorf("profile %q trusted_roots: %w", p.Name, err)
-		}
-		opts.Roots = append(opts.Roots, roots...)
+// profileProofOptions adds the profile's roots and pins for app to opts (the
+// flags' pins win over the profile's), through the mapping the console uses too.
+func profileProofOptions(p Profile, app string, opts *proof.Options) error {
+	s, err := profileProofSettings(p)
+	if err != nil {
+		return err
 	}
-	for idx, h := range p.ExpectedPCRs[app] {
-		i, v, err := parsePCRPin(idx + "=" + h)
-		if err != nil {
-			return fmt.Errorf("profile %q expected_pcrs.%s: %w", p.Name, app, err)
-		}
+	po := s.Options(app, time.Time{})
+	opts.Roots = append(opts.Roots, po.Roots...)
+	for i, v := range po.ExpectedPCRs {
 		if opts.ExpectedPCRs == nil {
 			opts.ExpectedPCRs = map[int][]byte{}
 		}
-		if _, set := opts.ExpectedPCRs[i]; !set { // flags win over the profile
+		if _, set := opts.ExpectedPCRs[i]; !set {
 			opts.ExpectedPCRs[i] = v
 		}
 	}
-	for _, h := range p.AllowedManifestHashes {
-		b, err := hex.DecodeString(strings.TrimPrefix(h, "0x"))
-		if err != nil || len(b) != 32 {
-			return fmt.Errorf("profile %q allowed_manifest_hashes: %q is not a hex SHA-256", p.Name, h)
-		}
-		opts.AllowedManifestHashes = append(opts.AllowedManifestHashes, b)
-	}
+	opts.AllowedManifestHashes = append(opts.AllowedManifestHashes, po.AllowedManifestHashes...)
 	return nil
 }

@@ -51,6 +51,9 @@ type Activities struct {
 	detail    *activityDetail
 	confirm   *pendingVote
 	voting    string // id of the activity whose vote is in flight
+	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
+	// for the session.
+	bootCache map[string]*api.BootProof
 }
 
 // pendingVote is a vote waiting for its confirm dialog. It captures the activity's
@@ -275,7 +278,12 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			if msg.activity != nil && msg.err == nil {
 				a.replace(*msg.activity)
 			}
+			if msg.proofs != nil && msg.err == nil && msg.id == a.detail.activity.ID {
+				return a, a.verifyAppProofs()
+			}
 		}
+	case appProofVerifiedMsg:
+		a.appProofVerified(msg)
 	case tea.KeyPressMsg:
 		return a, a.handleKey(msg)
 	default:

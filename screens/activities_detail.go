@@ -21,7 +21,9 @@ type activityDetail struct {
 	recordErr string
 	evalErr   string
 	proofErr  string
-	loading   int // calls in flight
+	checks    []appProofCheck // verification of each app proof
+	proofGen  int             // generation of the verifications: stale ones are dropped
+	loading   int             // calls in flight
 	pane      ui.Detail
 }
 
@@ -188,12 +190,7 @@ func (d *activityDetail) render(c *Common) {
 	case d.loading > 0 && len(d.proofs) == 0:
 		b.Line("loading…")
 	}
-	for i, p := range d.proofs {
-		b.Line(fmt.Sprintf("#%d %s", i+1, p.Scheme))
-		b.Field("  public key", api.SanitizeID(p.PublicKey))
-		b.Field("  signature", api.SanitizeID(p.Signature))
-		b.Field("  payload", p.ProofPayload)
-	}
+	d.renderAppProofs(b, c)
 	d.pane.SetContent(b.String())
 }
 

@@ -444,20 +444,25 @@ func TestFilterEscClearsThenEnterKeeps(t *testing.T) {
 func TestRootKeys(t *testing.T) {
 	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
 	h.key("tab")
-	if h.root.ActiveTitle() != "Organization" {
+	if h.root.ActiveTitle() != "Boot proofs" {
 		t.Errorf("tab went to %s", h.root.ActiveTitle())
+	}
+	h.key("tab")
+	if h.root.ActiveTitle() != "Organization" {
+		t.Errorf("second tab went to %s", h.root.ActiveTitle())
 	}
 	out := ansi.Strip(h.root.Render())
 	if !strings.Contains(out, "Root quorum: 2 of 3") {
 		t.Errorf("organization screen:\n%s", out)
 	}
 	h.key("shift+tab")
+	h.key("shift+tab")
 	if h.root.ActiveTitle() != "Activities" {
-		t.Errorf("shift+tab went to %s", h.root.ActiveTitle())
+		t.Errorf("shift+tab twice went to %s", h.root.ActiveTitle())
 	}
-	h.key("2")
+	h.key("3")
 	if h.root.ActiveTitle() != "Organization" {
-		t.Errorf("2 went to %s", h.root.ActiveTitle())
+		t.Errorf("3 went to %s", h.root.ActiveTitle())
 	}
 	h.key("9") // no such screen: stays
 	if h.root.ActiveTitle() != "Organization" {
@@ -568,9 +573,9 @@ func TestVotesCountOnlyRootQuorumApprovals(t *testing.T) {
 
 func TestNumberKeyWithoutTextDoesNotPanic(t *testing.T) {
 	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
-	h.send(tea.KeyPressMsg{Code: '2'}) // no Text, as some terminals report keypad keys
+	h.send(tea.KeyPressMsg{Code: '3'}) // no Text, as some terminals report keypad keys
 	if h.root.ActiveTitle() != "Organization" {
-		t.Errorf("2 without text went to %s", h.root.ActiveTitle())
+		t.Errorf("3 without text went to %s", h.root.ActiveTitle())
 	}
 }
 

@@ -27,6 +27,8 @@ type Client interface {
 	Whoami(ctx context.Context) (*api.WhoamiResponse, error)
 	GetOrganizationConfigs(ctx context.Context) (*api.OrganizationConfigs, error)
 	ListUsers(ctx context.Context) ([]api.User, error)
+	GetLatestBootProof(ctx context.Context, appName string) (*api.BootProof, error)
+	GetBootProof(ctx context.Context, ephemeralKey string) (*api.BootProof, error)
 }
 
 // ErrReadOnly is returned by every submit of a read-only client.
@@ -68,6 +70,9 @@ type Common struct {
 	// Log receives what the console did (votes, failures); never keys or stamps.
 	// Everything from the server is cleaned before it is logged.
 	Log *slog.Logger
+	// Proofs are the apps and trust settings boot proofs and app proofs are
+	// verified with.
+	Proofs ProofSettings
 }
 
 // ReadOnly reports whether submits are disabled.

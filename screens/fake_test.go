@@ -25,6 +25,11 @@ type fakeClient struct {
 	approvals  []string // fingerprints
 	rejections []string
 	evalCalls  []string
+	// Boot proofs by app and by ephemeral key; a missing one is a not-found error.
+	bootByApp map[string]*api.BootProof
+	bootByKey map[string]*api.BootProof
+	appProofs []api.AppProof
+	bootCalls []string // apps and keys asked for, in order
 }
 
 func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
@@ -96,7 +101,29 @@ func (f *fakeClient) GetPolicyEvaluations(_ context.Context, id string) ([]api.P
 		PolicyEvaluations: []api.PolicyOutcome{{Outcome: "OUTCOME_REQUIRES_CONSENSUS"}}, CreatedAt: api.NewTime(testNow.Add(-time.Hour))}}, nil
 }
 func (f *fakeClient) ListAppProofs(context.Context, string) ([]api.AppProof, error) {
-	return nil, nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.appProofs, nil
+}
+func (f *fakeClient) GetLatestBootProof(_ context.Context, app string) (*api.BootProof, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.bootCalls = append(f.bootCalls, "app:"+app)
+	if bp, ok := f.bootByApp[app]; ok {
+		c := *bp
+		return &c, nil
+	}
+	return nil, fmt.Errorf("no boot proof for enclave app %q", app)
+}
+func (f *fakeClient) GetBootProof(_ context.Context, key string) (*api.BootProof, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.bootCalls = append(f.bootCalls, "key:"+key)
+	if bp, ok := f.bootByKey[key]; ok {
+		c := *bp
+		return &c, nil
+	}
+	return nil, fmt.Errorf("no boot proof for ephemeral key %q", key)
 }
 func (f *fakeClient) Whoami(context.Context) (*api.WhoamiResponse, error) {
 	return &api.WhoamiResponse{OrganizationID: "org-1", OrganizationName: "Acme", UserID: "u-alice", Username: "alice"}, nil

@@ -24,7 +24,7 @@ func TestGoldenViews(t *testing.T) {
 		{"filter", []string{"/", "b", "o", "b"}},
 		{"help", []string{"?"}},
 		{"all", []string{"v"}},
-		{"organization", []string{"2"}},
+		{"organization", []string{"3"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, v := range views {

@@ -181,6 +181,8 @@ func TestHostileServerStringsNeverReachTheScreen(t *testing.T) {
 		checkClean(t, "help", h.root.Render())
 		h.key("?")
 		h.key("2")
+		checkClean(t, "boot proofs", h.root.Render())
+		h.key("3")
 		checkClean(t, "organization", h.root.Render())
 	}
 }

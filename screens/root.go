@@ -75,12 +75,15 @@ type Options struct {
 	Static bool
 	// Logger receives the console's log; nil discards it.
 	Logger *slog.Logger
+	// Proofs configure the Boot proofs screen and the app proofs of activities.
+	Proofs ProofSettings
 }
 
 // DefaultScreens are the screens in tab order.
 func DefaultScreens() []ScreenFactory {
 	return []ScreenFactory{
 		func(c *Common) Screen { return NewActivities(c) },
+		func(c *Common) Screen { return NewBootProofs(c) },
 		func(c *Common) Screen { return NewOrganization(c) },
 	}
 }
@@ -100,7 +103,7 @@ func NewRoot(o Options) *Root {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	c := &Common{Client: o.Client, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
-		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger}
+		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))

@@ -21,6 +21,8 @@ type Detail struct {
 	theme *theme.Theme
 	width int
 	raw   string // content before wrapping, kept to re-wrap on resize
+	// starts[i] is the wrapped line where raw line i begins (len = raw lines + 1).
+	starts []int
 }
 
 // NewDetail returns an empty pane.
@@ -51,11 +53,30 @@ func (d *Detail) SetContent(s string) {
 	d.raw = s
 	y := d.vp.YOffset()
 	var out []string
+	d.starts = d.starts[:0]
 	for _, l := range strings.Split(s, "\n") {
+		d.starts = append(d.starts, len(out))
 		out = append(out, strings.Split(ansi.Hardwrap(l, d.width, true), "\n")...)
 	}
+	d.starts = append(d.starts, len(out))
 	d.vp.SetContentLines(out)
 	d.vp.SetYOffset(y)
+}
+
+// ShowLine scrolls as little as needed for raw line i of the content (before
+// wrapping) to be fully visible, for screens that move a cursor over lines.
+func (d *Detail) ShowLine(i int) {
+	if i < 0 || i+1 >= len(d.starts) {
+		return
+	}
+	first, last := d.starts[i], d.starts[i+1]-1
+	y, h := d.vp.YOffset(), d.vp.Height()
+	switch {
+	case first < y:
+		d.vp.SetYOffset(first)
+	case last >= y+h:
+		d.vp.SetYOffset(min(first, last-h+1))
+	}
 }
 
 // GotoTop scrolls back to the start (a new record was opened).
@@ -139,6 +160,10 @@ func (db *DetailBuilder) JSON(v any) {
 	}
 	db.b.WriteString(CleanBlock(out.String()))
 }
+
+// NextLine is the index of the line the next addition starts on, so a screen
+// can remember where a line it adds will be (see Detail.ShowLine).
+func (db *DetailBuilder) NextLine() int { return strings.Count(db.b.String(), "\n") }
 
 // String returns the document.
 func (db *DetailBuilder) String() string { return strings.TrimRight(db.b.String(), "\n") }

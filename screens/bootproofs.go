@@ -1,0 +1,277 @@
+package screens
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/proof"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// ProofSettings are what the console verifies boot proofs and app proofs with:
+// the enclave apps to watch and the profile's trust settings.
+type ProofSettings struct {
+	// Apps are the enclave apps whose latest boot proofs the Boot proofs screen checks.
+	Apps []string
+	// Roots are trusted in addition to the built-in AWS Nitro Enclaves Root-G1.
+	Roots []proof.Root
+	// ExpectedPCRs pins PCRs per app: app → PCR index → value.
+	ExpectedPCRs map[string]map[int][]byte
+	// AllowedManifestHashes pins the manifest hash of every app to one of these.
+	AllowedManifestHashes [][]byte
+}
+
+// Options are the proof.Options for one app's boot proof. Certificates are
+// validated at the document's own time (leaf certificates live hours); now
+// only dates the report.
+func (s ProofSettings) Options(app string, now time.Time) proof.Options {
+	return proof.Options{Roots: s.Roots, Now: now, ExpectedPCRs: s.ExpectedPCRs[app],
+		AllowedManifestHashes: s.AllowedManifestHashes}
+}
+
+// BootProofs shows the latest boot proof of every enclave app of the profile,
+// verified: a list with a verdict per app, and a detail with every check.
+type BootProofs struct {
+	c       *Common
+	keys    bootProofsKeys
+	apps    []appBootProof
+	sel     int  // selected app
+	open    bool // detail showing
+	pane    ui.Detail
+	copies  []copyLine // copyable lines of the detail, in order
+	cursor  int        // index into copies
+	gen     int        // generation of loads: stale replies are dropped
+	fetched time.Time
+}
+
+// appBootProof is one app's latest boot proof and its report.
+type appBootProof struct {
+	app     string
+	proof   *api.BootProof
+	report  *proof.Report
+	err     string // could not fetch
+	loading bool
+}
+
+// copyLine is a value of the detail that y copies (a PCR, a hash, a key).
+type copyLine struct {
+	label string
+	value string
+	line  int // raw line in the pane's content
+}
+
+// bootProofLoadedMsg brings one app's boot proof, already verified.
+type bootProofLoadedMsg struct {
+	gen    int
+	app    string
+	proof  *api.BootProof
+	report *proof.Report
+	err    error
+	at     time.Time
+}
+
+type bootProofsKeys struct {
+	Open, Back, Refresh, Copy, Up, Down key.Binding
+}
+
+func newBootProofsKeys() bootProofsKeys {
+	return bootProofsKeys{
+		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open report")),
+		Back:    key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-fetch and verify")),
+		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy PCR/hash")),
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+	}
+}
+
+// NewBootProofs builds the screen for the apps of c.Proofs.
+func NewBootProofs(c *Common) *BootProofs {
+	b := &BootProofs{c: c, keys: newBootProofsKeys(), pane: ui.NewDetail(c.Theme)}
+	for _, app := range c.Proofs.Apps {
+		b.apps = append(b.apps, appBootProof{app: app})
+	}
+	b.syncKeys()
+	return b
+}
+
+// Title implements Screen.
+func (b *BootProofs) Title() string { return "Boot proofs" }
+
+// Init fetches and verifies every app's boot proof.
+func (b *BootProofs) Init() tea.Cmd { return b.load() }
+
+// Capturing implements Screen.
+func (b *BootProofs) Capturing() bool { return false }
+
+// Status implements Screen.
+func (b *BootProofs) Status() ScreenStatus {
+	st := ScreenStatus{LastRefresh: b.fetched}
+	n := 0
+	for _, a := range b.apps {
+		if a.loading {
+			n++
+		}
+		if a.err != "" && st.Err == "" {
+			st.Err = "boot proof of " + ui.Clean(a.app) + ": " + a.err
+		}
+	}
+	if n > 0 {
+		st.Busy = fmt.Sprintf("fetching and verifying %d boot proof(s)…", n)
+	}
+	return st
+}
+
+// load fetches every app's latest boot proof and verifies it, one command per
+// app. Verification is CPU work, so it runs in the command, not in Update.
+func (b *BootProofs) load() tea.Cmd {
+	if len(b.apps) == 0 {
+		return nil
+	}
+	b.gen++
+	gen, c, client, settings := b.gen, b.c, b.c.Client, b.c.Proofs
+	cmds := make([]tea.Cmd, len(b.apps))
+	for i := range b.apps {
+		b.apps[i].loading = true
+		app := b.apps[i].app
+		cmds[i] = func() tea.Msg {
+			ctx, cancel := c.ctx()
+			defer cancel()
+			bp, err := client.GetLatestBootProof(ctx, app)
+			if err == nil && bp == nil {
+				err = fmt.Errorf("the service returned no boot proof")
+			}
+			now := c.Now()
+			if err != nil {
+				return bootProofLoadedMsg{gen: gen, app: app, err: err, at: now}
+			}
+			rep := proof.VerifyBootProof(*bp, settings.Options(app, now))
+			return bootProofLoadedMsg{gen: gen, app: app, proof: bp, report: rep, at: now}
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (b *BootProofs) syncKeys() {
+	has := len(b.apps) > 0
+	b.keys.Open.SetEnabled(has && !b.open)
+	b.keys.Back.SetEnabled(b.open)
+	b.keys.Refresh.SetEnabled(has)
+	b.keys.Copy.SetEnabled(b.open && len(b.copies) > 0)
+}
+
+// Update implements Screen.
+func (b *BootProofs) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	defer b.syncKeys()
+	switch msg := msg.(type) {
+	case themeChangedMsg:
+		b.pane.SetTheme(b.c.Theme)
+		b.renderDetail()
+	case clockMsg:
+		b.renderDetail() // the document's age counts up
+	case bootProofLoadedMsg:
+		if msg.gen != b.gen {
+			return b, nil
+		}
+		for i := range b.apps {
+			if b.apps[i].app != msg.app {
+				continue
+			}
+			a := &b.apps[i]
+			a.loading = false
+			a.err = ""
+			if msg.err != nil {
+				// A failed fetch keeps nothing from before: an old VERIFIED must
+				// not stand for a proof that could not be checked again.
+				a.proof, a.report, a.err = nil, nil, ui.Clean(errorText(msg.err))
+			} else {
+				a.proof, a.report = msg.proof, msg.report
+			}
+		}
+		b.fetched = msg.at
+		b.renderDetail()
+	case tea.KeyPressMsg:
+		return b, b.handleKey(msg)
+	}
+	return b, nil
+}
+
+func (b *BootProofs) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, b.keys.Refresh) {
+		return b.load()
+	}
+	if !b.open {
+		switch {
+		case key.Matches(k, b.keys.Up):
+			b.sel = max(b.sel-1, 0)
+		case key.Matches(k, b.keys.Down):
+			b.sel = min(b.sel+1, max(len(b.apps)-1, 0))
+		case key.Matches(k, b.keys.Open) && len(b.apps) > 0:
+			b.open, b.cursor = true, 0
+			b.renderDetail()
+			b.pane.GotoTop()
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(k, b.keys.Back):
+		b.open = false
+	case key.Matches(k, b.keys.Up), key.Matches(k, b.keys.Down):
+		if len(b.copies) == 0 {
+			break
+		}
+		if key.Matches(k, b.keys.Up) {
+			b.cursor = max(b.cursor-1, 0)
+		} else {
+			b.cursor = min(b.cursor+1, len(b.copies)-1)
+		}
+		b.renderDetail()
+		b.pane.ShowLine(b.copies[b.cursor].line)
+	case key.Matches(k, b.keys.Copy):
+		if b.cursor >= len(b.copies) {
+			return nil
+		}
+		cl := b.copies[b.cursor]
+		val := ui.Clean(cl.value)
+		return tea.Batch(tea.SetClipboard(val), ui.Toast("copied "+ui.Clean(cl.label)+" "+clip(val, 24), false))
+	default:
+		var cmd tea.Cmd
+		b.pane, cmd = b.pane.Update(k)
+		return cmd
+	}
+	return nil
+}
+
+// clip shortens s to n runes with an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// Keys implements Screen.
+func (b *BootProofs) Keys() ui.KeyMap { return bootProofsHelp{b} }
+
+type bootProofsHelp struct{ b *BootProofs }
+
+func (h bootProofsHelp) ShortHelp() []key.Binding {
+	k := h.b.keys
+	if h.b.open {
+		return []key.Binding{k.Up, k.Down, k.Copy, k.Refresh, k.Back}
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Refresh}
+}
+
+func (h bootProofsHelp) FullHelp() [][]key.Binding {
+	k := h.b.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Open, k.Back},
+		append([]key.Binding{k.Copy, k.Refresh}, h.b.pane.KeyBindings()[2:]...),
+	}
+}

@@ -1,0 +1,317 @@
+package screens
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/proof"
+	"github.com/vigil-console/vigil/ui"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// noAppsHelp is what the screen says when the profile names no enclave app.
+var noAppsHelp = []string{
+	"No enclave apps are configured for this profile, so there is nothing to verify.",
+	"",
+	"Add the apps whose boot proofs you want checked to the profile, for example:",
+	"",
+	"  [profiles.prod]",
+	"  enclave_apps = [\"signer\"]",
+	"  # optional: extra trusted roots (PEM), pins",
+	"  trusted_roots = [\"my-root.pem\"]",
+	"  allowed_manifest_hashes = [\"<64 hex digits>\"]",
+	"  [profiles.prod.expected_pcrs.signer]",
+	"  0 = \"<96 hex digits>\"",
+	"",
+	"The AWS Nitro Enclaves Root-G1 is always trusted. See docs/verification.md.",
+}
+
+// verdictBadge is the verdict as text (so NO_COLOR still reads) in its colour.
+func verdictBadge(th *theme.Theme, a appBootProof) string {
+	switch {
+	case a.err != "":
+		return th.Bad.Render("CANNOT VERIFY")
+	case a.report == nil && a.loading:
+		return th.Muted.Render("verifying…")
+	case a.report == nil:
+		return th.Muted.Render("not fetched")
+	}
+	return reportBadge(th, a.report.Verdict)
+}
+
+func reportBadge(th *theme.Theme, v proof.Verdict) string {
+	switch v {
+	case proof.Verified:
+		return th.Good.Bold(true).Render("VERIFIED")
+	case proof.Partial:
+		return th.Warn.Bold(true).Render("PARTIAL")
+	}
+	return th.Bad.Bold(true).Render("FAILED")
+}
+
+// anchorText names the root that anchored the chain; a demo root is labelled so
+// nobody takes it for AWS.
+func anchorText(rep *proof.Report) string {
+	switch {
+	case rep == nil || rep.Anchor == "":
+		return "none (no trusted root anchored the chain)"
+	case strings.HasPrefix(rep.Anchor, "demo root:"):
+		return "DEMO root — not AWS (" + strings.TrimSpace(strings.TrimPrefix(rep.Anchor, "demo root:")) + ")"
+	}
+	return rep.Anchor
+}
+
+func checkMark(th *theme.Theme, st proof.Status) string {
+	switch st {
+	case proof.Pass:
+		return th.Good.Render("✓")
+	case proof.Fail:
+		return th.Bad.Render("✗")
+	}
+	return th.Muted.Render("–")
+}
+
+// View implements Screen.
+func (b *BootProofs) View(width, height int) string {
+	th := b.c.Theme
+	if b.open && b.sel < len(b.apps) {
+		a := b.apps[b.sel]
+		head := th.Title.Render("Boot proof ") + ui.Clean(a.app) + "  " + verdictBadge(th, a)
+		b.pane.SetSize(width, max(height-1, 1))
+		if pos := b.pane.Position(); pos != "" {
+			head += th.Muted.Render("  (" + pos + ", pgup/pgdn scroll)")
+		}
+		return ansi.Truncate(head, width, "…") + "\n" + b.pane.View()
+	}
+	head := th.Title.Render("Boot proofs") + th.Muted.Render(fmt.Sprintf("  %d enclave app(s), verified here", len(b.apps)))
+	lines := []string{ansi.Truncate(head, width, "…")}
+	if len(b.apps) == 0 {
+		for _, l := range noAppsHelp {
+			lines = append(lines, ansi.Truncate(l, width, "…"))
+		}
+		return strings.Join(lines, "\n")
+	}
+	appW := 14
+	for _, a := range b.apps {
+		appW = max(appW, min(ansi.StringWidth(ui.Clean(a.app)), 24))
+	}
+	row := func(mark, app, verdict, age, anchor string) string {
+		return mark + " " + pad(app, appW) + " " + pad(verdict, 13) + " " + pad(age, 5) + " " + anchor
+	}
+	lines = append(lines, ansi.Truncate(th.Header.Render(row(" ", "APP", "VERDICT", "AGE", "ANCHOR")), width, "…"))
+	for i, a := range b.apps {
+		age, anchor := "", ""
+		if a.report != nil {
+			anchor = anchorText(a.report)
+			if !a.report.DocumentTime.IsZero() {
+				age = ui.Ago(b.c.Now(), a.report.DocumentTime)
+			}
+		}
+		mark := " "
+		if i == b.sel {
+			mark = "▸"
+		}
+		l := row(mark, ansi.Truncate(ui.Clean(a.app), appW, "…"), verdictBadge(th, a), age, ui.Clean(anchor))
+		if i == b.sel {
+			l = th.Selected.Render(ansi.Strip(l))
+		}
+		lines = append(lines, ansi.Truncate(l, width, "…"))
+	}
+	// Below the list: why the selected app is not VERIFIED, at a glance.
+	if b.sel < len(b.apps) {
+		a := b.apps[b.sel]
+		lines = append(lines, "")
+		switch {
+		case a.err != "":
+			lines = append(lines, th.Bad.Render(ansi.Truncate("cannot verify: "+a.err, width, "…")))
+		case a.report != nil:
+			for _, id := range a.report.FailedChecks() {
+				c := a.report.Check(id)
+				lines = append(lines, ansi.Truncate(th.Bad.Render("✗ "+c.ID)+" "+ui.Clean(c.Reason), width, "…"))
+			}
+			if a.report.Verdict == proof.Verified {
+				lines = append(lines, th.Good.Render(ansi.Truncate(fmt.Sprintf("✓ all %d core checks passed — enter shows the report", 7), width, "…")))
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// pad pads styled s with spaces to w cells.
+func pad(s string, w int) string {
+	if n := lipgloss.Width(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// renderDetail rebuilds the report of the selected app. Every string from the
+// proof goes through the builder (or ui.Clean), and the copyable lines are
+// remembered with their position so the cursor can move over them.
+func (b *BootProofs) renderDetail() {
+	if !b.open || b.sel >= len(b.apps) {
+		return
+	}
+	th, now, a := b.c.Theme, b.c.Now(), b.apps[b.sel]
+	db := ui.NewDetailBuilder(th)
+	b.copies = b.copies[:0]
+	copyable := func(label, value string) {
+		if value == "" {
+			return
+		}
+		i := len(b.copies)
+		b.copies = append(b.copies, copyLine{label: label, value: value, line: db.NextLine()})
+		text := "  " + padPlain(label+":", 16) + ui.Clean(value)
+		if i == b.cursor {
+			db.Styled(th.Selected.Render("▸" + text[1:]))
+		} else {
+			db.Styled(text)
+		}
+	}
+
+	db.Section("Verdict")
+	switch {
+	case a.err != "":
+		db.Styled(th.Bad.Render(ui.Clean("cannot verify: " + a.err)))
+		db.Line("Nothing about this app's enclave is verified. Press r to try again.")
+	case a.report == nil:
+		db.Line("fetching and verifying…")
+	default:
+		rep := a.report
+		line := reportBadge(th, rep.Verdict)
+		switch rep.Verdict {
+		case proof.Verified:
+			line += " — every core check passed"
+		case proof.Partial:
+			line += " — a core check could not run"
+		default:
+			line += " — failed: " + ui.Clean(strings.Join(rep.FailedChecks(), ", "))
+		}
+		db.Styled(line)
+	}
+	if a.report == nil {
+		b.pane.SetContent(db.String())
+		return
+	}
+	rep := a.report
+
+	db.Section("Checks")
+	for _, c := range rep.Checks {
+		db.Styled(checkMark(th, c.Status) + " " + ui.Clean(c.ID) + th.Muted.Render("  "+ui.Clean(c.Name)))
+		db.Line("    " + c.Reason)
+	}
+
+	db.Section("Trust anchor")
+	anchor := anchorText(rep)
+	if strings.HasPrefix(anchor, "DEMO root") {
+		db.Styled(th.Warn.Bold(true).Render(ui.Clean(anchor)))
+		db.Line("A local demo authority signed this document, not AWS hardware: it shows the verifier works, nothing more.")
+	} else {
+		db.Field("anchor", anchor)
+	}
+
+	if d := rep.Document; d != nil {
+		db.Section("Attestation document")
+		db.Field("time", d.Timestamp.UTC().Format("2006-01-02 15:04:05 UTC")+" ("+ui.Ago(now, d.Timestamp)+" old)")
+		db.Field("module id", d.ModuleID)
+		db.Field("digest", d.Digest)
+		copyable("user data", d.UserData.String())
+		copyable("public key", d.PublicKey.String())
+		idx := make([]int, 0, len(d.PCRs))
+		for i := range d.PCRs {
+			idx = append(idx, i)
+		}
+		sort.Ints(idx)
+		for _, i := range idx {
+			copyable(fmt.Sprintf("PCR%d", i), d.PCRs[i].String())
+		}
+		db.Field("certificate", d.Certificate.Subject)
+		db.Field("  valid", d.Certificate.NotBefore.UTC().Format("2006-01-02 15:04")+" – "+d.Certificate.NotAfter.UTC().Format("2006-01-02 15:04 UTC"))
+		db.Field("cabundle", fmt.Sprintf("%d certificate(s)", len(d.CABundle)))
+	}
+
+	if m := rep.Manifest; m != nil {
+		db.Section("QOS manifest " + m.Version)
+		copyable("manifest hash", m.SHA256.String())
+		db.Field("namespace", m.Namespace.Name)
+		db.Field("nonce", fmt.Sprint(m.Namespace.Nonce))
+		copyable("quorum key", m.Namespace.QuorumKey.String())
+		copyable("pivot hash", m.Pivot.Hash.String())
+		db.Field("restart", m.Pivot.Restart)
+		db.Field("args", fmt.Sprintf("%q", m.Pivot.Args))
+		if m.Pivot.DebugMode {
+			db.Styled(th.Bad.Render("debug mode: on"))
+		}
+		for _, br := range m.Pivot.Bridges {
+			db.Field("bridge", br)
+		}
+		quorumSet(db, "manifest set", m.ManifestSet)
+		quorumSet(db, "share set", m.ShareSet)
+		if m.PatchSet != nil {
+			quorumSet(db, "patch set", *m.PatchSet)
+		}
+		copyable("manifest PCR0", m.Enclave.PCR0.String())
+		copyable("manifest PCR1", m.Enclave.PCR1.String())
+		copyable("manifest PCR2", m.Enclave.PCR2.String())
+		copyable("manifest PCR3", m.Enclave.PCR3.String())
+		copyable("qos_commit", m.Enclave.QOSCommit)
+		root := "absent"
+		if m.Enclave.AWSRootCert {
+			root = "present, not the pinned Root-G1"
+			if m.Enclave.AWSRootIsPinned {
+				root = "present, the pinned Root-G1"
+			}
+		}
+		db.Field("AWS root cert", root)
+
+		db.Section(fmt.Sprintf("Envelope approvals (%d, threshold %d)", len(m.Approvals), m.ManifestSet.Threshold))
+		for _, ap := range m.Approvals {
+			st := proof.Fail
+			if ap.Valid && ap.Member {
+				st = proof.Pass
+			}
+			text := ap.Alias + "  " + clip(ap.PubKey.String(), 16)
+			if ap.Reason != "" {
+				text += "  " + ap.Reason
+			} else if st == proof.Pass {
+				text += "  valid signature by a manifest-set member"
+			}
+			db.Styled(checkMark(th, st) + " " + ui.Clean(text))
+		}
+		if len(m.Approvals) == 0 {
+			db.Line("(none)")
+		}
+	}
+
+	if bp := a.proof; bp != nil {
+		db.Section("Service labels (not attested)")
+		db.Field("enclave app", bp.EnclaveApp)
+		db.Field("owner", bp.Owner)
+		db.Field("deployment", bp.DeploymentLabel)
+		db.Field("created", fmtTime(now, bp.CreatedAt))
+	}
+	b.cursor = min(b.cursor, max(len(b.copies)-1, 0))
+	b.pane.SetContent(db.String())
+}
+
+func quorumSet(db *ui.DetailBuilder, name string, s proof.QuorumSet) {
+	db.Field(name, fmt.Sprintf("%d of %d", s.Threshold, len(s.Members)))
+	for _, m := range s.Members {
+		alias := m.Alias
+		if alias == "" {
+			alias = "(no alias)"
+		}
+		db.Line("    " + alias + "  " + clip(m.PubKey.String(), 24))
+	}
+}
+
+func padPlain(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s + " "
+}
