@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -118,53 +119,77 @@ func (d *activityDetail) renderAppProofs(b *ui.DetailBuilder, c *Common) {
 			verdict = th.Muted.Render("verifying…")
 		default:
 			app := ch.report.Check(appProofCheckID)
-			if ch.report.Verdict == proof.Verified && app != nil && app.Status == proof.Pass {
+			if bootVerdict(ch.report) == proof.Verified && app != nil && app.Status == proof.Pass {
 				verdict = th.Good.Bold(true).Render("VERIFIED")
 			} else {
 				verdict = th.Bad.Bold(true).Render("FAILED")
 			}
 		}
 		b.Styled(head + verdict)
+		field := func(label, styled string) { b.Styled("  " + padPlain(label+":", 16) + styled) }
 		switch {
 		case ch.err != "":
 			b.Styled("  " + th.Bad.Render(ui.Clean("cannot verify: "+ch.err)))
 		case ch.report != nil:
 			rep := ch.report
 			if app := rep.Check(appProofCheckID); app != nil {
-				b.Styled("  app proof:      " + checkMark(th, app.Status) + " " + ui.Clean(app.Reason))
+				field("app proof", checkMark(th, app.Status)+" "+ui.Clean(app.Reason))
 			}
-			boot := reportBadge(th, rep.Verdict)
-			if failed := rep.FailedChecks(); len(failed) > 0 {
-				var core []string
-				for _, id := range failed {
-					if id != appProofCheckID {
-						core = append(core, id)
-					}
-				}
-				if len(core) > 0 {
-					boot += " " + ui.Clean("failed: "+strings.Join(core, ", "))
-				}
-			}
-			b.Styled("  boot proof:     " + boot)
+			var failed []string
 			for _, id := range rep.FailedChecks() {
 				if id != appProofCheckID {
-					b.Line("    ✗ " + id + ": " + rep.Check(id).Reason)
+					failed = append(failed, id)
 				}
 			}
-			anchor := anchorText(rep)
-			if strings.HasPrefix(anchor, "DEMO root") {
-				b.Styled("  anchor:         " + th.Warn.Render(ui.Clean(anchor)))
-			} else {
-				b.Field("  anchor", anchor)
+			boot := reportBadge(th, bootVerdict(rep))
+			if len(failed) > 0 {
+				boot += " " + ui.Clean("failed: "+strings.Join(failed, ", "))
 			}
+			field("boot proof", boot)
+			for _, id := range failed {
+				b.Line("    ✗ " + id + ": " + rep.Check(id).Reason)
+			}
+			anchor := ui.Clean(anchorText(rep))
+			if strings.HasPrefix(anchor, "DEMO root") {
+				anchor = th.Warn.Render(anchor)
+			}
+			field("anchor", anchor)
 		}
-		b.Field("  public key", api.SanitizeID(p.PublicKey))
-		b.Field("  signature", api.SanitizeID(p.Signature))
-		b.Line("  payload:")
-		if json.Valid([]byte(p.ProofPayload)) {
-			b.JSON(json.RawMessage(p.ProofPayload))
+		field("public key", ui.Clean(api.SanitizeID(p.PublicKey)))
+		field("signature", ui.Clean(api.SanitizeID(p.Signature)))
+		field("payload", "")
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, []byte(p.ProofPayload), "", "  "); err == nil {
+			for _, l := range strings.Split(pretty.String(), "\n") {
+				b.Line("    " + l)
+			}
 		} else {
 			b.Line("    " + p.ProofPayload)
 		}
 	}
+}
+
+// bootVerdict is the verdict of the boot proof alone, leaving out the app
+// proof's own check (shown on its own line).
+func bootVerdict(rep *proof.Report) proof.Verdict {
+	v := proof.Verified
+	for _, c := range rep.Checks {
+		switch {
+		case c.ID == appProofCheckID:
+		case c.Status == proof.Fail:
+			return proof.Failed
+		case c.Status == proof.NotApplicable && isCoreCheck(c.ID):
+			v = proof.Partial
+		}
+	}
+	return v
+}
+
+func isCoreCheck(id string) bool {
+	switch id {
+	case proof.CheckCOSE, proof.CheckChain, proof.CheckUserData, proof.CheckPublicKey,
+		proof.CheckManifestDecode, proof.CheckPCRs, proof.CheckApprovals:
+		return true
+	}
+	return false
 }

@@ -165,11 +165,11 @@ func (b *BootProofs) renderDetail() {
 		}
 		i := len(b.copies)
 		b.copies = append(b.copies, copyLine{label: label, value: value, line: db.NextLine()})
-		text := "  " + padPlain(label+":", 16) + ui.Clean(value)
+		// The focused line is marked with ▸ as well as styled, so NO_COLOR still shows it.
 		if i == b.cursor {
-			db.Styled(th.Selected.Render("▸" + text[1:]))
+			db.Styled(th.Selected.Render(padPlain("▸ "+label+":", 16) + ui.Clean(value)))
 		} else {
-			db.Styled(text)
+			db.Styled(th.Label.Render(padPlain(label+":", 16)) + ui.Clean(value))
 		}
 	}
 
@@ -258,6 +258,9 @@ func (b *BootProofs) renderDetail() {
 		copyable("manifest PCR1", m.Enclave.PCR1.String())
 		copyable("manifest PCR2", m.Enclave.PCR2.String())
 		copyable("manifest PCR3", m.Enclave.PCR3.String())
+		if m.Enclave.QOSCommit == "" {
+			db.Field("qos_commit", "(empty)")
+		}
 		copyable("qos_commit", m.Enclave.QOSCommit)
 		root := "absent"
 		if m.Enclave.AWSRootCert {

@@ -1,0 +1,121 @@
+package screens
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// appProofsSection is the App proofs part of the open activity's detail.
+func appProofsSection(t *testing.T, h *harness) string {
+	t.Helper()
+	a := h.activities()
+	if a.detail == nil {
+		t.Fatal("no detail open")
+	}
+	a.detail.pane.SetSize(200, 1000)
+	out := plainDetail(a)
+	i := strings.Index(out, "App proofs (")
+	if i < 0 {
+		t.Fatalf("no app proofs section:\n%s", out)
+	}
+	return out[i:]
+}
+
+func plainDetail(a *Activities) string {
+	var b strings.Builder
+	for _, l := range strings.Split(a.detail.pane.View(), "\n") {
+		b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestActivityAppProofVerified(t *testing.T) {
+	bp, ap := fixtureBootProof(t), fixtureAppProof(t)
+	fake := &fakeClient{activities: sampleActivities(), appProofs: []api.AppProof{ap},
+		bootByKey: map[string]*api.BootProof{ap.PublicKey: bp}}
+	h := newHarness(t, fake, false, 0)
+	h.key("enter")
+	out := appProofsSection(t, h)
+	for _, want := range []string{
+		"#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  VERIFIED",
+		"app proof:      ✓ signed by the attested ephemeral key",
+		"boot proof:     VERIFIED",
+		"anchor:         AWS Nitro Enclaves Root-G1",
+		`"derivationPath": "m/44'/60'/0'/0/0"`, // the payload, pretty
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+	// The boot proof is fetched once per key for the session.
+	h.key("esc")
+	h.key("enter")
+	h.key("r")
+	n := 0
+	for _, c := range fake.bootCalls {
+		if c == "key:"+ap.PublicKey {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("boot proof fetched %d times, want once: %v", n, fake.bootCalls)
+	}
+	if out := appProofsSection(t, h); !strings.Contains(out, "VERIFIED") {
+		t.Errorf("cached verification:\n%s", out)
+	}
+}
+
+func TestActivityAppProofTamperedPayloadFails(t *testing.T) {
+	bp, ap := fixtureBootProof(t), fixtureAppProof(t)
+	ap.ProofPayload = strings.Replace(ap.ProofPayload, "0xb84b", "0xb84c", 1)
+	fake := &fakeClient{activities: sampleActivities(), appProofs: []api.AppProof{ap},
+		bootByKey: map[string]*api.BootProof{ap.PublicKey: bp}}
+	h := newHarness(t, fake, false, 0)
+	h.key("enter")
+	out := appProofsSection(t, h)
+	if !strings.Contains(out, "#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  FAILED") || !strings.Contains(out, "app proof:      ✗ signature over the payload") {
+		t.Errorf("tampered payload:\n%s", out)
+	}
+	if !strings.Contains(out, "boot proof:     VERIFIED") {
+		t.Errorf("the boot proof itself is fine:\n%s", out)
+	}
+}
+
+func TestActivityAppProofOfTamperedBootProofFails(t *testing.T) {
+	ap := fixtureAppProof(t)
+	fake := &fakeClient{activities: sampleActivities(), appProofs: []api.AppProof{ap},
+		bootByKey: map[string]*api.BootProof{ap.PublicKey: tamperedBootProof(t)}}
+	h := newHarness(t, fake, false, 0)
+	h.key("enter")
+	out := appProofsSection(t, h)
+	if !strings.Contains(out, "#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  FAILED") || !strings.Contains(out, "boot proof:     FAILED failed: cose-signature") {
+		t.Errorf("app proof of a tampered boot proof:\n%s", out)
+	}
+}
+
+func TestActivityAppProofWithoutBootProofIsNeverVerified(t *testing.T) {
+	ap := fixtureAppProof(t)
+	fake := &fakeClient{activities: sampleActivities(), appProofs: []api.AppProof{ap}}
+	h := newHarness(t, fake, false, 0)
+	h.key("enter")
+	out := appProofsSection(t, h)
+	if !strings.Contains(out, "CANNOT VERIFY") || !strings.Contains(out, "cannot verify: fetch the boot proof of its key: no boot proof") {
+		t.Errorf("unfetchable boot proof:\n%s", out)
+	}
+	if strings.Contains(out, "VERIFIED") {
+		t.Errorf("shown as verified:\n%s", out)
+	}
+	// A failure is not cached: once the service has it, the next open verifies.
+	fake.mu.Lock()
+	fake.bootByKey = map[string]*api.BootProof{ap.PublicKey: fixtureBootProof(t)}
+	fake.mu.Unlock()
+	h.key("r")
+	if out := appProofsSection(t, h); !strings.Contains(out, "P256  VERIFIED") {
+		t.Errorf("after r:\n%s", out)
+	}
+}

@@ -1,0 +1,304 @@
+package screens
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/fxamacker/cbor/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+const fixtureDir = "../../shared/fixtures/bootproof/"
+
+// fixtureBootProof is the production boot proof of the shared fixtures.
+func fixtureBootProof(t *testing.T) *api.BootProof {
+	t.Helper()
+	b, err := os.ReadFile(fixtureDir + "turnkey_boot_proof_1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r api.BootProofResponse
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return &r.BootProof
+}
+
+// fixtureAppProof is the production app proof signed by fixtureBootProof's key.
+func fixtureAppProof(t *testing.T) api.AppProof {
+	t.Helper()
+	b, err := os.ReadFile(fixtureDir + "turnkey_app_proof_1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ AppProofs []api.AppProof }
+	if err := json.Unmarshal(b, &r); err != nil || len(r.AppProofs) != 1 {
+		t.Fatalf("app proof fixture: %v", err)
+	}
+	return r.AppProofs[0]
+}
+
+// tamperedBootProof flips the last byte of the document's COSE signature: the
+// document still decodes, only its signature is wrong.
+func tamperedBootProof(t *testing.T) *api.BootProof {
+	t.Helper()
+	bp := *fixtureBootProof(t)
+	doc, err := base64.StdEncoding.DecodeString(bp.AwsAttestationDocB64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc[len(doc)-1] ^= 0x01
+	bp.AwsAttestationDocB64 = base64.StdEncoding.EncodeToString(doc)
+	return &bp
+}
+
+// fixturePCRs decodes the document's PCRs with the CBOR library directly, not
+// through proof/, so the test's expectations do not come from the code under test.
+func fixturePCRs(t *testing.T) map[uint64][]byte {
+	t.Helper()
+	doc, err := base64.StdEncoding.DecodeString(fixtureBootProof(t).AwsAttestationDocB64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sign1 []cbor.RawMessage
+	if err := cbor.Unmarshal(doc, &sign1); err != nil || len(sign1) != 4 {
+		t.Fatalf("COSE_Sign1: %v", err)
+	}
+	var payload []byte
+	if err := cbor.Unmarshal(sign1[2], &payload); err != nil {
+		t.Fatal(err)
+	}
+	var att struct {
+		PCRs map[uint64][]byte `cbor:"pcrs"`
+	}
+	if err := cbor.Unmarshal(payload, &att); err != nil {
+		t.Fatal(err)
+	}
+	return att.PCRs
+}
+
+func newProofHarness(t *testing.T, fake *fakeClient, apps ...string) *harness {
+	t.Helper()
+	r := NewRoot(Options{Client: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+		Now: func() time.Time { return testNow }, Static: true,
+		Tick:   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
+		Proofs: ProofSettings{Apps: apps}})
+	h := &harness{t: t, root: r, client: fake, fake: fake}
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.run(r.Init())
+	h.key("2")
+	if h.root.ActiveTitle() != "Boot proofs" {
+		t.Fatalf("screen 2 is %s", h.root.ActiveTitle())
+	}
+	return h
+}
+
+func (h *harness) plain() string { return ansi.Strip(h.root.Render()) }
+
+func (h *harness) bootProofs() *BootProofs { return h.root.screens[1].(*BootProofs) }
+
+// rowOf returns the list line of app.
+func rowOf(t *testing.T, out, app string) string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, " "+app+" ") {
+			return l
+		}
+	}
+	t.Fatalf("no row for %s in\n%s", app, out)
+	return ""
+}
+
+func proofFake(t *testing.T) *fakeClient {
+	return &fakeClient{activities: sampleActivities(), bootByApp: map[string]*api.BootProof{
+		"signer": fixtureBootProof(t), "tampered": tamperedBootProof(t)}}
+}
+
+func TestBootProofsVerdictPerApp(t *testing.T) {
+	h := newProofHarness(t, proofFake(t), "signer", "tampered", "missing")
+	out := h.plain()
+	if r := rowOf(t, out, "signer"); !strings.Contains(r, "VERIFIED") || !strings.Contains(r, "AWS Nitro Enclaves Root-G1") {
+		t.Errorf("real proof anchored at AWS: %q", r)
+	}
+	if r := rowOf(t, out, "tampered"); !strings.Contains(r, "FAILED") {
+		t.Errorf("tampered proof: %q", r)
+	}
+	if r := rowOf(t, out, "missing"); !strings.Contains(r, "CANNOT VERIFY") || strings.Contains(r, "VERIFIED ") {
+		t.Errorf("unfetchable proof: %q", r)
+	}
+	// Selecting the tampered app shows which check failed, under the list.
+	h.key("j")
+	if out := h.plain(); !strings.Contains(out, "✗ cose-signature") {
+		t.Errorf("failing check not shown for the selected app:\n%s", out)
+	}
+	h.key("j")
+	if out := h.plain(); !strings.Contains(out, "cannot verify: no boot proof for enclave app") {
+		t.Errorf("fetch error not shown:\n%s", out)
+	}
+}
+
+func TestBootProofsWithoutAppsSaysHowToConfigure(t *testing.T) {
+	fake := proofFake(t)
+	h := newProofHarness(t, fake)
+	out := h.plain()
+	if !strings.Contains(out, "No enclave apps are configured") || !strings.Contains(out, `enclave_apps = ["signer"]`) {
+		t.Errorf("no guidance:\n%s", out)
+	}
+	h.key("r")
+	h.key("enter")
+	if len(fake.bootCalls) != 0 {
+		t.Errorf("fetched with no apps: %v", fake.bootCalls)
+	}
+}
+
+func TestBootProofsRefreshRefetchesAndReverifies(t *testing.T) {
+	fake := proofFake(t)
+	h := newProofHarness(t, fake, "signer")
+	if !strings.Contains(rowOf(t, h.plain(), "signer"), "VERIFIED") {
+		t.Fatal("not verified at start")
+	}
+	fake.mu.Lock()
+	fake.bootByApp["signer"] = tamperedBootProof(t)
+	calls := len(fake.bootCalls)
+	fake.mu.Unlock()
+	h.key("r")
+	if len(fake.bootCalls) != calls+1 {
+		t.Errorf("r made %d calls, want 1", len(fake.bootCalls)-calls)
+	}
+	if r := rowOf(t, h.plain(), "signer"); !strings.Contains(r, "FAILED") {
+		t.Errorf("after r the tampered proof shows %q", r)
+	}
+	// A proof that can no longer be fetched is not left showing its old verdict.
+	fake.mu.Lock()
+	delete(fake.bootByApp, "signer")
+	fake.mu.Unlock()
+	h.key("r")
+	if r := rowOf(t, h.plain(), "signer"); !strings.Contains(r, "CANNOT VERIFY") || strings.Contains(r, "FAILED") {
+		t.Errorf("after a failed re-fetch: %q", r)
+	}
+}
+
+func TestBootProofsStaleReplyIsDropped(t *testing.T) {
+	fake := proofFake(t)
+	h := newProofHarness(t, fake, "signer")
+	b := h.bootProofs()
+	old := b.gen
+	b.load() // a newer load is in flight; the reply of the old one arrives late
+	h.send(bootProofLoadedMsg{gen: old, app: "signer", err: fmt.Errorf("late failure")})
+	if strings.Contains(h.plain(), "late failure") {
+		t.Error("a reply of a superseded load was applied")
+	}
+}
+
+func TestBootProofsDetailNavigationAndCopy(t *testing.T) {
+	h := newProofHarness(t, proofFake(t), "tampered", "signer")
+	h.key("j") // signer
+	h.key("enter")
+	out := h.plain()
+	for _, want := range []string{"Boot proof signer  VERIFIED", "✓ cert-chain", "AWS Nitro Enclaves Root-G1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("detail lacks %q:\n%s", want, out)
+		}
+	}
+	bp := fixtureBootProof(t)
+	manifest, err := base64.StdEncoding.DecodeString(bp.QosManifestB64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(manifest)
+	pcrs := fixturePCRs(t)
+
+	// The cursor starts on the first copyable line, user_data = SHA-256(manifest).
+	h.key("y")
+	// Then the public key, then PCR0.
+	h.key("down")
+	h.key("y")
+	h.key("j")
+	h.key("y")
+	h.key("k")
+	h.key("k")
+	h.key("k") // already at the top: stays
+	h.key("y")
+	want := []string{hex.EncodeToString(sum[:]), strings.ToLower(bp.EphemeralPublicKeyHex),
+		hex.EncodeToString(pcrs[0]), hex.EncodeToString(sum[:])}
+	got := h.clipboard()
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("copied\n%q\nwant\n%q", got, want)
+	}
+	// Moving far down scrolls the pane so the focused line stays on screen.
+	for range 30 {
+		h.key("down")
+	}
+	h.key("y")
+	got = h.clipboard()
+	last := got[len(got)-1]
+	pane := ansi.Strip(h.bootProofs().View(100, 27)) // the screen without toasts over it
+	if !strings.Contains(strings.ReplaceAll(pane, "\n", ""), "▸ manifest PCR3: "+last[:40]) {
+		t.Errorf("focused value %s… is not on screen:\n%s", last[:40], pane)
+	}
+
+	h.key("esc")
+	if out := h.plain(); !strings.Contains(out, "APP") || strings.Contains(out, "Checks") {
+		t.Errorf("esc did not go back to the list:\n%s", out)
+	}
+	h.key("k") // tampered
+	h.key("enter")
+	out = h.plain()
+	if !strings.Contains(out, "FAILED — failed: cose-signature") || !strings.Contains(out, "✗ cose-signature") {
+		t.Errorf("tampered detail:\n%s", out)
+	}
+}
+
+func TestBootProofsCopyIsCleaned(t *testing.T) {
+	bp := fixtureBootProof(t)
+	bp.EnclaveApp = "sig\x1b]52;c;aGk=\x07ner"
+	h := newProofHarness(t, &fakeClient{bootByApp: map[string]*api.BootProof{"signer": bp}}, "signer")
+	h.key("enter")
+	checkClean(t, "boot proof detail", h.root.Render())
+	for i := 0; i < 60; i++ {
+		h.key("down")
+		h.key("y")
+	}
+	for _, c := range h.clipboard() {
+		checkClean(t, "clipboard", c)
+	}
+}
+
+func TestGoldenBootProofs(t *testing.T) {
+	views := []struct {
+		name string
+		apps []string
+		keys []string
+	}{
+		{"list", []string{"signer", "tampered", "missing"}, nil},
+		{"list-failed", []string{"signer", "tampered", "missing"}, []string{"j"}},
+		{"detail", []string{"signer"}, []string{"enter"}},
+		{"detail-pcr0", []string{"signer"}, []string{"enter", "down", "down"}},
+		{"detail-failed", []string{"tampered"}, []string{"enter"}},
+		{"no-apps", nil, nil},
+	}
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		for _, v := range views {
+			t.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], v.name), func(t *testing.T) {
+				h := newProofHarness(t, proofFake(t), v.apps...)
+				h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+				for _, k := range v.keys {
+					h.key(k)
+				}
+				golden.RequireEqual(t, h.root.Render())
+			})
+		}
+	}
+}
