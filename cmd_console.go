@@ -94,6 +94,10 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	if _, ok := theme.AccentColor(p.Color); p.Color != "" && !ok {
 		return nil, fmt.Errorf("profile %q: color %q is not a colour: use a name (red, green, yellow, blue, magenta, cyan, orange, purple, pink), an ANSI number 0-255 or #rrggbb", p.Name, p.Color)
 	}
+	proofs, err := profileProofSettings(p)
+	if err != nil {
+		return nil, err
+	}
 	stamper, err := profileStamper(p, getenv)
 	if err != nil {
 		return nil, err
@@ -101,10 +105,6 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithUserAgent("vigil/"+version))
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
-	}
-	proofs, err := profileProofSettings(p)
-	if err != nil {
-		return nil, err
 	}
 	var sc screens.Client = client
 	if readOnly || p.ReadOnly {
