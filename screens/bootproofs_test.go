@@ -261,18 +261,38 @@ func TestBootProofsDetailNavigationAndCopy(t *testing.T) {
 	}
 }
 
-func TestBootProofsCopyIsCleaned(t *testing.T) {
-	bp := fixtureBootProof(t)
-	bp.EnclaveApp = "sig\x1b]52;c;aGk=\x07ner"
-	h := newProofHarness(t, &fakeClient{bootByApp: map[string]*api.BootProof{"signer": bp}}, "signer")
-	h.key("enter")
-	checkClean(t, "boot proof detail", h.root.Render())
-	for i := 0; i < 60; i++ {
-		h.key("down")
-		h.key("y")
-	}
-	for _, c := range h.clipboard() {
-		checkClean(t, "clipboard", c)
+// Raw hostile strings (as if the api client's sanitizer were bypassed) in every
+// field the service controls never reach the screen or the clipboard.
+func TestBootProofsHostileStringsAreCleaned(t *testing.T) {
+	for i := range hostile {
+		bp := fixtureBootProof(t)
+		bp.EnclaveApp, bp.Owner, bp.DeploymentLabel = hostileText(i), hostileText(i+1), hostileText(i+2)
+		ap := fixtureAppProof(t)
+		payload, err := json.Marshal(map[string]string{"note": hostileText(i)}) // bidi and C1 stay raw
+		if err != nil {
+			t.Fatal(err)
+		}
+		ap.ProofPayload = string(payload)
+		bad := ap
+		bad.Scheme, bad.PublicKey, bad.Signature, bad.ProofPayload = hostileText(i), hostileText(i+1), hostileText(i+2), hostileText(i+3)
+		fake := &fakeClient{activities: sampleActivities(), bootByApp: map[string]*api.BootProof{"signer": bp},
+			bootByKey: map[string]*api.BootProof{ap.PublicKey: bp}, appProofs: []api.AppProof{ap, bad}}
+		h := newProofHarness(t, fake, "signer", hostileText(i))
+		checkClean(t, "boot proofs list", h.root.Render())
+		h.key("enter")
+		checkClean(t, "boot proof detail", h.root.Render())
+		for range 30 {
+			h.key("down")
+			h.key("y")
+			checkClean(t, "boot proof detail", h.root.Render())
+		}
+		for _, c := range h.clipboard() {
+			checkClean(t, "clipboard", c)
+		}
+		h.key("1")
+		h.key("enter")
+		h.activities().detail.pane.SetSize(200, 1000)
+		checkClean(t, "app proofs", h.activities().detail.pane.View())
 	}
 }
 
