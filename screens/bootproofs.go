@@ -80,10 +80,10 @@ type bootProofsKeys struct {
 
 func newBootProofsKeys() bootProofsKeys {
 	return bootProofsKeys{
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open report")),
+		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Back:    key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-fetch and verify")),
-		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy PCR/hash")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-verify")),
+		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 	}
@@ -161,6 +161,8 @@ func (b *BootProofs) syncKeys() {
 	b.keys.Open.SetEnabled(has && !b.open)
 	b.keys.Back.SetEnabled(b.open)
 	b.keys.Refresh.SetEnabled(has)
+	b.keys.Up.SetEnabled(has)
+	b.keys.Down.SetEnabled(has)
 	b.keys.Copy.SetEnabled(b.open && len(b.copies) > 0)
 }
 

@@ -91,7 +91,12 @@ func fixturePCRs(t *testing.T) map[uint64][]byte {
 
 func newProofHarness(t *testing.T, fake *fakeClient, apps ...string) *harness {
 	t.Helper()
-	r := NewRoot(Options{Client: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+	return newProofHarnessTheme(t, fake, theme.Options{Dark: true, NoColor: true}, apps...)
+}
+
+func newProofHarnessTheme(t *testing.T, fake *fakeClient, th theme.Options, apps ...string) *harness {
+	t.Helper()
+	r := NewRoot(Options{Client: fake, Profile: "demo", Theme: th,
 		Now: func() time.Time { return testNow }, Static: true,
 		Tick:   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
 		Proofs: ProofSettings{Apps: apps}})
@@ -321,4 +326,11 @@ func TestGoldenBootProofs(t *testing.T) {
 			})
 		}
 	}
+}
+
+// Verdicts in colour (dark theme): VERIFIED green, FAILED and CANNOT VERIFY red.
+func TestGoldenBootProofsColour(t *testing.T) {
+	h := newProofHarnessTheme(t, proofFake(t), theme.Options{Dark: true}, "signer", "tampered", "missing")
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	golden.RequireEqual(t, h.root.Render())
 }

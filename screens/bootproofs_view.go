@@ -32,25 +32,34 @@ var noAppsHelp = []string{
 
 // verdictBadge is the verdict as text (so NO_COLOR still reads) in its colour.
 func verdictBadge(th *theme.Theme, a appBootProof) string {
+	text, style := verdictStyle(th, a)
+	return style.Render(text)
+}
+
+func verdictStyle(th *theme.Theme, a appBootProof) (string, lipgloss.Style) {
 	switch {
 	case a.err != "":
-		return th.Bad.Render("CANNOT VERIFY")
+		return "CANNOT VERIFY", th.Bad
 	case a.report == nil && a.loading:
-		return th.Muted.Render("verifying…")
+		return "verifying…", th.Muted
 	case a.report == nil:
-		return th.Muted.Render("not fetched")
+		return "not fetched", th.Muted
 	}
-	return reportBadge(th, a.report.Verdict)
+	return string(a.report.Verdict), verdictColour(th, a.report.Verdict)
+}
+
+func verdictColour(th *theme.Theme, v proof.Verdict) lipgloss.Style {
+	switch v {
+	case proof.Verified:
+		return th.Good.Bold(true)
+	case proof.Partial:
+		return th.Warn.Bold(true)
+	}
+	return th.Bad.Bold(true)
 }
 
 func reportBadge(th *theme.Theme, v proof.Verdict) string {
-	switch v {
-	case proof.Verified:
-		return th.Good.Bold(true).Render("VERIFIED")
-	case proof.Partial:
-		return th.Warn.Bold(true).Render("PARTIAL")
-	}
-	return th.Bad.Bold(true).Render("FAILED")
+	return verdictColour(th, v).Render(string(v))
 }
 
 // anchorText names the root that anchored the chain; a demo root is labelled so
@@ -100,7 +109,7 @@ func (b *BootProofs) View(width, height int) string {
 		appW = max(appW, min(ansi.StringWidth(ui.Clean(a.app)), 24))
 	}
 	row := func(mark, app, verdict, age, anchor string) string {
-		return mark + " " + pad(app, appW) + " " + pad(verdict, 13) + " " + pad(age, 5) + " " + anchor
+		return mark + " " + padPlain(app, appW) + pad(verdict, 13) + " " + padPlain(age, 5) + anchor
 	}
 	lines = append(lines, ansi.Truncate(th.Header.Render(row(" ", "APP", "VERDICT", "AGE", "ANCHOR")), width, "…"))
 	for i, a := range b.apps {
@@ -115,9 +124,16 @@ func (b *BootProofs) View(width, height int) string {
 		if i == b.sel {
 			mark = "▸"
 		}
-		l := row(mark, ansi.Truncate(ui.Clean(a.app), appW, "…"), verdictBadge(th, a), age, ui.Clean(anchor))
+		app := ansi.Truncate(ui.Clean(a.app), appW, "…")
+		text, style := verdictStyle(th, a)
+		var l string
 		if i == b.sel {
-			l = th.Selected.Render(ansi.Strip(l))
+			// The selected row keeps its verdict colour on the selection background.
+			sel := th.Selected
+			l = sel.Render(mark+" "+padPlain(app, appW)) + style.Inherit(sel).Render(text) +
+				sel.Render(strings.Repeat(" ", max(14-ansi.StringWidth(text), 1))+padPlain(age, 5)+ui.Clean(anchor))
+		} else {
+			l = row(mark, app, style.Render(text), age, ui.Clean(anchor))
 		}
 		lines = append(lines, ansi.Truncate(l, width, "…"))
 	}
