@@ -21,20 +21,22 @@ type appProofCheck struct {
 	report  *proof.Report
 }
 
-// appProofVerifiedMsg brings the verification of app proof index of an activity.
+// appProofVerifiedMsg brings the verification of the app proofs of an activity
+// that share one ephemeral key: reports[i] is for app proof indices[i].
 type appProofVerifiedMsg struct {
 	activityID string
 	gen        int
-	index      int
 	key        string
+	indices    []int
 	boot       *api.BootProof // as fetched, for the session's cache
-	report     *proof.Report
+	reports    []*proof.Report
 	err        error
 }
 
-// verifyAppProofs starts one verification per app proof of the open activity.
-// Boot proofs already fetched in this session (by ephemeral key) are reused:
-// an ephemeral key belongs to one enclave boot, so its boot proof never changes.
+// verifyAppProofs verifies the app proofs of the open activity, one command per
+// ephemeral key, so each key's boot proof is fetched once. Boot proofs fetched
+// earlier in the session are reused: an ephemeral key belongs to one enclave
+// boot, so its boot proof never changes (a failed fetch is not cached).
 func (a *Activities) verifyAppProofs() tea.Cmd {
 	d := a.detail
 	if d == nil {
@@ -42,24 +44,39 @@ func (a *Activities) verifyAppProofs() tea.Cmd {
 	}
 	d.proofGen++
 	d.checks = make([]appProofCheck, len(d.proofs))
-	cmds := make([]tea.Cmd, len(d.proofs))
+	byKey := map[string][]int{}
+	var order []string
 	for i, p := range d.proofs {
 		d.checks[i].loading = true
-		cmds[i] = verifyAppProofCmd(a.c, d.activity.ID, d.proofGen, i, p, a.bootCache[p.PublicKey])
+		if _, seen := byKey[p.PublicKey]; !seen {
+			order = append(order, p.PublicKey)
+		}
+		byKey[p.PublicKey] = append(byKey[p.PublicKey], i)
+	}
+	cmds := make([]tea.Cmd, 0, len(order))
+	for _, k := range order {
+		idx := byKey[k]
+		proofs := make([]api.AppProof, len(idx))
+		for n, i := range idx {
+			proofs[n] = d.proofs[i]
+		}
+		cmds = append(cmds, verifyAppProofsCmd(a.c, d.activity.ID, d.proofGen, k, idx, proofs, a.bootCache[k]))
 	}
 	return tea.Batch(cmds...)
 }
 
-func verifyAppProofCmd(c *Common, activityID string, gen, index int, p api.AppProof, cached *api.BootProof) tea.Cmd {
+// verifyAppProofsCmd fetches the boot proof of key (unless cached) and verifies
+// it once per app proof, each given alone as Options.AppProofs.
+func verifyAppProofsCmd(c *Common, activityID string, gen int, key string, indices []int, proofs []api.AppProof, cached *api.BootProof) tea.Cmd {
 	client, settings := c.Client, c.Proofs
 	return func() tea.Msg {
-		msg := appProofVerifiedMsg{activityID: activityID, gen: gen, index: index, key: p.PublicKey}
+		msg := appProofVerifiedMsg{activityID: activityID, gen: gen, key: key, indices: indices}
 		bp := cached
 		if bp == nil {
 			ctx, cancel := c.ctx()
 			defer cancel()
 			var err error
-			bp, err = client.GetBootProof(ctx, p.PublicKey)
+			bp, err = client.GetBootProof(ctx, key)
 			if err == nil && bp == nil {
 				err = fmt.Errorf("the service returned no boot proof")
 			}
@@ -69,14 +86,16 @@ func verifyAppProofCmd(c *Common, activityID string, gen, index int, p api.AppPr
 			}
 		}
 		msg.boot = bp
-		opts := settings.Options(bp.EnclaveApp, c.Now())
-		opts.AppProofs = []api.AppProof{p}
-		msg.report = proof.VerifyBootProof(*bp, opts)
+		for _, p := range proofs {
+			opts := settings.Options(bp.EnclaveApp, c.Now())
+			opts.AppProofs = []api.AppProof{p}
+			msg.reports = append(msg.reports, proof.VerifyBootProof(*bp, opts))
+		}
 		return msg
 	}
 }
 
-// appProofVerified records a verification in the open detail and caches the
+// appProofVerified records verifications in the open detail and caches the
 // boot proof for the session.
 func (a *Activities) appProofVerified(msg appProofVerifiedMsg) {
 	if msg.err == nil && msg.boot != nil {
@@ -86,15 +105,21 @@ func (a *Activities) appProofVerified(msg appProofVerifiedMsg) {
 		a.bootCache[msg.key] = msg.boot
 	}
 	d := a.detail
-	if d == nil || d.activity.ID != msg.activityID || d.proofGen != msg.gen || msg.index >= len(d.checks) {
+	if d == nil || d.activity.ID != msg.activityID || d.proofGen != msg.gen {
 		return
 	}
-	ch := &d.checks[msg.index]
-	ch.loading = false
-	if msg.err != nil {
-		ch.err, ch.report = errorText(msg.err), nil
-	} else {
-		ch.err, ch.report = "", msg.report
+	for n, i := range msg.indices {
+		if i >= len(d.checks) {
+			continue
+		}
+		ch := &d.checks[i]
+		ch.loading = false
+		switch {
+		case msg.err != nil:
+			ch.err, ch.report = errorText(msg.err), nil
+		case n < len(msg.reports):
+			ch.err, ch.report = "", msg.reports[n]
+		}
 	}
 	d.render(a.c)
 }

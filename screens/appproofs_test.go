@@ -36,13 +36,16 @@ func plainDetail(a *Activities) string {
 
 func TestActivityAppProofVerified(t *testing.T) {
 	bp, ap := fixtureBootProof(t), fixtureAppProof(t)
-	fake := &fakeClient{activities: sampleActivities(), appProofs: []api.AppProof{ap},
+	other := ap // same key, payload changed: its signature no longer matches
+	other.ProofPayload = strings.Replace(ap.ProofPayload, "m/44'", "m/45'", 1)
+	fake := &fakeClient{activities: sampleActivities(), appProofs: []api.AppProof{ap, other},
 		bootByKey: map[string]*api.BootProof{ap.PublicKey: bp}}
 	h := newHarness(t, fake, false, 0)
 	h.key("enter")
 	out := appProofsSection(t, h)
 	for _, want := range []string{
 		"#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  VERIFIED",
+		"#2 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  FAILED",
 		"app proof:      ✓ signed by the attested ephemeral key",
 		"boot proof:     VERIFIED",
 		"anchor:         AWS Nitro Enclaves Root-G1",
@@ -52,7 +55,7 @@ func TestActivityAppProofVerified(t *testing.T) {
 			t.Errorf("lacks %q:\n%s", want, out)
 		}
 	}
-	// The boot proof is fetched once per key for the session.
+	// The boot proof is fetched once per key for the session, not once per proof.
 	h.key("esc")
 	h.key("enter")
 	h.key("r")
