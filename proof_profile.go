@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/vigil-console/vigil/proof"
@@ -26,9 +27,10 @@ func profileProofSettings(p Profile) (screens.ProofSettings, error) {
 		if err != nil {
 			return s, fmt.Errorf("profile %q trusted_roots: %w", p.Name, err)
 		}
-		roots, err := proof.ParseRootsPEM(path, b)
+		// Reports name the root by its file name; errors give the whole path.
+		roots, err := proof.ParseRootsPEM(filepath.Base(path), b)
 		if err != nil {
-			return s, fmt.Errorf("profile %q trusted_roots: %w", p.Name, err)
+			return s, fmt.Errorf("profile %q trusted_roots %s: %w", p.Name, path, err)
 		}
 		s.Roots = append(s.Roots, roots...)
 	}
