@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -47,24 +46,13 @@ To connect to your organization:
   3. vigil --profile prod`
 
 func cmdConsole(ctx context.Context, c cli, args []string) error {
-	fset := flag.NewFlagSet("vigil", flag.ContinueOnError)
-	fset.SetOutput(c.stderr)
+	fset := newFlagSet("console", consoleUsage)
 	profile := fset.String("profile", "", "profile to use (default $VIGIL_PROFILE, else default_profile)")
 	config := fset.String("config", "", "config file (default $XDG_CONFIG_HOME/vigil/config.toml)")
 	readOnly := fset.Bool("read-only", false, "disable every submit (votes included)")
 	logFile := fset.String("log-file", "", "append logs to FILE (default: no logs)")
-	fset.Usage = func() {
-		fmt.Fprint(fset.Output(), consoleUsage)
-		fset.PrintDefaults()
-	}
-	if err := fset.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpShown
-		}
-		return usagef("%v", err)
-	}
-	if fset.NArg() > 0 {
-		return usagef("unexpected argument %q; see 'vigil -h'", fset.Arg(0))
+	if err := parseFlagsOnly(c, fset, args); err != nil {
+		return err
 	}
 	if *config == "" {
 		path := configPathDefault(c.getenv)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -30,24 +29,13 @@ Flags:
 `
 
 func cmdDemo(ctx context.Context, c cli, args []string) error {
-	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fset.SetOutput(c.stderr)
+	fset := newFlagSet("demo", demoUsage)
 	as := fset.String("as", "alice", "member to be: alice, bob, carol or operator")
 	data := fset.String("data", "", "data directory to keep (default: a temporary one, removed at exit)")
 	readOnly := fset.Bool("read-only", false, "disable every submit (votes included)")
 	logFile := fset.String("log-file", "", "append logs (console and service) to FILE (default: no logs)")
-	fset.Usage = func() {
-		fmt.Fprint(fset.Output(), demoUsage)
-		fset.PrintDefaults()
-	}
-	if err := fset.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpShown
-		}
-		return usagef("demo: %v", err)
-	}
-	if fset.NArg() > 0 {
-		return usagef("demo takes no arguments (got %q); see 'vigil demo -h'", fset.Arg(0))
+	if err := parseFlagsOnly(c, fset, args); err != nil {
+		return err
 	}
 	logger, closeLog, err := openLog(*logFile)
 	if err != nil {

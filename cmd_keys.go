@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -57,39 +56,6 @@ func cmdKeys(ctx context.Context, c cli, args []string) error {
 	return usagef("unknown keys command %q; use generate, list, show or import (vigil keys -h)", sub)
 }
 
-// newCmdFlags makes a flag set whose -h prints help to stdout and whose
-// errors become usage errors, not prints.
-func newCmdFlags(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
-
-// parseCmdFlags parses flags that may come before or after the positional
-// arguments ("generate NAME --scheme ed25519" works too) and returns the
-// positionals. "--" ends the flags.
-func parseCmdFlags(c cli, fs *flag.FlagSet, usage string, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(c.stdout, usage)
-				return nil, errHelpShown
-			}
-			return nil, usagef("%s: %v (see vigil %s -h)", fs.Name(), err, fs.Name())
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, nil
-		}
-		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
-			return append(positional, rest...), nil
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
-}
-
 func keysDirFlag(c cli, fs *flag.FlagSet) *string {
 	return fs.String("dir", "", "keys directory (default "+keys.DefaultDir(c.getenv)+")")
 }
@@ -117,10 +83,10 @@ Examples:
 `
 
 func keysGenerate(c cli, args []string) error {
-	fs := newCmdFlags("keys generate")
+	fs := newFlagSet("keys generate", keysGenerateUsage)
 	scheme := fs.String("scheme", "p256", "")
 	dir := keysDirFlag(c, fs)
-	pos, err := parseCmdFlags(c, fs, keysGenerateUsage, args)
+	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
 	}
@@ -187,9 +153,9 @@ Example:
 `
 
 func keysList(c cli, args []string) error {
-	fs := newCmdFlags("keys list")
+	fs := newFlagSet("keys list", keysListUsage)
 	dir := keysDirFlag(c, fs)
-	pos, err := parseCmdFlags(c, fs, keysListUsage, args)
+	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
 	}
@@ -223,9 +189,9 @@ Example:
 `
 
 func keysShow(c cli, args []string) error {
-	fs := newCmdFlags("keys show")
+	fs := newFlagSet("keys show", keysShowUsage)
 	dir := keysDirFlag(c, fs)
-	pos, err := parseCmdFlags(c, fs, keysShowUsage, args)
+	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
 	}
@@ -263,11 +229,11 @@ Examples:
 const maxImportLen = 4096
 
 func keysImport(c cli, args []string) error {
-	fs := newCmdFlags("keys import")
+	fs := newFlagSet("keys import", keysImportUsage)
 	scheme := fs.String("scheme", "", "")
 	file := fs.String("file", "", "")
 	dir := keysDirFlag(c, fs)
-	pos, err := parseCmdFlags(c, fs, keysImportUsage, args)
+	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
 	}

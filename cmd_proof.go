@@ -195,40 +195,14 @@ func readProofFile(c cli, path string) ([]byte, error) {
 	return b, nil
 }
 
-func newFlagSet(c cli, name, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are returned, help is printed by parseFlags
-	fs.Usage = func() {
-		out := fs.Output()
-		fmt.Fprint(out, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-func parseFlags(c cli, fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(c.stdout)
-			fs.Usage()
-			return errHelpShown
-		}
-		return usagef("%v; run 'vigil proof %s -h' for the flags", err, fs.Name())
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q; run 'vigil proof %s -h'", fs.Arg(0), fs.Name())
-	}
-	return nil
-}
-
 func cmdProofVerify(c cli, args []string) error {
-	fs := newFlagSet(c, "verify", verifyUsage)
+	fs := newFlagSet("proof verify", verifyUsage)
 	var common commonProofFlags
 	common.register(fs)
 	bootPath := fs.String("boot-proof", "", "boot proof `FILE` (get_latest_boot_proof reply or bare boot proof)")
 	appPath := fs.String("app-proofs", "", "app proofs `FILE` (list_app_proofs reply, list, or one proof)")
 	attPath := fs.String("attestation", "", "raw attestation document `FILE` (COSE_Sign1, CBOR or base64)")
-	if err := parseFlags(c, fs, args); err != nil {
+	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
 	if (*bootPath == "") == (*attPath == "") {
@@ -327,14 +301,14 @@ func attestationBytes(b []byte) []byte {
 }
 
 func cmdProofFetch(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet(c, "fetch", fetchUsage)
+	fs := newFlagSet("proof fetch", fetchUsage)
 	var common commonProofFlags
 	common.register(fs)
 	app := fs.String("app", "", "enclave app `NAME`, e.g. signer")
 	profile := fs.String("profile", "", "config profile `NAME` (default $VIGIL_PROFILE, then default_profile)")
 	config := fs.String("config", "", "config `FILE` (default $XDG_CONFIG_HOME/vigil/config.toml)")
 	out := fs.String("out", "", "also save the reply to `FILE`")
-	if err := parseFlags(c, fs, args); err != nil {
+	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
 	if *app == "" {

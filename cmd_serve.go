@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -39,24 +38,13 @@ Flags:
 `
 
 func cmdServe(ctx context.Context, c cli, args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+	fs := newFlagSet("serve", serveUsage)
 	addr := fs.String("addr", "127.0.0.1:8420", "address of the service API")
 	proxyAddr := fs.String("auth-proxy-addr", "127.0.0.1:8421", "address of the auth proxy")
 	data := fs.String("data", "", "data directory (default $XDG_DATA_HOME/vigil/server, else ~/.local/share/vigil/server)")
 	demo := fs.Bool("demo", false, "seed the demo organization on first start and write DIR/config.toml")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), serveUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpShown
-		}
-		return usagef("serve: %v", err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("serve takes no arguments (got %q); see 'vigil serve -h'", fs.Arg(0))
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
 	}
 	dir := *data
 	if dir == "" {

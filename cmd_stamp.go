@@ -41,13 +41,13 @@ const maxStampBody = 16 << 20
 
 // cmdStamp runs 'vigil stamp'.
 func cmdStamp(ctx context.Context, c cli, args []string) error {
-	fs := newCmdFlags("stamp")
+	fs := newFlagSet("stamp", stampUsage)
 	keyName := fs.String("key", "", "")
 	dir := fs.String("dir", "", "")
 	body := fs.String("body", "", "")
 	bodyFile := fs.String("body-file", "", "")
 	verify := fs.String("verify", "", "")
-	pos, err := parseCmdFlags(c, fs, stampUsage, args)
+	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// newFlagSet makes the flag set of "vigil NAME". Parse errors are returned, not
+// printed; -h prints usage, followed by the flag defaults unless usage documents
+// its flags itself (lines starting "  --").
+func newFlagSet(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		if !strings.Contains(usage, "\n  --") {
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args and returns the positional arguments. Flags may also
+// follow them ("keys generate NAME --scheme ed25519"); "--" ends the flags. -h
+// prints the help to standard output (errHelpShown); a mistake is a usage error
+// that says where the help is.
+func parseFlags(c cli, fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(c.stdout)
+				fs.Usage()
+				return nil, errHelpShown
+			}
+			return nil, usagef("%s: %v; run 'vigil %s -h' for the flags", fs.Name(), err, fs.Name())
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// parseFlagsOnly is parseFlags for commands that take no positional arguments.
+func parseFlagsOnly(c cli, fs *flag.FlagSet, args []string) error {
+	pos, err := parseFlags(c, fs, args)
+	if err == nil && len(pos) > 0 {
+		return usagef("%s takes no arguments (got %q); run 'vigil %s -h'", fs.Name(), pos[0], fs.Name())
+	}
+	return err
+}
