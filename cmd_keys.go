@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -250,22 +251,12 @@ func keysImport(c cli, args []string) error {
 	if err := keys.ValidateName(pos[0]); err != nil {
 		return usagef("keys import: %v", err)
 	}
-	var src io.Reader = c.stdin
-	from := "standard input"
-	if *file != "" && *file != "-" {
-		f, err := os.Open(*file)
-		if err != nil {
-			return fmt.Errorf("keys import: %w", err)
-		}
-		defer f.Close()
-		src, from = f, *file
-	}
-	if src == nil {
+	b, from, err := readInput(c, *file, maxImportLen)
+	if errors.Is(err, errNoInput) {
 		return usagef("keys import: no --file and no standard input")
 	}
-	b, err := io.ReadAll(io.LimitReader(src, maxImportLen+1))
 	if err != nil {
-		return fmt.Errorf("keys import: read %s: %w", from, err)
+		return fmt.Errorf("keys import: %w", err)
 	}
 	if len(b) > maxImportLen {
 		return fmt.Errorf("keys import: %s is larger than a key (%d bytes); expected 64 hex digits", from, maxImportLen)

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -174,18 +173,7 @@ func readRoots(c cli, path string) ([]proof.Root, error) {
 }
 
 func readProofFile(c cli, path string) ([]byte, error) {
-	var r io.Reader
-	if path == "-" {
-		r = c.stdin
-	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		defer f.Close()
-		r = f
-	}
-	b, err := io.ReadAll(io.LimitReader(r, maxProofFile+1))
+	b, _, err := readInput(c, path, maxProofFile)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

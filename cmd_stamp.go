@@ -7,8 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/vigil-console/vigil/keys"
@@ -72,22 +70,12 @@ func cmdStamp(ctx context.Context, c cli, args []string) error {
 	case set["body"]:
 		data = []byte(*body)
 	default:
-		var src io.Reader = c.stdin
-		from = "standard input"
-		if set["body-file"] && *bodyFile != "-" {
-			f, err := os.Open(*bodyFile)
-			if err != nil {
-				return fmt.Errorf("stamp: %w", err)
-			}
-			defer f.Close()
-			src, from = f, *bodyFile
-		}
-		if src == nil {
+		data, from, err = readInput(c, *bodyFile, maxStampBody)
+		if errors.Is(err, errNoInput) {
 			return usagef("stamp: no body: pass --body JSON or --body-file F")
 		}
-		data, err = io.ReadAll(io.LimitReader(src, maxStampBody+1))
 		if err != nil {
-			return fmt.Errorf("stamp: read body from %s: %w", from, err)
+			return fmt.Errorf("stamp: body: %w", err)
 		}
 		if len(data) > maxStampBody {
 			return fmt.Errorf("stamp: body from %s is larger than %d bytes", from, maxStampBody)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -57,4 +58,30 @@ func parseFlagsOnly(c cli, fs *flag.FlagSet, args []string) error {
 		return usagef("%s takes no arguments (got %q); run 'vigil %s -h'", fs.Name(), pos[0], fs.Name())
 	}
 	return err
+}
+
+// errNoInput means a command wanted standard input and has none.
+var errNoInput = errors.New("no standard input")
+
+// readInput reads path, or standard input when path is "" or "-", and returns at
+// most limit+1 bytes (so the caller can say the input is too large in its own
+// words) and a name for the source to use in messages.
+func readInput(c cli, path string, limit int) (data []byte, from string, err error) {
+	src, from := c.stdin, "standard input"
+	if path != "" && path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, path, err
+		}
+		defer f.Close()
+		src, from = f, path
+	}
+	if src == nil {
+		return nil, from, errNoInput
+	}
+	data, err = io.ReadAll(io.LimitReader(src, int64(limit)+1))
+	if err != nil {
+		return nil, from, fmt.Errorf("read %s: %w", from, err)
+	}
+	return data, from, nil
 }
