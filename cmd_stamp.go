@@ -131,6 +131,9 @@ func stampVerify(c cli, stamp string, body []byte) error {
 		return fmt.Errorf("stamp is not valid: %w", reason)
 	}
 	fmt.Fprintf(c.stdout, "verdict:    valid (%s, credential type %s)\n", st.Scheme, credentialTypeOf(st.Scheme))
+	if st.HighS {
+		fmt.Fprintln(c.stdout, "note:       the signature has a high S: accepted (WebCrypto signers do not normalise S), but malleable; vigil's keys sign low S")
+	}
 	fmt.Fprintln(c.stdout, "note:       the service also requires this public key to be registered to a user of the organization")
 	return nil
 }

@@ -33,8 +33,9 @@ var (
 	// ErrMalformedSignature: the signature is not hex, not strict DER, has the
 	// wrong length, or holds values out of range.
 	ErrMalformedSignature = errors.New("malformed signature")
-	// ErrHighSignatureS: an ECDSA signature whose S is above half the group
-	// order; such signatures are malleable and refused.
+	// ErrHighSignatureS: a secp256k1 signature whose S is above half the group
+	// order; that ecosystem requires low S (BIP 146), so such signatures are
+	// refused. P-256 has no such rule (see Verify).
 	ErrHighSignatureS = errors.New("non-canonical signature (high S)")
 	// ErrBadSignature: a well-formed signature that does not verify over the
 	// body with the stamp's public key.
@@ -49,12 +50,22 @@ type Stamp struct {
 	PublicKey string `json:"publicKey"`
 	Scheme    string `json:"scheme"`
 	Signature string `json:"signature"`
+	// HighS reports a P-256 signature whose S is above half the group order:
+	// valid, and accepted, but malleable (vigil's own keys always sign low S).
+	HighS bool `json:"-"`
 }
 
 // Verify decodes an X-Stamp header value and checks its signature over body
 // with the stamp's own public key. It does not know which keys are
 // registered: the caller must then check that s.PublicKey belongs to the
 // caller's user. The returned PublicKey and Signature are lowercase hex.
+//
+// Every signature must be canonical DER, but a P-256 signature with a high S is
+// accepted (and reported in HighS): WebCrypto, and with it the service's official
+// API-key stamper, does not normalise S, so about half of its stamps have a high
+// S, and the service accepts them. Malleability does not matter here: anyone
+// holding one valid stamp can replay it as it is, and the activity fingerprint is
+// over the body, not the stamp. secp256k1 stamps must have a low S.
 func Verify(headerValue string, body []byte) (Stamp, error) {
 	st, err := decodeStamp(headerValue)
 	if err != nil {
@@ -77,9 +88,11 @@ func Verify(headerValue string, body []byte) (Stamp, error) {
 		if err != nil {
 			return Stamp{}, err
 		}
-		if _, _, err := parseStrictDER(sigRaw, p256HalfOrder); err != nil {
+		_, sv, err := parseStrictDER(sigRaw, nil)
+		if err != nil {
 			return Stamp{}, err
 		}
+		st.HighS = sv.Cmp(p256HalfOrder) > 0
 		digest := sha256.Sum256(body)
 		// sigRaw is now known to be canonical DER, which VerifyASN1 takes as is.
 		if !ecdsa.VerifyASN1(pub, digest[:], sigRaw) {
@@ -218,7 +231,7 @@ type ecdsaSig struct{ R, S *big.Int }
 
 // parseStrictDER decodes a DER ECDSA signature and refuses every other
 // encoding of the same values (BER lengths, padded integers, trailing bytes),
-// zero or negative values, and S above halfOrder.
+// zero or negative values, and S above halfOrder (when halfOrder is not nil).
 func parseStrictDER(sig []byte, halfOrder *big.Int) (r, s *big.Int, err error) {
 	var v ecdsaSig
 	rest, err := asn1.Unmarshal(sig, &v)
@@ -235,7 +248,7 @@ func parseStrictDER(sig []byte, halfOrder *big.Int) (r, s *big.Int, err error) {
 	if err != nil || !bytes.Equal(canonical, sig) {
 		return nil, nil, fmt.Errorf("%w: not the canonical DER encoding (non-minimal length or integer)", ErrMalformedSignature)
 	}
-	if v.S.Cmp(halfOrder) > 0 {
+	if halfOrder != nil && v.S.Cmp(halfOrder) > 0 {
 		return nil, nil, fmt.Errorf("%w: S must be at most half the group order; sign with low-S normalisation", ErrHighSignatureS)
 	}
 	return v.R, v.S, nil

@@ -180,7 +180,7 @@ func mustB64(t testing.TB, s string) []byte {
 	return b
 }
 
-func TestVerifyRejectsHighSAndNonCanonicalDER(t *testing.T) {
+func TestVerifyNonCanonicalDERAndHighS(t *testing.T) {
 	v := loadStampVectors(t)[0]
 	orig := rawStamp(t, v.XStamp)
 	sigBytes, _ := hex.DecodeString(orig["signature"])
@@ -191,7 +191,8 @@ func TestVerifyRejectsHighSAndNonCanonicalDER(t *testing.T) {
 	n := elliptic.P256().Params().N
 	highS := new(big.Int).Sub(n, sig.S)
 
-	// The high-S twin is mathematically valid: the refusal is the rule, not maths.
+	// The high-S twin is mathematically valid, and WebCrypto (the official
+	// stamper) produces such signatures: it is accepted, and flagged.
 	pub, _ := hex.DecodeString(orig["publicKey"])
 	x, y := elliptic.UnmarshalCompressed(elliptic.P256(), pub)
 	digest := sha256.Sum256([]byte(v.Body))
@@ -199,6 +200,18 @@ func TestVerifyRejectsHighSAndNonCanonicalDER(t *testing.T) {
 		t.Fatal("test setup: high-S twin does not verify")
 	}
 	highDER, _ := asn1.Marshal(struct{ R, S *big.Int }{sig.R, highS})
+	highStamp := encodeRaw(t, map[string]string{"publicKey": orig["publicKey"], "scheme": orig["scheme"], "signature": hex.EncodeToString(highDER)})
+	if st, err := Verify(highStamp, []byte(v.Body)); err != nil || !st.HighS {
+		t.Errorf("P-256 high-S twin: HighS=%v err=%v, want accepted and flagged", st.HighS, err)
+	}
+	if st, err := Verify(v.XStamp, []byte(v.Body)); err != nil || st.HighS {
+		t.Errorf("published (low-S) vector: HighS=%v err=%v", st.HighS, err)
+	}
+	// A canonical but high-S twin with the body changed still fails: the flag
+	// is about malleability, not a way around the signature.
+	if _, err := Verify(highStamp, []byte(v.Body+" ")); !errors.Is(err, ErrBadSignature) {
+		t.Errorf("high-S twin over another body: %v, want ErrBadSignature", err)
+	}
 
 	rb, sb := sig.R.Bytes(), sig.S.Bytes()
 	intDER := func(b []byte) []byte {
@@ -224,7 +237,6 @@ func TestVerifyRejectsHighSAndNonCanonicalDER(t *testing.T) {
 		sig  []byte
 		want error
 	}{
-		{"high S", highDER, ErrHighSignatureS},
 		{"padded integer", seq(rPadded, intDER(sb)), ErrMalformedSignature},
 		{"long-form length", longLen(intDER(rb), intDER(sb)), ErrMalformedSignature},
 		{"trailing byte", append(append([]byte(nil), sigBytes...), 0), ErrMalformedSignature},
@@ -440,4 +452,47 @@ func BenchmarkVerify(b *testing.B) {
 			}
 		})
 	}
+}
+
+// secp256k1 requires low S (BIP 146): the high-S twin of a valid stamp, which
+// verifies mathematically, is refused.
+func TestVerifyRefusesHighSOnSecp256k1(t *testing.T) {
+	k, err := Generate(SchemeSecp256k1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := []byte(`{"organizationId":"org"}`)
+	_, value, err := k.Stamp(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := rawStamp(t, value)
+	der, _ := hex.DecodeString(orig["signature"])
+	var sig struct{ R, S *big.Int }
+	if _, err := asn1.Unmarshal(der, &sig); err != nil {
+		t.Fatal(err)
+	}
+	highS := new(big.Int).Sub(secp256k1.S256().Params().N, sig.S)
+	pub, _ := secp256k1.ParsePubKey(mustHex(t, orig["publicKey"]))
+	var rs, ss secp256k1.ModNScalar
+	rs.SetByteSlice(sig.R.Bytes())
+	ss.SetByteSlice(highS.Bytes())
+	digest := sha256.Sum256(body)
+	if !k1ecdsa.NewSignature(&rs, &ss).Verify(digest[:], pub) {
+		t.Fatal("test setup: the high-S twin does not verify mathematically")
+	}
+	highDER, _ := asn1.Marshal(struct{ R, S *big.Int }{sig.R, highS})
+	orig["signature"] = hex.EncodeToString(highDER)
+	if _, err := Verify(encodeRaw(t, orig), body); !errors.Is(err, ErrHighSignatureS) {
+		t.Fatalf("secp256k1 high S: %v, want ErrHighSignatureS", err)
+	}
+}
+
+func mustHex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
