@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,43 +17,12 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/screens"
-	"github.com/vigil-console/vigil/server"
+	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
 )
 
-// demoClient serves a freshly seeded demo organization from an in-process local
-// service and returns a client stamped with member's key.
-func demoClient(t testing.TB, member string) (*api.Client, func(string) *api.Client) {
-	t.Helper()
-	srv, err := server.Open(server.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-	keysDir := t.TempDir()
-	info, err := server.SeedDemo(context.Background(), srv, keysDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clientFor := func(name string) *api.Client {
-		k, err := keys.Store{Dir: keysDir}.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := api.NewClient(ts.URL, info.OrganizationID, k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	return clientFor(member), clientFor
-}
-
-// screenText strips styling so a test can look for words.
+// waitForText waits until every one of what has been on screen (styling stripped).
 func waitForText(t *testing.T, tm *teatest.TestModel, what ...string) {
 	t.Helper()
 	var last []byte
@@ -71,8 +39,8 @@ func waitForText(t *testing.T, tm *teatest.TestModel, what ...string) {
 }
 
 func TestConsoleAliceApprovesBobsActivityEndToEnd(t *testing.T) {
-	alice, clientFor := demoClient(t, "alice")
-	bob := clientFor("bob")
+	demo := servertest.StartDemo(t)
+	alice, bob := demo.Client("alice"), demo.Client("bob")
 	ctx := context.Background()
 	pending, err := bob.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}, Types: []string{api.TypeDeleteAPIKeys}, Limit: 10})
 	if err != nil || len(pending) != 1 {

@@ -2,7 +2,6 @@ package screens
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -10,62 +9,28 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/proof"
-	"github.com/vigil-console/vigil/server"
+	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
 )
 
-// localDemo is the real local service over HTTP with the demo organization.
-type localDemo struct {
-	info      *server.DemoInfo
-	clientFor func(name string) *api.Client
-}
-
-func startLocalDemo(t *testing.T) localDemo {
-	t.Helper()
-	srv, err := server.Open(server.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-	keysDir := t.TempDir()
-	info, err := server.SeedDemo(context.Background(), srv, keysDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return localDemo{info: info, clientFor: func(name string) *api.Client {
-		k, err := keys.Store{Dir: keysDir}.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := api.NewClient(ts.URL, info.OrganizationID, k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}}
-}
-
 // demoHarness drives the console on the real service as alice, with the demo's
 // apps and the roots given.
-func demoHarness(t *testing.T, d localDemo, roots []proof.Root) *harness {
+func demoHarness(t *testing.T, d *servertest.Demo, roots []proof.Root) *harness {
 	t.Helper()
-	c := d.clientFor("alice")
+	c := d.Client("alice")
 	r := NewRoot(Options{Client: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
 		Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
-		Proofs: ProofSettings{Apps: d.info.EnclaveApps, Roots: roots}})
+		Proofs: ProofSettings{Apps: d.Info.EnclaveApps, Roots: roots}})
 	h := &harness{t: t, root: r, client: c}
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.run(r.Init())
 	return h
 }
 
-func demoRoots(t *testing.T, d localDemo) []proof.Root {
+func demoRoots(t *testing.T, d *servertest.Demo) []proof.Root {
 	t.Helper()
-	roots, err := proof.ParseRootsPEM("demo-root.pem", d.info.DemoRootPEM)
+	roots, err := proof.ParseRootsPEM("demo-root.pem", d.Info.DemoRootPEM)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +38,8 @@ func demoRoots(t *testing.T, d localDemo) []proof.Root {
 }
 
 func TestEndToEndBootProofsOfTheLocalService(t *testing.T) {
-	d := startLocalDemo(t)
-	if len(d.info.EnclaveApps) == 0 {
+	d := servertest.StartDemo(t)
+	if len(d.Info.EnclaveApps) == 0 {
 		t.Fatal("the demo has no enclave apps")
 	}
 
@@ -82,7 +47,7 @@ func TestEndToEndBootProofsOfTheLocalService(t *testing.T) {
 		h := demoHarness(t, d, demoRoots(t, d))
 		h.key("2")
 		out := h.plain()
-		for _, app := range d.info.EnclaveApps {
+		for _, app := range d.Info.EnclaveApps {
 			if r := rowOf(t, out, app); !strings.Contains(r, "VERIFIED") || !strings.Contains(r, "DEMO root — not AWS") {
 				t.Errorf("%s: %q", app, r)
 			}
@@ -97,7 +62,7 @@ func TestEndToEndBootProofsOfTheLocalService(t *testing.T) {
 		h := demoHarness(t, d, nil)
 		h.key("2")
 		out := h.plain()
-		for _, app := range d.info.EnclaveApps {
+		for _, app := range d.Info.EnclaveApps {
 			if r := rowOf(t, out, app); !strings.Contains(r, "FAILED") {
 				t.Errorf("%s: %q", app, r)
 			}
@@ -114,11 +79,11 @@ func TestEndToEndBootProofsOfTheLocalService(t *testing.T) {
 }
 
 func TestEndToEndAppProofOfACompletedActivity(t *testing.T) {
-	d := startLocalDemo(t)
+	d := servertest.StartDemo(t)
 	ctx := context.Background()
-	alice, bob := d.clientFor("alice"), d.clientFor("bob")
+	alice, bob := d.Client("alice"), d.Client("bob")
 	var userIDs []string
-	for _, m := range d.info.Members {
+	for _, m := range d.Info.Members {
 		userIDs = append(userIDs, m.UserID)
 	}
 	act, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "proof-e2e", UserIDs: userIDs[:1]}, api.WithAppProofs())
