@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
@@ -60,7 +61,7 @@ func run(ctx context.Context, c cli, args []string) int {
 	case "proof":
 		err = cmdProof(ctx, c, args)
 	case "version", "--version", "-version":
-		fmt.Fprintf(c.stdout, "vigil %s\n", version)
+		fmt.Fprintf(c.stdout, "vigil %s\n", versionString())
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(c.stdout, topUsage)
 	default:
@@ -92,6 +93,28 @@ func exitCode(stderr io.Writer, err error) int {
 
 // errHelpShown is returned by a command that printed its help on -h.
 var errHelpShown = errors.New("help shown")
+
+// versionString is the -ldflags version, else the module version and VCS revision
+// the Go toolchain recorded (go install …@v1.2.3, or a build in a git checkout).
+func versionString() string {
+	if version != "dev" {
+		return version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	v := version
+	if info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " (" + s.Value[:12] + ")"
+		}
+	}
+	return v + " " + info.GoVersion
+}
 
 const topUsage = `vigil — a terminal console for organizations on the activity/query service
 
