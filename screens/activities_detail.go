@@ -177,8 +177,11 @@ func (d *activityDetail) render(c *Common) {
 		b.Line(fmt.Sprintf("%s  vote %s", fmtTime(now, e.CreatedAt), api.SanitizeID(e.VoteID)))
 		for _, o := range e.PolicyEvaluations {
 			pid := api.SanitizeID(o.PolicyID)
-			if pid == "" {
+			switch name := c.Org.PolicyNames[o.PolicyID]; {
+			case pid == "":
 				pid = "(root quorum)"
+			case name != "":
+				pid = ui.Clean(name) + " (" + pid + ")"
 			}
 			b.Line("    " + strings.TrimPrefix(o.Outcome, "OUTCOME_") + "  " + pid)
 		}

@@ -27,6 +27,7 @@ type Client interface {
 	Whoami(ctx context.Context) (*api.WhoamiResponse, error)
 	GetOrganizationConfigs(ctx context.Context) (*api.OrganizationConfigs, error)
 	ListUsers(ctx context.Context) ([]api.User, error)
+	ListPolicies(ctx context.Context) ([]api.Policy, error)
 	GetLatestBootProof(ctx context.Context, appName string) (*api.BootProof, error)
 	GetBootProof(ctx context.Context, ephemeralKey string) (*api.BootProof, error)
 }
@@ -88,6 +89,9 @@ type Org struct {
 	Quorum    api.Quorum
 	Features  []api.Feature
 	UserNames map[string]string // user id -> user name
+	// PolicyNames maps policy id -> name, so evaluations read as names; a policy
+	// created after the load shows by id until the next load.
+	PolicyNames map[string]string
 }
 
 // ctx returns a context bounded by the per-call timeout; commands run outside
@@ -107,7 +111,7 @@ type orgLoadedMsg struct {
 	err error
 }
 
-// loadOrg fetches whoami, the organization configs and the users.
+// loadOrg fetches whoami, the organization configs, the users and the policies.
 func loadOrg(c *Common) tea.Cmd {
 	client := c.Client
 	return func() tea.Msg {
@@ -118,7 +122,7 @@ func loadOrg(c *Common) tea.Cmd {
 			return orgLoadedMsg{err: fmt.Errorf("whoami: %w", err)}
 		}
 		org := Org{Loaded: true, ID: who.OrganizationID, Name: who.OrganizationName,
-			UserID: who.UserID, UserName: who.Username, UserNames: map[string]string{}}
+			UserID: who.UserID, UserName: who.Username, UserNames: map[string]string{}, PolicyNames: map[string]string{}}
 		cfg, err := client.GetOrganizationConfigs(ctx)
 		if err != nil {
 			return orgLoadedMsg{org: org, err: fmt.Errorf("organization configs: %w", err)}
@@ -130,6 +134,13 @@ func loadOrg(c *Common) tea.Cmd {
 		}
 		for _, u := range users {
 			org.UserNames[u.UserID] = u.UserName
+		}
+		policies, err := client.ListPolicies(ctx)
+		if err != nil {
+			return orgLoadedMsg{org: org, err: fmt.Errorf("list policies: %w", err)}
+		}
+		for _, p := range policies {
+			org.PolicyNames[p.PolicyID] = p.PolicyName
 		}
 		return orgLoadedMsg{org: org}
 	}

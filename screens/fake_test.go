@@ -98,7 +98,7 @@ func (f *fakeClient) GetPolicyEvaluations(_ context.Context, id string) ([]api.P
 	f.evalCalls = append(f.evalCalls, id)
 	f.mu.Unlock()
 	return []api.PolicyEvaluation{{ID: "ev-1", ActivityID: id, VoteID: "vote-1",
-		PolicyEvaluations: []api.PolicyOutcome{{Outcome: "OUTCOME_REQUIRES_CONSENSUS"}}, CreatedAt: api.NewTime(testNow.Add(-time.Hour))}}, nil
+		PolicyEvaluations: []api.PolicyOutcome{{Outcome: "OUTCOME_REQUIRES_CONSENSUS"}, {PolicyID: "pol-ops", Outcome: "OUTCOME_REQUIRES_CONSENSUS"}, {PolicyID: "pol-gone", Outcome: "OUTCOME_DENY_IMPLICIT"}}, CreatedAt: api.NewTime(testNow.Add(-time.Hour))}}, nil
 }
 func (f *fakeClient) ListAppProofs(context.Context, string) ([]api.AppProof, error) {
 	f.mu.Lock()
@@ -131,6 +131,9 @@ func (f *fakeClient) Whoami(context.Context) (*api.WhoamiResponse, error) {
 func (f *fakeClient) GetOrganizationConfigs(context.Context) (*api.OrganizationConfigs, error) {
 	return &api.OrganizationConfigs{Quorum: api.Quorum{Threshold: 2, UserIDs: []string{"u-alice", "u-bob", "u-carol"}},
 		Features: []api.Feature{{Name: "FEATURE_NAME_EMAIL_AUTH", Value: ""}}}, nil
+}
+func (f *fakeClient) ListPolicies(context.Context) ([]api.Policy, error) {
+	return []api.Policy{{PolicyID: "pol-ops", PolicyName: "Ops need two approvers", Effect: api.EffectAllow}}, nil
 }
 func (f *fakeClient) ListUsers(context.Context) ([]api.User, error) {
 	return []api.User{{UserID: "u-alice", UserName: "alice"}, {UserID: "u-bob", UserName: "bob"}, {UserID: "u-carol", UserName: "carol"}}, nil

@@ -74,6 +74,8 @@ func hostileServer(t *testing.T) *httptest.Server {
 			"features": []any{map[string]any{"name": "FEATURE_NAME_WEBHOOK" + hostileText(9), "value": join}},
 			"quorum":   map[string]any{"threshold": 2, "userIds": []string{"u-" + hostileText(10)}}}},
 		"list_users": map[string]any{"users": []any{map[string]any{"userId": "u-" + hostileText(5), "userName": "bob " + join}}},
+		"list_policies": map[string]any{"policies": []any{map[string]any{"policyId": "p" + hostileText(3), "policyName": "allow " + join,
+			"effect": api.EffectAllow, "condition": join, "consensus": join, "notes": join}}},
 		"get_policy_evaluations": map[string]any{"policyEvaluations": []any{map[string]any{
 			"id": "e" + hostileText(1), "activityId": "a", "organizationId": "o", "voteId": "v" + hostileText(2),
 			"policyEvaluations": []any{map[string]any{"policyId": "p" + hostileText(3), "outcome": "OUTCOME_ALLOW" + hostileText(4)}},
