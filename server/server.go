@@ -38,6 +38,9 @@ type Server struct {
 	compiled sync.Map // policy cache: condition+"\x00"+consensus -> compiledPolicy
 
 	enclaveMu sync.Mutex // serializes creation of demo enclaves
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open opens (creating or migrating as needed) the store in cfg.DataDir and
@@ -71,13 +74,17 @@ func Open(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Close stops webhook delivery (waiting briefly for deliveries in flight) and
-// closes the store.
+// Close stops webhook delivery (waiting briefly for deliveries in flight),
+// saves the webhook key ring and closes the store. Later calls return the
+// first call's result.
 func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := s.hooks.close(ctx)
-	return errors.Join(err, s.db.close())
+	s.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := s.hooks.close(ctx)
+		s.closeErr = errors.Join(err, s.db.close())
+	})
+	return s.closeErr
 }
 
 // TLSFetcherPublicKey is the uncompressed hex P-256 key clients encrypt OAuth2

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -8,6 +9,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/webhook"
@@ -15,12 +18,26 @@ import (
 
 const stateWebhookRing = "webhook_keyring"
 
+// ringSyncInterval is how often the ring is compared with its stored copy, to
+// persist the drop of a retired key whose last delivery completed between
+// other saves (see hooks.sync).
+const ringSyncInterval = time.Second
+
 // hooks delivers activity status changes to the URL of an organization's
 // FEATURE_NAME_WEBHOOK, signed with the service's key ring (kept in the store).
 type hooks struct {
 	ring      *webhook.KeyRing
 	deliverer *webhook.Deliverer
 	log       *slog.Logger
+	db        *store
+
+	// persistMu serializes saves, so an older Marshal never overwrites a
+	// newer one; persisted is the ring as last written to the store.
+	persistMu sync.Mutex
+	persisted []byte
+
+	stopSync chan struct{}
+	syncDone chan struct{}
 }
 
 // hookEvent is a delivery decided inside a transaction, sent after it commits.
@@ -28,6 +45,7 @@ type hookEvent = webhook.Event
 
 func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Logger) (*hooks, error) {
 	var ring *webhook.KeyRing
+	var saved []byte
 	err := db.inTx(ctx, func(tx *txn) error {
 		raw, ok, err := getState(ctx, tx, stateWebhookRing)
 		if err != nil {
@@ -37,6 +55,7 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 			if ring, err = webhook.LoadKeyRing(raw); err != nil {
 				return fmt.Errorf("stored webhook key ring: %w", err)
 			}
+			saved = raw
 			return nil
 		}
 		if ring, err = webhook.NewKeyRing(); err != nil {
@@ -45,31 +64,110 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 		if raw, err = ring.Marshal(); err != nil {
 			return err
 		}
+		saved = raw
 		return putState(ctx, tx, stateWebhookRing, raw)
 	})
 	if err != nil {
 		return nil, err
 	}
-	d := webhook.NewDeliverer(ring, client, webhook.DelivererOptions{
+	h := &hooks{ring: ring, log: log, db: db, persisted: saved, stopSync: make(chan struct{}), syncDone: make(chan struct{})}
+	h.deliverer = webhook.NewDeliverer(ring, client, webhook.DelivererOptions{
 		Logger: log,
 		OnResult: func(ev webhook.Event, r webhook.Result) {
 			if !r.Delivered {
 				log.Warn("webhook not delivered", "org", ev.OrgID, "event", ev.EventID, "attempts", r.Attempts, "status", r.StatusCode, "err", r.Err)
 			}
+			// The attempt has released its key: a retired key may just have
+			// been dropped from the ring.
+			h.syncLogged()
 		},
 	})
-	return &hooks{ring: ring, deliverer: d, log: log}, nil
+	go h.syncLoop()
+	return h, nil
 }
 
-func (h *hooks) jwks() api.JWKS { return h.ring.JWKS() }
+// jwks is the published key set. The store is brought up to date first, so
+// that what a receiver sees is what a restarted service would publish.
+func (h *hooks) jwks() api.JWKS {
+	h.syncLogged()
+	return h.ring.JWKS()
+}
+
+// rotate makes a fresh key active and saves the ring. The previous key stays
+// published until the deliveries signed with it complete.
+func (h *hooks) rotate(ctx context.Context) (newKid, oldKid string, err error) {
+	h.persistMu.Lock()
+	defer h.persistMu.Unlock()
+	oldKid = h.ring.ActiveKeyID()
+	newKid, err = h.ring.Rotate()
+	if err != nil {
+		return "", "", err
+	}
+	if err := h.syncLocked(ctx); err != nil {
+		// The new key already signs; syncLoop keeps trying to save it.
+		return newKid, oldKid, fmt.Errorf("webhook key %s is active but not yet saved (will retry): %w", newKid, err)
+	}
+	return newKid, oldKid, nil
+}
+
+// sync writes the ring to the store if it changed since the last save. The
+// ring changes on rotation and when a retiring key's last in-flight delivery
+// completes (webhook.KeyRing drops it then, with no notification): the
+// deliverer's OnResult, the JWKS handler, a once-a-second check and close
+// all call sync, so the store follows every change.
+func (h *hooks) sync(ctx context.Context) error {
+	h.persistMu.Lock()
+	defer h.persistMu.Unlock()
+	return h.syncLocked(ctx)
+}
+
+func (h *hooks) syncLocked(ctx context.Context) error {
+	raw, err := h.ring.Marshal()
+	if err != nil {
+		return fmt.Errorf("save webhook key ring: %w", err)
+	}
+	if bytes.Equal(raw, h.persisted) {
+		return nil
+	}
+	if err := h.db.inTx(ctx, func(tx *txn) error { return putState(ctx, tx, stateWebhookRing, raw) }); err != nil {
+		return fmt.Errorf("save webhook key ring: %w", err)
+	}
+	h.persisted = raw
+	return nil
+}
+
+func (h *hooks) syncLogged() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.sync(ctx); err != nil {
+		h.log.Error("webhook key ring not saved", "err", err)
+	}
+}
+
+func (h *hooks) syncLoop() {
+	defer close(h.syncDone)
+	t := time.NewTicker(ringSyncInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stopSync:
+			return
+		case <-t.C:
+			h.syncLogged()
+		}
+	}
+}
 
 func (h *hooks) close(ctx context.Context) error {
 	err := h.deliverer.Close(ctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		h.log.Warn("webhook deliveries abandoned at shutdown")
-		return nil
+		err = nil
 	}
-	return err
+	close(h.stopSync)
+	<-h.syncDone
+	// Every delivery has ended, so every retiring key is gone: save that.
+	return errors.Join(err, h.sync(context.Background()))
 }
 
 // eventFor builds the delivery of the activity's current state, or nil when
@@ -97,3 +195,24 @@ func (h *hooks) send(events []hookEvent) {
 		}
 	}
 }
+
+// RotateWebhookKey makes a fresh Ed25519 key sign new webhook deliveries and
+// returns its key id. The JWKS publishes the new key at once; the previous key
+// stays published until the deliveries signed with it are done, then is
+// dropped. The key ring is saved in the store after each of these changes, so
+// a restarted service signs with the new key.
+func (s *Server) RotateWebhookKey(ctx context.Context) (newKid string, err error) {
+	newKid, oldKid, err := s.hooks.rotate(ctx)
+	if newKid == "" {
+		return "", fmt.Errorf("rotate webhook key: %w", err)
+	}
+	s.log.Info("webhook signing key rotated", "kid", newKid, "previous_kid", oldKid)
+	if err != nil {
+		return newKid, fmt.Errorf("rotate webhook key: %w", err)
+	}
+	return newKid, nil
+}
+
+// ActiveWebhookKeyID is the key id that signs new webhook deliveries (the
+// X-Service-Signature-Key-Id they carry).
+func (s *Server) ActiveWebhookKeyID() string { return s.hooks.ring.ActiveKeyID() }
