@@ -18,6 +18,7 @@ import (
 )
 
 const serveUsage = `Usage: vigil serve [--addr HOST:PORT] [--auth-proxy-addr HOST:PORT] [--data DIR] [--demo]
+                   [--webhook-key-rotation DURATION]
 
 Runs the local activity/query service (SPEC.md) on HTTP: stamped submits and
 queries under /public/v1/, the webhook JWKS, and the auth proxy on its own
@@ -29,9 +30,14 @@ and carol in a 2-of-3 quorum, and operator), writes their keys to DIR/keys/ and
 a config with one profile per member to DIR/config.toml, and prints how to
 connect.
 
+With --webhook-key-rotation, a fresh webhook signing key takes over every
+DURATION (e.g. 24h); the previous key stays in the JWKS until the deliveries
+signed with it are done. 0 (the default) never rotates.
+
 Examples:
   vigil serve --demo
   vigil serve --data /tmp/vigil --addr 127.0.0.1:9000
+  vigil serve --webhook-key-rotation 24h
   vigil --config ~/.local/share/vigil/server/config.toml --profile bob
 
 Flags:
@@ -43,8 +49,15 @@ func cmdServe(ctx context.Context, c cli, args []string) error {
 	proxyAddr := fs.String("auth-proxy-addr", "127.0.0.1:8421", "address of the auth proxy")
 	data := fs.String("data", "", "data directory (default $XDG_DATA_HOME/vigil/server, else ~/.local/share/vigil/server)")
 	demo := fs.Bool("demo", false, "seed the demo organization on first start and write DIR/config.toml")
+	rotation := fs.Duration("webhook-key-rotation", 0, "rotate the webhook signing key this often (e.g. 24h); 0 never rotates")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
+	}
+	if *rotation < 0 {
+		return usagef("serve: --webhook-key-rotation %s is negative; give a positive duration such as 24h, or 0 to never rotate", *rotation)
+	}
+	if *rotation > 0 && *rotation < minWebhookKeyRotation {
+		return usagef("serve: --webhook-key-rotation %s is too short: receivers refetch the JWKS at most every few seconds; use at least %s", *rotation, minWebhookKeyRotation)
 	}
 	dir := *data
 	if dir == "" {
@@ -78,6 +91,14 @@ func cmdServe(ctx context.Context, c cli, args []string) error {
 		return fmt.Errorf("open the service's data in %s: %w", dir, err)
 	}
 	defer srv.Close()
+	if *rotation > 0 {
+		rotateCtx, stopRotating := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); rotateWebhookKeys(rotateCtx, srv, *rotation, log) }()
+		// Runs before srv.Close (defers run last-in first-out).
+		defer func() { stopRotating(); <-done }()
+		log.Info("webhook signing key rotation on", "every", rotation.String(), "kid", srv.ActiveWebhookKeyID())
+	}
 
 	api := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute,
@@ -106,6 +127,29 @@ func cmdServe(ctx context.Context, c cli, args []string) error {
 		err = nil
 	}
 	return err
+}
+
+// minWebhookKeyRotation is the shortest --webhook-key-rotation: a receiver's
+// JWKS cache refetches at most every webhook.MinRefetchInterval (10 s), so a
+// key rotated faster than that could reach receivers before they may learn it.
+const minWebhookKeyRotation = time.Minute
+
+// rotateWebhookKeys rotates srv's webhook signing key every interval until ctx
+// ends. The server logs each rotation (key ids only); a failure is logged and
+// retried at the next tick.
+func rotateWebhookKeys(ctx context.Context, srv *server.Server, every time.Duration, log *slog.Logger) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := srv.RotateWebhookKey(ctx); err != nil {
+				log.Error("webhook key rotation failed", "err", err)
+			}
+		}
+	}
 }
 
 func defaultServerDataDir(getenv func(string) string) string {

@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -81,6 +84,58 @@ func TestServeFlags(t *testing.T) {
 	}
 	if code := run(context.Background(), c, []string{"serve"}); code != 2 {
 		t.Fatalf("no HOME and no --data: exit %d, want 2 (%s)", code, errOut.String())
+	}
+	for _, bad := range []struct{ value, want string }{{"-1h", "negative"}, {"5s", "too short"}, {"daily", "webhook-key-rotation"}} {
+		errOut.Reset()
+		if code := run(context.Background(), c, []string{"serve", "--data", t.TempDir(), "--webhook-key-rotation", bad.value}); code != 2 || !strings.Contains(errOut.String(), bad.want) {
+			t.Fatalf("--webhook-key-rotation %s: exit %d, stderr %q; want 2 and %q", bad.value, code, errOut.String(), bad.want)
+		}
+	}
+}
+
+func TestRotateWebhookKeysOnInterval(t *testing.T) {
+	var logs bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	srv, err := server.Open(server.Config{Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	first := srv.ActiveWebhookKeyID()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); rotateWebhookKeys(ctx, srv, 20*time.Millisecond, log) }()
+	seen := map[string]bool{first: true}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(seen) < 3 && time.Now().Before(deadline) {
+		seen[srv.ActiveWebhookKeyID()] = true
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if len(seen) < 3 {
+		t.Fatalf("saw active keys %v in 10 s of rotating every 20 ms", seen)
+	}
+	resp, err := http.Get(hs.URL + api.JWKSPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var set api.JWKS
+	if err := json.NewDecoder(resp.Body).Decode(&set); err != nil {
+		t.Fatal(err)
+	}
+	active := srv.ActiveWebhookKeyID()
+	if len(set.Keys) != 1 || set.Keys[0].Kid != active {
+		t.Fatalf("JWKS %+v, want only the active key %s (nothing was in flight)", set.Keys, active)
+	}
+	if !strings.Contains(logs.String(), "webhook signing key rotated") || !strings.Contains(logs.String(), active) {
+		t.Fatalf("rotation not logged with its key id: %s", logs.String())
+	}
+	if strings.Contains(logs.String(), "seed") || strings.Contains(logs.String(), "priv") {
+		t.Fatalf("rotation log mentions private key material: %s", logs.String())
 	}
 }
 
