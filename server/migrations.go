@@ -229,6 +229,19 @@ CREATE INDEX enclaves_ephemeral ON enclaves(ephemeral_key);
 `,
 	// 2: a public key identifies one API key within an organization.
 	`CREATE UNIQUE INDEX api_keys_org_public_key ON api_keys(org_id, public_key);`,
+	// 3: OIDC issuers an organization trusts besides the local one (oauth):
+	// one row per verification key; every row of an issuer has its audience.
+	`
+CREATE TABLE oidc_trusted_issuers (
+	org_id         TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	issuer         TEXT NOT NULL,
+	audience       TEXT NOT NULL,
+	kid            TEXT NOT NULL, -- '' for a key that tokens without a kid header may use
+	public_key_pem TEXT NOT NULL, -- PKIX "PUBLIC KEY": ECDSA P-256 or RSA
+	created_ns     INTEGER NOT NULL
+);
+CREATE INDEX oidc_trusted_issuers_org ON oidc_trusted_issuers(org_id, issuer);
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration.

@@ -44,7 +44,7 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 		if err := checkTargetKey(p.TargetPublicKey); err != nil {
 			return invalidf("INVALID_PARAMETER", "parameters.targetPublicKey: %v", err)
 		}
-		if _, err := s.verifyOIDCToken(p.OidcToken, c.OrgID); err != nil {
+		if _, err := s.verifyOIDCToken(ctx, s.db.read, p.OidcToken, c.OrgID); err != nil {
 			return unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", err)
 		}
 	}

@@ -1,0 +1,196 @@
+package server
+
+import (
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"time"
+)
+
+// verifyOIDCToken checks an oauth token against the issuers organization
+// orgID trusts: the local issuer (ES256, aud = the organization id) and those
+// of TrustOIDCIssuer (ES256 or RS256, aud = their audience). The kid header
+// selects the key when present. iss, aud, exp, nbf and iat are checked with
+// oidcLeeway. alg "none", HMAC algorithms and an algorithm that does not
+// match the key's type are refused. SPEC.md calls the token base64-encoded: a
+// compact JWT is accepted as is, or base64 (standard or URL) of one.
+func (s *Server) verifyOIDCToken(ctx context.Context, q querier, token, orgID string) (oidcClaims, error) {
+	var c oidcClaims
+	token = strings.TrimSpace(token)
+	if strings.Count(token, ".") != 2 {
+		dec, err := decodeAnyBase64(token)
+		if err != nil || strings.Count(string(dec), ".") != 2 {
+			return c, errors.New("is neither a JWT (header.payload.signature) nor base64 of one")
+		}
+		token = string(dec)
+	}
+	parts := strings.Split(token, ".")
+	hb, err1 := base64.RawURLEncoding.DecodeString(parts[0])
+	cb, err2 := base64.RawURLEncoding.DecodeString(parts[1])
+	sig, err3 := base64.RawURLEncoding.DecodeString(parts[2])
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return c, errors.New("a JWT part is not base64url")
+	}
+	var h struct {
+		Alg  string          `json:"alg"`
+		Kid  *string         `json:"kid"`
+		Crit json.RawMessage `json:"crit"`
+	}
+	if err := json.Unmarshal(hb, &h); err != nil {
+		return c, errors.New("JWT header is not a JSON object")
+	}
+	if err := checkAlgorithm(h.Alg); err != nil {
+		return c, err
+	}
+	if h.Crit != nil {
+		return c, errors.New("JWT header has critical extensions (crit), which are not supported")
+	}
+	// The issuer names the keys to check against; nothing in the claims is
+	// believed until the signature verifies.
+	if err := json.Unmarshal(cb, &c); err != nil {
+		return c, errors.New("JWT claims are not a JSON object with string iss/sub and numeric exp/nbf/iat")
+	}
+	audience, keys, trusted, err := s.issuerKeys(ctx, q, orgID, c.Issuer)
+	if err != nil {
+		return c, err
+	}
+	if !trusted {
+		return c, fmt.Errorf("issuer %q is not trusted by this organization", truncateForMessage(c.Issuer))
+	}
+	candidates, err := selectKeys(keys, h.Alg, h.Kid, c.Issuer)
+	if err != nil {
+		return c, err
+	}
+	signed := []byte(parts[0] + "." + parts[1])
+	verified := false
+	for _, k := range candidates {
+		if err := verifyJWS(h.Alg, k.pub, signed, sig); err == nil {
+			verified = true
+			break
+		} else if len(candidates) == 1 {
+			return c, err
+		}
+	}
+	if !verified {
+		return c, fmt.Errorf("%s signature does not verify with any key this organization trusts for issuer %s (token altered, or signed by another key)", h.Alg, c.Issuer)
+	}
+	now := s.now()
+	switch {
+	case !c.hasAudience(audience):
+		return c, fmt.Errorf("audience (aud) does not include %q, the audience this organization expects from %s", audience, c.Issuer)
+	case c.Expiry <= 0:
+		return c, errors.New("token has no expiry (exp)")
+	case now.After(numericDate(c.Expiry).Add(oidcLeeway)):
+		return c, fmt.Errorf("token has expired (exp %s); sign in again for a fresh token", numericDate(c.Expiry).UTC().Format(time.RFC3339))
+	case c.NotBefore != 0 && now.Add(oidcLeeway).Before(numericDate(c.NotBefore)):
+		return c, fmt.Errorf("token is not valid yet (nbf %s); check the clocks", numericDate(c.NotBefore).UTC().Format(time.RFC3339))
+	case c.IssuedAt != 0 && now.Add(oidcLeeway).Before(numericDate(c.IssuedAt)):
+		return c, fmt.Errorf("token is issued in the future (iat %s); check the clocks", numericDate(c.IssuedAt).UTC().Format(time.RFC3339))
+	case c.Subject == "":
+		return c, errors.New("token has no subject (sub)")
+	}
+	return c, nil
+}
+
+// checkAlgorithm accepts ES256 and RS256 only, naming why others are refused.
+func checkAlgorithm(alg string) error {
+	switch {
+	case alg == "ES256" || alg == "RS256":
+		return nil
+	case alg == "" || strings.EqualFold(alg, "none"):
+		return errors.New(`JWT algorithm "none" (unsigned token) is refused; tokens must be signed ES256 or RS256`)
+	case strings.HasPrefix(strings.ToUpper(alg), "HS"):
+		return fmt.Errorf("JWT algorithm %q is refused: HMAC tokens are signed with a shared secret, which no issuer shares with this service; tokens must be signed ES256 or RS256", truncateForMessage(alg))
+	default:
+		return fmt.Errorf("JWT algorithm %q is not accepted; tokens must be signed ES256 or RS256", truncateForMessage(alg))
+	}
+}
+
+// selectKeys returns the keys a token of alg may be checked against: the one
+// named by kid (which must suit alg), or without kid every key suiting alg.
+func selectKeys(keys []issuerKey, alg string, kid *string, issuer string) ([]issuerKey, error) {
+	if kid != nil {
+		for _, k := range keys {
+			if k.kid == *kid {
+				if !keySuits(k.pub, alg) {
+					return nil, fmt.Errorf("algorithm mismatch: the token says %s but key %q of issuer %s is %s; refused", alg, *kid, issuer, keyKind(k.pub))
+				}
+				return []issuerKey{k}, nil
+			}
+		}
+		return nil, fmt.Errorf("key id (kid) %q is not among the keys this organization trusts for issuer %s", truncateForMessage(*kid), issuer)
+	}
+	var out []issuerKey
+	for _, k := range keys {
+		if keySuits(k.pub, alg) {
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("algorithm mismatch: the token says %s but this organization trusts no %s key of issuer %s; refused", alg, map[string]string{"ES256": "ECDSA P-256", "RS256": "RSA"}[alg], issuer)
+	}
+	return out, nil
+}
+
+func keySuits(pub crypto.PublicKey, alg string) bool {
+	switch pub.(type) {
+	case *ecdsa.PublicKey:
+		return alg == "ES256"
+	case *rsa.PublicKey:
+		return alg == "RS256"
+	}
+	return false
+}
+
+func keyKind(pub crypto.PublicKey) string {
+	switch pub.(type) {
+	case *ecdsa.PublicKey:
+		return "an ECDSA P-256 key (ES256)"
+	case *rsa.PublicKey:
+		return "an RSA key (RS256)"
+	}
+	return fmt.Sprintf("a %T", pub)
+}
+
+// verifyJWS checks a JWS signature: ES256 is r‖s (32 bytes each), RS256 is
+// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518 §3.3, §3.4).
+func verifyJWS(alg string, pub crypto.PublicKey, signed, sig []byte) error {
+	sum := sha256.Sum256(signed)
+	switch k := pub.(type) {
+	case *ecdsa.PublicKey:
+		if len(sig) != 64 {
+			return fmt.Errorf("ES256 signature is %d bytes, want 64 (r‖s)", len(sig))
+		}
+		if !ecdsa.Verify(k, sum[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
+			return errors.New("ES256 signature does not verify (token altered, or not signed by this organization's trusted issuer key)")
+		}
+	case *rsa.PublicKey:
+		if len(sig) != k.Size() {
+			return fmt.Errorf("RS256 signature is %d bytes, want %d for this key", len(sig), k.Size())
+		}
+		if err := rsa.VerifyPKCS1v15(k, crypto.SHA256, sum[:], sig); err != nil {
+			return errors.New("RS256 signature does not verify (token altered, or not signed by this organization's trusted issuer key)")
+		}
+	default:
+		return fmt.Errorf("%s cannot be checked with %s", alg, keyKind(pub))
+	}
+	return nil
+}
+
+// numericDate converts a JWT NumericDate (seconds since the epoch) to a time,
+// clamping absurd values instead of overflowing.
+func numericDate(sec float64) time.Time {
+	const limit = 1 << 40
+	sec = math.Max(-limit, math.Min(limit, sec))
+	whole, frac := math.Modf(sec)
+	return time.Unix(int64(whole), int64(frac*1e9))
+}
