@@ -16,9 +16,9 @@ import (
 // every decoded string through these functions, and ui/ runs them again at render
 // time.
 
-// isBidiControl reports the Unicode bidirectional formatting characters, which can
+// IsBidiControl reports the Unicode bidirectional formatting characters, which can
 // make text display in an order other than the one it is stored in.
-func isBidiControl(r rune) bool {
+func IsBidiControl(r rune) bool {
 	switch {
 	case r == 0x061C, r == 0x200E, r == 0x200F:
 		return true
@@ -32,7 +32,7 @@ func isBidiControl(r rune) bool {
 
 // unsafeRune reports runes that must not reach a terminal as they are.
 func unsafeRune(r rune) bool {
-	return r < 0x20 || r == 0x7F || (r >= 0x80 && r <= 0x9F) || isBidiControl(r) ||
+	return r < 0x20 || r == 0x7F || (r >= 0x80 && r <= 0x9F) || IsBidiControl(r) ||
 		r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == utf8.RuneError
 }
 

@@ -45,17 +45,3 @@ func isPlain(s string) bool {
 	}
 	return true
 }
-
-// isBidi reports the Unicode bidirectional formatting characters, which can make
-// text display in a different order than it is stored (CVE-2021-42574 "Trojan Source").
-func isBidi(r rune) bool {
-	switch {
-	case r == '\u061c', r == '\u200e', r == '\u200f':
-		return true
-	case r >= '\u202a' && r <= '\u202e':
-		return true
-	case r >= '\u2066' && r <= '\u2069':
-		return true
-	}
-	return false
-}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // Whatever goes in, nothing unsafe comes out, a second pass changes nothing, and
@@ -15,7 +17,7 @@ func FuzzClean(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Clean(s)
 		for _, r := range out {
-			if unicode.IsControl(r) || isBidi(r) || r == '\ufeff' || r == '\u2028' || r == '\u2029' {
+			if unicode.IsControl(r) || api.IsBidiControl(r) || r == '\ufeff' || r == '\u2028' || r == '\u2029' {
 				t.Fatalf("Clean(%q) = %q keeps %U", s, out, r)
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // Input is a one-line text input with the cursor at the end: what a filter or a short
@@ -44,7 +46,7 @@ func (in *Input) insert(s string) {
 		if len(in.value) >= in.limit() {
 			return
 		}
-		if unicode.IsControl(r) || isBidi(r) {
+		if unicode.IsControl(r) || api.IsBidiControl(r) {
 			continue
 		}
 		in.value = append(in.value, r)
