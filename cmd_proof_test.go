@@ -18,7 +18,7 @@ import (
 	"github.com/vigil-console/vigil/proof"
 )
 
-const proofFixtures = "../shared/fixtures/bootproof/"
+const proofFixtures = "testdata/bootproof/"
 
 func runProof(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()

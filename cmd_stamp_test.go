@@ -51,7 +51,7 @@ func TestStampMakesAStampOverExactBytes(t *testing.T) {
 }
 
 func TestStampVerifyPublishedVector(t *testing.T) {
-	b, err := os.ReadFile("../shared/fixtures/stamps/x_stamp_vectors.json")
+	b, err := os.ReadFile("testdata/stamps/x_stamp_vectors.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 func TestDecryptCredentialBundleVector(t *testing.T) {
-	b, err := os.ReadFile("../../shared/fixtures/hpke/credential_bundle_vector.json")
+	b, err := os.ReadFile("testdata/credential_bundle_vector.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ type stampVector struct {
 
 func loadStampVectors(t testing.TB) []stampVector {
 	t.Helper()
-	b, err := os.ReadFile("../../shared/fixtures/stamps/x_stamp_vectors.json")
+	b, err := os.ReadFile("testdata/x_stamp_vectors.json")
 	if err != nil {
 		t.Fatalf("read fixture: %v", err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-const fixtureDir = "../../shared/fixtures/bootproof/"
+const fixtureDir = "testdata/"
 
 // Facts from fixtures/README.md, checked independently of this package.
 const (

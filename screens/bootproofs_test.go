@@ -20,7 +20,7 @@ import (
 	"github.com/vigil-console/vigil/ui/theme"
 )
 
-const fixtureDir = "../../shared/fixtures/bootproof/"
+const fixtureDir = "testdata/bootproof/"
 
 // fixtureBootProof is the production boot proof of the shared fixtures.
 func fixtureBootProof(t testing.TB) *api.BootProof {
