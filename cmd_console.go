@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"time"
@@ -43,7 +42,7 @@ To connect to your organization:
        base_url = "https://api.example.com"
        organization_id = "..."
        key = "NAME"
-  3. vigil --profile prod`
+  3. vigil --profile prod         (--config FILE reads a config kept elsewhere)`
 
 func cmdConsole(ctx context.Context, c cli, args []string) error {
 	fset := newFlagSet("console", consoleUsage)
@@ -53,12 +52,6 @@ func cmdConsole(ctx context.Context, c cli, args []string) error {
 	logFile := fset.String("log-file", "", "append logs to FILE (default: no logs)")
 	if err := parseFlagsOnly(c, fset, args); err != nil {
 		return err
-	}
-	if *config == "" {
-		path := configPathDefault(c.getenv)
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf(noConfigHelp, path, path)
-		}
 	}
 	p, err := loadProfile(c, *config, *profile)
 	if err != nil {

@@ -460,14 +460,15 @@ func splitTOMLKey(s string) ([]string, bool) {
 // default_profile, else the only profile. The profile must have base_url and
 // organization_id.
 func loadProfile(c cli, configPath, profileName string) (Profile, error) {
-	explicit := configPath != ""
-	if !explicit {
+	if configPath == "" {
 		configPath = configPathDefault(c.getenv)
 	}
 	cfg, err := loadConfig(configPath)
 	if err != nil {
-		if !explicit && errors.Is(err, fs.ErrNotExist) {
-			return Profile{}, fmt.Errorf("no config file at %s: create one from config.example.toml, pass --config FILE, or try 'vigil demo' (needs no config)", configPath)
+		if errors.Is(err, fs.ErrNotExist) {
+			// The same help whether the path was given or is the default: either
+			// way the user needs to know how to make one, or that the demo needs none.
+			return Profile{}, fmt.Errorf(noConfigHelp, configPath, configPath)
 		}
 		return Profile{}, err
 	}

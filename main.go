@@ -61,7 +61,7 @@ func run(ctx context.Context, c cli, args []string) int {
 	case "proof":
 		err = cmdProof(ctx, c, args)
 	case "version", "--version", "-version":
-		fmt.Fprintf(c.stdout, "vigil %s\n", versionString())
+		err = cmdVersion(c, args)
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(c.stdout, topUsage)
 	default:
@@ -94,6 +94,20 @@ func exitCode(stderr io.Writer, err error) int {
 // errHelpShown is returned by a command that printed its help on -h.
 var errHelpShown = errors.New("help shown")
 
+const versionUsage = `Usage: vigil version
+
+Prints vigil's version: the release it was built as, else the module version and the
+VCS revision the Go toolchain recorded, and the Go version.
+`
+
+func cmdVersion(c cli, args []string) error {
+	if err := parseFlagsOnly(c, newFlagSet("version", versionUsage), args); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "vigil %s\n", versionString())
+	return nil
+}
+
 // versionString is the -ldflags version, else the module version and VCS revision
 // the Go toolchain recorded (go install …@v1.2.3, or a build in a git checkout).
 func versionString() string {
@@ -119,7 +133,8 @@ func versionString() string {
 const topUsage = `vigil — a terminal console for organizations on the activity/query service
 
 Usage:
-  vigil [--profile NAME] [--config FILE] [--read-only]  open the console
+  vigil [console] [--profile NAME] [--config FILE] [--read-only]
+                                                        open the console
   vigil demo [--as NAME] [--data DIR]                   the console on a local demo service
                                                         (NAME: alice, bob, carol or operator)
   vigil serve [--addr HOST:PORT] [--data DIR] [--demo]  run the local service
