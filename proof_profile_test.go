@@ -61,10 +61,7 @@ func TestDemoConsoleVerifiesBootProofsWithTheDemoRoot(t *testing.T) {
 	tm := teatest.NewTestModel(t, root, teatest.WithInitialTermSize(160, 48))
 	waitForText(t, tm, "Vigil Demo")
 	tm.Type("2")
-	want := []string{"DEMO root — not AWS"}
-	for _, app := range env.info.EnclaveApps {
-		want = append(want, app)
-	}
+	want := append([]string{"DEMO root — not AWS"}, env.info.EnclaveApps...)
 	waitForText(t, tm, append(want, "VERIFIED")...)
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))

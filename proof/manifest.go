@@ -424,7 +424,7 @@ func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
 func (s jsonSet) set() QuorumSet {
 	q := QuorumSet{Threshold: uint32(s.Threshold), Members: []Member{}}
 	for _, m := range s.Members {
-		q.Members = append(q.Members, Member{Alias: m.Alias, PubKey: m.PubKey})
+		q.Members = append(q.Members, Member(m))
 	}
 	return q
 }
