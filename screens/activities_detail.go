@@ -46,7 +46,7 @@ func newActivityDetail(c *Common, act api.Activity) *activityDetail {
 // load fetches the record again, its policy evaluations and its app proofs.
 func (d *activityDetail) load(c *Common) tea.Cmd {
 	d.loading = 3
-	id, client := d.activity.ID, c.Client
+	id, client := d.activity.ID, c.Reader
 	record := func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -132,7 +132,11 @@ func (d *activityDetail) render(c *Common) {
 	b.Field("updated", fmtTime(now, a.UpdatedAt))
 	b.Field("fingerprint", api.SanitizeID(a.Fingerprint))
 	b.Field("votes", votesCell(c, &a)+" root quorum approvals")
-	b.Field("you can", fmt.Sprintf("approve: %s, reject: %s", yesNo(a.CanApprove), yesNo(a.CanReject)))
+	if c.ReadOnly() {
+		b.Field("you can", fmt.Sprintf("read-only: this console cannot vote (the service says approve: %s, reject: %s)", yesNo(a.CanApprove), yesNo(a.CanReject)))
+	} else {
+		b.Field("you can", fmt.Sprintf("approve: %s, reject: %s", yesNo(a.CanApprove), yesNo(a.CanReject)))
+	}
 	if d.recordErr != "" {
 		b.Styled(th.Bad.Render(ui.Clean("could not refresh this record: " + d.recordErr)))
 	}

@@ -191,7 +191,8 @@ func TestHostileServerStringsNeverReachTheScreen(t *testing.T) {
 
 // The same through the real program: what goes to the terminal.
 func TestHostileServerStringsNeverReachTheTerminal(t *testing.T) {
-	root := NewRoot(Options{Client: hostileClient(t), Profile: "evil\x1b]0;pwned\x07", Theme: theme.Options{Dark: true}})
+	hc := hostileClient(t)
+	root := NewRoot(Options{Reader: hc, Submitter: hc, Profile: "evil\x1b]0;pwned\x07", Theme: theme.Options{Dark: true}})
 	tm := teatest.NewTestModel(t, root, teatest.WithInitialTermSize(160, 60))
 	var out []byte
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
