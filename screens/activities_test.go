@@ -522,7 +522,7 @@ func TestWindowTitle(t *testing.T) {
 		t.Errorf("title %q", v.WindowTitle)
 	}
 	h.root.common.Org.Name = "Evil\x1b]0;pwned\x07\u202e"
-	if got := h.root.View().WindowTitle; got != "vigil — Evil (demo)" {
+	if got := h.root.View().WindowTitle; got != `vigil — Evil\u001b]0;pwned\u0007\u202e (demo)` {
 		t.Errorf("hostile org name gives title %q", got)
 	}
 }
