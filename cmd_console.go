@@ -90,7 +90,10 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	if err != nil {
 		return nil, err
 	}
-	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithUserAgent("vigil/"+version))
+	// Exact strings: the screens escape every server string when they render it
+	// (ui.Clean), the same way wherever it shows, including inside intent JSON;
+	// escaping at decode too would show a zero-width space as \\u200b there.
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithUserAgent("vigil/"+version), api.WithExactStrings())
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
 	}
