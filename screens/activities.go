@@ -457,9 +457,9 @@ func pressed(k tea.KeyPressMsg, b key.Binding) bool {
 
 // vote sends the vote captured by the dialog, once.
 func (a *Activities) vote(v pendingVote) tea.Cmd {
-	client := a.c.Submitter
-	if client == nil {
-		return ui.Toast(ErrReadOnly.Error(), true)
+	client, err := a.c.submitter()
+	if err != nil {
+		return ui.Toast(err.Error(), true)
 	}
 	if a.voting != "" {
 		return nil

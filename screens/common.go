@@ -131,6 +131,15 @@ type Common struct {
 // ReadOnly reports whether the console has no submitter.
 func (c *Common) ReadOnly() bool { return c.Submitter == nil }
 
+// submitter is where every submit command starts: the console's Submitter, or
+// ErrReadOnly when it has none.
+func (c *Common) submitter() (Submitter, error) {
+	if c.Submitter == nil {
+		return nil, ErrReadOnly
+	}
+	return c.Submitter, nil
+}
+
 // Org is what the console knows about the organization and the user.
 type Org struct {
 	Loaded    bool

@@ -1,7 +1,7 @@
 // Package ui holds the console's shared components: table with fuzzy filter,
 // detail pane, confirm dialog, form, status bar, toasts and help. Every string that
-// came from the server is cleaned again here, at render time (defence in depth: the
-// api client has already cleaned it once when decoding).
+// came from the server is cleaned here, at render time, with api's sanitizer: the
+// console's client keeps strings exact, so this is where they are escaped.
 package ui
 
 import (
