@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strings"
 	"unicode"
@@ -37,6 +36,18 @@ func IsBidiControl(r rune) bool {
 // (Hangul fillers, combining grapheme joiner…), and the line and paragraph
 // separators.
 func IsInvisible(r rune) bool {
+	switch {
+	case r < 0x600 && r != 0xAD && r != 0x34F, r >= 0x2070 && r < 0x3164, r > 0x3164 && r < 0xFE00:
+		// Latin, Greek, Cyrillic, Armenian, Hebrew, and CJK and most other
+		// scripts of the BMP: none there (checked against the tables below for
+		// every rune by a test). Spares the table lookups for the text most
+		// names are written in.
+		return false
+	}
+	return invisibleByTable(r)
+}
+
+func invisibleByTable(r rune) bool {
 	return IsBidiControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp,
 		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
@@ -101,7 +112,8 @@ func escape(s string, quoting bool) string {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
+			b.WriteString(`\x`)
+			writeHex(&b, rune(s[i]), 2)
 		case mustEscape(r):
 			writeEscaped(&b, r)
 		case quoting && (r == '\\' || r == '"'):
@@ -131,10 +143,20 @@ func writeEscaped(b *strings.Builder, r rune) {
 		b.WriteString(`\t`)
 	default:
 		if r > 0xFFFF {
-			fmt.Fprintf(b, `\U%08x`, r)
+			b.WriteString(`\U`)
+			writeHex(b, r, 8)
 		} else {
-			fmt.Fprintf(b, `\u%04x`, r)
+			b.WriteString(`\u`)
+			writeHex(b, r, 4)
 		}
+	}
+}
+
+// writeHex writes r as digits lower-case hex digits, zero-padded.
+func writeHex(b *strings.Builder, r rune, digits int) {
+	const hex = "0123456789abcdef"
+	for shift := (digits - 1) * 4; shift >= 0; shift -= 4 {
+		b.WriteByte(hex[(r>>shift)&0xF])
 	}
 }
 

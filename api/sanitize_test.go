@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -78,6 +79,15 @@ func TestSanitize(t *testing.T) {
 			t.Errorf("Sanitize(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 		assertTerminalSafe(t, tc.in, got)
+	}
+}
+
+// IsInvisible's shortcuts agree with the Unicode tables for every rune.
+func TestIsInvisibleShortcutsMatchTheTables(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if IsInvisible(r) != invisibleByTable(r) {
+			t.Fatalf("IsInvisible(%U) = %v, the tables say %v", r, IsInvisible(r), invisibleByTable(r))
+		}
 	}
 }
 
