@@ -169,6 +169,16 @@ func TestReadOnlyHasNoSubmitPathByConstruction(t *testing.T) {
 	}
 }
 
+// A nil *api.Client passed as the submitter is read-only, not a submitter that
+// panics when used.
+func TestTypedNilSubmitterIsReadOnly(t *testing.T) {
+	var none *api.Client
+	r := NewRoot(Options{Reader: &fakeClient{}, Submitter: none, Theme: theme.Options{NoColor: true}, Static: true})
+	if !r.common.ReadOnly() || r.common.Submitter != nil {
+		t.Errorf("a nil *api.Client submitter gives Submitter %#v", r.common.Submitter)
+	}
+}
+
 // actionKeys are every key any screen binds, plus the vote and dialog answers,
 // from the screens' own key maps.
 func actionKeys(r *Root) []string {

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"log/slog"
+	"reflect"
 	"strings"
 	"time"
 
@@ -107,7 +108,11 @@ func NewRoot(o Options) *Root {
 	}
 	// Only the queries of the Reader are kept: even if it is also a Submitter
 	// (*api.Client is), nothing can reach its submits through Common.Reader.
-	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: o.Submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
+	submitter := o.Submitter
+	if v := reflect.ValueOf(submitter); submitter != nil && v.Kind() == reflect.Pointer && v.IsNil() {
+		submitter = nil // a nil *api.Client is no submitter: read-only, not a panic
+	}
+	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static}
 	r.toasts.Tick = tick
