@@ -56,7 +56,7 @@ type Submitter interface {
 }
 
 // ErrReadOnly is what a submit key says in read-only mode.
-var ErrReadOnly = errors.New("read-only mode: this console cannot submit or vote (started with --read-only or read_only = true in the profile)")
+var ErrReadOnly = errors.New("read-only: this console cannot vote or submit (started with --read-only or read_only = true)")
 
 // queriesOnly hides everything of a Reader but its queries: *api.Client is a
 // Submitter too, and a screen must not get one back with a type assertion
