@@ -83,23 +83,29 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	if err != nil {
 		return nil, err
 	}
-	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithUserAgent("vigil/"+version))
+	// Exact strings: the screens escape every server string when they render it
+	// (ui.Clean), the same way wherever it shows, including inside intent JSON;
+	// escaping at decode too would show a zero-width space as \\u200b there.
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithUserAgent("vigil/"+version), api.WithExactStrings())
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
 	}
-	var sc screens.Client = client
+	// Read-only mode has no submitter at all: the console holds nothing that can
+	// submit, whatever a screen tries.
+	var submitter screens.Submitter = client
 	if readOnly || p.ReadOnly {
-		sc = screens.ReadOnly(client)
+		submitter = nil
 	}
 	logger.Info("console start", "profile", p.Name, "base_url", p.BaseURL,
 		"organization", p.OrganizationID, "read_only", readOnly || p.ReadOnly)
 	return screens.NewRoot(screens.Options{
-		Client:  sc,
-		Profile: p.Name,
-		Theme:   theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},
-		Refresh: p.Refresh.Duration,
-		Logger:  logger,
-		Proofs:  proofs,
+		Reader:    client,
+		Submitter: submitter,
+		Profile:   p.Name,
+		Theme:     theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},
+		Refresh:   p.Refresh.Duration,
+		Logger:    logger,
+		Proofs:    proofs,
 	}), nil
 }
 

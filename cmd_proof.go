@@ -317,7 +317,9 @@ func cmdProofFetch(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper)
+	// Exact strings: --out saves the reply as sent and --json keeps values exact;
+	// the report for people is sanitized when printed.
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithExactStrings())
 	if err != nil {
 		return err
 	}
@@ -326,11 +328,11 @@ func cmdProofFetch(ctx context.Context, c cli, args []string) error {
 		return fmt.Errorf("fetch boot proof of %q: %w", *app, err)
 	}
 	if *out != "" {
-		b, err := json.MarshalIndent(api.BootProofResponse{BootProof: *bp}, "", "  ")
-		if err != nil {
+		var b bytes.Buffer
+		if err := api.EncodeJSON(&b, api.BootProofResponse{BootProof: *bp}); err != nil {
 			return err
 		}
-		if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("save reply: %w", err)
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -13,21 +12,20 @@ import (
 )
 
 // printReport prints rep (as JSON or for people) and returns an error, hence
-// exit status 1, when a check failed. Every string that came from the proof is
-// sanitized first.
+// exit status 1, when a check failed. For people, every string that came from
+// the proof is sanitized first; --json keeps every value exact and escapes what
+// must not reach a terminal (api.EncodeJSON).
 func printReport(c cli, rep *proof.Report, bp *api.BootProof, asJSON bool) error {
-	sanitizeReport(rep)
 	if asJSON {
 		out := struct {
 			*proof.Report
 			BootProof *bootProofInfo `json:"bootProof,omitempty"`
 		}{rep, infoOf(bp)}
-		b, err := json.MarshalIndent(out, "", "  ")
-		if err != nil {
+		if err := api.EncodeJSON(c.stdout, out); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.stdout, "%s\n", b)
 	} else {
+		sanitizeReport(rep)
 		writeReport(c.stdout, rep, bp)
 	}
 	if rep.Verdict == proof.Failed {
@@ -44,14 +42,15 @@ type bootProofInfo struct {
 	CreatedAt       time.Time `json:"createdAt,omitzero"`
 }
 
+// infoOf is bp's labels, exact (the caller escapes them for its output).
 func infoOf(bp *api.BootProof) *bootProofInfo {
 	if bp == nil {
 		return nil
 	}
 	return &bootProofInfo{
-		EnclaveApp:      api.Sanitize(bp.EnclaveApp),
-		Owner:           api.Sanitize(bp.Owner),
-		DeploymentLabel: api.Sanitize(bp.DeploymentLabel),
+		EnclaveApp:      bp.EnclaveApp,
+		Owner:           bp.Owner,
+		DeploymentLabel: bp.DeploymentLabel,
 		CreatedAt:       bp.CreatedAt.Time(),
 	}
 }
@@ -121,6 +120,7 @@ func writeReport(w io.Writer, r *proof.Report, bp *api.BootProof) {
 		fmt.Fprintf(w, "%s %-15s %s\n", mark, c.ID, c.Reason)
 	}
 	if info := infoOf(bp); info != nil {
+		info.EnclaveApp, info.Owner, info.DeploymentLabel = api.Sanitize(info.EnclaveApp), api.Sanitize(info.Owner), api.Sanitize(info.DeploymentLabel)
 		fmt.Fprintf(w, "\nBoot proof (labels from the service, not attested)\n")
 		fmt.Fprintf(w, "  enclave app:      %s\n  owner:            %s\n  deployment label: %s\n", info.EnclaveApp, info.Owner, info.DeploymentLabel)
 		if !info.CreatedAt.IsZero() {

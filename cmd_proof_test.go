@@ -143,9 +143,23 @@ func TestProofVerifySanitizes(t *testing.T) {
 				t.Errorf("%v: output contains %q", args, bad)
 			}
 		}
-		if !strings.Contains(out, "evil") {
-			t.Errorf("%v: the owner label should still be shown, cleaned", args)
+		// Shown escaped, never stripped.
+		for _, want := range []string{`evil\u001b]52;c;ZWNobyBwd25lZA==\u0007owner`, `label\u202eesrever\r\u001b[2J`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: output lacks %s:\n%s", args, want, out)
+			}
 		}
+	}
+	// --json keeps the values exact.
+	_, out, _ := runProof(t, "", "verify", "--json", "--boot-proof", f)
+	var rep struct {
+		BootProof struct{ Owner, DeploymentLabel string } `json:"bootProof"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.BootProof.Owner != bp.Owner || rep.BootProof.DeploymentLabel != bp.DeploymentLabel {
+		t.Errorf("--json changed the labels: %q %q", rep.BootProof.Owner, rep.BootProof.DeploymentLabel)
 	}
 }
 
@@ -195,10 +209,18 @@ func TestProofVerifyBadFiles(t *testing.T) {
 // TestProofFetch fetches the production fixture from a stand-in service, with a
 // real profile, key and stamped request, pins from the profile, and --out.
 func TestProofFetch(t *testing.T) {
-	fixture, err := os.ReadFile(proofFixtures + "turnkey_boot_proof_1.json")
+	raw, err := os.ReadFile(proofFixtures + "turnkey_boot_proof_1.json")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A hostile, unattested label: --json must give it back exactly.
+	var reply api.BootProofResponse
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		t.Fatal(err)
+	}
+	const owner = "owner\u202e\u200b\x1b[2J\u0085"
+	reply.BootProof.Owner = owner
+	fixture, _ := json.Marshal(reply)
 	var gotApp string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/public/v1/query/get_latest_boot_proof" || r.Header.Get("X-Stamp") == "" {
@@ -237,6 +259,17 @@ allowed_manifest_hashes = ["24a9e2c0b0ce26bcbc3e65172f8b06b100d5e712591f604832cb
 	// The saved reply verifies again offline.
 	if code, stdout, _ := runProof(t, "", "verify", "--boot-proof", out); code != 0 {
 		t.Errorf("saved reply: exit %d\n%s", code, stdout)
+	}
+	// --json: the label exact, escaped for the terminal.
+	code, stdout, _ = runProof(t, "", "fetch", "--app", "signer", "--config", cfg, "--json")
+	var rep struct {
+		BootProof struct{ Owner string } `json:"bootProof"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != 0 {
+		t.Fatalf("fetch --json: exit %d, %v\n%s", code, err, stdout)
+	}
+	if rep.BootProof.Owner != owner || !strings.Contains(stdout, `owner\u202e\u200b\u001b[2J\u0085`) {
+		t.Errorf("fetch --json owner = %q, want %q escaped as \\uXXXX:\n%s", rep.BootProof.Owner, owner, stdout)
 	}
 	// A pin from the command line wins over the profile's, and fails here.
 	code, stdout, _ = runProof(t, "", "fetch", "--app", "signer", "--config", cfg, "--expect-pcr", "0="+strings.Repeat("00", 48))

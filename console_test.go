@@ -48,7 +48,7 @@ func TestConsoleAliceApprovesBobsActivityEndToEnd(t *testing.T) {
 	}
 	target := pending[0]
 
-	root := screens.NewRoot(screens.Options{Client: alice, Profile: "alice",
+	root := screens.NewRoot(screens.Options{Reader: alice, Submitter: alice, Profile: "alice",
 		Theme: theme.Options{Dark: true, NoColor: true}})
 	tm := teatest.NewTestModel(t, root, teatest.WithInitialTermSize(160, 48))
 	waitForText(t, tm, "DELETE_API_KEYS", "Vigil Demo")

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vigil-console/vigil/keys"
@@ -104,5 +105,24 @@ func TestHashStamperSignsExactBytes(t *testing.T) {
 	_, b, _ := hashStamper{}.Stamp([]byte(`{"a":2}`))
 	if a == b {
 		t.Fatal("hashStamper ignores the body")
+	}
+}
+
+// BenchmarkSanitize measures the display escaping of 1,000 runes of text, as
+// every table cell of every frame goes through it: plain ASCII (the fast path),
+// CJK and Cyrillic (non-ASCII, nothing to escape), and hostile text (escapes).
+func BenchmarkSanitize(b *testing.B) {
+	for name, s := range map[string]string{
+		"ascii":    strings.Repeat("policy-1 ", 111),
+		"cjk":      strings.Repeat("日本語のテキスト", 125),
+		"cyrillic": strings.Repeat("политика ", 111),
+		"hostile":  strings.Repeat("ad\u200bmin\x1b[2J\u202e", 100),
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Sanitize(s)
+			}
+		})
 	}
 }

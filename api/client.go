@@ -48,6 +48,8 @@ type Client struct {
 	maxRetries          int
 	retryBase, retryCap time.Duration
 
+	exact bool // leave decoded strings as sent (WithExactStrings)
+
 	authProxyURL      string
 	authProxyConfigID string
 
@@ -91,6 +93,18 @@ func WithRetryPolicy(max int, base, cap time.Duration) Option {
 			return fmt.Errorf("WithRetryPolicy(%d, %s, %s): want max >= 0 and 0 <= base <= cap", max, base, cap)
 		}
 		c.maxRetries, c.retryBase, c.retryCap = max, base, cap
+		return nil
+	}
+}
+
+// WithExactStrings leaves every string of a decoded reply exactly as the server
+// sent it, instead of escaping it with Sanitize. Only for callers that escape
+// at output themselves: the console, which renders every server string through
+// ui.Clean, and --json output, which encodes with EncodeJSON. Error messages are
+// escaped whatever the option.
+func WithExactStrings() Option {
+	return func(c *Client) error {
+		c.exact = true
 		return nil
 	}
 }
@@ -186,7 +200,8 @@ type call struct {
 	headers map[string]string
 }
 
-// do performs c (retrying reads) and decodes a 2xx reply into out, then sanitises it.
+// do performs c (retrying reads) and decodes a 2xx reply into out, then sanitises
+// it (unless WithExactStrings).
 func (c *Client) do(ctx context.Context, cl call, out any) error {
 	if cl.stamp && c.stamper == nil {
 		return fmt.Errorf("%s: no stamping key configured; set the profile's key", cl.op)
@@ -224,7 +239,9 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if err := json.Unmarshal(reply, out); err != nil {
 				return fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", cl.op, Sanitize(err.Error()))
 			}
-			SanitizeValue(out)
+			if !c.exact {
+				SanitizeValue(out)
+			}
 			return nil
 		default:
 			apiErr := newError(cl.op, status, reply)
@@ -423,8 +440,11 @@ func newError(op string, status int, body []byte) *Error {
 	if e.Message == "" {
 		e.Message = "unexpected reply"
 	}
-	if excerpt := strings.TrimSpace(Sanitize(string(body))); excerpt != "" {
-		e.Message += ": " + strconv.Quote(truncateRunes(excerpt, errorExcerptRunes))
+	if excerpt := strings.TrimSpace(string(body)); excerpt != "" {
+		// Quoted with the display escapes (as SanitizeID quotes), not strconv.Quote,
+		// so that the excerpt shows control and invisible characters as every
+		// other server string does.
+		e.Message += ": \"" + escape(truncateRunes(excerpt, errorExcerptRunes), true) + "\""
 	}
 	return e
 }

@@ -3,18 +3,17 @@ package api
 import (
 	"encoding/json"
 	"reflect"
-	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Everything a server sends is untrusted: a name, a policy note or an error message
 // could carry escape sequences that recolour, move the cursor, set the window title,
-// write the clipboard (OSC 52) or reorder text (bidi overrides). The client runs
-// every decoded string through these functions, and ui/ runs them again at render
-// time.
+// write the clipboard (OSC 52) or reorder text (bidi overrides), or invisible
+// characters that make two different names look the same. The client runs every
+// decoded string through these functions, and ui/ runs them again at render time:
+// this file is the one display path for server strings.
 
 // IsBidiControl reports the Unicode bidirectional formatting characters, which can
 // make text display in an order other than the one it is stored in.
@@ -30,15 +29,37 @@ func IsBidiControl(r rune) bool {
 	return false
 }
 
-// unsafeRune reports runes that must not reach a terminal as they are.
-func unsafeRune(r rune) bool {
-	return r < 0x20 || r == 0x7F || (r >= 0x80 && r <= 0x9F) || IsBidiControl(r) ||
-		r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == utf8.RuneError
+// IsInvisible reports the characters that take no visible space or change how
+// their neighbours look without being seen themselves: format characters (Cf:
+// zero-width space and joiners, bidi controls, soft hyphen, U+FEFF, tag
+// characters…), variation selectors, the other default-ignorable code points
+// (Hangul fillers, combining grapheme joiner…), and the line and paragraph
+// separators.
+func IsInvisible(r rune) bool {
+	switch {
+	case r < 0x600 && r != 0xAD && r != 0x34F, r >= 0x2070 && r < 0x3164, r > 0x3164 && r < 0xFE00:
+		// Latin, Greek, Cyrillic, Armenian, Hebrew, and CJK and most other
+		// scripts of the BMP: none there (checked against the tables below for
+		// every rune by a test). Spares the table lookups for the text most
+		// names are written in.
+		return false
+	}
+	return invisibleByTable(r)
 }
 
-// isClean reports whether s is valid UTF-8 without any unsafe rune, so that it can
-// be shown as it is. (A literal U+FFFD in valid input is reported unclean too; it
-// is cheap to be conservative here.)
+func invisibleByTable(r rune) bool {
+	return IsBidiControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp,
+		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+}
+
+// mustEscape reports runes that must not reach a terminal as they are: C0
+// controls, DEL, C1 controls, and every invisible character.
+func mustEscape(r rune) bool {
+	return r < 0x20 || r == 0x7F || (r >= 0x80 && r <= 0x9F) || (r >= 0xA0 && IsInvisible(r))
+}
+
+// isClean reports whether s is valid UTF-8 without any rune to escape, so that it
+// can be shown as it is.
 func isClean(s string) bool {
 	for i := 0; i < len(s); i++ {
 		b := s[i]
@@ -53,62 +74,101 @@ func isClean(s string) bool {
 }
 
 func isCleanUnicode(s string) bool {
-	for _, r := range s {
-		if unsafeRune(r) {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				return false // an invalid byte, not a literal U+FFFD
+			}
+		}
+		if mustEscape(r) {
 			return false
 		}
 	}
 	return true
 }
 
-// Sanitize makes s safe to print on a terminal. Whole escape sequences (CSI, OSC,
-// DCS, …) are removed with what they carry, then every remaining C0 control, DEL,
-// C1 control (U+0080–U+009F), bidi control and zero-width no-break space (U+FEFF,
-// which hides inside ids) is dropped, except that tab, newline,
-// carriage return, form feed, vertical tab and U+2028/U+2029 each become one space
-// so words do not run together. Invalid UTF-8 becomes U+FFFD, which is visible.
-// Ordinary text, including non-Latin scripts and emoji, is unchanged.
+// Sanitize makes s safe to print on a terminal, on one line, without hiding
+// anything: every control character (C0, DEL, C1), invisible character (zero-width
+// space and joiners, bidi controls, U+FEFF, variation selectors, line separators…)
+// and invalid byte is shown escaped, as JSON and Go spell it: \n, \t, \r, \u001b,
+// \u200b, \u202e, \U000e0041, \xff. An escape sequence is thus shown as text
+// (\u001b[31m) and does nothing, and two names that differ only by invisible
+// characters never look the same. Ordinary text, including non-Latin scripts and
+// emoji, is unchanged. Sanitize is idempotent: its output is clean.
 func Sanitize(s string) string {
 	if isClean(s) {
 		return s
 	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if strings.ContainsAny(s, "\x1b\u009b\u009d\u0090\u009e\u009f\u0098") {
-		// Spell the C1 introducers as their 7-bit equivalents first, so a whole
-		// sequence (U+009D … U+009C) is removed, not just its introducer.
-		s = ansi.Strip(c1As7Bit.Replace(s))
-	}
+	return escape(s, false)
+}
+
+// escape writes s with every rune to escape escaped; quoting also escapes the
+// backslash and the double quote, so that the result between quotes is a Go
+// string literal.
+func escape(s string, quoting bool) string {
 	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x2028 || r == 0x2029:
-			b.WriteByte(' ')
-		case r == utf8.RuneError:
-			b.WriteRune(r)
-		case unsafeRune(r):
-			// dropped
+		case r == utf8.RuneError && n == 1:
+			b.WriteString(`\x`)
+			writeHex(&b, rune(s[i]), 2)
+		case mustEscape(r):
+			writeEscaped(&b, r)
+		case quoting && (r == '\\' || r == '"'):
+			b.WriteByte('\\')
+			b.WriteByte(byte(r))
 		default:
-			b.WriteRune(r)
+			b.WriteString(s[i : i+n])
 		}
+		i += n
 	}
 	return b.String()
 }
 
-// c1As7Bit rewrites the C1 control introducers (as UTF-8 runes) to ESC sequences.
-var c1As7Bit = strings.NewReplacer(
-	"\u0090", "\x1bP", "\u0098", "\x1bX", "\u009b", "\x1b[", "\u009c", "\x1b\\",
-	"\u009d", "\x1b]", "\u009e", "\x1b^", "\u009f", "\x1b_",
-)
+// writeEscaped writes r's visible escape, spelt as encoding/json spells it
+// (except above U+FFFF, where JSON would write a surrogate pair).
+func writeEscaped(b *strings.Builder, r rune) {
+	switch r {
+	case '\b':
+		b.WriteString(`\b`)
+	case '\f':
+		b.WriteString(`\f`)
+	case '\n':
+		b.WriteString(`\n`)
+	case '\r':
+		b.WriteString(`\r`)
+	case '\t':
+		b.WriteString(`\t`)
+	default:
+		if r > 0xFFFF {
+			b.WriteString(`\U`)
+			writeHex(b, r, 8)
+		} else {
+			b.WriteString(`\u`)
+			writeHex(b, r, 4)
+		}
+	}
+}
 
-// SanitizeID returns an identifier unchanged when it is clean, and otherwise its
-// Go-quoted ASCII form (e.g. "act\u202e1"), so that a tampered id stays visibly
-// different from the id it imitates instead of being silently cleaned into it.
+// writeHex writes r as digits lower-case hex digits, zero-padded.
+func writeHex(b *strings.Builder, r rune, digits int) {
+	const hex = "0123456789abcdef"
+	for shift := (digits - 1) * 4; shift >= 0; shift -= 4 {
+		b.WriteByte(hex[(r>>shift)&0xF])
+	}
+}
+
+// SanitizeID returns an identifier unchanged when it is clean, and otherwise
+// quoted, with the same escapes as Sanitize (e.g. "act\u202e1"), so that a
+// tampered id stays visibly different from the id it imitates instead of being
+// silently cleaned into it. The quoted form is a Go string literal of the id.
 func SanitizeID(s string) string {
 	if isClean(s) {
 		return s
 	}
-	return strconv.QuoteToASCII(s)
+	return `"` + escape(s, true) + `"`
 }
 
 // idField reports struct fields holding identifiers or key material, which are

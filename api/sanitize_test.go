@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -26,35 +27,51 @@ func assertTerminalSafe(t *testing.T, in, out string) {
 		switch {
 		case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 			t.Fatalf("Sanitize(%q) = %q: bidi control %U", in, out, r)
+		case r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff, r == 0x00ad, r == 0x2028, r == 0x2029,
+			r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0000 && r <= 0xe007f, r == 0x3164, r == 0x034f:
+			t.Fatalf("Sanitize(%q) = %q: invisible character %U", in, out, r)
 		}
 	}
+}
+
+// unescape reverses Sanitize's escapes on text that had no backslash of its own.
+func unescape(t *testing.T, out string) string {
+	t.Helper()
+	back, err := strconv.Unquote(`"` + strings.ReplaceAll(out, `"`, `\"`) + `"`)
+	if err != nil {
+		t.Fatalf("Sanitize's output %q does not unescape: %v", out, err)
+	}
+	return back
 }
 
 func TestSanitize(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"plain text 123", "plain text 123"},
 		{"naïve 日本語 🙂 مرحبا", "naïve 日本語 🙂 مرحبا"},
-		{"\x1b[31mred\x1b[0m", "red"},
-		{"\x1b[2J\x1b[Hwiped", "wiped"},
-		{"a\x1b]52;c;aGVsbG8=\x07b", "ab"},                         // OSC 52 clipboard write, BEL-terminated
-		{"a\x1b]0;pwned title\x1b\\b", "ab"},                       // window title, ST-terminated
-		{"a\x1b]8;;http://evil/\x1b\\link\x1b]8;;\x1b\\", "alink"}, // hyperlink
-		{"ok\rEVIL", "ok EVIL"},
-		{"line1\nline2\tcol", "line1 line2 col"},
-		{"a\x00b\x07c\x08d", "abcd"},
-		{"a\x7fb", "ab"},
-		{"a\u0085b", "ab"},
-		{"a\u009b31mb", "ab"},                // C1 CSI goes whole, parameters included
-		{"a\u009d0;evil title\u009cb", "ab"}, // C1 OSC (window title) goes whole
-		{"id\ufeff1", "id1"},                 // zero-width no-break space hides inside ids
-		{"user\u202egnp.exe", "usergnp.exe"},
-		{"x\u2066y\u2069\u200e\u200f\u061cz", "xyz"},
-		{"a\xffb", "a\uFFFDb"},
-		{"a\u2028b", "a b"},
-		{"\x1b", ""},
-		{"日本語\x1b[31m日本語", "日本語日本語"},       // UTF-8 continuation bytes 0x80–0x9F are not C1
-		{"a\x1bPq#0;2;0;0;0\x1b\\b", "ab"}, // DCS (sixel)
-		{"a\x1b_apc\x1b\\b", "ab"},         // APC
+		{"\x1b[31mred\x1b[0m", `\u001b[31mred\u001b[0m`},
+		{"\x1b[2J\x1b[Hwiped", `\u001b[2J\u001b[Hwiped`},
+		{"a\x1b]52;c;aGVsbG8=\x07b", `a\u001b]52;c;aGVsbG8=\u0007b`}, // OSC 52 clipboard write, shown, not done
+		{"a\x1b]0;pwned title\x1b\\b", `a\u001b]0;pwned title\u001b\b`},
+		{"ok\rEVIL", `ok\rEVIL`},
+		{"line1\nline2\tcol", `line1\nline2\tcol`},
+		{"a\x00b\x07c\x08d\fe", `a\u0000b\u0007c\bd\fe`},
+		{"a\x7fb", `a\u007fb`},
+		{"a\u0085b", `a\u0085b`},
+		{"a\u009b31mb", `a\u009b31mb`},
+		{"id\ufeff1", `id\ufeff1`},
+		{"user\u202egnp.exe", `user\u202egnp.exe`},
+		{"x\u2066y\u2069\u200e\u200f\u061cz", `x\u2066y\u2069\u200e\u200f\u061cz`},
+		{"ad\u200bmin", `ad\u200bmin`},                         // zero-width space
+		{"ad\u200c\u200d\u2060min", `ad\u200c\u200d\u2060min`}, // joiners, word joiner
+		{"ad\u00admin", `ad\u00admin`},                         // soft hyphen
+		{"admin\ufe0f", `admin\ufe0f`},                         // variation selector
+		{"admin\U000e0041", `admin\U000e0041`},                 // tag character
+		{"ad\u3164min", `ad\u3164min`},                         // Hangul filler
+		{"a\xffb", `a\xffb`},
+		{"a\uFFFDb", "a\uFFFDb"}, // a real U+FFFD is visible
+		{"a\u2028b", `a\u2028b`},
+		{"\x1b", `\u001b`},
+		{"日本語\x1b[31m日本語", `日本語\u001b[31m日本語`}, // UTF-8 continuation bytes 0x80–0x9F are not C1
 	}
 	for _, tc := range cases {
 		got := Sanitize(tc.in)
@@ -65,12 +82,34 @@ func TestSanitize(t *testing.T) {
 	}
 }
 
+// IsInvisible's shortcuts agree with the Unicode tables for every rune.
+func TestIsInvisibleShortcutsMatchTheTables(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if IsInvisible(r) != invisibleByTable(r) {
+			t.Fatalf("IsInvisible(%U) = %v, the tables say %v", r, IsInvisible(r), invisibleByTable(r))
+		}
+	}
+}
+
+// Two names that differ only by invisible characters never look the same.
+func TestSanitizeKeepsLookalikesApart(t *testing.T) {
+	for _, r := range []rune{0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad, 0x202e, 0x2066, 0x061c,
+		0xfe0f, 0xe0041, 0x3164, 0x034f, 0x115f, 0x1b, 0x85, 0x7f} {
+		name := "ad" + string(r) + "min"
+		if Sanitize(name) == Sanitize("admin") {
+			t.Errorf("%q shows as %q, like admin", name, Sanitize(name))
+		}
+	}
+}
+
 func TestSanitizeID(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"act_01HZX", "act_01HZX"},
 		{"sha256:9f86d08", "sha256:9f86d08"},
 		{"act\u202e1", `"act\u202e1"`},
-		{"act\x1b[8m1", `"act\x1b[8m1"`},
+		{"act\x1b[8m1", `"act\u001b[8m1"`},
+		{"act\u200b1", `"act\u200b1"`},
+		{"a\"b\\c\u200b", `"a\"b\\c\u200b"`},
 		{"act\r1", `"act\r1"`},
 		{"a\xffb", `"a\xffb"`},
 	}
@@ -92,26 +131,27 @@ func FuzzSanitize(f *testing.F) {
 		if Sanitize(out) != out {
 			t.Fatalf("Sanitize not idempotent on %q: %q then %q", s, out, Sanitize(out))
 		}
+		// Nothing is lost: without backslashes of its own, the input comes back.
+		if !strings.Contains(s, `\`) {
+			if back := unescape(t, out); back != s {
+				t.Fatalf("Sanitize(%q) = %q unescapes to %q", s, out, back)
+			}
+		}
 		id := SanitizeID(s)
 		if id != s {
-			// A changed id must be an ASCII Go-quoted string that unquotes to the input.
+			// A changed id must be a Go-quoted string that unquotes to the input.
 			back, err := strconv.Unquote(id)
-			if err != nil || (utf8.ValidString(s) && back != s) {
+			if err != nil || back != s {
 				t.Fatalf("SanitizeID(%q) = %q does not unquote to the input (%v)", s, id, err)
 			}
-			for i := 0; i < len(id); i++ {
-				if id[i] < 0x20 || id[i] >= 0x7f {
-					t.Fatalf("SanitizeID(%q) = %q: byte %#x", s, id, id[i])
-				}
-			}
-		} else {
-			assertTerminalSafe(t, s, id)
 		}
+		assertTerminalSafe(t, s, id)
 	})
 }
 
 func TestSanitizeValue(t *testing.T) {
 	const evil = "\x1b]52;c;cm0gLXJmIC8=\x07ok\r\u202e\u009b"
+	const evilShown = `\u001b]52;c;cm0gLXJmIC8=\u0007ok\r\u202e\u009b`
 	a := &Activity{
 		ID:          "act\u202e1",
 		Status:      StatusConsensusNeeded + "\x1b[2J",
@@ -129,18 +169,18 @@ func TestSanitizeValue(t *testing.T) {
 	SanitizeValue(a)
 	checks := map[string][2]string{
 		"id":            {a.ID, `"act\u202e1"`},
-		"status":        {a.Status, StatusConsensusNeeded},
-		"fingerprint":   {a.Fingerprint, `"sha256:\x1b[8m"`},
-		"vote user id":  {a.Votes[0].UserID, `"u\x1b1"`},
-		"vote userName": {a.Votes[0].User.UserName, "mallory" + "ok "},
-		"user tag":      {a.Votes[0].User.UserTags[0], "tok "},
-		"api key name":  {a.Votes[0].User.APIKeys[0].APIKeyName, "kok "},
+		"status":        {a.Status, StatusConsensusNeeded + `\u001b[2J`},
+		"fingerprint":   {a.Fingerprint, `"sha256:\u001b[8m"`},
+		"vote user id":  {a.Votes[0].UserID, `"u\u001b1"`},
+		"vote userName": {a.Votes[0].User.UserName, "mallory" + evilShown},
+		"user tag":      {a.Votes[0].User.UserTags[0], "t" + evilShown},
+		"api key name":  {a.Votes[0].User.APIKeys[0].APIKeyName, "k" + evilShown},
 		"public key":    {a.Votes[0].User.APIKeys[0].Credential.PublicKey, `"02\u202eab"`},
-		"signature":     {a.Votes[0].Signature, `"30\x1b"`},
-		"intent name":   {a.Intent.CreatePolicyIntentV3.PolicyName, "pok "},
-		"intent notes":  {a.Intent.CreatePolicyIntentV3.Notes, "line next"},
-		"result ids":    {a.Result.CreateInvitationsResult.InvitationIDs[0], `"inv\x1b"`},
-		"failure":       {a.Failure.Message, "deniedok "},
+		"signature":     {a.Votes[0].Signature, `"30\u001b"`},
+		"intent name":   {a.Intent.CreatePolicyIntentV3.PolicyName, "p" + evilShown},
+		"intent notes":  {a.Intent.CreatePolicyIntentV3.Notes, `line\nnext`},
+		"result ids":    {a.Result.CreateInvitationsResult.InvitationIDs[0], `"inv\u001b"`},
+		"failure":       {a.Failure.Message, "denied" + evilShown},
 	}
 	for name, c := range checks {
 		if c[0] != c[1] {
@@ -153,7 +193,7 @@ func TestSanitizeValueMapsInterfacesRaw(t *testing.T) {
 	cfg := &WalletKitConfig{OauthClientIDs: map[string]string{"goo\x1b[1mgle": "id\x1b1", "apple": "a1"}}
 	SanitizeValue(cfg)
 	// OauthClientIDs holds ids, so a tampered value is quoted too.
-	if got := cfg.OauthClientIDs[`"goo\x1b[1mgle"`]; got != `"id\x1b1"` {
+	if got := cfg.OauthClientIDs[`"goo\u001b[1mgle"`]; got != `"id\u001b1"` {
 		t.Errorf("tampered key not quoted / value not cleaned: %#v", cfg.OauthClientIDs)
 	}
 	if cfg.OauthClientIDs["apple"] != "a1" || len(cfg.OauthClientIDs) != 2 {
@@ -166,7 +206,7 @@ func TestSanitizeValueMapsInterfacesRaw(t *testing.T) {
 	}
 	SanitizeValue(&decoded)
 	out, _ := json.Marshal(decoded)
-	if want := `{"a":["x",{"\"b\\u202e\"":"y "}],"n":1}`; string(out) != want {
+	if want := `{"a":["x\\u001b[31m",{"\"b\\u202e\"":"y\\r"}],"n":1}`; string(out) != want {
 		t.Errorf("decoded JSON sanitised to %s, want %s", out, want)
 	}
 
@@ -183,7 +223,7 @@ func TestSanitizeValueMapsInterfacesRaw(t *testing.T) {
 	n := &node{Name: "a\x1b"}
 	n.Next = n
 	SanitizeValue(n) // must terminate
-	if n.Name != "a" {
+	if n.Name != `a\u001b` {
 		t.Errorf("cyclic node name = %q", n.Name)
 	}
 	SanitizeValue(nil)

@@ -87,19 +87,29 @@ type (
 // interval.
 func NewActivities(c *Common) *Activities {
 	a := &Activities{c: c, keys: newActivitiesKeys(), auto: c.Refresh > 0}
-	a.table = ui.NewTable(c.Theme, activityColumns())
+	if c.ReadOnly() {
+		a.keys.Approve.SetHelp("a", "approve: read-only")
+		a.keys.Reject.SetHelp("x", "reject: read-only")
+	}
+	a.table = ui.NewTable(c.Theme, activityColumns(c.ReadOnly()))
 	a.table.Empty = "no pending activities — press v to see all"
 	return a
 }
 
-func activityColumns() []ui.Column {
+// activityColumns are the list's columns; in read-only mode YOU is wide enough to
+// say "read-only" where it would say what you can vote.
+func activityColumns(readOnly bool) []ui.Column {
+	you := 4
+	if readOnly {
+		you = len(readOnlyMark)
+	}
 	return []ui.Column{
 		{Title: "AGE", Width: 4},
 		{Title: "TYPE", Width: 28, Grow: true},
 		{Title: "REQUESTER", Width: 12},
 		{Title: "STATUS", Width: 17},
 		{Title: "VOTES", Width: 5},
-		{Title: "YOU", Width: 4},
+		{Title: "YOU", Width: you},
 	}
 }
 
@@ -153,7 +163,7 @@ func (a *Activities) listOptions() api.ListActivitiesOptions {
 func (a *Activities) load() tea.Cmd {
 	a.listGen++
 	a.loading = true
-	gen, opts, client, c := a.listGen, a.listOptions(), a.c.Client, a.c
+	gen, opts, client, c := a.listGen, a.listOptions(), a.c.Reader, a.c
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -189,7 +199,7 @@ func (a *Activities) voteBlock(act *api.Activity, approve bool) string {
 	case act == nil:
 		return "nothing selected"
 	case a.c.ReadOnly():
-		return "read-only mode"
+		return ErrReadOnly.Error()
 	case a.voting != "":
 		return "a vote is already in flight"
 	case approve && !act.CanApprove:
@@ -352,8 +362,10 @@ func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(k, a.keys.Approve), key.Matches(k, a.keys.Reject):
-		approve := key.Matches(k, a.keys.Approve)
+	// Vote keys are matched even while disabled, so a press that cannot vote
+	// says why (read-only, already voted…) instead of doing nothing.
+	case pressed(k, a.keys.Approve), pressed(k, a.keys.Reject):
+		approve := pressed(k, a.keys.Approve)
 		act := a.selected()
 		if why := a.voteBlock(act, approve); why != "" {
 			return ui.Toast(why, true)
@@ -438,13 +450,22 @@ func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// pressed reports whether k is one of b's keys, enabled or not.
+func pressed(k tea.KeyPressMsg, b key.Binding) bool {
+	return slices.Contains(b.Keys(), k.String())
+}
+
 // vote sends the vote captured by the dialog, once.
 func (a *Activities) vote(v pendingVote) tea.Cmd {
-	if a.voting != "" || a.c.ReadOnly() {
+	client, err := a.c.submitter()
+	if err != nil {
+		return ui.Toast(err.Error(), true)
+	}
+	if a.voting != "" {
 		return nil
 	}
 	a.voting = v.id
-	client, c := a.c.Client, a.c
+	c := a.c
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -501,9 +522,15 @@ func (a *Activities) setRows() {
 	a.table.SetRows(rows)
 }
 
+// readOnlyMark is what the YOU column says, in read-only mode, of an activity
+// you could otherwise vote on.
+const readOnlyMark = "read-only"
+
 func activityRow(c *Common, act *api.Activity, now time.Time) ui.Row {
 	you := "—"
 	switch {
+	case c.ReadOnly() && (act.CanApprove || act.CanReject):
+		you = readOnlyMark
 	case act.CanApprove && act.CanReject:
 		you = "vote"
 	case act.CanApprove:

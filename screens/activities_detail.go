@@ -46,7 +46,7 @@ func newActivityDetail(c *Common, act api.Activity) *activityDetail {
 // load fetches the record again, its policy evaluations and its app proofs.
 func (d *activityDetail) load(c *Common) tea.Cmd {
 	d.loading = 3
-	id, client := d.activity.ID, c.Client
+	id, client := d.activity.ID, c.Reader
 	record := func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -132,7 +132,11 @@ func (d *activityDetail) render(c *Common) {
 	b.Field("updated", fmtTime(now, a.UpdatedAt))
 	b.Field("fingerprint", api.SanitizeID(a.Fingerprint))
 	b.Field("votes", votesCell(c, &a)+" root quorum approvals")
-	b.Field("you can", fmt.Sprintf("approve: %s, reject: %s", yesNo(a.CanApprove), yesNo(a.CanReject)))
+	if c.ReadOnly() {
+		b.Field("you can", fmt.Sprintf("read-only: this console cannot vote (the service says approve: %s, reject: %s)", yesNo(a.CanApprove), yesNo(a.CanReject)))
+	} else {
+		b.Field("you can", fmt.Sprintf("approve: %s, reject: %s", yesNo(a.CanApprove), yesNo(a.CanReject)))
+	}
 	if d.recordErr != "" {
 		b.Styled(th.Bad.Render(ui.Clean("could not refresh this record: " + d.recordErr)))
 	}
@@ -202,16 +206,18 @@ func isEmptyJSON(v any) bool {
 	return err != nil || string(out) == "{}" || string(out) == "null"
 }
 
-// intentSummary is a one-line description of what an activity would do.
+// intentSummary is a one-line description of what an activity would do. Names
+// are quoted by hand, not with %q, so that they show escaped the one way every
+// server string does (ui.Clean), not Go's way.
 func intentSummary(c *Common, in api.Intent) string {
 	var s string
 	switch {
 	case in.CreatePolicyIntentV3 != nil:
 		p := in.CreatePolicyIntentV3
-		s = fmt.Sprintf("create policy %q (%s)", p.PolicyName, strings.TrimPrefix(p.Effect, "EFFECT_"))
+		s = fmt.Sprintf("create policy \"%s\" (%s)", p.PolicyName, strings.TrimPrefix(p.Effect, "EFFECT_"))
 	case in.SetOrganizationFeatureIntent != nil:
 		p := in.SetOrganizationFeatureIntent
-		s = fmt.Sprintf("set %s = %q", strings.TrimPrefix(p.Name, "FEATURE_NAME_"), p.Value)
+		s = fmt.Sprintf("set %s = \"%s\"", strings.TrimPrefix(p.Name, "FEATURE_NAME_"), p.Value)
 	case in.DeleteAPIKeysIntent != nil:
 		p := in.DeleteAPIKeysIntent
 		s = fmt.Sprintf("delete %d API key(s) of %s", len(p.APIKeyIDs), userName(c, p.UserID))
@@ -219,15 +225,15 @@ func intentSummary(c *Common, in api.Intent) string {
 		s = fmt.Sprintf("delete %d wallet account(s)", len(in.DeleteWalletAccountsIntent.WalletAccountIDs))
 	case in.CreateUserTagIntent != nil:
 		p := in.CreateUserTagIntent
-		s = fmt.Sprintf("create user tag %q for %d user(s)", p.UserTagName, len(p.UserIDs))
+		s = fmt.Sprintf("create user tag \"%s\" for %d user(s)", p.UserTagName, len(p.UserIDs))
 	case in.CreateInvitationsIntent != nil:
 		s = fmt.Sprintf("invite %d user(s)", len(in.CreateInvitationsIntent.Invitations))
 	case in.CreateMfaPolicyIntent != nil:
 		p := in.CreateMfaPolicyIntent
-		s = fmt.Sprintf("create MFA policy %q for %s", p.MfaPolicyName, userName(c, p.UserID))
+		s = fmt.Sprintf("create MFA policy \"%s\" for %s", p.MfaPolicyName, userName(c, p.UserID))
 	case in.CreateSmartContractInterfaceIntent != nil:
 		p := in.CreateSmartContractInterfaceIntent
-		s = fmt.Sprintf("create contract interface %q at %s", p.Label, p.SmartContractAddress)
+		s = fmt.Sprintf("create contract interface \"%s\" at %s", p.Label, p.SmartContractAddress)
 	case in.UpdateOauth2CredentialIntent != nil:
 		p := in.UpdateOauth2CredentialIntent
 		s = fmt.Sprintf("update OAuth2 credential %s (%s)", p.Oauth2CredentialID, p.Provider)

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
 )
 
 func TestPendingIsTheDefaultView(t *testing.T) {
@@ -149,12 +150,43 @@ func TestVoteKeysDisabledWhenTheServerSaysNo(t *testing.T) {
 	}
 }
 
-func TestReadOnlyDisablesVotingInOnePlace(t *testing.T) {
+func TestReadOnlySaysSoInsteadOfVoting(t *testing.T) {
 	fake := &fakeClient{activities: sampleActivities()}
 	h := newHarness(t, fake, true, 0)
 	a := h.activities()
+	if h.root.common.Submitter != nil {
+		t.Fatal("read-only console holds a submitter")
+	}
 	if a.keys.Approve.Enabled() || a.keys.Reject.Enabled() {
 		t.Error("vote keys enabled in read-only mode")
+	}
+	frame := ansi.Strip(h.root.Render())
+	if !strings.Contains(frame, "READ-ONLY") {
+		t.Error("status bar does not say READ-ONLY")
+	}
+	// The YOU column says read-only where it would say vote.
+	if !strings.Contains(frame, "read-only") || strings.Contains(frame, " vote ") {
+		t.Errorf("YOU column does not say read-only:\n%s", frame)
+	}
+	before := len(h.msgs)
+	h.key("a")
+	if a.confirm != nil {
+		t.Fatal("a opened a vote dialog in read-only mode")
+	}
+	if !toasted(h.msgs[before:], "read-only") {
+		t.Errorf("a in read-only mode did not say why nothing happens: %v", h.msgs[before:])
+	}
+	before = len(h.msgs)
+	h.key("x")
+	if !toasted(h.msgs[before:], "read-only") {
+		t.Error("x in read-only mode did not say why nothing happens")
+	}
+	h.key("enter")
+	if a.detail == nil {
+		t.Fatal("enter did not open the detail")
+	}
+	if d := ansi.Strip(h.root.Render()); !strings.Contains(d, "you can:") || !strings.Contains(d, "read-only: this console cannot vote") {
+		t.Errorf("detail's \"you can\" does not say read-only:\n%s", d)
 	}
 	h.key("a")
 	h.key("y")
@@ -163,19 +195,16 @@ func TestReadOnlyDisablesVotingInOnePlace(t *testing.T) {
 	if _, n, m := fake.counts(); n+m != 0 {
 		t.Errorf("read-only sent %d votes", n+m)
 	}
-	if !strings.Contains(ansi.Strip(h.root.Render()), "READ-ONLY") {
-		t.Error("status bar does not say READ-ONLY")
+}
+
+// toasted reports whether one of msgs is a toast containing text.
+func toasted(msgs []tea.Msg, text string) bool {
+	for _, m := range msgs {
+		if t, ok := m.(ui.ToastMsg); ok && strings.Contains(t.Text, text) {
+			return true
+		}
 	}
-	// The wrapper itself refuses, whoever calls it.
-	if _, err := ReadOnly(fake).ApproveActivity(t.Context(), "sha256:x"); !errors.Is(err, ErrReadOnly) {
-		t.Errorf("ReadOnly client approve err = %v, want ErrReadOnly", err)
-	}
-	if _, err := ReadOnly(fake).RejectActivity(t.Context(), "sha256:x"); !errors.Is(err, ErrReadOnly) {
-		t.Errorf("ReadOnly client reject err = %v, want ErrReadOnly", err)
-	}
-	if _, n, m := fake.counts(); n+m != 0 {
-		t.Error("the read-only wrapper reached the service")
-	}
+	return false
 }
 
 func TestSecondVoteKeyWhileInFlightSendsNothing(t *testing.T) {
@@ -493,7 +522,7 @@ func TestWindowTitle(t *testing.T) {
 		t.Errorf("title %q", v.WindowTitle)
 	}
 	h.root.common.Org.Name = "Evil\x1b]0;pwned\x07\u202e"
-	if got := h.root.View().WindowTitle; got != "vigil — Evil (demo)" {
+	if got := h.root.View().WindowTitle; got != `vigil — Evil\u001b]0;pwned\u0007\u202e (demo)` {
 		t.Errorf("hostile org name gives title %q", got)
 	}
 }
@@ -501,14 +530,17 @@ func TestWindowTitle(t *testing.T) {
 var _ tea.Model = (*Root)(nil)
 
 // The real client is what the console runs on.
-var _ Client = (*api.Client)(nil)
+var (
+	_ Reader    = (*api.Client)(nil)
+	_ Submitter = (*api.Client)(nil)
+)
 
 func TestDisabledKeysShowStruckThroughInHelp(t *testing.T) {
 	h := newHarness(t, &fakeClient{activities: sampleActivities()}, true, 0)
 	th := h.root.common.Theme
 	out := h.root.Render()
-	if !strings.Contains(out, th.Disabled.Render("a approve")) || !strings.Contains(out, th.Disabled.Render("x reject")) {
-		t.Errorf("read-only help does not strike approve and reject through:\n%q", out)
+	if !strings.Contains(out, th.Disabled.Render("a approve: read-only")) || !strings.Contains(out, th.Disabled.Render("x reject: read-only")) {
+		t.Errorf("read-only help does not strike approve and reject through, saying read-only:\n%q", out)
 	}
 	h2 := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
 	if strings.Contains(h2.root.Render(), th.Disabled.Render("a approve")) {
@@ -612,9 +644,9 @@ func TestVoteWithUnknownOutcomeRefreshes(t *testing.T) {
 func TestAgesCountUpBetweenRefreshes(t *testing.T) {
 	now := testNow
 	fake := &fakeClient{activities: sampleActivities()}
-	r := NewRoot(Options{Client: fake, Theme: theme.Options{NoColor: true}, Static: true,
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Theme: theme.Options{NoColor: true}, Static: true,
 		Now: func() time.Time { return now }, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
-	h := &harness{t: t, root: r, client: fake}
+	h := &harness{t: t, root: r}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(r.Init())
 	if !strings.Contains(ansi.Strip(r.Render()), "5m   CREATE_POLICY_V3") {
@@ -631,10 +663,10 @@ func TestAgesCountUpBetweenRefreshes(t *testing.T) {
 func TestVotesAndFirstRefreshFailureAreLogged(t *testing.T) {
 	var buf bytes.Buffer
 	fake := &fakeClient{activities: sampleActivities()}
-	r := NewRoot(Options{Client: fake, Theme: theme.Options{NoColor: true}, Static: true, Now: func() time.Time { return testNow },
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Theme: theme.Options{NoColor: true}, Static: true, Now: func() time.Time { return testNow },
 		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }, Refresh: time.Second,
 		Logger: slog.New(slog.NewTextHandler(&buf, nil))})
-	h := &harness{t: t, root: r, client: fake}
+	h := &harness{t: t, root: r}
 	h.run(r.Init())
 	h.key("a")
 	h.key("y")

@@ -68,7 +68,7 @@ func (a *Activities) verifyAppProofs() tea.Cmd {
 // verifyAppProofsCmd fetches the boot proof of key (unless cached) and verifies
 // it once per app proof, each given alone as Options.AppProofs.
 func verifyAppProofsCmd(c *Common, activityID string, gen int, key string, indices []int, proofs []api.AppProof, cached *api.BootProof) tea.Cmd {
-	client, settings := c.Client, c.Proofs
+	client, settings := c.Reader, c.Proofs
 	return func() tea.Msg {
 		msg := appProofVerifiedMsg{activityID: activityID, gen: gen, key: key, indices: indices}
 		bp := cached

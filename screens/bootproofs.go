@@ -133,7 +133,7 @@ func (b *BootProofs) load() tea.Cmd {
 		return nil
 	}
 	b.gen++
-	gen, c, client, settings := b.gen, b.c, b.c.Client, b.c.Proofs
+	gen, c, client, settings := b.gen, b.c, b.c.Reader, b.c.Proofs
 	cmds := make([]tea.Cmd, len(b.apps))
 	for i := range b.apps {
 		b.apps[i].loading = true

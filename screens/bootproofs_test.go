@@ -96,11 +96,11 @@ func newProofHarness(t *testing.T, fake *fakeClient, apps ...string) *harness {
 
 func newProofHarnessTheme(t *testing.T, fake *fakeClient, th theme.Options, apps ...string) *harness {
 	t.Helper()
-	r := NewRoot(Options{Client: fake, Profile: "demo", Theme: th,
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: th,
 		Now: func() time.Time { return testNow }, Static: true,
 		Tick:   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
 		Proofs: ProofSettings{Apps: apps}})
-	h := &harness{t: t, root: r, client: fake, fake: fake}
+	h := &harness{t: t, root: r, fake: fake}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(r.Init())
 	h.key("2")
@@ -339,7 +339,7 @@ func TestGoldenBootProofsColour(t *testing.T) {
 // frame (16 ms) so ↑/↓ feel instant. Measured with the frame render included.
 func BenchmarkBootProofsCursorMove(b *testing.B) {
 	fake := &fakeClient{bootByApp: map[string]*api.BootProof{"signer": fixtureBootProof(b)}}
-	r := NewRoot(Options{Client: fake, Theme: theme.Options{Dark: true}, Now: func() time.Time { return testNow },
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Theme: theme.Options{Dark: true}, Now: func() time.Time { return testNow },
 		Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
 		Proofs: ProofSettings{Apps: []string{"signer"}}})
 	r.Update(tea.WindowSizeMsg{Width: 160, Height: 48})

@@ -258,7 +258,7 @@ func (b *BootProofs) renderDetail() {
 		copyable("quorum key", m.Namespace.QuorumKey.String())
 		copyable("pivot hash", m.Pivot.Hash.String())
 		db.Field("restart", m.Pivot.Restart)
-		db.Field("args", fmt.Sprintf("%q", m.Pivot.Args))
+		db.Field("args", quoteEach(m.Pivot.Args))
 		if m.Pivot.DebugMode {
 			db.Styled(th.Bad.Render("debug mode: on"))
 		}
@@ -333,4 +333,14 @@ func padPlain(s string, w int) string {
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s + " "
+}
+
+// quoteEach shows a list of strings as "a" "b"; the caller cleans the result, so
+// each shows escaped the one way every server string does.
+func quoteEach(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = `"` + s + `"`
+	}
+	return "[" + strings.Join(q, " ") + "]"
 }

@@ -16,55 +16,107 @@ import (
 	"github.com/vigil-console/vigil/ui/theme"
 )
 
-// Client is what the screens need from the service; *api.Client satisfies it.
-type Client interface {
+// Reader is every query the screens make; *api.Client satisfies it. Queries never
+// change anything, so a Reader is all a read-only console holds.
+type Reader interface {
 	ListActivities(ctx context.Context, opts api.ListActivitiesOptions) ([]api.Activity, error)
 	GetActivity(ctx context.Context, activityID string) (*api.Activity, error)
-	ApproveActivity(ctx context.Context, fingerprint string) (*api.Activity, error)
-	RejectActivity(ctx context.Context, fingerprint string) (*api.Activity, error)
 	GetPolicyEvaluations(ctx context.Context, activityID string) ([]api.PolicyEvaluation, error)
 	ListAppProofs(ctx context.Context, activityID string) ([]api.AppProof, error)
 	Whoami(ctx context.Context) (*api.WhoamiResponse, error)
 	GetOrganizationConfigs(ctx context.Context) (*api.OrganizationConfigs, error)
 	ListUsers(ctx context.Context) ([]api.User, error)
+	GetUser(ctx context.Context, userID string) (*api.User, error)
 	ListPolicies(ctx context.Context) ([]api.Policy, error)
+	GetPolicy(ctx context.Context, policyID string) (*api.Policy, error)
+	GetAPIKey(ctx context.Context, apiKeyID string) (*api.APIKey, error)
 	GetLatestBootProof(ctx context.Context, appName string) (*api.BootProof, error)
 	GetBootProof(ctx context.Context, ephemeralKey string) (*api.BootProof, error)
 }
 
-// ErrReadOnly is returned by every submit of a read-only client.
-var ErrReadOnly = errors.New("read-only mode: submitting is disabled (started with --read-only or read_only = true in the profile)")
-
-// ReadOnly wraps a client so that every submit fails with ErrReadOnly before anything
-// is sent. This is the one place read-only is enforced; screens only grey out keys.
-func ReadOnly(c Client) Client { return readOnlyClient{c} }
-
-type readOnlyClient struct{ Client }
-
-func (readOnlyClient) ApproveActivity(context.Context, string) (*api.Activity, error) {
-	return nil, ErrReadOnly
+// Submitter is every submit operation of SPEC.md, the votes included; *api.Client
+// satisfies it. It is the only way a screen can change anything, and a read-only
+// console has none (Common.Submitter is nil): a screen added later gets its
+// submit capability from here or not at all.
+type Submitter interface {
+	OAuth(ctx context.Context, p api.OauthParams, opts ...api.SubmitOption) (*api.Activity, error)
+	CreateInvitations(ctx context.Context, p api.CreateInvitationsParams, opts ...api.SubmitOption) (*api.Activity, error)
+	CreateSmartContractInterface(ctx context.Context, p api.CreateSmartContractInterfaceParams, opts ...api.SubmitOption) (*api.Activity, error)
+	SetOrganizationFeature(ctx context.Context, p api.SetOrganizationFeatureParams, opts ...api.SubmitOption) (*api.Activity, error)
+	UpdateOauth2Credential(ctx context.Context, p api.UpdateOauth2CredentialParams, opts ...api.SubmitOption) (*api.Activity, error)
+	CreatePolicy(ctx context.Context, p api.CreatePolicyParams, opts ...api.SubmitOption) (*api.Activity, error)
+	DeleteWalletAccounts(ctx context.Context, p api.DeleteWalletAccountsParams, opts ...api.SubmitOption) (*api.Activity, error)
+	CreateUserTag(ctx context.Context, p api.CreateUserTagParams, opts ...api.SubmitOption) (*api.Activity, error)
+	DeleteAPIKeys(ctx context.Context, p api.DeleteAPIKeysParams, opts ...api.SubmitOption) (*api.Activity, error)
+	CreateReadOnlySession(ctx context.Context, opts ...api.SubmitOption) (*api.Activity, error)
+	DeleteTvcDeployment(ctx context.Context, p api.DeleteTvcDeploymentParams, opts ...api.SubmitOption) (*api.Activity, error)
+	CreateMfaPolicy(ctx context.Context, p api.CreateMfaPolicyParams) (*api.Activity, error)
+	ApproveActivity(ctx context.Context, fingerprint string) (*api.Activity, error)
+	RejectActivity(ctx context.Context, fingerprint string) (*api.Activity, error)
 }
-func (readOnlyClient) RejectActivity(context.Context, string) (*api.Activity, error) {
-	return nil, ErrReadOnly
-}
 
-// IsReadOnly reports whether c refuses every submit.
-func IsReadOnly(c Client) bool {
-	_, ok := c.(readOnlyClient)
-	return ok
+// ErrReadOnly is what a submit key says in read-only mode.
+var ErrReadOnly = errors.New("read-only: this console cannot vote or submit (started with --read-only or read_only = true)")
+
+// queriesOnly hides everything of a Reader but its queries: *api.Client is a
+// Submitter too, and a screen must not get one back with a type assertion
+// (r.(Submitter)). NewRoot wraps every Reader in it.
+type queriesOnly struct{ r Reader }
+
+func (q queriesOnly) ListActivities(ctx context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
+	return q.r.ListActivities(ctx, o)
+}
+func (q queriesOnly) GetActivity(ctx context.Context, id string) (*api.Activity, error) {
+	return q.r.GetActivity(ctx, id)
+}
+func (q queriesOnly) GetPolicyEvaluations(ctx context.Context, id string) ([]api.PolicyEvaluation, error) {
+	return q.r.GetPolicyEvaluations(ctx, id)
+}
+func (q queriesOnly) ListAppProofs(ctx context.Context, id string) ([]api.AppProof, error) {
+	return q.r.ListAppProofs(ctx, id)
+}
+func (q queriesOnly) Whoami(ctx context.Context) (*api.WhoamiResponse, error) {
+	return q.r.Whoami(ctx)
+}
+func (q queriesOnly) GetOrganizationConfigs(ctx context.Context) (*api.OrganizationConfigs, error) {
+	return q.r.GetOrganizationConfigs(ctx)
+}
+func (q queriesOnly) ListUsers(ctx context.Context) ([]api.User, error) { return q.r.ListUsers(ctx) }
+func (q queriesOnly) GetUser(ctx context.Context, id string) (*api.User, error) {
+	return q.r.GetUser(ctx, id)
+}
+func (q queriesOnly) ListPolicies(ctx context.Context) ([]api.Policy, error) {
+	return q.r.ListPolicies(ctx)
+}
+func (q queriesOnly) GetPolicy(ctx context.Context, id string) (*api.Policy, error) {
+	return q.r.GetPolicy(ctx, id)
+}
+func (q queriesOnly) GetAPIKey(ctx context.Context, id string) (*api.APIKey, error) {
+	return q.r.GetAPIKey(ctx, id)
+}
+func (q queriesOnly) GetLatestBootProof(ctx context.Context, app string) (*api.BootProof, error) {
+	return q.r.GetLatestBootProof(ctx, app)
+}
+func (q queriesOnly) GetBootProof(ctx context.Context, key string) (*api.BootProof, error) {
+	return q.r.GetBootProof(ctx, key)
 }
 
 // Common is shared by the root model and every screen. Only the root model writes
 // to it, in its Update.
 type Common struct {
-	Client  Client
-	Theme   *theme.Theme
-	Options theme.Options
-	Now     func() time.Time // injected so views and tests are deterministic
-	Profile string
-	Timeout time.Duration // per call; default 15s
-	Refresh time.Duration // auto-refresh interval of the profile; 0 = off
-	Org     Org
+	// Reader makes every query; it has no submit methods, not even behind a type
+	// assertion.
+	Reader Reader
+	// Submitter makes every submit. It is nil in read-only mode: there is nothing
+	// to submit with, so no key, form or screen added later can slip through.
+	Submitter Submitter
+	Theme     *theme.Theme
+	Options   theme.Options
+	Now       func() time.Time // injected so views and tests are deterministic
+	Profile   string
+	Timeout   time.Duration // per call; default 15s
+	Refresh   time.Duration // auto-refresh interval of the profile; 0 = off
+	Org       Org
 	// Tick schedules a message after a delay (auto-refresh, toast expiry): tea.Tick,
 	// replaced in tests so that nothing sleeps.
 	Tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
@@ -76,8 +128,17 @@ type Common struct {
 	Proofs ProofSettings
 }
 
-// ReadOnly reports whether submits are disabled.
-func (c *Common) ReadOnly() bool { return IsReadOnly(c.Client) }
+// ReadOnly reports whether the console has no submitter.
+func (c *Common) ReadOnly() bool { return c.Submitter == nil }
+
+// submitter is where every submit command starts: the console's Submitter, or
+// ErrReadOnly when it has none.
+func (c *Common) submitter() (Submitter, error) {
+	if c.Submitter == nil {
+		return nil, ErrReadOnly
+	}
+	return c.Submitter, nil
+}
 
 // Org is what the console knows about the organization and the user.
 type Org struct {
@@ -113,7 +174,7 @@ type orgLoadedMsg struct {
 
 // loadOrg fetches whoami, the organization configs, the users and the policies.
 func loadOrg(c *Common) tea.Cmd {
-	client := c.Client
+	client := c.Reader
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()

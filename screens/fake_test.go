@@ -17,6 +17,9 @@ import (
 // fakeClient is an in-memory stand-in for the service, for unit tests of Update
 // only; the end-to-end tests use the real local service.
 type fakeClient struct {
+	// Submitter is nil: the fake answers the votes only, and any other submit
+	// would panic the test rather than pass unnoticed.
+	Submitter
 	mu         sync.Mutex
 	activities []api.Activity
 	listErr    error
@@ -135,6 +138,15 @@ func (f *fakeClient) GetOrganizationConfigs(context.Context) (*api.OrganizationC
 func (f *fakeClient) ListPolicies(context.Context) ([]api.Policy, error) {
 	return []api.Policy{{PolicyID: "pol-ops", PolicyName: "Ops need two approvers", Effect: api.EffectAllow}}, nil
 }
+func (f *fakeClient) GetUser(_ context.Context, id string) (*api.User, error) {
+	return nil, fmt.Errorf("no user %s", id)
+}
+func (f *fakeClient) GetPolicy(_ context.Context, id string) (*api.Policy, error) {
+	return nil, fmt.Errorf("no policy %s", id)
+}
+func (f *fakeClient) GetAPIKey(_ context.Context, id string) (*api.APIKey, error) {
+	return nil, fmt.Errorf("no API key %s", id)
+}
 func (f *fakeClient) ListUsers(context.Context) ([]api.User, error) {
 	return []api.User{{UserID: "u-alice", UserName: "alice"}, {UserID: "u-bob", UserName: "bob"}, {UserID: "u-carol", UserName: "carol"}}, nil
 }
@@ -176,31 +188,42 @@ func sampleActivities() []api.Activity {
 // harness drives a Root model with a fake client, running commands as the program
 // would (commands that take long, like refresh ticks and toast expiry, are dropped).
 type harness struct {
-	t      *testing.T
-	fake   *fakeClient
-	root   *Root
-	client Client
-	msgs   []tea.Msg // every message the commands produced
+	t    *testing.T
+	fake *fakeClient
+	root *Root
+	msgs []tea.Msg // every message the commands produced
 }
 
 func newHarness(t *testing.T, fake *fakeClient, readOnly bool, refresh time.Duration) *harness {
 	t.Helper()
-	var c Client = fake
+	var sub Submitter = fake
 	if readOnly {
-		c = ReadOnly(fake)
+		sub = nil
 	}
-	h := newHarnessFor(t, c, theme.Options{Dark: true, NoColor: true}, refresh)
+	h := newHarnessWith(t, fake, sub, theme.Options{Dark: true, NoColor: true}, refresh)
 	h.fake = fake
 	return h
 }
 
+// readerSubmitter is a client that can do both, as *api.Client can.
+type readerSubmitter interface {
+	Reader
+	Submitter
+}
+
 // newHarnessFor drives a Root on any client, with the theme given.
-func newHarnessFor(t *testing.T, c Client, th theme.Options, refresh time.Duration) *harness {
+func newHarnessFor(t *testing.T, c readerSubmitter, th theme.Options, refresh time.Duration) *harness {
 	t.Helper()
-	r := NewRoot(Options{Client: c, Profile: "demo", Theme: th,
+	return newHarnessWith(t, c, c, th, refresh)
+}
+
+// newHarnessWith drives a Root on a reader and a submitter (nil: read-only).
+func newHarnessWith(t *testing.T, c Reader, sub Submitter, th theme.Options, refresh time.Duration) *harness {
+	t.Helper()
+	r := NewRoot(Options{Reader: c, Submitter: sub, Profile: "demo", Theme: th,
 		Refresh: refresh, Now: func() time.Time { return testNow }, Static: true,
 		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
-	h := &harness{t: t, root: r, client: c}
+	h := &harness{t: t, root: r}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(r.Init())
 	return h

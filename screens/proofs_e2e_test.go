@@ -19,10 +19,10 @@ import (
 func demoHarness(t *testing.T, d *servertest.Demo, roots []proof.Root) *harness {
 	t.Helper()
 	c := d.Client("alice")
-	r := NewRoot(Options{Client: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+	r := NewRoot(Options{Reader: c, Submitter: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
 		Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
 		Proofs: ProofSettings{Apps: d.Info.EnclaveApps, Roots: roots}})
-	h := &harness{t: t, root: r, client: c}
+	h := &harness{t: t, root: r}
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.run(r.Init())
 	return h

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"log/slog"
+	"reflect"
 	"strings"
 	"time"
 
@@ -63,12 +64,15 @@ type Root struct {
 
 // Options configure the console.
 type Options struct {
-	Client  Client
-	Profile string
-	Theme   theme.Options
-	Refresh time.Duration
-	Now     func() time.Time // nil = time.Now
-	Screens []ScreenFactory  // nil = DefaultScreens()
+	// Reader makes the queries (required).
+	Reader Reader
+	// Submitter makes the submits and votes; nil is read-only mode.
+	Submitter Submitter
+	Profile   string
+	Theme     theme.Options
+	Refresh   time.Duration
+	Now       func() time.Time // nil = time.Now
+	Screens   []ScreenFactory  // nil = DefaultScreens()
 	// Tick schedules delayed messages; nil = tea.Tick. Tests pass one that never fires.
 	Tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 	// Static turns the spinner's animation off (tests; people who prefer no motion).
@@ -102,7 +106,13 @@ func NewRoot(o Options) *Root {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	c := &Common{Client: o.Client, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
+	// Only the queries of the Reader are kept: even if it is also a Submitter
+	// (*api.Client is), nothing can reach its submits through Common.Reader.
+	submitter := o.Submitter
+	if v := reflect.ValueOf(submitter); submitter != nil && v.Kind() == reflect.Pointer && v.IsNil() {
+		submitter = nil // a nil *api.Client is no submitter: read-only, not a panic
+	}
+	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static}
 	r.toasts.Tick = tick

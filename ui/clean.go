@@ -1,7 +1,7 @@
 // Package ui holds the console's shared components: table with fuzzy filter,
 // detail pane, confirm dialog, form, status bar, toasts and help. Every string that
-// came from the server is cleaned again here, at render time (defence in depth: the
-// api client has already cleaned it once when decoding).
+// came from the server is cleaned here, at render time, with api's sanitizer: the
+// console's client keeps strings exact, so this is where they are escaped.
 package ui
 
 import (
@@ -11,19 +11,22 @@ import (
 )
 
 // Clean makes one line of untrusted text safe for a terminal, a window title, a log
-// line or the clipboard: escape sequences (CSI, OSC, DCS, …) are removed, tabs become
-// spaces, and every other control character (C0, DEL, C1, line breaks) and bidi
-// override or isolate is dropped.
+// line or the clipboard, the way api.Sanitize does (the one display path for
+// server strings): control characters, escape sequences, bidi controls and
+// invisible characters are shown escaped (\u001b[31m, \u200b, \u202e, \n), so
+// nothing acts on the terminal and nothing hides.
 func Clean(s string) string {
 	if isPlain(s) {
 		return s
 	}
 	// api.Sanitize is the one sanitizer (the client applies it when decoding);
-	// running it again here is the defence in depth.
+	// running it again here is the defence in depth, and costs nothing on text
+	// it already escaped.
 	return api.Sanitize(s)
 }
 
-// CleanBlock is Clean for multi-line text: newlines are kept, each line cleaned.
+// CleanBlock is Clean for multi-line text (pretty JSON, wrapped details): the
+// newlines are kept, each line is cleaned.
 func CleanBlock(s string) string {
 	if isPlain(s) {
 		return s

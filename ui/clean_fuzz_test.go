@@ -17,7 +17,7 @@ func FuzzClean(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Clean(s)
 		for _, r := range out {
-			if unicode.IsControl(r) || api.IsBidiControl(r) || r == '\ufeff' || r == '\u2028' || r == '\u2029' {
+			if unicode.IsControl(r) || api.IsInvisible(r) {
 				t.Fatalf("Clean(%q) = %q keeps %U", s, out, r)
 			}
 		}

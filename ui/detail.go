@@ -129,9 +129,10 @@ func (db *DetailBuilder) Section(title string) {
 	db.b.WriteByte('\n')
 }
 
-// Field adds "label: value".
+// Field adds "label: value". Both are cleaned: a label can come from the
+// server too (a feature's name).
 func (db *DetailBuilder) Field(label, value string) {
-	db.b.WriteString(db.th.Label.Render(padRight(label+":", 16)))
+	db.b.WriteString(db.th.Label.Render(padRight(Clean(label)+":", 16)))
 	db.b.WriteString(Clean(value))
 	db.b.WriteByte('\n')
 }

@@ -8,8 +8,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/sahilm/fuzzy"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui/theme"
 )
 
@@ -196,13 +198,13 @@ func TestCleanRemovesEveryUnsafeRune(t *testing.T) {
 	in := []string{
 		"plain ascii stays",
 		"\x1b]0;title\x07after", "\x1b[31mred\x1b[0m", "a\rb", "c\u0085d", "e\u202ef", "g\u2067h\u2069",
-		"\u009d0;osc\u009c", "\u009b2J", "tab\there", "nul\x00", "zero\ufeffwidth", "\xff\xfe invalid",
+		"\u009d0;osc\u009c", "\u009b2J", "tab\there", "nul\x00", "zero\ufeffwidth", "zero\u200bwidth", "\xff\xfe invalid",
 		"日本語 and emoji 🙂 stay",
 	}
 	for _, s := range in {
 		got := Clean(s)
 		for _, r := range got {
-			if unicode.IsControl(r) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0xfeff {
+			if unicode.IsControl(r) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0xfeff || r == 0x200b {
 				t.Errorf("Clean(%q) = %q keeps %U", s, got, r)
 			}
 		}
@@ -212,10 +214,14 @@ func TestCleanRemovesEveryUnsafeRune(t *testing.T) {
 			t.Errorf("Clean changed safe text %q to %q", s, Clean(s))
 		}
 	}
-	if got := Clean("\u009d0;osc\u009cok"); got != "ok" {
-		t.Errorf("a C1 OSC left %q, want the whole sequence gone", got)
+	// What is escaped is shown, the same way api.Sanitize shows it.
+	if got := Clean("\u009d0;osc\u009cok"); got != `\u009d0;osc\u009cok` {
+		t.Errorf("a C1 OSC shows as %q, want it escaped", got)
 	}
-	if got := CleanBlock("line1\x1b[2J\nline2\r"); got != "line1\nline2 " && got != "line1\nline2" {
+	if got := Clean("ad\u200bmin"); got != `ad\u200bmin` || got != api.Sanitize("ad\u200bmin") {
+		t.Errorf("a zero-width space shows as %q, want it escaped as api.Sanitize does", got)
+	}
+	if got := CleanBlock("line1\x1b[2J\nline2\r"); got != "line1\\u001b[2J\nline2\\r" {
 		t.Errorf("CleanBlock = %q", got)
 	}
 }
