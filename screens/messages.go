@@ -65,6 +65,14 @@ func voteText(m activityVotedMsg) (string, bool) {
 	return fmt.Sprintf("%s %s (%s): now %s", verb, id, shortType(m.activity.Type), shortStatus(m.activity.Status)), false
 }
 
+// pastTense is "approved" or "rejected" ("approve"+"d" read "rejectd").
+func pastTense(verb string) string {
+	if verb == "reject" {
+		return "rejected"
+	}
+	return verb + "d"
+}
+
 // messagesDialog shows the log, newest first, wrapped (never cut), scrollable.
 type messagesDialog struct {
 	log   *messageLog
