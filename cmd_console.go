@@ -93,14 +93,19 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	}
 	logger.Info("console start", "profile", p.Name, "base_url", p.BaseURL,
 		"organization", p.OrganizationID, "read_only", readOnly || p.ReadOnly)
-	return screens.NewRoot(screens.Options{
+	root := screens.NewRoot(screens.Options{
 		Client:  sc,
 		Profile: p.Name,
 		Theme:   theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},
 		Refresh: p.Refresh.Duration,
 		Logger:  logger,
 		Proofs:  proofs,
-	}), nil
+		Mouse:   p.MouseOn(),
+	})
+	if err := root.Rebind(p.Keys); err != nil {
+		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)
+	}
+	return root, nil
 }
 
 // runProgram runs the console until the user quits or ctx ends.
