@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -35,8 +36,12 @@ func pressKey(b key.Binding) tea.Cmd {
 		return nil
 	}
 	k := keyPressFor(b.Keys()[0])
-	return func() tea.Msg { return k }
+	return func() tea.Msg { return pressKeyMsg{k} }
 }
+
+// pressKeyMsg asks the root to handle a key press as if typed (after the palette
+// has closed).
+type pressKeyMsg struct{ key tea.KeyPressMsg }
 
 // keyPressFor is the key press Bubble Tea reports for a key name ("r", "enter",
 // "ctrl+r", "shift+tab").
@@ -173,7 +178,7 @@ func (h paletteHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.Short
 func (p *paletteDialog) View(th *theme.Theme, width, height int) string {
 	// The dialog style adds a border (2) and padding (4 columns, 2 lines).
 	inner := max(min(width-8, 56), 10)
-	rows := max(min(height-7, len(p.matches)), 1)
+	rows := max(min(height-8, len(p.matches)), 1)
 	start := 0
 	if p.cursor >= rows {
 		start = p.cursor - rows + 1
@@ -197,6 +202,9 @@ func (p *paletteDialog) View(th *theme.Theme, width, height int) string {
 			line = name + strings.Repeat(" ", gap) + th.HelpKey.Render(k)
 		}
 		lines = append(lines, line)
+	}
+	if more := len(p.matches) - start - rows; more > 0 {
+		lines = append(lines, th.Muted.Render(fmt.Sprintf("↓ %d more", more)))
 	}
 	return th.Dialog.Padding(0, 2).Render(strings.Join(lines, "\n"))
 }

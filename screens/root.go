@@ -233,6 +233,8 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case tea.KeyPressMsg:
 		cmds = append(cmds, r.handleKey(msg))
+	case pressKeyMsg:
+		cmds = append(cmds, r.handleKey(msg.key))
 	case tea.PasteMsg:
 		if r.dialogs.Len() > 0 {
 			return r.dialogs.Update(msg)
@@ -336,12 +338,9 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// commands are the palette's entries: the active screen's, then the global ones.
+// commands are the palette's entries: the global ones, then the active screen's.
 func (r *Root) commands() []Command {
 	var out []Command
-	if cs, ok := r.screens[r.active].(CommandScreen); ok {
-		out = append(out, cs.Commands()...)
-	}
 	for i, s := range r.screens {
 		k := ""
 		if i < 9 {
@@ -354,6 +353,9 @@ func (r *Root) commands() []Command {
 		Command{Name: "help", Key: r.keys.Help.Help().Key, Run: msgCmd(toggleHelpMsg{})},
 		Command{Name: "quit", Key: r.keys.Quit.Help().Key, Run: tea.Quit},
 	)
+	if cs, ok := r.screens[r.active].(CommandScreen); ok {
+		out = append(out, cs.Commands()...)
+	}
 	return out
 }
 
