@@ -24,6 +24,14 @@ type Dialog interface {
 	Keys() ui.KeyMap
 }
 
+// SizedDialog is a dialog that lays itself out for the body it is drawn over;
+// the root calls SetSize when it opens and whenever the window changes, so that
+// View has nothing to compute.
+type SizedDialog interface {
+	Dialog
+	SetSize(width, height int)
+}
+
 // OpenDialogMsg asks the root to push a dialog; screens send it with OpenDialog.
 type OpenDialogMsg struct{ Dialog Dialog }
 

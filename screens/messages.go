@@ -75,10 +75,12 @@ func pastTense(verb string) string {
 
 // messagesDialog shows the log, newest first, wrapped (never cut), scrollable.
 type messagesDialog struct {
-	log   *messageLog
-	pane  ui.Detail
-	shown int // entries in the pane's content
-	keys  messagesKeys
+	th            *theme.Theme
+	log           *messageLog
+	pane          ui.Detail
+	shown         int // entries in the pane's content
+	width, height int // of the box
+	keys          messagesKeys
 }
 
 type messagesKeys struct {
@@ -91,7 +93,7 @@ type messagesKeys struct {
 const messagesID = "messages"
 
 func newMessagesDialog(th *theme.Theme, log *messageLog, closeKeys []string) *messagesDialog {
-	return &messagesDialog{log: log, pane: ui.NewDetail(th), shown: -1, keys: messagesKeys{
+	return &messagesDialog{th: th, log: log, pane: ui.NewDetail(th), shown: -1, keys: messagesKeys{
 		Close: key.NewBinding(key.WithKeys(append([]string{"esc", "q"}, closeKeys...)...), key.WithHelp("esc", "close")),
 		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -105,10 +107,23 @@ func (d *messagesDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, d.keys.Close) {
 		return nil, nil
 	}
+	d.content() // entries may have arrived since the last key
 	var cmd tea.Cmd
 	d.pane, cmd = d.pane.Update(msg)
 	return d, cmd
 }
+
+// SetSize sizes the box to the body it is drawn over (the root calls it when the
+// dialog opens and when the window changes).
+func (d *messagesDialog) SetSize(width, height int) {
+	d.width, d.height = max(width-4, 10), max(height-2, 3)
+	// The box's border takes 2 columns and 2 lines, its padding 2 more columns;
+	// the heading takes a line.
+	d.pane.SetSize(d.innerWidth(), max(d.height-3, 1))
+	d.content()
+}
+
+func (d *messagesDialog) innerWidth() int { return max(d.width-4, 6) }
 
 func (d *messagesDialog) Keys() ui.KeyMap { return messagesHelp{d.keys} }
 
@@ -119,18 +134,24 @@ func (h messagesHelp) ShortHelp() []key.Binding {
 }
 func (h messagesHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
 
-// content rebuilds the pane's text when entries were added.
-func (d *messagesDialog) content(th *theme.Theme) {
+// content rebuilds the pane's text when entries were added since.
+func (d *messagesDialog) content() {
 	if d.shown == len(d.log.entries) {
 		return
 	}
 	d.shown = len(d.log.entries)
+	d.pane.SetContent(messagesText(d.th, d.log.entries))
+	d.pane.GotoTop()
+}
+
+// messagesText is the log, newest first, one entry a line (the pane wraps them).
+func messagesText(th *theme.Theme, entries []logEntry) string {
 	b := ui.NewDetailBuilder(th)
-	if d.shown == 0 {
+	if len(entries) == 0 {
 		b.Line("Nothing yet: notices, errors and vote results of this session appear here.")
 	}
-	for i := len(d.log.entries) - 1; i >= 0; i-- {
-		e := d.log.entries[i]
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
 		mark, style := "✓", th.Good
 		switch e.kind {
 		case messageError:
@@ -140,22 +161,21 @@ func (d *messagesDialog) content(th *theme.Theme) {
 		}
 		b.Styled(th.Muted.Render(e.at.Format("15:04:05")) + " " + style.Render(mark) + " " + ui.Clean(e.text))
 	}
-	d.pane.SetContent(b.String())
-	d.pane.GotoTop()
+	return b.String()
 }
 
-// View fills most of the body: the messages are long, and this is where they are
-// read in full.
-func (d *messagesDialog) View(th *theme.Theme, width, height int) string {
-	w, h := max(width-4, 10), max(height-2, 3)
-	d.content(th)
+// View draws the box; it changes nothing (a copy of the pane picks up entries
+// that arrived since the last key).
+func (d *messagesDialog) View(th *theme.Theme, _, _ int) string {
+	pane := d.pane
+	if d.shown != len(d.log.entries) {
+		pane.SetContent(messagesText(th, d.log.entries))
+		pane.GotoTop()
+	}
 	head := th.Title.Render("Messages") + th.Muted.Render(fmt.Sprintf("  %d this session, newest first", len(d.log.entries)))
-	if pos := d.pane.Position(); pos != "" {
+	if pos := pane.Position(); pos != "" {
 		head += th.Muted.Render("  (" + pos + ")")
 	}
-	// The box's border takes 2 columns and 2 lines; its padding 2 more columns.
-	inner := max(w-4, 6)
-	d.pane.SetSize(inner, max(h-3, 1))
-	body := ansi.Truncate(head, inner, "…") + "\n" + d.pane.View()
-	return th.Dialog.Padding(0, 1).Width(w).Render(lipgloss.PlaceVertical(max(h-2, 1), lipgloss.Top, body))
+	body := ansi.Truncate(head, d.innerWidth(), "…") + "\n" + pane.View()
+	return th.Dialog.Padding(0, 1).Width(d.width).Render(lipgloss.PlaceVertical(max(d.height-2, 1), lipgloss.Top, body))
 }

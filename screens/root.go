@@ -166,6 +166,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		r.width, r.height = msg.Width, msg.Height
+		r.sizeDialogs()
 		return nil
 	case tea.BackgroundColorMsg:
 		opts := r.common.Options
@@ -174,7 +175,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.common.Theme = theme.New(opts)
 		return r.broadcast(themeChangedMsg{})
 	case OpenDialogMsg:
-		r.dialogs.Push(msg.Dialog)
+		r.openDialog(msg.Dialog)
 		return nil
 	case CloseDialogMsg:
 		r.dialogs.Close(msg.ID)
@@ -188,7 +189,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.fullHelp = !r.fullHelp
 		return nil
 	case openMessagesMsg:
-		r.dialogs.Push(newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys()))
+		r.openDialog(newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys()))
 		return nil
 	case ui.ToastMsg:
 		if r.voteToasts > 0 {
@@ -259,6 +260,23 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// openDialog pushes d and sizes it for the body.
+func (r *Root) openDialog(d Dialog) {
+	r.dialogs.Push(d)
+	r.sizeDialogs()
+}
+
+// sizeDialogs gives every sized dialog the body's size (the help under the body
+// follows the top dialog, so the body is measured with it on top).
+func (r *Root) sizeDialogs() {
+	_, bodyH := r.layout()
+	for _, d := range r.dialogs.dialogs {
+		if sd, ok := d.(SizedDialog); ok {
+			sd.SetSize(r.width, bodyH)
+		}
+	}
+}
+
 // logScreenErrors records each screen's status error when it changes, in full.
 func (r *Root) logScreenErrors() {
 	for i, s := range r.screens {
@@ -315,10 +333,10 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			r.fullHelp = false
 			return nil
 		case key.Matches(k, r.keys.Palette):
-			r.dialogs.Push(newPaletteDialog(r.commands()))
+			r.openDialog(newPaletteDialog(r.commands()))
 			return nil
 		case key.Matches(k, r.keys.Messages):
-			r.dialogs.Push(newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys()))
+			r.openDialog(newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys()))
 			return nil
 		case key.Matches(k, r.keys.Next):
 			r.active = (r.active + 1) % len(r.screens)
