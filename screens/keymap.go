@@ -58,8 +58,10 @@ func (k globalKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Next, k.Prev, k.Jump, k.Back, k.Palette, k.Messages, k.Help, k.Quit}
 }
 
+// FullHelp is three short columns, so on a narrow window they sit side by side
+// under the screen's columns rather than in one tall column.
 func (k globalKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Next, k.Prev, k.Jump, k.Back, k.Palette, k.Messages, k.Help, k.Quit, k.ForceQuit}}
+	return [][]key.Binding{{k.Next, k.Prev, k.Jump}, {k.Back, k.Palette, k.Messages}, {k.Help, k.Quit, k.ForceQuit}}
 }
 
 // KeyActions of the Activities screen (the table's own movement and filter keys
