@@ -203,7 +203,7 @@ func TestMessagesViewKeepsEveryToastErrorAndVoteInFull(t *testing.T) {
 	if entries[0].kind != messageError || !strings.Contains(entries[0].text, "act-policy") || !strings.Contains(entries[0].text, "root quorum") {
 		t.Errorf("failed vote entry = %+v", entries[0])
 	}
-	if entries[1].kind != messageVote || !strings.Contains(entries[1].text, "reject act-feature") || !strings.Contains(entries[1].text, "REJECTED") {
+	if entries[1].kind != messageVote || !strings.Contains(entries[1].text, "rejected act-feature") || !strings.Contains(entries[1].text, "REJECTED") {
 		t.Errorf("vote entry = %+v", entries[1])
 	}
 	if !strings.Contains(entries[2].text, "connection refused") || !entries[2].at.Equal(testNow) {
@@ -218,7 +218,7 @@ func TestMessagesViewKeepsEveryToastErrorAndVoteInFull(t *testing.T) {
 	out := ansi.Strip(raw)
 	// The whole error shows, wrapped: its last words are on screen.
 	flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ").Replace(out)), " ")
-	for _, want := range []string{"Messages", "12:00:00", "ask a root member to vote", "reject act-feature", "copied id act-1", "connection refused"} {
+	for _, want := range []string{"Messages", "12:00:00", "ask a root member to vote", "rejected act-feature", "copied id act-1", "connection refused"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("messages view lacks %q:\n%s", want, out)
 		}

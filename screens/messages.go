@@ -62,7 +62,7 @@ func voteText(m activityVotedMsg) (string, bool) {
 	if m.activity == nil {
 		return fmt.Sprintf("%s %s: no reply", verb, id), true
 	}
-	return fmt.Sprintf("%s %s (%s): now %s", verb, id, shortType(m.activity.Type), shortStatus(m.activity.Status)), false
+	return fmt.Sprintf("%s %s (%s): now %s", pastTense(verb), id, shortType(m.activity.Type), shortStatus(m.activity.Status)), false
 }
 
 // pastTense is "approved" or "rejected" ("approve"+"d" read "rejectd").
