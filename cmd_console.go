@@ -98,7 +98,7 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	}
 	logger.Info("console start", "profile", p.Name, "base_url", p.BaseURL,
 		"organization", p.OrganizationID, "read_only", readOnly || p.ReadOnly)
-	return screens.NewRoot(screens.Options{
+	root := screens.NewRoot(screens.Options{
 		Reader:    client,
 		Submitter: submitter,
 		Profile:   p.Name,
@@ -106,7 +106,12 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 		Refresh:   p.Refresh.Duration,
 		Logger:    logger,
 		Proofs:    proofs,
-	}), nil
+		Mouse:     p.MouseOn(),
+	})
+	if err := root.Rebind(p.Keys); err != nil {
+		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)
+	}
+	return root, nil
 }
 
 // runProgram runs the console until the user quits or ctx ends.

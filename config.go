@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/screens"
 )
 
 // Profile is one named connection in the config file, like a kubectl context.
@@ -40,7 +42,12 @@ type Profile struct {
 	ExpectedPCRs          map[string]map[string]string `toml:"expected_pcrs"` // app -> PCR index -> hex
 	AllowedManifestHashes []string                     `toml:"allowed_manifest_hashes"`
 	TLSFetcherPublicKey   string                       `toml:"tls_fetcher_public_key"`
+	Mouse                 *bool                        `toml:"mouse"` // nil = on
+	Keys                  map[string][]string          `toml:"keys"`  // action -> keys, rebinding the console's keys
 }
+
+// MouseOn reports whether the console takes mouse events (on unless mouse = false).
+func (p Profile) MouseOn() bool { return p.Mouse == nil || *p.Mouse }
 
 // duration is a time.Duration written as "30s" in TOML.
 type duration struct{ time.Duration }
@@ -172,7 +179,7 @@ func loadConfig(path string) (*Config, error) {
 var tomlErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // profileKeyList names the keys a profile takes, for the unknown-key error.
-const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key"
+const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, keys"
 
 func (c *Config) profileNames() []string {
 	names := make([]string, 0, len(c.Profiles))
@@ -257,6 +264,17 @@ func checkProfile(p *Profile, name, dir string) *configError {
 			return bad("allowed_manifest_hashes", "entry %d must be 64 hex digits (the SHA-256 of a QOS manifest)", i+1)
 		}
 		p.AllowedManifestHashes[i] = v
+	}
+	if len(p.Keys) > 0 {
+		valid := screens.KeyActionNames()
+		for _, action := range sortedKeys(p.Keys) {
+			if !slices.Contains(valid, action) {
+				return bad([]string{"keys", action}, "unknown key action %q; valid actions: %s", action, strings.Join(valid, ", "))
+			}
+		}
+		if err := screens.CheckKeys(p.Keys); err != nil {
+			return bad("keys", "%v", err)
+		}
 	}
 	if p.TLSFetcherPublicKey != "" {
 		v := strings.ToLower(p.TLSFetcherPublicKey)

@@ -224,3 +224,44 @@ func TestColorValue(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigMouseAndKeys(t *testing.T) {
+	base := "[profiles.p]\nbase_url = \"http://127.0.0.1:8080\"\norganization_id = \"o\"\n"
+	cfg, err := loadConfig(writeConfig(t, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Profiles["p"].MouseOn() {
+		t.Error("mouse is off without a mouse key; want on by default")
+	}
+	cfg, err = loadConfig(writeConfig(t, base+"mouse = false\n[profiles.p.keys]\n\"activities.approve\" = [\"A\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.Profiles["p"]
+	if p.MouseOn() {
+		t.Error("mouse = false left the mouse on")
+	}
+	if got := p.Keys["activities.approve"]; !reflect.DeepEqual(got, []string{"A"}) {
+		t.Errorf("keys = %v", p.Keys)
+	}
+
+	for _, tc := range []struct{ text, want []string }{
+		{[]string{"mouse = \"no\""}, []string{"mouse"}},
+		{[]string{"[profiles.p.keys]", "aprove = [\"A\"]"}, []string{":5:", "profiles.p.keys.aprove", "unknown key action \"aprove\"", "activities.approve", "palette"}},
+		{[]string{"[profiles.p.keys]", "quit = []"}, []string{"profiles.p.keys", "empty"}},
+		{[]string{"[profiles.p.keys]", "\"activities.approve\" = [\"x\"]"}, []string{"\"x\"", "activities.approve", "activities.reject"}},
+		{[]string{"[profiles.p.keys]", "\"activities.approve\" = [\"q\"]"}, []string{"\"q\"", "quit"}},
+	} {
+		_, err := loadConfig(writeConfig(t, base+strings.Join(tc.text, "\n")+"\n"))
+		if err == nil {
+			t.Errorf("%q loaded", tc.text)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: error %q does not say %q", tc.text, err, w)
+			}
+		}
+	}
+}

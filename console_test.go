@@ -162,6 +162,25 @@ func TestConsoleModelHonoursNoColorAccentAndReadOnly(t *testing.T) {
 	if root, err = consoleModel(p, false, c.getenv, discardLogger()); err != nil || root.ThemeOptions().Accent != "red" {
 		t.Errorf("accent red: %v", err)
 	}
+	if root.View().MouseMode != tea.MouseModeCellMotion {
+		t.Error("the mouse is off without mouse = false")
+	}
+	off := false
+	p.Mouse = &off
+	p.Keys = map[string][]string{"palette": {"ctrl+p"}}
+	if root, err = consoleModel(p, false, c.getenv, discardLogger()); err != nil {
+		t.Fatal(err)
+	}
+	if root.View().MouseMode != tea.MouseModeNone {
+		t.Error("mouse = false left the mouse on")
+	}
+	if !strings.Contains(ansi.Strip(root.Render()), "ctrl+p commands") {
+		t.Errorf("the profile's keys were not applied:\n%s", root.Render())
+	}
+	p.Keys = map[string][]string{"pallete": {"ctrl+p"}}
+	if _, err := consoleModel(p, false, c.getenv, discardLogger()); err == nil || !strings.Contains(err.Error(), "pallete") {
+		t.Errorf("an unknown key action gives %v, want an error naming it", err)
+	}
 }
 
 func TestLogFileIsPrivateAndHoldsNoKey(t *testing.T) {

@@ -330,7 +330,7 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 		a.detail.activity = act
 		a.detail.render(a.c)
 	}
-	return ui.Toast(fmt.Sprintf("%sd %s: now %s", verb, shortType(act.Type), shortStatus(act.Status)), false)
+	return ui.Toast(fmt.Sprintf("%s %s: now %s", pastTense(verb), shortType(act.Type), shortStatus(act.Status)), false)
 }
 
 // replace puts a fresher copy of an activity in the list.

@@ -25,6 +25,9 @@ func TestGoldenViews(t *testing.T) {
 		{"help", []string{"?"}},
 		{"all", []string{"v"}},
 		{"organization", []string{"3"}},
+		{"palette", []string{":"}},
+		{"palette-filtered", []string{":", "r", "e", "f"}},
+		{"messages", []string{"x", "y", "m"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, v := range views {

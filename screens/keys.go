@@ -4,28 +4,6 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// globalKeys are handled by the root model whatever the screen.
-type globalKeys struct {
-	Quit, ForceQuit, Help, Next, Prev, Jump, Back key.Binding
-}
-
-func newGlobalKeys() globalKeys {
-	return globalKeys{
-		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Next:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
-		Prev:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous screen")),
-		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "go to screen")),
-		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-	}
-}
-
-func (k globalKeys) ShortHelp() []key.Binding { return []key.Binding{k.Help, k.Quit} }
-func (k globalKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Next, k.Prev, k.Jump, k.Back, k.Help, k.Quit, k.ForceQuit}}
-}
-
 // activitiesKeys are the Activities screen's keys. Approve and Reject are enabled
 // or disabled for the selected activity before every render, so help shows them
 // struck through when they would do nothing.

@@ -84,7 +84,14 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 // View implements Screen.
 func (o *Organization) View(width, height int) string {
 	th, org := o.c.Theme, o.c.Org
+	feats := append([]api.Feature(nil), org.Features...)
+	sort.Slice(feats, func(i, j int) bool { return feats[i].Name < feats[j].Name })
+	labels := []string{"organization", "organization id", "user", "user id", "profile", "read-only"}
+	for _, f := range feats {
+		labels = append(labels, "  "+strings.TrimPrefix(f.Name, "FEATURE_NAME_"))
+	}
 	b := ui.NewDetailBuilder(th)
+	b.LabelWidth = ui.LabelWidth(labels...)
 	b.Section("You")
 	b.Field("organization", org.Name)
 	b.Field("organization id", api.SanitizeID(org.ID))
@@ -101,8 +108,6 @@ func (o *Organization) View(width, height int) string {
 		b.Line("  " + name + "  " + api.SanitizeID(id))
 	}
 	b.Section(fmt.Sprintf("Features (%d)", len(org.Features)))
-	feats := append([]api.Feature(nil), org.Features...)
-	sort.Slice(feats, func(i, j int) bool { return feats[i].Name < feats[j].Name })
 	for _, f := range feats {
 		b.Field("  "+strings.TrimPrefix(f.Name, "FEATURE_NAME_"), f.Value)
 	}

@@ -3,14 +3,11 @@ package screens
 import (
 	"log/slog"
 	"reflect"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
@@ -60,6 +57,17 @@ type Root struct {
 	spinning bool
 	orgErr   string
 	static   bool
+	mouse    bool
+	// dialogs are the modals over the screens, routed first.
+	dialogs dialogStack
+	// log is every toast, error and vote result of the session (the messages view).
+	log messageLog
+	// lastErr is each screen's status error as last logged, so a lasting error
+	// is logged once, not on every message.
+	lastErr []string
+	// voteToasts counts the toasts a vote's outcome still owes: the vote itself is
+	// logged in full, so its toast is not logged a second time.
+	voteToasts int
 }
 
 // Options configure the console.
@@ -81,6 +89,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Proofs configure the Boot proofs screen and the app proofs of activities.
 	Proofs ProofSettings
+	// Mouse turns mouse support on: click a tab or a row, wheel scrolls.
+	Mouse bool
 }
 
 // DefaultScreens are the screens in tab order.
@@ -114,7 +124,7 @@ func NewRoot(o Options) *Root {
 	}
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs}
-	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static}
+	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	factories := o.Screens
@@ -124,6 +134,7 @@ func NewRoot(o Options) *Root {
 	for _, f := range factories {
 		r.screens = append(r.screens, f(c))
 	}
+	r.lastErr = make([]string, len(r.screens))
 	return r
 }
 
@@ -153,23 +164,67 @@ func (r *Root) ThemeOptions() theme.Options { return r.common.Options }
 // ActiveTitle is the title of the screen showing.
 func (r *Root) ActiveTitle() string { return r.screens[r.active].Title() }
 
-// Update routes msg.
+// Update routes msg: dialogs first, then the global keys, then the screens.
 func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := r.update(msg)
+	r.logScreenErrors()
+	return r, cmd
+}
+
+func (r *Root) update(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		r.width, r.height = msg.Width, msg.Height
-		return r, nil
+		r.sizeDialogs()
+		return nil
 	case tea.BackgroundColorMsg:
 		opts := r.common.Options
 		opts.Dark = msg.IsDark()
 		r.common.Options = opts
 		r.common.Theme = theme.New(opts)
-		return r, r.broadcast(themeChangedMsg{})
+		return r.broadcast(themeChangedMsg{})
+	case OpenDialogMsg:
+		r.openDialog(msg.Dialog)
+		return nil
+	case CloseDialogMsg:
+		r.dialogs.Close(msg.ID)
+		return nil
+	case gotoScreenMsg:
+		if msg.index >= 0 && msg.index < len(r.screens) {
+			r.active = msg.index
+		}
+		return nil
+	case toggleHelpMsg:
+		r.fullHelp = !r.fullHelp
+		return nil
+	case openMessagesMsg:
+		r.openDialog(newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys()))
+		return nil
 	case ui.ToastMsg:
-		return r, r.toasts.Push(msg)
+		if r.voteToasts > 0 {
+			r.voteToasts--
+		} else {
+			kind := messageInfo
+			if msg.Bad {
+				kind = messageError
+			}
+			r.log.add(r.common.Now(), kind, msg.Text)
+		}
+		return r.toasts.Push(msg)
+	case activityVotedMsg:
+		text, bad := voteText(msg)
+		kind := messageVote
+		if bad {
+			kind = messageError
+		}
+		r.log.add(r.common.Now(), kind, text)
+		r.voteToasts++
+		cmd := r.broadcast(msg)
+		r.syncScreenErrors() // the vote's entry already holds its error in full
+		return cmd
 	case clockMsg:
-		return r, tea.Batch(r.broadcast(msg), r.clock())
+		return tea.Batch(r.broadcast(msg), r.clock())
 	case orgLoadedMsg:
 		if msg.org.Loaded {
 			r.common.Org = msg.org
@@ -182,16 +237,29 @@ func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case spinner.TickMsg:
 		if !r.busy() {
 			r.spinning = false
-			return r, nil
+			return nil
 		}
 		var cmd tea.Cmd
 		r.spinner, cmd = r.spinner.Update(msg)
-		return r, cmd
+		return cmd
 	case tea.KeyPressMsg:
 		cmds = append(cmds, r.handleKey(msg))
+	case pressKeyMsg:
+		cmds = append(cmds, r.handleKey(msg.key))
+	case tea.PasteMsg:
+		if r.dialogs.Len() > 0 {
+			return r.dialogs.Update(msg)
+		}
+		cmds = append(cmds, r.broadcast(msg))
+	case tea.MouseClickMsg:
+		return r.handleClick(msg.Mouse())
+	case tea.MouseWheelMsg:
+		return r.handleWheel(msg.Mouse())
+	case tea.MouseMsg:
+		return nil // motion and release: nothing uses them
 	default:
 		if r.toasts.Update(msg) {
-			return r, nil
+			return nil
 		}
 		cmds = append(cmds, r.broadcast(msg))
 	}
@@ -199,13 +267,54 @@ func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		r.spinning = true
 		cmds = append(cmds, r.spinner.Tick)
 	}
-	return r, tea.Batch(cmds...)
+	return tea.Batch(cmds...)
+}
+
+// openDialog pushes d and sizes it for the body.
+func (r *Root) openDialog(d Dialog) {
+	r.dialogs.Push(d)
+	r.sizeDialogs()
+}
+
+// sizeDialogs gives every sized dialog the body's size (the help under the body
+// follows the top dialog, so the body is measured with it on top).
+func (r *Root) sizeDialogs() {
+	_, bodyH := r.layout()
+	for _, d := range r.dialogs.dialogs {
+		if sd, ok := d.(SizedDialog); ok {
+			sd.SetSize(r.width, bodyH)
+		}
+	}
+}
+
+// logScreenErrors records each screen's status error when it changes, in full.
+func (r *Root) logScreenErrors() {
+	for i, s := range r.screens {
+		e := s.Status().Err
+		if e != "" && e != r.lastErr[i] {
+			r.log.add(r.common.Now(), messageError, s.Title()+": "+e)
+		}
+		r.lastErr[i] = e
+	}
+}
+
+func (r *Root) syncScreenErrors() {
+	for i, s := range r.screens {
+		r.lastErr[i] = s.Status().Err
+	}
 }
 
 func (r *Root) busy() bool { return r.screens[r.active].Status().Busy != "" }
 
 // themeChangedMsg tells screens to pick up the new theme from Common.
 type themeChangedMsg struct{}
+
+// Messages of the palette's global commands.
+type (
+	gotoScreenMsg   struct{ index int }
+	toggleHelpMsg   struct{}
+	openMessagesMsg struct{}
+)
 
 func (r *Root) broadcast(msg tea.Msg) tea.Cmd {
 	cmds := make([]tea.Cmd, len(r.screens))
@@ -219,6 +328,9 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, r.keys.ForceQuit) {
 		return tea.Quit
 	}
+	if r.dialogs.Len() > 0 {
+		return r.dialogs.Update(k)
+	}
 	active := r.screens[r.active]
 	if !active.Capturing() {
 		switch {
@@ -229,6 +341,12 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		case key.Matches(k, r.keys.Back) && r.fullHelp:
 			r.fullHelp = false
+			return nil
+		case key.Matches(k, r.keys.Palette):
+			r.openDialog(newPaletteDialog(r.commands()))
+			return nil
+		case key.Matches(k, r.keys.Messages):
+			r.openDialog(newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys()))
 			return nil
 		case key.Matches(k, r.keys.Next):
 			r.active = (r.active + 1) % len(r.screens)
@@ -248,6 +366,29 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// commands are the palette's entries: the global ones, then the active screen's.
+func (r *Root) commands() []Command {
+	var out []Command
+	for i, s := range r.screens {
+		k := ""
+		if i < 9 {
+			k = string(rune('1' + i))
+		}
+		out = append(out, Command{Name: "go to " + s.Title(), Key: k, Run: msgCmd(gotoScreenMsg{i})})
+	}
+	out = append(out,
+		Command{Name: "messages", Key: r.keys.Messages.Help().Key, Run: msgCmd(openMessagesMsg{})},
+		Command{Name: "help", Key: r.keys.Help.Help().Key, Run: msgCmd(toggleHelpMsg{})},
+		Command{Name: "quit", Key: r.keys.Quit.Help().Key, Run: tea.Quit},
+	)
+	if cs, ok := r.screens[r.active].(CommandScreen); ok {
+		out = append(out, cs.Commands()...)
+	}
+	return out
+}
+
+func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
+
 // WindowTitle is "vigil — <org> (<profile>)", cleaned.
 func (r *Root) WindowTitle() string {
 	org := r.common.Org.Name
@@ -264,81 +405,14 @@ func (r *Root) WindowTitle() string {
 	return ui.Clean(t)
 }
 
-// View renders the tab bar, the active screen, toasts, help and the status bar.
+// View renders the tab bar, the active screen, dialogs, toasts, help and the
+// status bar.
 func (r *Root) View() tea.View {
 	v := tea.NewView(r.Render())
 	v.AltScreen = true
 	v.WindowTitle = r.WindowTitle()
+	if r.mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	return v
-}
-
-// Render is the frame as a string (what View shows), for tests and goldens.
-func (r *Root) Render() string {
-	th := r.common.Theme
-	w, h := max(r.width, 20), max(r.height, 5)
-	screen := r.screens[r.active]
-
-	tabs := []string{th.Title.Render("vigil")}
-	for i, s := range r.screens {
-		label := string(rune('1'+i)) + " " + s.Title()
-		if i == r.active {
-			tabs = append(tabs, th.ActiveTab.Render(label))
-		} else {
-			tabs = append(tabs, th.InactiveTab.Render(label))
-		}
-	}
-	top := ansi.Truncate(strings.Join(tabs, "  "), w, "…")
-
-	// While a screen captures keys (filter, dialog) only ctrl+c stays global.
-	global, globalFull := r.keys.ShortHelp(), r.keys.FullHelp()
-	if screen.Capturing() {
-		global, globalFull = []key.Binding{r.keys.ForceQuit}, [][]key.Binding{{r.keys.ForceQuit}}
-	}
-	var help string
-	if r.fullHelp {
-		help = ui.FullHelp(th, append(screen.Keys().FullHelp(), globalFull...), w)
-	} else {
-		help = ui.ShortHelp(th, append(screen.Keys().ShortHelp(), global...), w)
-	}
-	st := screen.Status()
-	org := r.common.Org
-	errText := st.Err
-	if errText == "" {
-		errText = r.orgErr
-	}
-	bar := ui.StatusBar(th, ui.Status{Profile: r.common.Profile, Org: org.Name, User: org.UserName,
-		ReadOnly: r.common.ReadOnly(), AutoRefresh: st.AutoRefresh, LastRefresh: st.LastRefresh,
-		Busy: st.Busy, Spinner: r.spinner.View(), Err: errText, Now: r.common.Now()}, w)
-
-	// Help never takes the last body line: on a small window it is cut.
-	if hl := strings.Split(help, "\n"); len(hl) > h-3 {
-		help = strings.Join(hl[:h-3], "\n")
-	}
-	bodyH := h - 2 - lipgloss.Height(help)
-	body := screen.View(w, bodyH)
-	lines := strings.Split(body, "\n")
-	if len(lines) > bodyH {
-		lines = lines[:bodyH]
-	}
-	for len(lines) < bodyH {
-		lines = append(lines, "")
-	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "")
-	}
-	// Toasts overlay the bottom right of the body, so nothing moves when they come and go.
-	toasts := r.toasts.Lines(th, max(w/2, 20))
-	for i, t := range toasts {
-		row := bodyH - len(toasts) + i
-		if row < 0 {
-			continue
-		}
-		tw := ansi.StringWidth(t)
-		left := ansi.Truncate(lines[row], max(w-tw-1, 0), "")
-		if pad := w - tw - ansi.StringWidth(left); pad > 0 {
-			left += strings.Repeat(" ", pad)
-		}
-		lines[row] = left + t
-	}
-	return strings.Join(append(append([]string{top}, lines...), help, bar), "\n")
 }

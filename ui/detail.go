@@ -115,6 +115,20 @@ func (d Detail) View() string { return d.vp.View() }
 type DetailBuilder struct {
 	th *theme.Theme
 	b  strings.Builder
+	// LabelWidth is the width of Field's label column, colon and space included
+	// (0 = 16).
+	// A screen whose labels are longer sets it from LabelWidth(labels...), so
+	// the values line up.
+	LabelWidth int
+}
+
+// LabelWidth is the label column that fits every label, its colon and a space.
+func LabelWidth(labels ...string) int {
+	w := 0
+	for _, l := range labels {
+		w = max(w, ansi.StringWidth(Clean(l))+2)
+	}
+	return w
 }
 
 // NewDetailBuilder starts an empty document.
@@ -132,7 +146,11 @@ func (db *DetailBuilder) Section(title string) {
 // Field adds "label: value". Both are cleaned: a label can come from the
 // server too (a feature's name).
 func (db *DetailBuilder) Field(label, value string) {
-	db.b.WriteString(db.th.Label.Render(padRight(Clean(label)+":", 16)))
+	w := db.LabelWidth
+	if w <= 0 {
+		w = 16
+	}
+	db.b.WriteString(db.th.Label.Render(padRight(Clean(label)+":", w)))
 	db.b.WriteString(Clean(value))
 	db.b.WriteByte('\n')
 }

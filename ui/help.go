@@ -30,9 +30,55 @@ func ShortHelp(th *theme.Theme, bindings []key.Binding, width int) string {
 	return ansi.Truncate(strings.Join(parts, th.HelpSep.Render(" • ")), width, "…")
 }
 
-// FullHelp renders groups of bindings as columns.
+// WrapHelp renders bindings like ShortHelp, wrapping between items onto as many
+// lines as width needs, so no key is cut off; only an item wider than the whole
+// line is truncated.
+func WrapHelp(th *theme.Theme, bindings []key.Binding, width int) string {
+	sep := th.HelpSep.Render(" • ")
+	sepW := ansi.StringWidth(sep)
+	var lines []string
+	var cur string
+	curW := 0
+	for _, b := range bindings {
+		s := helpItem(th, b)
+		if s == "" {
+			continue
+		}
+		w := ansi.StringWidth(s)
+		switch {
+		case curW == 0:
+		case curW+sepW+w <= width:
+			cur += sep
+			curW += sepW
+		default:
+			lines = append(lines, cur)
+			cur, curW = "", 0
+		}
+		if w > width {
+			s, w = ansi.Truncate(s, width, "…"), width
+		}
+		cur += s
+		curW += w
+	}
+	if curW > 0 {
+		lines = append(lines, cur)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// FullHelp renders groups of bindings as columns. Columns that do not fit beside
+// the previous ones start a new row of columns below, so nothing is cut off at
+// narrow widths (a single column wider than width is truncated).
 func FullHelp(th *theme.Theme, groups [][]key.Binding, width int) string {
-	var cols []string
+	const gap = "    "
+	var blocks, row []string
+	rowW := 0
+	flush := func() {
+		if len(row) > 0 {
+			blocks = append(blocks, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+		}
+		row, rowW = nil, 0
+	}
 	for _, g := range groups {
 		var lines []string
 		for _, b := range g {
@@ -40,14 +86,25 @@ func FullHelp(th *theme.Theme, groups [][]key.Binding, width int) string {
 				lines = append(lines, s)
 			}
 		}
-		if len(lines) > 0 {
-			cols = append(cols, strings.Join(lines, "\n"), "    ")
+		if len(lines) == 0 {
+			continue
 		}
+		col := strings.Join(lines, "\n")
+		w := lipgloss.Width(col)
+		if rowW > 0 && rowW+len(gap)+w > width {
+			flush()
+		}
+		if rowW > 0 {
+			row = append(row, gap)
+			rowW += len(gap)
+		}
+		row = append(row, col)
+		rowW += w
 	}
-	out := lipgloss.JoinHorizontal(lipgloss.Top, cols...)
-	lines := strings.Split(out, "\n")
+	flush()
+	lines := strings.Split(strings.Join(blocks, "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, width, "…")
+		lines[i] = strings.TrimRight(ansi.Truncate(l, width, "…"), " ")
 	}
 	return strings.Join(lines, "\n")
 }

@@ -304,6 +304,20 @@ func (t Table) Update(msg tea.Msg) (Table, tea.Cmd) {
 	return t, nil
 }
 
+// SelectLine selects the row drawn on line y of the table's view (0 is the
+// header), for mouse clicks; it reports whether a row was there.
+func (t *Table) SelectLine(y int) bool {
+	if y < 1 || y > t.bodyHeight() || len(t.rows) == 0 {
+		return false
+	}
+	i := t.offset + y - 1
+	if i >= len(t.visible) {
+		return false
+	}
+	t.cursor = i
+	return true
+}
+
 // HasFilter reports whether a filter is in effect (so esc clears it rather than
 // going back).
 func (t Table) HasFilter() bool { return t.pattern != "" || t.input.Focused() }

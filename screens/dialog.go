@@ -1,0 +1,127 @@
+package screens
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/ui"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// Dialog is a modal on the root model's overlay stack (crush's model): the top
+// dialog receives every key, paste and mouse event before any screen; the screens
+// keep receiving every other message underneath it.
+type Dialog interface {
+	// ID names the dialog; opening a dialog whose ID is already on the stack
+	// brings that one to the top instead of stacking a second copy.
+	ID() string
+	// Update handles an input; returning a nil Dialog closes it. A dialog reports
+	// its outcome through the command (a message its screen handles).
+	Update(msg tea.Msg) (Dialog, tea.Cmd)
+	// View renders the dialog's box in at most width×height cells; the root
+	// centres it over the body.
+	View(th *theme.Theme, width, height int) string
+	// Keys are the dialog's keys for help while it is on top.
+	Keys() ui.KeyMap
+}
+
+// SizedDialog is a dialog that lays itself out for the body it is drawn over;
+// the root calls SetSize when it opens and whenever the window changes, so that
+// View has nothing to compute.
+type SizedDialog interface {
+	Dialog
+	SetSize(width, height int)
+}
+
+// OpenDialogMsg asks the root to push a dialog; screens send it with OpenDialog.
+type OpenDialogMsg struct{ Dialog Dialog }
+
+// CloseDialogMsg asks the root to remove the dialog with this ID ("" = the top one).
+type CloseDialogMsg struct{ ID string }
+
+// OpenDialog returns the command that pushes d onto the root's dialog stack.
+func OpenDialog(d Dialog) tea.Cmd { return func() tea.Msg { return OpenDialogMsg{Dialog: d} } }
+
+// CloseDialog returns the command that closes the dialog with this ID.
+func CloseDialog(id string) tea.Cmd { return func() tea.Msg { return CloseDialogMsg{ID: id} } }
+
+// dialogStack is the root's overlay stack, bottom first.
+type dialogStack struct{ dialogs []Dialog }
+
+func (s *dialogStack) Len() int { return len(s.dialogs) }
+
+func (s *dialogStack) Top() Dialog {
+	if len(s.dialogs) == 0 {
+		return nil
+	}
+	return s.dialogs[len(s.dialogs)-1]
+}
+
+func (s *dialogStack) Push(d Dialog) {
+	if d == nil {
+		return
+	}
+	s.Close(d.ID())
+	s.dialogs = append(s.dialogs, d)
+}
+
+// Close removes the dialog with this ID, or the top one when id is "".
+func (s *dialogStack) Close(id string) {
+	if id == "" {
+		if n := len(s.dialogs); n > 0 {
+			s.dialogs = s.dialogs[:n-1]
+		}
+		return
+	}
+	for i, d := range s.dialogs {
+		if d.ID() == id {
+			s.dialogs = append(s.dialogs[:i:i], s.dialogs[i+1:]...)
+			return
+		}
+	}
+}
+
+// Update gives msg to the top dialog, and drops it when it closes itself.
+func (s *dialogStack) Update(msg tea.Msg) tea.Cmd {
+	n := len(s.dialogs)
+	if n == 0 {
+		return nil
+	}
+	d, cmd := s.dialogs[n-1].Update(msg)
+	if d == nil {
+		s.dialogs = s.dialogs[:n-1]
+	} else {
+		s.dialogs[n-1] = d
+	}
+	return cmd
+}
+
+// ConfirmDialog is a yes/no question on the stack: No is the default (enter, n,
+// esc and q answer No; only y answers Yes). Its answer is the command given for it,
+// so the screen that asked receives a message of its own.
+type ConfirmDialog struct {
+	id      string
+	confirm ui.Confirm
+	onYes   tea.Cmd
+	onNo    tea.Cmd
+}
+
+// NewConfirmDialog asks c; onYes runs on y, onNo (may be nil) on any No.
+func NewConfirmDialog(id string, c ui.Confirm, onYes, onNo tea.Cmd) *ConfirmDialog {
+	return &ConfirmDialog{id: id, confirm: c, onYes: onYes, onNo: onNo}
+}
+
+func (d *ConfirmDialog) ID() string { return d.id }
+
+func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+	switch d.confirm.Answer(msg) {
+	case ui.Yes:
+		return nil, d.onYes
+	case ui.No:
+		return nil, d.onNo
+	}
+	return d, nil
+}
+
+func (d *ConfirmDialog) View(th *theme.Theme, width, _ int) string { return d.confirm.View(th, width) }
+
+func (d *ConfirmDialog) Keys() ui.KeyMap { return d.confirm.Keys }

@@ -1,0 +1,219 @@
+package screens
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyAction is one thing a key does, under the name a user rebinds it by in
+// config.toml ([profiles.NAME.keys] approve = ["A"]). The binding is the screen's
+// own, so rebinding changes what the screen matches and what help shows at once.
+type KeyAction struct {
+	Name    string
+	Binding *key.Binding
+}
+
+// KeyedScreen is a screen whose keys can be rebound. Screens without it keep their
+// default keys.
+type KeyedScreen interface {
+	// KeyActions names the screen's rebindable keys; names are prefixed with the
+	// screen's scope ("activities.approve").
+	KeyActions() []KeyAction
+}
+
+// globalKeys are handled by the root model whatever the screen.
+type globalKeys struct {
+	Quit, ForceQuit, Help, Next, Prev, Jump, Back, Palette, Messages key.Binding
+}
+
+func newGlobalKeys() globalKeys {
+	return globalKeys{
+		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Next:      key.NewBinding(key.WithKeys("tab", "l"), key.WithHelp("tab/l", "next screen")),
+		Prev:      key.NewBinding(key.WithKeys("shift+tab", "h"), key.WithHelp("shift+tab/h", "previous screen")),
+		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "go to screen")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Palette:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "commands")),
+		Messages:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "messages")),
+	}
+}
+
+// KeyActions are the global keys a user may rebind. ctrl+c (always quits) and 1-9
+// (screen numbers) are fixed.
+func (k *globalKeys) KeyActions() []KeyAction {
+	return []KeyAction{
+		{"quit", &k.Quit}, {"help", &k.Help}, {"next_screen", &k.Next}, {"prev_screen", &k.Prev},
+		{"back", &k.Back}, {"palette", &k.Palette}, {"messages", &k.Messages},
+	}
+}
+
+// ShortHelp is every global key: at 80×24 the help lines wrap rather than cut any.
+func (k globalKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Next, k.Prev, k.Jump, k.Back, k.Palette, k.Messages, k.Help, k.Quit}
+}
+
+// FullHelp is three short columns, so on a narrow window they sit side by side
+// under the screen's columns rather than in one tall column.
+func (k globalKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Next, k.Prev, k.Jump}, {k.Back, k.Palette, k.Messages}, {k.Help, k.Quit, k.ForceQuit}}
+}
+
+// KeyActions of the Activities screen (the table's own movement and filter keys
+// are shared by every table and not rebound here).
+func (a *Activities) KeyActions() []KeyAction {
+	k := &a.keys
+	return scoped("activities", []KeyAction{
+		{"open", &k.Open}, {"approve", &k.Approve}, {"reject", &k.Reject}, {"refresh", &k.Refresh},
+		{"auto_refresh", &k.AutoRefresh}, {"mode", &k.Mode}, {"status_filter", &k.Status},
+		{"type_filter", &k.Type}, {"next_page", &k.NextPage}, {"prev_page", &k.PrevPage},
+		{"copy_id", &k.CopyID}, {"copy_fingerprint", &k.CopyFP},
+	})
+}
+
+// KeyActions of the Boot proofs screen.
+func (b *BootProofs) KeyActions() []KeyAction {
+	k := &b.keys
+	return scoped("boot_proofs", []KeyAction{
+		{"open", &k.Open}, {"back", &k.Back}, {"refresh", &k.Refresh}, {"copy", &k.Copy},
+	})
+}
+
+// KeyActions of the Organization screen.
+func (o *Organization) KeyActions() []KeyAction {
+	return scoped("organization", []KeyAction{{"refresh", &o.refresh}})
+}
+
+func scoped(scope string, actions []KeyAction) []KeyAction {
+	for i := range actions {
+		actions[i].Name = scope + "." + actions[i].Name
+	}
+	return actions
+}
+
+// keyActions are the root's rebindable actions: the global ones, then each
+// screen's, in tab order.
+func (r *Root) keyActions() (global []KeyAction, perScreen [][]KeyAction) {
+	global = r.keys.KeyActions()
+	for _, s := range r.screens {
+		var acts []KeyAction
+		if ks, ok := s.(KeyedScreen); ok {
+			acts = ks.KeyActions()
+		}
+		perScreen = append(perScreen, acts)
+	}
+	return global, perScreen
+}
+
+// Rebind replaces the keys of the named actions. Unknown names are an error listing
+// the valid ones; so is an empty key list, and a key that two actions of one screen
+// (or a screen action and a global key, which would always win) would share.
+// Nothing is changed when an error is returned.
+func (r *Root) Rebind(keys map[string][]string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	global, perScreen := r.keyActions()
+	byName := map[string]KeyAction{}
+	var names []string
+	for _, a := range global {
+		byName[a.Name] = a
+		names = append(names, a.Name)
+	}
+	for _, acts := range perScreen {
+		for _, a := range acts {
+			byName[a.Name] = a
+			names = append(names, a.Name)
+		}
+	}
+	for _, name := range sortedNames(keys) {
+		if _, ok := byName[name]; !ok {
+			return fmt.Errorf("unknown key action %q; valid actions: %s", name, strings.Join(names, ", "))
+		}
+		if len(keys[name]) == 0 {
+			return fmt.Errorf("key action %q: the key list is empty; give at least one key, e.g. [\"x\"]", name)
+		}
+		for _, k := range keys[name] {
+			if strings.TrimSpace(k) == "" || strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				return fmt.Errorf("key action %q: %q is not a key; write keys as Bubble Tea names them: \"a\", \"A\", \"ctrl+r\", \"enter\", \"f5\"", name, k)
+			}
+		}
+	}
+	// Check for clashes on the keys as they would be after rebinding.
+	after := func(a KeyAction) []string {
+		if ks, ok := keys[a.Name]; ok {
+			return ks
+		}
+		return a.Binding.Keys()
+	}
+	owner := map[string]string{}
+	for _, a := range global {
+		for _, k := range after(a) {
+			if o, ok := owner[k]; ok {
+				return fmt.Errorf("key %q is bound to both %s and %s", k, o, a.Name)
+			}
+			owner[k] = a.Name
+		}
+	}
+	for _, acts := range perScreen {
+		seen := map[string]string{}
+		for _, a := range acts {
+			for _, k := range after(a) {
+				if o, ok := seen[k]; ok {
+					return fmt.Errorf("key %q is bound to both %s and %s", k, o, a.Name)
+				}
+				// A screen's back key may be esc like the global back (which only
+				// closes the full help); any other shared key would never reach the screen.
+				if o, ok := owner[k]; ok && o != "back" {
+					return fmt.Errorf("key %q of %s is already the global key of %s, which would always take it", k, a.Name, o)
+				}
+				seen[k] = a.Name
+			}
+		}
+	}
+	for name, ks := range keys {
+		rebind(byName[name].Binding, ks)
+	}
+	return nil
+}
+
+// rebind gives b new keys; its help shows them.
+func rebind(b *key.Binding, keys []string) {
+	desc := b.Help().Desc
+	b.SetKeys(keys...)
+	b.SetHelp(strings.Join(keys, "/"), desc)
+}
+
+// KeyActionNames lists every action that config.toml may rebind, for validating a
+// config before the console starts.
+func KeyActionNames() []string {
+	r := NewRoot(Options{})
+	global, perScreen := r.keyActions()
+	var names []string
+	for _, a := range global {
+		names = append(names, a.Name)
+	}
+	for _, acts := range perScreen {
+		for _, a := range acts {
+			names = append(names, a.Name)
+		}
+	}
+	return names
+}
+
+// CheckKeys reports what Rebind would say about keys, without a console.
+func CheckKeys(keys map[string][]string) error { return NewRoot(Options{}).Rebind(keys) }
+
+func sortedNames(m map[string][]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
