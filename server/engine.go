@@ -14,7 +14,7 @@ import (
 func decodeEnvelope(op api.Operation, body []byte) (api.ActivityRequest, any, error) {
 	var env api.ActivityRequest
 	if err := strictDecode(body, &env); err != nil {
-		return env, nil, invalidf("INVALID_REQUEST", "request body: %v", err)
+		return env, nil, bodyError(err)
 	}
 	switch {
 	case env.Type == "":
@@ -198,7 +198,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 			if msg == "" {
 				msg = "denied by the organization's policies (" + ev.decision.Outcome + ")"
 			}
-			a.Failure = &api.Failure{Code: codePermissionDenied, Message: msg}
+			a.Failure = &api.Failure{Code: api.CodePermissionDenied, Message: msg}
 		}
 	}
 	if err := insertEvaluation(ctx, tx, a, v.Vote.ID, outcomes, now); err != nil {

@@ -38,7 +38,7 @@ var queryHandlers = map[string]queryFunc{
 // decodeQuery decodes a query body strictly: unknown fields are refused.
 func decodeQuery(body []byte, v any) error {
 	if err := strictDecode(body, v); err != nil {
-		return invalidf("INVALID_REQUEST", "request body: %v", err)
+		return bodyError(err)
 	}
 	return nil
 }
