@@ -94,7 +94,10 @@ const (
 	QueryGetActivity                = "get_activity"
 	QueryListPolicies               = "list_policies"
 	QueryGetPolicy                  = "get_policy"
-	QueryListMfaPolicies            = "list_mfa_policies"
+	QueryListMfaPolicies            = "list_mfa_policies" // vigil's name, kept as an alias of get_mfa_policies that may list every user's
+	QueryGetMfaPolicies             = "get_mfa_policies"
+	QueryGetMfaPolicy               = "get_mfa_policy"
+	QueryGetMfaStatus               = "get_mfa_status"
 	QueryWhoami                     = "whoami"
 	QueryGetOrganizationConfigs     = "get_organization_configs"
 	QueryListUsers                  = "list_users"
@@ -107,6 +110,7 @@ func QueryOperations() []string {
 	return []string{QueryGetAPIKey, QueryGetLatestBootProof, QueryGetPolicyEvaluations,
 		QueryListAppProofs, QueryGetOnrampTransactionStatus, QueryListActivities,
 		QueryGetActivity, QueryListPolicies, QueryGetPolicy, QueryListMfaPolicies,
+		QueryGetMfaPolicies, QueryGetMfaPolicy, QueryGetMfaStatus,
 		QueryWhoami, QueryGetOrganizationConfigs, QueryListUsers, QueryGetUser,
 		QueryGetBootProof}
 }

@@ -26,7 +26,8 @@ type activity struct {
 	Intent      api.Intent
 	Result      api.Result
 	Failure     *api.Failure
-	AppProofs   bool
+	AppProofs   bool           // submitted with generateAppProofs
+	Proofs      []api.AppProof // signed on completion when AppProofs
 	Created     time.Time
 	Updated     time.Time
 	Votes       []voteRow
@@ -105,7 +106,36 @@ func loadActivity(ctx context.Context, q querier, orgID, column, value string) (
 	if err := loadVotes(ctx, q, a); err != nil {
 		return nil, err
 	}
+	if err := loadActivityAppProofs(ctx, q, a); err != nil {
+		return nil, err
+	}
 	return a, nil
+}
+
+// loadActivityAppProofs loads the app proofs of an activity submitted with
+// generateAppProofs (they exist once it completed).
+func loadActivityAppProofs(ctx context.Context, q querier, a *activity) error {
+	a.Proofs = nil
+	if !a.AppProofs || a.Status != api.StatusCompleted {
+		return nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT proof FROM app_proofs WHERE activity_id = ? ORDER BY seq`, a.ID)
+	if err != nil {
+		return fmt.Errorf("load app proofs of %s: %w", a.ID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var raw string
+		var p api.AppProof
+		if err := rows.Scan(&raw); err != nil {
+			return fmt.Errorf("load app proofs of %s: %w", a.ID, err)
+		}
+		if err := json.Unmarshal([]byte(raw), &p); err != nil {
+			return fmt.Errorf("app proof of %s: %w", a.ID, err)
+		}
+		a.Proofs = append(a.Proofs, p)
+	}
+	return rows.Err()
 }
 
 func loadVotes(ctx context.Context, q querier, a *activity) error {
@@ -197,7 +227,7 @@ func (a *activity) toAPI(viewerID string, viewerMayVote bool) api.Activity {
 		ID: a.ID, OrganizationID: a.OrgID, Status: a.Status, Type: a.Type,
 		Intent: a.Intent, Result: a.Result, Fingerprint: a.Fingerprint, Failure: a.Failure,
 		CreatedAt: api.NewTime(a.Created), UpdatedAt: api.NewTime(a.Updated),
-		Votes: make([]api.Vote, 0, len(a.Votes)),
+		Votes: make([]api.Vote, 0, len(a.Votes)), AppProofs: a.Proofs,
 	}
 	for _, v := range a.Votes {
 		out.Votes = append(out.Votes, v.Vote)

@@ -242,6 +242,9 @@ CREATE TABLE oidc_trusted_issuers (
 );
 CREATE INDEX oidc_trusted_issuers_org ON oidc_trusted_issuers(org_id, issuer);
 `,
+	// 4: when an OIDC identity was linked (a user's oauthProviders[].createdAt);
+	// 0 for rows linked before, which show the user's creation time.
+	`ALTER TABLE oidc_identities ADD COLUMN created_ns INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // migrate brings the schema up to date, one transaction per migration.

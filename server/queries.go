@@ -29,6 +29,9 @@ var queryHandlers = map[string]queryFunc{
 	api.QueryListPolicies:               (*Server).queryListPolicies,
 	api.QueryGetPolicy:                  (*Server).queryGetPolicy,
 	api.QueryListMfaPolicies:            (*Server).queryListMfaPolicies,
+	api.QueryGetMfaPolicies:             (*Server).queryGetMfaPolicies,
+	api.QueryGetMfaPolicy:               (*Server).queryGetMfaPolicy,
+	api.QueryGetMfaStatus:               (*Server).queryGetMfaStatus,
 	api.QueryWhoami:                     (*Server).queryWhoami,
 	api.QueryGetOrganizationConfigs:     (*Server).queryGetOrganizationConfigs,
 	api.QueryListUsers:                  (*Server).queryListUsers,
@@ -254,6 +257,9 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	vs := s.voters(s.db.read, o)
 	for _, a := range acts {
 		if err := loadVotes(ctx, s.db.read, a); err != nil {
+			return nil, err
+		}
+		if err := loadActivityAppProofs(ctx, s.db.read, a); err != nil {
 			return nil, err
 		}
 		may := false
