@@ -256,7 +256,7 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	out := api.ListActivitiesResponse{Activities: make([]api.Activity, 0, len(acts))}
 	vs := s.voters(s.db.read, o)
 	for _, a := range acts {
-		if err := loadVotes(ctx, s.db.read, a); err != nil {
+		if err := loadVotes(ctx, s.db.read, a, s.now()); err != nil {
 			return nil, err
 		}
 		if err := loadActivityAppProofs(ctx, s.db.read, a); err != nil {
@@ -281,7 +281,7 @@ func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (
 	if err := requireField("activityId", req.ActivityID); err != nil {
 		return nil, err
 	}
-	a, err := loadActivity(ctx, s.db.read, c.OrgID, "id", req.ActivityID)
+	a, err := loadActivity(ctx, s.db.read, s.now(), c.OrgID, "id", req.ActivityID)
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,7 @@ func (s *Server) queryGetMfaStatus(ctx context.Context, c *caller, body []byte) 
 	if err := requireField("activityId", req.ActivityID); err != nil {
 		return nil, err
 	}
-	a, err := loadActivity(ctx, s.db.read, c.OrgID, "id", req.ActivityID)
+	a, err := loadActivity(ctx, s.db.read, s.now(), c.OrgID, "id", req.ActivityID)
 	if err != nil {
 		return nil, err
 	}
