@@ -175,3 +175,36 @@ func do(t *testing.T, req *http.Request) rawReply {
 	}
 	return r
 }
+
+// TestLimitsAreEnforcedByTheService sends, by hand (the client would refuse),
+// a 900 kB policy name and an out-of-range order.
+func TestLimitsAreEnforcedByTheService(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name, op, typ string
+		params        map[string]any
+		field         string
+	}{
+		{"900 kB policy name", "create_policy", api.TypeCreatePolicyV3,
+			map[string]any{"policyName": strings.Repeat("p", 900_000), "effect": api.EffectAllow, "notes": ""}, "parameters.policyName"},
+		{"long notes", "create_policy", api.TypeCreatePolicyV3,
+			map[string]any{"policyName": "p", "effect": api.EffectAllow, "notes": strings.Repeat("n", api.MaxNotesLength+1)}, "parameters.notes"},
+		{"order out of range", "create_mfa_policy", api.TypeCreateMfaPolicy,
+			map[string]any{"userId": e.user("bob"), "mfaPolicyName": "m", "condition": "true", "order": api.MaxMfaPolicyOrder + 1,
+				"requiredAuthenticationMethods": []any{map[string]any{"any": []any{map[string]any{"type": api.AuthAPIKey}}}}}, "parameters.order"},
+		{"order beyond int64", "create_mfa_policy", api.TypeCreateMfaPolicy,
+			map[string]any{"userId": e.user("bob"), "mfaPolicyName": "m", "condition": "true", "order": json.Number("99999999999999999999999"),
+				"requiredAuthenticationMethods": []any{map[string]any{"any": []any{map[string]any{"type": api.AuthAPIKey}}}}}, "order"},
+		{"long tag name", "create_user_tag", api.TypeCreateUserTag,
+			map[string]any{"userTagName": strings.Repeat("t", api.MaxNameLength+1), "userIds": []string{e.user("bob")}}, "parameters.userTagName"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.post(e.submitPath(c.op), e.body(c.typ, c.params, nil), e.keys["alice"])
+			wantError(t, r, 400, api.CodeInvalidArgument, "INVALID_PARAMETER")
+			if !strings.Contains(r.err.Message, c.field) || len(r.err.Message) > 500 {
+				t.Fatalf("message %q does not name %s briefly", r.err.Message, c.field)
+			}
+		})
+	}
+}
