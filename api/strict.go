@@ -23,7 +23,6 @@ const (
 	JSONLoneSurrogate  = "LONE_SURROGATE"
 	JSONUnknownField   = "UNKNOWN_FIELD"
 	JSONWrongType      = "WRONG_TYPE"
-	JSONTrailingData   = "TRAILING_DATA"
 	maxStrictJSONDepth = 64
 )
 
@@ -274,9 +273,6 @@ func StrictUnmarshal(body []byte, v any) error {
 			return &StrictJSONError{Kind: JSONWrongType, Path: te.Field, Problem: fmt.Sprintf("expected %s, got JSON %s", wantKind(te.Type), te.Value)}
 		}
 		return &StrictJSONError{Kind: JSONMalformed, Problem: err.Error()}
-	}
-	if dec.More() {
-		return &StrictJSONError{Kind: JSONTrailingData, Problem: "unexpected data after the JSON object; send exactly one object"}
 	}
 	return nil
 }

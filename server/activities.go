@@ -147,23 +147,31 @@ func loadActivityAppProofs(ctx context.Context, q querier, a *activity) error {
 	if !a.AppProofs || a.Status != api.StatusCompleted {
 		return nil
 	}
-	rows, err := q.QueryContext(ctx, `SELECT proof FROM app_proofs WHERE activity_id = ? ORDER BY seq`, a.ID)
+	var err error
+	a.Proofs, err = loadAppProofs(ctx, q, a.ID)
+	return err
+}
+
+// loadAppProofs loads the app proofs signed for an activity, in order.
+func loadAppProofs(ctx context.Context, q querier, activityID string) ([]api.AppProof, error) {
+	rows, err := q.QueryContext(ctx, `SELECT proof FROM app_proofs WHERE activity_id = ? ORDER BY seq`, activityID)
 	if err != nil {
-		return fmt.Errorf("load app proofs of %s: %w", a.ID, err)
+		return nil, fmt.Errorf("load app proofs of %s: %w", activityID, err)
 	}
 	defer rows.Close()
+	var out []api.AppProof
 	for rows.Next() {
 		var raw string
 		var p api.AppProof
 		if err := rows.Scan(&raw); err != nil {
-			return fmt.Errorf("load app proofs of %s: %w", a.ID, err)
+			return nil, fmt.Errorf("load app proofs of %s: %w", activityID, err)
 		}
 		if err := json.Unmarshal([]byte(raw), &p); err != nil {
-			return fmt.Errorf("app proof of %s: %w", a.ID, err)
+			return nil, fmt.Errorf("app proof of %s: %w", activityID, err)
 		}
-		a.Proofs = append(a.Proofs, p)
+		out = append(out, p)
 	}
-	return rows.Err()
+	return out, rows.Err()
 }
 
 // loadVotes loads the activity's votes that count at now (currentVotes).

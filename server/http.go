@@ -222,7 +222,7 @@ func bodyError(err error) error {
 	var se *api.StrictJSONError
 	if errors.As(err, &se) {
 		switch se.Kind {
-		case api.JSONUnknownField, api.JSONWrongType, api.JSONTrailingData:
+		case api.JSONUnknownField, api.JSONWrongType:
 			// The errorCode these had before the strict reader; kept for clients.
 		default:
 			return invalidf(se.Kind, "request body: %v", se)

@@ -150,24 +150,14 @@ func (s *Server) queryListAppProofs(ctx context.Context, c *caller, body []byte)
 	if err := s.activityExists(ctx, c.OrgID, req.ActivityID); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT proof FROM app_proofs WHERE activity_id = ? ORDER BY seq`, req.ActivityID)
+	proofs, err := loadAppProofs(ctx, s.db.read, req.ActivityID)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := api.ListAppProofsResponse{AppProofs: []api.AppProof{}}
-	for rows.Next() {
-		var raw string
-		var p api.AppProof
-		if err := rows.Scan(&raw); err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal([]byte(raw), &p); err != nil {
-			return nil, err
-		}
-		out.AppProofs = append(out.AppProofs, p)
+	if proofs == nil {
+		proofs = []api.AppProof{}
 	}
-	return out, rows.Err()
+	return api.ListAppProofsResponse{AppProofs: proofs}, nil
 }
 
 func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte) (any, error) {
@@ -273,20 +263,30 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	return out, nil
 }
 
+// queriedActivity loads the activity a query names (activityId, required) in
+// the caller's organization, with the votes that count now.
+func (s *Server) queriedActivity(ctx context.Context, c *caller, activityID string) (*activity, error) {
+	if err := requireField("activityId", activityID); err != nil {
+		return nil, err
+	}
+	a, err := loadActivity(ctx, s.db.read, s.now(), c.OrgID, "id", activityID)
+	if err != nil {
+		return nil, err
+	}
+	if a == nil {
+		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", activityID, c.OrgID)
+	}
+	return a, nil
+}
+
 func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (any, error) {
 	var req api.GetActivityRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
 	}
-	if err := requireField("activityId", req.ActivityID); err != nil {
-		return nil, err
-	}
-	a, err := loadActivity(ctx, s.db.read, s.now(), c.OrgID, "id", req.ActivityID)
+	a, err := s.queriedActivity(ctx, c, req.ActivityID)
 	if err != nil {
 		return nil, err
-	}
-	if a == nil {
-		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
 	}
 	o, err := loadOrg(ctx, s.db.read, c.OrgID)
 	if err != nil {

@@ -80,15 +80,9 @@ func (s *Server) queryGetMfaStatus(ctx context.Context, c *caller, body []byte) 
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
 	}
-	if err := requireField("activityId", req.ActivityID); err != nil {
-		return nil, err
-	}
-	a, err := loadActivity(ctx, s.db.read, s.now(), c.OrgID, "id", req.ActivityID)
+	a, err := s.queriedActivity(ctx, c, req.ActivityID)
 	if err != nil {
 		return nil, err
-	}
-	if a == nil {
-		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
 	}
 	if req.UserID != "" {
 		if err := userInOrg(ctx, s.db.read, c.OrgID, req.UserID); err != nil {
