@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
@@ -67,12 +66,10 @@ func parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
 		}
 		return stampHeader{value: xs, publicKey: strings.ToLower(st.PublicKey), scheme: st.Scheme, signature: st.Signature}, nil
 	default:
-		var head struct {
-			CredentialID string `json:"credentialId"`
-			Signature    string `json:"signature"`
-		}
-		if err := json.Unmarshal([]byte(wa), &head); err != nil || head.CredentialID == "" {
-			return stampHeader{}, unauthenticatedf("INVALID_STAMP", "%s is not a JSON object with a credentialId", keys.HeaderStampWebAuthn)
+		// The same strict reader as the verification later: one way to read it.
+		head, err := keys.ParseWebAuthnStamp(wa)
+		if err != nil {
+			return stampHeader{}, unauthenticatedf("INVALID_STAMP", "%v", err)
 		}
 		return stampHeader{webAuthn: true, value: wa, credentialID: head.CredentialID, signature: head.Signature, scheme: keys.SchemeWebAuthn}, nil
 	}
