@@ -318,8 +318,13 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 			for _, f := range fields {
 				known = append(known, f.name)
 			}
-			return &StrictJSONError{Kind: JSONUnknownField, Path: path,
-				Problem: fmt.Sprintf("key %s is not a known field; remove it (known fields: %s)", strconv.QuoteToASCII(truncateKey(k)), strings.Join(known, ", "))}
+			problem := fmt.Sprintf("key %s is not a known field; remove it", strconv.QuoteToASCII(truncateKey(k)))
+			if len(known) == 0 {
+				problem += " (send an empty object)"
+			} else {
+				problem += " (known fields: " + strings.Join(known, ", ") + ")"
+			}
+			return &StrictJSONError{Kind: JSONUnknownField, Path: path, Problem: problem}
 		}
 	case reflect.Slice:
 		var items []json.RawMessage
