@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/vigil-console/vigil/server"
@@ -70,6 +71,38 @@ type demoEnv struct {
 	info       *server.DemoInfo
 	srv        *server.Server
 	httpSrvs   []*http.Server
+	conns      freshConns
+}
+
+// freshConns tracks connections on which no request has started yet. The
+// console's HTTP client may leave such a connection open (dialed for a
+// request that another connection served); Shutdown treats it as busy for 5 s,
+// which stalled every exit of 'vigil demo'. The console is gone when the demo
+// closes, so these are closed at once.
+type freshConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+func (f *freshConns) track(c net.Conn, st http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if st != http.StateNew {
+		delete(f.conns, c)
+		return
+	}
+	if f.conns == nil {
+		f.conns = map[net.Conn]struct{}{}
+	}
+	f.conns[c] = struct{}{}
+}
+
+func (f *freshConns) closeAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.conns {
+		c.Close()
+	}
 }
 
 // startDemo listens on two random 127.0.0.1 ports (service and auth proxy), seeds
@@ -89,22 +122,16 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 	} else if err = os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("demo: data directory: %w", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, pln, err := listenAfter("127.0.0.1:0", "127.0.0.1:0", func(baseURL, proxyURL string) error {
+		var err error
+		env.baseURL = baseURL
+		env.info, err = prepareDemo(ctx, env.dir, baseURL, proxyURL)
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("demo: listen: %w", err)
-	}
-	pln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("demo: listen: %w", err)
-	}
-	env.baseURL = "http://" + ln.Addr().String()
-	proxyURL := "http://" + pln.Addr().String()
-	if env.info, err = prepareDemo(ctx, env.dir, env.baseURL, proxyURL); err != nil {
-		ln.Close()
-		pln.Close()
 		return nil, err
 	}
+	proxyURL := serviceURL(pln.Addr())
 	env.configPath = filepath.Join(env.dir, "config.toml")
 	if env.srv, err = server.Open(server.Config{DataDir: env.dir, Logger: logger}); err != nil {
 		ln.Close()
@@ -116,7 +143,8 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 		ln net.Listener
 		h  http.Handler
 	}{{ln, env.srv.Handler()}, {pln, env.srv.AuthProxyHandler()}} {
-		hs := &http.Server{Handler: s.h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: errLog}
+		hs := newHTTPServer(s.h, errLog)
+		hs.ConnState = env.conns.track
 		env.httpSrvs = append(env.httpSrvs, hs)
 		go hs.Serve(s.ln)
 	}
@@ -137,6 +165,12 @@ func (d *demoEnv) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	var errs []error
+	for _, hs := range d.httpSrvs {
+		hs.SetKeepAlivesEnabled(false)
+	}
+	// Requests in flight finish (Shutdown waits for them); connections that
+	// never carried one are closed now instead of after Shutdown's 5 s grace.
+	d.conns.closeAll()
 	for _, hs := range d.httpSrvs {
 		errs = append(errs, hs.Shutdown(ctx))
 	}

@@ -125,17 +125,6 @@ func printKeyDetails(w io.Writer, store keys.Store, name, scheme, pub, credType 
 	tw.Flush()
 }
 
-// credentialTypeOf is the API key credential type of a scheme.
-func credentialTypeOf(scheme string) string {
-	switch scheme {
-	case keys.SchemeSecp256k1:
-		return "CREDENTIAL_TYPE_API_KEY_SECP256K1"
-	case keys.SchemeEd25519:
-		return "CREDENTIAL_TYPE_API_KEY_ED25519"
-	}
-	return "CREDENTIAL_TYPE_API_KEY_P256"
-}
-
 // displayHex shows a public key read from a file only if it is hex, so a
 // corrupted file cannot put control sequences on the terminal.
 func displayHex(s string) string {
@@ -207,7 +196,7 @@ func keysShow(c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	printKeyDetails(c.stdout, store, info.Name, info.Scheme, displayHex(info.PublicKeyHex), credentialTypeOf(info.Scheme))
+	printKeyDetails(c.stdout, store, info.Name, info.Scheme, displayHex(info.PublicKeyHex), keys.CredentialTypeOfScheme(info.Scheme))
 	if fi, err := os.Stat(info.PrivatePath); err == nil && fi.Mode().Perm()&0o077 != 0 {
 		fmt.Fprintf(c.stdout, "\nWarning: %s is accessible by group or others (mode %04o) and will be refused; run: chmod 600 %s\n", info.PrivatePath, fi.Mode().Perm(), info.PrivatePath)
 	}

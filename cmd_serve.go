@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -68,24 +70,24 @@ func cmdServe(ctx context.Context, c cli, args []string) error {
 	}
 	log := slog.New(slog.NewTextHandler(c.stderr, nil))
 
-	ln, err := net.Listen("tcp", *addr)
+	// The demo's keys and config.toml are written before either port accepts
+	// a connection: a script that waits for the port may read them at once.
+	var info *server.DemoInfo
+	ln, pln, err := listenAfter(*addr, *proxyAddr, func(baseURL, proxyURL string) error {
+		if !*demo {
+			return nil
+		}
+		var err error
+		info, err = prepareDemo(ctx, dir, baseURL, proxyURL)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", *addr, err)
+		return err
 	}
 	defer ln.Close()
-	pln, err := net.Listen("tcp", *proxyAddr)
-	if err != nil {
-		return fmt.Errorf("listen on %s (auth proxy): %w", *proxyAddr, err)
-	}
 	defer pln.Close()
-	baseURL, proxyURL := "http://"+ln.Addr().String(), "http://"+pln.Addr().String()
+	baseURL, proxyURL := serviceURL(ln.Addr()), serviceURL(pln.Addr())
 
-	var info *server.DemoInfo
-	if *demo {
-		if info, err = prepareDemo(ctx, dir, baseURL, proxyURL); err != nil {
-			return err
-		}
-	}
 	srv, err := server.Open(server.Config{DataDir: dir, Logger: log})
 	if err != nil {
 		return fmt.Errorf("open the service's data in %s: %w", dir, err)
@@ -100,11 +102,8 @@ func cmdServe(ctx context.Context, c cli, args []string) error {
 		log.Info("webhook signing key rotation on", "every", rotation.String(), "kid", srv.ActiveWebhookKeyID())
 	}
 
-	api := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute,
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
-	proxy := &http.Server{Handler: srv.AuthProxyHandler(), ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	errLog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	api, proxy := newHTTPServer(srv.Handler(), errLog), newHTTPServer(srv.AuthProxyHandler(), errLog)
 	errc := make(chan error, 2)
 	go func() { errc <- api.Serve(ln) }()
 	go func() { errc <- proxy.Serve(pln) }()
@@ -127,6 +126,85 @@ func cmdServe(ctx context.Context, c cli, args []string) error {
 		err = nil
 	}
 	return err
+}
+
+// newHTTPServer is the HTTP server of the service and of the auth proxy, for
+// `vigil serve` and `vigil demo` alike: timeouts bound what a slow or stalled
+// client can hold.
+func newHTTPServer(h http.Handler, errLog *log.Logger) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: errLog}
+}
+
+// listenAfter calls prepare with the URLs the two addresses will be served on,
+// then listens on them, so nothing can connect before prepare is done. A port
+// of 0 is resolved first by listening briefly and closing again; if another
+// process takes that port in between, it starts over (a few times).
+func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) error) (net.Listener, net.Listener, error) {
+	var lastErr error
+	for range 3 {
+		a, err := resolvePort(addr)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listen on %s: %w", addr, err)
+		}
+		p, err := resolvePort(proxyAddr)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w", proxyAddr, err)
+		}
+		if err := prepare(serviceURL(a), serviceURL(p)); err != nil {
+			return nil, nil, err
+		}
+		ln, err := net.Listen("tcp", a.String())
+		if err != nil {
+			if lastErr = fmt.Errorf("listen on %s: %w", addr, err); !isPortFromZero(addr) {
+				return nil, nil, lastErr
+			}
+			continue
+		}
+		pln, err := net.Listen("tcp", p.String())
+		if err != nil {
+			ln.Close()
+			if lastErr = fmt.Errorf("listen on %s (auth proxy): %w", proxyAddr, err); !isPortFromZero(proxyAddr) {
+				return nil, nil, lastErr
+			}
+			continue
+		}
+		return ln, pln, nil
+	}
+	return nil, nil, lastErr
+}
+
+// resolvePort resolves addr; a port of 0 becomes a free port of the system's choosing.
+func resolvePort(addr string) (*net.TCPAddr, error) {
+	a, err := net.ResolveTCPAddr("tcp", addr)
+	if err != nil || a.Port != 0 {
+		return a, err
+	}
+	ln, err := net.ListenTCP("tcp", a)
+	if err != nil {
+		return nil, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr), nil
+}
+
+func isPortFromZero(addr string) bool {
+	_, port, err := net.SplitHostPort(addr)
+	return err == nil && (port == "0" || port == "")
+}
+
+// serviceURL is the URL clients use for a listening address: an unspecified
+// host (":8420", "0.0.0.0:8420") is reached on the loopback address.
+func serviceURL(a net.Addr) string {
+	t, ok := a.(*net.TCPAddr)
+	if !ok {
+		return "http://" + a.String()
+	}
+	host := "127.0.0.1"
+	if t.IP != nil && !t.IP.IsUnspecified() {
+		host = t.IP.String()
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(t.Port))
 }
 
 // minWebhookKeyRotation is the shortest --webhook-key-rotation: a receiver's

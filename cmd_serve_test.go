@@ -264,3 +264,78 @@ func TestServeSurvivesKill9(t *testing.T) {
 		t.Fatalf("after SIGTERM: %v", err)
 	}
 }
+
+// TestServeDemoWritesConfigBeforeListening waits for the port as a script
+// would, and reads the config and keys the moment it accepts a connection.
+func TestServeDemoWritesConfigBeforeListening(t *testing.T) {
+	dir := t.TempDir()
+	addr, proxyAddr := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	c := cli{stdin: strings.NewReader(""), stdout: &out, stderr: &bytes.Buffer{}, getenv: func(string) string { return "" }}
+	go func() {
+		done <- cmdServe(ctx, c, []string{"--demo", "--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("vigil serve: %v", err)
+		}
+	})
+	for {
+		conn, err := net.Dial("tcp", addr)
+		if err == nil {
+			conn.Close()
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("vigil serve ended before listening: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	cfg, err := loadConfig(filepath.Join(dir, "config.toml"))
+	if err != nil {
+		t.Fatalf("config.toml when the port accepted: %v", err)
+	}
+	if p := cfg.Profiles["bob"]; p.BaseURL != "http://"+addr {
+		t.Fatalf("bob's base URL = %q, want http://%s", p.BaseURL, addr)
+	}
+	if _, err := (keys.Store{Dir: filepath.Join(dir, "keys")}).Load("bob"); err != nil {
+		t.Fatalf("bob's key when the port accepted: %v", err)
+	}
+}
+
+// TestDemoClosesUnusedConnections: a connection that never carried a request
+// (as an HTTP client may leave one) does not hold the demo's exit, and the
+// demo's servers bound slow clients as vigil serve's do.
+func TestDemoClosesUnusedConnections(t *testing.T) {
+	env, err := startDemo(context.Background(), "", discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hs := range env.httpSrvs {
+		if hs.ReadHeaderTimeout <= 0 || hs.ReadTimeout <= 0 || hs.WriteTimeout <= 0 || hs.IdleTimeout <= 0 {
+			t.Fatalf("demo HTTP server without timeouts: %+v", hs)
+		}
+	}
+	conn, err := net.Dial("tcp", strings.TrimPrefix(env.baseURL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// A request on another connection proves the server has seen the first one.
+	if resp, err := http.Get(env.baseURL + api.JWKSPath); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	if err := env.Close(); err != nil {
+		t.Fatalf("Close with an unused connection open: %v (Shutdown waited for it)", err)
+	}
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := conn.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the unused connection is still open after Close: %v", err)
+	}
+}

@@ -130,7 +130,7 @@ func stampVerify(c cli, stamp string, body []byte) error {
 		}
 		return fmt.Errorf("stamp is not valid: %w", reason)
 	}
-	fmt.Fprintf(c.stdout, "verdict:    valid (%s, credential type %s)\n", st.Scheme, credentialTypeOf(st.Scheme))
+	fmt.Fprintf(c.stdout, "verdict:    valid (%s, credential type %s)\n", st.Scheme, keys.CredentialTypeOfScheme(st.Scheme))
 	if st.HighS {
 		fmt.Fprintln(c.stdout, "note:       the signature has a high S: accepted (WebCrypto signers do not normalise S), but malleable; vigil's keys sign low S")
 	}

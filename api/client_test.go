@@ -211,6 +211,18 @@ func allOperations() []opCase {
 				m := v.([]MfaPolicy)
 				return len(m) == 1 && m[0].Order == 2 && m[0].RequiredAuthenticationMethods[0].Any[0].Type == AuthPasskey
 			}),
+		q(QueryGetMfaPolicies, `{"mfaPolicies":[{"mfaPolicyId":"m-1","mfaPolicyName":"passkey","condition":"true","order":0,"requiredAuthenticationMethods":[{"any":[{"type":"AUTHENTICATION_TYPE_PASSKEY"}]}]}]}`,
+			func(ctx context.Context, c *Client) (any, error) { return c.GetMfaPolicies(ctx, "u-1") },
+			func(v any) bool { m := v.([]MfaPolicy); return len(m) == 1 && m[0].MfaPolicyName == "passkey" }),
+		q(QueryGetMfaPolicy, `{"mfaPolicy":{"mfaPolicyId":"m-2","mfaPolicyName":"otp","condition":"true","order":1,"requiredAuthenticationMethods":[]}}`,
+			func(ctx context.Context, c *Client) (any, error) { return c.GetMfaPolicy(ctx, "u-1", "m-2") },
+			func(v any) bool { return v.(*MfaPolicy).MfaPolicyID == "m-2" }),
+		q(QueryGetMfaStatus, `{"mfaStatuses":[{"mfaPolicyId":"m-1","userId":"u-1","satisfied":true,"satisfiedMethods":[{"type":"AUTHENTICATION_TYPE_API_KEY","id":"k-1"}],"requiredMethods":[{"any":[{"type":"AUTHENTICATION_TYPE_API_KEY"}]}]}]}`,
+			func(ctx context.Context, c *Client) (any, error) { return c.GetMfaStatus(ctx, "act-1", "") },
+			func(v any) bool {
+				m := v.([]MfaStatus)
+				return len(m) == 1 && m[0].Satisfied && m[0].SatisfiedMethods[0].ID == "k-1"
+			}),
 		q(QueryWhoami, `{"organizationId":"org-7f3c","organizationName":"Acme","userId":"u-1","username":"alice"}`,
 			func(ctx context.Context, c *Client) (any, error) { return c.Whoami(ctx) },
 			func(v any) bool { return v.(*WhoamiResponse).Username == "alice" }),

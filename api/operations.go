@@ -1,5 +1,7 @@
 package api
 
+import "github.com/vigil-console/vigil/keys"
+
 // Path prefixes of the two kinds of operation.
 const (
 	SubmitPrefix = "/public/v1/submit/"
@@ -92,7 +94,10 @@ const (
 	QueryGetActivity                = "get_activity"
 	QueryListPolicies               = "list_policies"
 	QueryGetPolicy                  = "get_policy"
-	QueryListMfaPolicies            = "list_mfa_policies"
+	QueryListMfaPolicies            = "list_mfa_policies" // vigil's name, kept as an alias of get_mfa_policies that may list every user's
+	QueryGetMfaPolicies             = "get_mfa_policies"
+	QueryGetMfaPolicy               = "get_mfa_policy"
+	QueryGetMfaStatus               = "get_mfa_status"
 	QueryWhoami                     = "whoami"
 	QueryGetOrganizationConfigs     = "get_organization_configs"
 	QueryListUsers                  = "list_users"
@@ -105,22 +110,30 @@ func QueryOperations() []string {
 	return []string{QueryGetAPIKey, QueryGetLatestBootProof, QueryGetPolicyEvaluations,
 		QueryListAppProofs, QueryGetOnrampTransactionStatus, QueryListActivities,
 		QueryGetActivity, QueryListPolicies, QueryGetPolicy, QueryListMfaPolicies,
+		QueryGetMfaPolicies, QueryGetMfaPolicy, QueryGetMfaStatus,
 		QueryWhoami, QueryGetOrganizationConfigs, QueryListUsers, QueryGetUser,
 		QueryGetBootProof}
 }
 
 // Enumerations of SPEC.md.
 const (
-	CredentialWebAuthnAuthenticator = "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR"
-	CredentialAPIKeyP256            = "CREDENTIAL_TYPE_API_KEY_P256"
-	CredentialRecoverUserKeyP256    = "CREDENTIAL_TYPE_RECOVER_USER_KEY_P256"
-	CredentialAPIKeySecp256k1       = "CREDENTIAL_TYPE_API_KEY_SECP256K1"
-	CredentialEmailAuthKeyP256      = "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256"
-	CredentialAPIKeyEd25519         = "CREDENTIAL_TYPE_API_KEY_ED25519"
-	CredentialOtpAuthKeyP256        = "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256"
-	CredentialReadWriteSessionP256  = "CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256"
-	CredentialOauthKeyP256          = "CREDENTIAL_TYPE_OAUTH_KEY_P256"
-	CredentialLogin                 = "CREDENTIAL_TYPE_LOGIN"
+	// Credential types: keys owns them (keys.Credential*).
+	CredentialWebAuthnAuthenticator = keys.CredentialWebAuthnAuthenticator
+	CredentialAPIKeyP256            = keys.CredentialAPIKeyP256
+	CredentialRecoverUserKeyP256    = keys.CredentialRecoverUserKeyP256
+	CredentialAPIKeySecp256k1       = keys.CredentialAPIKeySecp256k1
+	CredentialEmailAuthKeyP256      = keys.CredentialEmailAuthKeyP256
+	CredentialAPIKeyEd25519         = keys.CredentialAPIKeyEd25519
+	CredentialOtpAuthKeyP256        = keys.CredentialOtpAuthKeyP256
+	CredentialReadWriteSessionP256  = keys.CredentialReadWriteSessionP256
+	CredentialOauthKeyP256          = keys.CredentialOauthKeyP256
+	CredentialLogin                 = keys.CredentialLogin
+
+	// Stamp signature schemes: keys owns them (keys.Scheme*).
+	SchemeP256      = keys.SchemeP256
+	SchemeSecp256k1 = keys.SchemeSecp256k1
+	SchemeEd25519   = keys.SchemeEd25519
+	SchemeWebAuthn  = keys.SchemeWebAuthn
 
 	EffectAllow = "EFFECT_ALLOW"
 	EffectDeny  = "EFFECT_DENY"
@@ -162,6 +175,10 @@ const (
 	FeatureAuthProxy                = "FEATURE_NAME_AUTH_PROXY"
 	FeatureSolanaRentPrefundEnabled = "FEATURE_NAME_SOLANA_RENT_PREFUND_ENABLED"
 )
+
+// CredentialTypeOfScheme is keys.CredentialTypeOfScheme: the credential type
+// behind a stamp of this scheme.
+func CredentialTypeOfScheme(scheme string) string { return keys.CredentialTypeOfScheme(scheme) }
 
 // CredentialTypes lists every credential type value.
 func CredentialTypes() []string {

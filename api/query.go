@@ -202,6 +202,46 @@ func (c *Client) ListMfaPolicies(ctx context.Context, userID string) ([]MfaPolic
 	return r.MfaPolicies, nil
 }
 
+// GetMfaPolicies lists one user's MFA policies, in evaluation order.
+func (c *Client) GetMfaPolicies(ctx context.Context, userID string) ([]MfaPolicy, error) {
+	if err := requireArg(QueryGetMfaPolicies, "userId", userID); err != nil {
+		return nil, err
+	}
+	var r GetMfaPoliciesResponse
+	if err := c.query(ctx, QueryGetMfaPolicies, GetMfaPoliciesRequest{OrganizationID: c.org, UserID: userID}, &r); err != nil {
+		return nil, err
+	}
+	return r.MfaPolicies, nil
+}
+
+// GetMfaPolicy returns one MFA policy of a user.
+func (c *Client) GetMfaPolicy(ctx context.Context, userID, mfaPolicyID string) (*MfaPolicy, error) {
+	if err := requireArg(QueryGetMfaPolicy, "userId", userID); err != nil {
+		return nil, err
+	}
+	if err := requireArg(QueryGetMfaPolicy, "mfaPolicyId", mfaPolicyID); err != nil {
+		return nil, err
+	}
+	var r GetMfaPolicyResponse
+	if err := c.query(ctx, QueryGetMfaPolicy, GetMfaPolicyRequest{OrganizationID: c.org, UserID: userID, MfaPolicyID: mfaPolicyID}, &r); err != nil {
+		return nil, err
+	}
+	return &r.MfaPolicy, nil
+}
+
+// GetMfaStatus says which MFA policy applies to each voter of an activity and
+// which of its steps are satisfied; userID "" means every voter.
+func (c *Client) GetMfaStatus(ctx context.Context, activityID, userID string) ([]MfaStatus, error) {
+	if err := requireArg(QueryGetMfaStatus, "activityId", activityID); err != nil {
+		return nil, err
+	}
+	var r GetMfaStatusResponse
+	if err := c.query(ctx, QueryGetMfaStatus, GetMfaStatusRequest{OrganizationID: c.org, ActivityID: activityID, UserID: userID}, &r); err != nil {
+		return nil, err
+	}
+	return r.MfaStatuses, nil
+}
+
 // Whoami returns the organization and user the client's key belongs to.
 func (c *Client) Whoami(ctx context.Context) (*WhoamiResponse, error) {
 	var r WhoamiResponse

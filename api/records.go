@@ -1,5 +1,7 @@
 package api
 
+import "encoding/json"
+
 // ---- query requests and replies (SPEC.md and DESIGN.md §3) ----
 
 // GetAPIKeyRequest is the body of query/get_api_key.
@@ -123,6 +125,52 @@ type ListMfaPoliciesResponse struct {
 	MfaPolicies []MfaPolicy `json:"mfaPolicies"`
 }
 
+// GetMfaPoliciesRequest is the body of query/get_mfa_policies.
+type GetMfaPoliciesRequest struct {
+	OrganizationID string `json:"organizationId"`
+	UserID         string `json:"userId"`
+}
+
+// GetMfaPoliciesResponse is the reply of query/get_mfa_policies.
+type GetMfaPoliciesResponse struct {
+	MfaPolicies []MfaPolicy `json:"mfaPolicies"`
+}
+
+// GetMfaPolicyRequest is the body of query/get_mfa_policy.
+type GetMfaPolicyRequest struct {
+	OrganizationID string `json:"organizationId"`
+	UserID         string `json:"userId"`
+	MfaPolicyID    string `json:"mfaPolicyId"`
+}
+
+// GetMfaPolicyResponse is the reply of query/get_mfa_policy.
+type GetMfaPolicyResponse struct {
+	MfaPolicy MfaPolicy `json:"mfaPolicy"`
+}
+
+// GetMfaStatusRequest is the body of query/get_mfa_status; UserID narrows the
+// reply to one voter.
+type GetMfaStatusRequest struct {
+	OrganizationID string `json:"organizationId"`
+	ActivityID     string `json:"activityId"`
+	UserID         string `json:"userId,omitempty"`
+}
+
+// GetMfaStatusResponse is the reply of query/get_mfa_status.
+type GetMfaStatusResponse struct {
+	MfaStatuses []MfaStatus `json:"mfaStatuses"`
+}
+
+// MfaStatus says, for one voter of an activity, which MFA policy applies and
+// which of its steps the voter's credentials satisfy.
+type MfaStatus struct {
+	MfaPolicyID      string                 `json:"mfaPolicyId"`
+	UserID           string                 `json:"userId"`
+	Satisfied        bool                   `json:"satisfied"`
+	SatisfiedMethods []AuthenticationMethod `json:"satisfiedMethods"`
+	RequiredMethods  []AuthenticationStep   `json:"requiredMethods"`
+}
+
 // WhoamiRequest is the body of query/whoami.
 type WhoamiRequest struct {
 	OrganizationID string `json:"organizationId"`
@@ -210,16 +258,51 @@ type Authenticator struct {
 	UpdatedAt         Time       `json:"updatedAt"`
 }
 
-// User is a user of an organization.
+// User is a user of an organization. Every array is sent, empty when there is
+// nothing in it: the official client's types require them.
 type User struct {
-	UserID         string          `json:"userId"`
-	UserName       string          `json:"userName"`
-	UserEmail      string          `json:"userEmail,omitempty"`
-	APIKeys        []APIKey        `json:"apiKeys"`
-	Authenticators []Authenticator `json:"authenticators"`
-	UserTags       []string        `json:"userTags"`
-	CreatedAt      Time            `json:"createdAt"`
-	UpdatedAt      Time            `json:"updatedAt"`
+	UserID          string          `json:"userId"`
+	UserName        string          `json:"userName"`
+	UserEmail       string          `json:"userEmail,omitempty"`
+	UserPhoneNumber string          `json:"userPhoneNumber,omitempty"`
+	APIKeys         []APIKey        `json:"apiKeys"`
+	Authenticators  []Authenticator `json:"authenticators"`
+	UserTags        []string        `json:"userTags"`
+	OauthProviders  []OauthProvider `json:"oauthProviders"`
+	MfaPolicies     []MfaPolicy     `json:"mfaPolicies"`
+	CreatedAt       Time            `json:"createdAt"`
+	UpdatedAt       Time            `json:"updatedAt"`
+}
+
+// MarshalJSON sends nil arrays as [], so no code path can leave one out.
+func (u User) MarshalJSON() ([]byte, error) {
+	type plain User
+	p := plain(u)
+	p.APIKeys = orEmpty(p.APIKeys)
+	p.Authenticators = orEmpty(p.Authenticators)
+	p.UserTags = orEmpty(p.UserTags)
+	p.OauthProviders = orEmpty(p.OauthProviders)
+	p.MfaPolicies = orEmpty(p.MfaPolicies)
+	return json.Marshal(p)
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// OauthProvider is an OIDC identity linked to a user: tokens from Issuer for
+// Audience whose sub is Subject sign in as that user (oauth).
+type OauthProvider struct {
+	ProviderID   string `json:"providerId"`
+	ProviderName string `json:"providerName"`
+	Issuer       string `json:"issuer"`
+	Audience     string `json:"audience"`
+	Subject      string `json:"subject"`
+	CreatedAt    Time   `json:"createdAt"`
+	UpdatedAt    Time   `json:"updatedAt"`
 }
 
 // BootProof is a boot proof record (get_latest_boot_proof, get_boot_proof).

@@ -84,19 +84,22 @@ type ActivityResponse struct {
 
 // Activity is the activity record (SPEC.md, plus DESIGN.md's failure).
 type Activity struct {
-	ID             string   `json:"id"`
-	OrganizationID string   `json:"organizationId"`
-	Status         string   `json:"status"`
-	Type           string   `json:"type"`
-	Intent         Intent   `json:"intent"`
-	Result         Result   `json:"result"`
-	Votes          []Vote   `json:"votes"`
-	Fingerprint    string   `json:"fingerprint"`
-	CanApprove     bool     `json:"canApprove"`
-	CanReject      bool     `json:"canReject"`
-	CreatedAt      Time     `json:"createdAt"`
-	UpdatedAt      Time     `json:"updatedAt"`
-	Failure        *Failure `json:"failure,omitempty"`
+	ID             string `json:"id"`
+	OrganizationID string `json:"organizationId"`
+	Status         string `json:"status"`
+	Type           string `json:"type"`
+	Intent         Intent `json:"intent"`
+	Result         Result `json:"result"`
+	Votes          []Vote `json:"votes"`
+	// AppProofs are the enclave's signed proofs of a completed activity
+	// submitted with generateAppProofs (none otherwise).
+	AppProofs   []AppProof `json:"appProofs,omitempty"`
+	Fingerprint string     `json:"fingerprint"`
+	CanApprove  bool       `json:"canApprove"`
+	CanReject   bool       `json:"canReject"`
+	CreatedAt   Time       `json:"createdAt"`
+	UpdatedAt   Time       `json:"updatedAt"`
+	Failure     *Failure   `json:"failure,omitempty"`
 }
 
 // Failure says why an activity FAILED.

@@ -10,6 +10,22 @@ import (
 	"unicode/utf8"
 )
 
+// Limits on what a request may carry. The client checks them before it sends
+// (Validate), and the local service refuses what exceeds them with a 400 (the
+// same Validate). Lengths are in characters (Unicode code points).
+const (
+	MaxNameLength         = 256   // policy, MFA policy, tag, label, API key and user names
+	MaxNotesLength        = 4096  // notes
+	MaxExpressionLength   = 16384 // condition and consensus expressions
+	MaxIDLength           = 256   // ids, fingerprints, addresses, client ids, method ids
+	MaxEmailLength        = 254   // an e-mail address (RFC 5321)
+	MaxFeatureValueLength = 4096  // a feature's value (a URL, a list of origins)
+	MaxCredentialLength   = 16384 // oidcToken, targetPublicKey, encryptedClientSecret
+	MaxListItems          = 100   // items of one list: invitations, ids, tags, MFA steps, methods
+	MaxMfaPolicyOrder     = 10000 // create_mfa_policy order: 0 to this
+	MaxExpirationSeconds  = 10 * 365 * 24 * 60 * 60
+)
+
 // ValidationError says which parameter of a request is wrong and why. Field is a JSON
 // path relative to the parameters object, e.g. "invitations[2].accessType".
 //
@@ -56,6 +72,25 @@ func requireString(field, v, what string) error {
 	return nil
 }
 
+// within checks that v is at most max characters; what names the limit.
+func within(field, v string, max int, what string) error {
+	if len(v) <= max { // bytes bound characters from above
+		return nil
+	}
+	if n := utf8.RuneCountInString(v); n > max {
+		return invalid(field, "is %d characters long, over the limit of %d for %s; shorten it", n, max, what)
+	}
+	return nil
+}
+
+// atMost checks that a list has at most max items.
+func atMost(field string, n, max int, what string) error {
+	if n > max {
+		return invalid(field, "has %d %s, over the limit of %d per request; send them in several requests", n, what, max)
+	}
+	return nil
+}
+
 func optionalString(field, v string) error {
 	if !utf8.ValidString(v) {
 		return invalid(field, "is not valid UTF-8; send text encoded as UTF-8")
@@ -78,8 +113,14 @@ func requireIDs(field string, ids []string, what string) error {
 	if len(ids) == 0 {
 		return invalid(field, "is required but empty; list at least one %s", what)
 	}
+	if err := atMost(field, len(ids), MaxListItems, what+"s"); err != nil {
+		return err
+	}
 	for i, id := range ids {
 		if err := requireString(indexPath(field, i), id, "a "+what); err != nil {
+			return err
+		}
+		if err := within(indexPath(field, i), id, MaxIDLength, "an id"); err != nil {
 			return err
 		}
 	}
@@ -98,6 +139,9 @@ func positiveSeconds(field, v string) error {
 	if n <= 0 {
 		return invalid(field, "%s is not positive; send a number of seconds greater than 0", strconv.QuoteToASCII(v))
 	}
+	if n > MaxExpirationSeconds {
+		return invalid(field, "%s is more than %d seconds (10 years); send a shorter lifetime", strconv.QuoteToASCII(v), MaxExpirationSeconds)
+	}
 	return nil
 }
 
@@ -108,8 +152,11 @@ func (p *OauthParams) Validate() error {
 	}
 	return first(
 		requireString("oidcToken", p.OidcToken, "the base64-encoded OIDC token"),
+		within("oidcToken", p.OidcToken, MaxCredentialLength, "a token"),
 		requireString("targetPublicKey", p.TargetPublicKey, "the public key the credential bundle is to be encrypted to"),
+		within("targetPublicKey", p.TargetPublicKey, MaxCredentialLength, "a public key"),
 		optionalString("apiKeyName", p.APIKeyName),
+		within("apiKeyName", p.APIKeyName, MaxNameLength, "a name"),
 		positiveSeconds("expirationSeconds", p.ExpirationSeconds),
 	)
 }
@@ -121,6 +168,9 @@ func (p *CreateInvitationsParams) Validate() error {
 	}
 	if len(p.Invitations) == 0 {
 		return invalid("invitations", "is required but empty; list at least one invitation")
+	}
+	if err := atMost("invitations", len(p.Invitations), MaxListItems, "invitations"); err != nil {
+		return err
 	}
 	for i := range p.Invitations {
 		if err := p.Invitations[i].validate(indexPath("invitations", i)); err != nil {
@@ -137,22 +187,37 @@ func (inv *Invitation) validate(prefix string) error {
 	if err := requireString(joinPath(prefix, "receiverUserName"), inv.ReceiverUserName, "the recipient's name"); err != nil {
 		return err
 	}
+	if err := within(joinPath(prefix, "receiverUserName"), inv.ReceiverUserName, MaxNameLength, "a name"); err != nil {
+		return err
+	}
 	field := joinPath(prefix, "receiverUserEmail")
 	if err := requireString(field, inv.ReceiverUserEmail, "the recipient's e-mail address"); err != nil {
+		return err
+	}
+	if err := within(field, inv.ReceiverUserEmail, MaxEmailLength, "an e-mail address"); err != nil {
 		return err
 	}
 	if addr, err := mail.ParseAddress(inv.ReceiverUserEmail); err != nil || addr.Address != inv.ReceiverUserEmail {
 		return invalid(field, "%s is not an e-mail address; send a plain address such as alice@example.com", strconv.QuoteToASCII(inv.ReceiverUserEmail))
 	}
+	if err := atMost(joinPath(prefix, "receiverUserTags"), len(inv.ReceiverUserTags), MaxListItems, "tags"); err != nil {
+		return err
+	}
 	for i, tag := range inv.ReceiverUserTags {
 		if err := requireString(indexPath(joinPath(prefix, "receiverUserTags"), i), tag, "a user tag id (or leave the tag out)"); err != nil {
+			return err
+		}
+		if err := within(indexPath(joinPath(prefix, "receiverUserTags"), i), tag, MaxIDLength, "an id"); err != nil {
 			return err
 		}
 	}
 	if err := requireEnum(joinPath(prefix, "accessType"), inv.AccessType, AccessTypes()); err != nil {
 		return err
 	}
-	return requireString(joinPath(prefix, "senderUserId"), inv.SenderUserID, "the id of the user sending the invitation")
+	return first(
+		requireString(joinPath(prefix, "senderUserId"), inv.SenderUserID, "the id of the user sending the invitation"),
+		within(joinPath(prefix, "senderUserId"), inv.SenderUserID, MaxIDLength, "an id"),
+	)
 }
 
 // Validate checks the create_smart_contract_interface parameters, including the
@@ -162,6 +227,9 @@ func (p *CreateSmartContractInterfaceParams) Validate() error {
 		return invalid("", "missing; send the create_smart_contract_interface parameters object")
 	}
 	if err := requireString("smartContractAddress", p.SmartContractAddress, "the contract address or program id"); err != nil {
+		return err
+	}
+	if err := within("smartContractAddress", p.SmartContractAddress, MaxIDLength, "an address"); err != nil {
 		return err
 	}
 	if err := requireString("smartContractInterface", p.SmartContractInterface, "the ABI or IDL as a JSON string"); err != nil {
@@ -179,7 +247,11 @@ func (p *CreateSmartContractInterfaceParams) Validate() error {
 	if err := requireString("label", p.Label, "a human-readable name"); err != nil {
 		return err
 	}
-	return optionalString("notes", p.Notes)
+	return first(
+		within("label", p.Label, MaxNameLength, "a label"),
+		optionalString("notes", p.Notes),
+		within("notes", p.Notes, MaxNotesLength, "notes"),
+	)
 }
 
 // Validate checks the set_organization_feature parameters. An empty value is
@@ -192,7 +264,7 @@ func (p *SetOrganizationFeatureParams) Validate() error {
 	if err := requireEnum("name", p.Name, FeatureNames()); err != nil {
 		return err
 	}
-	return optionalString("value", p.Value)
+	return first(optionalString("value", p.Value), within("value", p.Value, MaxFeatureValueLength, "a feature value"))
 }
 
 // Validate checks the update_oauth2_credential parameters.
@@ -203,13 +275,20 @@ func (p *UpdateOauth2CredentialParams) Validate() error {
 	if err := requireString("oauth2CredentialId", p.Oauth2CredentialID, "the id of the credential to update"); err != nil {
 		return err
 	}
+	if err := within("oauth2CredentialId", p.Oauth2CredentialID, MaxIDLength, "an id"); err != nil {
+		return err
+	}
 	if err := requireEnum("provider", p.Provider, Oauth2Providers()); err != nil {
 		return err
 	}
 	if err := requireString("clientId", p.ClientID, "the client id issued by the provider"); err != nil {
 		return err
 	}
-	return requireString("encryptedClientSecret", p.EncryptedClientSecret, "the client secret encrypted to the TLS fetcher key")
+	return first(
+		within("clientId", p.ClientID, MaxIDLength, "a client id"),
+		requireString("encryptedClientSecret", p.EncryptedClientSecret, "the client secret encrypted to the TLS fetcher key"),
+		within("encryptedClientSecret", p.EncryptedClientSecret, MaxCredentialLength, "an encrypted secret"),
+	)
 }
 
 // Validate checks the create_policy parameters. Notes may be "" (the key is always
@@ -221,13 +300,19 @@ func (p *CreatePolicyParams) Validate() error {
 	if err := requireString("policyName", p.PolicyName, "a name for the policy"); err != nil {
 		return err
 	}
+	if err := within("policyName", p.PolicyName, MaxNameLength, "a name"); err != nil {
+		return err
+	}
 	if err := requireEnum("effect", p.Effect, Effects()); err != nil {
 		return err
 	}
 	return first(
 		optionalString("condition", p.Condition),
+		within("condition", p.Condition, MaxExpressionLength, "an expression"),
 		optionalString("consensus", p.Consensus),
+		within("consensus", p.Consensus, MaxExpressionLength, "an expression"),
 		optionalString("notes", p.Notes),
+		within("notes", p.Notes, MaxNotesLength, "notes"),
 	)
 }
 
@@ -247,6 +332,9 @@ func (p *CreateUserTagParams) Validate() error {
 	if err := requireString("userTagName", p.UserTagName, "a name for the tag"); err != nil {
 		return err
 	}
+	if err := within("userTagName", p.UserTagName, MaxNameLength, "a name"); err != nil {
+		return err
+	}
 	return requireIDs("userIds", p.UserIDs, "user id")
 }
 
@@ -256,6 +344,9 @@ func (p *DeleteAPIKeysParams) Validate() error {
 		return invalid("", "missing; send the delete_api_keys parameters object")
 	}
 	if err := requireString("userId", p.UserID, "the id of the user owning the keys"); err != nil {
+		return err
+	}
+	if err := within("userId", p.UserID, MaxIDLength, "an id"); err != nil {
 		return err
 	}
 	return requireIDs("apiKeyIds", p.APIKeyIDs, "API key id")
@@ -269,7 +360,10 @@ func (p *DeleteTvcDeploymentParams) Validate() error {
 	if p == nil {
 		return invalid("", "missing; send the delete_tvc_deployment parameters object")
 	}
-	return requireString("deploymentId", p.DeploymentID, "the id of the deployment to delete")
+	return first(
+		requireString("deploymentId", p.DeploymentID, "the id of the deployment to delete"),
+		within("deploymentId", p.DeploymentID, MaxIDLength, "an id"),
+	)
 }
 
 // Validate checks the create_mfa_policy parameters: at least one step, each with at
@@ -281,19 +375,34 @@ func (p *CreateMfaPolicyParams) Validate() error {
 	if err := requireString("userId", p.UserID, "the id of the user the policy is for"); err != nil {
 		return err
 	}
+	if err := within("userId", p.UserID, MaxIDLength, "an id"); err != nil {
+		return err
+	}
 	if err := requireString("mfaPolicyName", p.MfaPolicyName, "a name for the MFA policy"); err != nil {
+		return err
+	}
+	if err := within("mfaPolicyName", p.MfaPolicyName, MaxNameLength, "a name"); err != nil {
 		return err
 	}
 	if err := requireString("condition", p.Condition, "an expression that is true when the policy applies (e.g. true)"); err != nil {
 		return err
 	}
+	if err := within("condition", p.Condition, MaxExpressionLength, "an expression"); err != nil {
+		return err
+	}
 	if len(p.RequiredAuthenticationMethods) == 0 {
 		return invalid("requiredAuthenticationMethods", "is required but empty; list at least one step, e.g. [{\"any\":[{\"type\":\"%s\"}]}]", AuthPasskey)
+	}
+	if err := atMost("requiredAuthenticationMethods", len(p.RequiredAuthenticationMethods), MaxListItems, "steps"); err != nil {
+		return err
 	}
 	for i, step := range p.RequiredAuthenticationMethods {
 		stepPath := indexPath("requiredAuthenticationMethods", i)
 		if len(step.Any) == 0 {
 			return invalid(joinPath(stepPath, "any"), "is empty; list at least one authentication method the user may use for this step")
+		}
+		if err := atMost(joinPath(stepPath, "any"), len(step.Any), MaxListItems, "methods"); err != nil {
+			return err
 		}
 		for j, m := range step.Any {
 			methodPath := indexPath(joinPath(stepPath, "any"), j)
@@ -303,12 +412,15 @@ func (p *CreateMfaPolicyParams) Validate() error {
 			if err := optionalString(joinPath(methodPath, "id"), m.ID); err != nil {
 				return err
 			}
+			if err := within(joinPath(methodPath, "id"), m.ID, MaxIDLength, "an id"); err != nil {
+				return err
+			}
 		}
 	}
-	if p.Order < 0 {
-		return invalid("order", "is %d; send 0 or more (0 is evaluated first)", p.Order)
+	if p.Order < 0 || p.Order > MaxMfaPolicyOrder {
+		return invalid("order", "is %d; send 0 or more, at most %d (0 is evaluated first)", p.Order, MaxMfaPolicyOrder)
 	}
-	return optionalString("notes", p.Notes)
+	return first(optionalString("notes", p.Notes), within("notes", p.Notes, MaxNotesLength, "notes"))
 }
 
 // Validate checks the approve_activity parameters.
@@ -316,7 +428,10 @@ func (p *ApproveActivityParams) Validate() error {
 	if p == nil {
 		return invalid("", "missing; send the approve_activity parameters object")
 	}
-	return requireString("fingerprint", p.Fingerprint, "the fingerprint of the activity to approve")
+	return first(
+		requireString("fingerprint", p.Fingerprint, "the fingerprint of the activity to approve"),
+		within("fingerprint", p.Fingerprint, MaxIDLength, "a fingerprint"),
+	)
 }
 
 // Validate checks the reject_activity parameters.
@@ -324,7 +439,10 @@ func (p *RejectActivityParams) Validate() error {
 	if p == nil {
 		return invalid("", "missing; send the reject_activity parameters object")
 	}
-	return requireString("fingerprint", p.Fingerprint, "the fingerprint of the activity to reject")
+	return first(
+		requireString("fingerprint", p.Fingerprint, "the fingerprint of the activity to reject"),
+		within("fingerprint", p.Fingerprint, MaxIDLength, "a fingerprint"),
+	)
 }
 
 // first returns the first non-nil error: validation reports one problem at a time,

@@ -116,6 +116,21 @@ func TestValidateRejects(t *testing.T) {
 		{"approve", TypeApproveActivity, func(p Params) { p.(*ApproveActivityParams).Fingerprint = "" }, "fingerprint", "required"},
 		{"reject", TypeRejectActivity, func(p Params) { p.(*RejectActivityParams).Fingerprint = "" }, "fingerprint", "required"},
 		{"invalid utf8", TypeCreatePolicyV3, func(p Params) { p.(*CreatePolicyParams).Notes = "\xff" }, "notes", "UTF-8"},
+		{"policy name too long", TypeCreatePolicyV3, func(p Params) { p.(*CreatePolicyParams).PolicyName = strings.Repeat("é", MaxNameLength+1) }, "policyName", "257 characters long, over the limit of 256"},
+		{"policy notes too long", TypeCreatePolicyV3, func(p Params) { p.(*CreatePolicyParams).Notes = strings.Repeat("n", MaxNotesLength+1) }, "notes", "over the limit"},
+		{"policy condition too long", TypeCreatePolicyV3, func(p Params) { p.(*CreatePolicyParams).Condition = strings.Repeat("t", MaxExpressionLength+1) }, "condition", "over the limit"},
+		{"mfa name too long", TypeCreateMfaPolicy, func(p Params) { p.(*CreateMfaPolicyParams).MfaPolicyName = strings.Repeat("m", MaxNameLength+1) }, "mfaPolicyName", "over the limit"},
+		{"mfa notes too long", TypeCreateMfaPolicy, func(p Params) { p.(*CreateMfaPolicyParams).Notes = strings.Repeat("m", MaxNotesLength+1) }, "notes", "over the limit"},
+		{"mfa order too large", TypeCreateMfaPolicy, func(p Params) { p.(*CreateMfaPolicyParams).Order = MaxMfaPolicyOrder + 1 }, "order", "at most 10000"},
+		{"tag name too long", TypeCreateUserTag, func(p Params) { p.(*CreateUserTagParams).UserTagName = strings.Repeat("t", MaxNameLength+1) }, "userTagName", "over the limit"},
+		{"too many tag users", TypeCreateUserTag, func(p Params) { p.(*CreateUserTagParams).UserIDs = make([]string, MaxListItems+1) }, "userIds", "101 user ids, over the limit of 100"},
+		{"label too long", TypeCreateSmartContractInterface, func(p Params) { p.(*CreateSmartContractInterfaceParams).Label = strings.Repeat("l", MaxNameLength+1) }, "label", "over the limit"},
+		{"api key name too long", TypeOauth, func(p Params) { p.(*OauthParams).APIKeyName = strings.Repeat("k", MaxNameLength+1) }, "apiKeyName", "over the limit"},
+		{"expiration too long", TypeOauth, func(p Params) { p.(*OauthParams).ExpirationSeconds = "315360001" }, "expirationSeconds", "10 years"},
+		{"invitee name too long", TypeCreateInvitations, func(p Params) {
+			p.(*CreateInvitationsParams).Invitations[0].ReceiverUserName = strings.Repeat("r", MaxNameLength+1)
+		}, "invitations[0].receiverUserName", "over the limit"},
+		{"feature value too long", TypeSetOrganizationFeature, func(p Params) { p.(*SetOrganizationFeatureParams).Value = strings.Repeat("v", MaxFeatureValueLength+1) }, "value", "over the limit"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -280,4 +295,15 @@ func FuzzValidateParams(f *testing.F) {
 			t.Fatalf("accepted %s, but its re-encoding %s is rejected: %v", raw, again, err)
 		}
 	})
+}
+
+// TestLimitsAreInclusive: a value exactly at a limit is accepted.
+func TestLimitsAreInclusive(t *testing.T) {
+	p := validParams()[TypeCreateMfaPolicy].(*CreateMfaPolicyParams)
+	p.MfaPolicyName = strings.Repeat("é", MaxNameLength) // 2 bytes each: counted in characters
+	p.Notes = strings.Repeat("n", MaxNotesLength)
+	p.Order = MaxMfaPolicyOrder
+	if err := p.Validate(); err != nil {
+		t.Fatalf("values at the limits refused: %v", err)
+	}
 }

@@ -18,14 +18,6 @@ import (
 	k1ecdsa "github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 )
 
-// Credential types of the service (api.Credential*), repeated here because api
-// imports keys.
-const (
-	credentialP256      = "CREDENTIAL_TYPE_API_KEY_P256"
-	credentialSecp256k1 = "CREDENTIAL_TYPE_API_KEY_SECP256K1"
-	credentialEd25519   = "CREDENTIAL_TYPE_API_KEY_ED25519"
-)
-
 // Key is a stamping key pair of one scheme.
 type Key struct {
 	scheme string
@@ -153,17 +145,8 @@ func (k *Key) PrivateKeyHex() string {
 }
 
 // CredentialType is the service's credential type for an API key of this
-// scheme (the api.CredentialTypeAPIKey* values).
-func (k *Key) CredentialType() string {
-	switch k.scheme {
-	case SchemeP256:
-		return credentialP256
-	case SchemeSecp256k1:
-		return credentialSecp256k1
-	default:
-		return credentialEd25519
-	}
-}
+// scheme (the Credential* API key values).
+func (k *Key) CredentialType() string { return CredentialTypeOfScheme(k.scheme) }
 
 // Stamp signs exactly body and returns the X-Stamp header and its value.
 func (k *Key) Stamp(body []byte) (header, value string, err error) {

@@ -26,7 +26,8 @@ type activity struct {
 	Intent      api.Intent
 	Result      api.Result
 	Failure     *api.Failure
-	AppProofs   bool
+	AppProofs   bool           // submitted with generateAppProofs
+	Proofs      []api.AppProof // signed on completion when AppProofs
 	Created     time.Time
 	Updated     time.Time
 	Votes       []voteRow
@@ -35,6 +36,34 @@ type activity struct {
 type voteRow struct {
 	Vote            api.Vote
 	BodyFingerprint string
+	created         time.Time
+}
+
+// approvalLifetime is how long the votes on an activity count while consensus
+// is not reached, from the first vote (DESIGN.md §4): after it they expire, the
+// activity stays CONSENSUS_NEEDED and the members vote again.
+const approvalLifetime = 24 * time.Hour
+
+// currentVotes keeps the votes that still count at now. Votes come in rounds:
+// a round starts with a vote and lasts approvalLifetime; a vote cast after the
+// round ended starts the next one, and the earlier votes no longer count. An
+// activity still waiting for consensus whose round ended before now has no
+// votes that count. Votes of a finished activity are those of the round that
+// decided it.
+func currentVotes(votes []voteRow, now time.Time, waiting bool) []voteRow {
+	if len(votes) == 0 {
+		return votes
+	}
+	start := 0
+	for i := range votes {
+		if !votes[i].created.Before(votes[start].created.Add(approvalLifetime)) {
+			start = i
+		}
+	}
+	if waiting && !now.Before(votes[start].created.Add(approvalLifetime)) {
+		return nil
+	}
+	return votes[start:]
 }
 
 // fingerprintOf is the activity fingerprint: the SHA-256 of the exact body.
@@ -91,9 +120,9 @@ func scanActivity(row interface{ Scan(...any) error }) (*activity, error) {
 	return &a, nil
 }
 
-// loadActivity finds an activity by id or fingerprint within an organization;
-// it returns (nil, nil) when there is none.
-func loadActivity(ctx context.Context, q querier, orgID, column, value string) (*activity, error) {
+// loadActivity finds an activity by id or fingerprint within an organization,
+// with the votes that count at now; it returns (nil, nil) when there is none.
+func loadActivity(ctx context.Context, q querier, now time.Time, orgID, column, value string) (*activity, error) {
 	row := q.QueryRowContext(ctx, `SELECT `+activityColumns+` FROM activities WHERE org_id = ? AND `+column+` = ?`, orgID, value)
 	a, err := scanActivity(row)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -102,13 +131,51 @@ func loadActivity(ctx context.Context, q querier, orgID, column, value string) (
 	if err != nil {
 		return nil, fmt.Errorf("load activity: %w", err)
 	}
-	if err := loadVotes(ctx, q, a); err != nil {
+	if err := loadVotes(ctx, q, a, now); err != nil {
+		return nil, err
+	}
+	if err := loadActivityAppProofs(ctx, q, a); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
-func loadVotes(ctx context.Context, q querier, a *activity) error {
+// loadActivityAppProofs loads the app proofs of an activity submitted with
+// generateAppProofs (they exist once it completed).
+func loadActivityAppProofs(ctx context.Context, q querier, a *activity) error {
+	a.Proofs = nil
+	if !a.AppProofs || a.Status != api.StatusCompleted {
+		return nil
+	}
+	var err error
+	a.Proofs, err = loadAppProofs(ctx, q, a.ID)
+	return err
+}
+
+// loadAppProofs loads the app proofs signed for an activity, in order.
+func loadAppProofs(ctx context.Context, q querier, activityID string) ([]api.AppProof, error) {
+	rows, err := q.QueryContext(ctx, `SELECT proof FROM app_proofs WHERE activity_id = ? ORDER BY seq`, activityID)
+	if err != nil {
+		return nil, fmt.Errorf("load app proofs of %s: %w", activityID, err)
+	}
+	defer rows.Close()
+	var out []api.AppProof
+	for rows.Next() {
+		var raw string
+		var p api.AppProof
+		if err := rows.Scan(&raw); err != nil {
+			return nil, fmt.Errorf("load app proofs of %s: %w", activityID, err)
+		}
+		if err := json.Unmarshal([]byte(raw), &p); err != nil {
+			return nil, fmt.Errorf("app proof of %s: %w", activityID, err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// loadVotes loads the activity's votes that count at now (currentVotes).
+func loadVotes(ctx context.Context, q querier, a *activity, now time.Time) error {
 	rows, err := q.QueryContext(ctx, `SELECT v.id, v.user_id, v.selection, v.message, v.public_key, v.signature, v.scheme,
 		v.body_fingerprint, v.created_ns, COALESCE(u.name, ''), COALESCE(u.email, ''), COALESCE(u.created_ns, 0), COALESCE(u.updated_ns, 0)
 		FROM votes v LEFT JOIN users u ON u.id = v.user_id WHERE v.activity_id = ? ORDER BY v.seq`, a.ID)
@@ -130,11 +197,16 @@ func loadVotes(ctx context.Context, q querier, a *activity) error {
 		v.Vote.User.APIKeys = []api.APIKey{}
 		v.Vote.User.Authenticators = []api.Authenticator{}
 		v.Vote.User.UserTags = []string{}
-		v.Vote.CreatedAt = api.NewTime(time.Unix(0, created))
+		v.created = time.Unix(0, created)
+		v.Vote.CreatedAt = api.NewTime(v.created)
 		v.Vote.User.CreatedAt, v.Vote.User.UpdatedAt = api.NewTime(time.Unix(0, userCreated)), api.NewTime(time.Unix(0, userUpdated))
 		a.Votes = append(a.Votes, v)
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load votes of %s: %w", a.ID, err)
+	}
+	a.Votes = currentVotes(a.Votes, now, a.Status == api.StatusConsensusNeeded)
+	return nil
 }
 
 func insertActivity(ctx context.Context, q querier, a *activity) error {
@@ -197,7 +269,7 @@ func (a *activity) toAPI(viewerID string, viewerMayVote bool) api.Activity {
 		ID: a.ID, OrganizationID: a.OrgID, Status: a.Status, Type: a.Type,
 		Intent: a.Intent, Result: a.Result, Fingerprint: a.Fingerprint, Failure: a.Failure,
 		CreatedAt: api.NewTime(a.Created), UpdatedAt: api.NewTime(a.Updated),
-		Votes: make([]api.Vote, 0, len(a.Votes)),
+		Votes: make([]api.Vote, 0, len(a.Votes)), AppProofs: a.Proofs,
 	}
 	for _, v := range a.Votes {
 		out.Votes = append(out.Votes, v.Vote)

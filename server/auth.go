@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
@@ -41,12 +40,25 @@ type caller struct {
 // parseStampHeaders checks that exactly one credential header is present; an
 // X-Stamp is verified over the body here (it carries its own public key).
 func parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
+	// Count header lines, not values: a second credential, even an empty one,
+	// would leave it to the reader which one counts.
+	nStamp, nWebAuthn := len(h.Values(keys.HeaderStamp)), len(h.Values(keys.HeaderStampWebAuthn))
+	switch {
+	case nStamp == 0 && nWebAuthn == 0:
+		return stampHeader{}, unauthenticatedf("MISSING_STAMP", "missing credential: sign the request body and send it as %s (API key) or %s (passkey)", keys.HeaderStamp, keys.HeaderStampWebAuthn)
+	case nStamp > 0 && nWebAuthn > 0:
+		return stampHeader{}, unauthenticatedf("AMBIGUOUS_STAMP", "send either %s or %s, not both: a request carries exactly one credential", keys.HeaderStamp, keys.HeaderStampWebAuthn)
+	case nStamp > 1 || nWebAuthn > 1:
+		name := keys.HeaderStamp
+		if nWebAuthn > 1 {
+			name = keys.HeaderStampWebAuthn
+		}
+		return stampHeader{}, unauthenticatedf("AMBIGUOUS_STAMP", "%s is sent %d times; a request carries exactly one credential header", name, max(nStamp, nWebAuthn))
+	}
 	xs, wa := h.Get(keys.HeaderStamp), h.Get(keys.HeaderStampWebAuthn)
 	switch {
 	case xs == "" && wa == "":
-		return stampHeader{}, unauthenticatedf("MISSING_STAMP", "missing credential: sign the request body and send it as %s (API key) or %s (passkey)", keys.HeaderStamp, keys.HeaderStampWebAuthn)
-	case xs != "" && wa != "":
-		return stampHeader{}, unauthenticatedf("AMBIGUOUS_STAMP", "send either %s or %s, not both", keys.HeaderStamp, keys.HeaderStampWebAuthn)
+		return stampHeader{}, unauthenticatedf("MISSING_STAMP", "the credential header is empty: sign the request body and send it as %s (API key) or %s (passkey)", keys.HeaderStamp, keys.HeaderStampWebAuthn)
 	case xs != "":
 		st, err := keys.Verify(xs, body)
 		if err != nil {
@@ -54,14 +66,12 @@ func parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
 		}
 		return stampHeader{value: xs, publicKey: strings.ToLower(st.PublicKey), scheme: st.Scheme, signature: st.Signature}, nil
 	default:
-		var head struct {
-			CredentialID string `json:"credentialId"`
-			Signature    string `json:"signature"`
+		// The same strict reader as the verification later: one way to read it.
+		head, err := keys.ParseWebAuthnStamp(wa)
+		if err != nil {
+			return stampHeader{}, unauthenticatedf("INVALID_STAMP", "%v", err)
 		}
-		if err := json.Unmarshal([]byte(wa), &head); err != nil || head.CredentialID == "" {
-			return stampHeader{}, unauthenticatedf("INVALID_STAMP", "%s is not a JSON object with a credentialId", keys.HeaderStampWebAuthn)
-		}
-		return stampHeader{webAuthn: true, value: wa, credentialID: head.CredentialID, signature: head.Signature, scheme: "SIGNATURE_SCHEME_WEBAUTHN"}, nil
+		return stampHeader{webAuthn: true, value: wa, credentialID: head.CredentialID, signature: head.Signature, scheme: keys.SchemeWebAuthn}, nil
 	}
 }
 
@@ -123,7 +133,7 @@ func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body 
 	if org != orgID {
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the passkey belongs to a user of another organization, not %q", orgID)
 	}
-	return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR",
+	return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: keys.CredentialWebAuthnAuthenticator,
 		PublicKey: pub, Scheme: st.scheme, Signature: st.signature}, nil
 }
 

@@ -142,8 +142,11 @@ func (s *Server) signAppProofs(ctx context.Context, tx *txn, a *activity) error 
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO app_proofs(activity_id, proof) VALUES (?, ?)`, a.ID, string(raw))
-	return err
+	if _, err = tx.ExecContext(ctx, `INSERT INTO app_proofs(activity_id, proof) VALUES (?, ?)`, a.ID, string(raw)); err != nil {
+		return err
+	}
+	a.Proofs = append(a.Proofs, p)
+	return nil
 }
 
 func (s *Server) queryGetLatestBootProof(ctx context.Context, c *caller, body []byte) (any, error) {

@@ -98,6 +98,11 @@ type demoSeeder struct {
 }
 
 func (d *demoSeeder) submit(label, who, path string, params any) api.Activity {
+	return d.submitWith(label, who, path, params, false)
+}
+
+// submitWith submits with generateAppProofs when appProofs is set.
+func (d *demoSeeder) submitWith(label, who, path string, params any, appProofs bool) api.Activity {
 	if d.err != nil {
 		return api.Activity{}
 	}
@@ -108,8 +113,12 @@ func (d *demoSeeder) submit(label, who, path string, params any) api.Activity {
 		return api.Activity{}
 	}
 	d.order++ // distinct timestamps keep otherwise equal bodies distinct
-	body, err := json.Marshal(api.ActivityRequest{Type: op.Type, OrganizationID: d.org.ID, Parameters: raw,
-		TimestampMs: strconv.FormatInt(d.s.now().UnixMilli()+d.order, 10)})
+	req := api.ActivityRequest{Type: op.Type, OrganizationID: d.org.ID, Parameters: raw,
+		TimestampMs: strconv.FormatInt(d.s.now().UnixMilli()+d.order, 10)}
+	if appProofs {
+		req.GenerateAppProofs = &appProofs
+	}
+	body, err := json.Marshal(req)
 	if err != nil {
 		d.err = err
 		return api.Activity{}
@@ -181,7 +190,8 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 
 	// History: completed, failed and rejected activities.
 	yes := true
-	d.submit("tag", "alice", "create_user_tag", api.CreateUserTagParams{UserTagName: "auditors", UserIDs: []string{operator}})
+	// Completed with app proofs, which the activity detail verifies.
+	d.submitWith("tag", "alice", "create_user_tag", api.CreateUserTagParams{UserTagName: "auditors", UserIDs: []string{operator}}, true)
 	d.vote("bob", "approve_activity", "tag")
 	d.submit("session", "operator", "create_read_only_session", api.CreateReadOnlySessionParams{})
 	d.submit("mfa", "alice", "create_mfa_policy", api.CreateMfaPolicyParams{UserID: carol, MfaPolicyName: "Passkey for deletions",

@@ -55,6 +55,20 @@ func TestSeedDemo(t *testing.T) {
 	if byStatus[api.StatusConsensusNeeded] < 3 || byStatus[api.StatusCompleted] < 2 || byStatus[api.StatusFailed] < 2 || byStatus[api.StatusRejected] < 1 {
 		t.Fatalf("activities by status: %v", byStatus)
 	}
+	// docs/local-service.md promises a completed activity with app proofs.
+	withProofs := 0
+	for _, a := range acts {
+		if a.Status == api.StatusCompleted && len(a.AppProofs) > 0 {
+			withProofs++
+			listed, err := clients["alice"].ListAppProofs(ctx, a.ID)
+			if err != nil || len(listed) != len(a.AppProofs) || listed[0] != a.AppProofs[0] {
+				t.Fatalf("app proofs of %s: record %+v, listed %+v, %v", a.ID, a.AppProofs, listed, err)
+			}
+		}
+	}
+	if withProofs == 0 {
+		t.Fatal("no completed demo activity carries app proofs")
+	}
 	if !startedBy[info.Members[1].UserID] || !startedBy[info.Members[2].UserID] {
 		t.Fatal("pending activities are not started by bob and carol")
 	}

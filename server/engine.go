@@ -14,7 +14,7 @@ import (
 func decodeEnvelope(op api.Operation, body []byte) (api.ActivityRequest, any, error) {
 	var env api.ActivityRequest
 	if err := strictDecode(body, &env); err != nil {
-		return env, nil, invalidf("INVALID_REQUEST", "request body: %v", err)
+		return env, nil, bodyError(err)
 	}
 	switch {
 	case env.Type == "":
@@ -64,7 +64,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 	var mayVote bool
 	var events []hookEvent
 	err = s.db.inTx(ctx, func(tx *txn) error {
-		existing, err := loadActivity(ctx, tx, c.OrgID, "fingerprint", fp)
+		existing, err := loadActivity(ctx, tx, s.now(), c.OrgID, "fingerprint", fp)
 		if err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 	var mayVote bool
 	var events []hookEvent
 	err := s.db.inTx(ctx, func(tx *txn) error {
-		a, err := loadActivity(ctx, tx, c.OrgID, "fingerprint", targetFP)
+		a, err := loadActivity(ctx, tx, s.now(), c.OrgID, "fingerprint", targetFP)
 		if err != nil {
 			return err
 		}
@@ -170,7 +170,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	if err := insertVote(ctx, tx, a, v); err != nil {
 		return nil, err
 	}
-	if err := loadVotes(ctx, tx, a); err != nil {
+	if err := loadVotes(ctx, tx, a, now); err != nil {
 		return nil, err
 	}
 	ev, err := s.evaluate(ctx, tx, org, a)
@@ -198,7 +198,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 			if msg == "" {
 				msg = "denied by the organization's policies (" + ev.decision.Outcome + ")"
 			}
-			a.Failure = &api.Failure{Code: codePermissionDenied, Message: msg}
+			a.Failure = &api.Failure{Code: api.CodePermissionDenied, Message: msg}
 		}
 	}
 	if err := insertEvaluation(ctx, tx, a, v.Vote.ID, outcomes, now); err != nil {

@@ -70,7 +70,7 @@ func TestQuorumFlowTwoOfThree(t *testing.T) {
 	}
 	_, err = e.clients["carol"].ApproveActivity(ctx, act.Fingerprint)
 	var ae *api.Error
-	if !errors.As(err, &ae) || ae.StatusCode != 400 || ae.Code != codeFailedPrecondition {
+	if !errors.As(err, &ae) || ae.StatusCode != 400 || ae.Code != api.CodeFailedPrecondition {
 		t.Fatalf("vote on a completed activity: %v, want 400 FailedPrecondition", err)
 	}
 }
@@ -288,8 +288,8 @@ func TestReplayedVoteIsIdempotent(t *testing.T) {
 	}
 	// A new request (new bytes) for a second vote is refused.
 	other := e.body(api.TypeApproveActivity, api.ApproveActivityParams{Fingerprint: act.Fingerprint}, map[string]any{"timestampMs": jsonMillis(time.Now().Add(time.Second))})
-	wantError(t, e.post(e.submitPath("approve_activity"), other, e.keys["bob"]), 409, codeAlreadyExists, "ALREADY_VOTED")
-	wantError(t, e.post(e.submitPath("approve_activity"), e.body(api.TypeApproveActivity, api.ApproveActivityParams{Fingerprint: "sha256:00"}, nil), e.keys["bob"]), 404, codeNotFound, "ACTIVITY_NOT_FOUND")
+	wantError(t, e.post(e.submitPath("approve_activity"), other, e.keys["bob"]), 409, api.CodeAlreadyExists, "ALREADY_VOTED")
+	wantError(t, e.post(e.submitPath("approve_activity"), e.body(api.TypeApproveActivity, api.ApproveActivityParams{Fingerprint: "sha256:00"}, nil), e.keys["bob"]), 404, api.CodeNotFound, "ACTIVITY_NOT_FOUND")
 }
 
 // Voters: root members always; other users only where a matching allow policy

@@ -11,19 +11,6 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-// gRPC status codes used in error bodies (DESIGN.md §3).
-const (
-	codeInvalidArgument    = 3
-	codeNotFound           = 5
-	codeAlreadyExists      = 6
-	codePermissionDenied   = 7
-	codeResourceExhausted  = 8
-	codeFailedPrecondition = 9
-	codeInternal           = 13
-	codeUnavailable        = 14
-	codeUnauthenticated    = 16
-)
-
 // Error is an error the service replies with: an HTTP status, a gRPC code, a
 // machine-readable errorCode and a message meant for a person.
 type Error struct {
@@ -45,31 +32,31 @@ func (e *Error) Body() api.ErrorBody {
 }
 
 func invalidf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusBadRequest, codeInvalidArgument, errorCode, fmt.Sprintf(format, args...)}
+	return &Error{http.StatusBadRequest, api.CodeInvalidArgument, errorCode, fmt.Sprintf(format, args...)}
 }
 
 func preconditionf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusBadRequest, codeFailedPrecondition, errorCode, fmt.Sprintf(format, args...)}
+	return &Error{http.StatusBadRequest, api.CodeFailedPrecondition, errorCode, fmt.Sprintf(format, args...)}
 }
 
 func unauthenticatedf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusUnauthorized, codeUnauthenticated, errorCode, fmt.Sprintf(format, args...)}
+	return &Error{http.StatusUnauthorized, api.CodeUnauthenticated, errorCode, fmt.Sprintf(format, args...)}
 }
 
 func forbiddenf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusForbidden, codePermissionDenied, errorCode, fmt.Sprintf(format, args...)}
+	return &Error{http.StatusForbidden, api.CodePermissionDenied, errorCode, fmt.Sprintf(format, args...)}
 }
 
 func notFoundf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusNotFound, codeNotFound, errorCode, fmt.Sprintf(format, args...)}
+	return &Error{http.StatusNotFound, api.CodeNotFound, errorCode, fmt.Sprintf(format, args...)}
 }
 
 func conflictf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusConflict, codeAlreadyExists, errorCode, fmt.Sprintf(format, args...)}
+	return &Error{http.StatusConflict, api.CodeAlreadyExists, errorCode, fmt.Sprintf(format, args...)}
 }
 
 func tooLarge(limit int) *Error {
-	return &Error{http.StatusRequestEntityTooLarge, codeInvalidArgument, "REQUEST_TOO_LARGE",
+	return &Error{http.StatusRequestEntityTooLarge, api.CodeInvalidArgument, "REQUEST_TOO_LARGE",
 		fmt.Sprintf("request body is larger than %d bytes; send a smaller request", limit)}
 }
 
@@ -80,7 +67,7 @@ func asError(err error) (*Error, bool) {
 	if errors.As(err, &e) {
 		return e, true
 	}
-	return &Error{http.StatusInternalServerError, codeInternal, "INTERNAL", "internal error; the service log has the details"}, false
+	return &Error{http.StatusInternalServerError, api.CodeInternal, "INTERNAL", "internal error; the service log has the details"}, false
 }
 
 // cleanText escapes control characters, bidi controls and invalid UTF-8 in a
@@ -92,7 +79,7 @@ func cleanText(s string) string {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			b.WriteString(`\uFFFD`)
-		case unicode.IsControl(r), r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C:
+		case unicode.IsControl(r), api.IsBidiControl(r):
 			fmt.Fprintf(&b, `\u%04X`, r)
 		default:
 			b.WriteRune(r)

@@ -50,7 +50,7 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 			ev.input.Approvers = append(ev.input.Approvers, u)
 		}
 		ev.input.Credentials = append(ev.input.Credentials, policy.Credential{
-			ID: v.Vote.ID, Type: credentialTypeOfScheme(v.Vote.Scheme), PublicKey: v.Vote.PublicKey, UserID: v.Vote.UserID})
+			ID: v.Vote.ID, Type: api.CredentialTypeOfScheme(v.Vote.Scheme), PublicKey: v.Vote.PublicKey, UserID: v.Vote.UserID})
 	}
 	vs := &voters{s: s, o: o, q: q, policies: pols, loaded: true}
 	for _, id := range userOrder(users) {
@@ -67,18 +67,6 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 	}
 	ev.decision = policy.Decide(ev.policies, ev.input, ev.quorum, ev.rootOnly)
 	return ev, nil
-}
-
-func credentialTypeOfScheme(scheme string) string {
-	switch scheme {
-	case "SIGNATURE_SCHEME_TK_API_SECP256K1":
-		return api.CredentialAPIKeySecp256k1
-	case "SIGNATURE_SCHEME_TK_API_ED25519":
-		return api.CredentialAPIKeyEd25519
-	case "SIGNATURE_SCHEME_WEBAUTHN":
-		return api.CredentialWebAuthnAuthenticator
-	}
-	return api.CredentialAPIKeyP256
 }
 
 // loadPolicyUsers loads every user of the organization with their tag ids.

@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -20,8 +20,15 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST "+api.QueryPrefix+"{op}", s.handleQuery)
 	mux.HandleFunc("GET "+api.JWKSPath, s.handleJWKS)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, notFoundf("NOT_FOUND", "no such endpoint: %s %s; operations are POST %s<op> and POST %s<op>",
-			r.Method, r.URL.Path, api.SubmitPrefix, api.QueryPrefix))
+		switch {
+		case isOperationPath(r.URL.Path, api.SubmitPrefix), isOperationPath(r.URL.Path, api.QueryPrefix):
+			s.methodNotAllowed(w, r, http.MethodPost)
+		case r.URL.Path == api.JWKSPath:
+			s.methodNotAllowed(w, r, http.MethodGet, http.MethodHead)
+		default:
+			s.writeError(w, r, notFoundf("NOT_FOUND", "no such endpoint: %s %s; operations are POST %s<op> and POST %s<op>",
+				r.Method, r.URL.Path, api.SubmitPrefix, api.QueryPrefix))
+		}
 	})
 	return mux
 }
@@ -32,10 +39,29 @@ func (s *Server) AuthProxyHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+api.WalletKitConfigPath, s.handleWalletKitConfig)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == api.WalletKitConfigPath {
+			s.methodNotAllowed(w, r, http.MethodPost)
+			return
+		}
 		s.writeError(w, r, notFoundf("NOT_FOUND", "no such endpoint: %s %s; the auth proxy serves POST %s",
 			r.Method, r.URL.Path, api.WalletKitConfigPath))
 	})
 	return mux
+}
+
+// isOperationPath reports whether path is prefix followed by one path segment,
+// the shape the POST routes match.
+func isOperationPath(path, prefix string) bool {
+	op, ok := strings.CutPrefix(path, prefix)
+	return ok && op != "" && !strings.Contains(op, "/")
+}
+
+// methodNotAllowed is the 405 for a known endpoint called with another method;
+// Allow lists the methods it takes.
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request, allowed ...string) {
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	s.writeError(w, r, &Error{Status: http.StatusMethodNotAllowed, Code: api.CodeUnimplemented, ErrorCode: "METHOD_NOT_ALLOWED",
+		Message: "method " + r.Method + " is not allowed on " + r.URL.Path + "; use " + strings.Join(allowed, " or ")})
 }
 
 // readBody reads at most api.MaxRequestBodyBytes; anything larger is a 413.
@@ -184,53 +210,64 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	w.Write(b)
 }
 
-// strictDecode decodes one JSON value, refusing unknown fields and trailing data.
+// strictDecode decodes one JSON object exactly one way (api.StrictUnmarshal):
+// no duplicated keys, keys matching fields exactly, UTF-8 without lone
+// surrogate escapes, no unknown fields and nothing after the object.
 func strictDecode(body []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return describeJSONError(err)
-	}
-	if dec.More() {
-		return errors.New("unexpected data after the JSON object")
-	}
-	return nil
+	return api.StrictUnmarshal(body, v)
 }
 
-// describeJSONError names the field behind a decoding error where it can.
-func describeJSONError(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		field := te.Field
-		if field == "" {
-			field = "(top level)"
-		}
-		return fmt.Errorf("field %s: expected %s, got JSON %s", field, te.Type, te.Value)
-	}
-	var se *json.SyntaxError
+// bodyError is the 400 reply for a body strictDecode refused.
+func bodyError(err error) error {
+	var se *api.StrictJSONError
 	if errors.As(err, &se) {
-		return fmt.Errorf("malformed JSON at byte %d: %v", se.Offset, err)
+		switch se.Kind {
+		case api.JSONUnknownField, api.JSONWrongType:
+			// The errorCode these had before the strict reader; kept for clients.
+		default:
+			return invalidf(se.Kind, "request body: %v", se)
+		}
 	}
-	msg := err.Error()
-	if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		return fmt.Errorf("unknown field %s", f)
-	}
-	if errors.Is(err, io.EOF) {
-		return errors.New("empty body; send a JSON object")
-	}
-	return err
+	return invalidf("INVALID_REQUEST", "request body: %v", err)
 }
 
 // envelopeHead is what is needed from a body before it is authenticated.
 type envelopeHead struct {
-	OrganizationID string `json:"organizationId"`
-	TimestampMs    string `json:"timestampMs"`
+	OrganizationID string
+	TimestampMs    string
 }
 
+// peekEnvelope reads organizationId and timestampMs, by their exact keys, from
+// a body that api.CheckStrictJSON accepts: the reader that authenticates a
+// request sees the same request as the one that executes it.
 func peekEnvelope(body []byte) (envelopeHead, error) {
 	var h envelopeHead
-	if err := json.Unmarshal(body, &h); err != nil {
-		return h, invalidf("MALFORMED_JSON", "request body is not a JSON object: %v", describeJSONError(err))
+	if len(bytes.TrimSpace(body)) == 0 {
+		return h, invalidf("MALFORMED_JSON", "request body is empty; send a JSON object")
+	}
+	if err := api.CheckStrictJSON(body); err != nil {
+		return h, bodyError(err)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(body, &obj); err != nil {
+		return h, invalidf("MALFORMED_JSON", "request body is not a JSON object; send one")
+	}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"organizationId", &h.OrganizationID}, {"timestampMs", &h.TimestampMs}} {
+		raw, ok := obj[f.key]
+		if !ok {
+			for k := range obj {
+				if strings.EqualFold(k, f.key) {
+					return h, invalidf(api.JSONKeyCase, "request body: key %s is not a field; field names are case-sensitive: use %q", strconv.QuoteToASCII(k), f.key)
+				}
+			}
+			continue
+		}
+		if err := json.Unmarshal(raw, f.dst); err != nil {
+			return h, invalidf("WRONG_TYPE", "request body: %s must be a string", f.key)
+		}
 	}
 	if h.OrganizationID == "" {
 		return h, invalidf("MISSING_FIELD", "organizationId is required")

@@ -242,6 +242,32 @@ CREATE TABLE oidc_trusted_issuers (
 );
 CREATE INDEX oidc_trusted_issuers_org ON oidc_trusted_issuers(org_id, issuer);
 `,
+	// 4: when an OIDC identity was linked (a user's oauthProviders[].createdAt);
+	// 0 for rows linked before, which show the user's creation time.
+	`ALTER TABLE oidc_identities ADD COLUMN created_ns INTEGER NOT NULL DEFAULT 0;`,
+	// 5: approvals expire 24 hours after an activity's first vote when consensus
+	// is not reached, and the members vote again: a user may have one vote per
+	// round, so (activity_id, user_id) is no longer unique.
+	`
+CREATE TABLE votes_v5 (
+	seq              INTEGER PRIMARY KEY AUTOINCREMENT,
+	id               TEXT NOT NULL UNIQUE,
+	activity_id      TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+	user_id          TEXT NOT NULL,
+	selection        TEXT NOT NULL,
+	message          TEXT NOT NULL,
+	public_key       TEXT NOT NULL,
+	signature        TEXT NOT NULL,
+	scheme           TEXT NOT NULL,
+	body_fingerprint TEXT NOT NULL, -- fingerprint of the request that cast it
+	created_ns       INTEGER NOT NULL
+);
+INSERT INTO votes_v5(seq, id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns)
+	SELECT seq, id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns FROM votes;
+DROP TABLE votes;
+ALTER TABLE votes_v5 RENAME TO votes;
+CREATE INDEX votes_activity ON votes(activity_id, seq);
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration.

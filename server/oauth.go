@@ -121,13 +121,13 @@ func checkTargetKey(h string) error {
 func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.OauthParams, now time.Time) (*api.OauthResult, error) {
 	claims, err := s.verifyOIDCToken(ctx, tx, p.OidcToken, a.OrgID)
 	if err != nil {
-		return nil, failf(codeUnauthenticated, "oidcToken %v", err)
+		return nil, failf(api.CodeUnauthenticated, "oidcToken %v", err)
 	}
 	var userID string
 	err = tx.QueryRowContext(ctx, `SELECT user_id FROM oidc_identities WHERE org_id = ? AND issuer = ? AND subject = ?`,
 		a.OrgID, claims.Issuer, claims.Subject).Scan(&userID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, failf(codeNotFound, "no user of this organization is linked to OIDC subject %q of %s", truncateForMessage(claims.Subject), claims.Issuer)
+		return nil, failf(api.CodeNotFound, "no user of this organization is linked to OIDC subject %q of %s", truncateForMessage(claims.Subject), claims.Issuer)
 	}
 	if err != nil {
 		return nil, err
@@ -142,7 +142,7 @@ func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.
 	}
 	bundle, err := keys.EncryptCredentialBundle(p.TargetPublicKey, priv)
 	if err != nil {
-		return nil, failf(codeInvalidArgument, "targetPublicKey: %v", err)
+		return nil, failf(api.CodeInvalidArgument, "targetPublicKey: %v", err)
 	}
 	if p.InvalidateExisting != nil && *p.InvalidateExisting {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE user_id = ? AND credential_type = ?`, userID, api.CredentialOauthKeyP256); err != nil {
@@ -171,7 +171,7 @@ func (s *Server) createReadOnlySession(ctx context.Context, tx *txn, a *activity
 	}
 	var username string
 	if err := tx.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, a.RequesterID).Scan(&username); err != nil {
-		return nil, failf(codeNotFound, "the requesting user no longer exists")
+		return nil, failf(api.CodeNotFound, "the requesting user no longer exists")
 	}
 	token := randomHex(32)
 	sum := sha256.Sum256([]byte(token))

@@ -84,12 +84,12 @@ func TestOauthRefusesBadTokens(t *testing.T) {
 	e.skew.Store(0)
 	for name, tok := range map[string]string{"wrong audience": otherAud, "forged claims": forged, "garbage": "not-a-token"} {
 		r := e.post(e.submitPath("oauth"), e.body(api.TypeOauth, api.OauthParams{OidcToken: tok, TargetPublicKey: targetHex}, nil), e.keys["alice"])
-		if r.status != 401 || r.err.Code != codeUnauthenticated {
+		if r.status != 401 || r.err.Code != api.CodeUnauthenticated {
 			t.Fatalf("%s: HTTP %d %s", name, r.status, r.body)
 		}
 	}
 	r := e.post(e.submitPath("oauth"), e.body(api.TypeOauth, api.OauthParams{OidcToken: good, TargetPublicKey: "04abcd"}, nil), e.keys["alice"])
-	wantError(t, r, 400, codeInvalidArgument, "INVALID_PARAMETER")
+	wantError(t, r, 400, api.CodeInvalidArgument, "INVALID_PARAMETER")
 	// An unlinked subject: the activity fails, naming the subject.
 	stranger, _ := e.srv.MintDemoOIDCToken(e.org.ID, "stranger")
 	mustFail(t, "stranger")(e.clients["alice"].OAuth(ctxT(t), api.OauthParams{OidcToken: stranger, TargetPublicKey: targetHex}))

@@ -209,8 +209,8 @@ func (s *Server) LinkOIDCSubject(ctx context.Context, orgID, userID, issuer, sub
 				return fmt.Errorf("issuer %q is not trusted by organization %s; call TrustOIDCIssuer first", truncateForMessage(issuer), orgID)
 			}
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO oidc_identities(org_id, issuer, subject, user_id) VALUES (?, ?, ?, ?)
-			ON CONFLICT(org_id, issuer, subject) DO UPDATE SET user_id = excluded.user_id`, orgID, issuer, subject, userID)
+		_, err := tx.ExecContext(ctx, `INSERT INTO oidc_identities(org_id, issuer, subject, user_id, created_ns) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT(org_id, issuer, subject) DO UPDATE SET user_id = excluded.user_id, created_ns = excluded.created_ns`, orgID, issuer, subject, userID, s.now().UnixNano())
 		return err
 	})
 	if err != nil {

@@ -162,7 +162,7 @@ func TestOauthTrustedIssuer(t *testing.T) {
 
 	// Refused for B, although the token is good.
 	r := e.postOauth(orgB.ID, beaKey, good, targetHex)
-	if r.status != 401 || r.err.Code != codeUnauthenticated || !strings.Contains(r.err.Message, `issuer "`+testIssuer+`" is not trusted by this organization`) {
+	if r.status != 401 || r.err.Code != api.CodeUnauthenticated || !strings.Contains(r.err.Message, `issuer "`+testIssuer+`" is not trusted by this organization`) {
 		t.Fatalf("org B: HTTP %d %s", r.status, r.body)
 	}
 
@@ -190,7 +190,7 @@ func TestOauthTrustedIssuer(t *testing.T) {
 		{"critical header", jwt(t, map[string]any{"alg": "RS256", "kid": "rsa-1", "crit": []string{"exp"}}, claims(nil), rs256(t, rsaKey)), "critical extensions"},
 	} {
 		r := e.postOauth(e.org.ID, e.keys["alice"], c.token, targetHex)
-		if r.status != 401 || r.err.Code != codeUnauthenticated || !strings.Contains(r.err.Message, c.want) {
+		if r.status != 401 || r.err.Code != api.CodeUnauthenticated || !strings.Contains(r.err.Message, c.want) {
 			t.Errorf("%s: HTTP %d %s; want 401 with %q", c.name, r.status, r.body, c.want)
 		}
 	}

@@ -63,7 +63,7 @@ func (s *Server) execute(ctx context.Context, tx *txn, a *activity) (api.Result,
 		ids := []string{}
 		for i, inv := range in.CreateInvitationsIntent.Invitations {
 			if err := userInOrg(ctx, tx, a.OrgID, inv.SenderUserID); err != nil {
-				return r, failf(codeNotFound, "invitations[%d].senderUserId: %v", i, err)
+				return r, failf(api.CodeNotFound, "invitations[%d].senderUserId: %v", i, err)
 			}
 			b, err := json.Marshal(inv)
 			if err != nil {
@@ -98,7 +98,7 @@ func (s *Server) execute(ctx context.Context, tx *txn, a *activity) (api.Result,
 	case in.UpdateOauth2CredentialIntent != nil:
 		p := in.UpdateOauth2CredentialIntent
 		if _, err := keys.EnvelopeDecrypt(s.creds.tlsFetcher, p.EncryptedClientSecret); err != nil {
-			return r, failf(codeInvalidArgument, "encryptedClientSecret cannot be decrypted with the TLS fetcher key: %v", err)
+			return r, failf(api.CodeInvalidArgument, "encryptedClientSecret cannot be decrypted with the TLS fetcher key: %v", err)
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE oauth2_credentials SET provider = ?, client_id = ?, encrypted_client_secret = ?, updated_ns = ?
 			WHERE id = ? AND org_id = ?`, p.Provider, p.ClientID, p.EncryptedClientSecret, ns, p.Oauth2CredentialID, a.OrgID)
@@ -106,7 +106,7 @@ func (s *Server) execute(ctx context.Context, tx *txn, a *activity) (api.Result,
 			return r, err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return r, failf(codeNotFound, "OAuth2 credential %q not found in this organization", p.Oauth2CredentialID)
+			return r, failf(api.CodeNotFound, "OAuth2 credential %q not found in this organization", p.Oauth2CredentialID)
 		}
 		r.UpdateOauth2CredentialResult = &api.UpdateOauth2CredentialResult{Oauth2CredentialID: p.Oauth2CredentialID}
 	case in.CreatePolicyIntentV3 != nil:
@@ -132,7 +132,7 @@ func (s *Server) execute(ctx context.Context, tx *txn, a *activity) (api.Result,
 		}
 		for i, u := range p.UserIDs {
 			if err := userInOrg(ctx, tx, a.OrgID, u); err != nil {
-				return r, failf(codeNotFound, "userIds[%d]: %v", i, err)
+				return r, failf(api.CodeNotFound, "userIds[%d]: %v", i, err)
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO user_tag_members(tag_id, user_id) VALUES (?, ?)`, id, u); err != nil {
 				return r, err
@@ -142,7 +142,7 @@ func (s *Server) execute(ctx context.Context, tx *txn, a *activity) (api.Result,
 	case in.DeleteAPIKeysIntent != nil:
 		p := in.DeleteAPIKeysIntent
 		if err := userInOrg(ctx, tx, a.OrgID, p.UserID); err != nil {
-			return r, failf(codeNotFound, "userId: %v", err)
+			return r, failf(api.CodeNotFound, "userId: %v", err)
 		}
 		for i, k := range p.APIKeyIDs {
 			res, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ? AND user_id = ? AND org_id = ?`, k, p.UserID, a.OrgID)
@@ -150,7 +150,7 @@ func (s *Server) execute(ctx context.Context, tx *txn, a *activity) (api.Result,
 				return r, err
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
-				return r, failf(codeNotFound, "apiKeyIds[%d]: API key %q is not a key of user %s", i, k, p.UserID)
+				return r, failf(api.CodeNotFound, "apiKeyIds[%d]: API key %q is not a key of user %s", i, k, p.UserID)
 			}
 		}
 		r.DeleteAPIKeysResult = &api.DeleteAPIKeysResult{APIKeyIDs: append([]string{}, p.APIKeyIDs...)}
@@ -167,7 +167,7 @@ func (s *Server) execute(ctx context.Context, tx *txn, a *activity) (api.Result,
 			return r, err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return r, failf(codeNotFound, "TVC deployment %q not found in this organization", p.DeploymentID)
+			return r, failf(api.CodeNotFound, "TVC deployment %q not found in this organization", p.DeploymentID)
 		}
 		r.DeleteTvcDeploymentResult = &api.DeleteTvcDeploymentResult{DeploymentID: p.DeploymentID}
 	case in.CreateMfaPolicyIntent != nil:
@@ -199,7 +199,7 @@ func userInOrg(ctx context.Context, q querier, orgID, userID string) error {
 
 func insertMfaPolicy(ctx context.Context, q querier, orgID string, p *api.CreateMfaPolicyParams, ns int64) (string, error) {
 	if err := userInOrg(ctx, q, orgID, p.UserID); err != nil {
-		return "", failf(codeNotFound, "userId: %v", err)
+		return "", failf(api.CodeNotFound, "userId: %v", err)
 	}
 	methods, err := json.Marshal(p.RequiredAuthenticationMethods)
 	if err != nil {
@@ -222,13 +222,13 @@ func deleteWalletAccounts(ctx context.Context, tx *txn, orgID string, p *api.Del
 		var exported int
 		err := tx.QueryRowContext(ctx, `SELECT exported FROM wallet_accounts WHERE id = ? AND org_id = ?`, id, orgID).Scan(&exported)
 		if errors.Is(err, sql.ErrNoRows) {
-			return nil, failf(codeNotFound, "walletAccountIds[%d]: wallet account %q not found in this organization", i, id)
+			return nil, failf(api.CodeNotFound, "walletAccountIds[%d]: wallet account %q not found in this organization", i, id)
 		}
 		if err != nil {
 			return nil, err
 		}
 		if exported == 0 && !force {
-			return nil, failf(codeFailedPrecondition, "wallet account %q was never exported; export it first, or set deleteWithoutExport to delete it anyway (its key is then lost)", id)
+			return nil, failf(api.CodeFailedPrecondition, "wallet account %q was never exported; export it first, or set deleteWithoutExport to delete it anyway (its key is then lost)", id)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM wallet_accounts WHERE id = ?`, id); err != nil {
 			return nil, err

@@ -92,7 +92,7 @@ func TestFeaturesReplaceValues(t *testing.T) {
 		t.Fatalf("configs features %+v", cfg.Features)
 	}
 	r := e.post(e.submitPath("set_organization_feature"), e.body(api.TypeSetOrganizationFeature, api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: "not a url"}, nil), e.keys["alice"])
-	wantError(t, r, 400, codeInvalidArgument, "INVALID_PARAMETER")
+	wantError(t, r, 400, api.CodeInvalidArgument, "INVALID_PARAMETER")
 }
 
 func TestUpdateOauth2Credential(t *testing.T) {
@@ -125,7 +125,7 @@ func TestUpdateOauth2Credential(t *testing.T) {
 	}
 	r := e.post(e.submitPath("update_oauth2_credential"), e.body(api.TypeUpdateOauth2Credential, api.UpdateOauth2CredentialParams{
 		Oauth2CredentialID: id, Provider: api.Oauth2ProviderX, ClientID: "c", EncryptedClientSecret: wrong}, nil), e.keys["alice"])
-	wantError(t, r, 400, codeInvalidArgument, "UNDECRYPTABLE_SECRET")
+	wantError(t, r, 400, api.CodeInvalidArgument, "UNDECRYPTABLE_SECRET")
 	mustFail(t, "not found")(alice.UpdateOauth2Credential(ctx, api.UpdateOauth2CredentialParams{Oauth2CredentialID: "missing",
 		Provider: api.Oauth2ProviderX, ClientID: "c", EncryptedClientSecret: secret}))
 }

@@ -200,8 +200,8 @@ func (s *Server) createUser(ctx context.Context, tx *txn, o *Org, u UserSpec) (s
 		}
 	}
 	if u.OIDCSubject != "" {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO oidc_identities(org_id, issuer, subject, user_id) VALUES (?, ?, ?, ?)`,
-			o.ID, LocalOIDCIssuer, u.OIDCSubject, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO oidc_identities(org_id, issuer, subject, user_id, created_ns) VALUES (?, ?, ?, ?, ?)`,
+			o.ID, LocalOIDCIssuer, u.OIDCSubject, id, now); err != nil {
 			return "", fmt.Errorf("link %s to OIDC subject: %w", u.Name, err)
 		}
 	}

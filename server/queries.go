@@ -29,6 +29,9 @@ var queryHandlers = map[string]queryFunc{
 	api.QueryListPolicies:               (*Server).queryListPolicies,
 	api.QueryGetPolicy:                  (*Server).queryGetPolicy,
 	api.QueryListMfaPolicies:            (*Server).queryListMfaPolicies,
+	api.QueryGetMfaPolicies:             (*Server).queryGetMfaPolicies,
+	api.QueryGetMfaPolicy:               (*Server).queryGetMfaPolicy,
+	api.QueryGetMfaStatus:               (*Server).queryGetMfaStatus,
 	api.QueryWhoami:                     (*Server).queryWhoami,
 	api.QueryGetOrganizationConfigs:     (*Server).queryGetOrganizationConfigs,
 	api.QueryListUsers:                  (*Server).queryListUsers,
@@ -38,7 +41,7 @@ var queryHandlers = map[string]queryFunc{
 // decodeQuery decodes a query body strictly: unknown fields are refused.
 func decodeQuery(body []byte, v any) error {
 	if err := strictDecode(body, v); err != nil {
-		return invalidf("INVALID_REQUEST", "request body: %v", err)
+		return bodyError(err)
 	}
 	return nil
 }
@@ -147,24 +150,14 @@ func (s *Server) queryListAppProofs(ctx context.Context, c *caller, body []byte)
 	if err := s.activityExists(ctx, c.OrgID, req.ActivityID); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT proof FROM app_proofs WHERE activity_id = ? ORDER BY seq`, req.ActivityID)
+	proofs, err := loadAppProofs(ctx, s.db.read, req.ActivityID)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := api.ListAppProofsResponse{AppProofs: []api.AppProof{}}
-	for rows.Next() {
-		var raw string
-		var p api.AppProof
-		if err := rows.Scan(&raw); err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal([]byte(raw), &p); err != nil {
-			return nil, err
-		}
-		out.AppProofs = append(out.AppProofs, p)
+	if proofs == nil {
+		proofs = []api.AppProof{}
 	}
-	return out, rows.Err()
+	return api.ListAppProofsResponse{AppProofs: proofs}, nil
 }
 
 func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte) (any, error) {
@@ -253,7 +246,10 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	out := api.ListActivitiesResponse{Activities: make([]api.Activity, 0, len(acts))}
 	vs := s.voters(s.db.read, o)
 	for _, a := range acts {
-		if err := loadVotes(ctx, s.db.read, a); err != nil {
+		if err := loadVotes(ctx, s.db.read, a, s.now()); err != nil {
+			return nil, err
+		}
+		if err := loadActivityAppProofs(ctx, s.db.read, a); err != nil {
 			return nil, err
 		}
 		may := false
@@ -267,20 +263,30 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	return out, nil
 }
 
+// queriedActivity loads the activity a query names (activityId, required) in
+// the caller's organization, with the votes that count now.
+func (s *Server) queriedActivity(ctx context.Context, c *caller, activityID string) (*activity, error) {
+	if err := requireField("activityId", activityID); err != nil {
+		return nil, err
+	}
+	a, err := loadActivity(ctx, s.db.read, s.now(), c.OrgID, "id", activityID)
+	if err != nil {
+		return nil, err
+	}
+	if a == nil {
+		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", activityID, c.OrgID)
+	}
+	return a, nil
+}
+
 func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (any, error) {
 	var req api.GetActivityRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
 	}
-	if err := requireField("activityId", req.ActivityID); err != nil {
-		return nil, err
-	}
-	a, err := loadActivity(ctx, s.db.read, c.OrgID, "id", req.ActivityID)
+	a, err := s.queriedActivity(ctx, c, req.ActivityID)
 	if err != nil {
 		return nil, err
-	}
-	if a == nil {
-		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
 	}
 	o, err := loadOrg(ctx, s.db.read, c.OrgID)
 	if err != nil {

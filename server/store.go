@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // DatabaseFile is the SQLite file inside Config.DataDir.
@@ -46,7 +48,7 @@ type writeJob struct {
 // maxBatch bounds how many write jobs share one transaction.
 const maxBatch = 64
 
-var errStoreClosed = &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable, ErrorCode: "SHUTTING_DOWN",
+var errStoreClosed = &Error{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable, ErrorCode: "SHUTTING_DOWN",
 	Message: "the service is shutting down; retry against the restarted service"}
 
 // querier is what both the read pool and a write transaction offer; store

@@ -67,3 +67,65 @@ func TestDuplicatePublicKeyInOrganizationRefused(t *testing.T) {
 		t.Fatal("two users of one organization share a key")
 	}
 }
+
+// TestVotesMigrationKeepsVotes upgrades a database of schema 4, holding a vote,
+// to the current schema: the vote is kept, and the same user may vote again on
+// the activity (approvals expire; one vote per round, not per activity).
+func TestVotesMigrationKeepsVotes(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "v4.db")+"?_pragma=foreign_keys(ON)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_ns INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	for v := 1; v <= 4; v++ {
+		if _, err := db.Exec(migrations[v-1]); err != nil {
+			t.Fatalf("migration %d: %v", v, err)
+		}
+		if _, err := db.Exec(`INSERT INTO schema_migrations(version, applied_ns) VALUES (?, 0)`, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{
+		`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'O', 1, '["u"]', 1)`,
+		`INSERT INTO activities(id, org_id, type, status, fingerprint, requester_id, body, intent, result, created_ns, updated_ns)
+			VALUES ('a', 'o', 'T', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'sha256:00', 'u', x'7b7d', '{}', '{}', 1, 1)`,
+		`INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns)
+			VALUES ('v1', 'a', 'u', 'VOTE_SELECTION_APPROVED', '', 'pk', 'sig', 'S', 'sha256:00', 1)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns)
+		VALUES ('v2', 'a', 'u', 'VOTE_SELECTION_APPROVED', '', 'pk', 'sig', 'S', 'sha256:01', 2)`); err == nil {
+		t.Fatal("schema 4 accepted a second vote by one user: the test does not start where it should")
+	}
+	if err := migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	var seq, created int64
+	if err := db.QueryRow(`SELECT id, seq, created_ns FROM votes WHERE activity_id = 'a'`).Scan(&id, &seq, &created); err != nil || id != "v1" || created != 1 {
+		t.Fatalf("vote after migration: %q seq %d created %d, %v", id, seq, created, err)
+	}
+	if _, err := db.Exec(`INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns)
+		VALUES ('v2', 'a', 'u', 'VOTE_SELECTION_APPROVED', '', 'pk', 'sig', 'S', 'sha256:01', 2)`); err != nil {
+		t.Fatalf("second round's vote refused: %v", err)
+	}
+	var next int64
+	if err := db.QueryRow(`SELECT seq FROM votes WHERE id = 'v2'`).Scan(&next); err != nil || next <= seq {
+		t.Fatalf("vote sequence after migration: %d after %d, %v", next, seq, err)
+	}
+	// Deleting the activity still deletes its votes (the foreign key survived).
+	if _, err := db.Exec(`DELETE FROM activities WHERE id = 'a'`); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM votes`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d votes left after deleting their activity, %v", n, err)
+	}
+}

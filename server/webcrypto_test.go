@@ -80,7 +80,7 @@ func TestHighSStampsFromWebCryptoAreAccepted(t *testing.T) {
 	// Still bound to the body: the same stamp over other bytes is refused.
 	_, value, _ := st.Stamp(whoamiBody(e.org.ID))
 	other := whoamiBody(e.org.ID + "x")
-	wantError(t, e.post(api.QueryPrefix+api.QueryWhoami, other, fixedStamp(value)), 401, codeUnauthenticated, "INVALID_STAMP")
+	wantError(t, e.post(api.QueryPrefix+api.QueryWhoami, other, fixedStamp(value)), 401, api.CodeUnauthenticated, "INVALID_STAMP")
 }
 
 // fixedStamp sends a stamp made earlier, whatever the body.

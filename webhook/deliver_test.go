@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -322,21 +323,32 @@ func TestEnqueueQueueFullAndClose(t *testing.T) {
 	<-recv.arrived
 	<-recv.arrived
 
-	// Close waits for both in-flight deliveries.
-	closed := make(chan error)
-	go func() { closed <- d.Close(context.Background()) }()
-	time.Sleep(20 * time.Millisecond)
-	select {
-	case err := <-closed:
-		t.Fatalf("Close returned (%v) with deliveries in flight", err)
-	default:
+	// Close waits for both in-flight deliveries: when it returns, both have
+	// reported their results (OnResult runs before a delivery ends).
+	type closeResult struct {
+		err      error
+		reported int
 	}
-	if err := d.Enqueue(ev("d")); !errors.Is(err, ErrClosed) {
-		t.Fatalf("Enqueue after Close: %v, want ErrClosed", err)
+	closed := make(chan closeResult, 1)
+	go func() {
+		err := d.Close(context.Background())
+		closed <- closeResult{err, len(results)}
+	}()
+	// Close has begun once Enqueue says closed (until then the full queue
+	// refuses with ErrQueueFull).
+	for {
+		err := d.Enqueue(ev("d"))
+		if errors.Is(err, ErrClosed) {
+			break
+		}
+		if !errors.Is(err, ErrQueueFull) {
+			t.Fatalf("Enqueue while closing: %v", err)
+		}
+		runtime.Gosched()
 	}
 	close(recv.hold)
-	if err := <-closed; err != nil {
-		t.Fatal(err)
+	if r := <-closed; r.err != nil || r.reported != 2 {
+		t.Fatalf("Close returned %v with %d of 2 in-flight deliveries finished", r.err, r.reported)
 	}
 	for range 2 {
 		if o := waitResult(t, results); !o.res.Delivered {

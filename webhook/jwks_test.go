@@ -269,16 +269,18 @@ func TestJWKSCacheConcurrentLookupsShareFetch(t *testing.T) {
 		return ring.JWKS()
 	})
 	cache := NewJWKSCache(srv.URL(), srv.Client(), newFakeClock().Now)
-	var wg sync.WaitGroup
+	var wg, waiting sync.WaitGroup
 	for range 20 {
+		waiting.Add(1)
+		ctx := &waitSignalCtx{Context: context.Background(), waiting: waiting.Done}
 		wg.Go(func() {
-			if _, err := cache.Key(context.Background(), ring.ActiveKeyID()); err != nil {
+			if _, err := cache.Key(ctx, ring.ActiveKeyID()); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	hits.Wait()
-	time.Sleep(20 * time.Millisecond) // let the others queue behind the fetch
+	waiting.Wait() // every lookup is waiting on the fetch in flight
 	close(release)
 	wg.Wait()
 	if n := srv.hits.Load(); n != 1 {
@@ -293,11 +295,11 @@ func TestJWKSCacheCallerCancel(t *testing.T) {
 	srv := newJWKSEndpoint(t, func() any { <-release; return ring.JWKS() })
 	cache := NewJWKSCache(srv.URL(), srv.Client(), newFakeClock().Now)
 	ctx, cancel := context.WithCancel(context.Background())
+	waiting := make(chan struct{})
+	sctx := &waitSignalCtx{Context: ctx, waiting: func() { close(waiting) }}
 	errc := make(chan error)
-	go func() { _, err := cache.Key(ctx, ring.ActiveKeyID()); errc <- err }()
-	for srv.hits.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	go func() { _, err := cache.Key(sctx, ring.ActiveKeyID()); errc <- err }()
+	<-waiting // the caller waits on the fetch
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled caller: %v", err)
@@ -309,4 +311,18 @@ func TestJWKSCacheCallerCancel(t *testing.T) {
 	if n := srv.hits.Load(); n != 1 {
 		t.Fatalf("%d fetches, want 1", n)
 	}
+}
+
+// waitSignalCtx reports the first time a lookup asks for Done: the cache does
+// so only when it waits for a fetch, so the test knows every lookup queued
+// behind the one fetch without sleeping.
+type waitSignalCtx struct {
+	context.Context
+	once    sync.Once
+	waiting func()
+}
+
+func (c *waitSignalCtx) Done() <-chan struct{} {
+	c.once.Do(c.waiting)
+	return c.Context.Done()
 }

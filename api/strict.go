@@ -1,0 +1,351 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Kinds of StrictJSONError, also the errorCode of the service's 400 reply.
+const (
+	JSONMalformed      = "MALFORMED_JSON"
+	JSONDuplicateKey   = "DUPLICATE_KEY"
+	JSONKeyCase        = "KEY_CASE_MISMATCH"
+	JSONInvalidUTF8    = "INVALID_UTF8"
+	JSONLoneSurrogate  = "LONE_SURROGATE"
+	JSONUnknownField   = "UNKNOWN_FIELD"
+	JSONWrongType      = "WRONG_TYPE"
+	maxStrictJSONDepth = 64
+)
+
+// StrictJSONError says why a request body cannot be read exactly one way.
+// Path is where in the document ("parameters.effect", "" for the top level).
+type StrictJSONError struct {
+	Kind    string // one of the JSON* kinds
+	Path    string
+	Problem string
+}
+
+func (e *StrictJSONError) Error() string {
+	if e.Path == "" {
+		return e.Problem
+	}
+	return e.Path + ": " + e.Problem
+}
+
+// Is makes a StrictJSONError match ErrInvalidArgument: the service answers 400.
+func (e *StrictJSONError) Is(target error) bool { return target == ErrInvalidArgument }
+
+// CheckStrictJSON reports the first thing in body that two JSON parsers could
+// read differently: a key duplicated within one object (at any depth), text that
+// is not UTF-8, or a \u escape of a lone UTF-16 surrogate. Go's encoding/json
+// keeps the last duplicate and turns the others into U+FFFD silently; a stamp
+// covers bytes, so the service refuses such bodies instead (DESIGN.md §4).
+func CheckStrictJSON(body []byte) error {
+	if !utf8.Valid(body) {
+		off := invalidUTF8Offset(body)
+		return &StrictJSONError{Kind: JSONInvalidUTF8, Problem: fmt.Sprintf("the body is not valid UTF-8 (first bad byte at offset %d); send text encoded as UTF-8", off)}
+	}
+	if !json.Valid(body) {
+		var v any
+		err := json.Unmarshal(body, &v)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return &StrictJSONError{Kind: JSONMalformed, Problem: fmt.Sprintf("malformed JSON at byte %d: %v", se.Offset, se)}
+		}
+		return &StrictJSONError{Kind: JSONMalformed, Problem: "malformed JSON; send one JSON object"}
+	}
+	sc := strictScanner{b: body}
+	return sc.value("")
+}
+
+type strictScanner struct {
+	b     []byte
+	i     int
+	depth int
+}
+
+func (s *strictScanner) skipSpace() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// value scans one JSON value at s.i; the document is known to be valid JSON.
+func (s *strictScanner) value(path string) error {
+	s.skipSpace()
+	if s.i >= len(s.b) {
+		return nil
+	}
+	switch s.b[s.i] {
+	case '{':
+		return s.object(path)
+	case '[':
+		return s.array(path)
+	case '"':
+		_, err := s.str(path)
+		return err
+	}
+	for s.i < len(s.b) && !strings.ContainsRune(" \t\r\n,]}", rune(s.b[s.i])) {
+		s.i++
+	}
+	return nil
+}
+
+func (s *strictScanner) enter(path string) error {
+	s.depth++
+	if s.depth > maxStrictJSONDepth {
+		return &StrictJSONError{Kind: JSONMalformed, Path: path, Problem: fmt.Sprintf("nested more than %d levels deep", maxStrictJSONDepth)}
+	}
+	return nil
+}
+
+func (s *strictScanner) object(path string) error {
+	if err := s.enter(path); err != nil {
+		return err
+	}
+	s.i++ // {
+	seen := map[string]bool{}
+	for {
+		s.skipSpace()
+		if s.b[s.i] == '}' {
+			s.i++
+			s.depth--
+			return nil
+		}
+		key, err := s.str(path)
+		if err != nil {
+			return err
+		}
+		shown := strconv.QuoteToASCII(truncateKey(key))
+		if seen[key] {
+			return &StrictJSONError{Kind: JSONDuplicateKey, Path: path,
+				Problem: fmt.Sprintf("key %s appears more than once in one object; send each key once", shown)}
+		}
+		seen[key] = true
+		s.skipSpace()
+		s.i++ // :
+		if err := s.value(joinPath(path, truncateKey(key))); err != nil {
+			return err
+		}
+		s.skipSpace()
+		if s.b[s.i] == ',' {
+			s.i++
+		}
+	}
+}
+
+func (s *strictScanner) array(path string) error {
+	if err := s.enter(path); err != nil {
+		return err
+	}
+	s.i++ // [
+	for n := 0; ; n++ {
+		s.skipSpace()
+		if s.b[s.i] == ']' {
+			s.i++
+			s.depth--
+			return nil
+		}
+		if err := s.value(indexPath(path, n)); err != nil {
+			return err
+		}
+		s.skipSpace()
+		if s.b[s.i] == ',' {
+			s.i++
+		}
+	}
+}
+
+// str reads a string literal at s.i and returns its decoded value, refusing
+// escapes of lone surrogates (the bytes are already known to be UTF-8).
+func (s *strictScanner) str(path string) (string, error) {
+	start := s.i
+	s.i++ // opening quote
+	escaped := false
+	for s.b[s.i] != '"' {
+		if s.b[s.i] != '\\' {
+			s.i++
+			continue
+		}
+		escaped = true
+		if s.b[s.i+1] != 'u' {
+			s.i += 2
+			continue
+		}
+		r := hexRune(s.b[s.i+2 : s.i+6])
+		s.i += 6
+		switch {
+		case utf16.IsSurrogate(r) && r < 0xDC00:
+			if s.i+6 <= len(s.b) && s.b[s.i] == '\\' && s.b[s.i+1] == 'u' {
+				if low := hexRune(s.b[s.i+2 : s.i+6]); low >= 0xDC00 && low <= 0xDFFF {
+					s.i += 6
+					continue
+				}
+			}
+			fallthrough
+		case utf16.IsSurrogate(r):
+			return "", &StrictJSONError{Kind: JSONLoneSurrogate, Path: path,
+				Problem: fmt.Sprintf("the escape \\u%04X is half of a UTF-16 surrogate pair with no other half; escape the whole character (a high surrogate followed by a low one) or send it as UTF-8", r)}
+		}
+	}
+	s.i++ // closing quote
+	raw := s.b[start:s.i]
+	if !escaped {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	var out string
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return "", &StrictJSONError{Kind: JSONMalformed, Path: path, Problem: "malformed string: " + err.Error()}
+	}
+	return out, nil
+}
+
+func hexRune(h []byte) rune {
+	n, err := strconv.ParseUint(string(h), 16, 32)
+	if err != nil {
+		return utf8.RuneError
+	}
+	return rune(n)
+}
+
+func invalidUTF8Offset(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+func truncateKey(k string) string {
+	const max = 64
+	if len(k) <= max {
+		return k
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(k[cut]) {
+		cut--
+	}
+	return k[:cut] + "…"
+}
+
+// StrictUnmarshal decodes body into v, which must be a pointer to a struct of
+// wire records, reading it exactly one way: CheckStrictJSON's rules, keys that
+// match a field exactly (encoding/json alone would take "OrganizationId" for
+// "organizationId"), no unknown keys and nothing after the value. Fields of
+// type json.RawMessage are left to their own decoder (ValidateParams matches
+// keys exactly too).
+func StrictUnmarshal(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return &StrictJSONError{Kind: JSONMalformed, Problem: "the body is empty; send a JSON object"}
+	}
+	if err := CheckStrictJSON(body); err != nil {
+		return err
+	}
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer {
+		return fmt.Errorf("StrictUnmarshal: want a pointer, got %T", v)
+	}
+	if err := checkExactKeys("", body, t.Elem()); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return &StrictJSONError{Kind: JSONWrongType, Path: te.Field, Problem: fmt.Sprintf("expected %s, got JSON %s", wantKind(te.Type), te.Value)}
+		}
+		return &StrictJSONError{Kind: JSONMalformed, Problem: err.Error()}
+	}
+	return nil
+}
+
+// checkExactKeys walks raw against t and refuses a key that names a field only
+// case-insensitively, or no field at all.
+func checkExactKeys(path string, raw []byte, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == rawMessageType {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return nil // not an object: the decoder reports the type error
+		}
+		fields := jsonFields(t)
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			v := obj[k]
+			var match *jsonField
+			for i := range fields {
+				if fields[i].name == k {
+					match = &fields[i]
+					break
+				}
+			}
+			if match != nil {
+				if err := checkExactKeys(joinPath(path, k), v, match.typ); err != nil {
+					return err
+				}
+				continue
+			}
+			for _, f := range fields {
+				if strings.EqualFold(f.name, k) {
+					return &StrictJSONError{Kind: JSONKeyCase, Path: path,
+						Problem: fmt.Sprintf("key %s is not a field; field names are case-sensitive: use %q", strconv.QuoteToASCII(truncateKey(k)), f.name)}
+				}
+			}
+			known := make([]string, 0, len(fields))
+			for _, f := range fields {
+				known = append(known, f.name)
+			}
+			problem := fmt.Sprintf("key %s is not a known field; remove it", strconv.QuoteToASCII(truncateKey(k)))
+			if len(known) == 0 {
+				problem += " (send an empty object)"
+			} else {
+				problem += " (known fields: " + strings.Join(known, ", ") + ")"
+			}
+			return &StrictJSONError{Kind: JSONUnknownField, Path: path, Problem: problem}
+		}
+	case reflect.Slice:
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return nil
+		}
+		for i, item := range items {
+			if err := checkExactKeys(indexPath(path, i), item, t.Elem()); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return nil
+		}
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			if err := checkExactKeys(joinPath(path, k), obj[k], t.Elem()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

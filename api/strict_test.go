@@ -1,0 +1,125 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestCheckStrictJSON(t *testing.T) {
+	cases := []struct {
+		body, kind, mention string
+	}{
+		{`{"a":1,"b":{"c":[{"d":1,"d":2}]}}`, JSONDuplicateKey, `b.c[0]`},
+		{`{"a":1,"\u0061":2}`, JSONDuplicateKey, `"a"`},
+		{`{"a":"\ud800"}`, JSONLoneSurrogate, "D800"},
+		{`{"a":"\udfff\ud800"}`, JSONLoneSurrogate, "DFFF"},
+		{`{"a":"x\ud800\u0041"}`, JSONLoneSurrogate, "D800"},
+		{`{"\ud800":1}`, JSONLoneSurrogate, "D800"},
+		{"{\"a\":\"\xc3\x28\"}", JSONInvalidUTF8, "offset 6"},
+		{`{"a":`, JSONMalformed, "malformed"},
+		{strings.Repeat("[", 65) + strings.Repeat("]", 65), JSONMalformed, "64 levels"},
+	}
+	for _, c := range cases {
+		err := CheckStrictJSON([]byte(c.body))
+		var se *StrictJSONError
+		if !errors.As(err, &se) || se.Kind != c.kind || !strings.Contains(err.Error(), c.mention) {
+			t.Errorf("CheckStrictJSON(%q) = %v, want %s mentioning %s", c.body, err, c.kind, c.mention)
+		}
+		if !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("CheckStrictJSON(%q) is not an invalid argument", c.body)
+		}
+	}
+	for _, ok := range []string{`{}`, `[]`, `"x"`, `{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}`, `{"e":"\ud83d\ude80 \u00e9 \\u0041 \""}`, strings.Repeat("[", 64) + strings.Repeat("]", 64)} {
+		if err := CheckStrictJSON([]byte(ok)); err != nil {
+			t.Errorf("CheckStrictJSON(%q) = %v, want nil", ok, err)
+		}
+	}
+}
+
+func TestStrictUnmarshalMatchesKeysExactly(t *testing.T) {
+	var req ListActivitiesRequest
+	err := StrictUnmarshal([]byte(`{"organizationId":"o","paginationOptions":{"Limit":"5"}}`), &req)
+	var se *StrictJSONError
+	if !errors.As(err, &se) || se.Kind != JSONKeyCase || se.Path != "paginationOptions" || !strings.Contains(err.Error(), `use "limit"`) {
+		t.Fatalf("nested case-folded key: %v", err)
+	}
+	if err := StrictUnmarshal([]byte(`{"organizationId":"o"} {}`), &req); !errors.As(err, &se) || se.Kind != JSONMalformed || !strings.Contains(err.Error(), "after top-level value") {
+		t.Fatalf("trailing data: %v", err)
+	}
+	if err := StrictUnmarshal([]byte(`{"organizationId":"o","paginationOptions":{"limit":"5"}}`), &req); err != nil || req.PaginationOptions.Limit != "5" {
+		t.Fatalf("exact keys: %v %+v", err, req)
+	}
+}
+
+// FuzzCheckStrictJSON: no panic, and what it accepts is UTF-8 JSON whose
+// objects have no two equal keys (checked by an independent decode).
+func FuzzCheckStrictJSON(f *testing.F) {
+	for _, s := range []string{`{"a":1,"a":2}`, `{"a":"\ud800"}`, `{"a":[{"b":"\ud83d\ude80"}]}`, "{\"\xff\":1}", `[1,"x",null,true,{"":{}}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if CheckStrictJSON(b) != nil {
+			return
+		}
+		if !utf8.Valid(b) || !json.Valid(b) {
+			t.Fatalf("accepted %q, which is not UTF-8 JSON", b)
+		}
+		if hasDuplicateKey(json.NewDecoder(strings.NewReader(string(b)))) {
+			t.Fatalf("accepted %q, which has a duplicated key", b)
+		}
+	})
+}
+
+// hasDuplicateKey walks tokens; the decoder unescapes keys, so "\u0061" and "a" compare equal.
+func hasDuplicateKey(dec *json.Decoder) bool {
+	type frame struct {
+		keys      map[string]bool
+		expectKey bool
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{':
+				if top != nil && top.keys != nil {
+					top.expectKey = true
+				}
+				stack = append(stack, &frame{keys: map[string]bool{}, expectKey: true})
+				continue
+			case '[':
+				if top != nil && top.keys != nil {
+					top.expectKey = true
+				}
+				stack = append(stack, &frame{})
+				continue
+			default:
+				stack = stack[:len(stack)-1]
+				continue
+			}
+		case string:
+			if top != nil && top.keys != nil && top.expectKey {
+				if top.keys[v] {
+					return true
+				}
+				top.keys[v] = true
+				top.expectKey = false
+				continue
+			}
+		}
+		if top != nil && top.keys != nil {
+			top.expectKey = true
+		}
+	}
+}
