@@ -1,0 +1,246 @@
+package keys_test
+
+import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/asn1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/keys/agenttest"
+)
+
+// agentWithKeys starts a real ssh-agent holding a P-256, an Ed25519 and an
+// RSA key.
+func agentWithKeys(t *testing.T) (a *agenttest.Agent, p256 *ecdsa.PrivateKey, ed ed25519.PrivateKey) {
+	t.Helper()
+	a = agenttest.Start(t, agenttest.Options{})
+	p256, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ed, err = ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Add(p256, "alice p256")
+	a.Add(ed, "alice ed25519")
+	a.Add(rsaKey, "old rsa")
+	return a, p256, ed
+}
+
+func fingerprint(t *testing.T, pub any) string {
+	t.Helper()
+	sp, err := ssh.NewPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ssh.FingerprintSHA256(sp)
+}
+
+func TestAgentListsKeysWithTheirServicePublicKeys(t *testing.T) {
+	a, p256, ed := agentWithKeys(t)
+	ag, err := keys.DialAgent(a.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ag.Close()
+	list, err := ag.Keys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 3 {
+		t.Fatalf("agent lists %d keys, want 3: %+v", len(list), list)
+	}
+	byComment := map[string]keys.AgentKey{}
+	for _, k := range list {
+		byComment[k.Comment] = k
+	}
+	p := byComment["alice p256"]
+	if want := hex.EncodeToString(elliptic.MarshalCompressed(elliptic.P256(), p256.X, p256.Y)); p.PublicKeyHex != want || p.Scheme != keys.SchemeP256 || p.Unusable != "" {
+		t.Errorf("P-256 agent key: %+v, want public key %s and scheme P-256", p, want)
+	}
+	if p.Fingerprint != fingerprint(t, &p256.PublicKey) || p.Ref() != "ssh-agent:"+p.Fingerprint {
+		t.Errorf("P-256 fingerprint %s / ref %s, want %s", p.Fingerprint, p.Ref(), fingerprint(t, &p256.PublicKey))
+	}
+	if p.CredentialType() != "CREDENTIAL_TYPE_API_KEY_P256" || p.Kind() != keys.KindAgent {
+		t.Errorf("P-256: credential %s kind %s", p.CredentialType(), p.Kind())
+	}
+	e := byComment["alice ed25519"]
+	if want := hex.EncodeToString(ed.Public().(ed25519.PublicKey)); e.PublicKeyHex != want || e.Scheme != keys.SchemeEd25519 || e.Unusable != "" {
+		t.Errorf("Ed25519 agent key: %+v, want public key %s", e, want)
+	}
+	r := byComment["old rsa"]
+	if r.Scheme != "" || r.PublicKeyHex != "" || !strings.Contains(r.Unusable, "RSA") {
+		t.Errorf("RSA agent key should be unusable with a reason naming RSA: %+v", r)
+	}
+	if _, err := ag.Stamper(r.Ref()); !errors.Is(err, keys.ErrKeyCannotStamp) || !strings.Contains(err.Error(), "RSA") {
+		t.Errorf("stamper for the RSA key: %v, want ErrKeyCannotStamp naming RSA", err)
+	}
+}
+
+// lowS reports whether a DER P-256 signature has S at most half the order.
+func lowS(t *testing.T, sigHex string) bool {
+	t.Helper()
+	raw, err := hex.DecodeString(sigHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sig struct{ R, S *big.Int }
+	if _, err := asn1.Unmarshal(raw, &sig); err != nil {
+		t.Fatal(err)
+	}
+	half := new(big.Int).Rsh(elliptic.P256().Params().N, 1)
+	return sig.S.Cmp(half) <= 0
+}
+
+func TestAgentP256StampsAreCanonicalLowSAndVerify(t *testing.T) {
+	a, p256, _ := agentWithKeys(t)
+	for _, ref := range []string{"ssh-agent:" + fingerprint(t, &p256.PublicKey), "ssh-agent:alice p256"} {
+		s, err := keys.OpenAgentStamper(a.Socket, ref)
+		if err != nil {
+			t.Fatalf("%s: %v", ref, err)
+		}
+		if s.Scheme() != keys.SchemeP256 || s.Kind() != keys.KindAgent || keys.StamperKind(s) != keys.KindAgent {
+			t.Errorf("%s: scheme %s kind %s", ref, s.Scheme(), s.Kind())
+		}
+		// The agent does not normalise S: about half its signatures have a
+		// high S. 40 stamps all low S cannot happen by chance.
+		for i := range 40 {
+			body := []byte(fmt.Sprintf(`{"type":"ACTIVITY_TYPE_CREATE_USER_TAG","n":%d}`, i))
+			header, value, err := s.Stamp(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := keys.Verify(value, body)
+			if err != nil || header != keys.HeaderStamp {
+				t.Fatalf("stamp %d does not verify: %v (header %s)", i, err, header)
+			}
+			if st.HighS || !lowS(t, st.Signature) {
+				t.Fatalf("stamp %d has a high S; agent stamps must be low S like file keys'", i)
+			}
+			if st.PublicKey != s.PublicKeyHex() || st.Scheme != keys.SchemeP256 {
+				t.Fatalf("stamp %d claims %s %s", i, st.PublicKey, st.Scheme)
+			}
+			if _, err := keys.Verify(value, append(body, ' ')); !errors.Is(err, keys.ErrBadSignature) {
+				t.Fatalf("stamp %d verifies over another body: %v", i, err)
+			}
+		}
+		s.Close()
+	}
+}
+
+func TestAgentEd25519StampIsExactlyTheFileKeysStamp(t *testing.T) {
+	a, _, ed := agentWithKeys(t)
+	s, err := keys.OpenAgentStamper(a.Socket, "ssh-agent:"+fingerprint(t, ed.Public()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	file, err := keys.ParsePrivateHex("ed25519", hex.EncodeToString(ed.Seed()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := []byte(`{"organizationId":"o-1"}`)
+	_, fromAgent, err := s.Stamp(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fromFile, err := file.Stamp(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ed25519 is deterministic: the same key must give the same stamp.
+	if fromAgent != fromFile {
+		t.Errorf("agent stamp %s\nfile stamp  %s", fromAgent, fromFile)
+	}
+	if _, err := keys.Verify(fromAgent, body); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestAgentErrorsSayWhatIsWrong(t *testing.T) {
+	a, p256, _ := agentWithKeys(t)
+	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	a.Add(other, "alice p256") // a second key with the same comment
+	cases := []struct {
+		name, socket, ref string
+		want              error
+		says              string
+	}{
+		{"no SSH_AUTH_SOCK", "", "ssh-agent:alice p256", keys.ErrNoAgent, "SSH_AUTH_SOCK is not set"},
+		{"nothing listening", a.Socket + ".gone", "ssh-agent:alice p256", keys.ErrNoAgent, "cannot reach"},
+		{"unknown fingerprint", a.Socket, "ssh-agent:" + fingerprint(t, ed25519.PublicKey(make([]byte, 32))), keys.ErrKeyNotInAgent, "ssh-add"},
+		{"unknown comment", a.Socket, "ssh-agent:bob", keys.ErrKeyNotInAgent, `comment "bob"`},
+		{"ambiguous comment", a.Socket, "ssh-agent:alice p256", keys.ErrAmbiguousAgentKey, fingerprint(t, &p256.PublicKey)},
+		{"RSA key", a.Socket, "ssh-agent:old rsa", keys.ErrKeyCannotStamp, "RSA"},
+	}
+	for _, c := range cases {
+		_, err := keys.OpenAgentStamper(c.socket, c.ref)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: %v; want %v saying %q", c.name, err, c.want, c.says)
+		}
+	}
+	for _, ref := range []string{"ssh-agent:", "ssh-agent:MD5:aa:bb", "ssh-agent:SHA256:short", "ssh-agent:a\x1b[2Jb"} {
+		if err := keys.ValidateRef(ref); err == nil {
+			t.Errorf("ValidateRef(%q) accepted", ref)
+		}
+		if _, err := keys.OpenAgentStamper(a.Socket, ref); err == nil {
+			t.Errorf("OpenAgentStamper(%q) accepted", ref)
+		}
+	}
+	for _, ref := range []string{"ops", "ssh-agent:" + fingerprint(t, &p256.PublicKey), "ssh-agent:alice@laptop (YubiKey 5)"} {
+		if err := keys.ValidateRef(ref); err != nil {
+			t.Errorf("ValidateRef(%q): %v", ref, err)
+		}
+	}
+}
+
+func TestAgentLockedOrKeyRemovedAfterStart(t *testing.T) {
+	a, p256, _ := agentWithKeys(t)
+	s, err := keys.OpenAgentStamper(a.Socket, "ssh-agent:alice p256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	admin := a.Client()
+	if err := admin.Lock([]byte("hunter2")); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = s.Stamp([]byte("{}"))
+	if !errors.Is(err, keys.ErrAgentLocked) || !strings.Contains(err.Error(), "ssh-add -X") {
+		t.Errorf("stamp with a locked agent: %v; want ErrAgentLocked saying how to unlock", err)
+	}
+	if _, err := keys.OpenAgentStamper(a.Socket, "ssh-agent:alice p256"); !errors.Is(err, keys.ErrAgentLocked) {
+		t.Errorf("open with a locked agent: %v; want ErrAgentLocked", err)
+	}
+	if err := admin.Unlock([]byte("hunter2")); err != nil {
+		t.Fatal(err)
+	}
+	if _, v, err := s.Stamp([]byte("{}")); err != nil {
+		t.Errorf("stamp after unlock: %v", err)
+	} else if _, err := keys.Verify(v, []byte("{}")); err != nil {
+		t.Error(err)
+	}
+	pub, _ := ssh.NewPublicKey(&p256.PublicKey)
+	if err := admin.Remove(pub); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Stamp([]byte("{}")); !errors.Is(err, keys.ErrKeyNotInAgent) || !strings.Contains(err.Error(), "no longer holds") {
+		t.Errorf("stamp after the key was removed: %v; want ErrKeyNotInAgent", err)
+	}
+}
