@@ -107,6 +107,7 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 		Refresh: p.Refresh.Duration,
 		Logger:  logger,
 		Proofs:  proofs,
+		KeyKind: stamperKindLabel(stamper),
 	}), nil
 }
 

@@ -59,6 +59,7 @@ type Root struct {
 	spinning bool
 	orgErr   string
 	static   bool
+	keyKind  string
 }
 
 // Options configure the console.
@@ -77,6 +78,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Proofs configure the Boot proofs screen and the app proofs of activities.
 	Proofs ProofSettings
+	// KeyKind says in the status bar how the stamping key is held ("file key",
+	// "agent key", "hardware key (agent)"); "" shows nothing.
+	KeyKind string
 }
 
 // DefaultScreens are the screens in tab order.
@@ -104,7 +108,7 @@ func NewRoot(o Options) *Root {
 	}
 	c := &Common{Client: o.Client, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs}
-	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static}
+	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	factories := o.Screens
@@ -296,7 +300,7 @@ func (r *Root) Render() string {
 	if errText == "" {
 		errText = r.orgErr
 	}
-	bar := ui.StatusBar(th, ui.Status{Profile: r.common.Profile, Org: org.Name, User: org.UserName,
+	bar := ui.StatusBar(th, ui.Status{Profile: r.common.Profile, Org: org.Name, User: org.UserName, Key: r.keyKind,
 		ReadOnly: r.common.ReadOnly(), AutoRefresh: st.AutoRefresh, LastRefresh: st.LastRefresh,
 		Busy: st.Busy, Spinner: r.spinner.View(), Err: errText, Now: r.common.Now()}, w)
 
