@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -255,65 +254,16 @@ func TestStampCommandAndKeysListThroughTheAgent(t *testing.T) {
 	}
 }
 
-// softHSMModule is the SoftHSM2 PKCS#11 library with symlinks resolved
-// (ssh-agent checks its -P allow-list against the real path), or "".
-func softHSMModule() string {
-	for _, p := range []string{"/usr/lib/softhsm/libsofthsm2.so", "/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so",
-		"/usr/lib/aarch64-linux-gnu/softhsm/libsofthsm2.so", "/usr/local/lib/softhsm/libsofthsm2.so"} {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			return real
-		}
-	}
-	return ""
-}
-
 // TestHardwareTokenKeyStampsThroughTheAgent: a P-256 key generated inside a
 // SoftHSM2 token (it never exists outside it), loaded into a real ssh-agent
 // with 'ssh-add -s', stamps requests the local service accepts.
 func TestHardwareTokenKeyStampsThroughTheAgent(t *testing.T) {
-	module := softHSMModule()
-	for _, tool := range []string{"softhsm2-util", "pkcs11-tool", "ssh-add"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install softhsm2 opensc openssh-client, or .ci/install-agent-tools.sh): hardware-token test skipped", tool)
-		}
-	}
-	if module == "" {
-		t.Skip("the SoftHSM2 PKCS#11 library is not installed (apt-get install softhsm2): hardware-token test skipped")
-	}
-	dir, err := os.MkdirTemp("", "vigil-hsm-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	conf := filepath.Join(dir, "softhsm2.conf")
-	os.Mkdir(filepath.Join(dir, "tokens"), 0o700)
-	os.WriteFile(conf, []byte("directories.tokendir = "+filepath.Join(dir, "tokens")+"\nobjectstore.backend = file\nlog.level = ERROR\n"), 0o600)
-	hsmEnv := []string{"SOFTHSM2_CONF=" + conf}
-	const pin = "246810"
-	sh := func(env []string, name string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Env = append(append(os.Environ(), hsmEnv...), env...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	sh(nil, "softhsm2-util", "--init-token", "--free", "--label", "vigil", "--pin", pin, "--so-pin", "13579111")
-	// Generated inside the token: the private key is never in a file. No
-	// label, so OpenSSH names the key by its module, as it does for tokens
-	// whose keys have no label.
-	gen := sh(nil, "pkcs11-tool", "--module", module, "--token-label", "vigil", "--login", "--pin", pin,
-		"--keypairgen", "--key-type", "EC:prime256v1", "--id", "01", "--usage-sign")
-	if !strings.Contains(gen, "never extractable") {
-		t.Fatalf("the token's private key is extractable:\n%s", gen)
-	}
-
-	a := agenttest.Start(t, agenttest.Options{PKCS11Allow: module, Env: hsmEnv})
-	askpass := filepath.Join(dir, "askpass")
-	os.WriteFile(askpass, []byte("#!/bin/sh\necho "+pin+"\n"), 0o700)
-	sh([]string{"SSH_AUTH_SOCK=" + a.Socket, "SSH_ASKPASS=" + askpass, "SSH_ASKPASS_REQUIRE=force", "DISPLAY=:0"}, "ssh-add", "-s", module)
+	tok := agenttest.StartSoftHSM(t)
+	// No label: OpenSSH then names the key by its PKCS#11 module, which is
+	// how vigil knows it is hardware-backed.
+	tok.GenerateP256("01", "")
+	a := agenttest.Start(t, agenttest.Options{PKCS11Allow: tok.Module, Env: tok.Env})
+	a.AddToken(tok)
 
 	ag, err := keys.DialAgent(a.Socket)
 	if err != nil {

@@ -244,3 +244,60 @@ func TestAgentLockedOrKeyRemovedAfterStart(t *testing.T) {
 		t.Errorf("stamp after the key was removed: %v; want ErrKeyNotInAgent", err)
 	}
 }
+
+// BenchmarkAgentStamp compares stamping with a key file and through a real
+// ssh-agent (and a SoftHSM2 token behind it), for docs/performance.md. An
+// agent stamp includes the agent's signature, the socket round trip and the
+// Verify that checks the agent's answer.
+func BenchmarkAgentStamp(b *testing.B) {
+	body := []byte(strings.Repeat(`{"k":"v"}`, 100))
+	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	_, ed, _ := ed25519.GenerateKey(rand.Reader)
+	filePriv, _ := p256.Bytes()
+	fileP256, err := keys.ParsePrivateHex("p256", hex.EncodeToString(filePriv))
+	if err != nil {
+		b.Fatal(err)
+	}
+	fileEd, err := keys.ParsePrivateHex("ed25519", hex.EncodeToString(ed.Seed()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	stampLoop := func(b *testing.B, s keys.Stamper) {
+		for b.Loop() {
+			if _, _, err := s.Stamp(body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("file/p256", func(b *testing.B) { stampLoop(b, fileP256) })
+	b.Run("file/ed25519", func(b *testing.B) { stampLoop(b, fileEd) })
+	for _, c := range []struct {
+		name string
+		priv any
+		pub  any
+	}{{"agent/p256", p256, &p256.PublicKey}, {"agent/ed25519", ed, ed.Public()}} {
+		b.Run(c.name, func(b *testing.B) {
+			a := agenttest.Start(b, agenttest.Options{})
+			a.Add(c.priv, c.name)
+			sp, _ := ssh.NewPublicKey(c.pub)
+			s, err := keys.OpenAgentStamper(a.Socket, "ssh-agent:"+ssh.FingerprintSHA256(sp))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			stampLoop(b, s)
+		})
+	}
+	b.Run("softhsm-via-agent/p256", func(b *testing.B) {
+		tok := agenttest.StartSoftHSM(b)
+		tok.GenerateP256("01", "")
+		a := agenttest.Start(b, agenttest.Options{PKCS11Allow: tok.Module, Env: tok.Env})
+		a.AddToken(tok)
+		s, err := keys.OpenAgentStamper(a.Socket, "ssh-agent:"+tok.Module)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		stampLoop(b, s)
+	})
+}

@@ -93,3 +93,99 @@ func (a *Agent) Add(priv any, comment string) {
 		a.t.Fatalf("add key %q to ssh-agent: %v", comment, err)
 	}
 }
+
+// Token is a SoftHSM2 token made for one test: a software stand-in for a
+// hardware token, reached through its PKCS#11 module as ssh-agent reaches a
+// YubiKey's.
+type Token struct {
+	Module string   // the PKCS#11 library, symlinks resolved (ssh-agent's -P checks the real path)
+	Env    []string // SOFTHSM2_CONF for the agent and the tools
+	PIN    string
+	dir    string
+	t      testing.TB
+}
+
+// softHSMModules are where distributions put the SoftHSM2 PKCS#11 library.
+var softHSMModules = []string{
+	"/usr/lib/softhsm/libsofthsm2.so",
+	"/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so",
+	"/usr/lib/aarch64-linux-gnu/softhsm/libsofthsm2.so",
+	"/usr/local/lib/softhsm/libsofthsm2.so",
+	"/opt/homebrew/lib/softhsm/libsofthsm2.so",
+}
+
+// StartSoftHSM initialises a fresh SoftHSM2 token in a temporary directory.
+// It skips the test, saying so, when softhsm2, opensc's pkcs11-tool or
+// ssh-add is not installed.
+func StartSoftHSM(t testing.TB) *Token {
+	t.Helper()
+	for _, tool := range []string{"softhsm2-util", "pkcs11-tool", "ssh-add", "ssh-agent"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (apt-get install softhsm2 opensc openssh-client, or .ci/install-agent-tools.sh): hardware-token test skipped", tool)
+		}
+	}
+	module := ""
+	for _, p := range softHSMModules {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			module = real
+			break
+		}
+	}
+	if module == "" {
+		t.Skip("the SoftHSM2 PKCS#11 library is not installed (apt-get install softhsm2): hardware-token test skipped")
+	}
+	dir, err := os.MkdirTemp("", "vigil-hsm-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	conf := filepath.Join(dir, "softhsm2.conf")
+	if err := os.Mkdir(filepath.Join(dir, "tokens"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, []byte("directories.tokendir = "+filepath.Join(dir, "tokens")+"\nobjectstore.backend = file\nlog.level = ERROR\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tok := &Token{Module: module, Env: []string{"SOFTHSM2_CONF=" + conf}, PIN: "246810", dir: dir, t: t}
+	tok.run(nil, "softhsm2-util", "--init-token", "--free", "--label", "vigil", "--pin", tok.PIN, "--so-pin", "13579111")
+	return tok
+}
+
+func (tok *Token) run(env []string, name string, args ...string) string {
+	tok.t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(append(os.Environ(), tok.Env...), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		tok.t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// GenerateP256 generates a P-256 key pair inside the token, so the private
+// key never exists outside it, and checks the token marks it never
+// extractable. label may be empty: OpenSSH then names the key by its module.
+func (tok *Token) GenerateP256(id, label string) {
+	tok.t.Helper()
+	args := []string{"--module", tok.Module, "--token-label", "vigil", "--login", "--pin", tok.PIN,
+		"--keypairgen", "--key-type", "EC:prime256v1", "--id", id, "--usage-sign"}
+	if label != "" {
+		args = append(args, "--label", label)
+	}
+	out := tok.run(nil, "pkcs11-tool", args...)
+	if !strings.Contains(out, "never extractable") {
+		tok.t.Fatalf("the token's private key is extractable:\n%s", out)
+	}
+}
+
+// AddToken loads the token's keys into the agent as 'ssh-add -s MODULE' does,
+// giving the PIN through SSH_ASKPASS. The agent must have been started with
+// Options{PKCS11Allow: tok.Module, Env: tok.Env}.
+func (a *Agent) AddToken(tok *Token) {
+	a.t.Helper()
+	askpass := filepath.Join(tok.dir, "askpass")
+	if err := os.WriteFile(askpass, []byte("#!/bin/sh\necho "+tok.PIN+"\n"), 0o700); err != nil {
+		a.t.Fatal(err)
+	}
+	tok.run([]string{"SSH_AUTH_SOCK=" + a.Socket, "SSH_ASKPASS=" + askpass, "SSH_ASKPASS_REQUIRE=force", "DISPLAY=:0"}, "ssh-add", "-s", tok.Module)
+}
