@@ -105,7 +105,8 @@ const agentTimeout = 2 * time.Minute
 
 // Agent is a connection to an ssh-agent. It redials after a broken
 // connection, so a long-running console survives an agent restart. It is
-// safe for concurrent use; requests go one at a time.
+// safe for concurrent use; requests go one at a time (agents answer in order
+// anyway, and a deadline per request needs one request in flight).
 type Agent struct {
 	socket  string
 	timeout time.Duration
@@ -180,30 +181,38 @@ func (a *Agent) Close() error {
 	return err
 }
 
-// do runs one request with the connection's deadline, redialling first when
-// an earlier request broke the connection. A transport error (the agent went
-// away, or did not answer in time) drops the connection and is returned as
-// such; the agent's own failure reply comes back as fn's error.
+// do runs one request with the connection's deadline. A transport error (the
+// agent went away, or did not answer in time) drops the connection and is
+// returned as such; the agent's own failure reply comes back as fn's error.
+// When a connection that served earlier requests turns out broken, the agent
+// was restarted or replaced in between: the request is tried once more on a
+// new connection, so a long-running console does not fail on it.
 func (a *Agent) do(fn func(agent.ExtendedAgent) error) (transport, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.conn == nil {
-		if err := a.dialLocked(); err != nil {
-			return err, err
+	for retried := false; ; retried = true {
+		fresh := a.conn == nil
+		if fresh {
+			if err := a.dialLocked(); err != nil {
+				return err, err
+			}
 		}
-	}
-	a.conn.err = nil
-	a.conn.SetDeadline(time.Now().Add(a.timeout))
-	err = fn(a.client)
-	if ioErr := a.conn.err; ioErr != nil {
+		a.conn.err = nil
+		a.conn.SetDeadline(time.Now().Add(a.timeout))
+		err = fn(a.client)
+		ioErr := a.conn.err
+		if ioErr == nil {
+			return nil, err
+		}
 		a.conn.Close()
 		a.conn, a.client = nil, nil
 		if errors.Is(ioErr, os.ErrDeadlineExceeded) {
 			return fmt.Errorf("%w: the ssh-agent at %s did not answer within %s (a token waiting for a touch or PIN?)", ErrAgentRefused, a.socket, a.timeout), err
 		}
-		return fmt.Errorf("%w: the connection to the ssh-agent at %s broke (%v); is the agent still running?", ErrNoAgent, a.socket, ioErr), err
+		if fresh || retried {
+			return fmt.Errorf("%w: the connection to the ssh-agent at %s broke (%v); is the agent still running?", ErrNoAgent, a.socket, ioErr), err
+		}
 	}
-	return nil, err
 }
 
 // AgentKey describes a key the agent holds.

@@ -301,3 +301,30 @@ func BenchmarkAgentStamp(b *testing.B) {
 		stampLoop(b, s)
 	})
 }
+
+// A console keeps its stamper for hours; an agent restarted under it (same
+// socket, key added again) must not make the next stamp fail.
+func TestAgentStamperSurvivesAnAgentRestart(t *testing.T) {
+	a, p256, _ := agentWithKeys(t)
+	s, err := keys.OpenAgentStamper(a.Socket, "ssh-agent:alice p256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, _, err := s.Stamp([]byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	a.Restart()
+	a.Add(p256, "alice p256")
+	_, v, err := s.Stamp([]byte(`{"after":"restart"}`))
+	if err != nil {
+		t.Fatalf("stamp after the agent restarted: %v", err)
+	}
+	if _, err := keys.Verify(v, []byte(`{"after":"restart"}`)); err != nil {
+		t.Error(err)
+	}
+	a.Restart() // now without the key
+	if _, _, err := s.Stamp([]byte("{}")); !errors.Is(err, keys.ErrAgentLocked) {
+		t.Errorf("stamp after a restart that lost the key: %v; want the agent to be reported empty", err)
+	}
+}

@@ -18,6 +18,8 @@ import (
 type Agent struct {
 	Socket string // for SSH_AUTH_SOCK
 	t      testing.TB
+	opts   Options
+	cmd    *exec.Cmd
 }
 
 // Options configure Start.
@@ -43,35 +45,56 @@ func Start(t testing.TB, opts Options) *Agent {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "agent.sock")
-	args := []string{"-D", "-a", sock}
-	if opts.PKCS11Allow != "" {
-		args = append(args, "-P", opts.PKCS11Allow)
+	a := &Agent{Socket: filepath.Join(dir, "agent.sock"), t: t, opts: opts}
+	a.start(bin)
+	t.Cleanup(a.stop)
+	return a
+}
+
+func (a *Agent) start(bin string) {
+	a.t.Helper()
+	args := []string{"-D", "-a", a.Socket}
+	if a.opts.PKCS11Allow != "" {
+		args = append(args, "-P", a.opts.PKCS11Allow)
 	}
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), opts.Env...)
+	cmd.Env = append(os.Environ(), a.opts.Env...)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start ssh-agent: %v", err)
+		a.t.Fatalf("start ssh-agent: %v", err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
+	a.cmd = cmd
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, err := net.Dial("unix", sock)
+		c, err := net.Dial("unix", a.Socket)
 		if err == nil {
 			c.Close()
-			break
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("ssh-agent did not listen on %s within 10s: %v\n%s", sock, err, out.String())
+			a.t.Fatalf("ssh-agent did not listen on %s within 10s: %v\n%s", a.Socket, err, out.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return &Agent{Socket: sock, t: t}
+}
+
+func (a *Agent) stop() {
+	if a.cmd != nil {
+		a.cmd.Process.Kill()
+		a.cmd.Wait()
+		a.cmd = nil
+	}
+}
+
+// Restart kills the agent and starts a new one on the same socket, holding
+// no keys, as when a user restarts theirs.
+func (a *Agent) Restart() {
+	a.t.Helper()
+	bin := a.cmd.Path
+	a.stop()
+	os.Remove(a.Socket)
+	a.start(bin)
 }
 
 // Client is a new connection to the agent, closed when the test ends.
