@@ -11,10 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/keys/agenttest"
@@ -326,5 +329,37 @@ func TestAgentStamperSurvivesAnAgentRestart(t *testing.T) {
 	a.Restart() // now without the key
 	if _, _, err := s.Stamp([]byte("{}")); !errors.Is(err, keys.ErrAgentLocked) {
 		t.Errorf("stamp after a restart that lost the key: %v; want the agent to be reported empty", err)
+	}
+}
+
+// A key that needs confirmation (ssh-add -c) stands in for a token that needs
+// a touch: the agent asks SSH_ASKPASS, which declines at once or only after a
+// while, like a token whose touch timed out.
+func TestAgentRefusalSaysWhetherItTimedOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a slow refusal")
+	}
+	dir := t.TempDir()
+	askpass := filepath.Join(dir, "askpass")
+	slow := filepath.Join(dir, "slow")
+	os.WriteFile(askpass, []byte("#!/bin/sh\n[ -e "+slow+" ] && sleep 3.5\nexit 1\n"), 0o700)
+	a := agenttest.Start(t, agenttest.Options{Env: []string{"SSH_ASKPASS=" + askpass, "SSH_ASKPASS_REQUIRE=force", "DISPLAY=:0"}})
+	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err := a.Client().Add(agent.AddedKey{PrivateKey: p256, Comment: "confirm", ConfirmBeforeUse: true}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := keys.OpenAgentStamper(a.Socket, "ssh-agent:confirm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, _, err = s.Stamp([]byte("{}"))
+	if !errors.Is(err, keys.ErrAgentRefused) || !strings.Contains(err.Error(), "ssh-add -c") || strings.Contains(err.Error(), "timed out") {
+		t.Errorf("declined at once: %v; want a refusal naming the confirmation, not a timeout", err)
+	}
+	os.WriteFile(slow, nil, 0o600)
+	_, _, err = s.Stamp([]byte("{}"))
+	if !errors.Is(err, keys.ErrAgentRefused) || !strings.Contains(err.Error(), "timed out waiting for a touch") {
+		t.Errorf("declined after 3.5s: %v; want it to say the token timed out waiting for a touch", err)
 	}
 }
