@@ -13,8 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/crypto/ssh"
-
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/keys/agenttest"
@@ -91,15 +89,6 @@ func (o *agentOrg) client(t *testing.T, profile string) (*api.Client, keys.Stamp
 	return cl, st
 }
 
-func sshFingerprint(t *testing.T, pub any) string {
-	t.Helper()
-	sp, err := ssh.NewPublicKey(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ssh.FingerprintSHA256(sp)
-}
-
 // TestAgentKeysWhoamiAndVoteInTheRootQuorum: alice's P-256 key and bob's
 // Ed25519 key live in a real ssh-agent, carol's in a key file; the root quorum
 // is 2 of the 3. Each agent key is accepted by the service for a query
@@ -115,7 +104,7 @@ func TestAgentKeysWhoamiAndVoteInTheRootQuorum(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ag.Close()
-	aliceKey, err := ag.Find("ssh-agent:" + sshFingerprint(t, &p256.PublicKey))
+	aliceKey, err := ag.Find("ssh-agent:" + agenttest.Fingerprint(t, &p256.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +192,7 @@ func TestStampCommandAndKeysListThroughTheAgent(t *testing.T) {
 		return code, out.String(), errOut.String()
 	}
 	env := map[string]string{"SSH_AUTH_SOCK": a.Socket, "HOME": t.TempDir()}
-	fp := sshFingerprint(t, &p256.PublicKey)
+	fp := agenttest.Fingerprint(t, &p256.PublicKey)
 
 	code, out, errOut := runEnv(env, "keys", "list", "--agent")
 	if code != 0 {
@@ -292,5 +281,27 @@ func TestHardwareTokenKeyStampsThroughTheAgent(t *testing.T) {
 	act, err := dave.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "hsm", UserIDs: []string{o.org.UserIDs["dave"]}})
 	if err != nil || act.Status != api.StatusCompleted {
 		t.Fatalf("activity stamped by the token: %v %+v", err, act)
+	}
+}
+
+func TestConfigTakesAgentKeyReferences(t *testing.T) {
+	const head = "[profiles.p]\nbase_url = \"https://a.example\"\norganization_id = \"o\"\n" // lines 1-3
+	good := []string{"ssh-agent:SHA256:Xn3PC6cbgRA0u9dIPxHpAuQyrfuyQoA8tAqaLP3o1tQ", "ssh-agent:YubiKey #123 PIV Slot 9a"}
+	for _, ref := range good {
+		cfg, err := loadConfig(writeConfig(t, head+fmt.Sprintf("key = %q\n", ref)))
+		if err != nil || cfg.Profiles["p"].Key != ref {
+			t.Errorf("key = %q: %v", ref, err)
+		}
+	}
+	for ref, says := range map[string]string{ // TOML strings
+		`"ssh-agent:"`:                "nothing after",
+		`"ssh-agent:MD5:12:34"`:       "SHA256 form",
+		`"ssh-agent:SHA256:tooShort"`: "43 base64",
+		`"ssh-agent:a\u001b[2Jb"`:     "control characters",
+	} {
+		_, err := loadConfig(writeConfig(t, head+"key = "+ref+"\n"))
+		if err == nil || !strings.Contains(err.Error(), ":4:") || !strings.Contains(err.Error(), "profiles.p.key") || !strings.Contains(err.Error(), says) {
+			t.Errorf("key = %s: %v; want an error at line 4, profiles.p.key, saying %q", ref, err, says)
+		}
 	}
 }

@@ -278,7 +278,7 @@ func describeAgentKey(k *agent.Key) AgentKey {
 	d := AgentKey{Type: k.Format, Comment: k.Comment, Hardware: hardwareHint(k.Format, k.Comment)}
 	pub, err := ssh.ParsePublicKey(k.Blob)
 	if err != nil {
-		d.Unusable = fmt.Sprintf("the agent's %q key cannot be read (%v)", truncate(k.Format), err)
+		d.Unusable = fmt.Sprintf("a key whose public half vigil cannot read (%v)", err)
 		return d
 	}
 	d.pub, d.Type, d.Fingerprint = pub, pub.Type(), ssh.FingerprintSHA256(pub)
@@ -313,7 +313,7 @@ func describeAgentKey(k *agent.Key) AgentKey {
 		if _, ok := pub.(*ssh.Certificate); ok {
 			d.Unusable = "an SSH certificate; stamp with its plain key, which the agent lists separately"
 		} else {
-			d.Unusable = fmt.Sprintf("key type %q; the service's API keys are P-256, secp256k1 or Ed25519", truncate(pub.Type()))
+			d.Unusable = fmt.Sprintf("of type %q; the service's API keys are P-256, secp256k1 or Ed25519", truncate(pub.Type()))
 		}
 	}
 	return d
@@ -354,7 +354,7 @@ func (a *Agent) Stamper(ref string) (*AgentStamper, error) {
 		return nil, err
 	}
 	if k.Unusable != "" {
-		return nil, fmt.Errorf("%w: ssh-agent key %s (%s) is %s", ErrKeyCannotStamp, k.Fingerprint, k.Type, k.Unusable)
+		return nil, fmt.Errorf("%w: ssh-agent key %s (%q) is %s", ErrKeyCannotStamp, k.Fingerprint, truncate(k.Type), k.Unusable)
 	}
 	return &AgentStamper{agent: a, key: k}, nil
 }

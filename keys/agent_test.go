@@ -46,15 +46,6 @@ func agentWithKeys(t *testing.T) (a *agenttest.Agent, p256 *ecdsa.PrivateKey, ed
 	return a, p256, ed
 }
 
-func fingerprint(t *testing.T, pub any) string {
-	t.Helper()
-	sp, err := ssh.NewPublicKey(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ssh.FingerprintSHA256(sp)
-}
-
 func TestAgentListsKeysWithTheirServicePublicKeys(t *testing.T) {
 	a, p256, ed := agentWithKeys(t)
 	ag, err := keys.DialAgent(a.Socket)
@@ -77,8 +68,8 @@ func TestAgentListsKeysWithTheirServicePublicKeys(t *testing.T) {
 	if want := hex.EncodeToString(elliptic.MarshalCompressed(elliptic.P256(), p256.X, p256.Y)); p.PublicKeyHex != want || p.Scheme != keys.SchemeP256 || p.Unusable != "" {
 		t.Errorf("P-256 agent key: %+v, want public key %s and scheme P-256", p, want)
 	}
-	if p.Fingerprint != fingerprint(t, &p256.PublicKey) || p.Ref() != "ssh-agent:"+p.Fingerprint {
-		t.Errorf("P-256 fingerprint %s / ref %s, want %s", p.Fingerprint, p.Ref(), fingerprint(t, &p256.PublicKey))
+	if p.Fingerprint != agenttest.Fingerprint(t, &p256.PublicKey) || p.Ref() != "ssh-agent:"+p.Fingerprint {
+		t.Errorf("P-256 fingerprint %s / ref %s, want %s", p.Fingerprint, p.Ref(), agenttest.Fingerprint(t, &p256.PublicKey))
 	}
 	if p.CredentialType() != "CREDENTIAL_TYPE_API_KEY_P256" || p.Kind() != keys.KindAgent {
 		t.Errorf("P-256: credential %s kind %s", p.CredentialType(), p.Kind())
@@ -113,7 +104,7 @@ func lowS(t *testing.T, sigHex string) bool {
 
 func TestAgentP256StampsAreCanonicalLowSAndVerify(t *testing.T) {
 	a, p256, _ := agentWithKeys(t)
-	for _, ref := range []string{"ssh-agent:" + fingerprint(t, &p256.PublicKey), "ssh-agent:alice p256"} {
+	for _, ref := range []string{"ssh-agent:" + agenttest.Fingerprint(t, &p256.PublicKey), "ssh-agent:alice p256"} {
 		s, err := keys.OpenAgentStamper(a.Socket, ref)
 		if err != nil {
 			t.Fatalf("%s: %v", ref, err)
@@ -149,7 +140,7 @@ func TestAgentP256StampsAreCanonicalLowSAndVerify(t *testing.T) {
 
 func TestAgentEd25519StampIsExactlyTheFileKeysStamp(t *testing.T) {
 	a, _, ed := agentWithKeys(t)
-	s, err := keys.OpenAgentStamper(a.Socket, "ssh-agent:"+fingerprint(t, ed.Public()))
+	s, err := keys.OpenAgentStamper(a.Socket, "ssh-agent:"+agenttest.Fingerprint(t, ed.Public()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,9 +178,9 @@ func TestAgentErrorsSayWhatIsWrong(t *testing.T) {
 	}{
 		{"no SSH_AUTH_SOCK", "", "ssh-agent:alice p256", keys.ErrNoAgent, "SSH_AUTH_SOCK is not set"},
 		{"nothing listening", a.Socket + ".gone", "ssh-agent:alice p256", keys.ErrNoAgent, "cannot reach"},
-		{"unknown fingerprint", a.Socket, "ssh-agent:" + fingerprint(t, ed25519.PublicKey(make([]byte, 32))), keys.ErrKeyNotInAgent, "ssh-add"},
+		{"unknown fingerprint", a.Socket, "ssh-agent:" + agenttest.Fingerprint(t, ed25519.PublicKey(make([]byte, 32))), keys.ErrKeyNotInAgent, "ssh-add"},
 		{"unknown comment", a.Socket, "ssh-agent:bob", keys.ErrKeyNotInAgent, `comment "bob"`},
-		{"ambiguous comment", a.Socket, "ssh-agent:alice p256", keys.ErrAmbiguousAgentKey, fingerprint(t, &p256.PublicKey)},
+		{"ambiguous comment", a.Socket, "ssh-agent:alice p256", keys.ErrAmbiguousAgentKey, agenttest.Fingerprint(t, &p256.PublicKey)},
 		{"RSA key", a.Socket, "ssh-agent:old rsa", keys.ErrKeyCannotStamp, "RSA"},
 	}
 	for _, c := range cases {
@@ -206,7 +197,7 @@ func TestAgentErrorsSayWhatIsWrong(t *testing.T) {
 			t.Errorf("OpenAgentStamper(%q) accepted", ref)
 		}
 	}
-	for _, ref := range []string{"ops", "ssh-agent:" + fingerprint(t, &p256.PublicKey), "ssh-agent:alice@laptop (YubiKey 5)"} {
+	for _, ref := range []string{"ops", "ssh-agent:" + agenttest.Fingerprint(t, &p256.PublicKey), "ssh-agent:alice@laptop (YubiKey 5)"} {
 		if err := keys.ValidateRef(ref); err != nil {
 			t.Errorf("ValidateRef(%q): %v", ref, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 )
 
@@ -211,4 +212,15 @@ func (a *Agent) AddToken(tok *Token) {
 		a.t.Fatal(err)
 	}
 	tok.run([]string{"SSH_AUTH_SOCK=" + a.Socket, "SSH_ASKPASS=" + askpass, "SSH_ASKPASS_REQUIRE=force", "DISPLAY=:0"}, "ssh-add", "-s", tok.Module)
+}
+
+// Fingerprint is the SHA256 fingerprint of a public key (*ecdsa.PublicKey,
+// ed25519.PublicKey, …) as 'ssh-add -l -E sha256' prints it.
+func Fingerprint(t testing.TB, pub any) string {
+	t.Helper()
+	sp, err := ssh.NewPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ssh.FingerprintSHA256(sp)
 }
