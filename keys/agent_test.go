@@ -354,3 +354,35 @@ func TestAgentRefusalSaysWhetherItTimedOut(t *testing.T) {
 		t.Errorf("declined after 3.5s: %v; want it to say the token timed out waiting for a touch", err)
 	}
 }
+
+// The console stamps from several commands at once through one stamper.
+func TestAgentStamperIsSafeForConcurrentUse(t *testing.T) {
+	a, _, _ := agentWithKeys(t)
+	s, err := keys.OpenAgentStamper(a.Socket, "ssh-agent:alice ed25519")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for i := range 10 {
+				body := []byte(fmt.Sprintf(`{"g":%d,"i":%d}`, g, i))
+				_, v, err := s.Stamp(body)
+				if err == nil {
+					_, err = keys.Verify(v, body)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
