@@ -330,17 +330,11 @@ func hardwareHint(keyType, comment string) bool {
 	if strings.HasPrefix(keyType, "sk-") {
 		return true
 	}
-	c := strings.ToLower(comment)
-	if pkcs11ModuleRE.MatchString(c) {
-		return true
-	}
-	for _, w := range []string{"pkcs11", "pkcs#11", "cardno:", "yubikey", "piv", "secure enclave", "secretive", "smartcard", "smart card"} {
-		if strings.Contains(c, w) {
-			return true
-		}
-	}
-	return false
+	return pkcs11ModuleRE.MatchString(comment) || hardwareWordsRE.MatchString(comment)
 }
+
+// hardwareWordsRE matches what token and enclave agents write in comments.
+var hardwareWordsRE = regexp.MustCompile(`(?i)\b(piv|yubikey|pkcs ?#?11|smart ?card|secure enclave|secretive)\b|\bcardno:`)
 
 // pkcs11ModuleRE matches a shared-library path, the comment OpenSSH gives a
 // key it loaded from a PKCS#11 module.

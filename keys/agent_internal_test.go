@@ -124,6 +124,10 @@ func TestHardwareHint(t *testing.T) {
 		{"ecdsa-sha2-nistp256", "alice@laptop", false},
 		{"ssh-ed25519", "deploy key", false},
 		{"ssh-ed25519", "notes.so far", false},
+		{"ssh-ed25519", "pivot-host deploy", false},
+		{"ecdsa-sha2-nistp256", "Private key for PIV Authentication", true},
+		{"ecdsa-sha2-nistp256", "ops@secretive.Alices-MacBook.local", true},
+		{"ecdsa-sha2-nistp256", "PKCS#11 key", true},
 	} {
 		if got := hardwareHint(c.typ, c.comment); got != c.want {
 			t.Errorf("hardwareHint(%q, %q) = %v, want %v", c.typ, c.comment, got, c.want)
