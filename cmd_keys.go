@@ -20,15 +20,19 @@ Manage the keys that stamp your requests (the X-Stamp header).
 
 Commands:
   generate [--scheme p256|secp256k1|ed25519] [--dir DIR] NAME   make a new key
-  list     [--dir DIR]                                          list stored keys
-  show     [--dir DIR] NAME                                     public key, scheme, credential type, files
+  list     [--dir DIR] [--agent]                                list stored keys (--agent: the ssh-agent's)
+  show     [--dir DIR] NAME|ssh-agent:SHA256:…                  public key, scheme, credential type, files
   import   --scheme S [--file F] [--dir DIR] NAME               store an existing private key (hex; stdin without --file)
 
 Keys live in DIR (default $XDG_CONFIG_HOME/vigil/keys, or ~/.config/vigil/keys)
-as NAME.private (mode 0600), NAME.public and NAME.scheme.
+as NAME.private (mode 0600), NAME.public and NAME.scheme. A key held by the
+ssh-agent at SSH_AUTH_SOCK (a hardware token or Secure Enclave behind it
+included) is named ssh-agent:SHA256:… wherever a key name is taken
+(docs/keys.md).
 
 Examples:
   vigil keys generate ops
+  vigil keys list --agent
   vigil keys generate --scheme ed25519 ci-bot
   vigil keys show ops
   vigil keys import --scheme secp256k1 --file old.hex legacy
@@ -98,6 +102,9 @@ func keysGenerate(c cli, args []string) error {
 	if err != nil {
 		return usagef("keys generate: --scheme: %v", err)
 	}
+	if keys.IsAgentRef(pos[0]) {
+		return usagef("keys generate: %s names an ssh-agent key; the agent's keys are made outside vigil (ssh-keygen -t ecdsa -b 256, then ssh-add), and 'vigil keys list --agent' shows them", pos[0])
+	}
 	if err := keys.ValidateName(pos[0]); err != nil {
 		return usagef("keys generate: %v", err)
 	}
@@ -134,23 +141,34 @@ func displayHex(s string) string {
 	return s
 }
 
-const keysListUsage = `Usage: vigil keys list [--dir DIR]
+const keysListUsage = `Usage: vigil keys list [--dir DIR] [--agent]
 
-Lists the stored keys: name, scheme and public key.
+Lists the stored keys: name, scheme and public key. With --agent, lists the
+keys of the ssh-agent at SSH_AUTH_SOCK instead: those that can stamp (P-256
+and Ed25519) with the key reference to put in a profile and the public key to
+register, then the others with the reason they cannot.
 
-Example:
+Examples:
   vigil keys list
+  vigil keys list --agent
 `
 
 func keysList(c cli, args []string) error {
 	fs := newFlagSet("keys list", keysListUsage)
 	dir := keysDirFlag(c, fs)
+	fromAgent := fs.Bool("agent", false, "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
 		return usagef("keys list takes no arguments, got %q", pos)
+	}
+	if *fromAgent {
+		if *dir != "" {
+			return usagef("keys list: --dir is for stored keys; --agent lists the ssh-agent's")
+		}
+		return keysListAgent(c)
 	}
 	store := keysStore(c, *dir)
 	infos, err := store.List()
@@ -169,13 +187,14 @@ func keysList(c cli, args []string) error {
 	return tw.Flush()
 }
 
-const keysShowUsage = `Usage: vigil keys show [--dir DIR] NAME
+const keysShowUsage = `Usage: vigil keys show [--dir DIR] NAME|ssh-agent:SHA256:…
 
-Shows a key's public key, scheme, credential type and files. Never prints the
-private key.
+Shows a key's public key, scheme, credential type and files (for an agent key:
+where the agent holds it). Never prints the private key.
 
-Example:
+Examples:
   vigil keys show ops
+  vigil keys show ssh-agent:SHA256:Xn3PC6cbgRA0u9dIPxHpAuQyrfuyQoA8tAqaLP3o1tQ
 `
 
 func keysShow(c cli, args []string) error {
@@ -188,8 +207,14 @@ func keysShow(c cli, args []string) error {
 	if len(pos) != 1 {
 		return usagef("keys show takes one key name, got %d arguments (see vigil keys show -h)", len(pos))
 	}
-	if err := keys.ValidateName(pos[0]); err != nil {
+	if err := keys.ValidateRef(pos[0]); err != nil {
 		return usagef("keys show: %v", err)
+	}
+	if keys.IsAgentRef(pos[0]) {
+		if *dir != "" {
+			return usagef("keys show: --dir is for stored keys; %s is a key of the ssh-agent", pos[0])
+		}
+		return keysShowAgent(c, pos[0])
 	}
 	store := keysStore(c, *dir)
 	info, err := store.Info(pos[0])
@@ -236,6 +261,9 @@ func keysImport(c cli, args []string) error {
 	sc, err := keys.ParseScheme(*scheme)
 	if err != nil {
 		return usagef("keys import: --scheme: %v", err)
+	}
+	if keys.IsAgentRef(pos[0]) {
+		return usagef("keys import: %s names an ssh-agent key; load keys into the agent with ssh-add", pos[0])
 	}
 	if err := keys.ValidateName(pos[0]); err != nil {
 		return usagef("keys import: %v", err)

@@ -13,7 +13,7 @@ import (
 )
 
 const stampUsage = `Usage:
-  vigil stamp --key NAME [--dir DIR] (--body JSON | --body-file F | < body)
+  vigil stamp --key NAME|ssh-agent:SHA256:… [--dir DIR] (--body JSON | --body-file F | < body)
   vigil stamp --verify STAMP (--body JSON | --body-file F | < body)
 
 The first form prints the X-Stamp header value for exactly the body's bytes
@@ -22,7 +22,8 @@ The second checks a stamp against a body and says why it fails: use it when
 the service refuses your integration's stamps.
 
 Flags:
-  --key NAME        the stored key to stamp with
+  --key NAME        the stored key to stamp with, or ssh-agent:SHA256:… for a
+                    key of the ssh-agent at SSH_AUTH_SOCK (vigil keys list --agent)
   --dir DIR         keys directory (default $XDG_CONFIG_HOME/vigil/keys)
   --body JSON       the request body, as given
   --body-file F     read the body from F ("-" is standard input)
@@ -30,6 +31,7 @@ Flags:
 
 Examples:
   vigil stamp --key ops --body '{"organizationId":"..."}'
+  vigil stamp --key ssh-agent:SHA256:Xn3PC6cbgRA0u9dIPxHpAuQyrfuyQoA8tAqaLP3o1tQ --body-file req.json
   curl -H "X-Stamp: $(vigil stamp --key ops --body-file req.json)" --data-binary @req.json ...
   vigil stamp --verify "$STAMP" --body-file req.json
 `
@@ -85,10 +87,13 @@ func cmdStamp(ctx context.Context, c cli, args []string) error {
 	if set["verify"] {
 		return stampVerify(c, *verify, data)
 	}
-	if err := keys.ValidateName(*keyName); err != nil {
+	if err := keys.ValidateRef(*keyName); err != nil {
 		return usagef("stamp: --key: %v", err)
 	}
-	k, err := keysStore(c, *dir).Load(*keyName)
+	if keys.IsAgentRef(*keyName) && set["dir"] {
+		return usagef("stamp: --dir is for stored keys; %s is a key of the ssh-agent at SSH_AUTH_SOCK", *keyName)
+	}
+	k, err := openStamper(c.getenv, *keyName, *dir)
 	if err != nil {
 		return fmt.Errorf("stamp: %w", err)
 	}

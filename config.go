@@ -32,7 +32,7 @@ type Profile struct {
 	AuthProxyURL          string                       `toml:"auth_proxy_url"`
 	AuthProxyConfigID     string                       `toml:"auth_proxy_config_id"`
 	OrganizationID        string                       `toml:"organization_id"`
-	Key                   string                       `toml:"key"`           // key name in the keys directory
+	Key                   string                       `toml:"key"`           // key name in the keys directory, or ssh-agent:SHA256:…
 	KeysDir               string                       `toml:"keys_dir"`      // default $XDG_CONFIG_HOME/vigil/keys
 	EnclaveApps           []string                     `toml:"enclave_apps"`  // apps whose boot proofs the console checks
 	Refresh               duration                     `toml:"refresh"`       // auto-refresh interval; 0 turns it off
@@ -213,7 +213,7 @@ func checkProfile(p *Profile, name, dir string) *configError {
 		return bad("organization_id", "%q contains spaces or control characters", p.OrganizationID)
 	}
 	if p.Key != "" {
-		if err := keys.ValidateName(p.Key); err != nil {
+		if err := keys.ValidateRef(p.Key); err != nil {
 			return bad("key", "%v", err)
 		}
 	}
@@ -521,19 +521,15 @@ func loadProfile(c cli, configPath, profileName string) (Profile, error) {
 	return p, nil
 }
 
-// profileStamper loads the profile's key from its keys_dir (default
-// keys.DefaultDir).
+// profileStamper opens the profile's key: a key file from its keys_dir
+// (default keys.DefaultDir), or a key of the ssh-agent at SSH_AUTH_SOCK.
 func profileStamper(p Profile, getenv func(string) string) (keys.Stamper, error) {
 	if p.Key == "" {
-		return nil, fmt.Errorf("profile %q has no key: set key = \"NAME\" in its table (create a key with 'vigil keys generate NAME')", p.Name)
+		return nil, fmt.Errorf("profile %q has no key: set key = \"NAME\" in its table (create a key with 'vigil keys generate NAME'), or key = \"ssh-agent:SHA256:…\" for a key in your ssh-agent ('vigil keys list --agent')", p.Name)
 	}
-	dir := p.KeysDir
-	if dir == "" {
-		dir = keys.DefaultDir(getenv)
-	}
-	k, err := keys.Store{Dir: dir}.Load(p.Key)
+	s, err := openStamper(getenv, p.Key, p.KeysDir)
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
 	}
-	return k, nil
+	return s, nil
 }

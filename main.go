@@ -138,7 +138,7 @@ Usage:
   vigil demo [--as NAME] [--data DIR]                   the console on a local demo service
                                                         (NAME: alice, bob, carol or operator)
   vigil serve [--addr HOST:PORT] [--data DIR] [--demo]  run the local service
-  vigil keys generate|list|show|import                  manage stamping keys
+  vigil keys generate|list|show|import                  manage stamping keys (list --agent: the ssh-agent's)
   vigil stamp --key NAME [--body JSON | --body-file F]  print the X-Stamp for a body (or --verify one)
   vigil proof verify|fetch                              verify enclave boot proofs and app proofs
   vigil version                                         print the version

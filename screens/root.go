@@ -58,6 +58,7 @@ type Root struct {
 	orgErr   string
 	static   bool
 	mouse    bool
+	keyKind  string
 	// dialogs are the modals over the screens, routed first.
 	dialogs dialogStack
 	// log is every toast, error and vote result of the session (the messages view).
@@ -91,6 +92,9 @@ type Options struct {
 	Proofs ProofSettings
 	// Mouse turns mouse support on: click a tab or a row, wheel scrolls.
 	Mouse bool
+	// KeyKind says in the status bar how the stamping key is held ("file key",
+	// "agent key", "hardware key (agent)"); "" shows nothing.
+	KeyKind string
 }
 
 // DefaultScreens are the screens in tab order.
@@ -124,7 +128,7 @@ func NewRoot(o Options) *Root {
 	}
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs}
-	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse}
+	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	factories := o.Screens

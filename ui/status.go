@@ -16,6 +16,7 @@ type Status struct {
 	Profile     string
 	Org         string
 	User        string
+	Key         string // how the stamping key is held ("file key", "agent key", …); "" = not shown
 	ReadOnly    bool
 	AutoRefresh time.Duration // 0 = off
 	LastRefresh time.Time     // zero = never
@@ -40,6 +41,9 @@ func StatusBar(th *theme.Theme, s Status, width int) string {
 		who += " · " + Clean(s.User)
 	}
 	text = append(text, who)
+	if s.Key != "" {
+		text = append(text, Clean(s.Key))
+	}
 	if s.Busy != "" {
 		text = append(text, s.Spinner+" "+Clean(s.Busy))
 	}
