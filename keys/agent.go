@@ -304,6 +304,7 @@ func describeAgentKey(k *agent.Key) AgentKey {
 		d.Unusable = "a FIDO security-key (sk-) key signs the authenticator's flags and counter with the data, which no API-key stamp verifies; put a P-256 key in the token's PIV applet instead (see docs/keys.md)"
 	case ssh.KeyAlgoECDSA384, ssh.KeyAlgoECDSA521:
 		d.Unusable = "a P-384 or P-521 key; the service's API keys are P-256, secp256k1 or Ed25519"
+	//lint:ignore SA1019 an agent can still hold a DSA key; it is named here so the user hears why it cannot stamp
 	case ssh.KeyAlgoRSA, ssh.KeyAlgoDSA:
 		d.Unusable = "an RSA or DSA key; the service's API keys are P-256, secp256k1 or Ed25519"
 	default:

@@ -195,7 +195,7 @@ func encodeStamp(s Stamp) (string, error) {
 
 var (
 	p256HalfOrder = new(big.Int).Rsh(elliptic.P256().Params().N, 1)
-	k1Order       = secp256k1.S256().Params().N
+	k1Order       = secp256k1.Params().N
 	k1HalfOrder   = new(big.Int).Rsh(k1Order, 1)
 )
 

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 these tests build keys, points and signatures from raw big-number coordinates on purpose (high-S twins, the other point of an X, WebCrypto-style keys), which only the deprecated fields express
+
 package keys
 
 import (
@@ -336,7 +338,7 @@ func TestParsePrivateHexKnownKeys(t *testing.T) {
 	one := strings.Repeat("0", 63) + "1"
 	p := elliptic.P256().Params()
 	gP256 := append([]byte{2 | byte(p.Gy.Bit(0))}, p.Gx.FillBytes(make([]byte, 32))...)
-	k1 := secp256k1.S256().Params()
+	k1 := secp256k1.Params()
 	gK1 := append([]byte{2 | byte(k1.Gy.Bit(0))}, k1.Gx.FillBytes(make([]byte, 32))...)
 	cases := []struct {
 		scheme, priv, pub, cred string
@@ -364,7 +366,7 @@ func TestParsePrivateHexKnownKeys(t *testing.T) {
 }
 
 func TestParsePrivateHexRejects(t *testing.T) {
-	n := hex.EncodeToString(secp256k1.S256().Params().N.Bytes())
+	n := hex.EncodeToString(secp256k1.Params().N.Bytes())
 	pn := hex.EncodeToString(elliptic.P256().Params().N.Bytes())
 	cases := []struct{ scheme, key, wantInMsg string }{
 		{SchemeP256, "abc", "not hex"},
@@ -472,7 +474,7 @@ func TestVerifyRefusesHighSOnSecp256k1(t *testing.T) {
 	if _, err := asn1.Unmarshal(der, &sig); err != nil {
 		t.Fatal(err)
 	}
-	highS := new(big.Int).Sub(secp256k1.S256().Params().N, sig.S)
+	highS := new(big.Int).Sub(secp256k1.Params().N, sig.S)
 	pub, _ := secp256k1.ParsePubKey(mustHex(t, orig["publicKey"]))
 	var rs, ss secp256k1.ModNScalar
 	rs.SetByteSlice(sig.R.Bytes())

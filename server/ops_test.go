@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 these tests build keys, points and signatures from raw big-number coordinates on purpose (high-S twins, the other point of an X, WebCrypto-style keys), which only the deprecated fields express
+
 package server
 
 import (

@@ -161,7 +161,7 @@ func validateEvent(ev Event) error {
 		return fmt.Errorf("enqueue webhook: organization id %s is not 1..%d printable ASCII characters without spaces", quote(ev.OrgID), maxIDLen)
 	}
 	if !validID(ev.EventID) {
-		return fmt.Errorf("enqueue webhook: event id %s must be 1..%d characters of A-Z a-z 0-9 - _ :", quote(ev.EventID), maxIDLen)
+		return fmt.Errorf("enqueue webhook: event id %s must be 1..%d characters, each one of A-Z a-z 0-9 - _ or a colon", quote(ev.EventID), maxIDLen)
 	}
 	u, err := url.Parse(ev.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -105,7 +105,7 @@ func signWith(keyID string, priv ed25519.PrivateKey, orgID, eventID string, ts t
 		return nil, fmt.Errorf("sign webhook: organization id %s is not 1..%d printable ASCII characters without spaces", quote(orgID), maxIDLen)
 	}
 	if !validID(eventID) {
-		return nil, fmt.Errorf("sign webhook: event id %s must be 1..%d characters of A-Z a-z 0-9 - _ :", quote(eventID), maxIDLen)
+		return nil, fmt.Errorf("sign webhook: event id %s must be 1..%d characters, each one of A-Z a-z 0-9 - _ or a colon", quote(eventID), maxIDLen)
 	}
 	ms := ts.UnixMilli()
 	if ms <= 0 {
