@@ -25,13 +25,14 @@ const maxDiagnostics = 20
 const (
 	FieldCondition = "condition"
 	FieldConsensus = "consensus"
+	FieldTime      = "time"
 )
 
-// ExprError is a problem with a condition or consensus expression, at a
-// position a user can find: Line and Column are 1-based, Column counts
+// ExprError is a problem with a condition, consensus or time expression, at
+// a position a user can find: Line and Column are 1-based, Column counts
 // characters (not bytes).
 type ExprError struct {
-	Field   string // FieldCondition or FieldConsensus
+	Field   string // FieldCondition, FieldConsensus or FieldTime
 	Line    int
 	Column  int
 	Message string
@@ -43,7 +44,7 @@ func (e *ExprError) Error() string {
 
 // Diagnostic is one problem found by Check, for live linting.
 type Diagnostic struct {
-	Field   string // FieldCondition or FieldConsensus
+	Field   string // FieldCondition, FieldConsensus or FieldTime
 	Line    int    // 1-based
 	Column  int    // 1-based, in characters
 	Message string
@@ -53,41 +54,66 @@ func (d Diagnostic) String() string {
 	return (&ExprError{Field: d.Field, Line: d.Line, Column: d.Column, Message: d.Message}).Error()
 }
 
-// Compiled is a checked pair of condition and consensus expressions, ready to
-// be evaluated any number of times (concurrently too).
+// Source is a policy's three expressions. Time is the real service's
+// optional top-level `time` field (when the policy is active).
+type Source struct {
+	Condition, Consensus, Time string
+}
+
+// Compiled is a checked set of condition, consensus and time expressions,
+// ready to be evaluated any number of times (concurrently too).
 type Compiled struct {
-	condition, consensus       string
-	conditionPrg, consensusPrg cel.Program // nil when the expression is empty
+	src                                 Source
+	conditionPrg, consensusPrg, timePrg cel.Program // nil when the expression is empty
 }
 
 // Condition returns the condition source, as compiled.
-func (c *Compiled) Condition() string { return c.condition }
+func (c *Compiled) Condition() string { return c.src.Condition }
 
 // Consensus returns the consensus source, as compiled.
-func (c *Compiled) Consensus() string { return c.consensus }
+func (c *Compiled) Consensus() string { return c.src.Consensus }
+
+// Time returns the time source, as compiled.
+func (c *Compiled) Time() string { return c.src.Time }
 
 // Compile checks a policy's condition and consensus and prepares them for
-// evaluation. An empty (or all-blank) condition always applies; an empty
-// consensus sets no consensus requirement. Each non-empty expression must
-// type-check to bool. The first problem found is returned as an *ExprError.
+// evaluation. See CompileSource.
 func Compile(condition, consensus string) (*Compiled, error) {
+	return CompileSource(Source{Condition: condition, Consensus: consensus})
+}
+
+// CompileSource checks a policy's expressions and prepares them for
+// evaluation. An empty (or all-blank) condition always applies, an empty
+// consensus sets no consensus requirement, and an empty time is always
+// active. Each non-empty expression must type-check to bool. The first
+// problem found is returned as an *ExprError.
+func CompileSource(src Source) (*Compiled, error) {
 	e, err := loadEnvs()
 	if err != nil {
 		return nil, err
 	}
-	c := &Compiled{condition: condition, consensus: consensus}
-	if c.conditionPrg, err = compileOne(e.condition, FieldCondition, condition); err != nil {
+	c := &Compiled{src: src}
+	if c.conditionPrg, err = compileOne(e.condition, FieldCondition, src.Condition, true); err != nil {
 		return nil, err
 	}
-	if c.consensusPrg, err = compileOne(e.consensus, FieldConsensus, consensus); err != nil {
+	if c.consensusPrg, err = compileOne(e.consensus, FieldConsensus, src.Consensus, false); err != nil {
+		return nil, err
+	}
+	if c.timePrg, err = compileOne(e.time, FieldTime, src.Time, false); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// Check returns every problem in a condition and consensus, in order of
-// position, condition first. An empty result means Compile would succeed.
+// Check returns every problem in a condition and consensus. See CheckSource.
 func Check(condition, consensus string) []Diagnostic {
+	return CheckSource(Source{Condition: condition, Consensus: consensus})
+}
+
+// CheckSource returns every problem of a policy's expressions, in order of
+// position, condition first, then consensus, then time. An empty result
+// means CompileSource would succeed.
+func CheckSource(src Source) []Diagnostic {
 	e, err := loadEnvs()
 	if err != nil {
 		return []Diagnostic{{Field: FieldCondition, Line: 1, Column: 1, Message: err.Error()}}
@@ -96,14 +122,17 @@ func Check(condition, consensus string) []Diagnostic {
 	for _, f := range []struct {
 		env        *cel.Env
 		field, src string
-	}{{e.condition, FieldCondition, condition}, {e.consensus, FieldConsensus, consensus}} {
+	}{{e.condition, FieldCondition, src.Condition}, {e.consensus, FieldConsensus, src.Consensus}, {e.time, FieldTime, src.Time}} {
 		_, diags := checkOne(f.env, f.field, f.src)
 		out = append(out, diags...)
 	}
 	return out
 }
 
-func compileOne(env *cel.Env, field, src string) (cel.Program, error) {
+// compileOne checks and plans one expression. The condition is evaluated
+// exhaustively, as the real service does not short-circuit: a keyword the
+// activity lacks is noticed even behind a false `&&` (see Result).
+func compileOne(env *cel.Env, field, src string, exhaustive bool) (cel.Program, error) {
 	ast, diags := checkOne(env, field, src)
 	if len(diags) > 0 {
 		d := diags[0]
@@ -112,9 +141,13 @@ func compileOne(env *cel.Env, field, src string) (cel.Program, error) {
 	if ast == nil {
 		return nil, nil
 	}
+	opts := cel.OptOptimize
+	if exhaustive {
+		opts |= cel.OptExhaustiveEval
+	}
 	prg, err := env.Program(ast,
 		cel.CostLimit(CostLimit),
-		cel.EvalOptions(cel.OptOptimize),
+		cel.EvalOptions(opts),
 	)
 	if err != nil {
 		return nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
@@ -138,13 +171,30 @@ func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
 		return nil, at(1, 1, "expression is not valid UTF-8 text")
 	}
 	out := doubleQuotes(field, src)
-	ast, iss := env.Compile(src)
-	if iss != nil && iss.Err() != nil {
-		for _, e := range iss.Errors() {
-			if len(out) >= maxDiagnostics {
-				break
+	rw, rerrs := rewrite(src)
+	for _, re := range rerrs {
+		line, col := sourcePosition(src, re.offset)
+		out = append(out, Diagnostic{Field: field, Line: line, Column: col, Message: re.message})
+	}
+	var ast *cel.Ast
+	if len(rerrs) == 0 {
+		var iss *cel.Issues
+		ast, iss = env.Compile(rw.text)
+		if iss != nil && iss.Err() != nil {
+			for _, e := range iss.Errors() {
+				if len(out) >= maxDiagnostics {
+					break
+				}
+				if strings.Contains(e.Message, "'"+varNow+"'") {
+					continue // reported as CronSpan's own error
+				}
+				d := diagnose(field, e)
+				d.Line, d.Column = rw.originalPosition(src, d.Line, d.Column)
+				out = append(out, d)
 			}
-			out = append(out, diagnose(field, e))
+		}
+		if iss == nil || iss.Err() == nil {
+			out = append(out, checkLiterals(field, src, rw, ast)...)
 		}
 	}
 	if len(out) > 0 {
@@ -171,10 +221,12 @@ func diagnose(field string, e *common.Error) Diagnostic {
 	msg := strings.Replace(e.Message, " (in container '')", "", 1)
 	msg = friendlyType(msg)
 	hinted := strings.Contains(msg, "did you mean")
-	if name, ok := quotedAfter(msg, "undeclared reference to '"); ok && !hinted {
+	if name, ok := quotedAfter(msg, "undeclared reference to '"); ok && (name == fnCronSpan || name == fnTimestmp) {
+		msg = fmt.Sprintf("%s() is only available in the time field", name)
+	} else if name, ok := quotedAfter(msg, "undeclared reference to '"); ok && !hinted {
 		msg += hintForIdentifier(field, name)
 	} else if name, ok := quotedAfter(msg, "undefined field '"); ok && !hinted {
-		if s := suggest(name, fieldNames); s != "" {
+		if s := suggest(name, allFieldNames()); s != "" {
 			msg += fmt.Sprintf(" (did you mean '%s'?)", s)
 		}
 	}
@@ -188,22 +240,21 @@ func diagnose(field string, e *common.Error) Diagnostic {
 	return d
 }
 
-// hintForIdentifier explains an unknown name: a keyword of the other field, a
-// keyword of the real service that this service has no use for, or a typo.
+// fieldVars are the keywords of each field.
+var fieldVars = map[string][]string{FieldCondition: conditionVars, FieldConsensus: consensusVars, FieldTime: timeVars}
+
+// hintForIdentifier explains an unknown name: a keyword or function of
+// another field, or a typo.
 func hintForIdentifier(field, name string) string {
-	own, other, otherField := conditionVars, consensusVars, FieldConsensus
-	if field == FieldConsensus {
-		own, other, otherField = consensusVars, conditionVars, FieldCondition
-	}
-	for _, v := range other {
-		if v == name {
-			return fmt.Sprintf(" ('%s' is only available in the %s)", name, otherField)
+	for _, other := range []string{FieldCondition, FieldConsensus, FieldTime} {
+		if other != field && slices.Contains(fieldVars[other], name) {
+			return fmt.Sprintf(" ('%s' is only available in the %s)", name, other)
 		}
 	}
-	switch name {
-	case "eth", "solana", "tron", "bitcoin", "wallets":
-		return fmt.Sprintf(" ('%s' describes transactions to sign; no activity of this service signs one)", name)
+	if field != FieldTime && (name == fnCronSpan || name == fnTimestmp) {
+		return fmt.Sprintf(" (%s() is only available in the time field)", name)
 	}
+	own := fieldVars[field]
 	if s := suggest(name, own); s != "" {
 		return fmt.Sprintf(" (did you mean '%s'?)", s)
 	}
@@ -224,12 +275,15 @@ func quotedAfter(msg, prefix string) (string, bool) {
 	return rest[:j], true
 }
 
-// friendlyType replaces the Go-derived names of the keyword structs.
+// friendlyType replaces the names of the hidden functions rewrite
+// introduces with the syntax the user wrote.
 func friendlyType(s string) string {
 	return strings.NewReplacer(
-		"policy.celUser", "User",
-		"policy.celCredential", "Credential",
-		"policy.celActivity", "Activity",
+		"'"+fnIndex+"'", "'[ ]' (index)",
+		"'"+fnSlice+"'", "'[ .. ]' (slice)",
+		"'"+fnCount+"'", "'count'",
+		"'"+fnNumber+"'", "a number",
+		"(timestamp, string, string, string)", "(string, string, string)",
 	).Replace(s)
 }
 
