@@ -176,7 +176,7 @@ func (c converter) value(decl string, v any, path string) (ref.Val, error) {
 			return wrong()
 		}
 		return types.Bool(b), nil
-	case decl == "int" || decl == "uint":
+	case decl == "int" || decl == "uint" || decl == "number":
 		n, ok := toBig(v)
 		if !ok {
 			return wrong()

@@ -190,6 +190,9 @@ func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
 				}
 				d := diagnose(field, e)
 				d.Line, d.Column = rw.originalPosition(src, d.Line, d.Column)
+				if name, ok := placeholderAt(src, d.Line, d.Column); ok {
+					d.Message = fmt.Sprintf("%s is a placeholder: replace it with a value (a string in single quotes, e.g. '…', or a number)", name)
+				}
 				out = append(out, d)
 			}
 		}
@@ -209,6 +212,30 @@ func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
 			field, withArticle(friendlyType(t.String())))
 	}
 	return ast, nil
+}
+
+// placeholderAt reports the documentation-style placeholder (<NAME>) that
+// starts at a position, if one does.
+func placeholderAt(src string, line, col int) (string, bool) {
+	lines := strings.Split(src, "\n")
+	if line < 1 || line > len(lines) {
+		return "", false
+	}
+	rs := []rune(lines[line-1])
+	if col < 1 || col > len(rs) || rs[col-1] != '<' {
+		return "", false
+	}
+	for i := col; i < len(rs) && i < col+64; i++ {
+		r := rs[i]
+		switch {
+		case r == '>' && i > col:
+			return string(rs[col-1 : i+1]), true
+		case r == '_' || r == ' ' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+		default:
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // diagnose turns a CEL error into a diagnostic whose message speaks about the

@@ -115,10 +115,18 @@ var resourceActions = map[string][2]string{
 	api.TypeRejectActivity:               {ResourceActivity, ActionReject},
 }
 
-// ResourceAction returns the resource and action of an activity type; ok is
-// false for a type this service does not know.
+// ResourceAction returns the resource and action of an activity type: this
+// service's own types first, then the real service's documented table (so
+// that simulated signing activities get SIGN, EXPORT…); ok is false for a
+// type neither knows.
 func ResourceAction(activityType string) (resource, action string, ok bool) {
 	ra, ok := resourceActions[activityType]
+	if !ok {
+		ra, ok = documentedResourceActions[activityType]
+	}
+	if k := KindOf(activityType); !ok && k != "" {
+		ra, ok = documentedByKind[k]
+	}
 	return ra[0], ra[1], ok
 }
 

@@ -154,7 +154,7 @@ func (p *provider) zero(structName, field string, f fieldSpec) (any, error) {
 	switch {
 	case f.decl == "string":
 		return types.String(""), nil
-	case f.decl == "int" || f.decl == "uint":
+	case f.decl == "int" || f.decl == "uint" || f.decl == "number":
 		return types.IntZero, nil
 	case f.decl == "bool":
 		return types.False, nil

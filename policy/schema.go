@@ -33,7 +33,7 @@ var schema = map[string][]string{
 		"type:string", "function_name:string", "function_signature:string", "contract_call_args:map<string,dyn>"},
 	"Eip712TypedData":      {"primary_type:string", "domain:Eip712Domain", "message:map<string,dyn>"},
 	"Eip712Domain":         {"name:string", "version:string", "chain_id:uint", "verifying_contract:string"},
-	"Eip7702Authorization": {"address:string", "chain_id:int", "nonce:int"},
+	"Eip7702Authorization": {"address:string", "chain_id:number", "nonce:number"}, // "number": the docs do not say int
 
 	"SolanaTransaction": {"account_keys:list<string>", "program_keys:list<string>", "instructions:list<Instruction>",
 		"transfers:list<Transfer>", "recent_blockhash:string", "spl_transfers:list<SPLTransfer>",
@@ -122,6 +122,8 @@ func celTypeOf(decl string) *cel.Type {
 		return cel.StringType
 	case decl == "int", decl == "uint":
 		return cel.IntType
+	case decl == "number":
+		return cel.DynType
 	case decl == "bool":
 		return cel.BoolType
 	case decl == "dyn":
