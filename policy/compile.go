@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"cel.dev/cel-go/cel"
@@ -190,6 +191,7 @@ func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
 				}
 				d := diagnose(field, e)
 				d.Line, d.Column = rw.originalPosition(src, d.Line, d.Column)
+				d.Column = atCalledName(src, d.Line, d.Column, e.Message)
 				if name, ok := placeholderAt(src, d.Line, d.Column); ok {
 					d.Message = fmt.Sprintf("%s is a placeholder: replace it with a value (a string in single quotes, e.g. '…', or a number)", name)
 				}
@@ -212,6 +214,27 @@ func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
 			field, withArticle(friendlyType(t.String())))
 	}
 	return ast, nil
+}
+
+// atCalledName moves a position from a call's '(' back to the function name
+// the message is about, which is where a user looks.
+func atCalledName(src string, line, col int, msg string) int {
+	lines := strings.Split(src, "\n")
+	if line < 1 || line > len(lines) {
+		return col
+	}
+	rs := []rune(lines[line-1])
+	if col < 2 || col > len(rs) || rs[col-1] != '(' {
+		return col
+	}
+	start := col - 1
+	for start > 0 && (rs[start-1] == '_' || unicode.IsLetter(rs[start-1]) || unicode.IsDigit(rs[start-1])) {
+		start--
+	}
+	if name := string(rs[start : col-1]); name != "" && strings.Contains(msg, "'"+name+"'") {
+		return start + 1
+	}
+	return col
 }
 
 // placeholderAt reports the documentation-style placeholder (<NAME>) that
@@ -250,7 +273,9 @@ func diagnose(field string, e *common.Error) Diagnostic {
 	hinted := strings.Contains(msg, "did you mean")
 	if name, ok := quotedAfter(msg, "undeclared reference to '"); ok && (name == fnCronSpan || name == fnTimestmp) {
 		msg = fmt.Sprintf("%s() is only available in the time field", name)
-	} else if name, ok := quotedAfter(msg, "undeclared reference to '"); ok && !hinted {
+	} else if ok && otherFieldOf(field, name) != "" {
+		msg = fmt.Sprintf("undeclared reference to '%s' ('%s' is only available in the %s)", name, name, otherFieldOf(field, name))
+	} else if ok && !hinted {
 		msg += hintForIdentifier(field, name)
 	} else if name, ok := quotedAfter(msg, "undefined field '"); ok && !hinted {
 		if s := suggest(name, allFieldNames()); s != "" {
@@ -270,13 +295,21 @@ func diagnose(field string, e *common.Error) Diagnostic {
 // fieldVars are the keywords of each field.
 var fieldVars = map[string][]string{FieldCondition: conditionVars, FieldConsensus: consensusVars, FieldTime: timeVars}
 
+// otherFieldOf names the other field whose keyword name is, if any.
+func otherFieldOf(field, name string) string {
+	for _, other := range []string{FieldCondition, FieldConsensus, FieldTime} {
+		if other != field && slices.Contains(fieldVars[other], name) {
+			return other
+		}
+	}
+	return ""
+}
+
 // hintForIdentifier explains an unknown name: a keyword or function of
 // another field, or a typo.
 func hintForIdentifier(field, name string) string {
-	for _, other := range []string{FieldCondition, FieldConsensus, FieldTime} {
-		if other != field && slices.Contains(fieldVars[other], name) {
-			return fmt.Sprintf(" ('%s' is only available in the %s)", name, other)
-		}
+	if other := otherFieldOf(field, name); other != "" {
+		return fmt.Sprintf(" ('%s' is only available in the %s)", name, other)
 	}
 	if field != FieldTime && (name == fnCronSpan || name == fnTimestmp) {
 		return fmt.Sprintf(" (%s() is only available in the time field)", name)
@@ -310,7 +343,8 @@ func friendlyType(s string) string {
 		"'"+fnSlice+"'", "'[ .. ]' (slice)",
 		"'"+fnCount+"'", "'count'",
 		"'"+fnNumber+"'", "a number",
-		"(timestamp, string, string, string)", "(string, string, string)",
+		"'CronSpan' applied to '(timestamp, ", "'CronSpan' applied to '(",
+		"'CronSpan' applied to '(timestamp)", "'CronSpan' applied to '()",
 	).Replace(s)
 }
 

@@ -25,20 +25,18 @@ const maxSpan = 7 * 24 * time.Hour
 // or -00:00); other offsets are refused, as the service refuses them.
 func parseTimestamp(s string) (time.Time, error) {
 	u := s
-	switch {
-	case strings.HasSuffix(u, "Z") || strings.HasSuffix(u, "z"):
-		u = u[:len(u)-1] + "Z"
-	case strings.HasSuffix(u, "+00:00") || strings.HasSuffix(u, "-00:00"):
-		u = u[:len(u)-6] + "Z"
-	default:
-		return time.Time{}, fmt.Errorf("Timestamp('%s'): the time must be in UTC with a zero offset (Z, +00:00 or -00:00), e.g. '2025-01-01T00:00:00Z'", s)
-	}
-	if len(u) > 10 && (u[10] == 't') {
+	if len(u) > 10 && u[10] == 't' {
 		u = u[:10] + "T" + u[11:]
+	}
+	if strings.HasSuffix(u, "z") {
+		u = u[:len(u)-1] + "Z"
 	}
 	t, err := time.Parse(time.RFC3339Nano, u)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("Timestamp('%s') is not an RFC 3339 time, e.g. '2025-01-01T00:00:00Z'", s)
+	}
+	if _, offset := t.Zone(); offset != 0 {
+		return time.Time{}, fmt.Errorf("Timestamp('%s'): the time must be in UTC with a zero offset (Z, +00:00 or -00:00), e.g. '2025-01-01T00:00:00Z'", s)
 	}
 	return t.UTC(), nil
 }
