@@ -37,6 +37,7 @@ func (in Input) activation() (*activation, error) {
 	rec := &recorder{}
 	c := converter{e: e}
 	vars := make(map[string]any, 16)
+	absent := map[string]bool{}
 
 	users := make([]any, len(in.Approvers))
 	for i, a := range in.Approvers {
@@ -72,6 +73,7 @@ func (in Input) activation() (*activation, error) {
 	}{{varWallet, typeWallet, in.Wallet}, {varPrivateKey, typePrivateKey, in.PrivateKey}, {varWalletAccount, typeWalletAccount, in.WalletAccount}} {
 		if t.m == nil {
 			vars[t.name] = &record{typ: t.typ, missing: t.name, rec: rec}
+			absent[t.name] = true
 			continue
 		}
 		r, err := c.record(t.typ, t.m, t.name)
@@ -90,6 +92,8 @@ func (in Input) activation() (*activation, error) {
 			ws[i] = r
 		}
 		vars[varWallets] = types.NewDynamicList(e.adapter, ws)
+	} else {
+		absent[varWallets] = true
 	}
 
 	roots := map[string]*record{}
@@ -102,6 +106,7 @@ func (in Input) activation() (*activation, error) {
 		var v *record
 		if !ok || m == nil {
 			v = &record{typ: e.provider.structs[rootTypes[where[0]]].fields[where[1]].decl, missing: kw, rec: rec}
+			absent[kw] = true
 		} else {
 			if v, err = c.record(e.provider.structs[rootTypes[where[0]]].fields[where[1]].decl, m, kw); err != nil {
 				return nil, err
@@ -120,7 +125,9 @@ func (in Input) activation() (*activation, error) {
 		vars[varTime] = &record{typ: typeTime, fields: map[string]ref.Val{"now": now}}
 		vars[varNow] = now
 	}
-	return &activation{vars: vars, rec: rec}, nil
+	return &activation{vars: vars, rec: rec, absent: absent, activityFields: map[string]string{
+		"type": in.Activity.Type, "kind": in.Activity.Kind, "resource": in.Activity.Resource, "action": in.Activity.Action,
+	}}, nil
 }
 
 func payloadKeywords() []string {

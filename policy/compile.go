@@ -66,6 +66,7 @@ type Source struct {
 type Compiled struct {
 	src                                 Source
 	conditionPrg, consensusPrg, timePrg cel.Program // nil when the expression is empty
+	filter                              prefilter   // what the condition says before it runs
 }
 
 // Condition returns the condition source, as compiled.
@@ -94,13 +95,15 @@ func CompileSource(src Source) (*Compiled, error) {
 		return nil, err
 	}
 	c := &Compiled{src: src}
-	if c.conditionPrg, err = compileOne(e.condition, FieldCondition, src.Condition, true); err != nil {
+	var condAst *cel.Ast
+	if c.conditionPrg, condAst, err = compileOne(e.condition, FieldCondition, src.Condition); err != nil {
 		return nil, err
 	}
-	if c.consensusPrg, err = compileOne(e.consensus, FieldConsensus, src.Consensus, false); err != nil {
+	c.filter = newPrefilter(condAst)
+	if c.consensusPrg, _, err = compileOne(e.consensus, FieldConsensus, src.Consensus); err != nil {
 		return nil, err
 	}
-	if c.timePrg, err = compileOne(e.time, FieldTime, src.Time, false); err != nil {
+	if c.timePrg, _, err = compileOne(e.time, FieldTime, src.Time); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -130,30 +133,24 @@ func CheckSource(src Source) []Diagnostic {
 	return out
 }
 
-// compileOne checks and plans one expression. The condition is evaluated
-// exhaustively, as the real service does not short-circuit: a keyword the
-// activity lacks is noticed even behind a false `&&` (see Result).
-func compileOne(env *cel.Env, field, src string, exhaustive bool) (cel.Program, error) {
+// compileOne checks and plans one expression.
+func compileOne(env *cel.Env, field, src string) (cel.Program, *cel.Ast, error) {
 	ast, diags := checkOne(env, field, src)
 	if len(diags) > 0 {
 		d := diags[0]
-		return nil, &ExprError{Field: d.Field, Line: d.Line, Column: d.Column, Message: d.Message}
+		return nil, nil, &ExprError{Field: d.Field, Line: d.Line, Column: d.Column, Message: d.Message}
 	}
 	if ast == nil {
-		return nil, nil
-	}
-	opts := cel.OptOptimize
-	if exhaustive {
-		opts |= cel.OptExhaustiveEval
+		return nil, nil, nil
 	}
 	prg, err := env.Program(ast,
 		cel.CostLimit(CostLimit),
-		cel.EvalOptions(opts),
+		cel.EvalOptions(cel.OptOptimize),
 	)
 	if err != nil {
-		return nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
+		return nil, nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
 	}
-	return prg, nil
+	return prg, ast, nil
 }
 
 // checkOne parses and type-checks one expression. It returns a nil AST and no

@@ -52,8 +52,8 @@ type Result struct {
 	// Missing lists the keywords the condition read that the activity does
 	// not have (e.g. eth.tx on a create_policy activity). The condition then
 	// does not apply, whatever the rest of it says: such a policy never
-	// allows and never denies. The real service does not short-circuit
-	// either, so `false && eth.tx.to == 'x'` is noticed too.
+	// allows and never denies. The real service does not short-circuit, so
+	// `false && eth.tx.to == 'x'` is noticed too (see prefilter.go).
 	Missing []string
 }
 
@@ -88,6 +88,9 @@ func (c *Compiled) run(act *activation) (Result, error) {
 	}
 	if !r.Active {
 		return r, nil
+	}
+	if missing, settled := c.filter.decide(act); settled {
+		return Result{Active: true, Missing: missing}, nil
 	}
 	act.rec.reset()
 	r.Condition, err = run(c.conditionPrg, act)

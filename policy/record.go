@@ -168,8 +168,10 @@ func (p *provider) zero(structName, field string, f fieldSpec) (any, error) {
 
 // activation is what one evaluation resolves names against.
 type activation struct {
-	vars map[string]any
-	rec  *recorder
+	vars           map[string]any
+	rec            *recorder
+	absent         map[string]bool   // keywords the activity does not have
+	activityFields map[string]string // activity.type, kind, resource, action
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {
