@@ -62,9 +62,17 @@ func (in Input) activation() (*activation, error) {
 	if params == nil {
 		params = map[string]any{}
 	}
+	act := in.Activity
+	// An Activity built by hand (not by ActivityFor) gets what its type implies.
+	if act.Kind == "" {
+		act.Kind = KindOf(act.Type)
+	}
+	if act.Resource == "" && act.Action == "" {
+		act.Resource, act.Action, _ = ResourceAction(act.Type)
+	}
 	vars[varActivity] = &record{typ: typeActivity, fields: map[string]ref.Val{
-		"type": types.String(in.Activity.Type), "kind": types.String(in.Activity.Kind),
-		"resource": types.String(in.Activity.Resource), "action": types.String(in.Activity.Action),
+		"type": types.String(act.Type), "kind": types.String(act.Kind),
+		"resource": types.String(act.Resource), "action": types.String(act.Action),
 		"params": types.NewStringInterfaceMap(e.adapter, params)}}
 
 	for _, t := range []struct {
@@ -126,7 +134,7 @@ func (in Input) activation() (*activation, error) {
 		vars[varNow] = now
 	}
 	return &activation{vars: vars, rec: rec, absent: absent, activityFields: map[string]string{
-		"type": in.Activity.Type, "kind": in.Activity.Kind, "resource": in.Activity.Resource, "action": in.Activity.Action,
+		"type": act.Type, "kind": act.Kind, "resource": act.Resource, "action": act.Action,
 	}}, nil
 }
 

@@ -361,3 +361,16 @@ func TestKindOf(t *testing.T) {
 		t.Errorf("an older version of a documented type: %s %s %v", res, act, ok)
 	}
 }
+
+// TestHandBuiltActivityGetsItsKind: an Activity without kind, resource and
+// action (built by hand, not by ActivityFor) is seen with those its type
+// implies, before and inside CEL alike.
+func TestHandBuiltActivityGetsItsKind(t *testing.T) {
+	in := Input{Activity: Activity{Type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"}}
+	for _, cond := range []string{"activity.kind == 'SIGN_TRANSACTION'", "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'",
+		"activity.kind.startsWith('SIGN') && activity.action == 'SIGN'"} {
+		if r, err := evalCondition(t, cond, in); err != nil || !r.Condition {
+			t.Errorf("%s: %+v %v", cond, r, err)
+		}
+	}
+}
