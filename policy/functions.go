@@ -34,8 +34,12 @@ func accessFunctions() []cel.EnvOption {
 		cel.Function(fnNumber,
 			cel.Overload("vigil_number", []*cel.Type{cel.StringType}, cel.IntType,
 				cel.UnaryBinding(func(s ref.Val) ref.Val {
-					n, ok := new(big.Int).SetString(string(s.(types.String)), 10)
+					str, ok := s.(types.String)
 					if !ok {
+						return types.NewErr("not a number: %s", s.Type().TypeName())
+					}
+					n, ok := new(big.Int).SetString(string(str), 10)
+					if !ok || n.CmpAbs(maxUint256) > 0 {
 						return types.NewErr("not a number: %s", s)
 					}
 					return numberOf(n)

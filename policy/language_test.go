@@ -374,3 +374,27 @@ func TestHandBuiltActivityGetsItsKind(t *testing.T) {
 		}
 	}
 }
+
+// TestDynArgumentsFailCleanly: dyn() gets any value past the checker; the
+// functions refuse it with an evaluation error instead of panicking.
+func TestDynArgumentsFailCleanly(t *testing.T) {
+	in := Input{Now: mustTime(t, "2026-01-01T00:00:00Z")}
+	for _, src := range []Source{
+		{Time: "Timestamp(dyn(1)) < time.now"},
+		{Time: "CronSpan(dyn(1), '8h', 'UTC')"},
+		{Time: "CronSpan('* * * * *', dyn(true), 'UTC')"},
+		{Condition: "_vnum(dyn(1)) > 0"},
+		{Condition: "_vnum('1' + '0000000000000000000000000000000000000000000000000000000000000000000000000000000') > 0"},
+		{Condition: "[1][dyn('a')] == 1"},
+		{Condition: "'abc'[dyn(1.5)] == 'b'"},
+		{Condition: "dyn(1)[0..1] == []"},
+	} {
+		c, err := CompileSource(src)
+		if err != nil {
+			continue // refused by the checker: fine too
+		}
+		if _, err := c.Run(in); err == nil {
+			t.Errorf("%+v evaluated without error", src)
+		}
+	}
+}

@@ -210,7 +210,11 @@ func timeFunctions(spans *sync.Map) []cel.EnvOption {
 		cel.Function(fnTimestmp,
 			cel.Overload("vigil_timestamp_string", []*cel.Type{cel.StringType}, cel.TimestampType,
 				cel.UnaryBinding(func(s ref.Val) ref.Val {
-					t, err := parseTimestamp(string(s.(types.String)))
+					str, ok := s.(types.String)
+					if !ok {
+						return types.NewErr("Timestamp() needs a string, not %s", s.Type().TypeName())
+					}
+					t, err := parseTimestamp(string(str))
 					if err != nil {
 						return types.WrapErr(err)
 					}
@@ -223,7 +227,14 @@ func timeFunctions(spans *sync.Map) []cel.EnvOption {
 					if !ok {
 						return types.NewErr("CronSpan: no clock")
 					}
-					key := [3]string{string(args[1].(types.String)), string(args[2].(types.String)), string(args[3].(types.String))}
+					var key [3]string
+					for i := range key {
+						s, ok := args[i+1].(types.String)
+						if !ok {
+							return types.NewErr("CronSpan() needs three strings, not %s", args[i+1].Type().TypeName())
+						}
+						key[i] = string(s)
+					}
 					var span cronSpan
 					if v, ok := spans.Load(key); ok {
 						span = v.(cronSpan)
