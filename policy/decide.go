@@ -228,7 +228,7 @@ func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision 
 		return Decision{Outcome: api.OutcomeError, Reason: fmt.Sprintf("cannot prepare the evaluation: %v", err)}
 	}
 	d := Decision{Policies: make([]api.PolicyOutcome, 0, len(policies))}
-	var denied, allowed, waiting, failed, lacking []string
+	var denied, allowed, waiting, failed, lacking, inactive []string
 	for _, p := range policies {
 		v := p.judge(act)
 		d.Policies = append(d.Policies, api.PolicyOutcome{PolicyID: p.ID, Outcome: v.outcome})
@@ -241,6 +241,8 @@ func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision 
 			waiting = append(waiting, p.ID)
 		case api.OutcomeError:
 			failed = append(failed, fmt.Sprintf("%s (%v)", p.ID, v.err))
+		case api.OutcomeTimeInactive:
+			inactive = append(inactive, p.ID)
 		}
 		if len(v.missing) > 0 {
 			lacking = append(lacking, fmt.Sprintf("%s (reads %s)", p.ID, strings.Join(v.missing, ", ")))
@@ -262,6 +264,9 @@ func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision 
 			fmt.Sprintf("waiting for the root quorum: %d of %d root approvals so far", roots, need)
 	default:
 		d.Outcome, d.Reason = api.OutcomeDenyImplicit, "no policy allows this activity"
+	}
+	if len(inactive) > 0 {
+		note += "; policies inactive at this time: " + strings.Join(inactive, ", ")
 	}
 	if len(lacking) > 0 {
 		note += "; policies that do not apply because this activity has no such target or transaction: " + strings.Join(lacking, ", ")

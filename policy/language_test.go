@@ -299,7 +299,8 @@ func TestTimeInactivePolicyIsSkipped(t *testing.T) {
 		mk("allow-in-2026", api.EffectAllow, "time.now < Timestamp('2027-01-01T00:00:00Z')"),
 	}
 	d := Decide(ps, in, quorum, false)
-	if d.Outcome != api.OutcomeAllow || d.Policies[0].Outcome != api.OutcomeTimeInactive {
+	if d.Outcome != api.OutcomeAllow || d.Policies[0].Outcome != api.OutcomeTimeInactive ||
+		!strings.Contains(d.Reason, "inactive at this time: deny-at-night") {
 		t.Fatalf("daytime: %+v", d)
 	}
 	in.Now = mustTime(t, "2026-03-18T23:00:00Z")
