@@ -145,6 +145,7 @@ const (
 	OutcomeRejected               = "OUTCOME_REJECTED"
 	OutcomeError                  = "OUTCOME_ERROR"
 	OutcomeRequiresAuthenticators = "OUTCOME_REQUIRES_AUTHENTICATORS"
+	OutcomeTimeInactive           = "OUTCOME_TIME_INACTIVE" // a policy whose time expression is false
 
 	AppProofSchemeEphemeralKeyP256 = "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256"
 
@@ -190,7 +191,7 @@ func CredentialTypes() []string {
 // Outcomes lists every policy outcome value.
 func Outcomes() []string {
 	return []string{OutcomeAllow, OutcomeDenyExplicit, OutcomeDenyImplicit, OutcomeRequiresConsensus,
-		OutcomeRejected, OutcomeError, OutcomeRequiresAuthenticators}
+		OutcomeRejected, OutcomeError, OutcomeRequiresAuthenticators, OutcomeTimeInactive}
 }
 
 // FeatureNames lists every organization feature name.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"cel.dev/cel-go/cel"
@@ -25,13 +26,14 @@ const maxDiagnostics = 20
 const (
 	FieldCondition = "condition"
 	FieldConsensus = "consensus"
+	FieldTime      = "time"
 )
 
-// ExprError is a problem with a condition or consensus expression, at a
-// position a user can find: Line and Column are 1-based, Column counts
+// ExprError is a problem with a condition, consensus or time expression, at
+// a position a user can find: Line and Column are 1-based, Column counts
 // characters (not bytes).
 type ExprError struct {
-	Field   string // FieldCondition or FieldConsensus
+	Field   string // FieldCondition, FieldConsensus or FieldTime
 	Line    int
 	Column  int
 	Message string
@@ -43,7 +45,7 @@ func (e *ExprError) Error() string {
 
 // Diagnostic is one problem found by Check, for live linting.
 type Diagnostic struct {
-	Field   string // FieldCondition or FieldConsensus
+	Field   string // FieldCondition, FieldConsensus or FieldTime
 	Line    int    // 1-based
 	Column  int    // 1-based, in characters
 	Message string
@@ -53,41 +55,69 @@ func (d Diagnostic) String() string {
 	return (&ExprError{Field: d.Field, Line: d.Line, Column: d.Column, Message: d.Message}).Error()
 }
 
-// Compiled is a checked pair of condition and consensus expressions, ready to
-// be evaluated any number of times (concurrently too).
+// Source is a policy's three expressions. Time is the real service's
+// optional top-level `time` field (when the policy is active).
+type Source struct {
+	Condition, Consensus, Time string
+}
+
+// Compiled is a checked set of condition, consensus and time expressions,
+// ready to be evaluated any number of times (concurrently too).
 type Compiled struct {
-	condition, consensus       string
-	conditionPrg, consensusPrg cel.Program // nil when the expression is empty
+	src                                 Source
+	conditionPrg, consensusPrg, timePrg cel.Program // nil when the expression is empty
+	filter                              prefilter   // what the condition says before it runs
 }
 
 // Condition returns the condition source, as compiled.
-func (c *Compiled) Condition() string { return c.condition }
+func (c *Compiled) Condition() string { return c.src.Condition }
 
 // Consensus returns the consensus source, as compiled.
-func (c *Compiled) Consensus() string { return c.consensus }
+func (c *Compiled) Consensus() string { return c.src.Consensus }
+
+// Time returns the time source, as compiled.
+func (c *Compiled) Time() string { return c.src.Time }
 
 // Compile checks a policy's condition and consensus and prepares them for
-// evaluation. An empty (or all-blank) condition always applies; an empty
-// consensus sets no consensus requirement. Each non-empty expression must
-// type-check to bool. The first problem found is returned as an *ExprError.
+// evaluation. See CompileSource.
 func Compile(condition, consensus string) (*Compiled, error) {
+	return CompileSource(Source{Condition: condition, Consensus: consensus})
+}
+
+// CompileSource checks a policy's expressions and prepares them for
+// evaluation. An empty (or all-blank) condition always applies, an empty
+// consensus sets no consensus requirement, and an empty time is always
+// active. Each non-empty expression must type-check to bool. The first
+// problem found is returned as an *ExprError.
+func CompileSource(src Source) (*Compiled, error) {
 	e, err := loadEnvs()
 	if err != nil {
 		return nil, err
 	}
-	c := &Compiled{condition: condition, consensus: consensus}
-	if c.conditionPrg, err = compileOne(e.condition, FieldCondition, condition); err != nil {
+	c := &Compiled{src: src}
+	var condAst *cel.Ast
+	if c.conditionPrg, condAst, err = compileOne(e.condition, FieldCondition, src.Condition); err != nil {
 		return nil, err
 	}
-	if c.consensusPrg, err = compileOne(e.consensus, FieldConsensus, consensus); err != nil {
+	c.filter = newPrefilter(condAst)
+	if c.consensusPrg, _, err = compileOne(e.consensus, FieldConsensus, src.Consensus); err != nil {
+		return nil, err
+	}
+	if c.timePrg, _, err = compileOne(e.time, FieldTime, src.Time); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// Check returns every problem in a condition and consensus, in order of
-// position, condition first. An empty result means Compile would succeed.
+// Check returns every problem in a condition and consensus. See CheckSource.
 func Check(condition, consensus string) []Diagnostic {
+	return CheckSource(Source{Condition: condition, Consensus: consensus})
+}
+
+// CheckSource returns every problem of a policy's expressions, in order of
+// position, condition first, then consensus, then time. An empty result
+// means CompileSource would succeed.
+func CheckSource(src Source) []Diagnostic {
 	e, err := loadEnvs()
 	if err != nil {
 		return []Diagnostic{{Field: FieldCondition, Line: 1, Column: 1, Message: err.Error()}}
@@ -96,30 +126,31 @@ func Check(condition, consensus string) []Diagnostic {
 	for _, f := range []struct {
 		env        *cel.Env
 		field, src string
-	}{{e.condition, FieldCondition, condition}, {e.consensus, FieldConsensus, consensus}} {
+	}{{e.condition, FieldCondition, src.Condition}, {e.consensus, FieldConsensus, src.Consensus}, {e.time, FieldTime, src.Time}} {
 		_, diags := checkOne(f.env, f.field, f.src)
 		out = append(out, diags...)
 	}
 	return out
 }
 
-func compileOne(env *cel.Env, field, src string) (cel.Program, error) {
+// compileOne checks and plans one expression.
+func compileOne(env *cel.Env, field, src string) (cel.Program, *cel.Ast, error) {
 	ast, diags := checkOne(env, field, src)
 	if len(diags) > 0 {
 		d := diags[0]
-		return nil, &ExprError{Field: d.Field, Line: d.Line, Column: d.Column, Message: d.Message}
+		return nil, nil, &ExprError{Field: d.Field, Line: d.Line, Column: d.Column, Message: d.Message}
 	}
 	if ast == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	prg, err := env.Program(ast,
 		cel.CostLimit(CostLimit),
 		cel.EvalOptions(cel.OptOptimize),
 	)
 	if err != nil {
-		return nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
+		return nil, nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
 	}
-	return prg, nil
+	return prg, ast, nil
 }
 
 // checkOne parses and type-checks one expression. It returns a nil AST and no
@@ -138,13 +169,34 @@ func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
 		return nil, at(1, 1, "expression is not valid UTF-8 text")
 	}
 	out := doubleQuotes(field, src)
-	ast, iss := env.Compile(src)
-	if iss != nil && iss.Err() != nil {
-		for _, e := range iss.Errors() {
-			if len(out) >= maxDiagnostics {
-				break
+	rw, rerrs := rewrite(src)
+	for _, re := range rerrs {
+		line, col := sourcePosition(src, re.offset)
+		out = append(out, Diagnostic{Field: field, Line: line, Column: col, Message: re.message})
+	}
+	var ast *cel.Ast
+	if len(rerrs) == 0 {
+		var iss *cel.Issues
+		ast, iss = env.Compile(rw.text)
+		if iss != nil && iss.Err() != nil {
+			for _, e := range iss.Errors() {
+				if len(out) >= maxDiagnostics {
+					break
+				}
+				if strings.Contains(e.Message, "'"+varNow+"'") {
+					continue // reported as CronSpan's own error
+				}
+				d := diagnose(field, e)
+				d.Line, d.Column = rw.originalPosition(src, d.Line, d.Column)
+				d.Column = atCalledName(src, d.Line, d.Column, e.Message)
+				if name, ok := placeholderAt(src, d.Line, d.Column); ok {
+					d.Message = fmt.Sprintf("%s is a placeholder: replace it with a value (a string in single quotes, e.g. '…', or a number)", name)
+				}
+				out = append(out, d)
 			}
-			out = append(out, diagnose(field, e))
+		}
+		if iss == nil || iss.Err() == nil {
+			out = append(out, checkLiterals(field, src, rw, ast)...)
 		}
 	}
 	if len(out) > 0 {
@@ -161,6 +213,51 @@ func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
 	return ast, nil
 }
 
+// atCalledName moves a position from a call's '(' back to the function name
+// the message is about, which is where a user looks.
+func atCalledName(src string, line, col int, msg string) int {
+	lines := strings.Split(src, "\n")
+	if line < 1 || line > len(lines) {
+		return col
+	}
+	rs := []rune(lines[line-1])
+	if col < 2 || col > len(rs) || rs[col-1] != '(' {
+		return col
+	}
+	start := col - 1
+	for start > 0 && (rs[start-1] == '_' || unicode.IsLetter(rs[start-1]) || unicode.IsDigit(rs[start-1])) {
+		start--
+	}
+	if name := string(rs[start : col-1]); name != "" && strings.Contains(msg, "'"+name+"'") {
+		return start + 1
+	}
+	return col
+}
+
+// placeholderAt reports the documentation-style placeholder (<NAME>) that
+// starts at a position, if one does.
+func placeholderAt(src string, line, col int) (string, bool) {
+	lines := strings.Split(src, "\n")
+	if line < 1 || line > len(lines) {
+		return "", false
+	}
+	rs := []rune(lines[line-1])
+	if col < 1 || col > len(rs) || rs[col-1] != '<' {
+		return "", false
+	}
+	for i := col; i < len(rs) && i < col+64; i++ {
+		r := rs[i]
+		switch {
+		case r == '>' && i > col:
+			return string(rs[col-1 : i+1]), true
+		case r == '_' || r == ' ' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
 // diagnose turns a CEL error into a diagnostic whose message speaks about the
 // policy language rather than CEL internals, with a suggestion for typos.
 func diagnose(field string, e *common.Error) Diagnostic {
@@ -171,10 +268,14 @@ func diagnose(field string, e *common.Error) Diagnostic {
 	msg := strings.Replace(e.Message, " (in container '')", "", 1)
 	msg = friendlyType(msg)
 	hinted := strings.Contains(msg, "did you mean")
-	if name, ok := quotedAfter(msg, "undeclared reference to '"); ok && !hinted {
+	if name, ok := quotedAfter(msg, "undeclared reference to '"); ok && (name == fnCronSpan || name == fnTimestmp) {
+		msg = fmt.Sprintf("%s() is only available in the time field", name)
+	} else if ok && otherFieldOf(field, name) != "" {
+		msg = fmt.Sprintf("undeclared reference to '%s' ('%s' is only available in the %s)", name, name, otherFieldOf(field, name))
+	} else if ok && !hinted {
 		msg += hintForIdentifier(field, name)
 	} else if name, ok := quotedAfter(msg, "undefined field '"); ok && !hinted {
-		if s := suggest(name, fieldNames); s != "" {
+		if s := suggest(name, allFieldNames()); s != "" {
 			msg += fmt.Sprintf(" (did you mean '%s'?)", s)
 		}
 	}
@@ -188,22 +289,29 @@ func diagnose(field string, e *common.Error) Diagnostic {
 	return d
 }
 
-// hintForIdentifier explains an unknown name: a keyword of the other field, a
-// keyword of the real service that this service has no use for, or a typo.
-func hintForIdentifier(field, name string) string {
-	own, other, otherField := conditionVars, consensusVars, FieldConsensus
-	if field == FieldConsensus {
-		own, other, otherField = consensusVars, conditionVars, FieldCondition
-	}
-	for _, v := range other {
-		if v == name {
-			return fmt.Sprintf(" ('%s' is only available in the %s)", name, otherField)
+// fieldVars are the keywords of each field.
+var fieldVars = map[string][]string{FieldCondition: conditionVars, FieldConsensus: consensusVars, FieldTime: timeVars}
+
+// otherFieldOf names the other field whose keyword name is, if any.
+func otherFieldOf(field, name string) string {
+	for _, other := range []string{FieldCondition, FieldConsensus, FieldTime} {
+		if other != field && slices.Contains(fieldVars[other], name) {
+			return other
 		}
 	}
-	switch name {
-	case "eth", "solana", "tron", "bitcoin", "wallets":
-		return fmt.Sprintf(" ('%s' describes transactions to sign; no activity of this service signs one)", name)
+	return ""
+}
+
+// hintForIdentifier explains an unknown name: a keyword or function of
+// another field, or a typo.
+func hintForIdentifier(field, name string) string {
+	if other := otherFieldOf(field, name); other != "" {
+		return fmt.Sprintf(" ('%s' is only available in the %s)", name, other)
 	}
+	if field != FieldTime && (name == fnCronSpan || name == fnTimestmp) {
+		return fmt.Sprintf(" (%s() is only available in the time field)", name)
+	}
+	own := fieldVars[field]
 	if s := suggest(name, own); s != "" {
 		return fmt.Sprintf(" (did you mean '%s'?)", s)
 	}
@@ -224,12 +332,16 @@ func quotedAfter(msg, prefix string) (string, bool) {
 	return rest[:j], true
 }
 
-// friendlyType replaces the Go-derived names of the keyword structs.
+// friendlyType replaces the names of the hidden functions rewrite
+// introduces with the syntax the user wrote.
 func friendlyType(s string) string {
 	return strings.NewReplacer(
-		"policy.celUser", "User",
-		"policy.celCredential", "Credential",
-		"policy.celActivity", "Activity",
+		"'"+fnIndex+"'", "'[ ]' (index)",
+		"'"+fnSlice+"'", "'[ .. ]' (slice)",
+		"'"+fnCount+"'", "'count'",
+		"'"+fnNumber+"'", "a number",
+		"'CronSpan' applied to '(timestamp, ", "'CronSpan' applied to '(",
+		"'CronSpan' applied to '(timestamp)", "'CronSpan' applied to '()",
 	).Replace(s)
 }
 

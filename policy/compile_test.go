@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -87,13 +88,36 @@ func TestDocumentedExpressions(t *testing.T) {
 	}
 }
 
-func TestAbsentWalletIsAnEvaluationError(t *testing.T) {
-	c, err := Compile("wallet.id in ['a','b']", "")
+// TestAbsentTargetDoesNotApply: a condition reading a keyword the activity
+// does not have does not apply, even where the rest of it would be true,
+// and the result names the keyword.
+func TestAbsentTargetDoesNotApply(t *testing.T) {
+	for _, tc := range []struct{ condition, missing string }{
+		{"wallet.id in ['a','b']", "wallet"},
+		{"activity.resource == 'USER' || wallet.label == 'x'", "wallet"},
+		{"activity.resource == 'NOPE' && private_key.id == 'k'", "private_key"},
+		{"!(wallet_account.address == 'x')", "wallet_account"},
+		{"eth.tx.to == '0xabc' || true", "eth.tx"},
+		{"solana.tx.transfers.count() == 0 || true", "solana.tx"},
+		{"!bitcoin.tx.outputs.all(o, o.value > 1)", "bitcoin.tx"},
+		{"wallets.all(w, w.imported)", "wallets"},
+	} {
+		c, err := Compile(tc.condition, "")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.condition, err)
+		}
+		r, err := c.Run(input(alice))
+		if err != nil || r.Condition || !slices.Contains(r.Missing, tc.missing) {
+			t.Errorf("%s: result %+v, err %v; want a condition that does not apply, missing %s", tc.condition, r, err, tc.missing)
+		}
+	}
+	// has() tests presence without making the condition inapplicable.
+	c, err := Compile("!has(wallet.id) && !has(eth.tx.to)", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Evaluate(input(alice)); err == nil || !strings.Contains(err.Error(), "condition") {
-		t.Fatalf("Evaluate on an activity without a wallet: err = %v, want a condition error", err)
+	if r, err := c.Run(input(alice)); err != nil || !r.Condition || len(r.Missing) > 0 {
+		t.Errorf("has() on absent targets: %+v, %v", r, err)
 	}
 }
 
@@ -196,6 +220,7 @@ func TestCheckReportsEveryProblem(t *testing.T) {
 	var want []pos
 	for _, w := range []struct{ field, src, at string }{
 		{FieldCondition, cond, "activty"},
+		{FieldCondition, cond, ".idd"}, // Wallet is a documented struct: no field idd
 		{FieldCondition, cond, "\"y\""},
 		{FieldConsensus, cons, "aprovers"},
 		{FieldConsensus, cons, "credentals"},

@@ -39,28 +39,75 @@ type Decision struct {
 	Reason   string // one sentence for people
 }
 
-// Evaluate runs the condition and, when the condition holds, the consensus.
-// An empty condition or consensus counts as true. consensus is false whenever
-// condition is.
-func (c *Compiled) Evaluate(in Input) (condition, consensus bool, err error) {
-	act, err := in.activation()
-	if err != nil {
-		return false, false, err
-	}
-	return c.evaluate(act)
+// Result is the evaluation of one policy's expressions.
+type Result struct {
+	// Active is false when the time expression is false: the policy is
+	// skipped (OUTCOME_TIME_INACTIVE). Condition and Consensus are then false.
+	Active bool
+	// Condition is true when the policy applies. It is false when the
+	// condition read a keyword the activity does not have (Missing).
+	Condition bool
+	// Consensus is the consensus; false whenever Condition is.
+	Consensus bool
+	// Missing lists the keywords the condition read that the activity does
+	// not have (e.g. eth.tx on a create_policy activity). The condition then
+	// does not apply, whatever the rest of it says: such a policy never
+	// allows and never denies. The real service does not short-circuit, so
+	// `false && eth.tx.to == 'x'` is noticed too (see prefilter.go).
+	Missing []string
 }
 
-func (c *Compiled) evaluate(act interpreter.Activation) (condition, consensus bool, err error) {
-	if condition, err = run(c.conditionPrg, act); err != nil {
-		return false, false, fmt.Errorf("%s: %w", FieldCondition, err)
+// Evaluate runs the condition and, when the condition holds, the consensus.
+// An empty condition or consensus counts as true. consensus is false whenever
+// condition is, and both are false while the time expression is false.
+func (c *Compiled) Evaluate(in Input) (condition, consensus bool, err error) {
+	r, err := c.Run(in)
+	return r.Condition, r.Consensus, err
+}
+
+// Run evaluates the policy's expressions against one input: time, then
+// condition, then (when the condition holds) consensus.
+func (c *Compiled) Run(in Input) (Result, error) {
+	act, err := in.activation()
+	if err != nil {
+		return Result{}, err
 	}
-	if !condition {
-		return false, false, nil
+	return c.run(act)
+}
+
+func (c *Compiled) run(act *activation) (Result, error) {
+	var r Result
+	var err error
+	if c.timePrg != nil {
+		if _, ok := act.vars[varNow]; !ok {
+			return r, fmt.Errorf("%s: %w", FieldTime, errNoClock)
+		}
 	}
-	if consensus, err = run(c.consensusPrg, act); err != nil {
-		return true, false, fmt.Errorf("%s: %w", FieldConsensus, err)
+	if r.Active, err = run(c.timePrg, act); err != nil {
+		return r, fmt.Errorf("%s: %w", FieldTime, err)
 	}
-	return true, consensus, nil
+	if !r.Active {
+		return r, nil
+	}
+	if missing, settled := c.filter.decide(act); settled {
+		return Result{Active: true, Missing: missing}, nil
+	}
+	act.rec.reset()
+	r.Condition, err = run(c.conditionPrg, act)
+	if len(act.rec.missing) > 0 {
+		r.Missing = slices.Clone(act.rec.missing)
+		return Result{Active: true, Missing: r.Missing}, nil
+	}
+	if err != nil {
+		return Result{Active: true}, fmt.Errorf("%s: %w", FieldCondition, err)
+	}
+	if !r.Condition {
+		return r, nil
+	}
+	if r.Consensus, err = run(c.consensusPrg, act); err != nil {
+		return Result{Active: true, Condition: true}, fmt.Errorf("%s: %w", FieldConsensus, err)
+	}
+	return r, nil
 }
 
 func run(prg cel.Program, act interpreter.Activation) (bool, error) {
@@ -86,27 +133,34 @@ func run(prg cel.Program, act interpreter.Activation) (bool, error) {
 type verdict struct {
 	outcome string
 	err     error
+	missing []string // keywords the condition read that the activity lacks
 }
 
 // judge is one policy's own verdict:
 //   - OUTCOME_ERROR: an expression failed to evaluate, or the policy is malformed;
-//   - OUTCOME_DENY_IMPLICIT: it does not apply (condition false, or a deny
-//     whose consensus is not met);
+//   - OUTCOME_TIME_INACTIVE: its time expression is false: it is skipped;
+//   - OUTCOME_DENY_IMPLICIT: it does not apply (condition false, a keyword
+//     the activity lacks, or a deny whose consensus is not met);
 //   - OUTCOME_DENY_EXPLICIT: an applicable deny;
 //   - OUTCOME_ALLOW: an applicable allow whose consensus is met;
 //   - OUTCOME_REQUIRES_CONSENSUS: an allow whose condition holds but whose
 //     consensus is not met yet.
-func (p Policy) judge(act interpreter.Activation) verdict {
+func (p Policy) judge(act *activation) verdict {
 	if p.Compiled == nil {
-		return verdict{api.OutcomeError, errors.New("policy was not compiled")}
+		return verdict{outcome: api.OutcomeError, err: errors.New("policy was not compiled")}
 	}
 	if p.Effect != api.EffectAllow && p.Effect != api.EffectDeny {
-		return verdict{api.OutcomeError, fmt.Errorf("unknown effect %q", p.Effect)}
+		return verdict{outcome: api.OutcomeError, err: fmt.Errorf("unknown effect %q", p.Effect)}
 	}
-	cond, cons, err := p.Compiled.evaluate(act)
+	r, err := p.Compiled.run(act)
+	cond, cons := r.Condition, r.Consensus
 	switch {
 	case err != nil:
-		return verdict{api.OutcomeError, err}
+		return verdict{outcome: api.OutcomeError, err: err}
+	case !r.Active:
+		return verdict{outcome: api.OutcomeTimeInactive}
+	case len(r.Missing) > 0:
+		return verdict{outcome: api.OutcomeDenyImplicit, missing: r.Missing}
 	case !cond:
 		return verdict{outcome: api.OutcomeDenyImplicit}
 	case p.Effect == api.EffectDeny && cons:
@@ -174,7 +228,7 @@ func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision 
 		return Decision{Outcome: api.OutcomeError, Reason: fmt.Sprintf("cannot prepare the evaluation: %v", err)}
 	}
 	d := Decision{Policies: make([]api.PolicyOutcome, 0, len(policies))}
-	var denied, allowed, waiting, failed []string
+	var denied, allowed, waiting, failed, lacking, inactive []string
 	for _, p := range policies {
 		v := p.judge(act)
 		d.Policies = append(d.Policies, api.PolicyOutcome{PolicyID: p.ID, Outcome: v.outcome})
@@ -187,6 +241,11 @@ func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision 
 			waiting = append(waiting, p.ID)
 		case api.OutcomeError:
 			failed = append(failed, fmt.Sprintf("%s (%v)", p.ID, v.err))
+		case api.OutcomeTimeInactive:
+			inactive = append(inactive, p.ID)
+		}
+		if len(v.missing) > 0 {
+			lacking = append(lacking, fmt.Sprintf("%s (reads %s)", p.ID, strings.Join(v.missing, ", ")))
 		}
 	}
 	var note string
@@ -205,6 +264,12 @@ func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision 
 			fmt.Sprintf("waiting for the root quorum: %d of %d root approvals so far", roots, need)
 	default:
 		d.Outcome, d.Reason = api.OutcomeDenyImplicit, "no policy allows this activity"
+	}
+	if len(inactive) > 0 {
+		note += "; policies inactive at this time: " + strings.Join(inactive, ", ")
+	}
+	if len(lacking) > 0 {
+		note += "; policies that do not apply because this activity has no such target or transaction: " + strings.Join(lacking, ", ")
 	}
 	d.Reason += note
 	return d

@@ -36,8 +36,10 @@ func TestDecidePrecedence(t *testing.T) {
 	allowOps := mustPolicy(t, "allow-ops", api.EffectAllow, "activity.resource == 'USER'", "approvers.any(u, u.tags.contains('ops'))")
 	denyCarol := mustPolicy(t, "deny-carol", api.EffectDeny, "", "approvers.any(u, u.id == 'u-carol')")
 	denyDelete := mustPolicy(t, "deny-delete", api.EffectDeny, "activity.action == 'DELETE'", "")
-	broken := mustPolicy(t, "broken", api.EffectDeny, "wallet.id == 'w'", "") // no wallet: evaluation error
-	brokenAllow := mustPolicy(t, "broken-allow", api.EffectAllow, "wallet.id == 'w'", "")
+	broken := mustPolicy(t, "broken", api.EffectDeny, "activity.params.absent == 'w'", "") // no such parameter: evaluation error
+	brokenAllow := mustPolicy(t, "broken-allow", api.EffectAllow, "activity.params.absent == 'w'", "")
+	noWallet := mustPolicy(t, "no-wallet", api.EffectDeny, "activity.action == 'DELETE' || wallet.id == 'w'", "")
+	noTx := mustPolicy(t, "no-tx", api.EffectAllow, "eth.tx.to == '0xabc' || true", "")
 	twoOps := mustPolicy(t, "two-ops", api.EffectAllow, "", "approvers.filter(u, u.tags.contains('ops')).count() >= 2")
 
 	tests := []struct {
@@ -60,6 +62,10 @@ func TestDecidePrecedence(t *testing.T) {
 			map[string]string{"broken": api.OutcomeError, "allow-ops": api.OutcomeAllow}},
 		{"error neither allows", []Policy{brokenAllow}, []Approver{alice}, api.OutcomeDenyImplicit,
 			map[string]string{"broken-allow": api.OutcomeError}},
+		{"a deny reading a wallet the activity lacks does not apply", []Policy{noWallet, allowOps}, []Approver{alice}, api.OutcomeAllow,
+			map[string]string{"no-wallet": api.OutcomeDenyImplicit, "allow-ops": api.OutcomeAllow}},
+		{"an allow reading a transaction the activity lacks never allows", []Policy{noTx}, []Approver{alice}, api.OutcomeDenyImplicit,
+			map[string]string{"no-tx": api.OutcomeDenyImplicit}},
 		{"allow waiting for consensus", []Policy{twoOps}, []Approver{alice, carol}, api.OutcomeRequiresConsensus,
 			map[string]string{"two-ops": api.OutcomeRequiresConsensus}},
 		{"two tagged approvers meet consensus", []Policy{twoOps}, []Approver{alice, carol, bob}, api.OutcomeAllow,

@@ -2,14 +2,14 @@ package policy
 
 import (
 	"fmt"
-	"reflect"
 	"sync"
 
 	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/env"
+	"cel.dev/cel-go/common/operators"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/common/types/traits"
-	"cel.dev/cel-go/ext"
 	"cel.dev/cel-go/parser"
 )
 
@@ -18,7 +18,7 @@ import (
 // allowlist of a few hundred addresses fits in MaxExpressionLength, and the
 // cost limit allows nested quantifiers over hundreds of approvers.
 const (
-	// MaxExpressionLength is the longest condition or consensus accepted, in bytes.
+	// MaxExpressionLength is the longest condition, consensus or time accepted, in bytes.
 	MaxExpressionLength = 16 << 10
 	// MaxNestingDepth bounds how deeply an expression may nest (parentheses,
 	// operators, calls) before the parser refuses it.
@@ -30,54 +30,30 @@ const (
 	CostLimit = 200_000
 )
 
-// Names the expressions see. Consensus and condition see different keywords,
-// as in the real service's policy language.
+// Names the expressions see. Consensus, condition and time each see their
+// own keywords, as in the real service's policy language.
 const (
 	varApprovers     = "approvers"
 	varCredentials   = "credentials"
 	varActivity      = "activity"
 	varWallet        = "wallet"
+	varWallets       = "wallets"
 	varPrivateKey    = "private_key"
 	varWalletAccount = "wallet_account"
+	varEth           = "eth"
+	varSolana        = "solana"
+	varTron          = "tron"
+	varBitcoin       = "bitcoin"
+	varTempo         = "tempo"
+	varTime          = "time"
 )
 
-// celUser is what a consensus expression sees for one approver. The `cel`
-// tags are the field names of the real service's User struct.
-type celUser struct {
-	ID    string   `cel:"id"`
-	Name  string   `cel:"name"`
-	Alias string   `cel:"alias"`
-	Email string   `cel:"email"`
-	Tags  []string `cel:"tags"`
-}
-
-// celCredential is what a consensus expression sees for one credential that
-// approved the activity.
-type celCredential struct {
-	ID           string `cel:"id"`
-	Type         string `cel:"type"`
-	PublicKey    string `cel:"public_key"`
-	UserID       string `cel:"user_id"`
-	CredentialID string `cel:"credential_id"`
-}
-
-// celActivity is what a condition expression sees as `activity`.
-type celActivity struct {
-	Type     string         `cel:"type"`
-	Resource string         `cel:"resource"`
-	Action   string         `cel:"action"`
-	Params   map[string]any `cel:"params"`
-}
-
-// fieldNames lists every struct field an expression can reach, for "did you
-// mean" suggestions on a mistyped field.
-var fieldNames = []string{"id", "name", "alias", "email", "tags", "type", "public_key",
-	"user_id", "credential_id", "resource", "action", "params"}
-
-// consensusVars and conditionVars are the keywords of each field.
+// The keywords of each field.
 var (
 	consensusVars = []string{varApprovers, varCredentials}
-	conditionVars = []string{varActivity, varWallet, varPrivateKey, varWalletAccount}
+	conditionVars = []string{varActivity, varEth, varSolana, varTron, varBitcoin, varTempo,
+		varWallet, varWallets, varPrivateKey, varWalletAccount}
+	timeVars = []string{varTime}
 )
 
 // dialect is the service's additions to CEL: `x.any(v, p)` (CEL's exists),
@@ -117,42 +93,71 @@ func listContains(list, v ref.Val) ref.Val {
 	return c.Contains(v)
 }
 
-// envs holds the two checked environments. They are immutable once built, so
-// they are built once and shared.
+// envs holds the three checked environments and what evaluation needs to
+// build values for them. They are immutable once built (spans is a cache of
+// parsed CronSpan arguments), so they are built once and shared.
 type envs struct {
-	consensus, condition *cel.Env
+	consensus, condition, time *cel.Env
+	provider                   *provider
+	adapter                    adapter
+	spans                      *sync.Map
 }
 
 var loadEnvs = sync.OnceValues(func() (envs, error) {
+	reg, err := types.NewRegistry()
+	if err != nil {
+		return envs{}, fmt.Errorf("policy: type registry: %w", err)
+	}
+	ad := adapter{base: reg}
+	prov := &provider{Registry: reg, structs: buildSchema(), adapter: ad}
+	spans := &sync.Map{}
+
+	// CEL's own <, <=, > and >= are replaced by ones that also compare
+	// numbers beyond 64 bits (see number.go).
+	std := env.NewLibrarySubset().AddExcludedFunctions(
+		&env.Function{Name: operators.Less}, &env.Function{Name: operators.LessEquals},
+		&env.Function{Name: operators.Greater}, &env.Function{Name: operators.GreaterEquals})
 	common := []cel.EnvOption{
-		ext.NativeTypes(ext.ParseStructTags(true), reflect.TypeFor[celUser](), reflect.TypeFor[celCredential](), reflect.TypeFor[celActivity]()),
-		cel.CrossTypeNumericComparisons(true),
+		cel.StdLib(cel.StdLibSubset(std)),
+		cel.CustomTypeAdapter(ad),
+		cel.CustomTypeProvider(prov),
 		cel.ParserRecursionLimit(MaxNestingDepth),
-		cel.ParserExpressionSizeLimit(MaxExpressionLength),
+		cel.ParserExpressionSizeLimit(MaxExpressionLength + 4096), // room for rewrite's additions
 		cel.ExpressionNodeLimit(maxExpressionNodes),
 	}
 	common = append(common, dialect()...)
+	common = append(common, accessFunctions()...)
+	common = append(common, comparisonOperators()...)
 
-	userT := cel.ObjectType("policy.celUser")
-	credT := cel.ObjectType("policy.celCredential")
-	activityT := cel.ObjectType("policy.celActivity")
-	anyMap := cel.MapType(cel.StringType, cel.DynType)
-
-	consensus, err := cel.NewEnv(append(common,
-		cel.Variable(varApprovers, cel.ListType(userT)),
-		cel.Variable(varCredentials, cel.ListType(credT)),
+	obj := cel.ObjectType
+	consensus, err := cel.NewCustomEnv(append(common,
+		cel.Variable(varApprovers, cel.ListType(obj(typeUser))),
+		cel.Variable(varCredentials, cel.ListType(obj(typeCredential))),
 	)...)
 	if err != nil {
 		return envs{}, fmt.Errorf("policy: consensus environment: %w", err)
 	}
-	condition, err := cel.NewEnv(append(common,
-		cel.Variable(varActivity, activityT),
-		cel.Variable(varWallet, anyMap),
-		cel.Variable(varPrivateKey, anyMap),
-		cel.Variable(varWalletAccount, anyMap),
+	condition, err := cel.NewCustomEnv(append(common,
+		cel.Variable(varActivity, obj(typeActivity)),
+		cel.Variable(varWallet, obj(typeWallet)),
+		cel.Variable(varWallets, cel.ListType(obj(typeWallet))),
+		cel.Variable(varPrivateKey, obj(typePrivateKey)),
+		cel.Variable(varWalletAccount, obj(typeWalletAccount)),
+		cel.Variable(varEth, obj(typeEth)),
+		cel.Variable(varSolana, obj(typeSolana)),
+		cel.Variable(varTron, obj(typeTron)),
+		cel.Variable(varBitcoin, obj(typeBitcoin)),
+		cel.Variable(varTempo, obj(typeTempo)),
 	)...)
 	if err != nil {
 		return envs{}, fmt.Errorf("policy: condition environment: %w", err)
 	}
-	return envs{consensus: consensus, condition: condition}, nil
+	timeEnv, err := cel.NewCustomEnv(append(append(common, timeFunctions(spans)...),
+		cel.Variable(varTime, obj(typeTime)),
+		cel.Variable(varNow, cel.TimestampType),
+	)...)
+	if err != nil {
+		return envs{}, fmt.Errorf("policy: time environment: %w", err)
+	}
+	return envs{consensus: consensus, condition: condition, time: timeEnv, provider: prov, adapter: ad, spans: spans}, nil
 })

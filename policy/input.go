@@ -3,10 +3,10 @@ package policy
 import (
 	"bytes"
 	"encoding/json"
+	"math/big"
 	"strings"
+	"time"
 	"unicode"
-
-	"cel.dev/cel-go/interpreter"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -14,20 +14,47 @@ import (
 // Input is everything the expressions of one evaluation can see.
 type Input struct {
 	Activity Activity
-	// Wallet, PrivateKey and WalletAccount describe the target of the activity
-	// when it has one. None of this service's activities targets a wallet, key
-	// or account, so they are usually nil, which expressions see as an empty
-	// map: `has(wallet.id)` is false and `wallet.id` is an evaluation error.
+	// Wallet, PrivateKey and WalletAccount are the target of the activity
+	// when it has one, with the fields of the documented Wallet, PrivateKey and
+	// WalletAccount structs (snake_case keys: "id", "label", "imported", …).
+	// Wallets is the list of target wallets of requests involving several.
+	// None of this service's activities has a target, so they are usually
+	// nil: a condition that reads one then does not apply (see Result).
 	Wallet, PrivateKey, WalletAccount map[string]any
+	Wallets                           []map[string]any
+	// Payloads are what the real service parses from a signing request, by
+	// keyword: "eth.tx", "eth.eip_712", "eth.eip_7702_authorization",
+	// "solana.tx", "tron.tx", "bitcoin.tx" and "tempo.tx", each an object with
+	// the fields of its documented struct (snake_case keys; nested structs as
+	// objects, lists as slices; numbers as Go integers, *big.Int, json.Number
+	// or decimal strings). No activity of this service signs, so it is
+	// usually nil; simulations fill it.
+	Payloads map[string]map[string]any
 	// Approvers are the users who have approved so far, the requester first.
 	Approvers []Approver
 	// Credentials are the credentials those approvals were made with.
 	Credentials []Credential
+	// Now is the service clock at the evaluation: time.now, and the instant
+	// CronSpan tests. A policy with a time expression fails to evaluate when
+	// it is zero.
+	Now time.Time
 }
+
+// Payload keywords.
+const (
+	PayloadEthTx      = "eth.tx"
+	PayloadEthEIP712  = "eth.eip_712"
+	PayloadEthEIP7702 = "eth.eip_7702_authorization"
+	PayloadSolanaTx   = "solana.tx"
+	PayloadTronTx     = "tron.tx"
+	PayloadBitcoinTx  = "bitcoin.tx"
+	PayloadTempoTx    = "tempo.tx"
+)
 
 // Activity is what a condition sees as `activity`.
 type Activity struct {
 	Type     string // activity type value, e.g. ACTIVITY_TYPE_CREATE_POLICY_V3
+	Kind     string // version-agnostic kind, e.g. CREATE_POLICY (see KindOf)
 	Resource string // e.g. POLICY (see ResourceAction)
 	Action   string // e.g. CREATE
 	Params   map[string]any
@@ -48,15 +75,17 @@ type Credential struct {
 
 // Resources and actions of `activity.resource` and `activity.action`.
 const (
-	ResourceOrganization  = "ORGANIZATION"
-	ResourceInvitation    = "INVITATION"
-	ResourcePolicy        = "POLICY"
-	ResourceWallet        = "WALLET"
-	ResourceUser          = "USER"
-	ResourceCredential    = "CREDENTIAL"
-	ResourceAuth          = "AUTH"
-	ResourceTvcDeployment = "TVC_DEPLOYMENT"
-	ResourceActivity      = "ACTIVITY"
+	ResourceOrganization           = "ORGANIZATION"
+	ResourceInvitation             = "INVITATION"
+	ResourcePolicy                 = "POLICY"
+	ResourceWallet                 = "WALLET"
+	ResourceUser                   = "USER"
+	ResourceCredential             = "CREDENTIAL"
+	ResourceAuth                   = "AUTH"
+	ResourceTvcDeployment          = "TVC_DEPLOYMENT"
+	ResourceActivity               = "ACTIVITY"
+	ResourceSmartContractInterface = "SMART_CONTRACT_INTERFACE"
+	ResourceMfaPolicy              = "MFA_POLICY"
 
 	ActionCreate  = "CREATE"
 	ActionUpdate  = "UPDATE"
@@ -70,26 +99,34 @@ const (
 // breakdown table; the others are decisions for types that table omits
 // (docs/policy-language.md explains each).
 var resourceActions = map[string][2]string{
-	api.TypeOauth:                        {ResourceAuth, ActionCreate},         // docs
-	api.TypeCreateInvitations:            {ResourceInvitation, ActionCreate},   // docs
-	api.TypeCreateSmartContractInterface: {ResourcePolicy, ActionCreate},       // feeds the policy engine
-	api.TypeSetOrganizationFeature:       {ResourceOrganization, ActionUpdate}, // docs
-	api.TypeUpdateOauth2Credential:       {ResourceAuth, ActionUpdate},         // like the OAuth provider types
-	api.TypeCreatePolicyV3:               {ResourcePolicy, ActionCreate},       // docs
-	api.TypeDeleteWalletAccounts:         {ResourceWallet, ActionDelete},       // accounts are WALLET, as CREATE_WALLET_ACCOUNTS
-	api.TypeCreateUserTag:                {ResourceUser, ActionCreate},         // docs
-	api.TypeDeleteAPIKeys:                {ResourceCredential, ActionDelete},   // docs
-	api.TypeCreateReadOnlySession:        {ResourceAuth, ActionCreate},         // like CREATE_READ_WRITE_SESSION
+	api.TypeOauth:                        {ResourceAuth, ActionCreate},                   // docs
+	api.TypeCreateInvitations:            {ResourceInvitation, ActionCreate},             // docs
+	api.TypeCreateSmartContractInterface: {ResourceSmartContractInterface, ActionCreate}, // docs
+	api.TypeSetOrganizationFeature:       {ResourceOrganization, ActionUpdate},           // docs
+	api.TypeUpdateOauth2Credential:       {ResourceAuth, ActionUpdate},                   // like the OAuth provider types
+	api.TypeCreatePolicyV3:               {ResourcePolicy, ActionCreate},                 // docs
+	api.TypeDeleteWalletAccounts:         {ResourceWallet, ActionDelete},                 // docs
+	api.TypeCreateUserTag:                {ResourceUser, ActionCreate},                   // docs
+	api.TypeDeleteAPIKeys:                {ResourceCredential, ActionDelete},             // docs
+	api.TypeCreateReadOnlySession:        {ResourceAuth, ActionCreate},                   // like CREATE_READ_WRITE_SESSION
 	api.TypeDeleteTvcDeployment:          {ResourceTvcDeployment, ActionDelete},
-	api.TypeCreateMfaPolicy:              {ResourcePolicy, ActionCreate},
+	api.TypeCreateMfaPolicy:              {ResourceMfaPolicy, ActionCreate}, // the documented resource MFA_POLICY
 	api.TypeApproveActivity:              {ResourceActivity, ActionApprove},
 	api.TypeRejectActivity:               {ResourceActivity, ActionReject},
 }
 
-// ResourceAction returns the resource and action of an activity type; ok is
-// false for a type this service does not know.
+// ResourceAction returns the resource and action of an activity type: this
+// service's own types first, then the real service's documented table (so
+// that simulated signing activities get SIGN, EXPORT…); ok is false for a
+// type neither knows.
 func ResourceAction(activityType string) (resource, action string, ok bool) {
 	ra, ok := resourceActions[activityType]
+	if !ok {
+		ra, ok = documentedResourceActions[activityType]
+	}
+	if k := KindOf(activityType); !ok && k != "" {
+		ra, ok = documentedByKind[k]
+	}
 	return ra[0], ra[1], ok
 }
 
@@ -103,7 +140,7 @@ func ResourceAction(activityType string) (resource, action string, ok bool) {
 // (`activity.params.userTagName` and `activity.params.user_tag_name`), as the
 // real service's documentation uses both. Whole numbers become ints.
 func ActivityFor(typ string, params any) Activity {
-	a := Activity{Type: typ, Params: map[string]any{}}
+	a := Activity{Type: typ, Kind: KindOf(typ), Params: map[string]any{}}
 	a.Resource, a.Action, _ = ResourceAction(typ)
 	var raw []byte
 	switch p := params.(type) {
@@ -156,6 +193,9 @@ func normalize(v any) any {
 		if i, err := t.Int64(); err == nil {
 			return i
 		}
+		if n, ok := new(big.Int).SetString(string(t), 10); ok && n.CmpAbs(maxUint256) <= 0 {
+			return n // a whole number beyond 64 bits compares exactly
+		}
 		f, _ := t.Float64()
 		return f
 	}
@@ -177,37 +217,27 @@ func snakeCase(s string) string {
 	return b.String()
 }
 
-// activation converts an Input into the variables both fields' expressions see.
-func (in Input) activation() (interpreter.Activation, error) {
-	users := make([]celUser, len(in.Approvers))
-	for i, a := range in.Approvers {
-		tags := a.Tags
-		if tags == nil {
-			tags = []string{}
-		}
-		users[i] = celUser{ID: a.ID, Name: a.Name, Alias: a.Name, Email: a.Email, Tags: tags}
-	}
-	creds := make([]celCredential, len(in.Credentials))
-	for i, c := range in.Credentials {
-		creds[i] = celCredential{ID: c.ID, Type: c.Type, PublicKey: c.PublicKey, UserID: c.UserID, CredentialID: c.CredentialID}
-	}
-	params := in.Activity.Params
-	if params == nil {
-		params = map[string]any{}
-	}
-	return interpreter.NewActivation(map[string]any{
-		varApprovers:     users,
-		varCredentials:   creds,
-		varActivity:      celActivity{Type: in.Activity.Type, Resource: in.Activity.Resource, Action: in.Activity.Action, Params: params},
-		varWallet:        orEmpty(in.Wallet),
-		varPrivateKey:    orEmpty(in.PrivateKey),
-		varWalletAccount: orEmpty(in.WalletAccount),
-	})
+// rootQuorumTypes are governed by the root quorum only; the service gives
+// them no kind.
+var rootQuorumTypes = map[string]bool{
+	"ACTIVITY_TYPE_UPDATE_ROOT_QUORUM":          true,
+	"ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE":    true,
+	"ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE": true,
+	"ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME":    true,
 }
 
-func orEmpty(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
+// KindOf returns the version-agnostic kind of an activity type: the type
+// without its ACTIVITY_TYPE_ prefix and _V<n> suffix (SIGN_TRANSACTION for
+// ACTIVITY_TYPE_SIGN_TRANSACTION_V2), the rule every row of the real
+// service's "Activity kinds" table follows. Root quorum activities have no
+// kind (""), as there.
+func KindOf(activityType string) string {
+	k, ok := strings.CutPrefix(activityType, "ACTIVITY_TYPE_")
+	if !ok || rootQuorumTypes[activityType] {
+		return ""
 	}
-	return m
+	if i := strings.LastIndex(k, "_V"); i > 0 && i+2 < len(k) && strings.Trim(k[i+2:], "0123456789") == "" {
+		k = k[:i]
+	}
+	return k
 }

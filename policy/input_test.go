@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"math/big"
 	"reflect"
 	"testing"
 
@@ -45,7 +46,7 @@ func TestActivityForParams(t *testing.T) {
 		"apiKeyIds": []any{"k1", "k2"}, "api_key_ids": []any{"k1", "k2"},
 		"nested": map[string]any{"someKey": 1.5, "some_key": 1.5},
 		"order":  int64(2),
-		"big":    12345678901234567890.0, // beyond int64: a double
+		"big":    bigFrom("12345678901234567890"), // beyond int64: exact
 	}
 	for name, params := range map[string]any{
 		"raw message": json.RawMessage(raw),
@@ -99,4 +100,9 @@ func TestParamsAreUsableInConditions(t *testing.T) {
 	if err != nil || !cond {
 		t.Fatalf("condition = %v, %v; want true", cond, err)
 	}
+}
+
+func bigFrom(s string) *big.Int {
+	n, _ := new(big.Int).SetString(s, 10)
+	return n
 }

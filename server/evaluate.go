@@ -38,7 +38,7 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 		policies: pols,
 		quorum:   policy.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs},
 		rootOnly: rootOnly(a.Type),
-		input:    policy.Input{Activity: policy.ActivityFor(a.Type, params)},
+		input:    policy.Input{Activity: policy.ActivityFor(a.Type, params), Now: s.now()},
 	}
 	voted := map[string]bool{}
 	for _, v := range a.Votes {

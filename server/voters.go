@@ -51,7 +51,7 @@ func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, 
 		v.policies, v.loaded = pols, true
 	}
 	_, params := a.Intent.Params()
-	in := policy.Input{Activity: policy.ActivityFor(a.Type, params)}
+	in := policy.Input{Activity: policy.ActivityFor(a.Type, params), Now: v.s.now()}
 	for _, p := range v.policies {
 		if p.Effect != api.EffectAllow || strings.TrimSpace(p.Compiled.Consensus()) == "" {
 			continue

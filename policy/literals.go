@@ -1,0 +1,71 @@
+package policy
+
+import (
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/ast"
+	"cel.dev/cel-go/common/types"
+)
+
+// checkLiterals refuses, at compile time and at their position, constant
+// arguments of Timestamp and CronSpan that could never evaluate: a time with
+// a non-zero offset, a malformed schedule or duration, an unknown time zone.
+func checkLiterals(field, src string, rw rewritten, checked *cel.Ast) []Diagnostic {
+	if checked == nil {
+		return nil
+	}
+	native := checked.NativeRep()
+	info := native.SourceInfo()
+	var out []Diagnostic
+	report := func(id int64, msg string) {
+		loc := info.GetStartLocation(id)
+		line, col := loc.Line(), loc.Column()+1
+		if line < 1 {
+			line, col = 1, 1
+		}
+		line, col = rw.originalPosition(src, line, col)
+		out = append(out, Diagnostic{Field: field, Line: line, Column: col, Message: msg})
+	}
+	constString := func(e ast.Expr) (string, bool) {
+		if e.Kind() != ast.LiteralKind {
+			return "", false
+		}
+		s, ok := e.AsLiteral().(types.String)
+		return string(s), ok
+	}
+	visitor := ast.NewExprVisitor(func(e ast.Expr) {
+		if e.Kind() != ast.CallKind {
+			return
+		}
+		call := e.AsCall()
+		args := call.Args()
+		switch {
+		case call.FunctionName() == fnTimestmp && len(args) == 1:
+			if s, ok := constString(args[0]); ok {
+				if _, err := parseTimestamp(s); err != nil {
+					report(args[0].ID(), err.Error())
+				}
+			}
+		case call.FunctionName() == fnCronSpan && len(args) == 4:
+			sched, ok1 := constString(args[1])
+			dur, ok2 := constString(args[2])
+			tz, ok3 := constString(args[3])
+			if ok1 {
+				if _, err := parseCron(sched); err != nil {
+					report(args[1].ID(), err.Error())
+				}
+			}
+			if ok2 {
+				if _, err := parseSpanDuration(dur); err != nil {
+					report(args[2].ID(), err.Error())
+				}
+			}
+			if ok3 {
+				if _, err := parseCronSpan("* * * * *", "1m", tz); err != nil {
+					report(args[3].ID(), err.Error())
+				}
+			}
+		}
+	})
+	ast.PostOrderVisit(native.Expr(), visitor)
+	return out
+}

@@ -1,0 +1,254 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+)
+
+// The time field's functions, as documented in the service's "Time
+// expressions": Timestamp('<rfc3339>') with a zero UTC offset, and
+// CronSpan('<cron>', '<duration>', '<tz>'), true when the evaluation's clock
+// (time.now) falls inside a window [fire, fire+duration) of the schedule.
+
+// maxSpan is the longest CronSpan window.
+const maxSpan = 7 * 24 * time.Hour
+
+// parseTimestamp parses an RFC 3339 time whose offset is zero (Z, z, +00:00
+// or -00:00); other offsets are refused, as the service refuses them.
+func parseTimestamp(s string) (time.Time, error) {
+	u := s
+	if len(u) > 10 && u[10] == 't' {
+		u = u[:10] + "T" + u[11:]
+	}
+	if strings.HasSuffix(u, "z") {
+		u = u[:len(u)-1] + "Z"
+	}
+	t, err := time.Parse(time.RFC3339Nano, u)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("Timestamp('%s') is not an RFC 3339 time, e.g. '2025-01-01T00:00:00Z'", s)
+	}
+	if _, offset := t.Zone(); offset != 0 {
+		return time.Time{}, fmt.Errorf("Timestamp('%s'): the time must be in UTC with a zero offset (Z, +00:00 or -00:00), e.g. '2025-01-01T00:00:00Z'", s)
+	}
+	return t.UTC(), nil
+}
+
+// cronField is the set of values one cron field matches.
+type cronField struct {
+	any    bool
+	values []bool // indexed by value
+}
+
+func (f cronField) has(v int) bool { return f.any || v < len(f.values) && f.values[v] }
+
+// cron is a parsed 5-field schedule of the documented subset.
+type cron struct{ minute, hour, dom, month, dow cronField }
+
+var cronRanges = [5]struct {
+	name     string
+	min, max int
+}{{"minute", 0, 59}, {"hour", 0, 23}, {"day of month", 1, 31}, {"month", 1, 12}, {"day of week", 0, 6}}
+
+// parseCron parses `minute hour day-of-month month day-of-week` with numbers,
+// ranges (1-5), lists (1,3,5) and `*`; steps, macros, names and a seconds
+// field are refused, as the service refuses them.
+func parseCron(s string) (cron, error) {
+	parts := strings.Fields(s)
+	if len(parts) != 5 {
+		return cron{}, fmt.Errorf("CronSpan: the schedule '%s' has %d fields; it needs 5: minute hour day-of-month month day-of-week", s, len(parts))
+	}
+	var fields [5]cronField
+	for i, p := range parts {
+		r := cronRanges[i]
+		if p == "*" {
+			fields[i] = cronField{any: true}
+			continue
+		}
+		f := cronField{values: make([]bool, r.max+1)}
+		for item := range strings.SplitSeq(p, ",") {
+			lo, hi, isRange := strings.Cut(item, "-")
+			a, errA := strconv.Atoi(lo)
+			b := a
+			var errB error
+			if isRange {
+				b, errB = strconv.Atoi(hi)
+			}
+			if errA != nil || errB != nil || strings.ContainsAny(item, "+ ") {
+				return cron{}, fmt.Errorf("CronSpan: '%s' in the %s field is not a number, a range (1-5) or a list (1,3,5); steps, names and macros are not supported", item, r.name)
+			}
+			if a < r.min || b > r.max || a > b {
+				return cron{}, fmt.Errorf("CronSpan: '%s' is outside the %s field's %d-%d", item, r.name, r.min, r.max)
+			}
+			for v := a; v <= b; v++ {
+				f.values[v] = true
+			}
+		}
+		fields[i] = f
+	}
+	return cron{minute: fields[0], hour: fields[1], dom: fields[2], month: fields[3], dow: fields[4]}, nil
+}
+
+// dayMatches applies cron's rule: when both day fields are restricted, a day
+// matches if either does.
+func (c cron) dayMatches(t time.Time) bool {
+	if !c.month.has(int(t.Month())) {
+		return false
+	}
+	dom, dow := c.dom.has(t.Day()), c.dow.has(int(t.Weekday()))
+	if !c.dom.any && !c.dow.any {
+		return dom || dow
+	}
+	return dom && dow
+}
+
+// parseSpanDuration parses a whole-number duration of days, hours and
+// minutes (8h, 90m, 1d12h), greater than zero and at most 7 days.
+func parseSpanDuration(s string) (time.Duration, error) {
+	bad := fmt.Errorf("CronSpan: the duration '%s' must be whole days, hours and minutes, e.g. '8h', '90m' or '1d12h'", s)
+	if s == "" {
+		return 0, bad
+	}
+	var total time.Duration
+	rest := s
+	lastUnit := -1
+	for rest != "" {
+		i := 0
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == len(rest) || i > 6 {
+			return 0, bad
+		}
+		n, _ := strconv.Atoi(rest[:i])
+		unit := strings.IndexByte("dhm", rest[i])
+		if unit < 0 || unit <= lastUnit {
+			return 0, bad
+		}
+		lastUnit = unit
+		total += time.Duration(n) * [...]time.Duration{24 * time.Hour, time.Hour, time.Minute}[unit]
+		rest = rest[i+1:]
+	}
+	if total <= 0 || total > maxSpan {
+		return 0, fmt.Errorf("CronSpan: the duration '%s' must be more than zero and at most 7 days", s)
+	}
+	return total, nil
+}
+
+// cronSpan is a parsed CronSpan call.
+type cronSpan struct {
+	cron cron
+	dur  time.Duration
+	loc  *time.Location
+}
+
+func parseCronSpan(schedule, duration, tz string) (cronSpan, error) {
+	c, err := parseCron(schedule)
+	if err != nil {
+		return cronSpan{}, err
+	}
+	d, err := parseSpanDuration(duration)
+	if err != nil {
+		return cronSpan{}, err
+	}
+	if tz == "" || tz == "Local" {
+		return cronSpan{}, fmt.Errorf("CronSpan: '%s' is not an IANA time zone name, e.g. 'America/New_York' or 'UTC'", tz)
+	}
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return cronSpan{}, fmt.Errorf("CronSpan: '%s' is not an IANA time zone name, e.g. 'America/New_York' or 'UTC'", tz)
+	}
+	return cronSpan{cron: c, dur: d, loc: loc}, nil
+}
+
+// active reports whether now lies in [fire, fire+dur) for some fire of the
+// schedule. All windows are equally long, so it is enough to find the latest
+// fire at or before now and see whether its window still runs.
+//
+// Fires are local wall-clock times in the zone. A wall time that does not
+// exist (skipped by a daylight-saving change) fires at the instant Go's
+// time.Date gives it; a wall time that occurs twice fires at its first
+// occurrence.
+func (s cronSpan) active(now time.Time) bool {
+	local := now.In(s.loc)
+	// Windows last at most 7 days, so only fires of the last 8 local days matter.
+	for back := 0; back <= 8; back++ {
+		day := time.Date(local.Year(), local.Month(), local.Day()-back, 12, 0, 0, 0, s.loc)
+		if !s.cron.dayMatches(day) {
+			continue
+		}
+		for h := 23; h >= 0; h-- {
+			if !s.cron.hour.has(h) {
+				continue
+			}
+			for m := 59; m >= 0; m-- {
+				if !s.cron.minute.has(m) {
+					continue
+				}
+				fire := time.Date(day.Year(), day.Month(), day.Day(), h, m, 0, 0, s.loc)
+				if fire.After(now) {
+					continue
+				}
+				return now.Before(fire.Add(s.dur))
+			}
+		}
+	}
+	return false
+}
+
+// timeFunctions declares Timestamp and CronSpan. Parsed CronSpan arguments
+// are kept in spans (one per environment) so that time zones are loaded once.
+func timeFunctions(spans *sync.Map) []cel.EnvOption {
+	return []cel.EnvOption{
+		cel.Function(fnTimestmp,
+			cel.Overload("vigil_timestamp_string", []*cel.Type{cel.StringType}, cel.TimestampType,
+				cel.UnaryBinding(func(s ref.Val) ref.Val {
+					str, ok := s.(types.String)
+					if !ok {
+						return types.NewErr("Timestamp() needs a string, not %s", s.Type().TypeName())
+					}
+					t, err := parseTimestamp(string(str))
+					if err != nil {
+						return types.WrapErr(err)
+					}
+					return types.Timestamp{Time: t}
+				}))),
+		cel.Function(fnCronSpan,
+			cel.Overload("vigil_cronspan", []*cel.Type{cel.TimestampType, cel.StringType, cel.StringType, cel.StringType}, cel.BoolType,
+				cel.FunctionBinding(func(args ...ref.Val) ref.Val {
+					now, ok := args[0].(types.Timestamp)
+					if !ok {
+						return types.NewErr("CronSpan: no clock")
+					}
+					var key [3]string
+					for i := range key {
+						s, ok := args[i+1].(types.String)
+						if !ok {
+							return types.NewErr("CronSpan() needs three strings, not %s", args[i+1].Type().TypeName())
+						}
+						key[i] = string(s)
+					}
+					var span cronSpan
+					if v, ok := spans.Load(key); ok {
+						span = v.(cronSpan)
+					} else {
+						s, err := parseCronSpan(key[0], key[1], key[2])
+						if err != nil {
+							return types.WrapErr(err)
+						}
+						spans.Store(key, s)
+						span = s
+					}
+					return types.Bool(span.active(now.Time))
+				}))),
+	}
+}
+
+var errNoClock = errors.New("the policy has a time expression but the evaluation has no clock (Input.Now is zero)")
