@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
@@ -62,12 +63,39 @@ func TestDemoConsoleVerifiesBootProofsWithTheDemoRoot(t *testing.T) {
 	waitForText(t, tm, "Vigil Demo")
 	tm.Type("2")
 	want := append([]string{"DEMO root — not AWS"}, env.info.EnclaveApps...)
-	waitForText(t, tm, append(want, "VERIFIED")...)
+	// Apps verify concurrently: wait until every row's verdict has been drawn after
+	// the last "verifying…", not just the first one's.
+	var seen []byte
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		seen = append(seen, b...)
+		plain := ansi.Strip(string(seen))
+		for _, w := range want {
+			if !strings.Contains(plain, w) {
+				return false
+			}
+		}
+		idx := indexesOf(plain, "VERIFIED")
+		n := len(env.info.EnclaveApps)
+		return len(idx) >= n && strings.LastIndex(plain, "verifying") < idx[len(idx)-n]
+	}, teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	// The program has finished: the model can be read without racing it.
 	frame := root.Render()
 	if strings.Contains(frame, "FAILED") || strings.Count(frame, "VERIFIED") != len(env.info.EnclaveApps) {
 		t.Errorf("not every app verified:\n%s", frame)
+	}
+}
+
+// indexesOf returns where each occurrence of sub starts in s.
+func indexesOf(s, sub string) []int {
+	var out []int
+	for i := 0; ; {
+		j := strings.Index(s[i:], sub)
+		if j < 0 {
+			return out
+		}
+		out = append(out, i+j)
+		i += j + len(sub)
 	}
 }
