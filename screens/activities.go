@@ -49,11 +49,12 @@ type Activities struct {
 	auto      bool
 	autoGen   int // generation of the auto-refresh tick chain
 	detail    *activityDetail
-	confirm   *pendingVote
 	voting    string // id of the activity whose vote is in flight
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
 	// for the session.
 	bootCache map[string]*api.BootProof
+	// width and height are the body's size (SetSize).
+	width, height int
 }
 
 // pendingVote is a vote waiting for its confirm dialog. It captures the activity's
@@ -81,7 +82,12 @@ type (
 		err      error
 	}
 	activitiesTickMsg struct{ gen int }
+	// voteConfirmedMsg is the vote dialog's yes: the vote it captured.
+	voteConfirmedMsg struct{ v pendingVote }
 )
+
+// voteDialogID is the vote's confirm dialog on the root's stack.
+const voteDialogID = "vote"
 
 // NewActivities builds the screen; auto-refresh starts on when the profile has an
 // interval.
@@ -121,9 +127,19 @@ func (a *Activities) Init() tea.Cmd {
 	return tea.Batch(a.load(), a.tick())
 }
 
-// Capturing implements Screen: typing a filter or answering a dialog.
+// Capturing implements Screen: typing a filter.
 func (a *Activities) Capturing() bool {
-	return a.confirm != nil || (a.detail == nil && a.table.Filtering())
+	return a.detail == nil && a.table.Filtering()
+}
+
+// SetSize implements Screen: the heading takes a line, the list or the detail
+// the rest.
+func (a *Activities) SetSize(width, height int) {
+	a.width, a.height = width, height
+	a.table.SetSize(width, max(height-1, 1))
+	if a.detail != nil {
+		a.detail.pane.SetSize(width, max(height-1, 1))
+	}
 }
 
 // Status implements Screen.
@@ -280,6 +296,8 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			return a, a.tick()
 		}
 		return a, tea.Batch(a.load(), a.tick())
+	case voteConfirmedMsg:
+		return a, a.vote(msg.v)
 	case activityVotedMsg:
 		return a, a.voted(msg)
 	case activityDetailMsg:
@@ -345,17 +363,6 @@ func (a *Activities) replace(act api.Activity) {
 }
 
 func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	if a.confirm != nil {
-		switch a.confirm.dialog.Answer(k) {
-		case ui.Yes:
-			v := *a.confirm
-			a.confirm = nil
-			return a.vote(v)
-		case ui.No:
-			a.confirm = nil
-		}
-		return nil
-	}
 	if a.detail == nil && a.table.Filtering() {
 		var cmd tea.Cmd
 		a.table, cmd = a.table.Update(k)
@@ -370,8 +377,8 @@ func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		if why := a.voteBlock(act, approve); why != "" {
 			return ui.Toast(why, true)
 		}
-		a.confirm = newPendingVote(a.c, act, approve)
-		return nil
+		v := newPendingVote(a.c, act, approve)
+		return OpenDialog(NewConfirmDialog(voteDialogID, v.dialog, msgCmd(voteConfirmedMsg{*v}), nil))
 	case key.Matches(k, a.keys.CopyID), key.Matches(k, a.keys.CopyFP):
 		act := a.selected()
 		if act == nil {
@@ -416,6 +423,7 @@ func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		a.detail = newActivityDetail(a.c, *act)
+		a.detail.pane.SetSize(a.width, max(a.height-1, 1))
 		return a.detail.load(a.c)
 	case key.Matches(k, a.keys.Mode):
 		a.all = !a.all

@@ -42,7 +42,7 @@ func TestApproveAsksThenVotesWithThatActivitysFingerprint(t *testing.T) {
 	fake := &fakeClient{activities: acts}
 	h := newHarness(t, fake, false, 0)
 	h.key("a")
-	if h.activities().confirm == nil {
+	if !h.voteDialogOpen() {
 		t.Fatal("a did not open the confirm dialog")
 	}
 	frame := ansi.Strip(h.root.Render())
@@ -73,7 +73,7 @@ func TestConfirmDefaultsToNo(t *testing.T) {
 		h := newHarness(t, fake, false, 0)
 		h.key("a")
 		h.key(k)
-		if h.activities().confirm != nil {
+		if h.voteDialogOpen() {
 			t.Errorf("%s left the dialog open", k)
 		}
 		if _, n, _ := fake.counts(); n != 0 {
@@ -89,7 +89,7 @@ func TestConfirmDefaultsToNo(t *testing.T) {
 	h.key("a")
 	h.key("j")
 	h.key("Y")
-	if h.activities().confirm == nil {
+	if !h.voteDialogOpen() {
 		t.Error("an unrelated key closed the dialog")
 	}
 	if _, n, _ := fake.counts(); n != 0 {
@@ -142,7 +142,7 @@ func TestVoteKeysDisabledWhenTheServerSaysNo(t *testing.T) {
 		t.Error("reject is disabled although canReject is true")
 	}
 	h.key("a")
-	if a.confirm != nil {
+	if h.voteDialogOpen() {
 		t.Error("a opened a dialog for an activity you cannot approve")
 	}
 	if _, n, _ := fake.counts(); n != 0 {
@@ -170,7 +170,7 @@ func TestReadOnlySaysSoInsteadOfVoting(t *testing.T) {
 	}
 	before := len(h.msgs)
 	h.key("a")
-	if a.confirm != nil {
+	if h.voteDialogOpen() {
 		t.Fatal("a opened a vote dialog in read-only mode")
 	}
 	if !toasted(h.msgs[before:], "read-only") {
@@ -213,8 +213,13 @@ func TestSecondVoteKeyWhileInFlightSendsNothing(t *testing.T) {
 	h := newHarness(t, fake, false, 0)
 	a := h.activities()
 	h.key("a")
-	// Answer yes, but hold the reply: take the command without running it.
-	_, cmd := h.root.Update(keyPress("y"))
+	// Answer yes, but hold the reply: deliver the dialog's answer, and take the
+	// vote's command without running it.
+	_, answer := h.root.Update(keyPress("y"))
+	var cmd tea.Cmd
+	for _, m := range collect(answer) {
+		_, cmd = h.root.Update(m)
+	}
 	if a.voting == "" {
 		t.Fatal("no vote in flight after y")
 	}
@@ -460,7 +465,7 @@ func TestFilterEscClearsThenEnterKeeps(t *testing.T) {
 		t.Fatalf("enter should keep the filter 'bob' (2 rows) and stop typing; capturing=%v rows=%d", a.Capturing(), a.table.Visible())
 	}
 	h.key("a") // now a command again: approve the first bob activity
-	if a.confirm == nil {
+	if !h.voteDialogOpen() {
 		t.Error("a after the filter did not open the dialog")
 	}
 	h.key("n")

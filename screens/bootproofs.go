@@ -46,6 +46,8 @@ type BootProofs struct {
 	cursor  int        // index into copies
 	gen     int        // generation of loads: stale replies are dropped
 	fetched time.Time
+	// width and height are the body's size (SetSize).
+	width, height int
 }
 
 // appBootProof is one app's latest boot proof and its report.
@@ -107,6 +109,12 @@ func (b *BootProofs) Init() tea.Cmd { return b.load() }
 
 // Capturing implements Screen.
 func (b *BootProofs) Capturing() bool { return false }
+
+// SetSize implements Screen: the heading takes a line, the report the rest.
+func (b *BootProofs) SetSize(width, height int) {
+	b.width, b.height = width, height
+	b.pane.SetSize(width, max(height-1, 1))
+}
 
 // Status implements Screen.
 func (b *BootProofs) Status() ScreenStatus {

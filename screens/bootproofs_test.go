@@ -249,7 +249,7 @@ func TestBootProofsDetailNavigationAndCopy(t *testing.T) {
 	h.key("y")
 	got = h.clipboard()
 	last := got[len(got)-1]
-	pane := ansi.Strip(h.bootProofs().View(100, 27)) // the screen without toasts over it
+	pane := ansi.Strip(h.bootProofs().View()) // the screen without toasts over it
 	if !strings.Contains(strings.ReplaceAll(pane, "\n", ""), "▸ manifest PCR3: "+last[:40]) {
 		t.Errorf("focused value %s… is not on screen:\n%s", last[:40], pane)
 	}

@@ -85,12 +85,11 @@ func checkMark(th *theme.Theme, st proof.Status) string {
 }
 
 // View implements Screen.
-func (b *BootProofs) View(width, height int) string {
-	th := b.c.Theme
+func (b *BootProofs) View() string {
+	th, width := b.c.Theme, b.width
 	if b.open && b.sel < len(b.apps) {
 		a := b.apps[b.sel]
 		head := th.Title.Render("Boot proof ") + ui.Clean(a.app) + "  " + verdictBadge(th, a)
-		b.pane.SetSize(width, max(height-1, 1))
 		if pos := b.pane.Position(); pos != "" {
 			head += th.Muted.Render("  (" + pos + ", pgup/pgdn scroll)")
 		}

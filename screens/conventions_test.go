@@ -51,9 +51,9 @@ func TestDialogStackIsRoutedFirstAndConfirmDefaultsToNo(t *testing.T) {
 	h.key("tab")
 	h.key(":")
 	h.key("?")
-	if h.quit() || h.root.fullHelp || h.activities().confirm != nil || h.root.active != 0 || h.root.dialogs.Len() != 1 {
+	if h.quit() || h.root.fullHelp || h.voteDialogOpen() || h.root.active != 0 || h.root.dialogs.Len() != 1 {
 		t.Fatalf("a key went past the dialog: quit %v, vote dialog %v, screen %d, dialogs %d",
-			h.quit(), h.activities().confirm != nil, h.root.active, h.root.dialogs.Len())
+			h.quit(), h.voteDialogOpen(), h.root.active, h.root.dialogs.Len())
 	}
 	h.key("enter") // No is the default
 	if got := answers(); !slices.Equal(got, []bool{false}) || h.root.dialogs.Len() != 0 {
@@ -162,7 +162,7 @@ func TestPaletteDisabledCommandSaysWhy(t *testing.T) {
 	h.typeText("approve")
 	h.key("enter")
 	_, n, _ := h.fake.counts()
-	if n != 0 || h.activities().confirm != nil {
+	if n != 0 || h.voteDialogOpen() {
 		t.Fatal("a disabled palette command acted")
 	}
 	if h.root.dialogs.Len() != 1 {
@@ -404,11 +404,11 @@ func TestRebindKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.key("a")
-	if h.activities().confirm != nil {
+	if h.voteDialogOpen() {
 		t.Fatal("a still approves after rebinding approve to A")
 	}
 	h.key("A")
-	if h.activities().confirm == nil {
+	if !h.voteDialogOpen() {
 		t.Fatal("A does not approve")
 	}
 	h.key("n")
