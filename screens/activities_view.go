@@ -65,9 +65,5 @@ func (h activitiesHelp) ShortHelp() []key.Binding {
 
 func (h activitiesHelp) FullHelp() [][]key.Binding {
 	k := h.a.keys
-	return [][]key.Binding{
-		{k.Up, k.Down, k.Open, k.Filter},
-		{k.Approve, k.Reject, k.CopyID, k.CopyFP},
-		{k.Refresh, k.AutoRefresh, k.Mode, k.Status, k.Type, k.PrevPage, k.NextPage},
-	}
+	return fullHelp(h.a.KeyActions(), []key.Binding{k.Up, k.Down, k.Filter})
 }

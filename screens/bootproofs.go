@@ -76,21 +76,6 @@ type bootProofLoadedMsg struct {
 	at     time.Time
 }
 
-type bootProofsKeys struct {
-	Open, Back, Refresh, Copy, Up, Down key.Binding
-}
-
-func newBootProofsKeys() bootProofsKeys {
-	return bootProofsKeys{
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Back:    key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-verify")),
-		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
-		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-	}
-}
-
 // NewBootProofs builds the screen for the apps of c.Proofs.
 func NewBootProofs(c *Common) *BootProofs {
 	b := &BootProofs{c: c, keys: newBootProofsKeys(), pane: ui.NewDetail(c.Theme)}
@@ -280,8 +265,5 @@ func (h bootProofsHelp) ShortHelp() []key.Binding {
 
 func (h bootProofsHelp) FullHelp() [][]key.Binding {
 	k := h.b.keys
-	return [][]key.Binding{
-		{k.Up, k.Down, k.Open, k.Back},
-		append([]key.Binding{k.Copy, k.Refresh}, h.b.pane.KeyBindings()[2:]...),
-	}
+	return fullHelp(h.b.KeyActions(), []key.Binding{k.Up, k.Down}, h.b.pane.KeyBindings()[2:])
 }

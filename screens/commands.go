@@ -45,5 +45,5 @@ func (b *BootProofs) Commands() []Command {
 
 // Commands of the Organization screen.
 func (o *Organization) Commands() []Command {
-	return []Command{keyCommand("refresh", o.refresh, "")}
+	return []Command{keyCommand("refresh", o.keys.Refresh, "")}
 }

@@ -17,7 +17,7 @@ import (
 type Organization struct {
 	c       *Common
 	pane    ui.Detail
-	refresh key.Binding
+	keys    organizationKeys
 	loading bool
 	err     string
 	width   int
@@ -26,7 +26,7 @@ type Organization struct {
 // NewOrganization builds the screen; it shows what the root model loaded at start.
 func NewOrganization(c *Common) *Organization {
 	o := &Organization{c: c, pane: ui.NewDetail(c.Theme), loading: true,
-		refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh"))}
+		keys: newOrganizationKeys()}
 	o.render()
 	return o
 }
@@ -61,10 +61,10 @@ func (o *Organization) Keys() ui.KeyMap { return orgHelp{o} }
 type orgHelp struct{ o *Organization }
 
 func (h orgHelp) ShortHelp() []key.Binding {
-	return append([]key.Binding{h.o.refresh}, h.o.pane.KeyBindings()[:2]...)
+	return append([]key.Binding{h.o.keys.Refresh}, h.o.pane.KeyBindings()[:2]...)
 }
 func (h orgHelp) FullHelp() [][]key.Binding {
-	return [][]key.Binding{append([]key.Binding{h.o.refresh}, h.o.pane.KeyBindings()...)}
+	return fullHelp(h.o.KeyActions(), h.o.pane.KeyBindings())
 }
 
 // Update implements Screen.
@@ -81,7 +81,7 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		o.render()
 	case tea.KeyPressMsg:
-		if key.Matches(msg, o.refresh) {
+		if key.Matches(msg, o.keys.Refresh) {
 			o.loading = true
 			o.render()
 			return o, loadOrg(o.c)
