@@ -36,13 +36,11 @@ func (a *Activities) View() string {
 	}
 	var body string
 	if a.detail != nil {
-		if pos := a.detail.pane.Position(); pos != "" {
+		if pos := a.list.Pane.Position(); pos != "" {
 			head += th.Muted.Render("  (" + pos + ", ↑/↓ scroll)")
 		}
-		body = a.detail.pane.View()
-	} else {
-		body = a.table.View()
 	}
+	body = a.list.View()
 	return ansi.Truncate(head, width, "…") + "\n" + body
 }
 
@@ -53,14 +51,13 @@ type activitiesHelp struct{ a *Activities }
 
 func (h activitiesHelp) ShortHelp() []key.Binding {
 	k, a := h.a.keys, h.a
-	if a.detail == nil && a.table.Filtering() {
-		return []key.Binding{a.table.Keys.AcceptFilter, a.table.Keys.ClearFilter}
+	if a.list.Filtering() {
+		return []key.Binding{a.list.Table.Keys.AcceptFilter, a.list.Table.Keys.ClearFilter}
 	}
 	if a.detail != nil {
-		back := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
-		return []key.Binding{k.Approve, k.Reject, k.CopyID, k.Refresh, back}
+		return []key.Binding{k.Approve, k.Reject, k.CopyID, k.Refresh, a.list.Keys.Back}
 	}
-	return []key.Binding{k.Open, k.Approve, k.Reject, k.Filter, k.Mode, k.Refresh}
+	return []key.Binding{a.list.Keys.Open, k.Approve, k.Reject, k.Filter, k.Mode, a.list.Keys.Sort, k.Refresh}
 }
 
 func (h activitiesHelp) FullHelp() [][]key.Binding {

@@ -118,7 +118,7 @@ func (h *harness) bootProofs() *BootProofs { return h.root.screens[1].(*BootProo
 func rowOf(t *testing.T, out, app string) string {
 	t.Helper()
 	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, " "+app+" ") {
+		if strings.HasPrefix(l, app+" ") {
 			return l
 		}
 	}
@@ -322,7 +322,7 @@ func TestGoldenBootProofs(t *testing.T) {
 				for _, k := range v.keys {
 					h.key(k)
 				}
-				golden.RequireEqual(t, h.root.Render())
+				golden.RequireEqual(t, screenFrame(h.root))
 			})
 		}
 	}
@@ -332,7 +332,7 @@ func TestGoldenBootProofs(t *testing.T) {
 func TestGoldenBootProofsColour(t *testing.T) {
 	h := newProofHarnessTheme(t, proofFake(t), theme.Options{Dark: true}, "signer", "tampered", "missing")
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	golden.RequireEqual(t, h.root.Render())
+	golden.RequireEqual(t, screenFrame(h.root))
 }
 
 // A cursor move rebuilds and re-wraps the whole report; it must stay far below a

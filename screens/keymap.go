@@ -70,8 +70,9 @@ func (k globalKeys) FullHelp() [][]key.Binding {
 // are shared by every table and not rebound here).
 func (a *Activities) KeyActions() []KeyAction {
 	k := &a.keys
+	l := &a.list.Keys
 	return scoped("activities", []KeyAction{
-		{"open", &k.Open, 0},
+		{"open", &l.Open, 0}, {"back", &l.Back, 0}, {"sort", &l.Sort, 0}, {"reverse_sort", &l.ReverseSort, 0},
 		{"approve", &k.Approve, 1}, {"reject", &k.Reject, 1}, {"copy_id", &k.CopyID, 1}, {"copy_fingerprint", &k.CopyFP, 1},
 		{"refresh", &k.Refresh, 2}, {"auto_refresh", &k.AutoRefresh, 2}, {"mode", &k.Mode, 2},
 		{"status_filter", &k.Status, 2}, {"type_filter", &k.Type, 2}, {"prev_page", &k.PrevPage, 2}, {"next_page", &k.NextPage, 2},
@@ -81,8 +82,10 @@ func (a *Activities) KeyActions() []KeyAction {
 // KeyActions of the Boot proofs screen.
 func (b *BootProofs) KeyActions() []KeyAction {
 	k := &b.keys
+	l := &b.list.Keys
 	return scoped("boot_proofs", []KeyAction{
-		{"open", &k.Open, 0}, {"back", &k.Back, 0}, {"copy", &k.Copy, 1}, {"refresh", &k.Refresh, 1},
+		{"open", &l.Open, 0}, {"back", &l.Back, 0}, {"sort", &l.Sort, 0}, {"reverse_sort", &l.ReverseSort, 0},
+		{"copy", &k.Copy, 1}, {"refresh", &k.Refresh, 1},
 	})
 }
 
@@ -245,14 +248,13 @@ func sortedNames(m map[string][]string) []string {
 // or disabled for the selected activity before every render, so help shows them
 // struck through when they would do nothing.
 type activitiesKeys struct {
-	Open, Approve, Reject, Refresh, AutoRefresh, Mode key.Binding
-	Status, Type, NextPage, PrevPage, CopyID, CopyFP  key.Binding
-	Up, Down, Filter                                  key.Binding
+	Approve, Reject, Refresh, AutoRefresh, Mode      key.Binding
+	Status, Type, NextPage, PrevPage, CopyID, CopyFP key.Binding
+	Up, Down, Filter                                 key.Binding
 }
 
 func newActivitiesKeys() activitiesKeys {
 	return activitiesKeys{
-		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Approve:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
 		Reject:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject")),
 		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
@@ -271,13 +273,11 @@ func newActivitiesKeys() activitiesKeys {
 }
 
 type bootProofsKeys struct {
-	Open, Back, Refresh, Copy, Up, Down key.Binding
+	Refresh, Copy, Up, Down key.Binding
 }
 
 func newBootProofsKeys() bootProofsKeys {
 	return bootProofsKeys{
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Back:    key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-verify")),
 		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
