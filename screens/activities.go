@@ -553,7 +553,7 @@ func activityRow(c *Common, act *api.Activity, now time.Time) ui.Row {
 	return ui.Row{ID: act.ID, Cells: []string{
 		ui.Ago(now, act.CreatedAt.Time()), intentWhat(c, act), requester(c, act),
 		shortStatus(act.Status), votesCell(c, act), you,
-	}, Sort: []string{ageSortKey(act.CreatedAt.Time())}}
+	}, Sort: []string{ageSortKey(act.CreatedAt.Time())}, Search: shortType(act.Type)}
 }
 
 // ageSortKey sorts the youngest first when AGE is ascending.

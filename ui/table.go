@@ -35,6 +35,9 @@ type Row struct {
 	ID    string
 	Cells []string
 	Sort  []string
+	// Search is more text the filter matches but the row does not show (an
+	// activity's full type, for a row that shows what it does).
+	Search string
 }
 
 // TableKeyMap are the keys of a table.
@@ -302,6 +305,10 @@ func (t *Table) joinCells(r Row) string {
 		b.WriteByte(' ')
 	}
 	b.WriteString(Clean(r.ID))
+	if r.Search != "" {
+		b.WriteByte(' ')
+		b.WriteString(Clean(r.Search))
+	}
 	return b.String()
 }
 
