@@ -51,7 +51,7 @@ func TestConsoleAliceApprovesBobsActivityEndToEnd(t *testing.T) {
 	root := screens.NewRoot(screens.Options{Reader: alice, Submitter: alice, Profile: "alice",
 		Theme: theme.Options{Dark: true, NoColor: true}})
 	tm := teatest.NewTestModel(t, root, teatest.WithInitialTermSize(160, 48))
-	waitForText(t, tm, "DELETE_API_KEYS", "Vigil Demo")
+	waitForText(t, tm, "delete 1 API key", "Vigil Demo")
 
 	tm.Type("/DELETE_API_KEYS")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
@@ -257,7 +257,7 @@ func TestDemoCommandRunsAndQuits(t *testing.T) {
 	done := make(chan int, 1)
 	go func() { done <- run(context.Background(), c, []string{"demo", "--data", data, "--as", "bob"}) }()
 	deadline := time.After(20 * time.Second)
-	for !strings.Contains(ansi.Strip(out.String()), "SET_ORGANIZATION_FEATURE") {
+	for !strings.Contains(ansi.Strip(out.String()), "set feature") {
 		select {
 		case code := <-done:
 			t.Fatalf("demo exited early with %d: %s", code, errOut.String())

@@ -3,6 +3,7 @@ package screens
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -32,9 +33,10 @@ func typeChoices() []string {
 // Activities lists activities (pending ones by default), shows one in detail, and
 // votes on them.
 type Activities struct {
-	c     *Common
-	keys  activitiesKeys
-	table ui.Table
+	c    *Common
+	keys activitiesKeys
+	// list is the list of activities and, when one is open, its detail.
+	list ui.ListDetail
 
 	all       bool // All view (false: Pending)
 	statusIdx int
@@ -49,11 +51,12 @@ type Activities struct {
 	auto      bool
 	autoGen   int // generation of the auto-refresh tick chain
 	detail    *activityDetail
-	confirm   *pendingVote
 	voting    string // id of the activity whose vote is in flight
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
 	// for the session.
 	bootCache map[string]*api.BootProof
+	// width and height are the body's size (SetSize).
+	width, height int
 }
 
 // pendingVote is a vote waiting for its confirm dialog. It captures the activity's
@@ -81,7 +84,12 @@ type (
 		err      error
 	}
 	activitiesTickMsg struct{ gen int }
+	// voteConfirmedMsg is the vote dialog's yes: the vote it captured.
+	voteConfirmedMsg struct{ v pendingVote }
 )
+
+// voteDialogID is the vote's confirm dialog on the root's stack.
+const voteDialogID = "vote"
 
 // NewActivities builds the screen; auto-refresh starts on when the profile has an
 // interval.
@@ -91,13 +99,15 @@ func NewActivities(c *Common) *Activities {
 		a.keys.Approve.SetHelp("a", "approve: read-only")
 		a.keys.Reject.SetHelp("x", "reject: read-only")
 	}
-	a.table = ui.NewTable(c.Theme, activityColumns(c.ReadOnly()))
-	a.table.Empty = "no pending activities — press v to see all"
+	a.list = ui.NewListDetail(c.Theme, activityColumns(c.ReadOnly()))
+	a.list.Table.Empty = "no pending activities — press v to see all"
 	return a
 }
 
 // activityColumns are the list's columns; in read-only mode YOU is wide enough to
-// say "read-only" where it would say what you can vote.
+// say "read-only" where it would say what you can vote. WHAT says what the
+// activity would do and takes the spare width; the others grow to their longest
+// cell up to a sensible limit.
 func activityColumns(readOnly bool) []ui.Column {
 	you := 4
 	if readOnly {
@@ -105,9 +115,9 @@ func activityColumns(readOnly bool) []ui.Column {
 	}
 	return []ui.Column{
 		{Title: "AGE", Width: 4},
-		{Title: "TYPE", Width: 28, Grow: true},
-		{Title: "REQUESTER", Width: 12},
-		{Title: "STATUS", Width: 17},
+		{Title: "WHAT", Width: 20, Grow: true},
+		{Title: "REQUESTER", Width: 9, Max: 16},
+		{Title: "STATUS", Width: 9, Max: 17},
 		{Title: "VOTES", Width: 5},
 		{Title: "YOU", Width: you},
 	}
@@ -121,9 +131,16 @@ func (a *Activities) Init() tea.Cmd {
 	return tea.Batch(a.load(), a.tick())
 }
 
-// Capturing implements Screen: typing a filter or answering a dialog.
+// Capturing implements Screen: typing a filter.
 func (a *Activities) Capturing() bool {
-	return a.confirm != nil || (a.detail == nil && a.table.Filtering())
+	return a.list.Filtering()
+}
+
+// SetSize implements Screen: the heading takes a line, the list or the detail
+// the rest.
+func (a *Activities) SetSize(width, height int) {
+	a.width, a.height = width, height
+	a.list.SetSize(width, max(height-1, 1))
 }
 
 // Status implements Screen.
@@ -186,7 +203,7 @@ func (a *Activities) selected() *api.Activity {
 	if a.detail != nil {
 		return &a.detail.activity
 	}
-	i := a.table.Selected()
+	i := a.list.Table.Selected()
 	if i < 0 || i >= len(a.items) {
 		return nil
 	}
@@ -218,13 +235,16 @@ func (a *Activities) syncKeys() {
 	a.keys.Reject.SetEnabled(a.voteBlock(act, false) == "")
 	a.keys.CopyID.SetEnabled(act != nil)
 	a.keys.CopyFP.SetEnabled(act != nil)
-	a.keys.Open.SetEnabled(act != nil && a.detail == nil)
+	a.list.Keys.Open.SetEnabled(act != nil && a.detail == nil)
 	a.keys.Status.SetEnabled(a.all && a.detail == nil)
 	a.keys.Type.SetEnabled(a.all && a.detail == nil)
 	a.keys.NextPage.SetEnabled(a.all && a.detail == nil && len(a.items) == pageSize)
 	a.keys.PrevPage.SetEnabled(a.all && a.detail == nil && (a.before != "" || a.after != ""))
 	a.keys.AutoRefresh.SetEnabled(a.c.Refresh > 0)
 	a.keys.Filter.SetEnabled(a.detail == nil)
+	a.list.Keys.Sort.SetEnabled(a.detail == nil)
+	a.list.Keys.ReverseSort.SetEnabled(a.detail == nil)
+	a.list.Keys.Back.SetEnabled(a.detail != nil)
 }
 
 // Update implements Screen.
@@ -232,9 +252,8 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer a.syncKeys()
 	switch msg := msg.(type) {
 	case themeChangedMsg:
-		a.table.SetTheme(a.c.Theme)
+		a.list.SetTheme(a.c.Theme)
 		if a.detail != nil {
-			a.detail.pane.SetTheme(a.c.Theme)
 			a.detail.render(a.c)
 		}
 	case clockMsg:
@@ -280,6 +299,8 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			return a, a.tick()
 		}
 		return a, tea.Batch(a.load(), a.tick())
+	case voteConfirmedMsg:
+		return a, a.vote(msg.v)
 	case activityVotedMsg:
 		return a, a.voted(msg)
 	case activityDetailMsg:
@@ -299,7 +320,7 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	default:
 		if a.detail != nil {
 			var cmd tea.Cmd
-			a.detail.pane, cmd = a.detail.pane.Update(msg)
+			a.list, cmd = a.list.Update(msg)
 			return a, cmd
 		}
 	}
@@ -345,20 +366,9 @@ func (a *Activities) replace(act api.Activity) {
 }
 
 func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	if a.confirm != nil {
-		switch a.confirm.dialog.Answer(k) {
-		case ui.Yes:
-			v := *a.confirm
-			a.confirm = nil
-			return a.vote(v)
-		case ui.No:
-			a.confirm = nil
-		}
-		return nil
-	}
-	if a.detail == nil && a.table.Filtering() {
+	if a.list.Filtering() {
 		var cmd tea.Cmd
-		a.table, cmd = a.table.Update(k)
+		a.list, cmd = a.list.Update(k)
 		return cmd
 	}
 	switch {
@@ -370,8 +380,8 @@ func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		if why := a.voteBlock(act, approve); why != "" {
 			return ui.Toast(why, true)
 		}
-		a.confirm = newPendingVote(a.c, act, approve)
-		return nil
+		v := newPendingVote(a.c, act, approve)
+		return OpenDialog(NewConfirmDialog(voteDialogID, v.dialog, msgCmd(voteConfirmedMsg{*v}), nil))
 	case key.Matches(k, a.keys.CopyID), key.Matches(k, a.keys.CopyFP):
 		act := a.selected()
 		if act == nil {
@@ -401,28 +411,30 @@ func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return ui.Toast("auto-refresh paused", false)
 	}
 	if a.detail != nil {
-		if k.String() == "esc" || k.String() == "backspace" {
+		if key.Matches(k, a.list.Keys.Back) {
 			a.detail = nil
+			a.list.Close()
 			return nil
 		}
 		var cmd tea.Cmd
-		a.detail.pane, cmd = a.detail.pane.Update(k)
+		a.list, cmd = a.list.Update(k)
 		return cmd
 	}
 	switch {
-	case key.Matches(k, a.keys.Open):
+	case key.Matches(k, a.list.Keys.Open):
 		act := a.selected()
 		if act == nil {
 			return nil
 		}
-		a.detail = newActivityDetail(a.c, *act)
+		a.detail = newActivityDetail(a.c, *act, &a.list.Pane)
+		a.list.Open()
 		return a.detail.load(a.c)
 	case key.Matches(k, a.keys.Mode):
 		a.all = !a.all
 		a.before, a.after, a.items = "", "", nil
-		a.table.Empty = "no pending activities — press v to see all"
+		a.list.Table.Empty = "no pending activities — press v to see all"
 		if a.all {
-			a.table.Empty = "no activities match — s and t change the filters"
+			a.list.Table.Empty = "no activities match — s and t change the filters"
 		}
 		a.setRows()
 		return a.load()
@@ -446,7 +458,7 @@ func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return a.load()
 	}
 	var cmd tea.Cmd
-	a.table, cmd = a.table.Update(k)
+	a.list, cmd = a.list.Update(k)
 	return cmd
 }
 
@@ -519,7 +531,7 @@ func (a *Activities) setRows() {
 	for i := range a.items {
 		rows[i] = activityRow(a.c, &a.items[i], now)
 	}
-	a.table.SetRows(rows)
+	a.list.SetRows(rows)
 }
 
 // readOnlyMark is what the YOU column says, in read-only mode, of an activity
@@ -539,9 +551,14 @@ func activityRow(c *Common, act *api.Activity, now time.Time) ui.Row {
 		you = "rej"
 	}
 	return ui.Row{ID: act.ID, Cells: []string{
-		ui.Ago(now, act.CreatedAt.Time()), shortType(act.Type), requester(c, act),
+		ui.Ago(now, act.CreatedAt.Time()), intentWhat(c, act), requester(c, act),
 		shortStatus(act.Status), votesCell(c, act), you,
-	}}
+	}, Sort: []string{ageSortKey(act.CreatedAt.Time())}, Search: shortType(act.Type)}
+}
+
+// ageSortKey sorts the youngest first when AGE is ascending.
+func ageSortKey(t time.Time) string {
+	return fmt.Sprintf("%020d", math.MaxInt64-t.UnixNano())
 }
 
 func shortType(t string) string   { return strings.TrimPrefix(ui.Clean(t), "ACTIVITY_TYPE_") }

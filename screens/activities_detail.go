@@ -24,7 +24,8 @@ type activityDetail struct {
 	checks    []appProofCheck // verification of each app proof
 	proofGen  int             // generation of the verifications: stale ones are dropped
 	loading   int             // calls in flight
-	pane      ui.Detail
+	// pane is the screen's list-detail pane the record is rendered into.
+	pane *ui.Detail
 }
 
 // activityDetailMsg brings the fresh record, the policy evaluations or the app
@@ -37,8 +38,8 @@ type activityDetailMsg struct {
 	err      error
 }
 
-func newActivityDetail(c *Common, act api.Activity) *activityDetail {
-	d := &activityDetail{activity: act, pane: ui.NewDetail(c.Theme)}
+func newActivityDetail(c *Common, act api.Activity, pane *ui.Detail) *activityDetail {
+	d := &activityDetail{activity: act, pane: pane}
 	d.render(c)
 	return d
 }
@@ -257,4 +258,50 @@ func userName(c *Common, id string) string {
 		return n
 	}
 	return "user " + api.SanitizeID(id)
+}
+
+// intentWhat is the list's WHAT cell: what the activity would do, in a few words
+// ("delete 1 API key of carol", "set feature WEBHOOK", "create policy 'x'"). The
+// detail and the vote dialog say it in full (intentSummary).
+func intentWhat(c *Common, act *api.Activity) string {
+	in := act.Intent
+	plural := func(n int, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
+	var s string
+	switch {
+	case in.CreatePolicyIntentV3 != nil:
+		s = "create policy '" + in.CreatePolicyIntentV3.PolicyName + "'"
+	case in.SetOrganizationFeatureIntent != nil:
+		s = "set feature " + strings.TrimPrefix(in.SetOrganizationFeatureIntent.Name, "FEATURE_NAME_")
+	case in.DeleteAPIKeysIntent != nil:
+		p := in.DeleteAPIKeysIntent
+		s = "delete " + plural(len(p.APIKeyIDs), "API key") + " of " + userName(c, p.UserID)
+	case in.DeleteWalletAccountsIntent != nil:
+		s = "delete " + plural(len(in.DeleteWalletAccountsIntent.WalletAccountIDs), "wallet account")
+	case in.CreateUserTagIntent != nil:
+		p := in.CreateUserTagIntent
+		s = "tag " + plural(len(p.UserIDs), "user") + " '" + p.UserTagName + "'"
+	case in.CreateInvitationsIntent != nil:
+		s = "invite " + plural(len(in.CreateInvitationsIntent.Invitations), "user")
+	case in.CreateMfaPolicyIntent != nil:
+		p := in.CreateMfaPolicyIntent
+		s = "create MFA policy '" + p.MfaPolicyName + "' for " + userName(c, p.UserID)
+	case in.CreateSmartContractInterfaceIntent != nil:
+		s = "create contract interface '" + in.CreateSmartContractInterfaceIntent.Label + "'"
+	case in.UpdateOauth2CredentialIntent != nil:
+		s = "update OAuth2 credential (" + in.UpdateOauth2CredentialIntent.Provider + ")"
+	case in.DeleteTvcDeploymentIntent != nil:
+		s = "delete TVC deployment " + in.DeleteTvcDeploymentIntent.DeploymentID
+	case in.OauthIntent != nil:
+		s = "OAuth login, new API key '" + in.OauthIntent.APIKeyName + "'"
+	case in.CreateReadOnlySessionIntent != nil:
+		s = "create a read-only session"
+	default:
+		s = strings.ToLower(strings.ReplaceAll(shortType(act.Type), "_", " "))
+	}
+	return ui.Clean(s)
 }

@@ -8,7 +8,7 @@ func (a *Activities) ClickRow(y int) tea.Cmd {
 	if a.detail != nil || a.Capturing() {
 		return nil
 	}
-	if a.table.SelectLine(y - 1) {
+	if a.list.ClickRow(y - 1) {
 		a.syncKeys()
 	}
 	return nil

@@ -30,7 +30,7 @@ func TestPendingIsTheDefaultView(t *testing.T) {
 		t.Errorf("first list filters statuses %v, want only %s", got.Statuses, api.StatusConsensusNeeded)
 	}
 	out := ansi.Strip(h.root.Render())
-	for _, want := range []string{"CREATE_POLICY_V3", "SET_ORGANIZATION_FEATURE", "bob", "carol", "1/2", "Acme", "alice"} {
+	for _, want := range []string{"create policy 'allow treasury'", "set feature WEBHOOK", "delete 1 API key of carol", "bob", "carol", "1/2", "Acme", "alice"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("frame lacks %q:\n%s", want, out)
 		}
@@ -42,7 +42,7 @@ func TestApproveAsksThenVotesWithThatActivitysFingerprint(t *testing.T) {
 	fake := &fakeClient{activities: acts}
 	h := newHarness(t, fake, false, 0)
 	h.key("a")
-	if h.activities().confirm == nil {
+	if !h.voteDialogOpen() {
 		t.Fatal("a did not open the confirm dialog")
 	}
 	frame := ansi.Strip(h.root.Render())
@@ -73,7 +73,7 @@ func TestConfirmDefaultsToNo(t *testing.T) {
 		h := newHarness(t, fake, false, 0)
 		h.key("a")
 		h.key(k)
-		if h.activities().confirm != nil {
+		if h.voteDialogOpen() {
 			t.Errorf("%s left the dialog open", k)
 		}
 		if _, n, _ := fake.counts(); n != 0 {
@@ -89,7 +89,7 @@ func TestConfirmDefaultsToNo(t *testing.T) {
 	h.key("a")
 	h.key("j")
 	h.key("Y")
-	if h.activities().confirm == nil {
+	if !h.voteDialogOpen() {
 		t.Error("an unrelated key closed the dialog")
 	}
 	if _, n, _ := fake.counts(); n != 0 {
@@ -105,7 +105,7 @@ func TestVoteUsesTheActivityCapturedWhenTheDialogOpened(t *testing.T) {
 	// A refresh lands while the dialog is open: the first row is now another activity.
 	act := h.activities()
 	h.send(activitiesLoadedMsg{gen: act.listGen, items: []api.Activity{acts[1], acts[2]}, at: testNow})
-	if act.table.SelectedID() == acts[0].ID {
+	if act.list.Table.SelectedID() == acts[0].ID {
 		t.Fatal("test setup: the selection should have moved")
 	}
 	h.key("y")
@@ -142,7 +142,7 @@ func TestVoteKeysDisabledWhenTheServerSaysNo(t *testing.T) {
 		t.Error("reject is disabled although canReject is true")
 	}
 	h.key("a")
-	if a.confirm != nil {
+	if h.voteDialogOpen() {
 		t.Error("a opened a dialog for an activity you cannot approve")
 	}
 	if _, n, _ := fake.counts(); n != 0 {
@@ -170,7 +170,7 @@ func TestReadOnlySaysSoInsteadOfVoting(t *testing.T) {
 	}
 	before := len(h.msgs)
 	h.key("a")
-	if a.confirm != nil {
+	if h.voteDialogOpen() {
 		t.Fatal("a opened a vote dialog in read-only mode")
 	}
 	if !toasted(h.msgs[before:], "read-only") {
@@ -213,8 +213,13 @@ func TestSecondVoteKeyWhileInFlightSendsNothing(t *testing.T) {
 	h := newHarness(t, fake, false, 0)
 	a := h.activities()
 	h.key("a")
-	// Answer yes, but hold the reply: take the command without running it.
-	_, cmd := h.root.Update(keyPress("y"))
+	// Answer yes, but hold the reply: deliver the dialog's answer, and take the
+	// vote's command without running it.
+	_, answer := h.root.Update(keyPress("y"))
+	var cmd tea.Cmd
+	for _, m := range collect(answer) {
+		_, cmd = h.root.Update(m)
+	}
 	if a.voting == "" {
 		t.Fatal("no vote in flight after y")
 	}
@@ -428,19 +433,19 @@ func TestStaleListReplyIsDropped(t *testing.T) {
 func TestFilterTakesLettersAndCtrlCStillQuits(t *testing.T) {
 	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
 	h.key("/")
-	for _, k := range []string{"f", "e", "a", "q"} { // q types, does not quit
+	for _, k := range []string{"h", "o", "o", "q"} { // q types, does not quit
 		h.key(k)
 	}
 	if h.quit() {
 		t.Fatal("q quit while typing in the filter")
 	}
 	a := h.activities()
-	if a.table.Visible() != 0 {
-		t.Errorf("filter 'feaq' shows %d rows", a.table.Visible())
+	if a.list.Table.Visible() != 0 {
+		t.Errorf("filter 'hooq' shows %d rows", a.list.Table.Visible())
 	}
 	h.key("backspace")
-	if a.table.Visible() != 1 || a.items[a.table.Selected()].ID != "act-feature" {
-		t.Errorf("filter 'fea' shows %d rows", a.table.Visible())
+	if a.list.Table.Visible() != 1 || a.items[a.list.Table.Selected()].ID != "act-feature" {
+		t.Errorf("filter 'hoo' shows %d rows", a.list.Table.Visible())
 	}
 	h.key("ctrl+c")
 	if !h.quit() {
@@ -456,16 +461,16 @@ func TestFilterEscClearsThenEnterKeeps(t *testing.T) {
 	h.key("o")
 	h.key("b")
 	h.key("enter")
-	if a.Capturing() || a.table.Visible() != 2 {
-		t.Fatalf("enter should keep the filter 'bob' (2 rows) and stop typing; capturing=%v rows=%d", a.Capturing(), a.table.Visible())
+	if a.Capturing() || a.list.Table.Visible() != 2 {
+		t.Fatalf("enter should keep the filter 'bob' (2 rows) and stop typing; capturing=%v rows=%d", a.Capturing(), a.list.Table.Visible())
 	}
 	h.key("a") // now a command again: approve the first bob activity
-	if a.confirm == nil {
+	if !h.voteDialogOpen() {
 		t.Error("a after the filter did not open the dialog")
 	}
 	h.key("n")
 	h.key("esc")
-	if a.table.Visible() != 3 {
+	if a.list.Table.Visible() != 3 {
 		t.Error("esc did not clear the kept filter")
 	}
 }
@@ -596,7 +601,7 @@ func TestVotesCountOnlyRootQuorumApprovals(t *testing.T) {
 		{UserID: "u-carol", User: api.User{UserName: "carol"}, Selection: api.VoteRejected},
 	}
 	h := newHarness(t, &fakeClient{activities: acts}, false, 0)
-	row := h.activities().table.View()
+	row := h.activities().list.Table.View()
 	line := strings.Split(ansi.Strip(row), "\n")[1]
 	if !strings.Contains(line, "operator") || !strings.Contains(line, " 1/2 ") {
 		t.Errorf("row %q: want requester operator and 1/2 (only bob is a root approver)", line)
@@ -649,13 +654,13 @@ func TestAgesCountUpBetweenRefreshes(t *testing.T) {
 	h := &harness{t: t, root: r}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(r.Init())
-	if !strings.Contains(ansi.Strip(r.Render()), "5m   CREATE_POLICY_V3") {
+	if !strings.Contains(ansi.Strip(r.Render()), "5m   create policy") {
 		t.Fatalf("start:\n%s", ansi.Strip(r.Render()))
 	}
 	now = now.Add(2 * time.Hour)
 	h.send(clockMsg{})
 	out := ansi.Strip(r.Render())
-	if !strings.Contains(out, "2h   CREATE_POLICY_V3") || !strings.Contains(out, "(2h ago)") {
+	if !strings.Contains(out, "2h   create policy") || !strings.Contains(out, "(2h ago)") {
 		t.Errorf("two hours later the frame still says:\n%s", out)
 	}
 }
@@ -680,5 +685,45 @@ func TestVotesAndFirstRefreshFailureAreLogged(t *testing.T) {
 	}
 	if n := strings.Count(log, "refresh failed"); n != 1 {
 		t.Errorf("%d refresh failures logged, want the first only:\n%s", n, log)
+	}
+}
+
+// WHAT says what each activity would do; o and O sort the list by any column
+// (AGE sorts by time, youngest first) and the header shows which; the keys are
+// rebindable like every other.
+func TestActivitiesListSortsAndSaysWhat(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	rows := func() []string {
+		var out []string
+		for _, l := range strings.Split(h.frame(), "\n") {
+			for _, what := range []string{"create policy 'allow treasury'", "set feature WEBHOOK", "delete 1 API key of carol"} {
+				if strings.Contains(l, what) {
+					out = append(out, what[:3])
+				}
+			}
+		}
+		return out
+	}
+	if got := strings.Join(rows(), ","); got != "cre,set,del" {
+		t.Fatalf("rows %s, want the service's order", got)
+	}
+	h.key("O") // AGE descending: oldest first
+	if got := strings.Join(rows(), ","); got != "del,set,cre" || !strings.Contains(h.frame(), "AGE ▼") {
+		t.Errorf("after O: rows %s\n%s", got, h.frame())
+	}
+	h.key("o") // WHAT ascending
+	if got := strings.Join(rows(), ","); got != "cre,del,set" || !strings.Contains(h.frame(), "WHAT ▲") {
+		t.Errorf("after o: rows %s\n%s", got, h.frame())
+	}
+	if err := h.root.Rebind(map[string][]string{"activities.sort": {"S"}}); err != nil {
+		t.Fatal(err)
+	}
+	h.key("o")
+	if !strings.Contains(h.frame(), "WHAT ▲") {
+		t.Error("o still sorts after rebinding sort to S")
+	}
+	h.key("S")
+	if !strings.Contains(h.frame(), "REQUESTER ▲") {
+		t.Errorf("S does not sort:\n%s", h.frame())
 	}
 }

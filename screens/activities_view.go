@@ -9,7 +9,8 @@ import (
 )
 
 // View implements Screen.
-func (a *Activities) View(width, height int) string {
+func (a *Activities) View() string {
+	width := a.width
 	th := a.c.Theme
 	var head string
 	if a.detail != nil {
@@ -33,24 +34,14 @@ func (a *Activities) View(width, height int) string {
 				"  type: "+shortType(ty)+"  page: "+page)
 		}
 	}
-	bodyH := max(height-1, 1)
 	var body string
 	if a.detail != nil {
-		a.detail.pane.SetSize(width, bodyH)
-		if pos := a.detail.pane.Position(); pos != "" {
+		if pos := a.list.Pane.Position(); pos != "" {
 			head += th.Muted.Render("  (" + pos + ", ↑/↓ scroll)")
 		}
-		body = a.detail.pane.View()
-	} else {
-		a.table.SetSize(width, bodyH)
-		body = a.table.View()
 	}
-	out := ansi.Truncate(head, width, "…") + "\n" + body
-	if a.confirm != nil {
-		dialog := a.confirm.dialog.View(th, width)
-		out = ui.Overlay(out, dialog, width, height)
-	}
-	return out
+	body = a.list.View()
+	return ansi.Truncate(head, width, "…") + "\n" + body
 }
 
 // Keys implements Screen.
@@ -60,27 +51,16 @@ type activitiesHelp struct{ a *Activities }
 
 func (h activitiesHelp) ShortHelp() []key.Binding {
 	k, a := h.a.keys, h.a
-	if a.confirm != nil {
-		return a.confirm.dialog.Keys.ShortHelp()
-	}
-	if a.detail == nil && a.table.Filtering() {
-		return []key.Binding{a.table.Keys.AcceptFilter, a.table.Keys.ClearFilter}
+	if a.list.Filtering() {
+		return []key.Binding{a.list.Table.Keys.AcceptFilter, a.list.Table.Keys.ClearFilter}
 	}
 	if a.detail != nil {
-		back := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
-		return []key.Binding{k.Approve, k.Reject, k.CopyID, k.Refresh, back}
+		return []key.Binding{k.Approve, k.Reject, k.CopyID, k.Refresh, a.list.Keys.Back}
 	}
-	return []key.Binding{k.Open, k.Approve, k.Reject, k.Filter, k.Mode, k.Refresh}
+	return []key.Binding{a.list.Keys.Open, k.Approve, k.Reject, k.Filter, k.Mode, a.list.Keys.Sort, k.Refresh}
 }
 
 func (h activitiesHelp) FullHelp() [][]key.Binding {
-	k, a := h.a.keys, h.a
-	if a.confirm != nil {
-		return a.confirm.dialog.Keys.FullHelp()
-	}
-	return [][]key.Binding{
-		{k.Up, k.Down, k.Open, k.Filter},
-		{k.Approve, k.Reject, k.CopyID, k.CopyFP},
-		{k.Refresh, k.AutoRefresh, k.Mode, k.Status, k.Type, k.PrevPage, k.NextPage},
-	}
+	k := h.a.keys
+	return fullHelp(h.a.KeyActions(), []key.Binding{k.Up, k.Down, k.Filter})
 }

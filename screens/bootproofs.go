@@ -36,16 +36,17 @@ func (s ProofSettings) Options(app string, now time.Time) proof.Options {
 // BootProofs shows the latest boot proof of every enclave app of the profile,
 // verified: a list with a verdict per app, and a detail with every check.
 type BootProofs struct {
-	c       *Common
-	keys    bootProofsKeys
-	apps    []appBootProof
-	sel     int  // selected app
-	open    bool // detail showing
-	pane    ui.Detail
+	c    *Common
+	keys bootProofsKeys
+	apps []appBootProof
+	// list has a row per app, in the profile's order, and the open report.
+	list    ui.ListDetail
 	copies  []copyLine // copyable lines of the detail, in order
 	cursor  int        // index into copies
 	gen     int        // generation of loads: stale replies are dropped
 	fetched time.Time
+	// width and height are the body's size (SetSize).
+	width, height int
 }
 
 // appBootProof is one app's latest boot proof and its report.
@@ -74,30 +75,23 @@ type bootProofLoadedMsg struct {
 	at     time.Time
 }
 
-type bootProofsKeys struct {
-	Open, Back, Refresh, Copy, Up, Down key.Binding
-}
-
-func newBootProofsKeys() bootProofsKeys {
-	return bootProofsKeys{
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Back:    key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-verify")),
-		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
-		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-	}
-}
-
 // NewBootProofs builds the screen for the apps of c.Proofs.
 func NewBootProofs(c *Common) *BootProofs {
-	b := &BootProofs{c: c, keys: newBootProofsKeys(), pane: ui.NewDetail(c.Theme)}
+	b := &BootProofs{c: c, keys: newBootProofsKeys(), list: ui.NewListDetail(c.Theme, bootProofColumns(c.Theme))}
+	b.list.Table.Empty = "no enclave apps configured"
 	for _, app := range c.Proofs.Apps {
 		b.apps = append(b.apps, appBootProof{app: app})
 	}
+	b.setRows()
 	b.syncKeys()
 	return b
 }
+
+// sel is the index of the selected app (rows are the apps in order).
+func (b *BootProofs) sel() int { return max(b.list.Table.Selected(), 0) }
+
+// open reports whether the report of the selected app shows.
+func (b *BootProofs) open() bool { return b.list.IsOpen() }
 
 // Title implements Screen.
 func (b *BootProofs) Title() string { return "Boot proofs" }
@@ -107,6 +101,12 @@ func (b *BootProofs) Init() tea.Cmd { return b.load() }
 
 // Capturing implements Screen.
 func (b *BootProofs) Capturing() bool { return false }
+
+// SetSize implements Screen: the heading takes a line, the report the rest.
+func (b *BootProofs) SetSize(width, height int) {
+	b.width, b.height = width, height
+	b.list.SetSize(width, max(height-1, 1))
+}
 
 // Status implements Screen.
 func (b *BootProofs) Status() ScreenStatus {
@@ -158,12 +158,15 @@ func (b *BootProofs) load() tea.Cmd {
 
 func (b *BootProofs) syncKeys() {
 	has := len(b.apps) > 0
-	b.keys.Open.SetEnabled(has && !b.open)
-	b.keys.Back.SetEnabled(b.open)
+	l := &b.list.Keys
+	l.Open.SetEnabled(has && !b.open())
+	l.Back.SetEnabled(b.open())
+	l.Sort.SetEnabled(has && !b.open())
+	l.ReverseSort.SetEnabled(has && !b.open())
 	b.keys.Refresh.SetEnabled(has)
 	b.keys.Up.SetEnabled(has)
 	b.keys.Down.SetEnabled(has)
-	b.keys.Copy.SetEnabled(b.open && len(b.copies) > 0)
+	b.keys.Copy.SetEnabled(b.open() && len(b.copies) > 0)
 }
 
 // Update implements Screen.
@@ -171,10 +174,12 @@ func (b *BootProofs) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer b.syncKeys()
 	switch msg := msg.(type) {
 	case themeChangedMsg:
-		b.pane.SetTheme(b.c.Theme)
+		b.list.SetTheme(b.c.Theme)
+		b.setRows()
 		b.renderDetail()
 	case clockMsg:
-		b.renderDetail() // the document's age counts up
+		b.setRows() // the document's age counts up
+		b.renderDetail()
 	case bootProofLoadedMsg:
 		if msg.gen != b.gen {
 			return b, nil
@@ -195,6 +200,7 @@ func (b *BootProofs) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			}
 		}
 		b.fetched = msg.at
+		b.setRows()
 		b.renderDetail()
 	case tea.KeyPressMsg:
 		return b, b.handleKey(msg)
@@ -206,22 +212,21 @@ func (b *BootProofs) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, b.keys.Refresh) {
 		return b.load()
 	}
-	if !b.open {
-		switch {
-		case key.Matches(k, b.keys.Up):
-			b.sel = max(b.sel-1, 0)
-		case key.Matches(k, b.keys.Down):
-			b.sel = min(b.sel+1, max(len(b.apps)-1, 0))
-		case key.Matches(k, b.keys.Open) && len(b.apps) > 0:
-			b.open, b.cursor = true, 0
+	if !b.open() {
+		if key.Matches(k, b.list.Keys.Open) && len(b.apps) > 0 {
+			b.list.Open()
+			b.cursor = 0
 			b.renderDetail()
-			b.pane.GotoTop()
+			return nil
 		}
-		return nil
+		var cmd tea.Cmd
+		b.list, cmd = b.list.Update(k)
+		b.setPreview()
+		return cmd
 	}
 	switch {
-	case key.Matches(k, b.keys.Back):
-		b.open = false
+	case key.Matches(k, b.list.Keys.Back):
+		b.list.Close()
 	case key.Matches(k, b.keys.Up), key.Matches(k, b.keys.Down):
 		if len(b.copies) == 0 {
 			break
@@ -232,7 +237,7 @@ func (b *BootProofs) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			b.cursor = min(b.cursor+1, len(b.copies)-1)
 		}
 		b.renderDetail()
-		b.pane.ShowLine(b.copies[b.cursor].line)
+		b.list.Pane.ShowLine(b.copies[b.cursor].line)
 	case key.Matches(k, b.keys.Copy):
 		if b.cursor >= len(b.copies) {
 			return nil
@@ -242,8 +247,17 @@ func (b *BootProofs) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(tea.SetClipboard(val), ui.Toast("copied "+ui.Clean(cl.label)+" "+clip(val, 24), false))
 	default:
 		var cmd tea.Cmd
-		b.pane, cmd = b.pane.Update(k)
+		b.list, cmd = b.list.Update(k)
 		return cmd
+	}
+	return nil
+}
+
+// ClickRow selects the clicked app (line 0 of the screen is its heading).
+func (b *BootProofs) ClickRow(y int) tea.Cmd {
+	if b.list.ClickRow(y - 1) {
+		b.setPreview()
+		b.syncKeys()
 	}
 	return nil
 }
@@ -264,16 +278,14 @@ type bootProofsHelp struct{ b *BootProofs }
 
 func (h bootProofsHelp) ShortHelp() []key.Binding {
 	k := h.b.keys
-	if h.b.open {
-		return []key.Binding{k.Up, k.Down, k.Copy, k.Refresh, k.Back}
+	l := h.b.list.Keys
+	if h.b.open() {
+		return []key.Binding{k.Up, k.Down, k.Copy, k.Refresh, l.Back}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Refresh}
+	return []key.Binding{k.Up, k.Down, l.Open, l.Sort, k.Refresh}
 }
 
 func (h bootProofsHelp) FullHelp() [][]key.Binding {
 	k := h.b.keys
-	return [][]key.Binding{
-		{k.Up, k.Down, k.Open, k.Back},
-		append([]key.Binding{k.Copy, k.Refresh}, h.b.pane.KeyBindings()[2:]...),
-	}
+	return fullHelp(h.b.KeyActions(), []key.Binding{k.Up, k.Down}, h.b.list.Pane.KeyBindings()[2:])
 }

@@ -118,7 +118,7 @@ func (h *harness) bootProofs() *BootProofs { return h.root.screens[1].(*BootProo
 func rowOf(t *testing.T, out, app string) string {
 	t.Helper()
 	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, " "+app+" ") {
+		if strings.HasPrefix(l, app+" ") {
 			return l
 		}
 	}
@@ -249,7 +249,7 @@ func TestBootProofsDetailNavigationAndCopy(t *testing.T) {
 	h.key("y")
 	got = h.clipboard()
 	last := got[len(got)-1]
-	pane := ansi.Strip(h.bootProofs().View(100, 27)) // the screen without toasts over it
+	pane := ansi.Strip(h.bootProofs().View()) // the screen without toasts over it
 	if !strings.Contains(strings.ReplaceAll(pane, "\n", ""), "▸ manifest PCR3: "+last[:40]) {
 		t.Errorf("focused value %s… is not on screen:\n%s", last[:40], pane)
 	}
@@ -322,7 +322,7 @@ func TestGoldenBootProofs(t *testing.T) {
 				for _, k := range v.keys {
 					h.key(k)
 				}
-				golden.RequireEqual(t, h.root.Render())
+				golden.RequireEqual(t, screenFrame(h.root))
 			})
 		}
 	}
@@ -332,7 +332,7 @@ func TestGoldenBootProofs(t *testing.T) {
 func TestGoldenBootProofsColour(t *testing.T) {
 	h := newProofHarnessTheme(t, proofFake(t), theme.Options{Dark: true}, "signer", "tampered", "missing")
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	golden.RequireEqual(t, h.root.Render())
+	golden.RequireEqual(t, screenFrame(h.root))
 }
 
 // A cursor move rebuilds and re-wraps the whole report; it must stay far below a

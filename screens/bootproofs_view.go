@@ -84,77 +84,93 @@ func checkMark(th *theme.Theme, st proof.Status) string {
 	return th.Muted.Render("–")
 }
 
-// View implements Screen.
-func (b *BootProofs) View(width, height int) string {
+// bootProofColumns are the list's columns; VERDICT keeps its colour, ANCHOR
+// takes the spare width.
+func bootProofColumns(th *theme.Theme) []ui.Column {
+	return []ui.Column{
+		{Title: "APP", Width: 14, Max: 24},
+		{Title: "VERDICT", Width: 13, Style: func(cell string) lipgloss.Style { return verdictTextStyle(th, cell) }},
+		{Title: "AGE", Width: 4},
+		{Title: "ANCHOR", Width: 10, Grow: true},
+	}
+}
+
+// verdictTextStyle is the colour of a verdict cell, by its text.
+func verdictTextStyle(th *theme.Theme, text string) lipgloss.Style {
+	switch text {
+	case "CANNOT VERIFY":
+		return th.Bad
+	case "verifying…", "not fetched":
+		return th.Muted
+	}
+	return verdictColour(th, proof.Verdict(text))
+}
+
+// setRows rebuilds the list from the apps.
+func (b *BootProofs) setRows() {
+	rows := make([]ui.Row, len(b.apps))
+	now := b.c.Now()
+	for i, a := range b.apps {
+		age, anchor, sortAge := "", "", ""
+		if a.report != nil {
+			anchor = anchorText(a.report)
+			if !a.report.DocumentTime.IsZero() {
+				age = ui.Ago(now, a.report.DocumentTime)
+				sortAge = ageSortKey(a.report.DocumentTime)
+			}
+		}
+		text, _ := verdictStyle(b.c.Theme, a)
+		rows[i] = ui.Row{ID: a.app, Cells: []string{a.app, text, age, anchor}, Sort: []string{"", "", sortAge}}
+	}
+	b.list.SetRows(rows)
+	b.setPreview()
+}
+
+// setPreview says under the list why the selected app is not VERIFIED.
+func (b *BootProofs) setPreview() {
 	th := b.c.Theme
-	if b.open && b.sel < len(b.apps) {
-		a := b.apps[b.sel]
+	i := b.list.Table.Selected()
+	if i < 0 || i >= len(b.apps) {
+		b.list.SetPreview("")
+		return
+	}
+	a := b.apps[i]
+	var lines []string
+	switch {
+	case a.err != "":
+		lines = append(lines, th.Bad.Render(ui.Clean("cannot verify: "+a.err)))
+	case a.report != nil:
+		for _, id := range a.report.FailedChecks() {
+			c := a.report.Check(id)
+			lines = append(lines, th.Bad.Render("✗ "+ui.Clean(c.ID))+" "+ui.Clean(c.Reason))
+		}
+		if a.report.Verdict == proof.Verified {
+			lines = append(lines, th.Good.Render(fmt.Sprintf("✓ all %d core checks passed — enter shows the report", 7)))
+		}
+	}
+	b.list.SetPreview(strings.Join(lines, "\n"))
+}
+
+// View implements Screen.
+func (b *BootProofs) View() string {
+	th, width := b.c.Theme, b.width
+	if b.open() && b.sel() < len(b.apps) {
+		a := b.apps[b.sel()]
 		head := th.Title.Render("Boot proof ") + ui.Clean(a.app) + "  " + verdictBadge(th, a)
-		b.pane.SetSize(width, max(height-1, 1))
-		if pos := b.pane.Position(); pos != "" {
+		if pos := b.list.Pane.Position(); pos != "" {
 			head += th.Muted.Render("  (" + pos + ", pgup/pgdn scroll)")
 		}
-		return ansi.Truncate(head, width, "…") + "\n" + b.pane.View()
+		return ansi.Truncate(head, width, "…") + "\n" + b.list.View()
 	}
 	head := th.Title.Render("Boot proofs") + th.Muted.Render(fmt.Sprintf("  %d enclave app(s), verified here", len(b.apps)))
-	lines := []string{ansi.Truncate(head, width, "…")}
 	if len(b.apps) == 0 {
+		lines := []string{ansi.Truncate(head, width, "…")}
 		for _, l := range noAppsHelp {
 			lines = append(lines, ansi.Truncate(l, width, "…"))
 		}
 		return strings.Join(lines, "\n")
 	}
-	appW := 14
-	for _, a := range b.apps {
-		appW = max(appW, min(ansi.StringWidth(ui.Clean(a.app)), 24))
-	}
-	row := func(mark, app, verdict, age, anchor string) string {
-		return mark + " " + padPlain(app, appW) + pad(verdict, 13) + " " + padPlain(age, 5) + anchor
-	}
-	lines = append(lines, ansi.Truncate(th.Header.Render(row(" ", "APP", "VERDICT", "AGE", "ANCHOR")), width, "…"))
-	for i, a := range b.apps {
-		age, anchor := "", ""
-		if a.report != nil {
-			anchor = anchorText(a.report)
-			if !a.report.DocumentTime.IsZero() {
-				age = ui.Ago(b.c.Now(), a.report.DocumentTime)
-			}
-		}
-		mark := " "
-		if i == b.sel {
-			mark = "▸"
-		}
-		app := ansi.Truncate(ui.Clean(a.app), appW, "…")
-		text, style := verdictStyle(th, a)
-		var l string
-		if i == b.sel {
-			// The selected row keeps its verdict colour on the selection background.
-			sel := th.Selected
-			l = sel.Render(mark+" "+padPlain(app, appW)) + style.Inherit(sel).Render(text) +
-				sel.Render(strings.Repeat(" ", max(14-ansi.StringWidth(text), 1))+padPlain(age, 5)+ui.Clean(anchor))
-		} else {
-			l = row(mark, app, style.Render(text), age, ui.Clean(anchor))
-		}
-		lines = append(lines, ansi.Truncate(l, width, "…"))
-	}
-	// Below the list: why the selected app is not VERIFIED, at a glance.
-	if b.sel < len(b.apps) {
-		a := b.apps[b.sel]
-		lines = append(lines, "")
-		switch {
-		case a.err != "":
-			lines = append(lines, th.Bad.Render(ansi.Truncate("cannot verify: "+a.err, width, "…")))
-		case a.report != nil:
-			for _, id := range a.report.FailedChecks() {
-				c := a.report.Check(id)
-				lines = append(lines, ansi.Truncate(th.Bad.Render("✗ "+c.ID)+" "+ui.Clean(c.Reason), width, "…"))
-			}
-			if a.report.Verdict == proof.Verified {
-				lines = append(lines, th.Good.Render(ansi.Truncate(fmt.Sprintf("✓ all %d core checks passed — enter shows the report", 7), width, "…")))
-			}
-		}
-	}
-	return strings.Join(lines, "\n")
+	return ansi.Truncate(head, width, "…") + "\n" + b.list.View()
 }
 
 // pad pads styled s with spaces to w cells.
@@ -169,10 +185,10 @@ func pad(s string, w int) string {
 // proof goes through the builder (or ui.Clean), and the copyable lines are
 // remembered with their position so the cursor can move over them.
 func (b *BootProofs) renderDetail() {
-	if !b.open || b.sel >= len(b.apps) {
+	if !b.open() || b.sel() >= len(b.apps) {
 		return
 	}
-	th, now, a := b.c.Theme, b.c.Now(), b.apps[b.sel]
+	th, now, a := b.c.Theme, b.c.Now(), b.apps[b.sel()]
 	db := ui.NewDetailBuilder(th)
 	b.copies = b.copies[:0]
 	copyable := func(label, value string) {
@@ -210,7 +226,7 @@ func (b *BootProofs) renderDetail() {
 		db.Styled(line)
 	}
 	if a.report == nil {
-		b.pane.SetContent(db.String())
+		b.list.SetDetail(db.String())
 		return
 	}
 	rep := a.report
@@ -314,7 +330,7 @@ func (b *BootProofs) renderDetail() {
 		db.Field("created", fmtTime(now, bp.CreatedAt))
 	}
 	b.cursor = min(b.cursor, max(len(b.copies)-1, 0))
-	b.pane.SetContent(db.String())
+	b.list.SetDetail(db.String())
 }
 
 func quorumSet(db *ui.DetailBuilder, name string, s proof.QuorumSet) {

@@ -21,7 +21,9 @@ func (a *Activities) Commands() []Command {
 		keyCommand("refresh", k.Refresh, "busy"),
 		keyCommand("toggle auto-refresh", k.AutoRefresh, "auto-refresh is off in this profile (refresh = \"30s\" turns it on)"),
 		keyCommand("pending/all activities", k.Mode, "not while an activity is open"),
-		keyCommand("open activity", k.Open, "nothing selected"),
+		keyCommand("open activity", a.list.Keys.Open, "nothing selected"),
+		keyCommand("sort by next column", a.list.Keys.Sort, "not while an activity is open"),
+		keyCommand("reverse sort", a.list.Keys.ReverseSort, "not while an activity is open"),
 		keyCommand("approve activity", k.Approve, a.voteBlock(a.selected(), true)),
 		keyCommand("reject activity", k.Reject, a.voteBlock(a.selected(), false)),
 		keyCommand("copy activity id", k.CopyID, "nothing selected"),
@@ -38,12 +40,13 @@ func (b *BootProofs) Commands() []Command {
 	k := b.keys
 	return []Command{
 		keyCommand("refresh (fetch and verify boot proofs again)", k.Refresh, "no enclave apps configured"),
-		keyCommand("open boot proof report", k.Open, "no app selected, or a report is open"),
+		keyCommand("open boot proof report", b.list.Keys.Open, "no app selected, or a report is open"),
+		keyCommand("sort boot proofs by next column", b.list.Keys.Sort, "not while a report is open"),
 		keyCommand("copy value under the cursor", k.Copy, "open a report first"),
 	}
 }
 
 // Commands of the Organization screen.
 func (o *Organization) Commands() []Command {
-	return []Command{keyCommand("refresh", o.refresh, "")}
+	return []Command{keyCommand("refresh", o.keys.Refresh, "")}
 }

@@ -51,9 +51,9 @@ func TestDialogStackIsRoutedFirstAndConfirmDefaultsToNo(t *testing.T) {
 	h.key("tab")
 	h.key(":")
 	h.key("?")
-	if h.quit() || h.root.fullHelp || h.activities().confirm != nil || h.root.active != 0 || h.root.dialogs.Len() != 1 {
+	if h.quit() || h.root.fullHelp || h.voteDialogOpen() || h.root.active != 0 || h.root.dialogs.Len() != 1 {
 		t.Fatalf("a key went past the dialog: quit %v, vote dialog %v, screen %d, dialogs %d",
-			h.quit(), h.activities().confirm != nil, h.root.active, h.root.dialogs.Len())
+			h.quit(), h.voteDialogOpen(), h.root.active, h.root.dialogs.Len())
 	}
 	h.key("enter") // No is the default
 	if got := answers(); !slices.Equal(got, []bool{false}) || h.root.dialogs.Len() != 0 {
@@ -142,7 +142,7 @@ func TestPaletteRunsFuzzyMatchedCommands(t *testing.T) {
 	// While typing a filter ':' is text, not the palette.
 	h.key("/")
 	h.key(":")
-	if h.root.dialogs.Len() != 0 || !strings.Contains(h.activities().table.FilterPattern()+h.frame(), ":") {
+	if h.root.dialogs.Len() != 0 || !strings.Contains(h.activities().list.Table.FilterPattern()+h.frame(), ":") {
 		t.Error("':' opened the palette while typing a filter")
 	}
 }
@@ -162,7 +162,7 @@ func TestPaletteDisabledCommandSaysWhy(t *testing.T) {
 	h.typeText("approve")
 	h.key("enter")
 	_, n, _ := h.fake.counts()
-	if n != 0 || h.activities().confirm != nil {
+	if n != 0 || h.voteDialogOpen() {
 		t.Fatal("a disabled palette command acted")
 	}
 	if h.root.dialogs.Len() != 1 {
@@ -303,7 +303,7 @@ func TestTooSmallSaysSoAndComesBack(t *testing.T) {
 	}
 	// At the minimum the vote dialog fits whole, and the list's keys are all there.
 	h.send(tea.WindowSizeMsg{Width: minWidth, Height: minHeight})
-	if out := h.frame(); !strings.Contains(out, "DELETE_API_K") || !strings.Contains(out, "m messages") {
+	if out := h.frame(); !strings.Contains(out, "delete 1 API key") || !strings.Contains(out, "m messages") {
 		t.Errorf("at the minimum:\n%s", out)
 	}
 	h.key("a")
@@ -337,8 +337,8 @@ func TestHLAndShiftTabSwitchTabsUnlessTyping(t *testing.T) {
 	h.key("/")
 	h.key("h")
 	h.key("l")
-	if h.root.ActiveTitle() != "Activities" || h.activities().table.FilterPattern() != "hl" {
-		t.Errorf("h/l while typing a filter: screen %s, filter %q", h.root.ActiveTitle(), h.activities().table.FilterPattern())
+	if h.root.ActiveTitle() != "Activities" || h.activities().list.Table.FilterPattern() != "hl" {
+		t.Errorf("h/l while typing a filter: screen %s, filter %q", h.root.ActiveTitle(), h.activities().list.Table.FilterPattern())
 	}
 }
 
@@ -361,19 +361,19 @@ func TestMouseClicksTabsAndRowsAndWheelScrolls(t *testing.T) {
 	}
 	// Line 1 is the heading, 2 the column titles, 3 the first row.
 	h.send(tea.MouseClickMsg{X: 10, Y: 5, Button: tea.MouseLeft})
-	if got := h.activities().table.SelectedID(); got != "act-keys" {
+	if got := h.activities().list.Table.SelectedID(); got != "act-keys" {
 		t.Fatalf("click on the third row selected %q", got)
 	}
 	h.send(tea.MouseClickMsg{X: 10, Y: 12, Button: tea.MouseLeft}) // below the rows
-	if got := h.activities().table.SelectedID(); got != "act-keys" {
+	if got := h.activities().list.Table.SelectedID(); got != "act-keys" {
 		t.Errorf("click below the rows moved the selection to %q", got)
 	}
 	h.send(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelUp})
-	if got := h.activities().table.SelectedID(); got != "act-feature" {
+	if got := h.activities().list.Table.SelectedID(); got != "act-feature" {
 		t.Errorf("wheel up selected %q, want act-feature", got)
 	}
 	h.send(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelDown})
-	if got := h.activities().table.SelectedID(); got != "act-keys" {
+	if got := h.activities().list.Table.SelectedID(); got != "act-keys" {
 		t.Errorf("wheel down selected %q, want act-keys", got)
 	}
 	// The vote is about the clicked row.
@@ -404,11 +404,11 @@ func TestRebindKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.key("a")
-	if h.activities().confirm != nil {
+	if h.voteDialogOpen() {
 		t.Fatal("a still approves after rebinding approve to A")
 	}
 	h.key("A")
-	if h.activities().confirm == nil {
+	if !h.voteDialogOpen() {
 		t.Fatal("A does not approve")
 	}
 	h.key("n")

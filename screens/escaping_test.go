@@ -138,7 +138,7 @@ func TestInvisibleCharactersShowTheSameEscapedInEveryRegion(t *testing.T) {
 		h.send(tea.WindowSizeMsg{Width: 240, Height: 120})
 		h.run(r.Init())
 
-		assertShown(t, "list cells", h.root.Render(), "CREATE_POLICY_V3")
+		assertShown(t, "list cells", h.root.Render(), "intentname")
 		assertShown(t, "status bar", h.root.Render(), "orgname", "username")
 		h.key("enter")
 		detail := h.root.Render()

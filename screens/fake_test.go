@@ -334,3 +334,10 @@ func (h *harness) quit() bool {
 }
 
 func (h *harness) activities() *Activities { return h.root.screens[0].(*Activities) }
+
+// voteDialogOpen reports whether the vote's confirm dialog is on top of the root's
+// dialog stack.
+func (h *harness) voteDialogOpen() bool {
+	d := h.root.dialogs.Top()
+	return d != nil && d.ID() == voteDialogID
+}

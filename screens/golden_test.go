@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,30 @@ import (
 
 	"github.com/vigil-console/vigil/ui/theme"
 )
+
+// screenFrame is the frame without its first line, the tab bar: the screens'
+// goldens do not change when a tab is added (TestGoldenTabBar has the bar).
+func screenFrame(r *Root) string {
+	_, rest, _ := strings.Cut(r.Render(), "\n")
+	return rest
+}
+
+// The tab bar, once, at both sizes, on each screen (the active tab differs).
+func TestGoldenTabBar(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 30*time.Second)
+			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			var bars []string
+			for i := range h.root.screens {
+				h.key(fmt.Sprint(i + 1))
+				bar, _ := h.root.tabBar()
+				bars = append(bars, bar)
+			}
+			golden.RequireEqual(t, strings.Join(bars, "\n"))
+		})
+	}
+}
 
 // The main views at the two sizes people use most, on a fixed clock. Update with
 // go test ./screens -run TestGolden -update, and read the diff before committing.
@@ -37,7 +62,7 @@ func TestGoldenViews(t *testing.T) {
 				for _, k := range v.keys {
 					h.key(k)
 				}
-				golden.RequireEqual(t, h.root.Render())
+				golden.RequireEqual(t, screenFrame(h.root))
 			})
 		}
 	}
@@ -53,7 +78,7 @@ func TestGoldenColour(t *testing.T) {
 			fake := &fakeClient{activities: sampleActivities()}
 			h := newHarnessFor(t, fake, th, 0)
 			h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-			golden.RequireEqual(t, h.root.Render())
+			golden.RequireEqual(t, screenFrame(h.root))
 		})
 	}
 }

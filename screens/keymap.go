@@ -15,6 +15,8 @@ import (
 type KeyAction struct {
 	Name    string
 	Binding *key.Binding
+	// Column is the full help's column the key shows in (0 = the first).
+	Column int
 }
 
 // KeyedScreen is a screen whose keys can be rebound. Screens without it keep their
@@ -48,8 +50,8 @@ func newGlobalKeys() globalKeys {
 // (screen numbers) are fixed.
 func (k *globalKeys) KeyActions() []KeyAction {
 	return []KeyAction{
-		{"quit", &k.Quit}, {"help", &k.Help}, {"next_screen", &k.Next}, {"prev_screen", &k.Prev},
-		{"back", &k.Back}, {"palette", &k.Palette}, {"messages", &k.Messages},
+		{"quit", &k.Quit, 2}, {"help", &k.Help, 2}, {"next_screen", &k.Next, 0}, {"prev_screen", &k.Prev, 0},
+		{"back", &k.Back, 1}, {"palette", &k.Palette, 1}, {"messages", &k.Messages, 1},
 	}
 }
 
@@ -68,25 +70,46 @@ func (k globalKeys) FullHelp() [][]key.Binding {
 // are shared by every table and not rebound here).
 func (a *Activities) KeyActions() []KeyAction {
 	k := &a.keys
+	l := &a.list.Keys
 	return scoped("activities", []KeyAction{
-		{"open", &k.Open}, {"approve", &k.Approve}, {"reject", &k.Reject}, {"refresh", &k.Refresh},
-		{"auto_refresh", &k.AutoRefresh}, {"mode", &k.Mode}, {"status_filter", &k.Status},
-		{"type_filter", &k.Type}, {"next_page", &k.NextPage}, {"prev_page", &k.PrevPage},
-		{"copy_id", &k.CopyID}, {"copy_fingerprint", &k.CopyFP},
+		{"open", &l.Open, 0}, {"back", &l.Back, 0}, {"sort", &l.Sort, 0}, {"reverse_sort", &l.ReverseSort, 0},
+		{"approve", &k.Approve, 1}, {"reject", &k.Reject, 1}, {"copy_id", &k.CopyID, 1}, {"copy_fingerprint", &k.CopyFP, 1},
+		{"refresh", &k.Refresh, 2}, {"auto_refresh", &k.AutoRefresh, 2}, {"mode", &k.Mode, 2},
+		{"status_filter", &k.Status, 2}, {"type_filter", &k.Type, 2}, {"prev_page", &k.PrevPage, 2}, {"next_page", &k.NextPage, 2},
 	})
 }
 
 // KeyActions of the Boot proofs screen.
 func (b *BootProofs) KeyActions() []KeyAction {
 	k := &b.keys
+	l := &b.list.Keys
 	return scoped("boot_proofs", []KeyAction{
-		{"open", &k.Open}, {"back", &k.Back}, {"refresh", &k.Refresh}, {"copy", &k.Copy},
+		{"open", &l.Open, 0}, {"back", &l.Back, 0}, {"sort", &l.Sort, 0}, {"reverse_sort", &l.ReverseSort, 0},
+		{"copy", &k.Copy, 1}, {"refresh", &k.Refresh, 1},
 	})
 }
 
 // KeyActions of the Organization screen.
 func (o *Organization) KeyActions() []KeyAction {
-	return scoped("organization", []KeyAction{{"refresh", &o.refresh}})
+	return scoped("organization", []KeyAction{{"refresh", &o.keys.Refresh, 0}})
+}
+
+// fullHelp is the full help generated from the registry: fixed[i] (keys that are
+// not rebound, like a table's movement) head column i, then the actions of that
+// column in order.
+func fullHelp(actions []KeyAction, fixed ...[]key.Binding) [][]key.Binding {
+	cols := len(fixed)
+	for _, a := range actions {
+		cols = max(cols, a.Column+1)
+	}
+	out := make([][]key.Binding, cols)
+	for i, f := range fixed {
+		out[i] = append(out[i], f...)
+	}
+	for _, a := range actions {
+		out[a.Column] = append(out[a.Column], *a.Binding)
+	}
+	return out
 }
 
 func scoped(scope string, actions []KeyAction) []KeyAction {
@@ -216,4 +239,57 @@ func sortedNames(m map[string][]string) []string {
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
+}
+
+// The screens' keys. Each screen holds one of these structs; its KeyActions above
+// name them for config.toml, and its full help is generated from them.
+
+// activitiesKeys are the Activities screen's keys. Approve and Reject are enabled
+// or disabled for the selected activity before every render, so help shows them
+// struck through when they would do nothing.
+type activitiesKeys struct {
+	Approve, Reject, Refresh, AutoRefresh, Mode      key.Binding
+	Status, Type, NextPage, PrevPage, CopyID, CopyFP key.Binding
+	Up, Down, Filter                                 key.Binding
+}
+
+func newActivitiesKeys() activitiesKeys {
+	return activitiesKeys{
+		Approve:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
+		Reject:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject")),
+		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		AutoRefresh: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume auto-refresh")),
+		Mode:        key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "pending/all")),
+		Status:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "status filter")),
+		Type:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "type filter")),
+		NextPage:    key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "older page")),
+		PrevPage:    key.NewBinding(key.WithKeys("["), key.WithHelp("[", "newer page")),
+		CopyID:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy id")),
+		CopyFP:      key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy fingerprint")),
+		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+	}
+}
+
+type bootProofsKeys struct {
+	Refresh, Copy, Up, Down key.Binding
+}
+
+func newBootProofsKeys() bootProofsKeys {
+	return bootProofsKeys{
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-verify")),
+		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+	}
+}
+
+// organizationKeys are the Organization screen's keys.
+type organizationKeys struct {
+	Refresh key.Binding
+}
+
+func newOrganizationKeys() organizationKeys {
+	return organizationKeys{Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh"))}
 }

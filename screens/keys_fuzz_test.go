@@ -23,7 +23,7 @@ func FuzzKeySequences(f *testing.F) {
 			if k == "ctrl+c" || k == "q" && !hs.root.screens[hs.root.active].Capturing() {
 				continue // quitting ends the sequence in a real program
 			}
-			if k == "y" && hs.activities().confirm != nil && hs.root.active == 0 {
+			if k == "y" && hs.voteDialogOpen() && hs.root.active == 0 {
 				yes++
 			}
 			hs.key(k)
@@ -49,7 +49,7 @@ func TestRandomKeySequences(t *testing.T) {
 		h := newHarness(t, fake, false, 0)
 		yes := 0
 		for _, k := range seq {
-			if k == "y" && h.activities().confirm != nil && h.root.active == 0 {
+			if k == "y" && h.voteDialogOpen() && h.root.active == 0 {
 				yes++
 			}
 			h.key(k)

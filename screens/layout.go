@@ -119,7 +119,7 @@ func (r *Root) Render() string {
 		ReadOnly: r.common.ReadOnly(), AutoRefresh: st.AutoRefresh, LastRefresh: st.LastRefresh,
 		Busy: st.Busy, Spinner: r.spinner.View(), Err: errText, Now: r.common.Now()}, w)
 
-	body := screen.View(w, bodyH)
+	body := screen.View()
 	if d := r.dialogs.Top(); d != nil {
 		body = ui.Overlay(body, d.View(th, w, bodyH), w, bodyH)
 	}

@@ -17,15 +17,24 @@ import (
 type Organization struct {
 	c       *Common
 	pane    ui.Detail
-	refresh key.Binding
+	keys    organizationKeys
 	loading bool
 	err     string
+	width   int
 }
 
 // NewOrganization builds the screen; it shows what the root model loaded at start.
 func NewOrganization(c *Common) *Organization {
-	return &Organization{c: c, pane: ui.NewDetail(c.Theme), loading: true,
-		refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh"))}
+	o := &Organization{c: c, pane: ui.NewDetail(c.Theme), loading: true,
+		keys: newOrganizationKeys()}
+	o.render()
+	return o
+}
+
+// SetSize implements Screen: the heading takes a line, the pane the rest.
+func (o *Organization) SetSize(width, height int) {
+	o.width = width
+	o.pane.SetSize(width, max(height-1, 1))
 }
 
 // Title implements Screen.
@@ -52,10 +61,10 @@ func (o *Organization) Keys() ui.KeyMap { return orgHelp{o} }
 type orgHelp struct{ o *Organization }
 
 func (h orgHelp) ShortHelp() []key.Binding {
-	return append([]key.Binding{h.o.refresh}, h.o.pane.KeyBindings()[:2]...)
+	return append([]key.Binding{h.o.keys.Refresh}, h.o.pane.KeyBindings()[:2]...)
 }
 func (h orgHelp) FullHelp() [][]key.Binding {
-	return [][]key.Binding{append([]key.Binding{h.o.refresh}, h.o.pane.KeyBindings()...)}
+	return fullHelp(h.o.KeyActions(), h.o.pane.KeyBindings())
 }
 
 // Update implements Screen.
@@ -63,15 +72,18 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case themeChangedMsg:
 		o.pane.SetTheme(o.c.Theme)
+		o.render()
 	case orgLoadedMsg:
 		o.loading = false
 		o.err = ""
 		if msg.err != nil {
 			o.err = errorText(msg.err)
 		}
+		o.render()
 	case tea.KeyPressMsg:
-		if key.Matches(msg, o.refresh) {
+		if key.Matches(msg, o.keys.Refresh) {
 			o.loading = true
+			o.render()
 			return o, loadOrg(o.c)
 		}
 		var cmd tea.Cmd
@@ -81,8 +93,8 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	return o, nil
 }
 
-// View implements Screen.
-func (o *Organization) View(width, height int) string {
+// render rebuilds the pane's text from what the root loaded.
+func (o *Organization) render() {
 	th, org := o.c.Theme, o.c.Org
 	feats := append([]api.Feature(nil), org.Features...)
 	sort.Slice(feats, func(i, j int) bool { return feats[i].Name < feats[j].Name })
@@ -114,8 +126,12 @@ func (o *Organization) View(width, height int) string {
 	if !org.Loaded && !o.loading {
 		b.Line("not loaded: press r to retry")
 	}
-	o.pane.SetSize(width, max(height-1, 1))
 	o.pane.SetContent(b.String())
-	head := ansi.Truncate(th.Title.Render("Organization")+th.Muted.Render("  read-only view"), width, "…")
+}
+
+// View implements Screen.
+func (o *Organization) View() string {
+	th := o.c.Theme
+	head := ansi.Truncate(th.Title.Render("Organization")+th.Muted.Render("  read-only view"), o.width, "…")
 	return head + "\n" + o.pane.View()
 }

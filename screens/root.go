@@ -21,8 +21,13 @@ type Screen interface {
 	Title() string
 	Init() tea.Cmd
 	Update(msg tea.Msg) (Screen, tea.Cmd)
-	// View renders the screen's body in width×height cells.
-	View(width, height int) string
+	// SetSize gives the screen its body's size in cells; the root calls it whenever
+	// the window or the lines around the body (help, dialogs) change, as
+	// soft-serve's components are sized. Layout work (wrapping, column widths)
+	// happens here or in Update, never in View.
+	SetSize(width, height int)
+	// View renders the screen's body in the size last given; it changes nothing.
+	View() string
 	// Keys are the screen's keys for the help line and the full help.
 	Keys() ui.KeyMap
 	// Capturing reports that the screen is taking text or a dialog answer: the root
@@ -66,6 +71,8 @@ type Root struct {
 	// lastErr is each screen's status error as last logged, so a lasting error
 	// is logged once, not on every message.
 	lastErr []string
+	// bodyW and bodyH are the size last given to the screens (SetSize).
+	bodyW, bodyH int
 	// voteToasts counts the toasts a vote's outcome still owes: the vote itself is
 	// logged in full, so its toast is not logged a second time.
 	voteToasts int
@@ -139,6 +146,7 @@ func NewRoot(o Options) *Root {
 		r.screens = append(r.screens, f(c))
 	}
 	r.lastErr = make([]string, len(r.screens))
+	r.sizeScreens()
 	return r
 }
 
@@ -172,7 +180,25 @@ func (r *Root) ActiveTitle() string { return r.screens[r.active].Title() }
 func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := r.update(msg)
 	r.logScreenErrors()
+	r.sizeScreens()
 	return r, cmd
+}
+
+// sizeScreens gives every screen the body's size when it changed: the window may
+// have, or the help under the body may have grown or shrunk a line (another
+// screen, a dialog, the full help, a key enabled).
+func (r *Root) sizeScreens() {
+	if r.tooSmall() {
+		return
+	}
+	_, bodyH := r.layout()
+	if r.width == r.bodyW && bodyH == r.bodyH {
+		return
+	}
+	r.bodyW, r.bodyH = r.width, bodyH
+	for _, s := range r.screens {
+		s.SetSize(r.width, bodyH)
+	}
 }
 
 func (r *Root) update(msg tea.Msg) tea.Cmd {

@@ -48,7 +48,8 @@ func (d *Detail) SetSize(width, height int) {
 }
 
 // SetContent replaces the content, keeping the scroll position when possible.
-// Each line is cleaned and hard-wrapped to the pane's width.
+// Each line is wrapped to the pane's width at word boundaries (a word longer
+// than the width, like a hex key, is broken).
 func (d *Detail) SetContent(s string) {
 	d.raw = s
 	y := d.vp.YOffset()
@@ -56,11 +57,26 @@ func (d *Detail) SetContent(s string) {
 	d.starts = d.starts[:0]
 	for _, l := range strings.Split(s, "\n") {
 		d.starts = append(d.starts, len(out))
-		out = append(out, strings.Split(ansi.Hardwrap(l, d.width, true), "\n")...)
+		out = append(out, strings.Split(wrapLine(l, d.width), "\n")...)
 	}
 	d.starts = append(d.starts, len(out))
 	d.vp.SetContentLines(out)
 	d.vp.SetYOffset(y)
+}
+
+// wrapLine wraps l at word boundaries, except a line holding a word wider than
+// half the pane (a hex key, a PEM line): that one is broken where the width ends,
+// so the value stays beside its label instead of leaving the label alone on a line.
+func wrapLine(l string, width int) string {
+	if ansi.StringWidth(l) <= width {
+		return l
+	}
+	for _, w := range strings.Fields(ansi.Strip(l)) {
+		if ansi.StringWidth(w) > width/2 {
+			return ansi.Hardwrap(l, width, true)
+		}
+	}
+	return ansi.Wrap(l, width, "")
 }
 
 // ShowLine scrolls as little as needed for raw line i of the content (before

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -13,19 +14,30 @@ import (
 	"github.com/vigil-console/vigil/ui/theme"
 )
 
-// Column describes one table column. Width is the column's width in cells; the one
-// column with Grow set takes whatever width is left.
+// Column describes one table column. Width is the column's least width in cells;
+// spare width goes first to the columns whose cells are wider than that (the Grow
+// column first), up to Max (0 = no limit), and what is still left to the Grow
+// column.
 type Column struct {
 	Title string
 	Width int
+	Max   int
 	Grow  bool
+	// Style, when set, styles a cell by its (cleaned) text: a verdict in its colour.
+	Style func(cell string) lipgloss.Style
 }
 
 // Row is one table row: a stable ID (to keep the selection across refreshes) and
-// its cells, in column order.
+// its cells, in column order. Sort, when set, holds per column the value the
+// column sorts by (a time as RFC 3339 for an AGE cell that reads "5m"); a column
+// without one sorts by its cell.
 type Row struct {
 	ID    string
 	Cells []string
+	Sort  []string
+	// Search is more text the filter matches but the row does not show (an
+	// activity's full type, for a row that shows what it does).
+	Search string
 }
 
 // TableKeyMap are the keys of a table.
@@ -69,12 +81,90 @@ type Table struct {
 	height   int
 	input    Input
 	pattern  string // filter applied to visible
+	need     []int  // per column, the widest cleaned cell (for the column widths)
+	sortCol  int    // column the rows are sorted by; -1 = the order given
+	sortDesc bool
 }
 
 // NewTable returns an empty table with these columns.
 func NewTable(th *theme.Theme, cols []Column) Table {
 	in := Input{Prompt: "/", CharLimit: 128}
-	return Table{Keys: DefaultTableKeyMap(), theme: th, cols: cols, input: in, width: 80, height: 10}
+	return Table{Keys: DefaultTableKeyMap(), theme: th, cols: cols, input: in, width: 80, height: 10, sortCol: -1}
+}
+
+// SortBy sorts the rows by column col (-1: the order given to SetRows), descending
+// when desc; the header marks the column with ▲ or ▼. The selection stays on its row.
+func (t *Table) SortBy(col int, desc bool) {
+	if col < -1 || col >= len(t.cols) {
+		col = -1
+	}
+	selected := t.SelectedID()
+	t.sortCol, t.sortDesc = col, desc
+	t.applyFilter(t.pattern, false)
+	t.selectID(selected)
+}
+
+// SortColumn is the column the rows are sorted by (-1 = none) and its direction.
+func (t Table) SortColumn() (col int, desc bool) { return t.sortCol, t.sortDesc }
+
+// CycleSort sorts by the next column, ascending; after the last column it
+// returns to the order given.
+func (t *Table) CycleSort() {
+	next := t.sortCol + 1
+	if next >= len(t.cols) {
+		next = -1
+	}
+	t.SortBy(next, false)
+}
+
+// ReverseSort flips the direction (sorting by the first column when none is set).
+func (t *Table) ReverseSort() {
+	if t.sortCol < 0 {
+		t.SortBy(0, true)
+		return
+	}
+	t.SortBy(t.sortCol, !t.sortDesc)
+}
+
+// sortKey is what row i sorts by in column col.
+func (t Table) sortKey(i, col int) string {
+	r := t.rows[i]
+	if col < len(r.Sort) && r.Sort[col] != "" {
+		return r.Sort[col]
+	}
+	if col < len(r.Cells) {
+		return r.Cells[col]
+	}
+	return ""
+}
+
+// sortVisible orders the visible rows by the sort column, stably (equal keys keep
+// the order given).
+func (t *Table) sortVisible() {
+	if t.sortCol < 0 {
+		return
+	}
+	col, desc := t.sortCol, t.sortDesc
+	slices.SortStableFunc(t.visible, func(a, b int) int {
+		c := strings.Compare(t.sortKey(a, col), t.sortKey(b, col))
+		if desc {
+			return -c
+		}
+		return c
+	})
+}
+
+func (t *Table) selectID(id string) {
+	t.cursor = 0
+	if id != "" {
+		for i, ri := range t.visible {
+			if t.rows[ri].ID == id {
+				t.cursor = i
+				break
+			}
+		}
+	}
+	t.clampOffset()
 }
 
 // SetTheme changes the styles (the terminal background may be learnt late).
@@ -93,21 +183,13 @@ func (t *Table) SetRows(rows []Row) {
 	t.rows = rows
 	t.haystack = make([]string, len(rows))
 	t.lower = make([]string, len(rows))
+	t.need = make([]int, len(t.cols))
 	for i, r := range rows {
-		t.haystack[i] = joinCells(r)
+		t.haystack[i] = t.joinCells(r)
 		t.lower[i] = strings.ToLower(t.haystack[i])
 	}
 	t.applyFilter(t.pattern, false)
-	t.cursor = 0
-	if selected != "" {
-		for i, ri := range t.visible {
-			if t.rows[ri].ID == selected {
-				t.cursor = i
-				break
-			}
-		}
-	}
-	t.clampOffset()
+	t.selectID(selected)
 }
 
 // Len is the number of rows; Visible the number that pass the filter.
@@ -154,6 +236,7 @@ func (t *Table) SetFilter(p string) {
 func (t *Table) applyFilter(pattern string, incremental bool) {
 	old := t.pattern
 	t.pattern = pattern
+	defer t.sortVisible()
 	if pattern == "" {
 		t.visible = t.visible[:0]
 		for i := range t.rows {
@@ -167,7 +250,7 @@ func (t *Table) applyFilter(pattern string, incremental bool) {
 		match = subsequenceRunes
 	}
 	var visible []int
-	if incremental && old != "" && strings.HasPrefix(pattern, old) {
+	if incremental && old != "" && strings.HasPrefix(pattern, old) && t.sortCol < 0 {
 		visible = t.visible[:0]
 		for _, i := range t.visible {
 			if match(p, t.lower[i]) {
@@ -209,14 +292,23 @@ func subsequenceRunes(p, s string) bool {
 }
 
 // joinCells is a row's filter string; cell k starts after the k spaces and the
-// cells before it, which highlighting relies on.
-func joinCells(r Row) string {
+// cells before it, which highlighting relies on. It also records each column's
+// widest cell.
+func (t *Table) joinCells(r Row) string {
 	var b strings.Builder
-	for _, c := range r.Cells {
-		b.WriteString(Clean(c))
+	for k, c := range r.Cells {
+		c = Clean(c)
+		if k < len(t.need) {
+			t.need[k] = max(t.need[k], ansi.StringWidth(c))
+		}
+		b.WriteString(c)
 		b.WriteByte(' ')
 	}
 	b.WriteString(Clean(r.ID))
+	if r.Search != "" {
+		b.WriteByte(' ')
+		b.WriteString(Clean(r.Search))
+	}
 	return b.String()
 }
 
@@ -348,10 +440,13 @@ func (t *Table) clampOffset() {
 	t.offset = min(max(t.offset, 0), max(len(t.visible)-body, 0))
 }
 
-// widths lays the columns out in the table's width, one space between columns.
+// widths lays the columns out in the table's width, one space between columns:
+// each column gets its least width; the spare width goes to the columns whose
+// cells (or title and sort mark) need more, the Grow column first, each up to its
+// Max; what is left goes to the Grow column.
 func (t Table) widths() []int {
 	w := make([]int, len(t.cols))
-	used, grow := 0, -1
+	used, grow := len(t.cols)-1, -1
 	for i, c := range t.cols {
 		w[i] = c.Width
 		used += c.Width
@@ -359,19 +454,62 @@ func (t Table) widths() []int {
 			grow = i
 		}
 	}
-	used += len(t.cols) - 1
+	spare := t.width - used
+	order := make([]int, 0, len(t.cols))
 	if grow >= 0 {
-		w[grow] = max(w[grow]+t.width-used, 1)
+		order = append(order, grow)
+	}
+	for i := range t.cols {
+		if i != grow {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
+		if spare <= 0 {
+			break
+		}
+		need := ansi.StringWidth(t.title(i))
+		if i < len(t.need) {
+			need = max(need, t.need[i])
+		}
+		if m := t.cols[i].Max; m > 0 {
+			need = min(need, m)
+		}
+		if add := min(need-w[i], spare); add > 0 {
+			w[i] += add
+			spare -= add
+		}
+	}
+	if grow >= 0 && spare > 0 {
+		w[grow] += spare
+	}
+	if grow >= 0 {
+		w[grow] = max(w[grow], 1)
 	}
 	return w
 }
 
-func (t Table) renderCells(cells []string, widths []int, marks [][]int, base lipgloss.Style) string {
+// title is column i's header, with the sort mark when the rows are sorted by it.
+func (t Table) title(i int) string {
+	if i != t.sortCol {
+		return t.cols[i].Title
+	}
+	if t.sortDesc {
+		return t.cols[i].Title + " ▼"
+	}
+	return t.cols[i].Title + " ▲"
+}
+
+func (t Table) renderCells(cells []string, widths []int, marks [][]int, base lipgloss.Style, styled bool) string {
 	var b strings.Builder
+	gap := " "
+	if styled {
+		gap = base.Render(" ")
+	}
 	total := 0
 	for i, w := range widths {
 		if i > 0 {
-			b.WriteByte(' ')
+			b.WriteString(gap)
 			total++
 		}
 		if total >= t.width {
@@ -383,13 +521,21 @@ func (t Table) renderCells(cells []string, widths []int, marks [][]int, base lip
 			cell = Clean(cells[i])
 		}
 		cell = ansi.Truncate(cell, w, "…")
+		style := base
+		if styled && i < len(t.cols) && t.cols[i].Style != nil {
+			style = t.cols[i].Style(cell).Inherit(base)
+		}
 		if i < len(marks) && len(marks[i]) > 0 {
-			b.WriteString(t.markCell(cell, marks[i], base))
+			b.WriteString(t.markCell(cell, marks[i], style))
 		} else {
-			b.WriteString(base.Render(cell))
+			b.WriteString(style.Render(cell))
 		}
 		if pad := w - ansi.StringWidth(cell); pad > 0 {
-			b.WriteString(strings.Repeat(" ", pad))
+			if styled {
+				b.WriteString(base.Render(strings.Repeat(" ", pad)))
+			} else {
+				b.WriteString(strings.Repeat(" ", pad))
+			}
 		}
 		total += w
 	}
@@ -414,15 +560,24 @@ func (t Table) markCell(cell string, marks []int, base lipgloss.Style) string {
 	return b.String()
 }
 
+func (t Table) styledColumns() bool {
+	for _, c := range t.cols {
+		if c.Style != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // View renders the header, the rows in the window and, when filtering, the filter line.
 func (t Table) View() string {
 	widths := t.widths()
 	titles := make([]string, len(t.cols))
-	for i, c := range t.cols {
-		titles[i] = c.Title
+	for i := range t.cols {
+		titles[i] = t.title(i)
 	}
 	lines := make([]string, 0, t.height)
-	lines = append(lines, t.renderCells(titles, widths, nil, t.theme.Header))
+	lines = append(lines, t.renderCells(titles, widths, nil, t.theme.Header, false))
 	body := t.bodyHeight()
 	switch {
 	case len(t.rows) == 0:
@@ -432,11 +587,16 @@ func (t Table) View() string {
 	}
 	for i := t.offset; i < len(t.visible) && i < t.offset+body; i++ {
 		row := t.visible[i]
-		if i == t.cursor {
+		switch {
+		case i == t.cursor && t.styledColumns():
+			// Styled cells keep their colour on the selection, so each piece
+			// carries the selection style.
+			lines = append(lines, t.renderCells(t.rows[row].Cells, widths, nil, t.theme.Selected, true))
+		case i == t.cursor:
 			// The selected row is one style end to end: no highlights inside it.
-			lines = append(lines, t.theme.Selected.Render(t.renderCells(t.rows[row].Cells, widths, nil, lipgloss.NewStyle())))
-		} else {
-			lines = append(lines, t.renderCells(t.rows[row].Cells, widths, t.highlights(row), t.theme.Row))
+			lines = append(lines, t.theme.Selected.Render(t.renderCells(t.rows[row].Cells, widths, nil, lipgloss.NewStyle(), false)))
+		default:
+			lines = append(lines, t.renderCells(t.rows[row].Cells, widths, t.highlights(row), t.theme.Row, t.styledColumns()))
 		}
 	}
 	for len(lines) < 1+body {

@@ -1,0 +1,194 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// ListDetail is the list-plus-detail every record screen is built on: a Table
+// (fuzzy filter, sorting by any column, column widths that follow the content,
+// row clicks) and, once a row is opened, a Detail pane of word-wrapped text in
+// its place. Under the list it can show a short preview of the selected row.
+//
+// The screen owns what the rows and the detail say and when a detail opens (it
+// usually fetches something): it calls SetRows, Open, Close and SetDetail. The
+// component owns the layout and the keys that only move or sort. Its keys are
+// exported so the screen names them in its KeyActions (screens/keymap.go) and
+// users can rebind them.
+type ListDetail struct {
+	Table Table
+	Pane  Detail
+	Keys  ListDetailKeys
+	// Preview is shown under the list while no detail is open (the selected row
+	// in words); "" = none. The screen styles it from cleaned parts; it is
+	// word-wrapped and never takes more than half the height. Set it with
+	// SetPreview.
+	Preview string
+
+	theme         *theme.Theme
+	open          bool
+	width, height int
+}
+
+// ListDetailKeys are the component's own keys. Open and Back are matched by the
+// screen (opening usually loads something); Sort and ReverseSort by the
+// component.
+type ListDetailKeys struct {
+	Open, Back, Sort, ReverseSort key.Binding
+}
+
+// DefaultListDetailKeys: o and O sort, keys no screen uses for anything else.
+func DefaultListDetailKeys() ListDetailKeys {
+	return ListDetailKeys{
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Back:        key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
+		Sort:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort by next column")),
+		ReverseSort: key.NewBinding(key.WithKeys("O"), key.WithHelp("O", "reverse sort")),
+	}
+}
+
+// NewListDetail returns an empty list with these columns.
+func NewListDetail(th *theme.Theme, cols []Column) ListDetail {
+	return ListDetail{Table: NewTable(th, cols), Pane: NewDetail(th), Keys: DefaultListDetailKeys(), theme: th,
+		width: 80, height: 10}
+}
+
+// SetTheme changes the styles of the list and the pane.
+func (l *ListDetail) SetTheme(th *theme.Theme) {
+	l.theme = th
+	l.Table.SetTheme(th)
+	l.Pane.SetTheme(th)
+}
+
+// SetSize gives the component its size in cells; the list (with its preview) or
+// the detail fills it.
+func (l *ListDetail) SetSize(width, height int) {
+	l.width, l.height = max(width, 1), max(height, 1)
+	l.Pane.SetSize(l.width, l.height)
+	l.layoutTable()
+}
+
+// SetPreview replaces the preview under the list.
+func (l *ListDetail) SetPreview(s string) {
+	l.Preview = s
+	l.layoutTable()
+}
+
+// previewLines is the preview word-wrapped to the width, at most half the height.
+func (l *ListDetail) previewLines() []string {
+	if l.Preview == "" {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(l.Preview, "\n") {
+		out = append(out, strings.Split(ansi.Wrap(line, l.width, ""), "\n")...)
+	}
+	if limit := l.height / 2; len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// layoutTable sizes the table: the whole height, or, with a preview, as many
+// lines as its rows take (and a filter line), so the preview sits under them.
+func (l *ListDetail) layoutTable() {
+	h := l.height
+	if n := len(l.previewLines()); n > 0 {
+		rows := 1 + max(l.Table.Visible(), 1) // the header, the rows (or the empty notice)
+		if l.Table.HasFilter() {
+			rows++
+		}
+		h = min(h-n-1, rows) // a blank line before the preview
+	}
+	l.Table.SetSize(l.width, max(h, 2))
+}
+
+// SetRows replaces the list's rows (see Table.SetRows).
+func (l *ListDetail) SetRows(rows []Row) {
+	l.Table.SetRows(rows)
+	l.layoutTable()
+}
+
+// IsOpen reports whether the detail shows.
+func (l ListDetail) IsOpen() bool { return l.open }
+
+// Open shows the detail pane, scrolled to the top.
+func (l *ListDetail) Open() {
+	l.open = true
+	l.Pane.GotoTop()
+}
+
+// Close goes back to the list.
+func (l *ListDetail) Close() { l.open = false }
+
+// SetDetail replaces the detail's text (cleaned and word-wrapped by the pane),
+// keeping the scroll position.
+func (l *ListDetail) SetDetail(s string) { l.Pane.SetContent(s) }
+
+// Filtering reports whether the list's filter is taking keys.
+func (l ListDetail) Filtering() bool { return !l.open && l.Table.Filtering() }
+
+// Update scrolls the open detail, or moves, filters and sorts the list.
+func (l ListDetail) Update(msg tea.Msg) (ListDetail, tea.Cmd) {
+	var cmd tea.Cmd
+	if l.open {
+		l.Pane, cmd = l.Pane.Update(msg)
+		return l, cmd
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && !l.Table.Filtering() {
+		switch {
+		case key.Matches(k, l.Keys.Sort):
+			l.Table.CycleSort()
+			return l, nil
+		case key.Matches(k, l.Keys.ReverseSort):
+			l.Table.ReverseSort()
+			return l, nil
+		}
+	}
+	l.Table, cmd = l.Table.Update(msg)
+	l.layoutTable() // the filter line comes and goes, the visible rows change
+	return l, cmd
+}
+
+// ClickRow selects the row drawn on line y of the component (0 = the table's
+// header); it reports whether a row was there. Clicks on an open detail do
+// nothing.
+func (l *ListDetail) ClickRow(y int) bool {
+	if l.open || l.Table.Filtering() {
+		return false
+	}
+	return l.Table.SelectLine(y)
+}
+
+// SortHelp describes the sort in effect for a heading: "sorted by AGE ▼", or "".
+func (l ListDetail) SortHelp() string {
+	col, desc := l.Table.SortColumn()
+	if col < 0 || col >= len(l.Table.cols) {
+		return ""
+	}
+	mark := "▲"
+	if desc {
+		mark = "▼"
+	}
+	return "sorted by " + l.Table.cols[col].Title + " " + mark
+}
+
+// View renders the detail, or the list and its preview, in the size given.
+func (l ListDetail) View() string {
+	if l.open {
+		return l.Pane.View()
+	}
+	lines := strings.Split(l.Table.View(), "\n")
+	if p := l.previewLines(); len(p) > 0 {
+		lines = append(append(lines, ""), p...)
+	}
+	if len(lines) > l.height {
+		lines = lines[:l.height]
+	}
+	return strings.Join(lines, "\n")
+}
