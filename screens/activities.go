@@ -18,12 +18,9 @@ import (
 // pageSize is how many activities one list call asks for (the service's maximum).
 const pageSize = 100
 
-// statusChoices and typeChoices are what s and t cycle through in the All view;
-// "" means no filter.
-var statusChoices = append([]string{""}, api.ActivityStatuses()...)
-
+// typeChoices are the activity types the type filter offers.
 func typeChoices() []string {
-	out := []string{""}
+	var out []string
 	for _, op := range api.SubmitOperations() {
 		out = append(out, op.Type)
 	}
@@ -38,20 +35,21 @@ type Activities struct {
 	// list is the list of activities and, when one is open, its detail.
 	list ui.ListDetail
 
-	all       bool // All view (false: Pending)
-	statusIdx int
-	typeIdx   int
-	before    string // paging cursor of the current page
-	after     string
-	items     []api.Activity
-	fetched   time.Time
-	loading   bool
-	listGen   int // generation of list requests: stale replies are dropped
-	err       string
-	auto      bool
-	autoGen   int // generation of the auto-refresh tick chain
-	detail    *activityDetail
-	voting    string // id of the activity whose vote is in flight
+	all bool // All view (false: Pending)
+	// statuses and types filter the All view (none = any); the pickers set them.
+	statuses []string
+	types    []string
+	before   string // paging cursor of the current page
+	after    string
+	items    []api.Activity
+	fetched  time.Time
+	loading  bool
+	listGen  int // generation of list requests: stale replies are dropped
+	err      string
+	auto     bool
+	autoGen  int // generation of the auto-refresh tick chain
+	detail   *activityDetail
+	voting   string // id of the activity whose vote is in flight
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
 	// for the session.
 	bootCache map[string]*api.BootProof
@@ -84,6 +82,11 @@ type (
 		err      error
 	}
 	activitiesTickMsg struct{ gen int }
+	// filterPickedMsg is a filter picker's choice: kind "status" or "type".
+	filterPickedMsg struct {
+		kind   string
+		values []string
+	}
 	// voteConfirmedMsg is the vote dialog's yes: the vote it captured.
 	voteConfirmedMsg struct{ v pendingVote }
 )
@@ -167,12 +170,8 @@ func (a *Activities) listOptions() api.ListActivitiesOptions {
 		o.Statuses = []string{api.StatusConsensusNeeded}
 		return o
 	}
-	if s := statusChoices[a.statusIdx]; s != "" {
-		o.Statuses = []string{s}
-	}
-	if t := typeChoices()[a.typeIdx]; t != "" {
-		o.Types = []string{t}
-	}
+	o.Statuses = a.statuses
+	o.Types = a.types
 	return o
 }
 
@@ -299,6 +298,14 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			return a, a.tick()
 		}
 		return a, tea.Batch(a.load(), a.tick())
+	case filterPickedMsg:
+		if msg.kind == "status" {
+			a.statuses = msg.values
+		} else {
+			a.types = msg.values
+		}
+		a.before, a.after = "", ""
+		return a, a.load()
 	case voteConfirmedMsg:
 		return a, a.vote(msg.v)
 	case activityVotedMsg:
@@ -363,103 +370,6 @@ func (a *Activities) replace(act api.Activity) {
 			return
 		}
 	}
-}
-
-func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	if a.list.Filtering() {
-		var cmd tea.Cmd
-		a.list, cmd = a.list.Update(k)
-		return cmd
-	}
-	switch {
-	// Vote keys are matched even while disabled, so a press that cannot vote
-	// says why (read-only, already voted…) instead of doing nothing.
-	case pressed(k, a.keys.Approve), pressed(k, a.keys.Reject):
-		approve := pressed(k, a.keys.Approve)
-		act := a.selected()
-		if why := a.voteBlock(act, approve); why != "" {
-			return ui.Toast(why, true)
-		}
-		v := newPendingVote(a.c, act, approve)
-		return OpenDialog(NewConfirmDialog(voteDialogID, v.dialog, msgCmd(voteConfirmedMsg{*v}), nil))
-	case key.Matches(k, a.keys.CopyID), key.Matches(k, a.keys.CopyFP):
-		act := a.selected()
-		if act == nil {
-			return nil
-		}
-		what, val := "id", act.ID
-		if key.Matches(k, a.keys.CopyFP) {
-			what, val = "fingerprint", act.Fingerprint
-		}
-		val = ui.Clean(val)
-		return tea.Batch(tea.SetClipboard(val), ui.Toast("copied "+what+" "+val, false))
-	case key.Matches(k, a.keys.Refresh):
-		cmds := []tea.Cmd{a.load()}
-		if a.detail != nil {
-			cmds = append(cmds, a.detail.load(a.c))
-		}
-		return tea.Batch(cmds...)
-	case key.Matches(k, a.keys.AutoRefresh):
-		if a.c.Refresh <= 0 {
-			return ui.Toast("auto-refresh is off in this profile (refresh = \"30s\" turns it on)", true)
-		}
-		a.auto = !a.auto
-		a.autoGen++
-		if a.auto {
-			return tea.Batch(ui.Toast("auto-refresh every "+a.c.Refresh.String(), false), a.tick())
-		}
-		return ui.Toast("auto-refresh paused", false)
-	}
-	if a.detail != nil {
-		if key.Matches(k, a.list.Keys.Back) {
-			a.detail = nil
-			a.list.Close()
-			return nil
-		}
-		var cmd tea.Cmd
-		a.list, cmd = a.list.Update(k)
-		return cmd
-	}
-	switch {
-	case key.Matches(k, a.list.Keys.Open):
-		act := a.selected()
-		if act == nil {
-			return nil
-		}
-		a.detail = newActivityDetail(a.c, *act, &a.list.Pane)
-		a.list.Open()
-		return a.detail.load(a.c)
-	case key.Matches(k, a.keys.Mode):
-		a.all = !a.all
-		a.before, a.after, a.items = "", "", nil
-		a.list.Table.Empty = "no pending activities — press v to see all"
-		if a.all {
-			a.list.Table.Empty = "no activities match — s and t change the filters"
-		}
-		a.setRows()
-		return a.load()
-	case key.Matches(k, a.keys.Status) && a.all:
-		a.statusIdx = (a.statusIdx + 1) % len(statusChoices)
-		a.before, a.after = "", ""
-		return a.load()
-	case key.Matches(k, a.keys.Type) && a.all:
-		a.typeIdx = (a.typeIdx + 1) % len(typeChoices())
-		a.before, a.after = "", ""
-		return a.load()
-	case key.Matches(k, a.keys.NextPage) && a.keys.NextPage.Enabled():
-		a.before, a.after = a.items[len(a.items)-1].ID, ""
-		return a.load()
-	case key.Matches(k, a.keys.PrevPage) && a.keys.PrevPage.Enabled():
-		if len(a.items) > 0 {
-			a.before, a.after = "", a.items[0].ID
-		} else {
-			a.before, a.after = "", ""
-		}
-		return a.load()
-	}
-	var cmd tea.Cmd
-	a.list, cmd = a.list.Update(k)
-	return cmd
 }
 
 // pressed reports whether k is one of b's keys, enabled or not.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -44,7 +46,10 @@ func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptio
 	}
 	var out []api.Activity
 	for _, a := range f.activities {
-		if len(o.Statuses) > 0 && a.Status != o.Statuses[0] {
+		if len(o.Statuses) > 0 && !slices.Contains(o.Statuses, a.Status) {
+			continue
+		}
+		if len(o.Types) > 0 && !slices.Contains(o.Types, a.Type) {
 			continue
 		}
 		out = append(out, a)
@@ -308,6 +313,11 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	if strings.HasPrefix(s, "ctrl+") && len(s) == 6 {
+		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}
 	}
 	r := []rune(s)[0]
 	return tea.KeyPressMsg{Code: r, Text: s}
