@@ -107,6 +107,7 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 		Logger:    logger,
 		Proofs:    proofs,
 		Mouse:     p.MouseOn(),
+		Notify:    p.Notify,
 		KeyKind:   stamperKindLabel(stamper),
 	})
 	if err := root.Rebind(p.Keys); err != nil {

@@ -42,8 +42,9 @@ type Profile struct {
 	ExpectedPCRs          map[string]map[string]string `toml:"expected_pcrs"` // app -> PCR index -> hex
 	AllowedManifestHashes []string                     `toml:"allowed_manifest_hashes"`
 	TLSFetcherPublicKey   string                       `toml:"tls_fetcher_public_key"`
-	Mouse                 *bool                        `toml:"mouse"` // nil = on
-	Keys                  map[string][]string          `toml:"keys"`  // action -> keys, rebinding the console's keys
+	Mouse                 *bool                        `toml:"mouse"`  // nil = on
+	Notify                bool                         `toml:"notify"` // desktop notification when an activity waits for your vote
+	Keys                  map[string][]string          `toml:"keys"`   // action -> keys, rebinding the console's keys
 }
 
 // MouseOn reports whether the console takes mouse events (on unless mouse = false).

@@ -55,6 +55,15 @@ type Activities struct {
 	bootCache map[string]*api.BootProof
 	// width and height are the body's size (SetSize).
 	width, height int
+	// seen: the Pending list was loaded once, so the next load is compared with
+	// it (see activities_live.go).
+	seen bool
+	// settled are activities that left the Pending list since the last manual
+	// refresh; they stay listed with their final status.
+	settled map[string]*api.Activity
+	// announced are the activities whose settling was told (a toast, or your
+	// own vote's result), for the session.
+	announced map[string]bool
 }
 
 // pendingVote is a vote waiting for its confirm dialog. It captures the activity's
@@ -80,6 +89,9 @@ type (
 		approve  bool
 		activity *api.Activity
 		err      error
+		// current is the activity as it stood when a vote was refused: settled
+		// meanwhile (said in words) or still pending (the error stands).
+		current *api.Activity
 	}
 	activitiesTickMsg struct{ gen int }
 	// filterPickedMsg is a filter picker's choice: kind "status" or "type".
@@ -280,7 +292,9 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			a.err = "refresh failed: " + errorText(msg.err)
 			return a, logIt
 		}
-		a.err, a.items, a.fetched = "", msg.items, msg.at
+		announce := a.announce(a.items, msg.items)
+		a.err, a.items, a.fetched = "", a.withSettled(msg.items), msg.at
+		a.seen = !a.all && a.before == "" && a.after == ""
 		a.setRows()
 		if a.detail != nil {
 			for _, it := range msg.items {
@@ -290,6 +304,9 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 				}
 			}
 		}
+		return a, announce
+	case activitySettledMsg:
+		return a, a.settledActivity(msg)
 	case activitiesTickMsg:
 		if msg.gen != a.autoGen || !a.auto {
 			return a, nil
@@ -297,7 +314,13 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		if a.loading || a.voting != "" {
 			return a, a.tick()
 		}
-		return a, tea.Batch(a.load(), a.tick())
+		// An open detail follows its activity, listed or not (another member's
+		// vote changes its status, votes and what you can do).
+		var follow tea.Cmd
+		if a.detail != nil {
+			follow = a.detail.loadRecord(a.c)
+		}
+		return a, tea.Batch(a.load(), follow, a.tick())
 	case filterPickedMsg:
 		if msg.kind == "status" {
 			a.statuses = msg.values
@@ -312,9 +335,15 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, a.voted(msg)
 	case activityDetailMsg:
 		if a.detail != nil {
+			before := a.detail.activity
 			a.detail.apply(msg, a.c)
 			if msg.activity != nil && msg.err == nil {
 				a.replace(*msg.activity)
+				if msg.id == before.ID && (msg.activity.Status != before.Status || len(msg.activity.Votes) != len(before.Votes)) {
+					// A vote changed it: its evaluations (and, once executed,
+					// its app proofs) are new too.
+					return a, a.detail.loadExtras(a.c)
+				}
 			}
 			if msg.proofs != nil && msg.err == nil && msg.id == a.detail.activity.ID {
 				return a, a.verifyAppProofs()
@@ -343,6 +372,16 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 		verb = "reject"
 	}
 	if msg.err != nil {
+		if stale := staleVoteText(a.c, verb, msg.current); stale != "" {
+			// Another member settled it first: say so in words, and show it.
+			a.err = ""
+			a.keepSettled(*msg.current)
+			if a.detail != nil && a.detail.activity.ID == msg.current.ID {
+				a.detail.activity = *msg.current
+				a.detail.render(a.c)
+			}
+			return ui.Toast(stale, true)
+		}
 		a.err = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": " + errorText(msg.err)
 		toast := ui.Toast(verb+" failed: "+errorText(msg.err), true)
 		if errors.Is(msg.err, api.ErrOutcomeUnknown) {
@@ -354,6 +393,9 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 	a.err = ""
 	act := *msg.activity
 	a.replace(act)
+	if api.IsTerminal(act.Status) {
+		a.keepSettled(act)
+	}
 	if a.detail != nil && a.detail.activity.ID == act.ID {
 		a.detail.activity = act
 		a.detail.render(a.c)
@@ -387,7 +429,7 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		return nil
 	}
 	a.voting = v.id
-	c := a.c
+	c, reader := a.c, a.c.Reader
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -403,6 +445,13 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		if err == nil && act == nil {
 			err = fmt.Errorf("the service returned no activity")
 		}
+		var current *api.Activity
+		if err != nil && !isOutcomeUnknown(err) {
+			// Was it settled meanwhile? Then the refusal is said in words.
+			if cur, gerr := reader.GetActivity(ctx, v.id); gerr == nil {
+				current = cur
+			}
+		}
 		if err != nil {
 			c.Log.Warn("vote failed", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
 				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "err", ui.Clean(err.Error()))
@@ -410,7 +459,7 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 			c.Log.Info("vote sent", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
 				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "status", ui.Clean(act.Status))
 		}
-		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, err: err}
+		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, err: err, current: current}
 	}
 }
 
@@ -501,8 +550,23 @@ func votesCell(c *Common, act *api.Activity) string {
 			n++
 		}
 	}
-	if c.Org.Quorum.Threshold <= 0 {
-		return fmt.Sprintf("%d/?", n)
+	rejected := ""
+	if r := rejections(act); r > 0 {
+		rejected = fmt.Sprintf(" ✗%d", r)
 	}
-	return fmt.Sprintf("%d/%d", n, c.Org.Quorum.Threshold)
+	if c.Org.Quorum.Threshold <= 0 {
+		return fmt.Sprintf("%d/?%s", n, rejected)
+	}
+	return fmt.Sprintf("%d/%d%s", n, c.Org.Quorum.Threshold, rejected)
+}
+
+// rejections counts the votes to reject act.
+func rejections(act *api.Activity) int {
+	n := 0
+	for _, v := range act.Votes {
+		if v.Selection == api.VoteRejected {
+			n++
+		}
+	}
+	return n
 }

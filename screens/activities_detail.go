@@ -46,9 +46,15 @@ func newActivityDetail(c *Common, act api.Activity, pane *ui.Detail) *activityDe
 
 // load fetches the record again, its policy evaluations and its app proofs.
 func (d *activityDetail) load(c *Common) tea.Cmd {
-	d.loading = 3
+	d.loading = 0
+	return tea.Batch(d.loadRecord(c), d.loadExtras(c))
+}
+
+// loadRecord fetches the record again (the detail follows its activity).
+func (d *activityDetail) loadRecord(c *Common) tea.Cmd {
+	d.loading++
 	id, client := d.activity.ID, c.Reader
-	record := func() tea.Msg {
+	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		a, err := client.GetActivity(ctx, id)
@@ -57,6 +63,12 @@ func (d *activityDetail) load(c *Common) tea.Cmd {
 		}
 		return activityDetailMsg{id: id, activity: a, err: err}
 	}
+}
+
+// loadExtras fetches the policy evaluations and the app proofs.
+func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
+	d.loading += 2
+	id, client := d.activity.ID, c.Reader
 	evals := func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -69,7 +81,7 @@ func (d *activityDetail) load(c *Common) tea.Cmd {
 		p, err := client.ListAppProofs(ctx, id)
 		return activityDetailMsg{id: id, proofs: &p, err: err}
 	}
-	return tea.Batch(record, evals, proofs)
+	return tea.Batch(evals, proofs)
 }
 
 func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {

@@ -44,6 +44,7 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(k, a.keys.CopyFP):
 		return a.copyField(true), true
 	case key.Matches(k, a.keys.Refresh):
+		a.settled = nil // a manual refresh shows the list as the service has it
 		cmds := []tea.Cmd{a.load()}
 		if a.detail != nil {
 			cmds = append(cmds, a.detail.load(a.c))
@@ -147,6 +148,7 @@ func (a *Activities) open() tea.Cmd {
 func (a *Activities) toggleMode() tea.Cmd {
 	a.all = !a.all
 	a.before, a.after, a.items = "", "", nil
+	a.seen, a.settled = false, nil
 	a.list.Table.Empty = "no pending activities — press v to see all"
 	if a.all {
 		a.list.Table.Empty = "no activities match — s and t change the filters"

@@ -99,6 +99,8 @@ type Options struct {
 	Proofs ProofSettings
 	// Mouse turns mouse support on: click a tab or a row, wheel scrolls.
 	Mouse bool
+	// Notify turns desktop notifications on (see Common.Notify).
+	Notify bool
 	// KeyKind says in the status bar how the stamping key is held ("file key",
 	// "agent key", "hardware key (agent)"); "" shows nothing.
 	KeyKind string
@@ -134,7 +136,7 @@ func NewRoot(o Options) *Root {
 		submitter = nil // a nil *api.Client is no submitter: read-only, not a panic
 	}
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
-		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs}
+		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
@@ -243,7 +245,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		}
 		return r.toasts.Push(msg)
 	case activityVotedMsg:
-		text, bad := voteText(msg)
+		text, bad := voteText(r.common, msg)
 		kind := messageVote
 		if bad {
 			kind = messageError

@@ -1,0 +1,130 @@
+package screens
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// settle makes carol's approval complete act on the fake service, as another
+// member's vote would.
+func (f *fakeClient) settle(id string, status, by string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, a := range f.activities {
+		if a.ID == id {
+			sel := api.VoteApproved
+			if status == api.StatusRejected {
+				sel = api.VoteRejected
+			}
+			a.Status, a.CanApprove, a.CanReject = status, false, false
+			a.Votes = append(append([]api.Vote(nil), a.Votes...), api.Vote{UserID: "u-" + by, User: api.User{UserName: by}, Selection: sel})
+			f.activities[i] = a
+		}
+	}
+}
+
+// Another member's vote is announced, the settled activity stays listed with
+// its final status and the open detail follows it; a new activity is announced
+// with whether it waits for your vote.
+func TestLiveConsoleAnnouncesSettledAndNewActivities(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 30*time.Second)
+	h.key("j") // the feature activity
+	h.key("enter")
+	if h.activities().detail == nil {
+		t.Fatal("enter did not open the detail")
+	}
+	fake.settle("act-feature", api.StatusCompleted, "carol")
+	fake.settle("act-keys", api.StatusRejected, "bob")
+	newcomer := pendingActivity("act-new", "carol", time.Minute,
+		api.Intent{CreatePolicyIntentV3: &api.CreatePolicyParams{PolicyName: "fresh", Effect: "EFFECT_ALLOW"}}, api.TypeCreatePolicyV3)
+	fake.mu.Lock()
+	fake.activities = append(fake.activities, newcomer)
+	fake.mu.Unlock()
+
+	before := len(h.root.log.entries)
+	h.send(activitiesTickMsg{gen: h.activities().autoGen})
+	var log []string
+	for _, e := range h.root.log.entries[before:] {
+		log = append(log, e.text)
+	}
+	got := strings.Join(log, "\n")
+	for _, want := range []string{
+		"completed after carol's approval: set feature WEBHOOK",
+		"rejected by bob: delete 1 API key of carol",
+		"new: create policy 'fresh' by carol — waits for your vote",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no notice %q in:\n%s", want, got)
+		}
+	}
+	detail := h.frame()
+	if !strings.Contains(detail, "ACTIVITY_STATUS_COMPLETED") || !strings.Contains(detail, "approve: no, reject: no") {
+		t.Errorf("the open detail did not follow its activity:\n%s", detail)
+	}
+	h.key("esc")
+	list := h.frame()
+	for _, want := range []string{"REJECTED", "COMPLETED", "1/2 ✗1", "create policy 'fresh'"} {
+		if !strings.Contains(list, want) {
+			t.Errorf("the list lacks %q:\n%s", want, list)
+		}
+	}
+	// A manual refresh shows the list as the service has it.
+	h.key("r")
+	if n := h.activities().list.Table.Len(); n != 2 {
+		t.Errorf("%d rows after r, want the 2 still pending:\n%s", n, h.frame())
+	}
+}
+
+// A vote on an activity another member settled meanwhile says so in words.
+func TestVoteOnSettledActivitySaysSoInWords(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 0)
+	h.key("a")
+	fake.settle("act-policy", api.StatusCompleted, "carol")
+	fake.voteErr = &api.Error{StatusCode: 400, Code: api.CodeFailedPrecondition, Message: "activity is not awaiting consensus"}
+	before := len(h.root.log.entries)
+	h.key("y")
+	var got string
+	for _, e := range h.root.log.entries[before:] {
+		got += e.text + "\n"
+	}
+	if !strings.Contains(got, "your approve was not counted: the activity had already completed — completed after carol's approval: create policy 'allow treasury'") {
+		t.Errorf("the refused vote is not explained:\n%s", got)
+	}
+	if h.activities().err != "" {
+		t.Errorf("status bar keeps an error for a vote that was simply late: %q", h.activities().err)
+	}
+}
+
+// notify = true rings the terminal (OSC 9, OSC 777, bell) for an activity that
+// waits for your vote; off by default.
+func TestNotifyWhenAnActivityWaitsForYourVote(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		fake := &fakeClient{activities: sampleActivities()}
+		h := newHarness(t, fake, false, 30*time.Second)
+		h.root.common.Notify = on
+		fake.mu.Lock()
+		fake.activities = append(fake.activities, pendingActivity("act-new", "bob", time.Minute,
+			api.Intent{CreateReadOnlySessionIntent: &api.CreateReadOnlySessionParams{}}, api.TypeCreateReadOnlySession))
+		fake.mu.Unlock()
+		from := len(h.msgs)
+		h.send(activitiesTickMsg{gen: h.activities().autoGen})
+		rang := false
+		for _, m := range h.msgs[from:] {
+			if r, ok := m.(tea.RawMsg); ok && strings.Contains(fmt.Sprint(r.Msg), "\x1b]9;vigil: an activity waits for your vote\x07") &&
+				strings.Contains(fmt.Sprint(r.Msg), "\x1b]777;notify;vigil;") {
+				rang = true
+			}
+		}
+		if rang != on {
+			t.Errorf("notify=%v: notification sent = %v", on, rang)
+		}
+	}
+}
