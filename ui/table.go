@@ -299,7 +299,7 @@ func (t *Table) joinCells(r Row) string {
 	for k, c := range r.Cells {
 		c = Clean(c)
 		if k < len(t.need) {
-			t.need[k] = max(t.need[k], ansi.StringWidth(c))
+			t.need[k] = max(t.need[k], cellWidth(c))
 		}
 		b.WriteString(c)
 		b.WriteByte(' ')
@@ -438,6 +438,17 @@ func (t *Table) clampOffset() {
 		t.offset = t.cursor - body + 1
 	}
 	t.offset = min(max(t.offset, 0), max(len(t.visible)-body, 0))
+}
+
+// cellWidth is the width of a cleaned cell: its length when it is ASCII (most
+// cells; measuring graphemes costs about 1 µs a cell, 0.2 s at 100,000 rows).
+func cellWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
 }
 
 // widths lays the columns out in the table's width, one space between columns:
