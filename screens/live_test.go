@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // settle makes carol's approval complete act on the fake service, as another
@@ -126,5 +128,45 @@ func TestNotifyWhenAnActivityWaitsForYourVote(t *testing.T) {
 		if rang != on {
 			t.Errorf("notify=%v: notification sent = %v", on, rang)
 		}
+	}
+}
+
+// Auto-refresh keeps ticking while the service is down (a restart) and the list
+// comes back, error cleared, when it answers again.
+func TestAutoRefreshSurvivesAServiceRestart(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	var scheduled int
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Theme: theme.Options{NoColor: true}, Static: true,
+		Refresh: 5 * time.Second, Now: func() time.Time { return testNow },
+		Tick: func(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
+			if d == 5*time.Second {
+				scheduled++
+			}
+			return nil
+		}})
+	h := &harness{t: t, root: r}
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.run(r.Init())
+	a := h.activities()
+	fake.mu.Lock()
+	fake.listErr = errors.New("connection refused")
+	fake.mu.Unlock()
+	for range 3 {
+		before := scheduled
+		h.send(activitiesTickMsg{gen: a.autoGen})
+		if scheduled != before+1 {
+			t.Fatal("a failed refresh stopped the auto-refresh")
+		}
+	}
+	if !strings.Contains(h.frame(), "refresh failed") || a.list.Table.Len() != 3 {
+		t.Errorf("while down: the last list should stay with the error shown:\n%s", h.frame())
+	}
+	fake.mu.Lock()
+	fake.listErr = nil
+	fake.activities = fake.activities[:2]
+	fake.mu.Unlock()
+	h.send(activitiesTickMsg{gen: a.autoGen})
+	if a.err != "" || a.list.Table.Len() != 2 {
+		t.Errorf("after the restart: err %q, %d rows (want the service's 2)", a.err, a.list.Table.Len())
 	}
 }
