@@ -329,6 +329,8 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		a.before, a.after = "", ""
 		return a, a.load()
+	case savedFilterMsg:
+		return a, a.applySavedFilter(msg.filter)
 	case voteConfirmedMsg:
 		return a, a.vote(msg.v)
 	case activityVotedMsg:

@@ -170,3 +170,27 @@ func TestAutoRefreshSurvivesAServiceRestart(t *testing.T) {
 		t.Errorf("after the restart: err %q, %d rows (want the service's 2)", a.err, a.list.Table.Len())
 	}
 }
+
+// A saved filter of the profile is a palette command that shows the All view
+// with its statuses and types.
+func TestSavedFilterFromThePalette(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 0)
+	h.root.common.SavedFilters = []SavedFilter{{Name: "keys", Statuses: []string{api.StatusConsensusNeeded}, Types: []string{api.TypeDeleteAPIKeys}}}
+	h.key(":")
+	for _, r := range "filter: keys" {
+		if r == ' ' {
+			h.key("space")
+			continue
+		}
+		h.key(string(r))
+	}
+	h.key("enter")
+	last := fake.lists[len(fake.lists)-1]
+	if !h.activities().all || len(last.Types) != 1 || last.Types[0] != api.TypeDeleteAPIKeys {
+		t.Fatalf("the saved filter did not apply: all=%v, last list %+v", h.activities().all, last)
+	}
+	if !strings.Contains(h.frame(), "type: DELETE_API_KEYS") || h.activities().list.Table.Len() != 1 {
+		t.Errorf("the All view does not show the filter:\n%s", h.frame())
+	}
+}
