@@ -53,7 +53,15 @@ func (d *activityDetail) load(c *Common) tea.Cmd {
 // loadRecord fetches the record again (the detail follows its activity).
 func (d *activityDetail) loadRecord(c *Common) tea.Cmd {
 	d.loading++
-	id, client := d.activity.ID, c.Reader
+	id := d.activity.ID
+	return getActivity(c, id, func(a *api.Activity, err error) tea.Msg {
+		return activityDetailMsg{id: id, activity: a, err: err}
+	})
+}
+
+// getActivity fetches one activity and wraps the answer in the caller's message.
+func getActivity(c *Common, id string, wrap func(*api.Activity, error) tea.Msg) tea.Cmd {
+	client := c.Reader
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -61,7 +69,7 @@ func (d *activityDetail) loadRecord(c *Common) tea.Cmd {
 		if err == nil && a == nil {
 			err = fmt.Errorf("the service returned no activity")
 		}
-		return activityDetailMsg{id: id, activity: a, err: err}
+		return wrap(a, err)
 	}
 }
 

@@ -65,16 +65,9 @@ func (a *Activities) announce(prev, next []api.Activity) tea.Cmd {
 }
 
 func (a *Activities) fetchSettled(id string) tea.Cmd {
-	client, c := a.c.Reader, a.c
-	return func() tea.Msg {
-		ctx, cancel := c.ctx()
-		defer cancel()
-		act, err := client.GetActivity(ctx, id)
-		if err == nil && act == nil {
-			err = fmt.Errorf("the service returned no activity")
-		}
+	return getActivity(a.c, id, func(act *api.Activity, err error) tea.Msg {
 		return activitySettledMsg{id: id, activity: act, err: err}
-	}
+	})
 }
 
 // waitsForYou reports whether act asks for your vote (and this console can vote).

@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/sahilm/fuzzy"
 
 	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
@@ -21,14 +20,11 @@ import (
 // screen as the message apply returns.
 type pickerDialog struct {
 	id, title string
-	values    []string // what is applied
-	labels    []string // what is shown and matched
+	values    []string // what is applied; fuzzyList's labels are what is shown
 	chosen    map[string]bool
-	input     ui.Input
-	matches   []int
-	cursor    int
-	apply     func(values []string) tea.Msg
-	keys      pickerKeys
+	fuzzyList
+	apply func(values []string) tea.Msg
+	keys  pickerKeys
 }
 
 type pickerKeys struct {
@@ -36,7 +32,7 @@ type pickerKeys struct {
 }
 
 func newPickerDialog(id, title string, values, labels, chosen []string, apply func([]string) tea.Msg) *pickerDialog {
-	p := &pickerDialog{id: id, title: title, values: values, labels: labels, chosen: map[string]bool{}, apply: apply,
+	p := &pickerDialog{id: id, title: title, values: values, fuzzyList: newFuzzyList("filter: ", labels), chosen: map[string]bool{}, apply: apply,
 		keys: pickerKeys{
 			Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "tick")),
 			Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply")),
@@ -48,27 +44,10 @@ func newPickerDialog(id, title string, values, labels, chosen []string, apply fu
 	for _, v := range chosen {
 		p.chosen[v] = true
 	}
-	p.input.Prompt = "filter: "
-	p.input.Focus()
-	p.filter()
 	return p
 }
 
 func (p *pickerDialog) ID() string { return p.id }
-
-func (p *pickerDialog) filter() {
-	p.matches = p.matches[:0]
-	if pattern := strings.TrimSpace(p.input.Value()); pattern == "" {
-		for i := range p.labels {
-			p.matches = append(p.matches, i)
-		}
-	} else {
-		for _, m := range fuzzy.Find(pattern, p.labels) {
-			p.matches = append(p.matches, m.Index)
-		}
-	}
-	p.cursor = min(p.cursor, max(len(p.matches)-1, 0))
-}
 
 // picked is the choice in the list's order.
 func (p *pickerDialog) picked() []string {
@@ -87,9 +66,8 @@ func (p *pickerDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		case key.Matches(k, p.keys.Close):
 			return nil, nil
 		case key.Matches(k, p.keys.Toggle):
-			if len(p.matches) > 0 {
-				v := p.values[p.matches[p.cursor]]
-				p.chosen[v] = !p.chosen[v]
+			if i := p.current(); i >= 0 {
+				p.chosen[p.values[i]] = !p.chosen[p.values[i]]
 			}
 			return p, nil
 		case key.Matches(k, p.keys.Clear):
@@ -97,24 +75,13 @@ func (p *pickerDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			return p, nil
 		case key.Matches(k, p.keys.Apply):
 			values := p.picked()
-			if len(values) == 0 && p.input.Value() != "" && len(p.matches) > 0 {
-				values = []string{p.values[p.matches[p.cursor]]}
+			if i := p.current(); len(values) == 0 && p.input.Value() != "" && i >= 0 {
+				values = []string{p.values[i]}
 			}
 			return nil, msgCmd(p.apply(values))
-		case key.Matches(k, p.keys.Up):
-			p.cursor = max(p.cursor-1, 0)
-			return p, nil
-		case key.Matches(k, p.keys.Down):
-			p.cursor = min(p.cursor+1, max(len(p.matches)-1, 0))
-			return p, nil
 		}
 	}
-	var changed bool
-	p.input, changed = p.input.Update(msg)
-	if changed {
-		p.cursor = 0
-		p.filter()
-	}
+	p.navigate(msg, p.keys.Up, p.keys.Down)
 	return p, nil
 }
 
@@ -131,10 +98,7 @@ func (h pickerHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortH
 func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 	inner := max(min(width-8, 56), 10)
 	rows := max(min(height-9, len(p.matches)), 1)
-	start := 0
-	if p.cursor >= rows {
-		start = p.cursor - rows + 1
-	}
+	start, end := p.window(rows)
 	summary := "any"
 	if n := len(p.picked()); n > 0 {
 		summary = fmt.Sprintf("%d ticked", n)
@@ -144,7 +108,7 @@ func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 	if len(p.matches) == 0 {
 		lines = append(lines, th.Muted.Render("nothing matches"))
 	}
-	for i := start; i < len(p.matches) && i < start+rows; i++ {
+	for i := start; i < end; i++ {
 		j := p.matches[i]
 		box := "[ ] "
 		if p.chosen[p.values[j]] {
@@ -156,7 +120,7 @@ func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 		}
 		lines = append(lines, line)
 	}
-	if more := len(p.matches) - start - rows; more > 0 {
+	if more := len(p.matches) - end; more > 0 {
 		lines = append(lines, th.Muted.Render(fmt.Sprintf("↓ %d more", more)))
 	}
 	return th.Dialog.Padding(0, 2).Render(strings.Join(lines, "\n"))
