@@ -138,9 +138,12 @@ func (r *Root) Render() string {
 	// are more toasts than help lines the newest show (the messages view has
 	// every one).
 	helpLines := strings.Split(help, "\n")
-	toasts := r.toasts.Lines(th, max(w/2, 20))
-	if len(toasts) > len(helpLines) {
-		toasts = toasts[len(toasts)-len(helpLines):]
+	// Each toast is wrapped (a refused vote's reason is read, not cut); the
+	// newest whole toasts that fit in the help lines show.
+	blocks := r.toasts.Blocks(th, max(w*3/5, 24), len(helpLines))
+	var toasts []string
+	for i := len(blocks) - 1; i >= 0 && len(toasts)+len(blocks[i]) <= len(helpLines); i-- {
+		toasts = append(append([]string(nil), blocks[i]...), toasts...)
 	}
 	for i, t := range toasts {
 		row := len(helpLines) - len(toasts) + i

@@ -103,6 +103,14 @@ func TestVoteOnSettledActivitySaysSoInWords(t *testing.T) {
 	if h.activities().err != "" {
 		t.Errorf("status bar keeps an error for a vote that was simply late: %q", h.activities().err)
 	}
+	// The toast wraps in the help lines: its words are all on screen, none cut.
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	flat := strings.Join(strings.Fields(h.frame()), " ")
+	for _, w := range []string{"your approve was not counted:", "already completed", "after carol's", "approval: create policy 'allow treasury'"} {
+		if !strings.Contains(flat, w) {
+			t.Errorf("the toast lacks %q at 80x24:\n%s", w, h.frame())
+		}
+	}
 }
 
 // notify = true rings the terminal (OSC 9, OSC 777, bell) for an activity that
