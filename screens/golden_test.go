@@ -53,6 +53,9 @@ func TestGoldenViews(t *testing.T) {
 		{"palette", []string{":"}},
 		{"palette-filtered", []string{":", "r", "e", "f"}},
 		{"messages", []string{"x", "y", "m"}},
+		{"status-picker", []string{"v", "s", "c", "o", "space"}},
+		{"all-filtered", []string{"v", "s", "r", "e", "j", "space", "enter", "O"}},
+		{"boot-proofs", []string{"2"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, v := range views {
