@@ -1,0 +1,439 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+const activityUsage = `vigil activity — list, inspect, vote on and follow activities
+
+Usage:
+  vigil activity list [--status S]… [--type T]… [--limit N] [--json]
+  vigil activity get [--json] ID
+  vigil activity approve [--yes] ID
+  vigil activity reject [--yes] ID
+  vigil activity wait [--timeout D] ID
+  vigil activity evaluations [--json] ID
+  vigil activity proofs [--json] ID
+
+Every subcommand takes --profile NAME and --config FILE (or $VIGIL_PROFILE,
+$VIGIL_CONFIG) and -h for its flags and examples.
+`
+
+func cmdActivity(ctx context.Context, c cli, args []string) error {
+	return runGroup(ctx, c, "activity", activityUsage, []subcommand{
+		{"list", activityList},
+		{"get", activityGet},
+		{"approve", func(ctx context.Context, c cli, args []string) error { return activityVote(ctx, c, args, true) }},
+		{"reject", func(ctx context.Context, c cli, args []string) error { return activityVote(ctx, c, args, false) }},
+		{"wait", activityWait},
+		{"evaluations", activityEvaluations},
+		{"proofs", activityProofs},
+	}, args)
+}
+
+const activityListUsage = `Usage: vigil activity list [--status S]… [--type T]… [--limit N] [--json]
+
+Lists the organization's activities, newest first. --status and --type may be
+repeated; a status is given in full (ACTIVITY_STATUS_PENDING) or by its last
+word (pending, completed, failed, rejected, consensus-needed, created,
+authenticators-needed); a type in full or without ACTIVITY_TYPE_.
+--json prints {"activities":[…]} with the records exactly as the service sent them.
+
+Examples:
+  vigil activity list --status consensus-needed
+  vigil activity list --type delete_api_keys --limit 50 --json | jq '.activities[].id'
+
+Flags:
+`
+
+// statusValue turns "consensus-needed" or ACTIVITY_STATUS_CONSENSUS_NEEDED into
+// the wire value.
+func statusValue(s string) (string, error) {
+	v := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), "-", "_"))
+	if !strings.HasPrefix(v, "ACTIVITY_STATUS_") {
+		v = "ACTIVITY_STATUS_" + v
+	}
+	for _, st := range api.ActivityStatuses() {
+		if st == v {
+			return v, nil
+		}
+	}
+	words := make([]string, 0, 7)
+	for _, st := range api.ActivityStatuses() {
+		words = append(words, strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(st, "ACTIVITY_STATUS_"), "_", "-")))
+	}
+	return "", usagef("--status %q is not an activity status; use one of %s", s, strings.Join(words, ", "))
+}
+
+// typeValue turns "delete_api_keys" or ACTIVITY_TYPE_DELETE_API_KEYS into the
+// wire value of a known type.
+func typeValue(s string) (string, error) {
+	v := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), "-", "_"))
+	if !strings.HasPrefix(v, "ACTIVITY_TYPE_") {
+		v = "ACTIVITY_TYPE_" + v
+	}
+	if v == "ACTIVITY_TYPE_CREATE_POLICY" {
+		v = api.TypeCreatePolicyV3
+	}
+	if _, ok := api.OperationByType(v); !ok {
+		return "", usagef("--type %q is not an activity type; use one such as create_policy, delete_api_keys or %s", s, api.TypeCreateUserTag)
+	}
+	return v, nil
+}
+
+func activityList(ctx context.Context, c cli, args []string) error {
+	fs := newFlagSet("activity list", activityListUsage)
+	var conn connFlags
+	conn.register(fs, true)
+	var statuses, types listFlag
+	fs.Var(&statuses, "status", "only activities with status `S` (repeatable)")
+	fs.Var(&types, "type", "only activities of type `T` (repeatable)")
+	limit := fs.Int("limit", 0, "at most `N` activities, 1 to 100 (default: the service's 10)")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	opts := api.ListActivitiesOptions{Limit: *limit}
+	if *limit < 0 || *limit > 100 {
+		return usagef("--limit %d: use 1 to 100", *limit)
+	}
+	for _, s := range statuses {
+		v, err := statusValue(s)
+		if err != nil {
+			return err
+		}
+		opts.Statuses = append(opts.Statuses, v)
+	}
+	for _, t := range types {
+		v, err := typeValue(t)
+		if err != nil {
+			return err
+		}
+		opts.Types = append(opts.Types, v)
+	}
+	client, _, err := conn.client(c)
+	if err != nil {
+		return err
+	}
+	if conn.json {
+		raw, err := client.ListActivitiesRaw(ctx, opts)
+		if err != nil {
+			return fmt.Errorf("list activities: %w", err)
+		}
+		return writeJSON(c.stdout, raw)
+	}
+	acts, err := client.ListActivities(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("list activities: %w", err)
+	}
+	rows := make([][]string, 0, len(acts))
+	for i := range acts {
+		a := &acts[i]
+		rows = append(rows, []string{a.ID, timeText(a.CreatedAt), strings.TrimPrefix(a.Type, "ACTIVITY_TYPE_"),
+			strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), activityRequester(a)})
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(c.stderr, "no activities match")
+		return nil
+	}
+	return table(c.stdout, []string{"ID", "CREATED", "TYPE", "STATUS", "REQUESTER"}, rows)
+}
+
+const activityGetUsage = `Usage: vigil activity get [--json] ID
+
+Shows one activity: type, status, requester, intent, votes, result or failure.
+
+Examples:
+  vigil activity get 0192a6c4-…
+  vigil activity get --json 0192a6c4-… | jq .activity.status
+
+Flags:
+`
+
+func activityGet(ctx context.Context, c cli, args []string) error {
+	fs := newFlagSet("activity get", activityGetUsage)
+	var conn connFlags
+	conn.register(fs, true)
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneArg("activity get", "activity id", pos)
+	if err != nil {
+		return err
+	}
+	client, _, err := conn.client(c)
+	if err != nil {
+		return err
+	}
+	if conn.json {
+		raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+		if err != nil {
+			return fmt.Errorf("get activity %s: %w", api.SanitizeID(id), err)
+		}
+		return writeJSON(c.stdout, raw)
+	}
+	a, err := client.GetActivity(ctx, id)
+	if err != nil {
+		return fmt.Errorf("get activity %s: %w", api.SanitizeID(id), err)
+	}
+	return printActivity(c.stdout, a)
+}
+
+const activityVoteUsage = `Usage: vigil activity %[1]s [--yes] ID
+
+Votes to %[1]s the activity. On a terminal it first shows what is being voted
+on (the intent, the requester, the status) and asks; a script must pass --yes,
+or the vote is refused. It prints the activity after the vote.
+
+Examples:
+  vigil activity %[1]s 0192a6c4-…
+  vigil activity %[1]s --yes --profile ci 0192a6c4-…
+
+Flags:
+`
+
+func activityVote(ctx context.Context, c cli, args []string, approve bool) error {
+	verb := map[bool]string{true: "approve", false: "reject"}[approve]
+	fs := newFlagSet("activity "+verb, fmt.Sprintf(activityVoteUsage, verb))
+	var conn connFlags
+	conn.register(fs, true)
+	yes := fs.Bool("yes", false, "vote without asking (for scripts)")
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneArg("activity "+verb, "activity id", pos)
+	if err != nil {
+		return err
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	a, err := client.GetActivity(ctx, id)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", verb, api.SanitizeID(id), err)
+	}
+	if api.IsTerminal(a.Status) {
+		return fmt.Errorf("%s %s: the activity is already %s; votes no longer change it", verb, a.ID, a.Status)
+	}
+	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
+		return fmt.Errorf("%s %s: the service says you cannot %s this activity (you may have voted already, or you are not an eligible voter)", verb, a.ID, verb)
+	}
+	details := fmt.Sprintf("activity:  %s\ntype:      %s\nintent:    %s\nrequester: %s\nstatus:    %s",
+		a.ID, a.Type, intentText(a), activityRequester(a), a.Status)
+	if err := confirm(c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
+		return err
+	}
+	vote := client.ApproveActivity
+	if !approve {
+		vote = client.RejectActivity
+	}
+	after, err := vote(ctx, a.Fingerprint)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", verb, a.ID, err)
+	}
+	if conn.json {
+		return writeJSON(c.stdout, api.ActivityResponse{Activity: *after})
+	}
+	return printActivity(c.stdout, after)
+}
+
+const activityWaitUsage = `Usage: vigil activity wait [--timeout D] ID
+
+Follows the activity until it ends and prints its final state.
+Exit status: 0 when it COMPLETED, 1 when it FAILED or was REJECTED (or on an
+error), 2 when --timeout passed first. Waiting changes nothing, so after a
+timeout or an interrupt run the same command again to go on waiting.
+
+Examples:
+  vigil activity wait 0192a6c4-…
+  vigil activity wait --timeout 30m 0192a6c4-… && echo done
+
+Flags:
+`
+
+// exitStatus is an error that sets the exit code itself.
+type exitStatus struct {
+	code int
+	msg  string
+}
+
+func (e *exitStatus) Error() string { return e.msg }
+
+func activityWait(ctx context.Context, c cli, args []string) error {
+	fs := newFlagSet("activity wait", activityWaitUsage)
+	var conn connFlags
+	conn.register(fs, true)
+	timeout := fs.Duration("timeout", 10*time.Minute, "give up after `D` (e.g. 90s, 30m); 0 waits without limit")
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneArg("activity wait", "activity id", pos)
+	if err != nil {
+		return err
+	}
+	if *timeout < 0 {
+		return usagef("--timeout %s is negative; give a duration such as 10m, or 0 for no limit", *timeout)
+	}
+	client, _, err := conn.client(c)
+	if err != nil {
+		return err
+	}
+	waitCtx := ctx
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		waitCtx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	a, err := client.WaitForActivity(waitCtx, id, nil)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			status := "unknown"
+			if a != nil {
+				status = a.Status
+			}
+			return &exitStatus{2, fmt.Sprintf("activity %s: still %s after %s; run the same command again to go on waiting", api.SanitizeID(id), status, *timeout)}
+		}
+		return err
+	}
+	if conn.json {
+		err = writeJSON(c.stdout, api.ActivityResponse{Activity: *a})
+	} else {
+		err = printActivity(c.stdout, a)
+	}
+	if err != nil {
+		return err
+	}
+	if a.Status != api.StatusCompleted {
+		return &exitStatus{1, fmt.Sprintf("activity %s ended %s", a.ID, strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"))}
+	}
+	return nil
+}
+
+const activityEvaluationsUsage = `Usage: vigil activity evaluations [--json] ID
+
+Lists the policy evaluations of an activity: one per vote that triggered an
+evaluation, each with every policy that ran, by name, and its outcome.
+
+Examples:
+  vigil activity evaluations 0192a6c4-…
+  vigil activity evaluations --json 0192a6c4-…
+
+Flags:
+`
+
+func activityEvaluations(ctx context.Context, c cli, args []string) error {
+	fs := newFlagSet("activity evaluations", activityEvaluationsUsage)
+	var conn connFlags
+	conn.register(fs, true)
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneArg("activity evaluations", "activity id", pos)
+	if err != nil {
+		return err
+	}
+	client, _, err := conn.client(c)
+	if err != nil {
+		return err
+	}
+	if conn.json {
+		raw, err := client.QueryRaw(ctx, api.QueryGetPolicyEvaluations, api.GetPolicyEvaluationsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+		if err != nil {
+			return fmt.Errorf("evaluations of %s: %w", api.SanitizeID(id), err)
+		}
+		return writeJSON(c.stdout, raw)
+	}
+	evals, err := client.GetPolicyEvaluations(ctx, id)
+	if err != nil {
+		return fmt.Errorf("evaluations of %s: %w", api.SanitizeID(id), err)
+	}
+	names := map[string]string{}
+	if policies, err := client.ListPolicies(ctx); err == nil {
+		for _, p := range policies {
+			names[p.PolicyID] = p.PolicyName
+		}
+	}
+	if len(evals) == 0 {
+		fmt.Fprintln(c.stderr, "no policy evaluations recorded for this activity")
+		return nil
+	}
+	var rows [][]string
+	for _, e := range evals {
+		for _, o := range e.PolicyEvaluations {
+			name := names[o.PolicyID]
+			if name == "" {
+				name = o.PolicyID
+			}
+			if o.PolicyID == "" {
+				name = "(root quorum / final)"
+			}
+			rows = append(rows, []string{e.ID, timeText(e.CreatedAt), e.VoteID, o.Outcome, name})
+		}
+	}
+	return table(c.stdout, []string{"EVALUATION", "AT", "VOTE", "OUTCOME", "POLICY"}, rows)
+}
+
+const activityProofsUsage = `Usage: vigil activity proofs [--json] ID
+
+Lists the app proofs of an activity submitted with app proofs requested
+(list_app_proofs). --json prints the reply, which 'vigil proof verify
+--app-proofs FILE' checks against the enclave's boot proof.
+
+Examples:
+  vigil activity proofs 0192a6c4-…
+  vigil activity proofs --json 0192a6c4-… > proofs.json
+
+Flags:
+`
+
+func activityProofs(ctx context.Context, c cli, args []string) error {
+	fs := newFlagSet("activity proofs", activityProofsUsage)
+	var conn connFlags
+	conn.register(fs, true)
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneArg("activity proofs", "activity id", pos)
+	if err != nil {
+		return err
+	}
+	client, _, err := conn.client(c)
+	if err != nil {
+		return err
+	}
+	if conn.json {
+		raw, err := client.QueryRaw(ctx, api.QueryListAppProofs, api.ListAppProofsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+		if err != nil {
+			return fmt.Errorf("app proofs of %s: %w", api.SanitizeID(id), err)
+		}
+		return writeJSON(c.stdout, raw)
+	}
+	proofs, err := client.ListAppProofs(ctx, id)
+	if err != nil {
+		return fmt.Errorf("app proofs of %s: %w", api.SanitizeID(id), err)
+	}
+	if len(proofs) == 0 {
+		fmt.Fprintln(c.stderr, "no app proofs for this activity (it must be submitted with app proofs requested)")
+		return nil
+	}
+	for i, p := range proofs {
+		if i > 0 {
+			fmt.Fprintln(c.stdout)
+		}
+		if err := fields(c.stdout, "scheme", p.Scheme, "public key", p.PublicKey, "payload", p.ProofPayload, "signature", p.Signature); err != nil {
+			return err
+		}
+	}
+	return nil
+}
