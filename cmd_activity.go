@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -88,60 +90,58 @@ func typeValue(s string) (string, error) {
 }
 
 func activityList(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("activity list", activityListUsage)
-	var conn connFlags
-	conn.register(fs, true)
 	var statuses, types listFlag
-	fs.Var(&statuses, "status", "only activities with status `S` (repeatable)")
-	fs.Var(&types, "type", "only activities of type `T` (repeatable)")
-	limit := fs.Int("limit", 0, "at most `N` activities, 1 to 100 (default: the service's 10)")
-	if err := parseFlagsOnly(c, fs, args); err != nil {
-		return err
-	}
-	opts := api.ListActivitiesOptions{Limit: *limit}
-	if *limit < 0 || *limit > 100 {
-		return usagef("--limit %d: use 1 to 100", *limit)
-	}
-	for _, s := range statuses {
-		v, err := statusValue(s)
-		if err != nil {
-			return err
-		}
-		opts.Statuses = append(opts.Statuses, v)
-	}
-	for _, t := range types {
-		v, err := typeValue(t)
-		if err != nil {
-			return err
-		}
-		opts.Types = append(opts.Types, v)
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.ListActivitiesRaw(ctx, opts)
-		if err != nil {
-			return fmt.Errorf("list activities: %w", err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
-	acts, err := client.ListActivities(ctx, opts)
-	if err != nil {
-		return fmt.Errorf("list activities: %w", err)
-	}
-	rows := make([][]string, 0, len(acts))
-	for i := range acts {
-		a := &acts[i]
-		rows = append(rows, []string{a.ID, timeText(a.CreatedAt), strings.TrimPrefix(a.Type, "ACTIVITY_TYPE_"),
-			strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), activityRequester(a)})
-	}
-	if len(rows) == 0 {
-		fmt.Fprintln(c.stderr, "no activities match")
-		return nil
-	}
-	return table(c.stdout, []string{"ID", "CREATED", "TYPE", "STATUS", "REQUESTER"}, rows)
+	var limit int
+	var opts api.ListActivitiesOptions
+	return queryVerb{
+		name: "activity list", usage: activityListUsage,
+		flags: func(fs *flag.FlagSet) {
+			fs.Var(&statuses, "status", "only activities with status `S` (repeatable)")
+			fs.Var(&types, "type", "only activities of type `T` (repeatable)")
+			fs.IntVar(&limit, "limit", 0, "at most `N` activities, 1 to 100 (default: the service's 10)")
+		},
+		check: func() error {
+			if limit < 0 || limit > 100 {
+				return usagef("--limit %d: use 1 to 100", limit)
+			}
+			opts.Limit = limit
+			for _, s := range statuses {
+				v, err := statusValue(s)
+				if err != nil {
+					return err
+				}
+				opts.Statuses = append(opts.Statuses, v)
+			}
+			for _, t := range types {
+				v, err := typeValue(t)
+				if err != nil {
+					return err
+				}
+				opts.Types = append(opts.Types, v)
+			}
+			return nil
+		},
+		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
+			return client.ListActivitiesRaw(ctx, opts)
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, _ string) error {
+			acts, err := client.ListActivities(ctx, opts)
+			if err != nil {
+				return err
+			}
+			if len(acts) == 0 {
+				fmt.Fprintln(c.stderr, "no activities match")
+				return nil
+			}
+			rows := make([][]string, 0, len(acts))
+			for i := range acts {
+				a := &acts[i]
+				rows = append(rows, []string{a.ID, timeText(a.CreatedAt), strings.TrimPrefix(a.Type, "ACTIVITY_TYPE_"),
+					strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), activityRequester(a)})
+			}
+			return table(c.stdout, []string{"ID", "CREATED", "TYPE", "STATUS", "REQUESTER"}, rows)
+		},
+	}.run(ctx, c, args)
 }
 
 const activityGetUsage = `Usage: vigil activity get [--json] ID
@@ -156,33 +156,19 @@ Flags:
 `
 
 func activityGet(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("activity get", activityGetUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	pos, err := parseFlags(c, fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneArg("activity get", "activity id", pos)
-	if err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
-		if err != nil {
-			return fmt.Errorf("get activity %s: %w", api.SanitizeID(id), err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
-	a, err := client.GetActivity(ctx, id)
-	if err != nil {
-		return fmt.Errorf("get activity %s: %w", api.SanitizeID(id), err)
-	}
-	return printActivity(c.stdout, a)
+	return queryVerb{
+		name: "activity get", usage: activityGetUsage, arg: "activity id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			a, err := client.GetActivity(ctx, id)
+			if err != nil {
+				return err
+			}
+			return printActivity(c.stdout, a)
+		},
+	}.run(ctx, c, args)
 }
 
 const activityVoteUsage = `Usage: vigil activity %[1]s [--yes] ID
@@ -331,31 +317,24 @@ Flags:
 `
 
 func activityEvaluations(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("activity evaluations", activityEvaluationsUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	pos, err := parseFlags(c, fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneArg("activity evaluations", "activity id", pos)
-	if err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryGetPolicyEvaluations, api.GetPolicyEvaluationsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
-		if err != nil {
-			return fmt.Errorf("evaluations of %s: %w", api.SanitizeID(id), err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
+	return queryVerb{
+		name: "activity evaluations", usage: activityEvaluationsUsage, arg: "activity id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetPolicyEvaluations, api.GetPolicyEvaluationsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+		},
+		show: showEvaluations,
+	}.run(ctx, c, args)
+}
+
+// showEvaluations lists each evaluation's policies by name with their outcome.
+func showEvaluations(ctx context.Context, c cli, client *api.Client, id string) error {
 	evals, err := client.GetPolicyEvaluations(ctx, id)
 	if err != nil {
-		return fmt.Errorf("evaluations of %s: %w", api.SanitizeID(id), err)
+		return err
+	}
+	if len(evals) == 0 {
+		fmt.Fprintln(c.stderr, "no policy evaluations recorded for this activity")
+		return nil
 	}
 	names := map[string]string{}
 	if policies, err := client.ListPolicies(ctx); err == nil {
@@ -363,19 +342,15 @@ func activityEvaluations(ctx context.Context, c cli, args []string) error {
 			names[p.PolicyID] = p.PolicyName
 		}
 	}
-	if len(evals) == 0 {
-		fmt.Fprintln(c.stderr, "no policy evaluations recorded for this activity")
-		return nil
-	}
 	var rows [][]string
 	for _, e := range evals {
 		for _, o := range e.PolicyEvaluations {
 			name := names[o.PolicyID]
-			if name == "" {
-				name = o.PolicyID
-			}
-			if o.PolicyID == "" {
+			switch {
+			case o.PolicyID == "":
 				name = "(root quorum / final)"
+			case name == "":
+				name = o.PolicyID
 			}
 			rows = append(rows, []string{e.ID, timeText(e.CreatedAt), e.VoteID, o.Outcome, name})
 		}
@@ -397,43 +372,29 @@ Flags:
 `
 
 func activityProofs(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("activity proofs", activityProofsUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	pos, err := parseFlags(c, fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneArg("activity proofs", "activity id", pos)
-	if err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryListAppProofs, api.ListAppProofsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
-		if err != nil {
-			return fmt.Errorf("app proofs of %s: %w", api.SanitizeID(id), err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
-	proofs, err := client.ListAppProofs(ctx, id)
-	if err != nil {
-		return fmt.Errorf("app proofs of %s: %w", api.SanitizeID(id), err)
-	}
-	if len(proofs) == 0 {
-		fmt.Fprintln(c.stderr, "no app proofs for this activity (it must be submitted with app proofs requested)")
-		return nil
-	}
-	for i, p := range proofs {
-		if i > 0 {
-			fmt.Fprintln(c.stdout)
-		}
-		if err := fields(c.stdout, "scheme", p.Scheme, "public key", p.PublicKey, "payload", p.ProofPayload, "signature", p.Signature); err != nil {
-			return err
-		}
-	}
-	return nil
+	return queryVerb{
+		name: "activity proofs", usage: activityProofsUsage, arg: "activity id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryListAppProofs, api.ListAppProofsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			proofs, err := client.ListAppProofs(ctx, id)
+			if err != nil {
+				return err
+			}
+			if len(proofs) == 0 {
+				fmt.Fprintln(c.stderr, "no app proofs for this activity (it must be submitted with app proofs requested)")
+				return nil
+			}
+			for i, p := range proofs {
+				if i > 0 {
+					fmt.Fprintln(c.stdout)
+				}
+				if err := fields(c.stdout, "scheme", p.Scheme, "public key", p.PublicKey, "payload", p.ProofPayload, "signature", p.Signature); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}.run(ctx, c, args)
 }

@@ -222,7 +222,7 @@ func TestActivityGetEvaluationsAndProofs(t *testing.T) {
 
 	code, out, errOut = e.run("", "activity", "get", "00000000-0000-0000-0000-000000000000")
 	wantExit(t, "get unknown", code, 1, out, errOut)
-	if !strings.Contains(errOut, "get activity 00000000-0000-0000-0000-000000000000") {
+	if !strings.Contains(errOut, "activity get 00000000-0000-0000-0000-000000000000: ") || !strings.Contains(errOut, "not found") {
 		t.Errorf("unknown id: %s", errOut)
 	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,34 +43,26 @@ Flags:
 `
 
 func mfaList(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("mfa list", mfaListUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	user := fs.String("user", "", "only the MFA policies of user `ID`")
-	if err := parseFlagsOnly(c, fs, args); err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryListMfaPolicies, api.ListMfaPoliciesRequest{OrganizationID: client.OrganizationID(), UserID: *user})
-		if err != nil {
-			return fmt.Errorf("list MFA policies: %w", err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
-	list, err := client.ListMfaPolicies(ctx, *user)
-	if err != nil {
-		return fmt.Errorf("list MFA policies: %w", err)
-	}
-	rows := make([][]string, 0, len(list))
-	for _, m := range list {
-		rows = append(rows, []string{m.MfaPolicyID, m.UserID, m.MfaPolicyName, strconv.Itoa(m.Order),
-			oneLine(m.Condition, 40), stepsText(m.RequiredAuthenticationMethods)})
-	}
-	return table(c.stdout, []string{"ID", "USER", "NAME", "ORDER", "CONDITION", "STEPS"}, rows)
+	var user string
+	return queryVerb{
+		name: "mfa list", usage: mfaListUsage,
+		flags: func(fs *flag.FlagSet) { fs.StringVar(&user, "user", "", "only the MFA policies of user `ID`") },
+		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryListMfaPolicies, api.ListMfaPoliciesRequest{OrganizationID: client.OrganizationID(), UserID: user})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, _ string) error {
+			list, err := client.ListMfaPolicies(ctx, user)
+			if err != nil {
+				return err
+			}
+			rows := make([][]string, 0, len(list))
+			for _, m := range list {
+				rows = append(rows, []string{m.MfaPolicyID, m.UserID, m.MfaPolicyName, strconv.Itoa(m.Order),
+					oneLine(m.Condition, 40), stepsText(m.RequiredAuthenticationMethods)})
+			}
+			return table(c.stdout, []string{"ID", "USER", "NAME", "ORDER", "CONDITION", "STEPS"}, rows)
+		},
+	}.run(ctx, c, args)
 }
 
 // stepsText writes MFA steps as "PASSKEY, then EMAIL_OTP or SMS_OTP".
@@ -100,54 +94,44 @@ Flags:
 `
 
 func mfaGet(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("mfa get", mfaGetUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	user := fs.String("user", "", "the user `ID` the policy belongs to")
-	pos, err := parseFlags(c, fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneArg("mfa get", "MFA policy id", pos)
-	if err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	notFound := fmt.Errorf("get MFA policy %s: no such MFA policy; 'vigil mfa list' shows them", api.SanitizeID(id))
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryListMfaPolicies, api.ListMfaPoliciesRequest{OrganizationID: client.OrganizationID(), UserID: *user})
-		if err != nil {
-			return fmt.Errorf("get MFA policy %s: %w", api.SanitizeID(id), err)
-		}
-		var reply struct{ MfaPolicies []json.RawMessage }
-		if err := json.Unmarshal(raw, &reply); err != nil {
-			return fmt.Errorf("get MFA policy %s: the reply is not the expected JSON: %w", api.SanitizeID(id), err)
-		}
-		for _, m := range reply.MfaPolicies {
-			var key struct{ MfaPolicyID string }
-			if json.Unmarshal(m, &key) == nil && key.MfaPolicyID == id {
-				return writeJSON(c.stdout, map[string]json.RawMessage{"mfaPolicy": m})
+	var user string
+	errNoPolicy := errors.New("no such MFA policy; 'vigil mfa list' shows them")
+	return queryVerb{
+		name: "mfa get", usage: mfaGetUsage, arg: "MFA policy id",
+		flags: func(fs *flag.FlagSet) { fs.StringVar(&user, "user", "", "the user `ID` the policy belongs to") },
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			raw, err := client.QueryRaw(ctx, api.QueryListMfaPolicies, api.ListMfaPoliciesRequest{OrganizationID: client.OrganizationID(), UserID: user})
+			if err != nil {
+				return nil, err
 			}
-		}
-		return notFound
-	}
-	list, err := client.ListMfaPolicies(ctx, *user)
-	if err != nil {
-		return fmt.Errorf("get MFA policy %s: %w", api.SanitizeID(id), err)
-	}
-	for _, m := range list {
-		if m.MfaPolicyID != id {
-			continue
-		}
-		return fields(c.stdout, "id", m.MfaPolicyID, "user", m.UserID, "name", m.MfaPolicyName,
-			"order", strconv.Itoa(m.Order), "condition", m.Condition,
-			"steps", stepsText(m.RequiredAuthenticationMethods), "notes", m.Notes,
-			"created", timeText(m.CreatedAt), "updated", timeText(m.UpdatedAt))
-	}
-	return notFound
+			var reply struct{ MfaPolicies []json.RawMessage }
+			if err := json.Unmarshal(raw, &reply); err != nil {
+				return nil, fmt.Errorf("the reply is not the expected JSON: %w", err)
+			}
+			for _, m := range reply.MfaPolicies {
+				var key struct{ MfaPolicyID string }
+				if json.Unmarshal(m, &key) == nil && key.MfaPolicyID == id {
+					return json.Marshal(map[string]json.RawMessage{"mfaPolicy": m})
+				}
+			}
+			return nil, errNoPolicy
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			list, err := client.ListMfaPolicies(ctx, user)
+			if err != nil {
+				return err
+			}
+			for _, m := range list {
+				if m.MfaPolicyID == id {
+					return fields(c.stdout, "id", m.MfaPolicyID, "user", m.UserID, "name", m.MfaPolicyName,
+						"order", strconv.Itoa(m.Order), "condition", m.Condition,
+						"steps", stepsText(m.RequiredAuthenticationMethods), "notes", m.Notes,
+						"created", timeText(m.CreatedAt), "updated", timeText(m.UpdatedAt))
+				}
+			}
+			return errNoPolicy
+		},
+	}.run(ctx, c, args)
 }
 
 const mfaCreateUsage = `Usage: vigil mfa create --user ID --name N --condition EXPR --step METHODS… [--order N] [--notes T]

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -400,37 +402,26 @@ Flags:
 `
 
 func onrampStatus(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("onramp status", onrampStatusUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	refresh := fs.Bool("refresh", false, "fetch the status from the provider first")
-	pos, err := parseFlags(c, fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneArg("onramp status", "transaction id", pos)
-	if err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		req := api.GetOnrampTransactionStatusRequest{OrganizationID: client.OrganizationID(), TransactionID: id}
-		if *refresh {
-			req.Refresh = refresh
-		}
-		raw, err := client.QueryRaw(ctx, api.QueryGetOnrampTransactionStatus, req)
-		if err != nil {
-			return fmt.Errorf("on-ramp status of %s: %w", api.SanitizeID(id), err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
-	status, err := client.GetOnrampTransactionStatus(ctx, id, *refresh)
-	if err != nil {
-		return fmt.Errorf("on-ramp status of %s: %w", api.SanitizeID(id), err)
-	}
-	fmt.Fprintln(c.stdout, status)
-	return nil
+	var refresh bool
+	return queryVerb{
+		name: "onramp status", usage: onrampStatusUsage, arg: "transaction id",
+		flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&refresh, "refresh", false, "fetch the status from the provider first")
+		},
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			req := api.GetOnrampTransactionStatusRequest{OrganizationID: client.OrganizationID(), TransactionID: id}
+			if refresh {
+				req.Refresh = &refresh
+			}
+			return client.QueryRaw(ctx, api.QueryGetOnrampTransactionStatus, req)
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			status, err := client.GetOnrampTransactionStatus(ctx, id, refresh)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(c.stdout, status)
+			return nil
+		},
+	}.run(ctx, c, args)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -41,40 +42,31 @@ Flags:
 `
 
 func featureList(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("feature list", featureListUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	if err := parseFlagsOnly(c, fs, args); err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryGetOrganizationConfigs, api.GetOrganizationConfigsRequest{OrganizationID: client.OrganizationID()})
-		if err != nil {
-			return fmt.Errorf("list features: %w", err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
-	cfg, err := client.GetOrganizationConfigs(ctx)
-	if err != nil {
-		return fmt.Errorf("list features: %w", err)
-	}
-	rows := make([][]string, 0, len(cfg.Features))
-	for _, f := range cfg.Features {
-		v := f.Value
-		if v == "" {
-			v = `""`
-		}
-		rows = append(rows, []string{f.Name, v})
-	}
-	if err := table(c.stdout, []string{"FEATURE", "VALUE"}, rows); err != nil {
-		return err
-	}
-	fmt.Fprintf(c.stdout, "\nroot quorum: %d of %s\n", cfg.Quorum.Threshold, strings.Join(cfg.Quorum.UserIDs, ", "))
-	return nil
+	return queryVerb{
+		name: "feature list", usage: featureListUsage,
+		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetOrganizationConfigs, api.GetOrganizationConfigsRequest{OrganizationID: client.OrganizationID()})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, _ string) error {
+			cfg, err := client.GetOrganizationConfigs(ctx)
+			if err != nil {
+				return err
+			}
+			rows := make([][]string, 0, len(cfg.Features))
+			for _, f := range cfg.Features {
+				v := f.Value
+				if v == "" {
+					v = `""`
+				}
+				rows = append(rows, []string{f.Name, v})
+			}
+			if err := table(c.stdout, []string{"FEATURE", "VALUE"}, rows); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "\nroot quorum: %d of %s\n", cfg.Quorum.Threshold, strings.Join(cfg.Quorum.UserIDs, ", "))
+			return nil
+		},
+	}.run(ctx, c, args)
 }
 
 const featureSetUsage = `Usage: vigil feature set [--value V] NAME
@@ -197,33 +189,24 @@ Flags:
 `
 
 func userList(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("user list", userListUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	if err := parseFlagsOnly(c, fs, args); err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
-		if err != nil {
-			return fmt.Errorf("list users: %w", err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
-	users, err := client.ListUsers(ctx)
-	if err != nil {
-		return fmt.Errorf("list users: %w", err)
-	}
-	rows := make([][]string, 0, len(users))
-	for _, u := range users {
-		rows = append(rows, []string{u.UserID, u.UserName, u.UserEmail, strings.Join(u.UserTags, ","),
-			strconv.Itoa(len(u.APIKeys)), strconv.Itoa(len(u.Authenticators))})
-	}
-	return table(c.stdout, []string{"ID", "NAME", "EMAIL", "TAGS", "API KEYS", "AUTHENTICATORS"}, rows)
+	return queryVerb{
+		name: "user list", usage: userListUsage,
+		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, _ string) error {
+			users, err := client.ListUsers(ctx)
+			if err != nil {
+				return err
+			}
+			rows := make([][]string, 0, len(users))
+			for _, u := range users {
+				rows = append(rows, []string{u.UserID, u.UserName, u.UserEmail, strings.Join(u.UserTags, ","),
+					strconv.Itoa(len(u.APIKeys)), strconv.Itoa(len(u.Authenticators))})
+			}
+			return table(c.stdout, []string{"ID", "NAME", "EMAIL", "TAGS", "API KEYS", "AUTHENTICATORS"}, rows)
+		},
+	}.run(ctx, c, args)
 }
 
 const userGetUsage = `Usage: vigil user get [--json] USER_ID
@@ -237,31 +220,20 @@ Flags:
 `
 
 func userGet(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("user get", userGetUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	pos, err := parseFlags(c, fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneArg("user get", "user id", pos)
-	if err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryGetUser, api.GetUserRequest{OrganizationID: client.OrganizationID(), UserID: id})
-		if err != nil {
-			return fmt.Errorf("get user %s: %w", api.SanitizeID(id), err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
+	return queryVerb{
+		name: "user get", usage: userGetUsage, arg: "user id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetUser, api.GetUserRequest{OrganizationID: client.OrganizationID(), UserID: id})
+		},
+		show: showUser,
+	}.run(ctx, c, args)
+}
+
+// showUser writes a user and a table of their API keys and authenticators.
+func showUser(ctx context.Context, c cli, client *api.Client, id string) error {
 	u, err := client.GetUser(ctx, id)
 	if err != nil {
-		return fmt.Errorf("get user %s: %w", api.SanitizeID(id), err)
+		return err
 	}
 	if err := fields(c.stdout, "id", u.UserID, "name", u.UserName, "email", u.UserEmail,
 		"tags", strings.Join(u.UserTags, ", "), "created", timeText(u.CreatedAt), "updated", timeText(u.UpdatedAt)); err != nil {
@@ -309,35 +281,21 @@ Flags:
 `
 
 func apikeyGet(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("apikey get", apikeyGetUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	pos, err := parseFlags(c, fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneArg("apikey get", "API key id", pos)
-	if err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryGetAPIKey, api.GetAPIKeyRequest{OrganizationID: client.OrganizationID(), APIKeyID: id})
-		if err != nil {
-			return fmt.Errorf("get API key %s: %w", api.SanitizeID(id), err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
-	k, err := client.GetAPIKey(ctx, id)
-	if err != nil {
-		return fmt.Errorf("get API key %s: %w", api.SanitizeID(id), err)
-	}
-	return fields(c.stdout, "id", k.APIKeyID, "name", k.APIKeyName, "type", k.Credential.Type,
-		"public key", k.Credential.PublicKey, "expires after", k.ExpirationSeconds,
-		"created", timeText(k.CreatedAt), "updated", timeText(k.UpdatedAt))
+	return queryVerb{
+		name: "apikey get", usage: apikeyGetUsage, arg: "API key id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetAPIKey, api.GetAPIKeyRequest{OrganizationID: client.OrganizationID(), APIKeyID: id})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			k, err := client.GetAPIKey(ctx, id)
+			if err != nil {
+				return err
+			}
+			return fields(c.stdout, "id", k.APIKeyID, "name", k.APIKeyName, "type", k.Credential.Type,
+				"public key", k.Credential.PublicKey, "expires after", k.ExpirationSeconds,
+				"created", timeText(k.CreatedAt), "updated", timeText(k.UpdatedAt))
+		},
+	}.run(ctx, c, args)
 }
 
 const apikeyDeleteUsage = `Usage: vigil apikey delete [--user USER_ID] [--yes] API_KEY_ID…

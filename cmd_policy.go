@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -57,33 +58,24 @@ func oneLine(s string, max int) string {
 }
 
 func policyList(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("policy list", policyListUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	if err := parseFlagsOnly(c, fs, args); err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryListPolicies, api.ListPoliciesRequest{OrganizationID: client.OrganizationID()})
-		if err != nil {
-			return fmt.Errorf("list policies: %w", err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
-	policies, err := client.ListPolicies(ctx)
-	if err != nil {
-		return fmt.Errorf("list policies: %w", err)
-	}
-	rows := make([][]string, 0, len(policies))
-	for _, p := range policies {
-		rows = append(rows, []string{p.PolicyID, p.PolicyName, strings.TrimPrefix(p.Effect, "EFFECT_"),
-			oneLine(p.Condition, 60), oneLine(p.Consensus, 40), timeText(p.UpdatedAt)})
-	}
-	return table(c.stdout, []string{"ID", "NAME", "EFFECT", "CONDITION", "CONSENSUS", "UPDATED"}, rows)
+	return queryVerb{
+		name: "policy list", usage: policyListUsage,
+		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryListPolicies, api.ListPoliciesRequest{OrganizationID: client.OrganizationID()})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, _ string) error {
+			policies, err := client.ListPolicies(ctx)
+			if err != nil {
+				return err
+			}
+			rows := make([][]string, 0, len(policies))
+			for _, p := range policies {
+				rows = append(rows, []string{p.PolicyID, p.PolicyName, strings.TrimPrefix(p.Effect, "EFFECT_"),
+					oneLine(p.Condition, 60), oneLine(p.Consensus, 40), timeText(p.UpdatedAt)})
+			}
+			return table(c.stdout, []string{"ID", "NAME", "EFFECT", "CONDITION", "CONSENSUS", "UPDATED"}, rows)
+		},
+	}.run(ctx, c, args)
 }
 
 const policyGetUsage = `Usage: vigil policy get [--json] ID
@@ -97,35 +89,21 @@ Flags:
 `
 
 func policyGet(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("policy get", policyGetUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	pos, err := parseFlags(c, fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneArg("policy get", "policy id", pos)
-	if err != nil {
-		return err
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	if conn.json {
-		raw, err := client.QueryRaw(ctx, api.QueryGetPolicy, api.GetPolicyRequest{OrganizationID: client.OrganizationID(), PolicyID: id})
-		if err != nil {
-			return fmt.Errorf("get policy %s: %w", api.SanitizeID(id), err)
-		}
-		return writeJSON(c.stdout, raw)
-	}
-	p, err := client.GetPolicy(ctx, id)
-	if err != nil {
-		return fmt.Errorf("get policy %s: %w", api.SanitizeID(id), err)
-	}
-	return fields(c.stdout, "id", p.PolicyID, "name", p.PolicyName, "effect", p.Effect,
-		"condition", p.Condition, "consensus", p.Consensus, "notes", p.Notes,
-		"created", timeText(p.CreatedAt), "updated", timeText(p.UpdatedAt))
+	return queryVerb{
+		name: "policy get", usage: policyGetUsage, arg: "policy id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetPolicy, api.GetPolicyRequest{OrganizationID: client.OrganizationID(), PolicyID: id})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			p, err := client.GetPolicy(ctx, id)
+			if err != nil {
+				return err
+			}
+			return fields(c.stdout, "id", p.PolicyID, "name", p.PolicyName, "effect", p.Effect,
+				"condition", p.Condition, "consensus", p.Consensus, "notes", p.Notes,
+				"created", timeText(p.CreatedAt), "updated", timeText(p.UpdatedAt))
+		},
+	}.run(ctx, c, args)
 }
 
 const policyCreateUsage = `Usage: vigil policy create --name N --effect allow|deny [--condition EXPR] [--consensus EXPR] [--notes T]

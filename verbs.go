@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -195,4 +196,59 @@ func readSecret(c cli, prompt string) ([]byte, error) {
 		return nil, usagef("%s: standard input is empty; pipe the secret in or run on a terminal", prompt)
 	}
 	return b, nil
+}
+
+// queryVerb is a verb that reads: flags, at most one argument, the profile's
+// client, then either the service's reply as sent (--json) or a display for
+// people. Every read verb is one of these, so they behave alike.
+type queryVerb struct {
+	name  string // "policy get"
+	usage string
+	arg   string // what the one argument is ("policy id"); "" when it takes none
+	flags func(fs *flag.FlagSet)
+	check func() error // checks the flags' values before any profile is loaded
+	raw   func(ctx context.Context, client *api.Client, arg string) (json.RawMessage, error)
+	show  func(ctx context.Context, c cli, client *api.Client, arg string) error
+}
+
+func (v queryVerb) run(ctx context.Context, c cli, args []string) error {
+	fs := newFlagSet(v.name, v.usage)
+	var conn connFlags
+	conn.register(fs, true)
+	if v.flags != nil {
+		v.flags(fs)
+	}
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	arg, what := "", v.name
+	if v.arg != "" {
+		if arg, err = oneArg(v.name, v.arg, pos); err != nil {
+			return err
+		}
+		what += " " + api.SanitizeID(arg)
+	} else if len(pos) > 0 {
+		return usagef("%s takes no arguments (got %q); run 'vigil %s -h'", v.name, pos[0], v.name)
+	}
+	if v.check != nil {
+		if err := v.check(); err != nil {
+			return err
+		}
+	}
+	client, _, err := conn.client(c)
+	if err != nil {
+		return err
+	}
+	if conn.json {
+		raw, err := v.raw(ctx, client, arg)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return writeJSON(c.stdout, raw)
+	}
+	if err := v.show(ctx, c, client, arg); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
 }
