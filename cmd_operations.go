@@ -95,10 +95,7 @@ func enumValue(flagName, s, prefix string, allowed []string) (string, error) {
 }
 
 func invitationCreate(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("invitation create", invitationCreateUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	conn.registerAppProofs(fs)
+	fs, conn := newSubmitFlags("invitation create", invitationCreateUsage)
 	var inv api.Invitation
 	fs.StringVar(&inv.ReceiverUserName, "name", "", "the invitee's `NAME` (required)")
 	fs.StringVar(&inv.ReceiverUserEmail, "email", "", "the invitee's e-mail `ADDRESS` (required)")
@@ -133,7 +130,7 @@ func invitationCreate(ctx context.Context, c cli, args []string) error {
 		}
 		params.Invitations[0].SenderUserID = me.UserID
 	}
-	return submitVerb(ctx, c, &conn, client, "create_invitations", params)
+	return submitVerb(ctx, c, conn, client, "create_invitations", params)
 }
 
 const tagCreateUsage = `Usage: vigil tag create --name N USER_ID…
@@ -147,10 +144,7 @@ Flags:
 `
 
 func tagCreate(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("tag create", tagCreateUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	conn.registerAppProofs(fs)
+	fs, conn := newSubmitFlags("tag create", tagCreateUsage)
 	name := fs.String("name", "", "the tag's `NAME` (required)")
 	users, err := parseFlags(c, fs, args)
 	if err != nil {
@@ -164,7 +158,7 @@ func tagCreate(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	return submitVerb(ctx, c, &conn, client, "create_user_tag", params)
+	return submitVerb(ctx, c, conn, client, "create_user_tag", params)
 }
 
 const contractCreateUsage = `Usage: vigil contract create --address A --type ethereum|solana --label L --file F [--notes T]
@@ -181,10 +175,7 @@ Flags:
 `
 
 func contractCreate(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("contract create", contractCreateUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	conn.registerAppProofs(fs)
+	fs, conn := newSubmitFlags("contract create", contractCreateUsage)
 	var p api.CreateSmartContractInterfaceParams
 	fs.StringVar(&p.SmartContractAddress, "address", "", "contract `ADDRESS` or program id (required)")
 	typ := fs.String("type", "", "ethereum or solana (required)")
@@ -221,7 +212,7 @@ func contractCreate(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	return submitVerb(ctx, c, &conn, client, "create_smart_contract_interface", &p)
+	return submitVerb(ctx, c, conn, client, "create_smart_contract_interface", &p)
 }
 
 const walletAccountDeleteUsage = `Usage: vigil wallet-account delete [--without-export] [--yes] WALLET_ACCOUNT_ID…
@@ -238,10 +229,7 @@ Flags:
 `
 
 func walletAccountDelete(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("wallet-account delete", walletAccountDeleteUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	conn.registerAppProofs(fs)
+	fs, conn := newSubmitFlags("wallet-account delete", walletAccountDeleteUsage)
 	withoutExport := fs.Bool("without-export", false, "delete even if the accounts were never exported")
 	yes := fs.Bool("yes", false, "delete without asking (for scripts)")
 	ids, err := parseFlags(c, fs, args)
@@ -266,7 +254,7 @@ func walletAccountDelete(ctx context.Context, c cli, args []string) error {
 	if err := confirm(c, *yes, "Delete these wallet accounts", details); err != nil {
 		return err
 	}
-	return submitVerb(ctx, c, &conn, client, "delete_wallet_accounts", params)
+	return submitVerb(ctx, c, conn, client, "delete_wallet_accounts", params)
 }
 
 const oauth2CredentialUpdateUsage = `Usage: vigil oauth2-credential update --id ID --provider x|discord --client-id C
@@ -285,10 +273,7 @@ Flags:
 `
 
 func oauth2CredentialUpdate(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("oauth2-credential update", oauth2CredentialUpdateUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	conn.registerAppProofs(fs)
+	fs, conn := newSubmitFlags("oauth2-credential update", oauth2CredentialUpdateUsage)
 	var p api.UpdateOauth2CredentialParams
 	fs.StringVar(&p.Oauth2CredentialID, "id", "", "the OAuth2 credential `ID` (required)")
 	provider := fs.String("provider", "", "x or discord (required)")
@@ -325,7 +310,7 @@ func oauth2CredentialUpdate(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("oauth2-credential update: encrypt the client secret: %w", err)
 	}
-	return submitVerb(ctx, c, &conn, client, "update_oauth2_credential", &p)
+	return submitVerb(ctx, c, conn, client, "update_oauth2_credential", &p)
 }
 
 const tvcDeploymentDeleteUsage = `Usage: vigil tvc-deployment delete [--yes] DEPLOYMENT_ID
@@ -339,10 +324,7 @@ Flags:
 `
 
 func tvcDeploymentDelete(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("tvc-deployment delete", tvcDeploymentDeleteUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	conn.registerAppProofs(fs)
+	fs, conn := newSubmitFlags("tvc-deployment delete", tvcDeploymentDeleteUsage)
 	yes := fs.Bool("yes", false, "delete without asking (for scripts)")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
@@ -359,7 +341,7 @@ func tvcDeploymentDelete(ctx context.Context, c cli, args []string) error {
 	if err := confirm(c, *yes, "Delete this TVC deployment", "deployment: "+id); err != nil {
 		return err
 	}
-	return submitVerb(ctx, c, &conn, client, "delete_tvc_deployment", &api.DeleteTvcDeploymentParams{DeploymentID: id})
+	return submitVerb(ctx, c, conn, client, "delete_tvc_deployment", &api.DeleteTvcDeploymentParams{DeploymentID: id})
 }
 
 const sessionCreateReadOnlyUsage = `Usage: vigil session create-read-only
@@ -375,10 +357,7 @@ Flags:
 `
 
 func sessionCreateReadOnly(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("session create-read-only", sessionCreateReadOnlyUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	conn.registerAppProofs(fs)
+	fs, conn := newSubmitFlags("session create-read-only", sessionCreateReadOnlyUsage)
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -386,7 +365,7 @@ func sessionCreateReadOnly(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	return submitVerb(ctx, c, &conn, client, "create_read_only_session", &api.CreateReadOnlySessionParams{})
+	return submitVerb(ctx, c, conn, client, "create_read_only_session", &api.CreateReadOnlySessionParams{})
 }
 
 const onrampStatusUsage = `Usage: vigil onramp status [--refresh] TRANSACTION_ID

@@ -131,10 +131,7 @@ func checkFeatureValue(name, value string) error {
 }
 
 func featureSet(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("feature set", featureSetUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	conn.registerAppProofs(fs)
+	fs, conn := newSubmitFlags("feature set", featureSetUsage)
 	value := fs.String("value", "", "the feature's new `VALUE` (default \"\")")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
@@ -156,7 +153,7 @@ func featureSet(ctx context.Context, c cli, args []string) error {
 		return err
 	}
 	fmt.Fprintln(c.stderr, "Setting a feature needs the root quorum: it takes effect once enough root users approve.")
-	return submitVerb(ctx, c, &conn, client, "set_organization_feature", &api.SetOrganizationFeatureParams{Name: name, Value: *value})
+	return submitVerb(ctx, c, conn, client, "set_organization_feature", &api.SetOrganizationFeatureParams{Name: name, Value: *value})
 }
 
 const userUsage = `vigil user — the organization's users
@@ -311,10 +308,7 @@ Flags:
 `
 
 func apikeyDelete(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("apikey delete", apikeyDeleteUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	conn.registerAppProofs(fs)
+	fs, conn := newSubmitFlags("apikey delete", apikeyDeleteUsage)
 	userID := fs.String("user", "", "the `USER_ID` owning the keys (default: looked up)")
 	yes := fs.Bool("yes", false, "delete without asking (for scripts)")
 	ids, err := parseFlags(c, fs, args)
@@ -339,7 +333,7 @@ func apikeyDelete(ctx context.Context, c cli, args []string) error {
 	if err := confirm(c, *yes, "Delete these API keys", "user: "+owner+"\nkeys: "+strings.Join(names, ", ")); err != nil {
 		return err
 	}
-	return submitVerb(ctx, c, &conn, client, "delete_api_keys", p)
+	return submitVerb(ctx, c, conn, client, "delete_api_keys", p)
 }
 
 // apiKeyOwner finds the user holding every key in ids (or checks that userID

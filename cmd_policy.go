@@ -135,10 +135,7 @@ func effectValue(s string) (string, error) {
 }
 
 func policyCreate(ctx context.Context, c cli, args []string) error {
-	fs := newFlagSet("policy create", policyCreateUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	conn.registerAppProofs(fs)
+	fs, conn := newSubmitFlags("policy create", policyCreateUsage)
 	name := fs.String("name", "", "policy `NAME` (required)")
 	effect := fs.String("effect", "", "allow or deny (required)")
 	condition := fs.String("condition", "", "when the policy applies: an `EXPR`ession; empty applies to every activity")
@@ -161,7 +158,7 @@ func policyCreate(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	return submitVerb(ctx, c, &conn, client, "create_policy", &api.CreatePolicyParams{PolicyName: *name, Effect: eff,
+	return submitVerb(ctx, c, conn, client, "create_policy", &api.CreatePolicyParams{PolicyName: *name, Effect: eff,
 		Condition: *condition, Consensus: *consensus, Notes: *notes})
 }
 

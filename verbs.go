@@ -65,10 +65,14 @@ func (f *connFlags) register(fs *flag.FlagSet, withJSON bool) {
 	}
 }
 
-// registerAppProofs adds --app-proofs to a verb whose operation can produce
-// app proofs.
-func (f *connFlags) registerAppProofs(fs *flag.FlagSet) {
-	fs.BoolVar(&f.appProofs, "app-proofs", false, "ask the service for app proofs of the activity ('vigil activity proofs ID' lists them)")
+// newSubmitFlags is the flag set of a submit verb: --profile, --config, --json
+// and --app-proofs.
+func newSubmitFlags(name, usage string) (*flag.FlagSet, *connFlags) {
+	fs := newFlagSet(name, usage)
+	conn := &connFlags{}
+	conn.register(fs, true)
+	fs.BoolVar(&conn.appProofs, "app-proofs", false, "ask the service for app proofs of the activity ('vigil activity proofs ID' lists them)")
+	return fs, conn
 }
 
 // submitOptions are the options the flags ask for.

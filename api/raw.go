@@ -73,8 +73,8 @@ func (c *Client) ListActivitiesRaw(ctx context.Context, opts ListActivitiesOptio
 }
 
 // SubmitRaw submits the operation at path (e.g. "create_user_tag") with params,
-// validated as the typed methods validate them. It returns the activity decoded
-// and sanitised for display, and the reply undecoded.
+// validated first; every typed submit method goes through here. It returns the
+// activity decoded and sanitised for display, and the reply undecoded.
 func (c *Client) SubmitRaw(ctx context.Context, path string, params Params, opts ...SubmitOption) (*Activity, json.RawMessage, error) {
 	op, ok := OperationByPath(path)
 	if !ok {
