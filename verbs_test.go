@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -85,4 +86,65 @@ func activityIDFrom(t *testing.T, out string) string {
 	}
 	t.Fatalf("no id line in:\n%s", out)
 	return ""
+}
+
+func TestVerbsTakeProfileAndConfigFromFlagsOrEnvironment(t *testing.T) {
+	e := newVerbEnv(t)
+	whoami := func(env map[string]string, args ...string) string {
+		t.Helper()
+		body := `{"organizationId":"` + e.demo.Info.OrganizationID + `"}`
+		code, out, errOut := runVigil(t, env, "", append(append([]string{"request"}, args...), "--path", "/public/v1/query/whoami", "--body", body)...)
+		wantExit(t, "whoami", code, 0, out, errOut)
+		var who api.WhoamiResponse
+		if err := json.Unmarshal([]byte(out), &who); err != nil {
+			t.Fatal(err)
+		}
+		return who.Username
+	}
+	if got := whoami(map[string]string{"VIGIL_CONFIG": e.config}); got != "alice" {
+		t.Errorf("default_profile: %s", got)
+	}
+	if got := whoami(map[string]string{"VIGIL_CONFIG": e.config, "VIGIL_PROFILE": "bob"}); got != "bob" {
+		t.Errorf("VIGIL_PROFILE=bob: %s", got)
+	}
+	if got := whoami(map[string]string{"VIGIL_CONFIG": e.config, "VIGIL_PROFILE": "bob"}, "--profile", "carol"); got != "carol" {
+		t.Errorf("--profile wins over VIGIL_PROFILE: %s", got)
+	}
+	if got := whoami(map[string]string{"VIGIL_CONFIG": "/nonexistent/config.toml"}, "--config", e.config); got != "alice" {
+		t.Errorf("--config wins over VIGIL_CONFIG: %s", got)
+	}
+	code, _, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": e.config}, "", "user", "list", "--profile", "mallory")
+	if code != 1 || !strings.Contains(errOut, `no profile "mallory" (from --profile)`) {
+		t.Errorf("unknown profile: exit %d %s", code, errOut)
+	}
+}
+
+func TestEveryVerbHasHelpWithExamples(t *testing.T) {
+	verbs := [][]string{
+		{"request"}, {"activity", "list"}, {"activity", "get"}, {"activity", "approve"}, {"activity", "reject"},
+		{"activity", "wait"}, {"activity", "evaluations"}, {"activity", "proofs"},
+		{"policy", "list"}, {"policy", "get"}, {"policy", "create"}, {"policy", "check"},
+		{"mfa", "list"}, {"mfa", "get"}, {"mfa", "create"}, {"feature", "list"}, {"feature", "set"},
+		{"user", "list"}, {"user", "get"}, {"apikey", "get"}, {"apikey", "delete"},
+		{"invitation", "create"}, {"tag", "create"}, {"contract", "create"}, {"wallet-account", "delete"},
+		{"oauth2-credential", "update"}, {"tvc-deployment", "delete"}, {"session", "create-read-only"}, {"onramp", "status"},
+	}
+	for _, v := range verbs {
+		code, out, errOut := runVigil(t, nil, "", append(v, "-h")...)
+		name := strings.Join(v, " ")
+		if code != 0 || !strings.Contains(out, "Usage: vigil "+name) || !strings.Contains(out, "Examples:") || !strings.Contains(out, "vigil "+name+" ") {
+			t.Errorf("vigil %s -h: exit %d, stderr %q\n%s", name, code, errOut, out)
+		}
+		if v[0] != "request" && !(v[0] == "policy" && v[1] == "check") && !strings.Contains(out, "-profile") {
+			t.Errorf("vigil %s -h does not list --profile:\n%s", name, out)
+		}
+	}
+	for _, group := range []string{"activity", "policy", "mfa", "feature", "user", "apikey", "invitation"} {
+		if code, out, _ := runVigil(t, nil, "", group, "-h"); code != 0 || !strings.Contains(out, "Usage:") {
+			t.Errorf("vigil %s -h: exit %d\n%s", group, code, out)
+		}
+	}
+	if code, out, _ := runVigil(t, nil, "", "help"); code != 0 || !strings.Contains(out, "vigil activity list|get|approve") {
+		t.Errorf("vigil help lacks the verb groups:\n%s", out)
+	}
 }
