@@ -15,7 +15,7 @@ import (
 const activityUsage = `vigil activity — list, inspect, vote on and follow activities
 
 Usage:
-  vigil activity list [--status S]… [--type T]… [--limit N] [--json]
+  vigil activity list [--status S]… [--type T]… [--limit N] [--before|--after ID] [--json]
   vigil activity get [--json] ID
   vigil activity approve [--yes] ID
   vigil activity reject [--yes] ID
@@ -39,17 +39,20 @@ func cmdActivity(ctx context.Context, c cli, args []string) error {
 	}, args)
 }
 
-const activityListUsage = `Usage: vigil activity list [--status S]… [--type T]… [--limit N] [--json]
+const activityListUsage = `Usage: vigil activity list [--status S]… [--type T]… [--limit N] [--before|--after ID] [--json]
 
 Lists the organization's activities, newest first. --status and --type may be
 repeated; a status is given in full (ACTIVITY_STATUS_PENDING) or by its last
 word (pending, completed, failed, rejected, consensus-needed, created,
 authenticators-needed); a type in full or without ACTIVITY_TYPE_.
---json prints {"activities":[…]} with the records exactly as the service sent them.
+--after ID pages on to older activities (give the last id of a page), --before
+ID back to newer ones. --json prints {"activities":[…]} with the records exactly
+as the service sent them.
 
 Examples:
   vigil activity list --status consensus-needed
   vigil activity list --type delete_api_keys --limit 50 --json | jq '.activities[].id'
+  vigil activity list --limit 100 --after 0192a6c4-…
 
 Flags:
 `
@@ -99,10 +102,15 @@ func activityList(ctx context.Context, c cli, args []string) error {
 			fs.Var(&statuses, "status", "only activities with status `S` (repeatable)")
 			fs.Var(&types, "type", "only activities of type `T` (repeatable)")
 			fs.IntVar(&limit, "limit", 0, "at most `N` activities, 1 to 100 (default: the service's 10)")
+			fs.StringVar(&opts.Before, "before", "", "only activities newer than activity `ID` (the page before it)")
+			fs.StringVar(&opts.After, "after", "", "only activities older than activity `ID` (the next page)")
 		},
 		check: func() error {
 			if limit < 0 || limit > 100 {
 				return usagef("--limit %d: use 1 to 100", limit)
+			}
+			if opts.Before != "" && opts.After != "" {
+				return usagef("give --before or --after, not both: a page goes one way")
 			}
 			opts.Limit = limit
 			for _, s := range statuses {
@@ -281,12 +289,15 @@ func activityWait(ctx context.Context, c cli, args []string) error {
 	}
 	a, err := client.WaitForActivity(waitCtx, id, nil)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			status := "unknown"
-			if a != nil {
-				status = a.Status
-			}
+		status := "unknown"
+		if a != nil {
+			status = a.Status
+		}
+		switch {
+		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 			return &exitStatus{2, fmt.Sprintf("activity %s: still %s after %s; run the same command again to go on waiting", api.SanitizeID(id), status, *timeout)}
+		case ctx.Err() != nil:
+			return fmt.Errorf("activity %s: interrupted while %s; run the same command again to go on waiting", api.SanitizeID(id), status)
 		}
 		return err
 	}

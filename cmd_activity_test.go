@@ -34,6 +34,7 @@ func TestActivityVerbsValidation(t *testing.T) {
 		{[]string{"activity", "list", "--type", "launch_rocket"}, `--type "launch_rocket" is not an activity type`},
 		{[]string{"activity", "list", "--limit", "101"}, "--limit 101: use 1 to 100"},
 		{[]string{"activity", "list", "extra"}, "takes no arguments"},
+		{[]string{"activity", "list", "--before", "a", "--after", "b"}, "give --before or --after, not both"},
 		{[]string{"activity", "get"}, "activity get takes one argument, the activity id"},
 		{[]string{"activity", "get", "a", "b"}, "takes one argument"},
 		{[]string{"activity", "approve"}, "activity approve takes one argument"},
@@ -54,6 +55,17 @@ func TestActivityListFiltersAndJSON(t *testing.T) {
 	wantExit(t, "list", code, 0, out, errOut)
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !strings.Contains(lines[1], "DELETE_API_KEYS") || !strings.Contains(lines[1], "bob") {
 		t.Errorf("want a header and bob's one pending DELETE_API_KEYS:\n%s", out)
+	}
+
+	// --after pages on to older activities.
+	first, err := e.client("alice").ListActivities(context.Background(), api.ListActivitiesOptions{Limit: 4})
+	if err != nil || len(first) != 4 {
+		t.Fatalf("first page: %v %v", first, err)
+	}
+	code, out, errOut = e.run("", "activity", "list", "--limit", "2", "--after", first[1].ID)
+	wantExit(t, "list --after", code, 0, out, errOut)
+	if strings.Contains(out, first[0].ID) || strings.Contains(out, first[1].ID) || !strings.Contains(out, first[2].ID) || !strings.Contains(out, first[3].ID) {
+		t.Errorf("--after %s should list the next two, %s and %s:\n%s", first[1].ID, first[2].ID, first[3].ID, out)
 	}
 
 	// --json: the records as the service sent them, values exact, even those a
