@@ -222,7 +222,7 @@ func activityVote(ctx context.Context, c cli, args []string, approve bool) error
 	}
 	details := fmt.Sprintf("activity:  %s\ntype:      %s\nintent:    %s\nrequester: %s\nstatus:    %s",
 		a.ID, a.Type, intentText(a), activityRequester(a), a.Status)
-	if err := confirm(c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
+	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
 		return err
 	}
 	vote := client.ApproveActivity

@@ -251,7 +251,7 @@ func walletAccountDelete(ctx context.Context, c cli, args []string) error {
 	if *withoutExport {
 		details += "\nwithout export: the keys of accounts never exported are lost for good"
 	}
-	if err := confirm(c, *yes, "Delete these wallet accounts", details); err != nil {
+	if err := confirm(ctx, c, *yes, "Delete these wallet accounts", details); err != nil {
 		return err
 	}
 	return submitVerb(ctx, c, conn, client, "delete_wallet_accounts", params)
@@ -301,7 +301,7 @@ func oauth2CredentialUpdate(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("oauth2-credential update: TLS fetcher key: %w", err)
 	}
-	secret, err := readSecret(c, "client secret")
+	secret, err := readSecret(ctx, c, "client secret")
 	if err != nil {
 		return err
 	}
@@ -338,7 +338,7 @@ func tvcDeploymentDelete(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := confirm(c, *yes, "Delete this TVC deployment", "deployment: "+id); err != nil {
+	if err := confirm(ctx, c, *yes, "Delete this TVC deployment", "deployment: "+id); err != nil {
 		return err
 	}
 	return submitVerb(ctx, c, conn, client, "delete_tvc_deployment", &api.DeleteTvcDeploymentParams{DeploymentID: id})

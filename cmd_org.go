@@ -330,7 +330,7 @@ func apikeyDelete(ctx context.Context, c cli, args []string) error {
 	if err := p.Validate(); err != nil {
 		return usagef("apikey delete: %v", err)
 	}
-	if err := confirm(c, *yes, "Delete these API keys", "user: "+owner+"\nkeys: "+strings.Join(names, ", ")); err != nil {
+	if err := confirm(ctx, c, *yes, "Delete these API keys", "user: "+owner+"\nkeys: "+strings.Join(names, ", ")); err != nil {
 		return err
 	}
 	return submitVerb(ctx, c, conn, client, "delete_api_keys", p)

@@ -144,14 +144,22 @@ var errNotConfirmed = errors.New("not confirmed; nothing was sent")
 // confirm shows what is about to happen on standard error and asks for "y". With
 // yes it proceeds without asking; without a terminal it refuses, so a script
 // never acts on something nobody saw.
-func confirm(c cli, yes bool, question, details string) error {
+func confirm(ctx context.Context, c cli, yes bool, question, details string) error {
 	if yes {
 		return nil
 	}
 	if _, ok := stdinTerminal(c); !ok {
 		return usagef("%s needs confirmation and standard input is not a terminal; pass --yes to confirm in a script", question)
 	}
-	return askYes(c.stdin, c.stderr, question, details)
+	answer := make(chan error, 1)
+	go func() { answer <- askYes(c.stdin, c.stderr, question, details) }()
+	select {
+	case err := <-answer:
+		return err
+	case <-ctx.Done():
+		fmt.Fprintln(c.stderr)
+		return errNotConfirmed
+	}
 }
 
 // askYes prints details and the question and reads one line; only y or yes
@@ -175,15 +183,9 @@ const maxSecret = 64 << 10
 // readSecret reads a secret: typed at a prompt with echo off on a terminal,
 // else standard input up to its end (one trailing newline is dropped). It is
 // never an argument, so it stays out of shell history and process listings.
-func readSecret(c cli, prompt string) ([]byte, error) {
+func readSecret(ctx context.Context, c cli, prompt string) ([]byte, error) {
 	if fd, ok := stdinTerminal(c); ok {
-		fmt.Fprintf(c.stderr, "%s (input hidden): ", prompt)
-		b, err := term.ReadPassword(fd)
-		fmt.Fprintln(c.stderr)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", prompt, err)
-		}
-		return b, nil
+		return readHidden(ctx, c, fd, prompt)
 	}
 	if c.stdin == nil {
 		return nil, usagef("%s: standard input is empty; pipe the secret in or run on a terminal", prompt)
@@ -255,4 +257,35 @@ func (v queryVerb) run(ctx context.Context, c cli, args []string) error {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
+}
+
+// readHidden reads a line on the terminal with echo off. Ctrl-C (ctx) gives up
+// at once and puts the terminal back as it was.
+func readHidden(ctx context.Context, c cli, fd uintptr, prompt string) ([]byte, error) {
+	state, err := term.GetState(fd)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", prompt, err)
+	}
+	fmt.Fprintf(c.stderr, "%s (input hidden): ", prompt)
+	type result struct {
+		b   []byte
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		b, err := term.ReadPassword(fd)
+		got <- result{b, err}
+	}()
+	select {
+	case r := <-got:
+		fmt.Fprintln(c.stderr)
+		if r.err != nil {
+			return nil, fmt.Errorf("read %s: %w", prompt, r.err)
+		}
+		return r.b, nil
+	case <-ctx.Done():
+		term.Restore(fd, state)
+		fmt.Fprintln(c.stderr)
+		return nil, fmt.Errorf("read %s: %w; nothing was sent", prompt, ctx.Err())
+	}
 }
