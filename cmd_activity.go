@@ -225,16 +225,16 @@ func activityVote(ctx context.Context, c cli, args []string, approve bool) error
 	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
 		return err
 	}
-	vote := client.ApproveActivity
+	var params api.Params = &api.ApproveActivityParams{Fingerprint: a.Fingerprint}
 	if !approve {
-		vote = client.RejectActivity
+		params = &api.RejectActivityParams{Fingerprint: a.Fingerprint}
 	}
-	after, err := vote(ctx, a.Fingerprint)
+	after, raw, err := client.SubmitRaw(ctx, verb+"_activity", params)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", verb, a.ID, err)
 	}
 	if conn.json {
-		return writeJSON(c.stdout, api.ActivityResponse{Activity: *after})
+		return writeJSON(c.stdout, raw)
 	}
 	return printActivity(c.stdout, after)
 }
@@ -302,11 +302,15 @@ func activityWait(ctx context.Context, c cli, args []string) error {
 		return err
 	}
 	if conn.json {
-		err = writeJSON(c.stdout, api.ActivityResponse{Activity: *a})
-	} else {
-		err = printActivity(c.stdout, a)
-	}
-	if err != nil {
+		// The final state as the service sends it, not as decoded for display.
+		raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: a.ID})
+		if err == nil {
+			err = writeJSON(c.stdout, raw)
+		}
+		if err != nil {
+			return fmt.Errorf("activity %s: %w", a.ID, err)
+		}
+	} else if err := printActivity(c.stdout, a); err != nil {
 		return err
 	}
 	if a.Status != api.StatusCompleted {

@@ -147,17 +147,25 @@ func TestActivityApproveRejectWaitEndToEnd(t *testing.T) {
 	}
 
 	// Re-running the same wait now ends at once: exit 0.
-	code, out, errOut = e.run("", "activity", "wait", id)
+	code, out, errOut = e.run("", "activity", "wait", "--json", id)
 	wantExit(t, "wait (completed)", code, 0, out, errOut)
+	var waited api.ActivityResponse
+	if err := json.Unmarshal([]byte(out), &waited); err != nil || waited.Activity.Status != api.StatusCompleted {
+		t.Errorf("wait --json: %v\n%s", err, out)
+	}
 
 	// A second proposal rejected by two root users: wait exits 1.
 	code, out, errOut = e.run("", "tag", "create", "--name", "rejected-tag", operator)
 	wantExit(t, "tag create 2", code, 0, out, errOut)
 	id2 := activityIDFrom(t, out)
 	for _, who := range []string{"bob", "carol"} {
-		code, out, errOut = e.run("", "activity", "reject", "--yes", "--profile", who, id2)
+		code, out, errOut = e.run("", "activity", "reject", "--yes", "--json", "--profile", who, id2)
 		if code != 0 && !strings.Contains(errOut, "already") {
 			t.Fatalf("%s rejects: exit %d\n%s\n%s", who, code, out, errOut)
+		}
+		var after api.ActivityResponse
+		if err := json.Unmarshal([]byte(out), &after); code == 0 && (err != nil || after.Activity.ID != id2) {
+			t.Errorf("reject --json prints the activity after the vote: %v\n%s", err, out)
 		}
 	}
 	if a, _ := e.client("alice").GetActivity(ctx, id2); a == nil || a.Status != api.StatusRejected {
