@@ -117,8 +117,16 @@ func intentText(a *api.Activity) string {
 		return "(none)"
 	}
 	op, _ := api.OperationByType(typ)
-	return op.Path + " " + compactJSON(params)
+	text := compactJSON(params)
+	if n := utf8.RuneCountInString(text); n > maxIntentRunes {
+		text = string([]rune(text)[:maxIntentRunes]) + fmt.Sprintf("… (%d characters; --json shows all)", n)
+	}
+	return op.Path + " " + text
 }
+
+// maxIntentRunes bounds an intent on one line: a 400 kB ABI is not read in a
+// terminal.
+const maxIntentRunes = 300
 
 // printActivity writes an activity for people: what it is, who asked, where it
 // stands, the votes, and the result or failure.

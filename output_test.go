@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 func TestWriteJSONKeepsValuesExactAndEscapesTerminalControls(t *testing.T) {
@@ -50,5 +52,17 @@ func TestAskYes(t *testing.T) {
 		if !strings.Contains(out.String(), "requester: bob\nApprove this activity? [y/N]") {
 			t.Errorf("prompt should show the details then ask: %q", out.String())
 		}
+	}
+}
+
+func TestIntentTextIsBounded(t *testing.T) {
+	a := &api.Activity{}
+	abi := `[` + strings.Repeat(`{"type":"function"},`, 5000) + `{}]`
+	if err := a.Intent.Set(api.TypeCreateSmartContractInterface, &api.CreateSmartContractInterfaceParams{SmartContractInterface: abi}); err != nil {
+		t.Fatal(err)
+	}
+	got := intentText(a)
+	if len(got) > 600 || !strings.HasPrefix(got, "create_smart_contract_interface {") || !strings.Contains(got, "characters; --json shows all)") {
+		t.Errorf("intent line of %d bytes: %.200s", len(got), got)
 	}
 }
