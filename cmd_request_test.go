@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -68,7 +70,7 @@ func TestRequestSendsExactBytes(t *testing.T) {
 
 	// A submit built by hand: the activity it creates is there afterwards.
 	ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
-	body := fmt.Sprintf(`{"type":"ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION","timestampMs":"%s","organizationId":"%s","parameters":{}}`, ts, org)
+	body := fmt.Sprintf("{\"type\": \"ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION\",\n \"timestampMs\":\"%s\", \"organizationId\":\"%s\",\"parameters\":{ }}\n", ts, org)
 	code, out, errOut = e.run("", "request", "--profile", "operator", "--path", "/public/v1/submit/create_read_only_session", "--body-file", "-")
 	wantExit(t, "empty standard input", code, 2, out, errOut)
 	code, out, errOut = e.run(body, "request", "--profile", "operator", "--path", "/public/v1/submit/create_read_only_session", "--body-file", "-")
@@ -81,8 +83,10 @@ func TestRequestSendsExactBytes(t *testing.T) {
 	if err != nil || got.Status != api.StatusCompleted || got.Type != api.TypeCreateReadOnlySession {
 		t.Fatalf("the submitted activity: %+v %v", got, err)
 	}
-	if want := "sha256:"; !strings.HasPrefix(got.Fingerprint, want) {
-		t.Errorf("fingerprint %q", got.Fingerprint)
+	// The fingerprint is the SHA-256 of the body the service received: the bytes
+	// given, unchanged.
+	if sum := sha256.Sum256([]byte(body)); got.Fingerprint != "sha256:"+hex.EncodeToString(sum[:]) {
+		t.Errorf("fingerprint %q is not that of the body given", got.Fingerprint)
 	}
 
 	// A non-2xx reply is printed and exits 1.
