@@ -287,7 +287,17 @@ func activityWait(ctx context.Context, c cli, args []string) error {
 		waitCtx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	a, err := client.WaitForActivity(waitCtx, id, nil)
+	// Each status and vote count seen goes to standard error, so a person
+	// watching knows it is alive; the final state goes to standard output.
+	seen := ""
+	progress := func(a *api.Activity) bool {
+		if now := fmt.Sprintf("%s, %d vote(s)", strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), len(a.Votes)); now != seen {
+			fmt.Fprintf(c.stderr, "activity %s: %s\n", a.ID, now)
+			seen = now
+		}
+		return api.IsTerminal(a.Status)
+	}
+	a, err := client.WaitForActivity(waitCtx, id, progress)
 	if err != nil {
 		status := "unknown"
 		if a != nil {
