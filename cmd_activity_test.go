@@ -122,7 +122,7 @@ func TestActivityApproveRejectWaitEndToEnd(t *testing.T) {
 	// wait times out: exit 2, and says how to resume.
 	code, out, errOut = e.run("", "activity", "wait", "--timeout", "300ms", id)
 	wantExit(t, "wait (timeout)", code, 2, out, errOut)
-	if !strings.Contains(errOut, "still ACTIVITY_STATUS_CONSENSUS_NEEDED") || !strings.Contains(errOut, "run the same command again") {
+	if !strings.Contains(errOut, "activity "+id+": CONSENSUS_NEEDED, 1 vote(s)\n") || !strings.Contains(errOut, "still ACTIVITY_STATUS_CONSENSUS_NEEDED") || !strings.Contains(errOut, "run the same command again") {
 		t.Errorf("timeout message: %s", errOut)
 	}
 
