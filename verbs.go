@@ -100,8 +100,9 @@ func (f *connFlags) submitClient(c cli) (*api.Client, Profile, error) {
 
 // profileClient is the one way from a profile to a client: the config from
 // configPath, else $VIGIL_CONFIG, else the default path; the profile by name,
-// else $VIGIL_PROFILE, else default_profile; its key as the stamper.
-func profileClient(c cli, configPath, profileName string) (*api.Client, Profile, error) {
+// else $VIGIL_PROFILE, else default_profile; its key as the stamper. opts
+// are added to the client's options.
+func profileClient(c cli, configPath, profileName string, opts ...api.Option) (*api.Client, Profile, error) {
 	if configPath == "" {
 		configPath = c.getenv("VIGIL_CONFIG")
 	}
@@ -113,7 +114,7 @@ func profileClient(c cli, configPath, profileName string) (*api.Client, Profile,
 	if err != nil {
 		return nil, p, err
 	}
-	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithUserAgent("vigil/"+version))
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, append([]api.Option{api.WithUserAgent("vigil/" + version)}, opts...)...)
 	if err != nil {
 		return nil, p, fmt.Errorf("profile %q: %w", p.Name, err)
 	}
