@@ -73,33 +73,20 @@ func (c *Client) ListActivitiesRaw(ctx context.Context, opts ListActivitiesOptio
 }
 
 // SubmitRaw submits the operation at path (e.g. "create_user_tag") with params,
-// validated first; every typed submit method goes through here. It returns the
-// activity decoded and sanitised for display, and the reply undecoded.
+// validated and sent as the typed methods send them. It returns the activity
+// decoded and sanitised for display, and the reply undecoded.
 func (c *Client) SubmitRaw(ctx context.Context, path string, params Params, opts ...SubmitOption) (*Activity, json.RawMessage, error) {
-	op, ok := OperationByPath(path)
-	if !ok {
-		return nil, nil, fmt.Errorf("submit %s: unknown operation", SanitizeID(path))
-	}
-	var so submitOptions
-	for _, o := range opts {
-		o(&so)
-	}
-	name := "submit/" + op.Path
-	req, err := NewActivityRequest(op, c.org, params, c.now().UnixMilli(), so.appProofs)
+	cl, err := c.submitCall(path, params, opts)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
-	}
-	body, err := marshalJSON(req)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: encode request: %w", name, err)
+		return nil, nil, err
 	}
 	var raw json.RawMessage
-	if err := c.do(ctx, call{op: name, method: "POST", url: c.baseURL + SubmitPrefix + op.Path, body: body, stamp: true}, &raw); err != nil {
+	if err := c.do(ctx, cl, &raw); err != nil {
 		return nil, nil, err
 	}
 	var reply ActivityResponse
 	if err := json.Unmarshal(raw, &reply); err != nil {
-		return nil, nil, fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", name, Sanitize(err.Error()))
+		return nil, nil, fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", cl.op, Sanitize(err.Error()))
 	}
 	SanitizeValue(&reply)
 	return &reply.Activity, raw, nil
