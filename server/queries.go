@@ -172,34 +172,24 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
 	}
-	where := []string{"org_id = ?"}
-	args := []any{c.OrgID}
-	if len(req.FilterByStatus) > 0 {
-		for i, st := range req.FilterByStatus {
-			if !slices.Contains(api.ActivityStatuses(), st) {
-				return nil, invalidf("INVALID_FIELD", "filterByStatus[%d]: %q is not an activity status; use one of %s", i, st, strings.Join(api.ActivityStatuses(), ", "))
-			}
-			args = append(args, st)
+	list := activityListing{orgID: c.OrgID, statuses: req.FilterByStatus, types: req.FilterByType, limit: 10}
+	for i, st := range req.FilterByStatus {
+		if !slices.Contains(api.ActivityStatuses(), st) {
+			return nil, invalidf("INVALID_FIELD", "filterByStatus[%d]: %q is not an activity status; use one of %s", i, st, strings.Join(api.ActivityStatuses(), ", "))
 		}
-		where = append(where, "status IN (?"+strings.Repeat(", ?", len(req.FilterByStatus)-1)+")")
 	}
-	if len(req.FilterByType) > 0 {
-		for i, t := range req.FilterByType {
-			if _, ok := api.OperationByType(t); !ok {
-				return nil, invalidf("INVALID_FIELD", "filterByType[%d]: %q is not an activity type", i, t)
-			}
-			args = append(args, t)
+	for i, t := range req.FilterByType {
+		if _, ok := api.OperationByType(t); !ok {
+			return nil, invalidf("INVALID_FIELD", "filterByType[%d]: %q is not an activity type", i, t)
 		}
-		where = append(where, "type IN (?"+strings.Repeat(", ?", len(req.FilterByType)-1)+")")
 	}
-	limit, order := 10, "DESC"
 	if p := req.PaginationOptions; p != nil {
 		if p.Limit != "" {
 			n, err := strconv.Atoi(p.Limit)
 			if err != nil || n < 1 || n > 100 {
 				return nil, invalidf("INVALID_FIELD", "paginationOptions.limit %q must be a whole number from 1 to 100, as a string", p.Limit)
 			}
-			limit = n
+			list.limit = n
 		}
 		if p.Before != "" && p.After != "" {
 			return nil, invalidf("INVALID_FIELD", "paginationOptions: set before or after, not both")
@@ -218,15 +208,11 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 			if err != nil {
 				return nil, err
 			}
-			where = append(where, "seq "+cur.op+" ?")
-			args = append(args, seq)
-			if cur.op == ">" {
-				order = "ASC"
-			}
+			list.cursorOp, list.cursor = cur.op, seq
 		}
 	}
-	args = append(args, limit)
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+activityColumns+` FROM activities WHERE `+strings.Join(where, " AND ")+` ORDER BY seq `+order+` LIMIT ?`, args...)
+	query, args := list.query()
+	rows, err := s.db.read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +229,7 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if order == "ASC" {
+	if list.cursorOp == ">" {
 		slices.Reverse(acts)
 	}
 	o, err := loadOrg(ctx, s.db.read, c.OrgID)

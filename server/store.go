@@ -245,6 +245,9 @@ type cachedDB struct {
 	noPrepareInTx bool
 	mu            sync.Mutex
 	stmts         map[string]*sql.Stmt
+	// trace, when set (by tests, before the first query), sees every
+	// statement run outside a transaction, with its arguments.
+	trace func(query string, args []any)
 }
 
 // maxCachedStmts bounds the cache; queries built with variable IN lists could
@@ -294,6 +297,9 @@ func (c *cachedDB) close() error {
 }
 
 func (c *cachedDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if c.trace != nil {
+		c.trace(query, args)
+	}
 	if st := c.prepare(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
@@ -301,6 +307,9 @@ func (c *cachedDB) ExecContext(ctx context.Context, query string, args ...any) (
 }
 
 func (c *cachedDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if c.trace != nil {
+		c.trace(query, args)
+	}
 	if st := c.prepare(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -308,6 +317,9 @@ func (c *cachedDB) QueryContext(ctx context.Context, query string, args ...any) 
 }
 
 func (c *cachedDB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if c.trace != nil {
+		c.trace(query, args)
+	}
 	if st := c.prepare(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
