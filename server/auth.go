@@ -71,35 +71,25 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 	if st.webAuthn {
 		return s.authenticateWebAuthn(ctx, st, body, orgID)
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT id, org_id, user_id, credential_type, expiration_seconds, created_ns
-		FROM api_keys WHERE public_key = ?`, st.publicKey)
+	ks, err := s.apiKeys(ctx, st.publicKey)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	foreign := false
-	for rows.Next() {
-		var id, org, user, typ string
-		var exp, created int64
-		if err := rows.Scan(&id, &org, &user, &typ, &exp, &created); err != nil {
-			return nil, err
-		}
-		if org != orgID {
+	for _, k := range ks {
+		if k.org != orgID {
 			foreign = true
 			continue
 		}
 		// A lifetime too long for a time.Duration never ends in practice.
-		if exp > 0 && exp < math.MaxInt64/int64(time.Second) {
-			expiry := time.Unix(0, created).Add(time.Duration(exp) * time.Second)
+		if k.exp > 0 && k.exp < math.MaxInt64/int64(time.Second) {
+			expiry := time.Unix(0, k.created).Add(time.Duration(k.exp) * time.Second)
 			if !s.now().Before(expiry) {
-				return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", id, expiry.UTC().Format(time.RFC3339))
+				return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", k.id, expiry.UTC().Format(time.RFC3339))
 			}
 		}
-		return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: typ,
+		return &caller{OrgID: k.org, UserID: k.user, CredentialID: k.id, CredType: k.typ,
 			PublicKey: st.publicKey, Scheme: st.scheme, Signature: st.signature}, nil
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	if foreign {
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the stamping key belongs to a user of another organization, not %q; use a key of that organization or fix organizationId", orgID)

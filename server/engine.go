@@ -68,7 +68,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		if err != nil {
 			return err
 		}
-		org, err := loadOrg(ctx, tx, c.OrgID)
+		org, err := s.org(ctx, tx, c.OrgID)
 		if err != nil {
 			return err
 		}
@@ -119,7 +119,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 			return notFoundf("ACTIVITY_NOT_FOUND", "no activity of organization %q has fingerprint %q; copy the fingerprint from get_activity", c.OrgID, targetFP)
 		}
 		out = a
-		org, err := loadOrg(ctx, tx, c.OrgID)
+		org, err := s.org(ctx, tx, c.OrgID)
 		if err != nil {
 			return err
 		}

@@ -232,7 +232,7 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	if list.cursorOp == ">" {
 		slices.Reverse(acts)
 	}
-	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	o, err := s.org(ctx, s.db.read, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +268,7 @@ func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (
 	if a == nil {
 		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
 	}
-	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	o, err := s.org(ctx, s.db.read, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
@@ -284,12 +284,12 @@ func (s *Server) queryWhoami(ctx context.Context, c *caller, body []byte) (any, 
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
 	}
-	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	o, err := s.org(ctx, s.db.read, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	var name string
-	if err := s.db.read.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, c.UserID).Scan(&name); err != nil {
+	name, err := s.userName(ctx, c.UserID)
+	if err != nil {
 		return nil, fmt.Errorf("whoami: %w", err)
 	}
 	return api.WhoamiResponse{OrganizationID: o.ID, OrganizationName: o.Name, UserID: c.UserID, Username: name}, nil
@@ -300,7 +300,7 @@ func (s *Server) queryGetOrganizationConfigs(ctx context.Context, c *caller, bod
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
 	}
-	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	o, err := s.org(ctx, s.db.read, c.OrgID)
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,7 @@ type store struct {
 	writeDB, readDB *sql.DB
 	read            *cachedDB // reads, outside any transaction
 	write           *cachedDB // statements of the write transactions
+	cache           *cache    // keys, organizations, policies; see authcache.go
 
 	mu     sync.RWMutex // guards closed against sends on jobs
 	closed bool
@@ -60,7 +61,7 @@ type querier interface {
 var memoryDBs atomic.Int64
 
 func openStore(ctx context.Context, dataDir string) (*store, error) {
-	s := &store{jobs: make(chan *writeJob, maxBatch), done: make(chan struct{})}
+	s := &store{jobs: make(chan *writeJob, maxBatch), done: make(chan struct{}), cache: &cache{}}
 	if dataDir == "" {
 		// A private in-memory database: one connection, shared by readers and the
 		// writer (each new connection to :memory: would be a new, empty database).
@@ -194,7 +195,7 @@ func (s *store) runBatch(batch []*writeJob) {
 		fail(fmt.Errorf("begin transaction: %w", err))
 		return
 	}
-	tx := &txn{tx: sqlTx, c: s.write}
+	tx := &txn{tx: sqlTx, c: s.write, cache: s.cache}
 	for i, j := range batch {
 		if _, err := tx.ExecContext(ctx, `SAVEPOINT write_job`); err != nil {
 			sqlTx.Rollback()
@@ -215,7 +216,11 @@ func (s *store) runBatch(batch []*writeJob) {
 			return
 		}
 	}
-	if err := sqlTx.Commit(); err != nil {
+	err = sqlTx.Commit()
+	// Before any caller hears of the commit: the next request must not see a
+	// cached key, user or policy this batch deleted or changed.
+	s.cache.invalidate(tx.changed)
+	if err != nil {
 		fail(fmt.Errorf("commit: %w", err))
 		return
 	}
@@ -328,8 +333,19 @@ func (c *cachedDB) QueryRowContext(ctx context.Context, query string, args ...an
 
 // txn is a write transaction, with the statement cache of the writer.
 type txn struct {
-	tx *sql.Tx
-	c  *cachedDB
+	tx      *sql.Tx
+	c       *cachedDB
+	cache   *cache
+	changed uint8 // cached tables this transaction wrote (tablesChanged)
+}
+
+// wrote notes a statement's effect on the caches as it runs, so that readers
+// stop trusting them while the transaction is open, not only once it commits.
+func (t *txn) wrote(query string) {
+	if c := tablesChanged(query); c != 0 {
+		t.changed |= c
+		t.cache.invalidate(c)
+	}
 }
 
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
@@ -346,6 +362,7 @@ func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 }
 
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
@@ -353,6 +370,7 @@ func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -360,6 +378,7 @@ func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}

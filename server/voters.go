@@ -44,11 +44,11 @@ func (v *voters) mayVote(ctx context.Context, a *activity, userID string) (bool,
 // the answer is the same for every user.
 func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, error) {
 	if !v.loaded {
-		pols, err := v.s.loadCompiledPolicies(ctx, v.q, v.o.ID)
+		op, err := v.s.orgPolicies(ctx, v.q, v.o)
 		if err != nil {
 			return false, err
 		}
-		v.policies, v.loaded = pols, true
+		v.policies, v.loaded = op.policies, true
 	}
 	_, params := a.Intent.Params()
 	in := policy.Input{Activity: policy.ActivityFor(a.Type, params)}

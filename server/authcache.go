@@ -1,0 +1,221 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/vigil-console/vigil/policy"
+)
+
+// What a committed write changed, as far as the caches care.
+const (
+	changedAuth     uint8 = 1 << iota // api_keys, authenticators, users, organizations
+	changedPolicies                   // policies, users, user tags, organizations (quorum)
+)
+
+// tablesChanged tells which caches a write statement makes stale. It errs on
+// the side of staleness: any statement that names a cached table and is not
+// a plain SELECT counts, cascades included (deleting a user or an
+// organization names that table).
+func tablesChanged(query string) uint8 {
+	q := strings.TrimSpace(query)
+	if len(q) >= 6 && strings.EqualFold(q[:6], "select") {
+		return 0
+	}
+	q = strings.ToLower(q)
+	var c uint8
+	if strings.Contains(q, "api_keys") || strings.Contains(q, "authenticators") || strings.Contains(q, "users") || strings.Contains(q, "organizations") {
+		c |= changedAuth
+	}
+	if strings.Contains(q, "policies") || strings.Contains(q, "users") || strings.Contains(q, "user_tag") || strings.Contains(q, "organizations") {
+		c |= changedPolicies
+	}
+	return c
+}
+
+// cache keeps what every request reads and almost no request changes: API
+// keys by public key, organizations, user names, and each organization's
+// compiled policies and users for the policy engine.
+//
+// Consistency: the writer calls invalidate when a transaction writes a cached
+// table (as the statement runs, and again once it has committed, before any
+// caller hears of the commit). A reader records the generation before it reads
+// the database and keeps its result only if no invalidation happened since, so
+// a result read from a snapshot older than a commit is never kept. Hence once
+// delete_api_keys has answered, the next request with that key misses the
+// cache, reads the database and is refused; expiry is checked on every request
+// against the cached expiration.
+type cache struct {
+	mu        sync.RWMutex
+	authGen   uint64
+	policyGen uint64
+	keys      map[string][]apiKeyEntry // public key (lowercase hex) -> keys of any organization
+	orgs      map[string]*org
+	userNames map[string]string
+	policies  map[string]*orgPolicies
+}
+
+// maxCacheEntries bounds each map; a full map is emptied and refilled.
+const maxCacheEntries = 10_000
+
+type apiKeyEntry struct {
+	id, org, user, typ string
+	exp, created       int64
+}
+
+// orgPolicies is what the policy engine reads for every vote.
+type orgPolicies struct {
+	policies []policy.Policy
+	users    map[string]policy.Approver
+	order    []string // user ids, sorted: the order potential approvers are listed in
+}
+
+func (c *cache) invalidate(what uint8) {
+	if what == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if what&changedAuth != 0 {
+		c.authGen++
+		c.keys, c.orgs, c.userNames = nil, nil, nil
+	}
+	if what&changedPolicies != 0 {
+		c.policyGen++
+		c.policies = nil
+	}
+}
+
+func (c *cache) generations() (auth, pol uint64) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.authGen, c.policyGen
+}
+
+// put stores v in *m under key if the generation is still gen.
+func put[V any](c *cache, gen uint64, cur *uint64, m *map[string]V, key string, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if *cur != gen {
+		return
+	}
+	if *m == nil || len(*m) >= maxCacheEntries {
+		*m = map[string]V{}
+	}
+	(*m)[key] = v
+}
+
+func get[V any](c *cache, m *map[string]V, key string) (V, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	v, ok := (*m)[key]
+	return v, ok
+}
+
+// apiKeys returns the API keys, of every organization, with this public key.
+func (s *Server) apiKeys(ctx context.Context, publicKey string) ([]apiKeyEntry, error) {
+	c := s.db.cache
+	if v, ok := get(c, &c.keys, publicKey); ok {
+		return v, nil
+	}
+	gen, _ := c.generations()
+	rows, err := s.db.read.QueryContext(ctx, `SELECT id, org_id, user_id, credential_type, expiration_seconds, created_ns
+		FROM api_keys WHERE public_key = ?`, publicKey)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []apiKeyEntry
+	for rows.Next() {
+		var k apiKeyEntry
+		if err := rows.Scan(&k.id, &k.org, &k.user, &k.typ, &k.exp, &k.created); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) > 0 { // unknown keys are not remembered: anyone can send one
+		put(c, gen, &c.authGen, &c.keys, publicKey, out)
+	}
+	return out, nil
+}
+
+// org loads an organization through the cache. In a write transaction the
+// cache is used only while that transaction has not written a cached table.
+func (s *Server) org(ctx context.Context, q querier, id string) (*org, error) {
+	c := s.db.cache
+	if !cacheUsable(q) {
+		return loadOrg(ctx, q, id)
+	}
+	if o, ok := get(c, &c.orgs, id); ok {
+		return o, nil
+	}
+	gen, _ := c.generations()
+	o, err := loadOrg(ctx, q, id)
+	if err != nil {
+		return nil, err
+	}
+	put(c, gen, &c.authGen, &c.orgs, id, o)
+	return o, nil
+}
+
+// userName is a user's name, through the cache.
+func (s *Server) userName(ctx context.Context, id string) (string, error) {
+	c := s.db.cache
+	if n, ok := get(c, &c.userNames, id); ok {
+		return n, nil
+	}
+	gen, _ := c.generations()
+	var name string
+	err := s.db.read.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, id).Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", notFoundf("USER_NOT_FOUND", "user %q not found", id)
+	}
+	if err != nil {
+		return "", fmt.Errorf("load user %s: %w", id, err)
+	}
+	put(c, gen, &c.authGen, &c.userNames, id, name)
+	return name, nil
+}
+
+// orgPolicies loads the organization's compiled policies and users, through
+// the cache.
+func (s *Server) orgPolicies(ctx context.Context, q querier, o *org) (*orgPolicies, error) {
+	c := s.db.cache
+	usable := cacheUsable(q)
+	if usable {
+		if p, ok := get(c, &c.policies, o.ID); ok {
+			return p, nil
+		}
+	}
+	_, gen := c.generations()
+	pols, err := s.loadCompiledPolicies(ctx, q, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	users, err := loadPolicyUsers(ctx, q, o)
+	if err != nil {
+		return nil, err
+	}
+	p := &orgPolicies{policies: pols, users: users, order: userOrder(users)}
+	if usable {
+		put(c, gen, &c.policyGen, &c.policies, o.ID, p)
+	}
+	return p, nil
+}
+
+// cacheUsable: reads outside a transaction may use the cache, and so may a
+// write transaction that has not yet written a cached table (everything
+// committed before it has already invalidated what it changed).
+func cacheUsable(q querier) bool {
+	if t, ok := q.(*txn); ok {
+		return t.changed == 0
+	}
+	return true
+}
