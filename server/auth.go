@@ -40,7 +40,7 @@ type caller struct {
 
 // parseStampHeaders checks that exactly one credential header is present; an
 // X-Stamp is verified over the body here (it carries its own public key).
-func parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
+func (s *Server) parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
 	xs, wa := h.Get(keys.HeaderStamp), h.Get(keys.HeaderStampWebAuthn)
 	switch {
 	case xs == "" && wa == "":
@@ -48,7 +48,7 @@ func parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
 	case xs != "" && wa != "":
 		return stampHeader{}, unauthenticatedf("AMBIGUOUS_STAMP", "send either %s or %s, not both", keys.HeaderStamp, keys.HeaderStampWebAuthn)
 	case xs != "":
-		st, err := keys.Verify(xs, body)
+		st, err := s.verifier.Verify(xs, body)
 		if err != nil {
 			return stampHeader{}, unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStamp, err)
 		}

@@ -1,0 +1,68 @@
+package keys
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestPlainStampDecoderAgrees: whatever the fast decoder accepts, the strict
+// JSON decoder accepts with the same values; the rest falls through to it.
+func TestPlainStampDecoderAgrees(t *testing.T) {
+	for _, raw := range []string{
+		`{"publicKey":"02ab","scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":"3045"}`,
+		`{"signature":"3045","publicKey":"02ab","scheme":"S"}`,
+		`{"publicKey":"02ab","scheme":"S","signature":"3045","extra":"x"}`,
+		`{"publicKey":"02ab","publicKey":"02ab","signature":"3045"}`,
+		`{"publicKey":"02ab","scheme":"S"}`,
+		`{"publicKey":"02ab","scheme":"","signature":"3045"}`,
+		`{"publicKey":"02ab","scheme":"S","signature":"30 45"}`,
+		`{"public\u004bey":"02ab","scheme":"S","signature":"3045"}`,
+		`{"publicKey":"02ab","scheme":"S","signature":"30\u00345"}`,
+		`{ "publicKey":"02ab","scheme":"S","signature":"3045"}`,
+		`{"publickey":"02ab","scheme":"S","signature":"3045"}`,
+		`{"a,b":"x","scheme":"S","signature":"3045"}`,
+		`{"publicKey":"02ab","scheme":"S","signature":"3045"}}`,
+		`{"publicKey":"02ab","scheme":"S","signature":3045}`,
+		`{}`, `{`, ``,
+	} {
+		fast, ok := decodePlainStamp([]byte(raw))
+		fields, err := decodeStringObject([]byte(raw), "publicKey", "scheme", "signature")
+		if !ok {
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: fast path accepts, strict decoder refuses: %v", raw, err)
+			continue
+		}
+		if fast.PublicKey != fields["publicKey"] || fast.Scheme != fields["scheme"] || fast.Signature != fields["signature"] {
+			t.Errorf("%s: fast %+v, strict %v", raw, fast, fields)
+		}
+	}
+}
+
+// TestVerifierMatchesVerify: a Verifier gives Verify's answers, for the same
+// key seen again (remembered) and for tampered stamps and bodies.
+func TestVerifierMatchesVerify(t *testing.T) {
+	v := NewVerifier(2)
+	for _, scheme := range []string{SchemeP256, SchemeSecp256k1, SchemeEd25519} {
+		k, err := Generate(scheme)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			body := []byte(`{"organizationId":"o"}`)
+			_, stamp, err := k.Stamp(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, werr := Verify(stamp, body)
+			got, gerr := v.Verify(stamp, body)
+			if werr != nil || gerr != nil || got != want {
+				t.Fatalf("%s: Verify %+v %v, Verifier %+v %v", scheme, want, werr, got, gerr)
+			}
+			if _, err := v.Verify(stamp, []byte(`{"organizationId":"p"}`)); !errors.Is(err, ErrBadSignature) {
+				t.Fatalf("%s: other body: %v, want ErrBadSignature", scheme, err)
+			}
+		}
+	}
+}
