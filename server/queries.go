@@ -238,10 +238,10 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	}
 	out := api.ListActivitiesResponse{Activities: make([]api.Activity, 0, len(acts))}
 	vs := s.voters(s.db.read, o)
+	if err := loadVotesOf(ctx, s.db.read, acts); err != nil {
+		return nil, err
+	}
 	for _, a := range acts {
-		if err := loadVotes(ctx, s.db.read, a); err != nil {
-			return nil, err
-		}
 		may := false
 		if a.Status == api.StatusConsensusNeeded {
 			if may, err = vs.mayVote(ctx, a, c.UserID); err != nil {

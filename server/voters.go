@@ -50,13 +50,16 @@ func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, 
 		}
 		v.policies, v.loaded = op.policies, true
 	}
-	_, params := a.Intent.Params()
-	in := policy.Input{Activity: policy.ActivityFor(a.Type, params)}
+	var in *policy.Input // built only if a policy asks for a consensus
 	for _, p := range v.policies {
 		if p.Effect != api.EffectAllow || strings.TrimSpace(p.Compiled.Consensus()) == "" {
 			continue
 		}
-		if cond, _, err := p.Compiled.Evaluate(in); err == nil && cond {
+		if in == nil {
+			_, params := a.Intent.Params()
+			in = &policy.Input{Activity: policy.ActivityFor(a.Type, params)}
+		}
+		if cond, _, err := p.Compiled.Evaluate(*in); err == nil && cond {
 			return true, nil
 		}
 	}

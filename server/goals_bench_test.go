@@ -1,0 +1,310 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+)
+
+// The goals of issue 15, each as a ratio measured within one run so that it
+// holds on any machine (docs/performance.md):
+//
+//	go test -run '^$' -bench Goals -benchtime 200x ./server/
+//
+// VIGIL_BENCH_LARGE sets the large organization's size (default 100000).
+
+// benchPending is how many activities wait for consensus at every size: the
+// console's pending list has the same page to show whatever the history.
+const benchPending = 10
+
+// stampedRequest is a request stamped in advance, so that the client's
+// signing is not measured with the server.
+type stampedRequest struct {
+	path          string
+	body          []byte
+	header, value string
+}
+
+func stampAll(tb testing.TB, k *keys.Key, path string, bodies [][]byte) []stampedRequest {
+	tb.Helper()
+	out := make([]stampedRequest, len(bodies))
+	for i, body := range bodies {
+		h, v, err := k.Stamp(body)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out[i] = stampedRequest{path, body, h, v}
+	}
+	return out
+}
+
+func repeatBody(body []byte, n int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = body // each stamp differs: ECDSA signatures are randomized
+	}
+	return out
+}
+
+func (r stampedRequest) httpRequest(base string) *http.Request {
+	req, _ := http.NewRequest("POST", base+r.path, bytes.NewReader(r.body))
+	req.Header.Set(r.header, r.value)
+	return req
+}
+
+// do sends r and fails unless the reply is 200.
+func (r stampedRequest) do(c *http.Client, base string) error {
+	resp, err := c.Do(r.httpRequest(base))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		return &httpError{resp.StatusCode, string(b)}
+	}
+	return nil
+}
+
+type httpError struct {
+	status int
+	body   string
+}
+
+func (e *httpError) Error() string { return "HTTP " + strconv.Itoa(e.status) + ": " + e.body }
+
+// goalOrg is a file-backed organization with n seeded activities, a policy
+// letting anyone open a read-only session (so that the operator's submits
+// complete at once, through the policy engine), and requests stamped ahead.
+type goalOrg struct {
+	e       *testEnv
+	n       int
+	whoami  []stampedRequest
+	pending []stampedRequest
+	get     []stampedRequest
+}
+
+func newGoalOrg(b *testing.B, n int) *goalOrg {
+	b.Helper()
+	e := newEnvWith(b, envOptions{threshold: 2, dataDir: b.TempDir()})
+	ctx := ctxT(b)
+	p, err := e.clients["alice"].CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "Anyone may open a read-only session",
+		Effect: api.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := e.clients["bob"].ApproveActivity(ctx, p.Fingerprint); err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	if err := e.srv.SeedActivities(ctx, e.org.ID, SeedSpec{Activities: n, Pending: benchPending,
+		Requester: SeedMember{UserID: e.user("alice"), Key: e.keys["alice"]},
+		Approver:  SeedMember{UserID: e.user("bob"), Key: e.keys["bob"]}}); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("seeded %d activities in %s", n, time.Since(start).Round(time.Millisecond))
+	g := &goalOrg{e: e, n: n}
+	who, _ := json.Marshal(api.WhoamiRequest{OrganizationID: e.org.ID})
+	pend, _ := json.Marshal(api.ListActivitiesRequest{OrganizationID: e.org.ID, FilterByStatus: []string{api.StatusConsensusNeeded},
+		PaginationOptions: &api.PaginationOptions{Limit: "100"}})
+	g.whoami = stampAll(b, e.keys["operator"], api.QueryPrefix+api.QueryWhoami, repeatBody(who, 256))
+	g.pending = stampAll(b, e.keys["operator"], api.QueryPrefix+api.QueryListActivities, repeatBody(pend, 256))
+	acts, err := e.clients["alice"].ListActivities(ctx, api.ListActivitiesOptions{Limit: 1})
+	if err != nil || len(acts) != 1 {
+		b.Fatalf("list: %v", err)
+	}
+	get, _ := json.Marshal(api.GetActivityRequest{OrganizationID: e.org.ID, ActivityID: acts[0].ID})
+	g.get = stampAll(b, e.keys["operator"], api.QueryPrefix+api.QueryGetActivity, repeatBody(get, 256))
+	return g
+}
+
+// submits stamps n distinct create_read_only_session submits by the operator.
+func (g *goalOrg) submits(b *testing.B, n int) []stampedRequest {
+	now := time.Now().UnixMilli()
+	bodies := make([][]byte, n)
+	for i := range bodies {
+		bodies[i], _ = json.Marshal(api.ActivityRequest{Type: api.TypeCreateReadOnlySession, OrganizationID: g.e.org.ID,
+			TimestampMs: strconv.FormatInt(now+int64(i), 10), Parameters: json.RawMessage(`{}`)})
+	}
+	return stampAll(b, g.e.keys["operator"], api.SubmitPrefix+"create_read_only_session", bodies)
+}
+
+func median(d []time.Duration) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func largeSize() int {
+	if n, err := strconv.Atoi(os.Getenv("VIGIL_BENCH_LARGE")); err == nil && n > 0 {
+		return n
+	}
+	return 100_000
+}
+
+func BenchmarkGoals(b *testing.B) {
+	small, large := newGoalOrg(b, 1000), newGoalOrg(b, largeSize())
+	client := benchHTTP()
+
+	// Lists flat with size: the console's pending list (limit 100) at 1,000
+	// and at the large size, and a whoami, one of each per iteration so that
+	// noise from other work on the machine hits all three alike.
+	b.Run("PendingList", func(b *testing.B) {
+		var l1k, lBig, who []time.Duration
+		timed := func(r stampedRequest, base string, into *[]time.Duration) {
+			t0 := time.Now()
+			if err := r.do(client, base); err != nil {
+				b.Fatal(err)
+			}
+			*into = append(*into, time.Since(t0))
+		}
+		for i := 0; b.Loop(); i++ {
+			timed(small.pending[i%256], small.e.http.URL, &l1k)
+			timed(large.pending[i%256], large.e.http.URL, &lBig)
+			timed(large.whoami[i%256], large.e.http.URL, &who)
+		}
+		m1k, mBig, mWho := median(l1k), median(lBig), median(who)
+		b.ReportMetric(float64(m1k.Microseconds()), "list-1k-µs")
+		b.ReportMetric(float64(mBig.Microseconds()), "list-large-µs")
+		b.ReportMetric(float64(mWho.Microseconds()), "whoami-µs")
+		b.ReportMetric(float64(mBig)/float64(m1k), "large/1k")
+		b.ReportMetric(float64(mBig)/float64(mWho), "list-large/whoami")
+	})
+
+	// Queries near the verify limit: the service's CPU for one stamped query
+	// (the handler, called directly: no network, no client in the process's
+	// CPU time) against one P-256 VerifyASN1, in alternating slices of work.
+	b.Run("QueryCPU", func(b *testing.B) {
+		h := large.e.srv.Handler()
+		vk, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		type sig struct{ digest, der []byte }
+		var sigs []sig
+		for i := range 64 {
+			d := sha256.Sum256([]byte(strconv.Itoa(i)))
+			der, _ := ecdsa.SignASN1(rand.Reader, vk, d[:])
+			sigs = append(sigs, sig{d[:], der})
+		}
+		var whoCPU, getCPU, verifyCPU time.Duration
+		const slice = 20
+		serve := func(reqs []stampedRequest, i int) {
+			for j := range slice {
+				r := reqs[(i*slice+j)%len(reqs)]
+				w := httptest.NewRecorder()
+				req := httptest.NewRequest("POST", r.path, bytes.NewReader(r.body))
+				req.Header.Set(r.header, r.value)
+				h.ServeHTTP(w, req)
+				if w.Code != 200 {
+					b.Fatalf("%s: HTTP %d %s", r.path, w.Code, w.Body)
+				}
+			}
+		}
+		n := 0
+		for i := 0; b.Loop(); i++ {
+			c0 := processCPU()
+			serve(large.whoami, i)
+			c1 := processCPU()
+			serve(large.get, i)
+			c2 := processCPU()
+			for j := range slice {
+				s := sigs[(i*slice+j)%len(sigs)]
+				if !ecdsa.VerifyASN1(&vk.PublicKey, s.digest, s.der) {
+					b.Fatal("VerifyASN1 failed")
+				}
+			}
+			c3 := processCPU()
+			whoCPU, getCPU, verifyCPU = whoCPU+c1-c0, getCPU+c2-c1, verifyCPU+c3-c2
+			n += slice
+		}
+		per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(n) / 1000 }
+		b.ReportMetric(per(whoCPU), "whoami-cpu-µs")
+		b.ReportMetric(per(getCPU), "get-cpu-µs")
+		b.ReportMetric(per(verifyCPU), "verify-cpu-µs")
+		b.ReportMetric(float64(whoCPU)/float64(verifyCPU), "whoami/verify")
+		b.ReportMetric(float64(getCPU)/float64(verifyCPU), "get/verify")
+	})
+
+	// Submits near a query: 16 clients, stamped queries (get_activity) then
+	// durable submits (each a new activity that completes), at both sizes.
+	for _, g := range []*goalOrg{small, large} {
+		b.Run("Throughput/"+strconv.Itoa(g.n), func(b *testing.B) {
+			subs := g.submits(b, b.N)
+			q := throughput(b, client, g.e.http.URL, g.get, b.N)
+			s := throughput(b, client, g.e.http.URL, subs, b.N)
+			b.ReportMetric(q, "queries/s")
+			b.ReportMetric(s, "submits/s")
+			b.ReportMetric(s/q, "submits/queries")
+			b.ReportMetric(float64(vmHWM())/(1<<20), "process-peak-RSS-MB")
+		})
+	}
+}
+
+// throughput sends n requests from 16 clients and returns requests/s.
+func throughput(b *testing.B, c *http.Client, base string, reqs []stampedRequest, n int) float64 {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				if err := reqs[i%int64(len(reqs))].do(c, base); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return float64(n) / time.Since(start).Seconds()
+}
+
+// processCPU is the CPU time (user + system) of this process so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// vmHWM is this process's peak resident set size, in bytes (Linux).
+func vmHWM() int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
