@@ -167,13 +167,23 @@ func (s *Server) org(ctx context.Context, q querier, id string) (*org, error) {
 
 // userName is a user's name, through the cache.
 func (s *Server) userName(ctx context.Context, id string) (string, error) {
+	return s.userNameIn(ctx, s.db.read, id)
+}
+
+// userNameIn is userName within q (a write transaction uses the cache only
+// while it has not written a cached table).
+func (s *Server) userNameIn(ctx context.Context, q querier, id string) (string, error) {
 	c := s.db.cache
-	if n, ok := get(c, &c.userNames, id); ok {
+	usable := cacheUsable(q)
+	if n, ok := get(c, &c.userNames, id); ok && usable {
 		return n, nil
 	}
 	gen, _ := c.generations()
+	if !usable {
+		gen-- // read inside a dirty transaction: never kept
+	}
 	var name string
-	err := s.db.read.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, id).Scan(&name)
+	err := q.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, id).Scan(&name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", notFoundf("USER_NOT_FOUND", "user %q not found", id)
 	}

@@ -308,3 +308,54 @@ func vmHWM() int64 {
 	}
 	return 0
 }
+
+// BenchmarkGroupCommit: durable submits from 16 clients at 1,000 activities
+// under several group-commit settings (largest batch, and how long the writer
+// waits for a batch to fill), with throughput, latency and jobs per commit.
+//
+//	go test -run '^$' -bench GroupCommit -benchtime 2000x ./server/
+func BenchmarkGroupCommit(b *testing.B) {
+	g := newGoalOrg(b, 1000)
+	client := benchHTTP()
+	for _, set := range []struct {
+		batch  int
+		linger time.Duration
+	}{{1, 0}, {16, 0}, {64, 0}, {256, 0}, {64, 500 * time.Microsecond}, {64, 2 * time.Millisecond}} {
+		b.Run("batch="+strconv.Itoa(set.batch)+"/linger="+set.linger.String(), func(b *testing.B) {
+			st := g.e.srv.db
+			st.maxBatch.Store(int64(set.batch))
+			st.linger.Store(int64(set.linger))
+			defer func() { st.maxBatch.Store(defaultMaxBatch); st.linger.Store(0) }()
+			subs := g.submits(b, b.N)
+			batches0, jobs0 := st.batches.Load(), st.batched.Load()
+			var lat latencies
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			start := time.Now()
+			for range 16 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						i := next.Add(1) - 1
+						if i >= int64(b.N) {
+							return
+						}
+						t0 := time.Now()
+						if err := subs[i].do(client, g.e.http.URL); err != nil {
+							b.Error(err)
+							return
+						}
+						lat.add(time.Since(t0))
+					}
+				}()
+			}
+			wg.Wait()
+			elapsed := time.Since(start)
+			lat.report(b, elapsed)
+			slices.Sort(lat.d)
+			b.ReportMetric(float64(lat.d[len(lat.d)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(st.batched.Load()-jobs0)/float64(max(1, st.batches.Load()-batches0)), "jobs/commit")
+		})
+	}
+}

@@ -249,7 +249,6 @@ CREATE INDEX oidc_trusted_issuers_org ON oidc_trusted_issuers(org_id, issuer);
 CREATE INDEX activities_org_status ON activities(org_id, status, seq);
 CREATE INDEX activities_org_type ON activities(org_id, type, seq);
 CREATE INDEX activities_org_status_type ON activities(org_id, status, type, seq);
-CREATE INDEX votes_activity ON votes(activity_id, seq);
 CREATE INDEX user_tag_members_user ON user_tag_members(user_id);
 CREATE INDEX authenticators_org ON authenticators(org_id, created_ns);
 CREATE INDEX api_keys_org_created ON api_keys(org_id, created_ns);

@@ -165,12 +165,12 @@ func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.
 const sessionLifetime = time.Hour
 
 func (s *Server) createReadOnlySession(ctx context.Context, tx *txn, a *activity, now time.Time) (*api.CreateReadOnlySessionResult, error) {
-	o, err := loadOrg(ctx, tx, a.OrgID)
+	o, err := s.org(ctx, tx, a.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	var username string
-	if err := tx.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, a.RequesterID).Scan(&username); err != nil {
+	username, err := s.userNameIn(ctx, tx, a.RequesterID)
+	if err != nil {
 		return nil, failf(codeNotFound, "the requesting user no longer exists")
 	}
 	token := randomHex(32)

@@ -10,8 +10,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -36,6 +38,14 @@ type store struct {
 	closed bool
 	jobs   chan *writeJob
 	done   chan struct{} // closed when the writer has finished
+
+	// Group commit: at most maxBatch jobs share a transaction; after taking
+	// what is queued, the writer waits up to linger for more. Read at every
+	// write (benchmarks compare settings).
+	maxBatch atomic.Int64
+	linger   atomic.Int64 // nanoseconds
+	batches  atomic.Int64 // transactions committed (or failed)
+	batched  atomic.Int64 // jobs run in them
 }
 
 type writeJob struct {
@@ -44,8 +54,14 @@ type writeJob struct {
 	done chan error
 }
 
-// maxBatch bounds how many write jobs share one transaction.
-const maxBatch = 64
+// writerCacheKiB is the page cache of each writer connection, in KiB.
+const writerCacheKiB = 16 << 10
+
+// defaultMaxBatch bounds how many write jobs share one transaction. The
+// writer never waits for a batch to fill (linger 0): jobs that arrive while a
+// commit's fsync runs form the next batch. Measured trade-offs are in
+// docs/performance.md.
+const defaultMaxBatch = 64
 
 var errStoreClosed = &Error{Status: http.StatusServiceUnavailable, Code: codeUnavailable, ErrorCode: "SHUTTING_DOWN",
 	Message: "the service is shutting down; retry against the restarted service"}
@@ -61,7 +77,8 @@ type querier interface {
 var memoryDBs atomic.Int64
 
 func openStore(ctx context.Context, dataDir string) (*store, error) {
-	s := &store{jobs: make(chan *writeJob, maxBatch), done: make(chan struct{}), cache: &cache{}}
+	s := &store{jobs: make(chan *writeJob, 256), done: make(chan struct{}), cache: &cache{}}
+	s.maxBatch.Store(defaultMaxBatch)
 	if dataDir == "" {
 		// A private in-memory database: one connection, shared by readers and the
 		// writer (each new connection to :memory: would be a new, empty database).
@@ -96,7 +113,10 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	}
 	path := filepath.Join(dataDir, DatabaseFile)
 	dsn := "file:" + path + "?" + pragmas
-	w, err := sql.Open("sqlite", dsn)
+	// The writer's page cache holds a whole group commit's dirty pages: with
+	// the default 2 MB, SQLite spilled them to the WAL mid-transaction
+	// (pagerStress) and wrote pages twice (docs/performance.md).
+	w, err := sql.Open("sqlite", dsn+"&_pragma=cache_size("+strconv.Itoa(-writerCacheKiB)+")")
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
@@ -163,11 +183,12 @@ func (s *store) inTx(ctx context.Context, fn func(tx *txn) error) error {
 
 func (s *store) writer() {
 	defer close(s.done)
-	batch := make([]*writeJob, 0, maxBatch)
+	var batch []*writeJob
 	for job := range s.jobs {
+		limit := int(s.maxBatch.Load())
 		batch = append(batch[:0], job)
 	collect:
-		for len(batch) < maxBatch {
+		for len(batch) < limit {
 			select {
 			case j, ok := <-s.jobs:
 				if !ok {
@@ -178,8 +199,31 @@ func (s *store) writer() {
 				break collect
 			}
 		}
+		if linger := time.Duration(s.linger.Load()); linger > 0 && len(batch) < limit {
+			batch = s.waitForMore(batch, limit, linger)
+		}
+		s.batches.Add(1)
+		s.batched.Add(int64(len(batch)))
 		s.runBatch(batch)
 	}
+}
+
+// waitForMore adds jobs arriving within linger to batch, up to limit.
+func (s *store) waitForMore(batch []*writeJob, limit int, linger time.Duration) []*writeJob {
+	t := time.NewTimer(linger)
+	defer t.Stop()
+	for len(batch) < limit {
+		select {
+		case j, ok := <-s.jobs:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, j)
+		case <-t.C:
+			return batch
+		}
+	}
+	return batch
 }
 
 func (s *store) runBatch(batch []*writeJob) {
