@@ -92,11 +92,16 @@ type httpError struct {
 
 func (e *httpError) Error() string { return "HTTP " + strconv.Itoa(e.status) + ": " + e.body }
 
-// goalOrg is a file-backed organization with n seeded activities, a policy
-// letting anyone open a read-only session (so that the operator's submits
-// complete at once, through the policy engine), and requests stamped ahead.
+// goalOrg is the demo organization (what `vigil serve --demo` and the load
+// generator serve: four policies, one of them asking two ops approvers for
+// consensus) in a file-backed store, with n seeded activities and requests
+// stamped ahead. Queries and submits are the operator's (not a root user, so
+// the policies decide what it may vote on and submit).
 type goalOrg struct {
-	e       *testEnv
+	srv     *Server
+	url     string
+	org     string
+	keys    map[string]*keys.Key
 	n       int
 	whoami  []stampedRequest
 	pending []stampedRequest
@@ -105,35 +110,49 @@ type goalOrg struct {
 
 func newGoalOrg(b *testing.B, n int) *goalOrg {
 	b.Helper()
-	e := newEnvWith(b, envOptions{threshold: 2, dataDir: b.TempDir()})
-	ctx := ctxT(b)
-	p, err := e.clients["alice"].CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "Anyone may open a read-only session",
-		Effect: api.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'"})
+	srv, err := Open(Config{DataDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := e.clients["bob"].ApproveActivity(ctx, p.Fingerprint); err != nil {
+	hs := httptest.NewServer(srv.Handler())
+	b.Cleanup(func() { hs.Close(); srv.Close() })
+	ctx := ctxT(b)
+	keysDir := b.TempDir()
+	info, err := SeedDemo(ctx, srv, keysDir)
+	if err != nil {
 		b.Fatal(err)
 	}
+	g := &goalOrg{srv: srv, url: hs.URL, org: info.OrganizationID, keys: map[string]*keys.Key{}, n: n}
+	members := map[string]SeedMember{}
+	for _, m := range info.Members {
+		k, err := keys.Store{Dir: keysDir}.Load(m.KeyName)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g.keys[m.Name] = k
+		members[m.Name] = SeedMember{UserID: m.UserID, Key: k}
+	}
 	start := time.Now()
-	if err := e.srv.SeedActivities(ctx, e.org.ID, SeedSpec{Activities: n, Pending: benchPending,
-		Requester: SeedMember{UserID: e.user("alice"), Key: e.keys["alice"]},
-		Approver:  SeedMember{UserID: e.user("bob"), Key: e.keys["bob"]}}); err != nil {
+	if err := srv.SeedActivities(ctx, g.org, SeedSpec{Activities: n, Pending: benchPending,
+		Requester: members["alice"], Approver: members["bob"]}); err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("seeded %d activities in %s", n, time.Since(start).Round(time.Millisecond))
-	g := &goalOrg{e: e, n: n}
-	who, _ := json.Marshal(api.WhoamiRequest{OrganizationID: e.org.ID})
-	pend, _ := json.Marshal(api.ListActivitiesRequest{OrganizationID: e.org.ID, FilterByStatus: []string{api.StatusConsensusNeeded},
+	who, _ := json.Marshal(api.WhoamiRequest{OrganizationID: g.org})
+	pend, _ := json.Marshal(api.ListActivitiesRequest{OrganizationID: g.org, FilterByStatus: []string{api.StatusConsensusNeeded},
 		PaginationOptions: &api.PaginationOptions{Limit: "100"}})
-	g.whoami = stampAll(b, e.keys["operator"], api.QueryPrefix+api.QueryWhoami, repeatBody(who, 256))
-	g.pending = stampAll(b, e.keys["operator"], api.QueryPrefix+api.QueryListActivities, repeatBody(pend, 256))
-	acts, err := e.clients["alice"].ListActivities(ctx, api.ListActivitiesOptions{Limit: 1})
+	g.whoami = stampAll(b, g.keys["operator"], api.QueryPrefix+api.QueryWhoami, repeatBody(who, 256))
+	g.pending = stampAll(b, g.keys["operator"], api.QueryPrefix+api.QueryListActivities, repeatBody(pend, 256))
+	c, err := api.NewClient(hs.URL, g.org, g.keys["alice"])
+	if err != nil {
+		b.Fatal(err)
+	}
+	acts, err := c.ListActivities(ctx, api.ListActivitiesOptions{Limit: 1})
 	if err != nil || len(acts) != 1 {
 		b.Fatalf("list: %v", err)
 	}
-	get, _ := json.Marshal(api.GetActivityRequest{OrganizationID: e.org.ID, ActivityID: acts[0].ID})
-	g.get = stampAll(b, e.keys["operator"], api.QueryPrefix+api.QueryGetActivity, repeatBody(get, 256))
+	get, _ := json.Marshal(api.GetActivityRequest{OrganizationID: g.org, ActivityID: acts[0].ID})
+	g.get = stampAll(b, g.keys["operator"], api.QueryPrefix+api.QueryGetActivity, repeatBody(get, 256))
 	return g
 }
 
@@ -142,10 +161,10 @@ func (g *goalOrg) submits(b *testing.B, n int) []stampedRequest {
 	now := time.Now().UnixMilli()
 	bodies := make([][]byte, n)
 	for i := range bodies {
-		bodies[i], _ = json.Marshal(api.ActivityRequest{Type: api.TypeCreateReadOnlySession, OrganizationID: g.e.org.ID,
+		bodies[i], _ = json.Marshal(api.ActivityRequest{Type: api.TypeCreateReadOnlySession, OrganizationID: g.org,
 			TimestampMs: strconv.FormatInt(now+int64(i), 10), Parameters: json.RawMessage(`{}`)})
 	}
-	return stampAll(b, g.e.keys["operator"], api.SubmitPrefix+"create_read_only_session", bodies)
+	return stampAll(b, g.keys["operator"], api.SubmitPrefix+"create_read_only_session", bodies)
 }
 
 func median(d []time.Duration) time.Duration {
@@ -181,9 +200,9 @@ func BenchmarkGoals(b *testing.B) {
 			*into = append(*into, time.Since(t0))
 		}
 		for i := 0; b.Loop(); i++ {
-			timed(small.pending[i%256], small.e.http.URL, &l1k)
-			timed(large.pending[i%256], large.e.http.URL, &lBig)
-			timed(large.whoami[i%256], large.e.http.URL, &who)
+			timed(small.pending[i%256], small.url, &l1k)
+			timed(large.pending[i%256], large.url, &lBig)
+			timed(large.whoami[i%256], large.url, &who)
 		}
 		m1k, mBig, mWho := median(l1k), median(lBig), median(who)
 		b.ReportMetric(float64(m1k.Microseconds()), "list-1k-µs")
@@ -197,7 +216,7 @@ func BenchmarkGoals(b *testing.B) {
 	// (the handler, called directly: no network, no client in the process's
 	// CPU time) against one P-256 VerifyASN1, in alternating slices of work.
 	b.Run("QueryCPU", func(b *testing.B) {
-		h := large.e.srv.Handler()
+		h := large.srv.Handler()
 		vk, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		type sig struct{ digest, der []byte }
 		var sigs []sig
@@ -245,16 +264,16 @@ func BenchmarkGoals(b *testing.B) {
 		b.ReportMetric(float64(getCPU)/float64(verifyCPU), "get/verify")
 	})
 
-	// Submits near a query: 16 clients, stamped queries (get_activity) then
+	// Submits near a query: 16 clients, stamped queries (whoami) then
 	// durable submits (each a new activity that completes), at both sizes.
 	for _, g := range []*goalOrg{small, large} {
 		b.Run("Throughput/"+strconv.Itoa(g.n), func(b *testing.B) {
 			subs := g.submits(b, b.N)
-			q := throughput(b, client, g.e.http.URL, g.get, b.N)
-			s := throughput(b, client, g.e.http.URL, subs, b.N)
-			b.ReportMetric(q, "queries/s")
+			q := throughput(b, client, g.url, g.whoami, b.N)
+			s := throughput(b, client, g.url, subs, b.N)
+			b.ReportMetric(q, "whoami/s")
 			b.ReportMetric(s, "submits/s")
-			b.ReportMetric(s/q, "submits/queries")
+			b.ReportMetric(s/q, "submits/whoami")
 			b.ReportMetric(float64(vmHWM())/(1<<20), "process-peak-RSS-MB")
 		})
 	}
@@ -322,7 +341,7 @@ func BenchmarkGroupCommit(b *testing.B) {
 		linger time.Duration
 	}{{1, 0}, {16, 0}, {64, 0}, {256, 0}, {64, 500 * time.Microsecond}, {64, 2 * time.Millisecond}} {
 		b.Run("batch="+strconv.Itoa(set.batch)+"/linger="+set.linger.String(), func(b *testing.B) {
-			st := g.e.srv.db
+			st := g.srv.db
 			st.maxBatch.Store(int64(set.batch))
 			st.linger.Store(int64(set.linger))
 			defer func() { st.maxBatch.Store(defaultMaxBatch); st.linger.Store(0) }()
@@ -342,7 +361,7 @@ func BenchmarkGroupCommit(b *testing.B) {
 							return
 						}
 						t0 := time.Now()
-						if err := subs[i].do(client, g.e.http.URL); err != nil {
+						if err := subs[i].do(client, g.url); err != nil {
 							b.Error(err)
 							return
 						}
