@@ -57,6 +57,7 @@ type cache struct {
 	orgs      map[string]*org
 	userNames map[string]string
 	policies  map[string]*orgPolicies
+	consensus map[string]bool // activity id -> a matching allow policy asks for consensus
 }
 
 // maxCacheEntries bounds each map; a full map is emptied and refilled.
@@ -86,7 +87,7 @@ func (c *cache) invalidate(what uint8) {
 	}
 	if what&changedPolicies != 0 {
 		c.policyGen++
-		c.policies = nil
+		c.policies, c.consensus = nil, nil
 	}
 }
 
@@ -196,28 +197,31 @@ func (s *Server) userNameIn(ctx context.Context, q querier, id string) (string, 
 
 // orgPolicies loads the organization's compiled policies and users, through
 // the cache.
-func (s *Server) orgPolicies(ctx context.Context, q querier, o *org) (*orgPolicies, error) {
+//
+// It also returns the policy generation the answer is current for, read
+// before it: what is derived from the answer may be cached under it.
+func (s *Server) orgPolicies(ctx context.Context, q querier, o *org) (*orgPolicies, uint64, error) {
 	c := s.db.cache
+	_, gen := c.generations()
 	usable := cacheUsable(q)
 	if usable {
 		if p, ok := get(c, &c.policies, o.ID); ok {
-			return p, nil
+			return p, gen, nil
 		}
 	}
-	_, gen := c.generations()
 	pols, err := s.loadCompiledPolicies(ctx, q, o.ID)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	users, err := loadPolicyUsers(ctx, q, o)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	p := &orgPolicies{policies: pols, users: users, order: userOrder(users)}
 	if usable {
 		put(c, gen, &c.policyGen, &c.policies, o.ID, p)
 	}
-	return p, nil
+	return p, gen, nil
 }
 
 // cacheUsable: reads outside a transaction may use the cache, and so may a
@@ -228,4 +232,27 @@ func cacheUsable(q querier) bool {
 		return t.changed == 0
 	}
 	return true
+}
+
+// awaitsConsensus caches voters.awaitsPolicyConsensus per activity: the
+// answer depends only on the activity's intent, which never changes, and on
+// the organization's policies, whose changes invalidate it. The console asks
+// it for every pending activity on every refresh.
+// compute must use policies current at generation gen (orgPolicies).
+func (s *Server) awaitsConsensus(q querier, a *activity, gen uint64, compute func() (bool, error)) (bool, error) {
+	c := s.db.cache
+	usable := cacheUsable(q)
+	if usable {
+		if v, ok := get(c, &c.consensus, a.ID); ok {
+			return v, nil
+		}
+	}
+	v, err := compute()
+	if err != nil {
+		return false, err
+	}
+	if usable {
+		put(c, gen, &c.policyGen, &c.consensus, a.ID, v)
+	}
+	return v, nil
 }

@@ -194,3 +194,45 @@ func TestTablesChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyChangeReachesCachedVoterAnswers: whether a non-root user may vote
+// on an activity is cached per activity; a new policy asking for that user's
+// consensus changes the answer on the next list.
+func TestPolicyChangeReachesCachedVoterAnswers(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "pending-tag", UserIDs: []string{e.user("operator")}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("submit: %v %+v", err, act)
+	}
+	canApprove := func() bool {
+		t.Helper()
+		acts, err := e.clients["operator"].ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range acts {
+			if a.ID == act.ID {
+				return a.CanApprove
+			}
+		}
+		t.Fatalf("activity %s not listed", act.ID)
+		return false
+	}
+	for range 2 {
+		if canApprove() {
+			t.Fatal("operator may approve before any policy asks for it")
+		}
+	}
+	p, err := e.clients["alice"].CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "operators approve tags", Effect: api.EffectAllow,
+		Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", Consensus: "approvers.count() >= 2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done, err := e.clients["bob"].ApproveActivity(ctx, p.Fingerprint); err != nil || done.Status != api.StatusCompleted {
+		t.Fatalf("approve the policy: %v %+v", err, done)
+	}
+	if !canApprove() {
+		t.Fatal("after a policy asks for consensus on this activity, the operator is still not offered the vote")
+	}
+}

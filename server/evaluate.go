@@ -25,7 +25,7 @@ func (e *evaluation) reachable() bool {
 }
 
 func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (*evaluation, error) {
-	op, err := s.orgPolicies(ctx, q, o)
+	op, gen, err := s.orgPolicies(ctx, q, o)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 		ev.input.Credentials = append(ev.input.Credentials, policy.Credential{
 			ID: v.Vote.ID, Type: credentialTypeOfScheme(v.Vote.Scheme), PublicKey: v.Vote.PublicKey, UserID: v.Vote.UserID})
 	}
-	vs := &voters{s: s, o: o, q: q, policies: pols, loaded: true}
+	vs := &voters{s: s, o: o, q: q, policies: pols, gen: gen, loaded: true}
 	for _, id := range op.order {
 		if voted[id] {
 			continue

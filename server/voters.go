@@ -24,6 +24,7 @@ type voters struct {
 	o        *org
 	q        querier
 	policies []policy.Policy
+	gen      uint64 // policy cache generation the policies are current for
 	loaded   bool
 }
 
@@ -44,12 +45,16 @@ func (v *voters) mayVote(ctx context.Context, a *activity, userID string) (bool,
 // the answer is the same for every user.
 func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, error) {
 	if !v.loaded {
-		op, err := v.s.orgPolicies(ctx, v.q, v.o)
+		op, gen, err := v.s.orgPolicies(ctx, v.q, v.o)
 		if err != nil {
 			return false, err
 		}
-		v.policies, v.loaded = op.policies, true
+		v.policies, v.gen, v.loaded = op.policies, gen, true
 	}
+	return v.s.awaitsConsensus(v.q, a, v.gen, func() (bool, error) { return v.computeConsensus(a), nil })
+}
+
+func (v *voters) computeConsensus(a *activity) bool {
 	var in *policy.Input // built only if a policy asks for a consensus
 	for _, p := range v.policies {
 		if p.Effect != api.EffectAllow || strings.TrimSpace(p.Compiled.Consensus()) == "" {
@@ -60,8 +65,8 @@ func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, 
 			in = &policy.Input{Activity: policy.ActivityFor(a.Type, params)}
 		}
 		if cond, _, err := p.Compiled.Evaluate(*in); err == nil && cond {
-			return true, nil
+			return true
 		}
 	}
-	return false, nil
+	return false
 }
