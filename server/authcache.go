@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
 )
 
@@ -15,6 +17,7 @@ import (
 const (
 	changedAuth     uint8 = 1 << iota // api_keys, authenticators, users, organizations
 	changedPolicies                   // policies, users, user tags, organizations (quorum)
+	changedFeatures                   // features (the webhook URL)
 )
 
 // tablesChanged tells which caches a write statement makes stale. It errs on
@@ -33,6 +36,9 @@ func tablesChanged(query string) uint8 {
 	}
 	if strings.Contains(q, "policies") || strings.Contains(q, "users") || strings.Contains(q, "user_tag") || strings.Contains(q, "organizations") {
 		c |= changedPolicies
+	}
+	if strings.Contains(q, "features") || strings.Contains(q, "organizations") {
+		c |= changedFeatures
 	}
 	return c
 }
@@ -55,7 +61,9 @@ type cache struct {
 	policyGen uint64
 	keys      map[string][]apiKeyEntry // public key (lowercase hex) -> keys of any organization
 	orgs      map[string]*org
-	userNames map[string]string
+	users     map[string]userRecord
+	webhooks  map[string]string // organization id -> webhook URL ("" for none)
+	featGen   uint64
 	policies  map[string]*orgPolicies
 	consensus map[string]bool // activity id -> a matching allow policy asks for consensus
 }
@@ -83,7 +91,11 @@ func (c *cache) invalidate(what uint8) {
 	defer c.mu.Unlock()
 	if what&changedAuth != 0 {
 		c.authGen++
-		c.keys, c.orgs, c.userNames = nil, nil, nil
+		c.keys, c.orgs, c.users = nil, nil, nil
+	}
+	if what&changedFeatures != 0 {
+		c.featGen++
+		c.webhooks = nil
 	}
 	if what&changedPolicies != 0 {
 		c.policyGen++
@@ -166,33 +178,60 @@ func (s *Server) org(ctx context.Context, q querier, id string) (*org, error) {
 	return o, nil
 }
 
-// userName is a user's name, through the cache.
-func (s *Server) userName(ctx context.Context, id string) (string, error) {
-	return s.userNameIn(ctx, s.db.read, id)
+// userRecord is what a vote shows of its voter.
+type userRecord struct {
+	name, email      string
+	created, updated int64
 }
 
-// userNameIn is userName within q (a write transaction uses the cache only
-// while it has not written a cached table).
-func (s *Server) userNameIn(ctx context.Context, q querier, id string) (string, error) {
+// userName is a user's name, through the cache.
+func (s *Server) userName(ctx context.Context, id string) (string, error) {
+	u, err := s.user(ctx, s.db.read, id)
+	return u.name, err
+}
+
+// user loads a user within q, through the cache (a write transaction uses
+// the cache only while it has not written a cached table).
+func (s *Server) user(ctx context.Context, q querier, id string) (userRecord, error) {
 	c := s.db.cache
 	usable := cacheUsable(q)
-	if n, ok := get(c, &c.userNames, id); ok && usable {
-		return n, nil
+	if u, ok := get(c, &c.users, id); ok && usable {
+		return u, nil
 	}
 	gen, _ := c.generations()
-	if !usable {
-		gen-- // read inside a dirty transaction: never kept
-	}
-	var name string
-	err := q.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, id).Scan(&name)
+	var u userRecord
+	err := q.QueryRowContext(ctx, `SELECT name, email, created_ns, updated_ns FROM users WHERE id = ?`, id).Scan(&u.name, &u.email, &u.created, &u.updated)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFoundf("USER_NOT_FOUND", "user %q not found", id)
+		return u, notFoundf("USER_NOT_FOUND", "user %q not found", id)
 	}
 	if err != nil {
-		return "", fmt.Errorf("load user %s: %w", id, err)
+		return u, fmt.Errorf("load user %s: %w", id, err)
 	}
-	put(c, gen, &c.authGen, &c.userNames, id, name)
-	return name, nil
+	if usable {
+		put(c, gen, &c.authGen, &c.users, id, u)
+	}
+	return u, nil
+}
+
+// webhookURL is the organization's webhook feature, "" when unset.
+func (s *Server) webhookURL(ctx context.Context, q querier, orgID string) (string, error) {
+	c := s.db.cache
+	usable := cacheUsable(q)
+	if u, ok := get(c, &c.webhooks, orgID); ok && usable {
+		return u, nil
+	}
+	c.mu.RLock()
+	gen := c.featGen
+	c.mu.RUnlock()
+	var url string
+	err := q.QueryRowContext(ctx, `SELECT value FROM features WHERE org_id = ? AND name = ?`, orgID, api.FeatureWebhook).Scan(&url)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("read webhook feature: %w", err)
+	}
+	if usable {
+		put(c, gen, &c.featGen, &c.webhooks, orgID, url)
+	}
+	return url, nil
 }
 
 // orgPolicies loads the organization's compiled policies and users, through
@@ -255,4 +294,9 @@ func (s *Server) awaitsConsensus(q querier, a *activity, gen uint64, compute fun
 		put(c, gen, &c.policyGen, &c.consensus, a.ID, v)
 	}
 	return v, nil
+}
+
+func isNotFound(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Status == http.StatusNotFound
 }

@@ -182,7 +182,8 @@ func TestTablesChanged(t *testing.T) {
 	}{
 		{"DELETE FROM api_keys WHERE id = ?", changedAuth},
 		{"  delete from users where id = ?", changedAuth | changedPolicies},
-		{"UPDATE organizations SET root_user_ids = ?", changedAuth | changedPolicies},
+		{"UPDATE organizations SET root_user_ids = ?", changedAuth | changedPolicies | changedFeatures},
+		{"INSERT INTO features(org_id, name, value) VALUES (?, ?, ?)", changedFeatures},
 		{"INSERT INTO policies(id) VALUES (?)", changedPolicies},
 		{"INSERT OR IGNORE INTO user_tag_members(tag_id, user_id) VALUES (?, ?)", changedPolicies},
 		{"SELECT id FROM api_keys WHERE user_id = ?", 0},

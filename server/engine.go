@@ -170,9 +170,17 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	if err := insertVote(ctx, tx, a, v); err != nil {
 		return nil, err
 	}
-	if err := loadVotes(ctx, tx, a); err != nil {
+	// The vote joins the votes already loaded with a, as loadVotes would
+	// show it (a voter deleted meanwhile shows empty fields there too).
+	u, err := s.user(ctx, tx, c.UserID)
+	if err != nil && !isNotFound(err) {
 		return nil, err
 	}
+	v.Vote.User = api.User{UserID: c.UserID, UserName: u.name, UserEmail: u.email, APIKeys: []api.APIKey{},
+		Authenticators: []api.Authenticator{}, UserTags: []string{},
+		CreatedAt: api.NewTime(time.Unix(0, u.created)), UpdatedAt: api.NewTime(time.Unix(0, u.updated))}
+	v.Vote.CreatedAt = api.NewTime(time.Unix(0, now.UnixNano()))
+	a.Votes = append(a.Votes, v)
 	ev, err := s.evaluate(ctx, tx, org, a)
 	if err != nil {
 		return nil, err
@@ -211,7 +219,11 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	if err := updateActivity(ctx, tx, a); err != nil {
 		return nil, err
 	}
-	ev2, err := s.hooks.eventFor(ctx, tx, a)
+	url, err := s.webhookURL(ctx, tx, a.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	ev2, err := s.hooks.eventFor(url, a)
 	if err != nil || ev2 == nil {
 		return nil, err
 	}

@@ -169,7 +169,8 @@ func (s *Server) createReadOnlySession(ctx context.Context, tx *txn, a *activity
 	if err != nil {
 		return nil, err
 	}
-	username, err := s.userNameIn(ctx, tx, a.RequesterID)
+	requester, err := s.user(ctx, tx, a.RequesterID)
+	username := requester.name
 	if err != nil {
 		return nil, failf(codeNotFound, "the requesting user no longer exists")
 	}
