@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,6 +19,7 @@ const (
 	changedAuth     uint8 = 1 << iota // api_keys, authenticators, users, organizations
 	changedPolicies                   // policies, users, user tags, organizations (quorum)
 	changedFeatures                   // features (the webhook URL)
+	changedVotes                      // votes, and users (a vote shows its voter)
 )
 
 // tablesChanged tells which caches a write statement makes stale. It errs on
@@ -39,6 +41,9 @@ func tablesChanged(query string) uint8 {
 	}
 	if strings.Contains(q, "features") || strings.Contains(q, "organizations") {
 		c |= changedFeatures
+	}
+	if strings.Contains(q, "votes") || strings.Contains(q, "users") || strings.Contains(q, "activities") || strings.Contains(q, "organizations") {
+		c |= changedVotes
 	}
 	return c
 }
@@ -64,6 +69,8 @@ type cache struct {
 	users     map[string]userRecord
 	webhooks  map[string]string // organization id -> webhook URL ("" for none)
 	featGen   uint64
+	votes     map[string][]voteRow // activity id -> its votes, in order
+	votesGen  uint64
 	policies  map[string]*orgPolicies
 	consensus map[string]bool // activity id -> a matching allow policy asks for consensus
 }
@@ -92,6 +99,10 @@ func (c *cache) invalidate(what uint8) {
 	if what&changedAuth != 0 {
 		c.authGen++
 		c.keys, c.orgs, c.users = nil, nil, nil
+	}
+	if what&changedVotes != 0 {
+		c.votesGen++
+		c.votes = nil
 	}
 	if what&changedFeatures != 0 {
 		c.featGen++
@@ -299,4 +310,32 @@ func (s *Server) awaitsConsensus(q querier, a *activity, gen uint64, compute fun
 func isNotFound(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Status == http.StatusNotFound
+}
+
+// loadVotesCached is loadVotesOf for reads outside a transaction, through a
+// cache of each activity's votes. Any write to votes (or to users, whose names
+// votes show) empties it, so it helps a list polled while nobody votes — the
+// console's pending list between votes — and costs nothing otherwise.
+func (s *Server) loadVotesCached(ctx context.Context, acts []*activity) error {
+	c := s.db.cache
+	c.mu.RLock()
+	gen := c.votesGen
+	var missing []*activity
+	for _, a := range acts {
+		if v, ok := c.votes[a.ID]; ok {
+			a.Votes = v
+		} else {
+			missing = append(missing, a)
+		}
+	}
+	c.mu.RUnlock()
+	if err := loadVotesOf(ctx, s.db.read, missing); err != nil {
+		return err
+	}
+	for _, a := range missing {
+		// Readers share the cached slice: it is never appended to in place
+		// (castVote works on activities loaded in its transaction).
+		put(c, gen, &c.votesGen, &c.votes, a.ID, slices.Clip(a.Votes))
+	}
+	return nil
 }

@@ -181,13 +181,14 @@ func TestTablesChanged(t *testing.T) {
 		want uint8
 	}{
 		{"DELETE FROM api_keys WHERE id = ?", changedAuth},
-		{"  delete from users where id = ?", changedAuth | changedPolicies},
-		{"UPDATE organizations SET root_user_ids = ?", changedAuth | changedPolicies | changedFeatures},
+		{"  delete from users where id = ?", changedAuth | changedPolicies | changedVotes},
+		{"UPDATE organizations SET root_user_ids = ?", changedAuth | changedPolicies | changedFeatures | changedVotes},
 		{"INSERT INTO features(org_id, name, value) VALUES (?, ?, ?)", changedFeatures},
 		{"INSERT INTO policies(id) VALUES (?)", changedPolicies},
 		{"INSERT OR IGNORE INTO user_tag_members(tag_id, user_id) VALUES (?, ?)", changedPolicies},
 		{"SELECT id FROM api_keys WHERE user_id = ?", 0},
-		{"INSERT INTO votes(id) VALUES (?)", 0},
+		{"INSERT INTO votes(id) VALUES (?)", changedVotes},
+		{"INSERT INTO invitations(id) VALUES (?)", 0},
 		{"SAVEPOINT write_job", 0},
 	} {
 		if got := tablesChanged(c.q); got != c.want {
@@ -235,5 +236,33 @@ func TestPolicyChangeReachesCachedVoterAnswers(t *testing.T) {
 	}
 	if !canApprove() {
 		t.Fatal("after a policy asks for consensus on this activity, the operator is still not offered the vote")
+	}
+}
+
+// TestListShowsNewVotes: a list's votes come from a cache; a vote cast after
+// the list was cached shows on the next list.
+func TestListShowsNewVotes(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "t", UserIDs: []string{e.user("bob")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	votes := func() int {
+		t.Helper()
+		acts, err := e.clients["carol"].ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}})
+		if err != nil || len(acts) != 1 || acts[0].ID != act.ID {
+			t.Fatalf("list: %v %d", err, len(acts))
+		}
+		return len(acts[0].Votes)
+	}
+	if votes() != 1 || votes() != 1 {
+		t.Fatal("want the requester's vote only")
+	}
+	if r, err := e.clients["bob"].RejectActivity(ctx, act.Fingerprint); err != nil || r.Status != api.StatusConsensusNeeded {
+		t.Fatalf("reject: %v %+v", err, r)
+	}
+	if n := votes(); n != 2 {
+		t.Fatalf("after bob's rejection the list shows %d votes, want 2", n)
 	}
 }

@@ -238,7 +238,7 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	}
 	out := api.ListActivitiesResponse{Activities: make([]api.Activity, 0, len(acts))}
 	vs := s.voters(s.db.read, o)
-	if err := loadVotesOf(ctx, s.db.read, acts); err != nil {
+	if err := s.loadVotesCached(ctx, acts); err != nil {
 		return nil, err
 	}
 	for _, a := range acts {
