@@ -71,6 +71,7 @@ type cache struct {
 	featGen   uint64
 	votes     map[string][]voteRow // activity id -> its votes, in order
 	votesGen  uint64
+	rows      map[int64]*activity // seq -> decoded row (no votes), checked against its version on use
 	policies  map[string]*orgPolicies
 	consensus map[string]bool // activity id -> a matching allow policy asks for consensus
 }

@@ -265,4 +265,12 @@ func TestListShowsNewVotes(t *testing.T) {
 	if n := votes(); n != 2 {
 		t.Fatalf("after bob's rejection the list shows %d votes, want 2", n)
 	}
+	// Listed rows come from a cache too; a changed row is read again.
+	if r, err := e.clients["carol"].ApproveActivity(ctx, act.Fingerprint); err != nil || r.Status != api.StatusCompleted {
+		t.Fatalf("approve: %v %+v", err, r)
+	}
+	acts, err := e.clients["carol"].ListActivities(ctx, api.ListActivitiesOptions{})
+	if err != nil || len(acts) != 1 || acts[0].Status != api.StatusCompleted || len(acts[0].Votes) != 3 || acts[0].Result.CreateUserTagResult == nil {
+		t.Fatalf("after the deciding approval the list shows %+v (%v)", acts, err)
+	}
 }

@@ -211,22 +211,8 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 			list.cursorOp, list.cursor = cur.op, seq
 		}
 	}
-	query, args := list.query()
-	rows, err := s.db.read.QueryContext(ctx, query, args...)
+	acts, err := s.listActivities(ctx, list)
 	if err != nil {
-		return nil, err
-	}
-	var acts []*activity
-	for rows.Next() {
-		a, err := scanActivity(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		acts = append(acts, a)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	if list.cursorOp == ">" {
