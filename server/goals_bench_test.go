@@ -107,6 +107,7 @@ type goalOrg struct {
 	whoami  []stampedRequest
 	pending []stampedRequest
 	get     []stampedRequest
+	lastTS  int64 // the latest submit timestamp used (ms)
 }
 
 func newGoalOrg(b *testing.B, n int) *goalOrg {
@@ -159,13 +160,16 @@ func newGoalOrg(b *testing.B, n int) *goalOrg {
 	return g
 }
 
-// submits stamps n distinct create_read_only_session submits by the operator.
+// submits stamps n create_read_only_session submits by the operator, each
+// with a timestamp no earlier submit of this organization used: an equal body
+// would be an idempotent resubmission, which writes nothing.
 func (g *goalOrg) submits(b *testing.B, n int) []stampedRequest {
-	now := time.Now().UnixMilli()
+	g.lastTS = max(g.lastTS, time.Now().UnixMilli())
 	bodies := make([][]byte, n)
 	for i := range bodies {
+		g.lastTS++
 		bodies[i], _ = json.Marshal(api.ActivityRequest{Type: api.TypeCreateReadOnlySession, OrganizationID: g.org,
-			TimestampMs: strconv.FormatInt(now+int64(i), 10), Parameters: json.RawMessage(`{}`)})
+			TimestampMs: strconv.FormatInt(g.lastTS, 10), Parameters: json.RawMessage(`{}`)})
 	}
 	return stampAll(b, g.keys["operator"], api.SubmitPrefix+"create_read_only_session", bodies)
 }
