@@ -155,7 +155,7 @@ func (s *Server) listActivities(ctx context.Context, l activityListing) ([]*acti
 			return nil, err
 		}
 		c.mu.Lock()
-		if c.rows == nil || len(c.rows)+len(loaded) > maxCacheEntries {
+		if c.rows == nil || len(c.rows)+len(loaded) > maxListCacheEntries {
 			c.rows = map[int64]*activity{}
 		}
 		for _, a := range loaded {

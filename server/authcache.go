@@ -79,6 +79,10 @@ type cache struct {
 // maxCacheEntries bounds each map; a full map is emptied and refilled.
 const maxCacheEntries = 10_000
 
+// maxListCacheEntries bounds the caches of listed activities and their votes
+// (kilobytes each): enough for the pages a few consoles keep polling.
+const maxListCacheEntries = 2_000
+
 type apiKeyEntry struct {
 	id, org, user, typ string
 	exp, created       int64
@@ -123,12 +127,16 @@ func (c *cache) generations() (auth, pol uint64) {
 
 // put stores v in *m under key if the generation is still gen.
 func put[V any](c *cache, gen uint64, cur *uint64, m *map[string]V, key string, v V) {
+	putBounded(c, gen, cur, m, key, v, maxCacheEntries)
+}
+
+func putBounded[V any](c *cache, gen uint64, cur *uint64, m *map[string]V, key string, v V, limit int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if *cur != gen {
 		return
 	}
-	if *m == nil || len(*m) >= maxCacheEntries {
+	if *m == nil || len(*m) >= limit {
 		*m = map[string]V{}
 	}
 	(*m)[key] = v
@@ -336,7 +344,7 @@ func (s *Server) loadVotesCached(ctx context.Context, acts []*activity) error {
 	for _, a := range missing {
 		// Readers share the cached slice: it is never appended to in place
 		// (castVote works on activities loaded in its transaction).
-		put(c, gen, &c.votesGen, &c.votes, a.ID, slices.Clip(a.Votes))
+		putBounded(c, gen, &c.votesGen, &c.votes, a.ID, slices.Clip(a.Votes), maxListCacheEntries)
 	}
 	return nil
 }
