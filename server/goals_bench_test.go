@@ -276,8 +276,8 @@ func BenchmarkGoals(b *testing.B) {
 	for _, g := range []*goalOrg{small, large} {
 		b.Run("Throughput/"+strconv.Itoa(g.n), func(b *testing.B) {
 			subs := g.submits(b, b.N)
-			q := throughput(b, client, g.url, g.whoami, b.N)
-			s := throughput(b, client, g.url, subs, b.N)
+			q, _ := throughput(b, client, g.url, g.whoami, b.N, nil)
+			s, _ := throughput(b, client, g.url, subs, b.N, nil)
 			b.ReportMetric(q, "whoami/s")
 			b.ReportMetric(s, "submits/s")
 			b.ReportMetric(s/q, "submits/whoami")
@@ -286,8 +286,9 @@ func BenchmarkGoals(b *testing.B) {
 	}
 }
 
-// throughput sends n requests from 16 clients and returns requests/s.
-func throughput(b *testing.B, c *http.Client, base string, reqs []stampedRequest, n int) float64 {
+// throughput sends n requests from 16 clients and returns requests/s and
+// the time taken; lat, when not nil, receives each request's latency.
+func throughput(b *testing.B, c *http.Client, base string, reqs []stampedRequest, n int, lat *latencies) (float64, time.Duration) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -300,15 +301,20 @@ func throughput(b *testing.B, c *http.Client, base string, reqs []stampedRequest
 				if i >= int64(n) {
 					return
 				}
+				t0 := time.Now()
 				if err := reqs[i%int64(len(reqs))].do(c, base); err != nil {
 					b.Error(err)
 					return
+				}
+				if lat != nil {
+					lat.add(time.Since(t0))
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	return float64(n) / time.Since(start).Seconds()
+	elapsed := time.Since(start)
+	return float64(n) / elapsed.Seconds(), elapsed
 }
 
 // processCPU is the CPU time (user + system) of this process so far.
@@ -355,29 +361,7 @@ func BenchmarkGroupCommit(b *testing.B) {
 			subs := g.submits(b, b.N)
 			batches0, jobs0 := st.batches.Load(), st.batched.Load()
 			var lat latencies
-			var next atomic.Int64
-			var wg sync.WaitGroup
-			start := time.Now()
-			for range 16 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for {
-						i := next.Add(1) - 1
-						if i >= int64(b.N) {
-							return
-						}
-						t0 := time.Now()
-						if err := subs[i].do(client, g.url); err != nil {
-							b.Error(err)
-							return
-						}
-						lat.add(time.Since(t0))
-					}
-				}()
-			}
-			wg.Wait()
-			elapsed := time.Since(start)
+			_, elapsed := throughput(b, client, g.url, subs, b.N, &lat)
 			lat.report(b, elapsed)
 			slices.Sort(lat.d)
 			b.ReportMetric(float64(lat.d[len(lat.d)/2].Microseconds())/1000, "p50-ms")
