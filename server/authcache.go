@@ -297,6 +297,11 @@ func cacheUsable(q querier) bool {
 // answer depends only on the activity's intent, which never changes, and on
 // the organization's policies, whose changes invalidate it. The console asks
 // it for every pending activity on every refresh.
+//
+// This holds only while policy conditions see the activity alone. A policy
+// whose condition or time expression reads the clock (policy.Input.Now) makes
+// the answer change with time: such an organization's answers must not be
+// cached.
 // compute must use policies current at generation gen (orgPolicies).
 func (s *Server) awaitsConsensus(q querier, a *activity, gen uint64, compute func() (bool, error)) (bool, error) {
 	c := s.db.cache

@@ -43,6 +43,9 @@ func (v *voters) mayVote(ctx context.Context, a *activity, userID string) (bool,
 // awaitsPolicyConsensus reports whether a matching allow policy asks for a
 // consensus of approvers. Conditions see the activity, not the approvers, so
 // the answer is the same for every user.
+//
+// The answer is cached per activity (Server.awaitsConsensus): valid only while
+// conditions cannot read the clock.
 func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, error) {
 	if !v.loaded {
 		op, gen, err := v.s.orgPolicies(ctx, v.q, v.o)
