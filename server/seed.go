@@ -231,8 +231,19 @@ func (s *Server) seedWrite(ctx context.Context, tx *txn, o *org, acts []seedActi
 		if !sa.decide {
 			continue
 		}
-		if err := s.complete(ctx, tx, a); err != nil {
-			return err
+		// Executed as complete does, without its savepoint: neither seeded
+		// kind writes anything before it fails, and a savepoint per activity
+		// inside the chunk's transaction made SQLite truncate the chunk's
+		// growing in-memory sub-journal once per activity (quadratic).
+		result, err := s.execute(ctx, tx, a)
+		var fail *execFailure
+		switch {
+		case errors.As(err, &fail):
+			a.Status, a.Failure = api.StatusFailed, &api.Failure{Code: fail.code, Message: fail.msg}
+		case err != nil:
+			return fmt.Errorf("execute %s: %w", a.Type, err)
+		default:
+			a.Status, a.Result = api.StatusCompleted, result
 		}
 		if err := updateActivity(ctx, tx, a); err != nil {
 			return err

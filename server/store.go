@@ -26,7 +26,8 @@ const DatabaseFile = "vigil.db"
 // All writes go through one goroutine (writer) that runs them in transactions,
 // one at a time: votes on an activity can never interleave. Write jobs that
 // arrive together share one transaction (group commit), each inside its own
-// savepoint so that a failing job leaves no trace, and every job's caller gets
+// savepoint so that a failing job leaves no trace (a job alone is undone by
+// rolling its transaction back), and every job's caller gets
 // its answer only after the commit is durable (synchronous=FULL).
 type store struct {
 	writeDB, readDB *sql.DB
@@ -247,25 +248,22 @@ func (s *store) runBatch(batch []*writeJob) {
 		return
 	}
 	tx := &txn{tx: sqlTx, c: s.write, cache: s.cache}
-	for i, j := range batch {
-		if _, err := tx.ExecContext(ctx, `SAVEPOINT write_job`); err != nil {
+	if len(batch) == 1 {
+		// A job alone needs no savepoint: the transaction is its undo. (A
+		// savepoint makes SQLite copy every page the job changes into a
+		// sub-journal first: for a large job, such as a seeding chunk, that
+		// is most of its cost.)
+		if err := runJob(batch[0], tx); err != nil {
 			sqlTx.Rollback()
-			fail(fmt.Errorf("savepoint: %w", err))
+			s.cache.invalidate(tx.changed)
+			batch[0].done <- err
 			return
 		}
-		results[i] = runJob(j, tx)
-		if results[i] != nil {
-			if _, err := tx.ExecContext(ctx, `ROLLBACK TO write_job`); err != nil {
-				sqlTx.Rollback()
-				fail(fmt.Errorf("undo a failed write: %w", err))
-				return
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `RELEASE write_job`); err != nil {
-			sqlTx.Rollback()
-			fail(fmt.Errorf("release savepoint: %w", err))
-			return
-		}
+	} else if err := s.runJobs(ctx, tx, batch, results); err != nil {
+		sqlTx.Rollback()
+		s.cache.invalidate(tx.changed)
+		fail(err)
+		return
 	}
 	err = sqlTx.Commit()
 	// Before any caller hears of the commit: the next request must not see a
@@ -278,6 +276,27 @@ func (s *store) runBatch(batch []*writeJob) {
 	for i, j := range batch {
 		j.done <- results[i]
 	}
+}
+
+// runJobs runs a batch's jobs in tx, each in a savepoint so that a failing
+// job leaves no trace; results gets each job's error. An error returned means
+// the transaction itself failed.
+func (s *store) runJobs(ctx context.Context, tx *txn, batch []*writeJob, results []error) error {
+	for i, j := range batch {
+		if _, err := tx.ExecContext(ctx, `SAVEPOINT write_job`); err != nil {
+			return fmt.Errorf("savepoint: %w", err)
+		}
+		results[i] = runJob(j, tx)
+		if results[i] != nil {
+			if _, err := tx.ExecContext(ctx, `ROLLBACK TO write_job`); err != nil {
+				return fmt.Errorf("undo a failed write: %w", err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `RELEASE write_job`); err != nil {
+			return fmt.Errorf("release savepoint: %w", err)
+		}
+	}
+	return nil
 }
 
 // runJob runs one job, turning a panic into an error so that one bad request
