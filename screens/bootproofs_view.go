@@ -175,14 +175,6 @@ func (b *BootProofs) View() string {
 	return ansi.Truncate(head, width, "…") + "\n" + b.list.View()
 }
 
-// pad pads styled s with spaces to w cells.
-func pad(s string, w int) string {
-	if n := lipgloss.Width(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
-}
-
 // renderDetail rebuilds the report of the selected app, section by section.
 // Every string from the proof goes through the builder (or ui.Clean), and the
 // copyable lines are remembered with their position so the cursor can move over

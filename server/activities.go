@@ -83,17 +83,6 @@ func (a *activity) voteBy(userID string) (voteRow, bool) {
 	return voteRow{}, false
 }
 
-// approverIDs lists the users who approved, in order (the requester first).
-func (a *activity) approverIDs() []string {
-	var ids []string
-	for _, v := range a.Votes {
-		if v.Vote.Selection == api.VoteApproved {
-			ids = append(ids, v.Vote.UserID)
-		}
-	}
-	return ids
-}
-
 const activityColumns = `seq, id, org_id, type, status, fingerprint, requester_id, body, intent, result, failure, generate_app_proofs, created_ns, updated_ns`
 
 func scanActivity(row interface{ Scan(...any) error }) (*activity, error) {

@@ -29,11 +29,9 @@ type activityListing struct {
 	limit    int
 }
 
-// query returns the SQL and its arguments; rows come newest first, except
-// for a ">" cursor (the page preceding it), where they come oldest first.
-func (l activityListing) query() (string, []any) { return l.queryColumns(activityColumns) }
-
-// queryColumns is query selecting columns (which must include seq).
+// queryColumns returns the SQL selecting columns (which must include seq) and
+// its arguments; rows come newest first, except for a ">" cursor (the page
+// preceding it), where they come oldest first.
 func (l activityListing) queryColumns(columns string) (string, []any) {
 	statuses, types := dedupe(l.statuses), dedupe(l.types)
 	type arm struct {
