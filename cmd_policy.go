@@ -188,7 +188,18 @@ func policyCheck(c cli, args []string) error {
 	if err := checkExpressions(c, *condition, *consensus); err != nil {
 		return err
 	}
-	fmt.Fprintln(c.stdout, "ok: the condition and the consensus compile")
+	var what []string
+	if *condition != "" {
+		what = append(what, "condition")
+	}
+	if *consensus != "" {
+		what = append(what, "consensus")
+	}
+	verb := "compile"
+	if len(what) == 1 {
+		verb = "compiles"
+	}
+	fmt.Fprintf(c.stdout, "ok: the %s %s\n", strings.Join(what, " and the "), verb)
 	return nil
 }
 

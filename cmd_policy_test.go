@@ -13,8 +13,20 @@ func TestPolicyCheckOffline(t *testing.T) {
 	// No config, no network: runVigil's environment is empty.
 	code, out, errOut := runVigil(t, nil, "", "policy", "check", "--condition", "activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'", "--consensus", "approvers.count() >= 2")
 	wantExit(t, "valid", code, 0, out, errOut)
-	if !strings.Contains(out, "ok") {
+	if !strings.Contains(out, "ok: the condition and the consensus compile") {
 		t.Errorf("valid: %s", out)
+	}
+	// Only what was given is said to compile, and the documented language is
+	// accepted: a transaction keyword with a value beyond 64 bits.
+	code, out, errOut = runVigil(t, nil, "", "policy", "check", "--condition", "eth.tx.value < 1000000000000000000000")
+	wantExit(t, "condition only", code, 0, out, errOut)
+	if strings.TrimSpace(out) != "ok: the condition compiles" {
+		t.Errorf("condition only: %q", out)
+	}
+	code, out, errOut = runVigil(t, nil, "", "policy", "check", "--condition", "time.now > 3")
+	wantExit(t, "time in a condition", code, 1, out, errOut)
+	if !strings.Contains(errOut, "only available in the time expression") {
+		t.Errorf("time in a condition: %s", errOut)
 	}
 	code, out, errOut = runVigil(t, nil, "", "policy", "check", "--condition", "activity.typo == 'X'")
 	wantExit(t, "bad condition", code, 1, out, errOut)
