@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -138,7 +139,13 @@ func activityList(ctx context.Context, c cli, args []string) error {
 				return err
 			}
 			if len(acts) == 0 {
-				fmt.Fprintln(c.stderr, "no activities match")
+				msg := "no activities match"
+				if slices.Contains(opts.Statuses, api.StatusPending) && !slices.Contains(opts.Statuses, api.StatusConsensusNeeded) {
+					// PENDING is the service's brief state before policies run;
+					// what waits for votes (the console's "pending") is CONSENSUS_NEEDED.
+					msg += "; activities waiting for votes are --status consensus-needed"
+				}
+				fmt.Fprintln(c.stderr, msg)
 				return nil
 			}
 			rows := make([][]string, 0, len(acts))

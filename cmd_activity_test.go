@@ -57,6 +57,14 @@ func TestActivityListFiltersAndJSON(t *testing.T) {
 		t.Errorf("want a header and bob's one pending DELETE_API_KEYS:\n%s", out)
 	}
 
+	// "pending" is the service's PENDING; nothing waits there, and the message
+	// says where what waits for votes is.
+	code, out, errOut = e.run("", "activity", "list", "--status", "pending")
+	wantExit(t, "list pending", code, 0, out, errOut)
+	if out != "" || !strings.Contains(errOut, "--status consensus-needed") {
+		t.Errorf("list --status pending: stdout %q, stderr %q", out, errOut)
+	}
+
 	// --after pages on to older activities.
 	first, err := e.client("alice").ListActivities(context.Background(), api.ListActivitiesOptions{Limit: 4})
 	if err != nil || len(first) != 4 {
