@@ -18,6 +18,7 @@ Usage:
   vigil mfa list [--user ID] [--json]
   vigil mfa get [--user ID] [--json] MFA_POLICY_ID
   vigil mfa create --user ID --name N --condition EXPR --step METHODS… [--order N] [--notes T]
+  vigil mfa status [--user ID] [--json] ACTIVITY_ID
 
 Every subcommand takes --profile NAME and --config FILE (or $VIGIL_PROFILE,
 $VIGIL_CONFIG) and -h for its flags and examples.
@@ -28,6 +29,7 @@ func cmdMfa(ctx context.Context, c cli, args []string) error {
 		{"list", mfaList},
 		{"get", mfaGet},
 		{"create", mfaCreate},
+		{"status", mfaStatus},
 	}, args)
 }
 
@@ -205,4 +207,48 @@ func mfaCreate(ctx context.Context, c cli, args []string) error {
 		return fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)
 	}
 	return printSubmitted(c.stdout, a, raw, conn.json)
+}
+
+const mfaStatusUsage = `Usage: vigil mfa status [--user ID] [--json] ACTIVITY_ID
+
+Shows, for each voter of an activity (or the one --user names), the MFA policy
+that applies to them and whether the credential they voted with satisfies its
+steps (get_mfa_status). A voter no MFA policy applies to is not listed.
+
+Examples:
+  vigil mfa status 0192a6c4-…
+  vigil mfa status --user 0192… --json 0192a6c4-…
+
+Flags:
+`
+
+func mfaStatus(ctx context.Context, c cli, args []string) error {
+	var user string
+	return queryVerb{
+		name: "mfa status", usage: mfaStatusUsage, arg: "activity id",
+		flags: func(fs *flag.FlagSet) { fs.StringVar(&user, "user", "", "only the voter with user `ID`") },
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetMfaStatus, api.GetMfaStatusRequest{OrganizationID: client.OrganizationID(), ActivityID: id, UserID: user})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			statuses, err := client.GetMfaStatus(ctx, id, user)
+			if err != nil {
+				return err
+			}
+			if len(statuses) == 0 {
+				fmt.Fprintln(c.stderr, "no MFA policy applies to the voters of this activity")
+				return nil
+			}
+			rows := make([][]string, 0, len(statuses))
+			for _, st := range statuses {
+				done := make([]string, 0, len(st.SatisfiedMethods))
+				for _, m := range st.SatisfiedMethods {
+					done = append(done, strings.TrimPrefix(m.Type, "AUTHENTICATION_TYPE_"))
+				}
+				rows = append(rows, []string{st.UserID, st.MfaPolicyID, strconv.FormatBool(st.Satisfied),
+					stepsText(st.RequiredMethods), strings.Join(done, ", ")})
+			}
+			return table(c.stdout, []string{"USER", "MFA POLICY", "SATISFIED", "REQUIRED", "SATISFIED BY"}, rows)
+		},
+	}.run(ctx, c, args)
 }

@@ -11,7 +11,7 @@ import (
 
 func TestMfaFeatureUserAPIKeyValidation(t *testing.T) {
 	checkUsageErrors(t, []usageCase{
-		{[]string{"mfa", "status", "x"}, `unknown mfa subcommand "status"`},
+		{[]string{"mfa", "status"}, "mfa status takes one argument, the activity id"},
 		{[]string{"mfa", "get"}, "mfa get takes one argument, the MFA policy id"},
 		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true", "--step", "retina"}, `"retina" is not an authentication type`},
 		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true"}, "invalid parameter requiredAuthenticationMethods: is required but empty"},
@@ -173,5 +173,30 @@ func TestUserAndAPIKeyEndToEnd(t *testing.T) {
 	wantExit(t, "approve", code, 0, out, errOut)
 	if _, err := e.client("alice").GetAPIKey(ctx, oldKey.APIKeyID); err == nil {
 		t.Errorf("the key is still there after the approved deletion")
+	}
+}
+
+func TestMfaStatusEndToEnd(t *testing.T) {
+	e := newVerbEnv(t)
+	ctx := context.Background()
+	// alice's "Passkey for policy changes" applies to a policy she proposes.
+	a, err := e.client("alice").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "mfa probe", Effect: api.EffectAllow, Notes: "n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := e.client("alice").GetMfaStatus(ctx, a.ID, "")
+	if err != nil || len(want) == 0 {
+		t.Fatalf("service: %v %v", want, err)
+	}
+	code, out, errOut := e.run("", "mfa", "status", a.ID)
+	wantExit(t, "mfa status", code, 0, out, errOut)
+	if !strings.Contains(out, want[0].MfaPolicyID) || !strings.Contains(out, e.userID("alice")) {
+		t.Errorf("status:\n%s", out)
+	}
+	code, out, errOut = e.run("", "mfa", "status", "--json", "--user", e.userID("alice"), a.ID)
+	wantExit(t, "mfa status --json", code, 0, out, errOut)
+	var reply api.GetMfaStatusResponse
+	if err := json.Unmarshal([]byte(out), &reply); err != nil || len(reply.MfaStatuses) != 1 || reply.MfaStatuses[0].MfaPolicyID != want[0].MfaPolicyID {
+		t.Errorf("status --json: %v\n%s", err, out)
 	}
 }

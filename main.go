@@ -166,7 +166,7 @@ Usage:
   vigil activity list|get|approve|reject|wait|evaluations|proofs
                                                         activities and votes
   vigil policy list|get|create|check                    policies
-  vigil mfa list|get|create                             MFA policies
+  vigil mfa list|get|create|status                      MFA policies
   vigil feature list|set                                organization features
   vigil user list|get                                   users
   vigil apikey get|delete                               API keys

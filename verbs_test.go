@@ -124,7 +124,7 @@ func TestEveryVerbHasHelpWithExamples(t *testing.T) {
 		{"request"}, {"activity", "list"}, {"activity", "get"}, {"activity", "approve"}, {"activity", "reject"},
 		{"activity", "wait"}, {"activity", "evaluations"}, {"activity", "proofs"},
 		{"policy", "list"}, {"policy", "get"}, {"policy", "create"}, {"policy", "check"},
-		{"mfa", "list"}, {"mfa", "get"}, {"mfa", "create"}, {"feature", "list"}, {"feature", "set"},
+		{"mfa", "list"}, {"mfa", "get"}, {"mfa", "create"}, {"mfa", "status"}, {"feature", "list"}, {"feature", "set"},
 		{"user", "list"}, {"user", "get"}, {"apikey", "get"}, {"apikey", "delete"},
 		{"invitation", "create"}, {"tag", "create"}, {"contract", "create"}, {"wallet-account", "delete"},
 		{"oauth2-credential", "update"}, {"tvc-deployment", "delete"}, {"session", "create-read-only"}, {"onramp", "status"},
