@@ -1,0 +1,186 @@
+// Package cli is vigil's command line: one file per verb group (console, demo,
+// serve, keys, stamp, proof, request, activity, policy, mfa, feature, user, apikey
+// and the remaining operations), the shared flag and output helpers, and the
+// profile loading that the CLI and the console share. The vigil command's main
+// calls Main.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+)
+
+// version is set at build time with
+// -ldflags "-X github.com/vigil-console/vigil/cli.version=…".
+var version = "dev"
+
+// proc carries the process's standard streams and environment, so commands can be
+// tested without touching the real ones.
+type proc struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+}
+
+// usageError marks a mistake in how a command was called (exit code 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// Main runs vigil with args (without the program name) on the process's real
+// streams and environment, and returns the exit status: 0 ok, 1 failure, 2 usage
+// error. SIGINT and SIGTERM cancel the running command.
+func Main(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, proc{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, args)
+}
+
+// run dispatches to a subcommand and maps its error to an exit code:
+// 0 ok, 1 failure, 2 usage error.
+func run(ctx context.Context, c proc, args []string) int {
+	name := ""
+	if len(args) > 0 {
+		name, args = args[0], args[1:]
+	}
+	var err error
+	switch name {
+	case "", "console":
+		err = cmdConsole(ctx, c, args)
+	case "demo":
+		err = cmdDemo(ctx, c, args)
+	case "serve":
+		err = cmdServe(ctx, c, args)
+	case "keys":
+		err = cmdKeys(ctx, c, args)
+	case "stamp":
+		err = cmdStamp(ctx, c, args)
+	case "proof":
+		err = cmdProof(ctx, c, args)
+	case "request":
+		err = cmdRequest(ctx, c, args)
+	case "activity":
+		err = cmdActivity(ctx, c, args)
+	case "policy":
+		err = cmdPolicy(ctx, c, args)
+	case "mfa":
+		err = cmdMfa(ctx, c, args)
+	case "feature":
+		err = cmdFeature(ctx, c, args)
+	case "user":
+		err = cmdUser(ctx, c, args)
+	case "apikey":
+		err = cmdAPIKey(ctx, c, args)
+	case "invitation", "tag", "contract", "wallet-account", "oauth2-credential", "tvc-deployment", "session", "onramp":
+		err = cmdOperation(ctx, c, name, args)
+	case "version", "--version", "-version":
+		err = cmdVersion(c, args)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(c.stdout, topUsage)
+	default:
+		if len(name) > 0 && name[0] == '-' {
+			// Flags before any subcommand belong to the console.
+			err = cmdConsole(ctx, c, append([]string{name}, args...))
+		} else {
+			err = usagef("unknown command %q; run 'vigil help' for the list", name)
+		}
+	}
+	return exitCode(c.stderr, err)
+}
+
+func exitCode(stderr io.Writer, err error) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, errHelpShown) {
+		return 0
+	}
+	var es *exitStatus
+	if errors.As(err, &es) {
+		fmt.Fprintf(stderr, "vigil: %s\n", es.msg)
+		return es.code
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		fmt.Fprintf(stderr, "vigil: %s\n", u.msg)
+		return 2
+	}
+	fmt.Fprintf(stderr, "vigil: %s\n", err)
+	return 1
+}
+
+// errHelpShown is returned by a command that printed its help on -h.
+var errHelpShown = errors.New("help shown")
+
+const versionUsage = `Usage: vigil version
+
+Prints vigil's version: the release it was built as, else the module version and the
+VCS revision the Go toolchain recorded, and the Go version.
+`
+
+func cmdVersion(c proc, args []string) error {
+	if err := parseFlagsOnly(c, newFlagSet("version", versionUsage), args); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "vigil %s\n", versionString())
+	return nil
+}
+
+// versionString is the -ldflags version, else the module version and VCS revision
+// the Go toolchain recorded (go install …@v1.2.3, or a build in a git checkout).
+func versionString() string {
+	if version != "dev" {
+		return version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	v := version
+	if info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " (" + s.Value[:12] + ")"
+		}
+	}
+	return v + " " + info.GoVersion
+}
+
+const topUsage = `vigil — a terminal console for organizations on the activity/query service
+
+Usage:
+  vigil [console] [--profile NAME] [--config FILE] [--read-only]
+                                                        open the console
+  vigil demo [--as NAME] [--data DIR]                   the console on a local demo service
+                                                        (NAME: alice, bob, carol or operator)
+  vigil serve [--addr HOST:PORT] [--data DIR] [--demo]  run the local service
+  vigil keys generate|list|show|import                  manage stamping keys (list --agent: the ssh-agent's)
+  vigil stamp --key NAME [--body JSON | --body-file F]  print the X-Stamp for a body (or --verify one)
+  vigil proof verify|fetch                              verify enclave boot proofs and app proofs
+  vigil request --path P (--body JSON | --body-file F)  send a raw stamped request (or --stamp-only)
+  vigil activity list|get|approve|reject|wait|evaluations|proofs
+                                                        activities and votes
+  vigil policy list|get|create|check                    policies
+  vigil mfa list|get|create|status                      MFA policies
+  vigil feature list|set                                organization features
+  vigil user list|get                                   users
+  vigil apikey get|delete                               API keys
+  vigil invitation create, tag create, contract create, wallet-account delete,
+  vigil oauth2-credential update, tvc-deployment delete, session create-read-only,
+  vigil onramp status                                   the remaining operations
+  vigil version                                         print the version
+  vigil help                                            this text
+
+Every command takes -h for its flags and examples ('vigil console -h' for the console's).
+`

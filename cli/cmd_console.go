@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/screens"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+const consoleUsage = `Usage: vigil [--profile NAME] [--config FILE] [--read-only] [--log-file FILE]
+
+Opens the console on a profile of the config file
+($XDG_CONFIG_HOME/vigil/config.toml unless --config). Keys: ? shows them all.
+
+Examples:
+  vigil                              the default profile
+  vigil --profile prod --read-only   look, never vote
+  vigil demo                         a local demo organization, no setup
+
+Flags:
+`
+
+// noConfigHelp is what a first run without any config says.
+const noConfigHelp = `no config file at %s.
+
+To try vigil with nothing to set up, run a local demo organization:
+  vigil demo
+
+To connect to your organization:
+  1. vigil keys generate NAME     (then register the printed public key as an API key of your user)
+  2. write %s with a profile, e.g.
+       [profiles.prod]
+       base_url = "https://api.example.com"
+       organization_id = "..."
+       key = "NAME"
+  3. vigil --profile prod         (--config FILE reads a config kept elsewhere)`
+
+func cmdConsole(ctx context.Context, c proc, args []string) error {
+	fset := newFlagSet("console", consoleUsage)
+	profile := fset.String("profile", "", "profile to use (default $VIGIL_PROFILE, else default_profile)")
+	config := fset.String("config", "", "config file (default $XDG_CONFIG_HOME/vigil/config.toml)")
+	readOnly := fset.Bool("read-only", false, "disable every submit (votes included)")
+	logFile := fset.String("log-file", "", "append logs to FILE (default: no logs)")
+	if err := parseFlagsOnly(c, fset, args); err != nil {
+		return err
+	}
+	p, err := loadProfile(c, *config, *profile)
+	if err != nil {
+		return err
+	}
+	logger, closeLog, err := openLog(*logFile)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	root, err := consoleModel(p, *readOnly, c.getenv, logger)
+	if err != nil {
+		return err
+	}
+	return runProgram(ctx, c, root, logger)
+}
+
+// consoleModel builds the console for a profile: its stamper, client, read-only
+// wrapper and theme.
+func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger) (*screens.Root, error) {
+	if _, ok := theme.AccentColor(p.Color); p.Color != "" && !ok {
+		return nil, fmt.Errorf("profile %q: color %q is not a colour: use a name (red, green, yellow, blue, magenta, cyan, orange, purple, pink), an ANSI number 0-255 or #rrggbb", p.Name, p.Color)
+	}
+	proofs, err := profileProofSettings(p)
+	if err != nil {
+		return nil, err
+	}
+	stamper, err := profileStamper(p, getenv)
+	if err != nil {
+		return nil, err
+	}
+	// Exact strings: the screens escape every server string when they render it
+	// (ui.Clean), the same way wherever it shows, including inside intent JSON;
+	// escaping at decode too would show a zero-width space as \\u200b there.
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithUserAgent("vigil/"+version), api.WithExactStrings())
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+	}
+	// Read-only mode has no submitter at all: the console holds nothing that can
+	// submit, whatever a screen tries.
+	var submitter screens.Submitter = client
+	if readOnly || p.ReadOnly {
+		submitter = nil
+	}
+	logger.Info("console start", "profile", p.Name, "base_url", p.BaseURL,
+		"organization", p.OrganizationID, "read_only", readOnly || p.ReadOnly)
+	filters, err := p.SavedFilters()
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: filters: %w", p.Name, err)
+	}
+	root := screens.NewRoot(screens.Options{
+		Reader:       client,
+		Submitter:    submitter,
+		Profile:      p.Name,
+		Theme:        theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},
+		Refresh:      p.Refresh.Duration,
+		Logger:       logger,
+		Proofs:       proofs,
+		Mouse:        p.MouseOn(),
+		Notify:       p.Notify,
+		SavedFilters: filters,
+		KeyKind:      stamperKindLabel(stamper),
+	})
+	if err := root.Rebind(p.Keys); err != nil {
+		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)
+	}
+	return root, nil
+}
+
+// runProgram runs the console until the user quits or ctx ends.
+func runProgram(ctx context.Context, c proc, root *screens.Root, logger *slog.Logger) error {
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if c.stdin != os.Stdin {
+		opts = append(opts, tea.WithInput(c.stdin))
+	}
+	if c.stdout != os.Stdout {
+		// Not the terminal (tests, pipes): nobody reports a size, so assume 80×24.
+		opts = append(opts, tea.WithOutput(c.stdout), tea.WithWindowSize(80, 24))
+	}
+	start := time.Now()
+	_, err := tea.NewProgram(root, opts...).Run()
+	logger.Info("console stop", "after", time.Since(start).Round(time.Millisecond).String())
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // interrupted by a signal: a normal way to leave
+	}
+	if err != nil {
+		return fmt.Errorf("console: %w", err)
+	}
+	return nil
+}
+
+// openLog opens --log-file for appending (0600), or returns a logger that
+// discards: logs never go to the terminal while the console runs.
+func openLog(path string) (*slog.Logger, func(), error) {
+	if path == "" {
+		return slog.New(slog.NewTextHandler(io.Discard, nil)), func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("log file: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
+}

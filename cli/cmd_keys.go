@@ -1,0 +1,293 @@
+package cli
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/vigil-console/vigil/keys"
+)
+
+const keysUsage = `Usage: vigil keys <command> [flags]
+
+Manage the keys that stamp your requests (the X-Stamp header).
+
+Commands:
+  generate [--scheme p256|secp256k1|ed25519] [--dir DIR] NAME   make a new key
+  list     [--dir DIR] [--agent]                                list stored keys (--agent: the ssh-agent's)
+  show     [--dir DIR] NAME|ssh-agent:SHA256:…                  public key, scheme, credential type, files
+  import   --scheme S [--file F] [--dir DIR] NAME               store an existing private key (hex; stdin without --file)
+
+Keys live in DIR (default $XDG_CONFIG_HOME/vigil/keys, or ~/.config/vigil/keys)
+as NAME.private (mode 0600), NAME.public and NAME.scheme. A key held by the
+ssh-agent at SSH_AUTH_SOCK (a hardware token or Secure Enclave behind it
+included) is named ssh-agent:SHA256:… wherever a key name is taken
+(docs/keys.md).
+
+Examples:
+  vigil keys generate ops
+  vigil keys list --agent
+  vigil keys generate --scheme ed25519 ci-bot
+  vigil keys show ops
+  vigil keys import --scheme secp256k1 --file old.hex legacy
+`
+
+// cmdKeys runs 'vigil keys …'.
+func cmdKeys(ctx context.Context, c proc, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(c.stderr, keysUsage)
+		return usagef("keys needs a command: generate, list, show or import")
+	}
+	sub, args := args[0], args[1:]
+	switch sub {
+	case "generate":
+		return keysGenerate(c, args)
+	case "list":
+		return keysList(c, args)
+	case "show":
+		return keysShow(c, args)
+	case "import":
+		return keysImport(c, args)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(c.stdout, keysUsage)
+		return errHelpShown
+	}
+	return usagef("unknown keys command %q; use generate, list, show or import (vigil keys -h)", sub)
+}
+
+func keysDirFlag(c proc, fs *flag.FlagSet) *string {
+	return fs.String("dir", "", "keys directory (default "+keys.DefaultDir(c.getenv)+")")
+}
+
+func keysStore(c proc, dir string) keys.Store {
+	if dir == "" {
+		dir = keys.DefaultDir(c.getenv)
+	}
+	return keys.Store{Dir: dir}
+}
+
+const keysGenerateUsage = `Usage: vigil keys generate [--scheme p256|secp256k1|ed25519] [--dir DIR] NAME
+
+Makes a new stamping key and stores it as NAME (never overwrites an existing key).
+Register the printed public key as an API key of your user, then set
+key = "NAME" in your profile.
+
+Flags:
+  --scheme S   p256 (default), secp256k1 or ed25519
+  --dir DIR    keys directory (default $XDG_CONFIG_HOME/vigil/keys)
+
+Examples:
+  vigil keys generate ops
+  vigil keys generate --scheme ed25519 ci-bot
+`
+
+func keysGenerate(c proc, args []string) error {
+	fs := newFlagSet("keys generate", keysGenerateUsage)
+	scheme := fs.String("scheme", "p256", "")
+	dir := keysDirFlag(c, fs)
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("keys generate takes one key name, got %d arguments (see vigil keys generate -h)", len(pos))
+	}
+	sc, err := keys.ParseScheme(*scheme)
+	if err != nil {
+		return usagef("keys generate: --scheme: %v", err)
+	}
+	if keys.IsAgentRef(pos[0]) {
+		return usagef("keys generate: %s names an ssh-agent key; the agent's keys are made outside vigil (ssh-keygen -t ecdsa -b 256, then ssh-add), and 'vigil keys list --agent' shows them", pos[0])
+	}
+	if err := keys.ValidateName(pos[0]); err != nil {
+		return usagef("keys generate: %v", err)
+	}
+	store := keysStore(c, *dir)
+	k, err := store.Generate(pos[0], sc)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "Generated key %q.\n", pos[0])
+	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
+	fmt.Fprintf(c.stdout, "\nNext: register the public key as an API key (%s) of your user,\nthen set key = %q in your profile.\n", k.CredentialType(), pos[0])
+	return nil
+}
+
+func printKeyDetails(w io.Writer, store keys.Store, name, scheme, pub, credType string) {
+	priv, pubPath, schPath := store.Paths(name)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  name:\t%s\n", name)
+	fmt.Fprintf(tw, "  public key:\t%s\n", pub)
+	fmt.Fprintf(tw, "  scheme:\t%s\n", scheme)
+	fmt.Fprintf(tw, "  credential type:\t%s\n", credType)
+	fmt.Fprintf(tw, "  private key file:\t%s\n", priv)
+	fmt.Fprintf(tw, "  public key file:\t%s\n", pubPath)
+	fmt.Fprintf(tw, "  scheme file:\t%s\n", schPath)
+	tw.Flush()
+}
+
+// displayHex shows a public key read from a file only if it is hex, so a
+// corrupted file cannot put control sequences on the terminal.
+func displayHex(s string) string {
+	if _, err := hex.DecodeString(s); err != nil || s == "" {
+		return "(not hex: the .public file is damaged)"
+	}
+	return s
+}
+
+const keysListUsage = `Usage: vigil keys list [--dir DIR] [--agent]
+
+Lists the stored keys: name, scheme and public key. With --agent, lists the
+keys of the ssh-agent at SSH_AUTH_SOCK instead: those that can stamp (P-256
+and Ed25519) with the key reference to put in a profile and the public key to
+register, then the others with the reason they cannot.
+
+Examples:
+  vigil keys list
+  vigil keys list --agent
+`
+
+func keysList(c proc, args []string) error {
+	fs := newFlagSet("keys list", keysListUsage)
+	dir := keysDirFlag(c, fs)
+	fromAgent := fs.Bool("agent", false, "")
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("keys list takes no arguments, got %q", pos)
+	}
+	if *fromAgent {
+		if *dir != "" {
+			return usagef("keys list: --dir is for stored keys; --agent lists the ssh-agent's")
+		}
+		return keysListAgent(c)
+	}
+	store := keysStore(c, *dir)
+	infos, err := store.List()
+	if err != nil {
+		return err
+	}
+	if len(infos) == 0 {
+		fmt.Fprintf(c.stdout, "No keys in %s; create one with 'vigil keys generate NAME'.\n", store.Dir)
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSCHEME\tPUBLIC KEY")
+	for _, k := range infos {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name, k.Scheme, displayHex(k.PublicKeyHex))
+	}
+	return tw.Flush()
+}
+
+const keysShowUsage = `Usage: vigil keys show [--dir DIR] NAME|ssh-agent:SHA256:…
+
+Shows a key's public key, scheme, credential type and files (for an agent key:
+where the agent holds it). Never prints the private key.
+
+Examples:
+  vigil keys show ops
+  vigil keys show ssh-agent:SHA256:Xn3PC6cbgRA0u9dIPxHpAuQyrfuyQoA8tAqaLP3o1tQ
+`
+
+func keysShow(c proc, args []string) error {
+	fs := newFlagSet("keys show", keysShowUsage)
+	dir := keysDirFlag(c, fs)
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("keys show takes one key name, got %d arguments (see vigil keys show -h)", len(pos))
+	}
+	if err := keys.ValidateRef(pos[0]); err != nil {
+		return usagef("keys show: %v", err)
+	}
+	if keys.IsAgentRef(pos[0]) {
+		if *dir != "" {
+			return usagef("keys show: --dir is for stored keys; %s is a key of the ssh-agent", pos[0])
+		}
+		return keysShowAgent(c, pos[0])
+	}
+	store := keysStore(c, *dir)
+	info, err := store.Info(pos[0])
+	if err != nil {
+		return err
+	}
+	printKeyDetails(c.stdout, store, info.Name, info.Scheme, displayHex(info.PublicKeyHex), keys.CredentialTypeOfScheme(info.Scheme))
+	if fi, err := os.Stat(info.PrivatePath); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		fmt.Fprintf(c.stdout, "\nWarning: %s is accessible by group or others (mode %04o) and will be refused; run: chmod 600 %s\n", info.PrivatePath, fi.Mode().Perm(), info.PrivatePath)
+	}
+	return nil
+}
+
+const keysImportUsage = `Usage: vigil keys import --scheme p256|secp256k1|ed25519 [--file F] [--dir DIR] NAME
+
+Stores an existing private key as NAME (never overwrites). The key is hex: a
+32-byte scalar for p256 and secp256k1, a 32-byte seed for ed25519. It is read
+from --file F, or from standard input without --file (so it stays out of your
+shell history).
+
+Examples:
+  vigil keys import --scheme p256 --file ops.hex ops
+  pass show vigil/ops | vigil keys import --scheme ed25519 ops
+`
+
+// maxImportLen bounds an imported key file.
+const maxImportLen = 4096
+
+func keysImport(c proc, args []string) error {
+	fs := newFlagSet("keys import", keysImportUsage)
+	scheme := fs.String("scheme", "", "")
+	file := fs.String("file", "", "")
+	dir := keysDirFlag(c, fs)
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("keys import takes one key name, got %d arguments (see vigil keys import -h)", len(pos))
+	}
+	if *scheme == "" {
+		return usagef("keys import needs --scheme p256, secp256k1 or ed25519: the hex alone does not say which curve it is for")
+	}
+	sc, err := keys.ParseScheme(*scheme)
+	if err != nil {
+		return usagef("keys import: --scheme: %v", err)
+	}
+	if keys.IsAgentRef(pos[0]) {
+		return usagef("keys import: %s names an ssh-agent key; load keys into the agent with ssh-add", pos[0])
+	}
+	if err := keys.ValidateName(pos[0]); err != nil {
+		return usagef("keys import: %v", err)
+	}
+	b, from, err := readInput(c, *file, maxImportLen)
+	if errors.Is(err, errNoInput) {
+		return usagef("keys import: no --file and no standard input")
+	}
+	if err != nil {
+		return fmt.Errorf("keys import: %w", err)
+	}
+	if len(b) > maxImportLen {
+		return fmt.Errorf("keys import: %s is larger than a key (%d bytes); expected 64 hex digits", from, maxImportLen)
+	}
+	hexKey := strings.TrimSpace(string(b))
+	if hexKey == "" {
+		return fmt.Errorf("keys import: no key in %s; give the hex private key with --file F or on standard input", from)
+	}
+	store := keysStore(c, *dir)
+	k, err := store.Import(pos[0], sc, hexKey)
+	if err != nil {
+		return fmt.Errorf("%w (key read from %s)", err, from)
+	}
+	fmt.Fprintf(c.stdout, "Imported key %q.\n", pos[0])
+	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
+	return nil
+}

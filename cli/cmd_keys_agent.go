@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+)
+
+// openStamper opens the key a reference names: ssh-agent:… is a key of the
+// ssh-agent at SSH_AUTH_SOCK, anything else a key name in dir (default
+// keys.DefaultDir).
+func openStamper(getenv func(string) string, ref, dir string) (keys.Stamper, error) {
+	if keys.IsAgentRef(ref) {
+		return keys.OpenAgentStamper(getenv("SSH_AUTH_SOCK"), ref)
+	}
+	if dir == "" {
+		dir = keys.DefaultDir(getenv)
+	}
+	return keys.Store{Dir: dir}.Load(ref)
+}
+
+// stamperKindLabel is what the console's status bar says about the key.
+func stamperKindLabel(s keys.Stamper) string {
+	switch keys.StamperKind(s) {
+	case keys.KindFile:
+		return "file key"
+	case keys.KindAgent:
+		return "agent key"
+	case keys.KindHardware:
+		return "hardware key (agent)"
+	}
+	return ""
+}
+
+// agentComment shows an agent key's comment, which any process that can add
+// keys to the agent chose: cleaned of control sequences and shortened.
+func agentComment(s string) string {
+	s = api.Sanitize(s)
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:60]) + "…"
+	}
+	return s
+}
+
+func schemeShort(scheme string) string {
+	switch scheme {
+	case keys.SchemeP256:
+		return "p256"
+	case keys.SchemeEd25519:
+		return "ed25519"
+	case keys.SchemeSecp256k1:
+		return "secp256k1"
+	}
+	return "-"
+}
+
+// keysListAgent prints the keys of the agent at SSH_AUTH_SOCK: those that can
+// stamp with the reference and public key to register, then the others with
+// the reason they cannot.
+func keysListAgent(c proc) error {
+	a, err := keys.DialAgent(c.getenv("SSH_AUTH_SOCK"))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	list, err := a.Keys()
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(c.stdout, "The ssh-agent at %s lists no keys: it is locked (ssh-add -X unlocks it) or holds none (ssh-add FILE, or ssh-add -s MODULE for a token).\n", api.Sanitize(a.Socket()))
+		return nil
+	}
+	var usable, unusable []keys.AgentKey
+	for _, k := range list {
+		if k.Unusable == "" {
+			usable = append(usable, k)
+		} else {
+			unusable = append(unusable, k)
+		}
+	}
+	if len(usable) == 0 {
+		fmt.Fprintln(c.stdout, "No key in the agent can stamp: vigil needs a P-256 or Ed25519 key (ssh-keygen -t ecdsa -b 256, or ssh-keygen -t ed25519).")
+	} else {
+		tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "KEY REFERENCE\tSCHEME\tHELD IN\tPUBLIC KEY\tCOMMENT")
+		for _, k := range usable {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Ref(), schemeShort(k.Scheme), k.Kind(), k.PublicKeyHex, agentComment(k.Comment))
+		}
+		tw.Flush()
+		fmt.Fprintln(c.stdout, "\nRegister a public key as an API key of your user (P-256: CREDENTIAL_TYPE_API_KEY_P256,\nEd25519: CREDENTIAL_TYPE_API_KEY_ED25519), then set key = \"KEY REFERENCE\" in your profile.")
+	}
+	if len(unusable) > 0 {
+		fmt.Fprintln(c.stdout, "\nCannot stamp:")
+		for _, k := range unusable {
+			id := k.Fingerprint
+			if id == "" {
+				id = api.Sanitize(k.Type)
+			}
+			fmt.Fprintf(c.stdout, "  %s %s (%s): %s\n", id, api.Sanitize(k.Type), agentComment(k.Comment), k.Unusable)
+		}
+	}
+	return nil
+}
+
+// keysShowAgent describes one agent key.
+func keysShowAgent(c proc, ref string) error {
+	a, err := keys.DialAgent(c.getenv("SSH_AUTH_SOCK"))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	k, err := a.Find(ref)
+	if err != nil {
+		return err
+	}
+	printAgentKey(c.stdout, a.Socket(), k)
+	return nil
+}
+
+func printAgentKey(w io.Writer, socket string, k keys.AgentKey) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  key reference:\t%s\n", k.Ref())
+	fmt.Fprintf(tw, "  ssh key type:\t%s\n", api.Sanitize(k.Type))
+	fmt.Fprintf(tw, "  comment:\t%s\n", agentComment(k.Comment))
+	fmt.Fprintf(tw, "  held in:\t%s (ssh-agent at %s)\n", k.Kind(), api.Sanitize(socket))
+	if k.Unusable != "" {
+		fmt.Fprintf(tw, "  cannot stamp:\t%s\n", k.Unusable)
+	} else {
+		fmt.Fprintf(tw, "  public key:\t%s\n", k.PublicKeyHex)
+		fmt.Fprintf(tw, "  scheme:\t%s\n", k.Scheme)
+		fmt.Fprintf(tw, "  credential type:\t%s\n", k.CredentialType())
+	}
+	tw.Flush()
+}

@@ -1,0 +1,353 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/proof"
+)
+
+const proofUsage = `vigil proof — verify enclave boot proofs and app proofs
+
+Usage:
+  vigil proof verify (--boot-proof FILE | --attestation FILE) [flags]
+  vigil proof fetch --app NAME [--profile P] [--config F] [--out FILE] [flags]
+
+A boot proof is checked cryptographically, offline: the AWS Nitro attestation
+document's COSE signature and certificate chain (to the built-in, pinned AWS
+Nitro Enclaves Root-G1, or to roots you add), its binding to the QuorumOS
+manifest (user_data) and ephemeral key (public_key), the manifest's PCRs and
+quorum approvals, your pins, and each app proof's signature by the attested key.
+
+Exit status: 0 when no check failed, 1 when one did, 2 for usage errors.
+Run 'vigil proof verify -h' or 'vigil proof fetch -h' for flags.
+`
+
+const verifyUsage = `Usage: vigil proof verify (--boot-proof FILE | --attestation FILE) [flags]
+
+Examples:
+  vigil proof verify --boot-proof boot.json --app-proofs proofs.json
+  vigil proof verify --boot-proof boot.json --expect-pcr 0=f670…b207 --json
+  vigil proof verify --attestation doc.cbor --at 2024-09-07T14:40:00Z
+  vigil proof verify --boot-proof demo-boot.json --root demo-root.pem
+
+FILE may be - for standard input. --boot-proof takes a get_latest_boot_proof reply
+({"bootProof":…}) or a bare boot proof; --app-proofs a list_app_proofs reply
+({"appProofs":[…]}), a list, or one app proof; --attestation a raw COSE_Sign1
+document, binary CBOR or base64.
+
+Flags:
+`
+
+const fetchUsage = `Usage: vigil proof fetch --app NAME [--profile P] [--config F] [--out FILE] [flags]
+
+Fetches the latest boot proof of enclave app NAME with the profile's key, verifies
+it against the profile's trusted_roots, expected_pcrs.NAME and
+allowed_manifest_hashes, and prints the report. --out also saves the reply
+({"bootProof":…}) so it can be verified again later with 'vigil proof verify'.
+
+Examples:
+  vigil proof fetch --app signer
+  vigil proof fetch --app signer --profile prod --out signer-boot.json --json
+
+Flags:
+`
+
+// maxProofFile bounds what we read from a proof file.
+const maxProofFile = 8 << 20
+
+func cmdProof(ctx context.Context, c proc, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(c.stderr, proofUsage)
+		return usagef("proof needs a subcommand: verify or fetch")
+	}
+	switch args[0] {
+	case "verify":
+		return cmdProofVerify(c, args[1:])
+	case "fetch":
+		return cmdProofFetch(ctx, c, args[1:])
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(c.stdout, proofUsage)
+		return errHelpShown
+	}
+	return usagef("unknown proof subcommand %q; use verify or fetch", args[0])
+}
+
+// listFlag collects a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// commonProofFlags are shared by verify and fetch.
+type commonProofFlags struct {
+	roots      listFlag
+	expectPCRs listFlag
+	allowHash  listFlag
+	at         string
+	json       bool
+}
+
+func (f *commonProofFlags) register(fs *flag.FlagSet) {
+	fs.Var(&f.roots, "root", "extra trusted root certificate `PEM` file (repeatable); the AWS Nitro root is always trusted")
+	fs.Var(&f.expectPCRs, "expect-pcr", "pin a PCR: `N=HEX` (repeatable)")
+	fs.Var(&f.allowHash, "allow-manifest", "allowed manifest SHA-256 `HEX` (repeatable)")
+	fs.StringVar(&f.at, "at", "", "validate certificates at this RFC 3339 `TIME` instead of the document's own timestamp")
+	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
+}
+
+// options turns the flags into proof.Options; it returns usage errors for bad
+// flag values and plain errors for unreadable files.
+func (f *commonProofFlags) options(c proc) (proof.Options, error) {
+	var o proof.Options
+	if f.at != "" {
+		t, err := time.Parse(time.RFC3339, f.at)
+		if err != nil {
+			return o, usagef("--at %q is not an RFC 3339 time such as 2025-09-16T21:30:00Z", f.at)
+		}
+		o.At = t
+	}
+	for _, e := range f.expectPCRs {
+		i, v, err := parsePCRPin(e)
+		if err != nil {
+			return o, usagef("--expect-pcr %q: %v", e, err)
+		}
+		if o.ExpectedPCRs == nil {
+			o.ExpectedPCRs = map[int][]byte{}
+		}
+		o.ExpectedPCRs[i] = v
+	}
+	for _, h := range f.allowHash {
+		b, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(h), "0x"))
+		if err != nil || len(b) != 32 {
+			return o, usagef("--allow-manifest %q is not a 64-digit hex SHA-256", h)
+		}
+		o.AllowedManifestHashes = append(o.AllowedManifestHashes, b)
+	}
+	for _, path := range f.roots {
+		roots, err := readRoots(c, path)
+		if err != nil {
+			return o, err
+		}
+		o.Roots = append(o.Roots, roots...)
+	}
+	return o, nil
+}
+
+func parsePCRPin(s string) (int, []byte, error) {
+	n, h, ok := strings.Cut(s, "=")
+	if !ok {
+		return 0, nil, errors.New("want N=HEX, e.g. 0=f670…")
+	}
+	i, err := strconv.Atoi(strings.TrimSpace(n))
+	if err != nil || i < 0 || i > 31 {
+		return 0, nil, fmt.Errorf("PCR index %q is not a number from 0 to 31", n)
+	}
+	b, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(h), "0x"))
+	if err != nil || (len(b) != 32 && len(b) != 48 && len(b) != 64) {
+		return 0, nil, errors.New("the value must be hex of 32, 48 or 64 bytes (a SHA-384 PCR is 96 hex digits)")
+	}
+	return i, b, nil
+}
+
+func readRoots(c proc, path string) ([]proof.Root, error) {
+	b, err := readProofFile(c, path)
+	if err != nil {
+		return nil, fmt.Errorf("--root: %w", err)
+	}
+	roots, err := proof.ParseRootsPEM(path, b)
+	if err != nil {
+		return nil, fmt.Errorf("--root: %w", err)
+	}
+	return roots, nil
+}
+
+func readProofFile(c proc, path string) ([]byte, error) {
+	b, _, err := readInput(c, path, maxProofFile)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(b) > maxProofFile {
+		return nil, fmt.Errorf("%s is over %d MiB; that is not a proof file", path, maxProofFile>>20)
+	}
+	return b, nil
+}
+
+func cmdProofVerify(c proc, args []string) error {
+	fs := newFlagSet("proof verify", verifyUsage)
+	var common commonProofFlags
+	common.register(fs)
+	bootPath := fs.String("boot-proof", "", "boot proof `FILE` (get_latest_boot_proof reply or bare boot proof)")
+	appPath := fs.String("app-proofs", "", "app proofs `FILE` (list_app_proofs reply, list, or one proof)")
+	attPath := fs.String("attestation", "", "raw attestation document `FILE` (COSE_Sign1, CBOR or base64)")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	if (*bootPath == "") == (*attPath == "") {
+		return usagef("give exactly one of --boot-proof FILE or --attestation FILE; run 'vigil proof verify -h' for examples")
+	}
+	opts, err := common.options(c)
+	if err != nil {
+		return err
+	}
+	if *appPath != "" {
+		b, err := readProofFile(c, *appPath)
+		if err != nil {
+			return err
+		}
+		if opts.AppProofs, err = parseAppProofs(b); err != nil {
+			return fmt.Errorf("%s: %w", *appPath, err)
+		}
+	}
+	var rep *proof.Report
+	var bp *api.BootProof
+	if *bootPath != "" {
+		b, err := readProofFile(c, *bootPath)
+		if err != nil {
+			return err
+		}
+		if bp, err = parseBootProof(b); err != nil {
+			return fmt.Errorf("%s: %w", *bootPath, err)
+		}
+		rep = proof.VerifyBootProof(*bp, opts)
+	} else {
+		b, err := readProofFile(c, *attPath)
+		if err != nil {
+			return err
+		}
+		rep = proof.VerifyAttestation(attestationBytes(b), opts)
+	}
+	return printReport(c, rep, bp, common.json)
+}
+
+// parseBootProof accepts {"bootProof":{…}} or a bare boot proof.
+func parseBootProof(b []byte) (*api.BootProof, error) {
+	var wrapped struct {
+		BootProof *api.BootProof `json:"bootProof"`
+	}
+	if err := json.Unmarshal(b, &wrapped); err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	bp := wrapped.BootProof
+	if bp == nil {
+		bp = new(api.BootProof)
+		if err := json.Unmarshal(b, bp); err != nil {
+			return nil, fmt.Errorf("not a boot proof: %w", err)
+		}
+	}
+	if bp.AwsAttestationDocB64 == "" {
+		return nil, errors.New("neither a get_latest_boot_proof reply nor a boot proof (no awsAttestationDocB64)")
+	}
+	return bp, nil
+}
+
+// parseAppProofs accepts {"appProofs":[…]}, a list, or one app proof.
+func parseAppProofs(b []byte) ([]api.AppProof, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '[' {
+		var list []api.AppProof
+		if err := json.Unmarshal(b, &list); err != nil {
+			return nil, fmt.Errorf("not a list of app proofs: %w", err)
+		}
+		return list, nil
+	}
+	var wrapped struct {
+		AppProofs *[]api.AppProof `json:"appProofs"`
+	}
+	if err := json.Unmarshal(b, &wrapped); err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	if wrapped.AppProofs != nil {
+		return *wrapped.AppProofs, nil
+	}
+	var one api.AppProof
+	if err := json.Unmarshal(b, &one); err != nil || one.Signature == "" {
+		return nil, errors.New("neither a list_app_proofs reply nor an app proof")
+	}
+	return []api.AppProof{one}, nil
+}
+
+// attestationBytes returns binary CBOR as is and decodes base64 text.
+func attestationBytes(b []byte) []byte {
+	if len(b) > 0 && (b[0] == 0x84 || b[0] == 0xd2) {
+		return b
+	}
+	if d, err := proof.DecodeBase64(string(b)); err == nil {
+		return d
+	}
+	return b // let the verifier report what is wrong with it
+}
+
+func cmdProofFetch(ctx context.Context, c proc, args []string) error {
+	fs := newFlagSet("proof fetch", fetchUsage)
+	var common commonProofFlags
+	common.register(fs)
+	app := fs.String("app", "", "enclave app `NAME`, e.g. signer")
+	profile := fs.String("profile", "", "config profile `NAME` (default $VIGIL_PROFILE, then default_profile)")
+	config := fs.String("config", "", "config `FILE` (default $VIGIL_CONFIG, then $XDG_CONFIG_HOME/vigil/config.toml)")
+	out := fs.String("out", "", "also save the reply to `FILE`")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	if *app == "" {
+		return usagef("--app NAME is required; run 'vigil proof fetch -h' for examples")
+	}
+	opts, err := common.options(c)
+	if err != nil {
+		return err
+	}
+	// Exact strings: --out saves the reply as sent and --json keeps values exact;
+	// the report for people is sanitized when printed.
+	client, p, err := profileClient(c, *config, *profile, api.WithExactStrings())
+	if err != nil {
+		return err
+	}
+	if err := profileProofOptions(p, *app, &opts); err != nil {
+		return err
+	}
+	bp, err := client.GetLatestBootProof(ctx, *app)
+	if err != nil {
+		return fmt.Errorf("fetch boot proof of %q: %w", *app, err)
+	}
+	if *out != "" {
+		var b bytes.Buffer
+		if err := api.EncodeJSON(&b, api.BootProofResponse{BootProof: *bp}); err != nil {
+			return err
+		}
+		if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("save reply: %w", err)
+		}
+	}
+	return printReport(c, proof.VerifyBootProof(*bp, opts), bp, common.json)
+}
+
+// profileProofOptions adds the profile's roots and pins for app to opts (the
+// flags' pins win over the profile's), through the mapping the console uses too.
+func profileProofOptions(p Profile, app string, opts *proof.Options) error {
+	s, err := profileProofSettings(p)
+	if err != nil {
+		return err
+	}
+	po := s.Options(app, time.Time{})
+	opts.Roots = append(opts.Roots, po.Roots...)
+	for i, v := range po.ExpectedPCRs {
+		if opts.ExpectedPCRs == nil {
+			opts.ExpectedPCRs = map[int][]byte{}
+		}
+		if _, set := opts.ExpectedPCRs[i]; !set {
+			opts.ExpectedPCRs[i] = v
+		}
+	}
+	opts.AllowedManifestHashes = append(opts.AllowedManifestHashes, po.AllowedManifestHashes...)
+	return nil
+}

@@ -1,0 +1,252 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/proof"
+)
+
+// printReport prints rep (as JSON or for people) and returns an error, hence
+// exit status 1, when a check failed. For people, every string that came from
+// the proof is sanitized first; --json keeps every value exact and escapes what
+// must not reach a terminal (api.EncodeJSON).
+func printReport(c proc, rep *proof.Report, bp *api.BootProof, asJSON bool) error {
+	if asJSON {
+		out := struct {
+			*proof.Report
+			BootProof *bootProofInfo `json:"bootProof,omitempty"`
+		}{rep, infoOf(bp)}
+		if err := api.EncodeJSON(c.stdout, out); err != nil {
+			return err
+		}
+	} else {
+		sanitizeReport(rep)
+		writeReport(c.stdout, rep, bp)
+	}
+	if rep.Verdict == proof.Failed {
+		return fmt.Errorf("verification FAILED: %s", strings.Join(rep.FailedChecks(), ", "))
+	}
+	return nil
+}
+
+// bootProofInfo is the boot proof's unsigned metadata: labels only, not attested.
+type bootProofInfo struct {
+	EnclaveApp      string    `json:"enclaveApp"`
+	Owner           string    `json:"owner"`
+	DeploymentLabel string    `json:"deploymentLabel"`
+	CreatedAt       time.Time `json:"createdAt,omitzero"`
+}
+
+// infoOf is bp's labels, exact (the caller escapes them for its output).
+func infoOf(bp *api.BootProof) *bootProofInfo {
+	if bp == nil {
+		return nil
+	}
+	return &bootProofInfo{
+		EnclaveApp:      bp.EnclaveApp,
+		Owner:           bp.Owner,
+		DeploymentLabel: bp.DeploymentLabel,
+		CreatedAt:       bp.CreatedAt.Time(),
+	}
+}
+
+// sanitizeReport cleans every free-text field that can carry bytes from the proof.
+func sanitizeReport(r *proof.Report) {
+	r.Anchor = api.Sanitize(r.Anchor)
+	for i := range r.Checks {
+		r.Checks[i].Reason = api.Sanitize(r.Checks[i].Reason)
+	}
+	if d := r.Document; d != nil {
+		d.ModuleID = api.Sanitize(d.ModuleID)
+		d.Digest = api.Sanitize(d.Digest)
+		sanitizeCert(&d.Certificate)
+		for i := range d.CABundle {
+			sanitizeCert(&d.CABundle[i])
+		}
+	}
+	if m := r.Manifest; m != nil {
+		m.Namespace.Name = api.Sanitize(m.Namespace.Name)
+		m.Pivot.Restart = api.Sanitize(m.Pivot.Restart)
+		for i := range m.Pivot.Args {
+			m.Pivot.Args[i] = api.Sanitize(m.Pivot.Args[i])
+		}
+		for i := range m.Pivot.Bridges {
+			m.Pivot.Bridges[i] = api.Sanitize(m.Pivot.Bridges[i])
+		}
+		m.Enclave.QOSCommit = api.Sanitize(m.Enclave.QOSCommit)
+		for _, s := range []*proof.QuorumSet{&m.ManifestSet, &m.ShareSet, m.PatchSet} {
+			if s == nil {
+				continue
+			}
+			for i := range s.Members {
+				s.Members[i].Alias = api.Sanitize(s.Members[i].Alias)
+			}
+		}
+		for i := range m.Approvals {
+			m.Approvals[i].Alias = api.Sanitize(m.Approvals[i].Alias)
+			m.Approvals[i].Reason = api.Sanitize(m.Approvals[i].Reason)
+		}
+	}
+}
+
+func sanitizeCert(c *proof.CertInfo) {
+	c.Subject = api.Sanitize(c.Subject)
+	c.Issuer = api.Sanitize(c.Issuer)
+	c.Error = api.Sanitize(c.Error)
+}
+
+func writeReport(w io.Writer, r *proof.Report, bp *api.BootProof) {
+	fmt.Fprintf(w, "Verdict: %s\n", r.Verdict)
+	if r.Anchor != "" {
+		fmt.Fprintf(w, "Anchor:  %s\n", r.Anchor)
+	}
+	if !r.DocumentTime.IsZero() {
+		fmt.Fprintf(w, "Attested at %s (%s ago)\n", r.DocumentTime.Format(time.RFC3339Nano), roundAge(r.Age))
+	}
+	fmt.Fprintln(w)
+	for _, c := range r.Checks {
+		mark := "–"
+		switch c.Status {
+		case proof.Pass:
+			mark = "✓"
+		case proof.Fail:
+			mark = "✗"
+		}
+		fmt.Fprintf(w, "%s %-15s %s\n", mark, c.ID, c.Reason)
+	}
+	if info := infoOf(bp); info != nil {
+		info.EnclaveApp, info.Owner, info.DeploymentLabel = api.Sanitize(info.EnclaveApp), api.Sanitize(info.Owner), api.Sanitize(info.DeploymentLabel)
+		fmt.Fprintf(w, "\nBoot proof (labels from the service, not attested)\n")
+		fmt.Fprintf(w, "  enclave app:      %s\n  owner:            %s\n  deployment label: %s\n", info.EnclaveApp, info.Owner, info.DeploymentLabel)
+		if !info.CreatedAt.IsZero() {
+			fmt.Fprintf(w, "  created:          %s\n", info.CreatedAt.Format(time.RFC3339))
+		}
+	}
+	if d := r.Document; d != nil {
+		writeDocument(w, d)
+	}
+	if m := r.Manifest; m != nil {
+		writeManifest(w, m)
+	}
+}
+
+func roundAge(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "in the future by " + (-d).Round(time.Second).String()
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%dd", int(d.Hours()/24))
+	}
+	return d.Round(time.Second).String()
+}
+
+func writeDocument(w io.Writer, d *proof.Document) {
+	fmt.Fprintf(w, "\nAttestation document\n")
+	fmt.Fprintf(w, "  module id:   %s\n  timestamp:   %s\n  digest:      %s\n", d.ModuleID, d.Timestamp.Format(time.RFC3339Nano), d.Digest)
+	idx := make([]int, 0, len(d.PCRs))
+	for i := range d.PCRs {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	var zeros []string
+	for _, i := range idx {
+		if isAllZero(d.PCRs[i]) {
+			zeros = append(zeros, fmt.Sprint(i))
+			continue
+		}
+		fmt.Fprintf(w, "  PCR%-2d        %s\n", i, d.PCRs[i])
+	}
+	if len(zeros) > 0 {
+		fmt.Fprintf(w, "  all zeros:   PCR %s\n", strings.Join(zeros, ", "))
+	}
+	fmt.Fprintf(w, "  user_data:   %s\n  public_key:  %s\n", orNone(d.UserData.String()), orNone(d.PublicKey.String()))
+	if len(d.Nonce) > 0 {
+		fmt.Fprintf(w, "  nonce:       %s\n", d.Nonce)
+	}
+	writeCert(w, "certificate", d.Certificate)
+	for i, c := range d.CABundle {
+		writeCert(w, fmt.Sprintf("cabundle[%d]", i), c)
+	}
+}
+
+func writeCert(w io.Writer, label string, c proof.CertInfo) {
+	if c.Error != "" {
+		fmt.Fprintf(w, "  %-12s (does not parse: %s)\n", label+":", c.Error)
+		return
+	}
+	fmt.Fprintf(w, "  %-12s %s\n  %-12s valid %s to %s\n", label+":", c.Subject, "", c.NotBefore.Format(time.RFC3339), c.NotAfter.Format(time.RFC3339))
+}
+
+func writeManifest(w io.Writer, m *proof.Manifest) {
+	fmt.Fprintf(w, "\nQOS manifest (%s, SHA-256 %s)\n", m.Version, m.SHA256)
+	fmt.Fprintf(w, "  namespace:   %s (nonce %d)\n  quorum key:  %s\n", m.Namespace.Name, m.Namespace.Nonce, orNone(m.Namespace.QuorumKey.String()))
+	fmt.Fprintf(w, "  pivot hash:  %s\n  restart:     %s\n  args:        %s\n", m.Pivot.Hash, m.Pivot.Restart, strings.Join(m.Pivot.Args, " "))
+	if m.Pivot.DebugMode {
+		fmt.Fprintf(w, "  debug mode:  ON\n")
+	}
+	for _, b := range m.Pivot.Bridges {
+		fmt.Fprintf(w, "  bridge:      %s\n", b)
+	}
+	writeSet(w, "manifest set", m.ManifestSet)
+	writeSet(w, "share set", m.ShareSet)
+	if m.PatchSet != nil {
+		writeSet(w, "patch set", *m.PatchSet)
+	}
+	e := m.Enclave
+	fmt.Fprintf(w, "  PCR0:        %s\n  PCR1:        %s\n  PCR2:        %s\n  PCR3:        %s\n", e.PCR0, e.PCR1, e.PCR2, e.PCR3)
+	fmt.Fprintf(w, "  qos commit:  %s\n", orNone(e.QOSCommit))
+	root := "absent"
+	if e.AWSRootCert {
+		root = "present, not the pinned AWS Root-G1"
+		if e.AWSRootIsPinned {
+			root = "present, the pinned AWS Root-G1"
+		}
+	}
+	fmt.Fprintf(w, "  AWS root:    %s\n", root)
+	if len(m.Approvals) > 0 {
+		fmt.Fprintf(w, "  approvals:\n")
+		for _, a := range m.Approvals {
+			mark := "✓"
+			note := "valid signature, manifest-set member"
+			if !a.Valid || !a.Member {
+				mark, note = "✗", a.Reason
+			}
+			fmt.Fprintf(w, "    %s %-14s %s\n", mark, quoteAlias(a.Alias), note)
+		}
+	}
+	fmt.Fprintf(w, "  share-set approvals: %d\n", m.ShareSetApprovals)
+}
+
+func writeSet(w io.Writer, label string, s proof.QuorumSet) {
+	fmt.Fprintf(w, "  %-12s %d of %d\n", label+":", s.Threshold, len(s.Members))
+	for _, mem := range s.Members {
+		if mem.Alias != "" {
+			fmt.Fprintf(w, "    %-14s %s\n", quoteAlias(mem.Alias), mem.PubKey)
+		} else {
+			fmt.Fprintf(w, "    %s\n", mem.PubKey)
+		}
+	}
+}
+
+func quoteAlias(s string) string { return fmt.Sprintf("%q", s) }
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func isAllZero(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}

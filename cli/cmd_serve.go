@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/vigil-console/vigil/server"
+)
+
+const serveUsage = `Usage: vigil serve [--addr HOST:PORT] [--auth-proxy-addr HOST:PORT] [--data DIR] [--demo]
+                   [--webhook-key-rotation DURATION]
+
+Runs the local activity/query service (SPEC.md) on HTTP: stamped submits and
+queries under /public/v1/, the webhook JWKS, and the auth proxy on its own
+address. State is kept in DIR/vigil.db (SQLite), so the service can be stopped
+and restarted; one service may be shared by many consoles.
+
+With --demo, the first start seeds a demo organization (root users alice, bob
+and carol in a 2-of-3 quorum, and operator), writes their keys to DIR/keys/ and
+a config with one profile per member to DIR/config.toml, and prints how to
+connect.
+
+With --webhook-key-rotation, a fresh webhook signing key takes over every
+DURATION (e.g. 24h); the previous key stays in the JWKS until the deliveries
+signed with it are done. 0 (the default) never rotates.
+
+Examples:
+  vigil serve --demo
+  vigil serve --data /tmp/vigil --addr 127.0.0.1:9000
+  vigil serve --webhook-key-rotation 24h
+  vigil --config ~/.local/share/vigil/server/config.toml --profile bob
+
+Flags:
+`
+
+func cmdServe(ctx context.Context, c proc, args []string) error {
+	fs := newFlagSet("serve", serveUsage)
+	addr := fs.String("addr", "127.0.0.1:8420", "address of the service API")
+	proxyAddr := fs.String("auth-proxy-addr", "127.0.0.1:8421", "address of the auth proxy")
+	data := fs.String("data", "", "data directory (default $XDG_DATA_HOME/vigil/server, else ~/.local/share/vigil/server)")
+	demo := fs.Bool("demo", false, "seed the demo organization on first start and write DIR/config.toml")
+	rotation := fs.Duration("webhook-key-rotation", 0, "rotate the webhook signing key this often (e.g. 24h); 0 never rotates")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	if *rotation < 0 {
+		return usagef("serve: --webhook-key-rotation %s is negative; give a positive duration such as 24h, or 0 to never rotate", *rotation)
+	}
+	if *rotation > 0 && *rotation < minWebhookKeyRotation {
+		return usagef("serve: --webhook-key-rotation %s is too short: receivers refetch the JWKS at most every few seconds; use at least %s", *rotation, minWebhookKeyRotation)
+	}
+	dir := *data
+	if dir == "" {
+		dir = defaultServerDataDir(c.getenv)
+		if dir == "" {
+			return usagef("serve: neither XDG_DATA_HOME nor HOME is set; pass --data DIR")
+		}
+	}
+	log := slog.New(slog.NewTextHandler(c.stderr, nil))
+
+	// The demo's keys and config.toml are written before either port accepts
+	// a connection: a script that waits for the port may read them at once.
+	var info *server.DemoInfo
+	ln, pln, err := listenAfter(*addr, *proxyAddr, func(baseURL, proxyURL string) error {
+		if !*demo {
+			return nil
+		}
+		var err error
+		info, err = prepareDemo(ctx, dir, baseURL, proxyURL)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	defer pln.Close()
+	baseURL, proxyURL := serviceURL(ln.Addr()), serviceURL(pln.Addr())
+
+	srv, err := server.Open(server.Config{DataDir: dir, Logger: log})
+	if err != nil {
+		return fmt.Errorf("open the service's data in %s: %w", dir, err)
+	}
+	defer srv.Close()
+	if *rotation > 0 {
+		rotateCtx, stopRotating := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); rotateWebhookKeys(rotateCtx, srv, *rotation, log) }()
+		// Runs before srv.Close (defers run last-in first-out).
+		defer func() { stopRotating(); <-done }()
+		log.Info("webhook signing key rotation on", "every", rotation.String(), "kid", srv.ActiveWebhookKeyID())
+	}
+
+	errLog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	api, proxy := newHTTPServer(srv.Handler(), errLog), newHTTPServer(srv.AuthProxyHandler(), errLog)
+	errc := make(chan error, 2)
+	go func() { errc <- api.Serve(ln) }()
+	go func() { errc <- proxy.Serve(pln) }()
+	log.Info("vigil local service listening", "url", baseURL, "authProxy", proxyURL, "data", dir)
+	fmt.Fprintf(c.stdout, "vigil local service on %s (auth proxy %s), data in %s\n", baseURL, proxyURL, dir)
+	if info != nil {
+		printDemoHelp(c, dir, info)
+	}
+
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case err = <-errc:
+		log.Error("server stopped", "err", err)
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = errors.Join(err, api.Shutdown(shutdown), proxy.Shutdown(shutdown))
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// newHTTPServer is the HTTP server of the service and of the auth proxy, for
+// `vigil serve` and `vigil demo` alike: timeouts bound what a slow or stalled
+// client can hold.
+func newHTTPServer(h http.Handler, errLog *log.Logger) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: errLog}
+}
+
+// listenAfter calls prepare with the URLs the two addresses will be served on,
+// then listens on them, so nothing can connect before prepare is done. A port
+// of 0 is resolved first by listening briefly and closing again; if another
+// process takes that port in between, it starts over (a few times).
+func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) error) (net.Listener, net.Listener, error) {
+	var lastErr error
+	for range 3 {
+		a, err := resolvePort(addr)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listen on %s: %w", addr, err)
+		}
+		p, err := resolvePort(proxyAddr)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w", proxyAddr, err)
+		}
+		if err := prepare(serviceURL(a), serviceURL(p)); err != nil {
+			return nil, nil, err
+		}
+		ln, err := net.Listen("tcp", a.String())
+		if err != nil {
+			if lastErr = fmt.Errorf("listen on %s: %w", addr, err); !isPortFromZero(addr) {
+				return nil, nil, lastErr
+			}
+			continue
+		}
+		pln, err := net.Listen("tcp", p.String())
+		if err != nil {
+			ln.Close()
+			if lastErr = fmt.Errorf("listen on %s (auth proxy): %w", proxyAddr, err); !isPortFromZero(proxyAddr) {
+				return nil, nil, lastErr
+			}
+			continue
+		}
+		return ln, pln, nil
+	}
+	return nil, nil, lastErr
+}
+
+// resolvePort resolves addr; a port of 0 becomes a free port of the system's choosing.
+func resolvePort(addr string) (*net.TCPAddr, error) {
+	a, err := net.ResolveTCPAddr("tcp", addr)
+	if err != nil || a.Port != 0 {
+		return a, err
+	}
+	ln, err := net.ListenTCP("tcp", a)
+	if err != nil {
+		return nil, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr), nil
+}
+
+func isPortFromZero(addr string) bool {
+	_, port, err := net.SplitHostPort(addr)
+	return err == nil && (port == "0" || port == "")
+}
+
+// serviceURL is the URL clients use for a listening address: an unspecified
+// host (":8420", "0.0.0.0:8420") is reached on the loopback address.
+func serviceURL(a net.Addr) string {
+	t, ok := a.(*net.TCPAddr)
+	if !ok {
+		return "http://" + a.String()
+	}
+	host := "127.0.0.1"
+	if t.IP != nil && !t.IP.IsUnspecified() {
+		host = t.IP.String()
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(t.Port))
+}
+
+// minWebhookKeyRotation is the shortest --webhook-key-rotation: a receiver's
+// JWKS cache refetches at most every webhook.MinRefetchInterval (10 s), so a
+// key rotated faster than that could reach receivers before they may learn it.
+const minWebhookKeyRotation = time.Minute
+
+// rotateWebhookKeys rotates srv's webhook signing key every interval until ctx
+// ends. The server logs each rotation (key ids only); a failure is logged and
+// retried at the next tick.
+func rotateWebhookKeys(ctx context.Context, srv *server.Server, every time.Duration, log *slog.Logger) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := srv.RotateWebhookKey(ctx); err != nil {
+				log.Error("webhook key rotation failed", "err", err)
+			}
+		}
+	}
+}
+
+func defaultServerDataDir(getenv func(string) string) string {
+	if d := getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "vigil", "server")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "share", "vigil", "server")
+	}
+	return ""
+}
+
+// prepareDemo seeds the demo organization in dataDir (once) and writes
+// dataDir/keys/, dataDir/demo-root.pem and dataDir/config.toml with one profile
+// per member pointing at baseURL. `vigil serve --demo` and `vigil demo` use it
+// before they open the service themselves.
+func prepareDemo(ctx context.Context, dataDir, baseURL, authProxyURL string) (*server.DemoInfo, error) {
+	srv, err := server.Open(server.Config{DataDir: dataDir})
+	if err != nil {
+		return nil, fmt.Errorf("demo: open %s: %w", dataDir, err)
+	}
+	info, err := server.SeedDemo(ctx, srv, filepath.Join(dataDir, "keys"))
+	if cerr := srv.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	rootPath := filepath.Join(dataDir, "demo-root.pem")
+	if err := os.WriteFile(rootPath, info.DemoRootPEM, 0o644); err != nil {
+		return nil, fmt.Errorf("demo: write %s: %w", rootPath, err)
+	}
+	cfg := Config{DefaultProfile: info.Members[0].Name, Profiles: map[string]Profile{}}
+	for _, m := range info.Members {
+		cfg.Profiles[m.Name] = Profile{
+			BaseURL: baseURL, AuthProxyURL: authProxyURL, AuthProxyConfigID: info.AuthProxyConfigID,
+			OrganizationID: info.OrganizationID, Key: m.KeyName, KeysDir: "keys",
+			EnclaveApps: info.EnclaveApps, TrustedRoots: []string{"demo-root.pem"},
+			TLSFetcherPublicKey: info.TLSFetcherPublicKey, Refresh: duration{5 * time.Second},
+		}
+	}
+	var buf bytes.Buffer
+	buf.WriteString("# Written by vigil for the local demo organization; rewritten on every demo start.\n")
+	if err := toml.NewEncoder(&buf).Encode(cfg); err != nil {
+		return nil, fmt.Errorf("demo: encode config: %w", err)
+	}
+	cfgPath := filepath.Join(dataDir, "config.toml")
+	if err := os.WriteFile(cfgPath, buf.Bytes(), 0o600); err != nil {
+		return nil, fmt.Errorf("demo: write %s: %w", cfgPath, err)
+	}
+	return info, nil
+}
+
+func printDemoHelp(c proc, dir string, info *server.DemoInfo) {
+	cfg := filepath.Join(dir, "config.toml")
+	fmt.Fprintf(c.stdout, "demo organization %q (%s); connect as a member, one terminal each:\n", info.OrganizationName, info.OrganizationID)
+	for _, m := range info.Members {
+		role := "member"
+		if m.Root {
+			role = "root quorum"
+		}
+		fmt.Fprintf(c.stdout, "  vigil --config %s --profile %-8s  # %s\n", cfg, m.Name, role)
+	}
+}

@@ -1,0 +1,341 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/server"
+)
+
+func TestPrepareDemoWritesAWorkingConfig(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	first, err := prepareDemo(ctx, dir, "http://127.0.0.1:1", "http://127.0.0.1:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.Open(server.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	// A second start (another port) keeps the organization and rewrites the URLs.
+	second, err := prepareDemo(ctx, dir, hs.URL, "http://127.0.0.1:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.OrganizationID != first.OrganizationID {
+		t.Fatalf("reseeded: %s then %s", first.OrganizationID, second.OrganizationID)
+	}
+	cfg, err := loadConfig(filepath.Join(dir, "config.toml"))
+	if err != nil {
+		t.Fatalf("the written config does not load: %v", err)
+	}
+	for _, name := range []string{"alice", "bob", "carol", "operator"} {
+		p, ok := cfg.Profiles[name]
+		if !ok || p.BaseURL != hs.URL || p.OrganizationID != first.OrganizationID {
+			t.Fatalf("profile %s: %+v", name, p)
+		}
+		p.Name = name
+		st, err := profileStamper(p, func(string) string { return "" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := api.NewClient(p.BaseURL, p.OrganizationID, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		who, err := c.Whoami(ctx)
+		if err != nil || who.Username != name {
+			t.Fatalf("%s: %v %+v", name, err, who)
+		}
+	}
+	pem, err := os.ReadFile(filepath.Join(dir, "demo-root.pem"))
+	if err != nil || !bytes.Equal(pem, first.DemoRootPEM) {
+		t.Fatalf("demo-root.pem: %v", err)
+	}
+}
+
+func TestServeFlags(t *testing.T) {
+	var out, errOut bytes.Buffer
+	c := proc{stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	if code := run(context.Background(), c, []string{"serve", "-h"}); code != 0 {
+		t.Fatalf("serve -h: exit %d", code)
+	}
+	if code := run(context.Background(), c, []string{"serve", "--bogus"}); code != 2 {
+		t.Fatalf("unknown flag: exit %d", code)
+	}
+	if code := run(context.Background(), c, []string{"serve"}); code != 2 {
+		t.Fatalf("no HOME and no --data: exit %d, want 2 (%s)", code, errOut.String())
+	}
+	for _, bad := range []struct{ value, want string }{{"-1h", "negative"}, {"5s", "too short"}, {"daily", "webhook-key-rotation"}} {
+		errOut.Reset()
+		if code := run(context.Background(), c, []string{"serve", "--data", t.TempDir(), "--webhook-key-rotation", bad.value}); code != 2 || !strings.Contains(errOut.String(), bad.want) {
+			t.Fatalf("--webhook-key-rotation %s: exit %d, stderr %q; want 2 and %q", bad.value, code, errOut.String(), bad.want)
+		}
+	}
+}
+
+func TestRotateWebhookKeysOnInterval(t *testing.T) {
+	var logs bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	srv, err := server.Open(server.Config{Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	first := srv.ActiveWebhookKeyID()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); rotateWebhookKeys(ctx, srv, 20*time.Millisecond, log) }()
+	seen := map[string]bool{first: true}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(seen) < 3 && time.Now().Before(deadline) {
+		seen[srv.ActiveWebhookKeyID()] = true
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if len(seen) < 3 {
+		t.Fatalf("saw active keys %v in 10 s of rotating every 20 ms", seen)
+	}
+	resp, err := http.Get(hs.URL + api.JWKSPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var set api.JWKS
+	if err := json.NewDecoder(resp.Body).Decode(&set); err != nil {
+		t.Fatal(err)
+	}
+	active := srv.ActiveWebhookKeyID()
+	if len(set.Keys) != 1 || set.Keys[0].Kid != active {
+		t.Fatalf("JWKS %+v, want only the active key %s (nothing was in flight)", set.Keys, active)
+	}
+	if !strings.Contains(logs.String(), "webhook signing key rotated") || !strings.Contains(logs.String(), active) {
+		t.Fatalf("rotation not logged with its key id: %s", logs.String())
+	}
+	if strings.Contains(logs.String(), "seed") || strings.Contains(logs.String(), "priv") {
+		t.Fatalf("rotation log mentions private key material: %s", logs.String())
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestServeSurvivesKill9 runs the built binary, submits from several goroutines,
+// kills it with SIGKILL mid-load, restarts it on the same data directory and
+// checks that every activity whose reply was received is there.
+func TestServeSurvivesKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "vigil")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	addr, proxyAddr := freeAddr(t), freeAddr(t)
+	base := "http://" + addr
+	start := func() *exec.Cmd {
+		cmd := exec.Command(bin, "serve", "--demo", "--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr)
+		var logs bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &logs, &logs
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if cmd.ProcessState == nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+			}
+		})
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if resp, err := http.Get(base + api.JWKSPath); err == nil {
+				resp.Body.Close()
+				return cmd
+			}
+		}
+		t.Fatalf("vigil serve did not start: %s", logs.String())
+		return nil
+	}
+	cmd := start()
+	cfg, err := loadConfig(filepath.Join(dir, "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.Profiles["operator"]
+	key, err := keys.Store{Dir: filepath.Join(dir, "keys")}.Load("operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := api.NewClient(base, p.OrganizationID, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var mu sync.Mutex
+	var acked []string
+	killed := make(chan struct{})
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				act, err := client.CreateReadOnlySession(ctx)
+				if err != nil {
+					select {
+					case <-killed:
+						return // expected: the server is gone
+					default:
+						t.Errorf("submit before the kill: %v", err)
+						return
+					}
+				}
+				mu.Lock()
+				acked = append(acked, act.ID)
+				n := len(acked)
+				mu.Unlock()
+				if n == 60 {
+					once.Do(func() {
+						close(killed)
+						cmd.Process.Signal(syscall.SIGKILL)
+					})
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	cmd.Wait()
+	if len(acked) < 60 {
+		t.Fatalf("only %d activities acknowledged", len(acked))
+	}
+
+	restarted := start()
+	for _, id := range acked {
+		act, err := client.GetActivity(ctx, id)
+		if err != nil {
+			if errors.Is(err, api.ErrNotFound) {
+				t.Fatalf("acknowledged activity %s lost after kill -9", id)
+			}
+			t.Fatal(err)
+		}
+		if act.Status != api.StatusCompleted {
+			t.Fatalf("activity %s is %s after restart", id, act.Status)
+		}
+	}
+	t.Logf("%d acknowledged activities survived kill -9", len(acked))
+
+	// SIGTERM is a graceful shutdown: exit status 0.
+	if err := restarted.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := restarted.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v", err)
+	}
+}
+
+// TestServeDemoWritesConfigBeforeListening waits for the port as a script
+// would, and reads the config and keys the moment it accepts a connection.
+func TestServeDemoWritesConfigBeforeListening(t *testing.T) {
+	dir := t.TempDir()
+	addr, proxyAddr := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &bytes.Buffer{}, getenv: func(string) string { return "" }}
+	go func() {
+		done <- cmdServe(ctx, c, []string{"--demo", "--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("vigil serve: %v", err)
+		}
+	})
+	for {
+		conn, err := net.Dial("tcp", addr)
+		if err == nil {
+			conn.Close()
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("vigil serve ended before listening: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	cfg, err := loadConfig(filepath.Join(dir, "config.toml"))
+	if err != nil {
+		t.Fatalf("config.toml when the port accepted: %v", err)
+	}
+	if p := cfg.Profiles["bob"]; p.BaseURL != "http://"+addr {
+		t.Fatalf("bob's base URL = %q, want http://%s", p.BaseURL, addr)
+	}
+	if _, err := (keys.Store{Dir: filepath.Join(dir, "keys")}).Load("bob"); err != nil {
+		t.Fatalf("bob's key when the port accepted: %v", err)
+	}
+}
+
+// TestDemoClosesUnusedConnections: a connection that never carried a request
+// (as an HTTP client may leave one) does not hold the demo's exit, and the
+// demo's servers bound slow clients as vigil serve's do.
+func TestDemoClosesUnusedConnections(t *testing.T) {
+	env, err := startDemo(context.Background(), "", discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hs := range env.httpSrvs {
+		if hs.ReadHeaderTimeout <= 0 || hs.ReadTimeout <= 0 || hs.WriteTimeout <= 0 || hs.IdleTimeout <= 0 {
+			t.Fatalf("demo HTTP server without timeouts: %+v", hs)
+		}
+	}
+	conn, err := net.Dial("tcp", strings.TrimPrefix(env.baseURL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// A request on another connection proves the server has seen the first one.
+	if resp, err := http.Get(env.baseURL + api.JWKSPath); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	if err := env.Close(); err != nil {
+		t.Fatalf("Close with an unused connection open: %v (Shutdown waited for it)", err)
+	}
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := conn.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the unused connection is still open after Close: %v", err)
+	}
+}

@@ -1,0 +1,563 @@
+package cli
+
+import (
+	"crypto/ecdh"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/screens"
+)
+
+// Profile is one named connection in the config file, like a kubectl context.
+// The loader (loadProfile) fills Name from the table's key.
+type Profile struct {
+	Name                  string                       `toml:"-"`
+	BaseURL               string                       `toml:"base_url"`
+	AuthProxyURL          string                       `toml:"auth_proxy_url"`
+	AuthProxyConfigID     string                       `toml:"auth_proxy_config_id"`
+	OrganizationID        string                       `toml:"organization_id"`
+	Key                   string                       `toml:"key"`           // key name in the keys directory, or ssh-agent:SHA256:…
+	KeysDir               string                       `toml:"keys_dir"`      // default $XDG_CONFIG_HOME/vigil/keys
+	EnclaveApps           []string                     `toml:"enclave_apps"`  // apps whose boot proofs the console checks
+	Refresh               duration                     `toml:"refresh"`       // auto-refresh interval; 0 turns it off
+	ReadOnly              bool                         `toml:"read_only"`     // disables every submit
+	Color                 string                       `toml:"color"`         // accent colour, e.g. "red" for production
+	TrustedRoots          []string                     `toml:"trusted_roots"` // extra PEM root files for boot proofs
+	ExpectedPCRs          map[string]map[string]string `toml:"expected_pcrs"` // app -> PCR index -> hex
+	AllowedManifestHashes []string                     `toml:"allowed_manifest_hashes"`
+	TLSFetcherPublicKey   string                       `toml:"tls_fetcher_public_key"`
+	Mouse                 *bool                        `toml:"mouse"`  // nil = on
+	Notify                bool                         `toml:"notify"` // desktop notification when an activity waits for your vote
+	Keys                  map[string][]string          `toml:"keys"`   // action -> keys, rebinding the console's keys
+	// Filters are named filters of the All view: name -> statuses and types.
+	Filters map[string]savedFilter `toml:"filters"`
+}
+
+// savedFilter is one [profiles.NAME.filters.FILTER] table.
+type savedFilter struct {
+	Statuses []string `toml:"statuses"`
+	Types    []string `toml:"types"`
+}
+
+// SavedFilters are the profile's filters, checked and normalised, by name.
+func (p Profile) SavedFilters() ([]screens.SavedFilter, error) {
+	var out []screens.SavedFilter
+	for _, name := range sortedKeys(p.Filters) {
+		f, err := screens.NormalizeFilter(screens.SavedFilter{Name: name, Statuses: p.Filters[name].Statuses, Types: p.Filters[name].Types})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// MouseOn reports whether the console takes mouse events (on unless mouse = false).
+func (p Profile) MouseOn() bool { return p.Mouse == nil || *p.Mouse }
+
+// duration is a time.Duration written as "30s" in TOML.
+type duration struct{ time.Duration }
+
+func (d *duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration; write it like \"30s\", \"2m\" or \"0s\"", b)
+	}
+	d.Duration = v
+	return nil
+}
+
+func (d duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// Config is the whole config file: profiles like kubectl contexts.
+type Config struct {
+	Path           string             `toml:"-"` // the file it was read from
+	DefaultProfile string             `toml:"default_profile"`
+	Profiles       map[string]Profile `toml:"profiles"`
+}
+
+// maxConfigLen bounds the config file.
+const maxConfigLen = 1 << 20
+
+// configPathDefault is $XDG_CONFIG_HOME/vigil/config.toml, or
+// $HOME/.config/vigil/config.toml.
+func configPathDefault(getenv func(string) string) string {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "vigil", "config.toml")
+	}
+	return filepath.Join(getenv("HOME"), ".config", "vigil", "config.toml")
+}
+
+// configError locates a problem in the config file: file, line (0 when
+// unknown) and key.
+type configError struct {
+	path string
+	line int
+	key  string
+	msg  string
+
+	keyPath []string // for checkProfile: the key relative to its profile
+}
+
+func (e *configError) Error() string {
+	loc := e.path
+	if e.line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.path, e.line)
+	}
+	if e.key == "" {
+		return fmt.Sprintf("config %s: %s", loc, e.msg)
+	}
+	return fmt.Sprintf("config %s: %s: %s", loc, e.key, e.msg)
+}
+
+// loadConfig reads and checks the config file at path. Unknown keys and bad
+// values are errors naming the file, the line and the key. Relative keys_dir
+// and trusted_roots are made relative to the file's directory, PCRs and hashes
+// are lowercased, and colours are normalised for lipgloss.Color.
+// A missing file is an error wrapping fs.ErrNotExist.
+func loadConfig(path string) (*Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigLen+1))
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if len(data) > maxConfigLen {
+		return nil, fmt.Errorf("config %s: larger than %d bytes; is this the right file?", path, maxConfigLen)
+	}
+	text := string(data)
+	cfg := &Config{Path: path}
+	md, err := toml.Decode(text, cfg)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &configError{path: path, line: pe.Position.Line, key: pe.LastKey, msg: pe.Message}
+		}
+		// Type mismatches come as plain errors: "toml: line N (last key "K"): msg".
+		if m := tomlErrorRE.FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return nil, &configError{path: path, line: line, key: m[2], msg: m[3]}
+		}
+		return nil, fmt.Errorf("config %s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		var errs []error
+		for _, k := range undecoded {
+			hint := "unknown key; see config.example.toml"
+			switch {
+			case len(k) == 1:
+				hint = "unknown key; the top level takes default_profile and [profiles.NAME] tables"
+			case len(k) == 3 && k[0] == "profiles":
+				hint = "unknown key; a profile takes " + profileKeyList
+			}
+			errs = append(errs, &configError{path: path, line: findKeyLine(text, k), key: k.String(), msg: hint})
+		}
+		return nil, errors.Join(errs...)
+	}
+	if len(cfg.Profiles) == 0 {
+		return nil, &configError{path: path, msg: "no profiles; add a [profiles.NAME] table (see config.example.toml)"}
+	}
+	if cfg.DefaultProfile != "" {
+		if _, ok := cfg.Profiles[cfg.DefaultProfile]; !ok {
+			return nil, &configError{path: path, line: findKeyLine(text, toml.Key{"default_profile"}), key: "default_profile",
+				msg: fmt.Sprintf("no profile %q; available: %s", cfg.DefaultProfile, strings.Join(cfg.profileNames(), ", "))}
+		}
+	}
+	dir := filepath.Dir(path)
+	for _, name := range cfg.profileNames() {
+		p := cfg.Profiles[name]
+		if err := checkProfile(&p, name, dir); err != nil {
+			full := append([]string{"profiles", name}, err.keyPath...)
+			err.path = path
+			err.line = findKeyLine(text, full)
+			err.key = joinKey(full)
+			return nil, err
+		}
+		p.Name = name
+		cfg.Profiles[name] = p
+	}
+	return cfg, nil
+}
+
+var tomlErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+
+// profileKeyList names the keys a profile takes, for the unknown-key error.
+const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, keys"
+
+func (c *Config) profileNames() []string {
+	names := make([]string, 0, len(c.Profiles))
+	for n := range c.Profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// checkProfile validates and normalises one profile; the error's keyPath is
+// relative to the profile (e.g. refresh, or expected_pcrs, app, 3).
+func checkProfile(p *Profile, name, dir string) *configError {
+	bad := func(key any, format string, args ...any) *configError {
+		path, ok := key.([]string)
+		if !ok {
+			path = []string{key.(string)}
+		}
+		return &configError{keyPath: path, msg: fmt.Sprintf(format, args...)}
+	}
+	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return &configError{msg: fmt.Sprintf("profile name %q must be non-empty printable text", name)}
+	}
+	if err := checkServiceURL(p.BaseURL); err != nil {
+		return bad("base_url", "%v", err)
+	}
+	if err := checkServiceURL(p.AuthProxyURL); err != nil {
+		return bad("auth_proxy_url", "%v", err)
+	}
+	if strings.ContainsFunc(p.OrganizationID, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) }) {
+		return bad("organization_id", "%q contains spaces or control characters", p.OrganizationID)
+	}
+	if p.Key != "" {
+		if err := keys.ValidateRef(p.Key); err != nil {
+			return bad("key", "%v", err)
+		}
+	}
+	if p.KeysDir != "" {
+		p.KeysDir = resolveConfigPath(dir, p.KeysDir)
+	}
+	for i, app := range p.EnclaveApps {
+		if strings.TrimSpace(app) == "" {
+			return bad("enclave_apps", "entry %d is empty", i+1)
+		}
+	}
+	if p.Refresh.Duration < 0 {
+		return bad("refresh", "%s is negative; use a positive interval like \"30s\", or \"0s\" to turn auto-refresh off", p.Refresh.Duration)
+	}
+	if p.Refresh.Duration > 0 && p.Refresh.Duration < time.Second {
+		return bad("refresh", "%s is shorter than 1s; use at least \"1s\", or \"0s\" to turn auto-refresh off", p.Refresh.Duration)
+	}
+	if p.Color != "" {
+		c, err := colorValue(p.Color)
+		if err != nil {
+			return bad("color", "%v", err)
+		}
+		p.Color = c
+	}
+	for i, r := range p.TrustedRoots {
+		if strings.TrimSpace(r) == "" {
+			return bad("trusted_roots", "entry %d is empty", i+1)
+		}
+		p.TrustedRoots[i] = resolveConfigPath(dir, r)
+	}
+	for _, app := range sortedKeys(p.ExpectedPCRs) {
+		for _, idx := range sortedKeys(p.ExpectedPCRs[app]) {
+			key := []string{"expected_pcrs", app, idx}
+			n, err := strconv.Atoi(idx)
+			if err != nil || n < 0 || n > 31 || strconv.Itoa(n) != idx {
+				return bad(key, "PCR index %q must be a number from 0 to 31", idx)
+			}
+			v := strings.ToLower(p.ExpectedPCRs[app][idx])
+			if b, err := hex.DecodeString(v); err != nil || len(b) != 48 {
+				return bad(key, "must be 96 hex digits (a Nitro PCR is a 48-byte SHA-384 value)")
+			}
+			p.ExpectedPCRs[app][idx] = v
+		}
+	}
+	for i, h := range p.AllowedManifestHashes {
+		v := strings.ToLower(h)
+		if b, err := hex.DecodeString(v); err != nil || len(b) != 32 {
+			return bad("allowed_manifest_hashes", "entry %d must be 64 hex digits (the SHA-256 of a QOS manifest)", i+1)
+		}
+		p.AllowedManifestHashes[i] = v
+	}
+	if len(p.Keys) > 0 {
+		valid := screens.KeyActionNames()
+		for _, action := range sortedKeys(p.Keys) {
+			if !slices.Contains(valid, action) {
+				return bad([]string{"keys", action}, "unknown key action %q; valid actions: %s", action, strings.Join(valid, ", "))
+			}
+		}
+		if err := screens.CheckKeys(p.Keys); err != nil {
+			return bad("keys", "%v", err)
+		}
+	}
+	if _, err := p.SavedFilters(); err != nil {
+		return bad("filters", "%v", err)
+	}
+	if _, err := p.SavedFilters(); err != nil {
+		return bad("filters", "%v", err)
+	}
+	if p.TLSFetcherPublicKey != "" {
+		v := strings.ToLower(p.TLSFetcherPublicKey)
+		b, err := hex.DecodeString(v)
+		if err == nil {
+			_, err = ecdh.P256().NewPublicKey(b)
+		}
+		if err != nil || len(b) != 65 {
+			return bad("tls_fetcher_public_key", "must be an uncompressed P-256 public key: 130 hex digits starting with 04")
+		}
+		p.TLSFetcherPublicKey = v
+	}
+	return nil
+}
+
+func checkServiceURL(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%q is not an http:// or https:// URL with a host, like \"https://api.example.com\"", s)
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("%q must not carry a query, a fragment or credentials", s)
+	}
+	return nil
+}
+
+// resolveConfigPath makes a config-relative path absolute; "~/" is the home
+// directory.
+func resolveConfigPath(dir, p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
+
+// namedColors maps the colour names a config may use to ANSI indices.
+var namedColors = map[string]int{
+	"black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6, "white": 7,
+	"gray": 8, "grey": 8, "bright-red": 9, "bright-green": 10, "bright-yellow": 11, "bright-blue": 12,
+	"bright-magenta": 13, "bright-cyan": 14, "bright-white": 15, "orange": 208, "purple": 93,
+}
+
+// colorValue normalises a colour as written in the config to a value
+// lipgloss.Color accepts: "#rrggbb" or an ANSI index "0".."255".
+func colorValue(s string) (string, error) {
+	v := strings.ToLower(strings.TrimSpace(s))
+	if n, ok := namedColors[v]; ok {
+		return strconv.Itoa(n), nil
+	}
+	if hexDigits, ok := strings.CutPrefix(v, "#"); ok {
+		if _, err := hex.DecodeString(hexDigits + hexDigits[:len(hexDigits)%2]); err == nil {
+			switch len(hexDigits) {
+			case 6:
+				return "#" + hexDigits, nil
+			case 3:
+				return "#" + string([]byte{hexDigits[0], hexDigits[0], hexDigits[1], hexDigits[1], hexDigits[2], hexDigits[2]}), nil
+			}
+		}
+	} else if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 255 {
+		return strconv.Itoa(n), nil
+	}
+	return "", fmt.Errorf("%q is not a colour; use a name (red, green, yellow, blue, magenta, cyan, orange, …), \"#rrggbb\", \"#rgb\" or an ANSI number 0-255", s)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// joinKey writes a key path as a dotted TOML key.
+func joinKey(path []string) string {
+	quoted := make([]string, len(path))
+	for i, p := range path {
+		quoted[i] = quoteKeyPart(p)
+	}
+	return strings.Join(quoted, ".")
+}
+
+// quoteKeyPart writes one part of a dotted TOML key, quoted when it is not bare.
+func quoteKeyPart(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool { return !isBareKeyRune(r) }) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+func isBareKeyRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'
+}
+
+// findKeyLine returns the 1-based line where key is defined in text, or
+// where its deepest defined parent is (for keys inside inline tables); 0 when
+// nothing matches. It understands table headers, dotted and quoted keys,
+// enough to locate keys for error messages.
+func findKeyLine(text string, key toml.Key) int {
+	var table []string
+	best, bestLen := 0, 0
+	consider := func(path []string, line int) {
+		n := 0
+		for n < len(path) && n < len(key) && path[n] == key[n] {
+			n++
+		}
+		if n == len(path) && n > bestLen { // path is a prefix of key (or key itself)
+			best, bestLen = line, n
+		}
+	}
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		switch {
+		case line == "" || line[0] == '#':
+			continue
+		case strings.HasPrefix(line, "["):
+			inner := strings.TrimLeft(line, "[")
+			end := strings.Index(inner, "]")
+			if end < 0 {
+				continue
+			}
+			if parts, ok := splitTOMLKey(inner[:end]); ok {
+				table = parts
+				consider(table, i+1)
+			}
+		default:
+			eq := strings.Index(line, "=")
+			if eq < 0 {
+				continue
+			}
+			if parts, ok := splitTOMLKey(line[:eq]); ok {
+				consider(append(append([]string(nil), table...), parts...), i+1)
+			}
+		}
+	}
+	return best
+}
+
+// splitTOMLKey splits a dotted TOML key (bare or quoted parts) into parts.
+func splitTOMLKey(s string) ([]string, bool) {
+	var parts []string
+	s = strings.TrimSpace(s)
+	for s != "" {
+		var part string
+		switch s[0] {
+		case '"':
+			end := 1
+			for end < len(s) && s[end] != '"' {
+				if s[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			if end >= len(s) {
+				return nil, false
+			}
+			uq, err := strconv.Unquote(s[:end+1])
+			if err != nil {
+				return nil, false
+			}
+			part, s = uq, s[end+1:]
+		case '\'':
+			end := strings.IndexByte(s[1:], '\'')
+			if end < 0 {
+				return nil, false
+			}
+			part, s = s[1:end+1], s[end+2:]
+		default:
+			end := strings.IndexFunc(s, func(r rune) bool { return !isBareKeyRune(r) })
+			if end < 0 {
+				end = len(s)
+			}
+			if end == 0 {
+				return nil, false
+			}
+			part, s = s[:end], s[end:]
+		}
+		parts = append(parts, part)
+		s = strings.TrimSpace(s)
+		if s == "" {
+			break
+		}
+		if s[0] != '.' {
+			return nil, false
+		}
+		s = strings.TrimSpace(s[1:])
+	}
+	return parts, len(parts) > 0
+}
+
+// loadProfile reads the config (configPath, or the default path when empty)
+// and returns the profile chosen by profileName, else $VIGIL_PROFILE, else
+// default_profile, else the only profile. The profile must have base_url and
+// organization_id.
+func loadProfile(c proc, configPath, profileName string) (Profile, error) {
+	if configPath == "" {
+		configPath = configPathDefault(c.getenv)
+	}
+	cfg, err := loadConfig(configPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			// The same help whether the path was given or is the default: either
+			// way the user needs to know how to make one, or that the demo needs none.
+			return Profile{}, fmt.Errorf(noConfigHelp, configPath, configPath)
+		}
+		return Profile{}, err
+	}
+	available := strings.Join(cfg.profileNames(), ", ")
+	name, from := profileName, "--profile"
+	if name == "" {
+		name, from = c.getenv("VIGIL_PROFILE"), "VIGIL_PROFILE"
+	}
+	if name == "" {
+		name, from = cfg.DefaultProfile, "default_profile"
+	}
+	if name == "" {
+		if len(cfg.Profiles) != 1 {
+			return Profile{}, fmt.Errorf("config %s has %d profiles (%s); choose one with --profile NAME, VIGIL_PROFILE or default_profile", configPath, len(cfg.Profiles), available)
+		}
+		name = cfg.profileNames()[0]
+	}
+	p, ok := cfg.Profiles[name]
+	if !ok {
+		return Profile{}, fmt.Errorf("no profile %q (from %s) in %s; available: %s", name, from, configPath, available)
+	}
+	var missing []string
+	if p.BaseURL == "" {
+		missing = append(missing, "base_url")
+	}
+	if p.OrganizationID == "" {
+		missing = append(missing, "organization_id")
+	}
+	if len(missing) > 0 {
+		return Profile{}, fmt.Errorf("profile %q in %s does not set %s", name, configPath, strings.Join(missing, " and "))
+	}
+	return p, nil
+}
+
+// profileStamper opens the profile's key: a key file from its keys_dir
+// (default keys.DefaultDir), or a key of the ssh-agent at SSH_AUTH_SOCK.
+func profileStamper(p Profile, getenv func(string) string) (keys.Stamper, error) {
+	if p.Key == "" {
+		return nil, fmt.Errorf("profile %q has no key: set key = \"NAME\" in its table (create a key with 'vigil keys generate NAME'), or key = \"ssh-agent:SHA256:…\" for a key in your ssh-agent ('vigil keys list --agent')", p.Name)
+	}
+	s, err := openStamper(getenv, p.Key, p.KeysDir)
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+	}
+	return s, nil
+}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// newFlagSet makes the flag set of "vigil NAME". Parse errors are returned, not
+// printed; -h prints usage, followed by the flag defaults unless usage documents
+// its flags itself (lines starting "  --").
+func newFlagSet(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		if !strings.Contains(usage, "\n  --") {
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args and returns the positional arguments. Flags may also
+// follow them ("keys generate NAME --scheme ed25519"); "--" ends the flags. -h
+// prints the help to standard output (errHelpShown); a mistake is a usage error
+// that says where the help is.
+func parseFlags(c proc, fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(c.stdout)
+				fs.Usage()
+				return nil, errHelpShown
+			}
+			return nil, usagef("%s: %v; run 'vigil %s -h' for the flags", fs.Name(), err, fs.Name())
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// parseFlagsOnly is parseFlags for commands that take no positional arguments.
+func parseFlagsOnly(c proc, fs *flag.FlagSet, args []string) error {
+	pos, err := parseFlags(c, fs, args)
+	if err == nil && len(pos) > 0 {
+		return usagef("%s takes no arguments (got %q); run 'vigil %s -h'", fs.Name(), pos[0], fs.Name())
+	}
+	return err
+}
+
+// errNoInput means a command wanted standard input and has none.
+var errNoInput = errors.New("no standard input")
+
+// readInput reads path, or standard input when path is "" or "-", and returns at
+// most limit+1 bytes (so the caller can say the input is too large in its own
+// words) and a name for the source to use in messages.
+func readInput(c proc, path string, limit int) (data []byte, from string, err error) {
+	src, from := c.stdin, "standard input"
+	if path != "" && path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, path, err
+		}
+		defer f.Close()
+		src, from = f, path
+	}
+	if src == nil {
+		return nil, from, errNoInput
+	}
+	data, err = io.ReadAll(io.LimitReader(src, int64(limit)+1))
+	if err != nil {
+		return nil, from, fmt.Errorf("read %s: %w", from, err)
+	}
+	return data, from, nil
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/vigil-console/vigil/proof"
+	"github.com/vigil-console/vigil/screens"
+)
+
+// maxRootFile bounds what a trusted_roots file may hold.
+const maxRootFile = 1 << 20
+
+// profileProofSettings is the one mapping from a profile's trust settings
+// (enclave_apps, trusted_roots, expected_pcrs, allowed_manifest_hashes) to what
+// the verifier takes. `vigil proof fetch` and the console both use it, so they
+// verify the same way. trusted_roots paths are already absolute (loadProfile
+// resolves them against the config file's directory).
+func profileProofSettings(p Profile) (screens.ProofSettings, error) {
+	s := screens.ProofSettings{Apps: append([]string(nil), p.EnclaveApps...)}
+	for _, path := range p.TrustedRoots {
+		b, err := readRootFile(path)
+		if err != nil {
+			return s, fmt.Errorf("profile %q trusted_roots: %w", p.Name, err)
+		}
+		// Reports name the root by its file name; errors give the whole path.
+		roots, err := proof.ParseRootsPEM(filepath.Base(path), b)
+		if err != nil {
+			return s, fmt.Errorf("profile %q trusted_roots %s: %w", p.Name, path, err)
+		}
+		s.Roots = append(s.Roots, roots...)
+	}
+	for app, pins := range p.ExpectedPCRs {
+		for idx, h := range pins {
+			i, v, err := parsePCRPin(idx + "=" + h)
+			if err != nil {
+				return s, fmt.Errorf("profile %q expected_pcrs.%s: %w", p.Name, app, err)
+			}
+			if s.ExpectedPCRs == nil {
+				s.ExpectedPCRs = map[string]map[int][]byte{}
+			}
+			if s.ExpectedPCRs[app] == nil {
+				s.ExpectedPCRs[app] = map[int][]byte{}
+			}
+			s.ExpectedPCRs[app][i] = v
+		}
+	}
+	for _, h := range p.AllowedManifestHashes {
+		b, err := hex.DecodeString(strings.TrimPrefix(h, "0x"))
+		if err != nil || len(b) != 32 {
+			return s, fmt.Errorf("profile %q allowed_manifest_hashes: %q is not a hex SHA-256", p.Name, h)
+		}
+		s.AllowedManifestHashes = append(s.AllowedManifestHashes, b)
+	}
+	return s, nil
+}
+
+func readRootFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read root certificate file %s: %w (give a PEM file, relative paths are relative to the config file)", path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxRootFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("read root certificate file %s: %w", path, err)
+	}
+	if len(b) > maxRootFile {
+		return nil, fmt.Errorf("root certificate file %s is over 1 MiB; that is not a PEM certificate", path)
+	}
+	return b, nil
+}
