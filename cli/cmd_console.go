@@ -19,7 +19,7 @@ import (
 const consoleUsage = `Usage: vigil [--profile NAME] [--config FILE] [--read-only] [--log-file FILE]
 
 Opens the console on a profile of the config file
-($XDG_CONFIG_HOME/vigil/config.toml unless --config). Keys: ? shows them all.
+(--config, else $VIGIL_CONFIG, else $XDG_CONFIG_HOME/vigil/config.toml). Keys: ? shows them all.
 
 Examples:
   vigil                              the default profile
@@ -47,7 +47,7 @@ To connect to your organization:
 func cmdConsole(ctx context.Context, c proc, args []string) error {
 	fset := newFlagSet("console", consoleUsage)
 	profile := fset.String("profile", "", "profile to use (default $VIGIL_PROFILE, else default_profile)")
-	config := fset.String("config", "", "config file (default $XDG_CONFIG_HOME/vigil/config.toml)")
+	config := fset.String("config", "", "config file (default $VIGIL_CONFIG, then $XDG_CONFIG_HOME/vigil/config.toml)")
 	readOnly := fset.Bool("read-only", false, "disable every submit (votes included)")
 	logFile := fset.String("log-file", "", "append logs to FILE (default: no logs)")
 	if err := parseFlagsOnly(c, fset, args); err != nil {

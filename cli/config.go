@@ -501,11 +501,15 @@ func splitTOMLKey(s string) ([]string, bool) {
 	return parts, len(parts) > 0
 }
 
-// loadProfile reads the config (configPath, or the default path when empty)
-// and returns the profile chosen by profileName, else $VIGIL_PROFILE, else
-// default_profile, else the only profile. The profile must have base_url and
-// organization_id.
+// loadProfile reads the config (configPath, else $VIGIL_CONFIG, else the
+// default path) and returns the profile chosen by profileName, else
+// $VIGIL_PROFILE, else default_profile, else the only profile. The profile must
+// have base_url and organization_id. Every command, the console included,
+// loads its profile here.
 func loadProfile(c proc, configPath, profileName string) (Profile, error) {
+	if configPath == "" {
+		configPath = c.getenv("VIGIL_CONFIG")
+	}
 	if configPath == "" {
 		configPath = configPathDefault(c.getenv)
 	}

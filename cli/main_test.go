@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,5 +60,18 @@ func TestMissingConfigSameHelpEitherWay(t *testing.T) {
 	}
 	if !strings.Contains(explicit, missing) {
 		t.Errorf("--config: the message does not name %s:\n%s", missing, explicit)
+	}
+}
+
+// $VIGIL_CONFIG is read wherever a profile is loaded, the console included.
+func TestVigilConfigChoosesTheFileForEveryCommand(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "from-env.toml")
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "VIGIL_CONFIG": missing}
+	for _, args := range [][]string{nil, {"activity", "list"}, {"proof", "fetch", "--app", "signer"}} {
+		var out, errOut strings.Builder
+		c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
+		if code := run(context.Background(), c, args); code != 1 || !strings.Contains(errOut.String(), "no config file at "+missing) {
+			t.Errorf("vigil %v: exit %d, %q; want the help naming $VIGIL_CONFIG's file", args, code, errOut.String())
+		}
 	}
 }

@@ -103,9 +103,6 @@ func (f *connFlags) submitClient(c proc) (*api.Client, Profile, error) {
 // else $VIGIL_PROFILE, else default_profile; its key as the stamper. opts
 // are added to the client's options.
 func profileClient(c proc, configPath, profileName string, opts ...api.Option) (*api.Client, Profile, error) {
-	if configPath == "" {
-		configPath = c.getenv("VIGIL_CONFIG")
-	}
 	p, err := loadProfile(c, configPath, profileName)
 	if err != nil {
 		return nil, p, err
