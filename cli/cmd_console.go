@@ -98,7 +98,7 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	}
 	logger.Info("console start", "profile", p.Name, "base_url", p.BaseURL,
 		"organization", p.OrganizationID, "read_only", readOnly || p.ReadOnly)
-	filters, err := p.SavedFilters()
+	filters, err := savedFilters(p)
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: filters: %w", p.Name, err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/vigil-console/vigil/profile"
 	"github.com/vigil-console/vigil/server"
 )
 
@@ -260,13 +261,13 @@ func prepareDemo(ctx context.Context, dataDir, baseURL, authProxyURL string) (*s
 	if err := os.WriteFile(rootPath, info.DemoRootPEM, 0o644); err != nil {
 		return nil, fmt.Errorf("demo: write %s: %w", rootPath, err)
 	}
-	cfg := Config{DefaultProfile: info.Members[0].Name, Profiles: map[string]Profile{}}
+	cfg := profile.Config{DefaultProfile: info.Members[0].Name, Profiles: map[string]Profile{}}
 	for _, m := range info.Members {
 		cfg.Profiles[m.Name] = Profile{
 			BaseURL: baseURL, AuthProxyURL: authProxyURL, AuthProxyConfigID: info.AuthProxyConfigID,
 			OrganizationID: info.OrganizationID, Key: m.KeyName, KeysDir: "keys",
 			EnclaveApps: info.EnclaveApps, TrustedRoots: []string{"demo-root.pem"},
-			TLSFetcherPublicKey: info.TLSFetcherPublicKey, Refresh: duration{5 * time.Second},
+			TLSFetcherPublicKey: info.TLSFetcherPublicKey, Refresh: profile.Duration{Duration: 5 * time.Second},
 		}
 	}
 	var buf bytes.Buffer

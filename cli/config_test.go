@@ -163,15 +163,6 @@ func TestLoadProfileSelection(t *testing.T) {
 	}
 }
 
-func TestDefaultConfigPath(t *testing.T) {
-	if got := configPathDefault(envOf(map[string]string{"HOME": "/h"})); got != "/h/.config/vigil/config.toml" {
-		t.Errorf("without XDG: %s", got)
-	}
-	if got := configPathDefault(envOf(map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x"})); got != "/x/vigil/config.toml" {
-		t.Errorf("with XDG: %s", got)
-	}
-}
-
 func TestProfileStamperLoadsTheProfileKey(t *testing.T) {
 	dir := t.TempDir()
 	k, err := keys.Store{Dir: filepath.Join(dir, "mykeys")}.Generate("ops", "ed25519")
@@ -208,20 +199,6 @@ func TestProfileStamperLoadsTheProfileKey(t *testing.T) {
 	}
 	if _, err := profileStamper(Profile{Name: "n"}, envOf(nil)); err == nil || !strings.Contains(err.Error(), "vigil keys generate") {
 		t.Errorf("profile without key: %v", err)
-	}
-}
-
-func TestColorValue(t *testing.T) {
-	for in, want := range map[string]string{"red": "1", "Bright-Red": "9", "#ABC": "#aabbcc", "#112233": "#112233", "208": "208"} {
-		got, err := colorValue(in)
-		if err != nil || got != want {
-			t.Errorf("colorValue(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "#12", "#ggg", "256", "-1", "rouge", "#1234567"} {
-		if _, err := colorValue(in); err == nil {
-			t.Errorf("colorValue(%q) accepted", in)
-		}
 	}
 }
 
@@ -274,7 +251,7 @@ func TestConfigSavedFilters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := cfg.Profiles["p"].SavedFilters()
+	got, err := savedFilters(cfg.Profiles["p"])
 	if err != nil || len(got) != 1 || got[0].Name != "done" ||
 		!reflect.DeepEqual(got[0].Statuses, []string{"ACTIVITY_STATUS_COMPLETED", "ACTIVITY_STATUS_REJECTED"}) ||
 		!reflect.DeepEqual(got[0].Types, []string{"ACTIVITY_TYPE_CREATE_POLICY_V3"}) {

@@ -1,4 +1,9 @@
-package cli
+// Package profile reads vigil's config file: profiles like kubectl contexts,
+// checked with file, line and key in every error. The CLI and the console share
+// it; the console receives what it needs as plain values. Checks of values that
+// other packages own (the console's key actions and filters) are injected
+// through Checks, so this package depends on none of them.
+package profile
 
 import (
 	"crypto/ecdh"
@@ -21,11 +26,10 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/vigil-console/vigil/keys"
-	"github.com/vigil-console/vigil/screens"
 )
 
 // Profile is one named connection in the config file, like a kubectl context.
-// The loader (loadProfile) fills Name from the table's key.
+// Load fills Name from the table's key.
 type Profile struct {
 	Name                  string                       `toml:"-"`
 	BaseURL               string                       `toml:"base_url"`
@@ -35,7 +39,7 @@ type Profile struct {
 	Key                   string                       `toml:"key"`           // key name in the keys directory, or ssh-agent:SHA256:…
 	KeysDir               string                       `toml:"keys_dir"`      // default $XDG_CONFIG_HOME/vigil/keys
 	EnclaveApps           []string                     `toml:"enclave_apps"`  // apps whose boot proofs the console checks
-	Refresh               duration                     `toml:"refresh"`       // auto-refresh interval; 0 turns it off
+	Refresh               Duration                     `toml:"refresh"`       // auto-refresh interval; 0 turns it off
 	ReadOnly              bool                         `toml:"read_only"`     // disables every submit
 	Color                 string                       `toml:"color"`         // accent colour, e.g. "red" for production
 	TrustedRoots          []string                     `toml:"trusted_roots"` // extra PEM root files for boot proofs
@@ -46,35 +50,26 @@ type Profile struct {
 	Notify                bool                         `toml:"notify"` // desktop notification when an activity waits for your vote
 	Keys                  map[string][]string          `toml:"keys"`   // action -> keys, rebinding the console's keys
 	// Filters are named filters of the All view: name -> statuses and types.
-	Filters map[string]savedFilter `toml:"filters"`
+	Filters map[string]Filter `toml:"filters"`
 }
 
-// savedFilter is one [profiles.NAME.filters.FILTER] table.
-type savedFilter struct {
+// Filter is one [profiles.NAME.filters.FILTER] table: a named filter of the
+// console's All view.
+type Filter struct {
 	Statuses []string `toml:"statuses"`
 	Types    []string `toml:"types"`
 }
 
-// SavedFilters are the profile's filters, checked and normalised, by name.
-func (p Profile) SavedFilters() ([]screens.SavedFilter, error) {
-	var out []screens.SavedFilter
-	for _, name := range sortedKeys(p.Filters) {
-		f, err := screens.NormalizeFilter(screens.SavedFilter{Name: name, Statuses: p.Filters[name].Statuses, Types: p.Filters[name].Types})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, nil
-}
+// FilterNames are the profile's filter names, sorted.
+func (p Profile) FilterNames() []string { return sortedKeys(p.Filters) }
 
 // MouseOn reports whether the console takes mouse events (on unless mouse = false).
 func (p Profile) MouseOn() bool { return p.Mouse == nil || *p.Mouse }
 
-// duration is a time.Duration written as "30s" in TOML.
-type duration struct{ time.Duration }
+// Duration is a time.Duration written as "30s" in TOML.
+type Duration struct{ time.Duration }
 
-func (d *duration) UnmarshalText(b []byte) error {
+func (d *Duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
 		return fmt.Errorf("%q is not a duration; write it like \"30s\", \"2m\" or \"0s\"", b)
@@ -83,7 +78,7 @@ func (d *duration) UnmarshalText(b []byte) error {
 	return nil
 }
 
-func (d duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 // Config is the whole config file: profiles like kubectl contexts.
 type Config struct {
@@ -95,9 +90,9 @@ type Config struct {
 // maxConfigLen bounds the config file.
 const maxConfigLen = 1 << 20
 
-// configPathDefault is $XDG_CONFIG_HOME/vigil/config.toml, or
+// DefaultPath is $XDG_CONFIG_HOME/vigil/config.toml, or
 // $HOME/.config/vigil/config.toml.
-func configPathDefault(getenv func(string) string) string {
+func DefaultPath(getenv func(string) string) string {
 	if x := getenv("XDG_CONFIG_HOME"); x != "" {
 		return filepath.Join(x, "vigil", "config.toml")
 	}
@@ -126,12 +121,24 @@ func (e *configError) Error() string {
 	return fmt.Sprintf("config %s: %s: %s", loc, e.key, e.msg)
 }
 
-// loadConfig reads and checks the config file at path. Unknown keys and bad
+// Checks are the checks of values other packages own, run on every profile
+// that sets them; nil fields check nothing.
+type Checks struct {
+	// KeyActions are the console's key action names that [profiles.NAME.keys]
+	// may rebind.
+	KeyActions []string
+	// Keys reports clashes in a profile's rebinding.
+	Keys func(map[string][]string) error
+	// Filter reports a saved filter the console would refuse.
+	Filter func(name string, f Filter) error
+}
+
+// Load reads and checks the config file at path. Unknown keys and bad
 // values are errors naming the file, the line and the key. Relative keys_dir
 // and trusted_roots are made relative to the file's directory, PCRs and hashes
 // are lowercased, and colours are normalised for lipgloss.Color.
 // A missing file is an error wrapping fs.ErrNotExist.
-func loadConfig(path string) (*Config, error) {
+func Load(path string, checks Checks) (*Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
@@ -185,7 +192,7 @@ func loadConfig(path string) (*Config, error) {
 	dir := filepath.Dir(path)
 	for _, name := range cfg.profileNames() {
 		p := cfg.Profiles[name]
-		if err := checkProfile(&p, name, dir); err != nil {
+		if err := checkProfile(&p, name, dir, checks); err != nil {
 			full := append([]string{"profiles", name}, err.keyPath...)
 			err.path = path
 			err.line = findKeyLine(text, full)
@@ -201,7 +208,7 @@ func loadConfig(path string) (*Config, error) {
 var tomlErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // profileKeyList names the keys a profile takes, for the unknown-key error.
-const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, keys"
+const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, notify, keys, filters"
 
 func (c *Config) profileNames() []string {
 	names := make([]string, 0, len(c.Profiles))
@@ -214,7 +221,7 @@ func (c *Config) profileNames() []string {
 
 // checkProfile validates and normalises one profile; the error's keyPath is
 // relative to the profile (e.g. refresh, or expected_pcrs, app, 3).
-func checkProfile(p *Profile, name, dir string) *configError {
+func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	bad := func(key any, format string, args ...any) *configError {
 		path, ok := key.([]string)
 		if !ok {
@@ -288,21 +295,23 @@ func checkProfile(p *Profile, name, dir string) *configError {
 		p.AllowedManifestHashes[i] = v
 	}
 	if len(p.Keys) > 0 {
-		valid := screens.KeyActionNames()
 		for _, action := range sortedKeys(p.Keys) {
-			if !slices.Contains(valid, action) {
-				return bad([]string{"keys", action}, "unknown key action %q; valid actions: %s", action, strings.Join(valid, ", "))
+			if !slices.Contains(checks.KeyActions, action) {
+				return bad([]string{"keys", action}, "unknown key action %q; valid actions: %s", action, strings.Join(checks.KeyActions, ", "))
 			}
 		}
-		if err := screens.CheckKeys(p.Keys); err != nil {
-			return bad("keys", "%v", err)
+		if checks.Keys != nil {
+			if err := checks.Keys(p.Keys); err != nil {
+				return bad("keys", "%v", err)
+			}
 		}
 	}
-	if _, err := p.SavedFilters(); err != nil {
-		return bad("filters", "%v", err)
-	}
-	if _, err := p.SavedFilters(); err != nil {
-		return bad("filters", "%v", err)
+	if checks.Filter != nil {
+		for _, name := range sortedKeys(p.Filters) {
+			if err := checks.Filter(name, p.Filters[name]); err != nil {
+				return bad([]string{"filters", name}, "%v", err)
+			}
+		}
 	}
 	if p.TLSFetcherPublicKey != "" {
 		v := strings.ToLower(p.TLSFetcherPublicKey)
@@ -384,148 +393,28 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// joinKey writes a key path as a dotted TOML key.
-func joinKey(path []string) string {
-	quoted := make([]string, len(path))
-	for i, p := range path {
-		quoted[i] = quoteKeyPart(p)
-	}
-	return strings.Join(quoted, ".")
-}
-
-// quoteKeyPart writes one part of a dotted TOML key, quoted when it is not bare.
-func quoteKeyPart(s string) string {
-	if s != "" && !strings.ContainsFunc(s, func(r rune) bool { return !isBareKeyRune(r) }) {
-		return s
-	}
-	return strconv.Quote(s)
-}
-
-func isBareKeyRune(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'
-}
-
-// findKeyLine returns the 1-based line where key is defined in text, or
-// where its deepest defined parent is (for keys inside inline tables); 0 when
-// nothing matches. It understands table headers, dotted and quoted keys,
-// enough to locate keys for error messages.
-func findKeyLine(text string, key toml.Key) int {
-	var table []string
-	best, bestLen := 0, 0
-	consider := func(path []string, line int) {
-		n := 0
-		for n < len(path) && n < len(key) && path[n] == key[n] {
-			n++
-		}
-		if n == len(path) && n > bestLen { // path is a prefix of key (or key itself)
-			best, bestLen = line, n
-		}
-	}
-	for i, raw := range strings.Split(text, "\n") {
-		line := strings.TrimSpace(raw)
-		switch {
-		case line == "" || line[0] == '#':
-			continue
-		case strings.HasPrefix(line, "["):
-			inner := strings.TrimLeft(line, "[")
-			end := strings.Index(inner, "]")
-			if end < 0 {
-				continue
-			}
-			if parts, ok := splitTOMLKey(inner[:end]); ok {
-				table = parts
-				consider(table, i+1)
-			}
-		default:
-			eq := strings.Index(line, "=")
-			if eq < 0 {
-				continue
-			}
-			if parts, ok := splitTOMLKey(line[:eq]); ok {
-				consider(append(append([]string(nil), table...), parts...), i+1)
-			}
-		}
-	}
-	return best
-}
-
-// splitTOMLKey splits a dotted TOML key (bare or quoted parts) into parts.
-func splitTOMLKey(s string) ([]string, bool) {
-	var parts []string
-	s = strings.TrimSpace(s)
-	for s != "" {
-		var part string
-		switch s[0] {
-		case '"':
-			end := 1
-			for end < len(s) && s[end] != '"' {
-				if s[end] == '\\' {
-					end++
-				}
-				end++
-			}
-			if end >= len(s) {
-				return nil, false
-			}
-			uq, err := strconv.Unquote(s[:end+1])
-			if err != nil {
-				return nil, false
-			}
-			part, s = uq, s[end+1:]
-		case '\'':
-			end := strings.IndexByte(s[1:], '\'')
-			if end < 0 {
-				return nil, false
-			}
-			part, s = s[1:end+1], s[end+2:]
-		default:
-			end := strings.IndexFunc(s, func(r rune) bool { return !isBareKeyRune(r) })
-			if end < 0 {
-				end = len(s)
-			}
-			if end == 0 {
-				return nil, false
-			}
-			part, s = s[:end], s[end:]
-		}
-		parts = append(parts, part)
-		s = strings.TrimSpace(s)
-		if s == "" {
-			break
-		}
-		if s[0] != '.' {
-			return nil, false
-		}
-		s = strings.TrimSpace(s[1:])
-	}
-	return parts, len(parts) > 0
-}
-
-// loadProfile reads the config (configPath, else $VIGIL_CONFIG, else the
-// default path) and returns the profile chosen by profileName, else
-// $VIGIL_PROFILE, else default_profile, else the only profile. The profile must
-// have base_url and organization_id. Every command, the console included,
-// loads its profile here.
-func loadProfile(c proc, configPath, profileName string) (Profile, error) {
+// Select reads the config (configPath, else $VIGIL_CONFIG, else the default
+// path) and returns the profile chosen by profileName, else $VIGIL_PROFILE,
+// else default_profile, else the only profile. The profile must have base_url
+// and organization_id. A missing file is a *MissingError.
+func Select(getenv func(string) string, configPath, profileName string, checks Checks) (Profile, error) {
 	if configPath == "" {
-		configPath = c.getenv("VIGIL_CONFIG")
+		configPath = getenv("VIGIL_CONFIG")
 	}
 	if configPath == "" {
-		configPath = configPathDefault(c.getenv)
+		configPath = DefaultPath(getenv)
 	}
-	cfg, err := loadConfig(configPath)
+	cfg, err := Load(configPath, checks)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			// The same help whether the path was given or is the default: either
-			// way the user needs to know how to make one, or that the demo needs none.
-			return Profile{}, fmt.Errorf(noConfigHelp, configPath, configPath)
+			return Profile{}, &MissingError{Path: configPath, Err: err}
 		}
 		return Profile{}, err
 	}
 	available := strings.Join(cfg.profileNames(), ", ")
 	name, from := profileName, "--profile"
 	if name == "" {
-		name, from = c.getenv("VIGIL_PROFILE"), "VIGIL_PROFILE"
+		name, from = getenv("VIGIL_PROFILE"), "VIGIL_PROFILE"
 	}
 	if name == "" {
 		name, from = cfg.DefaultProfile, "default_profile"
@@ -553,15 +442,12 @@ func loadProfile(c proc, configPath, profileName string) (Profile, error) {
 	return p, nil
 }
 
-// profileStamper opens the profile's key: a key file from its keys_dir
-// (default keys.DefaultDir), or a key of the ssh-agent at SSH_AUTH_SOCK.
-func profileStamper(p Profile, getenv func(string) string) (keys.Stamper, error) {
-	if p.Key == "" {
-		return nil, fmt.Errorf("profile %q has no key: set key = \"NAME\" in its table (create a key with 'vigil keys generate NAME'), or key = \"ssh-agent:SHA256:…\" for a key in your ssh-agent ('vigil keys list --agent')", p.Name)
-	}
-	s, err := openStamper(getenv, p.Key, p.KeysDir)
-	if err != nil {
-		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
-	}
-	return s, nil
+// MissingError is a config file that does not exist, whether its path was given
+// or is the default.
+type MissingError struct {
+	Path string
+	Err  error
 }
+
+func (e *MissingError) Error() string { return fmt.Sprintf("no config file at %s", e.Path) }
+func (e *MissingError) Unwrap() error { return e.Err }

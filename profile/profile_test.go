@@ -1,0 +1,88 @@
+package profile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestDefaultConfigPath(t *testing.T) {
+	if got := DefaultPath(envOf(map[string]string{"HOME": "/h"})); got != "/h/.config/vigil/config.toml" {
+		t.Errorf("without XDG: %s", got)
+	}
+	if got := DefaultPath(envOf(map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x"})); got != "/x/vigil/config.toml" {
+		t.Errorf("with XDG: %s", got)
+	}
+}
+
+func TestColorValue(t *testing.T) {
+	for in, want := range map[string]string{"red": "1", "Bright-Red": "9", "#ABC": "#aabbcc", "#112233": "#112233", "208": "208"} {
+		got, err := colorValue(in)
+		if err != nil || got != want {
+			t.Errorf("colorValue(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "#12", "#ggg", "256", "-1", "rouge", "#1234567"} {
+		if _, err := colorValue(in); err == nil {
+			t.Errorf("colorValue(%q) accepted", in)
+		}
+	}
+}
+
+// Select reads $VIGIL_CONFIG when no path is given, and a missing file is a
+// *MissingError naming it, whichever way it was chosen.
+func TestSelectConfigPathAndMissingFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(path, []byte("[profiles.p]\nbase_url = \"https://a.example\"\norganization_id = \"o\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Select(envOf(map[string]string{"VIGIL_CONFIG": path}), "", "", Checks{})
+	if err != nil || p.Name != "p" || p.OrganizationID != "o" {
+		t.Fatalf("from VIGIL_CONFIG: %+v, %v", p, err)
+	}
+	missing := filepath.Join(dir, "nope.toml")
+	for name, env := range map[string]map[string]string{
+		"given":   nil,
+		"default": {"XDG_CONFIG_HOME": dir},
+	} {
+		arg := missing
+		if name == "default" {
+			arg, missing = "", filepath.Join(dir, "vigil", "config.toml")
+		}
+		_, err := Select(envOf(env), arg, "", Checks{})
+		var me *MissingError
+		if !errors.As(err, &me) || me.Path != missing || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+			t.Errorf("%s path: %v", name, err)
+		}
+	}
+}
+
+// Injected checks run on what they own: an unknown key action is named with
+// the valid ones, and a filter the console would refuse is an error at its key.
+func TestChecksAreInjected(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.toml")
+	text := "[profiles.p]\nbase_url = \"https://a.example\"\norganization_id = \"o\"\n" +
+		"[profiles.p.keys]\nbogus = [\"x\"]\n"
+	os.WriteFile(path, []byte(text), 0o600)
+	_, err := Load(path, Checks{KeyActions: []string{"a.one", "a.two"}})
+	if err == nil || !strings.Contains(err.Error(), `unknown key action "bogus"`) || !strings.Contains(err.Error(), "a.one, a.two") || !strings.Contains(err.Error(), ":5:") {
+		t.Errorf("unknown action: %v", err)
+	}
+	text = "[profiles.p]\nbase_url = \"https://a.example\"\norganization_id = \"o\"\n[profiles.p.filters.done]\nstatuses = [\"x\"]\n"
+	os.WriteFile(path, []byte(text), 0o600)
+	_, err = Load(path, Checks{Filter: func(name string, f Filter) error {
+		if name == "done" && f.Statuses[0] == "x" {
+			return errors.New("x is no status")
+		}
+		return nil
+	}})
+	if err == nil || !strings.Contains(err.Error(), "profiles.p.filters.done") || !strings.Contains(err.Error(), "x is no status") {
+		t.Errorf("filter: %v", err)
+	}
+}
