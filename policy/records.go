@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -73,4 +74,22 @@ func InputOfActivity(a api.Activity, members map[string]Approver, upTo string, n
 	}
 	_, params := a.Intent.Params()
 	return InputFor(a.Type, params, votes, members, now)
+}
+
+// PoliciesOf compiles the organization's policy records, in the order given
+// (list_policies returns them in creation order, the order the service
+// evaluates them). A record that does not compile is left out, as the
+// service leaves it out; its error is returned beside.
+func PoliciesOf(records []api.Policy) ([]Policy, []error) {
+	out := make([]Policy, 0, len(records))
+	var errs []error
+	for _, r := range records {
+		c, err := Compile(r.Condition, r.Consensus)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("policy %s: %w", r.PolicyID, err))
+			continue
+		}
+		out = append(out, Policy{ID: r.PolicyID, Name: r.PolicyName, Effect: r.Effect, Compiled: c})
+	}
+	return out, errs
 }
