@@ -301,11 +301,25 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, tea.Batch(a.load(), a.tick())
 	case voteConfirmedMsg:
 		return a, a.vote(msg.v)
+	case ShowActivityMsg:
+		act := api.Activity{ID: msg.ID}
+		if msg.Activity != nil {
+			act = *msg.Activity
+		}
+		a.detail = newActivityDetail(a.c, act, &a.list.Pane)
+		a.list.Open()
+		return a, tea.Batch(a.detail.load(a.c), a.load())
 	case activityVotedMsg:
 		return a, a.voted(msg)
 	case activityDetailMsg:
 		if a.detail != nil {
 			a.detail.apply(msg, a.c)
+			if a.detail.unknownPolicies && !a.detail.orgAsked {
+				// A policy created since the load shows as an id: load the
+				// organization's policies again, once per open detail.
+				a.detail.orgAsked = true
+				return a, loadOrg(a.c)
+			}
 			if msg.activity != nil && msg.err == nil {
 				a.replace(*msg.activity)
 			}

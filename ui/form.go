@@ -169,6 +169,24 @@ func (f Form) Valid() bool {
 	return true
 }
 
+// SetChoices replaces the choices of field key, keeping the chosen value when
+// it is still offered.
+func (f *Form) SetChoices(key string, choices []string) {
+	for i := range f.fields {
+		fd := &f.fields[i]
+		if fd.Key != key || len(choices) == 0 {
+			continue
+		}
+		cur := fd.value()
+		fd.Choices, fd.choice = choices, 0
+		for j, c := range choices {
+			if c == cur {
+				fd.choice = j
+			}
+		}
+	}
+}
+
 // Focused is the key of the field with the focus.
 func (f Form) Focused() string {
 	if len(f.fields) == 0 {
