@@ -53,6 +53,11 @@ func TestGoldenViews(t *testing.T) {
 		{"palette", []string{":"}},
 		{"palette-filtered", []string{":", "r", "e", "f"}},
 		{"messages", []string{"x", "y", "m"}},
+		{"policies", []string{"4"}},
+		{"policy-detail", []string{"4", "enter"}},
+		{"policy-evaluations", []string{"4", "e"}},
+		// The editor with a draft that does not compile yet: the caret marks the column.
+		{"policy-editor", []string{"4", "n", "O", "p", "s", "tab", "right", "tab", "a", "c", "t", "i", "v", "i", "t", "y", ".", "r", "e", "s", "o", "u", "r", "c", "e", " ", "=", "=", " ", "1"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, v := range views {

@@ -131,7 +131,7 @@ func (e *policyEditor) render(c *Common, width int) {
 	b.WriteString(e.form.View(th, width))
 	b.WriteString("\n\n")
 	b.WriteString(th.Section.Render("Simulation"))
-	b.WriteString(th.Muted.Render("  today → with the draft, the organization's policies and the draft, as the service decides"))
+	b.WriteString(th.Muted.Render(ansi.Truncate("  today → with the draft (current policies + draft, as the service decides)", max(width-10, 1), "…")))
 	b.WriteString("\n")
 	switch {
 	case e.simErr != "":

@@ -27,7 +27,7 @@ func evaluationColumns() []ui.Column {
 	return []ui.Column{
 		{Title: "AGE", Width: 4},
 		{Title: "WHAT", Width: 16, Max: 36},
-		{Title: "OUTCOME", Width: 8},
+		{Title: "OUTCOME", Width: 18},
 		{Title: "WHY", Width: 20, Grow: true},
 	}
 }
