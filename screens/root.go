@@ -351,7 +351,7 @@ type themeChangedMsg struct{}
 
 // Messages of the palette's global commands.
 type (
-	gotoScreenMsg   struct{ index int }
+	gotoScreenMsg struct{ index int }
 	// ShowActivityMsg takes the user to an activity: the Activities screen
 	// opens it (and follows it, as any open activity). Activity, when set, is
 	// shown at once while the fresh record loads.
