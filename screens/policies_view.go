@@ -15,9 +15,9 @@ import (
 
 func policyColumns() []ui.Column {
 	return []ui.Column{
-		{Title: "NAME", Width: 16, Max: 40},
+		{Title: "NAME", Width: 16, Max: 40, Grow: true},
 		{Title: "EFFECT", Width: 6},
-		{Title: "CONDITION", Width: 16, Grow: true},
+		{Title: "CONDITION", Width: 16},
 		{Title: "CONSENSUS", Width: 12, Max: 40},
 		{Title: "UPDATED", Width: 7},
 	}
