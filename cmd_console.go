@@ -98,16 +98,22 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	}
 	logger.Info("console start", "profile", p.Name, "base_url", p.BaseURL,
 		"organization", p.OrganizationID, "read_only", readOnly || p.ReadOnly)
+	filters, err := p.SavedFilters()
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: filters: %w", p.Name, err)
+	}
 	root := screens.NewRoot(screens.Options{
-		Reader:    client,
-		Submitter: submitter,
-		Profile:   p.Name,
-		Theme:     theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},
-		Refresh:   p.Refresh.Duration,
-		Logger:    logger,
-		Proofs:    proofs,
-		Mouse:     p.MouseOn(),
-		KeyKind:   stamperKindLabel(stamper),
+		Reader:       client,
+		Submitter:    submitter,
+		Profile:      p.Name,
+		Theme:        theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},
+		Refresh:      p.Refresh.Duration,
+		Logger:       logger,
+		Proofs:       proofs,
+		Mouse:        p.MouseOn(),
+		Notify:       p.Notify,
+		SavedFilters: filters,
+		KeyKind:      stamperKindLabel(stamper),
 	})
 	if err := root.Rebind(p.Keys); err != nil {
 		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)

@@ -294,7 +294,7 @@ func cmdProofFetch(ctx context.Context, c cli, args []string) error {
 	common.register(fs)
 	app := fs.String("app", "", "enclave app `NAME`, e.g. signer")
 	profile := fs.String("profile", "", "config profile `NAME` (default $VIGIL_PROFILE, then default_profile)")
-	config := fs.String("config", "", "config `FILE` (default $XDG_CONFIG_HOME/vigil/config.toml)")
+	config := fs.String("config", "", "config `FILE` (default $VIGIL_CONFIG, then $XDG_CONFIG_HOME/vigil/config.toml)")
 	out := fs.String("out", "", "also save the reply to `FILE`")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
@@ -306,21 +306,13 @@ func cmdProofFetch(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	p, err := loadProfile(c, *config, *profile)
+	// Exact strings: --out saves the reply as sent and --json keeps values exact;
+	// the report for people is sanitized when printed.
+	client, p, err := profileClient(c, *config, *profile, api.WithExactStrings())
 	if err != nil {
 		return err
 	}
 	if err := profileProofOptions(p, *app, &opts); err != nil {
-		return err
-	}
-	stamper, err := profileStamper(p, c.getenv)
-	if err != nil {
-		return err
-	}
-	// Exact strings: --out saves the reply as sent and --json keeps values exact;
-	// the report for people is sanitized when printed.
-	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithExactStrings())
-	if err != nil {
 		return err
 	}
 	bp, err := client.GetLatestBootProof(ctx, *app)

@@ -42,8 +42,30 @@ type Profile struct {
 	ExpectedPCRs          map[string]map[string]string `toml:"expected_pcrs"` // app -> PCR index -> hex
 	AllowedManifestHashes []string                     `toml:"allowed_manifest_hashes"`
 	TLSFetcherPublicKey   string                       `toml:"tls_fetcher_public_key"`
-	Mouse                 *bool                        `toml:"mouse"` // nil = on
-	Keys                  map[string][]string          `toml:"keys"`  // action -> keys, rebinding the console's keys
+	Mouse                 *bool                        `toml:"mouse"`  // nil = on
+	Notify                bool                         `toml:"notify"` // desktop notification when an activity waits for your vote
+	Keys                  map[string][]string          `toml:"keys"`   // action -> keys, rebinding the console's keys
+	// Filters are named filters of the All view: name -> statuses and types.
+	Filters map[string]savedFilter `toml:"filters"`
+}
+
+// savedFilter is one [profiles.NAME.filters.FILTER] table.
+type savedFilter struct {
+	Statuses []string `toml:"statuses"`
+	Types    []string `toml:"types"`
+}
+
+// SavedFilters are the profile's filters, checked and normalised, by name.
+func (p Profile) SavedFilters() ([]screens.SavedFilter, error) {
+	var out []screens.SavedFilter
+	for _, name := range sortedKeys(p.Filters) {
+		f, err := screens.NormalizeFilter(screens.SavedFilter{Name: name, Statuses: p.Filters[name].Statuses, Types: p.Filters[name].Types})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
 }
 
 // MouseOn reports whether the console takes mouse events (on unless mouse = false).
@@ -275,6 +297,12 @@ func checkProfile(p *Profile, name, dir string) *configError {
 		if err := screens.CheckKeys(p.Keys); err != nil {
 			return bad("keys", "%v", err)
 		}
+	}
+	if _, err := p.SavedFilters(); err != nil {
+		return bad("filters", "%v", err)
+	}
+	if _, err := p.SavedFilters(); err != nil {
+		return bad("filters", "%v", err)
 	}
 	if p.TLSFetcherPublicKey != "" {
 		v := strings.ToLower(p.TLSFetcherPublicKey)

@@ -265,3 +265,23 @@ func TestConfigMouseAndKeys(t *testing.T) {
 		}
 	}
 }
+
+// Saved filters: short or full names, normalised; an unknown one is an error
+// naming the file's key and the valid values.
+func TestConfigSavedFilters(t *testing.T) {
+	base := "[profiles.p]\nbase_url = \"http://127.0.0.1:8080\"\norganization_id = \"o\"\n"
+	cfg, err := loadConfig(writeConfig(t, base+"[profiles.p.filters.done]\nstatuses = [\"completed\", \"ACTIVITY_STATUS_REJECTED\"]\ntypes = [\"CREATE_POLICY_V3\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cfg.Profiles["p"].SavedFilters()
+	if err != nil || len(got) != 1 || got[0].Name != "done" ||
+		!reflect.DeepEqual(got[0].Statuses, []string{"ACTIVITY_STATUS_COMPLETED", "ACTIVITY_STATUS_REJECTED"}) ||
+		!reflect.DeepEqual(got[0].Types, []string{"ACTIVITY_TYPE_CREATE_POLICY_V3"}) {
+		t.Errorf("saved filters = %+v, %v", got, err)
+	}
+	_, err = loadConfig(writeConfig(t, base+"[profiles.p.filters.x]\nstatuses = [\"DONE\"]\n"))
+	if err == nil || !strings.Contains(err.Error(), "filters") || !strings.Contains(err.Error(), `unknown status "DONE"`) || !strings.Contains(err.Error(), "COMPLETED") {
+		t.Errorf("unknown status: %v", err)
+	}
+}

@@ -33,7 +33,7 @@ func BenchmarkDemoFirstFrame(b *testing.B) {
 		teatest.WaitFor(b, tm.Output(), func(out []byte) bool {
 			seen = append(seen, out...)
 			s := ansi.Strip(string(seen))
-			return strings.Contains(s, "DELETE_API_KEYS") && strings.Contains(s, "Vigil Demo")
+			return strings.Contains(s, "delete 1 API key") && strings.Contains(s, "Vigil Demo")
 		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(time.Millisecond))
 		b.StopTimer()
 		tm.Quit()

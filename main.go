@@ -60,6 +60,22 @@ func run(ctx context.Context, c cli, args []string) int {
 		err = cmdStamp(ctx, c, args)
 	case "proof":
 		err = cmdProof(ctx, c, args)
+	case "request":
+		err = cmdRequest(ctx, c, args)
+	case "activity":
+		err = cmdActivity(ctx, c, args)
+	case "policy":
+		err = cmdPolicy(ctx, c, args)
+	case "mfa":
+		err = cmdMfa(ctx, c, args)
+	case "feature":
+		err = cmdFeature(ctx, c, args)
+	case "user":
+		err = cmdUser(ctx, c, args)
+	case "apikey":
+		err = cmdAPIKey(ctx, c, args)
+	case "invitation", "tag", "contract", "wallet-account", "oauth2-credential", "tvc-deployment", "session", "onramp":
+		err = cmdOperation(ctx, c, name, args)
 	case "version", "--version", "-version":
 		err = cmdVersion(c, args)
 	case "help", "-h", "--help", "-help":
@@ -81,6 +97,11 @@ func exitCode(stderr io.Writer, err error) int {
 	}
 	if errors.Is(err, errHelpShown) {
 		return 0
+	}
+	var es *exitStatus
+	if errors.As(err, &es) {
+		fmt.Fprintf(stderr, "vigil: %s\n", es.msg)
+		return es.code
 	}
 	var u usageError
 	if errors.As(err, &u) {
@@ -141,6 +162,17 @@ Usage:
   vigil keys generate|list|show|import                  manage stamping keys (list --agent: the ssh-agent's)
   vigil stamp --key NAME [--body JSON | --body-file F]  print the X-Stamp for a body (or --verify one)
   vigil proof verify|fetch                              verify enclave boot proofs and app proofs
+  vigil request --path P (--body JSON | --body-file F)  send a raw stamped request (or --stamp-only)
+  vigil activity list|get|approve|reject|wait|evaluations|proofs
+                                                        activities and votes
+  vigil policy list|get|create|check                    policies
+  vigil mfa list|get|create                             MFA policies
+  vigil feature list|set                                organization features
+  vigil user list|get                                   users
+  vigil apikey get|delete                               API keys
+  vigil invitation create, tag create, contract create, wallet-account delete,
+  vigil oauth2-credential update, tvc-deployment delete, session create-read-only,
+  vigil onramp status                                   the remaining operations
   vigil version                                         print the version
   vigil help                                            this text
 

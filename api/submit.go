@@ -75,9 +75,23 @@ func NewActivityRequest(op Operation, organizationID string, params Params, now 
 // safely; otherwise look the activity up with ListActivities before submitting a
 // new request (which would carry a new timestamp, hence be a new activity).
 func (c *Client) submit(ctx context.Context, path string, params Params, opts []SubmitOption) (*Activity, error) {
+	cl, err := c.submitCall(path, params, opts)
+	if err != nil {
+		return nil, err
+	}
+	var reply ActivityResponse
+	if err := c.do(ctx, cl, &reply); err != nil {
+		return nil, err
+	}
+	return &reply.Activity, nil
+}
+
+// submitCall validates params, builds the envelope and marshals it once: the
+// request every submit sends (typed or raw).
+func (c *Client) submitCall(path string, params Params, opts []SubmitOption) (call, error) {
 	op, ok := OperationByPath(path)
 	if !ok {
-		return nil, fmt.Errorf("submit %s: unknown operation", path)
+		return call{}, fmt.Errorf("submit %s: unknown operation", SanitizeID(path))
 	}
 	var so submitOptions
 	for _, o := range opts {
@@ -86,17 +100,13 @@ func (c *Client) submit(ctx context.Context, path string, params Params, opts []
 	name := "submit/" + op.Path
 	req, err := NewActivityRequest(op, c.org, params, c.now().UnixMilli(), so.appProofs)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return call{}, fmt.Errorf("%s: %w", name, err)
 	}
 	body, err := marshalJSON(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s: encode request: %w", name, err)
+		return call{}, fmt.Errorf("%s: encode request: %w", name, err)
 	}
-	var reply ActivityResponse
-	if err := c.do(ctx, call{op: name, method: "POST", url: c.baseURL + SubmitPrefix + op.Path, body: body, stamp: true}, &reply); err != nil {
-		return nil, err
-	}
-	return &reply.Activity, nil
+	return call{op: name, method: "POST", url: c.baseURL + SubmitPrefix + op.Path, body: body, stamp: true}, nil
 }
 
 // OAuth exchanges an OIDC token for a new API key whose credential bundle is

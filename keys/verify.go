@@ -66,7 +66,11 @@ type Stamp struct {
 // S, and the service accepts them. Malleability does not matter here: anyone
 // holding one valid stamp can replay it as it is, and the activity fingerprint is
 // over the body, not the stamp. secp256k1 stamps must have a low S.
-func Verify(headerValue string, body []byte) (Stamp, error) {
+func Verify(headerValue string, body []byte) (Stamp, error) { return verify(headerValue, body, nil) }
+
+// verify is Verify, with parsed public keys taken from (and added to)
+// cache when it is not nil.
+func verify(headerValue string, body []byte, cache *Verifier) (Stamp, error) {
 	st, err := decodeStamp(headerValue)
 	if err != nil {
 		return Stamp{}, err
@@ -84,7 +88,7 @@ func Verify(headerValue string, body []byte) (Stamp, error) {
 
 	switch st.Scheme {
 	case SchemeP256:
-		pub, err := parseP256Public(pubRaw, false)
+		pub, err := cache.p256(pubRaw)
 		if err != nil {
 			return Stamp{}, err
 		}
@@ -102,9 +106,9 @@ func Verify(headerValue string, body []byte) (Stamp, error) {
 		if len(pubRaw) != 33 || (pubRaw[0] != 2 && pubRaw[0] != 3) {
 			return Stamp{}, fmt.Errorf("%w: %d bytes starting %#02x; a secp256k1 stamp key is 33 bytes compressed (02 or 03 followed by X)", ErrBadPublicKey, len(pubRaw), firstByte(pubRaw))
 		}
-		pub, err := secp256k1.ParsePubKey(pubRaw)
+		pub, err := cache.secp256k1(pubRaw)
 		if err != nil {
-			return Stamp{}, fmt.Errorf("%w: not a point on secp256k1", ErrBadPublicKey)
+			return Stamp{}, err
 		}
 		r, s, err := parseStrictDER(sigRaw, k1HalfOrder)
 		if err != nil {
@@ -165,11 +169,85 @@ func decodeStamp(headerValue string) (Stamp, error) {
 	if err != nil {
 		return Stamp{}, fmt.Errorf("%w: X-Stamp is not base64url without padding (%v)", ErrMalformedStamp, err)
 	}
+	if st, ok := decodePlainStamp(raw); ok {
+		return st, nil
+	}
 	fields, err := decodeStringObject(raw, "publicKey", "scheme", "signature")
 	if err != nil {
 		return Stamp{}, fmt.Errorf("%w: %v", ErrMalformedStamp, err)
 	}
 	return Stamp{PublicKey: fields["publicKey"], Scheme: fields["scheme"], Signature: fields["signature"]}, nil
+}
+
+// decodePlainStamp decodes, without encoding/json, the form every stamper
+// sends: {"publicKey":"…","scheme":"…","signature":"…"} in any order, with no
+// whitespace and values of letters, digits and underscores only. Anything else
+// (escapes, spaces, other fields, duplicates) is left to decodeStringObject,
+// which accepts this form with the same values, so both paths agree.
+func decodePlainStamp(raw []byte) (Stamp, bool) {
+	if len(raw) < 2 || raw[0] != '{' || raw[len(raw)-1] != '}' {
+		return Stamp{}, false
+	}
+	var st Stamp
+	rest := raw[1 : len(raw)-1]
+	for i := range 3 {
+		var member []byte
+		if i < 2 {
+			j := bytes.IndexByte(rest, ',')
+			if j < 0 {
+				return Stamp{}, false
+			}
+			member, rest = rest[:j], rest[j+1:]
+		} else {
+			member = rest
+		}
+		name, value, ok := plainMember(member)
+		if !ok {
+			return Stamp{}, false
+		}
+		var field *string
+		switch name {
+		case "publicKey":
+			field = &st.PublicKey
+		case "scheme":
+			field = &st.Scheme
+		case "signature":
+			field = &st.Signature
+		default:
+			return Stamp{}, false
+		}
+		if *field != "" {
+			return Stamp{}, false // a duplicate
+		}
+		*field = value
+	}
+	return st, true
+}
+
+// plainMember splits "name":"value" where value is non-empty and made of
+// letters, digits and underscores.
+func plainMember(m []byte) (name, value string, ok bool) {
+	if len(m) < 2 || m[0] != '"' {
+		return "", "", false
+	}
+	end := bytes.IndexByte(m[1:], '"')
+	if end < 0 {
+		return "", "", false
+	}
+	name, m = string(m[1:1+end]), m[2+end:]
+	if len(m) < 4 || m[0] != ':' || m[1] != '"' || m[len(m)-1] != '"' {
+		return "", "", false
+	}
+	v := m[2 : len(m)-1]
+	if len(v) == 0 {
+		return "", "", false
+	}
+	for _, c := range v {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return "", "", false
+		}
+	}
+	return name, string(v), true
 }
 
 // decodeStringObject decodes a JSON object whose members are exactly the named

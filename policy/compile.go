@@ -271,7 +271,7 @@ func diagnose(field string, e *common.Error) Diagnostic {
 	if name, ok := quotedAfter(msg, "undeclared reference to '"); ok && (name == fnCronSpan || name == fnTimestmp) {
 		msg = fmt.Sprintf("%s() is only available in the time field", name)
 	} else if ok && otherFieldOf(field, name) != "" {
-		msg = fmt.Sprintf("undeclared reference to '%s' ('%s' is only available in the %s)", name, name, otherFieldOf(field, name))
+		msg = fmt.Sprintf("undeclared reference to '%s' ('%s' is only available in the %s expression)", name, name, otherFieldOf(field, name))
 	} else if ok && !hinted {
 		msg += hintForIdentifier(field, name)
 	} else if name, ok := quotedAfter(msg, "undefined field '"); ok && !hinted {
@@ -306,7 +306,7 @@ func otherFieldOf(field, name string) string {
 // another field, or a typo.
 func hintForIdentifier(field, name string) string {
 	if other := otherFieldOf(field, name); other != "" {
-		return fmt.Sprintf(" ('%s' is only available in the %s)", name, other)
+		return fmt.Sprintf(" ('%s' is only available in the %s expression)", name, other)
 	}
 	if field != FieldTime && (name == fnCronSpan || name == fnTimestmp) {
 		return fmt.Sprintf(" (%s() is only available in the time field)", name)

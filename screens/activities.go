@@ -18,12 +18,9 @@ import (
 // pageSize is how many activities one list call asks for (the service's maximum).
 const pageSize = 100
 
-// statusChoices and typeChoices are what s and t cycle through in the All view;
-// "" means no filter.
-var statusChoices = append([]string{""}, api.ActivityStatuses()...)
-
+// typeChoices are the activity types the type filter offers.
 func typeChoices() []string {
-	out := []string{""}
+	var out []string
 	for _, op := range api.SubmitOperations() {
 		out = append(out, op.Type)
 	}
@@ -38,25 +35,35 @@ type Activities struct {
 	// list is the list of activities and, when one is open, its detail.
 	list ui.ListDetail
 
-	all       bool // All view (false: Pending)
-	statusIdx int
-	typeIdx   int
-	before    string // paging cursor of the current page
-	after     string
-	items     []api.Activity
-	fetched   time.Time
-	loading   bool
-	listGen   int // generation of list requests: stale replies are dropped
-	err       string
-	auto      bool
-	autoGen   int // generation of the auto-refresh tick chain
-	detail    *activityDetail
-	voting    string // id of the activity whose vote is in flight
+	all bool // All view (false: Pending)
+	// statuses and types filter the All view (none = any); the pickers set them.
+	statuses []string
+	types    []string
+	before   string // paging cursor of the current page
+	after    string
+	items    []api.Activity
+	fetched  time.Time
+	loading  bool
+	listGen  int // generation of list requests: stale replies are dropped
+	err      string
+	auto     bool
+	autoGen  int // generation of the auto-refresh tick chain
+	detail   *activityDetail
+	voting   string // id of the activity whose vote is in flight
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
 	// for the session.
 	bootCache map[string]*api.BootProof
 	// width and height are the body's size (SetSize).
 	width, height int
+	// seen: the Pending list was loaded once, so the next load is compared with
+	// it (see activities_live.go).
+	seen bool
+	// settled are activities that left the Pending list since the last manual
+	// refresh; they stay listed with their final status.
+	settled map[string]*api.Activity
+	// announced are the activities whose settling was told (a toast, or your
+	// own vote's result), for the session.
+	announced map[string]bool
 }
 
 // pendingVote is a vote waiting for its confirm dialog. It captures the activity's
@@ -82,8 +89,16 @@ type (
 		approve  bool
 		activity *api.Activity
 		err      error
+		// current is the activity as it stood when a vote was refused: settled
+		// meanwhile (said in words) or still pending (the error stands).
+		current *api.Activity
 	}
 	activitiesTickMsg struct{ gen int }
+	// filterPickedMsg is a filter picker's choice: kind "status" or "type".
+	filterPickedMsg struct {
+		kind   string
+		values []string
+	}
 	// voteConfirmedMsg is the vote dialog's yes: the vote it captured.
 	voteConfirmedMsg struct{ v pendingVote }
 )
@@ -167,12 +182,8 @@ func (a *Activities) listOptions() api.ListActivitiesOptions {
 		o.Statuses = []string{api.StatusConsensusNeeded}
 		return o
 	}
-	if s := statusChoices[a.statusIdx]; s != "" {
-		o.Statuses = []string{s}
-	}
-	if t := typeChoices()[a.typeIdx]; t != "" {
-		o.Types = []string{t}
-	}
+	o.Statuses = a.statuses
+	o.Types = a.types
 	return o
 }
 
@@ -281,7 +292,9 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			a.err = "refresh failed: " + errorText(msg.err)
 			return a, logIt
 		}
-		a.err, a.items, a.fetched = "", msg.items, msg.at
+		announce := a.announce(a.items, msg.items)
+		a.err, a.items, a.fetched = "", a.withSettled(msg.items), msg.at
+		a.seen = !a.all && a.before == "" && a.after == ""
 		a.setRows()
 		if a.detail != nil {
 			for _, it := range msg.items {
@@ -291,6 +304,9 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 				}
 			}
 		}
+		return a, announce
+	case activitySettledMsg:
+		return a, a.settledActivity(msg)
 	case activitiesTickMsg:
 		if msg.gen != a.autoGen || !a.auto {
 			return a, nil
@@ -298,7 +314,23 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		if a.loading || a.voting != "" {
 			return a, a.tick()
 		}
-		return a, tea.Batch(a.load(), a.tick())
+		// An open detail follows its activity, listed or not (another member's
+		// vote changes its status, votes and what you can do).
+		var follow tea.Cmd
+		if a.detail != nil {
+			follow = a.detail.loadRecord(a.c)
+		}
+		return a, tea.Batch(a.load(), follow, a.tick())
+	case filterPickedMsg:
+		if msg.kind == "status" {
+			a.statuses = msg.values
+		} else {
+			a.types = msg.values
+		}
+		a.before, a.after = "", ""
+		return a, a.load()
+	case savedFilterMsg:
+		return a, a.applySavedFilter(msg.filter)
 	case voteConfirmedMsg:
 		return a, a.vote(msg.v)
 	case ShowActivityMsg:
@@ -313,6 +345,7 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, a.voted(msg)
 	case activityDetailMsg:
 		if a.detail != nil {
+			before := a.detail.activity
 			a.detail.apply(msg, a.c)
 			if a.detail.unknownPolicies && !a.detail.orgAsked {
 				// A policy created since the load shows as an id: load the
@@ -322,6 +355,11 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			}
 			if msg.activity != nil && msg.err == nil {
 				a.replace(*msg.activity)
+				if msg.id == before.ID && (msg.activity.Status != before.Status || len(msg.activity.Votes) != len(before.Votes)) {
+					// A vote changed it: its evaluations (and, once executed,
+					// its app proofs) are new too.
+					return a, a.detail.loadExtras(a.c)
+				}
 			}
 			if msg.proofs != nil && msg.err == nil && msg.id == a.detail.activity.ID {
 				return a, a.verifyAppProofs()
@@ -350,6 +388,16 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 		verb = "reject"
 	}
 	if msg.err != nil {
+		if stale := staleVoteText(a.c, verb, msg.current); stale != "" {
+			// Another member settled it first: say so in words, and show it.
+			a.err = ""
+			a.keepSettled(*msg.current)
+			if a.detail != nil && a.detail.activity.ID == msg.current.ID {
+				a.detail.activity = *msg.current
+				a.detail.render(a.c)
+			}
+			return ui.Toast(stale, true)
+		}
 		a.err = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": " + errorText(msg.err)
 		toast := ui.Toast(verb+" failed: "+errorText(msg.err), true)
 		if errors.Is(msg.err, api.ErrOutcomeUnknown) {
@@ -361,6 +409,9 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 	a.err = ""
 	act := *msg.activity
 	a.replace(act)
+	if api.IsTerminal(act.Status) {
+		a.keepSettled(act)
+	}
 	if a.detail != nil && a.detail.activity.ID == act.ID {
 		a.detail.activity = act
 		a.detail.render(a.c)
@@ -379,103 +430,6 @@ func (a *Activities) replace(act api.Activity) {
 	}
 }
 
-func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	if a.list.Filtering() {
-		var cmd tea.Cmd
-		a.list, cmd = a.list.Update(k)
-		return cmd
-	}
-	switch {
-	// Vote keys are matched even while disabled, so a press that cannot vote
-	// says why (read-only, already voted…) instead of doing nothing.
-	case pressed(k, a.keys.Approve), pressed(k, a.keys.Reject):
-		approve := pressed(k, a.keys.Approve)
-		act := a.selected()
-		if why := a.voteBlock(act, approve); why != "" {
-			return ui.Toast(why, true)
-		}
-		v := newPendingVote(a.c, act, approve)
-		return OpenDialog(NewConfirmDialog(voteDialogID, v.dialog, msgCmd(voteConfirmedMsg{*v}), nil))
-	case key.Matches(k, a.keys.CopyID), key.Matches(k, a.keys.CopyFP):
-		act := a.selected()
-		if act == nil {
-			return nil
-		}
-		what, val := "id", act.ID
-		if key.Matches(k, a.keys.CopyFP) {
-			what, val = "fingerprint", act.Fingerprint
-		}
-		val = ui.Clean(val)
-		return tea.Batch(tea.SetClipboard(val), ui.Toast("copied "+what+" "+val, false))
-	case key.Matches(k, a.keys.Refresh):
-		cmds := []tea.Cmd{a.load()}
-		if a.detail != nil {
-			cmds = append(cmds, a.detail.load(a.c))
-		}
-		return tea.Batch(cmds...)
-	case key.Matches(k, a.keys.AutoRefresh):
-		if a.c.Refresh <= 0 {
-			return ui.Toast("auto-refresh is off in this profile (refresh = \"30s\" turns it on)", true)
-		}
-		a.auto = !a.auto
-		a.autoGen++
-		if a.auto {
-			return tea.Batch(ui.Toast("auto-refresh every "+a.c.Refresh.String(), false), a.tick())
-		}
-		return ui.Toast("auto-refresh paused", false)
-	}
-	if a.detail != nil {
-		if key.Matches(k, a.list.Keys.Back) {
-			a.detail = nil
-			a.list.Close()
-			return nil
-		}
-		var cmd tea.Cmd
-		a.list, cmd = a.list.Update(k)
-		return cmd
-	}
-	switch {
-	case key.Matches(k, a.list.Keys.Open):
-		act := a.selected()
-		if act == nil {
-			return nil
-		}
-		a.detail = newActivityDetail(a.c, *act, &a.list.Pane)
-		a.list.Open()
-		return a.detail.load(a.c)
-	case key.Matches(k, a.keys.Mode):
-		a.all = !a.all
-		a.before, a.after, a.items = "", "", nil
-		a.list.Table.Empty = "no pending activities — press v to see all"
-		if a.all {
-			a.list.Table.Empty = "no activities match — s and t change the filters"
-		}
-		a.setRows()
-		return a.load()
-	case key.Matches(k, a.keys.Status) && a.all:
-		a.statusIdx = (a.statusIdx + 1) % len(statusChoices)
-		a.before, a.after = "", ""
-		return a.load()
-	case key.Matches(k, a.keys.Type) && a.all:
-		a.typeIdx = (a.typeIdx + 1) % len(typeChoices())
-		a.before, a.after = "", ""
-		return a.load()
-	case key.Matches(k, a.keys.NextPage) && a.keys.NextPage.Enabled():
-		a.before, a.after = a.items[len(a.items)-1].ID, ""
-		return a.load()
-	case key.Matches(k, a.keys.PrevPage) && a.keys.PrevPage.Enabled():
-		if len(a.items) > 0 {
-			a.before, a.after = "", a.items[0].ID
-		} else {
-			a.before, a.after = "", ""
-		}
-		return a.load()
-	}
-	var cmd tea.Cmd
-	a.list, cmd = a.list.Update(k)
-	return cmd
-}
-
 // pressed reports whether k is one of b's keys, enabled or not.
 func pressed(k tea.KeyPressMsg, b key.Binding) bool {
 	return slices.Contains(b.Keys(), k.String())
@@ -491,7 +445,7 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		return nil
 	}
 	a.voting = v.id
-	c := a.c
+	c, reader := a.c, a.c.Reader
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -507,6 +461,13 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		if err == nil && act == nil {
 			err = fmt.Errorf("the service returned no activity")
 		}
+		var current *api.Activity
+		if err != nil && !isOutcomeUnknown(err) {
+			// Was it settled meanwhile? Then the refusal is said in words.
+			if cur, gerr := reader.GetActivity(ctx, v.id); gerr == nil {
+				current = cur
+			}
+		}
 		if err != nil {
 			c.Log.Warn("vote failed", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
 				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "err", ui.Clean(err.Error()))
@@ -514,7 +475,7 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 			c.Log.Info("vote sent", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
 				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "status", ui.Clean(act.Status))
 		}
-		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, err: err}
+		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, err: err, current: current}
 	}
 }
 
@@ -605,8 +566,23 @@ func votesCell(c *Common, act *api.Activity) string {
 			n++
 		}
 	}
-	if c.Org.Quorum.Threshold <= 0 {
-		return fmt.Sprintf("%d/?", n)
+	rejected := ""
+	if r := rejections(act); r > 0 {
+		rejected = fmt.Sprintf(" ✗%d", r)
 	}
-	return fmt.Sprintf("%d/%d", n, c.Org.Quorum.Threshold)
+	if c.Org.Quorum.Threshold <= 0 {
+		return fmt.Sprintf("%d/?%s", n, rejected)
+	}
+	return fmt.Sprintf("%d/%d%s", n, c.Org.Quorum.Threshold, rejected)
+}
+
+// rejections counts the votes to reject act.
+func rejections(act *api.Activity) int {
+	n := 0
+	for _, v := range act.Votes {
+		if v.Selection == api.VoteRejected {
+			n++
+		}
+	}
+	return n
 }

@@ -49,17 +49,37 @@ func newActivityDetail(c *Common, act api.Activity, pane *ui.Detail) *activityDe
 
 // load fetches the record again, its policy evaluations and its app proofs.
 func (d *activityDetail) load(c *Common) tea.Cmd {
-	d.loading = 3
-	id, client := d.activity.ID, c.Reader
-	record := func() tea.Msg {
+	d.loading = 0
+	return tea.Batch(d.loadRecord(c), d.loadExtras(c))
+}
+
+// loadRecord fetches the record again (the detail follows its activity).
+func (d *activityDetail) loadRecord(c *Common) tea.Cmd {
+	d.loading++
+	id := d.activity.ID
+	return getActivity(c, id, func(a *api.Activity, err error) tea.Msg {
+		return activityDetailMsg{id: id, activity: a, err: err}
+	})
+}
+
+// getActivity fetches one activity and wraps the answer in the caller's message.
+func getActivity(c *Common, id string, wrap func(*api.Activity, error) tea.Msg) tea.Cmd {
+	client := c.Reader
+	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		a, err := client.GetActivity(ctx, id)
 		if err == nil && a == nil {
 			err = fmt.Errorf("the service returned no activity")
 		}
-		return activityDetailMsg{id: id, activity: a, err: err}
+		return wrap(a, err)
 	}
+}
+
+// loadExtras fetches the policy evaluations and the app proofs.
+func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
+	d.loading += 2
+	id, client := d.activity.ID, c.Reader
 	evals := func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -72,7 +92,7 @@ func (d *activityDetail) load(c *Common) tea.Cmd {
 		p, err := client.ListAppProofs(ctx, id)
 		return activityDetailMsg{id: id, proofs: &p, err: err}
 	}
-	return tea.Batch(record, evals, proofs)
+	return tea.Batch(evals, proofs)
 }
 
 func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {

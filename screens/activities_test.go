@@ -8,6 +8,7 @@ import (
 
 	"errors"
 	"github.com/vigil-console/vigil/ui/theme"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -387,22 +388,57 @@ func TestAllViewFiltersAndPages(t *testing.T) {
 	if len(last.Statuses) != 0 || last.Limit != pageSize {
 		t.Errorf("All view lists %+v, want no status filter and limit %d", last, pageSize)
 	}
-	h.key("s")
-	last = fake.lists[len(fake.lists)-1]
-	if len(last.Statuses) != 1 || last.Statuses[0] != statusChoices[1] {
-		t.Errorf("s: statuses %v, want [%s]", last.Statuses, statusChoices[1])
+	typeKeys := func(text string) {
+		for _, r := range text {
+			h.key(string(r))
+		}
 	}
-	for range len(statusChoices) - 1 {
-		h.key("s")
+	// s opens a picker: tick two statuses, apply both at once.
+	h.key("s")
+	if top := h.root.dialogs.Top(); top == nil || top.ID() != "status-filter" {
+		t.Fatal("s did not open the status picker")
+	}
+	typeKeys("rej")
+	h.key("space")
+	for range 3 {
+		h.key("backspace")
+	}
+	typeKeys("comp")
+	h.key("space")
+	before := len(fake.lists)
+	h.key("enter")
+	last = fake.lists[len(fake.lists)-1]
+	if len(fake.lists) != before+1 || !slices.Equal(last.Statuses, []string{api.StatusCompleted, api.StatusRejected}) {
+		t.Errorf("picked statuses %v, want [COMPLETED REJECTED]", last.Statuses)
+	}
+	if !strings.Contains(h.frame(), "status: COMPLETED, REJECTED") {
+		t.Errorf("the heading does not show the filter:\n%s", h.frame())
+	}
+	// Cancelling changes nothing; ctrl+x clears back to any.
+	h.key("s")
+	h.key("space")
+	h.key("esc")
+	if len(fake.lists) != before+1 || h.root.dialogs.Len() != 0 {
+		t.Errorf("esc applied the picker (%d lists) or left it open", len(fake.lists)-before)
+	}
+	h.key("s")
+	h.key("ctrl+x")
+	h.key("enter")
+	last = fake.lists[len(fake.lists)-1]
+	if len(last.Statuses) != 0 || !strings.Contains(h.frame(), "status: any") {
+		t.Errorf("ctrl+x, enter left statuses %v", last.Statuses)
+	}
+	// With nothing ticked, enter takes the match under the cursor.
+	h.key("t")
+	typeKeys("delete_api")
+	h.key("enter")
+	last = fake.lists[len(fake.lists)-1]
+	if !slices.Equal(last.Types, []string{api.TypeDeleteAPIKeys}) || len(last.Statuses) != 0 {
+		t.Errorf("t delete_api enter: %+v, want types [%s] and no status", last, api.TypeDeleteAPIKeys)
 	}
 	h.key("t")
-	last = fake.lists[len(fake.lists)-1]
-	if len(last.Types) != 1 || last.Types[0] != api.SubmitOperations()[0].Type || len(last.Statuses) != 0 {
-		t.Errorf("t: %+v, want types [%s] and no status", last, api.SubmitOperations()[0].Type)
-	}
-	for range len(typeChoices()) - 1 {
-		h.key("t")
-	}
+	h.key("ctrl+x")
+	h.key("enter")
 	h.key("]")
 	last = fake.lists[len(fake.lists)-1]
 	if last.Before != many[pageSize-1].ID || last.After != "" {

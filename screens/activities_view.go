@@ -1,6 +1,8 @@
 package screens
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
@@ -19,19 +21,12 @@ func (a *Activities) View() string {
 	} else {
 		head = th.Title.Render("Pending activities") + th.Muted.Render("  needing consensus")
 		if a.all {
-			st, ty := statusChoices[a.statusIdx], typeChoices()[a.typeIdx]
-			if st == "" {
-				st = "any"
-			}
-			if ty == "" {
-				ty = "any"
-			}
+			st, ty := filterText(a.statuses, shortStatus), filterText(a.types, shortType)
 			page := "newest"
 			if a.before != "" || a.after != "" {
 				page = "paged"
 			}
-			head = th.Title.Render("All activities") + th.Muted.Render("  status: "+shortStatus(st)+
-				"  type: "+shortType(ty)+"  page: "+page)
+			head = th.Title.Render("All activities") + th.Muted.Render("  status: "+st+"  type: "+ty+"  page: "+page)
 		}
 	}
 	var body string
@@ -63,4 +58,12 @@ func (h activitiesHelp) ShortHelp() []key.Binding {
 func (h activitiesHelp) FullHelp() [][]key.Binding {
 	k := h.a.keys
 	return fullHelp(h.a.KeyActions(), []key.Binding{k.Up, k.Down, k.Filter})
+}
+
+// filterText is a filter's values for the heading: "any", or the short names.
+func filterText(values []string, short func(string) string) string {
+	if len(values) == 0 {
+		return "any"
+	}
+	return strings.Join(shortLabels(values, short), ", ")
 }

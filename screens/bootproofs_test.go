@@ -361,3 +361,39 @@ func BenchmarkBootProofsCursorMove(b *testing.B) {
 		_ = r.Render()
 	}
 }
+
+// Boot proofs is a ui.ListDetail like Activities: a click selects an app (its
+// failed checks show under the list) and o/O sort the apps.
+func TestBootProofsListClicksAndSorts(t *testing.T) {
+	h := newProofHarness(t, proofFake(t), "signer", "tampered", "missing")
+	h.root.mouse = true
+	lines := strings.Split(h.plain(), "\n")
+	y := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "tampered ") {
+			y = i
+		}
+	}
+	if y < 0 {
+		t.Fatalf("no tampered row:\n%s", h.plain())
+	}
+	h.send(tea.MouseClickMsg{X: 3, Y: y, Button: tea.MouseLeft})
+	if got := h.bootProofs().list.Table.SelectedID(); got != "tampered" {
+		t.Fatalf("the click selected %q, want tampered", got)
+	}
+	if !strings.Contains(h.plain(), "✗ cose-signature") {
+		t.Errorf("the clicked app's failed check is not under the list:\n%s", h.plain())
+	}
+	h.key("o") // by APP, ascending
+	var order []string
+	for _, l := range strings.Split(h.plain(), "\n") {
+		for _, app := range []string{"signer", "tampered", "missing"} {
+			if strings.HasPrefix(l, app+" ") {
+				order = append(order, app)
+			}
+		}
+	}
+	if strings.Join(order, ",") != "missing,signer,tampered" || !strings.Contains(h.plain(), "APP ▲") {
+		t.Errorf("sorted by APP: %v\n%s", order, h.plain())
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/proof"
 	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
@@ -173,38 +175,63 @@ func (b *BootProofs) View() string {
 	return ansi.Truncate(head, width, "…") + "\n" + b.list.View()
 }
 
-// pad pads styled s with spaces to w cells.
-func pad(s string, w int) string {
-	if n := lipgloss.Width(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
-}
-
-// renderDetail rebuilds the report of the selected app. Every string from the
-// proof goes through the builder (or ui.Clean), and the copyable lines are
-// remembered with their position so the cursor can move over them.
+// renderDetail rebuilds the report of the selected app, section by section.
+// Every string from the proof goes through the builder (or ui.Clean), and the
+// copyable lines are remembered with their position so the cursor can move over
+// them.
 func (b *BootProofs) renderDetail() {
 	if !b.open() || b.sel() >= len(b.apps) {
 		return
 	}
-	th, now, a := b.c.Theme, b.c.Now(), b.apps[b.sel()]
-	db := ui.NewDetailBuilder(th)
-	b.copies = b.copies[:0]
-	copyable := func(label, value string) {
-		if value == "" {
-			return
+	a := b.apps[b.sel()]
+	w := &reportWriter{db: ui.NewDetailBuilder(b.c.Theme), th: b.c.Theme, now: b.c.Now(), cursor: b.cursor}
+	w.verdict(a)
+	if rep := a.report; rep != nil {
+		w.checks(rep)
+		w.anchor(rep)
+		if rep.Document != nil {
+			w.document(rep.Document)
 		}
-		i := len(b.copies)
-		b.copies = append(b.copies, copyLine{label: label, value: value, line: db.NextLine()})
-		// The focused line is marked with ▸ as well as styled, so NO_COLOR still shows it.
-		if i == b.cursor {
-			db.Styled(th.Selected.Render(padPlain("▸ "+label+":", 16) + ui.Clean(value)))
-		} else {
-			db.Styled(th.Label.Render(padPlain(label+":", 16)) + ui.Clean(value))
+		if rep.Manifest != nil {
+			w.manifest(rep.Manifest)
+			w.approvals(rep.Manifest)
+		}
+		if a.proof != nil {
+			w.labels(a.proof)
 		}
 	}
+	b.copies = w.copies
+	b.cursor = min(b.cursor, max(len(b.copies)-1, 0))
+	b.list.SetDetail(w.db.String())
+}
 
+// reportWriter writes the sections of a boot proof report and records its
+// copyable lines.
+type reportWriter struct {
+	db     *ui.DetailBuilder
+	th     *theme.Theme
+	now    time.Time
+	cursor int
+	copies []copyLine
+}
+
+// copyable adds a value y can copy; the focused one is marked with ▸ as well as
+// styled, so NO_COLOR still shows it.
+func (w *reportWriter) copyable(label, value string) {
+	if value == "" {
+		return
+	}
+	i := len(w.copies)
+	w.copies = append(w.copies, copyLine{label: label, value: value, line: w.db.NextLine()})
+	if i == w.cursor {
+		w.db.Styled(w.th.Selected.Render(padPlain("▸ "+label+":", 16) + ui.Clean(value)))
+	} else {
+		w.db.Styled(w.th.Label.Render(padPlain(label+":", 16)) + ui.Clean(value))
+	}
+}
+
+func (w *reportWriter) verdict(a appBootProof) {
+	th, db := w.th, w.db
 	db.Section("Verdict")
 	switch {
 	case a.err != "":
@@ -225,112 +252,113 @@ func (b *BootProofs) renderDetail() {
 		}
 		db.Styled(line)
 	}
-	if a.report == nil {
-		b.list.SetDetail(db.String())
-		return
-	}
-	rep := a.report
+}
 
-	db.Section("Checks")
+func (w *reportWriter) checks(rep *proof.Report) {
+	w.db.Section("Checks")
 	for _, c := range rep.Checks {
-		db.Styled(checkMark(th, c.Status) + " " + ui.Clean(c.ID) + th.Muted.Render("  "+ui.Clean(c.Name)))
-		db.Line("    " + c.Reason)
+		w.db.Styled(checkMark(w.th, c.Status) + " " + ui.Clean(c.ID) + w.th.Muted.Render("  "+ui.Clean(c.Name)))
+		w.db.Line("    " + c.Reason)
 	}
+}
 
-	db.Section("Trust anchor")
+func (w *reportWriter) anchor(rep *proof.Report) {
+	w.db.Section("Trust anchor")
 	anchor := anchorText(rep)
 	if strings.HasPrefix(anchor, "DEMO root") {
-		db.Styled(th.Warn.Bold(true).Render(ui.Clean(anchor)))
-		db.Line("A local demo authority signed this document, not AWS hardware: it shows the verifier works, nothing more.")
+		w.db.Styled(w.th.Warn.Bold(true).Render(ui.Clean(anchor)))
+		w.db.Line("A local demo authority signed this document, not AWS hardware: it shows the verifier works, nothing more.")
 	} else {
-		db.Field("anchor", anchor)
+		w.db.Field("anchor", anchor)
 	}
+}
 
-	if d := rep.Document; d != nil {
-		db.Section("Attestation document")
-		db.Field("time", d.Timestamp.UTC().Format("2006-01-02 15:04:05 UTC")+" ("+ui.Ago(now, d.Timestamp)+" old)")
-		db.Field("module id", d.ModuleID)
-		db.Field("digest", d.Digest)
-		copyable("user data", d.UserData.String())
-		copyable("public key", d.PublicKey.String())
-		idx := make([]int, 0, len(d.PCRs))
-		for i := range d.PCRs {
-			idx = append(idx, i)
-		}
-		sort.Ints(idx)
-		for _, i := range idx {
-			copyable(fmt.Sprintf("PCR%d", i), d.PCRs[i].String())
-		}
-		db.Field("certificate", d.Certificate.Subject)
-		db.Field("  valid", d.Certificate.NotBefore.UTC().Format("2006-01-02 15:04")+" – "+d.Certificate.NotAfter.UTC().Format("2006-01-02 15:04 UTC"))
-		db.Field("cabundle", fmt.Sprintf("%d certificate(s)", len(d.CABundle)))
+func (w *reportWriter) document(d *proof.Document) {
+	db := w.db
+	db.Section("Attestation document")
+	db.Field("time", d.Timestamp.UTC().Format("2006-01-02 15:04:05 UTC")+" ("+ui.Ago(w.now, d.Timestamp)+" old)")
+	db.Field("module id", d.ModuleID)
+	db.Field("digest", d.Digest)
+	w.copyable("user data", d.UserData.String())
+	w.copyable("public key", d.PublicKey.String())
+	idx := make([]int, 0, len(d.PCRs))
+	for i := range d.PCRs {
+		idx = append(idx, i)
 	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		w.copyable(fmt.Sprintf("PCR%d", i), d.PCRs[i].String())
+	}
+	db.Field("certificate", d.Certificate.Subject)
+	db.Field("  valid", d.Certificate.NotBefore.UTC().Format("2006-01-02 15:04")+" – "+d.Certificate.NotAfter.UTC().Format("2006-01-02 15:04 UTC"))
+	db.Field("cabundle", fmt.Sprintf("%d certificate(s)", len(d.CABundle)))
+}
 
-	if m := rep.Manifest; m != nil {
-		db.Section("QOS manifest " + m.Version)
-		copyable("manifest hash", m.SHA256.String())
-		db.Field("namespace", m.Namespace.Name)
-		db.Field("nonce", fmt.Sprint(m.Namespace.Nonce))
-		copyable("quorum key", m.Namespace.QuorumKey.String())
-		copyable("pivot hash", m.Pivot.Hash.String())
-		db.Field("restart", m.Pivot.Restart)
-		db.Field("args", quoteEach(m.Pivot.Args))
-		if m.Pivot.DebugMode {
-			db.Styled(th.Bad.Render("debug mode: on"))
-		}
-		for _, br := range m.Pivot.Bridges {
-			db.Field("bridge", br)
-		}
-		quorumSet(db, "manifest set", m.ManifestSet)
-		quorumSet(db, "share set", m.ShareSet)
-		if m.PatchSet != nil {
-			quorumSet(db, "patch set", *m.PatchSet)
-		}
-		copyable("manifest PCR0", m.Enclave.PCR0.String())
-		copyable("manifest PCR1", m.Enclave.PCR1.String())
-		copyable("manifest PCR2", m.Enclave.PCR2.String())
-		copyable("manifest PCR3", m.Enclave.PCR3.String())
-		if m.Enclave.QOSCommit == "" {
-			db.Field("qos_commit", "(empty)")
-		}
-		copyable("qos_commit", m.Enclave.QOSCommit)
-		root := "absent"
-		if m.Enclave.AWSRootCert {
-			root = "present, not the pinned Root-G1"
-			if m.Enclave.AWSRootIsPinned {
-				root = "present, the pinned Root-G1"
-			}
-		}
-		db.Field("AWS root cert", root)
-
-		db.Section(fmt.Sprintf("Envelope approvals (%d, threshold %d)", len(m.Approvals), m.ManifestSet.Threshold))
-		for _, ap := range m.Approvals {
-			st := proof.Fail
-			if ap.Valid && ap.Member {
-				st = proof.Pass
-			}
-			text := ap.Alias + "  " + clip(ap.PubKey.String(), 16)
-			if ap.Reason != "" {
-				text += "  " + ap.Reason
-			} else if st == proof.Pass {
-				text += "  valid signature by a manifest-set member"
-			}
-			db.Styled(checkMark(th, st) + " " + ui.Clean(text))
-		}
-		if len(m.Approvals) == 0 {
-			db.Line("(none)")
+func (w *reportWriter) manifest(m *proof.Manifest) {
+	db := w.db
+	db.Section("QOS manifest " + m.Version)
+	w.copyable("manifest hash", m.SHA256.String())
+	db.Field("namespace", m.Namespace.Name)
+	db.Field("nonce", fmt.Sprint(m.Namespace.Nonce))
+	w.copyable("quorum key", m.Namespace.QuorumKey.String())
+	w.copyable("pivot hash", m.Pivot.Hash.String())
+	db.Field("restart", m.Pivot.Restart)
+	db.Field("args", quoteEach(m.Pivot.Args))
+	if m.Pivot.DebugMode {
+		db.Styled(w.th.Bad.Render("debug mode: on"))
+	}
+	for _, br := range m.Pivot.Bridges {
+		db.Field("bridge", br)
+	}
+	quorumSet(db, "manifest set", m.ManifestSet)
+	quorumSet(db, "share set", m.ShareSet)
+	if m.PatchSet != nil {
+		quorumSet(db, "patch set", *m.PatchSet)
+	}
+	w.copyable("manifest PCR0", m.Enclave.PCR0.String())
+	w.copyable("manifest PCR1", m.Enclave.PCR1.String())
+	w.copyable("manifest PCR2", m.Enclave.PCR2.String())
+	w.copyable("manifest PCR3", m.Enclave.PCR3.String())
+	if m.Enclave.QOSCommit == "" {
+		db.Field("qos_commit", "(empty)")
+	}
+	w.copyable("qos_commit", m.Enclave.QOSCommit)
+	root := "absent"
+	if m.Enclave.AWSRootCert {
+		root = "present, not the pinned Root-G1"
+		if m.Enclave.AWSRootIsPinned {
+			root = "present, the pinned Root-G1"
 		}
 	}
+	db.Field("AWS root cert", root)
+}
 
-	if bp := a.proof; bp != nil {
-		db.Section("Service labels (not attested)")
-		db.Field("enclave app", bp.EnclaveApp)
-		db.Field("owner", bp.Owner)
-		db.Field("deployment", bp.DeploymentLabel)
-		db.Field("created", fmtTime(now, bp.CreatedAt))
+func (w *reportWriter) approvals(m *proof.Manifest) {
+	w.db.Section(fmt.Sprintf("Envelope approvals (%d, threshold %d)", len(m.Approvals), m.ManifestSet.Threshold))
+	for _, ap := range m.Approvals {
+		st := proof.Fail
+		if ap.Valid && ap.Member {
+			st = proof.Pass
+		}
+		text := ap.Alias + "  " + clip(ap.PubKey.String(), 16)
+		if ap.Reason != "" {
+			text += "  " + ap.Reason
+		} else if st == proof.Pass {
+			text += "  valid signature by a manifest-set member"
+		}
+		w.db.Styled(checkMark(w.th, st) + " " + ui.Clean(text))
 	}
-	b.cursor = min(b.cursor, max(len(b.copies)-1, 0))
-	b.list.SetDetail(db.String())
+	if len(m.Approvals) == 0 {
+		w.db.Line("(none)")
+	}
+}
+
+func (w *reportWriter) labels(bp *api.BootProof) {
+	w.db.Section("Service labels (not attested)")
+	w.db.Field("enclave app", bp.EnclaveApp)
+	w.db.Field("owner", bp.Owner)
+	w.db.Field("deployment", bp.DeploymentLabel)
+	w.db.Field("created", fmtTime(w.now, bp.CreatedAt))
 }
 
 func quorumSet(db *ui.DetailBuilder, name string, s proof.QuorumSet) {

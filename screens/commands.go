@@ -17,7 +17,7 @@ func keyCommand(name string, b key.Binding, why string) Command {
 // Commands of the Activities screen, for the palette.
 func (a *Activities) Commands() []Command {
 	k := a.keys
-	return []Command{
+	return append([]Command{
 		keyCommand("refresh", k.Refresh, "busy"),
 		keyCommand("toggle auto-refresh", k.AutoRefresh, "auto-refresh is off in this profile (refresh = \"30s\" turns it on)"),
 		keyCommand("pending/all activities", k.Mode, "not while an activity is open"),
@@ -32,7 +32,7 @@ func (a *Activities) Commands() []Command {
 		keyCommand("type filter", k.Type, "only in the All view (v)"),
 		keyCommand("older page", k.NextPage, "no older page"),
 		keyCommand("newer page", k.PrevPage, "already on the newest page"),
-	}
+	}, a.savedFilterCommands()...)
 }
 
 // Commands of the Boot proofs screen.

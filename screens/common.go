@@ -126,6 +126,11 @@ type Common struct {
 	// Proofs are the apps and trust settings boot proofs and app proofs are
 	// verified with.
 	Proofs ProofSettings
+	// Notify rings the terminal (OSC 9 / OSC 777 notification and a bell) when a
+	// new activity waits for your vote (notify = true in the profile).
+	Notify bool
+	// SavedFilters are the profile's named filters of the All view.
+	SavedFilters []SavedFilter
 }
 
 // ReadOnly reports whether the console has no submitter.

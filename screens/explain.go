@@ -81,13 +81,13 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 	}
 	if rejected {
 		out.Outcome = api.OutcomeRejected
-		out.Why = "rejected: " + voterName(a, e.VoteID) + "'s rejection left no way to reach consensus"
+		out.Why = "rejected: " + voteAuthor(a, e.VoteID) + "'s rejection left no way to reach consensus"
 	}
 	return out
 }
 
-// voterName is the name of who cast vote id.
-func voterName(a api.Activity, id string) string {
+// voteAuthor is the name of who cast vote id.
+func voteAuthor(a api.Activity, id string) string {
 	for _, v := range a.Votes {
 		if v.ID == id {
 			if v.User.UserName != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -52,7 +53,10 @@ func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptio
 	}
 	var out []api.Activity
 	for _, a := range f.activities {
-		if len(o.Statuses) > 0 && a.Status != o.Statuses[0] {
+		if len(o.Statuses) > 0 && !slices.Contains(o.Statuses, a.Status) {
+			continue
+		}
+		if len(o.Types) > 0 && !slices.Contains(o.Types, a.Type) {
 			continue
 		}
 		out = append(out, a)
@@ -229,13 +233,13 @@ func sampleActivities() []api.Activity {
 // harness drives a Root model with a fake client, running commands as the program
 // would (commands that take long, like refresh ticks and toast expiry, are dropped).
 type harness struct {
-	t    *testing.T
+	t    testing.TB
 	fake *fakeClient
 	root *Root
 	msgs []tea.Msg // every message the commands produced
 }
 
-func newHarness(t *testing.T, fake *fakeClient, readOnly bool, refresh time.Duration) *harness {
+func newHarness(t testing.TB, fake *fakeClient, readOnly bool, refresh time.Duration) *harness {
 	t.Helper()
 	var sub Submitter = fake
 	if readOnly {
@@ -253,13 +257,13 @@ type readerSubmitter interface {
 }
 
 // newHarnessFor drives a Root on any client, with the theme given.
-func newHarnessFor(t *testing.T, c readerSubmitter, th theme.Options, refresh time.Duration) *harness {
+func newHarnessFor(t testing.TB, c readerSubmitter, th theme.Options, refresh time.Duration) *harness {
 	t.Helper()
 	return newHarnessWith(t, c, c, th, refresh)
 }
 
 // newHarnessWith drives a Root on a reader and a submitter (nil: read-only).
-func newHarnessWith(t *testing.T, c Reader, sub Submitter, th theme.Options, refresh time.Duration) *harness {
+func newHarnessWith(t testing.TB, c Reader, sub Submitter, th theme.Options, refresh time.Duration) *harness {
 	t.Helper()
 	r := NewRoot(Options{Reader: c, Submitter: sub, Profile: "demo", Theme: th,
 		Refresh: refresh, Now: func() time.Time { return testNow }, Static: true,
@@ -353,9 +357,11 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyLeft}
 	case "right":
 		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	}
-	if k, ok := strings.CutPrefix(s, "ctrl+"); ok && len(k) == 1 {
-		return tea.KeyPressMsg{Code: rune(k[0]), Mod: tea.ModCtrl}
+	if strings.HasPrefix(s, "ctrl+") && len(s) == 6 {
+		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}
 	}
 	r := []rune(s)[0]
 	return tea.KeyPressMsg{Code: r, Text: s}

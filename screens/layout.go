@@ -133,20 +133,31 @@ func (r *Root) Render() string {
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, w, "")
 	}
-	// Toasts overlay the bottom right of the body, so nothing moves when they come and go.
-	toasts := r.toasts.Lines(th, max(w/2, 20))
+	// Toasts sit at the right of the help lines, bottom up, so they never cover
+	// the screen's content and nothing moves when they come and go; when there
+	// are more toasts than help lines the newest show (the messages view has
+	// every one).
+	helpLines := strings.Split(help, "\n")
+	// Each toast is wrapped (a refused vote's reason is read, not cut); the
+	// newest whole toasts that fit in the help lines show.
+	blocks := r.toasts.Blocks(th, max(w*3/5, 24), len(helpLines))
+	var toasts []string
+	for i := len(blocks) - 1; i >= 0 && len(toasts)+len(blocks[i]) <= len(helpLines); i-- {
+		toasts = append(append([]string(nil), blocks[i]...), toasts...)
+	}
 	for i, t := range toasts {
-		row := bodyH - len(toasts) + i
-		if row < 0 {
-			continue
-		}
+		row := len(helpLines) - len(toasts) + i
 		tw := ansi.StringWidth(t)
-		left := ansi.Truncate(lines[row], max(w-tw-1, 0), "")
+		left := helpLines[row]
+		if ansi.StringWidth(left) > w-tw-1 {
+			left = ansi.Truncate(left, max(w-tw-2, 0), "…")
+		}
 		if pad := w - tw - ansi.StringWidth(left); pad > 0 {
 			left += strings.Repeat(" ", pad)
 		}
-		lines[row] = left + t
+		helpLines[row] = left + t
 	}
+	help = strings.Join(helpLines, "\n")
 	return strings.Join(append(append([]string{top}, lines...), help, bar), "\n")
 }
 

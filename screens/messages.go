@@ -50,12 +50,15 @@ func (l *messageLog) add(at time.Time, kind messageKind, text string) {
 }
 
 // voteText is a vote's outcome in words, with the activity's id.
-func voteText(m activityVotedMsg) (string, bool) {
+func voteText(c *Common, m activityVotedMsg) (string, bool) {
 	verb := "approve"
 	if !m.approve {
 		verb = "reject"
 	}
 	id := api.SanitizeID(m.id)
+	if stale := staleVoteText(c, verb, m.current); m.err != nil && stale != "" {
+		return fmt.Sprintf("%s %s: %s", verb, id, stale), true
+	}
 	if m.err != nil {
 		return fmt.Sprintf("%s %s failed: %s", verb, id, errorText(m.err)), true
 	}

@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/sahilm/fuzzy"
 
 	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
@@ -86,11 +85,9 @@ func keyPressFor(s string) tea.KeyPressMsg {
 // paletteDialog filters commands as the user types (letters in order, any case)
 // and runs the chosen one.
 type paletteDialog struct {
-	commands []Command
-	input    ui.Input
-	matches  []int // indexes into commands, best first
-	cursor   int
-	keys     paletteKeys
+	commands  []Command
+	fuzzyList // over the commands' names
+	keys      paletteKeys
 }
 
 type paletteKeys struct {
@@ -100,38 +97,20 @@ type paletteKeys struct {
 const paletteID = "palette"
 
 func newPaletteDialog(commands []Command) *paletteDialog {
-	p := &paletteDialog{commands: commands, keys: paletteKeys{
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.Name
+	}
+	p := &paletteDialog{commands: commands, fuzzyList: newFuzzyList(": ", names), keys: paletteKeys{
 		Run:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
 		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 		Up:    key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
 		Down:  key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
 	}}
-	p.input.Prompt = ": "
-	p.input.Focus()
-	p.filter()
 	return p
 }
 
 func (p *paletteDialog) ID() string { return paletteID }
-
-func (p *paletteDialog) filter() {
-	p.matches = p.matches[:0]
-	pattern := p.input.Value()
-	if strings.TrimSpace(pattern) == "" {
-		for i := range p.commands {
-			p.matches = append(p.matches, i)
-		}
-	} else {
-		names := make([]string, len(p.commands))
-		for i, c := range p.commands {
-			names[i] = c.Name
-		}
-		for _, m := range fuzzy.Find(pattern, names) {
-			p.matches = append(p.matches, m.Index)
-		}
-	}
-	p.cursor = min(p.cursor, max(len(p.matches)-1, 0))
-}
 
 func (p *paletteDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
@@ -139,28 +118,18 @@ func (p *paletteDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		case key.Matches(k, p.keys.Close):
 			return nil, nil
 		case key.Matches(k, p.keys.Run):
-			if len(p.matches) == 0 {
+			i := p.current()
+			if i < 0 {
 				return p, nil
 			}
-			c := p.commands[p.matches[p.cursor]]
+			c := p.commands[i]
 			if c.Disabled != "" {
 				return p, ui.Toast(c.Name+": "+c.Disabled, true)
 			}
 			return nil, c.Run
-		case key.Matches(k, p.keys.Up):
-			p.cursor = max(p.cursor-1, 0)
-			return p, nil
-		case key.Matches(k, p.keys.Down):
-			p.cursor = min(p.cursor+1, max(len(p.matches)-1, 0))
-			return p, nil
 		}
 	}
-	var changed bool
-	p.input, changed = p.input.Update(msg)
-	if changed {
-		p.cursor = 0
-		p.filter()
-	}
+	p.navigate(msg, p.keys.Up, p.keys.Down)
 	return p, nil
 }
 
@@ -179,15 +148,12 @@ func (p *paletteDialog) View(th *theme.Theme, width, height int) string {
 	// The dialog style adds a border (2) and padding (4 columns, 2 lines).
 	inner := max(min(width-8, 56), 10)
 	rows := max(min(height-8, len(p.matches)), 1)
-	start := 0
-	if p.cursor >= rows {
-		start = p.cursor - rows + 1
-	}
+	start, end := p.window(rows)
 	lines := []string{ansi.Truncate(p.input.View(), inner, "…"), ""}
 	if len(p.matches) == 0 {
 		lines = append(lines, th.Muted.Render("no command matches"))
 	}
-	for i := start; i < len(p.matches) && i < start+rows; i++ {
+	for i := start; i < end; i++ {
 		c := p.commands[p.matches[i]]
 		k := ui.Clean(c.Key)
 		name := ansi.Truncate(ui.Clean(c.Name), max(inner-ansi.StringWidth(k)-2, 1), "…")
@@ -203,7 +169,7 @@ func (p *paletteDialog) View(th *theme.Theme, width, height int) string {
 		}
 		lines = append(lines, line)
 	}
-	if more := len(p.matches) - start - rows; more > 0 {
+	if more := len(p.matches) - end; more > 0 {
 		lines = append(lines, th.Muted.Render(fmt.Sprintf("↓ %d more", more)))
 	}
 	return th.Dialog.Padding(0, 2).Render(strings.Join(lines, "\n"))

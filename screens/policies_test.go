@@ -221,8 +221,12 @@ func TestPolicyFormCreatesAndShowsTheActivity(t *testing.T) {
 	if h.root.ActiveTitle() != "Activities" || h.activities().detail == nil || h.activities().detail.activity.ID != "act-new-policy" {
 		t.Errorf("not taken to the created activity: on %s", h.root.ActiveTitle())
 	}
-	if !strings.Contains(h.plainFrame(), `policy "No deletes" proposed`) {
-		t.Errorf("no word on the proposed policy:\n%s", h.plainFrame())
+	said := false
+	for _, e := range h.root.log.entries {
+		said = said || strings.Contains(e.text, `policy "No deletes" proposed; it waits for approvals`)
+	}
+	if !said {
+		t.Errorf("no word on the proposed policy in the messages: %+v", h.root.log.entries)
 	}
 }
 

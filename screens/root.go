@@ -100,6 +100,10 @@ type Options struct {
 	Proofs ProofSettings
 	// Mouse turns mouse support on: click a tab or a row, wheel scrolls.
 	Mouse bool
+	// Notify turns desktop notifications on (see Common.Notify).
+	Notify bool
+	// SavedFilters are the profile's named filters (see NormalizeFilter).
+	SavedFilters []SavedFilter
 	// KeyKind says in the status bar how the stamping key is held ("file key",
 	// "agent key", "hardware key (agent)"); "" shows nothing.
 	KeyKind string
@@ -136,7 +140,7 @@ func NewRoot(o Options) *Root {
 		submitter = nil // a nil *api.Client is no submitter: read-only, not a panic
 	}
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
-		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs}
+		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
@@ -253,7 +257,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		}
 		return r.toasts.Push(msg)
 	case activityVotedMsg:
-		text, bad := voteText(msg)
+		text, bad := voteText(r.common, msg)
 		kind := messageVote
 		if bad {
 			kind = messageError

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
@@ -79,17 +81,6 @@ func (a *activity) voteBy(userID string) (voteRow, bool) {
 		}
 	}
 	return voteRow{}, false
-}
-
-// approverIDs lists the users who approved, in order (the requester first).
-func (a *activity) approverIDs() []string {
-	var ids []string
-	for _, v := range a.Votes {
-		if v.Vote.Selection == api.VoteApproved {
-			ids = append(ids, v.Vote.UserID)
-		}
-	}
-	return ids
 }
 
 const activityColumns = `seq, id, org_id, type, status, fingerprint, requester_id, body, intent, result, failure, generate_app_proofs, created_ns, updated_ns`
@@ -176,21 +167,50 @@ func loadAppProofs(ctx context.Context, q querier, activityID string) ([]api.App
 
 // loadVotes loads the activity's votes that count at now (currentVotes).
 func loadVotes(ctx context.Context, q querier, a *activity, now time.Time) error {
-	rows, err := q.QueryContext(ctx, `SELECT v.id, v.user_id, v.selection, v.message, v.public_key, v.signature, v.scheme,
+	if err := loadVotesOf(ctx, q, []*activity{a}); err != nil {
+		return err
+	}
+	a.Votes = currentVotes(a.Votes, now, a.Status == api.StatusConsensusNeeded)
+	return nil
+}
+
+// loadVotesOf loads the votes of several activities in one statement (a list
+// page would otherwise run one per activity), each activity's in the order
+// they were cast: every vote, of every round (currentVotes picks those
+// that count).
+func loadVotesOf(ctx context.Context, q querier, acts []*activity) error {
+	if len(acts) == 0 {
+		return nil
+	}
+	byID := make(map[string]*activity, len(acts))
+	args := make([]any, 0, len(acts))
+	for _, a := range acts {
+		a.Votes = a.Votes[:0]
+		if _, dup := byID[a.ID]; !dup {
+			byID[a.ID] = a
+			args = append(args, a.ID)
+		}
+	}
+	rows, err := q.QueryContext(ctx, `SELECT v.activity_id, v.seq, v.id, v.user_id, v.selection, v.message, v.public_key, v.signature, v.scheme,
 		v.body_fingerprint, v.created_ns, COALESCE(u.name, ''), COALESCE(u.email, ''), COALESCE(u.created_ns, 0), COALESCE(u.updated_ns, 0)
-		FROM votes v LEFT JOIN users u ON u.id = v.user_id WHERE v.activity_id = ? ORDER BY v.seq`, a.ID)
+		FROM votes v LEFT JOIN users u ON u.id = v.user_id WHERE v.activity_id IN (?`+strings.Repeat(", ?", len(args)-1)+`)`, args...)
 	if err != nil {
-		return fmt.Errorf("load votes of %s: %w", a.ID, err)
+		return fmt.Errorf("load votes of %s: %w", acts[0].ID, err)
 	}
 	defer rows.Close()
-	a.Votes = a.Votes[:0]
+	seqs := map[string][]int64{}
 	for rows.Next() {
 		var v voteRow
-		var created, userCreated, userUpdated int64
-		if err := rows.Scan(&v.Vote.ID, &v.Vote.UserID, &v.Vote.Selection, &v.Vote.Message, &v.Vote.PublicKey,
+		var actID string
+		var seq, created, userCreated, userUpdated int64
+		if err := rows.Scan(&actID, &seq, &v.Vote.ID, &v.Vote.UserID, &v.Vote.Selection, &v.Vote.Message, &v.Vote.PublicKey,
 			&v.Vote.Signature, &v.Vote.Scheme, &v.BodyFingerprint, &created, &v.Vote.User.UserName, &v.Vote.User.UserEmail,
 			&userCreated, &userUpdated); err != nil {
-			return fmt.Errorf("load votes of %s: %w", a.ID, err)
+			return fmt.Errorf("load votes of %s: %w", actID, err)
+		}
+		a := byID[actID]
+		if a == nil {
+			continue
 		}
 		v.Vote.ActivityID = a.ID
 		v.Vote.User.UserID = v.Vote.UserID
@@ -201,12 +221,35 @@ func loadVotes(ctx context.Context, q querier, a *activity, now time.Time) error
 		v.Vote.CreatedAt = api.NewTime(v.created)
 		v.Vote.User.CreatedAt, v.Vote.User.UpdatedAt = api.NewTime(time.Unix(0, userCreated)), api.NewTime(time.Unix(0, userUpdated))
 		a.Votes = append(a.Votes, v)
+		seqs[actID] = append(seqs[actID], seq)
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load votes of %s: %w", a.ID, err)
+		return err
 	}
-	a.Votes = currentVotes(a.Votes, now, a.Status == api.StatusConsensusNeeded)
+	// The index yields each activity's votes by seq already; sorting keeps
+	// that promise whatever plan SQLite picks.
+	for id, a := range byID {
+		s := seqs[id]
+		sort.Sort(votesBySeq{a.Votes, s})
+	}
+	for _, a := range acts {
+		if b := byID[a.ID]; b != a {
+			a.Votes = append(a.Votes[:0], b.Votes...) // the same activity twice in acts
+		}
+	}
 	return nil
+}
+
+type votesBySeq struct {
+	v   []voteRow
+	seq []int64
+}
+
+func (s votesBySeq) Len() int           { return len(s.v) }
+func (s votesBySeq) Less(i, j int) bool { return s.seq[i] < s.seq[j] }
+func (s votesBySeq) Swap(i, j int) {
+	s.v[i], s.v[j] = s.v[j], s.v[i]
+	s.seq[i], s.seq[j] = s.seq[j], s.seq[i]
 }
 
 func insertActivity(ctx context.Context, q querier, a *activity) error {

@@ -39,7 +39,7 @@ type caller struct {
 
 // parseStampHeaders checks that exactly one credential header is present; an
 // X-Stamp is verified over the body here (it carries its own public key).
-func parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
+func (s *Server) parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
 	// Count header lines, not values: a second credential, even an empty one,
 	// would leave it to the reader which one counts.
 	nStamp, nWebAuthn := len(h.Values(keys.HeaderStamp)), len(h.Values(keys.HeaderStampWebAuthn))
@@ -60,7 +60,7 @@ func parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
 	case xs == "" && wa == "":
 		return stampHeader{}, unauthenticatedf("MISSING_STAMP", "the credential header is empty: sign the request body and send it as %s (API key) or %s (passkey)", keys.HeaderStamp, keys.HeaderStampWebAuthn)
 	case xs != "":
-		st, err := keys.Verify(xs, body)
+		st, err := s.verifier.Verify(xs, body)
 		if err != nil {
 			return stampHeader{}, unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStamp, err)
 		}
@@ -81,35 +81,25 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 	if st.webAuthn {
 		return s.authenticateWebAuthn(ctx, st, body, orgID)
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT id, org_id, user_id, credential_type, expiration_seconds, created_ns
-		FROM api_keys WHERE public_key = ?`, st.publicKey)
+	ks, err := s.apiKeys(ctx, st.publicKey)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	foreign := false
-	for rows.Next() {
-		var id, org, user, typ string
-		var exp, created int64
-		if err := rows.Scan(&id, &org, &user, &typ, &exp, &created); err != nil {
-			return nil, err
-		}
-		if org != orgID {
+	for _, k := range ks {
+		if k.org != orgID {
 			foreign = true
 			continue
 		}
 		// A lifetime too long for a time.Duration never ends in practice.
-		if exp > 0 && exp < math.MaxInt64/int64(time.Second) {
-			expiry := time.Unix(0, created).Add(time.Duration(exp) * time.Second)
+		if k.exp > 0 && k.exp < math.MaxInt64/int64(time.Second) {
+			expiry := time.Unix(0, k.created).Add(time.Duration(k.exp) * time.Second)
 			if !s.now().Before(expiry) {
-				return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", id, expiry.UTC().Format(time.RFC3339))
+				return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", k.id, expiry.UTC().Format(time.RFC3339))
 			}
 		}
-		return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: typ,
+		return &caller{OrgID: k.org, UserID: k.user, CredentialID: k.id, CredType: k.typ,
 			PublicKey: st.publicKey, Scheme: st.scheme, Signature: st.signature}, nil
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	if foreign {
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the stamping key belongs to a user of another organization, not %q; use a key of that organization or fix organizationId", orgID)

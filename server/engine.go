@@ -68,7 +68,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		if err != nil {
 			return err
 		}
-		org, err := loadOrg(ctx, tx, c.OrgID)
+		org, err := s.org(ctx, tx, c.OrgID)
 		if err != nil {
 			return err
 		}
@@ -119,7 +119,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 			return notFoundf("ACTIVITY_NOT_FOUND", "no activity of organization %q has fingerprint %q; copy the fingerprint from get_activity", c.OrgID, targetFP)
 		}
 		out = a
-		org, err := loadOrg(ctx, tx, c.OrgID)
+		org, err := s.org(ctx, tx, c.OrgID)
 		if err != nil {
 			return err
 		}
@@ -170,9 +170,20 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	if err := insertVote(ctx, tx, a, v); err != nil {
 		return nil, err
 	}
-	if err := loadVotes(ctx, tx, a, now); err != nil {
+	// The vote joins the votes already loaded with a, as loadVotes would
+	// show it (a voter deleted meanwhile shows empty fields there too).
+	u, err := s.user(ctx, tx, c.UserID)
+	if err != nil && !isNotFound(err) {
 		return nil, err
 	}
+	v.Vote.User = api.User{UserID: c.UserID, UserName: u.name, UserEmail: u.email, APIKeys: []api.APIKey{},
+		Authenticators: []api.Authenticator{}, UserTags: []string{},
+		CreatedAt: api.NewTime(time.Unix(0, u.created)), UpdatedAt: api.NewTime(time.Unix(0, u.updated))}
+	v.created = time.Unix(0, now.UnixNano())
+	v.Vote.CreatedAt = api.NewTime(v.created)
+	// a.Votes holds the round that counts at now (loadActivity); a vote after
+	// that round expired starts the next one, as loadVotes would show it.
+	a.Votes = currentVotes(append(a.Votes, v), now, a.Status == api.StatusConsensusNeeded)
 	ev, err := s.evaluate(ctx, tx, org, a)
 	if err != nil {
 		return nil, err
@@ -211,7 +222,11 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	if err := updateActivity(ctx, tx, a); err != nil {
 		return nil, err
 	}
-	ev2, err := s.hooks.eventFor(ctx, tx, a)
+	url, err := s.webhookURL(ctx, tx, a.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	ev2, err := s.hooks.eventFor(url, a)
 	if err != nil || ev2 == nil {
 		return nil, err
 	}

@@ -25,14 +25,11 @@ func (e *evaluation) reachable() bool {
 }
 
 func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (*evaluation, error) {
-	users, err := loadPolicyUsers(ctx, q, o)
+	op, gen, err := s.orgPolicies(ctx, q, o)
 	if err != nil {
 		return nil, err
 	}
-	pols, err := s.loadCompiledPolicies(ctx, q, o.ID)
-	if err != nil {
-		return nil, err
-	}
+	users, pols := op.users, op.policies
 	_, params := a.Intent.Params()
 	votes := make([]api.Vote, len(a.Votes))
 	voted := map[string]bool{}
@@ -48,8 +45,8 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 		// same function, from the records the service returns.
 		input: policy.InputFor(a.Type, params, votes, users, s.now()),
 	}
-	vs := &voters{s: s, o: o, q: q, policies: pols, loaded: true}
-	for _, id := range userOrder(users) {
+	vs := &voters{s: s, o: o, q: q, policies: pols, gen: gen, loaded: true}
+	for _, id := range op.order {
 		if voted[id] {
 			continue
 		}

@@ -98,7 +98,7 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
 
 // submitRequest authenticates and runs one submit, as received over HTTP.
 func (s *Server) submitRequest(ctx context.Context, h http.Header, op api.Operation, body []byte) (api.Activity, error) {
-	st, err := parseStampHeaders(h, body)
+	st, err := s.parseStampHeaders(h, body)
 	if err != nil {
 		return api.Activity{}, err
 	}
@@ -132,7 +132,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	st, err := parseStampHeaders(r.Header, body)
+	st, err := s.parseStampHeaders(r.Header, body)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -268,6 +268,20 @@ DROP TABLE votes;
 ALTER TABLE votes_v5 RENAME TO votes;
 CREATE INDEX votes_activity ON votes(activity_id, seq);
 `,
+	// 6: every list the console and CLI send is served by an index, in the
+	// order it is paged (seq), so its cost does not grow with the organization
+	// (docs/performance.md; queryplan_test.go guards the plans).
+	`
+CREATE INDEX activities_org_status ON activities(org_id, status, seq);
+CREATE INDEX activities_org_type ON activities(org_id, type, seq);
+CREATE INDEX activities_org_status_type ON activities(org_id, status, type, seq);
+CREATE INDEX user_tag_members_user ON user_tag_members(user_id);
+CREATE INDEX authenticators_org ON authenticators(org_id, created_ns);
+CREATE INDEX api_keys_org_created ON api_keys(org_id, created_ns);
+CREATE INDEX user_tags_org ON user_tags(org_id, created_ns);
+CREATE INDEX mfa_policies_org ON mfa_policies(org_id, ord, seq);
+CREATE INDEX wallet_accounts_org ON wallet_accounts(org_id, id);
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration.

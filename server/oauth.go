@@ -165,12 +165,13 @@ func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.
 const sessionLifetime = time.Hour
 
 func (s *Server) createReadOnlySession(ctx context.Context, tx *txn, a *activity, now time.Time) (*api.CreateReadOnlySessionResult, error) {
-	o, err := loadOrg(ctx, tx, a.OrgID)
+	o, err := s.org(ctx, tx, a.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	var username string
-	if err := tx.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, a.RequesterID).Scan(&username); err != nil {
+	requester, err := s.user(ctx, tx, a.RequesterID)
+	username := requester.name
+	if err != nil {
 		return nil, failf(api.CodeNotFound, "the requesting user no longer exists")
 	}
 	token := randomHex(32)

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
@@ -54,137 +55,221 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 // execute carries out a completed activity's intent inside the transaction
 // that completes it. An *execFailure means the activity FAILS.
 func (s *Server) execute(ctx context.Context, tx *txn, a *activity) (api.Result, error) {
-	now := s.now()
+	for _, e := range executors {
+		if e.has(&a.Intent) {
+			return e.run(s, ctx, tx, a, s.now())
+		}
+	}
+	return api.Result{}, fmt.Errorf("activity %s has no intent to execute", a.ID)
+}
+
+// intentExecutor runs one kind of intent once consensus is reached; executors
+// holds one per intent, so execute is a lookup, not a switch.
+type intentExecutor struct {
+	has func(in *api.Intent) bool
+	run func(s *Server, ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error)
+}
+
+var executors = []intentExecutor{
+	{func(in *api.Intent) bool { return in.CreateInvitationsIntent != nil }, (*Server).execCreateInvitations},
+	{func(in *api.Intent) bool { return in.CreateSmartContractInterfaceIntent != nil }, (*Server).execCreateSmartContractInterface},
+	{func(in *api.Intent) bool { return in.SetOrganizationFeatureIntent != nil }, (*Server).execSetOrganizationFeature},
+	{func(in *api.Intent) bool { return in.UpdateOauth2CredentialIntent != nil }, (*Server).execUpdateOauth2Credential},
+	{func(in *api.Intent) bool { return in.CreatePolicyIntentV3 != nil }, (*Server).execCreatePolicy},
+	{func(in *api.Intent) bool { return in.DeleteWalletAccountsIntent != nil }, (*Server).execDeleteWalletAccounts},
+	{func(in *api.Intent) bool { return in.CreateUserTagIntent != nil }, (*Server).execCreateUserTag},
+	{func(in *api.Intent) bool { return in.DeleteAPIKeysIntent != nil }, (*Server).execDeleteAPIKeys},
+	{func(in *api.Intent) bool { return in.CreateReadOnlySessionIntent != nil }, (*Server).execCreateReadOnlySession},
+	{func(in *api.Intent) bool { return in.DeleteTvcDeploymentIntent != nil }, (*Server).execDeleteTvcDeployment},
+	{func(in *api.Intent) bool { return in.CreateMfaPolicyIntent != nil }, (*Server).execCreateMfaPolicy},
+	{func(in *api.Intent) bool { return in.OauthIntent != nil }, (*Server).execOauth},
+}
+
+func (s *Server) execCreateInvitations(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
 	ns := now.UnixNano()
+	in := a.Intent
+	ids := []string{}
+	for i, inv := range in.CreateInvitationsIntent.Invitations {
+		if err := userInOrg(ctx, tx, a.OrgID, inv.SenderUserID); err != nil {
+			return r, failf(api.CodeNotFound, "invitations[%d].senderUserId: %v", i, err)
+		}
+		b, err := json.Marshal(inv)
+		if err != nil {
+			return r, err
+		}
+		id := newID()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO invitations(id, org_id, body, created_ns) VALUES (?, ?, ?, ?)`, id, a.OrgID, string(b), ns); err != nil {
+			return r, err
+		}
+		ids = append(ids, id)
+	}
+	r.CreateInvitationsResult = &api.CreateInvitationsResult{InvitationIDs: ids}
+	return r, nil
+}
+
+func (s *Server) execCreateSmartContractInterface(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
+	ns := now.UnixNano()
+	in := a.Intent
+	p := in.CreateSmartContractInterfaceIntent
+	id := newID()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO smart_contract_interfaces(id, org_id, address, interface, type, label, notes, created_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, a.OrgID, p.SmartContractAddress, p.SmartContractInterface, p.Type, p.Label, p.Notes, ns); err != nil {
+		return r, err
+	}
+	r.CreateSmartContractInterfaceResult = &api.CreateSmartContractInterfaceResult{SmartContractInterfaceID: id}
+	return r, nil
+}
+
+func (s *Server) execSetOrganizationFeature(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
 	var r api.Result
 	in := a.Intent
-	switch {
-	case in.CreateInvitationsIntent != nil:
-		ids := []string{}
-		for i, inv := range in.CreateInvitationsIntent.Invitations {
-			if err := userInOrg(ctx, tx, a.OrgID, inv.SenderUserID); err != nil {
-				return r, failf(api.CodeNotFound, "invitations[%d].senderUserId: %v", i, err)
-			}
-			b, err := json.Marshal(inv)
-			if err != nil {
-				return r, err
-			}
-			id := newID()
-			if _, err := tx.ExecContext(ctx, `INSERT INTO invitations(id, org_id, body, created_ns) VALUES (?, ?, ?, ?)`, id, a.OrgID, string(b), ns); err != nil {
-				return r, err
-			}
-			ids = append(ids, id)
-		}
-		r.CreateInvitationsResult = &api.CreateInvitationsResult{InvitationIDs: ids}
-	case in.CreateSmartContractInterfaceIntent != nil:
-		p := in.CreateSmartContractInterfaceIntent
-		id := newID()
-		if _, err := tx.ExecContext(ctx, `INSERT INTO smart_contract_interfaces(id, org_id, address, interface, type, label, notes, created_ns)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, a.OrgID, p.SmartContractAddress, p.SmartContractInterface, p.Type, p.Label, p.Notes, ns); err != nil {
-			return r, err
-		}
-		r.CreateSmartContractInterfaceResult = &api.CreateSmartContractInterfaceResult{SmartContractInterfaceID: id}
-	case in.SetOrganizationFeatureIntent != nil:
-		p := in.SetOrganizationFeatureIntent
-		if _, err := tx.ExecContext(ctx, `INSERT INTO features(org_id, name, value) VALUES (?, ?, ?)
-			ON CONFLICT(org_id, name) DO UPDATE SET value = excluded.value`, a.OrgID, p.Name, p.Value); err != nil {
-			return r, err
-		}
-		features, err := loadFeatures(ctx, tx, a.OrgID)
-		if err != nil {
-			return r, err
-		}
-		r.SetOrganizationFeatureResult = &api.SetOrganizationFeatureResult{Features: features}
-	case in.UpdateOauth2CredentialIntent != nil:
-		p := in.UpdateOauth2CredentialIntent
-		if _, err := keys.EnvelopeDecrypt(s.creds.tlsFetcher, p.EncryptedClientSecret); err != nil {
-			return r, failf(api.CodeInvalidArgument, "encryptedClientSecret cannot be decrypted with the TLS fetcher key: %v", err)
-		}
-		res, err := tx.ExecContext(ctx, `UPDATE oauth2_credentials SET provider = ?, client_id = ?, encrypted_client_secret = ?, updated_ns = ?
-			WHERE id = ? AND org_id = ?`, p.Provider, p.ClientID, p.EncryptedClientSecret, ns, p.Oauth2CredentialID, a.OrgID)
-		if err != nil {
-			return r, err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return r, failf(api.CodeNotFound, "OAuth2 credential %q not found in this organization", p.Oauth2CredentialID)
-		}
-		r.UpdateOauth2CredentialResult = &api.UpdateOauth2CredentialResult{Oauth2CredentialID: p.Oauth2CredentialID}
-	case in.CreatePolicyIntentV3 != nil:
-		p := in.CreatePolicyIntentV3
-		id := newID()
-		if _, err := tx.ExecContext(ctx, `INSERT INTO policies(id, org_id, name, effect, condition, consensus, notes, seq, created_ns, updated_ns)
-			VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM policies WHERE org_id = ?), ?, ?)`,
-			id, a.OrgID, p.PolicyName, p.Effect, p.Condition, p.Consensus, p.Notes, a.OrgID, ns, ns); err != nil {
-			return r, err
-		}
-		r.CreatePolicyResult = &api.CreatePolicyResult{PolicyID: id}
-	case in.DeleteWalletAccountsIntent != nil:
-		ids, err := deleteWalletAccounts(ctx, tx, a.OrgID, in.DeleteWalletAccountsIntent)
-		if err != nil {
-			return r, err
-		}
-		r.DeleteWalletAccountsResult = &api.DeleteWalletAccountsResult{WalletAccountIDs: ids}
-	case in.CreateUserTagIntent != nil:
-		p := in.CreateUserTagIntent
-		id := newID()
-		if _, err := tx.ExecContext(ctx, `INSERT INTO user_tags(id, org_id, name, created_ns) VALUES (?, ?, ?, ?)`, id, a.OrgID, p.UserTagName, ns); err != nil {
-			return r, err
-		}
-		for i, u := range p.UserIDs {
-			if err := userInOrg(ctx, tx, a.OrgID, u); err != nil {
-				return r, failf(api.CodeNotFound, "userIds[%d]: %v", i, err)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO user_tag_members(tag_id, user_id) VALUES (?, ?)`, id, u); err != nil {
-				return r, err
-			}
-		}
-		r.CreateUserTagResult = &api.CreateUserTagResult{UserTagID: id, UserIDs: append([]string{}, p.UserIDs...)}
-	case in.DeleteAPIKeysIntent != nil:
-		p := in.DeleteAPIKeysIntent
-		if err := userInOrg(ctx, tx, a.OrgID, p.UserID); err != nil {
-			return r, failf(api.CodeNotFound, "userId: %v", err)
-		}
-		for i, k := range p.APIKeyIDs {
-			res, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ? AND user_id = ? AND org_id = ?`, k, p.UserID, a.OrgID)
-			if err != nil {
-				return r, err
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				return r, failf(api.CodeNotFound, "apiKeyIds[%d]: API key %q is not a key of user %s", i, k, p.UserID)
-			}
-		}
-		r.DeleteAPIKeysResult = &api.DeleteAPIKeysResult{APIKeyIDs: append([]string{}, p.APIKeyIDs...)}
-	case in.CreateReadOnlySessionIntent != nil:
-		res, err := s.createReadOnlySession(ctx, tx, a, now)
-		if err != nil {
-			return r, err
-		}
-		r.CreateReadOnlySessionResult = res
-	case in.DeleteTvcDeploymentIntent != nil:
-		p := in.DeleteTvcDeploymentIntent
-		res, err := tx.ExecContext(ctx, `DELETE FROM tvc_deployments WHERE id = ? AND org_id = ?`, p.DeploymentID, a.OrgID)
-		if err != nil {
-			return r, err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return r, failf(api.CodeNotFound, "TVC deployment %q not found in this organization", p.DeploymentID)
-		}
-		r.DeleteTvcDeploymentResult = &api.DeleteTvcDeploymentResult{DeploymentID: p.DeploymentID}
-	case in.CreateMfaPolicyIntent != nil:
-		id, err := insertMfaPolicy(ctx, tx, a.OrgID, in.CreateMfaPolicyIntent, ns)
-		if err != nil {
-			return r, err
-		}
-		r.CreateMfaPolicyResult = &api.CreateMfaPolicyResult{MfaPolicyID: id}
-	case in.OauthIntent != nil:
-		res, err := s.executeOauth(ctx, tx, a, in.OauthIntent, now)
-		if err != nil {
-			return r, err
-		}
-		r.OauthResult = res
-	default:
-		return r, fmt.Errorf("activity %s has no intent to execute", a.ID)
+	p := in.SetOrganizationFeatureIntent
+	if _, err := tx.ExecContext(ctx, `INSERT INTO features(org_id, name, value) VALUES (?, ?, ?)
+		ON CONFLICT(org_id, name) DO UPDATE SET value = excluded.value`, a.OrgID, p.Name, p.Value); err != nil {
+		return r, err
 	}
+	features, err := loadFeatures(ctx, tx, a.OrgID)
+	if err != nil {
+		return r, err
+	}
+	r.SetOrganizationFeatureResult = &api.SetOrganizationFeatureResult{Features: features}
+	return r, nil
+}
+
+func (s *Server) execUpdateOauth2Credential(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
+	ns := now.UnixNano()
+	in := a.Intent
+	p := in.UpdateOauth2CredentialIntent
+	if _, err := keys.EnvelopeDecrypt(s.creds.tlsFetcher, p.EncryptedClientSecret); err != nil {
+		return r, failf(api.CodeInvalidArgument, "encryptedClientSecret cannot be decrypted with the TLS fetcher key: %v", err)
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE oauth2_credentials SET provider = ?, client_id = ?, encrypted_client_secret = ?, updated_ns = ?
+		WHERE id = ? AND org_id = ?`, p.Provider, p.ClientID, p.EncryptedClientSecret, ns, p.Oauth2CredentialID, a.OrgID)
+	if err != nil {
+		return r, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return r, failf(api.CodeNotFound, "OAuth2 credential %q not found in this organization", p.Oauth2CredentialID)
+	}
+	r.UpdateOauth2CredentialResult = &api.UpdateOauth2CredentialResult{Oauth2CredentialID: p.Oauth2CredentialID}
+	return r, nil
+}
+
+func (s *Server) execCreatePolicy(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
+	ns := now.UnixNano()
+	in := a.Intent
+	p := in.CreatePolicyIntentV3
+	id := newID()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO policies(id, org_id, name, effect, condition, consensus, notes, seq, created_ns, updated_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM policies WHERE org_id = ?), ?, ?)`,
+		id, a.OrgID, p.PolicyName, p.Effect, p.Condition, p.Consensus, p.Notes, a.OrgID, ns, ns); err != nil {
+		return r, err
+	}
+	r.CreatePolicyResult = &api.CreatePolicyResult{PolicyID: id}
+	return r, nil
+}
+
+func (s *Server) execDeleteWalletAccounts(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
+	in := a.Intent
+	ids, err := deleteWalletAccounts(ctx, tx, a.OrgID, in.DeleteWalletAccountsIntent)
+	if err != nil {
+		return r, err
+	}
+	r.DeleteWalletAccountsResult = &api.DeleteWalletAccountsResult{WalletAccountIDs: ids}
+	return r, nil
+}
+
+func (s *Server) execCreateUserTag(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
+	ns := now.UnixNano()
+	in := a.Intent
+	p := in.CreateUserTagIntent
+	id := newID()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO user_tags(id, org_id, name, created_ns) VALUES (?, ?, ?, ?)`, id, a.OrgID, p.UserTagName, ns); err != nil {
+		return r, err
+	}
+	for i, u := range p.UserIDs {
+		if err := userInOrg(ctx, tx, a.OrgID, u); err != nil {
+			return r, failf(api.CodeNotFound, "userIds[%d]: %v", i, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO user_tag_members(tag_id, user_id) VALUES (?, ?)`, id, u); err != nil {
+			return r, err
+		}
+	}
+	r.CreateUserTagResult = &api.CreateUserTagResult{UserTagID: id, UserIDs: append([]string{}, p.UserIDs...)}
+	return r, nil
+}
+
+func (s *Server) execDeleteAPIKeys(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
+	in := a.Intent
+	p := in.DeleteAPIKeysIntent
+	if err := userInOrg(ctx, tx, a.OrgID, p.UserID); err != nil {
+		return r, failf(api.CodeNotFound, "userId: %v", err)
+	}
+	for i, k := range p.APIKeyIDs {
+		res, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ? AND user_id = ? AND org_id = ?`, k, p.UserID, a.OrgID)
+		if err != nil {
+			return r, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return r, failf(api.CodeNotFound, "apiKeyIds[%d]: API key %q is not a key of user %s", i, k, p.UserID)
+		}
+	}
+	r.DeleteAPIKeysResult = &api.DeleteAPIKeysResult{APIKeyIDs: append([]string{}, p.APIKeyIDs...)}
+	return r, nil
+}
+
+func (s *Server) execCreateReadOnlySession(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
+	res, err := s.createReadOnlySession(ctx, tx, a, now)
+	if err != nil {
+		return r, err
+	}
+	r.CreateReadOnlySessionResult = res
+	return r, nil
+}
+
+func (s *Server) execDeleteTvcDeployment(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
+	in := a.Intent
+	p := in.DeleteTvcDeploymentIntent
+	res, err := tx.ExecContext(ctx, `DELETE FROM tvc_deployments WHERE id = ? AND org_id = ?`, p.DeploymentID, a.OrgID)
+	if err != nil {
+		return r, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return r, failf(api.CodeNotFound, "TVC deployment %q not found in this organization", p.DeploymentID)
+	}
+	r.DeleteTvcDeploymentResult = &api.DeleteTvcDeploymentResult{DeploymentID: p.DeploymentID}
+	return r, nil
+}
+
+func (s *Server) execCreateMfaPolicy(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
+	ns := now.UnixNano()
+	in := a.Intent
+	id, err := insertMfaPolicy(ctx, tx, a.OrgID, in.CreateMfaPolicyIntent, ns)
+	if err != nil {
+		return r, err
+	}
+	r.CreateMfaPolicyResult = &api.CreateMfaPolicyResult{MfaPolicyID: id}
+	return r, nil
+}
+
+func (s *Server) execOauth(ctx context.Context, tx *txn, a *activity, now time.Time) (api.Result, error) {
+	var r api.Result
+	in := a.Intent
+	res, err := s.executeOauth(ctx, tx, a, in.OauthIntent, now)
+	if err != nil {
+		return r, err
+	}
+	r.OauthResult = res
 	return r, nil
 }
 

@@ -165,34 +165,24 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
 	}
-	where := []string{"org_id = ?"}
-	args := []any{c.OrgID}
-	if len(req.FilterByStatus) > 0 {
-		for i, st := range req.FilterByStatus {
-			if !slices.Contains(api.ActivityStatuses(), st) {
-				return nil, invalidf("INVALID_FIELD", "filterByStatus[%d]: %q is not an activity status; use one of %s", i, st, strings.Join(api.ActivityStatuses(), ", "))
-			}
-			args = append(args, st)
+	list := activityListing{orgID: c.OrgID, statuses: req.FilterByStatus, types: req.FilterByType, limit: 10}
+	for i, st := range req.FilterByStatus {
+		if !slices.Contains(api.ActivityStatuses(), st) {
+			return nil, invalidf("INVALID_FIELD", "filterByStatus[%d]: %q is not an activity status; use one of %s", i, st, strings.Join(api.ActivityStatuses(), ", "))
 		}
-		where = append(where, "status IN (?"+strings.Repeat(", ?", len(req.FilterByStatus)-1)+")")
 	}
-	if len(req.FilterByType) > 0 {
-		for i, t := range req.FilterByType {
-			if _, ok := api.OperationByType(t); !ok {
-				return nil, invalidf("INVALID_FIELD", "filterByType[%d]: %q is not an activity type", i, t)
-			}
-			args = append(args, t)
+	for i, t := range req.FilterByType {
+		if _, ok := api.OperationByType(t); !ok {
+			return nil, invalidf("INVALID_FIELD", "filterByType[%d]: %q is not an activity type", i, t)
 		}
-		where = append(where, "type IN (?"+strings.Repeat(", ?", len(req.FilterByType)-1)+")")
 	}
-	limit, order := 10, "DESC"
 	if p := req.PaginationOptions; p != nil {
 		if p.Limit != "" {
 			n, err := strconv.Atoi(p.Limit)
 			if err != nil || n < 1 || n > 100 {
 				return nil, invalidf("INVALID_FIELD", "paginationOptions.limit %q must be a whole number from 1 to 100, as a string", p.Limit)
 			}
-			limit = n
+			list.limit = n
 		}
 		if p.Before != "" && p.After != "" {
 			return nil, invalidf("INVALID_FIELD", "paginationOptions: set before or after, not both")
@@ -211,44 +201,29 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 			if err != nil {
 				return nil, err
 			}
-			where = append(where, "seq "+cur.op+" ?")
-			args = append(args, seq)
-			if cur.op == ">" {
-				order = "ASC"
-			}
+			list.cursorOp, list.cursor = cur.op, seq
 		}
 	}
-	args = append(args, limit)
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+activityColumns+` FROM activities WHERE `+strings.Join(where, " AND ")+` ORDER BY seq `+order+` LIMIT ?`, args...)
+	acts, err := s.listActivities(ctx, list)
 	if err != nil {
 		return nil, err
 	}
-	var acts []*activity
-	for rows.Next() {
-		a, err := scanActivity(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		acts = append(acts, a)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if order == "ASC" {
+	if list.cursorOp == ">" {
 		slices.Reverse(acts)
 	}
-	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	o, err := s.org(ctx, s.db.read, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
 	out := api.ListActivitiesResponse{Activities: make([]api.Activity, 0, len(acts))}
 	vs := s.voters(s.db.read, o)
+	if err := s.loadVotesCached(ctx, acts); err != nil {
+		return nil, err
+	}
+	now := s.now()
 	for _, a := range acts {
-		if err := loadVotes(ctx, s.db.read, a, s.now()); err != nil {
-			return nil, err
-		}
+		// The cache holds every vote; those that count depend on the clock.
+		a.Votes = currentVotes(a.Votes, now, a.Status == api.StatusConsensusNeeded)
 		if err := loadActivityAppProofs(ctx, s.db.read, a); err != nil {
 			return nil, err
 		}
@@ -288,7 +263,7 @@ func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (
 	if err != nil {
 		return nil, err
 	}
-	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	o, err := s.org(ctx, s.db.read, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
@@ -304,12 +279,12 @@ func (s *Server) queryWhoami(ctx context.Context, c *caller, body []byte) (any, 
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
 	}
-	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	o, err := s.org(ctx, s.db.read, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	var name string
-	if err := s.db.read.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ?`, c.UserID).Scan(&name); err != nil {
+	name, err := s.userName(ctx, c.UserID)
+	if err != nil {
 		return nil, fmt.Errorf("whoami: %w", err)
 	}
 	return api.WhoamiResponse{OrganizationID: o.ID, OrganizationName: o.Name, UserID: c.UserID, Username: name}, nil
@@ -320,7 +295,7 @@ func (s *Server) queryGetOrganizationConfigs(ctx context.Context, c *caller, bod
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
 	}
-	o, err := loadOrg(ctx, s.db.read, c.OrgID)
+	o, err := s.org(ctx, s.db.read, c.OrgID)
 	if err != nil {
 		return nil, err
 	}

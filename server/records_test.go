@@ -118,10 +118,10 @@ func TestMfaQueriesUnderTheOfficialNames(t *testing.T) {
 	if err != nil || one.MfaPolicyName != "passkey" {
 		t.Fatalf("GetMfaPolicy = %+v, %v", one, err)
 	}
-	if _, err := carol.GetMfaPolicy(ctx, e.user("bob"), carolPasskey); !isNotFound(err) {
+	if _, err := carol.GetMfaPolicy(ctx, e.user("bob"), carolPasskey); !isAPINotFound(err) {
 		t.Fatalf("GetMfaPolicy of another user's policy: %v, want not found", err)
 	}
-	if _, err := carol.GetMfaPolicies(ctx, "no-such-user"); !isNotFound(err) {
+	if _, err := carol.GetMfaPolicies(ctx, "no-such-user"); !isAPINotFound(err) {
 		t.Fatalf("GetMfaPolicies of an unknown user: %v, want not found", err)
 	}
 
@@ -207,7 +207,7 @@ func TestCompletedActivityCarriesItsAppProofs(t *testing.T) {
 	}
 }
 
-func isNotFound(err error) bool { return errors.Is(err, api.ErrNotFound) }
+func isAPINotFound(err error) bool { return errors.Is(err, api.ErrNotFound) }
 
 // apiKeyID is the id of the user's one API key, read from the store.
 func (e *testEnv) apiKeyID(userID string) string {

@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/vigil-console/vigil/keys"
 )
 
 // Config configures a Server.
@@ -35,6 +37,8 @@ type Server struct {
 	hooks *hooks
 	creds *serviceKeys
 
+	verifier *keys.Verifier // stamp verification, with parsed public keys kept
+
 	compiled sync.Map // policy cache: condition+"\x00"+consensus -> compiledPolicy
 
 	enclaveMu sync.Mutex // serializes creation of demo enclaves
@@ -47,7 +51,7 @@ type Server struct {
 // prepares the service's keys.
 func Open(cfg Config) (*Server, error) {
 	ctx := context.Background()
-	s := &Server{log: cfg.Logger, now: cfg.Now}
+	s := &Server{log: cfg.Logger, now: cfg.Now, verifier: keys.NewVerifier(maxCacheEntries)}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -10,8 +10,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -26,17 +28,27 @@ const DatabaseFile = "vigil.db"
 // All writes go through one goroutine (writer) that runs them in transactions,
 // one at a time: votes on an activity can never interleave. Write jobs that
 // arrive together share one transaction (group commit), each inside its own
-// savepoint so that a failing job leaves no trace, and every job's caller gets
+// savepoint so that a failing job leaves no trace (a job alone is undone by
+// rolling its transaction back), and every job's caller gets
 // its answer only after the commit is durable (synchronous=FULL).
 type store struct {
 	writeDB, readDB *sql.DB
 	read            *cachedDB // reads, outside any transaction
 	write           *cachedDB // statements of the write transactions
+	cache           *cache    // keys, organizations, policies; see authcache.go
 
 	mu     sync.RWMutex // guards closed against sends on jobs
 	closed bool
 	jobs   chan *writeJob
 	done   chan struct{} // closed when the writer has finished
+
+	// Group commit: at most maxBatch jobs share a transaction; after taking
+	// what is queued, the writer waits up to linger for more. Read at every
+	// write (benchmarks compare settings).
+	maxBatch atomic.Int64
+	linger   atomic.Int64 // nanoseconds
+	batches  atomic.Int64 // transactions committed (or failed)
+	batched  atomic.Int64 // jobs run in them
 }
 
 type writeJob struct {
@@ -45,8 +57,14 @@ type writeJob struct {
 	done chan error
 }
 
-// maxBatch bounds how many write jobs share one transaction.
-const maxBatch = 64
+// writerCacheKiB is the page cache of each writer connection, in KiB.
+const writerCacheKiB = 16 << 10
+
+// defaultMaxBatch bounds how many write jobs share one transaction. The
+// writer never waits for a batch to fill (linger 0): jobs that arrive while a
+// commit's fsync runs form the next batch. Measured trade-offs are in
+// docs/performance.md.
+const defaultMaxBatch = 64
 
 var errStoreClosed = &Error{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable, ErrorCode: "SHUTTING_DOWN",
 	Message: "the service is shutting down; retry against the restarted service"}
@@ -62,7 +80,8 @@ type querier interface {
 var memoryDBs atomic.Int64
 
 func openStore(ctx context.Context, dataDir string) (*store, error) {
-	s := &store{jobs: make(chan *writeJob, maxBatch), done: make(chan struct{})}
+	s := &store{jobs: make(chan *writeJob, 256), done: make(chan struct{}), cache: &cache{}}
+	s.maxBatch.Store(defaultMaxBatch)
 	if dataDir == "" {
 		// A private in-memory database: one connection, shared by readers and the
 		// writer (each new connection to :memory: would be a new, empty database).
@@ -91,13 +110,23 @@ func openStore(ctx context.Context, dataDir string) (*store, error) {
 }
 
 func (s *store) openFile(ctx context.Context, dataDir string) error {
-	const pragmas = "_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)"
+	// temp_store(MEMORY): every write job runs in a savepoint, and SQLite
+	// keeps the pages a savepoint may have to restore in a sub-journal, by
+	// default a temporary file written with a syscall per page; in memory it
+	// costs no I/O, and durability is the WAL's business. wal_autocheckpoint
+	// (8000): pages that many commits rewrite (index tails) are copied to the
+	// database once per 8,000 WAL pages instead of once per 1,000
+	// (docs/performance.md).
+	const pragmas = "_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_pragma=temp_store(MEMORY)&_pragma=wal_autocheckpoint(8000)"
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return fmt.Errorf("create data directory: %w", err)
 	}
 	path := filepath.Join(dataDir, DatabaseFile)
 	dsn := "file:" + path + "?" + pragmas
-	w, err := sql.Open("sqlite", dsn)
+	// The writer's page cache holds a whole group commit's dirty pages: with
+	// the default 2 MB, SQLite spilled them to the WAL mid-transaction
+	// (pagerStress) and wrote pages twice (docs/performance.md).
+	w, err := sql.Open("sqlite", dsn+"&_pragma=cache_size("+strconv.Itoa(-writerCacheKiB)+")")
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
@@ -164,11 +193,12 @@ func (s *store) inTx(ctx context.Context, fn func(tx *txn) error) error {
 
 func (s *store) writer() {
 	defer close(s.done)
-	batch := make([]*writeJob, 0, maxBatch)
+	var batch []*writeJob
 	for job := range s.jobs {
+		limit := int(s.maxBatch.Load())
 		batch = append(batch[:0], job)
 	collect:
-		for len(batch) < maxBatch {
+		for len(batch) < limit {
 			select {
 			case j, ok := <-s.jobs:
 				if !ok {
@@ -179,8 +209,31 @@ func (s *store) writer() {
 				break collect
 			}
 		}
+		if linger := time.Duration(s.linger.Load()); linger > 0 && len(batch) < limit {
+			batch = s.waitForMore(batch, limit, linger)
+		}
+		s.batches.Add(1)
+		s.batched.Add(int64(len(batch)))
 		s.runBatch(batch)
 	}
+}
+
+// waitForMore adds jobs arriving within linger to batch, up to limit.
+func (s *store) waitForMore(batch []*writeJob, limit int, linger time.Duration) []*writeJob {
+	t := time.NewTimer(linger)
+	defer t.Stop()
+	for len(batch) < limit {
+		select {
+		case j, ok := <-s.jobs:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, j)
+		case <-t.C:
+			return batch
+		}
+	}
+	return batch
 }
 
 func (s *store) runBatch(batch []*writeJob) {
@@ -196,34 +249,56 @@ func (s *store) runBatch(batch []*writeJob) {
 		fail(fmt.Errorf("begin transaction: %w", err))
 		return
 	}
-	tx := &txn{tx: sqlTx, c: s.write}
-	for i, j := range batch {
-		if _, err := tx.ExecContext(ctx, `SAVEPOINT write_job`); err != nil {
+	tx := &txn{tx: sqlTx, c: s.write, cache: s.cache}
+	if len(batch) == 1 {
+		// A job alone needs no savepoint: the transaction is its undo. (A
+		// savepoint makes SQLite copy every page the job changes into a
+		// sub-journal first: for a large job, such as a seeding chunk, that
+		// is most of its cost.)
+		if err := runJob(batch[0], tx); err != nil {
 			sqlTx.Rollback()
-			fail(fmt.Errorf("savepoint: %w", err))
+			s.cache.invalidate(tx.changed)
+			batch[0].done <- err
 			return
 		}
-		results[i] = runJob(j, tx)
-		if results[i] != nil {
-			if _, err := tx.ExecContext(ctx, `ROLLBACK TO write_job`); err != nil {
-				sqlTx.Rollback()
-				fail(fmt.Errorf("undo a failed write: %w", err))
-				return
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `RELEASE write_job`); err != nil {
-			sqlTx.Rollback()
-			fail(fmt.Errorf("release savepoint: %w", err))
-			return
-		}
+	} else if err := s.runJobs(ctx, tx, batch, results); err != nil {
+		sqlTx.Rollback()
+		s.cache.invalidate(tx.changed)
+		fail(err)
+		return
 	}
-	if err := sqlTx.Commit(); err != nil {
+	err = sqlTx.Commit()
+	// Before any caller hears of the commit: the next request must not see a
+	// cached key, user or policy this batch deleted or changed.
+	s.cache.invalidate(tx.changed)
+	if err != nil {
 		fail(fmt.Errorf("commit: %w", err))
 		return
 	}
 	for i, j := range batch {
 		j.done <- results[i]
 	}
+}
+
+// runJobs runs a batch's jobs in tx, each in a savepoint so that a failing
+// job leaves no trace; results gets each job's error. An error returned means
+// the transaction itself failed.
+func (s *store) runJobs(ctx context.Context, tx *txn, batch []*writeJob, results []error) error {
+	for i, j := range batch {
+		if _, err := tx.ExecContext(ctx, `SAVEPOINT write_job`); err != nil {
+			return fmt.Errorf("savepoint: %w", err)
+		}
+		results[i] = runJob(j, tx)
+		if results[i] != nil {
+			if _, err := tx.ExecContext(ctx, `ROLLBACK TO write_job`); err != nil {
+				return fmt.Errorf("undo a failed write: %w", err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `RELEASE write_job`); err != nil {
+			return fmt.Errorf("release savepoint: %w", err)
+		}
+	}
+	return nil
 }
 
 // runJob runs one job, turning a panic into an error so that one bad request
@@ -247,6 +322,9 @@ type cachedDB struct {
 	noPrepareInTx bool
 	mu            sync.Mutex
 	stmts         map[string]*sql.Stmt
+	// trace, when set (by tests, before the first query), sees every
+	// statement run outside a transaction, with its arguments.
+	trace func(query string, args []any)
 }
 
 // maxCachedStmts bounds the cache; queries built with variable IN lists could
@@ -296,6 +374,9 @@ func (c *cachedDB) close() error {
 }
 
 func (c *cachedDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if c.trace != nil {
+		c.trace(query, args)
+	}
 	if st := c.prepare(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
@@ -303,6 +384,9 @@ func (c *cachedDB) ExecContext(ctx context.Context, query string, args ...any) (
 }
 
 func (c *cachedDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if c.trace != nil {
+		c.trace(query, args)
+	}
 	if st := c.prepare(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -310,6 +394,9 @@ func (c *cachedDB) QueryContext(ctx context.Context, query string, args ...any) 
 }
 
 func (c *cachedDB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if c.trace != nil {
+		c.trace(query, args)
+	}
 	if st := c.prepare(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
@@ -318,8 +405,19 @@ func (c *cachedDB) QueryRowContext(ctx context.Context, query string, args ...an
 
 // txn is a write transaction, with the statement cache of the writer.
 type txn struct {
-	tx *sql.Tx
-	c  *cachedDB
+	tx      *sql.Tx
+	c       *cachedDB
+	cache   *cache
+	changed uint8 // cached tables this transaction wrote (tablesChanged)
+}
+
+// wrote notes a statement's effect on the caches as it runs, so that readers
+// stop trusting them while the transaction is open, not only once it commits.
+func (t *txn) wrote(query string) {
+	if c := tablesChanged(query); c != 0 {
+		t.changed |= c
+		t.cache.invalidate(c)
+	}
 }
 
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
@@ -336,6 +434,7 @@ func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 }
 
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
@@ -343,6 +442,7 @@ func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -350,6 +450,7 @@ func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}

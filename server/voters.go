@@ -24,6 +24,7 @@ type voters struct {
 	o        *org
 	q        querier
 	policies []policy.Policy
+	gen      uint64 // policy cache generation the policies are current for
 	loaded   bool
 }
 
@@ -42,23 +43,33 @@ func (v *voters) mayVote(ctx context.Context, a *activity, userID string) (bool,
 // awaitsPolicyConsensus reports whether a matching allow policy asks for a
 // consensus of approvers. Conditions see the activity, not the approvers, so
 // the answer is the same for every user.
+//
+// The answer is cached per activity (Server.awaitsConsensus): valid only while
+// conditions cannot read the clock.
 func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, error) {
 	if !v.loaded {
-		pols, err := v.s.loadCompiledPolicies(ctx, v.q, v.o.ID)
+		op, gen, err := v.s.orgPolicies(ctx, v.q, v.o)
 		if err != nil {
 			return false, err
 		}
-		v.policies, v.loaded = pols, true
+		v.policies, v.gen, v.loaded = op.policies, gen, true
 	}
-	_, params := a.Intent.Params()
-	in := policy.Input{Activity: policy.ActivityFor(a.Type, params), Now: v.s.now()}
+	return v.s.awaitsConsensus(v.q, a, v.gen, func() (bool, error) { return v.computeConsensus(a), nil })
+}
+
+func (v *voters) computeConsensus(a *activity) bool {
+	var in *policy.Input // built only if a policy asks for a consensus
 	for _, p := range v.policies {
 		if p.Effect != api.EffectAllow || strings.TrimSpace(p.Compiled.Consensus()) == "" {
 			continue
 		}
-		if cond, _, err := p.Compiled.Evaluate(in); err == nil && cond {
-			return true, nil
+		if in == nil {
+			_, params := a.Intent.Params()
+			in = &policy.Input{Activity: policy.ActivityFor(a.Type, params), Now: v.s.now()}
+		}
+		if cond, _, err := p.Compiled.Evaluate(*in); err == nil && cond {
+			return true
 		}
 	}
-	return false, nil
+	return false
 }

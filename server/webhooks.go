@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -170,16 +169,11 @@ func (h *hooks) close(ctx context.Context) error {
 	return errors.Join(err, h.sync(context.Background()))
 }
 
-// eventFor builds the delivery of the activity's current state, or nil when
-// the organization has no webhook.
-func (h *hooks) eventFor(ctx context.Context, q querier, a *activity) (*hookEvent, error) {
-	var url string
-	err := q.QueryRowContext(ctx, `SELECT value FROM features WHERE org_id = ? AND name = ?`, a.OrgID, api.FeatureWebhook).Scan(&url)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && url == "") {
+// eventFor builds the delivery of the activity's current state to url, the
+// organization's webhook (Server.webhookURL), or nil when it has none.
+func (h *hooks) eventFor(url string, a *activity) (*hookEvent, error) {
+	if url == "" {
 		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read webhook feature: %w", err)
 	}
 	body, err := json.Marshal(a.toAPI("", false))
 	if err != nil {

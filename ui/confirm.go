@@ -76,7 +76,7 @@ func (c Confirm) View(th *theme.Theme, width int) string {
 	b.WriteString(th.Title.Render(ansi.Truncate(Clean(c.Title), inner, "…")))
 	b.WriteString("\n\n")
 	for _, l := range c.Lines {
-		b.WriteString(ansi.Truncate(Clean(l), inner, "…"))
+		b.WriteString(wrapField(Clean(l), inner))
 		b.WriteByte('\n')
 	}
 	yes := c.YesLabel
@@ -89,6 +89,34 @@ func (c Confirm) View(th *theme.Theme, width int) string {
 	b.WriteString("\n")
 	b.WriteString(th.Muted.Render("y confirms · enter, n or esc cancels"))
 	return th.Dialog.Render(b.String())
+}
+
+// wrapField wraps a "label:   value" line at word boundaries, continuation lines
+// indented under the value, so what is being confirmed is read in full, not cut.
+func wrapField(l string, width int) string {
+	if ansi.StringWidth(l) <= width {
+		return l
+	}
+	indent := 0
+	if i := strings.Index(l, ":"); i > 0 && i < width/2 {
+		indent = i + 1
+		for indent < len(l) && l[indent] == ' ' {
+			indent++
+		}
+	}
+	if indent >= width/2 {
+		indent = 0
+	}
+	lines := strings.Split(wrapLine(l[indent:], width-indent), "\n")
+	pad := strings.Repeat(" ", indent)
+	for i := range lines {
+		if i == 0 {
+			lines[i] = l[:indent] + lines[i]
+		} else {
+			lines[i] = pad + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Overlay draws top centred over base, in a width×height area, so a dialog keeps

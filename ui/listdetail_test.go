@@ -115,3 +115,19 @@ func TestListDetailPreviewClickAndWrappedDetail(t *testing.T) {
 		t.Errorf("detail text missing:\n%s", l.View())
 	}
 }
+
+// A confirm dialog wraps a long field under its value instead of cutting it:
+// what is approved is read in full.
+func TestConfirmWrapsLongFieldsInFull(t *testing.T) {
+	what := "what:        create policy \"allow the treasury team to tag users for quarterly review\" (ALLOW)"
+	out := ansi.Strip(NewConfirm("Approve this activity?", "Approve", what).View(plainTheme, 60))
+	flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ", "─", " ").Replace(out)), " ")
+	if !strings.Contains(flat, "create policy \"allow the treasury team to tag users for quarterly review\" (ALLOW)") || strings.Contains(out, "…") {
+		t.Errorf("the field is cut:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("line wider than 60: %q", l)
+		}
+	}
+}

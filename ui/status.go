@@ -162,13 +162,38 @@ func (ts Toasts) Len() int { return len(ts.items) }
 // Lines renders the toasts, newest last, one line each, at most width cells.
 func (ts Toasts) Lines(th *theme.Theme, width int) []string {
 	var out []string
+	for _, b := range ts.Blocks(th, width, 1) {
+		out = append(out, b...)
+	}
+	return out
+}
+
+// Blocks renders the toasts, newest last, each word-wrapped to width cells on at
+// most maxLines lines (a longer one ends in …), continuation lines indented
+// under the text.
+func (ts Toasts) Blocks(th *theme.Theme, width, maxLines int) [][]string {
+	var out [][]string
+	maxLines = max(maxLines, 1)
 	for _, t := range ts.items {
 		style := th.Good
 		mark := "✓ "
 		if t.bad {
 			style, mark = th.Bad, "✗ "
 		}
-		out = append(out, style.Render(ansi.Truncate(mark+t.text, width, "…")))
+		lines := strings.Split(ansi.Wrap(t.text, max(width-2, 1), ""), "\n")
+		if len(lines) > maxLines {
+			lines = lines[:maxLines]
+			lines[maxLines-1] = ansi.Truncate(lines[maxLines-1]+" …", max(width-2, 1), "…")
+		}
+		block := make([]string, len(lines))
+		for i, l := range lines {
+			prefix := "  "
+			if i == 0 {
+				prefix = mark
+			}
+			block[i] = style.Render(prefix + l)
+		}
+		out = append(out, block)
 	}
 	return out
 }

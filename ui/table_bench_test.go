@@ -68,6 +68,21 @@ func BenchmarkTableSetRows(b *testing.B) {
 	}
 }
 
+// Sorting by a column (o): a stable sort of the visible rows by their cells.
+func BenchmarkTableSort(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		rows := activityRows(n)
+		b.Run(fmt.Sprintf("%d", n), func(b *testing.B) {
+			tbl := newTestTable(rows)
+			col := 0
+			for b.Loop() {
+				tbl.SortBy(1+col%3, col%2 == 0)
+				col++
+			}
+		})
+	}
+}
+
 // The same first keystroke scored by sahilm/fuzzy over every row: why the table
 // scans bytes itself and keeps the library for highlighting.
 func BenchmarkSahilmFuzzyFullScan(b *testing.B) {

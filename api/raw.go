@@ -1,0 +1,93 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The raw calls below return the service's reply bytes undecoded and
+// unsanitised, for callers that must pass records on exactly as the service
+// sent them (vigil's --json output, `vigil request`). Whoever shows them on a
+// terminal must escape them first.
+
+// RawReply is a reply exactly as the service sent it.
+type RawReply struct {
+	Status int
+	Body   []byte
+}
+
+// Send stamps body exactly as given and POSTs it to path, which must start with
+// /public/v1/. A non-2xx reply is returned, not an error; only a request that
+// could not be made or answered is an error. Queries are retried like typed
+// queries; submits never are.
+func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply, error) {
+	if !strings.HasPrefix(path, "/public/v1/") || strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("send %s: the path must start with /public/v1/ and carry no query or fragment, like %squery/whoami", SanitizeID(path), "/public/v1/")
+	}
+	if c.stamper == nil {
+		return nil, fmt.Errorf("send %s: no stamping key configured; set the profile's key", path)
+	}
+	if body == nil {
+		body = []byte{}
+	}
+	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true,
+		retry: strings.HasPrefix(path, QueryPrefix)}
+	for attempt := 0; ; attempt++ {
+		reply, status, _, err := c.roundTrip(ctx, cl)
+		if err == nil && !(cl.retry && retryableStatus(status) && attempt < c.maxRetries) {
+			return &RawReply{Status: status, Body: reply}, nil
+		}
+		var le *localError
+		if err != nil && (errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil) {
+			if le == nil && !cl.retry && !notSent(err) {
+				return nil, fmt.Errorf("%s: %w: %w", cl.op, ErrOutcomeUnknown, err)
+			}
+			return nil, fmt.Errorf("%s: %w", cl.op, err)
+		}
+		if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
+			return nil, fmt.Errorf("%s: %w", cl.op, err)
+		}
+	}
+}
+
+// QueryRaw runs query/name with req as its body (stamped and retried as any
+// query) and returns the 2xx reply undecoded. A non-2xx reply is an *Error.
+func (c *Client) QueryRaw(ctx context.Context, name string, req any) (json.RawMessage, error) {
+	var raw json.RawMessage
+	if err := c.query(ctx, name, req, &raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+// ListActivitiesRaw is ListActivities returning the reply undecoded.
+func (c *Client) ListActivitiesRaw(ctx context.Context, opts ListActivitiesOptions) (json.RawMessage, error) {
+	req, err := opts.request(c.org)
+	if err != nil {
+		return nil, fmt.Errorf("query/%s: %w", QueryListActivities, err)
+	}
+	return c.QueryRaw(ctx, QueryListActivities, req)
+}
+
+// SubmitRaw submits the operation at path (e.g. "create_user_tag") with params,
+// validated and sent as the typed methods send them. It returns the activity
+// decoded and sanitised for display, and the reply undecoded.
+func (c *Client) SubmitRaw(ctx context.Context, path string, params Params, opts ...SubmitOption) (*Activity, json.RawMessage, error) {
+	cl, err := c.submitCall(path, params, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var raw json.RawMessage
+	if err := c.do(ctx, cl, &raw); err != nil {
+		return nil, nil, err
+	}
+	var reply ActivityResponse
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		return nil, nil, fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", cl.op, Sanitize(err.Error()))
+	}
+	SanitizeValue(&reply)
+	return &reply.Activity, raw, nil
+}

@@ -1,0 +1,432 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+const activityUsage = `vigil activity — list, inspect, vote on and follow activities
+
+Usage:
+  vigil activity list [--status S]… [--type T]… [--limit N] [--before|--after ID] [--json]
+  vigil activity get [--json] ID
+  vigil activity approve [--yes] ID
+  vigil activity reject [--yes] ID
+  vigil activity wait [--timeout D] ID
+  vigil activity evaluations [--json] ID
+  vigil activity proofs [--json] ID
+
+Every subcommand takes --profile NAME and --config FILE (or $VIGIL_PROFILE,
+$VIGIL_CONFIG) and -h for its flags and examples.
+`
+
+func cmdActivity(ctx context.Context, c cli, args []string) error {
+	return runGroup(ctx, c, "activity", activityUsage, []subcommand{
+		{"list", activityList},
+		{"get", activityGet},
+		{"approve", func(ctx context.Context, c cli, args []string) error { return activityVote(ctx, c, args, true) }},
+		{"reject", func(ctx context.Context, c cli, args []string) error { return activityVote(ctx, c, args, false) }},
+		{"wait", activityWait},
+		{"evaluations", activityEvaluations},
+		{"proofs", activityProofs},
+	}, args)
+}
+
+const activityListUsage = `Usage: vigil activity list [--status S]… [--type T]… [--limit N] [--before|--after ID] [--json]
+
+Lists the organization's activities, newest first. --status and --type may be
+repeated; a status is given in full (ACTIVITY_STATUS_PENDING) or by its last
+word (pending, completed, failed, rejected, consensus-needed, created,
+authenticators-needed); a type in full or without ACTIVITY_TYPE_.
+--after ID pages on to older activities (give the last id of a page), --before
+ID back to newer ones. --json prints {"activities":[…]} with the records exactly
+as the service sent them.
+
+Examples:
+  vigil activity list --status consensus-needed
+  vigil activity list --type delete_api_keys --limit 50 --json | jq '.activities[].id'
+  vigil activity list --limit 100 --after 0192a6c4-…
+
+Flags:
+`
+
+// statusValue turns "consensus-needed" or ACTIVITY_STATUS_CONSENSUS_NEEDED into
+// the wire value.
+func statusValue(s string) (string, error) {
+	v := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), "-", "_"))
+	if !strings.HasPrefix(v, "ACTIVITY_STATUS_") {
+		v = "ACTIVITY_STATUS_" + v
+	}
+	for _, st := range api.ActivityStatuses() {
+		if st == v {
+			return v, nil
+		}
+	}
+	words := make([]string, 0, 7)
+	for _, st := range api.ActivityStatuses() {
+		words = append(words, strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(st, "ACTIVITY_STATUS_"), "_", "-")))
+	}
+	return "", usagef("--status %q is not an activity status; use one of %s", s, strings.Join(words, ", "))
+}
+
+// typeValue turns "delete_api_keys" or ACTIVITY_TYPE_DELETE_API_KEYS into the
+// wire value of a known type.
+func typeValue(s string) (string, error) {
+	v := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), "-", "_"))
+	if !strings.HasPrefix(v, "ACTIVITY_TYPE_") {
+		v = "ACTIVITY_TYPE_" + v
+	}
+	if v == "ACTIVITY_TYPE_CREATE_POLICY" {
+		v = api.TypeCreatePolicyV3
+	}
+	if _, ok := api.OperationByType(v); !ok {
+		return "", usagef("--type %q is not an activity type; use one such as create_policy, delete_api_keys or %s", s, api.TypeCreateUserTag)
+	}
+	return v, nil
+}
+
+func activityList(ctx context.Context, c cli, args []string) error {
+	var statuses, types listFlag
+	var limit int
+	var opts api.ListActivitiesOptions
+	return queryVerb{
+		name: "activity list", usage: activityListUsage,
+		flags: func(fs *flag.FlagSet) {
+			fs.Var(&statuses, "status", "only activities with status `S` (repeatable)")
+			fs.Var(&types, "type", "only activities of type `T` (repeatable)")
+			fs.IntVar(&limit, "limit", 0, "at most `N` activities, 1 to 100 (default: the service's 10)")
+			fs.StringVar(&opts.Before, "before", "", "only activities newer than activity `ID` (the page before it)")
+			fs.StringVar(&opts.After, "after", "", "only activities older than activity `ID` (the next page)")
+		},
+		check: func() error {
+			if limit < 0 || limit > 100 {
+				return usagef("--limit %d: use 1 to 100", limit)
+			}
+			if opts.Before != "" && opts.After != "" {
+				return usagef("give --before or --after, not both: a page goes one way")
+			}
+			opts.Limit = limit
+			for _, s := range statuses {
+				v, err := statusValue(s)
+				if err != nil {
+					return err
+				}
+				opts.Statuses = append(opts.Statuses, v)
+			}
+			for _, t := range types {
+				v, err := typeValue(t)
+				if err != nil {
+					return err
+				}
+				opts.Types = append(opts.Types, v)
+			}
+			return nil
+		},
+		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
+			return client.ListActivitiesRaw(ctx, opts)
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, _ string) error {
+			acts, err := client.ListActivities(ctx, opts)
+			if err != nil {
+				return err
+			}
+			if len(acts) == 0 {
+				msg := "no activities match"
+				if slices.Contains(opts.Statuses, api.StatusPending) && !slices.Contains(opts.Statuses, api.StatusConsensusNeeded) {
+					// PENDING is the service's brief state before policies run;
+					// what waits for votes (the console's "pending") is CONSENSUS_NEEDED.
+					msg += "; activities waiting for votes are --status consensus-needed"
+				}
+				fmt.Fprintln(c.stderr, msg)
+				return nil
+			}
+			rows := make([][]string, 0, len(acts))
+			for i := range acts {
+				a := &acts[i]
+				rows = append(rows, []string{a.ID, timeText(a.CreatedAt), strings.TrimPrefix(a.Type, "ACTIVITY_TYPE_"),
+					strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), activityRequester(a)})
+			}
+			return table(c.stdout, []string{"ID", "CREATED", "TYPE", "STATUS", "REQUESTER"}, rows)
+		},
+	}.run(ctx, c, args)
+}
+
+const activityGetUsage = `Usage: vigil activity get [--json] ID
+
+Shows one activity: type, status, requester, intent, votes, result or failure.
+
+Examples:
+  vigil activity get 0192a6c4-…
+  vigil activity get --json 0192a6c4-… | jq .activity.status
+
+Flags:
+`
+
+func activityGet(ctx context.Context, c cli, args []string) error {
+	return queryVerb{
+		name: "activity get", usage: activityGetUsage, arg: "activity id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			a, err := client.GetActivity(ctx, id)
+			if err != nil {
+				return err
+			}
+			return printActivity(c.stdout, a)
+		},
+	}.run(ctx, c, args)
+}
+
+const activityVoteUsage = `Usage: vigil activity %[1]s [--yes] ID
+
+Votes to %[1]s the activity. On a terminal it first shows what is being voted
+on (the intent, the requester, the status) and asks; a script must pass --yes,
+or the vote is refused. It prints the activity after the vote.
+
+Examples:
+  vigil activity %[1]s 0192a6c4-…
+  vigil activity %[1]s --yes --profile ci 0192a6c4-…
+
+Flags:
+`
+
+func activityVote(ctx context.Context, c cli, args []string, approve bool) error {
+	verb := map[bool]string{true: "approve", false: "reject"}[approve]
+	fs := newFlagSet("activity "+verb, fmt.Sprintf(activityVoteUsage, verb))
+	var conn connFlags
+	conn.register(fs, true)
+	yes := fs.Bool("yes", false, "vote without asking (for scripts)")
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneArg("activity "+verb, "activity id", pos)
+	if err != nil {
+		return err
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	a, err := client.GetActivity(ctx, id)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", verb, api.SanitizeID(id), err)
+	}
+	if api.IsTerminal(a.Status) {
+		return fmt.Errorf("%s %s: the activity is already %s; votes no longer change it", verb, a.ID, a.Status)
+	}
+	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
+		return fmt.Errorf("%s %s: the service says you cannot %s this activity (you may have voted already, or you are not an eligible voter)", verb, a.ID, verb)
+	}
+	details := fmt.Sprintf("activity:  %s\ntype:      %s\nintent:    %s\nrequester: %s\nstatus:    %s",
+		a.ID, a.Type, intentText(a), activityRequester(a), a.Status)
+	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
+		return err
+	}
+	var params api.Params = &api.ApproveActivityParams{Fingerprint: a.Fingerprint}
+	if !approve {
+		params = &api.RejectActivityParams{Fingerprint: a.Fingerprint}
+	}
+	after, raw, err := client.SubmitRaw(ctx, verb+"_activity", params)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", verb, a.ID, err)
+	}
+	if conn.json {
+		return writeJSON(c.stdout, raw)
+	}
+	return printActivity(c.stdout, after)
+}
+
+const activityWaitUsage = `Usage: vigil activity wait [--timeout D] ID
+
+Follows the activity until it ends and prints its final state.
+Exit status: 0 when it COMPLETED, 1 when it FAILED or was REJECTED (or on an
+error), 2 when --timeout passed first. Waiting changes nothing, so after a
+timeout or an interrupt run the same command again to go on waiting.
+
+Examples:
+  vigil activity wait 0192a6c4-…
+  vigil activity wait --timeout 30m 0192a6c4-… && echo done
+
+Flags:
+`
+
+// exitStatus is an error that sets the exit code itself.
+type exitStatus struct {
+	code int
+	msg  string
+}
+
+func (e *exitStatus) Error() string { return e.msg }
+
+func activityWait(ctx context.Context, c cli, args []string) error {
+	fs := newFlagSet("activity wait", activityWaitUsage)
+	var conn connFlags
+	conn.register(fs, true)
+	timeout := fs.Duration("timeout", 10*time.Minute, "give up after `D` (e.g. 90s, 30m); 0 waits without limit")
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneArg("activity wait", "activity id", pos)
+	if err != nil {
+		return err
+	}
+	if *timeout < 0 {
+		return usagef("--timeout %s is negative; give a duration such as 10m, or 0 for no limit", *timeout)
+	}
+	client, _, err := conn.client(c)
+	if err != nil {
+		return err
+	}
+	waitCtx := ctx
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		waitCtx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	// Each status and vote count seen goes to standard error, so a person
+	// watching knows it is alive; the final state goes to standard output.
+	seen := ""
+	progress := func(a *api.Activity) bool {
+		if now := fmt.Sprintf("%s, %d vote(s)", strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), len(a.Votes)); now != seen {
+			fmt.Fprintf(c.stderr, "activity %s: %s\n", a.ID, now)
+			seen = now
+		}
+		return api.IsTerminal(a.Status)
+	}
+	a, err := client.WaitForActivity(waitCtx, id, progress)
+	if err != nil {
+		status := "unknown"
+		if a != nil {
+			status = a.Status
+		}
+		switch {
+		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+			return &exitStatus{2, fmt.Sprintf("activity %s: still %s after %s; run the same command again to go on waiting", api.SanitizeID(id), status, *timeout)}
+		case ctx.Err() != nil:
+			return fmt.Errorf("activity %s: interrupted while %s; run the same command again to go on waiting", api.SanitizeID(id), status)
+		}
+		return err
+	}
+	if conn.json {
+		// The final state as the service sends it, not as decoded for display.
+		raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: a.ID})
+		if err == nil {
+			err = writeJSON(c.stdout, raw)
+		}
+		if err != nil {
+			return fmt.Errorf("activity %s: %w", a.ID, err)
+		}
+	} else if err := printActivity(c.stdout, a); err != nil {
+		return err
+	}
+	if a.Status != api.StatusCompleted {
+		return &exitStatus{1, fmt.Sprintf("activity %s ended %s", a.ID, strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"))}
+	}
+	return nil
+}
+
+const activityEvaluationsUsage = `Usage: vigil activity evaluations [--json] ID
+
+Lists the policy evaluations of an activity: one per vote that triggered an
+evaluation, each with every policy that ran, by name, and its outcome.
+
+Examples:
+  vigil activity evaluations 0192a6c4-…
+  vigil activity evaluations --json 0192a6c4-…
+
+Flags:
+`
+
+func activityEvaluations(ctx context.Context, c cli, args []string) error {
+	return queryVerb{
+		name: "activity evaluations", usage: activityEvaluationsUsage, arg: "activity id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetPolicyEvaluations, api.GetPolicyEvaluationsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+		},
+		show: showEvaluations,
+	}.run(ctx, c, args)
+}
+
+// showEvaluations lists each evaluation's policies by name with their outcome.
+func showEvaluations(ctx context.Context, c cli, client *api.Client, id string) error {
+	evals, err := client.GetPolicyEvaluations(ctx, id)
+	if err != nil {
+		return err
+	}
+	if len(evals) == 0 {
+		fmt.Fprintln(c.stderr, "no policy evaluations recorded for this activity")
+		return nil
+	}
+	names := map[string]string{}
+	if policies, err := client.ListPolicies(ctx); err == nil {
+		for _, p := range policies {
+			names[p.PolicyID] = p.PolicyName
+		}
+	}
+	var rows [][]string
+	for _, e := range evals {
+		for _, o := range e.PolicyEvaluations {
+			name := names[o.PolicyID]
+			switch {
+			case o.PolicyID == "":
+				name = "(root quorum / final)"
+			case name == "":
+				name = o.PolicyID
+			}
+			rows = append(rows, []string{e.ID, timeText(e.CreatedAt), e.VoteID, o.Outcome, name})
+		}
+	}
+	return table(c.stdout, []string{"EVALUATION", "AT", "VOTE", "OUTCOME", "POLICY"}, rows)
+}
+
+const activityProofsUsage = `Usage: vigil activity proofs [--json] ID
+
+Lists the app proofs of an activity submitted with app proofs requested
+(list_app_proofs). --json prints the reply, which 'vigil proof verify
+--app-proofs FILE' checks against the enclave's boot proof.
+
+Examples:
+  vigil activity proofs 0192a6c4-…
+  vigil activity proofs --json 0192a6c4-… > proofs.json
+
+Flags:
+`
+
+func activityProofs(ctx context.Context, c cli, args []string) error {
+	return queryVerb{
+		name: "activity proofs", usage: activityProofsUsage, arg: "activity id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryListAppProofs, api.ListAppProofsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			proofs, err := client.ListAppProofs(ctx, id)
+			if err != nil {
+				return err
+			}
+			if len(proofs) == 0 {
+				fmt.Fprintln(c.stderr, "no app proofs for this activity (it must be submitted with app proofs requested)")
+				return nil
+			}
+			for i, p := range proofs {
+				if i > 0 {
+					fmt.Fprintln(c.stdout)
+				}
+				if err := fields(c.stdout, "scheme", p.Scheme, "public key", p.PublicKey, "payload", p.ProofPayload, "signature", p.Signature); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}.run(ctx, c, args)
+}

@@ -1,0 +1,406 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+)
+
+// The remaining operations, one small verb group each:
+//   invitation create, tag create, contract create, wallet-account delete,
+//   oauth2-credential update, tvc-deployment delete, session create-read-only,
+//   onramp status.
+
+const operationsUsage = `Usage:
+  vigil invitation create --name N --email E --access web|api|all [--tag ID]… [--sender USER_ID]
+  vigil tag create --name N USER_ID…
+  vigil contract create --address A --type ethereum|solana --label L --file F [--notes T]
+  vigil wallet-account delete [--without-export] [--yes] WALLET_ACCOUNT_ID…
+  vigil oauth2-credential update --id ID --provider x|discord --client-id C
+  vigil tvc-deployment delete [--yes] DEPLOYMENT_ID
+  vigil session create-read-only
+  vigil onramp status [--refresh] TRANSACTION_ID
+
+Every verb takes --profile NAME, --config FILE (or $VIGIL_PROFILE, $VIGIL_CONFIG),
+--json, and -h for its flags and examples; the submits also take --app-proofs.
+`
+
+func cmdOperation(ctx context.Context, c cli, group string, args []string) error {
+	verbs := map[string]subcommand{
+		"invitation":        {"create", invitationCreate},
+		"tag":               {"create", tagCreate},
+		"contract":          {"create", contractCreate},
+		"wallet-account":    {"delete", walletAccountDelete},
+		"oauth2-credential": {"update", oauth2CredentialUpdate},
+		"tvc-deployment":    {"delete", tvcDeploymentDelete},
+		"session":           {"create-read-only", sessionCreateReadOnly},
+		"onramp":            {"status", onrampStatus},
+	}
+	return runGroup(ctx, c, group, operationsUsage, []subcommand{verbs[group]}, args)
+}
+
+// submitVerb submits one operation with the profile's key and prints the
+// activity: the tail every submit verb shares.
+func submitVerb(ctx context.Context, c cli, conn *connFlags, client *api.Client, path string, params api.Params) error {
+	a, raw, err := client.SubmitRaw(ctx, path, params, conn.submitOptions()...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return printSubmitted(c.stdout, a, raw, conn.json)
+}
+
+// validated returns a usage error for parameters api/ refuses, before any
+// profile is loaded or anything is sent.
+func validated(cmd string, p api.Params) error {
+	if err := p.Validate(); err != nil {
+		return usagef("%s: %v", cmd, err)
+	}
+	return nil
+}
+
+const invitationCreateUsage = `Usage: vigil invitation create --name N --email E --access web|api|all [--tag ID]… [--sender USER_ID]
+
+Submits create_invitations for one invitee. The sender defaults to the
+profile's own user.
+
+Examples:
+  vigil invitation create --name dave --email dave@example.com --access api
+  vigil invitation create --name erin --email erin@example.com --access web --tag 0192…
+
+Flags:
+`
+
+// enumValue accepts an enum value in full or by its last part
+// ("web" for ACCESS_TYPE_WEB).
+func enumValue(flagName, s, prefix string, allowed []string) (string, error) {
+	v := strings.ToUpper(strings.TrimSpace(s))
+	if !strings.HasPrefix(v, prefix) {
+		v = prefix + v
+	}
+	short := make([]string, 0, len(allowed))
+	for _, a := range allowed {
+		if a == v {
+			return v, nil
+		}
+		short = append(short, strings.ToLower(strings.TrimPrefix(a, prefix)))
+	}
+	return "", usagef("--%s %q: use one of %s", flagName, s, strings.Join(short, ", "))
+}
+
+func invitationCreate(ctx context.Context, c cli, args []string) error {
+	fs, conn := newSubmitFlags("invitation create", invitationCreateUsage)
+	var inv api.Invitation
+	fs.StringVar(&inv.ReceiverUserName, "name", "", "the invitee's `NAME` (required)")
+	fs.StringVar(&inv.ReceiverUserEmail, "email", "", "the invitee's e-mail `ADDRESS` (required)")
+	access := fs.String("access", "", "access type: web, api or all (required)")
+	var tags listFlag
+	fs.Var(&tags, "tag", "user tag `ID` to give the invitee (repeatable)")
+	fs.StringVar(&inv.SenderUserID, "sender", "", "the sending `USER_ID` (default: the profile's user)")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	var err error
+	if inv.AccessType, err = enumValue("access", *access, "ACCESS_TYPE_", api.AccessTypes()); err != nil {
+		return err
+	}
+	inv.ReceiverUserTags = tags
+	sender := inv.SenderUserID
+	if sender == "" {
+		inv.SenderUserID = "(looked up)" // checked below once known
+	}
+	params := &api.CreateInvitationsParams{Invitations: []api.Invitation{inv}}
+	if err := validated("invitation create", params); err != nil {
+		return err
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	if sender == "" {
+		me, err := client.Whoami(ctx)
+		if err != nil {
+			return fmt.Errorf("invitation create: find the sender (pass --sender USER_ID): %w", err)
+		}
+		params.Invitations[0].SenderUserID = me.UserID
+	}
+	return submitVerb(ctx, c, conn, client, "create_invitations", params)
+}
+
+const tagCreateUsage = `Usage: vigil tag create --name N USER_ID…
+
+Submits create_user_tag: creates the tag and gives it to the users.
+
+Examples:
+  vigil tag create --name auditors 0192a6c4-… 0192a6c5-…
+
+Flags:
+`
+
+func tagCreate(ctx context.Context, c cli, args []string) error {
+	fs, conn := newSubmitFlags("tag create", tagCreateUsage)
+	name := fs.String("name", "", "the tag's `NAME` (required)")
+	users, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	params := &api.CreateUserTagParams{UserTagName: *name, UserIDs: users}
+	if err := validated("tag create", params); err != nil {
+		return err
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	return submitVerb(ctx, c, conn, client, "create_user_tag", params)
+}
+
+const contractCreateUsage = `Usage: vigil contract create --address A --type ethereum|solana --label L --file F [--notes T]
+
+Submits create_smart_contract_interface with the ABI (Ethereum) or IDL (Solana)
+read from F ("-" for standard input). Its size is shown against the service's
+limit of 400 kB; a larger or non-JSON file is refused before sending.
+
+Examples:
+  vigil contract create --address 0x6B17…1d0F --type ethereum --label DAI --file dai.abi.json
+  anchor idl fetch PROGRAM | vigil contract create --address PROGRAM --type solana --label prog --file -
+
+Flags:
+`
+
+func contractCreate(ctx context.Context, c cli, args []string) error {
+	fs, conn := newSubmitFlags("contract create", contractCreateUsage)
+	var p api.CreateSmartContractInterfaceParams
+	fs.StringVar(&p.SmartContractAddress, "address", "", "contract `ADDRESS` or program id (required)")
+	typ := fs.String("type", "", "ethereum or solana (required)")
+	fs.StringVar(&p.Label, "label", "", "a human-readable `LABEL` (required)")
+	fs.StringVar(&p.Notes, "notes", "", "free-text `NOTES`")
+	file := fs.String("file", "", "the ABI or IDL JSON `FILE` (\"-\" for standard input; required)")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	var err error
+	if p.Type, err = enumValue("type", *typ, "SMART_CONTRACT_INTERFACE_TYPE_", api.SmartContractInterfaceTypes()); err != nil {
+		return err
+	}
+	if *file == "" {
+		return usagef("contract create: --file F is required: the ABI or IDL as JSON (\"-\" for standard input)")
+	}
+	data, from, err := readInput(c, *file, api.MaxSmartContractInterfaceBytes)
+	if errors.Is(err, errNoInput) {
+		return usagef("contract create: --file -: there is no standard input")
+	}
+	if err != nil {
+		return fmt.Errorf("contract create: %w", err)
+	}
+	limit := api.MaxSmartContractInterfaceBytes
+	if len(data) > limit {
+		return usagef("contract create: %s is over the limit: more than %d bytes of %d allowed (400 kB); trim the ABI/IDL to the functions you need", from, limit, limit)
+	}
+	fmt.Fprintf(c.stderr, "interface: %d bytes of %d allowed (%.1f%%) from %s\n", len(data), limit, 100*float64(len(data))/float64(limit), from)
+	p.SmartContractInterface = string(data)
+	if err := validated("contract create", &p); err != nil {
+		return err
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	return submitVerb(ctx, c, conn, client, "create_smart_contract_interface", &p)
+}
+
+const walletAccountDeleteUsage = `Usage: vigil wallet-account delete [--without-export] [--yes] WALLET_ACCOUNT_ID…
+
+Submits delete_wallet_accounts. --without-export deletes accounts that were
+never exported (deleteWithoutExport). On a terminal it asks first; a script
+passes --yes.
+
+Examples:
+  vigil wallet-account delete 0192a6c4-…
+  vigil wallet-account delete --yes --without-export 0192a6c4-…
+
+Flags:
+`
+
+func walletAccountDelete(ctx context.Context, c cli, args []string) error {
+	fs, conn := newSubmitFlags("wallet-account delete", walletAccountDeleteUsage)
+	withoutExport := fs.Bool("without-export", false, "delete even if the accounts were never exported")
+	yes := fs.Bool("yes", false, "delete without asking (for scripts)")
+	ids, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	params := &api.DeleteWalletAccountsParams{WalletAccountIDs: ids}
+	if *withoutExport {
+		params.DeleteWithoutExport = withoutExport
+	}
+	if err := validated("wallet-account delete", params); err != nil {
+		return err
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	details := "wallet accounts: " + strings.Join(ids, ", ")
+	if *withoutExport {
+		details += "\nwithout export: the keys of accounts never exported are lost for good"
+	}
+	if err := confirm(ctx, c, *yes, "Delete these wallet accounts", details); err != nil {
+		return err
+	}
+	return submitVerb(ctx, c, conn, client, "delete_wallet_accounts", params)
+}
+
+const oauth2CredentialUpdateUsage = `Usage: vigil oauth2-credential update --id ID --provider x|discord --client-id C
+
+Submits update_oauth2_credential. The client secret is never an argument: it is
+typed at a prompt with echo off on a terminal, or read from standard input. It
+is encrypted on this machine to the TLS fetcher's key (the profile's
+tls_fetcher_public_key, else the real service's published key) and only the
+ciphertext is sent; vigil prints or logs neither.
+
+Examples:
+  vigil oauth2-credential update --id 0192… --provider discord --client-id 1234
+  pass show discord/secret | vigil oauth2-credential update --id 0192… --provider x --client-id abc
+
+Flags:
+`
+
+func oauth2CredentialUpdate(ctx context.Context, c cli, args []string) error {
+	fs, conn := newSubmitFlags("oauth2-credential update", oauth2CredentialUpdateUsage)
+	var p api.UpdateOauth2CredentialParams
+	fs.StringVar(&p.Oauth2CredentialID, "id", "", "the OAuth2 credential `ID` (required)")
+	provider := fs.String("provider", "", "x or discord (required)")
+	fs.StringVar(&p.ClientID, "client-id", "", "the client `ID` the provider issued (required)")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	var err error
+	if p.Provider, err = enumValue("provider", *provider, "OAUTH2_PROVIDER_", api.Oauth2Providers()); err != nil {
+		return err
+	}
+	p.EncryptedClientSecret = "(set below)"
+	if err := validated("oauth2-credential update", &p); err != nil {
+		return err
+	}
+	client, profile, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	targetHex := profile.TLSFetcherPublicKey
+	if targetHex == "" {
+		targetHex = api.ProductionTLSFetcherPublicKey
+	}
+	target, err := hex.DecodeString(targetHex)
+	if err != nil {
+		return fmt.Errorf("oauth2-credential update: TLS fetcher key: %w", err)
+	}
+	secret, err := readSecret(ctx, c, "client secret")
+	if err != nil {
+		return err
+	}
+	p.EncryptedClientSecret, err = keys.EnvelopeEncrypt(target, secret)
+	clear(secret)
+	if err != nil {
+		return fmt.Errorf("oauth2-credential update: encrypt the client secret: %w", err)
+	}
+	return submitVerb(ctx, c, conn, client, "update_oauth2_credential", &p)
+}
+
+const tvcDeploymentDeleteUsage = `Usage: vigil tvc-deployment delete [--yes] DEPLOYMENT_ID
+
+Submits delete_tvc_deployment. On a terminal it asks first; a script passes --yes.
+
+Examples:
+  vigil tvc-deployment delete 0192a6c4-…
+
+Flags:
+`
+
+func tvcDeploymentDelete(ctx context.Context, c cli, args []string) error {
+	fs, conn := newSubmitFlags("tvc-deployment delete", tvcDeploymentDeleteUsage)
+	yes := fs.Bool("yes", false, "delete without asking (for scripts)")
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneArg("tvc-deployment delete", "deployment id", pos)
+	if err != nil {
+		return err
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	if err := confirm(ctx, c, *yes, "Delete this TVC deployment", "deployment: "+id); err != nil {
+		return err
+	}
+	return submitVerb(ctx, c, conn, client, "delete_tvc_deployment", &api.DeleteTvcDeploymentParams{DeploymentID: id})
+}
+
+const sessionCreateReadOnlyUsage = `Usage: vigil session create-read-only
+
+Submits create_read_only_session: a one-hour read-only session for the
+profile's user. The result holds the session token: treat the output as a
+credential.
+
+Examples:
+  vigil session create-read-only --json | jq -r .activity.result.createReadOnlySessionResult.session
+
+Flags:
+`
+
+func sessionCreateReadOnly(ctx context.Context, c cli, args []string) error {
+	fs, conn := newSubmitFlags("session create-read-only", sessionCreateReadOnlyUsage)
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	return submitVerb(ctx, c, conn, client, "create_read_only_session", &api.CreateReadOnlySessionParams{})
+}
+
+const onrampStatusUsage = `Usage: vigil onramp status [--refresh] TRANSACTION_ID
+
+Shows a fiat on-ramp transaction's status (get_onramp_transaction_status);
+--refresh asks the service to fetch it from the provider first.
+
+Examples:
+  vigil onramp status 0192a6c4-…
+  vigil onramp status --refresh --json 0192a6c4-…
+
+Flags:
+`
+
+func onrampStatus(ctx context.Context, c cli, args []string) error {
+	var refresh bool
+	return queryVerb{
+		name: "onramp status", usage: onrampStatusUsage, arg: "transaction id",
+		flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&refresh, "refresh", false, "fetch the status from the provider first")
+		},
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			req := api.GetOnrampTransactionStatusRequest{OrganizationID: client.OrganizationID(), TransactionID: id}
+			if refresh {
+				req.Refresh = &refresh
+			}
+			return client.QueryRaw(ctx, api.QueryGetOnrampTransactionStatus, req)
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			status, err := client.GetOnrampTransactionStatus(ctx, id, refresh)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(c.stdout, status)
+			return nil
+		},
+	}.run(ctx, c, args)
+}

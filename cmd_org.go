@@ -1,0 +1,376 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+const featureUsage = `vigil feature — organization features
+
+Usage:
+  vigil feature list [--json]
+  vigil feature set [--value V] NAME
+
+Every subcommand takes --profile NAME and --config FILE (or $VIGIL_PROFILE,
+$VIGIL_CONFIG) and -h for its flags and examples.
+`
+
+func cmdFeature(ctx context.Context, c cli, args []string) error {
+	return runGroup(ctx, c, "feature", featureUsage, []subcommand{
+		{"list", featureList},
+		{"set", featureSet},
+	}, args)
+}
+
+const featureListUsage = `Usage: vigil feature list [--json]
+
+Lists the organization's features and its root quorum (get_organization_configs).
+
+Examples:
+  vigil feature list
+  vigil feature list --json | jq .configs.features
+
+Flags:
+`
+
+func featureList(ctx context.Context, c cli, args []string) error {
+	return queryVerb{
+		name: "feature list", usage: featureListUsage,
+		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetOrganizationConfigs, api.GetOrganizationConfigsRequest{OrganizationID: client.OrganizationID()})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, _ string) error {
+			cfg, err := client.GetOrganizationConfigs(ctx)
+			if err != nil {
+				return err
+			}
+			rows := make([][]string, 0, len(cfg.Features))
+			for _, f := range cfg.Features {
+				v := f.Value
+				if v == "" {
+					v = `""`
+				}
+				rows = append(rows, []string{f.Name, v})
+			}
+			if err := table(c.stdout, []string{"FEATURE", "VALUE"}, rows); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "\nroot quorum: %d of %s\n", cfg.Quorum.Threshold, strings.Join(cfg.Quorum.UserIDs, ", "))
+			return nil
+		},
+	}.run(ctx, c, args)
+}
+
+const featureSetUsage = `Usage: vigil feature set [--value V] NAME
+
+Submits set_organization_feature. NAME is a feature name, in full or without
+FEATURE_NAME_ (email_auth, webhook, …). The value is checked for the feature:
+  webhook            the delivery URL (http or https), or "" to turn webhooks off
+  webauthn_origins   origins separated by commas, e.g. https://app.example.com
+  the others         enabled, disabled, true, false or ""
+The change needs the root quorum's approval: the activity waits until enough
+root users approve it ('vigil activity approve ID'); this prints it.
+
+Examples:
+  vigil feature set --value https://hooks.example.com/vigil webhook
+  vigil feature set email_auth
+
+Flags:
+`
+
+// featureName turns "email_auth" or FEATURE_NAME_EMAIL_AUTH into the wire value.
+func featureName(s string) (string, error) {
+	v := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), "-", "_"))
+	if !strings.HasPrefix(v, "FEATURE_NAME_") {
+		v = "FEATURE_NAME_" + v
+	}
+	names := api.FeatureNames()
+	short := make([]string, 0, len(names))
+	for _, n := range names {
+		if n == v {
+			return v, nil
+		}
+		short = append(short, strings.ToLower(strings.TrimPrefix(n, "FEATURE_NAME_")))
+	}
+	return "", usagef("feature set: %q is not a feature; use one of %s", s, strings.Join(short, ", "))
+}
+
+// checkFeatureValue checks a value for its feature (see featureSetUsage).
+func checkFeatureValue(name, value string) error {
+	switch name {
+	case api.FeatureWebhook:
+		if value == "" {
+			return nil
+		}
+		if u, err := url.Parse(value); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s: %q is not an absolute http(s) URL; give the delivery URL, or \"\" to turn webhooks off", name, value)
+		}
+	case api.FeatureWebauthnOrigins:
+		for _, o := range strings.Split(value, ",") {
+			u, err := url.Parse(strings.TrimSpace(o))
+			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+				return fmt.Errorf("%s: %q is not an origin; list origins such as https://app.example.com separated by commas", name, o)
+			}
+		}
+	default:
+		switch value {
+		case "", "enabled", "disabled", "true", "false":
+		default:
+			return fmt.Errorf("%s is on or off: give enabled, disabled, true, false or \"\", not %q", name, value)
+		}
+	}
+	return nil
+}
+
+func featureSet(ctx context.Context, c cli, args []string) error {
+	fs, conn := newSubmitFlags("feature set", featureSetUsage)
+	value := fs.String("value", "", "the feature's new `VALUE` (default \"\")")
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	arg, err := oneArg("feature set", "feature name", pos)
+	if err != nil {
+		return err
+	}
+	name, err := featureName(arg)
+	if err != nil {
+		return err
+	}
+	if err := checkFeatureValue(name, *value); err != nil {
+		return usagef("feature set: %v", err)
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.stderr, "Setting a feature needs the root quorum: it takes effect once enough root users approve.")
+	return submitVerb(ctx, c, conn, client, "set_organization_feature", &api.SetOrganizationFeatureParams{Name: name, Value: *value})
+}
+
+const userUsage = `vigil user — the organization's users
+
+Usage:
+  vigil user list [--json]
+  vigil user get [--json] USER_ID
+
+Every subcommand takes --profile NAME and --config FILE (or $VIGIL_PROFILE,
+$VIGIL_CONFIG) and -h for its flags and examples.
+`
+
+func cmdUser(ctx context.Context, c cli, args []string) error {
+	return runGroup(ctx, c, "user", userUsage, []subcommand{
+		{"list", userList},
+		{"get", userGet},
+	}, args)
+}
+
+const userListUsage = `Usage: vigil user list [--json]
+
+Lists the users: id, name, e-mail, tags and how many API keys and
+authenticators each has.
+
+Examples:
+  vigil user list
+  vigil user list --json | jq -r '.users[].userName'
+
+Flags:
+`
+
+func userList(ctx context.Context, c cli, args []string) error {
+	return queryVerb{
+		name: "user list", usage: userListUsage,
+		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, _ string) error {
+			users, err := client.ListUsers(ctx)
+			if err != nil {
+				return err
+			}
+			rows := make([][]string, 0, len(users))
+			for _, u := range users {
+				rows = append(rows, []string{u.UserID, u.UserName, u.UserEmail, strings.Join(u.UserTags, ","),
+					strconv.Itoa(len(u.APIKeys)), strconv.Itoa(len(u.Authenticators))})
+			}
+			return table(c.stdout, []string{"ID", "NAME", "EMAIL", "TAGS", "API KEYS", "AUTHENTICATORS"}, rows)
+		},
+	}.run(ctx, c, args)
+}
+
+const userGetUsage = `Usage: vigil user get [--json] USER_ID
+
+Shows one user with their API keys and authenticators.
+
+Examples:
+  vigil user get 0192a6c4-…
+
+Flags:
+`
+
+func userGet(ctx context.Context, c cli, args []string) error {
+	return queryVerb{
+		name: "user get", usage: userGetUsage, arg: "user id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetUser, api.GetUserRequest{OrganizationID: client.OrganizationID(), UserID: id})
+		},
+		show: showUser,
+	}.run(ctx, c, args)
+}
+
+// showUser writes a user and a table of their API keys and authenticators.
+func showUser(ctx context.Context, c cli, client *api.Client, id string) error {
+	u, err := client.GetUser(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := fields(c.stdout, "id", u.UserID, "name", u.UserName, "email", u.UserEmail,
+		"tags", strings.Join(u.UserTags, ", "), "created", timeText(u.CreatedAt), "updated", timeText(u.UpdatedAt)); err != nil {
+		return err
+	}
+	var rows [][]string
+	for _, k := range u.APIKeys {
+		rows = append(rows, []string{"api key", k.APIKeyID, k.APIKeyName, k.Credential.Type, k.Credential.PublicKey})
+	}
+	for _, a := range u.Authenticators {
+		rows = append(rows, []string{"authenticator", a.AuthenticatorID, a.AuthenticatorName, a.Credential.Type, a.Credential.PublicKey})
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	fmt.Fprintln(c.stdout)
+	return table(c.stdout, []string{"KIND", "ID", "NAME", "TYPE", "PUBLIC KEY"}, rows)
+}
+
+const apikeyUsage = `vigil apikey — API keys
+
+Usage:
+  vigil apikey get [--json] API_KEY_ID
+  vigil apikey delete [--user USER_ID] [--yes] API_KEY_ID…
+
+Every subcommand takes --profile NAME and --config FILE (or $VIGIL_PROFILE,
+$VIGIL_CONFIG) and -h for its flags and examples.
+`
+
+func cmdAPIKey(ctx context.Context, c cli, args []string) error {
+	return runGroup(ctx, c, "apikey", apikeyUsage, []subcommand{
+		{"get", apikeyGet},
+		{"delete", apikeyDelete},
+	}, args)
+}
+
+const apikeyGetUsage = `Usage: vigil apikey get [--json] API_KEY_ID
+
+Shows one API key: name, credential type, public key, dates.
+
+Examples:
+  vigil apikey get 0192a6c4-…
+
+Flags:
+`
+
+func apikeyGet(ctx context.Context, c cli, args []string) error {
+	return queryVerb{
+		name: "apikey get", usage: apikeyGetUsage, arg: "API key id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetAPIKey, api.GetAPIKeyRequest{OrganizationID: client.OrganizationID(), APIKeyID: id})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			k, err := client.GetAPIKey(ctx, id)
+			if err != nil {
+				return err
+			}
+			return fields(c.stdout, "id", k.APIKeyID, "name", k.APIKeyName, "type", k.Credential.Type,
+				"public key", k.Credential.PublicKey, "expires after", k.ExpirationSeconds,
+				"created", timeText(k.CreatedAt), "updated", timeText(k.UpdatedAt))
+		},
+	}.run(ctx, c, args)
+}
+
+const apikeyDeleteUsage = `Usage: vigil apikey delete [--user USER_ID] [--yes] API_KEY_ID…
+
+Submits delete_api_keys for keys of one user. Without --user the owner is
+looked up. On a terminal it shows the keys and asks first; a script passes --yes.
+
+Examples:
+  vigil apikey delete 0192a6c4-…
+  vigil apikey delete --yes --user 0192… 0192a6c4-… 0192a6c5-…
+
+Flags:
+`
+
+func apikeyDelete(ctx context.Context, c cli, args []string) error {
+	fs, conn := newSubmitFlags("apikey delete", apikeyDeleteUsage)
+	userID := fs.String("user", "", "the `USER_ID` owning the keys (default: looked up)")
+	yes := fs.Bool("yes", false, "delete without asking (for scripts)")
+	ids, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		return usagef("apikey delete needs at least one API key id; run 'vigil apikey delete -h'")
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	owner, names, err := apiKeyOwner(ctx, client, *userID, ids)
+	if err != nil {
+		return err
+	}
+	p := &api.DeleteAPIKeysParams{UserID: owner, APIKeyIDs: ids}
+	if err := p.Validate(); err != nil {
+		return usagef("apikey delete: %v", err)
+	}
+	if err := confirm(ctx, c, *yes, "Delete these API keys", "user: "+owner+"\nkeys: "+strings.Join(names, ", ")); err != nil {
+		return err
+	}
+	return submitVerb(ctx, c, conn, client, "delete_api_keys", p)
+}
+
+// apiKeyOwner finds the user holding every key in ids (or checks that userID
+// does) and names the keys for the confirmation.
+func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []string) (string, []string, error) {
+	users, err := client.ListUsers(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("look up the keys' owner: %w", err)
+	}
+	owner, names := userID, make([]string, 0, len(ids))
+	for _, id := range ids {
+		found := false
+		for _, u := range users {
+			for _, k := range u.APIKeys {
+				if k.APIKeyID != id {
+					continue
+				}
+				if owner != "" && owner != u.UserID {
+					return "", nil, fmt.Errorf("API key %s belongs to %s (%s), not to %s; delete one user's keys at a time", id, u.UserName, u.UserID, owner)
+				}
+				owner, found = u.UserID, true
+				names = append(names, fmt.Sprintf("%s %q of %s", id, k.APIKeyName, u.UserName))
+			}
+		}
+		if !found {
+			return "", nil, fmt.Errorf("API key %s: no user of the organization has it; 'vigil user get USER_ID' lists a user's keys", api.SanitizeID(id))
+		}
+	}
+	if owner == "" {
+		return "", nil, errors.New("no owner found")
+	}
+	return owner, names, nil
+}
+
+// visited reports which flags of fs were given.
+func visited(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+)
+
+const policyUsage = `vigil policy — the organization's policies
+
+Usage:
+  vigil policy list [--json]
+  vigil policy get [--json] ID
+  vigil policy create --name N --effect allow|deny [--condition EXPR] [--consensus EXPR] [--notes T]
+  vigil policy check --condition EXPR [--consensus EXPR]
+
+list, get and create take --profile NAME and --config FILE (or $VIGIL_PROFILE,
+$VIGIL_CONFIG); check needs neither a profile nor the network. -h on each shows
+its flags and examples. The language: docs/policy-language.md.
+`
+
+func cmdPolicy(ctx context.Context, c cli, args []string) error {
+	return runGroup(ctx, c, "policy", policyUsage, []subcommand{
+		{"list", policyList},
+		{"get", policyGet},
+		{"create", policyCreate},
+		{"check", func(_ context.Context, c cli, args []string) error { return policyCheck(c, args) }},
+	}, args)
+}
+
+const policyListUsage = `Usage: vigil policy list [--json]
+
+Lists the policies: id, name, effect, condition and consensus on one line each.
+
+Examples:
+  vigil policy list
+  vigil policy list --json | jq -r '.policies[] | select(.effect=="EFFECT_DENY") | .policyName'
+
+Flags:
+`
+
+// oneLine shortens an expression for a table cell.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > max {
+		r := []rune(s)
+		return string(r[:max-1]) + "…"
+	}
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func policyList(ctx context.Context, c cli, args []string) error {
+	return queryVerb{
+		name: "policy list", usage: policyListUsage,
+		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryListPolicies, api.ListPoliciesRequest{OrganizationID: client.OrganizationID()})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, _ string) error {
+			policies, err := client.ListPolicies(ctx)
+			if err != nil {
+				return err
+			}
+			rows := make([][]string, 0, len(policies))
+			for _, p := range policies {
+				rows = append(rows, []string{p.PolicyID, p.PolicyName, strings.TrimPrefix(p.Effect, "EFFECT_"),
+					oneLine(p.Condition, 60), oneLine(p.Consensus, 40), timeText(p.UpdatedAt)})
+			}
+			return table(c.stdout, []string{"ID", "NAME", "EFFECT", "CONDITION", "CONSENSUS", "UPDATED"}, rows)
+		},
+	}.run(ctx, c, args)
+}
+
+const policyGetUsage = `Usage: vigil policy get [--json] ID
+
+Shows one policy in full.
+
+Examples:
+  vigil policy get 0192a6c4-…
+
+Flags:
+`
+
+func policyGet(ctx context.Context, c cli, args []string) error {
+	return queryVerb{
+		name: "policy get", usage: policyGetUsage, arg: "policy id",
+		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
+			return client.QueryRaw(ctx, api.QueryGetPolicy, api.GetPolicyRequest{OrganizationID: client.OrganizationID(), PolicyID: id})
+		},
+		show: func(ctx context.Context, c cli, client *api.Client, id string) error {
+			p, err := client.GetPolicy(ctx, id)
+			if err != nil {
+				return err
+			}
+			return fields(c.stdout, "id", p.PolicyID, "name", p.PolicyName, "effect", p.Effect,
+				"condition", p.Condition, "consensus", p.Consensus, "notes", p.Notes,
+				"created", timeText(p.CreatedAt), "updated", timeText(p.UpdatedAt))
+		},
+	}.run(ctx, c, args)
+}
+
+const policyCreateUsage = `Usage: vigil policy create --name N --effect allow|deny [--condition EXPR] [--consensus EXPR] [--notes T]
+
+Submits create_policy (V3). Both expressions are compiled first, exactly as the
+service compiles them; one that fails is reported with its line and column and
+nothing is sent. The activity usually waits for the root quorum: follow it with
+'vigil activity wait ID'.
+
+Examples:
+  vigil policy create --name "Ops approve deletions" --effect allow \
+    --condition "activity.action == 'DELETE'" \
+    --consensus "approvers.any(user, user.tags.contains('TAG_ID'))"
+  vigil policy create --name "No treasury deletes" --effect deny --condition "..." --json
+
+Flags:
+`
+
+// effectValue turns allow, deny or the wire value into the wire value.
+func effectValue(s string) (string, error) {
+	v := strings.ToUpper(strings.TrimSpace(s))
+	if !strings.HasPrefix(v, "EFFECT_") {
+		v = "EFFECT_" + v
+	}
+	if v != api.EffectAllow && v != api.EffectDeny {
+		return "", usagef("--effect %q: use allow or deny (EFFECT_ALLOW or EFFECT_DENY)", s)
+	}
+	return v, nil
+}
+
+func policyCreate(ctx context.Context, c cli, args []string) error {
+	fs, conn := newSubmitFlags("policy create", policyCreateUsage)
+	name := fs.String("name", "", "policy `NAME` (required)")
+	effect := fs.String("effect", "", "allow or deny (required)")
+	condition := fs.String("condition", "", "when the policy applies: an `EXPR`ession; empty applies to every activity")
+	consensus := fs.String("consensus", "", "who must approve: an `EXPR`ession; empty requires no approvals")
+	notes := fs.String("notes", "", "free-text `NOTES`")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	if strings.TrimSpace(*name) == "" {
+		return usagef("policy create: --name is required")
+	}
+	eff, err := effectValue(*effect)
+	if err != nil {
+		return err
+	}
+	if err := checkExpressions(c, *condition, *consensus); err != nil {
+		return err
+	}
+	client, _, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	return submitVerb(ctx, c, conn, client, "create_policy", &api.CreatePolicyParams{PolicyName: *name, Effect: eff,
+		Condition: *condition, Consensus: *consensus, Notes: *notes})
+}
+
+const policyCheckUsage = `Usage: vigil policy check --condition EXPR [--consensus EXPR]
+
+Compiles a condition and a consensus as the service would, offline (no profile,
+no network). Exit status 0 when both compile; otherwise every problem is printed
+with its line and column, marked under the expression, and the exit status is 1.
+
+Examples:
+  vigil policy check --condition "activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'"
+  vigil policy check --condition true --consensus "approvers.count() >= 2"
+
+Flags:
+`
+
+func policyCheck(c cli, args []string) error {
+	fs := newFlagSet("policy check", policyCheckUsage)
+	condition := fs.String("condition", "", "condition `EXPR`ession")
+	consensus := fs.String("consensus", "", "consensus `EXPR`ession")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	if len(visited(fs)) == 0 {
+		return usagef("policy check needs --condition EXPR and/or --consensus EXPR")
+	}
+	if err := checkExpressions(c, *condition, *consensus); err != nil {
+		return err
+	}
+	var what []string
+	if *condition != "" {
+		what = append(what, "condition")
+	}
+	if *consensus != "" {
+		what = append(what, "consensus")
+	}
+	verb := "compile"
+	if len(what) == 1 {
+		verb = "compiles"
+	}
+	fmt.Fprintf(c.stdout, "ok: the %s %s\n", strings.Join(what, " and the "), verb)
+	return nil
+}
+
+// checkExpressions compiles a condition and consensus with policy/, printing
+// every problem marked under its expression on standard error.
+func checkExpressions(c cli, condition, consensus string) error {
+	diags := policy.Check(condition, consensus)
+	if len(diags) == 0 {
+		if _, err := policy.Compile(condition, consensus); err != nil {
+			return fmt.Errorf("the expressions do not compile: %w", err)
+		}
+		return nil
+	}
+	for _, d := range diags {
+		src := condition
+		if d.Field == policy.FieldConsensus {
+			src = consensus
+		}
+		fmt.Fprintf(c.stderr, "%s\n", d.String())
+		if lines := strings.Split(src, "\n"); d.Line >= 1 && d.Line <= len(lines) {
+			line := api.Sanitize(lines[d.Line-1])
+			fmt.Fprintf(c.stderr, "  %s\n  %s^\n", line, strings.Repeat(" ", max(0, d.Column-1)))
+		}
+	}
+	first := diags[0]
+	return fmt.Errorf("%d problem(s); the first: %s at line %d, column %d", len(diags), first.Field, first.Line, first.Column)
+}

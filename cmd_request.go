@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+const requestUsage = `Usage: vigil request --path /public/v1/... (--body JSON | --body-file F) [--stamp-only] [flags]
+
+Stamps exactly the bytes of the body with the profile's key and POSTs them to
+the profile's service at --path; nothing is added, removed or reordered (a
+trailing newline in a file is sent and signed too). The reply's status goes to
+standard error and its body to standard output (JSON re-indented, characters
+that could act on a terminal escaped). Exit status 1 when the status is not 2xx.
+
+--stamp-only sends nothing: it prints the URL, the stamp header line and, after
+a blank line, the body byte for byte, for use with curl or another client.
+'vigil stamp --verify' checks that output.
+
+Flags:
+  --path P          /public/v1/query/NAME or /public/v1/submit/NAME
+  --body JSON       the request body, as given
+  --body-file F     read the body from F ("-" is standard input)
+  --stamp-only      print the URL, stamp and body instead of sending
+  --profile NAME    config profile (default $VIGIL_PROFILE, then default_profile)
+  --config FILE     config file (default $VIGIL_CONFIG, then $XDG_CONFIG_HOME/vigil/config.toml)
+
+Examples:
+  vigil request --path /public/v1/query/whoami --body '{"organizationId":"..."}'
+  vigil request --path /public/v1/submit/create_user_tag --body-file tag.json
+  vigil request --stamp-only --path /public/v1/query/list_users --body-file q.json
+`
+
+func cmdRequest(ctx context.Context, c cli, args []string) error {
+	fs := newFlagSet("request", requestUsage)
+	var conn connFlags
+	conn.register(fs, false)
+	path := fs.String("path", "", "")
+	body := fs.String("body", "", "")
+	bodyFile := fs.String("body-file", "", "")
+	stampOnly := fs.Bool("stamp-only", false, "")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	set := visited(fs)
+	if !strings.HasPrefix(*path, api.QueryPrefix) && !strings.HasPrefix(*path, api.SubmitPrefix) {
+		return usagef("request: --path %q must start with %s or %s, e.g. %swhoami", *path, api.QueryPrefix, api.SubmitPrefix, api.QueryPrefix)
+	}
+	if strings.ContainsAny(*path, "?# \t\r\n") {
+		return usagef("request: --path %q must be a bare path, without a query, fragment or spaces", *path)
+	}
+	if set["body"] == set["body-file"] {
+		return usagef("request takes the body from exactly one of --body JSON or --body-file F (\"-\" for standard input)")
+	}
+	data := []byte(*body)
+	if set["body-file"] {
+		var from string
+		var err error
+		data, from, err = readInput(c, *bodyFile, api.MaxRequestBodyBytes)
+		if errors.Is(err, errNoInput) {
+			return usagef("request: --body-file -: there is no standard input")
+		}
+		if err != nil {
+			return fmt.Errorf("request: body: %w", err)
+		}
+		if len(data) > api.MaxRequestBodyBytes {
+			return fmt.Errorf("request: the body from %s is over %d bytes, the service's limit", from, api.MaxRequestBodyBytes)
+		}
+	}
+	if !json.Valid(data) {
+		return usagef("request: the body is not valid JSON; the service takes a JSON object such as {\"organizationId\":\"...\"}")
+	}
+	client, p, err := conn.client(c)
+	if err != nil {
+		return err
+	}
+	if strings.HasPrefix(*path, api.SubmitPrefix) && p.ReadOnly {
+		return fmt.Errorf("request: profile %q is read-only (read_only = true): it cannot submit", p.Name)
+	}
+	if *stampOnly {
+		stamper, err := profileStamper(p, c.getenv)
+		if err != nil {
+			return err
+		}
+		name, value, err := stamper.Stamp(data)
+		if err != nil {
+			return fmt.Errorf("request: stamp: %w", err)
+		}
+		fmt.Fprintf(c.stdout, "POST %s%s\n%s: %s\nContent-Type: application/json\n\n", client.BaseURL(), *path, name, value)
+		_, err = c.stdout.Write(data)
+		return err
+	}
+	reply, err := client.Send(ctx, *path, data)
+	if err != nil {
+		return fmt.Errorf("request: %w", err)
+	}
+	fmt.Fprintf(c.stderr, "HTTP %d %s\n", reply.Status, http.StatusText(reply.Status))
+	if json.Valid(reply.Body) && len(reply.Body) > 0 {
+		if err := writeJSON(c.stdout, json.RawMessage(reply.Body)); err != nil {
+			return err
+		}
+	} else if len(reply.Body) > 0 {
+		fmt.Fprintln(c.stdout, api.Sanitize(string(reply.Body)))
+	}
+	if reply.Status < 200 || reply.Status > 299 {
+		return &exitStatus{1, fmt.Sprintf("request: the service answered %d %s", reply.Status, http.StatusText(reply.Status))}
+	}
+	return nil
+}

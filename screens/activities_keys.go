@@ -1,0 +1,172 @@
+package screens
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// handleKey dispatches a key by the screen's mode: typing a filter, reading an
+// open activity, or moving over the list. The keys that act on "the activity"
+// (vote, copy, refresh, auto-refresh) work the same in the detail and the list.
+func (a *Activities) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	if a.list.Filtering() {
+		return a.filterKey(k)
+	}
+	if cmd, ok := a.activityKey(k); ok {
+		return cmd
+	}
+	if a.detail != nil {
+		return a.detailKey(k)
+	}
+	return a.listKey(k)
+}
+
+// filterKey: every key edits the filter (enter keeps it, esc clears it).
+func (a *Activities) filterKey(k tea.KeyPressMsg) tea.Cmd {
+	var cmd tea.Cmd
+	a.list, cmd = a.list.Update(k)
+	return cmd
+}
+
+// activityKey handles the keys that act on the selected or open activity and on
+// the screen as a whole; ok is false for any other key.
+func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	switch {
+	// Vote keys are matched even while disabled, so a press that cannot vote
+	// says why (read-only, already voted…) instead of doing nothing.
+	case pressed(k, a.keys.Approve), pressed(k, a.keys.Reject):
+		return a.askVote(pressed(k, a.keys.Approve)), true
+	case key.Matches(k, a.keys.CopyID):
+		return a.copyField(false), true
+	case key.Matches(k, a.keys.CopyFP):
+		return a.copyField(true), true
+	case key.Matches(k, a.keys.Refresh):
+		a.settled = nil // a manual refresh shows the list as the service has it
+		cmds := []tea.Cmd{a.load()}
+		if a.detail != nil {
+			cmds = append(cmds, a.detail.load(a.c))
+		}
+		return tea.Batch(cmds...), true
+	case key.Matches(k, a.keys.AutoRefresh):
+		return a.toggleAutoRefresh(), true
+	}
+	return nil, false
+}
+
+// detailKey: back to the list, or scroll the open activity.
+func (a *Activities) detailKey(k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, a.list.Keys.Back) {
+		a.detail = nil
+		a.list.Close()
+		return nil
+	}
+	var cmd tea.Cmd
+	a.list, cmd = a.list.Update(k)
+	return cmd
+}
+
+// listKey: open, switch view, filter, page; the list moves, sorts and filters.
+func (a *Activities) listKey(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, a.list.Keys.Open):
+		return a.open()
+	case key.Matches(k, a.keys.Mode):
+		return a.toggleMode()
+	case key.Matches(k, a.keys.Status) && a.all:
+		return a.openStatusPicker()
+	case key.Matches(k, a.keys.Type) && a.all:
+		return a.openTypePicker()
+	case key.Matches(k, a.keys.NextPage) && a.keys.NextPage.Enabled():
+		a.before, a.after = a.items[len(a.items)-1].ID, ""
+		return a.load()
+	case key.Matches(k, a.keys.PrevPage) && a.keys.PrevPage.Enabled():
+		if len(a.items) > 0 {
+			a.before, a.after = "", a.items[0].ID
+		} else {
+			a.before, a.after = "", ""
+		}
+		return a.load()
+	}
+	var cmd tea.Cmd
+	a.list, cmd = a.list.Update(k)
+	return cmd
+}
+
+// askVote opens the vote's confirm dialog on the root's stack, or says why the
+// vote is not possible.
+func (a *Activities) askVote(approve bool) tea.Cmd {
+	act := a.selected()
+	if why := a.voteBlock(act, approve); why != "" {
+		return ui.Toast(why, true)
+	}
+	v := newPendingVote(a.c, act, approve)
+	return OpenDialog(NewConfirmDialog(voteDialogID, v.dialog, msgCmd(voteConfirmedMsg{*v}), nil))
+}
+
+// copyField copies the activity's id (or fingerprint), cleaned.
+func (a *Activities) copyField(fingerprint bool) tea.Cmd {
+	act := a.selected()
+	if act == nil {
+		return nil
+	}
+	what, val := "id", act.ID
+	if fingerprint {
+		what, val = "fingerprint", act.Fingerprint
+	}
+	val = ui.Clean(val)
+	return tea.Batch(tea.SetClipboard(val), ui.Toast("copied "+what+" "+val, false))
+}
+
+func (a *Activities) toggleAutoRefresh() tea.Cmd {
+	if a.c.Refresh <= 0 {
+		return ui.Toast("auto-refresh is off in this profile (refresh = \"30s\" turns it on)", true)
+	}
+	a.auto = !a.auto
+	a.autoGen++
+	if a.auto {
+		return tea.Batch(ui.Toast("auto-refresh every "+a.c.Refresh.String(), false), a.tick())
+	}
+	return ui.Toast("auto-refresh paused", false)
+}
+
+// open shows the selected activity and fetches it afresh with its evaluations
+// and app proofs.
+func (a *Activities) open() tea.Cmd {
+	act := a.selected()
+	if act == nil {
+		return nil
+	}
+	a.detail = newActivityDetail(a.c, *act, &a.list.Pane)
+	a.list.Open()
+	return a.detail.load(a.c)
+}
+
+// toggleMode switches between the Pending and the All view.
+func (a *Activities) toggleMode() tea.Cmd {
+	a.all = !a.all
+	a.before, a.after, a.items = "", "", nil
+	a.seen, a.settled = false, nil
+	a.list.Table.Empty = "no pending activities — press v to see all"
+	if a.all {
+		a.list.Table.Empty = "no activities match — s and t change the filters"
+	}
+	a.setRows()
+	return a.load()
+}
+
+// openStatusPicker and openTypePicker choose the All view's filters, several
+// values at once, on the root's dialog stack.
+func (a *Activities) openStatusPicker() tea.Cmd {
+	values := api.ActivityStatuses()
+	return OpenDialog(newPickerDialog("status-filter", "Status filter", values, shortLabels(values, shortStatus), a.statuses,
+		func(v []string) tea.Msg { return filterPickedMsg{kind: "status", values: v} }))
+}
+
+func (a *Activities) openTypePicker() tea.Cmd {
+	values := typeChoices()
+	return OpenDialog(newPickerDialog("type-filter", "Type filter", values, shortLabels(values, shortType), a.types,
+		func(v []string) tea.Msg { return filterPickedMsg{kind: "type", values: v} }))
+}

@@ -1,0 +1,275 @@
+package screens
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// The live console: what changed between two refreshes of the Pending list is
+// announced (an activity completed, was rejected, a new one arrived — waiting for
+// your vote), settled activities stay on the list with their final status until
+// the next manual refresh, and an open detail follows its activity.
+
+// activitySettledMsg brings the final record of an activity that left the
+// Pending list.
+type activitySettledMsg struct {
+	id       string
+	activity *api.Activity
+	err      error
+}
+
+// maxNewToasts is how many arrivals get a toast each; more say how many.
+const maxNewToasts = 2
+
+// watching reports whether refreshes are compared: the first page of the
+// Pending view, after a first successful load.
+func (a *Activities) watching() bool {
+	return !a.all && a.before == "" && a.after == "" && a.seen
+}
+
+// announce compares the pending list before and after a refresh: it fetches the
+// final record of every activity that left it (answered by activitySettledMsg)
+// and announces the new ones.
+func (a *Activities) announce(prev, next []api.Activity) tea.Cmd {
+	if !a.watching() {
+		return nil
+	}
+	inNext := map[string]bool{}
+	for _, it := range next {
+		inNext[it.ID] = true
+	}
+	inPrev := map[string]bool{}
+	var cmds []tea.Cmd
+	for _, it := range prev {
+		inPrev[it.ID] = true
+		// Its status may already be final (an open detail's reload got there
+		// first), so what decides is whether it was announced.
+		if !inNext[it.ID] && !a.announced[it.ID] {
+			cmds = append(cmds, a.fetchSettled(it.ID))
+		}
+	}
+	var arrived []api.Activity
+	for _, it := range next {
+		if !inPrev[it.ID] && a.settled[it.ID] == nil {
+			arrived = append(arrived, it)
+		}
+	}
+	return tea.Batch(append(cmds, a.announceArrivals(arrived))...)
+}
+
+func (a *Activities) fetchSettled(id string) tea.Cmd {
+	return getActivity(a.c, id, func(act *api.Activity, err error) tea.Msg {
+		return activitySettledMsg{id: id, activity: act, err: err}
+	})
+}
+
+// waitsForYou reports whether act asks for your vote (and this console can vote).
+func (a *Activities) waitsForYou(act *api.Activity) bool {
+	return !a.c.ReadOnly() && (act.CanApprove || act.CanReject)
+}
+
+// announceArrivals toasts new activities and, for those waiting for your vote,
+// rings the terminal (OSC 9 and OSC 777 desktop notifications, and a bell) when
+// the profile says notify = true.
+func (a *Activities) announceArrivals(arrived []api.Activity) tea.Cmd {
+	if len(arrived) == 0 {
+		return nil
+	}
+	var cmds []tea.Cmd
+	yours := 0
+	for i := range arrived {
+		act := &arrived[i]
+		if a.waitsForYou(act) {
+			yours++
+		}
+		if len(arrived) <= maxNewToasts {
+			text := "new: " + intentWhat(a.c, act) + " by " + requester(a.c, act)
+			if a.waitsForYou(act) {
+				text += " — waits for your vote"
+			}
+			cmds = append(cmds, ui.Toast(text, false))
+		}
+	}
+	if len(arrived) > maxNewToasts {
+		text := fmt.Sprintf("%d new pending activities", len(arrived))
+		if yours > 0 {
+			text += fmt.Sprintf(", %d waiting for your vote", yours)
+		}
+		cmds = append(cmds, ui.Toast(text, false))
+	}
+	if yours > 0 && a.c.Notify {
+		text := "an activity waits for your vote"
+		if yours > 1 {
+			text = fmt.Sprintf("%d activities wait for your vote", yours)
+		}
+		cmds = append(cmds, tea.Raw(notification(text)))
+	}
+	return tea.Batch(cmds...)
+}
+
+// notification is a desktop notification as OSC 9 (iTerm2, WezTerm, kitty…) and
+// OSC 777 (rxvt, foot, Ghostty…), then a bell for terminals that know neither.
+// The text is the console's own, never the server's.
+func notification(text string) string {
+	return "\x1b]9;vigil: " + text + "\x07" + "\x1b]777;notify;vigil;" + text + "\x07" + "\a"
+}
+
+// settledActivity records an activity that left the Pending list: it stays
+// listed with its final status, the open detail follows it, and a toast says
+// what happened (unless your own vote decided it: that vote has its toast).
+func (a *Activities) settledActivity(msg activitySettledMsg) tea.Cmd {
+	if msg.err != nil || msg.activity == nil {
+		return nil // gone from the list and unreadable: nothing to say for sure
+	}
+	act := *msg.activity
+	if act.Status == api.StatusConsensusNeeded || a.announced[act.ID] {
+		return nil
+	}
+	a.keepSettled(act)
+	if a.detail != nil && a.detail.activity.ID == act.ID {
+		a.detail.activity = act
+		a.detail.render(a.c)
+	}
+	if decider(&act) == a.c.Org.UserID && a.c.Org.UserID != "" {
+		return nil
+	}
+	return ui.Toast(settledText(a.c, &act), act.Status != api.StatusCompleted)
+}
+
+// keepSettled keeps act on the Pending list with its final status.
+func (a *Activities) keepSettled(act api.Activity) {
+	if a.all {
+		return
+	}
+	if a.settled == nil {
+		a.settled = map[string]*api.Activity{}
+	}
+	if a.announced == nil {
+		a.announced = map[string]bool{}
+	}
+	a.settled[act.ID] = &act
+	a.announced[act.ID] = true
+	if i := slices.IndexFunc(a.items, func(it api.Activity) bool { return it.ID == act.ID }); i >= 0 {
+		a.items[i] = act
+	} else {
+		a.items = append(a.items, act)
+	}
+	a.setRows()
+}
+
+// withSettled is a fresh pending list with the settled activities kept after it.
+func (a *Activities) withSettled(items []api.Activity) []api.Activity {
+	if a.all || len(a.settled) == 0 {
+		return items
+	}
+	out := slices.Clone(items)
+	for _, s := range a.settledOrder() {
+		if !slices.ContainsFunc(items, func(it api.Activity) bool { return it.ID == s.ID }) {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+func (a *Activities) settledOrder() []*api.Activity {
+	out := make([]*api.Activity, 0, len(a.settled))
+	for _, s := range a.settled {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(x, y *api.Activity) int { return y.CreatedAt.Time().Compare(x.CreatedAt.Time()) })
+	return out
+}
+
+// decider is the user whose vote settled act: the last rejection of a rejected
+// activity, else the last approval.
+func decider(act *api.Activity) string {
+	want := api.VoteApproved
+	if act.Status == api.StatusRejected {
+		want = api.VoteRejected
+	}
+	for i := len(act.Votes) - 1; i >= 0; i-- {
+		if act.Votes[i].Selection == want {
+			return act.Votes[i].UserID
+		}
+	}
+	return ""
+}
+
+// voterName is the name of a user who voted on act.
+func voterName(c *Common, act *api.Activity, userID string) string {
+	if userID == c.Org.UserID && userID != "" {
+		return "your"
+	}
+	for _, v := range act.Votes {
+		if v.UserID == userID && v.User.UserName != "" {
+			return ui.Clean(v.User.UserName)
+		}
+	}
+	return ui.Clean(userName(c, userID))
+}
+
+// settledText says how an activity left the Pending list: "completed after
+// carol's approval: delete 1 API key of operator", "rejected by bob: …".
+func settledText(c *Common, act *api.Activity) string {
+	what := intentWhat(c, act)
+	who := decider(act)
+	switch act.Status {
+	case api.StatusCompleted:
+		if who == "" {
+			return "completed: " + what
+		}
+		name := voterName(c, act, who)
+		if name != "your" {
+			name += "'s"
+		}
+		return "completed after " + name + " approval: " + what
+	case api.StatusRejected:
+		if who == "" {
+			return "rejected: " + what
+		}
+		name := voterName(c, act, who)
+		if name == "your" {
+			name = "you"
+		}
+		return "rejected by " + name + ": " + what
+	case api.StatusFailed:
+		text := "failed: " + what
+		if act.Failure != nil {
+			text += " — " + ui.Clean(act.Failure.Message)
+		}
+		return text
+	}
+	return what + ": now " + shortStatus(act.Status)
+}
+
+// staleVoteText says, in words, that a vote was refused because the activity
+// had settled before it arrived; "" when it had not.
+func staleVoteText(c *Common, verb string, act *api.Activity) string {
+	if act == nil || act.Status == api.StatusConsensusNeeded {
+		return ""
+	}
+	return "your " + verb + " was not counted: the activity had already " +
+		strings.ToLower(strings.TrimSuffix(settledVerb(act.Status), ":")) + " — " + settledText(c, act)
+}
+
+func settledVerb(status string) string {
+	switch status {
+	case api.StatusCompleted:
+		return "completed"
+	case api.StatusRejected:
+		return "been rejected"
+	case api.StatusFailed:
+		return "failed"
+	}
+	return "left the pending list (" + shortStatus(status) + ")"
+}
+
+// isOutcomeUnknown reports a vote whose reply never came.
+func isOutcomeUnknown(err error) bool { return errors.Is(err, api.ErrOutcomeUnknown) }

@@ -1,0 +1,136 @@
+package screens
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/ui"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// pickerDialog chooses several values from a list, narrowed by a fuzzy filter as
+// the user types: space toggles the value under the cursor, enter applies the
+// choice (with nothing ticked, the value under the cursor when a filter is typed,
+// else "any"), ctrl+x clears every tick, esc cancels. The choice reaches the
+// screen as the message apply returns.
+type pickerDialog struct {
+	id, title string
+	values    []string // what is applied; fuzzyList's labels are what is shown
+	chosen    map[string]bool
+	fuzzyList
+	apply func(values []string) tea.Msg
+	keys  pickerKeys
+}
+
+type pickerKeys struct {
+	Toggle, Apply, Clear, Close, Up, Down key.Binding
+}
+
+func newPickerDialog(id, title string, values, labels, chosen []string, apply func([]string) tea.Msg) *pickerDialog {
+	p := &pickerDialog{id: id, title: title, values: values, fuzzyList: newFuzzyList("filter: ", labels), chosen: map[string]bool{}, apply: apply,
+		keys: pickerKeys{
+			Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "tick")),
+			Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply")),
+			Clear:  key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "clear (any)")),
+			Close:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+			Up:     key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+			Down:   key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		}}
+	for _, v := range chosen {
+		p.chosen[v] = true
+	}
+	return p
+}
+
+func (p *pickerDialog) ID() string { return p.id }
+
+// picked is the choice in the list's order.
+func (p *pickerDialog) picked() []string {
+	var out []string
+	for _, v := range p.values {
+		if p.chosen[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (p *pickerDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, p.keys.Close):
+			return nil, nil
+		case key.Matches(k, p.keys.Toggle):
+			if i := p.current(); i >= 0 {
+				p.chosen[p.values[i]] = !p.chosen[p.values[i]]
+			}
+			return p, nil
+		case key.Matches(k, p.keys.Clear):
+			clear(p.chosen)
+			return p, nil
+		case key.Matches(k, p.keys.Apply):
+			values := p.picked()
+			if i := p.current(); len(values) == 0 && p.input.Value() != "" && i >= 0 {
+				values = []string{p.values[i]}
+			}
+			return nil, msgCmd(p.apply(values))
+		}
+	}
+	p.navigate(msg, p.keys.Up, p.keys.Down)
+	return p, nil
+}
+
+func (p *pickerDialog) Keys() ui.KeyMap { return pickerHelp{p.keys} }
+
+type pickerHelp struct{ k pickerKeys }
+
+func (h pickerHelp) ShortHelp() []key.Binding {
+	return []key.Binding{h.k.Toggle, h.k.Apply, h.k.Clear, h.k.Up, h.k.Down, h.k.Close}
+}
+func (h pickerHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
+
+// View lists the matches that fit, each with its tick, the cursor's row reversed.
+func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
+	inner := max(min(width-8, 56), 10)
+	rows := max(min(height-9, len(p.matches)), 1)
+	start, end := p.window(rows)
+	summary := "any"
+	if n := len(p.picked()); n > 0 {
+		summary = fmt.Sprintf("%d ticked", n)
+	}
+	lines := []string{th.Title.Render(ui.Clean(p.title)) + th.Muted.Render("  "+summary),
+		ansi.Truncate(p.input.View(), inner, "…"), ""}
+	if len(p.matches) == 0 {
+		lines = append(lines, th.Muted.Render("nothing matches"))
+	}
+	for i := start; i < end; i++ {
+		j := p.matches[i]
+		box := "[ ] "
+		if p.chosen[p.values[j]] {
+			box = "[x] "
+		}
+		line := ansi.Truncate(box+ui.Clean(p.labels[j]), inner, "…")
+		if i == p.cursor {
+			line = th.Selected.Render(line + strings.Repeat(" ", max(inner-ansi.StringWidth(line), 0)))
+		}
+		lines = append(lines, line)
+	}
+	if more := len(p.matches) - end; more > 0 {
+		lines = append(lines, th.Muted.Render(fmt.Sprintf("↓ %d more", more)))
+	}
+	return th.Dialog.Padding(0, 2).Render(strings.Join(lines, "\n"))
+}
+
+// shortLabels are values without their prefix, for a picker's labels.
+func shortLabels(values []string, short func(string) string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = short(v)
+	}
+	return slices.Clip(out)
+}

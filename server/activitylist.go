@@ -1,0 +1,181 @@
+package server
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// maxListArms bounds how many index ranges one list_activities query merges;
+// beyond it (many statuses times many types) the type filter is applied while
+// walking the status ranges instead.
+const maxListArms = 64
+
+// activityListing is a list_activities page to fetch: an organization's
+// activities matching any of statuses and any of types, in seq order, after
+// (or before) a cursor, at most limit of them.
+//
+// Each (status), (type) or (status, type) value is one range of an index
+// ordered by seq (migration 4), and the ranges are merged by a compound
+// SELECT whose ORDER BY ... LIMIT lets SQLite stop after limit rows: the cost
+// follows the page size, not the size of the organization. A single IN list
+// over the same index would have to read every matching row to sort them.
+type activityListing struct {
+	orgID    string
+	statuses []string
+	types    []string
+	cursorOp string // "", "<" (older than cursor) or ">" (newer than cursor)
+	cursor   int64
+	limit    int
+}
+
+// queryColumns returns the SQL selecting columns (which must include seq) and
+// its arguments; rows come newest first, except for a ">" cursor (the page
+// preceding it), where they come oldest first.
+func (l activityListing) queryColumns(columns string) (string, []any) {
+	statuses, types := dedupe(l.statuses), dedupe(l.types)
+	type arm struct {
+		where string
+		args  []any
+	}
+	var arms []arm
+	switch {
+	case len(statuses) > 0 && len(types) > 0 && len(statuses)*len(types) <= maxListArms:
+		for _, st := range statuses {
+			for _, t := range types {
+				arms = append(arms, arm{"org_id = ? AND status = ? AND type = ?", []any{l.orgID, st, t}})
+			}
+		}
+	case len(statuses) > 0:
+		extra, extraArgs := "", []any{}
+		if len(types) > 0 {
+			extra = " AND type IN (?" + strings.Repeat(", ?", len(types)-1) + ")"
+			for _, t := range types {
+				extraArgs = append(extraArgs, t)
+			}
+		}
+		for _, st := range statuses {
+			arms = append(arms, arm{"org_id = ? AND status = ?" + extra, append([]any{l.orgID, st}, extraArgs...)})
+		}
+	case len(types) > 0:
+		for _, t := range types {
+			arms = append(arms, arm{"org_id = ? AND type = ?", []any{l.orgID, t}})
+		}
+	default:
+		arms = []arm{{"org_id = ?", []any{l.orgID}}}
+	}
+	order := "DESC"
+	if l.cursorOp == ">" {
+		order = "ASC"
+	}
+	var sql strings.Builder
+	var args []any
+	for i, a := range arms {
+		if i > 0 {
+			sql.WriteString(" UNION ALL ")
+		}
+		sql.WriteString("SELECT " + columns + " FROM activities WHERE " + a.where)
+		args = append(args, a.args...)
+		if l.cursorOp != "" {
+			sql.WriteString(" AND seq " + l.cursorOp + " ?")
+			args = append(args, l.cursor)
+		}
+	}
+	sql.WriteString(" ORDER BY seq " + order + " LIMIT ?")
+	args = append(args, l.limit)
+	return sql.String(), args
+}
+
+// dedupe drops repeated values (a repeated filter value would list its
+// activities twice), keeping the first occurrence's order.
+func dedupe(values []string) []string {
+	var out []string
+	for _, v := range values {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// listActivities runs the listing. The page's rows are identified by seq with
+// their version (updated_ns and status, which every change of a row sets);
+// rows decoded before at the same version come from a cache, the others are
+// read and decoded in one statement. Callers get their own copies.
+func (s *Server) listActivities(ctx context.Context, l activityListing) ([]*activity, error) {
+	query, args := l.queryColumns("seq, updated_ns, status")
+	rows, err := s.db.read.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	var page []activityVersion
+	for rows.Next() {
+		var v activityVersion
+		if err := rows.Scan(&v.seq, &v.updated, &v.status); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		page = append(page, v)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	c := s.db.cache
+	found := make(map[int64]*activity, len(page))
+	var missing []any
+	c.mu.RLock()
+	for _, v := range page {
+		if a, ok := c.rows[v.seq]; ok && a.Updated.UnixNano() == v.updated && a.Status == v.status {
+			found[v.seq] = a
+		} else {
+			missing = append(missing, v.seq)
+		}
+	}
+	c.mu.RUnlock()
+	if len(missing) > 0 {
+		rows, err := s.db.read.QueryContext(ctx, `SELECT `+activityColumns+` FROM activities WHERE seq IN (?`+strings.Repeat(", ?", len(missing)-1)+`)`, missing...)
+		if err != nil {
+			return nil, err
+		}
+		var loaded []*activity
+		for rows.Next() {
+			a, err := scanActivity(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			found[a.Seq] = a
+			loaded = append(loaded, a)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if c.rows == nil || len(c.rows)+len(loaded) > maxListCacheEntries {
+			c.rows = map[int64]*activity{}
+		}
+		for _, a := range loaded {
+			c.rows[a.Seq] = a
+		}
+		c.mu.Unlock()
+	}
+	out := make([]*activity, 0, len(page))
+	for _, v := range page {
+		a := found[v.seq]
+		if a == nil {
+			continue // gone between the two statements (not in this service: activities are never deleted)
+		}
+		cp := *a // the cached one is shared: its fields are replaced, never changed in place
+		cp.Votes = nil
+		out = append(out, &cp)
+	}
+	return out, nil
+}
+
+// activityVersion identifies a row of activities at one state.
+type activityVersion struct {
+	seq, updated int64
+	status       string
+}

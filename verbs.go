@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// Shared plumbing of the verbs that talk to the service (request, activity,
+// policy, mfa, feature, user, apikey and the single-operation verbs): one
+// dispatcher for verb groups, one way from a profile to a client, one confirm
+// prompt and one secret prompt.
+
+// subcommand is one verb of a group, e.g. "list" of "vigil activity".
+type subcommand struct {
+	name string
+	run  func(ctx context.Context, c cli, args []string) error
+}
+
+// runGroup dispatches "vigil GROUP VERB args…"; usage lists the verbs.
+func runGroup(ctx context.Context, c cli, group, usage string, verbs []subcommand, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(c.stderr, usage)
+		return usagef("%s needs a subcommand; run 'vigil %s -h'", group, group)
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(c.stdout, usage)
+		return errHelpShown
+	}
+	names := make([]string, 0, len(verbs))
+	for _, v := range verbs {
+		if v.name == args[0] {
+			return v.run(ctx, c, args[1:])
+		}
+		names = append(names, v.name)
+	}
+	return usagef("unknown %s subcommand %q; use %s", group, args[0], strings.Join(names, ", "))
+}
+
+// connFlags are the flags of every verb that uses a profile.
+type connFlags struct {
+	profile   string
+	config    string
+	json      bool
+	appProofs bool
+}
+
+// register adds --profile and --config, and --json when the verb prints records.
+func (f *connFlags) register(fs *flag.FlagSet, withJSON bool) {
+	fs.StringVar(&f.profile, "profile", "", "config profile `NAME` (default $VIGIL_PROFILE, then default_profile)")
+	fs.StringVar(&f.config, "config", "", "config `FILE` (default $VIGIL_CONFIG, then $XDG_CONFIG_HOME/vigil/config.toml)")
+	if withJSON {
+		fs.BoolVar(&f.json, "json", false, "print the service's reply as JSON, values exactly as sent")
+	}
+}
+
+// newSubmitFlags is the flag set of a submit verb: --profile, --config, --json
+// and --app-proofs.
+func newSubmitFlags(name, usage string) (*flag.FlagSet, *connFlags) {
+	fs := newFlagSet(name, usage)
+	conn := &connFlags{}
+	conn.register(fs, true)
+	fs.BoolVar(&conn.appProofs, "app-proofs", false, "ask the service for app proofs of the activity ('vigil activity proofs ID' lists them)")
+	return fs, conn
+}
+
+// submitOptions are the options the flags ask for.
+func (f *connFlags) submitOptions() []api.SubmitOption {
+	if f.appProofs {
+		return []api.SubmitOption{api.WithAppProofs()}
+	}
+	return nil
+}
+
+// client builds the profile's client, stamping with the profile's key.
+func (f *connFlags) client(c cli) (*api.Client, Profile, error) {
+	return profileClient(c, f.config, f.profile)
+}
+
+// submitClient is client for verbs that submit: a read-only profile has no
+// submits at all.
+func (f *connFlags) submitClient(c cli) (*api.Client, Profile, error) {
+	client, p, err := f.client(c)
+	if err == nil && p.ReadOnly {
+		return nil, p, fmt.Errorf("profile %q is read-only (read_only = true): it cannot submit; use a profile that may", p.Name)
+	}
+	return client, p, err
+}
+
+// profileClient is the one way from a profile to a client: the config from
+// configPath, else $VIGIL_CONFIG, else the default path; the profile by name,
+// else $VIGIL_PROFILE, else default_profile; its key as the stamper. opts
+// are added to the client's options.
+func profileClient(c cli, configPath, profileName string, opts ...api.Option) (*api.Client, Profile, error) {
+	if configPath == "" {
+		configPath = c.getenv("VIGIL_CONFIG")
+	}
+	p, err := loadProfile(c, configPath, profileName)
+	if err != nil {
+		return nil, p, err
+	}
+	stamper, err := profileStamper(p, c.getenv)
+	if err != nil {
+		return nil, p, err
+	}
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, append([]api.Option{api.WithUserAgent("vigil/" + version)}, opts...)...)
+	if err != nil {
+		return nil, p, fmt.Errorf("profile %q: %w", p.Name, err)
+	}
+	return client, p, nil
+}
+
+// oneArg returns the single positional argument a verb takes, or a usage error
+// naming what it is.
+func oneArg(cmd, what string, pos []string) (string, error) {
+	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
+		return "", usagef("%s takes one argument, the %s (flags go before it); run 'vigil %s -h'", cmd, what, cmd)
+	}
+	return pos[0], nil
+}
+
+// stdinTerminal returns standard input's descriptor when it is a terminal.
+func stdinTerminal(c cli) (uintptr, bool) {
+	f, ok := c.stdin.(*os.File)
+	if !ok || f == nil {
+		return 0, false
+	}
+	return f.Fd(), term.IsTerminal(f.Fd())
+}
+
+// errNotConfirmed is returned when the user answers no.
+var errNotConfirmed = errors.New("not confirmed; nothing was sent")
+
+// confirm shows what is about to happen on standard error and asks for "y". With
+// yes it proceeds without asking; without a terminal it refuses, so a script
+// never acts on something nobody saw.
+func confirm(ctx context.Context, c cli, yes bool, question, details string) error {
+	if yes {
+		return nil
+	}
+	if _, ok := stdinTerminal(c); !ok {
+		return usagef("%s needs confirmation and standard input is not a terminal; pass --yes to confirm in a script", question)
+	}
+	answer := make(chan error, 1)
+	go func() { answer <- askYes(c.stdin, c.stderr, question, details) }()
+	select {
+	case err := <-answer:
+		return err
+	case <-ctx.Done():
+		fmt.Fprintln(c.stderr)
+		return errNotConfirmed
+	}
+}
+
+// askYes prints details and the question and reads one line; only y or yes
+// proceeds.
+func askYes(in io.Reader, out io.Writer, question, details string) error {
+	fmt.Fprintf(out, "%s\n%s? [y/N] ", strings.TrimRight(details, "\n"), question)
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && line == "" {
+		return errNotConfirmed
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return errNotConfirmed
+}
+
+// maxSecret bounds a secret read from standard input.
+const maxSecret = 64 << 10
+
+// readSecret reads a secret: typed at a prompt with echo off on a terminal,
+// else standard input up to its end (one trailing newline is dropped). It is
+// never an argument, so it stays out of shell history and process listings.
+func readSecret(ctx context.Context, c cli, prompt string) ([]byte, error) {
+	if fd, ok := stdinTerminal(c); ok {
+		return readHidden(ctx, c, fd, prompt)
+	}
+	if c.stdin == nil {
+		return nil, usagef("%s: standard input is empty; pipe the secret in or run on a terminal", prompt)
+	}
+	b, err := io.ReadAll(io.LimitReader(c.stdin, maxSecret+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s from standard input: %w", prompt, err)
+	}
+	if len(b) > maxSecret {
+		return nil, fmt.Errorf("%s on standard input is over %d KiB; is that the right input?", prompt, maxSecret>>10)
+	}
+	b = []byte(strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"))
+	if len(b) == 0 {
+		return nil, usagef("%s: standard input is empty; pipe the secret in or run on a terminal", prompt)
+	}
+	return b, nil
+}
+
+// queryVerb is a verb that reads: flags, at most one argument, the profile's
+// client, then either the service's reply as sent (--json) or a display for
+// people. Every read verb is one of these, so they behave alike.
+type queryVerb struct {
+	name  string // "policy get"
+	usage string
+	arg   string // what the one argument is ("policy id"); "" when it takes none
+	flags func(fs *flag.FlagSet)
+	check func() error // checks the flags' values before any profile is loaded
+	raw   func(ctx context.Context, client *api.Client, arg string) (json.RawMessage, error)
+	show  func(ctx context.Context, c cli, client *api.Client, arg string) error
+}
+
+func (v queryVerb) run(ctx context.Context, c cli, args []string) error {
+	fs := newFlagSet(v.name, v.usage)
+	var conn connFlags
+	conn.register(fs, true)
+	if v.flags != nil {
+		v.flags(fs)
+	}
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	arg, what := "", v.name
+	if v.arg != "" {
+		if arg, err = oneArg(v.name, v.arg, pos); err != nil {
+			return err
+		}
+		what += " " + api.SanitizeID(arg)
+	} else if len(pos) > 0 {
+		return usagef("%s takes no arguments (got %q); run 'vigil %s -h'", v.name, pos[0], v.name)
+	}
+	if v.check != nil {
+		if err := v.check(); err != nil {
+			return err
+		}
+	}
+	client, _, err := conn.client(c)
+	if err != nil {
+		return err
+	}
+	if conn.json {
+		raw, err := v.raw(ctx, client, arg)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return writeJSON(c.stdout, raw)
+	}
+	if err := v.show(ctx, c, client, arg); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+// readHidden reads a line on the terminal with echo off. Ctrl-C (ctx) gives up
+// at once and puts the terminal back as it was.
+func readHidden(ctx context.Context, c cli, fd uintptr, prompt string) ([]byte, error) {
+	state, err := term.GetState(fd)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", prompt, err)
+	}
+	fmt.Fprintf(c.stderr, "%s (input hidden): ", prompt)
+	type result struct {
+		b   []byte
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		b, err := term.ReadPassword(fd)
+		got <- result{b, err}
+	}()
+	select {
+	case r := <-got:
+		fmt.Fprintln(c.stderr)
+		if r.err != nil {
+			return nil, fmt.Errorf("read %s: %w", prompt, r.err)
+		}
+		return r.b, nil
+	case <-ctx.Done():
+		term.Restore(fd, state)
+		fmt.Fprintln(c.stderr)
+		return nil, fmt.Errorf("read %s: %w; nothing was sent", prompt, ctx.Err())
+	}
+}

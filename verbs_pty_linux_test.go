@@ -1,0 +1,165 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// openPTY opens a pseudo-terminal: the test types on master, the verb reads a
+// real terminal on slave.
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	fd, err := syscall.Open("/dev/ptmx", syscall.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	var unlock int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		t.Skipf("unlock pty: %v", e)
+	}
+	var n uint32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+		t.Skipf("pty number: %v", e)
+	}
+	// Non-blocking, so reads of master can time out.
+	syscall.SetNonblock(fd, true)
+	master = os.NewFile(uintptr(fd), "ptmx")
+	slave, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		master.Close()
+		t.Skipf("open pty slave: %v", err)
+	}
+	t.Cleanup(func() { slave.Close(); master.Close() })
+	return master, slave
+}
+
+// lockedBuffer is a bytes.Buffer safe to read while a verb writes to it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// runOnTerminal runs vigil with the pty as standard input; once stderr shows
+// prompt, it types input on the terminal. It returns the exit code, stdout,
+// stderr and whatever the terminal echoed.
+func (e *verbEnv) runOnTerminal(prompt, input string, args ...string) (int, string, string, string) {
+	e.t.Helper()
+	master, slave := openPTY(e.t)
+	var out, errOut lockedBuffer
+	c := cli{stdin: slave, stdout: &out, stderr: &errOut, getenv: func(k string) string {
+		if k == "VIGIL_CONFIG" {
+			return e.config
+		}
+		return ""
+	}}
+	done := make(chan int, 1)
+	go func() { done <- run(context.Background(), c, args) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(errOut.String(), prompt) {
+		select {
+		case code := <-done:
+			e.t.Fatalf("vigil ended (exit %d) before asking %q:\n%s\n%s", code, prompt, out.String(), errOut.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("no prompt %q:\n%s", prompt, errOut.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // let the terminal settle into the prompt's mode
+	if _, err := master.Write([]byte(input)); err != nil {
+		e.t.Fatal(err)
+	}
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(10 * time.Second):
+		e.t.Fatal("vigil did not finish after the input")
+	}
+	var echoed bytes.Buffer
+	buf := make([]byte, 4096)
+	for {
+		master.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		n, err := master.Read(buf)
+		echoed.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return code, out.String(), errOut.String(), echoed.String()
+}
+
+func TestApproveAsksOnATerminal(t *testing.T) {
+	e := newVerbEnv(t)
+	ctx := context.Background()
+	code, out, errOut := e.run("", "tag", "create", "--name", "asked", e.userID("operator"))
+	wantExit(t, "tag create", code, 0, out, errOut)
+	id := activityIDFrom(t, out)
+
+	// "n": nothing is sent.
+	code, _, errOut, _ = e.runOnTerminal("Approve this activity? [y/N]", "n\n", "activity", "approve", "--profile", "bob", id)
+	if code != 1 || !strings.Contains(errOut, "not confirmed; nothing was sent") {
+		t.Errorf("answer n: exit %d\n%s", code, errOut)
+	}
+	if a, _ := e.client("alice").GetActivity(ctx, id); a == nil || len(a.Votes) != 1 {
+		t.Fatalf("a vote was recorded after n: %+v", a)
+	}
+
+	// "y": the prompt showed what is approved, and the vote is in.
+	code, out, errOut, _ = e.runOnTerminal("Approve this activity? [y/N]", "y\n", "activity", "approve", "--profile", "bob", id)
+	if code != 0 {
+		t.Fatalf("answer y: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"activity:  " + id, "type:      " + api.TypeCreateUserTag, `intent:    create_user_tag {"userTagName":"asked"`,
+		"requester: alice", "status:    " + api.StatusConsensusNeeded} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("the confirmation lacks %q:\n%s", want, errOut)
+		}
+	}
+	if a, _ := e.client("alice").GetActivity(ctx, id); a == nil || a.Status != api.StatusCompleted {
+		t.Errorf("after y: %+v", a)
+	}
+}
+
+func TestOauth2SecretPromptDoesNotEcho(t *testing.T) {
+	e := newVerbEnv(t)
+	const secret = "typed-Secret-4c2a9e"
+	code, out, errOut, echoed := e.runOnTerminal("client secret (input hidden): ", secret+"\n",
+		"oauth2-credential", "update", "--id", "cred-1", "--provider", "x", "--client-id", "abc")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for what, text := range map[string]string{"the terminal": echoed, "stdout": out, "stderr": errOut} {
+		if strings.Contains(text, secret) {
+			t.Errorf("the secret appears on %s: %q", what, text)
+		}
+	}
+	a, err := e.client("alice").GetActivity(context.Background(), activityIDFrom(t, out))
+	if err != nil || a.Intent.UpdateOauth2CredentialIntent == nil || strings.Contains(a.Intent.UpdateOauth2CredentialIntent.EncryptedClientSecret, secret) {
+		t.Fatalf("submitted: %+v %v", a, err)
+	}
+}
