@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,8 +52,8 @@ type policyLineReport struct {
 	Detail     string `json:"detail,omitempty"`
 }
 
-func reportOf(d policy.Decision) decisionReport {
-	e := policy.Explain(d)
+func reportOf(d policy.Decision, in policy.Input, candidates []policy.Approver) decisionReport {
+	e := policy.ExplainWith(d, in, candidates)
 	r := decisionReport{Outcome: d.Outcome, DecidedBy: policy.Decider(d), Why: e.Why, Policies: []policyLineReport{}}
 	for _, l := range e.Policies {
 		r.Policies = append(r.Policies, policyLineReport{PolicyID: l.ID, PolicyName: l.Name, Outcome: l.Outcome, Shown: l.Shown, Detail: l.Detail})
@@ -113,10 +114,18 @@ func policySimulate(ctx context.Context, c cli, args []string) error {
 	for _, e := range skipped {
 		fmt.Fprintf(c.stderr, "note: %s — the service ignores it too\n", api.Sanitize(e.Error()))
 	}
-	in := policy.InputOfActivity(*act, policy.Members(users, cfg.Quorum), "", time.Time{})
+	members := policy.Members(users, cfg.Quorum)
+	in := policy.InputOfActivity(*act, members, "", time.Time{})
+	// Who could still approve: the members who have not voted, by name.
+	var candidates []policy.Approver
+	for _, u := range users {
+		if !slices.ContainsFunc(act.Votes, func(v api.Vote) bool { return v.UserID == u.UserID }) {
+			candidates = append(candidates, members[u.UserID])
+		}
+	}
 	sim := policy.Simulate(current, policy.Policy{ID: draftPolicyID, Name: *name, Effect: eff, Compiled: draft},
 		in, policy.QuorumOf(cfg.Quorum), policy.RootOnly(act.Type))
-	rep := simulationReport{ActivityID: act.ID, ActivityType: act.Type, Today: reportOf(sim.Today), WithDraft: reportOf(sim.WithDraft),
+	rep := simulationReport{ActivityID: act.ID, ActivityType: act.Type, Today: reportOf(sim.Today, in, candidates), WithDraft: reportOf(sim.WithDraft, in, candidates),
 		LocksOut: sim.LocksOut, Draft: api.CreatePolicyParams{PolicyName: *name, Effect: eff, Condition: *condition, Consensus: *consensus}}
 	if conn.json {
 		return writeJSON(c.stdout, rep)

@@ -172,3 +172,60 @@ func Decider(d Decision) string {
 	}
 	return "no policy"
 }
+
+// maxHypothetical bounds how many extra approvals ExplainWith tries: beyond
+// that it says only that more are needed.
+const maxHypothetical = 3
+
+// ExplainWith is Explain, with the waiting line made concrete: for each
+// policy whose consensus is not met yet, how many more approvals among
+// candidates (members who have not voted) would meet it, and from whom —
+// "policy 'Ops approvals' needs 1 more approval (bob or carol)". It asks the
+// policy's own consensus with the extra approvers added, nothing else.
+func ExplainWith(d Decision, in Input, candidates []Approver) Explanation {
+	e := Explain(d)
+	if d.Outcome != api.OutcomeRequiresConsensus || len(d.Details) == 0 {
+		return e
+	}
+	parts := []string{quorumSoFar(d)}
+	for _, pd := range d.Details {
+		if pd.Outcome != api.OutcomeRequiresConsensus {
+			continue
+		}
+		parts = append(parts, "policy "+label(pd.Policy)+" "+needsMore(pd.Policy, in, candidates))
+	}
+	e.Why = "waiting: " + strings.Join(parts, "; or ")
+	return e
+}
+
+// needsMore says how many more approvals from candidates would meet p's
+// consensus: one (naming everyone who could give it), or a few in candidate
+// order, or "needs more approvals" when maxHypothetical do not.
+func needsMore(p Policy, in Input, candidates []Approver) string {
+	met := func(extra []Approver) bool {
+		next := in
+		next.Approvers = append(append([]Approver{}, in.Approvers...), extra...)
+		r, err := p.Compiled.Run(next)
+		return err == nil && r.Condition && r.Consensus
+	}
+	var one []Approver
+	for _, c := range candidates {
+		if met([]Approver{c}) {
+			one = append(one, c)
+		}
+	}
+	if len(one) > 0 {
+		return "needs 1 more approval (" + strings.ReplaceAll(names(one), ", ", " or ") + ")"
+	}
+	var extra []Approver
+	for _, c := range candidates {
+		if len(extra) == maxHypothetical {
+			break
+		}
+		extra = append(extra, c)
+		if met(extra) {
+			return fmt.Sprintf("needs %d more approvals (e.g. %s)", len(extra), names(extra))
+		}
+	}
+	return "needs more approvals to meet its consensus"
+}

@@ -112,3 +112,30 @@ func TestSimulateLocksOut(t *testing.T) {
 		t.Errorf("unrelated deny draft: %s, locks out %v", s.WithDraft.Outcome, s.LocksOut)
 	}
 }
+
+// The waiting line names how many more approvals a policy's consensus needs,
+// and from whom, by asking the consensus with the candidates added.
+func TestExplainWithNamesWhoCouldApprove(t *testing.T) {
+	ops := named(mustPolicy(t, "p-ops", api.EffectAllow, "", "approvers.filter(u, u.tags.contains('ops')).count() >= 2"), "Ops approvals")
+	three := named(mustPolicy(t, "p-three", api.EffectAllow, "", "approvers.count() >= 4"), "Four eyes")
+	alice := Approver{ID: "root-1", Name: "alice", Root: true}
+	bob := Approver{ID: "u-bob", Name: "bob", Tags: []string{"ops"}}
+	carol := Approver{ID: "u-carol", Name: "carol", Tags: []string{"ops"}}
+	dave := Approver{ID: "u-dave", Name: "dave"}
+	q := Quorum{Threshold: 2, UserIDs: []string{"root-1", "root-2"}}
+	in := Input{Activity: ActivityFor(api.TypeCreateUserTag, nil), Approvers: []Approver{alice, bob}}
+
+	e := ExplainWith(Decide([]Policy{ops}, in, q, false), in, []Approver{carol, dave})
+	want := "waiting: root quorum has 1 of 2 approvals (alice); or policy 'Ops approvals' needs 1 more approval (carol)"
+	if e.Why != want {
+		t.Errorf("why = %q\nwant %q", e.Why, want)
+	}
+	e = ExplainWith(Decide([]Policy{three}, in, q, false), in, []Approver{carol, dave})
+	if !strings.Contains(e.Why, "policy 'Four eyes' needs 2 more approvals (e.g. carol, dave)") {
+		t.Errorf("why = %q", e.Why)
+	}
+	e = ExplainWith(Decide([]Policy{three}, in, q, false), in, nil)
+	if !strings.Contains(e.Why, "policy 'Four eyes' needs more approvals to meet its consensus") {
+		t.Errorf("no candidates: why = %q", e.Why)
+	}
+}

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"slices"
+	"strings"
 
 	"charm.land/lipgloss/v2"
 
@@ -66,7 +67,7 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 	}
 	in := policy.InputOfActivity(a, ec.members, e.VoteID, e.CreatedAt.Time())
 	d := policy.Decide(ran, in, policy.QuorumOf(ec.quorum), policy.RootOnly(a.Type))
-	out.Explanation = policy.Explain(d)
+	out.Explanation = policy.ExplainWith(d, in, ec.notVotedBy(a, e.VoteID))
 	stored := slices.DeleteFunc(slices.Clone(e.PolicyEvaluations), func(o api.PolicyOutcome) bool { return o.PolicyID == "" })
 	if len(out.Unknown) > 0 || !slices.Equal(stored, d.Policies) {
 		// Not reproducible: say so rather than explain something else.
@@ -83,6 +84,26 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 		out.Outcome = api.OutcomeRejected
 		out.Why = "rejected: " + voteAuthor(a, e.VoteID) + "'s rejection left no way to reach consensus"
 	}
+	return out
+}
+
+// notVotedBy are the members who had not voted on a when vote upTo was cast,
+// by name: who could still approve.
+func (ec evaluationContext) notVotedBy(a api.Activity, upTo string) []policy.Approver {
+	voted := map[string]bool{}
+	for _, v := range a.Votes {
+		voted[v.UserID] = true
+		if v.ID == upTo {
+			break
+		}
+	}
+	var out []policy.Approver
+	for id, m := range ec.members {
+		if !voted[id] {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(x, y policy.Approver) int { return strings.Compare(x.Name+x.ID, y.Name+y.ID) })
 	return out
 }
 

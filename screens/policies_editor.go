@@ -151,7 +151,7 @@ func (e *policyEditor) render(c *Common, width int) {
 		b.WriteString(th.Bad.Render(fmt.Sprintf("⚠ the draft locks the organization out of %d activit(ies) it can do today", locks)) + "\n")
 	}
 	for _, r := range e.sim {
-		line := fmt.Sprintf("%s → %s  %s  by %s", shortOutcome(r.today), shortOutcome(r.withDraft), ui.Clean(r.what), ui.Clean(r.decider))
+		line := fmt.Sprintf("%s → %s  %s  by %s — %s", shortOutcome(r.today), shortOutcome(r.withDraft), ui.Clean(r.what), ui.Clean(r.decider), ui.Clean(r.why))
 		style := th.Row
 		switch {
 		case r.locksOut:

@@ -308,3 +308,34 @@ func TestPoliciesPaletteCommands(t *testing.T) {
 		}
 	}
 }
+
+// In the evaluations view / filters by outcome and by policy name; O reverses
+// the sort.
+func TestPoliciesEvaluationsFilterAndSort(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 0)
+	p := h.toPolicies()
+	h.key("e")
+	all := p.list.Table.Visible()
+	if all != len(fake.activities) {
+		t.Fatalf("%d evaluations shown, want %d", all, len(fake.activities))
+	}
+	h.key("/")
+	h.typeText("requires_consensus")
+	if p.list.Table.Visible() != all {
+		t.Errorf("filter by outcome: %d of %d", p.list.Table.Visible(), all)
+	}
+	h.key("enter")
+	h.key("esc")
+	h.key("/")
+	h.typeText("Ops need two")
+	// Every activity but the root-only one ran the policy.
+	if p.list.Table.Visible() != all-1 {
+		t.Errorf("filter by policy name: %d rows, want %d", p.list.Table.Visible(), all-1)
+	}
+	h.key("esc")
+	h.key("O")
+	if col, desc := p.list.Table.SortColumn(); col != 0 || !desc {
+		t.Errorf("O: sort %d desc %v", col, desc)
+	}
+}
