@@ -96,9 +96,14 @@ func (p *Policies) setPreview() {
 	}
 }
 
-// highlightExpr styles an expression by its tokens (policy.Tokens); every
-// piece is cleaned first.
+// highlightExpr styles an expression by its tokens (policy.Tokens). Text
+// that cleaning changes (control characters, escape sequences, invisible
+// characters) is shown cleaned and unstyled, in one piece, so that an escaped
+// sequence reads as one visible string.
 func highlightExpr(th *theme.Theme, src string) string {
+	if clean := ui.Clean(src); clean != src {
+		return clean
+	}
 	var b strings.Builder
 	for _, t := range policy.Tokens(src) {
 		text := ui.Clean(t.Text)
