@@ -60,6 +60,8 @@ func TestGoldenViews(t *testing.T) {
 		{"policy-detail", []string{"4", "enter"}},
 		{"policy-evaluations", []string{"4", "e"}},
 		// The editor with a draft that does not compile yet: the caret marks the column.
+		// A draft that denies everything, simulated: what it would lock out.
+		{"policy-simulation", []string{"4", "n", "D", "tab", "right", "ctrl+r"}},
 		{"policy-editor", []string{"4", "n", "O", "p", "s", "tab", "right", "tab", "a", "c", "t", "i", "v", "i", "t", "y", ".", "r", "e", "s", "o", "u", "r", "c", "e", " ", "=", "=", " ", "1"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {

@@ -97,6 +97,7 @@ func (p *Policies) SetSize(width, height int) {
 	p.width, p.height = width, height
 	p.list.SetSize(width, max(height-1, 1))
 	if p.editor != nil {
+		p.editor.height = height
 		p.editor.render(p.c, width)
 	}
 }

@@ -3,6 +3,7 @@ package screens
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +33,7 @@ type policyEditor struct {
 	recent []recentActivity
 	view   string
 	width  int
+	height int
 }
 
 // simRow is one activity decided today and with the draft.
@@ -95,15 +97,16 @@ func (p *Policies) openEditor() {
 		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: 256},
 		ui.Field{Key: "effect", Label: "Effect", Choices: []string{api.EffectAllow, api.EffectDeny}},
 		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: 4096, Live: true, Highlight: highlight,
-			Placeholder: "activity.resource == 'POLICY'",
+			Placeholder: "e.g. activity.resource == 'POLICY'",
 			Validate:    func(s string) error { return checkExpr(policy.FieldCondition, s) }},
 		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: 4096, Live: true, Highlight: highlight,
-			Placeholder: "approvers.count() >= 2",
+			Placeholder: "e.g. approvers.count() >= 2",
 			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) }},
 		ui.Field{Key: "notes", Label: "Notes", CharLimit: 1024},
 		ui.Field{Key: "over", Label: "Simulate over (ctrl+r)", Choices: []string{simulateLast}},
 	)
 	p.editor = e
+	e.width, e.height = p.width, p.height
 	e.setRecent(p.c, p.data.recent)
 	e.render(p.c, p.width)
 }
@@ -120,7 +123,8 @@ func (e *policyEditor) setRecent(c *Common, recent []recentActivity) {
 	e.render(c, 0)
 }
 
-// render lays out the editor: the form, then the simulation.
+// render lays out the editor: the form, then the simulation, in the body's
+// size (width 0 keeps the last one).
 func (e *policyEditor) render(c *Common, width int) {
 	th := c.Theme
 	var b strings.Builder
@@ -148,9 +152,30 @@ func (e *policyEditor) render(c *Common, width int) {
 		}
 	}
 	if locks > 0 {
-		b.WriteString(th.Bad.Render(fmt.Sprintf("⚠ the draft locks the organization out of %d activit(ies) it can do today", locks)) + "\n")
+		what := "activities"
+		if locks == 1 {
+			what = "activity"
+		}
+		b.WriteString(th.Bad.Render(fmt.Sprintf("⚠ the draft locks the organization out of %d %s it can do today", locks, what)) + "\n")
 	}
-	for _, r := range e.sim {
+	// As many lines as the body has room for: lock-outs first, then changes.
+	rows := slices.Clone(e.sim)
+	slices.SortStableFunc(rows, func(x, y simRow) int { return rank(x) - rank(y) })
+	room := max(e.height-strings.Count(b.String(), "\n"), 1)
+	if len(rows) > room {
+		hidden := rows[room-1:]
+		changed := 0
+		for _, r := range hidden {
+			if r.today != r.withDraft {
+				changed++
+			}
+		}
+		rows = rows[:room-1]
+		defer func() {
+			e.view += "\n" + th.Muted.Render(fmt.Sprintf("… %d more activities (%d change); choose one under Simulate over to see it", len(hidden), changed))
+		}()
+	}
+	for _, r := range rows {
 		line := fmt.Sprintf("%s → %s  %s  by %s — %s", shortOutcome(r.today), shortOutcome(r.withDraft), ui.Clean(r.what), ui.Clean(r.decider), ui.Clean(r.why))
 		style := th.Row
 		switch {
@@ -162,6 +187,21 @@ func (e *policyEditor) render(c *Common, width int) {
 		b.WriteString(style.Render(ansi.Truncate(line, max(width, 10), "…")) + "\n")
 	}
 	e.view = strings.TrimRight(b.String(), "\n")
+	if lines := strings.Split(e.view, "\n"); e.height > 0 && len(lines) > e.height {
+		// A short window: the form from the top, as much as fits.
+		e.view = strings.Join(lines[:e.height], "\n")
+	}
+}
+
+// rank orders simulation lines: lock-outs, then changes, then the rest.
+func rank(r simRow) int {
+	switch {
+	case r.locksOut:
+		return 0
+	case r.today != r.withDraft:
+		return 1
+	}
+	return 2
 }
 
 func (p *Policies) editorKey(k tea.KeyPressMsg) tea.Cmd {

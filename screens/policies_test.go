@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -337,5 +340,32 @@ func TestPoliciesEvaluationsFilterAndSort(t *testing.T) {
 	h.key("O")
 	if col, desc := p.list.Table.SortColumn(); col != 0 || !desc {
 		t.Errorf("O: sort %d desc %v", col, desc)
+	}
+}
+
+// The simulation never makes the editor taller than the body: lines that do
+// not fit are counted, lock-outs first.
+func TestPolicySimulationFitsTheBody(t *testing.T) {
+	var acts []api.Activity
+	for i := range 40 {
+		acts = append(acts, pendingActivity(fmt.Sprintf("act-%02d", i), "bob", time.Duration(i)*time.Minute,
+			api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: "t", UserIDs: []string{"u-bob"}}}, api.TypeCreateUserTag))
+	}
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, 0)
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	p := openEditor(t, h)
+	h.typeText("D")
+	h.key("tab")
+	h.key("right")
+	h.key("ctrl+r")
+	if len(p.editor.sim) == 0 {
+		t.Fatal("nothing simulated")
+	}
+	if n := strings.Count(p.View(), "\n") + 1; n > p.height {
+		t.Errorf("the editor is %d lines in a body of %d", n, p.height)
+	}
+	if !strings.Contains(h.plainFrame(), "more activities") {
+		t.Errorf("the hidden lines are not counted:\n%s", h.plainFrame())
 	}
 }

@@ -18,7 +18,7 @@ func policyColumns() []ui.Column {
 		{Title: "NAME", Width: 16, Max: 40, Grow: true},
 		{Title: "EFFECT", Width: 6},
 		{Title: "CONDITION", Width: 16},
-		{Title: "CONSENSUS", Width: 12, Max: 40},
+		{Title: "CONSENSUS", Width: 12},
 		{Title: "UPDATED", Width: 7},
 	}
 }
