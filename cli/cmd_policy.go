@@ -18,8 +18,9 @@ Usage:
   vigil policy get [--json] ID
   vigil policy create --name N --effect allow|deny [--condition EXPR] [--consensus EXPR] [--notes T]
   vigil policy check --condition EXPR [--consensus EXPR]
+  vigil policy simulate --activity ID --effect allow|deny [--condition EXPR] [--consensus EXPR] [--json]
 
-list, get and create take --profile NAME and --config FILE (or $VIGIL_PROFILE,
+list, get, create and simulate take --profile NAME and --config FILE (or $VIGIL_PROFILE,
 $VIGIL_CONFIG); check needs neither a profile nor the network. -h on each shows
 its flags and examples. The language: docs/policy-language.md.
 `
@@ -30,6 +31,7 @@ func cmdPolicy(ctx context.Context, c proc, args []string) error {
 		{"get", policyGet},
 		{"create", policyCreate},
 		{"check", func(_ context.Context, c proc, args []string) error { return policyCheck(c, args) }},
+		{"simulate", policySimulate},
 	}, args)
 }
 

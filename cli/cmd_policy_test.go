@@ -41,7 +41,9 @@ func TestPolicyCheckOffline(t *testing.T) {
 	checkUsageErrors(t, []usageCase{
 		{[]string{"policy", "check"}, "policy check needs --condition EXPR and/or --consensus EXPR"},
 		{[]string{"policy"}, "policy needs a subcommand"},
-		{[]string{"policy", "simulate"}, `unknown policy subcommand "simulate"`},
+		{[]string{"policy", "simulate"}, "--activity ID is required"},
+		{[]string{"policy", "simulate", "--activity", "x"}, `--effect "": use allow or deny`},
+		{[]string{"policy", "frobnicate"}, `unknown policy subcommand "frobnicate"`},
 		{[]string{"policy", "get"}, "policy get takes one argument, the policy id"},
 		{[]string{"policy", "create", "--effect", "allow"}, "--name is required"},
 		{[]string{"policy", "create", "--name", "x", "--effect", "maybe"}, `--effect "maybe": use allow or deny`},

@@ -16,6 +16,7 @@ import (
 // Policy is one policy of an organization, compiled.
 type Policy struct {
 	ID       string
+	Name     string // for explanations; the ID stands in when empty
 	Effect   string // api.EffectAllow or api.EffectDeny
 	Compiled *Compiled
 }
@@ -37,6 +38,21 @@ type Decision struct {
 	// the root quorum decided or the activity is root-only: no policy ran.
 	Policies []api.PolicyOutcome
 	Reason   string // one sentence for people
+	// Details says, for each policy of Policies, what its expressions gave:
+	// what Explain turns into words.
+	Details []PolicyDetail
+	// RootApprovers are the root quorum members among the approvers, and
+	// RootNeeded the quorum's threshold.
+	RootApprovers []Approver
+	RootNeeded    int
+}
+
+// PolicyDetail is what one policy's expressions gave in a decision.
+type PolicyDetail struct {
+	Policy  Policy
+	Outcome string
+	Result  Result // active? condition matched? consensus met?
+	Err     error  // why it is OUTCOME_ERROR
 }
 
 // Result is the evaluation of one policy's expressions.
@@ -132,6 +148,7 @@ func run(prg cel.Program, act interpreter.Activation) (bool, error) {
 // OUTCOME_ERROR.
 type verdict struct {
 	outcome string
+	result  Result
 	err     error
 	missing []string // keywords the condition read that the activity lacks
 }
@@ -153,6 +170,12 @@ func (p Policy) judge(act *activation) verdict {
 		return verdict{outcome: api.OutcomeError, err: fmt.Errorf("unknown effect %q", p.Effect)}
 	}
 	r, err := p.Compiled.run(act)
+	v := p.verdictOf(r, err)
+	v.result = r
+	return v
+}
+
+func (p Policy) verdictOf(r Result, err error) verdict {
 	cond, cons := r.Condition, r.Consensus
 	switch {
 	case err != nil:
@@ -177,17 +200,24 @@ func (p Policy) judge(act *activation) verdict {
 // rootApprovals counts the distinct approvers who are root quorum members: an
 // approver is one if marked Root or listed in the quorum.
 func rootApprovals(approvers []Approver, q Quorum) (count int, any bool) {
+	n := len(rootApprovers(approvers, q))
+	return n, n > 0
+}
+
+// rootApprovers are the distinct approvers who are root quorum members.
+func rootApprovers(approvers []Approver, q Quorum) []Approver {
 	seen := make(map[string]bool, len(approvers))
+	var out []Approver
 	for _, a := range approvers {
 		if seen[a.ID] {
 			continue
 		}
 		seen[a.ID] = true
 		if a.Root || slices.Contains(q.UserIDs, a.ID) {
-			count++
+			out = append(out, a)
 		}
 	}
-	return count, count > 0
+	return out
 }
 
 // threshold is the quorum's threshold, never below one: a quorum of zero
@@ -208,30 +238,33 @@ func (q Quorum) threshold() int { return max(q.Threshold, 1) }
 // denies. rootOnly (set_organization_feature) skips steps 2–4: only the root
 // quorum completes such an activity.
 func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision {
-	roots, anyRoot := rootApprovals(in.Approvers, quorum)
+	rootMembers := rootApprovers(in.Approvers, quorum)
+	roots, anyRoot := len(rootMembers), len(rootMembers) > 0
 	need := quorum.threshold()
 	if roots >= need {
-		return Decision{Outcome: api.OutcomeAllow,
+		return Decision{Outcome: api.OutcomeAllow, RootApprovers: rootMembers, RootNeeded: need,
 			Reason: fmt.Sprintf("approved by the root quorum (%d of %d root members needed)", roots, need)}
 	}
 	if rootOnly {
 		if anyRoot {
-			return Decision{Outcome: api.OutcomeRequiresConsensus,
+			return Decision{Outcome: api.OutcomeRequiresConsensus, RootApprovers: rootMembers, RootNeeded: need,
 				Reason: fmt.Sprintf("only the root quorum can approve this activity: %d of %d root approvals so far", roots, need)}
 		}
-		return Decision{Outcome: api.OutcomeDenyImplicit,
+		return Decision{Outcome: api.OutcomeDenyImplicit, RootNeeded: need,
 			Reason: "only the root quorum can approve this activity, and no root member has approved it"}
 	}
 
 	act, err := in.activation()
 	if err != nil {
-		return Decision{Outcome: api.OutcomeError, Reason: fmt.Sprintf("cannot prepare the evaluation: %v", err)}
+		return Decision{Outcome: api.OutcomeError, RootNeeded: need, Reason: fmt.Sprintf("cannot prepare the evaluation: %v", err)}
 	}
-	d := Decision{Policies: make([]api.PolicyOutcome, 0, len(policies))}
+	d := Decision{Policies: make([]api.PolicyOutcome, 0, len(policies)), RootApprovers: rootMembers, RootNeeded: need,
+		Details: make([]PolicyDetail, 0, len(policies))}
 	var denied, allowed, waiting, failed, lacking, inactive []string
 	for _, p := range policies {
 		v := p.judge(act)
 		d.Policies = append(d.Policies, api.PolicyOutcome{PolicyID: p.ID, Outcome: v.outcome})
+		d.Details = append(d.Details, PolicyDetail{Policy: p, Outcome: v.outcome, Result: v.result, Err: v.err})
 		switch v.outcome {
 		case api.OutcomeDenyExplicit:
 			denied = append(denied, p.ID)

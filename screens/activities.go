@@ -333,12 +333,26 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, a.applySavedFilter(msg.filter)
 	case voteConfirmedMsg:
 		return a, a.vote(msg.v)
+	case ShowActivityMsg:
+		act := api.Activity{ID: msg.ID}
+		if msg.Activity != nil {
+			act = *msg.Activity
+		}
+		a.detail = newActivityDetail(a.c, act, &a.list.Pane)
+		a.list.Open()
+		return a, tea.Batch(a.detail.load(a.c), a.load())
 	case activityVotedMsg:
 		return a, a.voted(msg)
 	case activityDetailMsg:
 		if a.detail != nil {
 			before := a.detail.activity
 			a.detail.apply(msg, a.c)
+			if a.detail.unknownPolicies && !a.detail.orgAsked {
+				// A policy created since the load shows as an id: load the
+				// organization's policies again, once per open detail.
+				a.detail.orgAsked = true
+				return a, loadOrg(a.c)
+			}
 			if msg.activity != nil && msg.err == nil {
 				a.replace(*msg.activity)
 				if msg.id == before.ID && (msg.activity.Status != before.Status || len(msg.activity.Votes) != len(before.Votes)) {

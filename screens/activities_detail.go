@@ -24,6 +24,9 @@ type activityDetail struct {
 	checks    []appProofCheck // verification of each app proof
 	proofGen  int             // generation of the verifications: stale ones are dropped
 	loading   int             // calls in flight
+	// unknownPolicies is set when an evaluation names a policy the console
+	// has not loaded: the screen reloads the organization once.
+	unknownPolicies, orgAsked bool
 	// pane is the screen's list-detail pane the record is rendered into.
 	pane *ui.Detail
 }
@@ -198,17 +201,23 @@ func (d *activityDetail) render(c *Common) {
 	case d.loading > 0 && len(d.evals) == 0:
 		b.Line("loading…")
 	}
+	d.unknownPolicies = false
 	for _, e := range d.evals {
+		ex := explainEvaluation(c.Org.Eval, d.activity, e)
+		d.unknownPolicies = d.unknownPolicies || len(ex.Unknown) > 0
 		b.Line(fmt.Sprintf("%s  vote %s", fmtTime(now, e.CreatedAt), api.SanitizeID(e.VoteID)))
-		for _, o := range e.PolicyEvaluations {
-			pid := api.SanitizeID(o.PolicyID)
-			switch name := c.Org.PolicyNames[o.PolicyID]; {
-			case pid == "":
-				pid = "(root quorum)"
-			case name != "":
-				pid = ui.Clean(name) + " (" + pid + ")"
+		if ex.Differs {
+			b.Styled("  " + th.Muted.Render(ui.Clean(ex.Why)))
+		} else {
+			b.Styled("  " + outcomeStyle(th, ex.Outcome).Render(strings.TrimPrefix(ex.Outcome, "OUTCOME_")) + "  " + ui.Clean(ex.Why))
+		}
+		for _, l := range ex.Policies {
+			shown := strings.TrimPrefix(l.Shown, "OUTCOME_")
+			line := "    " + shown + "  " + ui.Clean(policyLabel(l))
+			if l.Detail != "" {
+				line += " — " + ui.Clean(l.Detail)
 			}
-			b.Line("    " + strings.TrimPrefix(o.Outcome, "OUTCOME_") + "  " + pid)
+			b.Line(line)
 		}
 	}
 	b.Section(fmt.Sprintf("App proofs (%d)", len(d.proofs)))

@@ -156,8 +156,12 @@ type Org struct {
 	Features  []api.Feature
 	UserNames map[string]string // user id -> user name
 	// PolicyNames maps policy id -> name, so evaluations read as names; a policy
-	// created after the load shows by id until the next load.
+	// created after the load shows by id until the next load (an evaluation
+	// that names an unknown policy asks for one).
 	PolicyNames map[string]string
+	// Eval is what explaining an evaluation needs: members with their tags,
+	// the quorum, the policies compiled.
+	Eval evaluationContext
 }
 
 // ctx returns a context bounded by the per-call timeout; commands run outside
@@ -208,6 +212,7 @@ func loadOrg(c *Common) tea.Cmd {
 		for _, p := range policies {
 			org.PolicyNames[p.PolicyID] = p.PolicyName
 		}
+		org.Eval = newEvaluationContext(users, cfg.Quorum, policies)
 		return orgLoadedMsg{org: org}
 	}
 }

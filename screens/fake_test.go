@@ -35,6 +35,13 @@ type fakeClient struct {
 	bootByKey map[string]*api.BootProof
 	appProofs []api.AppProof
 	bootCalls []string // apps and keys asked for, in order
+	// policies replace the default policy list when set; created records
+	// create_policy submits.
+	policies     []api.Policy
+	evals        map[string][]api.PolicyEvaluation // by activity id, instead of the default
+	policyLists  int
+	created      []api.CreatePolicyParams
+	createStatus string // status of the created activity; "" = CONSENSUS_NEEDED
 }
 
 func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
@@ -104,9 +111,22 @@ func (f *fakeClient) RejectActivity(_ context.Context, fp string) (*api.Activity
 func (f *fakeClient) GetPolicyEvaluations(_ context.Context, id string) ([]api.PolicyEvaluation, error) {
 	f.mu.Lock()
 	f.evalCalls = append(f.evalCalls, id)
-	f.mu.Unlock()
-	return []api.PolicyEvaluation{{ID: "ev-1", ActivityID: id, VoteID: "vote-1",
-		PolicyEvaluations: []api.PolicyOutcome{{Outcome: "OUTCOME_REQUIRES_CONSENSUS"}, {PolicyID: "pol-ops", Outcome: "OUTCOME_REQUIRES_CONSENSUS"}, {PolicyID: "pol-gone", Outcome: "OUTCOME_DENY_IMPLICIT"}}, CreatedAt: api.NewTime(testNow.Add(-time.Hour))}}, nil
+	defer f.mu.Unlock()
+	if e, ok := f.evals[id]; ok {
+		return e, nil
+	}
+	// What the service stores for the sample activities under the default
+	// policy: its condition (resource USER) matches none of them; a root-only
+	// activity runs no policy.
+	outcomes := []api.PolicyOutcome{{PolicyID: "pol-ops", Outcome: api.OutcomeDenyImplicit}}
+	voteID := "v-" + id
+	for _, a := range f.activities {
+		if a.ID == id && a.Type == api.TypeSetOrganizationFeature {
+			outcomes = []api.PolicyOutcome{}
+		}
+	}
+	return []api.PolicyEvaluation{{ID: "ev-" + id, ActivityID: id, VoteID: voteID,
+		PolicyEvaluations: outcomes, CreatedAt: api.NewTime(testNow.Add(-time.Hour))}}, nil
 }
 func (f *fakeClient) ListAppProofs(context.Context, string) ([]api.AppProof, error) {
 	f.mu.Lock()
@@ -141,7 +161,27 @@ func (f *fakeClient) GetOrganizationConfigs(context.Context) (*api.OrganizationC
 		Features: []api.Feature{{Name: "FEATURE_NAME_EMAIL_AUTH", Value: ""}}}, nil
 }
 func (f *fakeClient) ListPolicies(context.Context) ([]api.Policy, error) {
-	return []api.Policy{{PolicyID: "pol-ops", PolicyName: "Ops need two approvers", Effect: api.EffectAllow}}, nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.policyLists++
+	if f.policies != nil {
+		return f.policies, nil
+	}
+	return []api.Policy{{PolicyID: "pol-ops", PolicyName: "Ops need two approvers", Effect: api.EffectAllow,
+		Condition: "activity.resource == 'USER'", Consensus: "approvers.filter(u, u.tags.contains('ops')).count() >= 2",
+		Notes: "bob and carol carry ops", CreatedAt: api.NewTime(testNow.Add(-48 * time.Hour)), UpdatedAt: api.NewTime(testNow.Add(-48 * time.Hour))}}, nil
+}
+
+func (f *fakeClient) CreatePolicy(_ context.Context, p api.CreatePolicyParams, _ ...api.SubmitOption) (*api.Activity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.created = append(f.created, p)
+	a := pendingActivity("act-new-policy", "alice", 0, api.Intent{CreatePolicyIntentV3: &p}, api.TypeCreatePolicyV3)
+	if f.createStatus != "" {
+		a.Status = f.createStatus
+	}
+	f.activities = append(f.activities, a)
+	return &a, nil
 }
 func (f *fakeClient) GetUser(_ context.Context, id string) (*api.User, error) {
 	return nil, fmt.Errorf("no user %s", id)
@@ -313,6 +353,10 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
 	case "space":
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	}

@@ -56,6 +56,13 @@ func TestGoldenViews(t *testing.T) {
 		{"status-picker", []string{"v", "s", "c", "o", "space"}},
 		{"all-filtered", []string{"v", "s", "r", "e", "j", "space", "enter", "O"}},
 		{"boot-proofs", []string{"2"}},
+		{"policies", []string{"4"}},
+		{"policy-detail", []string{"4", "enter"}},
+		{"policy-evaluations", []string{"4", "e"}},
+		// The editor with a draft that does not compile yet: the caret marks the column.
+		// A draft that denies everything, simulated: what it would lock out.
+		{"policy-simulation", []string{"4", "n", "D", "tab", "right", "ctrl+r"}},
+		{"policy-editor", []string{"4", "n", "O", "p", "s", "tab", "right", "tab", "a", "c", "t", "i", "v", "i", "t", "y", ".", "r", "e", "s", "o", "u", "r", "c", "e", " ", "=", "=", " ", "1"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, v := range views {

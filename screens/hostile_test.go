@@ -186,6 +186,21 @@ func TestHostileServerStringsNeverReachTheScreen(t *testing.T) {
 		checkClean(t, "boot proofs", h.root.Render())
 		h.key("3")
 		checkClean(t, "organization", h.root.Render())
+		h.toPolicies()
+		checkClean(t, "policies", h.root.Render())
+		h.key("enter")
+		checkClean(t, "policy detail", h.root.Render())
+		h.key("esc")
+		h.key("e")
+		checkClean(t, "evaluations", h.root.Render())
+		h.key("enter")
+		checkClean(t, "evaluation detail", h.root.Render())
+		h.key("esc")
+		h.key("e")
+		h.key("n")
+		h.key("ctrl+r")
+		checkClean(t, "simulation", h.root.Render())
+		h.key("esc")
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -114,6 +115,7 @@ func DefaultScreens() []ScreenFactory {
 		func(c *Common) Screen { return NewActivities(c) },
 		func(c *Common) Screen { return NewBootProofs(c) },
 		func(c *Common) Screen { return NewOrganization(c) },
+		func(c *Common) Screen { return NewPolicies(c) },
 	}
 }
 
@@ -229,6 +231,14 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			r.active = msg.index
 		}
 		return nil
+	case ShowActivityMsg:
+		// Go to the screen that shows activities; it opens the activity.
+		for i, s := range r.screens {
+			if _, ok := s.(*Activities); ok {
+				r.active = i
+			}
+		}
+		return r.broadcast(msg)
 	case toggleHelpMsg:
 		r.fullHelp = !r.fullHelp
 		return nil
@@ -345,7 +355,14 @@ type themeChangedMsg struct{}
 
 // Messages of the palette's global commands.
 type (
-	gotoScreenMsg   struct{ index int }
+	gotoScreenMsg struct{ index int }
+	// ShowActivityMsg takes the user to an activity: the Activities screen
+	// opens it (and follows it, as any open activity). Activity, when set, is
+	// shown at once while the fresh record loads.
+	ShowActivityMsg struct {
+		ID       string
+		Activity *api.Activity
+	}
 	toggleHelpMsg   struct{}
 	openMessagesMsg struct{}
 )

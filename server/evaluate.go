@@ -31,23 +31,19 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 	}
 	users, pols := op.users, op.policies
 	_, params := a.Intent.Params()
+	votes := make([]api.Vote, len(a.Votes))
+	voted := map[string]bool{}
+	for i, v := range a.Votes {
+		votes[i] = v.Vote
+		voted[v.Vote.UserID] = true
+	}
 	ev := &evaluation{
 		policies: pols,
 		quorum:   policy.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs},
 		rootOnly: rootOnly(a.Type),
-		input:    policy.Input{Activity: policy.ActivityFor(a.Type, params), Now: s.now()},
-	}
-	voted := map[string]bool{}
-	for _, v := range a.Votes {
-		voted[v.Vote.UserID] = true
-		if v.Vote.Selection != api.VoteApproved {
-			continue
-		}
-		if u, ok := users[v.Vote.UserID]; ok {
-			ev.input.Approvers = append(ev.input.Approvers, u)
-		}
-		ev.input.Credentials = append(ev.input.Credentials, policy.Credential{
-			ID: v.Vote.ID, Type: api.CredentialTypeOfScheme(v.Vote.Scheme), PublicKey: v.Vote.PublicKey, UserID: v.Vote.UserID})
+		// The console's simulator and explanations build their input with the
+		// same function, from the records the service returns.
+		input: policy.InputFor(a.Type, params, votes, users, s.now()),
 	}
 	vs := &voters{s: s, o: o, q: q, policies: pols, gen: gen, loaded: true}
 	for _, id := range op.order {

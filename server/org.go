@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // org is an organization and its root quorum.
@@ -24,7 +25,7 @@ func (o *org) isRoot(userID string) bool { return slices.Contains(o.RootIDs, use
 
 // rootOnly reports whether only the root quorum may complete (and vote on) an
 // activity of this type: set_organization_feature, as SPEC.md requires.
-func rootOnly(activityType string) bool { return activityType == api.TypeSetOrganizationFeature }
+func rootOnly(activityType string) bool { return policy.RootOnly(activityType) }
 
 func loadOrg(ctx context.Context, q querier, id string) (*org, error) {
 	o := &org{ID: id}

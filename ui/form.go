@@ -21,10 +21,24 @@ type Field struct {
 	Validate    func(string) error // optional; its message is shown under the field
 	CharLimit   int
 	Value       string // initial value
+	// Live runs Validate on every change, not only on submit: a policy's
+	// condition is compiled on every keystroke.
+	Live bool
+	// Highlight, when set, styles the value for display (it must clean what
+	// it is given, as Clean does).
+	Highlight func(string) string
 
 	input  Input
 	choice int
 	err    string
+	errCol int // 1-based column of the error in the value, 0 = none
+}
+
+// Positioned is an error that knows where in the value it is: the form marks
+// that column under the field.
+type Positioned interface {
+	error
+	Column() int // 1-based, in characters
 }
 
 // FormResult is where a form stands after a key.
@@ -115,21 +129,78 @@ func (fd Field) value() string {
 	return fd.input.Value()
 }
 
+// check validates one field and records its message and error column.
+func (fd *Field) check() {
+	fd.err, fd.errCol = "", 0
+	v := fd.value()
+	switch {
+	case fd.Required && strings.TrimSpace(v) == "":
+		fd.err = fd.Label + " is required"
+	case fd.Validate != nil:
+		if err := fd.Validate(v); err != nil {
+			fd.err = err.Error()
+			if p, ok := err.(Positioned); ok {
+				fd.errCol = p.Column()
+			}
+		}
+	}
+}
+
+// Errors are the messages under the fields, by key (empty when none).
+func (f Form) Errors() map[string]string {
+	out := map[string]string{}
+	for _, fd := range f.fields {
+		if fd.err != "" {
+			out[fd.Key] = fd.err
+		}
+	}
+	return out
+}
+
+// Valid reports whether every field would pass its checks now, without
+// showing anything.
+func (f Form) Valid() bool {
+	for _, fd := range f.fields {
+		fd.check()
+		if fd.err != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// SetChoices replaces the choices of field key, keeping the chosen value when
+// it is still offered.
+func (f *Form) SetChoices(key string, choices []string) {
+	for i := range f.fields {
+		fd := &f.fields[i]
+		if fd.Key != key || len(choices) == 0 {
+			continue
+		}
+		cur := fd.value()
+		fd.Choices, fd.choice = choices, 0
+		for j, c := range choices {
+			if c == cur {
+				fd.choice = j
+			}
+		}
+	}
+}
+
+// Focused is the key of the field with the focus.
+func (f Form) Focused() string {
+	if len(f.fields) == 0 {
+		return ""
+	}
+	return f.fields[f.focus].Key
+}
+
 // validate checks every field, records the messages and focuses the first error.
 func (f *Form) validate() bool {
 	first := -1
 	for i := range f.fields {
 		fd := &f.fields[i]
-		fd.err = ""
-		v := fd.value()
-		switch {
-		case fd.Required && strings.TrimSpace(v) == "":
-			fd.err = fd.Label + " is required"
-		case fd.Validate != nil:
-			if err := fd.Validate(v); err != nil {
-				fd.err = err.Error()
-			}
-		}
+		fd.check()
 		if fd.err != "" && first < 0 {
 			first = i
 		}
@@ -175,10 +246,23 @@ func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 		var changed bool
 		fd.input, changed = fd.input.Update(msg)
 		if changed {
-			fd.err = ""
+			fd.err, fd.errCol = "", 0
+			if fd.Live {
+				fd.check()
+			}
 		}
 	}
 	return f, Editing
+}
+
+// CheckLive runs the checks of the Live fields now (a form opened with
+// values shows their errors at once).
+func (f *Form) CheckLive() {
+	for i := range f.fields {
+		if f.fields[i].Live {
+			f.fields[i].check()
+		}
+	}
 }
 
 // View renders the form at most width cells wide.
@@ -196,16 +280,40 @@ func (f Form) View(th *theme.Theme, width int) string {
 			marker = th.Filter.Render("▸ ")
 		}
 		b.WriteString(marker + th.Label.Render(label) + "\n")
-		var val string
 		if len(fd.Choices) > 0 {
-			val = fmt.Sprintf("◂ %s ▸", Clean(fd.value()))
+			b.WriteString("  " + ansi.Truncate(fmt.Sprintf("◂ %s ▸", Clean(fd.value())), max(width-2, 1), "…") + "\n")
 		} else {
-			val = Clean(fd.input.View())
+			b.WriteString(fd.textView(th, max(width-2, 1)))
 		}
-		b.WriteString("  " + ansi.Truncate(val, max(width-2, 1), "…") + "\n")
 		if fd.err != "" {
 			b.WriteString("  " + th.Bad.Render(ansi.Truncate(Clean(fd.err), max(width-2, 1), "…")) + "\n")
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// textView is a text field's line, scrolled so that the end (where the cursor
+// is) shows, and under it a caret at the error's column when it is in view.
+func (fd Field) textView(th *theme.Theme, width int) string {
+	v := []rune(fd.input.Value())
+	if len(v) == 0 {
+		return "  " + ansi.Truncate(Clean(fd.input.View()), width, "…") + "\n"
+	}
+	start, prefix := 0, ""
+	if room := width - 1; len(v) > room { // one cell for the cursor
+		start, prefix = len(v)-room+1, "…"
+	}
+	shown := string(v[start:])
+	styled := Clean(shown)
+	if fd.Highlight != nil {
+		styled = fd.Highlight(shown)
+	}
+	if fd.input.Focused() {
+		styled += "█"
+	}
+	out := "  " + prefix + styled + "\n"
+	if col := fd.errCol - 1 - start; fd.errCol > 0 && col >= 0 && col <= len(v)-start {
+		out += "  " + strings.Repeat(" ", len([]rune(prefix))+ansi.StringWidth(Clean(string(v[start:start+col])))) + th.ExprErrorAt.Render("^") + "\n"
+	}
+	return out
 }

@@ -79,3 +79,66 @@ func TestFormLettersAreText(t *testing.T) {
 		t.Errorf("name %q: letters that are commands elsewhere must be text in a form", f.Values()["name"])
 	}
 }
+
+type colErr struct{ col int }
+
+func (e colErr) Error() string { return "unexpected token" }
+func (e colErr) Column() int   { return e.col }
+
+func liveForm() Form {
+	return NewForm("Live",
+		Field{Key: "expr", Label: "Expression", Live: true, CharLimit: 2048, Validate: func(s string) error {
+			if i := strings.Index(s, "!"); i >= 0 {
+				return colErr{col: len([]rune(s[:i])) + 1}
+			}
+			return nil
+		}},
+		Field{Key: "notes", Label: "Notes"},
+	)
+}
+
+// A Live field is checked on every keystroke; its error's column is marked
+// with a caret under the value, and the form cannot be submitted meanwhile.
+func TestFormLiveErrorMarksColumn(t *testing.T) {
+	f := typeForm(liveForm(), "ab!c")
+	if f.Errors()["expr"] != "unexpected token" || f.Valid() {
+		t.Fatalf("errors %v, valid %v: want the live error before any submit", f.Errors(), f.Valid())
+	}
+	lines := strings.Split(ansi.Strip(f.View(plainTheme, 40)), "\n")
+	var value, caret string
+	for i, l := range lines {
+		if strings.Contains(l, "ab!c") {
+			value, caret = l, lines[i+1]
+		}
+	}
+	if strings.Index(caret, "^") != strings.Index(value, "!") {
+		t.Errorf("caret not under the error:\n%s\n%s", value, caret)
+	}
+	f, res := f.Update(press("ctrl+s"))
+	if res == Submitted {
+		t.Fatal("submitted with a live error")
+	}
+	f, _ = f.Update(press("backspace"))
+	f, _ = f.Update(press("backspace"))
+	if !f.Valid() || f.Errors()["expr"] != "" {
+		t.Errorf("after deleting the error: errors %v", f.Errors())
+	}
+	if _, res = f.Update(press("ctrl+s")); res != Submitted {
+		t.Error("a valid form did not submit")
+	}
+}
+
+// A value longer than the width scrolls to show its end and the cursor.
+func TestFormLongValueScrolls(t *testing.T) {
+	long := strings.Repeat("x", 100) + "END"
+	f := typeForm(liveForm(), long)
+	out := ansi.Strip(f.View(plainTheme, 30))
+	if !strings.Contains(out, "END█") || !strings.Contains(out, "…") {
+		t.Errorf("long value does not show its end:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 30 {
+			t.Errorf("line wider than 30: %q", l)
+		}
+	}
+}

@@ -91,6 +91,15 @@ func NewTable(th *theme.Theme, cols []Column) Table {
 	return Table{Keys: DefaultTableKeyMap(), theme: th, cols: cols, input: in, width: 80, height: 10, sortCol: -1}
 }
 
+// SetColumns replaces the columns (a screen showing two kinds of rows); the
+// sort returns to the order given. Call SetRows with rows of these columns next.
+func (t *Table) SetColumns(cols []Column) {
+	t.cols = cols
+	t.sortCol, t.sortDesc = -1, false
+	t.rows, t.haystack, t.lower, t.visible, t.need = nil, nil, nil, nil, nil
+	t.cursor, t.offset = 0, 0
+}
+
 // SetTheme changes the styles (the terminal background may be learnt late).
 func (t *Table) SetTheme(th *theme.Theme) { t.theme = th }
 

@@ -44,6 +44,14 @@ type Theme struct {
 	HelpDesc    lipgloss.Style
 	HelpSep     lipgloss.Style
 	Disabled    lipgloss.Style // disabled key in help
+
+	// Policy expressions (condition, consensus), highlighted by token.
+	ExprKeyword  lipgloss.Style // activity, approvers, in, true…
+	ExprString   lipgloss.Style
+	ExprNumber   lipgloss.Style
+	ExprIdent    lipgloss.Style // fields and functions
+	ExprOperator lipgloss.Style
+	ExprErrorAt  lipgloss.Style // the caret under an expression's error
 }
 
 // accentNames maps the colour names a config may use to ANSI colours, so profiles
@@ -128,6 +136,12 @@ func New(o Options) *Theme {
 	t.HelpDesc = base.Foreground(muted)
 	t.HelpSep = base.Foreground(muted)
 	t.Disabled = base.Foreground(ld(lipgloss.Color("#b0b0b0"), lipgloss.Color("#4a4a4a"))).Strikethrough(true)
+	t.ExprKeyword = base.Bold(true).Foreground(accent)
+	t.ExprString = base.Foreground(good)
+	t.ExprNumber = base.Foreground(warn)
+	t.ExprIdent = base.Foreground(fg)
+	t.ExprOperator = base.Foreground(muted)
+	t.ExprErrorAt = base.Bold(true).Foreground(bad)
 	return t
 }
 
@@ -158,4 +172,10 @@ func (t *Theme) noColor() {
 	t.HelpDesc = base
 	t.HelpSep = base
 	t.Disabled = base.Strikethrough(true)
+	t.ExprKeyword = base.Bold(true)
+	t.ExprString = base
+	t.ExprNumber = base
+	t.ExprIdent = base
+	t.ExprOperator = base
+	t.ExprErrorAt = base.Bold(true)
 }

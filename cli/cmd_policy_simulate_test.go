@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// vigil policy simulate on the demo's pending delete_api_keys (bob's, waiting
+// for the root quorum): a deny on credentials would deny it outright; an allow
+// for bob alone would let it through; the words of the outcomes are printed.
+func TestPolicySimulateEndToEnd(t *testing.T) {
+	e := newVerbEnv(t)
+	ctx := context.Background()
+	pending, err := e.client("alice").ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded},
+		Types: []string{api.TypeDeleteAPIKeys}, Limit: 10})
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("the demo has one pending delete_api_keys: %v %v", pending, err)
+	}
+	id := pending[0].ID
+
+	code, out, errOut := e.run("", "policy", "simulate", "--activity", id, "--effect", "deny", "--condition", "activity.resource == 'CREDENTIAL'")
+	wantExit(t, "deny", code, 0, out, errOut)
+	for _, want := range []string{"today:", "OUTCOME_REQUIRES_CONSENSUS", "with draft: OUTCOME_DENY_EXPLICIT — denied explicitly by policy 'draft'",
+		"locks out:  YES", "DENY_EXPLICIT        'draft' (draft) — condition matched; consensus met"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("deny draft: output lacks %q:\n%s", want, out)
+		}
+	}
+
+	code, out, errOut = e.run("", "policy", "simulate", "--json", "--activity", id, "--effect", "EFFECT_ALLOW",
+		"--condition", "activity.resource == 'CREDENTIAL'", "--consensus", "approvers.any(u, u.name == 'bob')")
+	wantExit(t, "allow --json", code, 0, out, errOut)
+	var rep simulationReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if rep.Today.Outcome != api.OutcomeRequiresConsensus || rep.WithDraft.Outcome != api.OutcomeAllow || rep.LocksOut ||
+		rep.WithDraft.DecidedBy != "policy 'draft'" || rep.ActivityID != id {
+		t.Errorf("allow draft: %+v", rep)
+	}
+
+	// A draft that does not compile: its position, and nothing decided.
+	code, out, errOut = e.run("", "policy", "simulate", "--activity", id, "--effect", "allow", "--consensus", "approvers.count() >=")
+	wantExit(t, "broken draft", code, 1, out, errOut)
+	if !strings.Contains(errOut, "consensus: line 1") || strings.Contains(out, "OUTCOME_") {
+		t.Errorf("broken draft:\n%s\n%s", out, errOut)
+	}
+	// An activity that does not exist.
+	code, out, errOut = e.run("", "policy", "simulate", "--activity", "no-such-activity", "--effect", "allow")
+	wantExit(t, "unknown activity", code, 1, out, errOut)
+	if !strings.Contains(errOut, "no-such-activity") {
+		t.Errorf("unknown activity: %s", errOut)
+	}
+}

@@ -1,0 +1,231 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// NotApplicable is how an explanation shows a policy whose condition did not
+// match (or that read a keyword the activity lacks), unless implicit deny is
+// the final outcome: the wire says OUTCOME_DENY_IMPLICIT for both.
+const NotApplicable = "not applicable"
+
+// Explanation is a decision in words: the final outcome, one line of why, and
+// what each policy that ran did.
+type Explanation struct {
+	Outcome  string
+	Why      string
+	Policies []PolicyLine
+}
+
+// PolicyLine is one policy of an explanation.
+type PolicyLine struct {
+	ID, Name string
+	Outcome  string // the wire outcome (OUTCOME_…)
+	Shown    string // what to show: the outcome, or NotApplicable
+	Detail   string // condition matched? consensus met? why it failed
+}
+
+// Explain turns a decision of Decide into words. The decision's details say,
+// per policy, whether the condition matched and the consensus was met; the
+// names come from Policy.Name (the id when empty).
+func Explain(d Decision) Explanation {
+	e := Explanation{Outcome: d.Outcome}
+	for _, pd := range d.Details {
+		line := PolicyLine{ID: pd.Policy.ID, Name: pd.Policy.Name, Outcome: pd.Outcome, Shown: pd.Outcome}
+		r := pd.Result
+		switch {
+		case pd.Err != nil:
+			line.Detail = "could not be evaluated: " + pd.Err.Error()
+		case pd.Outcome == api.OutcomeTimeInactive:
+			line.Detail = "inactive at this time (its time expression is false)"
+		case len(r.Missing) > 0:
+			line.Detail = "condition does not apply: this activity has no " + strings.Join(r.Missing, ", ")
+		case !r.Condition:
+			line.Detail = "condition did not match"
+		case pd.Policy.Effect == api.EffectDeny && !r.Consensus:
+			line.Detail = "condition matched; consensus not met, so it does not deny"
+		case r.Consensus:
+			line.Detail = "condition matched; consensus met"
+		default:
+			line.Detail = "condition matched; consensus not met yet"
+		}
+		if pd.Outcome == api.OutcomeDenyImplicit && d.Outcome != api.OutcomeDenyImplicit {
+			line.Shown = NotApplicable
+		}
+		e.Policies = append(e.Policies, line)
+	}
+	e.Why = why(d)
+	return e
+}
+
+// label is how a policy is named in a sentence.
+func label(p Policy) string {
+	if p.Name != "" {
+		return "'" + p.Name + "'"
+	}
+	return p.ID
+}
+
+func names(as []Approver) string {
+	out := make([]string, 0, len(as))
+	for _, a := range as {
+		n := a.Name
+		if n == "" {
+			n = a.ID
+		}
+		out = append(out, n)
+	}
+	return strings.Join(out, ", ")
+}
+
+func labels(ds []PolicyDetail, outcome string) []string {
+	var out []string
+	for _, pd := range ds {
+		if pd.Outcome == outcome {
+			out = append(out, "policy "+label(pd.Policy))
+		}
+	}
+	return out
+}
+
+// quorumSoFar says how far the root quorum is: "root quorum has 1 of 2 approvals (alice)".
+func quorumSoFar(d Decision) string {
+	s := fmt.Sprintf("root quorum has %d of %d approvals", len(d.RootApprovers), d.RootNeeded)
+	if len(d.RootApprovers) > 0 {
+		s += " (" + names(d.RootApprovers) + ")"
+	}
+	return s
+}
+
+// why is the one line that says why the decision is what it is.
+func why(d Decision) string {
+	if len(d.Details) == 0 && d.Outcome == api.OutcomeAllow {
+		return "allowed by root quorum (" + names(d.RootApprovers) + ")"
+	}
+	switch d.Outcome {
+	case api.OutcomeDenyExplicit:
+		return "denied explicitly by " + strings.Join(labels(d.Details, api.OutcomeDenyExplicit), ", ")
+	case api.OutcomeAllow:
+		return "allowed by " + strings.Join(labels(d.Details, api.OutcomeAllow), ", ")
+	case api.OutcomeRequiresConsensus:
+		parts := []string{quorumSoFar(d)}
+		for _, l := range labels(d.Details, api.OutcomeRequiresConsensus) {
+			parts = append(parts, l+" needs more approvals to meet its consensus")
+		}
+		if len(d.Details) == 0 {
+			return "waiting: only the root quorum can approve this; " + parts[0]
+		}
+		return "waiting: " + strings.Join(parts, "; or ")
+	case api.OutcomeDenyImplicit:
+		if len(d.Details) == 0 && d.RootNeeded > 0 {
+			return "failed: only the root quorum can approve this, and no root member has"
+		}
+		return "failed: no policy allows this (implicit deny)"
+	case api.OutcomeError:
+		return "failed: " + d.Reason
+	}
+	return d.Reason
+}
+
+// Simulation is one activity decided with the organization's policies as they
+// are and with a draft policy added after them (the service evaluates
+// policies in creation order, and a new policy is the newest).
+type Simulation struct {
+	Today, WithDraft Decision
+	// LocksOut is true when the draft takes away something the organization
+	// can do today: an allowed activity would no longer be, or one waiting
+	// for approvals would be denied outright.
+	LocksOut bool
+}
+
+// Simulate decides the activity without and with the draft, with Decide: the
+// same engine and order as the local service.
+func Simulate(current []Policy, draft Policy, in Input, quorum Quorum, rootOnly bool) Simulation {
+	withDraft := append(append(make([]Policy, 0, len(current)+1), current...), draft)
+	s := Simulation{
+		Today:     Decide(current, in, quorum, rootOnly),
+		WithDraft: Decide(withDraft, in, quorum, rootOnly),
+	}
+	switch s.Today.Outcome {
+	case api.OutcomeAllow:
+		s.LocksOut = s.WithDraft.Outcome != api.OutcomeAllow
+	case api.OutcomeRequiresConsensus:
+		s.LocksOut = s.WithDraft.Outcome == api.OutcomeDenyExplicit
+	}
+	return s
+}
+
+// Decider names what decided: "root quorum", "policy 'X'", or "no policy".
+func Decider(d Decision) string {
+	if len(d.Details) == 0 {
+		return "root quorum"
+	}
+	switch d.Outcome {
+	case api.OutcomeDenyExplicit, api.OutcomeAllow, api.OutcomeRequiresConsensus:
+		if l := labels(d.Details, d.Outcome); len(l) > 0 {
+			return strings.Join(l, ", ")
+		}
+		return "root quorum"
+	}
+	return "no policy"
+}
+
+// maxHypothetical bounds how many extra approvals ExplainWith tries: beyond
+// that it says only that more are needed.
+const maxHypothetical = 3
+
+// ExplainWith is Explain, with the waiting line made concrete: for each
+// policy whose consensus is not met yet, how many more approvals among
+// candidates (members who have not voted) would meet it, and from whom —
+// "policy 'Ops approvals' needs 1 more approval (bob or carol)". It asks the
+// policy's own consensus with the extra approvers added, nothing else.
+func ExplainWith(d Decision, in Input, candidates []Approver) Explanation {
+	e := Explain(d)
+	if d.Outcome != api.OutcomeRequiresConsensus || len(d.Details) == 0 {
+		return e
+	}
+	parts := []string{quorumSoFar(d)}
+	for _, pd := range d.Details {
+		if pd.Outcome != api.OutcomeRequiresConsensus {
+			continue
+		}
+		parts = append(parts, "policy "+label(pd.Policy)+" "+needsMore(pd.Policy, in, candidates))
+	}
+	e.Why = "waiting: " + strings.Join(parts, "; or ")
+	return e
+}
+
+// needsMore says how many more approvals from candidates would meet p's
+// consensus: one (naming everyone who could give it), or a few in candidate
+// order, or "needs more approvals" when maxHypothetical do not.
+func needsMore(p Policy, in Input, candidates []Approver) string {
+	met := func(extra []Approver) bool {
+		next := in
+		next.Approvers = append(append([]Approver{}, in.Approvers...), extra...)
+		r, err := p.Compiled.Run(next)
+		return err == nil && r.Condition && r.Consensus
+	}
+	var one []Approver
+	for _, c := range candidates {
+		if met([]Approver{c}) {
+			one = append(one, c)
+		}
+	}
+	if len(one) > 0 {
+		return "needs 1 more approval (" + strings.ReplaceAll(names(one), ", ", " or ") + ")"
+	}
+	var extra []Approver
+	for _, c := range candidates {
+		if len(extra) == maxHypothetical {
+			break
+		}
+		extra = append(extra, c)
+		if met(extra) {
+			return fmt.Sprintf("needs %d more approvals (e.g. %s)", len(extra), names(extra))
+		}
+	}
+	return "needs more approvals to meet its consensus"
+}

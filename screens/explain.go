@@ -1,0 +1,141 @@
+package screens
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// evaluationContext is what explaining an evaluation needs besides the
+// activity: the organization's members (with their tags), its root quorum and
+// its policies, compiled, by id.
+type evaluationContext struct {
+	members  map[string]policy.Approver
+	quorum   api.Quorum
+	policies map[string]policy.Policy
+}
+
+func newEvaluationContext(users []api.User, quorum api.Quorum, records []api.Policy) evaluationContext {
+	compiled, _ := policy.PoliciesOf(records)
+	byID := make(map[string]policy.Policy, len(compiled))
+	for _, p := range compiled {
+		byID[p.ID] = p
+	}
+	return evaluationContext{members: policy.Members(users, quorum), quorum: quorum, policies: byID}
+}
+
+// explained is a stored evaluation in words.
+type explained struct {
+	policy.Explanation
+	// Unknown are policy ids of the stored evaluation the console does not
+	// know (created since the last load): the caller reloads the policies.
+	Unknown []string
+	// Differs is true when the stored per-policy outcomes differ from what
+	// the policies and members give today (a member's tags changed since):
+	// the lines then show what the service stored.
+	Differs bool
+}
+
+// explainEvaluation reproduces a stored evaluation with policy.Decide: the
+// votes up to the evaluation's vote, at the evaluation's time, with the
+// policies the service ran (the ids of the stored outcomes, in its order).
+// The service stores exactly that, so no migration is needed to explain an
+// evaluation after the fact.
+func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluation) explained {
+	var ran []policy.Policy
+	var out explained
+	rejected := false
+	for _, o := range e.PolicyEvaluations {
+		if o.Outcome == api.OutcomeRejected {
+			rejected = true
+			continue
+		}
+		if o.PolicyID == "" {
+			continue
+		}
+		p, ok := ec.policies[o.PolicyID]
+		if !ok {
+			out.Unknown = append(out.Unknown, o.PolicyID)
+			continue
+		}
+		ran = append(ran, p)
+	}
+	in := policy.InputOfActivity(a, ec.members, e.VoteID, e.CreatedAt.Time())
+	d := policy.Decide(ran, in, policy.QuorumOf(ec.quorum), policy.RootOnly(a.Type))
+	out.Explanation = policy.ExplainWith(d, in, ec.notVotedBy(a, e.VoteID))
+	stored := slices.DeleteFunc(slices.Clone(e.PolicyEvaluations), func(o api.PolicyOutcome) bool { return o.PolicyID == "" })
+	if len(out.Unknown) > 0 || !slices.Equal(stored, d.Policies) {
+		// Not reproducible: say so rather than explain something else.
+		out.Differs = true
+		out.Outcome = ""
+		out.Why = "not reproducible: policies or members changed since; the outcomes below are as the service stored them"
+		out.Policies = nil
+		for _, o := range stored {
+			line := policy.PolicyLine{ID: o.PolicyID, Name: ec.policies[o.PolicyID].Name, Outcome: o.Outcome, Shown: o.Outcome}
+			out.Policies = append(out.Policies, line)
+		}
+	}
+	if rejected {
+		out.Outcome = api.OutcomeRejected
+		out.Why = "rejected: " + voteAuthor(a, e.VoteID) + "'s rejection left no way to reach consensus"
+	}
+	return out
+}
+
+// notVotedBy are the members who had not voted on a when vote upTo was cast,
+// by name: who could still approve.
+func (ec evaluationContext) notVotedBy(a api.Activity, upTo string) []policy.Approver {
+	voted := map[string]bool{}
+	for _, v := range a.Votes {
+		voted[v.UserID] = true
+		if v.ID == upTo {
+			break
+		}
+	}
+	var out []policy.Approver
+	for id, m := range ec.members {
+		if !voted[id] {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(x, y policy.Approver) int { return strings.Compare(x.Name+x.ID, y.Name+y.ID) })
+	return out
+}
+
+// voteAuthor is the name of who cast vote id.
+func voteAuthor(a api.Activity, id string) string {
+	for _, v := range a.Votes {
+		if v.ID == id {
+			if v.User.UserName != "" {
+				return v.User.UserName
+			}
+			return api.SanitizeID(v.UserID)
+		}
+	}
+	return "a member"
+}
+
+// policyLabel is how a policy line reads: its name and id, or the id alone.
+func policyLabel(l policy.PolicyLine) string {
+	if l.Name != "" {
+		return "'" + l.Name + "' (" + api.SanitizeID(l.ID) + ")"
+	}
+	return api.SanitizeID(l.ID)
+}
+
+// outcomeStyle colours an outcome: allowed good, denied or failed bad,
+// waiting a warning.
+func outcomeStyle(th *theme.Theme, outcome string) lipgloss.Style {
+	switch outcome {
+	case api.OutcomeAllow:
+		return th.Good
+	case api.OutcomeRequiresConsensus, api.OutcomeRequiresAuthenticators:
+		return th.Warn
+	}
+	return th.Bad
+}

@@ -1,0 +1,334 @@
+package screens
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// simulateLast is the choice of the editor's "simulate over" field that runs
+// the draft over every recent activity.
+const simulateLast = "the last activities loaded"
+
+// policyEditor is the create-policy form, checked on every keystroke, and
+// the draft's simulation.
+type policyEditor struct {
+	form   ui.Form
+	sim    []simRow
+	simErr string
+	simGen int
+	busy   string
+	// recent are the activities "simulate over" offers, in its order after
+	// simulateLast.
+	recent []recentActivity
+	view   string
+	width  int
+	height int
+}
+
+// simRow is one activity decided today and with the draft.
+type simRow struct {
+	id, what         string
+	today, withDraft string // outcomes
+	decider, why     string // who decides with the draft, and why
+	locksOut         bool
+}
+
+type (
+	policySimulatedMsg struct {
+		gen  int
+		rows []simRow
+		err  error
+	}
+	policyCreatedMsg struct {
+		name string
+		act  *api.Activity
+		err  error
+	}
+)
+
+// exprError is a compile error with the column the form marks.
+type exprError struct {
+	msg string
+	col int
+}
+
+func (e exprError) Error() string { return e.msg }
+func (e exprError) Column() int   { return e.col }
+
+// checkExpr compiles one expression of a policy as the service would, and
+// returns its first problem with its position.
+func checkExpr(field, src string) error {
+	var ds []policy.Diagnostic
+	if field == policy.FieldCondition {
+		ds = policy.Check(src, "")
+	} else {
+		ds = policy.Check("", src)
+	}
+	for _, d := range ds {
+		if d.Field != field {
+			continue
+		}
+		col := d.Column
+		if d.Line > 1 { // the field is one line; a later line cannot be marked
+			col = 0
+		}
+		return exprError{msg: fmt.Sprintf("column %d: %s", d.Column, d.Message), col: col}
+	}
+	return nil
+}
+
+// openEditor opens an empty create form.
+func (p *Policies) openEditor() {
+	th := p.c.Theme
+	e := &policyEditor{}
+	highlight := func(s string) string { return highlightExpr(th, s) }
+	e.form = ui.NewForm("New policy (create_policy: the root quorum usually has to approve it)",
+		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: 256},
+		ui.Field{Key: "effect", Label: "Effect", Choices: []string{api.EffectAllow, api.EffectDeny}},
+		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: 4096, Live: true, Highlight: highlight,
+			Placeholder: "e.g. activity.resource == 'POLICY'",
+			Validate:    func(s string) error { return checkExpr(policy.FieldCondition, s) }},
+		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: 4096, Live: true, Highlight: highlight,
+			Placeholder: "e.g. approvers.count() >= 2",
+			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) }},
+		ui.Field{Key: "notes", Label: "Notes", CharLimit: 1024},
+		ui.Field{Key: "over", Label: "Simulate over (ctrl+r)", Choices: []string{simulateLast}},
+	)
+	p.editor = e
+	e.width, e.height = p.width, p.height
+	e.setRecent(p.c, p.data.recent)
+	e.render(p.c, p.width)
+}
+
+// setRecent offers the recent activities to simulate over (they may load
+// after the editor opens).
+func (e *policyEditor) setRecent(c *Common, recent []recentActivity) {
+	over := []string{simulateLast}
+	e.recent = append(e.recent[:0], recent...)
+	for _, ra := range recent {
+		over = append(over, api.SanitizeID(ra.act.ID)+" · "+intentWhat(c, &ra.act))
+	}
+	e.form.SetChoices("over", over)
+	e.render(c, 0)
+}
+
+// render lays out the editor: the form, then the simulation, in the body's
+// size (width 0 keeps the last one).
+func (e *policyEditor) render(c *Common, width int) {
+	th := c.Theme
+	var b strings.Builder
+	if width <= 0 {
+		width = e.width
+	}
+	e.width = width
+	b.WriteString(e.form.View(th, width))
+	b.WriteString("\n\n")
+	b.WriteString(th.Section.Render("Simulation"))
+	b.WriteString(th.Muted.Render(ansi.Truncate("  today → with the draft (current policies + draft, as the service decides)", max(width-10, 1), "…")))
+	b.WriteString("\n")
+	switch {
+	case e.simErr != "":
+		b.WriteString(th.Bad.Render(ui.Clean(e.simErr)) + "\n")
+	case e.sim == nil:
+		b.WriteString(th.Muted.Render("press ctrl+r to run the draft over recent activities") + "\n")
+	case len(e.sim) == 0:
+		b.WriteString(th.Muted.Render("no activity to simulate over") + "\n")
+	}
+	locks := 0
+	for _, r := range e.sim {
+		if r.locksOut {
+			locks++
+		}
+	}
+	if locks > 0 {
+		what := "activities"
+		if locks == 1 {
+			what = "activity"
+		}
+		b.WriteString(th.Bad.Render(fmt.Sprintf("⚠ the draft locks the organization out of %d %s it can do today", locks, what)) + "\n")
+	}
+	// As many lines as the body has room for: lock-outs first, then changes.
+	rows := slices.Clone(e.sim)
+	slices.SortStableFunc(rows, func(x, y simRow) int { return rank(x) - rank(y) })
+	room := max(e.height-strings.Count(b.String(), "\n"), 1)
+	if len(rows) > room {
+		hidden := rows[room-1:]
+		changed := 0
+		for _, r := range hidden {
+			if r.today != r.withDraft {
+				changed++
+			}
+		}
+		rows = rows[:room-1]
+		defer func() {
+			e.view += "\n" + th.Muted.Render(fmt.Sprintf("… %d more activities (%d change); choose one under Simulate over to see it", len(hidden), changed))
+		}()
+	}
+	for _, r := range rows {
+		line := fmt.Sprintf("%s → %s  %s  by %s — %s", shortOutcome(r.today), shortOutcome(r.withDraft), ui.Clean(r.what), ui.Clean(r.decider), ui.Clean(r.why))
+		style := th.Row
+		switch {
+		case r.locksOut:
+			style, line = th.Bad, "⚠ LOCKS OUT  "+line
+		case r.today != r.withDraft:
+			style = th.Warn
+		}
+		b.WriteString(style.Render(ansi.Truncate(line, max(width, 10), "…")) + "\n")
+	}
+	e.view = strings.TrimRight(b.String(), "\n")
+	if lines := strings.Split(e.view, "\n"); e.height > 0 && len(lines) > e.height {
+		// A short window: the form from the top, as much as fits.
+		e.view = strings.Join(lines[:e.height], "\n")
+	}
+}
+
+// rank orders simulation lines: lock-outs, then changes, then the rest.
+func rank(r simRow) int {
+	switch {
+	case r.locksOut:
+		return 0
+	case r.today != r.withDraft:
+		return 1
+	}
+	return 2
+}
+
+func (p *Policies) editorKey(k tea.KeyPressMsg) tea.Cmd {
+	e := p.editor
+	defer func() {
+		if p.editor != nil {
+			p.editor.render(p.c, p.width)
+		}
+	}()
+	if key.Matches(k, p.keys.Simulate) {
+		return p.simulate()
+	}
+	var res ui.FormResult
+	e.form, res = e.form.Update(k)
+	switch res {
+	case ui.Cancelled:
+		p.editor = nil
+	case ui.Submitted:
+		return p.create()
+	}
+	return nil
+}
+
+// simulate runs the draft over the chosen activity, or every recent one, in a
+// command (compiling and deciding is CPU work).
+func (p *Policies) simulate() tea.Cmd {
+	e := p.editor
+	v := e.form.Values()
+	if errs := e.form.Errors(); errs["condition"] != "" || errs["consensus"] != "" {
+		e.simErr = "fix the expressions first: the draft does not compile"
+		return nil
+	}
+	acts := e.recent
+	if v["over"] != simulateLast {
+		for _, ra := range e.recent {
+			if strings.HasPrefix(v["over"], api.SanitizeID(ra.act.ID)+" ·") {
+				acts = []recentActivity{ra}
+			}
+		}
+	}
+	e.simGen++
+	e.busy = "simulating…"
+	gen, data, c := e.simGen, p.data, p.c
+	return func() tea.Msg {
+		draft, err := policy.Compile(v["condition"], v["consensus"])
+		if err != nil {
+			return policySimulatedMsg{gen: gen, err: fmt.Errorf("the draft does not compile: %w", err)}
+		}
+		current, _ := policy.PoliciesOf(data.policies) // the service skips what does not compile, too
+		draftP := policy.Policy{ID: "draft", Name: "draft: " + v["name"], Effect: v["effect"], Compiled: draft}
+		members, quorum := policy.Members(data.users, data.quorum), policy.QuorumOf(data.quorum)
+		rows := make([]simRow, 0, len(acts))
+		for _, ra := range acts {
+			in := policy.InputOfActivity(ra.act, members, "", time.Time{})
+			s := policy.Simulate(current, draftP, in, quorum, policy.RootOnly(ra.act.Type))
+			rows = append(rows, simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), today: s.Today.Outcome,
+				withDraft: s.WithDraft.Outcome, decider: policy.Decider(s.WithDraft), why: policy.Explain(s.WithDraft).Why,
+				locksOut: s.LocksOut})
+		}
+		return policySimulatedMsg{gen: gen, rows: rows}
+	}
+}
+
+// create submits create_policy with the form's values.
+func (p *Policies) create() tea.Cmd {
+	client, err := p.c.submitter()
+	if err != nil {
+		return ui.Toast(err.Error(), true)
+	}
+	v := p.editor.form.Values()
+	params := api.CreatePolicyParams{PolicyName: v["name"], Effect: v["effect"], Condition: v["condition"],
+		Consensus: v["consensus"], Notes: v["notes"]}
+	p.editor.busy = "creating policy…"
+	c := p.c
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		a, err := client.CreatePolicy(ctx, params)
+		if err == nil && a == nil {
+			err = errors.New("the service returned no activity")
+		}
+		return policyCreatedMsg{name: params.PolicyName, act: a, err: err}
+	}
+}
+
+// editorResult applies a simulation or the reply to create_policy.
+func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
+	e := p.editor
+	defer func() {
+		if p.editor != nil {
+			p.editor.render(p.c, p.width)
+		}
+	}()
+	switch msg := msg.(type) {
+	case policySimulatedMsg:
+		if msg.gen != e.simGen {
+			return nil
+		}
+		e.busy = ""
+		e.simErr = ""
+		if msg.err != nil {
+			e.simErr = msg.err.Error()
+			return nil
+		}
+		e.sim = msg.rows
+	case policyCreatedMsg:
+		e.busy = ""
+		if msg.err != nil {
+			// The form stays open with everything typed: nothing is lost.
+			return ui.Toast("create policy: "+errorText(msg.err), true)
+		}
+		p.editor = nil
+		a := msg.act
+		var what string
+		switch a.Status {
+		case api.StatusCompleted:
+			what = "created"
+		case api.StatusConsensusNeeded, api.StatusPending, api.StatusCreated:
+			what = "proposed; it waits for approvals (usually the root quorum)"
+		default:
+			what = "not created: " + shortStatus(a.Status)
+			if a.Failure != nil {
+				what += " (" + a.Failure.Message + ")"
+			}
+		}
+		toast := ui.Toast(fmt.Sprintf("policy \"%s\" %s", ui.Clean(msg.name), ui.Clean(what)), a.Status == api.StatusFailed)
+		return tea.Batch(toast, p.load(), msgCmd(ShowActivityMsg{ID: a.ID, Activity: a}))
+	}
+	return nil
+}

@@ -1,0 +1,264 @@
+package screens
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+	"github.com/vigil-console/vigil/ui"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+func policyColumns() []ui.Column {
+	return []ui.Column{
+		{Title: "NAME", Width: 16, Max: 40, Grow: true},
+		{Title: "EFFECT", Width: 6},
+		{Title: "CONDITION", Width: 16},
+		{Title: "CONSENSUS", Width: 12},
+		{Title: "UPDATED", Width: 7},
+	}
+}
+
+func evaluationColumns() []ui.Column {
+	return []ui.Column{
+		{Title: "AGE", Width: 4},
+		{Title: "WHAT", Width: 16, Max: 36},
+		{Title: "OUTCOME", Width: 18},
+		{Title: "WHY", Width: 20, Grow: true},
+	}
+}
+
+// oneLine squeezes an expression onto one line.
+func oneLine(s string) string {
+	if s == "" {
+		return "(always)"
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func shortOutcome(o string) string {
+	if o == "" {
+		return "?"
+	}
+	return strings.TrimPrefix(o, "OUTCOME_")
+}
+
+// setRows rebuilds the list from the data, for the view showing.
+func (p *Policies) setRows() {
+	now := p.c.Now()
+	if p.evals {
+		p.list.Table.Empty = "no recent activity has been evaluated"
+		var rows []ui.Row
+		for _, ra := range p.data.recent {
+			if ra.last == nil {
+				continue
+			}
+			names := make([]string, 0, len(ra.last.Policies))
+			for _, l := range ra.last.Policies {
+				names = append(names, l.Name, l.Shown)
+			}
+			rows = append(rows, ui.Row{ID: ra.act.ID, Cells: []string{
+				ui.Ago(now, ra.act.CreatedAt.Time()), intentWhat(p.c, &ra.act), shortOutcome(ra.last.Outcome), ra.last.Why,
+			}, Sort: []string{ageSortKey(ra.act.CreatedAt.Time())},
+				Search: ra.last.Outcome + " " + shortType(ra.act.Type) + " " + strings.Join(names, " ")})
+		}
+		p.list.SetRows(rows)
+	} else {
+		p.list.Table.Empty = "no policies — press n to create one"
+		rows := make([]ui.Row, len(p.data.policies))
+		for i, pol := range p.data.policies {
+			rows[i] = ui.Row{ID: pol.PolicyID, Cells: []string{
+				pol.PolicyName, strings.TrimPrefix(pol.Effect, "EFFECT_"), oneLine(pol.Condition), oneLine(pol.Consensus),
+				ui.Ago(now, pol.UpdatedAt.Time()),
+			}, Sort: []string{"", "", "", "", ageSortKey(pol.UpdatedAt.Time())}, Search: pol.Notes + " " + pol.PolicyID}
+		}
+		p.list.SetRows(rows)
+	}
+	p.setPreview()
+}
+
+// setPreview puts the selected row's why (evaluations) or notes under the list.
+func (p *Policies) setPreview() {
+	th := p.c.Theme
+	switch {
+	case p.selectedRecent() != nil:
+		ra := p.selectedRecent()
+		p.list.SetPreview(outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " + ui.Clean(ra.last.Why))
+	case p.selectedPolicy() != nil:
+		pol := p.selectedPolicy()
+		p.list.SetPreview(th.Label.Render("condition ") + highlightExpr(th, oneLine(pol.Condition)))
+	default:
+		p.list.SetPreview("")
+	}
+}
+
+// highlightExpr styles an expression by its tokens (policy.Tokens). Text
+// that cleaning changes (control characters, escape sequences, invisible
+// characters) is shown cleaned and unstyled, in one piece, so that an escaped
+// sequence reads as one visible string.
+func highlightExpr(th *theme.Theme, src string) string {
+	if clean := ui.Clean(src); clean != src {
+		return clean
+	}
+	var b strings.Builder
+	for _, t := range policy.Tokens(src) {
+		text := ui.Clean(t.Text)
+		switch t.Kind {
+		case policy.TokenKeyword:
+			text = th.ExprKeyword.Render(text)
+		case policy.TokenString:
+			text = th.ExprString.Render(text)
+		case policy.TokenNumber:
+			text = th.ExprNumber.Render(text)
+		case policy.TokenIdent:
+			text = th.ExprIdent.Render(text)
+		case policy.TokenOperator:
+			text = th.ExprOperator.Render(text)
+		}
+		b.WriteString(text)
+	}
+	return b.String()
+}
+
+// decided lists the recent activities whose last evaluation this policy
+// decided (allowed, denied, or is waiting on), newest first.
+func (p *Policies) decided(id string) []recentActivity {
+	var out []recentActivity
+	for _, ra := range p.data.recent {
+		if ra.last == nil || len(ra.evals) == 0 {
+			continue
+		}
+		for _, o := range ra.evals[len(ra.evals)-1].PolicyEvaluations {
+			if o.PolicyID == id && (o.Outcome == api.OutcomeAllow || o.Outcome == api.OutcomeDenyExplicit || o.Outcome == api.OutcomeRequiresConsensus) {
+				out = append(out, ra)
+			}
+		}
+	}
+	return out
+}
+
+// renderDetail renders the open policy or evaluation into the pane.
+func (p *Policies) renderDetail() {
+	if !p.list.IsOpen() {
+		return
+	}
+	th := p.c.Theme
+	now := p.c.Now()
+	b := ui.NewDetailBuilder(th)
+	if ra := p.selectedRecent(); ra != nil {
+		b.Field("Activity", api.SanitizeID(ra.act.ID))
+		b.Field("What", intentWhat(p.c, &ra.act))
+		b.Field("Status", shortStatus(ra.act.Status))
+		for i, e := range ra.evals {
+			ex := explainEvaluation(p.data.ctx, ra.act, e)
+			b.Section(fmt.Sprintf("Evaluation %d of %d — %s", i+1, len(ra.evals), fmtTime(now, e.CreatedAt)))
+			writeExplained(b, th, ex)
+		}
+		p.list.SetDetail(b.String())
+		return
+	}
+	pol := p.selectedPolicy()
+	if pol == nil {
+		p.list.SetDetail("")
+		return
+	}
+	b.Field("Name", pol.PolicyName)
+	b.Field("Effect", pol.Effect)
+	b.Field("Policy id", api.SanitizeID(pol.PolicyID))
+	b.Field("Created", fmtTime(now, pol.CreatedAt))
+	b.Field("Updated", fmtTime(now, pol.UpdatedAt))
+	b.Section("Condition")
+	b.Styled(highlightExpr(th, orAlways(pol.Condition)))
+	b.Section("Consensus")
+	b.Styled(highlightExpr(th, orAlways(pol.Consensus)))
+	b.Section("Notes")
+	b.Line(orNone(pol.Notes))
+	ds := p.decided(pol.PolicyID)
+	b.Section(fmt.Sprintf("Recent activities it decided (%d of the last %d)", len(ds), len(p.data.recent)))
+	if len(ds) == 0 {
+		b.Line("none")
+	}
+	for _, ra := range ds {
+		b.Styled(outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " +
+			ui.Clean(intentWhat(p.c, &ra.act)) + th.Muted.Render("  "+ui.Clean(api.SanitizeID(ra.act.ID))+"  "+ui.Ago(now, ra.act.CreatedAt.Time())+" ago"))
+	}
+	p.list.SetDetail(b.String())
+}
+
+// writeExplained writes an explained evaluation: the outcome and why, then a
+// line per policy.
+func writeExplained(b *ui.DetailBuilder, th *theme.Theme, ex explained) {
+	if ex.Differs {
+		b.Styled(th.Muted.Render(ui.Clean(ex.Why)))
+	} else {
+		b.Styled(outcomeStyle(th, ex.Outcome).Render(shortOutcome(ex.Outcome)) + "  " + ui.Clean(ex.Why))
+	}
+	for _, l := range ex.Policies {
+		line := "  " + shortOutcome(l.Shown) + "  " + policyLabel(l)
+		if l.Detail != "" {
+			line += " — " + l.Detail
+		}
+		b.Line(line)
+	}
+}
+
+func orAlways(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "(empty: always true)"
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// View implements Screen.
+func (p *Policies) View() string {
+	th := p.c.Theme
+	if p.editor != nil {
+		return p.editor.view
+	}
+	head := th.Title.Render("Policies") + th.Muted.Render(fmt.Sprintf("  %d", len(p.data.policies)))
+	if p.evals {
+		head = th.Title.Render("Recent evaluations") + th.Muted.Render(fmt.Sprintf("  of the last %d activities  (/ filters by outcome or policy)", len(p.data.recent)))
+	}
+	if p.list.IsOpen() {
+		if pos := p.list.Pane.Position(); pos != "" {
+			head += th.Muted.Render("  (" + pos + ", ↑/↓ scroll)")
+		}
+	} else if s := p.list.SortHelp(); s != "" {
+		head += th.Muted.Render("  " + s)
+	}
+	return ansi.Truncate(head, p.width, "…") + "\n" + p.list.View()
+}
+
+// Keys implements Screen.
+func (p *Policies) Keys() ui.KeyMap { return policiesHelp{p} }
+
+type policiesHelp struct{ p *Policies }
+
+func (h policiesHelp) ShortHelp() []key.Binding {
+	k := h.p.keys
+	l := h.p.list.Keys
+	if h.p.editor != nil {
+		f := h.p.editor.form.Keys
+		return []key.Binding{f.Next, f.Prev, f.Left, k.Simulate, f.Submit, f.Cancel}
+	}
+	if h.p.list.IsOpen() {
+		return []key.Binding{k.Up, k.Down, k.CopyID, l.Back}
+	}
+	return []key.Binding{k.Up, k.Down, l.Open, k.Create, k.Evaluations, l.Sort, k.Refresh}
+}
+
+func (h policiesHelp) FullHelp() [][]key.Binding {
+	k := h.p.keys
+	return fullHelp(h.p.KeyActions(), []key.Binding{k.Up, k.Down}, h.p.list.Pane.KeyBindings()[2:])
+}

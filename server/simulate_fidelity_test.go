@@ -1,0 +1,187 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+	"github.com/vigil-console/vigil/server/servertest"
+)
+
+// serviceOutcome is the final outcome the service decided for an activity,
+// from its status and the per-policy outcomes of its last evaluation.
+func serviceOutcome(a *api.Activity, last api.PolicyEvaluation) string {
+	switch a.Status {
+	case api.StatusCompleted:
+		return api.OutcomeAllow
+	case api.StatusConsensusNeeded, api.StatusPending:
+		return api.OutcomeRequiresConsensus
+	}
+	for _, p := range last.PolicyEvaluations {
+		if p.Outcome == api.OutcomeDenyExplicit {
+			return api.OutcomeDenyExplicit
+		}
+	}
+	return api.OutcomeDenyImplicit
+}
+
+type fidelityCase struct {
+	name      string
+	effect    string
+	condition string
+	consensus string
+	submitter string   // who submits the activity
+	approvers []string // who approves after
+	sci       bool     // a create_smart_contract_interface (no policy today) instead of a create_user_tag
+	want      string   // the outcome with the draft
+}
+
+// TestSimulatorMatchesService: for each draft, an activity is submitted and
+// voted on today; the simulator predicts from its records what the service
+// will decide once the draft exists; then the draft is really created (the
+// root quorum approves it) and the same activity submitted with the same
+// votes. The service's decision and every policy's outcome must equal the
+// prediction.
+func TestSimulatorMatchesService(t *testing.T) {
+	const ops, operatorTag = "{ops}", "{operator}"
+	cases := []fidelityCase{
+		{"deny overrides today's waiting allow", api.EffectDeny, "activity.resource == 'USER'", "", "operator", nil, false, api.OutcomeDenyExplicit},
+		{"allow with consensus met by the requester", api.EffectAllow, "activity.resource == 'USER'", "approvers.any(u, u.id == '{operator-id}')", "operator", nil, false, api.OutcomeAllow},
+		{"one ops approver meets a count of one", api.EffectAllow, "activity.resource == 'USER'", "approvers.filter(u, u.tags.contains('" + ops + "')).count() >= 1", "operator", []string{"bob"}, false, api.OutcomeAllow},
+		{"consensus counts: no ops approver yet", api.EffectAllow, "activity.resource == 'USER'", "approvers.filter(u, u.tags.contains('" + ops + "')).count() >= 1", "operator", nil, false, api.OutcomeRequiresConsensus},
+		{"deny whose consensus is not met does not deny", api.EffectDeny, "activity.resource == 'USER'", "approvers.any(u, u.tags.contains('" + ops + "'))", "operator", nil, false, api.OutcomeRequiresConsensus},
+		{"deny whose consensus is met wins over allow", api.EffectDeny, "activity.resource == 'USER'", "approvers.any(u, u.tags.contains('" + ops + "'))", "operator", []string{"bob"}, false, api.OutcomeDenyExplicit},
+		{"root quorum bypasses a deny", api.EffectDeny, "activity.resource == 'USER'", "approvers.any(u, u.name == 'bob')", "alice", []string{"bob"}, false, api.OutcomeAllow},
+		{"the same deny without the quorum", api.EffectDeny, "activity.resource == 'USER'", "approvers.any(u, u.name == 'bob')", "operator", []string{"bob"}, false, api.OutcomeDenyExplicit},
+		{"expression error in an allow is ignored", api.EffectAllow, "activity.params.absent == 'x'", "", "operator", nil, false, api.OutcomeRequiresConsensus},
+		{"expression error in a deny does not deny", api.EffectDeny, "activity.params.absent == 'x'", "", "operator", nil, false, api.OutcomeRequiresConsensus},
+		{"allow for another resource does not apply", api.EffectAllow, "activity.resource == 'POLICY'", "", "operator", nil, false, api.OutcomeRequiresConsensus},
+		{"tags: every approver tagged operator", api.EffectAllow, "activity.kind == 'CREATE_USER_TAG'", "approvers.all(u, u.tags.contains('" + operatorTag + "'))", "operator", nil, false, api.OutcomeAllow},
+		{"no policy today, an allow makes it pass", api.EffectAllow, "activity.resource == 'SMART_CONTRACT_INTERFACE'", "", "operator", nil, true, api.OutcomeAllow},
+		{"no policy today, a deny that does not match stays implicit", api.EffectDeny, "activity.resource == 'WALLET'", "", "operator", nil, true, api.OutcomeDenyImplicit},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkFidelity(t, i, tc) })
+	}
+}
+
+func checkFidelity(t *testing.T, n int, tc fidelityCase) {
+	ctx := context.Background()
+	d := servertest.StartDemo(t)
+	clients := map[string]*api.Client{}
+	for _, m := range []string{"alice", "bob", "carol", "operator"} {
+		clients[m] = d.Client(m)
+	}
+	reader := clients["alice"]
+	users, err := reader.ListUsers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replace := map[string]string{}
+	for _, u := range users {
+		replace["{"+u.UserName+"-id}"] = u.UserID
+		if u.UserName == "bob" {
+			replace["{ops}"] = u.UserTags[0]
+		}
+		if u.UserName == "operator" {
+			replace["{operator}"] = u.UserTags[0]
+		}
+	}
+	expand := func(s string) string {
+		for k, v := range replace {
+			s = strings.ReplaceAll(s, k, v)
+		}
+		return s
+	}
+	cond, cons := expand(tc.condition), expand(tc.consensus)
+
+	run := func(label string) *api.Activity {
+		t.Helper()
+		var a *api.Activity
+		var err error
+		if tc.sci {
+			a, err = clients[tc.submitter].CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
+				SmartContractAddress: "0x6B175474E89094C44Da98b954EedeAC495271d0F", SmartContractInterface: "[]",
+				Type: "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM", Label: fmt.Sprintf("abi %d %s", n, label)})
+		} else {
+			a, err = clients[tc.submitter].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: fmt.Sprintf("tag-%d-%s", n, label), UserIDs: []string{replace["{operator-id}"]}})
+		}
+		if err != nil {
+			t.Fatalf("submit (%s): %v", label, err)
+		}
+		for _, who := range tc.approvers {
+			if api.IsTerminal(a.Status) {
+				t.Fatalf("%s: the activity ended (%s) before %s could approve; the case's votes must be cast in both runs", label, a.Status, who)
+			}
+			if a, err = clients[who].ApproveActivity(ctx, a.Fingerprint); err != nil {
+				t.Fatalf("%s: %s approves: %v", label, who, err)
+			}
+		}
+		return a
+	}
+
+	// Today, and the simulation over today's activity.
+	today := run("today")
+	recs, err := reader.ListPolicies(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	current, errs := policy.PoliciesOf(recs)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	cfg, err := reader.GetOrganizationConfigs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	draftC, err := policy.Compile(cond, cons)
+	if err != nil {
+		t.Fatalf("draft does not compile: %v", err)
+	}
+	in := policy.InputOfActivity(*today, policy.Members(users, cfg.Quorum), "", time.Time{})
+	sim := policy.Simulate(current, policy.Policy{ID: "draft", Effect: tc.effect, Compiled: draftC}, in,
+		policy.QuorumOf(cfg.Quorum), policy.RootOnly(today.Type))
+	evs, err := reader.GetPolicyEvaluations(ctx, today.ID)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("evaluations of today's activity: %v (%d)", err, len(evs))
+	}
+	if got := serviceOutcome(today, evs[len(evs)-1]); got != sim.Today.Outcome {
+		t.Fatalf("today: the service decided %s, the simulator says %s (%s)", got, sim.Today.Outcome, sim.Today.Reason)
+	}
+	if sim.WithDraft.Outcome != tc.want {
+		t.Errorf("simulator predicts %s (%s), the case expects %s", sim.WithDraft.Outcome, sim.WithDraft.Reason, tc.want)
+	}
+
+	// Really create the draft: alice proposes, bob completes the root quorum.
+	created, err := clients["alice"].CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "draft " + tc.name, Effect: tc.effect, Condition: cond, Consensus: cons})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created, err = clients["bob"].ApproveActivity(ctx, created.Fingerprint); err != nil || created.Status != api.StatusCompleted {
+		t.Fatalf("create the draft: %v (%v)", err, created)
+	}
+	after := run("after")
+	evs, err = reader.GetPolicyEvaluations(ctx, after.ID)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("evaluations of the activity after the draft: %v (%d)", err, len(evs))
+	}
+	last := evs[len(evs)-1]
+	if got := serviceOutcome(after, last); got != sim.WithDraft.Outcome {
+		t.Errorf("with the draft: the service decided %s (%s), the simulator predicted %s (%s)", got, after.Status, sim.WithDraft.Outcome, sim.WithDraft.Reason)
+	}
+	var gotOutcomes, wantOutcomes []string
+	for _, p := range last.PolicyEvaluations {
+		gotOutcomes = append(gotOutcomes, p.Outcome)
+	}
+	for _, p := range sim.WithDraft.Policies {
+		wantOutcomes = append(wantOutcomes, p.Outcome)
+	}
+	if !slices.Equal(gotOutcomes, wantOutcomes) {
+		t.Errorf("per-policy outcomes: service %v, simulator %v", gotOutcomes, wantOutcomes)
+	}
+}
