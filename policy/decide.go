@@ -197,14 +197,8 @@ func (p Policy) verdictOf(r Result, err error) verdict {
 	}
 }
 
-// rootApprovals counts the distinct approvers who are root quorum members: an
+// rootApprovers are the distinct approvers who are root quorum members: an
 // approver is one if marked Root or listed in the quorum.
-func rootApprovals(approvers []Approver, q Quorum) (count int, any bool) {
-	n := len(rootApprovers(approvers, q))
-	return n, n > 0
-}
-
-// rootApprovers are the distinct approvers who are root quorum members.
 func rootApprovers(approvers []Approver, q Quorum) []Approver {
 	seen := make(map[string]bool, len(approvers))
 	var out []Approver
