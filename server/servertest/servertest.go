@@ -18,7 +18,10 @@ type Demo struct {
 	Info    *server.DemoInfo
 	URL     string // base URL of the service API
 	KeysDir string // the members' stamping keys, by member name
-	t       testing.TB
+	// Server is the service itself, for what only its Go API does (rotating the
+	// webhook key, minting demo OIDC tokens, trusting issuers).
+	Server *server.Server
+	t      testing.TB
 }
 
 // StartDemo opens an in-memory local service, serves it on a loopback HTTP
@@ -37,7 +40,7 @@ func StartDemo(t testing.TB) *Demo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Demo{Info: info, URL: ts.URL, KeysDir: keysDir, t: t}
+	return &Demo{Info: info, URL: ts.URL, KeysDir: keysDir, Server: srv, t: t}
 }
 
 // Client returns a client of the demo organization stamped with member's key.
