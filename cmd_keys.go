@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/vigil-console/vigil/keys"
 )
@@ -180,11 +181,25 @@ func keysList(c cli, args []string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSCHEME\tPUBLIC KEY")
+	fmt.Fprintln(tw, "NAME\tSCHEME\tPUBLIC KEY\tEXPIRES")
+	now := time.Now()
 	for _, k := range infos {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name, k.Scheme, displayHex(k.PublicKeyHex))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", k.Name, k.Scheme, displayHex(k.PublicKeyHex), expiryText(k.Expires, now))
 	}
 	return tw.Flush()
+}
+
+// expiryText shows a key's recorded expiry: "-" for none, else the time and
+// how long is left, or that it has expired.
+func expiryText(exp, now time.Time) string {
+	switch {
+	case exp.IsZero():
+		return "-"
+	case !now.Before(exp):
+		return exp.UTC().Format("2006-01-02 15:04Z") + " (expired: log in again)"
+	default:
+		return exp.UTC().Format("2006-01-02 15:04Z") + " (in " + humanDuration(exp.Sub(now).Round(time.Second)) + ")"
+	}
 }
 
 const keysShowUsage = `Usage: vigil keys show [--dir DIR] NAME|ssh-agent:SHA256:…

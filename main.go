@@ -70,6 +70,8 @@ func run(ctx context.Context, c cli, args []string) int {
 		err = cmdMfa(ctx, c, args)
 	case "feature":
 		err = cmdFeature(ctx, c, args)
+	case "login":
+		err = cmdLogin(ctx, c, args)
 	case "webhook":
 		err = cmdWebhook(ctx, c, args)
 	case "user":
@@ -175,6 +177,7 @@ Usage:
   vigil invitation create, tag create, contract create, wallet-account delete,
   vigil oauth2-credential update, tvc-deployment delete, session create-read-only,
   vigil onramp status                                   the remaining operations
+  vigil login oauth --provider-token FILE|-            sign in with an OIDC token; save the API key
   vigil webhook listen|verify|keys                      receive and verify signed webhook deliveries
   vigil version                                         print the version
   vigil help                                            this text
