@@ -72,6 +72,8 @@ func run(ctx context.Context, c cli, args []string) int {
 		err = cmdFeature(ctx, c, args)
 	case "login":
 		err = cmdLogin(ctx, c, args)
+	case "authproxy":
+		err = cmdAuthProxy(ctx, c, args)
 	case "webhook":
 		err = cmdWebhook(ctx, c, args)
 	case "user":
@@ -178,6 +180,7 @@ Usage:
   vigil oauth2-credential update, tvc-deployment delete, session create-read-only,
   vigil onramp status                                   the remaining operations
   vigil login oauth --provider-token FILE|-            sign in with an OIDC token; save the API key
+  vigil authproxy config [--json]                       the auth proxy's login-kit configuration
   vigil webhook listen|verify|keys                      receive and verify signed webhook deliveries
   vigil version                                         print the version
   vigil help                                            this text
