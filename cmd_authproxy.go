@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/vigil-console/vigil/api"
+
+	"github.com/vigil-console/vigil/screens"
 )
 
 const authproxyUsage = `Usage: vigil authproxy config [--json]
@@ -71,57 +69,6 @@ func authproxyConfig(ctx context.Context, c cli, args []string) error {
 	return printWalletKitConfig(c.stdout, p.AuthProxyURL, cfg)
 }
 
-// walletKitFields are the configuration's lines for people, sanitised: the
-// CLI and the console show the same.
-func walletKitFields(cfg *api.WalletKitConfig) []string {
-	providers := make([]string, len(cfg.EnabledProviders))
-	for i, pr := range cfg.EnabledProviders {
-		providers[i] = api.Sanitize(pr)
-	}
-	kv := []string{
-		"organization", api.SanitizeID(cfg.OrganizationID),
-		"providers", orDash(strings.Join(providers, ", ")),
-		"session lifetime", sessionLifetime(cfg.SessionExpirationSeconds),
-	}
-	ids := make([]string, 0, len(cfg.OauthClientIDs))
-	for provider := range cfg.OauthClientIDs {
-		ids = append(ids, provider)
-	}
-	sort.Strings(ids)
-	for _, provider := range ids {
-		kv = append(kv, "oauth client id ("+api.Sanitize(provider)+")", api.Sanitize(cfg.OauthClientIDs[provider]))
-	}
-	kv = append(kv, "redirect url", orDash(api.Sanitize(cfg.OauthRedirectURL)), "otp", otpText(cfg))
-	return kv
-}
-
 func printWalletKitConfig(w io.Writer, proxyURL string, cfg *api.WalletKitConfig) error {
-	return fields(w, append([]string{"auth proxy", api.Sanitize(proxyURL)}, walletKitFields(cfg)...)...)
-}
-
-// sessionLifetime humanizes sessionExpirationSeconds: "15m (900 s)".
-func sessionLifetime(s string) string {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 || n > int64(100*365*24*time.Hour/time.Second) {
-		return "unreadable: " + strconv.Quote(api.Sanitize(s))
-	}
-	return fmt.Sprintf("%s (%d s)", humanDuration(time.Duration(n)*time.Second), n)
-}
-
-func otpText(cfg *api.WalletKitConfig) string {
-	if cfg.OtpLength == "" && cfg.OtpAlphanumeric == nil {
-		return "-"
-	}
-	length := "length not set"
-	if cfg.OtpLength != "" {
-		length = api.Sanitize(cfg.OtpLength) + " characters"
-	}
-	switch {
-	case cfg.OtpAlphanumeric == nil:
-		return length
-	case *cfg.OtpAlphanumeric:
-		return length + ", letters and digits"
-	default:
-		return length + ", digits only"
-	}
+	return fields(w, append([]string{"auth proxy", api.Sanitize(proxyURL)}, screens.LoginKitFields(cfg)...)...)
 }

@@ -86,9 +86,19 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	// Exact strings: the screens escape every server string when they render it
 	// (ui.Clean), the same way wherever it shows, including inside intent JSON;
 	// escaping at decode too would show a zero-width space as \\u200b there.
-	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithUserAgent("vigil/"+version), api.WithExactStrings())
+	opts := []api.Option{api.WithUserAgent("vigil/" + version), api.WithExactStrings()}
+	hasProxy := p.AuthProxyURL != "" && p.AuthProxyConfigID != ""
+	if hasProxy {
+		opts = append(opts, api.WithAuthProxy(p.AuthProxyURL, p.AuthProxyConfigID))
+	}
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+	}
+	// The Organization screen shows the login kit when there is an auth proxy.
+	var loginKit screens.LoginKitSource
+	if hasProxy {
+		loginKit = client.WalletKitConfig
 	}
 	// Read-only mode has no submitter at all: the console holds nothing that can
 	// submit, whatever a screen tries.
@@ -114,6 +124,8 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 		Notify:       p.Notify,
 		SavedFilters: filters,
 		KeyKind:      stamperKindLabel(stamper),
+		LoginKit:     loginKit,
+		AuthProxyURL: p.AuthProxyURL,
 	})
 	if err := root.Rebind(p.Keys); err != nil {
 		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)

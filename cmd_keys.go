@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/keys"
+
+	"github.com/vigil-console/vigil/ui"
 )
 
 const keysUsage = `Usage: vigil keys <command> [flags]
@@ -198,7 +200,7 @@ func expiryText(exp, now time.Time) string {
 	case !now.Before(exp):
 		return exp.UTC().Format("2006-01-02 15:04Z") + " (expired: log in again)"
 	default:
-		return exp.UTC().Format("2006-01-02 15:04Z") + " (in " + humanDuration(exp.Sub(now).Round(time.Second)) + ")"
+		return exp.UTC().Format("2006-01-02 15:04Z") + " (in " + ui.HumanDuration(exp.Sub(now).Round(time.Second)) + ")"
 	}
 }
 

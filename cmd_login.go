@@ -12,6 +12,8 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
+
+	"github.com/vigil-console/vigil/ui"
 )
 
 const loginUsage = `Usage: vigil login oauth --provider-token FILE|- [--name NAME] [--expiration D]
@@ -143,7 +145,7 @@ func loginOAuth(ctx context.Context, c cli, args []string) error {
 		"organization", api.SanitizeID(who.OrganizationID),
 		"api key", api.SanitizeID(res.APIKeyID),
 		"saved as", *name+" ("+privPath+")",
-		"expires", expires.UTC().Format(time.RFC3339)+" (in "+humanDuration(lifetime)+")",
+		"expires", expires.UTC().Format(time.RFC3339)+" (in "+ui.HumanDuration(lifetime)+")",
 		"use it", fmt.Sprintf(`key = %q in a profile of organization %s`, *name, api.SanitizeID(who.OrganizationID)),
 	)
 }

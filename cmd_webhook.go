@@ -13,6 +13,8 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/webhook"
+
+	"github.com/vigil-console/vigil/ui"
 )
 
 const webhookUsage = `Usage: vigil webhook listen|verify|keys
@@ -322,7 +324,7 @@ func webhookKeys(ctx context.Context, c cli, args []string) error {
 	}
 	cache := api.Sanitize(resp.Header.Get("Cache-Control"))
 	if maxAge, ok := cacheMaxAge(resp.Header.Get("Cache-Control")); ok {
-		cache = fmt.Sprintf("%s (%s)", cache, humanDuration(maxAge))
+		cache = fmt.Sprintf("%s (%s)", cache, ui.HumanDuration(maxAge))
 	}
 	if age := resp.Header.Get("Age"); age != "" {
 		cache += ", age " + api.Sanitize(age) + "s"
@@ -355,22 +357,4 @@ func cacheMaxAge(v string) (time.Duration, bool) {
 		}
 	}
 	return 0, false
-}
-
-// humanDuration shows a duration in its largest whole units: 1d, 15m, 1h30m.
-func humanDuration(d time.Duration) string {
-	if d <= 0 {
-		return "0s"
-	}
-	var parts []string
-	for _, u := range []struct {
-		d    time.Duration
-		name string
-	}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}} {
-		if n := d / u.d; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d%s", n, u.name))
-			d -= n * u.d
-		}
-	}
-	return strings.Join(parts, "")
 }
