@@ -136,6 +136,8 @@ type Common struct {
 	LoginKit LoginKitSource
 	// AuthProxyURL is the profile's auth_proxy_url, for display.
 	AuthProxyURL string
+	// Webhooks is the console's webhook listener; nil when it runs none.
+	Webhooks *WebhookFeed
 }
 
 // ReadOnly reports whether the console has no submitter.

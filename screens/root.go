@@ -106,6 +106,8 @@ type Options struct {
 	// LoginKit and AuthProxyURL: the profile's auth proxy (see Common.LoginKit).
 	LoginKit     LoginKitSource
 	AuthProxyURL string
+	// Webhooks feeds the Webhooks screen (see Common.Webhooks).
+	Webhooks *WebhookFeed
 	// KeyKind says in the status bar how the stamping key is held ("file key",
 	// "agent key", "hardware key (agent)"); "" shows nothing.
 	KeyKind string
@@ -117,6 +119,7 @@ func DefaultScreens() []ScreenFactory {
 		func(c *Common) Screen { return NewActivities(c) },
 		func(c *Common) Screen { return NewBootProofs(c) },
 		func(c *Common) Screen { return NewOrganization(c) },
+		func(c *Common) Screen { return NewWebhooks(c) },
 	}
 }
 
@@ -142,7 +145,7 @@ func NewRoot(o Options) *Root {
 	}
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
-		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL}
+		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
