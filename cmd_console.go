@@ -62,7 +62,13 @@ func cmdConsole(ctx context.Context, c cli, args []string) error {
 		return err
 	}
 	defer closeLog()
-	root, err := consoleModel(p, *readOnly, c.getenv, logger)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	feed, err := consoleWebhookFeed(ctx, p, logger)
+	if err != nil {
+		return err
+	}
+	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, feed)
 	if err != nil {
 		return err
 	}
@@ -72,6 +78,12 @@ func cmdConsole(ctx context.Context, c cli, args []string) error {
 // consoleModel builds the console for a profile: its stamper, client, read-only
 // wrapper and theme.
 func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger) (*screens.Root, error) {
+	return consoleModelWith(p, readOnly, getenv, logger, nil)
+}
+
+// consoleModelWith is consoleModel with the deliveries of the console's
+// webhook listener (nil: none) for the Webhooks screen.
+func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger, feed *screens.WebhookFeed) (*screens.Root, error) {
 	if _, ok := theme.AccentColor(p.Color); p.Color != "" && !ok {
 		return nil, fmt.Errorf("profile %q: color %q is not a colour: use a name (red, green, yellow, blue, magenta, cyan, orange, purple, pink), an ANSI number 0-255 or #rrggbb", p.Name, p.Color)
 	}
@@ -125,6 +137,7 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 		SavedFilters: filters,
 		KeyKind:      stamperKindLabel(stamper),
 		LoginKit:     loginKit,
+		Webhooks:     feed,
 		AuthProxyURL: p.AuthProxyURL,
 	})
 	if err := root.Rebind(p.Keys); err != nil {

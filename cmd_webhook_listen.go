@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/screens"
 	"github.com/vigil-console/vigil/webhook"
 )
 
@@ -67,33 +69,45 @@ func webhookListen(ctx context.Context, c cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
+	report := func(r deliveryReport) { r.write(c.stdout, conn.json) }
+	ln, serve, err := startWebhookListener(*addr, base, *maxAge, *saveDir, report)
 	if err != nil {
-		return fmt.Errorf("webhook listen on %s: %w", *addr, err)
+		return err
+	}
+	fmt.Fprintf(c.stderr, "listening for webhook deliveries on http://%s/ (keys from %s)\n", ln.Addr(), base+api.JWKSPath)
+	return serve(ctx)
+}
+
+// startWebhookListener listens on addr for deliveries verified against the
+// JWKS of base; report is called for each, one at a time. serve runs until
+// ctx ends. `vigil webhook listen` and the console's webhook_listen use it.
+func startWebhookListener(addr, base string, maxAge time.Duration, saveDir string, report func(deliveryReport)) (net.Listener, func(context.Context) error, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("webhook listen on %s: %w", addr, err)
 	}
 	l := &listener{
 		keys:    webhook.NewJWKSCache(base+api.JWKSPath, nil, nil),
-		maxAge:  *maxAge,
-		saveDir: *saveDir,
+		maxAge:  maxAge,
+		saveDir: saveDir,
 		seen:    map[string]time.Time{},
-		report: func(r deliveryReport) {
-			// One writer at a time: lines never interleave.
-			r.write(c.stdout, conn.json)
-		},
+		report:  report,
 	}
 	srv := &http.Server{Handler: l, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute}
-	fmt.Fprintf(c.stderr, "listening for webhook deliveries on http://%s/ (keys from %s)\n", ln.Addr(), base+api.JWKSPath)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case <-ctx.Done():
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shut)
-		return nil
-	case err := <-errc:
-		return fmt.Errorf("webhook listen: %w", err)
+	serve := func(ctx context.Context) error {
+		errc := make(chan error, 1)
+		go func() { errc <- srv.Serve(ln) }()
+		select {
+		case <-ctx.Done():
+			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			srv.Shutdown(shut)
+			return nil
+		case err := <-errc:
+			return fmt.Errorf("webhook listen: %w", err)
+		}
 	}
+	return ln, serve, nil
 }
 
 // listener verifies deliveries as they arrive.
@@ -201,4 +215,49 @@ func (l *listener) save(n int, eventID string, h http.Header, body []byte) (stri
 		return "", err
 	}
 	return base, nil
+}
+
+// consoleWebhookFeed starts the profile's webhook_listen listener for the
+// console's Webhooks screen (nil when the profile has none); it stops with
+// ctx. Deliveries are answered as 'vigil webhook listen' answers them and
+// logged; none is printed, the console owns the terminal.
+func consoleWebhookFeed(ctx context.Context, p Profile, logger *slog.Logger) (*screens.WebhookFeed, error) {
+	if p.WebhookListen == "" {
+		return nil, nil
+	}
+	if p.BaseURL == "" {
+		return nil, fmt.Errorf("profile %q: webhook_listen needs base_url, where the webhook keys are published", p.Name)
+	}
+	ch := make(chan screens.WebhookDelivery, 256)
+	var mu sync.Mutex
+	closed := false
+	report := func(r deliveryReport) {
+		d := screens.WebhookDelivery{At: time.Now(), Verified: r.Verified, EventID: r.EventID, KeyID: r.KeyID,
+			OrganizationID: r.OrganizationID, ActivityID: r.ActivityID, Type: r.Type, Status: r.Status, Reason: r.Reason}
+		logger.Info("webhook delivery", "verified", r.Verified, "event", r.EventID, "kid", r.KeyID, "reason", r.Reason)
+		mu.Lock()
+		defer mu.Unlock()
+		if closed {
+			return
+		}
+		select {
+		case ch <- d:
+		default:
+			logger.Warn("webhook delivery not shown: the console is behind", "event", r.EventID)
+		}
+	}
+	ln, serve, err := startWebhookListener(p.WebhookListen, strings.TrimRight(p.BaseURL, "/"), webhook.DefaultMaxAge, "", report)
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: webhook_listen: %w", p.Name, err)
+	}
+	go func() {
+		if err := serve(ctx); err != nil {
+			logger.Error("webhook listener stopped", "err", err)
+		}
+		mu.Lock()
+		closed = true
+		close(ch)
+		mu.Unlock()
+	}()
+	return &screens.WebhookFeed{Addr: ln.Addr().String(), Deliveries: ch}, nil
 }

@@ -247,3 +247,41 @@ func TestWebhookListenVerifiesServiceDeliveriesEndToEnd(t *testing.T) {
 		t.Errorf("saved body mode: %v %v", info, err)
 	}
 }
+
+// A profile's webhook_listen feeds the console's Webhooks screen with the
+// local service's deliveries, verified.
+func TestConsoleWebhookFeedReceivesVerifiedDeliveries(t *testing.T) {
+	e := newVerbEnv(t)
+	p, err := loadProfile(cli{getenv: func(string) string { return "" }}, e.config, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.WebhookListen = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	feed, err := consoleWebhookFeed(ctx, p, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, o, errOut := e.run("", "feature", "set", "--value", "http://"+feed.Addr+"/", "webhook")
+	wantExit(t, "feature set webhook", code, 0, o, errOut)
+	code, o, errOut = e.run("", "activity", "approve", "--yes", "--profile", "carol", activityIDFrom(t, o))
+	wantExit(t, "approve", code, 0, o, errOut)
+	code, o, errOut = e.run("", "tag", "create", "--name", "fed", e.userID("bob"))
+	wantExit(t, "tag create", code, 0, o, errOut)
+	id := activityIDFrom(t, o)
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case d := <-feed.Deliveries:
+			if !d.Verified {
+				t.Fatalf("a genuine delivery was refused: %+v", d)
+			}
+			if d.ActivityID == id {
+				return
+			}
+		case <-timeout:
+			t.Fatal("no delivery of the new activity reached the feed")
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -42,9 +43,10 @@ type Profile struct {
 	ExpectedPCRs          map[string]map[string]string `toml:"expected_pcrs"` // app -> PCR index -> hex
 	AllowedManifestHashes []string                     `toml:"allowed_manifest_hashes"`
 	TLSFetcherPublicKey   string                       `toml:"tls_fetcher_public_key"`
-	Mouse                 *bool                        `toml:"mouse"`  // nil = on
-	Notify                bool                         `toml:"notify"` // desktop notification when an activity waits for your vote
-	Keys                  map[string][]string          `toml:"keys"`   // action -> keys, rebinding the console's keys
+	Mouse                 *bool                        `toml:"mouse"`          // nil = on
+	Notify                bool                         `toml:"notify"`         // desktop notification when an activity waits for your vote
+	Keys                  map[string][]string          `toml:"keys"`           // action -> keys, rebinding the console's keys
+	WebhookListen         string                       `toml:"webhook_listen"` // HOST:PORT the console receives webhook deliveries on
 	// Filters are named filters of the All view: name -> statuses and types.
 	Filters map[string]savedFilter `toml:"filters"`
 }
@@ -230,6 +232,11 @@ func checkProfile(p *Profile, name, dir string) *configError {
 	}
 	if err := checkServiceURL(p.AuthProxyURL); err != nil {
 		return bad("auth_proxy_url", "%v", err)
+	}
+	if p.WebhookListen != "" {
+		if _, _, err := net.SplitHostPort(p.WebhookListen); err != nil {
+			return bad("webhook_listen", "%q is not HOST:PORT (e.g. 127.0.0.1:8430): %v", p.WebhookListen, err)
+		}
 	}
 	if strings.ContainsFunc(p.OrganizationID, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) }) {
 		return bad("organization_id", "%q contains spaces or control characters", p.OrganizationID)
