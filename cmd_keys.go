@@ -239,6 +239,9 @@ func keysShow(c cli, args []string) error {
 		return err
 	}
 	printKeyDetails(c.stdout, store, info.Name, info.Scheme, displayHex(info.PublicKeyHex), keys.CredentialTypeOfScheme(info.Scheme))
+	if !info.Expires.IsZero() {
+		fmt.Fprintf(c.stdout, "expires: %s\n", expiryText(info.Expires, time.Now()))
+	}
 	if fi, err := os.Stat(info.PrivatePath); err == nil && fi.Mode().Perm()&0o077 != 0 {
 		fmt.Fprintf(c.stdout, "\nWarning: %s is accessible by group or others (mode %04o) and will be refused; run: chmod 600 %s\n", info.PrivatePath, fi.Mode().Perm(), info.PrivatePath)
 	}
