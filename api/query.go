@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -285,17 +286,29 @@ func (c *Client) GetUser(ctx context.Context, userID string) (*User, error) {
 // (WithAuthProxy). It is authenticated by the configuration id header only: the
 // body is {} and it carries no stamp.
 func (c *Client) WalletKitConfig(ctx context.Context) (*WalletKitConfig, error) {
-	const op = "auth_proxy/wallet_kit_config"
-	if c.authProxyURL == "" {
-		return nil, fmt.Errorf("%s: no auth proxy configured; set its URL and configuration id in the profile", op)
-	}
 	var r WalletKitConfig
-	err := c.do(ctx, call{op: op, method: "POST", url: c.authProxyURL + WalletKitConfigPath, body: []byte("{}"),
-		retry: true, headers: map[string]string{AuthProxyConfigIDHeader: c.authProxyConfigID}}, &r)
-	if err != nil {
+	if err := c.walletKitConfig(ctx, &r); err != nil {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// WalletKitConfigRaw is WalletKitConfig returning the reply undecoded.
+func (c *Client) WalletKitConfigRaw(ctx context.Context) (json.RawMessage, error) {
+	var raw json.RawMessage
+	if err := c.walletKitConfig(ctx, &raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+func (c *Client) walletKitConfig(ctx context.Context, out any) error {
+	const op = "auth_proxy/wallet_kit_config"
+	if c.authProxyURL == "" {
+		return fmt.Errorf("%s: no auth proxy configured; set auth_proxy_url and auth_proxy_config_id in the profile", op)
+	}
+	return c.do(ctx, call{op: op, method: "POST", url: c.authProxyURL + WalletKitConfigPath, body: []byte("{}"),
+		retry: true, headers: map[string]string{AuthProxyConfigIDHeader: c.authProxyConfigID}}, out)
 }
 
 // WebhookJWKS fetches the webhook verification keys (GET, no authentication).

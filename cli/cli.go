@@ -76,6 +76,12 @@ func run(ctx context.Context, c proc, args []string) int {
 		err = cmdMfa(ctx, c, args)
 	case "feature":
 		err = cmdFeature(ctx, c, args)
+	case "login":
+		err = cmdLogin(ctx, c, args)
+	case "authproxy":
+		err = cmdAuthProxy(ctx, c, args)
+	case "webhook":
+		err = cmdWebhook(ctx, c, args)
 	case "user":
 		err = cmdUser(ctx, c, args)
 	case "apikey":
@@ -179,6 +185,9 @@ Usage:
   vigil invitation create, tag create, contract create, wallet-account delete,
   vigil oauth2-credential update, tvc-deployment delete, session create-read-only,
   vigil onramp status                                   the remaining operations
+  vigil login oauth --provider-token FILE|-            sign in with an OIDC token; save the API key
+  vigil authproxy config [--json]                       the auth proxy's login-kit configuration
+  vigil webhook listen|verify|keys                      receive and verify signed webhook deliveries
   vigil version                                         print the version
   vigil help                                            this text
 

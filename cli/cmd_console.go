@@ -62,7 +62,13 @@ func cmdConsole(ctx context.Context, c proc, args []string) error {
 		return err
 	}
 	defer closeLog()
-	root, err := consoleModel(p, *readOnly, c.getenv, logger)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	feed, err := consoleWebhookFeed(ctx, p, logger)
+	if err != nil {
+		return err
+	}
+	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, feed)
 	if err != nil {
 		return err
 	}
@@ -72,6 +78,12 @@ func cmdConsole(ctx context.Context, c proc, args []string) error {
 // consoleModel builds the console for a profile: its stamper, client, read-only
 // wrapper and theme.
 func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger) (*screens.Root, error) {
+	return consoleModelWith(p, readOnly, getenv, logger, nil)
+}
+
+// consoleModelWith is consoleModel with the deliveries of the console's
+// webhook listener (nil: none) for the Webhooks screen.
+func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger, feed *screens.WebhookFeed) (*screens.Root, error) {
 	if _, ok := theme.AccentColor(p.Color); p.Color != "" && !ok {
 		return nil, fmt.Errorf("profile %q: color %q is not a colour: use a name (red, green, yellow, blue, magenta, cyan, orange, purple, pink), an ANSI number 0-255 or #rrggbb", p.Name, p.Color)
 	}
@@ -86,9 +98,19 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 	// Exact strings: the screens escape every server string when they render it
 	// (ui.Clean), the same way wherever it shows, including inside intent JSON;
 	// escaping at decode too would show a zero-width space as \\u200b there.
-	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, api.WithUserAgent("vigil/"+version), api.WithExactStrings())
+	opts := []api.Option{api.WithUserAgent("vigil/" + version), api.WithExactStrings()}
+	hasProxy := p.AuthProxyURL != "" && p.AuthProxyConfigID != ""
+	if hasProxy {
+		opts = append(opts, api.WithAuthProxy(p.AuthProxyURL, p.AuthProxyConfigID))
+	}
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+	}
+	// The Organization screen shows the login kit when there is an auth proxy.
+	var loginKit screens.LoginKitSource
+	if hasProxy {
+		loginKit = client.WalletKitConfig
 	}
 	// Read-only mode has no submitter at all: the console holds nothing that can
 	// submit, whatever a screen tries.
@@ -114,6 +136,9 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 		Notify:       p.Notify,
 		SavedFilters: filters,
 		KeyKind:      stamperKindLabel(stamper),
+		LoginKit:     loginKit,
+		Webhooks:     feed,
+		AuthProxyURL: p.AuthProxyURL,
 	})
 	if err := root.Rebind(p.Keys); err != nil {
 		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)

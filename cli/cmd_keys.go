@@ -10,8 +10,11 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/vigil-console/vigil/keys"
+
+	"github.com/vigil-console/vigil/ui"
 )
 
 const keysUsage = `Usage: vigil keys <command> [flags]
@@ -180,11 +183,25 @@ func keysList(c proc, args []string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSCHEME\tPUBLIC KEY")
+	fmt.Fprintln(tw, "NAME\tSCHEME\tPUBLIC KEY\tEXPIRES")
+	now := time.Now()
 	for _, k := range infos {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name, k.Scheme, displayHex(k.PublicKeyHex))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", k.Name, k.Scheme, displayHex(k.PublicKeyHex), expiryText(k.Expires, now))
 	}
 	return tw.Flush()
+}
+
+// expiryText shows a key's recorded expiry: "-" for none, else the time and
+// how long is left, or that it has expired.
+func expiryText(exp, now time.Time) string {
+	switch {
+	case exp.IsZero():
+		return "-"
+	case !now.Before(exp):
+		return exp.UTC().Format("2006-01-02 15:04Z") + " (expired: log in again)"
+	default:
+		return exp.UTC().Format("2006-01-02 15:04Z") + " (in " + ui.HumanDuration(exp.Sub(now).Round(time.Second)) + ")"
+	}
 }
 
 const keysShowUsage = `Usage: vigil keys show [--dir DIR] NAME|ssh-agent:SHA256:…
@@ -222,6 +239,9 @@ func keysShow(c proc, args []string) error {
 		return err
 	}
 	printKeyDetails(c.stdout, store, info.Name, info.Scheme, displayHex(info.PublicKeyHex), keys.CredentialTypeOfScheme(info.Scheme))
+	if !info.Expires.IsZero() {
+		fmt.Fprintf(c.stdout, "expires: %s\n", expiryText(info.Expires, time.Now()))
+	}
 	if fi, err := os.Stat(info.PrivatePath); err == nil && fi.Mode().Perm()&0o077 != 0 {
 		fmt.Fprintf(c.stdout, "\nWarning: %s is accessible by group or others (mode %04o) and will be refused; run: chmod 600 %s\n", info.PrivatePath, fi.Mode().Perm(), info.PrivatePath)
 	}

@@ -21,7 +21,8 @@ import (
 )
 
 const serveUsage = `Usage: vigil serve [--addr HOST:PORT] [--auth-proxy-addr HOST:PORT] [--data DIR] [--demo]
-                   [--webhook-key-rotation DURATION]
+                   [--webhook-key-rotation DURATION] [--oidc-org ID]
+                   [--trust-oidc-issuer ISSUER,AUDIENCE=JWKS_FILE]… [--link-oidc-subject ISSUER,SUBJECT=USER]…
 
 Runs the local activity/query service (SPEC.md) on HTTP: stamped submits and
 queries under /public/v1/, the webhook JWKS, and the auth proxy on its own
@@ -37,10 +38,19 @@ With --webhook-key-rotation, a fresh webhook signing key takes over every
 DURATION (e.g. 24h); the previous key stays in the JWKS until the deliveries
 signed with it are done. 0 (the default) never rotates.
 
+The oauth operation accepts tokens of the service's own OIDC issuer; with
+--trust-oidc-issuer ISSUER,AUDIENCE=JWKS_FILE an organization (--oidc-org, or
+the demo's) also accepts tokens of ISSUER whose aud is AUDIENCE, signed by a
+key of the JWKS file (the provider's jwks_uri, saved). --link-oidc-subject
+ISSUER,SUBJECT=USER makes a token with that subject sign in as USER (ISSUER
+'local' for the service's own). Both are kept in DIR and may be repeated.
+
 Examples:
   vigil serve --demo
   vigil serve --data /tmp/vigil --addr 127.0.0.1:9000
   vigil serve --webhook-key-rotation 24h
+  vigil serve --demo --trust-oidc-issuer https://accounts.example.com,CLIENT_ID=jwks.json \
+              --link-oidc-subject https://accounts.example.com,1170042=carol
   vigil --config ~/.local/share/vigil/server/config.toml --profile bob
 
 Flags:
@@ -53,7 +63,13 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	data := fs.String("data", "", "data directory (default $XDG_DATA_HOME/vigil/server, else ~/.local/share/vigil/server)")
 	demo := fs.Bool("demo", false, "seed the demo organization on first start and write DIR/config.toml")
 	rotation := fs.Duration("webhook-key-rotation", 0, "rotate the webhook signing key this often (e.g. 24h); 0 never rotates")
+	var oidc oidcTrustFlags
+	oidc.register(fs)
 	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	issuers, err := oidc.parseIssuers()
+	if err != nil {
 		return err
 	}
 	if *rotation < 0 {
@@ -94,6 +110,11 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 		return fmt.Errorf("open the service's data in %s: %w", dir, err)
 	}
 	defer srv.Close()
+	if oidc.any() {
+		if err := oidc.apply(ctx, srv, issuers, info); err != nil {
+			return err
+		}
+	}
 	if *rotation > 0 {
 		rotateCtx, stopRotating := context.WithCancel(ctx)
 		done := make(chan struct{})

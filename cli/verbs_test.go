@@ -128,6 +128,7 @@ func TestEveryVerbHasHelpWithExamples(t *testing.T) {
 		{"user", "list"}, {"user", "get"}, {"apikey", "get"}, {"apikey", "delete"},
 		{"invitation", "create"}, {"tag", "create"}, {"contract", "create"}, {"wallet-account", "delete"},
 		{"oauth2-credential", "update"}, {"tvc-deployment", "delete"}, {"session", "create-read-only"}, {"onramp", "status"},
+		{"webhook", "listen"}, {"webhook", "verify"}, {"webhook", "keys"}, {"login", "oauth"}, {"authproxy", "config"},
 	}
 	for _, v := range verbs {
 		code, out, errOut := runVigil(t, nil, "", append(v, "-h")...)
@@ -139,7 +140,7 @@ func TestEveryVerbHasHelpWithExamples(t *testing.T) {
 			t.Errorf("vigil %s -h does not list --profile:\n%s", name, out)
 		}
 	}
-	for _, group := range []string{"activity", "policy", "mfa", "feature", "user", "apikey", "invitation"} {
+	for _, group := range []string{"activity", "policy", "mfa", "feature", "user", "apikey", "invitation", "webhook", "login", "authproxy"} {
 		if code, out, _ := runVigil(t, nil, "", group, "-h"); code != 0 || !strings.Contains(out, "Usage:") {
 			t.Errorf("vigil %s -h: exit %d\n%s", group, code, out)
 		}

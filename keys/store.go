@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Store keeps keys as files in Dir, one set per key name:
@@ -29,6 +30,7 @@ type KeyInfo struct {
 	PublicKeyHex string
 	PrivatePath  string
 	PublicPath   string
+	Expires      time.Time // when the service stops accepting it; zero: no recorded expiry
 }
 
 // DefaultDir is $XDG_CONFIG_HOME/vigil/keys, or $HOME/.config/vigil/keys.
@@ -147,6 +149,9 @@ func (s Store) Load(name string) (*Key, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
+	if err := s.checkExpiry(name, time.Now()); err != nil {
+		return nil, err
+	}
 	privPath, pubPath, _ := s.Paths(name)
 	fi, err := os.Stat(privPath)
 	if err != nil {
@@ -244,7 +249,11 @@ func (s Store) Info(name string) (KeyInfo, error) {
 	if err != nil {
 		return KeyInfo{}, err
 	}
-	info := KeyInfo{Name: name, Scheme: scheme, PrivatePath: privPath, PublicPath: pubPath}
+	expires, err := s.Expiry(name)
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	info := KeyInfo{Name: name, Scheme: scheme, PrivatePath: privPath, PublicPath: pubPath, Expires: expires}
 	b, err := readSmall(pubPath)
 	switch {
 	case err == nil:

@@ -1,10 +1,12 @@
 package keys
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestStoreGenerateLoadList(t *testing.T) {
@@ -160,5 +162,44 @@ func TestDefaultDir(t *testing.T) {
 	env["XDG_CONFIG_HOME"] = "/x"
 	if got := DefaultDir(get); got != "/x/vigil/keys" {
 		t.Errorf("DefaultDir with XDG = %s", got)
+	}
+}
+
+func TestImportExpiringRecordsAndEnforcesExpiry(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	k, err := Generate(SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour).Truncate(time.Second)
+	if _, err := s.ImportExpiring("live", SchemeP256, k.PrivateKeyHex(), later); err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info("live")
+	if err != nil || !info.Expires.Equal(later) {
+		t.Fatalf("Info: %v, expires %v, want %v", err, info.Expires, later)
+	}
+	if _, err := s.Load("live"); err != nil {
+		t.Fatalf("a key before its expiry: %v", err)
+	}
+	if _, err := s.ImportExpiring("live", SchemeP256, k.PrivateKeyHex(), later); err == nil {
+		t.Fatal("ImportExpiring overwrote a key")
+	}
+	if _, err := s.ImportExpiring("gone", SchemeP256, k.PrivateKeyHex(), time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Load("gone")
+	if !errors.Is(err, ErrKeyExpired) || !strings.Contains(err.Error(), "log in again") {
+		t.Fatalf("an expired key: %v", err)
+	}
+	if _, err := s.Info("gone"); err != nil {
+		t.Fatalf("an expired key is still listed: %v", err)
+	}
+	plain, _ := s.Info("live")
+	if _, err := s.Generate("plain", SchemeP256); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := s.Info("plain"); !info.Expires.IsZero() || plain.Expires.IsZero() {
+		t.Fatalf("expiry of a generated key: %v", info.Expires)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -46,9 +47,10 @@ type Profile struct {
 	ExpectedPCRs          map[string]map[string]string `toml:"expected_pcrs"` // app -> PCR index -> hex
 	AllowedManifestHashes []string                     `toml:"allowed_manifest_hashes"`
 	TLSFetcherPublicKey   string                       `toml:"tls_fetcher_public_key"`
-	Mouse                 *bool                        `toml:"mouse"`  // nil = on
-	Notify                bool                         `toml:"notify"` // desktop notification when an activity waits for your vote
-	Keys                  map[string][]string          `toml:"keys"`   // action -> keys, rebinding the console's keys
+	Mouse                 *bool                        `toml:"mouse"`          // nil = on
+	Notify                bool                         `toml:"notify"`         // desktop notification when an activity waits for your vote
+	Keys                  map[string][]string          `toml:"keys"`           // action -> keys, rebinding the console's keys
+	WebhookListen         string                       `toml:"webhook_listen"` // HOST:PORT the console receives webhook deliveries on
 	// Filters are named filters of the All view: name -> statuses and types.
 	Filters map[string]Filter `toml:"filters"`
 }
@@ -208,7 +210,7 @@ func Load(path string, checks Checks) (*Config, error) {
 var tomlErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // profileKeyList names the keys a profile takes, for the unknown-key error.
-const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, notify, keys, filters"
+const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, notify, keys, filters, webhook_listen"
 
 func (c *Config) profileNames() []string {
 	names := make([]string, 0, len(c.Profiles))
@@ -237,6 +239,11 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	}
 	if err := checkServiceURL(p.AuthProxyURL); err != nil {
 		return bad("auth_proxy_url", "%v", err)
+	}
+	if p.WebhookListen != "" {
+		if _, _, err := net.SplitHostPort(p.WebhookListen); err != nil {
+			return bad("webhook_listen", "%q is not HOST:PORT (e.g. 127.0.0.1:8430): %v", p.WebhookListen, err)
+		}
 	}
 	if strings.ContainsFunc(p.OrganizationID, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) }) {
 		return bad("organization_id", "%q contains spaces or control characters", p.OrganizationID)

@@ -131,6 +131,13 @@ type Common struct {
 	Notify bool
 	// SavedFilters are the profile's named filters of the All view.
 	SavedFilters []SavedFilter
+	// LoginKit fetches the auth proxy's login-kit configuration, shown on the
+	// Organization screen; nil when the profile has no auth proxy.
+	LoginKit LoginKitSource
+	// AuthProxyURL is the profile's auth_proxy_url, for display.
+	AuthProxyURL string
+	// Webhooks is the console's webhook listener; nil when it runs none.
+	Webhooks *WebhookFeed
 }
 
 // ReadOnly reports whether the console has no submitter.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -281,8 +282,19 @@ func (h *harness) send(msg tea.Msg) {
 	h.run(cmd)
 }
 
+// key presses s; "@Title" presses the number key of the screen with that
+// title, so tests do not change when a tab is added before it.
 func (h *harness) key(s string) {
 	h.t.Helper()
+	if title, ok := strings.CutPrefix(s, "@"); ok && title != "" {
+		for i, sc := range h.root.screens {
+			if sc.Title() == title {
+				h.send(keyPress(strconv.Itoa(i + 1)))
+				return
+			}
+		}
+		h.t.Fatalf("no screen titled %q", title)
+	}
 	h.send(keyPress(s))
 }
 

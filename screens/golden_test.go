@@ -49,20 +49,20 @@ func TestGoldenViews(t *testing.T) {
 		{"filter", []string{"/", "b", "o", "b"}},
 		{"help", []string{"?"}},
 		{"all", []string{"v"}},
-		{"organization", []string{"3"}},
+		{"organization", []string{"@Organization"}},
 		{"palette", []string{":"}},
 		{"palette-filtered", []string{":", "r", "e", "f"}},
 		{"messages", []string{"x", "y", "m"}},
 		{"status-picker", []string{"v", "s", "c", "o", "space"}},
 		{"all-filtered", []string{"v", "s", "r", "e", "j", "space", "enter", "O"}},
-		{"boot-proofs", []string{"2"}},
-		{"policies", []string{"4"}},
-		{"policy-detail", []string{"4", "enter"}},
-		{"policy-evaluations", []string{"4", "e"}},
+		{"boot-proofs", []string{"@Boot proofs"}},
+		{"policies", []string{"@Policies"}},
+		{"policy-detail", []string{"@Policies", "enter"}},
+		{"policy-evaluations", []string{"@Policies", "e"}},
 		// The editor with a draft that does not compile yet: the caret marks the column.
 		// A draft that denies everything, simulated: what it would lock out.
-		{"policy-simulation", []string{"4", "n", "D", "tab", "right", "ctrl+r"}},
-		{"policy-editor", []string{"4", "n", "O", "p", "s", "tab", "right", "tab", "a", "c", "t", "i", "v", "i", "t", "y", ".", "r", "e", "s", "o", "u", "r", "c", "e", " ", "=", "=", " ", "1"}},
+		{"policy-simulation", []string{"@Policies", "n", "D", "tab", "right", "ctrl+r"}},
+		{"policy-editor", []string{"@Policies", "n", "O", "p", "s", "tab", "right", "tab", "a", "c", "t", "i", "v", "i", "t", "y", ".", "r", "e", "s", "o", "u", "r", "c", "e", " ", "=", "=", " ", "1"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, v := range views {

@@ -21,12 +21,16 @@ type Organization struct {
 	loading bool
 	err     string
 	width   int
+	// The auth proxy's login-kit configuration, when the profile has one.
+	kit        *api.WalletKitConfig
+	kitErr     string
+	kitLoading bool
 }
 
 // NewOrganization builds the screen; it shows what the root model loaded at start.
 func NewOrganization(c *Common) *Organization {
 	o := &Organization{c: c, pane: ui.NewDetail(c.Theme), loading: true,
-		keys: newOrganizationKeys()}
+		keys: newOrganizationKeys(), kitLoading: c.LoginKit != nil}
 	o.render()
 	return o
 }
@@ -40,8 +44,9 @@ func (o *Organization) SetSize(width, height int) {
 // Title implements Screen.
 func (o *Organization) Title() string { return "Organization" }
 
-// Init implements Screen; the root model already loads the organization.
-func (o *Organization) Init() tea.Cmd { return nil }
+// Init implements Screen; the root model already loads the organization, the
+// screen loads the login-kit configuration.
+func (o *Organization) Init() tea.Cmd { return loadLoginKit(o.c) }
 
 // Capturing implements Screen.
 func (o *Organization) Capturing() bool { return false }
@@ -80,11 +85,18 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			o.err = errorText(msg.err)
 		}
 		o.render()
+	case loginKitLoadedMsg:
+		o.kitLoading, o.kit, o.kitErr = false, msg.cfg, ""
+		if msg.err != nil {
+			o.kitErr = errorText(msg.err)
+		}
+		o.render()
 	case tea.KeyPressMsg:
 		if key.Matches(msg, o.keys.Refresh) {
 			o.loading = true
+			o.kitLoading = o.c.LoginKit != nil
 			o.render()
-			return o, loadOrg(o.c)
+			return o, tea.Batch(loadOrg(o.c), loadLoginKit(o.c))
 		}
 		var cmd tea.Cmd
 		o.pane, cmd = o.pane.Update(msg)
@@ -98,7 +110,13 @@ func (o *Organization) render() {
 	th, org := o.c.Theme, o.c.Org
 	feats := append([]api.Feature(nil), org.Features...)
 	sort.Slice(feats, func(i, j int) bool { return feats[i].Name < feats[j].Name })
-	labels := []string{"organization", "organization id", "user", "user id", "profile", "read-only"}
+	labels := []string{"organization", "organization id", "user", "user id", "profile", "read-only", "auth proxy"}
+	if o.kit != nil {
+		kv := LoginKitFields(o.kit)
+		for i := 0; i < len(kv); i += 2 {
+			labels = append(labels, "  "+kv[i])
+		}
+	}
 	for _, f := range feats {
 		labels = append(labels, "  "+strings.TrimPrefix(f.Name, "FEATURE_NAME_"))
 	}
@@ -126,7 +144,29 @@ func (o *Organization) render() {
 	if !org.Loaded && !o.loading {
 		b.Line("not loaded: press r to retry")
 	}
+	o.renderLoginKit(b)
 	o.pane.SetContent(b.String())
+}
+
+// renderLoginKit adds the auth proxy's login-kit configuration, when the
+// profile has an auth proxy.
+func (o *Organization) renderLoginKit(b *ui.DetailBuilder) {
+	if o.c.LoginKit == nil {
+		return
+	}
+	b.Section("Login kit")
+	b.Field("auth proxy", o.c.AuthProxyURL)
+	switch {
+	case o.kitLoading:
+		b.Line("  loading…")
+	case o.kitErr != "":
+		b.Line("  not loaded: " + o.kitErr + " (press r to retry)")
+	case o.kit != nil:
+		kv := LoginKitFields(o.kit)
+		for i := 0; i+1 < len(kv); i += 2 {
+			b.Field("  "+kv[i], kv[i+1])
+		}
+	}
 }
 
 // View implements Screen.

@@ -104,6 +104,11 @@ type Options struct {
 	Notify bool
 	// SavedFilters are the profile's named filters (see NormalizeFilter).
 	SavedFilters []SavedFilter
+	// LoginKit and AuthProxyURL: the profile's auth proxy (see Common.LoginKit).
+	LoginKit     LoginKitSource
+	AuthProxyURL string
+	// Webhooks feeds the Webhooks screen (see Common.Webhooks).
+	Webhooks *WebhookFeed
 	// KeyKind says in the status bar how the stamping key is held ("file key",
 	// "agent key", "hardware key (agent)"); "" shows nothing.
 	KeyKind string
@@ -116,6 +121,7 @@ func DefaultScreens() []ScreenFactory {
 		func(c *Common) Screen { return NewBootProofs(c) },
 		func(c *Common) Screen { return NewOrganization(c) },
 		func(c *Common) Screen { return NewPolicies(c) },
+		func(c *Common) Screen { return NewWebhooks(c) },
 	}
 }
 
@@ -140,7 +146,8 @@ func NewRoot(o Options) *Root {
 		submitter = nil // a nil *api.Client is no submitter: read-only, not a panic
 	}
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
-		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters}
+		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
+		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))

@@ -302,3 +302,11 @@ func seconds(s string, limit time.Duration) time.Duration {
 	}
 	return time.Duration(n) * time.Second
 }
+
+// UsableJWK reports whether k is a key JWKSCache would verify with: an Ed25519
+// signing key of this algorithm and version, with a well-formed kid and x.
+// Tools that list a key set use it to mark the entries a receiver skips.
+func UsableJWK(k api.JWK) bool {
+	_, ok := parseJWK(k)
+	return ok
+}

@@ -4,8 +4,11 @@
 package servertest
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
@@ -18,14 +21,21 @@ type Demo struct {
 	Info    *server.DemoInfo
 	URL     string // base URL of the service API
 	KeysDir string // the members' stamping keys, by member name
-	t       testing.TB
+	// Server is the service itself, for what only its Go API does (rotating the
+	// webhook key, minting demo OIDC tokens, trusting issuers).
+	Server *server.Server
+	// Log is everything the service logged, for tests that check what it
+	// must never log.
+	Log *LogBuffer
+	t   testing.TB
 }
 
 // StartDemo opens an in-memory local service, serves it on a loopback HTTP
 // server and seeds the demo organization.
 func StartDemo(t testing.TB) *Demo {
 	t.Helper()
-	srv, err := server.Open(server.Config{})
+	logs := &LogBuffer{}
+	srv, err := server.Open(server.Config{Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +47,7 @@ func StartDemo(t testing.TB) *Demo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Demo{Info: info, URL: ts.URL, KeysDir: keysDir, t: t}
+	return &Demo{Info: info, URL: ts.URL, KeysDir: keysDir, Server: srv, Log: logs, t: t}
 }
 
 // Client returns a client of the demo organization stamped with member's key.
@@ -52,4 +62,23 @@ func (d *Demo) Client(member string) *api.Client {
 		d.t.Fatal(err)
 	}
 	return c
+}
+
+// LogBuffer collects the service's log; safe for concurrent use.
+type LogBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *LogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String is the log so far.
+func (l *LogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

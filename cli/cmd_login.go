@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"context"
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+
+	"github.com/vigil-console/vigil/ui"
+)
+
+const loginUsage = `Usage: vigil login oauth --provider-token FILE|- [--name NAME] [--expiration D]
+
+Signs in with an OIDC token from a login provider and saves the API key the
+service issues into the key store.
+`
+
+func cmdLogin(ctx context.Context, c proc, args []string) error {
+	return runGroup(ctx, c, "login", loginUsage, []subcommand{{"oauth", loginOAuth}}, args)
+}
+
+const loginOAuthUsage = `Usage: vigil login oauth --provider-token FILE|- [--name NAME] [--expiration D]
+                        [--profile NAME] [--config FILE]
+
+Exchanges an OIDC token (an id_token from a provider the organization trusts)
+for a new API key of the user linked to it, and saves that key in the profile's
+keys directory as NAME (0600), with its expiry:
+
+  1. a fresh P-256 key pair is made on this machine (the target key);
+  2. the oauth activity is submitted, stamped with the profile's key, with the
+     target's public key; the auth proxy has no oauth endpoint (SPEC.md gives it
+     only wallet_kit_config), so it goes to the profile's base_url;
+  3. the returned credential bundle is opened with the target's private key
+     (HPKE), and the API key's private key inside it is saved;
+  4. a whoami stamped with the new key checks that the service accepts it.
+
+The token is read from FILE, or standard input with -; it is never printed or
+logged, nor is the bundle or a private key. The key lives --expiration (whole
+seconds; the service's default is 15 minutes); once it has passed, stamping
+with it is refused and says to log in again. Use the key in a profile with
+key = "NAME".
+
+Examples:
+  vigil login oauth --provider-token id_token.jwt --name carol-oauth
+  get-id-token | vigil login oauth --provider-token - --expiration 1h
+
+Flags:
+`
+
+// defaultOAuthKeyLifetime is the service's lifetime of an oauth API key when
+// expirationSeconds is absent (SPEC.md, Limits).
+const defaultOAuthKeyLifetime = 15 * time.Minute
+
+// maxProviderToken bounds an OIDC token read from a file or standard input.
+const maxProviderToken = 16 << 10
+
+func loginOAuth(ctx context.Context, c proc, args []string) error {
+	fs := newFlagSet("login oauth", loginOAuthUsage)
+	var conn connFlags
+	conn.register(fs, false)
+	tokenPath := fs.String("provider-token", "", "`FILE` holding the OIDC token (- for standard input)")
+	name := fs.String("name", "oauth", "save the new key under `NAME`")
+	expiration := fs.Duration("expiration", 0, "lifetime of the new key, whole seconds (default: the service's, 15m)")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	if *tokenPath == "" {
+		return usagef("login oauth: --provider-token FILE is required (- reads the token from standard input)")
+	}
+	if err := keys.ValidateName(*name); err != nil {
+		return usagef("login oauth: --name: %v", err)
+	}
+	if *expiration < 0 || *expiration%time.Second != 0 || (*expiration > 0 && *expiration < time.Second) {
+		return usagef("login oauth: --expiration %s must be a positive whole number of seconds, e.g. 15m or 3600s", *expiration)
+	}
+	client, p, err := conn.submitClient(c)
+	if err != nil {
+		return err
+	}
+	store := keysStore(c, p.KeysDir)
+	if _, err := store.Info(*name); err == nil {
+		return usagef("login oauth: a key named %q already exists in %s; choose another --name or remove it ('vigil keys show %s')", *name, store.Dir, *name)
+	}
+	raw, from, err := readInput(c, *tokenPath, maxProviderToken)
+	if err != nil {
+		return usagef("login oauth: --provider-token %s: %v", from, err)
+	}
+	if len(raw) > maxProviderToken {
+		return fmt.Errorf("login oauth: %s is over %d KiB; an OIDC token is much smaller", from, maxProviderToken>>10)
+	}
+	token := strings.TrimSpace(string(raw))
+	if token == "" {
+		return usagef("login oauth: %s is empty; it should hold the OIDC token", from)
+	}
+
+	target, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		return fmt.Errorf("login oauth: make the target key: %w", err)
+	}
+	params := api.OauthParams{OidcToken: token, TargetPublicKey: hex.EncodeToString(target.PublicKey().Bytes())}
+	lifetime := defaultOAuthKeyLifetime
+	if *expiration > 0 {
+		lifetime = *expiration
+		params.ExpirationSeconds = strconv.FormatInt(int64(*expiration/time.Second), 10)
+	}
+	// The expiry is counted from before the submission: never later than the service's.
+	expires := time.Now().Add(lifetime)
+	act, err := client.OAuth(ctx, params)
+	if err != nil {
+		return fmt.Errorf("login oauth: %w", err)
+	}
+	if act.Status != api.StatusCompleted || act.Result.OauthResult == nil {
+		return fmt.Errorf("login oauth: activity %s is %s, without an oauth result; see 'vigil activity get %s'", act.ID, act.Status, act.ID)
+	}
+	res := act.Result.OauthResult
+	priv, err := keys.DecryptCredentialBundle(res.CredentialBundle, target)
+	if err != nil {
+		return fmt.Errorf("login oauth: open the credential bundle of activity %s: %w", act.ID, err)
+	}
+	privHex := hex.EncodeToString(priv)
+	clear(priv)
+	key, err := store.ImportExpiring(*name, keys.SchemeP256, privHex, expires)
+	if err != nil {
+		return fmt.Errorf("login oauth: save the new key (API key %s): %w", res.APIKeyID, err)
+	}
+	check, err := api.NewClient(p.BaseURL, p.OrganizationID, key, api.WithUserAgent("vigil/"+version))
+	if err != nil {
+		return err
+	}
+	who, err := check.Whoami(ctx)
+	if err != nil {
+		privPath, _, _ := store.Paths(*name)
+		return fmt.Errorf("login oauth: saved the key as %s, but the service does not accept it: %w", privPath, err)
+	}
+	privPath, _, _ := store.Paths(*name)
+	return fields(c.stdout,
+		"signed in as", api.Sanitize(who.Username)+" ("+api.SanitizeID(who.UserID)+")",
+		"organization", api.SanitizeID(who.OrganizationID),
+		"api key", api.SanitizeID(res.APIKeyID),
+		"saved as", *name+" ("+privPath+")",
+		"expires", expires.UTC().Format(time.RFC3339)+" (in "+ui.HumanDuration(lifetime)+")",
+		"use it", fmt.Sprintf(`key = %q in a profile of organization %s`, *name, api.SanitizeID(who.OrganizationID)),
+	)
+}

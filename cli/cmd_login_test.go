@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// addProfile appends a profile of the demo organization stamping with key.
+func (e *verbEnv) addProfile(name, key string) {
+	e.t.Helper()
+	f, err := os.OpenFile(e.config, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "[profiles.%s]\nbase_url = %q\norganization_id = %q\nkey = %q\nkeys_dir = %q\n", name, e.demo.URL, e.demo.Info.OrganizationID, key, e.demo.KeysDir)
+}
+
+// An OIDC token becomes a saved API key that authenticates; nothing secret is
+// printed or logged; an expired key is refused with a way out.
+func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
+	e := newVerbEnv(t)
+	ctx := context.Background()
+	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokenFile := filepath.Join(t.TempDir(), "id_token")
+	os.WriteFile(tokenFile, []byte(token+"\n"), 0o600)
+
+	var outputs []string
+	code, out, errOut := e.run("", "login", "oauth", "--provider-token", tokenFile, "--name", "carol-oauth", "--expiration", "10m")
+	outputs = append(outputs, out, errOut)
+	wantExit(t, "login oauth", code, 0, out, errOut)
+	if !strings.Contains(out, e.userID("carol")) || !strings.Contains(out, "carol-oauth") || !strings.Contains(out, "(in 10m)") {
+		t.Errorf("login oauth printed:\n%s", out)
+	}
+	priv, _, _ := keysStore(proc{getenv: func(string) string { return "" }}, e.demo.KeysDir).Paths("carol-oauth")
+	info, err := os.Stat(priv)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("saved key file: %v %v", info, err)
+	}
+	privHex, _ := os.ReadFile(priv)
+
+	e.addProfile("carol-oauth", "carol-oauth")
+	code, out, errOut = e.run("", "request", "--profile", "carol-oauth", "--path", "/public/v1/query/whoami",
+		"--body", fmt.Sprintf(`{"organizationId":%q}`, e.demo.Info.OrganizationID))
+	outputs = append(outputs, out, errOut)
+	wantExit(t, "whoami with the saved key", code, 0, out, errOut)
+	if !strings.Contains(out, e.userID("carol")) {
+		t.Errorf("whoami with the saved key: %s", out)
+	}
+
+	code, out, errOut = e.run("", "keys", "list", "--dir", e.demo.KeysDir)
+	outputs = append(outputs, out, errOut)
+	wantExit(t, "keys list", code, 0, out, errOut)
+	if !regexp.MustCompile(`carol-oauth .* \d{4}-\d\d-\d\d \d\d:\d\dZ \(in (10m|9m\d+s)\)`).MatchString(out) {
+		t.Errorf("keys list does not show the expiry:\n%s", out)
+	}
+
+	// Standard input, a short-lived key: once expired, stamping refuses it.
+	token2, _ := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
+	code, out, errOut = e.run(token2, "login", "oauth", "--provider-token", "-", "--name", "brief", "--expiration", "1s")
+	outputs = append(outputs, out, errOut)
+	wantExit(t, "login oauth from stdin", code, 0, out, errOut)
+	e.addProfile("brief", "brief")
+	time.Sleep(1100 * time.Millisecond)
+	code, out, errOut = e.run("", "request", "--profile", "brief", "--path", "/public/v1/query/whoami",
+		"--body", fmt.Sprintf(`{"organizationId":%q}`, e.demo.Info.OrganizationID))
+	outputs = append(outputs, out, errOut)
+	wantExit(t, "an expired key", code, 1, out, errOut)
+	if !strings.Contains(errOut, "key expired") || !strings.Contains(errOut, "log in again") {
+		t.Errorf("expired key: %s", errOut)
+	}
+	code, out, errOut = e.run("", "keys", "list", "--dir", e.demo.KeysDir)
+	outputs = append(outputs, out, errOut)
+	if !strings.Contains(out, "expired: log in again") {
+		t.Errorf("keys list does not mark the expired key:\n%s", out)
+	}
+
+	// A name in use is refused before anything is sent; a bad token is refused
+	// without echoing it.
+	code, out, errOut = e.run("", "login", "oauth", "--provider-token", tokenFile, "--name", "carol-oauth")
+	outputs = append(outputs, out, errOut)
+	wantExit(t, "login under a used name", code, 2, out, errOut)
+	forged := token[:len(token)-8] + "AAAAAAAA"
+	code, out, errOut = e.run(forged, "login", "oauth", "--provider-token", "-", "--name", "forged")
+	outputs = append(outputs, out, errOut)
+	wantExit(t, "login with a forged token", code, 1, out, errOut)
+	code, out, errOut = e.run("", "login", "oauth", "--name", "x")
+	wantExit(t, "login without a token", code, 2, out, errOut)
+
+	// The bundle as the service sent it: find the oauth activities.
+	acts, err := e.client("alice").ListActivities(ctx, api.ListActivitiesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bundles []string
+	for _, a := range acts {
+		if r := a.Result.OauthResult; r != nil {
+			bundles = append(bundles, r.CredentialBundle)
+		}
+	}
+	if len(bundles) < 2 {
+		t.Fatalf("found %d oauth results", len(bundles))
+	}
+	secrets := map[string]string{"token": token, "second token": token2, "forged token": forged, "private key": strings.TrimSpace(string(privHex))}
+	for i, b := range bundles {
+		secrets[fmt.Sprintf("bundle %d", i)] = b
+	}
+	outputs = append(outputs, e.demo.Log.String())
+	for what, secret := range secrets {
+		for i, o := range outputs {
+			if strings.Contains(o, secret) || strings.Contains(o, secret[len(secret)/2:]) {
+				t.Errorf("the %s appears in output %d", what, i)
+			}
+		}
+	}
+}

@@ -1,0 +1,360 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/webhook"
+
+	"github.com/vigil-console/vigil/ui"
+)
+
+const webhookUsage = `Usage: vigil webhook listen|verify|keys
+
+Receive and verify the service's signed webhook deliveries (docs/webhooks.md).
+
+  vigil webhook listen --addr HOST:PORT [--json] [--save DIR] [--max-age D]
+  vigil webhook verify --body FILE --header 'Name: value'… [--jwks FILE|URL]
+  vigil webhook keys [--json]
+`
+
+func cmdWebhook(ctx context.Context, c proc, args []string) error {
+	return runGroup(ctx, c, "webhook", webhookUsage, []subcommand{
+		{"listen", webhookListen},
+		{"verify", webhookVerify},
+		{"keys", webhookKeys},
+	}, args)
+}
+
+// maxDeliveryBody bounds a delivery's body: an activity object is far smaller.
+const maxDeliveryBody = 4 << 20
+
+// profileBaseURL is the base_url of the profile the flags name; the webhook
+// verbs need no key, only where the JWKS is published.
+func profileBaseURL(c proc, conn connFlags) (string, error) {
+	path := conn.config
+	if path == "" {
+		path = c.getenv("VIGIL_CONFIG")
+	}
+	p, err := loadProfile(c, path, conn.profile)
+	if err != nil {
+		return "", err
+	}
+	if p.BaseURL == "" {
+		return "", fmt.Errorf("profile %q has no base_url: set it to the service's address, or pass --jwks", p.Name)
+	}
+	return strings.TrimRight(p.BaseURL, "/"), nil
+}
+
+// jwksSource is the key source of a JWKS at a URL or in a file: the same
+// cache, fetch and Cache-Control handling either way (a file is read through
+// net/http's file transport).
+func jwksSource(from string) (*webhook.JWKSCache, error) {
+	if strings.HasPrefix(from, "http://") || strings.HasPrefix(from, "https://") {
+		return webhook.NewJWKSCache(from, nil, nil), nil
+	}
+	abs, err := filepath.Abs(from)
+	if err != nil {
+		return nil, fmt.Errorf("JWKS file %s: %w", from, err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, usagef("--jwks %s: %v; give a JWKS file or an http(s) URL", from, err)
+	}
+	t := &http.Transport{}
+	t.RegisterProtocol("file", http.NewFileTransport(http.Dir("/")))
+	return webhook.NewJWKSCache("file://"+filepath.ToSlash(abs), &http.Client{Transport: t}, nil), nil
+}
+
+// deliveryReport is what listen prints for each delivery (--json: one object
+// per line), and what verify prints for one.
+type deliveryReport struct {
+	Verified       bool   `json:"verified"`
+	EventID        string `json:"eventId,omitempty"`
+	KeyID          string `json:"keyId,omitempty"`
+	OrganizationID string `json:"organizationId,omitempty"`
+	ActivityID     string `json:"activityId,omitempty"`
+	Type           string `json:"type,omitempty"`
+	Status         string `json:"status,omitempty"`
+	Reason         string `json:"reason,omitempty"`
+	Saved          string `json:"saved,omitempty"`
+}
+
+// reportDelivery describes a delivery: from the verifier when it verified,
+// else from the (unverified, so only informative) headers and body. Every
+// value is sanitised: it came from the network.
+func reportDelivery(h http.Header, body []byte, d *webhook.Delivery, err error) deliveryReport {
+	r := deliveryReport{Verified: err == nil}
+	if d != nil {
+		r.EventID, r.KeyID, r.OrganizationID = d.EventID, d.KeyID, d.OrganizationID
+	} else {
+		r.EventID, r.KeyID = h.Get(webhook.HeaderEventID), h.Get(webhook.HeaderKeyID)
+		r.OrganizationID = h.Get(webhook.HeaderOrganizationID)
+	}
+	var a struct {
+		ID     string `json:"id"`
+		Type   string `json:"type"`
+		Status string `json:"status"`
+	}
+	if json.Unmarshal(body, &a) == nil {
+		r.ActivityID, r.Type, r.Status = a.ID, a.Type, a.Status
+	}
+	if err != nil {
+		r.Reason = api.Sanitize(err.Error())
+	}
+	r.EventID, r.KeyID, r.OrganizationID = api.SanitizeID(r.EventID), api.SanitizeID(r.KeyID), api.SanitizeID(r.OrganizationID)
+	r.ActivityID, r.Type, r.Status = api.SanitizeID(r.ActivityID), api.SanitizeID(r.Type), api.SanitizeID(r.Status)
+	return r
+}
+
+// line is the report for people: one line.
+func (r deliveryReport) line() string {
+	verdict := "verified"
+	if !r.Verified {
+		verdict = "REFUSED"
+	}
+	s := fmt.Sprintf("%s event=%s key=%s activity=%s type=%s status=%s", verdict, orDash(r.EventID), orDash(r.KeyID), orDash(r.ActivityID), orDash(r.Type), orDash(r.Status))
+	if r.Saved != "" {
+		s += " saved=" + r.Saved
+	}
+	if r.Reason != "" {
+		s += ": " + r.Reason
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func (r deliveryReport) write(w io.Writer, asJSON bool) error {
+	if !asJSON {
+		_, err := fmt.Fprintln(w, r.line())
+		return err
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// signedHeaders are the headers a delivery is verified with; --save keeps them.
+var signedHeaders = []string{
+	webhook.HeaderAlgorithm, webhook.HeaderVersion, webhook.HeaderKeyID, webhook.HeaderTimestamp,
+	webhook.HeaderEventID, webhook.HeaderSignature, webhook.HeaderOrganizationID, webhook.HeaderEventType,
+}
+
+// parseHeaderLines reads 'Name: value' lines (blank lines skipped).
+func parseHeaderLines(lines []string) (http.Header, error) {
+	h := http.Header{}
+	for _, l := range lines {
+		l = strings.TrimRight(l, "\r")
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(l, ":")
+		if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(name, " \t") {
+			return nil, usagef("header %q is not 'Name: value'", api.Sanitize(l))
+		}
+		h.Add(name, strings.TrimSpace(value))
+	}
+	return h, nil
+}
+
+const webhookVerifyUsage = `Usage: vigil webhook verify --body FILE (--header 'Name: value'… | --headers FILE)
+                          [--jwks FILE|URL] [--max-age D] [--json]
+
+Verifies one captured webhook delivery: its signature with the published key
+its key id names, its timestamp (no older than --max-age, at most a minute
+ahead), and that the signed body's organizationId is the header's.
+
+The keys come from --jwks (a JWKS file, or a URL), else from the profile's
+{base_url}/public/v1/discovery/webhooks/jwks. A delivery saved by
+'vigil webhook listen --save DIR' is DIR/NAME.body with DIR/NAME.headers;
+to check an old one, raise --max-age.
+
+Exit status: 0 verified, 1 not verified (the reason on standard error), 2 usage.
+
+Examples:
+  vigil webhook verify --body d.json --header 'X-Service-Signature: 3f…' --header 'X-Service-Timestamp: 1732…' …
+  vigil webhook verify --body hooks/0001.body --headers hooks/0001.headers --max-age 720h
+  vigil webhook verify --jwks jwks.json --body d.json --headers d.headers
+
+Flags:
+`
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ", ") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+func webhookVerify(ctx context.Context, c proc, args []string) error {
+	fs := newFlagSet("webhook verify", webhookVerifyUsage)
+	var conn connFlags
+	conn.register(fs, true)
+	bodyPath := fs.String("body", "", "the delivery's body `FILE` exactly as received (- for standard input)")
+	var headerArgs stringList
+	fs.Var(&headerArgs, "header", "a delivery header, 'Name: value' (repeat for each)")
+	headersPath := fs.String("headers", "", "`FILE` of 'Name: value' lines, as --save writes")
+	jwks := fs.String("jwks", "", "the verification keys: a JWKS `FILE` or URL (default: the profile's)")
+	maxAge := fs.Duration("max-age", webhook.DefaultMaxAge, "refuse deliveries signed longer ago than this")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	if *bodyPath == "" {
+		return usagef("webhook verify: --body FILE is required (the delivery's body exactly as received)")
+	}
+	if len(headerArgs) == 0 && *headersPath == "" {
+		return usagef("webhook verify: give the delivery's headers with --header 'Name: value' (repeated) or --headers FILE")
+	}
+	if *maxAge <= 0 {
+		return usagef("webhook verify: --max-age %s must be positive", *maxAge)
+	}
+	lines := []string(headerArgs)
+	if *headersPath != "" {
+		data, err := os.ReadFile(*headersPath)
+		if err != nil {
+			return usagef("webhook verify: --headers: %v", err)
+		}
+		lines = append(lines, strings.Split(string(data), "\n")...)
+	}
+	h, err := parseHeaderLines(lines)
+	if err != nil {
+		return err
+	}
+	body, from, err := readInput(c, *bodyPath, maxDeliveryBody)
+	if err != nil {
+		return usagef("webhook verify: --body %s: %v", from, err)
+	}
+	if len(body) > maxDeliveryBody {
+		return fmt.Errorf("webhook verify: %s is over %d MiB; no delivery is that large", from, maxDeliveryBody>>20)
+	}
+	source := *jwks
+	if source == "" {
+		base, err := profileBaseURL(c, conn)
+		if err != nil {
+			return err
+		}
+		source = base + api.JWKSPath
+	}
+	keySource, err := jwksSource(source)
+	if err != nil {
+		return err
+	}
+	d, verr := webhook.VerifyContext(ctx, h, body, keySource, time.Now(), *maxAge)
+	r := reportDelivery(h, body, d, verr)
+	if err := r.write(c.stdout, conn.json); err != nil {
+		return err
+	}
+	if verr != nil {
+		return &exitStatus{code: 1, msg: "not verified: " + r.Reason}
+	}
+	return nil
+}
+
+const webhookKeysUsage = `Usage: vigil webhook keys [--json] [--jwks URL]
+
+Lists the webhook verification keys the service publishes at the profile's
+{base_url}/public/v1/discovery/webhooks/jwks: key id, algorithm, version, and
+how long a receiver may cache them (the reply's Cache-Control max-age, and its
+Age when a cache served it). A key a receiver would not use is marked.
+--json prints the key set as published.
+
+Examples:
+  vigil webhook keys
+  vigil webhook keys --json > jwks.json    # for 'vigil webhook verify --jwks jwks.json'
+
+Flags:
+`
+
+func webhookKeys(ctx context.Context, c proc, args []string) error {
+	fs := newFlagSet("webhook keys", webhookKeysUsage)
+	var conn connFlags
+	conn.register(fs, true)
+	url := fs.String("jwks", "", "the JWKS `URL` (default: the profile's)")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	if *url == "" {
+		base, err := profileBaseURL(c, conn)
+		if err != nil {
+			return err
+		}
+		*url = base + api.JWKSPath
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, *url, nil)
+	if err != nil {
+		return usagef("webhook keys: bad URL %q: %v", *url, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("fetch the webhook keys: %w", err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, webhook.MaxJWKSSize+1))
+	if err != nil {
+		return fmt.Errorf("fetch the webhook keys: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("fetch the webhook keys from %s: HTTP %d", *url, resp.StatusCode)
+	}
+	if len(data) > webhook.MaxJWKSSize {
+		return fmt.Errorf("fetch the webhook keys: the reply is over %d bytes", webhook.MaxJWKSSize)
+	}
+	var set api.JWKS
+	if err := json.Unmarshal(data, &set); err != nil {
+		return fmt.Errorf("the webhook keys at %s are not a JSON key set: %w", *url, err)
+	}
+	if conn.json {
+		return writeJSON(c.stdout, set)
+	}
+	cache := api.Sanitize(resp.Header.Get("Cache-Control"))
+	if maxAge, ok := cacheMaxAge(resp.Header.Get("Cache-Control")); ok {
+		cache = fmt.Sprintf("%s (%s)", cache, ui.HumanDuration(maxAge))
+	}
+	if age := resp.Header.Get("Age"); age != "" {
+		cache += ", age " + api.Sanitize(age) + "s"
+	}
+	rows := make([][]string, 0, len(set.Keys))
+	for _, k := range set.Keys {
+		note := ""
+		if !webhook.UsableJWK(k) {
+			note = "not usable: receivers skip it"
+		}
+		rows = append(rows, []string{api.SanitizeID(k.Kid), api.SanitizeID(k.Alg) + "/" + api.SanitizeID(k.Crv),
+			api.SanitizeID(k.ServiceSignatureAlgorithm) + " " + api.SanitizeID(k.ServiceSignatureVersion), note})
+	}
+	if err := table(c.stdout, []string{"KID", "ALG", "VERSION", ""}, rows); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(c.stdout, "cache: %s\n", orDash(cache))
+	return err
+}
+
+// cacheMaxAge is the max-age of a Cache-Control value.
+func cacheMaxAge(v string) (time.Duration, bool) {
+	for _, d := range strings.Split(v, ",") {
+		name, arg, _ := strings.Cut(strings.TrimSpace(d), "=")
+		if strings.EqualFold(name, "max-age") {
+			var s int64
+			if _, err := fmt.Sscanf(arg, "%d", &s); err == nil && s >= 0 {
+				return time.Duration(s) * time.Second, true
+			}
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,263 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/screens"
+	"github.com/vigil-console/vigil/webhook"
+)
+
+const webhookListenUsage = `Usage: vigil webhook listen --addr HOST:PORT [--json] [--save DIR] [--max-age D]
+
+Receives webhook deliveries on HOST:PORT (any path, POST) and verifies each
+against the profile's published keys ({base_url}/public/v1/discovery/webhooks/jwks,
+cached as its Cache-Control allows, refetched once when a delivery names a key
+id it does not hold). A delivery is refused when its signature does not verify,
+it was signed more than --max-age ago, or its event id was already accepted
+(a replay). Only verified deliveries are answered 2xx; an unknown key id or
+unreachable key set is answered 503, so the service retries it later.
+
+One line per delivery on standard output; with --json one JSON object per line:
+{"verified":…,"eventId":…,"keyId":…,"activityId":…,"type":…,"status":…,"reason":…}.
+With --save DIR every delivery is written as DIR/NNNNNN-EVENT.body (exactly as
+received) and .headers ('Name: value' lines), for 'vigil webhook verify'.
+
+Point the organization's webhook at the listener (needs the root quorum):
+  vigil feature set --value http://HOST:PORT/ webhook
+
+Examples:
+  vigil webhook listen --addr 127.0.0.1:8430
+  vigil webhook listen --addr 0.0.0.0:8430 --json --save ./deliveries | jq .
+
+Flags:
+`
+
+func webhookListen(ctx context.Context, c proc, args []string) error {
+	fs := newFlagSet("webhook listen", webhookListenUsage)
+	var conn connFlags
+	conn.register(fs, true)
+	addr := fs.String("addr", "", "`HOST:PORT` to receive deliveries on")
+	saveDir := fs.String("save", "", "write each delivery's body and headers to `DIR`")
+	maxAge := fs.Duration("max-age", webhook.DefaultMaxAge, "refuse deliveries signed longer ago than this")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	if *addr == "" {
+		return usagef("webhook listen: --addr HOST:PORT is required, e.g. --addr 127.0.0.1:8430")
+	}
+	if *maxAge <= 0 {
+		return usagef("webhook listen: --max-age %s must be positive", *maxAge)
+	}
+	if *saveDir != "" {
+		if err := os.MkdirAll(*saveDir, 0o700); err != nil {
+			return fmt.Errorf("webhook listen: --save: %w", err)
+		}
+	}
+	base, err := profileBaseURL(c, conn)
+	if err != nil {
+		return err
+	}
+	report := func(r deliveryReport) { r.write(c.stdout, conn.json) }
+	ln, serve, err := startWebhookListener(*addr, base, *maxAge, *saveDir, report)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "listening for webhook deliveries on http://%s/ (keys from %s)\n", ln.Addr(), base+api.JWKSPath)
+	return serve(ctx)
+}
+
+// startWebhookListener listens on addr for deliveries verified against the
+// JWKS of base; report is called for each, one at a time. serve runs until
+// ctx ends. `vigil webhook listen` and the console's webhook_listen use it.
+func startWebhookListener(addr, base string, maxAge time.Duration, saveDir string, report func(deliveryReport)) (net.Listener, func(context.Context) error, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("webhook listen on %s: %w", addr, err)
+	}
+	l := &listener{
+		keys:    webhook.NewJWKSCache(base+api.JWKSPath, nil, nil),
+		maxAge:  maxAge,
+		saveDir: saveDir,
+		seen:    map[string]time.Time{},
+		report:  report,
+	}
+	srv := &http.Server{Handler: l, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute}
+	serve := func(ctx context.Context) error {
+		errc := make(chan error, 1)
+		go func() { errc <- srv.Serve(ln) }()
+		select {
+		case <-ctx.Done():
+			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			srv.Shutdown(shut)
+			return nil
+		case err := <-errc:
+			return fmt.Errorf("webhook listen: %w", err)
+		}
+	}
+	return ln, serve, nil
+}
+
+// listener verifies deliveries as they arrive.
+type listener struct {
+	keys    webhook.KeySource
+	maxAge  time.Duration
+	saveDir string
+
+	mu     sync.Mutex
+	seen   map[string]time.Time // accepted event ids, until they would be stale anyway
+	count  int
+	report func(deliveryReport)
+}
+
+func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		http.Error(w, "webhook deliveries are POSTed", http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxDeliveryBody+1))
+	if err != nil || len(body) > maxDeliveryBody {
+		http.Error(w, "body unreadable or too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	now := time.Now()
+	d, verr := webhook.VerifyContext(r.Context(), r.Header, body, l.keys, now, l.maxAge)
+	status := http.StatusNoContent
+	switch {
+	case verr == nil:
+	case errors.Is(verr, webhook.ErrUnknownKey), errors.Is(verr, webhook.ErrJWKSUnavailable):
+		// Perhaps a key newer than the cached set that may not be refetched
+		// yet: the service retries later.
+		status = http.StatusServiceUnavailable
+	case errors.Is(verr, webhook.ErrMalformed):
+		status = http.StatusBadRequest
+	default:
+		status = http.StatusUnauthorized
+	}
+
+	l.mu.Lock()
+	if verr == nil {
+		l.forgetLocked(now)
+		if at, dup := l.seen[d.EventID]; dup {
+			verr = fmt.Errorf("replayed: event %s was already accepted at %s", d.EventID, at.UTC().Format(time.RFC3339))
+			status = http.StatusConflict
+		} else {
+			l.seen[d.EventID] = now
+		}
+	}
+	l.count++
+	n := l.count
+	rep := reportDelivery(r.Header, body, d, verr)
+	if l.saveDir != "" {
+		name, err := l.save(n, rep.EventID, r.Header, body)
+		if err != nil {
+			rep.Reason = strings.TrimPrefix(rep.Reason+"; ", "; ") + "not saved: " + api.Sanitize(err.Error())
+		} else {
+			rep.Saved = name
+		}
+	}
+	l.report(rep)
+	l.mu.Unlock()
+
+	if status == http.StatusNoContent {
+		w.WriteHeader(status)
+		return
+	}
+	http.Error(w, "delivery refused: "+rep.Reason, status)
+}
+
+// forgetLocked drops event ids old enough that a replay of them is refused as
+// stale anyway.
+func (l *listener) forgetLocked(now time.Time) {
+	for id, at := range l.seen {
+		if now.Sub(at) > l.maxAge+2*webhook.MaxClockSkew {
+			delete(l.seen, id)
+		}
+	}
+}
+
+// save writes the delivery as NNNNNN-EVENT.body and .headers (0600).
+func (l *listener) save(n int, eventID string, h http.Header, body []byte) (string, error) {
+	safe := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, eventID)
+	if len(safe) > 100 {
+		safe = safe[:100]
+	}
+	name := fmt.Sprintf("%06d-%s", n, safe)
+	var hb strings.Builder
+	for _, k := range signedHeaders {
+		for _, v := range h.Values(k) {
+			fmt.Fprintf(&hb, "%s: %s\n", k, strings.NewReplacer("\r", "", "\n", "").Replace(v))
+		}
+	}
+	base := filepath.Join(l.saveDir, name)
+	if err := os.WriteFile(base+".body", body, 0o600); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(base+".headers", []byte(hb.String()), 0o600); err != nil {
+		return "", err
+	}
+	return base, nil
+}
+
+// consoleWebhookFeed starts the profile's webhook_listen listener for the
+// console's Webhooks screen (nil when the profile has none); it stops with
+// ctx. Deliveries are answered as 'vigil webhook listen' answers them and
+// logged; none is printed, the console owns the terminal.
+func consoleWebhookFeed(ctx context.Context, p Profile, logger *slog.Logger) (*screens.WebhookFeed, error) {
+	if p.WebhookListen == "" {
+		return nil, nil
+	}
+	if p.BaseURL == "" {
+		return nil, fmt.Errorf("profile %q: webhook_listen needs base_url, where the webhook keys are published", p.Name)
+	}
+	ch := make(chan screens.WebhookDelivery, 256)
+	var mu sync.Mutex
+	closed := false
+	report := func(r deliveryReport) {
+		d := screens.WebhookDelivery{At: time.Now(), Verified: r.Verified, EventID: r.EventID, KeyID: r.KeyID,
+			OrganizationID: r.OrganizationID, ActivityID: r.ActivityID, Type: r.Type, Status: r.Status, Reason: r.Reason}
+		logger.Info("webhook delivery", "verified", r.Verified, "event", r.EventID, "kid", r.KeyID, "reason", r.Reason)
+		mu.Lock()
+		defer mu.Unlock()
+		if closed {
+			return
+		}
+		select {
+		case ch <- d:
+		default:
+			logger.Warn("webhook delivery not shown: the console is behind", "event", r.EventID)
+		}
+	}
+	ln, serve, err := startWebhookListener(p.WebhookListen, strings.TrimRight(p.BaseURL, "/"), webhook.DefaultMaxAge, "", report)
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: webhook_listen: %w", p.Name, err)
+	}
+	go func() {
+		if err := serve(ctx); err != nil {
+			logger.Error("webhook listener stopped", "err", err)
+		}
+		mu.Lock()
+		closed = true
+		close(ch)
+		mu.Unlock()
+	}()
+	return &screens.WebhookFeed{Addr: ln.Addr().String(), Deliveries: ch}, nil
+}

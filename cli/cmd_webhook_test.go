@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/webhook"
+)
+
+// startListener runs 'vigil webhook listen' in-process on a free port and
+// returns its URL and the lines it prints.
+func startListener(t *testing.T, e *verbEnv, saveDir string) (string, *syncBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, errOut := &syncBuffer{}, &syncBuffer{}
+	c := proc{stdin: strings.NewReader(""), stdout: out, stderr: errOut, getenv: func(k string) string {
+		if k == "VIGIL_CONFIG" {
+			return e.config
+		}
+		return ""
+	}}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, c, []string{"webhook", "listen", "--addr", "127.0.0.1:0", "--json", "--save", saveDir})
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	re := regexp.MustCompile(`on (http://[0-9.:]+/)`)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := re.FindStringSubmatch(errOut.String()); m != nil {
+			return m[1], out
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("listen exited %d: %s", code, errOut.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("listener did not start: %s", errOut.String())
+	return "", nil
+}
+
+func reports(t *testing.T, out *syncBuffer) []deliveryReport {
+	t.Helper()
+	var rs []deliveryReport
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if l == "" {
+			continue
+		}
+		var r deliveryReport
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("listen --json printed a line that is not JSON: %q", l)
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+// waitReports waits until ok holds for the reports printed so far.
+func waitReports(t *testing.T, out *syncBuffer, what string, timeout time.Duration, ok func([]deliveryReport) bool) []deliveryReport {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		rs := reports(t, out)
+		if ok(rs) {
+			return rs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not seen in %s; printed:\n%s", what, timeout, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func postDelivery(t *testing.T, url string, h http.Header, body []byte) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	for k, vs := range h {
+		req.Header[k] = vs
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func loadSaved(t *testing.T, base string) (http.Header, []byte) {
+	t.Helper()
+	body, err := os.ReadFile(base + ".body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(base + ".headers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := parseHeaderLines(strings.Split(string(raw), "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, body
+}
+
+// Deliveries of the real local service, with the webhook set under the root
+// quorum, verify; a key rotated mid-stream is picked up; tampered, re-keyed,
+// stale and replayed deliveries are refused and answered non-2xx.
+func TestWebhookListenVerifiesServiceDeliveriesEndToEnd(t *testing.T) {
+	e := newVerbEnv(t)
+	saveDir := t.TempDir()
+	url, out := startListener(t, e, saveDir)
+
+	code, o, errOut := e.run("", "feature", "set", "--value", url, "webhook")
+	wantExit(t, "feature set webhook", code, 0, o, errOut)
+	code, o, errOut = e.run("", "activity", "approve", "--yes", "--profile", "bob", activityIDFrom(t, o))
+	wantExit(t, "approve", code, 0, o, errOut)
+
+	code, o, errOut = e.run("", "tag", "create", "--name", "first", e.userID("bob"))
+	wantExit(t, "tag create", code, 0, o, errOut)
+	first := activityIDFrom(t, o)
+	rs := waitReports(t, out, "a delivery of the first activity", 20*time.Second, func(rs []deliveryReport) bool {
+		for _, r := range rs {
+			if r.ActivityID == first {
+				return true
+			}
+		}
+		return false
+	})
+	oldKid := rs[0].KeyID
+
+	newKid, err := e.demo.Server.RotateWebhookKey(context.Background())
+	if err != nil || newKid == oldKid {
+		t.Fatalf("rotate: %v (%s)", err, newKid)
+	}
+	code, o, errOut = e.run("", "tag", "create", "--name", "second", e.userID("carol"))
+	wantExit(t, "tag create", code, 0, o, errOut)
+	second := activityIDFrom(t, o)
+	// The listener may refetch its cached key set only every few seconds: the
+	// first attempts are answered 503 and the service's retry verifies.
+	rs = waitReports(t, out, "a verified delivery under the rotated key", 45*time.Second, func(rs []deliveryReport) bool {
+		for _, r := range rs {
+			if r.ActivityID == second && r.Verified && r.KeyID == newKid {
+				return true
+			}
+		}
+		return false
+	})
+	var genuine deliveryReport
+	for _, r := range rs {
+		if r.Verified {
+			genuine = r
+			if r.EventID == "" || r.Type == "" || r.Status == "" || r.OrganizationID != e.demo.Info.OrganizationID {
+				t.Errorf("a verified report lacks fields: %+v", r)
+			}
+		} else if !strings.Contains(r.Reason, "unknown webhook signature key id") {
+			// Genuine deliveries are refused only while the new key is unknown.
+			t.Errorf("a genuine delivery was refused: %+v", r)
+		}
+	}
+
+	h, body := loadSaved(t, genuine.Saved)
+	forged := func(what string, h http.Header, body []byte, wantStatus int, wantReason string) {
+		t.Helper()
+		before := len(reports(t, out))
+		if got := postDelivery(t, url, h, body); got != wantStatus {
+			t.Errorf("%s: answered %d, want %d", what, got, wantStatus)
+		}
+		rs := reports(t, out)
+		if len(rs) != before+1 || rs[before].Verified || !strings.Contains(rs[before].Reason, wantReason) {
+			t.Errorf("%s: reported %+v, want refused with %q", what, rs[before:], wantReason)
+		}
+	}
+	tampered := bytes.Replace(body, []byte(second), []byte("0000"+second[4:]), 1)
+	forged("tampered body", h, tampered, http.StatusUnauthorized, "bad webhook signature")
+	wrongKid := h.Clone()
+	wrongKid.Set(webhook.HeaderKeyID, oldKid)
+	if oldKid == newKid {
+		t.Fatal("no old key")
+	}
+	// The old key may be retired already (unknown) or still published (bad signature).
+	if st := postDelivery(t, url, wrongKid, body); st/100 == 2 {
+		t.Errorf("a delivery relabelled with the old key id was answered %d", st)
+	}
+	unknown := h.Clone()
+	unknown.Set(webhook.HeaderKeyID, "forged-key")
+	forged("unknown key id", unknown, body, http.StatusServiceUnavailable, "unknown webhook signature key id")
+	stale := h.Clone()
+	stale.Set(webhook.HeaderTimestamp, strconv.FormatInt(time.Now().Add(-time.Hour).UnixMilli(), 10))
+	forged("stale timestamp", stale, body, http.StatusUnauthorized, "stale webhook delivery")
+	forged("replayed event", h, body, http.StatusConflict, "replayed")
+	for _, r := range reports(t, out) {
+		if r.Verified && r.EventID == genuine.EventID && r.Saved != genuine.Saved {
+			t.Errorf("a replay was accepted: %+v", r)
+		}
+	}
+
+	// The saved genuine delivery verifies later, from the profile or a JWKS file;
+	// the same delivery past --max-age, or tampered, does not.
+	code, o, errOut = e.run("", "webhook", "verify", "--body", genuine.Saved+".body", "--headers", genuine.Saved+".headers")
+	wantExit(t, "verify saved", code, 0, o, errOut)
+	if !strings.HasPrefix(o, "verified event="+genuine.EventID) {
+		t.Errorf("verify printed %q", o)
+	}
+	code, o, errOut = e.run("", "webhook", "keys", "--json")
+	wantExit(t, "webhook keys --json", code, 0, o, errOut)
+	jwksFile := filepath.Join(t.TempDir(), "jwks.json")
+	os.WriteFile(jwksFile, []byte(o), 0o600)
+	code, o, errOut = e.run("", "webhook", "verify", "--json", "--jwks", jwksFile, "--body", genuine.Saved+".body", "--headers", genuine.Saved+".headers")
+	wantExit(t, "verify with --jwks file", code, 0, o, errOut)
+	time.Sleep(5 * time.Millisecond)
+	code, o, errOut = e.run("", "webhook", "verify", "--max-age", "1ms", "--body", genuine.Saved+".body", "--headers", genuine.Saved+".headers")
+	wantExit(t, "verify stale", code, 1, o, errOut)
+	if !strings.Contains(errOut, "stale webhook delivery") {
+		t.Errorf("stale verify said %q", errOut)
+	}
+	tamperedFile := filepath.Join(t.TempDir(), "tampered.body")
+	os.WriteFile(tamperedFile, tampered, 0o600)
+	args := []string{"webhook", "verify", "--body", tamperedFile}
+	for k := range h {
+		args = append(args, "--header", k+": "+h.Get(k))
+	}
+	code, o, errOut = e.run("", args...)
+	wantExit(t, "verify tampered", code, 1, o, errOut)
+	if !strings.Contains(errOut, "bad webhook signature") || !strings.HasPrefix(o, "REFUSED") {
+		t.Errorf("tampered verify: %q %q", o, errOut)
+	}
+	code, o, errOut = e.run("", "webhook", "verify", "--headers", genuine.Saved+".headers")
+	wantExit(t, "verify without --body", code, 2, o, errOut)
+
+	code, o, errOut = e.run("", "webhook", "keys")
+	wantExit(t, "webhook keys", code, 0, o, errOut)
+	if !strings.Contains(o, newKid) || !strings.Contains(o, "EdDSA/Ed25519") || !strings.Contains(o, "max-age=86400") || !strings.Contains(o, "(1d)") {
+		t.Errorf("webhook keys:\n%s", o)
+	}
+	info, err := os.Stat(genuine.Saved + ".body")
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("saved body mode: %v %v", info, err)
+	}
+}
+
+// A profile's webhook_listen feeds the console's Webhooks screen with the
+// local service's deliveries, verified.
+func TestConsoleWebhookFeedReceivesVerifiedDeliveries(t *testing.T) {
+	e := newVerbEnv(t)
+	p, err := loadProfile(proc{getenv: func(string) string { return "" }}, e.config, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.WebhookListen = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	feed, err := consoleWebhookFeed(ctx, p, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, o, errOut := e.run("", "feature", "set", "--value", "http://"+feed.Addr+"/", "webhook")
+	wantExit(t, "feature set webhook", code, 0, o, errOut)
+	code, o, errOut = e.run("", "activity", "approve", "--yes", "--profile", "carol", activityIDFrom(t, o))
+	wantExit(t, "approve", code, 0, o, errOut)
+	code, o, errOut = e.run("", "tag", "create", "--name", "fed", e.userID("bob"))
+	wantExit(t, "tag create", code, 0, o, errOut)
+	id := activityIDFrom(t, o)
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case d := <-feed.Deliveries:
+			if !d.Verified {
+				t.Fatalf("a genuine delivery was refused: %+v", d)
+			}
+			if d.ActivityID == id {
+				return
+			}
+		case <-timeout:
+			t.Fatal("no delivery of the new activity reached the feed")
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package screens
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// LoginKitSource fetches the auth proxy's login-kit configuration
+// (wallet_kit_config); nil when the profile has no auth proxy.
+type LoginKitSource func(ctx context.Context) (*api.WalletKitConfig, error)
+
+// loginKitLoadedMsg carries the login-kit configuration for the Organization screen.
+type loginKitLoadedMsg struct {
+	cfg *api.WalletKitConfig
+	err error
+}
+
+func loadLoginKit(c *Common) tea.Cmd {
+	if c.LoginKit == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		cfg, err := c.LoginKit(ctx)
+		return loginKitLoadedMsg{cfg: cfg, err: err}
+	}
+}
+
+// LoginKitFields are the configuration as label, value pairs for people,
+// sanitised: `vigil authproxy config` and the Organization screen show the same.
+func LoginKitFields(cfg *api.WalletKitConfig) []string {
+	providers := make([]string, len(cfg.EnabledProviders))
+	for i, p := range cfg.EnabledProviders {
+		providers[i] = api.Sanitize(p)
+	}
+	kv := []string{
+		"organization", api.SanitizeID(cfg.OrganizationID),
+		"providers", dashIfEmpty(strings.Join(providers, ", ")),
+		"session lifetime", sessionLifetime(cfg.SessionExpirationSeconds),
+	}
+	names := make([]string, 0, len(cfg.OauthClientIDs))
+	for p := range cfg.OauthClientIDs {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		kv = append(kv, "oauth client id ("+api.Sanitize(p)+")", api.Sanitize(cfg.OauthClientIDs[p]))
+	}
+	return append(kv, "redirect url", dashIfEmpty(api.Sanitize(cfg.OauthRedirectURL)), "otp", otpText(cfg))
+}
+
+func dashIfEmpty(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// sessionLifetime humanizes sessionExpirationSeconds: "15m (900 s)".
+func sessionLifetime(s string) string {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > int64(100*365*24*time.Hour/time.Second) {
+		return "unreadable: " + strconv.Quote(api.Sanitize(s))
+	}
+	return fmt.Sprintf("%s (%d s)", ui.HumanDuration(time.Duration(n)*time.Second), n)
+}
+
+func otpText(cfg *api.WalletKitConfig) string {
+	if cfg.OtpLength == "" && cfg.OtpAlphanumeric == nil {
+		return "-"
+	}
+	length := "length not set"
+	if cfg.OtpLength != "" {
+		length = api.Sanitize(cfg.OtpLength) + " characters"
+	}
+	switch {
+	case cfg.OtpAlphanumeric == nil:
+		return length
+	case *cfg.OtpAlphanumeric:
+		return length + ", letters and digits"
+	default:
+		return length + ", digits only"
+	}
+}

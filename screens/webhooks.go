@@ -1,0 +1,286 @@
+package screens
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// WebhookDelivery is one delivery the console's webhook listener received,
+// after verification (webhook.VerifyContext, replays refused).
+type WebhookDelivery struct {
+	At             time.Time
+	Verified       bool
+	EventID        string
+	KeyID          string
+	OrganizationID string
+	ActivityID     string
+	Type           string
+	Status         string
+	Reason         string // why it was refused
+}
+
+// WebhookFeed is a listener the console runs (the profile's webhook_listen):
+// its address, and the deliveries as they are verified.
+type WebhookFeed struct {
+	Addr       string
+	Deliveries <-chan WebhookDelivery
+}
+
+// maxWebhookRows bounds the deliveries kept on screen; the oldest go first.
+const maxWebhookRows = 1000
+
+// webhookDeliveryMsg brings one delivery from the feed.
+type webhookDeliveryMsg struct{ d WebhookDelivery }
+
+// webhookFeedClosedMsg says the listener stopped.
+type webhookFeedClosedMsg struct{}
+
+// Webhooks lists the deliveries of the console's webhook listener, newest
+// first, with a detail per delivery.
+type Webhooks struct {
+	c      *Common
+	feed   *WebhookFeed
+	keys   webhooksKeys
+	list   ui.ListDetail
+	items  []WebhookDelivery // newest first
+	closed bool
+	width  int
+}
+
+// NewWebhooks builds the screen on c.Webhooks (nil: no listener configured).
+func NewWebhooks(c *Common) *Webhooks {
+	w := &Webhooks{c: c, feed: c.Webhooks, keys: newWebhooksKeys()}
+	w.list = ui.NewListDetail(c.Theme, []ui.Column{
+		{Title: "TIME", Width: 8},
+		{Title: "VERDICT", Width: 8},
+		{Title: "ACTIVITY", Width: 12, Grow: true},
+		{Title: "TYPE", Width: 16, Grow: true},
+		{Title: "STATUS", Width: 10},
+		{Title: "KEY", Width: 10},
+	})
+	w.list.Table.Empty = "no deliveries yet"
+	if w.feed == nil {
+		w.list.Table.Empty = "no webhook listener: set webhook_listen = \"HOST:PORT\" in the profile"
+	}
+	w.syncKeys()
+	return w
+}
+
+// Title implements Screen.
+func (w *Webhooks) Title() string { return "Webhooks" }
+
+// Init implements Screen: wait for the first delivery.
+func (w *Webhooks) Init() tea.Cmd { return w.next() }
+
+// next waits for the feed's next delivery (a command: it blocks, Update does not).
+func (w *Webhooks) next() tea.Cmd {
+	if w.feed == nil || w.feed.Deliveries == nil {
+		return nil
+	}
+	ch := w.feed.Deliveries
+	return func() tea.Msg {
+		d, ok := <-ch
+		if !ok {
+			return webhookFeedClosedMsg{}
+		}
+		return webhookDeliveryMsg{d}
+	}
+}
+
+// Capturing implements Screen.
+func (w *Webhooks) Capturing() bool { return w.list.Filtering() }
+
+// SetSize implements Screen: the heading takes a line.
+func (w *Webhooks) SetSize(width, height int) {
+	w.width = width
+	w.list.SetSize(width, max(height-1, 1))
+}
+
+// Status implements Screen.
+func (w *Webhooks) Status() ScreenStatus {
+	if w.closed {
+		return ScreenStatus{Err: "the webhook listener stopped"}
+	}
+	return ScreenStatus{}
+}
+
+func (w *Webhooks) syncKeys() {
+	has, open := len(w.items) > 0, w.list.IsOpen()
+	w.list.Keys.Open.SetEnabled(has && !open)
+	w.list.Keys.Back.SetEnabled(open)
+	w.list.Keys.Sort.SetEnabled(has && !open)
+	w.list.Keys.ReverseSort.SetEnabled(has && !open)
+	w.keys.Copy.SetEnabled(has)
+}
+
+// Update implements Screen.
+func (w *Webhooks) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	defer w.syncKeys()
+	switch msg := msg.(type) {
+	case themeChangedMsg:
+		w.list.SetTheme(w.c.Theme)
+		w.setRows()
+	case webhookDeliveryMsg:
+		w.items = append([]WebhookDelivery{msg.d}, w.items...)
+		if len(w.items) > maxWebhookRows {
+			w.items = w.items[:maxWebhookRows]
+		}
+		w.setRows()
+		w.renderDetail()
+		return w, w.next()
+	case webhookFeedClosedMsg:
+		w.closed = true
+	case tea.KeyPressMsg:
+		return w, w.handleKey(msg)
+	}
+	return w, nil
+}
+
+func (w *Webhooks) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, w.keys.Copy) {
+		d, ok := w.selected()
+		if !ok {
+			return nil
+		}
+		id := api.SanitizeID(d.EventID)
+		return tea.Batch(tea.SetClipboard(id), ui.Toast("copied event id "+clip(id, 24), false))
+	}
+	if !w.list.IsOpen() && key.Matches(k, w.list.Keys.Open) && len(w.items) > 0 {
+		w.list.Open()
+		w.renderDetail()
+		return nil
+	}
+	if w.list.IsOpen() && key.Matches(k, w.list.Keys.Back) {
+		w.list.Close()
+		return nil
+	}
+	var cmd tea.Cmd
+	w.list, cmd = w.list.Update(k)
+	w.setPreview()
+	return cmd
+}
+
+// selected is the delivery of the selected row.
+func (w *Webhooks) selected() (WebhookDelivery, bool) {
+	id := w.list.Table.SelectedID()
+	for _, d := range w.items {
+		if rowID(d) == id {
+			return d, true
+		}
+	}
+	return WebhookDelivery{}, false
+}
+
+// rowID tells deliveries apart: a replay has the event id of the original.
+func rowID(d WebhookDelivery) string {
+	return fmt.Sprintf("%s@%d", d.EventID, d.At.UnixNano())
+}
+
+// ClickRow selects the clicked delivery (line 0 is the heading).
+func (w *Webhooks) ClickRow(y int) tea.Cmd {
+	if w.list.ClickRow(y - 1) {
+		w.setPreview()
+		w.syncKeys()
+	}
+	return nil
+}
+
+func (w *Webhooks) setRows() {
+	rows := make([]ui.Row, len(w.items))
+	for i, d := range w.items {
+		verdict := "verified"
+		if !d.Verified {
+			verdict = "REFUSED"
+		}
+		rows[i] = ui.Row{ID: rowID(d), Cells: []string{d.At.Local().Format("15:04:05"), verdict,
+			api.SanitizeID(d.ActivityID), api.SanitizeID(strings.TrimPrefix(d.Type, "ACTIVITY_TYPE_")),
+			api.SanitizeID(strings.TrimPrefix(d.Status, "ACTIVITY_STATUS_")), clip(api.SanitizeID(d.KeyID), 10)},
+			Sort: []string{d.At.UTC().Format(time.RFC3339Nano)}}
+	}
+	w.list.SetRows(rows)
+	w.setPreview()
+}
+
+// setPreview says under the list why the selected delivery was refused.
+func (w *Webhooks) setPreview() {
+	if d, ok := w.selected(); ok && !d.Verified {
+		w.list.SetPreview(w.c.Theme.Bad.Render("refused: " + ui.Clean(d.Reason)))
+	} else {
+		w.list.SetPreview("")
+	}
+}
+
+func (w *Webhooks) renderDetail() {
+	if !w.list.IsOpen() {
+		return
+	}
+	d, ok := w.selected()
+	if !ok {
+		return
+	}
+	b := ui.NewDetailBuilder(w.c.Theme)
+	b.LabelWidth = ui.LabelWidth("organization", "received")
+	verdict := "verified: signed by the service's published key, fresh, not a replay"
+	if !d.Verified {
+		verdict = "REFUSED"
+	}
+	b.Section("Delivery")
+	b.Field("verdict", verdict)
+	b.Field("reason", d.Reason)
+	b.Field("received", d.At.UTC().Format("2006-01-02 15:04:05Z"))
+	b.Field("event", api.SanitizeID(d.EventID))
+	b.Field("key", api.SanitizeID(d.KeyID))
+	b.Field("organization", api.SanitizeID(d.OrganizationID))
+	b.Section("Activity")
+	b.Field("id", api.SanitizeID(d.ActivityID))
+	b.Field("type", api.SanitizeID(d.Type))
+	b.Field("status", api.SanitizeID(d.Status))
+	if !d.Verified {
+		b.Line("unverified: the activity fields are what the sender claimed")
+	}
+	w.list.SetDetail(b.String())
+}
+
+// View implements Screen.
+func (w *Webhooks) View() string {
+	th := w.c.Theme
+	where := "no listener"
+	if w.feed != nil {
+		where = "listening on " + ui.Clean(w.feed.Addr)
+	}
+	head := th.Title.Render("Webhooks") + th.Muted.Render(fmt.Sprintf("  %s, %d deliveries", where, len(w.items)))
+	return ansi.Truncate(head, w.width, "…") + "\n" + w.list.View()
+}
+
+// Keys implements Screen.
+func (w *Webhooks) Keys() ui.KeyMap { return webhooksHelp{w} }
+
+type webhooksHelp struct{ w *Webhooks }
+
+func (h webhooksHelp) ShortHelp() []key.Binding {
+	l := h.w.list.Keys
+	if h.w.list.IsOpen() {
+		return []key.Binding{h.w.keys.Copy, l.Back}
+	}
+	return []key.Binding{l.Open, l.Sort, h.w.keys.Copy}
+}
+
+func (h webhooksHelp) FullHelp() [][]key.Binding {
+	return fullHelp(h.w.KeyActions(), h.w.list.Pane.KeyBindings())
+}
+
+// Commands of the Webhooks screen.
+func (w *Webhooks) Commands() []Command {
+	return []Command{
+		keyCommand("open webhook delivery", w.list.Keys.Open, "no delivery selected, or one is open"),
+		keyCommand("copy webhook event id", w.keys.Copy, "no deliveries yet"),
+	}
+}
