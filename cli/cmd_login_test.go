@@ -82,6 +82,7 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 	}
 	code, out, errOut = e.run("", "keys", "list", "--dir", e.demo.KeysDir)
 	outputs = append(outputs, out, errOut)
+	wantExit(t, "keys list", code, 0, out, errOut)
 	if !strings.Contains(out, "expired: log in again") {
 		t.Errorf("keys list does not mark the expired key:\n%s", out)
 	}

@@ -30,11 +30,10 @@ func TestWebhooksScreenShowsLiveDeliveries(t *testing.T) {
 	h.run(r.Init())
 	h.key("@Webhooks")
 	if h.root.ActiveTitle() != "Webhooks" {
-		t.Fatalf("4 went to %s", h.root.ActiveTitle())
+		t.Fatalf("the Webhooks key went to %s", h.root.ActiveTitle())
 	}
-	out := ansi.Strip(h.root.Render())
 	h.key("k") // the newest, refused one
-	out = ansi.Strip(h.root.Render())
+	out := ansi.Strip(h.root.Render())
 	for _, want := range []string{"listening on 127.0.0.1:8430, 2 deliveries", "verified", "REFUSED", "CREATE_USER_TAG", "refused: bad webhook signature"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("webhooks screen lacks %q:\n%s", want, out)
