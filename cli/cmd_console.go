@@ -114,6 +114,8 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 		Notify:       p.Notify,
 		SavedFilters: filters,
 		KeyKind:      stamperKindLabel(stamper),
+
+		TLSFetcherPublicKey: p.TLSFetcherPublicKey,
 	})
 	if err := root.Rebind(p.Keys); err != nil {
 		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)

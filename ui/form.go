@@ -21,9 +21,18 @@ type Field struct {
 	Validate    func(string) error // optional; its message is shown under the field
 	CharLimit   int
 	Value       string // initial value
+	// Hidden fields (secrets) are never drawn: the view says only whether
+	// something was typed.
+	Hidden bool
+	// Multi lets several Choices be picked: ←/→ move, space toggles; the value is
+	// the picked choices joined by commas.
+	Multi bool
+	// ChoiceLabels, when set, are shown instead of Choices (same order).
+	ChoiceLabels []string
 
 	input  Input
 	choice int
+	picked map[int]bool
 	err    string
 }
 
@@ -109,6 +118,15 @@ func (f Form) Values() map[string]string {
 }
 
 func (fd Field) value() string {
+	if fd.Multi {
+		var out []string
+		for i, c := range fd.Choices {
+			if fd.picked[i] {
+				out = append(out, c)
+			}
+		}
+		return strings.Join(out, ",")
+	}
 	if len(fd.Choices) > 0 {
 		return fd.Choices[fd.choice]
 	}
@@ -166,6 +184,13 @@ func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 		case len(fd.Choices) > 0 && key.Matches(k, f.Keys.Left):
 			fd.choice = (fd.choice + len(fd.Choices) - 1) % len(fd.Choices)
 			return f, Editing
+		case fd.Multi && k.String() == "space":
+			if fd.picked == nil {
+				fd.picked = map[int]bool{}
+			}
+			fd.picked[fd.choice] = !fd.picked[fd.choice]
+			fd.err = ""
+			return f, Editing
 		case len(fd.Choices) > 0 && (key.Matches(k, f.Keys.Right) || k.String() == "space"):
 			fd.choice = (fd.choice + 1) % len(fd.Choices)
 			return f, Editing
@@ -197,9 +222,21 @@ func (f Form) View(th *theme.Theme, width int) string {
 		}
 		b.WriteString(marker + th.Label.Render(label) + "\n")
 		var val string
-		if len(fd.Choices) > 0 {
-			val = fmt.Sprintf("◂ %s ▸", Clean(fd.value()))
-		} else {
+		switch {
+		case fd.Multi:
+			box := "[ ]"
+			if fd.picked[fd.choice] {
+				box = "[x]"
+			}
+			val = fmt.Sprintf("◂ %s %s ▸  %d picked (space toggles)", box, Clean(fd.choiceLabel(fd.choice)), len(fd.picked)-countFalse(fd.picked))
+		case len(fd.Choices) > 0:
+			val = fmt.Sprintf("◂ %s ▸", Clean(fd.choiceLabel(fd.choice)))
+		case fd.Hidden:
+			val = "(hidden — nothing typed yet)"
+			if fd.input.Value() != "" {
+				val = "(hidden — typed, not shown)"
+			}
+		default:
 			val = Clean(fd.input.View())
 		}
 		b.WriteString("  " + ansi.Truncate(val, max(width-2, 1), "…") + "\n")
@@ -208,4 +245,46 @@ func (f Form) View(th *theme.Theme, width int) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+func (fd Field) choiceLabel(i int) string {
+	if i < len(fd.ChoiceLabels) {
+		return fd.ChoiceLabels[i]
+	}
+	if i < len(fd.Choices) {
+		return fd.Choices[i]
+	}
+	return ""
+}
+
+func countFalse(m map[int]bool) int {
+	n := 0
+	for _, v := range m {
+		if !v {
+			n++
+		}
+	}
+	return n
+}
+
+// SetError shows msg under the field named key (and focuses it); it reports
+// whether there is such a field.
+func (f *Form) SetError(key, msg string) bool {
+	for i := range f.fields {
+		if f.fields[i].Key == key {
+			f.fields[i].err = msg
+			f.setFocus(i)
+			return true
+		}
+	}
+	return false
+}
+
+// Clear empties the field named key (a secret once it has been used).
+func (f *Form) Clear(key string) {
+	for i := range f.fields {
+		if f.fields[i].Key == key {
+			f.fields[i].input.Reset()
+		}
+	}
 }
