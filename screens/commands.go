@@ -33,6 +33,7 @@ func (a *Activities) Commands() []Command {
 		keyCommand("type filter", k.Type, "only in the All view (v)"),
 		keyCommand("older page", k.NextPage, "no older page"),
 		keyCommand("newer page", k.PrevPage, "already on the newest page"),
+		keyCommand("new operation (the operation forms)", k.NewOperation, ""),
 	}, a.savedFilterCommands()...)
 }
 

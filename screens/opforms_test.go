@@ -183,3 +183,22 @@ func TestOperationFormsAreUnavailableReadOnly(t *testing.T) {
 		t.Errorf("a read-only console opened a submit form")
 	}
 }
+
+func TestActivitiesNOpensTheOperationForms(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	h.key("n")
+	out := h.frame()
+	for _, s := range operationSpecs() {
+		if !strings.Contains(out, s.paletteName()) {
+			t.Errorf("n should list %q:\n%s", s.paletteName(), out)
+		}
+	}
+	if strings.Contains(out, "go to Organization") {
+		t.Errorf("n lists only the operations:\n%s", out)
+	}
+	h.typeText("delete tvc")
+	h.key("enter")
+	if d, ok := h.root.dialogs.Top().(*opFormDialog); !ok || d.spec.op != "delete_tvc_deployment" {
+		t.Errorf("choosing an operation should open its form:\n%s", h.frame())
+	}
+}
