@@ -22,7 +22,9 @@ import (
 // a command; the resulting activity opens in Activities, which follows it.
 
 // submitFunc is a prepared submit: everything validated, only the call left.
-type submitFunc func(ctx context.Context, s Submitter, opts ...api.SubmitOption) (*api.Activity, error)
+// It may set note to a line for the user about what it sent (the size of a
+// file against its limit).
+type submitFunc func(ctx context.Context, s Submitter, note *string, opts ...api.SubmitOption) (*api.Activity, error)
 
 // opSpec describes one operation's form.
 type opSpec struct {
@@ -161,6 +163,7 @@ type opSubmittedMsg struct {
 	op       string
 	form     *opFormDialog
 	activity *api.Activity
+	note     string
 	err      error
 }
 
@@ -174,8 +177,9 @@ func submitOperation(c *Common, d *opFormDialog, run submitFunc, opts []api.Subm
 		}
 		ctx, cancel := c.ctx()
 		defer cancel()
-		act, err := run(ctx, client, opts...)
-		return opSubmittedMsg{op: op, form: d, activity: act, err: err}
+		var note string
+		act, err := run(ctx, client, &note, opts...)
+		return opSubmittedMsg{op: op, form: d, activity: act, note: note, err: err}
 	}
 }
 
@@ -196,11 +200,15 @@ func (a *Activities) submitted(msg opSubmittedMsg) tea.Cmd {
 	act := *msg.activity
 	id := api.SanitizeID(act.ID)
 	log, op, status := a.c.Log, msg.op, ui.Clean(act.Status)
+	text := op + " submitted: activity " + id + " " + status
+	if msg.note != "" {
+		text += " (" + ui.Clean(msg.note) + ")"
+	}
 	a.detail = newActivityDetail(a.c, act, &a.list.Pane)
 	a.list.Open()
 	return tea.Batch(
 		func() tea.Msg { log.Info("submitted", "op", op, "activity", id, "status", status); return nil },
-		ui.Toast(op+" submitted: activity "+id+" "+status, false),
+		ui.Toast(text, false),
 		msgCmd(followActivityMsg{}),
 		a.detail.load(a.c))
 }

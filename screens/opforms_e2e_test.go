@@ -3,6 +3,7 @@ package screens
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -141,6 +142,9 @@ func TestEndToEndOperationForms(t *testing.T) {
 		a := followed(t, h, d)
 		if a.Result.CreateSmartContractInterfaceResult == nil || a.Intent.CreateSmartContractInterfaceIntent.SmartContractInterface != abi {
 			t.Fatalf("contract: %+v", a)
+		}
+		if want := fmt.Sprintf("interface: %d bytes of 400000 allowed", len(abi)); !strings.Contains(h.frame(), want) {
+			t.Errorf("the size should be shown against the limit (%q):\n%s", want, h.frame())
 		}
 	})
 

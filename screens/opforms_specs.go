@@ -63,7 +63,7 @@ func createInvitationsSpec() opSpec {
 			if err := p.Validate(); err != nil {
 				return nil, err
 			}
-			return func(ctx context.Context, s Submitter, o ...api.SubmitOption) (*api.Activity, error) {
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.CreateInvitations(ctx, p, o...)
 			}, nil
 		},
@@ -94,7 +94,7 @@ func createUserTagSpec() opSpec {
 			if err := p.Validate(); err != nil {
 				return nil, err
 			}
-			return func(ctx context.Context, s Submitter, o ...api.SubmitOption) (*api.Activity, error) {
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.CreateUserTag(ctx, p, o...)
 			}, nil
 		},
@@ -123,7 +123,7 @@ func createSmartContractInterfaceSpec() opSpec {
 				return nil, err
 			}
 			path := strings.TrimSpace(v["file"])
-			return func(ctx context.Context, s Submitter, o ...api.SubmitOption) (*api.Activity, error) {
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				data, err := readInterfaceFile(path)
 				if err != nil {
 					return nil, err
@@ -132,6 +132,8 @@ func createSmartContractInterfaceSpec() opSpec {
 				if err := p.Validate(); err != nil {
 					return nil, err
 				}
+				limit := api.MaxSmartContractInterfaceBytes
+				*note = fmt.Sprintf("interface: %d bytes of %d allowed (%.1f%%)", len(data), limit, 100*float64(len(data))/float64(limit))
 				return s.CreateSmartContractInterface(ctx, p, o...)
 			}, nil
 		},
@@ -180,7 +182,7 @@ func deleteWalletAccountsSpec() opSpec {
 			if err := p.Validate(); err != nil {
 				return nil, err
 			}
-			return func(ctx context.Context, s Submitter, o ...api.SubmitOption) (*api.Activity, error) {
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.DeleteWalletAccounts(ctx, p, o...)
 			}, nil
 		},
@@ -221,7 +223,7 @@ func updateOauth2CredentialSpec() opSpec {
 				return nil, fmt.Errorf("the profile's tls_fetcher_public_key is not hex: %w", err)
 			}
 			secret := []byte(v["clientSecret"])
-			return func(ctx context.Context, s Submitter, o ...api.SubmitOption) (*api.Activity, error) {
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				enc, err := keys.EnvelopeEncrypt(target, secret)
 				clear(secret)
 				if err != nil {
@@ -245,7 +247,7 @@ func deleteTvcDeploymentSpec() opSpec {
 			if err := p.Validate(); err != nil {
 				return nil, err
 			}
-			return func(ctx context.Context, s Submitter, o ...api.SubmitOption) (*api.Activity, error) {
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.DeleteTvcDeployment(ctx, p, o...)
 			}, nil
 		},
@@ -260,7 +262,7 @@ func createReadOnlySessionSpec() opSpec {
 		op: "create_read_only_session", title: "Create a read-only session (one hour, for you)",
 		fields: func(*Common) []ui.Field { return nil },
 		build: func(*Common, map[string]string) (submitFunc, error) {
-			return func(ctx context.Context, s Submitter, o ...api.SubmitOption) (*api.Activity, error) {
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.CreateReadOnlySession(ctx, o...)
 			}, nil
 		},
