@@ -148,13 +148,30 @@ func (d *opFormDialog) showError(err error) {
 	d.err = errorText(err)
 }
 
-func (d *opFormDialog) View(th *theme.Theme, width, _ int) string {
-	w := min(max(width-4, 20), 90)
-	out := d.form.View(th, w)
-	if d.err != "" {
-		out += "\n\n" + th.Bad.Render(ansi.Truncate(ui.Clean(d.err), w, "…"))
+func (d *opFormDialog) View(th *theme.Theme, width, height int) string {
+	return formBox(th, d.form, d.err, "* required · ctrl+s submit · esc cancel", width, height)
+}
+
+// formBox draws a form in a dialog box; a form taller than the body shows the
+// lines around the focused field, so the field being typed in is always seen.
+func formBox(th *theme.Theme, f ui.Form, errText, help string, width, height int) string {
+	w := min(max(width-8, 20), 86)
+	out := f.View(th, w)
+	if errText != "" {
+		out += "\n\n" + th.Bad.Render(ansi.Truncate(ui.Clean(errText), w, "…"))
 	}
-	return out + "\n\n" + th.Muted.Render("* required · ctrl+s submit · esc cancel")
+	lines := strings.Split(out+"\n\n"+th.Muted.Render(ansi.Truncate(help, w, "…")), "\n")
+	if room := height - 4; room > 0 && len(lines) > room {
+		focus := 0
+		for i, l := range lines {
+			if strings.HasPrefix(ansi.Strip(l), "▸ ") {
+				focus = i
+			}
+		}
+		start := min(max(focus-2, 0), len(lines)-room)
+		lines = lines[start : start+room]
+	}
+	return th.Dialog.Render(strings.Join(lines, "\n"))
 }
 
 // opSubmittedMsg is a submit's outcome; Activities shows and follows the

@@ -2,7 +2,6 @@ package screens
 
 import (
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
@@ -46,9 +45,8 @@ func (d *onrampDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	return d, nil
 }
 
-func (d *onrampDialog) View(th *theme.Theme, width, _ int) string {
-	w := min(max(width-4, 20), 90)
-	return d.form.View(th, w) + "\n\n" + th.Muted.Render(ansi.Truncate("* required · enter shows the status · esc cancel", w, "…"))
+func (d *onrampDialog) View(th *theme.Theme, width, height int) string {
+	return formBox(th, d.form, "", "* required · enter shows the status · esc cancel", width, height)
 }
 
 // onrampStatus queries the status; the toast says it or the error.

@@ -1,12 +1,14 @@
 package screens
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // openOperation opens an operation's form from the palette, by name.
@@ -200,5 +202,41 @@ func TestActivitiesNOpensTheOperationForms(t *testing.T) {
 	h.key("enter")
 	if d, ok := h.root.dialogs.Top().(*opFormDialog); !ok || d.spec.op != "delete_tvc_deployment" {
 		t.Errorf("choosing an operation should open its form:\n%s", h.frame())
+	}
+}
+
+// The operation forms at both sizes, errors shown. Update with
+// go test ./screens -run TestGoldenOperationForms -update.
+func TestGoldenOperationForms(t *testing.T) {
+	views := []struct {
+		name string
+		keys []string
+	}{
+		{"operations", []string{"n"}},
+		{"invitations-errors", []string{":", "create invitations", "enter", "ctrl+s"}},
+		{"contract-errors", []string{":", "create smart contract", "enter", "ctrl+s"}},
+		{"oauth2-secret-typed", []string{":", "update oauth2", "enter", "tab", "tab", "tab", "hunter2", "ctrl+s"}},
+		{"wallet-confirm", []string{":", "delete wallet", "enter", "wa-1", "tab", "right", "ctrl+s"}},
+	}
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		for _, v := range views {
+			t.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], v.name), func(t *testing.T) {
+				h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+				h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+				for _, k := range v.keys {
+					switch {
+					case len([]rune(k)) == 1 || k == "enter" || k == "tab" || k == "right" || strings.HasPrefix(k, "ctrl+"):
+						h.send(keyPressFor(k))
+					default:
+						h.typeText(k)
+					}
+				}
+				out := screenFrame(h.root)
+				if strings.Contains(out, "hunter2") {
+					t.Fatal("a hidden field is drawn")
+				}
+				golden.RequireEqual(t, out)
+			})
+		}
 	}
 }
