@@ -227,5 +227,6 @@ func (a *Activities) submitted(msg opSubmittedMsg) tea.Cmd {
 		func() tea.Msg { log.Info("submitted", "op", op, "activity", id, "status", status); return nil },
 		ui.Toast(text, false),
 		msgCmd(followActivityMsg{}),
-		a.detail.load(a.c))
+		a.detail.load(a.c),
+		a.load()) // the list shows it too
 }

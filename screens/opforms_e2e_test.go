@@ -24,7 +24,7 @@ func opsHarness(t *testing.T, d *servertest.Demo, log *bytes.Buffer) *harness {
 	t.Helper()
 	c := d.Client("alice")
 	r := NewRoot(Options{Reader: c, Submitter: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
-		Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
+		Refresh: 30 * time.Second, Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
 		Logger:              slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		TLSFetcherPublicKey: d.Info.TLSFetcherPublicKey})
 	h := &harness{t: t, root: r}
@@ -91,6 +91,12 @@ func TestEndToEndOperationForms(t *testing.T) {
 		if a.Status != api.StatusCompleted || a.Result.CreateInvitationsResult == nil || len(a.Result.CreateInvitationsResult.InvitationIDs) != 2 {
 			t.Fatalf("invitations: %+v", a)
 		}
+		// The open detail follows the activity: the next refresh shows bob's
+		// approval completed it.
+		h.send(activitiesTickMsg{gen: h.activities().autoGen})
+		if got := h.activities().detail.activity.Status; got != api.StatusCompleted {
+			t.Errorf("the open detail still says %s after the refresh", got)
+		}
 		if inv := a.Intent.CreateInvitationsIntent.Invitations[1]; inv.ReceiverUserName != "erin" || inv.SenderUserID != memberID(t, d, "alice") {
 			t.Errorf("invitation: %+v", inv)
 		}
@@ -143,8 +149,12 @@ func TestEndToEndOperationForms(t *testing.T) {
 		if a.Result.CreateSmartContractInterfaceResult == nil || a.Intent.CreateSmartContractInterfaceIntent.SmartContractInterface != abi {
 			t.Fatalf("contract: %+v", a)
 		}
-		if want := fmt.Sprintf("interface: %d bytes of 400000 allowed", len(abi)); !strings.Contains(h.frame(), want) {
-			t.Errorf("the size should be shown against the limit (%q):\n%s", want, h.frame())
+		var toasts strings.Builder
+		for _, e := range h.root.log.entries {
+			toasts.WriteString(e.text + "\n")
+		}
+		if want := fmt.Sprintf("interface: %d bytes of 400000 allowed", len(abi)); !strings.Contains(toasts.String(), want) {
+			t.Errorf("the toast should say the size against the limit (%q):\n%s", want, toasts.String())
 		}
 	})
 
