@@ -240,3 +240,24 @@ func TestGoldenOperationForms(t *testing.T) {
 		}
 	}
 }
+
+func TestOnrampStatusIsAQueryAvailableReadOnly(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, true, 0)
+	h.key(":")
+	h.typeText("get onramp transaction status")
+	h.key("enter")
+	h.key("ctrl+s")
+	if out := h.frame(); !strings.Contains(out, "Transaction id is required") {
+		t.Fatalf("want the required error:\n%s", out)
+	}
+	h.typeText("tx-1")
+	h.key("ctrl+s")
+	var messages strings.Builder
+	for _, e := range h.root.log.entries {
+		messages.WriteString(e.text + "\n")
+	}
+	if !strings.Contains(messages.String(), "on-ramp transaction tx-1: the fake has no on-ramp transactions") ||
+		!strings.Contains(h.frame(), "on-ramp transaction tx-1") {
+		t.Errorf("the query's answer should be shown and kept, read-only too:\n%s\n%s", h.frame(), messages.String())
+	}
+}
