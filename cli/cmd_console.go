@@ -139,6 +139,7 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 		LoginKit:     loginKit,
 		Webhooks:     feed,
 		AuthProxyURL: p.AuthProxyURL,
+		TLSFetcherPublicKey: p.TLSFetcherPublicKey,
 	})
 	if err := root.Rebind(p.Keys); err != nil {
 		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)

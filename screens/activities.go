@@ -272,6 +272,8 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		if len(a.items) <= 10*pageSize {
 			a.setRows()
 		}
+	case opSubmittedMsg:
+		return a, a.submitted(msg)
 	case orgLoadedMsg:
 		a.setRows()
 		if a.detail != nil {

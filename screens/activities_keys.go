@@ -52,6 +52,8 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		return tea.Batch(cmds...), true
 	case key.Matches(k, a.keys.AutoRefresh):
 		return a.toggleAutoRefresh(), true
+	case key.Matches(k, a.keys.NewOperation):
+		return OpenDialog(newPaletteDialog(operationCommands(a.c))), true
 	}
 	return nil, false
 }

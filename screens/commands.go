@@ -22,6 +22,7 @@ func (a *Activities) Commands() []Command {
 		keyCommand("toggle auto-refresh", k.AutoRefresh, "auto-refresh is off in this profile (refresh = \"30s\" turns it on)"),
 		keyCommand("pending/all activities", k.Mode, "not while an activity is open"),
 		keyCommand("open activity", a.list.Keys.Open, "nothing selected"),
+		keyCommand("list app proofs of activity (open it)", a.list.Keys.Open, "nothing selected"),
 		keyCommand("sort by next column", a.list.Keys.Sort, "not while an activity is open"),
 		keyCommand("reverse sort", a.list.Keys.ReverseSort, "not while an activity is open"),
 		keyCommand("approve activity", k.Approve, a.voteBlock(a.selected(), true)),
@@ -32,6 +33,7 @@ func (a *Activities) Commands() []Command {
 		keyCommand("type filter", k.Type, "only in the All view (v)"),
 		keyCommand("older page", k.NextPage, "no older page"),
 		keyCommand("newer page", k.PrevPage, "already on the newest page"),
+		keyCommand("new operation (the operation forms)", k.NewOperation, ""),
 	}, a.savedFilterCommands()...)
 }
 

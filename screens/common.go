@@ -32,6 +32,7 @@ type Reader interface {
 	GetAPIKey(ctx context.Context, apiKeyID string) (*api.APIKey, error)
 	GetLatestBootProof(ctx context.Context, appName string) (*api.BootProof, error)
 	GetBootProof(ctx context.Context, ephemeralKey string) (*api.BootProof, error)
+	GetOnrampTransactionStatus(ctx context.Context, transactionID string, refresh bool) (string, error)
 }
 
 // Submitter is every submit operation of SPEC.md, the votes included; *api.Client
@@ -101,6 +102,10 @@ func (q queriesOnly) GetBootProof(ctx context.Context, key string) (*api.BootPro
 	return q.r.GetBootProof(ctx, key)
 }
 
+func (q queriesOnly) GetOnrampTransactionStatus(ctx context.Context, id string, refresh bool) (string, error) {
+	return q.r.GetOnrampTransactionStatus(ctx, id, refresh)
+}
+
 // Common is shared by the root model and every screen. Only the root model writes
 // to it, in its Update.
 type Common struct {
@@ -138,6 +143,9 @@ type Common struct {
 	AuthProxyURL string
 	// Webhooks is the console's webhook listener; nil when it runs none.
 	Webhooks *WebhookFeed
+	// TLSFetcherPublicKey (hex) is the key OAuth2 client secrets are encrypted
+	// to before they are sent; "" = the real service's published key.
+	TLSFetcherPublicKey string
 }
 
 // ReadOnly reports whether the console has no submitter.

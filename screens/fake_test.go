@@ -197,6 +197,10 @@ func (f *fakeClient) ListUsers(context.Context) ([]api.User, error) {
 	return []api.User{{UserID: "u-alice", UserName: "alice"}, {UserID: "u-bob", UserName: "bob"}, {UserID: "u-carol", UserName: "carol"}}, nil
 }
 
+func (f *fakeClient) GetOnrampTransactionStatus(context.Context, string, bool) (string, error) {
+	return "", fmt.Errorf("the fake has no on-ramp transactions")
+}
+
 func (f *fakeClient) counts() (lists, approvals, rejections int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

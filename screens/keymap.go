@@ -76,6 +76,7 @@ func (a *Activities) KeyActions() []KeyAction {
 		{"approve", &k.Approve, 1}, {"reject", &k.Reject, 1}, {"copy_id", &k.CopyID, 1}, {"copy_fingerprint", &k.CopyFP, 1},
 		{"refresh", &k.Refresh, 2}, {"auto_refresh", &k.AutoRefresh, 2}, {"mode", &k.Mode, 2},
 		{"status_filter", &k.Status, 2}, {"type_filter", &k.Type, 2}, {"prev_page", &k.PrevPage, 2}, {"next_page", &k.NextPage, 2},
+		{"new_operation", &k.NewOperation, 2},
 	})
 }
 
@@ -251,6 +252,8 @@ type activitiesKeys struct {
 	Approve, Reject, Refresh, AutoRefresh, Mode      key.Binding
 	Status, Type, NextPage, PrevPage, CopyID, CopyFP key.Binding
 	Up, Down, Filter                                 key.Binding
+	// NewOperation opens the palette of operation forms (opforms.go).
+	NewOperation key.Binding
 }
 
 func newActivitiesKeys() activitiesKeys {
@@ -269,6 +272,8 @@ func newActivitiesKeys() activitiesKeys {
 		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+
+		NewOperation: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new operation")),
 	}
 }
 

@@ -112,6 +112,8 @@ type Options struct {
 	// KeyKind says in the status bar how the stamping key is held ("file key",
 	// "agent key", "hardware key (agent)"); "" shows nothing.
 	KeyKind string
+	// TLSFetcherPublicKey is the profile's tls_fetcher_public_key (see Common).
+	TLSFetcherPublicKey string
 }
 
 // DefaultScreens are the screens in tab order.
@@ -147,7 +149,8 @@ func NewRoot(o Options) *Root {
 	}
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
-		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks}
+		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks,
+		TLSFetcherPublicKey: o.TLSFetcherPublicKey}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
@@ -246,6 +249,13 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		return r.broadcast(msg)
+	case followActivityMsg:
+		for i, s := range r.screens {
+			if _, ok := s.(*Activities); ok {
+				r.active = i
+			}
+		}
+		return nil
 	case toggleHelpMsg:
 		r.fullHelp = !r.fullHelp
 		return nil
@@ -442,7 +452,7 @@ func (r *Root) commands() []Command {
 	if cs, ok := r.screens[r.active].(CommandScreen); ok {
 		out = append(out, cs.Commands()...)
 	}
-	return out
+	return append(out, operationCommands(r.common)...)
 }
 
 func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }

@@ -27,9 +27,18 @@ type Field struct {
 	// Highlight, when set, styles the value for display (it must clean what
 	// it is given, as Clean does).
 	Highlight func(string) string
+	// Hidden fields (secrets) are never drawn: the view says only whether
+	// something was typed.
+	Hidden bool
+	// Multi lets several Choices be picked: ←/→ move, space toggles; the value is
+	// the picked choices joined by commas.
+	Multi bool
+	// ChoiceLabels, when set, are shown instead of Choices (same order).
+	ChoiceLabels []string
 
 	input  Input
 	choice int
+	picked map[int]bool
 	err    string
 	errCol int // 1-based column of the error in the value, 0 = none
 }
@@ -123,6 +132,15 @@ func (f Form) Values() map[string]string {
 }
 
 func (fd Field) value() string {
+	if fd.Multi {
+		var out []string
+		for i, c := range fd.Choices {
+			if fd.picked[i] {
+				out = append(out, c)
+			}
+		}
+		return strings.Join(out, ",")
+	}
 	if len(fd.Choices) > 0 {
 		return fd.Choices[fd.choice]
 	}
@@ -237,6 +255,13 @@ func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 		case len(fd.Choices) > 0 && key.Matches(k, f.Keys.Left):
 			fd.choice = (fd.choice + len(fd.Choices) - 1) % len(fd.Choices)
 			return f, Editing
+		case fd.Multi && k.String() == "space":
+			if fd.picked == nil {
+				fd.picked = map[int]bool{}
+			}
+			fd.picked[fd.choice] = !fd.picked[fd.choice]
+			fd.err = ""
+			return f, Editing
 		case len(fd.Choices) > 0 && (key.Matches(k, f.Keys.Right) || k.String() == "space"):
 			fd.choice = (fd.choice + 1) % len(fd.Choices)
 			return f, Editing
@@ -280,8 +305,24 @@ func (f Form) View(th *theme.Theme, width int) string {
 			marker = th.Filter.Render("▸ ")
 		}
 		b.WriteString(marker + th.Label.Render(label) + "\n")
-		if len(fd.Choices) > 0 {
-			b.WriteString("  " + ansi.Truncate(fmt.Sprintf("◂ %s ▸", Clean(fd.value())), max(width-2, 1), "…") + "\n")
+		var val string
+		switch {
+		case fd.Multi:
+			box := "[ ]"
+			if fd.picked[fd.choice] {
+				box = "[x]"
+			}
+			val = fmt.Sprintf("◂ %s %s ▸  %d picked (space toggles)", box, Clean(fd.choiceLabel(fd.choice)), len(fd.picked)-countFalse(fd.picked))
+		case len(fd.Choices) > 0:
+			val = fmt.Sprintf("◂ %s ▸", Clean(fd.choiceLabel(fd.choice)))
+		case fd.Hidden:
+			val = "(hidden — nothing typed yet)"
+			if fd.input.Value() != "" {
+				val = "(hidden — typed, not shown)"
+			}
+		}
+		if val != "" {
+			b.WriteString("  " + ansi.Truncate(val, max(width-2, 1), "…") + "\n")
 		} else {
 			b.WriteString(fd.textView(th, max(width-2, 1)))
 		}
@@ -316,4 +357,46 @@ func (fd Field) textView(th *theme.Theme, width int) string {
 		out += "  " + strings.Repeat(" ", len([]rune(prefix))+ansi.StringWidth(Clean(string(v[start:start+col])))) + th.ExprErrorAt.Render("^") + "\n"
 	}
 	return out
+}
+
+func (fd Field) choiceLabel(i int) string {
+	if i < len(fd.ChoiceLabels) {
+		return fd.ChoiceLabels[i]
+	}
+	if i < len(fd.Choices) {
+		return fd.Choices[i]
+	}
+	return ""
+}
+
+func countFalse(m map[int]bool) int {
+	n := 0
+	for _, v := range m {
+		if !v {
+			n++
+		}
+	}
+	return n
+}
+
+// SetError shows msg under the field named key (and focuses it); it reports
+// whether there is such a field.
+func (f *Form) SetError(key, msg string) bool {
+	for i := range f.fields {
+		if f.fields[i].Key == key {
+			f.fields[i].err = msg
+			f.setFocus(i)
+			return true
+		}
+	}
+	return false
+}
+
+// Clear empties the field named key (a secret once it has been used).
+func (f *Form) Clear(key string) {
+	for i := range f.fields {
+		if f.fields[i].Key == key {
+			f.fields[i].input.Reset()
+		}
+	}
 }

@@ -1,0 +1,232 @@
+package screens
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// An operation form is one spec (opSpec): its fields, how the typed values
+// become api parameters (validated by api, the same checks the CLI and the local
+// service make), and the call. The mechanism around it is shared: the form is a
+// dialog on the root's stack; a valid form is confirmed when the operation is
+// destructive (No is the default), then submitted through Common.submitter() in
+// a command; the resulting activity opens in Activities, which follows it.
+
+// submitFunc is a prepared submit: everything validated, only the call left.
+// It may set note to a line for the user about what it sent (the size of a
+// file against its limit).
+type submitFunc func(ctx context.Context, s Submitter, note *string, opts ...api.SubmitOption) (*api.Activity, error)
+
+// opSpec describes one operation's form.
+type opSpec struct {
+	op    string // the operation: "create_invitations"
+	title string // the form's title
+	// fields are the form's inputs; their Keys are the api field names, so a
+	// validation error lands under its field.
+	fields func(c *Common) []ui.Field
+	// build turns the values into a prepared submit, or an error (a
+	// *api.ValidationError is shown under its field).
+	build func(c *Common, v map[string]string) (submitFunc, error)
+	// fieldKey maps an api field name ("receiverUserEmail") to a form key when
+	// they differ; nil = the same.
+	fieldKey map[string]string
+	// destructive returns the question to confirm and the lines restating what
+	// is at stake; a nil func or "" asks nothing.
+	destructive func(v map[string]string) (string, []string)
+	// noAppProofs: the envelope has no generateAppProofs for this operation.
+	noAppProofs bool
+	// secret is the key of a field to clear once the form is sent.
+	secret string
+}
+
+// paletteName is the palette's entry: "create invitations".
+func (s opSpec) paletteName() string { return strings.ReplaceAll(s.op, "_", " ") }
+
+const appProofsKey = "generateAppProofs"
+
+// operationCommands are the palette's entries for every operation form; in
+// read-only mode they are listed as unavailable, with why.
+func operationCommands(c *Common) []Command {
+	var out []Command
+	for _, s := range operationSpecs() {
+		cmd := Command{Name: s.paletteName(), Run: OpenDialog(newOpFormDialog(c, s))}
+		if c.ReadOnly() {
+			cmd.Disabled, cmd.Run = ErrReadOnly.Error(), nil
+		}
+		out = append(out, cmd)
+	}
+	return append(out, queryCommands(c)...)
+}
+
+// opFormDialog is an operation's form on the dialog stack.
+type opFormDialog struct {
+	c      *Common
+	spec   opSpec
+	form   ui.Form
+	err    string // the last submit's failure, above the fields
+	width  int
+	height int
+}
+
+func newOpFormDialog(c *Common, s opSpec) *opFormDialog {
+	fields := s.fields(c)
+	if !s.noAppProofs {
+		fields = append(fields, ui.Field{Key: appProofsKey, Label: "Generate app proofs", Choices: []string{"no", "yes"}})
+	}
+	return &opFormDialog{c: c, spec: s, form: ui.NewForm(s.title, fields...)}
+}
+
+func (d *opFormDialog) ID() string { return "op:" + d.spec.op }
+
+func (d *opFormDialog) SetSize(w, h int) { d.width, d.height = w, h }
+
+func (d *opFormDialog) Keys() ui.KeyMap { return d.form.Keys }
+
+func (d *opFormDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+	var res ui.FormResult
+	d.form, res = d.form.Update(msg)
+	switch res {
+	case ui.Cancelled:
+		d.form.Clear(d.spec.secret)
+		return nil, nil
+	case ui.Submitted:
+		return d.submit()
+	}
+	return d, nil
+}
+
+// submit validates and prepares the call; it stays open on an error.
+func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
+	d.err = ""
+	v := d.form.Values()
+	run, err := d.spec.build(d.c, v)
+	if err != nil {
+		d.showError(err)
+		return d, nil
+	}
+	var opts []api.SubmitOption
+	if v[appProofsKey] == "yes" {
+		opts = append(opts, api.WithAppProofs())
+	}
+	d.form.Clear(d.spec.secret)
+	send := submitOperation(d.c, d, run, opts)
+	if d.spec.destructive != nil {
+		if q, lines := d.spec.destructive(v); q != "" {
+			return nil, OpenDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(q, "Delete", lines...), send, nil))
+		}
+	}
+	return nil, send
+}
+
+var indexSuffix = regexp.MustCompile(`\[\d+\]$`)
+
+// showError puts a validation error under its field, anything else on top.
+func (d *opFormDialog) showError(err error) {
+	var ve *api.ValidationError
+	if errors.As(err, &ve) && ve.Field != "" {
+		field := ve.Field
+		if i := strings.LastIndex(field, "."); i >= 0 {
+			field = field[i+1:]
+		}
+		field = indexSuffix.ReplaceAllString(field, "")
+		if k, ok := d.spec.fieldKey[field]; ok {
+			field = k
+		}
+		if d.form.SetError(field, ve.Problem) {
+			return
+		}
+	}
+	d.err = errorText(err)
+}
+
+func (d *opFormDialog) View(th *theme.Theme, width, height int) string {
+	return formBox(th, d.form, d.err, "* required · ctrl+s submit · esc cancel", width, height)
+}
+
+// formBox draws a form in a dialog box; a form taller than the body shows the
+// lines around the focused field, so the field being typed in is always seen.
+func formBox(th *theme.Theme, f ui.Form, errText, help string, width, height int) string {
+	w := min(max(width-8, 20), 86)
+	out := f.View(th, w)
+	if errText != "" {
+		out += "\n\n" + th.Bad.Render(ansi.Truncate(ui.Clean(errText), w, "…"))
+	}
+	lines := strings.Split(out+"\n\n"+th.Muted.Render(ansi.Truncate(help, w, "…")), "\n")
+	if room := height - 4; room > 0 && len(lines) > room {
+		focus := 0
+		for i, l := range lines {
+			if strings.HasPrefix(ansi.Strip(l), "▸ ") {
+				focus = i
+			}
+		}
+		start := min(max(focus-2, 0), len(lines)-room)
+		lines = lines[start : start+room]
+	}
+	return th.Dialog.Render(strings.Join(lines, "\n"))
+}
+
+// opSubmittedMsg is a submit's outcome; Activities shows and follows the
+// activity, or reopens the form with the error.
+type opSubmittedMsg struct {
+	op       string
+	form     *opFormDialog
+	activity *api.Activity
+	note     string
+	err      error
+}
+
+// submitOperation is the command that sends a prepared submit.
+func submitOperation(c *Common, d *opFormDialog, run submitFunc, opts []api.SubmitOption) tea.Cmd {
+	op := d.spec.op
+	return func() tea.Msg {
+		client, err := c.submitter()
+		if err != nil {
+			return opSubmittedMsg{op: op, form: d, err: err}
+		}
+		ctx, cancel := c.ctx()
+		defer cancel()
+		var note string
+		act, err := run(ctx, client, &note, opts...)
+		return opSubmittedMsg{op: op, form: d, activity: act, note: note, err: err}
+	}
+}
+
+// followActivityMsg asks the root to show the Activities screen.
+type followActivityMsg struct{}
+
+// submitted handles an operation's outcome on the Activities screen: the
+// activity opens in the detail (which follows it), and the tab comes forward.
+func (a *Activities) submitted(msg opSubmittedMsg) tea.Cmd {
+	if msg.err != nil {
+		log, op, text := a.c.Log, msg.op, ui.Clean(msg.err.Error())
+		msg.form.showError(msg.err)
+		return tea.Batch(
+			func() tea.Msg { log.Warn("submit failed", "op", op, "err", text); return nil },
+			ui.Toast(op+" failed: "+errorText(msg.err), true),
+			OpenDialog(msg.form))
+	}
+	act := *msg.activity
+	id := api.SanitizeID(act.ID)
+	log, op, status := a.c.Log, msg.op, ui.Clean(act.Status)
+	text := op + " submitted: activity " + id + " " + status
+	if msg.note != "" {
+		text += " (" + ui.Clean(msg.note) + ")"
+	}
+	a.detail = newActivityDetail(a.c, act, &a.list.Pane)
+	a.list.Open()
+	return tea.Batch(
+		func() tea.Msg { log.Info("submitted", "op", op, "activity", id, "status", status); return nil },
+		ui.Toast(text, false),
+		msgCmd(followActivityMsg{}),
+		a.detail.load(a.c),
+		a.load()) // the list shows it too
+}

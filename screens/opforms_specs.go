@@ -1,0 +1,270 @@
+package screens
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"net/mail"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// operationSpecs are the forms of the submit operations that have no screen of
+// their own yet; each is a spec of opforms.go.
+func operationSpecs() []opSpec {
+	return []opSpec{
+		createInvitationsSpec(),
+		createUserTagSpec(),
+		createSmartContractInterfaceSpec(),
+		deleteWalletAccountsSpec(),
+		updateOauth2CredentialSpec(),
+		deleteTvcDeploymentSpec(),
+		createReadOnlySessionSpec(),
+	}
+}
+
+// splitList splits a comma- or space-separated list, dropping empty items.
+func splitList(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+}
+
+func createInvitationsSpec() opSpec {
+	return opSpec{
+		op: "create_invitations", title: "Create invitations",
+		fields: func(c *Common) []ui.Field {
+			return []ui.Field{
+				{Key: "invitees", Label: "Invitees (name <e-mail>, comma-separated)", Required: true, CharLimit: 4000,
+					Placeholder: "dave <dave@example.com>, erin <erin@example.com>"},
+				{Key: "accessType", Label: "Access type", Choices: api.AccessTypes()},
+				{Key: "receiverUserTags", Label: "User tag ids (comma-separated)", CharLimit: 4000},
+				{Key: "senderUserId", Label: "Sender user id", Required: true, Value: c.Org.UserID},
+			}
+		},
+		fieldKey: map[string]string{"receiverUserName": "invitees", "receiverUserEmail": "invitees", "invitations": "invitees"},
+		build: func(_ *Common, v map[string]string) (submitFunc, error) {
+			addrs, err := mail.ParseAddressList(v["invitees"])
+			if err != nil {
+				return nil, &api.ValidationError{Field: "invitees", Problem: "not a list of name <e-mail>: " + err.Error() + "; write e.g. dave <dave@example.com>, erin <erin@example.com>"}
+			}
+			p := api.CreateInvitationsParams{}
+			for _, a := range addrs {
+				name := a.Name
+				if name == "" {
+					name, _, _ = strings.Cut(a.Address, "@")
+				}
+				p.Invitations = append(p.Invitations, api.Invitation{ReceiverUserName: name, ReceiverUserEmail: a.Address,
+					ReceiverUserTags: splitList(v["receiverUserTags"]), AccessType: v["accessType"], SenderUserID: strings.TrimSpace(v["senderUserId"])})
+			}
+			if err := p.Validate(); err != nil {
+				return nil, err
+			}
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+				return s.CreateInvitations(ctx, p, o...)
+			}, nil
+		},
+	}
+}
+
+func createUserTagSpec() opSpec {
+	return opSpec{
+		op: "create_user_tag", title: "Create a user tag",
+		fields: func(c *Common) []ui.Field {
+			ids := make([]string, 0, len(c.Org.UserNames))
+			for id := range c.Org.UserNames {
+				ids = append(ids, id)
+			}
+			sort.Slice(ids, func(i, j int) bool { return c.Org.UserNames[ids[i]] < c.Org.UserNames[ids[j]] })
+			labels := make([]string, len(ids))
+			for i, id := range ids {
+				labels[i] = c.Org.UserNames[id] + " (" + api.SanitizeID(id) + ")"
+			}
+			users := ui.Field{Key: "userIds", Label: "Users (from list_users)", Required: true, Multi: true, Choices: ids, ChoiceLabels: labels}
+			if len(ids) == 0 {
+				users = ui.Field{Key: "userIds", Label: "User ids (comma-separated; the user list is not loaded)", Required: true, CharLimit: 4000}
+			}
+			return []ui.Field{{Key: "userTagName", Label: "Tag name", Required: true}, users}
+		},
+		build: func(_ *Common, v map[string]string) (submitFunc, error) {
+			p := api.CreateUserTagParams{UserTagName: v["userTagName"], UserIDs: splitList(v["userIds"])}
+			if err := p.Validate(); err != nil {
+				return nil, err
+			}
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+				return s.CreateUserTag(ctx, p, o...)
+			}, nil
+		},
+	}
+}
+
+func createSmartContractInterfaceSpec() opSpec {
+	return opSpec{
+		op: "create_smart_contract_interface", title: "Create a smart contract interface",
+		fields: func(*Common) []ui.Field {
+			return []ui.Field{
+				{Key: "smartContractAddress", Label: "Contract address or program id", Required: true},
+				{Key: "type", Label: "Type", Choices: api.SmartContractInterfaceTypes()},
+				{Key: "label", Label: "Label", Required: true},
+				{Key: "file", Label: fmt.Sprintf("ABI/IDL JSON file (at most %d bytes, 400 kB)", api.MaxSmartContractInterfaceBytes), Required: true, CharLimit: 4096},
+				{Key: "notes", Label: "Notes", CharLimit: 4000},
+			}
+		},
+		fieldKey: map[string]string{"smartContractInterface": "file"},
+		build: func(_ *Common, v map[string]string) (submitFunc, error) {
+			p := api.CreateSmartContractInterfaceParams{SmartContractAddress: strings.TrimSpace(v["smartContractAddress"]),
+				Type: v["type"], Label: v["label"], Notes: v["notes"], SmartContractInterface: "{}"}
+			// Everything but the file is checked now; the file is read by the
+			// command (no I/O in Update) and checked there with the same rules.
+			if err := p.Validate(); err != nil {
+				return nil, err
+			}
+			path := strings.TrimSpace(v["file"])
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+				data, err := readInterfaceFile(path)
+				if err != nil {
+					return nil, err
+				}
+				p.SmartContractInterface = string(data)
+				if err := p.Validate(); err != nil {
+					return nil, err
+				}
+				limit := api.MaxSmartContractInterfaceBytes
+				*note = fmt.Sprintf("interface: %d bytes of %d allowed (%.1f%%)", len(data), limit, 100*float64(len(data))/float64(limit))
+				return s.CreateSmartContractInterface(ctx, p, o...)
+			}, nil
+		},
+	}
+}
+
+// readInterfaceFile reads an ABI/IDL, refusing one over the limit without
+// reading it all; its errors say the size against the limit.
+func readInterfaceFile(path string) ([]byte, error) {
+	limit := api.MaxSmartContractInterfaceBytes
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &api.ValidationError{Field: "file", Problem: "cannot be read: " + err.Error() + "; type the path of the ABI/IDL JSON file"}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, &api.ValidationError{Field: "file", Problem: err.Error()}
+	}
+	if st.Size() > int64(limit) {
+		return nil, &api.ValidationError{Field: "file", Problem: fmt.Sprintf("is %d bytes of %d allowed (%.0f%% of 400 kB); trim the ABI/IDL to the functions you need",
+			st.Size(), limit, 100*float64(st.Size())/float64(limit))}
+	}
+	data := make([]byte, st.Size())
+	if _, err := f.ReadAt(data, 0); err != nil && int64(len(data)) != st.Size() {
+		return nil, &api.ValidationError{Field: "file", Problem: "cannot be read: " + err.Error()}
+	}
+	return data, nil
+}
+
+func deleteWalletAccountsSpec() opSpec {
+	return opSpec{
+		op: "delete_wallet_accounts", title: "Delete wallet accounts",
+		fields: func(*Common) []ui.Field {
+			return []ui.Field{
+				{Key: "walletAccountIds", Label: "Wallet account ids (comma-separated)", Required: true, CharLimit: 8000},
+				{Key: "deleteWithoutExport", Label: "Delete without export (keys never exported are lost for good)", Choices: []string{"no", "yes"}},
+			}
+		},
+		build: func(_ *Common, v map[string]string) (submitFunc, error) {
+			p := api.DeleteWalletAccountsParams{WalletAccountIDs: splitList(v["walletAccountIds"])}
+			if v["deleteWithoutExport"] == "yes" {
+				t := true
+				p.DeleteWithoutExport = &t
+			}
+			if err := p.Validate(); err != nil {
+				return nil, err
+			}
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+				return s.DeleteWalletAccounts(ctx, p, o...)
+			}, nil
+		},
+		destructive: func(v map[string]string) (string, []string) {
+			lines := []string{"wallet accounts: " + strings.Join(splitList(v["walletAccountIds"]), ", ")}
+			if v["deleteWithoutExport"] == "yes" {
+				lines = append(lines, "WITHOUT EXPORT: the keys of accounts never exported are lost for good")
+			}
+			return "Delete these wallet accounts?", lines
+		},
+	}
+}
+
+func updateOauth2CredentialSpec() opSpec {
+	return opSpec{
+		op: "update_oauth2_credential", title: "Update an OAuth2 credential", secret: "clientSecret",
+		fields: func(*Common) []ui.Field {
+			return []ui.Field{
+				{Key: "oauth2CredentialId", Label: "OAuth2 credential id", Required: true},
+				{Key: "provider", Label: "Provider", Choices: api.Oauth2Providers()},
+				{Key: "clientId", Label: "Client id", Required: true},
+				{Key: "clientSecret", Label: "Client secret (typed hidden; encrypted here to the TLS fetcher key)", Required: true, Hidden: true, CharLimit: 4096},
+			}
+		},
+		fieldKey: map[string]string{"encryptedClientSecret": "clientSecret"},
+		build: func(c *Common, v map[string]string) (submitFunc, error) {
+			p := api.UpdateOauth2CredentialParams{Oauth2CredentialID: strings.TrimSpace(v["oauth2CredentialId"]),
+				Provider: v["provider"], ClientID: strings.TrimSpace(v["clientId"]), EncryptedClientSecret: "(encrypted when sent)"}
+			if err := p.Validate(); err != nil {
+				return nil, err
+			}
+			targetHex := c.TLSFetcherPublicKey
+			if targetHex == "" {
+				targetHex = api.ProductionTLSFetcherPublicKey
+			}
+			target, err := hex.DecodeString(targetHex)
+			if err != nil {
+				return nil, fmt.Errorf("the profile's tls_fetcher_public_key is not hex: %w", err)
+			}
+			secret := []byte(v["clientSecret"])
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+				enc, err := keys.EnvelopeEncrypt(target, secret)
+				clear(secret)
+				if err != nil {
+					return nil, fmt.Errorf("encrypt the client secret to the TLS fetcher key: %w", err)
+				}
+				p.EncryptedClientSecret = enc
+				return s.UpdateOauth2Credential(ctx, p, o...)
+			}, nil
+		},
+	}
+}
+
+func deleteTvcDeploymentSpec() opSpec {
+	return opSpec{
+		op: "delete_tvc_deployment", title: "Delete a TVC deployment",
+		fields: func(*Common) []ui.Field {
+			return []ui.Field{{Key: "deploymentId", Label: "Deployment id", Required: true}}
+		},
+		build: func(_ *Common, v map[string]string) (submitFunc, error) {
+			p := api.DeleteTvcDeploymentParams{DeploymentID: strings.TrimSpace(v["deploymentId"])}
+			if err := p.Validate(); err != nil {
+				return nil, err
+			}
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+				return s.DeleteTvcDeployment(ctx, p, o...)
+			}, nil
+		},
+		destructive: func(v map[string]string) (string, []string) {
+			return "Delete this TVC deployment?", []string{"deployment: " + strings.TrimSpace(v["deploymentId"])}
+		},
+	}
+}
+
+func createReadOnlySessionSpec() opSpec {
+	return opSpec{
+		op: "create_read_only_session", title: "Create a read-only session (one hour, for you)",
+		fields: func(*Common) []ui.Field { return nil },
+		build: func(*Common, map[string]string) (submitFunc, error) {
+			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+				return s.CreateReadOnlySession(ctx, o...)
+			}, nil
+		},
+	}
+}

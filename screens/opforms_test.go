@@ -1,0 +1,263 @@
+package screens
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// openOperation opens an operation's form from the palette, by name.
+func openOperation(h *harness, name string) {
+	h.t.Helper()
+	h.key(":")
+	h.typeText(name)
+	h.key("enter")
+	if d, ok := h.root.dialogs.Top().(*opFormDialog); !ok || d.spec.paletteName() != name {
+		h.t.Fatalf("the palette did not open the %q form:\n%s", name, h.frame())
+	}
+}
+
+func TestOperationFormsShowValidationErrorsUnderTheirFields(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		input func(h *harness)
+		want  []string
+	}{
+		{"create invitations", func(h *harness) {}, []string{"Invitees (name <e-mail>, comma-separated) is required"}},
+		{"create invitations", func(h *harness) { h.typeText("dave <dave@example.com>, erin <not-an-address>") },
+			[]string{"not a list of name <e-mail>"}},
+		{"create invitations", func(h *harness) {
+			h.typeText("dave <dave@example.com>")
+			h.key("tab")
+			h.key("tab")
+			h.key("tab")
+			h.key("ctrl+u") // the sender defaults to you; emptied here
+		}, []string{"Sender user id is required"}},
+		{"create user tag", func(h *harness) {}, []string{"Tag name is required", "is required"}},
+		{"create user tag", func(h *harness) { h.typeText("oncall") }, []string{"Users (from list_users) is required"}},
+		{"create smart contract interface", func(h *harness) {}, []string{"Contract address or program id is required", "Label is required"}},
+		{"delete wallet accounts", func(h *harness) {}, []string{"Wallet account ids (comma-separated) is required"}},
+		{"update oauth2 credential", func(h *harness) {
+			h.typeText("cred-1")
+			h.key("tab")
+			h.key("tab")
+			h.typeText("client-1")
+		}, []string{"Client secret (typed hidden; encrypted here to the TLS fetcher key) is required"}},
+		{"delete tvc deployment", func(h *harness) {}, []string{"Deployment id is required"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+			openOperation(h, tc.name)
+			tc.input(h)
+			h.key("ctrl+s")
+			out := h.frame()
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("want %q under its field:\n%s", w, out)
+				}
+			}
+			if _, ok := h.root.dialogs.Top().(*opFormDialog); !ok {
+				t.Errorf("an invalid form must stay open")
+			}
+		})
+	}
+}
+
+func TestInvitationSenderDefaultsToYou(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	openOperation(h, "create invitations")
+	d := h.root.dialogs.Top().(*opFormDialog)
+	if got := d.form.Values()["senderUserId"]; got == "" || got != h.root.common.Org.UserID {
+		t.Errorf("sender %q, want your user id %q", got, h.root.common.Org.UserID)
+	}
+}
+
+func TestUserTagPicksUsersFromTheList(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	openOperation(h, "create user tag")
+	h.typeText("oncall")
+	h.key("tab")
+	h.key("space")
+	d := h.root.dialogs.Top().(*opFormDialog)
+	picked := d.form.Values()["userIds"]
+	if _, ok := h.root.common.Org.UserNames[picked]; !ok {
+		t.Errorf("picked %q is not a listed user (%v)", picked, h.root.common.Org.UserNames)
+	}
+	if !strings.Contains(h.frame(), "1 picked") {
+		t.Errorf("the form should say how many are picked:\n%s", h.frame())
+	}
+}
+
+func TestSmartContractFileOverTheLimitIsRefusedBeforeSending(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, []byte(`["`+strings.Repeat("a", 400_001)+`"]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{not json`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{
+		big:                             "is 400005 bytes of 400000 allowed",
+		bad:                             "is not valid JSON",
+		filepath.Join(dir, "none.json"): "cannot be read",
+	} {
+		// The fake has no submit methods: reaching one would panic the test.
+		h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+		openOperation(h, "create smart contract interface")
+		h.typeText("0x6B175474E89094C44Da98b954EedeAC495271d0F")
+		h.key("tab")
+		h.key("tab")
+		h.typeText("DAI")
+		h.key("tab")
+		h.send(tea.PasteMsg{Content: file})
+		h.key("ctrl+s")
+		if out := h.frame(); !strings.Contains(out, want) {
+			t.Errorf("%s: want %q under the file field:\n%s", filepath.Base(file), want, out)
+		}
+	}
+}
+
+func TestDestructiveOperationsConfirmWithNoAsDefault(t *testing.T) {
+	for _, tc := range []struct{ name, id, question string }{
+		{"delete wallet accounts", "wa-1", "Delete these wallet accounts?"},
+		{"delete tvc deployment", "dep-1", "Delete this TVC deployment?"},
+	} {
+		h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+		openOperation(h, tc.name)
+		h.typeText(tc.id)
+		h.key("ctrl+s")
+		out := h.frame()
+		if !strings.Contains(out, tc.question) || !strings.Contains(out, tc.id) {
+			t.Fatalf("%s: want the confirm restating %s:\n%s", tc.name, tc.id, out)
+		}
+		h.key("enter") // No: the fake would panic on a submit
+		if h.root.dialogs.Len() != 0 {
+			t.Errorf("%s: enter should answer No and close", tc.name)
+		}
+		for _, m := range h.msgs {
+			if _, ok := m.(opSubmittedMsg); ok {
+				t.Errorf("%s: submitted after No", tc.name)
+			}
+		}
+	}
+}
+
+func TestWalletDeletionWithoutExportWarns(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	openOperation(h, "delete wallet accounts")
+	h.typeText("wa-1")
+	h.key("tab")
+	h.key("right")
+	h.key("ctrl+s")
+	if out := h.frame(); !strings.Contains(out, "WITHOUT EXPORT") {
+		t.Errorf("the confirm should warn about deleting without export:\n%s", out)
+	}
+}
+
+func TestOperationFormsAreUnavailableReadOnly(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, true, 0)
+	cmds := h.root.commands()
+	seen := 0
+	for _, s := range operationSpecs() {
+		for _, c := range cmds {
+			if c.Name == s.paletteName() {
+				seen++
+				if c.Disabled == "" || c.Run != nil || !strings.Contains(c.Disabled, "read-only") {
+					t.Errorf("%s is available read-only: %+v", c.Name, c)
+				}
+			}
+		}
+	}
+	if seen != len(operationSpecs()) {
+		t.Errorf("%d of %d operations listed", seen, len(operationSpecs()))
+	}
+	h.key(":")
+	h.typeText("create invitations")
+	h.key("enter")
+	if _, ok := h.root.dialogs.Top().(*opFormDialog); ok {
+		t.Errorf("a read-only console opened a submit form")
+	}
+}
+
+func TestActivitiesNOpensTheOperationForms(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	h.key("n")
+	out := h.frame()
+	for _, s := range operationSpecs() {
+		if !strings.Contains(out, s.paletteName()) {
+			t.Errorf("n should list %q:\n%s", s.paletteName(), out)
+		}
+	}
+	if strings.Contains(out, "go to Organization") {
+		t.Errorf("n lists only the operations:\n%s", out)
+	}
+	h.typeText("delete tvc")
+	h.key("enter")
+	if d, ok := h.root.dialogs.Top().(*opFormDialog); !ok || d.spec.op != "delete_tvc_deployment" {
+		t.Errorf("choosing an operation should open its form:\n%s", h.frame())
+	}
+}
+
+// The operation forms at both sizes, errors shown. Update with
+// go test ./screens -run TestGoldenOperationForms -update.
+func TestGoldenOperationForms(t *testing.T) {
+	views := []struct {
+		name string
+		keys []string
+	}{
+		{"operations", []string{"n"}},
+		{"invitations-errors", []string{":", "create invitations", "enter", "ctrl+s"}},
+		{"contract-errors", []string{":", "create smart contract", "enter", "ctrl+s"}},
+		{"oauth2-secret-typed", []string{":", "update oauth2", "enter", "tab", "tab", "tab", "hunter2", "ctrl+s"}},
+		{"wallet-confirm", []string{":", "delete wallet", "enter", "wa-1", "tab", "right", "ctrl+s"}},
+	}
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		for _, v := range views {
+			t.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], v.name), func(t *testing.T) {
+				h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+				h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+				for _, k := range v.keys {
+					switch {
+					case len([]rune(k)) == 1 || k == "enter" || k == "tab" || k == "right" || strings.HasPrefix(k, "ctrl+"):
+						h.send(keyPressFor(k))
+					default:
+						h.typeText(k)
+					}
+				}
+				out := screenFrame(h.root)
+				if strings.Contains(out, "hunter2") {
+					t.Fatal("a hidden field is drawn")
+				}
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}
+
+func TestOnrampStatusIsAQueryAvailableReadOnly(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, true, 0)
+	h.key(":")
+	h.typeText("get onramp transaction status")
+	h.key("enter")
+	h.key("ctrl+s")
+	if out := h.frame(); !strings.Contains(out, "Transaction id is required") {
+		t.Fatalf("want the required error:\n%s", out)
+	}
+	h.typeText("tx-1")
+	h.key("ctrl+s")
+	var messages strings.Builder
+	for _, e := range h.root.log.entries {
+		messages.WriteString(e.text + "\n")
+	}
+	if !strings.Contains(messages.String(), "on-ramp transaction tx-1: the fake has no on-ramp transactions") ||
+		!strings.Contains(h.frame(), "on-ramp transaction tx-1") {
+		t.Errorf("the query's answer should be shown and kept, read-only too:\n%s\n%s", h.frame(), messages.String())
+	}
+}
