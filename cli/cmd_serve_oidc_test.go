@@ -53,8 +53,8 @@ func TestServeTrustsOIDCIssuerForLoginOAuth(t *testing.T) {
 	addr, proxyAddr := freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	var serveErr bytes.Buffer
-	c := proc{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &serveErr, getenv: func(string) string { return "" }}
+	var serveErr, serveOut syncBuffer // the service writes while the test reads
+	c := proc{stdin: strings.NewReader(""), stdout: &serveOut, stderr: &serveErr, getenv: func(string) string { return "" }}
 	go func() {
 		done <- cmdServe(ctx, c, []string{"--demo", "--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr,
 			"--trust-oidc-issuer", iss + ",vigil-client=" + jwksFile, "--link-oidc-subject", iss + ",user-7=carol"})
