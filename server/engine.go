@@ -86,7 +86,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 			return err
 		}
 		now := s.now()
-		out = &activity{ID: newID(), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
+		out = &activity{ID: newHistoryID(now), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
 			RequesterID: c.UserID, Body: body, Intent: intent, AppProofs: env.GenerateAppProofs != nil && *env.GenerateAppProofs,
 			Created: now, Updated: now}
 		if err := insertActivity(ctx, tx, out); err != nil {
@@ -164,7 +164,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c *caller, selection, bodyFP string) ([]hookEvent, error) {
 	now := s.now()
 	v := voteRow{BodyFingerprint: bodyFP, Vote: api.Vote{
-		ID: newID(), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
+		ID: newHistoryID(now), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
 		PublicKey: c.PublicKey, Signature: c.Signature, Scheme: c.Scheme, CreatedAt: api.NewTime(now),
 	}}
 	if err := insertVote(ctx, tx, a, v); err != nil {
@@ -288,7 +288,7 @@ func insertEvaluation(ctx context.Context, q querier, a *activity, voteID string
 		return err
 	}
 	if _, err := q.ExecContext(ctx, `INSERT INTO policy_evaluations(id, activity_id, org_id, vote_id, outcomes, created_ns) VALUES (?, ?, ?, ?, ?, ?)`,
-		newID(), a.ID, a.OrgID, voteID, string(b), now.UnixNano()); err != nil {
+		newHistoryID(now), a.ID, a.OrgID, voteID, string(b), now.UnixNano()); err != nil {
 		return fmt.Errorf("record policy evaluation: %w", err)
 	}
 	return nil
