@@ -72,6 +72,7 @@ type cache struct {
 	votes     map[string][]voteRow // activity id -> its votes, in order
 	votesGen  uint64
 	rows      map[int64]*activity // seq -> decoded row (no votes), checked against its version on use
+	encoded   map[string][]byte   // listed activity's JSON (encodedKey), emptied with votes
 	policies  map[string]*orgPolicies
 	consensus map[string]bool // activity id -> a matching allow policy asks for consensus
 }
@@ -107,7 +108,7 @@ func (c *cache) invalidate(what uint8) {
 	}
 	if what&changedVotes != 0 {
 		c.votesGen++
-		c.votes = nil
+		c.votes, c.encoded = nil, nil
 	}
 	if what&changedFeatures != 0 {
 		c.featGen++
