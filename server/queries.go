@@ -204,6 +204,9 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 			list.cursorOp, list.cursor = cur.op, seq
 		}
 	}
+	// Before reading rows and votes: an encoding of what a later write changed
+	// is then not kept.
+	gen := s.db.cache.votesGeneration()
 	acts, err := s.listActivities(ctx, list)
 	if err != nil {
 		return nil, err
@@ -216,7 +219,6 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 		return nil, err
 	}
 	vs := s.voters(s.db.read, o)
-	gen := s.db.cache.votesGeneration() // before reading votes: an encoding of older votes is not kept
 	if err := s.loadVotesCached(ctx, acts); err != nil {
 		return nil, err
 	}
