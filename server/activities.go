@@ -252,14 +252,21 @@ func (s votesBySeq) Swap(i, j int) {
 	s.seq[i], s.seq[j] = s.seq[j], s.seq[i]
 }
 
+// insertActivity stores a new activity as it stands, its outcome included:
+// a submission the policies decide at once is written once, never inserted
+// and then updated.
 func insertActivity(ctx context.Context, q querier, a *activity) error {
 	intent, err := json.Marshal(a.Intent)
 	if err != nil {
 		return err
 	}
+	result, failure, err := outcomeJSON(a)
+	if err != nil {
+		return err
+	}
 	res, err := q.ExecContext(ctx, `INSERT INTO activities(id, org_id, type, status, fingerprint, requester_id, body, intent, result, failure, generate_app_proofs, created_ns, updated_ns)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}', '', ?, ?, ?)`,
-		a.ID, a.OrgID, a.Type, a.Status, a.Fingerprint, a.RequesterID, a.Body, string(intent), boolInt(a.AppProofs),
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.ID, a.OrgID, a.Type, a.Status, a.Fingerprint, a.RequesterID, a.Body, string(intent), result, failure, boolInt(a.AppProofs),
 		a.Created.UnixNano(), a.Updated.UnixNano())
 	if err != nil {
 		return fmt.Errorf("insert activity: %w", err)
@@ -268,21 +275,29 @@ func insertActivity(ctx context.Context, q querier, a *activity) error {
 	return nil
 }
 
+// outcomeJSON is an activity's result and failure as stored.
+func outcomeJSON(a *activity) (result, failure string, err error) {
+	b, err := json.Marshal(a.Result)
+	if err != nil {
+		return "", "", err
+	}
+	if a.Failure != nil {
+		f, err := json.Marshal(a.Failure)
+		if err != nil {
+			return "", "", err
+		}
+		failure = string(f)
+	}
+	return string(b), failure, nil
+}
+
 func updateActivity(ctx context.Context, q querier, a *activity) error {
-	result, err := json.Marshal(a.Result)
+	result, failure, err := outcomeJSON(a)
 	if err != nil {
 		return err
 	}
-	failure := ""
-	if a.Failure != nil {
-		b, err := json.Marshal(a.Failure)
-		if err != nil {
-			return err
-		}
-		failure = string(b)
-	}
 	if _, err := q.ExecContext(ctx, `UPDATE activities SET status = ?, result = ?, failure = ?, updated_ns = ? WHERE id = ?`,
-		a.Status, string(result), failure, a.Updated.UnixNano(), a.ID); err != nil {
+		a.Status, result, failure, a.Updated.UnixNano(), a.ID); err != nil {
 		return fmt.Errorf("update activity %s: %w", a.ID, err)
 	}
 	return nil

@@ -72,6 +72,7 @@ type cache struct {
 	votes     map[string][]voteRow // activity id -> its votes, in order
 	votesGen  uint64
 	rows      map[int64]*activity // seq -> decoded row (no votes), checked against its version on use
+	encoded   map[string][]byte   // listed activity's JSON (encodedKey), emptied with votes
 	policies  map[string]*orgPolicies
 	consensus map[string]bool // activity id -> a matching allow policy asks for consensus
 }
@@ -107,7 +108,7 @@ func (c *cache) invalidate(what uint8) {
 	}
 	if what&changedVotes != 0 {
 		c.votesGen++
-		c.votes = nil
+		c.votes, c.encoded = nil, nil
 	}
 	if what&changedFeatures != 0 {
 		c.featGen++
@@ -183,7 +184,7 @@ func (s *Server) apiKeys(ctx context.Context, publicKey string) ([]apiKeyEntry, 
 // cache is used only while that transaction has not written a cached table.
 func (s *Server) org(ctx context.Context, q querier, id string) (*org, error) {
 	c := s.db.cache
-	if !cacheUsable(q) {
+	if !cacheUsable(q, changedAuth) {
 		return loadOrg(ctx, q, id)
 	}
 	if o, ok := get(c, &c.orgs, id); ok {
@@ -214,7 +215,7 @@ func (s *Server) userName(ctx context.Context, id string) (string, error) {
 // the cache only while it has not written a cached table).
 func (s *Server) user(ctx context.Context, q querier, id string) (userRecord, error) {
 	c := s.db.cache
-	usable := cacheUsable(q)
+	usable := cacheUsable(q, changedAuth)
 	if u, ok := get(c, &c.users, id); ok && usable {
 		return u, nil
 	}
@@ -236,7 +237,7 @@ func (s *Server) user(ctx context.Context, q querier, id string) (userRecord, er
 // webhookURL is the organization's webhook feature, "" when unset.
 func (s *Server) webhookURL(ctx context.Context, q querier, orgID string) (string, error) {
 	c := s.db.cache
-	usable := cacheUsable(q)
+	usable := cacheUsable(q, changedFeatures)
 	if u, ok := get(c, &c.webhooks, orgID); ok && usable {
 		return u, nil
 	}
@@ -262,7 +263,7 @@ func (s *Server) webhookURL(ctx context.Context, q querier, orgID string) (strin
 func (s *Server) orgPolicies(ctx context.Context, q querier, o *org) (*orgPolicies, uint64, error) {
 	c := s.db.cache
 	_, gen := c.generations()
-	usable := cacheUsable(q)
+	usable := cacheUsable(q, changedPolicies)
 	if usable {
 		if p, ok := get(c, &c.policies, o.ID); ok {
 			return p, gen, nil
@@ -283,12 +284,15 @@ func (s *Server) orgPolicies(ctx context.Context, q querier, o *org) (*orgPolici
 	return p, gen, nil
 }
 
-// cacheUsable: reads outside a transaction may use the cache, and so may a
-// write transaction that has not yet written a cached table (everything
-// committed before it has already invalidated what it changed).
-func cacheUsable(q querier) bool {
+// cacheUsable: reads outside a transaction may use the cache of what, and
+// so may a write transaction that has not yet written the tables that cache
+// holds (everything committed before it has already invalidated what it
+// changed, and the writer is the only writer). A group commit's earlier
+// submits write activities and votes, never users or policies: the later
+// jobs of the batch still read those from the cache.
+func cacheUsable(q querier, what uint8) bool {
 	if t, ok := q.(*txn); ok {
-		return t.changed == 0
+		return t.changed&what == 0
 	}
 	return true
 }
@@ -305,7 +309,7 @@ func cacheUsable(q querier) bool {
 // compute must use policies current at generation gen (orgPolicies).
 func (s *Server) awaitsConsensus(q querier, a *activity, gen uint64, compute func() (bool, error)) (bool, error) {
 	c := s.db.cache
-	usable := cacheUsable(q)
+	usable := cacheUsable(q, changedPolicies)
 	if usable {
 		if v, ok := get(c, &c.consensus, a.ID); ok {
 			return v, nil

@@ -275,3 +275,42 @@ func TestListShowsNewVotes(t *testing.T) {
 		t.Fatalf("after the deciding approval the list shows %+v (%v)", acts, err)
 	}
 }
+
+// TestWriteTransactionReadsItsOwnWritesPastTheCache: a write transaction (a
+// group commit of several jobs) keeps using the caches of tables it has not
+// written — submits write activities and votes, never users — and reads the
+// database for a table it has written, so it sees its own change.
+func TestWriteTransactionReadsItsOwnWritesPastTheCache(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	alice := e.org.UserIDs["alice"]
+	if _, err := e.srv.user(ctx, e.srv.db.read, alice); err != nil { // fills the cache
+		t.Fatal(err)
+	}
+	err := e.srv.db.inTx(ctx, func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM votes WHERE id = ''`); err != nil {
+			return err
+		}
+		if !cacheUsable(tx, changedAuth) || cacheUsable(tx, changedVotes) {
+			t.Errorf("after writing votes: users cache usable %v (want true), votes cache usable %v (want false)",
+				cacheUsable(tx, changedAuth), cacheUsable(tx, changedVotes))
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET name = 'alice renamed' WHERE id = ?`, alice); err != nil {
+			return err
+		}
+		u, err := e.srv.user(ctx, tx, alice)
+		if err != nil {
+			return err
+		}
+		if u.name != "alice renamed" {
+			t.Errorf("within the transaction that renamed her, alice is %q", u.name)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err := e.srv.user(ctx, e.srv.db.read, alice); err != nil || u.name != "alice renamed" {
+		t.Fatalf("after the commit: %q, %v", u.name, err)
+	}
+}

@@ -86,14 +86,12 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 			return err
 		}
 		now := s.now()
-		out = &activity{ID: newID(), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
+		out = &activity{ID: newHistoryID(now), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
 			RequesterID: c.UserID, Body: body, Intent: intent, AppProofs: env.GenerateAppProofs != nil && *env.GenerateAppProofs,
 			Created: now, Updated: now}
-		if err := insertActivity(ctx, tx, out); err != nil {
-			return err
-		}
 		// The requester's submission is their approval, whatever the voting
 		// rules say about others; having voted, they see no canApprove.
+		// castVote stores the activity with the status that vote gives it.
 		events, err = s.castVote(ctx, tx, org, out, c, api.VoteApproved, fp)
 		return err
 	})
@@ -160,16 +158,16 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 
 // castVote records a vote, re-evaluates the policies and moves the activity on:
 // completing it (and executing its intent, in this same transaction), failing
-// it, rejecting it, or leaving it waiting for consensus.
+// it, rejecting it, or leaving it waiting for consensus. An activity still
+// CREATED is not stored yet: it is inserted once, with the status this vote
+// gives it (an insert and then an update rewrote its row and status indexes).
 func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c *caller, selection, bodyFP string) ([]hookEvent, error) {
 	now := s.now()
 	v := voteRow{BodyFingerprint: bodyFP, Vote: api.Vote{
-		ID: newID(), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
+		ID: newHistoryID(now), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
 		PublicKey: c.PublicKey, Signature: c.Signature, Scheme: c.Scheme, CreatedAt: api.NewTime(now),
 	}}
-	if err := insertVote(ctx, tx, a, v); err != nil {
-		return nil, err
-	}
+	fresh := a.Seq == 0 // not stored yet: submit inserts it here
 	// The vote joins the votes already loaded with a, as loadVotes would
 	// show it (a voter deleted meanwhile shows empty fields there too).
 	u, err := s.user(ctx, tx, c.UserID)
@@ -198,7 +196,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	} else {
 		switch ev.decision.Outcome {
 		case api.OutcomeAllow:
-			if err := s.complete(ctx, tx, a); err != nil {
+			if err := s.execIntent(ctx, tx, a); err != nil {
 				return nil, err
 			}
 		case api.OutcomeRequiresConsensus:
@@ -212,15 +210,33 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 			a.Failure = &api.Failure{Code: api.CodePermissionDenied, Message: msg}
 		}
 	}
+	changed := a.Status != before
+	if changed {
+		a.Updated = now
+	}
+	switch {
+	case fresh:
+		if err := insertActivity(ctx, tx, a); err != nil {
+			return nil, err
+		}
+	case changed:
+		if err := updateActivity(ctx, tx, a); err != nil {
+			return nil, err
+		}
+	}
+	if err := insertVote(ctx, tx, a, v); err != nil {
+		return nil, err
+	}
 	if err := insertEvaluation(ctx, tx, a, v.Vote.ID, outcomes, now); err != nil {
 		return nil, err
 	}
-	if a.Status == before {
-		return nil, nil
+	if changed && a.Status == api.StatusCompleted && a.AppProofs {
+		if err := s.signAppProofs(ctx, tx, a); err != nil {
+			return nil, err
+		}
 	}
-	a.Updated = now
-	if err := updateActivity(ctx, tx, a); err != nil {
-		return nil, err
+	if !changed {
+		return nil, nil
 	}
 	url, err := s.webhookURL(ctx, tx, a.OrgID)
 	if err != nil {
@@ -233,9 +249,10 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	return []hookEvent{*ev2}, nil
 }
 
-// complete executes the intent inside a savepoint: if execution fails, its
-// partial writes are undone and the activity is FAILED with the reason.
-func (s *Server) complete(ctx context.Context, tx *txn, a *activity) error {
+// execIntent executes the intent inside a savepoint: if execution fails, its
+// partial writes are undone and the activity is FAILED with the reason. The
+// caller stores the activity's new status, then signs its app proofs.
+func (s *Server) execIntent(ctx context.Context, tx *txn, a *activity) error {
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT execute_intent`); err != nil {
 		return err
 	}
@@ -257,11 +274,6 @@ func (s *Server) complete(ctx context.Context, tx *txn, a *activity) error {
 	}
 	if _, err := tx.ExecContext(ctx, `RELEASE execute_intent`); err != nil {
 		return err
-	}
-	if a.Status == api.StatusCompleted && a.AppProofs {
-		if err := s.signAppProofs(ctx, tx, a); err != nil {
-			return err
-		}
 	}
 	return nil
 }
@@ -288,7 +300,7 @@ func insertEvaluation(ctx context.Context, q querier, a *activity, voteID string
 		return err
 	}
 	if _, err := q.ExecContext(ctx, `INSERT INTO policy_evaluations(id, activity_id, org_id, vote_id, outcomes, created_ns) VALUES (?, ?, ?, ?, ?, ?)`,
-		newID(), a.ID, a.OrgID, voteID, string(b), now.UnixNano()); err != nil {
+		newHistoryID(now), a.ID, a.OrgID, voteID, string(b), now.UnixNano()); err != nil {
 		return fmt.Errorf("record policy evaluation: %w", err)
 	}
 	return nil

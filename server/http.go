@@ -187,6 +187,11 @@ func (s *Server) handleWalletKitConfig(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) writeJSON(w http.ResponseWriter, v any) {
+	if raw, ok := v.(encodedReply); ok { // already encoded as json.Marshal would
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(raw)
+		return
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		s.log.Error("encode reply", "err", err)

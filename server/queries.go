@@ -204,6 +204,9 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 			list.cursorOp, list.cursor = cur.op, seq
 		}
 	}
+	// Before reading rows and votes: an encoding of what a later write changed
+	// is then not kept.
+	gen := s.db.cache.votesGeneration()
 	acts, err := s.listActivities(ctx, list)
 	if err != nil {
 		return nil, err
@@ -215,27 +218,31 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	if err != nil {
 		return nil, err
 	}
-	out := api.ListActivitiesResponse{Activities: make([]api.Activity, 0, len(acts))}
 	vs := s.voters(s.db.read, o)
 	if err := s.loadVotesCached(ctx, acts); err != nil {
 		return nil, err
 	}
 	now := s.now()
+	page := newActivitiesPage(len(acts))
 	for _, a := range acts {
 		// The cache holds every vote; those that count depend on the clock.
 		a.Votes = currentVotes(a.Votes, now, a.Status == api.StatusConsensusNeeded)
-		if err := loadActivityAppProofs(ctx, s.db.read, a); err != nil {
-			return nil, err
-		}
 		may := false
 		if a.Status == api.StatusConsensusNeeded {
 			if may, err = vs.mayVote(ctx, a, c.UserID); err != nil {
 				return nil, err
 			}
 		}
-		out.Activities = append(out.Activities, a.toAPI(c.UserID, may))
+		out := a.toAPI(c.UserID, may)
+		if err := page.add(s.db.cache, gen, a, out.CanApprove, func() (api.Activity, error) {
+			err := loadActivityAppProofs(ctx, s.db.read, a)
+			out.AppProofs = a.Proofs
+			return out, err
+		}); err != nil {
+			return nil, err
+		}
 	}
-	return out, nil
+	return page.reply(), nil
 }
 
 // queriedActivity loads the activity a query names (activityId, required) in

@@ -156,7 +156,7 @@ func (s *Server) seedRequest(orgID string, spec SeedSpec, run string, start time
 		return seedActivity{}, err
 	}
 	fp := fingerprintOf(body)
-	a := &activity{ID: newID(), OrgID: orgID, Type: op.Type, Status: api.StatusConsensusNeeded, Fingerprint: fp,
+	a := &activity{ID: newHistoryID(at), OrgID: orgID, Type: op.Type, Status: api.StatusConsensusNeeded, Fingerprint: fp,
 		RequesterID: spec.Requester.UserID, Body: body, Intent: intent, Created: at, Updated: at}
 	sa := seedActivity{a: a, decide: !pending}
 	v, err := seedVote(spec.Requester, a, body, at)
@@ -197,7 +197,7 @@ func seedVote(m SeedMember, a *activity, body []byte, at time.Time) (voteRow, er
 	if err != nil {
 		return voteRow{}, err
 	}
-	return voteRow{BodyFingerprint: fingerprintOf(body), Vote: api.Vote{ID: newID(), UserID: m.UserID, ActivityID: a.ID,
+	return voteRow{BodyFingerprint: fingerprintOf(body), Vote: api.Vote{ID: newHistoryID(at), UserID: m.UserID, ActivityID: a.ID,
 		Selection: api.VoteApproved, PublicKey: st.PublicKey, Signature: st.Signature, Scheme: st.Scheme,
 		CreatedAt: api.NewTime(at)}}, nil
 }

@@ -1,0 +1,71 @@
+package server
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// encodedReply is a query's reply already encoded exactly as json.Marshal
+// encodes its value; writeJSON sends it as it is.
+type encodedReply []byte
+
+// activitiesPage builds a list_activities reply, byte for byte what
+// json.Marshal(api.ListActivitiesResponse{...}) gives, from each activity's
+// JSON. Encoding a page of activities with their votes was most of the cost
+// of the console's pending list (polled every 5 s, between votes), so each
+// listed activity's JSON is kept: until any write to activities, votes or
+// users (which empties the cache, as it empties the cached votes), for the
+// votes that count now and for whether the viewer may approve it.
+type activitiesPage struct{ b []byte }
+
+func newActivitiesPage(n int) *activitiesPage {
+	p := &activitiesPage{b: make([]byte, 0, 64+n*1500)}
+	p.b = append(p.b, `{"activities":[`...)
+	return p
+}
+
+// add appends a's JSON: the cached encoding when there is one for its
+// current votes and canApprove, otherwise build's activity, encoded and kept
+// if the votes generation is still gen.
+func (p *activitiesPage) add(c *cache, gen uint64, a *activity, canApprove bool, build func() (api.Activity, error)) error {
+	key := encodedKey(a, canApprove)
+	b, ok := get(c, &c.encoded, key)
+	if !ok {
+		out, err := build()
+		if err != nil {
+			return err
+		}
+		if b, err = json.Marshal(out); err != nil {
+			return err
+		}
+		putBounded(c, gen, &c.votesGen, &c.encoded, key, b, maxListCacheEntries)
+	}
+	if p.b[len(p.b)-1] != '[' {
+		p.b = append(p.b, ',')
+	}
+	p.b = append(p.b, b...)
+	return nil
+}
+
+func (p *activitiesPage) reply() encodedReply {
+	return append(p.b, "]}"...)
+}
+
+// encodedKey names one encoding of a listed activity: its row version, how
+// many of its votes count now (they are the last ones: currentVotes keeps a
+// suffix) and the viewer's canApprove (canReject goes with it).
+func encodedKey(a *activity, canApprove bool) string {
+	k := strconv.FormatInt(a.Seq, 10) + "/" + strconv.FormatInt(a.Updated.UnixNano(), 10) + "/" + strconv.Itoa(len(a.Votes))
+	if canApprove {
+		k += "/a"
+	}
+	return k
+}
+
+func (c *cache) votesGeneration() uint64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.votesGen
+}

@@ -1,0 +1,59 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// TestListReplyIsWhatJSONMarshalGives: the pending list is spliced from
+// cached encodings of each activity; its bytes are those json.Marshal gives
+// for the decoded page (the wire format is unchanged), each viewer sees its
+// own canApprove from the same cache, and a round of approvals that expires
+// leaves the listed activity without votes.
+func TestListReplyIsWhatJSONMarshalGives(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "a <b> & c", UserIDs: []string{e.user("bob")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func(who string) api.Activity {
+		t.Helper()
+		body, _ := json.Marshal(map[string]any{"organizationId": e.org.ID, "filterByStatus": []string{api.StatusConsensusNeeded}})
+		r := e.post("/public/v1/query/list_activities", body, e.keys[who])
+		if r.status != 200 {
+			t.Fatalf("list as %s: HTTP %d %s", who, r.status, r.body)
+		}
+		var page api.ListActivitiesResponse
+		if err := json.Unmarshal(r.body, &page); err != nil {
+			t.Fatal(err)
+		}
+		again, _ := json.Marshal(page)
+		if !bytes.Equal(again, r.body) {
+			t.Fatalf("list as %s:\n got %s\nwant %s", who, r.body, again)
+		}
+		if len(page.Activities) != 1 || page.Activities[0].ID != act.ID {
+			t.Fatalf("list as %s: %s", who, r.body)
+		}
+		return page.Activities[0]
+	}
+	for range 2 { // the second round comes from the cache
+		if a := list("alice"); a.CanApprove || len(a.Votes) != 1 {
+			t.Fatalf("alice, who submitted it: canApprove %v, %d votes", a.CanApprove, len(a.Votes))
+		}
+		if a := list("bob"); !a.CanApprove || !a.CanReject || len(a.Votes) != 1 {
+			t.Fatalf("bob, who has not voted: canApprove %v canReject %v, %d votes", a.CanApprove, a.CanReject, len(a.Votes))
+		}
+	}
+	e.skew.Store(int64(approvalLifetime + time.Minute))
+	if a := list("bob"); len(a.Votes) != 0 || !a.CanApprove {
+		t.Fatalf("after the round expired bob sees %d votes, canApprove %v", len(a.Votes), a.CanApprove)
+	}
+	if a := list("alice"); len(a.Votes) != 0 || !a.CanApprove {
+		t.Fatalf("after the round expired alice may vote again: %d votes, canApprove %v", len(a.Votes), a.CanApprove)
+	}
+}
