@@ -32,6 +32,9 @@ type Reader interface {
 	GetAPIKey(ctx context.Context, apiKeyID string) (*api.APIKey, error)
 	GetLatestBootProof(ctx context.Context, appName string) (*api.BootProof, error)
 	GetBootProof(ctx context.Context, ephemeralKey string) (*api.BootProof, error)
+	GetMfaPolicies(ctx context.Context, userID string) ([]api.MfaPolicy, error)
+	GetMfaPolicy(ctx context.Context, userID, mfaPolicyID string) (*api.MfaPolicy, error)
+	GetMfaStatus(ctx context.Context, activityID, userID string) ([]api.MfaStatus, error)
 }
 
 // Submitter is every submit operation of SPEC.md, the votes included; *api.Client
@@ -99,6 +102,16 @@ func (q queriesOnly) GetLatestBootProof(ctx context.Context, app string) (*api.B
 }
 func (q queriesOnly) GetBootProof(ctx context.Context, key string) (*api.BootProof, error) {
 	return q.r.GetBootProof(ctx, key)
+}
+
+func (q queriesOnly) GetMfaPolicies(ctx context.Context, user string) ([]api.MfaPolicy, error) {
+	return q.r.GetMfaPolicies(ctx, user)
+}
+func (q queriesOnly) GetMfaPolicy(ctx context.Context, user, id string) (*api.MfaPolicy, error) {
+	return q.r.GetMfaPolicy(ctx, user, id)
+}
+func (q queriesOnly) GetMfaStatus(ctx context.Context, activity, user string) ([]api.MfaStatus, error) {
+	return q.r.GetMfaStatus(ctx, activity, user)
 }
 
 // Common is shared by the root model and every screen. Only the root model writes

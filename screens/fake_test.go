@@ -29,10 +29,11 @@ type fakeClient struct {
 	rejections []string
 	evalCalls  []string
 	// Boot proofs by app and by ephemeral key; a missing one is a not-found error.
-	bootByApp map[string]*api.BootProof
-	bootByKey map[string]*api.BootProof
-	appProofs []api.AppProof
-	bootCalls []string // apps and keys asked for, in order
+	bootByApp   map[string]*api.BootProof
+	bootByKey   map[string]*api.BootProof
+	appProofs   []api.AppProof
+	bootCalls   []string // apps and keys asked for, in order
+	featureSets []api.SetOrganizationFeatureParams
 }
 
 func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
@@ -340,4 +341,22 @@ func (h *harness) activities() *Activities { return h.root.screens[0].(*Activiti
 func (h *harness) voteDialogOpen() bool {
 	d := h.root.dialogs.Top()
 	return d != nil && d.ID() == voteDialogID
+}
+
+func (f *fakeClient) GetMfaPolicies(_ context.Context, user string) ([]api.MfaPolicy, error) {
+	return nil, nil
+}
+func (f *fakeClient) GetMfaPolicy(_ context.Context, user, id string) (*api.MfaPolicy, error) {
+	return nil, fmt.Errorf("no MFA policy %s", id)
+}
+func (f *fakeClient) GetMfaStatus(_ context.Context, activity, user string) ([]api.MfaStatus, error) {
+	return nil, nil
+}
+
+// SetOrganizationFeature records the feature set and answers a pending activity.
+func (f *fakeClient) SetOrganizationFeature(_ context.Context, p api.SetOrganizationFeatureParams, _ ...api.SubmitOption) (*api.Activity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.featureSets = append(f.featureSets, p)
+	return &api.Activity{ID: "act-feature", Status: api.StatusConsensusNeeded, Type: api.TypeSetOrganizationFeature}, nil
 }
