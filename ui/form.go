@@ -64,8 +64,12 @@ func (k FormKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortH
 // Form is a vertical list of fields. While it is open the screen must report
 // Capturing, so letters go into the fields and only ctrl+c stays global.
 type Form struct {
-	Title  string
-	Keys   FormKeyMap
+	Title string
+	Keys  FormKeyMap
+	// Check validates the fields together (a value whose rule depends on another
+	// field's choice) after each field passed its own checks; it returns the
+	// failing field's key and what is wrong, or "" and nil.
+	Check  func(values map[string]string) (string, error)
 	fields []Field
 	focus  int
 }
@@ -134,10 +138,34 @@ func (f *Form) validate() bool {
 			first = i
 		}
 	}
+	if first < 0 && f.Check != nil {
+		if k, err := f.Check(f.Values()); err != nil {
+			first = max(f.index(k), 0)
+			f.fields[first].err = err.Error()
+		}
+	}
 	if first >= 0 {
 		f.setFocus(first)
 	}
 	return first < 0
+}
+
+// index is the position of the field with this key, or -1.
+func (f Form) index(k string) int {
+	for i, fd := range f.fields {
+		if fd.Key == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// Focused is the key of the field being edited.
+func (f Form) Focused() string {
+	if len(f.fields) == 0 {
+		return ""
+	}
+	return f.fields[f.focus].Key
 }
 
 // Update handles a key; the form is Submitted only when every field is valid.
