@@ -299,6 +299,8 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			return a, a.tick()
 		}
 		return a, tea.Batch(a.load(), a.tick())
+	case showActivityMsg:
+		return a, a.show(msg.activity)
 	case voteConfirmedMsg:
 		return a, a.vote(msg.v)
 	case activityVotedMsg:
@@ -595,4 +597,20 @@ func votesCell(c *Common, act *api.Activity) string {
 		return fmt.Sprintf("%d/?", n)
 	}
 	return fmt.Sprintf("%d/%d", n, c.Org.Quorum.Threshold)
+}
+
+// show opens an activity another screen submitted, so its progress (votes,
+// status) is followed here; it is added to the list if the list lacks it.
+func (a *Activities) show(act api.Activity) tea.Cmd {
+	if a.detail != nil {
+		a.detail = nil
+		a.list.Close()
+	}
+	if !slices.ContainsFunc(a.items, func(x api.Activity) bool { return x.ID == act.ID }) {
+		a.items = append([]api.Activity{act}, a.items...)
+		a.setRows()
+	}
+	a.detail = newActivityDetail(a.c, act, &a.list.Pane)
+	a.list.Open()
+	return a.detail.load(a.c)
 }

@@ -34,6 +34,7 @@ type fakeClient struct {
 	appProofs   []api.AppProof
 	bootCalls   []string // apps and keys asked for, in order
 	featureSets []api.SetOrganizationFeatureParams
+	who         *api.WhoamiResponse // nil: alice, a root member
 }
 
 func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
@@ -130,6 +131,9 @@ func (f *fakeClient) GetBootProof(_ context.Context, key string) (*api.BootProof
 	return nil, fmt.Errorf("no boot proof for ephemeral key %q", key)
 }
 func (f *fakeClient) Whoami(context.Context) (*api.WhoamiResponse, error) {
+	if f.who != nil {
+		return f.who, nil
+	}
 	return &api.WhoamiResponse{OrganizationID: "org-1", OrganizationName: "Acme", UserID: "u-alice", Username: "alice"}, nil
 }
 func (f *fakeClient) GetOrganizationConfigs(context.Context) (*api.OrganizationConfigs, error) {

@@ -225,6 +225,14 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			r.active = msg.index
 		}
 		return nil
+	case showActivityMsg:
+		// A submission asks to be followed: Activities opens it.
+		for i, s := range r.screens {
+			if _, ok := s.(*Activities); ok {
+				r.active = i
+			}
+		}
+		return r.broadcast(msg)
 	case toggleHelpMsg:
 		r.fullHelp = !r.fullHelp
 		return nil

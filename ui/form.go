@@ -232,7 +232,10 @@ func (f Form) View(th *theme.Theme, width int) string {
 		}
 		b.WriteString("  " + ansi.Truncate(val, max(width-2, 1), "…") + "\n")
 		if fd.err != "" {
-			b.WriteString("  " + th.Bad.Render(ansi.Truncate(Clean(fd.err), max(width-2, 1), "…")) + "\n")
+			// Wrapped, not cut: the end of an error often says what to do.
+			for _, l := range strings.Split(ansi.Wrap(Clean(fd.err), max(width-2, 1), " "), "\n") {
+				b.WriteString("  " + th.Bad.Render(l) + "\n")
+			}
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
