@@ -1,0 +1,63 @@
+package screens
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server/servertest"
+)
+
+func featureValue(t *testing.T, c *api.Client, name string) (string, bool) {
+	t.Helper()
+	cfg, err := c.GetOrganizationConfigs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range cfg.Features {
+		if f.Name == name {
+			return f.Value, true
+		}
+	}
+	return "", false
+}
+
+// alice sets the webhook through the form; it waits for the root quorum and is
+// set once bob approves.
+func TestEndToEndSetFeatureWaitsForTheRootQuorum(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := demoHarness(t, d, nil)
+	const url = "https://hooks.example.com/vigil-e2e"
+	h.gotoScreen("Organization")
+	h.key("s")
+	h.pickFeature(api.FeatureWebhook)
+	h.key("tab")
+	h.typeText(url)
+	h.send(ctrlS)
+	h.key("y")
+	if got := h.root.ActiveTitle(); got != "Activities" {
+		t.Fatalf("after submitting the console shows %s:\n%s", got, h.frame())
+	}
+	det := h.activities().detail
+	if det == nil {
+		t.Fatalf("the activity is not open:\n%s", h.frame())
+	}
+	if out := h.frame(); !strings.Contains(out, "CONSENSUS_NEEDED") {
+		t.Errorf("the activity does not show it waits for consensus:\n%s", out)
+	}
+	bob := d.Client("bob")
+	if v, _ := featureValue(t, bob, api.FeatureWebhook); v == url {
+		t.Fatal("the feature was set before the quorum approved")
+	}
+	act, err := bob.GetActivity(context.Background(), det.activity.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bob.ApproveActivity(context.Background(), act.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := featureValue(t, bob, api.FeatureWebhook); !ok || v != url {
+		t.Errorf("after bob approved the webhook is %q (set %v), want %q", v, ok, url)
+	}
+}
