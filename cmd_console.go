@@ -108,6 +108,7 @@ func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *
 		Proofs:    proofs,
 		Mouse:     p.MouseOn(),
 		KeyKind:   stamperKindLabel(stamper),
+		PublicKey: stamperPublicKey(stamper),
 	})
 	if err := root.Rebind(p.Keys); err != nil {
 		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)

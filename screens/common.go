@@ -139,6 +139,9 @@ type Common struct {
 	// Proofs are the apps and trust settings boot proofs and app proofs are
 	// verified with.
 	Proofs ProofSettings
+	// OwnPublicKey is the public key (hex) the console stamps with, "" when
+	// unknown: deleting it would lock the console out, so the confirm says so.
+	OwnPublicKey string
 }
 
 // ReadOnly reports whether the console has no submitter.

@@ -35,6 +35,8 @@ type fakeClient struct {
 	bootCalls   []string // apps and keys asked for, in order
 	featureSets []api.SetOrganizationFeatureParams
 	who         *api.WhoamiResponse // nil: alice, a root member
+	users       []api.User          // nil: alice, bob and carol without credentials
+	keyDeletes  []api.DeleteAPIKeysParams
 }
 
 func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
@@ -150,9 +152,19 @@ func (f *fakeClient) GetPolicy(_ context.Context, id string) (*api.Policy, error
 	return nil, fmt.Errorf("no policy %s", id)
 }
 func (f *fakeClient) GetAPIKey(_ context.Context, id string) (*api.APIKey, error) {
+	for _, u := range f.users {
+		for _, k := range u.APIKeys {
+			if k.APIKeyID == id {
+				return &k, nil
+			}
+		}
+	}
 	return nil, fmt.Errorf("no API key %s", id)
 }
 func (f *fakeClient) ListUsers(context.Context) ([]api.User, error) {
+	if f.users != nil {
+		return f.users, nil
+	}
 	return []api.User{{UserID: "u-alice", UserName: "alice"}, {UserID: "u-bob", UserName: "bob"}, {UserID: "u-carol", UserName: "carol"}}, nil
 }
 
@@ -311,6 +323,8 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	}
@@ -363,4 +377,12 @@ func (f *fakeClient) SetOrganizationFeature(_ context.Context, p api.SetOrganiza
 	defer f.mu.Unlock()
 	f.featureSets = append(f.featureSets, p)
 	return &api.Activity{ID: "act-feature", Status: api.StatusConsensusNeeded, Type: api.TypeSetOrganizationFeature}, nil
+}
+
+// DeleteAPIKeys records the deletion and answers a pending activity.
+func (f *fakeClient) DeleteAPIKeys(_ context.Context, p api.DeleteAPIKeysParams, _ ...api.SubmitOption) (*api.Activity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.keyDeletes = append(f.keyDeletes, p)
+	return &api.Activity{ID: "act-delete", Status: api.StatusConsensusNeeded, Type: api.TypeDeleteAPIKeys}, nil
 }

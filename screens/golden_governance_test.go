@@ -34,11 +34,23 @@ func TestGoldenGovernance(t *testing.T) {
 			h.typeText("enabled")
 			h.send(ctrlS)
 		}},
+		{"users", func(h *harness) { h.gotoScreen("Users") }},
+		{"user-detail", func(h *harness) { h.gotoScreen("Users"); h.key("enter") }},
+		{"users-delete-confirm", func(h *harness) {
+			h.gotoScreen("Users")
+			h.key("enter")
+			h.key("space")
+			h.key("j")
+			h.key("space")
+			h.key("d")
+		}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, v := range views {
 			t.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], v.name), func(t *testing.T) {
-				h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 30*time.Second)
+				fake := &fakeClient{activities: append(sampleActivities(), tagActivity()), users: governanceUsers()}
+				h := newHarness(t, fake, false, 30*time.Second)
+				h.root.common.OwnPublicKey = consoleKey
 				h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 				v.do(h)
 				golden.RequireEqual(t, screenFrame(h.root))

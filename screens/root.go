@@ -99,6 +99,8 @@ type Options struct {
 	Proofs ProofSettings
 	// Mouse turns mouse support on: click a tab or a row, wheel scrolls.
 	Mouse bool
+	// PublicKey is the stamping key's public key (hex), "" when unknown.
+	PublicKey string
 	// KeyKind says in the status bar how the stamping key is held ("file key",
 	// "agent key", "hardware key (agent)"); "" shows nothing.
 	KeyKind string
@@ -110,6 +112,7 @@ func DefaultScreens() []ScreenFactory {
 		func(c *Common) Screen { return NewActivities(c) },
 		func(c *Common) Screen { return NewBootProofs(c) },
 		func(c *Common) Screen { return NewOrganization(c) },
+		func(c *Common) Screen { return NewUsers(c) },
 	}
 }
 
@@ -134,7 +137,7 @@ func NewRoot(o Options) *Root {
 		submitter = nil // a nil *api.Client is no submitter: read-only, not a panic
 	}
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
-		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs}
+		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, OwnPublicKey: o.PublicKey}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
