@@ -61,3 +61,56 @@ func TestEndToEndSetFeatureWaitsForTheRootQuorum(t *testing.T) {
 		t.Errorf("after bob approved the webhook is %q (set %v), want %q", v, ok, url)
 	}
 }
+
+// alice deletes operator's API key from the Users screen; once the activity
+// completes (bob approves if the policy asks), the key no longer authenticates.
+func TestEndToEndDeletedAPIKeyNoLongerAuthenticates(t *testing.T) {
+	d := servertest.StartDemo(t)
+	operator := d.Client("operator")
+	if _, err := operator.Whoami(context.Background()); err != nil {
+		t.Fatalf("operator's key does not authenticate before the deletion: %v", err)
+	}
+	h := demoHarness(t, d, nil)
+	h.gotoScreen("Users")
+	var u *Users
+	for _, s := range h.root.screens {
+		if x, ok := s.(*Users); ok {
+			u = x
+		}
+	}
+	for range u.items {
+		if sel := u.selected(); sel != nil && sel.UserName == "operator" {
+			break
+		}
+		h.key("j")
+	}
+	if sel := u.selected(); sel == nil || sel.UserName != "operator" || len(sel.APIKeys) == 0 {
+		t.Fatalf("operator with API keys not found:\n%s", h.frame())
+	}
+	h.key("enter")
+	h.key("d")
+	if out := h.frame(); !strings.Contains(out, "of operator") {
+		t.Fatalf("confirm does not name operator:\n%s", out)
+	}
+	h.key("y")
+	bob := d.Client("bob")
+	if h.root.ActiveTitle() == "Activities" { // waiting for votes
+		det := h.activities().detail
+		if det == nil {
+			t.Fatal("the deletion's activity is not open")
+		}
+		act, err := bob.GetActivity(context.Background(), det.activity.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := bob.ApproveActivity(context.Background(), act.Fingerprint); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := operator.Whoami(context.Background()); err == nil {
+		t.Error("operator's deleted key still authenticates a whoami")
+	}
+	if _, err := bob.Whoami(context.Background()); err != nil {
+		t.Errorf("bob's key stopped working too: %v", err)
+	}
+}
