@@ -305,6 +305,8 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, a.vote(msg.v)
 	case activityVotedMsg:
 		return a, a.voted(msg)
+	case activityMfaMsg:
+		a.detail.applyMfa(msg, a.c)
 	case activityDetailMsg:
 		if a.detail != nil {
 			a.detail.apply(msg, a.c)

@@ -24,6 +24,7 @@ type activityDetail struct {
 	checks    []appProofCheck // verification of each app proof
 	proofGen  int             // generation of the verifications: stale ones are dropped
 	loading   int             // calls in flight
+	mfa       *activityMfaMsg // each voter's MFA status (mfa_status.go)
 	// pane is the screen's list-detail pane the record is rendered into.
 	pane *ui.Detail
 }
@@ -69,7 +70,7 @@ func (d *activityDetail) load(c *Common) tea.Cmd {
 		p, err := client.ListAppProofs(ctx, id)
 		return activityDetailMsg{id: id, proofs: &p, err: err}
 	}
-	return tea.Batch(record, evals, proofs)
+	return tea.Batch(record, evals, proofs, loadActivityMfa(c, d.activity))
 }
 
 func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
@@ -171,6 +172,7 @@ func (d *activityDetail) render(c *Common) {
 			b.Line("    " + v.Message)
 		}
 	}
+	d.renderMfa(b, c)
 	b.Section(fmt.Sprintf("Policy evaluations (%d)", len(d.evals)))
 	switch {
 	case d.evalErr != "":
