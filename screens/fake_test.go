@@ -145,7 +145,13 @@ func (f *fakeClient) GetOrganizationConfigs(context.Context) (*api.OrganizationC
 func (f *fakeClient) ListPolicies(context.Context) ([]api.Policy, error) {
 	return []api.Policy{{PolicyID: "pol-ops", PolicyName: "Ops need two approvers", Effect: api.EffectAllow}}, nil
 }
-func (f *fakeClient) GetUser(_ context.Context, id string) (*api.User, error) {
+func (f *fakeClient) GetUser(ctx context.Context, id string) (*api.User, error) {
+	users, _ := f.ListUsers(ctx)
+	for _, u := range users {
+		if u.UserID == id {
+			return &u, nil
+		}
+	}
 	return nil, fmt.Errorf("no user %s", id)
 }
 func (f *fakeClient) GetPolicy(_ context.Context, id string) (*api.Policy, error) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
@@ -88,6 +89,20 @@ func TestEndToEndDeletedAPIKeyNoLongerAuthenticates(t *testing.T) {
 		t.Fatalf("operator with API keys not found:\n%s", h.frame())
 	}
 	h.key("enter")
+	// The key operator's client signs with (operator may hold more than one).
+	k, err := keys.Store{Dir: d.KeysDir}.Load("operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range u.open.APIKeys {
+		if strings.EqualFold(u.open.APIKeys[u.cursor].Credential.PublicKey, k.PublicKeyHex()) {
+			break
+		}
+		h.key("j")
+	}
+	if !strings.EqualFold(u.open.APIKeys[u.cursor].Credential.PublicKey, k.PublicKeyHex()) {
+		t.Fatalf("operator's signing key is not among its API keys:\n%s", h.frame())
+	}
 	h.key("d")
 	if out := h.frame(); !strings.Contains(out, "of operator") {
 		t.Fatalf("confirm does not name operator:\n%s", out)
@@ -103,8 +118,12 @@ func TestEndToEndDeletedAPIKeyNoLongerAuthenticates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := bob.ApproveActivity(context.Background(), act.Fingerprint); err != nil {
+		done, err := bob.ApproveActivity(context.Background(), act.Fingerprint)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if done.Status != api.StatusCompleted {
+			t.Fatalf("after bob's approval the deletion is %s", done.Status)
 		}
 	}
 	if _, err := operator.Whoami(context.Background()); err == nil {

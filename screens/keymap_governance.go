@@ -55,3 +55,36 @@ func (u *Users) Commands() []Command {
 		keyCommand("delete marked API keys", k.Delete, "open a user with API keys first (read-only consoles cannot delete)"),
 	}
 }
+
+// mfaKeys are the MFA policies screen's keys.
+type mfaKeys struct {
+	Refresh, User, Create key.Binding
+}
+
+func newMfaKeys() mfaKeys {
+	return mfaKeys{
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		User:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "next user")),
+		Create:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new policy")),
+	}
+}
+
+// KeyActions of the MFA policies screen.
+func (m *MfaPolicies) KeyActions() []KeyAction {
+	k, l := &m.keys, &m.list.Keys
+	return scoped("mfa", []KeyAction{
+		{"open", &l.Open, 0}, {"back", &l.Back, 0}, {"sort", &l.Sort, 0}, {"reverse_sort", &l.ReverseSort, 0},
+		{"refresh", &k.Refresh, 1}, {"next_user", &k.User, 1}, {"create", &k.Create, 1},
+	})
+}
+
+// Commands of the MFA policies screen, for the palette.
+func (m *MfaPolicies) Commands() []Command {
+	m.syncKeys()
+	k := m.keys
+	return []Command{
+		keyCommand("refresh MFA policies", k.Refresh, ""),
+		keyCommand("MFA policies of the next user", k.User, "close the policy first"),
+		keyCommand("new MFA policy", k.Create, m.whyNoCreate()),
+	}
+}

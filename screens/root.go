@@ -113,6 +113,7 @@ func DefaultScreens() []ScreenFactory {
 		func(c *Common) Screen { return NewBootProofs(c) },
 		func(c *Common) Screen { return NewOrganization(c) },
 		func(c *Common) Screen { return NewUsers(c) },
+		func(c *Common) Screen { return NewMfaPolicies(c) },
 	}
 }
 
