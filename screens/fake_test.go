@@ -37,6 +37,8 @@ type fakeClient struct {
 	who         *api.WhoamiResponse // nil: alice, a root member
 	users       []api.User          // nil: alice, bob and carol without credentials
 	keyDeletes  []api.DeleteAPIKeysParams
+	mfaPolicies map[string][]api.MfaPolicy // by user id
+	mfaCreates  []api.CreateMfaPolicyParams
 }
 
 func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
@@ -368,7 +370,17 @@ func (h *harness) voteDialogOpen() bool {
 }
 
 func (f *fakeClient) GetMfaPolicies(_ context.Context, user string) ([]api.MfaPolicy, error) {
-	return nil, nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.mfaPolicies[user], nil
+}
+
+// CreateMfaPolicy records the policy and answers a completed activity.
+func (f *fakeClient) CreateMfaPolicy(_ context.Context, p api.CreateMfaPolicyParams) (*api.Activity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.mfaCreates = append(f.mfaCreates, p)
+	return &api.Activity{ID: "act-mfa", Status: api.StatusCompleted, Type: api.TypeCreateMfaPolicy}, nil
 }
 func (f *fakeClient) GetMfaPolicy(_ context.Context, user, id string) (*api.MfaPolicy, error) {
 	return nil, fmt.Errorf("no MFA policy %s", id)

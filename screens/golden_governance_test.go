@@ -44,11 +44,22 @@ func TestGoldenGovernance(t *testing.T) {
 			h.key("space")
 			h.key("d")
 		}},
+		{"mfa", func(h *harness) { h.gotoScreen("MFA policies") }},
+		{"mfa-detail", func(h *harness) { h.gotoScreen("MFA policies"); h.key("enter") }},
+		{"mfa-editor", func(h *harness) {
+			h.gotoScreen("MFA policies")
+			h.key("n")
+			h.typeText("new one")
+			h.send(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
+			h.key("a")
+			h.key("m")
+			h.key("i")
+		}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, v := range views {
 			t.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], v.name), func(t *testing.T) {
-				fake := &fakeClient{activities: append(sampleActivities(), tagActivity()), users: governanceUsers()}
+				fake := &fakeClient{activities: append(sampleActivities(), tagActivity()), users: governanceUsers(), mfaPolicies: alicePolicies()}
 				h := newHarness(t, fake, false, 30*time.Second)
 				h.root.common.OwnPublicKey = consoleKey
 				h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})

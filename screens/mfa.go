@@ -310,7 +310,7 @@ func (m *MfaPolicies) setPreview() {
 		lines = append(lines, describeSteps(p.RequiredAuthenticationMethods)...)
 		lines = append(lines, "")
 	}
-	lines = append(lines, th.Section.Render(fmt.Sprintf("MFA status of %s for pending activities (%d)", ui.Clean(m.userName()), len(m.statuses))))
+	lines = append(lines, fmt.Sprintf("MFA status of %s for pending activities (%d)", m.userName(), len(m.statuses)))
 	for _, s := range m.statuses {
 		head := fmt.Sprintf("%s %s", shortType(s.activity.Type), api.SanitizeID(s.activity.ID))
 		if len(s.statuses) == 0 {

@@ -267,8 +267,6 @@ func (e *mfaEditor) authName(id string) string {
 func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
 	var lines []string
 	lines = append(lines, strings.Split(e.form.View(th, width), "\n")...)
-	lines = append(lines, "", th.Section.Render("Order among "+ui.Clean(e.userName)+"'s policies"))
-	lines = append(lines, e.orderLines()...)
 	title := "Steps (ctrl+t to edit)"
 	if e.inSteps {
 		title = "Steps — a add · x remove · K/J move · m add method · ⌫ remove method · t type · i authenticator"
@@ -295,6 +293,8 @@ func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
 		}
 		lines = append(lines, marker+fmt.Sprintf("step %d: any of ", i+1)+strings.Join(parts, ", "))
 	}
+	lines = append(lines, "", th.Section.Render("Order among "+ui.Clean(e.userName)+"'s policies"))
+	lines = append(lines, e.orderLines()...)
 	if e.err != "" {
 		lines = append(lines, "")
 		for _, l := range strings.Split(ansi.Wrap(ui.Clean(e.err), max(width-2, 1), " "), "\n") {
