@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
@@ -131,5 +133,65 @@ func TestEndToEndDeletedAPIKeyNoLongerAuthenticates(t *testing.T) {
 	}
 	if _, err := bob.Whoami(context.Background()); err != nil {
 		t.Errorf("bob's key stopped working too: %v", err)
+	}
+}
+
+// alice creates an MFA policy with three steps through the editor; the service
+// returns it with the steps in the order built.
+func TestEndToEndCreateMfaPolicyKeepsStepOrder(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := demoHarness(t, d, nil)
+	h.gotoScreen("MFA policies")
+	h.key("n")
+	if h.mfa().editor == nil {
+		t.Fatalf("n did not open the editor:\n%s", h.frame())
+	}
+	h.typeText("e2e three steps")
+	h.send(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
+	h.key("t") // step 1: API_KEY
+	h.key("a") // step 2: PASSKEY
+	h.key("a") // step 3: PASSKEY -> SESSION
+	h.key("t")
+	h.key("t")
+	h.key("t")
+	h.send(ctrlS)
+	h.key("y")
+	if h.root.ActiveTitle() == "Activities" { // waiting for the quorum: bob approves
+		bob := d.Client("bob")
+		act, err := bob.GetActivity(context.Background(), h.activities().detail.activity.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done, err := bob.ApproveActivity(context.Background(), act.Fingerprint); err != nil || done.Status != api.StatusCompleted {
+			t.Fatalf("bob's approval: %v %v", done, err)
+		}
+	}
+	alice := d.Client("alice")
+	who, err := alice.Whoami(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pols, err := alice.GetMfaPolicies(context.Background(), who.UserID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *api.MfaPolicy
+	for i := range pols {
+		if pols[i].MfaPolicyName == "e2e three steps" {
+			got = &pols[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("the policy was not created (status: %q):\n%s", h.mfa().err, h.frame())
+	}
+	var types []string
+	for _, s := range got.RequiredAuthenticationMethods {
+		for _, m := range s.Any {
+			types = append(types, m.Type)
+		}
+	}
+	want := []string{api.AuthAPIKey, api.AuthPasskey, api.AuthSession}
+	if strings.Join(types, ",") != strings.Join(want, ",") {
+		t.Errorf("steps came back as %v, want %v", types, want)
 	}
 }
