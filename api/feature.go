@@ -12,7 +12,7 @@ type FeatureKind int
 
 // The kinds of feature value.
 const (
-	FeatureToggle  FeatureKind = iota // "enabled" or "disabled"
+	FeatureToggle  FeatureKind = iota // enabled, disabled, true, false or ""
 	FeatureURL                        // an absolute http(s) URL, or "" to turn it off
 	FeatureOrigins                    // comma-separated web origins (scheme://host[:port])
 )
@@ -64,8 +64,12 @@ func CheckFeatureValue(name, value string) error {
 			}
 		}
 	default:
-		if value != FeatureEnabled && value != FeatureDisabled {
-			return invalid("value", "%s is a toggle: %q or %q; got %q", short, FeatureEnabled, FeatureDisabled, value)
+		// The same set the CLI's `vigil feature set` accepts ("" sets the feature
+		// with no value, as the service's examples do).
+		switch value {
+		case FeatureEnabled, FeatureDisabled, "true", "false", "":
+		default:
+			return invalid("value", "%s is a toggle: %q, %q, true, false or empty; got %q", short, FeatureEnabled, FeatureDisabled, value)
 		}
 	}
 	return nil

@@ -15,6 +15,8 @@ func TestCheckFeatureValue(t *testing.T) {
 		{FeatureWebauthnOrigins, "https://app.example.com, http://localhost:3000"},
 		{FeatureEmailAuth, "enabled"},
 		{FeatureSolanaRentPrefundEnabled, "disabled"},
+		{FeatureSMSAuth, "true"},
+		{FeatureOtpEmailAuth, ""},
 	}
 	for _, c := range ok {
 		if err := CheckFeatureValue(c.name, c.value); err != nil {

@@ -56,7 +56,7 @@ func featureValueHint(name string) string {
 	case api.FeatureOrigins:
 		return "origins separated by commas: https://app.example.com,https://admin.example.com"
 	}
-	return api.FeatureEnabled + " or " + api.FeatureDisabled
+	return api.FeatureEnabled + " or " + api.FeatureDisabled + " (true, false or empty are accepted too)"
 }
 
 // currentFeature is the feature's value as loaded, and whether it is set.
