@@ -195,3 +195,32 @@ func TestEndToEndCreateMfaPolicyKeepsStepOrder(t *testing.T) {
 		t.Errorf("steps came back as %v, want %v", types, want)
 	}
 }
+
+// The activity detail names each voter's MFA policy (by name, from
+// get_mfa_policy) and each step satisfied or missing.
+func TestEndToEndActivityDetailShowsMfaStatus(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := demoHarness(t, d, nil)
+	h.key("enter") // the first pending activity
+	out := h.frame()
+	i := strings.Index(out, ": policy ")
+	if !strings.Contains(out, "MFA status (") || i < 0 {
+		t.Fatalf("no MFA status in the detail:\n%s", out)
+	}
+	// The name the service gives the policy that applies, asked independently.
+	alice := d.Client("alice")
+	sts, err := alice.GetMfaStatus(context.Background(), h.activities().detail.activity.ID, "")
+	if err != nil || len(sts) == 0 || sts[0].MfaPolicyID == "" {
+		t.Fatalf("get_mfa_status: %v %v", sts, err)
+	}
+	pol, err := alice.GetMfaPolicy(context.Background(), sts[0].UserID, sts[0].MfaPolicyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, ": policy "+pol.MfaPolicyName+" — ") {
+		t.Errorf("the policy is not shown by its name %q:\n%s", pol.MfaPolicyName, out)
+	}
+	if !strings.Contains(out, "step 1") {
+		t.Errorf("no steps in the MFA status:\n%s", out)
+	}
+}

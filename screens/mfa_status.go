@@ -87,6 +87,7 @@ func describeMfaStatus(st api.MfaStatus, userName, policyName string) []string {
 type activityMfaMsg struct {
 	id       string
 	statuses []api.MfaStatus
+	names    map[string]string // MFA policy id -> name, where get_mfa_policy answered
 	err      error
 }
 
@@ -102,9 +103,19 @@ func loadActivityMfa(c *Common, act api.Activity) tea.Cmd {
 		defer cancel()
 		st, err := client.GetMfaStatus(ctx, id, "")
 		if err != nil {
-			err = fmt.Errorf("get_mfa_status %s: %w", api.SanitizeID(id), err)
+			return activityMfaMsg{id: id, err: fmt.Errorf("get_mfa_status %s: %w", api.SanitizeID(id), err)}
 		}
-		return activityMfaMsg{id: id, statuses: st, err: err}
+		// Names are best effort: a policy that cannot be read shows by id.
+		names := map[string]string{}
+		for _, s := range st {
+			if s.MfaPolicyID == "" || names[s.MfaPolicyID] != "" {
+				continue
+			}
+			if p, err := client.GetMfaPolicy(ctx, s.UserID, s.MfaPolicyID); err == nil && p != nil {
+				names[s.MfaPolicyID] = p.MfaPolicyName
+			}
+		}
+		return activityMfaMsg{id: id, statuses: st, names: names}
 	}
 }
 
@@ -128,7 +139,7 @@ func (d *activityDetail) renderMfa(b *ui.DetailBuilder, c *Common) {
 		return
 	}
 	for _, st := range d.mfa.statuses {
-		for _, l := range describeMfaStatus(st, c.Org.UserNames[st.UserID], "") {
+		for _, l := range describeMfaStatus(st, c.Org.UserNames[st.UserID], d.mfa.names[st.MfaPolicyID]) {
 			b.Line(l)
 		}
 	}
