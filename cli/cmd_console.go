@@ -140,6 +140,7 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 		Webhooks:            feed,
 		AuthProxyURL:        p.AuthProxyURL,
 		TLSFetcherPublicKey: p.TLSFetcherPublicKey,
+		PublicKey:           stamperPublicKey(stamper),
 	})
 	if err := root.Rebind(p.Keys); err != nil {
 		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)

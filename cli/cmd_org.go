@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -103,33 +102,6 @@ func featureName(s string) (string, error) {
 	return "", usagef("feature set: %q is not a feature; use one of %s", s, strings.Join(short, ", "))
 }
 
-// checkFeatureValue checks a value for its feature (see featureSetUsage).
-func checkFeatureValue(name, value string) error {
-	switch name {
-	case api.FeatureWebhook:
-		if value == "" {
-			return nil
-		}
-		if u, err := url.Parse(value); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%s: %q is not an absolute http(s) URL; give the delivery URL, or \"\" to turn webhooks off", name, value)
-		}
-	case api.FeatureWebauthnOrigins:
-		for _, o := range strings.Split(value, ",") {
-			u, err := url.Parse(strings.TrimSpace(o))
-			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
-				return fmt.Errorf("%s: %q is not an origin; list origins such as https://app.example.com separated by commas", name, o)
-			}
-		}
-	default:
-		switch value {
-		case "", "enabled", "disabled", "true", "false":
-		default:
-			return fmt.Errorf("%s is on or off: give enabled, disabled, true, false or \"\", not %q", name, value)
-		}
-	}
-	return nil
-}
-
 func featureSet(ctx context.Context, c proc, args []string) error {
 	fs, conn := newSubmitFlags("feature set", featureSetUsage)
 	value := fs.String("value", "", "the feature's new `VALUE` (default \"\")")
@@ -145,7 +117,7 @@ func featureSet(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFeatureValue(name, *value); err != nil {
+	if err := api.CheckFeatureValue(name, *value); err != nil {
 		return usagef("feature set: %v", err)
 	}
 	client, _, err := conn.submitClient(c)

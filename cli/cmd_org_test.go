@@ -19,20 +19,20 @@ func TestMfaFeatureUserAPIKeyValidation(t *testing.T) {
 		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true", "--step", "passkey", "--order", "-1"}, "invalid parameter order"},
 		{[]string{"feature", "set"}, "feature set takes one argument, the feature name"},
 		{[]string{"feature", "set", "dark_mode"}, `"dark_mode" is not a feature; use one of root_user_email_recovery`},
-		{[]string{"feature", "set", "--value", "ftp://x", "webhook"}, "is not an absolute http(s) URL"},
-		{[]string{"feature", "set", "--value", "https://a.example/path", "webauthn_origins"}, "is not an origin"},
-		{[]string{"feature", "set", "--value", "yes please", "email_auth"}, "FEATURE_NAME_EMAIL_AUTH is on or off"},
+		{[]string{"feature", "set", "--value", "ftp://x", "webhook"}, "takes an absolute http(s) URL"},
+		{[]string{"feature", "set", "--value", "https://a.example/path", "webauthn_origins"}, "WEBAUTHN_ORIGINS origin 1:"},
+		{[]string{"feature", "set", "--value", "yes please", "email_auth"}, "EMAIL_AUTH is a toggle"},
 		{[]string{"user", "get"}, "user get takes one argument, the user id"},
 		{[]string{"user", "list", "x"}, "takes no arguments"},
 		{[]string{"apikey", "get"}, "apikey get takes one argument, the API key id"},
 		{[]string{"apikey", "delete"}, "apikey delete needs at least one API key id"},
 	})
 	for name, ok := range map[string]bool{"": true, "https://hooks.example.com/x": true, "http://localhost:9000": true, "hooks.example.com": false} {
-		if err := checkFeatureValue(api.FeatureWebhook, name); (err == nil) != ok {
+		if err := api.CheckFeatureValue(api.FeatureWebhook, name); (err == nil) != ok {
 			t.Errorf("webhook %q: %v", name, err)
 		}
 	}
-	if err := checkFeatureValue(api.FeatureWebauthnOrigins, "https://a.example.com, http://localhost:3000"); err != nil {
+	if err := api.CheckFeatureValue(api.FeatureWebauthnOrigins, "https://a.example.com, http://localhost:3000"); err != nil {
 		t.Errorf("two origins: %v", err)
 	}
 }

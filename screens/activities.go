@@ -340,11 +340,11 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		if msg.Activity != nil {
 			act = *msg.Activity
 		}
-		a.detail = newActivityDetail(a.c, act, &a.list.Pane)
-		a.list.Open()
-		return a, tea.Batch(a.detail.load(a.c), a.load())
+		return a, tea.Batch(a.show(act), a.load())
 	case activityVotedMsg:
 		return a, a.voted(msg)
+	case activityMfaMsg:
+		a.detail.applyMfa(msg, a.c)
 	case activityDetailMsg:
 		if a.detail != nil {
 			before := a.detail.activity
@@ -587,4 +587,20 @@ func rejections(act *api.Activity) int {
 		}
 	}
 	return n
+}
+
+// show opens an activity another screen submitted, so its progress (votes,
+// status) is followed here; it is added to the list if the list lacks it.
+func (a *Activities) show(act api.Activity) tea.Cmd {
+	if a.detail != nil {
+		a.detail = nil
+		a.list.Close()
+	}
+	if !slices.ContainsFunc(a.items, func(x api.Activity) bool { return x.ID == act.ID }) {
+		a.items = append([]api.Activity{act}, a.items...)
+		a.setRows()
+	}
+	a.detail = newActivityDetail(a.c, act, &a.list.Pane)
+	a.list.Open()
+	return a.detail.load(a.c)
 }

@@ -27,6 +27,7 @@ type activityDetail struct {
 	// unknownPolicies is set when an evaluation names a policy the console
 	// has not loaded: the screen reloads the organization once.
 	unknownPolicies, orgAsked bool
+	mfa                       *activityMfaMsg // each voter's MFA status (mfa_status.go)
 	// pane is the screen's list-detail pane the record is rendered into.
 	pane *ui.Detail
 }
@@ -92,7 +93,7 @@ func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
 		p, err := client.ListAppProofs(ctx, id)
 		return activityDetailMsg{id: id, proofs: &p, err: err}
 	}
-	return tea.Batch(evals, proofs)
+	return tea.Batch(evals, proofs, loadActivityMfa(c, d.activity))
 }
 
 func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
@@ -194,6 +195,7 @@ func (d *activityDetail) render(c *Common) {
 			b.Line("    " + v.Message)
 		}
 	}
+	d.renderMfa(b, c)
 	b.Section(fmt.Sprintf("Policy evaluations (%d)", len(d.evals)))
 	switch {
 	case d.evalErr != "":

@@ -50,5 +50,6 @@ func (b *BootProofs) Commands() []Command {
 
 // Commands of the Organization screen.
 func (o *Organization) Commands() []Command {
-	return []Command{keyCommand("refresh", o.keys.Refresh, "")}
+	o.syncKeys()
+	return []Command{keyCommand("refresh", o.keys.Refresh, ""), keyCommand("set feature", o.gkeys.Set, o.whyNoSet())}
 }

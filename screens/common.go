@@ -33,6 +33,9 @@ type Reader interface {
 	GetLatestBootProof(ctx context.Context, appName string) (*api.BootProof, error)
 	GetBootProof(ctx context.Context, ephemeralKey string) (*api.BootProof, error)
 	GetOnrampTransactionStatus(ctx context.Context, transactionID string, refresh bool) (string, error)
+	GetMfaPolicies(ctx context.Context, userID string) ([]api.MfaPolicy, error)
+	GetMfaPolicy(ctx context.Context, userID, mfaPolicyID string) (*api.MfaPolicy, error)
+	GetMfaStatus(ctx context.Context, activityID, userID string) ([]api.MfaStatus, error)
 }
 
 // Submitter is every submit operation of SPEC.md, the votes included; *api.Client
@@ -105,6 +108,15 @@ func (q queriesOnly) GetBootProof(ctx context.Context, key string) (*api.BootPro
 func (q queriesOnly) GetOnrampTransactionStatus(ctx context.Context, id string, refresh bool) (string, error) {
 	return q.r.GetOnrampTransactionStatus(ctx, id, refresh)
 }
+func (q queriesOnly) GetMfaPolicies(ctx context.Context, user string) ([]api.MfaPolicy, error) {
+	return q.r.GetMfaPolicies(ctx, user)
+}
+func (q queriesOnly) GetMfaPolicy(ctx context.Context, user, id string) (*api.MfaPolicy, error) {
+	return q.r.GetMfaPolicy(ctx, user, id)
+}
+func (q queriesOnly) GetMfaStatus(ctx context.Context, activity, user string) ([]api.MfaStatus, error) {
+	return q.r.GetMfaStatus(ctx, activity, user)
+}
 
 // Common is shared by the root model and every screen. Only the root model writes
 // to it, in its Update.
@@ -146,6 +158,9 @@ type Common struct {
 	// TLSFetcherPublicKey (hex) is the key OAuth2 client secrets are encrypted
 	// to before they are sent; "" = the real service's published key.
 	TLSFetcherPublicKey string
+	// OwnPublicKey is the public key (hex) the console stamps with, "" when
+	// unknown: deleting it would lock the console out, so the confirm says so.
+	OwnPublicKey string
 }
 
 // ReadOnly reports whether the console has no submitter.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -324,16 +325,16 @@ func TestHLAndShiftTabSwitchTabsUnlessTyping(t *testing.T) {
 	if h.root.ActiveTitle() != "Boot proofs" {
 		t.Fatalf("l went to %s", h.root.ActiveTitle())
 	}
-	h.key("h")
-	h.key("h")
+	// h twice from Boot proofs wraps round to the last tab; shift+tab goes one back.
 	n := len(h.root.screens)
-	last, beforeLast := h.root.screens[n-1].Title(), h.root.screens[n-2].Title()
-	if h.root.ActiveTitle() != last {
-		t.Fatalf("h twice from Boot proofs went to %s, want the last tab %s", h.root.ActiveTitle(), last)
+	h.key("h")
+	h.key("h")
+	if last := h.root.screens[n-1].Title(); h.root.ActiveTitle() != last {
+		t.Fatalf("h twice from Boot proofs went to %s, want %s", h.root.ActiveTitle(), last)
 	}
 	h.key("shift+tab")
-	if h.root.ActiveTitle() != beforeLast {
-		t.Fatalf("shift+tab went to %s, want %s", h.root.ActiveTitle(), beforeLast)
+	if prev := h.root.screens[n-2].Title(); h.root.ActiveTitle() != prev {
+		t.Fatalf("shift+tab went to %s, want %s", h.root.ActiveTitle(), prev)
 	}
 	h.key("1")
 	h.key("/")
@@ -352,12 +353,13 @@ func TestMouseClicksTabsAndRowsAndWheelScrolls(t *testing.T) {
 		t.Fatal("mouse on, but the view does not ask for mouse events")
 	}
 	top := strings.Split(h.frame(), "\n")[0]
-	x := strings.Index(top, "3 Organization")
-	h.send(tea.MouseClickMsg{X: x + 3, Y: 0, Button: tea.MouseLeft})
+	// At 80 columns the inactive tabs are shortened ("3 Org"); each stays clickable.
+	x := strings.Index(top, "3 Org")
+	h.send(tea.MouseClickMsg{X: x + 2, Y: 0, Button: tea.MouseLeft})
 	if h.root.ActiveTitle() != "Organization" {
 		t.Fatalf("click on the tab went to %s", h.root.ActiveTitle())
 	}
-	h.send(tea.MouseClickMsg{X: strings.Index(top, "1 Activities"), Y: 0, Button: tea.MouseLeft})
+	h.send(tea.MouseClickMsg{X: strings.Index(top, "1 Activities"), Y: 0, Button: tea.MouseLeft}) // the first tab does not move
 	if h.root.ActiveTitle() != "Activities" {
 		t.Fatalf("click on the first tab went to %s", h.root.ActiveTitle())
 	}
@@ -451,3 +453,21 @@ func TestRebindKeys(t *testing.T) {
 }
 
 func matchString(pattern, s string) (bool, error) { return regexp.MatchString(pattern, s) }
+
+// Every tab stays visible, down to the minimum width: inactive titles shorten.
+func TestTabBarKeepsEveryTabAtMinimumWidth(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	for _, w := range []int{minWidth, 80, 160} {
+		h.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		top := ansi.Strip(strings.Split(h.frame(), "\n")[0])
+		fields := strings.Fields(top)
+		for i, s := range h.root.screens {
+			if !slices.Contains(fields, strconv.Itoa(i+1)) {
+				t.Errorf("at %d columns tab %d (%s) is missing: %q", w, i+1, s.Title(), top)
+			}
+		}
+		if !strings.Contains(top, "1 Activities") {
+			t.Errorf("at %d columns the active tab lost its title: %q", w, top)
+		}
+	}
+}

@@ -43,6 +43,12 @@ type fakeClient struct {
 	policyLists  int
 	created      []api.CreatePolicyParams
 	createStatus string // status of the created activity; "" = CONSENSUS_NEEDED
+	featureSets  []api.SetOrganizationFeatureParams
+	who          *api.WhoamiResponse // nil: alice, a root member
+	users        []api.User          // nil: alice, bob and carol without credentials
+	keyDeletes   []api.DeleteAPIKeysParams
+	mfaPolicies  map[string][]api.MfaPolicy // by user id
+	mfaCreates   []api.CreateMfaPolicyParams
 }
 
 func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
@@ -155,6 +161,9 @@ func (f *fakeClient) GetBootProof(_ context.Context, key string) (*api.BootProof
 	return nil, fmt.Errorf("no boot proof for ephemeral key %q", key)
 }
 func (f *fakeClient) Whoami(context.Context) (*api.WhoamiResponse, error) {
+	if f.who != nil {
+		return f.who, nil
+	}
 	return &api.WhoamiResponse{OrganizationID: "org-1", OrganizationName: "Acme", UserID: "u-alice", Username: "alice"}, nil
 }
 func (f *fakeClient) GetOrganizationConfigs(context.Context) (*api.OrganizationConfigs, error) {
@@ -184,16 +193,32 @@ func (f *fakeClient) CreatePolicy(_ context.Context, p api.CreatePolicyParams, _
 	f.activities = append(f.activities, a)
 	return &a, nil
 }
-func (f *fakeClient) GetUser(_ context.Context, id string) (*api.User, error) {
+func (f *fakeClient) GetUser(ctx context.Context, id string) (*api.User, error) {
+	users, _ := f.ListUsers(ctx)
+	for _, u := range users {
+		if u.UserID == id {
+			return &u, nil
+		}
+	}
 	return nil, fmt.Errorf("no user %s", id)
 }
 func (f *fakeClient) GetPolicy(_ context.Context, id string) (*api.Policy, error) {
 	return nil, fmt.Errorf("no policy %s", id)
 }
 func (f *fakeClient) GetAPIKey(_ context.Context, id string) (*api.APIKey, error) {
+	for _, u := range f.users {
+		for _, k := range u.APIKeys {
+			if k.APIKeyID == id {
+				return &k, nil
+			}
+		}
+	}
 	return nil, fmt.Errorf("no API key %s", id)
 }
 func (f *fakeClient) ListUsers(context.Context) ([]api.User, error) {
+	if f.users != nil {
+		return f.users, nil
+	}
 	return []api.User{{UserID: "u-alice", UserName: "alice"}, {UserID: "u-bob", UserName: "bob"}, {UserID: "u-carol", UserName: "carol"}}, nil
 }
 
@@ -367,14 +392,14 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	case "left":
 		return tea.KeyPressMsg{Code: tea.KeyLeft}
 	case "right":
 		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	}
 	if strings.HasPrefix(s, "ctrl+") && len(s) == 6 {
 		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}
@@ -410,4 +435,40 @@ func (h *harness) activities() *Activities { return h.root.screens[0].(*Activiti
 func (h *harness) voteDialogOpen() bool {
 	d := h.root.dialogs.Top()
 	return d != nil && d.ID() == voteDialogID
+}
+
+func (f *fakeClient) GetMfaPolicies(_ context.Context, user string) ([]api.MfaPolicy, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.mfaPolicies[user], nil
+}
+
+// CreateMfaPolicy records the policy and answers a completed activity.
+func (f *fakeClient) CreateMfaPolicy(_ context.Context, p api.CreateMfaPolicyParams) (*api.Activity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.mfaCreates = append(f.mfaCreates, p)
+	return &api.Activity{ID: "act-mfa", Status: api.StatusCompleted, Type: api.TypeCreateMfaPolicy}, nil
+}
+func (f *fakeClient) GetMfaPolicy(_ context.Context, user, id string) (*api.MfaPolicy, error) {
+	return nil, fmt.Errorf("no MFA policy %s", id)
+}
+func (f *fakeClient) GetMfaStatus(_ context.Context, activity, user string) ([]api.MfaStatus, error) {
+	return nil, nil
+}
+
+// SetOrganizationFeature records the feature set and answers a pending activity.
+func (f *fakeClient) SetOrganizationFeature(_ context.Context, p api.SetOrganizationFeatureParams, _ ...api.SubmitOption) (*api.Activity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.featureSets = append(f.featureSets, p)
+	return &api.Activity{ID: "act-feature", Status: api.StatusConsensusNeeded, Type: api.TypeSetOrganizationFeature}, nil
+}
+
+// DeleteAPIKeys records the deletion and answers a pending activity.
+func (f *fakeClient) DeleteAPIKeys(_ context.Context, p api.DeleteAPIKeysParams, _ ...api.SubmitOption) (*api.Activity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.keyDeletes = append(f.keyDeletes, p)
+	return &api.Activity{ID: "act-delete", Status: api.StatusConsensusNeeded, Type: api.TypeDeleteAPIKeys}, nil
 }

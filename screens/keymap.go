@@ -92,7 +92,7 @@ func (b *BootProofs) KeyActions() []KeyAction {
 
 // KeyActions of the Organization screen.
 func (o *Organization) KeyActions() []KeyAction {
-	return scoped("organization", []KeyAction{{"refresh", &o.keys.Refresh, 0}})
+	return scoped("organization", append([]KeyAction{{"refresh", &o.keys.Refresh, 0}}, o.governanceActions()...))
 }
 
 // fullHelp is the full help generated from the registry: fixed[i] (keys that are

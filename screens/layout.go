@@ -26,17 +26,36 @@ const (
 func (r *Root) tooSmall() bool { return r.width < minWidth || r.height < minHeight }
 
 // tabBar renders the tabs and returns, per screen, the columns [from, to) of its
-// tab, for mouse clicks.
+// tab, for mouse clicks. When the titles do not fit the width, the inactive tabs
+// are shortened (to three letters, then to their number) so that every tab stays
+// visible and clickable; the active one keeps its whole title.
 func (r *Root) tabBar() (string, [][2]int) {
+	bar, spans, width := r.renderTabs(-1)
+	if width > r.width {
+		bar, spans, width = r.renderTabs(3)
+	}
+	if width > r.width {
+		bar, spans, _ = r.renderTabs(0)
+	}
+	return ansi.Truncate(bar, r.width, "…"), spans
+}
+
+// renderTabs draws the tab bar with inactive titles cut to short runes (-1: whole)
+// and returns it, the tabs' column spans and its width.
+func (r *Root) renderTabs(short int) (string, [][2]int, int) {
 	th := r.common.Theme
 	var b strings.Builder
 	b.WriteString(th.Title.Render("vigil"))
 	x := lipgloss.Width(b.String())
 	spans := make([][2]int, len(r.screens))
 	for i, s := range r.screens {
-		label := s.Title()
+		title := s.Title()
+		if i != r.active && short >= 0 && len([]rune(title)) > short {
+			title = string([]rune(title)[:short])
+		}
+		label := title
 		if i < 9 {
-			label = string(rune('1'+i)) + " " + label
+			label = strings.TrimSpace(string(rune('1'+i)) + " " + title)
 		}
 		if i == r.active {
 			label = th.ActiveTab.Render(label)
@@ -50,7 +69,7 @@ func (r *Root) tabBar() (string, [][2]int) {
 		b.WriteString(label)
 		x += w
 	}
-	return ansi.Truncate(b.String(), r.width, "…"), spans
+	return b.String(), spans, x
 }
 
 // help is the help text for the width: the keys of whatever has them (the top

@@ -13,14 +13,20 @@ import (
 	"github.com/vigil-console/vigil/ui"
 )
 
-// Organization is a read-only view of who you are, the root quorum and the features.
+// Organization shows who you are, the root quorum and the features, and lets a
+// root member set a feature (organization_set.go).
 type Organization struct {
 	c       *Common
 	pane    ui.Detail
 	keys    organizationKeys
+	gkeys   organizationSetKeys
 	loading bool
 	err     string
 	width   int
+	height  int
+	// form is the open set-feature form, nil when none.
+	form       *ui.Form
+	submitting bool
 	// The auth proxy's login-kit configuration, when the profile has one.
 	kit        *api.WalletKitConfig
 	kitErr     string
@@ -30,14 +36,14 @@ type Organization struct {
 // NewOrganization builds the screen; it shows what the root model loaded at start.
 func NewOrganization(c *Common) *Organization {
 	o := &Organization{c: c, pane: ui.NewDetail(c.Theme), loading: true,
-		keys: newOrganizationKeys(), kitLoading: c.LoginKit != nil}
+		keys: newOrganizationKeys(), gkeys: newOrganizationSetKeys(), kitLoading: c.LoginKit != nil}
 	o.render()
 	return o
 }
 
 // SetSize implements Screen: the heading takes a line, the pane the rest.
 func (o *Organization) SetSize(width, height int) {
-	o.width = width
+	o.width, o.height = width, height
 	o.pane.SetSize(width, max(height-1, 1))
 }
 
@@ -49,13 +55,16 @@ func (o *Organization) Title() string { return "Organization" }
 func (o *Organization) Init() tea.Cmd { return loadLoginKit(o.c) }
 
 // Capturing implements Screen.
-func (o *Organization) Capturing() bool { return false }
+func (o *Organization) Capturing() bool { return o.form != nil }
 
 // Status implements Screen.
 func (o *Organization) Status() ScreenStatus {
 	st := ScreenStatus{Err: o.err}
 	if o.loading {
 		st.Busy = "loading organization…"
+	}
+	if o.submitting {
+		st.Busy = "submitting set_organization_feature…"
 	}
 	return st
 }
@@ -66,7 +75,11 @@ func (o *Organization) Keys() ui.KeyMap { return orgHelp{o} }
 type orgHelp struct{ o *Organization }
 
 func (h orgHelp) ShortHelp() []key.Binding {
-	return append([]key.Binding{h.o.keys.Refresh}, h.o.pane.KeyBindings()[:2]...)
+	if h.o.form != nil {
+		return h.o.form.Keys.ShortHelp()
+	}
+	h.o.syncKeys()
+	return append([]key.Binding{h.o.keys.Refresh, h.o.gkeys.Set}, h.o.pane.KeyBindings()[:2]...)
 }
 func (h orgHelp) FullHelp() [][]key.Binding {
 	return fullHelp(h.o.KeyActions(), h.o.pane.KeyBindings())
@@ -78,6 +91,10 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	case themeChangedMsg:
 		o.pane.SetTheme(o.c.Theme)
 		o.render()
+	case featureConfirmedMsg:
+		return o, o.submitFeature(msg.params)
+	case featureSubmittedMsg:
+		return o, o.featureSubmitted(msg)
 	case orgLoadedMsg:
 		o.loading = false
 		o.err = ""
@@ -91,7 +108,17 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			o.kitErr = errorText(msg.err)
 		}
 		o.render()
+	case tea.PasteMsg:
+		if o.form != nil {
+			return o, o.formUpdate(msg)
+		}
 	case tea.KeyPressMsg:
+		if o.form != nil {
+			return o, o.formUpdate(msg)
+		}
+		if pressed(msg, o.gkeys.Set) {
+			return o, o.openSetForm()
+		}
 		if key.Matches(msg, o.keys.Refresh) {
 			o.loading = true
 			o.kitLoading = o.c.LoginKit != nil
@@ -120,6 +147,9 @@ func (o *Organization) render() {
 	for _, f := range feats {
 		labels = append(labels, "  "+strings.TrimPrefix(f.Name, "FEATURE_NAME_"))
 	}
+	for _, id := range org.Quorum.UserIDs {
+		labels = append(labels, "  "+quorumName(org, id))
+	}
 	b := ui.NewDetailBuilder(th)
 	b.LabelWidth = ui.LabelWidth(labels...)
 	b.Section("You")
@@ -131,11 +161,7 @@ func (o *Organization) render() {
 	b.Field("read-only", yesNo(o.c.ReadOnly()))
 	b.Section(fmt.Sprintf("Root quorum: %d of %d", org.Quorum.Threshold, len(org.Quorum.UserIDs)))
 	for _, id := range org.Quorum.UserIDs {
-		name := org.UserNames[id]
-		if name == "" {
-			name = "?"
-		}
-		b.Line("  " + name + "  " + api.SanitizeID(id))
+		b.Field("  "+quorumName(org, id), api.SanitizeID(id))
 	}
 	b.Section(fmt.Sprintf("Features (%d)", len(org.Features)))
 	for _, f := range feats {
@@ -143,6 +169,10 @@ func (o *Organization) render() {
 	}
 	if !org.Loaded && !o.loading {
 		b.Line("not loaded: press r to retry")
+	}
+	if why := o.whyNoSet(); why != "" && org.Loaded {
+		b.Line("")
+		b.Styled(th.Muted.Render("setting a feature: " + ui.Clean(why)))
 	}
 	o.renderLoginKit(b)
 	o.pane.SetContent(b.String())
@@ -172,6 +202,42 @@ func (o *Organization) renderLoginKit(b *ui.DetailBuilder) {
 // View implements Screen.
 func (o *Organization) View() string {
 	th := o.c.Theme
-	head := ansi.Truncate(th.Title.Render("Organization")+th.Muted.Render("  read-only view"), o.width, "…")
+	if o.form != nil {
+		return o.formView()
+	}
+	sub := "  s sets a feature (root quorum)"
+	if o.whyNoSet() != "" {
+		sub = "  read-only view"
+	}
+	head := ansi.Truncate(th.Title.Render("Organization")+th.Muted.Render(sub), o.width, "…")
 	return head + "\n" + o.pane.View()
 }
+
+// quorumName is a root member's name, "?" when the user list lacks it.
+func quorumName(org Org, id string) string {
+	if name := org.UserNames[id]; name != "" {
+		return name
+	}
+	return "?"
+}
+
+// formView is the set-feature form with what the chosen feature takes and its
+// current value.
+func (o *Organization) formView() string {
+	th := o.c.Theme
+	name := o.form.Values()["name"]
+	cur, set := o.currentFeature(name)
+	now := "current value: (not set)"
+	if set {
+		now = fmt.Sprintf("current value: %q", cur)
+	}
+	lines := []string{o.form.View(th, o.width), "",
+		th.Muted.Render(ansi.Truncate("takes "+featureValueHint(name), o.width, "…")),
+		th.Muted.Render(ansi.Truncate(ui.Clean(now), o.width, "…")),
+		th.Muted.Render(ansi.Truncate("ctrl+s checks the value and asks to confirm; the root quorum must approve", o.width, "…"))}
+	return strings.Join(lines, "\n")
+}
+
+// syncKeys enables set only where it can do something, so help strikes it
+// through otherwise (pressing it still says why).
+func (o *Organization) syncKeys() { o.gkeys.Set.SetEnabled(o.whyNoSet() == "" && !o.submitting) }

@@ -109,6 +109,8 @@ type Options struct {
 	AuthProxyURL string
 	// Webhooks feeds the Webhooks screen (see Common.Webhooks).
 	Webhooks *WebhookFeed
+	// PublicKey is the stamping key's public key (hex), "" when unknown.
+	PublicKey string
 	// KeyKind says in the status bar how the stamping key is held ("file key",
 	// "agent key", "hardware key (agent)"); "" shows nothing.
 	KeyKind string
@@ -123,6 +125,8 @@ func DefaultScreens() []ScreenFactory {
 		func(c *Common) Screen { return NewBootProofs(c) },
 		func(c *Common) Screen { return NewOrganization(c) },
 		func(c *Common) Screen { return NewPolicies(c) },
+		func(c *Common) Screen { return NewUsers(c) },
+		func(c *Common) Screen { return NewMfaPolicies(c) },
 		func(c *Common) Screen { return NewWebhooks(c) },
 	}
 }
@@ -150,7 +154,7 @@ func NewRoot(o Options) *Root {
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
 		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks,
-		TLSFetcherPublicKey: o.TLSFetcherPublicKey}
+		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))

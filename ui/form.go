@@ -87,8 +87,12 @@ func (k FormKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortH
 // Form is a vertical list of fields. While it is open the screen must report
 // Capturing, so letters go into the fields and only ctrl+c stays global.
 type Form struct {
-	Title  string
-	Keys   FormKeyMap
+	Title string
+	Keys  FormKeyMap
+	// Check validates the fields together (a value whose rule depends on another
+	// field's choice) after each field passed its own checks; it returns the
+	// failing field's key and what is wrong, or "" and nil.
+	Check  func(values map[string]string) (string, error)
 	fields []Field
 	focus  int
 }
@@ -223,10 +227,26 @@ func (f *Form) validate() bool {
 			first = i
 		}
 	}
+	if first < 0 && f.Check != nil {
+		if k, err := f.Check(f.Values()); err != nil {
+			first = max(f.index(k), 0)
+			f.fields[first].err = err.Error()
+		}
+	}
 	if first >= 0 {
 		f.setFocus(first)
 	}
 	return first < 0
+}
+
+// index is the position of the field with this key, or -1.
+func (f Form) index(k string) int {
+	for i, fd := range f.fields {
+		if fd.Key == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // Update handles a key; the form is Submitted only when every field is valid.
@@ -327,7 +347,10 @@ func (f Form) View(th *theme.Theme, width int) string {
 			b.WriteString(fd.textView(th, max(width-2, 1)))
 		}
 		if fd.err != "" {
-			b.WriteString("  " + th.Bad.Render(ansi.Truncate(Clean(fd.err), max(width-2, 1), "…")) + "\n")
+			// Wrapped, not cut: the end of an error often says what to do.
+			for _, l := range strings.Split(ansi.Wrap(Clean(fd.err), max(width-2, 1), " "), "\n") {
+				b.WriteString("  " + th.Bad.Render(l) + "\n")
+			}
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

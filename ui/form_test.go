@@ -142,3 +142,33 @@ func TestFormLongValueScrolls(t *testing.T) {
 		}
 	}
 }
+
+func TestFormCheckValidatesFieldsTogether(t *testing.T) {
+	f := NewForm("Set feature",
+		Field{Key: "name", Label: "Name", Choices: []string{"TOGGLE", "URL"}},
+		Field{Key: "value", Label: "Value"},
+	)
+	f.Check = func(v map[string]string) (string, error) {
+		if v["name"] == "URL" && !strings.HasPrefix(v["value"], "https://") {
+			return "value", errors.New("URL takes an https URL")
+		}
+		return "", nil
+	}
+	f, _ = f.Update(tea.KeyPressMsg{Code: tea.KeyRight}) // URL
+	f, _ = f.Update(press("enter"))
+	f = typeForm(f, "x")
+	f, _ = f.Update(press("shift+tab")) // focus away, so the error must bring it back
+	f, res := f.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	if res != Editing {
+		t.Fatal("submitted a value the cross-field check refuses")
+	}
+	if f.Focused() != "value" || !strings.Contains(ansi.Strip(f.View(plainTheme, 60)), "URL takes an https URL") {
+		t.Errorf("focus %q; view:\n%s", f.Focused(), ansi.Strip(f.View(plainTheme, 60)))
+	}
+	f, _ = f.Update(tea.KeyPressMsg{Code: tea.KeyLeft}) // TOGGLE? focus is on value: this moves the cursor only
+	f, _ = f.Update(press("shift+tab"))
+	f, _ = f.Update(tea.KeyPressMsg{Code: tea.KeyLeft}) // TOGGLE
+	if _, res := f.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}); res != Submitted {
+		t.Error("the check still refuses after the choice changed")
+	}
+}

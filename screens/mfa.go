@@ -1,0 +1,392 @@
+package screens
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// maxMfaStatusActivities bounds the get_mfa_status calls of one load.
+const maxMfaStatusActivities = 20
+
+// MfaPolicies shows one user's MFA policies in order (yourself by default; u
+// picks another), the MFA status of that user for pending activities, and
+// creates a policy with a step editor (mfa_editor.go).
+type MfaPolicies struct {
+	c        *Common
+	keys     mfaKeys
+	list     ui.ListDetail
+	userID   string
+	user     *api.User
+	items    []api.MfaPolicy
+	statuses []mfaActivityStatus
+	gen      int
+	loading  bool
+	err      string
+	fetched  time.Time
+	width    int
+	height   int
+	editor   *mfaEditor
+	creating bool
+}
+
+// mfaActivityStatus is the user's MFA status for one pending activity.
+type mfaActivityStatus struct {
+	activity api.Activity
+	statuses []api.MfaStatus
+}
+
+type mfaLoadedMsg struct {
+	gen      int
+	userID   string
+	user     *api.User
+	policies []api.MfaPolicy
+	statuses []mfaActivityStatus
+	err      error
+	at       time.Time
+}
+
+// NewMfaPolicies builds the screen.
+func NewMfaPolicies(c *Common) *MfaPolicies {
+	m := &MfaPolicies{c: c, keys: newMfaKeys()}
+	m.list = ui.NewListDetail(c.Theme, []ui.Column{
+		{Title: "ORDER", Width: 5},
+		{Title: "NAME", Width: 12, Max: 32},
+		{Title: "STEPS", Width: 5},
+		{Title: "CONDITION", Width: 10, Grow: true},
+	})
+	m.list.Table.Empty = "no MFA policies for this user — n creates one"
+	return m
+}
+
+// Title implements Screen.
+func (m *MfaPolicies) Title() string { return "MFA policies" }
+
+// Init implements Screen: the user is known once the organization loads.
+func (m *MfaPolicies) Init() tea.Cmd { return nil }
+
+// Capturing implements Screen.
+func (m *MfaPolicies) Capturing() bool { return m.editor != nil || m.list.Filtering() }
+
+// SetSize implements Screen.
+func (m *MfaPolicies) SetSize(width, height int) {
+	m.width, m.height = width, height
+	m.list.SetSize(width, max(height-1, 1))
+}
+
+// Status implements Screen.
+func (m *MfaPolicies) Status() ScreenStatus {
+	st := ScreenStatus{LastRefresh: m.fetched, Err: m.err}
+	switch {
+	case m.creating:
+		st.Busy = "submitting create_mfa_policy…"
+	case m.loading:
+		st.Busy = "loading MFA policies…"
+	}
+	return st
+}
+
+// userName is the picked user's name.
+func (m *MfaPolicies) userName() string {
+	if n := m.c.Org.UserNames[m.userID]; n != "" {
+		return n
+	}
+	return api.SanitizeID(m.userID)
+}
+
+// load fetches the user (its authenticators), its MFA policies and its MFA
+// status for the pending activities.
+func (m *MfaPolicies) load() tea.Cmd {
+	if m.userID == "" {
+		return nil
+	}
+	m.gen++
+	m.loading = true
+	gen, c, client, uid := m.gen, m.c, m.c.Reader, m.userID
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		msg := mfaLoadedMsg{gen: gen, userID: uid, at: c.Now()}
+		pols, err := client.GetMfaPolicies(ctx, uid)
+		if err != nil {
+			msg.err = fmt.Errorf("get_mfa_policies: %w", err)
+			return msg
+		}
+		sort.SliceStable(pols, func(i, j int) bool { return pols[i].Order < pols[j].Order })
+		msg.policies = pols
+		if msg.user, err = client.GetUser(ctx, uid); err != nil {
+			msg.err = fmt.Errorf("get_user: %w", err)
+			return msg
+		}
+		if len(pols) == 0 {
+			return msg // no policy can apply: no status to ask for
+		}
+		acts, err := client.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}})
+		if err != nil {
+			msg.err = fmt.Errorf("pending activities: %w", err)
+			return msg
+		}
+		for i, a := range acts {
+			if i == maxMfaStatusActivities {
+				break
+			}
+			st, err := client.GetMfaStatus(ctx, a.ID, uid)
+			if err != nil {
+				msg.err = fmt.Errorf("get_mfa_status %s: %w", api.SanitizeID(a.ID), err)
+				return msg
+			}
+			msg.statuses = append(msg.statuses, mfaActivityStatus{activity: a, statuses: st})
+		}
+		return msg
+	}
+}
+
+func (m *MfaPolicies) syncKeys() {
+	open := m.list.IsOpen()
+	l := &m.list.Keys
+	l.Open.SetEnabled(!open && len(m.items) > 0)
+	l.Back.SetEnabled(open)
+	l.Sort.SetEnabled(!open)
+	l.ReverseSort.SetEnabled(!open)
+	m.keys.User.SetEnabled(!open && len(m.c.Org.UserNames) > 1)
+	m.keys.Create.SetEnabled(!open && m.whyNoCreate() == "")
+}
+
+func (m *MfaPolicies) whyNoCreate() string {
+	switch {
+	case m.c.ReadOnly():
+		return ErrReadOnly.Error()
+	case m.user == nil:
+		return "the user is not loaded yet; press r"
+	case m.creating:
+		return "a policy is being created"
+	}
+	return ""
+}
+
+// Update implements Screen.
+func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	defer m.syncKeys()
+	switch msg := msg.(type) {
+	case themeChangedMsg:
+		m.list.SetTheme(m.c.Theme)
+		m.setRows()
+	case orgLoadedMsg:
+		if m.userID == "" && msg.org.UserID != "" {
+			m.userID = msg.org.UserID
+			return m, m.load()
+		}
+	case mfaLoadedMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		m.loading = false
+		m.err = ""
+		if msg.err != nil {
+			m.err = errorText(msg.err)
+		}
+		m.items, m.user, m.statuses, m.fetched = msg.policies, msg.user, msg.statuses, msg.at
+		m.setRows()
+	case mfaConfirmedMsg:
+		return m, m.create(msg.params)
+	case mfaCreatedMsg:
+		return m, m.created(msg)
+	case tea.PasteMsg:
+		if m.editor != nil {
+			return m, m.editorUpdate(msg)
+		}
+	case tea.KeyPressMsg:
+		if m.editor != nil {
+			return m, m.editorUpdate(msg)
+		}
+		return m, m.handleKey(msg)
+	}
+	return m, nil
+}
+
+func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.list.IsOpen() {
+		if key.Matches(k, m.list.Keys.Back) {
+			m.list.Close()
+			return nil
+		}
+		var cmd tea.Cmd
+		m.list, cmd = m.list.Update(k)
+		return cmd
+	}
+	switch {
+	case key.Matches(k, m.keys.Refresh):
+		return m.load()
+	case key.Matches(k, m.keys.User):
+		m.userID = m.nextUser()
+		m.items, m.user, m.statuses = nil, nil, nil
+		m.setRows()
+		return m.load()
+	case pressed(k, m.keys.Create):
+		return m.openEditor()
+	case key.Matches(k, m.list.Keys.Open):
+		p := m.selected()
+		if p == nil {
+			return nil
+		}
+		m.list.Open()
+		m.list.SetDetail(m.renderPolicy(*p))
+		return nil
+	}
+	var cmd tea.Cmd
+	m.list, cmd = m.list.Update(k)
+	m.setPreview()
+	return cmd
+}
+
+// nextUser is the user after the picked one, by name.
+func (m *MfaPolicies) nextUser() string {
+	ids := make([]string, 0, len(m.c.Org.UserNames))
+	for id := range m.c.Org.UserNames {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		a, b := m.c.Org.UserNames[ids[i]], m.c.Org.UserNames[ids[j]]
+		return a < b || (a == b && ids[i] < ids[j])
+	})
+	for i, id := range ids {
+		if id == m.userID {
+			return ids[(i+1)%len(ids)]
+		}
+	}
+	if len(ids) > 0 {
+		return ids[0]
+	}
+	return m.userID
+}
+
+func (m *MfaPolicies) selected() *api.MfaPolicy {
+	id := m.list.Table.SelectedID()
+	for i := range m.items {
+		if m.items[i].MfaPolicyID == id {
+			return &m.items[i]
+		}
+	}
+	return nil
+}
+
+func (m *MfaPolicies) setRows() {
+	rows := make([]ui.Row, len(m.items))
+	for i, p := range m.items {
+		rows[i] = ui.Row{ID: p.MfaPolicyID,
+			Cells: []string{strconv.Itoa(p.Order), p.MfaPolicyName, strconv.Itoa(len(p.RequiredAuthenticationMethods)), p.Condition},
+			Sort:  []string{fmt.Sprintf("%06d", p.Order)},
+		}
+	}
+	m.list.SetRows(rows)
+	m.setPreview()
+}
+
+// policyName names a policy of the picked user by id.
+func (m *MfaPolicies) policyName(id string) string {
+	for _, p := range m.items {
+		if p.MfaPolicyID == id {
+			return p.MfaPolicyName
+		}
+	}
+	return ""
+}
+
+// setPreview shows the selected policy's steps and the user's MFA status for
+// the pending activities.
+func (m *MfaPolicies) setPreview() {
+	th := m.c.Theme
+	var lines []string
+	if p := m.selected(); p != nil {
+		lines = append(lines, describeSteps(p.RequiredAuthenticationMethods)...)
+		lines = append(lines, "")
+	}
+	lines = append(lines, fmt.Sprintf("MFA status of %s for pending activities (%d)", m.userName(), len(m.statuses)))
+	for _, s := range m.statuses {
+		head := fmt.Sprintf("%s %s", shortType(s.activity.Type), api.SanitizeID(s.activity.ID))
+		if len(s.statuses) == 0 {
+			lines = append(lines, head+": no MFA policy applies")
+			continue
+		}
+		for _, st := range s.statuses {
+			d := describeMfaStatus(st, m.userName(), m.policyName(st.MfaPolicyID))
+			d[0] = head + " — " + d[0]
+			lines = append(lines, d...)
+		}
+	}
+	for i := range lines {
+		lines[i] = ui.Clean(lines[i])
+		if strings.HasPrefix(lines[i], "MFA status") {
+			lines[i] = th.Section.Render(lines[i])
+		}
+	}
+	m.list.SetPreview(strings.Join(lines, "\n"))
+}
+
+// renderPolicy is a policy's detail: the condition and the steps in order.
+func (m *MfaPolicies) renderPolicy(p api.MfaPolicy) string {
+	b := ui.NewDetailBuilder(m.c.Theme)
+	b.LabelWidth = ui.LabelWidth("condition", "updated")
+	b.Section("MFA policy " + p.MfaPolicyName)
+	b.Field("id", api.SanitizeID(p.MfaPolicyID))
+	b.Field("user", m.userName())
+	b.Field("order", strconv.Itoa(p.Order))
+	b.Field("condition", p.Condition)
+	b.Field("notes", p.Notes)
+	b.Field("created", fmtTime(m.c.Now(), p.CreatedAt))
+	b.Field("updated", fmtTime(m.c.Now(), p.UpdatedAt))
+	b.Section(fmt.Sprintf("Steps (%d, in order; each needs any one of its methods)", len(p.RequiredAuthenticationMethods)))
+	for _, l := range describeSteps(p.RequiredAuthenticationMethods) {
+		b.Line(l)
+	}
+	return b.String()
+}
+
+// ClickRow selects the clicked policy (line 0 is the heading).
+func (m *MfaPolicies) ClickRow(y int) tea.Cmd {
+	if !m.list.IsOpen() && m.list.ClickRow(y-1) {
+		m.setPreview()
+		m.syncKeys()
+	}
+	return nil
+}
+
+// View implements Screen.
+func (m *MfaPolicies) View() string {
+	if m.editor != nil {
+		return m.editor.View(m.c.Theme, m.width, m.height)
+	}
+	th := m.c.Theme
+	head := ansi.Truncate(th.Title.Render("MFA policies of "+ui.Clean(m.userName()))+
+		th.Muted.Render(fmt.Sprintf("  %d, in order — u another user, n new", len(m.items))), m.width, "…")
+	return head + "\n" + m.list.View()
+}
+
+// Keys implements Screen.
+func (m *MfaPolicies) Keys() ui.KeyMap { return mfaHelp{m} }
+
+type mfaHelp struct{ m *MfaPolicies }
+
+func (h mfaHelp) ShortHelp() []key.Binding {
+	if h.m.editor != nil {
+		return h.m.editor.keys()
+	}
+	k, l := h.m.keys, h.m.list.Keys
+	if h.m.list.IsOpen() {
+		return []key.Binding{l.Back}
+	}
+	return []key.Binding{l.Open, k.User, k.Create, k.Refresh}
+}
+
+func (h mfaHelp) FullHelp() [][]key.Binding {
+	return fullHelp(h.m.KeyActions(), h.m.list.Pane.KeyBindings()[2:])
+}

@@ -1,0 +1,373 @@
+package screens
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+const mfaDialogID = "mfa.create"
+
+type (
+	mfaConfirmedMsg struct{ params api.CreateMfaPolicyParams }
+	mfaCreatedMsg   struct {
+		activity *api.Activity
+		err      error
+	}
+)
+
+// mfaEditor creates an MFA policy: a form for name, condition, order and notes,
+// and a step editor (ctrl+t switches between them). generateAppProofs is not
+// offered: SPEC.md does not list it for create_mfa_policy.
+type mfaEditor struct {
+	form     ui.Form
+	steps    []api.AuthenticationStep
+	inSteps  bool
+	step     int
+	method   int
+	auths    []api.Authenticator
+	existing []api.MfaPolicy
+	userID   string
+	userName string
+	err      string
+	k        mfaEditorKeys
+}
+
+// mfaEditorKeys are the editor's fixed keys (like a form's, not rebound).
+type mfaEditorKeys struct {
+	Switch, Submit, Cancel, Up, Down, Left, Right, AddStep, RemoveStep, StepUp, StepDown,
+	AddMethod, RemoveMethod, Type, Authenticator key.Binding
+}
+
+func newMfaEditorKeys() mfaEditorKeys {
+	b := func(k, help string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, help))
+	}
+	return mfaEditorKeys{
+		Switch: b("ctrl+t", "fields/steps", "ctrl+t"), Submit: b("ctrl+s", "create", "ctrl+s"), Cancel: b("esc", "cancel", "esc"),
+		Up: b("↑", "previous step", "up"), Down: b("↓", "next step", "down"),
+		Left: b("←", "previous method", "left"), Right: b("→", "next method", "right"),
+		AddStep: b("a", "add step", "a"), RemoveStep: b("x", "remove step", "x"),
+		StepUp: b("K", "move step up", "K"), StepDown: b("J", "move step down", "J"),
+		AddMethod: b("m", "add method", "m"), RemoveMethod: b("backspace", "remove method", "backspace"),
+		Type: b("t", "method type", "t"), Authenticator: b("i", "authenticator", "i"),
+	}
+}
+
+func (e *mfaEditor) keys() []key.Binding {
+	if e.inSteps {
+		return []key.Binding{e.k.Up, e.k.Down, e.k.Left, e.k.Right, e.k.AddStep, e.k.RemoveStep, e.k.StepUp, e.k.StepDown,
+			e.k.AddMethod, e.k.RemoveMethod, e.k.Type, e.k.Authenticator, e.k.Switch, e.k.Submit, e.k.Cancel}
+	}
+	return append(e.form.Keys.ShortHelp()[:2], e.k.Switch, e.k.Submit, e.k.Cancel)
+}
+
+// openEditor starts a new policy for the picked user with one PASSKEY step.
+func (m *MfaPolicies) openEditor() tea.Cmd {
+	if why := m.whyNoCreate(); why != "" {
+		return ui.Toast(why, true)
+	}
+	next := 0
+	for _, p := range m.items {
+		next = max(next, p.Order+1)
+	}
+	e := &mfaEditor{userID: m.userID, userName: m.userName(), auths: m.user.Authenticators,
+		existing: m.items, k: newMfaEditorKeys(),
+		steps: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey}}}}}
+	e.form = ui.NewForm("New MFA policy for "+m.userName(),
+		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
+		ui.Field{Key: "condition", Label: "Condition", Required: true, Value: "true", CharLimit: api.MaxExpressionLength},
+		ui.Field{Key: "order", Label: "Order (0 is evaluated first)", Required: true, Value: strconv.Itoa(next), Validate: checkOrder},
+		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},
+	)
+	e.form.Keys.Submit.SetEnabled(false) // ctrl+s is the editor's: it checks the steps too
+	m.editor = e
+	return nil
+}
+
+func checkOrder(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return fmt.Errorf("order must be a whole number from 0 to %d; got %q", api.MaxMfaPolicyOrder, s)
+	}
+	if n < 0 || n > api.MaxMfaPolicyOrder {
+		return fmt.Errorf("order must be from 0 to %d; got %d", api.MaxMfaPolicyOrder, n)
+	}
+	return nil
+}
+
+// params builds the request from the editor, checked by api's Validate (the
+// rules of SPEC.md the client enforces for every caller).
+func (e *mfaEditor) params() (api.CreateMfaPolicyParams, error) {
+	v := e.form.Values()
+	order, err := strconv.Atoi(strings.TrimSpace(v["order"]))
+	if err != nil {
+		return api.CreateMfaPolicyParams{}, errors.New("order must be a whole number")
+	}
+	p := api.CreateMfaPolicyParams{UserID: e.userID, MfaPolicyName: v["name"], Condition: v["condition"],
+		Order: order, Notes: v["notes"], RequiredAuthenticationMethods: e.steps}
+	return p, p.Validate()
+}
+
+// editorUpdate handles a key of the open editor.
+func (m *MfaPolicies) editorUpdate(msg tea.Msg) tea.Cmd {
+	e := m.editor
+	k, isKey := msg.(tea.KeyPressMsg)
+	switch {
+	case isKey && key.Matches(k, e.k.Cancel):
+		m.editor = nil
+		return nil
+	case isKey && key.Matches(k, e.k.Switch):
+		e.inSteps = !e.inSteps
+		return nil
+	case isKey && key.Matches(k, e.k.Submit):
+		return m.submitEditor()
+	}
+	if !e.inSteps {
+		f, _ := e.form.Update(msg)
+		e.form = f
+		return nil
+	}
+	if isKey {
+		e.stepKey(k)
+	}
+	return nil
+}
+
+// submitEditor checks every field and step, then asks to confirm.
+func (m *MfaPolicies) submitEditor() tea.Cmd {
+	e := m.editor
+	e.err = ""
+	// The form's own checks (required fields, order) first, through its submit.
+	e.form.Keys.Submit.SetEnabled(true)
+	f, res := e.form.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	e.form = f
+	e.form.Keys.Submit.SetEnabled(false)
+	if res != ui.Submitted {
+		e.inSteps = false
+		return nil
+	}
+	p, err := e.params()
+	if err != nil {
+		e.err = err.Error()
+		if strings.Contains(e.err, "requiredAuthenticationMethods") {
+			e.inSteps = true
+		}
+		return nil
+	}
+	lines := []string{fmt.Sprintf("For %s, order %d, when: %s", ui.Clean(e.userName), p.Order, ui.Clean(clip(p.Condition, 40)))}
+	lines = append(lines, describeSteps(p.RequiredAuthenticationMethods)...)
+	c := ui.NewConfirm("Create MFA policy "+ui.Clean(clip(p.MfaPolicyName, 30))+"?", "create", lines...)
+	return OpenDialog(NewConfirmDialog(mfaDialogID, c, msgCmd(mfaConfirmedMsg{p}), nil))
+}
+
+// stepKey edits the steps.
+func (e *mfaEditor) stepKey(k tea.KeyPressMsg) {
+	n := len(e.steps)
+	cur := func() *api.AuthenticationStep {
+		if e.step < len(e.steps) {
+			return &e.steps[e.step]
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(k, e.k.Up):
+		e.step, e.method = max(e.step-1, 0), 0
+	case key.Matches(k, e.k.Down):
+		e.step, e.method = min(e.step+1, max(n-1, 0)), 0
+	case key.Matches(k, e.k.Left):
+		e.method = max(e.method-1, 0)
+	case key.Matches(k, e.k.Right):
+		if s := cur(); s != nil {
+			e.method = min(e.method+1, max(len(s.Any)-1, 0))
+		}
+	case key.Matches(k, e.k.AddStep):
+		at := min(e.step+1, n)
+		if n == 0 {
+			at = 0
+		}
+		step := api.AuthenticationStep{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey}}}
+		e.steps = append(e.steps[:at], append([]api.AuthenticationStep{step}, e.steps[at:]...)...)
+		e.step, e.method = at, 0
+	case key.Matches(k, e.k.RemoveStep):
+		if n > 0 {
+			e.steps = append(e.steps[:e.step], e.steps[e.step+1:]...)
+			e.step, e.method = max(min(e.step, len(e.steps)-1), 0), 0
+		}
+	case key.Matches(k, e.k.StepUp):
+		if e.step > 0 {
+			e.steps[e.step-1], e.steps[e.step] = e.steps[e.step], e.steps[e.step-1]
+			e.step--
+		}
+	case key.Matches(k, e.k.StepDown):
+		if e.step+1 < n {
+			e.steps[e.step+1], e.steps[e.step] = e.steps[e.step], e.steps[e.step+1]
+			e.step++
+		}
+	case key.Matches(k, e.k.AddMethod):
+		if s := cur(); s != nil {
+			s.Any = append(s.Any, api.AuthenticationMethod{Type: api.AuthPasskey})
+			e.method = len(s.Any) - 1
+		}
+	case key.Matches(k, e.k.RemoveMethod):
+		if s := cur(); s != nil && e.method < len(s.Any) {
+			s.Any = append(s.Any[:e.method], s.Any[e.method+1:]...)
+			e.method = max(min(e.method, len(s.Any)-1), 0)
+		}
+	case key.Matches(k, e.k.Type):
+		if s := cur(); s != nil && e.method < len(s.Any) {
+			types := api.AuthenticationTypes()
+			i := indexOf(types, s.Any[e.method].Type)
+			s.Any[e.method].Type = types[(i+1)%len(types)]
+		}
+	case key.Matches(k, e.k.Authenticator):
+		if s := cur(); s != nil && e.method < len(s.Any) && len(e.auths) > 0 {
+			ids := []string{""}
+			for _, a := range e.auths {
+				ids = append(ids, a.AuthenticatorID)
+			}
+			i := indexOf(ids, s.Any[e.method].ID)
+			s.Any[e.method].ID = ids[(i+1)%len(ids)]
+		}
+	}
+	e.err = ""
+}
+
+func indexOf(xs []string, x string) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// authName names an authenticator of the user by id.
+func (e *mfaEditor) authName(id string) string {
+	for _, a := range e.auths {
+		if a.AuthenticatorID == id {
+			return ui.Clean(a.AuthenticatorName) + " " + clip(api.SanitizeID(id), 8)
+		}
+	}
+	return clip(api.SanitizeID(id), 8)
+}
+
+// View renders the editor: the fields, the order among the user's policies,
+// the steps with the cursor, and the last error.
+func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
+	var lines []string
+	lines = append(lines, strings.Split(e.form.View(th, width), "\n")...)
+	title := "Steps (ctrl+t to edit)"
+	if e.inSteps {
+		title = "Steps — a add · x remove · K/J move · m add method · ⌫ remove method · t type · i authenticator"
+	}
+	lines = append(lines, "", th.Section.Render(ansi.Truncate(title, width, "…")))
+	if len(e.steps) == 0 {
+		lines = append(lines, "  (no steps: a adds one)")
+	}
+	for i, s := range e.steps {
+		parts := make([]string, len(s.Any))
+		for j, m := range s.Any {
+			t := authType(m.Type)
+			if m.ID != "" {
+				t += " (" + e.authName(m.ID) + ")"
+			}
+			if e.inSteps && i == e.step && j == e.method {
+				t = th.Filter.Render("[" + t + "]")
+			}
+			parts[j] = t
+		}
+		marker := "  "
+		if e.inSteps && i == e.step {
+			marker = th.Filter.Render("▸ ")
+		}
+		lines = append(lines, marker+fmt.Sprintf("step %d: any of ", i+1)+strings.Join(parts, ", "))
+	}
+	lines = append(lines, "", th.Section.Render("Order among "+ui.Clean(e.userName)+"'s policies"))
+	lines = append(lines, e.orderLines()...)
+	if e.err != "" {
+		lines = append(lines, "")
+		for _, l := range strings.Split(ansi.Wrap(ui.Clean(e.err), max(width-2, 1), " "), "\n") {
+			lines = append(lines, th.Bad.Render(l))
+		}
+	}
+	for i := range lines {
+		lines[i] = ansi.Truncate(lines[i], width, "…")
+	}
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// orderLines are the user's policies in order with the new one in its place.
+func (e *mfaEditor) orderLines() []string {
+	order, err := strconv.Atoi(strings.TrimSpace(e.form.Values()["order"]))
+	pols := append([]api.MfaPolicy(nil), e.existing...)
+	sort.SliceStable(pols, func(i, j int) bool { return pols[i].Order < pols[j].Order })
+	var out []string
+	placed := err != nil
+	name := e.form.Values()["name"]
+	if name == "" {
+		name = "(new policy)"
+	}
+	for _, p := range pols {
+		if !placed && order < p.Order {
+			out = append(out, fmt.Sprintf("  → %d %s  (new)", order, ui.Clean(name)))
+			placed = true
+		}
+		same := ""
+		if err == nil && p.Order == order {
+			same = "  (same order as the new one: evaluated before it)"
+		}
+		out = append(out, fmt.Sprintf("    %d %s%s", p.Order, ui.Clean(p.MfaPolicyName), same))
+	}
+	if !placed {
+		out = append(out, fmt.Sprintf("  → %d %s  (new)", order, ui.Clean(name)))
+	}
+	return out
+}
+
+// create submits create_mfa_policy.
+func (m *MfaPolicies) create(p api.CreateMfaPolicyParams) tea.Cmd {
+	client, err := m.c.submitter()
+	if err != nil {
+		return ui.Toast(errorText(err), true)
+	}
+	m.editor = nil
+	m.creating = true
+	c := m.c
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		act, err := client.CreateMfaPolicy(ctx, p)
+		if err != nil {
+			err = fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)
+		}
+		return mfaCreatedMsg{activity: act, err: err}
+	}
+}
+
+func (m *MfaPolicies) created(msg mfaCreatedMsg) tea.Cmd {
+	m.creating = false
+	if msg.err != nil {
+		m.err = errorText(msg.err)
+		return ui.Toast(m.err, true)
+	}
+	act := *msg.activity
+	cmds := []tea.Cmd{m.load(), ui.Toast(fmt.Sprintf("create_mfa_policy %s: now %s", api.SanitizeID(act.ID), shortStatus(act.Status)), act.Status == api.StatusFailed)}
+	if act.Status != api.StatusCompleted {
+		cmds = append(cmds, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}))
+	}
+	return tea.Batch(cmds...)
+}

@@ -1,0 +1,146 @@
+package screens
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// authType is an authentication type without its prefix: PASSKEY.
+func authType(t string) string { return strings.TrimPrefix(ui.Clean(t), "AUTHENTICATION_TYPE_") }
+
+// describeMethods reads a step's methods: "EMAIL_OTP, PASSKEY (authenticator 3f…)".
+func describeMethods(ms []api.AuthenticationMethod) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = authType(m.Type)
+		if m.ID != "" {
+			what := "authenticator"
+			switch m.Type {
+			case api.AuthSession:
+				what = "profile"
+			case api.AuthAPIKey:
+				what = "API key"
+			}
+			parts[i] += fmt.Sprintf(" (%s %s)", what, clip(api.SanitizeID(m.ID), 8))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// describeSteps reads a policy's steps as a sequence, one line per step.
+func describeSteps(steps []api.AuthenticationStep) []string {
+	out := make([]string, len(steps))
+	for i, s := range steps {
+		out[i] = fmt.Sprintf("step %d: any of %s", i+1, describeMethods(s.Any))
+	}
+	return out
+}
+
+// stepSatisfied reports whether one of a step's methods is among the satisfied
+// ones (a method without an id is satisfied by any id of its type).
+func stepSatisfied(step api.AuthenticationStep, done []api.AuthenticationMethod) bool {
+	for _, m := range step.Any {
+		for _, d := range done {
+			if d.Type == m.Type && (m.ID == "" || m.ID == d.ID) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// describeMfaStatus reads one voter's MFA status: the policy that applies, and
+// each step satisfied or still missing.
+func describeMfaStatus(st api.MfaStatus, userName, policyName string) []string {
+	who := userName
+	if who == "" {
+		who = api.SanitizeID(st.UserID)
+	}
+	pol := policyName
+	if pol == "" {
+		pol = api.SanitizeID(st.MfaPolicyID)
+	}
+	if st.MfaPolicyID == "" {
+		return []string{who + ": no MFA policy applies"}
+	}
+	verdict := "satisfied"
+	if !st.Satisfied {
+		verdict = "NOT satisfied"
+	}
+	out := []string{fmt.Sprintf("%s: policy %s — %s", ui.Clean(who), ui.Clean(pol), verdict)}
+	for i, s := range st.RequiredMethods {
+		if stepSatisfied(s, st.SatisfiedMethods) {
+			out = append(out, fmt.Sprintf("  ✓ step %d: %s", i+1, describeMethods(s.Any)))
+		} else {
+			out = append(out, fmt.Sprintf("  ✗ step %d missing: any of %s", i+1, describeMethods(s.Any)))
+		}
+	}
+	return out
+}
+
+// activityMfaMsg brings every voter's MFA status for a pending activity.
+type activityMfaMsg struct {
+	id       string
+	statuses []api.MfaStatus
+	names    map[string]string // MFA policy id -> name, where get_mfa_policy answered
+	err      error
+}
+
+// loadActivityMfa asks get_mfa_status for every voter of a pending activity;
+// a finished activity has nothing left to satisfy.
+func loadActivityMfa(c *Common, act api.Activity) tea.Cmd {
+	if act.Status != api.StatusConsensusNeeded && act.Status != api.StatusCreated && act.Status != api.StatusPending {
+		return nil
+	}
+	id, client := act.ID, c.Reader
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		st, err := client.GetMfaStatus(ctx, id, "")
+		if err != nil {
+			return activityMfaMsg{id: id, err: fmt.Errorf("get_mfa_status %s: %w", api.SanitizeID(id), err)}
+		}
+		// Names are best effort: a policy that cannot be read shows by id.
+		names := map[string]string{}
+		for _, s := range st {
+			if s.MfaPolicyID == "" || names[s.MfaPolicyID] != "" {
+				continue
+			}
+			if p, err := client.GetMfaPolicy(ctx, s.UserID, s.MfaPolicyID); err == nil && p != nil {
+				names[s.MfaPolicyID] = p.MfaPolicyName
+			}
+		}
+		return activityMfaMsg{id: id, statuses: st, names: names}
+	}
+}
+
+// applyMfa keeps the statuses of the open activity; d may be nil (closed).
+func (d *activityDetail) applyMfa(msg activityMfaMsg, c *Common) {
+	if d == nil || msg.id != d.activity.ID {
+		return
+	}
+	d.mfa = &msg
+	d.render(c)
+}
+
+// renderMfa adds the MFA status section of a pending activity.
+func (d *activityDetail) renderMfa(b *ui.DetailBuilder, c *Common) {
+	if d.mfa == nil || (d.mfa.err == nil && len(d.mfa.statuses) == 0) {
+		return // no voter has an MFA policy: nothing to say
+	}
+	b.Section(fmt.Sprintf("MFA status (%d voters)", len(d.mfa.statuses)))
+	if d.mfa.err != nil {
+		b.Styled(c.Theme.Bad.Render(ui.Clean(errorText(d.mfa.err))))
+		return
+	}
+	for _, st := range d.mfa.statuses {
+		for _, l := range describeMfaStatus(st, c.Org.UserNames[st.UserID], d.mfa.names[st.MfaPolicyID]) {
+			b.Line(l)
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package screens
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+func alicePolicies() map[string][]api.MfaPolicy {
+	return map[string][]api.MfaPolicy{"u-alice": {
+		{MfaPolicyID: "mp-2", MfaPolicyName: "sessions", Order: 5, Condition: "true",
+			RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthSession}}}}},
+		{MfaPolicyID: "mp-1", MfaPolicyName: "big transfers", Order: 1, Condition: "activity.type == 'X'",
+			RequiredAuthenticationMethods: []api.AuthenticationStep{
+				{Any: []api.AuthenticationMethod{{Type: api.AuthEmailOTP}, {Type: api.AuthPasskey, ID: "3f9a0c11-aaaa"}}},
+				{Any: []api.AuthenticationMethod{{Type: api.AuthSession}}}}},
+	}}
+}
+
+func mfaHarness(t *testing.T, readOnly bool) (*harness, *fakeClient) {
+	t.Helper()
+	fake := &fakeClient{users: governanceUsers(), mfaPolicies: alicePolicies()}
+	var sub Submitter = fake
+	if readOnly {
+		sub = nil
+	}
+	h := newHarnessWith(t, fake, sub, theme.Options{Dark: true, NoColor: true}, 0)
+	h.fake = fake
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.gotoScreen("MFA policies")
+	return h, fake
+}
+
+func (h *harness) mfa() *MfaPolicies {
+	for _, s := range h.root.screens {
+		if m, ok := s.(*MfaPolicies); ok {
+			return m
+		}
+	}
+	h.t.Fatal("no MFA policies screen")
+	return nil
+}
+
+func TestMfaPoliciesInOrderWithReadableSteps(t *testing.T) {
+	h, _ := mfaHarness(t, false)
+	out := h.frame()
+	if !strings.Contains(out, "MFA policies of alice") {
+		t.Errorf("not alice's by default:\n%s", out)
+	}
+	if strings.Index(out, "big transfers") > strings.Index(out, "sessions") {
+		t.Errorf("policies not ordered by order:\n%s", out)
+	}
+	h.key("enter")
+	out = h.frame()
+	for _, want := range []string{"activity.type == 'X'", "step 1: any of EMAIL_OTP, PASSKEY (authenticator 3f9a0c11…)", "step 2: any of SESSION"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("detail lacks %q:\n%s", want, out)
+		}
+	}
+	h.key("esc")
+	h.key("u")
+	if !strings.Contains(h.frame(), "MFA policies of bob") {
+		t.Errorf("u did not pick the next user:\n%s", h.frame())
+	}
+}
+
+func TestMfaStatusDescribesSatisfiedAndMissingSteps(t *testing.T) {
+	st := api.MfaStatus{MfaPolicyID: "mp-1", UserID: "u-alice",
+		SatisfiedMethods: []api.AuthenticationMethod{{Type: api.AuthPasskey, ID: "3f9a0c11-aaaa"}},
+		RequiredMethods:  alicePolicies()["u-alice"][1].RequiredAuthenticationMethods}
+	got := strings.Join(describeMfaStatus(st, "alice", "big transfers"), "\n")
+	for _, want := range []string{"alice: policy big transfers — NOT satisfied", "✓ step 1", "✗ step 2 missing: any of SESSION"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("status lacks %q:\n%s", want, got)
+		}
+	}
+	st.SatisfiedMethods[0].ID = "other"
+	if got := strings.Join(describeMfaStatus(st, "alice", ""), "\n"); !strings.Contains(got, "✗ step 1") {
+		t.Errorf("a passkey of another authenticator satisfied a step pinned to 3f9a…:\n%s", got)
+	}
+}
+
+// Every check of the editor, each with its message, and nothing sent.
+func TestMfaEditorRefusesEachInvalidPolicy(t *testing.T) {
+	cases := []struct {
+		name string
+		do   func(h *harness)
+		want string
+	}{
+		{"no name", func(h *harness) {}, "Name is required"},
+		{"no condition", func(h *harness) {
+			h.typeText("p")
+			h.key("tab")
+			for range 4 {
+				h.key("backspace")
+			}
+		}, "Condition is required"},
+		{"order not a number", func(h *harness) {
+			h.typeText("p")
+			h.key("tab")
+			h.key("tab")
+			h.key("backspace")
+			h.typeText("x")
+		}, "order must be a whole number"},
+		{"order too large", func(h *harness) {
+			h.typeText("p")
+			h.key("tab")
+			h.key("tab")
+			h.typeText("9999999")
+		}, "order must be from 0 to 10000"},
+		{"no steps", func(h *harness) {
+			h.typeText("p")
+			h.send(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
+			h.key("x")
+		}, "requiredAuthenticationMethods: is required but empty"},
+		{"empty step", func(h *harness) {
+			h.typeText("p")
+			h.send(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
+			h.key("backspace")
+		}, "requiredAuthenticationMethods[0].any: is empty"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h, fake := mfaHarness(t, false)
+			h.key("n")
+			if h.mfa().editor == nil {
+				t.Fatal("n did not open the editor")
+			}
+			c.do(h)
+			h.send(ctrlS)
+			if out := h.frame(); !strings.Contains(out, c.want) {
+				t.Errorf("no %q in:\n%s", c.want, out)
+			}
+			if h.root.dialogs.Len() != 0 || len(fake.mfaCreates) != 0 {
+				t.Error("an invalid policy reached the confirm or the service")
+			}
+		})
+	}
+}
+
+func TestMfaEditorBuildsStepsInOrder(t *testing.T) {
+	h, fake := mfaHarness(t, false)
+	h.key("n")
+	h.typeText("new one")
+	if out := h.frame(); !strings.Contains(out, "→ 6 new one  (new)") || strings.Index(out, "sessions") > strings.Index(out, "→ 6") {
+		t.Errorf("the order is not shown in place among alice's policies:\n%s", h.frame())
+	}
+	h.send(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl}) // steps
+	h.key("t")                                           // PASSKEY -> API_KEY
+	h.key("a")                                           // step 2: PASSKEY
+	h.key("m")                                           // step 2 gets a second method, PASSKEY
+	h.key("i")                                           // ...pinned to alice's authenticator au-1
+	h.key("a")                                           // step 3: PASSKEY
+	h.key("t")
+	h.key("t")
+	h.key("t")                                                       // PASSKEY -> API_KEY -> OAUTH -> SESSION
+	h.send(tea.KeyPressMsg{Code: 'k', Text: "K", Mod: tea.ModShift}) // SESSION moves to step 2
+	h.send(ctrlS)
+	if !strings.Contains(h.frame(), "step 2: any of SESSION") {
+		t.Fatalf("confirm:\n%s", h.frame())
+	}
+	h.key("y")
+	if len(fake.mfaCreates) != 1 {
+		t.Fatalf("created %d policies", len(fake.mfaCreates))
+	}
+	p := fake.mfaCreates[0]
+	want := []api.AuthenticationStep{
+		{Any: []api.AuthenticationMethod{{Type: api.AuthAPIKey}}},
+		{Any: []api.AuthenticationMethod{{Type: api.AuthSession}}},
+		{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey}, {Type: api.AuthPasskey, ID: "au-1"}}},
+	}
+	if p.UserID != "u-alice" || p.MfaPolicyName != "new one" || p.Order != 6 || p.Condition != "true" || len(p.RequiredAuthenticationMethods) != 3 {
+		t.Fatalf("sent %+v", p)
+	}
+	for i := range want {
+		if len(p.RequiredAuthenticationMethods[i].Any) != len(want[i].Any) {
+			t.Fatalf("step %d: %+v, want %+v", i+1, p.RequiredAuthenticationMethods[i], want[i])
+		}
+		for j := range want[i].Any {
+			if p.RequiredAuthenticationMethods[i].Any[j] != want[i].Any[j] {
+				t.Errorf("step %d method %d: %+v, want %+v", i+1, j+1, p.RequiredAuthenticationMethods[i].Any[j], want[i].Any[j])
+			}
+		}
+	}
+}
+
+func TestMfaCreateRefusedReadOnly(t *testing.T) {
+	h, _ := mfaHarness(t, true)
+	h.key("n")
+	if h.mfa().editor != nil || !h.toasted("read-only") {
+		t.Error("a read-only console opened the editor")
+	}
+}

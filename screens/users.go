@@ -1,0 +1,337 @@
+package screens
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// Users lists the organization's users with their tags, API keys and
+// authenticators; a user's detail lists the keys, which can be marked and
+// deleted (users_delete.go).
+type Users struct {
+	c     *Common
+	keys  usersKeys
+	list  ui.ListDetail
+	items []api.User
+	// tagNames maps user tag id -> name, from completed create_user_tag
+	// activities (SPEC.md has no query for tags).
+	tagNames map[string]string
+	gen      int
+	loading  bool
+	err      string
+	fetched  time.Time
+	width    int
+	height   int
+	// Open detail: the user, the API key under the cursor, the marked keys and
+	// the get_api_key record of the key under the cursor, when fetched.
+	open     *api.User
+	cursor   int
+	marked   map[string]bool
+	keyInfo  *api.APIKey
+	keyErr   string
+	deleting bool
+}
+
+type (
+	usersLoadedMsg struct {
+		gen      int
+		users    []api.User
+		tagNames map[string]string
+		err      error
+		at       time.Time
+	}
+	apiKeyLoadedMsg struct {
+		id  string
+		key *api.APIKey
+		err error
+	}
+)
+
+// NewUsers builds the screen.
+func NewUsers(c *Common) *Users {
+	u := &Users{c: c, keys: newUsersKeys(), marked: map[string]bool{}}
+	u.list = ui.NewListDetail(c.Theme, []ui.Column{
+		{Title: "USER", Width: 8, Max: 24},
+		{Title: "EMAIL", Width: 8, Grow: true},
+		{Title: "TAGS", Width: 6, Max: 30},
+		{Title: "KEYS", Width: 4},
+		{Title: "AUTHN", Width: 5},
+		{Title: "ROOT", Width: 4},
+	})
+	u.list.Table.Empty = "no users"
+	return u
+}
+
+// Title implements Screen.
+func (u *Users) Title() string { return "Users" }
+
+// Init implements Screen.
+func (u *Users) Init() tea.Cmd { return u.load() }
+
+// Capturing implements Screen.
+func (u *Users) Capturing() bool { return u.list.Filtering() }
+
+// SetSize implements Screen: the heading takes a line.
+func (u *Users) SetSize(width, height int) {
+	u.width, u.height = width, height
+	u.list.SetSize(width, max(height-1, 1))
+	u.renderDetail()
+}
+
+// Status implements Screen.
+func (u *Users) Status() ScreenStatus {
+	st := ScreenStatus{LastRefresh: u.fetched, Err: u.err}
+	switch {
+	case u.deleting:
+		st.Busy = "submitting delete_api_keys…"
+	case u.loading:
+		st.Busy = "loading users…"
+	}
+	return st
+}
+
+// load fetches the users and the tag names.
+func (u *Users) load() tea.Cmd {
+	u.gen++
+	u.loading = true
+	gen, c, client := u.gen, u.c, u.c.Reader
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		users, err := client.ListUsers(ctx)
+		if err != nil {
+			return usersLoadedMsg{gen: gen, err: fmt.Errorf("list users: %w", err), at: c.Now()}
+		}
+		names := map[string]string{}
+		tagged := slices.ContainsFunc(users, func(x api.User) bool { return len(x.UserTags) > 0 })
+		if !tagged {
+			return usersLoadedMsg{gen: gen, users: users, tagNames: names, at: c.Now()}
+		}
+		// Tag names are best effort: without them a tag shows by id.
+		acts, err := client.ListActivities(ctx, api.ListActivitiesOptions{
+			Types: []string{api.TypeCreateUserTag}, Statuses: []string{api.StatusCompleted}})
+		if err == nil {
+			for _, a := range acts {
+				if in, res := a.Intent.CreateUserTagIntent, a.Result.CreateUserTagResult; in != nil && res != nil {
+					names[res.UserTagID] = in.UserTagName
+				}
+			}
+		}
+		return usersLoadedMsg{gen: gen, users: users, tagNames: names, at: c.Now()}
+	}
+}
+
+// selected is the user under the list's cursor.
+func (u *Users) selected() *api.User {
+	id := u.list.Table.SelectedID()
+	for i := range u.items {
+		if u.items[i].UserID == id {
+			return &u.items[i]
+		}
+	}
+	return nil
+}
+
+func (u *Users) syncKeys() {
+	open := u.open != nil
+	has := open && len(u.open.APIKeys) > 0
+	l := &u.list.Keys
+	l.Open.SetEnabled(!open && len(u.items) > 0)
+	l.Back.SetEnabled(open)
+	l.Sort.SetEnabled(!open)
+	l.ReverseSort.SetEnabled(!open)
+	u.keys.Up.SetEnabled(has)
+	u.keys.Down.SetEnabled(has)
+	u.keys.Mark.SetEnabled(has)
+	u.keys.KeyInfo.SetEnabled(has)
+	u.keys.Delete.SetEnabled(has && u.whyNoDelete() == "")
+}
+
+// Update implements Screen.
+func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	defer u.syncKeys()
+	switch msg := msg.(type) {
+	case themeChangedMsg:
+		u.list.SetTheme(u.c.Theme)
+		u.setRows()
+		u.renderDetail()
+	case orgLoadedMsg:
+		u.setRows() // root membership comes from the organization
+		u.renderDetail()
+	case usersLoadedMsg:
+		if msg.gen != u.gen {
+			return u, nil
+		}
+		u.loading = false
+		if msg.err != nil {
+			u.err = errorText(msg.err)
+			return u, nil
+		}
+		u.err, u.items, u.tagNames, u.fetched = "", msg.users, msg.tagNames, msg.at
+		u.setRows()
+		if u.open != nil {
+			u.reopen(u.open.UserID)
+		}
+	case apiKeyLoadedMsg:
+		if u.open == nil || u.cursor >= len(u.open.APIKeys) || u.open.APIKeys[u.cursor].APIKeyID != msg.id {
+			return u, nil
+		}
+		u.keyInfo, u.keyErr = msg.key, ""
+		if msg.err != nil {
+			u.keyErr = errorText(msg.err)
+		}
+		u.renderDetail()
+	case deleteKeysConfirmedMsg:
+		return u, u.deleteKeys(msg)
+	case keysDeletedMsg:
+		return u, u.keysDeleted(msg)
+	case tea.KeyPressMsg:
+		return u, u.handleKey(msg)
+	}
+	return u, nil
+}
+
+// reopen shows the user's fresh record after a reload, keeping the marks that
+// still name one of its keys.
+func (u *Users) reopen(id string) {
+	i := slices.IndexFunc(u.items, func(x api.User) bool { return x.UserID == id })
+	if i < 0 {
+		u.closeDetail()
+		return
+	}
+	u.open = &u.items[i]
+	for k := range u.marked {
+		if !slices.ContainsFunc(u.open.APIKeys, func(x api.APIKey) bool { return x.APIKeyID == k }) {
+			delete(u.marked, k)
+		}
+	}
+	u.cursor = min(u.cursor, max(len(u.open.APIKeys)-1, 0))
+	u.keyInfo = nil
+	u.renderDetail()
+}
+
+func (u *Users) closeDetail() {
+	u.open, u.keyInfo, u.keyErr, u.cursor = nil, nil, "", 0
+	clear(u.marked)
+	u.list.Close()
+}
+
+func (u *Users) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, u.keys.Refresh) && !u.list.Filtering() {
+		return u.load()
+	}
+	if u.open == nil {
+		if key.Matches(k, u.list.Keys.Open) {
+			sel := u.selected()
+			if sel == nil {
+				return nil
+			}
+			u.open = sel
+			u.cursor = 0
+			u.list.Open()
+			u.renderDetail()
+			return nil
+		}
+		var cmd tea.Cmd
+		u.list, cmd = u.list.Update(k)
+		u.setPreview()
+		return cmd
+	}
+	switch {
+	case key.Matches(k, u.list.Keys.Back):
+		u.closeDetail()
+	case key.Matches(k, u.keys.Up), key.Matches(k, u.keys.Down):
+		n := len(u.open.APIKeys)
+		if n == 0 {
+			return nil
+		}
+		if key.Matches(k, u.keys.Up) {
+			u.cursor = max(u.cursor-1, 0)
+		} else {
+			u.cursor = min(u.cursor+1, n-1)
+		}
+		u.keyInfo, u.keyErr = nil, ""
+		u.renderDetail()
+	case key.Matches(k, u.keys.Mark):
+		if len(u.open.APIKeys) == 0 {
+			return nil
+		}
+		id := u.open.APIKeys[u.cursor].APIKeyID
+		u.marked[id] = !u.marked[id]
+		if !u.marked[id] {
+			delete(u.marked, id)
+		}
+		u.renderDetail()
+	case key.Matches(k, u.keys.KeyInfo):
+		if len(u.open.APIKeys) == 0 {
+			return nil
+		}
+		return u.fetchKey(u.open.APIKeys[u.cursor].APIKeyID)
+	case pressed(k, u.keys.Delete):
+		return u.confirmDelete()
+	default:
+		var cmd tea.Cmd
+		u.list, cmd = u.list.Update(k)
+		return cmd
+	}
+	return nil
+}
+
+// fetchKey asks get_api_key for the key under the cursor.
+func (u *Users) fetchKey(id string) tea.Cmd {
+	c, client := u.c, u.c.Reader
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		k, err := client.GetAPIKey(ctx, id)
+		if err != nil {
+			err = fmt.Errorf("get_api_key %s: %w", api.SanitizeID(id), err)
+		}
+		return apiKeyLoadedMsg{id: id, key: k, err: err}
+	}
+}
+
+// ClickRow selects the clicked user (line 0 is the heading).
+func (u *Users) ClickRow(y int) tea.Cmd {
+	if u.open == nil && u.list.ClickRow(y-1) {
+		u.setPreview()
+		u.syncKeys()
+	}
+	return nil
+}
+
+// View implements Screen.
+func (u *Users) View() string {
+	th := u.c.Theme
+	sub := fmt.Sprintf("  %d users", len(u.items))
+	if u.open != nil {
+		sub = "  " + ui.Clean(u.open.UserName) + " — ↑/↓ key, space mark, i get_api_key, d delete marked"
+	}
+	head := ansi.Truncate(th.Title.Render("Users")+th.Muted.Render(sub), u.width, "…")
+	return head + "\n" + u.list.View()
+}
+
+// Keys implements Screen.
+func (u *Users) Keys() ui.KeyMap { return usersHelp{u} }
+
+type usersHelp struct{ u *Users }
+
+func (h usersHelp) ShortHelp() []key.Binding {
+	k, l := h.u.keys, h.u.list.Keys
+	if h.u.open != nil {
+		return []key.Binding{k.Up, k.Down, k.Mark, k.KeyInfo, k.Delete, k.Refresh, l.Back}
+	}
+	return []key.Binding{l.Open, l.Sort, k.Refresh}
+}
+
+func (h usersHelp) FullHelp() [][]key.Binding {
+	return fullHelp(h.u.KeyActions(), h.u.list.Pane.KeyBindings()[2:])
+}

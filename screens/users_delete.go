@@ -1,0 +1,126 @@
+package screens
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+const deleteKeysDialogID = "users.delete_api_keys"
+
+type (
+	// deleteKeysConfirmedMsg is the confirm's yes: the user and keys it showed.
+	deleteKeysConfirmedMsg struct {
+		userID string
+		keyIDs []string
+	}
+	keysDeletedMsg struct {
+		userID   string
+		activity *api.Activity
+		err      error
+	}
+)
+
+func (u *Users) whyNoDelete() string {
+	switch {
+	case u.c.ReadOnly():
+		return ErrReadOnly.Error()
+	case u.deleting:
+		return "a deletion is in flight"
+	}
+	return ""
+}
+
+// toDelete are the marked keys, or the key under the cursor when none is marked,
+// in the user's order.
+func (u *Users) toDelete() []api.APIKey {
+	var out []api.APIKey
+	for _, k := range u.open.APIKeys {
+		if u.marked[k.APIKeyID] {
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 && u.cursor < len(u.open.APIKeys) {
+		out = append(out, u.open.APIKeys[u.cursor])
+	}
+	return out
+}
+
+// deleteWarnings are what deleting these keys would break: the console's own
+// key (it would lock itself out) and a root member's last credential.
+func (u *Users) deleteWarnings(x api.User, keys []api.APIKey) []string {
+	var out []string
+	for _, k := range keys {
+		if u.c.OwnPublicKey != "" && strings.EqualFold(k.Credential.PublicKey, u.c.OwnPublicKey) {
+			out = append(out, fmt.Sprintf("!! %q is the key this console signs with:", ui.Clean(k.APIKeyName)),
+				"   deleting it locks vigil out of this profile.")
+		}
+	}
+	if u.isRootMember(x.UserID) && len(x.APIKeys)-len(keys)+len(x.Authenticators) == 0 {
+		out = append(out, fmt.Sprintf("!! %s is a root quorum member and would be left", ui.Clean(x.UserName)),
+			"   with no credential (no API key, no authenticator): no vote.")
+	}
+	return out
+}
+
+// confirmDelete asks before delete_api_keys, naming the keys and their owner.
+func (u *Users) confirmDelete() tea.Cmd {
+	if why := u.whyNoDelete(); why != "" {
+		return ui.Toast(why, true)
+	}
+	if u.open == nil || len(u.open.APIKeys) == 0 {
+		return nil
+	}
+	x := *u.open
+	keys := u.toDelete()
+	lines := []string{fmt.Sprintf("Delete %d API key(s) of %s (%s):", len(keys), ui.Clean(x.UserName), api.SanitizeID(x.UserID))}
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = k.APIKeyID
+		lines = append(lines, fmt.Sprintf("  • %s  %s", ui.Clean(k.APIKeyName), api.SanitizeID(k.APIKeyID)))
+	}
+	lines = append(lines, u.deleteWarnings(x, keys)...)
+	lines = append(lines, "Deleted keys stop authenticating at once; this cannot be undone.")
+	c := ui.NewConfirm("Delete API keys?", "delete", lines...)
+	return OpenDialog(NewConfirmDialog(deleteKeysDialogID, c, msgCmd(deleteKeysConfirmedMsg{userID: x.UserID, keyIDs: ids}), nil))
+}
+
+// deleteKeys submits delete_api_keys for what the confirm showed.
+func (u *Users) deleteKeys(m deleteKeysConfirmedMsg) tea.Cmd {
+	client, err := u.c.submitter()
+	if err != nil {
+		return ui.Toast(errorText(err), true)
+	}
+	u.deleting = true
+	c := u.c
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		act, err := client.DeleteAPIKeys(ctx, api.DeleteAPIKeysParams{UserID: m.userID, APIKeyIDs: m.keyIDs})
+		if err != nil {
+			err = fmt.Errorf("delete %d API key(s) of %s: %w", len(m.keyIDs), api.SanitizeID(m.userID), err)
+		}
+		return keysDeletedMsg{userID: m.userID, activity: act, err: err}
+	}
+}
+
+// keysDeleted reports the outcome and reloads; an activity that waits for votes
+// is opened in Activities.
+func (u *Users) keysDeleted(m keysDeletedMsg) tea.Cmd {
+	u.deleting = false
+	if m.err != nil {
+		u.err = errorText(m.err)
+		return ui.Toast(u.err, true)
+	}
+	clear(u.marked)
+	act := *m.activity
+	cmds := []tea.Cmd{u.load(), ui.Toast(fmt.Sprintf("delete_api_keys %s: now %s", api.SanitizeID(act.ID), shortStatus(act.Status)), act.Status == api.StatusFailed)}
+	if act.Status != api.StatusCompleted {
+		cmds = append(cmds, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}))
+	}
+	return tea.Batch(cmds...)
+}

@@ -1,0 +1,162 @@
+package screens
+
+import (
+	tea "charm.land/bubbletea/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+const consoleKey = "02aa00000000000000000000000000000000000000000000000000000000000001"
+
+func apiKey(id, name, pub string, created time.Time, expiry string) api.APIKey {
+	return api.APIKey{APIKeyID: id, APIKeyName: name, CreatedAt: api.NewTime(created), ExpirationSeconds: expiry,
+		Credential: api.Credential{PublicKey: pub, Type: "CREDENTIAL_TYPE_API_KEY_P256"}}
+}
+
+// governanceUsers: alice (root) holds the console's key and an expired one; bob
+// (root) has one key and nothing else; operator is tagged ops.
+func governanceUsers() []api.User {
+	return []api.User{
+		{UserID: "u-alice", UserName: "alice", UserEmail: "alice@acme.test",
+			APIKeys: []api.APIKey{
+				apiKey("k-alice-console", "console", consoleKey, testNow.Add(-48*time.Hour), ""),
+				apiKey("k-alice-old", "old laptop", "02bb01", testNow.Add(-72*time.Hour), "3600"),
+			},
+			Authenticators: []api.Authenticator{{AuthenticatorID: "au-1", AuthenticatorName: "yubikey",
+				Credential: api.Credential{Type: "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR"}}},
+			MfaPolicies: []api.MfaPolicy{{MfaPolicyName: "second", Order: 2}, {MfaPolicyName: "first", Order: 1}}},
+		{UserID: "u-bob", UserName: "bob", UserTags: []string{"tag-ops"},
+			APIKeys: []api.APIKey{apiKey("k-bob", "bob cli", "02cc02", testNow.Add(-time.Hour), "86400")}},
+		{UserID: "u-carol", UserName: "carol"},
+		{UserID: "u-operator", UserName: "operator", UserTags: []string{"tag-ops", "tag-unnamed"}},
+	}
+}
+
+func tagActivity() api.Activity {
+	return api.Activity{ID: "act-tag", Status: api.StatusCompleted, Type: api.TypeCreateUserTag,
+		Intent: api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: "ops", UserIDs: []string{"u-bob"}}},
+		Result: api.Result{CreateUserTagResult: &api.CreateUserTagResult{UserTagID: "tag-ops"}}}
+}
+
+func usersHarness(t *testing.T, readOnly bool) (*harness, *fakeClient) {
+	t.Helper()
+	fake := &fakeClient{users: governanceUsers(), activities: []api.Activity{tagActivity()}}
+	var sub Submitter = fake
+	if readOnly {
+		sub = nil
+	}
+	h := newHarnessWith(t, fake, sub, theme.Options{Dark: true, NoColor: true}, 0)
+	h.root.common.OwnPublicKey = consoleKey
+	h.fake = fake
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.gotoScreen("Users")
+	return h, fake
+}
+
+func TestUsersListResolvesTagsCountsAndMarksRoot(t *testing.T) {
+	h, _ := usersHarness(t, false)
+	out := h.frame()
+	checks := map[string][]string{
+		"alice":    {"alice@acme.test", "2", "1", "root"},
+		"bob":      {"ops", "1", "0", "root"},
+		"operator": {"ops, tag-unnamed"},
+	}
+	for user, wants := range checks {
+		row := rowOf(t, out, user+" ")
+		for _, w := range wants {
+			if !strings.Contains(row, w) {
+				t.Errorf("%s's row %q lacks %q", user, row, w)
+			}
+		}
+	}
+	if strings.Contains(rowOf(t, out, "operator"), "root") {
+		t.Error("operator is marked root")
+	}
+}
+
+func TestUsersDetailShowsKeysExpiryAndPolicies(t *testing.T) {
+	h, _ := usersHarness(t, false)
+	h.key("enter") // alice
+	out := h.frame()
+	for _, want := range []string{"this console's key", "EXPIRED", "2026-11-18 13:00 UTC", "CREDENTIAL_TYPE_API_KEY_P256",
+		"yubikey", consoleKey, "first — 0 step(s)", "second — 0 step(s)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("detail lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Index(out, "first") > strings.Index(out, "second") {
+		t.Error("MFA policies are not in order")
+	}
+	h.key("j")
+	h.key("i")
+	if !strings.Contains(h.frame(), "get_api_key: old laptop") {
+		t.Errorf("i did not show get_api_key for the key under the cursor:\n%s", h.frame())
+	}
+}
+
+func TestUsersDeleteMarkedKeysConfirmsWithWarnings(t *testing.T) {
+	h, fake := usersHarness(t, false)
+	h.key("enter")
+	h.key("space") // console key
+	h.key("j")
+	h.key("space") // old laptop
+	h.key("d")
+	out := h.frame()
+	for _, want := range []string{"Delete 2 API key(s) of alice", "console", "old laptop", "key this console signs with"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("confirm lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "would be left") {
+		t.Error("alice keeps an authenticator, yet the confirm says she has no credential left")
+	}
+	h.key("enter") // No
+	if len(fake.keyDeletes) != 0 {
+		t.Fatal("enter deleted; No must be the default")
+	}
+	h.key("d")
+	h.key("y")
+	want := api.DeleteAPIKeysParams{UserID: "u-alice", APIKeyIDs: []string{"k-alice-console", "k-alice-old"}}
+	if len(fake.keyDeletes) != 1 || fake.keyDeletes[0].UserID != want.UserID || !slices.Equal(fake.keyDeletes[0].APIKeyIDs, want.APIKeyIDs) {
+		t.Fatalf("deleted %+v, want %+v", fake.keyDeletes, want)
+	}
+	if h.root.ActiveTitle() != "Activities" {
+		t.Errorf("a deletion waiting for votes is not followed in Activities (on %s)", h.root.ActiveTitle())
+	}
+}
+
+func TestUsersDeleteWarnsWhenARootMemberLosesTheLastCredential(t *testing.T) {
+	h, _ := usersHarness(t, false)
+	h.key("j") // bob (list sorted by name)
+	h.key("enter")
+	if !strings.Contains(h.frame(), "bob cli") {
+		t.Fatalf("bob is not open:\n%s", h.frame())
+	}
+	h.key("d") // nothing marked: the key under the cursor
+	if out := h.frame(); !strings.Contains(out, "bob is a root quorum member and would be left") ||
+		!strings.Contains(out, "Delete 1 API key(s) of bob") {
+		t.Errorf("confirm:\n%s", out)
+	}
+}
+
+func TestUsersDeleteRefusedReadOnly(t *testing.T) {
+	h, _ := usersHarness(t, true)
+	h.key("enter")
+	h.key("d")
+	if h.root.dialogs.Len() != 0 || !h.toasted("read-only") {
+		t.Error("a read-only console offered the deletion")
+	}
+}
+
+func TestExpiryInLocalTimeAndUTC(t *testing.T) {
+	ny := time.FixedZone("EST", -5*3600)
+	at := time.Date(2026, 11, 18, 13, 0, 0, 0, time.UTC)
+	if got := localAndUTC(testNow.In(ny), at); got != "2026-11-18 08:00 EST · 2026-11-18 13:00 UTC" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -1,0 +1,182 @@
+package screens
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// tagList names a user's tags, by id when no create_user_tag activity names it.
+func (u *Users) tagList(ids []string) string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if n := u.tagNames[id]; n != "" {
+			out = append(out, n)
+		} else {
+			out = append(out, api.SanitizeID(id))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+func (u *Users) isRootMember(id string) bool {
+	for _, r := range u.c.Org.Quorum.UserIDs {
+		if r == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (u *Users) setRows() {
+	rows := make([]ui.Row, len(u.items))
+	for i, x := range u.items {
+		root := ""
+		if u.isRootMember(x.UserID) {
+			root = "root"
+		}
+		nk, na := len(x.APIKeys), len(x.Authenticators)
+		rows[i] = ui.Row{ID: x.UserID,
+			Cells: []string{x.UserName, x.UserEmail, u.tagList(x.UserTags), strconv.Itoa(nk), strconv.Itoa(na), root},
+			Sort:  []string{"", "", "", fmt.Sprintf("%06d", nk), fmt.Sprintf("%06d", na)},
+		}
+	}
+	u.list.SetRows(rows)
+	u.setPreview()
+}
+
+// setPreview warns under the list about the selected user's credentials.
+func (u *Users) setPreview() {
+	sel := u.selected()
+	if sel == nil {
+		u.list.SetPreview("")
+		return
+	}
+	th := u.c.Theme
+	var lines []string
+	if n := u.expiredKeys(*sel); n > 0 {
+		lines = append(lines, th.Bad.Render(fmt.Sprintf("%d expired API key(s)", n)))
+	}
+	if u.isRootMember(sel.UserID) && len(sel.APIKeys)+len(sel.Authenticators) == 0 {
+		lines = append(lines, th.Bad.Render("root member with no credential: cannot vote"))
+	}
+	u.list.SetPreview(strings.Join(lines, "\n"))
+}
+
+// keyExpiry is when an API key expires; ok is false for a key without expiry.
+func keyExpiry(k api.APIKey) (time.Time, bool) {
+	secs, err := strconv.ParseInt(k.ExpirationSeconds, 10, 64)
+	if err != nil || secs <= 0 || k.CreatedAt.IsZero() {
+		return time.Time{}, false
+	}
+	return k.CreatedAt.Time().Add(time.Duration(secs) * time.Second), true
+}
+
+func (u *Users) expiredKeys(x api.User) int {
+	n, now := 0, u.c.Now()
+	for _, k := range x.APIKeys {
+		if exp, ok := keyExpiry(k); ok && !exp.After(now) {
+			n++
+		}
+	}
+	return n
+}
+
+// localAndUTC shows a time in the console's zone (the clock's) and in UTC.
+func localAndUTC(now, t time.Time) string {
+	utc := t.UTC().Format("2006-01-02 15:04 UTC")
+	local := t.In(now.Location()).Format("2006-01-02 15:04 MST")
+	if _, off := t.In(now.Location()).Zone(); off == 0 && strings.HasSuffix(local, "UTC") {
+		return utc
+	}
+	return local + " · " + utc
+}
+
+// renderDetail rebuilds the open user's detail.
+func (u *Users) renderDetail() {
+	if u.open == nil {
+		return
+	}
+	th, now, x := u.c.Theme, u.c.Now(), *u.open
+	b := ui.NewDetailBuilder(th)
+	b.LabelWidth = ui.LabelWidth("    credential type", "    authenticator id")
+	b.Section("User")
+	b.Field("name", x.UserName)
+	b.Field("id", api.SanitizeID(x.UserID))
+	b.Field("email", x.UserEmail)
+	if x.UserPhoneNumber != "" {
+		b.Field("phone", x.UserPhoneNumber)
+	}
+	b.Field("tags", u.tagList(x.UserTags))
+	b.Field("root", yesNo(u.isRootMember(x.UserID)))
+	b.Field("created", fmtTime(now, x.CreatedAt))
+
+	b.Section(fmt.Sprintf("API keys (%d, %d marked)", len(x.APIKeys), len(u.marked)))
+	if len(x.APIKeys) == 0 {
+		b.Line("  none")
+	}
+	cursorLine := 0
+	for i, k := range x.APIKeys {
+		mark := "[ ]"
+		if u.marked[k.APIKeyID] {
+			mark = "[x]"
+		}
+		pointer := "  "
+		if i == u.cursor {
+			pointer = "▸ "
+			cursorLine = b.NextLine()
+		}
+		head := pointer + mark + " " + ui.Clean(k.APIKeyName)
+		var flags []string
+		if exp, ok := keyExpiry(k); ok && !exp.After(now) {
+			flags = append(flags, th.Bad.Render("EXPIRED"))
+		}
+		if u.c.OwnPublicKey != "" && strings.EqualFold(k.Credential.PublicKey, u.c.OwnPublicKey) {
+			flags = append(flags, th.Warn.Render("this console's key"))
+		}
+		b.Styled(strings.Join(append([]string{th.Label.Render(head)}, flags...), "  "))
+		b.Field("    id", api.SanitizeID(k.APIKeyID))
+		b.Field("    credential type", k.Credential.Type)
+		b.Field("    created", fmtTime(now, k.CreatedAt))
+		if exp, ok := keyExpiry(k); ok {
+			b.Field("    expires", localAndUTC(now, exp))
+		} else {
+			b.Field("    expires", "never")
+		}
+		b.Field("    public key", k.Credential.PublicKey)
+		if i == u.cursor {
+			switch {
+			case u.keyErr != "":
+				b.Styled("    " + th.Bad.Render(ui.Clean(u.keyErr)))
+			case u.keyInfo != nil:
+				b.Styled("    " + th.Good.Render("get_api_key:") + " " + ui.Clean(fmt.Sprintf("%s, %s, updated %s", u.keyInfo.APIKeyName, u.keyInfo.Credential.Type, fmtTime(now, u.keyInfo.UpdatedAt))))
+			}
+		}
+	}
+
+	b.Section(fmt.Sprintf("Authenticators (%d)", len(x.Authenticators)))
+	for _, a := range x.Authenticators {
+		b.Styled(th.Label.Render("  " + ui.Clean(a.AuthenticatorName)))
+		b.Field("    authenticator id", api.SanitizeID(a.AuthenticatorID))
+		b.Field("    credential type", a.Credential.Type)
+		b.Field("    created", fmtTime(now, a.CreatedAt))
+	}
+	b.Section(fmt.Sprintf("OAuth providers (%d)", len(x.OauthProviders)))
+	for _, p := range x.OauthProviders {
+		b.Field("  "+ui.Clean(p.ProviderName), p.Issuer+" · subject "+p.Subject)
+	}
+	pols := append([]api.MfaPolicy(nil), x.MfaPolicies...)
+	sort.SliceStable(pols, func(i, j int) bool { return pols[i].Order < pols[j].Order })
+	b.Section(fmt.Sprintf("MFA policies (%d)", len(pols)))
+	for _, p := range pols {
+		b.Field(fmt.Sprintf("  %d", p.Order), fmt.Sprintf("%s — %d step(s)", p.MfaPolicyName, len(p.RequiredAuthenticationMethods)))
+	}
+	u.list.SetDetail(b.String())
+	u.list.Pane.ShowLine(cursorLine)
+}
