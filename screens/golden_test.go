@@ -56,6 +56,7 @@ func TestGoldenViews(t *testing.T) {
 		{"status-picker", []string{"v", "s", "c", "o", "space"}},
 		{"all-filtered", []string{"v", "s", "r", "e", "j", "space", "enter", "O"}},
 		{"boot-proofs", []string{"@Boot proofs"}},
+		{"webhooks", []string{"@Webhooks"}},
 		{"policies", []string{"@Policies"}},
 		{"policy-detail", []string{"@Policies", "enter"}},
 		{"policy-evaluations", []string{"@Policies", "e"}},

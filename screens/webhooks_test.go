@@ -1,12 +1,14 @@
 package screens
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -61,5 +63,29 @@ func TestWebhooksScreenWithoutListener(t *testing.T) {
 	h.key("@Webhooks")
 	if out := ansi.Strip(h.root.Render()); !strings.Contains(out, "set webhook_listen") {
 		t.Errorf("no listener:\n%s", out)
+	}
+}
+
+// Goldens of the Webhooks screen with deliveries, one verified and one refused,
+// at both sizes (the no-listener view is in TestGoldenViews).
+func TestGoldenWebhooksWithDeliveries(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			ch := make(chan WebhookDelivery, 2)
+			fake := &fakeClient{activities: sampleActivities()}
+			r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+				Now: func() time.Time { return testNow }, Static: true, Webhooks: &WebhookFeed{Addr: "127.0.0.1:8430", Deliveries: ch},
+				Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
+			h := &harness{t: t, root: r, fake: fake}
+			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			ch <- WebhookDelivery{At: testNow, Verified: true, EventID: "act-1:ACTIVITY_STATUS_COMPLETED", KeyID: "kid-one",
+				ActivityID: "act-1", Type: "ACTIVITY_TYPE_CREATE_USER_TAG", Status: "ACTIVITY_STATUS_COMPLETED"}
+			ch <- WebhookDelivery{At: testNow.Add(time.Second), EventID: "act-2:X", KeyID: "kid-old",
+				ActivityID: "act-2", Reason: "bad webhook signature: event act-2:X does not verify"}
+			close(ch) // the harness runs commands to the end: a feed that waits would block it
+			h.run(r.Init())
+			h.key("@Webhooks")
+			golden.RequireEqual(t, screenFrame(h.root))
+		})
 	}
 }
