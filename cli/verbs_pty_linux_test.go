@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -45,31 +44,13 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 	return master, slave
 }
 
-// lockedBuffer is a bytes.Buffer safe to read while a verb writes to it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // runOnTerminal runs vigil with the pty as standard input; once stderr shows
 // prompt, it types input on the terminal. It returns the exit code, stdout,
 // stderr and whatever the terminal echoed.
 func (e *verbEnv) runOnTerminal(prompt, input string, args ...string) (int, string, string, string) {
 	e.t.Helper()
 	master, slave := openPTY(e.t)
-	var out, errOut lockedBuffer
+	var out, errOut syncBuffer
 	c := proc{stdin: slave, stdout: &out, stderr: &errOut, getenv: func(k string) string {
 		if k == "VIGIL_CONFIG" {
 			return e.config
