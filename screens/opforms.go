@@ -200,9 +200,6 @@ func submitOperation(c *Common, d *opFormDialog, run submitFunc, opts []api.Subm
 	}
 }
 
-// followActivityMsg asks the root to show the Activities screen.
-type followActivityMsg struct{}
-
 // submitted handles an operation's outcome on the Activities screen: the
 // activity opens in the detail (which follows it), and the tab comes forward.
 func (a *Activities) submitted(msg opSubmittedMsg) tea.Cmd {
@@ -221,12 +218,10 @@ func (a *Activities) submitted(msg opSubmittedMsg) tea.Cmd {
 	if msg.note != "" {
 		text += " (" + ui.Clean(msg.note) + ")"
 	}
-	a.detail = newActivityDetail(a.c, act, &a.list.Pane)
-	a.list.Open()
 	return tea.Batch(
 		func() tea.Msg { log.Info("submitted", "op", op, "activity", id, "status", status); return nil },
 		ui.Toast(text, false),
-		msgCmd(followActivityMsg{}),
-		a.detail.load(a.c),
-		a.load()) // the list shows it too
+		// As every screen that submits: the root brings Activities forward,
+		// which opens the activity (and follows it) and lists it.
+		msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}))
 }

@@ -253,13 +253,6 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		return r.broadcast(msg)
-	case followActivityMsg:
-		for i, s := range r.screens {
-			if _, ok := s.(*Activities); ok {
-				r.active = i
-			}
-		}
-		return nil
 	case toggleHelpMsg:
 		r.fullHelp = !r.fullHelp
 		return nil
