@@ -174,7 +174,7 @@ func (d *activityDetail) render(c *Common) {
 	if isEmptyJSON(a.Result) {
 		b.Line("(none yet)")
 	} else {
-		b.JSON(a.Result)
+		b.JSON(displayResult(a))
 	}
 	b.Section(fmt.Sprintf("Votes (%d)", len(a.Votes)))
 	for _, v := range a.Votes {
@@ -231,6 +231,19 @@ func (d *activityDetail) render(c *Common) {
 	}
 	d.renderAppProofs(b, c)
 	d.pane.SetContent(b.String())
+}
+
+// displayResult is the result as the detail shows it: a read-only session's
+// token is a bearer credential, so the console never draws it (a frame can be
+// seen over a shoulder or captured by a terminal's scrollback); the CLI prints it.
+func displayResult(a api.Activity) api.Result {
+	res := a.Result
+	if r := res.CreateReadOnlySessionResult; r != nil && r.Session != "" {
+		hidden := *r
+		hidden.Session = fmt.Sprintf("(hidden: a %d-character session token; 'vigil activity get --json %s' prints it)", len(r.Session), api.SanitizeID(a.ID))
+		res.CreateReadOnlySessionResult = &hidden
+	}
+	return res
 }
 
 func isEmptyJSON(v any) bool {

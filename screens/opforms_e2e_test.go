@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
@@ -209,6 +210,13 @@ func TestEndToEndOperationForms(t *testing.T) {
 		a := followed(t, h, d)
 		if a.Result.CreateReadOnlySessionResult == nil || a.Result.CreateReadOnlySessionResult.UserID != memberID(t, d, "alice") {
 			t.Fatalf("session: %+v", a)
+		}
+		// The token is a bearer credential: the open detail says it is hidden and
+		// never draws it.
+		token := a.Result.CreateReadOnlySessionResult.Session
+		frame := ansi.Strip(h.root.Render())
+		if token == "" || strings.Contains(h.root.Render(), token) || !strings.Contains(strings.Join(strings.Fields(frame), " "), "(hidden: a") {
+			t.Errorf("the session token is drawn, or its place is not marked hidden:\n%s", frame)
 		}
 	})
 
