@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
 )
 
@@ -254,4 +255,16 @@ func errorText(err error) string {
 		return "the service did not answer in time; press r to retry"
 	}
 	return err.Error()
+}
+
+// selectedIn is the item of items whose id (idOf) is the id of the list's
+// selected row; nil when no row is selected or the item is gone.
+func selectedIn[T any](list *ui.ListDetail, items []T, idOf func(*T) string) *T {
+	id := list.Table.SelectedID()
+	for i := range items {
+		if idOf(&items[i]) == id {
+			return &items[i]
+		}
+	}
+	return nil
 }

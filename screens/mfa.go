@@ -270,13 +270,7 @@ func (m *MfaPolicies) nextUser() string {
 }
 
 func (m *MfaPolicies) selected() *api.MfaPolicy {
-	id := m.list.Table.SelectedID()
-	for i := range m.items {
-		if m.items[i].MfaPolicyID == id {
-			return &m.items[i]
-		}
-	}
-	return nil
+	return selectedIn(&m.list, m.items, func(p *api.MfaPolicy) string { return p.MfaPolicyID })
 }
 
 func (m *MfaPolicies) setRows() {

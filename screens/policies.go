@@ -169,26 +169,14 @@ func (p *Policies) selectedPolicy() *api.Policy {
 	if p.evals {
 		return nil
 	}
-	id := p.list.Table.SelectedID()
-	for i := range p.data.policies {
-		if p.data.policies[i].PolicyID == id {
-			return &p.data.policies[i]
-		}
-	}
-	return nil
+	return selectedIn(&p.list, p.data.policies, func(x *api.Policy) string { return x.PolicyID })
 }
 
 func (p *Policies) selectedRecent() *recentActivity {
 	if !p.evals {
 		return nil
 	}
-	id := p.list.Table.SelectedID()
-	for i := range p.data.recent {
-		if p.data.recent[i].act.ID == id {
-			return &p.data.recent[i]
-		}
-	}
-	return nil
+	return selectedIn(&p.list, p.data.recent, func(r *recentActivity) string { return r.act.ID })
 }
 
 // createBlock says why a new policy cannot be created now ("" when it can).

@@ -131,13 +131,7 @@ func (u *Users) load() tea.Cmd {
 
 // selected is the user under the list's cursor.
 func (u *Users) selected() *api.User {
-	id := u.list.Table.SelectedID()
-	for i := range u.items {
-		if u.items[i].UserID == id {
-			return &u.items[i]
-		}
-	}
-	return nil
+	return selectedIn(&u.list, u.items, func(x *api.User) string { return x.UserID })
 }
 
 func (u *Users) syncKeys() {

@@ -170,11 +170,8 @@ func (w *Webhooks) handleKey(k tea.KeyPressMsg) tea.Cmd {
 
 // selected is the delivery of the selected row.
 func (w *Webhooks) selected() (WebhookDelivery, bool) {
-	id := w.list.Table.SelectedID()
-	for _, d := range w.items {
-		if rowID(d) == id {
-			return d, true
-		}
+	if d := selectedIn(&w.list, w.items, func(d *WebhookDelivery) string { return rowID(*d) }); d != nil {
+		return *d, true
 	}
 	return WebhookDelivery{}, false
 }
