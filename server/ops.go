@@ -146,13 +146,10 @@ func (s *Server) execUpdateOauth2Credential(ctx context.Context, tx *txn, a *act
 	if _, err := keys.EnvelopeDecrypt(s.creds.tlsFetcher, p.EncryptedClientSecret); err != nil {
 		return r, failf(api.CodeInvalidArgument, "encryptedClientSecret cannot be decrypted with the TLS fetcher key: %v", err)
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE oauth2_credentials SET provider = ?, client_id = ?, encrypted_client_secret = ?, updated_ns = ?
-		WHERE id = ? AND org_id = ?`, p.Provider, p.ClientID, p.EncryptedClientSecret, ns, p.Oauth2CredentialID, a.OrgID)
-	if err != nil {
+	if err := execFound(ctx, tx, failf(api.CodeNotFound, "OAuth2 credential %q not found in this organization", p.Oauth2CredentialID),
+		`UPDATE oauth2_credentials SET provider = ?, client_id = ?, encrypted_client_secret = ?, updated_ns = ?
+		WHERE id = ? AND org_id = ?`, p.Provider, p.ClientID, p.EncryptedClientSecret, ns, p.Oauth2CredentialID, a.OrgID); err != nil {
 		return r, err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return r, failf(api.CodeNotFound, "OAuth2 credential %q not found in this organization", p.Oauth2CredentialID)
 	}
 	r.UpdateOauth2CredentialResult = &api.UpdateOauth2CredentialResult{Oauth2CredentialID: p.Oauth2CredentialID}
 	return r, nil
@@ -213,12 +210,9 @@ func (s *Server) execDeleteAPIKeys(ctx context.Context, tx *txn, a *activity, no
 		return r, failf(api.CodeNotFound, "userId: %v", err)
 	}
 	for i, k := range p.APIKeyIDs {
-		res, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ? AND user_id = ? AND org_id = ?`, k, p.UserID, a.OrgID)
-		if err != nil {
+		if err := execFound(ctx, tx, failf(api.CodeNotFound, "apiKeyIds[%d]: API key %q is not a key of user %s", i, k, p.UserID),
+			`DELETE FROM api_keys WHERE id = ? AND user_id = ? AND org_id = ?`, k, p.UserID, a.OrgID); err != nil {
 			return r, err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return r, failf(api.CodeNotFound, "apiKeyIds[%d]: API key %q is not a key of user %s", i, k, p.UserID)
 		}
 	}
 	r.DeleteAPIKeysResult = &api.DeleteAPIKeysResult{APIKeyIDs: append([]string{}, p.APIKeyIDs...)}
@@ -239,12 +233,9 @@ func (s *Server) execDeleteTvcDeployment(ctx context.Context, tx *txn, a *activi
 	var r api.Result
 	in := a.Intent
 	p := in.DeleteTvcDeploymentIntent
-	res, err := tx.ExecContext(ctx, `DELETE FROM tvc_deployments WHERE id = ? AND org_id = ?`, p.DeploymentID, a.OrgID)
-	if err != nil {
+	if err := execFound(ctx, tx, failf(api.CodeNotFound, "TVC deployment %q not found in this organization", p.DeploymentID),
+		`DELETE FROM tvc_deployments WHERE id = ? AND org_id = ?`, p.DeploymentID, a.OrgID); err != nil {
 		return r, err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return r, failf(api.CodeNotFound, "TVC deployment %q not found in this organization", p.DeploymentID)
 	}
 	r.DeleteTvcDeploymentResult = &api.DeleteTvcDeploymentResult{DeploymentID: p.DeploymentID}
 	return r, nil
@@ -349,4 +340,17 @@ func parseSeconds(s string, def int64) int64 {
 		return def
 	}
 	return n
+}
+
+// execFound runs a statement that must touch a row; when it touches none, the
+// thing it names does not exist and notFound is the activity's failure.
+func execFound(ctx context.Context, tx *txn, notFound error, query string, args ...any) error {
+	res, err := tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound
+	}
+	return nil
 }
