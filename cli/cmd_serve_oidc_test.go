@@ -9,7 +9,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,33 +49,8 @@ func TestServeTrustsOIDCIssuerForLoginOAuth(t *testing.T) {
 	os.WriteFile(jwksFile, jwks, 0o600)
 	const iss = "https://idp.example.com"
 
-	addr, proxyAddr := freeAddr(t), freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	var serveErr, serveOut syncBuffer // the service writes while the test reads
-	c := proc{stdin: strings.NewReader(""), stdout: &serveOut, stderr: &serveErr, getenv: func(string) string { return "" }}
-	go func() {
-		done <- cmdServe(ctx, c, []string{"--demo", "--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr,
-			"--trust-oidc-issuer", iss + ",vigil-client=" + jwksFile, "--link-oidc-subject", iss + ",user-7=carol"})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("vigil serve: %v", err)
-		}
-	})
-	for {
-		conn, err := net.Dial("tcp", addr)
-		if err == nil {
-			conn.Close()
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("vigil serve ended before listening: %v\n%s", err, serveErr.String())
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
+	_, serveErr := startServe(t, dir, "--demo",
+		"--trust-oidc-issuer", iss+",vigil-client="+jwksFile, "--link-oidc-subject", iss+",user-7=carol")
 	env := map[string]string{"VIGIL_CONFIG": filepath.Join(dir, "config.toml")}
 	now := time.Now().Unix()
 	token := es256Token(t, provider, "k1", map[string]any{"iss": iss, "aud": "vigil-client", "sub": "user-7", "iat": now, "exp": now + 300})

@@ -267,16 +267,18 @@ func TestServeSurvivesKill9(t *testing.T) {
 
 // TestServeDemoWritesConfigBeforeListening waits for the port as a script
 // would, and reads the config and keys the moment it accepts a connection.
-func TestServeDemoWritesConfigBeforeListening(t *testing.T) {
-	dir := t.TempDir()
+// startServe runs `vigil serve --data dir` with extra flags in-process on free
+// ports until the test ends, and returns its address and standard error as soon
+// as its port accepts connections (not later: callers check what holds then).
+func startServe(t *testing.T, dir string, extra ...string) (string, *syncBuffer) {
+	t.Helper()
 	addr, proxyAddr := freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	var out bytes.Buffer
-	c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &bytes.Buffer{}, getenv: func(string) string { return "" }}
-	go func() {
-		done <- cmdServe(ctx, c, []string{"--demo", "--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr})
-	}()
+	var out, errOut syncBuffer // the service writes while the test reads
+	c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	args := append([]string{"--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr}, extra...)
+	go func() { done <- cmdServe(ctx, c, args) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -287,14 +289,19 @@ func TestServeDemoWritesConfigBeforeListening(t *testing.T) {
 		conn, err := net.Dial("tcp", addr)
 		if err == nil {
 			conn.Close()
-			break
+			return addr, &errOut
 		}
 		select {
 		case err := <-done:
-			t.Fatalf("vigil serve ended before listening: %v", err)
+			t.Fatalf("vigil serve ended before listening: %v\n%s", err, errOut.String())
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
+}
+
+func TestServeDemoWritesConfigBeforeListening(t *testing.T) {
+	dir := t.TempDir()
+	addr, _ := startServe(t, dir, "--demo")
 	cfg, err := loadConfig(filepath.Join(dir, "config.toml"))
 	if err != nil {
 		t.Fatalf("config.toml when the port accepted: %v", err)
