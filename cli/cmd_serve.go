@@ -105,6 +105,7 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	defer pln.Close()
 	baseURL, proxyURL := serviceURL(ln.Addr()), serviceURL(pln.Addr())
 
+	defer tuneGCForService(c.getenv)()
 	srv, err := server.Open(server.Config{DataDir: dir, Logger: log})
 	if err != nil {
 		return fmt.Errorf("open the service's data in %s: %w", dir, err)

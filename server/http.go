@@ -188,8 +188,7 @@ func (s *Server) handleWalletKitConfig(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) writeJSON(w http.ResponseWriter, v any) {
 	if raw, ok := v.(encodedReply); ok { // already encoded as json.Marshal would
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(raw)
+		writeBody(w, raw)
 		return
 	}
 	b, err := json.Marshal(v)
@@ -198,7 +197,15 @@ func (s *Server) writeJSON(w http.ResponseWriter, v any) {
 		http.Error(w, `{"code":13,"message":"internal error"}`, http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	writeBody(w, b)
+}
+
+// writeBody sends a JSON reply with its length, so that net/http sends it
+// as it is rather than in chunks.
+func writeBody(w http.ResponseWriter, b []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.Write(b)
 }
 
