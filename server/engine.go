@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -224,10 +223,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 			return nil, err
 		}
 	}
-	if err := insertVote(ctx, tx, a, v); err != nil {
-		return nil, err
-	}
-	if err := insertEvaluation(ctx, tx, a, v.Vote.ID, outcomes, now); err != nil {
+	if err := insertVote(ctx, tx, a, v, outcomes); err != nil {
 		return nil, err
 	}
 	if changed && a.Status == api.StatusCompleted && a.AppProofs {
@@ -249,19 +245,29 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	return []hookEvent{*ev2}, nil
 }
 
-// execIntent executes the intent inside a savepoint: if execution fails, its
-// partial writes are undone and the activity is FAILED with the reason. The
-// caller stores the activity's new status, then signs its app proofs.
+// execIntent executes the intent: if execution fails, its partial writes are
+// undone and the activity is FAILED with the reason. The caller stores the
+// activity's new status, then signs its app proofs. In a careful transaction
+// the intent runs in a savepoint; otherwise a failure after writing asks the
+// writer to run the batch again carefully (errNeedsSavepoints).
 func (s *Server) execIntent(ctx context.Context, tx *txn, a *activity) error {
-	if _, err := tx.ExecContext(ctx, `SAVEPOINT execute_intent`); err != nil {
-		return err
+	if tx.careful {
+		if _, err := tx.ExecContext(ctx, `SAVEPOINT execute_intent`); err != nil {
+			return err
+		}
 	}
+	before := tx.writes
 	result, err := s.execute(ctx, tx, a)
 	var fail *execFailure
 	switch {
 	case errors.As(err, &fail):
-		if _, err := tx.ExecContext(ctx, `ROLLBACK TO execute_intent`); err != nil {
-			return err
+		if !tx.careful && tx.writes != before {
+			return errNeedsSavepoints
+		}
+		if tx.careful {
+			if _, err := tx.ExecContext(ctx, `ROLLBACK TO execute_intent`); err != nil {
+				return err
+			}
 		}
 		a.Status = api.StatusFailed
 		a.Failure = &api.Failure{Code: fail.code, Message: fail.msg}
@@ -272,8 +278,10 @@ func (s *Server) execIntent(ctx context.Context, tx *txn, a *activity) error {
 		a.Result = result
 		a.Failure = nil
 	}
-	if _, err := tx.ExecContext(ctx, `RELEASE execute_intent`); err != nil {
-		return err
+	if tx.careful {
+		if _, err := tx.ExecContext(ctx, `RELEASE execute_intent`); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -291,17 +299,3 @@ func failf(code int, format string, args ...any) error {
 	return &execFailure{code: code, msg: fmt.Sprintf(format, args...)}
 }
 
-func insertEvaluation(ctx context.Context, q querier, a *activity, voteID string, outcomes []api.PolicyOutcome, now time.Time) error {
-	if outcomes == nil {
-		outcomes = []api.PolicyOutcome{}
-	}
-	b, err := json.Marshal(outcomes)
-	if err != nil {
-		return err
-	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO policy_evaluations(id, activity_id, org_id, vote_id, outcomes, created_ns) VALUES (?, ?, ?, ?, ?, ?)`,
-		newHistoryID(now), a.ID, a.OrgID, voteID, string(b), now.UnixNano()); err != nil {
-		return fmt.Errorf("record policy evaluation: %w", err)
-	}
-	return nil
-}

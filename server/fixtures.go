@@ -23,6 +23,7 @@ type WalletAccountSpec struct {
 func (s *Server) AddWallet(ctx context.Context, orgID, name string, accounts []WalletAccountSpec) (walletID string, accountIDs []string, err error) {
 	walletID = newID()
 	err = s.db.inTx(ctx, func(tx *txn) error {
+		accountIDs = nil // a write job may run twice
 		if _, err := loadOrg(ctx, tx, orgID); err != nil {
 			return err
 		}

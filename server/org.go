@@ -104,6 +104,7 @@ func (s *Server) CreateOrganization(ctx context.Context, name string, rootQuorum
 	}
 	out := &Org{ID: newID(), Name: name, UserIDs: map[string]string{}, TagIDs: map[string]string{}}
 	err := s.db.inTx(ctx, func(tx *txn) error {
+		out.UserIDs, out.TagIDs = map[string]string{}, map[string]string{} // a write job may run twice
 		now := s.now().UnixNano()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES (?, ?, ?, '[]', ?)`,
 			out.ID, name, rootQuorum, now); err != nil {

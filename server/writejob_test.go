@@ -61,3 +61,75 @@ func TestFailedWriteJobLeavesNoTrace(t *testing.T) {
 		t.Fatalf("a write after the failures: %v", err)
 	}
 }
+
+// TestIntentFailingAfterWritingRunsAgainCarefully: write jobs first run
+// without savepoints; one that must undo part of its writes and carry on
+// (errNeedsSavepoints, as execIntent returns) makes the writer undo the whole
+// batch and run it again with savepoints. Every job's writes land exactly
+// once, and the undone part stays undone.
+func TestIntentFailingAfterWritingRunsAgainCarefully(t *testing.T) {
+	e := newEnvWith(t, envOptions{threshold: 2, dataDir: t.TempDir()})
+	ctx := ctxT(t)
+	present := func(key string) bool {
+		t.Helper()
+		_, ok, err := getState(ctx, e.srv.db.read, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 16)
+	var mu sync.Mutex
+	runs := map[int][]bool{} // job -> careful, per run
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = e.srv.db.inTx(ctx, func(tx *txn) error {
+				mu.Lock()
+				runs[i] = append(runs[i], tx.careful)
+				mu.Unlock()
+				// A plain INSERT: a job whose writes landed twice would fail here.
+				if _, err := tx.ExecContext(ctx, `INSERT INTO service_state(key, value) VALUES (?, ?)`, "job-"+strconv.Itoa(i), []byte{1}); err != nil {
+					return err
+				}
+				if i%5 != 3 {
+					return nil
+				}
+				if !tx.careful {
+					return errNeedsSavepoints
+				}
+				if _, err := tx.ExecContext(ctx, `SAVEPOINT part`); err != nil {
+					return err
+				}
+				if err := putState(ctx, tx, "undone-"+strconv.Itoa(i), []byte{1}); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `ROLLBACK TO part`); err != nil {
+					return err
+				}
+				_, err := tx.ExecContext(ctx, `RELEASE part`)
+				return err
+			})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("job %d: %v", i, err)
+		}
+		if !present("job-" + strconv.Itoa(i)) {
+			t.Errorf("job %d: its write is missing", i)
+		}
+		if present("undone-" + strconv.Itoa(i)) {
+			t.Errorf("job %d: the part it undid was kept", i)
+		}
+		// A job runs at most twice; one that asked for savepoints finished
+		// in a careful run (a job queued behind it in its batch may only have
+		// run carefully).
+		if r := runs[i]; len(r) == 0 || len(r) > 2 || (i%5 == 3 && !r[len(r)-1]) {
+			t.Errorf("job %d ran %v (careful per run)", i, r)
+		}
+	}
+}
