@@ -275,8 +275,12 @@ func insertActivity(ctx context.Context, q querier, a *activity) error {
 	return nil
 }
 
-// outcomeJSON is an activity's result and failure as stored.
+// outcomeJSON is an activity's result and failure as stored; it refuses a
+// status no list would show.
 func outcomeJSON(a *activity) (result, failure string, err error) {
+	if err := checkStatus(a.Status); err != nil {
+		return "", "", err
+	}
 	b, err := json.Marshal(a.Result)
 	if err != nil {
 		return "", "", err
@@ -303,10 +307,19 @@ func updateActivity(ctx context.Context, q querier, a *activity) error {
 	return nil
 }
 
-func insertVote(ctx context.Context, q querier, a *activity, v voteRow) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, v.Vote.ID, a.ID, v.Vote.UserID, v.Vote.Selection, v.Vote.Message,
-		v.Vote.PublicKey, v.Vote.Signature, v.Vote.Scheme, v.BodyFingerprint, v.Vote.CreatedAt.Time().UnixNano())
+// insertVote records a vote with the policy evaluation it caused.
+func insertVote(ctx context.Context, q querier, a *activity, v voteRow, outcomes []api.PolicyOutcome) error {
+	if outcomes == nil {
+		outcomes = []api.PolicyOutcome{}
+	}
+	b, err := json.Marshal(outcomes)
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, `INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns, evaluation_id, outcomes)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, v.Vote.ID, a.ID, v.Vote.UserID, v.Vote.Selection, v.Vote.Message,
+		v.Vote.PublicKey, v.Vote.Signature, v.Vote.Scheme, v.BodyFingerprint, v.Vote.CreatedAt.Time().UnixNano(),
+		newHistoryID(v.Vote.CreatedAt.Time()), string(b))
 	if err != nil {
 		return fmt.Errorf("record vote: %w", err)
 	}

@@ -2,9 +2,26 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/vigil-console/vigil/api"
 )
+
+// activityStatuses are the statuses an activity may be stored with
+// (checkStatus): a list filtering no status merges one index range per
+// status, so a status missing here would hide its activities.
+var activityStatuses = []string{api.StatusCreated, api.StatusPending, api.StatusCompleted, api.StatusFailed,
+	api.StatusConsensusNeeded, api.StatusRejected, api.StatusAuthenticatorsNeeded}
+
+// checkStatus refuses to store an activity whose status no list would show.
+func checkStatus(status string) error {
+	if !slices.Contains(activityStatuses, status) {
+		return fmt.Errorf("activity status %q is not one of activityStatuses", status)
+	}
+	return nil
+}
 
 // maxListArms bounds how many index ranges one list_activities query merges;
 // beyond it (many statuses times many types) the type filter is applied while
@@ -15,8 +32,9 @@ const maxListArms = 64
 // activities matching any of statuses and any of types, in seq order, after
 // (or before) a cursor, at most limit of them.
 //
-// Each (status), (type) or (status, type) value is one range of an index
-// ordered by seq (migration 4), and the ranges are merged by a compound
+// Each (status) or (status, type) value is one range of an index ordered by
+// seq (migrations 6 and 8); a filter of types alone is a range per status and
+// type; and the ranges are merged by a compound
 // SELECT whose ORDER BY ... LIMIT lets SQLite stop after limit rows: the cost
 // follows the page size, not the size of the organization. A single IN list
 // over the same index would have to read every matching row to sort them.
@@ -57,12 +75,25 @@ func (l activityListing) queryColumns(columns string) (string, []any) {
 		for _, st := range statuses {
 			arms = append(arms, arm{"org_id = ? AND status = ?" + extra, append([]any{l.orgID, st}, extraArgs...)})
 		}
-	case len(types) > 0:
-		for _, t := range types {
-			arms = append(arms, arm{"org_id = ? AND type = ?", []any{l.orgID, t}})
+	case len(types) > 0 && len(activityStatuses)*len(types) <= maxListArms:
+		for _, st := range activityStatuses {
+			for _, t := range types {
+				arms = append(arms, arm{"org_id = ? AND status = ? AND type = ?", []any{l.orgID, st, t}})
+			}
 		}
 	default:
-		arms = []arm{{"org_id = ?", []any{l.orgID}}}
+		// Every status, each its own range (migration 8), with the type
+		// filter applied while walking them when there are too many types.
+		extra, extraArgs := "", []any{}
+		if len(types) > 0 {
+			extra = " AND type IN (?" + strings.Repeat(", ?", len(types)-1) + ")"
+			for _, t := range types {
+				extraArgs = append(extraArgs, t)
+			}
+		}
+		for _, st := range activityStatuses {
+			arms = append(arms, arm{"org_id = ? AND status = ?" + extra, append([]any{l.orgID, st}, extraArgs...)})
+		}
 	}
 	order := "DESC"
 	if l.cursorOp == ">" {
@@ -121,6 +152,13 @@ func (s *Server) listActivities(ctx context.Context, l activityListing) ([]*acti
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	return s.activitiesAt(ctx, page)
+}
+
+// activitiesAt returns the activities of page, in its order: those decoded
+// before at the same version from a cache, the others read and decoded in one
+// statement. Callers get their own copies, without votes.
+func (s *Server) activitiesAt(ctx context.Context, page []activityVersion) ([]*activity, error) {
 	c := s.db.cache
 	found := make(map[int64]*activity, len(page))
 	var missing []any

@@ -298,4 +298,3 @@ func (e *execFailure) Error() string { return e.msg }
 func failf(code int, format string, args ...any) error {
 	return &execFailure{code: code, msg: fmt.Sprintf(format, args...)}
 }
-

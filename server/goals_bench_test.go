@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -100,6 +101,7 @@ func (e *httpError) Error() string { return "HTTP " + strconv.Itoa(e.status) + "
 // the policies decide what it may vote on and submit).
 type goalOrg struct {
 	srv     *Server
+	dir     string // the service's data directory
 	url     string
 	org     string
 	keys    map[string]*keys.Key
@@ -110,9 +112,10 @@ type goalOrg struct {
 	lastTS  int64 // the latest submit timestamp used (ms)
 }
 
-func newGoalOrg(b *testing.B, n int) *goalOrg {
+func newGoalOrg(b testing.TB, n int) *goalOrg {
 	b.Helper()
-	srv, err := Open(Config{DataDir: b.TempDir()})
+	dir := b.TempDir()
+	srv, err := Open(Config{DataDir: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -124,7 +127,7 @@ func newGoalOrg(b *testing.B, n int) *goalOrg {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := &goalOrg{srv: srv, url: hs.URL, org: info.OrganizationID, keys: map[string]*keys.Key{}, n: n}
+	g := &goalOrg{srv: srv, dir: dir, url: hs.URL, org: info.OrganizationID, keys: map[string]*keys.Key{}, n: n}
 	members := map[string]SeedMember{}
 	for _, m := range info.Members {
 		k, err := keys.Store{Dir: keysDir}.Load(m.KeyName)
@@ -163,7 +166,7 @@ func newGoalOrg(b *testing.B, n int) *goalOrg {
 // submits stamps n create_read_only_session submits by the operator, each
 // with a timestamp no earlier submit of this organization used: an equal body
 // would be an idempotent resubmission, which writes nothing.
-func (g *goalOrg) submits(b *testing.B, n int) []stampedRequest {
+func (g *goalOrg) submits(b testing.TB, n int) []stampedRequest {
 	g.lastTS = max(g.lastTS, time.Now().UnixMilli())
 	bodies := make([][]byte, n)
 	for i := range bodies {
@@ -368,4 +371,51 @@ func BenchmarkGroupCommit(b *testing.B) {
 			b.ReportMetric(float64(st.batched.Load()-jobs0)/float64(max(1, st.batches.Load()-batches0)), "jobs/commit")
 		})
 	}
+}
+
+// BenchmarkSubmitInProcess: durable submits from 16 goroutines calling the
+// service's handler directly, without a network or an HTTP client, at 1,000
+// activities: each op is one create_read_only_session, stamp verified,
+// decided, written and committed (synchronous=FULL). With the rest of the
+// machine out of the picture, it tracks the service's own write path: its
+// ns/op is bounded below by the single writer's time per submit.
+//
+//	go test -run '^$' -bench SubmitInProcess -benchtime 4000x -count 5 ./server/
+func BenchmarkSubmitInProcess(b *testing.B) {
+	g := newGoalOrg(b, 1000)
+	h := g.srv.Handler()
+	subs := g.submits(b, b.N)
+	st := g.srv.db
+	batches0, jobs0 := st.batches.Load(), st.batched.Load()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var failed atomic.Value
+	b.ResetTimer()
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				r := subs[i]
+				req := httptest.NewRequest("POST", r.path, bytes.NewReader(r.body))
+				req.Header.Set(r.header, r.value)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					failed.Store(fmt.Sprintf("HTTP %d: %s", w.Code, w.Body.Bytes()))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	if f := failed.Load(); f != nil {
+		b.Fatal(f)
+	}
+	b.ReportMetric(float64(st.batched.Load()-jobs0)/float64(max(1, st.batches.Load()-batches0)), "jobs/commit")
 }

@@ -11,7 +11,8 @@ import (
 // encodes its value; writeJSON sends it as it is.
 type encodedReply []byte
 
-// activitiesPage builds a list_activities reply, byte for byte what
+// activitiesPage builds a list_activities reply (and get_activity's, a list
+// of one), byte for byte what
 // json.Marshal(api.ListActivitiesResponse{...}) gives, from each activity's
 // JSON. Encoding a page of activities with their votes was most of the cost
 // of the console's pending list (polled every 5 s, between votes), so each
@@ -26,27 +27,32 @@ func newActivitiesPage(n int) *activitiesPage {
 	return p
 }
 
-// add appends a's JSON: the cached encoding when there is one for its
-// current votes and canApprove, otherwise build's activity, encoded and kept
-// if the votes generation is still gen.
-func (p *activitiesPage) add(c *cache, gen uint64, a *activity, canApprove bool, build func() (api.Activity, error)) error {
-	key := encodedKey(a, canApprove)
-	b, ok := get(c, &c.encoded, key)
-	if !ok {
-		out, err := build()
-		if err != nil {
-			return err
-		}
-		if b, err = json.Marshal(out); err != nil {
-			return err
-		}
-		putBounded(c, gen, &c.votesGen, &c.encoded, key, b, maxListCacheEntries)
-	}
+// add appends an activity's JSON (encodedActivity).
+func (p *activitiesPage) add(b []byte) {
 	if p.b[len(p.b)-1] != '[' {
 		p.b = append(p.b, ',')
 	}
 	p.b = append(p.b, b...)
-	return nil
+}
+
+// encodedActivity is a's JSON: the cached encoding when there is one for its
+// current votes and canApprove, otherwise build's activity, encoded and kept
+// if the votes generation is still gen.
+func encodedActivity(c *cache, gen uint64, a *activity, canApprove bool, build func() (api.Activity, error)) ([]byte, error) {
+	key := encodedKey(a, canApprove)
+	if b, ok := get(c, &c.encoded, key); ok {
+		return b, nil
+	}
+	out, err := build()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	putBounded(c, gen, &c.votesGen, &c.encoded, key, b, maxListCacheEntries)
+	return b, nil
 }
 
 func (p *activitiesPage) reply() encodedReply {

@@ -13,7 +13,8 @@ import (
 // cached encodings of each activity; its bytes are those json.Marshal gives
 // for the decoded page (the wire format is unchanged), each viewer sees its
 // own canApprove from the same cache, and a round of approvals that expires
-// leaves the listed activity without votes.
+// leaves the listed activity without votes. get_activity, a list of one,
+// gives the same bytes for the activity.
 func TestListReplyIsWhatJSONMarshalGives(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxT(t)
@@ -38,6 +39,18 @@ func TestListReplyIsWhatJSONMarshalGives(t *testing.T) {
 		}
 		if len(page.Activities) != 1 || page.Activities[0].ID != act.ID {
 			t.Fatalf("list as %s: %s", who, r.body)
+		}
+		// get_activity is a list of one: the same bytes for the activity.
+		body, _ = json.Marshal(map[string]any{"organizationId": e.org.ID, "activityId": act.ID})
+		g := e.post("/public/v1/query/get_activity", body, e.keys[who])
+		var one api.ActivityResponse
+		if err := json.Unmarshal(g.body, &one); g.status != 200 || err != nil {
+			t.Fatalf("get as %s: HTTP %d %s, %v", who, g.status, g.body, err)
+		}
+		again, _ = json.Marshal(one)
+		listed, _ := json.Marshal(page.Activities[0])
+		if want := `{"activity":` + string(listed) + `}`; !bytes.Equal(again, g.body) || string(g.body) != want {
+			t.Fatalf("get as %s:\n got %s\nwant %s", who, g.body, want)
 		}
 		return page.Activities[0]
 	}

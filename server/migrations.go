@@ -282,6 +282,46 @@ CREATE INDEX user_tags_org ON user_tags(org_id, created_ns);
 CREATE INDEX mfa_policies_org ON mfa_policies(org_id, ord, seq);
 CREATE INDEX wallet_accounts_org ON wallet_accounts(org_id, id);
 `,
+	// 7: a vote and the policy evaluation it caused are written together and
+	// are one row: a submit inserts one history row fewer, with its indexes.
+	// Votes need neither AUTOINCREMENT (sqlite_sequence is written on every
+	// insert) nor a unique index on their id (UUIDv7s made here, never looked
+	// up by id). docs/performance.md has the figures.
+	`
+CREATE INDEX policy_evaluations_vote ON policy_evaluations(vote_id);
+CREATE TABLE votes_v7 (
+	seq              INTEGER PRIMARY KEY,
+	id               TEXT NOT NULL,
+	activity_id      TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+	user_id          TEXT NOT NULL,
+	selection        TEXT NOT NULL,
+	message          TEXT NOT NULL,
+	public_key       TEXT NOT NULL,
+	signature        TEXT NOT NULL,
+	scheme           TEXT NOT NULL,
+	body_fingerprint TEXT NOT NULL, -- fingerprint of the request that cast it
+	created_ns       INTEGER NOT NULL,
+	evaluation_id    TEXT NOT NULL DEFAULT '', -- the policy evaluation this vote caused
+	outcomes         TEXT NOT NULL DEFAULT ''  -- its JSON []api.PolicyOutcome
+);
+INSERT INTO votes_v7(seq, id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns, evaluation_id, outcomes)
+	SELECT v.seq, v.id, v.activity_id, v.user_id, v.selection, v.message, v.public_key, v.signature, v.scheme, v.body_fingerprint, v.created_ns,
+		COALESCE(e.id, ''), COALESCE(e.outcomes, '')
+	FROM votes v LEFT JOIN policy_evaluations e ON e.vote_id = v.id
+	ORDER BY v.seq;
+DROP TABLE votes;
+DROP TABLE policy_evaluations;
+ALTER TABLE votes_v7 RENAME TO votes;
+CREATE INDEX votes_activity ON votes(activity_id, seq);
+`,
+	// 8: every list of activities is a merge of (org_id, status, ...) ranges,
+	// one per status when it filters none (activityStatuses): the indexes by
+	// organization alone and by type alone cost each submit two index entries
+	// and a group commit about 6 of its 43 pages, and no list needs them.
+	`
+DROP INDEX activities_org;
+DROP INDEX activities_org_type;
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration.

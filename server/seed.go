@@ -210,9 +210,6 @@ func (s *Server) seedWrite(ctx context.Context, tx *txn, o *org, acts []seedActi
 			return err
 		}
 		for i, v := range sa.votes {
-			if err := insertVote(ctx, tx, a, v); err != nil {
-				return err
-			}
 			a.Votes = append(a.Votes, v)
 			kind := a.Type + "/" + strconv.Itoa(i)
 			out, ok := outcomes[kind]
@@ -224,7 +221,7 @@ func (s *Server) seedWrite(ctx context.Context, tx *txn, o *org, acts []seedActi
 				out = ev.decision.Policies
 				outcomes[kind] = out
 			}
-			if err := insertEvaluation(ctx, tx, a, v.Vote.ID, out, v.Vote.CreatedAt.Time()); err != nil {
+			if err := insertVote(ctx, tx, a, v, out); err != nil {
 				return err
 			}
 		}

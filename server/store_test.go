@@ -95,6 +95,8 @@ func TestVotesMigrationKeepsVotes(t *testing.T) {
 			VALUES ('a', 'o', 'T', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'sha256:00', 'u', x'7b7d', '{}', '{}', 1, 1)`,
 		`INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns)
 			VALUES ('v1', 'a', 'u', 'VOTE_SELECTION_APPROVED', '', 'pk', 'sig', 'S', 'sha256:00', 1)`,
+		`INSERT INTO policy_evaluations(id, activity_id, org_id, vote_id, outcomes, created_ns)
+			VALUES ('e1', 'a', 'o', 'v1', '[{"policyId":"p","outcome":"OUTCOME_ALLOW"}]', 1)`,
 	} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
@@ -111,6 +113,12 @@ func TestVotesMigrationKeepsVotes(t *testing.T) {
 	var seq, created int64
 	if err := db.QueryRow(`SELECT id, seq, created_ns FROM votes WHERE activity_id = 'a'`).Scan(&id, &seq, &created); err != nil || id != "v1" || created != 1 {
 		t.Fatalf("vote after migration: %q seq %d created %d, %v", id, seq, created, err)
+	}
+	// Migration 7: the vote's policy evaluation moved into its row.
+	var evalID, outcomes string
+	if err := db.QueryRow(`SELECT evaluation_id, outcomes FROM votes WHERE id = 'v1'`).Scan(&evalID, &outcomes); err != nil ||
+		evalID != "e1" || outcomes != `[{"policyId":"p","outcome":"OUTCOME_ALLOW"}]` {
+		t.Fatalf("evaluation after migration: %q %q, %v", evalID, outcomes, err)
 	}
 	if _, err := db.Exec(`INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns)
 		VALUES ('v2', 'a', 'u', 'VOTE_SELECTION_APPROVED', '', 'pk', 'sig', 'S', 'sha256:01', 2)`); err != nil {
