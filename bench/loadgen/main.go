@@ -67,6 +67,7 @@ type options struct {
 	pending             int
 	queryKey, submitKey string
 	keep                bool
+	phases              string
 }
 
 func main() {
@@ -84,6 +85,7 @@ func main() {
 	fs.IntVar(&o.pending, "pending", 10, "with --sizes: how many seeded activities wait for consensus")
 	fs.StringVar(&o.queryKey, "query-key", "operator", "demo member whose key stamps the queries")
 	fs.StringVar(&o.submitKey, "submit-key", "operator", "demo member whose key stamps the submits (create_read_only_session)")
+	fs.StringVar(&o.phases, "phases", "", "comma-separated phases to run (whoami, get-activity, pending-list, submit); default all")
 	fs.BoolVar(&o.keep, "keep", false, "with --sizes: keep the data directories")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -162,10 +164,10 @@ func demoTarget(dir, url string, o options) (target, error) {
 
 // sizeResult is what one organization size measured.
 type sizeResult struct {
-	size                     int
-	whoami, pending, submits phaseResult
-	verifyCPU                time.Duration // one P-256 VerifyASN1 on this machine, now
-	peakRSS                  int64
+	size                          int
+	whoami, get, pending, submits phaseResult
+	verifyCPU                     time.Duration // one P-256 VerifyASN1 on this machine, now
+	peakRSS                       int64
 }
 
 func runAgainst(ctx context.Context, o options, dir, url string, pid int) (sizeResult, error) {
@@ -183,12 +185,16 @@ func runAgainst(ctx context.Context, o options, dir, url string, pid int) (sizeR
 		into *phaseResult
 	}{
 		{"whoami", func(int) ([]stamped, error) { return whoamiRequests(t, 256) }, &r.whoami},
+		{"get-activity", func(int) ([]stamped, error) { return getActivityRequests(ctx, client, t, 256) }, &r.get},
 		{"pending-list", func(int) ([]stamped, error) { return pendingRequests(t, 256) }, &r.pending},
 		{"submit", func(n int) ([]stamped, error) { return submitRequests(t, n) }, &r.submits},
 	} {
+		if o.phases != "" && !strings.Contains(o.phases, ph.name) {
+			continue
+		}
 		// Submits are stamped ahead too (they stay valid for five minutes):
-		// enough for this phase at up to 3,000 per second.
-		reqs, err := ph.gen(int(o.duration.Seconds()*3000) + 100)
+		// enough for this phase at up to 8,000 per second.
+		reqs, err := ph.gen(int(o.duration.Seconds()*8000) + 100)
 		if err != nil {
 			return r, err
 		}
@@ -367,9 +373,25 @@ func printGoals(rs []sizeResult) {
 			line(fmt.Sprintf("server CPU per whoami / one VerifyASN1, %d (≤ 1.6)", x.size), r, r <= 1.6,
 				fmt.Sprintf("%.0f µs vs %.0f µs", per/1000, float64(x.verifyCPU.Nanoseconds())/1000))
 		}
-		r = x.submits.rate() / x.whoami.rate()
-		line(fmt.Sprintf("durable submits/s / whoami/s at %d (≥ 0.5)", x.size), r, r >= 0.5,
-			fmt.Sprintf("%.0f vs %.0f per second", x.submits.rate(), x.whoami.rate()))
+		if x.get.count > 0 && x.get.serverCPU > 0 {
+			per := float64(x.get.serverCPU) / float64(x.get.count)
+			r = per / float64(x.verifyCPU)
+			line(fmt.Sprintf("server CPU per get_activity / one VerifyASN1, %d (≤ 1.6)", x.size), r, r <= 1.6,
+				fmt.Sprintf("%.0f µs vs %.0f µs", per/1000, float64(x.verifyCPU.Nanoseconds())/1000))
+		}
+		// The "stamped queries" (~4,300/s when it was filed) were
+		// get_activity requests; whoami, the cheapest query, is the harder bar.
+		for _, q := range []struct {
+			name string
+			res  phaseResult
+		}{{"get_activity", x.get}, {"whoami", x.whoami}} {
+			if q.res.count == 0 || x.submits.count == 0 {
+				continue
+			}
+			r = x.submits.rate() / q.res.rate()
+			line(fmt.Sprintf("durable submits/s / %s/s at %d (≥ 0.5)", q.name, x.size), r, r >= 0.5,
+				fmt.Sprintf("%.0f vs %.0f per second", x.submits.rate(), q.res.rate()))
+		}
 		mb := float64(x.peakRSS) / (1 << 20)
 		line(fmt.Sprintf("server peak RSS MB at %d (< 150)", x.size), mb, mb < 150, "")
 	}

@@ -57,6 +57,26 @@ func whoamiRequests(t target, n int) ([]stamped, error) {
 	return stampEach(t, false, api.QueryPrefix+api.QueryWhoami, same(body, n))
 }
 
+// getActivityRequests fetch one activity of the organization (the newest),
+// as the console's detail view and `vigil activity get` do.
+func getActivityRequests(ctx context.Context, c *http.Client, t target, n int) ([]stamped, error) {
+	body, _ := json.Marshal(api.ListActivitiesRequest{OrganizationID: t.org, PaginationOptions: &api.PaginationOptions{Limit: "1"}})
+	list, err := stampEach(t, false, api.QueryPrefix+api.QueryListActivities, [][]byte{body})
+	if err != nil {
+		return nil, err
+	}
+	reply, err := sendFor(ctx, c, t.url, list[0])
+	if err != nil {
+		return nil, err
+	}
+	var page api.ListActivitiesResponse
+	if err := json.Unmarshal(reply, &page); err != nil || len(page.Activities) == 0 {
+		return nil, fmt.Errorf("find an activity to get: %d activities, %v", len(page.Activities), err)
+	}
+	body, _ = json.Marshal(api.GetActivityRequest{OrganizationID: t.org, ActivityID: page.Activities[0].ID})
+	return stampEach(t, false, api.QueryPrefix+api.QueryGetActivity, same(body, n))
+}
+
 // pendingRequests is the console's default view: activities waiting for
 // consensus, a page of 100.
 func pendingRequests(t target, n int) ([]stamped, error) {
@@ -145,22 +165,28 @@ func runPhase(ctx context.Context, c *http.Client, url string, reqs []stamped, c
 }
 
 func send(ctx context.Context, c *http.Client, url string, r stamped) error {
+	_, err := sendFor(ctx, c, url, r)
+	return err
+}
+
+// sendFor sends one stamped request and returns the reply's body.
+func sendFor(ctx context.Context, c *http.Client, url string, r stamped) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, "POST", url+r.path, bytes.NewReader(r.body))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req.Header.Set(r.header, r.value)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: HTTP %d: %.300s", r.path, resp.StatusCode, b)
+		return nil, fmt.Errorf("%s: HTTP %d: %.300s", r.path, resp.StatusCode, b)
 	}
-	return nil
+	return b, nil
 }
 
 // processCPU is a process's user+system CPU time from /proc (Linux); 0 if
