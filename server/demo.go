@@ -88,12 +88,21 @@ func (s *Server) loadDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 
 // demoSeeder submits the demo's activities through the real engine, each body
 // stamped with the member's real key.
+// maxDemoRequests bounds the demo's submissions and votes (demoSeeder.base).
+const maxDemoRequests = 1000
+
 type demoSeeder struct {
 	s     *Server
 	org   *Org
 	keys  map[string]*keys.Key
 	err   error
 	acts  map[string]api.Activity
+	// Requests are timestamped from base on, one millisecond apart: distinct
+	// timestamps keep otherwise equal bodies distinct, and all before the
+	// seeding began, so that no later request timestamped with the clock
+	// can have the same body (and fingerprint) as one of the demo's: a user's
+	// own submission would otherwise count as a vote on the demo's activity.
+	base  int64
 	order int64
 }
 
@@ -112,9 +121,12 @@ func (d *demoSeeder) submitWith(label, who, path string, params any, appProofs b
 		d.err = err
 		return api.Activity{}
 	}
-	d.order++ // distinct timestamps keep otherwise equal bodies distinct
+	if d.order++; d.order >= maxDemoRequests {
+		d.err = fmt.Errorf("the demo sends more than %d requests: raise maxDemoRequests", maxDemoRequests)
+		return api.Activity{}
+	}
 	req := api.ActivityRequest{Type: op.Type, OrganizationID: d.org.ID, Parameters: raw,
-		TimestampMs: strconv.FormatInt(d.s.now().UnixMilli()+d.order, 10)}
+		TimestampMs: strconv.FormatInt(d.base+d.order, 10)}
 	if appProofs {
 		req.GenerateAppProofs = &appProofs
 	}
@@ -157,7 +169,7 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 		{"operator", "operator@vigil.demo", false, []string{"operator"}},
 	}
 	memberKeys := map[string]string{}
-	d := &demoSeeder{s: s, keys: map[string]*keys.Key{}, acts: map[string]api.Activity{}}
+	d := &demoSeeder{s: s, keys: map[string]*keys.Key{}, acts: map[string]api.Activity{}, base: s.now().UnixMilli() - maxDemoRequests}
 	var specs []UserSpec
 	for _, m := range members {
 		k, err := keys.Generate(keys.SchemeP256)

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
@@ -106,5 +108,46 @@ func TestSeedDemo(t *testing.T) {
 		if rep := proof.VerifyBootProof(*bp, proof.Options{Roots: roots}); len(rep.FailedChecks()) > 0 {
 			t.Fatalf("boot proof of %s fails %v", app, rep.FailedChecks())
 		}
+	}
+}
+
+// TestDemoRequestsPredateTheSeeding: every request the demo seeds is
+// timestamped before the seeding began. Timestamped after it, a user's own
+// request sent in the same millisecond with the same parameters (deleting the
+// operator's old key, as the demo's bob proposes) had the same body, hence the
+// same fingerprint, and counted as a vote on the demo's activity instead of a
+// new one.
+func TestDemoRequestsPredateTheSeeding(t *testing.T) {
+	srv, err := Open(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	start := srv.now().UnixMilli()
+	ctx := context.Background()
+	if _, err := SeedDemo(ctx, srv, t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := srv.db.read.QueryContext(ctx, `SELECT body FROM activities`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var body []byte
+		var req struct {
+			TimestampMs string `json:"timestampMs"`
+		}
+		if err := rows.Scan(&body); err != nil || json.Unmarshal(body, &req) != nil {
+			t.Fatalf("body %s: %v", body, err)
+		}
+		if ts, err := strconv.ParseInt(req.TimestampMs, 10, 64); err != nil || ts >= start {
+			t.Errorf("a demo request timestamped %s, not before the seeding began (%d): %s", req.TimestampMs, start, body)
+		}
+		n++
+	}
+	if n < 10 {
+		t.Fatalf("only %d demo activities", n)
 	}
 }
