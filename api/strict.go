@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -265,9 +264,9 @@ func StrictUnmarshal(body []byte, v any) error {
 	if err := checkExactKeys("", body, t.Elem()); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	// Unknown keys were refused above, at every depth a struct decodes, and
+	// CheckStrictJSON refused anything after the value.
+	if err := json.Unmarshal(body, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return &StrictJSONError{Kind: JSONWrongType, Path: te.Field, Problem: fmt.Sprintf("expected %s, got JSON %s", wantKind(te.Type), te.Value)}
@@ -288,13 +287,13 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
+		obj, ok := objectMembers(raw)
+		if !ok {
 			return nil // not an object: the decoder reports the type error
 		}
 		fields := jsonFields(t)
-		for _, k := range slices.Sorted(maps.Keys(obj)) {
-			v := obj[k]
+		for _, m := range obj {
+			k := m.key
 			var match *jsonField
 			for i := range fields {
 				if fields[i].name == k {
@@ -303,8 +302,10 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 				}
 			}
 			if match != nil {
-				if err := checkExactKeys(joinPath(path, k), v, match.typ); err != nil {
-					return err
+				if hasKeys(match.typ) {
+					if err := checkExactKeys(joinPath(path, k), m.val, match.typ); err != nil {
+						return err
+					}
 				}
 				continue
 			}
@@ -327,25 +328,136 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 			return &StrictJSONError{Kind: JSONUnknownField, Path: path, Problem: problem}
 		}
 	case reflect.Slice:
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
+		i := skipSpaces(raw, 0)
+		if i >= len(raw) || raw[i] != '[' || !hasKeys(t.Elem()) {
 			return nil
 		}
-		for i, item := range items {
-			if err := checkExactKeys(indexPath(path, i), item, t.Elem()); err != nil {
+		for n, i := 0, i+1; ; n++ {
+			i = skipSpaces(raw, i)
+			if i >= len(raw) || raw[i] == ']' {
+				return nil
+			}
+			end := skipValue(raw, i)
+			if err := checkExactKeys(indexPath(path, n), raw[i:end], t.Elem()); err != nil {
 				return err
+			}
+			if i = skipSpaces(raw, end); i < len(raw) && raw[i] == ',' {
+				i++
 			}
 		}
 	case reflect.Map:
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
+		obj, ok := objectMembers(raw)
+		if !ok {
 			return nil
 		}
-		for _, k := range slices.Sorted(maps.Keys(obj)) {
-			if err := checkExactKeys(joinPath(path, k), obj[k], t.Elem()); err != nil {
+		for _, m := range obj {
+			if err := checkExactKeys(joinPath(path, m.key), m.val, t.Elem()); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// hasKeys tells whether a value of type t may hold object keys to check.
+func hasKeys(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Slice, reflect.Map, reflect.Array, reflect.Interface:
+		return t != rawMessageType
+	}
+	return false
+}
+
+// member is a key of a JSON object with its value's bytes.
+type member struct {
+	key string
+	val []byte
+}
+
+// objectMembers lists the members of the JSON object raw, by key (so that
+// the first problem reported does not depend on the order the client wrote
+// them in); ok is false when raw is not an object. raw is known to be valid
+// UTF-8 JSON (CheckStrictJSON), so it is walked without being parsed again.
+func objectMembers(raw []byte) (obj []member, ok bool) {
+	i := skipSpaces(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, false
+	}
+	for i++; ; {
+		i = skipSpaces(raw, i)
+		if i >= len(raw) || raw[i] == '}' {
+			break
+		}
+		end := skipString(raw, i)
+		var key string
+		if bytes.IndexByte(raw[i:end], '\\') < 0 {
+			key = string(raw[i+1 : end-1])
+		} else if json.Unmarshal(raw[i:end], &key) != nil {
+			return nil, false
+		}
+		i = skipSpaces(raw, end) + 1 // the colon
+		i = skipSpaces(raw, i)
+		vend := skipValue(raw, i)
+		obj = append(obj, member{key, raw[i:vend]})
+		if i = skipSpaces(raw, vend); i < len(raw) && raw[i] == ',' {
+			i++
+		}
+	}
+	slices.SortFunc(obj, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	return obj, true
+}
+
+func skipSpaces(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string literal at b[i].
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// skipValue returns the index just past the JSON value at b[i].
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	for i < len(b) && !strings.ContainsRune(" \t\r\n,]}", rune(b[i])) {
+		i++
+	}
+	return i
 }

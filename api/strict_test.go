@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -122,4 +123,55 @@ func hasDuplicateKey(dec *json.Decoder) bool {
 			top.expectKey = true
 		}
 	}
+}
+
+// TestStrictUnmarshalWalksNestedValues: keys are checked inside arrays of
+// objects and past values holding brackets, quotes and escapes; an escaped
+// key that decodes to a field's exact name is that field.
+func TestStrictUnmarshalWalksNestedValues(t *testing.T) {
+	var p ListUsersResponse
+	body := `{"users":[{"userName":"a \"}]{[\" b","apiKeys":[],"userTags":[]},{"userName":"c","UserEmail":"x"}]}`
+	err := StrictUnmarshal([]byte(body), &p)
+	var se *StrictJSONError
+	if !errors.As(err, &se) || se.Kind != JSONKeyCase || se.Path != "users[1]" {
+		t.Fatalf("a case-folded key in the second user: %v", err)
+	}
+	var req ListActivitiesRequest
+	if err := StrictUnmarshal([]byte(`{"organization\u0049d":"o"}`), &req); err != nil || req.OrganizationID != "o" {
+		t.Fatalf("escaped exact key: %v %+v", err, req)
+	}
+}
+
+// FuzzObjectMembers: on any UTF-8 JSON (what CheckStrictJSON lets through),
+// objectMembers finds the keys and values encoding/json finds.
+func FuzzObjectMembers(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[1,{"c":"}"}],"d":"\"{"}`, ` { "\u0041" : null , "x":{"y":[]} } `, `[1]`, `"s"`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) || !utf8.Valid(b) {
+			return
+		}
+		var want map[string]json.RawMessage
+		wantOK := json.Unmarshal(b, &want) == nil && bytes.HasPrefix(bytes.TrimSpace(b), []byte("{"))
+		got, ok := objectMembers(b)
+		if ok != wantOK {
+			t.Fatalf("%q: object %v, encoding/json says %v", b, ok, wantOK)
+		}
+		if !ok {
+			return
+		}
+		seen := map[string]json.RawMessage{}
+		for _, m := range got {
+			seen[m.key] = m.val // the last of equal keys wins, as in encoding/json
+		}
+		if len(seen) != len(want) {
+			t.Fatalf("%q: keys %v, want %d of them", b, got, len(want))
+		}
+		for k, v := range want {
+			if g, ok := seen[k]; !ok || !bytes.Equal(bytes.TrimSpace(g), bytes.TrimSpace(v)) {
+				t.Fatalf("%q: key %q is %q, want %q", b, k, g, v)
+			}
+		}
+	})
 }
