@@ -92,11 +92,11 @@ func (s *Server) loadDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 const maxDemoRequests = 1000
 
 type demoSeeder struct {
-	s     *Server
-	org   *Org
-	keys  map[string]*keys.Key
-	err   error
-	acts  map[string]api.Activity
+	s    *Server
+	org  *Org
+	keys map[string]*keys.Key
+	err  error
+	acts map[string]api.Activity
 	// Requests are timestamped from base on, one millisecond apart: distinct
 	// timestamps keep otherwise equal bodies distinct, and all before the
 	// seeding began, so that no later request timestamped with the clock
