@@ -114,7 +114,14 @@ func scanActivity(row interface{ Scan(...any) error }) (*activity, error) {
 // loadActivity finds an activity by id or fingerprint within an organization,
 // with the votes that count at now; it returns (nil, nil) when there is none.
 func loadActivity(ctx context.Context, q querier, now time.Time, orgID, column, value string) (*activity, error) {
-	row := q.QueryRowContext(ctx, `SELECT `+activityColumns+` FROM activities WHERE org_id = ? AND `+column+` = ?`, orgID, value)
+	var row *sql.Row
+	if column == "fingerprint" {
+		// activities_fingerprint (migration 9) indexes 8 bytes of the hash.
+		row = q.QueryRowContext(ctx, `SELECT `+activityColumns+` FROM activities
+			WHERE substr(fingerprint, 8, 16) = substr(?, 8, 16) AND fingerprint = ? AND org_id = ?`, value, value, orgID)
+	} else {
+		row = q.QueryRowContext(ctx, `SELECT `+activityColumns+` FROM activities WHERE org_id = ? AND `+column+` = ?`, orgID, value)
+	}
 	a, err := scanActivity(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

@@ -3,9 +3,14 @@ package server
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
 )
 
@@ -135,5 +140,88 @@ func TestVotesMigrationKeepsVotes(t *testing.T) {
 	var n int
 	if err := db.QueryRow(`SELECT COUNT(*) FROM votes`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("%d votes left after deleting their activity, %v", n, err)
+	}
+}
+
+// TestActivitiesRebuildKeepsHistory: migration 9 rebuilds activities (drops
+// the table its votes and app proofs reference). Every row and column of the
+// history survives, foreign keys still cascade, and an activity is found by
+// its fingerprint through the new index.
+func TestActivitiesRebuildKeepsHistory(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "v8.db")+"?_pragma=foreign_keys(ON)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := migrateUpTo(ctx, db, 8); err != nil {
+		t.Fatal(err)
+	}
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.Exec(q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'O', 1, '["u"]', 1)`)
+	for i, st := range []string{api.StatusCompleted, api.StatusConsensusNeeded, api.StatusFailed} {
+		id, fp := "a"+strconv.Itoa(i), "sha256:"+strings.Repeat(strconv.Itoa(i), 64)
+		exec(`INSERT INTO activities(id, org_id, type, status, fingerprint, requester_id, body, intent, result, failure, generate_app_proofs, created_ns, updated_ns)
+			VALUES (?, 'o', 'ACTIVITY_TYPE_CREATE_USER_TAG', ?, ?, 'u', ?, '{}', '{}', ?, ?, ?, ?)`, id, st, fp, []byte(`{"n":`+strconv.Itoa(i)+`}`), `{"message":"f`+strconv.Itoa(i)+`"}`, i%2, 10+i, 20+i)
+		exec(`INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns, evaluation_id, outcomes)
+			VALUES (?, ?, 'u', 'VOTE_SELECTION_APPROVED', '', 'pk', 'sig', 'S', ?, 1, ?, '[]')`, "v"+strconv.Itoa(i), id, fp, "e"+strconv.Itoa(i))
+		exec(`INSERT INTO app_proofs(activity_id, proof) VALUES (?, '{}')`, id)
+	}
+	dump := func(q string) string {
+		t.Helper()
+		rows, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		var out strings.Builder
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&out, "%v\n", vals)
+		}
+		return out.String()
+	}
+	const everything = `SELECT * FROM activities ORDER BY seq`
+	before, votes, proofs := dump(everything), dump(`SELECT * FROM votes ORDER BY seq`), dump(`SELECT * FROM app_proofs ORDER BY seq`)
+	if err := migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if after := dump(everything); after != before || before == "" {
+		t.Fatalf("activities changed:\n%s\nwas\n%s", after, before)
+	}
+	if v, p := dump(`SELECT * FROM votes ORDER BY seq`), dump(`SELECT * FROM app_proofs ORDER BY seq`); v != votes || p != proofs {
+		t.Fatalf("votes or app proofs changed:\n%s%s\nwere\n%s%s", v, p, votes, proofs)
+	}
+	if n := dump(`SELECT name FROM sqlite_sequence WHERE name = 'activities'`); n != "" {
+		t.Errorf("activities still use AUTOINCREMENT: %s", n)
+	}
+	a, err := loadActivity(ctx, db, time.Now(), "o", "fingerprint", "sha256:"+strings.Repeat("1", 64))
+	if err != nil || a == nil || a.ID != "a1" {
+		t.Fatalf("by fingerprint: %+v, %v", a, err)
+	}
+	if plan := dump(`EXPLAIN QUERY PLAN SELECT seq FROM activities WHERE substr(fingerprint, 8, 16) = substr('sha256:11', 8, 16) AND fingerprint = 'sha256:11' AND org_id = 'o'`); !strings.Contains(plan, "activities_fingerprint") {
+		t.Errorf("fingerprint lookup plan: %s", plan)
+	}
+	// Foreign keys are on again and still cascade to the rebuilt table's children.
+	exec(`DELETE FROM activities WHERE id = 'a0'`)
+	if n := dump(`SELECT COUNT(*) FROM votes WHERE activity_id = 'a0'`) + dump(`SELECT COUNT(*) FROM app_proofs WHERE activity_id = 'a0'`); n != "[0]\n[0]\n" {
+		t.Errorf("votes and app proofs of a deleted activity: %q", n)
+	}
+	if _, err := db.Exec(`INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns)
+		VALUES ('vx', 'no-such-activity', 'u', 'VOTE_SELECTION_APPROVED', '', 'pk', 'sig', 'S', 'x', 1)`); err == nil {
+		t.Error("a vote for no activity was accepted: foreign keys are off after migrating")
 	}
 }
