@@ -126,3 +126,18 @@ func BenchmarkSanitize(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStrictUnmarshal: the service reads every request body this way;
+// here the console's pending-list query.
+//
+//	go test -run '^$' -bench StrictUnmarshal -benchmem ./api/
+func BenchmarkStrictUnmarshal(b *testing.B) {
+	body := []byte(`{"organizationId":"01a20841-d94e-70c2-89a1-2182c93e0ff3","filterByStatus":["ACTIVITY_STATUS_CONSENSUS_NEEDED"],"paginationOptions":{"limit":"100"}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var req ListActivitiesRequest
+		if err := StrictUnmarshal(body, &req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

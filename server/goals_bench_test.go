@@ -8,12 +8,14 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -422,4 +424,79 @@ func BenchmarkSubmitInProcess(b *testing.B) {
 		b.Fatal(f)
 	}
 	b.ReportMetric(float64(st.batched.Load()-jobs0)/float64(max(1, st.batches.Load()-batches0)), "jobs/commit")
+}
+
+// BenchmarkWALPagesPerCommit: how many pages a group commit of submits writes
+// to the WAL, in all and per table or index (dbstat), at 1,000 activities and
+// 16 clients: every page is two pwrite calls and its share of the fsync, the
+// largest part of the writer's cost per submit (docs/performance.md).
+//
+//	go test -run '^$' -bench WALPagesPerCommit -benchtime 800x ./server/
+func BenchmarkWALPagesPerCommit(b *testing.B) {
+	g := newGoalOrg(b, 1000)
+	st := g.srv.db
+	if _, err := st.writeDB.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		b.Fatal(err)
+	}
+	subs := g.submits(b, b.N)
+	h := g.srv.Handler()
+	batches0 := st.batches.Load()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < int64(b.N); i = next.Add(1) - 1 {
+				r := subs[i]
+				req := httptest.NewRequest("POST", r.path, bytes.NewReader(r.body))
+				req.Header.Set(r.header, r.value)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Errorf("HTTP %d: %s", w.Code, w.Body.Bytes())
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	commits := float64(st.batches.Load() - batches0)
+	wal, err := os.ReadFile(filepath.Join(g.dir, DatabaseFile+"-wal"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(wal) < 32 {
+		b.Fatal("the WAL is empty: it was checkpointed during the run; use fewer iterations")
+	}
+	pageSize := int(binary.BigEndian.Uint32(wal[8:12]))
+	owner := map[uint32]string{}
+	rows, err := st.read.db.Query(`SELECT name, pageno FROM dbstat`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for rows.Next() {
+		var name string
+		var page uint32
+		if err := rows.Scan(&name, &page); err != nil {
+			b.Fatal(err)
+		}
+		owner[page] = name
+	}
+	rows.Close()
+	byTree := map[string]int{}
+	frames := 0
+	for off := 32; off+24+pageSize <= len(wal); off += 24 + pageSize { // a frame: 24-byte header, then the page
+		byTree[owner[binary.BigEndian.Uint32(wal[off:off+4])]]++
+		frames++
+	}
+	b.ReportMetric(float64(frames)/commits, "pages/commit")
+	b.ReportMetric(float64(b.N)/commits, "submits/commit")
+	for tree, n := range byTree {
+		if tree == "" {
+			tree = "unknown"
+		}
+		b.ReportMetric(float64(n)/commits, tree+"-pages/commit")
+	}
 }
