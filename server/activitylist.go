@@ -52,10 +52,6 @@ type activityListing struct {
 // preceding it), where they come oldest first.
 func (l activityListing) queryColumns(columns string) (string, []any) {
 	statuses, types := dedupe(l.statuses), dedupe(l.types)
-	type arm struct {
-		where string
-		args  []any
-	}
 	var arms []arm
 	switch {
 	case len(statuses) > 0 && len(types) > 0 && len(statuses)*len(types) <= maxListArms:
@@ -65,16 +61,7 @@ func (l activityListing) queryColumns(columns string) (string, []any) {
 			}
 		}
 	case len(statuses) > 0:
-		extra, extraArgs := "", []any{}
-		if len(types) > 0 {
-			extra = " AND type IN (?" + strings.Repeat(", ?", len(types)-1) + ")"
-			for _, t := range types {
-				extraArgs = append(extraArgs, t)
-			}
-		}
-		for _, st := range statuses {
-			arms = append(arms, arm{"org_id = ? AND status = ?" + extra, append([]any{l.orgID, st}, extraArgs...)})
-		}
+		arms = statusArms(l.orgID, statuses, types)
 	case len(types) > 0 && len(activityStatuses)*len(types) <= maxListArms:
 		for _, st := range activityStatuses {
 			for _, t := range types {
@@ -84,16 +71,7 @@ func (l activityListing) queryColumns(columns string) (string, []any) {
 	default:
 		// Every status, each its own range (migration 8), with the type
 		// filter applied while walking them when there are too many types.
-		extra, extraArgs := "", []any{}
-		if len(types) > 0 {
-			extra = " AND type IN (?" + strings.Repeat(", ?", len(types)-1) + ")"
-			for _, t := range types {
-				extraArgs = append(extraArgs, t)
-			}
-		}
-		for _, st := range activityStatuses {
-			arms = append(arms, arm{"org_id = ? AND status = ?" + extra, append([]any{l.orgID, st}, extraArgs...)})
-		}
+		arms = statusArms(l.orgID, activityStatuses, types)
 	}
 	order := "DESC"
 	if l.cursorOp == ">" {
@@ -115,6 +93,29 @@ func (l activityListing) queryColumns(columns string) (string, []any) {
 	sql.WriteString(" ORDER BY seq " + order + " LIMIT ?")
 	args = append(args, l.limit)
 	return sql.String(), args
+}
+
+// arm is one index range of a listing: a WHERE clause and its arguments.
+type arm struct {
+	where string
+	args  []any
+}
+
+// statusArms is a range per status, with the type filter (if any) applied
+// while walking it.
+func statusArms(orgID string, statuses, types []string) []arm {
+	extra, extraArgs := "", []any{}
+	if len(types) > 0 {
+		extra = " AND type IN (?" + strings.Repeat(", ?", len(types)-1) + ")"
+		for _, t := range types {
+			extraArgs = append(extraArgs, t)
+		}
+	}
+	arms := make([]arm, 0, len(statuses))
+	for _, st := range statuses {
+		arms = append(arms, arm{"org_id = ? AND status = ?" + extra, append([]any{orgID, st}, extraArgs...)})
+	}
+	return arms
 }
 
 // dedupe drops repeated values (a repeated filter value would list its

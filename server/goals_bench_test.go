@@ -389,41 +389,42 @@ func BenchmarkGroupCommit(b *testing.B) {
 //	go test -run '^$' -bench SubmitInProcess -benchtime 4000x -count 5 ./server/
 func BenchmarkSubmitInProcess(b *testing.B) {
 	g := newGoalOrg(b, 1000)
-	h := g.srv.Handler()
 	subs := g.submits(b, b.N)
 	st := g.srv.db
 	batches0, jobs0 := st.batches.Load(), st.batched.Load()
+	b.ResetTimer()
+	serveAll(b, g.srv.Handler(), subs)
+	b.StopTimer()
+	b.ReportMetric(float64(st.batched.Load()-jobs0)/float64(max(1, st.batches.Load()-batches0)), "jobs/commit")
+}
+
+// serveAll sends every request to h from 16 goroutines, without a network,
+// and fails b on any reply but 200.
+func serveAll(b *testing.B, h http.Handler, reqs []stampedRequest) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var failed atomic.Value
-	b.ResetTimer()
 	for range 16 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(b.N) {
-					return
-				}
-				r := subs[i]
+			for i := next.Add(1) - 1; i < int64(len(reqs)); i = next.Add(1) - 1 {
+				r := reqs[i]
 				req := httptest.NewRequest("POST", r.path, bytes.NewReader(r.body))
 				req.Header.Set(r.header, r.value)
 				w := httptest.NewRecorder()
 				h.ServeHTTP(w, req)
 				if w.Code != http.StatusOK {
-					failed.Store(fmt.Sprintf("HTTP %d: %s", w.Code, w.Body.Bytes()))
+					failed.Store(fmt.Sprintf("%s: HTTP %d: %s", r.path, w.Code, w.Body.Bytes()))
 					return
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	b.StopTimer()
 	if f := failed.Load(); f != nil {
 		b.Fatal(f)
 	}
-	b.ReportMetric(float64(st.batched.Load()-jobs0)/float64(max(1, st.batches.Load()-batches0)), "jobs/commit")
 }
 
 // BenchmarkWALPagesPerCommit: how many pages a group commit of submits writes
@@ -439,28 +440,8 @@ func BenchmarkWALPagesPerCommit(b *testing.B) {
 		b.Fatal(err)
 	}
 	subs := g.submits(b, b.N)
-	h := g.srv.Handler()
 	batches0 := st.batches.Load()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := next.Add(1) - 1; i < int64(b.N); i = next.Add(1) - 1 {
-				r := subs[i]
-				req := httptest.NewRequest("POST", r.path, bytes.NewReader(r.body))
-				req.Header.Set(r.header, r.value)
-				w := httptest.NewRecorder()
-				h.ServeHTTP(w, req)
-				if w.Code != http.StatusOK {
-					b.Errorf("HTTP %d: %s", w.Code, w.Body.Bytes())
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	serveAll(b, g.srv.Handler(), subs)
 	b.StopTimer()
 	commits := float64(st.batches.Load() - batches0)
 	wal, err := os.ReadFile(filepath.Join(g.dir, DatabaseFile+"-wal"))

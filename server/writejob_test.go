@@ -27,14 +27,7 @@ func TestFailedWriteJobLeavesNoTrace(t *testing.T) {
 			return nil
 		})
 	}
-	present := func(key string) bool {
-		t.Helper()
-		_, ok, err := getState(ctx, e.srv.db.read, key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ok
-	}
+	present := func(key string) bool { t.Helper(); return statePresent(t, e, key) }
 	if err := write("alone-fails", true, false); err == nil || present("alone-fails") {
 		t.Fatalf("a failing job alone: err %v, its write kept: %v", err, present("alone-fails"))
 	}
@@ -70,14 +63,7 @@ func TestFailedWriteJobLeavesNoTrace(t *testing.T) {
 func TestIntentFailingAfterWritingRunsAgainCarefully(t *testing.T) {
 	e := newEnvWith(t, envOptions{threshold: 2, dataDir: t.TempDir()})
 	ctx := ctxT(t)
-	present := func(key string) bool {
-		t.Helper()
-		_, ok, err := getState(ctx, e.srv.db.read, key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ok
-	}
+	present := func(key string) bool { t.Helper(); return statePresent(t, e, key) }
 	var wg sync.WaitGroup
 	errs := make([]error, 16)
 	var mu sync.Mutex
@@ -132,4 +118,14 @@ func TestIntentFailingAfterWritingRunsAgainCarefully(t *testing.T) {
 			t.Errorf("job %d ran %v (careful per run)", i, r)
 		}
 	}
+}
+
+// statePresent tells whether service_state holds key, as a reader sees it.
+func statePresent(t *testing.T, e *testEnv, key string) bool {
+	t.Helper()
+	_, ok, err := getState(ctxT(t), e.srv.db.read, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
 }
