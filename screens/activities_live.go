@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -55,9 +56,18 @@ func (a *Activities) announce(prev, next []api.Activity) tea.Cmd {
 			cmds = append(cmds, a.fetchSettled(it.ID))
 		}
 	}
+	// With more pending than a page, an activity that settled lets the newest
+	// of the next page in: older than everything listed before, it did not
+	// arrive (announcing it would ring for a vote nobody asked for now).
+	var oldest time.Time
+	for _, it := range prev {
+		if t := it.CreatedAt.Time(); oldest.IsZero() || t.Before(oldest) {
+			oldest = t
+		}
+	}
 	var arrived []api.Activity
 	for _, it := range next {
-		if !inPrev[it.ID] && a.settled[it.ID] == nil {
+		if !inPrev[it.ID] && a.settled[it.ID] == nil && !it.CreatedAt.Time().Before(oldest) {
 			arrived = append(arrived, it)
 		}
 	}
