@@ -136,6 +136,26 @@ func dedupe(values []string) []string {
 // read and decoded in one statement. Callers get their own copies.
 func (s *Server) listActivities(ctx context.Context, l activityListing) ([]*activity, error) {
 	query, args := l.queryColumns("seq, updated_ns, status")
+	page, err := s.pageVersions(ctx, query, args, true)
+	if err != nil {
+		return nil, err
+	}
+	return s.activitiesAt(ctx, page)
+}
+
+// pageVersions runs a query of (seq, updated_ns, status) rows of activities,
+// through a cache emptied by any write to activities, votes or users: the
+// console polls the same page (and the same activity) every few seconds,
+// mostly while nothing changes.
+// An empty result is kept only when keepEmpty (an empty page of a list, not
+// an unknown activity: anyone can ask for one).
+func (s *Server) pageVersions(ctx context.Context, query string, args []any, keepEmpty bool) ([]activityVersion, error) {
+	c := s.db.cache
+	key := pageKey(query, args)
+	if page, ok := get(c, &c.pages, key); ok {
+		return page, nil
+	}
+	gen := c.votesGeneration()
 	rows, err := s.db.read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -153,7 +173,21 @@ func (s *Server) listActivities(ctx context.Context, l activityListing) ([]*acti
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return s.activitiesAt(ctx, page)
+	if len(page) > 0 || keepEmpty {
+		putBounded(c, gen, &c.votesGen, &c.pages, key, page, maxListCacheEntries)
+	}
+	return page, nil
+}
+
+// pageKey names a query with its arguments, each written as Go syntax (a
+// string quoted) so that no two argument lists give the same key.
+func pageKey(query string, args []any) string {
+	var b strings.Builder
+	b.WriteString(query)
+	for _, a := range args {
+		fmt.Fprintf(&b, "\x00%#v", a)
+	}
+	return b.String()
 }
 
 // activitiesAt returns the activities of page, in its order: those decoded

@@ -71,8 +71,9 @@ type cache struct {
 	featGen   uint64
 	votes     map[string][]voteRow // activity id -> its votes, in order
 	votesGen  uint64
-	rows      map[int64]*activity // seq -> decoded row (no votes), checked against its version on use
-	encoded   map[string][]byte   // listed activity's JSON (encodedKey), emptied with votes
+	rows      map[int64]*activity          // seq -> decoded row (no votes), checked against its version on use
+	encoded   map[string][]byte            // listed activity's JSON (encodedKey), emptied with votes
+	pages     map[string][]activityVersion // a listing's rows (pageKey), emptied with votes
 	policies  map[string]*orgPolicies
 	consensus map[string]bool // activity id -> a matching allow policy asks for consensus
 }
@@ -108,7 +109,7 @@ func (c *cache) invalidate(what uint8) {
 	}
 	if what&changedVotes != 0 {
 		c.votesGen++
-		c.votes, c.encoded = nil, nil
+		c.votes, c.encoded, c.pages = nil, nil, nil
 	}
 	if what&changedFeatures != 0 {
 		c.featGen++

@@ -70,3 +70,40 @@ func TestListReplyIsWhatJSONMarshalGives(t *testing.T) {
 		t.Fatalf("after the round expired alice may vote again: %d votes, canApprove %v", len(a.Votes), a.CanApprove)
 	}
 }
+
+// TestCachedPagesFollowWrites: the pending list and get_activity are served
+// from caches while nothing changes; the vote that settles an activity shows
+// in both on the very next request.
+func TestCachedPagesFollowWrites(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	alice, bob := e.clients["alice"], e.clients["bob"]
+	act, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "cached", UserIDs: []string{e.user("bob")}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("submit: %+v %v", act, err)
+	}
+	pending := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}, Limit: 10}
+	for range 3 { // the later rounds come from the caches
+		page, err := alice.ListActivities(ctx, pending)
+		if err != nil || len(page) != 1 || page[0].ID != act.ID {
+			t.Fatalf("pending: %+v %v", page, err)
+		}
+		got, err := alice.GetActivity(ctx, act.ID)
+		if err != nil || got.Status != api.StatusConsensusNeeded || len(got.Votes) != 1 {
+			t.Fatalf("get: %+v %v", got, err)
+		}
+	}
+	if _, err := bob.ApproveActivity(ctx, act.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	if page, err := alice.ListActivities(ctx, pending); err != nil || len(page) != 0 {
+		t.Fatalf("pending after the approval that settled it: %+v %v", page, err)
+	}
+	got, err := alice.GetActivity(ctx, act.ID)
+	if err != nil || got.Status != api.StatusCompleted || len(got.Votes) != 2 {
+		t.Fatalf("get after the approval: %+v %v", got, err)
+	}
+	if _, err := alice.GetActivity(ctx, "no-such-activity"); err == nil {
+		t.Fatal("an unknown activity was found")
+	}
+}

@@ -282,16 +282,14 @@ func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (
 	// As a list of one: the console polls the activity it shows, and the
 	// decoded row, its votes and its JSON come from the list's caches.
 	gen := s.db.cache.votesGeneration()
-	var v activityVersion
-	err := s.db.read.QueryRowContext(ctx, `SELECT seq, updated_ns, status FROM activities WHERE id = ? AND org_id = ?`, req.ActivityID, c.OrgID).
-		Scan(&v.seq, &v.updated, &v.status)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
-	}
+	page, err := s.pageVersions(ctx, `SELECT seq, updated_ns, status FROM activities WHERE id = ? AND org_id = ?`, []any{req.ActivityID, c.OrgID}, false)
 	if err != nil {
 		return nil, err
 	}
-	acts, err := s.activitiesAt(ctx, []activityVersion{v})
+	if len(page) == 0 {
+		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
+	}
+	acts, err := s.activitiesAt(ctx, page[:1])
 	if err != nil {
 		return nil, err
 	}
