@@ -72,16 +72,7 @@ type strictScanner struct {
 	depth int
 }
 
-func (s *strictScanner) skipSpace() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
+func (s *strictScanner) skipSpace() { s.i = skipSpaces(s.b, s.i) }
 
 // value scans one JSON value at s.i; the document is known to be valid JSON.
 func (s *strictScanner) value(path string) error {
@@ -98,9 +89,7 @@ func (s *strictScanner) value(path string) error {
 		_, err := s.str(path)
 		return err
 	}
-	for s.i < len(s.b) && !strings.ContainsRune(" \t\r\n,]}", rune(s.b[s.i])) {
-		s.i++
-	}
+	s.i = skipLiteral(s.b, s.i)
 	return nil
 }
 
@@ -359,13 +348,13 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 	return nil
 }
 
-// hasKeys tells whether a value of type t may hold object keys to check.
+// hasKeys tells whether checkExactKeys has keys to check in a value of type t.
 func hasKeys(t reflect.Type) bool {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	switch t.Kind() {
-	case reflect.Struct, reflect.Slice, reflect.Map, reflect.Array, reflect.Interface:
+	case reflect.Struct, reflect.Slice, reflect.Map:
 		return t != rawMessageType
 	}
 	return false
@@ -456,6 +445,11 @@ func skipValue(b []byte, i int) int {
 		}
 		return i
 	}
+	return skipLiteral(b, i)
+}
+
+// skipLiteral returns the index just past the number, true, false or null at b[i].
+func skipLiteral(b []byte, i int) int {
 	for i < len(b) && !strings.ContainsRune(" \t\r\n,]}", rune(b[i])) {
 		i++
 	}
