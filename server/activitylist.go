@@ -9,16 +9,12 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-// activityStatuses are the statuses an activity may be stored with
-// (checkStatus): a list filtering no status merges one index range per
-// status, so a status missing here would hide its activities.
-var activityStatuses = []string{api.StatusCreated, api.StatusPending, api.StatusCompleted, api.StatusFailed,
-	api.StatusConsensusNeeded, api.StatusRejected, api.StatusAuthenticatorsNeeded}
-
-// checkStatus refuses to store an activity whose status no list would show.
+// checkStatus refuses to store an activity whose status no list would show:
+// a list filtering no status merges one index range per status of
+// api.ActivityStatuses, so another status would hide its activities.
 func checkStatus(status string) error {
-	if !slices.Contains(activityStatuses, status) {
-		return fmt.Errorf("activity status %q is not one of activityStatuses", status)
+	if !slices.Contains(api.ActivityStatuses(), status) {
+		return fmt.Errorf("activity status %q is not one of api.ActivityStatuses", status)
 	}
 	return nil
 }
@@ -62,8 +58,8 @@ func (l activityListing) queryColumns(columns string) (string, []any) {
 		}
 	case len(statuses) > 0:
 		arms = statusArms(l.orgID, statuses, types)
-	case len(types) > 0 && len(activityStatuses)*len(types) <= maxListArms:
-		for _, st := range activityStatuses {
+	case len(types) > 0 && len(api.ActivityStatuses())*len(types) <= maxListArms:
+		for _, st := range api.ActivityStatuses() {
 			for _, t := range types {
 				arms = append(arms, arm{"org_id = ? AND status = ? AND type = ?", []any{l.orgID, st, t}})
 			}
@@ -71,7 +67,7 @@ func (l activityListing) queryColumns(columns string) (string, []any) {
 	default:
 		// Every status, each its own range (migration 8), with the type
 		// filter applied while walking them when there are too many types.
-		arms = statusArms(l.orgID, activityStatuses, types)
+		arms = statusArms(l.orgID, api.ActivityStatuses(), types)
 	}
 	order := "DESC"
 	if l.cursorOp == ">" {
@@ -146,9 +142,8 @@ func (s *Server) listActivities(ctx context.Context, l activityListing) ([]*acti
 // pageVersions runs a query of (seq, updated_ns, status) rows of activities,
 // through a cache emptied by any write to activities, votes or users: the
 // console polls the same page (and the same activity) every few seconds,
-// mostly while nothing changes.
-// An empty result is kept only when keepEmpty (an empty page of a list, not
-// an unknown activity: anyone can ask for one).
+// mostly while nothing changes. An empty result is kept only when keepEmpty
+// (an empty page of a list, not an unknown activity: anyone can ask for one).
 func (s *Server) pageVersions(ctx context.Context, query string, args []any, keepEmpty bool) ([]activityVersion, error) {
 	c := s.db.cache
 	key := pageKey(query, args)

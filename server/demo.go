@@ -86,11 +86,11 @@ func (s *Server) loadDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 	return &info, memberKeys, nil
 }
 
-// demoSeeder submits the demo's activities through the real engine, each body
-// stamped with the member's real key.
 // maxDemoRequests bounds the demo's submissions and votes (demoSeeder.base).
 const maxDemoRequests = 1000
 
+// demoSeeder submits the demo's activities through the real engine, each body
+// stamped with the member's real key.
 type demoSeeder struct {
 	s    *Server
 	org  *Org

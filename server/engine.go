@@ -261,13 +261,12 @@ func (s *Server) execIntent(ctx context.Context, tx *txn, a *activity) error {
 	var fail *execFailure
 	switch {
 	case errors.As(err, &fail):
-		if !tx.careful && tx.writes != before {
-			return errNeedsSavepoints
-		}
 		if tx.careful {
 			if _, err := tx.ExecContext(ctx, `ROLLBACK TO execute_intent`); err != nil {
 				return err
 			}
+		} else if tx.writes != before {
+			return errNeedsSavepoints
 		}
 		a.Status = api.StatusFailed
 		a.Failure = &api.Failure{Code: fail.code, Message: fail.msg}

@@ -316,7 +316,7 @@ ALTER TABLE votes_v7 RENAME TO votes;
 CREATE INDEX votes_activity ON votes(activity_id, seq);
 `,
 	// 8: every list of activities is a merge of (org_id, status, ...) ranges,
-	// one per status when it filters none (activityStatuses): the indexes by
+	// one per status when it filters none (api.ActivityStatuses): the indexes by
 	// organization alone and by type alone cost each submit two index entries
 	// and a group commit about 6 of its 43 pages, and no list needs them.
 	`
@@ -401,6 +401,7 @@ func migrateUpTo(ctx context.Context, db *sql.DB, last int) error {
 	return nil
 }
 
+// migrateTo applies migration v in its own transaction on conn.
 func migrateTo(ctx context.Context, conn *sql.Conn, v int) error {
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {

@@ -214,29 +214,42 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	if list.cursorOp == ">" {
 		slices.Reverse(acts)
 	}
-	o, err := s.org(ctx, s.db.read, c.OrgID)
+	encoded, err := s.encodeActivities(ctx, c, gen, acts)
 	if err != nil {
 		return nil, err
 	}
-	vs := s.voters(s.db.read, o)
-	if err := s.loadVotesCached(ctx, acts); err != nil {
-		return nil, err
-	}
 	page := newActivitiesPage(len(acts))
-	for _, a := range acts {
-		b, err := s.encodeActivity(ctx, c, vs, gen, a)
-		if err != nil {
-			return nil, err
-		}
+	for _, b := range encoded {
 		page.add(b)
 	}
 	return page.reply(), nil
 }
 
+// encodeActivities is the JSON of each of acts (from activitiesAt) as the
+// caller sees it, with their votes loaded through the cache; gen is the votes
+// generation read before the activities were.
+func (s *Server) encodeActivities(ctx context.Context, c *caller, gen uint64, acts []*activity) ([][]byte, error) {
+	if err := s.loadVotesCached(ctx, acts); err != nil {
+		return nil, err
+	}
+	o, err := s.org(ctx, s.db.read, c.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	vs := s.voters(s.db.read, o)
+	out := make([][]byte, 0, len(acts))
+	for _, a := range acts {
+		b, err := s.encodeActivity(ctx, c, vs, gen, a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
 // encodeActivity is a's JSON as the caller sees it (the votes that count now,
 // canApprove), from the cache of encodings when it has one (listreply.go).
-// a comes from activitiesAt with its votes from loadVotesCached; gen is the
-// votes generation read before either.
 func (s *Server) encodeActivity(ctx context.Context, c *caller, vs *voters, gen uint64, a *activity) ([]byte, error) {
 	// The cache holds every vote; those that count depend on the clock.
 	a.Votes = currentVotes(a.Votes, s.now(), a.Status == api.StatusConsensusNeeded)
@@ -286,29 +299,19 @@ func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (
 	if err != nil {
 		return nil, err
 	}
-	if len(page) == 0 {
-		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
-	}
-	acts, err := s.activitiesAt(ctx, page[:1])
+	acts, err := s.activitiesAt(ctx, page) // id is unique: one row or none
 	if err != nil {
 		return nil, err
 	}
-	if len(acts) != 1 {
+	if len(acts) == 0 {
 		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
 	}
-	if err := s.loadVotesCached(ctx, acts); err != nil {
-		return nil, err
-	}
-	o, err := s.org(ctx, s.db.read, c.OrgID)
-	if err != nil {
-		return nil, err
-	}
-	b, err := s.encodeActivity(ctx, c, s.voters(s.db.read, o), gen, acts[0])
+	encoded, err := s.encodeActivities(ctx, c, gen, acts)
 	if err != nil {
 		return nil, err
 	}
 	// Byte for byte what json.Marshal(api.ActivityResponse{...}) gives.
-	return encodedReply(append(append([]byte(`{"activity":`), b...), '}')), nil
+	return encodedReply(append(append([]byte(`{"activity":`), encoded[0]...), '}')), nil
 }
 
 func (s *Server) queryWhoami(ctx context.Context, c *caller, body []byte) (any, error) {

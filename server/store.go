@@ -260,8 +260,7 @@ func (s *store) runBatch(batch []*writeJob) {
 	}
 	again, err := s.runUnguarded(ctx, tx, batch, results)
 	if err == nil && again {
-		tx.tx.Rollback()
-		s.cache.invalidate(tx.changed)
+		s.undo(tx)
 		if tx, err = s.begin(ctx, true); err != nil {
 			fail(err)
 			return
@@ -269,15 +268,13 @@ func (s *store) runBatch(batch []*writeJob) {
 		err = s.runJobs(ctx, tx, batch, results)
 	}
 	if err != nil {
-		tx.tx.Rollback()
-		s.cache.invalidate(tx.changed)
+		s.undo(tx)
 		fail(err)
 		return
 	}
 	if len(batch) == 1 && results[0] != nil {
 		// A job alone that failed: the transaction is its undo.
-		tx.tx.Rollback()
-		s.cache.invalidate(tx.changed)
+		s.undo(tx)
 		batch[0].done <- results[0]
 		return
 	}
@@ -292,6 +289,12 @@ func (s *store) runBatch(batch []*writeJob) {
 	for i, j := range batch {
 		j.done <- results[i]
 	}
+}
+
+// undo rolls tx back and drops what the caches took from its writes.
+func (s *store) undo(tx *txn) {
+	tx.tx.Rollback()
+	s.cache.invalidate(tx.changed)
 }
 
 // begin opens the writer's transaction; careful runs intents in savepoints.
