@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,8 +24,10 @@ organization (3 root users with a 2-of-3 quorum, an operator, policies, features
 pending activities) and opens the console as one member.
 
 Without --data the data lives in a temporary directory removed at exit. With
---data, a second terminal running 'vigil demo --data DIR --as bob' is another
-member of the same organization, so you can approve what the other started.
+--data, a second terminal running 'vigil demo --data DIR --as bob' joins the
+first terminal's service as another member of the same organization, so you
+can approve what the other started. The service stops when the first
+terminal's demo ends.
 
 Flags:
 `
@@ -48,8 +51,8 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 		return err
 	}
 	defer env.Close()
-	if !slices.Contains(env.memberNames(), *as) {
-		return usagef("demo: --as %q is not a member; choose one of %v", *as, env.memberNames())
+	if !slices.Contains(env.members, *as) {
+		return usagef("demo: --as %q is not a member; choose one of %v", *as, env.members)
 	}
 	p, err := loadProfile(c, env.configPath, *as)
 	if err != nil {
@@ -62,14 +65,17 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 	return runProgram(ctx, c, root, logger)
 }
 
-// demoEnv is a local service running in this process on a seeded data directory.
+// demoEnv is a local service running in this process on a seeded data
+// directory, or (joined) the service another 'vigil demo' runs on it.
 type demoEnv struct {
 	dir        string
 	temp       bool
 	configPath string
 	baseURL    string
-	info       *server.DemoInfo
-	srv        *server.Server
+	members    []string // profile names in config.toml, one per member
+	lock       *server.DataDirLock
+	info       *server.DemoInfo // nil when joined
+	srv        *server.Server   // nil when joined
 	httpSrvs   []*http.Server
 	conns      freshConns
 }
@@ -119,21 +125,29 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 			return nil, fmt.Errorf("demo: temporary directory: %w", err)
 		}
 		env.temp = true
-	} else if err = os.MkdirAll(dataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("demo: data directory: %w", err)
+	}
+	env.configPath = filepath.Join(env.dir, "config.toml")
+	env.lock, err = server.LockDataDir(env.dir)
+	if errors.Is(err, server.ErrDataDirInUse) && !env.temp {
+		return env, env.join(ctx, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
 	}
 	ln, pln, err := listenAfter("127.0.0.1:0", "127.0.0.1:0", func(baseURL, proxyURL string) error {
 		var err error
 		env.baseURL = baseURL
-		env.info, err = prepareDemo(ctx, env.dir, baseURL, proxyURL)
+		env.info, err = prepareDemo(ctx, env.lock, baseURL, proxyURL)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	proxyURL := serviceURL(pln.Addr())
-	env.configPath = filepath.Join(env.dir, "config.toml")
-	if env.srv, err = server.Open(server.Config{DataDir: env.dir, Logger: logger}); err != nil {
+	for _, m := range env.info.Members {
+		env.members = append(env.members, m.Name)
+	}
+	if env.srv, err = server.Open(server.Config{DataDir: env.dir, Logger: logger, Lock: env.lock}); err != nil {
 		ln.Close()
 		pln.Close()
 		return nil, fmt.Errorf("demo: open service: %w", err)
@@ -148,16 +162,50 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 		env.httpSrvs = append(env.httpSrvs, hs)
 		go hs.Serve(s.ln)
 	}
+	// Last: a second 'vigil demo' on this directory joins once it sees the
+	// URL, and config.toml is written by then.
+	if err := env.lock.Serving(env.baseURL); err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
 	logger.Info("demo service listening", "url", env.baseURL, "auth_proxy", proxyURL, "data", env.dir)
 	return env, nil
 }
 
-func (d *demoEnv) memberNames() []string {
-	var out []string
-	for _, m := range d.info.Members {
-		out = append(out, m.Name)
+// demoJoinWait bounds how long a second demo waits for the first one, still
+// seeding, to start serving.
+const demoJoinWait = 10 * time.Second
+
+// join makes d the console side of the demo another process serves on d.dir
+// (inUse says which): config.toml there has a profile per member pointing at
+// that service, once the holder has recorded where it serves.
+func (d *demoEnv) join(ctx context.Context, inUse error) error {
+	deadline := time.Now().Add(demoJoinWait)
+	for {
+		url := server.HolderURL(d.dir)
+		if url != "" {
+			cfg, err := loadConfig(d.configPath)
+			if err != nil {
+				return fmt.Errorf("demo: %w; and its config: %w", inUse, err)
+			}
+			for name, p := range cfg.Profiles {
+				if strings.TrimRight(p.BaseURL, "/") != url {
+					return fmt.Errorf("demo: %w; it serves %s, but profile %q in %s points at %s: it is not a 'vigil demo' or 'vigil serve --demo' to join", inUse, url, name, d.configPath, p.BaseURL)
+				}
+				d.members = append(d.members, name)
+			}
+			slices.Sort(d.members)
+			d.baseURL = url
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("demo: %w, and it has not started serving within %s; wait for it, or stop it", inUse, demoJoinWait)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	return out
 }
 
 // Close stops the service and removes a temporary data directory.
@@ -177,6 +225,7 @@ func (d *demoEnv) Close() error {
 	if d.srv != nil {
 		errs = append(errs, d.srv.Close())
 	}
+	errs = append(errs, d.lock.Release())
 	if d.temp && d.dir != "" {
 		errs = append(errs, os.RemoveAll(d.dir))
 	}

@@ -87,6 +87,14 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	}
 	log := slog.New(slog.NewTextHandler(c.stderr, nil))
 
+	// One service per data directory (server.DataDirLock), held from before
+	// the demo's seeding until the service has closed.
+	lock, err := server.LockDataDir(dir)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer lock.Release()
+
 	// The demo's keys and config.toml are written before either port accepts
 	// a connection: a script that waits for the port may read them at once.
 	var info *server.DemoInfo
@@ -95,7 +103,7 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 			return nil
 		}
 		var err error
-		info, err = prepareDemo(ctx, dir, baseURL, proxyURL)
+		info, err = prepareDemo(ctx, lock, baseURL, proxyURL)
 		return err
 	})
 	if err != nil {
@@ -106,11 +114,14 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	baseURL, proxyURL := serviceURL(ln.Addr()), serviceURL(pln.Addr())
 
 	defer tuneGCForService(c.getenv)()
-	srv, err := server.Open(server.Config{DataDir: dir, Logger: log})
+	srv, err := server.Open(server.Config{DataDir: dir, Logger: log, Lock: lock})
 	if err != nil {
 		return fmt.Errorf("open the service's data in %s: %w", dir, err)
 	}
 	defer srv.Close()
+	if err := lock.Serving(baseURL); err != nil {
+		return err
+	}
 	if oidc.any() {
 		if err := oidc.apply(ctx, srv, issuers, info); err != nil {
 			return err
@@ -267,8 +278,9 @@ func defaultServerDataDir(getenv func(string) string) string {
 // dataDir/keys/, dataDir/demo-root.pem and dataDir/config.toml with one profile
 // per member pointing at baseURL. `vigil serve --demo` and `vigil demo` use it
 // before they open the service themselves.
-func prepareDemo(ctx context.Context, dataDir, baseURL, authProxyURL string) (*server.DemoInfo, error) {
-	srv, err := server.Open(server.Config{DataDir: dataDir})
+func prepareDemo(ctx context.Context, lock *server.DataDirLock, baseURL, authProxyURL string) (*server.DemoInfo, error) {
+	dataDir := lock.Dir()
+	srv, err := server.Open(server.Config{DataDir: dataDir, Lock: lock})
 	if err != nil {
 		return nil, fmt.Errorf("demo: open %s: %w", dataDir, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -26,18 +27,26 @@ import (
 func TestPrepareDemoWritesAWorkingConfig(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	first, err := prepareDemo(ctx, dir, "http://127.0.0.1:1", "http://127.0.0.1:2")
+	lock, err := server.LockDataDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.Open(server.Config{DataDir: dir})
+	first, err := prepareDemo(ctx, lock, "http://127.0.0.1:1", "http://127.0.0.1:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock.Release()
+	// A second start (another port) keeps the organization and rewrites the URLs.
+	if lock, err = server.LockDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.Open(server.Config{DataDir: dir, Lock: lock})
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() { hs.Close(); srv.Close() })
-	// A second start (another port) keeps the organization and rewrites the URLs.
-	second, err := prepareDemo(ctx, dir, hs.URL, "http://127.0.0.1:2")
+	t.Cleanup(func() { hs.Close(); srv.Close(); lock.Release() })
+	second, err := prepareDemo(ctx, lock, hs.URL, "http://127.0.0.1:2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,6 +305,20 @@ func startServe(t *testing.T, dir string, extra ...string) (string, *syncBuffer)
 			t.Fatalf("vigil serve ended before listening: %v\n%s", err, errOut.String())
 		case <-time.After(5 * time.Millisecond):
 		}
+	}
+}
+
+// A second service on a data directory would keep its own caches of keys,
+// users and activities, blind to the first one's writes: it is refused, and
+// says which process serves the directory.
+func TestSecondServeOnADataDirectoryIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	startServe(t, dir, "--demo")
+	var errOut bytes.Buffer
+	c := proc{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errOut, getenv: func(string) string { return "" }}
+	err := cmdServe(context.Background(), c, []string{"--data", dir, "--addr", freeAddr(t), "--auth-proxy-addr", freeAddr(t)})
+	if !errors.Is(err, server.ErrDataDirInUse) || !strings.Contains(err.Error(), "process") || !strings.Contains(err.Error(), "another data directory") {
+		t.Fatalf("second vigil serve on %s: %v; want the directory reported in use, by which process, and what to do", dir, err)
 	}
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/screens"
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -283,8 +285,9 @@ func TestDemoCommandRunsAndQuits(t *testing.T) {
 	}
 }
 
-// Two `vigil demo --data DIR` processes share one organization: what one member
-// approves, the other sees.
+// Two `vigil demo --data DIR` share one organization: what one member
+// approves, the other sees at once, though it read the activity before (a
+// second service on the directory would answer from its own stale caches).
 func TestDemoSharedDataDirectory(t *testing.T) {
 	dir := t.TempDir()
 	first, err := startDemo(context.Background(), dir, discardLogger())
@@ -303,7 +306,7 @@ func TestDemoSharedDataDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.BaseURL = env.baseURL // config.toml was rewritten by the second start
+		p.BaseURL = env.baseURL // the service this terminal's demo talks to
 		st, err := profileStamper(p, c.getenv)
 		if err != nil {
 			t.Fatal(err)
@@ -320,6 +323,9 @@ func TestDemoSharedDataDirectory(t *testing.T) {
 	if err != nil || len(pending) != 1 {
 		t.Fatalf("pending feature activity: %v %v", pending, err)
 	}
+	if before, err := alice.GetActivity(ctx, pending[0].ID); err != nil || before.Status != api.StatusConsensusNeeded {
+		t.Fatalf("the second terminal before the vote: %v %v", before.Status, err)
+	}
 	if _, err := carol.ApproveActivity(ctx, pending[0].Fingerprint); err != nil {
 		t.Fatal(err)
 	}
@@ -329,5 +335,26 @@ func TestDemoSharedDataDirectory(t *testing.T) {
 	}
 	if got.Status != api.StatusCompleted {
 		t.Errorf("the other process sees %s, want COMPLETED", got.Status)
+	}
+}
+
+// A demo on a directory that a plain `vigil serve` holds has no demo to join:
+// it says so instead of opening a console on another service's profiles.
+func TestDemoOnADirectoryServedByAnotherService(t *testing.T) {
+	dir := t.TempDir()
+	// Profiles left by an earlier demo on this directory point elsewhere.
+	stale, err := startDemo(context.Background(), dir, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.Close()
+	startServe(t, dir)
+	env, err := startDemo(context.Background(), dir, discardLogger())
+	if err == nil {
+		env.Close()
+		t.Fatal("vigil demo joined a service that is not its demo's")
+	}
+	if !errors.Is(err, server.ErrDataDirInUse) || !strings.Contains(err.Error(), "not a 'vigil demo'") {
+		t.Fatalf("demo on a directory vigil serve holds: %v", err)
 	}
 }

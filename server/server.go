@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -27,6 +28,10 @@ type Config struct {
 	Now func() time.Time
 	// HTTPClient delivers webhooks; nil means a client with a 10 s timeout.
 	HTTPClient *http.Client
+	// Lock is the caller's hold on DataDir (LockDataDir), for a caller that
+	// must keep the directory across more than one Open. Nil: Open takes the
+	// lock itself and Close releases it.
+	Lock *DataDirLock
 }
 
 // Server is the local service. It is safe for concurrent use.
@@ -43,6 +48,8 @@ type Server struct {
 
 	enclaveMu sync.Mutex // serializes creation of demo enclaves
 
+	ownLock *DataDirLock // taken by Open (Config.Lock nil), released by Close
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -58,13 +65,20 @@ func Open(cfg Config) (*Server, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if cfg.DataDir != "" {
+		if err := s.holdDataDir(cfg); err != nil {
+			return nil, err
+		}
+	}
 	db, err := openStore(ctx, cfg.DataDir)
 	if err != nil {
+		s.ownLock.Release()
 		return nil, err
 	}
 	s.db = db
 	if s.creds, err = loadServiceKeys(ctx, db); err != nil {
 		db.close()
+		s.ownLock.Release()
 		return nil, err
 	}
 	client := cfg.HTTPClient
@@ -73,9 +87,30 @@ func Open(cfg Config) (*Server, error) {
 	}
 	if s.hooks, err = openHooks(ctx, db, client, s.log); err != nil {
 		db.close()
+		s.ownLock.Release()
 		return nil, err
 	}
 	return s, nil
+}
+
+// holdDataDir takes cfg.DataDir's lock, or checks that cfg.Lock holds it.
+func (s *Server) holdDataDir(cfg Config) error {
+	if cfg.Lock == nil {
+		l, err := LockDataDir(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		s.ownLock = l
+		return nil
+	}
+	abs, err := filepath.Abs(cfg.DataDir)
+	if err != nil {
+		return fmt.Errorf("data directory %s: %w", cfg.DataDir, err)
+	}
+	if cfg.Lock.f == nil || cfg.Lock.dir != abs {
+		return fmt.Errorf("open %s: Config.Lock holds %s, not this data directory", abs, cfg.Lock.dir)
+	}
+	return nil
 }
 
 // Close stops webhook delivery (waiting briefly for deliveries in flight),
@@ -86,7 +121,7 @@ func (s *Server) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		err := s.hooks.close(ctx)
-		s.closeErr = errors.Join(err, s.db.close())
+		s.closeErr = errors.Join(err, s.db.close(), s.ownLock.Release())
 	})
 	return s.closeErr
 }

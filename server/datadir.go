@@ -1,0 +1,122 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// LockFile is the file in Config.DataDir whose lock marks the directory as
+// served by one process.
+const LockFile = "vigil.lock"
+
+// ErrDataDirInUse is returned by LockDataDir and Open when another process
+// holds the data directory.
+var ErrDataDirInUse = errors.New("data directory in use by another vigil process")
+
+// DataDirLock is this process's exclusive hold on a data directory.
+//
+// One service per data directory: every process keeps caches of keys, users,
+// policies and activities, emptied by its own writes only. A second process
+// serving the same database would go on accepting an API key the first one
+// deleted, and show votes and statuses from before the other's writes. So a
+// second service is refused, and a second console joins the first's service
+// (HolderURL). The operating system drops the lock when the process ends,
+// kill -9 included.
+type DataDirLock struct {
+	dir string
+	f   *os.File
+}
+
+// LockDataDir creates dir if needed and takes its lock, or returns an error
+// wrapping ErrDataDirInUse that names the holding process.
+func LockDataDir(dir string) (*DataDirLock, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("data directory %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	path := filepath.Join(abs, LockFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	switch err := lockFile(f); {
+	case errors.Is(err, errLockHeld):
+		f.Close()
+		holder := "another process"
+		switch pid, _ := readHolder(abs); {
+		case pid == os.Getpid():
+			holder = "this process already"
+		case pid > 0:
+			holder = "process " + strconv.Itoa(pid)
+		}
+		return nil, fmt.Errorf("%w: %s is served by %s; stop it, or give another data directory", ErrDataDirInUse, abs, holder)
+	case err != nil:
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	l := &DataDirLock{dir: abs, f: f}
+	if err := l.write(""); err != nil {
+		l.Release()
+		return nil, err
+	}
+	return l, nil
+}
+
+// Dir is the locked directory, as an absolute path.
+func (l *DataDirLock) Dir() string { return l.dir }
+
+// Serving records the URL this process serves the directory's service on, for
+// HolderURL.
+func (l *DataDirLock) Serving(url string) error { return l.write(url) }
+
+// Release drops the lock. The lock file stays: removing it could let two
+// processes lock two different files of the same name.
+func (l *DataDirLock) Release() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	err := l.f.Close() // closing drops the lock
+	l.f = nil
+	return err
+}
+
+// write records the holder in the lock file: "pid URL".
+func (l *DataDirLock) write(url string) error {
+	line := strconv.Itoa(os.Getpid())
+	if url != "" {
+		line += " " + url
+	}
+	if err := l.f.Truncate(0); err != nil {
+		return fmt.Errorf("write %s: %w", LockFile, err)
+	}
+	if _, err := l.f.WriteAt([]byte(line+"\n"), 0); err != nil {
+		return fmt.Errorf("write %s: %w", LockFile, err)
+	}
+	return nil
+}
+
+// HolderURL is the URL the process holding dir serves it on, as it recorded
+// (DataDirLock.Serving); "" when it recorded none or nothing holds dir.
+func HolderURL(dir string) string {
+	_, url := readHolder(dir)
+	return url
+}
+
+func readHolder(dir string) (pid int, url string) {
+	b, err := os.ReadFile(filepath.Join(dir, LockFile))
+	if err != nil {
+		return 0, ""
+	}
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	p, u, _ := strings.Cut(string(line), " ")
+	pid, _ = strconv.Atoi(p)
+	return pid, u
+}

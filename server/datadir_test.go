@@ -1,0 +1,79 @@
+package server
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Each service keeps caches that only its own writes empty: a second one on
+// the same data directory would accept a key the first deleted. Open refuses
+// it for as long as the first is open, and not a moment longer.
+func TestOneServicePerDataDirectory(t *testing.T) {
+	dir := t.TempDir()
+	first, err := Open(Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Open(Config{DataDir: dir})
+	if err == nil {
+		second.Close()
+		first.Close()
+		t.Fatal("a second service opened a data directory in use")
+	}
+	if !errors.Is(err, ErrDataDirInUse) || !strings.Contains(err.Error(), "this process") {
+		t.Fatalf("second Open: %v; want ErrDataDirInUse naming the holder", err)
+	}
+	// The same directory by another path is the same directory.
+	if _, err := Open(Config{DataDir: filepath.Join(dir, "..", filepath.Base(dir))}); !errors.Is(err, ErrDataDirInUse) {
+		t.Fatalf("Open by another path: %v; want ErrDataDirInUse", err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(Config{DataDir: dir})
+	if err != nil {
+		t.Fatalf("Open after the first service closed: %v", err)
+	}
+	again.Close()
+}
+
+// A caller that holds the lock across several Opens (the demo seeds, closes
+// and opens again) passes it in; a lock on another directory is refused.
+func TestOpenWithTheCallersLock(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	lock, err := LockDataDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Release()
+	if _, err := Open(Config{DataDir: other, Lock: lock}); err == nil || !strings.Contains(err.Error(), "not this data directory") {
+		t.Fatalf("Open of %s with the lock of %s: %v", other, dir, err)
+	}
+	for range 2 {
+		srv, err := Open(Config{DataDir: dir, Lock: lock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := srv.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Closing the service left the caller's lock held.
+	if _, err := Open(Config{DataDir: dir}); !errors.Is(err, ErrDataDirInUse) {
+		t.Fatalf("Open without the lock while the caller holds it: %v", err)
+	}
+	if err := lock.Serving("http://127.0.0.1:8420"); err != nil {
+		t.Fatal(err)
+	}
+	if got := HolderURL(dir); got != "http://127.0.0.1:8420" {
+		t.Fatalf("HolderURL = %q", got)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, LockFile))
+	if err != nil || !strings.HasPrefix(string(b), strconv.Itoa(os.Getpid())+" ") {
+		t.Fatalf("lock file %q %v; want this process's pid first", b, err)
+	}
+}
