@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigil-console/vigil/screens"
 	"github.com/vigil-console/vigil/server"
 )
 
@@ -58,11 +59,35 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	root, err := consoleModel(p, *readOnly, c.getenv, logger)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop() // before env.Close: the listener stops first
+	feed, err := env.webhookFeed(ctx, logger)
+	if err != nil {
+		return err
+	}
+	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, feed)
 	if err != nil {
 		return err
 	}
 	return runProgram(ctx, c, root, logger)
+}
+
+// webhookFeed receives the demo organization's webhook deliveries for the
+// Webhooks screen: a listener on a random 127.0.0.1 port, which the
+// organization's webhook points at until the demo ends. A demo that joined
+// another's service has none: deliveries go to that demo.
+func (d *demoEnv) webhookFeed(ctx context.Context, logger *slog.Logger) (*screens.WebhookFeed, error) {
+	if d.srv == nil {
+		return nil, nil
+	}
+	feed, err := consoleWebhookFeed(ctx, Profile{Name: "demo", BaseURL: d.baseURL, WebhookListen: "127.0.0.1:0"}, logger)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	if d.restoreWebhook, err = server.PointDemoWebhook(ctx, d.srv, "http://"+feed.Addr+"/"); err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	return feed, nil
 }
 
 // demoEnv is a local service running in this process on a seeded data
@@ -76,8 +101,10 @@ type demoEnv struct {
 	lock       *server.DataDirLock
 	info       *server.DemoInfo // nil when joined
 	srv        *server.Server   // nil when joined
-	httpSrvs   []*http.Server
-	conns      freshConns
+	// restoreWebhook puts back the organization's webhook URL (webhookFeed).
+	restoreWebhook func(context.Context) error
+	httpSrvs       []*http.Server
+	conns          freshConns
 }
 
 // freshConns tracks connections on which no request has started yet. The
@@ -221,6 +248,9 @@ func (d *demoEnv) Close() error {
 	d.conns.closeAll()
 	for _, hs := range d.httpSrvs {
 		errs = append(errs, hs.Shutdown(ctx))
+	}
+	if d.restoreWebhook != nil {
+		errs = append(errs, d.restoreWebhook(ctx))
 	}
 	if d.srv != nil {
 		errs = append(errs, d.srv.Close())

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -356,5 +357,84 @@ func TestDemoOnADirectoryServedByAnotherService(t *testing.T) {
 	}
 	if !errors.Is(err, server.ErrDataDirInUse) || !strings.Contains(err.Error(), "not a 'vigil demo'") {
 		t.Fatalf("demo on a directory vigil serve holds: %v", err)
+	}
+}
+
+// The demo receives its organization's webhook deliveries for the Webhooks
+// screen: an approval that completes an activity arrives verified, and the
+// demo's end leaves the organization's webhook as it found it.
+func TestDemoReceivesItsWebhookDeliveries(t *testing.T) {
+	dir := t.TempDir()
+	env, err := startDemo(context.Background(), dir, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	feed, err := env.webhookFeed(ctx, discardLogger())
+	if err != nil || feed == nil {
+		t.Fatalf("webhook feed: %v %v", feed, err)
+	}
+	c := proc{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+	p, err := loadProfile(c, env.configPath, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := profileStamper(p, c.getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice, err := api.NewClient(p.BaseURL, p.OrganizationID, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	webhookOf := func() (string, bool) {
+		cfg, err := alice.GetOrganizationConfigs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range cfg.Features {
+			if f.Name == api.FeatureWebhook {
+				return f.Value, true
+			}
+		}
+		return "", false
+	}
+	if url, _ := webhookOf(); url != "http://"+feed.Addr+"/" {
+		t.Fatalf("the organization's webhook is %q, want the demo's listener http://%s/", url, feed.Addr)
+	}
+	pending, err := alice.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}, Types: []string{api.TypeSetOrganizationFeature}})
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("pending feature activity: %v %v", pending, err)
+	}
+	done, err := alice.ApproveActivity(ctx, pending[0].Fingerprint)
+	if err != nil || done.Status != api.StatusCompleted {
+		t.Fatalf("approve: %v %v", done, err)
+	}
+	select {
+	case d := <-feed.Deliveries:
+		if !d.Verified || d.ActivityID != done.ID || d.Status != api.StatusCompleted {
+			t.Fatalf("delivery %+v; want a verified one for %s, COMPLETED", d, done.ID)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no webhook delivery within 10 s of the approval")
+	}
+	// The demo seeded no webhook: after it, there is none again.
+	stop()
+	if err := env.Close(); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.Open(server.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer func() { hs.Close(); srv.Close() }()
+	if alice, err = api.NewClient(hs.URL, p.OrganizationID, st); err != nil {
+		t.Fatal(err)
+	}
+	if url, ok := webhookOf(); ok {
+		t.Fatalf("after the demo, the organization's webhook is still %q", url)
 	}
 }

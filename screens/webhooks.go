@@ -253,7 +253,11 @@ func (w *Webhooks) View() string {
 	if w.feed != nil {
 		where = "listening on " + ui.Clean(w.feed.Addr)
 	}
-	head := th.Title.Render("Webhooks") + th.Muted.Render(fmt.Sprintf("  %s, %d deliveries", where, len(w.items)))
+	count := fmt.Sprintf("%d deliveries", len(w.items))
+	if len(w.items) == 1 {
+		count = "1 delivery"
+	}
+	head := th.Title.Render("Webhooks") + th.Muted.Render("  "+where+", "+count)
 	return ansi.Truncate(head, w.width, "…") + "\n" + w.list.View()
 }
 
