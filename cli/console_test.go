@@ -301,25 +301,9 @@ func TestDemoSharedDataDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer second.Close()
-	c := proc{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
-	client := func(env *demoEnv, who string) *api.Client {
-		p, err := loadProfile(c, env.configPath, who)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.BaseURL = env.baseURL // the service this terminal's demo talks to
-		st, err := profileStamper(p, c.getenv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cl, err := api.NewClient(p.BaseURL, p.OrganizationID, st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cl
-	}
 	ctx := context.Background()
-	carol, alice := client(first, "carol"), client(second, "alice")
+	// Each through the service its own terminal's demo talks to.
+	carol, alice := demoClient(t, first, "carol", first.baseURL), demoClient(t, second, "alice", second.baseURL)
 	pending, err := carol.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}, Types: []string{api.TypeSetOrganizationFeature}})
 	if err != nil || len(pending) != 1 {
 		t.Fatalf("pending feature activity: %v %v", pending, err)
@@ -376,19 +360,7 @@ func TestDemoReceivesItsWebhookDeliveries(t *testing.T) {
 	if err != nil || feed == nil {
 		t.Fatalf("webhook feed: %v %v", feed, err)
 	}
-	c := proc{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
-	p, err := loadProfile(c, env.configPath, "alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := profileStamper(p, c.getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	alice, err := api.NewClient(p.BaseURL, p.OrganizationID, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	alice := demoClient(t, env, "alice", env.baseURL)
 	webhookOf := func() (string, bool) {
 		cfg, err := alice.GetOrganizationConfigs(context.Background())
 		if err != nil {
@@ -431,10 +403,28 @@ func TestDemoReceivesItsWebhookDeliveries(t *testing.T) {
 	}
 	hs := httptest.NewServer(srv.Handler())
 	defer func() { hs.Close(); srv.Close() }()
-	if alice, err = api.NewClient(hs.URL, p.OrganizationID, st); err != nil {
-		t.Fatal(err)
-	}
+	alice = demoClient(t, env, "alice", hs.URL)
 	if url, ok := webhookOf(); ok {
 		t.Fatalf("after the demo, the organization's webhook is still %q", url)
 	}
+}
+
+// demoClient is the client of demo member who (profile and key from the
+// demo's config.toml) for the service at baseURL.
+func demoClient(t *testing.T, env *demoEnv, who, baseURL string) *api.Client {
+	t.Helper()
+	c := proc{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+	p, err := loadProfile(c, env.configPath, who)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := profileStamper(p, c.getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := api.NewClient(baseURL, p.OrganizationID, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cl
 }
