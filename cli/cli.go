@@ -177,7 +177,7 @@ Usage:
   vigil request --path P (--body JSON | --body-file F)  send a raw stamped request (or --stamp-only)
   vigil activity list|get|approve|reject|wait|evaluations|proofs
                                                         activities and votes
-  vigil policy list|get|create|check                    policies
+  vigil policy list|get|create|check|simulate           policies (simulate: a draft against an activity)
   vigil mfa list|get|create|status                      MFA policies
   vigil feature list|set                                organization features
   vigil user list|get                                   users
