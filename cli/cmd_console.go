@@ -68,7 +68,7 @@ func cmdConsole(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, feed)
+	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, consoleWebhooks{feed: feed})
 	if err != nil {
 		return err
 	}
@@ -78,12 +78,18 @@ func cmdConsole(ctx context.Context, c proc, args []string) error {
 // consoleModel builds the console for a profile: its stamper, client, read-only
 // wrapper and theme.
 func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger) (*screens.Root, error) {
-	return consoleModelWith(p, readOnly, getenv, logger, nil)
+	return consoleModelWith(p, readOnly, getenv, logger, consoleWebhooks{})
 }
 
-// consoleModelWith is consoleModel with the deliveries of the console's
-// webhook listener (nil: none) for the Webhooks screen.
-func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger, feed *screens.WebhookFeed) (*screens.Root, error) {
+// consoleWebhooks is what the Webhooks screen shows: the deliveries of the
+// console's listener, or (feed nil) why it has none ("" = the default advice).
+type consoleWebhooks struct {
+	feed    *screens.WebhookFeed
+	noneWhy string
+}
+
+// consoleModelWith is consoleModel with the console's webhook listener.
+func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger, hooks consoleWebhooks) (*screens.Root, error) {
 	if _, ok := theme.AccentColor(p.Color); p.Color != "" && !ok {
 		return nil, fmt.Errorf("profile %q: color %q is not a colour: use a name (red, green, yellow, blue, magenta, cyan, orange, purple, pink), an ANSI number 0-255 or #rrggbb", p.Name, p.Color)
 	}
@@ -137,7 +143,8 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 		SavedFilters:        filters,
 		KeyKind:             stamperKindLabel(stamper),
 		LoginKit:            loginKit,
-		Webhooks:            feed,
+		Webhooks:            hooks.feed,
+		NoWebhooksHint:      hooks.noneWhy,
 		AuthProxyURL:        p.AuthProxyURL,
 		TLSFetcherPublicKey: p.TLSFetcherPublicKey,
 		PublicKey:           stamperPublicKey(stamper),

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vigil-console/vigil/screens"
 	"github.com/vigil-console/vigil/server"
 )
 
@@ -61,33 +60,33 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop() // before env.Close: the listener stops first
-	feed, err := env.webhookFeed(ctx, logger)
+	hooks, err := env.webhooks(ctx, logger)
 	if err != nil {
 		return err
 	}
-	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, feed)
+	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, hooks)
 	if err != nil {
 		return err
 	}
 	return runProgram(ctx, c, root, logger)
 }
 
-// webhookFeed receives the demo organization's webhook deliveries for the
+// webhooks receives the demo organization's webhook deliveries for the
 // Webhooks screen: a listener on a random 127.0.0.1 port, which the
 // organization's webhook points at until the demo ends. A demo that joined
 // another's service has none: deliveries go to that demo.
-func (d *demoEnv) webhookFeed(ctx context.Context, logger *slog.Logger) (*screens.WebhookFeed, error) {
+func (d *demoEnv) webhooks(ctx context.Context, logger *slog.Logger) (consoleWebhooks, error) {
 	if d.srv == nil {
-		return nil, nil
+		return consoleWebhooks{noneWhy: "no webhook listener here: this demo joined the service of the first 'vigil demo' on " + d.dir + ", which receives the deliveries"}, nil
 	}
 	feed, err := consoleWebhookFeed(ctx, Profile{Name: "demo", BaseURL: d.baseURL, WebhookListen: "127.0.0.1:0"}, logger)
 	if err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
+		return consoleWebhooks{}, fmt.Errorf("demo: %w", err)
 	}
 	if d.restoreWebhook, err = server.PointDemoWebhook(ctx, d.srv, "http://"+feed.Addr+"/"); err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
+		return consoleWebhooks{}, fmt.Errorf("demo: %w", err)
 	}
-	return feed, nil
+	return consoleWebhooks{feed: feed}, nil
 }
 
 // demoEnv is a local service running in this process on a seeded data

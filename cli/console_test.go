@@ -321,6 +321,10 @@ func TestDemoSharedDataDirectory(t *testing.T) {
 	if got.Status != api.StatusCompleted {
 		t.Errorf("the other process sees %s, want COMPLETED", got.Status)
 	}
+	// The first demo receives the webhook deliveries; the second says so.
+	if hooks, err := second.webhooks(ctx, discardLogger()); err != nil || hooks.feed != nil || !strings.Contains(hooks.noneWhy, "first 'vigil demo'") {
+		t.Errorf("the joined demo's webhooks: %+v %v", hooks, err)
+	}
 }
 
 // A demo on a directory that a plain `vigil serve` holds has no demo to join:
@@ -356,7 +360,8 @@ func TestDemoReceivesItsWebhookDeliveries(t *testing.T) {
 	defer env.Close()
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	feed, err := env.webhookFeed(ctx, discardLogger())
+	hooks, err := env.webhooks(ctx, discardLogger())
+	feed := hooks.feed
 	if err != nil || feed == nil {
 		t.Fatalf("webhook feed: %v %v", feed, err)
 	}

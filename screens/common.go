@@ -156,6 +156,9 @@ type Common struct {
 	AuthProxyURL string
 	// Webhooks is the console's webhook listener; nil when it runs none.
 	Webhooks *WebhookFeed
+	// NoWebhooksHint replaces the Webhooks screen's advice when there is no
+	// listener ("" = set webhook_listen in the profile).
+	NoWebhooksHint string
 	// TLSFetcherPublicKey (hex) is the key OAuth2 client secrets are encrypted
 	// to before they are sent; "" = the real service's published key.
 	TLSFetcherPublicKey string

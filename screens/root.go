@@ -107,8 +107,10 @@ type Options struct {
 	// LoginKit and AuthProxyURL: the profile's auth proxy (see Common.LoginKit).
 	LoginKit     LoginKitSource
 	AuthProxyURL string
-	// Webhooks feeds the Webhooks screen (see Common.Webhooks).
-	Webhooks *WebhookFeed
+	// Webhooks feeds the Webhooks screen (see Common.Webhooks), else
+	// NoWebhooksHint says why there is no listener.
+	Webhooks       *WebhookFeed
+	NoWebhooksHint string
 	// PublicKey is the stamping key's public key (hex), "" when unknown.
 	PublicKey string
 	// KeyKind says in the status bar how the stamping key is held ("file key",
@@ -153,7 +155,7 @@ func NewRoot(o Options) *Root {
 	}
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
-		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks,
+		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks, NoWebhooksHint: o.NoWebhooksHint,
 		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick

@@ -69,6 +69,9 @@ func NewWebhooks(c *Common) *Webhooks {
 	w.list.Table.Empty = "no deliveries yet"
 	if w.feed == nil {
 		w.list.Table.Empty = "no webhook listener: set webhook_listen = \"HOST:PORT\" in the profile"
+		if c.NoWebhooksHint != "" {
+			w.list.Table.Empty = c.NoWebhooksHint
+		}
 	}
 	w.syncKeys()
 	return w

@@ -64,6 +64,17 @@ func TestWebhooksScreenWithoutListener(t *testing.T) {
 	if out := ansi.Strip(h.root.Render()); !strings.Contains(out, "set webhook_listen") {
 		t.Errorf("no listener:\n%s", out)
 	}
+	// A console whose deliveries go elsewhere says where instead.
+	fake := &fakeClient{activities: sampleActivities()}
+	r := NewRoot(Options{Reader: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+		Now: func() time.Time { return testNow }, Static: true, NoWebhooksHint: "deliveries go to the first demo",
+		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
+	h = &harness{t: t, root: r, fake: fake}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.key("@Webhooks")
+	if out := ansi.Strip(h.root.Render()); !strings.Contains(out, "deliveries go to the first demo") || strings.Contains(out, "webhook_listen") {
+		t.Errorf("no listener, with a hint:\n%s", out)
+	}
 }
 
 // Goldens of the Webhooks screen with deliveries, one verified and one refused,
