@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -17,8 +16,11 @@ import (
 // Webhooks screen on a new port at every start; outside the demo the webhook
 // is a feature only the root quorum sets.
 func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore func(context.Context) error, err error) {
-	if u, err := url.Parse(target); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("demo webhook: %q is not an absolute http(s) URL", target)
+	if target == "" {
+		return nil, errors.New("demo webhook: no URL; give the listener's absolute http(s) URL")
+	}
+	if err := api.CheckFeatureValue(api.FeatureWebhook, target); err != nil {
+		return nil, fmt.Errorf("demo webhook: %w", err)
 	}
 	info, _, err := s.loadDemo(ctx)
 	if err != nil {
