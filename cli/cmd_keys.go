@@ -28,7 +28,8 @@ Commands:
   import   --scheme S [--file F] [--dir DIR] NAME               store an existing private key (hex; stdin without --file)
 
 Keys live in DIR (default $XDG_CONFIG_HOME/vigil/keys, or ~/.config/vigil/keys)
-as NAME.private (mode 0600), NAME.public and NAME.scheme. A key held by the
+as NAME.private (mode 0600), NAME.public and NAME.scheme, and NAME.expires for a
+key from 'vigil login oauth'. A key held by the
 ssh-agent at SSH_AUTH_SOCK (a hardware token or Secure Enclave behind it
 included) is named ssh-agent:SHA256:… wherever a key name is taken
 (docs/keys.md).
@@ -92,7 +93,7 @@ Examples:
 
 func keysGenerate(c proc, args []string) error {
 	fs := newFlagSet("keys generate", keysGenerateUsage)
-	scheme := fs.String("scheme", "p256", "")
+	scheme := fs.String("scheme", "p256", "signature `SCHEME`: p256, secp256k1 or ed25519")
 	dir := keysDirFlag(c, fs)
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
@@ -159,7 +160,7 @@ Examples:
 func keysList(c proc, args []string) error {
 	fs := newFlagSet("keys list", keysListUsage)
 	dir := keysDirFlag(c, fs)
-	fromAgent := fs.Bool("agent", false, "")
+	fromAgent := fs.Bool("agent", false, "list the ssh-agent's keys instead (SSH_AUTH_SOCK)")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -265,8 +266,8 @@ const maxImportLen = 4096
 
 func keysImport(c proc, args []string) error {
 	fs := newFlagSet("keys import", keysImportUsage)
-	scheme := fs.String("scheme", "", "")
-	file := fs.String("file", "", "")
+	scheme := fs.String("scheme", "", "the key's signature `SCHEME`: p256, secp256k1 or ed25519 (required)")
+	file := fs.String("file", "", "read the private key (hex) from `FILE` (default: standard input)")
 	dir := keysDirFlag(c, fs)
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {

@@ -84,10 +84,6 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	store := keysStore(c, p.KeysDir)
-	if _, err := store.Info(*name); err == nil {
-		return usagef("login oauth: a key named %q already exists in %s; choose another --name or remove it ('vigil keys show %s')", *name, store.Dir, *name)
-	}
 	raw, from, err := readInput(c, *tokenPath, maxProviderToken)
 	if err != nil {
 		return usagef("login oauth: --provider-token %s: %v", from, err)
@@ -99,6 +95,15 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 	if token == "" {
 		return usagef("login oauth: %s is empty; it should hold the OIDC token", from)
 	}
+
+	// The service makes the key once: the name is claimed, and the keys
+	// directory shown writable, before anything is sent.
+	store := keysStore(c, p.KeysDir)
+	slot, err := store.Reserve(*name)
+	if err != nil {
+		return usagef("login oauth: --name %s: %v", *name, err)
+	}
+	defer slot.Cancel()
 
 	target, err := ecdh.P256().GenerateKey(rand.Reader)
 	if err != nil {
@@ -124,10 +129,12 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return fmt.Errorf("login oauth: open the credential bundle of activity %s: %w", act.ID, err)
 	}
-	privHex := hex.EncodeToString(priv)
+	key, err := keys.ParsePrivateHex(keys.SchemeP256, hex.EncodeToString(priv))
 	clear(priv)
-	key, err := store.ImportExpiring(*name, keys.SchemeP256, privHex, expires)
 	if err != nil {
+		return fmt.Errorf("login oauth: the credential bundle of activity %s: %w", act.ID, err)
+	}
+	if err := slot.Save(key, expires); err != nil {
 		return fmt.Errorf("login oauth: save the new key (API key %s): %w", res.APIKeyID, err)
 	}
 	check, err := api.NewClient(p.BaseURL, p.OrganizationID, key, api.WithUserAgent("vigil/"+version))

@@ -98,6 +98,26 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 	wantExit(t, "login with a forged token", code, 1, out, errOut)
 	code, out, errOut = e.run("", "login", "oauth", "--name", "x")
 	wantExit(t, "login without a token", code, 2, out, errOut)
+	if _, err := os.Stat(filepath.Join(e.demo.KeysDir, "forged.private")); err == nil {
+		t.Error("a failed login left the name it claimed taken")
+	}
+	// A stray file of a key by that name (no .private) takes the name too:
+	// the service makes the key once, and vigil could not save it.
+	before := oauthActivities(t, e)
+	for _, stray := range []string{"stray.public", "stray.expires"} {
+		path := filepath.Join(e.demo.KeysDir, stray)
+		os.WriteFile(path, []byte("left over\n"), 0o600)
+		token3, _ := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
+		code, out, errOut = e.run(token3, "login", "oauth", "--provider-token", "-", "--name", "stray")
+		wantExit(t, "login over "+stray, code, 2, out, errOut)
+		if !strings.Contains(errOut, path) {
+			t.Errorf("login over %s: %s", stray, errOut)
+		}
+		os.Remove(path)
+	}
+	if after := oauthActivities(t, e); after != before {
+		t.Errorf("a refused login was sent: %d oauth activities, then %d", before, after)
+	}
 
 	// The bundle as the service sent it: find the oauth activities.
 	acts, err := e.client("alice").ListActivities(ctx, api.ListActivitiesOptions{})
@@ -125,4 +145,13 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 			}
 		}
 	}
+}
+
+func oauthActivities(t *testing.T, e *verbEnv) int {
+	t.Helper()
+	acts, err := e.client("alice").ListActivities(context.Background(), api.ListActivitiesOptions{Types: []string{api.TypeOauth}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(acts)
 }

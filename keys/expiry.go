@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"time"
 )
 
@@ -16,29 +15,6 @@ var ErrKeyExpired = errors.New("key expired")
 func (s Store) expiryPath(name string) string {
 	priv, _, _ := s.Paths(name)
 	return priv[:len(priv)-len(".private")] + ".expires"
-}
-
-// ImportExpiring saves a private key like Import and records when the service
-// stops accepting it.
-func (s Store) ImportExpiring(name, scheme, hexKey string, expires time.Time) (*Key, error) {
-	if err := ValidateName(name); err != nil {
-		return nil, err
-	}
-	if _, err := os.Lstat(s.expiryPath(name)); err == nil {
-		return nil, fmt.Errorf("key %q already exists (%s); choose another name or remove its files first", name, s.expiryPath(name))
-	}
-	k, err := s.Import(name, scheme, hexKey)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(s.expiryPath(name), []byte(expires.UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil {
-		priv, pub, sch := s.Paths(name)
-		os.Remove(priv)
-		os.Remove(pub)
-		os.Remove(sch)
-		return nil, fmt.Errorf("save key %q: record its expiry: %w", name, err)
-	}
-	return k, nil
 }
 
 // Expiry is when key name stops being accepted; zero for a key without one.

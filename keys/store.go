@@ -103,26 +103,61 @@ func (s Store) Import(name, scheme, hexKey string) (*Key, error) {
 }
 
 func (s Store) save(name string, k *Key) error {
+	r, err := s.Reserve(name)
+	if err != nil {
+		return err
+	}
+	return r.Save(k, time.Time{})
+}
+
+// A Reservation holds a key's name before the key exists: its .private file is
+// created empty (O_EXCL, mode 0600), so that an OAuth login, whose key the
+// service makes only once, knows before it submits that the key can be saved
+// and that no other key takes the name meanwhile.
+type Reservation struct {
+	store Store
+	name  string
+	f     *os.File // the empty .private file; nil once saved or cancelled
+}
+
+// Reserve claims name in the store: the directory exists and is writable, and
+// no file of a key by that name (.private, .public, .scheme, .expires) exists.
+func (s Store) Reserve(name string) (*Reservation, error) {
+	if err := ValidateName(name); err != nil {
+		return nil, err
+	}
 	if s.Dir == "" {
-		return errors.New("keys directory is not set")
+		return nil, errors.New("keys directory is not set")
 	}
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return fmt.Errorf("create keys directory: %w", err)
+		return nil, fmt.Errorf("create keys directory: %w", err)
 	}
 	priv, pub, sch := s.Paths(name)
-	for _, p := range []string{priv, pub, sch} {
+	for _, p := range []string{priv, pub, sch, s.expiryPath(name)} {
 		if _, err := os.Lstat(p); err == nil {
-			return fmt.Errorf("key %q already exists (%s); choose another name or remove its files first", name, p)
+			return nil, fmt.Errorf("key %q already exists (%s); choose another name or remove its files first", name, p)
 		}
 	}
 	// O_EXCL closes the race between the check above and the write.
 	f, err := os.OpenFile(priv, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("key %q already exists (%s); choose another name or remove its files first", name, priv)
+			return nil, fmt.Errorf("key %q already exists (%s); choose another name or remove its files first", name, priv)
 		}
-		return fmt.Errorf("write %s: %w", priv, err)
+		return nil, fmt.Errorf("write %s: %w", priv, err)
 	}
+	return &Reservation{store: s, name: name, f: f}, nil
+}
+
+// Save writes k under the reserved name, and its expiry unless expires is
+// zero. On failure it removes what it wrote, the reservation included.
+func (r *Reservation) Save(k *Key, expires time.Time) error {
+	if r.f == nil {
+		return fmt.Errorf("save key %q: the reservation was already used", r.name)
+	}
+	f := r.f
+	r.f = nil
+	priv, pub, sch := r.store.Paths(r.name)
 	_, werr := f.WriteString(k.PrivateKeyHex() + "\n")
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
@@ -133,13 +168,28 @@ func (s Store) save(name string, k *Key) error {
 	if werr == nil {
 		werr = os.WriteFile(sch, []byte(k.Scheme()+"\n"), 0o644)
 	}
+	if werr == nil && !expires.IsZero() {
+		werr = os.WriteFile(r.store.expiryPath(r.name), []byte(expires.UTC().Format(time.RFC3339)+"\n"), 0o600)
+	}
 	if werr != nil {
-		os.Remove(priv)
-		os.Remove(pub)
-		os.Remove(sch)
-		return fmt.Errorf("save key %q: %w", name, werr)
+		for _, p := range []string{priv, pub, sch, r.store.expiryPath(r.name)} {
+			os.Remove(p)
+		}
+		return fmt.Errorf("save key %q: %w", r.name, werr)
 	}
 	return nil
+}
+
+// Cancel gives the name back (removes the empty .private file); after Save it
+// does nothing.
+func (r *Reservation) Cancel() {
+	if r.f == nil {
+		return
+	}
+	priv, _, _ := r.store.Paths(r.name)
+	r.f.Close()
+	os.Remove(priv)
+	r.f = nil
 }
 
 // Load reads the key stored as name. A private key file that group or others

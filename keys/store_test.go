@@ -2,6 +2,7 @@ package keys
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,14 +166,23 @@ func TestDefaultDir(t *testing.T) {
 	}
 }
 
-func TestImportExpiringRecordsAndEnforcesExpiry(t *testing.T) {
+// saveExpiring saves k as name through a reservation, as an OAuth login does.
+func saveExpiring(s Store, name string, k *Key, expires time.Time) error {
+	r, err := s.Reserve(name)
+	if err != nil {
+		return err
+	}
+	return r.Save(k, expires)
+}
+
+func TestSavedExpiryIsRecordedAndEnforced(t *testing.T) {
 	s := Store{Dir: t.TempDir()}
 	k, err := Generate(SchemeP256)
 	if err != nil {
 		t.Fatal(err)
 	}
 	later := time.Now().Add(time.Hour).Truncate(time.Second)
-	if _, err := s.ImportExpiring("live", SchemeP256, k.PrivateKeyHex(), later); err != nil {
+	if err := saveExpiring(s, "live", k, later); err != nil {
 		t.Fatal(err)
 	}
 	info, err := s.Info("live")
@@ -182,10 +192,10 @@ func TestImportExpiringRecordsAndEnforcesExpiry(t *testing.T) {
 	if _, err := s.Load("live"); err != nil {
 		t.Fatalf("a key before its expiry: %v", err)
 	}
-	if _, err := s.ImportExpiring("live", SchemeP256, k.PrivateKeyHex(), later); err == nil {
-		t.Fatal("ImportExpiring overwrote a key")
+	if err := saveExpiring(s, "live", k, later); err == nil {
+		t.Fatal("a reservation overwrote a key")
 	}
-	if _, err := s.ImportExpiring("gone", SchemeP256, k.PrivateKeyHex(), time.Now().Add(-time.Second)); err != nil {
+	if err := saveExpiring(s, "gone", k, time.Now().Add(-time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	_, err = s.Load("gone")
@@ -201,5 +211,62 @@ func TestImportExpiringRecordsAndEnforcesExpiry(t *testing.T) {
 	}
 	if info, _ := s.Info("plain"); !info.Expires.IsZero() || plain.Expires.IsZero() {
 		t.Fatalf("expiry of a generated key: %v", info.Expires)
+	}
+}
+
+// A name any of whose files is left over is taken: a new key must not inherit
+// an old key's expiry or public half.
+func TestLeftoverFilesTakeTheName(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	for _, ext := range []string{".private", ".public", ".scheme", ".expires"} {
+		path := filepath.Join(s.Dir, "old"+ext)
+		if err := os.WriteFile(path, []byte("2020-01-01T00:00:00Z\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Generate("old", SchemeP256); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("generate over a leftover %s: %v", ext, err)
+		}
+		if _, err := s.Import("old", SchemeP256, strings.Repeat("11", 32)); err == nil {
+			t.Errorf("import over a leftover %s succeeded", ext)
+		}
+		os.Remove(path)
+	}
+	if _, err := s.Generate("old", SchemeP256); err != nil {
+		t.Fatalf("generate once the leftovers are gone: %v", err)
+	}
+	if info, err := s.Info("old"); err != nil || !info.Expires.IsZero() {
+		t.Errorf("the new key: %+v, %v", info, err)
+	}
+}
+
+// A reservation holds the name until it is saved or cancelled.
+func TestReservationHoldsTheName(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	r, err := s.Reserve("login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Generate("login", SchemeP256); err == nil {
+		t.Error("generate took a reserved name")
+	}
+	r.Cancel()
+	if _, err := os.Stat(filepath.Join(s.Dir, "login.private")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("cancel left the reservation: %v", err)
+	}
+	r, err = s.Reserve("login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := Generate(SchemeP256)
+	if err := r.Save(k, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	r.Cancel() // after Save: nothing
+	got, err := s.Load("login")
+	if err != nil || got.PublicKeyHex() != k.PublicKeyHex() {
+		t.Fatalf("load the saved key: %v", err)
+	}
+	if err := r.Save(k, time.Time{}); err == nil {
+		t.Error("a reservation saved twice")
 	}
 }
