@@ -205,12 +205,6 @@ func allOperations() []opCase {
 		q(QueryGetPolicy, `{"policy":{"policyId":"p-1"}}`,
 			func(ctx context.Context, c *Client) (any, error) { return c.GetPolicy(ctx, "p-1") },
 			func(v any) bool { return v.(*Policy).PolicyID == "p-1" }),
-		q(QueryListMfaPolicies, `{"mfaPolicies":[{"mfaPolicyId":"m-1","order":2,"requiredAuthenticationMethods":[{"any":[{"type":"AUTHENTICATION_TYPE_PASSKEY"}]}]}]}`,
-			func(ctx context.Context, c *Client) (any, error) { return c.ListMfaPolicies(ctx, "u-1") },
-			func(v any) bool {
-				m := v.([]MfaPolicy)
-				return len(m) == 1 && m[0].Order == 2 && m[0].RequiredAuthenticationMethods[0].Any[0].Type == AuthPasskey
-			}),
 		q(QueryGetMfaPolicies, `{"mfaPolicies":[{"mfaPolicyId":"m-1","mfaPolicyName":"passkey","condition":"true","order":0,"requiredAuthenticationMethods":[{"any":[{"type":"AUTHENTICATION_TYPE_PASSKEY"}]}]}]}`,
 			func(ctx context.Context, c *Client) (any, error) { return c.GetMfaPolicies(ctx, "u-1") },
 			func(v any) bool { m := v.([]MfaPolicy); return len(m) == 1 && m[0].MfaPolicyName == "passkey" }),

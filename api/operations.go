@@ -94,7 +94,7 @@ const (
 	QueryGetActivity                = "get_activity"
 	QueryListPolicies               = "list_policies"
 	QueryGetPolicy                  = "get_policy"
-	QueryListMfaPolicies            = "list_mfa_policies" // vigil's name, kept as an alias of get_mfa_policies that may list every user's
+	QueryListMfaPolicies            = "list_mfa_policies" // the local service's earlier name, kept as an alias of get_mfa_policies that may list every user's; the service has no such query
 	QueryGetMfaPolicies             = "get_mfa_policies"
 	QueryGetMfaPolicy               = "get_mfa_policy"
 	QueryGetMfaStatus               = "get_mfa_status"
@@ -105,11 +105,12 @@ const (
 	QueryGetBootProof               = "get_boot_proof"
 )
 
-// QueryOperations lists every query path segment.
+// QueryOperations lists every query path segment of the service (not
+// QueryListMfaPolicies, the local service's alias).
 func QueryOperations() []string {
 	return []string{QueryGetAPIKey, QueryGetLatestBootProof, QueryGetPolicyEvaluations,
 		QueryListAppProofs, QueryGetOnrampTransactionStatus, QueryListActivities,
-		QueryGetActivity, QueryListPolicies, QueryGetPolicy, QueryListMfaPolicies,
+		QueryGetActivity, QueryListPolicies, QueryGetPolicy,
 		QueryGetMfaPolicies, QueryGetMfaPolicy, QueryGetMfaStatus,
 		QueryWhoami, QueryGetOrganizationConfigs, QueryListUsers, QueryGetUser,
 		QueryGetBootProof}

@@ -194,15 +194,6 @@ func (c *Client) GetPolicy(ctx context.Context, policyID string) (*Policy, error
 	return &r.Policy, nil
 }
 
-// ListMfaPolicies lists MFA policies, of one user when userID is not empty.
-func (c *Client) ListMfaPolicies(ctx context.Context, userID string) ([]MfaPolicy, error) {
-	var r ListMfaPoliciesResponse
-	if err := c.query(ctx, QueryListMfaPolicies, ListMfaPoliciesRequest{OrganizationID: c.org, UserID: userID}, &r); err != nil {
-		return nil, err
-	}
-	return r.MfaPolicies, nil
-}
-
 // GetMfaPolicies lists one user's MFA policies, in evaluation order.
 func (c *Client) GetMfaPolicies(ctx context.Context, userID string) ([]MfaPolicy, error) {
 	if err := requireArg(QueryGetMfaPolicies, "userId", userID); err != nil {

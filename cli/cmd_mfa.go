@@ -35,7 +35,9 @@ func cmdMfa(ctx context.Context, c proc, args []string) error {
 
 const mfaListUsage = `Usage: vigil mfa list [--user ID] [--json]
 
-Lists the MFA policies of the organization, or of one user, in evaluation order.
+Lists one user's MFA policies in evaluation order (get_mfa_policies), or, without
+--user, every user's, one user after another. --json prints the service's reply,
+so it needs --user: the service answers for one user at a time.
 
 Examples:
   vigil mfa list
@@ -50,10 +52,13 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 		name: "mfa list", usage: mfaListUsage,
 		flags: func(fs *flag.FlagSet) { fs.StringVar(&user, "user", "", "only the MFA policies of user `ID`") },
 		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
-			return client.QueryRaw(ctx, api.QueryListMfaPolicies, api.ListMfaPoliciesRequest{OrganizationID: client.OrganizationID(), UserID: user})
+			if user == "" {
+				return nil, usagef("--json needs --user ID: the service lists one user's MFA policies per request (get_mfa_policies); 'vigil user list' shows the ids")
+			}
+			return client.QueryRaw(ctx, api.QueryGetMfaPolicies, api.GetMfaPoliciesRequest{OrganizationID: client.OrganizationID(), UserID: user})
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, _ string) error {
-			list, err := client.ListMfaPolicies(ctx, user)
+			list, err := mfaPoliciesOf(ctx, client, user)
 			if err != nil {
 				return err
 			}
@@ -65,6 +70,36 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 			return table(c.stdout, []string{"ID", "USER", "NAME", "ORDER", "CONDITION", "STEPS"}, rows)
 		},
 	}.run(ctx, c, args)
+}
+
+// mfaPoliciesOf lists user's MFA policies, or every user's when user is "",
+// with get_mfa_policies: the service's query takes one user.
+func mfaPoliciesOf(ctx context.Context, client *api.Client, user string) ([]api.MfaPolicy, error) {
+	users := []string{user}
+	if user == "" {
+		all, err := client.ListUsers(ctx)
+		if err != nil {
+			return nil, err
+		}
+		users = users[:0]
+		for _, u := range all {
+			users = append(users, u.UserID)
+		}
+	}
+	var out []api.MfaPolicy
+	for _, id := range users {
+		ps, err := client.GetMfaPolicies(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("MFA policies of user %s: %w", api.SanitizeID(id), err)
+		}
+		for i := range ps {
+			if ps[i].UserID == "" { // the reply need not repeat whose they are
+				ps[i].UserID = id
+			}
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
 }
 
 // stepsText writes MFA steps as "PASSKEY, then EMAIL_OTP or SMS_OTP".
@@ -86,10 +121,11 @@ func stepsText(steps []api.AuthenticationStep) string {
 
 const mfaGetUsage = `Usage: vigil mfa get [--user ID] [--json] MFA_POLICY_ID
 
-Shows one MFA policy. (The local service has no get_mfa_policy query yet, so
-the policy is found in list_mfa_policies; --user narrows that list.)
+Shows one MFA policy (get_mfa_policy). The service finds a policy by its user
+and its id; without --user, vigil looks through every user's policies.
 
 Examples:
+  vigil mfa get --user 0192… 0192a6c4-…
   vigil mfa get 0192a6c4-…
 
 Flags:
@@ -97,48 +133,57 @@ Flags:
 
 func mfaGet(ctx context.Context, c proc, args []string) error {
 	var user string
-	errNoPolicy := errors.New("no such MFA policy; 'vigil mfa list' shows them")
+	// owner is the user whose policy id is: --user, or found among every user's.
+	owner := func(ctx context.Context, client *api.Client, id string) (string, error) {
+		if user != "" {
+			return user, nil
+		}
+		all, err := mfaPoliciesOf(ctx, client, "")
+		if err != nil {
+			return "", err
+		}
+		for _, m := range all {
+			if m.MfaPolicyID == id {
+				return m.UserID, nil
+			}
+		}
+		return "", errors.New("no such MFA policy; 'vigil mfa list' shows them")
+	}
 	return queryVerb{
 		name: "mfa get", usage: mfaGetUsage, arg: "MFA policy id",
 		flags: func(fs *flag.FlagSet) { fs.StringVar(&user, "user", "", "the user `ID` the policy belongs to") },
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
-			raw, err := client.QueryRaw(ctx, api.QueryListMfaPolicies, api.ListMfaPoliciesRequest{OrganizationID: client.OrganizationID(), UserID: user})
+			uid, err := owner(ctx, client, id)
 			if err != nil {
 				return nil, err
 			}
-			var reply struct{ MfaPolicies []json.RawMessage }
-			if err := json.Unmarshal(raw, &reply); err != nil {
-				return nil, fmt.Errorf("the reply is not the expected JSON: %w", err)
-			}
-			for _, m := range reply.MfaPolicies {
-				var key struct{ MfaPolicyID string }
-				if json.Unmarshal(m, &key) == nil && key.MfaPolicyID == id {
-					return json.Marshal(map[string]json.RawMessage{"mfaPolicy": m})
-				}
-			}
-			return nil, errNoPolicy
+			return client.QueryRaw(ctx, api.QueryGetMfaPolicy, api.GetMfaPolicyRequest{OrganizationID: client.OrganizationID(), UserID: uid, MfaPolicyID: id})
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, id string) error {
-			list, err := client.ListMfaPolicies(ctx, user)
+			uid, err := owner(ctx, client, id)
 			if err != nil {
 				return err
 			}
-			for _, m := range list {
-				if m.MfaPolicyID == id {
-					return fields(c.stdout, "id", m.MfaPolicyID, "user", m.UserID, "name", m.MfaPolicyName,
-						"order", strconv.Itoa(m.Order), "condition", m.Condition,
-						"steps", stepsText(m.RequiredAuthenticationMethods), "notes", m.Notes,
-						"created", timeText(m.CreatedAt), "updated", timeText(m.UpdatedAt))
-				}
+			m, err := client.GetMfaPolicy(ctx, uid, id)
+			if err != nil {
+				return err
 			}
-			return errNoPolicy
+			if m.UserID == "" {
+				m.UserID = uid
+			}
+			return fields(c.stdout, "id", m.MfaPolicyID, "user", m.UserID, "name", m.MfaPolicyName,
+				"order", strconv.Itoa(m.Order), "condition", m.Condition,
+				"steps", stepsText(m.RequiredAuthenticationMethods), "notes", m.Notes,
+				"created", timeText(m.CreatedAt), "updated", timeText(m.UpdatedAt))
 		},
 	}.run(ctx, c, args)
 }
 
 const mfaCreateUsage = `Usage: vigil mfa create --user ID --name N --condition EXPR --step METHODS… [--order N] [--notes T]
 
-Submits create_mfa_policy. Each --step is one step the user must pass, in
+Submits create_mfa_policy. The condition is compiled first, as the service
+compiles it; one that fails is reported with its line and column and nothing is
+sent. Each --step is one step the user must pass, in
 order; METHODS lists the methods that satisfy it, separated by commas, each a
 type (passkey, email_otp, sms_otp, api_key, oauth, session, or the full
 AUTHENTICATION_TYPE_… value) optionally followed by :ID for one authenticator.
@@ -197,6 +242,9 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	}
 	if err := p.Validate(); err != nil {
 		return usagef("mfa create: %v", err)
+	}
+	if err := checkExpressions(c, p.Condition, ""); err != nil {
+		return usagef("mfa create: --condition: %v; nothing was sent", err)
 	}
 	client, _, err := conn.submitClient(c)
 	if err != nil {

@@ -17,6 +17,7 @@ func TestMfaFeatureUserAPIKeyValidation(t *testing.T) {
 		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true"}, "invalid parameter requiredAuthenticationMethods: is required but empty"},
 		{[]string{"mfa", "create", "--name", "n", "--condition", "true", "--step", "passkey"}, "invalid parameter userId"},
 		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true", "--step", "passkey", "--order", "-1"}, "invalid parameter order"},
+		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true ==", "--step", "passkey"}, "--condition: 1 problem(s); the first: condition at line 1, column 8; nothing was sent"},
 		{[]string{"feature", "set"}, "feature set takes one argument, the feature name"},
 		{[]string{"feature", "set", "dark_mode"}, `"dark_mode" is not a feature; use one of root_user_email_recovery`},
 		{[]string{"feature", "set", "--value", "ftp://x", "webhook"}, "takes an absolute http(s) URL"},
@@ -54,7 +55,7 @@ func TestMfaEndToEnd(t *testing.T) {
 		t.Fatalf("MFA policy not created: %+v %v", a, err)
 	}
 	mfaID := a.Result.CreateMfaPolicyResult.MfaPolicyID
-	list, err := e.client("alice").ListMfaPolicies(ctx, operator)
+	list, err := e.client("alice").GetMfaPolicies(ctx, operator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,11 +74,21 @@ func TestMfaEndToEnd(t *testing.T) {
 	if !strings.Contains(out, "PASSKEY, then EMAIL_OTP or SMS_OTP") || strings.Contains(out, e.userID("alice")) {
 		t.Errorf("list --user should show only operator's policies, steps readable:\n%s", out)
 	}
-	code, out, errOut = e.run("", "mfa", "get", "--json", mfaID)
-	wantExit(t, "mfa get --json", code, 0, out, errOut)
-	var got struct{ MfaPolicy api.MfaPolicy }
-	if err := json.Unmarshal([]byte(out), &got); err != nil || got.MfaPolicy.MfaPolicyName != "Passkey then code" {
-		t.Errorf("get --json: %v\n%s", err, out)
+	// Without --user: every user's, through the service's per-user query.
+	code, out, errOut = e.run("", "mfa", "list")
+	wantExit(t, "mfa list", code, 0, out, errOut)
+	if !strings.Contains(out, mfaID) || !strings.Contains(out, e.userID("alice")) {
+		t.Errorf("mfa list should show every user's policies (the demo gives alice some):\n%s", out)
+	}
+	code, out, errOut = e.run("", "mfa", "list", "--json")
+	wantExit(t, "mfa list --json without --user", code, 2, out, errOut)
+	for _, args := range [][]string{{"mfa", "get", "--json", mfaID}, {"mfa", "get", "--json", "--user", operator, mfaID}} {
+		code, out, errOut = e.run("", args...)
+		wantExit(t, strings.Join(args, " "), code, 0, out, errOut)
+		var got struct{ MfaPolicy api.MfaPolicy }
+		if err := json.Unmarshal([]byte(out), &got); err != nil || got.MfaPolicy.MfaPolicyName != "Passkey then code" {
+			t.Errorf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
 	}
 	code, out, errOut = e.run("", "mfa", "get", "no-such-id")
 	wantExit(t, "mfa get unknown", code, 1, out, errOut)

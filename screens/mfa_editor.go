@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -84,9 +85,12 @@ func (m *MfaPolicies) openEditor() tea.Cmd {
 	e := &mfaEditor{userID: m.userID, userName: m.userName(), auths: m.user.Authenticators,
 		existing: m.items, k: newMfaEditorKeys(),
 		steps: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey}}}}}
+	th := m.c.Theme
 	e.form = ui.NewForm("New MFA policy for "+m.userName(),
 		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
-		ui.Field{Key: "condition", Label: "Condition", Required: true, Value: "true", CharLimit: api.MaxExpressionLength},
+		ui.Field{Key: "condition", Label: "Condition", Required: true, Value: "true", CharLimit: api.MaxExpressionLength,
+			Live: true, Highlight: func(s string) string { return highlightExpr(th, s) },
+			Validate: func(s string) error { return checkExpr(policy.FieldCondition, s) }},
 		ui.Field{Key: "order", Label: "Order (0 is evaluated first)", Required: true, Value: strconv.Itoa(next), Validate: checkOrder},
 		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},
 	)

@@ -99,6 +99,11 @@ func TestMfaEditorRefusesEachInvalidPolicy(t *testing.T) {
 				h.key("backspace")
 			}
 		}, "Condition is required"},
+		{"condition that does not compile", func(h *harness) {
+			h.typeText("p")
+			h.key("tab")
+			h.typeText(" ==")
+		}, "column 8"},
 		{"order not a number", func(h *harness) {
 			h.typeText("p")
 			h.key("tab")

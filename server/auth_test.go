@@ -133,6 +133,8 @@ func TestBadRequestsNameTheProblem(t *testing.T) {
 		{"bad limit", api.QueryPrefix + api.QueryListActivities, []byte(`{"organizationId":"` + e.org.ID + `","paginationOptions":{"limit":"101"}}`), 400, "INVALID_FIELD", "limit"},
 		{"bad status filter", api.QueryPrefix + api.QueryListActivities, []byte(`{"organizationId":"` + e.org.ID + `","filterByStatus":["DONE"]}`), 400, "INVALID_FIELD", "filterByStatus"},
 		{"bad policy", e.submitPath("create_policy"), e.body(api.TypeCreatePolicyV3, map[string]any{"policyName": "p", "effect": api.EffectAllow, "notes": "", "condition": "activity.type ==\n  'x' &&"}, nil), 400, "INVALID_POLICY", "line 2"},
+		{"MFA condition that does not compile", e.submitPath("create_mfa_policy"), e.body(api.TypeCreateMfaPolicy, mfaParams(e.user("alice"), "true =="), nil), 400, "INVALID_POLICY", "parameters.condition: line 1"},
+		{"MFA condition that is not a bool", e.submitPath("create_mfa_policy"), e.body(api.TypeCreateMfaPolicy, mfaParams(e.user("alice"), "1"), nil), 400, "INVALID_POLICY", "bool"},
 		{"interface too large", e.submitPath("create_smart_contract_interface"), e.body(api.TypeCreateSmartContractInterface, map[string]any{
 			"smartContractAddress": "0x1", "type": api.SmartContractInterfaceEthereum, "label": "big",
 			"smartContractInterface": `"` + strings.Repeat("a", api.MaxSmartContractInterfaceBytes) + `"`}, nil), 400, "INVALID_PARAMETER", "smartContractInterface"},
@@ -242,4 +244,9 @@ func TestErrorMessagesCarryNoControlCharacters(t *testing.T) {
 	if got := cleanText("id \x1b[31mred\u202e \xff"); strings.ContainsAny(got, "\x1b\u202e\xff") || !strings.Contains(got, `\u001B`) || !strings.Contains(got, `\uFFFD`) {
 		t.Fatalf("cleanText = %q", got)
 	}
+}
+
+func mfaParams(userID, condition string) map[string]any {
+	return map[string]any{"userId": userID, "mfaPolicyName": "m", "condition": condition, "order": 0,
+		"requiredAuthenticationMethods": []any{map[string]any{"any": []any{map[string]any{"type": api.AuthPasskey}}}}}
 }

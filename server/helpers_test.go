@@ -204,3 +204,19 @@ func (e *testEnv) later(name string) *api.Client {
 	}
 	return c
 }
+
+// allMfaPolicies lists every user's MFA policies with list_mfa_policies, the
+// local service's earlier name, which api.Client does not offer (the service
+// has only get_mfa_policies, per user).
+func allMfaPolicies(t testing.TB, c *api.Client) []api.MfaPolicy {
+	t.Helper()
+	raw, err := c.QueryRaw(context.Background(), api.QueryListMfaPolicies, api.ListMfaPoliciesRequest{OrganizationID: c.OrganizationID()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r api.ListMfaPoliciesResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.MfaPolicies
+}

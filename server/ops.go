@@ -17,19 +17,19 @@ import (
 )
 
 // precheck refuses, with a 400 before any activity exists, submissions whose
-// content can never execute: a policy that does not compile, a client secret
+// content can never execute: a policy or MFA policy that does not compile, a client secret
 // the TLS fetcher key cannot open, a webhook URL that is not a URL, an OIDC
 // target key that is not a P-256 key.
 func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, params any) error {
 	switch p := params.(type) {
 	case *api.CreatePolicyParams:
-		if _, err := s.compile(p.Condition, p.Consensus); err != nil {
-			var ee *policy.ExprError
-			if errors.As(err, &ee) {
-				return invalidf("INVALID_POLICY", "parameters.%s: line %d, column %d: %s", ee.Field, ee.Line, ee.Column, ee.Message)
-			}
-			return invalidf("INVALID_POLICY", "parameters: %v", err)
-		}
+		_, err := s.compile(p.Condition, p.Consensus)
+		return invalidPolicy(err)
+	case *api.CreateMfaPolicyParams:
+		// Stored, a condition that cannot run would make the MFA policy apply
+		// to everything (applicableMfaPolicy fails closed): refuse it here.
+		_, err := s.compile(p.Condition, "")
+		return invalidPolicy(err)
 	case *api.UpdateOauth2CredentialParams:
 		if _, err := keys.EnvelopeDecrypt(s.creds.tlsFetcher, p.EncryptedClientSecret); err != nil {
 			return invalidf("UNDECRYPTABLE_SECRET", "parameters.encryptedClientSecret cannot be decrypted with this service's TLS fetcher key (%v); encrypt it to %s", err, s.TLSFetcherPublicKey())
@@ -50,6 +50,19 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 		}
 	}
 	return nil
+}
+
+// invalidPolicy is the 400 for an expression that does not compile, with the
+// field, line and column the compiler names.
+func invalidPolicy(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *policy.ExprError
+	if errors.As(err, &ee) {
+		return invalidf("INVALID_POLICY", "parameters.%s: line %d, column %d: %s", ee.Field, ee.Line, ee.Column, ee.Message)
+	}
+	return invalidf("INVALID_POLICY", "parameters: %v", err)
 }
 
 // execute carries out a completed activity's intent inside the transaction

@@ -16,7 +16,8 @@ import (
 
 type queryFunc func(s *Server, ctx context.Context, c *caller, body []byte) (any, error)
 
-// queryHandlers serves every query operation (api.QueryOperations()).
+// queryHandlers serves every query operation (api.QueryOperations()), and
+// list_mfa_policies, an earlier name of get_mfa_policies kept for old scripts.
 var queryHandlers = map[string]queryFunc{
 	api.QueryGetAPIKey:                  (*Server).queryGetAPIKey,
 	api.QueryGetLatestBootProof:         (*Server).queryGetLatestBootProof,

@@ -124,19 +124,20 @@ func (s *Server) queryGetMfaStatus(ctx context.Context, c *caller, body []byte) 
 }
 
 // applicableMfaPolicy is the first policy, in order, whose condition is true
-// for the activity. A condition that does not compile or fails to evaluate
-// does not apply (it is logged).
+// for the activity. A condition that does not compile (stored before
+// submissions were checked) or fails to evaluate applies, and is logged: the
+// MFA it asks for is required rather than silently skipped.
 func (s *Server) applicableMfaPolicy(ps []api.MfaPolicy, in policy.Input) *api.MfaPolicy {
 	for i, p := range ps {
 		c, err := s.compile(p.Condition, "")
 		if err != nil {
-			s.log.Warn("MFA policy condition does not compile; skipped", "mfaPolicyId", p.MfaPolicyID, "err", err)
-			continue
+			s.log.Warn("MFA policy condition does not compile; it applies", "mfaPolicyId", p.MfaPolicyID, "err", err)
+			return &ps[i]
 		}
 		cond, _, err := c.Evaluate(in)
 		if err != nil {
-			s.log.Warn("MFA policy condition failed; skipped", "mfaPolicyId", p.MfaPolicyID, "err", err)
-			continue
+			s.log.Warn("MFA policy condition failed; it applies", "mfaPolicyId", p.MfaPolicyID, "err", err)
+			return &ps[i]
 		}
 		if cond {
 			return &ps[i]

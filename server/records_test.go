@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // wantArrays checks that each key is present in the JSON object as an array
@@ -161,9 +162,28 @@ func TestMfaQueriesUnderTheOfficialNames(t *testing.T) {
 		t.Fatalf("GetMfaStatus(carol) = %+v, %v", only, err)
 	}
 	// The old name stays: list_mfa_policies without a user lists everyone's.
-	all, err := alice.ListMfaPolicies(ctx, "")
-	if err != nil || len(all) != 3 {
-		t.Fatalf("ListMfaPolicies = %d, %v", len(all), err)
+	if all := allMfaPolicies(t, alice); len(all) != 3 {
+		t.Fatalf("list_mfa_policies = %d", len(all))
+	}
+}
+
+// An MFA policy whose condition cannot run applies: the MFA it asks for is
+// required, never skipped (such a policy can only predate the submission check).
+func TestMfaConditionThatCannotRunApplies(t *testing.T) {
+	e := newEnv(t)
+	in := policy.Input{Activity: policy.Activity{Type: api.TypeCreateUserTag, Params: map[string]any{"n": 1}}}
+	for _, cond := range []string{"activity.type ==", "activity.params.n / 0 == 1"} {
+		ps := []api.MfaPolicy{
+			{MfaPolicyID: "broken", Condition: cond},
+			{MfaPolicyID: "later", Condition: "true"},
+		}
+		if got := e.srv.applicableMfaPolicy(ps, in); got == nil || got.MfaPolicyID != "broken" {
+			t.Errorf("condition %q: applicable policy %+v, want the broken one", cond, got)
+		}
+	}
+	ps := []api.MfaPolicy{{MfaPolicyID: "other", Condition: "activity.type == 'ACTIVITY_TYPE_OAUTH'"}, {MfaPolicyID: "all", Condition: "true"}}
+	if got := e.srv.applicableMfaPolicy(ps, in); got == nil || got.MfaPolicyID != "all" {
+		t.Errorf("applicable policy %+v, want the first whose condition is true", got)
 	}
 }
 
