@@ -19,13 +19,38 @@ type RawReply struct {
 	Body   []byte
 }
 
-// Send stamps body exactly as given and POSTs it to path, which must start with
-// /public/v1/. A non-2xx reply is returned, not an error; only a request that
-// could not be made or answered is an error. Queries are retried like typed
-// queries; submits never are.
+// OperationPath checks that path names one operation, /public/v1/query/NAME or
+// /public/v1/submit/NAME with NAME in lower case letters, digits and '_', and
+// says which: a path that a server or proxy could read as another (dot
+// segments, escapes, doubled slashes) must not pass a check of its prefix.
+func OperationPath(path string) (submit bool, name string, err error) {
+	rest, isQuery := strings.CutPrefix(path, QueryPrefix)
+	if !isQuery {
+		var isSubmit bool
+		if rest, isSubmit = strings.CutPrefix(path, SubmitPrefix); !isSubmit {
+			return false, "", fmt.Errorf("path %q must be %sNAME or %sNAME, e.g. %swhoami", SanitizeID(path), QueryPrefix, SubmitPrefix, QueryPrefix)
+		}
+		submit = true
+	}
+	if rest == "" {
+		return false, "", fmt.Errorf("path %q names no operation, e.g. %swhoami", SanitizeID(path), QueryPrefix)
+	}
+	for _, r := range rest {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false, "", fmt.Errorf("path %q: the operation name may hold only a-z, 0-9 and '_' (found %q), e.g. %swhoami", SanitizeID(path), r, QueryPrefix)
+		}
+	}
+	return submit, rest, nil
+}
+
+// Send stamps body exactly as given and POSTs it to path, one operation's
+// (OperationPath). A non-2xx reply is returned, not an error; only a request
+// that could not be made or answered is an error. Queries are retried like
+// typed queries; submits never are.
 func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply, error) {
-	if !strings.HasPrefix(path, "/public/v1/") || strings.ContainsAny(path, "?#") {
-		return nil, fmt.Errorf("send %s: the path must start with /public/v1/ and carry no query or fragment, like %squery/whoami", SanitizeID(path), "/public/v1/")
+	submit, _, err := OperationPath(path)
+	if err != nil {
+		return nil, fmt.Errorf("send: %w", err)
 	}
 	if c.stamper == nil {
 		return nil, fmt.Errorf("send %s: no stamping key configured; set the profile's key", path)
@@ -34,7 +59,7 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 		body = []byte{}
 	}
 	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true,
-		retry: strings.HasPrefix(path, QueryPrefix)}
+		retry: !submit}
 	for attempt := 0; ; attempt++ {
 		reply, status, _, err := c.roundTrip(ctx, cl)
 		if err == nil && !(cl.retry && retryableStatus(status) && attempt < c.maxRetries) {

@@ -48,8 +48,9 @@ func TestSendRetriesQueriesButNotSubmits(t *testing.T) {
 
 func TestSendRefusesOtherPathsWithoutARequest(t *testing.T) {
 	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) { writeJSON(w, 200, `{}`) })
-	for _, p := range []string{"", "/v1/wallet_kit_config", "https://evil.example/public/v1/query/whoami", "/public/v1/query/whoami?x=1"} {
-		if _, err := s.client(t).Send(context.Background(), p, []byte(`{}`)); err == nil || !strings.Contains(err.Error(), "must start with /public/v1/") {
+	for _, p := range []string{"", "/v1/wallet_kit_config", "https://evil.example/public/v1/query/whoami", "/public/v1/query/whoami?x=1",
+		"/public/v1/query/../submit/create_user_tag", "/public/v1/query/%2E%2E/submit/create_user_tag", "/public/v1/submit/", "/public/v1/query/who/ami"} {
+		if _, err := s.client(t).Send(context.Background(), p, []byte(`{}`)); err == nil || !strings.Contains(err.Error(), "path") {
 			t.Errorf("%q: %v", p, err)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -49,11 +48,9 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 		return err
 	}
 	set := visited(fs)
-	if !strings.HasPrefix(*path, api.QueryPrefix) && !strings.HasPrefix(*path, api.SubmitPrefix) {
-		return usagef("request: --path %q must start with %s or %s, e.g. %swhoami", *path, api.QueryPrefix, api.SubmitPrefix, api.QueryPrefix)
-	}
-	if strings.ContainsAny(*path, "?# \t\r\n") {
-		return usagef("request: --path %q must be a bare path, without a query, fragment or spaces", *path)
+	submit, _, err := api.OperationPath(*path)
+	if err != nil {
+		return usagef("request: --path: %v", err)
 	}
 	if set["body"] == set["body-file"] {
 		return usagef("request takes the body from exactly one of --body JSON or --body-file F (\"-\" for standard input)")
@@ -80,7 +77,7 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	if strings.HasPrefix(*path, api.SubmitPrefix) && p.ReadOnly {
+	if submit && p.ReadOnly {
 		return fmt.Errorf("request: profile %q is read-only (read_only = true): it cannot submit", p.Name)
 	}
 	if *stampOnly {

@@ -18,9 +18,10 @@ import (
 
 func TestRequestValidation(t *testing.T) {
 	checkUsageErrors(t, []usageCase{
-		{[]string{"request", "--body", "{}"}, `--path "" must start with /public/v1/query/ or /public/v1/submit/`},
-		{[]string{"request", "--path", "/v1/whoami", "--body", "{}"}, "must start with /public/v1/query/"},
-		{[]string{"request", "--path", "/public/v1/query/whoami?x=1", "--body", "{}"}, "must be a bare path"},
+		{[]string{"request", "--body", "{}"}, `path "" must be /public/v1/query/NAME or /public/v1/submit/NAME`},
+		{[]string{"request", "--path", "/v1/whoami", "--body", "{}"}, "must be /public/v1/query/NAME"},
+		{[]string{"request", "--path", "/public/v1/query/whoami?x=1", "--body", "{}"}, "may hold only a-z, 0-9 and '_' (found '?')"},
+		{[]string{"request", "--path", "/public/v1/query/", "--body", "{}"}, "names no operation"},
 		{[]string{"request", "--path", "/public/v1/query/whoami"}, "exactly one of --body JSON or --body-file F"},
 		{[]string{"request", "--path", "/public/v1/query/whoami", "--body", "{}", "--body-file", "x"}, "exactly one of"},
 		{[]string{"request", "--path", "/public/v1/query/whoami", "--body", "{oops"}, "the body is not valid JSON"},
@@ -96,10 +97,16 @@ func TestRequestSendsExactBytes(t *testing.T) {
 		t.Errorf("404: stdout %s stderr %s", out, errOut)
 	}
 
-	// A read-only profile cannot submit, not even by hand.
+	// A read-only profile cannot submit, not even by hand, nor through a path
+	// that a server or proxy would read as a submit.
 	code, out, errOut = e.run(body, "request", "--profile", "readonly", "--path", "/public/v1/submit/create_read_only_session", "--body-file", "-")
 	wantExit(t, "read-only", code, 1, out, errOut)
 	if !strings.Contains(errOut, "read-only") {
 		t.Errorf("read-only: %s", errOut)
+	}
+	for _, disguised := range []string{"/public/v1/query/../submit/create_read_only_session", "/public/v1/query/%2e%2e/submit/create_read_only_session",
+		"/public/v1/query//../submit/create_read_only_session", "/public/v1/query/./whoami"} {
+		code, out, errOut = e.run(body, "request", "--profile", "readonly", "--path", disguised, "--body-file", "-")
+		wantExit(t, "read-only, "+disguised, code, 2, out, errOut)
 	}
 }
