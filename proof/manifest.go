@@ -32,8 +32,16 @@ func isJSONVersion(v string) bool {
 	return strings.HasSuffix(v, "v2") || v == "2"
 }
 
-// decodeManifest decodes a QOS manifest: JSON v2 when jsonV2 is set (or the bytes
-// are a JSON object), else Borsh v1 and then Borsh v0, as QOS reads them.
+// isJSON reports whether manifest or envelope bytes are read as JSON v2:
+// qosManifestVersion says so, or they are a JSON object. A first byte of '{'
+// is not enough: a Borsh manifest whose namespace name is 123 bytes long
+// (or 379, …) starts with it too.
+func isJSON(b []byte, jsonV2 bool) bool {
+	return jsonV2 || (len(b) > 0 && b[0] == '{' && json.Valid(b))
+}
+
+// decodeManifest decodes a QOS manifest: JSON v2 when isJSON, else Borsh v1
+// and then Borsh v0, as QOS reads them.
 func decodeManifest(b []byte, jsonV2 bool) (*Manifest, error) {
 	if len(b) == 0 {
 		return nil, errors.New("manifest is empty")
@@ -41,7 +49,7 @@ func decodeManifest(b []byte, jsonV2 bool) (*Manifest, error) {
 	if len(b) > maxManifestSize {
 		return nil, fmt.Errorf("manifest is %d bytes, over the %d-byte limit", len(b), maxManifestSize)
 	}
-	if jsonV2 || b[0] == '{' {
+	if isJSON(b, jsonV2) {
 		m, _, err := decodeManifestJSON(b)
 		return m, err
 	}
@@ -235,7 +243,7 @@ func decodeEnvelope(b []byte, jsonV2 bool) (*envelope, error) {
 	if len(b) > maxManifestSize {
 		return nil, fmt.Errorf("manifest envelope is %d bytes, over the %d-byte limit", len(b), maxManifestSize)
 	}
-	if jsonV2 || b[0] == '{' {
+	if isJSON(b, jsonV2) {
 		return decodeEnvelopeJSON(b)
 	}
 	e, errV1 := decodeEnvelopeBorsh(b, true)

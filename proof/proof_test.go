@@ -241,6 +241,30 @@ func TestTamperingFailsOnlyTheRightCheck(t *testing.T) {
 	}
 }
 
+// A Borsh manifest starts with its namespace name's length: at 123 (or 379, …)
+// bytes its first byte is '{', and the proof must still read as Borsh.
+func TestBorshManifestStartingWithABrace(t *testing.T) {
+	now := time.Now()
+	auth, err := NewDemoAuthority(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{122, 123, 124, 379} {
+		enc, err := NewDemoEnclave(auth, "a", strings.Repeat("o", n-len("/a")), "d", now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 123 {
+			if m, _ := decodeB64(enc.BootProof.QosManifestB64); len(m) == 0 || m[0] != '{' {
+				t.Fatalf("the manifest of a 123-byte namespace does not start with '{'")
+			}
+		}
+		if rep := VerifyBootProof(enc.BootProof, Options{Roots: []Root{auth.Root()}}); rep.Verdict != Verified {
+			t.Errorf("namespace of %d bytes: %s", n, dump(rep))
+		}
+	}
+}
+
 func TestDemoEnclave(t *testing.T) {
 	now := time.Now()
 	auth, err := NewDemoAuthority(now)

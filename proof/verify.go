@@ -161,7 +161,7 @@ func decodeField(name, s string) ([]byte, error) {
 // manifestHash is the hash QOS puts in user_data: SHA-256 of the Borsh bytes (v0,
 // v1) or of the canonical JSON (v2).
 func manifestHash(b []byte, jsonV2 bool) ([]byte, error) {
-	if jsonV2 || (len(b) > 0 && b[0] == '{') {
+	if isJSON(b, jsonV2) {
 		c, err := canonicalJSON(b)
 		if err != nil {
 			return nil, err
