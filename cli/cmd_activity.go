@@ -415,7 +415,7 @@ func activityProofs(ctx context.Context, c proc, args []string) error {
 				return err
 			}
 			if len(proofs) == 0 {
-				fmt.Fprintln(c.stderr, "no app proofs for this activity (it must be submitted with app proofs requested)")
+				fmt.Fprintln(c.stderr, noAppProofsWhy(ctx, client, id))
 				return nil
 			}
 			for i, p := range proofs {
@@ -429,4 +429,20 @@ func activityProofs(ctx context.Context, c proc, args []string) error {
 			return nil
 		},
 	}.run(ctx, c, args)
+}
+
+// noAppProofsWhy says why an activity has no app proofs: the service makes them
+// when it completes, and only when they were requested at submission.
+func noAppProofsWhy(ctx context.Context, client *api.Client, id string) string {
+	a, err := client.GetActivity(ctx, id)
+	switch {
+	case err != nil:
+		return "no app proofs for this activity"
+	case a.Status == api.StatusCompleted:
+		return "no app proofs for this activity: it was not submitted with app proofs requested (--app-proofs)"
+	case api.IsTerminal(a.Status):
+		return "no app proofs: the activity is " + api.Sanitize(a.Status) + "; app proofs come only with a completed activity"
+	default:
+		return "no app proofs yet: the activity is " + api.Sanitize(a.Status) + "; its app proofs (if they were requested) are made when it completes"
+	}
 }

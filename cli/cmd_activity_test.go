@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -252,5 +254,28 @@ func TestActivityGetEvaluationsAndProofs(t *testing.T) {
 	wantExit(t, "get unknown", code, 1, out, errOut)
 	if !strings.Contains(errOut, "activity get 00000000-0000-0000-0000-000000000000: ") || !strings.Contains(errOut, "not found") {
 		t.Errorf("unknown id: %s", errOut)
+	}
+}
+
+// An activity's app proofs exist once it completes: before that, `activity
+// proofs` says so, and verifying its empty list fails instead of passing.
+func TestAppProofsOfAPendingActivity(t *testing.T) {
+	e := newVerbEnv(t)
+	code, out, errOut := e.run("", "tag", "create", "--app-proofs", "--name", "auditors", e.userID("operator"))
+	wantExit(t, "tag create", code, 0, out, errOut)
+	id := activityIDFrom(t, out)
+	code, out, errOut = e.run("", "activity", "proofs", id)
+	wantExit(t, "activity proofs", code, 0, out, errOut)
+	if !strings.Contains(errOut, "no app proofs yet: the activity is ACTIVITY_STATUS_CONSENSUS_NEEDED") {
+		t.Errorf("activity proofs of a pending activity: %s", errOut)
+	}
+	code, out, errOut = e.run("", "activity", "proofs", "--json", id)
+	wantExit(t, "activity proofs --json", code, 0, out, errOut)
+	empty := filepath.Join(t.TempDir(), "proofs.json")
+	os.WriteFile(empty, []byte(out), 0o600)
+	code, out, errOut = e.run("", "proof", "verify", "--boot-proof", proofFixtures+"turnkey_boot_proof_1.json", "--app-proofs", empty)
+	wantExit(t, "proof verify with no app proofs", code, 1, out, errOut)
+	if !strings.Contains(errOut, "holds no app proofs") {
+		t.Errorf("proof verify with no app proofs: %s", errOut)
 	}
 }

@@ -251,8 +251,18 @@ func parseBootProof(b []byte) (*api.BootProof, error) {
 	return bp, nil
 }
 
-// parseAppProofs accepts {"appProofs":[…]}, a list, or one app proof.
+// parseAppProofs accepts {"appProofs":[…]}, a list, or one app proof. No
+// proofs at all is an error: a script that checks an activity's app proofs
+// must not pass having checked nothing.
 func parseAppProofs(b []byte) ([]api.AppProof, error) {
+	list, err := decodeAppProofs(b)
+	if err == nil && len(list) == 0 {
+		err = errors.New("holds no app proofs, so there is nothing to verify (an activity has them once it completes, when it was submitted with app proofs requested: 'vigil activity proofs ID')")
+	}
+	return list, err
+}
+
+func decodeAppProofs(b []byte) ([]api.AppProof, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '[' {
 		var list []api.AppProof
