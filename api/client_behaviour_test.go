@@ -81,6 +81,10 @@ func TestErrorReplies(t *testing.T) {
 	}{
 		{"unauthenticated", 401, `{"code":16,"message":"stamp does not verify","details":[{"@type":"type.googleapis.com/errors.v1.ServiceErrorDetail","errorCode":"BAD_STAMP"}]}`,
 			ErrUnauthenticated, []string{"query/whoami", "stamp does not verify", "Unauthenticated", "BAD_STAMP", "key is registered", "clock"}},
+		{"refused OIDC token", 401, `{"code":16,"message":"parameters.oidcToken: JWT header is not a JSON object","details":[{"@type":"type.googleapis.com/errors.v1.ServiceErrorDetail","errorCode":"INVALID_OIDC_TOKEN"}]}`,
+			ErrUnauthenticated, []string{"INVALID_OIDC_TOKEN", "get a fresh one from the provider"}},
+		{"expired key", 401, `{"code":16,"message":"API key expired","details":[{"@type":"type.googleapis.com/errors.v1.ServiceErrorDetail","errorCode":"API_KEY_EXPIRED"}]}`,
+			ErrUnauthenticated, []string{"log in again"}},
 		{"permission", 403, `{"code":7,"message":"not a member"}`, ErrPermissionDenied, []string{"not a member", "PermissionDenied"}},
 		{"not found", 404, `{"code":5,"message":"no such activity"}`, ErrNotFound, []string{"no such activity", "NotFound", "check the id"}},
 		{"invalid", 400, `{"code":3,"message":"organizationId is required"}`, ErrInvalidArgument, []string{"organizationId is required", "InvalidArgument"}},

@@ -110,6 +110,16 @@ func (e *Error) Error() string {
 func (e *Error) hint() string {
 	switch {
 	case e.is(ErrUnauthenticated):
+		switch {
+		case e.hasErrorCode("INVALID_OIDC_TOKEN"):
+			return "the OIDC token was refused: get a fresh one from the provider, issued for this organization's client"
+		case e.hasErrorCode("API_KEY_EXPIRED"):
+			return "the profile's key has expired: log in again or use another key"
+		case e.hasErrorCode("STALE_TIMESTAMP"):
+			return "the request's time is too far from the service's: set this machine's clock right"
+		case e.hasErrorCode("MISSING_AUTH_PROXY_CONFIG_ID"), e.hasErrorCode("UNKNOWN_AUTH_PROXY_CONFIG"):
+			return "check the profile's auth_proxy_config_id"
+		}
 		return "check the profile's key is registered for this organization and the clock is right"
 	case e.is(ErrPermissionDenied):
 		return "the key's user may not do this; ask an administrator or use a profile whose user may"
@@ -130,6 +140,16 @@ func (e *Error) hint() string {
 		return "the service failed; try again later, and report it if it persists"
 	}
 	return ""
+}
+
+// hasErrorCode reports whether a detail of the error carries code.
+func (e *Error) hasErrorCode(code string) bool {
+	for _, d := range e.Details {
+		if d.ErrorCode == code {
+			return true
+		}
+	}
+	return false
 }
 
 // is maps the error to a sentinel, by gRPC code first and HTTP status second.

@@ -35,6 +35,7 @@ func TestActivityVerbsValidation(t *testing.T) {
 		{[]string{"activity", "list", "--status", "done"}, `--status "done" is not an activity status; use one of created, pending, completed`},
 		{[]string{"activity", "list", "--type", "launch_rocket"}, `--type "launch_rocket" is not an activity type`},
 		{[]string{"activity", "list", "--limit", "101"}, "--limit 101: use 1 to 100"},
+		{[]string{"activity", "list", "--limit", "0"}, "--limit 0: use 1 to 100"},
 		{[]string{"activity", "list", "extra"}, "takes no arguments"},
 		{[]string{"activity", "list", "--before", "a", "--after", "b"}, "give --before or --after, not both"},
 		{[]string{"activity", "get"}, "activity get takes one argument, the activity id"},

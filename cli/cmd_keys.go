@@ -186,10 +186,22 @@ func keysList(c proc, args []string) error {
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSCHEME\tPUBLIC KEY\tEXPIRES")
 	now := time.Now()
+	var damaged []string
 	for _, k := range infos {
+		if k.Problem != nil {
+			fmt.Fprintf(tw, "%s\t?\t(damaged: see below)\t-\n", k.Name)
+			damaged = append(damaged, fmt.Sprintf("key %s: %s", k.Name, ui.Clean(k.Problem.Error())))
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", k.Name, k.Scheme, displayHex(k.PublicKeyHex), expiryText(k.Expires, now))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(damaged) > 0 {
+		return fmt.Errorf("%d damaged key(s); fix or remove their files:\n  %s", len(damaged), strings.Join(damaged, "\n  "))
+	}
+	return nil
 }
 
 // expiryText shows a key's recorded expiry: "-" for none, else the time and

@@ -60,6 +60,17 @@ func TestKeysGenerateShowList(t *testing.T) {
 		t.Errorf("list: exit %d, %q", code, out)
 	}
 
+	// One damaged key does not hide the others; its problem is named, quoted.
+	os.WriteFile(filepath.Join(dir, "bad.private"), []byte(k.PrivateKeyHex()+"\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "bad.scheme"), []byte("NOT_A_SCHEME\x1b[31m\n"), 0o600)
+	code, out, errOut = runCLI(t, xdg, "", "keys", "list")
+	if code != 1 || !strings.Contains(out, "bot") || !strings.Contains(out, k.PublicKeyHex()) || !strings.Contains(out, "bad") ||
+		!strings.Contains(errOut, "key bad: scheme file") || strings.Contains(errOut, "\x1b") {
+		t.Errorf("list with a damaged key: exit %d, %q, %q", code, out, errOut)
+	}
+	os.Remove(filepath.Join(dir, "bad.private"))
+	os.Remove(filepath.Join(dir, "bad.scheme"))
+
 	// Never overwrites: exit 1, the file is named, the key is unchanged.
 	code, _, errOut = runCLI(t, xdg, "", "keys", "generate", "--scheme", "secp256k1", "ops")
 	if code != 1 || !strings.Contains(errOut, filepath.Join(dir, "ops.")) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,6 +58,9 @@ func profileBaseURL(c proc, conn connFlags) (string, error) {
 // jwksSource is the key source of a JWKS at a URL or in a file: the same
 // cache, fetch and Cache-Control handling either way (a file is read through
 // net/http's file transport).
+// jwksFetchTimeout bounds fetching a key set, as the verifier's cache does.
+const jwksFetchTimeout = 10 * time.Second
+
 func jwksSource(from string) (*webhook.JWKSCache, error) {
 	if strings.HasPrefix(from, "http://") || strings.HasPrefix(from, "https://") {
 		return webhook.NewJWKSCache(from, nil, nil), nil
@@ -70,7 +74,9 @@ func jwksSource(from string) (*webhook.JWKSCache, error) {
 	}
 	t := &http.Transport{}
 	t.RegisterProtocol("file", http.NewFileTransport(http.Dir("/")))
-	return webhook.NewJWKSCache("file://"+filepath.ToSlash(abs), &http.Client{Transport: t}, nil), nil
+	// Built, not concatenated: a file name may hold '#', '?' or '%'.
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	return webhook.NewJWKSCache(u.String(), &http.Client{Transport: t}, nil), nil
 }
 
 // deliveryReport is what listen prints for each delivery (--json: one object
@@ -284,23 +290,23 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("webhook keys", webhookKeysUsage)
 	var conn connFlags
 	conn.register(fs, true)
-	url := fs.String("jwks", "", "the JWKS `URL` (default: the profile's)")
+	from := fs.String("jwks", "", "the JWKS `URL` (default: the profile's)")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
-	if *url == "" {
+	if *from == "" {
 		base, err := profileBaseURL(c, conn)
 		if err != nil {
 			return err
 		}
-		*url = base + api.JWKSPath
+		*from = base + api.JWKSPath
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, *url, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, *from, nil)
 	if err != nil {
-		return usagef("webhook keys: bad URL %q: %v", *url, err)
+		return usagef("webhook keys: bad URL %q: %v", *from, err)
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := (&http.Client{Timeout: jwksFetchTimeout}).Do(req)
 	if err != nil {
 		return fmt.Errorf("fetch the webhook keys: %w", err)
 	}
@@ -310,17 +316,17 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 		return fmt.Errorf("fetch the webhook keys: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("fetch the webhook keys from %s: HTTP %d", *url, resp.StatusCode)
+		return fmt.Errorf("fetch the webhook keys from %s: HTTP %d", *from, resp.StatusCode)
 	}
 	if len(data) > webhook.MaxJWKSSize {
 		return fmt.Errorf("fetch the webhook keys: the reply is over %d bytes", webhook.MaxJWKSSize)
 	}
 	var set api.JWKS
 	if err := json.Unmarshal(data, &set); err != nil {
-		return fmt.Errorf("the webhook keys at %s are not a JSON key set: %w", *url, err)
+		return fmt.Errorf("the webhook keys at %s are not a JSON key set: %w", *from, err)
 	}
-	if conn.json {
-		return writeJSON(c.stdout, set)
+	if conn.json { // the set as published, every field kept
+		return writeJSON(c.stdout, json.RawMessage(data))
 	}
 	cache := api.Sanitize(resp.Header.Get("Cache-Control"))
 	if maxAge, ok := cacheMaxAge(resp.Header.Get("Cache-Control")); ok {

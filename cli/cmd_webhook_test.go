@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -213,7 +216,7 @@ func TestWebhookListenVerifiesServiceDeliveriesEndToEnd(t *testing.T) {
 	}
 	code, o, errOut = e.run("", "webhook", "keys", "--json")
 	wantExit(t, "webhook keys --json", code, 0, o, errOut)
-	jwksFile := filepath.Join(t.TempDir(), "jwks.json")
+	jwksFile := filepath.Join(t.TempDir(), "keys #1 100%?.json") // a file name is not a URL
 	os.WriteFile(jwksFile, []byte(o), 0o600)
 	code, o, errOut = e.run("", "webhook", "verify", "--json", "--jwks", jwksFile, "--body", genuine.Saved+".body", "--headers", genuine.Saved+".headers")
 	wantExit(t, "verify with --jwks file", code, 0, o, errOut)
@@ -283,5 +286,26 @@ func TestConsoleWebhookFeedReceivesVerifiedDeliveries(t *testing.T) {
 		case <-timeout:
 			t.Fatal("no delivery of the new activity reached the feed")
 		}
+	}
+}
+
+// `webhook keys --json` prints the key set as published, fields vigil does not
+// know included.
+func TestWebhookKeysJSONIsTheSetAsPublished(t *testing.T) {
+	const published = `{"keys":[{"kid":"k1","kty":"OKP","crv":"Ed25519","alg":"EdDSA","use":"sig","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","x5t":"abc","nbf":1700000000,"service_signature_algorithm":"ed25519","service_signature_version":"v1"}],"extraTop":true}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, published)
+	}))
+	defer srv.Close()
+	code, out, errOut := runVigil(t, nil, "", "webhook", "keys", "--json", "--jwks", srv.URL)
+	wantExit(t, "webhook keys --json", code, 0, out, errOut)
+	var got, want any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal([]byte(published), &want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("webhook keys --json printed\n%s\nwant the set as published\n%s", out, published)
 	}
 }

@@ -227,6 +227,8 @@ func parseP256Public(b []byte, allowUncompressed bool) (*ecdsa.PublicKey, error)
 		if !allowUncompressed {
 			return nil, fmt.Errorf("%w: uncompressed 65-byte P-256 key; stamps carry the compressed 33-byte form (02 or 03 followed by X)", ErrBadPublicKey)
 		}
+	case len(b) == 33:
+		return nil, fmt.Errorf("%w: 33 bytes starting 0x%02x; a compressed P-256 public key starts 02 or 03", ErrBadPublicKey, b[0])
 	default:
 		return nil, fmt.Errorf("%w: %d bytes; a P-256 public key is 33 bytes compressed (02 or 03 followed by X)", ErrBadPublicKey, len(b))
 	}

@@ -31,6 +31,9 @@ type KeyInfo struct {
 	PrivatePath  string
 	PublicPath   string
 	Expires      time.Time // when the service stops accepting it; zero: no recorded expiry
+	// Problem is set, by List, for a key whose files cannot be read; the
+	// fields above it then hold only the name and the private key's path.
+	Problem error
 }
 
 // DefaultDir is $XDG_CONFIG_HOME/vigil/keys, or $HOME/.config/vigil/keys.
@@ -230,7 +233,7 @@ func (s Store) Load(name string) (*Key, error) {
 	}
 	if pubHex, err := readSmall(pubPath); err == nil {
 		if got := strings.ToLower(firstLine(pubHex)); got != k.PublicKeyHex() {
-			return nil, fmt.Errorf("key %q: %s does not match its private key (it says %s, the private key's is %s); remove or fix the .public file", name, pubPath, truncate(got), k.PublicKeyHex())
+			return nil, fmt.Errorf("key %q: %s does not match its private key (it says %q, the private key's is %s); remove or fix the .public file", name, pubPath, truncate(got), k.PublicKeyHex())
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -257,7 +260,8 @@ func (s Store) scheme(name string) (string, error) {
 
 // List describes every key in the directory (those with a .private file),
 // sorted by name. A missing directory is an empty list. It reads only the
-// .public and .scheme files.
+// .public, .scheme and .expires files; a key whose files cannot be read is
+// listed with its Problem, so one damaged key does not hide the others.
 func (s Store) List() ([]KeyInfo, error) {
 	entries, err := os.ReadDir(s.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -274,7 +278,8 @@ func (s Store) List() ([]KeyInfo, error) {
 		}
 		info, err := s.Info(name)
 		if err != nil {
-			return nil, err
+			priv, _, _ := s.Paths(name)
+			info = KeyInfo{Name: name, PrivatePath: priv, Problem: err}
 		}
 		out = append(out, info)
 	}

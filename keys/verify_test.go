@@ -149,6 +149,7 @@ func TestVerifyRejectsTamperedVector(t *testing.T) {
 		{"uncompressed public key", with("publicKey", hex.EncodeToString(uncompressed)), body, ErrBadPublicKey},
 		{"public key not hex", with("publicKey", "zz"+orig["publicKey"][2:]), body, ErrBadPublicKey},
 		{"truncated public key", with("publicKey", orig["publicKey"][:64]), body, ErrBadPublicKey},
+		{"compressed length, uncompressed prefix", with("publicKey", "04"+orig["publicKey"][2:]), body, ErrBadPublicKey},
 		{"scheme changed to secp256k1", with("scheme", SchemeSecp256k1), body, k1Want},
 		{"scheme changed to ed25519", with("scheme", SchemeEd25519), body, ErrBadPublicKey},
 		{"unknown scheme", with("scheme", "SIGNATURE_SCHEME_TK_API_RSA"), body, ErrUnknownScheme},
@@ -169,6 +170,9 @@ func TestVerifyRejectsTamperedVector(t *testing.T) {
 			_, err := Verify(c.stamp, c.body)
 			if !errors.Is(err, c.want) {
 				t.Fatalf("Verify error = %v, want %v", err, c.want)
+			}
+			if strings.HasPrefix(c.name, "compressed length") && !strings.Contains(err.Error(), "starting 0x04") {
+				t.Errorf("the error does not name the prefix byte: %v", err)
 			}
 		})
 	}

@@ -155,18 +155,37 @@ func Load(path string, checks Checks) (*Config, error) {
 	}
 	text := string(data)
 	cfg := &Config{Path: path}
-	md, err := toml.Decode(text, cfg)
+	// Profiles are decoded one by one in file order: decoded as one map, the
+	// first type mismatch reported would be a random profile's.
+	var raw struct {
+		DefaultProfile string                    `toml:"default_profile"`
+		Profiles       map[string]toml.Primitive `toml:"profiles"`
+	}
+	md, err := toml.Decode(text, &raw)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &configError{path: path, line: pe.Position.Line, key: pe.LastKey, msg: pe.Message}
+		return nil, tomlError(path, err)
+	}
+	cfg.DefaultProfile = raw.DefaultProfile
+	names := make([]string, 0, len(raw.Profiles))
+	for name := range raw.Profiles {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		li, lj := findKeyLine(text, toml.Key{"profiles", names[i]}), findKeyLine(text, toml.Key{"profiles", names[j]})
+		if li != lj {
+			return li < lj
 		}
-		// Type mismatches come as plain errors: "toml: line N (last key "K"): msg".
-		if m := tomlErrorRE.FindStringSubmatch(err.Error()); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			return nil, &configError{path: path, line: line, key: m[2], msg: m[3]}
+		return names[i] < names[j]
+	})
+	for _, name := range names {
+		var p Profile
+		if err := md.PrimitiveDecode(raw.Profiles[name], &p); err != nil {
+			return nil, tomlError(path, err)
 		}
-		return nil, fmt.Errorf("config %s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
+		if cfg.Profiles == nil {
+			cfg.Profiles = map[string]Profile{}
+		}
+		cfg.Profiles[name] = p
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
 		var errs []error
@@ -205,6 +224,20 @@ func Load(path string, checks Checks) (*Config, error) {
 		cfg.Profiles[name] = p
 	}
 	return cfg, nil
+}
+
+// tomlError places a decoding error at its line and key.
+func tomlError(path string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return &configError{path: path, line: pe.Position.Line, key: pe.LastKey, msg: pe.Message}
+	}
+	// Type mismatches come as plain errors: "toml: line N (last key "K"): msg".
+	if m := tomlErrorRE.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &configError{path: path, line: line, key: m[2], msg: m[3]}
+	}
+	return fmt.Errorf("config %s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
 }
 
 var tomlErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)

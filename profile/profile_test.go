@@ -86,3 +86,25 @@ func TestChecksAreInjected(t *testing.T) {
 		t.Errorf("filter: %v", err)
 	}
 }
+
+// With the same mistake in several profiles, the error names the first in the
+// file, every time (a map's order would name a random one).
+func TestTypeErrorNamesTheFirstProfileInTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.toml")
+	var text string
+	for _, name := range []string{"zulu", "alpha", "mike"} {
+		text += "[profiles." + name + "]\nbase_url = \"https://a.example\"\norganization_id = \"o\"\nrefresh = 5\n"
+	}
+	os.WriteFile(path, []byte(text), 0o600)
+	for range 20 {
+		_, err := Load(path, Checks{})
+		if err == nil || !strings.Contains(err.Error(), ":4:") || !strings.Contains(err.Error(), "profiles.zulu.refresh") {
+			t.Fatalf("error %v, want the first profile's refresh at line 4", err)
+		}
+	}
+	os.WriteFile(path, []byte(strings.ReplaceAll(text, "refresh = 5", `refresh = "5s"`)), 0o600)
+	cfg, err := Load(path, Checks{})
+	if err != nil || len(cfg.Profiles) != 3 || cfg.Profiles["mike"].Name != "mike" {
+		t.Fatalf("a good config: %v %+v", err, cfg)
+	}
+}
