@@ -116,6 +116,7 @@ func requireIDs(field string, ids []string, what string) error {
 	if err := atMost(field, len(ids), MaxListItems, what+"s"); err != nil {
 		return err
 	}
+	first := make(map[string]int, len(ids))
 	for i, id := range ids {
 		if err := requireString(indexPath(field, i), id, "a "+what); err != nil {
 			return err
@@ -123,8 +124,24 @@ func requireIDs(field string, ids []string, what string) error {
 		if err := within(indexPath(field, i), id, MaxIDLength, "an id"); err != nil {
 			return err
 		}
+		// Listed twice, an id would make its second deletion fail with a
+		// cause that is not the real one.
+		if j, dup := first[id]; dup {
+			return invalid(indexPath(field, i), "%s is %s[%d] again; list each %s once", strconv.QuoteToASCII(id), field, j, what)
+		}
+		first[id] = i
 	}
 	return nil
+}
+
+// ParseDecimal reads a number sent as a string (timestampMs, limits, seconds)
+// in its one spelling: decimal digits, no sign, no leading zero. Two spellings
+// of one value would be two fingerprints of one request.
+func ParseDecimal(s string) (int64, error) {
+	if s == "" || len(s) > 1 && s[0] == '0' || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, fmt.Errorf("%s is not a number written in decimal digits without a sign or leading zeros", strconv.QuoteToASCII(s))
+	}
+	return strconv.ParseInt(s, 10, 64)
 }
 
 // positiveSeconds checks an optional numeric string of seconds.
@@ -132,8 +149,8 @@ func positiveSeconds(field, v string) error {
 	if v == "" {
 		return nil
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || v[0] == '+' {
+	n, err := ParseDecimal(v)
+	if err != nil {
 		return invalid(field, "%s is not a whole number of seconds; send decimal digits such as \"900\"", strconv.QuoteToASCII(v))
 	}
 	if n <= 0 {

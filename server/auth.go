@@ -6,10 +6,10 @@ import (
 	"errors"
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
 )
 
@@ -133,7 +133,7 @@ func (s *Server) checkTimestamp(ts string) error {
 	if ts == "" {
 		return invalidf("MISSING_FIELD", "timestampMs is required (the request time in epoch milliseconds, as a string)")
 	}
-	ms, err := strconv.ParseInt(ts, 10, 64)
+	ms, err := api.ParseDecimal(ts)
 	if err != nil {
 		return invalidf("INVALID_FIELD", "timestampMs %q is not a number of epoch milliseconds", ts)
 	}

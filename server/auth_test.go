@@ -119,6 +119,8 @@ func TestBadRequestsNameTheProblem(t *testing.T) {
 		mention    string
 	}{
 		{"malformed JSON", e.submitPath("create_user_tag"), []byte(`{"type":`), 400, "MALFORMED_JSON", "JSON"},
+		{"null body", e.submitPath("create_user_tag"), []byte(`null`), 400, "MALFORMED_JSON", "not a JSON object"},
+		{"organization id not a string", api.QueryPrefix + api.QueryGetActivity, []byte(`{"organizationId":5,"activityId":"x"}`), 400, "INVALID_REQUEST", "organizationId must be a string"},
 		{"unknown operation", e.submitPath("create_wallet"), e.body("ACTIVITY_TYPE_CREATE_WALLET", map[string]any{}, nil), 400, "UNKNOWN_OPERATION", "create_wallet"},
 		{"unknown query", api.QueryPrefix + "list_wallets", whoamiBody(e.org.ID), 400, "UNKNOWN_OPERATION", "list_wallets"},
 		{"type for another path", e.submitPath("create_user_tag"), e.body(api.TypeDeleteAPIKeys, tagParams, nil), 400, "TYPE_MISMATCH", "type"},
@@ -130,6 +132,9 @@ func TestBadRequestsNameTheProblem(t *testing.T) {
 		{"missing timestamp", e.submitPath("create_user_tag"), e.body(api.TypeCreateUserTag, tagParams, map[string]any{"timestampMs": nil}), 400, "MISSING_FIELD", "timestampMs"},
 		{"unknown query field", api.QueryPrefix + api.QueryGetActivity, []byte(`{"organizationId":"` + e.org.ID + `","activityId":"x","verbose":true}`), 400, "INVALID_REQUEST", "verbose"},
 		{"missing query field", api.QueryPrefix + api.QueryGetActivity, []byte(`{"organizationId":"` + e.org.ID + `"}`), 400, "MISSING_FIELD", "activityId"},
+		{"limit with a sign", api.QueryPrefix + api.QueryListActivities, []byte(`{"organizationId":"` + e.org.ID + `","paginationOptions":{"limit":"+5"}}`), 400, "INVALID_FIELD", "limit"},
+		{"limit with a leading zero", api.QueryPrefix + api.QueryListActivities, []byte(`{"organizationId":"` + e.org.ID + `","paginationOptions":{"limit":"05"}}`), 400, "INVALID_FIELD", "limit"},
+		{"timestamp with a sign", e.submitPath("create_user_tag"), e.body(api.TypeCreateUserTag, tagParams, map[string]any{"timestampMs": "+" + strconv.FormatInt(time.Now().UnixMilli(), 10)}), 400, "INVALID_FIELD", "timestampMs"},
 		{"bad limit", api.QueryPrefix + api.QueryListActivities, []byte(`{"organizationId":"` + e.org.ID + `","paginationOptions":{"limit":"101"}}`), 400, "INVALID_FIELD", "limit"},
 		{"bad status filter", api.QueryPrefix + api.QueryListActivities, []byte(`{"organizationId":"` + e.org.ID + `","filterByStatus":["DONE"]}`), 400, "INVALID_FIELD", "filterByStatus"},
 		{"bad policy", e.submitPath("create_policy"), e.body(api.TypeCreatePolicyV3, map[string]any{"policyName": "p", "effect": api.EffectAllow, "notes": "", "condition": "activity.type ==\n  'x' &&"}, nil), 400, "INVALID_POLICY", "line 2"},
@@ -210,18 +215,31 @@ func TestJWKSAndAuthProxy(t *testing.T) {
 	if err != nil || cfg.OrganizationID != info.OrganizationID || len(cfg.EnabledProviders) == 0 || cfg.SessionExpirationSeconds == "" {
 		t.Fatalf("wallet kit config: %v %+v", err, cfg)
 	}
-	for _, id := range []string{"", "nope"} {
-		req, _ := http.NewRequest("POST", proxy+api.WalletKitConfigPath, strings.NewReader("{}"))
-		if id != "" {
-			req.Header.Set(api.AuthProxyConfigIDHeader, id)
+	for _, c := range []struct {
+		ids    []string
+		body   string
+		status int
+	}{
+		{nil, "{}", 401},
+		{[]string{"nope"}, "{}", 401},
+		// Which of two credentials counts must not depend on their order.
+		{[]string{info.AuthProxyConfigID, "nope"}, "{}", 401},
+		{[]string{info.AuthProxyConfigID, info.AuthProxyConfigID}, "{}", 401},
+		{[]string{info.AuthProxyConfigID}, "", 200},
+		{[]string{info.AuthProxyConfigID}, "null", 400},
+		{[]string{info.AuthProxyConfigID}, `{"x":1}`, 400},
+	} {
+		req, _ := http.NewRequest("POST", proxy+api.WalletKitConfigPath, strings.NewReader(c.body))
+		for _, id := range c.ids {
+			req.Header.Add(api.AuthProxyConfigIDHeader, id)
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.StatusCode != 401 {
-			t.Fatalf("config id %q: HTTP %d, want 401", id, resp.StatusCode)
+		if resp.StatusCode != c.status {
+			t.Errorf("config ids %q, body %q: HTTP %d, want %d", c.ids, c.body, resp.StatusCode, c.status)
 		}
 	}
 }

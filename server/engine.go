@@ -77,9 +77,13 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 				return err
 			}
 			// The same body again: idempotent for the requester; by someone else
-			// it is that user's approval.
-			if _, voted := existing.voteBy(c.UserID); voted || existing.Status != api.StatusConsensusNeeded || !mayVote {
+			// it is that user's approval, refused as approve_activity would
+			// refuse it when they may not vote.
+			if _, voted := existing.voteBy(c.UserID); voted || existing.Status != api.StatusConsensusNeeded {
 				return nil
+			}
+			if !mayVote {
+				return notAVoter(existing)
 			}
 			events, err = s.castVote(ctx, tx, org, existing, c, api.VoteApproved, fp)
 			return err
@@ -140,10 +144,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 			return preconditionf("NOT_VOTABLE", "activity %s is %s; only activities in %s can be approved or rejected", a.ID, a.Status, api.StatusConsensusNeeded)
 		}
 		if !mayVote {
-			if rootOnly(a.Type) {
-				return forbiddenf("NOT_A_VOTER", "only members of the root quorum may vote on %s", a.Type)
-			}
-			return forbiddenf("NOT_A_VOTER", "you may not vote on activity %s: you are not in the root quorum and no policy matching it asks for a consensus of approvers", a.ID)
+			return notAVoter(a)
 		}
 		events, err = s.castVote(ctx, tx, org, a, c, selection, bodyFP)
 		return err
@@ -153,6 +154,14 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 	}
 	s.hooks.send(events)
 	return out.toAPI(c.UserID, mayVote), nil
+}
+
+// notAVoter is the refusal of a vote by a user who may not vote on a.
+func notAVoter(a *activity) error {
+	if rootOnly(a.Type) {
+		return forbiddenf("NOT_A_VOTER", "only members of the root quorum may vote on %s", a.Type)
+	}
+	return forbiddenf("NOT_A_VOTER", "you may not vote on activity %s: you are not in the root quorum and no policy matching it asks for a consensus of approvers", a.ID)
 }
 
 // castVote records a vote, re-evaluates the policies and moves the activity on:

@@ -263,6 +263,10 @@ func TestIdempotentResubmission(t *testing.T) {
 	if first.act.Fingerprint != fingerprintSHA256(body) {
 		t.Fatalf("fingerprint = %s", first.act.Fingerprint)
 	}
+	// By a member who may not vote, it is refused as their approve_activity
+	// would be, not answered 200 with nothing done.
+	byOperator := e.post(e.submitPath("create_user_tag"), body, e.keys["operator"])
+	wantError(t, byOperator, 403, api.CodePermissionDenied, "NOT_A_VOTER")
 	byBob := e.post(e.submitPath("create_user_tag"), body, e.keys["bob"])
 	if byBob.status != 200 || byBob.act.ID != first.act.ID || byBob.act.Status != api.StatusCompleted || len(byBob.act.Votes) != 2 {
 		t.Fatalf("same body by bob: %d %+v, want bob's approval completing it", byBob.status, byBob.act)

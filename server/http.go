@@ -166,12 +166,23 @@ func (s *Server) handleWalletKitConfig(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if len(bytes.TrimSpace(body)) > 0 {
+	if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 {
 		var empty struct{}
-		if err := strictDecode(body, &empty); err != nil {
+		err := strictDecode(body, &empty)
+		if err == nil && trimmed[0] != '{' { // null decodes into a struct too
+			err = errors.New("it is not an object")
+		}
+		if err != nil {
 			s.writeError(w, r, invalidf("BAD_BODY", "the wallet_kit_config body must be an empty JSON object: %v", err))
 			return
 		}
+	}
+	// The header is the only credential: two of them are refused, as two
+	// stamps are, so that which one counts cannot depend on their order.
+	ids := r.Header.Values(api.AuthProxyConfigIDHeader)
+	if len(ids) > 1 {
+		s.writeError(w, r, unauthenticatedf("AMBIGUOUS_AUTH_PROXY_CONFIG_ID", "%d %s headers; send exactly one", len(ids), api.AuthProxyConfigIDHeader))
+		return
 	}
 	id := r.Header.Get(api.AuthProxyConfigIDHeader)
 	if id == "" {
@@ -261,7 +272,7 @@ func peekEnvelope(body []byte) (envelopeHead, error) {
 		return h, bodyError(err)
 	}
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(body, &obj); err != nil {
+	if err := json.Unmarshal(body, &obj); err != nil || obj == nil { // nil: the body is null
 		return h, invalidf("MALFORMED_JSON", "request body is not a JSON object; send one")
 	}
 	for _, f := range []struct {
@@ -278,7 +289,7 @@ func peekEnvelope(body []byte) (envelopeHead, error) {
 			continue
 		}
 		if err := json.Unmarshal(raw, f.dst); err != nil {
-			return h, invalidf("WRONG_TYPE", "request body: %s must be a string", f.key)
+			return h, invalidf("INVALID_REQUEST", "request body: %s must be a string", f.key)
 		}
 	}
 	if h.OrganizationID == "" {

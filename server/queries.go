@@ -179,11 +179,11 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	}
 	if p := req.PaginationOptions; p != nil {
 		if p.Limit != "" {
-			n, err := strconv.Atoi(p.Limit)
+			n, err := api.ParseDecimal(p.Limit)
 			if err != nil || n < 1 || n > 100 {
 				return nil, invalidf("INVALID_FIELD", "paginationOptions.limit %q must be a whole number from 1 to 100, as a string", p.Limit)
 			}
-			list.limit = n
+			list.limit = int(n)
 		}
 		if p.Before != "" && p.After != "" {
 			return nil, invalidf("INVALID_FIELD", "paginationOptions: set before or after, not both")
