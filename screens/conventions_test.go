@@ -317,6 +317,17 @@ func TestTooSmallSaysSoAndComesBack(t *testing.T) {
 	if !strings.Contains(h.frame(), "Pending activities") {
 		t.Error("the list did not come back")
 	}
+
+	// Too small, keys do nothing: a vote dialog nobody can see takes no y.
+	h.send(tea.WindowSizeMsg{Width: 50, Height: 15})
+	h.key("a")
+	h.key("y")
+	h.key("x")
+	h.key("y")
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if _, approvals, rejections := h.fake.counts(); approvals != 0 || rejections != 0 || h.root.dialogs.Len() != 0 {
+		t.Errorf("keys acted while the terminal was too small: %d approvals, %d rejections, %d dialogs open", approvals, rejections, h.root.dialogs.Len())
+	}
 }
 
 func TestHLAndShiftTabSwitchTabsUnlessTyping(t *testing.T) {

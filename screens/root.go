@@ -307,6 +307,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	case pressKeyMsg:
 		cmds = append(cmds, r.handleKey(msg.key))
 	case tea.PasteMsg:
+		if r.tooSmall() {
+			return nil
+		}
 		if r.dialogs.Len() > 0 {
 			return r.dialogs.Update(msg)
 		}
@@ -314,6 +317,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	case tea.MouseClickMsg:
 		return r.handleClick(msg.Mouse())
 	case tea.MouseWheelMsg:
+		if r.tooSmall() {
+			return nil
+		}
 		return r.handleWheel(msg.Mouse())
 	case tea.MouseMsg:
 		return nil // motion and release: nothing uses them
@@ -394,6 +400,11 @@ func (r *Root) broadcast(msg tea.Msg) tea.Cmd {
 func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, r.keys.ForceQuit) {
 		return tea.Quit
+	}
+	// Nothing acts unseen: while the frame only says the terminal is too
+	// small, a key could answer a vote dialog nobody can read.
+	if r.tooSmall() {
+		return nil
 	}
 	if r.dialogs.Len() > 0 {
 		return r.dialogs.Update(k)
