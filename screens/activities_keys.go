@@ -82,11 +82,12 @@ func (a *Activities) listKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, a.keys.Type) && a.all:
 		return a.openTypePicker()
 	case key.Matches(k, a.keys.NextPage) && a.keys.NextPage.Enabled():
-		a.before, a.after = a.items[len(a.items)-1].ID, ""
+		// The list is newest first: the older page comes after its last row.
+		a.before, a.after = "", a.items[len(a.items)-1].ID
 		return a.load()
 	case key.Matches(k, a.keys.PrevPage) && a.keys.PrevPage.Enabled():
 		if len(a.items) > 0 {
-			a.before, a.after = "", a.items[0].ID
+			a.before, a.after = a.items[0].ID, ""
 		} else {
 			a.before, a.after = "", ""
 		}

@@ -441,13 +441,13 @@ func TestAllViewFiltersAndPages(t *testing.T) {
 	h.key("enter")
 	h.key("]")
 	last = fake.lists[len(fake.lists)-1]
-	if last.Before != many[pageSize-1].ID || last.After != "" {
-		t.Errorf("]: before=%q after=%q, want before the last id %q", last.Before, last.After, many[pageSize-1].ID)
+	if last.After != many[pageSize-1].ID || last.Before != "" {
+		t.Errorf("]: before=%q after=%q, want after the last id %q (older)", last.Before, last.After, many[pageSize-1].ID)
 	}
 	h.key("[")
 	last = fake.lists[len(fake.lists)-1]
-	if last.After != many[0].ID || last.Before != "" {
-		t.Errorf("[: before=%q after=%q, want after the first id %q", last.Before, last.After, many[0].ID)
+	if last.Before != many[0].ID || last.After != "" {
+		t.Errorf("[: before=%q after=%q, want before the first id %q (newer)", last.Before, last.After, many[0].ID)
 	}
 	h.key("v")
 	last = fake.lists[len(fake.lists)-1]

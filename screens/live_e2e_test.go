@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,5 +75,69 @@ func TestEndToEndOlderActivitySlidingIntoThePageIsNotNew(t *testing.T) {
 	}
 	if got := notices(func() { h.send(activitiesTickMsg{gen: h.activities().autoGen}) }); !strings.Contains(got, "new: ") {
 		t.Errorf("a new pending activity is not announced:\n%s", got)
+	}
+}
+
+// ] and [ page through the whole history against the local service: the older
+// page holds the activities after the first page's last row, and [ comes back.
+func TestEndToEndPagingReachesOlderActivities(t *testing.T) {
+	d := servertest.StartDemo(t)
+	ctx := context.Background()
+	member := func(name string) server.SeedMember {
+		t.Helper()
+		k, err := keys.Store{Dir: d.KeysDir}.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range d.Info.Members {
+			if m.Name == name {
+				return server.SeedMember{UserID: m.UserID, Key: k}
+			}
+		}
+		t.Fatalf("no demo member %s", name)
+		return server.SeedMember{}
+	}
+	if err := d.Server.SeedActivities(ctx, d.Info.OrganizationID, server.SeedSpec{Activities: pageSize + 30,
+		Requester: member("alice"), Approver: member("bob")}); err != nil {
+		t.Fatal(err)
+	}
+	// The history, newest first, a page at a time as the service gives it.
+	var history []string
+	for after := ""; ; {
+		page, err := d.Client("alice").ListActivities(ctx, api.ListActivitiesOptions{Limit: 100, After: after})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range page {
+			history = append(history, a.ID)
+		}
+		if len(page) < 100 {
+			break
+		}
+		after = page[len(page)-1].ID
+	}
+	ids := func(acts []api.Activity) []string {
+		var out []string
+		for _, a := range acts {
+			out = append(out, a.ID)
+		}
+		return out
+	}
+	h := newHarnessWith(t, d.Client("alice"), d.Client("alice"), theme.Options{Dark: true, NoColor: true}, 30*time.Second)
+	h.key("v")
+	first := slices.Clone(h.activities().items)
+	if !slices.Equal(ids(first), history[:pageSize]) {
+		t.Fatalf("the All view's first page is not the newest %d activities", pageSize)
+	}
+	last := first[len(first)-1]
+	h.key("]")
+	older := h.activities().items
+	if want := history[pageSize:min(len(history), 2*pageSize)]; !slices.Equal(ids(older), want) {
+		t.Fatalf("] shows %d activities from %v, want the %d older ones from %s", len(older), ids(older)[:min(1, len(older))], len(want), want[0])
+	}
+	h.key("[")
+	back := h.activities().items
+	if len(back) != len(first) || back[0].ID != first[0].ID || back[len(back)-1].ID != last.ID {
+		t.Errorf("[ did not come back to the first page: %d activities, from %s", len(back), back[0].ID)
 	}
 }
