@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -43,6 +45,11 @@ type MfaPolicies struct {
 type mfaActivityStatus struct {
 	activity api.Activity
 	statuses []api.MfaStatus
+	// voted says whether the user has voted: the service reports the status
+	// of voters only. Before the vote, expected is the policy that would apply,
+	// read by the console from the conditions (nil: none would).
+	voted    bool
+	expected *api.MfaPolicy
 }
 
 type mfaLoadedMsg struct {
@@ -144,7 +151,12 @@ func (m *MfaPolicies) load() tea.Cmd {
 				msg.err = fmt.Errorf("get_mfa_status %s: %w", api.SanitizeID(a.ID), err)
 				return msg
 			}
-			msg.statuses = append(msg.statuses, mfaActivityStatus{activity: a, statuses: st})
+			s := mfaActivityStatus{activity: a, statuses: st,
+				voted: slices.ContainsFunc(a.Votes, func(v api.Vote) bool { return v.UserID == uid })}
+			if !s.voted {
+				s.expected = expectedMfaPolicy(pols, a, c.Now())
+			}
+			msg.statuses = append(msg.statuses, s)
 		}
 		return msg
 	}
@@ -307,6 +319,17 @@ func (m *MfaPolicies) setPreview() {
 	lines = append(lines, fmt.Sprintf("MFA status of %s for pending activities (%d)", m.userName(), len(m.statuses)))
 	for _, s := range m.statuses {
 		head := fmt.Sprintf("%s %s", shortType(s.activity.Type), api.SanitizeID(s.activity.ID))
+		if len(s.statuses) == 0 && !s.voted {
+			if s.expected == nil {
+				lines = append(lines, head+": not voted yet; no MFA policy would apply")
+				continue
+			}
+			lines = append(lines, fmt.Sprintf("%s: not voted yet; policy %s would apply, asking for", head, s.expected.MfaPolicyName))
+			for _, step := range describeSteps(s.expected.RequiredAuthenticationMethods) {
+				lines = append(lines, "  "+step)
+			}
+			continue
+		}
 		if len(s.statuses) == 0 {
 			lines = append(lines, head+": no MFA policy applies")
 			continue
@@ -383,4 +406,22 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 
 func (h mfaHelp) FullHelp() [][]key.Binding {
 	return fullHelp(h.m.KeyActions(), h.m.list.Pane.KeyBindings()[2:])
+}
+
+// expectedMfaPolicy is the first of pols, in order, whose condition holds for
+// act: the one the service would apply to a vote on it. A condition that does
+// not compile or fails applies, as the local service has it (fail closed).
+func expectedMfaPolicy(pols []api.MfaPolicy, act api.Activity, now time.Time) *api.MfaPolicy {
+	in := policy.InputOfActivity(act, nil, "", now)
+	for i, p := range pols {
+		c, err := policy.Compile(p.Condition, "")
+		if err != nil {
+			return &pols[i]
+		}
+		holds, _, err := c.Evaluate(in)
+		if err != nil || holds {
+			return &pols[i]
+		}
+	}
+	return nil
 }
