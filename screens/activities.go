@@ -292,8 +292,10 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 				logIt = func() tea.Msg { log.Warn("refresh failed", "err", text); return nil }
 			}
 			a.err = "refresh failed: " + errorText(msg.err)
+			a.list.Table.Failed = notLoaded(a.fetched, a.err)
 			return a, logIt
 		}
+		a.list.Table.Failed = ""
 		announce := a.announce(a.items, msg.items)
 		a.err, a.items, a.fetched = "", a.withSettled(msg.items), msg.at
 		a.seen = !a.all && a.before == "" && a.after == ""

@@ -271,3 +271,13 @@ func selectedIn[T any](list *ui.ListDetail, items []T, idOf func(*T) string) *T 
 	}
 	return nil
 }
+
+// notLoaded is what a list says in place of its empty text when it has never
+// loaded (fetched is zero): why, rather than that there is nothing. Once
+// loaded, a failed refresh keeps the rows and the status bar says it failed.
+func notLoaded(fetched time.Time, err string) string {
+	if !fetched.IsZero() {
+		return ""
+	}
+	return "not loaded: " + err + " (refresh to try again)"
+}

@@ -2,10 +2,13 @@ package screens
 
 import (
 	"context"
+	"net"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
@@ -139,5 +142,38 @@ func TestEndToEndPagingReachesOlderActivities(t *testing.T) {
 	back := h.activities().items
 	if len(back) != len(first) || back[0].ID != first[0].ID || back[len(back)-1].ID != last.ID {
 		t.Errorf("[ did not come back to the first page: %d activities, from %s", len(back), back[0].ID)
+	}
+}
+
+// With the service unreachable from the start, no screen claims the
+// organization has nothing: each says it could not load, and why.
+func TestEndToEndUnreachableServiceIsNotAnEmptyOrganization(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String()
+	l.Close() // nothing listens there now
+	k, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.NewClient(dead, "org", k, api.WithRetryPolicy(0, time.Millisecond, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, c, c, theme.Options{Dark: true, NoColor: true}, 30*time.Second)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 40})
+	for _, s := range []struct{ screen, empty string }{
+		{"Activities", "no pending activities"},
+		{"Policies", "no policies"},
+		{"Users", "no users"},
+		{"MFA policies", "no MFA policies"},
+	} {
+		h.key("@" + s.screen)
+		out := h.frame()
+		if strings.Contains(out, s.empty) || !strings.Contains(out, "not loaded:") || !strings.Contains(out, "cannot connect") {
+			t.Errorf("%s, the service unreachable:\n%s", s.screen, out)
+		}
 	}
 }

@@ -195,16 +195,21 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	case orgLoadedMsg:
 		if m.userID == "" && msg.org.UserID != "" {
 			m.userID = msg.org.UserID
+			m.list.Table.Failed = ""
 			return m, m.load()
+		}
+		if m.userID == "" && msg.err != nil { // no user to show: say why
+			m.list.Table.Failed = notLoaded(time.Time{}, "who you are: "+errorText(msg.err))
 		}
 	case mfaLoadedMsg:
 		if msg.gen != m.gen {
 			return m, nil
 		}
 		m.loading = false
-		m.err = ""
+		m.err, m.list.Table.Failed = "", ""
 		if msg.err != nil {
 			m.err = errorText(msg.err)
+			m.list.Table.Failed = notLoaded(time.Time{}, "load failed: "+m.err)
 		}
 		m.items, m.user, m.statuses, m.fetched = msg.policies, msg.user, msg.statuses, msg.at
 		m.setRows()

@@ -167,8 +167,10 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		u.loading = false
 		if msg.err != nil {
 			u.err = errorText(msg.err)
+			u.list.Table.Failed = notLoaded(u.fetched, "load failed: "+u.err)
 			return u, nil
 		}
+		u.list.Table.Failed = ""
 		u.err, u.items, u.tagNames, u.fetched = "", msg.users, msg.tagNames, msg.at
 		u.setRows()
 		if u.open != nil {

@@ -67,6 +67,9 @@ func DefaultTableKeyMap() TableKeyMap {
 type Table struct {
 	Keys  TableKeyMap
 	Empty string // shown when there are no rows at all
+	// Failed, when set, is shown instead of Empty: the rows could not be
+	// loaded, and an empty table must not read as "there are none".
+	Failed string
 
 	theme    *theme.Theme
 	cols     []Column
@@ -453,6 +456,8 @@ func (t Table) View() string {
 	lines = append(lines, t.renderCells(titles, widths, nil, t.theme.Header, false))
 	body := t.bodyHeight()
 	switch {
+	case len(t.rows) == 0 && t.Failed != "":
+		lines = append(lines, t.theme.Bad.Render(ansi.Truncate(t.Failed, t.width, "…")))
 	case len(t.rows) == 0:
 		lines = append(lines, t.theme.Muted.Render(ansi.Truncate(t.Empty, t.width, "…")))
 	case len(t.visible) == 0:
