@@ -94,15 +94,15 @@ func (p *Policies) openEditor() {
 	e := &policyEditor{}
 	highlight := func(s string) string { return highlightExpr(th, s) }
 	e.form = ui.NewForm("New policy (create_policy: the root quorum usually has to approve it)",
-		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: 256},
+		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
 		ui.Field{Key: "effect", Label: "Effect", Choices: []string{api.EffectAllow, api.EffectDeny}},
-		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: 4096, Live: true, Highlight: highlight,
+		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight,
 			Placeholder: "e.g. activity.resource == 'POLICY'",
 			Validate:    func(s string) error { return checkExpr(policy.FieldCondition, s) }},
-		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: 4096, Live: true, Highlight: highlight,
+		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight,
 			Placeholder: "e.g. approvers.count() >= 2",
 			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) }},
-		ui.Field{Key: "notes", Label: "Notes", CharLimit: 1024},
+		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},
 		ui.Field{Key: "over", Label: "Simulate over (ctrl+r)", Choices: []string{simulateLast}},
 	)
 	p.editor = e

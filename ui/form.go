@@ -156,6 +156,8 @@ func (fd *Field) check() {
 	fd.err, fd.errCol = "", 0
 	v := fd.value()
 	switch {
+	case fd.input.Cut():
+		fd.err = fmt.Sprintf("%s takes at most %d characters; what went past them was not taken in (backspace to edit)", fd.Label, fd.input.limit())
 	case fd.Required && strings.TrimSpace(v) == "":
 		fd.err = fd.Label + " is required"
 	case fd.Validate != nil:

@@ -172,3 +172,24 @@ func TestFormCheckValidatesFieldsTogether(t *testing.T) {
 		t.Error("the check still refuses after the choice changed")
 	}
 }
+
+// Text past a field's limit is never dropped silently: the form refuses to
+// submit what the user did not write, and says so.
+func TestFormRefusesTextCutAtTheLimit(t *testing.T) {
+	f := NewForm("Notes", Field{Key: "notes", Label: "Notes", CharLimit: 8})
+	f, _ = f.Update(tea.PasteMsg{Content: "false || true"})
+	if got := f.Values()["notes"]; got != "false ||" {
+		t.Fatalf("value %q", got)
+	}
+	f, res := f.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	if res != Editing {
+		t.Fatal("submitted a value cut at the limit")
+	}
+	if out := ansi.Strip(f.View(plainTheme, 80)); !strings.Contains(out, "Notes takes at most 8 characters") {
+		t.Errorf("no error says the text was cut:\n%s", out)
+	}
+	f, _ = f.Update(press("backspace"))
+	if _, res := f.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}); res != Submitted {
+		t.Error("after an edit, the value (now what the user sees) does not submit")
+	}
+}

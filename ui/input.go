@@ -18,7 +18,14 @@ type Input struct {
 	CharLimit   int // 0 = 256
 	value       []rune
 	focused     bool
+	// cut is set when typing or a paste went past CharLimit and the rest was
+	// dropped: the value is then not what the user gave, which a form must
+	// say rather than submit (cleared by any deletion).
+	cut bool
 }
+
+// Cut reports whether text was dropped at the limit since the last deletion.
+func (in Input) Cut() bool { return in.cut }
 
 // Value returns the text typed so far.
 func (in Input) Value() string { return string(in.value) }
@@ -26,6 +33,7 @@ func (in Input) Value() string { return string(in.value) }
 // SetValue replaces the text; control characters are dropped.
 func (in *Input) SetValue(s string) {
 	in.value = in.value[:0]
+	in.cut = false
 	in.insert(s)
 }
 
@@ -33,7 +41,7 @@ func (in *Input) SetValue(s string) {
 func (in *Input) Focus()       { in.focused = true }
 func (in *Input) Blur()        { in.focused = false }
 func (in Input) Focused() bool { return in.focused }
-func (in *Input) Reset()       { in.value = nil }
+func (in *Input) Reset()       { in.value, in.cut = nil, false }
 func (in Input) limit() int {
 	if in.CharLimit <= 0 {
 		return 256
@@ -44,6 +52,7 @@ func (in Input) limit() int {
 func (in *Input) insert(s string) {
 	for _, r := range s {
 		if len(in.value) >= in.limit() {
+			in.cut = true
 			return
 		}
 		if unicode.IsControl(r) || api.IsBidiControl(r) {
@@ -68,9 +77,12 @@ func (in Input) Update(msg tea.Msg) (Input, bool) {
 			if len(in.value) > 0 {
 				in.value = in.value[:len(in.value)-1]
 			}
+			in.cut = false
 		case "ctrl+u":
 			in.value = in.value[:0]
+			in.cut = false
 		case "ctrl+w":
+			in.cut = false
 			v := strings.TrimRightFunc(string(in.value), unicode.IsSpace)
 			i := strings.LastIndexFunc(v, unicode.IsSpace)
 			in.value = []rune(v[:i+1])
@@ -80,7 +92,7 @@ func (in Input) Update(msg tea.Msg) (Input, bool) {
 			}
 		}
 	}
-	return in, string(in.value) != before
+	return in, string(in.value) != before || in.cut
 }
 
 // View renders the prompt, the text and, when focused, a block cursor.
