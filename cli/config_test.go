@@ -229,6 +229,9 @@ func TestConfigMouseAndKeys(t *testing.T) {
 		{[]string{"[profiles.p.keys]", "quit = []"}, []string{"profiles.p.keys", "empty"}},
 		{[]string{"[profiles.p.keys]", "\"activities.approve\" = [\"x\"]"}, []string{"\"x\"", "activities.approve", "activities.reject"}},
 		{[]string{"[profiles.p.keys]", "\"activities.approve\" = [\"q\"]"}, []string{"\"q\"", "quit"}},
+		{[]string{"[profiles.p.keys]", "\"activities.approve\" = [\"1\"]"}, []string{"\"1\"", "go to screen (1-9, which cannot be rebound)"}},
+		{[]string{"[profiles.p.keys]", "\"activities.reject\" = [\"ctrl+c\"]"}, []string{"\"ctrl+c\"", "quit (ctrl+c, which cannot be rebound)"}},
+		{[]string{"[profiles.p.keys]", "palette = [\"5\"]"}, []string{"\"5\"", "is bound to both"}},
 	} {
 		_, err := loadConfig(writeConfig(t, base+strings.Join(tc.text, "\n")+"\n"))
 		if err == nil {

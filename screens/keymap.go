@@ -176,6 +176,13 @@ func (r *Root) Rebind(keys map[string][]string) error {
 		return a.Binding.Keys()
 	}
 	owner := map[string]string{}
+	// The fixed keys: ctrl+c always quits and 1-9 go to a screen.
+	for _, k := range r.keys.ForceQuit.Keys() {
+		owner[k] = "quit (ctrl+c, which cannot be rebound)"
+	}
+	for _, k := range r.keys.Jump.Keys() {
+		owner[k] = "go to screen (1-9, which cannot be rebound)"
+	}
 	for _, a := range global {
 		for _, k := range after(a) {
 			if o, ok := owner[k]; ok {
