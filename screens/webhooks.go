@@ -205,7 +205,13 @@ func (w *Webhooks) setRows() {
 			api.SanitizeID(strings.TrimPrefix(d.Status, "ACTIVITY_STATUS_")), clip(api.SanitizeID(d.KeyID), 10)},
 			Sort: []string{d.At.UTC().Format(time.RFC3339Nano)}}
 	}
+	// New deliveries come in on top: a selection on the top row follows
+	// them (else the first delivery ever stays selected, at the bottom).
+	atTop := w.list.Table.AtTop()
 	w.list.SetRows(rows)
+	if atTop {
+		w.list.Table.SelectTop()
+	}
 	w.setPreview()
 }
 

@@ -34,7 +34,7 @@ func TestWebhooksScreenShowsLiveDeliveries(t *testing.T) {
 	if h.root.ActiveTitle() != "Webhooks" {
 		t.Fatalf("the Webhooks key went to %s", h.root.ActiveTitle())
 	}
-	h.key("k") // the newest, refused one
+	// The selection follows the newest delivery (the refused one), on top.
 	out := ansi.Strip(h.root.Render())
 	for _, want := range []string{"listening on 127.0.0.1:8430, 2 deliveries", "verified", "REFUSED", "CREATE_USER_TAG", "refused: bad webhook signature"} {
 		if !strings.Contains(out, want) {

@@ -350,6 +350,14 @@ func (t *Table) SelectLine(y int) bool {
 // going back).
 func (t Table) HasFilter() bool { return t.pattern != "" || t.input.Focused() }
 
+// AtTop reports whether the selection is on the first visible row (or there
+// is none); SelectTop puts it there.
+func (t Table) AtTop() bool { return t.cursor <= 0 }
+func (t *Table) SelectTop() {
+	t.cursor = 0
+	t.clampOffset()
+}
+
 func (t *Table) move(n int) {
 	t.cursor = min(max(t.cursor+n, 0), max(len(t.visible)-1, 0))
 	t.clampOffset()
