@@ -133,7 +133,13 @@ func (d *activityDetail) renderMfa(b *ui.DetailBuilder, c *Common) {
 	if d.mfa == nil || (d.mfa.err == nil && len(d.mfa.statuses) == 0) {
 		return // no voter has an MFA policy: nothing to say
 	}
-	b.Section(fmt.Sprintf("MFA status (%d voters)", len(d.mfa.statuses)))
+	// The service lists only the voters an MFA policy applies to.
+	n := len(d.mfa.statuses)
+	what := "voters with an MFA policy"
+	if n == 1 {
+		what = "voter with an MFA policy"
+	}
+	b.Section(fmt.Sprintf("MFA status (%d %s)", n, what))
 	if d.mfa.err != nil {
 		b.Styled(c.Theme.Bad.Render(ui.Clean(errorText(d.mfa.err))))
 		return
