@@ -156,19 +156,13 @@ func (d *opFormDialog) View(th *theme.Theme, width, height int) string {
 // lines around the focused field, so the field being typed in is always seen.
 func formBox(th *theme.Theme, f ui.Form, errText, help string, width, height int) string {
 	w := min(max(width-8, 20), 86)
-	out := f.View(th, w)
+	lines, first, last := f.Lines(th, w)
 	if errText != "" {
-		out += "\n\n" + th.Bad.Render(ansi.Truncate(ui.Clean(errText), w, "…"))
+		lines = append(lines, "", th.Bad.Render(ansi.Truncate(ui.Clean(errText), w, "…")))
 	}
-	lines := strings.Split(out+"\n\n"+th.Muted.Render(ansi.Truncate(help, w, "…")), "\n")
+	lines = append(lines, "", th.Muted.Render(ansi.Truncate(help, w, "…")))
 	if room := height - 4; room > 0 && len(lines) > room {
-		focus := 0
-		for i, l := range lines {
-			if strings.HasPrefix(ansi.Strip(l), "▸ ") {
-				focus = i
-			}
-		}
-		start := min(max(focus-2, 0), len(lines)-room)
+		start := ui.ScrollStart(len(lines), room, first, last)
 		lines = lines[start : start+room]
 	}
 	return th.Dialog.Render(strings.Join(lines, "\n"))

@@ -95,6 +95,9 @@ type Form struct {
 	Check  func(values map[string]string) (string, error)
 	fields []Field
 	focus  int
+	// blurred: another part of the screen has the keys, so no field is marked
+	// as focused and no cursor is drawn.
+	blurred bool
 }
 
 // NewForm returns a form with these fields, the first one focused.
@@ -123,7 +126,24 @@ func (f *Form) setFocus(i int) {
 	}
 	f.fields[f.focus].input.Blur()
 	f.focus = (i + len(f.fields)) % len(f.fields)
-	f.fields[f.focus].input.Focus()
+	if !f.blurred {
+		f.fields[f.focus].input.Focus()
+	}
+}
+
+// Blur shows the form without its focus (no ▸ marker, no cursor) while another
+// part of the screen takes the keys; Focus gives it back.
+func (f *Form) Blur() {
+	f.blurred = true
+	if len(f.fields) > 0 {
+		f.fields[f.focus].input.Blur()
+	}
+}
+
+// Focus shows the focused field as focused again (see Blur).
+func (f *Form) Focus() {
+	f.blurred = false
+	f.setFocus(f.focus)
 }
 
 // Values returns every field's value by key.
@@ -314,16 +334,27 @@ func (f *Form) CheckLive() {
 
 // View renders the form at most width cells wide.
 func (f Form) View(th *theme.Theme, width int) string {
+	lines, _, _ := f.Lines(th, width)
+	return strings.Join(lines, "\n")
+}
+
+// Lines renders the form at most width cells wide, one string a line, and says
+// which lines hold the focused field (its label, value and messages): a view
+// taller than its room scrolls them into sight with ScrollStart.
+func (f Form) Lines(th *theme.Theme, width int) (lines []string, first, last int) {
 	var b strings.Builder
 	b.WriteString(th.Title.Render(ansi.Truncate(Clean(f.Title), width, "…")))
 	b.WriteString("\n\n")
 	for i, fd := range f.fields {
+		if i == f.focus {
+			first = strings.Count(b.String(), "\n")
+		}
 		label := fd.Label
 		if fd.Required {
 			label += " *"
 		}
 		marker := "  "
-		if i == f.focus {
+		if i == f.focus && !f.blurred {
 			marker = th.Filter.Render("▸ ")
 		}
 		b.WriteString(marker + th.Label.Render(label) + "\n")
@@ -354,8 +385,28 @@ func (f Form) View(th *theme.Theme, width int) string {
 				b.WriteString("  " + th.Bad.Render(l) + "\n")
 			}
 		}
+		if i == f.focus {
+			last = strings.Count(b.String(), "\n") - 1
+		}
 	}
-	return strings.TrimRight(b.String(), "\n")
+	lines = strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	last = min(last, len(lines)-1)
+	first = min(first, last)
+	return lines, first, last
+}
+
+// ScrollStart is the first of room lines to show out of n so that lines first
+// to last are in sight, with up to two lines above them for context; when they
+// do not all fit, first wins. It is 0 when everything fits.
+func ScrollStart(n, room, first, last int) int {
+	if room <= 0 || n <= room {
+		return 0
+	}
+	start := max(first-2, 0)
+	if last >= start+room {
+		start = min(last-room+1, first)
+	}
+	return min(max(start, 0), n-room)
 }
 
 // textView is a text field's line, scrolled so that the end (where the cursor

@@ -193,3 +193,56 @@ func TestFormRefusesTextCutAtTheLimit(t *testing.T) {
 		t.Error("after an edit, the value (now what the user sees) does not submit")
 	}
 }
+
+// Lines says where the focused field is, its messages included, so that a
+// view shorter than the form can scroll to it.
+func TestFormLinesSpanTheFocusedField(t *testing.T) {
+	f := typeForm(liveForm(), "a!")
+	lines, first, last := f.Lines(plainTheme, 40)
+	got := ansi.Strip(strings.Join(lines[first:last+1], "\n"))
+	for _, want := range []string{"▸ Expression", "a!█", "^", "unexpected token"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("focused span lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "Notes") {
+		t.Errorf("focused span runs into the next field:\n%s", got)
+	}
+	f, _ = f.Update(press("tab"))
+	lines, first, last = f.Lines(plainTheme, 40)
+	if l := ansi.Strip(lines[first]); l != "▸ Notes" || last != len(lines)-1 {
+		t.Errorf("Notes focused: span %d-%d of %d starts %q", first, last, len(lines), l)
+	}
+}
+
+// ScrollStart keeps the focused lines in sight with two lines of context
+// above, the focused field's first line winning when they do not all fit.
+func TestScrollStart(t *testing.T) {
+	for _, c := range []struct{ n, room, first, last, want int }{
+		{10, 20, 5, 6, 0},    // everything fits
+		{30, 10, 1, 2, 0},    // near the top
+		{30, 10, 12, 13, 10}, // two lines of context above
+		{30, 10, 12, 25, 12}, // too tall: its first line wins
+		{30, 10, 12, 19, 10}, // exactly fits with context
+		{30, 10, 12, 20, 11}, // fits with one line of context
+		{30, 10, 28, 29, 20}, // at the bottom: no empty lines
+	} {
+		if got := ScrollStart(c.n, c.room, c.first, c.last); got != c.want {
+			t.Errorf("ScrollStart(%d, %d, %d, %d) = %d, want %d", c.n, c.room, c.first, c.last, got, c.want)
+		}
+	}
+}
+
+// A blurred form (another part of the screen has the keys) marks no field
+// and draws no cursor; Focus gives both back, on the same field.
+func TestFormBlurHidesTheFocus(t *testing.T) {
+	f := typeForm(liveForm(), "abc")
+	f.Blur()
+	if out := ansi.Strip(f.View(plainTheme, 40)); strings.Contains(out, "▸") || strings.Contains(out, "█") {
+		t.Errorf("a blurred form shows a focus:\n%s", out)
+	}
+	f.Focus()
+	if out := ansi.Strip(f.View(plainTheme, 40)); !strings.Contains(out, "▸ Expression") || !strings.Contains(out, "abc█") {
+		t.Errorf("focus not given back:\n%s", out)
+	}
+}
