@@ -132,7 +132,7 @@ func (m *MfaPolicies) editorUpdate(msg tea.Msg) tea.Cmd {
 		m.editor = nil
 		return nil
 	case isKey && key.Matches(k, e.k.Switch):
-		e.inSteps = !e.inSteps
+		e.setInSteps(!e.inSteps)
 		return nil
 	case isKey && key.Matches(k, e.k.Submit):
 		return m.submitEditor()
@@ -148,6 +148,17 @@ func (m *MfaPolicies) editorUpdate(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// setInSteps gives the keys to the steps or to the fields; the fields show
+// their focus (▸ and the cursor) only while they have the keys.
+func (e *mfaEditor) setInSteps(on bool) {
+	e.inSteps = on
+	if on {
+		e.form.Blur()
+	} else {
+		e.form.Focus()
+	}
+}
+
 // submitEditor checks every field and step, then asks to confirm.
 func (m *MfaPolicies) submitEditor() tea.Cmd {
 	e := m.editor
@@ -158,14 +169,14 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 	e.form = f
 	e.form.Keys.Submit.SetEnabled(false)
 	if res != ui.Submitted {
-		e.inSteps = false
+		e.setInSteps(false)
 		return nil
 	}
 	p, err := e.params()
 	if err != nil {
 		e.err = err.Error()
 		if strings.Contains(e.err, "requiredAuthenticationMethods") {
-			e.inSteps = true
+			e.setInSteps(true)
 		}
 		return nil
 	}
@@ -266,16 +277,20 @@ func (e *mfaEditor) authName(id string) string {
 	return clip(api.SanitizeID(id), 8)
 }
 
-// View renders the editor: the fields, the order among the user's policies,
-// the steps with the cursor, and the last error.
+// View renders the editor: the fields, the steps with the cursor, the last
+// error, and the order among the user's policies. A body shorter than that
+// shows the lines around what has the keys: the focused field, or the step
+// being edited (and the error under the steps).
 func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
-	var lines []string
-	lines = append(lines, strings.Split(e.form.View(th, width), "\n")...)
+	lines, first, last := e.form.Lines(th, width)
 	title := "Steps (ctrl+t to edit)"
 	if e.inSteps {
 		title = "Steps — a add · x remove · K/J move · m add method · ⌫ remove method · t type · i authenticator"
 	}
 	lines = append(lines, "", th.Section.Render(ansi.Truncate(title, width, "…")))
+	if e.inSteps {
+		first = len(lines) + min(e.step, max(len(e.steps)-1, 0))
+	}
 	if len(e.steps) == 0 {
 		lines = append(lines, "  (no steps: a adds one)")
 	}
@@ -297,19 +312,26 @@ func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
 		}
 		lines = append(lines, marker+fmt.Sprintf("step %d: any of ", i+1)+strings.Join(parts, ", "))
 	}
-	lines = append(lines, "", th.Section.Render("Order among "+ui.Clean(e.userName)+"'s policies"))
-	lines = append(lines, e.orderLines()...)
+	if e.inSteps {
+		last = first
+	}
 	if e.err != "" {
 		lines = append(lines, "")
 		for _, l := range strings.Split(ansi.Wrap(ui.Clean(e.err), max(width-2, 1), " "), "\n") {
 			lines = append(lines, th.Bad.Render(l))
 		}
+		if e.inSteps {
+			last = len(lines) - 1
+		}
 	}
+	lines = append(lines, "", th.Section.Render("Order among "+ui.Clean(e.userName)+"'s policies"))
+	lines = append(lines, e.orderLines()...)
 	for i := range lines {
 		lines[i] = ansi.Truncate(lines[i], width, "…")
 	}
-	if len(lines) > height {
-		lines = lines[:height]
+	if height > 0 && len(lines) > height {
+		start := ui.ScrollStart(len(lines), height, first, last)
+		lines = lines[start : start+height]
 	}
 	return strings.Join(lines, "\n")
 }

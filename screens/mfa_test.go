@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -229,5 +230,36 @@ func TestMfaCreateRefusedReadOnly(t *testing.T) {
 	h.key("n")
 	if h.mfa().editor != nil || !h.toasted("read-only") {
 		t.Error("a read-only console opened the editor")
+	}
+}
+
+// At the minimum size the editor scrolls to what has the keys: each field in
+// turn, then the step being edited; the ▸ marker follows the keys.
+func TestMfaEditorScrollsToTheFocusAtTheMinimumSize(t *testing.T) {
+	h, _ := mfaHarness(t, false)
+	h.send(tea.WindowSizeMsg{Width: minWidth, Height: minHeight})
+	h.key("n")
+	h.typeText("small")
+	for _, label := range []string{"Condition", "Order", "Notes"} {
+		h.key("tab")
+		if out := h.frame(); !strings.Contains(out, "▸ "+label) {
+			t.Errorf("%s is focused out of sight:\n%s", label, out)
+		}
+	}
+	ctrlT := tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl}
+	h.send(ctrlT)
+	for step := 2; step <= 5; step++ {
+		h.key("a")
+		out := h.frame()
+		if !strings.Contains(out, fmt.Sprintf("▸ step %d: any of [PASSKEY]", step)) {
+			t.Errorf("step %d is edited out of sight:\n%s", step, out)
+		}
+		if strings.Count(out, "▸") != 1 {
+			t.Errorf("more than one ▸ marker while editing step %d:\n%s", step, out)
+		}
+	}
+	h.send(ctrlT)
+	if out := h.frame(); !strings.Contains(out, "▸ Notes") || strings.Count(out, "▸") != 1 {
+		t.Errorf("back on the fields, Notes is not the one marked field:\n%s", out)
 	}
 }

@@ -124,26 +124,26 @@ func (e *policyEditor) setRecent(c *Common, recent []recentActivity) {
 }
 
 // render lays out the editor: the form, then the simulation, in the body's
-// size (width 0 keeps the last one).
+// size (width 0 keeps the last one). A body shorter than the editor shows the
+// lines around the focused field, as the operation forms' dialogs do.
 func (e *policyEditor) render(c *Common, width int) {
 	th := c.Theme
-	var b strings.Builder
 	if width <= 0 {
 		width = e.width
 	}
 	e.width = width
-	b.WriteString(e.form.View(th, width))
-	b.WriteString("\n\n")
-	b.WriteString(th.Section.Render("Simulation"))
-	b.WriteString(th.Muted.Render(ansi.Truncate("  today → with the draft (current policies + draft, as the service decides)", max(width-10, 1), "…")))
-	b.WriteString("\n")
+	lines, first, last := e.form.Lines(th, width)
+	add := func(s string) { lines = append(lines, strings.Split(s, "\n")...) }
+	add("")
+	add(th.Section.Render("Simulation") +
+		th.Muted.Render(ansi.Truncate("  today → with the draft (current policies + draft, as the service decides)", max(width-10, 1), "…")))
 	switch {
 	case e.simErr != "":
-		b.WriteString(th.Bad.Render(ui.Clean(e.simErr)) + "\n")
+		add(th.Bad.Render(ui.Clean(e.simErr)))
 	case e.sim == nil:
-		b.WriteString(th.Muted.Render("press ctrl+r to run the draft over recent activities") + "\n")
+		add(th.Muted.Render("press ctrl+r to run the draft over recent activities"))
 	case len(e.sim) == 0:
-		b.WriteString(th.Muted.Render("no activity to simulate over") + "\n")
+		add(th.Muted.Render("no activity to simulate over"))
 	}
 	locks := 0
 	for _, r := range e.sim {
@@ -156,24 +156,26 @@ func (e *policyEditor) render(c *Common, width int) {
 		if locks == 1 {
 			what = "activity"
 		}
-		b.WriteString(th.Bad.Render(fmt.Sprintf("⚠ the draft locks the organization out of %d %s it can do today", locks, what)) + "\n")
+		add(th.Bad.Render(fmt.Sprintf("⚠ the draft locks the organization out of %d %s it can do today", locks, what)))
 	}
-	// As many lines as the body has room for: lock-outs first, then changes.
+	// As many lines as the body has room for under the part of the form in
+	// sight: lock-outs first, then changes.
 	rows := slices.Clone(e.sim)
 	slices.SortStableFunc(rows, func(x, y simRow) int { return rank(x) - rank(y) })
-	room := max(e.height-strings.Count(b.String(), "\n"), 1)
-	if len(rows) > room {
-		hidden := rows[room-1:]
-		changed := 0
-		for _, r := range hidden {
-			if r.today != r.withDraft {
-				changed++
+	more := ""
+	if e.height > 0 {
+		room := max(e.height-(len(lines)-ui.ScrollStart(len(lines), e.height, first, last)), 1)
+		if len(rows) > room {
+			hidden := rows[room-1:]
+			changed := 0
+			for _, r := range hidden {
+				if r.today != r.withDraft {
+					changed++
+				}
 			}
+			rows = rows[:room-1]
+			more = th.Muted.Render(fmt.Sprintf("… %d more activities (%d change); choose one under Simulate over to see it", len(hidden), changed))
 		}
-		rows = rows[:room-1]
-		defer func() {
-			e.view += "\n" + th.Muted.Render(fmt.Sprintf("… %d more activities (%d change); choose one under Simulate over to see it", len(hidden), changed))
-		}()
 	}
 	for _, r := range rows {
 		line := fmt.Sprintf("%s → %s  %s  by %s — %s", shortOutcome(r.today), shortOutcome(r.withDraft), ui.Clean(r.what), ui.Clean(r.decider), ui.Clean(r.why))
@@ -184,13 +186,18 @@ func (e *policyEditor) render(c *Common, width int) {
 		case r.today != r.withDraft:
 			style = th.Warn
 		}
-		b.WriteString(style.Render(ansi.Truncate(line, max(width, 10), "…")) + "\n")
+		add(style.Render(ansi.Truncate(line, max(width, 10), "…")))
 	}
-	e.view = strings.TrimRight(b.String(), "\n")
-	if lines := strings.Split(e.view, "\n"); e.height > 0 && len(lines) > e.height {
-		// A short window: the form from the top, as much as fits.
-		e.view = strings.Join(lines[:e.height], "\n")
+	if more != "" {
+		add(more)
 	}
+	if e.height > 0 && len(lines) > e.height {
+		// A short window: the focused field (the one being typed in) and the
+		// lines around it, as many as fit.
+		start := ui.ScrollStart(len(lines), e.height, first, last)
+		lines = lines[start : start+e.height]
+	}
+	e.view = strings.Join(lines, "\n")
 }
 
 // rank orders simulation lines: lock-outs, then changes, then the rest.

@@ -369,3 +369,38 @@ func TestPolicySimulationFitsTheBody(t *testing.T) {
 		t.Errorf("the hidden lines are not counted:\n%s", h.plainFrame())
 	}
 }
+
+// At the minimum size the editor is taller than the body: it scrolls to the
+// field being typed in, even below a condition whose compile error takes
+// several lines, and back up.
+func TestPolicyEditorScrollsToTheFocusedFieldAtTheMinimumSize(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	h.send(tea.WindowSizeMsg{Width: minWidth, Height: minHeight})
+	openEditor(t, h)
+	h.typeText("draft")
+	h.key("tab")
+	h.key("tab")
+	h.typeText("activity.type ==")
+	if out := h.plainFrame(); !strings.Contains(out, "▸ Condition") || !strings.Contains(out, "IDENTIFIER}") {
+		t.Errorf("the condition and the end of its error are not in sight:\n%s", out)
+	}
+	h.key("tab")
+	h.key("tab")
+	h.typeText("typed here")
+	if out := h.plainFrame(); !strings.Contains(out, "▸ Notes") || !strings.Contains(out, "typed here█") {
+		t.Errorf("Notes is typed in out of sight:\n%s", out)
+	}
+	h.key("tab")
+	if out := h.plainFrame(); !strings.Contains(out, "▸ Simulate over") || !strings.Contains(out, "◂ the last activities loaded ▸") {
+		t.Errorf("Simulate over is focused out of sight:\n%s", out)
+	}
+	for range 5 {
+		h.key("shift+tab")
+	}
+	if out := h.plainFrame(); !strings.Contains(out, "▸ Name") || !strings.Contains(out, "draft█") {
+		t.Errorf("back on Name, it is out of sight:\n%s", out)
+	}
+	if n := strings.Count(h.plainFrame(), "\n") + 1; n != minHeight {
+		t.Errorf("the frame is %d lines in a window of %d", n, minHeight)
+	}
+}
