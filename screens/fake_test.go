@@ -44,6 +44,7 @@ type fakeClient struct {
 	created      []api.CreatePolicyParams
 	createStatus string // status of the created activity; "" = CONSENSUS_NEEDED
 	featureSets  []api.SetOrganizationFeatureParams
+	featureErr   error               // set_organization_feature fails with it
 	who          *api.WhoamiResponse // nil: alice, a root member
 	users        []api.User          // nil: alice, bob and carol without credentials
 	keyDeletes   []api.DeleteAPIKeysParams
@@ -462,6 +463,9 @@ func (f *fakeClient) SetOrganizationFeature(_ context.Context, p api.SetOrganiza
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.featureSets = append(f.featureSets, p)
+	if f.featureErr != nil {
+		return nil, f.featureErr
+	}
 	return &api.Activity{ID: "act-feature", Status: api.StatusConsensusNeeded, Type: api.TypeSetOrganizationFeature}, nil
 }
 

@@ -85,6 +85,8 @@ func (o *Organization) openSetForm() tea.Cmd {
 }
 
 // formUpdate hands a key to the open form; a valid form asks for confirmation.
+// The form stays open under the confirm: No returns to it as it was, and only
+// a successful submission (or esc) closes it.
 func (o *Organization) formUpdate(msg tea.Msg) tea.Cmd {
 	f, res := o.form.Update(msg)
 	o.form = &f
@@ -92,8 +94,10 @@ func (o *Organization) formUpdate(msg tea.Msg) tea.Cmd {
 	case ui.Cancelled:
 		o.form = nil
 	case ui.Submitted:
+		if o.submitting {
+			return ui.Toast("set_organization_feature is already being submitted; wait for its answer", true)
+		}
 		v := f.Values()
-		o.form = nil
 		return o.confirmSet(api.SetOrganizationFeatureParams{Name: v["name"], Value: v["value"]})
 	}
 	return nil
@@ -140,10 +144,12 @@ func (o *Organization) submitFeature(p api.SetOrganizationFeatureParams) tea.Cmd
 func (o *Organization) featureSubmitted(msg featureSubmittedMsg) tea.Cmd {
 	o.submitting = false
 	if msg.err != nil {
+		// The form, when still open, keeps what was typed for another try.
 		o.err = errorText(msg.err)
 		return ui.Toast(o.err, true)
 	}
 	o.err = ""
+	o.form = nil
 	act := *msg.activity
 	return tea.Batch(
 		ui.Toast(fmt.Sprintf("submitted %s: now %s", api.SanitizeID(act.ID), shortStatus(act.Status)), false),

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -105,6 +106,7 @@ func TestOrganizationSetFeatureConfirmsThenFollowsTheActivity(t *testing.T) {
 	if len(fake.featureSets) != 0 {
 		t.Fatal("enter submitted; the confirm must default to No")
 	}
+	h.key("esc") // No returned to the form; esc closes it
 	h.key("s")
 	h.pickFeature(api.FeatureWebhook)
 	h.key("tab")
@@ -156,4 +158,58 @@ func TestOrganizationSetFeatureOnlyForRootMembers(t *testing.T) {
 			t.Error("esc did not close only the form")
 		}
 	})
+}
+
+// No (or esc) on the confirm returns to the form with everything typed; a
+// failed submission keeps it too; only a successful one clears it.
+func TestOrganizationSetFeatureNoReturnsToTheForm(t *testing.T) {
+	fake := &fakeClient{featureErr: errors.New("service unavailable")}
+	h := newHarness(t, fake, false, 0)
+	h.gotoScreen("Organization")
+	h.key("s")
+	h.pickFeature(api.FeatureWebhook)
+	h.key("tab")
+	h.typeText("http://x/")
+	for _, answer := range []string{"n", "esc"} {
+		h.send(ctrlS)
+		if !strings.Contains(h.frame(), "Set WEBHOOK?") {
+			t.Fatalf("no confirm:\n%s", h.frame())
+		}
+		h.key(answer)
+		o := h.organization()
+		if h.root.dialogs.Len() != 0 || o.form == nil {
+			t.Fatalf("%s on the confirm: form open %v, dialogs %d:\n%s", answer, o.form != nil, h.root.dialogs.Len(), h.frame())
+		}
+		if v := o.form.Values(); v["name"] != api.FeatureWebhook || v["value"] != "http://x/" || o.form.Focused() != "value" {
+			t.Errorf("%s on the confirm: form %v focused on %s, want what was typed", answer, v, o.form.Focused())
+		}
+		if out := h.frame(); !strings.Contains(out, "http://x/") || !strings.Contains(out, "WEBHOOK") {
+			t.Errorf("%s on the confirm: the form does not show what was typed:\n%s", answer, out)
+		}
+	}
+	if len(fake.featureSets) != 0 {
+		t.Fatalf("a No submitted: %v", fake.featureSets)
+	}
+	h.send(ctrlS)
+	h.key("y")
+	if len(fake.featureSets) != 1 || !h.toasted("service unavailable") {
+		t.Fatalf("submitted %v; the failure is not said", fake.featureSets)
+	}
+	if o := h.organization(); o.form == nil || o.form.Values()["value"] != "http://x/" {
+		t.Fatalf("a failed submission lost the form:\n%s", h.frame())
+	}
+	fake.featureErr = nil
+	h.send(ctrlS)
+	h.key("y")
+	if len(fake.featureSets) != 2 || h.root.ActiveTitle() != "Activities" {
+		t.Fatalf("submitted %v, on %s", fake.featureSets, h.root.ActiveTitle())
+	}
+	h.gotoScreen("Organization")
+	if h.organization().form != nil {
+		t.Fatal("the form is still open after a successful submission")
+	}
+	h.key("s")
+	if v := h.organization().form.Values()["value"]; v != "" {
+		t.Errorf("after a successful submission s opens a form holding %q", v)
+	}
 }
