@@ -117,13 +117,15 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 	if v[appProofsKey] == "yes" {
 		opts = append(opts, api.WithAppProofs())
 	}
-	d.form.Clear(d.spec.secret)
 	send := submitOperation(d.c, d, run, opts)
 	if d.spec.destructive != nil {
 		if q, lines := d.spec.destructive(v); q != "" {
-			return nil, OpenDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(q, "Delete", lines...), send, nil))
+			// No (or esc) reopens the form as it was: nothing typed is lost.
+			// The secret, if any, is cleared once sent (Activities.submitted).
+			return nil, OpenDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(q, "Delete", lines...), send, OpenDialog(d)))
 		}
 	}
+	d.form.Clear(d.spec.secret)
 	return nil, send
 }
 
@@ -197,6 +199,7 @@ func submitOperation(c *Common, d *opFormDialog, run submitFunc, opts []api.Subm
 // submitted handles an operation's outcome on the Activities screen: the
 // activity opens in the detail (which follows it), and the tab comes forward.
 func (a *Activities) submitted(msg opSubmittedMsg) tea.Cmd {
+	msg.form.form.Clear(msg.form.spec.secret) // sent: a confirmed form still held it
 	if msg.err != nil {
 		log, op, text := a.c.Log, msg.op, ui.Clean(msg.err.Error())
 		msg.form.showError(msg.err)

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,13 +139,46 @@ func TestDestructiveOperationsConfirmWithNoAsDefault(t *testing.T) {
 			t.Fatalf("%s: want the confirm restating %s:\n%s", tc.name, tc.id, out)
 		}
 		h.key("enter") // No: the fake would panic on a submit
-		if h.root.dialogs.Len() != 0 {
-			t.Errorf("%s: enter should answer No and close", tc.name)
+		if _, ok := h.root.dialogs.Top().(*opFormDialog); !ok || h.root.dialogs.Len() != 1 {
+			t.Errorf("%s: enter should answer No and return to the form", tc.name)
 		}
 		for _, m := range h.msgs {
 			if _, ok := m.(opSubmittedMsg); ok {
 				t.Errorf("%s: submitted after No", tc.name)
 			}
+		}
+	}
+}
+
+// No, esc or enter on a destructive operation's confirm returns to its form
+// with everything typed and the focus where it was, and sends nothing.
+func TestOperationConfirmNoReturnsToTheForm(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	openOperation(h, "delete wallet accounts")
+	h.typeText("wa-1, wa-2")
+	h.key("tab")
+	h.key("right") // delete without export: yes
+	want := h.root.dialogs.Top().(*opFormDialog).form.Values()
+	for _, answer := range []string{"n", "esc", "enter"} {
+		h.key("ctrl+s")
+		if d := h.root.dialogs.Top(); d == nil || d.ID() != "confirm:delete_wallet_accounts" {
+			t.Fatalf("no confirm:\n%s", h.frame())
+		}
+		h.key(answer)
+		d, ok := h.root.dialogs.Top().(*opFormDialog)
+		if !ok || h.root.dialogs.Len() != 1 {
+			t.Fatalf("%s on the confirm: the form is gone:\n%s", answer, h.frame())
+		}
+		if got := d.form.Values(); !maps.Equal(got, want) || d.form.Focused() != "deleteWithoutExport" {
+			t.Errorf("%s on the confirm: form %v focused on %s, want %v as typed", answer, got, d.form.Focused(), want)
+		}
+		if out := h.frame(); !strings.Contains(out, "wa-1, wa-2") || !strings.Contains(out, "◂ yes ▸") {
+			t.Errorf("%s on the confirm: the form does not show what was typed:\n%s", answer, out)
+		}
+	}
+	for _, m := range h.msgs {
+		if _, ok := m.(opSubmittedMsg); ok {
+			t.Error("submitted after No") // the fake would have panicked first
 		}
 	}
 }
