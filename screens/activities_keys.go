@@ -81,6 +81,8 @@ func (a *Activities) listKey(k tea.KeyPressMsg) tea.Cmd {
 		return a.openStatusPicker()
 	case key.Matches(k, a.keys.Type) && a.all:
 		return a.openTypePicker()
+	case !a.all && (pressed(k, a.keys.Status) || pressed(k, a.keys.Type)):
+		return ui.Toast("filters are for the All view: press v", true)
 	case key.Matches(k, a.keys.NextPage) && a.keys.NextPage.Enabled():
 		// The list is newest first: the older page comes after its last row.
 		a.before, a.after = "", a.items[len(a.items)-1].ID
@@ -92,10 +94,24 @@ func (a *Activities) listKey(k tea.KeyPressMsg) tea.Cmd {
 			a.before, a.after = "", ""
 		}
 		return a.load()
+	case pressed(k, a.keys.NextPage), pressed(k, a.keys.PrevPage):
+		return ui.Toast(a.pagingBlock(pressed(k, a.keys.NextPage)), true)
 	}
 	var cmd tea.Cmd
 	a.list, cmd = a.list.Update(k)
 	return cmd
+}
+
+// pagingBlock says why ] or [ cannot page now.
+func (a *Activities) pagingBlock(older bool) string {
+	switch {
+	case !a.all:
+		return "the Pending view is one page; paging is for the All view: press v"
+	case older:
+		return "no older page: this page is not full"
+	default:
+		return "this is the newest page"
+	}
 }
 
 // askVote opens the vote's confirm dialog on the root's stack, or says why the
@@ -113,7 +129,7 @@ func (a *Activities) askVote(approve bool) tea.Cmd {
 func (a *Activities) copyField(fingerprint bool) tea.Cmd {
 	act := a.selected()
 	if act == nil {
-		return nil
+		return ui.Toast("nothing selected to copy", true)
 	}
 	what, val := "id", act.ID
 	if fingerprint {

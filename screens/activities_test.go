@@ -763,3 +763,26 @@ func TestActivitiesListSortsAndSaysWhat(t *testing.T) {
 		t.Errorf("S does not sort:\n%s", h.frame())
 	}
 }
+
+// A key that cannot act in this view says why instead of doing nothing.
+func TestKeysThatCannotActSaySo(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	for k, want := range map[string]string{
+		"s": "filters are for the All view",
+		"t": "filters are for the All view",
+		"]": "paging is for the All view",
+		"[": "paging is for the All view",
+	} {
+		before := len(h.root.log.entries)
+		h.key(k)
+		if got := h.root.log.entries[before:]; len(got) != 1 || !strings.Contains(got[0].text, want) {
+			t.Errorf("%s in the Pending view: %+v, want a notice %q", k, got, want)
+		}
+	}
+	h.key("v")
+	before := len(h.root.log.entries)
+	h.key("[")
+	if got := h.root.log.entries[before:]; len(got) != 1 || !strings.Contains(got[0].text, "newest page") {
+		t.Errorf("[ on the first page: %+v", got)
+	}
+}

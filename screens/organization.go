@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -22,6 +23,7 @@ type Organization struct {
 	gkeys   organizationSetKeys
 	loading bool
 	err     string
+	fetched time.Time // when the organization last loaded
 	width   int
 	height  int
 	// form is the open set-feature form, nil when none.
@@ -59,7 +61,7 @@ func (o *Organization) Capturing() bool { return o.form != nil }
 
 // Status implements Screen.
 func (o *Organization) Status() ScreenStatus {
-	st := ScreenStatus{Err: o.err}
+	st := ScreenStatus{Err: o.err, LastRefresh: o.fetched}
 	if o.loading {
 		st.Busy = "loading organization…"
 	}
@@ -100,6 +102,8 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		o.err = ""
 		if msg.err != nil {
 			o.err = errorText(msg.err)
+		} else {
+			o.fetched = o.c.Now() // the status bar says when (r gives feedback)
 		}
 		o.render()
 	case loginKitLoadedMsg:
