@@ -786,3 +786,25 @@ func TestKeysThatCannotActSaySo(t *testing.T) {
 		t.Errorf("[ on the first page: %+v", got)
 	}
 }
+
+// One pending activity with a very long WHAT (a 250-character policy name) must
+// not squeeze the small columns of every row: at 120 columns STATUS, VOTES and
+// the sort mark show in full, and WHAT is the one cut.
+func TestLongWhatDoesNotSqueezeTheOtherColumns(t *testing.T) {
+	acts := sampleActivities()
+	acts[0].Intent.CreatePolicyIntentV3.PolicyName = strings.Repeat("treasury-limit-", 17)[:250]
+	acts[0].Votes = append(acts[0].Votes, api.Vote{ID: "v-x", UserID: "u-carol", User: api.User{UserName: "carol"},
+		ActivityID: acts[0].ID, Selection: api.VoteRejected, CreatedAt: acts[0].CreatedAt})
+	h := newHarness(t, &fakeClient{activities: acts}, false, 0)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.key("o") // sort by AGE
+	out := h.plainFrame()
+	for _, want := range []string{"AGE ▲", "CONSENSUS_NEEDED", "1/2 ✗1", "create policy 'treasury-limit-"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the list lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "CONSENSU…") || strings.Contains(out, "AGE…") {
+		t.Errorf("a small column is cut:\n%s", out)
+	}
+}

@@ -79,6 +79,20 @@ func TestUsersListResolvesTagsCountsAndMarksRoot(t *testing.T) {
 	}
 }
 
+// EMAIL, the Grow column, takes no more than its addresses need while TAGS is
+// cut: a user's tags past TAGS' 30 cells show when the width holds them.
+func TestUsersTagsTakeTheWidthEmailDoesNotNeed(t *testing.T) {
+	users := governanceUsers()
+	users[2].UserTags = []string{"tag-treasury-approvers-emea", "tag-treasury-approvers-apac"}
+	fake := &fakeClient{users: users, activities: []api.Activity{tagActivity()}}
+	h := newHarnessWith(t, fake, fake, theme.Options{Dark: true, NoColor: true}, 0)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.gotoScreen("Users")
+	if row := rowOf(t, h.frame(), "carol"); !strings.Contains(row, "tag-treasury-approvers-apac, tag-treasury-approvers-emea") {
+		t.Errorf("carol's second tag is cut at 120 columns: %q", row)
+	}
+}
+
 func TestUsersDetailShowsKeysExpiryAndPolicies(t *testing.T) {
 	h, _ := usersHarness(t, false)
 	h.key("enter") // alice

@@ -75,9 +75,63 @@ func TestColumnWidthsFollowTheContent(t *testing.T) {
 	if w[0]+w[1]+w[2]+2 != 60 || w[1] != 8 {
 		t.Errorf("widths %v: WHO should take its 8 cells, WHAT the rest of 60", w)
 	}
-	tbl.SetRows([]Row{{ID: "1", Cells: []string{"x", strings.Repeat("n", 40), "1"}}})
+	// Max holds while the Grow column needs the width…
+	tbl.SetRows([]Row{{ID: "1", Cells: []string{strings.Repeat("w", 80), strings.Repeat("n", 40), "1"}}})
 	if w := tbl.widths(); w[1] != 12 {
-		t.Errorf("WHO grew to %d past its Max 12", w[1])
+		t.Errorf("WHO is %d wide, want its Max 12 while WHAT is cut", w[1])
+	}
+	// …but once the Grow column shows its cells in full, a cut column takes the
+	// rest rather than leave it blank in the Grow column.
+	tbl.SetRows([]Row{{ID: "1", Cells: []string{"x", strings.Repeat("n", 40), "1"}}})
+	if out := ansi.Strip(tbl.View()); !strings.Contains(out, strings.Repeat("n", 40)) {
+		t.Errorf("WHO is cut while WHAT has room to spare:\n%s", out)
+	}
+}
+
+// activityLikeTable is the Activities list's shape: small columns around a Grow
+// column, sorted by AGE.
+func activityLikeTable(width int, what string) Table {
+	tbl := NewTable(plainTheme, []Column{
+		{Title: "AGE", Width: 4}, {Title: "WHAT", Width: 20, Grow: true}, {Title: "REQUESTER", Width: 9, Max: 16},
+		{Title: "STATUS", Width: 9, Max: 17}, {Title: "VOTES", Width: 5}, {Title: "YOU", Width: 4}})
+	tbl.SetSize(width, 6)
+	tbl.SetRows([]Row{
+		{ID: "1", Cells: []string{"5m", what, "alice", "CONSENSUS_NEEDED", "1/2 ✗1", "vote"}},
+		{ID: "2", Cells: []string{"2h", "create user tag ops", "bob", "COMPLETED", "2/2", ""}},
+	})
+	tbl.SortBy(0, false)
+	return tbl
+}
+
+// One row with a very long WHAT must not squeeze the small columns: they show
+// their content and the sort mark in full, and WHAT is the one that is cut.
+func TestLongGrowCellDoesNotSqueezeSmallColumns(t *testing.T) {
+	long := "create policy " + strings.Repeat("allow-ops-to-rotate-keys-", 10)
+	for _, width := range []int{120, 80, 60} {
+		out := ansi.Strip(activityLikeTable(width, long).View())
+		for _, want := range []string{"AGE ▲", "CONSENSUS_NEEDED", "1/2 ✗1", "REQUESTER", "vote"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("at %d columns %q is cut:\n%s", width, want, out)
+			}
+		}
+		if !strings.Contains(out, "create policy") || !strings.Contains(out, "… alice") {
+			t.Errorf("at %d columns the long WHAT is not the column cut:\n%s", width, out)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if w := ansi.StringWidth(l); w > width {
+				t.Errorf("at %d columns a line is %d wide:\n%s", width, w, out)
+			}
+		}
+	}
+	// Narrower than the columns' least widths, WHAT gives way (not below
+	// growFloor) before a column at the right edge is cut.
+	tbl := activityLikeTable(50, long)
+	w := tbl.widths()
+	if sum := w[0] + w[1] + w[2] + w[3] + w[4] + w[5] + 5; w[1] >= 20 || w[1] < growFloor || sum != 50 {
+		t.Errorf("at 50 columns widths %v (%d in all): WHAT should give way, down to %d", w, sum, growFloor)
+	}
+	if out := ansi.Strip(tbl.View()); !strings.Contains(out, "YOU") {
+		t.Errorf("at 50 columns YOU is off the edge:\n%s", out)
 	}
 }
 

@@ -13,10 +13,12 @@ import (
 	"github.com/vigil-console/vigil/ui/theme"
 )
 
-// Column describes one table column. Width is the column's least width in cells;
-// spare width goes first to the columns whose cells are wider than that (the Grow
-// column first), up to Max (0 = no limit), and what is still left to the Grow
-// column.
+// Column describes one table column. Width is the column's least width in cells
+// (the Grow column's may give way down to 10 cells). Spare width goes first to
+// the other columns whose cells (or title and sort mark) are wider than that, up
+// to Max (0 = no limit), so small columns show in full; then to the Grow column,
+// which is the one cut when the width falls short; then past Max to the columns
+// still cut; and what is still left to the Grow column. See Table.widths.
 type Column struct {
 	Title string
 	Width int

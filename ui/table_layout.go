@@ -95,51 +95,80 @@ func cellWidth(s string) int {
 	return len(s)
 }
 
-// widths lays the columns out in the table's width, one space between columns:
-// each column gets its least width; the spare width goes to the columns whose
-// cells (or title and sort mark) need more, the Grow column first, each up to its
-// Max; what is left goes to the Grow column.
+// growFloor is how narrow the Grow column may become (or its Width, when less)
+// so that the other columns show their content.
+const growFloor = 10
+
+// widths lays the columns out in the table's width, one space between columns.
+// Every column starts at its least width, but the Grow column lends what it has
+// above growFloor. The spare width then goes:
+//
+//  1. to the other columns, up to their content (title and sort mark included)
+//     capped at their Max, the narrowest content first, so that small columns
+//     (an age, a status, votes) show in full even when the Grow column's cells
+//     are very long; a column that would still be cut takes nothing yet (the
+//     Grow column gives way only so that a column shows in full);
+//  2. to the Grow column, back to its least width and up to its content capped at
+//     its Max: at a narrow width it is the one that is cut;
+//  3. to the columns still cut, now past their Max, the narrowest content first;
+//  4. what is left, to the Grow column.
+//
+// Without a Grow column, the spare width after step 3 stays blank.
 func (t Table) widths() []int {
-	w := make([]int, len(t.cols))
-	used, grow := len(t.cols)-1, -1
+	n := len(t.cols)
+	w := make([]int, n)
+	need := make([]int, n)   // the widest cell or title
+	capped := make([]int, n) // need capped at Max
+	grow := -1
+	used := n - 1
 	for i, c := range t.cols {
 		w[i] = c.Width
-		used += c.Width
+		need[i] = ansi.StringWidth(t.title(i))
+		if i < len(t.need) {
+			need[i] = max(need[i], t.need[i])
+		}
+		capped[i] = need[i]
+		if c.Max > 0 {
+			capped[i] = min(capped[i], c.Max)
+		}
 		if c.Grow && grow < 0 {
 			grow = i
+			w[i] = min(c.Width, growFloor)
 		}
+		used += w[i]
 	}
 	spare := t.width - used
-	order := make([]int, 0, len(t.cols))
-	if grow >= 0 {
-		order = append(order, grow)
-	}
-	for i := range t.cols {
-		if i != grow {
-			order = append(order, i)
-		}
-	}
-	for _, i := range order {
-		if spare <= 0 {
-			break
-		}
-		need := ansi.StringWidth(t.title(i))
-		if i < len(t.need) {
-			need = max(need, t.need[i])
-		}
-		if m := t.cols[i].Max; m > 0 {
-			need = min(need, m)
-		}
-		if add := min(need-w[i], spare); add > 0 {
+	give := func(i, upto int) {
+		if add := min(upto-w[i], spare); add > 0 {
 			w[i] += add
 			spare -= add
 		}
 	}
-	if grow >= 0 && spare > 0 {
-		w[grow] += spare
+	others := make([]int, 0, n)
+	for i := range t.cols {
+		if i != grow {
+			others = append(others, i)
+		}
+	}
+	slices.SortStableFunc(others, func(a, b int) int { return capped[a] - capped[b] })
+	for _, i := range others {
+		if capped[i]-w[i] <= spare {
+			give(i, capped[i])
+		}
 	}
 	if grow >= 0 {
-		w[grow] = max(w[grow], 1)
+		give(grow, max(t.cols[grow].Width, capped[grow]))
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	slices.SortStableFunc(all, func(a, b int) int { return need[a] - need[b] })
+	for _, i := range all {
+		give(i, need[i])
+	}
+	if grow >= 0 {
+		w[grow] = max(w[grow]+max(spare, 0), 1)
 	}
 	return w
 }
