@@ -305,6 +305,21 @@ func newHarnessWith(t testing.TB, c Reader, sub Submitter, th theme.Options, ref
 	return h
 }
 
+// newClockedHarness is newHarness on a clock the test moves: advance *now, then
+// send clockMsg{} as the root's ticker would.
+func newClockedHarness(t testing.TB, fake *fakeClient) (*harness, *time.Time) {
+	t.Helper()
+	now := new(time.Time)
+	*now = testNow
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+		Now: func() time.Time { return *now }, Static: true,
+		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
+	h := &harness{t: t, root: r, fake: fake}
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.run(r.Init())
+	return h, now
+}
+
 // send delivers msg to the root and runs what it returns.
 func (h *harness) send(msg tea.Msg) {
 	h.t.Helper()

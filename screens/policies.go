@@ -212,6 +212,11 @@ func (p *Policies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		p.list.SetTheme(p.c.Theme)
 		p.setRows()
 		p.renderDetail()
+	case clockMsg:
+		// UPDATED and AGE count up between loads: rebuilding the rows is cheap,
+		// and the detail is rendered only when open (it keeps its scroll).
+		p.setRows()
+		p.renderDetail()
 	case policiesLoadedMsg:
 		if msg.gen != p.gen {
 			return p, nil

@@ -404,3 +404,53 @@ func TestPolicyEditorScrollsToTheFocusedFieldAtTheMinimumSize(t *testing.T) {
 		t.Errorf("the frame is %d lines in a window of %d", n, minHeight)
 	}
 }
+
+// The ages on the Policies screen count up on the root's clock, as on
+// Activities: UPDATED in the list, the open policy's detail, and AGE of the
+// recent evaluations.
+func TestPolicyAgesCountUpOnTheClock(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities(), policies: []api.Policy{{PolicyID: "pol-new", PolicyName: "just made",
+		Effect: api.EffectAllow, CreatedAt: api.NewTime(testNow), UpdatedAt: api.NewTime(testNow)}}}
+	h, now := newClockedHarness(t, fake)
+	h.gotoScreen("Policies")
+	tick := func(d time.Duration) {
+		*now = now.Add(d)
+		h.send(clockMsg{})
+	}
+	if row := rowOf(t, h.frame(), "just made"); !strings.Contains(row, " 0s") {
+		t.Fatalf("at load UPDATED is not 0s: %q", row)
+	}
+	tick(80 * time.Second)
+	if row := rowOf(t, h.frame(), "just made"); !strings.Contains(row, " 1m") {
+		t.Errorf("80 s later UPDATED still says: %q", row)
+	}
+	h.key("enter")
+	if l := lineWith(t, h.frame(), "Updated"); !strings.Contains(l, "(1m ago)") {
+		t.Fatalf("the detail's Updated lacks the age: %q", l)
+	}
+	tick(time.Hour)
+	if l := lineWith(t, h.frame(), "Updated"); !strings.Contains(l, "(1h ago)") {
+		t.Errorf("an hour later the open detail still says: %q", l)
+	}
+	h.key("esc")
+	h.key("e")
+	if out := h.frame(); !strings.Contains(out, "1h   create policy") {
+		t.Fatalf("the evaluations lack the age of act-policy (1h):\n%s", out)
+	}
+	tick(2 * time.Hour)
+	if out := h.frame(); !strings.Contains(out, "3h   create policy") {
+		t.Errorf("two hours later the evaluations still say:\n%s", out)
+	}
+}
+
+// lineWith is the first line of out holding s.
+func lineWith(t *testing.T, out, s string) string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	t.Fatalf("no line with %q in\n%s", s, out)
+	return ""
+}
