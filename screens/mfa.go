@@ -39,6 +39,7 @@ type MfaPolicies struct {
 	height   int
 	editor   *mfaEditor
 	creating bool
+	openID   string // the policy the open detail shows
 }
 
 // mfaActivityStatus is the user's MFA status for one pending activity.
@@ -213,6 +214,8 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		m.items, m.user, m.statuses, m.fetched = msg.policies, msg.user, msg.statuses, msg.at
 		m.setRows()
+	case clockMsg:
+		m.rerenderOpen() // its created and updated ages count up
 	case mfaConfirmedMsg:
 		return m, m.create(msg.params)
 	case mfaCreatedMsg:
@@ -256,6 +259,7 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		m.list.Open()
+		m.openID = p.MfaPolicyID
 		m.list.SetDetail(m.renderPolicy(*p))
 		return nil
 	}
@@ -352,6 +356,19 @@ func (m *MfaPolicies) setPreview() {
 		}
 	}
 	m.list.SetPreview(strings.Join(lines, "\n"))
+}
+
+// rerenderOpen renders the open policy's detail again, where it is scrolled.
+func (m *MfaPolicies) rerenderOpen() {
+	if !m.list.IsOpen() {
+		return
+	}
+	for _, p := range m.items {
+		if p.MfaPolicyID == m.openID {
+			m.list.SetDetail(m.renderPolicy(p))
+			return
+		}
+	}
 }
 
 // renderPolicy is a policy's detail: the condition and the steps in order.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -261,5 +262,25 @@ func TestMfaEditorScrollsToTheFocusAtTheMinimumSize(t *testing.T) {
 	h.send(ctrlT)
 	if out := h.frame(); !strings.Contains(out, "▸ Notes") || strings.Count(out, "▸") != 1 {
 		t.Errorf("back on the fields, Notes is not the one marked field:\n%s", out)
+	}
+}
+
+// The open MFA policy's created and updated ages count up on the root's clock.
+func TestMfaDetailAgesCountUpOnTheClock(t *testing.T) {
+	pols := alicePolicies()
+	for i := range pols["u-alice"] {
+		pols["u-alice"][i].CreatedAt = api.NewTime(testNow.Add(-time.Minute))
+		pols["u-alice"][i].UpdatedAt = api.NewTime(testNow.Add(-time.Minute))
+	}
+	h, now := newClockedHarness(t, &fakeClient{users: governanceUsers(), mfaPolicies: pols})
+	h.gotoScreen("MFA policies")
+	h.key("enter")
+	if l := lineWith(t, h.frame(), "updated"); !strings.Contains(l, "(1m ago)") {
+		t.Fatalf("the detail's updated lacks the age: %q", l)
+	}
+	*now = now.Add(3 * time.Hour)
+	h.send(clockMsg{})
+	if l := lineWith(t, h.frame(), "updated"); !strings.Contains(l, "(3h ago)") {
+		t.Errorf("three hours later the open detail still says: %q", l)
 	}
 }

@@ -160,6 +160,12 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	case orgLoadedMsg:
 		u.setRows() // root membership comes from the organization
 		u.renderDetail()
+	case clockMsg:
+		// Keys expire and ages count up between loads.
+		u.setPreview()
+		if u.open != nil {
+			u.setDetail()
+		}
 	case usersLoadedMsg:
 		if msg.gen != u.gen {
 			return u, nil

@@ -93,6 +93,50 @@ func TestUsersTagsTakeTheWidthEmailDoesNotNeed(t *testing.T) {
 	}
 }
 
+// Keys expire and ages count up on the root's clock: the preview's count of
+// expired keys, the open detail's EXPIRED flag and ages. The clock does not
+// move the detail scrolled away from the key under the cursor.
+func TestUsersExpiryAndAgesFollowTheClock(t *testing.T) {
+	fake := &fakeClient{users: governanceUsers(), activities: []api.Activity{tagActivity()}}
+	h, now := newClockedHarness(t, fake)
+	tick := func(d time.Duration) {
+		*now = now.Add(d)
+		h.send(clockMsg{})
+	}
+	h.gotoScreen("Users")
+	h.key("j") // bob: his key expires 23 h from now
+	if out := h.frame(); strings.Contains(out, "expired API key") {
+		t.Fatalf("bob's key has expired already:\n%s", out)
+	}
+	tick(24 * time.Hour)
+	if out := h.frame(); !strings.Contains(out, "1 expired API key(s)") {
+		t.Errorf("a day later the preview does not say bob's key expired:\n%s", out)
+	}
+	h.key("enter")
+	if out := h.frame(); !strings.Contains(out, "EXPIRED") || !strings.Contains(out, "UTC (25h ago)") {
+		t.Fatalf("bob's detail lacks EXPIRED or the key's age:\n%s", out)
+	}
+	tick(2 * time.Hour)
+	if out := h.frame(); !strings.Contains(out, "UTC (27h ago)") {
+		t.Errorf("two hours later the open detail still says:\n%s", out)
+	}
+
+	h.key("esc")
+	h.key("k") // alice: a detail longer than a short window
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 20})
+	h.key("enter")
+	h.key("pgdown")
+	before := h.frame()
+	tick(time.Hour)
+	after := h.frame()
+	if strings.Contains(before, "▸ [ ] console") {
+		t.Fatalf("page down did not scroll past the key under the cursor:\n%s", before)
+	}
+	if strings.Contains(after, "▸ [ ] console") {
+		t.Errorf("the clock scrolled the detail back to the key under the cursor:\n%s", after)
+	}
+}
+
 func TestUsersDetailShowsKeysExpiryAndPolicies(t *testing.T) {
 	h, _ := usersHarness(t, false)
 	h.key("enter") // alice

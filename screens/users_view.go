@@ -98,11 +98,19 @@ func localAndUTC(now, t time.Time) string {
 	return local + " · " + utc
 }
 
-// renderDetail rebuilds the open user's detail.
+// renderDetail rebuilds the open user's detail and scrolls to the key under
+// the cursor.
 func (u *Users) renderDetail() {
 	if u.open == nil {
 		return
 	}
+	u.list.Pane.ShowLine(u.setDetail())
+}
+
+// setDetail rebuilds the open user's detail where it is scrolled (the ages
+// counting up must not move it), and returns the line of the key under the
+// cursor.
+func (u *Users) setDetail() (cursorLine int) {
 	th, now, x := u.c.Theme, u.c.Now(), *u.open
 	b := ui.NewDetailBuilder(th)
 	b.LabelWidth = ui.LabelWidth("    credential type", "    authenticator id")
@@ -121,7 +129,6 @@ func (u *Users) renderDetail() {
 	if len(x.APIKeys) == 0 {
 		b.Line("  none")
 	}
-	cursorLine := 0
 	for i, k := range x.APIKeys {
 		mark := "[ ]"
 		if u.marked[k.APIKeyID] {
@@ -178,5 +185,5 @@ func (u *Users) renderDetail() {
 		b.Field(fmt.Sprintf("  %d", p.Order), fmt.Sprintf("%s — %d step(s)", p.MfaPolicyName, len(p.RequiredAuthenticationMethods)))
 	}
 	u.list.SetDetail(b.String())
-	u.list.Pane.ShowLine(cursorLine)
+	return cursorLine
 }
