@@ -24,20 +24,7 @@ import (
 func TestEndToEndOlderActivitySlidingIntoThePageIsNotNew(t *testing.T) {
 	d := servertest.StartDemo(t)
 	ctx := context.Background()
-	member := func(name string) server.SeedMember {
-		t.Helper()
-		k, err := keys.Store{Dir: d.KeysDir}.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range d.Info.Members {
-			if m.Name == name {
-				return server.SeedMember{UserID: m.UserID, Key: k}
-			}
-		}
-		t.Fatalf("no demo member %s", name)
-		return server.SeedMember{}
-	}
+	member := func(name string) server.SeedMember { return demoMember(t, d, name) }
 	if err := d.Server.SeedActivities(ctx, d.Info.OrganizationID, server.SeedSpec{Activities: pageSize + 20, Pending: pageSize + 10,
 		Requester: member("alice"), Approver: member("bob")}); err != nil {
 		t.Fatal(err)
@@ -86,20 +73,7 @@ func TestEndToEndOlderActivitySlidingIntoThePageIsNotNew(t *testing.T) {
 func TestEndToEndPagingReachesOlderActivities(t *testing.T) {
 	d := servertest.StartDemo(t)
 	ctx := context.Background()
-	member := func(name string) server.SeedMember {
-		t.Helper()
-		k, err := keys.Store{Dir: d.KeysDir}.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range d.Info.Members {
-			if m.Name == name {
-				return server.SeedMember{UserID: m.UserID, Key: k}
-			}
-		}
-		t.Fatalf("no demo member %s", name)
-		return server.SeedMember{}
-	}
+	member := func(name string) server.SeedMember { return demoMember(t, d, name) }
 	if err := d.Server.SeedActivities(ctx, d.Info.OrganizationID, server.SeedSpec{Activities: pageSize + 30,
 		Requester: member("alice"), Approver: member("bob")}); err != nil {
 		t.Fatal(err)
@@ -176,4 +150,20 @@ func TestEndToEndUnreachableServiceIsNotAnEmptyOrganization(t *testing.T) {
 			t.Errorf("%s, the service unreachable:\n%s", s.screen, out)
 		}
 	}
+}
+
+// demoMember is a demo member's user id and stamping key, for seeding.
+func demoMember(t *testing.T, d *servertest.Demo, name string) server.SeedMember {
+	t.Helper()
+	k, err := keys.Store{Dir: d.KeysDir}.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range d.Info.Members {
+		if m.Name == name {
+			return server.SeedMember{UserID: m.UserID, Key: k}
+		}
+	}
+	t.Fatalf("no demo member %s", name)
+	return server.SeedMember{}
 }
