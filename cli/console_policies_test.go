@@ -80,7 +80,7 @@ func TestConsoleCreatesPolicyThroughTheFormEndToEnd(t *testing.T) {
 	tm.Type("r")
 	// The row's condition, not only its name: the name is also in the toast of
 	// the proposal, which may still be on screen before the list has reloaded.
-	waitForText(t, tm, "Auditors may tag", "activity.action == 'CREATE'")
+	waitForText(t, tm, "Auditors may tag", "activity.resource == 'USER'")
 	tm.Type("G") // the newest policy is the last row
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitForText(t, tm, "approvers.count() >= 2", "Policy id")

@@ -185,3 +185,29 @@ func TestConfirmWrapsLongFieldsInFull(t *testing.T) {
 		}
 	}
 }
+
+// Two long columns without a Max (a policy's condition and consensus) share the
+// width: neither takes it all while the other is cut to its least width, and
+// a short cell shows whole.
+func TestLongColumnsShareTheWidth(t *testing.T) {
+	tbl := NewTable(plainTheme, []Column{{Title: "NAME", Width: 16, Max: 40, Grow: true}, {Title: "EFFECT", Width: 6},
+		{Title: "CONDITION", Width: 16}, {Title: "CONSENSUS", Width: 12}, {Title: "UPDATED", Width: 7}})
+	tbl.SetSize(160, 6)
+	tbl.SetRows([]Row{
+		{ID: "1", Cells: []string{"Operator changes need two ops approvers", "ALLOW", strings.Repeat("c", 120), strings.Repeat("k", 95), "5s"}},
+		{ID: "2", Cells: []string{"Never delete the treasury account", "DENY", "activity.type == 'X'", "(always)", "5s"}},
+	})
+	w := tbl.widths()
+	if w[2] < 40 || w[3] < 40 || w[0] < 30 {
+		t.Errorf("widths %v: CONDITION and CONSENSUS should share what NAME leaves", w)
+	}
+	if sum := w[0] + w[1] + w[2] + w[3] + w[4] + 4; sum != 160 {
+		t.Errorf("widths %v fill %d of 160", w, sum)
+	}
+	// At 80 columns a condition that fits whole shows whole.
+	tbl.SetSize(80, 6)
+	tbl.SetRows([]Row{{ID: "1", Cells: []string{"Ops need two approvers", "ALLOW", "activity.resource == 'USER'", strings.Repeat("k", 60), "2d"}}})
+	if out := ansi.Strip(tbl.View()); !strings.Contains(out, "activity.resource == 'USER'") {
+		t.Errorf("a condition that fits is cut:\n%s", out)
+	}
+}

@@ -104,13 +104,16 @@ const growFloor = 10
 // above growFloor. The spare width then goes:
 //
 //  1. to the other columns, up to their content (title and sort mark included)
-//     capped at their Max, the narrowest content first, so that small columns
-//     (an age, a status, votes) show in full even when the Grow column's cells
-//     are very long; a column that would still be cut takes nothing yet (the
-//     Grow column gives way only so that a column shows in full);
+//     capped at their Max, the smallest need first, so that small columns (an
+//     age, a status, votes) show in full even when the Grow column's cells are
+//     very long; only a column whose need is at most two fifths of the table's
+//     width takes width here, and only all it needs (the Grow column gives way
+//     so that a small column shows in full, never to one long column);
 //  2. to the Grow column, back to its least width and up to its content capped at
 //     its Max: at a narrow width it is the one that is cut;
-//  3. to the columns still cut, now past their Max, the narrowest content first;
+//  3. to the columns still cut, now past their Max: the smallest need first, in
+//     full while it fits; what is left is shared evenly among the rest, so that
+//     one very wide column does not take it all;
 //  4. what is left, to the Grow column.
 //
 // Without a Grow column, the spare width after step 3 stays blank.
@@ -150,22 +153,35 @@ func (t Table) widths() []int {
 			others = append(others, i)
 		}
 	}
-	slices.SortStableFunc(others, func(a, b int) int { return capped[a] - capped[b] })
+	slices.SortStableFunc(others, func(a, b int) int { return (capped[a] - w[a]) - (capped[b] - w[b]) })
+	// Only a small column (an age, a status: at most two fifths of the table)
+	// takes its content's width here, and only whole; a wide one (a long
+	// expression) waits for step 3 rather than take everything.
 	for _, i := range others {
-		if capped[i]-w[i] <= spare {
+		if capped[i]-w[i] <= spare && capped[i] <= t.width*2/5 {
 			give(i, capped[i])
 		}
 	}
 	if grow >= 0 {
 		give(grow, max(t.cols[grow].Width, capped[grow]))
 	}
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
+	var cut []int
+	for i := range t.cols {
+		if w[i] < need[i] {
+			cut = append(cut, i)
+		}
 	}
-	slices.SortStableFunc(all, func(a, b int) int { return need[a] - need[b] })
-	for _, i := range all {
-		give(i, need[i])
+	slices.SortStableFunc(cut, func(a, b int) int { return (need[a] - w[a]) - (need[b] - w[b]) })
+	for k, i := range cut {
+		if need[i]-w[i] <= spare {
+			give(i, need[i]) // it fits whole
+			continue
+		}
+		// The rest do not: they share what is left evenly.
+		for m, j := range cut[k:] {
+			give(j, min(need[j], w[j]+max(spare, 0)/(len(cut)-k-m)))
+		}
+		break
 	}
 	if grow >= 0 {
 		w[grow] = max(w[grow]+max(spare, 0), 1)
