@@ -3,6 +3,7 @@ package screens
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/mail"
 	"os"
@@ -39,7 +40,7 @@ func createInvitationsSpec() opSpec {
 		fields: func(c *Common) []ui.Field {
 			return []ui.Field{
 				{Key: "invitees", Label: "Invitees (name <e-mail>, comma-separated)", Required: true, CharLimit: 4000,
-					Placeholder: "dave <dave@example.com>, erin <erin@example.com>"},
+					Placeholder: "dave <dave@example.com>, erin <erin@example.com>", Validate: checkInvitees},
 				{Key: "accessType", Label: "Access type", Choices: api.AccessTypes()},
 				{Key: "receiverUserTags", Label: "User tag ids (comma-separated)", CharLimit: 4000},
 				{Key: "senderUserId", Label: "Sender user id", Required: true, Value: c.Org.UserID},
@@ -49,7 +50,7 @@ func createInvitationsSpec() opSpec {
 		build: func(_ *Common, v map[string]string) (submitFunc, error) {
 			addrs, err := mail.ParseAddressList(v["invitees"])
 			if err != nil {
-				return nil, &api.ValidationError{Field: "invitees", Problem: "not a list of name <e-mail>: " + err.Error() + "; write e.g. dave <dave@example.com>, erin <erin@example.com>"}
+				return nil, &api.ValidationError{Field: "invitees", Problem: inviteesProblem(err)}
 			}
 			p := api.CreateInvitationsParams{}
 			for _, a := range addrs {
@@ -68,6 +69,22 @@ func createInvitationsSpec() opSpec {
 			}, nil
 		},
 	}
+}
+
+// checkInvitees checks the invitee list with the form's other fields, so that
+// every mistake shows at once.
+func checkInvitees(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return nil // Required says so
+	}
+	if _, err := mail.ParseAddressList(s); err != nil {
+		return errors.New(inviteesProblem(err))
+	}
+	return nil
+}
+
+func inviteesProblem(err error) string {
+	return "not a list of name <e-mail>: " + err.Error() + "; write e.g. dave <dave@example.com>, erin <erin@example.com>"
 }
 
 func createUserTagSpec() opSpec {

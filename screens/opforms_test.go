@@ -39,6 +39,14 @@ func TestOperationFormsShowValidationErrorsUnderTheirFields(t *testing.T) {
 			h.key("tab")
 			h.key("ctrl+u") // the sender defaults to you; emptied here
 		}, []string{"Sender user id is required"}},
+		// Every mistake at once: a bad invitee list and no sender.
+		{"create invitations", func(h *harness) {
+			h.typeText("bob, <notanemail")
+			h.key("tab")
+			h.key("tab")
+			h.key("tab")
+			h.key("ctrl+u")
+		}, []string{"not a list of name <e-mail>", "Sender user id is required"}},
 		{"create user tag", func(h *harness) {}, []string{"Tag name is required", "is required"}},
 		{"create user tag", func(h *harness) { h.typeText("oncall") }, []string{"Users (from list_users) is required"}},
 		{"create smart contract interface", func(h *harness) {}, []string{"Contract address or program id is required", "Label is required"}},
