@@ -211,3 +211,23 @@ func TestLongColumnsShareTheWidth(t *testing.T) {
 		t.Errorf("a condition that fits is cut:\n%s", out)
 	}
 }
+
+// An empty table's explanation wraps rather than lose its end at a narrow width.
+func TestEmptyTextWraps(t *testing.T) {
+	tbl := NewTable(plainTheme, []Column{{Title: "TIME", Width: 8}, {Title: "WHAT", Width: 10, Grow: true}})
+	tbl.SetSize(30, 8)
+	tbl.Empty = "no webhook listener here: this demo joined the service of the first demo, which receives them"
+	tbl.SetRows(nil)
+	out := ansi.Strip(tbl.View())
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "the first demo, which receives them") {
+		t.Errorf("the end of the empty text is lost:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 30 {
+			t.Errorf("a line is wider than 30: %q", l)
+		}
+	}
+	if n := strings.Count(out, "\n") + 1; n > 8 {
+		t.Errorf("the table is %d lines in 8", n)
+	}
+}

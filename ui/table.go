@@ -455,6 +455,21 @@ func (t Table) styledColumns() bool {
 	return false
 }
 
+// notice is a text in place of rows, wrapped to the width in at most n lines
+// (an explanation cut at 60 columns would lose what to do).
+func (t Table) notice(text string, style lipgloss.Style, n int) []string {
+	wrapped := strings.Split(ansi.Wrap(text, max(t.width, 1), ""), "\n")
+	if len(wrapped) > max(n, 1) {
+		wrapped = wrapped[:max(n, 1)]
+		last := len(wrapped) - 1
+		wrapped[last] = ansi.Truncate(wrapped[last]+" …", t.width, "…")
+	}
+	for i, l := range wrapped {
+		wrapped[i] = style.Render(ansi.Truncate(strings.TrimRight(l, " "), t.width, "…"))
+	}
+	return wrapped
+}
+
 // View renders the header, the rows in the window and, when filtering, the filter line.
 func (t Table) View() string {
 	widths := t.widths()
@@ -467,9 +482,9 @@ func (t Table) View() string {
 	body := t.bodyHeight()
 	switch {
 	case len(t.rows) == 0 && t.Failed != "":
-		lines = append(lines, t.theme.Bad.Render(ansi.Truncate(t.Failed, t.width, "…")))
+		lines = append(lines, t.notice(t.Failed, t.theme.Bad, body)...)
 	case len(t.rows) == 0:
-		lines = append(lines, t.theme.Muted.Render(ansi.Truncate(t.Empty, t.width, "…")))
+		lines = append(lines, t.notice(t.Empty, t.theme.Muted, body)...)
 	case len(t.visible) == 0:
 		lines = append(lines, t.theme.Muted.Render(ansi.Truncate("no rows match the filter (esc clears it)", t.width, "…")))
 	}
