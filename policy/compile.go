@@ -188,6 +188,9 @@ func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
 				}
 				d := diagnose(field, e)
 				d.Line, d.Column = rw.originalPosition(src, d.Line, d.Column)
+				if name, ok := quotedAfter(d.Message, "undefined field '"); ok && !strings.Contains(d.Message, "did you mean") {
+					d.Message += fieldHint(src, d.Line, d.Column, name)
+				}
 				d.Column = atCalledName(src, d.Line, d.Column, e.Message)
 				if name, ok := placeholderAt(src, d.Line, d.Column); ok {
 					d.Message = fmt.Sprintf("%s is a placeholder: replace it with a value (a string in single quotes, e.g. '…', or a number)", name)
@@ -274,10 +277,6 @@ func diagnose(field string, e *common.Error) Diagnostic {
 		msg = fmt.Sprintf("undeclared reference to '%s' ('%s' is only available in the %s expression)", name, name, otherFieldOf(field, name))
 	} else if ok && !hinted {
 		msg += hintForIdentifier(field, name)
-	} else if name, ok := quotedAfter(msg, "undefined field '"); ok && !hinted {
-		if s := suggest(name, allFieldNames()); s != "" {
-			msg += fmt.Sprintf(" (did you mean '%s'?)", s)
-		}
 	}
 	if strings.Contains(msg, "recursion limit exceeded") || strings.Contains(msg, "max recursion depth exceeded") {
 		msg = fmt.Sprintf("the expression nests more than %d levels deep: flatten it", MaxNestingDepth)
@@ -477,4 +476,69 @@ func doubleQuotes(field, src string) []Diagnostic {
 		}
 	}
 	return out
+}
+
+// keywordTypes are the struct types of the keywords whose fields a condition
+// reads.
+var keywordTypes = map[string]string{varActivity: typeActivity, varWallet: typeWallet, varPrivateKey: typePrivateKey,
+	varWalletAccount: typeWalletAccount, varEth: typeEth, varSolana: typeSolana, varTron: typeTron,
+	varBitcoin: typeBitcoin, varTempo: typeTempo, varTime: typeTime}
+
+// fieldHint suggests a field for an undefined one: from the struct the
+// expression selects it on (wallet.nope: Wallet's fields) when the text before
+// it is a plain path of keywords and fields, else from every struct's.
+func fieldHint(src string, line, col int, name string) string {
+	if st := receiverStruct(src, line, col); st != "" {
+		fields := schemaNames(st)
+		if s := suggest(name, fields); s != "" {
+			return fmt.Sprintf(" (did you mean '%s'?)", s)
+		}
+		return fmt.Sprintf(" (%s has: %s)", st, strings.Join(fields, ", "))
+	}
+	if s := suggest(name, allFieldNames()); s != "" {
+		return fmt.Sprintf(" (did you mean '%s'?)", s)
+	}
+	return ""
+}
+
+// receiverStruct is the struct type of the path before the '.' at or just
+// before line:col ("wallet", "eth.tx"), or "" when it is not a plain path.
+func receiverStruct(src string, line, col int) string {
+	lines := strings.Split(src, "\n")
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	rs := []rune(lines[line-1])
+	end := col - 1 // 0-based
+	switch {
+	case end >= 0 && end < len(rs) && rs[end] == '.':
+	case end >= 1 && end <= len(rs) && rs[end-1] == '.':
+		end--
+	default:
+		return ""
+	}
+	start := end
+	for start > 0 {
+		r := rs[start-1]
+		if !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			break
+		}
+		start--
+	}
+	if start > 0 && (rs[start-1] == ')' || rs[start-1] == ']') {
+		return ""
+	}
+	path := strings.Split(string(rs[start:end]), ".")
+	st, ok := keywordTypes[path[0]]
+	if !ok {
+		return ""
+	}
+	for _, f := range path[1:] {
+		spec, ok := schemaStructs()[st].fields[f]
+		if !ok || spec.elemKind == "" || strings.HasPrefix(spec.elemKind, "list:") {
+			return ""
+		}
+		st = spec.elemKind
+	}
+	return st
 }

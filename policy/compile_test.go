@@ -147,6 +147,13 @@ func TestCompileErrorsHavePositions(t *testing.T) {
 			[]string{"undeclared reference to 'activty'", "did you mean 'activity'?"}},
 		{"typo in field", "activity.resouce == 'POLICY'", "", FieldCondition, ".resouce",
 			[]string{"undefined field 'resouce'", "did you mean 'resource'?"}},
+		// Suggested from the struct selected on, not another's fields.
+		{"field of another struct", "wallet.nope == 'x'", "", FieldCondition, ".nope",
+			[]string{"undefined field 'nope' (Wallet has: id, imported, exported, label)"}},
+		{"typo in a nested field", "eth.tx.too == 'a'", "", FieldCondition, ".too",
+			[]string{"did you mean 'to'?"}},
+		{"typo in a lambda's field", "", "approvers.any(u, u.nam == 'x')", FieldConsensus, ".nam",
+			[]string{"did you mean 'name'?"}},
 		{"consensus keyword in condition", "approvers.count() > 1", "", FieldCondition, "approvers",
 			[]string{"'approvers' is only available in the consensus"}},
 		{"condition keyword in consensus", "", "activity.action == 'CREATE'", FieldConsensus, "activity",
@@ -315,5 +322,21 @@ func TestRealisticPoliciesFitTheCostLimit(t *testing.T) {
 	cond, cons, err := c.Evaluate(in)
 	if err != nil || !cond || !cons {
 		t.Fatalf("Evaluate = %v, %v, %v; want true, true, nil", cond, cons, err)
+	}
+}
+
+// A suggestion among equally close names is the same on every run.
+func TestFieldSuggestionIsStable(t *testing.T) {
+	var first string
+	for i := range 20 {
+		ds := Check("(1 > 0 ? wallets : wallets)[0].nope == 'x'", "")
+		if len(ds) == 0 {
+			t.Fatal("no diagnostic")
+		}
+		if i == 0 {
+			first = ds[0].Message
+		} else if ds[0].Message != first {
+			t.Fatalf("run %d says %q, run 0 said %q", i, ds[0].Message, first)
+		}
 	}
 }

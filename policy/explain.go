@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -173,9 +174,9 @@ func Decider(d Decision) string {
 	return "no policy"
 }
 
-// maxHypothetical bounds how many extra approvals ExplainWith tries: beyond
-// that it says only that more are needed.
-const maxHypothetical = 3
+// maxCandidates bounds the members needsMore tries together (each try runs
+// the consensus once per member left out).
+const maxCandidates = 32
 
 // ExplainWith is Explain, with the waiting line made concrete: for each
 // policy whose consensus is not met yet, how many more approvals among
@@ -199,8 +200,9 @@ func ExplainWith(d Decision, in Input, candidates []Approver) Explanation {
 }
 
 // needsMore says how many more approvals from candidates would meet p's
-// consensus: one (naming everyone who could give it), or a few in candidate
-// order, or "needs more approvals" when maxHypothetical do not.
+// consensus: one (naming everyone who could give it), or a few (a set from
+// which no one can be left out, found by leaving out in turn), or "needs more
+// approvals" when the first maxCandidates of them do not.
 func needsMore(p Policy, in Input, candidates []Approver) string {
 	met := func(extra []Approver) bool {
 		next := in
@@ -217,15 +219,18 @@ func needsMore(p Policy, in Input, candidates []Approver) string {
 	if len(one) > 0 {
 		return "needs 1 more approval (" + strings.ReplaceAll(names(one), ", ", " or ") + ")"
 	}
-	var extra []Approver
-	for _, c := range candidates {
-		if len(extra) == maxHypothetical {
-			break
-		}
-		extra = append(extra, c)
-		if met(extra) {
-			return fmt.Sprintf("needs %d more approvals (e.g. %s)", len(extra), names(extra))
+	extra := slices.Clone(candidates[:min(len(candidates), maxCandidates)])
+	if !met(extra) {
+		return "needs more approvals to meet its consensus"
+	}
+	// Leave out whoever the consensus is met without: those left all count.
+	for i := 0; i < len(extra); {
+		without := slices.Delete(slices.Clone(extra), i, i+1)
+		if met(without) {
+			extra = without
+		} else {
+			i++
 		}
 	}
-	return "needs more approvals to meet its consensus"
+	return fmt.Sprintf("needs %d more approvals (e.g. %s)", len(extra), names(extra))
 }

@@ -134,6 +134,14 @@ func TestExplainWithNamesWhoCouldApprove(t *testing.T) {
 	if !strings.Contains(e.Why, "policy 'Four eyes' needs 2 more approvals (e.g. carol, dave)") {
 		t.Errorf("why = %q", e.Why)
 	}
+	// A member who does not count toward it is not counted nor named: the two
+	// ops members are what the policy needs, though erin comes first.
+	erin := Approver{ID: "u-erin", Name: "erin"}
+	in0 := Input{Activity: ActivityFor(api.TypeCreateUserTag, nil)}
+	e = ExplainWith(Decide([]Policy{ops}, in0, q, false), in0, []Approver{erin, bob, dave, carol})
+	if !strings.Contains(e.Why, "policy 'Ops approvals' needs 2 more approvals (e.g. bob, carol)") {
+		t.Errorf("why = %q, want bob and carol only", e.Why)
+	}
 	e = ExplainWith(Decide([]Policy{three}, in, q, false), in, nil)
 	if !strings.Contains(e.Why, "policy 'Four eyes' needs more approvals to meet its consensus") {
 		t.Errorf("no candidates: why = %q", e.Why)

@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"sort"
 	"strings"
+	"sync"
 
 	"cel.dev/cel-go/cel"
 )
@@ -153,7 +155,8 @@ func structOf(decl string) string {
 	return ""
 }
 
-// allFieldNames lists every field name, for "did you mean" suggestions.
+// allFieldNames lists every field name, sorted (a suggestion among equally
+// close names must not depend on a map's order), for "did you mean".
 func allFieldNames() []string {
 	seen := map[string]bool{}
 	var out []string
@@ -166,5 +169,12 @@ func allFieldNames() []string {
 			}
 		}
 	}
+	sort.Strings(out)
 	return out
 }
+
+// schemaStructs is the parsed schema, built once.
+var schemaStructs = sync.OnceValue(buildSchema)
+
+// schemaNames are a struct's fields in declaration order.
+func schemaNames(st string) []string { return schemaStructs()[st].names }
