@@ -83,6 +83,9 @@ type (
 		items []api.Activity
 		err   error
 		at    time.Time
+		// top: a page of newer activities with none newer still, which is
+		// the newest page.
+		top bool
 	}
 	activityVotedMsg struct {
 		id       string
@@ -196,7 +199,17 @@ func (a *Activities) load() tea.Cmd {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		items, err := client.ListActivities(ctx, opts)
-		return activitiesLoadedMsg{gen: gen, items: items, err: err, at: c.Now()}
+		msg := activitiesLoadedMsg{gen: gen, items: items, err: err, at: c.Now()}
+		if err == nil && opts.Before != "" {
+			msg.top = len(items) < opts.Limit
+			if !msg.top { // a full page: is anything newer than it?
+				newer := opts
+				newer.Before, newer.Limit = items[0].ID, 1
+				more, err := client.ListActivities(ctx, newer)
+				msg.top = err == nil && len(more) == 0
+			}
+		}
+		return msg
 	}
 }
 
@@ -296,6 +309,14 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			return a, logIt
 		}
 		a.list.Table.Failed = ""
+		if msg.top {
+			// Nothing newer than this page: it is the newest page, shown as
+			// such (full, and followed by the refreshes).
+			a.before = ""
+			if len(msg.items) < pageSize {
+				return a, a.load()
+			}
+		}
 		announce := a.announce(a.items, msg.items)
 		a.err, a.items, a.fetched = "", a.withSettled(msg.items), msg.at
 		a.seen = !a.all && a.before == "" && a.after == ""

@@ -117,6 +117,14 @@ func TestEndToEndPagingReachesOlderActivities(t *testing.T) {
 	if len(back) != len(first) || back[0].ID != first[0].ID || back[len(back)-1].ID != last.ID {
 		t.Errorf("[ did not come back to the first page: %d activities, from %s", len(back), back[0].ID)
 	}
+	// Back on top it is the newest page again, not a page before something.
+	if a := h.activities(); a.before != "" || a.after != "" || !strings.Contains(h.frame(), "page: newest") {
+		t.Errorf("[ back to the top left the view paged (before %q, after %q)", a.before, a.after)
+	}
+	h.key("[")
+	if a := h.activities(); len(a.items) != len(first) || a.items[0].ID != first[0].ID {
+		t.Errorf("[ on the newest page left %d activities", len(a.items))
+	}
 }
 
 // With the service unreachable from the start, no screen claims the
