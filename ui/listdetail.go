@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -79,7 +80,9 @@ func (l *ListDetail) SetPreview(s string) {
 	l.layoutTable()
 }
 
-// previewLines is the preview word-wrapped to the width, at most half the height.
+// previewLines is the preview word-wrapped to the width, in the height the
+// list's rows leave (at least half the height); what does not fit is counted
+// on its last line rather than cut without a word.
 func (l *ListDetail) previewLines() []string {
 	if l.Preview == "" {
 		return nil
@@ -88,10 +91,22 @@ func (l *ListDetail) previewLines() []string {
 	for _, line := range strings.Split(l.Preview, "\n") {
 		out = append(out, strings.Split(ansi.Wrap(line, l.width, ""), "\n")...)
 	}
-	if limit := l.height / 2; len(out) > limit {
-		out = out[:limit]
+	limit := max(l.height/2, l.height-l.rowsHeight()-1)
+	if len(out) > limit && limit > 0 {
+		more := len(out) - limit + 1
+		out = append(out[:limit-1], ansi.Truncate(fmt.Sprintf("… %d more lines (a taller window shows them)", more), max(l.width, 1), "…"))
 	}
 	return out
+}
+
+// rowsHeight is the height the table's rows take: the header, the rows (or
+// the empty notice) and the filter line.
+func (l *ListDetail) rowsHeight() int {
+	rows := 1 + max(l.Table.Visible(), 1)
+	if l.Table.HasFilter() {
+		rows++
+	}
+	return rows
 }
 
 // layoutTable sizes the table: the whole height, or, with a preview, as many
@@ -99,11 +114,7 @@ func (l *ListDetail) previewLines() []string {
 func (l *ListDetail) layoutTable() {
 	h := l.height
 	if n := len(l.previewLines()); n > 0 {
-		rows := 1 + max(l.Table.Visible(), 1) // the header, the rows (or the empty notice)
-		if l.Table.HasFilter() {
-			rows++
-		}
-		h = min(h-n-1, rows) // a blank line before the preview
+		h = min(h-n-1, l.rowsHeight()) // a blank line before the preview
 	}
 	l.Table.SetSize(l.width, max(h, 2))
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -229,5 +230,26 @@ func TestEmptyTextWraps(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n") + 1; n > 8 {
 		t.Errorf("the table is %d lines in 8", n)
+	}
+}
+
+// The preview takes the height the rows leave, and says how much it could not
+// show rather than cut it without a word.
+func TestPreviewUsesTheRoomAndCountsTheRest(t *testing.T) {
+	l := NewListDetail(plainTheme, []Column{{Title: "NAME", Width: 10, Grow: true}})
+	l.SetSize(40, 12)
+	l.SetRows([]Row{{ID: "1", Cells: []string{"one"}}, {ID: "2", Cells: []string{"two"}}})
+	var lines []string
+	for i := range 20 {
+		lines = append(lines, fmt.Sprintf("status line %d", i+1))
+	}
+	l.SetPreview(strings.Join(lines, "\n"))
+	out := ansi.Strip(l.View())
+	// 12 lines: the header and two rows, a blank line, 8 preview lines.
+	if !strings.Contains(out, "status line 7") || !strings.Contains(out, "… 13 more lines") {
+		t.Errorf("the preview:\n%s", out)
+	}
+	if n := strings.Count(out, "\n") + 1; n > 12 {
+		t.Errorf("%d lines in a height of 12:\n%s", n, out)
 	}
 }
