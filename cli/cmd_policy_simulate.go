@@ -123,10 +123,13 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 			candidates = append(candidates, members[u.UserID])
 		}
 	}
-	sim := policy.Simulate(current, policy.Policy{ID: draftPolicyID, Name: *name, Effect: eff, Compiled: draft},
-		in, policy.QuorumOf(cfg.Quorum), policy.RootOnly(act.Type))
+	sim := policy.SimulateActivity(current, policy.Policy{ID: draftPolicyID, Name: *name, Effect: eff, Compiled: draft},
+		*act, in, policy.QuorumOf(cfg.Quorum))
 	rep := simulationReport{ActivityID: act.ID, ActivityType: act.Type, Today: reportOf(sim.Today, in, candidates), WithDraft: reportOf(sim.WithDraft, in, candidates),
 		LocksOut: sim.LocksOut, Draft: api.CreatePolicyParams{PolicyName: *name, Effect: eff, Condition: *condition, Consensus: *consensus}}
+	if sim.Rejected { // settled by its rejections: the policies did not decide it
+		rep.Today.Outcome, rep.Today.Why = api.StatusRejected, "rejected by a vote; the policies see approvals only"
+	}
 	if conn.json {
 		return writeJSON(c.stdout, rep)
 	}

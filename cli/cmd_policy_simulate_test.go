@@ -43,6 +43,18 @@ func TestPolicySimulateEndToEnd(t *testing.T) {
 		t.Errorf("allow draft: %+v", rep)
 	}
 
+	// The demo's rejected activity: settled by its rejection, so today is
+	// REJECTED (not 'waiting' from its approvals), and a deny locks nothing out.
+	rejected, err := e.client("alice").ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusRejected}, Limit: 1})
+	if err != nil || len(rejected) != 1 {
+		t.Fatalf("the demo has a rejected activity: %v %v", rejected, err)
+	}
+	code, out, errOut = e.run("", "policy", "simulate", "--activity", rejected[0].ID, "--effect", "deny", "--condition", "true")
+	wantExit(t, "deny over a rejected activity", code, 0, out, errOut)
+	if !strings.Contains(out, "today:      ACTIVITY_STATUS_REJECTED") || !strings.Contains(out, "locks out:  no") {
+		t.Errorf("deny over a rejected activity:\n%s", out)
+	}
+
 	// A draft that does not compile: its position, and nothing decided.
 	code, out, errOut = e.run("", "policy", "simulate", "--activity", id, "--effect", "allow", "--consensus", "approvers.count() >=")
 	wantExit(t, "broken draft", code, 1, out, errOut)

@@ -140,6 +140,21 @@ type Simulation struct {
 	// can do today: an allowed activity would no longer be, or one waiting
 	// for approvals would be denied outright.
 	LocksOut bool
+	// Rejected is set by SimulateActivity for a rejected activity: its
+	// rejections settled it, whatever Today says of its approvals, so the
+	// draft locks nothing out of it.
+	Rejected bool
+}
+
+// SimulateActivity is Simulate over a recorded activity, in as
+// InputOfActivity makes it: a rejected one is marked Rejected (the policies
+// see approvals only, and would call it waiting).
+func SimulateActivity(current []Policy, draft Policy, act api.Activity, in Input, quorum Quorum) Simulation {
+	s := Simulate(current, draft, in, quorum, RootOnly(act.Type))
+	if act.Status == api.StatusRejected {
+		s.Rejected, s.LocksOut = true, false
+	}
+	return s
 }
 
 // Simulate decides the activity without and with the draft, with Decide: the

@@ -263,8 +263,12 @@ func (p *Policies) simulate() tea.Cmd {
 		rows := make([]simRow, 0, len(acts))
 		for _, ra := range acts {
 			in := policy.InputOfActivity(ra.act, members, "", time.Time{})
-			s := policy.Simulate(current, draftP, in, quorum, policy.RootOnly(ra.act.Type))
-			rows = append(rows, simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), today: s.Today.Outcome,
+			s := policy.SimulateActivity(current, draftP, ra.act, in, quorum)
+			today := s.Today.Outcome
+			if s.Rejected {
+				today = "REJECTED"
+			}
+			rows = append(rows, simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), today: today,
 				withDraft: s.WithDraft.Outcome, decider: policy.Decider(s.WithDraft), why: policy.Explain(s.WithDraft).Why,
 				locksOut: s.LocksOut})
 		}
