@@ -198,6 +198,9 @@ type call struct {
 	stamp   bool
 	retry   bool // only idempotent reads are retried
 	headers map[string]string
+	// setting names the profile setting the URL comes from, for transport
+	// errors: "" is base_url.
+	setting string
 }
 
 // do performs c (retrying reads) and decodes a 2xx reply into out, then sanitises
@@ -298,7 +301,11 @@ func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Head
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, 0, nil, describeTransportError(req.URL.Host, err)
+		setting := cl.setting
+		if setting == "" {
+			setting = "base_url"
+		}
+		return nil, 0, nil, describeTransportError(req.URL.Host, setting, err)
 	}
 	defer resp.Body.Close()
 	reply, err := io.ReadAll(io.LimitReader(resp.Body, MaxReplyBytes+1))
@@ -322,7 +329,7 @@ type transportError struct {
 func (e *transportError) Error() string { return e.msg }
 func (e *transportError) Unwrap() error { return e.err }
 
-func describeTransportError(host string, err error) error {
+func describeTransportError(host, setting string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
@@ -332,9 +339,9 @@ func describeTransportError(host string, err error) error {
 	var netErr net.Error
 	switch {
 	case errors.As(err, &dnsErr):
-		return &transportError{fmt.Sprintf("cannot resolve the host %s; check the profile's base URL", host), err}
+		return &transportError{fmt.Sprintf("cannot resolve the host %s; check the profile's %s", host, setting), err}
 	case errors.As(err, &opErr) && opErr.Op == "dial":
-		return &transportError{fmt.Sprintf("cannot connect to %s (%s); check the base URL and that the service is running", host, Sanitize(opErr.Err.Error())), err}
+		return &transportError{fmt.Sprintf("cannot connect to %s (%s); check the profile's %s and that the service is running", host, Sanitize(opErr.Err.Error()), setting), err}
 	case errors.As(err, &netErr) && netErr.Timeout():
 		return &transportError{fmt.Sprintf("no reply from %s in time; the service or the network is slow, try again", host), err}
 	}

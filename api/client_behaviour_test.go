@@ -299,8 +299,14 @@ func TestSubmitConnectionLostAfterSend(t *testing.T) {
 	c, _ := NewClient("http://"+addr, testOrg, s.key)
 	_, err = c.CreateReadOnlySession(context.Background())
 	t.Logf("not sent: %v", err)
-	if err == nil || errors.Is(err, ErrOutcomeUnknown) || !strings.Contains(err.Error(), "not sent") || !strings.Contains(err.Error(), "cannot connect to "+addr) {
+	if err == nil || errors.Is(err, ErrOutcomeUnknown) || !strings.Contains(err.Error(), "not sent") || !strings.Contains(err.Error(), "cannot connect to "+addr) ||
+		!strings.Contains(err.Error(), "check the profile's base_url") {
 		t.Errorf("err = %v, want a not-sent error", err)
+	}
+	// The auth proxy's address is another setting: the error names it.
+	c, _ = NewClient(s.srv.URL, testOrg, s.key, WithAuthProxy("http://"+addr, "cfg"))
+	if _, err := c.WalletKitConfig(context.Background()); err == nil || !strings.Contains(err.Error(), "check the profile's auth_proxy_url") {
+		t.Errorf("auth proxy unreachable: %v", err)
 	}
 }
 

@@ -298,7 +298,7 @@ func (c *Client) walletKitConfig(ctx context.Context, out any) error {
 	if c.authProxyURL == "" {
 		return fmt.Errorf("%s: no auth proxy configured; set auth_proxy_url and auth_proxy_config_id in the profile", op)
 	}
-	return c.do(ctx, call{op: op, method: "POST", url: c.authProxyURL + WalletKitConfigPath, body: []byte("{}"),
+	return c.do(ctx, call{op: op, method: "POST", url: c.authProxyURL + WalletKitConfigPath, body: []byte("{}"), setting: "auth_proxy_url",
 		retry: true, headers: map[string]string{AuthProxyConfigIDHeader: c.authProxyConfigID}}, out)
 }
 

@@ -18,8 +18,9 @@ trailing newline in a file is sent and signed too). The reply's status goes to
 standard error and its body to standard output (JSON re-indented, characters
 that could act on a terminal escaped). Exit status 1 when the status is not 2xx.
 
---stamp-only sends nothing: it prints the URL, the stamp header line and, after
-a blank line, the body byte for byte, for use with curl or another client.
+--stamp-only sends nothing: it prints the request line (POST URL), the stamp and
+Content-Type header lines and, after a blank line, the body byte for byte, for
+use with curl or another client.
 'vigil stamp --verify' checks that output.
 
 Flags:

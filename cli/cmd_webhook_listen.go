@@ -30,7 +30,8 @@ it was signed more than --max-age ago, or its event id was already accepted
 unreachable key set is answered 503, so the service retries it later.
 
 One line per delivery on standard output; with --json one JSON object per line:
-{"verified":…,"eventId":…,"keyId":…,"activityId":…,"type":…,"status":…,"reason":…}.
+{"verified":…,"eventId":…,"keyId":…,"organizationId":…,"activityId":…,"type":…,
+"status":…,"reason":…}, and "saved" (the files' name, without .body) with --save.
 With --save DIR every delivery is written as DIR/NNNNNN-EVENT.body (exactly as
 received) and .headers ('Name: value' lines), for 'vigil webhook verify'.
 
