@@ -234,7 +234,7 @@ func (p *Policies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			msg.data.recent = p.data.recent
 		}
 		p.err, p.data, p.fetched = "", msg.data, msg.at
-		if p.editor != nil && len(p.editor.recent) == 0 && len(p.data.recent) > 0 {
+		if p.editor != nil && msg.withRecent {
 			p.editor.setRecent(p.c, p.data.recent)
 		}
 		p.setRows()
@@ -267,6 +267,9 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return ui.Toast(why, true)
 		}
 		p.openEditor()
+		if p.recentLoaded { // simulate over the activities as they are now
+			return p.load()
+		}
 		return p.wantRecent()
 	case key.Matches(k, p.keys.Refresh):
 		return p.load()

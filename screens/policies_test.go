@@ -454,3 +454,29 @@ func lineWith(t *testing.T, out, s string) string {
 	t.Fatalf("no line with %q in\n%s", s, out)
 	return ""
 }
+
+// The editor simulates over the activities as they are when it opens, not as
+// they were when the screen first loaded them.
+func TestPolicyEditorSimulatesOverFreshActivities(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 0)
+	p := openEditor(t, h)
+	h.key("esc")
+	fake.mu.Lock()
+	id := fake.activities[0].ID
+	fake.activities[0].Status = api.StatusRejected
+	fake.mu.Unlock()
+	h.key("n")
+	found := false
+	for _, ra := range p.editor.recent {
+		if ra.act.ID == id {
+			found = true
+			if ra.act.Status != api.StatusRejected {
+				t.Fatalf("the editor simulates over %s as %s, as first loaded", id, ra.act.Status)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("%s is not among the %d activities the editor simulates over", id, len(p.editor.recent))
+	}
+}
