@@ -253,3 +253,15 @@ func TestPreviewUsesTheRoomAndCountsTheRest(t *testing.T) {
 		t.Errorf("%d lines in a height of 12:\n%s", n, out)
 	}
 }
+
+// What an empty table says may quote an error from the network: it reaches
+// the terminal cleaned.
+func TestEmptyTextIsCleaned(t *testing.T) {
+	tbl := NewTable(plainTheme, []Column{{Title: "NAME", Width: 10, Grow: true}})
+	tbl.SetSize(60, 5)
+	tbl.Failed = "not loaded: \x1b]52;c;ZXZpbA==\x07 \x1b[2J\u202e"
+	tbl.SetRows(nil)
+	if out := tbl.View(); strings.ContainsAny(out, "\x07\u202e") || strings.Contains(out, "\x1b]") || strings.Contains(out, "\x1b[2J") {
+		t.Errorf("control characters reached the view: %q", out)
+	}
+}
