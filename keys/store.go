@@ -153,7 +153,10 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 }
 
 // Save writes k under the reserved name, and its expiry unless expires is
-// zero. On failure it removes what it wrote, the reservation included.
+// zero. If the private key cannot be written, it removes what it wrote, the
+// reservation included; once it is written it is kept whatever fails after
+// (for an OAuth login it is the only copy of a key the service has made), and
+// the error says so.
 func (r *Reservation) Save(k *Key, expires time.Time) error {
 	if r.f == nil {
 		return fmt.Errorf("save key %q: the reservation was already used", r.name)
@@ -162,12 +165,17 @@ func (r *Reservation) Save(k *Key, expires time.Time) error {
 	r.f = nil
 	priv, pub, sch := r.store.Paths(r.name)
 	_, werr := f.WriteString(k.PrivateKeyHex() + "\n")
+	if werr == nil {
+		werr = f.Sync() // on disk before anything says it is saved
+	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
-	if werr == nil {
-		werr = os.WriteFile(pub, []byte(k.PublicKeyHex()+"\n"), 0o644)
+	if werr != nil {
+		os.Remove(priv)
+		return fmt.Errorf("save key %q: %w", r.name, werr)
 	}
+	werr = os.WriteFile(pub, []byte(k.PublicKeyHex()+"\n"), 0o644)
 	if werr == nil {
 		werr = os.WriteFile(sch, []byte(k.Scheme()+"\n"), 0o644)
 	}
@@ -175,10 +183,7 @@ func (r *Reservation) Save(k *Key, expires time.Time) error {
 		werr = os.WriteFile(r.store.expiryPath(r.name), []byte(expires.UTC().Format(time.RFC3339)+"\n"), 0o600)
 	}
 	if werr != nil {
-		for _, p := range []string{priv, pub, sch, r.store.expiryPath(r.name)} {
-			os.Remove(p)
-		}
-		return fmt.Errorf("save key %q: %w", r.name, werr)
+		return fmt.Errorf("save key %q: the private key is in %s, but %w; fix that and write the key's other files, or move the private key elsewhere", r.name, priv, werr)
 	}
 	return nil
 }

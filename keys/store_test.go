@@ -270,3 +270,27 @@ func TestReservationHoldsTheName(t *testing.T) {
 		t.Error("a reservation saved twice")
 	}
 }
+
+// Once the private key is written it is kept, whatever fails after: for an
+// OAuth login it is the only copy of a key the service has made.
+func TestSaveKeepsThePrivateKeyWhenItsOtherFilesFail(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	r, err := s.Reserve("login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pub, _ := s.Paths("login")
+	if err := os.Mkdir(pub, 0o700); err != nil { // the .public file cannot be written
+		t.Fatal(err)
+	}
+	k, _ := Generate(SchemeP256)
+	err = r.Save(k, time.Now().Add(time.Hour))
+	priv, _, _ := s.Paths("login")
+	if err == nil || !strings.Contains(err.Error(), "the private key is in "+priv) {
+		t.Fatalf("Save: %v", err)
+	}
+	b, rerr := os.ReadFile(priv)
+	if rerr != nil || strings.TrimSpace(string(b)) != k.PrivateKeyHex() {
+		t.Fatalf("the private key was not kept: %v", rerr)
+	}
+}
