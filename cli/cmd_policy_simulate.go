@@ -127,8 +127,10 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 		*act, in, policy.QuorumOf(cfg.Quorum))
 	rep := simulationReport{ActivityID: act.ID, ActivityType: act.Type, Today: reportOf(sim.Today, in, candidates), WithDraft: reportOf(sim.WithDraft, in, candidates),
 		LocksOut: sim.LocksOut, Draft: api.CreatePolicyParams{PolicyName: *name, Effect: eff, Condition: *condition, Consensus: *consensus}}
-	if sim.Rejected { // settled by its rejections: the policies did not decide it
+	if sim.Rejected { // settled by its rejections: the policies did not decide it, nor would the draft
 		rep.Today.Outcome, rep.Today.Why = api.StatusRejected, "rejected by a vote; the policies see approvals only"
+		rep.WithDraft.Why = "rejected by a vote; the policies with the draft would give " + rep.WithDraft.Outcome
+		rep.WithDraft.Outcome = api.StatusRejected
 	}
 	if conn.json {
 		return writeJSON(c.stdout, rep)

@@ -51,7 +51,8 @@ func TestPolicySimulateEndToEnd(t *testing.T) {
 	}
 	code, out, errOut = e.run("", "policy", "simulate", "--activity", rejected[0].ID, "--effect", "deny", "--condition", "true")
 	wantExit(t, "deny over a rejected activity", code, 0, out, errOut)
-	if !strings.Contains(out, "today:      ACTIVITY_STATUS_REJECTED") || !strings.Contains(out, "locks out:  no") {
+	if !strings.Contains(out, "today:      ACTIVITY_STATUS_REJECTED") || !strings.Contains(out, "with draft: ACTIVITY_STATUS_REJECTED") ||
+		!strings.Contains(out, "locks out:  no") {
 		t.Errorf("deny over a rejected activity:\n%s", out)
 	}
 

@@ -55,12 +55,12 @@ func profileBaseURL(c proc, conn connFlags) (string, error) {
 	return strings.TrimRight(p.BaseURL, "/"), nil
 }
 
-// jwksSource is the key source of a JWKS at a URL or in a file: the same
-// cache, fetch and Cache-Control handling either way (a file is read through
-// net/http's file transport).
 // jwksFetchTimeout bounds fetching a key set, as the verifier's cache does.
 const jwksFetchTimeout = 10 * time.Second
 
+// jwksSource is the key source of a JWKS at a URL or in a file: the same
+// cache, fetch and Cache-Control handling either way (a file is read through
+// net/http's file transport).
 func jwksSource(from string) (*webhook.JWKSCache, error) {
 	if strings.HasPrefix(from, "http://") || strings.HasPrefix(from, "https://") {
 		return webhook.NewJWKSCache(from, nil, nil), nil

@@ -153,10 +153,11 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 }
 
 // Save writes k under the reserved name, and its expiry unless expires is
-// zero. If the private key cannot be written, it removes what it wrote, the
-// reservation included; once it is written it is kept whatever fails after
-// (for an OAuth login it is the only copy of a key the service has made), and
-// the error says so.
+// zero. On failure it removes what it wrote, the reservation included —
+// except a P-256 private key once written: it is kept (for an OAuth login it
+// is the only copy of a key the service has made), and the error says so.
+// Only P-256: a key without its .scheme file loads as P-256, so another
+// scheme's key kept alone would load as a different key.
 func (r *Reservation) Save(k *Key, expires time.Time) error {
 	if r.f == nil {
 		return fmt.Errorf("save key %q: the reservation was already used", r.name)
@@ -182,8 +183,14 @@ func (r *Reservation) Save(k *Key, expires time.Time) error {
 	if werr == nil && !expires.IsZero() {
 		werr = os.WriteFile(r.store.expiryPath(r.name), []byte(expires.UTC().Format(time.RFC3339)+"\n"), 0o600)
 	}
-	if werr != nil {
+	if werr != nil && k.Scheme() == SchemeP256 {
 		return fmt.Errorf("save key %q: the private key is in %s, but %w; fix that and write the key's other files, or move the private key elsewhere", r.name, priv, werr)
+	}
+	if werr != nil {
+		for _, p := range []string{priv, pub, sch, r.store.expiryPath(r.name)} {
+			os.Remove(p)
+		}
+		return fmt.Errorf("save key %q: %w", r.name, werr)
 	}
 	return nil
 }

@@ -293,4 +293,25 @@ func TestSaveKeepsThePrivateKeyWhenItsOtherFilesFail(t *testing.T) {
 	if rerr != nil || strings.TrimSpace(string(b)) != k.PrivateKeyHex() {
 		t.Fatalf("the private key was not kept: %v", rerr)
 	}
+	os.Remove(pub)
+	if got, err := s.Load("login"); err != nil || got.PublicKeyHex() != k.PublicKeyHex() {
+		t.Fatalf("the kept P-256 key does not load as itself: %v", err)
+	}
+
+	// Another scheme's key kept without its .scheme file would load as a
+	// different (P-256) key: it is removed instead.
+	r, err = s.Reserve("ed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, edPub, _ := s.Paths("ed")
+	os.Mkdir(edPub, 0o700)
+	ed, _ := Generate(SchemeEd25519)
+	if err := r.Save(ed, time.Time{}); err == nil {
+		t.Fatal("saved over an unwritable .public")
+	}
+	os.Remove(edPub)
+	if _, err := s.Info("ed"); err == nil {
+		t.Error("a half-saved Ed25519 key is listed (as P-256)")
+	}
 }

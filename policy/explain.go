@@ -193,6 +193,34 @@ func Decider(d Decision) string {
 // the consensus once per member left out).
 const maxCandidates = 32
 
+// smallestMeeting tries the sets of two and three of the first maxSearched
+// candidates, smallest first, for a consensus that all of them together do
+// not meet; nil when none does.
+func smallestMeeting(candidates []Approver, met func([]Approver) bool) []Approver {
+	c := candidates[:min(len(candidates), maxSearched)]
+	for i := range c {
+		for j := i + 1; j < len(c); j++ {
+			if met([]Approver{c[i], c[j]}) {
+				return []Approver{c[i], c[j]}
+			}
+		}
+	}
+	for i := range c {
+		for j := i + 1; j < len(c); j++ {
+			for k := j + 1; k < len(c); k++ {
+				if met([]Approver{c[i], c[j], c[k]}) {
+					return []Approver{c[i], c[j], c[k]}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// maxSearched bounds smallestMeeting: the sets of up to three of 12
+// candidates are 286 evaluations of the consensus.
+const maxSearched = 12
+
 // ExplainWith is Explain, with the waiting line made concrete: for each
 // policy whose consensus is not met yet, how many more approvals among
 // candidates (members who have not voted) would meet it, and from whom —
@@ -236,6 +264,11 @@ func needsMore(p Policy, in Input, candidates []Approver) string {
 	}
 	extra := slices.Clone(candidates[:min(len(candidates), maxCandidates)])
 	if !met(extra) {
+		// Not met with everyone: a consensus that does not only grow with
+		// approvers (an exact count, everyone tagged) may be met by a few.
+		if few := smallestMeeting(candidates, met); few != nil {
+			return fmt.Sprintf("needs %d more approvals (e.g. %s)", len(few), names(few))
+		}
 		return "needs more approvals to meet its consensus"
 	}
 	// Leave out whoever the consensus is met without: those left all count.

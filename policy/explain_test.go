@@ -142,6 +142,15 @@ func TestExplainWithNamesWhoCouldApprove(t *testing.T) {
 	if !strings.Contains(e.Why, "policy 'Ops approvals' needs 2 more approvals (e.g. bob, carol)") {
 		t.Errorf("why = %q, want bob and carol only", e.Why)
 	}
+	// A consensus that everyone together does not meet (all approvers must be
+	// ops) is still met by a few: they are named.
+	opsOnly := named(mustPolicy(t, "p-ops-only", api.EffectAllow, "", "approvers.count() >= 3 && approvers.all(u, u.tags.contains('ops'))"), "Ops only")
+	inOps := Input{Activity: ActivityFor(api.TypeCreateUserTag, nil), Approvers: []Approver{bob}}
+	frank := Approver{ID: "u-frank", Name: "frank", Tags: []string{"ops"}}
+	e = ExplainWith(Decide([]Policy{opsOnly}, inOps, q, false), inOps, []Approver{dave, carol, erin, frank})
+	if !strings.Contains(e.Why, "policy 'Ops only' needs 2 more approvals (e.g. carol, frank)") {
+		t.Errorf("why = %q, want carol and frank", e.Why)
+	}
 	e = ExplainWith(Decide([]Policy{three}, in, q, false), in, nil)
 	if !strings.Contains(e.Why, "policy 'Four eyes' needs more approvals to meet its consensus") {
 		t.Errorf("no candidates: why = %q", e.Why)

@@ -39,9 +39,10 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	// says why (read-only, already voted…) instead of doing nothing.
 	case pressed(k, a.keys.Approve), pressed(k, a.keys.Reject):
 		return a.askVote(pressed(k, a.keys.Approve)), true
-	case key.Matches(k, a.keys.CopyID):
+	// Matched while disabled too (nothing selected), so that a press says why.
+	case pressed(k, a.keys.CopyID):
 		return a.copyField(false), true
-	case key.Matches(k, a.keys.CopyFP):
+	case pressed(k, a.keys.CopyFP):
 		return a.copyField(true), true
 	case key.Matches(k, a.keys.Refresh):
 		a.settled = nil // a manual refresh shows the list as the service has it

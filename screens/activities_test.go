@@ -785,6 +785,14 @@ func TestKeysThatCannotActSaySo(t *testing.T) {
 	if got := h.root.log.entries[before:]; len(got) != 1 || !strings.Contains(got[0].text, "newest page") {
 		t.Errorf("[ on the first page: %+v", got)
 	}
+	empty := newHarness(t, &fakeClient{}, false, 0)
+	for _, k := range []string{"y", "Y"} {
+		before := len(empty.root.log.entries)
+		empty.key(k)
+		if got := empty.root.log.entries[before:]; len(got) != 1 || !strings.Contains(got[0].text, "nothing selected") {
+			t.Errorf("%s with nothing selected: %+v", k, got)
+		}
+	}
 }
 
 // One pending activity with a very long WHAT (a 250-character policy name) must

@@ -213,3 +213,25 @@ func TestOrganizationSetFeatureNoReturnsToTheForm(t *testing.T) {
 		t.Errorf("after a successful submission s opens a form holding %q", v)
 	}
 }
+
+// While a submission is in flight no new form opens: its answer closes the
+// form it came from, and would take a new one, and what was typed, with it.
+func TestNoNewFeatureFormWhileOneIsSubmitted(t *testing.T) {
+	h := newHarness(t, &fakeClient{}, false, 0)
+	h.gotoScreen("Organization")
+	var o *Organization
+	for _, s := range h.root.screens {
+		if org, ok := s.(*Organization); ok {
+			o = org
+		}
+	}
+	o.submitting = true
+	before := len(h.root.log.entries)
+	h.key("s")
+	if o.form != nil {
+		t.Fatal("a form opened while a submission was in flight")
+	}
+	if got := h.root.log.entries[before:]; len(got) != 1 || !strings.Contains(got[0].text, "being submitted") {
+		t.Errorf("s while submitting: %+v", got)
+	}
+}

@@ -224,10 +224,9 @@ func (p *Policies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		p.loading = false
 		if msg.err != nil {
 			p.err = "load failed: " + errorText(msg.err)
-			p.list.Table.Failed = notLoaded(p.fetched, p.err)
+			p.setFailed()
 			return p, nil
 		}
-		p.list.Table.Failed = ""
 		if msg.withRecent {
 			p.recentLoaded = true
 		} else {

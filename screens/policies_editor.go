@@ -264,13 +264,14 @@ func (p *Policies) simulate() tea.Cmd {
 		for _, ra := range acts {
 			in := policy.InputOfActivity(ra.act, members, "", time.Time{})
 			s := policy.SimulateActivity(current, draftP, ra.act, in, quorum)
-			today := s.Today.Outcome
-			if s.Rejected {
-				today = "REJECTED"
-			}
-			rows = append(rows, simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), today: today,
+			row := simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), today: s.Today.Outcome,
 				withDraft: s.WithDraft.Outcome, decider: policy.Decider(s.WithDraft), why: policy.Explain(s.WithDraft).Why,
-				locksOut: s.LocksOut})
+				locksOut: s.LocksOut}
+			if s.Rejected { // settled by a rejection: no draft changes it
+				row.today, row.withDraft = "REJECTED", "REJECTED"
+				row.why = "rejected by a vote; the draft's policies would say " + shortOutcome(s.WithDraft.Outcome)
+			}
+			rows = append(rows, row)
 		}
 		return policySimulatedMsg{gen: gen, rows: rows}
 	}

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -478,5 +479,40 @@ func TestPolicyEditorSimulatesOverFreshActivities(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("%s is not among the %d activities the editor simulates over", id, len(p.editor.recent))
+	}
+}
+
+// A rejected activity was settled by its rejection: no draft changes it, and
+// it is neither a lock-out nor counted as a change.
+func TestPolicyEditorSimulationLeavesRejectedActivities(t *testing.T) {
+	acts := sampleActivities()
+	acts[0].Status = api.StatusRejected
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, 0)
+	p := openEditor(t, h)
+	h.typeText("Deny all")
+	h.key("tab")
+	h.key("right") // DENY, matching everything
+	h.key("ctrl+r")
+	for _, r := range p.editor.sim {
+		if r.id == acts[0].ID && (r.today != "REJECTED" || r.withDraft != "REJECTED" || r.locksOut || rank(r) != rank(simRow{today: "x", withDraft: "x"})) {
+			t.Errorf("the rejected activity: %+v", r)
+		}
+	}
+}
+
+// The evaluations load later than the policies: if that load fails, the view
+// says it never loaded, not that nothing was evaluated.
+func TestEvaluationsViewThatNeverLoadedSaysSo(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 0)
+	h.toPolicies()
+	fake.mu.Lock()
+	fake.listErr = errors.New("connection refused")
+	fake.mu.Unlock()
+	h.key("e")
+	out := h.plainFrame()
+	if strings.Contains(out, "no recent activity has been evaluated") || !strings.Contains(out, "not loaded:") {
+		t.Errorf("the evaluations view after a failed first load:\n%s", out)
 	}
 }

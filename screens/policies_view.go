@@ -3,6 +3,7 @@ package screens
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
@@ -47,8 +48,22 @@ func shortOutcome(o string) string {
 	return strings.TrimPrefix(o, "OUTCOME_")
 }
 
+// setFailed says, in place of the empty text, that the view showing never
+// loaded: the policies, or the recent evaluations (loaded later, on demand).
+func (p *Policies) setFailed() {
+	switch {
+	case p.err == "":
+		p.list.Table.Failed = ""
+	case p.evals && !p.recentLoaded:
+		p.list.Table.Failed = notLoaded(time.Time{}, p.err)
+	default:
+		p.list.Table.Failed = notLoaded(p.fetched, p.err)
+	}
+}
+
 // setRows rebuilds the list from the data, for the view showing.
 func (p *Policies) setRows() {
+	p.setFailed()
 	now := p.c.Now()
 	if p.evals {
 		p.list.Table.Empty = "no recent activity has been evaluated"

@@ -206,8 +206,11 @@ func (w *Webhooks) setRows() {
 			Sort: []string{d.At.UTC().Format(time.RFC3339Nano)}}
 	}
 	// New deliveries come in on top: a selection on the top row follows
-	// them (else the first delivery ever stays selected, at the bottom).
-	atTop := w.list.Table.AtTop()
+	// them (else the first delivery ever stays selected, at the bottom) —
+	// unless a delivery is open (it stays what the user reads) or the user
+	// sorted the list (the top row is then not the newest).
+	col, _ := w.list.Table.SortColumn()
+	atTop := !w.list.IsOpen() && col < 0 && w.list.Table.AtTop()
 	w.list.SetRows(rows)
 	if atTop {
 		w.list.Table.SelectTop()

@@ -100,3 +100,24 @@ func TestGoldenWebhooksWithDeliveries(t *testing.T) {
 		})
 	}
 }
+
+// An open delivery stays the one shown when another arrives.
+func TestOpenDeliveryStaysWhenAnotherArrives(t *testing.T) {
+	ch := make(chan WebhookDelivery, 4)
+	fake := &fakeClient{activities: sampleActivities()}
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+		Now: func() time.Time { return testNow }, Static: true, Webhooks: &WebhookFeed{Addr: "127.0.0.1:8430", Deliveries: ch},
+		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
+	h := &harness{t: t, root: r, fake: fake}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	close(ch) // the deliveries come as messages below
+	h.run(r.Init())
+	h.send(webhookDeliveryMsg{d: WebhookDelivery{At: testNow, EventID: "act-1:X", KeyID: "kid", ActivityID: "act-1", Reason: "bad webhook signature: the one I am reading"}})
+	h.key("@Webhooks")
+	h.key("enter")
+	h.send(webhookDeliveryMsg{d: WebhookDelivery{At: testNow.Add(time.Second), Verified: true, EventID: "act-2:Y", KeyID: "kid", ActivityID: "act-2"}})
+	out := ansi.Strip(h.root.Render())
+	if !strings.Contains(out, "the one I am reading") || strings.Contains(out, "act-2:Y") {
+		t.Errorf("the open delivery was replaced:\n%s", out)
+	}
+}

@@ -27,7 +27,7 @@ func FuzzRequests(f *testing.F) {
 	for _, op := range api.SubmitOperations() {
 		paths = append(paths, api.SubmitPrefix+op.Path)
 	}
-	for _, q := range api.QueryOperations() {
+	for _, q := range append(api.QueryOperations(), api.QueryListMfaPolicies) { // the alias is served too
 		paths = append(paths, api.QueryPrefix+q)
 	}
 	f.Fuzz(func(t *testing.T, which uint8, body []byte) {

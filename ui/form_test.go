@@ -246,3 +246,13 @@ func TestFormBlurHidesTheFocus(t *testing.T) {
 		t.Errorf("focus not given back:\n%s", out)
 	}
 }
+
+// A paste of exactly the limit with a trailing newline is not "too long": the
+// newline would be dropped anyway.
+func TestFormPasteAtTheLimitWithANewline(t *testing.T) {
+	f := NewForm("Notes", Field{Key: "notes", Label: "Notes", CharLimit: 5})
+	f, _ = f.Update(tea.PasteMsg{Content: "abcde\n"})
+	if _, res := f.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}); res != Submitted || f.Values()["notes"] != "abcde" {
+		t.Errorf("a paste of the limit and a newline: %v %q", res, f.Values()["notes"])
+	}
+}

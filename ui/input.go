@@ -51,12 +51,12 @@ func (in Input) limit() int {
 
 func (in *Input) insert(s string) {
 	for _, r := range s {
+		if unicode.IsControl(r) || api.IsBidiControl(r) {
+			continue // dropped anyway: not text past the limit
+		}
 		if len(in.value) >= in.limit() {
 			in.cut = true
 			return
-		}
-		if unicode.IsControl(r) || api.IsBidiControl(r) {
-			continue
 		}
 		in.value = append(in.value, r)
 	}
