@@ -17,12 +17,7 @@ import (
 // first, says why a refused one was refused, and opens one.
 func TestWebhooksScreenShowsLiveDeliveries(t *testing.T) {
 	ch := make(chan WebhookDelivery, 4)
-	fake := &fakeClient{activities: sampleActivities()}
-	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
-		Now: func() time.Time { return testNow }, Static: true, Webhooks: &WebhookFeed{Addr: "127.0.0.1:8430", Deliveries: ch},
-		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
-	h := &harness{t: t, root: r, fake: fake}
-	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h, r := webhooksHarness(t, ch)
 	// The feed's waiting command blocks until a delivery comes: queue two first.
 	ch <- WebhookDelivery{At: testNow, Verified: true, EventID: "act-1:ACTIVITY_STATUS_COMPLETED", KeyID: "kid-one",
 		ActivityID: "act-1", Type: "ACTIVITY_TYPE_CREATE_USER_TAG", Status: "ACTIVITY_STATUS_COMPLETED"}
@@ -104,12 +99,7 @@ func TestGoldenWebhooksWithDeliveries(t *testing.T) {
 // An open delivery stays the one shown when another arrives.
 func TestOpenDeliveryStaysWhenAnotherArrives(t *testing.T) {
 	ch := make(chan WebhookDelivery, 4)
-	fake := &fakeClient{activities: sampleActivities()}
-	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
-		Now: func() time.Time { return testNow }, Static: true, Webhooks: &WebhookFeed{Addr: "127.0.0.1:8430", Deliveries: ch},
-		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
-	h := &harness{t: t, root: r, fake: fake}
-	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h, r := webhooksHarness(t, ch)
 	close(ch) // the deliveries come as messages below
 	h.run(r.Init())
 	h.send(webhookDeliveryMsg{d: WebhookDelivery{At: testNow, EventID: "act-1:X", KeyID: "kid", ActivityID: "act-1", Reason: "bad webhook signature: the one I am reading"}})
@@ -120,4 +110,17 @@ func TestOpenDeliveryStaysWhenAnotherArrives(t *testing.T) {
 	if !strings.Contains(out, "the one I am reading") || strings.Contains(out, "act-2:Y") {
 		t.Errorf("the open delivery was replaced:\n%s", out)
 	}
+}
+
+// webhooksHarness is a console fed by ch, 120×30; the caller queues
+// deliveries (or closes ch) before running r.Init().
+func webhooksHarness(t *testing.T, ch chan WebhookDelivery) (*harness, *Root) {
+	t.Helper()
+	fake := &fakeClient{activities: sampleActivities()}
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+		Now: func() time.Time { return testNow }, Static: true, Webhooks: &WebhookFeed{Addr: "127.0.0.1:8430", Deliveries: ch},
+		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
+	h := &harness{t: t, root: r, fake: fake}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	return h, r
 }
