@@ -333,7 +333,7 @@ func (m *MfaPolicies) setPreview() {
 				lines = append(lines, head+": not voted yet; no MFA policy would apply")
 				continue
 			}
-			lines = append(lines, fmt.Sprintf("%s: not voted yet; policy %s would apply, asking for", head, s.expected.MfaPolicyName))
+			lines = append(lines, fmt.Sprintf("%s: not voted yet; policy '%s' would apply, asking for", head, s.expected.MfaPolicyName))
 			for _, step := range describeSteps(s.expected.RequiredAuthenticationMethods) {
 				lines = append(lines, "  "+step)
 			}

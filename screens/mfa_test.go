@@ -112,7 +112,7 @@ func TestMfaPolicyExpectedBeforeTheVote(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.gotoScreen("MFA policies")
 	out := h.frame()
-	if strings.Contains(out, "no MFA policy applies") || !strings.Contains(out, "not voted yet; policy sessions would apply") {
+	if strings.Contains(out, "no MFA policy applies") || !strings.Contains(out, "not voted yet; policy 'sessions' would apply") {
 		t.Errorf("the MFA status before alice votes:\n%s", out)
 	}
 }
