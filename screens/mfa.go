@@ -143,6 +143,17 @@ func (m *MfaPolicies) load() tea.Cmd {
 			msg.err = fmt.Errorf("pending activities: %w", err)
 			return msg
 		}
+		compiled := map[string]*policy.Compiled{} // each condition once, for every activity
+		compile := func(cond string) (*policy.Compiled, error) {
+			if c, ok := compiled[cond]; ok {
+				return c, nil
+			}
+			c, err := policy.Compile(cond, "")
+			if err == nil {
+				compiled[cond] = c
+			}
+			return c, err
+		}
 		for i, a := range acts {
 			if i == maxMfaStatusActivities {
 				break
@@ -155,7 +166,7 @@ func (m *MfaPolicies) load() tea.Cmd {
 			s := mfaActivityStatus{activity: a, statuses: st,
 				voted: slices.ContainsFunc(a.Votes, func(v api.Vote) bool { return v.UserID == uid })}
 			if !s.voted {
-				s.expected = expectedMfaPolicy(pols, a, c.Now())
+				s.expected, _ = policy.ApplicableMfaPolicy(pols, policy.InputOfActivity(a, nil, "", c.Now()), compile)
 			}
 			msg.statuses = append(msg.statuses, s)
 		}
@@ -428,22 +439,4 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 
 func (h mfaHelp) FullHelp() [][]key.Binding {
 	return fullHelp(h.m.KeyActions(), h.m.list.Pane.KeyBindings()[2:])
-}
-
-// expectedMfaPolicy is the first of pols, in order, whose condition holds for
-// act: the one the service would apply to a vote on it. A condition that does
-// not compile or fails applies, as the local service has it (fail closed).
-func expectedMfaPolicy(pols []api.MfaPolicy, act api.Activity, now time.Time) *api.MfaPolicy {
-	in := policy.InputOfActivity(act, nil, "", now)
-	for i, p := range pols {
-		c, err := policy.Compile(p.Condition, "")
-		if err != nil {
-			return &pols[i]
-		}
-		holds, _, err := c.Evaluate(in)
-		if err != nil || holds {
-			return &pols[i]
-		}
-	}
-	return nil
 }

@@ -128,22 +128,11 @@ func (s *Server) queryGetMfaStatus(ctx context.Context, c *caller, body []byte) 
 // submissions were checked) or fails to evaluate applies, and is logged: the
 // MFA it asks for is required rather than silently skipped.
 func (s *Server) applicableMfaPolicy(ps []api.MfaPolicy, in policy.Input) *api.MfaPolicy {
-	for i, p := range ps {
-		c, err := s.compile(p.Condition, "")
-		if err != nil {
-			s.log.Warn("MFA policy condition does not compile; it applies", "mfaPolicyId", p.MfaPolicyID, "err", err)
-			return &ps[i]
-		}
-		cond, _, err := c.Evaluate(in)
-		if err != nil {
-			s.log.Warn("MFA policy condition failed; it applies", "mfaPolicyId", p.MfaPolicyID, "err", err)
-			return &ps[i]
-		}
-		if cond {
-			return &ps[i]
-		}
+	p, err := policy.ApplicableMfaPolicy(ps, in, func(cond string) (*policy.Compiled, error) { return s.compile(cond, "") })
+	if err != nil {
+		s.log.Warn("MFA policy condition cannot run; it applies", "mfaPolicyId", p.MfaPolicyID, "err", err)
 	}
-	return nil
+	return p
 }
 
 // satisfies reports the method of step that the credential used meets: the
