@@ -478,12 +478,6 @@ func doubleQuotes(field, src string) []Diagnostic {
 	return out
 }
 
-// keywordTypes are the struct types of the keywords whose fields a condition
-// reads.
-var keywordTypes = map[string]string{varActivity: typeActivity, varWallet: typeWallet, varPrivateKey: typePrivateKey,
-	varWalletAccount: typeWalletAccount, varEth: typeEth, varSolana: typeSolana, varTron: typeTron,
-	varBitcoin: typeBitcoin, varTempo: typeTempo, varTime: typeTime}
-
 // fieldHint suggests a field for an undefined one: from the struct the
 // expression selects it on (wallet.nope: Wallet's fields) when the text before
 // it is a plain path of keywords and fields, else from every struct's.

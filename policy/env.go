@@ -54,6 +54,13 @@ var (
 	conditionVars = []string{varActivity, varEth, varSolana, varTron, varBitcoin, varTempo,
 		varWallet, varWallets, varPrivateKey, varWalletAccount}
 	timeVars = []string{varTime}
+
+	// keywordTypes are the struct types of the keywords that are one struct
+	// (wallets, approvers and credentials are lists): the environments
+	// declare them from here, and compile errors suggest their fields.
+	keywordTypes = map[string]string{varActivity: typeActivity, varWallet: typeWallet, varPrivateKey: typePrivateKey,
+		varWalletAccount: typeWalletAccount, varEth: typeEth, varSolana: typeSolana, varTron: typeTron,
+		varBitcoin: typeBitcoin, varTempo: typeTempo, varTime: typeTime}
 )
 
 // dialect is the service's additions to CEL: `x.any(v, p)` (CEL's exists),
@@ -137,23 +144,18 @@ var loadEnvs = sync.OnceValues(func() (envs, error) {
 	if err != nil {
 		return envs{}, fmt.Errorf("policy: consensus environment: %w", err)
 	}
-	condition, err := cel.NewCustomEnv(append(common,
-		cel.Variable(varActivity, obj(typeActivity)),
-		cel.Variable(varWallet, obj(typeWallet)),
-		cel.Variable(varWallets, cel.ListType(obj(typeWallet))),
-		cel.Variable(varPrivateKey, obj(typePrivateKey)),
-		cel.Variable(varWalletAccount, obj(typeWalletAccount)),
-		cel.Variable(varEth, obj(typeEth)),
-		cel.Variable(varSolana, obj(typeSolana)),
-		cel.Variable(varTron, obj(typeTron)),
-		cel.Variable(varBitcoin, obj(typeBitcoin)),
-		cel.Variable(varTempo, obj(typeTempo)),
-	)...)
+	conditionDecls := []cel.EnvOption{cel.Variable(varWallets, cel.ListType(obj(typeWallet)))}
+	for _, name := range conditionVars {
+		if typ, ok := keywordTypes[name]; ok {
+			conditionDecls = append(conditionDecls, cel.Variable(name, obj(typ)))
+		}
+	}
+	condition, err := cel.NewCustomEnv(append(common, conditionDecls...)...)
 	if err != nil {
 		return envs{}, fmt.Errorf("policy: condition environment: %w", err)
 	}
 	timeEnv, err := cel.NewCustomEnv(append(append(common, timeFunctions(spans)...),
-		cel.Variable(varTime, obj(typeTime)),
+		cel.Variable(varTime, obj(keywordTypes[varTime])),
 		cel.Variable(varNow, cel.TimestampType),
 	)...)
 	if err != nil {
