@@ -167,12 +167,13 @@ func Load(path string, checks Checks) (*Config, error) {
 	}
 	cfg.DefaultProfile = raw.DefaultProfile
 	names := make([]string, 0, len(raw.Profiles))
+	line := make(map[string]int, len(raw.Profiles))
 	for name := range raw.Profiles {
 		names = append(names, name)
+		line[name] = findKeyLine(text, toml.Key{"profiles", name})
 	}
 	sort.Slice(names, func(i, j int) bool {
-		li, lj := findKeyLine(text, toml.Key{"profiles", names[i]}), findKeyLine(text, toml.Key{"profiles", names[j]})
-		if li != lj {
+		if li, lj := line[names[i]], line[names[j]]; li != lj {
 			return li < lj
 		}
 		return names[i] < names[j]
