@@ -96,7 +96,6 @@ func typeValue(s string) (string, error) {
 func activityList(ctx context.Context, c proc, args []string) error {
 	var statuses, types listFlag
 	var limit int
-	var flags *flag.FlagSet
 	var opts api.ListActivitiesOptions
 	return queryVerb{
 		name: "activity list", usage: activityListUsage,
@@ -104,12 +103,11 @@ func activityList(ctx context.Context, c proc, args []string) error {
 			fs.Var(&statuses, "status", "only activities with status `S` (repeatable)")
 			fs.Var(&types, "type", "only activities of type `T` (repeatable)")
 			fs.IntVar(&limit, "limit", 0, "at most `N` activities, 1 to 100 (default: the service's 10)")
-			flags = fs
 			fs.StringVar(&opts.Before, "before", "", "only activities newer than activity `ID` (the page before it)")
 			fs.StringVar(&opts.After, "after", "", "only activities older than activity `ID` (the next page)")
 		},
-		check: func() error {
-			if visited(flags)["limit"] && (limit < 1 || limit > 100) {
+		check: func(given map[string]bool) error {
+			if given["limit"] && (limit < 1 || limit > 100) {
 				return usagef("--limit %d: use 1 to 100", limit)
 			}
 			if opts.Before != "" && opts.After != "" {

@@ -210,7 +210,7 @@ type queryVerb struct {
 	usage string
 	arg   string // what the one argument is ("policy id"); "" when it takes none
 	flags func(fs *flag.FlagSet)
-	check func() error // checks the flags' values before any profile is loaded
+	check func(given map[string]bool) error // checks the flags' values (given: the flags set) before any profile is loaded
 	raw   func(ctx context.Context, client *api.Client, arg string) (json.RawMessage, error)
 	show  func(ctx context.Context, c proc, client *api.Client, arg string) error
 }
@@ -236,7 +236,7 @@ func (v queryVerb) run(ctx context.Context, c proc, args []string) error {
 		return usagef("%s takes no arguments (got %q); run 'vigil %s -h'", v.name, pos[0], v.name)
 	}
 	if v.check != nil {
-		if err := v.check(); err != nil {
+		if err := v.check(visited(fs)); err != nil {
 			return err
 		}
 	}
