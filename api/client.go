@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/vigil-console/vigil/keys"
@@ -227,7 +228,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 				if notSent(err) {
 					return fmt.Errorf("%s: the request was not sent: %w", cl.op, err)
 				}
-				return fmt.Errorf("%s: %w: %w; refresh the activity list before submitting again", cl.op, ErrOutcomeUnknown, err)
+				return cl.outcomeUnknown(err)
 			}
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return fmt.Errorf("%s: %w", cl.op, ctxErr)
@@ -248,6 +249,9 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			return nil
 		default:
 			apiErr := newError(cl.op, status, reply)
+			if !cl.retry && mayHaveRecorded(status) && !apiErr.hasErrorCode("BUSY") {
+				return cl.outcomeUnknown(apiErr)
+			}
 			if !cl.retry || !retryableStatus(status) || attempt >= c.maxRetries {
 				return apiErr
 			}
@@ -260,6 +264,38 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			return fmt.Errorf("%s: %w", cl.op, err)
 		}
 	}
+}
+
+// outcomeUnknown is the error of a submit that was sent and not answered
+// clearly; it keeps the request for Resubmit.
+func (cl call) outcomeUnknown(err error) *OutcomeUnknownError {
+	return &OutcomeUnknownError{Operation: cl.op, Err: err, url: cl.url, body: cl.body}
+}
+
+// mayHaveRecorded reports the error statuses after which a submit may have been
+// recorded all the same: the service failed after its commit, or a gateway in
+// front of it gave up waiting (502, 504) or was restarting (503). The local
+// service's own 503 BUSY comes before it reads the request, so it is not one.
+func mayHaveRecorded(status int) bool {
+	switch status {
+	case http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// Resubmit sends the request of a submit whose outcome was unknown again,
+// byte for byte (with a fresh stamp): the service answers with the activity the
+// first attempt created, or creates it now if that attempt never arrived. It
+// must be sent within the service's timestamp window (five minutes) of the
+// first attempt; later, the service refuses it as stale, and the activity list
+// is where to look.
+func (c *Client) Resubmit(ctx context.Context, prev *OutcomeUnknownError) (*Activity, error) {
+	if prev == nil || prev.body == nil || !strings.HasPrefix(prev.url, c.baseURL+SubmitPrefix) {
+		return nil, errors.New("resubmit: the earlier request was not a submit of this client")
+	}
+	return c.sendActivity(ctx, call{op: prev.Operation, method: "POST", url: prev.url, body: prev.body, stamp: true})
 }
 
 // localError marks a failure before anything was sent (building or stamping the
@@ -305,7 +341,10 @@ func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Head
 		if setting == "" {
 			setting = "base_url"
 		}
-		return nil, 0, nil, describeTransportError(req.URL.Host, setting, err)
+		if ctx.Err() != nil {
+			return nil, 0, nil, err // the caller's own deadline or cancellation
+		}
+		return nil, 0, nil, describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
 	}
 	defer resp.Body.Close()
 	reply, err := io.ReadAll(io.LimitReader(resp.Body, MaxReplyBytes+1))
@@ -329,10 +368,9 @@ type transportError struct {
 func (e *transportError) Error() string { return e.msg }
 func (e *transportError) Unwrap() error { return e.err }
 
-func describeTransportError(host, setting string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
+// timeout is the client's own limit (http.Client.Timeout), said in the message
+// when it ran out; the caller's context deadline never reaches here.
+func describeTransportError(host, setting string, timeout time.Duration, err error) error {
 	host = SanitizeID(host)
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
@@ -342,8 +380,16 @@ func describeTransportError(host, setting string, err error) error {
 		return &transportError{fmt.Sprintf("cannot resolve the host %s; check the profile's %s", host, setting), err}
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		return &transportError{fmt.Sprintf("cannot connect to %s (%s); check the profile's %s and that the service is running", host, Sanitize(opErr.Err.Error()), setting), err}
-	case errors.As(err, &netErr) && netErr.Timeout():
-		return &transportError{fmt.Sprintf("no reply from %s in time; the service or the network is slow, try again", host), err}
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		within := ""
+		if timeout > 0 {
+			within = " within " + timeout.String()
+		}
+		return &transportError{fmt.Sprintf("no reply from %s%s; the service or the network is slow", host, within), err}
+	case errors.Is(err, syscall.ECONNRESET):
+		return &transportError{fmt.Sprintf("the connection to %s was reset before a reply came", host), err}
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return &transportError{fmt.Sprintf("%s closed the connection without a reply", host), err}
 	}
 	var urlErr *url.Error
 	if errors.As(err, &urlErr) {

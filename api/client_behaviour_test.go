@@ -285,6 +285,9 @@ func TestSubmitConnectionLostAfterSend(t *testing.T) {
 	if !errors.Is(err, ErrOutcomeUnknown) {
 		t.Errorf("err = %v, want ErrOutcomeUnknown", err)
 	}
+	if host := strings.TrimPrefix(s.srv.URL, "http://"); !strings.Contains(err.Error(), host+" closed the connection without a reply") {
+		t.Errorf("err = %v, want it to say the service closed the connection", err)
+	}
 	if n := len(s.requests()); n != 1 {
 		t.Errorf("%d requests, want 1", n)
 	}
@@ -428,6 +431,21 @@ func TestJWKSUsesGETWithoutBody(t *testing.T) {
 	}
 	if _, err := c.WebhookJWKS(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The client's own time limit running out is said in words, not as Go's
+// "context deadline exceeded (Client.Timeout exceeded while awaiting headers)".
+func TestSubmitClientTimeoutIsSaidPlainly(t *testing.T) {
+	release := make(chan struct{})
+	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) { <-release })
+	defer close(release)
+	c := s.client(t, WithHTTPClient(&http.Client{Timeout: 50 * time.Millisecond}))
+	_, err := c.ApproveActivity(context.Background(), "sha256:00")
+	host := strings.TrimPrefix(s.srv.URL, "http://")
+	if !errors.Is(err, ErrOutcomeUnknown) || !strings.Contains(err.Error(), "no reply from "+host+" within 50ms") ||
+		strings.Contains(err.Error(), "Client.Timeout") {
+		t.Errorf("err = %v", err)
 	}
 }
 

@@ -17,12 +17,50 @@ var (
 	ErrAlreadyExists    = errors.New("already exists")
 	ErrRateLimited      = errors.New("rate limited")
 
-	// ErrOutcomeUnknown wraps a network failure after a submit was sent: the
-	// service may or may not have recorded the activity. Look it up (ListActivities,
-	// GetActivity) or resubmit the identical body, which the service treats as the
-	// same activity (DESIGN.md §4), rather than building a new request.
-	ErrOutcomeUnknown = errors.New("outcome unknown: the request was sent but no reply arrived")
+	// ErrOutcomeUnknown is what an *OutcomeUnknownError matches: a submit was
+	// sent and no reply said whether the service recorded it. Resubmit the
+	// identical body (Client.Resubmit), which the service treats as the same
+	// activity (DESIGN.md §4), or look it up (ListActivities, GetActivity), rather
+	// than building a new request.
+	ErrOutcomeUnknown = errors.New("outcome unknown")
 )
+
+// OutcomeUnknownError is a submit whose outcome is unknown: it was sent, and
+// then the connection failed, the time ran out, or a 5xx came back (a gateway
+// answers 502, 503 or 504 after the service may have recorded the write, and a
+// 500 can follow a commit). It keeps the exact bytes sent, which Client.Resubmit
+// sends again. errors.Is(err, ErrOutcomeUnknown) holds, and errors.As reaches
+// the cause (an *Error for a 5xx, a net error, context.DeadlineExceeded).
+type OutcomeUnknownError struct {
+	Operation string // e.g. "submit/create_policy"
+	Err       error  // what happened instead of an answer
+	url       string
+	body      []byte
+}
+
+func (e *OutcomeUnknownError) Error() string {
+	what := "no reply came"
+	var apiErr *Error
+	if errors.As(e.Err, &apiErr) {
+		what = "the reply was an error that does not say"
+	}
+	return e.Operation + ": outcome unknown: the request was sent, but " + what +
+		" whether the service recorded it (" + e.cause() + "); check before submitting again"
+}
+
+// cause is the underlying error's text without the operation, which Error
+// already names.
+func (e *OutcomeUnknownError) cause() string {
+	var apiErr *Error
+	if errors.As(e.Err, &apiErr) {
+		c := *apiErr
+		c.Operation = ""
+		return c.text(false) // "try again later" would be the wrong advice
+	}
+	return e.Err.Error()
+}
+
+func (e *OutcomeUnknownError) Unwrap() []error { return []error{ErrOutcomeUnknown, e.Err} }
 
 // gRPC status codes the service puts in its error bodies (DESIGN.md §3).
 const (
@@ -73,7 +111,10 @@ type Error struct {
 	Operation  string        // e.g. "submit/create_policy" or "query/get_activity"
 }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.text(true) }
+
+// text is the error's message, with what to do about it when hint is set.
+func (e *Error) text(hint bool) string {
 	var b strings.Builder
 	if e.Operation != "" {
 		b.WriteString(e.Operation)
@@ -99,9 +140,9 @@ func (e *Error) Error() string {
 		}
 	}
 	b.WriteString(")")
-	if hint := e.hint(); hint != "" {
+	if h := e.hint(); hint && h != "" {
 		b.WriteString("; ")
-		b.WriteString(hint)
+		b.WriteString(h)
 	}
 	return b.String()
 }
@@ -124,6 +165,9 @@ func (e *Error) hint() string {
 	case e.is(ErrPermissionDenied):
 		return "the key's user may not do this; ask an administrator or use a profile whose user may"
 	case e.is(ErrNotFound):
+		if e.hasErrorCode("BOOT_PROOF_NOT_FOUND") {
+			return bootProofNotFoundHint(e.Operation)
+		}
 		return "check the id and the organization of the profile"
 	case e.is(ErrAlreadyExists):
 		return "it exists already; refresh and use the existing one"
@@ -136,10 +180,23 @@ func (e *Error) hint() string {
 		return "correct the request and send it again"
 	case e.StatusCode >= 300 && e.StatusCode < 400:
 		return "the server answered with a redirect, which vigil does not follow; set the profile's base URL to the service's own address"
+	case e.hasErrorCode("BUSY"):
+		// The local service's own 503: it refused before reading the request.
+		return "the service is busy and did not process the request; try again in a moment"
 	case e.StatusCode >= 500:
 		return "the service failed; try again later, and report it if it persists"
 	}
 	return ""
+}
+
+// bootProofNotFoundHint: there is no id to check. By key, an unknown
+// enclave is a red flag for what it signed; by app name, the name is wrong
+// or the enclave has not booted.
+func bootProofNotFoundHint(op string) string {
+	if op == "query/"+QueryGetBootProof {
+		return "no enclave booted with this key is known to the service, so nothing signed with it (such as an app proof) can be trusted"
+	}
+	return "the service has no boot proof under this app name: check the name (enclave_apps in the profile, or --app), or the enclave has not booted yet"
 }
 
 // hasErrorCode reports whether a detail of the error carries code.

@@ -36,7 +36,7 @@ func escapeJSONRunes(b []byte) []byte {
 	clean := true
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
-		if r == 0x7F || (r >= 0x80 && mustEscape(r)) {
+		if r == 0x7F || (r >= 0x80 && mustEscape(r)) || r == utf8.RuneError && n == 1 {
 			clean = false
 			break
 		}
@@ -49,6 +49,11 @@ func escapeJSONRunes(b []byte) []byte {
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
 		switch {
+		case r == utf8.RuneError && n == 1:
+			// A byte that is not UTF-8 (a hostile service's raw reply can carry
+			// one; 0x9b starts a control sequence on some terminals): JSON cannot
+			// spell it, so it becomes U+FFFD, as encoding/json makes it.
+			out = append(out, `\ufffd`...)
 		case r == 0x7F || (r >= 0x80 && mustEscape(r)):
 			if r > 0xFFFF {
 				r -= 0x10000

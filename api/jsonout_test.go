@@ -112,3 +112,21 @@ func FuzzEncodeJSON(f *testing.F) {
 		}
 	})
 }
+
+// A raw reply is written as the service sent it, but a byte that is not UTF-8
+// (0x9b starts a control sequence on some terminals) never reaches the
+// terminal: it becomes \ufffd, and the JSON stays valid.
+func TestEncodeJSONRawMessageWithInvalidBytes(t *testing.T) {
+	raw := json.RawMessage("{\"activity\":{\"policyName\":\"a\x9b2Jb\xff\"}}")
+	var buf bytes.Buffer
+	if err := EncodeJSON(&buf, raw); err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(buf.Bytes()) || !strings.Contains(buf.String(), `"a\ufffd2Jb\ufffd"`) {
+		t.Errorf("written: %q", buf.Bytes())
+	}
+	assertJSONTerminalSafe(t, buf.Bytes())
+	if !json.Valid(buf.Bytes()) {
+		t.Errorf("not JSON: %q", buf.Bytes())
+	}
+}

@@ -68,7 +68,7 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 		var le *localError
 		if err != nil && (errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil) {
 			if le == nil && !cl.retry && !notSent(err) {
-				return nil, fmt.Errorf("%s: %w: %w", cl.op, ErrOutcomeUnknown, err)
+				return nil, cl.outcomeUnknown(err)
 			}
 			return nil, fmt.Errorf("%s: %w", cl.op, err)
 		}

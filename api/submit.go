@@ -79,6 +79,11 @@ func (c *Client) submit(ctx context.Context, path string, params Params, opts []
 	if err != nil {
 		return nil, err
 	}
+	return c.sendActivity(ctx, cl)
+}
+
+// sendActivity sends a submit and decodes the activity it answers with.
+func (c *Client) sendActivity(ctx context.Context, cl call) (*Activity, error) {
 	var reply ActivityResponse
 	if err := c.do(ctx, cl, &reply); err != nil {
 		return nil, err

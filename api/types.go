@@ -102,6 +102,20 @@ type Activity struct {
 	Failure     *Failure   `json:"failure,omitempty"`
 }
 
+// VoteOf is userID's vote on the activity, nil when the user has not voted
+// (or userID is empty).
+func (a *Activity) VoteOf(userID string) *Vote {
+	if userID == "" {
+		return nil
+	}
+	for i := range a.Votes {
+		if a.Votes[i].UserID == userID {
+			return &a.Votes[i]
+		}
+	}
+	return nil
+}
+
 // Failure says why an activity FAILED.
 type Failure struct {
 	Code    int    `json:"code"`

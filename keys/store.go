@@ -21,7 +21,16 @@ import (
 // A key without a .scheme file is P-256, so a bare hex key file written by
 // another tool loads as the service's default scheme. The directory is made
 // with mode 0700.
-type Store struct{ Dir string }
+type Store struct {
+	Dir string
+
+	// openFile, when set, stands in for os.OpenFile wherever the store
+	// writes, so that a test can fail a write as a full disk does.
+	openFile func(name string, flag int, perm fs.FileMode) (file, error)
+	// fallbackDirs, when set, replace where Save keeps a key it could not
+	// write into Dir (default: os.TempDir(), then Dir's parent).
+	fallbackDirs []string
+}
 
 // KeyInfo describes a stored key without its private half.
 type KeyInfo struct {
@@ -74,7 +83,8 @@ func (s Store) Paths(name string) (private, public, scheme string) {
 }
 
 // Generate makes a new key of scheme and stores it as name. It never
-// overwrites: an existing key of that name is an error naming its file.
+// overwrites: an existing key of that name is an *ExistsError naming its file.
+// With an *IncompleteError it returns the key too: it is saved and usable.
 func (s Store) Generate(name, scheme string) (*Key, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
@@ -84,13 +94,13 @@ func (s Store) Generate(name, scheme string) (*Key, error) {
 		return nil, err
 	}
 	if err := s.save(name, k); err != nil {
-		return nil, err
+		return savedAnyway(k, err)
 	}
 	return k, nil
 }
 
 // Import stores an existing private key (hex) of scheme as name, never
-// overwriting.
+// overwriting. With an *IncompleteError it returns the key too.
 func (s Store) Import(name, scheme, hexKey string) (*Key, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
@@ -100,111 +110,29 @@ func (s Store) Import(name, scheme, hexKey string) (*Key, error) {
 		return nil, fmt.Errorf("import %s: %w", name, err)
 	}
 	if err := s.save(name, k); err != nil {
-		return nil, err
+		return savedAnyway(k, err)
 	}
 	return k, nil
 }
 
+// save stores k as name. A key whose private key cannot be written is not
+// kept anywhere: Generate makes another, Import's caller has it.
 func (s Store) save(name string, k *Key) error {
 	r, err := s.Reserve(name)
 	if err != nil {
 		return err
 	}
-	return r.Save(k, time.Time{})
+	return r.save(k, time.Time{}, false)
 }
 
-// A Reservation holds a key's name before the key exists: its .private file is
-// created empty (O_EXCL, mode 0600), so that an OAuth login, whose key the
-// service makes only once, knows before it submits that the key can be saved
-// and that no other key takes the name meanwhile.
-type Reservation struct {
-	store Store
-	name  string
-	f     *os.File // the empty .private file; nil once saved or cancelled
-}
-
-// Reserve claims name in the store: the directory exists and is writable, and
-// no file of a key by that name (.private, .public, .scheme, .expires) exists.
-func (s Store) Reserve(name string) (*Reservation, error) {
-	if err := ValidateName(name); err != nil {
-		return nil, err
+// savedAnyway returns k with an *IncompleteError, whose key is saved and
+// usable, and nil with any other error.
+func savedAnyway(k *Key, err error) (*Key, error) {
+	var inc *IncompleteError
+	if errors.As(err, &inc) {
+		return k, err
 	}
-	if s.Dir == "" {
-		return nil, errors.New("keys directory is not set")
-	}
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create keys directory: %w", err)
-	}
-	priv, pub, sch := s.Paths(name)
-	for _, p := range []string{priv, pub, sch, s.expiryPath(name)} {
-		if _, err := os.Lstat(p); err == nil {
-			return nil, fmt.Errorf("key %q already exists (%s); choose another name or remove its files first", name, p)
-		}
-	}
-	// O_EXCL closes the race between the check above and the write.
-	f, err := os.OpenFile(priv, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("key %q already exists (%s); choose another name or remove its files first", name, priv)
-		}
-		return nil, fmt.Errorf("write %s: %w", priv, err)
-	}
-	return &Reservation{store: s, name: name, f: f}, nil
-}
-
-// Save writes k under the reserved name, and its expiry unless expires is
-// zero. On failure it removes what it wrote, the reservation included —
-// except a P-256 private key once written: it is kept (for an OAuth login it
-// is the only copy of a key the service has made), and the error says so.
-// Only P-256: a key without its .scheme file loads as P-256, so another
-// scheme's key kept alone would load as a different key.
-func (r *Reservation) Save(k *Key, expires time.Time) error {
-	if r.f == nil {
-		return fmt.Errorf("save key %q: the reservation was already used", r.name)
-	}
-	f := r.f
-	r.f = nil
-	priv, pub, sch := r.store.Paths(r.name)
-	_, werr := f.WriteString(k.PrivateKeyHex() + "\n")
-	if werr == nil {
-		werr = f.Sync() // on disk before anything says it is saved
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(priv)
-		return fmt.Errorf("save key %q: %w", r.name, werr)
-	}
-	werr = os.WriteFile(pub, []byte(k.PublicKeyHex()+"\n"), 0o644)
-	if werr == nil {
-		werr = os.WriteFile(sch, []byte(k.Scheme()+"\n"), 0o644)
-	}
-	if werr == nil && !expires.IsZero() {
-		werr = os.WriteFile(r.store.expiryPath(r.name), []byte(expires.UTC().Format(time.RFC3339)+"\n"), 0o600)
-	}
-	if werr != nil && k.Scheme() == SchemeP256 {
-		return fmt.Errorf("save key %q: the private key is in %s, but %w; fix that and write the key's other files, or move the private key elsewhere", r.name, priv, werr)
-	}
-	if werr != nil {
-		for _, p := range []string{priv, pub, sch, r.store.expiryPath(r.name)} {
-			os.Remove(p)
-		}
-		return fmt.Errorf("save key %q: %w", r.name, werr)
-	}
-	return nil
-}
-
-// Cancel gives the name back (removes the empty .private file); after Save it
-// does nothing.
-func (r *Reservation) Cancel() {
-	if r.f == nil {
-		return
-	}
-	priv, _, _ := r.store.Paths(r.name)
-	r.f.Close()
-	os.Remove(priv)
-	r.f = nil
+	return nil, err
 }
 
 // Load reads the key stored as name. A private key file that group or others
@@ -221,7 +149,9 @@ func (s Store) Load(name string) (*Key, error) {
 	fi, err := os.Stat(privPath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no key %q in %s (expected %s); create it with 'vigil keys generate %s'", name, s.Dir, privPath, name)
+			// A profile's key is normally an API key already registered:
+			// the likely fix is the name or the directory, not a new key.
+			return nil, fmt.Errorf("no key %q in %s (expected %s); check the key name and the keys directory (a profile's key and keys_dir, or --dir), or whether the file was moved; a new key from 'vigil keys generate %s' must also be registered as an API key of your user before the service accepts it", name, s.Dir, privPath, name)
 		}
 		return nil, fmt.Errorf("load key %q: %w", name, err)
 	}
@@ -234,6 +164,9 @@ func (s Store) Load(name string) (*Key, error) {
 	privHex, err := readSmall(privPath)
 	if err != nil {
 		return nil, err
+	}
+	if strings.HasPrefix(privHex, reservedMark) {
+		return nil, fmt.Errorf("key %q is not saved: %s holds only the space a save reserved for it, and that save did not finish; if vigil said where the key is instead, move that file over it, else remove it", name, privPath)
 	}
 	scheme, err := s.scheme(name)
 	if err != nil {

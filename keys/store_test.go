@@ -149,8 +149,14 @@ func TestStoreNames(t *testing.T) {
 			t.Errorf("Load(%q) succeeded", name)
 		}
 	}
-	if _, err := s.Load("missing"); err == nil || !strings.Contains(err.Error(), "vigil keys generate missing") {
-		t.Errorf("missing key: %v", err)
+	// The advice fits a profile whose registered key file is not found: check
+	// where it points; a new key needs registering too.
+	_, err := s.Load("missing")
+	for _, want := range []string{filepath.Join(s.Dir, "missing.private"), "check the key name and the keys directory", "keys_dir",
+		"'vigil keys generate missing' must also be registered as an API key"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing key: %v, want it to say %q", err, want)
+		}
 	}
 }
 
@@ -272,46 +278,62 @@ func TestReservationHoldsTheName(t *testing.T) {
 }
 
 // Once the private key is written it is kept, whatever fails after: for an
-// OAuth login it is the only copy of a key the service has made.
+// OAuth login it is the only copy of a key the service has made. A key of any
+// scheme loads as itself without its .public file.
 func TestSaveKeepsThePrivateKeyWhenItsOtherFilesFail(t *testing.T) {
 	s := Store{Dir: t.TempDir()}
-	r, err := s.Reserve("login")
-	if err != nil {
+	for _, scheme := range []string{SchemeP256, SchemeEd25519} {
+		name := "login-" + scheme[len(scheme)-5:]
+		r, err := s.Reserve(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		priv, pub, _ := s.Paths(name)
+		if err := os.Mkdir(pub, 0o700); err != nil { // the .public file cannot be written
+			t.Fatal(err)
+		}
+		k, _ := Generate(scheme)
+		err = r.Save(k, time.Now().Add(time.Hour))
+		var inc *IncompleteError
+		if !errors.As(err, &inc) || !strings.Contains(err.Error(), "the key "+name+" is saved and usable; its .public file could not be written") {
+			t.Fatalf("Save of a %s key: %v", scheme, err)
+		}
+		b, rerr := os.ReadFile(priv)
+		if rerr != nil || strings.TrimSpace(string(b)) != k.PrivateKeyHex() {
+			t.Fatalf("the private key was not kept: %v", rerr)
+		}
+		os.Remove(pub)
+		if got, err := s.Load(name); err != nil || got.Scheme() != scheme || got.PublicKeyHex() != k.PublicKeyHex() {
+			t.Fatalf("the kept %s key does not load as itself: %v", scheme, err)
+		}
+		if info, err := s.Info(name); err != nil || info.Scheme != scheme || info.Expires.IsZero() {
+			t.Errorf("Info of the kept %s key: %+v %v", scheme, info, err)
+		}
+	}
+}
+
+// A keys directory that cannot be made or written is named once, with what
+// to do; a taken name is another error, which a caller fixes with a new name.
+func TestReserveNamesAnUnwritableDirectoryOnce(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, pub, _ := s.Paths("login")
-	if err := os.Mkdir(pub, 0o700); err != nil { // the .public file cannot be written
-		t.Fatal(err)
-	}
-	k, _ := Generate(SchemeP256)
-	err = r.Save(k, time.Now().Add(time.Hour))
-	priv, _, _ := s.Paths("login")
-	if err == nil || !strings.Contains(err.Error(), "the private key is in "+priv) {
-		t.Fatalf("Save: %v", err)
-	}
-	b, rerr := os.ReadFile(priv)
-	if rerr != nil || strings.TrimSpace(string(b)) != k.PrivateKeyHex() {
-		t.Fatalf("the private key was not kept: %v", rerr)
-	}
-	os.Remove(pub)
-	if got, err := s.Load("login"); err != nil || got.PublicKeyHex() != k.PublicKeyHex() {
-		t.Fatalf("the kept P-256 key does not load as itself: %v", err)
+	dir := filepath.Join(blocker, "keys")
+	_, err := Store{Dir: dir}.Generate("x", SchemeP256)
+	want := "cannot create the keys directory " + dir + " (not a directory); make it writable, or set keys_dir / --dir to a writable directory"
+	var dirErr *DirError
+	if !errors.As(err, &dirErr) || err.Error() != want {
+		t.Fatalf("Generate under a file:\n got %v\nwant %s", err, want)
 	}
 
-	// Another scheme's key kept without its .scheme file would load as a
-	// different (P-256) key: it is removed instead.
-	r, err = s.Reserve("ed")
-	if err != nil {
+	s := Store{Dir: t.TempDir()}
+	if _, err := s.Generate("taken", SchemeP256); err != nil {
 		t.Fatal(err)
 	}
-	_, edPub, _ := s.Paths("ed")
-	os.Mkdir(edPub, 0o700)
-	ed, _ := Generate(SchemeEd25519)
-	if err := r.Save(ed, time.Time{}); err == nil {
-		t.Fatal("saved over an unwritable .public")
-	}
-	os.Remove(edPub)
-	if _, err := s.Info("ed"); err == nil {
-		t.Error("a half-saved Ed25519 key is listed (as P-256)")
+	_, err = s.Reserve("taken")
+	var exists *ExistsError
+	if !errors.As(err, &exists) || !errors.Is(err, fs.ErrExist) || errors.As(err, &dirErr) {
+		t.Errorf("Reserve of a taken name: %v, want an *ExistsError only", err)
 	}
 }

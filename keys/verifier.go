@@ -31,6 +31,12 @@ func (v *Verifier) Verify(headerValue string, body []byte) (Stamp, error) {
 	return verify(headerValue, body, v)
 }
 
+// Parse checks everything in an X-Stamp header but its signature, which
+// ParsedStamp.Verify then checks over a body; errors are those of Verify.
+func (v *Verifier) Parse(headerValue string) (ParsedStamp, error) {
+	return parseStamp(headerValue, v)
+}
+
 func (v *Verifier) p256(raw []byte) (*ecdsa.PublicKey, error) {
 	if v == nil {
 		return parseP256Public(raw, false)

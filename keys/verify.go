@@ -71,71 +71,110 @@ func Verify(headerValue string, body []byte) (Stamp, error) { return verify(head
 // verify is Verify, with parsed public keys taken from (and added to)
 // cache when it is not nil.
 func verify(headerValue string, body []byte, cache *Verifier) (Stamp, error) {
-	st, err := decodeStamp(headerValue)
+	p, err := parseStamp(headerValue, cache)
 	if err != nil {
 		return Stamp{}, err
 	}
+	return p.Verify(body)
+}
+
+// ParsedStamp is an X-Stamp whose every part has been checked but the
+// signature itself: its encoding, scheme, public key (a point of the
+// scheme's curve) and signature encoding (canonical DER, S in range). It is
+// what Verify does before it looks at the body, so that a server can refuse a
+// malformed credential before reading the body (Verifier.Parse), then check
+// the signature over the body (ParsedStamp.Verify): the two together check
+// exactly what Verify does, with the same errors.
+type ParsedStamp struct {
+	stamp  Stamp  // PublicKey and Signature as lowercase hex
+	sigRaw []byte // canonical DER (P-256, secp256k1) or 64 bytes (Ed25519)
+	p256   *ecdsa.PublicKey
+	ed     ed25519.PublicKey
+	k1     *secp256k1.PublicKey
+	k1R    secp256k1.ModNScalar
+	k1S    secp256k1.ModNScalar
+}
+
+// parseStamp is the part of verify that does not need the body.
+func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
+	st, err := decodeStamp(headerValue)
+	if err != nil {
+		return ParsedStamp{}, err
+	}
 	pubRaw, err := hex.DecodeString(st.PublicKey)
 	if err != nil {
-		return Stamp{}, fmt.Errorf("%w: publicKey is not hex", ErrBadPublicKey)
+		return ParsedStamp{}, fmt.Errorf("%w: publicKey is not hex", ErrBadPublicKey)
 	}
 	sigRaw, err := hex.DecodeString(st.Signature)
 	if err != nil {
-		return Stamp{}, fmt.Errorf("%w: signature is not hex", ErrMalformedSignature)
+		return ParsedStamp{}, fmt.Errorf("%w: signature is not hex", ErrMalformedSignature)
 	}
 	st.PublicKey = hex.EncodeToString(pubRaw)
 	st.Signature = hex.EncodeToString(sigRaw)
+	p := ParsedStamp{sigRaw: sigRaw}
 
 	switch st.Scheme {
 	case SchemeP256:
-		pub, err := cache.p256(pubRaw)
-		if err != nil {
-			return Stamp{}, err
+		if p.p256, err = cache.p256(pubRaw); err != nil {
+			return ParsedStamp{}, err
 		}
 		_, sv, err := parseStrictDER(sigRaw, nil)
 		if err != nil {
-			return Stamp{}, err
+			return ParsedStamp{}, err
 		}
 		st.HighS = sv.Cmp(p256HalfOrder) > 0
-		digest := sha256.Sum256(body)
-		// sigRaw is now known to be canonical DER, which VerifyASN1 takes as is.
-		if !ecdsa.VerifyASN1(pub, digest[:], sigRaw) {
-			return Stamp{}, fmt.Errorf("%w: P-256 signature over the SHA-256 of the %d-byte body fails with this public key", ErrBadSignature, len(body))
-		}
 	case SchemeSecp256k1:
 		if len(pubRaw) != 33 || (pubRaw[0] != 2 && pubRaw[0] != 3) {
-			return Stamp{}, fmt.Errorf("%w: %d bytes starting %#02x; a secp256k1 stamp key is 33 bytes compressed (02 or 03 followed by X)", ErrBadPublicKey, len(pubRaw), firstByte(pubRaw))
+			return ParsedStamp{}, fmt.Errorf("%w: %d bytes starting %#02x; a secp256k1 stamp key is 33 bytes compressed (02 or 03 followed by X)", ErrBadPublicKey, len(pubRaw), firstByte(pubRaw))
 		}
-		pub, err := cache.secp256k1(pubRaw)
-		if err != nil {
-			return Stamp{}, err
+		if p.k1, err = cache.secp256k1(pubRaw); err != nil {
+			return ParsedStamp{}, err
 		}
 		r, s, err := parseStrictDER(sigRaw, k1HalfOrder)
 		if err != nil {
-			return Stamp{}, err
+			return ParsedStamp{}, err
 		}
-		var rs, ss secp256k1.ModNScalar
-		if rOver, sOver := rs.SetByteSlice(r.Bytes()), ss.SetByteSlice(s.Bytes()); rOver || sOver {
-			return Stamp{}, fmt.Errorf("%w: r or s is not below the secp256k1 group order", ErrMalformedSignature)
-		}
-		digest := sha256.Sum256(body)
-		if !k1ecdsa.NewSignature(&rs, &ss).Verify(digest[:], pub) {
-			return Stamp{}, fmt.Errorf("%w: secp256k1 signature over the SHA-256 of the %d-byte body fails with this public key", ErrBadSignature, len(body))
+		if rOver, sOver := p.k1R.SetByteSlice(r.Bytes()), p.k1S.SetByteSlice(s.Bytes()); rOver || sOver {
+			return ParsedStamp{}, fmt.Errorf("%w: r or s is not below the secp256k1 group order", ErrMalformedSignature)
 		}
 	case SchemeEd25519:
 		if len(pubRaw) != ed25519.PublicKeySize {
-			return Stamp{}, fmt.Errorf("%w: %d bytes; an Ed25519 public key is 32 bytes", ErrBadPublicKey, len(pubRaw))
+			return ParsedStamp{}, fmt.Errorf("%w: %d bytes; an Ed25519 public key is 32 bytes", ErrBadPublicKey, len(pubRaw))
 		}
 		if len(sigRaw) != ed25519.SignatureSize {
-			return Stamp{}, fmt.Errorf("%w: %d bytes; an Ed25519 signature is 64 bytes", ErrMalformedSignature, len(sigRaw))
+			return ParsedStamp{}, fmt.Errorf("%w: %d bytes; an Ed25519 signature is 64 bytes", ErrMalformedSignature, len(sigRaw))
 		}
-		if !ed25519.Verify(ed25519.PublicKey(pubRaw), body, sigRaw) {
+		p.ed = pubRaw
+	default:
+		return ParsedStamp{}, fmt.Errorf("%w: %q; expected %s, %s or %s", ErrUnknownScheme, truncate(st.Scheme), SchemeP256, SchemeSecp256k1, SchemeEd25519)
+	}
+	p.stamp = st
+	return p, nil
+}
+
+// Verify checks the signature over body; errors wrap ErrBadSignature. The
+// zero ParsedStamp verifies nothing.
+func (p *ParsedStamp) Verify(body []byte) (Stamp, error) {
+	switch p.stamp.Scheme {
+	case SchemeP256:
+		digest := sha256.Sum256(body)
+		// sigRaw is known to be canonical DER, which VerifyASN1 takes as is.
+		if !ecdsa.VerifyASN1(p.p256, digest[:], p.sigRaw) {
+			return Stamp{}, fmt.Errorf("%w: P-256 signature over the SHA-256 of the %d-byte body fails with this public key", ErrBadSignature, len(body))
+		}
+	case SchemeSecp256k1:
+		digest := sha256.Sum256(body)
+		if !k1ecdsa.NewSignature(&p.k1R, &p.k1S).Verify(digest[:], p.k1) {
+			return Stamp{}, fmt.Errorf("%w: secp256k1 signature over the SHA-256 of the %d-byte body fails with this public key", ErrBadSignature, len(body))
+		}
+	case SchemeEd25519:
+		if !ed25519.Verify(p.ed, body, p.sigRaw) {
 			return Stamp{}, fmt.Errorf("%w: Ed25519 signature over the %d-byte body fails with this public key", ErrBadSignature, len(body))
 		}
 	default:
-		return Stamp{}, fmt.Errorf("%w: %q; expected %s, %s or %s", ErrUnknownScheme, truncate(st.Scheme), SchemeP256, SchemeSecp256k1, SchemeEd25519)
+		return Stamp{}, fmt.Errorf("%w: the stamp was not parsed", ErrMalformedStamp)
 	}
-	return st, nil
+	return p.stamp, nil
 }
 
 func firstByte(b []byte) byte {
@@ -335,3 +374,7 @@ func parseStrictDER(sig []byte, halfOrder *big.Int) (r, s *big.Int, err error) {
 func marshalDER(r, s *big.Int) ([]byte, error) {
 	return asn1.Marshal(ecdsaSig{R: r, S: s})
 }
+
+// PublicKey is the stamp's public key as lowercase hex: the key it claims
+// to be made with, before Verify has checked the signature.
+func (p *ParsedStamp) PublicKey() string { return p.stamp.PublicKey }

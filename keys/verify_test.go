@@ -171,6 +171,18 @@ func TestVerifyRejectsTamperedVector(t *testing.T) {
 			if !errors.Is(err, c.want) {
 				t.Fatalf("Verify error = %v, want %v", err, c.want)
 			}
+			// Parse refuses all but a bad signature, which needs the body;
+			// Parse then Verify answers as Verify does.
+			p, perr := NewVerifier(4).Parse(c.stamp)
+			if (perr != nil) != (c.want != ErrBadSignature) {
+				t.Fatalf("Parse error = %v; want one only for what needs no body", perr)
+			}
+			if perr == nil {
+				_, perr = p.Verify(c.body)
+			}
+			if perr == nil || perr.Error() != err.Error() {
+				t.Fatalf("Parse then Verify: %v, Verify alone: %v", perr, err)
+			}
 			if strings.HasPrefix(c.name, "compressed length") && !strings.Contains(err.Error(), "starting 0x04") {
 				t.Errorf("the error does not name the prefix byte: %v", err)
 			}

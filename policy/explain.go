@@ -65,9 +65,9 @@ func Explain(d Decision) Explanation {
 // label is how a policy is named in a sentence.
 func label(p Policy) string {
 	if p.Name != "" {
-		return "'" + p.Name + "'"
+		return api.Quote(p.Name) // a name cannot pass its words for the sentence's
 	}
-	return p.ID
+	return api.SanitizeID(p.ID)
 }
 
 func names(as []Approver) string {

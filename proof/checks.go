@@ -231,6 +231,13 @@ func (v *verifier) appProofChecks(advertised []byte) {
 		} else {
 			rep.add(id, nameAppProof, Pass, "signed by the attested ephemeral key over the payload as received")
 		}
+		st, reason := BindAppProof(p, v.opts.Activity)
+		rep.add(BindingCheckID(i), nameBinding, st, reason)
+		// A proof that cannot be tied to the activity asked about proves less
+		// than VERIFIED says, though nothing failed.
+		if st == NotApplicable && v.opts.Activity != nil {
+			rep.unbound = true
+		}
 	}
 }
 
@@ -264,3 +271,44 @@ func checkAppProof(p api.AppProof, attested []byte) error {
 
 // sha256Sum is a small helper for tests and the demo.
 func sha256Sum(b []byte) []byte { s := sha256.Sum256(b); return s[:] }
+
+// appCheck compares the app asked for with the app the proof is for: the
+// attested one (the last segment of the manifest namespace, "preprod/signer"
+// for the production signer) and the service's label enclaveApp (not
+// attested). Either naming another app fails: an unpinned verification
+// passes for any enclave, so the name is what ties the proof to the app.
+func (v *verifier) appCheck(label string, m *Manifest) {
+	rep, want := v.rep, v.opts.App
+	if want == "" {
+		rep.add(CheckApp, nameApp, NotApplicable, "no app name given to compare with")
+		return
+	}
+	attested := ""
+	if m != nil {
+		attested = namespaceApp(m.Namespace.Name)
+		if attested != "" && attested != want {
+			rep.add(CheckApp, nameApp, Fail, fmt.Sprintf("this proof is for app %q, not %q: the attested manifest namespace is %q", clip(attested), clip(want), clip(m.Namespace.Name)))
+			return
+		}
+	}
+	switch {
+	case label != want:
+		rep.add(CheckApp, nameApp, Fail, fmt.Sprintf("this proof is for app %q, not %q, says the service's label enclaveApp (not attested)", clip(label), clip(want)))
+	case m == nil:
+		rep.add(CheckApp, nameApp, Fail, "cannot check: the manifest, whose namespace names the app, did not decode")
+	case attested == "":
+		rep.add(CheckApp, nameApp, Pass, fmt.Sprintf("label check only: the attested namespace %q names no app; the service's label enclaveApp (not attested) says %q", clip(m.Namespace.Name), clip(label)))
+	default:
+		rep.add(CheckApp, nameApp, Pass, fmt.Sprintf("the attested manifest namespace %q names app %q, as does the service's label", clip(m.Namespace.Name), clip(want)))
+	}
+}
+
+// namespaceApp is the app a QOS namespace names: its last "/" segment
+// ("preprod/signer" → "signer"), or "" when it has none.
+func namespaceApp(ns string) string {
+	i := strings.LastIndexByte(ns, '/')
+	if i < 0 {
+		return ""
+	}
+	return ns[i+1:]
+}

@@ -182,8 +182,9 @@ type DemoEnclave struct {
 
 // demoParams lets tests build unusual documents (debug mode, 16 PCRs).
 type demoParams struct {
-	pcrCount int
-	debug    bool
+	pcrCount  int
+	debug     bool
+	namespace string // instead of owner/app
 }
 
 // NewDemoEnclave builds a boot proof for app: a Borsh v0 manifest (the layout of
@@ -217,8 +218,12 @@ func newDemoEnclave(auth *DemoAuthority, app, owner, label string, now time.Time
 	if err != nil {
 		return fail(err)
 	}
+	ns := owner + "/" + app
+	if p.namespace != "" {
+		ns = p.namespace
+	}
 	m := &Manifest{
-		Namespace: Namespace{Name: owner + "/" + app, Nonce: 1, QuorumKey: quorumPub},
+		Namespace: Namespace{Name: ns, Nonce: 1, QuorumKey: quorumPub},
 		Pivot:     Pivot{Hash: sha256Sum([]byte("vigil demo pivot binary for " + app)), Restart: "Always", Args: []string{"--app", app}},
 		Enclave:   NitroConfig{QOSCommit: "vigil-demo"},
 	}

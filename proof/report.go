@@ -26,7 +26,9 @@ const (
 //   - PARTIAL: no check failed, but at least one core check was not applicable
 //     because its input was absent (for example a bare attestation document with
 //     no manifest, or a boot proof without a manifest envelope). What did run
-//     passed; what the missing input would have bound was not checked.
+//     passed; what the missing input would have bound was not checked. Also
+//     PARTIAL: an app proof checked against an activity (Options.Activity)
+//     whose payload names no activity, so it cannot be tied to it.
 //   - FAILED: at least one check failed.
 //
 // Optional checks (pins, PCR17, app proofs) being not applicable never lowers
@@ -46,6 +48,7 @@ const (
 	CheckUserData       = "user-data"
 	CheckPublicKey      = "public-key"
 	CheckManifestDecode = "manifest-decode"
+	CheckApp            = "app"
 	CheckPCRs           = "pcrs"
 	CheckApprovals      = "approvals"
 	CheckPins           = "pins"
@@ -73,6 +76,13 @@ type Report struct {
 	Anchor       string        `json:"anchor,omitempty"`
 	DocumentTime time.Time     `json:"documentTime,omitzero"`
 	Age          time.Duration `json:"age"`
+	// Caveat says what a verdict that did not fail does not prove (no pins
+	// set); empty when there is nothing to add.
+	Caveat string `json:"caveat,omitempty"`
+
+	// unbound: an app proof was to be bound to an activity and its payload
+	// names none (its binding check is N/A), so the verdict is at most PARTIAL.
+	unbound bool
 }
 
 // Check returns the check with the given ID, or nil.
@@ -100,6 +110,9 @@ func (r *Report) add(id, name string, st Status, reason string) {
 	r.Checks = append(r.Checks, Check{ID: id, Name: name, Status: st, Reason: reason})
 }
 
+// NoPinsCaveat is the caveat of a report that did not fail with no pins set.
+const NoPinsCaveat = "no pins set: any enclave under this root would pass (its PCRs and manifest hash were not compared with expected values)"
+
 func (r *Report) finish() {
 	r.Verdict = Verified
 	for _, c := range r.Checks {
@@ -108,10 +121,18 @@ func (r *Report) finish() {
 			return
 		}
 	}
+	// Without pins the checks show a genuine enclave booted a manifest its own
+	// quorum approved, not that it runs the code the user expects.
+	if c := r.Check(CheckPins); c != nil && c.Status == NotApplicable {
+		r.Caveat = NoPinsCaveat
+	}
 	for _, id := range coreChecks {
 		if c := r.Check(id); c == nil || c.Status != Pass {
 			r.Verdict = Partial
 		}
+	}
+	if r.unbound {
+		r.Verdict = Partial
 	}
 }
 

@@ -37,8 +37,15 @@ type Options struct {
 	ExpectedPCRs map[int][]byte
 	// AllowedManifestHashes pins the manifest hash (SHA-256) to one of these.
 	AllowedManifestHashes [][]byte
+	// App is the enclave app the boot proof was asked for: the attested
+	// manifest namespace and the service's label must name it. Empty: not
+	// compared (the check is N/A).
+	App string
 	// AppProofs are checked against the boot proof's attested ephemeral key.
 	AppProofs []api.AppProof
+	// Activity is what each app proof must be about (BindAppProof); nil when
+	// there is no activity to compare with, and the binding checks are N/A.
+	Activity *Subject
 }
 
 // Root is a trust anchor for the certificate chain.

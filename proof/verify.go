@@ -21,6 +21,7 @@ const (
 	nameUserData  = "user_data = SHA-256(manifest)"
 	namePublicKey = "public_key = boot proof's ephemeral key"
 	nameDecode    = "QOS manifest decodes"
+	nameApp       = "The proof is for the app asked for"
 	namePCRs      = "PCR0–3 match the manifest (not debug mode)"
 	nameApprovals = "Manifest-set approvals meet the threshold"
 	namePins      = "Configured pins (PCRs, manifest hashes)"
@@ -107,6 +108,7 @@ func VerifyBootProof(bp api.BootProof, opts Options) (rep *Report) {
 		}
 	}
 
+	v.appCheck(bp.EnclaveApp, manifest)
 	v.pcrCheck(manifest)
 	v.approvalCheck(env, eErr, manifest)
 	v.pinCheck(manifest)
@@ -129,6 +131,7 @@ func VerifyAttestation(doc []byte, opts Options) (rep *Report) {
 	rep.add(CheckUserData, nameUserData, NotApplicable, na)
 	rep.add(CheckPublicKey, namePublicKey, NotApplicable, "no boot proof given to compare the public key with")
 	rep.add(CheckManifestDecode, nameDecode, NotApplicable, na)
+	rep.add(CheckApp, nameApp, NotApplicable, "no manifest given: a bare document names no app")
 	v.pcrCheck(nil)
 	rep.add(CheckApprovals, nameApprovals, NotApplicable, "no manifest envelope given")
 	v.pinCheck(nil)

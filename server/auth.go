@@ -19,8 +19,9 @@ const maxClockSkew = 5 * time.Minute
 // stampHeader is a request's credential, parsed but not yet matched to a user.
 type stampHeader struct {
 	webAuthn     bool
-	value        string // the raw header value (never logged)
-	publicKey    string // X-Stamp: verified key; lowercase hex
+	value        string           // the raw header value (never logged)
+	parsed       keys.ParsedStamp // X-Stamp: checked but for its signature
+	publicKey    string           // X-Stamp: verified key (verifyBody); lowercase hex
 	scheme       string
 	signature    string
 	credentialID string // X-Stamp-WebAuthn
@@ -37,9 +38,12 @@ type caller struct {
 	Signature    string
 }
 
-// parseStampHeaders checks that exactly one credential header is present; an
-// X-Stamp is verified over the body here (it carries its own public key).
-func (s *Server) parseStampHeaders(h http.Header, body []byte) (stampHeader, error) {
+// parseStampHeaders checks that exactly one credential header is present and
+// that it is well formed: all that needs no body, so that a request refused
+// for its credential alone is refused before its body is buffered. An
+// X-Stamp's signature is then checked by verifyBody, a passkey's by
+// authenticate.
+func (s *Server) parseStampHeaders(h http.Header) (stampHeader, error) {
 	// Count header lines, not values: a second credential, even an empty one,
 	// would leave it to the reader which one counts.
 	nStamp, nWebAuthn := len(h.Values(keys.HeaderStamp)), len(h.Values(keys.HeaderStampWebAuthn))
@@ -60,11 +64,11 @@ func (s *Server) parseStampHeaders(h http.Header, body []byte) (stampHeader, err
 	case xs == "" && wa == "":
 		return stampHeader{}, unauthenticatedf("MISSING_STAMP", "the credential header is empty: sign the request body and send it as %s (API key) or %s (passkey)", keys.HeaderStamp, keys.HeaderStampWebAuthn)
 	case xs != "":
-		st, err := s.verifier.Verify(xs, body)
+		p, err := s.verifier.Parse(xs)
 		if err != nil {
-			return stampHeader{}, unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStamp, err)
+			return stampHeader{}, stampError(err)
 		}
-		return stampHeader{value: xs, publicKey: strings.ToLower(st.PublicKey), scheme: st.Scheme, signature: st.Signature}, nil
+		return stampHeader{value: xs, parsed: p}, nil
 	default:
 		// The same strict reader as the verification later: one way to read it.
 		head, err := keys.ParseWebAuthnStamp(wa)
@@ -73,6 +77,25 @@ func (s *Server) parseStampHeaders(h http.Header, body []byte) (stampHeader, err
 		}
 		return stampHeader{webAuthn: true, value: wa, credentialID: head.CredentialID, signature: head.Signature, scheme: keys.SchemeWebAuthn}, nil
 	}
+}
+
+// verifyBody checks an X-Stamp's signature over the body; a passkey's is
+// checked against its registered key by authenticate.
+func (st *stampHeader) verifyBody(body []byte) error {
+	if st.webAuthn {
+		return nil
+	}
+	v, err := st.parsed.Verify(body)
+	if err != nil {
+		return stampError(err)
+	}
+	st.publicKey, st.scheme, st.signature = strings.ToLower(v.PublicKey), v.Scheme, v.Signature
+	return nil
+}
+
+// stampError is the reply to an X-Stamp that does not parse or verify.
+func stampError(err error) error {
+	return unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStamp, err)
 }
 
 // authenticate matches the credential to a key or authenticator registered to a

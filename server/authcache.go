@@ -65,6 +65,7 @@ type cache struct {
 	authGen   uint64
 	policyGen uint64
 	keys      map[string][]apiKeyEntry // public key (lowercase hex) -> keys of any organization
+	passkeys  map[string]bool          // credential id -> registered with some organization (true only)
 	orgs      map[string]*org
 	users     map[string]userRecord
 	webhooks  map[string]string // organization id -> webhook URL ("" for none)
@@ -105,7 +106,7 @@ func (c *cache) invalidate(what uint8) {
 	defer c.mu.Unlock()
 	if what&changedAuth != 0 {
 		c.authGen++
-		c.keys, c.orgs, c.users = nil, nil, nil
+		c.keys, c.passkeys, c.orgs, c.users = nil, nil, nil, nil
 	}
 	if what&changedVotes != 0 {
 		c.votesGen++
@@ -179,6 +180,26 @@ func (s *Server) apiKeys(ctx context.Context, publicKey string) ([]apiKeyEntry, 
 		put(c, gen, &c.authGen, &c.keys, publicKey, out)
 	}
 	return out, nil
+}
+
+// passkeyRegistered reports whether an authenticator of any organization has
+// this credential id.
+func (s *Server) passkeyRegistered(ctx context.Context, credentialID string) (bool, error) {
+	c := s.db.cache
+	if _, ok := get(c, &c.passkeys, credentialID); ok {
+		return true, nil
+	}
+	gen, _ := c.generations()
+	var one int
+	err := s.db.read.QueryRowContext(ctx, `SELECT 1 FROM authenticators WHERE credential_id = ? LIMIT 1`, credentialID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil // not remembered: anyone can send one
+	}
+	if err != nil {
+		return false, err
+	}
+	put(c, gen, &c.authGen, &c.passkeys, credentialID, true)
+	return true, nil
 }
 
 // org loads an organization through the cache. In a write transaction the

@@ -3,9 +3,14 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"net/http"
+	"os"
 	"strconv"
+	"strings"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
@@ -56,14 +61,74 @@ func SeedDemo(ctx context.Context, s *Server, keysDir string) (*DemoInfo, error)
 	}
 	store := keys.Store{Dir: keysDir}
 	for _, m := range info.Members {
-		if existing, err := store.Load(m.KeyName); err == nil && existing.PrivateKeyHex() == memberKeys[m.KeyName] {
+		demoKey, err := keys.ParsePrivateHex(keys.SchemeP256, memberKeys[m.KeyName])
+		if err != nil {
+			return nil, fmt.Errorf("seed demo: the stored key of %s: %w", m.KeyName, err)
+		}
+		existing, loadErr := store.Load(m.KeyName)
+		if loadErr == nil && existing.PrivateKeyHex() == demoKey.PrivateKeyHex() {
 			continue
 		}
-		if _, err := store.Import(m.KeyName, keys.SchemeP256, memberKeys[m.KeyName]); err != nil {
+		clearOwnLeftovers(store, m.KeyName, demoKey)
+		_, err = store.Import(m.KeyName, keys.SchemeP256, demoKey.PrivateKeyHex())
+		var taken *keys.ExistsError
+		if errors.As(err, &taken) {
+			return nil, fmt.Errorf("seed demo: %w", demoKeyConflict(store, m.KeyName, demoKey, taken.Path, loadErr))
+		}
+		if err != nil {
 			return nil, fmt.Errorf("seed demo: write key %s: %w", m.KeyName, err)
 		}
 	}
 	return info, nil
+}
+
+// clearOwnLeftovers removes name's .public and .scheme files when its
+// .private file is gone and they say exactly what the demo's key's would: a
+// user who moved another key's .private file away, as demoKeyConflict says
+// to, need not move these too. Nothing is lost: the demo writes them again.
+func clearOwnLeftovers(store keys.Store, name string, demoKey *keys.Key) {
+	priv, pub, sch := store.Paths(name)
+	if _, err := os.Lstat(priv); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	for path, want := range map[string]string{pub: demoKey.PublicKeyHex(), sch: demoKey.Scheme()} {
+		line, err := readFirstLine(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil || line != want {
+			return // not the demo's: demoKeyConflict names it
+		}
+	}
+	os.Remove(pub)
+	os.Remove(sch)
+}
+
+// demoKeyConflict explains a file found at a demo member's key name (path)
+// that keeps the demo from writing the key; loadErr is why the key did not
+// load. The file is not overwritten, and another name will not do for a
+// demo member.
+func demoKeyConflict(store keys.Store, name string, demoKey *keys.Key, path string, loadErr error) error {
+	priv, _, _ := store.Paths(name)
+	if path != priv {
+		return fmt.Errorf("%s is in the way of the demo's key for %s; move it away (it is kept) or use another --data", path, name)
+	}
+	if line, err := readFirstLine(priv); err == nil && line == demoKey.PrivateKeyHex() {
+		return fmt.Errorf("the demo's key for %s does not load: %w", name, loadErr)
+	}
+	return fmt.Errorf("%s is not the demo's key for %s; move it away (it is kept) or use another --data", priv, name)
+}
+
+// readFirstLine is the first line of a small file, trimmed.
+func readFirstLine(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 1024))
+	line, _, _ := strings.Cut(string(b), "\n")
+	return strings.TrimSpace(line), err
 }
 
 func (s *Server) loadDemo(ctx context.Context) (*DemoInfo, map[string]string, error) {
@@ -142,7 +207,12 @@ func (d *demoSeeder) submitWith(label, who, path string, params any, appProofs b
 	}
 	h := http.Header{}
 	h.Set(name, value)
-	act, err := d.s.submitRequest(context.Background(), h, op, body)
+	st, err := d.s.parseStampHeaders(h)
+	if err != nil {
+		d.err = fmt.Errorf("%s: %w", label, err)
+		return api.Activity{}
+	}
+	act, err := d.s.submitRequest(context.Background(), st, op, body)
 	if err != nil {
 		d.err = fmt.Errorf("%s: %w", label, err)
 		return api.Activity{}

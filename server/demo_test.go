@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
@@ -149,5 +152,72 @@ func TestDemoRequestsPredateTheSeeding(t *testing.T) {
 	}
 	if n < 10 {
 		t.Fatalf("only %d demo activities", n)
+	}
+}
+
+// A key file of a demo member's name that the demo did not write is kept,
+// and the error says so and what to do: another name will not do for alice.
+func TestSeedDemoKeepsAKeyItDidNotWrite(t *testing.T) {
+	srv, err := Open(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := context.Background()
+	keysDir := t.TempDir()
+	if _, err := SeedDemo(ctx, srv, keysDir); err != nil {
+		t.Fatal(err)
+	}
+	store := keys.Store{Dir: keysDir}
+	demoKey, err := store.Load("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv, pub, _ := store.Paths("alice")
+	other, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The audit's repro: alice.private replaced by another key.
+	if err := os.WriteFile(priv, []byte(other.PrivateKeyHex()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = SeedDemo(ctx, srv, keysDir)
+	want := "seed demo: " + priv + " is not the demo's key for alice; move it away (it is kept) or use another --data"
+	if err == nil || err.Error() != want {
+		t.Fatalf("seed over another key:\n got %v\nwant %s", err, want)
+	}
+	if b, _ := os.ReadFile(priv); string(b) != other.PrivateKeyHex()+"\n" {
+		t.Fatalf("%s was changed", priv)
+	}
+	// Moving that file away is enough: the demo's own .public and .scheme
+	// left beside it do not stand in the way.
+	if err := os.Rename(priv, filepath.Join(t.TempDir(), "mine.private")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SeedDemo(ctx, srv, keysDir); err != nil {
+		t.Fatalf("seed once the other key is moved away: %v", err)
+	}
+	if k, err := store.Load("alice"); err != nil || k.PrivateKeyHex() != demoKey.PrivateKeyHex() {
+		t.Fatalf("alice's key after the reseed: %v", err)
+	}
+
+	// The demo's own key with a .public file that does not match it: the
+	// error says what is wrong with it.
+	os.Remove(pub)
+	os.WriteFile(pub, []byte(other.PublicKeyHex()+"\n"), 0o644)
+	_, err = SeedDemo(ctx, srv, keysDir)
+	if err == nil || !strings.Contains(err.Error(), "the demo's key for alice does not load: ") ||
+		!strings.Contains(err.Error(), pub+" does not match its private key") {
+		t.Fatalf("seed over a mismatched .public: %v", err)
+	}
+	// Another key's .public without a .private file is in the way.
+	os.Remove(priv)
+	_, err = SeedDemo(ctx, srv, keysDir)
+	if want := "seed demo: " + pub + " is in the way of the demo's key for alice; move it away (it is kept) or use another --data"; err == nil || err.Error() != want {
+		t.Fatalf("seed over a stray .public:\n got %v\nwant %s", err, want)
+	}
+	if b, _ := os.ReadFile(pub); string(b) != other.PublicKeyHex()+"\n" {
+		t.Fatalf("%s was changed", pub)
 	}
 }

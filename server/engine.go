@@ -304,5 +304,5 @@ type execFailure struct {
 func (e *execFailure) Error() string { return e.msg }
 
 func failf(code int, format string, args ...any) error {
-	return &execFailure{code: code, msg: fmt.Sprintf(format, args...)}
+	return &execFailure{code: code, msg: messagef(format, args...)}
 }

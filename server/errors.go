@@ -18,6 +18,8 @@ type Error struct {
 	Code      int
 	ErrorCode string
 	Message   string
+	// RetryAfter, when above 0, is sent as a Retry-After header (seconds).
+	RetryAfter int
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -31,33 +33,78 @@ func (e *Error) Body() api.ErrorBody {
 	return b
 }
 
+// newError is an error reply whose message is formatted by messagef.
+func newError(status, code int, errorCode, format string, args ...any) *Error {
+	return &Error{Status: status, Code: code, ErrorCode: errorCode, Message: messagef(format, args...)}
+}
+
 func invalidf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusBadRequest, api.CodeInvalidArgument, errorCode, fmt.Sprintf(format, args...)}
+	return newError(http.StatusBadRequest, api.CodeInvalidArgument, errorCode, format, args...)
 }
 
 func preconditionf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusBadRequest, api.CodeFailedPrecondition, errorCode, fmt.Sprintf(format, args...)}
+	return newError(http.StatusBadRequest, api.CodeFailedPrecondition, errorCode, format, args...)
 }
 
 func unauthenticatedf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusUnauthorized, api.CodeUnauthenticated, errorCode, fmt.Sprintf(format, args...)}
+	return newError(http.StatusUnauthorized, api.CodeUnauthenticated, errorCode, format, args...)
 }
 
 func forbiddenf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusForbidden, api.CodePermissionDenied, errorCode, fmt.Sprintf(format, args...)}
+	return newError(http.StatusForbidden, api.CodePermissionDenied, errorCode, format, args...)
 }
 
 func notFoundf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusNotFound, api.CodeNotFound, errorCode, fmt.Sprintf(format, args...)}
+	return newError(http.StatusNotFound, api.CodeNotFound, errorCode, format, args...)
 }
 
 func conflictf(errorCode, format string, args ...any) *Error {
-	return &Error{http.StatusConflict, api.CodeAlreadyExists, errorCode, fmt.Sprintf(format, args...)}
+	return newError(http.StatusConflict, api.CodeAlreadyExists, errorCode, format, args...)
+}
+
+// maxQuotedLen bounds, in bytes, each value a message quotes. It is above
+// every valid id, key and name the service takes (ids are at most 256
+// characters), so only values that are refused anyway are cut.
+const maxQuotedLen = 256
+
+// messagef formats a message for a reply, an activity failure or the log.
+// Messages quote what the caller sent (a path, an operation name, an id),
+// and a value as long as a request may carry would be echoed into the reply
+// and into the log line of every refusal; so each string argument is cut
+// with truncateForMessage first, here rather than at every message.
+func messagef(format string, args ...any) string {
+	var cut []any // a copy, made only when needed: args may be a caller's slice
+	for i, a := range args {
+		if v, ok := a.(string); ok && len(v) > maxQuotedLen {
+			if cut == nil {
+				cut = append([]any(nil), args...)
+			}
+			cut[i] = truncateForMessage(v)
+		}
+	}
+	if cut != nil {
+		args = cut
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+// truncateForMessage cuts s, untrusted text placed in a message, to
+// maxQuotedLen bytes at a character boundary; messages quote it (%q), so
+// control characters are escaped too.
+func truncateForMessage(s string) string {
+	if len(s) <= maxQuotedLen {
+		return s
+	}
+	n := maxQuotedLen
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func tooLarge(limit int) *Error {
-	return &Error{http.StatusRequestEntityTooLarge, api.CodeInvalidArgument, "REQUEST_TOO_LARGE",
-		fmt.Sprintf("request body is larger than %d bytes; send a smaller request", limit)}
+	return &Error{Status: http.StatusRequestEntityTooLarge, Code: api.CodeInvalidArgument, ErrorCode: "REQUEST_TOO_LARGE",
+		Message: fmt.Sprintf("request body is larger than %d bytes; send a smaller request", limit)}
 }
 
 // asError turns any error into a reply error; errors that are not *Error are
@@ -67,7 +114,7 @@ func asError(err error) (*Error, bool) {
 	if errors.As(err, &e) {
 		return e, true
 	}
-	return &Error{http.StatusInternalServerError, api.CodeInternal, "INTERNAL", "internal error; the service log has the details"}, false
+	return &Error{Status: http.StatusInternalServerError, Code: api.CodeInternal, ErrorCode: "INTERNAL", Message: "internal error; the service log has the details"}, false
 }
 
 // cleanText escapes control characters, bidi controls and invalid UTF-8 in a

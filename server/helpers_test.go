@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,6 +37,7 @@ type envOptions struct {
 	extra     map[string][]string // more non-root users: name -> tags
 	rootCount int                 // more root users named root1..N
 	dataDir   string              // "" keeps the store in memory
+	log       io.Writer           // the service's log (text, INFO and up); nil discards it
 }
 
 func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 2}) }
@@ -42,7 +45,11 @@ func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 
 func newEnvWith(t testing.TB, o envOptions) *testEnv {
 	t.Helper()
 	e := &testEnv{t: t, keys: map[string]*keys.Key{}, clients: map[string]*api.Client{}}
-	srv, err := Open(Config{DataDir: o.dataDir, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }})
+	cfg := Config{DataDir: o.dataDir, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }}
+	if o.log != nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(o.log, nil))
+	}
+	srv, err := Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,4 +226,23 @@ func allMfaPolicies(t testing.TB, c *api.Client) []api.MfaPolicy {
 		t.Fatal(err)
 	}
 	return r.MfaPolicies
+}
+
+// logBuffer collects a service's log; safe for concurrent use.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// Len is the number of bytes logged so far.
+func (l *logBuffer) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Len()
 }

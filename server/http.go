@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -60,21 +59,46 @@ func isOperationPath(path, prefix string) bool {
 // Allow lists the methods it takes.
 func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request, allowed ...string) {
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	s.writeError(w, r, &Error{Status: http.StatusMethodNotAllowed, Code: api.CodeUnimplemented, ErrorCode: "METHOD_NOT_ALLOWED",
-		Message: "method " + r.Method + " is not allowed on " + r.URL.Path + "; use " + strings.Join(allowed, " or ")})
+	s.writeError(w, r, newError(http.StatusMethodNotAllowed, api.CodeUnimplemented, "METHOD_NOT_ALLOWED",
+		"method %s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allowed, " or ")))
 }
 
-// readBody reads at most api.MaxRequestBodyBytes; anything larger is a 413.
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxRequestBodyBytes))
+// readStamped parses the credential headers, then reads the body. A request
+// refused for its credential alone (none, two, or one that does not parse) is
+// answered as when the body was read first — a 413 or a broken body's 400
+// before the credential's 401 — but its body is discarded as it arrives, not
+// held. A well-formed credential whose key (or passkey) is registered nowhere
+// has its body held within a budget apart (s.strangers): anyone can make
+// one, and it is refused whatever its body, so it never waits for, or makes
+// wait, the members' bodies. Release the returned hold once the request is
+// answered.
+func (s *Server) readStamped(w http.ResponseWriter, r *http.Request) (stampHeader, []byte, bodyHold, error) {
+	st, err := s.parseStampHeaders(r.Header)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, tooLarge(api.MaxRequestBodyBytes)
+		if bodyErr := discardBody(w, r); bodyErr != nil {
+			return stampHeader{}, nil, bodyHold{}, bodyErr
 		}
-		return nil, invalidf("BAD_BODY", "could not read the request body: %v", err)
+		return stampHeader{}, nil, bodyHold{}, err
 	}
-	return body, nil
+	budget := s.strangers
+	if s.registered(r.Context(), st) {
+		budget = s.bodies
+	}
+	body, hold, err := readBody(w, r, budget)
+	return st, body, hold, err
+}
+
+// registered reports whether the credential's key is a registered API key,
+// or its passkey a registered authenticator, of any organization: through
+// the auth cache, a map lookup for the keys in use. Which organization, and
+// whether the signature holds, is for authenticate once the body is in.
+func (s *Server) registered(ctx context.Context, st stampHeader) bool {
+	if st.webAuthn {
+		ok, err := s.passkeyRegistered(ctx, st.credentialID)
+		return err == nil && ok
+	}
+	ks, err := s.apiKeys(ctx, st.parsed.PublicKey())
+	return err == nil && len(ks) > 0
 }
 
 func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
@@ -83,12 +107,13 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, invalidf("UNKNOWN_OPERATION", "unknown submit operation %q; see SPEC.md for the list", r.PathValue("op")))
 		return
 	}
-	body, err := readBody(w, r)
+	st, body, hold, err := s.readStamped(w, r)
+	defer hold.release()
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	act, err := s.submitRequest(r.Context(), r.Header, op, body)
+	act, err := s.submitRequest(r.Context(), st, op, body)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -96,10 +121,10 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, api.ActivityResponse{Activity: act})
 }
 
-// submitRequest authenticates and runs one submit, as received over HTTP.
-func (s *Server) submitRequest(ctx context.Context, h http.Header, op api.Operation, body []byte) (api.Activity, error) {
-	st, err := s.parseStampHeaders(h, body)
-	if err != nil {
+// submitRequest authenticates and runs one submit, as received over HTTP,
+// whose credential headers parsed as st.
+func (s *Server) submitRequest(ctx context.Context, st stampHeader, op api.Operation, body []byte) (api.Activity, error) {
+	if err := st.verifyBody(body); err != nil {
 		return api.Activity{}, err
 	}
 	head, err := peekEnvelope(body)
@@ -127,13 +152,13 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, invalidf("UNKNOWN_OPERATION", "unknown query operation %q; see SPEC.md for the list", name))
 		return
 	}
-	body, err := readBody(w, r)
+	st, body, hold, err := s.readStamped(w, r)
+	defer hold.release()
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	st, err := s.parseStampHeaders(r.Header, body)
-	if err != nil {
+	if err := st.verifyBody(body); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -161,7 +186,13 @@ func (s *Server) handleJWKS(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleWalletKitConfig(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(w, r)
+	// Its body is an empty object: a longer one is refused as any other
+	// that is not one (400), read to its end but not held.
+	body, hold, err := readBodyUpTo(w, r, s.proxyBodies, maxProxyBody)
+	defer hold.release()
+	if errors.Is(err, errBodyOverKeep) {
+		err = invalidf("BAD_BODY", "the wallet_kit_config body must be an empty JSON object; this one is longer than the %d bytes one may be", maxProxyBody)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -222,12 +253,18 @@ func writeBody(w http.ResponseWriter, b []byte) {
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e, known := asError(err)
+	// The path is the caller's, as long as a request line may be: cut like
+	// the values messages quote (messagef), so a refusal's log line stays short.
+	path := truncateForMessage(r.URL.Path)
 	if known {
-		s.log.Info("request refused", "path", r.URL.Path, "status", e.Status, "errorCode", e.ErrorCode, "message", e.Message)
+		s.log.Info("request refused", "path", path, "status", e.Status, "errorCode", e.ErrorCode, "message", e.Message)
 	} else {
-		s.log.Error("request failed", "path", r.URL.Path, "err", err)
+		s.log.Error("request failed", "path", path, "err", err)
 	}
 	b, _ := json.Marshal(e.Body())
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.Status)
 	w.Write(b)

@@ -93,13 +93,6 @@ func decodeAnyBase64(s string) ([]byte, error) {
 	return nil, errors.New("not base64")
 }
 
-func truncateForMessage(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
-}
-
 // checkTargetKey accepts a P-256 public key as SEC1 hex (uncompressed, or
 // compressed as keys.EncryptCredentialBundle also takes).
 func checkTargetKey(h string) error {

@@ -12,29 +12,32 @@ import (
 	"github.com/vigil-console/vigil/policy"
 )
 
-// queryListMfaPolicies is vigil's list_mfa_policies: get_mfa_policies whose
-// userId may be left out to list every user's policies.
-func (s *Server) queryListMfaPolicies(ctx context.Context, c *caller, body []byte) (any, error) {
-	var req api.ListMfaPoliciesRequest
-	if err := decodeQuery(body, &req); err != nil {
-		return nil, err
-	}
-	where, args := `org_id = ?`, []any{c.OrgID}
-	if req.UserID != "" {
-		where += ` AND user_id = ?`
-		args = append(args, req.UserID)
-	}
-	ps, err := loadMfaPolicies(ctx, s.db.read, where, args...)
-	if err != nil {
-		return nil, err
-	}
-	return api.ListMfaPoliciesResponse{MfaPolicies: ps}, nil
+// queryGetMfaPolicies serves get_mfa_policies: one user's MFA policies, in order.
+func (s *Server) queryGetMfaPolicies(ctx context.Context, c *caller, body []byte) (any, error) {
+	return s.mfaPolicies(ctx, c, body, false)
 }
 
-func (s *Server) queryGetMfaPolicies(ctx context.Context, c *caller, body []byte) (any, error) {
+// queryListMfaPolicies is vigil's list_mfa_policies, an earlier name of
+// get_mfa_policies: the same query, except that userId may be left out to
+// list every user's policies.
+func (s *Server) queryListMfaPolicies(ctx context.Context, c *caller, body []byte) (any, error) {
+	return s.mfaPolicies(ctx, c, body, true)
+}
+
+// mfaPolicies serves both names of the query, so that with a userId they
+// answer alike (an unknown user is a 404 under either).
+func (s *Server) mfaPolicies(ctx context.Context, c *caller, body []byte, allUsers bool) (any, error) {
+	// The two request types have the same fields; userId is optional only in the alias's.
 	var req api.GetMfaPoliciesRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
+	}
+	if req.UserID == "" && allUsers {
+		ps, err := loadMfaPolicies(ctx, s.db.read, `org_id = ?`, c.OrgID)
+		if err != nil {
+			return nil, err
+		}
+		return api.ListMfaPoliciesResponse{MfaPolicies: ps}, nil
 	}
 	if err := requireField("userId", req.UserID); err != nil {
 		return nil, err

@@ -167,6 +167,34 @@ func TestMfaQueriesUnderTheOfficialNames(t *testing.T) {
 	}
 }
 
+// list_mfa_policies, the earlier name of get_mfa_policies, answers as it does
+// for a user: a user id that is not one of the organization's (a typo, or
+// another organization's user) is a 404, not an empty list.
+func TestListMfaPoliciesAnswersAsGetMfaPoliciesForAUser(t *testing.T) {
+	e := newEnv(t)
+	other, err := e.srv.CreateOrganization(context.Background(), "Other", 1, []UserSpec{{Name: "mallory", Root: true,
+		APIKeys: []APIKeySpec{{PublicKey: e.newKey("mallory").PublicKeyHex()}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := func(name, userID string) reply {
+		t.Helper()
+		body, err := json.Marshal(api.GetMfaPoliciesRequest{OrganizationID: e.org.ID, UserID: userID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.post(api.QueryPrefix+name, body, e.keys["alice"])
+	}
+	for _, name := range []string{api.QueryGetMfaPolicies, api.QueryListMfaPolicies} {
+		for _, userID := range []string{"no-such-user", other.UserIDs["mallory"]} {
+			wantError(t, query(name, userID), 404, api.CodeNotFound, "USER_NOT_FOUND")
+		}
+		if r := query(name, e.user("bob")); r.status != 200 || string(r.body) != `{"mfaPolicies":[]}` {
+			t.Errorf("%s for bob: HTTP %d %s, want 200 and no policies", name, r.status, r.body)
+		}
+	}
+}
+
 // An MFA policy whose condition cannot run applies: the MFA it asks for is
 // required, never skipped (such a policy can only predate the submission check).
 func TestMfaConditionThatCannotRunApplies(t *testing.T) {

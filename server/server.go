@@ -42,7 +42,10 @@ type Server struct {
 	hooks *hooks
 	creds *serviceKeys
 
-	verifier *keys.Verifier // stamp verification, with parsed public keys kept
+	verifier    *keys.Verifier // stamp verification, with parsed public keys kept
+	bodies      *bodyBudget    // bounds the API's request bodies held at once, for registered credentials
+	strangers   *bodyBudget    // the same for credentials registered nowhere, apart
+	proxyBodies *bodyBudget    // the same for the auth proxy, apart
 
 	compiled sync.Map // policy cache: condition+"\x00"+consensus -> compiledPolicy
 
@@ -58,7 +61,8 @@ type Server struct {
 // prepares the service's keys.
 func Open(cfg Config) (*Server, error) {
 	ctx := context.Background()
-	s := &Server{log: cfg.Logger, now: cfg.Now, verifier: keys.NewVerifier(maxCacheEntries)}
+	s := &Server{log: cfg.Logger, now: cfg.Now, verifier: keys.NewVerifier(maxCacheEntries),
+		bodies: newBodyBudget(defaultBodyBudget, bodyBudgetWait), strangers: newBodyBudget(strangerBodyBudget, bodyBudgetWait), proxyBodies: newBodyBudget(proxyBodyBudget, bodyBudgetWait)}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -6,10 +6,18 @@ package servertest
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
@@ -51,18 +59,84 @@ func StartDemo(t testing.TB) *Demo {
 }
 
 // Client returns a client of the demo organization stamped with member's key.
-func (d *Demo) Client(member string) *api.Client {
+func (d *Demo) Client(member string) *api.Client { return d.ClientAt(d.URL, member) }
+
+// ClientAt is Client talking to baseURL instead, such as a proxy in front of
+// the service (Rewriting, Gateway).
+func (d *Demo) ClientAt(baseURL, member string) *api.Client {
 	d.t.Helper()
 	k, err := keys.Store{Dir: d.KeysDir}.Load(member)
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	c, err := api.NewClient(d.URL, d.Info.OrganizationID, k)
+	c, err := api.NewClient(baseURL, d.Info.OrganizationID, k)
 	if err != nil {
 		d.t.Fatal(err)
 	}
 	return c
 }
+
+// Rewrite returns the reply to send for a request to op (the path after
+// /public/v1/, e.g. "query/list_app_proofs") with this body, given the
+// service's own reply; returning reply unchanged passes it on.
+type Rewrite func(op string, request, reply []byte) []byte
+
+// Rewriting starts a proxy in front of d that passes every request on, as is,
+// and every reply through rewrite: a hostile or buggy service whose answers
+// are real ones, moved (another activity's app proofs, another app's boot
+// proof). It returns the proxy's base URL; it is closed when the test ends.
+func (d *Demo) Rewriting(rewrite Rewrite) string {
+	d.t.Helper()
+	return d.proxy(func(resp *http.Response) error {
+		op, ok := strings.CutPrefix(resp.Request.URL.Path, "/public/v1/")
+		if !ok {
+			return nil
+		}
+		reply, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		request, _ := resp.Request.Context().Value(requestBodyKey{}).([]byte)
+		reply = rewrite(op, request, reply)
+		resp.Body = io.NopCloser(bytes.NewReader(reply))
+		resp.ContentLength = int64(len(reply))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(reply)))
+		return nil
+	})
+}
+
+// proxy starts a reverse proxy in front of d that passes each reply through
+// modify (the request's body is in its context, under requestBodyKey); it
+// returns the proxy's base URL and is closed when the test ends.
+func (d *Demo) proxy(modify func(*http.Response) error) string {
+	d.t.Helper()
+	target, err := url.Parse(d.URL)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			pr.Out.Header.Del("Accept-Encoding") // replies are read here, so not compressed
+		},
+		ModifyResponse: modify,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		proxy.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestBodyKey{}, body)))
+	}))
+	d.t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// requestBodyKey carries a request's body to Rewriting's reply hook.
+type requestBodyKey struct{}
 
 // LogBuffer collects the service's log; safe for concurrent use.
 type LogBuffer struct {
@@ -81,4 +155,37 @@ func (l *LogBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// Gateway is a proxy in front of the demo service, as a load balancer would
+// be: it forwards every request, and while FailSubmits is set it answers each
+// submit with a gateway's 503 after the service has handled it, so that a
+// client cannot tell whether its submit was recorded.
+type Gateway struct {
+	URL         string
+	FailSubmits atomic.Bool
+	// SlowSubmits delays each submit's reply by this many nanoseconds after
+	// the service has handled it: a reply slower than the client's timeout.
+	SlowSubmits atomic.Int64
+}
+
+// Gateway starts a gateway in front of d; it is closed when the test ends.
+func (d *Demo) Gateway() *Gateway {
+	d.t.Helper()
+	g := &Gateway{}
+	g.URL = d.proxy(func(resp *http.Response) error {
+		submit := strings.HasPrefix(resp.Request.URL.Path, api.SubmitPrefix)
+		if d := time.Duration(g.SlowSubmits.Load()); submit && d > 0 {
+			time.Sleep(d)
+		}
+		if g.FailSubmits.Load() && submit {
+			resp.Body.Close()
+			resp.StatusCode = http.StatusServiceUnavailable
+			resp.Body = io.NopCloser(strings.NewReader(`{"code":14,"message":"upstream unavailable"}`))
+			resp.ContentLength = -1
+			resp.Header.Del("Content-Length")
+		}
+		return nil
+	})
+	return g
 }

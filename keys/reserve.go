@@ -1,0 +1,239 @@
+package keys
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// file is what the store writes through: an *os.File, or a test's stand-in.
+type file interface {
+	io.Writer
+	io.WriterAt
+	Sync() error
+	Close() error
+}
+
+func (s Store) open(name string, flag int, perm fs.FileMode) (file, error) {
+	if s.openFile != nil {
+		return s.openFile(name, flag, perm)
+	}
+	return os.OpenFile(name, flag, perm)
+}
+
+// privateFileLen is the length of every scheme's .private file: a 32-byte
+// key in hex and a newline.
+const privateFileLen = 65
+
+// reservedMark starts the placeholder Reserve writes into a .private file,
+// so that Load can say what a file left by an unfinished save is.
+const reservedMark = "vigil: reserved for a key being saved"
+
+// placeholder is exactly as long as the key that is written over it, so that
+// writing the key takes no space the reservation does not hold.
+var placeholder = reservedMark + strings.Repeat(".", privateFileLen-1-len(reservedMark)) + "\n"
+
+// A Reservation holds a key's name, and the space of its private key, before
+// the key exists: its .private file is created (O_EXCL, mode 0600) holding a
+// placeholder as long as the key, and synced. So an OAuth login, whose key the
+// service makes only once, knows before it submits that the key can be saved,
+// that no other key takes the name meanwhile, and that the disk has room.
+type Reservation struct {
+	store Store
+	name  string
+	f     file // the .private file; nil once saved or cancelled
+}
+
+// Reserve claims name in the store: the directory exists and is writable, no
+// file of a key by that name (.private, .public, .scheme, .expires) exists,
+// and the private key's space is taken. A taken name is an *ExistsError; a
+// directory that cannot be written, a *DirError.
+func (s Store) Reserve(name string) (*Reservation, error) {
+	if err := ValidateName(name); err != nil {
+		return nil, err
+	}
+	if s.Dir == "" {
+		return nil, errors.New("keys directory is not set")
+	}
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return nil, &DirError{Dir: s.Dir, Create: true, Err: err}
+	}
+	priv, pub, sch := s.Paths(name)
+	for _, p := range []string{priv, pub, sch, s.expiryPath(name)} {
+		if _, err := os.Lstat(p); err == nil {
+			return nil, &ExistsError{Name: name, Path: p}
+		}
+	}
+	// O_EXCL closes the race between the check above and the write.
+	f, err := s.open(priv, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, &ExistsError{Name: name, Path: priv}
+	}
+	if err != nil {
+		return nil, &DirError{Dir: s.Dir, Err: err}
+	}
+	_, err = f.WriteAt([]byte(placeholder), 0)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(priv) // only the placeholder: nothing is lost
+		return nil, &DirError{Dir: s.Dir, Err: err}
+	}
+	return &Reservation{store: s, name: name, f: f}, nil
+}
+
+// Save writes k under the reserved name, and its expiry unless expires is
+// zero. It is for a key that cannot be made again (an OAuth login's): nothing
+// it writes is removed once it may hold the key. If the private key cannot be
+// written into the store, a copy goes to a file outside it (mode 0600), and the
+// error is a *NotSavedError saying where. If the key is saved but a file that
+// describes it is not, the error is an *IncompleteError: the key is usable.
+func (r *Reservation) Save(k *Key, expires time.Time) error {
+	return r.save(k, expires, true)
+}
+
+// save is Save; without keep, a key whose private key cannot be written is
+// removed instead of copied elsewhere: the caller can make it again.
+func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
+	if r.f == nil {
+		return fmt.Errorf("save key %q: the reservation was already used", r.name)
+	}
+	f := r.f
+	r.f = nil
+	s := r.store
+	priv, pub, sch := s.Paths(r.name)
+	fail := func(err error) error {
+		if keep {
+			return r.keepElsewhere(k, err)
+		}
+		os.Remove(priv)
+		return fmt.Errorf("save key %q: %w", r.name, &DirError{Dir: s.Dir, Err: err})
+	}
+
+	// Without its .scheme file a key loads as P-256, so another scheme's
+	// key needs that file before its private key is there to be loaded.
+	p256 := k.Scheme() == SchemeP256
+	if !p256 {
+		if err := s.writeNew(sch, k.Scheme()+"\n", 0o644); err != nil {
+			f.Close()
+			return fail(err)
+		}
+	}
+	// Over the placeholder: the space Reserve took, so a full disk does not
+	// stop it.
+	_, err := f.WriteAt([]byte(k.PrivateKeyHex()+"\n"), 0)
+	if err == nil {
+		err = f.Sync() // on disk before anything says it is saved
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if !keep && !p256 {
+			os.Remove(sch)
+		}
+		return fail(err)
+	}
+
+	// The key is saved. The rest describes it, and Load does without it: a
+	// missing .public is derived from the private key, a missing .scheme
+	// of a P-256 key is P-256.
+	inc := &IncompleteError{Name: r.name, Expires: expires}
+	try := func(path, ext, content string, perm fs.FileMode) {
+		if err := s.writeNew(path, content, perm); err != nil {
+			inc.Files = append(inc.Files, ext)
+			if inc.Err == nil {
+				inc.Err = err
+			}
+		}
+	}
+	// The expiry first: it is the one that cannot be derived.
+	if !expires.IsZero() {
+		try(s.expiryPath(r.name), ".expires", expires.UTC().Format(time.RFC3339)+"\n", 0o600)
+	}
+	try(pub, ".public", k.PublicKeyHex()+"\n", 0o644)
+	if p256 {
+		try(sch, ".scheme", k.Scheme()+"\n", 0o644)
+	}
+	if inc.Files != nil {
+		return inc
+	}
+	return nil
+}
+
+// writeNew creates path (never over an existing file) holding content. A
+// file it began and could not finish is removed: a partial .public would be
+// read as a public key that does not match.
+func (s Store) writeNew(path, content string, perm fs.FileMode) error {
+	f, err := s.open(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write([]byte(content))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return err // an *fs.PathError: it names the file
+	}
+	return nil
+}
+
+// keepElsewhere writes k's private key to a new file outside the store, after
+// writing it into the store failed with why. The store's .private file is left
+// as it is: it may hold the key, or part of it.
+func (r *Reservation) keepElsewhere(k *Key, why error) error {
+	s := r.store
+	priv, _, _ := s.Paths(r.name)
+	dirs := s.fallbackDirs
+	if dirs == nil {
+		dirs = []string{os.TempDir(), filepath.Dir(s.Dir)}
+	}
+	all := why
+	for _, dir := range dirs {
+		path := filepath.Join(dir, "vigil-"+r.name+"-"+rand.Text()[:8]+".private")
+		f, err := s.open(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			all = fmt.Errorf("%w; %w", all, err)
+			continue
+		}
+		if _, err = f.Write([]byte(k.PrivateKeyHex() + "\n")); err != nil {
+			f.Close()
+			os.Remove(path) // at most part of the key
+			all = fmt.Errorf("%w; %w", all, err)
+			continue
+		}
+		err = f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			// Kept: the whole key was written to it, and it may be readable.
+			all = fmt.Errorf("%w; %w (%s is kept: it may hold the key)", all, err, path)
+			continue
+		}
+		return &NotSavedError{Name: r.name, Path: priv, Scheme: k.Scheme(), Copy: path, Err: why}
+	}
+	return &NotSavedError{Name: r.name, Path: priv, Scheme: k.Scheme(), Err: all}
+}
+
+// Cancel gives the name back (removes the placeholder); after Save it does
+// nothing.
+func (r *Reservation) Cancel() {
+	if r.f == nil {
+		return
+	}
+	priv, _, _ := r.store.Paths(r.name)
+	r.f.Close()
+	os.Remove(priv)
+	r.f = nil
+}

@@ -1,0 +1,69 @@
+package proof
+
+import (
+	"encoding/hex"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A boot proof asked for one app but made by another enclave FAILS, whether
+// the attested namespace or the service's label says so; the production
+// signer's proof still verifies as "signer".
+func TestBootProofIsForTheAppAskedFor(t *testing.T) {
+	bp, _ := fixturePair(t)
+	rep := VerifyBootProof(bp, Options{App: "signer"})
+	if rep.Verdict != Verified || !strings.Contains(rep.Check(CheckApp).Reason, `the attested manifest namespace "preprod/signer" names app "signer"`) {
+		t.Fatalf("production signer as signer: %s", dump(rep))
+	}
+	rep = VerifyBootProof(bp, Options{App: "policy-engine"})
+	if got := rep.FailedChecks(); !slices.Equal(got, []string{CheckApp}) ||
+		rep.Check(CheckApp).Reason != `this proof is for app "signer", not "policy-engine": the attested manifest namespace is "preprod/signer"` {
+		t.Fatalf("production signer as policy-engine: %s", dump(rep))
+	}
+	// The label is not signed: changing it fails only this check.
+	relabelled := bp
+	relabelled.EnclaveApp = "policy-engine"
+	rep = VerifyBootProof(relabelled, Options{App: "signer"})
+	if got := rep.FailedChecks(); !slices.Equal(got, []string{CheckApp}) ||
+		!strings.Contains(rep.Check(CheckApp).Reason, `this proof is for app "policy-engine", not "signer", says the service's label enclaveApp (not attested)`) {
+		t.Fatalf("label policy-engine asked as signer: %s", dump(rep))
+	}
+
+	// A namespace that names no app: only the label can be compared, and the
+	// reason says it is a label check.
+	now := time.Now()
+	auth, err := NewDemoAuthority(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := newDemoEnclave(auth, "signer", "o", "l", now, demoParams{pcrCount: attestablePCRs, namespace: "flat-namespace"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Roots: []Root{auth.Root()}, App: "signer"}
+	if rep := VerifyBootProof(enc.BootProof, opts); rep.Verdict != Verified || !strings.HasPrefix(rep.Check(CheckApp).Reason, "label check only") {
+		t.Errorf("flat namespace, label signer: %s", dump(rep))
+	}
+	opts.App = "tls-fetcher"
+	if rep := VerifyBootProof(enc.BootProof, opts); !slices.Equal(rep.FailedChecks(), []string{CheckApp}) {
+		t.Errorf("flat namespace, label signer, asked tls-fetcher: %s", dump(rep))
+	}
+}
+
+// With no pins a verification passes for any enclave under the root; the
+// report says so. A pin removes the caveat; a failed report has none.
+func TestNoPinsCaveat(t *testing.T) {
+	bp, _ := fixturePair(t)
+	if rep := VerifyBootProof(bp, Options{}); rep.Caveat != NoPinsCaveat {
+		t.Errorf("no pins: caveat %q", rep.Caveat)
+	}
+	hash, _ := hex.DecodeString(fixtureManifestHash)
+	if rep := VerifyBootProof(bp, Options{AllowedManifestHashes: [][]byte{hash}}); rep.Verdict != Verified || rep.Caveat != "" {
+		t.Errorf("pinned: %s caveat %q", rep.Verdict, rep.Caveat)
+	}
+	if rep := VerifyBootProof(bp, Options{App: "other"}); rep.Verdict != Failed || rep.Caveat != "" {
+		t.Errorf("failed: %s caveat %q", rep.Verdict, rep.Caveat)
+	}
+}
