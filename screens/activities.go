@@ -1,7 +1,6 @@
 package screens
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -102,8 +101,6 @@ type (
 		kind   string
 		values []string
 	}
-	// voteConfirmedMsg is the vote dialog's yes: the vote it captured.
-	voteConfirmedMsg struct{ v pendingVote }
 )
 
 // voteDialogID is the vote's confirm dialog on the root's stack.
@@ -163,7 +160,7 @@ func (a *Activities) SetSize(width, height int) {
 
 // Status implements Screen.
 func (a *Activities) Status() ScreenStatus {
-	st := ScreenStatus{LastRefresh: a.fetched, Err: a.err}
+	st := ScreenStatus{LastRefresh: a.fetched, Err: a.err, Submitting: a.votesInFlight()}
 	if a.auto {
 		st.AutoRefresh = a.c.Refresh
 	}
@@ -265,6 +262,7 @@ func (a *Activities) syncKeys() {
 	a.keys.NextPage.SetEnabled(a.all && a.detail == nil && len(a.items) == pageSize)
 	a.keys.PrevPage.SetEnabled(a.all && a.detail == nil && (a.before != "" || a.after != ""))
 	a.keys.AutoRefresh.SetEnabled(a.c.Refresh > 0)
+	a.keys.Mode.SetEnabled(a.detail == nil)
 	a.keys.Filter.SetEnabled(a.detail == nil)
 	a.list.Keys.Sort.SetEnabled(a.detail == nil)
 	a.list.Keys.ReverseSort.SetEnabled(a.detail == nil)
@@ -356,8 +354,6 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, a.load()
 	case savedFilterMsg:
 		return a, a.applySavedFilter(msg.filter)
-	case voteConfirmedMsg:
-		return a, a.vote(msg.v)
 	case ShowActivityMsg:
 		act := api.Activity{ID: msg.ID}
 		if msg.Activity != nil {
@@ -404,46 +400,6 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	return a, nil
 }
 
-func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
-	if msg.id == a.voting {
-		a.voting = ""
-	}
-	verb := "approve"
-	if !msg.approve {
-		verb = "reject"
-	}
-	if msg.err != nil {
-		if stale := staleVoteText(a.c, verb, msg.current); stale != "" {
-			// Another member settled it first: say so in words, and show it.
-			a.err = ""
-			a.keepSettled(*msg.current)
-			if a.detail != nil && a.detail.activity.ID == msg.current.ID {
-				a.detail.activity = *msg.current
-				a.detail.render(a.c)
-			}
-			return ui.Toast(stale, true)
-		}
-		a.err = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": " + errorText(msg.err)
-		toast := ui.Toast(verb+" failed: "+errorText(msg.err), true)
-		if errors.Is(msg.err, api.ErrOutcomeUnknown) {
-			// The vote may have been recorded: look, rather than let the user vote blind.
-			return tea.Batch(toast, a.load())
-		}
-		return toast
-	}
-	a.err = ""
-	act := *msg.activity
-	a.replace(act)
-	if api.IsTerminal(act.Status) {
-		a.keepSettled(act)
-	}
-	if a.detail != nil && a.detail.activity.ID == act.ID {
-		a.detail.activity = act
-		a.detail.render(a.c)
-	}
-	return ui.Toast(fmt.Sprintf("%s %s: now %s", pastTense(verb), shortType(act.Type), shortStatus(act.Status)), false)
-}
-
 // replace puts a fresher copy of an activity in the list.
 func (a *Activities) replace(act api.Activity) {
 	for i := range a.items {
@@ -458,70 +414,6 @@ func (a *Activities) replace(act api.Activity) {
 // pressed reports whether k is one of b's keys, enabled or not.
 func pressed(k tea.KeyPressMsg, b key.Binding) bool {
 	return slices.Contains(b.Keys(), k.String())
-}
-
-// vote sends the vote captured by the dialog, once.
-func (a *Activities) vote(v pendingVote) tea.Cmd {
-	client, err := a.c.submitter()
-	if err != nil {
-		return ui.Toast(err.Error(), true)
-	}
-	if a.voting != "" {
-		return nil
-	}
-	a.voting = v.id
-	c, reader := a.c, a.c.Reader
-	return func() tea.Msg {
-		ctx, cancel := c.ctx()
-		defer cancel()
-		var act *api.Activity
-		var err error
-		verb := "approve"
-		if v.approve {
-			act, err = client.ApproveActivity(ctx, v.fingerprint)
-		} else {
-			verb = "reject"
-			act, err = client.RejectActivity(ctx, v.fingerprint)
-		}
-		if err == nil && act == nil {
-			err = fmt.Errorf("the service returned no activity")
-		}
-		var current *api.Activity
-		if err != nil && !isOutcomeUnknown(err) {
-			// Was it settled meanwhile? Then the refusal is said in words.
-			if cur, gerr := reader.GetActivity(ctx, v.id); gerr == nil {
-				current = cur
-			}
-		}
-		if err != nil {
-			c.Log.Warn("vote failed", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
-				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "err", ui.Clean(err.Error()))
-		} else {
-			c.Log.Info("vote sent", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
-				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "status", ui.Clean(act.Status))
-		}
-		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, err: err, current: current}
-	}
-}
-
-func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
-	verb, label := "Approve", "Approve"
-	if !approve {
-		verb, label = "Reject", "Reject"
-	}
-	fp := ui.Clean(api.SanitizeID(act.Fingerprint))
-	if len(fp) > 23 {
-		fp = fp[:23] + "…"
-	}
-	lines := []string{
-		"type:        " + shortType(act.Type),
-		"what:        " + intentSummary(c, act.Intent),
-		"requester:   " + requester(c, act),
-		"votes:       " + votesCell(c, act),
-		"fingerprint: " + fp,
-	}
-	d := ui.NewConfirm(verb+" this activity?", label, lines...)
-	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, dialog: d}
 }
 
 // setRows rebuilds the table rows from the items.
@@ -572,10 +464,10 @@ func requester(c *Common, act *api.Activity) string {
 	}
 	v := act.Votes[0]
 	if v.User.UserName != "" {
-		return ui.Clean(v.User.UserName)
+		return nameText(v.User.UserName)
 	}
 	if n := c.Org.UserNames[v.UserID]; n != "" {
-		return ui.Clean(n)
+		return nameText(n)
 	}
 	return ui.Clean(api.SanitizeID(v.UserID))
 }

@@ -251,41 +251,43 @@ func isEmptyJSON(v any) bool {
 	return err != nil || string(out) == "{}" || string(out) == "null"
 }
 
-// intentSummary is a one-line description of what an activity would do. Names
-// are quoted by hand, not with %q, so that they show escaped the one way every
-// server string does (ui.Clean), not Go's way.
+// intentSummary is a one-line description of what an activity would do, for
+// the detail's heading. Names are quoted with api.Quote, so a name cannot close
+// its quotes and pass its own words for the console's, and look-alike letters
+// show; what decides the meaning (an effect) comes before the name, where a
+// long name cannot push it out of the line.
 func intentSummary(c *Common, in api.Intent) string {
 	var s string
 	switch {
 	case in.CreatePolicyIntentV3 != nil:
 		p := in.CreatePolicyIntentV3
-		s = fmt.Sprintf("create policy \"%s\" (%s)", p.PolicyName, strings.TrimPrefix(p.Effect, "EFFECT_"))
+		s = fmt.Sprintf("create %s policy %s", strings.TrimPrefix(p.Effect, "EFFECT_"), api.Quote(p.PolicyName))
 	case in.SetOrganizationFeatureIntent != nil:
 		p := in.SetOrganizationFeatureIntent
-		s = fmt.Sprintf("set %s = \"%s\"", strings.TrimPrefix(p.Name, "FEATURE_NAME_"), p.Value)
+		s = fmt.Sprintf("set %s = %s", strings.TrimPrefix(p.Name, "FEATURE_NAME_"), api.Quote(p.Value))
 	case in.DeleteAPIKeysIntent != nil:
 		p := in.DeleteAPIKeysIntent
-		s = fmt.Sprintf("delete %d API key(s) of %s", len(p.APIKeyIDs), userName(c, p.UserID))
+		s = fmt.Sprintf("delete %s of %s", plural(len(p.APIKeyIDs), "API key"), userName(c, p.UserID))
 	case in.DeleteWalletAccountsIntent != nil:
-		s = fmt.Sprintf("delete %d wallet account(s)", len(in.DeleteWalletAccountsIntent.WalletAccountIDs))
+		s = "delete " + plural(len(in.DeleteWalletAccountsIntent.WalletAccountIDs), "wallet account")
 	case in.CreateUserTagIntent != nil:
 		p := in.CreateUserTagIntent
-		s = fmt.Sprintf("create user tag \"%s\" for %d user(s)", p.UserTagName, len(p.UserIDs))
+		s = fmt.Sprintf("tag %s %s", plural(len(p.UserIDs), "user"), api.Quote(p.UserTagName))
 	case in.CreateInvitationsIntent != nil:
-		s = fmt.Sprintf("invite %d user(s)", len(in.CreateInvitationsIntent.Invitations))
+		s = "invite " + plural(len(in.CreateInvitationsIntent.Invitations), "user")
 	case in.CreateMfaPolicyIntent != nil:
 		p := in.CreateMfaPolicyIntent
-		s = fmt.Sprintf("create MFA policy \"%s\" for %s", p.MfaPolicyName, userName(c, p.UserID))
+		s = fmt.Sprintf("create MFA policy for %s: %s", userName(c, p.UserID), api.Quote(p.MfaPolicyName))
 	case in.CreateSmartContractInterfaceIntent != nil:
 		p := in.CreateSmartContractInterfaceIntent
-		s = fmt.Sprintf("create contract interface \"%s\" at %s", p.Label, p.SmartContractAddress)
+		s = fmt.Sprintf("create contract interface at %s: %s", api.Quote(p.SmartContractAddress), api.Quote(p.Label))
 	case in.UpdateOauth2CredentialIntent != nil:
 		p := in.UpdateOauth2CredentialIntent
-		s = fmt.Sprintf("update OAuth2 credential %s (%s)", p.Oauth2CredentialID, p.Provider)
+		s = fmt.Sprintf("update OAuth2 credential %s (%s)", api.SanitizeID(p.Oauth2CredentialID), api.Quote(p.Provider))
 	case in.DeleteTvcDeploymentIntent != nil:
-		s = "delete TVC deployment " + in.DeleteTvcDeploymentIntent.DeploymentID
+		s = "delete TVC deployment " + api.SanitizeID(in.DeleteTvcDeploymentIntent.DeploymentID)
 	case in.OauthIntent != nil:
-		s = "OAuth login, new API key " + in.OauthIntent.APIKeyName
+		s = "OAuth login, new API key " + api.Quote(in.OauthIntent.APIKeyName)
 	case in.CreateReadOnlySessionIntent != nil:
 		s = "create a read-only session"
 	default:
@@ -299,26 +301,33 @@ func intentSummary(c *Common, in api.Intent) string {
 // tampered) id.
 func userName(c *Common, id string) string {
 	if n := c.Org.UserNames[id]; n != "" {
-		return n
+		return nameText(n)
 	}
 	return "user " + api.SanitizeID(id)
 }
 
+// nameText shows a user's name as it is when it can only read as itself, and
+// quoted (api.Quote) when it could pass for other words or another name: it
+// holds a quote, a backslash, spaces that hide at its ends or widen a gap, or
+// anything Quote escapes (look-alike letters, characters the sanitizer escapes).
+func nameText(n string) string {
+	q := api.Quote(n)
+	if q != `"`+n+`"` || n == "" || strings.ContainsRune(n, '\'') || strings.TrimSpace(n) != n || strings.Contains(n, "  ") {
+		return q
+	}
+	return n
+}
+
 // intentWhat is the list's WHAT cell: what the activity would do, in a few words
-// ("delete 1 API key of carol", "set feature WEBHOOK", "create policy 'x'"). The
-// detail and the vote dialog say it in full (intentSummary).
+// ("delete 1 API key of carol", "set feature WEBHOOK", "create ALLOW policy
+// "x""). The detail and the vote dialog say it in full.
 func intentWhat(c *Common, act *api.Activity) string {
 	in := act.Intent
-	plural := func(n int, one string) string {
-		if n == 1 {
-			return "1 " + one
-		}
-		return fmt.Sprintf("%d %ss", n, one)
-	}
 	var s string
 	switch {
 	case in.CreatePolicyIntentV3 != nil:
-		s = "create policy '" + in.CreatePolicyIntentV3.PolicyName + "'"
+		p := in.CreatePolicyIntentV3
+		s = "create " + strings.TrimPrefix(p.Effect, "EFFECT_") + " policy " + api.Quote(p.PolicyName)
 	case in.SetOrganizationFeatureIntent != nil:
 		s = "set feature " + strings.TrimPrefix(in.SetOrganizationFeatureIntent.Name, "FEATURE_NAME_")
 	case in.DeleteAPIKeysIntent != nil:
@@ -328,20 +337,20 @@ func intentWhat(c *Common, act *api.Activity) string {
 		s = "delete " + plural(len(in.DeleteWalletAccountsIntent.WalletAccountIDs), "wallet account")
 	case in.CreateUserTagIntent != nil:
 		p := in.CreateUserTagIntent
-		s = "tag " + plural(len(p.UserIDs), "user") + " '" + p.UserTagName + "'"
+		s = "tag " + plural(len(p.UserIDs), "user") + " " + api.Quote(p.UserTagName)
 	case in.CreateInvitationsIntent != nil:
 		s = "invite " + plural(len(in.CreateInvitationsIntent.Invitations), "user")
 	case in.CreateMfaPolicyIntent != nil:
 		p := in.CreateMfaPolicyIntent
-		s = "create MFA policy '" + p.MfaPolicyName + "' for " + userName(c, p.UserID)
+		s = "create MFA policy for " + userName(c, p.UserID) + ": " + api.Quote(p.MfaPolicyName)
 	case in.CreateSmartContractInterfaceIntent != nil:
-		s = "create contract interface '" + in.CreateSmartContractInterfaceIntent.Label + "'"
+		s = "create contract interface " + api.Quote(in.CreateSmartContractInterfaceIntent.Label)
 	case in.UpdateOauth2CredentialIntent != nil:
-		s = "update OAuth2 credential (" + in.UpdateOauth2CredentialIntent.Provider + ")"
+		s = "update OAuth2 credential (" + api.Quote(in.UpdateOauth2CredentialIntent.Provider) + ")"
 	case in.DeleteTvcDeploymentIntent != nil:
-		s = "delete TVC deployment " + in.DeleteTvcDeploymentIntent.DeploymentID
+		s = "delete TVC deployment " + api.SanitizeID(in.DeleteTvcDeploymentIntent.DeploymentID)
 	case in.OauthIntent != nil:
-		s = "OAuth login, new API key '" + in.OauthIntent.APIKeyName + "'"
+		s = "OAuth login, new API key " + api.Quote(in.OauthIntent.APIKeyName)
 	case in.CreateReadOnlySessionIntent != nil:
 		s = "create a read-only session"
 	default:

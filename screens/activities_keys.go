@@ -59,12 +59,18 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	return nil, false
 }
 
-// detailKey: back to the list, or scroll the open activity.
+// detailKey: back to the list, or scroll the open activity. The list's own
+// keys (struck through in help) say why they do nothing here.
 func (a *Activities) detailKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, a.list.Keys.Back) {
 		a.detail = nil
 		a.list.Close()
 		return nil
+	}
+	for _, b := range []key.Binding{a.keys.Mode, a.keys.Status, a.keys.Type} {
+		if pressed(k, b) {
+			return ui.Toast(b.Help().Key+" ("+b.Help().Desc+") works on the list, not in an open activity: "+a.list.Keys.Back.Help().Key+" goes back to it", true)
+		}
 	}
 	var cmd tea.Cmd
 	a.list, cmd = a.list.Update(k)
@@ -123,7 +129,11 @@ func (a *Activities) askVote(approve bool) tea.Cmd {
 		return ui.Toast(why, true)
 	}
 	v := newPendingVote(a.c, act, approve)
-	return OpenDialog(NewConfirmDialog(voteDialogID, v.dialog, msgCmd(voteConfirmedMsg{*v}), nil))
+	return OpenDialog(NewConfirmDialogNow(voteDialogID, v.dialog, func() tea.Cmd {
+		cmd := a.vote(*v)
+		a.syncKeys() // a and x say a vote is in flight from now on
+		return cmd
+	}, nil))
 }
 
 // copyField copies the activity's id (or fingerprint), cleaned.

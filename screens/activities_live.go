@@ -148,9 +148,9 @@ func (a *Activities) settledActivity(msg activitySettledMsg) tea.Cmd {
 		a.detail.render(a.c)
 	}
 	if decider(&act) == a.c.Org.UserID && a.c.Org.UserID != "" {
-		return nil
+		return announceCompletion(act)
 	}
-	return ui.Toast(settledText(a.c, &act), act.Status != api.StatusCompleted)
+	return tea.Batch(ui.Toast(settledText(a.c, &act), act.Status != api.StatusCompleted), announceCompletion(act))
 }
 
 // keepSettled keeps act on the Pending list with its final status.
@@ -219,10 +219,10 @@ func voterName(c *Common, act *api.Activity, userID string) string {
 	}
 	for _, v := range act.Votes {
 		if v.UserID == userID && v.User.UserName != "" {
-			return ui.Clean(v.User.UserName)
+			return nameText(v.User.UserName)
 		}
 	}
-	return ui.Clean(userName(c, userID))
+	return userName(c, userID)
 }
 
 // settledText says how an activity left the Pending list: "completed after
@@ -279,6 +279,42 @@ func settledVerb(status string) string {
 		return "failed"
 	}
 	return "left the pending list (" + shortStatus(status) + ")"
+}
+
+// orgChangedMsg says an activity completed while the console watched: what the
+// other screens show (policies, users, tags, MFA policies, features) and what
+// the vote dialog reasons with (Common.Org) may have changed. The root reloads
+// the organization and every screen that has loaded data reloads it.
+type orgChangedMsg struct{}
+
+// announceCompletion announces act's completion to the other screens.
+func announceCompletion(act api.Activity) tea.Cmd {
+	if act.Status != api.StatusCompleted {
+		return nil
+	}
+	return msgCmd(orgChangedMsg{})
+}
+
+// ownVote is the console user's vote on act, nil when there is none (or the
+// user is not known yet).
+func ownVote(c *Common, act *api.Activity) *api.Vote { return act.VoteOf(c.Org.UserID) }
+
+// votedAnyway answers a vote whose reply failed although the activity, read
+// again, carries the user's vote: it counted (a lost reply, a gateway's 5xx),
+// or the user had voted before (a second console, the CLI).
+func (a *Activities) votedAnyway(msg activityVotedMsg, verb string, mine *api.Vote) tea.Cmd {
+	act := *msg.current
+	a.err = ""
+	a.takeVoted(act)
+	if (mine.Selection == api.VoteApproved) != msg.approve {
+		cast := "approved"
+		if mine.Selection != api.VoteApproved {
+			cast = "rejected"
+		}
+		return ui.Toast("your "+verb+" was not counted: you had already "+cast+" it, and a vote cannot be changed — "+settledText(a.c, &act), true)
+	}
+	return tea.Batch(ui.Toast(fmt.Sprintf("%s %s: now %s (the reply failed, but the activity shows your vote)",
+		pastTense(verb), shortType(act.Type), shortStatus(act.Status)), false), announceCompletion(act))
 }
 
 // isOutcomeUnknown reports a vote whose reply never came.

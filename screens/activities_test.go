@@ -31,7 +31,7 @@ func TestPendingIsTheDefaultView(t *testing.T) {
 		t.Errorf("first list filters statuses %v, want only %s", got.Statuses, api.StatusConsensusNeeded)
 	}
 	out := ansi.Strip(h.root.Render())
-	for _, want := range []string{"create policy 'allow treasury'", "set feature WEBHOOK", "delete 1 API key of carol", "bob", "carol", "1/2", "Acme", "alice"} {
+	for _, want := range []string{`create ALLOW policy "allow treasury"`, "set feature WEBHOOK", "delete 1 API key of carol", "bob", "carol", "1/2", "Acme", "alice"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("frame lacks %q:\n%s", want, out)
 		}
@@ -47,7 +47,7 @@ func TestApproveAsksThenVotesWithThatActivitysFingerprint(t *testing.T) {
 		t.Fatal("a did not open the confirm dialog")
 	}
 	frame := ansi.Strip(h.root.Render())
-	for _, want := range []string{"Approve this activity?", "CREATE_POLICY_V3", `create policy "allow treasury"`, "bob", acts[0].Fingerprint[:20]} {
+	for _, want := range []string{"Approve this activity?", "CREATE_POLICY_V3", `policy:      "allow treasury"`, "effect:      ALLOW", "bob", acts[0].Fingerprint[:20]} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("dialog does not restate %q:\n%s", want, frame)
 		}
@@ -214,13 +214,9 @@ func TestSecondVoteKeyWhileInFlightSendsNothing(t *testing.T) {
 	h := newHarness(t, fake, false, 0)
 	a := h.activities()
 	h.key("a")
-	// Answer yes, but hold the reply: deliver the dialog's answer, and take the
-	// vote's command without running it.
-	_, answer := h.root.Update(keyPress("y"))
-	var cmd tea.Cmd
-	for _, m := range collect(answer) {
-		_, cmd = h.root.Update(m)
-	}
+	// Answer yes, but hold the reply: y starts the vote at once and returns
+	// its command, which is not run yet.
+	_, cmd := h.root.Update(keyPress("y"))
 	if a.voting == "" {
 		t.Fatal("no vote in flight after y")
 	}
@@ -690,13 +686,13 @@ func TestAgesCountUpBetweenRefreshes(t *testing.T) {
 	h := &harness{t: t, root: r}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(r.Init())
-	if !strings.Contains(ansi.Strip(r.Render()), "5m   create policy") {
+	if !strings.Contains(ansi.Strip(r.Render()), "5m   create ALLOW policy") {
 		t.Fatalf("start:\n%s", ansi.Strip(r.Render()))
 	}
 	now = now.Add(2 * time.Hour)
 	h.send(clockMsg{})
 	out := ansi.Strip(r.Render())
-	if !strings.Contains(out, "2h   create policy") || !strings.Contains(out, "(2h ago)") {
+	if !strings.Contains(out, "2h   create ALLOW policy") || !strings.Contains(out, "(2h ago)") {
 		t.Errorf("two hours later the frame still says:\n%s", out)
 	}
 }
@@ -732,7 +728,7 @@ func TestActivitiesListSortsAndSaysWhat(t *testing.T) {
 	rows := func() []string {
 		var out []string
 		for _, l := range strings.Split(h.frame(), "\n") {
-			for _, what := range []string{"create policy 'allow treasury'", "set feature WEBHOOK", "delete 1 API key of carol"} {
+			for _, what := range []string{`create ALLOW policy "allow treasury"`, "set feature WEBHOOK", "delete 1 API key of carol"} {
 				if strings.Contains(l, what) {
 					out = append(out, what[:3])
 				}
@@ -807,7 +803,7 @@ func TestLongWhatDoesNotSqueezeTheOtherColumns(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	h.key("o") // sort by AGE
 	out := h.plainFrame()
-	for _, want := range []string{"AGE ▲", "CONSENSUS_NEEDED", "1/2 ✗1", "create policy 'treasury-limit-"} {
+	for _, want := range []string{"AGE ▲", "CONSENSUS_NEEDED", "1/2 ✗1", `create ALLOW policy "treasury-limit-`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the list lacks %q:\n%s", want, out)
 		}

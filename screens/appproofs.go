@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -86,6 +87,14 @@ func verifyAppProofsCmd(c *Common, activityID string, gen int, key string, indic
 			}
 		}
 		msg.boot = bp
+		// Which app the enclave runs is the service's label here (nothing was
+		// asked for), and it picks the pins: a label the profile does not list
+		// would be checked against itself, with no pins.
+		if listed := settings.listedApps(); len(listed) > 0 && !slices.Contains(listed, bp.EnclaveApp) {
+			msg.err = fmt.Errorf("the service says the enclave that signed it runs app %s, which this profile does not name in enclave_apps or expected_pcrs (%s), so no pins of yours apply; if that app is yours, add it (with expected_pcrs) to the profile",
+				api.Quote(bp.EnclaveApp), strings.Join(listed, ", "))
+			return msg
+		}
 		for _, p := range proofs {
 			opts := settings.Options(bp.EnclaveApp, c.Now())
 			opts.AppProofs = []api.AppProof{p}
@@ -135,6 +144,9 @@ func (d *activityDetail) renderAppProofs(b *ui.DetailBuilder, c *Common) {
 		if i < len(d.checks) {
 			ch = d.checks[i]
 		}
+		// Bound to the record shown now, not the one of the verification: the
+		// record can be fetched again meanwhile.
+		bound, why := proof.BindAppProof(p, proof.SubjectOf(d.activity))
 		head := fmt.Sprintf("#%d %s  ", i+1, ui.Clean(p.Scheme))
 		var verdict string
 		switch {
@@ -143,12 +155,7 @@ func (d *activityDetail) renderAppProofs(b *ui.DetailBuilder, c *Common) {
 		case ch.report == nil:
 			verdict = th.Muted.Render("verifying…")
 		default:
-			app := ch.report.Check(appProofCheckID)
-			if bootVerdict(ch.report) == proof.Verified && app != nil && app.Status == proof.Pass {
-				verdict = th.Good.Bold(true).Render("VERIFIED")
-			} else {
-				verdict = th.Bad.Bold(true).Render("FAILED")
-			}
+			verdict = reportBadge(th, appProofVerdict(ch.report, bound))
 		}
 		b.Styled(head + verdict)
 		field := func(label, styled string) { b.Styled("  " + padPlain(label+":", 16) + styled) }
@@ -160,13 +167,17 @@ func (d *activityDetail) renderAppProofs(b *ui.DetailBuilder, c *Common) {
 			if app := rep.Check(appProofCheckID); app != nil {
 				field("app proof", checkMark(th, app.Status)+" "+ui.Clean(app.Reason))
 			}
+			field("activity", checkMark(th, bound)+" "+ui.Clean(why))
 			var failed []string
 			for _, id := range rep.FailedChecks() {
-				if id != appProofCheckID {
+				if !isAppProofCheck(id) {
 					failed = append(failed, id)
 				}
 			}
 			boot := reportBadge(th, bootVerdict(rep))
+			if pins := rep.Check(proof.CheckPins); bootVerdict(rep) == proof.Verified && pins != nil && pins.Status == proof.NotApplicable {
+				boot += th.Warn.Render(" — " + proof.NoPinsCaveat)
+			}
 			if len(failed) > 0 {
 				boot += " " + ui.Clean("failed: "+strings.Join(failed, ", "))
 			}
@@ -194,13 +205,32 @@ func (d *activityDetail) renderAppProofs(b *ui.DetailBuilder, c *Common) {
 	}
 }
 
+// appProofVerdict is the verdict of one app proof: VERIFIED only when the
+// boot proof is, the attested key signed the payload and the payload is about
+// the open activity (bound: proof.BindAppProof); PARTIAL when all that holds
+// but the payload names no activity.
+func appProofVerdict(rep *proof.Report, bound proof.Status) proof.Verdict {
+	app := rep.Check(appProofCheckID)
+	switch {
+	case bootVerdict(rep) != proof.Verified || app == nil || app.Status != proof.Pass || bound == proof.Fail:
+		return proof.Failed
+	case bound != proof.Pass:
+		return proof.Partial
+	}
+	return proof.Verified
+}
+
+// isAppProofCheck reports whether id is a check of an app proof (its
+// signature, its binding) rather than of the boot proof.
+func isAppProofCheck(id string) bool { return strings.HasPrefix(id, "app-proof[") }
+
 // bootVerdict is the verdict of the boot proof alone, leaving out the app
-// proof's own check (shown on its own line).
+// proof's checks (shown on their own lines).
 func bootVerdict(rep *proof.Report) proof.Verdict {
 	v := proof.Verified
 	for _, c := range rep.Checks {
 		switch {
-		case c.ID == appProofCheckID:
+		case isAppProofCheck(c.ID):
 		case c.Status == proof.Fail:
 			return proof.Failed
 		case c.Status == proof.NotApplicable && isCoreCheck(c.ID):

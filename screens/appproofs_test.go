@@ -34,19 +34,35 @@ func plainDetail(a *Activities) string {
 	return b.String()
 }
 
+// fixtureOrg is the organization the production app proof's payload names.
+const fixtureOrg = "3a2de333-972b-45bf-8a7a-83c4167b81e2"
+
+// fixtureOrgActivities are the sample activities in the organization of the
+// production app proof, so that only what its payload cannot say is missing.
+func fixtureOrgActivities() []api.Activity {
+	acts := sampleActivities()
+	for i := range acts {
+		acts[i].OrganizationID = fixtureOrg
+	}
+	return acts
+}
+
+// The production app proof verifies (boot proof and signature), but its
+// payload (an address derivation) names no activity: PARTIAL, never VERIFIED.
 func TestActivityAppProofVerified(t *testing.T) {
 	bp, ap := fixtureBootProof(t), fixtureAppProof(t)
 	other := ap // same key, payload changed: its signature no longer matches
 	other.ProofPayload = strings.Replace(ap.ProofPayload, "m/44'", "m/45'", 1)
-	fake := &fakeClient{activities: sampleActivities(), appProofs: []api.AppProof{ap, other},
+	fake := &fakeClient{activities: fixtureOrgActivities(), appProofs: []api.AppProof{ap, other},
 		bootByKey: map[string]*api.BootProof{ap.PublicKey: bp}}
 	h := newHarness(t, fake, false, 0)
 	h.key("enter")
 	out := appProofsSection(t, h)
 	for _, want := range []string{
-		"#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  VERIFIED",
+		"#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  PARTIAL",
 		"#2 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  FAILED",
 		"app proof:      ✓ signed by the attested ephemeral key",
+		"activity:       – the payload (type APP_PROOF_TYPE_ADDRESS_DERIVATION) names no activity",
 		"boot proof:     VERIFIED",
 		"anchor:         AWS Nitro Enclaves Root-G1",
 		`"derivationPath": "m/44'/60'/0'/0/0"`, // the payload, pretty
@@ -68,7 +84,7 @@ func TestActivityAppProofVerified(t *testing.T) {
 	if n != 1 {
 		t.Errorf("boot proof fetched %d times, want once: %v", n, fake.bootCalls)
 	}
-	if out := appProofsSection(t, h); !strings.Contains(out, "VERIFIED") {
+	if out := appProofsSection(t, h); !strings.Contains(out, "P256  PARTIAL") {
 		t.Errorf("cached verification:\n%s", out)
 	}
 }
@@ -103,7 +119,7 @@ func TestActivityAppProofOfTamperedBootProofFails(t *testing.T) {
 
 func TestActivityAppProofWithoutBootProofIsNeverVerified(t *testing.T) {
 	ap := fixtureAppProof(t)
-	fake := &fakeClient{activities: sampleActivities(), appProofs: []api.AppProof{ap}}
+	fake := &fakeClient{activities: fixtureOrgActivities(), appProofs: []api.AppProof{ap}}
 	h := newHarness(t, fake, false, 0)
 	h.key("enter")
 	out := appProofsSection(t, h)
@@ -118,7 +134,7 @@ func TestActivityAppProofWithoutBootProofIsNeverVerified(t *testing.T) {
 	fake.bootByKey = map[string]*api.BootProof{ap.PublicKey: fixtureBootProof(t)}
 	fake.mu.Unlock()
 	h.key("r")
-	if out := appProofsSection(t, h); !strings.Contains(out, "P256  VERIFIED") {
+	if out := appProofsSection(t, h); !strings.Contains(out, "P256  PARTIAL") {
 		t.Errorf("after r:\n%s", out)
 	}
 }

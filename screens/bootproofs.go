@@ -1,7 +1,9 @@
 package screens
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -25,11 +27,22 @@ type ProofSettings struct {
 	AllowedManifestHashes [][]byte
 }
 
-// Options are the proof.Options for one app's boot proof. Certificates are
-// validated at the document's own time (leaf certificates live hours); now
-// only dates the report.
+// listedApps are the apps the profile names: enclave_apps and every app with
+// pinned PCRs, sorted, without repeats.
+func (s ProofSettings) listedApps() []string {
+	apps := slices.Clone(s.Apps)
+	for app := range s.ExpectedPCRs {
+		apps = append(apps, app)
+	}
+	slices.Sort(apps)
+	return slices.Compact(apps)
+}
+
+// Options are the proof.Options for one app's boot proof: the proof must be
+// that app's (proof.CheckApp). Certificates are validated at the document's
+// own time (leaf certificates live hours); now only dates the report.
 func (s ProofSettings) Options(app string, now time.Time) proof.Options {
-	return proof.Options{Roots: s.Roots, Now: now, ExpectedPCRs: s.ExpectedPCRs[app],
+	return proof.Options{Roots: s.Roots, Now: now, App: app, ExpectedPCRs: s.ExpectedPCRs[app],
 		AllowedManifestHashes: s.AllowedManifestHashes}
 }
 
@@ -55,6 +68,7 @@ type appBootProof struct {
 	proof   *api.BootProof
 	report  *proof.Report
 	err     string // could not fetch
+	missing bool   // the service has no boot proof for the app (404)
 	loading bool
 }
 
@@ -195,8 +209,9 @@ func (b *BootProofs) Update(msg tea.Msg) (Screen, tea.Cmd) {
 				// A failed fetch keeps nothing from before: an old VERIFIED must
 				// not stand for a proof that could not be checked again.
 				a.proof, a.report, a.err = nil, nil, ui.Clean(errorText(msg.err))
+				a.missing = errors.Is(msg.err, api.ErrNotFound)
 			} else {
-				a.proof, a.report = msg.proof, msg.report
+				a.proof, a.report, a.missing = msg.proof, msg.report, false
 			}
 		}
 		b.fetched = msg.at

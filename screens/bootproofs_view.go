@@ -47,8 +47,15 @@ func verdictStyle(th *theme.Theme, a appBootProof) (string, lipgloss.Style) {
 	case a.report == nil:
 		return "not fetched", th.Muted
 	}
+	if a.report.Verdict == proof.Verified && a.report.Caveat != "" {
+		return verifiedNoPins, verdictColour(th, a.report.Verdict)
+	}
 	return string(a.report.Verdict), verdictColour(th, a.report.Verdict)
 }
+
+// verifiedNoPins is the verdict of a proof that verified with no pins set:
+// any enclave under the root would have (proof.Report.Caveat).
+const verifiedNoPins = "VERIFIED (no pins)"
 
 func verdictColour(th *theme.Theme, v proof.Verdict) lipgloss.Style {
 	switch v {
@@ -91,7 +98,7 @@ func checkMark(th *theme.Theme, st proof.Status) string {
 func bootProofColumns(th *theme.Theme) []ui.Column {
 	return []ui.Column{
 		{Title: "APP", Width: 14, Max: 24},
-		{Title: "VERDICT", Width: 13, Style: func(cell string) lipgloss.Style { return verdictTextStyle(th, cell) }},
+		{Title: "VERDICT", Width: len(verifiedNoPins), Style: func(cell string) lipgloss.Style { return verdictTextStyle(th, cell) }},
 		{Title: "AGE", Width: 4},
 		{Title: "ANCHOR", Width: 10, Grow: true},
 	}
@@ -104,6 +111,8 @@ func verdictTextStyle(th *theme.Theme, text string) lipgloss.Style {
 		return th.Bad
 	case "verifying…", "not fetched":
 		return th.Muted
+	case verifiedNoPins:
+		return verdictColour(th, proof.Verified)
 	}
 	return verdictColour(th, proof.Verdict(text))
 }
@@ -141,6 +150,9 @@ func (b *BootProofs) setPreview() {
 	switch {
 	case a.err != "":
 		lines = append(lines, th.Bad.Render(ui.Clean("cannot verify: "+a.err)))
+		if a.missing {
+			lines = append(lines, b.missingHelp(a.app))
+		}
 	case a.report != nil:
 		for _, id := range a.report.FailedChecks() {
 			c := a.report.Check(id)
@@ -149,8 +161,17 @@ func (b *BootProofs) setPreview() {
 		if a.report.Verdict == proof.Verified {
 			lines = append(lines, th.Good.Render(fmt.Sprintf("✓ all %d core checks passed — enter shows the report", 7)))
 		}
+		if a.report.Caveat != "" {
+			lines = append(lines, th.Warn.Render("– "+a.report.Caveat))
+		}
 	}
 	b.list.SetPreview(strings.Join(lines, "\n"))
+}
+
+// missingHelp says where the name of an app the service has no boot proof
+// for comes from: the profile, so that is where a typo is fixed.
+func (b *BootProofs) missingHelp(app string) string {
+	return ui.Clean(fmt.Sprintf("%q is in enclave_apps of profile %q: that is where to fix its name.", app, b.c.Profile))
 }
 
 // View implements Screen.
@@ -186,6 +207,9 @@ func (b *BootProofs) renderDetail() {
 	a := b.apps[b.sel()]
 	w := &reportWriter{db: ui.NewDetailBuilder(b.c.Theme), th: b.c.Theme, now: b.c.Now(), cursor: b.cursor}
 	w.verdict(a)
+	if a.missing {
+		w.db.Line(b.missingHelp(a.app))
+	}
 	if rep := a.report; rep != nil {
 		w.checks(rep)
 		w.anchor(rep)
@@ -251,6 +275,10 @@ func (w *reportWriter) verdict(a appBootProof) {
 			line += " — failed: " + ui.Clean(strings.Join(rep.FailedChecks(), ", "))
 		}
 		db.Styled(line)
+		if rep.Caveat != "" {
+			db.Styled(th.Warn.Render(ui.Clean(rep.Caveat)))
+			db.Line("Pin what you expect in the profile (expected_pcrs." + ui.Clean(a.app) + ", allowed_manifest_hashes) to tie the proof to your enclave's code.")
+		}
 	}
 }
 

@@ -58,6 +58,10 @@ type Submitter interface {
 	CreateMfaPolicy(ctx context.Context, p api.CreateMfaPolicyParams) (*api.Activity, error)
 	ApproveActivity(ctx context.Context, fingerprint string) (*api.Activity, error)
 	RejectActivity(ctx context.Context, fingerprint string) (*api.Activity, error)
+	// Resubmit sends a submit whose outcome was unknown again, byte for byte:
+	// the service answers with the activity the first attempt created, if it
+	// did, instead of creating a second one (see earlierSubmit).
+	Resubmit(ctx context.Context, prev *api.OutcomeUnknownError) (*api.Activity, error)
 }
 
 // ErrReadOnly is what a submit key says in read-only mode.

@@ -99,10 +99,12 @@ func (s *dialogStack) Update(msg tea.Msg) tea.Cmd {
 // esc and q answer No; only y answers Yes). Its answer is the command given for it,
 // so the screen that asked receives a message of its own.
 type ConfirmDialog struct {
-	id      string
-	confirm ui.Confirm
-	onYes   tea.Cmd
-	onNo    tea.Cmd
+	id            string
+	confirm       ui.Confirm
+	onYes         tea.Cmd
+	yesNow        func() tea.Cmd // run by Update itself on y (NewConfirmDialogNow)
+	onNo          tea.Cmd
+	width, height int // of the body it is drawn over (SizedDialog)
 }
 
 // NewConfirmDialog asks c; onYes runs on y, onNo (may be nil) on any No.
@@ -110,11 +112,26 @@ func NewConfirmDialog(id string, c ui.Confirm, onYes, onNo tea.Cmd) *ConfirmDial
 	return &ConfirmDialog{id: id, confirm: c, onYes: onYes, onNo: onNo}
 }
 
+// NewConfirmDialogNow is NewConfirmDialog whose yes runs inside the root's
+// Update, not as a message that arrives later: what it starts (a vote in
+// flight) is known before the next key is handled, so a q typed right after y
+// finds it in flight and asks, instead of quitting with the vote never sent.
+// yes must do no I/O itself; it returns the command that does.
+func NewConfirmDialogNow(id string, c ui.Confirm, yes func() tea.Cmd, onNo tea.Cmd) *ConfirmDialog {
+	return &ConfirmDialog{id: id, confirm: c, yesNow: yes, onNo: onNo}
+}
+
 func (d *ConfirmDialog) ID() string { return d.id }
 
 func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+	if d.confirm.Scroll(msg, d.width, d.height) {
+		return d, nil
+	}
 	switch d.confirm.Answer(msg) {
 	case ui.Yes:
+		if d.yesNow != nil {
+			return nil, d.yesNow()
+		}
 		return nil, d.onYes
 	case ui.No:
 		return nil, d.onNo
@@ -122,6 +139,15 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	return d, nil
 }
 
-func (d *ConfirmDialog) View(th *theme.Theme, width, _ int) string { return d.confirm.View(th, width) }
+func (d *ConfirmDialog) View(th *theme.Theme, width, height int) string {
+	return d.confirm.View(th, width, height)
+}
 
-func (d *ConfirmDialog) Keys() ui.KeyMap { return d.confirm.Keys }
+// SetSize implements SizedDialog: scrolling needs the window.
+func (d *ConfirmDialog) SetSize(width, height int) { d.width, d.height = width, height }
+
+func (d *ConfirmDialog) Keys() ui.KeyMap {
+	k := d.confirm.Keys
+	k.Scrolls = d.confirm.Scrollable(d.width, d.height)
+	return k
+}

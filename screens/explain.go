@@ -18,6 +18,7 @@ type evaluationContext struct {
 	members  map[string]policy.Approver
 	quorum   api.Quorum
 	policies map[string]policy.Policy
+	ordered  []policy.Policy // as the service runs them: creation order
 }
 
 func newEvaluationContext(users []api.User, quorum api.Quorum, records []api.Policy) evaluationContext {
@@ -26,7 +27,7 @@ func newEvaluationContext(users []api.User, quorum api.Quorum, records []api.Pol
 	for _, p := range compiled {
 		byID[p.ID] = p
 	}
-	return evaluationContext{members: policy.Members(users, quorum), quorum: quorum, policies: byID}
+	return evaluationContext{members: policy.Members(users, quorum), quorum: quorum, policies: byID, ordered: compiled}
 }
 
 // explained is a stored evaluation in words.
@@ -123,7 +124,7 @@ func voteAuthor(a api.Activity, id string) string {
 // policyLabel is how a policy line reads: its name and id, or the id alone.
 func policyLabel(l policy.PolicyLine) string {
 	if l.Name != "" {
-		return "'" + l.Name + "' (" + api.SanitizeID(l.ID) + ")"
+		return api.Quote(l.Name) + " (" + api.SanitizeID(l.ID) + ")"
 	}
 	return api.SanitizeID(l.ID)
 }

@@ -74,19 +74,7 @@ func TestEndToEndDeletedAPIKeyNoLongerAuthenticates(t *testing.T) {
 		t.Fatalf("operator's key does not authenticate before the deletion: %v", err)
 	}
 	h := demoHarness(t, d, nil)
-	h.gotoScreen("Users")
-	var u *Users
-	for _, s := range h.root.screens {
-		if x, ok := s.(*Users); ok {
-			u = x
-		}
-	}
-	for range u.items {
-		if sel := u.selected(); sel != nil && sel.UserName == "operator" {
-			break
-		}
-		h.key("j")
-	}
+	u := h.selectUser("operator")
 	if sel := u.selected(); sel == nil || sel.UserName != "operator" || len(sel.APIKeys) == 0 {
 		t.Fatalf("operator with API keys not found:\n%s", h.frame())
 	}
@@ -217,10 +205,29 @@ func TestEndToEndActivityDetailShowsMfaStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, ": policy "+pol.MfaPolicyName+" — ") {
+	if !strings.Contains(out, ": policy "+api.Quote(pol.MfaPolicyName)) {
 		t.Errorf("the policy is not shown by its name %q:\n%s", pol.MfaPolicyName, out)
 	}
 	if !strings.Contains(out, "step 1") {
 		t.Errorf("no steps in the MFA status:\n%s", out)
 	}
+}
+
+// selectUser goes to the Users screen and moves the cursor to the user named
+// name (the caller checks it got there).
+func (h *harness) selectUser(name string) *Users {
+	h.gotoScreen("Users")
+	var u *Users
+	for _, s := range h.root.screens {
+		if x, ok := s.(*Users); ok {
+			u = x
+		}
+	}
+	for range u.items {
+		if sel := u.selected(); sel != nil && sel.UserName == name {
+			break
+		}
+		h.key("j")
+	}
+	return u
 }

@@ -14,9 +14,10 @@ import (
 
 // The smallest window the console draws a frame in. 60 columns hold the tab bar
 // (50) and the Activities table with a readable TYPE column; 18 lines hold the tab
-// bar, the help wrapped at 60 columns (up to 4 lines), the status bar, and a body
-// tall enough for the vote dialog (12 lines) over the list. Below it the console
-// says so instead of drawing a broken frame.
+// bar, the help wrapped at 60 columns (up to 4 lines), the notice line, the status
+// bar, and a body tall enough for the vote dialog over the list (under a dialog
+// the help is one line). Below it the console says so instead of drawing a
+// broken frame.
 const (
 	minWidth  = 60
 	minHeight = 18
@@ -107,14 +108,53 @@ func (r *Root) help(w int) string {
 	return ui.WrapHelp(th, append(own.ShortHelp(), rest...), w)
 }
 
-// bodyHeight is the height left for the screen under the help, and the help.
-func (r *Root) layout() (help string, bodyH int) {
+// maxNoticeLines is the most lines a notice takes (one longer ends in "…";
+// the messages view has it whole).
+const maxNoticeLines = 3
+
+// layout is the help, the notices, and the height left for the screen above
+// them.
+//
+// Notices have a line of their own above the help, kept even while none
+// shows: a notice comes and goes without moving anything, and it never covers
+// a key of the help (which it did at the help's right, "m m…") nor the
+// screen's content. A notice longer than that line takes up to two more,
+// from the body, while it shows: it is read, not cut, in the forms and the
+// palette too, where the messages view is not a key away.
+func (r *Root) layout() (help string, notices []string, bodyH int) {
 	help = r.help(r.width)
+	notices = r.notices(r.width)
 	// The help never takes the last body line: on a small window it is cut.
-	if hl := strings.Split(help, "\n"); len(hl) > r.height-3 {
-		help = strings.Join(hl[:max(r.height-3, 0)], "\n")
+	if hl := strings.Split(help, "\n"); len(hl) > r.height-3-len(notices) {
+		help = strings.Join(hl[:max(r.height-3-len(notices), 0)], "\n")
 	}
-	return help, max(r.height-2-lipgloss.Height(help), 1)
+	return help, notices, max(r.height-2-len(notices)-lipgloss.Height(help), 1)
+}
+
+// notices are the notice lines: the newest notice, wrapped, with as many
+// earlier one-line notices beside it as fit; always at least one line.
+func (r *Root) notices(w int) []string {
+	th := r.common.Theme
+	blocks := r.toasts.Blocks(th, w, maxNoticeLines)
+	if len(blocks) == 0 {
+		return []string{""}
+	}
+	newest := blocks[len(blocks)-1]
+	if len(newest) > 1 {
+		return newest
+	}
+	line := newest[0]
+	for i := len(blocks) - 2; i >= 0; i-- {
+		b := blocks[i]
+		if len(b) > 1 || ansi.StringWidth(b[0])+3+ansi.StringWidth(line) > w {
+			break
+		}
+		line = b[0] + "   " + line
+	}
+	if pad := w - ansi.StringWidth(line); pad > 0 {
+		line = strings.Repeat(" ", pad) + line // at the right, where they always were
+	}
+	return []string{line}
 }
 
 // Render is the frame as a string (what View shows), for tests and goldens.
@@ -126,9 +166,9 @@ func (r *Root) Render() string {
 	}
 	screen := r.screens[r.active]
 	top, _ := r.tabBar()
-	help, bodyH := r.layout()
+	help, notices, bodyH := r.layout()
 
-	st := screen.Status()
+	st := r.activeStatus()
 	org := r.common.Org
 	errText := st.Err
 	if errText == "" {
@@ -152,31 +192,7 @@ func (r *Root) Render() string {
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, w, "")
 	}
-	// Toasts sit at the right of the help lines, bottom up, so they never cover
-	// the screen's content and nothing moves when they come and go; when there
-	// are more toasts than help lines the newest show (the messages view has
-	// every one).
-	helpLines := strings.Split(help, "\n")
-	// Each toast is wrapped (a refused vote's reason is read, not cut); the
-	// newest whole toasts that fit in the help lines show.
-	blocks := r.toasts.Blocks(th, max(w*3/5, 24), len(helpLines))
-	var toasts []string
-	for i := len(blocks) - 1; i >= 0 && len(toasts)+len(blocks[i]) <= len(helpLines); i-- {
-		toasts = append(append([]string(nil), blocks[i]...), toasts...)
-	}
-	for i, t := range toasts {
-		row := len(helpLines) - len(toasts) + i
-		tw := ansi.StringWidth(t)
-		left := helpLines[row]
-		if ansi.StringWidth(left) > w-tw-1 {
-			left = ansi.Truncate(left, max(w-tw-2, 0), "…")
-		}
-		if pad := w - tw - ansi.StringWidth(left); pad > 0 {
-			left += strings.Repeat(" ", pad)
-		}
-		helpLines[row] = left + t
-	}
-	help = strings.Join(helpLines, "\n")
+	lines = append(lines, notices...)
 	return strings.Join(append(append([]string{top}, lines...), help, bar), "\n")
 }
 
@@ -223,7 +239,7 @@ func (r *Root) handleClick(m tea.Mouse) tea.Cmd {
 		}
 		return nil
 	}
-	_, bodyH := r.layout()
+	_, _, bodyH := r.layout()
 	if m.Y > bodyH {
 		return nil
 	}

@@ -60,7 +60,7 @@ func TestLiveConsoleAnnouncesSettledAndNewActivities(t *testing.T) {
 	for _, want := range []string{
 		"completed after carol's approval: set feature WEBHOOK",
 		"rejected by bob: delete 1 API key of carol",
-		"new: create policy 'fresh' by carol — waits for your vote",
+		"new: create ALLOW policy \"fresh\" by carol — waits for your vote",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no notice %q in:\n%s", want, got)
@@ -72,7 +72,7 @@ func TestLiveConsoleAnnouncesSettledAndNewActivities(t *testing.T) {
 	}
 	h.key("esc")
 	list := h.frame()
-	for _, want := range []string{"REJECTED", "COMPLETED", "1/2 ✗1", "create policy 'fresh'"} {
+	for _, want := range []string{"REJECTED", "COMPLETED", "1/2 ✗1", "create ALLOW policy \"fresh\""} {
 		if !strings.Contains(list, want) {
 			t.Errorf("the list lacks %q:\n%s", want, list)
 		}
@@ -97,7 +97,7 @@ func TestVoteOnSettledActivitySaysSoInWords(t *testing.T) {
 	for _, e := range h.root.log.entries[before:] {
 		got += e.text + "\n"
 	}
-	if !strings.Contains(got, "your approve was not counted: the activity had already completed — completed after carol's approval: create policy 'allow treasury'") {
+	if !strings.Contains(got, "your approve was not counted: the activity had already completed — completed after carol's approval: create ALLOW policy \"allow treasury\"") {
 		t.Errorf("the refused vote is not explained:\n%s", got)
 	}
 	if h.activities().err != "" {
@@ -106,7 +106,7 @@ func TestVoteOnSettledActivitySaysSoInWords(t *testing.T) {
 	// The toast wraps in the help lines: its words are all on screen, none cut.
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	flat := strings.Join(strings.Fields(h.frame()), " ")
-	for _, w := range []string{"your approve was not counted:", "already completed", "after carol's", "approval: create policy 'allow treasury'"} {
+	for _, w := range []string{"your approve was not counted:", "already completed", "after carol's", "approval: create ALLOW policy \"allow treasury\""} {
 		if !strings.Contains(flat, w) {
 			t.Errorf("the toast lacks %q at 80x24:\n%s", w, h.frame())
 		}

@@ -38,8 +38,8 @@ type MfaPolicies struct {
 	width    int
 	height   int
 	editor   *mfaEditor
-	creating bool
-	openID   string // the policy the open detail shows
+	creating *Submission // the create_mfa_policy in flight
+	openID   string      // the policy the open detail shows
 }
 
 // mfaActivityStatus is the user's MFA status for one pending activity.
@@ -93,9 +93,9 @@ func (m *MfaPolicies) SetSize(width, height int) {
 
 // Status implements Screen.
 func (m *MfaPolicies) Status() ScreenStatus {
-	st := ScreenStatus{LastRefresh: m.fetched, Err: m.err}
+	st := ScreenStatus{LastRefresh: m.fetched, Err: m.err, Submitting: submissions(m.creating)}
 	switch {
-	case m.creating:
+	case m.creating != nil:
 		st.Busy = "submitting create_mfa_policy…"
 	case m.loading:
 		st.Busy = "loading MFA policies…"
@@ -191,7 +191,7 @@ func (m *MfaPolicies) whyNoCreate() string {
 		return ErrReadOnly.Error()
 	case m.user == nil:
 		return "the user is not loaded yet; press r"
-	case m.creating:
+	case m.creating != nil:
 		return "a policy is being created"
 	}
 	return ""
@@ -225,12 +225,20 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		m.items, m.user, m.statuses, m.fetched = msg.policies, msg.user, msg.statuses, msg.at
 		m.setRows()
+	case orgChangedMsg:
+		if !m.fetched.IsZero() {
+			return m, m.load() // an MFA policy or a status may be new
+		}
 	case clockMsg:
 		m.rerenderOpen() // its created and updated ages count up
 	case mfaConfirmedMsg:
-		return m, m.create(msg.params)
+		return m, m.create(msg)
 	case mfaCreatedMsg:
 		return m, m.created(msg)
+	case mfaDraftDiscardedMsg:
+		if m.editor == msg.editor {
+			m.editor = nil
+		}
 	case tea.PasteMsg:
 		if m.editor != nil {
 			return m, m.editorUpdate(msg)
@@ -344,7 +352,7 @@ func (m *MfaPolicies) setPreview() {
 				lines = append(lines, head+": not voted yet; no MFA policy would apply")
 				continue
 			}
-			lines = append(lines, fmt.Sprintf("%s: not voted yet; policy '%s' would apply, asking for", head, s.expected.MfaPolicyName))
+			lines = append(lines, fmt.Sprintf("%s: not voted yet; policy %s would apply, asking for", head, api.Quote(s.expected.MfaPolicyName)))
 			for _, step := range describeSteps(s.expected.RequiredAuthenticationMethods) {
 				lines = append(lines, "  "+step)
 			}

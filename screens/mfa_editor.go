@@ -20,8 +20,20 @@ import (
 const mfaDialogID = "mfa.create"
 
 type (
-	mfaConfirmedMsg struct{ params api.CreateMfaPolicyParams }
-	mfaCreatedMsg   struct {
+	// mfaConfirmedMsg is the confirm's yes: the policy it showed, from
+	// editor; resend: the earlier request is sent again.
+	mfaConfirmedMsg struct {
+		params api.CreateMfaPolicyParams
+		editor *mfaEditor
+		resend bool
+	}
+	// mfaDraftDiscardedMsg is the yes to closing a changed editor.
+	mfaDraftDiscardedMsg struct{ editor *mfaEditor }
+	// mfaCreatedMsg is the answer to create_mfa_policy sent from editor.
+	mfaCreatedMsg struct {
+		editor   *mfaEditor
+		params   api.CreateMfaPolicyParams
+		resent   bool
 		activity *api.Activity
 		err      error
 	}
@@ -41,7 +53,17 @@ type mfaEditor struct {
 	userID   string
 	userName string
 	err      string
-	k        mfaEditorKeys
+	// earlier is a submit whose outcome is unknown, sent again while the
+	// policy is unchanged.
+	earlier *earlierSubmit
+	// initialSteps are the steps the editor opened with, for changed.
+	initialSteps string
+	k            mfaEditorKeys
+}
+
+// changed reports whether closing the editor would lose something.
+func (e *mfaEditor) changed() bool {
+	return e.form.Changed() || formValues(e.steps) != e.initialSteps || e.earlier != nil
 }
 
 // mfaEditorKeys are the editor's fixed keys (like a form's, not rebound).
@@ -95,6 +117,7 @@ func (m *MfaPolicies) openEditor() tea.Cmd {
 		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},
 	)
 	e.form.Keys.Submit.SetEnabled(false) // ctrl+s is the editor's: it checks the steps too
+	e.initialSteps = formValues(e.steps)
 	m.editor = e
 	return nil
 }
@@ -129,6 +152,10 @@ func (m *MfaPolicies) editorUpdate(msg tea.Msg) tea.Cmd {
 	k, isKey := msg.(tea.KeyPressMsg)
 	switch {
 	case isKey && key.Matches(k, e.k.Cancel):
+		if e.changed() {
+			return OpenDialog(NewConfirmDialog("mfa.discard", discardQuestion("the MFA policy editor", e.earlier),
+				msgCmd(mfaDraftDiscardedMsg{editor: e}), nil))
+		}
 		m.editor = nil
 		return nil
 	case isKey && key.Matches(k, e.k.Switch):
@@ -162,6 +189,10 @@ func (e *mfaEditor) setInSteps(on bool) {
 // submitEditor checks every field and step, then asks to confirm.
 func (m *MfaPolicies) submitEditor() tea.Cmd {
 	e := m.editor
+	if m.creating != nil {
+		e.err = "create_mfa_policy is being submitted; wait for its answer"
+		return nil
+	}
 	e.err = ""
 	// The form's own checks (required fields, order) first, through its submit.
 	e.form.Keys.Submit.SetEnabled(true)
@@ -182,8 +213,17 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 	}
 	lines := []string{fmt.Sprintf("For %s, order %d, when: %s", ui.Clean(e.userName), p.Order, ui.Clean(clip(p.Condition, 40)))}
 	lines = append(lines, describeSteps(p.RequiredAuthenticationMethods)...)
-	c := ui.NewConfirm("Create MFA policy "+ui.Clean(clip(p.MfaPolicyName, 30))+"?", "create", lines...)
-	return OpenDialog(NewConfirmDialog(mfaDialogID, c, msgCmd(mfaConfirmedMsg{p}), nil))
+	title, resend := "Create MFA policy ", e.earlier.resends(formValues(p))
+	switch {
+	case resend:
+		title = "Send again: MFA policy "
+		lines = append(lines, "", "The earlier create_mfa_policy got no clear answer: "+resendNote+".")
+	case e.earlier != nil:
+		title = "Create a new MFA policy "
+		lines = append(append(lines, ""), e.earlier.warning()...)
+	}
+	c := ui.NewConfirm(title+ui.Clean(clip(p.MfaPolicyName, 30))+"?", "create", lines...)
+	return OpenDialog(NewConfirmDialog(mfaDialogID, c, msgCmd(mfaConfirmedMsg{params: p, editor: e, resend: resend}), nil))
 }
 
 // stepKey edits the steps.
@@ -315,11 +355,8 @@ func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
 	if e.inSteps {
 		last = first
 	}
-	if e.err != "" {
-		lines = append(lines, "")
-		for _, l := range strings.Split(ansi.Wrap(ui.Clean(e.err), max(width-2, 1), " "), "\n") {
-			lines = append(lines, th.Bad.Render(l))
-		}
+	if notes := editorNotes(th, width, e.err, e.earlier); len(notes) > 0 {
+		lines = append(lines, notes...)
 		if e.inSteps {
 			last = len(lines) - 1
 		}
@@ -364,34 +401,71 @@ func (e *mfaEditor) orderLines() []string {
 	return out
 }
 
-// create submits create_mfa_policy.
-func (m *MfaPolicies) create(p api.CreateMfaPolicyParams) tea.Cmd {
+// create submits create_mfa_policy. The editor stays open until the answer
+// says the policy was submitted: a failure leaves every field and step as
+// typed, with the error under them.
+func (m *MfaPolicies) create(msg mfaConfirmedMsg) tea.Cmd {
 	client, err := m.c.submitter()
 	if err != nil {
 		return ui.Toast(errorText(err), true)
 	}
-	m.editor = nil
-	m.creating = true
-	c := m.c
+	if m.creating != nil {
+		return ui.Toast("create_mfa_policy is being submitted; wait for its answer", true)
+	}
+	c, e, p := m.c, msg.editor, msg.params
+	if e != m.editor {
+		return nil // the editor was closed under the confirm
+	}
+	if msg.resend && e.earlier.resends(formValues(p)) {
+		m.creating = submissionOf("create_mfa_policy", fmt.Sprintf("create_mfa_policy %q", p.MfaPolicyName))
+		cmd := e.earlier.resend(c, func(act *api.Activity, err error) tea.Msg {
+			if err != nil {
+				err = fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)
+			}
+			return mfaCreatedMsg{editor: e, params: p, resent: true, activity: act, err: err}
+		})
+		return tea.Batch(ui.Toast("create_mfa_policy: "+resendNote, false), cmd)
+	}
+	e.earlier = nil // a new request, confirmed over the warning
+	m.creating = submissionOf("create_mfa_policy", fmt.Sprintf("create_mfa_policy %q", p.MfaPolicyName))
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		act, err := client.CreateMfaPolicy(ctx, p)
+		if err == nil && act == nil {
+			err = errors.New("the service returned no activity")
+		}
 		if err != nil {
 			err = fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)
 		}
-		return mfaCreatedMsg{activity: act, err: err}
+		return mfaCreatedMsg{editor: e, params: p, activity: act, err: err}
 	}
 }
 
 func (m *MfaPolicies) created(msg mfaCreatedMsg) tea.Cmd {
-	m.creating = false
+	m.creating = nil
+	open := msg.editor != nil && msg.editor == m.editor
 	if msg.err != nil {
-		m.err = errorText(msg.err)
-		return ui.Toast(m.err, true)
+		text := answerText("create_mfa_policy", msg.resent, msg.err)
+		if open {
+			// Nothing typed is lost: the editor shows the error.
+			e := m.editor
+			e.err = text
+			e.earlier = e.earlier.afterSubmit("create_mfa_policy", formValues(msg.params), msg.resent, msg.err)
+		} else {
+			m.err = text
+		}
+		return ui.Toast(text, true)
+	}
+	if open {
+		m.editor = nil
 	}
 	act := *msg.activity
-	cmds := []tea.Cmd{m.load(), ui.Toast(fmt.Sprintf("create_mfa_policy %s: now %s", api.SanitizeID(act.ID), shortStatus(act.Status)), act.Status == api.StatusFailed)}
+	again := ""
+	if msg.resent {
+		again = " (sent again)"
+	}
+	cmds := []tea.Cmd{m.load(), ui.Toast(fmt.Sprintf("create_mfa_policy %s%s: now %s", api.SanitizeID(act.ID), again, shortStatus(act.Status)), act.Status == api.StatusFailed)}
 	if act.Status != api.StatusCompleted {
 		cmds = append(cmds, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}))
 	}

@@ -57,12 +57,12 @@ func stepSatisfied(step api.AuthenticationStep, done []api.AuthenticationMethod)
 // describeMfaStatus reads one voter's MFA status: the policy that applies, and
 // each step satisfied or still missing.
 func describeMfaStatus(st api.MfaStatus, userName, policyName string) []string {
-	who := userName
-	if who == "" {
+	who := nameText(userName)
+	if userName == "" {
 		who = api.SanitizeID(st.UserID)
 	}
-	pol := policyName
-	if pol == "" {
+	pol := api.Quote(policyName)
+	if policyName == "" {
 		pol = api.SanitizeID(st.MfaPolicyID)
 	}
 	if st.MfaPolicyID == "" {
@@ -72,7 +72,8 @@ func describeMfaStatus(st api.MfaStatus, userName, policyName string) []string {
 	if !st.Satisfied {
 		verdict = "NOT satisfied"
 	}
-	out := []string{fmt.Sprintf("%s: policy %s — %s", ui.Clean(who), ui.Clean(pol), verdict)}
+	// The verdict comes first: a name cannot pass its own words for it.
+	out := []string{fmt.Sprintf("%s — %s: policy %s", verdict, ui.Clean(who), pol)}
 	for i, s := range st.RequiredMethods {
 		if stepSatisfied(s, st.SatisfiedMethods) {
 			out = append(out, fmt.Sprintf("  ✓ step %d: %s", i+1, describeMethods(s.Any)))

@@ -75,7 +75,7 @@ func TestMfaStatusDescribesSatisfiedAndMissingSteps(t *testing.T) {
 		SatisfiedMethods: []api.AuthenticationMethod{{Type: api.AuthPasskey, ID: "3f9a0c11-aaaa"}},
 		RequiredMethods:  alicePolicies()["u-alice"][1].RequiredAuthenticationMethods}
 	got := strings.Join(describeMfaStatus(st, "alice", "big transfers"), "\n")
-	for _, want := range []string{"alice: policy big transfers — NOT satisfied", "✓ step 1", "✗ step 2 missing: any of SESSION"} {
+	for _, want := range []string{`NOT satisfied — alice: policy "big transfers"`, "✓ step 1", "✗ step 2 missing: any of SESSION"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("status lacks %q:\n%s", want, got)
 		}
@@ -96,7 +96,7 @@ func TestMfaPolicyExpectedBeforeTheVote(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.gotoScreen("MFA policies")
 	out := h.frame()
-	if strings.Contains(out, "no MFA policy applies") || !strings.Contains(out, "not voted yet; policy 'sessions' would apply") {
+	if strings.Contains(out, "no MFA policy applies") || !strings.Contains(out, `not voted yet; policy "sessions" would apply`) {
 		t.Errorf("the MFA status before alice votes:\n%s", out)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
@@ -69,12 +70,19 @@ func operationCommands(c *Common) []Command {
 
 // opFormDialog is an operation's form on the dialog stack.
 type opFormDialog struct {
-	c      *Common
-	spec   opSpec
-	form   ui.Form
-	err    string // the last submit's failure, above the fields
-	width  int
-	height int
+	c    *Common
+	spec opSpec
+	form ui.Form
+	err  string // the last submit's failure, above the fields
+	// earlier is a submit whose outcome is unknown, sent again while the
+	// values are unchanged (and the secret, if any, left empty: the request
+	// holds it encrypted).
+	earlier *earlierSubmit
+	// secretRequired: the secret field is required when no earlier request
+	// can be sent in its place.
+	secretRequired bool
+	width          int
+	height         int
 }
 
 func newOpFormDialog(c *Common, s opSpec) *opFormDialog {
@@ -82,7 +90,34 @@ func newOpFormDialog(c *Common, s opSpec) *opFormDialog {
 	if !s.noAppProofs {
 		fields = append(fields, ui.Field{Key: appProofsKey, Label: "Generate app proofs", Choices: []string{"no", "yes"}})
 	}
-	return &opFormDialog{c: c, spec: s, form: ui.NewForm(s.title, fields...)}
+	d := &opFormDialog{c: c, spec: s, form: ui.NewForm(s.title, fields...)}
+	for _, f := range fields {
+		if f.Key == s.secret && s.secret != "" {
+			d.secretRequired = f.Required
+		}
+	}
+	return d
+}
+
+// values are what a request is built from: the form's values but the
+// secret, which is never kept (a resend takes it from the request, encrypted).
+func (d *opFormDialog) values(v map[string]string) string {
+	rest := make(map[string]string, len(v))
+	for k, x := range v {
+		if k != d.spec.secret {
+			rest[k] = x
+		}
+	}
+	return formValues(rest)
+}
+
+// setEarlier records what the form holds after a submit's answer; the secret
+// may be left empty while that request can be sent again.
+func (d *opFormDialog) setEarlier(e *earlierSubmit) {
+	d.earlier = e
+	if d.spec.secret != "" {
+		d.form.SetRequired(d.spec.secret, d.secretRequired && (e == nil || e.sent == nil))
+	}
 }
 
 func (d *opFormDialog) ID() string { return "op:" + d.spec.op }
@@ -96,6 +131,9 @@ func (d *opFormDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	d.form, res = d.form.Update(msg)
 	switch res {
 	case ui.Cancelled:
+		if d.form.Changed() || d.earlier != nil {
+			return newDiscardFormDialog(d), nil
+		}
 		d.form.Clear(d.spec.secret)
 		return nil, nil
 	case ui.Submitted:
@@ -104,10 +142,35 @@ func (d *opFormDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	return d, nil
 }
 
-// submit validates and prepares the call; it stays open on an error.
+// submit validates and prepares the call; it stays open on an error. After
+// an unknown outcome, unchanged values send the earlier request again, and
+// changed ones are confirmed as a new request.
 func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 	d.err = ""
 	v := d.form.Values()
+	vals := d.values(v)
+	var question string
+	var lines []string
+	if d.spec.destructive != nil {
+		question, lines = d.spec.destructive(v)
+	}
+	secretTyped := d.spec.secret != "" && v[d.spec.secret] != ""
+	if d.earlier.resends(vals) && !secretTyped {
+		sub := d.submission()
+		send := tea.Batch(ui.Toast(d.spec.op+": "+resendNote, false), sendOperation(sub, d.earlier.resend(d.c, func(act *api.Activity, err error) tea.Msg {
+			return opSubmittedMsg{op: d.spec.op, form: d, activity: act, err: err, resent: true, values: vals, sub: sub}
+		})))
+		if question != "" {
+			lines = append(lines, "", "The earlier "+d.spec.op+" got no clear answer: "+resendNote+".")
+			return nil, OpenDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, OpenDialog(d)))
+		}
+		return nil, send
+	}
+	if d.spec.secret != "" && !secretTyped && d.earlier != nil {
+		// Optional only while the earlier request could be sent instead.
+		d.form.SetError(d.spec.secret, "type it again: the values changed, so this is a new request")
+		return d, nil
+	}
 	run, err := d.spec.build(d.c, v)
 	if err != nil {
 		d.showError(err)
@@ -117,13 +180,27 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 	if v[appProofsKey] == "yes" {
 		opts = append(opts, api.WithAppProofs())
 	}
-	send := submitOperation(d.c, d, run, opts)
-	if d.spec.destructive != nil {
-		if q, lines := d.spec.destructive(v); q != "" {
-			// No (or esc) reopens the form as it was: nothing typed is lost.
-			// The secret, if any, is cleared once sent (Activities.submitted).
-			return nil, OpenDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(q, "Delete", lines...), send, OpenDialog(d)))
+	sub := d.submission()
+	send := sendOperation(sub, submitOperation(d.c, d, run, opts, vals, sub))
+	if d.earlier != nil {
+		// No (or esc) reopens the form as it was; the secret is cleared once
+		// sent (Activities.submitted), as below.
+		if question == "" {
+			question = "Submit a new " + d.spec.op + "?"
 		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		if d.earlier.resends(vals) { // unchanged but for the secret typed again
+			lines = append(lines, "The secret was typed again: leave it empty to send the same request instead.")
+		}
+		lines = append(lines, d.earlier.warning()...)
+		return nil, OpenDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "submit new", lines...), send, OpenDialog(d)))
+	}
+	if question != "" {
+		// No (or esc) reopens the form as it was: nothing typed is lost.
+		// The secret, if any, is cleared once sent (Activities.submitted).
+		return nil, OpenDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, OpenDialog(d)))
 	}
 	d.form.Clear(d.spec.secret)
 	return nil, send
@@ -151,16 +228,31 @@ func (d *opFormDialog) showError(err error) {
 }
 
 func (d *opFormDialog) View(th *theme.Theme, width, height int) string {
-	return formBox(th, d.form, d.err, "* required · ctrl+s submit · esc cancel", width, height)
+	hint := d.earlier.hint()
+	if hint != "" && d.spec.secret != "" && d.earlier.sent != nil {
+		hint += " Leave the secret empty: the request holds it, encrypted."
+	}
+	return formBox(th, d.form, d.err, hint, "* required · ctrl+s submit · esc cancel", width, height)
 }
 
-// formBox draws a form in a dialog box; a form taller than the body shows the
-// lines around the focused field, so the field being typed in is always seen.
-func formBox(th *theme.Theme, f ui.Form, errText, help string, width, height int) string {
+// formBox draws a form in a dialog box, with the last error and a hint under
+// the fields, wrapped (the end of an error often says what to do); a form
+// taller than the body shows the lines around the focused field, so the field
+// being typed in is always seen.
+func formBox(th *theme.Theme, f ui.Form, errText, hint, help string, width, height int) string {
 	w := min(max(width-8, 20), 86)
 	lines, first, last := f.Lines(th, w)
-	if errText != "" {
-		lines = append(lines, "", th.Bad.Render(ansi.Truncate(ui.Clean(errText), w, "…")))
+	for _, msg := range []struct {
+		text  string
+		style lipgloss.Style
+	}{{errText, th.Bad}, {hint, th.Warn}} {
+		if msg.text == "" {
+			continue
+		}
+		lines = append(lines, "")
+		for _, l := range strings.Split(ansi.Wrap(ui.Clean(msg.text), w, " "), "\n") {
+			lines = append(lines, msg.style.Render(l))
+		}
 	}
 	lines = append(lines, "", th.Muted.Render(ansi.Truncate(help, w, "…")))
 	if room := height - 4; room > 0 && len(lines) > room {
@@ -178,40 +270,73 @@ type opSubmittedMsg struct {
 	activity *api.Activity
 	note     string
 	err      error
+	// resent: the earlier request sent again; values: what the request was
+	// built from (opFormDialog.values).
+	resent bool
+	values string
+	sub    *Submission // what the root counted in flight
+}
+
+// opSendMsg asks the root to count sub in flight and to run send, the
+// submit: a form sends nothing before the root knows (q asks meanwhile).
+type opSendMsg struct {
+	sub  *Submission
+	send tea.Cmd
+}
+
+// sendOperation is the command that hands a form's submit to the root.
+func sendOperation(sub *Submission, send tea.Cmd) tea.Cmd {
+	return msgCmd(opSendMsg{sub: sub, send: send})
+}
+
+// submission is the form's submit, as q names it while it is in flight.
+func (d *opFormDialog) submission() *Submission {
+	return submissionOf(d.spec.op, d.spec.op+" (from its form)")
 }
 
 // submitOperation is the command that sends a prepared submit.
-func submitOperation(c *Common, d *opFormDialog, run submitFunc, opts []api.SubmitOption) tea.Cmd {
+func submitOperation(c *Common, d *opFormDialog, run submitFunc, opts []api.SubmitOption, values string, sub *Submission) tea.Cmd {
 	op := d.spec.op
 	return func() tea.Msg {
 		client, err := c.submitter()
 		if err != nil {
-			return opSubmittedMsg{op: op, form: d, err: err}
+			return opSubmittedMsg{op: op, form: d, err: err, values: values, sub: sub}
 		}
 		ctx, cancel := c.ctx()
 		defer cancel()
 		var note string
 		act, err := run(ctx, client, &note, opts...)
-		return opSubmittedMsg{op: op, form: d, activity: act, note: note, err: err}
+		return opSubmittedMsg{op: op, form: d, activity: act, note: note, err: err, values: values, sub: sub}
 	}
 }
 
 // submitted handles an operation's outcome on the Activities screen: the
 // activity opens in the detail (which follows it), and the tab comes forward.
 func (a *Activities) submitted(msg opSubmittedMsg) tea.Cmd {
-	msg.form.form.Clear(msg.form.spec.secret) // sent: a confirmed form still held it
+	d := msg.form
+	d.form.Clear(d.spec.secret) // sent: a confirmed form still held it
+	d.setEarlier(d.earlier.afterSubmit(msg.op, msg.values, msg.resent, msg.err))
 	if msg.err != nil {
 		log, op, text := a.c.Log, msg.op, ui.Clean(msg.err.Error())
-		msg.form.showError(msg.err)
+		answer := answerText(op, msg.resent, msg.err)
+		if msg.resent && isStaleTimestamp(msg.err) {
+			d.err = answer
+		} else {
+			d.showError(msg.err)
+		}
 		return tea.Batch(
 			func() tea.Msg { log.Warn("submit failed", "op", op, "err", text); return nil },
-			ui.Toast(op+" failed: "+errorText(msg.err), true),
-			OpenDialog(msg.form))
+			ui.Toast(op+" failed: "+answer, true),
+			OpenDialog(d))
 	}
 	act := *msg.activity
 	id := api.SanitizeID(act.ID)
 	log, op, status := a.c.Log, msg.op, ui.Clean(act.Status)
-	text := op + " submitted: activity " + id + " " + status
+	verb := " submitted"
+	if msg.resent {
+		verb = " sent again"
+	}
+	text := op + verb + ": activity " + id + " " + status
 	if msg.note != "" {
 		text += " (" + ui.Clean(msg.note) + ")"
 	}

@@ -46,7 +46,7 @@ func (d *onrampDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 }
 
 func (d *onrampDialog) View(th *theme.Theme, width, height int) string {
-	return formBox(th, d.form, "", "* required · enter shows the status · esc cancel", width, height)
+	return formBox(th, d.form, "", "", "* required · enter shows the status · esc cancel", width, height)
 }
 
 // onrampStatus queries the status; the toast says it or the error.

@@ -28,7 +28,11 @@ type Organization struct {
 	height  int
 	// form is the open set-feature form, nil when none.
 	form       *ui.Form
-	submitting bool
+	formGen    int         // which form is open: a discard is about one
+	submitting *Submission // the set_organization_feature in flight
+	// earlier is a set_organization_feature whose outcome is unknown, sent
+	// again when the same feature and value are submitted.
+	earlier *earlierSubmit
 	// The auth proxy's login-kit configuration, when the profile has one.
 	kit        *api.WalletKitConfig
 	kitErr     string
@@ -61,11 +65,11 @@ func (o *Organization) Capturing() bool { return o.form != nil }
 
 // Status implements Screen.
 func (o *Organization) Status() ScreenStatus {
-	st := ScreenStatus{Err: o.err, LastRefresh: o.fetched}
+	st := ScreenStatus{Err: o.err, LastRefresh: o.fetched, Submitting: submissions(o.submitting)}
 	if o.loading {
 		st.Busy = "loading organization…"
 	}
-	if o.submitting {
+	if o.submitting != nil {
 		st.Busy = "submitting set_organization_feature…"
 	}
 	return st
@@ -94,9 +98,13 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		o.pane.SetTheme(o.c.Theme)
 		o.render()
 	case featureConfirmedMsg:
-		return o, o.submitFeature(msg.params)
+		return o, o.submitFeature(msg)
 	case featureSubmittedMsg:
 		return o, o.featureSubmitted(msg)
+	case featureDraftDiscardedMsg:
+		if msg.gen == o.formGen {
+			o.form = nil
+		}
 	case orgLoadedMsg:
 		o.loading = false
 		o.err = ""
@@ -239,9 +247,12 @@ func (o *Organization) formView() string {
 		th.Muted.Render(ansi.Truncate("takes "+featureValueHint(name), o.width, "…")),
 		th.Muted.Render(ansi.Truncate(ui.Clean(now), o.width, "…")),
 		th.Muted.Render(ansi.Truncate("ctrl+s checks the value and asks to confirm; the root quorum must approve", o.width, "…"))}
+	if hint := o.earlier.hint(); hint != "" {
+		lines = append(lines, "", th.Warn.Render(ansi.Wrap(ui.Clean(hint), max(o.width-2, 1), " ")))
+	}
 	return strings.Join(lines, "\n")
 }
 
 // syncKeys enables set only where it can do something, so help strikes it
 // through otherwise (pressing it still says why).
-func (o *Organization) syncKeys() { o.gkeys.Set.SetEnabled(o.whyNoSet() == "" && !o.submitting) }
+func (o *Organization) syncKeys() { o.gkeys.Set.SetEnabled(o.whyNoSet() == "" && o.submitting == nil) }

@@ -15,12 +15,18 @@ import (
 const featureDialogID = "organization.set_feature"
 
 type (
-	// featureConfirmedMsg is the confirm's yes: the feature and value it showed.
+	// featureConfirmedMsg is the confirm's yes: the feature and value it
+	// showed; resend: the earlier request is sent again.
 	featureConfirmedMsg struct {
 		params api.SetOrganizationFeatureParams
+		resend bool
 	}
+	// featureDraftDiscardedMsg is the yes to closing the changed form gen.
+	featureDraftDiscardedMsg struct{ gen int }
 	// featureSubmittedMsg is the service's answer to set_organization_feature.
 	featureSubmittedMsg struct {
+		params   api.SetOrganizationFeatureParams
+		resent   bool
 		activity *api.Activity
 		err      error
 	}
@@ -41,7 +47,7 @@ func (o *Organization) whyNoSet() string {
 		return "the organization is not loaded yet; press r"
 	case !o.c.isRoot():
 		return fmt.Sprintf("only root quorum members can set a feature; %s is not one", o.c.Org.UserName)
-	case o.submitting:
+	case o.submitting != nil:
 		// Its answer closes the form it came from: a new one would go with it.
 		return "a set_organization_feature is being submitted; wait for its answer"
 	}
@@ -84,6 +90,7 @@ func (o *Organization) openSetForm() tea.Cmd {
 		return "value", api.CheckFeatureValue(v["name"], v["value"])
 	}
 	o.form = &f
+	o.formGen++
 	return nil
 }
 
@@ -95,9 +102,13 @@ func (o *Organization) formUpdate(msg tea.Msg) tea.Cmd {
 	o.form = &f
 	switch res {
 	case ui.Cancelled:
+		if f.Changed() {
+			return OpenDialog(NewConfirmDialog(featureDialogID+".discard", discardQuestion("the feature form", nil),
+				msgCmd(featureDraftDiscardedMsg{gen: o.formGen}), nil))
+		}
 		o.form = nil
 	case ui.Submitted:
-		if o.submitting {
+		if o.submitting != nil {
 			return ui.Toast("set_organization_feature is already being submitted; wait for its answer", true)
 		}
 		v := f.Values()
@@ -115,23 +126,45 @@ func (o *Organization) confirmSet(p api.SetOrganizationFeatureParams) tea.Cmd {
 		was = fmt.Sprintf("it replaces the current value %q", old)
 	}
 	q := o.c.Org.Quorum
-	c := ui.NewConfirm("Set "+strings.TrimPrefix(p.Name, "FEATURE_NAME_")+"?", "set",
+	lines := []string{
 		fmt.Sprintf("new value: %q", p.Value),
-		was+".",
+		was + ".",
 		fmt.Sprintf("The root quorum must approve: %d of %d root members", q.Threshold, len(q.UserIDs)),
 		"(your submission counts as one) before it takes effect.",
-	)
-	return OpenDialog(NewConfirmDialog(featureDialogID, c, msgCmd(featureConfirmedMsg{p}), nil))
+	}
+	resend := o.earlier.resends(formValues(p))
+	switch {
+	case resend:
+		lines = append(lines, "", "The earlier set_organization_feature got no clear answer: "+resendNote+".")
+	case o.earlier != nil:
+		lines = append(append(lines, ""), o.earlier.warning()...)
+	}
+	c := ui.NewConfirm("Set "+strings.TrimPrefix(p.Name, "FEATURE_NAME_")+"?", "set", lines...)
+	return OpenDialog(NewConfirmDialog(featureDialogID, c, msgCmd(featureConfirmedMsg{params: p, resend: resend}), nil))
 }
 
-// submitFeature sends set_organization_feature.
-func (o *Organization) submitFeature(p api.SetOrganizationFeatureParams) tea.Cmd {
+// submitFeature sends set_organization_feature: the earlier request again
+// when the confirm said so.
+func (o *Organization) submitFeature(m featureConfirmedMsg) tea.Cmd {
 	client, err := o.c.submitter()
 	if err != nil {
 		return ui.Toast(errorText(err), true)
 	}
-	o.submitting = true
-	c := o.c
+	if o.submitting != nil {
+		return ui.Toast("set_organization_feature is already being submitted; wait for its answer", true)
+	}
+	o.submitting = submissionOf("set_organization_feature", fmt.Sprintf("set_organization_feature %s = %q", m.params.Name, m.params.Value))
+	c, p := o.c, m.params
+	if m.resend && o.earlier.resends(formValues(p)) {
+		cmd := o.earlier.resend(c, func(act *api.Activity, err error) tea.Msg {
+			if err != nil {
+				err = fmt.Errorf("set %s: %w", p.Name, err)
+			}
+			return featureSubmittedMsg{params: p, resent: true, activity: act, err: err}
+		})
+		return tea.Batch(ui.Toast("set_organization_feature: "+resendNote, false), cmd)
+	}
+	o.earlier = nil // a new request, confirmed over the warning
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -139,23 +172,31 @@ func (o *Organization) submitFeature(p api.SetOrganizationFeatureParams) tea.Cmd
 		if err != nil {
 			err = fmt.Errorf("set %s: %w", p.Name, err)
 		}
-		return featureSubmittedMsg{activity: act, err: err}
+		if err == nil && act == nil {
+			err = fmt.Errorf("set %s: the service returned no activity", p.Name)
+		}
+		return featureSubmittedMsg{params: p, activity: act, err: err}
 	}
 }
 
 // featureSubmitted reports the submission and takes the user to the activity.
 func (o *Organization) featureSubmitted(msg featureSubmittedMsg) tea.Cmd {
-	o.submitting = false
+	o.submitting = nil
+	o.earlier = o.earlier.afterSubmit("set_organization_feature", formValues(msg.params), msg.resent, msg.err)
 	if msg.err != nil {
 		// The form, when still open, keeps what was typed for another try.
-		o.err = errorText(msg.err)
+		o.err = answerText("set_organization_feature", msg.resent, msg.err)
 		return ui.Toast(o.err, true)
 	}
 	o.err = ""
 	o.form = nil
 	act := *msg.activity
+	verb := "submitted"
+	if msg.resent {
+		verb = "sent again"
+	}
 	return tea.Batch(
-		ui.Toast(fmt.Sprintf("submitted %s: now %s", api.SanitizeID(act.ID), shortStatus(act.Status)), false),
+		ui.Toast(fmt.Sprintf("%s %s: now %s", verb, api.SanitizeID(act.ID), shortStatus(act.Status)), false),
 		msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}),
 	)
 }

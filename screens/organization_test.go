@@ -106,7 +106,8 @@ func TestOrganizationSetFeatureConfirmsThenFollowsTheActivity(t *testing.T) {
 	if len(fake.featureSets) != 0 {
 		t.Fatal("enter submitted; the confirm must default to No")
 	}
-	h.key("esc") // No returned to the form; esc closes it
+	h.key("esc") // No returned to the form; esc asks, y discards it
+	h.key("y")
 	h.key("s")
 	h.pickFeature(api.FeatureWebhook)
 	h.key("tab")
@@ -225,7 +226,7 @@ func TestNoNewFeatureFormWhileOneIsSubmitted(t *testing.T) {
 			o = org
 		}
 	}
-	o.submitting = true
+	o.submitting = &Submission{What: "set_organization_feature"}
 	before := len(h.root.log.entries)
 	h.key("s")
 	if o.form != nil {

@@ -31,7 +31,10 @@ type Policies struct {
 	// evaluations view, the editor), not at start: that is a call per activity.
 	recentLoaded, recentWanted bool
 	// editor is the create form with its simulation; nil when closed.
-	editor        *policyEditor
+	editor *policyEditor
+	// sending is the create_policy in flight, from the editor open or one
+	// closed since.
+	sending       *Submission
 	loading       bool
 	err           string
 	fetched       time.Time
@@ -104,7 +107,7 @@ func (p *Policies) SetSize(width, height int) {
 
 // Status implements Screen.
 func (p *Policies) Status() ScreenStatus {
-	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err}
+	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Submitting: submissions(p.sending)}
 	switch {
 	case p.loading:
 		st.Busy = "loading policies and recent evaluations…"
@@ -212,6 +215,10 @@ func (p *Policies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		p.list.SetTheme(p.c.Theme)
 		p.setRows()
 		p.renderDetail()
+	case orgChangedMsg:
+		if !p.fetched.IsZero() {
+			return p, p.load() // a policy or an evaluation may be new
+		}
 	case clockMsg:
 		// UPDATED and AGE count up between loads: rebuilding the rows is cheap,
 		// and the detail is rendered only when open (it keeps its scroll).
@@ -238,10 +245,18 @@ func (p *Policies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		p.setRows()
 		p.renderDetail()
-	case policySimulatedMsg, policyCreatedMsg:
+	case policySimulatedMsg, policyNewConfirmedMsg:
 		if p.editor == nil {
 			return p, nil
 		}
+		return p, p.editorResult(msg)
+	case policyDraftDiscardedMsg:
+		if p.editor == msg.editor {
+			p.editor = nil
+		}
+	case policyCreatedMsg:
+		// Answered even when its editor was closed meanwhile: the user
+		// learns what became of the request.
 		return p, p.editorResult(msg)
 	case tea.KeyPressMsg:
 		return p, p.handleKey(msg)

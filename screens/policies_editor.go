@@ -28,6 +28,13 @@ type policyEditor struct {
 	simErr string
 	simGen int
 	busy   string
+	// sending says what create_policy of this editor is in flight ("" none).
+	sending string
+	// err is the last submit's failure, shown under the fields.
+	err string
+	// earlier is a submit whose outcome is unknown, sent again while the
+	// draft is unchanged.
+	earlier *earlierSubmit
 	// recent are the activities "simulate over" offers, in its order after
 	// simulateLast.
 	recent []recentActivity
@@ -50,11 +57,23 @@ type (
 		rows []simRow
 		err  error
 	}
+	// policyCreatedMsg is the answer to create_policy sent from editor;
+	// resent: the earlier request sent again.
 	policyCreatedMsg struct {
-		name string
-		act  *api.Activity
-		err  error
+		editor *policyEditor
+		params api.CreatePolicyParams
+		resent bool
+		act    *api.Activity
+		err    error
 	}
+	// policyNewConfirmedMsg is the yes to a new create_policy while an
+	// earlier one's outcome is unknown.
+	policyNewConfirmedMsg struct {
+		editor *policyEditor
+		params api.CreatePolicyParams
+	}
+	// policyDraftDiscardedMsg is the yes to closing a changed editor.
+	policyDraftDiscardedMsg struct{ editor *policyEditor }
 )
 
 // exprError is a compile error with the column the form marks.
@@ -134,6 +153,7 @@ func (e *policyEditor) render(c *Common, width int) {
 	e.width = width
 	lines, first, last := e.form.Lines(th, width)
 	add := func(s string) { lines = append(lines, strings.Split(s, "\n")...) }
+	lines = append(lines, editorNotes(th, width, e.err, e.earlier)...)
 	add("")
 	add(th.Section.Render("Simulation") +
 		th.Muted.Render(ansi.Truncate("  today → with the draft (current policies + draft, as the service decides)", max(width-10, 1), "…")))
@@ -225,9 +245,14 @@ func (p *Policies) editorKey(k tea.KeyPressMsg) tea.Cmd {
 	e.form, res = e.form.Update(k)
 	switch res {
 	case ui.Cancelled:
+		// What to simulate over is no part of the draft.
+		if e.form.Changed("over") || e.earlier != nil {
+			return OpenDialog(NewConfirmDialog("policies.discard", discardQuestion("the policy editor", e.earlier),
+				msgCmd(policyDraftDiscardedMsg{editor: e}), nil))
+		}
 		p.editor = nil
 	case ui.Submitted:
-		return p.create()
+		return p.submitDraft()
 	}
 	return nil
 }
@@ -277,16 +302,42 @@ func (p *Policies) simulate() tea.Cmd {
 	}
 }
 
-// create submits create_policy with the form's values.
-func (p *Policies) create() tea.Cmd {
+// submitDraft submits the draft: the earlier request again when its outcome
+// is unknown and the draft is unchanged; a new one, confirmed first, when the
+// draft changed since.
+func (p *Policies) submitDraft() tea.Cmd {
+	e := p.editor
+	if e.sending != "" {
+		return ui.Toast("create_policy is being submitted; wait for its answer", true)
+	}
+	v := e.form.Values()
+	params := api.CreatePolicyParams{PolicyName: v["name"], Effect: v["effect"], Condition: v["condition"],
+		Consensus: v["consensus"], Notes: v["notes"]}
+	switch {
+	case e.earlier.resends(formValues(params)):
+		cmd := e.earlier.resend(p.c, func(a *api.Activity, err error) tea.Msg {
+			return policyCreatedMsg{editor: e, params: params, resent: true, act: a, err: err}
+		})
+		e.sending, e.err = "sending create_policy again…", ""
+		e.busy = e.sending
+		p.sending = submissionOf("create_policy", fmt.Sprintf("create_policy %q", params.PolicyName))
+		return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
+	case e.earlier != nil:
+		return e.earlier.confirmNew("policies.create_new", msgCmd(policyNewConfirmedMsg{editor: e, params: params}))
+	}
+	return p.create(params)
+}
+
+// create submits create_policy with the draft's values.
+func (p *Policies) create(params api.CreatePolicyParams) tea.Cmd {
 	client, err := p.c.submitter()
 	if err != nil {
 		return ui.Toast(err.Error(), true)
 	}
-	v := p.editor.form.Values()
-	params := api.CreatePolicyParams{PolicyName: v["name"], Effect: v["effect"], Condition: v["condition"],
-		Consensus: v["consensus"], Notes: v["notes"]}
-	p.editor.busy = "creating policy…"
+	e := p.editor
+	e.sending, e.err, e.earlier = "creating policy…", "", nil
+	e.busy = e.sending
+	p.sending = submissionOf("create_policy", fmt.Sprintf("create_policy %q", params.PolicyName))
 	c := p.c
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
@@ -295,7 +346,7 @@ func (p *Policies) create() tea.Cmd {
 		if err == nil && a == nil {
 			err = errors.New("the service returned no activity")
 		}
-		return policyCreatedMsg{name: params.PolicyName, act: a, err: err}
+		return policyCreatedMsg{editor: e, params: params, act: a, err: err}
 	}
 }
 
@@ -312,20 +363,36 @@ func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 		if msg.gen != e.simGen {
 			return nil
 		}
-		e.busy = ""
+		e.busy = e.sending // a create in flight is still said
 		e.simErr = ""
 		if msg.err != nil {
 			e.simErr = msg.err.Error()
 			return nil
 		}
 		e.sim = msg.rows
-	case policyCreatedMsg:
-		e.busy = ""
-		if msg.err != nil {
-			// The form stays open with everything typed: nothing is lost.
-			return ui.Toast("create policy: "+errorText(msg.err), true)
+	case policyNewConfirmedMsg:
+		if msg.editor != e || e.sending != "" {
+			return nil
 		}
-		p.editor = nil
+		return p.create(msg.params)
+	case policyCreatedMsg:
+		p.sending = nil
+		open := msg.editor == e
+		if open {
+			e.busy, e.sending = "", ""
+		}
+		if msg.err != nil {
+			text := "create policy: " + answerText("create_policy", msg.resent, msg.err)
+			if open {
+				// The form stays open with everything typed: nothing is lost.
+				e.err = text
+				e.earlier = e.earlier.afterSubmit("create_policy", formValues(msg.params), msg.resent, msg.err)
+			}
+			return ui.Toast(text, true)
+		}
+		if open {
+			p.editor = nil
+		}
 		a := msg.act
 		var what string
 		switch a.Status {
@@ -339,7 +406,10 @@ func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 				what += " (" + a.Failure.Message + ")"
 			}
 		}
-		toast := ui.Toast(fmt.Sprintf("policy \"%s\" %s", ui.Clean(msg.name), ui.Clean(what)), a.Status == api.StatusFailed)
+		if msg.resent {
+			what = "sent again: " + what
+		}
+		toast := ui.Toast(fmt.Sprintf("policy \"%s\" %s", ui.Clean(msg.params.PolicyName), ui.Clean(what)), a.Status == api.StatusFailed)
 		return tea.Batch(toast, p.load(), msgCmd(ShowActivityMsg{ID: a.ID, Activity: a}))
 	}
 	return nil

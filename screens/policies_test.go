@@ -234,14 +234,33 @@ func TestPolicyFormCreatesAndShowsTheActivity(t *testing.T) {
 	}
 }
 
-func TestPolicyEditorEscCancelsWithoutSubmitting(t *testing.T) {
+// esc closes an untouched editor at once; a draft is discarded only after
+// "Discard this draft?", whose default (No, enter) keeps every field.
+func TestPolicyEditorEscAsksBeforeDiscardingADraft(t *testing.T) {
 	fake := &fakeClient{activities: sampleActivities()}
 	h := newHarness(t, fake, false, 0)
 	p := openEditor(t, h)
-	h.typeText("x")
 	h.key("esc")
+	if p.editor != nil {
+		t.Fatal("esc did not close an untouched editor")
+	}
+	p = openEditor(t, h)
+	h.typeText("a long careful name")
+	h.key("tab")
+	h.key("tab")
+	h.typeText("activity.resource == 'POLICY'")
+	h.key("esc")
+	if out := h.frame(); p.editor == nil || !strings.Contains(out, "Discard this draft?") {
+		t.Fatalf("one esc discarded the draft:\n%s", out)
+	}
+	h.key("enter") // No
+	if p.editor == nil || p.editor.form.Values()["name"] != "a long careful name" || p.editor.form.Values()["condition"] != "activity.resource == 'POLICY'" {
+		t.Fatalf("No did not keep the draft:\n%s", h.frame())
+	}
+	h.key("esc")
+	h.key("y")
 	if p.editor != nil || len(fake.created) != 0 {
-		t.Errorf("esc: editor open %v, created %d", p.editor != nil, len(fake.created))
+		t.Errorf("esc, y: editor open %v, created %d", p.editor != nil, len(fake.created))
 	}
 	if h.root.ActiveTitle() != "Policies" {
 		t.Errorf("esc left the screen for %s", h.root.ActiveTitle())
@@ -435,11 +454,11 @@ func TestPolicyAgesCountUpOnTheClock(t *testing.T) {
 	}
 	h.key("esc")
 	h.key("e")
-	if out := h.frame(); !strings.Contains(out, "1h   create policy") {
+	if out := h.frame(); !strings.Contains(out, "1h   create ALLOW policy") {
 		t.Fatalf("the evaluations lack the age of act-policy (1h):\n%s", out)
 	}
 	tick(2 * time.Hour)
-	if out := h.frame(); !strings.Contains(out, "3h   create policy") {
+	if out := h.frame(); !strings.Contains(out, "3h   create ALLOW policy") {
 		t.Errorf("two hours later the evaluations still say:\n%s", out)
 	}
 }

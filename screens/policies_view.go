@@ -87,7 +87,7 @@ func (p *Policies) setRows() {
 		rows := make([]ui.Row, len(p.data.policies))
 		for i, pol := range p.data.policies {
 			rows[i] = ui.Row{ID: pol.PolicyID, Cells: []string{
-				pol.PolicyName, strings.TrimPrefix(pol.Effect, "EFFECT_"), oneLine(pol.Condition), oneLine(pol.Consensus),
+				nameText(pol.PolicyName), strings.TrimPrefix(pol.Effect, "EFFECT_"), oneLine(pol.Condition), oneLine(pol.Consensus),
 				ui.Ago(now, pol.UpdatedAt.Time()),
 			}, Sort: []string{"", "", "", "", ageSortKey(pol.UpdatedAt.Time())}, Search: pol.Notes + " " + pol.PolicyID}
 		}
@@ -181,7 +181,7 @@ func (p *Policies) renderDetail() {
 		p.list.SetDetail("")
 		return
 	}
-	b.Field("Name", pol.PolicyName)
+	b.Field("Name", api.Quote(pol.PolicyName))
 	b.Field("Effect", pol.Effect)
 	b.Field("Policy id", api.SanitizeID(pol.PolicyID))
 	b.Field("Created", fmtTime(now, pol.CreatedAt))

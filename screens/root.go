@@ -3,6 +3,7 @@ package screens
 import (
 	"log/slog"
 	"reflect"
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -44,6 +45,9 @@ type ScreenStatus struct {
 	AutoRefresh time.Duration
 	Busy        string // what is in flight
 	Err         string // latest error, until the next success
+	// Submitting are the screen's submits in flight (votes included): q asks
+	// before quitting while there are any.
+	Submitting []Submission
 }
 
 // ScreenFactory builds a screen on the shared state; Register adds more screens.
@@ -62,9 +66,12 @@ type Root struct {
 	spinner  spinner.Model
 	spinning bool
 	orgErr   string
-	static   bool
-	mouse    bool
-	keyKind  string
+	// orgReloading: a reload for a completed activity is in flight;
+	// orgChangedAgain: another completion came meanwhile (reload once more).
+	orgReloading, orgChangedAgain bool
+	static                        bool
+	mouse                         bool
+	keyKind                       string
 	// dialogs are the modals over the screens, routed first.
 	dialogs dialogStack
 	// log is every toast, error and vote result of the session (the messages view).
@@ -77,6 +84,9 @@ type Root struct {
 	// voteToasts counts the toasts a vote's outcome still owes: the vote itself is
 	// logged in full, so its toast is not logged a second time.
 	voteToasts int
+	// opsInFlight are the operation forms' submits in flight (the forms are
+	// the palette's, any screen's).
+	opsInFlight []*Submission
 }
 
 // Options configure the console.
@@ -202,6 +212,9 @@ func (r *Root) ActiveTitle() string { return r.screens[r.active].Title() }
 func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := r.update(msg)
 	r.logScreenErrors()
+	if c := r.settleQuitQuestion(); c != nil {
+		cmd = tea.Batch(cmd, c)
+	}
 	r.sizeScreens()
 	return r, cmd
 }
@@ -213,7 +226,7 @@ func (r *Root) sizeScreens() {
 	if r.tooSmall() {
 		return
 	}
-	_, bodyH := r.layout()
+	_, _, bodyH := r.layout()
 	if r.width == r.bodyW && bodyH == r.bodyH {
 		return
 	}
@@ -242,6 +255,14 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	case CloseDialogMsg:
 		r.dialogs.Close(msg.ID)
 		return nil
+	case quitMsg:
+		return r.quit()
+	case opSendMsg:
+		r.opsInFlight = append(r.opsInFlight, msg.sub)
+		return msg.send
+	case opSubmittedMsg:
+		r.opsInFlight = slices.DeleteFunc(r.opsInFlight, func(s *Submission) bool { return s == msg.sub })
+		cmds = append(cmds, r.broadcast(msg))
 	case gotoScreenMsg:
 		if msg.index >= 0 && msg.index < len(r.screens) {
 			r.active = msg.index
@@ -285,6 +306,16 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case clockMsg:
 		return tea.Batch(r.broadcast(msg), r.clock())
+	case orgChangedMsg:
+		// One refresh announces many completions: reload once, and once more
+		// after it for those that came while it ran (it may have read before
+		// them).
+		if r.orgReloading {
+			r.orgChangedAgain = true
+			return nil
+		}
+		r.orgReloading = true
+		return tea.Batch(loadOrg(r.common), r.broadcast(msg))
 	case orgLoadedMsg:
 		if msg.org.Loaded {
 			r.common.Org = msg.org
@@ -294,6 +325,13 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			r.orgErr = errorText(msg.err)
 		}
 		cmds = append(cmds, r.broadcast(msg))
+		if r.orgReloading {
+			r.orgReloading = false
+			if r.orgChangedAgain {
+				r.orgChangedAgain = false
+				cmds = append(cmds, msgCmd(orgChangedMsg{}))
+			}
+		}
 	case spinner.TickMsg:
 		if !r.busy() {
 			r.spinning = false
@@ -345,7 +383,7 @@ func (r *Root) openDialog(d Dialog) {
 // sizeDialogs gives every sized dialog the body's size (the help under the body
 // follows the top dialog, so the body is measured with it on top).
 func (r *Root) sizeDialogs() {
-	_, bodyH := r.layout()
+	_, _, bodyH := r.layout()
 	for _, d := range r.dialogs.dialogs {
 		if sd, ok := d.(SizedDialog); ok {
 			sd.SetSize(r.width, bodyH)
@@ -370,7 +408,18 @@ func (r *Root) syncScreenErrors() {
 	}
 }
 
-func (r *Root) busy() bool { return r.screens[r.active].Status().Busy != "" }
+func (r *Root) busy() bool { return r.activeStatus().Busy != "" }
+
+// activeStatus is the active screen's status, with an operation form's submit
+// in flight said when the screen has nothing busier to say: the form closed
+// when it was sent, so no screen reports it.
+func (r *Root) activeStatus() ScreenStatus {
+	st := r.screens[r.active].Status()
+	if st.Busy == "" && len(r.opsInFlight) > 0 {
+		st.Busy = "submitting " + r.opsInFlight[0].What + "…"
+	}
+	return st
+}
 
 // themeChangedMsg tells screens to pick up the new theme from Common.
 type themeChangedMsg struct{}
@@ -413,7 +462,7 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if !active.Capturing() {
 		switch {
 		case key.Matches(k, r.keys.Quit):
-			return tea.Quit
+			return r.quit()
 		case key.Matches(k, r.keys.Help):
 			r.fullHelp = !r.fullHelp
 			return nil
@@ -457,7 +506,7 @@ func (r *Root) commands() []Command {
 	out = append(out,
 		Command{Name: "messages", Key: r.keys.Messages.Help().Key, Run: msgCmd(openMessagesMsg{})},
 		Command{Name: "help", Key: r.keys.Help.Help().Key, Run: msgCmd(toggleHelpMsg{})},
-		Command{Name: "quit", Key: r.keys.Quit.Help().Key, Run: tea.Quit},
+		Command{Name: "quit", Key: r.keys.Quit.Help().Key, Run: msgCmd(quitMsg{})},
 	)
 	if cs, ok := r.screens[r.active].(CommandScreen); ok {
 		out = append(out, cs.Commands()...)

@@ -37,7 +37,10 @@ type Users struct {
 	marked   map[string]bool
 	keyInfo  *api.APIKey
 	keyErr   string
-	deleting bool
+	deleting *Submission // the delete_api_keys in flight
+	// earlier is a delete_api_keys whose outcome is unknown, sent again when
+	// the same keys of the same user are deleted.
+	earlier *earlierSubmit
 }
 
 type (
@@ -88,9 +91,9 @@ func (u *Users) SetSize(width, height int) {
 
 // Status implements Screen.
 func (u *Users) Status() ScreenStatus {
-	st := ScreenStatus{LastRefresh: u.fetched, Err: u.err}
+	st := ScreenStatus{LastRefresh: u.fetched, Err: u.err, Submitting: submissions(u.deleting)}
 	switch {
-	case u.deleting:
+	case u.deleting != nil:
 		st.Busy = "submitting delete_api_keys…"
 	case u.loading:
 		st.Busy = "loading users…"
@@ -160,6 +163,10 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	case orgLoadedMsg:
 		u.setRows() // root membership comes from the organization
 		u.renderDetail()
+	case orgChangedMsg:
+		if !u.fetched.IsZero() {
+			return u, u.load() // a tag, a key or a user may be new
+		}
 	case clockMsg:
 		// Keys expire and ages count up between loads.
 		u.setPreview()

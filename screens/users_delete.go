@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -13,13 +14,17 @@ import (
 const deleteKeysDialogID = "users.delete_api_keys"
 
 type (
-	// deleteKeysConfirmedMsg is the confirm's yes: the user and keys it showed.
+	// deleteKeysConfirmedMsg is the confirm's yes: the user and keys it
+	// showed; resend: the earlier request is sent again.
 	deleteKeysConfirmedMsg struct {
 		userID string
 		keyIDs []string
+		resend bool
 	}
 	keysDeletedMsg struct {
 		userID   string
+		keyIDs   []string
+		resent   bool
 		activity *api.Activity
 		err      error
 	}
@@ -29,7 +34,7 @@ func (u *Users) whyNoDelete() string {
 	switch {
 	case u.c.ReadOnly():
 		return ErrReadOnly.Error()
-	case u.deleting:
+	case u.deleting != nil:
 		return "a deletion is in flight"
 	}
 	return ""
@@ -85,8 +90,20 @@ func (u *Users) confirmDelete() tea.Cmd {
 	}
 	lines = append(lines, u.deleteWarnings(x, keys)...)
 	lines = append(lines, "Deleted keys stop authenticating at once; this cannot be undone.")
+	resend := u.earlier.resends(deletionValues(x.UserID, ids))
+	switch {
+	case resend:
+		lines = append(lines, "", "The earlier delete_api_keys got no clear answer: "+resendNote+".")
+	case u.earlier != nil:
+		lines = append(append(lines, ""), u.earlier.warning()...)
+	}
 	c := ui.NewConfirm("Delete API keys?", "delete", lines...)
-	return OpenDialog(NewConfirmDialog(deleteKeysDialogID, c, msgCmd(deleteKeysConfirmedMsg{userID: x.UserID, keyIDs: ids}), nil))
+	return OpenDialog(NewConfirmDialog(deleteKeysDialogID, c, msgCmd(deleteKeysConfirmedMsg{userID: x.UserID, keyIDs: ids, resend: resend}), nil))
+}
+
+// deletionValues is what a delete_api_keys request is built from.
+func deletionValues(userID string, keyIDs []string) string {
+	return formValues(api.DeleteAPIKeysParams{UserID: userID, APIKeyIDs: keyIDs})
 }
 
 // deleteKeys submits delete_api_keys for what the confirm showed.
@@ -95,8 +112,22 @@ func (u *Users) deleteKeys(m deleteKeysConfirmedMsg) tea.Cmd {
 	if err != nil {
 		return ui.Toast(errorText(err), true)
 	}
-	u.deleting = true
+	owner := u.c.Org.UserNames[m.userID]
+	if owner == "" {
+		owner = api.SanitizeID(m.userID)
+	}
+	u.deleting = submissionOf("delete_api_keys", fmt.Sprintf("delete_api_keys (%d API key(s) of %s)", len(m.keyIDs), owner))
 	c := u.c
+	if m.resend && u.earlier.resends(deletionValues(m.userID, m.keyIDs)) {
+		cmd := u.earlier.resend(c, func(act *api.Activity, err error) tea.Msg {
+			if err != nil {
+				err = fmt.Errorf("delete %d API key(s) of %s: %w", len(m.keyIDs), api.SanitizeID(m.userID), err)
+			}
+			return keysDeletedMsg{userID: m.userID, keyIDs: m.keyIDs, resent: true, activity: act, err: err}
+		})
+		return tea.Batch(ui.Toast("delete_api_keys: "+resendNote, false), cmd)
+	}
+	u.earlier = nil // a new request, confirmed over the warning
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -104,21 +135,32 @@ func (u *Users) deleteKeys(m deleteKeysConfirmedMsg) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("delete %d API key(s) of %s: %w", len(m.keyIDs), api.SanitizeID(m.userID), err)
 		}
-		return keysDeletedMsg{userID: m.userID, activity: act, err: err}
+		if err == nil && act == nil {
+			err = errors.New("the service returned no activity")
+		}
+		return keysDeletedMsg{userID: m.userID, keyIDs: m.keyIDs, activity: act, err: err}
 	}
 }
 
 // keysDeleted reports the outcome and reloads; an activity that waits for votes
 // is opened in Activities.
 func (u *Users) keysDeleted(m keysDeletedMsg) tea.Cmd {
-	u.deleting = false
+	u.deleting = nil
+	u.earlier = u.earlier.afterSubmit("delete_api_keys", deletionValues(m.userID, m.keyIDs), m.resent, m.err)
 	if m.err != nil {
-		u.err = errorText(m.err)
+		u.err = answerText("delete_api_keys", m.resent, m.err)
+		if u.earlier != nil {
+			u.err += " — " + u.earlier.hint()
+		}
 		return ui.Toast(u.err, true)
 	}
 	clear(u.marked)
 	act := *m.activity
-	cmds := []tea.Cmd{u.load(), ui.Toast(fmt.Sprintf("delete_api_keys %s: now %s", api.SanitizeID(act.ID), shortStatus(act.Status)), act.Status == api.StatusFailed)}
+	again := ""
+	if m.resent {
+		again = " (sent again)"
+	}
+	cmds := []tea.Cmd{u.load(), ui.Toast(fmt.Sprintf("delete_api_keys %s%s: now %s", api.SanitizeID(act.ID), again, shortStatus(act.Status)), act.Status == api.StatusFailed)}
 	if act.Status != api.StatusCompleted {
 		cmds = append(cmds, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}))
 	}

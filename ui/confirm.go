@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -25,18 +26,29 @@ const (
 // because No is the default.
 type ConfirmKeyMap struct {
 	Yes, No key.Binding
+	// Up and Down scroll what is being confirmed when it is taller than the
+	// window; help lists them only then (Scrolls).
+	Up, Down key.Binding
+	Scrolls  bool
 }
 
 // DefaultConfirmKeyMap: y confirms; n, esc, enter and q cancel.
 func DefaultConfirmKeyMap() ConfirmKeyMap {
 	return ConfirmKeyMap{
-		Yes: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
-		No:  key.NewBinding(key.WithKeys("n", "esc", "enter", "q"), key.WithHelp("n/enter/esc", "no")),
+		Yes:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+		No:   key.NewBinding(key.WithKeys("n", "esc", "enter", "q"), key.WithHelp("n/enter/esc", "no")),
+		Up:   key.NewBinding(key.WithKeys("up", "k", "pgup"), key.WithHelp("↑/pgup", "scroll up")),
+		Down: key.NewBinding(key.WithKeys("down", "j", "pgdown", "space"), key.WithHelp("↓/pgdn", "scroll down")),
 	}
 }
 
 // ShortHelp and FullHelp make the key map a help.KeyMap.
-func (k ConfirmKeyMap) ShortHelp() []key.Binding  { return []key.Binding{k.Yes, k.No} }
+func (k ConfirmKeyMap) ShortHelp() []key.Binding {
+	if !k.Scrolls {
+		return []key.Binding{k.Yes, k.No}
+	}
+	return []key.Binding{k.Yes, k.No, k.Up, k.Down}
+}
 func (k ConfirmKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // Confirm is a yes/no question about a destructive or voting action. No is the
@@ -46,6 +58,7 @@ type Confirm struct {
 	Lines    []string // what is being confirmed, restated (untrusted text is cleaned)
 	YesLabel string
 	Keys     ConfirmKeyMap
+	offset   int // first line shown when the lines are taller than the window
 }
 
 // NewConfirm returns a dialog asking title, with lines restating what is at stake.
@@ -69,14 +82,102 @@ func (c Confirm) Answer(msg tea.Msg) Answer {
 	return Undecided
 }
 
-// View renders the dialog box, at most width cells wide.
-func (c Confirm) View(th *theme.Theme, width int) string {
-	inner := max(min(width-8, 72), 4)
+// Scroll moves what is shown by a key of Up or Down (a page for pgup/pgdn),
+// for a dialog drawn in width×height; other keys change nothing.
+func (c *Confirm) Scroll(msg tea.Msg, width, height int) bool {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return false
+	}
+	// Every theme draws the dialog with the same frame; only colours differ.
+	win := c.window(theme.New(theme.Options{NoColor: true}), width, height)
+	step := 1
+	if s := k.String(); s == "pgup" || s == "pgdown" || s == "space" {
+		step = max(win-1, 1)
+	}
+	switch {
+	case key.Matches(k, c.Keys.Up):
+		c.offset -= step
+	case key.Matches(k, c.Keys.Down):
+		c.offset += step
+	default:
+		return false
+	}
+	c.offset = max(min(c.offset, len(c.body(width))-win), 0)
+	return true
+}
+
+// Scrollable reports whether the dialog, drawn in width×height, holds more
+// lines than it shows.
+func (c Confirm) Scrollable(width, height int) bool {
+	return c.window(theme.New(theme.Options{NoColor: true}), width, height) < len(c.body(width))
+}
+
+// confirmInner is the width of the dialog's text.
+func confirmInner(width int) int { return max(min(width-8, 72), 4) }
+
+// body is every line of what is being confirmed, wrapped to the dialog.
+func (c Confirm) body(width int) []string {
+	inner := confirmInner(width)
+	var out []string
+	for _, l := range c.Lines {
+		out = append(out, strings.Split(wrapField(Clean(l), inner), "\n")...)
+	}
+	return out
+}
+
+// window is how many body lines fit in height with the line that says what is
+// hidden (all of them when they fit, or height is 0: unknown).
+func (c Confirm) window(th *theme.Theme, width, height int) int {
+	n := len(c.body(width))
+	chrome := lipgloss.Height(c.render(th, width, nil))
+	if height <= 0 || chrome+n <= height {
+		return n
+	}
+	return max(min(n, height-chrome-1), 1)
+}
+
+// View renders the dialog box in at most width×height cells (height 0: as
+// tall as it needs). Lines that do not fit scroll, and a line says how many
+// are hidden above and below, so nothing is confirmed unseen without a sign.
+func (c Confirm) View(th *theme.Theme, width, height int) string {
+	body := c.body(width)
+	win := c.window(th, width, height)
+	if win >= len(body) {
+		return c.render(th, width, body)
+	}
+	off := max(min(c.offset, len(body)-win), 0)
+	// Every shown line is as wide as the widest of the whole body, so the box
+	// keeps its width while it scrolls.
+	widest := 0
+	for _, l := range body {
+		widest = max(widest, ansi.StringWidth(l))
+	}
+	shown := make([]string, 0, win+1)
+	for _, l := range body[off : off+win] {
+		shown = append(shown, l+strings.Repeat(" ", widest-ansi.StringWidth(l)))
+	}
+	var more []string
+	if off > 0 {
+		more = append(more, fmt.Sprintf("↑ %d above", off))
+	}
+	if below := len(body) - off - win; below > 0 && off > 0 {
+		more = append(more, fmt.Sprintf("↓ %d below", below))
+	} else if below > 0 {
+		more = append(more, fmt.Sprintf("↓ %d more lines: read them before answering", below))
+	}
+	shown = append(shown, th.Warn.Render(ansi.Truncate(strings.Join(more, " · "), confirmInner(width), "…")))
+	return c.render(th, width, shown)
+}
+
+// render draws the box around the given body lines.
+func (c Confirm) render(th *theme.Theme, width int, lines []string) string {
+	inner := confirmInner(width)
 	var b strings.Builder
 	b.WriteString(th.Title.Render(ansi.Truncate(Clean(c.Title), inner, "…")))
 	b.WriteString("\n\n")
-	for _, l := range c.Lines {
-		b.WriteString(wrapField(Clean(l), inner))
+	for _, l := range lines {
+		b.WriteString(l)
 		b.WriteByte('\n')
 	}
 	yes := c.YesLabel

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -73,10 +74,53 @@ func wrapLine(l string, width int) string {
 	}
 	for _, w := range strings.Fields(ansi.Strip(l)) {
 		if ansi.StringWidth(w) > width/2 {
+			if !strings.Contains(l, "\x1b") {
+				return hardwrapPlain(l, width)
+			}
 			return ansi.Hardwrap(l, width, true)
 		}
 	}
 	return ansi.Wrap(l, width, "")
+}
+
+// hardwrapPlain breaks unstyled text where the width ends, but never inside a
+// sanitizer escape (\u001b, \U000e0041, \xff): split across two lines, an
+// escape would stop reading as one, and its tail as text of its own.
+func hardwrapPlain(l string, width int) string {
+	var b strings.Builder
+	w := 0
+	for i := 0; i < len(l); {
+		n := escapeLen(l[i:])
+		if n == 0 {
+			_, n = utf8.DecodeRuneInString(l[i:])
+		}
+		tw := ansi.StringWidth(l[i : i+n])
+		if w+tw > width && w > 0 {
+			b.WriteByte('\n')
+			w = 0
+		}
+		b.WriteString(l[i : i+n])
+		w += tw
+		i += n
+	}
+	return b.String()
+}
+
+// escapeLen is the length of the sanitizer escape s starts with, 0 if none.
+func escapeLen(s string) int {
+	if len(s) < 2 || s[0] != '\\' {
+		return 0
+	}
+	digits := map[byte]int{'u': 4, 'U': 8, 'x': 2}[s[1]]
+	if digits == 0 || len(s) < 2+digits {
+		return 0
+	}
+	for _, c := range []byte(s[2 : 2+digits]) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return 0
+		}
+	}
+	return 2 + digits
 }
 
 // ShowLine scrolls as little as needed for raw line i of the content (before

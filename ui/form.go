@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -41,6 +42,8 @@ type Field struct {
 	picked map[int]bool
 	err    string
 	errCol int // 1-based column of the error in the value, 0 = none
+	// initial is the value the form opened with, for Changed.
+	initial string
 }
 
 // Positioned is an error that knows where in the value it is: the form marks
@@ -115,9 +118,22 @@ func NewForm(title string, fields ...Field) Form {
 		} else {
 			fd.input.SetValue(fd.Value)
 		}
+		fd.initial = fd.value()
 	}
 	f.setFocus(0)
 	return f
+}
+
+// Changed reports whether a field other than those named in ignore holds
+// something else than the form opened with: closing it would lose what was
+// typed or picked.
+func (f Form) Changed(ignore ...string) bool {
+	for _, fd := range f.fields {
+		if fd.value() != fd.initial && !slices.Contains(ignore, fd.Key) {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *Form) setFocus(i int) {
@@ -466,6 +482,15 @@ func (f *Form) SetError(key, msg string) bool {
 		}
 	}
 	return false
+}
+
+// SetRequired makes the field named key required or not: a secret the form
+// can do without while the request that holds it, encrypted, can be sent
+// again.
+func (f *Form) SetRequired(key string, required bool) {
+	if i := f.index(key); i >= 0 {
+		f.fields[i].Required = required
+	}
 }
 
 // Clear empties the field named key (a secret once it has been used).

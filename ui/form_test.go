@@ -256,3 +256,25 @@ func TestFormPasteAtTheLimitWithANewline(t *testing.T) {
 		t.Errorf("a paste of the limit and a newline: %v %q", res, f.Values()["notes"])
 	}
 }
+
+// Changed says whether closing the form would lose something: typed text or a
+// choice moved, not a value typed and taken back.
+func TestFormChanged(t *testing.T) {
+	f := policyForm()
+	if f.Changed() {
+		t.Fatal("a new form is changed")
+	}
+	f = typeForm(f, "x")
+	if !f.Changed() {
+		t.Error("a typed name is not a change")
+	}
+	f, _ = f.Update(press("backspace"))
+	if f.Changed() {
+		t.Error("a name typed and erased is a change")
+	}
+	f, _ = f.Update(tea.KeyPressMsg{Code: tea.KeyTab})
+	f, _ = f.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+	if !f.Changed() || f.Changed("effect") {
+		t.Errorf("a choice moved: Changed() = %v, Changed(\"effect\") = %v", f.Changed(), f.Changed("effect"))
+	}
+}

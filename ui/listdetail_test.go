@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -175,7 +177,7 @@ func TestListDetailPreviewClickAndWrappedDetail(t *testing.T) {
 // what is approved is read in full.
 func TestConfirmWrapsLongFieldsInFull(t *testing.T) {
 	what := "what:        create policy \"allow the treasury team to tag users for quarterly review\" (ALLOW)"
-	out := ansi.Strip(NewConfirm("Approve this activity?", "Approve", what).View(plainTheme, 60))
+	out := ansi.Strip(NewConfirm("Approve this activity?", "Approve", what).View(plainTheme, 60, 0))
 	flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ", "─", " ").Replace(out)), " ")
 	if !strings.Contains(flat, "create policy \"allow the treasury team to tag users for quarterly review\" (ALLOW)") || strings.Contains(out, "…") {
 		t.Errorf("the field is cut:\n%s", out)
@@ -263,5 +265,52 @@ func TestEmptyTextIsCleaned(t *testing.T) {
 	tbl.SetRows(nil)
 	if out := tbl.View(); strings.ContainsAny(out, "\x07\u202e") || strings.Contains(out, "\x1b]") || strings.Contains(out, "\x1b[2J") {
 		t.Errorf("control characters reached the view: %q", out)
+	}
+}
+
+// What does not fit the window scrolls, and the dialog says how much is
+// hidden, so a voter never confirms a cut intent without a sign of it.
+func TestConfirmTallerThanTheWindowScrolls(t *testing.T) {
+	var lines []string
+	for i := range 30 {
+		// Lines of different widths: the box must keep one width as it scrolls.
+		l := fmt.Sprintf("field %02d:   value %02d", i, i)
+		if i == 25 {
+			l += strings.Repeat(" and more", 3) // the one wide line
+		}
+		lines = append(lines, l)
+	}
+	c := NewConfirm("Approve this activity?", "Approve", lines...)
+	const w, h = 60, 16
+	if !c.Scrollable(w, h) || NewConfirm("Approve?", "Approve", "one line").Scrollable(w, h) {
+		t.Error("Scrollable is wrong: help would list scroll keys that do nothing, or hide ones that work")
+	}
+	view := func() string { return ansi.Strip(c.View(plainTheme, w, h)) }
+	out := view()
+	if n := strings.Count(out, "\n") + 1; n > h {
+		t.Fatalf("%d lines in a window of %d:\n%s", n, h, out)
+	}
+	if !strings.Contains(out, "field 00") || strings.Contains(out, "field 29") || !strings.Contains(out, "more lines: read them before answering") {
+		t.Fatalf("first view:\n%s", out)
+	}
+	width := lipgloss.Width(c.View(plainTheme, w, h))
+	for range 40 {
+		c.Scroll(tea.KeyPressMsg{Code: tea.KeyDown}, w, h)
+		if got := lipgloss.Width(c.View(plainTheme, w, h)); got != width {
+			t.Fatalf("the box is %d wide after scrolling, %d before", got, width)
+		}
+	}
+	out = view()
+	if !strings.Contains(out, "field 29") || strings.Contains(out, "more lines") || !strings.Contains(out, "above") {
+		t.Errorf("scrolled to the end:\n%s", out)
+	}
+	if c.Scroll(tea.KeyPressMsg{Code: 'y', Text: "y"}, w, h) || c.Answer(tea.KeyPressMsg{Code: 'y', Text: "y"}) != Yes {
+		t.Error("y must still answer")
+	}
+	for range 10 {
+		c.Scroll(tea.KeyPressMsg{Code: tea.KeyPgUp}, w, h)
+	}
+	if out = view(); !strings.Contains(out, "field 00") {
+		t.Errorf("back at the top:\n%s", out)
 	}
 }

@@ -237,7 +237,7 @@ func TestConfirmOnlyYConfirms(t *testing.T) {
 	if c.Answer(tea.WindowSizeMsg{}) != Undecided {
 		t.Error("a non-key message answered the dialog")
 	}
-	v := c.View(plainTheme, 80)
+	v := c.View(plainTheme, 80, 0)
 	if strings.Index(v, "No") > strings.Index(v, "Approve (y)") {
 		t.Error("No should come first, as the default")
 	}

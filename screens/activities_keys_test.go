@@ -1,0 +1,35 @@
+package screens
+
+import (
+	"testing"
+)
+
+// In an open activity, v (pending/all) acts on the list, not the detail: help
+// strikes it through and a press says why instead of doing nothing; back on
+// the list it switches the view.
+func TestModeKeyInTheDetailSaysWhy(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	a := h.activities()
+	h.key("enter")
+	if a.detail == nil {
+		t.Fatal("enter did not open the detail")
+	}
+	if a.keys.Mode.Enabled() {
+		t.Error("v is shown as available in the detail")
+	}
+	h.key("v")
+	if a.all || a.detail == nil {
+		t.Fatalf("v in the detail changed the view (all %v) or closed it", a.all)
+	}
+	if !h.toasted("v (pending/all) works on the list, not in an open activity: esc goes back to it") {
+		t.Errorf("v in the detail said nothing:\n%s", h.frame())
+	}
+	h.key("esc")
+	if !a.keys.Mode.Enabled() {
+		t.Error("v is struck through on the list")
+	}
+	h.key("v")
+	if !a.all {
+		t.Error("v on the list did not switch to All")
+	}
+}

@@ -1,0 +1,351 @@
+package screens
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// The vote dialog is the last thing a quorum member reads before signing, so
+// it restates the whole intent (every field that decides what happens, names
+// quoted so they cannot pass for the console's own words), who has voted, and
+// what this vote would do by the policies the console knows. It scrolls when
+// that does not fit.
+
+func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
+	verb := "Approve"
+	if !approve {
+		verb = "Reject"
+	}
+	lines := []string{"type:        " + shortType(act.Type)}
+	lines = append(lines, intentLines(c, act.Intent)...)
+	lines = append(lines,
+		"requester:   "+requester(c, act),
+		"votes:       "+votesByName(c, act),
+	)
+	if then := voteConsequence(c, act, approve); then != "" {
+		lines = append(lines, "if you "+strings.ToLower(verb)+": "+then)
+	}
+	lines = append(lines, "fingerprint: "+ui.Clean(api.SanitizeID(act.Fingerprint)))
+	d := ui.NewConfirm(verb+" this activity?", verb, lines...)
+	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, dialog: d}
+}
+
+// field is one "label: value" line of the dialog, the values aligned.
+func field(label, value string) string {
+	return fmt.Sprintf("%-12s %s", label+":", value)
+}
+
+// quoteAll quotes each name, comma separated.
+func quoteAll(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = api.Quote(n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// idsText lists ids, each shown as an id is (quoted when tampered with).
+func idsText(ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = api.SanitizeID(id)
+	}
+	if len(out) == 0 {
+		return "(none)"
+	}
+	return strings.Join(out, ", ")
+}
+
+// usersText names users by their names where known, with their ids.
+func usersText(c *Common, ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if n := c.Org.UserNames[id]; n != "" {
+			out[i] = api.Quote(n) + " (" + api.SanitizeID(id) + ")"
+		} else {
+			out[i] = "user " + api.SanitizeID(id)
+		}
+	}
+	if len(out) == 0 {
+		return "(none)"
+	}
+	return strings.Join(out, ", ")
+}
+
+// orElse is v, or what its absence means.
+func orElse(v, none string) string {
+	if v == "" {
+		return none
+	}
+	return v
+}
+
+// intentLines restate every field of an intent that decides what it does.
+// Secrets (an OIDC token, an encrypted client secret) are named, not shown.
+func intentLines(c *Common, in api.Intent) []string {
+	switch {
+	case in.CreatePolicyIntentV3 != nil:
+		p := in.CreatePolicyIntentV3
+		return []string{
+			field("effect", strings.TrimPrefix(p.Effect, "EFFECT_")),
+			field("policy", api.Quote(p.PolicyName)),
+			field("condition", orElse(p.Condition, "(none: applies to every activity)")),
+			field("consensus", orElse(p.Consensus, "(none: applies without any approval)")),
+			field("notes", api.Quote(p.Notes)),
+		}
+	case in.SetOrganizationFeatureIntent != nil:
+		p := in.SetOrganizationFeatureIntent
+		return []string{field("feature", strings.TrimPrefix(p.Name, "FEATURE_NAME_")), field("value", api.Quote(p.Value))}
+	case in.DeleteAPIKeysIntent != nil:
+		p := in.DeleteAPIKeysIntent
+		return []string{field("delete", plural(len(p.APIKeyIDs), "API key")+" of "+usersText(c, []string{p.UserID})),
+			field("key ids", idsText(p.APIKeyIDs))}
+	case in.DeleteWalletAccountsIntent != nil:
+		p := in.DeleteWalletAccountsIntent
+		lines := []string{field("delete", plural(len(p.WalletAccountIDs), "wallet account")), field("account ids", idsText(p.WalletAccountIDs))}
+		if p.DeleteWithoutExport != nil && *p.DeleteWithoutExport {
+			lines = append(lines, field("export", "NOT required: the keys may never have been exported"))
+		}
+		return lines
+	case in.CreateUserTagIntent != nil:
+		p := in.CreateUserTagIntent
+		return []string{field("tag", api.Quote(p.UserTagName)), field("users", usersText(c, p.UserIDs))}
+	case in.CreateInvitationsIntent != nil:
+		var lines []string
+		for i, inv := range in.CreateInvitationsIntent.Invitations {
+			lines = append(lines, field(fmt.Sprintf("invite %d", i+1), api.Quote(inv.ReceiverUserName)+" <"+api.Quote(inv.ReceiverUserEmail)+">"),
+				field("  access", strings.TrimPrefix(inv.AccessType, "ACCESS_TYPE_")),
+				field("  tags", orElse(quoteAll(inv.ReceiverUserTags), "(none)")))
+		}
+		return lines
+	case in.CreateMfaPolicyIntent != nil:
+		p := in.CreateMfaPolicyIntent
+		steps := make([]string, len(p.RequiredAuthenticationMethods))
+		for i, st := range p.RequiredAuthenticationMethods {
+			var any []string
+			for _, m := range st.Any {
+				t := strings.TrimPrefix(m.Type, "AUTHENTICATION_METHOD_TYPE_")
+				if m.ID != "" {
+					t += " " + api.SanitizeID(m.ID)
+				}
+				any = append(any, t)
+			}
+			steps[i] = fmt.Sprintf("%d. any of %s", i+1, strings.Join(any, ", "))
+		}
+		return []string{
+			field("MFA policy", api.Quote(p.MfaPolicyName)),
+			field("for", usersText(c, []string{p.UserID})),
+			field("condition", orElse(p.Condition, "(none)")),
+			field("steps", orElse(strings.Join(steps, "; "), "(none)")),
+			field("order", fmt.Sprint(p.Order)),
+		}
+	case in.CreateSmartContractInterfaceIntent != nil:
+		p := in.CreateSmartContractInterfaceIntent
+		return []string{field("interface", api.Quote(p.Label)), field("address", api.Quote(p.SmartContractAddress)),
+			field("kind", strings.TrimPrefix(p.Type, "SMART_CONTRACT_INTERFACE_TYPE_")),
+			field("size", fmt.Sprintf("%d bytes (the detail shows it)", len(p.SmartContractInterface)))}
+	case in.UpdateOauth2CredentialIntent != nil:
+		p := in.UpdateOauth2CredentialIntent
+		return []string{field("credential", api.SanitizeID(p.Oauth2CredentialID)), field("provider", api.Quote(p.Provider)),
+			field("client id", api.Quote(p.ClientID)), field("secret", "a new client secret (encrypted; not shown)")}
+	case in.DeleteTvcDeploymentIntent != nil:
+		return []string{field("delete", "TVC deployment "+api.SanitizeID(in.DeleteTvcDeploymentIntent.DeploymentID))}
+	case in.OauthIntent != nil:
+		p := in.OauthIntent
+		lines := []string{field("new API key", api.Quote(p.APIKeyName)), field("public key", api.SanitizeID(p.TargetPublicKey)),
+			field("expires", orElse(p.ExpirationSeconds, "(default)")+" s")}
+		if p.InvalidateExisting != nil && *p.InvalidateExisting {
+			lines = append(lines, field("existing", "the user's other OAuth keys are invalidated"))
+		}
+		return lines
+	case in.CreateReadOnlySessionIntent != nil:
+		return []string{field("what", "a read-only session for the requester")}
+	}
+	return []string{field("what", intentSummary(c, in))}
+}
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}
+
+// votesByName says who voted how, and the root quorum's count.
+func votesByName(c *Common, act *api.Activity) string {
+	var parts []string
+	for i := range act.Votes {
+		v := &act.Votes[i]
+		how := "approved"
+		if v.Selection == api.VoteRejected {
+			how = "rejected"
+		}
+		who := voterName(c, act, v.UserID)
+		if who == "your" {
+			who = "you"
+		}
+		parts = append(parts, who+" "+how)
+	}
+	s := orElse(strings.Join(parts, ", "), "none yet")
+	return s + " (root quorum " + votesCell(c, act) + ")"
+}
+
+// voteConsequence is what the console's reading of the organization's
+// policies says this vote would do; "" when it cannot tell (the policies or
+// members are not loaded, or the user is unknown).
+func voteConsequence(c *Common, act *api.Activity, approve bool) string {
+	ec := c.Org.Eval
+	me, ok := ec.members[c.Org.UserID]
+	if !ok || c.Org.UserID == "" {
+		return ""
+	}
+	now := c.Now()
+	quorum := policy.QuorumOf(ec.quorum)
+	rootOnly := policy.RootOnly(act.Type)
+	with := *act
+	with.Votes = append(slices.Clone(act.Votes), api.Vote{UserID: me.ID, User: api.User{UserName: me.Name},
+		Selection: map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[approve], CreatedAt: api.NewTime(now)})
+	if !approve {
+		voted := map[string]bool{}
+		for _, v := range with.Votes {
+			voted[v.UserID] = true
+		}
+		var others []policy.Approver
+		for id, m := range ec.members {
+			if !voted[id] {
+				others = append(others, m)
+			}
+		}
+		slices.SortFunc(others, func(x, y policy.Approver) int { return strings.Compare(x.ID, y.ID) })
+		approvals := *act // a rejection adds no approver
+		in := policy.InputOfActivity(approvals, ec.members, "", now)
+		if policy.Reachable(ec.ordered, in, quorum, rootOnly, others) {
+			return "it stays pending: the members who have not voted can still approve it"
+		}
+		return "it is REJECTED: no way to reach consensus would remain"
+	}
+	in := policy.InputOfActivity(with, ec.members, "", now)
+	d := policy.Decide(ec.ordered, in, quorum, rootOnly)
+	switch d.Outcome {
+	case api.OutcomeAllow:
+		return "it is allowed and runs now (" + policy.Explain(d).Why + ")"
+	case api.OutcomeDenyExplicit:
+		return "it FAILS: " + policy.Explain(d).Why
+	case api.OutcomeRequiresConsensus:
+		return "it still waits — " + strings.TrimPrefix(policy.Explain(d).Why, "waiting: ")
+	}
+	return "by the console's reading of the policies: " + ui.Clean(d.Reason)
+}
+
+func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
+	if msg.id == a.voting {
+		a.voting = ""
+	}
+	verb := "approve"
+	if !msg.approve {
+		verb = "reject"
+	}
+	if msg.err != nil && msg.current != nil {
+		if mine := ownVote(a.c, msg.current); mine != nil {
+			return a.votedAnyway(msg, verb, mine)
+		}
+	}
+	if msg.err != nil {
+		if stale := staleVoteText(a.c, verb, msg.current); stale != "" {
+			// Another member settled it first: say so in words, and show it.
+			a.err = ""
+			a.keepSettled(*msg.current)
+			if a.detail != nil && a.detail.activity.ID == msg.current.ID {
+				a.detail.activity = *msg.current
+				a.detail.render(a.c)
+			}
+			return ui.Toast(stale, true)
+		}
+		a.err = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": " + errorText(msg.err)
+		if isOutcomeUnknown(msg.err) {
+			if msg.current != nil {
+				// Looked, and the vote is not there.
+				a.err = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": no clear reply, and the activity does not show your vote; press " +
+					a.keys.Approve.Help().Key + " or " + a.keys.Reject.Help().Key + " to vote again"
+				return tea.Batch(ui.Toast(a.err, true), a.load())
+			}
+			// The vote may have been recorded: look, rather than let the user vote blind.
+			return tea.Batch(ui.Toast(verb+" failed: "+errorText(msg.err), true), a.load())
+		}
+		return ui.Toast(verb+" failed: "+errorText(msg.err), true)
+	}
+	a.err = ""
+	act := *msg.activity
+	a.takeVoted(act)
+	return tea.Batch(ui.Toast(fmt.Sprintf("%s %s: now %s", pastTense(verb), shortType(act.Type), shortStatus(act.Status)), false),
+		announceCompletion(act))
+}
+
+// takeVoted shows the record a vote left: in the list (kept there when it
+// has settled) and in the open detail.
+func (a *Activities) takeVoted(act api.Activity) {
+	a.replace(act)
+	if api.IsTerminal(act.Status) {
+		a.keepSettled(act)
+	}
+	if a.detail != nil && a.detail.activity.ID == act.ID {
+		a.detail.activity = act
+		a.detail.render(a.c)
+	}
+}
+
+// vote sends the vote captured by the dialog, once.
+func (a *Activities) vote(v pendingVote) tea.Cmd {
+	client, err := a.c.submitter()
+	if err != nil {
+		return ui.Toast(err.Error(), true)
+	}
+	if a.voting != "" {
+		return nil
+	}
+	a.voting = v.id
+	c, reader := a.c, a.c.Reader
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		var act *api.Activity
+		var err error
+		verb := "approve"
+		if v.approve {
+			act, err = client.ApproveActivity(ctx, v.fingerprint)
+		} else {
+			verb = "reject"
+			act, err = client.RejectActivity(ctx, v.fingerprint)
+		}
+		if err == nil && act == nil {
+			err = fmt.Errorf("the service returned no activity")
+		}
+		var current *api.Activity
+		if err != nil {
+			// Did the vote count after all (a lost reply, a gateway's 5xx, a
+			// reply slower than the timeout), or was the activity settled
+			// meanwhile? Either is said in words. A fresh deadline: the vote's
+			// may be what ran out.
+			rctx, rcancel := c.ctx()
+			if cur, gerr := reader.GetActivity(rctx, v.id); gerr == nil {
+				current = cur
+			}
+			rcancel()
+		}
+		if err != nil {
+			c.Log.Warn("vote failed", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
+				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "err", ui.Clean(err.Error()))
+		} else {
+			c.Log.Info("vote sent", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
+				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "status", ui.Clean(act.Status))
+		}
+		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, err: err, current: current}
+	}
+}
