@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vigil-console/vigil/api"
 	"io"
 	"os"
 	"os/signal"
@@ -121,6 +122,11 @@ func exitCode(stderr io.Writer, err error) int {
 		return 2
 	}
 	fmt.Fprintf(stderr, "vigil: %s\n", err)
+	if errors.Is(err, api.ErrOutcomeUnknown) {
+		// Running the command again would send a new request (a new timestamp),
+		// hence a second activity if the first was recorded.
+		fmt.Fprintln(stderr, "vigil: look for it with 'vigil activity list --limit 10' before running the command again; a new run is a new activity")
+	}
 	return 1
 }
 

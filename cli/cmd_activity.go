@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/proof"
 )
 
 const activityUsage = `vigil activity — list, inspect, vote on and follow activities
@@ -177,7 +178,7 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			return client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, id string) error {
-			a, err := client.GetActivity(ctx, id)
+			a, err := getActivityShown(ctx, client, id)
 			if err != nil {
 				return err
 			}
@@ -217,7 +218,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if err != nil {
 		return err
 	}
-	a, err := client.GetActivity(ctx, id)
+	a, err := getActivityShown(ctx, client, id)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", verb, api.SanitizeID(id), err)
 	}
@@ -225,7 +226,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		return fmt.Errorf("%s %s: the activity is already %s; votes no longer change it", verb, a.ID, a.Status)
 	}
 	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
-		return fmt.Errorf("%s %s: the service says you cannot %s this activity (you may have voted already, or you are not an eligible voter)", verb, a.ID, verb)
+		return whyNoVote(ctx, c, client, a, approve, conn.json)
 	}
 	details := fmt.Sprintf("activity:  %s\ntype:      %s\nintent:    %s\nrequester: %s\nstatus:    %s",
 		a.ID, a.Type, intentText(a), activityRequester(a), a.Status)
@@ -237,13 +238,83 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		params = &api.RejectActivityParams{Fingerprint: a.Fingerprint}
 	}
 	after, raw, err := client.SubmitRaw(ctx, verb+"_activity", params)
+	if errors.Is(err, api.ErrOutcomeUnknown) {
+		// The vote may have counted: look, rather than leave the voter guessing.
+		return voteOutcome(ctx, c, client, a.ID, approve, conn.json, err)
+	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", verb, a.ID, err)
 	}
 	if conn.json {
 		return writeJSON(c.stdout, raw)
 	}
+	after.Intent = a.Intent // the same activity: its intent as shown before the vote
 	return printActivity(c.stdout, after)
+}
+
+// ownVote finds the caller's vote on a, nil when there is none.
+func ownVote(ctx context.Context, client *api.Client, a *api.Activity) (*api.Vote, error) {
+	me, err := client.Whoami(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return a.VoteOf(me.UserID), nil
+}
+
+// whyNoVote explains a vote the service would refuse. Voting again as before
+// is no failure (a script retrying after a lost reply gets exit 0); a
+// different vote, or none allowed, is.
+func whyNoVote(ctx context.Context, c proc, client *api.Client, a *api.Activity, approve, asJSON bool) error {
+	verb := map[bool]string{true: "approve", false: "reject"}[approve]
+	mine, err := ownVote(ctx, client, a)
+	if err != nil {
+		return fmt.Errorf("%s %s: the service says you cannot %s this activity, and who you are could not be checked: %w", verb, a.ID, verb, err)
+	}
+	if mine == nil {
+		return fmt.Errorf("%s %s: you are not one of this activity's voters (the root quorum, or users its policies' consensus names); ask one of them", verb, a.ID)
+	}
+	said := map[string]string{api.VoteApproved: "approved", api.VoteRejected: "rejected"}[mine.Selection]
+	if said == "" {
+		said = "voted " + mine.Selection + " on"
+	}
+	if (mine.Selection == api.VoteApproved) != approve {
+		return fmt.Errorf("%s %s: you already %s this activity (%s); a vote cannot be changed", verb, a.ID, said, timeText(mine.CreatedAt))
+	}
+	fmt.Fprintf(c.stderr, "vigil: you already %s this activity (%s); nothing to do\n", said, timeText(mine.CreatedAt))
+	return showActivity(ctx, c, client, a, asJSON)
+}
+
+// voteOutcome settles a vote whose reply was lost by reading the activity
+// again: the vote is there (exit 0, with a note) or it is not (an error that
+// says to vote again, which is safe: a second vote is refused). The error
+// quotes sendErr without wrapping it: the outcome is no longer unknown.
+func voteOutcome(ctx context.Context, c proc, client *api.Client, id string, approve, asJSON bool, sendErr error) error {
+	verb := map[bool]string{true: "approve", false: "reject"}[approve]
+	a, err := getActivityShown(ctx, client, id)
+	if err != nil {
+		return fmt.Errorf("%s %s: %v; and reading the activity to see whether the vote counted failed too (%v): check with 'vigil activity get %s'", verb, id, sendErr, err, id)
+	}
+	mine, err := ownVote(ctx, client, a)
+	if err != nil {
+		return fmt.Errorf("%s %s: %v; check whether your vote is listed with 'vigil activity get %s'", verb, id, sendErr, id)
+	}
+	if mine == nil {
+		return fmt.Errorf("%s %s: %v; the activity does not show your vote (it is %s): run the command again to vote", verb, id, sendErr, a.Status)
+	}
+	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n", sendErr)
+	return showActivity(ctx, c, client, a, asJSON)
+}
+
+// showActivity prints a, or with --json the service's own reply for it.
+func showActivity(ctx context.Context, c proc, client *api.Client, a *api.Activity, asJSON bool) error {
+	if !asJSON {
+		return printActivity(c.stdout, a)
+	}
+	raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: a.ID})
+	if err != nil {
+		return err
+	}
+	return writeJSON(c.stdout, raw)
 }
 
 const activityWaitUsage = `Usage: vigil activity wait [--timeout D] ID
@@ -393,8 +464,11 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 const activityProofsUsage = `Usage: vigil activity proofs [--json] ID
 
 Lists the app proofs of an activity submitted with app proofs requested
-(list_app_proofs). --json prints the reply, which 'vigil proof verify
---app-proofs FILE' checks against the enclave's boot proof.
+(list_app_proofs), each with whether its payload is about this activity (its
+id, type, fingerprint and result hash); exit status 1 when one is about another
+activity. Signatures are not checked here: --json prints the reply, which
+'vigil proof verify --app-proofs FILE --activity ID' checks against the
+enclave's boot proof.
 
 Examples:
   vigil activity proofs 0192a6c4-…
@@ -418,13 +492,26 @@ func activityProofs(ctx context.Context, c proc, args []string) error {
 				fmt.Fprintln(c.stderr, noAppProofsWhy(ctx, client, id))
 				return nil
 			}
+			act, err := client.GetActivity(ctx, id)
+			if err != nil {
+				return fmt.Errorf("get the activity to compare its app proofs with: %w", err)
+			}
+			var elsewhere []string
 			for i, p := range proofs {
 				if i > 0 {
 					fmt.Fprintln(c.stdout)
 				}
-				if err := fields(c.stdout, "scheme", p.Scheme, "public key", p.PublicKey, "payload", p.ProofPayload, "signature", p.Signature); err != nil {
+				st, why := proof.BindAppProof(p, proof.SubjectOf(*act))
+				if st == proof.Fail {
+					elsewhere = append(elsewhere, fmt.Sprintf("#%d", i+1))
+				}
+				if err := fields(c.stdout, "proof", fmt.Sprintf("#%d", i+1), "scheme", p.Scheme, "public key", p.PublicKey, "payload", p.ProofPayload,
+					"activity", statusMark(st)+" "+api.Sanitize(why), "signature", p.Signature); err != nil {
 					return err
 				}
+			}
+			if len(elsewhere) > 0 {
+				return fmt.Errorf("app proof %s is not about this activity: it proves nothing about it", strings.Join(elsewhere, ", "))
 			}
 			return nil
 		},

@@ -280,3 +280,91 @@ func TestAppProofsOfAPendingActivity(t *testing.T) {
 		t.Errorf("proof verify with no app proofs: %s", errOut)
 	}
 }
+
+// A vote answered by a gateway's 503 after the service recorded it: the CLI
+// looks, says the vote counted and exits 0; voting again says it was already
+// cast; the opposite vote is refused with the reason, and a non-voter is told
+// so instead of a guess.
+func TestActivityVoteWithLostReplyIsSettledByLooking(t *testing.T) {
+	e := newVerbEnv(t)
+	ctx := context.Background()
+	code, out, errOut := e.run("", "tag", "create", "--name", "lost-reply", e.userID("operator"))
+	wantExit(t, "tag create", code, 0, out, errOut)
+	id := activityIDFrom(t, out)
+
+	g := e.demo.Gateway()
+	g.FailSubmits.Store(true)
+	cfg, err := os.ReadFile(e.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gwConfig := filepath.Join(t.TempDir(), "gateway.toml")
+	if err := os.WriteFile(gwConfig, []byte(strings.ReplaceAll(string(cfg), e.demo.URL, g.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	viaGateway := func(args ...string) (int, string, string) {
+		return runVigil(t, map[string]string{"VIGIL_CONFIG": gwConfig}, "", args...)
+	}
+
+	code, out, errOut = viaGateway("activity", "approve", "--yes", "--profile", "bob", id)
+	wantExit(t, "approve through a failing gateway", code, 0, out, errOut)
+	if !strings.Contains(errOut, "HTTP 503") || !strings.Contains(errOut, "the activity shows your vote, so it counted") {
+		t.Errorf("stderr should say the reply failed and the vote counted:\n%s", errOut)
+	}
+	if !strings.Contains(out, "ACTIVITY_STATUS_COMPLETED") {
+		t.Errorf("the activity after the vote should be printed:\n%s", out)
+	}
+	if a, _ := e.client("alice").GetActivity(ctx, id); a == nil || a.Status != api.StatusCompleted {
+		t.Fatalf("bob's vote did not count: %+v", a)
+	}
+
+	// A policy change, which only the root quorum decides.
+	code, out, errOut = e.run("", "policy", "create", "--name", "root only", "--effect", "deny", "--condition", "false")
+	wantExit(t, "policy create", code, 0, out, errOut)
+	id2 := activityIDFrom(t, out)
+	code, out, errOut = e.run("", "activity", "approve", "--yes", "--profile", "operator", id2)
+	wantExit(t, "operator may not vote", code, 1, out, errOut)
+	if !strings.Contains(errOut, "you are not one of this activity's voters") {
+		t.Errorf("a non-voter should be told so: %s", errOut)
+	}
+	code, out, errOut = e.run("", "activity", "approve", "--yes", "--profile", "alice", id2)
+	wantExit(t, "the requester approves again", code, 0, out, errOut)
+	if !strings.Contains(errOut, "you already approved this activity") || !strings.Contains(out, "CONSENSUS_NEEDED") {
+		t.Errorf("approving again should say it was done already:\n%s\n%s", out, errOut)
+	}
+	code, out, errOut = e.run("", "activity", "reject", "--yes", "--profile", "alice", id2)
+	wantExit(t, "the requester rejects after approving", code, 1, out, errOut)
+	if !strings.Contains(errOut, "you already approved this activity") || !strings.Contains(errOut, "a vote cannot be changed") {
+		t.Errorf("changing a vote should be refused with the reason: %s", errOut)
+	}
+
+	// Any other submit with a lost reply says where to look before a new run.
+	code, out, errOut = viaGateway("tag", "create", "--name", "lost-reply-3", e.userID("operator"))
+	wantExit(t, "tag create through a failing gateway", code, 1, out, errOut)
+	if !strings.Contains(errOut, "whether the service recorded it") || !strings.Contains(errOut, "'vigil activity list --limit 10' before running the command again") {
+		t.Errorf("an unknown outcome should say where to look:\n%s", errOut)
+	}
+}
+
+// A real bidi override in a name and the same six characters typed as text
+// print differently: the intent is escaped at output from the exact strings,
+// not JSON-encoded from already escaped ones.
+func TestActivityGetTellsRealControlsFromTypedEscapes(t *testing.T) {
+	e := newVerbEnv(t)
+	ctx := context.Background()
+	real, err := e.client("carol").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "Deny \u202eevil", Effect: api.EffectDeny, Condition: "false"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typed, err := e.client("carol").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: `Deny \u202eevil`, Effect: api.EffectDeny, Condition: "false"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ id, want string }{{real.ID, `"policyName":"Deny \u202eevil"`}, {typed.ID, `"policyName":"Deny \\u202eevil"`}} {
+		code, out, errOut := e.run("", "activity", "get", c.id)
+		wantExit(t, "activity get", code, 0, out, errOut)
+		if !strings.Contains(out, c.want) || strings.ContainsRune(out, '\u202e') {
+			t.Errorf("want %s in:\n%s", c.want, out)
+		}
+	}
+}

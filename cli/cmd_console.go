@@ -168,6 +168,13 @@ func runProgram(ctx context.Context, c proc, root *screens.Root, logger *slog.Lo
 	start := time.Now()
 	_, err := tea.NewProgram(root, opts...).Run()
 	logger.Info("console stop", "after", time.Since(start).Round(time.Millisecond).String())
+	// Quit (ctrl+c, or q confirmed) with a submit in flight: its outcome is
+	// unknown, so say which it was and how to learn it, once the screen is
+	// back to the terminal's.
+	for _, s := range root.InFlight() {
+		fmt.Fprintf(c.stderr, "vigil: the console quit while %s was in flight; its outcome is unknown: check with '%s'\n", s.What, s.Check)
+		logger.Warn("quit with a submit in flight", "what", s.What)
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted by a signal: a normal way to leave
 	}

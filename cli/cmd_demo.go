@@ -51,6 +51,11 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 		return err
 	}
 	defer env.Close()
+	if env.note != "" {
+		// Before the console takes the screen; still there once it exits.
+		fmt.Fprintf(c.stderr, "note: %s\n", env.note)
+		logger.Info("demo config", "note", env.note)
+	}
 	if !slices.Contains(env.members, *as) {
 		return usagef("demo: --as %q is not a member; choose one of %v", *as, env.members)
 	}
@@ -99,6 +104,7 @@ type demoEnv struct {
 	members    []string // profile names in config.toml, one per member
 	lock       *server.DataDirLock
 	info       *server.DemoInfo // nil when joined
+	note       string           // what prepareDemo kept aside, for the user
 	srv        *server.Server   // nil when joined
 	// restoreWebhook puts back the organization's webhook URL (webhookFeed).
 	restoreWebhook func(context.Context) error
@@ -163,7 +169,7 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 	ln, pln, err := listenAfter("127.0.0.1:0", "127.0.0.1:0", func(baseURL, proxyURL string) error {
 		var err error
 		env.baseURL = baseURL
-		env.info, err = prepareDemo(ctx, env.lock, baseURL, proxyURL)
+		env.info, env.note, err = prepareDemo(ctx, env.lock, baseURL, proxyURL)
 		return err
 	})
 	if err != nil {
@@ -186,7 +192,7 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 		hs := newHTTPServer(s.h, errLog)
 		hs.ConnState = env.conns.track
 		env.httpSrvs = append(env.httpSrvs, hs)
-		go hs.Serve(s.ln)
+		go hs.Serve(limitConns(s.ln))
 	}
 	// Last: a second 'vigil demo' on this directory joins once it sees the
 	// URL, and config.toml is written by then.
@@ -213,11 +219,15 @@ func (d *demoEnv) join(ctx context.Context, inUse error) error {
 			if err != nil {
 				return fmt.Errorf("demo: %w; and its config: %w", inUse, err)
 			}
+			// The demo's profiles point at the service it runs; profiles a
+			// user added to the file (kept by demoConfig.write) may not.
 			for name, p := range cfg.Profiles {
-				if strings.TrimRight(p.BaseURL, "/") != url {
-					return fmt.Errorf("demo: %w; it serves %s, but profile %q in %s points at %s: it is not a 'vigil demo' or 'vigil serve --demo' to join", inUse, url, name, d.configPath, p.BaseURL)
+				if strings.TrimRight(p.BaseURL, "/") == url {
+					d.members = append(d.members, name)
 				}
-				d.members = append(d.members, name)
+			}
+			if len(d.members) == 0 {
+				return fmt.Errorf("demo: %w; it serves %s, but no profile in %s points at it: it is not a 'vigil demo' or 'vigil serve --demo' to join", inUse, url, d.configPath)
 			}
 			slices.Sort(d.members)
 			d.baseURL = url

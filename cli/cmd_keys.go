@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -114,13 +115,22 @@ func keysGenerate(c proc, args []string) error {
 	}
 	store := keysStore(c, *dir)
 	k, err := store.Generate(pos[0], sc)
-	if err != nil {
+	if k == nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "Generated key %q.\n", pos[0])
 	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
 	fmt.Fprintf(c.stdout, "\nNext: register the public key as an API key (%s) of your user,\nthen set key = %q in your profile.\n", k.CredentialType(), pos[0])
+	warnIncomplete(c, err)
 	return nil
+}
+
+// warnIncomplete reports a key saved without some of the files that describe
+// it (a *keys.IncompleteError): it works, so the command has succeeded.
+func warnIncomplete(c proc, err error) {
+	if err != nil {
+		fmt.Fprintf(c.stderr, "warning: %v\n", err)
+	}
 }
 
 func printKeyDetails(w io.Writer, store keys.Store, name, scheme, pub, credType string) {
@@ -131,9 +141,18 @@ func printKeyDetails(w io.Writer, store keys.Store, name, scheme, pub, credType 
 	fmt.Fprintf(tw, "  scheme:\t%s\n", scheme)
 	fmt.Fprintf(tw, "  credential type:\t%s\n", credType)
 	fmt.Fprintf(tw, "  private key file:\t%s\n", priv)
-	fmt.Fprintf(tw, "  public key file:\t%s\n", pubPath)
-	fmt.Fprintf(tw, "  scheme file:\t%s\n", schPath)
+	fmt.Fprintf(tw, "  public key file:\t%s\n", fileOrNone(pubPath, "the public key comes from the private key"))
+	fmt.Fprintf(tw, "  scheme file:\t%s\n", fileOrNone(schPath, "P-256"))
 	tw.Flush()
+}
+
+// fileOrNone is path, or, for a file that does not exist, why the key does
+// without it.
+func fileOrNone(path, without string) string {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return "(none: " + without + ")"
+	}
+	return path
 }
 
 // displayHex shows a public key read from a file only if it is hex, so a
@@ -317,10 +336,11 @@ func keysImport(c proc, args []string) error {
 	}
 	store := keysStore(c, *dir)
 	k, err := store.Import(pos[0], sc, hexKey)
-	if err != nil {
+	if k == nil {
 		return fmt.Errorf("%w (key read from %s)", err, from)
 	}
 	fmt.Fprintf(c.stdout, "Imported key %q.\n", pos[0])
 	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
+	warnIncomplete(c, err)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdh"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -100,8 +101,12 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 	// directory shown writable, before anything is sent.
 	store := keysStore(c, p.KeysDir)
 	slot, err := store.Reserve(*name)
-	if err != nil {
+	var taken *keys.ExistsError
+	if errors.As(err, &taken) {
 		return usagef("login oauth: --name %s: %v", *name, err)
+	}
+	if err != nil {
+		return fmt.Errorf("login oauth: %w", err)
 	}
 	defer slot.Cancel()
 
@@ -135,7 +140,11 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 		return fmt.Errorf("login oauth: the credential bundle of activity %s: %w", act.ID, err)
 	}
 	if err := slot.Save(key, expires); err != nil {
-		return fmt.Errorf("login oauth: save the new key (API key %s): %w", res.APIKeyID, err)
+		var incomplete *keys.IncompleteError
+		if !errors.As(err, &incomplete) {
+			return notSavedError(err, res.APIKeyID, p.Name, expires)
+		}
+		fmt.Fprintf(c.stderr, "warning: %v\n", err) // the key works: go on
 	}
 	check, err := api.NewClient(p.BaseURL, p.OrganizationID, key, api.WithUserAgent("vigil/"+version))
 	if err != nil {
@@ -155,4 +164,22 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 		"expires", expires.UTC().Format(time.RFC3339)+" (in "+ui.HumanDuration(lifetime)+")",
 		"use it", fmt.Sprintf(`key = %q in a profile of organization %s`, *name, api.SanitizeID(who.OrganizationID)),
 	)
+}
+
+// notSavedError says what became of the API key the service made, whose
+// private key could not be saved in the keys directory: where the key is
+// instead and how to put it in place, or that the API key cannot be used.
+// Either way, how to delete it.
+func notSavedError(err error, apiKeyID, profileName string, expires time.Time) error {
+	id := api.SanitizeID(apiKeyID)
+	del := "vigil apikey delete " + id
+	if profileName != "" {
+		del = "vigil apikey delete --profile " + profileName + " " + id
+	}
+	made := fmt.Sprintf("the service created API key %s (it expires at %s)", id, expires.UTC().Format(time.RFC3339))
+	var ns *keys.NotSavedError
+	if errors.As(err, &ns) && ns.Copy != "" {
+		return fmt.Errorf("login oauth: %s, but %w; or, if you do not want that API key, delete it with '%s'", made, err, del)
+	}
+	return fmt.Errorf("login oauth: %s, but %w; that API key cannot be used: delete it with '%s'", made, err, del)
 }

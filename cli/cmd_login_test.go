@@ -3,14 +3,17 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 )
 
 // addProfile appends a profile of the demo organization stamping with key.
@@ -154,4 +157,30 @@ func oauthActivities(t *testing.T, e *verbEnv) int {
 		t.Fatal(err)
 	}
 	return len(acts)
+}
+
+// When the private key of the API key the service has made cannot be saved
+// in the keys directory, the error says that the API key exists, where its
+// private key is (or that it is nowhere), and what to do either way.
+func TestLoginOAuthSaysWhereAnUnsavedKeyIs(t *testing.T) {
+	const id = "0192a6c4-7d2e-7c1a-9f00-1b2c3d4e5f60"
+	expires := time.Date(2026, 11, 23, 11, 30, 0, 0, time.UTC)
+	full := &fs.PathError{Op: "write", Path: "/k/c2-oauth.private", Err: syscall.ENOSPC}
+	copied := &keys.NotSavedError{Name: "c2-oauth", Path: "/k/c2-oauth.private", Scheme: keys.SchemeP256, Copy: "/tmp/vigil-c2-oauth-ABCDEFGH.private", Err: full}
+	msg := notSavedError(fmt.Errorf("wrapped: %w", copied), id, "carol", expires).Error()
+	for _, want := range []string{"the service created API key " + id + " (it expires at 2026-11-23T11:30:00Z)",
+		"its private key is in /tmp/vigil-c2-oauth-ABCDEFGH.private (mode 0600)", "free space in /k",
+		"'mv /tmp/vigil-c2-oauth-ABCDEFGH.private /k/c2-oauth.private'", "delete it with 'vigil apikey delete --profile carol " + id + "'"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("with a copy, the error does not say %q:\n%s", want, msg)
+		}
+	}
+	lost := &keys.NotSavedError{Name: "c2-oauth", Path: "/k/c2-oauth.private", Scheme: keys.SchemeP256, Err: full}
+	msg = notSavedError(lost, id, "carol", expires).Error()
+	for _, want := range []string{"the service created API key " + id, "could not be saved anywhere", "no space left on device",
+		"cannot be used: delete it with 'vigil apikey delete --profile carol " + id + "'"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("without a copy, the error does not say %q:\n%s", want, msg)
+		}
+	}
 }

@@ -24,7 +24,7 @@ func TestPolicySimulateEndToEnd(t *testing.T) {
 
 	code, out, errOut := e.run("", "policy", "simulate", "--activity", id, "--effect", "deny", "--condition", "activity.resource == 'CREDENTIAL'")
 	wantExit(t, "deny", code, 0, out, errOut)
-	for _, want := range []string{"today:", "OUTCOME_REQUIRES_CONSENSUS", "with draft: OUTCOME_DENY_EXPLICIT — denied explicitly by policy 'draft'",
+	for _, want := range []string{"today:", "OUTCOME_REQUIRES_CONSENSUS", "with draft: OUTCOME_DENY_EXPLICIT — denied explicitly by policy \"draft\"",
 		"locks out:  YES", "DENY_EXPLICIT        'draft' (draft) — condition matched; consensus met"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("deny draft: output lacks %q:\n%s", want, out)
@@ -39,7 +39,7 @@ func TestPolicySimulateEndToEnd(t *testing.T) {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}
 	if rep.Today.Outcome != api.OutcomeRequiresConsensus || rep.WithDraft.Outcome != api.OutcomeAllow || rep.LocksOut ||
-		rep.WithDraft.DecidedBy != "policy 'draft'" || rep.ActivityID != id {
+		rep.WithDraft.DecidedBy != "policy \"draft\"" || rep.ActivityID != id {
 		t.Errorf("allow draft: %+v", rep)
 	}
 

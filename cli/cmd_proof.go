@@ -36,7 +36,7 @@ Run 'vigil proof verify -h' or 'vigil proof fetch -h' for flags.
 const verifyUsage = `Usage: vigil proof verify (--boot-proof FILE | --attestation FILE) [flags]
 
 Examples:
-  vigil proof verify --boot-proof boot.json --app-proofs proofs.json
+  vigil proof verify --boot-proof boot.json --app-proofs proofs.json --activity 0192a6c4-…
   vigil proof verify --boot-proof boot.json --expect-pcr 0=f670…b207 --json
   vigil proof verify --attestation doc.cbor --at 2024-09-07T14:40:00Z
   vigil proof verify --boot-proof demo-boot.json --root demo-root.pem
@@ -46,6 +46,11 @@ FILE may be - for standard input. --boot-proof takes a get_latest_boot_proof rep
 ({"appProofs":[…]}), a list, or one app proof; --attestation a raw COSE_Sign1
 document, binary CBOR or base64.
 
+A valid signature shows only that the enclave signed an app proof's payload;
+--activity ID also requires each payload to name that activity (check
+app-proof[i].activity), so that a proof of another activity fails. Without it
+that check is not run (–) and the report says which activity each proof names.
+
 Flags:
 `
 
@@ -53,7 +58,8 @@ const fetchUsage = `Usage: vigil proof fetch --app NAME [--profile P] [--config 
 
 Fetches the latest boot proof of enclave app NAME with the profile's key, verifies
 it against the profile's trusted_roots, expected_pcrs.NAME and
-allowed_manifest_hashes, and prints the report. --out also saves the reply
+allowed_manifest_hashes, checks that it is NAME's (its attested manifest
+namespace and its label name NAME), and prints the report. --out also saves the reply
 ({"bootProof":…}) so it can be verified again later with 'vigil proof verify'.
 
 Examples:
@@ -190,11 +196,15 @@ func cmdProofVerify(c proc, args []string) error {
 	bootPath := fs.String("boot-proof", "", "boot proof `FILE` (get_latest_boot_proof reply or bare boot proof)")
 	appPath := fs.String("app-proofs", "", "app proofs `FILE` (list_app_proofs reply, list, or one proof)")
 	attPath := fs.String("attestation", "", "raw attestation document `FILE` (COSE_Sign1, CBOR or base64)")
+	activity := fs.String("activity", "", "require each app proof to be about the activity with this `ID`")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
 	if (*bootPath == "") == (*attPath == "") {
 		return usagef("give exactly one of --boot-proof FILE or --attestation FILE; run 'vigil proof verify -h' for examples")
+	}
+	if *activity != "" && *appPath == "" {
+		return usagef("--activity ID checks app proofs: give them with --app-proofs FILE")
 	}
 	opts, err := common.options(c)
 	if err != nil {
@@ -208,6 +218,9 @@ func cmdProofVerify(c proc, args []string) error {
 		if opts.AppProofs, err = parseAppProofs(b); err != nil {
 			return fmt.Errorf("%s: %w", *appPath, err)
 		}
+	}
+	if *activity != "" {
+		opts.Activity = &proof.Subject{ActivityID: *activity}
 	}
 	var rep *proof.Report
 	var bp *api.BootProof
@@ -325,6 +338,7 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 	if err := profileProofOptions(p, *app, &opts); err != nil {
 		return err
 	}
+	opts.App = *app // the proof must be this app's, not another the service sent
 	bp, err := client.GetLatestBootProof(ctx, *app)
 	if err != nil {
 		return fmt.Errorf("fetch boot proof of %q: %w", *app, err)

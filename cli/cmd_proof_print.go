@@ -102,6 +102,9 @@ func sanitizeCert(c *proof.CertInfo) {
 
 func writeReport(w io.Writer, r *proof.Report, bp *api.BootProof) {
 	fmt.Fprintf(w, "Verdict: %s\n", r.Verdict)
+	if r.Caveat != "" {
+		fmt.Fprintf(w, "         %s\n", r.Caveat)
+	}
 	if r.Anchor != "" {
 		fmt.Fprintf(w, "Anchor:  %s\n", r.Anchor)
 	}
@@ -110,14 +113,7 @@ func writeReport(w io.Writer, r *proof.Report, bp *api.BootProof) {
 	}
 	fmt.Fprintln(w)
 	for _, c := range r.Checks {
-		mark := "–"
-		switch c.Status {
-		case proof.Pass:
-			mark = "✓"
-		case proof.Fail:
-			mark = "✗"
-		}
-		fmt.Fprintf(w, "%s %-15s %s\n", mark, c.ID, c.Reason)
+		fmt.Fprintf(w, "%s %-15s %s\n", statusMark(c.Status), c.ID, c.Reason)
 	}
 	if info := infoOf(bp); info != nil {
 		info.EnclaveApp, info.Owner, info.DeploymentLabel = api.Sanitize(info.EnclaveApp), api.Sanitize(info.Owner), api.Sanitize(info.DeploymentLabel)
@@ -133,6 +129,17 @@ func writeReport(w io.Writer, r *proof.Report, bp *api.BootProof) {
 	if m := r.Manifest; m != nil {
 		writeManifest(w, m)
 	}
+}
+
+// statusMark is a check's status as people read it: ✓ pass, ✗ fail, – n/a.
+func statusMark(st proof.Status) string {
+	switch st {
+	case proof.Pass:
+		return "✓"
+	case proof.Fail:
+		return "✗"
+	}
+	return "–"
 }
 
 func roundAge(d time.Duration) string {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,14 +8,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
-	"github.com/BurntSushi/toml"
-
-	"github.com/vigil-console/vigil/profile"
 	"github.com/vigil-console/vigil/server"
 )
 
@@ -32,7 +27,9 @@ and restarted; one service may be shared by many consoles.
 With --demo, the first start seeds a demo organization (root users alice, bob
 and carol in a 2-of-3 quorum, and operator), writes their keys to DIR/keys/ and
 a config with one profile per member to DIR/config.toml, and prints how to
-connect.
+connect. Later starts rewrite only the demo's settings in that file, keeping
+other profiles (a copy goes to config.toml.bak if it had comments); a
+config.toml the demo did not write is never overwritten.
 
 With --webhook-key-rotation, a fresh webhook signing key takes over every
 DURATION (e.g. 24h); the previous key stays in the JWKS until the deliveries
@@ -98,12 +95,13 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	// The demo's keys and config.toml are written before either port accepts
 	// a connection: a script that waits for the port may read them at once.
 	var info *server.DemoInfo
+	var demoNote string
 	ln, pln, err := listenAfter(*addr, *proxyAddr, func(baseURL, proxyURL string) error {
 		if !*demo {
 			return nil
 		}
 		var err error
-		info, err = prepareDemo(ctx, lock, baseURL, proxyURL)
+		info, demoNote, err = prepareDemo(ctx, lock, baseURL, proxyURL)
 		return err
 	})
 	if err != nil {
@@ -139,12 +137,15 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	errLog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	api, proxy := newHTTPServer(srv.Handler(), errLog), newHTTPServer(srv.AuthProxyHandler(), errLog)
 	errc := make(chan error, 2)
-	go func() { errc <- api.Serve(ln) }()
-	go func() { errc <- proxy.Serve(pln) }()
+	go func() { errc <- api.Serve(limitConns(ln)) }()
+	go func() { errc <- proxy.Serve(limitConns(pln)) }()
 	log.Info("vigil local service listening", "url", baseURL, "authProxy", proxyURL, "data", dir)
 	fmt.Fprintf(c.stdout, "vigil local service on %s (auth proxy %s), data in %s\n", baseURL, proxyURL, dir)
 	if info != nil {
 		printDemoHelp(c, dir, info)
+	}
+	if demoNote != "" {
+		fmt.Fprintf(c.stdout, "note: %s\n", demoNote)
 	}
 
 	select {
@@ -162,12 +163,36 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	return err
 }
 
+const (
+	// maxHeaderBytes bounds a request's line and headers (net/http's default
+	// is 1 MiB): the largest credential, an X-Stamp-WebAuthn, is at most
+	// 16 KiB, and every endpoint's path is a few dozen bytes.
+	maxHeaderBytes = 32 << 10
+	// maxConns bounds the connections each port serves at once
+	// (limitListener). With the limits above and the service's own budget
+	// for bodies, it bounds the memory that connections can hold; it is far
+	// above what any number of consoles opens.
+	maxConns = 4096
+	// maxConnsPerPeer is one remote address's share of them (limitListener):
+	// a client that opens more cannot keep the others waiting. Loopback is
+	// one address, which a few consoles, the tests and the load generator's
+	// 16 clients share by far.
+	maxConnsPerPeer = maxConns / 4
+)
+
 // newHTTPServer is the HTTP server of the service and of the auth proxy, for
-// `vigil serve` and `vigil demo` alike: timeouts bound what a slow or stalled
-// client can hold.
+// `vigil serve` and `vigil demo` alike: timeouts bound how long a slow or
+// stalled client can hold a connection, maxHeaderBytes what it can make the
+// server hold before the handler runs. Serve it on limitConns(listener).
 func newHTTPServer(h http.Handler, errLog *log.Logger) *http.Server {
 	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: errLog}
+		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxHeaderBytes, ErrorLog: errLog}
+}
+
+// limitConns is the listener newHTTPServer's servers serve on: at most
+// maxConns connections at once, maxConnsPerPeer of them from one address.
+func limitConns(ln net.Listener) net.Listener {
+	return newLimitListener(ln, maxConns, maxConnsPerPeer)
 }
 
 // listenAfter calls prepare with the URLs the two addresses will be served on,
@@ -277,43 +302,31 @@ func defaultServerDataDir(getenv func(string) string) string {
 // prepareDemo seeds the demo organization in dataDir (once) and writes
 // dataDir/keys/, dataDir/demo-root.pem and dataDir/config.toml with one profile
 // per member pointing at baseURL. `vigil serve --demo` and `vigil demo` use it
-// before they open the service themselves.
-func prepareDemo(ctx context.Context, lock *server.DataDirLock, baseURL, authProxyURL string) (*server.DemoInfo, error) {
+// before they open the service themselves. A config.toml the demo did not
+// write is refused before anything is seeded; note says what was kept aside
+// of one it rewrote (demoConfig.write).
+func prepareDemo(ctx context.Context, lock *server.DataDirLock, baseURL, authProxyURL string) (_ *server.DemoInfo, note string, _ error) {
 	dataDir := lock.Dir()
+	cfg, err := readDemoConfig(dataDir)
+	if err != nil {
+		return nil, "", err
+	}
 	srv, err := server.Open(server.Config{DataDir: dataDir, Lock: lock})
 	if err != nil {
-		return nil, fmt.Errorf("demo: open %s: %w", dataDir, err)
+		return nil, "", fmt.Errorf("demo: open %s: %w", dataDir, err)
 	}
 	info, err := server.SeedDemo(ctx, srv, filepath.Join(dataDir, "keys"))
 	if cerr := srv.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
+		return nil, "", fmt.Errorf("demo: %w", err)
 	}
-	rootPath := filepath.Join(dataDir, "demo-root.pem")
-	if err := os.WriteFile(rootPath, info.DemoRootPEM, 0o644); err != nil {
-		return nil, fmt.Errorf("demo: write %s: %w", rootPath, err)
+	if err := writeFileAtomic(filepath.Join(dataDir, "demo-root.pem"), info.DemoRootPEM, 0o644); err != nil {
+		return nil, "", fmt.Errorf("demo: %w", err)
 	}
-	cfg := profile.Config{DefaultProfile: info.Members[0].Name, Profiles: map[string]Profile{}}
-	for _, m := range info.Members {
-		cfg.Profiles[m.Name] = Profile{
-			BaseURL: baseURL, AuthProxyURL: authProxyURL, AuthProxyConfigID: info.AuthProxyConfigID,
-			OrganizationID: info.OrganizationID, Key: m.KeyName, KeysDir: "keys",
-			EnclaveApps: info.EnclaveApps, TrustedRoots: []string{"demo-root.pem"},
-			TLSFetcherPublicKey: info.TLSFetcherPublicKey, Refresh: profile.Duration{Duration: 5 * time.Second},
-		}
-	}
-	var buf bytes.Buffer
-	buf.WriteString("# Written by vigil for the local demo organization; rewritten on every demo start.\n")
-	if err := toml.NewEncoder(&buf).Encode(cfg); err != nil {
-		return nil, fmt.Errorf("demo: encode config: %w", err)
-	}
-	cfgPath := filepath.Join(dataDir, "config.toml")
-	if err := os.WriteFile(cfgPath, buf.Bytes(), 0o600); err != nil {
-		return nil, fmt.Errorf("demo: write %s: %w", cfgPath, err)
-	}
-	return info, nil
+	note, err = cfg.write(info, baseURL, authProxyURL)
+	return info, note, err
 }
 
 func printDemoHelp(c proc, dir string, info *server.DemoInfo) {

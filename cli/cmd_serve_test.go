@@ -31,7 +31,7 @@ func TestPrepareDemoWritesAWorkingConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := prepareDemo(ctx, lock, "http://127.0.0.1:1", "http://127.0.0.1:2")
+	first, _, err := prepareDemo(ctx, lock, "http://127.0.0.1:1", "http://127.0.0.1:2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +46,15 @@ func TestPrepareDemoWritesAWorkingConfig(t *testing.T) {
 	}
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { hs.Close(); srv.Close(); lock.Release() })
-	second, err := prepareDemo(ctx, lock, hs.URL, "http://127.0.0.1:2")
+	second, note, err := prepareDemo(ctx, lock, hs.URL, "http://127.0.0.1:2")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if second.OrganizationID != first.OrganizationID {
 		t.Fatalf("reseeded: %s then %s", first.OrganizationID, second.OrganizationID)
+	}
+	if note != "" {
+		t.Errorf("rewriting the demo's own config kept a copy: %s", note)
 	}
 	cfg, err := loadConfig(filepath.Join(dir, "config.toml"))
 	if err != nil {
@@ -346,8 +349,8 @@ func TestDemoClosesUnusedConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, hs := range env.httpSrvs {
-		if hs.ReadHeaderTimeout <= 0 || hs.ReadTimeout <= 0 || hs.WriteTimeout <= 0 || hs.IdleTimeout <= 0 {
-			t.Fatalf("demo HTTP server without timeouts: %+v", hs)
+		if hs.ReadHeaderTimeout <= 0 || hs.ReadTimeout <= 0 || hs.WriteTimeout <= 0 || hs.IdleTimeout <= 0 || hs.MaxHeaderBytes != maxHeaderBytes {
+			t.Fatalf("demo HTTP server without timeouts or header limit: %+v", hs)
 		}
 	}
 	conn, err := net.Dial("tcp", strings.TrimPrefix(env.baseURL, "http://"))
@@ -367,5 +370,123 @@ func TestDemoClosesUnusedConnections(t *testing.T) {
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	if _, err := conn.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("the unused connection is still open after Close: %v", err)
+	}
+}
+
+// TestServeBoundsHeadersAndConnections: the service's HTTP server refuses
+// headers over maxHeaderBytes (431) while taking the largest credential, and
+// serves at most its listener's number of connections at once; the next one
+// is served when one closes.
+func TestServeBoundsHeadersAndConnections(t *testing.T) {
+	srv, err := server.Open(server.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHTTPServer(srv.Handler(), slog.NewLogLogger(discardLogger().Handler(), slog.LevelWarn))
+	go hs.Serve(newLimitListener(ln, 2, 2))
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	url := "http://" + ln.Addr().String() + api.JWKSPath
+
+	get := func(header string, size int) int {
+		t.Helper()
+		req, _ := http.NewRequest("GET", url, nil)
+		req.Header.Set(header, strings.Repeat("a", size))
+		req.Close = true // keep no connection: the count below starts from none
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if status := get(keys.HeaderStampWebAuthn, 4*4096); status != 200 {
+		t.Fatalf("a request with the largest credential: HTTP %d", status)
+	}
+	if status := get("X-Filler", maxHeaderBytes+8192); status != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("a request with %d bytes of headers: HTTP %d, want 431", maxHeaderBytes+8192, status)
+	}
+
+	// Two connections that send nothing fill the listener.
+	var held []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		held = append(held, c)
+	}
+	served := make(chan error, 1)
+	go func() {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+		}
+		served <- err
+	}()
+	// Waiting cannot make this fail when the limit holds: with it, the request
+	// is not served before a connection closes, however long that takes.
+	select {
+	case err := <-served:
+		t.Fatalf("a third connection was served while two were open (%v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	held[0].Close()
+	if err := <-served; err != nil {
+		t.Fatalf("the third connection, once one closed: %v", err)
+	}
+}
+
+// TestServeGivesOneAddressAShareOfTheConnections: one address that opens as
+// many connections as the listener serves, and sends nothing, keeps only its
+// share of them open (the others are closed at once), and another address
+// is served meanwhile; before, everyone else waited until those connections
+// timed out.
+func TestServeGivesOneAddressAShareOfTheConnections(t *testing.T) {
+	srv, err := server.Open(server.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHTTPServer(srv.Handler(), slog.NewLogLogger(discardLogger().Handler(), slog.LevelWarn))
+	const conns, share = 8, 2
+	go hs.Serve(newLimitListener(ln, conns, share))
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}
+	var held []net.Conn
+	for range conns {
+		c, err := d.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Skipf("cannot connect from 127.0.0.2 here: %v", err)
+		}
+		t.Cleanup(func() { c.Close() })
+		held = append(held, c)
+	}
+	// Another address is served: with a connection of its own, not one of
+	// those.
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get("http://" + ln.Addr().String() + api.JWKSPath)
+	if err != nil {
+		t.Fatalf("a request from 127.0.0.1 while 127.0.0.2 opened %d connections: %v", conns, err)
+	}
+	resp.Body.Close()
+	// Of 127.0.0.2's, all but its share were closed by the service.
+	open := 0
+	for _, c := range held {
+		c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		if _, err := c.Read(make([]byte, 1)); errors.Is(err, os.ErrDeadlineExceeded) {
+			open++
+		}
+	}
+	if open != share {
+		t.Errorf("%d of one address's connections are open, want its share %d", open, share)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -73,7 +74,27 @@ func activityRequester(a *api.Activity) string {
 	return v.UserID
 }
 
-// intentText is the operation and its parameters on one line.
+// getActivityShown reads an activity for printing: every field sanitised as
+// the client does, except the intent, kept exactly as the service sent it.
+// intentText prints the intent through api.EncodeJSON, which escapes at output:
+// a real U+202E in a name then shows as \u202e and the six characters "\u202e"
+// typed into it as \\u202e, where a sanitised copy would show both alike.
+func getActivityShown(ctx context.Context, client *api.Client, id string) (*api.Activity, error) {
+	raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+	if err != nil {
+		return nil, err
+	}
+	var exact, clean api.ActivityResponse
+	if json.Unmarshal(raw, &exact) != nil || json.Unmarshal(raw, &clean) != nil {
+		return nil, fmt.Errorf("query/%s: the reply is not the expected JSON; the server may not be this service", api.QueryGetActivity)
+	}
+	api.SanitizeValue(&clean)
+	clean.Activity.Intent = exact.Activity.Intent // read only by intentText
+	return &clean.Activity, nil
+}
+
+// intentText is the operation and its parameters on one line. The intent may
+// be exact (getActivityShown): compactJSON escapes what it prints.
 func intentText(a *api.Activity) string {
 	typ, params := a.Intent.Params()
 	if params == nil {
