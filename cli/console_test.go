@@ -41,6 +41,31 @@ func waitForText(t *testing.T, tm *teatest.TestModel, what ...string) {
 	}, teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 }
 
+// transcript keeps everything a console printed from the moment it was made,
+// across waits. waitForText only sees what is printed while it waits, and the
+// renderer redraws only cells that change: text that was already on screen
+// before a wait (a list that reloaded early, unchanged by a later refresh) is
+// never printed again. A transcript started after the event a test waits for
+// (say, a policy's creation) can only contain text printed after it.
+type transcript struct {
+	tm  *teatest.TestModel
+	out []byte
+}
+
+func (tr *transcript) waitFor(t *testing.T, what ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tr.tm.Output(), func(b []byte) bool {
+		tr.out = append(tr.out, b...)
+		plain := ansi.Strip(string(tr.out))
+		for _, w := range what {
+			if !strings.Contains(plain, w) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
 func TestConsoleAliceApprovesBobsActivityEndToEnd(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	alice, bob := demo.Client("alice"), demo.Client("bob")
