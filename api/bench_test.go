@@ -27,7 +27,7 @@ func buildSubmit(b *testing.B, st keys.Stamper, op Operation, p Params) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	body, err := marshalJSON(req)
+	body, err := Marshal(req)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -222,6 +222,10 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if errors.As(err, &le) {
 				return fmt.Errorf("%s: %w", cl.op, err)
 			}
+			var tooLarge *replyTooLargeError
+			if cl.retry && errors.As(err, &tooLarge) {
+				return fmt.Errorf("%s: %w", cl.op, err) // the same question gets the same answer
+			}
 			if !cl.retry {
 				// A submit: unless it certainly never left, the service may have
 				// recorded it (even if ctx ended or the reply was unreadable).

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,7 +15,7 @@ import (
 // Queries carry no type or timestampMs: the body is the request struct.
 func (c *Client) query(ctx context.Context, name string, req, out any) error {
 	op := "query/" + name
-	body, err := marshalJSON(req)
+	body, err := Marshal(req)
 	if err != nil {
 		return fmt.Errorf("%s: encode request: %w", op, err)
 	}
@@ -107,8 +108,11 @@ func (c *Client) GetOnrampTransactionStatus(ctx context.Context, transactionID s
 	return r.TransactionStatus, nil
 }
 
+// DefaultListLimit is the page size the service uses when a list names none.
+const DefaultListLimit = 10
+
 // ListActivitiesOptions filters and pages ListActivities. Zero values mean no
-// filter; Limit 0 means the service default (10), else 1..100. Before and After
+// filter; Limit 0 means the service default (DefaultListLimit), else 1..100. Before and After
 // are activity ids.
 type ListActivitiesOptions struct {
 	Statuses []string
@@ -132,7 +136,7 @@ func (o ListActivitiesOptions) request(org string) (ListActivitiesRequest, error
 		}
 	}
 	if o.Limit < 0 || o.Limit > 100 {
-		return req, &ValidationError{Field: "paginationOptions.limit", Problem: fmt.Sprintf("is %d; use 1 to 100, or 0 for the default of 10", o.Limit)}
+		return req, &ValidationError{Field: "paginationOptions.limit", Problem: fmt.Sprintf("is %d; use 1 to 100, or 0 for the default of %d", o.Limit, DefaultListLimit)}
 	}
 	if o.Before != "" && o.After != "" {
 		return req, &ValidationError{Field: "paginationOptions", Problem: "has both before and after; page in one direction at a time"}
@@ -149,16 +153,48 @@ func (o ListActivitiesOptions) request(org string) (ListActivitiesRequest, error
 }
 
 // ListActivities lists the organization's activities, newest first.
+//
+// Every listed activity repeats its intent, and one may hold up to 400 kB of
+// its requester's text (a smart contract interface), so a page of them can be
+// larger than the client reads (MaxReplyBytes). Then it asks again for half as
+// many, down to one, so that a few large activities cannot make the list
+// unreadable: the page it returns may be shorter than opts.Limit although
+// older activities follow. ListActivitiesRaw does the same.
 func (c *Client) ListActivities(ctx context.Context, opts ListActivitiesOptions) ([]Activity, error) {
-	req, err := opts.request(c.org)
-	if err != nil {
-		return nil, fmt.Errorf("query/%s: %w", QueryListActivities, err)
-	}
 	var r ListActivitiesResponse
-	if err := c.query(ctx, QueryListActivities, req, &r); err != nil {
+	err := c.listShrinking(ctx, opts, func(req ListActivitiesRequest) error {
+		r = ListActivitiesResponse{}
+		return c.query(ctx, QueryListActivities, req, &r)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return r.Activities, nil
+}
+
+// listShrinking validates opts and calls list with its request, and again
+// with half the page each time the reply is larger than MaxReplyBytes, while
+// the page holds more than one activity.
+func (c *Client) listShrinking(ctx context.Context, opts ListActivitiesOptions, list func(ListActivitiesRequest) error) error {
+	for {
+		req, err := opts.request(c.org)
+		if err != nil {
+			return fmt.Errorf("query/%s: %w", QueryListActivities, err)
+		}
+		err = list(req)
+		var tooLarge *replyTooLargeError
+		if !errors.As(err, &tooLarge) || ctx.Err() != nil {
+			return err
+		}
+		limit := opts.Limit
+		if limit == 0 {
+			limit = DefaultListLimit
+		}
+		if limit <= 1 {
+			return err
+		}
+		opts.Limit = limit / 2
+	}
 }
 
 // GetActivity returns one activity.

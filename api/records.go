@@ -1,7 +1,5 @@
 package api
 
-import "encoding/json"
-
 // ---- query requests and replies (SPEC.md and DESIGN.md §3) ----
 
 // GetAPIKeyRequest is the body of query/get_api_key.
@@ -283,7 +281,7 @@ func (u User) MarshalJSON() ([]byte, error) {
 	p.UserTags = orEmpty(p.UserTags)
 	p.OauthProviders = orEmpty(p.OauthProviders)
 	p.MfaPolicies = orEmpty(p.MfaPolicies)
-	return json.Marshal(p)
+	return Marshal(p)
 }
 
 func orEmpty[T any](s []T) []T {

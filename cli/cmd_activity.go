@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -155,7 +156,21 @@ func activityList(ctx context.Context, c proc, args []string) error {
 				rows = append(rows, []string{a.ID, timeText(a.CreatedAt), strings.TrimPrefix(a.Type, "ACTIVITY_TYPE_"),
 					strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), activityRequester(a)})
 			}
-			return table(c.stdout, []string{"ID", "CREATED", "TYPE", "STATUS", "REQUESTER"}, rows)
+			if err := table(c.stdout, []string{"ID", "CREATED", "TYPE", "STATUS", "REQUESTER"}, rows); err != nil {
+				return err
+			}
+			asked := cmp.Or(opts.Limit, api.DefaultListLimit)
+			if len(acts) < asked && opts.Before == "" {
+				// The client asks for fewer when a page of large activities
+				// would not fit in a reply: say whether that page was the last.
+				older := opts
+				older.After, older.Limit = acts[len(acts)-1].ID, 1
+				if more, err := client.ListActivities(ctx, older); err == nil && len(more) > 0 {
+					fmt.Fprintf(c.stderr, "%d of the %d asked for: a page of %d of these activities would be larger than a reply may be (%d MiB); older ones follow: --after %s\n",
+						len(acts), asked, asked, api.MaxReplyBytes>>20, acts[len(acts)-1].ID)
+				}
+			}
+			return nil
 		},
 	}.run(ctx, c, args)
 }

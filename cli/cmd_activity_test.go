@@ -368,3 +368,33 @@ func TestActivityGetTellsRealControlsFromTypedEscapes(t *testing.T) {
 		}
 	}
 }
+
+// A page of large activities (refused interfaces of 400 kB, kept in the
+// history) comes back shorter than asked; the list says that older ones follow
+// and where to go on from, and --json gives a page that parses.
+func TestActivityListSaysWhenAPageOfLargeActivitiesWasShortened(t *testing.T) {
+	e := newVerbEnv(t)
+	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
+	for i := range 22 {
+		if _, err := e.client("operator").CreateSmartContractInterface(context.Background(), api.CreateSmartContractInterfaceParams{
+			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
+			t.Fatalf("submit %d: %v", i, err)
+		}
+	}
+	code, out, errOut := e.run("", "activity", "list", "--limit", "100")
+	wantExit(t, "list --limit 100", code, 0, out, errOut)
+	rows := strings.Split(strings.TrimSpace(out), "\n")[1:]
+	if len(rows) == 0 || len(rows) >= 22 {
+		t.Fatalf("want a page shorter than the 22 large activities, got %d rows:\n%s", len(rows), out)
+	}
+	last := strings.Fields(rows[len(rows)-1])[0]
+	if !strings.Contains(errOut, "older ones follow: --after "+last) {
+		t.Errorf("stderr does not say where to go on from (%s):\n%s", last, errOut)
+	}
+	code, out, errOut = e.run("", "activity", "list", "--limit", "100", "--json")
+	wantExit(t, "list --json", code, 0, out, errOut)
+	var page api.ListActivitiesResponse
+	if err := json.Unmarshal([]byte(out), &page); err != nil || len(page.Activities) == 0 {
+		t.Errorf("--json: %d activities, %v", len(page.Activities), err)
+	}
+}

@@ -41,6 +41,7 @@ type Activities struct {
 	before   string // paging cursor of the current page
 	after    string
 	items    []api.Activity
+	older    bool // older activities follow the page (All view)
 	fetched  time.Time
 	loading  bool
 	listGen  int // generation of list requests: stale replies are dropped
@@ -85,6 +86,8 @@ type (
 		// top: a page of newer activities with none newer still, which is
 		// the newest page.
 		top bool
+		// older: activities older than the page's last follow (All view).
+		older bool
 	}
 	activityVotedMsg struct {
 		id       string
@@ -191,20 +194,29 @@ func (a *Activities) listOptions() api.ListActivitiesOptions {
 func (a *Activities) load() tea.Cmd {
 	a.listGen++
 	a.loading = true
-	gen, opts, client, c := a.listGen, a.listOptions(), a.c.Reader, a.c
+	gen, opts, client, c, paged := a.listGen, a.listOptions(), a.c.Reader, a.c, a.all
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		items, err := client.ListActivities(ctx, opts)
 		msg := activitiesLoadedMsg{gen: gen, items: items, err: err, at: c.Now()}
-		if err == nil && opts.Before != "" {
-			msg.top = len(items) < opts.Limit
-			if !msg.top { // a full page: is anything newer than it?
-				newer := opts
-				newer.Before, newer.Limit = items[0].ID, 1
-				more, err := client.ListActivities(ctx, newer)
-				msg.top = err == nil && len(more) == 0
-			}
+		if err != nil {
+			return msg
+		}
+		// A page shorter than asked is not always an end: the client asks
+		// for fewer when a page of large activities would not fit in a
+		// reply (api.ListActivities). So the page's ends are asked about.
+		exists := func(o api.ListActivitiesOptions) bool {
+			o.Limit = 1
+			more, err := client.ListActivities(ctx, o)
+			return err == nil && len(more) > 0
+		}
+		if opts.Before != "" {
+			msg.top = len(items) == 0 || !exists(api.ListActivitiesOptions{Statuses: opts.Statuses, Types: opts.Types, Before: items[0].ID})
+		}
+		if paged && len(items) > 0 {
+			msg.older = len(items) == opts.Limit ||
+				exists(api.ListActivitiesOptions{Statuses: opts.Statuses, Types: opts.Types, After: items[len(items)-1].ID})
 		}
 		return msg
 	}
@@ -259,7 +271,7 @@ func (a *Activities) syncKeys() {
 	a.list.Keys.Open.SetEnabled(act != nil && a.detail == nil)
 	a.keys.Status.SetEnabled(a.all && a.detail == nil)
 	a.keys.Type.SetEnabled(a.all && a.detail == nil)
-	a.keys.NextPage.SetEnabled(a.all && a.detail == nil && len(a.items) == pageSize)
+	a.keys.NextPage.SetEnabled(a.all && a.detail == nil && a.older && len(a.items) > 0)
 	a.keys.PrevPage.SetEnabled(a.all && a.detail == nil && (a.before != "" || a.after != ""))
 	a.keys.AutoRefresh.SetEnabled(a.c.Refresh > 0)
 	a.keys.Mode.SetEnabled(a.detail == nil)
@@ -316,7 +328,7 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			}
 		}
 		announce := a.announce(a.items, msg.items)
-		a.err, a.items, a.fetched = "", a.withSettled(msg.items), msg.at
+		a.err, a.items, a.fetched, a.older = "", a.withSettled(msg.items), msg.at, msg.older
 		a.seen = !a.all && a.before == "" && a.after == ""
 		a.setRows()
 		if a.detail != nil {

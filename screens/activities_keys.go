@@ -115,7 +115,7 @@ func (a *Activities) pagingBlock(older bool) string {
 	case !a.all:
 		return "the Pending view is one page; paging is for the All view: press v"
 	case older:
-		return "no older page: this page is not full"
+		return "no older page: this is the oldest"
 	default:
 		return "this is the newest page"
 	}

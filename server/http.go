@@ -229,11 +229,11 @@ func (s *Server) handleWalletKitConfig(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) writeJSON(w http.ResponseWriter, v any) {
-	if raw, ok := v.(encodedReply); ok { // already encoded as json.Marshal would
+	if raw, ok := v.(encodedReply); ok { // already encoded as api.Marshal would
 		writeBody(w, raw)
 		return
 	}
-	b, err := json.Marshal(v)
+	b, err := api.Marshal(v)
 	if err != nil {
 		s.log.Error("encode reply", "err", err)
 		http.Error(w, `{"code":13,"message":"internal error"}`, http.StatusInternalServerError)
@@ -261,7 +261,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	} else {
 		s.log.Error("request failed", "path", path, "err", err)
 	}
-	b, _ := json.Marshal(e.Body())
+	b, _ := api.Marshal(e.Body())
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}

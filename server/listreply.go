@@ -1,19 +1,18 @@
 package server
 
 import (
-	"encoding/json"
 	"strconv"
 
 	"github.com/vigil-console/vigil/api"
 )
 
-// encodedReply is a query's reply already encoded exactly as json.Marshal
+// encodedReply is a query's reply already encoded exactly as api.Marshal
 // encodes its value; writeJSON sends it as it is.
 type encodedReply []byte
 
 // activitiesPage builds a list_activities reply (and get_activity's, a list
 // of one), byte for byte what
-// json.Marshal(api.ListActivitiesResponse{...}) gives, from each activity's
+// api.Marshal(api.ListActivitiesResponse{...}) gives, from each activity's
 // JSON. Encoding a page of activities with their votes was most of the cost
 // of the console's pending list (polled every 5 s, between votes), so each
 // listed activity's JSON is kept: until any write to activities, votes or
@@ -47,7 +46,7 @@ func encodedActivity(c *cache, gen uint64, a *activity, canApprove bool, build f
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(out)
+	b, err := api.Marshal(out)
 	if err != nil {
 		return nil, err
 	}

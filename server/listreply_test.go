@@ -9,13 +9,13 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-// TestListReplyIsWhatJSONMarshalGives: the pending list is spliced from
-// cached encodings of each activity; its bytes are those json.Marshal gives
+// TestListReplyIsWhatMarshalGives: the pending list is spliced from
+// cached encodings of each activity; its bytes are those api.Marshal gives
 // for the decoded page (the wire format is unchanged), each viewer sees its
 // own canApprove from the same cache, and a round of approvals that expires
 // leaves the listed activity without votes. get_activity, a list of one,
 // gives the same bytes for the activity.
-func TestListReplyIsWhatJSONMarshalGives(t *testing.T) {
+func TestListReplyIsWhatMarshalGives(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxT(t)
 	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "a <b> & c", UserIDs: []string{e.user("bob")}})
@@ -33,12 +33,16 @@ func TestListReplyIsWhatJSONMarshalGives(t *testing.T) {
 		if err := json.Unmarshal(r.body, &page); err != nil {
 			t.Fatal(err)
 		}
-		again, _ := json.Marshal(page)
+		again, _ := api.Marshal(page)
 		if !bytes.Equal(again, r.body) {
 			t.Fatalf("list as %s:\n got %s\nwant %s", who, r.body, again)
 		}
 		if len(page.Activities) != 1 || page.Activities[0].ID != act.ID {
 			t.Fatalf("list as %s: %s", who, r.body)
+		}
+		// Not HTML-escaped: each <, > and & would take six bytes.
+		if !bytes.Contains(r.body, []byte(`"a <b> & c"`)) {
+			t.Fatalf("list as %s: the tag's name is not as submitted: %s", who, r.body)
 		}
 		// get_activity is a list of one: the same bytes for the activity.
 		body, _ = json.Marshal(map[string]any{"organizationId": e.org.ID, "activityId": act.ID})
@@ -47,8 +51,8 @@ func TestListReplyIsWhatJSONMarshalGives(t *testing.T) {
 		if err := json.Unmarshal(g.body, &one); g.status != 200 || err != nil {
 			t.Fatalf("get as %s: HTTP %d %s, %v", who, g.status, g.body, err)
 		}
-		again, _ = json.Marshal(one)
-		listed, _ := json.Marshal(page.Activities[0])
+		again, _ = api.Marshal(one)
+		listed, _ := api.Marshal(page.Activities[0])
 		if want := `{"activity":` + string(listed) + `}`; !bytes.Equal(again, g.body) || string(g.body) != want {
 			t.Fatalf("get as %s:\n got %s\nwant %s", who, g.body, want)
 		}

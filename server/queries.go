@@ -311,7 +311,7 @@ func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (
 	if err != nil {
 		return nil, err
 	}
-	// Byte for byte what json.Marshal(api.ActivityResponse{...}) gives.
+	// Byte for byte what api.Marshal(api.ActivityResponse{...}) gives.
 	return encodedReply(append(append([]byte(`{"activity":`), encoded[0]...), '}')), nil
 }
 

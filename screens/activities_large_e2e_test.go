@@ -1,0 +1,58 @@
+package screens
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server/servertest"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// A member who may create nothing can still fill the history with refused
+// activities of 400 kB interfaces; a page of 100 of them would not fit in a
+// reply, so the client lists fewer. The All view must still page through the
+// whole history: a short page is not taken for the last one.
+func TestEndToEndAllViewPagesPastLargeActivities(t *testing.T) {
+	d := servertest.StartDemo(t)
+	ctx := context.Background()
+	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
+	const n = 22
+	for i := range n {
+		if _, err := d.Client("operator").CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
+			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
+			t.Fatalf("submit %d: %v", i, err)
+		}
+	}
+	alice := d.Client("alice")
+	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
+	h.key("v") // the All view
+	a := h.activities()
+	if a.err != "" || len(a.items) == 0 || len(a.items) >= n {
+		t.Fatalf("the All view's first page: %d rows, error %q; want a page shorter than %d", len(a.items), a.err, n)
+	}
+	seen, large := map[string]bool{}, 0
+	for pages := 0; ; pages++ {
+		for _, it := range a.items {
+			if !seen[it.ID] && it.Intent.CreateSmartContractInterfaceIntent != nil && it.Intent.CreateSmartContractInterfaceIntent.Label == "large" {
+				large++
+			}
+			seen[it.ID] = true
+		}
+		if !a.keys.NextPage.Enabled() || pages > 100 {
+			break
+		}
+		h.key("]")
+		if a.err != "" {
+			t.Fatalf("paging on after %d activities: %s", len(seen), a.err)
+		}
+	}
+	if large != n {
+		t.Errorf("the All view reached %d of the %d large activities (%d activities in all)", large, n, len(seen))
+	}
+	h.key("]")
+	if !h.toasted("no older page: this is the oldest") {
+		t.Errorf("] on the oldest page does not say so:\n%s", h.frame())
+	}
+}
