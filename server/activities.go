@@ -33,6 +33,9 @@ type activity struct {
 	Created     time.Time
 	Updated     time.Time
 	Votes       []voteRow
+	// stored is how many bytes its row held (body, intent, result,
+	// failure): what decoding it keeps in memory, roughly.
+	stored int
 }
 
 type voteRow struct {
@@ -108,6 +111,7 @@ func scanActivity(row interface{ Scan(...any) error }) (*activity, error) {
 	}
 	a.AppProofs = proofs != 0
 	a.Created, a.Updated = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
+	a.stored = len(a.Body) + len(intent) + len(result) + len(failure)
 	return &a, nil
 }
 

@@ -225,7 +225,9 @@ func (s *Server) activitiesAt(ctx context.Context, page []activityVersion) ([]*a
 			c.rows = map[int64]*activity{}
 		}
 		for _, a := range loaded {
-			c.rows[a.Seq] = a
+			if a.stored <= maxCachedActivityBytes {
+				c.rows[a.Seq] = a
+			}
 		}
 		c.mu.Unlock()
 	}

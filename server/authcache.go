@@ -86,6 +86,12 @@ const maxCacheEntries = 10_000
 // (kilobytes each): enough for the pages a few consoles keep polling.
 const maxListCacheEntries = 2_000
 
+// maxCachedActivityBytes is the largest listed activity kept decoded or
+// encoded. An ordinary one is a kilobyte or two, but one may repeat a 400 kB
+// interface and its 1 MiB request: 2,000 of those would hold gigabytes. A
+// larger one is read again when it is listed.
+const maxCachedActivityBytes = 16 << 10
+
 type apiKeyEntry struct {
 	id, org, user, typ string
 	exp, created       int64

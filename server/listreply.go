@@ -50,7 +50,9 @@ func encodedActivity(c *cache, gen uint64, a *activity, canApprove bool, build f
 	if err != nil {
 		return nil, err
 	}
-	putBounded(c, gen, &c.votesGen, &c.encoded, key, b, maxListCacheEntries)
+	if len(b) <= maxCachedActivityBytes {
+		putBounded(c, gen, &c.votesGen, &c.encoded, key, b, maxListCacheEntries)
+	}
 	return b, nil
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +110,55 @@ func TestCachedPagesFollowWrites(t *testing.T) {
 	}
 	if _, err := alice.GetActivity(ctx, "no-such-activity"); err == nil {
 		t.Fatal("an unknown activity was found")
+	}
+}
+
+// Large activities (a 400 kB interface, its request twice that) are listed
+// but not kept in the list caches: a member could otherwise make the service
+// hold two thousand of them, gigabytes, by submitting and listing them.
+func TestLargeActivitiesAreNotKeptInTheListCaches(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
+	for range 3 {
+		if _, err := e.clients["operator"].CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
+			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "ordinary", UserIDs: []string{e.user("bob")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		acts, err := e.clients["alice"].ListActivities(ctx, api.ListActivitiesOptions{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		large := 0
+		for _, a := range acts {
+			if in := a.Intent.CreateSmartContractInterfaceIntent; in != nil && in.SmartContractInterface == big {
+				large++
+			}
+		}
+		if large != 3 {
+			t.Fatalf("the list holds %d of the 3 large activities (%d in all)", large, len(acts))
+		}
+	}
+	c := e.srv.db.cache
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if len(c.rows) == 0 || len(c.encoded) == 0 {
+		t.Fatalf("the caches are empty (%d rows, %d encodings): the ordinary activities should be kept", len(c.rows), len(c.encoded))
+	}
+	for seq, a := range c.rows {
+		if a.stored > maxCachedActivityBytes {
+			t.Errorf("row %d (%d bytes) is kept decoded", seq, a.stored)
+		}
+	}
+	for k, b := range c.encoded {
+		if len(b) > maxCachedActivityBytes {
+			t.Errorf("encoding %s (%d bytes) is kept", k, len(b))
+		}
 	}
 }
