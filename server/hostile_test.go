@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"runtime"
 	"strings"
 	"sync"
@@ -514,49 +513,6 @@ func TestCredentialRefusedBeforeTheBodyAnswersAsBefore(t *testing.T) {
 		if resp.StatusCode != 400 || !strings.Contains(string(b), "BAD_BODY") {
 			t.Errorf("X-Stamp %.8s… and a body cut short: %s %s, want 400 BAD_BODY", stamp, resp.Status, b)
 		}
-	}
-}
-
-// TestBodyBudgetGrantsInOrder: waiters are served in arrival order, and one
-// that gives up lets those behind it in at once.
-func TestBodyBudgetGrantsInOrder(t *testing.T) {
-	b := newBodyBudget(10, time.Minute)
-	b.perPeer = b.limit // one peer here
-	var p netip.Addr
-	ctx := ctxT(t)
-	if err := b.acquire(ctx, p, 8); err != nil {
-		t.Fatal(err)
-	}
-	waiters := func() int {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		return len(b.waiters)
-	}
-	queued := func(n int) {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); waiters() != n; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%d waiters, want %d", waiters(), n)
-			}
-		}
-	}
-	bigCtx, giveUp := context.WithCancel(ctx)
-	big, small := make(chan error, 1), make(chan error, 1)
-	go func() { big <- b.acquire(bigCtx, p, 5) }()
-	queued(1)
-	go func() { small <- b.acquire(ctx, p, 2) }() // fits, but waits its turn
-	queued(2)
-	giveUp()
-	if err := <-big; err != errBusy {
-		t.Fatalf("the waiter that gave up: %v, want errBusy", err)
-	}
-	if err := <-small; err != nil {
-		t.Fatalf("the waiter behind it: %v, want it granted", err)
-	}
-	b.release(p, 8)
-	b.release(p, 2)
-	if b.inUse() != 0 || waiters() != 0 || len(b.peers) != 0 {
-		t.Fatalf("in use %d, %d waiters after every release", b.inUse(), waiters())
 	}
 }
 
