@@ -114,12 +114,9 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 			foreign = true
 			continue
 		}
-		// A lifetime too long for a time.Duration never ends in practice.
-		if k.exp > 0 && k.exp < math.MaxInt64/int64(time.Second) {
-			expiry := time.Unix(0, k.created).Add(time.Duration(k.exp) * time.Second)
-			if !s.now().Before(expiry) {
-				return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", k.id, expiry.UTC().Format(time.RFC3339))
-			}
+		if s.expired(k) {
+			expiry, _ := k.expiry()
+			return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", k.id, expiry.UTC().Format(time.RFC3339))
 		}
 		return &caller{OrgID: k.org, UserID: k.user, CredentialID: k.id, CredType: k.typ,
 			PublicKey: st.publicKey, Scheme: st.scheme, Signature: st.signature}, nil
@@ -128,6 +125,22 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the stamping key belongs to a user of another organization, not %q; use a key of that organization or fix organizationId", orgID)
 	}
 	return nil, unauthenticatedf("UNKNOWN_KEY", "the stamping public key %s is not a registered API key of organization %q", st.publicKey, orgID)
+}
+
+// expiry is when the key stops authenticating, if it has a lifetime: from
+// then on a request stamped by it is refused as expired.
+func (k apiKeyEntry) expiry() (time.Time, bool) {
+	// A lifetime too long for a time.Duration never ends in practice.
+	if k.exp <= 0 || k.exp >= math.MaxInt64/int64(time.Second) {
+		return time.Time{}, false
+	}
+	return time.Unix(0, k.created).Add(time.Duration(k.exp) * time.Second), true
+}
+
+// expired reports whether authenticate refuses k as expired now.
+func (s *Server) expired(k apiKeyEntry) bool {
+	expiry, ok := k.expiry()
+	return ok && !s.now().Before(expiry)
 }
 
 func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body []byte, orgID string) (*caller, error) {

@@ -250,3 +250,49 @@ func TestRequestsWaitingOnEachOtherDoNotWedge(t *testing.T) {
 		}
 	}
 }
+
+// TestExpiredKeysAreReadAsStrangers: a request stamped by an API key past
+// its expiration is refused whatever its body (API_KEY_EXPIRED), as one by
+// a key registered nowhere is, so its body is held within the strangers'
+// budget, not the members': while the key is fresh, within the members'.
+func TestExpiredKeysAreReadAsStrangers(t *testing.T) {
+	e := newEnv(t)
+	k := e.newKey("temp")
+	if _, err := e.srv.CreateUser(context.Background(), e.org.ID, UserSpec{Name: "temp",
+		APIKeys: []APIKeySpec{{PublicKey: k.PublicKeyHex(), ExpirationSeconds: 60}}}); err != nil {
+		t.Fatal(err)
+	}
+	name, stamp, err := k.Stamp(whoamiBody(e.org.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// stalledBody sends all but the last bytes of a 1 MiB body: the request
+	// then holds the whole of it, within one budget or the other.
+	held := func(what string) (members, strangers int64) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+			members, strangers = e.srv.bodies.inUse(), e.srv.strangers.inUse()
+			if members+strangers >= api.MaxRequestBodyBytes {
+				return members, strangers
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the budgets hold %d and %d bytes, want 1 MiB in one of them", what, members, strangers)
+			}
+		}
+	}
+	fresh, _ := stalledBody(t, e.http.URL, api.QueryPrefix+api.QueryWhoami, name+": "+stamp+"\r\n", make(chan *http.Response, 1))
+	if members, strangers := held("fresh"); members != api.MaxRequestBodyBytes || strangers != 0 {
+		t.Fatalf("a body stamped by the fresh key: %d bytes in the members' budget and %d in the strangers', want all in the members'", members, strangers)
+	}
+	fresh.Close()
+	for deadline := time.Now().Add(10 * time.Second); e.srv.bodies.inUse() != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the members' budget holds %d bytes once the connection closed", e.srv.bodies.inUse())
+		}
+	}
+	e.skew.Store(int64(61 * time.Second))
+	stalledBody(t, e.http.URL, api.QueryPrefix+api.QueryWhoami, name+": "+stamp+"\r\n", make(chan *http.Response, 1))
+	if members, strangers := held("expired"); members != 0 || strangers != api.MaxRequestBodyBytes {
+		t.Fatalf("a body stamped by the expired key: %d bytes in the members' budget and %d in the strangers', want all in the strangers'", members, strangers)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,17 +89,23 @@ func (s *Server) readStamped(w http.ResponseWriter, r *http.Request) (stampHeade
 	return st, body, hold, err
 }
 
-// registered reports whether the credential's key is a registered API key,
-// or its passkey a registered authenticator, of any organization: through
-// the auth cache, a map lookup for the keys in use. Which organization, and
-// whether the signature holds, is for authenticate once the body is in.
+// registered reports whether the credential's key is a registered API key
+// that has not expired, or its passkey a registered authenticator, of any
+// organization: through the auth cache, a map lookup for the keys in use. A
+// key that has expired everywhere is refused by authenticate whatever the
+// organization (expired, or foreign), so it counts as registered nowhere.
+// Which organization, and whether the signature holds, is for authenticate
+// once the body is in.
 func (s *Server) registered(ctx context.Context, st stampHeader) bool {
 	if st.webAuthn {
 		ok, err := s.passkeyRegistered(ctx, st.credentialID)
 		return err == nil && ok
 	}
 	ks, err := s.apiKeys(ctx, st.parsed.PublicKey())
-	return err == nil && len(ks) > 0
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(ks, func(k apiKeyEntry) bool { return !s.expired(k) })
 }
 
 func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
