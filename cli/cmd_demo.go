@@ -192,7 +192,7 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 		hs := newHTTPServer(s.h, errLog)
 		hs.ConnState = env.conns.track
 		env.httpSrvs = append(env.httpSrvs, hs)
-		go hs.Serve(limitConns(s.ln))
+		go hs.Serve(limitConns(hs, s.ln))
 	}
 	// Last: a second 'vigil demo' on this directory joins once it sees the
 	// URL, and config.toml is written by then.

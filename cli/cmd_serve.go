@@ -136,9 +136,10 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 
 	errLog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	api, proxy := newHTTPServer(srv.Handler(), errLog), newHTTPServer(srv.AuthProxyHandler(), errLog)
+	apiLn, proxyLn := limitConns(api, ln), limitConns(proxy, pln)
 	errc := make(chan error, 2)
-	go func() { errc <- api.Serve(limitConns(ln)) }()
-	go func() { errc <- proxy.Serve(limitConns(pln)) }()
+	go func() { errc <- api.Serve(apiLn) }()
+	go func() { errc <- proxy.Serve(proxyLn) }()
 	log.Info("vigil local service listening", "url", baseURL, "authProxy", proxyURL, "data", dir)
 	fmt.Fprintf(c.stdout, "vigil local service on %s (auth proxy %s), data in %s\n", baseURL, proxyURL, dir)
 	if info != nil {
@@ -174,10 +175,11 @@ const (
 	// above what any number of consoles opens.
 	maxConns = 4096
 	// maxConnsPerPeer is one remote address's share of them (limitListener):
-	// a client that opens more cannot keep the others waiting. Loopback is
-	// one address, which a few consoles, the tests and the load generator's
-	// 16 clients share by far.
-	maxConnsPerPeer = maxConns / 4
+	// it takes sixteen addresses, each keeping its share busy with requests,
+	// to keep a newcomer waiting (idle connections give way to newcomers).
+	// Loopback is one address, which a few consoles, the tests and the load
+	// generator's 16 clients (32 connections at most) share by far.
+	maxConnsPerPeer = maxConns / 16
 )
 
 // newHTTPServer is the HTTP server of the service and of the auth proxy, for
@@ -189,10 +191,14 @@ func newHTTPServer(h http.Handler, errLog *log.Logger) *http.Server {
 		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxHeaderBytes, ErrorLog: errLog}
 }
 
-// limitConns is the listener newHTTPServer's servers serve on: at most
-// maxConns connections at once, maxConnsPerPeer of them from one address.
-func limitConns(ln net.Listener) net.Listener {
-	return newLimitListener(ln, maxConns, maxConnsPerPeer)
+// limitConns is the listener hs, one of newHTTPServer's, serves ln on: at
+// most maxConns connections at once, maxConnsPerPeer of them from one
+// address, idle ones closed for newcomers when all are taken. It hooks hs's
+// ConnState, keeping any hook already set: call it before hs serves.
+func limitConns(hs *http.Server, ln net.Listener) net.Listener {
+	l := newLimitListener(ln, maxConns, maxConnsPerPeer)
+	l.watch(hs)
+	return l
 }
 
 // listenAfter calls prepare with the URLs the two addresses will be served on,
