@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"net/netip"
@@ -133,7 +134,7 @@ func (c *bodyClaim) acquire(ctx context.Context, n int64) error {
 		return nil
 	}
 	c.want, c.ready, c.dropped = n, make(chan struct{}), false
-	i, _ := slices.BinarySearchFunc(b.waiters, c.age, func(w *bodyClaim, age uint64) int { return cmpAge(w.age, age) })
+	i, _ := slices.BinarySearchFunc(b.waiters, c.age, func(w *bodyClaim, age uint64) int { return cmp.Compare(w.age, age) })
 	b.waiters = slices.Insert(b.waiters, i, c)
 	b.grant() // c may be older than those waiting, or they may be held back by their peers
 	b.mu.Unlock()
@@ -158,16 +159,6 @@ func (c *bodyClaim) acquire(ctx context.Context, n int64) error {
 	b.removeWaiter(c)
 	b.grant() // those behind c may fit now
 	return errBusy
-}
-
-func cmpAge(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // release gives back all that c holds, once the request is answered (or
