@@ -31,6 +31,45 @@ func (inv Invitation) MarshalJSON() ([]byte, error) {
 	return Marshal(p)
 }
 
+// The lists below are required keys that may be empty: a nil list goes on the
+// wire as [], since null (or no key) is refused as missing.
+
+// MarshalJSON sends a nil Invitations as [].
+func (p CreateInvitationsParams) MarshalJSON() ([]byte, error) {
+	type plain CreateInvitationsParams
+	if p.Invitations == nil {
+		p.Invitations = []Invitation{}
+	}
+	return Marshal(plain(p))
+}
+
+// MarshalJSON sends a nil WalletAccountIDs as [].
+func (p DeleteWalletAccountsParams) MarshalJSON() ([]byte, error) {
+	type plain DeleteWalletAccountsParams
+	if p.WalletAccountIDs == nil {
+		p.WalletAccountIDs = []string{}
+	}
+	return Marshal(plain(p))
+}
+
+// MarshalJSON sends a nil UserIDs as [].
+func (p CreateUserTagParams) MarshalJSON() ([]byte, error) {
+	type plain CreateUserTagParams
+	if p.UserIDs == nil {
+		p.UserIDs = []string{}
+	}
+	return Marshal(plain(p))
+}
+
+// MarshalJSON sends a nil APIKeyIDs as [].
+func (p DeleteAPIKeysParams) MarshalJSON() ([]byte, error) {
+	type plain DeleteAPIKeysParams
+	if p.APIKeyIDs == nil {
+		p.APIKeyIDs = []string{}
+	}
+	return Marshal(plain(p))
+}
+
 // Marshal encodes v compactly without HTML escaping, so that "a >= 2" goes on
 // the wire as written (as the official SDKs send it) rather than as "a \u003e= 2".
 // The local service encodes its replies with it too: escaping makes each <, >

@@ -108,11 +108,12 @@ func requireEnum(field, v string, allowed []string) error {
 	return nil
 }
 
-// requireIDs checks a required, non-empty list of non-empty ids.
-func requireIDs(field string, ids []string, what string) error {
-	if len(ids) == 0 {
-		return invalid(field, "is required but empty; list at least one %s", what)
-	}
+// idList checks a list of ids: each non-empty and listed once, at most
+// MaxListItems of them. The list itself may be empty: SPEC.md makes the key
+// required (checkJSON refuses it missing or null), not the items, and an empty
+// list is a request it allows (a tag given to users later). A client that
+// finds an empty delete pointless says so itself (the CLI and console do).
+func idList(field string, ids []string, what string) error {
 	if err := atMost(field, len(ids), MaxListItems, what+"s"); err != nil {
 		return err
 	}
@@ -178,13 +179,11 @@ func (p *OauthParams) Validate() error {
 	)
 }
 
-// Validate checks the create_invitations parameters and each invitation.
+// Validate checks the create_invitations parameters and each invitation. An
+// empty list is allowed (idList says why).
 func (p *CreateInvitationsParams) Validate() error {
 	if p == nil {
 		return invalid("", "missing; send the create_invitations parameters object")
-	}
-	if len(p.Invitations) == 0 {
-		return invalid("invitations", "is required but empty; list at least one invitation")
 	}
 	if err := atMost("invitations", len(p.Invitations), MaxListItems, "invitations"); err != nil {
 		return err
@@ -338,7 +337,7 @@ func (p *DeleteWalletAccountsParams) Validate() error {
 	if p == nil {
 		return invalid("", "missing; send the delete_wallet_accounts parameters object")
 	}
-	return requireIDs("walletAccountIds", p.WalletAccountIDs, "wallet account id")
+	return idList("walletAccountIds", p.WalletAccountIDs, "wallet account id")
 }
 
 // Validate checks the create_user_tag parameters.
@@ -352,7 +351,7 @@ func (p *CreateUserTagParams) Validate() error {
 	if err := within("userTagName", p.UserTagName, MaxNameLength, "a name"); err != nil {
 		return err
 	}
-	return requireIDs("userIds", p.UserIDs, "user id")
+	return idList("userIds", p.UserIDs, "user id")
 }
 
 // Validate checks the delete_api_keys parameters.
@@ -366,7 +365,7 @@ func (p *DeleteAPIKeysParams) Validate() error {
 	if err := within("userId", p.UserID, MaxIDLength, "an id"); err != nil {
 		return err
 	}
-	return requireIDs("apiKeyIds", p.APIKeyIDs, "API key id")
+	return idList("apiKeyIds", p.APIKeyIDs, "API key id")
 }
 
 // Validate accepts the (empty) create_read_only_session parameters.

@@ -75,7 +75,6 @@ func TestValidateRejects(t *testing.T) {
 		{"oauth expiry zero", TypeOauth, func(p Params) { p.(*OauthParams).ExpirationSeconds = "0" }, "expirationSeconds", "greater than 0"},
 		{"oauth expiry leading zero", TypeOauth, func(p Params) { p.(*OauthParams).ExpirationSeconds = "0900" }, "expirationSeconds", "decimal digits such as"},
 		{"oauth expiry plus", TypeOauth, func(p Params) { p.(*OauthParams).ExpirationSeconds = "+5" }, "expirationSeconds", "whole number"},
-		{"no invitations", TypeCreateInvitations, func(p Params) { p.(*CreateInvitationsParams).Invitations = nil }, "invitations", "at least one"},
 		{"invitation name", TypeCreateInvitations, func(p Params) { p.(*CreateInvitationsParams).Invitations[1].ReceiverUserName = "" }, "invitations[1].receiverUserName", "required"},
 		{"invitation email", TypeCreateInvitations, func(p Params) { p.(*CreateInvitationsParams).Invitations[1].ReceiverUserEmail = "" }, "invitations[1].receiverUserEmail", "required"},
 		{"invitation email form", TypeCreateInvitations, func(p Params) { p.(*CreateInvitationsParams).Invitations[0].ReceiverUserEmail = "Alice <a@x.io>" }, "invitations[0].receiverUserEmail", "e-mail address"},
@@ -97,12 +96,9 @@ func TestValidateRejects(t *testing.T) {
 		{"oauth2 secret", TypeUpdateOauth2Credential, func(p Params) { p.(*UpdateOauth2CredentialParams).EncryptedClientSecret = "" }, "encryptedClientSecret", "required"},
 		{"policy name", TypeCreatePolicyV3, func(p Params) { p.(*CreatePolicyParams).PolicyName = "" }, "policyName", "required"},
 		{"policy effect", TypeCreatePolicyV3, func(p Params) { p.(*CreatePolicyParams).Effect = "EFFECT_MAYBE" }, "effect", "EFFECT_ALLOW, EFFECT_DENY"},
-		{"wallet accounts", TypeDeleteWalletAccounts, func(p Params) { p.(*DeleteWalletAccountsParams).WalletAccountIDs = []string{} }, "walletAccountIds", "at least one"},
 		{"wallet account empty", TypeDeleteWalletAccounts, func(p Params) { p.(*DeleteWalletAccountsParams).WalletAccountIDs = []string{"wa-1", ""} }, "walletAccountIds[1]", "required"},
 		{"tag name", TypeCreateUserTag, func(p Params) { p.(*CreateUserTagParams).UserTagName = "" }, "userTagName", "required"},
-		{"tag users", TypeCreateUserTag, func(p Params) { p.(*CreateUserTagParams).UserIDs = nil }, "userIds", "at least one"},
 		{"keys user", TypeDeleteAPIKeys, func(p Params) { p.(*DeleteAPIKeysParams).UserID = "" }, "userId", "required"},
-		{"keys ids", TypeDeleteAPIKeys, func(p Params) { p.(*DeleteAPIKeysParams).APIKeyIDs = nil }, "apiKeyIds", "at least one"},
 		{"key listed twice", TypeDeleteAPIKeys, func(p Params) { p.(*DeleteAPIKeysParams).APIKeyIDs = []string{"k-1", "k-2", "k-1"} }, "apiKeyIds[2]", "is apiKeyIds[0] again"},
 		{"wallet account listed twice", TypeDeleteWalletAccounts, func(p Params) { p.(*DeleteWalletAccountsParams).WalletAccountIDs = []string{"wa-1", "wa-1"} }, "walletAccountIds[1]", "list each wallet account id once"},
 		{"deployment", TypeDeleteTvcDeployment, func(p Params) { p.(*DeleteTvcDeploymentParams).DeploymentID = "" }, "deploymentId", "required"},
@@ -167,6 +163,14 @@ func TestValidateAcceptsDocumentedEdges(t *testing.T) {
 		"no tags":       inv,
 		"empty feature": &SetOrganizationFeatureParams{Name: FeatureEmailAuth, Value: ""},
 		"exact 400kB":   &CreateSmartContractInterfaceParams{SmartContractAddress: "So1", SmartContractInterface: exact, Type: SmartContractInterfaceSolana, Label: "l"},
+		// SPEC.md requires these keys, not items in them: a tag given to users
+		// later, and (no-op) empty deletions and invitations.
+		"tag without users":   &CreateUserTagParams{UserTagName: "later", UserIDs: []string{}},
+		"no wallet accounts":  &DeleteWalletAccountsParams{WalletAccountIDs: []string{}},
+		"no API keys":         &DeleteAPIKeysParams{UserID: "u", APIKeyIDs: []string{}},
+		"no invitations":      &CreateInvitationsParams{Invitations: []Invitation{}},
+		"nil tag users":       &CreateUserTagParams{UserTagName: "later"},
+		"nil wallet accounts": &DeleteWalletAccountsParams{},
 	} {
 		if err := p.Validate(); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -198,6 +202,11 @@ func TestValidateParamsStrictDecoding(t *testing.T) {
 		{"create_invitations", `{"invitations":[{"receiverUserName":"a","receiverUserEmail":"a@b.co","receiverUserTags":"x","accessType":"ACCESS_TYPE_WEB","senderUserId":"u"}]}`, "invitations[0].receiverUserTags", "must be an array, not a string"},
 		{"create_invitations", `{"invitations":[{"receiverUserName":"a","receiverUserEmail":"a@b.co","receiverUserTags":[],"accessType":"ACCESS_TYPE_WEB","senderUserId":"u","isAdmin":true}]}`, "invitations[0].isAdmin", "not a known field"},
 		{"create_invitations", `{"invitations":{}}`, "invitations", "must be an array, not an object"},
+		{"create_user_tag", `{"userTagName":"t"}`, "userIds", "required but missing"},
+		{"create_user_tag", `{"userTagName":"t","userIds":null}`, "userIds", "required but missing"},
+		{"create_user_tag", `{"userTagName":"t","userIds":[""]}`, "userIds[0]", "required but empty"},
+		{"delete_api_keys", `{"userId":"u"}`, "apiKeyIds", "required but missing"},
+		{"create_invitations", `{"invitations":null}`, "invitations", "required but missing"},
 		{"delete_wallet_accounts", `{"walletAccountIds":["a",null]}`, "walletAccountIds[1]", "must be a string, not null"},
 		{"delete_wallet_accounts", `{"walletAccountIds":["a"],"deleteWithoutExport":"yes"}`, "deleteWithoutExport", "must be a boolean"},
 		{"create_mfa_policy", `{"userId":"u","mfaPolicyName":"m","condition":"true","requiredAuthenticationMethods":[{"any":[{"type":"AUTHENTICATION_TYPE_PASSKEY"}]}]}`, "order", "required but missing"},

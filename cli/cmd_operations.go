@@ -133,12 +133,14 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 	return submitVerb(ctx, c, conn, client, "create_invitations", params)
 }
 
-const tagCreateUsage = `Usage: vigil tag create --name N USER_ID…
+const tagCreateUsage = `Usage: vigil tag create --name N [USER_ID…]
 
-Submits create_user_tag: creates the tag and gives it to the users.
+Submits create_user_tag: creates the tag and gives it to the users. Without
+users the tag is created on its own (userIds: []), to be given later.
 
 Examples:
   vigil tag create --name auditors 0192a6c4-… 0192a6c5-…
+  vigil tag create --name on-call
 
 Flags:
 `
@@ -235,6 +237,11 @@ func walletAccountDelete(ctx context.Context, c proc, args []string) error {
 	ids, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
+	}
+	// The service takes an empty list (SPEC.md requires only the key) and
+	// deletes nothing; a command that deletes nothing is a mistake here.
+	if len(ids) == 0 {
+		return usagef("wallet-account delete needs at least one wallet account id; run 'vigil wallet-account delete -h'")
 	}
 	params := &api.DeleteWalletAccountsParams{WalletAccountIDs: ids}
 	if *withoutExport {

@@ -25,13 +25,13 @@ func TestOperationVerbsValidation(t *testing.T) {
 		{[]string{"invitation", "create", "--name", "d", "--email", "d@example.com"}, `--access "": use one of web, api, all`},
 		{[]string{"invitation", "create", "--name", "d", "--email", "not-an-address", "--access", "web"}, "invalid parameter invitations[0].receiverUserEmail"},
 		{[]string{"invitation", "create", "--email", "d@example.com", "--access", "api"}, "invitations[0].receiverUserName: is required"},
-		{[]string{"tag", "create", "--name", "t"}, "invalid parameter userIds: is required but empty"},
+		{[]string{"tag", "create", "--name", "t", ""}, "invalid parameter userIds[0]: is required but empty"},
 		{[]string{"tag", "create", "u1"}, "invalid parameter userTagName"},
 		{[]string{"contract", "create", "--address", "0xabc", "--type", "bitcoin", "--label", "L", "--file", notJSON}, `--type "bitcoin": use one of ethereum, solana`},
 		{contract, "--file F is required"},
 		{append(contract[:len(contract):len(contract)], "--file", big), "is over the limit: more than 400000 bytes of 400000 allowed"},
 		{append(contract[:len(contract):len(contract)], "--file", notJSON), "smartContractInterface: is not valid JSON"},
-		{[]string{"wallet-account", "delete"}, "invalid parameter walletAccountIds: is required but empty"},
+		{[]string{"wallet-account", "delete"}, "wallet-account delete needs at least one wallet account id"},
 		{[]string{"oauth2-credential", "update", "--id", "c", "--client-id", "x"}, `--provider "": use one of x, discord`},
 		{[]string{"oauth2-credential", "update", "--id", "c", "--provider", "x"}, "invalid parameter clientId"},
 		{[]string{"oauth2-credential", "update", "--id", "c", "--provider", "x", "--client-id", "i", "--secret", "s"}, "flag provided but not defined: -secret"},
@@ -94,6 +94,13 @@ func TestInvitationContractTagEndToEnd(t *testing.T) {
 	bob, err := e.client("alice").GetUser(context.Background(), e.userID("bob"))
 	if err != nil || !strings.Contains(strings.Join(bob.UserTags, ","), a.Result.CreateUserTagResult.UserTagID) {
 		t.Errorf("bob lacks the new tag: %+v %v", bob, err)
+	}
+
+	// A tag with no users yet (SPEC.md requires the userIds key, not items).
+	a = e.submitAndApprove("", "tag", "create", "--name", "given-later")
+	if a.Status != api.StatusCompleted || a.Result.CreateUserTagResult == nil || a.Result.CreateUserTagResult.UserTagID == "" ||
+		a.Result.CreateUserTagResult.UserIDs == nil || len(a.Result.CreateUserTagResult.UserIDs) != 0 {
+		t.Fatalf("tag without users: %s %+v", a.Status, a.Result.CreateUserTagResult)
 	}
 }
 

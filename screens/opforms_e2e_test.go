@@ -131,6 +131,19 @@ func TestEndToEndOperationForms(t *testing.T) {
 		}
 	})
 
+	// No user picked: the tag alone (userIds: [], which SPEC.md allows).
+	t.Run("create user tag without users", func(t *testing.T) {
+		h := opsHarness(t, d, &log)
+		openOperation(h, "create user tag")
+		h.typeText("given-later")
+		h.key("ctrl+s")
+		a := followed(t, h, d)
+		r := a.Result.CreateUserTagResult
+		if a.Status != api.StatusCompleted || r == nil || r.UserTagID == "" || r.UserIDs == nil || len(r.UserIDs) != 0 {
+			t.Fatalf("tag without users: %s %+v", a.Status, r)
+		}
+	})
+
 	t.Run("create smart contract interface", func(t *testing.T) {
 		abi := `[{"type":"function","name":"transfer","inputs":[{"name":"to","type":"address"}]}]`
 		file := filepath.Join(t.TempDir(), "dai.abi.json")

@@ -100,9 +100,10 @@ func createUserTagSpec() opSpec {
 			for i, id := range ids {
 				labels[i] = c.Org.UserNames[id] + " (" + api.SanitizeID(id) + ")"
 			}
-			users := ui.Field{Key: "userIds", Label: "Users (from list_users)", Required: true, Multi: true, Choices: ids, ChoiceLabels: labels}
+			// Users are optional: SPEC.md allows a tag given to users later.
+			users := ui.Field{Key: "userIds", Label: "Users (from list_users; none: the tag alone)", Multi: true, Choices: ids, ChoiceLabels: labels}
 			if len(ids) == 0 {
-				users = ui.Field{Key: "userIds", Label: "User ids (comma-separated; the user list is not loaded)", Required: true, CharLimit: 4000}
+				users = ui.Field{Key: "userIds", Label: "User ids (comma-separated, or none; the user list is not loaded)", CharLimit: 4000}
 			}
 			return []ui.Field{{Key: "userTagName", Label: "Tag name", Required: true}, users}
 		},
@@ -192,6 +193,11 @@ func deleteWalletAccountsSpec() opSpec {
 		},
 		build: func(_ *Common, v map[string]string) (submitFunc, error) {
 			p := api.DeleteWalletAccountsParams{WalletAccountIDs: splitList(v["walletAccountIds"])}
+			// The service takes an empty list and deletes nothing; here that
+			// can only be a slip (the field held only commas).
+			if len(p.WalletAccountIDs) == 0 {
+				return nil, &api.ValidationError{Field: "walletAccountIds", Problem: "lists no id; type the ids of the accounts to delete, separated by commas"}
+			}
 			if v["deleteWithoutExport"] == "yes" {
 				t := true
 				p.DeleteWithoutExport = &t

@@ -1,0 +1,81 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server/servertest"
+)
+
+// envelope is a create_user_tag submit body with these parameters, as raw JSON.
+func envelope(org, params string) []byte {
+	return []byte(`{"type":"` + api.TypeCreateUserTag + `","timestampMs":"` + strconv.FormatInt(time.Now().UnixMilli(), 10) +
+		`","organizationId":"` + org + `","parameters":` + params + `}`)
+}
+
+// SPEC.md makes create_user_tag's userIds required (the key), not non-empty:
+// a tag made first and given to users later. Both the typed client (a nil
+// list goes as []) and a raw [] complete with an empty userIds result; a
+// missing or null key is still refused.
+func TestCreateUserTagWithoutUsers(t *testing.T) {
+	demo := servertest.StartDemo(t)
+	ctx := context.Background()
+	alice, bob := demo.Client("alice"), demo.Client("bob")
+
+	act, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "given-later"})
+	if err != nil {
+		t.Fatalf("create_user_tag without users: %v", err)
+	}
+	if in := act.Intent.CreateUserTagIntent; in == nil || in.UserIDs == nil || len(in.UserIDs) != 0 {
+		t.Errorf("intent: %+v, want userIds []", in)
+	}
+	if _, err := bob.ApproveActivity(ctx, act.Fingerprint); err != nil {
+		t.Fatalf("bob approves: %v", err)
+	}
+	raw, err := alice.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: demo.Info.OrganizationID, ActivityID: act.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Activity struct {
+			Status string
+			Result struct {
+				CreateUserTagResult struct {
+					UserTagID string          `json:"userTagId"`
+					UserIDs   json.RawMessage `json:"userIds"`
+				} `json:"createUserTagResult"`
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	r := got.Activity.Result.CreateUserTagResult
+	if got.Activity.Status != api.StatusCompleted || r.UserTagID == "" || string(r.UserIDs) != "[]" {
+		t.Errorf("completed tag: status %s, result %+v (userIds %s), want COMPLETED with userIds []", got.Activity.Status, r, r.UserIDs)
+	}
+
+	for params, want := range map[string]int{
+		`{"userTagName":"raw-empty","userIds":[]}`:   http.StatusOK,
+		`{"userTagName":"raw-null","userIds":null}`:  http.StatusBadRequest,
+		`{"userTagName":"raw-missing"}`:              http.StatusBadRequest,
+		`{"userTagName":"raw-blank","userIds":[""]}`: http.StatusBadRequest,
+	} {
+		reply, err := alice.Send(ctx, api.SubmitPrefix+"create_user_tag", envelope(demo.Info.OrganizationID, params))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reply.Status != want {
+			t.Errorf("%s: %d %s, want %d", params, reply.Status, reply.Body, want)
+		}
+		if want == http.StatusBadRequest && !strings.Contains(string(reply.Body), "parameters.userIds") {
+			t.Errorf("%s: the refusal does not name userIds: %s", params, reply.Body)
+		}
+	}
+}
