@@ -79,3 +79,69 @@ func TestCreateUserTagWithoutUsers(t *testing.T) {
 		}
 	}
 }
+
+// SPEC.md's sample reply shows a timestampMs at the top of the activity
+// object: the service sends the creation time there, a string of epoch
+// milliseconds, in every reply that holds the record. result keeps its one key
+// named after the operation's result (no copy of the record under
+// result.activity; docs/local-service.md).
+func TestActivityCarriesTimestampMs(t *testing.T) {
+	demo := servertest.StartDemo(t)
+	ctx := context.Background()
+	alice := demo.Client("alice")
+	before := time.Now().UnixMilli()
+	act, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "stamped", UserIDs: []string{demo.Info.Members[0].UserID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := api.ParseDecimal(act.TimestampMs)
+	if err != nil || ms < before-1 || ms > time.Now().UnixMilli() {
+		t.Fatalf("submit reply timestampMs %q (%v), want the creation time in epoch ms, after %d", act.TimestampMs, err, before)
+	}
+	if created := act.CreatedAt.Time().UnixMilli(); ms != created {
+		t.Errorf("timestampMs %d is not createdAt %d", ms, created)
+	}
+
+	if _, err := demo.Client("bob").ApproveActivity(ctx, act.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	org := demo.Info.OrganizationID
+	get, err := alice.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: org, ActivityID: act.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := alice.QueryRaw(ctx, api.QueryListActivities, api.ListActivitiesRequest{OrganizationID: org})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one struct{ Activity map[string]json.RawMessage }
+	var page struct{ Activities []map[string]json.RawMessage }
+	if err := json.Unmarshal(get, &one); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(list, &page); err != nil {
+		t.Fatal(err)
+	}
+	want := `"` + act.TimestampMs + `"`
+	if got := string(one.Activity["timestampMs"]); got != want {
+		t.Errorf("get_activity timestampMs = %s, want %s", got, want)
+	}
+	if len(page.Activities) == 0 {
+		t.Fatal("list_activities is empty")
+	}
+	for _, a := range page.Activities {
+		if ts := string(a["timestampMs"]); len(ts) < 3 || ts[0] != '"' {
+			t.Errorf("list_activities: activity %s has timestampMs %s, want a string", a["id"], ts)
+		}
+		if string(a["id"]) == `"`+act.ID+`"` && string(a["timestampMs"]) != want {
+			t.Errorf("list_activities timestampMs = %s, want %s", a["timestampMs"], want)
+		}
+	}
+	var result map[string]json.RawMessage
+	if err := json.Unmarshal(one.Activity["result"], &result); err != nil {
+		t.Fatal(err)
+	}
+	if _, copied := result["activity"]; copied || len(result) != 1 {
+		t.Errorf("result keys: %s, want only createUserTagResult", one.Activity["result"])
+	}
+}

@@ -88,9 +88,13 @@ type Activity struct {
 	OrganizationID string `json:"organizationId"`
 	Status         string `json:"status"`
 	Type           string `json:"type"`
-	Intent         Intent `json:"intent"`
-	Result         Result `json:"result"`
-	Votes          []Vote `json:"votes"`
+	// TimestampMs is the creation time in epoch milliseconds, a string, as
+	// SPEC.md's sample reply shows it (its field table and the official
+	// client's types leave it out; docs/local-service.md).
+	TimestampMs string `json:"timestampMs,omitempty"`
+	Intent      Intent `json:"intent"`
+	Result      Result `json:"result"`
+	Votes       []Vote `json:"votes"`
 	// AppProofs are the enclave's signed proofs of a completed activity
 	// submitted with generateAppProofs (none otherwise).
 	AppProofs   []AppProof `json:"appProofs,omitempty"`

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -349,7 +350,7 @@ func boolInt(b bool) int {
 func (a *activity) toAPI(viewerID string, viewerMayVote bool) api.Activity {
 	out := api.Activity{
 		ID: a.ID, OrganizationID: a.OrgID, Status: a.Status, Type: a.Type,
-		Intent: a.Intent, Result: a.Result, Fingerprint: a.Fingerprint, Failure: a.Failure,
+		TimestampMs: strconv.FormatInt(a.Created.UnixMilli(), 10), Intent: a.Intent, Result: a.Result, Fingerprint: a.Fingerprint, Failure: a.Failure,
 		CreatedAt: api.NewTime(a.Created), UpdatedAt: api.NewTime(a.Updated),
 		Votes: make([]api.Vote, 0, len(a.Votes)), AppProofs: a.Proofs,
 	}
