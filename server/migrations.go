@@ -358,6 +358,10 @@ CREATE INDEX activities_org_status ON activities(org_id, status, seq);
 CREATE INDEX activities_org_status_type ON activities(org_id, status, type, seq);
 CREATE INDEX activities_fingerprint ON activities(substr(fingerprint, 8, 16));
 `,
+	// 10: an API key's credential.sessionProfileId (SPEC.md: only for
+	// CREDENTIAL_TYPE_LOGIN keys); '' for every other key, and for every key
+	// stored before.
+	`ALTER TABLE api_keys ADD COLUMN session_profile_id TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate brings the schema up to date, one transaction per migration, on

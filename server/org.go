@@ -65,8 +65,13 @@ type UserSpec struct {
 type APIKeySpec struct {
 	Name      string
 	PublicKey string // hex, as keys.Key.PublicKeyHex
-	// CredentialType defaults to the P-256 API key type.
+	// CredentialType defaults to the P-256 API key type; it must be one of
+	// api.CredentialTypes().
 	CredentialType string
+	// SessionProfileID is the session profile of a CREDENTIAL_TYPE_LOGIN key,
+	// which needs one; SPEC.md gives it to that type only, so any other
+	// type must leave it empty.
+	SessionProfileID string
 	// ExpirationSeconds is the key's lifetime from now; 0 never expires.
 	ExpirationSeconds int64
 }
@@ -218,14 +223,36 @@ func insertAPIKey(ctx context.Context, q querier, orgID, userID string, k APIKey
 	if typ == "" {
 		typ = api.CredentialAPIKeyP256
 	}
+	if err := checkSessionProfile(typ, k.SessionProfileID); err != nil {
+		return "", err
+	}
 	name := k.Name
 	if name == "" {
 		name = "API key"
 	}
 	id := newID()
-	if _, err := q.ExecContext(ctx, `INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, expiration_seconds, created_ns, updated_ns)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, orgID, userID, name, strings.ToLower(k.PublicKey), typ, k.ExpirationSeconds, now, now); err != nil {
+	if _, err := q.ExecContext(ctx, `INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, session_profile_id, expiration_seconds, created_ns, updated_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, orgID, userID, name, strings.ToLower(k.PublicKey), typ, k.SessionProfileID, k.ExpirationSeconds, now, now); err != nil {
 		return "", fmt.Errorf("insert API key: %w", err)
 	}
 	return id, nil
+}
+
+// checkSessionProfile checks an API key's credential type and session profile
+// against SPEC.md: the type is one of its credential types, and
+// credential.sessionProfileId "only applies when credential.type is
+// CREDENTIAL_TYPE_LOGIN" — such a key is registered with one, any other without.
+func checkSessionProfile(typ, profileID string) error {
+	if !slices.Contains(api.CredentialTypes(), typ) {
+		return fmt.Errorf("API key credential type %q is not a credential type; use one of %s", typ, strings.Join(api.CredentialTypes(), ", "))
+	}
+	switch {
+	case typ == api.CredentialLogin && strings.TrimSpace(profileID) == "":
+		return fmt.Errorf("API key of type %s has no session profile id; set APIKeySpec.SessionProfileID", api.CredentialLogin)
+	case typ != api.CredentialLogin && profileID != "":
+		return fmt.Errorf("API key of type %s has session profile id %q, which only a %s key may have; leave it empty", typ, profileID, api.CredentialLogin)
+	case len(profileID) > api.MaxIDLength:
+		return fmt.Errorf("API key session profile id is %d bytes, over the limit of %d for an id", len(profileID), api.MaxIDLength)
+	}
+	return nil
 }

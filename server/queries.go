@@ -74,7 +74,7 @@ func (s *Server) queryGetAPIKey(ctx context.Context, c *caller, body []byte) (an
 
 // loadAPIKeys loads keys matching where, grouped by user id, and all under "".
 func loadAPIKeys(ctx context.Context, q querier, where string, args ...any) (map[string][]api.APIKey, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, user_id, name, public_key, credential_type, expiration_seconds, created_ns, updated_ns
+	rows, err := q.QueryContext(ctx, `SELECT id, user_id, name, public_key, credential_type, session_profile_id, expiration_seconds, created_ns, updated_ns
 		FROM api_keys WHERE `+where+` ORDER BY created_ns, id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load API keys: %w", err)
@@ -85,7 +85,7 @@ func loadAPIKeys(ctx context.Context, q querier, where string, args ...any) (map
 		var k api.APIKey
 		var user string
 		var exp, created, updated int64
-		if err := rows.Scan(&k.APIKeyID, &user, &k.APIKeyName, &k.Credential.PublicKey, &k.Credential.Type, &exp, &created, &updated); err != nil {
+		if err := rows.Scan(&k.APIKeyID, &user, &k.APIKeyName, &k.Credential.PublicKey, &k.Credential.Type, &k.Credential.SessionProfileID, &exp, &created, &updated); err != nil {
 			return nil, err
 		}
 		if exp > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net/http/httptest"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -223,5 +224,70 @@ func TestActivitiesRebuildKeepsHistory(t *testing.T) {
 	if _, err := db.Exec(`INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns)
 		VALUES ('vx', 'no-such-activity', 'u', 'VOTE_SELECTION_APPROVED', '', 'pk', 'sig', 'S', 'x', 1)`); err == nil {
 		t.Error("a vote for no activity was accepted: foreign keys are off after migrating")
+	}
+}
+
+// TestSessionProfileMigrationUpgradesADataDirectory: a data directory whose
+// database is at schema 9 (api_keys without session_profile_id) opens, is
+// migrated, and serves its existing key over HTTP without a session profile;
+// a LOGIN key added afterwards keeps its session profile.
+func TestSessionProfileMigrationUpgradesADataDirectory(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DatabaseFile)+"?_pragma=foreign_keys(ON)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrateUpTo(ctx, db, 9); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`SELECT session_profile_id FROM api_keys`); err == nil {
+		t.Fatal("schema 9 already has session_profile_id: the test does not start where it should")
+	}
+	k, _ := keys.Generate(keys.SchemeP256)
+	for _, q := range []string{
+		`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'Old', 1, '["u"]', 1)`,
+		`INSERT INTO users(id, org_id, name, email, seq, created_ns, updated_ns) VALUES ('u', 'o', 'alice', '', 1, 1, 1)`,
+		`INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, expiration_seconds, created_ns, updated_ns)
+			VALUES ('k', 'o', 'u', 'old key', '` + k.PublicKeyHex() + `', 'CREDENTIAL_TYPE_API_KEY_P256', 0, 1, 1)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	srv, err := Open(Config{DataDir: dir})
+	if err != nil {
+		t.Fatalf("open the schema-9 data directory: %v", err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	c, err := api.NewClient(hs.URL, "o", k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := c.GetAPIKey(ctx, "k")
+	if err != nil {
+		t.Fatalf("get_api_key after the upgrade: %v", err)
+	}
+	if old.APIKeyName != "old key" || old.Credential.Type != api.CredentialAPIKeyP256 || old.Credential.SessionProfileID != "" {
+		t.Errorf("the old key after the upgrade: %+v", old)
+	}
+	login, _ := keys.Generate(keys.SchemeP256)
+	bob, err := srv.CreateUser(ctx, "o", UserSpec{Name: "bob", APIKeys: []APIKeySpec{{PublicKey: login.PublicKeyHex(), CredentialType: api.CredentialLogin, SessionProfileID: "sp-1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := c.GetUser(ctx, bob)
+	if err != nil || len(u.APIKeys) != 1 {
+		t.Fatalf("bob: %+v %v", u, err)
+	}
+	got, err := c.GetAPIKey(ctx, u.APIKeys[0].APIKeyID)
+	if err != nil || got.Credential.SessionProfileID != "sp-1" {
+		t.Errorf("the LOGIN key after the upgrade: %+v %v", got, err)
 	}
 }
