@@ -156,8 +156,10 @@ func checkBaseURL(raw string) (string, error) {
 
 // NewClient returns a client of the service at baseURL (e.g. https://api.example.com,
 // without /public/v1) acting for organizationID, stamping with stamper. A nil
-// stamper is allowed for a client that only calls WebhookJWKS and WalletKitConfig;
-// stamped calls then fail with a clear error.
+// stamper and an empty organizationID are allowed for a client that only calls
+// WebhookJWKS and WalletKitConfig; stamped calls then fail before sending with a
+// clear error (a *ValidationError naming organizationId for the missing
+// organization, which every submit and query must carry).
 func NewClient(baseURL, organizationID string, stamper keys.Stamper, opts ...Option) (*Client, error) {
 	base, err := checkBaseURL(baseURL)
 	if err != nil {
@@ -207,8 +209,10 @@ type call struct {
 // do performs c (retrying reads) and decodes a 2xx reply into out, then sanitises
 // it (unless WithExactStrings).
 func (c *Client) do(ctx context.Context, cl call, out any) error {
-	if cl.stamp && c.stamper == nil {
-		return fmt.Errorf("%s: no stamping key configured; set the profile's key", cl.op)
+	if cl.stamp {
+		if err := c.canStamp(cl.op); err != nil {
+			return err
+		}
 	}
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
@@ -268,6 +272,25 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			return fmt.Errorf("%s: %w", cl.op, err)
 		}
 	}
+}
+
+// canStamp checks, before anything is built or sent, that the client can make
+// a stamped request: it has a stamping key and an organization to act for.
+func (c *Client) canStamp(op string) error {
+	if c.stamper == nil {
+		return fmt.Errorf("%s: no stamping key configured; set the profile's key", op)
+	}
+	if c.org == "" {
+		return fmt.Errorf("%s: %w", op, noOrganizationError())
+	}
+	return nil
+}
+
+// noOrganizationError refuses a stamped request of a client made without an
+// organization: SPEC.md requires organizationId in every submit and query.
+func noOrganizationError() *ValidationError {
+	return &ValidationError{Field: "organizationId",
+		Problem: "is empty; create the client with the id of the organization to act for (a profile's organization_id)"}
 }
 
 // outcomeUnknown is the error of a submit that was sent and not answered

@@ -52,8 +52,8 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 	if err != nil {
 		return nil, fmt.Errorf("send: %w", err)
 	}
-	if c.stamper == nil {
-		return nil, fmt.Errorf("send %s: no stamping key configured; set the profile's key", path)
+	if err := c.canStamp("send " + path); err != nil {
+		return nil, err
 	}
 	if body == nil {
 		body = []byte{}

@@ -3,13 +3,18 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
@@ -143,5 +148,67 @@ func TestActivityCarriesTimestampMs(t *testing.T) {
 	}
 	if _, copied := result["activity"]; copied || len(result) != 1 {
 		t.Errorf("result keys: %s, want only createUserTagResult", one.Activity["result"])
+	}
+}
+
+// SPEC.md requires organizationId in every submit and query. A client made
+// without one refuses every stamped request before sending it, with a
+// *ValidationError naming organizationId; the calls that need no organization
+// (the webhook JWKS, the auth proxy) still work.
+func TestClientWithoutOrganizationSendsNoStampedRequest(t *testing.T) {
+	demo := servertest.StartDemo(t)
+	ctx := context.Background()
+	var sent atomic.Int64
+	var paths sync.Map
+	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sent.Add(1)
+		paths.Store(r.URL.Path, true)
+		demo.Server.Handler().ServeHTTP(w, r)
+	}))
+	defer service.Close()
+	proxy := httptest.NewServer(demo.Server.AuthProxyHandler())
+	defer proxy.Close()
+	k, err := keys.Store{Dir: demo.KeysDir}.Load("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.NewClient(service.URL, "", k, api.WithAuthProxy(proxy.URL, demo.Info.AuthProxyConfigID))
+	if err != nil {
+		t.Fatalf("a client without an organization is refused outright: %v", err)
+	}
+	tag := api.CreateUserTagParams{UserTagName: "t", UserIDs: []string{demo.Info.Members[0].UserID}}
+	calls := map[string]func() error{
+		"whoami":          func() error { _, err := c.Whoami(ctx); return err },
+		"get_activity":    func() error { _, err := c.GetActivity(ctx, "a-1"); return err },
+		"list_activities": func() error { _, err := c.ListActivities(ctx, api.ListActivitiesOptions{}); return err },
+		"query raw":       func() error { _, err := c.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{}); return err },
+		"create_user_tag": func() error { _, err := c.CreateUserTag(ctx, tag); return err },
+		"submit raw":      func() error { _, _, err := c.SubmitRaw(ctx, "create_user_tag", &tag); return err },
+		"approve":         func() error { _, err := c.ApproveActivity(ctx, "sha256:00"); return err },
+		"send": func() error {
+			_, err := c.Send(ctx, api.QueryPrefix+"whoami", []byte(`{"organizationId":""}`))
+			return err
+		},
+	}
+	for name, call := range calls {
+		err := call()
+		var ve *api.ValidationError
+		if !errors.As(err, &ve) || ve.Field != "organizationId" || !strings.Contains(err.Error(), "organization_id") {
+			t.Errorf("%s: err = %v, want a *ValidationError naming organizationId and saying what to set", name, err)
+		}
+		if !errors.Is(err, api.ErrInvalidArgument) {
+			t.Errorf("%s: %v is not ErrInvalidArgument", name, err)
+		}
+	}
+	if n := sent.Load(); n != 0 {
+		var got []string
+		paths.Range(func(k, _ any) bool { got = append(got, k.(string)); return true })
+		t.Errorf("%d requests reached the service without an organization: %v", n, got)
+	}
+	if jwks, err := c.WebhookJWKS(ctx); err != nil || len(jwks.Keys) == 0 {
+		t.Errorf("JWKS without an organization: %+v %v", jwks, err)
+	}
+	if cfg, err := c.WalletKitConfig(ctx); err != nil || cfg == nil {
+		t.Errorf("auth proxy without an organization: %+v %v", cfg, err)
 	}
 }

@@ -84,10 +84,14 @@ func Marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// NewActivityRequest builds the envelope of a submit: it validates params (a
-// *ValidationError, before anything is sent) and marshals them. The caller
-// marshals the envelope once and stamps exactly those bytes.
+// NewActivityRequest builds the envelope of a submit: it validates the
+// organization id and params (a *ValidationError, before anything is sent) and
+// marshals them. The caller marshals the envelope once and stamps exactly
+// those bytes.
 func NewActivityRequest(op Operation, organizationID string, params Params, now int64, appProofs bool) (ActivityRequest, error) {
+	if organizationID == "" {
+		return ActivityRequest{}, noOrganizationError()
+	}
 	if err := params.Validate(); err != nil {
 		return ActivityRequest{}, err
 	}
