@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -49,8 +48,8 @@ func (d *Detail) SetSize(width, height int) {
 }
 
 // SetContent replaces the content, keeping the scroll position when possible.
-// Each line is wrapped to the pane's width at word boundaries (a word longer
-// than the width, like a hex key, is broken).
+// Each line is wrapped to the pane's width at word boundaries (wrapLine: only
+// a word longer than the width, like a hex key, is broken).
 func (d *Detail) SetContent(s string) {
 	d.raw = s
 	y := d.vp.YOffset()
@@ -63,47 +62,6 @@ func (d *Detail) SetContent(s string) {
 	d.starts = append(d.starts, len(out))
 	d.vp.SetContentLines(out)
 	d.vp.SetYOffset(y)
-}
-
-// wrapLine wraps l at word boundaries, except a line holding a word wider than
-// half the pane (a hex key, a PEM line): that one is broken where the width ends,
-// so the value stays beside its label instead of leaving the label alone on a line.
-func wrapLine(l string, width int) string {
-	if ansi.StringWidth(l) <= width {
-		return l
-	}
-	for _, w := range strings.Fields(ansi.Strip(l)) {
-		if ansi.StringWidth(w) > width/2 {
-			if !strings.Contains(l, "\x1b") {
-				return hardwrapPlain(l, width)
-			}
-			return ansi.Hardwrap(l, width, true)
-		}
-	}
-	return ansi.Wrap(l, width, "")
-}
-
-// hardwrapPlain breaks unstyled text where the width ends, but never inside a
-// sanitizer escape (\u001b, \U000e0041, \xff): split across two lines, an
-// escape would stop reading as one, and its tail as text of its own.
-func hardwrapPlain(l string, width int) string {
-	var b strings.Builder
-	w := 0
-	for i := 0; i < len(l); {
-		n := escapeLen(l[i:])
-		if n == 0 {
-			_, n = utf8.DecodeRuneInString(l[i:])
-		}
-		tw := ansi.StringWidth(l[i : i+n])
-		if w+tw > width && w > 0 {
-			b.WriteByte('\n')
-			w = 0
-		}
-		b.WriteString(l[i : i+n])
-		w += tw
-		i += n
-	}
-	return b.String()
 }
 
 // escapeLen is the length of the sanitizer escape s starts with, 0 if none.

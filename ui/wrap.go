@@ -1,0 +1,226 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// wrapLine wraps one line to width cells for a detail pane or a dialog. It
+// breaks at spaces and after the punctuation that ends a part of a condition
+// or a list (",", "&&", "||"), so a word that fits on a line is never split;
+// only a word longer than a whole line (a hex key, a fingerprint) is broken,
+// where the width ends. Such a word starts beside what precedes it when at
+// least a quarter of the line is left, so a long value stays next to its
+// label. Nothing indivisible is ever split: an ANSI escape sequence, a
+// sanitizer escape (\u001b, \U000e0041, \xff: split, it would stop reading
+// as one), or a grapheme cluster (a wide character, an emoji with its
+// modifiers). The spaces where a line breaks are dropped; escape sequences
+// among them are kept.
+func wrapLine(l string, width int) string {
+	width = max(width, 1)
+	if ansi.StringWidth(l) <= width {
+		return l
+	}
+	w := wrapper{width: width}
+	for _, t := range tokenize(l) {
+		w.add(t)
+	}
+	return w.finish()
+}
+
+// atom is an indivisible piece of a line: a grapheme cluster, a sanitizer
+// escape, or an ANSI escape sequence (width 0).
+type atom struct {
+	s string
+	w int
+}
+
+// token is a run of atoms the wrapper places as one: a run of spaces, or a
+// piece of a word that ends at a break point (the end of the word, or after
+// ",", "&&" or "||"). A space token's atoms are its spaces and the escape
+// sequences among them.
+type token struct {
+	atoms []atom
+	w     int
+	space bool
+}
+
+// tokenize splits l into space runs and word pieces.
+func tokenize(l string) []token {
+	var out []token
+	var cur token
+	flush := func() {
+		if len(cur.atoms) > 0 {
+			out = append(out, cur)
+		}
+		cur = token{}
+	}
+	var state byte
+	for rest := l; rest != ""; {
+		var a atom
+		if n := escapeLen(rest); n > 0 && state == ansi.NormalState {
+			// A combining mark after the escape joins its last character
+			// in one cluster: it stays with the escape.
+			g, _ := ansi.FirstGraphemeCluster(rest[n-1:], ansi.GraphemeWidth)
+			n += max(len(g)-1, 0)
+			a = atom{s: rest[:n], w: ansi.StringWidth(rest[:n])}
+		} else {
+			seq, w, n, st := ansi.DecodeSequence(rest, state, nil)
+			if n <= 0 { // cannot happen on a non-empty string; never loop forever
+				seq = rest
+			}
+			state = st
+			if w > 0 {
+				// Text: a whole grapheme cluster, measured as lipgloss
+				// measures lines (the decoder takes an ASCII letter alone,
+				// without the mark that combines with it).
+				seq, _ = ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
+				w = ansi.StringWidth(seq)
+			}
+			a = atom{s: seq, w: w}
+		}
+		rest = rest[len(a.s):]
+		isSpace := a.s == " "
+		// An escape sequence (width 0) joins whatever run it is in.
+		if a.w > 0 && isSpace != cur.space && len(cur.atoms) > 0 {
+			flush()
+		}
+		if len(cur.atoms) == 0 {
+			cur.space = isSpace
+		}
+		cur.atoms = append(cur.atoms, a)
+		cur.w += a.w
+		if !cur.space && breaksAfter(cur) && !continuesBreak(rest) {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// breaksAfter reports whether a word may break after the piece so far: after
+// a comma, or an "&&" or "||".
+func breaksAfter(t token) bool {
+	n := len(t.atoms)
+	last := t.atoms[n-1].s
+	if last == "," {
+		return true
+	}
+	return n >= 2 && (last == "&" || last == "|") && t.atoms[n-2].s == last
+}
+
+// continuesBreak reports whether rest goes on with the break point's own
+// punctuation ("&&&", ",,"), which is not split.
+func continuesBreak(rest string) bool {
+	return rest != "" && strings.ContainsRune(",&|", rune(rest[0]))
+}
+
+// wrapper places tokens on lines greedily.
+type wrapper struct {
+	width   int
+	lines   []string
+	cur     strings.Builder
+	curW    int
+	hasWord bool  // the line holds a word (not only indentation)
+	pending token // spaces seen since the last word, placed with the next one
+}
+
+func (w *wrapper) add(t token) {
+	if t.space || t.w == 0 {
+		// Spaces wait for the next word; so does an escape sequence alone,
+		// which must not push them over the line.
+		w.pending.atoms = append(w.pending.atoms, t.atoms...)
+		w.pending.w += t.w
+		return
+	}
+	switch room := w.width - w.curW - w.pending.w; {
+	case t.w <= room:
+		w.place(w.pending)
+		w.place(t)
+	case t.w <= w.width && w.hasWord:
+		// It fits on a line of its own: it goes there whole.
+		w.breakLine()
+		w.place(t)
+	case t.w <= w.width-w.curW:
+		// The first word, after indentation too deep for it: the
+		// indentation gives way, the word stays whole.
+		w.place(w.pending.first(w.width - w.curW - t.w))
+		w.place(t)
+	default:
+		// Longer than a line (or than what indentation leaves of the first):
+		// it is broken anyway, so it starts here unless little is left.
+		switch {
+		case w.hasWord && room < max(w.width/4, 1):
+			w.breakLine()
+		case room < 1:
+			w.dropPending() // indentation as wide as the line
+		default:
+			w.place(w.pending)
+		}
+		for _, a := range t.atoms {
+			if w.curW+a.w > w.width && w.curW > 0 {
+				w.newLine()
+			}
+			w.cur.WriteString(a.s)
+			w.curW += a.w
+		}
+		w.hasWord = true
+	}
+	w.pending = token{}
+}
+
+// first is the part of a run of spaces that is n cells wide, with every
+// escape sequence of the run.
+func (t token) first(n int) token {
+	var out token
+	for _, a := range t.atoms {
+		if a.w == 0 || out.w+a.w <= n {
+			out.atoms = append(out.atoms, a)
+			out.w += a.w
+		}
+	}
+	out.space = true
+	return out
+}
+
+// place appends t to the line as it is.
+func (w *wrapper) place(t token) {
+	for _, a := range t.atoms {
+		w.cur.WriteString(a.s)
+	}
+	w.curW += t.w
+	if !t.space && t.w > 0 {
+		w.hasWord = true
+	}
+}
+
+// breakLine ends the line before the next word.
+func (w *wrapper) breakLine() {
+	w.dropPending()
+	w.newLine()
+}
+
+// dropPending drops the spaces waiting for the next word, keeping their
+// escape sequences (a style's end) on the line.
+func (w *wrapper) dropPending() {
+	for _, a := range w.pending.atoms {
+		if a.w == 0 {
+			w.cur.WriteString(a.s)
+		}
+	}
+	w.pending = token{}
+}
+
+func (w *wrapper) newLine() {
+	w.lines = append(w.lines, w.cur.String())
+	w.cur.Reset()
+	w.curW, w.hasWord = 0, false
+}
+
+// finish returns the wrapped lines; trailing spaces are dropped.
+func (w *wrapper) finish() string {
+	w.dropPending()
+	w.lines = append(w.lines, w.cur.String())
+	return strings.Join(w.lines, "\n")
+}

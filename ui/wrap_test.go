@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// checkWrapped fails t unless out is in wrapped to width the way a reader
+// needs: every line within the width; nothing lost but the spaces where a
+// line breaks; the escape sequences all kept, in order; and every break
+// either at a space, after ",", "&&" or "||", or inside a word longer than
+// a whole line — and then never inside a sanitizer escape or a grapheme
+// cluster.
+func checkWrapped(t *testing.T, in string, width int, out string) {
+	t.Helper()
+	lines := strings.Split(ansi.Strip(out), "\n")
+	for _, l := range lines {
+		if w := ansi.StringWidth(l); w > width && !indivisible(l) {
+			t.Errorf("wrapped to %d, a line is %d wide: %q\n(from %q)", width, w, l, in)
+		}
+	}
+	seqs := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	if a, b := seqs.FindAllString(in, -1), seqs.FindAllString(out, -1); strings.Join(a, "") != strings.Join(b, "") {
+		t.Errorf("escape sequences changed: %q became %q", a, b)
+	}
+	orig := ansi.Strip(in)
+	canSplit, pieces := splittable(orig), pieceWidths(orig)
+	// Align each line with the text it came from: only spaces lie between.
+	at := 0
+	for i, l := range lines {
+		start := at
+		for at < len(orig) && orig[at] == ' ' && !strings.HasPrefix(orig[at:], l) {
+			at++
+		}
+		if i > 0 && at == start && !breakPointAt(orig, at) {
+			if n := pieces[at]; n <= width {
+				t.Errorf("a %d-cell word that fits in %d is broken at %d: %q", n, width, at, out)
+			}
+			if !canSplit[at] {
+				t.Errorf("a sanitizer escape or a grapheme cluster is split at %d: %q", at, out)
+			}
+		}
+		if !strings.HasPrefix(orig[at:], l) {
+			t.Fatalf("line %d %q is not the text at %d of %q", i, l, at, orig)
+		}
+		at += len(l)
+	}
+	if rest := orig[at:]; strings.TrimLeft(rest, " ") != "" {
+		t.Errorf("text lost at the end: %q", rest)
+	}
+}
+
+// indivisible reports a line that is one grapheme cluster or one sanitizer
+// escape (with the marks combining with its last character), besides
+// zero-width ones: wider than the width, it can only overflow.
+func indivisible(line string) bool {
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		g, w := ansi.FirstGraphemeCluster(line[i:], ansi.GraphemeWidth)
+		if w > 0 {
+			b.WriteString(g)
+		}
+		i += max(len(g), 1)
+	}
+	s := b.String()
+	if n := escapeLen(s); n > 0 {
+		g, _ := ansi.FirstGraphemeCluster(s[n-1:], ansi.GraphemeWidth)
+		return n-1+len(g) == len(s)
+	}
+	g, _ := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+	return len(g) == len(s)
+}
+
+// breakPointAt reports whether a line may end at byte at of s without a
+// space: after ",", "&&" or "||" not followed by more of the same marks.
+func breakPointAt(s string, at int) bool {
+	before, after := s[:at], s[at:]
+	if at == 0 {
+		return false
+	}
+	if g, _ := ansi.FirstGraphemeCluster(s[at-1:], ansi.GraphemeWidth); len(g) != 1 {
+		return false // the mark is a character with what combines with it
+	}
+	return (strings.HasSuffix(before, ",") || strings.HasSuffix(before, "&&") || strings.HasSuffix(before, "||")) &&
+		(after == "" || !strings.ContainsRune(",&|", rune(after[0])))
+}
+
+// pieceWidths gives, for each byte of s, the width of the unbreakable piece
+// it is in (between spaces and break points).
+func pieceWidths(s string) []int {
+	out := make([]int, len(s)+1)
+	// A space is one only alone: with a combining mark it is a character.
+	space := func(i int) bool {
+		g, _ := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		return g == " "
+	}
+	from := 0
+	for to := 0; to <= len(s); to++ {
+		if to == len(s) || s[to] == ' ' && space(to) || breakPointAt(s, to) {
+			w := ansi.StringWidth(s[from:to])
+			for i := from; i <= to; i++ {
+				out[i] = max(out[i], w)
+			}
+			from = to
+			if to < len(s) && s[to] == ' ' && space(to) {
+				from = to + 1
+			}
+		}
+	}
+	return out
+}
+
+// splittable marks the byte offsets of s a hard break may fall on: grapheme
+// cluster boundaries outside sanitizer escapes.
+func splittable(s string) []bool {
+	ok := make([]bool, len(s)+1)
+	for i := 0; i < len(s); {
+		ok[i] = true
+		g, _ := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		i += max(len(g), 1)
+	}
+	ok[len(s)] = true
+	for i := range len(s) {
+		if n := escapeLen(s[i:]); n > 0 {
+			for j := i + 1; j < i+n; j++ {
+				ok[j] = false
+			}
+		}
+	}
+	return ok
+}
+
+// A line breaks where a reader expects it: a word or an id that fits on a
+// line is never split, a condition breaks after its && and commas, and only
+// a word longer than a line (a fingerprint) is broken — never inside an
+// escape, a wide character or a style.
+func TestWrapBreaksOnlyWordsLongerThanTheLine(t *testing.T) {
+	id := "01a209a7-804a-7ccb-b680-5c899dbd8556"
+	condition := "activity.type in ['ACTIVITY_TYPE_CREATE_INVITATIONS','ACTIVITY_TYPE_DELETE_TVC_DEPLOYMENT']&&approvers.any(user, user.id == '" + id + "')"
+	cases := []struct {
+		in    string
+		width int
+	}{
+		{condition, 50},
+		{condition, 30},
+		{"votes: " + id + ", " + id + ", " + id, 45},
+		{"fingerprint: sha256:73a6e2f6ba2784ab61ba2677e47f4aa7e98d811df4780560f1b1947276c91d27", 40},
+		{`policy "deploym\u0435nts deploym\u0435nts deploym\u0435nts" \U000e0041\U000e0041\U000e0041\U000e0041\xff\xff`, 17},
+		{"財務チーム財務チーム財務チーム 財務チーム", 9},
+		{"👩🏽‍💻👩🏽‍💻👩🏽‍💻👩🏽‍💻👩🏽‍💻 team", 5},
+		{"\x1b[1mlabel:\x1b[0m   a value long enough to wrap \x1b[31mred words here\x1b[0m end", 20},
+		{"        \"receiverUserName\": \"a name with look-alikes, deploym\\u0435nts\",", 24},
+		{"a&&b||c,d,,e&&&f", 4},
+	}
+	for _, c := range cases {
+		out := wrapLine(c.in, c.width)
+		checkWrapped(t, c.in, c.width, out)
+	}
+	// What the old wrap broke mid-word: an id that fits moves to the next
+	// line whole; the condition's parts stay whole.
+	out := ansi.Strip(wrapLine(condition, 50))
+	for _, whole := range []string{"'" + id + "')", "'ACTIVITY_TYPE_DELETE_TVC_DEPLOYMENT']&&", "approvers.any(user,"} {
+		if !strings.Contains(out, whole) {
+			t.Errorf("%q is not whole on a line:\n%s", whole, out)
+		}
+	}
+	// A value longer than the line starts beside its label.
+	if first := strings.Split(wrapLine(cases[3].in, 40), "\n")[0]; !strings.HasPrefix(first, "fingerprint: sha256:73a6") {
+		t.Errorf("the fingerprint left its label: %q", first)
+	}
+}
+
+// Whatever the text, a wrapped line keeps the properties checkWrapped checks.
+func FuzzWrapLine(f *testing.F) {
+	f.Add("activity.resource == 'USER' && approvers.count() >= 2, x", 12)
+	f.Add("\x1b[31mred\x1b[0m \u0435 財務 \x00\x1b[2J", 3)
+	f.Add("👩🏽‍💻 a,b,,c &&& d", 2)
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		width = 1 + (width%80+80)%80
+		in := Clean(s) // what reaches the wrap is always cleaned
+		checkWrapped(t, in, width, wrapLine(in, width))
+	})
+}
