@@ -42,14 +42,22 @@ func DefaultConfirmKeyMap() ConfirmKeyMap {
 	}
 }
 
-// ShortHelp and FullHelp make the key map a help.KeyMap.
+// ShortHelp and FullHelp make the key map a help.KeyMap. The short help
+// names the scroll keys in one item, so that under a dialog on a 60-column
+// window the help is one line, not two taken from the dialog.
 func (k ConfirmKeyMap) ShortHelp() []key.Binding {
 	if !k.Scrolls {
 		return []key.Binding{k.Yes, k.No}
 	}
-	return []key.Binding{k.Yes, k.No, k.Up, k.Down}
+	scroll := key.NewBinding(key.WithKeys(append(k.Up.Keys(), k.Down.Keys()...)...), key.WithHelp("↑↓ pgup/pgdn", "scroll"))
+	return []key.Binding{k.Yes, k.No, scroll}
 }
-func (k ConfirmKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+func (k ConfirmKeyMap) FullHelp() [][]key.Binding {
+	if !k.Scrolls {
+		return [][]key.Binding{{k.Yes, k.No}}
+	}
+	return [][]key.Binding{{k.Yes, k.No}, {k.Up, k.Down}}
+}
 
 // Confirm is a yes/no question about a destructive or voting action. No is the
 // default: enter, esc and n all answer No; only y answers Yes.
@@ -89,8 +97,7 @@ func (c *Confirm) Scroll(msg tea.Msg, width, height int) bool {
 	if !ok {
 		return false
 	}
-	// Every theme draws the dialog with the same frame; only colours differ.
-	win := c.window(theme.New(theme.Options{NoColor: true}), width, height)
+	_, win := c.layout(width, height)
 	step := 1
 	if s := k.String(); s == "pgup" || s == "pgdown" || s == "space" {
 		step = max(win-1, 1)
@@ -110,7 +117,8 @@ func (c *Confirm) Scroll(msg tea.Msg, width, height int) bool {
 // Scrollable reports whether the dialog, drawn in width×height, holds more
 // lines than it shows.
 func (c Confirm) Scrollable(width, height int) bool {
-	return c.window(theme.New(theme.Options{NoColor: true}), width, height) < len(c.body(width))
+	_, win := c.layout(width, height)
+	return win < len(c.body(width))
 }
 
 // confirmInner is the width of the dialog's text.
@@ -126,15 +134,23 @@ func (c Confirm) body(width int) []string {
 	return out
 }
 
-// window is how many body lines fit in height with the line that says what is
-// hidden (all of them when they fit, or height is 0: unknown).
-func (c Confirm) window(th *theme.Theme, width, height int) int {
+// layout decides how the dialog is drawn in height lines (0: as tall as it
+// needs): tight (no blank lines around the text, no line repeating the keys
+// the help shows) unless the whole text fits with them, since what is
+// confirmed matters more than air; and how many lines of the text show (all
+// of them, or as many as fit with the line that says what is hidden).
+func (c Confirm) layout(width, height int) (tight bool, win int) {
 	n := len(c.body(width))
-	chrome := lipgloss.Height(c.render(th, width, nil))
-	if height <= 0 || chrome+n <= height {
-		return n
+	// Every theme draws the dialog with the same frame; only colours differ.
+	th := theme.New(theme.Options{NoColor: true})
+	if height <= 0 || lipgloss.Height(c.render(th, width, nil, false))+n <= height {
+		return false, n
 	}
-	return max(min(n, height-chrome-1), 1)
+	chrome := lipgloss.Height(c.render(th, width, nil, true))
+	if chrome+n <= height {
+		return true, n
+	}
+	return true, max(min(n, height-chrome-1), 1)
 }
 
 // View renders the dialog box in at most width×height cells (height 0: as
@@ -142,9 +158,9 @@ func (c Confirm) window(th *theme.Theme, width, height int) int {
 // are hidden above and below, so nothing is confirmed unseen without a sign.
 func (c Confirm) View(th *theme.Theme, width, height int) string {
 	body := c.body(width)
-	win := c.window(th, width, height)
+	tight, win := c.layout(width, height)
 	if win >= len(body) {
-		return c.render(th, width, body)
+		return c.render(th, width, body, tight)
 	}
 	off := max(min(c.offset, len(body)-win), 0)
 	// Every shown line is as wide as the widest of the whole body, so the box
@@ -167,15 +183,19 @@ func (c Confirm) View(th *theme.Theme, width, height int) string {
 		more = append(more, fmt.Sprintf("↓ %d more lines: read them before answering", below))
 	}
 	shown = append(shown, th.Warn.Render(ansi.Truncate(strings.Join(more, " · "), confirmInner(width), "…")))
-	return c.render(th, width, shown)
+	return c.render(th, width, shown, tight)
 }
 
-// render draws the box around the given body lines.
-func (c Confirm) render(th *theme.Theme, width int, lines []string) string {
+// render draws the box around the given body lines; tight leaves out the
+// blank lines and, unless it fits beside the buttons, the line of keys.
+func (c Confirm) render(th *theme.Theme, width int, lines []string, tight bool) string {
 	inner := confirmInner(width)
 	var b strings.Builder
 	b.WriteString(th.Title.Render(ansi.Truncate(Clean(c.Title), inner, "…")))
-	b.WriteString("\n\n")
+	b.WriteString("\n")
+	if !tight {
+		b.WriteString("\n")
+	}
 	for _, l := range lines {
 		b.WriteString(l)
 		b.WriteByte('\n')
@@ -184,11 +204,22 @@ func (c Confirm) render(th *theme.Theme, width int, lines []string) string {
 	if yes == "" {
 		yes = "Yes"
 	}
-	b.WriteByte('\n')
-	b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top,
-		th.ButtonFocus.Render("No"), "  ", th.Button.Render(yes+" (y)")))
-	b.WriteString("\n")
-	b.WriteString(th.Muted.Render("y confirms · enter, n or esc cancels"))
+	if !tight {
+		b.WriteByte('\n')
+	}
+	buttons := lipgloss.JoinHorizontal(lipgloss.Top, th.ButtonFocus.Render("No"), "  ", th.Button.Render(yes+" (y)"))
+	keys := th.Muted.Render("y confirms · enter, n or esc cancels")
+	switch {
+	case !tight:
+		b.WriteString(buttons + "\n" + keys)
+	case lipgloss.Width(buttons)+2+lipgloss.Width(keys) <= inner:
+		b.WriteString(buttons + "  " + keys)
+	default:
+		b.WriteString(buttons) // the help under the dialog names the keys
+	}
+	if tight {
+		return th.DialogTight.Render(b.String())
+	}
 	return th.Dialog.Render(b.String())
 }
 

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -48,5 +50,42 @@ func TestConfirmNeverBreaksAWordThatFits(t *testing.T) {
 		if !strings.Contains(strings.Join(text, ""), "sha256:73a6e2f6ba2784ab61ba2677e47f4aa7e98d811df4780560f1b1947276c91d27") {
 			t.Errorf("at %d columns the fingerprint is not all there:\n%s", width, strings.Join(text, "\n"))
 		}
+	}
+}
+
+// The dialog's blank lines and its line of keys give way before what is
+// being confirmed scrolls: in a short window it shows all the lines it can,
+// and with room to spare it keeps its air.
+func TestConfirmChromeGivesWayBeforeTheTextScrolls(t *testing.T) {
+	var lines []string
+	for i := range 13 {
+		lines = append(lines, fmt.Sprintf("field %02d:    value %02d", i, i))
+	}
+	c := NewConfirm("Approve this activity?", "Approve", lines...)
+	shown := func(view string) int { return strings.Count(ansi.Strip(view), "value ") }
+	// 14 lines: the body of a 60×18 window under a dialog.
+	view := c.View(plainTheme, 60, 14)
+	if n := lipgloss.Height(view); n > 14 {
+		t.Fatalf("the dialog is %d lines in 14:\n%s", n, view)
+	}
+	if n := shown(view); n < 9 {
+		t.Errorf("%d of 13 lines show in a window of 14:\n%s", n, view)
+	}
+	if !strings.Contains(view, "↓") {
+		t.Errorf("the dialog does not say lines are hidden:\n%s", view)
+	}
+	// 18 lines: all 13 fit once the blank lines go.
+	if view := c.View(plainTheme, 60, 18); shown(view) != 13 || strings.Contains(view, "↓") {
+		t.Errorf("13 lines do not all show in 18:\n%s", view)
+	}
+	// Room to spare: the full dialog, with its line of keys.
+	if view := c.View(plainTheme, 60, 40); shown(view) != 13 || !strings.Contains(view, "y confirms") ||
+		dialogText(view)[1] != "" {
+		t.Errorf("the roomy dialog lost its blank lines:\n%s", view)
+	}
+	// The help names the scroll keys in one item, so it stays one line.
+	c.Keys.Scrolls = true
+	if n := len(c.Keys.ShortHelp()); n != 3 {
+		t.Errorf("the short help has %d items, want y, n and scroll", n)
 	}
 }

@@ -36,6 +36,7 @@ type Theme struct {
 	StatusError lipgloss.Style
 	Badge       lipgloss.Style // READ-ONLY and profile badge
 	Dialog      lipgloss.Style // confirm dialog box
+	DialogTight lipgloss.Style // the box when the window is too short for Dialog's blank lines
 	Button      lipgloss.Style
 	ButtonFocus lipgloss.Style
 	Toast       lipgloss.Style
@@ -128,6 +129,7 @@ func New(o Options) *Theme {
 	t.StatusError = base.Foreground(bad).Background(barBg).Bold(true)
 	t.Badge = base.Bold(true).Foreground(ld(lipgloss.Color("#ffffff"), lipgloss.Color("#000000"))).Background(accent).Padding(0, 1)
 	t.Dialog = base.Border(lipgloss.RoundedBorder()).BorderForeground(accent).Padding(1, 2)
+	t.DialogTight = t.Dialog.Padding(0, 2)
 	t.Button = base.Foreground(muted).Padding(0, 2)
 	t.ButtonFocus = base.Bold(true).Foreground(ld(lipgloss.Color("#ffffff"), lipgloss.Color("#000000"))).Background(accent).Padding(0, 2)
 	t.Toast = base.Border(lipgloss.RoundedBorder()).BorderForeground(accent).Padding(0, 1)
@@ -164,6 +166,7 @@ func (t *Theme) noColor() {
 	t.StatusError = base.Bold(true)
 	t.Badge = base.Bold(true).Padding(0, 1)
 	t.Dialog = base.Border(lipgloss.RoundedBorder()).Padding(1, 2)
+	t.DialogTight = t.Dialog.Padding(0, 2)
 	t.Button = base.Padding(0, 2)
 	t.ButtonFocus = base.Reverse(true).Bold(true).Padding(0, 2)
 	t.Toast = base.Border(lipgloss.RoundedBorder()).Padding(0, 1)
