@@ -170,6 +170,14 @@ func (d *activityDetail) render(c *Common) {
 	}
 	b.Section("Intent — " + intentSummary(c, a.Intent))
 	b.JSON(a.Intent)
+	if in := a.Intent.CreateInvitationsIntent; in != nil {
+		// The JSON has the invitees' tags by id only.
+		for i, inv := range in.Invitations {
+			if len(inv.ReceiverUserTags) > 0 {
+				b.Field(fmt.Sprintf("invite %d tags", i+1), tagsText(c, inv.ReceiverUserTags))
+			}
+		}
+	}
 	b.Section("Result")
 	if isEmptyJSON(a.Result) {
 		b.Line("(none yet)")

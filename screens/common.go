@@ -197,6 +197,10 @@ type Org struct {
 	// created after the load shows by id until the next load (an evaluation
 	// that names an unknown policy asks for one).
 	PolicyNames map[string]string
+	// TagNames maps user tag id -> name, from the completed create_user_tag
+	// activities (the service has no query for tags): a tag no activity
+	// names, or one created since the load, is an unknown tag.
+	TagNames map[string]string
 	// Eval is what explaining an evaluation needs: members with their tags,
 	// the quorum, the policies compiled.
 	Eval evaluationContext
@@ -230,7 +234,7 @@ func loadOrg(c *Common) tea.Cmd {
 			return orgLoadedMsg{err: fmt.Errorf("whoami: %w", err)}
 		}
 		org := Org{Loaded: true, ID: who.OrganizationID, Name: who.OrganizationName,
-			UserID: who.UserID, UserName: who.Username, UserNames: map[string]string{}, PolicyNames: map[string]string{}}
+			UserID: who.UserID, UserName: who.Username, UserNames: map[string]string{}, PolicyNames: map[string]string{}, TagNames: map[string]string{}}
 		cfg, err := client.GetOrganizationConfigs(ctx)
 		if err != nil {
 			return orgLoadedMsg{org: org, err: fmt.Errorf("organization configs: %w", err)}
@@ -251,8 +255,43 @@ func loadOrg(c *Common) tea.Cmd {
 			org.PolicyNames[p.PolicyID] = p.PolicyName
 		}
 		org.Eval = newEvaluationContext(users, cfg.Quorum, policies)
+		// Best effort: without them a tag shows by id, as an unknown tag.
+		org.TagNames, _ = tagNames(ctx, client)
 		return orgLoadedMsg{org: org}
 	}
+}
+
+// maxTagPages bounds the pages of create_user_tag activities read for tag
+// names (100 a page).
+const maxTagPages = 10
+
+// tagNames maps the organization's user tag ids to their names, read from
+// its completed create_user_tag activities, newest first: a name the
+// service gave a tag later (none can change it today) would win. What was
+// read before an error is returned with it.
+func tagNames(ctx context.Context, client Reader) (map[string]string, error) {
+	names := map[string]string{}
+	opts := api.ListActivitiesOptions{Types: []string{api.TypeCreateUserTag}, Statuses: []string{api.StatusCompleted}, Limit: 100}
+	for range maxTagPages {
+		acts, err := client.ListActivities(ctx, opts)
+		if err != nil {
+			return names, fmt.Errorf("list create_user_tag activities: %w", err)
+		}
+		for _, a := range acts {
+			in, res := a.Intent.CreateUserTagIntent, a.Result.CreateUserTagResult
+			if in == nil || res == nil || res.UserTagID == "" {
+				continue
+			}
+			if _, seen := names[res.UserTagID]; !seen {
+				names[res.UserTagID] = in.UserTagName
+			}
+		}
+		if len(acts) < opts.Limit {
+			break
+		}
+		opts.After = acts[len(acts)-1].ID // the list is newest first: older ones follow
+	}
+	return names, nil
 }
 
 // errorText turns an error into one line for the status bar or a toast. api errors

@@ -28,6 +28,10 @@ type fakeClient struct {
 	listErr    error
 	voteErr    error
 	lists      []api.ListActivitiesOptions
+	// tagLookups are the lists of completed create_user_tag activities the
+	// organization's load reads tag names from, kept apart from lists (the
+	// lists the screens show) so that counting those is not thrown by it.
+	tagLookups int
 	approvals  []string // fingerprints
 	rejections []string
 	evalCalls  []string
@@ -55,7 +59,11 @@ type fakeClient struct {
 func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.lists = append(f.lists, o)
+	if slices.Equal(o.Types, []string{api.TypeCreateUserTag}) && slices.Equal(o.Statuses, []string{api.StatusCompleted}) {
+		f.tagLookups++
+	} else {
+		f.lists = append(f.lists, o)
+	}
 	if f.listErr != nil {
 		return nil, f.listErr
 	}

@@ -114,19 +114,9 @@ func (u *Users) load() tea.Cmd {
 			return usersLoadedMsg{gen: gen, err: fmt.Errorf("list users: %w", err), at: c.Now()}
 		}
 		names := map[string]string{}
-		tagged := slices.ContainsFunc(users, func(x api.User) bool { return len(x.UserTags) > 0 })
-		if !tagged {
-			return usersLoadedMsg{gen: gen, users: users, tagNames: names, at: c.Now()}
-		}
-		// Tag names are best effort: without them a tag shows by id.
-		acts, err := client.ListActivities(ctx, api.ListActivitiesOptions{
-			Types: []string{api.TypeCreateUserTag}, Statuses: []string{api.StatusCompleted}})
-		if err == nil {
-			for _, a := range acts {
-				if in, res := a.Intent.CreateUserTagIntent, a.Result.CreateUserTagResult; in != nil && res != nil {
-					names[res.UserTagID] = in.UserTagName
-				}
-			}
+		if slices.ContainsFunc(users, func(x api.User) bool { return len(x.UserTags) > 0 }) {
+			// Tag names are best effort: without them a tag shows by id.
+			names, _ = tagNames(ctx, client)
 		}
 		return usersLoadedMsg{gen: gen, users: users, tagNames: names, at: c.Now()}
 	}

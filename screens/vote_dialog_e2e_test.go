@@ -125,3 +125,37 @@ func TestEndToEndVoteDialogUsesTheRoomOfTheWindow(t *testing.T) {
 		})
 	}
 }
+
+// An invitee's tags are named — quoted as names are, so a look-alike shows,
+// with the id, since two tags may share a name — in the vote dialog and in
+// the detail; a tag no activity names is said to be unknown, by id. Against
+// the local service.
+func TestEndToEndInviteeTagsAreNamed(t *testing.T) {
+	d := servertest.StartDemo(t)
+	ctx := context.Background()
+	tag := completed(t, d, func(alice *api.Client) (*api.Activity, error) {
+		return alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "\u0430uditors", UserIDs: []string{d.Info.Members[0].UserID}})
+	})
+	tagID := tag.Result.CreateUserTagResult.UserTagID
+	act, err := d.Client("carol").CreateInvitations(ctx, api.CreateInvitationsParams{Invitations: []api.Invitation{{
+		ReceiverUserName: "erin", ReceiverUserEmail: "erin@example.com", ReceiverUserTags: []string{tagID, "tag-nobody-named"},
+		AccessType: api.AccessTypeAPI, SenderUserID: d.Info.Members[2].UserID}}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("invite: %+v %v", act, err)
+	}
+	alice := d.Client("alice")
+	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.selectActivityID(act.ID)
+	named := `"\u0430uditors" (id ` + tagID + `), unknown tag tag-nobody-named`
+	h.key("a")
+	body, _ := dialogBody(t, h.frame(), "Approve this activity?")
+	if flat := strings.Join(strings.Fields(strings.Join(body, " ")), " "); !strings.Contains(flat, "tags: "+named) {
+		t.Errorf("the dialog does not name the tags (%s):\n%s", named, strings.Join(body, "\n"))
+	}
+	h.key("n")
+	h.key("enter")
+	if flat := strings.Join(strings.Fields(h.frame()), " "); !strings.Contains(flat, "invite 1 tags: "+named) {
+		t.Errorf("the detail does not name the tags (%s):\n%s", named, h.frame())
+	}
+}

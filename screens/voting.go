@@ -42,20 +42,29 @@ func field(label, value string) string {
 	return fmt.Sprintf("%-12s %s", label+":", value)
 }
 
-// quoteAll quotes each name, comma separated.
-func quoteAll(names []string) string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = api.Quote(n)
-	}
-	return strings.Join(out, ", ")
-}
-
 // idsText lists ids, each shown as an id is (quoted when tampered with).
 func idsText(ids []string) string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		out[i] = api.SanitizeID(id)
+	}
+	if len(out) == 0 {
+		return "(none)"
+	}
+	return strings.Join(out, ", ")
+}
+
+// tagsText names user tags by their names, quoted as names are, each with
+// its id (two tags may share a name); a tag the console cannot name is an
+// "unknown tag", by id.
+func tagsText(c *Common, ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if n, ok := c.Org.TagNames[id]; ok {
+			out[i] = api.Quote(n) + " (id " + api.SanitizeID(id) + ")"
+		} else {
+			out[i] = "unknown tag " + api.SanitizeID(id)
+		}
 	}
 	if len(out) == 0 {
 		return "(none)"
@@ -122,7 +131,7 @@ func intentLines(c *Common, in api.Intent) []string {
 		for i, inv := range in.CreateInvitationsIntent.Invitations {
 			lines = append(lines, field(fmt.Sprintf("invite %d", i+1), api.Quote(inv.ReceiverUserName)+" <"+api.Quote(inv.ReceiverUserEmail)+">"),
 				field("  access", strings.TrimPrefix(inv.AccessType, "ACCESS_TYPE_")),
-				field("  tags", orElse(quoteAll(inv.ReceiverUserTags), "(none)")))
+				field("  tags", tagsText(c, inv.ReceiverUserTags)))
 		}
 		return lines
 	case in.CreateMfaPolicyIntent != nil:

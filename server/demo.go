@@ -274,7 +274,13 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 	yes := true
 	// Completed with app proofs, which the activity detail verifies.
 	d.submitWith("tag", "alice", "create_user_tag", api.CreateUserTagParams{UserTagName: "auditors", UserIDs: []string{operator}}, true)
-	d.vote("bob", "approve_activity", "tag")
+	// The vote's reply is the tag's activity, completed: the pending
+	// invitation below gives the new member this tag.
+	tagged := d.submit("", "bob", "approve_activity", api.ApproveActivityParams{Fingerprint: d.acts["tag"].Fingerprint})
+	var inviteTags []string
+	if r := tagged.Result.CreateUserTagResult; r != nil {
+		inviteTags = []string{r.UserTagID}
+	}
 	d.submit("session", "operator", "create_read_only_session", api.CreateReadOnlySessionParams{})
 	d.submit("mfa", "alice", "create_mfa_policy", api.CreateMfaPolicyParams{UserID: carol, MfaPolicyName: "Passkey for deletions",
 		Condition:                     "activity.action == 'DELETE'",
@@ -296,7 +302,7 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 		Consensus: "approvers.any(user, user.tags.contains('" + org.TagIDs["ops"] + "'))", Notes: "Proposed by carol"})
 	d.submit("delete-keys", "bob", "delete_api_keys", api.DeleteAPIKeysParams{UserID: operator, APIKeyIDs: []string{fx.oldOperatorKey}})
 	d.submit("invite", "operator", "create_invitations", api.CreateInvitationsParams{Invitations: []api.Invitation{{
-		ReceiverUserName: "dave", ReceiverUserEmail: "dave@vigil.demo", ReceiverUserTags: []string{}, AccessType: api.AccessTypeAPI, SenderUserID: operator}}})
+		ReceiverUserName: "dave", ReceiverUserEmail: "dave@vigil.demo", ReceiverUserTags: inviteTags, AccessType: api.AccessTypeAPI, SenderUserID: operator}}})
 	d.submit("tvc", "operator", "delete_tvc_deployment", api.DeleteTvcDeploymentParams{DeploymentID: fx.tvcDeployment})
 	d.vote("bob", "approve_activity", "tvc")
 	if d.err != nil {
