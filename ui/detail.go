@@ -185,7 +185,10 @@ func (db *DetailBuilder) Styled(s string) {
 	db.b.WriteByte('\n')
 }
 
-// JSON adds v as indented JSON, or the error if it cannot be encoded.
+// JSON adds v as indented JSON, or the error if it cannot be encoded. The
+// JSON is shown as it is (it may be what was signed), so a name in it with
+// look-alike letters reads like the name it imitates: after it, a warning
+// line names each such string and shows it as api.Quote does.
 func (db *DetailBuilder) JSON(v any) {
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
@@ -196,6 +199,9 @@ func (db *DetailBuilder) JSON(v any) {
 		return
 	}
 	db.b.WriteString(CleanBlock(out.String()))
+	for _, l := range lookalikeStrings(out.Bytes()) {
+		db.Styled(db.th.Warn.Render("⚠ look-alike characters in " + Clean(l.path) + ": " + l.quoted))
+	}
 }
 
 // NextLine is the index of the line the next addition starts on, so a screen

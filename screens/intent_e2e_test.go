@@ -159,3 +159,35 @@ func TestEndToEndInviteeTagsAreNamed(t *testing.T) {
 		t.Errorf("the detail does not name the tags (%s):\n%s", named, h.frame())
 	}
 }
+
+// The activity detail shows the intent JSON exactly (it is what was signed),
+// and a reviewer reading it is warned of a name with a look-alike letter —
+// a Cyrillic "е" in a Latin word — by a line naming the field and showing
+// the name as the heading and the vote dialog do. Against the local service.
+func TestEndToEndIntentJSONWarnsOfLookalikeNames(t *testing.T) {
+	d := servertest.StartDemo(t)
+	name := "Ops may delete deploym\u0435nts"
+	act, err := d.Client("carol").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: name,
+		Effect: api.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_DELETE_TVC_DEPLOYMENT'", Notes: "plain notes"})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose: %+v %v", act, err)
+	}
+	alice := d.Client("alice")
+	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.selectActivityID(act.ID)
+	h.key("enter")
+	out := h.frame()
+	for _, want := range []string{
+		`Intent — create ALLOW policy "Ops may delete deploym\u0435nts"`,
+		`"policyName": "` + name + `",`, // the JSON as it is
+		`⚠ look-alike characters in createPolicyIntentV3.policyName: "Ops may delete deploym\u0435nts"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the detail lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "⚠ look-alike") != 1 {
+		t.Errorf("a plain field is flagged too:\n%s", out)
+	}
+}

@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// lookalike is a string of a JSON document that api.Quote shows otherwise
+// than the JSON does: where it is, and how Quote shows it.
+type lookalike struct {
+	path   string // createPolicyIntentV3.policyName, invitations[0].receiverUserName
+	quoted string // "deploym\u0435nts"
+}
+
+// jsonQuoting is what JSON (and Quote) escape in every string.
+var jsonQuoting = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
+// looksAlike reports whether Quote shows s with more than the escapes the
+// cleaned JSON shows (a look-alike letter escaped, a script named), and how.
+func looksAlike(s string) (string, bool) {
+	q := api.Quote(s)
+	return q, q != `"`+Clean(jsonQuoting.Replace(s))+`"`
+}
+
+// lookalikeStrings walks a JSON document in order and returns its string
+// values that look alike (looksAlike), with their paths. A document that
+// does not decode yields what was read before the error.
+func lookalikeStrings(doc []byte) []lookalike {
+	type frame struct {
+		array   bool
+		index   int
+		key     string
+		wantKey bool // in an object, the next string is a key
+	}
+	var stack []*frame
+	path := func() string {
+		var b strings.Builder
+		for _, f := range stack {
+			if f.array {
+				b.WriteString("[" + strconv.Itoa(f.index) + "]")
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(f.key)
+		}
+		return b.String()
+	}
+	// valueDone moves past a value of the innermost container.
+	valueDone := func() {
+		if len(stack) == 0 {
+			return
+		}
+		if f := stack[len(stack)-1]; f.array {
+			f.index++
+		} else {
+			f.wantKey = true
+		}
+	}
+	var out []lookalike
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, &frame{wantKey: true})
+			case '[':
+				stack = append(stack, &frame{array: true})
+			default:
+				if len(stack) == 0 {
+					return out // the decoder refuses this first; never panic
+				}
+				stack = stack[:len(stack)-1]
+				valueDone()
+			}
+		case string:
+			if n := len(stack); n > 0 && stack[n-1].wantKey {
+				stack[n-1].key, stack[n-1].wantKey = t, false
+				continue
+			}
+			if q, ok := looksAlike(t); ok {
+				out = append(out, lookalike{path: path(), quoted: q})
+			}
+			valueDone()
+		default:
+			valueDone()
+		}
+	}
+}
