@@ -132,29 +132,75 @@ func (r *Root) layout() (help string, notices []string, bodyH int) {
 }
 
 // notices are the notice lines: the newest notice, wrapped, with as many
-// earlier one-line notices beside it as fit; always at least one line.
+// earlier one-line notices beside it as fit; always at least one line. Those
+// that do not fit are counted on the line ("+2 more · m messages"), so none
+// is hidden without a word.
 func (r *Root) notices(w int) []string {
 	th := r.common.Theme
 	blocks := r.toasts.Blocks(th, w, maxNoticeLines)
 	if len(blocks) == 0 {
 		return []string{""}
 	}
+	more := func(n int) string { return th.Muted.Render(r.moreNotices(n)) }
 	newest := blocks[len(blocks)-1]
 	if len(newest) > 1 {
-		return newest
+		return withMore(newest, len(blocks)-1, more, w)
 	}
-	line := newest[0]
+	line, shown := newest[0], 1
 	for i := len(blocks) - 2; i >= 0; i-- {
 		b := blocks[i]
-		if len(b) > 1 || ansi.StringWidth(b[0])+3+ansi.StringWidth(line) > w {
+		need := ansi.StringWidth(b[0]) + 3 + ansi.StringWidth(line)
+		if i > 0 { // blocks 0..i-1 would still be hidden: leave room to say so
+			need += 3 + lipgloss.Width(more(i))
+		}
+		if len(b) > 1 || need > w {
 			break
 		}
-		line = b[0] + "   " + line
+		line, shown = b[0]+"   "+line, shown+1
 	}
-	if pad := w - ansi.StringWidth(line); pad > 0 {
-		line = strings.Repeat(" ", pad) + line // at the right, where they always were
+	lines := []string{line}
+	if hidden := len(blocks) - shown; hidden > 0 {
+		if m := more(hidden); lipgloss.Width(m)+3+ansi.StringWidth(line) <= w {
+			lines[0] = m + "   " + line
+		} else {
+			lines = append(lines, m)
+		}
 	}
-	return []string{line}
+	for i, l := range lines {
+		if pad := w - ansi.StringWidth(l); pad > 0 {
+			lines[i] = strings.Repeat(" ", pad) + l // at the right, where they always were
+		}
+	}
+	return lines
+}
+
+// withMore adds to a wrapped notice the count of the hidden ones: after its
+// last line when it fits, else on a line of its own, else (the notice has
+// all its lines) in place of the last line's end.
+func withMore(block []string, hidden int, more func(int) string, w int) []string {
+	if hidden == 0 {
+		return block
+	}
+	m := more(hidden)
+	last := len(block) - 1
+	switch {
+	case ansi.StringWidth(block[last])+3+lipgloss.Width(m) <= w:
+		block[last] += "   " + m
+	case len(block) < maxNoticeLines:
+		block = append(block, m)
+	default:
+		block[last] = ansi.Truncate(block[last], max(w-3-lipgloss.Width(m), 1), "…") + "   " + m
+	}
+	return block
+}
+
+// moreNotices says that n notices are not on the notice line, and where
+// they are: a key away, unless a dialog or typing has the keys.
+func (r *Root) moreNotices(n int) string {
+	if r.dialogs.Len() == 0 && !r.screens[r.active].Capturing() && r.keys.Messages.Enabled() {
+		return fmt.Sprintf("+%d more · %s messages", n, r.keys.Messages.Help().Key)
+	}
+	return fmt.Sprintf("+%d more in the messages view", n)
 }
 
 // Render is the frame as a string (what View shows), for tests and goldens.

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -65,6 +66,70 @@ func TestLongNoticeIsReadWholeInAForm(t *testing.T) {
 	}
 	for _, l := range strings.Split(h.frame(), "\n") {
 		if ansi.StringWidth(l) > 100 {
+			t.Errorf("a line is wider than the window: %q", l)
+		}
+	}
+}
+
+// Notices that do not fit the notice line are counted on it, with where to
+// read them, so none is hidden without a word: beside short ones, beside a
+// wrapped one, and in a form, where the messages key types text.
+func TestNoticesThatDoNotFitAreCounted(t *testing.T) {
+	notices := []string{
+		"copied id act-policy-0001 to the clipboard",
+		"approved CREATE_USER_TAG: now COMPLETED",
+		"rejected SET_ORGANIZATION_FEATURE: now REJECTED",
+	}
+	// seen is how many of the notices the lines show or count.
+	seen := func(lines []string) (shown, counted int) {
+		text := strings.Join(lines, "\n")
+		for _, n := range notices {
+			if strings.Contains(strings.Join(strings.Fields(text), " "), n) {
+				shown++
+			}
+		}
+		if i := strings.Index(text, "+"); i >= 0 {
+			fmt.Sscanf(text[i:], "+%d more", &counted)
+		}
+		return shown, counted
+	}
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	h.send(tea.WindowSizeMsg{Width: 60, Height: 18})
+	for _, n := range notices {
+		h.send(ui.ToastMsg{Text: n})
+	}
+	lines := helpAndNotices(h)
+	// The count takes a line of its own when it does not fit beside the newest.
+	noticeLines := lines[:len(h.root.notices(60))]
+	if shown, counted := seen(noticeLines); shown+counted != len(notices) || counted == 0 {
+		t.Errorf("%d notices shown and %d counted of %d:\n%s", shown, counted, len(notices), strings.Join(lines, "\n"))
+	}
+	if !strings.Contains(strings.Join(noticeLines, "\n"), "more · m messages") {
+		t.Errorf("the notice lines do not say where the others are:\n%s", strings.Join(noticeLines, "\n"))
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("a line is wider than the window: %q", l)
+		}
+	}
+	// All fit at 160 columns: nothing to count.
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	if shown, counted := seen(helpAndNotices(h)[:1]); shown != len(notices) || counted != 0 {
+		t.Errorf("at 160 columns %d shown, %d counted:\n%s", shown, counted, strings.Join(helpAndNotices(h), "\n"))
+	}
+	// A wrapped notice, newest, with the two others hidden behind it, in a
+	// form: the count says where they are without naming a key that types.
+	h.send(tea.WindowSizeMsg{Width: 60, Height: 18})
+	openOperation(h, "create invitations")
+	h.send(ui.ToastMsg{Text: strings.Repeat("a notice too long for one line ", 4), Bad: true})
+	_, _, bodyH := h.root.layout()
+	frame := strings.Split(h.frame(), "\n")
+	under := strings.Join(frame[1+bodyH:len(frame)-1], "\n")
+	if !strings.Contains(under, "+2 more in the messages view") {
+		t.Errorf("the hidden notices are not counted under a wrapped one:\n%s", under)
+	}
+	for _, l := range frame {
+		if ansi.StringWidth(l) > 60 {
 			t.Errorf("a line is wider than the window: %q", l)
 		}
 	}
