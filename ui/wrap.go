@@ -2,6 +2,8 @@ package ui
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -30,10 +32,11 @@ func wrapLine(l string, width int) string {
 }
 
 // atom is an indivisible piece of a line: a grapheme cluster, a sanitizer
-// escape, or an ANSI escape sequence (width 0).
+// escape, or an ANSI escape sequence (width 0, not text).
 type atom struct {
-	s string
-	w int
+	s    string
+	w    int
+	text bool
 }
 
 // token is a run of atoms the wrapper places as one: a run of spaces, or a
@@ -44,6 +47,7 @@ type token struct {
 	atoms []atom
 	w     int
 	space bool
+	text  bool // it holds text, not only escape sequences
 }
 
 // tokenize splits l into space runs and word pieces.
@@ -64,12 +68,9 @@ func tokenize(l string) []token {
 			// in one cluster: it stays with the escape.
 			g, _ := ansi.FirstGraphemeCluster(rest[n-1:], ansi.GraphemeWidth)
 			n += max(len(g)-1, 0)
-			a = atom{s: rest[:n], w: ansi.StringWidth(rest[:n])}
+			a = atom{s: rest[:n], w: ansi.StringWidth(rest[:n]), text: true}
 		} else {
-			seq, w, n, st := ansi.DecodeSequence(rest, state, nil)
-			if n <= 0 { // cannot happen on a non-empty string; never loop forever
-				seq = rest
-			}
+			seq, w, _, st := ansi.DecodeSequence(rest, state, nil)
 			state = st
 			if w > 0 {
 				// Text: a whole grapheme cluster, measured as lipgloss
@@ -78,12 +79,16 @@ func tokenize(l string) []token {
 				seq, _ = ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
 				w = ansi.StringWidth(seq)
 			}
-			a = atom{s: seq, w: w}
+			if seq == "" { // cannot happen on a non-empty string; never loop forever
+				seq = rest[:1]
+			}
+			r, _ := utf8.DecodeRuneInString(seq)
+			a = atom{s: seq, w: w, text: w > 0 || !unicode.IsControl(r) && r != ansi.ESC}
 		}
 		rest = rest[len(a.s):]
 		isSpace := a.s == " "
-		// An escape sequence (width 0) joins whatever run it is in.
-		if a.w > 0 && isSpace != cur.space && len(cur.atoms) > 0 {
+		// An escape sequence joins whatever run it is in.
+		if a.text && isSpace != cur.space && len(cur.atoms) > 0 {
 			flush()
 		}
 		if len(cur.atoms) == 0 {
@@ -91,6 +96,7 @@ func tokenize(l string) []token {
 		}
 		cur.atoms = append(cur.atoms, a)
 		cur.w += a.w
+		cur.text = cur.text || a.text && !isSpace
 		if !cur.space && breaksAfter(cur) && !continuesBreak(rest) {
 			flush()
 		}
@@ -127,7 +133,7 @@ type wrapper struct {
 }
 
 func (w *wrapper) add(t token) {
-	if t.space || t.w == 0 {
+	if t.space || !t.text {
 		// Spaces wait for the next word; so does an escape sequence alone,
 		// which must not push them over the line.
 		w.pending.atoms = append(w.pending.atoms, t.atoms...)
@@ -175,7 +181,7 @@ func (w *wrapper) add(t token) {
 func (t token) first(n int) token {
 	var out token
 	for _, a := range t.atoms {
-		if a.w == 0 || out.w+a.w <= n {
+		if !a.text || out.w+a.w <= n {
 			out.atoms = append(out.atoms, a)
 			out.w += a.w
 		}
@@ -190,7 +196,7 @@ func (w *wrapper) place(t token) {
 		w.cur.WriteString(a.s)
 	}
 	w.curW += t.w
-	if !t.space && t.w > 0 {
+	if t.text {
 		w.hasWord = true
 	}
 }
@@ -205,7 +211,7 @@ func (w *wrapper) breakLine() {
 // escape sequences (a style's end) on the line.
 func (w *wrapper) dropPending() {
 	for _, a := range w.pending.atoms {
-		if a.w == 0 {
+		if !a.text {
 			w.cur.WriteString(a.s)
 		}
 	}
