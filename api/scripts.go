@@ -227,3 +227,18 @@ func quoteRunes(b *strings.Builder, s, main string) {
 		i += n
 	}
 }
+
+// NameText shows a name from the service as it is when it can only read as
+// itself, and quoted (Quote) when it could pass for other words or another
+// name: it holds a quote, a backslash, spaces that hide at its ends or widen a
+// gap, or anything Quote escapes (look-alike letters, characters Sanitize
+// escapes). A name with a real control character and one holding its escape
+// typed as text thus never look the same: the first is quoted and escaped, the
+// second quoted with its backslash doubled.
+func NameText(n string) string {
+	q := Quote(n)
+	if q != `"`+n+`"` || n == "" || strings.ContainsRune(n, '\'') || strings.TrimSpace(n) != n || strings.Contains(n, "  ") {
+		return q
+	}
+	return n
+}

@@ -136,10 +136,17 @@ func activityList(ctx context.Context, c proc, args []string) error {
 			return client.ListActivitiesRaw(ctx, opts)
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, _ string) error {
-			acts, err := client.ListActivities(ctx, opts)
+			raw, err := client.ListActivitiesRaw(ctx, opts)
 			if err != nil {
 				return err
 			}
+			// Exact, and escaped below at output: the requester's name is
+			// quoted as the console quotes it (api.NameText).
+			var list api.ListActivitiesResponse
+			if err := json.Unmarshal(raw, &list); err != nil {
+				return fmt.Errorf("query/%s: the reply is not the expected JSON; the server may not be this service", api.QueryListActivities)
+			}
+			acts := list.Activities
 			if len(acts) == 0 {
 				msg := "no activities match"
 				if slices.Contains(opts.Statuses, api.StatusPending) && !slices.Contains(opts.Statuses, api.StatusConsensusNeeded) {
@@ -153,8 +160,8 @@ func activityList(ctx context.Context, c proc, args []string) error {
 			rows := make([][]string, 0, len(acts))
 			for i := range acts {
 				a := &acts[i]
-				rows = append(rows, []string{a.ID, timeText(a.CreatedAt), strings.TrimPrefix(a.Type, "ACTIVITY_TYPE_"),
-					strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), activityRequester(a)})
+				rows = append(rows, []string{api.SanitizeID(a.ID), timeText(a.CreatedAt), strings.TrimPrefix(api.Sanitize(a.Type), "ACTIVITY_TYPE_"),
+					strings.TrimPrefix(api.Sanitize(a.Status), "ACTIVITY_STATUS_"), activityRequester(a)})
 			}
 			if err := table(c.stdout, []string{"ID", "CREATED", "TYPE", "STATUS", "REQUESTER"}, rows); err != nil {
 				return err
@@ -244,7 +251,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		return whyNoVote(ctx, c, client, a, approve, conn.json)
 	}
 	details := fmt.Sprintf("activity:  %s\ntype:      %s\nintent:    %s\nrequester: %s\nstatus:    %s",
-		a.ID, a.Type, intentText(a), activityRequester(a), a.Status)
+		a.ID, a.Type, intentText(a), activityRequester(a.exact), a.Status)
 	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
 		return err
 	}
@@ -252,7 +259,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if !approve {
 		params = &api.RejectActivityParams{Fingerprint: a.Fingerprint}
 	}
-	after, raw, err := client.SubmitRaw(ctx, verb+"_activity", params)
+	after, raw, err := submitShown(ctx, client, verb+"_activity", params)
 	if errors.Is(err, api.ErrOutcomeUnknown) {
 		// The vote may have counted: look, rather than leave the voter guessing.
 		return voteOutcome(ctx, c, client, a.ID, approve, conn.json, err)
@@ -263,7 +270,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if conn.json {
 		return writeJSON(c.stdout, raw)
 	}
-	after.Intent = a.Intent // the same activity: its intent as shown before the vote
+	after.exact.Intent = a.exact.Intent // the same activity: its intent as shown before the vote
 	return printActivity(c.stdout, after)
 }
 
@@ -279,9 +286,9 @@ func ownVote(ctx context.Context, client *api.Client, a *api.Activity) (*api.Vot
 // whyNoVote explains a vote the service would refuse. Voting again as before
 // is no failure (a script retrying after a lost reply gets exit 0); a
 // different vote, or none allowed, is.
-func whyNoVote(ctx context.Context, c proc, client *api.Client, a *api.Activity, approve, asJSON bool) error {
+func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON bool) error {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
-	mine, err := ownVote(ctx, client, a)
+	mine, err := ownVote(ctx, client, a.Activity)
 	if err != nil {
 		return fmt.Errorf("%s %s: the service says you cannot %s this activity, and who you are could not be checked: %w", verb, a.ID, verb, err)
 	}
@@ -309,7 +316,7 @@ func voteOutcome(ctx context.Context, c proc, client *api.Client, id string, app
 	if err != nil {
 		return fmt.Errorf("%s %s: %v; and reading the activity to see whether the vote counted failed too (%v): check with 'vigil activity get %s'", verb, id, sendErr, err, id)
 	}
-	mine, err := ownVote(ctx, client, a)
+	mine, err := ownVote(ctx, client, a.Activity)
 	if err != nil {
 		return fmt.Errorf("%s %s: %v; check whether your vote is listed with 'vigil activity get %s'", verb, id, sendErr, id)
 	}
@@ -321,7 +328,7 @@ func voteOutcome(ctx context.Context, c proc, client *api.Client, id string, app
 }
 
 // showActivity prints a, or with --json the service's own reply for it.
-func showActivity(ctx context.Context, c proc, client *api.Client, a *api.Activity, asJSON bool) error {
+func showActivity(ctx context.Context, c proc, client *api.Client, a shownActivity, asJSON bool) error {
 	if !asJSON {
 		return printActivity(c.stdout, a)
 	}
@@ -413,8 +420,15 @@ func activityWait(ctx context.Context, c proc, args []string) error {
 		if err != nil {
 			return fmt.Errorf("activity %s: %w", a.ID, err)
 		}
-	} else if err := printActivity(c.stdout, a); err != nil {
-		return err
+	} else {
+		// The final state read again to be printed from its exact strings.
+		shown, err := getActivityShown(ctx, client, id)
+		if err == nil {
+			err = printActivity(c.stdout, shown)
+		}
+		if err != nil {
+			return fmt.Errorf("activity %s: %w", a.ID, err)
+		}
 	}
 	if a.Status != api.StatusCompleted {
 		return &exitStatus{1, fmt.Sprintf("activity %s ended %s", a.ID, strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"))}

@@ -250,7 +250,7 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	a, raw, err := client.SubmitRaw(ctx, "create_mfa_policy", &p)
+	a, raw, err := submitShown(ctx, client, "create_mfa_policy", &p)
 	if err != nil {
 		return fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)
 	}

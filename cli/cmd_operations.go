@@ -49,7 +49,7 @@ func cmdOperation(ctx context.Context, c proc, group string, args []string) erro
 // submitVerb submits one operation with the profile's key and prints the
 // activity: the tail every submit verb shares.
 func submitVerb(ctx context.Context, c proc, conn *connFlags, client *api.Client, path string, params api.Params) error {
-	a, raw, err := client.SubmitRaw(ctx, path, params, conn.submitOptions()...)
+	a, raw, err := submitShown(ctx, client, path, params, conn.submitOptions()...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

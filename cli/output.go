@@ -52,7 +52,11 @@ func timeText(t api.Time) string {
 	return t.Time().Format("2006-01-02 15:04:05Z")
 }
 
-// compactJSON shows a (sanitised) value as one line of JSON for summaries.
+// compactJSON shows a value as one line of JSON for summaries. v must hold
+// exact strings (as the service sent them): api.EncodeJSON escapes them once,
+// so that a real newline shows as \n and the two characters "\n" typed as text
+// as \\n. A value already sanitised would have its escapes escaped again, and
+// both would show as \\n.
 func compactJSON(v any) string {
 	var indented, b bytes.Buffer
 	if api.EncodeJSON(&indented, v) != nil || json.Compact(&b, indented.Bytes()) != nil {
@@ -61,42 +65,67 @@ func compactJSON(v any) string {
 	return b.String()
 }
 
+// shownActivity is an activity to print for people, the way the console shows
+// one: decoded exactly (exact) and escaped once, at output, by printActivity
+// and intentText. The embedded Activity is the same record sanitised as the
+// client sanitises every reply, for the callers' own messages (ids, status).
+// Only decodeShownActivity makes one, so a record decoded and sanitised
+// elsewhere cannot reach printActivity and be escaped twice.
+type shownActivity struct {
+	*api.Activity
+	exact *api.Activity
+}
+
+// decodeShownActivity decodes a reply holding one activity ({"activity": …},
+// the reply of get_activity and of every submit) for printing.
+func decodeShownActivity(op string, raw json.RawMessage) (shownActivity, error) {
+	var exact, clean api.ActivityResponse
+	if json.Unmarshal(raw, &exact) != nil || json.Unmarshal(raw, &clean) != nil {
+		return shownActivity{}, fmt.Errorf("%s: the reply is not the expected JSON; the server may not be this service", op)
+	}
+	api.SanitizeValue(&clean)
+	return shownActivity{Activity: &clean.Activity, exact: &exact.Activity}, nil
+}
+
+// getActivityShown reads an activity for printing.
+func getActivityShown(ctx context.Context, client *api.Client, id string) (shownActivity, error) {
+	raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+	if err != nil {
+		return shownActivity{}, err
+	}
+	return decodeShownActivity("query/"+api.QueryGetActivity, raw)
+}
+
+// submitShown submits one operation and returns the activity for printing and
+// the reply as sent (for --json).
+func submitShown(ctx context.Context, client *api.Client, path string, params api.Params, opts ...api.SubmitOption) (shownActivity, json.RawMessage, error) {
+	_, raw, err := client.SubmitRaw(ctx, path, params, opts...)
+	if err != nil {
+		return shownActivity{}, nil, err
+	}
+	a, err := decodeShownActivity("submit/"+path, raw)
+	return a, raw, err
+}
+
 // activityRequester is who submitted the activity: the first vote is the
-// requester's own approval.
+// requester's own approval. a must be exact (as the service sent it): the name
+// is escaped here, as the console shows it (api.NameText), quoted when it
+// could pass for another.
 func activityRequester(a *api.Activity) string {
 	if len(a.Votes) == 0 {
 		return "?"
 	}
 	v := a.Votes[0]
 	if v.User.UserName != "" {
-		return v.User.UserName + " (" + v.UserID + ")"
+		return api.NameText(v.User.UserName) + " (" + api.SanitizeID(v.UserID) + ")"
 	}
-	return v.UserID
+	return api.SanitizeID(v.UserID)
 }
 
-// getActivityShown reads an activity for printing: every field sanitised as
-// the client does, except the intent, kept exactly as the service sent it.
-// intentText prints the intent through api.EncodeJSON, which escapes at output:
-// a real U+202E in a name then shows as \u202e and the six characters "\u202e"
-// typed into it as \\u202e, where a sanitised copy would show both alike.
-func getActivityShown(ctx context.Context, client *api.Client, id string) (*api.Activity, error) {
-	raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
-	if err != nil {
-		return nil, err
-	}
-	var exact, clean api.ActivityResponse
-	if json.Unmarshal(raw, &exact) != nil || json.Unmarshal(raw, &clean) != nil {
-		return nil, fmt.Errorf("query/%s: the reply is not the expected JSON; the server may not be this service", api.QueryGetActivity)
-	}
-	api.SanitizeValue(&clean)
-	clean.Activity.Intent = exact.Activity.Intent // read only by intentText
-	return &clean.Activity, nil
-}
-
-// intentText is the operation and its parameters on one line. The intent may
-// be exact (getActivityShown): compactJSON escapes what it prints.
-func intentText(a *api.Activity) string {
-	typ, params := a.Intent.Params()
+// intentText is the operation and its parameters on one line, from the exact
+// intent: compactJSON escapes what it prints, once.
+func intentText(a shownActivity) string {
+	typ, params := a.exact.Intent.Params()
 	if params == nil {
 		return "(none)"
 	}
@@ -113,15 +142,17 @@ func intentText(a *api.Activity) string {
 const maxIntentRunes = 300
 
 // printActivity writes an activity for people: what it is, who asked, where it
-// stands, the votes, and the result or failure.
-func printActivity(w io.Writer, a *api.Activity) error {
+// stands, the votes, and the result or failure. Every value comes from the
+// exact record and is escaped here, once.
+func printActivity(w io.Writer, shown shownActivity) error {
+	a := shown.exact
 	votes := make([]string, 0, len(a.Votes))
 	for _, v := range a.Votes {
-		name := v.User.UserName
-		if name == "" {
-			name = v.UserID
+		name := api.NameText(v.User.UserName)
+		if v.User.UserName == "" {
+			name = api.SanitizeID(v.UserID)
 		}
-		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(v.Selection, "VOTE_SELECTION_")))
+		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(api.Sanitize(v.Selection), "VOTE_SELECTION_")))
 	}
 	result := ""
 	if r := a.Result.Value(); r != nil {
@@ -129,7 +160,7 @@ func printActivity(w io.Writer, a *api.Activity) error {
 	}
 	failure := ""
 	if a.Failure != nil {
-		failure = fmt.Sprintf("%s (code %d)", a.Failure.Message, a.Failure.Code)
+		failure = fmt.Sprintf("%s (code %d)", api.Sanitize(a.Failure.Message), a.Failure.Code)
 	}
 	you := []string{}
 	if a.CanApprove {
@@ -139,16 +170,16 @@ func printActivity(w io.Writer, a *api.Activity) error {
 		you = append(you, "reject")
 	}
 	return fields(w,
-		"id", a.ID,
-		"type", a.Type,
-		"status", a.Status,
+		"id", api.SanitizeID(a.ID),
+		"type", api.Sanitize(a.Type),
+		"status", api.Sanitize(a.Status),
 		"requester", activityRequester(a),
-		"intent", intentText(a),
+		"intent", intentText(shown),
 		"votes", strings.Join(votes, ", "),
 		"you may", strings.Join(you, ", "),
 		"result", result,
 		"failure", failure,
-		"fingerprint", a.Fingerprint,
+		"fingerprint", api.SanitizeID(a.Fingerprint),
 		"created", timeText(a.CreatedAt),
 		"updated", timeText(a.UpdatedAt),
 	)
@@ -156,7 +187,7 @@ func printActivity(w io.Writer, a *api.Activity) error {
 
 // printSubmitted reports a submitted activity; when it waits for votes it says
 // how to follow it.
-func printSubmitted(w io.Writer, a *api.Activity, raw json.RawMessage, asJSON bool) error {
+func printSubmitted(w io.Writer, a shownActivity, raw json.RawMessage, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, raw)
 	}

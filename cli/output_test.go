@@ -61,7 +61,7 @@ func TestIntentTextIsBounded(t *testing.T) {
 	if err := a.Intent.Set(api.TypeCreateSmartContractInterface, &api.CreateSmartContractInterfaceParams{SmartContractInterface: abi}); err != nil {
 		t.Fatal(err)
 	}
-	got := intentText(a)
+	got := intentText(shownActivity{Activity: a, exact: a})
 	if len(got) > 600 || !strings.HasPrefix(got, "create_smart_contract_interface {") || !strings.Contains(got, "characters; --json shows all)") {
 		t.Errorf("intent line of %d bytes: %.200s", len(got), got)
 	}

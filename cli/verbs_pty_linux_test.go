@@ -126,6 +126,28 @@ func TestApproveAsksOnATerminal(t *testing.T) {
 	}
 }
 
+// The vote prompt shows the intent escaped once: a real U+202E and the six
+// characters \u202e typed as text ask different questions, and nothing raw
+// reaches the terminal.
+func TestApprovePromptTellsRealControlsFromTypedEscapes(t *testing.T) {
+	e := newVerbEnv(t)
+	prompt := func(name string) string {
+		t.Helper()
+		code, out, errOut := e.run("", "tag", "create", "--name", name, e.userID("operator"))
+		wantExit(t, "tag create", code, 0, out, errOut)
+		code, _, errOut, _ = e.runOnTerminal("Approve this activity? [y/N]", "n\n", "activity", "approve", "--profile", "bob", activityIDFrom(t, out))
+		if code != 1 {
+			t.Fatalf("answer n: exit %d\n%s", code, errOut)
+		}
+		wantOnlyEscaped(t, "the vote prompt", errOut)
+		return lineOf(t, errOut, "intent:")
+	}
+	real, typed := prompt("ab\u202ecd\nef"), prompt(`ab\u202ecd\nef`)
+	if real == typed || !strings.Contains(real, `"userTagName":"ab\u202ecd\nef"`) || !strings.Contains(typed, `"userTagName":"ab\\u202ecd\\nef"`) {
+		t.Errorf("the prompts should differ, escaped once:\n%s\n%s", real, typed)
+	}
+}
+
 func TestOauth2SecretPromptDoesNotEcho(t *testing.T) {
 	e := newVerbEnv(t)
 	const secret = "typed-Secret-4c2a9e"

@@ -476,10 +476,10 @@ func requester(c *Common, act *api.Activity) string {
 	}
 	v := act.Votes[0]
 	if v.User.UserName != "" {
-		return nameText(v.User.UserName)
+		return api.NameText(v.User.UserName)
 	}
 	if n := c.Org.UserNames[v.UserID]; n != "" {
-		return nameText(n)
+		return api.NameText(n)
 	}
 	return ui.Clean(api.SanitizeID(v.UserID))
 }

@@ -309,21 +309,9 @@ func intentSummary(c *Common, in api.Intent) string {
 // tampered) id.
 func userName(c *Common, id string) string {
 	if n := c.Org.UserNames[id]; n != "" {
-		return nameText(n)
+		return api.NameText(n)
 	}
 	return "user " + api.SanitizeID(id)
-}
-
-// nameText shows a user's name as it is when it can only read as itself, and
-// quoted (api.Quote) when it could pass for other words or another name: it
-// holds a quote, a backslash, spaces that hide at its ends or widen a gap, or
-// anything Quote escapes (look-alike letters, characters the sanitizer escapes).
-func nameText(n string) string {
-	q := api.Quote(n)
-	if q != `"`+n+`"` || n == "" || strings.ContainsRune(n, '\'') || strings.TrimSpace(n) != n || strings.Contains(n, "  ") {
-		return q
-	}
-	return n
 }
 
 // intentWhat is the list's WHAT cell: what the activity would do, in a few words

@@ -219,7 +219,7 @@ func voterName(c *Common, act *api.Activity, userID string) string {
 	}
 	for _, v := range act.Votes {
 		if v.UserID == userID && v.User.UserName != "" {
-			return nameText(v.User.UserName)
+			return api.NameText(v.User.UserName)
 		}
 	}
 	return userName(c, userID)

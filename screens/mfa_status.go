@@ -57,7 +57,7 @@ func stepSatisfied(step api.AuthenticationStep, done []api.AuthenticationMethod)
 // describeMfaStatus reads one voter's MFA status: the policy that applies, and
 // each step satisfied or still missing.
 func describeMfaStatus(st api.MfaStatus, userName, policyName string) []string {
-	who := nameText(userName)
+	who := api.NameText(userName)
 	if userName == "" {
 		who = api.SanitizeID(st.UserID)
 	}

@@ -87,7 +87,7 @@ func (p *Policies) setRows() {
 		rows := make([]ui.Row, len(p.data.policies))
 		for i, pol := range p.data.policies {
 			rows[i] = ui.Row{ID: pol.PolicyID, Cells: []string{
-				nameText(pol.PolicyName), strings.TrimPrefix(pol.Effect, "EFFECT_"), oneLine(pol.Condition), oneLine(pol.Consensus),
+				api.NameText(pol.PolicyName), strings.TrimPrefix(pol.Effect, "EFFECT_"), oneLine(pol.Condition), oneLine(pol.Consensus),
 				ui.Ago(now, pol.UpdatedAt.Time()),
 			}, Sort: []string{"", "", "", "", ageSortKey(pol.UpdatedAt.Time())}, Search: pol.Notes + " " + pol.PolicyID}
 		}
