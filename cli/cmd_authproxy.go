@@ -51,7 +51,8 @@ func authproxyConfig(ctx context.Context, c proc, args []string) error {
 	if p.AuthProxyURL == "" || p.AuthProxyConfigID == "" {
 		return fmt.Errorf("profile %q has no auth proxy: set auth_proxy_url and auth_proxy_config_id in its table", p.Name)
 	}
-	client, _, err := profileClient(c, conn.config, conn.profile, api.WithAuthProxy(p.AuthProxyURL, p.AuthProxyConfigID))
+	// Exact strings: screens.LoginKitFields escapes what it shows, once.
+	client, _, err := profileClient(c, conn.config, conn.profile, api.WithAuthProxy(p.AuthProxyURL, p.AuthProxyConfigID), api.WithExactStrings())
 	if err != nil {
 		return err
 	}

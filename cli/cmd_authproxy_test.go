@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,5 +57,39 @@ func TestAuthProxyConfigEndToEnd(t *testing.T) {
 	wantExit(t, "a profile without an auth proxy", code, 1, out, errOut)
 	if !strings.Contains(errOut, "auth_proxy_url") {
 		t.Errorf("no auth proxy: %s", errOut)
+	}
+}
+
+// A proxy whose values carry controls: the unreadable session lifetime is
+// quoted once, so a real newline and a typed \n print differently.
+func TestAuthProxyConfigQuotesUnreadableValuesOnce(t *testing.T) {
+	e := newVerbEnv(t)
+	inner := e.demo.Server.AuthProxyHandler()
+	lifetime := func(value string) string {
+		t.Helper()
+		proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			inner.ServeHTTP(rec, r)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(rec.Code)
+			w.Write(bytes.ReplaceAll(rec.Body.Bytes(), []byte(`"sessionExpirationSeconds":"900"`), []byte(`"sessionExpirationSeconds":"`+value+`"`)))
+		}))
+		t.Cleanup(proxy.Close)
+		cfg, err := os.ReadFile(e.config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg = fmt.Appendf(cfg, "[profiles.kit]\nbase_url = %q\norganization_id = %q\nkey = \"alice\"\nkeys_dir = %q\nauth_proxy_url = %q\nauth_proxy_config_id = %q\n",
+			e.demo.URL, e.demo.Info.OrganizationID, e.demo.KeysDir, proxy.URL, e.demo.Info.AuthProxyConfigID)
+		path := filepath.Join(t.TempDir(), "config.toml")
+		os.WriteFile(path, cfg, 0o600)
+		code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": path}, "", "authproxy", "config", "--profile", "kit")
+		wantExit(t, "authproxy config", code, 0, out, errOut)
+		wantOnlyEscaped(t, "authproxy config", out)
+		return lineOf(t, out, "session lifetime:")
+	}
+	real, typed := lifetime(`9\n\u202e`), lifetime(`9\\n\\u202e`)
+	if real == typed || !strings.Contains(real, `unreadable: "9\n\u202e"`) || !strings.Contains(typed, `unreadable: "9\\n\\u202e"`) {
+		t.Errorf("the lifetimes should differ, each quoted once:\n%s\n%s", real, typed)
 	}
 }

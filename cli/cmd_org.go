@@ -302,32 +302,39 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 	if err := p.Validate(); err != nil {
 		return usagef("apikey delete: %v", err)
 	}
-	if err := confirm(ctx, c, *yes, "Delete these API keys", "user: "+owner+"\nkeys: "+strings.Join(names, ", ")); err != nil {
+	if err := confirm(ctx, c, *yes, "Delete these API keys", "user: "+api.SanitizeID(owner)+"\nkeys: "+strings.Join(names, ", ")); err != nil {
 		return err
 	}
 	return submitVerb(ctx, c, conn, client, "delete_api_keys", p)
 }
 
 // apiKeyOwner finds the user holding every key in ids (or checks that userID
-// does) and names the keys for the confirmation.
+// does) and names the keys for the confirmation. The users are read exact and
+// escaped here, once: a key name is quoted (api.Quote), so a control in it
+// never looks like the same escape typed as text.
 func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []string) (string, []string, error) {
-	users, err := client.ListUsers(ctx)
+	raw, err := client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
 	if err != nil {
 		return "", nil, fmt.Errorf("look up the keys' owner: %w", err)
+	}
+	var list api.ListUsersResponse
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return "", nil, fmt.Errorf("look up the keys' owner: query/%s: the reply is not the expected JSON; the server may not be this service", api.QueryListUsers)
 	}
 	owner, names := userID, make([]string, 0, len(ids))
 	for _, id := range ids {
 		found := false
-		for _, u := range users {
+		for _, u := range list.Users {
 			for _, k := range u.APIKeys {
 				if k.APIKeyID != id {
 					continue
 				}
 				if owner != "" && owner != u.UserID {
-					return "", nil, fmt.Errorf("API key %s belongs to %s (%s), not to %s; delete one user's keys at a time", id, u.UserName, u.UserID, owner)
+					return "", nil, fmt.Errorf("API key %s belongs to %s (%s), not to %s; delete one user's keys at a time",
+						api.SanitizeID(id), api.NameText(u.UserName), api.SanitizeID(u.UserID), api.SanitizeID(owner))
 				}
 				owner, found = u.UserID, true
-				names = append(names, fmt.Sprintf("%s %q of %s", id, k.APIKeyName, u.UserName))
+				names = append(names, fmt.Sprintf("%s %s of %s", api.SanitizeID(id), api.Quote(k.APIKeyName), api.NameText(u.UserName)))
 			}
 		}
 		if !found {

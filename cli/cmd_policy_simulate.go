@@ -90,7 +90,10 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return fmt.Errorf("the draft does not compile: %w", err)
 	}
-	client, _, err := conn.client(c)
+	// Exact strings: the policies decide on what the service holds (a
+	// condition comparing a name must see the name, not its escape), and what
+	// is printed is escaped once, below or by writeJSON.
+	client, _, err := profileClient(c, conn.config, conn.profile, api.WithExactStrings())
 	if err != nil {
 		return err
 	}
@@ -149,7 +152,7 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	for _, l := range rep.WithDraft.Policies {
 		label := api.SanitizeID(l.PolicyID)
 		if l.PolicyName != "" {
-			label = "'" + api.Sanitize(l.PolicyName) + "' (" + label + ")"
+			label = api.Quote(l.PolicyName) + " (" + label + ")" // as the console labels it
 		}
 		fmt.Fprintf(c.stdout, "  %-20s %s — %s\n", strings.TrimPrefix(l.Shown, "OUTCOME_"), label, api.Sanitize(l.Detail))
 	}

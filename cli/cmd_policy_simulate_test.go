@@ -25,7 +25,7 @@ func TestPolicySimulateEndToEnd(t *testing.T) {
 	code, out, errOut := e.run("", "policy", "simulate", "--activity", id, "--effect", "deny", "--condition", "activity.resource == 'CREDENTIAL'")
 	wantExit(t, "deny", code, 0, out, errOut)
 	for _, want := range []string{"today:", "OUTCOME_REQUIRES_CONSENSUS", "with draft: OUTCOME_DENY_EXPLICIT — denied explicitly by policy \"draft\"",
-		"locks out:  YES", "DENY_EXPLICIT        'draft' (draft) — condition matched; consensus met"} {
+		"locks out:  YES", `DENY_EXPLICIT        "draft" (draft) — condition matched; consensus met`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("deny draft: output lacks %q:\n%s", want, out)
 		}
@@ -67,5 +67,48 @@ func TestPolicySimulateEndToEnd(t *testing.T) {
 	wantExit(t, "unknown activity", code, 1, out, errOut)
 	if !strings.Contains(errOut, "no-such-activity") {
 		t.Errorf("unknown activity: %s", errOut)
+	}
+}
+
+// The policies' names are escaped once: a real newline in one and a typed \n
+// in another print differently, in the text and with --json (which keeps them
+// exact).
+func TestPolicySimulateShowsPolicyNamesEscapedOnce(t *testing.T) {
+	e := newVerbEnv(t)
+	ctx := context.Background()
+	const real, typed = "n\n1\u202e", `n\n1\u202e`
+	for _, name := range []string{real, typed} {
+		a, err := e.client("carol").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: name, Effect: api.EffectAllow, Condition: "activity.action == 'NOPE'"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := e.run("", "activity", "approve", "--yes", "--profile", "bob", a.ID)
+		wantExit(t, "approve the policy", code, 0, out, errOut)
+	}
+	pending, err := e.client("alice").ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded},
+		Types: []string{api.TypeDeleteAPIKeys}, Limit: 10})
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("the demo has one pending delete_api_keys: %v %v", pending, err)
+	}
+	args := []string{"policy", "simulate", "--activity", pending[0].ID, "--effect", "deny", "--condition", "false"}
+	code, out, errOut := e.run("", args...)
+	wantExit(t, "simulate", code, 0, out, errOut)
+	wantOnlyEscaped(t, "simulate", out)
+	if !strings.Contains(out, `"n\n1\u202e" (`) || !strings.Contains(out, `"n\\n1\\u202e" (`) {
+		t.Errorf("want each name quoted once:\n%s", out)
+	}
+	code, out, errOut = e.run("", append(args, "--json")...)
+	wantExit(t, "simulate --json", code, 0, out, errOut)
+	wantOnlyEscaped(t, "simulate --json", out)
+	var rep simulationReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, l := range rep.WithDraft.Policies {
+		names[l.PolicyName] = true
+	}
+	if !names[real] || !names[typed] {
+		t.Errorf("--json should keep the names exact: %v", names)
 	}
 }

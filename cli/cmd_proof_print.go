@@ -79,16 +79,8 @@ func sanitizeReport(r *proof.Report) {
 			m.Pivot.Bridges[i] = api.Sanitize(m.Pivot.Bridges[i])
 		}
 		m.Enclave.QOSCommit = api.Sanitize(m.Enclave.QOSCommit)
-		for _, s := range []*proof.QuorumSet{&m.ManifestSet, &m.ShareSet, m.PatchSet} {
-			if s == nil {
-				continue
-			}
-			for i := range s.Members {
-				s.Members[i].Alias = api.Sanitize(s.Members[i].Alias)
-			}
-		}
+		// Aliases stay exact: quoteAlias escapes them, once.
 		for i := range m.Approvals {
-			m.Approvals[i].Alias = api.Sanitize(m.Approvals[i].Alias)
 			m.Approvals[i].Reason = api.Sanitize(m.Approvals[i].Reason)
 		}
 	}
@@ -240,7 +232,10 @@ func writeSet(w io.Writer, label string, s proof.QuorumSet) {
 	}
 }
 
-func quoteAlias(s string) string { return fmt.Sprintf("%q", s) }
+// quoteAlias shows a quorum member's alias, exact as the manifest holds it,
+// quoted with api.Quote: a control in it shows escaped once, and cannot look
+// like the same escape typed as text (whose backslash is doubled).
+func quoteAlias(s string) string { return api.Quote(s) }
 
 func orNone(s string) string {
 	if s == "" {

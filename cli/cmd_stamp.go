@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
 )
 
@@ -144,18 +145,19 @@ func stampVerify(c proc, stamp string, body []byte) error {
 }
 
 // claimText shows an unverified field of a stamp: verbatim when it is plain
-// (hex, or scheme-like text), otherwise quoted so that nothing in it can act
-// on the terminal.
+// (hex, or scheme-like text), otherwise quoted with api.Quote, which escapes
+// everything that could act on the terminal or hide (Go's %q leaves some
+// invisible characters, such as variation selectors, as they are).
 func claimText(s string, wantHex bool) string {
 	if wantHex {
 		if _, err := hex.DecodeString(s); err == nil && len(s) <= 200 {
 			return s
 		}
-		return fmt.Sprintf("%q (not hex)", truncateClaim(s))
+		return api.Quote(truncateClaim(s)) + " (not hex)"
 	}
 	for _, r := range s {
 		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
-			return fmt.Sprintf("%q", truncateClaim(s))
+			return api.Quote(truncateClaim(s))
 		}
 	}
 	return s

@@ -99,6 +99,17 @@ func TestStampVerifyQuotesHostileClaims(t *testing.T) {
 	if strings.ContainsRune(out+errOut, 0x1b) || strings.ContainsRune(out+errOut, 0x07) {
 		t.Errorf("escape sequence reached the terminal: %q %q", out, errOut)
 	}
+	// Invisible characters Go's %q leaves as they are (a variation selector, a
+	// Hangul filler) are escaped too.
+	j = `{"publicKey":"ab\ufe0f","scheme":"X\u3164Y\ufe0f","signature":"00"}`
+	code, out, errOut = runCLI(t, t.TempDir(), "", "stamp", "--verify", base64.RawURLEncoding.EncodeToString([]byte(j)), "--body", "{}")
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	wantOnlyEscaped(t, "stamp --verify", out+errOut)
+	if !strings.Contains(out, `scheme:     "X\u3164Y\ufe0f"`) {
+		t.Errorf("the scheme should be quoted with its invisible characters escaped:\n%s", out)
+	}
 }
 
 func TestStampUsageAndFailures(t *testing.T) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -95,7 +96,8 @@ type deliveryReport struct {
 
 // reportDelivery describes a delivery: from the verifier when it verified,
 // else from the (unverified, so only informative) headers and body. Every
-// value is sanitised: it came from the network.
+// value is kept exact, and escaped once where it is shown: line and write
+// here, the console's Webhooks screen at render time.
 func reportDelivery(h http.Header, body []byte, d *webhook.Delivery, err error) deliveryReport {
 	r := deliveryReport{Verified: err == nil}
 	if d != nil {
@@ -113,14 +115,13 @@ func reportDelivery(h http.Header, body []byte, d *webhook.Delivery, err error) 
 		r.ActivityID, r.Type, r.Status = a.ID, a.Type, a.Status
 	}
 	if err != nil {
-		r.Reason = api.Sanitize(err.Error())
+		r.Reason = err.Error()
 	}
-	r.EventID, r.KeyID, r.OrganizationID = api.SanitizeID(r.EventID), api.SanitizeID(r.KeyID), api.SanitizeID(r.OrganizationID)
-	r.ActivityID, r.Type, r.Status = api.SanitizeID(r.ActivityID), api.SanitizeID(r.Type), api.SanitizeID(r.Status)
 	return r
 }
 
-// line is the report for people: one line.
+// line is the report for people: one line, every value escaped (a value with
+// a control is quoted, api.SanitizeID).
 func (r deliveryReport) line() string {
 	verdict := "verified"
 	if !r.Verified {
@@ -128,10 +129,10 @@ func (r deliveryReport) line() string {
 	}
 	s := fmt.Sprintf("%s event=%s key=%s activity=%s type=%s status=%s", verdict, orDash(r.EventID), orDash(r.KeyID), orDash(r.ActivityID), orDash(r.Type), orDash(r.Status))
 	if r.Saved != "" {
-		s += " saved=" + r.Saved
+		s += " saved=" + api.Sanitize(r.Saved)
 	}
 	if r.Reason != "" {
-		s += ": " + r.Reason
+		s += ": " + api.Sanitize(r.Reason)
 	}
 	return s
 }
@@ -140,19 +141,25 @@ func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return s
+	return api.SanitizeID(s)
 }
 
+// write prints the report: a line for people, or with --json one JSON object
+// on one line, its values exact and escaped by api.EncodeJSON.
 func (r deliveryReport) write(w io.Writer, asJSON bool) error {
 	if !asJSON {
 		_, err := fmt.Fprintln(w, r.line())
 		return err
 	}
-	b, err := json.Marshal(r)
-	if err != nil {
+	var indented, line bytes.Buffer
+	if err := api.EncodeJSON(&indented, r); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
+	if err := json.Compact(&line, indented.Bytes()); err != nil {
+		return err
+	}
+	line.WriteByte('\n')
+	_, err := w.Write(line.Bytes())
 	return err
 }
 
@@ -266,7 +273,7 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 		return err
 	}
 	if verr != nil {
-		return &exitStatus{code: 1, msg: "not verified: " + r.Reason}
+		return &exitStatus{code: 1, msg: "not verified: " + api.Sanitize(r.Reason)}
 	}
 	return nil
 }

@@ -165,7 +165,7 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if l.saveDir != "" {
 		name, err := l.save(n, rep.EventID, r.Header, body)
 		if err != nil {
-			rep.Reason = strings.TrimPrefix(rep.Reason+"; ", "; ") + "not saved: " + api.Sanitize(err.Error())
+			rep.Reason = strings.TrimPrefix(rep.Reason+"; ", "; ") + "not saved: " + err.Error()
 		} else {
 			rep.Saved = name
 		}
@@ -177,7 +177,7 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		return
 	}
-	http.Error(w, "delivery refused: "+rep.Reason, status)
+	http.Error(w, "delivery refused: "+api.Sanitize(rep.Reason), status)
 }
 
 // forgetLocked drops event ids old enough that a replay of them is refused as
@@ -235,7 +235,7 @@ func consoleWebhookFeed(ctx context.Context, p Profile, logger *slog.Logger) (*s
 	report := func(r deliveryReport) {
 		d := screens.WebhookDelivery{At: time.Now(), Verified: r.Verified, EventID: r.EventID, KeyID: r.KeyID,
 			OrganizationID: r.OrganizationID, ActivityID: r.ActivityID, Type: r.Type, Status: r.Status, Reason: r.Reason}
-		logger.Info("webhook delivery", "verified", r.Verified, "event", r.EventID, "kid", r.KeyID, "reason", r.Reason)
+		logger.Info("webhook delivery", "verified", r.Verified, "event", api.SanitizeID(r.EventID), "kid", api.SanitizeID(r.KeyID), "reason", api.Sanitize(r.Reason))
 		mu.Lock()
 		defer mu.Unlock()
 		if closed {
@@ -244,7 +244,7 @@ func consoleWebhookFeed(ctx context.Context, p Profile, logger *slog.Logger) (*s
 		select {
 		case ch <- d:
 		default:
-			logger.Warn("webhook delivery not shown: the console is behind", "event", r.EventID)
+			logger.Warn("webhook delivery not shown: the console is behind", "event", api.SanitizeID(r.EventID))
 		}
 	}
 	ln, serve, err := startWebhookListener(p.WebhookListen, strings.TrimRight(p.BaseURL, "/"), webhook.DefaultMaxAge, "", report)

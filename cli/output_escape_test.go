@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/proof"
+	"github.com/vigil-console/vigil/server/servertest"
 )
 
 // The CLI's text output escapes what the service sent once, at output, as the
@@ -52,6 +55,22 @@ func wantOnlyEscaped(t *testing.T, what, out string) {
 	if raw := rawControls(out); len(raw) > 0 {
 		t.Errorf("%s: raw %q reached the terminal:\n%s", what, raw, out)
 	}
+}
+
+// via is the same env seen through a proxy that passes every reply of the
+// service through rewrite: a hostile service whose records carry controls.
+func (e *verbEnv) via(rewrite servertest.Rewrite) *verbEnv {
+	e.t.Helper()
+	hostile := e.demo.Rewriting(rewrite)
+	cfg, err := os.ReadFile(e.config)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	path := filepath.Join(e.t.TempDir(), "hostile.toml")
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(cfg), e.demo.URL, hostile)), 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+	return &verbEnv{demo: e.demo, config: path, t: e.t}
 }
 
 func TestSubmitAndVoteTellRealControlsFromTypedEscapes(t *testing.T) {
@@ -125,29 +144,20 @@ func TestActivityTextTellsHostileNamesAndResultsFromTypedOnes(t *testing.T) {
 
 	// via serves every reply with alice's name and the tag's id rewritten to
 	// JSON text: `al\nice` is a real newline, `al\\nice` a backslash and n.
-	via := func(name, tagID string) func(args ...string) (int, string, string) {
-		hostile := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
+	via := func(name, tagID string) *verbEnv {
+		return e.via(func(op string, request, reply []byte) []byte {
 			reply = bytes.ReplaceAll(reply, []byte(`"userName":"alice"`), []byte(`"userName":"`+name+`"`))
 			return bytes.ReplaceAll(reply, []byte(`"userTagId":"`), []byte(`"userTagId":"`+tagID))
 		})
-		cfg, err := os.ReadFile(e.config)
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(t.TempDir(), "hostile.toml")
-		os.WriteFile(path, []byte(strings.ReplaceAll(string(cfg), e.demo.URL, hostile)), 0o600)
-		return func(args ...string) (int, string, string) {
-			return runVigil(t, map[string]string{"VIGIL_CONFIG": path}, "", args...)
-		}
 	}
 	real, typed := via(`al\nice`, `t\u202e`), via(`al\\nice`, `t\\u202e`)
-	get := func(run func(args ...string) (int, string, string)) (requester, votes, result, list string) {
+	get := func(env *verbEnv) (requester, votes, result, list string) {
 		t.Helper()
-		code, out, errOut := run("activity", "get", id)
+		code, out, errOut := env.run("", "activity", "get", id)
 		wantExit(t, "activity get", code, 0, out, errOut)
 		wantOnlyEscaped(t, "activity get", out)
 		requester, votes, result = lineOf(t, out, "requester:"), lineOf(t, out, "votes:"), lineOf(t, out, "result:")
-		code, out, errOut = run("activity", "list")
+		code, out, errOut = env.run("", "activity", "list")
 		wantExit(t, "activity list", code, 0, out, errOut)
 		wantOnlyEscaped(t, "activity list", out)
 		return requester, votes, result, lineOf(t, out, id)
@@ -163,5 +173,63 @@ func TestActivityTextTellsHostileNamesAndResultsFromTypedOnes(t *testing.T) {
 		if c.real == c.typed || !strings.Contains(c.real, c.wantReal) || !strings.Contains(c.typed, c.wantTyped) {
 			t.Errorf("%s: want %s and %s:\n%s\n%s", c.what, c.wantReal, c.wantTyped, c.real, c.typed)
 		}
+	}
+}
+
+// webhook verify reports a delivery's claimed values escaped once: as a line,
+// quoted when they hold a control; with --json, exact behind \uXXXX escapes,
+// so that a reader decodes what the sender sent.
+func TestWebhookVerifyReportsValuesEscapedOnce(t *testing.T) {
+	dir := t.TempDir()
+	jwks, body := filepath.Join(dir, "jwks.json"), filepath.Join(dir, "delivery.body")
+	os.WriteFile(jwks, []byte(`{"keys":[]}`), 0o600)
+	os.WriteFile(body, []byte(`{"id":"act\u202e1","type":"T","status":"S"}`), 0o600)
+	verify := func(eventID string, asJSON bool) string {
+		t.Helper()
+		args := []string{"webhook", "verify", "--jwks", jwks, "--body", body,
+			"--header", "X-Service-Event-Id: " + eventID, "--header", "X-Service-Signature-Key-Id: k1"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		code, out, errOut := runVigil(t, nil, "", args...)
+		wantExit(t, "webhook verify of an unsigned delivery", code, 1, out, errOut)
+		wantOnlyEscaped(t, "webhook verify", out+errOut)
+		return out
+	}
+	const real, typed = "ev\u202e1", `ev\u202e1`
+	if r, ty := verify(real, false), verify(typed, false); r == ty || !strings.Contains(r, `event="ev\u202e1"`) || !strings.Contains(ty, `event=ev\u202e1`) {
+		t.Errorf("the lines should differ, the real control quoted:\n%s%s", r, ty)
+	}
+	for _, want := range []string{real, typed} {
+		out := verify(want, true)
+		var rep deliveryReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || strings.Count(out, "\n") != 1 {
+			t.Fatalf("--json should print one object on one line: %v\n%s", err, out)
+		}
+		if rep.EventID != want || rep.ActivityID != "act\u202e1" || rep.KeyID != "k1" {
+			t.Errorf("--json should keep the values exact: event %q activity %q key %q\n%s", rep.EventID, rep.ActivityID, rep.KeyID, out)
+		}
+	}
+}
+
+// A boot proof's manifest names its quorum members by alias: an alias is
+// quoted once, so a real newline in it and a typed \n print differently.
+func TestProofReportQuotesAliasesOnce(t *testing.T) {
+	show := func(alias string) string {
+		t.Helper()
+		rep := &proof.Report{Verdict: proof.Verified, Manifest: &proof.Manifest{
+			ManifestSet: proof.QuorumSet{Threshold: 1, Members: []proof.Member{{Alias: alias, PubKey: proof.HexBytes{1}}}},
+			Approvals:   []proof.Approval{{Alias: alias, PubKey: proof.HexBytes{1}, Valid: true, Member: true}},
+		}}
+		var out bytes.Buffer
+		if err := printReport(proc{stdout: &out}, rep, nil, false); err != nil {
+			t.Fatal(err)
+		}
+		wantOnlyEscaped(t, "proof report", out.String())
+		return out.String()
+	}
+	real, typed := show("op\n1\u202e"), show(`op\n1\u202e`)
+	if strings.Count(real, `"op\n1\u202e"`) != 2 || strings.Count(typed, `"op\\n1\\u202e"`) != 2 {
+		t.Errorf("want each alias quoted once, for the member and the approval:\n%s\n%s", real, typed)
 	}
 }

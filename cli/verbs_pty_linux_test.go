@@ -148,6 +148,41 @@ func TestApprovePromptTellsRealControlsFromTypedEscapes(t *testing.T) {
 	}
 }
 
+// apikey delete names the keys it asks about: a key name from the service is
+// quoted once, so a real newline in it and a typed \n ask different questions.
+func TestAPIKeyDeletePromptQuotesKeyNamesOnce(t *testing.T) {
+	e := newVerbEnv(t)
+	users, err := e.client("alice").ListUsers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keyID string
+	for _, u := range users {
+		if u.UserName == "operator" && len(u.APIKeys) > 0 {
+			keyID = u.APIKeys[0].APIKeyID
+		}
+	}
+	if keyID == "" {
+		t.Fatal("the operator has no API key")
+	}
+	prompt := func(prefix string) string {
+		t.Helper()
+		env := e.via(func(op string, request, reply []byte) []byte {
+			return bytes.ReplaceAll(reply, []byte(`"apiKeyName":"`), []byte(`"apiKeyName":"`+prefix))
+		})
+		code, _, errOut, _ := env.runOnTerminal("Delete these API keys? [y/N]", "n\n", "apikey", "delete", keyID)
+		if code != 1 {
+			t.Fatalf("answer n: exit %d\n%s", code, errOut)
+		}
+		wantOnlyEscaped(t, "the apikey delete prompt", errOut)
+		return lineOf(t, errOut, "keys:")
+	}
+	real, typed := prompt(`k\n`), prompt(`k\\n`)
+	if real == typed || !strings.Contains(real, keyID+` "k\n`) || !strings.Contains(typed, keyID+` "k\\n`) {
+		t.Errorf("the prompts should differ, each key name quoted once:\n%s\n%s", real, typed)
+	}
+}
+
 func TestOauth2SecretPromptDoesNotEcho(t *testing.T) {
 	e := newVerbEnv(t)
 	const secret = "typed-Secret-4c2a9e"

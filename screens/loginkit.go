@@ -37,7 +37,9 @@ func loadLoginKit(c *Common) tea.Cmd {
 }
 
 // LoginKitFields are the configuration as label, value pairs for people,
-// sanitised: `vigil authproxy config` and the Organization screen show the same.
+// escaped here, once: cfg must hold the strings as the proxy sent them
+// (api.WithExactStrings). `vigil authproxy config` and the Organization screen
+// show the same.
 func LoginKitFields(cfg *api.WalletKitConfig) []string {
 	providers := make([]string, len(cfg.EnabledProviders))
 	for i, p := range cfg.EnabledProviders {
@@ -70,7 +72,7 @@ func dashIfEmpty(s string) string {
 func sessionLifetime(s string) string {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < 0 || n > int64(100*365*24*time.Hour/time.Second) {
-		return "unreadable: " + strconv.Quote(api.Sanitize(s))
+		return "unreadable: " + api.Quote(s)
 	}
 	return fmt.Sprintf("%s (%d s)", ui.HumanDuration(time.Duration(n)*time.Second), n)
 }

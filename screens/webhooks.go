@@ -14,7 +14,8 @@ import (
 )
 
 // WebhookDelivery is one delivery the console's webhook listener received,
-// after verification (webhook.VerifyContext, replays refused).
+// after verification (webhook.VerifyContext, replays refused). Its values are
+// exact, as the sender sent them: the screen escapes them as it draws them.
 type WebhookDelivery struct {
 	At             time.Time
 	Verified       bool
