@@ -78,9 +78,12 @@ func demoProfile(info *server.DemoInfo, m server.DemoMember, baseURL, authProxyU
 		"enclave_apps":           info.EnclaveApps,
 		"trusted_roots":          []string{"demo-root.pem"},
 		"tls_fetcher_public_key": info.TLSFetcherPublicKey,
-		"refresh":                "5s",
 	}
 }
+
+// demoRefresh is the auto-refresh the demo gives a member's profile that has
+// none: a preference, not a connection setting, so a user's own is kept.
+const demoRefresh = "5s"
 
 // write writes the config with a profile per member pointing at baseURL,
 // keeping everything else the file held, through a temporary file renamed
@@ -116,6 +119,9 @@ func (c *demoConfig) write(info *server.DemoInfo, baseURL, authProxyURL string) 
 			p = map[string]any{}
 		}
 		maps.Copy(p, demoProfile(info, m, baseURL, authProxyURL))
+		if _, set := p["refresh"]; !set {
+			p["refresh"] = demoRefresh
+		}
 		profiles[m.Name] = p
 	}
 	if def, _ := doc["default_profile"].(string); profiles[def] == nil {

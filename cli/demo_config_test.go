@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-console/vigil/server"
 )
@@ -58,6 +59,11 @@ key = "carol-oauth"
 keys_dir = "keys"
 `)
 	edited := strings.Replace(readString(t, path), "[profiles.alice]\n", "[profiles.alice]\ncolor = \"red\"\n", 1)
+	// carol's refresh is the user's own; alice's is removed (the first of the
+	// members' tables).
+	before, carol, _ := strings.Cut(edited, "[profiles.carol]\n")
+	edited = before + "[profiles.carol]\n" + strings.Replace(carol, `refresh = "5s"`, `refresh = "30s"`, 1)
+	edited = strings.Replace(edited, "refresh = \"5s\"\n", "", 1)
 	edited = strings.Replace(edited, `default_profile = "alice"`, `default_profile = "carol-oauth"`, 1)
 	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
 		t.Fatal(err)
@@ -78,6 +84,14 @@ keys_dir = "keys"
 	}
 	if text := readString(t, path); !strings.Contains(text, "[profiles.alice]\n") || !strings.Contains(text, `color = "red"`) {
 		t.Errorf("alice's colour is gone:\n%s", text)
+	}
+	// refresh is a preference: the user's own is kept, a profile without
+	// one gets the demo's.
+	if got := cfg.Profiles["carol"].Refresh.Duration; got != 30*time.Second {
+		t.Errorf("carol's refresh = %s, want the user's 30s", got)
+	}
+	if got := cfg.Profiles["alice"].Refresh.Duration; got != 5*time.Second {
+		t.Errorf("alice's refresh = %s, want the demo's 5s", got)
 	}
 	if cfg.DefaultProfile != "carol-oauth" {
 		t.Errorf("default_profile = %q, want the user's carol-oauth", cfg.DefaultProfile)
