@@ -44,8 +44,8 @@ keys directory as NAME (0600), with its expiry:
 
 The token is read from FILE, or standard input with -; it is never printed or
 logged, nor is the bundle or a private key. The key lives --expiration (whole
-seconds; the service's default is 15 minutes); once it has passed, stamping
-with it is refused and says to log in again. Use the key in a profile with
+seconds: 3600, or a duration such as 1h; the service's default is 15 minutes);
+once it has passed, stamping with it is refused and says to log in again. Use the key in a profile with
 key = "NAME".
 
 Examples:
@@ -68,7 +68,9 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 	conn.register(fs, false)
 	tokenPath := fs.String("provider-token", "", "`FILE` holding the OIDC token (- for standard input)")
 	name := fs.String("name", "oauth", "save the new key under `NAME`")
-	expiration := fs.Duration("expiration", 0, "lifetime of the new key, whole seconds (default: the service's, 15m)")
+	var lifetimeFlagValue lifetimeFlag
+	fs.Var(&lifetimeFlagValue, "expiration", "lifetime `D` of the new key: whole seconds (3600) or a duration (1h, 90m) (default: the service's, 15m)")
+	expiration := &lifetimeFlagValue.d
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -79,7 +81,7 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 		return usagef("login oauth: --name: %v", err)
 	}
 	if *expiration < 0 || *expiration%time.Second != 0 || (*expiration > 0 && *expiration < time.Second) {
-		return usagef("login oauth: --expiration %s must be a positive whole number of seconds, e.g. 15m or 3600s", *expiration)
+		return usagef("login oauth: --expiration %s must be a positive whole number of seconds, e.g. 3600, 15m or 3600s", *expiration)
 	}
 	client, p, err := conn.submitClient(c)
 	if err != nil {

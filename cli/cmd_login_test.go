@@ -40,7 +40,8 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 	os.WriteFile(tokenFile, []byte(token+"\n"), 0o600)
 
 	var outputs []string
-	code, out, errOut := e.run("", "login", "oauth", "--provider-token", tokenFile, "--name", "carol-oauth", "--expiration", "10m")
+	// --expiration in whole seconds, as a bare number: 600 is 10 minutes.
+	code, out, errOut := e.run("", "login", "oauth", "--provider-token", tokenFile, "--name", "carol-oauth", "--expiration", "600")
 	outputs = append(outputs, out, errOut)
 	wantExit(t, "login oauth", code, 0, out, errOut)
 	if !strings.Contains(out, e.userID("carol")) || !strings.Contains(out, "carol-oauth") || !strings.Contains(out, "(in 10m)") {
@@ -99,6 +100,17 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 	code, out, errOut = e.run(forged, "login", "oauth", "--provider-token", "-", "--name", "forged")
 	outputs = append(outputs, out, errOut)
 	wantExit(t, "login with a forged token", code, 1, out, errOut)
+	for value, want := range map[string]string{
+		"abc":  `invalid value "abc" for flag -expiration: not a lifetime; give whole seconds (3600) or a duration (1h, 90m, 3600s)`,
+		"-5":   "a lifetime cannot be negative; give whole seconds (3600) or a duration (1h)",
+		"1.5s": "--expiration 1.5s must be a positive whole number of seconds, e.g. 3600, 15m or 3600s",
+	} {
+		code, out, errOut = e.run("", "login", "oauth", "--provider-token", tokenFile, "--name", "bad-lifetime", "--expiration", value)
+		wantExit(t, "--expiration "+value, code, 2, out, errOut)
+		if !strings.Contains(errOut, want) {
+			t.Errorf("--expiration %s: %s, want %q", value, errOut, want)
+		}
+	}
 	code, out, errOut = e.run("", "login", "oauth", "--name", "x")
 	wantExit(t, "login without a token", code, 2, out, errOut)
 	if _, err := os.Stat(filepath.Join(e.demo.KeysDir, "forged.private")); err == nil {

@@ -5,8 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // newFlagSet makes the flag set of "vigil NAME". Parse errors are returned, not
@@ -84,4 +87,35 @@ func readInput(c proc, path string, limit int) (data []byte, from string, err er
 		return nil, from, fmt.Errorf("read %s: %w", from, err)
 	}
 	return data, from, nil
+}
+
+// lifetimeFlag is a flag holding a lifetime in whole seconds, given as a bare
+// number of seconds (3600) or as a duration (1h, 90m, 3600s). Its checks (a
+// positive whole number of seconds) are the verb's.
+type lifetimeFlag struct{ d time.Duration }
+
+func (f *lifetimeFlag) String() string {
+	if f == nil || f.d == 0 {
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f *lifetimeFlag) Set(s string) error {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		switch {
+		case n < 0:
+			return errors.New("a lifetime cannot be negative; give whole seconds (3600) or a duration (1h)")
+		case n > int64(math.MaxInt64/time.Second):
+			return errors.New("too long a lifetime; give whole seconds (3600) or a duration (1h)")
+		}
+		f.d = time.Duration(n) * time.Second
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("not a lifetime; give whole seconds (3600) or a duration (1h, 90m, 3600s)")
+	}
+	f.d = d
+	return nil
 }
