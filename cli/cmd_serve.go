@@ -165,10 +165,13 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 }
 
 const (
-	// maxHeaderBytes bounds a request's line and headers (net/http's default
+	// headerLimit bounds a request's line and headers (net/http's default
 	// is 1 MiB): the largest credential, an X-Stamp-WebAuthn, is at most
 	// 16 KiB, and every endpoint's path is a few dozen bytes.
-	maxHeaderBytes = 32 << 10
+	headerLimit = 32 << 10
+	// maxHeaderBytes is http.Server's setting for headerLimit: net/http reads
+	// 4 KiB more than MaxHeaderBytes before it answers 431.
+	maxHeaderBytes = headerLimit - 4<<10
 	// maxConns bounds the connections each port serves at once
 	// (limitListener). With the limits above and the service's own budget
 	// for bodies, it bounds the memory that connections can hold; it is far
