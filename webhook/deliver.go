@@ -208,7 +208,7 @@ func (d *Deliverer) deliver(ev Event) {
 		res.StatusCode, res.KeyID, res.Err = status, kid, err
 		if err == nil {
 			res.Delivered = true
-			d.log.Info("webhook delivered", "event", ev.EventID, "attempt", attempt, "status", status)
+			d.log.Info("webhook delivered", "event", ev.EventID, "host", host, "attempt", attempt, "status", status)
 			break
 		}
 		retryable := status == 0 || status >= 500

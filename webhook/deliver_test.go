@@ -117,10 +117,11 @@ func TestDeliverVerifiedByReceiver(t *testing.T) {
 	ring, _ := NewKeyRing()
 	jwks := ringEndpoint(t, ring)
 	recv := newReceiver(t, jwks.URL())
-	d, results := testDeliverer(t, ring, DelivererOptions{})
+	var logs syncBuffer
+	d, results := testDeliverer(t, ring, DelivererOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 
 	for i := range 3 {
-		ev := Event{OrgID: testOrg, EventID: fmt.Sprintf("evt-%d", i), URL: recv.URL, Body: testBody}
+		ev := Event{OrgID: testOrg, EventID: fmt.Sprintf("evt-%d", i), URL: recv.URL + "/hook?token=s3cret", Body: testBody}
 		if err := d.Enqueue(ev); err != nil {
 			t.Fatal(err)
 		}
@@ -151,6 +152,12 @@ func TestDeliverVerifiedByReceiver(t *testing.T) {
 	}
 	if n := jwks.hits.Load(); n != 1 {
 		t.Errorf("receiver fetched the JWKS %d times, want 1", n)
+	}
+	// Each delivery is logged with its event, the destination's host and the
+	// status, never the URL (its query may hold a token).
+	host := strings.TrimPrefix(recv.URL, "http://")
+	if out := logs.String(); strings.Count(out, `msg="webhook delivered"`) != 3 || strings.Count(out, "host="+host) != 3 || strings.Contains(out, "s3cret") {
+		t.Errorf("logs should name each delivery's host, not its URL:\n%s", out)
 	}
 }
 
