@@ -51,7 +51,9 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 			cmds = append(cmds, a.detail.load(a.c))
 		}
 		return tea.Batch(cmds...), true
-	case key.Matches(k, a.keys.AutoRefresh):
+	// Matched while disabled too (no refresh in the profile), so that a
+	// press says why it does nothing.
+	case pressed(k, a.keys.AutoRefresh):
 		return a.toggleAutoRefresh(), true
 	case key.Matches(k, a.keys.NewOperation):
 		return OpenDialog(newPaletteDialog(operationCommands(a.c))), true

@@ -175,3 +175,18 @@ func demoMember(t *testing.T, d *servertest.Demo, name string) server.SeedMember
 	t.Fatalf("no demo member %s", name)
 	return server.SeedMember{}
 }
+
+// A profile without refresh has no auto-refresh: p, struck through in help,
+// says why it does nothing instead of nothing at all. Against the local service.
+func TestEndToEndPauseKeyWithoutRefreshSaysWhy(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := demoHarness(t, d, nil)
+	before := len(h.msgs)
+	h.key("p")
+	if !toasted(h.msgs[before:], `auto-refresh is off in this profile (refresh = "30s" turns it on)`) {
+		t.Errorf("p without refresh did not say why it does nothing: %v", h.msgs[before:])
+	}
+	if got := h.activities().Status().AutoRefresh; got != 0 {
+		t.Errorf("p turned auto-refresh on (%s) in a profile without refresh", got)
+	}
+}
