@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -31,5 +32,19 @@ func TestModeKeyInTheDetailSaysWhy(t *testing.T) {
 	h.key("v")
 	if !a.all {
 		t.Error("v on the list did not switch to All")
+	}
+}
+
+// ? lists every key of the screen: with an activity open, the detail's
+// scrolling keys (b/pgup, f/pgdn), and back's every key.
+func TestActivitiesFullHelpInTheDetailListsItsKeys(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	h.key("enter")
+	h.key("?")
+	frame := h.frame()
+	for _, want := range []string{"b/pgup page up", "f/pgdn page down", "esc/backspace back"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("the full help lacks %q:\n%s", want, frame)
+		}
 	}
 }

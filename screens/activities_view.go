@@ -55,9 +55,15 @@ func (h activitiesHelp) ShortHelp() []key.Binding {
 	return []key.Binding{a.list.Keys.Open, k.Approve, k.Reject, k.Filter, k.Mode, a.list.Keys.Sort, k.Refresh}
 }
 
+// FullHelp lists every key of the screen: the list's movement (or, with an
+// activity open, the detail's scrolling) and filter, then the actions.
 func (h activitiesHelp) FullHelp() [][]key.Binding {
-	k := h.a.keys
-	return fullHelp(h.a.KeyActions(), []key.Binding{k.Up, k.Down, k.Filter})
+	k, l := h.a.keys, h.a.list
+	move := []key.Binding{k.Up, k.Down, l.Table.Keys.PageUp, l.Table.Keys.PageDown, l.Table.Keys.Top, l.Table.Keys.Bottom, k.Filter}
+	if h.a.detail != nil {
+		move = append([]key.Binding{k.Up, k.Down}, l.Pane.KeyBindings()[2:]...)
+	}
+	return fullHelp(h.a.KeyActions(), move)
 }
 
 // filterText is a filter's values for the heading: "any", or the short names.

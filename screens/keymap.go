@@ -97,7 +97,8 @@ func (o *Organization) KeyActions() []KeyAction {
 
 // fullHelp is the full help generated from the registry: fixed[i] (keys that are
 // not rebound, like a table's movement) head column i, then the actions of that
-// column in order.
+// column in order, each with all its keys (esc/backspace back), where the short
+// help names the first.
 func fullHelp(actions []KeyAction, fixed ...[]key.Binding) [][]key.Binding {
 	cols := len(fixed)
 	for _, a := range actions {
@@ -108,9 +109,19 @@ func fullHelp(actions []KeyAction, fixed ...[]key.Binding) [][]key.Binding {
 		out[i] = append(out[i], f...)
 	}
 	for _, a := range actions {
-		out[a.Column] = append(out[a.Column], *a.Binding)
+		out[a.Column] = append(out[a.Column], withAllKeys(*a.Binding))
 	}
 	return out
+}
+
+// withAllKeys is b with every key in its help (as Rebind writes it), when its
+// help names only one of them.
+func withAllKeys(b key.Binding) key.Binding {
+	ks := b.Keys()
+	if len(ks) > 1 && slices.Contains(ks, b.Help().Key) {
+		b.SetHelp(strings.Join(ks, "/"), b.Help().Desc)
+	}
+	return b
 }
 
 func scoped(scope string, actions []KeyAction) []KeyAction {
