@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -78,6 +79,13 @@ func jwksSource(from string) (*webhook.JWKSCache, error) {
 	// Built, not concatenated: a file name may hold '#', '?' or '%'.
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
 	return webhook.NewJWKSCache(u.String(), &http.Client{Transport: t}, nil), nil
+}
+
+// registerReportFlags adds --profile, --config and a --json of listen's and
+// verify's own: they print verification reports, not a reply of the service.
+func (f *connFlags) registerReportFlags(fs *flag.FlagSet, jsonUsage string) {
+	f.register(fs, false)
+	fs.BoolVar(&f.json, "json", false, jsonUsage)
 }
 
 // deliveryReport is what listen prints for each delivery (--json: one object
@@ -217,7 +225,7 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 func webhookVerify(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("webhook verify", webhookVerifyUsage)
 	var conn connFlags
-	conn.register(fs, true)
+	conn.registerReportFlags(fs, `print the report as one JSON object ({"verified":…,"eventId":…}), values exact`)
 	bodyPath := fs.String("body", "", "the delivery's body `FILE` exactly as received (- for standard input)")
 	var headerArgs stringList
 	fs.Var(&headerArgs, "header", "a delivery header, 'Name: value' (repeat for each)")

@@ -48,7 +48,7 @@ Flags:
 func webhookListen(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("webhook listen", webhookListenUsage)
 	var conn connFlags
-	conn.register(fs, true)
+	conn.registerReportFlags(fs, `print one JSON object per delivery, one a line ({"verified":…,"eventId":…}), values exact`)
 	addr := fs.String("addr", "", "`HOST:PORT` to receive deliveries on")
 	saveDir := fs.String("save", "", "write each delivery's body and headers to `DIR`")
 	maxAge := fs.Duration("max-age", webhook.DefaultMaxAge, "refuse deliveries signed longer ago than this")

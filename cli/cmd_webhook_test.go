@@ -309,3 +309,18 @@ func TestWebhookKeysJSONIsTheSetAsPublished(t *testing.T) {
 		t.Errorf("webhook keys --json printed\n%s\nwant the set as published\n%s", out, published)
 	}
 }
+
+// listen and verify print verification reports, not a reply of the service:
+// their --json says so.
+func TestWebhookReportVerbsDescribeTheirJSON(t *testing.T) {
+	for verb, want := range map[string]string{
+		"listen": `print one JSON object per delivery, one a line ({"verified":…,"eventId":…}), values exact`,
+		"verify": `print the report as one JSON object ({"verified":…,"eventId":…}), values exact`,
+	} {
+		code, out, errOut := runVigil(t, nil, "", "webhook", verb, "-h")
+		wantExit(t, "webhook "+verb+" -h", code, 0, out, errOut)
+		if !strings.Contains(out, want) || strings.Contains(out, "the service's reply") {
+			t.Errorf("webhook %s -h should describe its own --json (%q):\n%s", verb, want, out)
+		}
+	}
+}
