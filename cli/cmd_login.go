@@ -108,7 +108,7 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 		return usagef("login oauth: --name %s: %v", *name, err)
 	}
 	if err != nil {
-		return fmt.Errorf("login oauth: %w", err)
+		return fmt.Errorf("login oauth: %w", adviseKeysDir(err, p.Name))
 	}
 	defer slot.Cancel()
 
@@ -144,7 +144,7 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 	if err := slot.Save(key, expires); err != nil {
 		var incomplete *keys.IncompleteError
 		if !errors.As(err, &incomplete) {
-			return notSavedError(err, res.APIKeyID, p.Name, expires)
+			return notSavedError(adviseKeysDir(err, p.Name), res.APIKeyID, p.Name, expires)
 		}
 		fmt.Fprintf(c.stderr, "warning: %v\n", err) // the key works: go on
 	}
@@ -166,6 +166,16 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 		"expires", expires.UTC().Format(time.RFC3339)+" (in "+ui.HumanDuration(lifetime)+")",
 		"use it", fmt.Sprintf(`key = %q in a profile of organization %s`, *name, api.SanitizeID(who.OrganizationID)),
 	)
+}
+
+// adviseKeysDir makes a keys directory error name what login oauth reads the
+// directory from, the profile's keys_dir: it has no --dir to set.
+func adviseKeysDir(err error, profileName string) error {
+	var dirErr *keys.DirError
+	if errors.As(err, &dirErr) {
+		dirErr.Setting = fmt.Sprintf("keys_dir in profile %q", profileName)
+	}
+	return err
 }
 
 // notSavedError says what became of the API key the service made, whose

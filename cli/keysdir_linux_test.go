@@ -123,7 +123,9 @@ func TestKeysDirectoryNotWritable(t *testing.T) {
 	token, _ := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
 	code, out, errOut = e.run(token, "login", "oauth", "--profile", "carol-ro", "--provider-token", "-", "--name", "c3-oauth")
 	wantExit(t, "login oauth", code, 1, out, errOut)
-	if errOut != strings.Replace(want, "vigil: ", "vigil: login oauth: ", 1) {
+	// login oauth has no --dir: it says which profile's keys_dir to set.
+	want = "vigil: login oauth: cannot write the keys directory " + dir + " " + why + "; make it writable, or set keys_dir in profile \"carol-ro\" to a writable directory\n"
+	if errOut != want {
 		t.Errorf("login oauth into an unwritable directory:\n got %s\nwant %s", errOut, want)
 	}
 	if after := oauthActivities(t, e); after != before {
@@ -144,7 +146,7 @@ func TestLoginOAuthIntoAFullKeysDirectorySendsNothing(t *testing.T) {
 	token, _ := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
 	code, out, errOut := e.run(token, "login", "oauth", "--profile", "carol-full", "--provider-token", "-", "--name", "c2-oauth")
 	wantExit(t, "login oauth", code, 1, out, errOut)
-	want := "vigil: login oauth: cannot write the keys directory " + dir + " (no space left on device); free space there, or set keys_dir / --dir to another directory\n"
+	want := "vigil: login oauth: cannot write the keys directory " + dir + " (no space left on device); free space there, or set keys_dir in profile \"carol-full\" to another directory\n"
 	if errOut != want {
 		t.Errorf("login oauth into a full directory:\n got %s\nwant %s", errOut, want)
 	}

@@ -28,6 +28,10 @@ type DirError struct {
 	Dir    string
 	Create bool // the directory could not be created
 	Err    error
+	// Setting is what the caller reads the directory from, for the advice to
+	// set it elsewhere; "" is "keys_dir / --dir" (a profile's keys_dir, or
+	// the keys verbs' --dir). A caller without --dir names only what it has.
+	Setting string
 }
 
 func (e *DirError) Error() string {
@@ -35,10 +39,14 @@ func (e *DirError) Error() string {
 	if e.Create {
 		verb = "create"
 	}
-	if isFull(e.Err) {
-		return fmt.Sprintf("cannot %s the keys directory %s (%s); free space there, or set keys_dir / --dir to another directory", verb, e.Dir, cause(e.Err))
+	setting := e.Setting
+	if setting == "" {
+		setting = "keys_dir / --dir"
 	}
-	return fmt.Sprintf("cannot %s the keys directory %s (%s); make it writable, or set keys_dir / --dir to a writable directory", verb, e.Dir, cause(e.Err))
+	if isFull(e.Err) {
+		return fmt.Sprintf("cannot %s the keys directory %s (%s); free space there, or set %s to another directory", verb, e.Dir, cause(e.Err), setting)
+	}
+	return fmt.Sprintf("cannot %s the keys directory %s (%s); make it writable, or set %s to a writable directory", verb, e.Dir, cause(e.Err), setting)
 }
 
 func (e *DirError) Unwrap() error { return e.Err }
