@@ -229,9 +229,10 @@ func TestConfigMouseAndKeys(t *testing.T) {
 		{[]string{"[profiles.p.keys]", "quit = []"}, []string{"profiles.p.keys", "empty"}},
 		{[]string{"[profiles.p.keys]", "\"activities.approve\" = [\"x\"]"}, []string{"\"x\"", "activities.approve", "activities.reject"}},
 		{[]string{"[profiles.p.keys]", "\"activities.approve\" = [\"q\"]"}, []string{"\"q\"", "quit"}},
-		{[]string{"[profiles.p.keys]", "\"activities.approve\" = [\"1\"]"}, []string{"\"1\"", "go to screen (1-9, which cannot be rebound)"}},
-		{[]string{"[profiles.p.keys]", "\"activities.reject\" = [\"ctrl+c\"]"}, []string{"\"ctrl+c\"", "quit (ctrl+c, which cannot be rebound)"}},
-		{[]string{"[profiles.p.keys]", "palette = [\"5\"]"}, []string{"\"5\"", "is bound to both"}},
+		{[]string{"[profiles.p.keys]", "\"activities.approve\" = [\"1\"]"}, []string{`key action "activities.approve": "1" goes to screen 1 and cannot be bound to an action; remove it from activities.approve`}},
+		{[]string{"[profiles.p.keys]", "\"activities.reject\" = [\"ctrl+c\"]"}, []string{`key action "activities.reject": "ctrl+c" always quits and cannot be bound to an action; remove it from activities.reject`}},
+		{[]string{"[profiles.p.keys]", "quit = [\"ctrl+c\"]"}, []string{`key action "quit": "ctrl+c" always quits and cannot be bound to an action; remove it from quit`}},
+		{[]string{"[profiles.p.keys]", "palette = [\"5\"]"}, []string{`"5" goes to screen 5 and cannot be bound to an action; remove it from palette`}},
 	} {
 		_, err := loadConfig(writeConfig(t, base+strings.Join(tc.text, "\n")+"\n"))
 		if err == nil {

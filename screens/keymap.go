@@ -177,6 +177,14 @@ func (r *Root) Rebind(keys map[string][]string) error {
 			if strings.TrimSpace(k) == "" || strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 				return fmt.Errorf("key action %q: %q is not a key; write keys as Bubble Tea names them: \"a\", \"A\", \"ctrl+r\", \"enter\", \"f5\"", name, k)
 			}
+			// The fixed keys first: said as a clash, ctrl+c in quit's list
+			// read "bound to both quit and quit".
+			if slices.Contains(r.keys.ForceQuit.Keys(), k) {
+				return fmt.Errorf("key action %q: %q always quits and cannot be bound to an action; remove it from %s", name, k, name)
+			}
+			if slices.Contains(r.keys.Jump.Keys(), k) {
+				return fmt.Errorf("key action %q: %q goes to screen %s and cannot be bound to an action; remove it from %s", name, k, k, name)
+			}
 		}
 	}
 	// Check for clashes on the keys as they would be after rebinding.
