@@ -47,6 +47,7 @@ type Client struct {
 	userAgent string
 
 	maxRetries          int
+	maxReply            int64 // the most of a reply read (MaxReplyBytes, or WithMaxReplyBytes)
 	retryBase, retryCap time.Duration
 
 	exact bool // leave decoded strings as sent (WithExactStrings)
@@ -126,6 +127,20 @@ func WithAuthProxy(proxyURL, configID string) Option {
 	}
 }
 
+// WithMaxReplyBytes bounds the replies the client reads to n bytes instead
+// of MaxReplyBytes (a console on a small machine may want less); lists ask
+// for shorter pages to stay within it. n is at least 1 MiB, the most one
+// activity's request may be.
+func WithMaxReplyBytes(n int64) Option {
+	return func(c *Client) error {
+		if n < MaxRequestBodyBytes {
+			return fmt.Errorf("WithMaxReplyBytes(%d): want at least %d bytes (1 MiB), the size of one activity's request", n, MaxRequestBodyBytes)
+		}
+		c.maxReply = n
+		return nil
+	}
+}
+
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option {
 	return func(c *Client) error {
@@ -173,6 +188,7 @@ func NewClient(baseURL, organizationID string, stamper keys.Stamper, opts ...Opt
 		now:        time.Now,
 		userAgent:  DefaultUserAgent,
 		maxRetries: DefaultMaxRetries,
+		maxReply:   MaxReplyBytes,
 		retryBase:  DefaultRetryBase,
 		retryCap:   DefaultRetryCap,
 		sleep:      sleep,
@@ -374,12 +390,12 @@ func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Head
 		return nil, 0, nil, describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
 	}
 	defer resp.Body.Close()
-	reply, err := io.ReadAll(io.LimitReader(resp.Body, MaxReplyBytes+1))
+	reply, err := io.ReadAll(io.LimitReader(resp.Body, c.maxReply+1))
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("read reply: %w", err)
 	}
-	if len(reply) > MaxReplyBytes {
-		return nil, 0, nil, &replyTooLargeError{}
+	if int64(len(reply)) > c.maxReply {
+		return nil, 0, nil, &replyTooLargeError{c.maxReply}
 	}
 	return reply, resp.StatusCode, resp.Header, nil
 }
@@ -425,10 +441,18 @@ func describeTransportError(host, setting string, timeout time.Duration, err err
 	return &transportError{fmt.Sprintf("the connection to %s failed (%s)", host, Sanitize(err.Error())), err}
 }
 
-type replyTooLargeError struct{}
+type replyTooLargeError struct{ limit int64 }
 
-func (*replyTooLargeError) Error() string {
-	return fmt.Sprintf("the reply is larger than %d MiB; refusing to read it", MaxReplyBytes>>20)
+func (e *replyTooLargeError) Error() string {
+	return fmt.Sprintf("the reply is larger than %s; refusing to read it", byteSize(e.limit))
+}
+
+// byteSize is n in MiB when it is a whole number of them, else in bytes.
+func byteSize(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // notSent reports errors that happen before any byte of the request left, after

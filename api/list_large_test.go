@@ -6,25 +6,40 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
 // A member who may not create anything can still fill the activity list:
 // each refused activity is kept, repeating its intent, and an interface may be
-// 400 kB. Twenty-two such interfaces of escaped quotes (each twice its size on
-// the wire) make a page of 100 larger than the client reads. The list must
-// stay readable: a shorter page, and every activity reachable by paging on.
+// 400 kB (twice that on the wire when it is all escaped quotes). A page of
+// them can be larger than the client reads. The list must stay readable: a
+// shorter page, and every activity reachable by paging on. The client here
+// reads at most 2 MiB, so that four such activities show what twenty-two do
+// at the default 16 MiB (cli's TestActivityListSaysWhenAPageOfLargeActivitiesWasShortened).
 func TestListActivitiesStaysReadableWhenActivitiesAreLarge(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	ctx := context.Background()
-	operator, alice := demo.Client("operator"), demo.Client("alice")
+	operator := demo.Client("operator")
+	const maxReply = 2 << 20
+	k, err := keys.Store{Dir: demo.KeysDir}.Load("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice, err := api.NewClient(demo.URL, demo.Info.OrganizationID, k, api.WithMaxReplyBytes(maxReply))
+	if err != nil {
+		t.Fatal(err)
+	}
 	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
-	const n = 22
+	const n = 4
 	for i := range n {
 		if _, err := operator.CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
 			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
 			t.Fatalf("submit %d: %v", i, err)
 		}
+	}
+	if whole, err := demo.Client("alice").ListActivitiesRaw(ctx, api.ListActivitiesOptions{Limit: 100}); err != nil || len(whole) <= maxReply {
+		t.Fatalf("the whole page is %d bytes (%v); the test needs it over %d", len(whole), err, maxReply)
 	}
 
 	first, err := alice.ListActivities(ctx, api.ListActivitiesOptions{Limit: 100})
@@ -32,10 +47,10 @@ func TestListActivitiesStaysReadableWhenActivitiesAreLarge(t *testing.T) {
 		t.Fatalf("a page of 100 after %d large activities: %v", n, err)
 	}
 	if len(first) == 0 || len(first) >= n {
-		t.Fatalf("the page holds %d activities; want a shorter page than %d (the whole would not fit in %d MiB)", len(first), n, api.MaxReplyBytes>>20)
+		t.Fatalf("the page holds %d activities; want a shorter page than %d (the whole would not fit in %d bytes)", len(first), n, maxReply)
 	}
 	raw, err := alice.ListActivitiesRaw(ctx, api.ListActivitiesOptions{Limit: 100})
-	if err != nil || len(raw) > api.MaxReplyBytes {
+	if err != nil || len(raw) > maxReply {
 		t.Fatalf("the raw page of 100: %d bytes, %v", len(raw), err)
 	}
 
@@ -60,5 +75,11 @@ func TestListActivitiesStaysReadableWhenActivitiesAreLarge(t *testing.T) {
 	}
 	if large != n {
 		t.Errorf("paging reached %d of the %d large activities", large, n)
+	}
+}
+
+func TestWithMaxReplyBytesRefusesLessThanOneRequest(t *testing.T) {
+	if _, err := api.NewClient("http://127.0.0.1:1", "org", nil, api.WithMaxReplyBytes(64<<10)); err == nil || !strings.Contains(err.Error(), "at least 1048576 bytes") {
+		t.Errorf("a 64 KiB reply limit: %v; want a refusal saying the least", err)
 	}
 }

@@ -156,10 +156,10 @@ func (o ListActivitiesOptions) request(org string) (ListActivitiesRequest, error
 //
 // Every listed activity repeats its intent, and one may hold up to 400 kB of
 // its requester's text (a smart contract interface), so a page of them can be
-// larger than the client reads (MaxReplyBytes). Then it asks again for half as
-// many, down to one, so that a few large activities cannot make the list
-// unreadable: the page it returns may be shorter than opts.Limit although
-// older activities follow. ListActivitiesRaw does the same.
+// larger than the client reads (MaxReplyBytes, or WithMaxReplyBytes). Then it
+// asks again for half as many, down to one, so that a few large activities
+// cannot make the list unreadable: the page it returns may be shorter than
+// opts.Limit although older activities follow. ListActivitiesRaw does the same.
 func (c *Client) ListActivities(ctx context.Context, opts ListActivitiesOptions) ([]Activity, error) {
 	var r ListActivitiesResponse
 	err := c.listShrinking(ctx, opts, func(req ListActivitiesRequest) error {
