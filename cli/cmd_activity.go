@@ -168,13 +168,14 @@ func activityList(ctx context.Context, c proc, args []string) error {
 			}
 			asked := cmp.Or(opts.Limit, api.DefaultListLimit)
 			if len(acts) < asked && opts.Before == "" {
-				// The client asks for fewer when a page of large activities
-				// would not fit in a reply: say whether that page was the last.
+				// A page of large activities is cut short (by the service, or
+				// by the client when a reply would be larger than it reads):
+				// say whether that page was the last.
 				older := opts
 				older.After, older.Limit = acts[len(acts)-1].ID, 1
 				if more, err := client.ListActivities(ctx, older); err == nil && len(more) > 0 {
-					fmt.Fprintf(c.stderr, "%d of the %d asked for: a page of %d of these activities would be larger than a reply may be (%d MiB); older ones follow: --after %s\n",
-						len(acts), asked, asked, api.MaxReplyBytes>>20, acts[len(acts)-1].ID)
+					fmt.Fprintf(c.stderr, "%d of the %d asked for: the page was cut short, its activities being large; older ones follow: --after %s\n",
+						len(acts), asked, acts[len(acts)-1].ID)
 				}
 			}
 			return nil

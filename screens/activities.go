@@ -203,9 +203,10 @@ func (a *Activities) load() tea.Cmd {
 		if err != nil {
 			return msg
 		}
-		// A page shorter than asked is not always an end: the client asks
-		// for fewer when a page of large activities would not fit in a
-		// reply (api.ListActivities). So the page's ends are asked about.
+		// A page shorter than asked is not always an end: a page of large
+		// activities is cut short by the service, or by the client when a
+		// reply would be larger than it reads (api.ListActivities). So the
+		// page's ends are asked about.
 		exists := func(o api.ListActivitiesOptions) bool {
 			o.Limit = 1
 			more, err := client.ListActivities(ctx, o)

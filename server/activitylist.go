@@ -126,17 +126,12 @@ func dedupe(values []string) []string {
 	return out
 }
 
-// listActivities runs the listing. The page's rows are identified by seq with
-// their version (updated_ns and status, which every change of a row sets);
-// rows decoded before at the same version come from a cache, the others are
-// read and decoded in one statement. Callers get their own copies.
-func (s *Server) listActivities(ctx context.Context, l activityListing) ([]*activity, error) {
+// listVersions runs the listing: the page's rows, identified by seq with
+// their version (updated_ns and status, which every change of a row sets),
+// for activitiesAt.
+func (s *Server) listVersions(ctx context.Context, l activityListing) ([]activityVersion, error) {
 	query, args := l.queryColumns("seq, updated_ns, status")
-	page, err := s.pageVersions(ctx, query, args, true)
-	if err != nil {
-		return nil, err
-	}
-	return s.activitiesAt(ctx, page)
+	return s.pageVersions(ctx, query, args, true)
 }
 
 // pageVersions runs a query of (seq, updated_ns, status) rows of activities,

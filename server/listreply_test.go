@@ -162,3 +162,65 @@ func TestLargeActivitiesAreNotKeptInTheListCaches(t *testing.T) {
 		}
 	}
 }
+
+// A page of large activities ends before it passes maxListReplyBytes (the
+// service would otherwise build, per request, a reply of up to 100 of them,
+// 100 MB), and paging on from either end reaches every one, in order: a page
+// of newer ones cut short keeps those next to its cursor.
+func TestListPageOfLargeActivitiesEndsEarly(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
+	const n = 12
+	for range n {
+		if _, err := e.clients["operator"].CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
+			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := e.clients["alice"].ListActivities(ctx, api.ListActivitiesOptions{Limit: 1}) // the newest
+	if err != nil || len(all) != 1 {
+		t.Fatal(all, err)
+	}
+	page := func(opts map[string]string) []api.Activity {
+		t.Helper()
+		body, _ := json.Marshal(map[string]any{"organizationId": e.org.ID, "paginationOptions": opts})
+		r := e.post("/public/v1/query/list_activities", body, e.keys["alice"])
+		if r.status != 200 {
+			t.Fatalf("list %v: HTTP %d %.200s", opts, r.status, r.body)
+		}
+		if len(r.body) > maxListReplyBytes+64 {
+			t.Fatalf("list %v: a reply of %d bytes, over %d", opts, len(r.body), maxListReplyBytes)
+		}
+		var p api.ListActivitiesResponse
+		if err := json.Unmarshal(r.body, &p); err != nil {
+			t.Fatal(err)
+		}
+		return p.Activities
+	}
+	first := page(map[string]string{"limit": "100"})
+	if len(first) == 0 || len(first) >= n {
+		t.Fatalf("the first page holds %d activities; want fewer than the %d large ones", len(first), n)
+	}
+	var ids []string
+	for p := first; len(p) > 0; p = page(map[string]string{"limit": "100", "after": p[len(p)-1].ID}) {
+		for _, a := range p {
+			ids = append(ids, a.ID)
+		}
+	}
+	if len(ids) < n || ids[0] != all[0].ID {
+		t.Fatalf("paging on reached %d activities, starting at %s; want at least %d from the newest %s", len(ids), ids[0], n, all[0].ID)
+	}
+	// Newer than the oldest large one: a page cut short is the one next to
+	// the cursor, newest first.
+	oldest := n - 1
+	newer := page(map[string]string{"limit": "100", "before": ids[oldest]})
+	if len(newer) == 0 || len(newer) >= oldest {
+		t.Fatalf("the page before %s holds %d; want it cut short of %d", ids[oldest], len(newer), oldest)
+	}
+	for i, a := range newer {
+		if want := ids[oldest-len(newer)+i]; a.ID != want {
+			t.Fatalf("the page before the cursor, row %d: %s, want %s (the activities next to the cursor, newest first)", i, a.ID, want)
+		}
+	}
+}

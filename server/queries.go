@@ -208,22 +208,63 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte
 	// Before reading rows and votes: an encoding of what a later write changed
 	// is then not kept.
 	gen := s.db.cache.votesGeneration()
-	acts, err := s.listActivities(ctx, list)
+	versions, err := s.listVersions(ctx, list)
+	if err != nil {
+		return nil, err
+	}
+	encoded, err := s.encodePage(ctx, c, gen, versions)
 	if err != nil {
 		return nil, err
 	}
 	if list.cursorOp == ">" {
-		slices.Reverse(acts)
+		// Read from the cursor on, so a page cut short keeps the
+		// activities next to it; shown newest first.
+		slices.Reverse(encoded)
 	}
-	encoded, err := s.encodeActivities(ctx, c, gen, acts)
-	if err != nil {
-		return nil, err
-	}
-	page := newActivitiesPage(len(acts))
+	page := newActivitiesPage(len(encoded))
 	for _, b := range encoded {
 		page.add(b)
 	}
 	return page.reply(), nil
+}
+
+const (
+	// maxListReplyBytes bounds a list_activities reply: every listed
+	// activity repeats its intent, which may hold a 400 kB interface (twice
+	// that encoded), so a page of 100 could be 100 MB, held whole for each
+	// such request. A page that would be larger ends early (never before its
+	// first activity); the client pages on from its last. Ordinary pages are
+	// a few hundred kilobytes.
+	maxListReplyBytes = 8 << 20
+	// listPiece is how many activities of a page are read and encoded at a
+	// time, so that a page of large ones is not all decoded at once.
+	listPiece = 25
+)
+
+// encodePage encodes the activities of versions, in order, listPiece at a
+// time, stopping before one that would take the reply past
+// maxListReplyBytes.
+func (s *Server) encodePage(ctx context.Context, c *caller, gen uint64, versions []activityVersion) ([][]byte, error) {
+	out := make([][]byte, 0, len(versions))
+	size := 0
+	for start := 0; start < len(versions); start += listPiece {
+		acts, err := s.activitiesAt(ctx, versions[start:min(start+listPiece, len(versions))])
+		if err != nil {
+			return nil, err
+		}
+		encoded, err := s.encodeActivities(ctx, c, gen, acts)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range encoded {
+			if len(out) > 0 && size+len(b) > maxListReplyBytes {
+				return out, nil
+			}
+			out = append(out, b)
+			size += len(b) + 1 // and its comma
+		}
+	}
+	return out, nil
 }
 
 // encodeActivities is the JSON of each of acts (from activitiesAt) as the
