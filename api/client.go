@@ -127,14 +127,18 @@ func WithAuthProxy(proxyURL, configID string) Option {
 	}
 }
 
+// MinReplyBytes is the least WithMaxReplyBytes takes: one activity repeats a
+// request of up to 1 MiB, which may take twice that encoded (quotes and
+// backslashes escaped), with its votes and proofs beside it.
+const MinReplyBytes = 4 * MaxRequestBodyBytes
+
 // WithMaxReplyBytes bounds the replies the client reads to n bytes instead
 // of MaxReplyBytes (a console on a small machine may want less); lists ask
-// for shorter pages to stay within it. n is at least 1 MiB, the most one
-// activity's request may be.
+// for shorter pages to stay within it. n is at least MinReplyBytes.
 func WithMaxReplyBytes(n int64) Option {
 	return func(c *Client) error {
-		if n < MaxRequestBodyBytes {
-			return fmt.Errorf("WithMaxReplyBytes(%d): want at least %d bytes (1 MiB), the size of one activity's request", n, MaxRequestBodyBytes)
+		if n < MinReplyBytes {
+			return fmt.Errorf("WithMaxReplyBytes(%d): want at least %d bytes (4 MiB): one activity may take twice its 1 MiB request, with its votes", n, MinReplyBytes)
 		}
 		c.maxReply = n
 		return nil

@@ -15,13 +15,13 @@ import (
 // 400 kB (twice that on the wire when it is all escaped quotes). A page of
 // them can be larger than the client reads. The list must stay readable: a
 // shorter page, and every activity reachable by paging on. The client here
-// reads at most 2 MiB, so that four such activities show what twenty-two do
-// at the default 16 MiB (cli's TestActivityListSaysWhenAPageOfLargeActivitiesWasShortened).
+// reads at most 4 MiB, so that eight such activities show what twenty-two
+// would at the default 16 MiB.
 func TestListActivitiesStaysReadableWhenActivitiesAreLarge(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	ctx := context.Background()
 	operator := demo.Client("operator")
-	const maxReply = 2 << 20
+	const maxReply = api.MinReplyBytes
 	k, err := keys.Store{Dir: demo.KeysDir}.Load("alice")
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func TestListActivitiesStaysReadableWhenActivitiesAreLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
-	const n = 4
+	const n = 8
 	for i := range n {
 		if _, err := operator.CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
 			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
@@ -78,8 +78,8 @@ func TestListActivitiesStaysReadableWhenActivitiesAreLarge(t *testing.T) {
 	}
 }
 
-func TestWithMaxReplyBytesRefusesLessThanOneRequest(t *testing.T) {
-	if _, err := api.NewClient("http://127.0.0.1:1", "org", nil, api.WithMaxReplyBytes(64<<10)); err == nil || !strings.Contains(err.Error(), "at least 1048576 bytes") {
-		t.Errorf("a 64 KiB reply limit: %v; want a refusal saying the least", err)
+func TestWithMaxReplyBytesRefusesLessThanOneActivity(t *testing.T) {
+	if _, err := api.NewClient("http://127.0.0.1:1", "org", nil, api.WithMaxReplyBytes(2<<20)); err == nil || !strings.Contains(err.Error(), "at least 4194304 bytes") {
+		t.Errorf("a 2 MiB reply limit: %v; want a refusal saying the least", err)
 	}
 }

@@ -133,7 +133,19 @@ func activityList(ctx context.Context, c proc, args []string) error {
 			return nil
 		},
 		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
-			return client.ListActivitiesRaw(ctx, opts)
+			raw, err := client.ListActivitiesRaw(ctx, opts)
+			if err != nil {
+				return nil, err
+			}
+			var page struct {
+				Activities []struct {
+					ID string `json:"id"`
+				} `json:"activities"`
+			}
+			if json.Unmarshal(raw, &page) == nil && len(page.Activities) > 0 {
+				noteCutShort(ctx, c, client, opts, len(page.Activities), page.Activities[len(page.Activities)-1].ID)
+			}
+			return raw, nil
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, _ string) error {
 			raw, err := client.ListActivitiesRaw(ctx, opts)
@@ -166,21 +178,27 @@ func activityList(ctx context.Context, c proc, args []string) error {
 			if err := table(c.stdout, []string{"ID", "CREATED", "TYPE", "STATUS", "REQUESTER"}, rows); err != nil {
 				return err
 			}
-			asked := cmp.Or(opts.Limit, api.DefaultListLimit)
-			if len(acts) < asked && opts.Before == "" {
-				// A page of large activities is cut short (by the service, or
-				// by the client when a reply would be larger than it reads):
-				// say whether that page was the last.
-				older := opts
-				older.After, older.Limit = acts[len(acts)-1].ID, 1
-				if more, err := client.ListActivities(ctx, older); err == nil && len(more) > 0 {
-					fmt.Fprintf(c.stderr, "%d of the %d asked for: the page was cut short, its activities being large; older ones follow: --after %s\n",
-						len(acts), asked, acts[len(acts)-1].ID)
-				}
-			}
+			noteCutShort(ctx, c, client, opts, len(acts), acts[len(acts)-1].ID)
 			return nil
 		},
 	}.run(ctx, c, args)
+}
+
+// noteCutShort says on stderr when a page of n activities, shorter than
+// opts asked for, was cut short although older ones follow: a page of large
+// activities is cut short by the service, or by the client when a reply
+// would be larger than it reads. last is the page's last id, as received.
+func noteCutShort(ctx context.Context, c proc, client *api.Client, opts api.ListActivitiesOptions, n int, last string) {
+	asked := cmp.Or(opts.Limit, api.DefaultListLimit)
+	if n >= asked || opts.Before != "" {
+		return
+	}
+	older := opts
+	older.After, older.Limit = last, 1
+	if more, err := client.ListActivities(ctx, older); err == nil && len(more) > 0 {
+		fmt.Fprintf(c.stderr, "%d of the %d asked for: the page was cut short, its activities being large; older ones follow: --after %s\n",
+			n, asked, api.SanitizeID(last))
+	}
 }
 
 const activityGetUsage = `Usage: vigil activity get [--json] ID

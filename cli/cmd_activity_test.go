@@ -395,6 +395,10 @@ func TestActivityListSaysWhenAPageOfLargeActivitiesWasShortened(t *testing.T) {
 	wantExit(t, "list --json", code, 0, out, errOut)
 	var page api.ListActivitiesResponse
 	if err := json.Unmarshal([]byte(out), &page); err != nil || len(page.Activities) == 0 {
-		t.Errorf("--json: %d activities, %v", len(page.Activities), err)
+		t.Fatalf("--json: %d activities, %v", len(page.Activities), err)
+	}
+	// A script reading --json is told too (on stderr, so stdout stays JSON).
+	if last := page.Activities[len(page.Activities)-1].ID; len(page.Activities) >= 12 || !strings.Contains(errOut, "older ones follow: --after "+last) {
+		t.Errorf("--json: %d activities; stderr does not say where to go on from (%s):\n%s", len(page.Activities), last, errOut)
 	}
 }

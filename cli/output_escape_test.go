@@ -2,7 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/proof"
 	"github.com/vigil-console/vigil/server/servertest"
 )
@@ -232,4 +237,30 @@ func TestProofReportQuotesAliasesOnce(t *testing.T) {
 	if strings.Count(real, `"op\n1\u202e"`) != 2 || strings.Count(typed, `"op\\n1\\u202e"`) != 2 {
 		t.Errorf("want each alias quoted once, for the member and the approval:\n%s\n%s", real, typed)
 	}
+}
+
+// The note under a page cut short names the last id to go on from: an id
+// from the service, escaped like the table's, so a hostile service cannot
+// reach the terminal through it.
+func TestCutShortNoteEscapesTheID(t *testing.T) {
+	hostile := "0192\x1b]0;PWNED\a\x1b[2J"
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"activities":[{"id":"older"}]}`) // older ones follow
+	}))
+	t.Cleanup(svc.Close)
+	k, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := api.NewClient(svc.URL, "org", k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	noteCutShort(context.Background(), proc{stderr: &stderr}, client, api.ListActivitiesOptions{Limit: 10}, 2, hostile)
+	if !strings.Contains(stderr.String(), "older ones follow: --after ") {
+		t.Fatalf("no note: %q", stderr.String())
+	}
+	wantOnlyEscaped(t, "the note", stderr.String())
 }

@@ -19,20 +19,20 @@ func TestEndToEndAllViewPagesPastLargeActivities(t *testing.T) {
 	d := servertest.StartDemo(t)
 	ctx := context.Background()
 	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
-	const n = 4
+	const n = 8
 	for i := range n {
 		if _, err := d.Client("operator").CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
 			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
 			t.Fatalf("submit %d: %v", i, err)
 		}
 	}
-	// A client that reads at most 2 MiB: four such activities show here what
-	// twenty-two do at the default 16 MiB, in a fraction of the time.
+	// A client that reads at most 4 MiB: eight such activities show here what
+	// twenty-two would at the default 16 MiB, in a fraction of the time.
 	k, err := keys.Store{Dir: d.KeysDir}.Load("alice")
 	if err != nil {
 		t.Fatal(err)
 	}
-	alice, err := api.NewClient(d.URL, d.Info.OrganizationID, k, api.WithMaxReplyBytes(2<<20))
+	alice, err := api.NewClient(d.URL, d.Info.OrganizationID, k, api.WithMaxReplyBytes(api.MinReplyBytes))
 	if err != nil {
 		t.Fatal(err)
 	}

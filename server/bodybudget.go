@@ -50,7 +50,9 @@ const (
 // whatever the number of connections. A request takes its body's bytes from
 // it a piece at a time, as they arrive, through a bodyClaim, and gives them
 // all back when it has been answered. One peer (remote address) holds at
-// most perPeer of it.
+// most perPeer of it. (A body of several pieces is joined once it has all
+// arrived, so for that moment it is in memory twice, counted once: the bound
+// on memory is twice the budget, briefly.)
 //
 // Waiting requests are served oldest first (by their first piece), but for a
 // waiter held back only by its own peer's share, which lets the others by.

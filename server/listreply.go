@@ -50,7 +50,9 @@ func encodedActivity(c *cache, gen uint64, a *activity, canApprove bool, build f
 	if err != nil {
 		return nil, err
 	}
-	if len(b) <= maxCachedActivityBytes {
+	// By the row's size, not the encoding's: votes (about 900 bytes each)
+	// must not push a large quorum's ordinary activities out of the cache.
+	if a.stored <= maxCachedActivityBytes {
 		putBounded(c, gen, &c.votesGen, &c.encoded, key, b, maxListCacheEntries)
 	}
 	return b, nil

@@ -157,7 +157,7 @@ func TestLargeActivitiesAreNotKeptInTheListCaches(t *testing.T) {
 		}
 	}
 	for k, b := range c.encoded {
-		if len(b) > maxCachedActivityBytes {
+		if len(b) > 100<<10 { // an ordinary activity with its few votes is a few kilobytes
 			t.Errorf("encoding %s (%d bytes) is kept", k, len(b))
 		}
 	}
@@ -222,5 +222,31 @@ func TestListPageOfLargeActivitiesEndsEarly(t *testing.T) {
 		if want := ids[oldest-len(newer)+i]; a.ID != want {
 			t.Fatalf("the page before the cursor, row %d: %s, want %s (the activities next to the cursor, newest first)", i, a.ID, want)
 		}
+	}
+}
+
+// An ordinary activity with many votes (each vote some 900 bytes encoded)
+// stays in the cache of encodings: the cap is on the row's size, so a large
+// quorum's pending activities are not encoded again at every poll.
+func TestManyVotesDoNotKeepAnActivityOutOfTheCache(t *testing.T) {
+	e := newEnv(t)
+	c := e.srv.db.cache
+	gen := c.votesGeneration()
+	a := &activity{Seq: 1, ID: "act", Updated: time.Now(), stored: 2 << 10}
+	votes := make([]api.Vote, 40)
+	for i := range votes {
+		votes[i] = api.Vote{ID: strings.Repeat("v", 36), UserID: strings.Repeat("u", 36), Message: strings.Repeat("m", 400)}
+	}
+	b, err := encodedActivity(c, gen, a, false, func() (api.Activity, error) { return api.Activity{ID: "act", Votes: votes}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) <= maxCachedActivityBytes {
+		t.Fatalf("the encoding is %d bytes; the test needs it over %d", len(b), maxCachedActivityBytes)
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if _, ok := c.encoded[encodedKey(a, false)]; !ok {
+		t.Errorf("an activity of a %d-byte row with %d votes (%d bytes encoded) is not kept", a.stored, len(votes), len(b))
 	}
 }
