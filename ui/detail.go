@@ -69,7 +69,15 @@ func escapeLen(s string) int {
 	if len(s) < 2 || s[0] != '\\' {
 		return 0
 	}
-	digits := map[byte]int{'u': 4, 'U': 8, 'x': 2}[s[1]]
+	var digits int // a switch, not a map literal: this runs once a backslash
+	switch s[1] {
+	case 'u':
+		digits = 4
+	case 'U':
+		digits = 8
+	case 'x':
+		digits = 2
+	}
 	if digits == 0 || len(s) < 2+digits {
 		return 0
 	}

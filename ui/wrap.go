@@ -37,6 +37,9 @@ type atom struct {
 	s    string
 	w    int
 	text bool
+	// run: s is a run of printable ASCII, one cell a byte, that may be split
+	// anywhere (plainRunLen). A long word is one such atom, not one a byte.
+	run bool
 }
 
 // token is a run of atoms the wrapper places as one: a run of spaces, or a
@@ -63,7 +66,9 @@ func tokenize(l string) []token {
 	var state byte
 	for rest := l; rest != ""; {
 		var a atom
-		if n := escapeLen(rest); n > 0 && state == ansi.NormalState {
+		if n := plainRunLen(rest); n > 0 && state == ansi.NormalState {
+			a = atom{s: rest[:n], w: n, text: true, run: true}
+		} else if n := escapeLen(rest); n > 0 && state == ansi.NormalState {
 			// A combining mark after the escape joins its last character
 			// in one cluster: it stays with the escape.
 			g, _ := ansi.FirstGraphemeCluster(rest[n-1:], ansi.GraphemeWidth)
@@ -103,6 +108,26 @@ func tokenize(l string) []token {
 	}
 	flush()
 	return out
+}
+
+// plainRunLen is the length of the run of printable ASCII that starts s and
+// holds nothing the wrapper must look at one by one: no space, no break
+// punctuation (",", "&", "|"), no sanitizer escape. Every byte of it is a
+// grapheme cluster one cell wide, so it can be split anywhere; its last byte
+// is followed by ASCII or nothing, since a mark after it would join it.
+func plainRunLen(s string) int {
+	n := 0
+	for n < len(s) {
+		c := s[n]
+		if c <= ' ' || c >= 0x7f || c == ',' || c == '&' || c == '|' || c == '\\' && escapeLen(s[n:]) > 0 {
+			break
+		}
+		if n+1 < len(s) && s[n+1] >= utf8.RuneSelf {
+			break // it may combine with what follows: decoded as a cluster
+		}
+		n++
+	}
+	return n
 }
 
 // breaksAfter reports whether a word may break after the piece so far: after
@@ -165,6 +190,14 @@ func (w *wrapper) add(t token) {
 			w.place(w.pending)
 		}
 		for _, a := range t.atoms {
+			for a.run && w.curW+a.w > w.width {
+				// As many of the run's cells as the line has room for.
+				if room := w.width - w.curW; room > 0 {
+					w.cur.WriteString(a.s[:room])
+					a.s, a.w = a.s[room:], a.w-room
+				}
+				w.newLine()
+			}
 			if w.curW+a.w > w.width && w.curW > 0 {
 				w.newLine()
 			}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -154,6 +155,12 @@ func TestWrapBreaksOnlyWordsLongerThanTheLine(t *testing.T) {
 		{"\x1b[1mlabel:\x1b[0m   a value long enough to wrap \x1b[31mred words here\x1b[0m end", 20},
 		{"        \"receiverUserName\": \"a name with look-alikes, deploym\\u0435nts\",", 24},
 		{"a&&b||c,d,,e&&&f", 4},
+		// Long runs of plain ASCII, split where the width ends, beside
+		// what must not be split: a mark combining with the run's last
+		// letter, an escape, a wide character, a style.
+		{"key: " + strings.Repeat("ab", 40) + "e\u0301" + strings.Repeat("cd", 30) + "\u0435" + strings.Repeat("x", 25), 13},
+		{strings.Repeat("\\\\\"", 30) + "財務" + strings.Repeat("z", 31) + "\x1b[1m" + strings.Repeat("y", 40) + "\x1b[0m", 7},
+		{"  " + strings.Repeat("q", 50), 1},
 	}
 	for _, c := range cases {
 		out := wrapLine(c.in, c.width)
@@ -173,11 +180,34 @@ func TestWrapBreaksOnlyWordsLongerThanTheLine(t *testing.T) {
 	}
 }
 
+// Opening an activity that uploads a 400 kB contract interface wraps its
+// intent line on every render, on the UI goroutine: a long word costs about
+// its own size in memory, not an allocation per letter (71 MB once, and
+// half a second with it).
+func TestWrapLongWordCostsItsSize(t *testing.T) {
+	for name, l := range map[string]string{
+		"letters":        `    "smartContractInterface": "` + strings.Repeat("a", 400_000) + `",`,
+		"escaped quotes": `    "smartContractInterface": "[\"` + strings.Repeat(`\\\"`, 133_000) + `\"]",`,
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		out := wrapLine(l, 98)
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 8*uint64(len(l)) {
+			t.Errorf("%s: wrapping a %d-byte line allocated %d bytes", name, len(l), got)
+		}
+		if want := ansi.StringWidth(l); strings.Count(out, "\n") != (want-1)/98 {
+			t.Errorf("%s: %d lines for %d cells wrapped to 98", name, strings.Count(out, "\n")+1, want)
+		}
+	}
+}
+
 // Whatever the text, a wrapped line keeps the properties checkWrapped checks.
 func FuzzWrapLine(f *testing.F) {
 	f.Add("activity.resource == 'USER' && approvers.count() >= 2, x", 12)
 	f.Add("\x1b[31mred\x1b[0m \u0435 財務 \x00\x1b[2J", 3)
 	f.Add("👩🏽‍💻 a,b,,c &&& d", 2)
+	f.Add("  abcdefghe\u0301fgh\\u0041ijkl\\xffmn財op", 4)
 	f.Fuzz(func(t *testing.T, s string, width int) {
 		width = 1 + (width%80+80)%80
 		in := Clean(s) // what reaches the wrap is always cleaned
