@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -23,7 +25,69 @@ var jsonQuoting = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 // cleaned JSON shows (a look-alike letter escaped, a script named), and how.
 func looksAlike(s string) (string, bool) {
 	q := api.Quote(s)
-	return q, q != `"`+Clean(jsonQuoting.Replace(s))+`"`
+	plain := `"` + Clean(jsonQuoting.Replace(s)) + `"`
+	if q == plain {
+		return q, false
+	}
+	return shortenQuoted(q, plain, utf8.RuneCountInString(s)), true
+}
+
+// The warning shows at most this many bytes of a quoted string: a whole
+// contract interface would double the detail text (and its wrapping).
+const (
+	quotedKeep   = 240
+	quotedBefore = 80 // of them, before the first look-alike letter
+)
+
+// shortenQuoted cuts q, as Quote shows a string of n characters, to the part
+// around where it first differs from plain (the cleaned JSON spelling): the
+// first look-alike letter's escape and its neighbours, with "…" where text
+// was cut and the length after it. No escape or combining mark is split off.
+func shortenQuoted(q, plain string, n int) string {
+	end := strings.LastIndexByte(q, '"') // Quote escapes the quotes within
+	if len(q) <= quotedKeep+quotedBefore || end < 1 {
+		return q
+	}
+	body, suffix := q[1:end], q[end+1:]
+	at := 0
+	for at < len(body) && at+1 < len(plain) && body[at] == plain[at+1] {
+		at++
+	}
+	// Unit boundaries: an escape or a rune, and a mark stays with what it
+	// follows.
+	start, stop := -1, len(body)
+	for i := 0; i < len(body); {
+		r, size := utf8.DecodeRuneInString(body[i:])
+		if body[i] == '\\' {
+			size = max(escapeLen(body[i:]), 2)
+		}
+		if !unicode.IsMark(r) {
+			if start < 0 && i >= at-quotedBefore {
+				start = i
+			}
+			if start >= 0 && i >= start+quotedKeep {
+				stop = i
+				break
+			}
+		}
+		i += min(size, len(body)-i)
+	}
+	start = max(start, 0)
+	var b strings.Builder
+	b.WriteByte('"')
+	if start > 0 {
+		b.WriteString("…")
+	}
+	b.WriteString(body[start:stop])
+	if stop < len(body) {
+		b.WriteString("…")
+	}
+	b.WriteByte('"')
+	b.WriteString(suffix)
+	if start > 0 || stop < len(body) {
+		b.WriteString(" (" + strconv.Itoa(n) + " characters)")
+	}
+	return b.String()
 }
 
 // lookalikeStrings walks a JSON document in order and returns its string

@@ -3,8 +3,11 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -70,4 +73,50 @@ func FuzzLookalikeStrings(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A look-alike letter in a 372 kB contract interface is named without
+// repeating the whole interface: the warning shows the letter's escape with
+// what surrounds it, marks where it was cut and says how long the string is.
+func TestLookalikeWarningOfALongStringShowsTheLetter(t *testing.T) {
+	abi := `[{"name":"transfer","type":"function"}` + strings.Repeat(`,{"name":"x","type":"function"}`, 12_000) +
+		",{\"name\":\"\u0430pprove\"}]" // a Cyrillic а
+	b := NewDetailBuilder(plainTheme)
+	b.JSON(map[string]string{"smartContractInterface": abi})
+	out := ansi.Strip(b.String())
+	i := strings.Index(out, "⚠")
+	if i < 0 {
+		t.Fatalf("no warning for the look-alike letter:\n%.300s", out)
+	}
+	warning := out[i:]
+	if len(warning) > 400 {
+		t.Errorf("the warning repeats %d bytes of the string: %.500s", len(warning), warning)
+	}
+	for _, want := range []string{
+		`⚠ look-alike characters in smartContractInterface: "…`,
+		`{\"name\":\"\u0430pprove\"}]"`,
+		fmt.Sprintf(" (%d characters)", utf8.RuneCountInString(abi)),
+	} {
+		if !strings.Contains(warning, want) {
+			t.Errorf("the warning lacks %q: %s", want, warning)
+		}
+	}
+
+	// Cut at the start and the end, not inside an escape nor between a
+	// letter and its mark; a short string stays whole.
+	long := strings.Repeat("e\u0301\\", 200) + "deploym\u0435nts" + strings.Repeat("x\u0301\"", 200)
+	q, ok := looksAlike(long)
+	body := strings.TrimSuffix(strings.TrimPrefix(q, `"…`), fmt.Sprintf(`…" (%d characters)`, utf8.RuneCountInString(long)))
+	if !ok || body == q || !strings.Contains(body, `deploym\u0435nts`) {
+		t.Fatalf("looksAlike(%.40q…) = %q, %v", long, q, ok)
+	}
+	if r, _ := utf8.DecodeRuneInString(body); unicode.IsMark(r) || strings.HasPrefix(body, `\"`) || strings.HasPrefix(body, `"`) {
+		t.Errorf("cut before %q", body[:min(len(body), 8)])
+	}
+	if strings.HasSuffix(body, `\`) || strings.HasSuffix(body, "x") || strings.HasSuffix(body, "e") {
+		t.Errorf("cut inside an escape or before a mark: …%q", body[max(len(body)-8, 0):])
+	}
+	if q, _ := looksAlike("deploym\u0435nts"); q != `"deploym\u0435nts"` {
+		t.Errorf("a short string is shown as %q", q)
+	}
 }
