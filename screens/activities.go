@@ -41,15 +41,18 @@ type Activities struct {
 	before   string // paging cursor of the current page
 	after    string
 	items    []api.Activity
-	older    bool // older activities follow the page (All view)
-	fetched  time.Time
-	loading  bool
-	listGen  int // generation of list requests: stale replies are dropped
-	err      string
-	auto     bool
-	autoGen  int // generation of the auto-refresh tick chain
-	detail   *activityDetail
-	voting   string // id of the activity whose vote is in flight
+	// first and last are the ids of the page as the service listed it (items
+	// may have settled activities appended): the cursors of [ and ].
+	first, last string
+	older       bool // older activities (of the view's filter) follow the page
+	fetched     time.Time
+	loading     bool
+	listGen     int // generation of list requests: stale replies are dropped
+	err         string
+	auto        bool
+	autoGen     int // generation of the auto-refresh tick chain
+	detail      *activityDetail
+	voting      string // id of the activity whose vote is in flight
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
 	// for the session.
 	bootCache map[string]*api.BootProof
@@ -86,7 +89,7 @@ type (
 		// top: a page of newer activities with none newer still, which is
 		// the newest page.
 		top bool
-		// older: activities older than the page's last follow (All view).
+		// older: activities older than the page's last follow.
 		older bool
 	}
 	activityVotedMsg struct {
@@ -194,7 +197,7 @@ func (a *Activities) listOptions() api.ListActivitiesOptions {
 func (a *Activities) load() tea.Cmd {
 	a.listGen++
 	a.loading = true
-	gen, opts, client, c, paged := a.listGen, a.listOptions(), a.c.Reader, a.c, a.all
+	gen, opts, client, c := a.listGen, a.listOptions(), a.c.Reader, a.c
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -206,7 +209,8 @@ func (a *Activities) load() tea.Cmd {
 		// A page shorter than asked is not always an end: a page of large
 		// activities is cut short by the service, or by the client when a
 		// reply would be larger than it reads (api.ListActivities). So the
-		// page's ends are asked about.
+		// page's ends are asked about, in the Pending view too: a voter must
+		// not take a short page of pending activities for all of them.
 		exists := func(o api.ListActivitiesOptions) bool {
 			o.Limit = 1
 			more, err := client.ListActivities(ctx, o)
@@ -215,13 +219,16 @@ func (a *Activities) load() tea.Cmd {
 		if opts.Before != "" {
 			msg.top = len(items) == 0 || !exists(api.ListActivitiesOptions{Statuses: opts.Statuses, Types: opts.Types, Before: items[0].ID})
 		}
-		if paged && len(items) > 0 {
+		if len(items) > 0 {
 			msg.older = len(items) == opts.Limit ||
 				exists(api.ListActivitiesOptions{Statuses: opts.Statuses, Types: opts.Types, After: items[len(items)-1].ID})
 		}
 		return msg
 	}
 }
+
+// paged reports whether the page shown is not the newest.
+func (a *Activities) paged() bool { return a.before != "" || a.after != "" }
 
 // tick schedules the next auto-refresh, if on.
 func (a *Activities) tick() tea.Cmd {
@@ -272,8 +279,8 @@ func (a *Activities) syncKeys() {
 	a.list.Keys.Open.SetEnabled(act != nil && a.detail == nil)
 	a.keys.Status.SetEnabled(a.all && a.detail == nil)
 	a.keys.Type.SetEnabled(a.all && a.detail == nil)
-	a.keys.NextPage.SetEnabled(a.all && a.detail == nil && a.older && len(a.items) > 0)
-	a.keys.PrevPage.SetEnabled(a.all && a.detail == nil && (a.before != "" || a.after != ""))
+	a.keys.NextPage.SetEnabled(a.detail == nil && a.older && a.last != "")
+	a.keys.PrevPage.SetEnabled(a.detail == nil && a.paged())
 	a.keys.AutoRefresh.SetEnabled(a.c.Refresh > 0)
 	a.keys.Mode.SetEnabled(a.detail == nil)
 	a.keys.Filter.SetEnabled(a.detail == nil)
@@ -330,6 +337,16 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		announce := a.announce(a.items, msg.items)
 		a.err, a.items, a.fetched, a.older = "", a.withSettled(msg.items), msg.at, msg.older
+		if !a.all {
+			a.list.Table.Empty = "no pending activities — press v to see all"
+			if a.paged() {
+				a.list.Table.Empty = "no older pending activities here — [ goes back"
+			}
+		}
+		a.first, a.last = "", ""
+		if len(msg.items) > 0 {
+			a.first, a.last = msg.items[0].ID, msg.items[len(msg.items)-1].ID
+		}
 		a.seen = !a.all && a.before == "" && a.after == ""
 		a.setRows()
 		if a.detail != nil {

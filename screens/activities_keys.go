@@ -93,15 +93,13 @@ func (a *Activities) listKey(k tea.KeyPressMsg) tea.Cmd {
 	case !a.all && (pressed(k, a.keys.Status) || pressed(k, a.keys.Type)):
 		return ui.Toast("filters are for the All view: press v", true)
 	case key.Matches(k, a.keys.NextPage) && a.keys.NextPage.Enabled():
-		// The list is newest first: the older page comes after its last row.
-		a.before, a.after = "", a.items[len(a.items)-1].ID
+		// The list is newest first: the older page comes after the page's
+		// last row. Settled activities kept on the list belong to the page
+		// they settled on, so they go with it.
+		a.before, a.after, a.settled = "", a.last, nil
 		return a.load()
 	case key.Matches(k, a.keys.PrevPage) && a.keys.PrevPage.Enabled():
-		if len(a.items) > 0 {
-			a.before, a.after = a.items[0].ID, ""
-		} else {
-			a.before, a.after = "", ""
-		}
+		a.before, a.after, a.settled = a.first, "", nil
 		return a.load()
 	case pressed(k, a.keys.NextPage), pressed(k, a.keys.PrevPage):
 		return ui.Toast(a.pagingBlock(pressed(k, a.keys.NextPage)), true)
@@ -114,8 +112,8 @@ func (a *Activities) listKey(k tea.KeyPressMsg) tea.Cmd {
 // pagingBlock says why ] or [ cannot page now.
 func (a *Activities) pagingBlock(older bool) string {
 	switch {
-	case !a.all:
-		return "the Pending view is one page; paging is for the All view: press v"
+	case older && !a.all:
+		return "no older pending activities: this page holds the oldest"
 	case older:
 		return "no older page: this is the oldest"
 	default:
@@ -180,6 +178,7 @@ func (a *Activities) open() tea.Cmd {
 func (a *Activities) toggleMode() tea.Cmd {
 	a.all = !a.all
 	a.before, a.after, a.items = "", "", nil
+	a.first, a.last, a.older = "", "", false
 	a.seen, a.settled = false, nil
 	a.list.Table.Empty = "no pending activities — press v to see all"
 	if a.all {

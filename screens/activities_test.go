@@ -371,7 +371,7 @@ func TestOpenDetailFetchesEvaluationsAndBackWithEsc(t *testing.T) {
 
 func TestAllViewFiltersAndPages(t *testing.T) {
 	var many []api.Activity
-	for i := range pageSize {
+	for i := range pageSize + 5 {
 		a := pendingActivity("act-"+string(rune('a'+i%26))+strings.Repeat("x", i/26), "bob", time.Duration(i)*time.Minute,
 			api.Intent{CreateReadOnlySessionIntent: &api.CreateReadOnlySessionParams{}}, api.TypeCreateReadOnlySession)
 		a.Status = api.StatusCompleted
@@ -442,8 +442,8 @@ func TestAllViewFiltersAndPages(t *testing.T) {
 	}
 	h.key("[")
 	last = fake.lists[len(fake.lists)-1]
-	if last.Before != many[0].ID || last.After != "" {
-		t.Errorf("[: before=%q after=%q, want before the first id %q (newer)", last.Before, last.After, many[0].ID)
+	if last.Before != many[pageSize].ID || last.After != "" {
+		t.Errorf("[: before=%q after=%q, want before the older page's first id %q (newer)", last.Before, last.After, many[pageSize].ID)
 	}
 	h.key("v")
 	last = fake.lists[len(fake.lists)-1]
@@ -766,8 +766,8 @@ func TestKeysThatCannotActSaySo(t *testing.T) {
 	for k, want := range map[string]string{
 		"s": "filters are for the All view",
 		"t": "filters are for the All view",
-		"]": "paging is for the All view",
-		"[": "paging is for the All view",
+		"]": "no older pending activities",
+		"[": "this is the newest page",
 	} {
 		before := len(h.root.log.entries)
 		h.key(k)

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -19,7 +20,7 @@ func (a *Activities) View() string {
 		head = th.Title.Render("Activity ") + ui.Clean(shortType(a.detail.activity.Type)) +
 			th.Muted.Render("  "+ui.Clean(api.SanitizeID(a.detail.activity.ID)))
 	} else {
-		head = th.Title.Render("Pending activities") + th.Muted.Render("  needing consensus")
+		head = th.Title.Render("Pending activities") + a.pendingNote()
 		if a.all {
 			st, ty := filterText(a.statuses, shortStatus), filterText(a.types, shortType)
 			page := "newest"
@@ -37,6 +38,25 @@ func (a *Activities) View() string {
 	}
 	body = a.list.View()
 	return ansi.Truncate(head, width, "…") + "\n" + body
+}
+
+// pendingNote follows the Pending view's title: which page, and that older
+// pending activities follow when they do. A page may be shorter than asked
+// (large activities), so without this a voter would take it for all of them;
+// it comes first so that a narrow terminal cuts the rest.
+func (a *Activities) pendingNote() string {
+	th := a.c.Theme
+	var note string
+	if a.older {
+		note = th.Warn.Render(fmt.Sprintf("  %d shown; older pending follow: ] pages on", len(a.items)))
+	}
+	if a.paged() {
+		return note + th.Muted.Render("  page: older ([ goes back)")
+	}
+	if note != "" {
+		return note
+	}
+	return th.Muted.Render("  needing consensus")
 }
 
 // Keys implements Screen.

@@ -286,7 +286,9 @@ func tagNames(ctx context.Context, client Reader) (map[string]string, error) {
 				names[res.UserTagID] = in.UserTagName
 			}
 		}
-		if len(acts) < opts.Limit {
+		// A page may be shorter than asked although older ones follow
+		// (api.ListActivities): only an empty page is the end.
+		if len(acts) == 0 {
 			break
 		}
 		opts.After = acts[len(acts)-1].ID // the list is newest first: older ones follow

@@ -59,9 +59,13 @@ type fakeClient struct {
 func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if slices.Equal(o.Types, []string{api.TypeCreateUserTag}) && slices.Equal(o.Statuses, []string{api.StatusCompleted}) {
+	switch {
+	case slices.Equal(o.Types, []string{api.TypeCreateUserTag}) && slices.Equal(o.Statuses, []string{api.StatusCompleted}):
 		f.tagLookups++
-	} else {
+	case o.Limit == 1 && (o.After != "" || o.Before != ""):
+		// Whether a page's ends are the list's: part of one load, not a
+		// load of its own.
+	default:
 		f.lists = append(f.lists, o)
 	}
 	if f.listErr != nil {
@@ -76,6 +80,24 @@ func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptio
 			continue
 		}
 		out = append(out, a)
+	}
+	// The cursors, in the list's order (newest first), as the service pages:
+	// After lists what follows the cursor, Before the page just above it. An
+	// unknown cursor lists nothing.
+	at := func(id string) int { return slices.IndexFunc(out, func(a api.Activity) bool { return a.ID == id }) }
+	switch {
+	case o.After != "":
+		if i := at(o.After); i >= 0 {
+			out = out[i+1:]
+		} else {
+			out = nil
+		}
+	case o.Before != "":
+		i := max(at(o.Before), 0)
+		out = out[max(i-max(o.Limit, 1), 0):i]
+	}
+	if o.Limit > 0 && len(out) > o.Limit {
+		out = out[:o.Limit]
 	}
 	return out, nil
 }
