@@ -53,13 +53,13 @@ func TestEndToEndPendingViewSaysOlderPendingFollowAndPagesToThem(t *testing.T) {
 		t.Fatalf("%d pending activities, want %d", len(want), len(seeded)+n)
 	}
 
-	// A client that reads at most 2 MiB: six such activities do here what
-	// about twenty-two do at the default 16 MiB.
+	// A client that reads at most 4 MiB (the least it may): six such
+	// activities do here what about twenty-two would at the default 16 MiB.
 	k, err := keys.Store{Dir: d.KeysDir}.Load("alice")
 	if err != nil {
 		t.Fatal(err)
 	}
-	small, err := api.NewClient(d.URL, d.Info.OrganizationID, k, api.WithMaxReplyBytes(2<<20))
+	small, err := api.NewClient(d.URL, d.Info.OrganizationID, k, api.WithMaxReplyBytes(api.MinReplyBytes))
 	if err != nil {
 		t.Fatal(err)
 	}
