@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
@@ -36,7 +37,9 @@ func TestEndToEndAllViewPagesPastLargeActivities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
+	// Each load moves megabytes through the service, several times over as
+	// the client halves the page: seconds under the load of the whole suite.
+	h := newSlowHarness(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0, time.Minute)
 	h.key("v") // the All view
 	a := h.activities()
 	if a.err != "" || len(a.items) == 0 || len(a.items) >= n {

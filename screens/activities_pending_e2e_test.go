@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
@@ -63,7 +64,9 @@ func TestEndToEndPendingViewSaysOlderPendingFollowAndPagesToThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarnessWith(t, small, small, theme.Options{Dark: true, NoColor: true}, 0)
+	// Each load moves megabytes through the service, several times over as
+	// the client halves the page: seconds under the load of the whole suite.
+	h := newSlowHarness(t, small, small, theme.Options{Dark: true, NoColor: true}, 0, time.Minute)
 	a := h.activities()
 	if a.err != "" || len(a.items) == 0 || len(a.items) >= len(want) {
 		t.Fatalf("the Pending view's first page: %d rows, error %q; want a page shorter than %d", len(a.items), a.err, len(want))

@@ -298,6 +298,11 @@ type harness struct {
 	fake *fakeClient
 	root *Root
 	msgs []tea.Msg // every message the commands produced
+	// slowCommands is how long a command may run before the harness takes it
+	// for one that blocks on a delay it should have injected (0: 5 s). Tests
+	// that move megabytes through the local service set it longer: under the
+	// load of the whole suite, their commands legitimately take seconds.
+	slowCommands time.Duration
 }
 
 func newHarness(t testing.TB, fake *fakeClient, readOnly bool, refresh time.Duration) *harness {
@@ -326,10 +331,17 @@ func newHarnessFor(t testing.TB, c readerSubmitter, th theme.Options, refresh ti
 // newHarnessWith drives a Root on a reader and a submitter (nil: read-only).
 func newHarnessWith(t testing.TB, c Reader, sub Submitter, th theme.Options, refresh time.Duration) *harness {
 	t.Helper()
+	return newSlowHarness(t, c, sub, th, refresh, 0)
+}
+
+// newSlowHarness is newHarnessWith whose commands may take up to
+// slowCommands (harness.slowCommands), its first ones included.
+func newSlowHarness(t testing.TB, c Reader, sub Submitter, th theme.Options, refresh, slowCommands time.Duration) *harness {
+	t.Helper()
 	r := NewRoot(Options{Reader: c, Submitter: sub, Profile: "demo", Theme: th,
 		Refresh: refresh, Now: func() time.Time { return testNow }, Static: true,
 		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
-	h := &harness{t: t, root: r}
+	h := &harness{t: t, root: r, slowCommands: slowCommands}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(r.Init())
 	return h
@@ -377,7 +389,7 @@ func (h *harness) key(s string) {
 // Delays are injected (Options.Tick), so every command answers at once.
 func (h *harness) run(cmd tea.Cmd) {
 	h.t.Helper()
-	for _, msg := range collect(cmd) {
+	for _, msg := range collectWithin(cmd, h.slowCommands) {
 		h.msgs = append(h.msgs, msg)
 		switch msg.(type) {
 		case tea.QuitMsg:
@@ -390,7 +402,14 @@ func (h *harness) run(cmd tea.Cmd) {
 	}
 }
 
-func collect(cmd tea.Cmd) []tea.Msg {
+func collect(cmd tea.Cmd) []tea.Msg { return collectWithin(cmd, 0) }
+
+// collectWithin is collect, taking a command that runs longer than limit
+// (0: 5 s) for one that blocks.
+func collectWithin(cmd tea.Cmd, limit time.Duration) []tea.Msg {
+	if limit == 0 {
+		limit = 5 * time.Second
+	}
 	if cmd == nil {
 		return nil
 	}
@@ -399,8 +418,8 @@ func collect(cmd tea.Cmd) []tea.Msg {
 	var msg tea.Msg
 	select {
 	case msg = <-ch:
-	case <-time.After(5 * time.Second):
-		panic("a command blocked for 5s: inject its delay")
+	case <-time.After(limit):
+		panic(fmt.Sprintf("a command blocked for %v: inject its delay", limit))
 	}
 	switch m := msg.(type) {
 	case nil:
@@ -408,14 +427,14 @@ func collect(cmd tea.Cmd) []tea.Msg {
 	case tea.BatchMsg:
 		var out []tea.Msg
 		for _, c := range m {
-			out = append(out, collect(c)...)
+			out = append(out, collectWithin(c, limit)...)
 		}
 		return out
 	}
 	if reflect.TypeOf(msg).Name() == "sequenceMsg" {
 		var out []tea.Msg
 		for _, c := range reflect.ValueOf(msg).Convert(reflect.TypeOf([]tea.Cmd{})).Interface().([]tea.Cmd) {
-			out = append(out, collect(c)...)
+			out = append(out, collectWithin(c, limit)...)
 		}
 		return out
 	}
