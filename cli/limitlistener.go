@@ -16,41 +16,69 @@ import (
 // from it is closed as soon as it is accepted.
 //
 // When every slot is taken, a newcomer is served in place of a connection
-// that is idle — a keep-alive connection between requests, or a new one,
-// that has sent nothing for idleGrace — of the address with the most
-// connections, if that is the newcomer's own address or one with more
-// connections than it: so connections that cost their holder nothing cannot
-// keep anyone out, and the addresses that hold the most give way first. Idle
-// is told by the HTTP server's ConnState (watch); without it no connection
-// is idle. Only when no connection may give way does the newcomer wait for
-// one to close (the connections behind it wait in the system's backlog).
+// that waits for a request — a keep-alive connection between requests, or a
+// new one — and has sent nothing for idleGrace, or has waited longer than
+// the server's header timeout (stallGrace) and sent nothing for idleGrace:
+// of the address with the most connections, if that is the newcomer's own
+// address or one with more connections than it. So connections that cost
+// their holder nothing, or a few bytes, cannot keep anyone out, and the
+// addresses that hold the most give way first. Waiting is told by the HTTP
+// server's ConnState (watch); without it no connection gives way. A newcomer
+// no connection may give way to yet waits aside, off the accept loop, so the
+// newcomers behind it are still served; at most maxWaiting wait so, at most
+// maxWaitingPerPeer of one address, and a further one is closed.
 type limitListener struct {
 	net.Listener
-	slots     chan struct{}
-	perPeer   int
-	closed    chan struct{} // closed by Close: a waiting Accept returns
-	closeOnce sync.Once
-	idled     chan struct{} // signalled when a connection becomes idle
+	slots      chan struct{}
+	perPeer    int
+	stallGrace time.Duration // set by watch from the server's header timeout
+	closed     chan struct{} // closed by Close: waiting newcomers give up
+	closeOnce  sync.Once
+	startOnce  sync.Once
+	accepted   chan accepted // to Accept, from the accept loop and waiting newcomers
+	waiters    atomic.Int32  // newcomers in takeSlot: setState tells them of idle connections
 
-	mu    sync.Mutex
-	peers map[netip.Addr]int // open connections of each address that has any, newcomers included
-	conns map[*limitConn]struct{}
+	mu       sync.Mutex
+	peers    map[netip.Addr]int // open connections of each address that has any, newcomers included
+	conns    map[*limitConn]struct{}
+	idled    chan struct{}      // closed, and replaced, when a connection begins waiting
+	waiting  map[netip.Addr]int // newcomers waiting aside, by address
+	nWaiting int
 }
 
-// idleGrace is how long a connection must have been idle before it gives
-// way to a newcomer: long enough for the server to read a request its client
-// has just sent, short enough that a newcomer hardly notices.
-const idleGrace = time.Second
+type accepted struct {
+	c   net.Conn
+	err error
+}
+
+const (
+	// idleGrace is how long a connection must have sent nothing before it
+	// gives way to a newcomer: long enough for the server to read a request
+	// its client has just sent, short enough that a newcomer hardly notices.
+	idleGrace = time.Second
+	// defaultStallGrace is stallGrace for a server without a header timeout.
+	defaultStallGrace = 10 * time.Second
+	// maxWaiting and maxWaitingPerPeer bound the newcomers waiting aside for
+	// a slot, each a goroutine and a connection.
+	maxWaiting        = 256
+	maxWaitingPerPeer = 4
+)
 
 func newLimitListener(ln net.Listener, n, perPeer int) *limitListener {
 	return &limitListener{Listener: ln, slots: make(chan struct{}, n), perPeer: perPeer,
-		closed: make(chan struct{}), idled: make(chan struct{}, 1),
-		peers: map[netip.Addr]int{}, conns: map[*limitConn]struct{}{}}
+		stallGrace: defaultStallGrace, closed: make(chan struct{}), accepted: make(chan accepted),
+		peers: map[netip.Addr]int{}, conns: map[*limitConn]struct{}{},
+		idled: make(chan struct{}), waiting: map[netip.Addr]int{}}
 }
 
-// watch has hs tell l which of its connections are idle, keeping hs's own
-// ConnState hook; call it before hs serves.
+// watch has hs tell l which of its connections wait for a request, keeping
+// hs's own ConnState hook; call it before hs serves. A connection that has
+// waited longer than hs's header timeout is stalling: after 1 to 3 bytes of
+// a next request, net/http waits for the rest up to its idle timeout.
 func (l *limitListener) watch(hs *http.Server) {
+	if hs.ReadHeaderTimeout > 0 {
+		l.stallGrace = hs.ReadHeaderTimeout
+	}
 	next := hs.ConnState
 	hs.ConnState = func(c net.Conn, st http.ConnState) {
 		if lc, ok := c.(*limitConn); ok && lc.l == l {
@@ -63,10 +91,25 @@ func (l *limitListener) watch(hs *http.Server) {
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
+	l.startOnce.Do(func() { go l.acceptLoop() })
+	select {
+	case a := <-l.accepted:
+		return a.c, a.err
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+// acceptLoop accepts connections and hands those that get a slot to Accept;
+// a newcomer that cannot have one at once waits for it aside (waitAside).
+func (l *limitListener) acceptLoop() {
 	for {
 		c, err := l.Listener.Accept()
 		if err != nil {
-			return nil, err
+			if !l.deliver(accepted{err: err}) {
+				return
+			}
+			continue
 		}
 		peer := connPeer(c)
 		l.mu.Lock()
@@ -79,24 +122,91 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			c.Close()
 			continue
 		}
-		if err := l.takeSlot(peer); err != nil {
-			l.mu.Lock()
-			l.forget(peer)
-			l.mu.Unlock()
-			c.Close()
-			return nil, err
+		if l.slotNow(peer) {
+			l.deliver(accepted{c: l.adopt(c, peer)})
+			continue
 		}
-		lc := &limitConn{Conn: c, l: l, peer: peer}
-		l.mu.Lock()
-		l.conns[lc] = struct{}{}
-		l.mu.Unlock()
-		return lc, nil
+		l.waitAside(c, peer)
 	}
 }
 
-// takeSlot takes a slot for a newcomer from peer: a free one, else one an
-// idle connection gives up, else the first one freed.
+// waitAside has the newcomer c wait for a slot in a goroutine of its own, or
+// closes it if too many newcomers wait already.
+func (l *limitListener) waitAside(c net.Conn, peer netip.Addr) {
+	l.mu.Lock()
+	mayWait := l.nWaiting < maxWaiting && l.waiting[peer] < maxWaitingPerPeer
+	if mayWait {
+		l.nWaiting++
+		l.waiting[peer]++
+	} else {
+		l.forget(peer)
+	}
+	l.mu.Unlock()
+	if !mayWait {
+		c.Close()
+		return
+	}
+	go func() {
+		err := l.takeSlot(peer)
+		l.mu.Lock()
+		l.nWaiting--
+		if n := l.waiting[peer] - 1; n > 0 {
+			l.waiting[peer] = n
+		} else {
+			delete(l.waiting, peer)
+		}
+		if err != nil {
+			l.forget(peer)
+		}
+		l.mu.Unlock()
+		if err != nil {
+			c.Close()
+			return
+		}
+		l.deliver(accepted{c: l.adopt(c, peer)})
+	}()
+}
+
+// deliver hands a to Accept; once l is closed it closes a's connection
+// instead and reports false.
+func (l *limitListener) deliver(a accepted) bool {
+	select {
+	case l.accepted <- a:
+		return true
+	case <-l.closed:
+		if a.c != nil {
+			a.c.Close()
+		}
+		return false
+	}
+}
+
+// adopt is the connection c, from peer, that holds a slot.
+func (l *limitListener) adopt(c net.Conn, peer netip.Addr) *limitConn {
+	lc := &limitConn{Conn: c, l: l, peer: peer}
+	l.mu.Lock()
+	l.conns[lc] = struct{}{}
+	l.mu.Unlock()
+	return lc
+}
+
+// slotNow takes a slot for a newcomer from peer if one is free or a
+// connection gives way to it now.
+func (l *limitListener) slotNow(peer netip.Addr) bool {
+	select {
+	case l.slots <- struct{}{}:
+		return true
+	default:
+	}
+	taken, _, _, _ := l.giveWay(peer, time.Now())
+	return taken
+}
+
+// takeSlot takes a slot for a newcomer from peer: a free one, else one a
+// connection gives way with, else the first one freed.
 func (l *limitListener) takeSlot(peer netip.Addr) error {
+	l.waiters.Add(1)
+	defer l.waiters.Add(-1)
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
@@ -109,62 +219,78 @@ func (l *limitListener) takeSlot(peer netip.Addr) error {
 			return nil
 		default:
 		}
-		v, wait := l.victim(peer, time.Now())
-		if v != nil {
-			v.Close() // gives its slot back
-			continue
+		taken, wait, soon, idled := l.giveWay(peer, time.Now())
+		if taken {
+			return nil
 		}
-		// Until one may give way: a connection that becomes idle is
-		// looked at only when none is idle yet, for one that is will give
-		// way first.
-		idled, idleLongEnough := l.idled, (<-chan time.Time)(nil)
+		// Until one may give way: a connection that begins waiting is
+		// looked at unless one gives way within idleGrace anyway.
+		var timerC <-chan time.Time
 		if wait > 0 {
 			if timer == nil {
 				timer = time.NewTimer(wait)
 			} else {
 				timer.Reset(wait)
 			}
-			idled, idleLongEnough = nil, timer.C
+			timerC = timer.C
+		}
+		if soon {
+			idled = nil
 		}
 		select {
 		case l.slots <- struct{}{}:
 			return nil
 		case <-idled:
-		case <-idleLongEnough:
+		case <-timerC:
 		case <-l.closed:
 			return net.ErrClosed
 		}
 	}
 }
 
-// victim is the idle connection that gives way to a newcomer from peer: of
-// the address with the most connections, the one idle the longest, if that
-// address is peer or has more connections than peer. It gives way only once
-// it has been idle for idleGrace (what its client sent a moment ago may not
-// have been read yet): until then victim is nil, and wait how long is left.
-func (l *limitListener) victim(peer netip.Addr, now time.Time) (v *limitConn, wait time.Duration) {
+// giveWay closes the connection that gives way to a newcomer from peer, if
+// one may now, and hands its slot to the newcomer (taken). Of the waiting
+// connections that may give way within idleGrace, it is the one of the
+// address with the most connections, idle the longest, if that address is
+// peer or has more connections than peer. Otherwise wait is how long until
+// one may (0: none waits), soon whether that is within idleGrace, and idled
+// is closed when a connection begins waiting.
+func (l *limitListener) giveWay(peer netip.Addr, now time.Time) (taken bool, wait time.Duration, soon bool, idled <-chan struct{}) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	var v *limitConn
+	var vAt time.Time
 	for c := range l.conns {
-		if c.evicted || !c.idle() {
+		if c.evicted || !c.waiting.Load() {
 			continue
 		}
 		if c.peer != peer && l.peers[c.peer] <= l.peers[peer] {
 			continue
 		}
+		at := c.givesWayAt(l.stallGrace)
+		if d := at.Sub(now); d > idleGrace { // stalling, not for long enough yet
+			if wait == 0 || d < wait {
+				wait = d
+			}
+			continue
+		}
 		if v == nil || l.peers[c.peer] > l.peers[v.peer] ||
 			(l.peers[c.peer] == l.peers[v.peer] && c.since.Load() < v.since.Load()) {
-			v = c
+			v, vAt = c, at
 		}
 	}
+	idled = l.idled
 	if v == nil {
-		return nil, 0
+		l.mu.Unlock()
+		return false, wait, false, idled
 	}
-	if wait := idleGrace - now.Sub(time.Unix(0, v.since.Load())); wait > 0 {
-		return nil, wait
+	if d := vAt.Sub(now); d > 0 {
+		l.mu.Unlock()
+		return false, d, true, idled
 	}
-	v.evicted = true
-	return v, 0
+	v.evicted = true // its slot is the newcomer's (Close keeps it taken)
+	l.mu.Unlock()
+	v.Close()
+	return true, 0, false, nil
 }
 
 // forget counts one connection of peer less; l.mu is held.
@@ -196,7 +322,8 @@ func (l *limitListener) Close() error {
 	return l.Listener.Close()
 }
 
-// limitConn gives its slot back when it is closed, once.
+// limitConn gives its slot back when it is closed, once, unless it gave
+// way to a newcomer, which then holds it.
 type limitConn struct {
 	net.Conn
 	l       *limitListener
@@ -205,25 +332,43 @@ type limitConn struct {
 	evicted bool // chosen to give way; guarded by l.mu
 
 	// Set by the HTTP server's ConnState (watch) and by Read.
-	waiting atomic.Bool  // between requests (StateNew, StateIdle)
-	quiet   atomic.Bool  // nothing read since it began waiting
+	waiting atomic.Bool  // waits for a request (StateNew, StateIdle)
 	since   atomic.Int64 // when it began waiting, in Unix nanoseconds
+	heard   atomic.Int64 // when it last read anything since, in Unix nanoseconds; 0 for nothing
 }
 
-// idle reports whether the connection waits for a request of which it has
-// read nothing: closing it loses no request (but one the client is sending
-// at that very moment, as the server's idle timeout may).
-func (c *limitConn) idle() bool { return c.waiting.Load() && c.quiet.Load() }
+// givesWayAt is when the waiting connection may give way to a newcomer:
+// idleGrace after it began waiting if it has read nothing since (closing it
+// loses no request, but one its client is sending at that very moment, as
+// the server's idle timeout may), else once it has waited stallGrace and
+// read nothing for idleGrace (a client that has not sent a request's headers
+// by then is stalling, but one sending right now is given its second).
+func (c *limitConn) givesWayAt(stallGrace time.Duration) time.Time {
+	since := time.Unix(0, c.since.Load())
+	heard := c.heard.Load()
+	if heard == 0 {
+		return since.Add(idleGrace)
+	}
+	at := time.Unix(0, heard).Add(idleGrace)
+	if stalled := since.Add(stallGrace); stalled.After(at) {
+		at = stalled
+	}
+	return at
+}
 
 func (c *limitConn) setState(st http.ConnState) {
 	switch st {
 	case http.StateNew, http.StateIdle:
 		c.since.Store(time.Now().UnixNano())
-		c.quiet.Store(true)
+		c.heard.Store(0)
 		c.waiting.Store(true)
-		select {
-		case c.l.idled <- struct{}{}:
-		default:
+		// Newcomers waiting for a slot look again (waiting is stored
+		// first: one that begins waiting after this load sees it).
+		if c.l.waiters.Load() > 0 {
+			c.l.mu.Lock()
+			close(c.l.idled)
+			c.l.idled = make(chan struct{})
+			c.l.mu.Unlock()
 		}
 	default:
 		c.waiting.Store(false)
@@ -232,8 +377,8 @@ func (c *limitConn) setState(st http.ConnState) {
 
 func (c *limitConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	if n > 0 && c.quiet.Load() {
-		c.quiet.Store(false)
+	if n > 0 && c.waiting.Load() {
+		c.heard.Store(time.Now().UnixNano())
 	}
 	return n, err
 }
@@ -244,8 +389,11 @@ func (c *limitConn) Close() error {
 		c.l.mu.Lock()
 		c.l.forget(c.peer)
 		delete(c.l.conns, c)
+		handedOver := c.evicted
 		c.l.mu.Unlock()
-		<-c.l.slots
+		if !handedOver {
+			<-c.l.slots
+		}
 	})
 	return err
 }
