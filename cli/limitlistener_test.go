@@ -30,6 +30,13 @@ func serveLimited(t *testing.T, n, perPeer int) string {
 // server's settings before it serves.
 func serveLimitedWith(t *testing.T, n, perPeer int, tune func(*http.Server)) string {
 	t.Helper()
+	addr, _ := serveLimitedListener(t, n, perPeer, tune)
+	return addr
+}
+
+// serveLimitedListener is serveLimitedWith returning the listener too.
+func serveLimitedListener(t *testing.T, n, perPeer int, tune func(*http.Server)) (string, *limitListener) {
+	t.Helper()
 	srv, err := server.Open(server.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +53,24 @@ func serveLimitedWith(t *testing.T, n, perPeer int, tune func(*http.Server)) str
 	l.watch(hs)
 	go hs.Serve(l)
 	t.Cleanup(func() { hs.Close(); srv.Close() })
-	return ln.Addr().String()
+	return ln.Addr().String(), l
+}
+
+// waitEmpty waits until l holds no connection: the server closes those of
+// answered requests just after answering.
+func waitEmpty(t *testing.T, l *limitListener) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		l.mu.Lock()
+		open := len(l.peers)
+		l.mu.Unlock()
+		if open == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the listener still holds connections of %d addresses after 10 s", open)
+		}
+	}
 }
 
 // dialFrom connects to addr from the address src, or skips the test where
@@ -96,7 +120,7 @@ func isOpen(c net.Conn) bool {
 // are all in the middle of a request, the next one is served when one
 // closes.
 func TestServeBoundsHeadersAndConnections(t *testing.T) {
-	addr := serveLimited(t, 2, 3) // the listener's limit binds, not the address's share
+	addr, l := serveLimitedListener(t, 2, 3, nil) // the listener's limit binds, not the address's share
 	url := "http://" + addr + api.JWKSPath
 
 	get := func(header string, size int) int {
@@ -121,8 +145,8 @@ func TestServeBoundsHeadersAndConnections(t *testing.T) {
 	// Two connections that have begun a request fill the listener: they are
 	// not idle, and do not give way. (The service closes the connections of
 	// the requests above just after answering; newcomers no longer wait in
-	// the backlog for that, so give it a moment.)
-	time.Sleep(200 * time.Millisecond)
+	// the backlog for that, so wait until it has.)
+	waitEmpty(t, l)
 	var held []net.Conn
 	for range 2 {
 		c, err := net.Dial("tcp", addr)
