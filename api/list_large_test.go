@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
@@ -20,24 +19,11 @@ import (
 func TestListActivitiesStaysReadableWhenActivitiesAreLarge(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	ctx := context.Background()
-	operator := demo.Client("operator")
 	const maxReply = api.MinReplyBytes
-	k, err := keys.Store{Dir: demo.KeysDir}.Load("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	alice, err := api.NewClient(demo.URL, demo.Info.OrganizationID, k, api.WithMaxReplyBytes(maxReply))
-	if err != nil {
-		t.Fatal(err)
-	}
-	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
+	alice := demo.ClientAt(demo.URL, "alice", api.WithMaxReplyBytes(maxReply))
 	const n = 8
-	for i := range n {
-		if _, err := operator.CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
-			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
-			t.Fatalf("submit %d: %v", i, err)
-		}
-	}
+	demo.SubmitLargeInterfaces(n, "operator")
+	big := servertest.LargeInterface()
 	if whole, err := demo.Client("alice").ListActivitiesRaw(ctx, api.ListActivitiesOptions{Limit: 100}); err != nil || len(whole) <= maxReply {
 		t.Fatalf("the whole page is %d bytes (%v); the test needs it over %d", len(whole), err, maxReply)
 	}

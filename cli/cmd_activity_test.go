@@ -374,13 +374,7 @@ func TestActivityGetTellsRealControlsFromTypedEscapes(t *testing.T) {
 // and where to go on from, and --json gives a page that parses.
 func TestActivityListSaysWhenAPageOfLargeActivitiesWasShortened(t *testing.T) {
 	e := newVerbEnv(t)
-	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
-	for i := range 12 {
-		if _, err := e.client("operator").CreateSmartContractInterface(context.Background(), api.CreateSmartContractInterfaceParams{
-			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
-			t.Fatalf("submit %d: %v", i, err)
-		}
-	}
+	e.demo.SubmitLargeInterfaces(12, "operator")
 	code, out, errOut := e.run("", "activity", "list", "--limit", "100")
 	wantExit(t, "list --limit 100", code, 0, out, errOut)
 	rows := strings.Split(strings.TrimSpace(out), "\n")[1:]

@@ -1,13 +1,10 @@
 package screens
 
 import (
-	"context"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -18,25 +15,11 @@ import (
 // whole history: a short page is not taken for the last one.
 func TestEndToEndAllViewPagesPastLargeActivities(t *testing.T) {
 	d := servertest.StartDemo(t)
-	ctx := context.Background()
-	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
 	const n = 8
-	for i := range n {
-		if _, err := d.Client("operator").CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
-			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
-			t.Fatalf("submit %d: %v", i, err)
-		}
-	}
+	d.SubmitLargeInterfaces(n, "operator")
 	// A client that reads at most 4 MiB: eight such activities show here what
 	// twenty-two would at the default 16 MiB, in a fraction of the time.
-	k, err := keys.Store{Dir: d.KeysDir}.Load("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	alice, err := api.NewClient(d.URL, d.Info.OrganizationID, k, api.WithMaxReplyBytes(api.MinReplyBytes))
-	if err != nil {
-		t.Fatal(err)
-	}
+	alice := d.ClientAt(d.URL, "alice", api.WithMaxReplyBytes(api.MinReplyBytes))
 	// Each load moves megabytes through the service, several times over as
 	// the client halves the page: seconds under the load of the whole suite.
 	h := newSlowHarness(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0, time.Minute)

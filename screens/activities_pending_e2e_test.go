@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -25,14 +24,10 @@ func TestEndToEndPendingViewSaysOlderPendingFollowAndPagesToThem(t *testing.T) {
 	if err != nil || len(seeded) == 0 {
 		t.Fatalf("the demo's pending activities: %d, %v", len(seeded), err)
 	}
-	big := `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]`
 	const n = 6
-	for i := range n {
-		// A root member's interface waits for the quorum.
-		act, err := d.Client([]string{"bob", "carol"}[i%2]).CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
-			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"})
-		if err != nil || act.Status != api.StatusConsensusNeeded {
-			t.Fatalf("submit %d: %v, status %v; want it pending", i, err, act)
+	for i, act := range d.SubmitLargeInterfaces(n, "bob", "carol") {
+		if act.Status != api.StatusConsensusNeeded { // a root member's interface waits for the quorum
+			t.Fatalf("large interface %d is %s; want it pending", i, act.Status)
 		}
 	}
 	// Every pending activity, paged with the default client.
@@ -56,14 +51,7 @@ func TestEndToEndPendingViewSaysOlderPendingFollowAndPagesToThem(t *testing.T) {
 
 	// A client that reads at most 4 MiB (the least it may): six such
 	// activities do here what about twenty-two would at the default 16 MiB.
-	k, err := keys.Store{Dir: d.KeysDir}.Load("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	small, err := api.NewClient(d.URL, d.Info.OrganizationID, k, api.WithMaxReplyBytes(api.MinReplyBytes))
-	if err != nil {
-		t.Fatal(err)
-	}
+	small := d.ClientAt(d.URL, "alice", api.WithMaxReplyBytes(api.MinReplyBytes))
 	// Each load moves megabytes through the service, several times over as
 	// the client halves the page: seconds under the load of the whole suite.
 	h := newSlowHarness(t, small, small, theme.Options{Dark: true, NoColor: true}, 0, time.Minute)

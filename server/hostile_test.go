@@ -330,21 +330,6 @@ func (r firstRead) Read(p []byte) (int, error) {
 	return r.ReadCloser.Read(p)
 }
 
-// stalledHeaders opens a connection from the address src that sends a
-// request for path with the header lines extra, declaring a 1 MiB body, and
-// none of the body: the review's attack.
-func stalledHeaders(t *testing.T, src, url, path, extra string) {
-	t.Helper()
-	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
-	conn, err := d.Dial("tcp", strings.TrimPrefix(url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: vigil\r\nContent-Type: application/json\r\n%sContent-Length: %d\r\n\r\n",
-		path, extra, api.MaxRequestBodyBytes)
-}
-
 // settled waits until each of n stalled requests has begun to read its
 // body, waits for budget, or has been answered.
 func settled(t *testing.T, n int64, progressed *atomic.Int64, budgets ...*bodyBudget) {
@@ -409,7 +394,7 @@ func TestStalledStrangerStampsLeaveMembersServed(t *testing.T) {
 	}
 	const conns = defaultBodyBudget / api.MaxRequestBodyBytes
 	for i := range conns {
-		stalledHeaders(t, loopback(t, 2+i%peerShare), url, api.QueryPrefix+api.QueryWhoami, name+": "+stamp+"\r\n")
+		stalledPart(t, loopback(t, 2+i%peerShare), url, api.QueryPrefix+api.QueryWhoami, name+": "+stamp+"\r\n", 0)
 	}
 	settled(t, conns, done, e.srv.bodies, e.srv.strangers)
 	if held := e.srv.bodies.inUse(); held != 0 {
@@ -433,7 +418,7 @@ func TestOnePeerHoldsAtMostItsShare(t *testing.T) {
 	const conns = defaultBodyBudget / api.MaxRequestBodyBytes
 	src := loopback(t, 2)
 	for range conns {
-		stalledHeaders(t, src, url, api.QueryPrefix+api.QueryWhoami, name+": "+stamp+"\r\n")
+		stalledPart(t, src, url, api.QueryPrefix+api.QueryWhoami, name+": "+stamp+"\r\n", 0)
 	}
 	settled(t, conns, done, e.srv.bodies)
 	if held, share := e.srv.bodies.inUse(), int64(defaultBodyBudget/peerShare); held > share {
@@ -553,7 +538,7 @@ func TestStalledAuthProxyRequestsHoldNothing(t *testing.T) {
 	proxy, progressed := countingProgress(t, e.srv.AuthProxyHandler())
 	const conns = 2 * proxyBodyBudget / api.MaxRequestBodyBytes
 	for i := range conns {
-		stalledHeaders(t, loopback(t, 2+i%peerShare), proxy, api.WalletKitConfigPath, api.AuthProxyConfigIDHeader+": "+info.AuthProxyConfigID+"\r\n")
+		stalledPart(t, loopback(t, 2+i%peerShare), proxy, api.WalletKitConfigPath, api.AuthProxyConfigIDHeader+": "+info.AuthProxyConfigID+"\r\n", 0)
 	}
 	settled(t, conns, progressed, e.srv.proxyBodies)
 	if held := e.srv.proxyBodies.inUse(); held != 0 {

@@ -63,13 +63,13 @@ func (d *Demo) Client(member string) *api.Client { return d.ClientAt(d.URL, memb
 
 // ClientAt is Client talking to baseURL instead, such as a proxy in front of
 // the service (Rewriting, Gateway).
-func (d *Demo) ClientAt(baseURL, member string) *api.Client {
+func (d *Demo) ClientAt(baseURL, member string, opts ...api.Option) *api.Client {
 	d.t.Helper()
 	k, err := keys.Store{Dir: d.KeysDir}.Load(member)
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	c, err := api.NewClient(baseURL, d.Info.OrganizationID, k)
+	c, err := api.NewClient(baseURL, d.Info.OrganizationID, k, opts...)
 	if err != nil {
 		d.t.Fatal(err)
 	}
