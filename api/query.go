@@ -172,6 +172,26 @@ func (c *Client) ListActivities(ctx context.Context, opts ListActivitiesOptions)
 	return r.Activities, nil
 }
 
+// ActivityLister lists activities; *Client is one.
+type ActivityLister interface {
+	ListActivities(ctx context.Context, opts ListActivitiesOptions) ([]Activity, error)
+}
+
+// ActivitiesFollow reports whether the listing opts filters holds activities
+// older than the activity id (older), or newer than it: a page may be cut
+// short although more follow (see ListActivities), so its length does not
+// say. A look that fails counts as none.
+func ActivitiesFollow(ctx context.Context, l ActivityLister, opts ListActivitiesOptions, id string, older bool) bool {
+	probe := ListActivitiesOptions{Statuses: opts.Statuses, Types: opts.Types, Limit: 1}
+	if older {
+		probe.After = id
+	} else {
+		probe.Before = id
+	}
+	more, err := l.ListActivities(ctx, probe)
+	return err == nil && len(more) > 0
+}
+
 // listShrinking validates opts and calls list with its request, and again
 // with half the page each time the reply is larger than MaxReplyBytes, while
 // the page holds more than one activity.

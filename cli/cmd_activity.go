@@ -193,9 +193,7 @@ func noteCutShort(ctx context.Context, c proc, client *api.Client, opts api.List
 	if n >= asked || opts.Before != "" {
 		return
 	}
-	older := opts
-	older.After, older.Limit = last, 1
-	if more, err := client.ListActivities(ctx, older); err == nil && len(more) > 0 {
+	if api.ActivitiesFollow(ctx, client, opts, last, true) {
 		fmt.Fprintf(c.stderr, "%d of the %d asked for: the page was cut short, its activities being large; older ones follow: --after %s\n",
 			n, asked, api.SanitizeID(last))
 	}

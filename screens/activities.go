@@ -211,17 +211,11 @@ func (a *Activities) load() tea.Cmd {
 		// reply would be larger than it reads (api.ListActivities). So the
 		// page's ends are asked about, in the Pending view too: a voter must
 		// not take a short page of pending activities for all of them.
-		exists := func(o api.ListActivitiesOptions) bool {
-			o.Limit = 1
-			more, err := client.ListActivities(ctx, o)
-			return err == nil && len(more) > 0
-		}
 		if opts.Before != "" {
-			msg.top = len(items) == 0 || !exists(api.ListActivitiesOptions{Statuses: opts.Statuses, Types: opts.Types, Before: items[0].ID})
+			msg.top = len(items) == 0 || !api.ActivitiesFollow(ctx, client, opts, items[0].ID, false)
 		}
 		if len(items) > 0 {
-			msg.older = len(items) == opts.Limit ||
-				exists(api.ListActivitiesOptions{Statuses: opts.Statuses, Types: opts.Types, After: items[len(items)-1].ID})
+			msg.older = len(items) == opts.Limit || api.ActivitiesFollow(ctx, client, opts, items[len(items)-1].ID, true)
 		}
 		return msg
 	}

@@ -43,47 +43,38 @@ func field(label, value string) string {
 }
 
 // idsText lists ids, each shown as an id is (quoted when tampered with).
-func idsText(ids []string) string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = api.SanitizeID(id)
-	}
-	if len(out) == 0 {
-		return "(none)"
-	}
-	return strings.Join(out, ", ")
-}
+func idsText(ids []string) string { return listText(ids, api.SanitizeID) }
 
 // tagsText names user tags by their names, quoted as names are, each with
 // its id (two tags may share a name); a tag the console cannot name is an
 // "unknown tag", by id.
 func tagsText(c *Common, ids []string) string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
+	return listText(ids, func(id string) string {
 		if n, ok := c.Org.TagNames[id]; ok {
-			out[i] = api.Quote(n) + " (id " + api.SanitizeID(id) + ")"
-		} else {
-			out[i] = "unknown tag " + api.SanitizeID(id)
+			return api.Quote(n) + " (id " + api.SanitizeID(id) + ")"
 		}
-	}
-	if len(out) == 0 {
-		return "(none)"
-	}
-	return strings.Join(out, ", ")
+		return "unknown tag " + api.SanitizeID(id)
+	})
 }
 
 // usersText names users by their names where known, with their ids.
 func usersText(c *Common, ids []string) string {
+	return listText(ids, func(id string) string {
+		if n := c.Org.UserNames[id]; n != "" {
+			return api.Quote(n) + " (" + api.SanitizeID(id) + ")"
+		}
+		return "user " + api.SanitizeID(id)
+	})
+}
+
+// listText is ids, each as show gives it, joined by commas, or "(none)".
+func listText(ids []string, show func(id string) string) string {
+	if len(ids) == 0 {
+		return "(none)"
+	}
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		if n := c.Org.UserNames[id]; n != "" {
-			out[i] = api.Quote(n) + " (" + api.SanitizeID(id) + ")"
-		} else {
-			out[i] = "user " + api.SanitizeID(id)
-		}
-	}
-	if len(out) == 0 {
-		return "(none)"
+		out[i] = show(id)
 	}
 	return strings.Join(out, ", ")
 }
