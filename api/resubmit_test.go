@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
@@ -19,18 +18,11 @@ import (
 func TestResubmitAfterGateway503GivesTheSameActivity(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	g := demo.Gateway()
-	k, err := keys.Store{Dir: demo.KeysDir}.Load("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, err := api.NewClient(g.URL, demo.Info.OrganizationID, k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := demo.ClientAt(g.URL, "alice")
 	ctx := context.Background()
 	g.FailSubmits.Store(true)
 	params := api.CreateUserTagParams{UserTagName: "resubmit-probe", UserIDs: []string{demo.Info.Members[0].UserID}}
-	_, err = client.CreateUserTag(ctx, params)
+	_, err := client.CreateUserTag(ctx, params)
 	var unknown *api.OutcomeUnknownError
 	if !errors.As(err, &unknown) || !errors.Is(err, api.ErrOutcomeUnknown) {
 		t.Fatalf("err = %v, want an unknown outcome", err)
@@ -64,7 +56,7 @@ func TestResubmitAfterGateway503GivesTheSameActivity(t *testing.T) {
 		w.WriteHeader(http.StatusBadGateway)
 	}))
 	defer down.Close()
-	lost, _ := api.NewClient(down.URL, demo.Info.OrganizationID, k)
+	lost := demo.ClientAt(down.URL, "alice")
 	_, err = lost.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "never-arrived", UserIDs: params.UserIDs})
 	if !errors.As(err, &unknown) {
 		t.Fatalf("err = %v, want an unknown outcome", err)

@@ -15,7 +15,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/screens"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
@@ -45,14 +44,7 @@ func TestConsoleCtrlCNamesTheVoteInFlight(t *testing.T) {
 	}))
 	t.Cleanup(slow.Close)
 	t.Cleanup(func() { close(release) }) // before the server closes
-	k, err := keys.Store{Dir: demo.KeysDir}.Load("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	alice, err := api.NewClient(slow.URL, demo.Info.OrganizationID, k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	alice := demo.ClientAt(slow.URL, "alice")
 	root := screens.NewRoot(screens.Options{Reader: alice, Submitter: alice, Profile: "alice",
 		Theme: theme.Options{Dark: true, NoColor: true}})
 	inR, inW := io.Pipe()

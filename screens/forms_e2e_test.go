@@ -13,7 +13,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -31,7 +30,7 @@ func deadURL(t *testing.T) string {
 // open with every field and step as typed, and the error in it.
 func TestEndToEndMfaEditorKeepsEverythingWhenTheSubmitFails(t *testing.T) {
 	d := servertest.StartDemo(t)
-	down := memberClient(t, d, "alice", deadURL(t))
+	down := d.ClientAt(deadURL(t), "alice")
 	h := newHarnessWith(t, d.Client("alice"), down, theme.Options{Dark: true, NoColor: true}, 0)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.gotoScreen("MFA policies")
@@ -146,15 +145,8 @@ func TestEndToEndPolicyEditorAsksBeforeANewRequestAfterAnUnknownOutcome(t *testi
 func TestEndToEndPolicyEditorStaleResendSaysWhereToLook(t *testing.T) {
 	d := servertest.StartDemo(t)
 	g := d.Gateway()
-	k, err := keys.Store{Dir: d.KeysDir}.Load("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The request is made ten minutes ago, as if the resend came late.
-	late, err := api.NewClient(g.URL, d.Info.OrganizationID, k, api.WithClock(func() time.Time { return time.Now().Add(-10 * time.Minute) }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	late := d.ClientAt(g.URL, "alice", api.WithClock(func() time.Time { return time.Now().Add(-10 * time.Minute) }))
 	h := newHarnessWith(t, d.Client("alice"), late, theme.Options{Dark: true, NoColor: true}, 0)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.gotoScreen("Policies")
@@ -243,7 +235,7 @@ func TestEndToEndMfaEditorResendsAfterAnUnknownOutcome(t *testing.T) {
 func TestEndToEndOperationFormResendsWithoutKeepingTheSecret(t *testing.T) {
 	d := servertest.StartDemo(t)
 	g := d.Gateway()
-	alice := memberClient(t, d, "alice", g.URL)
+	alice := d.ClientAt(g.URL, "alice")
 	var log bytes.Buffer
 	r := NewRoot(Options{Reader: alice, Submitter: alice, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
 		Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
@@ -348,7 +340,7 @@ func gatewayHarness(t *testing.T) (*harness, *servertest.Demo, *servertest.Gatew
 	t.Helper()
 	d := servertest.StartDemo(t)
 	g := d.Gateway()
-	alice := memberClient(t, d, "alice", g.URL)
+	alice := d.ClientAt(g.URL, "alice")
 	h := newHarnessFor(t, alice, theme.Options{Dark: true, NoColor: true}, 0)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	return h, d, g

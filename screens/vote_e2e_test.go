@@ -11,24 +11,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
 )
-
-// memberClient is a client of the demo organization as member, sent to url.
-func memberClient(t *testing.T, d *servertest.Demo, member, url string) *api.Client {
-	t.Helper()
-	k, err := keys.Store{Dir: d.KeysDir}.Load(member)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.NewClient(url, d.Info.OrganizationID, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 // A vote whose reply is a gateway's 503 although the service recorded it is
 // reported as counted, from the activity read again; a vote that never reached
@@ -60,7 +45,7 @@ func TestEndToEndVoteWithFailedReplyIsSettledByLooking(t *testing.T) {
 		act := propose("gateway-recorded")
 		g := d.Gateway()
 		g.FailSubmits.Store(true)
-		bob := memberClient(t, d, "bob", g.URL)
+		bob := d.ClientAt(g.URL, "bob")
 		h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
 		selectActivity(h, act.ID)
 		h.key("a")
@@ -80,7 +65,7 @@ func TestEndToEndVoteWithFailedReplyIsSettledByLooking(t *testing.T) {
 		act := propose("gateway-slow")
 		g := d.Gateway()
 		g.SlowSubmits.Store(int64(time.Second))
-		bob := memberClient(t, d, "bob", g.URL)
+		bob := d.ClientAt(g.URL, "bob")
 		h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
 		h.root.common.Timeout = 300 * time.Millisecond
 		selectActivity(h, act.ID)
@@ -97,7 +82,7 @@ func TestEndToEndVoteWithFailedReplyIsSettledByLooking(t *testing.T) {
 			w.WriteHeader(http.StatusBadGateway) // the gateway never reached the service
 		}))
 		defer down.Close()
-		h := newHarnessWith(t, d.Client("bob"), memberClient(t, d, "bob", down.URL), theme.Options{Dark: true, NoColor: true}, 0)
+		h := newHarnessWith(t, d.Client("bob"), d.ClientAt(down.URL, "bob"), theme.Options{Dark: true, NoColor: true}, 0)
 		selectActivity(h, act.ID)
 		h.key("a")
 		h.key("y")
