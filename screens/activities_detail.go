@@ -69,11 +69,7 @@ func getActivity(c *Common, id string, wrap func(*api.Activity, error) tea.Msg) 
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
-		a, err := client.GetActivity(ctx, id)
-		if err == nil && a == nil {
-			err = fmt.Errorf("the service returned no activity")
-		}
-		return wrap(a, err)
+		return wrap(activityOrError(client.GetActivity(ctx, id)))
 	}
 }
 

@@ -64,6 +64,19 @@ type Submitter interface {
 	Resubmit(ctx context.Context, prev *api.OutcomeUnknownError) (*api.Activity, error)
 }
 
+// errNoActivity is the error of a call that answered with neither an
+// activity nor an error (a Reader or Submitter other than *api.Client may).
+var errNoActivity = errors.New("the service returned no activity")
+
+// activityOrError is a and err, or errNoActivity when neither came, so that
+// no screen takes a nil activity for one.
+func activityOrError(a *api.Activity, err error) (*api.Activity, error) {
+	if err == nil && a == nil {
+		return nil, errNoActivity
+	}
+	return a, err
+}
+
 // ErrReadOnly is what a submit key says in read-only mode.
 var ErrReadOnly = errors.New("read-only: this console cannot vote or submit (started with --read-only or read_only = true)")
 

@@ -431,10 +431,7 @@ func (m *MfaPolicies) create(msg mfaConfirmedMsg) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
-		act, err := client.CreateMfaPolicy(ctx, p)
-		if err == nil && act == nil {
-			err = errors.New("the service returned no activity")
-		}
+		act, err := activityOrError(client.CreateMfaPolicy(ctx, p))
 		if err != nil {
 			err = fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)
 		}

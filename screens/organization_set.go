@@ -168,12 +168,9 @@ func (o *Organization) submitFeature(m featureConfirmedMsg) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
-		act, err := client.SetOrganizationFeature(ctx, p)
+		act, err := activityOrError(client.SetOrganizationFeature(ctx, p))
 		if err != nil {
 			err = fmt.Errorf("set %s: %w", p.Name, err)
-		}
-		if err == nil && act == nil {
-			err = fmt.Errorf("set %s: the service returned no activity", p.Name)
 		}
 		return featureSubmittedMsg{params: p, activity: act, err: err}
 	}

@@ -1,7 +1,6 @@
 package screens
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -342,10 +341,7 @@ func (p *Policies) create(params api.CreatePolicyParams) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
-		a, err := client.CreatePolicy(ctx, params)
-		if err == nil && a == nil {
-			err = errors.New("the service returned no activity")
-		}
+		a, err := activityOrError(client.CreatePolicy(ctx, params))
 		return policyCreatedMsg{editor: e, params: params, act: a, err: err}
 	}
 }

@@ -144,11 +144,7 @@ func (e *earlierSubmit) resend(c *Common, answer func(*api.Activity, error) tea.
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
-		act, err := client.Resubmit(ctx, sent)
-		if err == nil && act == nil {
-			err = errors.New("the service returned no activity")
-		}
-		return answer(act, err)
+		return answer(activityOrError(client.Resubmit(ctx, sent)))
 	}
 }
 

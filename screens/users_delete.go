@@ -1,7 +1,6 @@
 package screens
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -135,9 +134,7 @@ func (u *Users) deleteKeys(m deleteKeysConfirmedMsg) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("delete %d API key(s) of %s: %w", len(m.keyIDs), api.SanitizeID(m.userID), err)
 		}
-		if err == nil && act == nil {
-			err = errors.New("the service returned no activity")
-		}
+		act, err = activityOrError(act, err)
 		return keysDeletedMsg{userID: m.userID, keyIDs: m.keyIDs, activity: act, err: err}
 	}
 }

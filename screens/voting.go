@@ -324,9 +324,7 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 			verb = "reject"
 			act, err = client.RejectActivity(ctx, v.fingerprint)
 		}
-		if err == nil && act == nil {
-			err = fmt.Errorf("the service returned no activity")
-		}
+		act, err = activityOrError(act, err)
 		var current *api.Activity
 		if err != nil {
 			// Did the vote count after all (a lost reply, a gateway's 5xx, a
