@@ -5,7 +5,6 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/sha256"
-	"encoding/asn1"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	k1ecdsa "github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
 
 // Reasons a stamp is refused. Verify wraps exactly one of them, so callers can
@@ -88,7 +89,9 @@ func verify(headerValue string, body []byte, cache *Verifier) (Stamp, error) {
 type ParsedStamp struct {
 	stamp  Stamp  // PublicKey and Signature as lowercase hex
 	sigRaw []byte // canonical DER (P-256, secp256k1) or 64 bytes (Ed25519)
-	p256   *ecdsa.PublicKey
+	p256   *p256Key
+	p256R  *big.Int
+	p256S  *big.Int
 	ed     ed25519.PublicKey
 	k1     *secp256k1.PublicKey
 	k1R    secp256k1.ModNScalar
@@ -118,11 +121,10 @@ func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 		if p.p256, err = cache.p256(pubRaw); err != nil {
 			return ParsedStamp{}, err
 		}
-		_, sv, err := parseStrictDER(sigRaw, nil)
-		if err != nil {
+		if p.p256R, p.p256S, err = parseStrictDER(sigRaw, nil); err != nil {
 			return ParsedStamp{}, err
 		}
-		st.HighS = sv.Cmp(p256HalfOrder) > 0
+		st.HighS = p.p256S.Cmp(p256HalfOrder) > 0
 	case SchemeSecp256k1:
 		if len(pubRaw) != 33 || (pubRaw[0] != 2 && pubRaw[0] != 3) {
 			return ParsedStamp{}, fmt.Errorf("%w: %d bytes starting %#02x; a secp256k1 stamp key is 33 bytes compressed (02 or 03 followed by X)", ErrBadPublicKey, len(pubRaw), firstByte(pubRaw))
@@ -158,8 +160,14 @@ func (p *ParsedStamp) Verify(body []byte) (Stamp, error) {
 	switch p.stamp.Scheme {
 	case SchemeP256:
 		digest := sha256.Sum256(body)
-		// sigRaw is known to be canonical DER, which VerifyASN1 takes as is.
-		if !ecdsa.VerifyASN1(p.p256, digest[:], p.sigRaw) {
+		var ok bool
+		if t := p.p256.table.Load(); t != nil {
+			ok = verifyP256(t, &digest, p.p256R, p.p256S)
+		} else {
+			// sigRaw is known to be canonical DER, which VerifyASN1 takes as is.
+			ok = ecdsa.VerifyASN1(p.p256.pub, digest[:], p.sigRaw)
+		}
+		if !ok {
 			return Stamp{}, fmt.Errorf("%w: P-256 signature over the SHA-256 of the %d-byte body fails with this public key", ErrBadSignature, len(body))
 		}
 	case SchemeSecp256k1:
@@ -343,38 +351,42 @@ func decodeStringObject(raw []byte, names ...string) (map[string]string, error) 
 	return out, nil
 }
 
-// ecdsaSig is the ASN.1 shape of an ECDSA signature.
-type ecdsaSig struct{ R, S *big.Int }
-
 // parseStrictDER decodes a DER ECDSA signature and refuses every other
-// encoding of the same values (BER lengths, padded integers, trailing bytes),
-// zero or negative values, and S above halfOrder (when halfOrder is not nil).
+// encoding of the same values (BER or non-minimal lengths, padded integers,
+// trailing bytes), zero or negative values, and S above halfOrder (when
+// halfOrder is not nil). cryptobyte reads DER strictly, without reflection.
 func parseStrictDER(sig []byte, halfOrder *big.Int) (r, s *big.Int, err error) {
-	var v ecdsaSig
-	rest, err := asn1.Unmarshal(sig, &v)
-	if err != nil {
+	in := cryptobyte.String(sig)
+	var seq cryptobyte.String
+	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) {
 		return nil, nil, fmt.Errorf("%w: not a DER SEQUENCE of two INTEGERs", ErrMalformedSignature)
 	}
-	if len(rest) != 0 {
-		return nil, nil, fmt.Errorf("%w: %d bytes after the DER signature", ErrMalformedSignature, len(rest))
+	if len(in) != 0 {
+		return nil, nil, fmt.Errorf("%w: %d bytes after the DER signature", ErrMalformedSignature, len(in))
 	}
-	if v.R.Sign() <= 0 || v.S.Sign() <= 0 {
+	r, s = new(big.Int), new(big.Int)
+	if !seq.ReadASN1Integer(r) || !seq.ReadASN1Integer(s) || !seq.Empty() {
+		return nil, nil, fmt.Errorf("%w: not a DER SEQUENCE of exactly two minimally encoded INTEGERs", ErrMalformedSignature)
+	}
+	if r.Sign() <= 0 || s.Sign() <= 0 {
 		return nil, nil, fmt.Errorf("%w: r and s must be positive", ErrMalformedSignature)
 	}
-	canonical, err := marshalDER(v.R, v.S)
-	if err != nil || !bytes.Equal(canonical, sig) {
-		return nil, nil, fmt.Errorf("%w: not the canonical DER encoding (non-minimal length or integer)", ErrMalformedSignature)
-	}
-	if halfOrder != nil && v.S.Cmp(halfOrder) > 0 {
+	if halfOrder != nil && s.Cmp(halfOrder) > 0 {
 		return nil, nil, fmt.Errorf("%w: S must be at most half the group order; sign with low-S normalisation", ErrHighSignatureS)
 	}
-	return v.R, v.S, nil
-}
-
-func marshalDER(r, s *big.Int) ([]byte, error) {
-	return asn1.Marshal(ecdsaSig{R: r, S: s})
+	return r, s, nil
 }
 
 // PublicKey is the stamp's public key as lowercase hex: the key it claims
 // to be made with, before Verify has checked the signature.
 func (p *ParsedStamp) PublicKey() string { return p.stamp.PublicKey }
+
+// marshalDER encodes an ECDSA signature as DER, as stamps carry it.
+func marshalDER(r, s *big.Int) ([]byte, error) {
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddASN1BigInt(r)
+		b.AddASN1BigInt(s)
+	})
+	return b.Bytes()
+}

@@ -1,0 +1,232 @@
+package keys
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"math/big"
+	"testing"
+
+	"filippo.io/nistec"
+)
+
+// tableKey is a P-256 key with its table, for the tests below.
+type tableKey struct {
+	priv  *ecdsa.PrivateKey
+	point *nistec.P256Point
+	table *p256Table
+}
+
+func newTableKey(t testing.TB) tableKey {
+	t.Helper()
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := p256Point(&priv.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tableKey{priv: priv, point: q, table: newP256Table(q)}
+}
+
+func randomScalar(t testing.TB) *big.Int {
+	t.Helper()
+	k, err := rand.Int(rand.Reader, new(big.Int).Sub(p256Order, big.NewInt(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k.Add(k, big.NewInt(1)) // 1..n-1
+}
+
+// TestP256TableMultipliesLikeScalarMult checks the table against nistec's own
+// scalar multiplication for random scalars and for those whose signed digits
+// take every edge: zero, one, the carries of 0x80, 0x81 and 0xff bytes, n−1.
+func TestP256TableMultipliesLikeScalarMult(t *testing.T) {
+	k := newTableKey(t)
+	var scalars [][32]byte
+	for _, fill := range []byte{0x00, 0x01, 0x7f, 0x80, 0x81, 0xfe, 0xff} {
+		var s [32]byte
+		for i := range s {
+			s[i] = fill
+		}
+		scalars = append(scalars, s)
+	}
+	var one, nMinus1, alternating [32]byte
+	one[31] = 1
+	new(big.Int).Sub(p256Order, big.NewInt(1)).FillBytes(nMinus1[:])
+	for i := range alternating {
+		alternating[i] = []byte{0x80, 0xff, 0x00, 0x81}[i%4]
+	}
+	scalars = append(scalars, one, nMinus1, alternating)
+	for range 200 {
+		var s [32]byte
+		randomScalar(t).FillBytes(s[:])
+		scalars = append(scalars, s)
+	}
+	for _, s := range scalars {
+		want, err := nistec.NewP256Point().ScalarMult(k.point, s[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := k.table.mult(&s); !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("table·%x differs from ScalarMult", s)
+		}
+	}
+}
+
+// TestP256TableVerifyAgreesWithCryptoECDSA compares the table's verification
+// with crypto/ecdsa's on valid signatures and on every kind of forgery a
+// caller can send: another digest, r or s nudged, r and s swapped, s negated
+// (high S: valid), values at and past the group order, another key's signature.
+func TestP256TableVerifyAgreesWithCryptoECDSA(t *testing.T) {
+	n := p256Order
+	keys := []tableKey{newTableKey(t), newTableKey(t), newTableKey(t)}
+	valid := 0
+	for i := range 150 {
+		k := keys[i%len(keys)]
+		other := keys[(i+1)%len(keys)]
+		var msg [16]byte
+		rand.Read(msg[:])
+		digest := sha256.Sum256(msg[:])
+		r, s, err := ecdsa.Sign(rand.Reader, k.priv, digest[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		or, os, err := ecdsa.Sign(rand.Reader, other.priv, digest[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		flipped := digest
+		flipped[i%32] ^= 1 << (i % 8)
+		plus := func(x *big.Int, d int64) *big.Int { return new(big.Int).Add(x, big.NewInt(d)) }
+		cases := []struct {
+			name   string
+			digest [32]byte
+			r, s   *big.Int
+		}{
+			{"valid", digest, r, s},
+			{"high S", digest, r, new(big.Int).Sub(n, s)},
+			{"other digest", flipped, r, s},
+			{"r+1", digest, plus(r, 1), s},
+			{"s+1", digest, r, plus(s, 1)},
+			{"swapped", digest, s, r},
+			{"other key's signature", digest, or, os},
+			{"r+n", digest, new(big.Int).Add(r, n), s},
+			{"s+n", digest, r, new(big.Int).Add(s, n)},
+			{"s=n", digest, r, new(big.Int).Set(n)},
+			{"r=n-1", digest, plus(n, -1), s},
+			{"s=1", digest, r, big.NewInt(1)},
+		}
+		for _, c := range cases {
+			want := ecdsa.Verify(&k.priv.PublicKey, c.digest[:], c.r, c.s)
+			if got := verifyP256(k.table, &c.digest, c.r, c.s); got != want {
+				t.Fatalf("%s: table verification %v, crypto/ecdsa %v", c.name, got, want)
+			}
+			if want {
+				valid++
+			}
+		}
+	}
+	if valid != 300 { // "valid" and "high S" of each round, nothing else
+		t.Fatalf("%d signatures verified, want 300", valid)
+	}
+}
+
+// TestP256TableRejectsSumAtInfinity builds the one signature whose u1·G +
+// u2·Q is the point at infinity (digest = −r·d mod n for the key's secret d),
+// which must be refused, not compared as x = 0.
+func TestP256TableRejectsSumAtInfinity(t *testing.T) {
+	k := newTableKey(t)
+	r, s := randomScalar(t), randomScalar(t)
+	e := new(big.Int).Mul(r, k.priv.D)
+	e.Neg(e).Mod(e, p256Order)
+	var digest [32]byte
+	e.FillBytes(digest[:])
+	if ecdsa.Verify(&k.priv.PublicKey, digest[:], r, s) {
+		t.Fatal("crypto/ecdsa accepts the sum at infinity")
+	}
+	if verifyP256(k.table, &digest, r, s) {
+		t.Fatal("the table accepts a signature whose sum is the point at infinity")
+	}
+}
+
+// TestVerifierBuildsTablesForFrequentKeysOnly: a key gets its table on its
+// tableAfterUses-th verification, at most maxTables keys have one, and stamps
+// verified with a table are judged exactly as before: valid ones pass, one
+// over another body is refused.
+func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
+	v := NewVerifier(64)
+	body := []byte(`{"organizationId":"o"}`)
+	stamps := make([]string, maxTables+2)
+	pubs := make([][]byte, len(stamps))
+	for i := range stamps {
+		k, err := Generate(SchemeP256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stamp string
+		if _, stamp, err = k.Stamp(body); err != nil {
+			t.Fatal(err)
+		}
+		stamps[i] = stamp
+		st, _ := DecodeStamp(stamp)
+		pubs[i] = mustHex(t, st.PublicKey)
+	}
+	tableOf := func(i int) *p256Table {
+		v.mu.RLock()
+		defer v.mu.RUnlock()
+		return v.p256Keys[string(pubs[i])].table.Load()
+	}
+	for use := 1; use <= tableAfterUses+1; use++ {
+		for i, stamp := range stamps {
+			if _, err := v.Verify(stamp, body); err != nil {
+				t.Fatalf("key %d, use %d: %v", i, use, err)
+			}
+			if _, err := v.Verify(stamp, []byte(`{"organizationId":"p"}`)); !errors.Is(err, ErrBadSignature) {
+				t.Fatalf("key %d, use %d, other body: %v, want ErrBadSignature", i, use, err)
+			}
+		}
+		if use < tableAfterUses/2 && tableOf(0) != nil {
+			t.Fatalf("a table after %d uses", 2*use)
+		}
+	}
+	built := 0
+	for i := range stamps {
+		if tableOf(i) != nil {
+			built++
+		}
+	}
+	if built != maxTables {
+		t.Fatalf("%d tables built for %d frequent keys, want %d", built, len(stamps), maxTables)
+	}
+}
+
+// FuzzP256TableVerify: whatever r, s and digest a caller sends, the table's
+// verdict is crypto/ecdsa's.
+func FuzzP256TableVerify(f *testing.F) {
+	k := newTableKey(f)
+	digest := sha256.Sum256([]byte("seed"))
+	r, s, err := ecdsa.Sign(rand.Reader, k.priv, digest[:])
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(digest[:], r.Bytes(), s.Bytes())
+	f.Add(digest[:], s.Bytes(), r.Bytes())
+	f.Add(digest[:], r.Bytes(), new(big.Int).Sub(p256Order, s).Bytes())
+	f.Add([]byte{}, []byte{1}, []byte{1})
+	f.Fuzz(func(t *testing.T, d, rb, sb []byte) {
+		var digest [32]byte
+		copy(digest[:], d)
+		r, s := new(big.Int).SetBytes(rb), new(big.Int).SetBytes(sb)
+		if r.Sign() == 0 || s.Sign() == 0 {
+			return // parseStrictDER refuses these before verification
+		}
+		if got, want := verifyP256(k.table, &digest, r, s), ecdsa.Verify(&k.priv.PublicKey, digest[:], r, s); got != want {
+			t.Fatalf("table %v, crypto/ecdsa %v", got, want)
+		}
+	})
+}
