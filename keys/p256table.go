@@ -67,8 +67,8 @@ func (t *p256Table) mult(k *[32]byte) *nistec.P256Point {
 }
 
 // p256Key is a parsed P-256 stamp key as a Verifier keeps it: the table is
-// built once the key has been used tableAfterUses times, so that a key seen
-// once (a stranger, a one-off) costs no table.
+// built once the key has made tableAfterUses signatures that verified, so that
+// a key seen once (a one-off) or only with bad signatures costs no table.
 type p256Key struct {
 	pub   *ecdsa.PublicKey
 	uses  atomic.Int64

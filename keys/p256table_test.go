@@ -155,7 +155,8 @@ func TestP256TableRejectsSumAtInfinity(t *testing.T) {
 }
 
 // TestVerifierBuildsTablesForFrequentKeysOnly: a key gets its table on its
-// tableAfterUses-th verification, at most maxTables keys have one, and stamps
+// tableAfterUses-th verified signature (bad signatures do not count, so a
+// forger's key never gets one), at most maxTables keys have one, and stamps
 // verified with a table are judged exactly as before: valid ones pass, one
 // over another body is refused.
 func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
@@ -181,6 +182,20 @@ func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
 		defer v.mu.RUnlock()
 		return v.p256Keys[string(pubs[i])].table.Load()
 	}
+	// The forger comes first, while tables are still to be had.
+	forger, err := Generate(SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, forged, err := forger.Stamp([]byte(`{"organizationId":"p"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 * tableAfterUses {
+		if _, err := v.Verify(forged, body); !errors.Is(err, ErrBadSignature) {
+			t.Fatalf("a stamp over another body: %v, want ErrBadSignature", err)
+		}
+	}
 	for use := 1; use <= tableAfterUses+1; use++ {
 		for i, stamp := range stamps {
 			if _, err := v.Verify(stamp, body); err != nil {
@@ -190,8 +205,8 @@ func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
 				t.Fatalf("key %d, use %d, other body: %v, want ErrBadSignature", i, use, err)
 			}
 		}
-		if use < tableAfterUses/2 && tableOf(0) != nil {
-			t.Fatalf("a table after %d uses", 2*use)
+		if use < tableAfterUses && tableOf(0) != nil {
+			t.Fatalf("a table after %d verified signatures", use)
 		}
 	}
 	built := 0
@@ -199,6 +214,13 @@ func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
 		if tableOf(i) != nil {
 			built++
 		}
+	}
+	st, _ := DecodeStamp(forged)
+	v.mu.RLock()
+	forgerTable := v.p256Keys[string(mustHex(t, st.PublicKey))].table.Load()
+	v.mu.RUnlock()
+	if forgerTable != nil {
+		t.Fatal("a key whose signatures never verified got a table")
 	}
 	if built != maxTables {
 		t.Fatalf("%d tables built for %d frequent keys, want %d", built, len(stamps), maxTables)

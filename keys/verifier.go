@@ -59,7 +59,6 @@ func (v *Verifier) p256(raw []byte) (*p256Key, error) {
 	k := v.p256Keys[string(raw)]
 	v.mu.RUnlock()
 	if k != nil {
-		v.useP256(k)
 		return k, nil
 	}
 	pub, err := parseP256Public(raw, false)
@@ -77,10 +76,11 @@ func (v *Verifier) p256(raw []byte) (*p256Key, error) {
 	return k, nil
 }
 
-// useP256 counts a use of a remembered key and builds its table on the use
-// that reaches tableAfterUses, if fewer than maxTables exist. Exactly one
-// caller sees that count, so a table is built once; callers that come
-// meanwhile verify the standard way.
+// useP256 counts a signature that k verified and builds k's table on the one
+// that reaches tableAfterUses, if fewer than maxTables exist. Only verified
+// signatures count, so a stranger's key, or a forger's, never gets a table.
+// Exactly one caller sees that count, so a table is built once; callers that
+// come meanwhile verify the standard way.
 func (v *Verifier) useP256(k *p256Key) {
 	if k.uses.Add(1) != tableAfterUses {
 		return

@@ -92,6 +92,7 @@ type ParsedStamp struct {
 	p256   *p256Key
 	p256R  *big.Int
 	p256S  *big.Int
+	cache  *Verifier // counts verified P-256 signatures per key; may be nil
 	ed     ed25519.PublicKey
 	k1     *secp256k1.PublicKey
 	k1R    secp256k1.ModNScalar
@@ -114,7 +115,7 @@ func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 	}
 	st.PublicKey = hex.EncodeToString(pubRaw)
 	st.Signature = hex.EncodeToString(sigRaw)
-	p := ParsedStamp{sigRaw: sigRaw}
+	p := ParsedStamp{sigRaw: sigRaw, cache: cache}
 
 	switch st.Scheme {
 	case SchemeP256:
@@ -169,6 +170,9 @@ func (p *ParsedStamp) Verify(body []byte) (Stamp, error) {
 		}
 		if !ok {
 			return Stamp{}, fmt.Errorf("%w: P-256 signature over the SHA-256 of the %d-byte body fails with this public key", ErrBadSignature, len(body))
+		}
+		if p.cache != nil {
+			p.cache.useP256(p.p256)
 		}
 	case SchemeSecp256k1:
 		digest := sha256.Sum256(body)
