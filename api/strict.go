@@ -276,13 +276,13 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		obj, ok := objectMembers(raw)
+		obj, ok := ObjectMembers(raw)
 		if !ok {
 			return nil // not an object: the decoder reports the type error
 		}
 		fields := jsonFields(t)
 		for _, m := range obj {
-			k := m.key
+			k := m.Key
 			var match *jsonField
 			for i := range fields {
 				if fields[i].name == k {
@@ -292,7 +292,7 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 			}
 			if match != nil {
 				if hasKeys(match.typ) {
-					if err := checkExactKeys(joinPath(path, k), m.val, match.typ); err != nil {
+					if err := checkExactKeys(joinPath(path, k), m.Value, match.typ); err != nil {
 						return err
 					}
 				}
@@ -335,12 +335,12 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 			}
 		}
 	case reflect.Map:
-		obj, ok := objectMembers(raw)
+		obj, ok := ObjectMembers(raw)
 		if !ok {
 			return nil
 		}
 		for _, m := range obj {
-			if err := checkExactKeys(joinPath(path, m.key), m.val, t.Elem()); err != nil {
+			if err := checkExactKeys(joinPath(path, m.Key), m.Value, t.Elem()); err != nil {
 				return err
 			}
 		}
@@ -360,17 +360,18 @@ func hasKeys(t reflect.Type) bool {
 	return false
 }
 
-// member is a key of a JSON object with its value's bytes.
-type member struct {
-	key string
-	val []byte
+// Member is a key of a JSON object with its value's bytes.
+type Member struct {
+	Key   string
+	Value []byte
 }
 
-// objectMembers lists the members of the JSON object raw, by key (so that
+// ObjectMembers lists the members of the JSON object raw, by key (so that
 // the first problem reported does not depend on the order the client wrote
-// them in); ok is false when raw is not an object. raw is known to be valid
-// UTF-8 JSON (CheckStrictJSON), so it is walked without being parsed again.
-func objectMembers(raw []byte) (obj []member, ok bool) {
+// them in); ok is false when raw is not an object. raw must be a body that
+// CheckStrictJSON accepted (valid UTF-8 JSON, no duplicate keys): it is
+// walked without being parsed again.
+func ObjectMembers(raw []byte) (obj []Member, ok bool) {
 	i := skipSpaces(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, false
@@ -390,12 +391,12 @@ func objectMembers(raw []byte) (obj []member, ok bool) {
 		i = skipSpaces(raw, end) + 1 // the colon
 		i = skipSpaces(raw, i)
 		vend := skipValue(raw, i)
-		obj = append(obj, member{key, raw[i:vend]})
+		obj = append(obj, Member{key, raw[i:vend]})
 		if i = skipSpaces(raw, vend); i < len(raw) && raw[i] == ',' {
 			i++
 		}
 	}
-	slices.SortFunc(obj, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	slices.SortFunc(obj, func(a, b Member) int { return strings.Compare(a.Key, b.Key) })
 	return obj, true
 }
 

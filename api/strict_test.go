@@ -143,7 +143,7 @@ func TestStrictUnmarshalWalksNestedValues(t *testing.T) {
 }
 
 // FuzzObjectMembers: on any UTF-8 JSON (what CheckStrictJSON lets through),
-// objectMembers finds the keys and values encoding/json finds.
+// ObjectMembers finds the keys and values encoding/json finds.
 func FuzzObjectMembers(f *testing.F) {
 	for _, s := range []string{`{"a":1,"b":[1,{"c":"}"}],"d":"\"{"}`, ` { "\u0041" : null , "x":{"y":[]} } `, `[1]`, `"s"`, `{}`} {
 		f.Add([]byte(s))
@@ -154,7 +154,7 @@ func FuzzObjectMembers(f *testing.F) {
 		}
 		var want map[string]json.RawMessage
 		wantOK := json.Unmarshal(b, &want) == nil && bytes.HasPrefix(bytes.TrimSpace(b), []byte("{"))
-		got, ok := objectMembers(b)
+		got, ok := ObjectMembers(b)
 		if ok != wantOK {
 			t.Fatalf("%q: object %v, encoding/json says %v", b, ok, wantOK)
 		}
@@ -163,7 +163,7 @@ func FuzzObjectMembers(f *testing.F) {
 		}
 		seen := map[string]json.RawMessage{}
 		for _, m := range got {
-			seen[m.key] = m.val // the last of equal keys wins, as in encoding/json
+			seen[m.Key] = m.Value // the last of equal keys wins, as in encoding/json
 		}
 		if len(seen) != len(want) {
 			t.Fatalf("%q: keys %v, want %d of them", b, got, len(want))

@@ -315,24 +315,24 @@ func peekEnvelope(body []byte) (envelopeHead, error) {
 	if err := api.CheckStrictJSON(body); err != nil {
 		return h, bodyError(err)
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(body, &obj); err != nil || obj == nil { // nil: the body is null
+	members, ok := api.ObjectMembers(body) // walks it: CheckStrictJSON accepted it
+	if !ok {
 		return h, invalidf("MALFORMED_JSON", "request body is not a JSON object; send one")
 	}
 	for _, f := range []struct {
 		key string
 		dst *string
 	}{{"organizationId", &h.OrganizationID}, {"timestampMs", &h.TimestampMs}} {
-		raw, ok := obj[f.key]
-		if !ok {
-			for k := range obj {
-				if strings.EqualFold(k, f.key) {
-					return h, invalidf(api.JSONKeyCase, "request body: key %s is not a field; field names are case-sensitive: use %q", strconv.QuoteToASCII(k), f.key)
+		i, found := slices.BinarySearchFunc(members, f.key, func(m api.Member, k string) int { return strings.Compare(m.Key, k) })
+		if !found {
+			for _, m := range members {
+				if strings.EqualFold(m.Key, f.key) {
+					return h, invalidf(api.JSONKeyCase, "request body: key %s is not a field; field names are case-sensitive: use %q", strconv.QuoteToASCII(m.Key), f.key)
 				}
 			}
 			continue
 		}
-		if err := json.Unmarshal(raw, f.dst); err != nil {
+		if err := json.Unmarshal(members[i].Value, f.dst); err != nil {
 			return h, invalidf("INVALID_REQUEST", "request body: %s must be a string", f.key)
 		}
 	}
