@@ -52,6 +52,8 @@ type Client struct {
 
 	exact bool // leave decoded strings as sent (WithExactStrings)
 
+	pageSizes pageSizes // the list_activities pages that fit in maxReply
+
 	authProxyURL      string
 	authProxyConfigID string
 
@@ -268,13 +270,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if out == nil {
 				return nil
 			}
-			if err := json.Unmarshal(reply, out); err != nil {
-				return fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", cl.op, Sanitize(err.Error()))
-			}
-			if !c.exact {
-				SanitizeValue(out)
-			}
-			return nil
+			return c.decode(cl.op, reply, out)
 		default:
 			apiErr := newError(cl.op, status, reply)
 			if !cl.retry && mayHaveRecorded(status) && !apiErr.hasErrorCode("BUSY") {
@@ -354,6 +350,18 @@ type localError struct {
 
 func (e *localError) Error() string { return e.what + ": " + e.err.Error() }
 func (e *localError) Unwrap() error { return e.err }
+
+// decode decodes the 2xx reply to op into out, sanitised for display unless
+// the client keeps strings exact (WithExactStrings).
+func (c *Client) decode(op string, reply []byte, out any) error {
+	if err := json.Unmarshal(reply, out); err != nil {
+		return fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", op, Sanitize(err.Error()))
+	}
+	if !c.exact {
+		SanitizeValue(out)
+	}
+	return nil
+}
 
 // roundTrip sends one attempt and reads the reply, at most MaxReplyBytes.
 func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Header, error) {

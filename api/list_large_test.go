@@ -1,8 +1,15 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
@@ -68,4 +75,113 @@ func TestWithMaxReplyBytesRefusesLessThanOneActivity(t *testing.T) {
 	if _, err := api.NewClient("http://127.0.0.1:1", "org", nil, api.WithMaxReplyBytes(2<<20)); err == nil || !strings.Contains(err.Error(), "at least 4194304 bytes") {
 		t.Errorf("a 2 MiB reply limit: %v; want a refusal saying the least", err)
 	}
+}
+
+// listCounter counts the list_activities requests a client sends, hence the
+// service receives, and the page each asked for.
+type listCounter struct {
+	mu    sync.Mutex
+	pages []int // the limit each request asked for (0: none)
+}
+
+func (l *listCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	if strings.HasSuffix(r.URL.Path, "/"+api.QueryListActivities) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var req api.ListActivitiesRequest
+		if err := json.Unmarshal(body, &req); err != nil {
+			return nil, err
+		}
+		limit := 0
+		if req.PaginationOptions != nil && req.PaginationOptions.Limit != "" {
+			limit, _ = strconv.Atoi(req.PaginationOptions.Limit)
+		}
+		l.mu.Lock()
+		l.pages = append(l.pages, limit)
+		l.mu.Unlock()
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// since returns the pages asked for from the n-th request on.
+func (l *listCounter) since(n int) []int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.pages[n:])
+}
+
+// The console lists the same activities every few seconds. Once a page had to
+// be halved to fit, the next list must ask for the page that fit at once
+// rather than halve down to it again, reading up to the whole reply limit at
+// each step; and once the large activities have left the window, pages must
+// grow back.
+func TestListActivitiesRemembersThePageThatFit(t *testing.T) {
+	demo := servertest.StartDemo(t)
+	ctx := context.Background()
+	counter := &listCounter{}
+	alice := demo.ClientAt(demo.URL, "alice", api.WithMaxReplyBytes(api.MinReplyBytes), api.WithHTTPClient(&http.Client{Transport: counter}))
+	const n = 8
+	large := demo.SubmitLargeInterfaces(n, "operator")
+
+	first, err := alice.ListActivities(ctx, api.ListActivitiesOptions{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	halving := counter.since(0)
+	if len(halving) < 2 {
+		t.Fatalf("the first list asked for pages %v; the test needs it to halve", halving)
+	}
+	fitted := halving[len(halving)-1]
+
+	second, err := alice.ListActivities(ctx, api.ListActivitiesOptions{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked := counter.since(len(halving)); !slices.Equal(asked, []int{fitted}) {
+		t.Errorf("the second list asked for pages %v; want only %d, the page the first found to fit after %v", asked, fitted, halving)
+	}
+	if len(second) != len(first) || second[0].ID != first[0].ID {
+		t.Errorf("the second list holds %d activities from %s; want the first's %d from %s", len(second), second[0].ID, len(first), first[0].ID)
+	}
+	raw, err := alice.ListActivitiesRaw(ctx, api.ListActivitiesOptions{Limit: 100})
+	if err != nil || len(raw) > api.MinReplyBytes {
+		t.Fatalf("the raw page: %d bytes, %v", len(raw), err)
+	}
+	if asked := counter.since(len(halving) + 1); !slices.Equal(asked, []int{fitted}) {
+		t.Errorf("the raw list asked for pages %v; want only %d", asked, fitted)
+	}
+
+	// Another filter keeps its own page: pending activities are not the large ones.
+	before := len(counter.since(0))
+	if _, err := alice.ListActivities(ctx, api.ListActivitiesOptions{Limit: 100, Statuses: []string{api.StatusPending}}); err != nil {
+		t.Fatal(err)
+	}
+	if asked := counter.since(before); !slices.Equal(asked, []int{100}) {
+		t.Errorf("listing pending activities asked for pages %v; want 100 at once", asked)
+	}
+
+	// Older than the large activities, the demo's own small ones: the page
+	// doubles after each reply well under the limit, back to what the caller asks.
+	oldest := large[0].ID
+	before = len(counter.since(0))
+	for range 8 {
+		if _, err := alice.ListActivities(ctx, api.ListActivitiesOptions{Limit: 100, After: oldest}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grown := counter.since(before)
+	want := []int{fitted}
+	for p := fitted * 2; p < 100; p *= 2 {
+		want = append(want, p)
+	}
+	for len(want) < len(grown) {
+		want = append(want, 100)
+	}
+	if !slices.Equal(grown, want) {
+		t.Errorf("listing the small activities asked for pages %v; want %v (doubling back to 100)", grown, want)
+	}
+
 }

@@ -159,14 +159,16 @@ func (o ListActivitiesOptions) request(org string) (ListActivitiesRequest, error
 // larger than the client reads (MaxReplyBytes, or WithMaxReplyBytes). Then it
 // asks again for half as many, down to one, so that a few large activities
 // cannot make the list unreadable: the page it returns may be shorter than
-// opts.Limit although older activities follow. ListActivitiesRaw does the same.
+// opts.Limit although older activities follow. The client remembers the page
+// that fit, per filter, and asks for it first next time, doubling it again
+// after a reply well under the limit. ListActivitiesRaw does the same.
 func (c *Client) ListActivities(ctx context.Context, opts ListActivitiesOptions) ([]Activity, error) {
-	var r ListActivitiesResponse
-	err := c.listShrinking(ctx, opts, func(req ListActivitiesRequest) error {
-		r = ListActivitiesResponse{}
-		return c.query(ctx, QueryListActivities, req, &r)
-	})
+	raw, err := c.listShrinking(ctx, opts)
 	if err != nil {
+		return nil, err
+	}
+	var r ListActivitiesResponse
+	if err := c.decode("query/"+QueryListActivities, raw, &r); err != nil {
 		return nil, err
 	}
 	return r.Activities, nil
@@ -192,28 +194,39 @@ func ActivitiesFollow(ctx context.Context, l ActivityLister, opts ListActivities
 	return err == nil && len(more) > 0
 }
 
-// listShrinking validates opts and calls list with its request, and again
-// with half the page each time the reply is larger than MaxReplyBytes, while
-// the page holds more than one activity.
-func (c *Client) listShrinking(ctx context.Context, opts ListActivitiesOptions, list func(ListActivitiesRequest) error) error {
+// listShrinking validates opts and lists with them, undecoded, asking first
+// for the page that fit last time (c.pageSizes) and again with half the page
+// each time the reply is larger than the client reads, while the page holds
+// more than one activity.
+func (c *Client) listShrinking(ctx context.Context, opts ListActivitiesOptions) (json.RawMessage, error) {
+	if _, err := opts.request(c.org); err != nil {
+		return nil, fmt.Errorf("query/%s: %w", QueryListActivities, err)
+	}
+	limit := opts.Limit
+	if limit == 0 {
+		limit = DefaultListLimit
+	}
+	key := listingKey(opts)
+	page := c.pageSizes.start(key, limit)
 	for {
+		if page < limit {
+			opts.Limit = page // else as the caller asked, 0 staying the service's default
+		}
 		req, err := opts.request(c.org)
 		if err != nil {
-			return fmt.Errorf("query/%s: %w", QueryListActivities, err)
+			return nil, fmt.Errorf("query/%s: %w", QueryListActivities, err)
 		}
-		err = list(req)
+		raw, err := c.QueryRaw(ctx, QueryListActivities, req)
+		if err == nil {
+			c.pageSizes.fit(key, page, limit, len(raw), c.maxReply)
+			return raw, nil
+		}
 		var tooLarge *replyTooLargeError
-		if !errors.As(err, &tooLarge) || ctx.Err() != nil {
-			return err
+		if !errors.As(err, &tooLarge) || ctx.Err() != nil || page <= 1 {
+			return nil, err
 		}
-		limit := opts.Limit
-		if limit == 0 {
-			limit = DefaultListLimit
-		}
-		if limit <= 1 {
-			return err
-		}
-		opts.Limit = limit / 2
+		c.pageSizes.tooLarge(key, page)
+		page /= 2
 	}
 }
 

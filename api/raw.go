@@ -91,13 +91,7 @@ func (c *Client) QueryRaw(ctx context.Context, name string, req any) (json.RawMe
 // ListActivitiesRaw is ListActivities returning the reply undecoded; like it,
 // it asks for a shorter page when a reply would be larger than MaxReplyBytes.
 func (c *Client) ListActivitiesRaw(ctx context.Context, opts ListActivitiesOptions) (json.RawMessage, error) {
-	var raw json.RawMessage
-	err := c.listShrinking(ctx, opts, func(req ListActivitiesRequest) error {
-		var err error
-		raw, err = c.QueryRaw(ctx, QueryListActivities, req)
-		return err
-	})
-	return raw, err
+	return c.listShrinking(ctx, opts)
 }
 
 // SubmitRaw submits the operation at path (e.g. "create_user_tag") with params,
