@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -223,6 +224,23 @@ func (d *demoSeeder) submitWith(label, who, path string, params any, appProofs b
 	return act
 }
 
+// createTag has alice propose the user tag name for userIDs and bob approve
+// it (the root quorum is two), and returns the tag's id.
+func (d *demoSeeder) createTag(name string, userIDs []string) string {
+	label := "tag " + name
+	d.submit(label, "alice", "create_user_tag", api.CreateUserTagParams{UserTagName: name, UserIDs: userIDs})
+	done := d.submit("", "bob", "approve_activity", api.ApproveActivityParams{Fingerprint: d.acts[label].Fingerprint})
+	if d.err != nil {
+		return ""
+	}
+	r := done.Result.CreateUserTagResult
+	if done.Status != api.StatusCompleted || r == nil || r.UserTagID == "" {
+		d.err = fmt.Errorf("demo tag %s: the activity is %s, not completed with a tag", name, done.Status)
+		return ""
+	}
+	return r.UserTagID
+}
+
 func (d *demoSeeder) vote(who, path, label string) {
 	d.submit("", who, path, api.ApproveActivityParams{Fingerprint: d.acts[label].Fingerprint})
 }
@@ -247,7 +265,7 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 			return nil, nil, err
 		}
 		d.keys[m.name], memberKeys[m.name] = k, k.PrivateKeyHex()
-		specs = append(specs, UserSpec{Name: m.name, Email: m.email, Root: m.root, Tags: m.tags, OIDCSubject: m.name,
+		specs = append(specs, UserSpec{Name: m.name, Email: m.email, Root: m.root, OIDCSubject: m.name,
 			APIKeys: []APIKeySpec{{Name: m.name + " (vigil demo)", PublicKey: k.PublicKeyHex(), CredentialType: k.CredentialType()}}})
 	}
 	old, err := keys.Generate(keys.SchemeP256)
@@ -260,6 +278,28 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 		return nil, nil, err
 	}
 	d.org = org
+	// The members' tags are created by create_user_tag activities, as an
+	// organization on the real service gets them after it exists: the
+	// service has no tag query, so these activities are where a console
+	// finds the tags' names. Created with the organization, they would show
+	// as unknown tags.
+	for _, m := range members {
+		for _, tag := range m.tags {
+			if _, ok := org.TagIDs[tag]; ok {
+				continue
+			}
+			var holders []string
+			for _, h := range members {
+				if slices.Contains(h.tags, tag) {
+					holders = append(holders, org.UserIDs[h.name])
+				}
+			}
+			org.TagIDs[tag] = d.createTag(tag, holders)
+		}
+	}
+	if d.err != nil {
+		return nil, nil, d.err
+	}
 	rootPEM, err := s.EnsureEnclaves(ctx, demoEnclaveApps...)
 	if err != nil {
 		return nil, nil, err
