@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/proof"
+	"github.com/vigil-console/vigil/ui"
 )
 
 const activityUsage = `vigil activity — list, inspect, vote on and follow activities
@@ -456,7 +458,9 @@ func activityWait(ctx context.Context, c proc, args []string) error {
 const activityEvaluationsUsage = `Usage: vigil activity evaluations [--json] ID
 
 Lists the policy evaluations of an activity: one per vote that triggered an
-evaluation, each with every policy that ran, by name, and its outcome.
+evaluation, each with every policy that ran, by name, and its outcome. An
+evaluation in which no policy ran (the root quorum decided) is one line with
+its outcome and why.
 
 Examples:
   vigil activity evaluations 0192a6c4-…
@@ -492,7 +496,16 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 		}
 	}
 	var rows [][]string
+	decided := noPolicyExplainer(ctx, client, id)
 	for _, e := range evals {
+		if len(e.PolicyEvaluations) == 0 {
+			// No policy ran (the root quorum decided, DESIGN.md §4): the row
+			// still says how the vote was judged, or the trail would miss the
+			// evaluation that completed the activity.
+			outcome, why := decided(e)
+			rows = append(rows, []string{e.ID, timeText(e.CreatedAt), e.VoteID, outcome, why})
+			continue
+		}
 		for _, o := range e.PolicyEvaluations {
 			name := names[o.PolicyID]
 			switch {
@@ -505,6 +518,36 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 		}
 	}
 	return table(c.stdout, []string{"EVALUATION", "AT", "VOTE", "OUTCOME", "POLICY"}, rows)
+}
+
+// noPolicyExplainer returns what an evaluation in which no policy ran decided,
+// and why, reproduced with policy.Decide and policy.Explain as the console does:
+// the activity's votes up to the evaluation's vote, against the root quorum.
+// When the activity, the users or the quorum cannot be read, it says only that
+// no policy ran.
+func noPolicyExplainer(ctx context.Context, client *api.Client, id string) func(api.PolicyEvaluation) (outcome, why string) {
+	unknown := func(api.PolicyEvaluation) (string, string) {
+		return "-", "(no policy ran: decided by the root quorum alone)"
+	}
+	act, err := client.GetActivity(ctx, id)
+	if err != nil {
+		return unknown
+	}
+	users, err := client.ListUsers(ctx)
+	if err != nil {
+		return unknown
+	}
+	configs, err := client.GetOrganizationConfigs(ctx)
+	if err != nil {
+		return unknown
+	}
+	members := policy.Members(users, configs.Quorum)
+	return func(e api.PolicyEvaluation) (string, string) {
+		in := policy.InputOfActivity(*act, members, e.VoteID, e.CreatedAt.Time())
+		d := policy.Decide(nil, in, policy.QuorumOf(configs.Quorum), policy.RootOnly(act.Type))
+		x := policy.Explain(d)
+		return x.Outcome, "(no policy ran) " + ui.Clean(x.Why) // Why names users
+	}
 }
 
 const activityProofsUsage = `Usage: vigil activity proofs [--json] ID

@@ -396,3 +396,57 @@ func TestActivityListSaysWhenAPageOfLargeActivitiesWasShortened(t *testing.T) {
 		t.Errorf("--json: %d activities; stderr does not say where to go on from (%s):\n%s", len(page.Activities), last, errOut)
 	}
 }
+
+// An evaluation in which no policy ran (the root quorum decided) is still a
+// line of `activity evaluations`, saying how the activity was allowed; --json
+// stays the service's reply, which has it with no policy outcomes.
+func TestActivityEvaluationsShowRootQuorumDecision(t *testing.T) {
+	e := newVerbEnv(t)
+	ctx := context.Background()
+	code, out, errOut := e.run("", "tag", "create", "--name", "quorum-made", e.userID("operator"))
+	wantExit(t, "tag create", code, 0, out, errOut)
+	id := activityIDFrom(t, out)
+	code, out, errOut = e.run("", "activity", "approve", "--yes", "--profile", "bob", id)
+	wantExit(t, "approve", code, 0, out, errOut)
+
+	evals, err := e.client("alice").GetPolicyEvaluations(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deciding *api.PolicyEvaluation
+	for i := range evals {
+		if len(evals[i].PolicyEvaluations) == 0 {
+			deciding = &evals[i]
+		}
+	}
+	if deciding == nil {
+		t.Fatalf("the service stored no evaluation without policies (root quorum): %+v", evals)
+	}
+
+	code, out, errOut = e.run("", "activity", "evaluations", id)
+	wantExit(t, "evaluations", code, 0, out, errOut)
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, deciding.ID) {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatalf("no line for the evaluation %s in which no policy ran:\n%s", deciding.ID, out)
+	}
+	for _, want := range []string{deciding.VoteID, api.OutcomeAllow, "(no policy ran) allowed by root quorum (alice, bob)"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("the root quorum's evaluation should show %q:\n%s", want, line)
+		}
+	}
+
+	code, out, errOut = e.run("", "activity", "evaluations", "--json", id)
+	wantExit(t, "evaluations --json", code, 0, out, errOut)
+	var raw api.GetPolicyEvaluationsResponse
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if len(raw.PolicyEvaluations) != len(evals) {
+		t.Errorf("--json has %d evaluations, the service %d:\n%s", len(raw.PolicyEvaluations), len(evals), out)
+	}
+}
