@@ -125,13 +125,7 @@ func (o *Organization) confirmSet(p api.SetOrganizationFeatureParams) tea.Cmd {
 	if set {
 		was = fmt.Sprintf("it replaces the current value %q", old)
 	}
-	q := o.c.Org.Quorum
-	lines := []string{
-		fmt.Sprintf("new value: %q", p.Value),
-		was + ".",
-		fmt.Sprintf("The root quorum must approve: %d of %d root members", q.Threshold, len(q.UserIDs)),
-		"(your submission counts as one) before it takes effect.",
-	}
+	lines := append([]string{fmt.Sprintf("new value: %q", p.Value), was + "."}, rootQuorumApproval(o.c.Org.Quorum)...)
 	resend := o.earlier.resends(formValues(p))
 	switch {
 	case resend:
@@ -141,6 +135,13 @@ func (o *Organization) confirmSet(p api.SetOrganizationFeatureParams) tea.Cmd {
 	}
 	c := ui.NewConfirm("Set "+strings.TrimPrefix(p.Name, "FEATURE_NAME_")+"?", "set", lines...)
 	return OpenDialog(NewConfirmDialog(featureDialogID, c, msgCmd(featureConfirmedMsg{params: p, resend: resend}), nil))
+}
+
+// rootQuorumApproval says what the root quorum must do before a submission
+// takes effect.
+func rootQuorumApproval(q api.Quorum) []string {
+	return []string{fmt.Sprintf("The root quorum must approve: %d of %d root members", q.Threshold, len(q.UserIDs)),
+		"(your submission counts as one) before it takes effect."}
 }
 
 // submitFeature sends set_organization_feature: the earlier request again

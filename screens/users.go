@@ -24,12 +24,16 @@ type Users struct {
 	// tagNames maps user tag id -> name, from completed create_user_tag
 	// activities (SPEC.md has no query for tags).
 	tagNames map[string]string
-	gen      int
-	loading  bool
-	err      string
-	fetched  time.Time
-	width    int
-	height   int
+	// pendingDeletes maps an API key id to the delete_api_keys activity
+	// waiting for votes that names it; pendingErr says why they are unknown.
+	pendingDeletes map[string]api.Activity
+	pendingErr     string
+	gen            int
+	loading        bool
+	err            string
+	fetched        time.Time
+	width          int
+	height         int
 	// Open detail: the user, the API key under the cursor, the marked keys and
 	// the get_api_key record of the key under the cursor, when fetched.
 	open     *api.User
@@ -48,8 +52,12 @@ type (
 		gen      int
 		users    []api.User
 		tagNames map[string]string
-		err      error
-		at       time.Time
+		pending  map[string]api.Activity
+		// pendingErr: the pending deletions could not be read (best effort:
+		// the users still show).
+		pendingErr error
+		err        error
+		at         time.Time
 	}
 	apiKeyLoadedMsg struct {
 		id  string
@@ -118,7 +126,8 @@ func (u *Users) load() tea.Cmd {
 			// Tag names are best effort: without them a tag shows by id.
 			names, _ = tagNames(ctx, client)
 		}
-		return usersLoadedMsg{gen: gen, users: users, tagNames: names, at: c.Now()}
+		pending, perr := pendingKeyDeletions(ctx, client)
+		return usersLoadedMsg{gen: gen, users: users, tagNames: names, pending: pending, pendingErr: perr, at: c.Now()}
 	}
 }
 
@@ -175,6 +184,10 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		u.list.Table.Failed = ""
 		u.err, u.items, u.tagNames, u.fetched = "", msg.users, msg.tagNames, msg.at
+		u.pendingDeletes, u.pendingErr = msg.pending, ""
+		if msg.pendingErr != nil {
+			u.pendingErr = errorText(msg.pendingErr)
+		}
 		u.setRows()
 		if u.open != nil {
 			u.reopen(u.open.UserID)

@@ -81,6 +81,9 @@ func (u *Users) confirmDelete() tea.Cmd {
 	}
 	x := *u.open
 	keys := u.toDelete()
+	if pending := u.pendingAmong(keys); len(pending) > 0 {
+		return u.offerPendingDeletion(keys, pending)
+	}
 	lines := []string{fmt.Sprintf("Delete %d API key(s) of %s (%s):", len(keys), ui.Clean(x.UserName), api.SanitizeID(x.UserID))}
 	ids := make([]string, len(keys))
 	for i, k := range keys {
@@ -88,7 +91,7 @@ func (u *Users) confirmDelete() tea.Cmd {
 		lines = append(lines, fmt.Sprintf("  • %s  %s", ui.Clean(k.APIKeyName), api.SanitizeID(k.APIKeyID)))
 	}
 	lines = append(lines, u.deleteWarnings(x, keys)...)
-	lines = append(lines, "Deleted keys stop authenticating at once; this cannot be undone.")
+	lines = append(lines, u.deletionOutcome(x.UserID, ids)...)
 	resend := u.earlier.resends(deletionValues(x.UserID, ids))
 	switch {
 	case resend:

@@ -129,6 +129,9 @@ func (u *Users) setDetail() (cursorLine int) {
 	if len(x.APIKeys) == 0 {
 		b.Line("  none")
 	}
+	if u.pendingErr != "" {
+		b.Styled("  " + th.Warn.Render(ui.Clean("pending deletions unknown: "+u.pendingErr)))
+	}
 	for i, k := range x.APIKeys {
 		mark := "[ ]"
 		if u.marked[k.APIKeyID] {
@@ -148,6 +151,9 @@ func (u *Users) setDetail() (cursorLine int) {
 			flags = append(flags, th.Warn.Render("this console's key"))
 		}
 		b.Styled(strings.Join(append([]string{th.Label.Render(head)}, flags...), "  "))
+		if act, ok := u.pendingDeletes[k.APIKeyID]; ok {
+			b.Styled("    " + th.Warn.Render(ui.Clean(pendingDeletionNote(u.c, &act))))
+		}
 		b.Field("    id", api.SanitizeID(k.APIKeyID))
 		b.Field("    credential type", k.Credential.Type)
 		b.Field("    created", fmtTime(now, k.CreatedAt))

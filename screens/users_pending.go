@@ -1,0 +1,106 @@
+package screens
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// maxPendingDeletionPages bounds the pages of pending delete_api_keys read to
+// mark the keys they name.
+const maxPendingDeletionPages = 10
+
+// pendingKeyDeletions maps an API key id to the delete_api_keys activity
+// waiting for votes that names it (the newest when several do), read as the
+// Activities screen reads the pending list: list_activities by status.
+func pendingKeyDeletions(ctx context.Context, client Reader) (map[string]api.Activity, error) {
+	out := map[string]api.Activity{}
+	opts := api.ListActivitiesOptions{Types: []string{api.TypeDeleteAPIKeys}, Statuses: []string{api.StatusConsensusNeeded}, Limit: 100}
+	for range maxPendingDeletionPages {
+		acts, err := client.ListActivities(ctx, opts)
+		if err != nil {
+			return out, fmt.Errorf("list pending delete_api_keys activities: %w", err)
+		}
+		for _, a := range acts {
+			in := a.Intent.DeleteAPIKeysIntent
+			if in == nil || a.Status != api.StatusConsensusNeeded {
+				continue
+			}
+			for _, id := range in.APIKeyIDs {
+				if _, seen := out[id]; !seen { // newest first
+					out[id] = a
+				}
+			}
+		}
+		if len(acts) == 0 { // only an empty page is the end (api.ListActivities)
+			break
+		}
+		opts.After = acts[len(acts)-1].ID
+	}
+	return out, nil
+}
+
+// pendingDeletionNote is the record's line for a key a pending
+// delete_api_keys names.
+func pendingDeletionNote(c *Common, act *api.Activity) string {
+	return fmt.Sprintf("pending deletion: activity %s, %s votes — approve it in Activities",
+		api.SanitizeID(act.ID), votesCell(c, act))
+}
+
+// pendingAmong are the keys that a pending delete_api_keys already names.
+func (u *Users) pendingAmong(keys []api.APIKey) []api.APIKey {
+	var out []api.APIKey
+	for _, k := range keys {
+		if _, ok := u.pendingDeletes[k.APIKeyID]; ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// offerPendingDeletion answers d on keys whose deletion is already proposed:
+// a second, identical activity would only split the votes, so the dialog
+// offers to open the pending one instead.
+func (u *Users) offerPendingDeletion(keys, pending []api.APIKey) tea.Cmd {
+	act := u.pendingDeletes[pending[0].APIKeyID]
+	lines := []string{"A delete_api_keys waiting for votes already names:"}
+	for _, k := range pending {
+		a := u.pendingDeletes[k.APIKeyID]
+		lines = append(lines, "  • "+ui.Clean(k.APIKeyName), fmt.Sprintf("    activity %s, %s votes", api.SanitizeID(a.ID), votesCell(u.c, &a)))
+	}
+	lines = append(lines, "Nothing new is proposed: approve the pending activity instead.")
+	if len(pending) < len(keys) {
+		lines = append(lines, "To delete the other marked keys, unmark these (space) and press d again.")
+	}
+	lines = append(lines, "", "Open activity "+api.SanitizeID(act.ID)+" in Activities?")
+	c := ui.NewConfirm("Deletion already pending", "open it", lines...)
+	return OpenDialog(NewConfirmDialog(deleteKeysDialogID+".pending", c, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}), nil))
+}
+
+// deletionOutcome says what submitting this delete_api_keys would actually
+// do, by the console's reading of the policies (the vote dialog's reasoning);
+// when it cannot tell, what the root quorum must do, as the set-feature
+// confirm says it.
+func (u *Users) deletionOutcome(userID string, keyIDs []string) []string {
+	act := api.Activity{Type: api.TypeDeleteAPIKeys, Status: api.StatusCreated, CreatedAt: api.NewTime(u.c.Now()),
+		Intent: api.Intent{DeleteAPIKeysIntent: &api.DeleteAPIKeysParams{UserID: userID, APIKeyIDs: keyIDs}}}
+	cons := voteConsequence(u.c, &act, true)
+	switch {
+	case cons == "":
+		return append(rootQuorumApproval(u.c.Org.Quorum),
+			"The keys keep working until then (unless a policy allows it sooner); once deleted, they cannot be restored.")
+	case strings.HasPrefix(cons, "it is allowed"):
+		return []string{"Once submitted, " + cons + ":", "the keys stop authenticating at once; this cannot be undone."}
+	case strings.HasPrefix(cons, "it still waits"):
+		return []string{"Once submitted, it waits for approvals:",
+			"  " + strings.TrimPrefix(cons, "it still waits — ") + ".",
+			"The keys keep working until it completes;",
+			"then they stop at once, and that cannot be undone."}
+	}
+	return []string{"Once submitted, " + cons + "; the keys are not deleted."}
+}

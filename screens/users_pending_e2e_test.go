@@ -1,0 +1,104 @@
+package screens
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server/servertest"
+)
+
+// pendingKeyDeletionsOf lists the delete_api_keys activities waiting for votes.
+func pendingKeyDeletionsOf(t *testing.T, c *api.Client) []api.Activity {
+	t.Helper()
+	acts, err := c.ListActivities(context.Background(), api.ListActivitiesOptions{
+		Types: []string{api.TypeDeleteAPIKeys}, Statuses: []string{api.StatusConsensusNeeded}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return acts
+}
+
+// The demo seeds bob's pending deletion of one of operator's keys: alice's
+// record of operator marks that key, and d on it offers the pending activity
+// instead of proposing the same deletion a second time. On another key the
+// confirm says the deletion waits for the root quorum, not that it happens
+// at once.
+func TestEndToEndPendingKeyDeletionIsMarkedAndNotDuplicated(t *testing.T) {
+	d := servertest.StartDemo(t)
+	alice := d.Client("alice")
+	before := pendingKeyDeletionsOf(t, alice)
+	if len(before) != 1 || len(before[0].Intent.DeleteAPIKeysIntent.APIKeyIDs) != 1 {
+		t.Fatalf("the demo should seed one pending deletion of one key: %+v", before)
+	}
+	seeded := before[0]
+	keyID := seeded.Intent.DeleteAPIKeysIntent.APIKeyIDs[0]
+
+	h := demoHarness(t, d, nil)
+	u := h.selectUser("operator")
+	h.key("enter")
+	if u.open == nil || u.open.UserName != "operator" || len(u.open.APIKeys) < 2 {
+		t.Fatalf("operator's record with its keys is not open:\n%s", h.frame())
+	}
+	note := "pending deletion: activity " + seeded.ID + ", 1/2 votes — approve it in Activities"
+	if out := h.frame(); !strings.Contains(out, note) {
+		t.Fatalf("the record does not mark the key with a pending deletion (%q):\n%s", note, out)
+	}
+	for range u.open.APIKeys {
+		if u.open.APIKeys[u.cursor].APIKeyID == keyID {
+			break
+		}
+		h.key("j")
+	}
+	if u.open.APIKeys[u.cursor].APIKeyID != keyID {
+		t.Fatalf("the pending key %s is not in operator's record", keyID)
+	}
+
+	h.key("d")
+	out := h.frame()
+	for _, want := range []string{"Deletion already pending", "• operator CI key (old)", "activity " + seeded.ID + ", 1/2 votes", "Open activity " + seeded.ID} {
+		if !strings.Contains(out, want) {
+			t.Errorf("d on a key with a pending deletion should say %q:\n%s", want, out)
+		}
+	}
+	h.key("y")
+	if got := h.root.ActiveTitle(); got != "Activities" {
+		t.Fatalf("yes should open the pending activity; the console shows %s:\n%s", got, h.frame())
+	}
+	if det := h.activities().detail; det == nil || det.activity.ID != seeded.ID {
+		t.Fatalf("the pending deletion %s is not the open activity:\n%s", seeded.ID, h.frame())
+	}
+	if after := pendingKeyDeletionsOf(t, alice); len(after) != 1 {
+		t.Fatalf("a duplicate deletion was proposed: %d pending delete_api_keys", len(after))
+	}
+
+	// Another key: the confirm says the deletion waits for approvals.
+	h.gotoScreen("Users")
+	for range u.open.APIKeys {
+		if u.open.APIKeys[u.cursor].APIKeyID != keyID {
+			break
+		}
+		h.key("k")
+		if u.cursor == 0 && u.open.APIKeys[0].APIKeyID == keyID {
+			h.key("j")
+		}
+	}
+	h.key("d")
+	out = h.frame()
+	if !strings.Contains(out, "Delete API keys?") {
+		t.Fatalf("d on a key without a pending deletion should ask to delete it:\n%s", out)
+	}
+	if strings.Contains(out, "stop authenticating at once") {
+		t.Errorf("the confirm says the keys stop at once although the deletion waits for the root quorum:\n%s", out)
+	}
+	for _, want := range []string{"it waits for approvals:", "root quorum has 1 of 2 approvals (alice).", "The keys keep working until it completes;"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the confirm should say %q:\n%s", want, out)
+		}
+	}
+	h.key("n")
+	if after := pendingKeyDeletionsOf(t, alice); len(after) != 1 {
+		t.Fatalf("no should propose nothing: %d pending delete_api_keys", len(after))
+	}
+}
