@@ -59,6 +59,9 @@ func (u *Users) Commands() []Command {
 // mfaKeys are the MFA policies screen's keys.
 type mfaKeys struct {
 	Refresh, User, Create key.Binding
+	// Status opens the MFA status in full, scrollable: under the list it is
+	// cut to what the window leaves.
+	Status key.Binding
 }
 
 func newMfaKeys() mfaKeys {
@@ -66,6 +69,7 @@ func newMfaKeys() mfaKeys {
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		User:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "next user")),
 		Create:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new policy")),
+		Status:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "MFA status (scroll)")),
 	}
 }
 
@@ -74,7 +78,7 @@ func (m *MfaPolicies) KeyActions() []KeyAction {
 	k, l := &m.keys, &m.list.Keys
 	return scoped("mfa", []KeyAction{
 		{"open", &l.Open, 0}, {"back", &l.Back, 0}, {"sort", &l.Sort, 0}, {"reverse_sort", &l.ReverseSort, 0},
-		{"refresh", &k.Refresh, 1}, {"next_user", &k.User, 1}, {"create", &k.Create, 1},
+		{"refresh", &k.Refresh, 1}, {"next_user", &k.User, 1}, {"create", &k.Create, 1}, {"status", &k.Status, 1},
 	})
 }
 
@@ -86,5 +90,6 @@ func (m *MfaPolicies) Commands() []Command {
 		keyCommand("refresh MFA policies", k.Refresh, ""),
 		keyCommand("MFA policies of the next user", k.User, "close the policy first"),
 		keyCommand("new MFA policy", k.Create, m.whyNoCreate()),
+		keyCommand("MFA status for pending activities, scrollable", k.Status, "close the policy first"),
 	}
 }

@@ -40,6 +40,9 @@ type MfaPolicies struct {
 	editor   *mfaEditor
 	creating *Submission // the create_mfa_policy in flight
 	openID   string      // the policy the open detail shows
+	// statusOpen: the open detail is the MFA status in full (s), which the
+	// preview cuts to what the window leaves.
+	statusOpen bool
 }
 
 // mfaActivityStatus is the user's MFA status for one pending activity.
@@ -73,6 +76,7 @@ func NewMfaPolicies(c *Common) *MfaPolicies {
 		{Title: "CONDITION", Width: 10, Grow: true},
 	})
 	m.list.Table.Empty = "no MFA policies for this user — n creates one"
+	m.list.PreviewMore = "s shows them all, scrollable"
 	return m
 }
 
@@ -183,6 +187,7 @@ func (m *MfaPolicies) syncKeys() {
 	l.ReverseSort.SetEnabled(!open)
 	m.keys.User.SetEnabled(!open && len(m.c.Org.UserNames) > 1)
 	m.keys.Create.SetEnabled(!open && m.whyNoCreate() == "")
+	m.keys.Status.SetEnabled(!open)
 }
 
 func (m *MfaPolicies) whyNoCreate() string {
@@ -225,6 +230,7 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		m.items, m.user, m.statuses, m.fetched = msg.policies, msg.user, msg.statuses, msg.at
 		m.setRows()
+		m.rerenderOpen()
 	case orgChangedMsg:
 		if !m.fetched.IsZero() {
 			return m, m.load() // an MFA policy or a status may be new
@@ -256,6 +262,7 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.list.IsOpen() {
 		if key.Matches(k, m.list.Keys.Back) {
 			m.list.Close()
+			m.statusOpen = false
 			return nil
 		}
 		var cmd tea.Cmd
@@ -272,6 +279,13 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.load()
 	case pressed(k, m.keys.Create):
 		return m.openEditor()
+	case key.Matches(k, m.keys.Status):
+		// The detail pane scrolls (↑/↓, pgup/pgdn, g/G) as the Activities
+		// detail does.
+		m.list.Open()
+		m.statusOpen, m.openID = true, ""
+		m.list.SetDetail(strings.Join(m.statusLines(), "\n"))
+		return nil
 	case key.Matches(k, m.list.Keys.Open):
 		p := m.selected()
 		if p == nil {
@@ -338,12 +352,19 @@ func (m *MfaPolicies) policyName(id string) string {
 // setPreview shows the selected policy's steps and the user's MFA status for
 // the pending activities.
 func (m *MfaPolicies) setPreview() {
-	th := m.c.Theme
 	var lines []string
 	if p := m.selected(); p != nil {
 		lines = append(lines, describeSteps(p.RequiredAuthenticationMethods)...)
 		lines = append(lines, "")
 	}
+	m.list.SetPreview(strings.Join(append(lines, m.statusLines()...), "\n"))
+}
+
+// statusLines are the user's MFA status for the pending activities, cleaned
+// and styled: under the list and, in full, in the detail s opens.
+func (m *MfaPolicies) statusLines() []string {
+	th := m.c.Theme
+	var lines []string
 	lines = append(lines, fmt.Sprintf("MFA status of %s for pending activities (%d)", m.userName(), len(m.statuses)))
 	for _, s := range m.statuses {
 		head := fmt.Sprintf("%s %s", shortType(s.activity.Type), api.SanitizeID(s.activity.ID))
@@ -374,12 +395,16 @@ func (m *MfaPolicies) setPreview() {
 			lines[i] = th.Section.Render(lines[i])
 		}
 	}
-	m.list.SetPreview(strings.Join(lines, "\n"))
+	return lines
 }
 
 // rerenderOpen renders the open policy's detail again, where it is scrolled.
 func (m *MfaPolicies) rerenderOpen() {
 	if !m.list.IsOpen() {
+		return
+	}
+	if m.statusOpen {
+		m.list.SetDetail(strings.Join(m.statusLines(), "\n"))
 		return
 	}
 	for _, p := range m.items {
@@ -424,8 +449,14 @@ func (m *MfaPolicies) View() string {
 		return m.editor.View(m.c.Theme, m.width, m.height)
 	}
 	th := m.c.Theme
-	head := ansi.Truncate(th.Title.Render("MFA policies of "+ui.Clean(m.userName()))+
-		th.Muted.Render(fmt.Sprintf("  %d, in order — u another user, n new", len(m.items))), m.width, "…")
+	sub := fmt.Sprintf("  %d, in order — u another user, n new, s status", len(m.items))
+	if m.statusOpen && m.list.IsOpen() {
+		sub = "  MFA status — esc back"
+		if pos := m.list.Pane.Position(); pos != "" {
+			sub = fmt.Sprintf("  MFA status (%s, ↑/↓ scroll) — esc back", pos)
+		}
+	}
+	head := ansi.Truncate(th.Title.Render("MFA policies of "+ui.Clean(m.userName()))+th.Muted.Render(sub), m.width, "…")
 	return head + "\n" + m.list.View()
 }
 
@@ -440,9 +471,12 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 	}
 	k, l := h.m.keys, h.m.list.Keys
 	if h.m.list.IsOpen() {
+		if h.m.statusOpen {
+			return append([]key.Binding{l.Back}, h.m.list.Pane.KeyBindings()...)
+		}
 		return []key.Binding{l.Back}
 	}
-	return []key.Binding{l.Open, k.User, k.Create, k.Refresh}
+	return []key.Binding{l.Open, k.Status, k.User, k.Create, k.Refresh}
 }
 
 func (h mfaHelp) FullHelp() [][]key.Binding {

@@ -30,6 +30,9 @@ type ListDetail struct {
 	// word-wrapped and never takes more than half the height. Set it with
 	// SetPreview.
 	Preview string
+	// PreviewMore says where the lines of a cut preview can be read; "" = a
+	// taller window.
+	PreviewMore string
 
 	theme         *theme.Theme
 	open          bool
@@ -94,7 +97,11 @@ func (l *ListDetail) previewLines() []string {
 	limit := max(l.height/2, l.height-l.rowsHeight()-1)
 	if len(out) > limit && limit > 0 {
 		more := len(out) - limit + 1
-		out = append(out[:limit-1], ansi.Truncate(fmt.Sprintf("… %d more lines (a taller window shows them)", more), max(l.width, 1), "…"))
+		where := l.PreviewMore
+		if where == "" {
+			where = "a taller window shows them"
+		}
+		out = append(out[:limit-1], ansi.Truncate(fmt.Sprintf("… %d more lines (%s)", more, where), max(l.width, 1), "…"))
 	}
 	return out
 }

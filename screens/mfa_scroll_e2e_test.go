@@ -1,0 +1,53 @@
+package screens
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/server/servertest"
+)
+
+// At 80x24 the MFA status of the demo's pending activities does not fit under
+// the list: the cut says where to read the rest, and s opens it in full in a
+// pane that scrolls to its last line.
+func TestEndToEndMfaStatusScrollsAt80x24(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := demoHarness(t, d, nil)
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.gotoScreen("MFA policies")
+	m := h.mfa()
+	lines := m.statusLines()
+	if len(m.statuses) < 2 {
+		t.Fatalf("the demo should have MFA statuses for alice:\n%s", h.frame())
+	}
+	// The last pending activity's id: its status is at the end.
+	last := m.statuses[len(m.statuses)-1].activity.ID
+	out := h.frame()
+	if !strings.Contains(out, "more lines (s shows them all, scrollable)") {
+		t.Fatalf("at 80x24 the status should be cut with a pointer to s:\n%s", out)
+	}
+	if strings.Contains(out, last) {
+		t.Fatalf("the last status (activity %s) fits at 80x24: the test shows nothing:\n%s", last, out)
+	}
+
+	h.key("s")
+	out = h.frame()
+	if !strings.Contains(out, "MFA status (top, ↑/↓ scroll)") {
+		t.Fatalf("s should open the MFA status, scrollable:\n%s", out)
+	}
+	for range len(lines) {
+		if m.list.Pane.Position() == "end" {
+			break
+		}
+		h.key("f")
+	}
+	if out = h.frame(); !strings.Contains(out, last) || !strings.Contains(out, "MFA status (end,") {
+		t.Fatalf("scrolling should reach the last status (activity %s):\n%s", last, out)
+	}
+	h.key("esc")
+	if m.list.IsOpen() || m.statusOpen {
+		t.Fatalf("esc should go back to the list:\n%s", h.frame())
+	}
+}
