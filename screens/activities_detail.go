@@ -323,8 +323,7 @@ func intentWhat(c *Common, act *api.Activity) string {
 	case in.SetOrganizationFeatureIntent != nil:
 		s = "set feature " + strings.TrimPrefix(in.SetOrganizationFeatureIntent.Name, "FEATURE_NAME_")
 	case in.DeleteAPIKeysIntent != nil:
-		p := in.DeleteAPIKeysIntent
-		s = "delete " + plural(len(p.APIKeyIDs), "API key") + " of " + userName(c, p.UserID)
+		s = "delete " + apiKeysWhat(c, in.DeleteAPIKeysIntent)
 	case in.DeleteWalletAccountsIntent != nil:
 		s = "delete " + plural(len(in.DeleteWalletAccountsIntent.WalletAccountIDs), "wallet account")
 	case in.CreateUserTagIntent != nil:
@@ -349,4 +348,24 @@ func intentWhat(c *Common, act *api.Activity) string {
 		s = strings.ToLower(strings.ReplaceAll(shortType(act.Type), "_", " "))
 	}
 	return ui.Clean(s)
+}
+
+// apiKeysWhat counts a delete_api_keys' keys and names them when the console
+// knows them all and they are few, so that deletions of different keys of one
+// user read differently in the list.
+func apiKeysWhat(c *Common, p *api.DeleteAPIKeysParams) string {
+	what := plural(len(p.APIKeyIDs), "API key")
+	var names []string
+	for _, id := range p.APIKeyIDs {
+		n, ok := c.Org.APIKeyNames[id]
+		if !ok {
+			names = nil
+			break
+		}
+		names = append(names, api.Quote(n))
+	}
+	if len(names) > 0 && len(names) <= 2 {
+		what += " " + strings.Join(names, ", ")
+	}
+	return what + " of " + userName(c, p.UserID)
 }

@@ -214,6 +214,9 @@ type Org struct {
 	// activities (the service has no query for tags): a tag no activity
 	// names, or one created since the load, is an unknown tag.
 	TagNames map[string]string
+	// APIKeyNames maps API key id -> name, from the users, so that a
+	// delete_api_keys names the keys it deletes.
+	APIKeyNames map[string]string
 	// Eval is what explaining an evaluation needs: members with their tags,
 	// the quorum, the policies compiled.
 	Eval evaluationContext
@@ -257,8 +260,12 @@ func loadOrg(c *Common) tea.Cmd {
 		if err != nil {
 			return orgLoadedMsg{org: org, err: fmt.Errorf("list users: %w", err)}
 		}
+		org.APIKeyNames = map[string]string{}
 		for _, u := range users {
 			org.UserNames[u.UserID] = u.UserName
+			for _, k := range u.APIKeys {
+				org.APIKeyNames[k.APIKeyID] = k.APIKeyName
+			}
 		}
 		policies, err := client.ListPolicies(ctx)
 		if err != nil {

@@ -72,6 +72,12 @@ func TestEndToEndPendingKeyDeletionIsMarkedAndNotDuplicated(t *testing.T) {
 	if after := pendingKeyDeletionsOf(t, alice); len(after) != 1 {
 		t.Fatalf("a duplicate deletion was proposed: %d pending delete_api_keys", len(after))
 	}
+	// The pending list's WHAT names the key, so deletions of different keys
+	// of one user read differently.
+	h.key("esc")
+	if out := h.frame(); !strings.Contains(out, `delete 1 API key "operator CI key (old)" of operator`) {
+		t.Errorf("the WHAT column does not name the key:\n%s", out)
+	}
 
 	// Another key: the confirm says the deletion waits for approvals.
 	h.gotoScreen("Users")
