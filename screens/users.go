@@ -25,9 +25,11 @@ type Users struct {
 	// activities (SPEC.md has no query for tags).
 	tagNames map[string]string
 	// pendingDeletes maps an API key id to the delete_api_keys activity
-	// waiting for votes that names it; pendingErr says why they are unknown.
+	// waiting for votes that names it, read when a record opens (nil until
+	// then); pendingErr says why they are unknown.
 	pendingDeletes map[string]api.Activity
 	pendingErr     string
+	pendingGen     int
 	gen            int
 	loading        bool
 	err            string
@@ -52,12 +54,8 @@ type (
 		gen      int
 		users    []api.User
 		tagNames map[string]string
-		pending  map[string]api.Activity
-		// pendingErr: the pending deletions could not be read (best effort:
-		// the users still show).
-		pendingErr error
-		err        error
-		at         time.Time
+		err      error
+		at       time.Time
 	}
 	apiKeyLoadedMsg struct {
 		id  string
@@ -126,8 +124,7 @@ func (u *Users) load() tea.Cmd {
 			// Tag names are best effort: without them a tag shows by id.
 			names, _ = tagNames(ctx, client)
 		}
-		pending, perr := pendingKeyDeletions(ctx, client)
-		return usersLoadedMsg{gen: gen, users: users, tagNames: names, pending: pending, pendingErr: perr, at: c.Now()}
+		return usersLoadedMsg{gen: gen, users: users, tagNames: names, at: c.Now()}
 	}
 }
 
@@ -184,14 +181,15 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		u.list.Table.Failed = ""
 		u.err, u.items, u.tagNames, u.fetched = "", msg.users, msg.tagNames, msg.at
-		u.pendingDeletes, u.pendingErr = msg.pending, ""
-		if msg.pendingErr != nil {
-			u.pendingErr = errorText(msg.pendingErr)
-		}
 		u.setRows()
 		if u.open != nil {
 			u.reopen(u.open.UserID)
+			if u.open != nil {
+				return u, u.loadPending() // a deletion may have been proposed or decided
+			}
 		}
+	case pendingDeletesLoadedMsg:
+		u.takePending(msg)
 	case apiKeyLoadedMsg:
 		if u.open == nil || u.cursor >= len(u.open.APIKeys) || u.open.APIKeys[u.cursor].APIKeyID != msg.id {
 			return u, nil
@@ -232,6 +230,7 @@ func (u *Users) reopen(id string) {
 
 func (u *Users) closeDetail() {
 	u.open, u.keyInfo, u.keyErr, u.cursor = nil, nil, "", 0
+	u.pendingDeletes, u.pendingErr = nil, ""
 	clear(u.marked)
 	u.list.Close()
 }
@@ -250,7 +249,7 @@ func (u *Users) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			u.cursor = 0
 			u.list.Open()
 			u.renderDetail()
-			return nil
+			return u.loadPending()
 		}
 		var cmd tea.Cmd
 		u.list, cmd = u.list.Update(k)

@@ -35,6 +35,9 @@ func (u *Users) whyNoDelete() string {
 		return ErrReadOnly.Error()
 	case u.deleting != nil:
 		return "a deletion is in flight"
+	case u.open != nil && u.pendingDeletes == nil:
+		// Without them a second deletion of the same keys could be proposed.
+		return "still reading the pending deletions of these keys; press d again in a moment"
 	}
 	return ""
 }
@@ -81,9 +84,7 @@ func (u *Users) confirmDelete() tea.Cmd {
 	}
 	x := *u.open
 	keys := u.toDelete()
-	if pending := u.pendingAmong(keys); len(pending) > 0 {
-		return u.offerPendingDeletion(keys, pending)
-	}
+	pending := u.pendingAmong(keys)
 	lines := []string{fmt.Sprintf("Delete %d API key(s) of %s (%s):", len(keys), ui.Clean(x.UserName), api.SanitizeID(x.UserID))}
 	ids := make([]string, len(keys))
 	for i, k := range keys {
@@ -93,6 +94,11 @@ func (u *Users) confirmDelete() tea.Cmd {
 	lines = append(lines, u.deleteWarnings(x, keys)...)
 	lines = append(lines, u.deletionOutcome(x.UserID, ids)...)
 	resend := u.earlier.resends(deletionValues(x.UserID, ids))
+	if len(pending) > 0 && !resend {
+		// A resend is the same body: it returns the activity it created, so
+		// it never duplicates; anything else would.
+		return u.offerPendingDeletion(keys, pending)
+	}
 	switch {
 	case resend:
 		lines = append(lines, "", "The earlier delete_api_keys got no clear answer: "+resendNote+".")

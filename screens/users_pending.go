@@ -45,6 +45,38 @@ func pendingKeyDeletions(ctx context.Context, client Reader) (map[string]api.Act
 	return out, nil
 }
 
+// pendingDeletesLoadedMsg carries the pending deletions read for an open
+// record.
+type pendingDeletesLoadedMsg struct {
+	gen     int
+	pending map[string]api.Activity
+	err     error
+}
+
+// loadPending reads the pending delete_api_keys for the open record: only
+// then, so that starting the console lists no more than it did.
+func (u *Users) loadPending() tea.Cmd {
+	u.pendingGen++
+	gen, c, client := u.pendingGen, u.c, u.c.Reader
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		pending, err := pendingKeyDeletions(ctx, client)
+		return pendingDeletesLoadedMsg{gen: gen, pending: pending, err: err}
+	}
+}
+
+func (u *Users) takePending(m pendingDeletesLoadedMsg) {
+	if m.gen != u.pendingGen {
+		return
+	}
+	u.pendingDeletes, u.pendingErr = m.pending, ""
+	if m.err != nil {
+		u.pendingErr = errorText(m.err)
+	}
+	u.renderDetail()
+}
+
 // pendingDeletionNote is the record's line for a key a pending
 // delete_api_keys names.
 func pendingDeletionNote(c *Common, act *api.Activity) string {
