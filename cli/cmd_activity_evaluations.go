@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// showEvaluations lists each evaluation's policies by name with their outcome.
+func showEvaluations(ctx context.Context, c proc, client *api.Client, id string) error {
+	evals, err := client.GetPolicyEvaluations(ctx, id)
+	if err != nil {
+		return err
+	}
+	if len(evals) == 0 {
+		fmt.Fprintln(c.stderr, "no policy evaluations recorded for this activity")
+		return nil
+	}
+	names := map[string]string{}
+	if policies, err := client.ListPolicies(ctx); err == nil {
+		for _, p := range policies {
+			names[p.PolicyID] = p.PolicyName
+		}
+	}
+	var rows [][]string
+	decided := noPolicyExplainer(ctx, client, id)
+	for _, e := range evals {
+		if len(e.PolicyEvaluations) == 0 {
+			// No policy ran (the root quorum decided, DESIGN.md §4): the row
+			// still says how the vote was judged, or the trail would miss the
+			// evaluation that completed the activity.
+			outcome, why := decided(e)
+			rows = append(rows, []string{e.ID, timeText(e.CreatedAt), e.VoteID, outcome, why})
+			continue
+		}
+		for _, o := range e.PolicyEvaluations {
+			name := names[o.PolicyID]
+			switch {
+			case o.PolicyID == "":
+				name = "(root quorum / final)"
+			case name == "":
+				name = o.PolicyID
+			}
+			rows = append(rows, []string{e.ID, timeText(e.CreatedAt), e.VoteID, o.Outcome, name})
+		}
+	}
+	return table(c.stdout, []string{"EVALUATION", "AT", "VOTE", "OUTCOME", "POLICY"}, rows)
+}
+
+// noPolicyExplainer returns what an evaluation in which no policy ran decided,
+// and why, reproduced with policy.Decide and policy.Explain as the console does:
+// the activity's votes up to the evaluation's vote, against the root quorum.
+// When the activity, the users or the quorum cannot be read, it says only that
+// no policy ran.
+func noPolicyExplainer(ctx context.Context, client *api.Client, id string) func(api.PolicyEvaluation) (outcome, why string) {
+	unknown := func(api.PolicyEvaluation) (string, string) {
+		return "-", "(no policy ran: decided by the root quorum alone)"
+	}
+	act, err := client.GetActivity(ctx, id)
+	if err != nil {
+		return unknown
+	}
+	users, err := client.ListUsers(ctx)
+	if err != nil {
+		return unknown
+	}
+	configs, err := client.GetOrganizationConfigs(ctx)
+	if err != nil {
+		return unknown
+	}
+	members := policy.Members(users, configs.Quorum)
+	return func(e api.PolicyEvaluation) (string, string) {
+		in := policy.InputOfActivity(*act, members, e.VoteID, e.CreatedAt.Time())
+		d := policy.Decide(nil, in, policy.QuorumOf(configs.Quorum), policy.RootOnly(act.Type))
+		x := policy.Explain(d)
+		return x.Outcome, "(no policy ran) " + ui.Clean(x.Why) // Why names users
+	}
+}
