@@ -28,7 +28,9 @@ Commands:
   show     [--dir DIR] NAME|ssh-agent:SHA256:…                  public key, scheme, credential type, files
   import   --scheme S [--file F] [--dir DIR] NAME               store an existing private key (hex; stdin without --file)
 
-Keys live in DIR (default $XDG_CONFIG_HOME/vigil/keys, or ~/.config/vigil/keys)
+Keys live in DIR: --dir, else the keys_dir of the active profile (chosen as for
+the other verbs: --profile, --config, VIGIL_PROFILE, VIGIL_CONFIG,
+default_profile), else $XDG_CONFIG_HOME/vigil/keys (or ~/.config/vigil/keys),
 as NAME.private (mode 0600), NAME.public and NAME.scheme, and NAME.expires for a
 key from 'vigil login oauth'. A key held by the
 ssh-agent at SSH_AUTH_SOCK (a hardware token or Secure Enclave behind it
@@ -66,8 +68,39 @@ func cmdKeys(ctx context.Context, c proc, args []string) error {
 	return usagef("unknown keys command %q; use generate, list, show or import (vigil keys -h)", sub)
 }
 
-func keysDirFlag(c proc, fs *flag.FlagSet) *string {
-	return fs.String("dir", "", "keys directory (default "+keys.DefaultDir(c.getenv)+")")
+// keysDirFlags choose the keys directory of the keys verbs: --dir, else the
+// active profile's keys_dir (the directory its key is read from), else
+// keys.DefaultDir.
+type keysDirFlags struct{ dir, profile, config string }
+
+func addKeysDirFlags(fs *flag.FlagSet) *keysDirFlags {
+	f := &keysDirFlags{}
+	fs.StringVar(&f.dir, "dir", "", "keys `DIR` (default: the active profile's keys_dir, else $XDG_CONFIG_HOME/vigil/keys)")
+	fs.StringVar(&f.profile, "profile", "", "use the keys_dir of config profile `NAME` (default $VIGIL_PROFILE, then default_profile)")
+	fs.StringVar(&f.config, "config", "", "config `FILE` of that profile (default $VIGIL_CONFIG, then $XDG_CONFIG_HOME/vigil/config.toml)")
+	return f
+}
+
+// store resolves the directory. A profile chosen on purpose (--profile,
+// --config, VIGIL_PROFILE, VIGIL_CONFIG) that cannot be read is an error; a
+// default config that is missing, or names no single profile, is not: the
+// keys verbs work without any config.
+func (f *keysDirFlags) store(c proc, verb string) (keys.Store, error) {
+	if f.dir != "" {
+		if f.profile != "" || f.config != "" {
+			return keys.Store{}, usagef("%s: --dir names the directory; --profile and --config choose it from a profile: give one or the other", verb)
+		}
+		return keys.Store{Dir: f.dir}, nil
+	}
+	chosen := f.profile != "" || f.config != "" || c.getenv("VIGIL_PROFILE") != "" || c.getenv("VIGIL_CONFIG") != ""
+	p, err := loadProfile(c, f.config, f.profile)
+	switch {
+	case err == nil && p.KeysDir != "":
+		return keys.Store{Dir: p.KeysDir}, nil
+	case err != nil && chosen:
+		return keys.Store{}, fmt.Errorf("%s: the keys directory comes from the profile, which cannot be read: %w; or give --dir DIR", verb, err)
+	}
+	return keysStore(c, ""), nil
 }
 
 func keysStore(c proc, dir string) keys.Store {
@@ -84,8 +117,11 @@ Register the printed public key as an API key of your user, then set
 key = "NAME" in your profile.
 
 Flags:
-  --scheme S   p256 (default), secp256k1 or ed25519
-  --dir DIR    keys directory (default $XDG_CONFIG_HOME/vigil/keys)
+  --scheme S        p256 (default), secp256k1 or ed25519
+  --dir DIR         keys directory (default: the active profile's keys_dir,
+                    else $XDG_CONFIG_HOME/vigil/keys)
+  --profile NAME    take keys_dir from this profile
+  --config FILE     the config file of that profile
 
 Examples:
   vigil keys generate ops
@@ -95,7 +131,7 @@ Examples:
 func keysGenerate(c proc, args []string) error {
 	fs := newFlagSet("keys generate", keysGenerateUsage)
 	scheme := fs.String("scheme", "p256", "signature `SCHEME`: p256, secp256k1 or ed25519")
-	dir := keysDirFlag(c, fs)
+	dirFlags := addKeysDirFlags(fs)
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -113,7 +149,10 @@ func keysGenerate(c proc, args []string) error {
 	if err := keys.ValidateName(pos[0]); err != nil {
 		return usagef("keys generate: %v", err)
 	}
-	store := keysStore(c, *dir)
+	store, err := dirFlags.store(c, fs.Name())
+	if err != nil {
+		return err
+	}
 	k, err := store.Generate(pos[0], sc)
 	if k == nil {
 		return err
@@ -178,7 +217,7 @@ Examples:
 
 func keysList(c proc, args []string) error {
 	fs := newFlagSet("keys list", keysListUsage)
-	dir := keysDirFlag(c, fs)
+	dirFlags := addKeysDirFlags(fs)
 	fromAgent := fs.Bool("agent", false, "list the ssh-agent's keys instead (SSH_AUTH_SOCK)")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
@@ -188,12 +227,15 @@ func keysList(c proc, args []string) error {
 		return usagef("keys list takes no arguments, got %q", pos)
 	}
 	if *fromAgent {
-		if *dir != "" {
-			return usagef("keys list: --dir is for stored keys; --agent lists the ssh-agent's")
+		if *dirFlags != (keysDirFlags{}) {
+			return usagef("keys list: --dir, --profile and --config are for stored keys; --agent lists the ssh-agent's")
 		}
 		return keysListAgent(c)
 	}
-	store := keysStore(c, *dir)
+	store, err := dirFlags.store(c, fs.Name())
+	if err != nil {
+		return err
+	}
 	infos, err := store.List()
 	if err != nil {
 		return err
@@ -248,7 +290,7 @@ Examples:
 
 func keysShow(c proc, args []string) error {
 	fs := newFlagSet("keys show", keysShowUsage)
-	dir := keysDirFlag(c, fs)
+	dirFlags := addKeysDirFlags(fs)
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -260,12 +302,15 @@ func keysShow(c proc, args []string) error {
 		return usagef("keys show: %v", err)
 	}
 	if keys.IsAgentRef(pos[0]) {
-		if *dir != "" {
-			return usagef("keys show: --dir is for stored keys; %s is a key of the ssh-agent", pos[0])
+		if *dirFlags != (keysDirFlags{}) {
+			return usagef("keys show: --dir, --profile and --config are for stored keys; %s is a key of the ssh-agent", pos[0])
 		}
 		return keysShowAgent(c, pos[0])
 	}
-	store := keysStore(c, *dir)
+	store, err := dirFlags.store(c, fs.Name())
+	if err != nil {
+		return err
+	}
 	info, err := store.Info(pos[0])
 	if err != nil {
 		return err
@@ -299,7 +344,7 @@ func keysImport(c proc, args []string) error {
 	fs := newFlagSet("keys import", keysImportUsage)
 	scheme := fs.String("scheme", "", "the key's signature `SCHEME`: p256, secp256k1 or ed25519 (required)")
 	file := fs.String("file", "", "read the private key (hex) from `FILE` (default: standard input)")
-	dir := keysDirFlag(c, fs)
+	dirFlags := addKeysDirFlags(fs)
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -334,7 +379,10 @@ func keysImport(c proc, args []string) error {
 	if hexKey == "" {
 		return fmt.Errorf("keys import: no key in %s; give the hex private key with --file F or on standard input", from)
 	}
-	store := keysStore(c, *dir)
+	store, err := dirFlags.store(c, fs.Name())
+	if err != nil {
+		return err
+	}
 	k, err := store.Import(pos[0], sc, hexKey)
 	if k == nil {
 		return fmt.Errorf("%w (key read from %s)", err, from)

@@ -147,3 +147,73 @@ func TestKeysImport(t *testing.T) {
 		t.Errorf("empty import: exit %d, %q", code, errOut)
 	}
 }
+
+// TestKeysUseTheActiveProfilesKeysDir: with a profile chosen (VIGIL_CONFIG,
+// VIGIL_PROFILE, --profile), the keys verbs work in that profile's keys_dir,
+// where its key is read from, rather than in the default directory; a chosen
+// profile that cannot be read is an error, and --dir still wins.
+func TestKeysUseTheActiveProfilesKeysDir(t *testing.T) {
+	xdg, cfgDir := t.TempDir(), t.TempDir()
+	config := filepath.Join(cfgDir, "config.toml")
+	const toml = `default_profile = "alice"
+
+[profiles.alice]
+base_url = "http://127.0.0.1:1"
+organization_id = "o"
+key = "alice"
+keys_dir = "alice-keys"
+
+[profiles.bob]
+base_url = "http://127.0.0.1:1"
+organization_id = "o"
+key = "bob"
+keys_dir = "bob-keys"
+`
+	if err := os.WriteFile(config, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	runEnv := func(env map[string]string, args ...string) (int, string, string) {
+		t.Helper()
+		out.Reset()
+		errOut.Reset()
+		env["XDG_CONFIG_HOME"], env["HOME"] = xdg, filepath.Join(xdg, "home")
+		c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
+		code := run(context.Background(), c, args)
+		return code, out.String(), errOut.String()
+	}
+	withConfig := map[string]string{"VIGIL_CONFIG": config}
+
+	if code, _, e := runEnv(withConfig, "keys", "generate", "alice"); code != 0 {
+		t.Fatalf("generate with VIGIL_CONFIG: exit %d, %s", code, e)
+	}
+	if _, err := (keys.Store{Dir: filepath.Join(cfgDir, "alice-keys")}).Load("alice"); err != nil {
+		t.Fatalf("the key is not in the default profile's keys_dir: %v", err)
+	}
+	if code, _, e := runEnv(map[string]string{"VIGIL_CONFIG": config, "VIGIL_PROFILE": "bob"}, "keys", "generate", "bob"); code != 0 {
+		t.Fatalf("generate as bob: exit %d, %s", code, e)
+	}
+	if code, o, _ := runEnv(withConfig, "keys", "list"); code != 0 || !strings.Contains(o, "alice") || strings.Contains(o, "bob") {
+		t.Fatalf("list with VIGIL_CONFIG: exit %d, %q; want alice's keys_dir", code, o)
+	}
+	if code, o, _ := runEnv(withConfig, "keys", "list", "--profile", "bob"); code != 0 || !strings.Contains(o, "bob") || strings.Contains(o, "alice ") {
+		t.Fatalf("list --profile bob: exit %d, %q; want bob's keys_dir", code, o)
+	}
+	if code, o, e := runEnv(withConfig, "keys", "show", "bob", "--profile", "bob"); code != 0 || !strings.Contains(o, filepath.Join(cfgDir, "bob-keys", "bob.private")) {
+		t.Fatalf("show --profile bob: exit %d, %q %s", code, o, e)
+	}
+	// No config chosen and none at the default path: the default directory.
+	if code, o, _ := runEnv(map[string]string{}, "keys", "list"); code != 0 || !strings.Contains(o, "No keys in "+filepath.Join(xdg, "vigil", "keys")) {
+		t.Fatalf("list without a config: exit %d, %q", code, o)
+	}
+	// A chosen profile that does not exist is an error that says what to do.
+	if code, _, e := runEnv(withConfig, "keys", "list", "--profile", "carol"); code != 1 || !strings.Contains(e, `no profile "carol"`) || !strings.Contains(e, "--dir") {
+		t.Fatalf("list --profile carol: exit %d, %s", code, e)
+	}
+	if code, _, e := runEnv(withConfig, "keys", "list", "--dir", xdg, "--profile", "bob"); code != 2 || !strings.Contains(e, "one or the other") {
+		t.Fatalf("--dir with --profile: exit %d, %s", code, e)
+	}
+	if code, o, _ := runEnv(withConfig, "keys", "list", "--dir", filepath.Join(cfgDir, "bob-keys")); code != 0 || !strings.Contains(o, "bob") {
+		t.Fatalf("--dir with VIGIL_CONFIG set: exit %d, %q; --dir wins", code, o)
+	}
+}
