@@ -291,29 +291,42 @@ const maxTagPages = 10
 // read before an error is returned with it.
 func tagNames(ctx context.Context, client Reader) (map[string]string, error) {
 	names := map[string]string{}
-	opts := api.ListActivitiesOptions{Types: []string{api.TypeCreateUserTag}, Statuses: []string{api.StatusCompleted}, Limit: 100}
-	for range maxTagPages {
-		acts, err := client.ListActivities(ctx, opts)
-		if err != nil {
-			return names, fmt.Errorf("list create_user_tag activities: %w", err)
+	opts := api.ListActivitiesOptions{Types: []string{api.TypeCreateUserTag}, Statuses: []string{api.StatusCompleted}}
+	err := walkActivities(ctx, client, opts, maxTagPages, func(a api.Activity) {
+		in, res := a.Intent.CreateUserTagIntent, a.Result.CreateUserTagResult
+		if in == nil || res == nil || res.UserTagID == "" {
+			return
 		}
-		for _, a := range acts {
-			in, res := a.Intent.CreateUserTagIntent, a.Result.CreateUserTagResult
-			if in == nil || res == nil || res.UserTagID == "" {
-				continue
-			}
-			if _, seen := names[res.UserTagID]; !seen {
-				names[res.UserTagID] = in.UserTagName
-			}
+		if _, seen := names[res.UserTagID]; !seen {
+			names[res.UserTagID] = in.UserTagName
 		}
-		// A page may be shorter than asked although older ones follow
-		// (api.ListActivities): only an empty page is the end.
-		if len(acts) == 0 {
-			break
-		}
-		opts.After = acts[len(acts)-1].ID // the list is newest first: older ones follow
+	})
+	if err != nil {
+		return names, fmt.Errorf("list create_user_tag activities: %w", err)
 	}
 	return names, nil
+}
+
+// walkActivities calls visit for each activity opts lists, newest first, 100
+// a page, for at most maxPages pages. A page may be shorter than asked
+// although older ones follow (api.ListActivities): only an empty page is the
+// end. What was visited before an error stays visited.
+func walkActivities(ctx context.Context, client Reader, opts api.ListActivitiesOptions, maxPages int, visit func(api.Activity)) error {
+	opts.Limit = 100
+	for range maxPages {
+		acts, err := client.ListActivities(ctx, opts)
+		if err != nil {
+			return err
+		}
+		for _, a := range acts {
+			visit(a)
+		}
+		if len(acts) == 0 {
+			return nil
+		}
+		opts.After = acts[len(acts)-1].ID // newest first: older ones follow
+	}
+	return nil
 }
 
 // errorText turns an error into one line for the status bar or a toast. api errors

@@ -20,27 +20,20 @@ const maxPendingDeletionPages = 10
 // Activities screen reads the pending list: list_activities by status.
 func pendingKeyDeletions(ctx context.Context, client Reader) (map[string]api.Activity, error) {
 	out := map[string]api.Activity{}
-	opts := api.ListActivitiesOptions{Types: []string{api.TypeDeleteAPIKeys}, Statuses: []string{api.StatusConsensusNeeded}, Limit: 100}
-	for range maxPendingDeletionPages {
-		acts, err := client.ListActivities(ctx, opts)
-		if err != nil {
-			return out, fmt.Errorf("list pending delete_api_keys activities: %w", err)
+	opts := api.ListActivitiesOptions{Types: []string{api.TypeDeleteAPIKeys}, Statuses: []string{api.StatusConsensusNeeded}}
+	err := walkActivities(ctx, client, opts, maxPendingDeletionPages, func(a api.Activity) {
+		in := a.Intent.DeleteAPIKeysIntent
+		if in == nil || a.Status != api.StatusConsensusNeeded {
+			return
 		}
-		for _, a := range acts {
-			in := a.Intent.DeleteAPIKeysIntent
-			if in == nil || a.Status != api.StatusConsensusNeeded {
-				continue
-			}
-			for _, id := range in.APIKeyIDs {
-				if _, seen := out[id]; !seen { // newest first
-					out[id] = a
-				}
+		for _, id := range in.APIKeyIDs {
+			if _, seen := out[id]; !seen { // newest first
+				out[id] = a
 			}
 		}
-		if len(acts) == 0 { // only an empty page is the end (api.ListActivities)
-			break
-		}
-		opts.After = acts[len(acts)-1].ID
+	})
+	if err != nil {
+		return out, fmt.Errorf("list pending delete_api_keys activities: %w", err)
 	}
 	return out, nil
 }
