@@ -167,10 +167,15 @@ func (d *activityDetail) render(c *Common) {
 	b.Section("Intent — " + intentSummary(c, a.Intent))
 	b.JSON(a.Intent)
 	if in := a.Intent.CreateInvitationsIntent; in != nil {
-		// The JSON has the invitees' tags by id only.
+		// The JSON has the invitees' tags and the sender by id only.
 		for i, inv := range in.Invitations {
 			if len(inv.ReceiverUserTags) > 0 {
 				b.Field(fmt.Sprintf("invite %d tags", i+1), tagsText(c, inv.ReceiverUserTags))
+			}
+			if sender, known := senderText(c, inv.SenderUserID); known {
+				b.Field(fmt.Sprintf("invite %d sender", i+1), sender)
+			} else {
+				b.Styled(th.Warn.Render(ui.Clean(fmt.Sprintf("invite %d sender: %s", i+1, sender))))
 			}
 		}
 	}
@@ -278,7 +283,7 @@ func intentSummary(c *Common, in api.Intent) string {
 		p := in.CreateUserTagIntent
 		s = fmt.Sprintf("tag %s %s", plural(len(p.UserIDs), "user"), api.Quote(p.UserTagName))
 	case in.CreateInvitationsIntent != nil:
-		s = "invite " + plural(len(in.CreateInvitationsIntent.Invitations), "user")
+		s = "invite " + plural(len(in.CreateInvitationsIntent.Invitations), "user") + " as " + sendersText(c, in.CreateInvitationsIntent.Invitations)
 	case in.CreateMfaPolicyIntent != nil:
 		p := in.CreateMfaPolicyIntent
 		s = fmt.Sprintf("create MFA policy for %s: %s", userName(c, p.UserID), api.Quote(p.MfaPolicyName))
@@ -299,6 +304,25 @@ func intentSummary(c *Common, in api.Intent) string {
 		s = string(out)
 	}
 	return ansi.Truncate(ui.Clean(s), 70, "…")
+}
+
+// sendersText names the distinct senders of invitations, by name when the
+// console knows them, else as "unknown user <id>".
+func sendersText(c *Common, invs []api.Invitation) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, inv := range invs {
+		if seen[inv.SenderUserID] {
+			continue
+		}
+		seen[inv.SenderUserID] = true
+		if n, ok := c.Org.UserNames[inv.SenderUserID]; ok {
+			out = append(out, api.NameText(n))
+		} else {
+			out = append(out, "unknown user "+api.SanitizeID(inv.SenderUserID))
+		}
+	}
+	return orElse(strings.Join(out, ", "), "(no sender)")
 }
 
 // userName is a user's name when the console knows it, else the (quoted if

@@ -24,7 +24,8 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		verb = "Reject"
 	}
 	lines := []string{"type:        " + shortType(act.Type)}
-	lines = append(lines, intentLines(c, act.Intent)...)
+	intent, warn := intentLines(c, act.Intent)
+	lines = append(lines, intent...)
 	lines = append(lines,
 		"requester:   "+requester(c, act),
 		"votes:       "+votesByName(c, act),
@@ -34,6 +35,10 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	}
 	lines = append(lines, "fingerprint: "+ui.Clean(api.SanitizeID(act.Fingerprint)))
 	d := ui.NewConfirm(verb+" this activity?", verb, lines...)
+	d.Warn = map[int]bool{}
+	for i := range warn {
+		d.Warn[1+i] = true // after the type line
+	}
 	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, dialog: d}
 }
 
@@ -87,9 +92,60 @@ func orElse(v, none string) string {
 	return v
 }
 
-// intentLines restate every field of an intent that decides what it does.
+// senderText names the user an invitation is sent in the name of, with the
+// id (two users may share a name); known is false when the console knows no
+// such user, which the vote dialog shows as a warning: the service fails the
+// invitation only once the quorum has voted.
+func senderText(c *Common, id string) (text string, known bool) {
+	if n, ok := c.Org.UserNames[id]; ok {
+		return api.NameText(n) + " (" + api.SanitizeID(id) + ")", true
+	}
+	return "unknown user " + api.SanitizeID(id), false
+}
+
+// intentLines restate every field of an intent that decides what it does;
+// warn holds the indexes of the lines to draw in the warning style.
 // Secrets (an OIDC token, an encrypted client secret) are named, not shown.
-func intentLines(c *Common, in api.Intent) []string {
+func intentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
+	if in.CreateInvitationsIntent != nil {
+		warn = map[int]bool{}
+		for i, inv := range in.CreateInvitationsIntent.Invitations {
+			sender, known := senderText(c, inv.SenderUserID)
+			lines = append(lines, field(fmt.Sprintf("invite %d", i+1), api.Quote(inv.ReceiverUserName)+" <"+api.Quote(inv.ReceiverUserEmail)+">"),
+				field("  access", strings.TrimPrefix(inv.AccessType, "ACCESS_TYPE_")),
+				field("  tags", tagsText(c, inv.ReceiverUserTags)),
+				field("  sender", sender))
+			if !known {
+				warn[len(lines)-1] = true
+			}
+		}
+		return lines, warn
+	}
+	if in.SetOrganizationFeatureIntent != nil {
+		p := in.SetOrganizationFeatureIntent
+		return []string{field("feature", strings.TrimPrefix(p.Name, "FEATURE_NAME_")), field("value", api.Quote(p.Value)),
+			field("replaces", currentFeatureText(c, p.Name))}, nil
+	}
+	return otherIntentLines(c, in), nil
+}
+
+// currentFeatureText is the value a feature has now, as the console last
+// loaded the organization, or what its absence means.
+func currentFeatureText(c *Common, name string) string {
+	if !c.Org.Loaded {
+		return "(unknown: the organization is not loaded)"
+	}
+	for _, f := range c.Org.Features {
+		if f.Name == name {
+			return api.Quote(f.Value)
+		}
+	}
+	return "(not set now)"
+}
+
+// otherIntentLines are intentLines of the intents no field of which is
+// drawn as a warning.
+func otherIntentLines(c *Common, in api.Intent) []string {
 	switch {
 	case in.CreatePolicyIntentV3 != nil:
 		p := in.CreatePolicyIntentV3
@@ -100,9 +156,6 @@ func intentLines(c *Common, in api.Intent) []string {
 			field("consensus", orElse(p.Consensus, "(none: applies without any approval)")),
 			field("notes", api.Quote(p.Notes)),
 		}
-	case in.SetOrganizationFeatureIntent != nil:
-		p := in.SetOrganizationFeatureIntent
-		return []string{field("feature", strings.TrimPrefix(p.Name, "FEATURE_NAME_")), field("value", api.Quote(p.Value))}
 	case in.DeleteAPIKeysIntent != nil:
 		p := in.DeleteAPIKeysIntent
 		return []string{field("delete", plural(len(p.APIKeyIDs), "API key")+" of "+usersText(c, []string{p.UserID})),
@@ -117,14 +170,6 @@ func intentLines(c *Common, in api.Intent) []string {
 	case in.CreateUserTagIntent != nil:
 		p := in.CreateUserTagIntent
 		return []string{field("tag", api.Quote(p.UserTagName)), field("users", usersText(c, p.UserIDs))}
-	case in.CreateInvitationsIntent != nil:
-		var lines []string
-		for i, inv := range in.CreateInvitationsIntent.Invitations {
-			lines = append(lines, field(fmt.Sprintf("invite %d", i+1), api.Quote(inv.ReceiverUserName)+" <"+api.Quote(inv.ReceiverUserEmail)+">"),
-				field("  access", strings.TrimPrefix(inv.AccessType, "ACCESS_TYPE_")),
-				field("  tags", tagsText(c, inv.ReceiverUserTags)))
-		}
-		return lines
 	case in.CreateMfaPolicyIntent != nil:
 		p := in.CreateMfaPolicyIntent
 		steps := make([]string, len(p.RequiredAuthenticationMethods))

@@ -66,7 +66,10 @@ type Confirm struct {
 	Lines    []string // what is being confirmed, restated (untrusted text is cleaned)
 	YesLabel string
 	Keys     ConfirmKeyMap
-	offset   int // first line shown when the lines are taller than the window
+	// Warn marks the Lines (by index) drawn in the warning style: what a
+	// careful reader must not miss (an unknown user in a field that decides).
+	Warn   map[int]bool
+	offset int // first line shown when the lines are taller than the window
 }
 
 // NewConfirm returns a dialog asking title, with lines restating what is at stake.
@@ -126,12 +129,21 @@ func confirmInner(width int) int { return max(min(width-8, 72), 4) }
 
 // body is every line of what is being confirmed, wrapped to the dialog.
 func (c Confirm) body(width int) []string {
-	inner := confirmInner(width)
-	var out []string
-	for _, l := range c.Lines {
-		out = append(out, strings.Split(wrapField(Clean(l), inner), "\n")...)
-	}
+	out, _ := c.bodyWarned(width)
 	return out
+}
+
+// bodyWarned is body, with whether each line is drawn in the warning style.
+func (c Confirm) bodyWarned(width int) (out []string, warn []bool) {
+	inner := confirmInner(width)
+	for i, l := range c.Lines {
+		wrapped := strings.Split(wrapField(Clean(l), inner), "\n")
+		out = append(out, wrapped...)
+		for range wrapped {
+			warn = append(warn, c.Warn[i])
+		}
+	}
+	return out, warn
 }
 
 // layout decides how the dialog is drawn in height lines (0: as tall as it
@@ -157,10 +169,20 @@ func (c Confirm) layout(width, height int) (tight bool, win int) {
 // tall as it needs). Lines that do not fit scroll, and a line says how many
 // are hidden above and below, so nothing is confirmed unseen without a sign.
 func (c Confirm) View(th *theme.Theme, width, height int) string {
-	body := c.body(width)
+	body, warn := c.bodyWarned(width)
 	tight, win := c.layout(width, height)
+	styled := func(i int, l string) string {
+		if warn[i] {
+			return th.Warn.Render(l)
+		}
+		return l
+	}
 	if win >= len(body) {
-		return c.render(th, width, body, tight)
+		shown := make([]string, len(body))
+		for i, l := range body {
+			shown[i] = styled(i, l)
+		}
+		return c.render(th, width, shown, tight)
 	}
 	off := max(min(c.offset, len(body)-win), 0)
 	// Every shown line is as wide as the widest of the whole body, so the box
@@ -170,8 +192,8 @@ func (c Confirm) View(th *theme.Theme, width, height int) string {
 		widest = max(widest, ansi.StringWidth(l))
 	}
 	shown := make([]string, 0, win+1)
-	for _, l := range body[off : off+win] {
-		shown = append(shown, l+strings.Repeat(" ", widest-ansi.StringWidth(l)))
+	for i, l := range body[off : off+win] {
+		shown = append(shown, styled(off+i, l)+strings.Repeat(" ", widest-ansi.StringWidth(l)))
 	}
 	var more []string
 	if off > 0 {
