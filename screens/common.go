@@ -281,30 +281,11 @@ func loadOrg(c *Common) tea.Cmd {
 	}
 }
 
-// maxTagPages bounds the pages of create_user_tag activities read for tag
-// names (100 a page).
-const maxTagPages = 10
-
 // tagNames maps the organization's user tag ids to their names, read from
-// its completed create_user_tag activities, newest first: a name the
-// service gave a tag later (none can change it today) would win. What was
-// read before an error is returned with it.
+// its completed create_user_tag activities (api.UserTagNames: the service
+// has no query for tags). What was read before an error is returned with it.
 func tagNames(ctx context.Context, client Reader) (map[string]string, error) {
-	names := map[string]string{}
-	opts := api.ListActivitiesOptions{Types: []string{api.TypeCreateUserTag}, Statuses: []string{api.StatusCompleted}}
-	err := walkActivities(ctx, client, opts, maxTagPages, func(a api.Activity) {
-		in, res := a.Intent.CreateUserTagIntent, a.Result.CreateUserTagResult
-		if in == nil || res == nil || res.UserTagID == "" {
-			return
-		}
-		if _, seen := names[res.UserTagID]; !seen {
-			names[res.UserTagID] = in.UserTagName
-		}
-	})
-	if err != nil {
-		return names, fmt.Errorf("list create_user_tag activities: %w", err)
-	}
-	return names, nil
+	return api.UserTagNames(ctx, client)
 }
 
 // walkActivities calls visit for each activity opts lists, newest first, 100

@@ -42,15 +42,19 @@ func createInvitationsSpec() opSpec {
 				{Key: "invitees", Label: "Invitees (name <e-mail>, comma-separated)", Required: true, CharLimit: 4000,
 					Placeholder: "dave <dave@example.com>, erin <erin@example.com>", Validate: checkInvitees},
 				{Key: "accessType", Label: "Access type", Choices: api.AccessTypes()},
-				{Key: "receiverUserTags", Label: "User tag ids (comma-separated)", CharLimit: 4000},
+				{Key: "receiverUserTags", Label: "User tags (names or ids, comma-separated)", CharLimit: 4000},
 				{Key: "senderUserId", Label: "Sender user id", Required: true, Value: c.Org.UserID},
 			}
 		},
 		fieldKey: map[string]string{"receiverUserName": "invitees", "receiverUserEmail": "invitees", "invitations": "invitees"},
-		build: func(_ *Common, v map[string]string) (submitFunc, error) {
+		build: func(c *Common, v map[string]string) (submitFunc, error) {
 			addrs, err := mail.ParseAddressList(v["invitees"])
 			if err != nil {
 				return nil, &api.ValidationError{Field: "invitees", Problem: inviteesProblem(err)}
+			}
+			tags, sender, err := invitationRefs(c, v)
+			if err != nil {
+				return nil, err
 			}
 			p := api.CreateInvitationsParams{}
 			for _, a := range addrs {
@@ -59,7 +63,7 @@ func createInvitationsSpec() opSpec {
 					name, _, _ = strings.Cut(a.Address, "@")
 				}
 				p.Invitations = append(p.Invitations, api.Invitation{ReceiverUserName: name, ReceiverUserEmail: a.Address,
-					ReceiverUserTags: splitList(v["receiverUserTags"]), AccessType: v["accessType"], SenderUserID: strings.TrimSpace(v["senderUserId"])})
+					ReceiverUserTags: tags, AccessType: v["accessType"], SenderUserID: sender})
 			}
 			if err := p.Validate(); err != nil {
 				return nil, err
@@ -69,6 +73,28 @@ func createInvitationsSpec() opSpec {
 			}, nil
 		},
 	}
+}
+
+// invitationRefs checks the tags and the sender against what the console
+// knows before anything is sent: the service takes any tag id, and refuses a
+// sender that is no user only once the quorum has voted. A tag may be given by
+// its name (resolved to its id, as the vote dialog will show it), the sender
+// by id or name.
+func invitationRefs(c *Common, v map[string]string) (tags []string, sender string, err error) {
+	tags = []string{} // sent as [], not null
+	for _, t := range splitList(v["receiverUserTags"]) {
+		id, err := api.ResolveByIDOrName("user tag", c.Org.TagNames, t)
+		if err != nil {
+			return nil, "", &api.ValidationError{Field: "receiverUserTags",
+				Problem: err.Error() + "; a tag created since the console loaded is known after r on the Organization screen"}
+		}
+		tags = append(tags, id)
+	}
+	sender, err = api.ResolveByIDOrName("user", c.Org.UserNames, v["senderUserId"])
+	if err != nil && strings.TrimSpace(v["senderUserId"]) != "" {
+		return nil, "", &api.ValidationError{Field: "senderUserId", Problem: err.Error()}
+	}
+	return tags, sender, nil
 }
 
 // checkInvitees checks the invitee list with the form's other fields, so that

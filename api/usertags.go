@@ -1,0 +1,97 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// MaxUserTagPages bounds the pages of create_user_tag activities read for tag
+// names (100 a page).
+const MaxUserTagPages = 10
+
+// UserTagNames maps the organization's user tag ids to their names, read from
+// its completed create_user_tag activities, newest first (the service has no
+// query for tags). What was read before an error is returned with it.
+func UserTagNames(ctx context.Context, l ActivityLister) (map[string]string, error) {
+	names := map[string]string{}
+	opts := ListActivitiesOptions{Types: []string{TypeCreateUserTag}, Statuses: []string{StatusCompleted}, Limit: 100}
+	for range MaxUserTagPages {
+		acts, err := l.ListActivities(ctx, opts)
+		if err != nil {
+			return names, fmt.Errorf("list create_user_tag activities: %w", err)
+		}
+		for _, a := range acts {
+			in, res := a.Intent.CreateUserTagIntent, a.Result.CreateUserTagResult
+			if in == nil || res == nil || res.UserTagID == "" {
+				continue
+			}
+			if _, seen := names[res.UserTagID]; !seen {
+				names[res.UserTagID] = in.UserTagName
+			}
+		}
+		// A page may be shorter than asked although older ones follow: only
+		// an empty page is the end.
+		if len(acts) == 0 {
+			break
+		}
+		opts.After = acts[len(acts)-1].ID // newest first: older ones follow
+	}
+	return names, nil
+}
+
+// ResolveByIDOrName turns value into the id of one of known (id -> name): a
+// known id as it is, or the name of exactly one of them, so that a person can
+// type the name they read. kind ("user tag", "user") words the errors, which
+// say what was wrong and what to give instead.
+func ResolveByIDOrName(kind string, known map[string]string, value string) (string, error) {
+	value = strings.TrimSpace(value)
+	if _, ok := known[value]; ok {
+		return value, nil
+	}
+	var ids []string
+	for id, n := range known {
+		if n == value {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	switch {
+	case len(ids) == 1:
+		return ids[0], nil
+	case len(ids) > 1:
+		shown := make([]string, len(ids))
+		for i, id := range ids {
+			shown[i] = SanitizeID(id)
+		}
+		return "", fmt.Errorf("%s is the name of %d %ss (ids %s); give the id of the one you mean", Quote(value), len(ids), kind, strings.Join(shown, ", "))
+	case len(known) == 0:
+		return "", fmt.Errorf("%s: no %s is known to check it against; give the id of an existing %s", Quote(value), kind, kind)
+	}
+	return "", fmt.Errorf("%s is neither the id nor the name of a %s of this organization (%s)", Quote(value), kind, knownText(known))
+}
+
+// knownText lists up to five of known as `"name" (id …)`, by name.
+func knownText(known map[string]string) string {
+	ids := make([]string, 0, len(known))
+	for id := range known {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		if known[ids[i]] != known[ids[j]] {
+			return known[ids[i]] < known[ids[j]]
+		}
+		return ids[i] < ids[j]
+	})
+	const most = 5
+	var out []string
+	for i, id := range ids {
+		if i == most {
+			out = append(out, fmt.Sprintf("and %d more", len(ids)-most))
+			break
+		}
+		out = append(out, Quote(known[id])+" (id "+SanitizeID(id)+")")
+	}
+	return "known: " + strings.Join(out, ", ")
+}
