@@ -285,10 +285,29 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		return fmt.Errorf("%s %s: %w", verb, a.ID, err)
 	}
 	if conn.json {
-		return writeJSON(c.stdout, raw)
+		err = writeJSON(c.stdout, raw)
+	} else {
+		after.exact.Intent = a.exact.Intent // the same activity: its intent as shown before the vote
+		err = printActivity(c.stdout, after)
 	}
-	after.exact.Intent = a.exact.Intent // the same activity: its intent as shown before the vote
-	return printActivity(c.stdout, after)
+	if err != nil {
+		return err
+	}
+	return failedRun(after.Activity)
+}
+
+// failedRun is the error (exit 1) of a vote or submit that made the activity
+// run and the run FAILED: a script must not take it for success. The activity
+// was printed already; the error says why on standard error.
+func failedRun(a *api.Activity) error {
+	if a == nil || a.Status != api.StatusFailed {
+		return nil
+	}
+	why := "the service gave no reason"
+	if a.Failure != nil && a.Failure.Message != "" {
+		why = api.Sanitize(a.Failure.Message)
+	}
+	return &exitStatus{1, fmt.Sprintf("activity %s ran and FAILED: %s", api.SanitizeID(a.ID), why)}
 }
 
 // ownVote finds the caller's vote on a, nil when there is none.

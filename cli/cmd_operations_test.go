@@ -42,7 +42,8 @@ func TestOperationVerbsValidation(t *testing.T) {
 }
 
 // submitAndApprove runs a submit verb as alice, has bob approve when it waits,
-// and returns the activity as the service then holds it.
+// and returns the activity as the service then holds it. The approval exits 0,
+// or 1 when it made the activity run and the run FAILED.
 func (e *verbEnv) submitAndApprove(stdin string, args ...string) *api.Activity {
 	e.t.Helper()
 	code, out, errOut := e.run(stdin, args...)
@@ -51,11 +52,18 @@ func (e *verbEnv) submitAndApprove(stdin string, args ...string) *api.Activity {
 	ctx := context.Background()
 	if a, err := e.client("alice").GetActivity(ctx, id); err == nil && !api.IsTerminal(a.Status) {
 		code, out, errOut = e.run("", "activity", "approve", "--yes", "--profile", "bob", id)
-		wantExit(e.t, "approve "+id, code, 0, out, errOut)
+		want := 0
+		if strings.Contains(out, "ACTIVITY_STATUS_FAILED") {
+			want = 1
+		}
+		wantExit(e.t, "approve "+id, code, want, out, errOut)
 	}
 	a, err := e.client("alice").GetActivity(ctx, id)
 	if err != nil {
 		e.t.Fatal(err)
+	}
+	if (a.Status == api.StatusFailed) != (code == 1) {
+		e.t.Errorf("approve %s exited %d for a %s activity", id, code, a.Status)
 	}
 	return a
 }
@@ -167,7 +175,8 @@ func TestOauth2CredentialSecretNeverShown(t *testing.T) {
 	id := reply.Activity.ID
 	code2, out2, errOut2 := e.run("", "activity", "approve", "--yes", "--profile", "bob", id)
 	code3, out3, errOut3 := e.run("", "activity", "get", "--json", id)
-	if code2 != 0 || code3 != 0 {
+	// The approval runs it and the run fails: exit 1, saying so.
+	if code2 != 1 || code3 != 0 || !strings.Contains(errOut2, "ran and FAILED") {
 		t.Fatalf("approve %d get %d: %s %s", code2, code3, errOut2, errOut3)
 	}
 	// The credential does not exist: the activity fails there, not on the secret.

@@ -186,10 +186,13 @@ func printActivity(w io.Writer, shown shownActivity) error {
 }
 
 // printSubmitted reports a submitted activity; when it waits for votes it says
-// how to follow it.
+// how to follow it, and when it ran and FAILED it is an error (exit 1).
 func printSubmitted(w io.Writer, a shownActivity, raw json.RawMessage, asJSON bool) error {
 	if asJSON {
-		return writeJSON(w, raw)
+		if err := writeJSON(w, raw); err != nil {
+			return err
+		}
+		return failedRun(a.Activity)
 	}
 	if err := printActivity(w, a); err != nil {
 		return err
@@ -197,5 +200,5 @@ func printSubmitted(w io.Writer, a shownActivity, raw json.RawMessage, asJSON bo
 	if !api.IsTerminal(a.Status) {
 		fmt.Fprintf(w, "\nThe activity waits for votes; follow it with: vigil activity wait %s\n", a.ID)
 	}
-	return nil
+	return failedRun(a.Activity)
 }
