@@ -65,10 +65,12 @@ func validated(cmd string, p api.Params) error {
 	return nil
 }
 
-const invitationCreateUsage = `Usage: vigil invitation create --name N --email E --access web|api|all [--tag ID]… [--sender USER_ID]
+const invitationCreateUsage = `Usage: vigil invitation create --name N --email E --access web|api|all [--tag ID|NAME]… [--sender USER_ID|NAME]
 
 Submits create_invitations for one invitee. The sender defaults to the
-profile's own user.
+profile's own user. Before sending, the sender is checked against the
+organization's users and each tag against its tags (a tag or a user may be
+given by its name when exactly one has it; it is sent by id).
 
 Examples:
   vigil invitation create --name dave --email dave@example.com --access api
@@ -101,8 +103,8 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 	fs.StringVar(&inv.ReceiverUserEmail, "email", "", "the invitee's e-mail `ADDRESS` (required)")
 	access := fs.String("access", "", "access type: web, api or all (required)")
 	var tags listFlag
-	fs.Var(&tags, "tag", "user tag `ID` to give the invitee (repeatable)")
-	fs.StringVar(&inv.SenderUserID, "sender", "", "the sending `USER_ID` (default: the profile's user)")
+	fs.Var(&tags, "tag", "user tag `ID` or name to give the invitee (repeatable)")
+	fs.StringVar(&inv.SenderUserID, "sender", "", "the sending `USER_ID` or user name (default: the profile's user)")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -129,8 +131,54 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 			return fmt.Errorf("invitation create: find the sender (pass --sender USER_ID): %w", err)
 		}
 		params.Invitations[0].SenderUserID = me.UserID
+	} else if params.Invitations[0].SenderUserID, err = resolveSender(ctx, client, sender); err != nil {
+		return err
+	}
+	if params.Invitations[0].ReceiverUserTags, err = resolveTags(ctx, client, tags); err != nil {
+		return err
 	}
 	return submitVerb(ctx, c, conn, client, "create_invitations", params)
+}
+
+// resolveSender checks --sender against list_users before sending: the
+// service takes any id and fails the invitation only once the quorum has
+// voted. A user's name is accepted for the id when exactly one user has it.
+func resolveSender(ctx context.Context, client *api.Client, sender string) (string, error) {
+	users, err := client.ListUsers(ctx)
+	if err != nil {
+		return "", fmt.Errorf("invitation create: check --sender against the users: %w", err)
+	}
+	names := make(map[string]string, len(users))
+	for _, u := range users {
+		names[u.UserID] = u.UserName
+	}
+	id, err := api.ResolveByIDOrName("user", names, sender)
+	if err != nil {
+		return "", usagef("invitation create: --sender %v; see 'vigil user list'", err)
+	}
+	return id, nil
+}
+
+// resolveTags turns each --tag into a tag id: an id of a tag, or the name of
+// exactly one, read from the organization's completed create_user_tag
+// activities (the service has no query for tags, and takes any id).
+func resolveTags(ctx context.Context, client *api.Client, tags []string) ([]string, error) {
+	ids := []string{} // sent as [], not null
+	if len(tags) == 0 {
+		return ids, nil
+	}
+	names, err := api.UserTagNames(ctx, client)
+	if err != nil {
+		return nil, fmt.Errorf("invitation create: check --tag against the organization's tags: %w", err)
+	}
+	for _, t := range tags {
+		id, err := api.ResolveByIDOrName("user tag", names, t)
+		if err != nil {
+			return nil, usagef("invitation create: --tag %v; tags are known from completed create_user_tag activities ('vigil activity list --type create_user_tag')", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
 }
 
 const tagCreateUsage = `Usage: vigil tag create --name N [USER_ID…]
