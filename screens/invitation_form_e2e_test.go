@@ -43,13 +43,15 @@ func TestEndToEndInvitationFormChecksTagsAndSender(t *testing.T) {
 		}
 		return nil
 	}
+	const noUser, noTag = "is neither the id nor the name of a user of this organization", "is neither the id nor the name of a user tag"
 	for _, tc := range []struct {
 		name, tags, senderSuffix string
-		field, want              string
+		want                     map[string]string // field -> error
 	}{
-		{"sender that is no user", "", "Q", "senderUserId", "is neither the id nor the name of a user of this organization"},
-		{"unknown tag", "nosuch", "", "receiverUserTags", `"nosuch" is neither the id nor the name of a user tag of this organization (known: "auditors" (id `},
-		{"tag id that is no tag", "01a20a2b-0000-7000-8000-000000000000", "", "receiverUserTags", "is neither the id nor the name of a user tag"},
+		{"sender that is no user", "", "Q", map[string]string{"senderUserId": noUser}},
+		{"unknown tag", "nosuch", "", map[string]string{"receiverUserTags": `"nosuch" is neither the id nor the name of a user tag of this organization (known: "auditors" (id `}},
+		{"tag id that is no tag", "01a20a2b-0000-7000-8000-000000000000", "", map[string]string{"receiverUserTags": noTag}},
+		{"both at once", "nosuch", "Q", map[string]string{"receiverUserTags": noTag, "senderUserId": noUser}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := opsHarness(t, d, &log)
@@ -63,10 +65,12 @@ func TestEndToEndInvitationFormChecksTagsAndSender(t *testing.T) {
 			h.key("ctrl+s")
 			f, ok := h.root.dialogs.Top().(*opFormDialog)
 			if !ok {
-				t.Fatalf("the form closed on a bad %s:\n%s", tc.field, h.frame())
+				t.Fatalf("the form closed on a bad value:\n%s", h.frame())
 			}
-			if got := f.form.Errors()[tc.field]; !strings.Contains(got, tc.want) {
-				t.Errorf("%s error %q, want %q", tc.field, got, tc.want)
+			for field, want := range tc.want {
+				if got := f.form.Errors()[field]; !strings.Contains(got, want) {
+					t.Errorf("%s error %q, want %q", field, got, want)
+				}
 			}
 			if a := submitted(h); a != nil {
 				t.Errorf("submitted %s although the form is wrong", a.ID)

@@ -208,8 +208,15 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 
 var indexSuffix = regexp.MustCompile(`\[\d+\]$`)
 
-// showError puts a validation error under its field, anything else on top.
+// showError puts a validation error under its field (each of a joined
+// error under its own), anything else on top.
 func (d *opFormDialog) showError(err error) {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok { // every mistake at once
+		for _, e := range joined.Unwrap() {
+			d.showError(e)
+		}
+		return
+	}
 	var ve *api.ValidationError
 	if errors.As(err, &ve) && ve.Field != "" {
 		field := ve.Field

@@ -82,17 +82,22 @@ func createInvitationsSpec() opSpec {
 // by id or name.
 func invitationRefs(c *Common, v map[string]string) (tags []string, sender string, err error) {
 	tags = []string{} // sent as [], not null
+	var tagErr, senderErr error
 	for _, t := range splitList(v["receiverUserTags"]) {
 		id, err := api.ResolveByIDOrName("user tag", c.Org.TagNames, t)
 		if err != nil {
-			return nil, "", &api.ValidationError{Field: "receiverUserTags",
+			tagErr = &api.ValidationError{Field: "receiverUserTags",
 				Problem: err.Error() + "; a tag created since the console loaded is known after r on the Organization screen"}
+			break
 		}
 		tags = append(tags, id)
 	}
 	sender, err = api.ResolveByIDOrName("user", c.Org.UserNames, v["senderUserId"])
 	if err != nil && strings.TrimSpace(v["senderUserId"]) != "" {
-		return nil, "", &api.ValidationError{Field: "senderUserId", Problem: err.Error()}
+		senderErr = &api.ValidationError{Field: "senderUserId", Problem: err.Error()}
+	}
+	if err := errors.Join(tagErr, senderErr); err != nil {
+		return nil, "", err
 	}
 	return tags, sender, nil
 }
