@@ -179,6 +179,29 @@ type ActivityLister interface {
 	ListActivities(ctx context.Context, opts ListActivitiesOptions) ([]Activity, error)
 }
 
+// WalkActivities calls visit for each activity opts lists, newest first, 100
+// a page, for at most maxPages pages. A page may be shorter than asked
+// although older ones follow (ListActivities halves a page too large to
+// read): only an empty page is the end. What was visited before an error
+// stays visited.
+func WalkActivities(ctx context.Context, l ActivityLister, opts ListActivitiesOptions, maxPages int, visit func(Activity)) error {
+	opts.Limit = 100
+	for range maxPages {
+		acts, err := l.ListActivities(ctx, opts)
+		if err != nil {
+			return err
+		}
+		for _, a := range acts {
+			visit(a)
+		}
+		if len(acts) == 0 {
+			return nil
+		}
+		opts.After = acts[len(acts)-1].ID // newest first: older ones follow
+	}
+	return nil
+}
+
 // ActivitiesFollow reports whether the listing opts filters holds activities
 // older than the activity id (older), or newer than it: a page may be cut
 // short although more follow (see ListActivities), so its length does not

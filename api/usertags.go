@@ -16,27 +16,18 @@ const MaxUserTagPages = 10
 // query for tags). What was read before an error is returned with it.
 func UserTagNames(ctx context.Context, l ActivityLister) (map[string]string, error) {
 	names := map[string]string{}
-	opts := ListActivitiesOptions{Types: []string{TypeCreateUserTag}, Statuses: []string{StatusCompleted}, Limit: 100}
-	for range MaxUserTagPages {
-		acts, err := l.ListActivities(ctx, opts)
-		if err != nil {
-			return names, fmt.Errorf("list create_user_tag activities: %w", err)
+	opts := ListActivitiesOptions{Types: []string{TypeCreateUserTag}, Statuses: []string{StatusCompleted}}
+	err := WalkActivities(ctx, l, opts, MaxUserTagPages, func(a Activity) {
+		in, res := a.Intent.CreateUserTagIntent, a.Result.CreateUserTagResult
+		if in == nil || res == nil || res.UserTagID == "" {
+			return
 		}
-		for _, a := range acts {
-			in, res := a.Intent.CreateUserTagIntent, a.Result.CreateUserTagResult
-			if in == nil || res == nil || res.UserTagID == "" {
-				continue
-			}
-			if _, seen := names[res.UserTagID]; !seen {
-				names[res.UserTagID] = in.UserTagName
-			}
+		if _, seen := names[res.UserTagID]; !seen {
+			names[res.UserTagID] = in.UserTagName
 		}
-		// A page may be shorter than asked although older ones follow: only
-		// an empty page is the end.
-		if len(acts) == 0 {
-			break
-		}
-		opts.After = acts[len(acts)-1].ID // newest first: older ones follow
+	})
+	if err != nil {
+		return names, fmt.Errorf("list create_user_tag activities: %w", err)
 	}
 	return names, nil
 }

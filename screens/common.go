@@ -288,28 +288,6 @@ func tagNames(ctx context.Context, client Reader) (map[string]string, error) {
 	return api.UserTagNames(ctx, client)
 }
 
-// walkActivities calls visit for each activity opts lists, newest first, 100
-// a page, for at most maxPages pages. A page may be shorter than asked
-// although older ones follow (api.ListActivities): only an empty page is the
-// end. What was visited before an error stays visited.
-func walkActivities(ctx context.Context, client Reader, opts api.ListActivitiesOptions, maxPages int, visit func(api.Activity)) error {
-	opts.Limit = 100
-	for range maxPages {
-		acts, err := client.ListActivities(ctx, opts)
-		if err != nil {
-			return err
-		}
-		for _, a := range acts {
-			visit(a)
-		}
-		if len(acts) == 0 {
-			return nil
-		}
-		opts.After = acts[len(acts)-1].ID // newest first: older ones follow
-	}
-	return nil
-}
-
 // errorText turns an error into one line for the status bar or a toast. api errors
 // already say what happened and what to do; the rest are wrapped with context.
 func errorText(err error) string {

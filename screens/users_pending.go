@@ -21,7 +21,7 @@ const maxPendingDeletionPages = 10
 func pendingKeyDeletions(ctx context.Context, client Reader) (map[string]api.Activity, error) {
 	out := map[string]api.Activity{}
 	opts := api.ListActivitiesOptions{Types: []string{api.TypeDeleteAPIKeys}, Statuses: []string{api.StatusConsensusNeeded}}
-	err := walkActivities(ctx, client, opts, maxPendingDeletionPages, func(a api.Activity) {
+	err := api.WalkActivities(ctx, client, opts, maxPendingDeletionPages, func(a api.Activity) {
 		in := a.Intent.DeleteAPIKeysIntent
 		if in == nil || a.Status != api.StatusConsensusNeeded {
 			return
