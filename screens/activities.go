@@ -343,15 +343,15 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		a.seen = !a.all && a.before == "" && a.after == ""
 		a.setRows()
+		var follow tea.Cmd
 		if a.detail != nil {
 			for _, it := range msg.items {
 				if it.ID == a.detail.activity.ID {
-					a.detail.activity = it
-					a.detail.render(a.c)
+					follow = a.detail.follow(a.c, it)
 				}
 			}
 		}
-		return a, announce
+		return a, tea.Batch(announce, follow)
 	case activitySettledMsg:
 		return a, a.settledActivity(msg)
 	case activitiesTickMsg:
@@ -400,7 +400,7 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			}
 			if msg.activity != nil && msg.err == nil {
 				a.replace(*msg.activity)
-				if msg.id == before.ID && (msg.activity.Status != before.Status || len(msg.activity.Votes) != len(before.Votes)) {
+				if msg.id == before.ID && recordChanged(before, *msg.activity) {
 					// A vote changed it: its evaluations (and, once executed,
 					// its app proofs) are new too.
 					return a, a.detail.loadExtras(a.c)

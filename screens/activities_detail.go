@@ -73,8 +73,33 @@ func getActivity(c *Common, id string, wrap func(*api.Activity, error) tea.Msg) 
 	}
 }
 
-// loadExtras fetches the policy evaluations and the app proofs.
+// follow shows a fresher record of the open activity. A vote (yours or
+// another member's) or a new status makes its policy evaluations, app proofs
+// and MFA status new too, so they are fetched again: the record alone would
+// show a completed activity with the evaluations of before the deciding vote.
+func (d *activityDetail) follow(c *Common, act api.Activity) tea.Cmd {
+	before := d.activity
+	d.activity = act
+	d.render(c)
+	if !recordChanged(before, act) {
+		return nil
+	}
+	return d.loadExtras(c)
+}
+
+// recordChanged reports whether a vote or a new status came between two
+// records of an activity.
+func recordChanged(before, after api.Activity) bool {
+	return before.ID == after.ID && (before.Status != after.Status || len(before.Votes) != len(after.Votes))
+}
+
+// loadExtras fetches the policy evaluations, the app proofs and, while the
+// activity waits for votes, the voters' MFA status.
 func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
+	mfa := loadActivityMfa(c, d.activity)
+	if mfa == nil {
+		d.mfa = nil // settled: nothing is left to satisfy
+	}
 	d.loading += 2
 	id, client := d.activity.ID, c.Reader
 	evals := func() tea.Msg {
@@ -89,7 +114,7 @@ func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
 		p, err := client.ListAppProofs(ctx, id)
 		return activityDetailMsg{id: id, proofs: &p, err: err}
 	}
-	return tea.Batch(evals, proofs, loadActivityMfa(c, d.activity))
+	return tea.Batch(evals, proofs, mfa)
 }
 
 func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {

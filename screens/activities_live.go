@@ -143,14 +143,11 @@ func (a *Activities) settledActivity(msg activitySettledMsg) tea.Cmd {
 		return nil
 	}
 	a.keepSettled(act)
-	if a.detail != nil && a.detail.activity.ID == act.ID {
-		a.detail.activity = act
-		a.detail.render(a.c)
-	}
+	follow := a.followOpen(act)
 	if decider(&act) == a.c.Org.UserID && a.c.Org.UserID != "" {
-		return announceCompletion(act)
+		return tea.Batch(announceCompletion(act), follow)
 	}
-	return tea.Batch(ui.Toast(settledText(a.c, &act), act.Status != api.StatusCompleted), announceCompletion(act))
+	return tea.Batch(ui.Toast(settledText(a.c, &act), act.Status != api.StatusCompleted), announceCompletion(act), follow)
 }
 
 // keepSettled keeps act on the Pending list with its final status.
@@ -305,16 +302,16 @@ func ownVote(c *Common, act *api.Activity) *api.Vote { return act.VoteOf(c.Org.U
 func (a *Activities) votedAnyway(msg activityVotedMsg, verb string, mine *api.Vote) tea.Cmd {
 	act := *msg.current
 	a.err = ""
-	a.takeVoted(act)
+	follow := a.takeVoted(act)
 	if (mine.Selection == api.VoteApproved) != msg.approve {
 		cast := "approved"
 		if mine.Selection != api.VoteApproved {
 			cast = "rejected"
 		}
-		return ui.Toast("your "+verb+" was not counted: you had already "+cast+" it, and a vote cannot be changed — "+settledText(a.c, &act), true)
+		return tea.Batch(ui.Toast("your "+verb+" was not counted: you had already "+cast+" it, and a vote cannot be changed — "+settledText(a.c, &act), true), follow)
 	}
 	return tea.Batch(ui.Toast(fmt.Sprintf("%s %s: now %s (the reply failed, but the activity shows your vote)",
-		pastTense(verb), shortType(act.Type), shortStatus(act.Status)), false), announceCompletion(act))
+		pastTense(verb), shortType(act.Type), shortStatus(act.Status)), false), announceCompletion(act), follow)
 }
 
 // isOutcomeUnknown reports a vote whose reply never came.

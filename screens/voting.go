@@ -307,11 +307,7 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 			// Another member settled it first: say so in words, and show it.
 			a.err = ""
 			a.keepSettled(*msg.current)
-			if a.detail != nil && a.detail.activity.ID == msg.current.ID {
-				a.detail.activity = *msg.current
-				a.detail.render(a.c)
-			}
-			return ui.Toast(stale, true)
+			return tea.Batch(ui.Toast(stale, true), a.followOpen(*msg.current))
 		}
 		a.err = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": " + errorText(msg.err)
 		if isOutcomeUnknown(msg.err) {
@@ -328,22 +324,27 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 	}
 	a.err = ""
 	act := *msg.activity
-	a.takeVoted(act)
 	return tea.Batch(ui.Toast(fmt.Sprintf("%s %s: now %s", pastTense(verb), shortType(act.Type), shortStatus(act.Status)), false),
-		announceCompletion(act))
+		announceCompletion(act), a.takeVoted(act))
 }
 
 // takeVoted shows the record a vote left: in the list (kept there when it
-// has settled) and in the open detail.
-func (a *Activities) takeVoted(act api.Activity) {
+// has settled) and in the open detail, whose evaluations, app proofs and MFA
+// status it fetches again (the vote changed them).
+func (a *Activities) takeVoted(act api.Activity) tea.Cmd {
 	a.replace(act)
 	if api.IsTerminal(act.Status) {
 		a.keepSettled(act)
 	}
-	if a.detail != nil && a.detail.activity.ID == act.ID {
-		a.detail.activity = act
-		a.detail.render(a.c)
+	return a.followOpen(act)
+}
+
+// followOpen shows act in the open detail when it is the open activity.
+func (a *Activities) followOpen(act api.Activity) tea.Cmd {
+	if a.detail == nil || a.detail.activity.ID != act.ID {
+		return nil
 	}
+	return a.detail.follow(a.c, act)
 }
 
 // vote sends the vote captured by the dialog, once.

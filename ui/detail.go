@@ -53,6 +53,10 @@ func (d *Detail) SetSize(width, height int) {
 func (d *Detail) SetContent(s string) {
 	d.raw = s
 	y := d.vp.YOffset()
+	// A reader scrolled to the end stays there when the content grows or
+	// shrinks above it (a record refreshed after a vote): the end is what
+	// they were reading.
+	atEnd := y > 0 && d.vp.AtBottom()
 	var out []string
 	d.starts = d.starts[:0]
 	for _, l := range strings.Split(s, "\n") {
@@ -62,6 +66,9 @@ func (d *Detail) SetContent(s string) {
 	d.starts = append(d.starts, len(out))
 	d.vp.SetContentLines(out)
 	d.vp.SetYOffset(y)
+	if atEnd {
+		d.vp.GotoBottom()
+	}
 }
 
 // escapeLen is the length of the sanitizer escape s starts with, 0 if none.

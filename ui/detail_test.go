@@ -57,3 +57,38 @@ func TestDetailShowLineCountsWrappedLines(t *testing.T) {
 	d.ShowLine(-1)
 	d.ShowLine(1000)
 }
+
+// A reader at the end of a record stays at the end when the record is
+// refreshed with more lines above (a vote added a line, a result): the lines
+// they were reading stay in view. Anywhere else the offset is kept, and a
+// record opened at the top stays at the top as it loads.
+func TestDetailRefreshKeepsTheEndInView(t *testing.T) {
+	th := theme.New(theme.Options{NoColor: true})
+	content := func(above int) string {
+		var lines []string
+		for i := range above {
+			lines = append(lines, "line "+strings.Repeat("x", i%3))
+		}
+		return strings.Join(append(lines, "LAST"), "\n")
+	}
+	d := NewDetail(th)
+	d.SetSize(40, 5)
+	d.SetContent(content(20))
+	d.vp.GotoBottom()
+	d.SetContent(content(30))
+	if !strings.Contains(d.View(), "LAST") || d.Position() != "end" {
+		t.Errorf("scrolled to the end, the refresh moved the view to %s:\n%s", d.Position(), d.View())
+	}
+	d.vp.GotoTop()
+	d.SetContent(content(40))
+	if d.Position() != "top" {
+		t.Errorf("at the top, the refresh moved the view to %s", d.Position())
+	}
+	short := NewDetail(th)
+	short.SetSize(40, 5)
+	short.SetContent(content(2)) // all fits: at its end and its top at once
+	short.SetContent(content(20))
+	if short.Position() != "top" {
+		t.Errorf("a record that grew as it loaded opened at %s, not its top", short.Position())
+	}
+}

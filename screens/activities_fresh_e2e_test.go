@@ -1,0 +1,66 @@
+package screens
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server/servertest"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// detailText is the whole text of the open detail, as a tall pane shows it.
+func (h *harness) detailText() string {
+	h.t.Helper()
+	d := h.activities().detail
+	if d == nil {
+		h.t.Fatalf("no activity is open:\n%s", h.frame())
+	}
+	pane := *d.pane // a copy: the screen's pane keeps its size and position
+	pane.SetSize(200, 1000)
+	return pane.View()
+}
+
+// Your own vote that completes the open activity brings the evaluation that
+// decided it, without a refresh, and leaves the reader where they were (at the
+// end, where the evaluations are). Against the local service.
+func TestEndToEndOwnVoteShowsTheDecidingEvaluation(t *testing.T) {
+	d := servertest.StartDemo(t)
+	ctx := context.Background()
+	act, err := d.Client("alice").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "fresh-after-vote", UserIDs: []string{d.Info.Members[0].UserID}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose: %+v %v", act, err)
+	}
+	bob := d.Client("bob")
+	h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
+	h.selectActivityID(act.ID)
+	h.key("enter")
+	if out := h.detailText(); !strings.Contains(out, "Policy evaluations (1)") || strings.Contains(out, "ALLOW") {
+		t.Fatalf("before the vote the detail should show the requester's evaluation only:\n%s", out)
+	}
+	for range 20 {
+		if h.activities().list.Pane.Position() == "end" {
+			break
+		}
+		h.key("f")
+	}
+	if pos := h.activities().list.Pane.Position(); pos != "end" {
+		t.Fatalf("could not scroll to the end of the detail (at %q):\n%s", pos, h.frame())
+	}
+	h.key("a")
+	h.key("y")
+	if !h.toasted("approved CREATE_USER_TAG: now COMPLETED") {
+		t.Fatalf("the vote did not complete the activity:\n%s", h.frame())
+	}
+	out := h.detailText()
+	if !strings.Contains(out, "Policy evaluations (2)") || !strings.Contains(out, "ALLOW  allowed by root quorum (alice, bob)") {
+		t.Errorf("after the deciding vote the detail lacks its evaluation:\n%s", out)
+	}
+	if strings.Contains(out, "MFA status") {
+		t.Errorf("a completed activity still shows the MFA status of when it waited:\n%s", out)
+	}
+	if pos := h.activities().list.Pane.Position(); pos != "end" {
+		t.Errorf("the vote moved the reader from the end to %q:\n%s", pos, h.frame())
+	}
+}
