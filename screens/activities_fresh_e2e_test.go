@@ -64,3 +64,51 @@ func TestEndToEndOwnVoteShowsTheDecidingEvaluation(t *testing.T) {
 		t.Errorf("the vote moved the reader from the end to %q:\n%s", pos, h.frame())
 	}
 }
+
+// An MFA status that is not satisfied says what it means for the operator:
+// on the local service votes decide and nothing is held back; a service that
+// holds the activity for MFA (AUTHENTICATORS_NEEDED) is said to, and in both
+// the console says it can vote with its API key only. Against the local
+// service, and through a proxy that reports the activity held.
+func TestEndToEndMfaStatusSaysWhatItMeans(t *testing.T) {
+	d := servertest.StartDemo(t)
+	ctx := context.Background()
+	alice := d.Client("alice")
+	act, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "mfa-meaning", UserIDs: []string{d.Info.Members[0].UserID}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose: %+v %v", act, err)
+	}
+	open := func(t *testing.T, c *api.Client) string {
+		t.Helper()
+		h := newHarnessWith(t, c, c, theme.Options{Dark: true, NoColor: true}, 0)
+		h.selectActivityID(act.ID)
+		h.key("enter")
+		out := h.detailText()
+		if !strings.Contains(out, "NOT satisfied — alice") {
+			t.Fatalf("the detail lacks alice's unsatisfied MFA status:\n%s", out)
+		}
+		return out
+	}
+	t.Run("local service", func(t *testing.T) {
+		out := open(t, alice)
+		if !strings.Contains(out, "Reported by the service, which does not hold this activity back for it: votes decide. This console votes with its API key only.") {
+			t.Errorf("the MFA status does not say what it means:\n%s", out)
+		}
+	})
+	t.Run("held for MFA", func(t *testing.T) {
+		held := d.Rewriting(func(op string, request, reply []byte) []byte {
+			if op != "query/get_activity" {
+				return reply
+			}
+			return []byte(strings.ReplaceAll(string(reply), api.StatusConsensusNeeded, api.StatusAuthenticatorsNeeded))
+		})
+		out := open(t, d.ClientAt(held, "alice"))
+		if !strings.Contains(out, api.StatusAuthenticatorsNeeded) {
+			t.Fatalf("the proxy did not report the activity held:\n%s", out)
+		}
+		if !strings.Contains(out, "The service holds this activity until each step is satisfied") ||
+			!strings.Contains(out, "this console votes with its API key only") {
+			t.Errorf("the MFA status of a held activity does not say it is held:\n%s", out)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -95,7 +96,9 @@ type activityMfaMsg struct {
 // loadActivityMfa asks get_mfa_status for every voter of a pending activity;
 // a finished activity has nothing left to satisfy.
 func loadActivityMfa(c *Common, act api.Activity) tea.Cmd {
-	if act.Status != api.StatusConsensusNeeded && act.Status != api.StatusCreated && act.Status != api.StatusPending {
+	switch act.Status {
+	case api.StatusConsensusNeeded, api.StatusCreated, api.StatusPending, api.StatusAuthenticatorsNeeded:
+	default:
 		return nil
 	}
 	id, client := act.ID, c.Reader
@@ -145,9 +148,28 @@ func (d *activityDetail) renderMfa(b *ui.DetailBuilder, c *Common) {
 		b.Styled(c.Theme.Bad.Render(ui.Clean(errorText(d.mfa.err))))
 		return
 	}
+	if note := mfaStatusNote(d.activity.Status, d.mfa.statuses); note != "" {
+		b.Styled(c.Theme.Muted.Render(note))
+	}
 	for _, st := range d.mfa.statuses {
 		for _, l := range describeMfaStatus(st, c.Org.UserNames[st.UserID], d.mfa.names[st.MfaPolicyID]) {
 			b.Line(l)
 		}
 	}
+}
+
+// mfaStatusNote says what an unsatisfied MFA status means for the operator,
+// who cannot act on it from here: a vote proves only the credential that
+// stamped it, and this console stamps with its API key. A service that holds
+// the activity for MFA says so by its status (AUTHENTICATORS_NEEDED); one
+// that does not (the local service) lets votes decide. "" when every status
+// is satisfied.
+func mfaStatusNote(status string, statuses []api.MfaStatus) string {
+	if !slices.ContainsFunc(statuses, func(st api.MfaStatus) bool { return st.MfaPolicyID != "" && !st.Satisfied }) {
+		return ""
+	}
+	if status == api.StatusAuthenticatorsNeeded {
+		return "The service holds this activity until each step is satisfied: the voter approves it again with a missing method (elsewhere — this console votes with its API key only)."
+	}
+	return "Reported by the service, which does not hold this activity back for it: votes decide. This console votes with its API key only."
 }
