@@ -68,7 +68,7 @@ func cmdConsole(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, consoleWebhooks{feed: feed})
+	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, consoleWebhooks{feed: feed}, "")
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func cmdConsole(ctx context.Context, c proc, args []string) error {
 // consoleModel builds the console for a profile: its stamper, client, read-only
 // wrapper and theme.
 func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger) (*screens.Root, error) {
-	return consoleModelWith(p, readOnly, getenv, logger, consoleWebhooks{})
+	return consoleModelWith(p, readOnly, getenv, logger, consoleWebhooks{}, "")
 }
 
 // consoleWebhooks is what the Webhooks screen shows: the deliveries of the
@@ -88,8 +88,10 @@ type consoleWebhooks struct {
 	noneWhy string
 }
 
-// consoleModelWith is consoleModel with the console's webhook listener.
-func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger, hooks consoleWebhooks) (*screens.Root, error) {
+// consoleModelWith is consoleModel with the console's webhook listener, and
+// cliNote saying how long the CLI commands the console suggests work ("" =
+// always; a demo's temporary config is removed at exit).
+func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger, hooks consoleWebhooks, cliNote string) (*screens.Root, error) {
 	if _, ok := theme.AccentColor(p.Color); p.Color != "" && !ok {
 		return nil, fmt.Errorf("profile %q: color %q is not a colour: use a name (red, green, yellow, blue, magenta, cyan, orange, purple, pink), an ANSI number 0-255 or #rrggbb", p.Name, p.Color)
 	}
@@ -148,6 +150,8 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 		AuthProxyURL:        p.AuthProxyURL,
 		TLSFetcherPublicKey: p.TLSFetcherPublicKey,
 		PublicKey:           stamperPublicKey(stamper),
+		ConfigPath:          p.ConfigPath,
+		CLIProfileNote:      cliNote,
 	})
 	if err := root.Rebind(p.Keys); err != nil {
 		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)

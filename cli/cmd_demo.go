@@ -69,7 +69,11 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, hooks)
+	cliNote := ""
+	if env.temp {
+		cliNote = "while this demo runs (its data directory is removed at exit)"
+	}
+	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, hooks, cliNote)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ import (
 )
 
 // Profile is one named connection in the config file, like a kubectl context.
-// Load fills Name from the table's key.
+// Load fills Name from the table's key, and ConfigPath from the file.
 type Profile struct {
 	Name                  string                       `toml:"-"`
 	BaseURL               string                       `toml:"base_url"`
@@ -53,6 +53,9 @@ type Profile struct {
 	WebhookListen         string                       `toml:"webhook_listen"` // HOST:PORT the console receives webhook deliveries on
 	// Filters are named filters of the All view: name -> statuses and types.
 	Filters map[string]Filter `toml:"filters"`
+	// ConfigPath is the config file the profile was read from (absolute), so
+	// the console can name it in the CLI commands it suggests.
+	ConfigPath string `toml:"-"`
 }
 
 // Filter is one [profiles.NAME.filters.FILTER] table: a named filter of the
@@ -222,6 +225,10 @@ func Load(path string, checks Checks) (*Config, error) {
 			return nil, err
 		}
 		p.Name = name
+		p.ConfigPath = path
+		if abs, err := filepath.Abs(path); err == nil {
+			p.ConfigPath = abs
+		}
 		cfg.Profiles[name] = p
 	}
 	return cfg, nil

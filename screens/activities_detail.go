@@ -3,6 +3,7 @@ package screens
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -208,7 +209,10 @@ func (d *activityDetail) render(c *Common) {
 	if isEmptyJSON(a.Result) {
 		b.Line("(none yet)")
 	} else {
-		b.JSON(displayResult(a))
+		b.JSON(displayResult(c, a))
+		if hint := sessionTokenHint(c, a); hint != "" {
+			b.Field("session token", hint)
+		}
 	}
 	b.Section(fmt.Sprintf("Votes (%d)", len(a.Votes)))
 	for _, v := range a.Votes {
@@ -269,15 +273,76 @@ func (d *activityDetail) render(c *Common) {
 
 // displayResult is the result as the detail shows it: a read-only session's
 // token is a bearer credential, so the console never draws it (a frame can be
-// seen over a shoulder or captured by a terminal's scrollback); the CLI prints it.
-func displayResult(a api.Activity) api.Result {
+// seen over a shoulder or captured by a terminal's scrollback); the CLI prints
+// it (sessionTokenHint). Its expiry, epoch seconds, is shown as a time.
+func displayResult(c *Common, a api.Activity) api.Result {
 	res := a.Result
-	if r := res.CreateReadOnlySessionResult; r != nil && r.Session != "" {
-		hidden := *r
-		hidden.Session = fmt.Sprintf("(hidden: a %d-character session token; 'vigil activity get --json %s' prints it)", len(r.Session), api.SanitizeID(a.ID))
-		res.CreateReadOnlySessionResult = &hidden
+	if r := res.CreateReadOnlySessionResult; r != nil {
+		shown := *r
+		if r.Session != "" {
+			shown.Session = fmt.Sprintf("(hidden: a %d-character session token; see below)", len(r.Session))
+		}
+		shown.SessionExpiry = epochText(c.Now(), r.SessionExpiry)
+		res.CreateReadOnlySessionResult = &shown
 	}
 	return res
+}
+
+// sessionTokenHint is the command that prints a read-only session's hidden
+// token, naming the config and profile this console runs on ('vigil demo'
+// has no config where the CLI looks by default), and for how long it works;
+// "" when the result holds no token. It is drawn outside the JSON, where a
+// shell quote would be escaped again.
+func sessionTokenHint(c *Common, a api.Activity) string {
+	r := a.Result.CreateReadOnlySessionResult
+	if r == nil || r.Session == "" {
+		return ""
+	}
+	hint := "hidden; printed by: vigil activity get --json " + cliProfileFlags(c) + api.SanitizeID(a.ID)
+	if c.CLIProfileNote != "" {
+		hint += " (" + c.CLIProfileNote + ")"
+	}
+	return hint
+}
+
+// epochText shows epoch seconds as a time, "2026-11-23 22:40:41 UTC (in
+// 59m)"; anything else is shown as it came (cleaned where it is drawn).
+func epochText(now time.Time, secs string) string {
+	n, err := strconv.ParseInt(secs, 10, 64)
+	if err != nil || n <= 0 {
+		return secs
+	}
+	t := time.Unix(n, 0).UTC()
+	if t.Year() > 9999 {
+		return secs
+	}
+	when := t.Format("2006-01-02 15:04:05 UTC")
+	if d := t.Sub(now); d > 0 {
+		return when + " (in " + ui.HumanDuration(d.Truncate(time.Minute)) + ")"
+	}
+	return when + " (expired)"
+}
+
+// cliProfileFlags are the flags, each followed by a space, with which a vigil
+// verb runs on the console's profile.
+func cliProfileFlags(c *Common) string {
+	var flags string
+	if c.ConfigPath != "" {
+		flags = "--config " + shellWord(c.ConfigPath) + " "
+	}
+	if c.Profile != "" {
+		flags += "--profile " + shellWord(c.Profile) + " "
+	}
+	return flags
+}
+
+// shellWord is s as one word of a shell command: as is when it is plain,
+// else single-quoted.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+=,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func isEmptyJSON(v any) bool {

@@ -112,3 +112,24 @@ func TestEndToEndMfaStatusSaysWhatItMeans(t *testing.T) {
 		}
 	})
 }
+
+// The command the detail gives for a read-only session's hidden token names
+// the config and profile the console runs on, quoted for the shell where the
+// path needs it (a shell would otherwise split it or run what it holds).
+// Against the local service.
+func TestEndToEndSessionHintQuotesTheConfigPath(t *testing.T) {
+	d := servertest.StartDemo(t)
+	act, err := d.Client("alice").CreateReadOnlySession(context.Background())
+	if err != nil || act.Result.CreateReadOnlySessionResult == nil {
+		t.Fatalf("create_read_only_session: %+v %v", act, err)
+	}
+	alice := d.Client("alice")
+	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
+	h.root.common.ConfigPath = "/tmp/it's $HOME/config.toml"
+	h.send(ShowActivityMsg{ID: act.ID, Activity: act})
+	text := strings.Join(strings.Fields(h.detailText()), " ")
+	want := `session token: hidden; printed by: vigil activity get --json --config '/tmp/it'\''s $HOME/config.toml' --profile demo ` + act.ID
+	if !strings.Contains(text, want) {
+		t.Errorf("want %s in:\n%s", want, text)
+	}
+}

@@ -176,6 +176,11 @@ type Common struct {
 	// NoWebhooksHint replaces the Webhooks screen's advice when there is no
 	// listener ("" = set webhook_listen in the profile).
 	NoWebhooksHint string
+	// ConfigPath is the config file Profile was read from ("" = unknown): the
+	// CLI commands the console suggests name it and the profile, so they run
+	// on what the console runs on. CLIProfileNote says for how long they work
+	// ("while this demo runs"), "" = always.
+	ConfigPath, CLIProfileNote string
 	// TLSFetcherPublicKey (hex) is the key OAuth2 client secrets are encrypted
 	// to before they are sent; "" = the real service's published key.
 	TLSFetcherPublicKey string

@@ -128,6 +128,9 @@ type Options struct {
 	KeyKind string
 	// TLSFetcherPublicKey is the profile's tls_fetcher_public_key (see Common).
 	TLSFetcherPublicKey string
+	// ConfigPath and CLIProfileNote: how a vigil verb reaches this profile
+	// (see Common.ConfigPath).
+	ConfigPath, CLIProfileNote string
 }
 
 // DefaultScreens are the screens in tab order.
@@ -166,7 +169,8 @@ func NewRoot(o Options) *Root {
 	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
 		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks, NoWebhooksHint: o.NoWebhooksHint,
-		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey}
+		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey,
+		ConfigPath: o.ConfigPath, CLIProfileNote: o.CLIProfileNote}
 	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
