@@ -221,6 +221,14 @@ func (a *Activities) load() tea.Cmd {
 	}
 }
 
+// lists reports whether the current view's filter takes act: its status (the
+// Pending view's is CONSENSUS_NEEDED) and its type.
+func (a *Activities) lists(act api.Activity) bool {
+	o := a.listOptions()
+	return (len(o.Statuses) == 0 || slices.Contains(o.Statuses, act.Status)) &&
+		(len(o.Types) == 0 || slices.Contains(o.Types, act.Type))
+}
+
 // paged reports whether the page shown is not the newest.
 func (a *Activities) paged() bool { return a.before != "" || a.after != "" }
 
@@ -529,13 +537,15 @@ func rejections(act *api.Activity) int {
 }
 
 // show opens an activity another screen submitted, so its progress (votes,
-// status) is followed here; it is added to the list if the list lacks it.
+// status) is followed here; it is added to the list if the list lacks it and
+// the view's filter would list it (a submit that completed at once is not
+// pending).
 func (a *Activities) show(act api.Activity) tea.Cmd {
 	if a.detail != nil {
 		a.detail = nil
 		a.list.Close()
 	}
-	if !slices.ContainsFunc(a.items, func(x api.Activity) bool { return x.ID == act.ID }) {
+	if a.lists(act) && !slices.ContainsFunc(a.items, func(x api.Activity) bool { return x.ID == act.ID }) {
 		a.items = append([]api.Activity{act}, a.items...)
 		a.setRows()
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
@@ -131,5 +133,31 @@ func TestEndToEndSessionHintQuotesTheConfigPath(t *testing.T) {
 	want := `session token: hidden; printed by: vigil activity get --json --config '/tmp/it'\''s $HOME/config.toml' --profile demo ` + act.ID
 	if !strings.Contains(text, want) {
 		t.Errorf("want %s in:\n%s", want, text)
+	}
+}
+
+// A submit that completes at once (a read-only session) opens in the detail
+// but is not added to "Pending activities needing consensus": that list
+// shows only what its filter takes. Against the local service.
+func TestEndToEndCompletedSubmitIsNotListedAsPending(t *testing.T) {
+	d := servertest.StartDemo(t)
+	alice := d.Client("alice")
+	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	openOperation(h, "create read only session")
+	h.key("ctrl+s")
+	a := h.activities()
+	if a.detail == nil || a.detail.activity.Type != api.TypeCreateReadOnlySession || a.detail.activity.Status != api.StatusCompleted {
+		t.Fatalf("the completed session is not open in the detail:\n%s", h.frame())
+	}
+	id := a.detail.activity.ID
+	h.key("esc")
+	for _, it := range a.items {
+		if it.ID == id || it.Status != api.StatusConsensusNeeded {
+			t.Errorf("the Pending list holds %s (%s):\n%s", it.ID, it.Status, h.frame())
+		}
+	}
+	if out := h.frame(); strings.Contains(out, "create a read-only session") {
+		t.Errorf("the completed session is listed as pending:\n%s", out)
 	}
 }
