@@ -78,8 +78,14 @@ func getActivity(c *Common, id string, wrap func(*api.Activity, error) tea.Msg) 
 // another member's) or a new status makes its policy evaluations, app proofs
 // and MFA status new too, so they are fetched again: the record alone would
 // show a completed activity with the evaluations of before the deciding vote.
+// A copy older than the one shown (a list fetched before your vote, answered
+// after it) is ignored: it would show the vote undone.
 func (d *activityDetail) follow(c *Common, act api.Activity) tea.Cmd {
 	before := d.activity
+	if act.ID == before.ID && (len(act.Votes) < len(before.Votes) ||
+		!act.UpdatedAt.IsZero() && act.UpdatedAt.Time().Before(before.UpdatedAt.Time())) {
+		return nil
+	}
 	d.activity = act
 	d.render(c)
 	if !recordChanged(before, act) {

@@ -161,3 +161,34 @@ func TestEndToEndCompletedSubmitIsNotListedAsPending(t *testing.T) {
 		t.Errorf("the completed session is listed as pending:\n%s", out)
 	}
 }
+
+// A list fetched before your vote and answered after it does not undo the
+// vote in the open detail. Against the local service.
+func TestEndToEndStaleListDoesNotUndoYourVote(t *testing.T) {
+	d := servertest.StartDemo(t)
+	ctx := context.Background()
+	act, err := d.Client("alice").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "stale-list", UserIDs: []string{d.Info.Members[0].UserID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob := d.Client("bob")
+	before, err := bob.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}, Limit: pageSize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
+	h.selectActivityID(act.ID)
+	h.key("enter")
+	h.key("a")
+	h.key("y")
+	a := h.activities()
+	if a.detail.activity.Status != api.StatusCompleted {
+		t.Fatalf("the vote did not complete it:\n%s", h.frame())
+	}
+	a.listGen++ // the reply of a load issued before the vote
+	a.loading = true
+	h.send(activitiesLoadedMsg{gen: a.listGen, items: before, at: testNow})
+	if got := a.detail.activity; got.Status != api.StatusCompleted || len(got.Votes) != 2 {
+		t.Errorf("a list from before the vote undid it in the detail: %s with %d votes", got.Status, len(got.Votes))
+	}
+}
