@@ -71,6 +71,7 @@ func TestConsoleCtrlCNamesTheVoteInFlight(t *testing.T) {
 	waitFor("CONSENSUS_NEEDED")
 	inW.Write([]byte("a"))
 	waitFor("Approve this activity?")
+	time.Sleep(screens.DialogArmDelay + 100*time.Millisecond) // a y typed sooner is taken for type-ahead
 	inW.Write([]byte("y"))
 	waitFor("voting")
 	inW.Write([]byte{0x03}) // ctrl+c

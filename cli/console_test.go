@@ -85,6 +85,7 @@ func TestConsoleAliceApprovesBobsActivityEndToEnd(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Type("a")
 	waitForText(t, tm, "Approve this activity?")
+	time.Sleep(screens.DialogArmDelay + 100*time.Millisecond) // a y typed sooner is taken for type-ahead
 	tm.Type("y")
 	waitForText(t, tm, "COMPLETED")
 

@@ -285,7 +285,7 @@ func (a *Activities) syncKeys() {
 	a.keys.PrevPage.SetEnabled(a.detail == nil && a.paged())
 	a.keys.AutoRefresh.SetEnabled(a.c.Refresh > 0)
 	a.keys.Mode.SetEnabled(a.detail == nil)
-	a.keys.Filter.SetEnabled(a.detail == nil)
+	a.keys.Filter.SetEnabled(true) // in an open activity: back to the list, filtering
 	a.list.Keys.Sort.SetEnabled(a.detail == nil)
 	a.list.Keys.ReverseSort.SetEnabled(a.detail == nil)
 	a.list.Keys.Back.SetEnabled(a.detail != nil)

@@ -216,6 +216,7 @@ func TestSecondVoteKeyWhileInFlightSendsNothing(t *testing.T) {
 	h.key("a")
 	// Answer yes, but hold the reply: y starts the vote at once and returns
 	// its command, which is not run yet.
+	h.armDialogs() // a moment passes: y counts
 	_, cmd := h.root.Update(keyPress("y"))
 	if a.voting == "" {
 		t.Fatal("no vote in flight after y")

@@ -81,7 +81,7 @@ func (h activitiesHelp) FullHelp() [][]key.Binding {
 	k, l := h.a.keys, h.a.list
 	move := []key.Binding{k.Up, k.Down, l.Table.Keys.PageUp, l.Table.Keys.PageDown, l.Table.Keys.Top, l.Table.Keys.Bottom, k.Filter}
 	if h.a.detail != nil {
-		move = append([]key.Binding{k.Up, k.Down}, l.Pane.KeyBindings()[2:]...)
+		move = append(append([]key.Binding{k.Up, k.Down}, l.Pane.KeyBindings()[2:]...), k.Filter)
 	}
 	return fullHelp(h.a.KeyActions(), move)
 }

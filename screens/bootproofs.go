@@ -242,6 +242,9 @@ func (b *BootProofs) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, b.list.Keys.Back):
 		b.list.Close()
+	case b.list.FilterKeyInDetail(k):
+		b.list.Close()
+		return b.handleKey(k)
 	case key.Matches(k, b.keys.Up), key.Matches(k, b.keys.Down):
 		if len(b.copies) == 0 {
 			break

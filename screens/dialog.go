@@ -1,6 +1,8 @@
 package screens
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/ui"
@@ -95,6 +97,57 @@ func (s *dialogStack) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// A key that commits (y) counts only when typed after the question appeared.
+// Keys typed ahead arrive in one burst (a word typed where no filter was open,
+// a paste, tmux send-keys): "/daisy" in a record opened a dialog with d and
+// answered it with y. So a committing dialog starts unarmed; the root arms it
+// on a tick DialogArmDelay after it opened, and a y before that is swallowed
+// with a notice. The tick is a message, not a clock read: keys already queued
+// when the dialog opened are handled before it arrives. Cancel keys work at once.
+
+// DialogArmDelay is how long after a confirm dialog opens its y starts to count.
+const DialogArmDelay = 400 * time.Millisecond
+
+// typedAheadNotice is what a confirm says when it swallowed a y.
+const typedAheadNotice = "press y again: keys typed before this question appeared are ignored"
+
+// armingDialog is a dialog whose committing key waits to be armed.
+type armingDialog interface {
+	Dialog
+	guard() *armGuard
+}
+
+// dialogArmedMsg arms the dialog whose arming the root started with token.
+type dialogArmedMsg struct{ token int }
+
+// armGuard is the arming state of a committing dialog; the zero value is
+// unarmed, waiting for the root to start arming it.
+type armGuard struct {
+	token int // the root's token for the tick that arms it; 0: not started
+	armed bool
+}
+
+// reset makes the guard wait again, as when its dialog is (re)opened.
+func (g *armGuard) reset() { *g = armGuard{} }
+
+// arm arms the guard when token is the one its tick carries.
+func (g *armGuard) arm(token int) {
+	if g.token != 0 && g.token == token {
+		g.armed = true
+	}
+}
+
+// answer is c's answer to msg, except that a Yes before the guard is armed
+// is swallowed and the dialog says so.
+func (g *armGuard) answer(c *ui.Confirm, msg tea.Msg) ui.Answer {
+	a := c.Answer(msg)
+	if a == ui.Yes && !g.armed {
+		c.Notice = typedAheadNotice
+		return ui.Undecided
+	}
+	return a
+}
+
 // ConfirmDialog is a yes/no question on the stack: No is the default (enter, n,
 // esc and q answer No; only y answers Yes). Its answer is the command given for it,
 // so the screen that asked receives a message of its own.
@@ -105,6 +158,7 @@ type ConfirmDialog struct {
 	yesNow        func() tea.Cmd // run by Update itself on y (NewConfirmDialogNow)
 	onNo          tea.Cmd
 	width, height int // of the body it is drawn over (SizedDialog)
+	arming        armGuard
 }
 
 // NewConfirmDialog asks c; onYes runs on y, onNo (may be nil) on any No.
@@ -127,7 +181,7 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if d.confirm.Scroll(msg, d.width, d.height) {
 		return d, nil
 	}
-	switch d.confirm.Answer(msg) {
+	switch d.arming.answer(&d.confirm, msg) {
 	case ui.Yes:
 		if d.yesNow != nil {
 			return nil, d.yesNow()
@@ -138,6 +192,8 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	}
 	return d, nil
 }
+
+func (d *ConfirmDialog) guard() *armGuard { return &d.arming }
 
 func (d *ConfirmDialog) View(th *theme.Theme, width, height int) string {
 	return d.confirm.View(th, width, height)

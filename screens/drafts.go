@@ -28,6 +28,7 @@ func discardQuestion(what string, earlier *earlierSubmit) ui.Confirm {
 type discardFormDialog struct {
 	form    *opFormDialog
 	confirm ui.Confirm
+	arming  armGuard
 }
 
 func newDiscardFormDialog(d *opFormDialog) *discardFormDialog {
@@ -37,7 +38,7 @@ func newDiscardFormDialog(d *opFormDialog) *discardFormDialog {
 func (d *discardFormDialog) ID() string { return "discard:" + d.form.spec.op }
 
 func (d *discardFormDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
-	switch d.confirm.Answer(msg) {
+	switch d.arming.answer(&d.confirm, msg) {
 	case ui.Yes:
 		d.form.form.Clear(d.form.spec.secret)
 		return nil, nil
@@ -46,6 +47,8 @@ func (d *discardFormDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	}
 	return d, nil
 }
+
+func (d *discardFormDialog) guard() *armGuard { return &d.arming }
 
 func (d *discardFormDialog) View(th *theme.Theme, width, height int) string {
 	return d.confirm.View(th, width, height)

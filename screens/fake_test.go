@@ -303,6 +303,9 @@ type harness struct {
 	// that move megabytes through the local service set it longer: under the
 	// load of the whole suite, their commands legitimately take seconds.
 	slowCommands time.Duration
+	// typingAhead delivers keys as one burst (typeAhead): no time passes
+	// between them, so a dialog they open is not armed before the next.
+	typingAhead bool
 }
 
 func newHarness(t testing.TB, fake *fakeClient, readOnly bool, refresh time.Duration) *harness {
@@ -362,9 +365,14 @@ func newClockedHarness(t testing.TB, fake *fakeClient) (*harness, *time.Time) {
 	return h, now
 }
 
-// send delivers msg to the root and runs what it returns.
+// send delivers msg to the root and runs what it returns. A key press is
+// one a person types: the moment before it arms every dialog waiting to arm
+// (the harness's Tick never fires), unless the keys are typed ahead.
 func (h *harness) send(msg tea.Msg) {
 	h.t.Helper()
+	if _, ok := msg.(tea.KeyPressMsg); ok && !h.typingAhead {
+		h.armDialogs()
+	}
 	_, cmd := h.root.Update(msg)
 	h.run(cmd)
 }
@@ -383,6 +391,30 @@ func (h *harness) key(s string) {
 		h.t.Fatalf("no screen titled %q", title)
 	}
 	h.send(keyPress(s))
+}
+
+// typeAhead types keys in one burst, as tmux send-keys -l or a fast typist
+// does: every key is handled before any tick, so no dialog a key opens is
+// armed by the time the next arrives.
+func (h *harness) typeAhead(keys ...string) {
+	h.t.Helper()
+	h.typingAhead = true
+	defer func() { h.typingAhead = false }()
+	for _, k := range keys {
+		h.key(k)
+	}
+}
+
+// armDialogs delivers the arming tick of every dialog waiting for one, as
+// the program does DialogArmDelay after the dialog opened.
+func (h *harness) armDialogs() {
+	h.t.Helper()
+	for _, d := range h.root.dialogs.dialogs {
+		if a, ok := d.(armingDialog); ok && a.guard().token != 0 && !a.guard().armed {
+			_, cmd := h.root.Update(dialogArmedMsg{token: a.guard().token})
+			h.run(cmd)
+		}
+	}
 }
 
 // run executes cmd and feeds its messages back, expanding batches and sequences.

@@ -265,6 +265,10 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			m.statusOpen = false
 			return nil
 		}
+		if m.list.FilterKeyInDetail(k) {
+			m.list.Close()
+			return m.handleKey(k)
+		}
 		var cmd tea.Cmd
 		m.list, cmd = m.list.Update(k)
 		return cmd

@@ -315,6 +315,9 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case p.list.IsOpen() && key.Matches(k, p.list.Keys.Back):
 		p.list.Close()
 		return nil
+	case p.list.FilterKeyInDetail(k):
+		p.list.Close()
+		return p.handleKey(k)
 	}
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(k)

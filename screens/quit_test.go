@@ -12,6 +12,7 @@ import (
 func voteInFlight(t *testing.T, h *harness) {
 	t.Helper()
 	h.key("a")
+	h.armDialogs()               // a moment passes: y counts
 	h.root.Update(keyPress("y")) // starts the vote; its command is not run
 	if h.activities().voting == "" {
 		t.Fatalf("no vote in flight:\n%s", h.frame())
@@ -129,6 +130,7 @@ func TestQuitQuestionClosesWhenTheVoteEnds(t *testing.T) {
 func TestQuitRightAfterYesAsks(t *testing.T) {
 	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
 	h.key("a")
+	h.armDialogs() // a moment passes: y counts
 	_, voteCmd := h.root.Update(keyPress("y"))
 	h.root.Update(keyPress("q"))
 	if h.quit() || h.root.dialogs.Top() == nil || h.root.dialogs.Top().ID() != quitDialogID {

@@ -74,6 +74,8 @@ type Root struct {
 	keyKind                       string
 	// dialogs are the modals over the screens, routed first.
 	dialogs dialogStack
+	// armTokens counts the arming ticks started, so that each names its dialog.
+	armTokens int
 	// log is every toast, error and vote result of the session (the messages view).
 	log messageLog
 	// lastErr is each screen's status error as last logged, so a lasting error
@@ -215,6 +217,9 @@ func (r *Root) ActiveTitle() string { return r.screens[r.active].Title() }
 // Update routes msg: dialogs first, then the global keys, then the screens.
 func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := r.update(msg)
+	if c := r.startArming(); c != nil {
+		cmd = tea.Batch(cmd, c)
+	}
 	r.logScreenErrors()
 	if c := r.settleQuitQuestion(); c != nil {
 		cmd = tea.Batch(cmd, c)
@@ -258,6 +263,13 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case CloseDialogMsg:
 		r.dialogs.Close(msg.ID)
+		return nil
+	case dialogArmedMsg:
+		for _, d := range r.dialogs.dialogs {
+			if a, ok := d.(armingDialog); ok {
+				a.guard().arm(msg.token)
+			}
+		}
 		return nil
 	case quitMsg:
 		return r.quit()
@@ -380,8 +392,28 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 
 // openDialog pushes d and sizes it for the body.
 func (r *Root) openDialog(d Dialog) {
+	if a, ok := d.(armingDialog); ok {
+		a.guard().reset() // reopened: keys typed ahead of it count no more than the first time
+	}
 	r.dialogs.Push(d)
 	r.sizeDialogs()
+}
+
+// startArming starts the tick that arms each committing dialog on the stack
+// that is not armed or arming yet (opened, or put in its form's place).
+func (r *Root) startArming() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, d := range r.dialogs.dialogs {
+		a, ok := d.(armingDialog)
+		if !ok || a.guard().token != 0 {
+			continue
+		}
+		r.armTokens++
+		token := r.armTokens
+		a.guard().token = token
+		cmds = append(cmds, r.common.Tick(DialogArmDelay, func(time.Time) tea.Msg { return dialogArmedMsg{token: token} }))
+	}
+	return tea.Batch(cmds...)
 }
 
 // sizeDialogs gives every sized dialog the body's size (the help under the body

@@ -259,6 +259,9 @@ func (u *Users) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, u.list.Keys.Back):
 		u.closeDetail()
+	case u.list.FilterKeyInDetail(k):
+		u.closeDetail()
+		return u.handleKey(k)
 	case key.Matches(k, u.keys.Up), key.Matches(k, u.keys.Down):
 		n := len(u.open.APIKeys)
 		if n == 0 {

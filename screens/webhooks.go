@@ -166,6 +166,10 @@ func (w *Webhooks) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		w.list.Close()
 		return nil
 	}
+	if w.list.FilterKeyInDetail(k) {
+		w.list.Close()
+		return w.handleKey(k)
+	}
 	var cmd tea.Cmd
 	w.list, cmd = w.list.Update(k)
 	w.setPreview()

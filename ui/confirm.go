@@ -68,7 +68,10 @@ type Confirm struct {
 	Keys     ConfirmKeyMap
 	// Warn marks the Lines (by index) drawn in the warning style: what a
 	// careful reader must not miss (an unknown user in a field that decides).
-	Warn   map[int]bool
+	Warn map[int]bool
+	// Notice, when set, is said above the buttons in warning style (a key the
+	// dialog would not take, and why).
+	Notice string
 	offset int // first line shown when the lines are taller than the window
 }
 
@@ -228,6 +231,9 @@ func (c Confirm) render(th *theme.Theme, width int, lines []string, tight bool) 
 	}
 	if !tight {
 		b.WriteByte('\n')
+	}
+	if c.Notice != "" {
+		b.WriteString(th.Warn.Render(wrapLine(Clean(c.Notice), inner)) + "\n")
 	}
 	buttons := lipgloss.JoinHorizontal(lipgloss.Top, th.ButtonFocus.Render("No"), "  ", th.Button.Render(yes+" (y)"))
 	keys := th.Muted.Render("y confirms · enter, n or esc cancels")

@@ -148,6 +148,14 @@ func (l *ListDetail) Close() { l.open = false }
 // keeping the scroll position.
 func (l *ListDetail) SetDetail(s string) { l.Pane.SetContent(s) }
 
+// FilterKeyInDetail reports whether k is the list's filter key pressed in
+// the open detail. Screens go back to the list and give it k: "/" then a word
+// means "search", and the word's letters must not run as the detail's
+// commands (a d and a y in it once proposed a deletion).
+func (l ListDetail) FilterKeyInDetail(k tea.KeyPressMsg) bool {
+	return l.open && key.Matches(k, l.Table.Keys.Filter)
+}
+
 // Filtering reports whether the list's filter is taking keys.
 func (l ListDetail) Filtering() bool { return !l.open && l.Table.Filtering() }
 
