@@ -263,11 +263,32 @@ func (a *Activities) voteBlock(act *api.Activity, approve bool) string {
 	case a.voting != "":
 		return "a vote is already in flight"
 	case approve && !act.CanApprove:
-		return "you cannot approve this activity (already voted, not a voter, or no longer pending)"
+		return cannotVoteText(a.c, act, "approve")
 	case !approve && !act.CanReject:
-		return "you cannot reject this activity (already voted, not a voter, or no longer pending)"
+		return cannotVoteText(a.c, act, "reject")
 	}
 	return ""
+}
+
+// cannotVoteText says why the service offers no vote on act, as the service
+// decides it: the activity is no longer pending, you voted, or you are not
+// one of its voters (root quorum members vote on everything; others only
+// where a policy's consensus asks for them).
+func cannotVoteText(c *Common, act *api.Activity, verb string) string {
+	cannot := "you cannot " + verb + " this activity: "
+	switch mine := ownVote(c, act); {
+	case act.Status != api.StatusConsensusNeeded:
+		return cannot + "it is no longer pending (" + shortStatus(act.Status) + ")"
+	case mine != nil && mine.Selection == api.VoteRejected:
+		return cannot + "you already rejected it, and a vote cannot be changed"
+	case mine != nil:
+		return cannot + "you already approved it (a request counts as its requester's approval), and a vote cannot be changed"
+	case c.Org.UserID == "":
+		return cannot + "the service does not offer you a vote on it (the organization is not loaded, so the console cannot say why)"
+	case slices.Contains(c.Org.Quorum.UserIDs, c.Org.UserID):
+		return cannot + "the service does not offer you a vote on it although you are in the root quorum: press r to refresh"
+	}
+	return cannot + "you are not one of its voters (not in the root quorum, and no policy asks for your approval of it)"
 }
 
 // syncKeys enables the keys that would do something now; help shows the others
