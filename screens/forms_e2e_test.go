@@ -385,18 +385,7 @@ func TestEndToEndKeyDeletionResendsAfterAnUnknownOutcome(t *testing.T) {
 	if u.open == nil || len(u.open.APIKeys) == 0 {
 		t.Fatalf("operator's keys are not open:\n%s", h.frame())
 	}
-	// A key without a pending deletion (the demo proposes one for another
-	// key): d on that one would offer the pending activity instead.
-	for range u.open.APIKeys {
-		if _, pending := u.pendingDeletes[u.open.APIKeys[u.cursor].APIKeyID]; !pending {
-			break
-		}
-		h.key("j")
-	}
-	keyID := u.open.APIKeys[u.cursor].APIKeyID
-	if _, pending := u.pendingDeletes[keyID]; pending {
-		t.Fatalf("every key of operator has a pending deletion:\n%s", h.frame())
-	}
+	keyID := h.cursorToKeyWithoutPendingDeletion(u)
 	match := func(in api.Intent) bool {
 		return in.DeleteAPIKeysIntent != nil && len(in.DeleteAPIKeysIntent.APIKeyIDs) == 1 && in.DeleteAPIKeysIntent.APIKeyIDs[0] == keyID
 	}

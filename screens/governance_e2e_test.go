@@ -213,6 +213,25 @@ func TestEndToEndActivityDetailShowsMfaStatus(t *testing.T) {
 	}
 }
 
+// cursorToKeyWithoutPendingDeletion moves the cursor of u's open record to a
+// key no pending delete_api_keys names (the demo proposes one for operator's
+// old CI key; d on that key offers the pending activity instead) and returns
+// its id.
+func (h *harness) cursorToKeyWithoutPendingDeletion(u *Users) string {
+	h.t.Helper()
+	for range u.open.APIKeys {
+		if _, pending := u.pendingDeletes[u.open.APIKeys[u.cursor].APIKeyID]; !pending {
+			break
+		}
+		h.key("j")
+	}
+	keyID := u.open.APIKeys[u.cursor].APIKeyID
+	if _, pending := u.pendingDeletes[keyID]; pending {
+		h.t.Fatalf("every key of %s has a pending deletion:\n%s", u.open.UserName, h.frame())
+	}
+	return keyID
+}
+
 // selectUser goes to the Users screen and moves the cursor to the user named
 // name (the caller checks it got there).
 func (h *harness) selectUser(name string) *Users {

@@ -93,6 +93,7 @@ func TestEndToEndTypedAheadYesDoesNotConfirmDeletion(t *testing.T) {
 	if u.open == nil || len(u.open.APIKeys) == 0 {
 		t.Fatalf("no operator record with keys:\n%s", h.frame())
 	}
+	h.cursorToKeyWithoutPendingDeletion(u)
 	h.typeAhead("d", "y")
 	if top := h.root.dialogs.Top(); top == nil || top.ID() != deleteKeysDialogID {
 		t.Fatalf("the deletion's question is not open after d y typed together:\n%s", h.frame())
