@@ -369,6 +369,11 @@ func (m *MfaPolicies) setPreview() {
 func (m *MfaPolicies) statusLines() []string {
 	th := m.c.Theme
 	var lines []string
+	if len(m.items) == 0 && m.err == "" && !m.loading {
+		// The statuses are not asked for then (no policy can apply): a count of
+		// 0 would read as "nothing pending".
+		return append(lines, fmt.Sprintf("MFA status of %s: not asked, as %s has no MFA policy that could apply", m.userName(), m.userName()))
+	}
 	lines = append(lines, fmt.Sprintf("MFA status of %s for pending activities (%d)", m.userName(), len(m.statuses)))
 	for _, s := range m.statuses {
 		head := fmt.Sprintf("%s %s", shortType(s.activity.Type), api.SanitizeID(s.activity.ID))

@@ -51,3 +51,26 @@ func TestEndToEndMfaStatusScrollsAt80x24(t *testing.T) {
 		t.Fatalf("esc should go back to the list:\n%s", h.frame())
 	}
 }
+
+// For a user without MFA policies the screen does not ask for MFA statuses
+// (none can apply); it says so rather than "(0)", which reads as nothing
+// pending while the demo has pending activities.
+func TestEndToEndMfaStatusOfAUserWithoutPoliciesSaysNotAsked(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := demoHarness(t, d, nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.gotoScreen("MFA policies")
+	for range d.Info.Members {
+		if strings.Contains(h.frame(), "MFA policies of bob") {
+			break
+		}
+		h.key("u")
+	}
+	out := h.frame()
+	if !strings.Contains(out, "MFA policies of bob") || len(h.mfa().items) != 0 {
+		t.Fatalf("want bob, who has no MFA policies in the demo:\n%s", out)
+	}
+	if !strings.Contains(out, "MFA status of bob: not asked, as bob has no MFA policy that could apply") || strings.Contains(out, "pending activities (0)") {
+		t.Errorf("bob's MFA status should say it was not asked:\n%s", out)
+	}
+}

@@ -115,7 +115,29 @@ func checkInvitees(s string) error {
 }
 
 func inviteesProblem(err error) string {
-	return "not a list of name <e-mail>: " + err.Error() + "; write e.g. dave <dave@example.com>, erin <erin@example.com>"
+	return "not a list of name <e-mail>: " + mailProblem(err) + "; write e.g. dave <dave@example.com>, erin <erin@example.com>"
+}
+
+// mailProblem says in words what net/mail's terse errors mean.
+func mailProblem(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "mail: ")
+	switch msg {
+	case "missing @ in addr-spec":
+		return "an e-mail address has no @"
+	case "no angle-addr":
+		return "a name is not followed by its <e-mail>"
+	case "unclosed angle-addr":
+		return "an <e-mail> is not closed by >"
+	case "missing '@' or angle-addr":
+		return "an entry is neither name <e-mail> nor an e-mail address (a name with a comma or a quote needs quotes: \"Doe, Jane\" <jane@example.com>)"
+	case "expected comma":
+		return "two entries are not separated by a comma"
+	case "misformatted parenthetical comment":
+		return "a ( is not closed by )"
+	case "invalid string":
+		return "a name or address has characters that need quotes"
+	}
+	return msg
 }
 
 func createUserTagSpec() opSpec {

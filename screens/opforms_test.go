@@ -31,7 +31,9 @@ func TestOperationFormsShowValidationErrorsUnderTheirFields(t *testing.T) {
 	}{
 		{"create invitations", func(h *harness) {}, []string{"Invitees (name <e-mail>, comma-separated) is required"}},
 		{"create invitations", func(h *harness) { h.typeText("dave <dave@example.com>, erin <not-an-address>") },
-			[]string{"not a list of name <e-mail>"}},
+			[]string{"not a list of name <e-mail>: an e-mail address has no @"}},
+		{"create invitations", func(h *harness) { h.typeText("eve eve@example.com") },
+			[]string{"a name is not followed by its <e-mail>"}},
 		{"create invitations", func(h *harness) {
 			h.typeText("dave <dave@example.com>")
 			h.key("tab")

@@ -267,13 +267,16 @@ func (h policiesHelp) ShortHelp() []key.Binding {
 		f := h.p.editor.form.Keys
 		return []key.Binding{f.Next, f.Prev, f.Left, k.Simulate, f.Submit, f.Cancel}
 	}
+	if t := h.p.list.Table.Keys; h.p.list.Filtering() {
+		return []key.Binding{t.AcceptFilter, t.ClearFilter}
+	}
 	if h.p.list.IsOpen() {
 		return []key.Binding{k.Up, k.Down, k.CopyID, l.Back}
 	}
-	return []key.Binding{k.Up, k.Down, l.Open, k.Create, k.Evaluations, l.Sort, k.Refresh}
+	return []key.Binding{k.Up, k.Down, l.Open, h.p.list.Table.Keys.Filter, k.Create, k.Evaluations, l.Sort, k.Refresh}
 }
 
 func (h policiesHelp) FullHelp() [][]key.Binding {
 	k := h.p.keys
-	return fullHelp(h.p.KeyActions(), []key.Binding{k.Up, k.Down}, h.p.list.Pane.KeyBindings()[2:])
+	return fullHelp(h.p.KeyActions(), []key.Binding{k.Up, k.Down, h.p.list.Table.Keys.Filter}, h.p.list.Pane.KeyBindings()[2:])
 }

@@ -339,13 +339,16 @@ func (u *Users) Keys() ui.KeyMap { return usersHelp{u} }
 type usersHelp struct{ u *Users }
 
 func (h usersHelp) ShortHelp() []key.Binding {
-	k, l := h.u.keys, h.u.list.Keys
+	k, l, t := h.u.keys, h.u.list.Keys, h.u.list.Table.Keys
+	if h.u.list.Filtering() {
+		return []key.Binding{t.AcceptFilter, t.ClearFilter}
+	}
 	if h.u.open != nil {
 		return []key.Binding{k.Up, k.Down, k.Mark, k.KeyInfo, k.Delete, k.Refresh, l.Back}
 	}
-	return []key.Binding{l.Open, l.Sort, k.Refresh}
+	return []key.Binding{l.Open, t.Filter, l.Sort, k.Refresh}
 }
 
 func (h usersHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.u.KeyActions(), h.u.list.Pane.KeyBindings()[2:])
+	return fullHelp(h.u.KeyActions(), append(h.u.list.Pane.KeyBindings()[2:], h.u.list.Table.Keys.Filter))
 }
