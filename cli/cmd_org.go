@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,7 +63,7 @@ func featureList(ctx context.Context, c proc, args []string) error {
 			if err := table(c.stdout, []string{"FEATURE", "VALUE"}, rows); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "\nroot quorum: %d of %s\n", cfg.Quorum.Threshold, strings.Join(cfg.Quorum.UserIDs, ", "))
+			fmt.Fprintf(c.stdout, "\nroot quorum: %d of %s\n", cfg.Quorum.Threshold, namedIDsWithIDs(listUserNames(ctx, c, client), cfg.Quorum.UserIDs))
 			return nil
 		},
 	}.run(ctx, c, args)
@@ -147,8 +148,9 @@ func cmdUser(ctx context.Context, c proc, args []string) error {
 
 const userListUsage = `Usage: vigil user list [--json]
 
-Lists the users: id, name, e-mail, tags and how many API keys and
-authenticators each has.
+Lists the users: id, name, e-mail, tags (by name, read from the completed
+create_user_tag activities, as the console shows them; an id when none names
+it; --json keeps the ids) and how many API keys and authenticators each has.
 
 Examples:
   vigil user list
@@ -168,9 +170,13 @@ func userList(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
+			var tags map[string]string
+			if slices.ContainsFunc(users, func(u api.User) bool { return len(u.UserTags) > 0 }) {
+				tags = listTagNames(ctx, c, client)
+			}
 			rows := make([][]string, 0, len(users))
 			for _, u := range users {
-				rows = append(rows, []string{u.UserID, u.UserName, u.UserEmail, strings.Join(u.UserTags, ","),
+				rows = append(rows, []string{u.UserID, u.UserName, u.UserEmail, namedIDs(tags, u.UserTags, ","),
 					strconv.Itoa(len(u.APIKeys)), strconv.Itoa(len(u.Authenticators))})
 			}
 			return table(c.stdout, []string{"ID", "NAME", "EMAIL", "TAGS", "API KEYS", "AUTHENTICATORS"}, rows)
@@ -204,8 +210,12 @@ func showUser(ctx context.Context, c proc, client *api.Client, id string) error 
 	if err != nil {
 		return err
 	}
+	var tags map[string]string
+	if len(u.UserTags) > 0 {
+		tags = listTagNames(ctx, c, client)
+	}
 	if err := fields(c.stdout, "id", u.UserID, "name", u.UserName, "email", u.UserEmail,
-		"tags", strings.Join(u.UserTags, ", "), "created", timeText(u.CreatedAt), "updated", timeText(u.UpdatedAt)); err != nil {
+		"tags", namedIDsWithIDs(tags, u.UserTags), "created", timeText(u.CreatedAt), "updated", timeText(u.UpdatedAt)); err != nil {
 		return err
 	}
 	var rows [][]string

@@ -71,14 +71,14 @@ func TestMfaEndToEnd(t *testing.T) {
 
 	code, out, errOut = e.run("", "mfa", "list", "--user", operator)
 	wantExit(t, "mfa list", code, 0, out, errOut)
-	if !strings.Contains(out, "PASSKEY, then EMAIL_OTP or SMS_OTP") || strings.Contains(out, e.userID("alice")) {
+	if !strings.Contains(out, "PASSKEY, then EMAIL_OTP or SMS_OTP") || strings.Contains(out, " alice ") || !strings.Contains(out, " operator ") {
 		t.Errorf("list --user should show only operator's policies, steps readable:\n%s", out)
 	}
 	// Without --user: every user's, through the service's per-user query.
 	code, out, errOut = e.run("", "mfa", "list")
 	wantExit(t, "mfa list", code, 0, out, errOut)
-	if !strings.Contains(out, mfaID) || !strings.Contains(out, e.userID("alice")) {
-		t.Errorf("mfa list should show every user's policies (the demo gives alice some):\n%s", out)
+	if !strings.Contains(out, mfaID) || !strings.Contains(out, " alice ") || strings.Contains(out, e.userID("alice")) {
+		t.Errorf("mfa list should show every user's policies by user name (the demo gives alice some):\n%s", out)
 	}
 	code, out, errOut = e.run("", "mfa", "list", "--json")
 	wantExit(t, "mfa list --json without --user", code, 2, out, errOut)
@@ -130,6 +130,9 @@ func TestFeatureSetEndToEnd(t *testing.T) {
 	if !strings.Contains(out, "FEATURE_NAME_WEBAUTHN_ORIGINS  "+origins) || !strings.Contains(out, "root quorum: 2 of") {
 		t.Errorf("feature list:\n%s", out)
 	}
+	if !strings.Contains(out, "alice ("+e.userID("alice")+")") {
+		t.Errorf("feature list does not name the root quorum's users:\n%s", out)
+	}
 }
 
 func TestUserAndAPIKeyEndToEnd(t *testing.T) {
@@ -154,10 +157,16 @@ func TestUserAndAPIKeyEndToEnd(t *testing.T) {
 			oldKey = k
 		}
 	}
+	// Tags by name, as the console shows them (the demo's tags come from
+	// create_user_tag activities; ids stay in --json).
+	if !strings.Contains(out, "operator,auditors") && !strings.Contains(out, "auditors,operator") || strings.Contains(out, user0Tag(t, e, operator)) {
+		t.Errorf("user list shows operator's tags by id, not by name:\n%s", out)
+	}
 	code, out, errOut = e.run("", "user", "get", operator)
 	wantExit(t, "user get", code, 0, out, errOut)
-	if !strings.Contains(out, oldKey.APIKeyID) || !strings.Contains(out, "operator@vigil.demo") {
-		t.Errorf("user get:\n%s", out)
+	if !strings.Contains(out, oldKey.APIKeyID) || !strings.Contains(out, "operator@vigil.demo") ||
+		!strings.Contains(out, "operator ("+user0Tag(t, e, operator)+")") && !strings.Contains(out, "auditors ("+user0Tag(t, e, operator)+")") {
+		t.Errorf("user get: no tag by name and id:\n%s", out)
 	}
 	code, out, errOut = e.run("", "apikey", "get", "--json", oldKey.APIKeyID)
 	wantExit(t, "apikey get --json", code, 0, out, errOut)
@@ -210,4 +219,14 @@ func TestMfaStatusEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &reply); err != nil || len(reply.MfaStatuses) != 1 || reply.MfaStatuses[0].MfaPolicyID != want[0].MfaPolicyID {
 		t.Errorf("status --json: %v\n%s", err, out)
 	}
+}
+
+// user0Tag is the first tag id of the user id, read from the service.
+func user0Tag(t *testing.T, e *verbEnv, id string) string {
+	t.Helper()
+	u, err := e.client("alice").GetUser(context.Background(), id)
+	if err != nil || len(u.UserTags) == 0 {
+		t.Fatalf("user %s has no tags: %+v %v", id, u, err)
+	}
+	return u.UserTags[0]
 }

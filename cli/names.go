@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// Tables show users and tags by name, as the console does; ids stay in --json
+// and in the id columns. A lookup that fails leaves the ids, with a note.
+
+// userNameMap maps user ids to names, from users.
+func userNameMap(users []api.User) map[string]string {
+	names := make(map[string]string, len(users))
+	for _, u := range users {
+		names[u.UserID] = u.UserName
+	}
+	return names
+}
+
+// listUserNames asks for the organization's users' names; on an error it
+// says on stderr that ids are shown instead and returns no names.
+func listUserNames(ctx context.Context, c proc, client *api.Client) map[string]string {
+	users, err := client.ListUsers(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "vigil: user names unknown, ids shown (%v)\n", err)
+		return nil
+	}
+	return userNameMap(users)
+}
+
+// listTagNames asks for the organization's tag names (its completed
+// create_user_tag activities: the service has no tag query); on an error it
+// says on stderr that ids are shown instead.
+func listTagNames(ctx context.Context, c proc, client *api.Client) map[string]string {
+	names, err := api.UserTagNames(ctx, client)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "vigil: tag names unknown, ids shown (%v)\n", err)
+	}
+	return names
+}
+
+// namedIDs writes each id as its name (escaped as the console shows it)
+// when names has it, else as the id, joined by sep.
+func namedIDs(names map[string]string, ids []string, sep string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if n, ok := names[id]; ok && n != "" {
+			out[i] = api.NameText(n)
+		} else {
+			out[i] = api.SanitizeID(id)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+// namedIDsWithIDs writes each id as "name (id)" when names has it.
+func namedIDsWithIDs(names map[string]string, ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if n, ok := names[id]; ok && n != "" {
+			out[i] = api.NameText(n) + " (" + api.SanitizeID(id) + ")"
+		} else {
+			out[i] = api.SanitizeID(id)
+		}
+	}
+	return strings.Join(out, ", ")
+}
