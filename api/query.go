@@ -135,8 +135,8 @@ func (o ListActivitiesOptions) request(org string) (ListActivitiesRequest, error
 			return req, &ValidationError{Field: indexPath("filterByType", i), Problem: "is empty; give an activity type such as " + TypeCreatePolicyV3}
 		}
 	}
-	if o.Limit < 0 || o.Limit > 100 {
-		return req, &ValidationError{Field: "paginationOptions.limit", Problem: fmt.Sprintf("is %d; use 1 to 100, or 0 for the default of %d", o.Limit, DefaultListLimit)}
+	if o.Limit < 0 || o.Limit > maxListLimit {
+		return req, &ValidationError{Field: "paginationOptions.limit", Problem: fmt.Sprintf("is %d; use 1 to %d, or 0 for the default of %d", o.Limit, maxListLimit, DefaultListLimit)}
 	}
 	if o.Before != "" && o.After != "" {
 		return req, &ValidationError{Field: "paginationOptions", Problem: "has both before and after; page in one direction at a time"}
@@ -185,7 +185,7 @@ type ActivityLister interface {
 // read): only an empty page is the end. What was visited before an error
 // stays visited.
 func WalkActivities(ctx context.Context, l ActivityLister, opts ListActivitiesOptions, maxPages int, visit func(Activity)) error {
-	opts.Limit = 100
+	opts.Limit = maxListLimit
 	for range maxPages {
 		acts, err := l.ListActivities(ctx, opts)
 		if err != nil {

@@ -242,3 +242,7 @@ func NameText(n string) string {
 	}
 	return n
 }
+
+// NameWithID shows a name from the service with the id it belongs to, as
+// `alice (0192…)`: two users, keys or tags may share a name.
+func NameWithID(name, id string) string { return NameText(name) + " (" + SanitizeID(id) + ")" }

@@ -65,7 +65,7 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 			users := listUserNames(ctx, c, client)
 			rows := make([][]string, 0, len(list))
 			for _, m := range list {
-				rows = append(rows, []string{m.MfaPolicyID, namedIDs(users, []string{m.UserID}, ""), m.MfaPolicyName, strconv.Itoa(m.Order),
+				rows = append(rows, []string{m.MfaPolicyID, namedIDs(users, []string{m.UserID}, "", false), m.MfaPolicyName, strconv.Itoa(m.Order),
 					oneLine(m.Condition, 40), stepsText(m.RequiredAuthenticationMethods)})
 			}
 			return table(c.stdout, []string{"ID", "USER", "NAME", "ORDER", "CONDITION", "STEPS"}, rows)

@@ -148,11 +148,7 @@ func resolveSender(ctx context.Context, client *api.Client, sender string) (stri
 	if err != nil {
 		return "", fmt.Errorf("invitation create: check --sender against the users: %w", err)
 	}
-	names := make(map[string]string, len(users))
-	for _, u := range users {
-		names[u.UserID] = u.UserName
-	}
-	id, err := api.ResolveByIDOrName("user", names, sender)
+	id, err := api.ResolveByIDOrName("user", userNameMap(users), sender)
 	if err != nil {
 		return "", usagef("invitation create: --sender %v; see 'vigil user list'", err)
 	}

@@ -63,7 +63,7 @@ func featureList(ctx context.Context, c proc, args []string) error {
 			if err := table(c.stdout, []string{"FEATURE", "VALUE"}, rows); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "\nroot quorum: %d of %s\n", cfg.Quorum.Threshold, namedIDsWithIDs(listUserNames(ctx, c, client), cfg.Quorum.UserIDs))
+			fmt.Fprintf(c.stdout, "\nroot quorum: %d of %s\n", cfg.Quorum.Threshold, namedIDs(listUserNames(ctx, c, client), cfg.Quorum.UserIDs, ", ", true))
 			return nil
 		},
 	}.run(ctx, c, args)
@@ -176,7 +176,7 @@ func userList(ctx context.Context, c proc, args []string) error {
 			}
 			rows := make([][]string, 0, len(users))
 			for _, u := range users {
-				rows = append(rows, []string{u.UserID, u.UserName, u.UserEmail, namedIDs(tags, u.UserTags, ","),
+				rows = append(rows, []string{u.UserID, u.UserName, u.UserEmail, namedIDs(tags, u.UserTags, ",", false),
 					strconv.Itoa(len(u.APIKeys)), strconv.Itoa(len(u.Authenticators))})
 			}
 			return table(c.stdout, []string{"ID", "NAME", "EMAIL", "TAGS", "API KEYS", "AUTHENTICATORS"}, rows)
@@ -215,7 +215,7 @@ func showUser(ctx context.Context, c proc, client *api.Client, id string) error 
 		tags = listTagNames(ctx, c, client)
 	}
 	if err := fields(c.stdout, "id", u.UserID, "name", u.UserName, "email", u.UserEmail,
-		"tags", namedIDsWithIDs(tags, u.UserTags), "created", timeText(u.CreatedAt), "updated", timeText(u.UpdatedAt)); err != nil {
+		"tags", namedIDs(tags, u.UserTags, ", ", true), "created", timeText(u.CreatedAt), "updated", timeText(u.UpdatedAt)); err != nil {
 		return err
 	}
 	var rows [][]string

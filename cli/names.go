@@ -42,29 +42,20 @@ func listTagNames(ctx context.Context, c proc, client *api.Client) map[string]st
 	return names
 }
 
-// namedIDs writes each id as its name (escaped as the console shows it)
-// when names has it, else as the id, joined by sep.
-func namedIDs(names map[string]string, ids []string, sep string) string {
+// namedIDs writes each id as its name (escaped as the console shows it), or
+// as "name (id)" with withID, when names has it, else as the id; joined by sep.
+func namedIDs(names map[string]string, ids []string, sep string, withID bool) string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		if n, ok := names[id]; ok && n != "" {
-			out[i] = api.NameText(n)
-		} else {
+		n, ok := names[id]
+		switch {
+		case !ok || n == "":
 			out[i] = api.SanitizeID(id)
+		case withID:
+			out[i] = api.NameWithID(n, id)
+		default:
+			out[i] = api.NameText(n)
 		}
 	}
 	return strings.Join(out, sep)
-}
-
-// namedIDsWithIDs writes each id as "name (id)" when names has it.
-func namedIDsWithIDs(names map[string]string, ids []string) string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		if n, ok := names[id]; ok && n != "" {
-			out[i] = api.NameText(n) + " (" + api.SanitizeID(id) + ")"
-		} else {
-			out[i] = api.SanitizeID(id)
-		}
-	}
-	return strings.Join(out, ", ")
 }

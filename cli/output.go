@@ -117,7 +117,7 @@ func activityRequester(a *api.Activity) string {
 	}
 	v := a.Votes[0]
 	if v.User.UserName != "" {
-		return api.NameText(v.User.UserName) + " (" + api.SanitizeID(v.UserID) + ")"
+		return api.NameWithID(v.User.UserName, v.UserID)
 	}
 	return api.SanitizeID(v.UserID)
 }

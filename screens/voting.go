@@ -98,7 +98,7 @@ func orElse(v, none string) string {
 // invitation only once the quorum has voted.
 func senderText(c *Common, id string) (text string, known bool) {
 	if n, ok := c.Org.UserNames[id]; ok {
-		return api.NameText(n) + " (" + api.SanitizeID(id) + ")", true
+		return api.NameWithID(n, id), true
 	}
 	return "unknown user " + api.SanitizeID(id), false
 }
