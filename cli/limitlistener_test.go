@@ -106,6 +106,29 @@ func keptAlive(t *testing.T, src, addr string) net.Conn {
 	return c
 }
 
+// waitWaiting waits until n of l's connections wait for a request: the
+// server marks a connection idle only after its client may have read the
+// answer.
+func waitWaiting(t *testing.T, l *limitListener, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		l.mu.Lock()
+		waiting := 0
+		for c := range l.conns {
+			if c.waiting.Load() {
+				waiting++
+			}
+		}
+		l.mu.Unlock()
+		if waiting == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of the listener's connections wait for a request after 10 s, want %d", waiting, n)
+		}
+	}
+}
+
 // isOpen reports whether the service keeps c open (a read waits rather
 // than ending).
 func isOpen(c net.Conn) bool {
@@ -230,13 +253,19 @@ func TestServeGivesOneAddressAShareOfTheConnections(t *testing.T) {
 // keeps its connections.
 func TestServeIdleConnectionsGiveWayToNewcomers(t *testing.T) {
 	const conns = 8
-	addr := serveLimited(t, conns, conns) // one address may take them all
+	addr, l := serveLimitedListener(t, conns, conns, nil) // one address may take them all
 	// 127.0.0.3: a silent connection and one kept alive; 127.0.0.2: six
-	// kept alive, the listener is full.
-	few := []net.Conn{dialFrom(t, "127.0.0.3", addr), keptAlive(t, "127.0.0.3", addr)}
+	// kept alive, the listener is full. Each waits for a request before the
+	// next opens, so "idle the longest" is the order they opened in (the
+	// client reads its answer before the server marks it idle).
+	few := []net.Conn{dialFrom(t, "127.0.0.3", addr)}
+	waitWaiting(t, l, 1)
+	few = append(few, keptAlive(t, "127.0.0.3", addr))
+	waitWaiting(t, l, 2)
 	var many []net.Conn
 	for range conns - len(few) {
 		many = append(many, keptAlive(t, "127.0.0.2", addr))
+		waitWaiting(t, l, len(few)+len(many))
 	}
 	for i := range 2 {
 		// A newcomer from 127.0.0.1 is served, and keeps its connection.
