@@ -71,6 +71,7 @@ func (t *p256Table) mult(k *[32]byte) *nistec.P256Point {
 // a key seen once (a one-off) or only with bad signatures costs no table.
 type p256Key struct {
 	pub   *ecdsa.PublicKey
+	raw   string // the key's bytes as the Verifier's map holds it
 	uses  atomic.Int64
 	table atomic.Pointer[p256Table]
 }

@@ -159,34 +159,42 @@ func TestP256TableRejectsSumAtInfinity(t *testing.T) {
 }
 
 // TestVerifierBuildsTablesForFrequentKeysOnly: a key gets its table on its
-// tableAfterUses-th verified signature (bad signatures do not count, so a
-// forger's key never gets one), at most maxTables keys have one, and stamps
-// verified with a table are judged exactly as before: valid ones pass, one
-// over another body is refused.
+// tableAfterUses-th admitted signature (bad signatures do not count, so a
+// forger's key never gets one; nor do good ones the service did not admit,
+// so a stranger's key never gets one), at most maxTables keys have one, and
+// stamps verified with a table are judged exactly as before: valid ones
+// pass, one over another body is refused.
 func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
 	v := NewVerifier(64)
 	body := []byte(`{"organizationId":"o"}`)
-	stamps := make([]string, maxTables+2)
-	pubs := make([][]byte, len(stamps))
-	for i := range stamps {
+	newStamp := func() (stamp, pub string) {
 		k, err := Generate(SchemeP256)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var stamp string
 		if _, stamp, err = k.Stamp(body); err != nil {
 			t.Fatal(err)
 		}
-		stamps[i] = stamp
 		st, _ := DecodeStamp(stamp)
-		pubs[i] = mustHex(t, st.PublicKey)
+		return stamp, st.PublicKey
 	}
-	tableOf := func(i int) *p256Table {
-		v.mu.RLock()
-		defer v.mu.RUnlock()
-		return v.p256Keys[string(pubs[i])].table.Load()
+	// verify verifies stamp over b, admitting it when it verifies if admit.
+	verify := func(stamp string, b []byte, admit bool) error {
+		p, err := v.Parse(stamp)
+		if err != nil {
+			return err
+		}
+		if _, err := p.Verify(b); err != nil {
+			return err
+		}
+		if admit {
+			p.Admitted()
+		}
+		return nil
 	}
-	// The forger comes first, while tables are still to be had.
+	// First, while every table is still to be had: a forger, whose
+	// signatures never verify though the service would admit them, and
+	// strangers, whose signatures verify but whom the service refuses.
 	forger, err := Generate(SchemeP256)
 	if err != nil {
 		t.Fatal(err)
@@ -195,39 +203,95 @@ func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	forgedStamp, _ := DecodeStamp(forged)
 	for range 2 * tableAfterUses {
-		if _, err := v.Verify(forged, body); !errors.Is(err, ErrBadSignature) {
+		if err := verify(forged, body, true); !errors.Is(err, ErrBadSignature) {
 			t.Fatalf("a stamp over another body: %v, want ErrBadSignature", err)
 		}
 	}
+	for range maxTables {
+		stamp, pub := newStamp()
+		for range 2 * tableAfterUses {
+			if err := verify(stamp, body, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if v.HasTable(pub) {
+			t.Fatal("a key the service never admitted got a table")
+		}
+	}
+	stamps := make([]string, maxTables+2)
+	pubs := make([]string, len(stamps))
+	for i := range stamps {
+		stamps[i], pubs[i] = newStamp()
+	}
 	for use := 1; use <= tableAfterUses+1; use++ {
 		for i, stamp := range stamps {
-			if _, err := v.Verify(stamp, body); err != nil {
+			if err := verify(stamp, body, true); err != nil {
 				t.Fatalf("key %d, use %d: %v", i, use, err)
 			}
-			if _, err := v.Verify(stamp, []byte(`{"organizationId":"p"}`)); !errors.Is(err, ErrBadSignature) {
+			if err := verify(stamp, []byte(`{"organizationId":"p"}`), true); !errors.Is(err, ErrBadSignature) {
 				t.Fatalf("key %d, use %d, other body: %v, want ErrBadSignature", i, use, err)
 			}
 		}
-		if use < tableAfterUses && tableOf(0) != nil {
+		if use < tableAfterUses && v.HasTable(pubs[0]) {
 			t.Fatalf("a table after %d verified signatures", use)
 		}
 	}
 	built := 0
 	for i := range stamps {
-		if tableOf(i) != nil {
+		if v.HasTable(pubs[i]) {
 			built++
 		}
 	}
-	st, _ := DecodeStamp(forged)
-	v.mu.RLock()
-	forgerTable := v.p256Keys[string(mustHex(t, st.PublicKey))].table.Load()
-	v.mu.RUnlock()
-	if forgerTable != nil {
+	if v.HasTable(forgedStamp.PublicKey) {
 		t.Fatal("a key whose signatures never verified got a table")
 	}
 	if built != maxTables {
 		t.Fatalf("%d tables built for %d frequent keys, want %d", built, len(stamps), maxTables)
+	}
+}
+
+// TestVerifierKeyFromBeforeAResetTakesNoTable: a parsed stamp whose key the
+// Verifier has since forgotten (its map was emptied when full) counts
+// nothing: its table would be one of the new count that no lookup finds.
+func TestVerifierKeyFromBeforeAResetTakesNoTable(t *testing.T) {
+	v := NewVerifier(2)
+	body := []byte(`{"organizationId":"o"}`)
+	k, err := Generate(SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stamp, err := k.Stamp(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := v.Parse(stamp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // two other keys: the map is full, then emptied
+		other, err := Generate(SchemeP256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, s, err := other.Stamp(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := v.Parse(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 * tableAfterUses {
+		p := held
+		if _, err := p.Verify(body); err != nil {
+			t.Fatal(err)
+		}
+		p.Admitted()
+	}
+	if got := v.tables.Load(); got != 0 {
+		t.Fatalf("a forgotten key's uses took %d of the new count's tables, want 0", got)
 	}
 }
 

@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"encoding/hex"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -12,8 +13,9 @@ import (
 // parsed: decompressing a P-256 or secp256k1 point is a sizeable part of a
 // verification, and a service sees the same few keys over and over. For the
 // P-256 keys it sees most, it also keeps a table of multiples that makes
-// each verification about twice as fast (p256table.go). What it remembers is a
-// pure function of the key's bytes (no trust decision), so it never needs
+// each verification about twice as fast (p256table.go); only signatures
+// the caller admitted (ParsedStamp.Admitted) earn one. What it remembers is
+// a pure function of the key's bytes (no trust decision), so it never needs
 // invalidating. It is safe for concurrent use.
 type Verifier struct {
 	mu       sync.RWMutex
@@ -65,7 +67,7 @@ func (v *Verifier) p256(raw []byte) (*p256Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	k = &p256Key{pub: pub}
+	k = &p256Key{pub: pub, raw: string(raw)}
 	v.mu.Lock()
 	if v.p256Keys == nil || len(v.p256Keys) >= v.max {
 		v.p256Keys = map[string]*p256Key{}
@@ -76,24 +78,47 @@ func (v *Verifier) p256(raw []byte) (*p256Key, error) {
 	return k, nil
 }
 
-// useP256 counts a signature that k verified and builds k's table on the one
-// that reaches tableAfterUses, if fewer than maxTables exist. Only verified
-// signatures count, so a stranger's key, or a forger's, never gets a table.
-// Exactly one caller sees that count, so a table is built once; callers that
-// come meanwhile verify the standard way.
+// useP256 counts a signature that k verified and its caller admitted, and
+// builds k's table on the one that reaches tableAfterUses, if fewer than
+// maxTables exist. Only admitted signatures count, so neither a forger's key
+// nor a stranger's (one the service does not know) ever gets a table: else
+// anyone could take every table with 16 throwaway keys. A key held from
+// before the map was last emptied counts nothing, so it cannot take a table
+// of the new count that no lookup would find. Exactly one caller sees the
+// count reach tableAfterUses, so a table is built once; callers that come
+// meanwhile verify the standard way.
 func (v *Verifier) useP256(k *p256Key) {
-	if k.uses.Add(1) != tableAfterUses {
+	v.mu.RLock()
+	current := v.p256Keys[k.raw] == k
+	if !current || k.uses.Add(1) != tableAfterUses {
+		v.mu.RUnlock()
 		return
 	}
+	// Under the read lock: emptying the map (which resets the count) waits.
 	if v.tables.Add(1) > maxTables {
 		v.tables.Add(-1)
+		v.mu.RUnlock()
 		return
 	}
+	v.mu.RUnlock()
 	q, err := p256Point(k.pub)
 	if err != nil {
 		return // cannot happen for a parsed key; the standard way still works
 	}
 	k.table.Store(newP256Table(q))
+}
+
+// HasTable reports whether stamps by the P-256 public key (hex, compressed
+// or not) are verified with a table of its multiples: for diagnostics.
+func (v *Verifier) HasTable(publicKey string) bool {
+	raw, err := hex.DecodeString(publicKey)
+	if err != nil {
+		return false
+	}
+	v.mu.RLock()
+	k := v.p256Keys[string(raw)]
+	v.mu.RUnlock()
+	return k != nil && k.table.Load() != nil
 }
 
 func (v *Verifier) secp256k1(raw []byte) (*secp256k1.PublicKey, error) {

@@ -92,7 +92,9 @@ type ParsedStamp struct {
 	p256   *p256Key
 	p256R  *big.Int
 	p256S  *big.Int
-	cache  *Verifier // counts verified P-256 signatures per key; may be nil
+	cache  *Verifier // counts admitted P-256 signatures per key; may be nil
+	// verified: Verify passed, so Admitted may count the signature.
+	verified bool
 	ed     ed25519.PublicKey
 	k1     *secp256k1.PublicKey
 	k1R    secp256k1.ModNScalar
@@ -171,9 +173,6 @@ func (p *ParsedStamp) Verify(body []byte) (Stamp, error) {
 		if !ok {
 			return Stamp{}, fmt.Errorf("%w: P-256 signature over the SHA-256 of the %d-byte body fails with this public key", ErrBadSignature, len(body))
 		}
-		if p.cache != nil {
-			p.cache.useP256(p.p256)
-		}
 	case SchemeSecp256k1:
 		digest := sha256.Sum256(body)
 		if !k1ecdsa.NewSignature(&p.k1R, &p.k1S).Verify(digest[:], p.k1) {
@@ -186,7 +185,19 @@ func (p *ParsedStamp) Verify(body []byte) (Stamp, error) {
 	default:
 		return Stamp{}, fmt.Errorf("%w: the stamp was not parsed", ErrMalformedStamp)
 	}
+	p.verified = true
 	return p.stamp, nil
+}
+
+// Admitted tells the Verifier that parsed p that the service accepts the
+// stamp's key (registered, not expired, of the organization asked) after its
+// signature verified: only such signatures count toward a P-256 key's table
+// (Verifier), so that keys the service does not know cannot take the tables.
+// Before a successful Verify, or without a Verifier, it does nothing.
+func (p *ParsedStamp) Admitted() {
+	if p.verified && p.cache != nil && p.p256 != nil {
+		p.cache.useP256(p.p256)
+	}
 }
 
 func firstByte(b []byte) byte {

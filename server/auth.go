@@ -118,6 +118,7 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 			expiry, _ := k.expiry()
 			return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", k.id, expiry.UTC().Format(time.RFC3339))
 		}
+		st.parsed.Admitted() // a key the service knows: its signatures may earn a table
 		return &caller{OrgID: k.org, UserID: k.user, CredentialID: k.id, CredType: k.typ,
 			PublicKey: st.publicKey, Scheme: st.scheme, Signature: st.signature}, nil
 	}

@@ -268,3 +268,35 @@ func mfaParams(userID, condition string) map[string]any {
 	return map[string]any{"userId": userID, "mfaPolicyName": "m", "condition": condition, "order": 0,
 		"requiredAuthenticationMethods": []any{map[string]any{"any": []any{map[string]any{"type": api.AuthPasskey}}}}}
 }
+
+// TestStrangersCannotTakeTheVerificationTables: the service verifies a
+// stamp before it looks the key up, and a key that signed 16 requests gets
+// one of at most 16 tables that make verifying it twice as fast. Strangers'
+// keys, whose every request is refused as UNKNOWN_KEY, must not take them:
+// 16 throwaway keys signing 17 requests each used to leave no table for a
+// member's key.
+func TestStrangersCannotTakeTheVerificationTables(t *testing.T) {
+	e := newEnv(t)
+	whoami := api.QueryPrefix + api.QueryWhoami
+	body := whoamiBody(e.org.ID)
+	for range 16 {
+		stranger, err := keys.Generate(keys.SchemeP256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 17 {
+			wantError(t, e.post(whoami, body, stranger), 401, api.CodeUnauthenticated, "UNKNOWN_KEY")
+		}
+		if e.srv.verifier.HasTable(stranger.PublicKeyHex()) {
+			t.Fatal("a key the organization does not know got a verification table")
+		}
+	}
+	for range 17 {
+		if r := e.post(whoami, body, e.keys["alice"]); r.status != 200 {
+			t.Fatalf("whoami as alice: %d %s", r.status, r.body)
+		}
+	}
+	if !e.srv.verifier.HasTable(e.keys["alice"].PublicKeyHex()) {
+		t.Fatal("alice's key has no verification table after 17 requests: strangers took them")
+	}
+}
