@@ -93,12 +93,12 @@ type ParsedStamp struct {
 	p256R  *big.Int
 	p256S  *big.Int
 	cache  *Verifier // counts admitted P-256 signatures per key; may be nil
-	// verified: Verify passed, so Admitted may count the signature.
-	verified bool
 	ed     ed25519.PublicKey
 	k1     *secp256k1.PublicKey
 	k1R    secp256k1.ModNScalar
 	k1S    secp256k1.ModNScalar
+	// verified: Verify passed, so Admitted may count the signature.
+	verified bool
 }
 
 // parseStamp is the part of verify that does not need the body.
