@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -20,30 +21,55 @@ func userNameMap(users []api.User) map[string]string {
 	return names
 }
 
-// listUserNames asks for the organization's users' names; on an error it
-// says on stderr that ids are shown instead and returns no names.
+// The names below are read exact (undecoded by the client's sanitizing) and
+// escaped once, by namedIDs: escaping what the client already escaped
+// printed a real newline and a typed backslash-n alike.
+
+// listUserNames asks for the organization's users' names, exact; on an
+// error it says on stderr that ids are shown instead and returns no names.
 func listUserNames(ctx context.Context, c proc, client *api.Client) map[string]string {
-	users, err := client.ListUsers(ctx)
+	raw, err := client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
+	var r api.ListUsersResponse
+	if err == nil {
+		err = json.Unmarshal(raw, &r)
+	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "vigil: user names unknown, ids shown (%v)\n", err)
 		return nil
 	}
-	return userNameMap(users)
+	return userNameMap(r.Users)
 }
 
-// listTagNames asks for the organization's tag names (its completed
+// listTagNames asks for the organization's tag names, exact (its completed
 // create_user_tag activities: the service has no tag query); on an error it
 // says on stderr that ids are shown instead.
 func listTagNames(ctx context.Context, c proc, client *api.Client) map[string]string {
-	names, err := api.UserTagNames(ctx, client)
+	names, err := api.UserTagNames(ctx, exactLister{client})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "vigil: tag names unknown, ids shown (%v)\n", err)
 	}
 	return names
 }
 
-// namedIDs writes each id as its name (escaped as the console shows it), or
-// as "name (id)" with withID, when names has it, else as the id; joined by sep.
+// exactLister lists activities with their strings as the service sent them.
+type exactLister struct{ client *api.Client }
+
+func (l exactLister) ListActivities(ctx context.Context, opts api.ListActivitiesOptions) ([]api.Activity, error) {
+	raw, err := l.client.ListActivitiesRaw(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	var r api.ListActivitiesResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("query/%s: the reply is not the expected JSON: %w", api.QueryListActivities, err)
+	}
+	return r.Activities, nil
+}
+
+// namedIDs writes each id as its exact name escaped once (quoted when it
+// needs escaping, or holds sep's separator, so that "ops,admin" is one tag),
+// or as "name (id)" with withID, when names has it, else as the id; joined
+// by sep.
 func namedIDs(names map[string]string, ids []string, sep string, withID bool) string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
@@ -53,6 +79,8 @@ func namedIDs(names map[string]string, ids []string, sep string, withID bool) st
 			out[i] = api.SanitizeID(id)
 		case withID:
 			out[i] = api.NameWithID(n, id)
+		case strings.TrimSpace(sep) != "" && strings.Contains(n, strings.TrimSpace(sep)):
+			out[i] = api.Quote(n)
 		default:
 			out[i] = api.NameText(n)
 		}

@@ -264,3 +264,48 @@ func TestCutShortNoteEscapesTheID(t *testing.T) {
 	}
 	wantOnlyEscaped(t, "the note", stderr.String())
 }
+
+// TestNamedIDsTellHostileNamesFromTypedOnes: tables that show users and
+// tags by name (user list, user get, feature list's root quorum) escape
+// the exact name once: a real newline and a typed backslash-n print
+// differently, and a tag whose name holds the list's separator reads as one.
+func TestNamedIDsTellHostileNamesFromTypedOnes(t *testing.T) {
+	e := newVerbEnv(t)
+	operator := e.userID("operator")
+	via := func(name, tag string) *verbEnv {
+		return e.via(func(op string, request, reply []byte) []byte {
+			reply = bytes.ReplaceAll(reply, []byte(`"userName":"alice"`), []byte(`"userName":"`+name+`"`))
+			return bytes.ReplaceAll(reply, []byte(`"userTagName":"auditors"`), []byte(`"userTagName":"`+tag+`"`))
+		})
+	}
+	lines := func(env *verbEnv) (tags, row, quorum string) {
+		t.Helper()
+		code, out, errOut := env.run("", "user", "get", operator)
+		wantExit(t, "user get", code, 0, out, errOut)
+		wantOnlyEscaped(t, "user get", out)
+		tags = lineOf(t, out, "tags:")
+		code, out, errOut = env.run("", "user", "list")
+		wantExit(t, "user list", code, 0, out, errOut)
+		wantOnlyEscaped(t, "user list", out)
+		row = lineOf(t, out, operator)
+		code, out, errOut = env.run("", "feature", "list")
+		wantExit(t, "feature list", code, 0, out, errOut)
+		wantOnlyEscaped(t, "feature list", out)
+		return tags, row, lineOf(t, out, "root quorum:")
+	}
+	rTags, rRow, rQuorum := lines(via(`al\nice`, `aud\nitors`))
+	tTags, tRow, tQuorum := lines(via(`al\\nice`, `aud\\nitors`))
+	for _, c := range []struct{ what, real, typed, wantReal, wantTyped string }{
+		{"user get tags", rTags, tTags, `"aud\nitors" (`, `"aud\\nitors" (`},
+		{"user list tags", rRow, tRow, `"aud\nitors"`, `"aud\\nitors"`},
+		{"root quorum", rQuorum, tQuorum, `"al\nice" (`, `"al\\nice" (`},
+	} {
+		if c.real == c.typed || !strings.Contains(c.real, c.wantReal) || !strings.Contains(c.typed, c.wantTyped) {
+			t.Errorf("%s: want %s and %s:\n%s\n%s", c.what, c.wantReal, c.wantTyped, c.real, c.typed)
+		}
+	}
+	_, row, _ := lines(via("alice", "ops,admin"))
+	if !strings.Contains(row, `"ops,admin"`) {
+		t.Errorf("user list: a tag named ops,admin is not shown as one quoted name:\n%s", row)
+	}
+}
