@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"slices"
@@ -184,4 +185,29 @@ func TestListActivitiesRemembersThePageThatFit(t *testing.T) {
 		t.Errorf("listing the small activities asked for pages %v; want %v (doubling back to 100)", grown, want)
 	}
 
+}
+
+// TestWalkActivitiesSaysWhenItStoppedShort: pages of large activities are cut
+// short, so a walk bounded by pages may stop with older activities unread. It
+// says so (ErrWalkCutShort) rather than passing the newest for all of them, and
+// a walk that reaches the end says nothing.
+func TestWalkActivitiesSaysWhenItStoppedShort(t *testing.T) {
+	demo := servertest.StartDemo(t)
+	ctx := context.Background()
+	alice := demo.ClientAt(demo.URL, "alice", api.WithMaxReplyBytes(api.MinReplyBytes))
+	const n = 8
+	demo.SubmitLargeInterfaces(n, "operator")
+	opts := api.ListActivitiesOptions{Types: []string{api.TypeCreateSmartContractInterface}}
+	walk := func(maxPages int) (int, error) {
+		seen := 0
+		err := api.WalkActivities(ctx, alice, opts, maxPages, func(api.Activity) { seen++ })
+		return seen, err
+	}
+	total, err := walk(100)
+	if err != nil || total < n {
+		t.Fatalf("a walk to the end: %d visited (%d submitted here), %v; want no error", total, n, err)
+	}
+	if seen, err := walk(1); !errors.Is(err, api.ErrWalkCutShort) || seen == 0 || seen >= total {
+		t.Fatalf("one page of %d large activities: %d visited, %v; want fewer than all and ErrWalkCutShort", total, seen, err)
+	}
 }

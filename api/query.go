@@ -183,7 +183,8 @@ type ActivityLister interface {
 // a page, for at most maxPages pages. A page may be shorter than asked
 // although older ones follow (ListActivities halves a page too large to
 // read): only an empty page is the end. What was visited before an error
-// stays visited.
+// stays visited. When maxPages were read and more may follow, it returns
+// ErrWalkCutShort: what was visited is not all there is.
 func WalkActivities(ctx context.Context, l ActivityLister, opts ListActivitiesOptions, maxPages int, visit func(Activity)) error {
 	opts.Limit = maxListLimit
 	for range maxPages {
@@ -199,8 +200,12 @@ func WalkActivities(ctx context.Context, l ActivityLister, opts ListActivitiesOp
 		}
 		opts.After = acts[len(acts)-1].ID // newest first: older ones follow
 	}
-	return nil
+	return fmt.Errorf("%w: read %d pages, and older activities may follow", ErrWalkCutShort, maxPages)
 }
+
+// ErrWalkCutShort is WalkActivities stopping at its page bound: the
+// activities it visited are the newest, not all of them.
+var ErrWalkCutShort = errors.New("not every activity was read")
 
 // ActivitiesFollow reports whether the listing opts filters holds activities
 // older than the activity id (older), or newer than it: a page may be cut

@@ -134,7 +134,7 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 	} else if params.Invitations[0].SenderUserID, err = resolveSender(ctx, client, sender); err != nil {
 		return err
 	}
-	if params.Invitations[0].ReceiverUserTags, err = resolveTags(ctx, client, tags); err != nil {
+	if params.Invitations[0].ReceiverUserTags, err = resolveTags(ctx, c, client, tags); err != nil {
 		return err
 	}
 	return submitVerb(ctx, c, conn, client, "create_invitations", params)
@@ -155,21 +155,51 @@ func resolveSender(ctx context.Context, client *api.Client, sender string) (stri
 	return id, nil
 }
 
+// uuidShaped reports whether s is written as a UUID (8-4-4-4-12 hex digits),
+// as the service's ids are.
+func uuidShaped(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if r != '-' {
+				return false
+			}
+		default:
+			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // resolveTags turns each --tag into a tag id: an id of a tag, or the name of
 // exactly one, read from the organization's completed create_user_tag
 // activities (the service has no query for tags, and takes any id).
-func resolveTags(ctx context.Context, client *api.Client, tags []string) ([]string, error) {
+func resolveTags(ctx context.Context, c proc, client *api.Client, tags []string) ([]string, error) {
 	ids := []string{} // sent as [], not null
 	if len(tags) == 0 {
 		return ids, nil
 	}
 	names, err := api.UserTagNames(ctx, client)
-	if err != nil {
+	cutShort := errors.Is(err, api.ErrWalkCutShort)
+	if err != nil && !cutShort {
 		return nil, fmt.Errorf("invitation create: check --tag against the organization's tags: %w", err)
 	}
 	for _, t := range tags {
 		id, err := api.ResolveByIDOrName("user tag", names, t)
-		if err != nil {
+		switch {
+		case err == nil:
+		case cutShort && uuidShaped(strings.TrimSpace(t)):
+			// Older tags than those read may have it: an id is sent as given.
+			id = strings.TrimSpace(t)
+			fmt.Fprintf(c.stderr, "vigil: --tag %s is not among the %d newest tags read; sent as the id given\n", api.SanitizeID(id), len(names))
+		case cutShort:
+			return nil, usagef("invitation create: --tag %q is not among the %d newest tags read (the organization has more create_user_tag activities than vigil reads); give the tag's id ('vigil activity list --type create_user_tag')", api.Sanitize(t), len(names))
+		default:
 			return nil, usagef("invitation create: --tag %v; tags are known from completed create_user_tag activities ('vigil activity list --type create_user_tag')", err)
 		}
 		ids = append(ids, id)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -45,7 +46,10 @@ func listUserNames(ctx context.Context, c proc, client *api.Client) map[string]s
 // says on stderr that ids are shown instead.
 func listTagNames(ctx context.Context, c proc, client *api.Client) map[string]string {
 	names, err := api.UserTagNames(ctx, exactLister{client})
-	if err != nil {
+	switch {
+	case errors.Is(err, api.ErrWalkCutShort):
+		fmt.Fprintf(c.stderr, "vigil: only the %d newest tags' names were read; older tags show as ids\n", len(names))
+	case err != nil:
 		fmt.Fprintf(c.stderr, "vigil: tag names unknown, ids shown (%v)\n", err)
 	}
 	return names
