@@ -43,6 +43,9 @@ type MfaPolicies struct {
 	// statusOpen: the open detail is the MFA status in full (s), which the
 	// preview cuts to what the window leaves.
 	statusOpen bool
+	// activities: the console submitted or voted since the load, so the
+	// status for pending activities is read again when shown.
+	activities staleOnChange
 }
 
 // mfaActivityStatus is the user's MFA status for one pending activity.
@@ -205,6 +208,9 @@ func (m *MfaPolicies) whyNoCreate() string {
 // Update implements Screen.
 func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer m.syncKeys()
+	if m.activities.take(msg) && !m.fetched.IsZero() {
+		return m, m.load()
+	}
 	switch msg := msg.(type) {
 	case themeChangedMsg:
 		m.list.SetTheme(m.c.Theme)

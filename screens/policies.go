@@ -39,6 +39,9 @@ type Policies struct {
 	err           string
 	fetched       time.Time
 	width, height int
+	// activities: the console submitted or voted since the load, so the
+	// recent evaluations, once loaded, are read again when shown.
+	activities staleOnChange
 }
 
 // policiesData is one load: the policies, what explaining needs, and the
@@ -210,6 +213,9 @@ func (p *Policies) syncKeys() {
 // Update implements Screen.
 func (p *Policies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer p.syncKeys()
+	if p.activities.take(msg) && p.recentLoaded {
+		return p, p.load()
+	}
 	switch msg := msg.(type) {
 	case themeChangedMsg:
 		p.list.SetTheme(p.c.Theme)

@@ -216,7 +216,13 @@ func (r *Root) ActiveTitle() string { return r.screens[r.active].Title() }
 
 // Update routes msg: dialogs first, then the global keys, then the screens.
 func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	shown := r.active
 	cmd := r.update(msg)
+	if _, ok := msg.(activityChange); ok {
+		cmd = tea.Batch(cmd, r.announceActivitiesChanged())
+	} else if r.active != shown {
+		cmd = tea.Batch(cmd, r.showActive())
+	}
 	if c := r.startArming(); c != nil {
 		cmd = tea.Batch(cmd, c)
 	}

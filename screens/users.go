@@ -30,12 +30,18 @@ type Users struct {
 	pendingDeletes map[string]api.Activity
 	pendingErr     string
 	pendingGen     int
-	gen            int
-	loading        bool
-	err            string
-	fetched        time.Time
-	width          int
-	height         int
+	// pendingTicks is the generation of the open record's auto-refresh of
+	// its pending deletions (a record closed stops its chain).
+	pendingTicks int
+	// activities: the console submitted or voted since the pending deletions
+	// were read, so the open record reads them again when shown.
+	activities staleOnChange
+	gen        int
+	loading    bool
+	err        string
+	fetched    time.Time
+	width      int
+	height     int
 	// Open detail: the user, the API key under the cursor, the marked keys and
 	// the get_api_key record of the key under the cursor, when fetched.
 	open     *api.User
@@ -151,6 +157,9 @@ func (u *Users) syncKeys() {
 // Update implements Screen.
 func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer u.syncKeys()
+	if u.activities.take(msg) && u.open != nil {
+		return u, u.loadPending()
+	}
 	switch msg := msg.(type) {
 	case themeChangedMsg:
 		u.list.SetTheme(u.c.Theme)
@@ -190,6 +199,8 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 	case pendingDeletesLoadedMsg:
 		u.takePending(msg)
+	case pendingRefreshMsg:
+		return u, u.refreshPending(msg)
 	case apiKeyLoadedMsg:
 		if u.open == nil || u.cursor >= len(u.open.APIKeys) || u.open.APIKeys[u.cursor].APIKeyID != msg.id {
 			return u, nil
@@ -231,6 +242,7 @@ func (u *Users) reopen(id string) {
 func (u *Users) closeDetail() {
 	u.open, u.keyInfo, u.keyErr, u.cursor = nil, nil, "", 0
 	u.pendingDeletes, u.pendingErr = nil, ""
+	u.pendingTicks++ // its auto-refresh stops
 	clear(u.marked)
 	u.list.Close()
 }
@@ -249,7 +261,8 @@ func (u *Users) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			u.cursor = 0
 			u.list.Open()
 			u.renderDetail()
-			return u.loadPending()
+			u.pendingTicks++
+			return tea.Batch(u.loadPending(), u.pendingTick())
 		}
 		var cmd tea.Cmd
 		u.list, cmd = u.list.Update(k)

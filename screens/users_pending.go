@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -57,6 +58,29 @@ func (u *Users) loadPending() tea.Cmd {
 		pending, err := pendingKeyDeletions(ctx, client)
 		return pendingDeletesLoadedMsg{gen: gen, pending: pending, err: err}
 	}
+}
+
+// pendingRefreshMsg is the open record's auto-refresh of its pending
+// deletions: another member may propose or decide one meanwhile.
+type pendingRefreshMsg struct{ gen int }
+
+// pendingTick schedules the next auto-refresh of the open record's pending
+// deletions, at the profile's refresh interval (none when it is off).
+func (u *Users) pendingTick() tea.Cmd {
+	if u.c.Refresh <= 0 || u.open == nil {
+		return nil
+	}
+	gen := u.pendingTicks
+	return u.c.Tick(u.c.Refresh, func(time.Time) tea.Msg { return pendingRefreshMsg{gen: gen} })
+}
+
+// refreshPending reads the pending deletions again while the record that
+// started the chain is open.
+func (u *Users) refreshPending(m pendingRefreshMsg) tea.Cmd {
+	if m.gen != u.pendingTicks || u.open == nil {
+		return nil
+	}
+	return tea.Batch(u.loadPending(), u.pendingTick())
 }
 
 func (u *Users) takePending(m pendingDeletesLoadedMsg) {

@@ -1,0 +1,141 @@
+package screens
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server/servertest"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// submitFeatureFromConsole sets the webhook URL on the Organization screen, as
+// a user does, and returns the activity it submitted (it waits for bob).
+func submitFeatureFromConsole(t *testing.T, h *harness) api.Activity {
+	t.Helper()
+	h.gotoScreen("Organization")
+	h.key("s")
+	h.pickFeature(api.FeatureWebhook)
+	h.key("tab")
+	h.typeText("https://hooks.example.com/fresh")
+	h.send(ctrlS)
+	h.key("y")
+	for _, m := range h.msgs {
+		if s, ok := m.(featureSubmittedMsg); ok && s.err == nil && s.activity != nil {
+			return *s.activity
+		}
+	}
+	t.Fatalf("the feature was not submitted:\n%s", h.frame())
+	return api.Activity{}
+}
+
+// The MFA screen's status for pending activities and the Policies screen's
+// recent evaluations were loaded before the console submitted: shown again,
+// they include the new activity without r (the audit's "(3) while Pending
+// has 5").
+func TestEndToEndScreensLoadedEarlierShowTheConsolesOwnSubmit(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := demoHarness(t, d, nil)
+	h.gotoScreen("MFA policies")
+	m := h.mfa()
+	if m.fetched.IsZero() || len(m.statuses) == 0 {
+		t.Fatalf("the MFA screen should show alice's status for the demo's pending activities:\n%s", h.frame())
+	}
+	before := len(m.statuses)
+	p := h.toPolicies()
+	h.key("e")
+	if !p.evals || !p.recentLoaded {
+		t.Fatalf("e should show the recent evaluations:\n%s", h.frame())
+	}
+
+	act := submitFeatureFromConsole(t, h)
+	if act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("the submit should wait for votes, is %s", act.Status)
+	}
+
+	h.gotoScreen("MFA policies")
+	if !slices.ContainsFunc(m.statuses, func(s mfaActivityStatus) bool { return s.activity.ID == act.ID }) {
+		t.Errorf("the MFA screen does not list the console's own submit %s (%d statuses, %d before):\n%s", act.ID, len(m.statuses), before, h.frame())
+	}
+	if want := len(m.statuses); !strings.Contains(h.frame(), "for pending activities (") || want != before+1 {
+		t.Errorf("MFA status for %d pending activities, want %d:\n%s", want, before+1, h.frame())
+	}
+	h.gotoScreen("Policies")
+	if !slices.ContainsFunc(p.data.recent, func(r recentActivity) bool { return r.act.ID == act.ID }) {
+		t.Errorf("the recent evaluations do not include the console's own submit %s:\n%s", act.ID, h.frame())
+	}
+	if out := h.frame(); !strings.Contains(out, api.SanitizeID(act.ID)[:8]) {
+		t.Errorf("the evaluations view does not show %s:\n%s", act.ID, out)
+	}
+}
+
+// tickedHarness is demoHarness (alice) with auto-refresh on: the delayed
+// messages the screens schedule are kept, and fireTicks delivers them, as the
+// program does when the interval has passed.
+type tickedHarness struct {
+	*harness
+	ticks []func() tea.Msg
+}
+
+func newTickedHarness(t *testing.T, d *servertest.Demo) *tickedHarness {
+	t.Helper()
+	th := &tickedHarness{}
+	c := d.Client("alice")
+	r := NewRoot(Options{Reader: c, Submitter: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+		Refresh: 5 * time.Second, Static: true,
+		Tick: func(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
+			th.ticks = append(th.ticks, func() tea.Msg { return f(testNow.Add(d)) })
+			return nil
+		}})
+	th.harness = &harness{t: t, root: r}
+	th.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	th.run(r.Init())
+	return th
+}
+
+// fireTicks delivers every delayed message scheduled so far, once.
+func (th *tickedHarness) fireTicks() {
+	th.t.Helper()
+	due := th.ticks
+	th.ticks = nil
+	for _, f := range due {
+		th.send(f())
+	}
+}
+
+// A deletion another member proposes while a user's record is open is marked
+// in the record by the next auto-refresh, not only when the record is opened
+// again: d would otherwise propose a duplicate the confirm does not warn of.
+func TestEndToEndOpenUserRecordFollowsPendingDeletions(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := newTickedHarness(t, d)
+	u := h.selectUser("operator")
+	h.key("enter")
+	if u.open == nil || u.open.UserName != "operator" {
+		t.Fatalf("operator's record did not open:\n%s", h.frame())
+	}
+	keyID := h.cursorToKeyWithoutPendingDeletion(u)
+	act, err := d.Client("bob").DeleteAPIKeys(context.Background(), api.DeleteAPIKeysParams{UserID: u.open.UserID, APIKeyIDs: []string{keyID}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("bob proposes deleting the key: %+v %v", act, err)
+	}
+	h.fireTicks()
+	if got, ok := u.pendingDeletes[keyID]; !ok || got.ID != act.ID {
+		t.Fatalf("after an auto-refresh the record does not know bob's deletion %s of key %s:\n%s", act.ID, keyID, h.frame())
+	}
+	if out := h.frame(); !strings.Contains(out, "pending deletion: activity "+api.SanitizeID(act.ID)) {
+		t.Errorf("the record does not mark the key with bob's deletion:\n%s", out)
+	}
+	h.key("esc")
+	h.fireTicks()
+	for _, f := range h.ticks {
+		if _, ok := f().(pendingRefreshMsg); ok {
+			t.Errorf("a closed record keeps refreshing its pending deletions")
+		}
+	}
+}
