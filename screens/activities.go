@@ -358,8 +358,9 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 				return a, a.load()
 			}
 		}
-		announce := a.announce(a.items, msg.items)
-		a.err, a.items, a.fetched, a.older = "", a.withSettled(msg.items), msg.at, msg.older
+		fresh := a.keepFresher(msg.items)
+		announce := a.announce(a.items, fresh)
+		a.err, a.items, a.fetched, a.older = "", a.withSettled(fresh), msg.at, msg.older
 		if !a.all {
 			a.list.Table.Empty = "no pending activities — press v to see all"
 			if a.paged() {
@@ -374,7 +375,7 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		a.setRows()
 		var follow tea.Cmd
 		if a.detail != nil {
-			for _, it := range msg.items {
+			for _, it := range fresh {
 				if it.ID == a.detail.activity.ID {
 					follow = a.detail.follow(a.c, it)
 				}

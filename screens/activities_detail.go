@@ -82,8 +82,7 @@ func getActivity(c *Common, id string, wrap func(*api.Activity, error) tea.Msg) 
 // after it) is ignored: it would show the vote undone.
 func (d *activityDetail) follow(c *Common, act api.Activity) tea.Cmd {
 	before := d.activity
-	if act.ID == before.ID && (len(act.Votes) < len(before.Votes) ||
-		!act.UpdatedAt.IsZero() && act.UpdatedAt.Time().Before(before.UpdatedAt.Time())) {
+	if olderCopy(act, before) {
 		return nil
 	}
 	d.activity = act

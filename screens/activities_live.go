@@ -171,6 +171,45 @@ func (a *Activities) keepSettled(act api.Activity) {
 	a.setRows()
 }
 
+// olderCopy reports whether x is an older copy of the activity than is: it
+// has fewer votes, an earlier updatedAt, or is still pending where than
+// settled. A list or a record fetched before a vote and answered after it is
+// one.
+func olderCopy(x, than api.Activity) bool {
+	return x.ID == than.ID && (len(x.Votes) < len(than.Votes) ||
+		!x.UpdatedAt.IsZero() && x.UpdatedAt.Time().Before(than.UpdatedAt.Time()) ||
+		api.IsTerminal(than.Status) && !api.IsTerminal(x.Status))
+}
+
+// keepFresher is a fetched page in which every activity the screen holds a
+// newer copy of (your vote's reply, a settled record, the open detail) stays
+// as held: a list fetched before your vote and answered after it must not
+// put the old status back on the row.
+func (a *Activities) keepFresher(items []api.Activity) []api.Activity {
+	held := map[string]api.Activity{}
+	hold := func(x api.Activity) {
+		if prev, ok := held[x.ID]; !ok || olderCopy(prev, x) {
+			held[x.ID] = x
+		}
+	}
+	for _, it := range a.items {
+		hold(it)
+	}
+	for _, s := range a.settled {
+		hold(*s)
+	}
+	if a.detail != nil {
+		hold(a.detail.activity)
+	}
+	out := slices.Clone(items)
+	for i, it := range out {
+		if h, ok := held[it.ID]; ok && olderCopy(it, h) {
+			out[i] = h
+		}
+	}
+	return out
+}
+
 // withSettled is a fresh pending list with the settled activities kept after it.
 func (a *Activities) withSettled(items []api.Activity) []api.Activity {
 	if a.all || len(a.settled) == 0 {

@@ -139,3 +139,53 @@ func TestEndToEndOpenUserRecordFollowsPendingDeletions(t *testing.T) {
 		}
 	}
 }
+
+// After your own vote the list row shows the activity's new status at once,
+// and a refresh that was fetched before the vote and is answered after it
+// does not put the old status back (in the Pending and the All view).
+func TestEndToEndRowKeepsYourVoteOverAListFetchedBeforeIt(t *testing.T) {
+	for _, all := range []bool{false, true} {
+		t.Run(map[bool]string{false: "pending", true: "all"}[all], func(t *testing.T) {
+			d := servertest.StartDemo(t)
+			act, err := d.Client("alice").CreateUserTag(context.Background(), api.CreateUserTagParams{UserTagName: "fresh-row", UserIDs: []string{d.Info.Members[0].UserID}})
+			if err != nil || act.Status != api.StatusConsensusNeeded {
+				t.Fatalf("propose: %+v %v", act, err)
+			}
+			bob := d.Client("bob")
+			h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
+			a := h.activities()
+			if all {
+				h.key("v")
+			}
+			h.selectActivityID(act.ID)
+			// r is pressed; its list is fetched now, and its reply is held.
+			_, cmd := h.root.Update(keyPress("r"))
+			fetchedBefore := collect(cmd)
+			h.key("a")
+			h.key("y")
+			row := func() api.Activity {
+				for _, it := range a.items {
+					if it.ID == act.ID {
+						return it
+					}
+				}
+				t.Fatalf("activity %s is not listed:\n%s", act.ID, h.frame())
+				return api.Activity{}
+			}
+			voted := row()
+			if voted.Status == api.StatusConsensusNeeded || len(voted.Votes) != len(act.Votes)+1 {
+				t.Fatalf("after bob's approval the row shows %s with %d votes:\n%s", voted.Status, len(voted.Votes), h.frame())
+			}
+			for _, m := range fetchedBefore {
+				h.send(m)
+			}
+			if got := row(); got.Status != voted.Status || len(got.Votes) != len(voted.Votes) {
+				t.Errorf("the list fetched before the vote put back %s with %d votes (after the vote: %s, %d):\n%s",
+					got.Status, len(got.Votes), voted.Status, len(voted.Votes), h.frame())
+			}
+			if out := h.frame(); !strings.Contains(out, shortStatus(voted.Status)) {
+				t.Errorf("the list does not show %s:\n%s", shortStatus(voted.Status), out)
+			}
+		})
+	}
+}
