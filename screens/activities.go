@@ -67,6 +67,8 @@ type Activities struct {
 	// announced are the activities whose settling was told (a toast, or your
 	// own vote's result), for the session.
 	announced map[string]bool
+	// dialogAsk: a vote's confirm or a filter picker asked for by a key.
+	dialogAsk
 }
 
 // pendingVote is a vote waiting for its confirm dialog. It captures the activity's

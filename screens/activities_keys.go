@@ -56,7 +56,7 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case pressed(k, a.keys.AutoRefresh):
 		return a.toggleAutoRefresh(), true
 	case key.Matches(k, a.keys.NewOperation):
-		return OpenDialog(newPaletteDialog(operationCommands(a.c))), true
+		return a.askDialog(newPaletteDialog(operationCommands(a.c))), true
 	}
 	return nil, false
 }
@@ -134,7 +134,7 @@ func (a *Activities) askVote(approve bool) tea.Cmd {
 		return ui.Toast(why, true)
 	}
 	v := newPendingVote(a.c, act, approve)
-	return OpenDialog(NewConfirmDialogNow(voteDialogID, v.dialog, func() tea.Cmd {
+	return a.askDialog(NewConfirmDialogNow(voteDialogID, v.dialog, func() tea.Cmd {
 		cmd := a.vote(*v)
 		a.syncKeys() // a and x say a vote is in flight from now on
 		return cmd
@@ -197,12 +197,12 @@ func (a *Activities) toggleMode() tea.Cmd {
 // values at once, on the root's dialog stack.
 func (a *Activities) openStatusPicker() tea.Cmd {
 	values := api.ActivityStatuses()
-	return OpenDialog(newPickerDialog("status-filter", "Status filter", values, shortLabels(values, shortStatus), a.statuses,
+	return a.askDialog(newPickerDialog("status-filter", "Status filter", values, shortLabels(values, shortStatus), a.statuses,
 		func(v []string) tea.Msg { return filterPickedMsg{kind: "status", values: v} }))
 }
 
 func (a *Activities) openTypePicker() tea.Cmd {
 	values := typeChoices()
-	return OpenDialog(newPickerDialog("type-filter", "Type filter", values, shortLabels(values, shortType), a.types,
+	return a.askDialog(newPickerDialog("type-filter", "Type filter", values, shortLabels(values, shortType), a.types,
 		func(v []string) tea.Msg { return filterPickedMsg{kind: "type", values: v} }))
 }

@@ -207,3 +207,30 @@ func (d *ConfirmDialog) Keys() ui.KeyMap {
 	k.Scrolls = d.confirm.Scrollable(d.width, d.height)
 	return k
 }
+
+// A key that asks for a dialog gets it one message later: OpenDialog is a
+// command, and keys already queued behind that key (typed in one burst) arrive
+// first. Handed to the screen below, a y meant for the vote's confirm copied
+// the activity's id. So a screen or dialog says when the input it just handled
+// asked for one (askDialog), and the root drops keys until a dialog arrives;
+// the dialog still ignores y until it is armed.
+
+// dialogAsker is a screen or a dialog that reports, once, that the input it
+// handled last asked for a dialog.
+type dialogAsker interface{ takeDialogAsked() bool }
+
+// dialogAsk is embedded by screens and dialogs that open dialogs from a key.
+type dialogAsk struct{ asked bool }
+
+// askDialog is OpenDialog(d), noted so that the root holds back the keys
+// that arrive before d does.
+func (a *dialogAsk) askDialog(d Dialog) tea.Cmd {
+	a.asked = true
+	return OpenDialog(d)
+}
+
+func (a *dialogAsk) takeDialogAsked() bool {
+	asked := a.asked
+	a.asked = false
+	return asked
+}

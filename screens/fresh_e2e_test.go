@@ -189,3 +189,43 @@ func TestEndToEndRowKeepsYourVoteOverAListFetchedBeforeIt(t *testing.T) {
 		})
 	}
 }
+
+// a and y typed in one burst: the y arrives before the vote's confirm (the a
+// asked for it with a command), and must not act on the list below (y copies
+// the activity's id there), nor answer the confirm once it appears.
+func TestEndToEndKeyTypedBeforeTheConfirmAppearsActsOnNothing(t *testing.T) {
+	d := servertest.StartDemo(t)
+	act, err := d.Client("alice").CreateUserTag(context.Background(), api.CreateUserTagParams{UserTagName: "burst", UserIDs: []string{d.Info.Members[0].UserID}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose: %+v %v", act, err)
+	}
+	bob := d.Client("bob")
+	h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
+	h.selectActivityID(act.ID)
+	_, openVote := h.root.Update(keyPress("a"))
+	_, afterY := h.root.Update(keyPress("y"))
+	h.run(afterY)
+	h.run(openVote) // the confirm arrives after the y
+	if got := h.clipboard(); len(got) != 0 {
+		t.Errorf("the y typed before the confirm appeared acted on the list (copied %q)", got)
+	}
+	if !h.voteDialogOpen() {
+		t.Fatalf("a should open the vote's confirm:\n%s", h.frame())
+	}
+	got, err := bob.GetActivity(context.Background(), act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Votes) != len(act.Votes) || h.activities().voting != "" {
+		t.Fatalf("the y typed before the confirm appeared voted: %+v", got.Votes)
+	}
+	// Keys count again once the confirm is there: n answers No.
+	h.key("n")
+	if h.root.dialogs.Len() != 0 {
+		t.Errorf("n did not answer the confirm:\n%s", h.frame())
+	}
+	h.key("y")
+	if got := h.clipboard(); len(got) != 1 {
+		t.Errorf("with no dialog asked for, y should copy the id again (clipboard %q)", got)
+	}
+}

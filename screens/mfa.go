@@ -43,6 +43,8 @@ type MfaPolicies struct {
 	// statusOpen: the open detail is the MFA status in full (s), which the
 	// preview cuts to what the window leaves.
 	statusOpen bool
+	// dialogAsk: the editor's confirms, asked for by its keys.
+	dialogAsk
 	// activities: the console submitted or voted since the load, so the
 	// status for pending activities is read again when shown.
 	activities staleOnChange

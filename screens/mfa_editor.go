@@ -153,7 +153,7 @@ func (m *MfaPolicies) editorUpdate(msg tea.Msg) tea.Cmd {
 	switch {
 	case isKey && key.Matches(k, e.k.Cancel):
 		if e.changed() {
-			return OpenDialog(NewConfirmDialog("mfa.discard", discardQuestion("the MFA policy editor", e.earlier),
+			return m.askDialog(NewConfirmDialog("mfa.discard", discardQuestion("the MFA policy editor", e.earlier),
 				msgCmd(mfaDraftDiscardedMsg{editor: e}), nil))
 		}
 		m.editor = nil
@@ -223,7 +223,7 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 		lines = append(append(lines, ""), e.earlier.warning()...)
 	}
 	c := ui.NewConfirm(title+ui.Clean(clip(p.MfaPolicyName, 30))+"?", "create", lines...)
-	return OpenDialog(NewConfirmDialog(mfaDialogID, c, msgCmd(mfaConfirmedMsg{params: p, editor: e, resend: resend}), nil))
+	return m.askDialog(NewConfirmDialog(mfaDialogID, c, msgCmd(mfaConfirmedMsg{params: p, editor: e, resend: resend}), nil))
 }
 
 // stepKey edits the steps.

@@ -70,6 +70,8 @@ func operationCommands(c *Common) []Command {
 
 // opFormDialog is an operation's form on the dialog stack.
 type opFormDialog struct {
+	// dialogAsk: ctrl+s closes the form and asks for its confirm.
+	dialogAsk
 	c    *Common
 	spec opSpec
 	form ui.Form
@@ -162,7 +164,7 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 		})))
 		if question != "" {
 			lines = append(lines, "", "The earlier "+d.spec.op+" got no clear answer: "+resendNote+".")
-			return nil, OpenDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, OpenDialog(d)))
+			return nil, d.askDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, OpenDialog(d)))
 		}
 		return nil, send
 	}
@@ -195,12 +197,12 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 			lines = append(lines, "The secret was typed again: leave it empty to send the same request instead.")
 		}
 		lines = append(lines, d.earlier.warning()...)
-		return nil, OpenDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "submit new", lines...), send, OpenDialog(d)))
+		return nil, d.askDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "submit new", lines...), send, OpenDialog(d)))
 	}
 	if question != "" {
 		// No (or esc) reopens the form as it was: nothing typed is lost.
 		// The secret, if any, is cleared once sent (Activities.submitted).
-		return nil, OpenDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, OpenDialog(d)))
+		return nil, d.askDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, OpenDialog(d)))
 	}
 	d.form.Clear(d.spec.secret)
 	return nil, send

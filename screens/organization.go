@@ -17,6 +17,8 @@ import (
 // Organization shows who you are, the root quorum and the features, and lets a
 // root member set a feature (organization_set.go).
 type Organization struct {
+	// dialogAsk: the feature form's confirms, asked for by its keys.
+	dialogAsk
 	c       *Common
 	pane    ui.Detail
 	keys    organizationKeys

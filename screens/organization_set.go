@@ -103,7 +103,7 @@ func (o *Organization) formUpdate(msg tea.Msg) tea.Cmd {
 	switch res {
 	case ui.Cancelled:
 		if f.Changed() {
-			return OpenDialog(NewConfirmDialog(featureDialogID+".discard", discardQuestion("the feature form", nil),
+			return o.askDialog(NewConfirmDialog(featureDialogID+".discard", discardQuestion("the feature form", nil),
 				msgCmd(featureDraftDiscardedMsg{gen: o.formGen}), nil))
 		}
 		o.form = nil
@@ -134,7 +134,7 @@ func (o *Organization) confirmSet(p api.SetOrganizationFeatureParams) tea.Cmd {
 		lines = append(append(lines, ""), o.earlier.warning()...)
 	}
 	c := ui.NewConfirm("Set "+strings.TrimPrefix(p.Name, "FEATURE_NAME_")+"?", "set", lines...)
-	return OpenDialog(NewConfirmDialog(featureDialogID, c, msgCmd(featureConfirmedMsg{params: p, resend: resend}), nil))
+	return o.askDialog(NewConfirmDialog(featureDialogID, c, msgCmd(featureConfirmedMsg{params: p, resend: resend}), nil))
 }
 
 // rootQuorumApproval says what the root quorum must do before a submission

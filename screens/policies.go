@@ -42,6 +42,8 @@ type Policies struct {
 	// activities: the console submitted or voted since the load, so the
 	// recent evaluations, once loaded, are read again when shown.
 	activities staleOnChange
+	// dialogAsk: the editor's confirms, asked for by its keys.
+	dialogAsk
 }
 
 // policiesData is one load: the policies, what explaining needs, and the

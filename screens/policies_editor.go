@@ -246,7 +246,7 @@ func (p *Policies) editorKey(k tea.KeyPressMsg) tea.Cmd {
 	case ui.Cancelled:
 		// What to simulate over is no part of the draft.
 		if e.form.Changed("over") || e.earlier != nil {
-			return OpenDialog(NewConfirmDialog("policies.discard", discardQuestion("the policy editor", e.earlier),
+			return p.askDialog(NewConfirmDialog("policies.discard", discardQuestion("the policy editor", e.earlier),
 				msgCmd(policyDraftDiscardedMsg{editor: e}), nil))
 		}
 		p.editor = nil
@@ -322,6 +322,7 @@ func (p *Policies) submitDraft() tea.Cmd {
 		p.sending = submissionOf("create_policy", fmt.Sprintf("create_policy %q", params.PolicyName))
 		return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
 	case e.earlier != nil:
+		p.asked = true // the confirm is a dialog (see dialogAsker)
 		return e.earlier.confirmNew("policies.create_new", msgCmd(policyNewConfirmedMsg{editor: e, params: params}))
 	}
 	return p.create(params)

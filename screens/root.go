@@ -76,6 +76,9 @@ type Root struct {
 	dialogs dialogStack
 	// armTokens counts the arming ticks started, so that each names its dialog.
 	armTokens int
+	// dialogAwaited: the last key asked for a dialog that has not arrived
+	// yet; keys until it does are dropped (see dialogAsker).
+	dialogAwaited bool
 	// log is every toast, error and vote result of the session (the messages view).
 	log messageLog
 	// lastErr is each screen's status error as last logged, so a lasting error
@@ -266,6 +269,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		return r.broadcast(themeChangedMsg{})
 	case OpenDialogMsg:
 		r.openDialog(msg.Dialog)
+		r.dialogArrived()
 		return nil
 	case CloseDialogMsg:
 		r.dialogs.Close(msg.ID)
@@ -369,6 +373,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		if r.tooSmall() {
 			return nil
+		}
+		if r.dialogAwaited {
+			return nil // for the screen below, as a key would be
 		}
 		if r.dialogs.Len() > 0 {
 			return r.dialogs.Update(msg)
@@ -497,8 +504,13 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if r.tooSmall() {
 		return nil
 	}
-	if r.dialogs.Len() > 0 {
-		return r.dialogs.Update(k)
+	if r.dialogAwaited {
+		return nil // typed before the dialog its key asked for appeared
+	}
+	if top := r.dialogs.Top(); top != nil {
+		cmd := r.dialogs.Update(k)
+		r.noteDialogAsked(top)
+		return cmd
 	}
 	active := r.screens[r.active]
 	if !active.Capturing() {
@@ -532,7 +544,27 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	r.screens[r.active], cmd = active.Update(k)
+	r.noteDialogAsked(r.screens[r.active])
 	return cmd
+}
+
+// noteDialogAsked starts dropping keys when the input x just handled asked
+// for a dialog.
+func (r *Root) noteDialogAsked(x any) {
+	if a, ok := x.(dialogAsker); ok && a.takeDialogAsked() {
+		r.dialogAwaited = true
+	}
+}
+
+// dialogArrived stops dropping keys, and forgets what any screen asked for
+// outside a key (its dialog is this one or came before).
+func (r *Root) dialogArrived() {
+	r.dialogAwaited = false
+	for _, s := range r.screens {
+		if a, ok := s.(dialogAsker); ok {
+			a.takeDialogAsked()
+		}
+	}
 }
 
 // commands are the palette's entries: the global ones, then the active screen's.

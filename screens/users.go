@@ -53,6 +53,8 @@ type Users struct {
 	// earlier is a delete_api_keys whose outcome is unknown, sent again when
 	// the same keys of the same user are deleted.
 	earlier *earlierSubmit
+	// dialogAsk: the deletion's confirm asked for by d.
+	dialogAsk
 }
 
 type (

@@ -106,7 +106,7 @@ func (u *Users) confirmDelete() tea.Cmd {
 		lines = append(append(lines, ""), u.earlier.warning()...)
 	}
 	c := ui.NewConfirm("Delete API keys?", "delete", lines...)
-	return OpenDialog(NewConfirmDialog(deleteKeysDialogID, c, msgCmd(deleteKeysConfirmedMsg{userID: x.UserID, keyIDs: ids, resend: resend}), nil))
+	return u.askDialog(NewConfirmDialog(deleteKeysDialogID, c, msgCmd(deleteKeysConfirmedMsg{userID: x.UserID, keyIDs: ids, resend: resend}), nil))
 }
 
 // deletionValues is what a delete_api_keys request is built from.

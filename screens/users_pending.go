@@ -128,7 +128,7 @@ func (u *Users) offerPendingDeletion(keys, pending []api.APIKey) tea.Cmd {
 	}
 	lines = append(lines, "", "Open activity "+api.SanitizeID(act.ID)+" in Activities?")
 	c := ui.NewConfirm("Deletion already pending", "open it", lines...)
-	return OpenDialog(NewConfirmDialog(deleteKeysDialogID+".pending", c, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}), nil))
+	return u.askDialog(NewConfirmDialog(deleteKeysDialogID+".pending", c, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}), nil))
 }
 
 // deletionOutcome says what submitting this delete_api_keys would actually
