@@ -133,7 +133,9 @@ func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
 		d.recordErr = ""
 		if msg.err != nil {
 			d.recordErr = errorText(msg.err)
-		} else if msg.activity.ID == d.activity.ID {
+		} else if msg.activity.ID == d.activity.ID && !olderCopy(*msg.activity, d.activity) {
+			// A fetch sent before your vote and answered after it would
+			// show the vote undone (as in follow).
 			d.activity = *msg.activity
 		}
 	case msg.evals != nil:

@@ -229,3 +229,36 @@ func TestEndToEndKeyTypedBeforeTheConfirmAppearsActsOnNothing(t *testing.T) {
 		t.Errorf("with no dialog asked for, y should copy the id again (clipboard %q)", got)
 	}
 }
+
+// The open detail's own record fetch (the auto-refresh's), sent before your
+// vote and answered after it, must not put the record of before the vote
+// back: the vote undone, and the vote keys offered again.
+func TestEndToEndDetailKeepsYourVoteOverARecordFetchedBeforeIt(t *testing.T) {
+	d := servertest.StartDemo(t)
+	act, err := d.Client("alice").CreateUserTag(context.Background(), api.CreateUserTagParams{UserTagName: "fresh-detail", UserIDs: []string{d.Info.Members[0].UserID}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose: %+v %v", act, err)
+	}
+	bob := d.Client("bob")
+	h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
+	a := h.activities()
+	h.selectActivityID(act.ID)
+	h.key("enter")
+	if a.detail == nil || a.detail.activity.ID != act.ID {
+		t.Fatalf("the activity did not open:\n%s", h.frame())
+	}
+	fetchedBefore := collect(a.detail.loadRecord(a.c)) // the tick's fetch, its reply held
+	h.key("a")
+	h.key("y")
+	voted := a.detail.activity
+	if len(voted.Votes) != len(act.Votes)+1 {
+		t.Fatalf("after bob's approval the detail shows %d votes, want %d:\n%s", len(voted.Votes), len(act.Votes)+1, h.frame())
+	}
+	for _, m := range fetchedBefore {
+		h.send(m)
+	}
+	if got := a.detail.activity; got.Status != voted.Status || len(got.Votes) != len(voted.Votes) {
+		t.Errorf("a record fetched before the vote put back %s with %d votes (after the vote: %s, %d):\n%s",
+			got.Status, len(got.Votes), voted.Status, len(voted.Votes), h.frame())
+	}
+}
