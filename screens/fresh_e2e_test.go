@@ -262,3 +262,41 @@ func TestEndToEndDetailKeepsYourVoteOverARecordFetchedBeforeIt(t *testing.T) {
 			got.Status, len(got.Votes), voted.Status, len(voted.Votes), h.frame())
 	}
 }
+
+// A pending delete_api_keys that names a key under another user's id is no
+// deletion of that key (the service would fail it, the key still working):
+// it must not mark the key, nor keep d from proposing the real deletion.
+func TestEndToEndDeletionUnderAnotherUsersIDDoesNotBlockTheKeys(t *testing.T) {
+	d := servertest.StartDemo(t)
+	alice := d.Client("alice")
+	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
+	u := h.selectUser("operator")
+	h.key("enter")
+	if u.open == nil || u.open.UserName != "operator" {
+		t.Fatalf("operator's record did not open:\n%s", h.frame())
+	}
+	keyID := h.cursorToKeyWithoutPendingDeletion(u)
+	cursor := u.cursor
+	rogue, err := d.Client("bob").DeleteAPIKeys(context.Background(), api.DeleteAPIKeysParams{UserID: d.Info.Members[0].UserID, APIKeyIDs: []string{keyID}})
+	if err != nil || rogue.Status != api.StatusConsensusNeeded {
+		t.Fatalf("bob files a deletion of operator's key under another user: %+v %v", rogue, err)
+	}
+	if d.Info.Members[0].UserID == u.open.UserID {
+		t.Fatal("the test needs a user other than operator")
+	}
+	h.key("esc")
+	h.key("enter") // opening the record reads the pending deletions again
+	for u.cursor < cursor {
+		h.key("j")
+	}
+	if _, marked := u.pendingDeletes[keyID]; marked {
+		t.Errorf("a deletion naming another user's id marks operator's key %s", keyID)
+	}
+	if out := h.frame(); strings.Contains(out, "pending deletion: activity "+api.SanitizeID(rogue.ID)) {
+		t.Errorf("the record shows the deletion under another user's id as pending:\n%s", out)
+	}
+	h.key("d")
+	if out := h.frame(); !strings.Contains(out, "Delete API keys?") || strings.Contains(out, "Deletion already pending") {
+		t.Errorf("d does not propose the deletion:\n%s", out)
+	}
+}

@@ -16,15 +16,19 @@ import (
 // mark the keys they name.
 const maxPendingDeletionPages = 10
 
-// pendingKeyDeletions maps an API key id to the delete_api_keys activity
-// waiting for votes that names it (the newest when several do), read as the
-// Activities screen reads the pending list: list_activities by status.
-func pendingKeyDeletions(ctx context.Context, client Reader) (map[string]api.Activity, error) {
+// pendingKeyDeletions maps an API key id of the user to the delete_api_keys
+// activity waiting for votes that names it (the newest when several do),
+// read as the Activities screen reads the pending list: list_activities by
+// status. An activity that names the key under another user's id does not
+// count: the service checks the owner only when it runs it, so it would end
+// FAILED with the key still working, and anyone could file one to keep the
+// console from proposing the real deletion.
+func pendingKeyDeletions(ctx context.Context, client Reader, userID string) (map[string]api.Activity, error) {
 	out := map[string]api.Activity{}
 	opts := api.ListActivitiesOptions{Types: []string{api.TypeDeleteAPIKeys}, Statuses: []string{api.StatusConsensusNeeded}}
 	err := api.WalkActivities(ctx, client, opts, maxPendingDeletionPages, func(a api.Activity) {
 		in := a.Intent.DeleteAPIKeysIntent
-		if in == nil || a.Status != api.StatusConsensusNeeded {
+		if in == nil || a.Status != api.StatusConsensusNeeded || in.UserID != userID {
 			return
 		}
 		for _, id := range in.APIKeyIDs {
@@ -51,11 +55,14 @@ type pendingDeletesLoadedMsg struct {
 // then, so that starting the console lists no more than it did.
 func (u *Users) loadPending() tea.Cmd {
 	u.pendingGen++
-	gen, c, client := u.pendingGen, u.c, u.c.Reader
+	if u.open == nil {
+		return nil
+	}
+	gen, c, client, userID := u.pendingGen, u.c, u.c.Reader, u.open.UserID
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
-		pending, err := pendingKeyDeletions(ctx, client)
+		pending, err := pendingKeyDeletions(ctx, client, userID)
 		return pendingDeletesLoadedMsg{gen: gen, pending: pending, err: err}
 	}
 }
