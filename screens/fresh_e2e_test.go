@@ -147,12 +147,7 @@ func TestEndToEndRowKeepsYourVoteOverAListFetchedBeforeIt(t *testing.T) {
 	for _, all := range []bool{false, true} {
 		t.Run(map[bool]string{false: "pending", true: "all"}[all], func(t *testing.T) {
 			d := servertest.StartDemo(t)
-			act, err := d.Client("alice").CreateUserTag(context.Background(), api.CreateUserTagParams{UserTagName: "fresh-row", UserIDs: []string{d.Info.Members[0].UserID}})
-			if err != nil || act.Status != api.StatusConsensusNeeded {
-				t.Fatalf("propose: %+v %v", act, err)
-			}
-			bob := d.Client("bob")
-			h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
+			act, h := proposedForBob(t, d, "fresh-row")
 			a := h.activities()
 			if all {
 				h.key("v")
@@ -195,12 +190,7 @@ func TestEndToEndRowKeepsYourVoteOverAListFetchedBeforeIt(t *testing.T) {
 // the activity's id there), nor answer the confirm once it appears.
 func TestEndToEndKeyTypedBeforeTheConfirmAppearsActsOnNothing(t *testing.T) {
 	d := servertest.StartDemo(t)
-	act, err := d.Client("alice").CreateUserTag(context.Background(), api.CreateUserTagParams{UserTagName: "burst", UserIDs: []string{d.Info.Members[0].UserID}})
-	if err != nil || act.Status != api.StatusConsensusNeeded {
-		t.Fatalf("propose: %+v %v", act, err)
-	}
-	bob := d.Client("bob")
-	h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
+	act, h := proposedForBob(t, d, "burst")
 	h.selectActivityID(act.ID)
 	_, openVote := h.root.Update(keyPress("a"))
 	_, afterY := h.root.Update(keyPress("y"))
@@ -212,7 +202,7 @@ func TestEndToEndKeyTypedBeforeTheConfirmAppearsActsOnNothing(t *testing.T) {
 	if !h.voteDialogOpen() {
 		t.Fatalf("a should open the vote's confirm:\n%s", h.frame())
 	}
-	got, err := bob.GetActivity(context.Background(), act.ID)
+	got, err := d.Client("bob").GetActivity(context.Background(), act.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,12 +225,7 @@ func TestEndToEndKeyTypedBeforeTheConfirmAppearsActsOnNothing(t *testing.T) {
 // back: the vote undone, and the vote keys offered again.
 func TestEndToEndDetailKeepsYourVoteOverARecordFetchedBeforeIt(t *testing.T) {
 	d := servertest.StartDemo(t)
-	act, err := d.Client("alice").CreateUserTag(context.Background(), api.CreateUserTagParams{UserTagName: "fresh-detail", UserIDs: []string{d.Info.Members[0].UserID}})
-	if err != nil || act.Status != api.StatusConsensusNeeded {
-		t.Fatalf("propose: %+v %v", act, err)
-	}
-	bob := d.Client("bob")
-	h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
+	act, h := proposedForBob(t, d, "fresh-detail")
 	a := h.activities()
 	h.selectActivityID(act.ID)
 	h.key("enter")
@@ -299,4 +284,16 @@ func TestEndToEndDeletionUnderAnotherUsersIDDoesNotBlockTheKeys(t *testing.T) {
 	if out := h.frame(); !strings.Contains(out, "Delete API keys?") || strings.Contains(out, "Deletion already pending") {
 		t.Errorf("d does not propose the deletion:\n%s", out)
 	}
+}
+
+// proposedForBob has alice propose a user tag named name, which waits for
+// approvals, and returns it with a console of bob's.
+func proposedForBob(t *testing.T, d *servertest.Demo, name string) (*api.Activity, *harness) {
+	t.Helper()
+	act, err := d.Client("alice").CreateUserTag(context.Background(), api.CreateUserTagParams{UserTagName: name, UserIDs: []string{d.Info.Members[0].UserID}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose: %+v %v", act, err)
+	}
+	bob := d.Client("bob")
+	return act, newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
 }
