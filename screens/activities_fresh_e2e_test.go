@@ -145,7 +145,7 @@ func TestEndToEndCompletedSubmitIsNotListedAsPending(t *testing.T) {
 	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	openOperation(h, "create read only session")
-	h.key("ctrl+s")
+	h.submitAndConfirm()
 	a := h.activities()
 	if a.detail == nil || a.detail.activity.Type != api.TypeCreateReadOnlySession || a.detail.activity.Status != api.StatusCompleted {
 		t.Fatalf("the completed session is not open in the detail:\n%s", h.frame())

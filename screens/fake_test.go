@@ -572,3 +572,14 @@ func (f *fakeClient) DeleteAPIKeys(_ context.Context, p api.DeleteAPIKeysParams,
 	f.keyDeletes = append(f.keyDeletes, p)
 	return &api.Activity{ID: "act-delete", Status: api.StatusConsensusNeeded, Type: api.TypeDeleteAPIKeys}, nil
 }
+
+// submitAndConfirm presses ctrl+s in a form and answers y to the confirm
+// that every submit asks for first (failing when none is asked).
+func (h *harness) submitAndConfirm() {
+	h.t.Helper()
+	h.key("ctrl+s")
+	if _, ok := h.root.dialogs.Top().(*ConfirmDialog); !ok {
+		h.t.Fatalf("ctrl+s asked for no confirm:\n%s", h.frame())
+	}
+	h.key("y")
+}

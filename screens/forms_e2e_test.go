@@ -81,7 +81,7 @@ func TestEndToEndPolicyEditorResendsAfterAnUnknownOutcome(t *testing.T) {
 	const name = "Dup check policy 32039"
 	h.typeText(name)
 	g.FailSubmits.Store(true)
-	h.send(ctrlS)
+	h.submitAndConfirm()
 	if h.policies().editor == nil {
 		t.Fatalf("the unknown outcome closed the editor:\n%s", h.frame())
 	}
@@ -116,7 +116,7 @@ func TestEndToEndPolicyEditorAsksBeforeANewRequestAfterAnUnknownOutcome(t *testi
 	h.key("n")
 	h.typeText("First draft")
 	g.FailSubmits.Store(true)
-	h.send(ctrlS)
+	h.submitAndConfirm()
 	g.FailSubmits.Store(false)
 	h.typeText(" changed")
 	h.send(ctrlS)
@@ -153,7 +153,7 @@ func TestEndToEndPolicyEditorStaleResendSaysWhereToLook(t *testing.T) {
 	h.key("n")
 	h.typeText("Late policy")
 	g.FailSubmits.Store(true)
-	h.send(ctrlS)
+	h.submitAndConfirm()
 	g.FailSubmits.Store(false)
 	h.send(ctrlS)
 	if !h.toasted("look for it in Activities (v: all)") || h.toasted("set this machine's clock") {
@@ -206,8 +206,7 @@ func TestEndToEndMfaEditorResendsAfterAnUnknownOutcome(t *testing.T) {
 	const name = "MFA resend probe"
 	h.typeText(name)
 	g.FailSubmits.Store(true)
-	h.send(ctrlS)
-	h.key("y")
+	h.submitAndConfirm()
 	if h.mfa().editor == nil || !strings.Contains(h.frame(), "got no clear answer") {
 		t.Fatalf("after the unknown outcome:\n%s", h.frame())
 	}
@@ -255,7 +254,7 @@ func TestEndToEndOperationFormResendsWithoutKeepingTheSecret(t *testing.T) {
 	h.key("tab")
 	h.typeText(secret)
 	g.FailSubmits.Store(true)
-	h.key("ctrl+s")
+	h.submitAndConfirm()
 	form, ok := h.root.dialogs.Top().(*opFormDialog)
 	if !ok {
 		t.Fatalf("the form did not reopen after the unknown outcome:\n%s", h.frame())
@@ -309,7 +308,7 @@ func TestEndToEndOperationFormAsksBeforeANewRequest(t *testing.T) {
 	h.key("tab")
 	h.typeText("secret-one")
 	g.FailSubmits.Store(true)
-	h.key("ctrl+s")
+	h.submitAndConfirm()
 	g.FailSubmits.Store(false)
 	h.key("shift+tab")
 	h.typeText("2") // client-12: a new request
@@ -357,8 +356,7 @@ func TestEndToEndFeatureFormResendsAfterAnUnknownOutcome(t *testing.T) {
 	h.key("tab")
 	h.typeText(url)
 	g.FailSubmits.Store(true)
-	h.send(ctrlS)
-	h.key("y")
+	h.submitAndConfirm()
 	if h.organization().form == nil || !strings.Contains(h.frame(), "got no clear answer") {
 		t.Fatalf("after the unknown outcome:\n%s", h.frame())
 	}

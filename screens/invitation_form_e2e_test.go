@@ -85,7 +85,7 @@ func TestEndToEndInvitationFormChecksTagsAndSender(t *testing.T) {
 		h.key("tab")
 		h.key("tab")
 		h.typeText("auditors")
-		h.key("ctrl+s")
+		h.submitAndConfirm()
 		a := submitted(h)
 		if a == nil {
 			t.Fatalf("nothing was submitted:\n%s", h.frame())

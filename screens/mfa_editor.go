@@ -458,11 +458,7 @@ func (m *MfaPolicies) created(msg mfaCreatedMsg) tea.Cmd {
 		m.editor = nil
 	}
 	act := *msg.activity
-	again := ""
-	if msg.resent {
-		again = " (sent again)"
-	}
-	cmds := []tea.Cmd{m.load(), ui.Toast(fmt.Sprintf("create_mfa_policy %s%s: now %s", api.SanitizeID(act.ID), again, shortStatus(act.Status)), act.Status == api.StatusFailed)}
+	cmds := []tea.Cmd{m.load(), submittedNotice("create_mfa_policy", &act, msg.resent, "")}
 	if act.Status != api.StatusCompleted {
 		cmds = append(cmds, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}))
 	}

@@ -18,14 +18,22 @@ import (
 // An operation form is one spec (opSpec): its fields, how the typed values
 // become api parameters (validated by api, the same checks the CLI and the local
 // service make), and the call. The mechanism around it is shared: the form is a
-// dialog on the root's stack; a valid form is confirmed when the operation is
-// destructive (No is the default), then submitted through Common.submitter() in
-// a command; the resulting activity opens in Activities, which follows it.
+// dialog on the root's stack; a valid form is confirmed (as every submit in the
+// console is: what it does, and what happens next; No is the default), then
+// submitted through Common.submitter() in a command; the resulting activity
+// opens in Activities, which follows it.
 
 // submitFunc is a prepared submit: everything validated, only the call left.
 // It may set note to a line for the user about what it sent (the size of a
 // file against its limit).
 type submitFunc func(ctx context.Context, s Submitter, note *string, opts ...api.SubmitOption) (*api.Activity, error)
+
+// prepared is a form's submit made ready: the call, and the parameters it
+// sends (the confirm reads them as the vote dialog reads an intent).
+type prepared struct {
+	run    submitFunc
+	params any
+}
 
 // opSpec describes one operation's form.
 type opSpec struct {
@@ -36,7 +44,7 @@ type opSpec struct {
 	fields func(c *Common) []ui.Field
 	// build turns the values into a prepared submit, or an error (a
 	// *api.ValidationError is shown under its field).
-	build func(c *Common, v map[string]string) (submitFunc, error)
+	build func(c *Common, v map[string]string) (prepared, error)
 	// fieldKey maps an api field name ("receiverUserEmail") to a form key when
 	// they differ; nil = the same.
 	fieldKey map[string]string
@@ -173,7 +181,7 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 		d.form.SetError(d.spec.secret, "type it again: the values changed, so this is a new request")
 		return d, nil
 	}
-	run, err := d.spec.build(d.c, v)
+	prep, err := d.spec.build(d.c, v)
 	if err != nil {
 		d.showError(err)
 		return d, nil
@@ -183,29 +191,46 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 		opts = append(opts, api.WithAppProofs())
 	}
 	sub := d.submission()
-	send := sendOperation(sub, submitOperation(d.c, d, run, opts, vals, sub))
+	send := sendOperation(sub, submitOperation(d.c, d, prep.run, opts, vals, sub))
+	yes := "Delete"
+	if question == "" {
+		question, yes = "Submit "+d.spec.op+"?", "submit"
+	}
+	if len(lines) > 0 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, d.outcome(prep.params)...)
 	if d.earlier != nil {
 		// No (or esc) reopens the form as it was; the secret is cleared once
 		// sent (Activities.submitted), as below.
-		if question == "" {
+		if yes == "submit" {
 			question = "Submit a new " + d.spec.op + "?"
 		}
-		if len(lines) > 0 {
-			lines = append(lines, "")
-		}
+		lines = append(lines, "")
 		if d.earlier.resends(vals) { // unchanged but for the secret typed again
 			lines = append(lines, "The secret was typed again: leave it empty to send the same request instead.")
 		}
 		lines = append(lines, d.earlier.warning()...)
 		return nil, d.askDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "submit new", lines...), send, OpenDialog(d)))
 	}
-	if question != "" {
-		// No (or esc) reopens the form as it was: nothing typed is lost.
-		// The secret, if any, is cleared once sent (Activities.submitted).
-		return nil, d.askDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, OpenDialog(d)))
+	// No (or esc) reopens the form as it was: nothing typed is lost. The
+	// secret, if any, is cleared once sent (Activities.submitted).
+	return nil, d.askDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, yes, lines...), send, OpenDialog(d)))
+}
+
+// outcome are the confirm's lines on what the submit asks for and what
+// happens next, by the console's reading of the policies.
+func (d *opFormDialog) outcome(params any) []string {
+	op, ok := api.OperationByPath(d.spec.op)
+	if !ok {
+		return nil
 	}
-	d.form.Clear(d.spec.secret)
-	return nil, send
+	intent, err := api.IntentFor(op.Type, params)
+	if err != nil {
+		return nil
+	}
+	act := api.Activity{Type: op.Type, Intent: intent}
+	return append([]string{"what: " + intentWhat(d.c, &act)}, submitOutcome(d.c, op.Type, intent)...)
 }
 
 var indexSuffix = regexp.MustCompile(`\[\d+\]$`)
@@ -341,17 +366,9 @@ func (a *Activities) submitted(msg opSubmittedMsg) tea.Cmd {
 	act := *msg.activity
 	id := api.SanitizeID(act.ID)
 	log, op, status := a.c.Log, msg.op, ui.Clean(act.Status)
-	verb := " submitted"
-	if msg.resent {
-		verb = " sent again"
-	}
-	text := op + verb + ": activity " + id + " " + status
-	if msg.note != "" {
-		text += " (" + ui.Clean(msg.note) + ")"
-	}
 	return tea.Batch(
 		func() tea.Msg { log.Info("submitted", "op", op, "activity", id, "status", status); return nil },
-		ui.Toast(text, false),
+		submittedNotice(op, &act, msg.resent, msg.note),
 		// As every screen that submits: the root brings Activities forward,
 		// which opens the activity (and follows it) and lists it.
 		msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}))

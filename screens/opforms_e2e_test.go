@@ -87,7 +87,7 @@ func TestEndToEndOperationForms(t *testing.T) {
 		h := opsHarness(t, d, &log)
 		openOperation(h, "create invitations")
 		h.typeText("dave <dave@example.com>, erin <erin@example.com>")
-		h.key("ctrl+s")
+		h.submitAndConfirm()
 		a := followed(t, h, d)
 		if a.Status != api.StatusCompleted || a.Result.CreateInvitationsResult == nil || len(a.Result.CreateInvitationsResult.InvitationIDs) != 2 {
 			t.Fatalf("invitations: %+v", a)
@@ -120,7 +120,7 @@ func TestEndToEndOperationForms(t *testing.T) {
 		if got := f.Values()["userIds"]; got != bob {
 			t.Fatalf("picked %q, want bob %s", got, bob)
 		}
-		h.key("ctrl+s")
+		h.submitAndConfirm()
 		a := followed(t, h, d)
 		if a.Result.CreateUserTagResult == nil {
 			t.Fatalf("tag: %+v", a)
@@ -136,7 +136,7 @@ func TestEndToEndOperationForms(t *testing.T) {
 		h := opsHarness(t, d, &log)
 		openOperation(h, "create user tag")
 		h.typeText("given-later")
-		h.key("ctrl+s")
+		h.submitAndConfirm()
 		a := followed(t, h, d)
 		r := a.Result.CreateUserTagResult
 		if a.Status != api.StatusCompleted || r == nil || r.UserTagID == "" || r.UserIDs == nil || len(r.UserIDs) != 0 {
@@ -158,7 +158,7 @@ func TestEndToEndOperationForms(t *testing.T) {
 		h.typeText("DAI")
 		h.key("tab")
 		h.send(tea.PasteMsg{Content: file})
-		h.key("ctrl+s")
+		h.submitAndConfirm()
 		a := followed(t, h, d)
 		if a.Result.CreateSmartContractInterfaceResult == nil || a.Intent.CreateSmartContractInterfaceIntent.SmartContractInterface != abi {
 			t.Fatalf("contract: %+v", a)
@@ -196,8 +196,7 @@ func TestEndToEndOperationForms(t *testing.T) {
 		h.typeText(treasury)
 		h.key("tab")
 		h.key("right") // without export
-		h.key("ctrl+s")
-		h.key("y")
+		h.submitAndConfirm()
 		a := followed(t, h, d)
 		if a.Status != api.StatusCompleted || a.Result.DeleteWalletAccountsResult == nil || a.Intent.DeleteWalletAccountsIntent.DeleteWithoutExport == nil {
 			t.Fatalf("wallet account deletion: %+v", a)
@@ -208,8 +207,7 @@ func TestEndToEndOperationForms(t *testing.T) {
 		h := opsHarness(t, d, &log)
 		openOperation(h, "delete tvc deployment")
 		h.typeText(deployment)
-		h.key("ctrl+s")
-		h.key("y")
+		h.submitAndConfirm()
 		a := followed(t, h, d)
 		if a.Status != api.StatusCompleted || a.Result.DeleteTvcDeploymentResult == nil {
 			t.Fatalf("tvc deletion: %+v", a)
@@ -219,7 +217,7 @@ func TestEndToEndOperationForms(t *testing.T) {
 	t.Run("create read only session", func(t *testing.T) {
 		h := opsHarness(t, d, &log)
 		openOperation(h, "create read only session")
-		h.key("ctrl+s")
+		h.submitAndConfirm()
 		a := followed(t, h, d)
 		if a.Result.CreateReadOnlySessionResult == nil || a.Result.CreateReadOnlySessionResult.UserID != memberID(t, d, "alice") {
 			t.Fatalf("session: %+v", a)
@@ -271,6 +269,7 @@ func TestOauth2SecretNeverInTheLogMessagesOrAnyFrame(t *testing.T) {
 		step(func() { h.key(string(r)) })
 	}
 	step(func() { h.key("ctrl+s") })
+	step(func() { h.key("y") })
 	a := followed(t, h, d)
 	frames = append(frames, h.root.Render())
 	// The service accepted it only after decrypting the secret with its TLS

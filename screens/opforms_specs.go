@@ -47,14 +47,14 @@ func createInvitationsSpec() opSpec {
 			}
 		},
 		fieldKey: map[string]string{"receiverUserName": "invitees", "receiverUserEmail": "invitees", "invitations": "invitees"},
-		build: func(c *Common, v map[string]string) (submitFunc, error) {
+		build: func(c *Common, v map[string]string) (prepared, error) {
 			addrs, err := mail.ParseAddressList(v["invitees"])
 			if err != nil {
-				return nil, &api.ValidationError{Field: "invitees", Problem: inviteesProblem(err)}
+				return prepared{}, &api.ValidationError{Field: "invitees", Problem: inviteesProblem(err)}
 			}
 			tags, sender, err := invitationRefs(c, v)
 			if err != nil {
-				return nil, err
+				return prepared{}, err
 			}
 			p := api.CreateInvitationsParams{}
 			for _, a := range addrs {
@@ -66,11 +66,11 @@ func createInvitationsSpec() opSpec {
 					ReceiverUserTags: tags, AccessType: v["accessType"], SenderUserID: sender})
 			}
 			if err := p.Validate(); err != nil {
-				return nil, err
+				return prepared{}, err
 			}
-			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+			return prepared{params: p, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.CreateInvitations(ctx, p, o...)
-			}, nil
+			}}, nil
 		},
 	}
 }
@@ -160,14 +160,14 @@ func createUserTagSpec() opSpec {
 			}
 			return []ui.Field{{Key: "userTagName", Label: "Tag name", Required: true}, users}
 		},
-		build: func(_ *Common, v map[string]string) (submitFunc, error) {
+		build: func(_ *Common, v map[string]string) (prepared, error) {
 			p := api.CreateUserTagParams{UserTagName: v["userTagName"], UserIDs: splitList(v["userIds"])}
 			if err := p.Validate(); err != nil {
-				return nil, err
+				return prepared{}, err
 			}
-			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+			return prepared{params: p, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.CreateUserTag(ctx, p, o...)
-			}, nil
+			}}, nil
 		},
 	}
 }
@@ -185,16 +185,16 @@ func createSmartContractInterfaceSpec() opSpec {
 			}
 		},
 		fieldKey: map[string]string{"smartContractInterface": "file"},
-		build: func(_ *Common, v map[string]string) (submitFunc, error) {
+		build: func(_ *Common, v map[string]string) (prepared, error) {
 			p := api.CreateSmartContractInterfaceParams{SmartContractAddress: strings.TrimSpace(v["smartContractAddress"]),
 				Type: v["type"], Label: v["label"], Notes: v["notes"], SmartContractInterface: "{}"}
 			// Everything but the file is checked now; the file is read by the
 			// command (no I/O in Update) and checked there with the same rules.
 			if err := p.Validate(); err != nil {
-				return nil, err
+				return prepared{}, err
 			}
 			path := strings.TrimSpace(v["file"])
-			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+			return prepared{params: p, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				data, err := readInterfaceFile(path)
 				if err != nil {
 					return nil, err
@@ -206,7 +206,7 @@ func createSmartContractInterfaceSpec() opSpec {
 				limit := api.MaxSmartContractInterfaceBytes
 				*note = fmt.Sprintf("interface: %d bytes of %d allowed (%.1f%%)", len(data), limit, 100*float64(len(data))/float64(limit))
 				return s.CreateSmartContractInterface(ctx, p, o...)
-			}, nil
+			}}, nil
 		},
 	}
 }
@@ -244,23 +244,23 @@ func deleteWalletAccountsSpec() opSpec {
 				{Key: "deleteWithoutExport", Label: "Delete without export (keys never exported are lost for good)", Choices: []string{"no", "yes"}},
 			}
 		},
-		build: func(_ *Common, v map[string]string) (submitFunc, error) {
+		build: func(_ *Common, v map[string]string) (prepared, error) {
 			p := api.DeleteWalletAccountsParams{WalletAccountIDs: splitList(v["walletAccountIds"])}
 			// The service takes an empty list and deletes nothing; here that
 			// can only be a slip (the field held only commas).
 			if len(p.WalletAccountIDs) == 0 {
-				return nil, &api.ValidationError{Field: "walletAccountIds", Problem: "lists no id; type the ids of the accounts to delete, separated by commas"}
+				return prepared{}, &api.ValidationError{Field: "walletAccountIds", Problem: "lists no id; type the ids of the accounts to delete, separated by commas"}
 			}
 			if v["deleteWithoutExport"] == "yes" {
 				t := true
 				p.DeleteWithoutExport = &t
 			}
 			if err := p.Validate(); err != nil {
-				return nil, err
+				return prepared{}, err
 			}
-			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+			return prepared{params: p, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.DeleteWalletAccounts(ctx, p, o...)
-			}, nil
+			}}, nil
 		},
 		destructive: func(v map[string]string) (string, []string) {
 			lines := []string{"wallet accounts: " + strings.Join(splitList(v["walletAccountIds"]), ", ")}
@@ -284,11 +284,11 @@ func updateOauth2CredentialSpec() opSpec {
 			}
 		},
 		fieldKey: map[string]string{"encryptedClientSecret": "clientSecret"},
-		build: func(c *Common, v map[string]string) (submitFunc, error) {
+		build: func(c *Common, v map[string]string) (prepared, error) {
 			p := api.UpdateOauth2CredentialParams{Oauth2CredentialID: strings.TrimSpace(v["oauth2CredentialId"]),
 				Provider: v["provider"], ClientID: strings.TrimSpace(v["clientId"]), EncryptedClientSecret: "(encrypted when sent)"}
 			if err := p.Validate(); err != nil {
-				return nil, err
+				return prepared{}, err
 			}
 			targetHex := c.TLSFetcherPublicKey
 			if targetHex == "" {
@@ -296,10 +296,10 @@ func updateOauth2CredentialSpec() opSpec {
 			}
 			target, err := hex.DecodeString(targetHex)
 			if err != nil {
-				return nil, fmt.Errorf("the profile's tls_fetcher_public_key is not hex: %w", err)
+				return prepared{}, fmt.Errorf("the profile's tls_fetcher_public_key is not hex: %w", err)
 			}
 			secret := []byte(v["clientSecret"])
-			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+			return prepared{params: p, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				enc, err := keys.EnvelopeEncrypt(target, secret)
 				clear(secret)
 				if err != nil {
@@ -307,7 +307,7 @@ func updateOauth2CredentialSpec() opSpec {
 				}
 				p.EncryptedClientSecret = enc
 				return s.UpdateOauth2Credential(ctx, p, o...)
-			}, nil
+			}}, nil
 		},
 	}
 }
@@ -318,14 +318,14 @@ func deleteTvcDeploymentSpec() opSpec {
 		fields: func(*Common) []ui.Field {
 			return []ui.Field{{Key: "deploymentId", Label: "Deployment id", Required: true}}
 		},
-		build: func(_ *Common, v map[string]string) (submitFunc, error) {
+		build: func(_ *Common, v map[string]string) (prepared, error) {
 			p := api.DeleteTvcDeploymentParams{DeploymentID: strings.TrimSpace(v["deploymentId"])}
 			if err := p.Validate(); err != nil {
-				return nil, err
+				return prepared{}, err
 			}
-			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+			return prepared{params: p, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.DeleteTvcDeployment(ctx, p, o...)
-			}, nil
+			}}, nil
 		},
 		destructive: func(v map[string]string) (string, []string) {
 			return "Delete this TVC deployment?", []string{"deployment: " + strings.TrimSpace(v["deploymentId"])}
@@ -337,10 +337,10 @@ func createReadOnlySessionSpec() opSpec {
 	return opSpec{
 		op: "create_read_only_session", title: "Create a read-only session (one hour, for you)",
 		fields: func(*Common) []ui.Field { return nil },
-		build: func(*Common, map[string]string) (submitFunc, error) {
-			return func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+		build: func(*Common, map[string]string) (prepared, error) {
+			return prepared{params: api.CreateReadOnlySessionParams{}, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.CreateReadOnlySession(ctx, o...)
-			}, nil
+			}}, nil
 		},
 	}
 }

@@ -128,7 +128,7 @@ func TestSmartContractFileOverTheLimitIsRefusedBeforeSending(t *testing.T) {
 		h.typeText("DAI")
 		h.key("tab")
 		h.send(tea.PasteMsg{Content: file})
-		h.key("ctrl+s")
+		h.submitAndConfirm() // the file is read by the submit's command
 		if out := h.frame(); !strings.Contains(out, want) {
 			t.Errorf("%s: want %q under the file field:\n%s", filepath.Base(file), want, out)
 		}

@@ -189,12 +189,8 @@ func (o *Organization) featureSubmitted(msg featureSubmittedMsg) tea.Cmd {
 	o.err = ""
 	o.form = nil
 	act := *msg.activity
-	verb := "submitted"
-	if msg.resent {
-		verb = "sent again"
-	}
 	return tea.Batch(
-		ui.Toast(fmt.Sprintf("%s %s: now %s", verb, api.SanitizeID(act.ID), shortStatus(act.Status)), false),
+		submittedNotice("set_organization_feature", &act, msg.resent, ""),
 		msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}),
 	)
 }

@@ -325,7 +325,40 @@ func (p *Policies) submitDraft() tea.Cmd {
 		p.asked = true // the confirm is a dialog (see dialogAsker)
 		return e.earlier.confirmNew("policies.create_new", msgCmd(policyNewConfirmedMsg{editor: e, params: params}))
 	}
-	return p.create(params)
+	return p.askDialog(NewConfirmDialog("policies.create", p.createQuestion(params), msgCmd(policyNewConfirmedMsg{editor: e, params: params}), nil))
+}
+
+// createQuestion is the confirm before create_policy: the policy as it will
+// be sent, what the simulation found (a draft that locks the organization out
+// of what it can do today is the costliest mistake here), and what happens
+// next.
+func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
+	e := p.editor
+	lines := []string{"effect:    " + params.Effect,
+		"condition: " + orElse(ui.Clean(params.Condition), "(empty: always applies)"),
+		"consensus: " + orElse(ui.Clean(params.Consensus), "(empty: the requester alone)")}
+	locks := 0
+	for _, r := range e.sim {
+		if r.locksOut {
+			locks++
+		}
+	}
+	switch {
+	case locks > 0:
+		what := "activities"
+		if locks == 1 {
+			what = "activity"
+		}
+		lines = append(lines, "", fmt.Sprintf("⚠ The simulation says it locks the organization out of %d recent %s it can do today.", locks, what))
+	case e.sim == nil:
+		lines = append(lines, "", "Not simulated: answer No, then ctrl+r runs it over recent activities.")
+	}
+	if op, ok := api.OperationByPath("create_policy"); ok {
+		if intent, err := api.IntentFor(op.Type, params); err == nil {
+			lines = append(append(lines, ""), submitOutcome(p.c, op.Type, intent)...)
+		}
+	}
+	return ui.NewConfirm("Create policy "+api.Quote(clip(params.PolicyName, 40))+"?", "create", lines...)
 }
 
 // create submits create_policy with the draft's values.
@@ -391,22 +424,7 @@ func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 			p.editor = nil
 		}
 		a := msg.act
-		var what string
-		switch a.Status {
-		case api.StatusCompleted:
-			what = "created"
-		case api.StatusConsensusNeeded, api.StatusPending, api.StatusCreated:
-			what = "proposed; it waits for approvals (usually the root quorum)"
-		default:
-			what = "not created: " + shortStatus(a.Status)
-			if a.Failure != nil {
-				what += " (" + a.Failure.Message + ")"
-			}
-		}
-		if msg.resent {
-			what = "sent again: " + what
-		}
-		toast := ui.Toast(fmt.Sprintf("policy \"%s\" %s", ui.Clean(msg.params.PolicyName), ui.Clean(what)), a.Status == api.StatusFailed)
+		toast := submittedNotice("create_policy "+api.Quote(msg.params.PolicyName), a, msg.resent, "")
 		return tea.Batch(toast, p.load(), msgCmd(ShowActivityMsg{ID: a.ID, Activity: a}))
 	}
 	return nil

@@ -211,6 +211,13 @@ func TestPolicyFormCreatesAndShowsTheActivity(t *testing.T) {
 	h.key("tab")
 	h.typeText("by the console")
 	h.key("ctrl+s")
+	if len(fake.created) != 0 {
+		t.Fatal("ctrl+s created the policy without asking")
+	}
+	if out := h.frame(); !strings.Contains(out, `Create policy "No deletes"?`) || !strings.Contains(out, "EFFECT_DENY") {
+		t.Fatalf("the confirm does not name the policy and its effect:\n%s", out)
+	}
+	h.key("y")
 	if len(fake.created) != 1 {
 		t.Fatalf("created %d policies, want 1", len(fake.created))
 	}
@@ -227,7 +234,7 @@ func TestPolicyFormCreatesAndShowsTheActivity(t *testing.T) {
 	}
 	said := false
 	for _, e := range h.root.log.entries {
-		said = said || strings.Contains(e.text, `policy "No deletes" proposed; it waits for approvals`)
+		said = said || strings.Contains(e.text, `create_policy "No deletes" submitted: activity act-new-policy waits for approvals`)
 	}
 	if !said {
 		t.Errorf("no word on the proposed policy in the messages: %+v", h.root.log.entries)

@@ -85,7 +85,9 @@ func TestQuitAsksWhileAnOperationIsInFlight(t *testing.T) {
 	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
 	openOperation(h, "create invitations")
 	h.typeText("dave <dave@example.com>")
-	_, cmd := h.root.Update(keyPress("ctrl+s"))
+	h.key("ctrl+s") // the confirm; its yes sends
+	h.armDialogs()
+	_, cmd := h.root.Update(keyPress("y"))
 	for _, m := range collect(cmd) {
 		if s, ok := m.(opSendMsg); ok {
 			h.root.Update(s) // counted; its submit is not run

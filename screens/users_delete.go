@@ -162,11 +162,7 @@ func (u *Users) keysDeleted(m keysDeletedMsg) tea.Cmd {
 	}
 	clear(u.marked)
 	act := *m.activity
-	again := ""
-	if m.resent {
-		again = " (sent again)"
-	}
-	cmds := []tea.Cmd{u.load(), ui.Toast(fmt.Sprintf("delete_api_keys %s%s: now %s", api.SanitizeID(act.ID), again, shortStatus(act.Status)), act.Status == api.StatusFailed)}
+	cmds := []tea.Cmd{u.load(), submittedNotice("delete_api_keys", &act, m.resent, "")}
 	if act.Status != api.StatusCompleted {
 		cmds = append(cmds, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}))
 	}
