@@ -18,17 +18,39 @@ import (
 // sanitizer escape (\u001b, \U000e0041, \xff: split, it would stop reading
 // as one), or a grapheme cluster (a wide character, an emoji with its
 // modifiers). The spaces where a line breaks are dropped; escape sequences
-// among them are kept.
+// among them are kept. An indented line's continuations keep its
+// indentation (unless it takes half the width), so a wrapped line stays
+// under what it belongs to: a policy evaluation under its activity, a key
+// under its label.
 func wrapLine(l string, width int) string {
 	width = max(width, 1)
 	if ansi.StringWidth(l) <= width {
 		return l
 	}
+	tokens := tokenize(l)
 	w := wrapper{width: width}
-	for _, t := range tokenize(l) {
+	for _, t := range tokens {
+		if t.text && !t.space {
+			break
+		}
+		if t.space {
+			w.hang += t.w
+		}
+	}
+	if !hangFits(w.hang, width) {
+		w.hang = 0
+	}
+	for _, t := range tokens {
 		w.add(t)
 	}
 	return w.finish()
+}
+
+// hangFits reports whether continuation lines indented by hang cells leave
+// room enough in width: half of it, and at least the widest sanitizer escape
+// (\U000e0041) with room to spare.
+func hangFits(hang, width int) bool {
+	return hang > 0 && width-hang >= max(width/2, 12)
 }
 
 // atom is an indivisible piece of a line: a grapheme cluster, a sanitizer
@@ -155,6 +177,7 @@ type wrapper struct {
 	curW    int
 	hasWord bool  // the line holds a word (not only indentation)
 	pending token // spaces seen since the last word, placed with the next one
+	hang    int   // the indentation every line after the first starts with
 }
 
 func (w *wrapper) add(t token) {
@@ -169,7 +192,7 @@ func (w *wrapper) add(t token) {
 	case t.w <= room:
 		w.place(w.pending)
 		w.place(t)
-	case t.w <= w.width && w.hasWord:
+	case t.w <= w.width-w.hang && w.hasWord:
 		// It fits on a line of its own: it goes there whole.
 		w.breakLine()
 		w.place(t)
@@ -254,7 +277,8 @@ func (w *wrapper) dropPending() {
 func (w *wrapper) newLine() {
 	w.lines = append(w.lines, w.cur.String())
 	w.cur.Reset()
-	w.curW, w.hasWord = 0, false
+	w.cur.WriteString(strings.Repeat(" ", w.hang))
+	w.curW, w.hasWord = w.hang, false
 }
 
 // finish returns the wrapped lines; trailing spaces are dropped.

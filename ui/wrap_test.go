@@ -29,16 +29,29 @@ func checkWrapped(t *testing.T, in string, width int, out string) {
 	}
 	orig := ansi.Strip(in)
 	canSplit, pieces := splittable(orig), pieceWidths(orig)
+	// An indented line's continuations start with its indentation.
+	hang := len(orig) - len(strings.TrimLeft(orig, " "))
+	if !hangFits(hang, width) || strings.TrimLeft(orig, " ") == "" {
+		hang = 0
+	}
 	// Align each line with the text it came from: only spaces lie between.
 	at := 0
 	for i, l := range lines {
+		room := width
+		if i > 0 && hang > 0 {
+			if !strings.HasPrefix(l, strings.Repeat(" ", hang)) {
+				t.Errorf("line %d %q does not keep the indentation (%d) of %q", i, l, hang, orig)
+			} else {
+				l, room = l[hang:], width-hang
+			}
+		}
 		start := at
 		for at < len(orig) && orig[at] == ' ' && !strings.HasPrefix(orig[at:], l) {
 			at++
 		}
 		if i > 0 && at == start && !breakPointAt(orig, at) {
-			if n := pieces[at]; n <= width {
-				t.Errorf("a %d-cell word that fits in %d is broken at %d: %q", n, width, at, out)
+			if n := pieces[at]; n <= room {
+				t.Errorf("a %d-cell word that fits in %d is broken at %d: %q", n, room, at, out)
 			}
 			if !canSplit[at] {
 				t.Errorf("a sanitizer escape or a grapheme cluster is split at %d: %q", at, out)
@@ -155,6 +168,8 @@ func TestWrapBreaksOnlyWordsLongerThanTheLine(t *testing.T) {
 		{"\x1b[1mlabel:\x1b[0m   a value long enough to wrap \x1b[31mred words here\x1b[0m end", 20},
 		{"        \"receiverUserName\": \"a name with look-alikes, deploym\\u0435nts\",", 24},
 		{"a&&b||c,d,,e&&&f", 4},
+		// An evaluation under its activity: continued under itself.
+		{"    REQUIRES_CONSENSUS  \"Operator changes need two ops approvers\" (01a2…) — condition matched; consensus not met yet", 60},
 		// Long runs of plain ASCII, split where the width ends, beside
 		// what must not be split: a mark combining with the run's last
 		// letter, an escape, a wide character, a style.
@@ -196,7 +211,9 @@ func TestWrapLongWordCostsItsSize(t *testing.T) {
 		if got := after.TotalAlloc - before.TotalAlloc; got > 8*uint64(len(l)) {
 			t.Errorf("%s: wrapping a %d-byte line allocated %d bytes", name, len(l), got)
 		}
-		if want := ansi.StringWidth(l); strings.Count(out, "\n") != (want-1)/98 {
+		// The first line holds 98 cells, each next one 94 beside the
+		// indentation of 4 it keeps.
+		if want := ansi.StringWidth(l); strings.Count(out, "\n") != (want-98+93)/94 {
 			t.Errorf("%s: %d lines for %d cells wrapped to 98", name, strings.Count(out, "\n")+1, want)
 		}
 	}
