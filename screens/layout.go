@@ -28,22 +28,49 @@ func (r *Root) tooSmall() bool { return r.width < minWidth || r.height < minHeig
 
 // tabBar renders the tabs and returns, per screen, the columns [from, to) of its
 // tab, for mouse clicks. When the titles do not fit the width, the inactive tabs
-// are shortened (to three letters, then to their number) so that every tab stays
-// visible and clickable; the active one keeps its whole title.
+// are shortened only as much as they must be, a rune at a time from the longest
+// (shortTitle), down to their number alone, so that every tab stays visible
+// and clickable and no column is left empty while a title is cut; the active
+// one keeps its whole title.
 func (r *Root) tabBar() (string, [][2]int) {
-	bar, spans, width := r.renderTabs(-1)
-	if width > r.width {
-		bar, spans, width = r.renderTabs(3)
+	limits := make([]int, len(r.screens))
+	for i, s := range r.screens {
+		limits[i] = len([]rune(s.Title()))
 	}
-	if width > r.width {
-		bar, spans, _ = r.renderTabs(0)
+	bar, spans, width := r.renderTabs(limits)
+	for width > r.width {
+		longest := -1
+		for i, l := range limits {
+			if i != r.active && l > 0 && (longest < 0 || l > limits[longest]) {
+				longest = i
+			}
+		}
+		if longest < 0 {
+			break // numbers alone: the bar is cut at the window's edge
+		}
+		limits[longest]--
+		bar, spans, width = r.renderTabs(limits)
 	}
 	return ansi.Truncate(bar, r.width, "…"), spans
 }
 
-// renderTabs draws the tab bar with inactive titles cut to short runes (-1: whole)
-// and returns it, the tabs' column spans and its width.
-func (r *Root) renderTabs(short int) (string, [][2]int, int) {
+// shortTitle is title in at most limit runes, its start with "…" when cut
+// (under four runes, the start alone; at 0, nothing).
+func shortTitle(title string, limit int) string {
+	r := []rune(title)
+	switch {
+	case len(r) <= limit:
+		return title
+	case limit >= 4:
+		return strings.TrimRight(string(r[:limit-1]), " ") + "…"
+	}
+	return string(r[:max(limit, 0)])
+}
+
+// renderTabs draws the tab bar with each inactive title cut to its limit in
+// runes (0: the number alone) and returns it, the tabs' column spans and its
+// width.
+func (r *Root) renderTabs(limits []int) (string, [][2]int, int) {
 	th := r.common.Theme
 	var b strings.Builder
 	b.WriteString(th.Title.Render("vigil"))
@@ -51,8 +78,8 @@ func (r *Root) renderTabs(short int) (string, [][2]int, int) {
 	spans := make([][2]int, len(r.screens))
 	for i, s := range r.screens {
 		title := s.Title()
-		if i != r.active && short >= 0 && len([]rune(title)) > short {
-			title = string([]rune(title)[:short])
+		if i != r.active {
+			title = shortTitle(title, limits[i])
 		}
 		label := title
 		if i < 9 {

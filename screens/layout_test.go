@@ -134,3 +134,41 @@ func TestNoticesThatDoNotFitAreCounted(t *testing.T) {
 		}
 	}
 }
+
+// The tab bar fits every width the console draws (60 to 200 columns) on one
+// line, with every tab's number and the active title whole, and shortens
+// the other titles only as far as it must: a title is never cut while the
+// bar leaves room for more of it.
+func TestTabBarShortensTitlesOnlyAsFarAsItMust(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	for width := minWidth; width <= 200; width++ {
+		h.send(tea.WindowSizeMsg{Width: width, Height: 30})
+		for active := range h.root.screens {
+			h.root.active = active
+			bar, _ := h.root.tabBar()
+			plain := ansi.Strip(bar)
+			used := ansi.StringWidth(plain)
+			if used > width {
+				t.Fatalf("at %d columns the bar does not fit: %q", width, plain)
+			}
+			cut := 0
+			for i, s := range h.root.screens {
+				title := s.Title()
+				if i == active && !strings.Contains(plain, fmt.Sprintf("%d %s", i+1, title)) {
+					t.Fatalf("at %d columns the active title %q is not whole: %q", width, title, plain)
+				}
+				if !strings.Contains(plain, fmt.Sprintf("  %d", i+1)) {
+					t.Fatalf("at %d columns tab %d has no number: %q", width, i+1, plain)
+				}
+				if !strings.Contains(plain, fmt.Sprintf("%d %s", i+1, title)) {
+					cut++
+				}
+			}
+			// One more rune for each cut title (a word back, or a letter
+			// before its …) would not fit.
+			if cut > 0 && width-used >= 3*cut {
+				t.Errorf("at %d columns %d titles are cut while %d columns stay empty: %q", width, cut, width-used, plain)
+			}
+		}
+	}
+}
