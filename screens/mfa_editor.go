@@ -203,6 +203,12 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 		e.setInSteps(false)
 		return nil
 	}
+	if len(e.steps) == 0 {
+		// api's message shows the JSON a script would send; here a key adds one.
+		e.err = "no step yet: a policy needs at least one; " + e.k.AddStep.Help().Key + " adds one (the steps are focused now)"
+		e.setInSteps(true)
+		return nil
+	}
 	p, err := e.params()
 	if err != nil {
 		e.err = err.Error()

@@ -138,7 +138,7 @@ func TestMfaEditorRefusesEachInvalidPolicy(t *testing.T) {
 			h.typeText("p")
 			h.send(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
 			h.key("x")
-		}, "requiredAuthenticationMethods: is required but empty"},
+		}, "no step yet: a policy needs at least one; a adds one"},
 		{"empty step", func(h *harness) {
 			h.typeText("p")
 			h.send(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
@@ -156,6 +156,9 @@ func TestMfaEditorRefusesEachInvalidPolicy(t *testing.T) {
 			h.send(ctrlS)
 			if out := h.frame(); !strings.Contains(out, c.want) {
 				t.Errorf("no %q in:\n%s", c.want, out)
+			}
+			if out := h.frame(); strings.Contains(out, `[{"any"`) {
+				t.Errorf("the editor tells its user to write JSON:\n%s", out)
 			}
 			if h.root.dialogs.Len() != 0 || len(fake.mfaCreates) != 0 {
 				t.Error("an invalid policy reached the confirm or the service")
