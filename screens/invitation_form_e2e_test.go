@@ -78,6 +78,31 @@ func TestEndToEndInvitationFormChecksTagsAndSender(t *testing.T) {
 		})
 	}
 
+	t.Run("every field's problem at once", func(t *testing.T) {
+		h := opsHarness(t, d, &log)
+		openOperation(h, "create invitations")
+		h.typeText("eve eve@example.com") // no <…>
+		h.key("tab")
+		h.key("tab")
+		h.typeText("nosuch")
+		h.key("tab")
+		h.typeText("Q")
+		h.key("ctrl+s")
+		f, ok := h.root.dialogs.Top().(*opFormDialog)
+		if !ok {
+			t.Fatalf("the form closed on bad values:\n%s", h.frame())
+		}
+		errs := f.form.Errors()
+		for field, want := range map[string]string{"invitees": "not a list of name <e-mail>", "receiverUserTags": noTag, "senderUserId": noUser} {
+			if !strings.Contains(errs[field], want) {
+				t.Errorf("%s error %q, want %q (one ctrl+s shows every problem)", field, errs[field], want)
+			}
+		}
+		if strings.Contains(h.frame(), "mail: ") {
+			t.Errorf("Go's mail error reached the form:\n%s", h.frame())
+		}
+	})
+
 	t.Run("a tag by name is sent by id", func(t *testing.T) {
 		h := opsHarness(t, d, &log)
 		openOperation(h, "create invitations")

@@ -42,8 +42,12 @@ func createInvitationsSpec() opSpec {
 				{Key: "invitees", Label: "Invitees (name <e-mail>, comma-separated)", Required: true, CharLimit: 4000,
 					Placeholder: "dave <dave@example.com>, erin <erin@example.com>", Validate: checkInvitees},
 				{Key: "accessType", Label: "Access type", Choices: api.AccessTypes()},
-				{Key: "receiverUserTags", Label: "User tags (names or ids, comma-separated)", CharLimit: 4000},
-				{Key: "senderUserId", Label: "Sender user id", Required: true, Value: c.Org.UserID},
+				// Checked with the other fields, so that every mistake shows
+				// at once (build resolves them the same way).
+				{Key: "receiverUserTags", Label: "User tags (names or ids, comma-separated)", CharLimit: 4000,
+					Validate: func(s string) error { return problemOnly(invitationRefs(c, map[string]string{"receiverUserTags": s})) }},
+				{Key: "senderUserId", Label: "Sender user id", Required: true, Value: c.Org.UserID,
+					Validate: func(s string) error { return problemOnly(invitationRefs(c, map[string]string{"senderUserId": s})) }},
 			}
 		},
 		fieldKey: map[string]string{"receiverUserName": "invitees", "receiverUserEmail": "invitees", "invitations": "invitees"},
@@ -100,6 +104,16 @@ func invitationRefs(c *Common, v map[string]string) (tags []string, sender strin
 		return nil, "", err
 	}
 	return tags, sender, nil
+}
+
+// problemOnly is the problem of invitationRefs' error, for a form field,
+// which shows it under itself.
+func problemOnly(_ []string, _ string, err error) error {
+	var ve *api.ValidationError
+	if errors.As(err, &ve) {
+		return errors.New(ve.Problem)
+	}
+	return err
 }
 
 // checkInvitees checks the invitee list with the form's other fields, so that
