@@ -158,6 +158,16 @@ func TestEndToEndInviteeTagsAreNamed(t *testing.T) {
 	if flat := strings.Join(strings.Fields(h.frame()), " "); !strings.Contains(flat, "invite 1 tags: "+named) {
 		t.Errorf("the detail does not name the tags (%s):\n%s", named, h.frame())
 	}
+	// In colour a tag nobody created (the service takes any id) is a
+	// warning, as an unknown sender is.
+	hc := newHarnessWith(t, alice, alice, theme.Options{Dark: true}, 0)
+	hc.send(tea.WindowSizeMsg{Width: 200, Height: 48})
+	hc.selectActivityID(act.ID)
+	hc.key("a")
+	warnStart, _, _ := strings.Cut(hc.root.common.Theme.Warn.Render("x"), "x")
+	if !strings.Contains(hc.root.Render(), warnStart+"  tags:      ") {
+		t.Errorf("the tags line with an unknown tag is not drawn as a warning:\n%s", hc.root.Render())
+	}
 }
 
 // The activity detail shows the intent JSON exactly (it is what was signed),

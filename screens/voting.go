@@ -118,6 +118,12 @@ func intentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
 			if !known {
 				warn[len(lines)-1] = true
 			}
+			for _, id := range inv.ReceiverUserTags {
+				if _, ok := c.Org.TagNames[id]; !ok {
+					// The service takes any id: a tag nobody created.
+					warn[len(lines)-2] = true
+				}
+			}
 		}
 		return lines, warn
 	}
