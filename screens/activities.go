@@ -171,6 +171,8 @@ func (a *Activities) Status() ScreenStatus {
 	st := ScreenStatus{LastRefresh: a.fetched, Err: a.err, Submitting: a.votesInFlight()}
 	if a.auto {
 		st.AutoRefresh = a.c.Refresh
+	} else {
+		st.AutoPaused = a.c.Refresh > 0
 	}
 	switch {
 	case a.voting != "":

@@ -296,6 +296,9 @@ func TestRefreshKeyAndAutoRefreshToggle(t *testing.T) {
 	if a.Status().AutoRefresh != 0 {
 		t.Error("status still shows auto-refresh after p")
 	}
+	if out := h.frame(); !strings.Contains(out, "auto paused (p resumes)") {
+		t.Errorf("the status bar does not say p paused the auto-refresh:\n%s", out)
+	}
 	h.send(activitiesTickMsg{gen: old})
 	h.send(activitiesTickMsg{gen: a.autoGen})
 	if n, _, _ := fake.counts(); n != n0+2 {
@@ -317,6 +320,9 @@ func TestAutoRefreshOffWhenProfileSaysZero(t *testing.T) {
 	a := h.activities()
 	if a.keys.AutoRefresh.Enabled() {
 		t.Error("auto-refresh toggle enabled with refresh = 0")
+	}
+	if out := h.frame(); !strings.Contains(out, "auto off") || strings.Contains(out, "paused") {
+		t.Errorf("with no auto-refresh in the profile the status bar should say auto off, not paused:\n%s", out)
 	}
 	h.send(activitiesTickMsg{gen: a.autoGen})
 	if n, _, _ := fake.counts(); n != 1 {

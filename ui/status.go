@@ -19,6 +19,7 @@ type Status struct {
 	Key         string // how the stamping key is held ("file key", "agent key", …); "" = not shown
 	ReadOnly    bool
 	AutoRefresh time.Duration // 0 = off
+	AutoPaused  bool          // off because the user paused it (p), not because the screen has none
 	LastRefresh time.Time     // zero = never
 	Busy        string        // what is in flight ("" = nothing); shown with the spinner
 	Spinner     string        // the spinner frame
@@ -50,9 +51,12 @@ func StatusBar(th *theme.Theme, s Status, width int) string {
 	if !s.LastRefresh.IsZero() {
 		text = append(text, "refreshed "+s.LastRefresh.Format("15:04:05")+" ("+Ago(s.Now, s.LastRefresh)+" ago)")
 	}
-	if s.AutoRefresh > 0 {
+	switch {
+	case s.AutoRefresh > 0:
 		text = append(text, "auto "+s.AutoRefresh.String())
-	} else {
+	case s.AutoPaused:
+		text = append(text, "auto paused (p resumes)")
+	default:
 		text = append(text, "auto off")
 	}
 	parts = append(parts, th.StatusBar.Render(" "+strings.Join(nonEmpty(text), "  ")+" "))
