@@ -43,7 +43,7 @@ type Screen interface {
 type ScreenStatus struct {
 	LastRefresh time.Time
 	AutoRefresh time.Duration
-	AutoPaused  bool // the user paused the auto-refresh the screen has
+	AutoPaused  bool   // the user paused the auto-refresh the screen has
 	Busy        string // what is in flight
 	Err         string // latest error, until the next success
 	// Submitting are the screen's submits in flight (votes included): q asks
