@@ -3,6 +3,8 @@ package screens
 import (
 	"strings"
 	"testing"
+
+	"charm.land/bubbles/v2/key"
 )
 
 // In an open activity, v (pending/all) acts on the list, not the detail: help
@@ -45,6 +47,14 @@ func TestActivitiesFullHelpInTheDetailListsItsKeys(t *testing.T) {
 	for _, want := range []string{"b/pgup page up", "f/pgdn page down", "esc/backspace back"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("the full help lacks %q:\n%s", want, frame)
+		}
+	}
+	// Keys of the list alone are not listed (struck through, they took 8
+	// lines of a small window).
+	a := h.activities()
+	for _, b := range []key.Binding{a.list.Keys.Open, a.list.Keys.Sort, a.keys.Status, a.keys.Type, a.keys.NextPage, a.keys.NewOperation} {
+		if help := b.Help(); strings.Contains(frame, help.Key+" "+help.Desc) {
+			t.Errorf("the record's full help lists the list's key %q:\n%s", help.Key+" "+help.Desc, frame)
 		}
 	}
 }
