@@ -44,7 +44,10 @@ func TestConsoleCreatesPolicyThroughTheFormEndToEnd(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
 	tm.Type("approvers.count() >= 2")
 	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
-	waitForText(t, tm, `policy "Auditors may tag" proposed`, "CREATE_POLICY_V3")
+	waitForText(t, tm, `Create policy "Auditors may tag"?`, "Once submitted")
+	time.Sleep(screens.DialogArmDelay + 100*time.Millisecond) // a y typed sooner is taken for type-ahead
+	tm.Type("y")
+	waitForText(t, tm, `create_policy "Auditors may tag" submitted`, "CREATE_POLICY_V3")
 
 	pending, err := bob.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded},
 		Types: []string{api.TypeCreatePolicyV3}, Limit: 100})
