@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
@@ -142,8 +140,7 @@ func TestEndToEndSessionHintQuotesTheConfigPath(t *testing.T) {
 func TestEndToEndCompletedSubmitIsNotListedAsPending(t *testing.T) {
 	d := servertest.StartDemo(t)
 	alice := d.Client("alice")
-	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h := memberConsole(t, alice)
 	openOperation(h, "create read only session")
 	h.submitAndConfirm()
 	a := h.activities()

@@ -7,11 +7,12 @@ import (
 	"log/slog"
 
 	"errors"
-	"github.com/vigil-console/vigil/ui/theme"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vigil-console/vigil/ui/theme"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

@@ -5,10 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/vigil-console/vigil/server/servertest"
-	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // The demo's members carry the tags ops and operator from the start. The
@@ -18,8 +15,7 @@ import (
 func TestEndToEndDemoTagsShowByName(t *testing.T) {
 	d := servertest.StartDemo(t)
 	alice := d.Client("alice")
-	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h := memberConsole(t, alice)
 	h.gotoScreen("Users")
 	out := h.frame()
 	wants := map[string]string{"bob": "ops", "carol": "ops", "operator": "auditors, operator"}

@@ -583,3 +583,15 @@ func (h *harness) submitAndConfirm() {
 	}
 	h.key("y")
 }
+
+// memberConsole is the console of the member whose client c is (reading and
+// submitting as them), without colour, in a 160×48 window.
+func memberConsole(t testing.TB, c interface {
+	Reader
+	Submitter
+}) *harness {
+	t.Helper()
+	h := newHarnessWith(t, c, c, theme.Options{Dark: true, NoColor: true}, 0)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	return h
+}

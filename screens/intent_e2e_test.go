@@ -144,8 +144,7 @@ func TestEndToEndInviteeTagsAreNamed(t *testing.T) {
 		t.Fatalf("invite: %+v %v", act, err)
 	}
 	alice := d.Client("alice")
-	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h := memberConsole(t, alice)
 	h.selectActivityID(act.ID)
 	named := `"\u0430uditors" (id ` + tagID + `), unknown tag tag-nobody-named`
 	h.key("a")
@@ -183,8 +182,7 @@ func TestEndToEndIntentJSONWarnsOfLookalikeNames(t *testing.T) {
 		t.Fatalf("propose: %+v %v", act, err)
 	}
 	alice := d.Client("alice")
-	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h := memberConsole(t, alice)
 	h.selectActivityID(act.ID)
 	h.key("enter")
 	out := h.frame()

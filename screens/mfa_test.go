@@ -92,8 +92,7 @@ func TestMfaStatusDescribesSatisfiedAndMissingSteps(t *testing.T) {
 func TestMfaPolicyExpectedBeforeTheVote(t *testing.T) {
 	// (Which policy applies is policy.ApplicableMfaPolicy's, tested there.)
 	fake := &fakeClient{users: governanceUsers(), mfaPolicies: alicePolicies(), activities: sampleActivities()}
-	h := newHarnessWith(t, fake, fake, theme.Options{Dark: true, NoColor: true}, 0)
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h := memberConsole(t, fake)
 	h.gotoScreen("MFA policies")
 	out := h.frame()
 	if strings.Contains(out, "no MFA policy applies") || !strings.Contains(out, `not voted yet; policy "sessions" would apply`) {

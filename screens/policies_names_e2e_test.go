@@ -4,10 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/vigil-console/vigil/server/servertest"
-	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // A policy's consensus that names a tag by its id says which tag it is: the
@@ -15,8 +12,7 @@ import (
 func TestEndToEndPolicyDetailNamesTheTagsItRefersTo(t *testing.T) {
 	d := servertest.StartDemo(t)
 	alice := d.Client("alice")
-	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h := memberConsole(t, alice)
 	h.gotoScreen("Policies")
 	p := h.policies()
 	const name = "Operator changes need two ops approvers"

@@ -1,11 +1,12 @@
 package screens
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui/theme"

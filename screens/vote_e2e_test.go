@@ -149,8 +149,7 @@ func TestEndToEndPoliciesFollowACompletedPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	alice := d.Client("alice")
-	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h := memberConsole(t, alice)
 	h.gotoScreen("Policies")
 	if strings.Contains(h.frame(), "followed after approval") {
 		t.Fatal("the policy is listed before it is approved")

@@ -40,8 +40,7 @@ func TestEndToEndInvitationSenderIsShownToVoters(t *testing.T) {
 	asCarol, asNobody := invite(carol), invite(bogus)
 
 	bob := d.Client("bob")
-	h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h := memberConsole(t, bob)
 
 	h.selectActivityID(asNobody.ID)
 	h.key("a")
@@ -114,8 +113,7 @@ func TestEndToEndFeatureVoteShowsTheValueItReplaces(t *testing.T) {
 	replacing, fresh := set(api.FeatureOtpEmailAuth, "disabled"), set(api.FeatureSMSAuth, "enabled")
 
 	bob := d.Client("bob")
-	h := newHarnessWith(t, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h := memberConsole(t, bob)
 	for _, tc := range []struct {
 		act  *api.Activity
 		want string
