@@ -168,13 +168,7 @@ func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
 	v := NewVerifier(64)
 	body := []byte(`{"organizationId":"o"}`)
 	newStamp := func() (stamp, pub string) {
-		k, err := Generate(SchemeP256)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, stamp, err = k.Stamp(body); err != nil {
-			t.Fatal(err)
-		}
+		stamp = newP256Stamp(t, body)
 		st, _ := DecodeStamp(stamp)
 		return stamp, st.PublicKey
 	}
@@ -258,28 +252,12 @@ func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
 func TestVerifierKeyFromBeforeAResetTakesNoTable(t *testing.T) {
 	v := NewVerifier(2)
 	body := []byte(`{"organizationId":"o"}`)
-	k, err := Generate(SchemeP256)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, stamp, err := k.Stamp(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	held, err := v.Parse(stamp)
+	held, err := v.Parse(newP256Stamp(t, body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 2 { // two other keys: the map is full, then emptied
-		other, err := Generate(SchemeP256)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, s, err := other.Stamp(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := v.Parse(s); err != nil {
+		if _, err := v.Parse(newP256Stamp(t, body)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -319,4 +297,18 @@ func FuzzP256TableVerify(f *testing.F) {
 			t.Fatalf("table %v, crypto/ecdsa %v", got, want)
 		}
 	})
+}
+
+// newP256Stamp is an X-Stamp over body by a new P-256 key.
+func newP256Stamp(t testing.TB, body []byte) string {
+	t.Helper()
+	k, err := Generate(SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stamp, err := k.Stamp(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stamp
 }
