@@ -33,6 +33,13 @@ type submitFunc func(ctx context.Context, s Submitter, note *string, opts ...api
 type prepared struct {
 	run    submitFunc
 	params any
+	// load, when set, reads what the form names (a file) and returns the
+	// submit made ready with it. It runs in a command before the confirm, so
+	// the confirm shows what is sent and a bad file reopens the form; run
+	// and params are then load's.
+	load func() (prepared, error)
+	// facts are lines for the confirm about what load read (its size).
+	facts []string
 }
 
 // opSpec describes one operation's form.
@@ -186,6 +193,49 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 		d.showError(err)
 		return d, nil
 	}
+	if prep.load != nil {
+		// The form closes while its file is read; the root drops keys until
+		// the confirm, or the form with the file's error, comes back.
+		d.asked = true
+		load := prep.load
+		return nil, func() tea.Msg {
+			loaded, err := load()
+			return opFormLoadedMsg{form: d, prep: loaded, err: err, values: v}
+		}
+	}
+	return nil, d.askDialog(d.confirm(prep, v, question, lines))
+}
+
+// opFormLoadedMsg is what a form's load read, for its confirm.
+type opFormLoadedMsg struct {
+	form   *opFormDialog
+	prep   prepared
+	err    error
+	values map[string]string
+}
+
+// loaded opens the confirm for what was read, or the form again with the
+// reason it could not be. The root is still holding keys back for it (submit
+// asked), so the dialog comes through OpenDialog, not askDialog.
+func (d *opFormDialog) loaded(msg opFormLoadedMsg) tea.Cmd {
+	if msg.err != nil {
+		d.showError(msg.err)
+		return OpenDialog(d)
+	}
+	var question string
+	var lines []string
+	if d.spec.destructive != nil {
+		question, lines = d.spec.destructive(msg.values)
+	}
+	return OpenDialog(d.confirm(msg.prep, msg.values, question, lines))
+}
+
+// confirm is the question that sends prep: what it asks for, what happens
+// next, and, after an unknown outcome, that this is a new request. No (or esc)
+// reopens the form as it was: nothing typed is lost. The secret, if any, is
+// cleared once sent (Activities.submitted).
+func (d *opFormDialog) confirm(prep prepared, v map[string]string, question string, lines []string) *ConfirmDialog {
+	vals := d.values(v)
 	var opts []api.SubmitOption
 	if v[appProofsKey] == "yes" {
 		opts = append(opts, api.WithAppProofs())
@@ -200,9 +250,8 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 		lines = append(lines, "")
 	}
 	lines = append(lines, d.outcome(prep.params)...)
+	lines = append(lines, prep.facts...)
 	if d.earlier != nil {
-		// No (or esc) reopens the form as it was; the secret is cleared once
-		// sent (Activities.submitted), as below.
 		if yes == "submit" {
 			question = "Submit a new " + d.spec.op + "?"
 		}
@@ -211,11 +260,9 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 			lines = append(lines, "The secret was typed again: leave it empty to send the same request instead.")
 		}
 		lines = append(lines, d.earlier.warning()...)
-		return nil, d.askDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "submit new", lines...), send, OpenDialog(d)))
+		yes = "submit new"
 	}
-	// No (or esc) reopens the form as it was: nothing typed is lost. The
-	// secret, if any, is cleared once sent (Activities.submitted).
-	return nil, d.askDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, yes, lines...), send, OpenDialog(d)))
+	return NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, yes, lines...), send, OpenDialog(d))
 }
 
 // outcome are the confirm's lines on what the submit asks for and what

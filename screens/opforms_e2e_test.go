@@ -3,6 +3,7 @@ package screens
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"log/slog"
 	"os"
@@ -158,10 +159,20 @@ func TestEndToEndOperationForms(t *testing.T) {
 		h.typeText("DAI")
 		h.key("tab")
 		h.send(tea.PasteMsg{Content: file})
-		h.submitAndConfirm()
+		h.key("ctrl+s")
+		// The confirm names the file as read; the file changing after it does
+		// not change what is sent.
+		sum := sha256.Sum256([]byte(abi))
+		if out := h.frame(); !strings.Contains(out, fmt.Sprintf("sha256 %x", sum[:8])) || !strings.Contains(out, fmt.Sprintf("interface: %d bytes", len(abi))) {
+			t.Fatalf("the confirm should give the file's size and digest:\n%s", out)
+		}
+		if err := os.WriteFile(file, []byte(`[{"type":"function","name":"drain"}]`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h.key("y")
 		a := followed(t, h, d)
 		if a.Result.CreateSmartContractInterfaceResult == nil || a.Intent.CreateSmartContractInterfaceIntent.SmartContractInterface != abi {
-			t.Fatalf("contract: %+v", a)
+			t.Fatalf("the interface sent should be the one confirmed: %+v", a.Intent.CreateSmartContractInterfaceIntent)
 		}
 		var toasts strings.Builder
 		for _, e := range h.root.log.entries {

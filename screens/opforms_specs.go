@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -202,33 +203,60 @@ func createSmartContractInterfaceSpec() opSpec {
 		build: func(_ *Common, v map[string]string) (prepared, error) {
 			p := api.CreateSmartContractInterfaceParams{SmartContractAddress: strings.TrimSpace(v["smartContractAddress"]),
 				Type: v["type"], Label: v["label"], Notes: v["notes"], SmartContractInterface: "{}"}
-			// Everything but the file is checked now; the file is read by the
-			// command (no I/O in Update) and checked there with the same rules.
+			// Everything but the file is checked now; the file is read by a
+			// command (no I/O in Update) before the confirm, which shows its
+			// size and digest: what is confirmed is what is sent, even if the
+			// file changes after.
 			if err := p.Validate(); err != nil {
 				return prepared{}, err
 			}
 			path := strings.TrimSpace(v["file"])
-			return prepared{params: p, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+			return prepared{params: p, load: func() (prepared, error) {
 				data, err := readInterfaceFile(path)
 				if err != nil {
-					return nil, err
+					return prepared{}, err
 				}
 				p.SmartContractInterface = string(data)
 				if err := p.Validate(); err != nil {
-					return nil, err
+					return prepared{}, err
 				}
 				limit := api.MaxSmartContractInterfaceBytes
-				*note = fmt.Sprintf("interface: %d bytes of %d allowed (%.1f%%)", len(data), limit, 100*float64(len(data))/float64(limit))
-				return s.CreateSmartContractInterface(ctx, p, o...)
+				size := fmt.Sprintf("interface: %d bytes of %d allowed (%.1f%%)", len(data), limit, 100*float64(len(data))/float64(limit))
+				sum := sha256.Sum256(data)
+				facts := []string{size, fmt.Sprintf("file: %s, sha256 %x", ui.Clean(path), sum[:8])}
+				return prepared{params: p, facts: facts, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+					*note = size
+					return s.CreateSmartContractInterface(ctx, p, o...)
+				}}, nil
 			}}, nil
 		},
 	}
+}
+
+// fileKind names what a path that is not a regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // readInterfaceFile reads an ABI/IDL, refusing one over the limit without
 // reading it all; its errors say the size against the limit.
 func readInterfaceFile(path string) ([]byte, error) {
 	limit := api.MaxSmartContractInterfaceBytes
+	// A FIFO or a device would block the read, or never end: only a regular
+	// file, looked at before it is opened.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, &api.ValidationError{Field: "file", Problem: "is " + fileKind(st.Mode()) + "; type the path of the ABI/IDL JSON file"}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &api.ValidationError{Field: "file", Problem: "cannot be read: " + err.Error() + "; type the path of the ABI/IDL JSON file"}
@@ -237,6 +265,9 @@ func readInterfaceFile(path string) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, &api.ValidationError{Field: "file", Problem: err.Error()}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &api.ValidationError{Field: "file", Problem: "is not a regular file; type the path of the ABI/IDL JSON file"}
 	}
 	if st.Size() > int64(limit) {
 		return nil, &api.ValidationError{Field: "file", Problem: fmt.Sprintf("is %d bytes of %d allowed (%.0f%% of 400 kB); trim the ABI/IDL to the functions you need",

@@ -118,6 +118,7 @@ func TestSmartContractFileOverTheLimitIsRefusedBeforeSending(t *testing.T) {
 		big:                             "is 400005 bytes of 400000 allowed",
 		bad:                             "is not valid JSON",
 		filepath.Join(dir, "none.json"): "cannot be read",
+		dir:                             "is a directory",
 	} {
 		// The fake has no submit methods: reaching one would panic the test.
 		h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
@@ -128,10 +129,14 @@ func TestSmartContractFileOverTheLimitIsRefusedBeforeSending(t *testing.T) {
 		h.typeText("DAI")
 		h.key("tab")
 		h.send(tea.PasteMsg{Content: file})
-		h.submitAndConfirm() // the file is read by the submit's command
+		h.key("ctrl+s") // the file is read by a command, before any confirm
+		if _, ok := h.root.dialogs.Top().(*opFormDialog); !ok {
+			t.Fatalf("%s: the form should be back with the file's error, not %T:\n%s", filepath.Base(file), h.root.dialogs.Top(), h.frame())
+		}
 		if out := h.frame(); !strings.Contains(out, want) {
 			t.Errorf("%s: want %q under the file field:\n%s", filepath.Base(file), want, out)
 		}
+		h.typeText("y") // lands in the form's field: nothing is sent
 	}
 }
 

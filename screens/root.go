@@ -284,6 +284,8 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case quitMsg:
 		return r.quit()
+	case opFormLoadedMsg:
+		return msg.form.loaded(msg)
 	case opSendMsg:
 		r.opsInFlight = append(r.opsInFlight, msg.sub)
 		return msg.send
