@@ -70,10 +70,13 @@ func (t *p256Table) mult(k *[32]byte) *nistec.P256Point {
 // built once the key has made tableAfterUses signatures that verified, so that
 // a key seen once (a one-off) or only with bad signatures costs no table.
 type p256Key struct {
-	pub   *ecdsa.PublicKey
-	raw   string // the key's bytes as the Verifier's map holds it
-	uses  atomic.Int64
-	table atomic.Pointer[p256Table]
+	pub  *ecdsa.PublicKey
+	raw  string       // the key's bytes as the Verifier's map holds it
+	uses atomic.Int64 // admitted signatures
+	// lastUse is when it last signed an admitted request (UnixNano of the
+	// Verifier's clock): an idle key's table may go to another.
+	lastUse atomic.Int64
+	table   atomic.Pointer[p256Table]
 }
 
 // tableAfterUses is how many verifications with a key a Verifier does the

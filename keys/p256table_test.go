@@ -9,6 +9,7 @@ import (
 	"errors"
 	"math/big"
 	"testing"
+	"time"
 
 	"filippo.io/nistec"
 )
@@ -165,7 +166,7 @@ func TestP256TableRejectsSumAtInfinity(t *testing.T) {
 // stamps verified with a table are judged exactly as before: valid ones
 // pass, one over another body is refused.
 func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
-	v := NewVerifier(64)
+	v := NewVerifier(64, nil)
 	body := []byte(`{"organizationId":"o"}`)
 	newStamp := func() (stamp, pub string) {
 		stamp = newP256Stamp(t, body)
@@ -199,9 +200,15 @@ func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
 	}
 	forgedStamp, _ := DecodeStamp(forged)
 	for range 2 * tableAfterUses {
-		if err := verify(forged, body, true); !errors.Is(err, ErrBadSignature) {
+		// Admitted even after the failed Verify, as a careless caller might.
+		p, err := v.Parse(forged)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Verify(body); !errors.Is(err, ErrBadSignature) {
 			t.Fatalf("a stamp over another body: %v, want ErrBadSignature", err)
 		}
+		p.Admitted()
 	}
 	for range maxTables {
 		stamp, pub := newStamp()
@@ -246,31 +253,107 @@ func TestVerifierBuildsTablesForFrequentKeysOnly(t *testing.T) {
 	}
 }
 
-// TestVerifierKeyFromBeforeAResetTakesNoTable: a parsed stamp whose key the
-// Verifier has since forgotten (its map was emptied when full) counts
-// nothing: its table would be one of the new count that no lookup finds.
-func TestVerifierKeyFromBeforeAResetTakesNoTable(t *testing.T) {
-	v := NewVerifier(2)
+// admitted verifies stamp over body with v, admitting it, n times.
+func admitted(t *testing.T, v *Verifier, stamp string, body []byte, n int) {
+	t.Helper()
+	for range n {
+		if _, err := verifyAdmitting(v, stamp, body); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestStrangersCannotEmptyTheVerifiersMap: keys whose stamps the caller never
+// admits (a stranger's, even with valid signatures; a forger's) are not
+// remembered, so however many there are, the keys the service knows keep
+// their tables. Admitted keys beyond the map's size make it forget the keys
+// without a table, never a table's.
+func TestStrangersCannotEmptyTheVerifiersMap(t *testing.T) {
+	v := NewVerifier(4, nil)
 	body := []byte(`{"organizationId":"o"}`)
-	held, err := v.Parse(newP256Stamp(t, body))
-	if err != nil {
-		t.Fatal(err)
+	member := newP256Stamp(t, body)
+	st, _ := DecodeStamp(member)
+	admitted(t, v, member, body, tableAfterUses)
+	if !v.HasTable(st.PublicKey) {
+		t.Fatal("the member's key has no table after its admitted signatures")
 	}
-	for range 2 { // two other keys: the map is full, then emptied
-		if _, err := v.Parse(newP256Stamp(t, body)); err != nil {
+	for range 20 {
+		p, err := v.Parse(newP256Stamp(t, body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Verify(body); err != nil { // valid, never admitted
+			t.Fatal(err)
+		}
+		if _, err := v.Parse(newP256Stamp(t, []byte("x"))); err != nil { // never verifies
 			t.Fatal(err)
 		}
 	}
-	for range 2 * tableAfterUses {
-		p := held
-		if _, err := p.Verify(body); err != nil {
-			t.Fatal(err)
+	if n := len(v.p256Keys); n != 1 || !v.HasTable(st.PublicKey) {
+		t.Fatalf("after 40 strangers: %d keys remembered (want the member's alone), member's table %v", n, v.HasTable(st.PublicKey))
+	}
+	for range 10 { // other keys the service admits, more than the map holds
+		admitted(t, v, newP256Stamp(t, body), body, 1)
+	}
+	if !v.HasTable(st.PublicKey) {
+		t.Fatal("a full map of admitted keys took the member's table away")
+	}
+}
+
+// TestVerifierGivesAnIdleKeysTableToAFrequentOne: once every table is taken,
+// a key that signs often gets none while their keys keep signing; when one
+// has been quiet for tableIdle (expired, deleted, or just idle), the frequent
+// key takes that one, never a busy key's. No more than maxTables exist.
+func TestVerifierGivesAnIdleKeysTableToAFrequentOne(t *testing.T) {
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	v := NewVerifier(64, func() time.Time { return now })
+	body := []byte(`{"organizationId":"o"}`)
+	holders := make([]string, maxTables)
+	for i := range holders {
+		holders[i] = newP256Stamp(t, body)
+		admitted(t, v, holders[i], body, tableAfterUses)
+	}
+	tables := func() (n int) {
+		for _, k := range v.p256Keys {
+			if k.table.Load() != nil {
+				n++
+			}
 		}
-		p.Admitted()
+		return n
 	}
-	if got := v.tables.Load(); got != 0 {
-		t.Fatalf("a forgotten key's uses took %d of the new count's tables, want 0", got)
+	if n := tables(); n != maxTables {
+		t.Fatalf("%d tables for %d frequent keys, want %d", n, maxTables, maxTables)
 	}
+	late := newP256Stamp(t, body)
+	lateKey, _ := DecodeStamp(late)
+	now = now.Add(tableIdle / 2)
+	admitted(t, v, late, body, 4*tableAfterUses)
+	if v.HasTable(lateKey.PublicKey) {
+		t.Fatal("a table was taken from a key that signed half a tableIdle ago")
+	}
+	now = now.Add(tableIdle)
+	for _, h := range holders[1:] { // all but the first keep signing
+		admitted(t, v, h, body, 1)
+	}
+	admitted(t, v, late, body, tableAfterUses)
+	if !v.HasTable(lateKey.PublicKey) {
+		t.Fatal("the frequent key got no table though one holder had been idle for longer than tableIdle")
+	}
+	first, _ := DecodeStamp(holders[0])
+	if v.HasTable(first.PublicKey) {
+		t.Error("the idle key kept its table: it should have gone to the frequent key")
+	}
+	for _, h := range holders[1:] {
+		st, _ := DecodeStamp(h)
+		if !v.HasTable(st.PublicKey) {
+			t.Fatal("a busy key lost its table")
+		}
+	}
+	if n := tables(); n != maxTables {
+		t.Fatalf("%d tables, want %d", n, maxTables)
+	}
+	// The idle key, back at work, verifies as before, the standard way.
+	admitted(t, v, holders[0], body, 1)
 }
 
 // FuzzP256TableVerify: whatever r, s and digest a caller sends, the table's

@@ -3,28 +3,33 @@ package keys
 import (
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sync"
-	"sync/atomic"
+	"time"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 )
 
-// Verifier verifies stamps like Verify, remembering the public keys it has
-// parsed: decompressing a P-256 or secp256k1 point is a sizeable part of a
-// verification, and a service sees the same few keys over and over. For the
-// P-256 keys it sees most, it also keeps a table of multiples that makes
-// each verification about twice as fast (p256table.go); only signatures
-// the caller admitted (ParsedStamp.Admitted) earn one. What it remembers is
-// a pure function of the key's bytes (no trust decision), so it never needs
+// Verifier verifies stamps like Verify, remembering the public keys of
+// stamps its caller admitted (ParsedStamp.Admitted): decompressing a P-256 or
+// secp256k1 point is a sizeable part of a verification, and a service sees
+// the same few keys over and over. For the P-256 keys that sign most, it
+// also keeps a table of multiples that makes each verification about twice
+// as fast (p256table.go). Only admitted signatures count, so keys the
+// service does not know (strangers, forgers) can neither fill the map nor
+// take a table; and a table whose key has gone quiet (expired, deleted, or
+// just idle) is given to the next frequent key. What it remembers is a pure
+// function of the key's bytes (no trust decision), so it never needs
 // invalidating. It is safe for concurrent use.
 type Verifier struct {
 	mu       sync.RWMutex
 	max      int
+	now      func() time.Time
 	p256Keys map[string]*p256Key
 	k1Keys   map[string]*secp256k1.PublicKey
-	// tables counts the P-256 tables built since p256Keys was last
-	// emptied; at most maxTables (each ~400 KiB) exist at once.
-	tables atomic.Int64
+	// holders are the P-256 keys with a table (or one being built), at most
+	// maxTables; each ~400 KiB.
+	holders []*p256Key
 }
 
 // maxTables bounds the memory P-256 tables take: 16 of them, ~6.3 MiB. A
@@ -32,15 +37,20 @@ type Verifier struct {
 // verified the standard way.
 const maxTables = 16
 
-// NewVerifier returns a Verifier that remembers up to maxKeys keys per curve;
-// when full it forgets them all and starts again.
-func NewVerifier(maxKeys int) *Verifier {
-	return &Verifier{max: max(1, maxKeys)}
-}
+// tableIdle is how long a table's key must have signed nothing admitted
+// before another key may take its table: long enough that the keys signing
+// right now keep theirs (no rebuilding back and forth), short enough that
+// an expired or deleted key's table is soon someone else's.
+const tableIdle = time.Minute
 
-// Verify is Verify (same checks, same errors) with parsed keys remembered.
-func (v *Verifier) Verify(headerValue string, body []byte) (Stamp, error) {
-	return verify(headerValue, body, v)
+// NewVerifier returns a Verifier that remembers up to maxKeys admitted keys
+// per curve; when full it forgets all but those with a table. now is its
+// clock for tableIdle (nil: time.Now).
+func NewVerifier(maxKeys int, now func() time.Time) *Verifier {
+	if now == nil {
+		now = time.Now
+	}
+	return &Verifier{max: max(1, maxKeys), now: now}
 }
 
 // Parse checks everything in an X-Stamp header but its signature, which
@@ -49,63 +59,97 @@ func (v *Verifier) Parse(headerValue string) (ParsedStamp, error) {
 	return parseStamp(headerValue, v)
 }
 
+// p256 is the remembered key of raw, or raw parsed afresh (remembered only
+// once a signature of it is admitted).
 func (v *Verifier) p256(raw []byte) (*p256Key, error) {
-	if v == nil {
-		pub, err := parseP256Public(raw, false)
-		if err != nil {
-			return nil, err
+	if v != nil {
+		v.mu.RLock()
+		k := v.p256Keys[string(raw)]
+		v.mu.RUnlock()
+		if k != nil {
+			return k, nil
 		}
-		return &p256Key{pub: pub}, nil
-	}
-	v.mu.RLock()
-	k := v.p256Keys[string(raw)]
-	v.mu.RUnlock()
-	if k != nil {
-		return k, nil
 	}
 	pub, err := parseP256Public(raw, false)
 	if err != nil {
 		return nil, err
 	}
-	k = &p256Key{pub: pub, raw: string(raw)}
-	v.mu.Lock()
-	if v.p256Keys == nil || len(v.p256Keys) >= v.max {
-		v.p256Keys = map[string]*p256Key{}
-		v.tables.Store(0)
-	}
-	v.p256Keys[string(raw)] = k
-	v.mu.Unlock()
-	return k, nil
+	return &p256Key{pub: pub, raw: string(raw)}, nil
 }
 
-// useP256 counts a signature that k verified and its caller admitted, and
-// builds k's table on the one that reaches tableAfterUses, if fewer than
-// maxTables exist. Only admitted signatures count, so neither a forger's key
-// nor a stranger's (one the service does not know) ever gets a table: else
-// anyone could take every table with 16 throwaway keys. A key held from
-// before the map was last emptied counts nothing, so it cannot take a table
-// of the new count that no lookup would find. Exactly one caller sees the
-// count reach tableAfterUses, so a table is built once; callers that come
-// meanwhile verify the standard way.
-func (v *Verifier) useP256(k *p256Key) {
+// admitP256 counts a signature that k verified and its caller admitted:
+// the key is remembered, and it gets a table on every tableAfterUses-th such
+// signature while it has none, if fewer than maxTables exist or one has been
+// idle for tableIdle. k may be a copy parsed before another request
+// remembered the key: the remembered one counts.
+func (v *Verifier) admitP256(k *p256Key) {
+	now := v.now().UnixNano()
 	v.mu.RLock()
-	current := v.p256Keys[k.raw] == k
-	if !current || k.uses.Add(1) != tableAfterUses {
-		v.mu.RUnlock()
-		return
-	}
-	// Under the read lock: emptying the map (which resets the count) waits.
-	if v.tables.Add(1) > maxTables {
-		v.tables.Add(-1)
-		v.mu.RUnlock()
-		return
-	}
+	cur := v.p256Keys[k.raw]
 	v.mu.RUnlock()
-	q, err := p256Point(k.pub)
+	if cur == nil {
+		v.mu.Lock()
+		if cur = v.p256Keys[k.raw]; cur == nil {
+			if len(v.p256Keys) >= v.max {
+				v.forgetKeysWithoutTables()
+			}
+			if v.p256Keys == nil {
+				v.p256Keys = map[string]*p256Key{}
+			}
+			v.p256Keys[k.raw], cur = k, k
+		}
+		v.mu.Unlock()
+	}
+	cur.lastUse.Store(now)
+	if cur.uses.Add(1)%tableAfterUses != 0 || cur.table.Load() != nil || !v.takeTableSlot(cur, now) {
+		return
+	}
+	q, err := p256Point(cur.pub)
 	if err != nil {
 		return // cannot happen for a parsed key; the standard way still works
 	}
-	k.table.Store(newP256Table(q))
+	t := newP256Table(q) // ~2 ms: outside the lock
+	v.mu.Lock()
+	if slices.Contains(v.holders, cur) { // not given away meanwhile
+		cur.table.Store(t)
+	}
+	v.mu.Unlock()
+}
+
+// takeTableSlot makes k a table holder, taking the slot of the holder idle
+// longest if all are taken and it has been idle for tableIdle.
+func (v *Verifier) takeTableSlot(k *p256Key, now int64) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.p256Keys[k.raw] != k || slices.Contains(v.holders, k) {
+		return false // forgotten meanwhile, or another caller is building it
+	}
+	if len(v.holders) < maxTables {
+		v.holders = append(v.holders, k)
+		return true
+	}
+	idlest := 0
+	for i, h := range v.holders {
+		if h.lastUse.Load() < v.holders[idlest].lastUse.Load() {
+			idlest = i
+		}
+	}
+	if now-v.holders[idlest].lastUse.Load() < int64(tableIdle) {
+		return false
+	}
+	v.holders[idlest].table.Store(nil)
+	v.holders[idlest] = k
+	return true
+}
+
+// forgetKeysWithoutTables empties the P-256 map but for the table holders;
+// v.mu is held for writing.
+func (v *Verifier) forgetKeysWithoutTables() {
+	kept := make(map[string]*p256Key, len(v.holders))
+	for _, h := range v.holders {
+		kept[h.raw] = h
+	}
+	v.p256Keys = kept
 }
 
 // HasTable reports whether stamps by the P-256 public key (hex, compressed
@@ -121,6 +165,7 @@ func (v *Verifier) HasTable(publicKey string) bool {
 	return k != nil && k.table.Load() != nil
 }
 
+// secp256k1 is the remembered key of raw, or raw parsed afresh.
 func (v *Verifier) secp256k1(raw []byte) (*secp256k1.PublicKey, error) {
 	if v != nil {
 		v.mu.RLock()
@@ -134,13 +179,21 @@ func (v *Verifier) secp256k1(raw []byte) (*secp256k1.PublicKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: not a point on secp256k1", ErrBadPublicKey)
 	}
-	if v != nil {
-		v.mu.Lock()
-		if v.k1Keys == nil || len(v.k1Keys) >= v.max {
-			v.k1Keys = map[string]*secp256k1.PublicKey{}
-		}
-		v.k1Keys[string(raw)] = pub
-		v.mu.Unlock()
-	}
 	return pub, nil
+}
+
+// admitSecp256k1 remembers an admitted secp256k1 key.
+func (v *Verifier) admitSecp256k1(raw string, pub *secp256k1.PublicKey) {
+	v.mu.RLock()
+	known := v.k1Keys[raw] != nil
+	v.mu.RUnlock()
+	if known {
+		return
+	}
+	v.mu.Lock()
+	if v.k1Keys == nil || len(v.k1Keys) >= v.max {
+		v.k1Keys = map[string]*secp256k1.PublicKey{}
+	}
+	v.k1Keys[raw] = pub
+	v.mu.Unlock()
 }

@@ -92,9 +92,10 @@ type ParsedStamp struct {
 	p256   *p256Key
 	p256R  *big.Int
 	p256S  *big.Int
-	cache  *Verifier // counts admitted P-256 signatures per key; may be nil
+	cache  *Verifier // remembers admitted keys; may be nil
 	ed     ed25519.PublicKey
 	k1     *secp256k1.PublicKey
+	k1Raw  string // k1's bytes as the Verifier remembers them
 	k1R    secp256k1.ModNScalar
 	k1S    secp256k1.ModNScalar
 	// verified: Verify passed, so Admitted may count the signature.
@@ -135,6 +136,7 @@ func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 		if p.k1, err = cache.secp256k1(pubRaw); err != nil {
 			return ParsedStamp{}, err
 		}
+		p.k1Raw = string(pubRaw)
 		r, s, err := parseStrictDER(sigRaw, k1HalfOrder)
 		if err != nil {
 			return ParsedStamp{}, err
@@ -191,12 +193,19 @@ func (p *ParsedStamp) Verify(body []byte) (Stamp, error) {
 
 // Admitted tells the Verifier that parsed p that the service accepts the
 // stamp's key (registered, not expired, of the organization asked) after its
-// signature verified: only such signatures count toward a P-256 key's table
-// (Verifier), so that keys the service does not know cannot take the tables.
+// signature verified: only such keys are remembered, and only their
+// signatures count toward a P-256 key's table (Verifier), so that keys the
+// service does not know can neither fill the map nor take the tables.
 // Before a successful Verify, or without a Verifier, it does nothing.
 func (p *ParsedStamp) Admitted() {
-	if p.verified && p.cache != nil && p.p256 != nil {
-		p.cache.useP256(p.p256)
+	if !p.verified || p.cache == nil {
+		return
+	}
+	switch {
+	case p.p256 != nil:
+		p.cache.admitP256(p.p256)
+	case p.k1 != nil:
+		p.cache.admitSecp256k1(p.k1Raw, p.k1)
 	}
 }
 

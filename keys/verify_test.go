@@ -173,7 +173,7 @@ func TestVerifyRejectsTamperedVector(t *testing.T) {
 			}
 			// Parse refuses all but a bad signature, which needs the body;
 			// Parse then Verify answers as Verify does.
-			p, perr := NewVerifier(4).Parse(c.stamp)
+			p, perr := NewVerifier(4, nil).Parse(c.stamp)
 			if (perr != nil) != (c.want != ErrBadSignature) {
 				t.Fatalf("Parse error = %v; want one only for what needs no body", perr)
 			}

@@ -300,3 +300,51 @@ func TestStrangersCannotTakeTheVerificationTables(t *testing.T) {
 		t.Fatal("alice's key has no verification table after 17 requests: strangers took them")
 	}
 }
+
+// TestExpiredKeysGiveUpTheirVerificationTables: keys the organization knew
+// (session keys last 15 minutes) that earned every table and then expired do
+// not keep them: once they have been quiet a while, a member's key that signs
+// often gets one.
+func TestExpiredKeysGiveUpTheirVerificationTables(t *testing.T) {
+	e := newEnv(t)
+	whoami := api.QueryPrefix + api.QueryWhoami
+	var specs []UserSpec
+	var shortLived []*keys.Key
+	for i := range 16 {
+		k, err := keys.Generate(keys.SchemeP256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shortLived = append(shortLived, k)
+		specs = append(specs, UserSpec{Name: "s" + strconv.Itoa(i), Root: i == 0,
+			APIKeys: []APIKeySpec{{Name: "session", PublicKey: k.PublicKeyHex(), ExpirationSeconds: 60}}})
+	}
+	other, err := e.srv.CreateOrganization(context.Background(), "Other", 1, specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherBody := whoamiBody(other.ID)
+	for _, k := range shortLived {
+		for range 17 {
+			if r := e.post(whoami, otherBody, k); r.status != 200 {
+				t.Fatalf("whoami: %d %s", r.status, r.body)
+			}
+		}
+		if !e.srv.verifier.HasTable(k.PublicKeyHex()) {
+			t.Fatal("a session key signing 17 requests got no table")
+		}
+	}
+	e.skew.Store(int64(time.Hour)) // every session key has expired
+	for _, k := range shortLived {
+		wantError(t, e.post(whoami, otherBody, k), 401, api.CodeUnauthenticated, "API_KEY_EXPIRED")
+	}
+	body := whoamiBody(e.org.ID)
+	for range 32 {
+		if r := e.post(whoami, body, e.keys["alice"]); r.status != 200 {
+			t.Fatalf("whoami as alice: %d %s", r.status, r.body)
+		}
+	}
+	if !e.srv.verifier.HasTable(e.keys["alice"].PublicKeyHex()) {
+		t.Fatal("alice's key has no table after 32 requests: expired keys still hold every table")
+	}
+}
