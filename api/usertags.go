@@ -63,6 +63,51 @@ func ResolveByIDOrName(kind string, known map[string]string, value string) (stri
 	return "", fmt.Errorf("%s is neither the id nor the name of a %s of this organization (%s)", Quote(value), kind, knownText(known))
 }
 
+// ResolveUserTag turns value, a user tag's id or name, into its id against
+// names as UserTagNames read them. complete is false when the read stopped
+// short (ErrWalkCutShort, or an error part-way), so that older tags may
+// exist unread: then an id not among those read is taken as given (an older
+// tag may have it; the service takes any id), a name not among them is
+// refused (give the id), and a name found among them comes with a warning,
+// since an older tag of the same name would have made it ambiguous. The CLI
+// and the console resolve tags with it, so they agree.
+func ResolveUserTag(names map[string]string, complete bool, value string) (id, warning string, err error) {
+	value = strings.TrimSpace(value)
+	id, err = ResolveByIDOrName("user tag", names, value)
+	switch {
+	case complete:
+		return id, "", err
+	case err == nil && id != value:
+		return id, fmt.Sprintf("user tag %s resolved among the %d newest tags read (%s); an older tag of the same name was not looked for: give the id to be sure", Quote(value), len(names), SanitizeID(id)), nil
+	case err == nil:
+		return id, "", nil
+	case uuidShaped(value):
+		return value, fmt.Sprintf("user tag %s is not among the %d newest tags read; it is sent as the id given", SanitizeID(value), len(names)), nil
+	}
+	return "", "", fmt.Errorf("%s is not among the %d newest user tags read (the organization has more than are read); give the tag's id", Quote(value), len(names))
+}
+
+// uuidShaped reports whether s is written as a UUID (8-4-4-4-12 hex digits),
+// as the service's ids are.
+func uuidShaped(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if r != '-' {
+				return false
+			}
+		default:
+			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // knownText lists up to five of known as `"name" (id …)`, by name.
 func knownText(known map[string]string) string {
 	ids := make([]string, 0, len(known))

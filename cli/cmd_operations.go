@@ -155,27 +155,6 @@ func resolveSender(ctx context.Context, client *api.Client, sender string) (stri
 	return id, nil
 }
 
-// uuidShaped reports whether s is written as a UUID (8-4-4-4-12 hex digits),
-// as the service's ids are.
-func uuidShaped(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, r := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if r != '-' {
-				return false
-			}
-		default:
-			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // resolveTags turns each --tag into a tag id: an id of a tag, or the name of
 // exactly one, read from the organization's completed create_user_tag
 // activities (the service has no query for tags, and takes any id).
@@ -185,22 +164,17 @@ func resolveTags(ctx context.Context, c proc, client *api.Client, tags []string)
 		return ids, nil
 	}
 	names, err := api.UserTagNames(ctx, client)
-	cutShort := errors.Is(err, api.ErrWalkCutShort)
-	if err != nil && !cutShort {
+	complete := err == nil
+	if err != nil && !errors.Is(err, api.ErrWalkCutShort) {
 		return nil, fmt.Errorf("invitation create: check --tag against the organization's tags: %w", err)
 	}
 	for _, t := range tags {
-		id, err := api.ResolveByIDOrName("user tag", names, t)
-		switch {
-		case err == nil:
-		case cutShort && uuidShaped(strings.TrimSpace(t)):
-			// Older tags than those read may have it: an id is sent as given.
-			id = strings.TrimSpace(t)
-			fmt.Fprintf(c.stderr, "vigil: --tag %s is not among the %d newest tags read; sent as the id given\n", api.SanitizeID(id), len(names))
-		case cutShort:
-			return nil, usagef("invitation create: --tag %q is not among the %d newest tags read (the organization has more create_user_tag activities than vigil reads); give the tag's id ('vigil activity list --type create_user_tag')", api.Sanitize(t), len(names))
-		default:
+		id, warning, err := api.ResolveUserTag(names, complete, t)
+		if err != nil {
 			return nil, usagef("invitation create: --tag %v; tags are known from completed create_user_tag activities ('vigil activity list --type create_user_tag')", err)
+		}
+		if warning != "" {
+			fmt.Fprintf(c.stderr, "vigil: %s\n", warning)
 		}
 		ids = append(ids, id)
 	}

@@ -219,6 +219,9 @@ type Org struct {
 	// activities (the service has no query for tags): a tag no activity
 	// names, or one created since the load, is an unknown tag.
 	TagNames map[string]string
+	// TagNamesComplete: TagNames holds every tag (the walk was not cut short
+	// nor stopped by an error), so a tag not in it does not exist.
+	TagNamesComplete bool
 	// APIKeyNames maps API key id -> name, from the users, so that a
 	// delete_api_keys names the keys it deletes.
 	APIKeyNames map[string]string
@@ -281,7 +284,8 @@ func loadOrg(c *Common) tea.Cmd {
 		}
 		org.Eval = newEvaluationContext(users, cfg.Quorum, policies)
 		// Best effort: without them a tag shows by id, as an unknown tag.
-		org.TagNames, _ = tagNames(ctx, client)
+		names, err := tagNames(ctx, client)
+		org.TagNames, org.TagNamesComplete = names, err == nil
 		return orgLoadedMsg{org: org}
 	}
 }

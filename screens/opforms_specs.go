@@ -57,7 +57,7 @@ func createInvitationsSpec() opSpec {
 			if err != nil {
 				return prepared{}, &api.ValidationError{Field: "invitees", Problem: inviteesProblem(err)}
 			}
-			tags, sender, err := invitationRefs(c, v)
+			tags, sender, warnings, err := invitationRefs(c, v)
 			if err != nil {
 				return prepared{}, err
 			}
@@ -73,7 +73,7 @@ func createInvitationsSpec() opSpec {
 			if err := p.Validate(); err != nil {
 				return prepared{}, err
 			}
-			return prepared{params: p, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+			return prepared{params: p, facts: warnings, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.CreateInvitations(ctx, p, o...)
 			}}, nil
 		},
@@ -84,16 +84,20 @@ func createInvitationsSpec() opSpec {
 // knows before anything is sent: the service takes any tag id, and refuses a
 // sender that is no user only once the quorum has voted. A tag may be given by
 // its name (resolved to its id, as the vote dialog will show it), the sender
-// by id or name.
-func invitationRefs(c *Common, v map[string]string) (tags []string, sender string, err error) {
+// by id or name. Tags resolve as the CLI's --tag does (api.ResolveUserTag):
+// when not every tag was read, warnings say what could not be checked.
+func invitationRefs(c *Common, v map[string]string) (tags []string, sender string, warnings []string, err error) {
 	tags = []string{} // sent as [], not null
 	var tagErr, senderErr error
 	for _, t := range splitList(v["receiverUserTags"]) {
-		id, err := api.ResolveByIDOrName("user tag", c.Org.TagNames, t)
+		id, warning, err := api.ResolveUserTag(c.Org.TagNames, c.Org.TagNamesComplete, t)
 		if err != nil {
 			tagErr = &api.ValidationError{Field: "receiverUserTags",
 				Problem: err.Error() + "; a tag created since the console loaded is known after r on the Organization screen"}
 			break
+		}
+		if warning != "" {
+			warnings = append(warnings, "warning: "+warning)
 		}
 		tags = append(tags, id)
 	}
@@ -102,14 +106,14 @@ func invitationRefs(c *Common, v map[string]string) (tags []string, sender strin
 		senderErr = &api.ValidationError{Field: "senderUserId", Problem: err.Error()}
 	}
 	if err := errors.Join(tagErr, senderErr); err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	return tags, sender, nil
+	return tags, sender, warnings, nil
 }
 
 // problemOnly is the problem of invitationRefs' error, for a form field,
 // which shows it under itself.
-func problemOnly(_ []string, _ string, err error) error {
+func problemOnly(_ []string, _ string, _ []string, err error) error {
 	var ve *api.ValidationError
 	if errors.As(err, &ve) {
 		return errors.New(ve.Problem)

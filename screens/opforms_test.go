@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/vigil-console/vigil/api"
 )
 
 // openOperation opens an operation's form from the palette, by name.
@@ -308,5 +309,57 @@ func TestOnrampStatusIsAQueryAvailableReadOnly(t *testing.T) {
 	if !strings.Contains(messages.String(), "on-ramp transaction tx-1: the fake has no on-ramp transactions") ||
 		!strings.Contains(h.frame(), "on-ramp transaction tx-1") {
 		t.Errorf("the query's answer should be shown and kept, read-only too:\n%s\n%s", h.frame(), messages.String())
+	}
+}
+
+// TestInvitationTagsWhenNotEveryTagWasRead: an organization with more
+// create_user_tag activities than the console reads (api.MaxUserTagPages
+// pages) resolves tags as the CLI's --tag does: a name among the tags read is
+// taken with a warning in the confirm (an older tag of the same name was not
+// looked for), an id that is not among them is sent as given with a warning
+// (an older tag may have it), and a name that is not among them is refused,
+// asking for the id.
+func TestInvitationTagsWhenNotEveryTagWasRead(t *testing.T) {
+	read := api.MaxUserTagPages * 100
+	acts := make([]api.Activity, 0, read+1)
+	for i := range read + 1 { // newest first; the last is never read
+		name := fmt.Sprintf("t-%04d", read-i)
+		if i == read {
+			name = "oldest"
+		}
+		acts = append(acts, api.Activity{ID: fmt.Sprintf("act-tag-%04d", i), Status: api.StatusCompleted, Type: api.TypeCreateUserTag,
+			Intent: api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: name}},
+			Result: api.Result{CreateUserTagResult: &api.CreateUserTagResult{UserTagID: fmt.Sprintf("01a20a2b-0000-7000-8000-%012d", i)}}})
+	}
+	const unreadID = "01a20a2b-0000-7000-8000-000000001000" // "oldest"
+	for _, tc := range []struct {
+		tags, want string
+		confirm    bool
+	}{
+		{"t-1000", `user tag "t-1000" resolved among the 1000 newest tags read`, true},
+		{unreadID, "it is sent as the id given", true},
+		{"oldest", `"oldest" is not among the 1000 newest user tags`, false},
+	} {
+		h := newHarness(t, &fakeClient{activities: acts}, false, 0)
+		h.send(tea.WindowSizeMsg{Width: 200, Height: 60})
+		if h.root.common.Org.TagNamesComplete {
+			t.Fatal("the console believes it read every tag")
+		}
+		openOperation(h, "create invitations")
+		h.typeText("eve <eve@example.com>")
+		h.key("tab")
+		h.key("tab")
+		h.typeText(tc.tags)
+		h.key("ctrl+s")
+		_, confirmed := h.root.dialogs.Top().(*ConfirmDialog)
+		if confirmed != tc.confirm {
+			t.Fatalf("%s: confirm %v, want %v:\n%s", tc.tags, confirmed, tc.confirm, h.frame())
+		}
+		if out := h.plainFrame(); !strings.Contains(out, tc.want) {
+			t.Errorf("%s: want %q:\n%s", tc.tags, tc.want, out)
+		}
+		if confirmed {
+			h.key("n") // the fake cannot send invitations
+		}
 	}
 }
