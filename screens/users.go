@@ -24,10 +24,14 @@ type Users struct {
 	// tagNames maps user tag id -> name, from completed create_user_tag
 	// activities (SPEC.md has no query for tags).
 	tagNames map[string]string
-	// pendingDeletes maps an API key id to the delete_api_keys activity
-	// waiting for votes that names it, read when a record opens (nil until
-	// then); pendingErr says why they are unknown.
+	// pendingActs are the open user's delete_api_keys waiting for votes,
+	// read when a record opens (nil until then); pendingErr says why they
+	// are unknown. pendingDeletes maps an API key id to the newest that
+	// would delete it, doomedDeletes to those that name it but would fail
+	// (users_pending.go sortPending).
+	pendingActs    []api.Activity
 	pendingDeletes map[string]api.Activity
+	doomedDeletes  map[string][]doomedDeletion
 	pendingErr     string
 	pendingGen     int
 	// pendingTicks is the generation of the open record's auto-refresh of
@@ -238,12 +242,14 @@ func (u *Users) reopen(id string) {
 	}
 	u.cursor = min(u.cursor, max(len(u.open.APIKeys)-1, 0))
 	u.keyInfo = nil
+	u.sortPending() // against the keys as they stand now
 	u.renderDetail()
 }
 
 func (u *Users) closeDetail() {
 	u.open, u.keyInfo, u.keyErr, u.cursor = nil, nil, "", 0
-	u.pendingDeletes, u.pendingErr = nil, ""
+	u.pendingActs, u.pendingErr = nil, ""
+	u.sortPending()
 	u.pendingTicks++ // its auto-refresh stops
 	clear(u.marked)
 	u.list.Close()
