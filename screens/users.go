@@ -35,8 +35,11 @@ type Users struct {
 	pendingErr     string
 	pendingGen     int
 	// pendingTicks is the generation of the open record's auto-refresh of
-	// its pending deletions (a record closed stops its chain).
+	// its pending deletions (a record closed, or the screen hidden, stops
+	// its chain).
 	pendingTicks int
+	// hidden: another screen is active, so the open record does not poll.
+	hidden bool
 	// activities: the console submitted or voted since the pending deletions
 	// were read, so the open record reads them again when shown.
 	activities staleOnChange
@@ -110,6 +113,9 @@ func (u *Users) SetSize(width, height int) {
 // Status implements Screen.
 func (u *Users) Status() ScreenStatus {
 	st := ScreenStatus{LastRefresh: u.fetched, Err: u.err, Submitting: submissions(u.deleting)}
+	if u.polling() {
+		st.AutoRefresh = u.c.Refresh
+	}
 	switch {
 	case u.deleting != nil:
 		st.Busy = "submitting delete_api_keys…"
@@ -163,7 +169,19 @@ func (u *Users) syncKeys() {
 // Update implements Screen.
 func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer u.syncKeys()
-	if u.activities.take(msg) && u.open != nil {
+	stale := u.activities.take(msg) && u.open != nil
+	switch msg.(type) {
+	case screenHiddenMsg:
+		u.hidden = true
+		u.pendingTicks++ // the open record's poll stops until shown
+		return u, nil
+	case screenShownMsg:
+		if u.hidden {
+			u.hidden = false
+			return u, u.resumePending()
+		}
+	}
+	if stale {
 		return u, u.loadPending()
 	}
 	switch msg := msg.(type) {

@@ -145,20 +145,36 @@ func (u *Users) loadPending() tea.Cmd {
 // deletions: another member may propose or decide one meanwhile.
 type pendingRefreshMsg struct{ gen int }
 
+// polling reports whether the open record reads its pending deletions again
+// at the profile's refresh interval: only while the screen shows it.
+func (u *Users) polling() bool {
+	return u.c.Refresh > 0 && u.open != nil && !u.hidden
+}
+
 // pendingTick schedules the next auto-refresh of the open record's pending
 // deletions, at the profile's refresh interval (none when it is off).
 func (u *Users) pendingTick() tea.Cmd {
-	if u.c.Refresh <= 0 || u.open == nil {
+	if !u.polling() {
 		return nil
 	}
 	gen := u.pendingTicks
 	return u.c.Tick(u.c.Refresh, func(time.Time) tea.Msg { return pendingRefreshMsg{gen: gen} })
 }
 
+// resumePending restarts the open record's poll when the screen is shown
+// again, reading at once what changed while it was hidden.
+func (u *Users) resumePending() tea.Cmd {
+	if u.open == nil {
+		return nil
+	}
+	u.pendingTicks++
+	return tea.Batch(u.loadPending(), u.pendingTick())
+}
+
 // refreshPending reads the pending deletions again while the record that
 // started the chain is open.
 func (u *Users) refreshPending(m pendingRefreshMsg) tea.Cmd {
-	if m.gen != u.pendingTicks || u.open == nil {
+	if m.gen != u.pendingTicks || !u.polling() {
 		return nil
 	}
 	return tea.Batch(u.loadPending(), u.pendingTick())
