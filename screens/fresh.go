@@ -18,6 +18,10 @@ type activitiesChangedMsg struct{}
 // activity-derived data went stale reloads it then.
 type screenShownMsg struct{}
 
+// screenHiddenMsg tells the screen that was active that another one is: a
+// screen that polls stops until it is shown again.
+type screenHiddenMsg struct{}
+
 // activityChange is a message that reports the outcome of a submit or a vote
 // this console made: whatever its outcome, activities may have changed.
 type activityChange interface{ changesActivities() }
@@ -39,6 +43,13 @@ func (r *Root) announceActivitiesChanged() tea.Cmd {
 func (r *Root) showActive() tea.Cmd {
 	var cmd tea.Cmd
 	r.screens[r.active], cmd = r.screens[r.active].Update(screenShownMsg{})
+	return cmd
+}
+
+// hide sends screenHiddenMsg to the screen at index i.
+func (r *Root) hide(i int) tea.Cmd {
+	var cmd tea.Cmd
+	r.screens[i], cmd = r.screens[i].Update(screenHiddenMsg{})
 	return cmd
 }
 

@@ -140,6 +140,61 @@ func TestEndToEndOpenUserRecordFollowsPendingDeletions(t *testing.T) {
 	}
 }
 
+// scheduledPendingRefresh reports whether a refresh of the open record's
+// pending deletions is scheduled (checking a tick delivers nothing).
+func (th *tickedHarness) scheduledPendingRefresh() bool {
+	for _, f := range th.ticks {
+		if _, ok := f().(pendingRefreshMsg); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// The open record polls its pending deletions only while Users is the screen
+// showing, and the status bar says it refreshes: a hidden tab reads nothing
+// at each interval, and shown again it reads what changed meanwhile at once
+// and polls again.
+func TestEndToEndOpenUserRecordPollsOnlyWhileShown(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := newTickedHarness(t, d)
+	u := h.selectUser("operator")
+	h.key("enter")
+	if u.open == nil || u.open.UserName != "operator" {
+		t.Fatalf("operator's record did not open:\n%s", h.frame())
+	}
+	if out := h.frame(); !strings.Contains(out, "auto 5s") {
+		t.Errorf("the status bar does not say the open record refreshes every 5s:\n%s", out)
+	}
+	keyID := h.cursorToKeyWithoutPendingDeletion(u)
+
+	h.key("@Activities")
+	act, err := d.Client("bob").DeleteAPIKeys(context.Background(), api.DeleteAPIKeysParams{UserID: u.open.UserID, APIKeyIDs: []string{keyID}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("bob proposes deleting the key: %+v %v", act, err)
+	}
+	for range 2 {
+		h.fireTicks()
+	}
+	if _, ok := u.pendingDeletes[keyID]; ok {
+		t.Errorf("the hidden Users screen read the pending deletions at an auto-refresh")
+	}
+	if h.scheduledPendingRefresh() {
+		t.Errorf("the hidden Users screen keeps polling its open record")
+	}
+
+	h.key("@Users")
+	if got, ok := u.pendingDeletes[keyID]; !ok || got.ID != act.ID {
+		t.Errorf("shown again, the record does not read bob's deletion %s at once:\n%s", act.ID, h.frame())
+	}
+	if !h.scheduledPendingRefresh() {
+		t.Errorf("shown again, the record does not poll again")
+	}
+	if out := h.frame(); !strings.Contains(out, "auto 5s") {
+		t.Errorf("the status bar does not say the record refreshes again:\n%s", out)
+	}
+}
+
 // After your own vote the list row shows the activity's new status at once,
 // and a refresh that was fetched before the vote and is answered after it
 // does not put the old status back (in the Pending and the All view).

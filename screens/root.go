@@ -222,6 +222,9 @@ func (r *Root) ActiveTitle() string { return r.screens[r.active].Title() }
 func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	shown := r.active
 	cmd := r.update(msg)
+	if r.active != shown {
+		cmd = tea.Batch(cmd, r.hide(shown))
+	}
 	if _, ok := msg.(activityChange); ok {
 		cmd = tea.Batch(cmd, r.announceActivitiesChanged())
 	} else if r.active != shown {

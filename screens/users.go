@@ -24,15 +24,22 @@ type Users struct {
 	// tagNames maps user tag id -> name, from completed create_user_tag
 	// activities (SPEC.md has no query for tags).
 	tagNames map[string]string
-	// pendingDeletes maps an API key id to the delete_api_keys activity
-	// waiting for votes that names it, read when a record opens (nil until
-	// then); pendingErr says why they are unknown.
+	// pendingActs are the open user's delete_api_keys waiting for votes,
+	// read when a record opens (nil until then); pendingErr says why they
+	// are unknown. pendingDeletes maps an API key id to the newest that
+	// would delete it, doomedDeletes to those that name it but would fail
+	// (users_pending.go sortPending).
+	pendingActs    []api.Activity
 	pendingDeletes map[string]api.Activity
+	doomedDeletes  map[string][]doomedDeletion
 	pendingErr     string
 	pendingGen     int
 	// pendingTicks is the generation of the open record's auto-refresh of
-	// its pending deletions (a record closed stops its chain).
+	// its pending deletions (a record closed, or the screen hidden, stops
+	// its chain).
 	pendingTicks int
+	// hidden: another screen is active, so the open record does not poll.
+	hidden bool
 	// activities: the console submitted or voted since the pending deletions
 	// were read, so the open record reads them again when shown.
 	activities staleOnChange
@@ -106,6 +113,9 @@ func (u *Users) SetSize(width, height int) {
 // Status implements Screen.
 func (u *Users) Status() ScreenStatus {
 	st := ScreenStatus{LastRefresh: u.fetched, Err: u.err, Submitting: submissions(u.deleting)}
+	if u.polling() {
+		st.AutoRefresh = u.c.Refresh
+	}
 	switch {
 	case u.deleting != nil:
 		st.Busy = "submitting delete_api_keys…"
@@ -159,7 +169,19 @@ func (u *Users) syncKeys() {
 // Update implements Screen.
 func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer u.syncKeys()
-	if u.activities.take(msg) && u.open != nil {
+	stale := u.activities.take(msg) && u.open != nil
+	switch msg.(type) {
+	case screenHiddenMsg:
+		u.hidden = true
+		u.pendingTicks++ // the open record's poll stops until shown
+		return u, nil
+	case screenShownMsg:
+		if u.hidden {
+			u.hidden = false
+			return u, u.resumePending()
+		}
+	}
+	if stale {
 		return u, u.loadPending()
 	}
 	switch msg := msg.(type) {
@@ -238,12 +260,14 @@ func (u *Users) reopen(id string) {
 	}
 	u.cursor = min(u.cursor, max(len(u.open.APIKeys)-1, 0))
 	u.keyInfo = nil
+	u.sortPending() // against the keys as they stand now
 	u.renderDetail()
 }
 
 func (u *Users) closeDetail() {
 	u.open, u.keyInfo, u.keyErr, u.cursor = nil, nil, "", 0
-	u.pendingDeletes, u.pendingErr = nil, ""
+	u.pendingActs, u.pendingErr = nil, ""
+	u.sortPending()
 	u.pendingTicks++ // its auto-refresh stops
 	clear(u.marked)
 	u.list.Close()

@@ -99,6 +99,7 @@ func (u *Users) confirmDelete() tea.Cmd {
 		// it never duplicates; anything else would.
 		return u.offerPendingDeletion(keys, pending)
 	}
+	lines = append(lines, doomedLines(u.doomedAmong(keys))...)
 	switch {
 	case resend:
 		lines = append(lines, "", "The earlier delete_api_keys got no clear answer: "+resendNote+".")
@@ -167,4 +168,21 @@ func (u *Users) keysDeleted(m keysDeletedMsg) tea.Cmd {
 		cmds = append(cmds, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}))
 	}
 	return tea.Batch(cmds...)
+}
+
+// doomedLines tell the confirm about the pending deletions of these keys that
+// will fail: they delete nothing, so they are no reason not to propose this one.
+func doomedLines(doomed []doomedDeletion) []string {
+	var out []string
+	for i, d := range doomed {
+		if i == maxNamedStrangers {
+			out = append(out, fmt.Sprintf("(and %d more that will fail)", len(doomed)-i))
+			break
+		}
+		out = append(out, "The "+doomedDeletionNote(d, 0)+";")
+	}
+	if len(out) > 0 {
+		out = append(out, "  a deletion that fails deletes no key, so this one is proposed anyway.")
+	}
+	return out
 }

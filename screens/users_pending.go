@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
@@ -16,25 +17,18 @@ import (
 // mark the keys they name.
 const maxPendingDeletionPages = 10
 
-// pendingKeyDeletions maps an API key id of the user to the delete_api_keys
-// activity waiting for votes that names it (the newest when several do),
-// read as the Activities screen reads the pending list: list_activities by
-// status. An activity that names the key under another user's id does not
-// count: the service checks the owner only when it runs it, so it would end
-// FAILED with the key still working, and anyone could file one to keep the
-// console from proposing the real deletion.
-func pendingKeyDeletions(ctx context.Context, client Reader, userID string) (map[string]api.Activity, error) {
-	out := map[string]api.Activity{}
+// pendingKeyDeletions lists the delete_api_keys activities waiting for votes
+// that name userID, newest first, read as the Activities screen reads the
+// pending list: list_activities by status. An activity that names a key
+// under another user's id is left out: the service checks the owner only
+// when it runs it, so it would end FAILED with the key still working.
+func pendingKeyDeletions(ctx context.Context, client Reader, userID string) ([]api.Activity, error) {
+	out := []api.Activity{}
 	opts := api.ListActivitiesOptions{Types: []string{api.TypeDeleteAPIKeys}, Statuses: []string{api.StatusConsensusNeeded}}
 	err := api.WalkActivities(ctx, client, opts, maxPendingDeletionPages, func(a api.Activity) {
 		in := a.Intent.DeleteAPIKeysIntent
-		if in == nil || a.Status != api.StatusConsensusNeeded || in.UserID != userID {
-			return
-		}
-		for _, id := range in.APIKeyIDs {
-			if _, seen := out[id]; !seen { // newest first
-				out[id] = a
-			}
+		if in != nil && a.Status == api.StatusConsensusNeeded && in.UserID == userID {
+			out = append(out, a)
 		}
 	})
 	if err != nil {
@@ -43,11 +37,91 @@ func pendingKeyDeletions(ctx context.Context, client Reader, userID string) (map
 	return out, nil
 }
 
+// doomedDeletion is a pending delete_api_keys of the open user that cannot
+// succeed: the service deletes its keys one by one in one transaction and
+// fails the whole activity on an id that is not a key of the user (or is
+// named twice), so none of its keys is deleted. Anyone can file one to make
+// a key look as good as deleted.
+type doomedDeletion struct {
+	act api.Activity
+	why string // what in it is not a key of the user
+}
+
+// sortPending splits the open user's pending deletions by what they would
+// do to the keys of the record as it stands: pendingDeletes maps a key to
+// the newest activity that would delete it, doomedDeletes to those that
+// name it but would fail.
+func (u *Users) sortPending() {
+	u.pendingDeletes, u.doomedDeletes = nil, nil
+	if u.open == nil || u.pendingActs == nil {
+		return
+	}
+	keys := map[string]bool{}
+	for _, k := range u.open.APIKeys {
+		keys[k.APIKeyID] = true
+	}
+	u.pendingDeletes, u.doomedDeletes = map[string]api.Activity{}, map[string][]doomedDeletion{}
+	for _, a := range u.pendingActs { // newest first
+		ids := a.Intent.DeleteAPIKeysIntent.APIKeyIDs
+		why := whyDeletionFails(ids, keys)
+		for _, id := range ids {
+			switch _, seen := u.pendingDeletes[id]; {
+			case !keys[id]:
+			case why != "":
+				u.doomedDeletes[id] = append(u.doomedDeletes[id], doomedDeletion{act: a, why: why})
+			case !seen:
+				u.pendingDeletes[id] = a
+			}
+		}
+	}
+}
+
+// maxNamedStrangers bounds the ids a doomed deletion's note names.
+const maxNamedStrangers = 2
+
+// whyDeletionFails says what makes a delete_api_keys of ids fail against
+// the user's keys, or "" when it would delete them all.
+func whyDeletionFails(ids []string, keys map[string]bool) string {
+	var strangers, twice []string
+	named := map[string]bool{}
+	for _, id := range ids {
+		switch {
+		case named[id]:
+			twice = append(twice, id)
+		case !keys[id]:
+			strangers = append(strangers, id)
+		}
+		named[id] = true
+	}
+	switch {
+	case len(strangers) == 1:
+		return "names " + shownIDs(strangers) + ", not a key of this user"
+	case len(strangers) > 1:
+		return "names " + shownIDs(strangers) + ", not keys of this user"
+	case len(twice) > 0:
+		return "names " + shownIDs(twice) + " twice"
+	}
+	return ""
+}
+
+// shownIDs names the first few ids, each cut short: they come from whoever
+// filed the activity.
+func shownIDs(ids []string) string {
+	var out []string
+	for _, id := range ids[:min(len(ids), maxNamedStrangers)] {
+		out = append(out, ansi.Truncate(api.SanitizeID(id), 40, "…"))
+	}
+	if more := len(ids) - maxNamedStrangers; more > 0 {
+		out = append(out, fmt.Sprintf("and %d more", more))
+	}
+	return strings.Join(out, ", ")
+}
+
 // pendingDeletesLoadedMsg carries the pending deletions read for an open
 // record.
 type pendingDeletesLoadedMsg struct {
 	gen     int
-	pending map[string]api.Activity
+	pending []api.Activity
 	err     error
 }
 
@@ -71,20 +145,36 @@ func (u *Users) loadPending() tea.Cmd {
 // deletions: another member may propose or decide one meanwhile.
 type pendingRefreshMsg struct{ gen int }
 
+// polling reports whether the open record reads its pending deletions again
+// at the profile's refresh interval: only while the screen shows it.
+func (u *Users) polling() bool {
+	return u.c.Refresh > 0 && u.open != nil && !u.hidden
+}
+
 // pendingTick schedules the next auto-refresh of the open record's pending
 // deletions, at the profile's refresh interval (none when it is off).
 func (u *Users) pendingTick() tea.Cmd {
-	if u.c.Refresh <= 0 || u.open == nil {
+	if !u.polling() {
 		return nil
 	}
 	gen := u.pendingTicks
 	return u.c.Tick(u.c.Refresh, func(time.Time) tea.Msg { return pendingRefreshMsg{gen: gen} })
 }
 
+// resumePending restarts the open record's poll when the screen is shown
+// again, reading at once what changed while it was hidden.
+func (u *Users) resumePending() tea.Cmd {
+	if u.open == nil {
+		return nil
+	}
+	u.pendingTicks++
+	return tea.Batch(u.loadPending(), u.pendingTick())
+}
+
 // refreshPending reads the pending deletions again while the record that
 // started the chain is open.
 func (u *Users) refreshPending(m pendingRefreshMsg) tea.Cmd {
-	if m.gen != u.pendingTicks || u.open == nil {
+	if m.gen != u.pendingTicks || !u.polling() {
 		return nil
 	}
 	return tea.Batch(u.loadPending(), u.pendingTick())
@@ -94,10 +184,11 @@ func (u *Users) takePending(m pendingDeletesLoadedMsg) {
 	if m.gen != u.pendingGen {
 		return
 	}
-	u.pendingDeletes, u.pendingErr = m.pending, ""
+	u.pendingActs, u.pendingErr = m.pending, ""
 	if m.err != nil {
 		u.pendingErr = errorText(m.err)
 	}
+	u.sortPending()
 	u.renderDetail()
 }
 
@@ -106,6 +197,32 @@ func (u *Users) takePending(m pendingDeletesLoadedMsg) {
 func pendingDeletionNote(c *Common, act *api.Activity) string {
 	return fmt.Sprintf("pending deletion: activity %s, %s votes — approve it in Activities",
 		api.SanitizeID(act.ID), votesCell(c, act))
+}
+
+// doomedDeletionNote is the record's line for a key a pending
+// delete_api_keys names that cannot succeed; more says how many others do.
+func doomedDeletionNote(d doomedDeletion, more int) string {
+	note := fmt.Sprintf("pending deletion %s will fail: %s", api.SanitizeID(d.act.ID), d.why)
+	if more > 0 {
+		note += fmt.Sprintf(" (%d more will fail too)", more)
+	}
+	return note
+}
+
+// doomedAmong are the pending deletions naming these keys that will fail,
+// each once.
+func (u *Users) doomedAmong(keys []api.APIKey) []doomedDeletion {
+	var out []doomedDeletion
+	seen := map[string]bool{}
+	for _, k := range keys {
+		for _, d := range u.doomedDeletes[k.APIKeyID] {
+			if !seen[d.act.ID] {
+				seen[d.act.ID] = true
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }
 
 // pendingAmong are the keys that a pending delete_api_keys already names.

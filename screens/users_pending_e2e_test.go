@@ -108,3 +108,82 @@ func TestEndToEndPendingKeyDeletionIsMarkedAndNotDuplicated(t *testing.T) {
 		t.Fatalf("no should propose nothing: %d pending delete_api_keys", len(after))
 	}
 }
+
+// A pending delete_api_keys filed under the key owner's id that also names an
+// id which is not a key of that user cannot succeed: the service fails the
+// whole activity. Any member can file one. The record says it will fail
+// rather than marking the key as good as deleted, and d proposes the real
+// deletion. What the console says is then checked on the service: approved,
+// the decoy fails and the key stays; the deletion d proposed deletes it.
+func TestEndToEndDeletionNamingAStrangerKeyIsShownToFailAndDoesNotBlockTheKey(t *testing.T) {
+	d := servertest.StartDemo(t)
+	alice := d.Client("alice")
+	ctx := context.Background()
+	h := demoHarness(t, d, nil)
+	u := h.selectUser("operator")
+	h.key("enter")
+	if u.open == nil || u.open.UserName != "operator" {
+		t.Fatalf("operator's record did not open:\n%s", h.frame())
+	}
+	keyID := h.cursorToKeyWithoutPendingDeletion(u)
+	cursor := u.cursor
+	const stranger = "00000000-0000-4000-8000-000000000000"
+	decoy, err := d.Client("bob").DeleteAPIKeys(ctx, api.DeleteAPIKeysParams{UserID: u.open.UserID,
+		APIKeyIDs: []string{keyID, stranger}})
+	if err != nil || decoy.Status != api.StatusConsensusNeeded {
+		t.Fatalf("bob files the decoy: %+v %v", decoy, err)
+	}
+	h.key("esc")
+	h.key("enter") // opening the record reads the pending deletions again
+	for u.cursor < cursor {
+		h.key("j")
+	}
+	out := h.frame()
+	if strings.Contains(out, "pending deletion: activity "+decoy.ID) {
+		t.Errorf("the record marks the key as pending deletion by the decoy:\n%s", out)
+	}
+	if note := "pending deletion " + decoy.ID + " will fail: names " + stranger + ", not a key of this user"; !strings.Contains(out, note) {
+		t.Errorf("the record does not say the decoy will fail (%q):\n%s", note, out)
+	}
+
+	h.key("d")
+	out = h.frame()
+	if strings.Contains(out, "Deletion already pending") || !strings.Contains(out, "Delete API keys?") {
+		t.Fatalf("d does not propose the deletion:\n%s", out)
+	}
+	if !strings.Contains(out, "The pending deletion "+decoy.ID+" will fail") {
+		t.Errorf("the confirm does not say why the pending decoy is no deletion:\n%s", out)
+	}
+	h.key("y")
+	var real *api.Activity
+	for _, a := range pendingKeyDeletionsOf(t, alice) {
+		if ids := a.Intent.DeleteAPIKeysIntent.APIKeyIDs; a.ID != decoy.ID && len(ids) == 1 && ids[0] == keyID {
+			real = &a
+		}
+	}
+	if real == nil {
+		t.Fatalf("yes proposed no deletion of %s:\n%s", keyID, h.frame())
+	}
+
+	carol := d.Client("carol")
+	approve := func(act *api.Activity) *api.Activity {
+		t.Helper()
+		got, err := carol.ApproveActivity(ctx, act.Fingerprint)
+		if err != nil {
+			t.Fatalf("carol approves %s: %v", act.ID, err)
+		}
+		return got
+	}
+	if got := approve(decoy); got.Status != api.StatusFailed {
+		t.Errorf("the quorum's approval of the decoy: status %s, want %s", got.Status, api.StatusFailed)
+	}
+	if _, err := alice.GetAPIKey(ctx, keyID); err != nil {
+		t.Fatalf("the key should survive the decoy: %v", err)
+	}
+	if got := approve(real); got.Status != api.StatusCompleted {
+		t.Fatalf("the quorum's approval of the deletion d proposed: status %s", got.Status)
+	}
+	if _, err := alice.GetAPIKey(ctx, keyID); err == nil {
+		t.Errorf("the key %s still exists after the deletion d proposed completed", keyID)
+	}
+}

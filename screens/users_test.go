@@ -219,3 +219,24 @@ func TestExpiryInLocalTimeAndUTC(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A deletion fails on the service unless every id it names is a key of the
+// user, each named once; the note names what is wrong, and no more than a
+// few of the ids whoever filed it chose.
+func TestWhyDeletionFails(t *testing.T) {
+	keys := map[string]bool{"k1": true, "k2": true}
+	for _, c := range []struct {
+		ids  []string
+		want string
+	}{
+		{[]string{"k1", "k2"}, ""},
+		{[]string{"k2"}, ""},
+		{[]string{"k1", "x"}, "names x, not a key of this user"},
+		{[]string{"x", "k1", "y", "z"}, "names x, y, and 1 more, not keys of this user"},
+		{[]string{"k1", "k1"}, "names k1 twice"},
+	} {
+		if got := whyDeletionFails(c.ids, keys); got != c.want {
+			t.Errorf("whyDeletionFails(%q) = %q, want %q", c.ids, got, c.want)
+		}
+	}
+}

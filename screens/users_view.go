@@ -154,6 +154,9 @@ func (u *Users) setDetail() (cursorLine int) {
 		if act, ok := u.pendingDeletes[k.APIKeyID]; ok {
 			b.Styled("    " + th.Warn.Render(ui.Clean(pendingDeletionNote(u.c, &act))))
 		}
+		if doomed := u.doomedDeletes[k.APIKeyID]; len(doomed) > 0 {
+			b.Styled("    " + th.Bad.Render(ui.Clean(doomedDeletionNote(doomed[0], len(doomed)-1))))
+		}
 		b.Field("    id", api.SanitizeID(k.APIKeyID))
 		b.Field("    credential type", k.Credential.Type)
 		b.Field("    created", fmtTime(now, k.CreatedAt))

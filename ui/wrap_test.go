@@ -30,8 +30,8 @@ func checkWrapped(t *testing.T, in string, width int, out string) {
 	orig := ansi.Strip(in)
 	canSplit, pieces := splittable(orig), pieceWidths(orig)
 	// An indented line's continuations start with its indentation.
-	hang := len(orig) - len(strings.TrimLeft(orig, " "))
-	if !hangFits(hang, width) || strings.TrimLeft(orig, " ") == "" {
+	hang := keptIndent(len(orig)-len(strings.TrimLeft(orig, " ")), width)
+	if strings.TrimLeft(orig, " ") == "" {
 		hang = 0
 	}
 	// Align each line with the text it came from: only spaces lie between.
@@ -65,6 +65,19 @@ func checkWrapped(t *testing.T, in string, width int, out string) {
 	if rest := orig[at:]; strings.TrimLeft(rest, " ") != "" {
 		t.Errorf("text lost at the end: %q", rest)
 	}
+}
+
+// keptIndent is the indentation a wrapped line's continuations keep, written
+// out here rather than taken from wrap.go so that a wrong rule there fails:
+// the line's own, when it leaves them at least half the width and at least
+// 12 cells (the widest sanitizer escape, \U000e0041, with room to spare);
+// else none.
+func keptIndent(indent, width int) int {
+	room := width - indent
+	if indent > 0 && room >= width/2 && room >= 12 {
+		return indent
+	}
+	return 0
 }
 
 // indivisible reports a line that is one grapheme cluster or one sanitizer
@@ -192,6 +205,35 @@ func TestWrapBreaksOnlyWordsLongerThanTheLine(t *testing.T) {
 	// A value longer than the line starts beside its label.
 	if first := strings.Split(wrapLine(cases[3].in, 40), "\n")[0]; !strings.HasPrefix(first, "fingerprint: sha256:73a6") {
 		t.Errorf("the fingerprint left its label: %q", first)
+	}
+}
+
+// An indented line's continuations stay under it while that leaves them
+// half the line and 12 cells; past that they start at the margin rather
+// than in a sliver at the right.
+func TestWrapKeepsTheIndentationWhileHalfTheLineIsLeft(t *testing.T) {
+	cases := []struct {
+		in    string
+		width int
+		want  string
+	}{
+		// 4 of 24: 20 cells are left.
+		{"    alpha beta gamma delta epsilon", 24, "    alpha beta gamma\n    delta epsilon"},
+		// 12 of 24: 12 left, half the line and the minimum.
+		{strings.Repeat(" ", 12) + "alpha beta gamma", 24, strings.Repeat(" ", 12) + "alpha beta\n" + strings.Repeat(" ", 12) + "gamma"},
+		// 13 of 24: 11 left, under the minimum.
+		{strings.Repeat(" ", 13) + "alpha beta gamma", 24, strings.Repeat(" ", 13) + "alpha beta\ngamma"},
+		// 15 of 30: half the line left.
+		{strings.Repeat(" ", 15) + "alpha beta gamma", 30, strings.Repeat(" ", 15) + "alpha beta\n" + strings.Repeat(" ", 15) + "gamma"},
+		// 16 of 30: less than half left.
+		{strings.Repeat(" ", 16) + "alpha beta gamma", 30, strings.Repeat(" ", 16) + "alpha beta\ngamma"},
+		// 4 of 14: 10 left, half the line but under the minimum.
+		{"    alpha beta gamma", 14, "    alpha beta\ngamma"},
+	}
+	for _, c := range cases {
+		if got := wrapLine(c.in, c.width); got != c.want {
+			t.Errorf("%q wrapped to %d:\n%s\nwant:\n%s", c.in, c.width, got, c.want)
+		}
 	}
 }
 
