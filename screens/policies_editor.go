@@ -353,9 +353,9 @@ func (p *Policies) submitDraft() tea.Cmd {
 		return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
 	case e.earlier != nil:
 		p.asked = true // the confirm is a dialog (see dialogAsker)
-		return e.earlier.confirmNew("policies.create_new", msgCmd(policyNewConfirmedMsg{editor: e, params: params}))
+		return e.earlier.confirmNew("policies.create_new", policyNewConfirmedMsg{editor: e, params: params})
 	}
-	return p.askDialog(NewConfirmDialog("policies.create", p.createQuestion(params), msgCmd(policyNewConfirmedMsg{editor: e, params: params}), nil))
+	return p.askDialog(NewConfirmDialogMsg("policies.create", p.createQuestion(params), policyNewConfirmedMsg{editor: e, params: params}, nil))
 }
 
 // createQuestion is the confirm before create_policy: the policy as it will

@@ -79,10 +79,10 @@ func (e *earlierSubmit) warning() []string {
 }
 
 // confirmNew asks before a new request while an earlier one is unsettled;
-// onYes sends it. No is the default.
-func (e *earlierSubmit) confirmNew(id string, onYes tea.Cmd) tea.Cmd {
+// yes is the message that sends it (NewConfirmDialogMsg). No is the default.
+func (e *earlierSubmit) confirmNew(id string, yes tea.Msg) tea.Cmd {
 	c := ui.NewConfirm("Submit a new "+e.op+"?", "submit new", e.warning()...)
-	return OpenDialog(NewConfirmDialog(id, c, onYes, nil))
+	return OpenDialog(NewConfirmDialogMsg(id, c, yes, nil))
 }
 
 // afterSubmit is what a form holds after the answer to a submit: resent

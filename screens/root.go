@@ -513,6 +513,11 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if top := r.dialogs.Top(); top != nil {
 		cmd := r.dialogs.Update(k)
 		r.noteDialogAsked(top)
+		if a, ok := top.(dialogAnswerer); ok {
+			if msg := a.takeAnswer(); msg != nil {
+				cmd = tea.Batch(cmd, r.update(msg))
+			}
+		}
 		return cmd
 	}
 	active := r.screens[r.active]
