@@ -154,13 +154,16 @@ func (g *armGuard) answer(c *ui.Confirm, msg tea.Msg) ui.Answer {
 type ConfirmDialog struct {
 	// dialogAnswer: the yes of NewConfirmDialogMsg, for the root at once.
 	dialogAnswer
+	// dialogAsk: a No that reopens the form it confirms (reopensOnNo).
+	dialogAsk
 	id            string
 	confirm       ui.Confirm
 	onYes         tea.Cmd
 	yesNow        func() tea.Cmd // run by Update itself on y (NewConfirmDialogNow)
 	yesMsg        tea.Msg        // handled by the root with the y (NewConfirmDialogMsg)
 	onNo          tea.Cmd
-	width, height int // of the body it is drawn over (SizedDialog)
+	noReopens     Dialog // asked for on any No instead of onNo (reopensOnNo)
+	width, height int    // of the body it is drawn over (SizedDialog)
 	arming        armGuard
 }
 
@@ -187,6 +190,14 @@ func NewConfirmDialogMsg(id string, c ui.Confirm, yes tea.Msg, onNo tea.Cmd) *Co
 	return &ConfirmDialog{id: id, confirm: c, yesMsg: yes, onNo: onNo}
 }
 
+// reopensOnNo makes any No reopen form (the dialog the question came from,
+// as it was), asked for as a key asks for a dialog: keys typed for the form
+// before it is back are held back, not handed to the screen below.
+func (d *ConfirmDialog) reopensOnNo(form Dialog) *ConfirmDialog {
+	d.noReopens = form
+	return d
+}
+
 func (d *ConfirmDialog) ID() string { return d.id }
 
 func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
@@ -204,6 +215,9 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		}
 		return nil, d.onYes
 	case ui.No:
+		if d.noReopens != nil {
+			return nil, d.askDialog(d.noReopens)
+		}
 		return nil, d.onNo
 	}
 	return d, nil

@@ -74,9 +74,9 @@ const appProofsKey = "generateAppProofs"
 func operationCommands(c *Common) []Command {
 	var out []Command
 	for _, s := range operationSpecs() {
-		cmd := Command{Name: s.paletteName(), Run: OpenDialog(newOpFormDialog(c, s))}
+		cmd := Command{Name: s.paletteName(), Dialog: newOpFormDialog(c, s)}
 		if c.ReadOnly() {
-			cmd.Disabled, cmd.Run = ErrReadOnly.Error(), nil
+			cmd.Disabled, cmd.Dialog = ErrReadOnly.Error(), nil
 		}
 		out = append(out, cmd)
 	}
@@ -181,7 +181,7 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 		}))}
 		if question != "" {
 			lines = append(lines, "", "The earlier "+d.spec.op+" got no clear answer: "+resendNote+".")
-			return nil, d.askDialog(NewConfirmDialogMsg("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, OpenDialog(d)))
+			return nil, d.askDialog(NewConfirmDialogMsg("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, nil).reopensOnNo(d))
 		}
 		d.answerNow(send)
 		return nil, nil
@@ -265,7 +265,7 @@ func (d *opFormDialog) confirm(prep prepared, v map[string]string, question stri
 		lines = append(lines, d.earlier.warning()...)
 		yes = "submit new"
 	}
-	return NewConfirmDialogMsg("confirm:"+d.spec.op, ui.NewConfirm(question, yes, lines...), send, OpenDialog(d))
+	return NewConfirmDialogMsg("confirm:"+d.spec.op, ui.NewConfirm(question, yes, lines...), send, nil).reopensOnNo(d)
 }
 
 // outcome are the confirm's lines on what the submit asks for and what

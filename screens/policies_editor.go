@@ -352,8 +352,7 @@ func (p *Policies) submitDraft() tea.Cmd {
 		p.sending = submissionOf("create_policy", fmt.Sprintf("create_policy %q", params.PolicyName))
 		return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
 	case e.earlier != nil:
-		p.asked = true // the confirm is a dialog (see dialogAsker)
-		return e.earlier.confirmNew("policies.create_new", policyNewConfirmedMsg{editor: e, params: params})
+		return p.askDialog(e.earlier.confirmNew("policies.create_new", policyNewConfirmedMsg{editor: e, params: params}))
 	}
 	return p.askDialog(NewConfirmDialogMsg("policies.create", p.createQuestion(params), policyNewConfirmedMsg{editor: e, params: params}, nil))
 }
