@@ -152,12 +152,18 @@ func (g *armGuard) answer(c *ui.Confirm, msg tea.Msg) ui.Answer {
 // esc and q answer No; only y answers Yes). Its answer is the command given for it,
 // so the screen that asked receives a message of its own.
 type ConfirmDialog struct {
+	// dialogAnswer: the yes of NewConfirmDialogMsg, for the root at once.
+	dialogAnswer
+	// dialogAsk: a No that reopens the form it confirms (reopensOnNo).
+	dialogAsk
 	id            string
 	confirm       ui.Confirm
 	onYes         tea.Cmd
 	yesNow        func() tea.Cmd // run by Update itself on y (NewConfirmDialogNow)
+	yesMsg        tea.Msg        // handled by the root with the y (NewConfirmDialogMsg)
 	onNo          tea.Cmd
-	width, height int // of the body it is drawn over (SizedDialog)
+	noReopens     Dialog // asked for on any No instead of onNo (reopensOnNo)
+	width, height int    // of the body it is drawn over (SizedDialog)
 	arming        armGuard
 }
 
@@ -175,6 +181,23 @@ func NewConfirmDialogNow(id string, c ui.Confirm, yes func() tea.Cmd, onNo tea.C
 	return &ConfirmDialog{id: id, confirm: c, yesNow: yes, onNo: onNo}
 }
 
+// NewConfirmDialogMsg is NewConfirmDialog whose yes is a message the root
+// handles inside the Update of the y, as NewConfirmDialogNow's yes runs
+// there: a submit's yes marks it in flight (opSendMsg for an operation form,
+// a screen's own message for its submit) before any key typed after the y,
+// and its handler returns the command that does the I/O.
+func NewConfirmDialogMsg(id string, c ui.Confirm, yes tea.Msg, onNo tea.Cmd) *ConfirmDialog {
+	return &ConfirmDialog{id: id, confirm: c, yesMsg: yes, onNo: onNo}
+}
+
+// reopensOnNo makes any No reopen form (the dialog the question came from,
+// as it was), asked for as a key asks for a dialog: keys typed for the form
+// before it is back are held back, not handed to the screen below.
+func (d *ConfirmDialog) reopensOnNo(form Dialog) *ConfirmDialog {
+	d.noReopens = form
+	return d
+}
+
 func (d *ConfirmDialog) ID() string { return d.id }
 
 func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
@@ -183,11 +206,18 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	}
 	switch d.arming.answer(&d.confirm, msg) {
 	case ui.Yes:
-		if d.yesNow != nil {
+		switch {
+		case d.yesNow != nil:
 			return nil, d.yesNow()
+		case d.yesMsg != nil:
+			d.answerNow(d.yesMsg)
+			return nil, nil
 		}
 		return nil, d.onYes
 	case ui.No:
+		if d.noReopens != nil {
+			return nil, d.askDialog(d.noReopens)
+		}
 		return nil, d.onNo
 	}
 	return d, nil
@@ -233,4 +263,26 @@ func (a *dialogAsk) takeDialogAsked() bool {
 	asked := a.asked
 	a.asked = false
 	return asked
+}
+
+// A submit asked for by a key is sent one message later when the key's
+// answer is a command: a q typed right after it found nothing in flight and
+// quit with the submit never sent, and a d typed after a deletion's y asked
+// for a second deletion. So a dialog whose input starts a submit hands the
+// root a message (answerNow) that the root handles before the next key.
+
+// dialogAnswerer is a dialog that reports, once, the message the input it
+// handled last answered with, for the root to handle at once.
+type dialogAnswerer interface{ takeAnswer() tea.Msg }
+
+// dialogAnswer is embedded by dialogs whose input may start a submit.
+type dialogAnswer struct{ answer tea.Msg }
+
+// answerNow gives msg to the root within the Update of the input.
+func (a *dialogAnswer) answerNow(msg tea.Msg) { a.answer = msg }
+
+func (a *dialogAnswer) takeAnswer() tea.Msg {
+	msg := a.answer
+	a.answer = nil
+	return msg
 }

@@ -333,6 +333,39 @@ func TestEndToEndOperationFormAsksBeforeANewRequest(t *testing.T) {
 	}
 }
 
+// An operation form sent again unchanged after an unknown outcome (ctrl+s,
+// no confirm), and q typed in the same burst: the resend is in flight when q
+// is handled, so q asks instead of quitting with it never sent; it is then
+// sent, and one activity is recorded.
+func TestEndToEndQuitRightAfterAnOperationResendAsks(t *testing.T) {
+	h, d, g := gatewayHarness(t)
+	openOperation(h, "create invitations")
+	h.typeText("burst <burst@example.com>")
+	g.FailSubmits.Store(true)
+	h.submitAndConfirm()
+	if _, ok := h.root.dialogs.Top().(*opFormDialog); !ok || !strings.Contains(h.frame(), "got no clear answer") {
+		t.Fatalf("the form did not reopen after the unknown outcome:\n%s", h.frame())
+	}
+	g.FailSubmits.Store(false)
+	_, resend := h.root.Update(ctrlS)
+	_, q := h.root.Update(keyPress("q")) // typed right after ctrl+s
+	h.run(q)
+	if h.quit() {
+		t.Fatal("q right after the resend quit with it never sent")
+	}
+	if top := h.root.dialogs.Top(); top == nil || top.ID() != quitDialogID {
+		t.Fatalf("q right after the resend did not ask:\n%s", h.frame())
+	}
+	h.run(resend)
+	match := func(in api.Intent) bool {
+		return in.CreateInvitationsIntent != nil && len(in.CreateInvitationsIntent.Invitations) == 1 &&
+			in.CreateInvitationsIntent.Invitations[0].ReceiverUserEmail == "burst@example.com"
+	}
+	if ids := activitiesOf(t, d.Client("bob"), api.TypeCreateInvitations, match); len(ids) != 1 {
+		t.Errorf("%d create_invitations activities, want 1: %v", len(ids), ids)
+	}
+}
+
 // gatewayHarness drives the console as alice through a gateway that can
 // fail submits after the service handled them.
 func gatewayHarness(t *testing.T) (*harness, *servertest.Demo, *servertest.Gateway) {

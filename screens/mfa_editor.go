@@ -229,7 +229,7 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 		lines = append(append(lines, ""), e.earlier.warning()...)
 	}
 	c := ui.NewConfirm(title+ui.Clean(clip(p.MfaPolicyName, 30))+"?", "create", lines...)
-	return m.askDialog(NewConfirmDialog(mfaDialogID, c, msgCmd(mfaConfirmedMsg{params: p, editor: e, resend: resend}), nil))
+	return m.askDialog(NewConfirmDialogMsg(mfaDialogID, c, mfaConfirmedMsg{params: p, editor: e, resend: resend}, nil))
 }
 
 // stepKey edits the steps.

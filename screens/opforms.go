@@ -74,9 +74,9 @@ const appProofsKey = "generateAppProofs"
 func operationCommands(c *Common) []Command {
 	var out []Command
 	for _, s := range operationSpecs() {
-		cmd := Command{Name: s.paletteName(), Run: OpenDialog(newOpFormDialog(c, s))}
+		cmd := Command{Name: s.paletteName(), Dialog: newOpFormDialog(c, s)}
 		if c.ReadOnly() {
-			cmd.Disabled, cmd.Run = ErrReadOnly.Error(), nil
+			cmd.Disabled, cmd.Dialog = ErrReadOnly.Error(), nil
 		}
 		out = append(out, cmd)
 	}
@@ -87,6 +87,8 @@ func operationCommands(c *Common) []Command {
 type opFormDialog struct {
 	// dialogAsk: ctrl+s closes the form and asks for its confirm.
 	dialogAsk
+	// dialogAnswer: ctrl+s that sends the earlier request again, unasked.
+	dialogAnswer
 	c    *Common
 	spec opSpec
 	form ui.Form
@@ -174,14 +176,15 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 	secretTyped := d.spec.secret != "" && v[d.spec.secret] != ""
 	if d.earlier.resends(vals) && !secretTyped {
 		sub := d.submission()
-		send := tea.Batch(ui.Toast(d.spec.op+": "+resendNote, false), sendOperation(sub, d.earlier.resend(d.c, func(act *api.Activity, err error) tea.Msg {
+		send := opSendMsg{sub: sub, send: tea.Batch(ui.Toast(d.spec.op+": "+resendNote, false), d.earlier.resend(d.c, func(act *api.Activity, err error) tea.Msg {
 			return opSubmittedMsg{op: d.spec.op, form: d, activity: act, err: err, resent: true, values: vals, sub: sub}
-		})))
+		}))}
 		if question != "" {
 			lines = append(lines, "", "The earlier "+d.spec.op+" got no clear answer: "+resendNote+".")
-			return nil, d.askDialog(NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, OpenDialog(d)))
+			return nil, d.askDialog(NewConfirmDialogMsg("confirm:"+d.spec.op, ui.NewConfirm(question, "Delete", lines...), send, nil).reopensOnNo(d))
 		}
-		return nil, send
+		d.answerNow(send)
+		return nil, nil
 	}
 	if d.spec.secret != "" && !secretTyped && d.earlier != nil {
 		// Optional only while the earlier request could be sent instead.
@@ -241,7 +244,7 @@ func (d *opFormDialog) confirm(prep prepared, v map[string]string, question stri
 		opts = append(opts, api.WithAppProofs())
 	}
 	sub := d.submission()
-	send := sendOperation(sub, submitOperation(d.c, d, prep.run, opts, vals, sub))
+	send := opSendMsg{sub: sub, send: submitOperation(d.c, d, prep.run, opts, vals, sub)}
 	yes := "Delete"
 	if question == "" {
 		question, yes = "Submit "+d.spec.op+"?", "submit"
@@ -262,7 +265,7 @@ func (d *opFormDialog) confirm(prep prepared, v map[string]string, question stri
 		lines = append(lines, d.earlier.warning()...)
 		yes = "submit new"
 	}
-	return NewConfirmDialog("confirm:"+d.spec.op, ui.NewConfirm(question, yes, lines...), send, OpenDialog(d))
+	return NewConfirmDialogMsg("confirm:"+d.spec.op, ui.NewConfirm(question, yes, lines...), send, nil).reopensOnNo(d)
 }
 
 // outcome are the confirm's lines on what the submit asks for and what
@@ -359,15 +362,11 @@ type opSubmittedMsg struct {
 }
 
 // opSendMsg asks the root to count sub in flight and to run send, the
-// submit: a form sends nothing before the root knows (q asks meanwhile).
+// submit: a form sends nothing before the root knows (q asks meanwhile). The
+// form's confirm, or its ctrl+s, hands it to the root at once (dialogAnswer).
 type opSendMsg struct {
 	sub  *Submission
 	send tea.Cmd
-}
-
-// sendOperation is the command that hands a form's submit to the root.
-func sendOperation(sub *Submission, send tea.Cmd) tea.Cmd {
-	return msgCmd(opSendMsg{sub: sub, send: send})
 }
 
 // submission is the form's submit, as q names it while it is in flight.

@@ -12,7 +12,7 @@ import (
 // work in read-only mode too.
 func queryCommands(c *Common) []Command {
 	return []Command{
-		{Name: "get onramp transaction status", Run: OpenDialog(newOnrampDialog(c))},
+		{Name: "get onramp transaction status", Dialog: newOnrampDialog(c)},
 	}
 }
 

@@ -219,7 +219,7 @@ func TestOperationFormsAreUnavailableReadOnly(t *testing.T) {
 		for _, c := range cmds {
 			if c.Name == s.paletteName() {
 				seen++
-				if c.Disabled == "" || c.Run != nil || !strings.Contains(c.Disabled, "read-only") {
+				if c.Disabled == "" || c.Run != nil || c.Dialog != nil || !strings.Contains(c.Disabled, "read-only") {
 					t.Errorf("%s is available read-only: %+v", c.Name, c)
 				}
 			}
@@ -252,6 +252,58 @@ func TestActivitiesNOpensTheOperationForms(t *testing.T) {
 	h.key("enter")
 	if d, ok := h.root.dialogs.Top().(*opFormDialog); !ok || d.spec.op != "delete_tvc_deployment" {
 		t.Errorf("choosing an operation should open its form:\n%s", h.frame())
+	}
+}
+
+// enter in the palette and a key typed in the same burst: the key arrives
+// before the dialog enter asked for (a command), and must not act on the
+// list below (y copies the selected activity's id there).
+func TestKeyTypedBeforeThePalettesDialogAppearsActsOnNothing(t *testing.T) {
+	for _, tc := range []struct{ palette, command, id string }{
+		{"n", "create user tag", "op:create_user_tag"},
+		{"n", "get onramp transaction status", "query:onramp"},
+		{":", "messages", messagesID},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+			h.key(tc.palette)
+			if top := h.root.dialogs.Top(); top == nil || top.ID() != paletteID {
+				t.Fatalf("%s did not open the palette:\n%s", tc.palette, h.frame())
+			}
+			h.typeText(tc.command)
+			_, open := h.root.Update(keyPress("enter"))
+			_, afterY := h.root.Update(keyPress("y")) // typed for the dialog
+			h.run(afterY)
+			h.run(open) // the dialog arrives after the y
+			if top := h.root.dialogs.Top(); top == nil || top.ID() != tc.id {
+				t.Fatalf("enter did not open %s:\n%s", tc.id, h.frame())
+			}
+			if got := h.clipboard(); len(got) != 0 {
+				t.Errorf("the y typed for the dialog acted on the list below (copied %q)", got)
+			}
+		})
+	}
+}
+
+// n on an operation's confirm and a key typed in the same burst: the key
+// arrives before the form No reopens, and must not act on the list below.
+func TestKeyTypedBeforeTheReopenedFormAppearsActsOnNothing(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	openOperation(h, "create invitations")
+	h.typeText("dave <dave@example.com>")
+	h.key("ctrl+s")
+	if _, ok := h.root.dialogs.Top().(*ConfirmDialog); !ok {
+		t.Fatalf("ctrl+s asked for no confirm:\n%s", h.frame())
+	}
+	_, no := h.root.Update(keyPress("n"))
+	_, afterY := h.root.Update(keyPress("y")) // meant for the form
+	h.run(afterY)
+	h.run(no)
+	if _, ok := h.root.dialogs.Top().(*opFormDialog); !ok {
+		t.Fatalf("n did not reopen the form:\n%s", h.frame())
+	}
+	if got := h.clipboard(); len(got) != 0 {
+		t.Errorf("the y typed for the reopened form acted on the list below (copied %q)", got)
 	}
 }
 

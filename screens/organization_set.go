@@ -134,7 +134,7 @@ func (o *Organization) confirmSet(p api.SetOrganizationFeatureParams) tea.Cmd {
 		lines = append(append(lines, ""), o.earlier.warning()...)
 	}
 	c := ui.NewConfirm("Set "+strings.TrimPrefix(p.Name, "FEATURE_NAME_")+"?", "set", lines...)
-	return o.askDialog(NewConfirmDialog(featureDialogID, c, msgCmd(featureConfirmedMsg{params: p, resend: resend}), nil))
+	return o.askDialog(NewConfirmDialogMsg(featureDialogID, c, featureConfirmedMsg{params: p, resend: resend}, nil))
 }
 
 // rootQuorumApproval says what the root quorum must do before a submission

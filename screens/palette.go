@@ -20,6 +20,10 @@ type Command struct {
 	Disabled string
 	// Run is what choosing the command does; it runs after the palette closes.
 	Run tea.Cmd
+	// Dialog, when set, is what choosing the command opens instead: the
+	// palette asks for it (askDialog), so that keys typed for it before it
+	// appears are held back, not handed to the screen below.
+	Dialog Dialog
 }
 
 // CommandScreen is a screen that contributes commands to the palette while it is
@@ -85,6 +89,8 @@ func keyPressFor(s string) tea.KeyPressMsg {
 // paletteDialog filters commands as the user types (letters in order, any case)
 // and runs the chosen one.
 type paletteDialog struct {
+	// dialogAsk: enter on a command that opens a dialog.
+	dialogAsk
 	commands  []Command
 	fuzzyList // over the commands' names
 	keys      paletteKeys
@@ -125,6 +131,9 @@ func (p *paletteDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			c := p.commands[i]
 			if c.Disabled != "" {
 				return p, ui.Toast(c.Name+": "+c.Disabled, true)
+			}
+			if c.Dialog != nil {
+				return nil, p.askDialog(c.Dialog)
 			}
 			return nil, c.Run
 		}

@@ -22,11 +22,14 @@ const simulateLast = "the last activities loaded"
 // policyEditor is the create-policy form, checked on every keystroke, and
 // the draft's simulation.
 type policyEditor struct {
-	form   ui.Form
-	sim    []simRow
-	simErr string
-	simGen int
-	busy   string
+	form ui.Form
+	sim  []simRow
+	// simDraft is the draft sim ran on (simulatedDraft): the draft may
+	// change after ctrl+r, and its results are then no longer this draft's.
+	simDraft string
+	simErr   string
+	simGen   int
+	busy     string
 	// sending says what create_policy of this editor is in flight ("" none).
 	sending string
 	// err is the last submit's failure, shown under the fields.
@@ -52,9 +55,10 @@ type simRow struct {
 
 type (
 	policySimulatedMsg struct {
-		gen  int
-		rows []simRow
-		err  error
+		gen   int
+		draft string // what was simulated (simulatedDraft)
+		rows  []simRow
+		err   error
 	}
 	// policyCreatedMsg is the answer to create_policy sent from editor;
 	// resent: the earlier request sent again.
@@ -164,18 +168,20 @@ func (e *policyEditor) render(c *Common, width int) {
 	case len(e.sim) == 0:
 		add(th.Muted.Render("no activity to simulate over"))
 	}
-	locks := 0
-	for _, r := range e.sim {
-		if r.locksOut {
-			locks++
-		}
+	stale := e.simStale()
+	if stale {
+		add(th.Warn.Render(ansi.Wrap("the draft changed since this simulation ran: its rows are an earlier draft's; ctrl+r runs it again", max(width, 10), " ")))
 	}
-	if locks > 0 {
+	if locks := lockOuts(e.sim); locks > 0 {
 		what := "activities"
 		if locks == 1 {
 			what = "activity"
 		}
-		add(th.Bad.Render(fmt.Sprintf("⚠ the draft locks the organization out of %d %s it can do today", locks, what)))
+		whose := "the draft"
+		if stale {
+			whose = "the earlier draft"
+		}
+		add(th.Bad.Render(fmt.Sprintf("⚠ %s locks the organization out of %d %s it can do today", whose, locks, what)))
 	}
 	// As many lines as the body has room for under the part of the form in
 	// sight: lock-outs first, then changes.
@@ -217,6 +223,17 @@ func (e *policyEditor) render(c *Common, width int) {
 		lines = lines[start : start+e.height]
 	}
 	e.view = strings.Join(lines, "\n")
+}
+
+// lockOuts counts the rows whose activity the draft locks out.
+func lockOuts(rows []simRow) int {
+	n := 0
+	for _, r := range rows {
+		if r.locksOut {
+			n++
+		}
+	}
+	return n
 }
 
 // rank orders simulation lines: lock-outs, then changes, then the rest.
@@ -276,10 +293,11 @@ func (p *Policies) simulate() tea.Cmd {
 	e.simGen++
 	e.busy = "simulating…"
 	gen, data, c := e.simGen, p.data, p.c
+	simulated := simulatedDraft(v["effect"], v["condition"], v["consensus"])
 	return func() tea.Msg {
 		draft, err := policy.Compile(v["condition"], v["consensus"])
 		if err != nil {
-			return policySimulatedMsg{gen: gen, err: fmt.Errorf("the draft does not compile: %w", err)}
+			return policySimulatedMsg{gen: gen, draft: simulated, err: fmt.Errorf("the draft does not compile: %w", err)}
 		}
 		current, _ := policy.PoliciesOf(data.policies) // the service skips what does not compile, too
 		draftP := policy.Policy{ID: "draft", Name: "draft: " + v["name"], Effect: v["effect"], Compiled: draft}
@@ -297,8 +315,20 @@ func (p *Policies) simulate() tea.Cmd {
 			}
 			rows = append(rows, row)
 		}
-		return policySimulatedMsg{gen: gen, rows: rows}
+		return policySimulatedMsg{gen: gen, draft: simulated, rows: rows}
 	}
+}
+
+// simulatedDraft is what a simulation's outcome depends on in a draft (not
+// its name or notes), in a form that compares.
+func simulatedDraft(effect, condition, consensus string) string {
+	return formValues([]string{effect, condition, consensus})
+}
+
+// simStale reports that the draft changed since the simulation shown ran.
+func (e *policyEditor) simStale() bool {
+	v := e.form.Values()
+	return e.sim != nil && e.simDraft != simulatedDraft(v["effect"], v["condition"], v["consensus"])
 }
 
 // submitDraft submits the draft: the earlier request again when its outcome
@@ -322,10 +352,9 @@ func (p *Policies) submitDraft() tea.Cmd {
 		p.sending = submissionOf("create_policy", fmt.Sprintf("create_policy %q", params.PolicyName))
 		return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
 	case e.earlier != nil:
-		p.asked = true // the confirm is a dialog (see dialogAsker)
-		return e.earlier.confirmNew("policies.create_new", msgCmd(policyNewConfirmedMsg{editor: e, params: params}))
+		return p.askDialog(e.earlier.confirmNew("policies.create_new", policyNewConfirmedMsg{editor: e, params: params}))
 	}
-	return p.askDialog(NewConfirmDialog("policies.create", p.createQuestion(params), msgCmd(policyNewConfirmedMsg{editor: e, params: params}), nil))
+	return p.askDialog(NewConfirmDialogMsg("policies.create", p.createQuestion(params), policyNewConfirmedMsg{editor: e, params: params}, nil))
 }
 
 // createQuestion is the confirm before create_policy: the policy as it will
@@ -337,11 +366,12 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	lines := []string{"effect:    " + params.Effect,
 		"condition: " + orElse(ui.Clean(params.Condition), "(empty: always applies)"),
 		"consensus: " + orElse(ui.Clean(params.Consensus), "(empty: the requester alone)")}
+	// Only a simulation of this very draft speaks for it: an allow simulated
+	// and then turned into a deny locks out what the simulation said it kept.
+	simulated := e.sim != nil && e.simDraft == simulatedDraft(params.Effect, params.Condition, params.Consensus)
 	locks := 0
-	for _, r := range e.sim {
-		if r.locksOut {
-			locks++
-		}
+	if simulated {
+		locks = lockOuts(e.sim)
 	}
 	switch {
 	case locks > 0:
@@ -352,6 +382,8 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		lines = append(lines, "", fmt.Sprintf("⚠ The simulation says it locks the organization out of %d recent %s it can do today.", locks, what))
 	case e.sim == nil:
 		lines = append(lines, "", "Not simulated: answer No, then ctrl+r runs it over recent activities.")
+	case !simulated:
+		lines = append(lines, "", "Not simulated since the draft changed (effect, condition or consensus): answer No, then ctrl+r runs it again.")
 	}
 	if op, ok := api.OperationByPath("create_policy"); ok {
 		if intent, err := api.IntentFor(op.Type, params); err == nil {
@@ -399,7 +431,7 @@ func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 			e.simErr = msg.err.Error()
 			return nil
 		}
-		e.sim = msg.rows
+		e.sim, e.simDraft = msg.rows, msg.draft
 	case policyNewConfirmedMsg:
 		if msg.editor != e || e.sending != "" {
 			return nil

@@ -329,6 +329,50 @@ func TestPolicyEditorSimulates(t *testing.T) {
 	}
 }
 
+// The confirm speaks only of a simulation of the draft being sent: an allow
+// simulated, then turned into a deny (which locks out act-policy,
+// TestPolicyEditorSimulates), is not presented as simulated; the panel says
+// its rows are an earlier draft's; ctrl+r again makes the confirm warn.
+func TestPolicyConfirmIgnoresTheSimulationOfAnEarlierDraft(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities(), policies: []api.Policy{{PolicyID: "pol-open", PolicyName: "Policies are free",
+		Effect: api.EffectAllow, Condition: "activity.resource == 'POLICY'"}}}
+	h := newHarness(t, fake, false, 0)
+	p := openEditor(t, h)
+	h.key("ctrl+r") // the empty allow draft: locks nothing out
+	if p.editor.sim == nil {
+		t.Fatalf("ctrl+r did not simulate: %q", p.editor.simErr)
+	}
+	for _, r := range p.editor.sim {
+		if r.locksOut {
+			t.Fatalf("the allow draft locks out %s", r.id)
+		}
+	}
+	h.typeText("Deny all")
+	if panel := ansi.Strip(p.editor.view); strings.Contains(panel, "the draft changed since this simulation ran") {
+		t.Errorf("a new name made the simulation stale (it does not depend on it):\n%s", panel)
+	}
+	h.key("tab")
+	h.key("right") // effect: DENY
+	if panel := strings.Join(strings.Fields(ansi.Strip(p.editor.view)), " "); !strings.Contains(panel, "the draft changed since this simulation ran") {
+		t.Errorf("the panel shows the allow draft's rows as the deny draft's:\n%s", panel)
+	}
+	h.key("ctrl+s")
+	out := strings.Join(strings.Fields(h.plainFrame()), " ")
+	if !strings.Contains(out, "Create policy") {
+		t.Fatalf("ctrl+s asked for no confirm:\n%s", h.plainFrame())
+	}
+	if !strings.Contains(out, "Not simulated since the draft changed") {
+		t.Errorf("the confirm of a deny-all draft presents the earlier allow draft's clean simulation as its own:\n%s", h.plainFrame())
+	}
+	h.key("n")
+	h.key("ctrl+r")
+	h.key("ctrl+s")
+	if out := strings.Join(strings.Fields(h.plainFrame()), " "); !strings.Contains(out, "⚠ The simulation says it locks the organization out of") ||
+		strings.Contains(out, "Not simulated") {
+		t.Errorf("the confirm after simulating the deny draft does not warn of its lock-out:\n%s", h.plainFrame())
+	}
+}
+
 func TestPoliciesPaletteCommands(t *testing.T) {
 	h := newHarness(t, &fakeClient{activities: sampleActivities()}, true, 0)
 	p := h.toPolicies()

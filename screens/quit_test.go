@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // voteInFlight confirms a vote on the selected activity and leaves its
@@ -87,12 +89,7 @@ func TestQuitAsksWhileAnOperationIsInFlight(t *testing.T) {
 	h.typeText("dave <dave@example.com>")
 	h.key("ctrl+s") // the confirm; its yes sends
 	h.armDialogs()
-	_, cmd := h.root.Update(keyPress("y"))
-	for _, m := range collect(cmd) {
-		if s, ok := m.(opSendMsg); ok {
-			h.root.Update(s) // counted; its submit is not run
-		}
-	}
+	h.root.Update(keyPress("y")) // counted at once; its submit is not run
 	if out := h.frame(); !strings.Contains(out, "submitting create_invitations (from its form)…") {
 		t.Errorf("the status bar does not say the operation is being submitted:\n%s", out)
 	}
@@ -140,5 +137,142 @@ func TestQuitRightAfterYesAsks(t *testing.T) {
 	}
 	if voteCmd == nil {
 		t.Error("y returned no command to send the vote")
+	}
+}
+
+// y then q in one burst on a submit's confirm (before any command of the y
+// has run): the submit is in flight when q is handled, so q asks, naming it,
+// instead of quitting with the confirmed submit never sent.
+func TestQuitRightAfterASubmitsYesAsks(t *testing.T) {
+	tests := []struct {
+		name    string
+		confirm func(t *testing.T) *harness // opens the submit's confirm
+		what    string                      // how the quit question names it
+	}{
+		{"operation form", func(t *testing.T) *harness {
+			h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+			openOperation(h, "create invitations")
+			h.typeText("dave <dave@example.com>")
+			h.key("ctrl+s")
+			return h
+		}, "create_invitations (from its form) is still in flight"},
+		{"key deletion", func(t *testing.T) *harness {
+			h, _ := usersHarness(t, false)
+			h.key("enter")
+			h.key("j") // old laptop
+			h.key("d")
+			return h
+		}, "delete_api_keys (1 API key(s) of alice) is still in flight"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := tt.confirm(t)
+			if _, ok := h.root.dialogs.Top().(*ConfirmDialog); !ok {
+				t.Fatalf("no confirm:\n%s", h.frame())
+			}
+			h.armDialogs()
+			_, yes := h.root.Update(keyPress("y"))
+			_, q := h.root.Update(keyPress("q")) // typed right after y
+			h.run(q)
+			if h.quit() {
+				t.Fatal("q right after y quit: the confirmed submit was never sent")
+			}
+			if d := h.root.dialogs.Top(); d == nil || d.ID() != quitDialogID {
+				t.Fatalf("q right after y did not ask:\n%s", h.frame())
+			}
+			if out := strings.Join(strings.Fields(h.frame()), " "); !strings.Contains(out, tt.what) {
+				t.Errorf("the question does not name the submit (%q):\n%s", tt.what, h.frame())
+			}
+			if yes == nil {
+				t.Error("y returned no command to send the submit")
+			}
+		})
+	}
+}
+
+// The submit key typed again right after a confirm's y, in the same burst:
+// the first submit is in flight by then, so it is refused with a word
+// instead of asking a second confirm of the same submit (whose y would send
+// a second one), and one submit is sent.
+func TestSubmitKeyRightAfterItsYesAsksNoSecondConfirm(t *testing.T) {
+	tests := []struct {
+		name    string
+		confirm func(t *testing.T) *harness // opens the submit's confirm
+		again   tea.KeyPressMsg             // the key that asked for it
+		sent    func(f *fakeClient) int
+	}{
+		{"policy editor", func(t *testing.T) *harness {
+			h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+			openEditor(t, h)
+			h.typeText("Burst policy")
+			h.send(ctrlS)
+			return h
+		}, ctrlS, func(f *fakeClient) int { return len(f.created) }},
+		{"MFA editor", func(t *testing.T) *harness {
+			h, _ := mfaHarness(t, false)
+			h.key("n")
+			h.typeText("burst")
+			h.send(ctrlS)
+			return h
+		}, ctrlS, func(f *fakeClient) int { return len(f.mfaCreates) }},
+		{"organization feature", func(t *testing.T) *harness {
+			h := newHarness(t, &fakeClient{}, false, 0)
+			h.gotoScreen("Organization")
+			h.key("s")
+			h.pickFeature(api.FeatureWebhook)
+			h.key("tab")
+			h.typeText("https://hooks.example.com/v")
+			h.send(ctrlS)
+			return h
+		}, ctrlS, func(f *fakeClient) int { return len(f.featureSets) }},
+		{"key deletion", func(t *testing.T) *harness {
+			h, _ := usersHarness(t, false)
+			h.key("enter")
+			h.key("j") // old laptop
+			h.key("d")
+			return h
+		}, keyPress("d"), func(f *fakeClient) int { return len(f.keyDeletes) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := tt.confirm(t)
+			if _, ok := h.root.dialogs.Top().(*ConfirmDialog); !ok {
+				t.Fatalf("no confirm:\n%s", h.frame())
+			}
+			h.armDialogs()
+			_, yes := h.root.Update(keyPress("y"))
+			h.send(tt.again) // typed right after y
+			if _, ok := h.root.dialogs.Top().(*ConfirmDialog); ok {
+				t.Errorf("the key typed right after y asked a second confirm of the submit in flight:\n%s", h.frame())
+			}
+			h.run(yes)
+			h.key("y") // a second confirm, if any, answered once it is armed
+			h.fake.mu.Lock()
+			n := tt.sent(h.fake)
+			h.fake.mu.Unlock()
+			if n != 1 {
+				t.Errorf("%d submits sent for one confirmed", n)
+			}
+		})
+	}
+}
+
+// Two yeses for one deletion reach Users (two confirms were open): the
+// second is refused while the first is in flight, not sent again.
+func TestKeyDeletionRefusedWhileOneIsInFlight(t *testing.T) {
+	h, fake := usersHarness(t, false)
+	confirmed := deleteKeysConfirmedMsg{userID: "u-alice", keyIDs: []string{"k-alice-old"}}
+	_, first := h.root.Update(confirmed)
+	_, second := h.root.Update(confirmed)
+	h.run(first)
+	h.run(second)
+	fake.mu.Lock()
+	n := len(fake.keyDeletes)
+	fake.mu.Unlock()
+	if n != 1 {
+		t.Errorf("%d delete_api_keys sent for one deletion: %+v", n, fake.keyDeletes)
+	}
+	if !h.toasted("delete_api_keys is already being submitted") {
+		t.Error("the second deletion was refused without a word")
 	}
 }

@@ -78,11 +78,12 @@ func (e *earlierSubmit) warning() []string {
 	}
 }
 
-// confirmNew asks before a new request while an earlier one is unsettled;
-// onYes sends it. No is the default.
-func (e *earlierSubmit) confirmNew(id string, onYes tea.Cmd) tea.Cmd {
+// confirmNew is the question before a new request while an earlier one is
+// unsettled; yes is the message that sends it (NewConfirmDialogMsg). No is
+// the default. The form asks for it with askDialog.
+func (e *earlierSubmit) confirmNew(id string, yes tea.Msg) *ConfirmDialog {
 	c := ui.NewConfirm("Submit a new "+e.op+"?", "submit new", e.warning()...)
-	return OpenDialog(NewConfirmDialog(id, c, onYes, nil))
+	return NewConfirmDialogMsg(id, c, yes, nil)
 }
 
 // afterSubmit is what a form holds after the answer to a submit: resent

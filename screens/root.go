@@ -311,9 +311,6 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	case toggleHelpMsg:
 		r.fullHelp = !r.fullHelp
 		return nil
-	case openMessagesMsg:
-		r.openDialog(newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys()))
-		return nil
 	case ui.ToastMsg:
 		if r.voteToasts > 0 {
 			r.voteToasts--
@@ -489,8 +486,7 @@ type (
 		ID       string
 		Activity *api.Activity
 	}
-	toggleHelpMsg   struct{}
-	openMessagesMsg struct{}
+	toggleHelpMsg struct{}
 )
 
 func (r *Root) broadcast(msg tea.Msg) tea.Cmd {
@@ -516,6 +512,11 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if top := r.dialogs.Top(); top != nil {
 		cmd := r.dialogs.Update(k)
 		r.noteDialogAsked(top)
+		if a, ok := top.(dialogAnswerer); ok {
+			if msg := a.takeAnswer(); msg != nil {
+				cmd = tea.Batch(cmd, r.update(msg))
+			}
+		}
 		return cmd
 	}
 	active := r.screens[r.active]
@@ -584,7 +585,7 @@ func (r *Root) commands() []Command {
 		out = append(out, Command{Name: "go to " + s.Title(), Key: k, Run: msgCmd(gotoScreenMsg{i})})
 	}
 	out = append(out,
-		Command{Name: "messages", Key: r.keys.Messages.Help().Key, Run: msgCmd(openMessagesMsg{})},
+		Command{Name: "messages", Key: r.keys.Messages.Help().Key, Dialog: newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys())},
 		Command{Name: "help", Key: r.keys.Help.Help().Key, Run: msgCmd(toggleHelpMsg{})},
 		Command{Name: "quit", Key: r.keys.Quit.Help().Key, Run: msgCmd(quitMsg{})},
 	)

@@ -107,7 +107,7 @@ func (u *Users) confirmDelete() tea.Cmd {
 		lines = append(append(lines, ""), u.earlier.warning()...)
 	}
 	c := ui.NewConfirm("Delete API keys?", "delete", lines...)
-	return u.askDialog(NewConfirmDialog(deleteKeysDialogID, c, msgCmd(deleteKeysConfirmedMsg{userID: x.UserID, keyIDs: ids, resend: resend}), nil))
+	return u.askDialog(NewConfirmDialogMsg(deleteKeysDialogID, c, deleteKeysConfirmedMsg{userID: x.UserID, keyIDs: ids, resend: resend}, nil))
 }
 
 // deletionValues is what a delete_api_keys request is built from.
@@ -120,6 +120,9 @@ func (u *Users) deleteKeys(m deleteKeysConfirmedMsg) tea.Cmd {
 	client, err := u.c.submitter()
 	if err != nil {
 		return ui.Toast(errorText(err), true)
+	}
+	if u.deleting != nil { // two confirms answered: one deletion, not two
+		return ui.Toast("delete_api_keys is already being submitted; wait for its answer", true)
 	}
 	owner := u.c.Org.UserNames[m.userID]
 	if owner == "" {
