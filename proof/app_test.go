@@ -1,11 +1,14 @@
 package proof
 
 import (
+	"encoding/base64"
 	"encoding/hex"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // A boot proof asked for one app but made by another enclave FAILS, whether
@@ -65,5 +68,40 @@ func TestNoPinsCaveat(t *testing.T) {
 	}
 	if rep := VerifyBootProof(bp, Options{App: "other"}); rep.Verdict != Failed || rep.Caveat != "" {
 		t.Errorf("failed: %s caveat %q", rep.Verdict, rep.Caveat)
+	}
+}
+
+// An app proof with a boot proof whose document does not decode fails: no
+// ephemeral key is attested, and the key the boot proof advertises is only
+// the service's word, so a proof signed by it (the attacker's own key here)
+// is not "signed by the attested ephemeral key".
+func TestAppProofFailsWhenNoKeyIsAttested(t *testing.T) {
+	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	auth, err := NewDemoAuthority(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := NewDemoEnclave(auth, "signer", "o", "l", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	attacker, err := NewDemoEnclave(auth, "signer", "o", "l", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bp := enc.BootProof
+	bp.EphemeralPublicKeyHex = attacker.BootProof.EphemeralPublicKeyHex
+	bp.AwsAttestationDocB64 = base64.StdEncoding.EncodeToString([]byte("not a document"))
+	ap, err := attacker.SignAppProof([]byte(`{"activityId":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := VerifyBootProof(bp, Options{Roots: []Root{auth.Root()}, AppProofs: []api.AppProof{ap}})
+	c := rep.Check("app-proof[0]")
+	if c.Status != Fail || !strings.Contains(c.Reason, "no ephemeral key is attested") {
+		t.Errorf("app-proof[0] %s %q: want a failure saying no key is attested", c.Status, c.Reason)
+	}
+	if rep.Verdict != Failed {
+		t.Errorf("verdict %s, want FAILED", rep.Verdict)
 	}
 }

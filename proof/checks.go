@@ -212,21 +212,24 @@ func (v *verifier) pcr17Check() {
 }
 
 // appProofChecks verifies each app proof against the attested ephemeral key
-// (the document's public_key; the boot proof's advertised key when the
-// document did not decode).
-func (v *verifier) appProofChecks(advertised []byte) {
+// (the document's public_key). When the document did not decode, no key is
+// attested: the boot proof's advertised key is the service's word alone, so
+// every app proof fails rather than pass as signed by an attested key.
+func (v *verifier) appProofChecks() {
 	rep := v.rep
 	if len(v.opts.AppProofs) == 0 {
 		rep.add(CheckAppProofs, nameAppProof, NotApplicable, "no app proofs given")
 		return
 	}
-	key := advertised
+	var key []byte
 	if v.att != nil {
 		key = v.att.raw.PublicKey
 	}
 	for i, p := range v.opts.AppProofs {
 		id := fmt.Sprintf("app-proof[%d]", i)
-		if err := checkAppProof(p, key); err != nil {
+		if v.att == nil {
+			rep.add(id, nameAppProof, Fail, "cannot be checked: the attestation document did not decode, so no ephemeral key is attested (the boot proof's own key is only the service's word)")
+		} else if err := checkAppProof(p, key); err != nil {
 			rep.add(id, nameAppProof, Fail, err.Error())
 		} else {
 			rep.add(id, nameAppProof, Pass, "signed by the attested ephemeral key over the payload as received")

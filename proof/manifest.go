@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // maxManifestSize bounds a manifest or envelope; real ones are a few KiB.
@@ -361,16 +363,15 @@ type jsonManifest struct {
 	DNS json.RawMessage `json:"dns,omitempty"`
 }
 
+// strictJSON decodes a v2 manifest or envelope reading it exactly one way
+// (api.StrictUnmarshal): duplicate keys, keys that match a field only
+// case-insensitively, unknown keys and invalid UTF-8 are refused. The hash is
+// taken over canonicalJSON's case-sensitive reading, so a reading that took
+// "ManifestSet" for "manifestSet" (encoding/json alone does, the last key
+// winning) would let the service pick, by the order of keys the hash does
+// not see, which quorum set vigil checks the approvals against.
 func strictJSON(b []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if d.More() {
-		return errors.New("unexpected data after the JSON value")
-	}
-	return nil
+	return api.StrictUnmarshal(b, v)
 }
 
 // canonicalJSON re-encodes a JSON value compactly with sorted object keys, the

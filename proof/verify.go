@@ -113,8 +113,7 @@ func VerifyBootProof(bp api.BootProof, opts Options) (rep *Report) {
 	v.approvalCheck(env, eErr, manifest)
 	v.pinCheck(manifest)
 	v.pcr17Check()
-	eph, _ := hex.DecodeString(strings.TrimPrefix(bp.EphemeralPublicKeyHex, "0x"))
-	v.appProofChecks(eph)
+	v.appProofChecks()
 	rep.finish()
 	return rep
 }
@@ -136,7 +135,7 @@ func VerifyAttestation(doc []byte, opts Options) (rep *Report) {
 	rep.add(CheckApprovals, nameApprovals, NotApplicable, "no manifest envelope given")
 	v.pinCheck(nil)
 	v.pcr17Check()
-	v.appProofChecks(nil)
+	v.appProofChecks()
 	rep.finish()
 	return rep
 }

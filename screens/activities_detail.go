@@ -150,7 +150,12 @@ func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
 		if msg.err != nil {
 			d.proofErr = errorText(msg.err)
 		} else {
+			// New proofs are not verified yet: no verdict of the old ones is
+			// shown beside them, and verifications of the old ones in flight
+			// are dropped (Activities verifies these next).
 			d.proofs = *msg.proofs
+			d.checks = pendingChecks(d.proofs)
+			d.proofGen++
 		}
 	}
 	d.render(c)

@@ -20,6 +20,19 @@ type appProofCheck struct {
 	loading bool
 	err     string // the boot proof could not be fetched: nothing is verified
 	report  *proof.Report
+	// of is the app proof this check is of: a check is shown only beside
+	// that very proof, so a list fetched again (a forgery in its place)
+	// never borrows the verdict of the one it replaced.
+	of api.AppProof
+}
+
+// pendingChecks are the checks of proofs still to be verified.
+func pendingChecks(proofs []api.AppProof) []appProofCheck {
+	checks := make([]appProofCheck, len(proofs))
+	for i, p := range proofs {
+		checks[i] = appProofCheck{loading: true, of: p}
+	}
+	return checks
 }
 
 // appProofVerifiedMsg brings the verification of the app proofs of an activity
@@ -44,11 +57,10 @@ func (a *Activities) verifyAppProofs() tea.Cmd {
 		return nil
 	}
 	d.proofGen++
-	d.checks = make([]appProofCheck, len(d.proofs))
+	d.checks = pendingChecks(d.proofs)
 	byKey := map[string][]int{}
 	var order []string
 	for i, p := range d.proofs {
-		d.checks[i].loading = true
 		if _, seen := byKey[p.PublicKey]; !seen {
 			order = append(order, p.PublicKey)
 		}
@@ -140,8 +152,8 @@ const appProofCheckID = "app-proof[0]"
 func (d *activityDetail) renderAppProofs(b *ui.DetailBuilder, c *Common) {
 	th := c.Theme
 	for i, p := range d.proofs {
-		var ch appProofCheck
-		if i < len(d.checks) {
+		ch := appProofCheck{loading: true}
+		if i < len(d.checks) && d.checks[i].of == p {
 			ch = d.checks[i]
 		}
 		// Bound to the record shown now, not the one of the verification: the

@@ -1,12 +1,17 @@
 package screens
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/proof"
+	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // appProofsSection is the App proofs part of the open activity's detail.
@@ -136,5 +141,64 @@ func TestActivityAppProofWithoutBootProofIsNeverVerified(t *testing.T) {
 	h.key("r")
 	if out := appProofsSection(t, h); !strings.Contains(out, "P256  PARTIAL") {
 		t.Errorf("after r:\n%s", out)
+	}
+}
+
+// TestAppProofsFetchedAgainAreNotShownWithTheOldVerdict: when an open
+// activity's app proofs are fetched again and the service now sends a
+// forgery (signed by a key no boot proof attests), the forgery is shown as
+// being verified, never with the verdict of the genuine proof it replaced,
+// however long the service stalls the boot-proof fetch that verifies it.
+func TestAppProofsFetchedAgainAreNotShownWithTheOldVerdict(t *testing.T) {
+	auth, err := proof.NewDemoAuthority(testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	genuine, err := proof.NewDemoEnclave(auth, "signer", "o", "l", testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	attacker, err := proof.NewDemoEnclave(auth, "signer", "o", "l", testNow) // never attested to the console
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &fakeClient{activities: sampleActivities(),
+		bootByKey: map[string]*api.BootProof{genuine.BootProof.EphemeralPublicKeyHex: &genuine.BootProof}}
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+		Now: func() time.Time { return testNow }, Static: true,
+		Tick:   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
+		Proofs: ProofSettings{Roots: []proof.Root{auth.Root()}}})
+	h := &harness{t: t, root: r, fake: fake}
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.run(r.Init())
+	h.key("enter")
+	a := h.activities()
+	if a.detail == nil {
+		t.Fatal("no detail open")
+	}
+	act := a.detail.activity
+	payload := fmt.Sprintf(`{"activityId":%q,"type":%q,"fingerprint":%q}`, act.ID, act.Type, act.Fingerprint)
+	good, err := genuine.SignAppProof([]byte(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The genuine proof arrives and is verified.
+	h.send(activityDetailMsg{id: act.ID, proofs: &[]api.AppProof{good}})
+	out := appProofsSection(t, h)
+	if !strings.Contains(out, "#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  VERIFIED") {
+		t.Fatalf("precondition: the genuine proof verifies:\n%s", out)
+	}
+
+	// The service now answers the next list_app_proofs with a forgery signed
+	// by a key no boot proof attests; the verification command the screen
+	// returns is what the service stalls (its boot-proof fetch).
+	forged, err := attacker.SignAppProof([]byte(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Update(activityDetailMsg{id: act.ID, proofs: &[]api.AppProof{forged}})
+	out = appProofsSection(t, h)
+	if strings.Contains(out, "VERIFIED") || !strings.Contains(out, "verifying…") || !strings.Contains(out, forged.PublicKey[:40]) {
+		t.Errorf("the forgery should show as being verified, not with the genuine proof's verdict:\n%s", out)
 	}
 }
