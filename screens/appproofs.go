@@ -12,6 +12,7 @@ import (
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/proof"
 	"github.com/vigil-console/vigil/ui"
+	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // appProofCheck is the verification of one app proof of the open activity:
@@ -167,7 +168,7 @@ func (d *activityDetail) renderAppProofs(b *ui.DetailBuilder, c *Common) {
 		case ch.report == nil:
 			verdict = th.Muted.Render("verifying…")
 		default:
-			verdict = reportBadge(th, appProofVerdict(ch.report, bound))
+			verdict = pinnedBadge(th, appProofVerdict(ch.report, bound), ch.report)
 		}
 		b.Styled(head + verdict)
 		field := func(label, styled string) { b.Styled("  " + padPlain(label+":", 16) + styled) }
@@ -186,8 +187,8 @@ func (d *activityDetail) renderAppProofs(b *ui.DetailBuilder, c *Common) {
 					failed = append(failed, id)
 				}
 			}
-			boot := reportBadge(th, bootVerdict(rep))
-			if pins := rep.Check(proof.CheckPins); bootVerdict(rep) == proof.Verified && pins != nil && pins.Status == proof.NotApplicable {
+			boot := pinnedBadge(th, bootVerdict(rep), rep)
+			if unpinned(rep) && bootVerdict(rep) == proof.Verified {
 				boot += th.Warn.Render(" — " + proof.NoPinsCaveat)
 			}
 			if len(failed) > 0 {
@@ -259,4 +260,19 @@ func isCoreCheck(id string) bool {
 		return true
 	}
 	return false
+}
+
+// unpinned reports whether rep's boot proof was checked against no pins.
+func unpinned(rep *proof.Report) bool {
+	pins := rep.Check(proof.CheckPins)
+	return pins != nil && pins.Status == proof.NotApplicable
+}
+
+// pinnedBadge is v's badge, or VERIFIED (no pins) in the warning colour when
+// v is VERIFIED but the boot proof was checked against no pins.
+func pinnedBadge(th *theme.Theme, v proof.Verdict, rep *proof.Report) string {
+	if v == proof.Verified && unpinned(rep) {
+		return noPinsColour(th).Render(verifiedNoPins)
+	}
+	return reportBadge(th, v)
 }

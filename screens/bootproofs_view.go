@@ -48,7 +48,7 @@ func verdictStyle(th *theme.Theme, a appBootProof) (string, lipgloss.Style) {
 		return "not fetched", th.Muted
 	}
 	if a.report.Verdict == proof.Verified && a.report.Caveat != "" {
-		return verifiedNoPins, verdictColour(th, a.report.Verdict)
+		return verifiedNoPins, noPinsColour(th)
 	}
 	return string(a.report.Verdict), verdictColour(th, a.report.Verdict)
 }
@@ -56,6 +56,11 @@ func verdictStyle(th *theme.Theme, a appBootProof) (string, lipgloss.Style) {
 // verifiedNoPins is the verdict of a proof that verified with no pins set:
 // any enclave under the root would have (proof.Report.Caveat).
 const verifiedNoPins = "VERIFIED (no pins)"
+
+// noPinsColour is verifiedNoPins' colour: the warning's, not VERIFIED's
+// green, since anyone's genuine enclave under the root verifies so, and a
+// green cell among green cells is read as "fine".
+func noPinsColour(th *theme.Theme) lipgloss.Style { return th.Warn.Bold(true) }
 
 func verdictColour(th *theme.Theme, v proof.Verdict) lipgloss.Style {
 	switch v {
@@ -112,7 +117,7 @@ func verdictTextStyle(th *theme.Theme, text string) lipgloss.Style {
 	case "verifying…", "not fetched":
 		return th.Muted
 	case verifiedNoPins:
-		return verdictColour(th, proof.Verified)
+		return noPinsColour(th)
 	}
 	return verdictColour(th, proof.Verdict(text))
 }
