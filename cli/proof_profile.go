@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/vigil-console/vigil/proof"
@@ -22,13 +21,19 @@ const maxRootFile = 1 << 20
 // resolves them against the config file's directory).
 func profileProofSettings(p Profile) (screens.ProofSettings, error) {
 	s := screens.ProofSettings{Apps: append([]string(nil), p.EnclaveApps...)}
-	for _, path := range p.TrustedRoots {
+	for i, path := range p.TrustedRoots {
 		b, err := readRootFile(path)
 		if err != nil {
 			return s, fmt.Errorf("profile %q trusted_roots: %w", p.Name, err)
 		}
-		// Reports name the root by its file name; errors give the whole path.
-		roots, err := proof.ParseRootsPEM(filepath.Base(path), b)
+		// Reports name the root by its path as written in the config, which
+		// is what its owner finds there (docs/verification.md); errors give
+		// the whole path.
+		name := path
+		if i < len(p.TrustedRootsAsWritten) {
+			name = p.TrustedRootsAsWritten[i]
+		}
+		roots, err := proof.ParseRootsPEM(name, b)
 		if err != nil {
 			return s, fmt.Errorf("profile %q trusted_roots %s: %w", p.Name, path, err)
 		}

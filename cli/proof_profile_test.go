@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/pem"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/vigil-console/vigil/proof"
 )
 
 func TestProfileTrustedRootErrorsNameTheFile(t *testing.T) {
@@ -89,5 +92,41 @@ func TestDemoConsoleVerifiesBootProofsWithTheDemoRoot(t *testing.T) {
 	frame := root.Render()
 	if strings.Contains(frame, "FAILED") || strings.Count(frame, "VERIFIED") != len(env.info.EnclaveApps) {
 		t.Errorf("not every app verified:\n%s", frame)
+	}
+}
+
+// A trusted_roots root is named in reports by its path as written in the
+// config file, which is what the on-call finds there, not by its base name
+// (two roots/…/root.pem would read alike) nor the resolved path.
+func TestProfileTrustedRootIsNamedAsWritten(t *testing.T) {
+	now := time.Now()
+	auth, err := proof.NewDemoAuthority(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := proof.NewDemoEnclave(auth, "signer", "o", "l", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const written = "roots/ours.pem"
+	path := writeConfig(t, "[profiles.p]\nbase_url = \"http://127.0.0.1:8080\"\norganization_id = \"o\"\ntrusted_roots = [\""+written+"\"]\n")
+	file := filepath.Join(filepath.Dir(path), "roots", "ours.pem")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: auth.Root().Cert.Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := profileProofSettings(cfg.Profiles["p"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := proof.VerifyBootProof(enc.BootProof, s.Options("signer", now))
+	if want := "demo root: " + written; rep.Anchor != want {
+		t.Errorf("anchor %q, want %q", rep.Anchor, want)
 	}
 }

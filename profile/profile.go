@@ -56,6 +56,10 @@ type Profile struct {
 	// ConfigPath is the config file the profile was read from (absolute), so
 	// the console can name it in the CLI commands it suggests.
 	ConfigPath string `toml:"-"`
+	// TrustedRootsAsWritten are the trusted_roots entries as the config file
+	// spells them (TrustedRoots holds them resolved): reports name a root by
+	// the text its owner wrote and can find in the file.
+	TrustedRootsAsWritten []string `toml:"-"`
 }
 
 // Filter is one [profiles.NAME.filters.FILTER] table: a named filter of the
@@ -315,6 +319,7 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		}
 		p.Color = c
 	}
+	p.TrustedRootsAsWritten = slices.Clone(p.TrustedRoots)
 	for i, r := range p.TrustedRoots {
 		if strings.TrimSpace(r) == "" {
 			return bad("trusted_roots", "entry %d is empty", i+1)

@@ -88,27 +88,32 @@ func (v *verifier) approvalCheck(env *envelope, envErr error, shown *Manifest) {
 		return
 	}
 	set := env.manifest.ManifestSet
+	// Membership is a map lookup, and only a member's signature is checked:
+	// the cheap checks come before the P-256 verification.
+	members := make(map[memberKey]bool, len(set.Members))
+	for _, m := range set.Members {
+		members[memberKey{m.Alias, string(m.PubKey)}] = true
+	}
 	seen := map[string]bool{}
 	var approvals []Approval
 	var problems []string
 	for i, a := range env.approvals {
 		ap := Approval{Alias: a.member.Alias, PubKey: a.member.PubKey}
-		ap.Member = slices.ContainsFunc(set.Members, func(m Member) bool {
-			return m.Alias == a.member.Alias && bytes.Equal(m.PubKey, a.member.PubKey)
-		})
+		ap.Member = members[memberKey{a.member.Alias, string(a.member.PubKey)}]
+		if !ap.Member {
+			ap.Reason = "signer is not a manifest-set member (signature not checked)"
+			problems = append(problems, fmt.Sprintf("approval %d (%q) is not from a manifest-set member", i+1, clip(a.member.Alias)))
+			approvals = append(approvals, ap)
+			continue
+		}
 		key, err := qosSigningKey(a.member.PubKey)
 		if err == nil {
 			err = verifyP256(key, hash, a.signature)
 		}
-		switch {
-		case err != nil:
+		if err != nil {
 			ap.Reason = err.Error()
 			problems = append(problems, fmt.Sprintf("approval %d (%q): %v", i+1, clip(a.member.Alias), err))
-		case !ap.Member:
-			ap.Valid = true
-			ap.Reason = "signer is not a manifest-set member"
-			problems = append(problems, fmt.Sprintf("approval %d (%q) is not from a manifest-set member", i+1, clip(a.member.Alias)))
-		default:
+		} else {
 			ap.Valid = true
 			seen[string(a.member.PubKey)] = true
 		}
@@ -123,12 +128,28 @@ func (v *verifier) approvalCheck(env *envelope, envErr error, shown *Manifest) {
 	case set.Threshold == 0:
 		rep.add(CheckApprovals, nameApprovals, Fail, "the manifest set's threshold is 0, so no approval is required: not a quorum")
 	case len(problems) > 0:
-		rep.add(CheckApprovals, nameApprovals, Fail, strings.Join(problems, "; "))
+		rep.add(CheckApprovals, nameApprovals, Fail, joinFirst(problems, maxProblemsListed))
 	case n < int(set.Threshold):
 		rep.add(CheckApprovals, nameApprovals, Fail, fmt.Sprintf("%d valid approvals from distinct members, the threshold is %d of %d", n, set.Threshold, len(set.Members)))
 	default:
 		rep.add(CheckApprovals, nameApprovals, Pass, fmt.Sprintf("%d valid approvals from distinct manifest-set members, threshold %d of %d", n, set.Threshold, len(set.Members)))
 	}
+}
+
+// memberKey identifies a quorum-set member: an approval counts only when both
+// its alias and its key are a member's.
+type memberKey struct{ alias, pubKey string }
+
+// maxProblemsListed is how many problems a reason lists before it counts the
+// rest: a hostile envelope's every approval can fail.
+const maxProblemsListed = 5
+
+// joinFirst joins the first n problems and says how many more there are.
+func joinFirst(problems []string, n int) string {
+	if len(problems) <= n {
+		return strings.Join(problems, "; ")
+	}
+	return fmt.Sprintf("%s; … and %d more", strings.Join(problems[:n], "; "), len(problems)-n)
 }
 
 // pinCheck compares the document with the configured expected PCRs and allowed

@@ -15,6 +15,12 @@ import (
 // maxManifestSize bounds a manifest or envelope; real ones are a few KiB.
 const maxManifestSize = 1 << 20
 
+// maxSetMembers bounds the members of a quorum set and the approvals of an
+// envelope. Real QOS sets are a handful of operators (2-of-2 in production);
+// bounded only by the bytes, a hostile 1 MiB manifest holds 100k members and
+// costs seconds to check and to show.
+const maxSetMembers = 64
+
 // envelope is a decoded QOS manifest envelope.
 type envelope struct {
 	manifest       *Manifest
@@ -53,7 +59,13 @@ func decodeManifest(b []byte, jsonV2 bool) (*Manifest, error) {
 	}
 	if isJSON(b, jsonV2) {
 		m, _, err := decodeManifestJSON(b)
-		return m, err
+		if err == nil {
+			err = m.checkSetSizes()
+		}
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
 	}
 	m, errV1 := decodeManifestBorsh(b, true)
 	if errV1 == nil {
@@ -198,6 +210,9 @@ func readQuorumSet(r *borshReader, what string, withAlias bool) (QuorumSet, erro
 	if err != nil {
 		return s, err
 	}
+	if n > maxSetMembers {
+		return s, r.fail(what+".members", tooMany(n, "members"))
+	}
 	s.Members = []Member{}
 	for i := 0; i < n; i++ {
 		var mem Member
@@ -213,6 +228,26 @@ func readQuorumSet(r *borshReader, what string, withAlias bool) (QuorumSet, erro
 		s.Members = append(s.Members, mem)
 	}
 	return s, nil
+}
+
+// tooMany is the error for a set or an approval list over maxSetMembers.
+func tooMany(n int, noun string) error {
+	return fmt.Errorf("%d %s, over the limit of %d (real QOS sets have a handful)", n, noun, maxSetMembers)
+}
+
+// checkSetSizes bounds the sets of a manifest read from JSON, as readQuorumSet
+// bounds them in Borsh.
+func (m *Manifest) checkSetSizes() error {
+	sets := []struct {
+		name string
+		set  *QuorumSet
+	}{{"manifestSet", &m.ManifestSet}, {"shareSet", &m.ShareSet}, {"patchSet", m.PatchSet}}
+	for _, s := range sets {
+		if s.set != nil && len(s.set.Members) > maxSetMembers {
+			return fmt.Errorf("manifest JSON v2: %s: %w", s.name, tooMany(len(s.set.Members), "members"))
+		}
+	}
+	return nil
 }
 
 func readNitroConfig(r *borshReader) (NitroConfig, error) {
@@ -246,7 +281,17 @@ func decodeEnvelope(b []byte, jsonV2 bool) (*envelope, error) {
 		return nil, fmt.Errorf("manifest envelope is %d bytes, over the %d-byte limit", len(b), maxManifestSize)
 	}
 	if isJSON(b, jsonV2) {
-		return decodeEnvelopeJSON(b)
+		e, err := decodeEnvelopeJSON(b)
+		if err != nil {
+			return nil, err
+		}
+		if err := e.manifest.checkSetSizes(); err != nil {
+			return nil, err
+		}
+		if n := len(e.approvals); n > maxSetMembers {
+			return nil, fmt.Errorf("manifest envelope JSON v2: manifestSetApprovals: %w", tooMany(n, "approvals"))
+		}
+		return e, nil
 	}
 	e, errV1 := decodeEnvelopeBorsh(b, true)
 	if errV1 == nil {
@@ -286,6 +331,9 @@ func readApprovals(r *borshReader, what string) ([]rawApproval, error) {
 	n, err := r.count(what, 12)
 	if err != nil {
 		return nil, err
+	}
+	if n > maxSetMembers {
+		return nil, r.fail(what, tooMany(n, "approvals"))
 	}
 	var out []rawApproval
 	for i := 0; i < n; i++ {

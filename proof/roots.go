@@ -53,6 +53,9 @@ type Root struct {
 	Name string
 	Cert *x509.Certificate
 	Demo bool // a local demo root: reports say so, and it is never the AWS root
+	// builtIn marks the pinned AWS root (set only by parseAWSRoot): a
+	// configured root is never reported as AWS, whatever its name.
+	builtIn bool
 }
 
 // awsRoot parses the embedded AWS root once and checks its pin. The pin is a
@@ -73,7 +76,7 @@ func parseAWSRoot() (Root, error) {
 	if err != nil {
 		return Root{}, fmt.Errorf("embedded AWS root: %w", err)
 	}
-	return Root{Name: AWSRootName, Cert: cert}, nil
+	return Root{Name: AWSRootName, Cert: cert, builtIn: true}, nil
 }
 
 // AWSRoot returns the built-in AWS Nitro Enclaves Root-G1 after checking its pin.
@@ -112,13 +115,15 @@ func ParseRootsPEM(name string, data []byte) ([]Root, error) {
 	return roots, nil
 }
 
-// anchorName is how a report names the root that anchored a chain.
+// anchorName is how a report names the root that anchored a chain. Only the
+// built-in root is named as AWS: a configured root keeps its prefix, even one
+// named like the AWS root (a file called "AWS Nitro Enclaves Root-G1").
 func (r Root) anchorName() string {
-	if r.Demo {
-		return "demo root: " + r.Name
-	}
-	if r.Name == AWSRootName {
+	switch {
+	case r.builtIn:
 		return AWSRootName
+	case r.Demo:
+		return "demo root: " + r.Name
 	}
 	return "configured root: " + r.Name
 }

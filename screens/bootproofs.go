@@ -58,6 +58,8 @@ type BootProofs struct {
 	cursor  int        // index into copies
 	gen     int        // generation of loads: stale replies are dropped
 	fetched time.Time
+	// shownClock are the clock-dependent texts as setRows last drew them.
+	shownClock []string
 	// width and height are the body's size (SetSize).
 	width, height int
 }
@@ -192,8 +194,13 @@ func (b *BootProofs) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		b.setRows()
 		b.renderDetail()
 	case clockMsg:
-		b.setRows() // the document's age counts up
-		b.renderDetail()
+		// Only the ages count up: rebuilding the list and the report (every
+		// member, every reason) each tick is wasted work, and a hostile proof
+		// makes it large, so redraw only when an age text changed.
+		if !slices.Equal(b.clockTexts(b.c.Now()), b.shownClock) {
+			b.setRows()
+			b.renderDetail()
+		}
 	case bootProofLoadedMsg:
 		if msg.gen != b.gen {
 			return b, nil

@@ -140,6 +140,26 @@ func (b *BootProofs) setRows() {
 	}
 	b.list.SetRows(rows)
 	b.setPreview()
+	b.shownClock = b.clockTexts(now)
+}
+
+// clockTexts are the texts that count up with the clock: every app's document
+// age (in the list and its report) and the age of the service's creation time
+// (in the report). ui.Ago only grows with time, so when these are unchanged
+// since the last draw, everything drawn since is unchanged too.
+func (b *BootProofs) clockTexts(now time.Time) []string {
+	out := make([]string, 0, 2*len(b.apps))
+	for _, a := range b.apps {
+		doc, created := "", ""
+		if a.report != nil && !a.report.DocumentTime.IsZero() {
+			doc = ui.Ago(now, a.report.DocumentTime)
+		}
+		if a.proof != nil && !a.proof.CreatedAt.IsZero() {
+			created = ui.Ago(now, a.proof.CreatedAt.Time())
+		}
+		out = append(out, doc, created)
+	}
+	return out
 }
 
 // setPreview says under the list why the selected app is not VERIFIED.
