@@ -341,9 +341,13 @@ func newHarnessWith(t testing.TB, c Reader, sub Submitter, th theme.Options, ref
 // slowCommands (harness.slowCommands), its first ones included.
 func newSlowHarness(t testing.TB, c Reader, sub Submitter, th theme.Options, refresh, slowCommands time.Duration) *harness {
 	t.Helper()
+	// The console's requests get as long as the harness waits for them: the
+	// default 15 s is too short for megabytes under the race detector on a
+	// busy machine.
 	r := NewRoot(Options{Reader: c, Submitter: sub, Profile: "demo", Theme: th,
 		Refresh: refresh, Now: func() time.Time { return testNow }, Static: true,
 		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
+	r.common.Timeout = slowCommands
 	h := &harness{t: t, root: r, slowCommands: slowCommands}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(r.Init())
