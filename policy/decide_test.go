@@ -165,6 +165,8 @@ func TestZeroThresholdDoesNotLetAnybodyThrough(t *testing.T) {
 func TestReachable(t *testing.T) {
 	twoOps := mustPolicy(t, "two-ops", api.EffectAllow, "", "approvers.filter(u, u.tags.contains('ops')).count() >= 2")
 	denyCarol := mustPolicy(t, "deny-carol", api.EffectDeny, "", "approvers.any(u, u.id == 'u-carol')")
+	// Harder with the wrong approver: adding carol (no ops tag) breaks it for good.
+	onlyOps := mustPolicy(t, "only-ops", api.EffectAllow, "", "approvers.count() >= 2 && approvers.all(u, u.tags.contains('ops'))")
 	dave := Approver{ID: "u-dave", Tags: []string{"ops"}}
 	tests := []struct {
 		name      string
@@ -179,6 +181,8 @@ func TestReachable(t *testing.T) {
 		{"nobody left with the tag", []Policy{twoOps}, []Approver{alice}, []Approver{carol}, false, false},
 		{"nobody left at all", []Policy{twoOps}, []Approver{alice}, nil, false, false},
 		{"skips an approver who would trigger a deny", []Policy{twoOps, denyCarol}, []Approver{alice}, []Approver{carol, dave}, false, true},
+		{"an approver who breaks an all() comes first", []Policy{onlyOps}, []Approver{bob}, []Approver{carol, dave}, false, true},
+		{"all() with nobody left who keeps it", []Policy{onlyOps}, []Approver{bob}, []Approver{carol}, false, false},
 		{"already denied and no root quorum", []Policy{twoOps, denyCarol}, []Approver{carol}, []Approver{alice, bob}, false, false},
 		{"root quorum still reachable past a deny", []Policy{denyCarol}, []Approver{carol, root1}, []Approver{root2}, false, true},
 		{"root only: enough root members left", nil, []Approver{root1}, []Approver{alice, root3}, true, true},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/big"
+	"reflect"
 	"strings"
 	"time"
 	"unicode"
@@ -163,8 +164,101 @@ func ActivityFor(typ string, params any) Activity {
 	if err := dec.Decode(&m); err != nil || m == nil {
 		return a
 	}
+	zeroFill(m, reflect.TypeOf(params)) // a no-op for raw JSON
 	a.Params = normalize(m).(map[string]any)
 	return a
+}
+
+// zeroFill gives every field of the parameters struct t that m lacks its
+// zero value (”, 0, false, [], {}), at every depth: the service's
+// parameters are a typed message whose every field has a value, so a
+// parameter left out and one sent empty read alike (`activity.params.consensus
+// == ”` holds for a policy created without a consensus), as the docs say of
+// optional fields. A struct-typed field that is not set stays absent (test it
+// with has()), as do fields whose JSON the type writes itself.
+func zeroFill(m map[string]any, t reflect.Type) {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			zeroFill(m, f.Type)
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if v, ok := m[name]; ok {
+			fillNested(v, f.Type)
+			continue
+		}
+		if z, ok := zeroOf(f.Type); ok {
+			m[name] = z
+		}
+	}
+}
+
+// fillNested zero-fills the structs inside a value present in the map.
+func fillNested(v any, t reflect.Type) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch val := v.(type) {
+	case map[string]any:
+		if t.Kind() == reflect.Struct {
+			zeroFill(val, t)
+		}
+	case []any:
+		if t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			for _, e := range val {
+				fillNested(e, t.Elem())
+			}
+		}
+	}
+}
+
+var jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+
+// zeroOf is the JSON zero value of a field of type t, as ActivityFor's
+// decoding would read it; ok is false for struct-typed fields and types
+// that write their own JSON.
+func zeroOf(t reflect.Type) (any, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler) {
+		return nil, false
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "", true
+	case reflect.Bool:
+		return false, true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return json.Number("0"), true
+	case reflect.Float32, reflect.Float64:
+		return json.Number("0"), true
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "", true // []byte is a base64 string
+		}
+		return []any{}, true
+	case reflect.Map:
+		return map[string]any{}, true
+	}
+	return nil, false
 }
 
 // normalize converts json.Numbers and adds snake_case aliases, recursively.

@@ -106,3 +106,41 @@ func bigFrom(s string) *big.Int {
 	n, _ := new(big.Int).SetString(s, 10)
 	return n
 }
+
+// TestParametersLeftEmptyReadAsTheirZeroValue: the service's parameters are a
+// typed message, so a parameter left out (or sent empty, which the records
+// cannot tell apart) reads as its zero value, at every depth: a DENY written
+// as `activity.params.consensus == ”` stops a policy without a consensus
+// instead of failing to evaluate and being ignored.
+func TestParametersLeftEmptyReadAsTheirZeroValue(t *testing.T) {
+	a := ActivityFor(api.TypeCreatePolicyV3, &api.CreatePolicyParams{PolicyName: "p", Effect: api.EffectAllow, Condition: "true"})
+	for _, key := range []string{"consensus", "notes", "policy_name"} {
+		if _, ok := a.Params[key]; !ok {
+			t.Errorf("params lack %q: %v", key, a.Params)
+		}
+	}
+	if a.Params["consensus"] != "" || a.Params["condition"] != "true" {
+		t.Errorf("consensus %#v, condition %#v", a.Params["consensus"], a.Params["condition"])
+	}
+	inv := ActivityFor(api.TypeCreateInvitations, &api.CreateInvitationsParams{Invitations: []api.Invitation{{ReceiverUserName: "dave", ReceiverUserEmail: "d@x"}}})
+	first := inv.Params["invitations"].([]any)[0].(map[string]any)
+	if tags, ok := first["receiverUserTags"].([]any); !ok || len(tags) != 0 {
+		t.Errorf("an invitation without tags: receiverUserTags %#v, want []", first["receiverUserTags"])
+	}
+
+	allow, err := Compile("activity.resource == 'POLICY'", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deny, err := Compile("activity.resource == 'POLICY' && activity.params.consensus == ''", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := input(alice)
+	in.Activity = a
+	d := Decide([]Policy{{ID: "allow", Effect: api.EffectAllow, Compiled: allow}, {ID: "no-consensus", Effect: api.EffectDeny, Compiled: deny}},
+		in, Quorum{Threshold: 2}, false)
+	if d.Outcome != api.OutcomeDenyExplicit {
+		t.Errorf("a policy without a consensus: %s (%s), want the DENY to stop it", d.Outcome, d.Reason)
+	}
+}
