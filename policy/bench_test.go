@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,4 +109,63 @@ func BenchmarkDecide100DocPolicies(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCostliestPolicy evaluates, for each shape of costly policy, the
+// largest one within the cost limit: one evaluation is the most a policy
+// can cost the service (docs/performance.md).
+func BenchmarkCostliestPolicy(b *testing.B) {
+	list := "[" + strings.Repeat("1,", 1499) + "1]"
+	text := "'" + strings.Repeat("é", 7000) + "'" // 14 KiB
+	for _, shape := range []struct {
+		name string
+		of   func(k int) string
+	}{
+		{"nested loops", func(k int) string {
+			return fmt.Sprintf("%s[0..%d].all(a, %s.all(b, %s.all(d, a + b + d > 0)))", list, k, twenty, twenty)
+		}},
+		{"list slices", func(k int) string { return fmt.Sprintf("%s.all(a, %s[0..%d].count() > 0)", list, list, k) }},
+		{"string indexes", func(k int) string {
+			return fmt.Sprintf("%s.all(a, %s[0..%d].all(b, %s[6999] == 'é'))", twenty, twenty, min(k, 20), text)
+		}},
+	} {
+		c := largestWithinCostLimit(b, shape.of)
+		in := input(alice)
+		b.Run(shape.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := c.Evaluate(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// largestWithinCostLimit compiles of(k) for the largest k in 1..1500 whose
+// evaluation stays within the cost limit.
+func largestWithinCostLimit(b *testing.B, of func(k int) string) *Compiled {
+	b.Helper()
+	within := func(k int) *Compiled {
+		c, err := Compile(of(k), "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := c.Evaluate(input(alice)); err != nil {
+			return nil
+		}
+		return c
+	}
+	lo, hi := 1, 1500
+	for lo < hi {
+		if mid := (lo + hi + 1) / 2; within(mid) != nil {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	c := within(lo)
+	if c == nil {
+		b.Fatalf("even %q exceeds the cost limit", of(1))
+	}
+	return c
 }

@@ -143,10 +143,7 @@ func compileOne(env *cel.Env, field, src string) (cel.Program, *cel.Ast, error) 
 	if ast == nil {
 		return nil, nil, nil
 	}
-	prg, err := env.Program(ast,
-		cel.CostLimit(CostLimit),
-		cel.EvalOptions(cel.OptOptimize),
-	)
+	prg, err := env.Program(ast, programOptions()...)
 	if err != nil {
 		return nil, nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/vigil-console/vigil/api"
@@ -297,6 +298,78 @@ func TestHostileEvaluationIsCostLimited(t *testing.T) {
 				t.Fatalf("Evaluate err = %v, want a cost limit error", err)
 			}
 		})
+	}
+}
+
+// twenty is a 20-element list literal, for loops that repeat work.
+const twenty = "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]"
+
+// TestWorkThatGrowsWithItsArgumentsIsCostLimited: the audit's policies.
+// Slicing, string indexing, list contains and the size of a string did work
+// proportional to their arguments for one cost unit each, so policies within
+// every limit took seconds per evaluation. They now cost that work and stop
+// at the cost limit.
+func TestWorkThatGrowsWithItsArgumentsIsCostLimited(t *testing.T) {
+	list := "[" + strings.Repeat("1,", 1499) + "1]"
+	text := "'" + strings.Repeat("é", 7000) + "'"
+	half := "'" + strings.Repeat("é", 3500) + "'"
+	for name, condition := range map[string]string{
+		"list slice in a loop":        fmt.Sprintf("%s.all(a, %s.all(b, %s[0..1500].count() > 0))", list, twenty, list),
+		"string index in a loop":      fmt.Sprintf("%s.all(a, %s.all(b, %s.all(d, %s[6999] == 'é')))", twenty, twenty, twenty, text),
+		"string slice in a loop":      fmt.Sprintf("%s.all(a, %s.all(b, %s.all(d, %s[6990..6999] != '')))", twenty, twenty, twenty, text),
+		"size of a string in a loop":  fmt.Sprintf("%s.all(a, %s.all(b, %s.all(d, size(%s) > 0)))", twenty, twenty, twenty, text),
+		"list contains in a loop":     fmt.Sprintf("%s.all(a, !%s.contains(2))", list, list),
+		"string comparison in a loop": fmt.Sprintf("%s.all(a, %s.all(b, %s.all(d, %s <= %s)))", twenty, twenty, twenty, half, half),
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := Compile(condition, "")
+			if err != nil {
+				t.Fatalf("Compile: %v", err)
+			}
+			_, _, err = c.Evaluate(input(alice))
+			if err == nil || !strings.Contains(err.Error(), "cost limit exceeded") {
+				t.Fatalf("Evaluate err = %v, want the cost limit error", err)
+			}
+		})
+	}
+}
+
+// TestSlicesAndIndexesWithinTheCostLimitEvaluate: charging slices and
+// indexes by their work leaves ordinary uses, even of long values, working.
+func TestSlicesAndIndexesWithinTheCostLimitEvaluate(t *testing.T) {
+	long := strings.Repeat("ab", 4000)
+	in := paramsInput(map[string]any{"data": "0xa9059cbb" + long, "name": "café-ops", "ids": []any{"w1", "w2", "w3"}})
+	for _, condition := range []string{
+		"activity.params.data[0..10] == '0xa9059cbb'",
+		"activity.params.data[8009] == 'b' && size(activity.params.data) == 8010",
+		"activity.params.name[3] == 'é' && activity.params.name[0..4] == 'café' && activity.params.name[5..8] == 'ops'",
+		"activity.params.ids[1..3] == ['w2', 'w3'] && activity.params.ids[0] == 'w1' && activity.params.ids.contains('w3')",
+		twenty + ".all(i, activity.params.data[0..2] == '0x' && activity.params.ids[0..2].count() == 2)",
+	} {
+		r, err := evalCondition(t, condition, in)
+		if err != nil || !r.Condition {
+			t.Errorf("%s: %+v, %v; want true", condition, r, err)
+		}
+	}
+}
+
+// TestEvaluationTimeIsBounded: whatever the cost model misses, an
+// evaluation that runs past its time limit stops with an error that says so.
+func TestEvaluationTimeIsBounded(t *testing.T) {
+	c, err := Compile(twenty+".all(a, "+twenty+".all(b, "+twenty+".all(d, a + b + d > 0)))", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, err := input(alice).activation()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eval(c.conditionPrg, act, MaxEvaluationTime); err != nil {
+		t.Fatalf("within %v: %v", MaxEvaluationTime, err)
+	}
+	_, err = eval(c.conditionPrg, act, time.Nanosecond)
+	if err == nil || !strings.Contains(err.Error(), "evaluation took longer than 1ns") {
+		t.Fatalf("err = %v, want the time limit error", err)
 	}
 }
 

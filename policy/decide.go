@@ -130,11 +130,8 @@ func run(prg cel.Program, act interpreter.Activation) (bool, error) {
 	if prg == nil {
 		return true, nil
 	}
-	out, _, err := prg.Eval(act)
+	out, err := eval(prg, act, MaxEvaluationTime)
 	if err != nil {
-		if strings.Contains(err.Error(), "cost limit exceeded") {
-			return false, fmt.Errorf("evaluation cost limit exceeded (%d): the expression does too much work; simplify it", CostLimit)
-		}
 		return false, err
 	}
 	b, ok := out.(types.Bool)

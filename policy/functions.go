@@ -63,11 +63,11 @@ func indexValue(x, i ref.Val) ref.Val {
 		if !ok {
 			return types.NewErr("a string is indexed by an int, not %s", i.Type().TypeName())
 		}
-		rs := []rune(string(c))
-		if n < 0 || n >= int64(len(rs)) {
-			return types.NewErr("index %d out of range: the string has %d characters", n, len(rs))
+		from, to, length := runeSpan(string(c), n, n+1)
+		if n < 0 || n >= length {
+			return types.NewErr("index %d out of range: the string has %d characters", n, length)
 		}
-		return types.String(rs[n])
+		return types.String(string(c)[from:to])
 	case traits.Mapper:
 		val, found := c.Find(i)
 		if !found {
@@ -113,17 +113,11 @@ func sliceValue(x, a, b ref.Val) ref.Val {
 	switch c := x.(type) {
 	case types.String:
 		s := string(c)
-		if isASCII(s) {
-			if err := bounds(int64(len(s)), "string"); err != nil {
-				return err
-			}
-			return types.String(s[from:to])
-		}
-		rs := []rune(s)
-		if err := bounds(int64(len(rs)), "string"); err != nil {
+		start, end, length := runeSpan(s, from, to)
+		if err := bounds(length, "string"); err != nil {
 			return err
 		}
-		return types.String(rs[from:to])
+		return types.String(s[start:end])
 	case traits.Lister:
 		size := int64(c.Size().(types.Int))
 		if err := bounds(size, "list"); err != nil {
@@ -139,6 +133,27 @@ func sliceValue(x, a, b ref.Val) ref.Val {
 		return x
 	}
 	return types.NewErr("%s cannot be sliced", x.Type().TypeName())
+}
+
+// runeSpan locates the characters from up to (not including) to of s: it
+// returns their byte offsets and the length of s in characters, without
+// copying s. Offsets of characters outside s are len(s).
+func runeSpan(s string, from, to int64) (start, end int, length int64) {
+	if isASCII(s) {
+		clamp := func(i int64) int { return int(min(max(i, 0), int64(len(s)))) }
+		return clamp(from), clamp(to), int64(len(s))
+	}
+	start, end = len(s), len(s)
+	for i := range s {
+		if length == from {
+			start = i
+		}
+		if length == to {
+			end = i
+		}
+		length++
+	}
+	return start, end, length
 }
 
 func isASCII(s string) bool {

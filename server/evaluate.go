@@ -100,7 +100,7 @@ func userOrder(users map[string]policy.Approver) []string {
 }
 
 // loadCompiledPolicies loads the organization's policies in creation order,
-// compiled (compilations are cached by expression text).
+// compiled (compilations are cached by expression text, see compileCache).
 func (s *Server) loadCompiledPolicies(ctx context.Context, q querier, orgID string) ([]policy.Policy, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, effect, condition, consensus FROM policies WHERE org_id = ? ORDER BY seq`, orgID)
 	if err != nil {
@@ -126,16 +126,7 @@ func (s *Server) loadCompiledPolicies(ctx context.Context, q querier, orgID stri
 }
 
 func (s *Server) compile(condition, consensus string) (*policy.Compiled, error) {
-	key := condition + "\x00" + consensus
-	if c, ok := s.compiled.Load(key); ok {
-		return c.(*policy.Compiled), nil
-	}
-	c, err := policy.Compile(condition, consensus)
-	if err != nil {
-		return nil, err
-	}
-	s.compiled.Store(key, c)
-	return c, nil
+	return s.compiled.compile(condition, consensus)
 }
 
 func sortStrings(s []string) { slices.Sort(s) }

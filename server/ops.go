@@ -23,12 +23,15 @@ import (
 func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, params any) error {
 	switch p := params.(type) {
 	case *api.CreatePolicyParams:
-		_, err := s.compile(p.Condition, p.Consensus)
+		// Not through the compile cache: a submission may well be denied,
+		// and a cache filled by submissions would hold whatever any member
+		// sends. Only stored policies are cached (loadCompiledPolicies).
+		_, err := policy.Compile(p.Condition, p.Consensus)
 		return invalidPolicy(err)
 	case *api.CreateMfaPolicyParams:
 		// Stored, a condition that cannot run would make the MFA policy apply
 		// to everything (applicableMfaPolicy fails closed): refuse it here.
-		_, err := s.compile(p.Condition, "")
+		_, err := policy.Compile(p.Condition, "")
 		return invalidPolicy(err)
 	case *api.UpdateOauth2CredentialParams:
 		if _, err := keys.EnvelopeDecrypt(s.creds.tlsFetcher, p.EncryptedClientSecret); err != nil {

@@ -47,7 +47,7 @@ type Server struct {
 	strangers   *bodyBudget    // the same for credentials registered nowhere, apart
 	proxyBodies *bodyBudget    // the same for the auth proxy, apart
 
-	compiled sync.Map // policy cache: condition+"\x00"+consensus -> compiledPolicy
+	compiled *compileCache // stored policies, compiled, by their texts
 
 	enclaveMu sync.Mutex // serializes creation of demo enclaves
 
@@ -62,7 +62,8 @@ type Server struct {
 func Open(cfg Config) (*Server, error) {
 	ctx := context.Background()
 	s := &Server{log: cfg.Logger, now: cfg.Now, verifier: keys.NewVerifier(maxCacheEntries, cfg.Now),
-		bodies: newBodyBudget(defaultBodyBudget, bodyBudgetWait), strangers: newBodyBudget(strangerBodyBudget, bodyBudgetWait), proxyBodies: newBodyBudget(proxyBodyBudget, bodyBudgetWait)}
+		bodies: newBodyBudget(defaultBodyBudget, bodyBudgetWait), strangers: newBodyBudget(strangerBodyBudget, bodyBudgetWait), proxyBodies: newBodyBudget(proxyBodyBudget, bodyBudgetWait),
+		compiled: newCompileCache(compileCacheBudget)}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
