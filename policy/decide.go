@@ -303,16 +303,16 @@ func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision 
 // potentialApprovers (the users who have not voted yet) approved as well. The
 // server uses it to decide that a rejection made consensus unreachable.
 //
-// It tries the approvers as they are; then with one, two or three more of
+// It tries the approvers as they are; then adds the potential approvers one
+// by one in order, skipping any whose approval would trigger an explicit
+// deny; then adds all of them; and only then tries one, two or three more of
 // the first maxReachSearched potential approvers (a consensus such as
 // `approvers.all(u, u.tags.contains('ops'))` gets harder with the wrong
 // approver, so a set that adds everyone can fail where a smaller one does
-// not); then adds the potential approvers one by one in order, skipping any
-// whose approval would trigger an explicit deny; then adds all of them. It
-// only answers true for a set of approvers that Decide actually allows, so it
-// is exact for consensus that only gets easier with more approvers and for
-// any that a few more approvals would meet, and may answer false for
-// contrived ones that only a larger particular subset meets.
+// not). It only answers true for a set of approvers that Decide actually
+// allows, so it is exact for consensus that only gets easier with more
+// approvers and for any that a few more approvals would meet, and may answer
+// false for contrived ones that only a larger particular subset meets.
 func Reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potentialApprovers []Approver) bool {
 	allows := func(approvers []Approver) (allow, deny bool) {
 		next := in
@@ -330,12 +330,6 @@ func Reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potent
 		ok, _ := allows(all)
 		return ok
 	}
-	if subsetAllows(potentialApprovers[:min(len(potentialApprovers), maxReachSearched)], func(extra []Approver) bool {
-		ok, _ := allows(append(slices.Clone(current), extra...))
-		return ok
-	}) {
-		return true
-	}
 	greedy := current
 	for _, p := range potentialApprovers {
 		candidate := append(slices.Clone(greedy), p)
@@ -347,8 +341,16 @@ func Reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potent
 			greedy = candidate
 		}
 	}
-	ok, _ := allows(append(slices.Clone(current), potentialApprovers...))
-	return ok
+	if ok, _ := allows(append(slices.Clone(current), potentialApprovers...)); ok {
+		return true
+	}
+	// Only when adding approvers in order failed (the costlier search runs
+	// in the writer's transaction): a consensus that the wrong approver
+	// makes harder may still be met by a few of the others.
+	return subsetAllows(potentialApprovers[:min(len(potentialApprovers), maxReachSearched)], func(extra []Approver) bool {
+		ok, _ := allows(append(slices.Clone(current), extra...))
+		return ok
+	})
 }
 
 // maxReachSearched bounds Reachable's search of small sets: the sets of one
