@@ -66,12 +66,19 @@ type Approver struct {
 	ID, Name, Email string
 	Tags            []string // user tag ids
 	Root            bool     // member of the root quorum
+	// Registered are the user's API keys and authenticators: a vote record
+	// names only the public key it was stamped with, and the policies see the
+	// credential behind it (VoteCredential). Not visible to policies.
+	Registered []Credential
 }
 
 // Credential is a credential an approval was made with.
 type Credential struct {
-	ID, Type, PublicKey, UserID string
-	CredentialID                string // passkey credential id; empty for API keys
+	ID           string // the API key's or authenticator's id
+	Type         string // its registered type, e.g. CREDENTIAL_TYPE_OAUTH_KEY_P256
+	PublicKey    string
+	UserID       string
+	CredentialID string // passkey credential id; empty for API keys
 }
 
 // Resources and actions of `activity.resource` and `activity.action`.

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
@@ -18,12 +19,22 @@ import (
 func RootOnly(activityType string) bool { return activityType == api.TypeSetOrganizationFeature }
 
 // Members maps every user of the organization to the approver they are when
-// they approve: their tags, and whether they belong to the root quorum.
+// they approve: their tags, whether they belong to the root quorum, and the
+// credentials registered to them.
 func Members(users []api.User, quorum api.Quorum) map[string]Approver {
 	out := make(map[string]Approver, len(users))
 	for _, u := range users {
+		registered := make([]Credential, 0, len(u.APIKeys)+len(u.Authenticators))
+		for _, k := range u.APIKeys {
+			registered = append(registered, Credential{ID: k.APIKeyID, Type: k.Credential.Type,
+				PublicKey: k.Credential.PublicKey, UserID: u.UserID})
+		}
+		for _, a := range u.Authenticators {
+			registered = append(registered, Credential{ID: a.AuthenticatorID, Type: a.Credential.Type,
+				PublicKey: a.Credential.PublicKey, UserID: u.UserID, CredentialID: a.CredentialID})
+		}
 		out[u.UserID] = Approver{ID: u.UserID, Name: u.UserName, Email: u.UserEmail,
-			Tags: append([]string{}, u.UserTags...), Root: slices.Contains(quorum.UserIDs, u.UserID)}
+			Tags: append([]string{}, u.UserTags...), Root: slices.Contains(quorum.UserIDs, u.UserID), Registered: registered}
 	}
 	return out
 }
@@ -33,23 +44,64 @@ func QuorumOf(q api.Quorum) Quorum {
 	return Quorum{Threshold: q.Threshold, UserIDs: slices.Clone(q.UserIDs)}
 }
 
+// A Ballot is a vote with the credential it was cast with. The service
+// records that credential with the vote; a vote record it returns names only
+// the stamp's public key and scheme, and VoteCredential finds the credential
+// from them.
+type Ballot struct {
+	Vote api.Vote
+	// Credential is the API key or authenticator that cast the vote: its ID,
+	// Type and (passkeys) CredentialID. A zero Type means unknown (a vote cast
+	// with a credential deleted since): the policies then see no id and the
+	// type the stamp's scheme implies.
+	Credential Credential
+}
+
 // InputFor is the input of an evaluation of an activity of type typ with these
 // parameters after these votes (in the order cast): the approvers are the
 // members who approved, the credentials those approvals were made with. A
 // vote by somebody who is not a member adds a credential but no approver.
-func InputFor(typ string, params any, votes []api.Vote, members map[string]Approver, now time.Time) Input {
+func InputFor(typ string, params any, ballots []Ballot, members map[string]Approver, now time.Time) Input {
 	in := Input{Activity: ActivityFor(typ, params), Now: now}
-	for _, v := range votes {
+	for _, b := range ballots {
+		v := b.Vote
 		if v.Selection != api.VoteApproved {
 			continue
 		}
 		if u, ok := members[v.UserID]; ok {
 			in.Approvers = append(in.Approvers, u)
 		}
-		in.Credentials = append(in.Credentials, Credential{
-			ID: v.ID, Type: api.CredentialTypeOfScheme(v.Scheme), PublicKey: v.PublicKey, UserID: v.UserID})
+		c := b.Credential
+		if c.Type == "" {
+			c = Credential{Type: api.CredentialTypeOfScheme(v.Scheme)}
+		}
+		c.PublicKey, c.UserID = v.PublicKey, v.UserID
+		in.Credentials = append(in.Credentials, c)
 	}
 	return in
+}
+
+// VoteCredential is the credential among the voter's registered ones that
+// cast v: the passkey or the API key with the vote's public key (the service
+// keeps public keys unique among an organization's API keys). It is the zero
+// Credential when the voter has none such any more.
+func VoteCredential(v api.Vote, members map[string]Approver) Credential {
+	passkey := v.Scheme == api.SchemeWebAuthn
+	for _, c := range members[v.UserID].Registered {
+		if (c.CredentialID != "") == passkey && strings.EqualFold(c.PublicKey, v.PublicKey) {
+			return c
+		}
+	}
+	return Credential{}
+}
+
+// ballotsOf pairs vote records with the credentials that cast them.
+func ballotsOf(votes []api.Vote, members map[string]Approver) []Ballot {
+	out := make([]Ballot, len(votes))
+	for i, v := range votes {
+		out[i] = Ballot{Vote: v, Credential: VoteCredential(v, members)}
+	}
+	return out
 }
 
 // InputOfActivity is InputFor an activity record as the service returns it,
@@ -64,7 +116,7 @@ func InputOfActivity(a api.Activity, members map[string]Approver, upTo string, n
 	}
 	if !now.IsZero() {
 		_, params := a.Intent.Params()
-		return InputFor(a.Type, params, votes, members, now)
+		return InputFor(a.Type, params, ballotsOf(votes, members), members, now)
 	}
 	now = a.CreatedAt.Time()
 	if len(votes) > 0 {
@@ -73,7 +125,7 @@ func InputOfActivity(a api.Activity, members map[string]Approver, upTo string, n
 		}
 	}
 	_, params := a.Intent.Params()
-	return InputFor(a.Type, params, votes, members, now)
+	return InputFor(a.Type, params, ballotsOf(votes, members), members, now)
 }
 
 // PoliciesOf compiles the organization's policy records, in the order given

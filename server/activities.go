@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // activity is an activity as stored, with its votes in the order they were cast.
@@ -43,6 +44,9 @@ type voteRow struct {
 	Vote            api.Vote
 	BodyFingerprint string
 	created         time.Time
+	// cast is the credential that cast the vote (its id, type and passkey
+	// credential id): what policies see, which the vote record does not show.
+	cast policy.Credential
 }
 
 // approvalLifetime is how long the votes on an activity count while consensus
@@ -204,7 +208,7 @@ func loadVotesOf(ctx context.Context, q querier, acts []*activity) error {
 		}
 	}
 	rows, err := q.QueryContext(ctx, `SELECT v.activity_id, v.seq, v.id, v.user_id, v.selection, v.message, v.public_key, v.signature, v.scheme,
-		v.body_fingerprint, v.created_ns, COALESCE(u.name, ''), COALESCE(u.email, ''), COALESCE(u.created_ns, 0), COALESCE(u.updated_ns, 0)
+		v.body_fingerprint, v.created_ns, v.credential_id, v.credential_type, v.passkey_credential_id, COALESCE(u.name, ''), COALESCE(u.email, ''), COALESCE(u.created_ns, 0), COALESCE(u.updated_ns, 0)
 		FROM votes v LEFT JOIN users u ON u.id = v.user_id WHERE v.activity_id IN (?`+strings.Repeat(", ?", len(args)-1)+`)`, args...)
 	if err != nil {
 		return fmt.Errorf("load votes of %s: %w", acts[0].ID, err)
@@ -216,7 +220,7 @@ func loadVotesOf(ctx context.Context, q querier, acts []*activity) error {
 		var actID string
 		var seq, created, userCreated, userUpdated int64
 		if err := rows.Scan(&actID, &seq, &v.Vote.ID, &v.Vote.UserID, &v.Vote.Selection, &v.Vote.Message, &v.Vote.PublicKey,
-			&v.Vote.Signature, &v.Vote.Scheme, &v.BodyFingerprint, &created, &v.Vote.User.UserName, &v.Vote.User.UserEmail,
+			&v.Vote.Signature, &v.Vote.Scheme, &v.BodyFingerprint, &created, &v.cast.ID, &v.cast.Type, &v.cast.CredentialID, &v.Vote.User.UserName, &v.Vote.User.UserEmail,
 			&userCreated, &userUpdated); err != nil {
 			return fmt.Errorf("load votes of %s: %w", actID, err)
 		}
@@ -328,10 +332,11 @@ func insertVote(ctx context.Context, q querier, a *activity, v voteRow, outcomes
 	if err != nil {
 		return err
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns, evaluation_id, outcomes)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, v.Vote.ID, a.ID, v.Vote.UserID, v.Vote.Selection, v.Vote.Message,
+	_, err = q.ExecContext(ctx, `INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns, evaluation_id, outcomes,
+		credential_id, credential_type, passkey_credential_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, v.Vote.ID, a.ID, v.Vote.UserID, v.Vote.Selection, v.Vote.Message,
 		v.Vote.PublicKey, v.Vote.Signature, v.Vote.Scheme, v.BodyFingerprint, v.Vote.CreatedAt.Time().UnixNano(),
-		newHistoryID(v.Vote.CreatedAt.Time()), string(b))
+		newHistoryID(v.Vote.CreatedAt.Time()), string(b), v.cast.ID, v.cast.Type, v.cast.CredentialID)
 	if err != nil {
 		return fmt.Errorf("record vote: %w", err)
 	}

@@ -36,6 +36,8 @@ type caller struct {
 	PublicKey    string
 	Scheme       string
 	Signature    string
+	// PasskeyID is the WebAuthn credential id of a passkey; empty for API keys.
+	PasskeyID string
 }
 
 // parseStampHeaders checks that exactly one credential header is present and
@@ -161,7 +163,7 @@ func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body 
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the passkey belongs to a user of another organization, not %q", orgID)
 	}
 	return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: keys.CredentialWebAuthnAuthenticator,
-		PublicKey: pub, Scheme: st.scheme, Signature: st.signature}, nil
+		PublicKey: pub, Scheme: st.scheme, Signature: st.signature, PasskeyID: st.credentialID}, nil
 }
 
 // checkTimestamp refuses a submit whose timestampMs is not within ±5 minutes of

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // decodeEnvelope decodes a submit body strictly and validates its parameters.
@@ -174,7 +175,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	v := voteRow{BodyFingerprint: bodyFP, Vote: api.Vote{
 		ID: newHistoryID(now), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
 		PublicKey: c.PublicKey, Signature: c.Signature, Scheme: c.Scheme, CreatedAt: api.NewTime(now),
-	}}
+	}, cast: policy.Credential{ID: c.CredentialID, Type: c.CredType, CredentialID: c.PasskeyID}}
 	fresh := a.Seq == 0 // not stored yet: submit inserts it here
 	// The vote joins the votes already loaded with a, as loadVotes would
 	// show it (a voter deleted meanwhile shows empty fields there too).

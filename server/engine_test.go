@@ -1,12 +1,16 @@
 package server
 
 import (
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 )
 
 func TestQuorumFlowTwoOfThree(t *testing.T) {
@@ -328,4 +332,106 @@ func TestWhoMayVote(t *testing.T) {
 	if err != nil || after.CanApprove || len(after.Votes) != 2 {
 		t.Fatalf("dave's vote: %v %+v", err, after)
 	}
+}
+
+// outcomesOf maps each policy to its outcome in the activity's last evaluation.
+func outcomesOf(t *testing.T, c *api.Client, activityID string) map[string]string {
+	t.Helper()
+	evals, err := c.GetPolicyEvaluations(ctxT(t), activityID)
+	if err != nil || len(evals) == 0 {
+		t.Fatalf("evaluations of %s: %v (%d)", activityID, err, len(evals))
+	}
+	got := map[string]string{}
+	for _, o := range evals[len(evals)-1].PolicyEvaluations {
+		got[o.PolicyID] = o.Outcome
+	}
+	return got
+}
+
+// Policies see credentials[].id as the API key that approved (docs/policy-
+// language.md): a DENY naming a shared key stops what that key submits, and
+// only that key.
+func TestDenyNamingAnAPIKeyStopsThatKey(t *testing.T) {
+	e := newEnvWith(t, envOptions{threshold: 2, extra: map[string][]string{"dave": {"operator"}}})
+	ctx := ctxT(t)
+	operator, err := e.clients["alice"].GetUser(ctx, e.user("operator"))
+	if err != nil || len(operator.APIKeys) != 1 {
+		t.Fatalf("operator: %v %+v", err, operator)
+	}
+	keyID := operator.APIKeys[0].APIKeyID
+	e.addPolicy("sessions", api.EffectAllow, "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'", "")
+	deny := e.addPolicy("not with the shared CI key", api.EffectDeny, "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'",
+		"credentials.any(c, c.id == '"+keyID+"')")
+
+	act, err := e.clients["operator"].CreateReadOnlySession(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if act.Status != api.StatusFailed {
+		t.Errorf("a session submitted with key %s: status %s, want FAILED by the DENY naming that key", keyID, act.Status)
+	}
+	if got := outcomesOf(t, e.clients["operator"], act.ID)[deny]; got != api.OutcomeDenyExplicit {
+		t.Errorf("the DENY naming key %s: %s, want %s", keyID, got, api.OutcomeDenyExplicit)
+	}
+	if act, err := e.clients["dave"].CreateReadOnlySession(ctx); err != nil || act.Status != api.StatusCompleted {
+		t.Errorf("a session submitted with another key: %v, status %v; want COMPLETED", err, act)
+	}
+}
+
+// An OAuth key stamps as P-256 like an API key, but policies see the type it
+// is registered with: a DENY on CREDENTIAL_TYPE_OAUTH_KEY_P256 stops it and
+// leaves the same user's API key alone.
+func TestDenyOnTheOauthKeyTypeStopsOauthKeys(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	oauthKey := e.oauthKeyOf("carol")
+	e.addPolicy("sessions", api.EffectAllow, "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'", "")
+	deny := e.addPolicy("no OAuth sessions", api.EffectDeny, "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'",
+		"credentials.any(c, c.type == '"+api.CredentialOauthKeyP256+"')")
+
+	c := e.client(oauthKey)
+	act, err := c.CreateReadOnlySession(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if act.Status != api.StatusFailed {
+		t.Errorf("a session submitted with an OAuth key: status %s, want FAILED by the DENY on %s", act.Status, api.CredentialOauthKeyP256)
+	}
+	if got := outcomesOf(t, c, act.ID)[deny]; got != api.OutcomeDenyExplicit {
+		t.Errorf("the DENY on the OAuth key type: %s, want %s", got, api.OutcomeDenyExplicit)
+	}
+	if act, err := e.clients["carol"].CreateReadOnlySession(ctx); err != nil || act.Status != api.StatusCompleted {
+		t.Errorf("a session submitted with carol's API key: %v, status %v; want COMPLETED", err, act)
+	}
+}
+
+// oauthKeyOf signs name in with the oauth activity (alice submits, bob
+// approves) and returns the OAuth key it registers.
+func (e *testEnv) oauthKeyOf(name string) *keys.Key {
+	e.t.Helper()
+	ctx := ctxT(e.t)
+	token, err := e.srv.MintDemoOIDCToken(e.org.ID, name+"-sub")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	target, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	act, err := e.clients["alice"].OAuth(ctx, api.OauthParams{OidcToken: token, TargetPublicKey: hex.EncodeToString(target.PublicKey().Bytes())})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if act, err = e.clients["bob"].ApproveActivity(ctx, act.Fingerprint); err != nil || act.Status != api.StatusCompleted {
+		e.t.Fatalf("oauth for %s: %v %+v", name, err, act)
+	}
+	priv, err := keys.DecryptCredentialBundle(act.Result.OauthResult.CredentialBundle, target)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	k, err := keys.ParsePrivateHex(keys.SchemeP256, hex.EncodeToString(priv))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return k
 }

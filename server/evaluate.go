@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
 )
 
@@ -31,10 +30,12 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 	}
 	users, pols := op.users, op.policies
 	_, params := a.Intent.Params()
-	votes := make([]api.Vote, len(a.Votes))
+	// The credential recorded with each vote, not the one the console finds
+	// by public key: it stays right when that key is deleted later.
+	ballots := make([]policy.Ballot, len(a.Votes))
 	voted := map[string]bool{}
 	for i, v := range a.Votes {
-		votes[i] = v.Vote
+		ballots[i] = policy.Ballot{Vote: v.Vote, Credential: v.cast}
 		voted[v.Vote.UserID] = true
 	}
 	ev := &evaluation{
@@ -43,7 +44,7 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 		rootOnly: rootOnly(a.Type),
 		// The console's simulator and explanations build their input with the
 		// same function, from the records the service returns.
-		input: policy.InputFor(a.Type, params, votes, users, s.now()),
+		input: policy.InputFor(a.Type, params, ballots, users, s.now()),
 	}
 	vs := &voters{s: s, o: o, q: q, policies: pols, gen: gen, loaded: true}
 	for _, id := range op.order {

@@ -362,6 +362,29 @@ CREATE INDEX activities_fingerprint ON activities(substr(fingerprint, 8, 16));
 	// CREDENTIAL_TYPE_LOGIN keys); '' for every other key, and for every key
 	// stored before.
 	`ALTER TABLE api_keys ADD COLUMN session_profile_id TEXT NOT NULL DEFAULT '';`,
+	// 11: the credential that cast a vote, which policies see as
+	// credentials[].id, .type and .credential_id: the API key's or
+	// authenticator's id, its registered type (an OAuth or session key
+	// stamps as P-256 like any API key), and a passkey's credential id.
+	// Votes stored before get the voter's key or passkey with the vote's
+	// public key, when it still exists; '' otherwise (the policies then see
+	// the type the stamp's scheme implies).
+	`
+ALTER TABLE votes ADD COLUMN credential_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE votes ADD COLUMN credential_type TEXT NOT NULL DEFAULT '';
+ALTER TABLE votes ADD COLUMN passkey_credential_id TEXT NOT NULL DEFAULT '';
+UPDATE votes SET (credential_id, credential_type) = (
+	SELECT k.id, k.credential_type FROM api_keys k WHERE k.user_id = votes.user_id AND lower(k.public_key) = lower(votes.public_key)
+	ORDER BY k.created_ns LIMIT 1)
+WHERE scheme != 'SIGNATURE_SCHEME_WEBAUTHN' AND EXISTS (
+	SELECT 1 FROM api_keys k WHERE k.user_id = votes.user_id AND lower(k.public_key) = lower(votes.public_key));
+UPDATE votes SET (credential_id, credential_type, passkey_credential_id) = (
+	SELECT a.id, 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR', a.credential_id FROM authenticators a
+	WHERE a.user_id = votes.user_id AND lower(a.public_key) = lower(votes.public_key)
+	ORDER BY a.created_ns LIMIT 1)
+WHERE scheme = 'SIGNATURE_SCHEME_WEBAUTHN' AND EXISTS (
+	SELECT 1 FROM authenticators a WHERE a.user_id = votes.user_id AND lower(a.public_key) = lower(votes.public_key));
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration, on

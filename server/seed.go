@@ -7,17 +7,22 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // SeedMember is a user of the organization being seeded and their API key.
 type SeedMember struct {
 	UserID string
 	Key    *keys.Key
+	// cast is the registered API key behind Key, recorded with its votes
+	// (SeedActivities finds it).
+	cast policy.Credential
 }
 
 // SeedSpec describes the history SeedActivities writes.
@@ -62,6 +67,11 @@ func (s *Server) SeedActivities(ctx context.Context, orgID string, spec SeedSpec
 	}
 	if o.Threshold != 2 || !o.isRoot(spec.Requester.UserID) || !o.isRoot(spec.Approver.UserID) {
 		return fmt.Errorf("seed: organization %s needs a root threshold of 2 (has %d) with requester and approver in the root quorum", orgID, o.Threshold)
+	}
+	for _, m := range []*SeedMember{&spec.Requester, &spec.Approver} {
+		if m.cast, err = s.registeredKey(ctx, orgID, *m); err != nil {
+			return fmt.Errorf("seed: %w", err)
+		}
 	}
 	run := randomHex(4) // keeps bodies (and fingerprints) of separate runs apart
 	start := s.now().Add(-time.Duration(spec.Activities) * time.Second)
@@ -199,7 +209,22 @@ func seedVote(m SeedMember, a *activity, body []byte, at time.Time) (voteRow, er
 	}
 	return voteRow{BodyFingerprint: fingerprintOf(body), Vote: api.Vote{ID: newHistoryID(at), UserID: m.UserID, ActivityID: a.ID,
 		Selection: api.VoteApproved, PublicKey: st.PublicKey, Signature: st.Signature, Scheme: st.Scheme,
-		CreatedAt: api.NewTime(at)}}, nil
+		CreatedAt: api.NewTime(at)}, cast: m.cast}, nil
+}
+
+// registeredKey is the API key of m's user with m's public key, as the votes
+// of m record it.
+func (s *Server) registeredKey(ctx context.Context, orgID string, m SeedMember) (policy.Credential, error) {
+	ks, err := s.apiKeys(ctx, strings.ToLower(m.Key.PublicKeyHex()))
+	if err != nil {
+		return policy.Credential{}, err
+	}
+	for _, k := range ks {
+		if k.org == orgID && k.user == m.UserID {
+			return policy.Credential{ID: k.id, Type: k.typ}, nil
+		}
+	}
+	return policy.Credential{}, fmt.Errorf("user %s of organization %s has no API key %s", m.UserID, orgID, m.Key.PublicKeyHex())
 }
 
 // seedWrite writes one chunk in one transaction.

@@ -46,7 +46,8 @@ type fidelityCase struct {
 // will decide once the draft exists; then the draft is really created (the
 // root quorum approves it) and the same activity submitted with the same
 // votes. The service's decision and every policy's outcome must equal the
-// prediction.
+// prediction. Drafts on credentials check that the console, whose vote
+// records carry only a public key, finds the key the service recorded.
 func TestSimulatorMatchesService(t *testing.T) {
 	const ops, operatorTag = "{ops}", "{operator}"
 	cases := []fidelityCase{
@@ -64,6 +65,10 @@ func TestSimulatorMatchesService(t *testing.T) {
 		{"tags: every approver tagged operator", api.EffectAllow, "activity.kind == 'CREATE_USER_TAG'", "approvers.all(u, u.tags.contains('" + operatorTag + "'))", "operator", nil, false, api.OutcomeAllow},
 		{"no policy today, an allow makes it pass", api.EffectAllow, "activity.resource == 'SMART_CONTRACT_INTERFACE'", "", "operator", nil, true, api.OutcomeAllow},
 		{"no policy today, a deny that does not match stays implicit", api.EffectDeny, "activity.resource == 'WALLET'", "", "operator", nil, true, api.OutcomeDenyImplicit},
+		{"deny naming the requester's API key", api.EffectDeny, "activity.resource == 'USER'", "credentials.any(c, c.id == '{operator-key-id}')", "operator", nil, false, api.OutcomeDenyExplicit},
+		{"deny naming another API key does not deny", api.EffectDeny, "activity.resource == 'USER'", "credentials.any(c, c.id == '{bob-key-id}')", "operator", nil, false, api.OutcomeRequiresConsensus},
+		{"allow needing bob's API key by id and type", api.EffectAllow, "activity.resource == 'USER'",
+			"credentials.any(c, c.id == '{bob-key-id}' && c.type == '" + api.CredentialAPIKeyP256 + "' && c.credential_id == '')", "operator", []string{"bob"}, false, api.OutcomeAllow},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { checkFidelity(t, i, tc) })
@@ -85,6 +90,9 @@ func checkFidelity(t *testing.T, n int, tc fidelityCase) {
 	replace := map[string]string{}
 	for _, u := range users {
 		replace["{"+u.UserName+"-id}"] = u.UserID
+		if len(u.APIKeys) > 0 {
+			replace["{"+u.UserName+"-key-id}"] = u.APIKeys[0].APIKeyID
+		}
 		if u.UserName == "bob" {
 			replace["{ops}"] = u.UserTags[0]
 		}

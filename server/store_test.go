@@ -196,14 +196,16 @@ func TestActivitiesRebuildKeepsHistory(t *testing.T) {
 		return out.String()
 	}
 	const everything = `SELECT * FROM activities ORDER BY seq`
-	before, votes, proofs := dump(everything), dump(`SELECT * FROM votes ORDER BY seq`), dump(`SELECT * FROM app_proofs ORDER BY seq`)
+	// The columns of votes at schema 8 (later migrations add some).
+	const allVotes = `SELECT seq, id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns, evaluation_id, outcomes FROM votes ORDER BY seq`
+	before, votes, proofs := dump(everything), dump(allVotes), dump(`SELECT * FROM app_proofs ORDER BY seq`)
 	if err := migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	if after := dump(everything); after != before || before == "" {
 		t.Fatalf("activities changed:\n%s\nwas\n%s", after, before)
 	}
-	if v, p := dump(`SELECT * FROM votes ORDER BY seq`), dump(`SELECT * FROM app_proofs ORDER BY seq`); v != votes || p != proofs {
+	if v, p := dump(allVotes), dump(`SELECT * FROM app_proofs ORDER BY seq`); v != votes || p != proofs {
 		t.Fatalf("votes or app proofs changed:\n%s%s\nwere\n%s%s", v, p, votes, proofs)
 	}
 	if n := dump(`SELECT name FROM sqlite_sequence WHERE name = 'activities'`); n != "" {
@@ -289,5 +291,81 @@ func TestSessionProfileMigrationUpgradesADataDirectory(t *testing.T) {
 	got, err := c.GetAPIKey(ctx, u.APIKeys[0].APIKeyID)
 	if err != nil || got.Credential.SessionProfileID != "sp-1" {
 		t.Errorf("the LOGIN key after the upgrade: %+v %v", got, err)
+	}
+}
+
+// TestVoteCredentialMigrationKeepsOldVotesEvaluating: a vote stored at schema
+// 10 (without the credential that cast it) still counts, as the key that cast
+// it: migration 11 finds the voter's key with the vote's public key, so an
+// allow whose consensus names that OAuth key by id and type is met once a
+// second member approves after the upgrade.
+func TestVoteCredentialMigrationKeepsOldVotesEvaluating(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DatabaseFile)+"?_pragma=foreign_keys(ON)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrateUpTo(ctx, db, 10); err != nil {
+		t.Fatal(err)
+	}
+	alice, _ := keys.Generate(keys.SchemeP256)
+	bob, _ := keys.Generate(keys.SchemeP256)
+	now := time.Now()
+	body := []byte(`{"type":"ACTIVITY_TYPE_CREATE_USER_TAG","organizationId":"o","timestampMs":"` + strconv.FormatInt(now.UnixMilli(), 10) +
+		`","parameters":{"userTagName":"oncall","userIds":["u"]}}`)
+	fp := fingerprintSHA256(body)
+	_, stamp, err := alice.Stamp(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := keys.DecodeStamp(stamp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'Old', 1, '["r"]', 1)`, nil},
+		{`INSERT INTO users(id, org_id, name, email, seq, created_ns, updated_ns) VALUES ('r', 'o', 'root', '', 1, 1, 1), ('u', 'o', 'alice', '', 2, 1, 1), ('w', 'o', 'bob', '', 3, 1, 1)`, nil},
+		{`INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, expiration_seconds, created_ns, updated_ns)
+			VALUES ('k-alice', 'o', 'u', 'Oauth - alice', ?, ?, 0, 1, 1), ('k-bob', 'o', 'w', 'bob', ?, ?, 0, 1, 1)`,
+			[]any{alice.PublicKeyHex(), api.CredentialOauthKeyP256, bob.PublicKeyHex(), api.CredentialAPIKeyP256}},
+		{`INSERT INTO policies(id, org_id, name, effect, condition, consensus, notes, seq, created_ns, updated_ns)
+			VALUES ('p', 'o', 'tags with alice''s OAuth key', ?, 'activity.type == ''ACTIVITY_TYPE_CREATE_USER_TAG''', ?, '', 1, 1, 1)`,
+			[]any{api.EffectAllow, "approvers.count() >= 2 && credentials.any(c, c.id == 'k-alice' && c.type == '" + api.CredentialOauthKeyP256 + "')"}},
+		{`INSERT INTO activities(id, org_id, type, status, fingerprint, requester_id, body, intent, result, failure, generate_app_proofs, created_ns, updated_ns)
+			VALUES ('a', 'o', 'ACTIVITY_TYPE_CREATE_USER_TAG', ?, ?, 'u', ?, '{"createUserTagIntent":{"userTagName":"oncall","userIds":["u"]}}', '{}', '', 0, ?, ?)`,
+			[]any{api.StatusConsensusNeeded, fp, body, now.UnixNano(), now.UnixNano()}},
+		{`INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns, evaluation_id, outcomes)
+			VALUES ('v', 'a', 'u', ?, '', ?, ?, ?, ?, ?, 'e', '[]')`,
+			[]any{api.VoteApproved, st.PublicKey, st.Signature, st.Scheme, fp, now.UnixNano()}},
+	} {
+		if _, err := db.Exec(q.sql, q.args...); err != nil {
+			t.Fatalf("%s: %v", q.sql, err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	srv, err := Open(Config{DataDir: dir})
+	if err != nil {
+		t.Fatalf("open the schema-10 data directory: %v", err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	c, err := api.NewClient(hs.URL, "o", bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, err := c.ApproveActivity(ctx, fp)
+	if err != nil {
+		t.Fatalf("bob approves after the upgrade: %v", err)
+	}
+	if act.Status != api.StatusCompleted {
+		t.Errorf("status %s after bob's approval, want COMPLETED: alice's vote from before the upgrade counts as her OAuth key k-alice", act.Status)
 	}
 }

@@ -1,0 +1,55 @@
+package policy
+
+import (
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// A vote record names only the public key and scheme of its stamp: the
+// console's input finds the credential behind it among the voter's
+// registered ones, so policies see the key's id and registered type (an OAuth
+// key stamps as P-256 like an API key) and a passkey's credential id.
+func TestInputOfActivityNamesTheCredentialThatVoted(t *testing.T) {
+	users := []api.User{
+		{UserID: "u-1", UserName: "carol", APIKeys: []api.APIKey{
+			{APIKeyID: "key-api", Credential: api.Credential{PublicKey: "02aa", Type: api.CredentialAPIKeyP256}},
+			{APIKeyID: "key-oauth", Credential: api.Credential{PublicKey: "02bb", Type: api.CredentialOauthKeyP256}},
+		}},
+		{UserID: "u-2", UserName: "pat", Authenticators: []api.Authenticator{
+			{AuthenticatorID: "auth-1", CredentialID: "Y3JlZC0x", Credential: api.Credential{PublicKey: "04cc", Type: api.CredentialWebAuthnAuthenticator}},
+		}},
+	}
+	votes := []api.Vote{
+		{ID: "v-1", UserID: "u-1", Selection: api.VoteApproved, PublicKey: "02BB", Scheme: api.SchemeP256},
+		{ID: "v-2", UserID: "u-2", Selection: api.VoteApproved, PublicKey: "04cc", Scheme: api.SchemeWebAuthn},
+		// Cast with a key deleted since: no id, the type its scheme implies.
+		{ID: "v-3", UserID: "u-1", Selection: api.VoteApproved, PublicKey: "02dd", Scheme: api.SchemeP256},
+	}
+	a := api.Activity{Type: api.TypeCreateReadOnlySession, Votes: votes, CreatedAt: api.NewTime(time.Unix(1, 0))}
+	in := InputOfActivity(a, Members(users, api.Quorum{}), "", time.Time{})
+	want := []Credential{
+		{ID: "key-oauth", Type: api.CredentialOauthKeyP256, PublicKey: "02BB", UserID: "u-1"},
+		{ID: "auth-1", Type: api.CredentialWebAuthnAuthenticator, PublicKey: "04cc", UserID: "u-2", CredentialID: "Y3JlZC0x"},
+		{Type: api.CredentialAPIKeyP256, PublicKey: "02dd", UserID: "u-1"},
+	}
+	if len(in.Credentials) != len(want) {
+		t.Fatalf("credentials %+v, want %+v", in.Credentials, want)
+	}
+	for i := range want {
+		if in.Credentials[i] != want[i] {
+			t.Errorf("vote %s: credential %+v, want %+v", votes[i].ID, in.Credentials[i], want[i])
+		}
+	}
+
+	// What a policy reads of them.
+	deny, err := Compile("true", "credentials.any(c, c.id == 'key-oauth' && c.type == 'CREDENTIAL_TYPE_OAUTH_KEY_P256')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Decide([]Policy{{ID: "no-oauth", Effect: api.EffectDeny, Compiled: deny}}, in, Quorum{Threshold: 1}, false)
+	if d.Outcome != api.OutcomeDenyExplicit {
+		t.Errorf("outcome %s (%s), want the DENY on the OAuth key to win", d.Outcome, d.Reason)
+	}
+}
