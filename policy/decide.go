@@ -130,7 +130,7 @@ func run(prg cel.Program, act interpreter.Activation) (bool, error) {
 	if prg == nil {
 		return true, nil
 	}
-	out, err := eval(prg, act, MaxEvaluationTime)
+	out, err := eval(prg, act)
 	if err != nil {
 		return false, err
 	}
