@@ -88,7 +88,7 @@ func (d *demoEnv) webhooks(ctx context.Context, logger *slog.Logger) (consoleWeb
 	if d.srv == nil {
 		return consoleWebhooks{noneWhy: "no webhook listener here: this demo joined the service of the first 'vigil demo' on " + d.dir + ", which receives the deliveries"}, nil
 	}
-	feed, err := consoleWebhookFeed(ctx, Profile{Name: "demo", BaseURL: d.baseURL, WebhookListen: "127.0.0.1:0"}, logger)
+	feed, err := consoleWebhookFeed(ctx, Profile{Name: "demo", BaseURL: d.baseURL, OrganizationID: d.info.OrganizationID, WebhookListen: "127.0.0.1:0"}, logger)
 	if err != nil {
 		return consoleWebhooks{}, fmt.Errorf("demo: %w", err)
 	}

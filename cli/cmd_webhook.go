@@ -40,17 +40,19 @@ func cmdWebhook(ctx context.Context, c proc, args []string) error {
 // maxDeliveryBody bounds a delivery's body: an activity object is far smaller.
 const maxDeliveryBody = 4 << 20
 
-// profileBaseURL is the base_url of the profile the flags name; the webhook
-// verbs need no key, only where the JWKS is published.
-func profileBaseURL(c proc, conn connFlags) (string, error) {
+// webhookProfile is the profile the flags name. The webhook verbs need no
+// key, only where the JWKS is published (profileBaseURL) and the organization
+// whose deliveries to accept.
+func webhookProfile(c proc, conn connFlags) (Profile, error) {
 	path := conn.config
 	if path == "" {
 		path = c.getenv("VIGIL_CONFIG")
 	}
-	p, err := loadProfile(c, path, conn.profile)
-	if err != nil {
-		return "", err
-	}
+	return loadProfile(c, path, conn.profile)
+}
+
+// profileBaseURL is p's base_url without a trailing slash.
+func profileBaseURL(p Profile) (string, error) {
 	if p.BaseURL == "" {
 		return "", fmt.Errorf("profile %q has no base_url: set it to the service's address, or pass --jwks", p.Name)
 	}
@@ -135,7 +137,7 @@ func (r deliveryReport) line() string {
 	if !r.Verified {
 		verdict = "REFUSED"
 	}
-	s := fmt.Sprintf("%s event=%s key=%s activity=%s type=%s status=%s", verdict, orDash(r.EventID), orDash(r.KeyID), orDash(r.ActivityID), orDash(r.Type), orDash(r.Status))
+	s := fmt.Sprintf("%s event=%s org=%s key=%s activity=%s type=%s status=%s", verdict, orDash(r.EventID), orDash(r.OrganizationID), orDash(r.KeyID), orDash(r.ActivityID), orDash(r.Type), orDash(r.Status))
 	if r.Saved != "" {
 		s += " saved=" + api.Sanitize(r.Saved)
 	}
@@ -195,11 +197,13 @@ func parseHeaderLines(lines []string) (http.Header, error) {
 }
 
 const webhookVerifyUsage = `Usage: vigil webhook verify --body FILE (--header 'Name: value'… | --headers FILE)
-                          [--jwks FILE|URL] [--max-age D] [--json]
+                          [--jwks FILE|URL] [--organization ID] [--max-age D] [--json]
 
 Verifies one captured webhook delivery: its signature with the published key
 its key id names, its timestamp (no older than --max-age, at most a minute
-ahead), and that the signed body's organizationId is the header's.
+ahead), and that the signed body's organizationId is the header's and the
+profile's organization_id (or --organization): the service signs every
+organization's deliveries with the same keys.
 
 The keys come from --jwks (a JWKS file, or a URL), else from the profile's
 {base_url}/public/v1/discovery/webhooks/jwks. A delivery saved by
@@ -232,6 +236,7 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 	headersPath := fs.String("headers", "", "`FILE` of 'Name: value' lines, as --save writes")
 	jwks := fs.String("jwks", "", "the verification keys: a JWKS `FILE` or URL (default: the profile's)")
 	maxAge := fs.Duration("max-age", webhook.DefaultMaxAge, "refuse deliveries signed longer ago than this")
+	org := fs.String("organization", "", "the organization `ID` the delivery must be for (default: the profile's organization_id)")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -264,18 +269,30 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 		return fmt.Errorf("webhook verify: %s is over %d MiB; no delivery is that large", from, maxDeliveryBody>>20)
 	}
 	source := *jwks
-	if source == "" {
-		base, err := profileBaseURL(c, conn)
+	if source == "" || *org == "" {
+		p, err := webhookProfile(c, conn)
+		if err != nil && *org == "" {
+			return usagef("webhook verify: give --organization ID, the organization the delivery must be for, or a profile that has it: %v", err)
+		}
 		if err != nil {
 			return err
 		}
-		source = base + api.JWKSPath
+		if *org == "" {
+			*org = p.OrganizationID
+		}
+		if source == "" {
+			base, err := profileBaseURL(p)
+			if err != nil {
+				return err
+			}
+			source = base + api.JWKSPath
+		}
 	}
 	keySource, err := jwksSource(source)
 	if err != nil {
 		return err
 	}
-	d, verr := webhook.VerifyContext(ctx, h, body, keySource, time.Now(), *maxAge)
+	d, verr := webhook.VerifyForOrganization(ctx, *org, h, body, keySource, time.Now(), *maxAge)
 	r := reportDelivery(h, body, d, verr)
 	if err := r.write(c.stdout, conn.json); err != nil {
 		return err
@@ -310,7 +327,11 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 		return err
 	}
 	if *from == "" {
-		base, err := profileBaseURL(c, conn)
+		p, err := webhookProfile(c, conn)
+		if err != nil {
+			return err
+		}
+		base, err := profileBaseURL(p)
 		if err != nil {
 			return err
 		}

@@ -25,9 +25,11 @@ Receives webhook deliveries on HOST:PORT (any path, POST) and verifies each
 against the profile's published keys ({base_url}/public/v1/discovery/webhooks/jwks,
 cached as its Cache-Control allows, refetched once when a delivery names a key
 id it does not hold). A delivery is refused when its signature does not verify,
-it was signed more than --max-age ago, or its event id was already accepted
-(a replay). Only verified deliveries are answered 2xx; an unknown key id or
-unreachable key set is answered 503, so the service retries it later.
+it was signed more than --max-age ago, it is not for the profile's
+organization_id (403; the service signs every organization's deliveries with
+the same keys), or its event id was already accepted (a replay). Only verified
+deliveries are answered 2xx; an unknown key id or unreachable key set is
+answered 503, so the service retries it later.
 
 One line per delivery on standard output; with --json one JSON object per line:
 {"verified":…,"eventId":…,"keyId":…,"organizationId":…,"activityId":…,"type":…,
@@ -66,29 +68,39 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 			return fmt.Errorf("webhook listen: --save: %w", err)
 		}
 	}
-	base, err := profileBaseURL(c, conn)
+	p, err := webhookProfile(c, conn)
+	if err != nil {
+		return err
+	}
+	base, err := profileBaseURL(p)
 	if err != nil {
 		return err
 	}
 	report := func(r deliveryReport) { r.write(c.stdout, conn.json) }
-	ln, serve, err := startWebhookListener(*addr, base, *maxAge, *saveDir, report)
+	ln, serve, err := startWebhookListener(*addr, base, p.OrganizationID, *maxAge, *saveDir, report)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stderr, "listening for webhook deliveries on http://%s/ (keys from %s)\n", ln.Addr(), base+api.JWKSPath)
+	fmt.Fprintf(c.stderr, "listening for webhook deliveries of organization %s on http://%s/ (keys from %s)\n",
+		api.SanitizeID(p.OrganizationID), ln.Addr(), base+api.JWKSPath)
 	return serve(ctx)
 }
 
-// startWebhookListener listens on addr for deliveries verified against the
-// JWKS of base; report is called for each, one at a time. serve runs until
-// ctx ends. `vigil webhook listen` and the console's webhook_listen use it.
-func startWebhookListener(addr, base string, maxAge time.Duration, saveDir string, report func(deliveryReport)) (net.Listener, func(context.Context) error, error) {
+// startWebhookListener listens on addr for deliveries of organization org
+// verified against the JWKS of base; report is called for each, one at a
+// time. serve runs until ctx ends. `vigil webhook listen` and the console's
+// webhook_listen use it.
+func startWebhookListener(addr, base, org string, maxAge time.Duration, saveDir string, report func(deliveryReport)) (net.Listener, func(context.Context) error, error) {
+	if org == "" {
+		return nil, nil, errors.New("webhook listen: the profile has no organization_id to accept deliveries for")
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("webhook listen on %s: %w", addr, err)
 	}
 	l := &listener{
 		keys:    webhook.NewJWKSCache(base+api.JWKSPath, nil, nil),
+		org:     org,
 		maxAge:  maxAge,
 		saveDir: saveDir,
 		seen:    map[string]time.Time{},
@@ -114,6 +126,7 @@ func startWebhookListener(addr, base string, maxAge time.Duration, saveDir strin
 // listener verifies deliveries as they arrive.
 type listener struct {
 	keys    webhook.KeySource
+	org     string // the only organization whose deliveries are accepted
 	maxAge  time.Duration
 	saveDir string
 
@@ -135,7 +148,7 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now()
-	d, verr := webhook.VerifyContext(r.Context(), r.Header, body, l.keys, now, l.maxAge)
+	d, verr := webhook.VerifyForOrganization(r.Context(), l.org, r.Header, body, l.keys, now, l.maxAge)
 	status := http.StatusNoContent
 	switch {
 	case verr == nil:
@@ -145,6 +158,8 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusServiceUnavailable
 	case errors.Is(verr, webhook.ErrMalformed):
 		status = http.StatusBadRequest
+	case errors.Is(verr, webhook.ErrOtherOrganization):
+		status = http.StatusForbidden
 	default:
 		status = http.StatusUnauthorized
 	}
@@ -235,7 +250,8 @@ func consoleWebhookFeed(ctx context.Context, p Profile, logger *slog.Logger) (*s
 	report := func(r deliveryReport) {
 		d := screens.WebhookDelivery{At: time.Now(), Verified: r.Verified, EventID: r.EventID, KeyID: r.KeyID,
 			OrganizationID: r.OrganizationID, ActivityID: r.ActivityID, Type: r.Type, Status: r.Status, Reason: r.Reason}
-		logger.Info("webhook delivery", "verified", r.Verified, "event", api.SanitizeID(r.EventID), "kid", api.SanitizeID(r.KeyID), "reason", api.Sanitize(r.Reason))
+		logger.Info("webhook delivery", "verified", r.Verified, "event", api.SanitizeID(r.EventID), "org", api.SanitizeID(r.OrganizationID),
+			"kid", api.SanitizeID(r.KeyID), "reason", api.Sanitize(r.Reason))
 		mu.Lock()
 		defer mu.Unlock()
 		if closed {
@@ -247,7 +263,7 @@ func consoleWebhookFeed(ctx context.Context, p Profile, logger *slog.Logger) (*s
 			logger.Warn("webhook delivery not shown: the console is behind", "event", api.SanitizeID(r.EventID))
 		}
 	}
-	ln, serve, err := startWebhookListener(p.WebhookListen, strings.TrimRight(p.BaseURL, "/"), webhook.DefaultMaxAge, "", report)
+	ln, serve, err := startWebhookListener(p.WebhookListen, strings.TrimRight(p.BaseURL, "/"), p.OrganizationID, webhook.DefaultMaxAge, "", report)
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: webhook_listen: %w", p.Name, err)
 	}

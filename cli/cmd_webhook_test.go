@@ -16,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/webhook"
 )
 
@@ -287,6 +290,102 @@ func TestConsoleWebhookFeedReceivesVerifiedDeliveries(t *testing.T) {
 			t.Fatal("no delivery of the new activity reached the feed")
 		}
 	}
+}
+
+// Every organization's deliveries are signed with the service's keys. A
+// genuine delivery of another organization, captured by its root at its own
+// webhook and forwarded unchanged, is refused by 'webhook listen', the
+// console's feed and 'webhook verify' of a profile of the demo organization,
+// and the report names the organization it was for.
+func TestWebhookReceiversRefuseAnotherOrganizationsDelivery(t *testing.T) {
+	e := newVerbEnv(t)
+	saveDir := t.TempDir()
+	url, out := startListener(t, e, saveDir)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	k, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := e.demo.Server.CreateOrganization(ctx, "Other", 1, []server.UserSpec{{Name: "mallory", Root: true,
+		APIKeys: []server.APIKeySpec{{Name: "m", PublicKey: k.PublicKeyHex(), CredentialType: k.CredentialType()}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type capture struct {
+		h http.Header
+		b []byte
+	}
+	got := make(chan capture, 16)
+	own := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- capture{r.Header.Clone(), b}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer own.Close()
+	mallory, err := api.NewClient(e.demo.URL, other.ID, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mallory.SetOrganizationFeature(ctx, api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: own.URL}); err != nil {
+		t.Fatal(err)
+	}
+	var c capture
+	select {
+	case c = <-got:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no delivery for the other organization")
+	}
+
+	if status := postDelivery(t, url, c.h, c.b); status != http.StatusForbidden {
+		t.Errorf("listener answered %d to another organization's delivery, want 403", status)
+	}
+	rs := waitReports(t, out, "a report", 10*time.Second, func(rs []deliveryReport) bool { return len(rs) > 0 })
+	r := rs[len(rs)-1]
+	if r.Verified || r.OrganizationID != other.ID || !strings.Contains(r.Reason, "another organization") {
+		t.Errorf("listener reported %+v, want refused as organization %s's", r, other.ID)
+	}
+	if line := r.line(); !strings.HasPrefix(line, "REFUSED") || !strings.Contains(line, "org="+other.ID) {
+		t.Errorf("line for people: %q, want REFUSED naming org=%s", line, other.ID)
+	}
+
+	p, err := loadProfile(proc{getenv: func(string) string { return "" }}, e.config, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.WebhookListen = "127.0.0.1:0"
+	feed, err := consoleWebhookFeed(ctx, p, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status := postDelivery(t, "http://"+feed.Addr+"/", c.h, c.b); status/100 == 2 {
+		t.Errorf("console feed answered %d to another organization's delivery", status)
+	}
+	select {
+	case d := <-feed.Deliveries:
+		if d.Verified || d.OrganizationID != other.ID {
+			t.Errorf("console feed showed %+v, want refused", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the console feed showed nothing")
+	}
+
+	// 'webhook verify' refuses the saved delivery for the profile's
+	// organization and accepts it for the organization it was sent to.
+	body := filepath.Join(saveDir, "other.body")
+	os.WriteFile(body, c.b, 0o600)
+	args := []string{"webhook", "verify", "--body", body}
+	for _, name := range signedHeaders {
+		args = append(args, "--header", name+": "+c.h.Get(name))
+	}
+	code, o, errOut := e.run("", args...)
+	wantExit(t, "verify another organization's delivery", code, 1, o, errOut)
+	if !strings.Contains(errOut, "another organization") {
+		t.Errorf("verify said %q", errOut)
+	}
+	code, o, errOut = e.run("", append(args, "--organization", other.ID)...)
+	wantExit(t, "verify with --organization", code, 0, o, errOut)
 }
 
 // `webhook keys --json` prints the key set as published, fields vigil does not

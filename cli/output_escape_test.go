@@ -191,7 +191,7 @@ func TestWebhookVerifyReportsValuesEscapedOnce(t *testing.T) {
 	os.WriteFile(body, []byte(`{"id":"act\u202e1","type":"T","status":"S"}`), 0o600)
 	verify := func(eventID string, asJSON bool) string {
 		t.Helper()
-		args := []string{"webhook", "verify", "--jwks", jwks, "--body", body,
+		args := []string{"webhook", "verify", "--jwks", jwks, "--organization", "org-1", "--body", body,
 			"--header", "X-Service-Event-Id: " + eventID, "--header", "X-Service-Signature-Key-Id: k1"}
 		if asJSON {
 			args = append(args, "--json")

@@ -182,10 +182,13 @@ func (h *hooks) eventFor(url string, a *activity) (*hookEvent, error) {
 	return &hookEvent{OrgID: a.OrgID, EventID: a.ID + ":" + a.Status, URL: url, Body: body}, nil
 }
 
+// send queues events for delivery. An event refused because the queue, or its
+// organization's share of it, is full is logged with the organization and the
+// count of refusals so far; it is not sent later.
 func (h *hooks) send(events []hookEvent) {
 	for _, ev := range events {
 		if err := h.deliverer.Enqueue(ev); err != nil {
-			h.log.Warn("webhook not queued", "org", ev.OrgID, "event", ev.EventID, "err", err)
+			h.log.Warn("webhook not queued", "org", ev.OrgID, "event", ev.EventID, "refused_total", h.deliverer.Stats().Refused, "err", err)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,15 +21,19 @@ const (
 	DefaultMaxAttempts    = 8
 	DefaultBaseBackoff    = time.Second
 	DefaultMaxBackoff     = 5 * time.Minute
+	DefaultMaxEventAge    = 15 * time.Minute
 	DefaultQueueSize      = 1024
-	DefaultConcurrency    = 4
+	DefaultOrgQueueSize   = DefaultQueueSize / 8
+	DefaultConcurrency    = 16
+	DefaultOrgConcurrency = 2
 	DefaultAttemptTimeout = 10 * time.Second
 )
 
 // Enqueue errors.
 var (
 	// ErrQueueFull: as many events as DelivererOptions.QueueSize are already
-	// being delivered. The event was not accepted; record it and try later.
+	// being delivered, or as many as OrgQueueSize of the event's
+	// organization. The event was not accepted; record it and try later.
 	ErrQueueFull = errors.New("webhook delivery queue is full")
 	// ErrClosed: Close has been called.
 	ErrClosed = errors.New("webhook deliverer is closed")
@@ -53,11 +58,22 @@ type Result struct {
 
 // DelivererOptions tunes a Deliverer. Zero values mean the defaults above.
 type DelivererOptions struct {
-	MaxAttempts    int           // attempts per event, first included
-	BaseBackoff    time.Duration // wait before the first retry; doubles each retry
-	MaxBackoff     time.Duration // cap of the wait between attempts
-	QueueSize      int           // events accepted and not yet finished
-	Concurrency    int           // HTTP requests at once
+	MaxAttempts int           // attempts per event, first included
+	BaseBackoff time.Duration // wait before the first retry; doubles each retry
+	MaxBackoff  time.Duration // cap of the wait between attempts
+	// MaxEventAge bounds how long an event stays in the queue, whatever the
+	// receiver's Retry-After: no retry is scheduled to start later than this
+	// after Enqueue.
+	MaxEventAge time.Duration
+	QueueSize   int // events accepted and not yet finished, all organizations
+	// OrgQueueSize is each organization's share of QueueSize (0: an eighth
+	// of it), so that one organization whose receiver fails cannot take the
+	// others' room.
+	OrgQueueSize int
+	Concurrency  int // HTTP requests at once, all organizations
+	// OrgConcurrency is each organization's share of Concurrency, so that a
+	// receiver that never answers cannot hold every request slot.
+	OrgConcurrency int
 	AttemptTimeout time.Duration // of one HTTP attempt
 	Logger         *slog.Logger  // nil: discard
 	// OnResult, if set, is called once per accepted event with its outcome,
@@ -79,11 +95,25 @@ type Deliverer struct {
 
 	slots    chan struct{} // one per accepted, unfinished event
 	requests chan struct{} // one per HTTP request under way
+	refused  atomic.Uint64 // events refused with ErrQueueFull
 	ctx      context.Context
 	cancel   context.CancelFunc
-	mu       sync.Mutex // guards closed and the Add side of wg
+	mu       sync.Mutex // guards closed, orgs and the Add side of wg
 	closed   bool
+	orgs     map[string]*orgQueue // organizations with unfinished events
 	wg       sync.WaitGroup
+}
+
+// orgQueue is one organization's share of the Deliverer.
+type orgQueue struct {
+	events   int           // accepted, unfinished; guarded by Deliverer.mu
+	requests chan struct{} // one per HTTP request of this organization under way
+}
+
+// Stats is a snapshot of a Deliverer's counters.
+type Stats struct {
+	InProgress int    // events accepted and not yet finished
+	Refused    uint64 // events refused with ErrQueueFull since NewDeliverer
 }
 
 // NewDeliverer returns a Deliverer signing with ring. A nil client means a
@@ -99,12 +129,23 @@ func NewDeliverer(ring *KeyRing, client *http.Client, opts DelivererOptions) *De
 		opts.MaxBackoff = DefaultMaxBackoff
 	}
 	opts.MaxBackoff = max(opts.MaxBackoff, opts.BaseBackoff)
+	if opts.MaxEventAge <= 0 {
+		opts.MaxEventAge = DefaultMaxEventAge
+	}
 	if opts.QueueSize <= 0 {
 		opts.QueueSize = DefaultQueueSize
 	}
+	if opts.OrgQueueSize <= 0 {
+		opts.OrgQueueSize = max(1, opts.QueueSize/8)
+	}
+	opts.OrgQueueSize = min(opts.OrgQueueSize, opts.QueueSize)
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = DefaultConcurrency
 	}
+	if opts.OrgConcurrency <= 0 {
+		opts.OrgConcurrency = DefaultOrgConcurrency
+	}
+	opts.OrgConcurrency = min(opts.OrgConcurrency, opts.Concurrency)
 	if opts.AttemptTimeout <= 0 {
 		opts.AttemptTimeout = DefaultAttemptTimeout
 	}
@@ -125,14 +166,16 @@ func NewDeliverer(ring *KeyRing, client *http.Client, opts DelivererOptions) *De
 		log:      log,
 		slots:    make(chan struct{}, opts.QueueSize),
 		requests: make(chan struct{}, opts.Concurrency),
+		orgs:     make(map[string]*orgQueue),
 		ctx:      ctx,
 		cancel:   cancel,
 	}
 }
 
 // Enqueue accepts ev for delivery and returns at once. It fails, without
-// blocking, when ev is invalid, the queue is full (ErrQueueFull) or the
-// Deliverer is closed (ErrClosed).
+// blocking, when ev is invalid, the queue or the organization's share of it
+// is full (ErrQueueFull, counted in Stats) or the Deliverer is closed
+// (ErrClosed).
 func (d *Deliverer) Enqueue(ev Event) error {
 	if d.ring == nil {
 		return errors.New("enqueue webhook: the deliverer has no key ring; build it with NewDeliverer(ring, ...)")
@@ -146,14 +189,42 @@ func (d *Deliverer) Enqueue(ev Event) error {
 	if d.closed {
 		return fmt.Errorf("enqueue webhook %s: %w", ev.EventID, ErrClosed)
 	}
+	q := d.orgs[ev.OrgID]
+	if q != nil && q.events >= d.opts.OrgQueueSize {
+		d.refused.Add(1)
+		return fmt.Errorf("enqueue webhook %s: %w: organization %s already has %d events in progress, its share of the queue",
+			ev.EventID, ErrQueueFull, ev.OrgID, q.events)
+	}
 	select {
 	case d.slots <- struct{}{}:
 	default:
+		d.refused.Add(1)
 		return fmt.Errorf("enqueue webhook %s: %w (%d events in progress)", ev.EventID, ErrQueueFull, d.opts.QueueSize)
 	}
+	if q == nil {
+		q = &orgQueue{requests: make(chan struct{}, d.opts.OrgConcurrency)}
+		d.orgs[ev.OrgID] = q
+	}
+	q.events++
 	d.wg.Add(1)
-	go d.deliver(ev)
+	go d.deliver(ev, q)
 	return nil
+}
+
+// Stats returns the Deliverer's counters.
+func (d *Deliverer) Stats() Stats {
+	return Stats{InProgress: len(d.slots), Refused: d.refused.Load()}
+}
+
+// finish gives back the queue places of an event of q's organization.
+func (d *Deliverer) finish(orgID string, q *orgQueue) {
+	d.mu.Lock()
+	q.events--
+	if q.events == 0 {
+		delete(d.orgs, orgID)
+	}
+	d.mu.Unlock()
+	<-d.slots
 }
 
 func validateEvent(ev Event) error {
@@ -192,9 +263,10 @@ func (d *Deliverer) Close(ctx context.Context) error {
 }
 
 // deliver runs every attempt of one event.
-func (d *Deliverer) deliver(ev Event) {
+func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 	defer d.wg.Done()
-	defer func() { <-d.slots }()
+	defer d.finish(ev.OrgID, q)
+	deadline := time.Now().Add(d.opts.MaxEventAge)
 	// Log the host only: a delivery URL may carry a secret token.
 	host := ev.URL
 	if u, err := url.Parse(ev.URL); err == nil {
@@ -204,7 +276,7 @@ func (d *Deliverer) deliver(ev Event) {
 	var res Result
 	for attempt := 1; ; attempt++ {
 		res.Attempts = attempt
-		status, kid, retryAfter, err := d.attempt(ev)
+		status, kid, retryAfter, err := d.attempt(ev, q)
 		res.StatusCode, res.KeyID, res.Err = status, kid, err
 		if err == nil {
 			res.Delivered = true
@@ -217,6 +289,11 @@ func (d *Deliverer) deliver(ev Event) {
 			break
 		}
 		wait := d.backoff(attempt, retryAfter)
+		if time.Now().Add(wait).After(deadline) {
+			res.Err = fmt.Errorf("webhook %s given up after %d attempts, its retries would outlast %s: %w", ev.EventID, attempt, d.opts.MaxEventAge, err)
+			d.log.Warn("webhook not delivered in time", "org", ev.OrgID, "event", ev.EventID, "host", host, "attempts", attempt, "status", status, "max_age", d.opts.MaxEventAge)
+			break
+		}
 		d.log.Info("webhook attempt failed; retrying", "event", ev.EventID, "host", host, "attempt", attempt, "status", status, "err", err, "retry_in", wait)
 		t := time.NewTimer(wait)
 		select {
@@ -237,7 +314,15 @@ func (d *Deliverer) deliver(ev Event) {
 
 // attempt makes one signed POST. It returns the HTTP status (0 without a
 // reply), the key id used, any Retry-After, and an error unless 2xx.
-func (d *Deliverer) attempt(ev Event) (status int, kid string, retryAfter time.Duration, err error) {
+func (d *Deliverer) attempt(ev Event, q *orgQueue) (status int, kid string, retryAfter time.Duration, err error) {
+	// The organization's slot first: events waiting behind their own
+	// organization's slow receiver hold no slot another organization needs.
+	select {
+	case q.requests <- struct{}{}:
+		defer func() { <-q.requests }()
+	case <-d.ctx.Done():
+		return 0, "", 0, fmt.Errorf("webhook %s: %w", ev.EventID, d.ctx.Err())
+	}
 	select {
 	case d.requests <- struct{}{}:
 		defer func() { <-d.requests }()

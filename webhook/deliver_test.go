@@ -316,7 +316,7 @@ func TestEnqueueQueueFullAndClose(t *testing.T) {
 	ring, _ := NewKeyRing()
 	recv := newReceiver(t, ringEndpoint(t, ring).URL())
 	recv.hold = make(chan struct{})
-	d, results := testDeliverer(t, ring, DelivererOptions{QueueSize: 2})
+	d, results := testDeliverer(t, ring, DelivererOptions{QueueSize: 2, OrgQueueSize: 2})
 	ev := func(id string) Event { return Event{OrgID: testOrg, EventID: id, URL: recv.URL, Body: testBody} }
 
 	for _, id := range []string{"a", "b"} {
@@ -414,7 +414,8 @@ func TestConcurrentEnqueue(t *testing.T) {
 	// published keys directly, so that every attempt must find its key
 	// still published (a JWKSCache would add its refetch rate limit).
 	recv.keys = ring
-	d, results := testDeliverer(t, ring, DelivererOptions{})
+	// 200 events of one organization at once: more than its default share.
+	d, results := testDeliverer(t, ring, DelivererOptions{OrgQueueSize: 200})
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {

@@ -10,10 +10,13 @@ import (
 	"github.com/vigil-console/vigil/webhook"
 )
 
-// A receiver: verify every delivery before trusting it, answer 503 when the
-// key cannot be found yet (the service retries), 401 when the delivery is not
-// genuine, and drop duplicates by event id.
+// A receiver: verify every delivery before trusting it, for its own
+// organization (the service signs every organization's deliveries with the
+// same keys), answer 503 when the key cannot be found yet (the service
+// retries), 401 when the delivery is not genuine or not its own, and drop
+// duplicates by event id.
 func Example_receiver() {
+	const myOrganization = "0b7f7d5a-2a4e-4a51-9a50-5c6f1f6f2f3e" // the profile's organization_id
 	keys := webhook.NewJWKSCache(
 		"https://api.example.com/public/v1/discovery/webhooks/jwks",
 		&http.Client{Timeout: 10 * time.Second}, nil)
@@ -24,12 +27,12 @@ func Example_receiver() {
 			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		d, err := webhook.VerifyContext(r.Context(), r.Header, body, keys, time.Now(), webhook.DefaultMaxAge)
+		d, err := webhook.VerifyForOrganization(r.Context(), myOrganization, r.Header, body, keys, time.Now(), webhook.DefaultMaxAge)
 		switch {
 		case errors.Is(err, webhook.ErrUnknownKey), errors.Is(err, webhook.ErrJWKSUnavailable):
 			http.Error(w, "verification key not available yet", http.StatusServiceUnavailable)
 			return
-		case err != nil:
+		case err != nil: // ErrMalformed, ErrStale, ErrBadSignature, ErrOtherOrganization
 			log.Printf("rejected webhook: %v", err)
 			http.Error(w, "invalid signature", http.StatusUnauthorized)
 			return

@@ -34,6 +34,11 @@ var (
 	// ErrStale: the timestamp is older than the accepted age or too far in
 	// the future (a replay, or a badly wrong clock).
 	ErrStale = errors.New("stale webhook delivery")
+	// ErrOtherOrganization: the delivery is not for the receiver's
+	// organization. Every organization's deliveries are signed with the
+	// service's keys, so a genuine delivery of another organization verifies
+	// unless its organization is checked.
+	ErrOtherOrganization = errors.New("webhook delivery for another organization")
 )
 
 // KeySource finds the public key of a key id, such as a JWKSCache. It returns
@@ -44,7 +49,7 @@ type KeySource interface {
 
 // Delivery describes a verified delivery. OrganizationID and EventType are
 // not covered by the signature; Verify checks the organization id against the
-// signed body when the body carries one.
+// signed body when the body carries one, VerifyForOrganization always.
 type Delivery struct {
 	OrganizationID string
 	EventID        string // stable across retries: use it to drop duplicates
@@ -61,8 +66,26 @@ func Verify(h http.Header, body []byte, keys KeySource, now time.Time, maxAge ti
 }
 
 // VerifyContext is Verify with a context for the key lookup (which may fetch
-// the JWKS).
+// the JWKS). It accepts a genuine delivery of any organization: a receiver
+// should use VerifyForOrganization.
 func VerifyContext(ctx context.Context, h http.Header, body []byte, keys KeySource, now time.Time, maxAge time.Duration) (*Delivery, error) {
+	return verify(ctx, h, body, keys, now, maxAge, "")
+}
+
+// VerifyForOrganization is VerifyContext for a receiver of organization org:
+// it also refuses (ErrOtherOrganization) a delivery whose signed body's
+// organizationId is not org, or that has none. The service signs every
+// organization's deliveries with the same keys, so without this check another
+// organization's genuine delivery, forwarded to this receiver, verifies.
+func VerifyForOrganization(ctx context.Context, org string, h http.Header, body []byte, keys KeySource, now time.Time, maxAge time.Duration) (*Delivery, error) {
+	if org == "" {
+		return nil, errors.New("verify webhook: no organization id given to check deliveries against")
+	}
+	return verify(ctx, h, body, keys, now, maxAge, org)
+}
+
+// verify checks a delivery; when org is set, it must be for that organization.
+func verify(ctx context.Context, h http.Header, body []byte, keys KeySource, now time.Time, maxAge time.Duration, org string) (*Delivery, error) {
 	if maxAge <= 0 {
 		maxAge = DefaultMaxAge
 	}
@@ -119,6 +142,12 @@ func VerifyContext(ctx context.Context, h http.Header, body []byte, keys KeySour
 		return nil, fmt.Errorf("%w: timestamp is %s in the future, more than the accepted %s; check the receiver's clock", ErrStale, ahead.Round(time.Second), MaxClockSkew)
 	}
 
+	// Another organization's delivery is refused before any key lookup. The
+	// header is not signed: the signed body is held to it below.
+	if org != "" && orgID != org {
+		return nil, fmt.Errorf("%w: event %s is for organization %s, not %s", ErrOtherOrganization, eventID, quote(orgID), quote(org))
+	}
+
 	pub, err := keys.Key(ctx, kid)
 	if err != nil {
 		return nil, fmt.Errorf("verify webhook %s: %w", eventID, err)
@@ -130,8 +159,12 @@ func VerifyContext(ctx context.Context, h http.Header, body []byte, keys KeySour
 		return nil, fmt.Errorf("%w: event %s does not verify with key %s; the body or a signed header was changed, or it was not sent by the service", ErrBadSignature, eventID, kid)
 	}
 	// The organization id header is not signed: hold it to the signed body.
-	if bodyOrg, ok := organizationInBody(body); ok && bodyOrg != orgID {
+	bodyOrg, ok := organizationInBody(body)
+	if ok && bodyOrg != orgID {
 		return nil, fmt.Errorf("%w: %s %s differs from the signed body's organizationId %s", ErrBadSignature, HeaderOrganizationID, quote(orgID), quote(bodyOrg))
+	}
+	if org != "" && !ok {
+		return nil, fmt.Errorf("%w: event %s has no organizationId in its signed body, so it cannot be shown to be for %s", ErrOtherOrganization, eventID, quote(org))
 	}
 	return &Delivery{
 		OrganizationID: orgID,

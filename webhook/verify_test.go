@@ -333,3 +333,34 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+// Every organization's deliveries are signed with the service's keys: a
+// receiver verifying for its organization refuses another organization's
+// genuine delivery, before any key lookup, and one whose signed body does not
+// name the organization.
+func TestVerifyForOrganizationRefusesOtherOrganizations(t *testing.T) {
+	now := time.Now()
+	ring, h := signedDelivery(t, now.Add(-time.Second))
+	if _, err := VerifyForOrganization(context.Background(), testOrg, h, testBody, ring, now, 0); err != nil {
+		t.Fatalf("own organization's delivery: %v", err)
+	}
+	if _, err := Verify(h, testBody, ring, now, 0); err != nil {
+		t.Fatalf("Verify without an organization: %v", err)
+	}
+	_, err := VerifyForOrganization(context.Background(), otherOrg, h, testBody, panicKeys{}, now, 0)
+	if !errors.Is(err, ErrOtherOrganization) || !strings.Contains(err.Error(), testOrg) || !strings.Contains(err.Error(), otherOrg) {
+		t.Fatalf("another organization's delivery: %v, want ErrOtherOrganization naming both", err)
+	}
+
+	noOrg := []byte(`{"id":"act-1","status":"ACTIVITY_STATUS_COMPLETED"}`)
+	h, err = ring.Sign(testOrg, "evt-43", now, noOrg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := VerifyForOrganization(context.Background(), testOrg, h, noOrg, ring, now, 0); !errors.Is(err, ErrOtherOrganization) {
+		t.Fatalf("a body without organizationId: %v, want ErrOtherOrganization", err)
+	}
+	if _, err := VerifyForOrganization(context.Background(), "", h, testBody, ring, now, 0); err == nil {
+		t.Fatal("verified for no organization")
+	}
+}
