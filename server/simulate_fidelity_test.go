@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/server/servertest"
 )
@@ -90,8 +91,14 @@ func checkFidelity(t *testing.T, n int, tc fidelityCase) {
 	replace := map[string]string{}
 	for _, u := range users {
 		replace["{"+u.UserName+"-id}"] = u.UserID
-		if len(u.APIKeys) > 0 {
-			replace["{"+u.UserName+"-key-id}"] = u.APIKeys[0].APIKeyID
+		// The key the member's client signs with: the demo gives some
+		// members several, listed in no set order.
+		if k, err := (keys.Store{Dir: d.KeysDir}).Load(u.UserName); err == nil {
+			for _, ak := range u.APIKeys {
+				if strings.EqualFold(ak.Credential.PublicKey, k.PublicKeyHex()) {
+					replace["{"+u.UserName+"-key-id}"] = ak.APIKeyID
+				}
+			}
 		}
 		if u.UserName == "bob" {
 			replace["{ops}"] = u.UserTags[0]
