@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -106,10 +107,15 @@ func startWebhookListener(addr, base, org string, maxAge time.Duration, saveDir 
 		seen:    map[string]time.Time{},
 		report:  report,
 	}
-	srv := &http.Server{Handler: l, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute}
+	// As `vigil serve` is served: bounded headers, timeouts, and at most
+	// maxConns connections (maxConnsPerPeer from one address), since the
+	// usage suggests binding it to every interface. Its errors are not
+	// printed: the console owns the terminal.
+	srv := newHTTPServer(l, log.New(io.Discard, "", 0))
+	limited := limitConns(srv, ln)
 	serve := func(ctx context.Context) error {
 		errc := make(chan error, 1)
-		go func() { errc <- srv.Serve(ln) }()
+		go func() { errc <- srv.Serve(limited) }()
 		select {
 		case <-ctx.Done():
 			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -142,26 +148,27 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "webhook deliveries are POSTed", http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxDeliveryBody+1))
-	if err != nil || len(body) > maxDeliveryBody {
+	now := time.Now()
+	// What needs no body first: a request without the headers, a stale
+	// replay or another organization's delivery is refused unread and unsaved.
+	if herr := webhook.CheckHeaders(l.org, r.Header, now, l.maxAge); herr != nil {
+		l.mu.Lock()
+		l.count++
+		rep := reportDelivery(r.Header, nil, nil, herr)
+		l.report(rep)
+		l.mu.Unlock()
+		http.Error(w, "delivery refused: "+api.Sanitize(rep.Reason), refusalStatus(herr))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxDeliveryBody))
+	if err != nil {
 		http.Error(w, "body unreadable or too large", http.StatusRequestEntityTooLarge)
 		return
 	}
-	now := time.Now()
 	d, verr := webhook.VerifyForOrganization(r.Context(), l.org, r.Header, body, l.keys, now, l.maxAge)
 	status := http.StatusNoContent
-	switch {
-	case verr == nil:
-	case errors.Is(verr, webhook.ErrUnknownKey), errors.Is(verr, webhook.ErrJWKSUnavailable):
-		// Perhaps a key newer than the cached set that may not be refetched
-		// yet: the service retries later.
-		status = http.StatusServiceUnavailable
-	case errors.Is(verr, webhook.ErrMalformed):
-		status = http.StatusBadRequest
-	case errors.Is(verr, webhook.ErrOtherOrganization):
-		status = http.StatusForbidden
-	default:
-		status = http.StatusUnauthorized
+	if verr != nil {
+		status = refusalStatus(verr)
 	}
 
 	l.mu.Lock()
@@ -193,6 +200,21 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Error(w, "delivery refused: "+api.Sanitize(rep.Reason), status)
+}
+
+// refusalStatus is the status a refused delivery is answered with.
+func refusalStatus(err error) int {
+	switch {
+	case errors.Is(err, webhook.ErrUnknownKey), errors.Is(err, webhook.ErrJWKSUnavailable):
+		// Perhaps a key newer than the cached set that may not be refetched
+		// yet: the service retries later.
+		return http.StatusServiceUnavailable
+	case errors.Is(err, webhook.ErrMalformed):
+		return http.StatusBadRequest
+	case errors.Is(err, webhook.ErrOtherOrganization):
+		return http.StatusForbidden
+	}
+	return http.StatusUnauthorized
 }
 
 // forgetLocked drops event ids old enough that a replay of them is refused as

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -423,3 +424,67 @@ func TestWebhookReportVerbsDescribeTheirJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestWebhookListenerRefusesOnHeadersBeforeReadingTheBody: a request that
+// is no delivery of this organization (no headers; another organization's)
+// is refused on its headers alone: its body is not read (read, 8 MiB would
+// be refused as too large), and with --save nothing of it is written.
+func TestWebhookListenerRefusesOnHeadersBeforeReadingTheBody(t *testing.T) {
+	saveDir := t.TempDir()
+	var mu sync.Mutex
+	var reports []deliveryReport
+	ln, serve, err := startWebhookListener("127.0.0.1:0", "http://127.0.0.1:1", "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b", webhook.DefaultMaxAge, saveDir,
+		func(r deliveryReport) { mu.Lock(); reports = append(reports, r); mu.Unlock() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	otherOrg := http.Header{}
+	for k, v := range map[string]string{webhook.HeaderAlgorithm: webhook.Algorithm, webhook.HeaderVersion: webhook.Version,
+		webhook.HeaderKeyID: "k1", webhook.HeaderTimestamp: strconv.FormatInt(time.Now().UnixMilli(), 10), webhook.HeaderEventID: "ev-1",
+		webhook.HeaderSignature: strings.Repeat("00", 64), webhook.HeaderOrganizationID: "01a21fb6-0000-7000-8000-000000000000",
+		webhook.HeaderEventType: webhook.EventTypeActivityUpdates} {
+		otherOrg.Set(k, v)
+	}
+	for name, tc := range map[string]struct {
+		header http.Header
+		status int
+	}{
+		"no headers":         {http.Header{}, http.StatusBadRequest},
+		"other organization": {otherOrg, http.StatusForbidden},
+	} {
+		// 8 MiB, over the 4 MiB a delivery may have: read, it would be
+		// refused as too large (413), not on its headers.
+		body := io.LimitReader(zeros{}, 8<<20)
+		req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header = tc.header
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s: status %d, want %d", name, resp.StatusCode, tc.status)
+		}
+	}
+	if files, _ := os.ReadDir(saveDir); len(files) != 0 {
+		t.Errorf("--save kept %d files of requests refused on their headers", len(files))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(reports) != 2 || reports[0].Verified || reports[1].Verified {
+		t.Errorf("reports %+v, want two refusals", reports)
+	}
+}
+
+// zeros is an endless body of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }

@@ -84,69 +84,34 @@ func VerifyForOrganization(ctx context.Context, org string, h http.Header, body 
 	return verify(ctx, h, body, keys, now, maxAge, org)
 }
 
+// CheckHeaders makes the checks of VerifyForOrganization that need neither
+// the body nor a key: every header present once and well formed, the
+// timestamp fresh, the delivery for organization org. A receiver runs it
+// before it reads the body, so that a stranger's request (no headers, a
+// stale replay, another organization's delivery) costs it no body read and
+// nothing kept. Its errors are VerifyForOrganization's.
+func CheckHeaders(org string, h http.Header, now time.Time, maxAge time.Duration) error {
+	_, err := checkHeaders(h, now, maxAge, org)
+	return err
+}
+
+// headerFields are a delivery's headers, checked by checkHeaders.
+type headerFields struct {
+	kid, tsText, eventID, orgID, eventType string
+	sig                                    []byte
+	ts                                     time.Time
+}
+
 // verify checks a delivery; when org is set, it must be for that organization.
 func verify(ctx context.Context, h http.Header, body []byte, keys KeySource, now time.Time, maxAge time.Duration, org string) (*Delivery, error) {
-	if maxAge <= 0 {
-		maxAge = DefaultMaxAge
-	}
 	if keys == nil {
 		return nil, errors.New("verify webhook: no key source given")
 	}
-	var vals [8]string
-	for i, name := range [...]string{HeaderAlgorithm, HeaderVersion, HeaderKeyID, HeaderTimestamp, HeaderEventID, HeaderSignature, HeaderOrganizationID, HeaderEventType} {
-		v, err := single(h, name)
-		if err != nil {
-			return nil, err
-		}
-		vals[i] = v
-	}
-	alg, version, kid, tsText, eventID, sigHex, orgID, eventType := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5], vals[6], vals[7]
-
-	if alg != Algorithm {
-		return nil, fmt.Errorf("%w: %s is %s; only %q is supported", ErrMalformed, HeaderAlgorithm, quote(alg), Algorithm)
-	}
-	if version != Version {
-		return nil, fmt.Errorf("%w: %s is %s; only %q is supported", ErrMalformed, HeaderVersion, quote(version), Version)
-	}
-	if !validID(kid) {
-		return nil, fmt.Errorf("%w: %s %s is not a key id (1..%d of A-Z a-z 0-9 - _ :)", ErrMalformed, HeaderKeyID, quote(kid), maxIDLen)
-	}
-	if !validID(eventID) {
-		return nil, fmt.Errorf("%w: %s %s is not an event id (1..%d of A-Z a-z 0-9 - _ :)", ErrMalformed, HeaderEventID, quote(eventID), maxIDLen)
-	}
-	if !validOrgID(orgID) {
-		return nil, fmt.Errorf("%w: %s %s is not an organization id", ErrMalformed, HeaderOrganizationID, quote(orgID))
-	}
-	if !validID(eventType) {
-		return nil, fmt.Errorf("%w: %s %s is not an event type", ErrMalformed, HeaderEventType, quote(eventType))
-	}
-	ms, ok := parseMillis(tsText)
-	if !ok {
-		return nil, fmt.Errorf("%w: %s %s is not a positive count of milliseconds", ErrMalformed, HeaderTimestamp, quote(tsText))
-	}
-	if len(sigHex) != 2*ed25519.SignatureSize {
-		return nil, fmt.Errorf("%w: %s is %d characters, want %d hex digits", ErrMalformed, HeaderSignature, len(sigHex), 2*ed25519.SignatureSize)
-	}
-	sig, err := hex.DecodeString(sigHex)
+	f, err := checkHeaders(h, now, maxAge, org)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s is not hex", ErrMalformed, HeaderSignature)
+		return nil, err
 	}
-
-	// Freshness first: a replay is refused without any key lookup, so old
-	// deliveries cannot be used to make the receiver refetch keys.
-	ts := time.UnixMilli(ms)
-	if age := now.Sub(ts); age > maxAge {
-		return nil, fmt.Errorf("%w: signed %s ago, more than the accepted %s; check the receiver's clock if this repeats", ErrStale, age.Round(time.Second), maxAge)
-	}
-	if ahead := ts.Sub(now); ahead > MaxClockSkew {
-		return nil, fmt.Errorf("%w: timestamp is %s in the future, more than the accepted %s; check the receiver's clock", ErrStale, ahead.Round(time.Second), MaxClockSkew)
-	}
-
-	// Another organization's delivery is refused before any key lookup. The
-	// header is not signed: the signed body is held to it below.
-	if org != "" && orgID != org {
-		return nil, fmt.Errorf("%w: event %s is for organization %s, not %s", ErrOtherOrganization, eventID, quote(orgID), quote(org))
-	}
+	kid, tsText, eventID, orgID, eventType, sig, ts := f.kid, f.tsText, f.eventID, f.orgID, f.eventType, f.sig, f.ts
 
 	pub, err := keys.Key(ctx, kid)
 	if err != nil {
@@ -173,6 +138,71 @@ func verify(ctx context.Context, h http.Header, body []byte, keys KeySource, now
 		Timestamp:      ts,
 		KeyID:          kid,
 	}, nil
+}
+
+// checkHeaders parses and checks the headers of a delivery: present once,
+// well formed, fresh, and for org when org is set.
+func checkHeaders(h http.Header, now time.Time, maxAge time.Duration, org string) (headerFields, error) {
+	if maxAge <= 0 {
+		maxAge = DefaultMaxAge
+	}
+	var vals [8]string
+	for i, name := range [...]string{HeaderAlgorithm, HeaderVersion, HeaderKeyID, HeaderTimestamp, HeaderEventID, HeaderSignature, HeaderOrganizationID, HeaderEventType} {
+		v, err := single(h, name)
+		if err != nil {
+			return headerFields{}, err
+		}
+		vals[i] = v
+	}
+	alg, version, kid, tsText, eventID, sigHex, orgID, eventType := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5], vals[6], vals[7]
+
+	if alg != Algorithm {
+		return headerFields{}, fmt.Errorf("%w: %s is %s; only %q is supported", ErrMalformed, HeaderAlgorithm, quote(alg), Algorithm)
+	}
+	if version != Version {
+		return headerFields{}, fmt.Errorf("%w: %s is %s; only %q is supported", ErrMalformed, HeaderVersion, quote(version), Version)
+	}
+	if !validID(kid) {
+		return headerFields{}, fmt.Errorf("%w: %s %s is not a key id (1..%d of A-Z a-z 0-9 - _ :)", ErrMalformed, HeaderKeyID, quote(kid), maxIDLen)
+	}
+	if !validID(eventID) {
+		return headerFields{}, fmt.Errorf("%w: %s %s is not an event id (1..%d of A-Z a-z 0-9 - _ :)", ErrMalformed, HeaderEventID, quote(eventID), maxIDLen)
+	}
+	if !validOrgID(orgID) {
+		return headerFields{}, fmt.Errorf("%w: %s %s is not an organization id", ErrMalformed, HeaderOrganizationID, quote(orgID))
+	}
+	if !validID(eventType) {
+		return headerFields{}, fmt.Errorf("%w: %s %s is not an event type", ErrMalformed, HeaderEventType, quote(eventType))
+	}
+	ms, ok := parseMillis(tsText)
+	if !ok {
+		return headerFields{}, fmt.Errorf("%w: %s %s is not a positive count of milliseconds", ErrMalformed, HeaderTimestamp, quote(tsText))
+	}
+	if len(sigHex) != 2*ed25519.SignatureSize {
+		return headerFields{}, fmt.Errorf("%w: %s is %d characters, want %d hex digits", ErrMalformed, HeaderSignature, len(sigHex), 2*ed25519.SignatureSize)
+	}
+	sig, err := hex.DecodeString(sigHex)
+	if err != nil {
+		return headerFields{}, fmt.Errorf("%w: %s is not hex", ErrMalformed, HeaderSignature)
+	}
+
+	// Freshness first: a replay is refused without any key lookup, so old
+	// deliveries cannot be used to make the receiver refetch keys.
+	ts := time.UnixMilli(ms)
+	if age := now.Sub(ts); age > maxAge {
+		return headerFields{}, fmt.Errorf("%w: signed %s ago, more than the accepted %s; check the receiver's clock if this repeats", ErrStale, age.Round(time.Second), maxAge)
+	}
+	if ahead := ts.Sub(now); ahead > MaxClockSkew {
+		return headerFields{}, fmt.Errorf("%w: timestamp is %s in the future, more than the accepted %s; check the receiver's clock", ErrStale, ahead.Round(time.Second), MaxClockSkew)
+	}
+
+	// Another organization's delivery is refused before any key lookup. The
+	// header is not signed: verify holds the signed body to it.
+	if org != "" && orgID != org {
+		return headerFields{}, fmt.Errorf("%w: event %s is for organization %s, not %s", ErrOtherOrganization, eventID, quote(orgID), quote(org))
+	}
+
+	return headerFields{kid: kid, tsText: tsText, eventID: eventID, orgID: orgID, eventType: eventType, sig: sig, ts: ts}, nil
 }
 
 // single returns the one value of a required header.
