@@ -265,7 +265,6 @@ func (d *Deliverer) Close(ctx context.Context) error {
 // deliver runs every attempt of one event.
 func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 	defer d.wg.Done()
-	defer d.finish(ev.OrgID, q)
 	deadline := time.Now().Add(d.opts.MaxEventAge)
 	// Log the host only: a delivery URL may carry a secret token.
 	host := ev.URL
@@ -307,6 +306,9 @@ func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 			break
 		}
 	}
+	// The queue places are given back before OnResult hears of the outcome:
+	// an event it enqueues in turn (or a Stats it reads) finds them free.
+	d.finish(ev.OrgID, q)
 	if d.opts.OnResult != nil {
 		d.opts.OnResult(ev, res)
 	}
