@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/ecdh"
 	"crypto/rand"
 	"encoding/hex"
@@ -375,6 +376,41 @@ func TestDenyNamingAnAPIKeyStopsThatKey(t *testing.T) {
 	}
 	if act, err := e.clients["dave"].CreateReadOnlySession(ctx); err != nil || act.Status != api.StatusCompleted {
 		t.Errorf("a session submitted with another key: %v, status %v; want COMPLETED", err, act)
+	}
+}
+
+// A vote cast with a passkey reaches the policies as that passkey: its
+// authenticator id, CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR and its WebAuthn
+// credential id; a DENY naming the credential id stops it and leaves an API
+// key alone.
+func TestDenyNamingAPasskeysCredentialIDStopsThatPasskey(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	auth, err := keys.NewSoftAuthenticator("Y3JlZC0x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.srv.CreateUser(context.Background(), e.org.ID, UserSpec{Name: "pat",
+		Authenticators: []AuthenticatorSpec{{Name: "yubikey", CredentialID: auth.CredentialID(), PublicKey: auth.PublicKeyHex()}}}); err != nil {
+		t.Fatal(err)
+	}
+	e.addPolicy("sessions", api.EffectAllow, "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'", "")
+	deny := e.addPolicy("not with that passkey", api.EffectDeny, "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'",
+		"credentials.any(c, c.id != '' && c.type == '"+api.CredentialWebAuthnAuthenticator+"' && c.credential_id == '"+auth.CredentialID()+"')")
+
+	pat := e.client(auth)
+	act, err := pat.CreateReadOnlySession(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if act.Status != api.StatusFailed {
+		t.Errorf("a session submitted with the passkey: status %s, want FAILED by the DENY naming its credential id", act.Status)
+	}
+	if got := outcomesOf(t, pat, act.ID)[deny]; got != api.OutcomeDenyExplicit {
+		t.Errorf("the DENY naming the passkey: %s, want %s", got, api.OutcomeDenyExplicit)
+	}
+	if act, err := e.clients["operator"].CreateReadOnlySession(ctx); err != nil || act.Status != api.StatusCompleted {
+		t.Errorf("a session submitted with an API key: %v, status %v; want COMPLETED", err, act)
 	}
 }
 
