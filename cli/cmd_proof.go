@@ -102,6 +102,9 @@ type commonProofFlags struct {
 	allowHash  listFlag
 	at         string
 	json       bool
+	// requireVerified: exit 1 unless the verdict is VERIFIED, so a script
+	// that checks only the exit status does not take PARTIAL for it.
+	requireVerified bool
 }
 
 func (f *commonProofFlags) register(fs *flag.FlagSet) {
@@ -110,6 +113,19 @@ func (f *commonProofFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.allowHash, "allow-manifest", "allowed manifest SHA-256 `HEX` (repeatable)")
 	fs.StringVar(&f.at, "at", "", "validate certificates at this RFC 3339 `TIME` instead of the document's own timestamp")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
+	fs.BoolVar(&f.requireVerified, "require-verified", false, "exit 1 unless the verdict is VERIFIED (PARTIAL too; without it, only FAILED exits 1)")
+}
+
+// report prints rep, and fails when it FAILED, or when it is not VERIFIED
+// and --require-verified was given.
+func (f *commonProofFlags) report(c proc, rep *proof.Report, bp *api.BootProof) error {
+	if err := printReport(c, rep, bp, f.json); err != nil {
+		return err
+	}
+	if f.requireVerified && rep.Verdict != proof.Verified {
+		return fmt.Errorf("verification %s, not VERIFIED (--require-verified): a core check could not run; see the report", rep.Verdict)
+	}
+	return nil
 }
 
 // options turns the flags into proof.Options; it returns usage errors for bad
@@ -240,7 +256,7 @@ func cmdProofVerify(c proc, args []string) error {
 		}
 		rep = proof.VerifyAttestation(attestationBytes(b), opts)
 	}
-	return printReport(c, rep, bp, common.json)
+	return common.report(c, rep, bp)
 }
 
 // parseBootProof accepts {"bootProof":{…}} or a bare boot proof.
@@ -352,7 +368,7 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 			return fmt.Errorf("save reply: %w", err)
 		}
 	}
-	return printReport(c, proof.VerifyBootProof(*bp, opts), bp, common.json)
+	return common.report(c, proof.VerifyBootProof(*bp, opts), bp)
 }
 
 // profileProofOptions adds the profile's roots and pins for app to opts (the

@@ -77,6 +77,14 @@ func TestProofVerifyFailuresExit1(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Verdict: PARTIAL") {
 		t.Errorf("own time: exit %d\n%s", code, out)
 	}
+	// A script that checks only the exit status asks for VERIFIED.
+	code, out, errOut = runProof(t, "", "verify", "--attestation", proofFixtures+"nitro_attestation_blocky.cbor", "--require-verified")
+	if code != 1 || !strings.Contains(out, "Verdict: PARTIAL") || !strings.Contains(errOut, "PARTIAL, not VERIFIED (--require-verified)") {
+		t.Errorf("--require-verified on PARTIAL: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, _ = runProof(t, "", "verify", "--boot-proof", proofFixtures+"turnkey_boot_proof_1.json", "--require-verified"); code != 0 || !strings.Contains(out, "Verdict: VERIFIED") {
+		t.Errorf("--require-verified on VERIFIED: exit %d\n%s", code, out)
+	}
 	// A pinned PCR that differs.
 	code, out, _ = runProof(t, "", "verify", "--boot-proof", proofFixtures+"turnkey_boot_proof_1.json", "--expect-pcr", "0="+strings.Repeat("00", 48))
 	if code != 1 || !strings.Contains(out, "✗ pins") {
