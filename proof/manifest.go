@@ -59,13 +59,7 @@ func decodeManifest(b []byte, jsonV2 bool) (*Manifest, error) {
 	}
 	if isJSON(b, jsonV2) {
 		m, _, err := decodeManifestJSON(b)
-		if err == nil {
-			err = m.checkSetSizes()
-		}
-		if err != nil {
-			return nil, err
-		}
-		return m, nil
+		return m, err
 	}
 	m, errV1 := decodeManifestBorsh(b, true)
 	if errV1 == nil {
@@ -235,8 +229,8 @@ func tooMany(n int, noun string) error {
 	return fmt.Errorf("%d %s, over the limit of %d (real QOS sets have a handful)", n, noun, maxSetMembers)
 }
 
-// checkSetSizes bounds the sets of a manifest read from JSON, as readQuorumSet
-// bounds them in Borsh.
+// checkSetSizes bounds the sets of a manifest read from JSON
+// (decodeManifestJSON), as readQuorumSet bounds them in Borsh.
 func (m *Manifest) checkSetSizes() error {
 	sets := []struct {
 		name string
@@ -281,17 +275,7 @@ func decodeEnvelope(b []byte, jsonV2 bool) (*envelope, error) {
 		return nil, fmt.Errorf("manifest envelope is %d bytes, over the %d-byte limit", len(b), maxManifestSize)
 	}
 	if isJSON(b, jsonV2) {
-		e, err := decodeEnvelopeJSON(b)
-		if err != nil {
-			return nil, err
-		}
-		if err := e.manifest.checkSetSizes(); err != nil {
-			return nil, err
-		}
-		if n := len(e.approvals); n > maxSetMembers {
-			return nil, fmt.Errorf("manifest envelope JSON v2: manifestSetApprovals: %w", tooMany(n, "approvals"))
-		}
-		return e, nil
+		return decodeEnvelopeJSON(b)
 	}
 	e, errV1 := decodeEnvelopeBorsh(b, true)
 	if errV1 == nil {
@@ -469,6 +453,9 @@ func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
 		ManifestSet: j.ManifestSet.set(),
 		ShareSet:    j.ShareSet.set(),
 	}
+	if err := m.checkSetSizes(); err != nil {
+		return nil, nil, err
+	}
 	for _, bc := range j.Pivot.BridgeConfig {
 		m.Pivot.Bridges = append(m.Pivot.Bridges, string(bc))
 	}
@@ -497,6 +484,9 @@ func decodeEnvelopeJSON(b []byte) (*envelope, error) {
 	}
 	if err := strictJSON(b, &j); err != nil {
 		return nil, fmt.Errorf("manifest envelope JSON v2: %w", err)
+	}
+	if n := len(j.ManifestSetApprovals); n > maxSetMembers {
+		return nil, fmt.Errorf("manifest envelope JSON v2: manifestSetApprovals: %w", tooMany(n, "approvals"))
 	}
 	m, canon, err := decodeManifestJSON(j.Manifest)
 	if err != nil {
