@@ -168,11 +168,7 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 	d.err = ""
 	v := d.form.Values()
 	vals := d.values(v)
-	var question string
-	var lines []string
-	if d.spec.destructive != nil {
-		question, lines = d.spec.destructive(v)
-	}
+	question, lines := d.stakes(v)
 	secretTyped := d.spec.secret != "" && v[d.spec.secret] != ""
 	if d.earlier.resends(vals) && !secretTyped {
 		sub := d.submission()
@@ -225,12 +221,17 @@ func (d *opFormDialog) loaded(msg opFormLoadedMsg) tea.Cmd {
 		d.showError(msg.err)
 		return OpenDialog(d)
 	}
-	var question string
-	var lines []string
-	if d.spec.destructive != nil {
-		question, lines = d.spec.destructive(msg.values)
-	}
+	question, lines := d.stakes(msg.values)
 	return OpenDialog(d.confirm(msg.prep, msg.values, question, lines))
+}
+
+// stakes is the question a destructive operation's confirm asks and the
+// lines restating what is at stake; "" and nil for the others.
+func (d *opFormDialog) stakes(v map[string]string) (string, []string) {
+	if d.spec.destructive == nil {
+		return "", nil
+	}
+	return d.spec.destructive(v)
 }
 
 // confirm is the question that sends prep: what it asks for, what happens
