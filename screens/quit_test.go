@@ -140,6 +140,15 @@ func TestQuitRightAfterYesAsks(t *testing.T) {
 	}
 }
 
+// openKeyDeletionConfirm opens the confirm of deleting alice's old laptop key.
+func openKeyDeletionConfirm(t *testing.T) *harness {
+	h, _ := usersHarness(t, false)
+	h.key("enter")
+	h.key("j") // old laptop
+	h.key("d")
+	return h
+}
+
 // y then q in one burst on a submit's confirm (before any command of the y
 // has run): the submit is in flight when q is handled, so q asks, naming it,
 // instead of quitting with the confirmed submit never sent.
@@ -156,13 +165,7 @@ func TestQuitRightAfterASubmitsYesAsks(t *testing.T) {
 			h.key("ctrl+s")
 			return h
 		}, "create_invitations (from its form) is still in flight"},
-		{"key deletion", func(t *testing.T) *harness {
-			h, _ := usersHarness(t, false)
-			h.key("enter")
-			h.key("j") // old laptop
-			h.key("d")
-			return h
-		}, "delete_api_keys (1 API key(s) of alice) is still in flight"},
+		{"key deletion", openKeyDeletionConfirm, "delete_api_keys (1 API key(s) of alice) is still in flight"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -225,13 +228,7 @@ func TestSubmitKeyRightAfterItsYesAsksNoSecondConfirm(t *testing.T) {
 			h.send(ctrlS)
 			return h
 		}, ctrlS, func(f *fakeClient) int { return len(f.featureSets) }},
-		{"key deletion", func(t *testing.T) *harness {
-			h, _ := usersHarness(t, false)
-			h.key("enter")
-			h.key("j") // old laptop
-			h.key("d")
-			return h
-		}, keyPress("d"), func(f *fakeClient) int { return len(f.keyDeletes) }},
+		{"key deletion", openKeyDeletionConfirm, keyPress("d"), func(f *fakeClient) int { return len(f.keyDeletes) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
