@@ -114,11 +114,7 @@ func (th *tickedHarness) fireTicks() {
 func TestEndToEndOpenUserRecordFollowsPendingDeletions(t *testing.T) {
 	d := servertest.StartDemo(t)
 	h := newTickedHarness(t, d)
-	u := h.selectUser("operator")
-	h.key("enter")
-	if u.open == nil || u.open.UserName != "operator" {
-		t.Fatalf("operator's record did not open:\n%s", h.frame())
-	}
+	u := h.openUser("operator")
 	keyID := h.cursorToKeyWithoutPendingDeletion(u)
 	act, err := d.Client("bob").DeleteAPIKeys(context.Background(), api.DeleteAPIKeysParams{UserID: u.open.UserID, APIKeyIDs: []string{keyID}})
 	if err != nil || act.Status != api.StatusConsensusNeeded {
@@ -158,11 +154,7 @@ func (th *tickedHarness) scheduledPendingRefresh() bool {
 func TestEndToEndOpenUserRecordPollsOnlyWhileShown(t *testing.T) {
 	d := servertest.StartDemo(t)
 	h := newTickedHarness(t, d)
-	u := h.selectUser("operator")
-	h.key("enter")
-	if u.open == nil || u.open.UserName != "operator" {
-		t.Fatalf("operator's record did not open:\n%s", h.frame())
-	}
+	u := h.openUser("operator")
 	if out := h.frame(); !strings.Contains(out, "auto 5s") {
 		t.Errorf("the status bar does not say the open record refreshes every 5s:\n%s", out)
 	}
@@ -310,11 +302,7 @@ func TestEndToEndDeletionUnderAnotherUsersIDDoesNotBlockTheKeys(t *testing.T) {
 	d := servertest.StartDemo(t)
 	alice := d.Client("alice")
 	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
-	u := h.selectUser("operator")
-	h.key("enter")
-	if u.open == nil || u.open.UserName != "operator" {
-		t.Fatalf("operator's record did not open:\n%s", h.frame())
-	}
+	u := h.openUser("operator")
 	keyID := h.cursorToKeyWithoutPendingDeletion(u)
 	cursor := u.cursor
 	rogue, err := d.Client("bob").DeleteAPIKeys(context.Background(), api.DeleteAPIKeysParams{UserID: d.Info.Members[0].UserID, APIKeyIDs: []string{keyID}})

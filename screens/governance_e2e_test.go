@@ -250,3 +250,15 @@ func (h *harness) selectUser(name string) *Users {
 	}
 	return u
 }
+
+// openUser opens name's record on the Users screen; the test stops if it
+// does not open.
+func (h *harness) openUser(name string) *Users {
+	h.t.Helper()
+	u := h.selectUser(name)
+	h.key("enter")
+	if u.open == nil || u.open.UserName != name {
+		h.t.Fatalf("%s's record did not open:\n%s", name, h.frame())
+	}
+	return u
+}

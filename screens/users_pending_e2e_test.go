@@ -36,10 +36,9 @@ func TestEndToEndPendingKeyDeletionIsMarkedAndNotDuplicated(t *testing.T) {
 	keyID := seeded.Intent.DeleteAPIKeysIntent.APIKeyIDs[0]
 
 	h := demoHarness(t, d, nil)
-	u := h.selectUser("operator")
-	h.key("enter")
-	if u.open == nil || u.open.UserName != "operator" || len(u.open.APIKeys) < 2 {
-		t.Fatalf("operator's record with its keys is not open:\n%s", h.frame())
+	u := h.openUser("operator")
+	if len(u.open.APIKeys) < 2 {
+		t.Fatalf("operator's record has fewer than two keys:\n%s", h.frame())
 	}
 	note := "pending deletion: activity " + seeded.ID + ", 1/2 votes — approve it in Activities"
 	if out := h.frame(); !strings.Contains(out, note) {
@@ -120,11 +119,7 @@ func TestEndToEndDeletionNamingAStrangerKeyIsShownToFailAndDoesNotBlockTheKey(t 
 	alice := d.Client("alice")
 	ctx := context.Background()
 	h := demoHarness(t, d, nil)
-	u := h.selectUser("operator")
-	h.key("enter")
-	if u.open == nil || u.open.UserName != "operator" {
-		t.Fatalf("operator's record did not open:\n%s", h.frame())
-	}
+	u := h.openUser("operator")
 	keyID := h.cursorToKeyWithoutPendingDeletion(u)
 	cursor := u.cursor
 	const stranger = "00000000-0000-4000-8000-000000000000"
