@@ -493,7 +493,17 @@ func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 	return t.tx.StmtContext(ctx, st)
 }
 
+// uncancelled is the context the writer's statements run with: the caller's
+// values without its cancellation. A statement of a group commit must not be
+// interrupted because its caller hung up: SQLite's interrupt rolls back the
+// whole transaction, every job's writes with it, when it stops an INSERT,
+// UPDATE or DELETE; and with a cancellable context the driver and
+// database/sql start a goroutine per statement to watch it. A job whose
+// caller has gone is skipped before it starts (runJob).
+func uncancelled(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = uncancelled(ctx)
 	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
@@ -502,6 +512,7 @@ func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = uncancelled(ctx)
 	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
@@ -510,6 +521,7 @@ func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = uncancelled(ctx)
 	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
