@@ -377,6 +377,7 @@ type cachedDB struct {
 	noPrepareInTx bool
 	mu            sync.Mutex
 	stmts         map[string]*sql.Stmt
+	kinds         map[string]queryKind // what each statement run in a transaction may change
 	// trace, when set (by tests, before the first query), sees every
 	// statement run outside a transaction, with its arguments.
 	trace func(query string, args []any)
@@ -463,24 +464,62 @@ type txn struct {
 	tx      *sql.Tx
 	c       *cachedDB
 	cache   *cache
-	changed uint8 // cached tables this transaction wrote (tablesChanged)
-	writes  int   // statements run that may have changed data
-	careful bool  // intents run in savepoints (execIntent)
+	changed uint8                // cached tables this transaction wrote (tablesChanged)
+	writes  int                  // statements run that may have changed data
+	careful bool                 // intents run in savepoints (execIntent)
+	stmts   map[string]*sql.Stmt // this transaction's handles of prepared statements
 }
 
 // wrote notes a statement's effect on the caches as it runs, so that readers
 // stop trusting them while the transaction is open, not only once it commits.
 func (t *txn) wrote(query string) {
-	if mayWrite(query) {
+	k := t.c.kindOf(query)
+	if k.mayWrite {
 		t.writes++
 	}
-	if c := tablesChanged(query); c != 0 {
-		t.changed |= c
-		t.cache.invalidate(c)
+	if k.changed != 0 {
+		t.changed |= k.changed
+		t.cache.invalidate(k.changed)
 	}
 }
 
+// queryKind is what a statement may do to the data and the caches.
+type queryKind struct {
+	mayWrite bool
+	changed  uint8 // tablesChanged
+}
+
+// kindOf classifies query, remembering the answer for the statements that
+// run again and again (at most maxCachedKinds of them).
+func (c *cachedDB) kindOf(query string) queryKind {
+	c.mu.Lock()
+	k, ok := c.kinds[query]
+	c.mu.Unlock()
+	if ok {
+		return k
+	}
+	k = queryKind{mayWrite: mayWrite(query), changed: tablesChanged(query)}
+	c.mu.Lock()
+	if len(c.kinds) < maxCachedKinds {
+		if c.kinds == nil {
+			c.kinds = make(map[string]queryKind)
+		}
+		c.kinds[query] = k
+	}
+	c.mu.Unlock()
+	return k
+}
+
+// maxCachedKinds bounds cachedDB.kinds like maxCachedStmts bounds stmts.
+const maxCachedKinds = 1024
+
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
+	// A group commit runs the same few statements once per job: the
+	// transaction's own handle of each (database/sql allocates and registers
+	// one per StmtContext call) is made once per transaction.
+	if st := t.stmts[query]; st != nil {
+		return st
+	}
 	var st *sql.Stmt
 	if t.c.noPrepareInTx {
 		st = t.c.cached(query)
@@ -490,7 +529,12 @@ func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 	if st == nil {
 		return nil
 	}
-	return t.tx.StmtContext(ctx, st)
+	st = t.tx.StmtContext(ctx, st)
+	if t.stmts == nil {
+		t.stmts = make(map[string]*sql.Stmt)
+	}
+	t.stmts[query] = st
+	return st
 }
 
 // uncancelled is the context the writer's statements run with: the caller's
