@@ -147,6 +147,23 @@ func loadActivity(ctx context.Context, q querier, now time.Time, orgID, column, 
 	return a, nil
 }
 
+// loadSubmitted is loadActivity by fingerprint for a submission, which is
+// almost always new: it looks for the fingerprint with a one-column query
+// first (a row of every activity column costs the driver a name and a type
+// per column even when nothing matches).
+func loadSubmitted(ctx context.Context, q querier, now time.Time, orgID, fingerprint string) (*activity, error) {
+	var seq int64
+	err := q.QueryRowContext(ctx, `SELECT seq FROM activities
+		WHERE substr(fingerprint, 8, 16) = substr(?, 8, 16) AND fingerprint = ? AND org_id = ?`, fingerprint, fingerprint, orgID).Scan(&seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look for activity %s: %w", fingerprint, err)
+	}
+	return loadActivity(ctx, q, now, orgID, "fingerprint", fingerprint)
+}
+
 // loadActivityAppProofs loads the app proofs of an activity submitted with
 // generateAppProofs (they exist once it completed).
 func loadActivityAppProofs(ctx context.Context, q querier, a *activity) error {

@@ -64,7 +64,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 	var mayVote bool
 	var events []hookEvent
 	err = s.db.inTx(ctx, func(tx *txn) error {
-		existing, err := loadActivity(ctx, tx, s.now(), c.OrgID, "fingerprint", fp)
+		existing, err := loadSubmitted(ctx, tx, s.now(), c.OrgID, fp)
 		if err != nil {
 			return err
 		}

@@ -377,6 +377,7 @@ type cachedDB struct {
 	noPrepareInTx bool
 	mu            sync.Mutex
 	stmts         map[string]*sql.Stmt
+	kinds         map[string]queryKind // what each statement run in a transaction may change
 	// trace, when set (by tests, before the first query), sees every
 	// statement run outside a transaction, with its arguments.
 	trace func(query string, args []any)
@@ -463,24 +464,62 @@ type txn struct {
 	tx      *sql.Tx
 	c       *cachedDB
 	cache   *cache
-	changed uint8 // cached tables this transaction wrote (tablesChanged)
-	writes  int   // statements run that may have changed data
-	careful bool  // intents run in savepoints (execIntent)
+	changed uint8                // cached tables this transaction wrote (tablesChanged)
+	writes  int                  // statements run that may have changed data
+	careful bool                 // intents run in savepoints (execIntent)
+	stmts   map[string]*sql.Stmt // this transaction's handles of prepared statements
 }
 
 // wrote notes a statement's effect on the caches as it runs, so that readers
 // stop trusting them while the transaction is open, not only once it commits.
 func (t *txn) wrote(query string) {
-	if mayWrite(query) {
+	k := t.c.kindOf(query)
+	if k.mayWrite {
 		t.writes++
 	}
-	if c := tablesChanged(query); c != 0 {
-		t.changed |= c
-		t.cache.invalidate(c)
+	if k.changed != 0 {
+		t.changed |= k.changed
+		t.cache.invalidate(k.changed)
 	}
 }
 
+// queryKind is what a statement may do to the data and the caches.
+type queryKind struct {
+	mayWrite bool
+	changed  uint8 // tablesChanged
+}
+
+// kindOf classifies query, remembering the answer for the statements that
+// run again and again (at most maxCachedKinds of them).
+func (c *cachedDB) kindOf(query string) queryKind {
+	c.mu.Lock()
+	k, ok := c.kinds[query]
+	c.mu.Unlock()
+	if ok {
+		return k
+	}
+	k = queryKind{mayWrite: mayWrite(query), changed: tablesChanged(query)}
+	c.mu.Lock()
+	if len(c.kinds) < maxCachedKinds {
+		if c.kinds == nil {
+			c.kinds = make(map[string]queryKind)
+		}
+		c.kinds[query] = k
+	}
+	c.mu.Unlock()
+	return k
+}
+
+// maxCachedKinds bounds cachedDB.kinds like maxCachedStmts bounds stmts.
+const maxCachedKinds = 1024
+
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
+	// A group commit runs the same few statements once per job: the
+	// transaction's own handle of each (database/sql allocates and registers
+	// one per StmtContext call) is made once per transaction.
+	if st := t.stmts[query]; st != nil {
+		return st
+	}
 	var st *sql.Stmt
 	if t.c.noPrepareInTx {
 		st = t.c.cached(query)
@@ -490,10 +529,25 @@ func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 	if st == nil {
 		return nil
 	}
-	return t.tx.StmtContext(ctx, st)
+	st = t.tx.StmtContext(ctx, st)
+	if t.stmts == nil {
+		t.stmts = make(map[string]*sql.Stmt)
+	}
+	t.stmts[query] = st
+	return st
 }
 
+// uncancelled is the context the writer's statements run with: the caller's
+// values without its cancellation. A statement of a group commit must not be
+// interrupted because its caller hung up: SQLite's interrupt rolls back the
+// whole transaction, every job's writes with it, when it stops an INSERT,
+// UPDATE or DELETE; and with a cancellable context the driver and
+// database/sql start a goroutine per statement to watch it. A job whose
+// caller has gone is skipped before it starts (runJob).
+func uncancelled(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = uncancelled(ctx)
 	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
@@ -502,6 +556,7 @@ func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = uncancelled(ctx)
 	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
@@ -510,6 +565,7 @@ func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = uncancelled(ctx)
 	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)

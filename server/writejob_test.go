@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"sync"
@@ -128,4 +129,34 @@ func statePresent(t *testing.T, e *testEnv, key string) bool {
 		t.Fatal(err)
 	}
 	return ok
+}
+
+// TestCallerHangingUpDoesNotStopItsStartedWrite: once a write job has started
+// in the writer, its caller cancelling does not stop its statements half way
+// (an interrupted INSERT makes SQLite roll back the whole group commit, every
+// other job's writes included); a job whose caller has gone before it starts
+// is skipped and writes nothing.
+func TestCallerHangingUpDoesNotStopItsStartedWrite(t *testing.T) {
+	e := newEnvWith(t, envOptions{threshold: 2, dataDir: t.TempDir()})
+	ctx := ctxT(t)
+	present := func(key string) bool { t.Helper(); return statePresent(t, e, key) }
+
+	jobCtx, hangUp := context.WithCancel(ctx)
+	err := e.srv.db.inTx(jobCtx, func(tx *txn) error {
+		if err := putState(jobCtx, tx, "first-half", []byte{1}); err != nil {
+			return err
+		}
+		hangUp() // the client disconnects while its job runs
+		return putState(jobCtx, tx, "second-half", []byte{1})
+	})
+	if err != nil || !present("first-half") || !present("second-half") {
+		t.Fatalf("a started job whose caller hung up: err %v, first half written %v, second half %v; want the whole job committed",
+			err, present("first-half"), present("second-half"))
+	}
+
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := e.srv.db.inTx(gone, func(tx *txn) error { return putState(gone, tx, "never", []byte{1}) }); !errors.Is(err, context.Canceled) || present("never") {
+		t.Fatalf("a job whose caller left before it started: err %v, written %v; want context.Canceled and nothing written", err, present("never"))
+	}
 }
