@@ -275,11 +275,22 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (time.Time, error) {
 	return time.Time{}, nil
 }
 
+// The dispatcher's statements, which run on every pass and every batch of
+// outcomes: each reads one organization's range of a partial index
+// (TestOutboxStatementsUseTheirIndexes).
+const (
+	// outboxDueQuery: an organization's pending rows, soonest due first.
+	outboxDueQuery = `SELECT seq, event_id, url, body, created_ns, next_attempt_ns, stays
+		FROM webhook_outbox WHERE state = 'pending' AND org_id = ? ORDER BY next_attempt_ns LIMIT ?`
+	// outboxTrimQuery: an organization's dead rows but the newest ones.
+	outboxTrimQuery = `DELETE FROM webhook_outbox WHERE state = 'dead' AND org_id = ? AND seq <=
+		(SELECT seq FROM webhook_outbox WHERE state = 'dead' AND org_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`
+)
+
 func (h *hooks) pendingRows(org string, limit int) ([]outboxRow, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	rows, err := h.db.read.QueryContext(ctx, `SELECT seq, event_id, url, body, created_ns, next_attempt_ns, stays
-		FROM webhook_outbox WHERE state = 'pending' AND org_id = ? ORDER BY next_attempt_ns LIMIT ?`, org, limit)
+	rows, err := h.db.read.QueryContext(ctx, outboxDueQuery, org, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -345,9 +356,7 @@ func (h *hooks) record(done []outcome) error {
 			}
 		}
 		for org := range trim {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM webhook_outbox WHERE state = 'dead' AND org_id = ? AND seq <=
-				(SELECT seq FROM webhook_outbox WHERE state = 'dead' AND org_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
-				org, org, maxDeadWebhooksPerOrg); err != nil {
+			if _, err := tx.ExecContext(ctx, outboxTrimQuery, org, org, maxDeadWebhooksPerOrg); err != nil {
 				return fmt.Errorf("trim dead webhooks of %s: %w", org, err)
 			}
 		}
