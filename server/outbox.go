@@ -24,6 +24,18 @@ const (
 	DefaultWebhookGiveUpAfter = 24 * time.Hour
 )
 
+// maxInFlightPerOrg bounds the events of one organization handed to the
+// deliverer at a time. Its receiver gets two requests at once anyway
+// (webhook.DefaultOrgConcurrency); the rest wait in the outbox, so that
+// organizations whose receivers fail hold few places of the shared queue.
+const maxInFlightPerOrg = 8
+
+// defaultStay bounds one stay of an event in the in-memory queue (its
+// retries with backoff) unless WebhookOptions.Delivery sets MaxEventAge:
+// after it the outbox waits Requeue and queues the event again, so a failing
+// receiver's events do not hold queue places for long.
+const defaultStay = 2 * time.Minute
+
 // maxDeadWebhooksPerOrg bounds the dead rows kept for each organization (the
 // newest), so that a receiver refusing everything cannot grow the database.
 const maxDeadWebhooksPerOrg = 100
@@ -56,6 +68,9 @@ func (o WebhookOptions) withDefaults() WebhookOptions {
 	o.MaxRequeue = max(o.MaxRequeue, o.Requeue)
 	if o.GiveUpAfter <= 0 {
 		o.GiveUpAfter = DefaultWebhookGiveUpAfter
+	}
+	if o.Delivery.MaxEventAge <= 0 {
+		o.Delivery.MaxEventAge = defaultStay
 	}
 	return o
 }
@@ -159,14 +174,14 @@ func (h *hooks) startOutbox(ctx context.Context) error {
 		if err := rows.Scan(&org, &n); err != nil {
 			return fmt.Errorf("webhook outbox: %w", err)
 		}
-		h.orgs[org] = struct{}{}
+		h.due[org] = time.Unix(0, now)
 		total += n
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("webhook outbox: %w", err)
 	}
 	if total > 0 {
-		h.log.Info("webhook outbox: delivering events left pending", "pending", total, "organizations", len(h.orgs))
+		h.log.Info("webhook outbox: delivering events left pending", "pending", total, "organizations", len(h.due))
 	}
 	return nil
 }
@@ -192,37 +207,65 @@ func (h *hooks) dispatchLoop() {
 	}
 }
 
-// pass stores the outcomes reported since the last pass, then hands each
-// organization's due rows to the deliverer, as many as it has room for. It
-// returns when the next row falls due (zero: none is waiting on time).
+// pass stores the outcomes reported since the last pass, then hands due
+// rows to the deliverer, never more than an organization has room for. It
+// visits only the organizations that may have something to hand over: new
+// events, outcomes (room freed), a row fallen due, or, after any outcome,
+// those stopped by the shared queue, so that a pass costs what changed, not
+// every organization that has events waiting. It returns when the next row
+// falls due (zero: none is waiting on time).
 func (h *hooks) pass() time.Time {
 	h.mu.Lock()
 	done := h.outcomes
 	h.outcomes = nil
+	visit := make(map[string]struct{}, len(h.dirty))
 	for org := range h.dirty {
-		h.orgs[org] = struct{}{}
+		visit[org] = struct{}{}
 	}
 	clear(h.dirty)
 	h.mu.Unlock()
 
-	var next time.Time
+	retry := time.Time{}
 	if len(done) > 0 {
 		if err := h.record(done); err != nil {
 			h.log.Error("webhook outcomes not saved; retrying", "events", len(done), "err", err)
 			h.mu.Lock()
 			h.outcomes = append(done, h.outcomes...)
 			h.mu.Unlock()
-			next = time.Now().Add(time.Second)
+			retry = time.Now().Add(time.Second)
 		}
+		for _, o := range done {
+			visit[o.ev.OrgID] = struct{}{}
+		}
+		for org := range h.blocked {
+			visit[org] = struct{}{}
+		}
+		clear(h.blocked)
 	}
 	now := time.Now()
-	for org := range h.orgs {
-		due, err := h.dispatchOrg(org, now)
+	for org, due := range h.due {
+		if !due.After(now) {
+			visit[org] = struct{}{}
+		}
+	}
+	for org := range visit {
+		due, blocked, err := h.dispatchOrg(org, now)
 		if err != nil {
 			h.log.Error("webhook outbox not read", "org", org, "err", err)
 			due = now.Add(time.Second)
 		}
-		if !due.IsZero() && (next.IsZero() || due.Before(next)) {
+		if due.IsZero() {
+			delete(h.due, org)
+		} else {
+			h.due[org] = due
+		}
+		if blocked {
+			h.blocked[org] = struct{}{}
+		}
+	}
+	next := retry
+	for _, due := range h.due {
+		if next.IsZero() || due.Before(next) {
 			next = due
 		}
 	}
@@ -230,17 +273,16 @@ func (h *hooks) pass() time.Time {
 }
 
 // dispatchOrg hands org's due rows to the deliverer, up to its room, and
-// returns when its next waiting row falls due.
-func (h *hooks) dispatchOrg(org string, now time.Time) (time.Time, error) {
-	room := h.deliverer.Room(org)
+// returns when its next waiting row falls due (zero when none waits on
+// time: it has none, or it waits for room). blocked means the shared queue
+// had no room: any outcome may make some.
+func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked bool, err error) {
+	room := min(h.deliverer.Room(org), maxInFlightPerOrg-h.perOrg[org])
+	blocked = room <= 0 && h.perOrg[org] < maxInFlightPerOrg
 	// Rows in flight are due too, and come first: read past them.
-	rows, err := h.pendingRows(org, h.perOrg[org]+room+1)
+	rows, err := h.pendingRows(org, h.perOrg[org]+max(room, 0)+1)
 	if err != nil {
-		return time.Time{}, err
-	}
-	if len(rows) == 0 && h.perOrg[org] == 0 {
-		delete(h.orgs, org)
-		return time.Time{}, nil
+		return time.Time{}, false, err
 	}
 	for _, r := range rows {
 		key := eventKey(r.ev.OrgID, r.ev.EventID)
@@ -248,11 +290,12 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (time.Time, error) {
 			continue
 		}
 		if r.next > now.UnixNano() {
-			return time.Unix(0, r.next), nil
+			return time.Unix(0, r.next), false, nil
 		}
-		if room == 0 {
-			// Waits in the table; an outcome of this organization wakes us.
-			return time.Time{}, nil
+		if room <= 0 {
+			// Waits in the table; an outcome (of this organization, or any
+			// when blocked) brings it back.
+			return time.Time{}, blocked, nil
 		}
 		err := h.deliverer.Enqueue(r.ev)
 		switch {
@@ -260,8 +303,10 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (time.Time, error) {
 			room--
 			h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays}
 			h.perOrg[org]++
-		case errors.Is(err, webhook.ErrQueueFull), errors.Is(err, webhook.ErrClosed):
-			return time.Time{}, nil
+		case errors.Is(err, webhook.ErrQueueFull):
+			return time.Time{}, true, nil
+		case errors.Is(err, webhook.ErrClosed):
+			return time.Time{}, false, nil
 		default:
 			// Never deliverable (a stored URL the deliverer refuses): dead.
 			h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays}
@@ -272,7 +317,7 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (time.Time, error) {
 			h.poke()
 		}
 	}
-	return time.Time{}, nil
+	return time.Time{}, false, nil
 }
 
 // The dispatcher's statements, which run on every pass and every batch of

@@ -48,9 +48,10 @@ type hooks struct {
 	wake     chan struct{} // a pass is wanted (buffered: wakes coalesce)
 
 	// The dispatcher's own (dispatchLoop, then close once it has stopped).
-	orgs     map[string]struct{} // organizations that may have pending rows
-	inFlight map[string]inFlight // by eventKey
-	perOrg   map[string]int      // rows in flight, by organization
+	due      map[string]time.Time // organizations with rows waiting, by when the soonest falls due
+	blocked  map[string]struct{}  // organizations stopped by the shared queue being full
+	inFlight map[string]inFlight  // by eventKey
+	perOrg   map[string]int       // rows in flight, by organization
 
 	stopDispatch chan struct{}
 	dispatchDone chan struct{}
@@ -90,7 +91,7 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 	h := &hooks{ring: ring, log: log, db: db, opts: opts.withDefaults(), persisted: saved,
 		stopSync: make(chan struct{}), syncDone: make(chan struct{}),
 		dirty: map[string]struct{}{}, wake: make(chan struct{}, 1),
-		orgs: map[string]struct{}{}, inFlight: map[string]inFlight{}, perOrg: map[string]int{},
+		due: map[string]time.Time{}, blocked: map[string]struct{}{}, inFlight: map[string]inFlight{}, perOrg: map[string]int{},
 		stopDispatch: make(chan struct{}), dispatchDone: make(chan struct{})}
 	if err := h.startOutbox(ctx); err != nil {
 		return nil, err
