@@ -102,7 +102,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 	if err != nil {
 		return api.Activity{}, err
 	}
-	s.hooks.send(events)
+	s.hooks.queued(events)
 	return out.toAPI(c.UserID, mayVote), nil
 }
 
@@ -153,7 +153,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 	if err != nil {
 		return api.Activity{}, err
 	}
-	s.hooks.send(events)
+	s.hooks.queued(events)
 	return out.toAPI(c.UserID, mayVote), nil
 }
 
@@ -250,6 +250,11 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	}
 	ev2, err := s.hooks.eventFor(url, a)
 	if err != nil || ev2 == nil {
+		return nil, err
+	}
+	// Durable with the status change: delivered even if the service stops
+	// before the receiver answers.
+	if err := insertOutbox(ctx, tx, ev2, time.Now()); err != nil {
 		return nil, err
 	}
 	return []hookEvent{*ev2}, nil

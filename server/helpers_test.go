@@ -38,6 +38,7 @@ type envOptions struct {
 	rootCount int                 // more root users named root1..N
 	dataDir   string              // "" keeps the store in memory
 	log       io.Writer           // the service's log (text, INFO and up); nil discards it
+	webhooks  WebhookOptions
 }
 
 func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 2}) }
@@ -45,7 +46,7 @@ func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 
 func newEnvWith(t testing.TB, o envOptions) *testEnv {
 	t.Helper()
 	e := &testEnv{t: t, keys: map[string]*keys.Key{}, clients: map[string]*api.Client{}}
-	cfg := Config{DataDir: o.dataDir, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }}
+	cfg := Config{DataDir: o.dataDir, Webhooks: o.webhooks, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }}
 	if o.log != nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(o.log, nil))
 	}
@@ -245,4 +246,11 @@ func (l *logBuffer) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Len()
+}
+
+// String is everything logged so far.
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

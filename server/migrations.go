@@ -385,6 +385,32 @@ UPDATE votes SET (credential_id, credential_type, passkey_credential_id) = (
 WHERE scheme = 'SIGNATURE_SCHEME_WEBAUTHN' AND EXISTS (
 	SELECT 1 FROM authenticators a WHERE a.user_id = votes.user_id AND lower(a.public_key) = lower(votes.public_key));
 `,
+	// 12: the webhook outbox. An activity's status change inserts its
+	// delivery here in the same transaction, so the event is durable exactly
+	// when the change is; the dispatcher (outbox.go) deletes the row once
+	// delivered, reschedules it (next_attempt_ns) while the receiver fails,
+	// and keeps the last few refused or given-up events of each
+	// organization as 'dead'. The pending index serves the dispatcher's
+	// per-organization reads in due order; the dead one trims each
+	// organization's dead rows.
+	`
+CREATE TABLE webhook_outbox (
+	seq             INTEGER PRIMARY KEY,
+	org_id          TEXT NOT NULL,
+	event_id        TEXT NOT NULL, -- <activityId>:<status>
+	url             TEXT NOT NULL,
+	body            BLOB NOT NULL, -- the activity JSON, sent and signed unchanged
+	created_ns      INTEGER NOT NULL,
+	next_attempt_ns INTEGER NOT NULL,
+	attempts        INTEGER NOT NULL DEFAULT 0, -- HTTP attempts made
+	stays           INTEGER NOT NULL DEFAULT 0, -- times queued for delivery and not delivered
+	last_status     INTEGER NOT NULL DEFAULT 0, -- HTTP status of the last attempt; 0: no reply
+	last_error      TEXT NOT NULL DEFAULT '',
+	state           TEXT NOT NULL DEFAULT 'pending' -- pending or dead
+);
+CREATE INDEX webhook_outbox_pending ON webhook_outbox(org_id, next_attempt_ns) WHERE state = 'pending';
+CREATE INDEX webhook_outbox_dead ON webhook_outbox(org_id, seq) WHERE state = 'dead';
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration, on

@@ -28,6 +28,8 @@ type Config struct {
 	Now func() time.Time
 	// HTTPClient delivers webhooks; nil means a client with a 10 s timeout.
 	HTTPClient *http.Client
+	// Webhooks tunes webhook delivery; the zero value means the defaults.
+	Webhooks WebhookOptions
 	// Lock is the caller's hold on DataDir (LockDataDir), for a caller that
 	// must keep the directory across more than one Open. Nil: Open takes the
 	// lock itself and Close releases it.
@@ -90,7 +92,7 @@ func Open(cfg Config) (*Server, error) {
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
 	}
-	if s.hooks, err = openHooks(ctx, db, client, s.log); err != nil {
+	if s.hooks, err = openHooks(ctx, db, client, s.log, cfg.Webhooks); err != nil {
 		db.close()
 		s.ownLock.Release()
 		return nil, err

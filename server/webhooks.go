@@ -23,12 +23,14 @@ const stateWebhookRing = "webhook_keyring"
 const ringSyncInterval = time.Second
 
 // hooks delivers activity status changes to the URL of an organization's
-// FEATURE_NAME_WEBHOOK, signed with the service's key ring (kept in the store).
+// FEATURE_NAME_WEBHOOK, signed with the service's key ring (kept in the store),
+// from the durable outbox (outbox.go).
 type hooks struct {
 	ring      *webhook.KeyRing
 	deliverer *webhook.Deliverer
 	log       *slog.Logger
 	db        *store
+	opts      WebhookOptions
 
 	// persistMu serializes saves, so an older Marshal never overwrites a
 	// newer one; persisted is the ring as last written to the store.
@@ -37,12 +39,29 @@ type hooks struct {
 
 	stopSync chan struct{}
 	syncDone chan struct{}
+
+	// mu guards what committers and deliveries tell the dispatcher:
+	// organizations with new events, and outcomes to store.
+	mu       sync.Mutex
+	dirty    map[string]struct{}
+	outcomes []outcome
+	wake     chan struct{} // a pass is wanted (buffered: wakes coalesce)
+
+	// The dispatcher's own (dispatchLoop, then close once it has stopped).
+	due      map[string]time.Time // organizations with rows waiting, by when the soonest falls due
+	blocked  map[string]struct{}  // organizations stopped by the shared queue being full
+	inFlight map[string]inFlight  // by eventKey
+	perOrg   map[string]int       // rows in flight, by organization
+
+	stopDispatch chan struct{}
+	dispatchDone chan struct{}
 }
 
-// hookEvent is a delivery decided inside a transaction, sent after it commits.
+// hookEvent is a delivery decided inside a transaction, stored in the outbox
+// by that transaction.
 type hookEvent = webhook.Event
 
-func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Logger) (*hooks, error) {
+func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Logger, opts WebhookOptions) (*hooks, error) {
 	var ring *webhook.KeyRing
 	var saved []byte
 	err := db.inTx(ctx, func(tx *txn) error {
@@ -69,19 +88,28 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 	if err != nil {
 		return nil, err
 	}
-	h := &hooks{ring: ring, log: log, db: db, persisted: saved, stopSync: make(chan struct{}), syncDone: make(chan struct{})}
-	h.deliverer = webhook.NewDeliverer(ring, client, webhook.DelivererOptions{
-		Logger: log,
-		OnResult: func(ev webhook.Event, r webhook.Result) {
-			if !r.Delivered {
-				log.Warn("webhook not delivered", "org", ev.OrgID, "event", ev.EventID, "attempts", r.Attempts, "status", r.StatusCode, "err", r.Err)
-			}
-			// The attempt has released its key: a retired key may just have
-			// been dropped from the ring.
-			h.syncLogged()
-		},
-	})
+	h := &hooks{ring: ring, log: log, db: db, opts: opts.withDefaults(), persisted: saved,
+		stopSync: make(chan struct{}), syncDone: make(chan struct{}),
+		dirty: map[string]struct{}{}, wake: make(chan struct{}, 1),
+		due: map[string]time.Time{}, blocked: map[string]struct{}{}, inFlight: map[string]inFlight{}, perOrg: map[string]int{},
+		stopDispatch: make(chan struct{}), dispatchDone: make(chan struct{})}
+	if err := h.startOutbox(ctx); err != nil {
+		return nil, err
+	}
+	delivery := h.opts.Delivery
+	delivery.Logger = log
+	delivery.OnResult = func(ev webhook.Event, r webhook.Result) {
+		h.mu.Lock()
+		h.outcomes = append(h.outcomes, outcome{ev: ev, res: r})
+		h.mu.Unlock()
+		h.poke()
+		// The attempt has released its key: a retired key may just have
+		// been dropped from the ring.
+		h.syncLogged()
+	}
+	h.deliverer = webhook.NewDeliverer(ring, client, delivery)
 	go h.syncLoop()
+	go h.dispatchLoop()
 	return h, nil
 }
 
@@ -157,11 +185,26 @@ func (h *hooks) syncLoop() {
 	}
 }
 
+// close stops handing out events, waits (up to ctx) for deliveries in
+// progress, stores their outcomes (an abandoned one stays pending, for the
+// next start) and saves the key ring.
 func (h *hooks) close(ctx context.Context) error {
+	close(h.stopDispatch)
+	<-h.dispatchDone
 	err := h.deliverer.Close(ctx)
 	if errors.Is(err, context.DeadlineExceeded) {
-		h.log.Warn("webhook deliveries abandoned at shutdown")
+		h.log.Warn("webhook deliveries abandoned at shutdown; they stay in the outbox for the next start")
 		err = nil
+	}
+	h.mu.Lock()
+	done := h.outcomes
+	h.outcomes = nil
+	h.mu.Unlock()
+	if len(done) > 0 {
+		if rerr := h.record(done); rerr != nil {
+			// The rows stay pending as they were: the next start delivers them.
+			h.log.Error("webhook outcomes not saved at shutdown", "events", len(done), "err", rerr)
+		}
 	}
 	close(h.stopSync)
 	<-h.syncDone
@@ -180,17 +223,6 @@ func (h *hooks) eventFor(url string, a *activity) (*hookEvent, error) {
 		return nil, err
 	}
 	return &hookEvent{OrgID: a.OrgID, EventID: a.ID + ":" + a.Status, URL: url, Body: body}, nil
-}
-
-// send queues events for delivery. An event refused because the queue, or its
-// organization's share of it, is full is logged with the organization and the
-// count of refusals so far; it is not sent later.
-func (h *hooks) send(events []hookEvent) {
-	for _, ev := range events {
-		if err := h.deliverer.Enqueue(ev); err != nil {
-			h.log.Warn("webhook not queued", "org", ev.OrgID, "event", ev.EventID, "refused_total", h.deliverer.Stats().Refused, "err", err)
-		}
-	}
 }
 
 // RotateWebhookKey makes a fresh Ed25519 key sign new webhook deliveries and

@@ -211,6 +211,24 @@ func (d *Deliverer) Enqueue(ev Event) error {
 	return nil
 }
 
+// Room is how many more events of orgID Enqueue would accept now: what is
+// left of the organization's share of the queue, or of the whole queue if
+// that is less; 0 once closed. A caller that keeps its own backlog (the
+// service's durable outbox) hands over no more than this, so that its events
+// wait in the backlog instead of being refused.
+func (d *Deliverer) Room(orgID string) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return 0
+	}
+	n := d.opts.OrgQueueSize
+	if q := d.orgs[orgID]; q != nil {
+		n -= q.events
+	}
+	return max(0, min(n, d.opts.QueueSize-len(d.slots)))
+}
+
 // Stats returns the Deliverer's counters.
 func (d *Deliverer) Stats() Stats {
 	return Stats{InProgress: len(d.slots), Refused: d.refused.Load()}

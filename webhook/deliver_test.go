@@ -491,3 +491,46 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Room tells a caller with its own backlog how many events Enqueue would
+// take: an organization's share, less its events in progress, bounded by
+// what is left of the whole queue; every event it promises is accepted.
+func TestRoomMatchesWhatEnqueueAccepts(t *testing.T) {
+	ring, _ := NewKeyRing()
+	recv := newReceiver(t, ringEndpoint(t, ring).URL())
+	recv.hold = make(chan struct{})
+	d, results := testDeliverer(t, ring, DelivererOptions{QueueSize: 3, OrgQueueSize: 2})
+	ev := func(org, id string) Event { return Event{OrgID: org, EventID: id, URL: recv.URL, Body: testBody} }
+
+	for _, org := range []string{"org-a", "org-b"} {
+		room := d.Room(org)
+		if room != 2 {
+			t.Fatalf("%s with nothing in progress: Room = %d, want its share 2", org, room)
+		}
+	}
+	for i := range d.Room("org-a") {
+		if err := d.Enqueue(ev("org-a", fmt.Sprintf("a%d", i))); err != nil {
+			t.Fatalf("event %d of the %d Room promised: %v", i, 2, err)
+		}
+	}
+	if room := d.Room("org-a"); room != 0 {
+		t.Fatalf("org-a with its share in progress: Room = %d, want 0", room)
+	}
+	if err := d.Enqueue(ev("org-a", "a-more")); !errors.Is(err, ErrQueueFull) {
+		t.Fatalf("org-a beyond Room: %v, want ErrQueueFull", err)
+	}
+	// One place is left in the whole queue, though org-b's share is 2.
+	if room := d.Room("org-b"); room != 1 {
+		t.Fatalf("org-b with one place left in the queue: Room = %d, want 1", room)
+	}
+	close(recv.hold)
+	for range 2 {
+		waitResult(t, results)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	d.Close(ctx)
+	if room := d.Room("org-a"); room != 0 {
+		t.Fatalf("after Close: Room = %d, want 0", room)
+	}
+}
