@@ -277,7 +277,11 @@ func voteConsequence(c *Common, act *api.Activity, approve bool) string {
 		slices.SortFunc(others, func(x, y policy.Approver) int { return strings.Compare(x.ID, y.ID) })
 		approvals := *act // a rejection adds no approver
 		in := policy.InputOfActivity(approvals, ec.members, "", now)
-		if policy.Reachable(ec.ordered, in, quorum, rootOnly, others) {
+		reach := policy.Reachable(ec.ordered, in, quorum, rootOnly, others)
+		if reach.Exhausted {
+			return "it stays pending: the policies are too costly to tell whether the members who have not voted can still approve it; more rejections or the approvals' expiry end it"
+		}
+		if reach.Reachable {
 			return "it stays pending: the members who have not voted can still approve it"
 		}
 		return "it is REJECTED: no way to reach consensus would remain"

@@ -198,7 +198,13 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	outcomes := ev.decision.Policies
 	before := a.Status
 	if selection == api.VoteRejected {
-		if !ev.reachable() {
+		reach := ev.reachable()
+		if reach.Exhausted {
+			// Failing safe: more rejections, or the approvals' expiry, end it.
+			s.log.Warn("rejection: the policies are too costly to tell whether consensus is still reachable; the activity keeps waiting",
+				"activityId", a.ID, "work", reach.Work, "budget", policy.ReachBudget)
+		}
+		if !reach.Reachable {
 			a.Status = api.StatusRejected
 			outcomes = append(outcomes, api.PolicyOutcome{Outcome: api.OutcomeRejected})
 		}
