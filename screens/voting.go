@@ -30,14 +30,22 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		"requester:   "+requester(c, act),
 		"votes:       "+votesByName(c, act),
 	)
+	doubtLine := -1
 	if then := voteConsequence(c, act, approve); then != "" {
 		lines = append(lines, "if you "+strings.ToLower(verb)+": "+then)
+		if doubt := credentialDoubt(c, act); doubt != "" {
+			doubtLine = len(lines)
+			lines = append(lines, doubt)
+		}
 	}
 	lines = append(lines, "fingerprint: "+ui.Clean(api.SanitizeID(act.Fingerprint)))
 	d := ui.NewConfirm(verb+" this activity?", verb, lines...)
 	d.Warn = map[int]bool{}
 	for i := range warn {
 		d.Warn[1+i] = true // after the type line
+	}
+	if doubtLine >= 0 {
+		d.Warn[doubtLine] = true
 	}
 	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, dialog: d}
 }
