@@ -10,10 +10,11 @@ import (
 	"github.com/vigil-console/vigil/policy"
 )
 
-// decodeEnvelope decodes a submit body strictly and validates its parameters.
-func decodeEnvelope(op api.Operation, body []byte) (api.ActivityRequest, any, error) {
+// decodeEnvelope decodes a submit body, checked once by peekEnvelope,
+// strictly and validates its parameters.
+func decodeEnvelope(op api.Operation, body api.StrictBody) (api.ActivityRequest, any, error) {
 	var env api.ActivityRequest
-	if err := strictDecode(body, &env); err != nil {
+	if err := body.Unmarshal(&env); err != nil {
 		return env, nil, bodyError(err)
 	}
 	switch {
