@@ -243,8 +243,39 @@ func StrictUnmarshal(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return &StrictJSONError{Kind: JSONMalformed, Problem: "the body is empty; send a JSON object"}
 	}
-	if err := CheckStrictJSON(body); err != nil {
+	checked, err := CheckStrict(body)
+	if err != nil {
 		return err
+	}
+	return checked.Unmarshal(v)
+}
+
+// StrictBody is a body that CheckStrictJSON accepted. Only CheckStrict makes
+// one, so a reader handed a StrictBody knows it was checked once and need
+// not check it again (a server reads a body's envelope before it
+// authenticates the request and decodes it all after).
+type StrictBody struct {
+	b []byte
+}
+
+// CheckStrict checks body with CheckStrictJSON and, when it passes, returns
+// it as a StrictBody.
+func CheckStrict(body []byte) (StrictBody, error) {
+	if err := CheckStrictJSON(body); err != nil {
+		return StrictBody{}, err
+	}
+	return StrictBody{b: body}, nil
+}
+
+// Bytes is the body as received (callers must not modify it).
+func (s StrictBody) Bytes() []byte { return s.b }
+
+// Unmarshal is StrictUnmarshal of a body already checked: keys matching a
+// field exactly, no unknown keys, the types of v.
+func (s StrictBody) Unmarshal(v any) error {
+	body := s.b
+	if len(bytes.TrimSpace(body)) == 0 {
+		return &StrictJSONError{Kind: JSONMalformed, Problem: "the body is empty; send a JSON object"}
 	}
 	t := reflect.TypeOf(v)
 	if t == nil || t.Kind() != reflect.Pointer {

@@ -175,3 +175,31 @@ func FuzzObjectMembers(f *testing.F) {
 		}
 	})
 }
+
+// A StrictBody carries its check: CheckStrict refuses what CheckStrictJSON
+// refuses, and Unmarshal does not walk the body for those rules again (the
+// server checks a request's body once, before it authenticates it, and
+// decodes the StrictBody after). Unmarshal still refuses unknown and
+// miscased keys, which depend on the type decoded into.
+func TestStrictBodyIsCheckedOnce(t *testing.T) {
+	duplicate := []byte(`{"organizationId":"o","organizationId":"p"}`)
+	if _, err := CheckStrict(duplicate); err == nil {
+		t.Fatal("CheckStrict accepted a duplicated key")
+	}
+	var req GetAPIKeyRequest
+	// Built by hand, as only this package can: no second check refuses it.
+	if err := (StrictBody{b: duplicate}).Unmarshal(&req); err != nil {
+		t.Fatalf("Unmarshal checked the body again: %v", err)
+	}
+	checked, err := CheckStrict([]byte(`{"organizationId":"o","apiKeyID":"k"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var se *StrictJSONError
+	if err := checked.Unmarshal(&req); !errors.As(err, &se) || se.Kind != JSONKeyCase {
+		t.Fatalf("Unmarshal of a miscased key = %v, want %s", err, JSONKeyCase)
+	}
+	if err := (StrictBody{}).Unmarshal(&req); !errors.As(err, &se) || se.Kind != JSONMalformed {
+		t.Fatalf("Unmarshal of the zero StrictBody = %v, want %s", err, JSONMalformed)
+	}
+}

@@ -169,3 +169,16 @@ func largestWithinCostLimit(b *testing.B, of func(k int) string) *Compiled {
 	}
 	return c
 }
+
+// BenchmarkReachableWorstCase is the costliest rejection the server can be
+// asked to settle: 20 costly policies that no set of approvers meets and 8
+// members left to vote, so the search stops at ReachBudget
+// (docs/performance.md).
+func BenchmarkReachableWorstCase(b *testing.B) {
+	ps, in, voters := costlyPolicies(b, 20), input(alice), potentialVoters(8)
+	for b.Loop() {
+		if r := Reachable(ps, in, quorum, false, voters); !r.Exhausted {
+			b.Fatalf("Reachable = %+v, want the budget exhausted", r)
+		}
+	}
+}

@@ -67,7 +67,15 @@ type Compiled struct {
 	src                                 Source
 	conditionPrg, consensusPrg, timePrg cel.Program // nil when the expression is empty
 	filter                              prefilter   // what the condition says before it runs
+	// readsCredentials: the consensus reads which credential approved
+	// (see readsCredentialIdentity).
+	readsCredentials bool
 }
+
+// ReadsCredentialIdentity reports whether the consensus may read the id,
+// type or credential_id of the credentials that approved: what the console
+// cannot know of a vote cast with a key deleted since (VoteCredential).
+func (c *Compiled) ReadsCredentialIdentity() bool { return c.readsCredentials }
 
 // Condition returns the condition source, as compiled.
 func (c *Compiled) Condition() string { return c.src.Condition }
@@ -100,9 +108,11 @@ func CompileSource(src Source) (*Compiled, error) {
 		return nil, err
 	}
 	c.filter = newPrefilter(condAst)
-	if c.consensusPrg, _, err = compileOne(e.consensus, FieldConsensus, src.Consensus); err != nil {
+	var consAst *cel.Ast
+	if c.consensusPrg, consAst, err = compileOne(e.consensus, FieldConsensus, src.Consensus); err != nil {
 		return nil, err
 	}
+	c.readsCredentials = readsCredentialIdentity(consAst)
 	if c.timePrg, _, err = compileOne(e.time, FieldTime, src.Time); err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/common/types/traits"
-	"cel.dev/cel-go/interpreter"
 )
 
 // programOptions are the limits every compiled expression runs under.
@@ -70,8 +69,12 @@ func (workCost) CallCost(function, _ string, args []ref.Val, result ref.Val) *ui
 // error, which does not deny), and ContextEval's interrupt checks made every
 // decision half again as slow; the cost limit, charged by the work done
 // (workCost), is what bounds an evaluation.
-func eval(prg cel.Program, act interpreter.Activation) (ref.Val, error) {
-	out, _, err := prg.Eval(act)
+// The cost charged is added to act.spent.
+func eval(prg cel.Program, act *activation) (ref.Val, error) {
+	out, det, err := prg.Eval(act)
+	if c := det.ActualCost(); c != nil {
+		act.spent += *c
+	}
 	if err != nil && strings.Contains(err.Error(), "cost limit exceeded") {
 		return nil, fmt.Errorf("evaluation cost limit exceeded (%d): the expression does too much work; simplify it", CostLimit)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/interpreter"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -126,7 +125,7 @@ func (c *Compiled) run(act *activation) (Result, error) {
 	return r, nil
 }
 
-func run(prg cel.Program, act interpreter.Activation) (bool, error) {
+func run(prg cel.Program, act *activation) (bool, error) {
 	if prg == nil {
 		return true, nil
 	}
@@ -229,31 +228,47 @@ func (q Quorum) threshold() int { return max(q.Threshold, 1) }
 // denies. rootOnly (set_organization_feature) skips steps 2–4: only the root
 // quorum completes such an activity.
 func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision {
+	d, _ := decide(policies, in, quorum, rootOnly, nil)
+	return d
+}
+
+// decide is Decide charging its work to m (nil: unmetered). It gives up,
+// answering false, when m's budget runs out before every policy is judged.
+func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter) (Decision, bool) {
 	rootMembers := rootApprovers(in.Approvers, quorum)
 	roots, anyRoot := len(rootMembers), len(rootMembers) > 0
 	need := quorum.threshold()
 	if roots >= need {
 		return Decision{Outcome: api.OutcomeAllow, RootApprovers: rootMembers, RootNeeded: need,
-			Reason: fmt.Sprintf("approved by the root quorum (%d of %d root members needed)", roots, need)}
+			Reason: fmt.Sprintf("approved by the root quorum (%d of %d root members needed)", roots, need)}, true
 	}
 	if rootOnly {
 		if anyRoot {
 			return Decision{Outcome: api.OutcomeRequiresConsensus, RootApprovers: rootMembers, RootNeeded: need,
-				Reason: fmt.Sprintf("only the root quorum can approve this activity: %d of %d root approvals so far", roots, need)}
+				Reason: fmt.Sprintf("only the root quorum can approve this activity: %d of %d root approvals so far", roots, need)}, true
 		}
 		return Decision{Outcome: api.OutcomeDenyImplicit, RootNeeded: need,
-			Reason: "only the root quorum can approve this activity, and no root member has approved it"}
+			Reason: "only the root quorum can approve this activity, and no root member has approved it"}, true
 	}
 
+	if m.exhausted() {
+		return Decision{}, false
+	}
+	m.charge(judgeCost) // preparing the input
 	act, err := in.activation()
 	if err != nil {
-		return Decision{Outcome: api.OutcomeError, RootNeeded: need, Reason: fmt.Sprintf("cannot prepare the evaluation: %v", err)}
+		return Decision{Outcome: api.OutcomeError, RootNeeded: need, Reason: fmt.Sprintf("cannot prepare the evaluation: %v", err)}, true
 	}
 	d := Decision{Policies: make([]api.PolicyOutcome, 0, len(policies)), RootApprovers: rootMembers, RootNeeded: need,
 		Details: make([]PolicyDetail, 0, len(policies))}
 	var denied, allowed, waiting, failed, lacking, inactive []string
 	for _, p := range policies {
+		if m.exhausted() {
+			return Decision{}, false
+		}
+		spent := act.spent
 		v := p.judge(act)
+		m.charge(judgeCost + act.spent - spent)
 		d.Policies = append(d.Policies, api.PolicyOutcome{PolicyID: p.ID, Outcome: v.outcome})
 		d.Details = append(d.Details, PolicyDetail{Policy: p, Outcome: v.outcome, Result: v.result, Err: v.err})
 		switch v.outcome {
@@ -296,90 +311,5 @@ func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision 
 		note += "; policies that do not apply because this activity has no such target or transaction: " + strings.Join(lacking, ", ")
 	}
 	d.Reason += note
-	return d
-}
-
-// Reachable reports whether the activity could still be allowed if some of
-// potentialApprovers (the users who have not voted yet) approved as well. The
-// server uses it to decide that a rejection made consensus unreachable.
-//
-// It tries the approvers as they are; then adds the potential approvers one
-// by one in order, skipping any whose approval would trigger an explicit
-// deny; then adds all of them; and only then tries one, two or three more of
-// the first maxReachSearched potential approvers (a consensus such as
-// `approvers.all(u, u.tags.contains('ops'))` gets harder with the wrong
-// approver, so a set that adds everyone can fail where a smaller one does
-// not). It only answers true for a set of approvers that Decide actually
-// allows, so it is exact for consensus that only gets easier with more
-// approvers and for any that a few more approvals would meet, and may answer
-// false for contrived ones that only a larger particular subset meets.
-func Reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potentialApprovers []Approver) bool {
-	allows := func(approvers []Approver) (allow, deny bool) {
-		next := in
-		next.Approvers = approvers
-		out := Decide(policies, next, quorum, rootOnly).Outcome
-		return out == api.OutcomeAllow, out == api.OutcomeDenyExplicit
-	}
-	current := slices.Clone(in.Approvers)
-	if ok, _ := allows(current); ok {
-		return true
-	}
-	if rootOnly {
-		// Only root members count; policies are never consulted.
-		all := append(slices.Clone(current), potentialApprovers...)
-		ok, _ := allows(all)
-		return ok
-	}
-	greedy := current
-	for _, p := range potentialApprovers {
-		candidate := append(slices.Clone(greedy), p)
-		ok, deny := allows(candidate)
-		if ok {
-			return true
-		}
-		if !deny {
-			greedy = candidate
-		}
-	}
-	if ok, _ := allows(append(slices.Clone(current), potentialApprovers...)); ok {
-		return true
-	}
-	// Only when adding approvers in order failed (the costlier search runs
-	// in the writer's transaction): a consensus that the wrong approver
-	// makes harder may still be met by a few of the others.
-	return subsetAllows(potentialApprovers[:min(len(potentialApprovers), maxReachSearched)], func(extra []Approver) bool {
-		ok, _ := allows(append(slices.Clone(current), extra...))
-		return ok
-	})
-}
-
-// maxReachSearched bounds Reachable's search of small sets: the sets of one
-// to three of 8 potential approvers are 92 decisions, on a rejection only.
-const maxReachSearched = 8
-
-// subsetAllows reports whether allows holds for some set of one, two or
-// three of c, smallest sets first.
-func subsetAllows(c []Approver, allows func([]Approver) bool) bool {
-	for i := range c {
-		if allows([]Approver{c[i]}) {
-			return true
-		}
-	}
-	for i := range c {
-		for j := i + 1; j < len(c); j++ {
-			if allows([]Approver{c[i], c[j]}) {
-				return true
-			}
-		}
-	}
-	for i := range c {
-		for j := i + 1; j < len(c); j++ {
-			for k := j + 1; k < len(c); k++ {
-				if allows([]Approver{c[i], c[j], c[k]}) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return d, true
 }

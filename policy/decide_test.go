@@ -190,7 +190,7 @@ func TestReachable(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Reachable(tc.policies, input(tc.approvers...), quorum, tc.rootOnly, tc.potential); got != tc.want {
+			if got := Reachable(tc.policies, input(tc.approvers...), quorum, tc.rootOnly, tc.potential).Reachable; got != tc.want {
 				t.Errorf("Reachable = %v, want %v", got, tc.want)
 			}
 		})

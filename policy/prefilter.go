@@ -202,3 +202,27 @@ func (p prefilter) decide(act *activation) (missing []string, settled bool) {
 	}
 	return nil, false
 }
+
+// readsCredentialIdentity reports whether an expression reads `credentials`
+// and selects a field id, type or credential_id anywhere. Fields are
+// selected through loop variables (`credentials.any(c, c.id == …)`), so
+// any such field counts: the answer errs towards yes.
+func readsCredentialIdentity(checked *cel.Ast) bool {
+	if checked == nil {
+		return false
+	}
+	var credentials, identity bool
+	ast.MatchDescendants(ast.NavigateAST(checked.NativeRep()), func(e ast.NavigableExpr) bool {
+		switch e.Kind() {
+		case ast.IdentKind:
+			credentials = credentials || e.AsIdent() == varCredentials
+		case ast.SelectKind:
+			switch e.AsSelect().FieldName() {
+			case "id", "type", "credential_id":
+				identity = true
+			}
+		}
+		return false
+	})
+	return credentials && identity
+}

@@ -172,6 +172,7 @@ type activation struct {
 	rec            *recorder
 	absent         map[string]bool   // keywords the activity does not have
 	activityFields map[string]string // activity.type, kind, resource, action
+	spent          uint64            // CEL cost of the evaluations over it so far
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {

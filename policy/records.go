@@ -95,6 +95,37 @@ func VoteCredential(v api.Vote, members map[string]Approver) Credential {
 	return Credential{}
 }
 
+// CredentialDoubt is why a prediction made from the service's records may
+// differ from what the service decides: approvals cast with a key deleted
+// since, whose credential the records no longer name (VoteCredential), and
+// policies whose consensus reads which credential approved. The service
+// recorded that credential with each vote, so it still knows it.
+type CredentialDoubt struct {
+	Lost    []api.Vote // approvals whose credential is not among the voter's
+	Readers []Policy   // policies that read credentials' id, type or credential_id
+}
+
+// Uncertain reports whether the doubt can change a decision: both a lost
+// credential and a policy that reads it.
+func (d CredentialDoubt) Uncertain() bool { return len(d.Lost) > 0 && len(d.Readers) > 0 }
+
+// DoubtOfVotes is the CredentialDoubt of deciding with these votes (the
+// approvals among them count) and these policies.
+func DoubtOfVotes(policies []Policy, votes []api.Vote, members map[string]Approver) CredentialDoubt {
+	var d CredentialDoubt
+	for _, p := range policies {
+		if p.Compiled != nil && p.Compiled.ReadsCredentialIdentity() {
+			d.Readers = append(d.Readers, p)
+		}
+	}
+	for _, v := range votes {
+		if v.Selection == api.VoteApproved && VoteCredential(v, members).Type == "" {
+			d.Lost = append(d.Lost, v)
+		}
+	}
+	return d
+}
+
 // ballotsOf pairs vote records with the credentials that cast them.
 func ballotsOf(votes []api.Vote, members map[string]Approver) []Ballot {
 	out := make([]Ballot, len(votes))

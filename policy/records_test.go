@@ -53,3 +53,43 @@ func TestInputOfActivityNamesTheCredentialThatVoted(t *testing.T) {
 		t.Errorf("outcome %s (%s), want the DENY on the OAuth key to win", d.Outcome, d.Reason)
 	}
 }
+
+// The console cannot know the credential of an approval cast with a key
+// deleted since: a prediction is in doubt when a policy reads which
+// credential approved, and only then.
+func TestDoubtOfVotesWithADeletedKey(t *testing.T) {
+	users := []api.User{{UserID: "u-1", UserName: "carol", APIKeys: []api.APIKey{
+		{APIKeyID: "key-api", Credential: api.Credential{PublicKey: "02aa", Type: api.CredentialAPIKeyP256}}}}}
+	members := Members(users, api.Quorum{})
+	kept := api.Vote{ID: "v-1", UserID: "u-1", Selection: api.VoteApproved, PublicKey: "02aa", Scheme: api.SchemeP256}
+	deleted := api.Vote{ID: "v-2", UserID: "u-1", Selection: api.VoteApproved, PublicKey: "02dd", Scheme: api.SchemeP256}
+	rejected := api.Vote{ID: "v-3", UserID: "u-1", Selection: api.VoteRejected, PublicKey: "02ee", Scheme: api.SchemeP256}
+	byID := mustPolicy(t, "by-id", api.EffectDeny, "", "credentials.any(c, c.id == 'key-api')")
+	byType := mustPolicy(t, "by-type", api.EffectAllow, "", "credentials.all(c, c.type == 'CREDENTIAL_TYPE_API_KEY_P256')")
+	byKey := mustPolicy(t, "by-public-key", api.EffectAllow, "", "credentials.any(c, c.public_key == '02dd')")
+	byTag := mustPolicy(t, "by-tag", api.EffectAllow, "", "approvers.any(u, u.id == 'u-1')")
+	tests := []struct {
+		name     string
+		policies []Policy
+		votes    []api.Vote
+		want     bool
+	}{
+		{"id read, key deleted", []Policy{byTag, byID}, []api.Vote{kept, deleted}, true},
+		{"type read, key deleted", []Policy{byType}, []api.Vote{deleted}, true},
+		{"id read, keys kept", []Policy{byID}, []api.Vote{kept}, false},
+		{"a rejection does not count", []Policy{byID}, []api.Vote{kept, rejected}, false},
+		{"only the public key read, which the vote names", []Policy{byKey}, []api.Vote{deleted}, false},
+		{"credentials not read", []Policy{byTag}, []api.Vote{deleted}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := DoubtOfVotes(tc.policies, tc.votes, members)
+			if d.Uncertain() != tc.want {
+				t.Fatalf("Uncertain() = %v, want %v (%+v)", d.Uncertain(), tc.want, d)
+			}
+			if tc.want && (len(d.Lost) != 1 || d.Lost[0].ID != deleted.ID) {
+				t.Fatalf("lost credentials %+v, want vote %s's", d.Lost, deleted.ID)
+			}
+		})
+	}
+}

@@ -245,6 +245,9 @@ func (d *activityDetail) render(c *Common) {
 			b.Line("    " + v.Message)
 		}
 	}
+	if doubt := credentialDoubt(c, &a); doubt != "" {
+		b.Styled(th.Warn.Render(doubt))
+	}
 	d.renderMfa(b, c)
 	b.Section(fmt.Sprintf("Policy evaluations (%d)", len(d.evals)))
 	switch {

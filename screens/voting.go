@@ -30,14 +30,22 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		"requester:   "+requester(c, act),
 		"votes:       "+votesByName(c, act),
 	)
+	doubtLine := -1
 	if then := voteConsequence(c, act, approve); then != "" {
 		lines = append(lines, "if you "+strings.ToLower(verb)+": "+then)
+		if doubt := credentialDoubt(c, act); doubt != "" {
+			doubtLine = len(lines)
+			lines = append(lines, doubt)
+		}
 	}
 	lines = append(lines, "fingerprint: "+ui.Clean(api.SanitizeID(act.Fingerprint)))
 	d := ui.NewConfirm(verb+" this activity?", verb, lines...)
 	d.Warn = map[int]bool{}
 	for i := range warn {
 		d.Warn[1+i] = true // after the type line
+	}
+	if doubtLine >= 0 {
+		d.Warn[doubtLine] = true
 	}
 	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, dialog: d}
 }
@@ -277,7 +285,11 @@ func voteConsequence(c *Common, act *api.Activity, approve bool) string {
 		slices.SortFunc(others, func(x, y policy.Approver) int { return strings.Compare(x.ID, y.ID) })
 		approvals := *act // a rejection adds no approver
 		in := policy.InputOfActivity(approvals, ec.members, "", now)
-		if policy.Reachable(ec.ordered, in, quorum, rootOnly, others) {
+		reach := policy.Reachable(ec.ordered, in, quorum, rootOnly, others)
+		if reach.Exhausted {
+			return "it stays pending: the policies are too costly to tell whether the members who have not voted can still approve it; more rejections or the approvals' expiry end it"
+		}
+		if reach.Reachable {
 			return "it stays pending: the members who have not voted can still approve it"
 		}
 		return "it is REJECTED: no way to reach consensus would remain"

@@ -149,7 +149,7 @@ func (s *Server) signAppProofs(ctx context.Context, tx *txn, a *activity) error 
 	return nil
 }
 
-func (s *Server) queryGetLatestBootProof(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetLatestBootProof(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetLatestBootProofRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -160,7 +160,7 @@ func (s *Server) queryGetLatestBootProof(ctx context.Context, c *caller, body []
 	return s.bootProof(ctx, `app = ?`, req.AppName, "enclave app "+strconv.Quote(req.AppName))
 }
 
-func (s *Server) queryGetBootProof(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetBootProof(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetBootProofRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err

@@ -10,10 +10,11 @@ import (
 	"github.com/vigil-console/vigil/policy"
 )
 
-// decodeEnvelope decodes a submit body strictly and validates its parameters.
-func decodeEnvelope(op api.Operation, body []byte) (api.ActivityRequest, any, error) {
+// decodeEnvelope decodes a submit body, checked once by peekEnvelope,
+// strictly and validates its parameters.
+func decodeEnvelope(op api.Operation, body api.StrictBody) (api.ActivityRequest, any, error) {
 	var env api.ActivityRequest
-	if err := strictDecode(body, &env); err != nil {
+	if err := body.Unmarshal(&env); err != nil {
 		return env, nil, bodyError(err)
 	}
 	switch {
@@ -198,7 +199,13 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	outcomes := ev.decision.Policies
 	before := a.Status
 	if selection == api.VoteRejected {
-		if !ev.reachable() {
+		reach := ev.reachable()
+		if reach.Exhausted {
+			// Failing safe: more rejections, or the approvals' expiry, end it.
+			s.log.Warn("rejection: the policies are too costly to tell whether consensus is still reachable; the activity keeps waiting",
+				"activityId", a.ID, "work", reach.Work, "budget", policy.ReachBudget)
+		}
+		if !reach.Reachable {
 			a.Status = api.StatusRejected
 			outcomes = append(outcomes, api.PolicyOutcome{Outcome: api.OutcomeRejected})
 		}

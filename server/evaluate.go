@@ -19,7 +19,9 @@ type evaluation struct {
 	potential []policy.Approver // users who have not voted and may still approve
 }
 
-func (e *evaluation) reachable() bool {
+// reachable is policy.Reachable, bounded by policy.ReachBudget: a search
+// cut short answers reachable, so the activity keeps waiting.
+func (e *evaluation) reachable() policy.Reach {
 	return policy.Reachable(e.policies, e.input, e.quorum, e.rootOnly, e.potential)
 }
 

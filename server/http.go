@@ -134,7 +134,7 @@ func (s *Server) submitRequest(ctx context.Context, st stampHeader, op api.Opera
 	if err := st.verifyBody(body); err != nil {
 		return api.Activity{}, err
 	}
-	head, err := peekEnvelope(body)
+	checked, head, err := peekEnvelope(body)
 	if err != nil {
 		return api.Activity{}, err
 	}
@@ -145,7 +145,7 @@ func (s *Server) submitRequest(ctx context.Context, st stampHeader, op api.Opera
 	if err := s.checkTimestamp(head.TimestampMs); err != nil {
 		return api.Activity{}, err
 	}
-	env, params, err := decodeEnvelope(op, body)
+	env, params, err := decodeEnvelope(op, checked)
 	if err != nil {
 		return api.Activity{}, err
 	}
@@ -169,7 +169,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	head, err := peekEnvelope(body)
+	checked, head, err := peekEnvelope(body)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -179,7 +179,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	reply, err := q(s, r.Context(), c, body)
+	reply, err := q(s, r.Context(), c, checked)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -206,7 +206,7 @@ func (s *Server) handleWalletKitConfig(w http.ResponseWriter, r *http.Request) {
 	}
 	if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 {
 		var empty struct{}
-		err := strictDecode(body, &empty)
+		err := api.StrictUnmarshal(body, &empty)
 		if err == nil && trimmed[0] != '{' { // null decodes into a struct too
 			err = errors.New("it is not an object")
 		}
@@ -277,14 +277,8 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	w.Write(b)
 }
 
-// strictDecode decodes one JSON object exactly one way (api.StrictUnmarshal):
-// no duplicated keys, keys matching fields exactly, UTF-8 without lone
-// surrogate escapes, no unknown fields and nothing after the object.
-func strictDecode(body []byte, v any) error {
-	return api.StrictUnmarshal(body, v)
-}
-
-// bodyError is the 400 reply for a body strictDecode refused.
+// bodyError is the 400 reply for a body the strict reader refused
+// (api.CheckStrict, api.StrictBody.Unmarshal).
 func bodyError(err error) error {
 	var se *api.StrictJSONError
 	if errors.As(err, &se) {
@@ -304,20 +298,22 @@ type envelopeHead struct {
 	TimestampMs    string
 }
 
-// peekEnvelope reads organizationId and timestampMs, by their exact keys, from
-// a body that api.CheckStrictJSON accepts: the reader that authenticates a
-// request sees the same request as the one that executes it.
-func peekEnvelope(body []byte) (envelopeHead, error) {
+// peekEnvelope checks body strictly, once for the whole request (the
+// api.StrictBody it returns is what the request is decoded from), and reads
+// organizationId and timestampMs by their exact keys: the reader that
+// authenticates a request sees the same request as the one that executes it.
+func peekEnvelope(body []byte) (api.StrictBody, envelopeHead, error) {
 	var h envelopeHead
 	if len(bytes.TrimSpace(body)) == 0 {
-		return h, invalidf("MALFORMED_JSON", "request body is empty; send a JSON object")
+		return api.StrictBody{}, h, invalidf("MALFORMED_JSON", "request body is empty; send a JSON object")
 	}
-	if err := api.CheckStrictJSON(body); err != nil {
-		return h, bodyError(err)
+	checked, err := api.CheckStrict(body)
+	if err != nil {
+		return api.StrictBody{}, h, bodyError(err)
 	}
 	members, ok := api.ObjectMembers(body) // walks it: CheckStrictJSON accepted it
 	if !ok {
-		return h, invalidf("MALFORMED_JSON", "request body is not a JSON object; send one")
+		return api.StrictBody{}, h, invalidf("MALFORMED_JSON", "request body is not a JSON object; send one")
 	}
 	for _, f := range []struct {
 		key string
@@ -327,17 +323,17 @@ func peekEnvelope(body []byte) (envelopeHead, error) {
 		if !found {
 			for _, m := range members {
 				if strings.EqualFold(m.Key, f.key) {
-					return h, invalidf(api.JSONKeyCase, "request body: key %s is not a field; field names are case-sensitive: use %q", strconv.QuoteToASCII(m.Key), f.key)
+					return api.StrictBody{}, h, invalidf(api.JSONKeyCase, "request body: key %s is not a field; field names are case-sensitive: use %q", strconv.QuoteToASCII(m.Key), f.key)
 				}
 			}
 			continue
 		}
 		if err := json.Unmarshal(members[i].Value, f.dst); err != nil {
-			return h, invalidf("INVALID_REQUEST", "request body: %s must be a string", f.key)
+			return api.StrictBody{}, h, invalidf("INVALID_REQUEST", "request body: %s must be a string", f.key)
 		}
 	}
 	if h.OrganizationID == "" {
-		return h, invalidf("MISSING_FIELD", "organizationId is required")
+		return api.StrictBody{}, h, invalidf("MISSING_FIELD", "organizationId is required")
 	}
-	return h, nil
+	return checked, h, nil
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-type queryFunc func(s *Server, ctx context.Context, c *caller, body []byte) (any, error)
+type queryFunc func(s *Server, ctx context.Context, c *caller, body api.StrictBody) (any, error)
 
 // queryHandlers serves every query operation (api.QueryOperations()), and
 // list_mfa_policies, an earlier name of get_mfa_policies kept for old scripts.
@@ -39,9 +39,10 @@ var queryHandlers = map[string]queryFunc{
 	api.QueryGetUser:                    (*Server).queryGetUser,
 }
 
-// decodeQuery decodes a query body strictly: unknown fields are refused.
-func decodeQuery(body []byte, v any) error {
-	if err := strictDecode(body, v); err != nil {
+// decodeQuery decodes a query body, checked once by peekEnvelope, strictly:
+// unknown fields are refused.
+func decodeQuery(body api.StrictBody, v any) error {
+	if err := body.Unmarshal(v); err != nil {
 		return bodyError(err)
 	}
 	return nil
@@ -54,7 +55,7 @@ func requireField(name, value string) error {
 	return nil
 }
 
-func (s *Server) queryGetAPIKey(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetAPIKey(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetAPIKeyRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -98,7 +99,7 @@ func loadAPIKeys(ctx context.Context, q querier, where string, args ...any) (map
 	return out, rows.Err()
 }
 
-func (s *Server) queryGetPolicyEvaluations(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetPolicyEvaluations(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetPolicyEvaluationsRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -140,7 +141,7 @@ func (s *Server) activityExists(ctx context.Context, orgID, id string) error {
 	return err
 }
 
-func (s *Server) queryListAppProofs(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryListAppProofs(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.ListAppProofsRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -161,7 +162,7 @@ func (s *Server) queryListAppProofs(ctx context.Context, c *caller, body []byte)
 	return api.ListAppProofsResponse{AppProofs: proofs}, nil
 }
 
-func (s *Server) queryListActivities(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryListActivities(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.ListActivitiesRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -326,7 +327,7 @@ func (s *Server) queriedActivity(ctx context.Context, c *caller, activityID stri
 	return a, nil
 }
 
-func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetActivity(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetActivityRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -356,7 +357,7 @@ func (s *Server) queryGetActivity(ctx context.Context, c *caller, body []byte) (
 	return encodedReply(append(append([]byte(`{"activity":`), encoded[0]...), '}')), nil
 }
 
-func (s *Server) queryWhoami(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryWhoami(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.WhoamiRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -372,7 +373,7 @@ func (s *Server) queryWhoami(ctx context.Context, c *caller, body []byte) (any, 
 	return api.WhoamiResponse{OrganizationID: o.ID, OrganizationName: o.Name, UserID: c.UserID, Username: name}, nil
 }
 
-func (s *Server) queryGetOrganizationConfigs(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetOrganizationConfigs(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetOrganizationConfigsRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err

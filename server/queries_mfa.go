@@ -13,20 +13,20 @@ import (
 )
 
 // queryGetMfaPolicies serves get_mfa_policies: one user's MFA policies, in order.
-func (s *Server) queryGetMfaPolicies(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetMfaPolicies(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	return s.mfaPolicies(ctx, c, body, false)
 }
 
 // queryListMfaPolicies is vigil's list_mfa_policies, an earlier name of
 // get_mfa_policies: the same query, except that userId may be left out to
 // list every user's policies.
-func (s *Server) queryListMfaPolicies(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryListMfaPolicies(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	return s.mfaPolicies(ctx, c, body, true)
 }
 
 // mfaPolicies serves both names of the query, so that with a userId they
 // answer alike (an unknown user is a 404 under either).
-func (s *Server) mfaPolicies(ctx context.Context, c *caller, body []byte, allUsers bool) (any, error) {
+func (s *Server) mfaPolicies(ctx context.Context, c *caller, body api.StrictBody, allUsers bool) (any, error) {
 	// The two request types have the same fields; userId is optional only in the alias's.
 	var req api.GetMfaPoliciesRequest
 	if err := decodeQuery(body, &req); err != nil {
@@ -52,7 +52,7 @@ func (s *Server) mfaPolicies(ctx context.Context, c *caller, body []byte, allUse
 	return api.GetMfaPoliciesResponse{MfaPolicies: ps}, nil
 }
 
-func (s *Server) queryGetMfaPolicy(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetMfaPolicy(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetMfaPolicyRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func (s *Server) queryGetMfaPolicy(ctx context.Context, c *caller, body []byte) 
 // holds for the activity, and which of its steps the credential they voted
 // with satisfies. A voter none of whose policies applies has no status: MFA
 // asks nothing of them for this activity.
-func (s *Server) queryGetMfaStatus(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetMfaStatus(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetMfaStatusRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err

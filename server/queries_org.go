@@ -11,7 +11,7 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-func (s *Server) queryListPolicies(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryListPolicies(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.ListPoliciesRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -23,7 +23,7 @@ func (s *Server) queryListPolicies(ctx context.Context, c *caller, body []byte) 
 	return api.ListPoliciesResponse{Policies: ps}, nil
 }
 
-func (s *Server) queryGetPolicy(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetPolicy(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetPolicyRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func loadPolicies(ctx context.Context, q querier, where string, args ...any) ([]
 // Onramp transaction statuses, in the order refresh advances them.
 var onrampFlow = []string{"PENDING", "PROCESSING", "COMPLETED"}
 
-func (s *Server) queryGetOnrampTransactionStatus(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetOnrampTransactionStatus(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetOnrampTransactionStatusRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err

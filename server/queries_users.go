@@ -11,7 +11,7 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-func (s *Server) queryListUsers(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryListUsers(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.ListUsersRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
@@ -23,7 +23,7 @@ func (s *Server) queryListUsers(ctx context.Context, c *caller, body []byte) (an
 	return api.ListUsersResponse{Users: users}, nil
 }
 
-func (s *Server) queryGetUser(ctx context.Context, c *caller, body []byte) (any, error) {
+func (s *Server) queryGetUser(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
 	var req api.GetUserRequest
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
