@@ -118,3 +118,17 @@ func TestIntentLinesEscapeOnce(t *testing.T) {
 		t.Errorf("name line: %q", name)
 	}
 }
+
+// Every operation's intent, even empty, is listed without a panic, a field
+// to a line.
+func TestIntentLinesOfEveryOperation(t *testing.T) {
+	for _, op := range SubmitOperations() {
+		params, _ := NewParams(op.Type)
+		lines := IntentLines(intentOf(t, op.Type, params))
+		for _, l := range lines {
+			if strings.ContainsAny(l, "\n\r") || !strings.Contains(l, ":") && !strings.HasSuffix(l, "]") {
+				t.Errorf("%s: line %q", op.Path, l)
+			}
+		}
+	}
+}
