@@ -267,8 +267,8 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
 		return whyNoVote(ctx, c, client, a, approve, conn.json)
 	}
-	details := fmt.Sprintf("activity:  %s\ntype:      %s\nintent:    %s\nrequester: %s\nstatus:    %s",
-		a.ID, a.Type, intentText(a), activityRequester(a.exact), a.Status)
+	details := fmt.Sprintf("activity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s",
+		a.ID, a.Type, activityRequester(a.exact), a.Status, voteIntentText(a))
 	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
 		return err
 	}

@@ -137,6 +137,32 @@ func intentText(a shownActivity) string {
 	return op.Path + " " + text
 }
 
+// voteIntentText is the intent as the vote prompt shows it: the operation,
+// then every field on a line of its own (api.IntentLines), last, right above
+// the question. The voter signs what they read, so nothing that decides what
+// the activity does is cut; only long free text is, and then the prompt says
+// where to read it whole.
+func voteIntentText(a shownActivity) string {
+	typ, params := a.exact.Intent.Params()
+	if params == nil {
+		return "intent:    (none)"
+	}
+	op, _ := api.OperationByType(typ)
+	var b strings.Builder
+	b.WriteString("intent:    " + op.Path)
+	shortened := false
+	for _, l := range api.IntentLines(a.exact.Intent) {
+		b.WriteString("\n  " + l)
+		// A quoted text cannot end with the marker (at worst an id that
+		// does adds the hint).
+		shortened = shortened || strings.HasSuffix(l, " shown)")
+	}
+	if shortened {
+		fmt.Fprintf(&b, "\n(long text shortened; 'vigil activity get --json %s' shows it whole)", a.ID)
+	}
+	return b.String()
+}
+
 // maxIntentRunes bounds an intent on one line: a 400 kB ABI is not read in a
 // terminal.
 const maxIntentRunes = 300

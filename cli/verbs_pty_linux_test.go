@@ -115,7 +115,7 @@ func TestApproveAsksOnATerminal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("answer y: exit %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"activity:  " + id, "type:      " + api.TypeCreateUserTag, `intent:    create_user_tag {"userTagName":"asked"`,
+	for _, want := range []string{"activity:  " + id, "type:      " + api.TypeCreateUserTag, "intent:    create_user_tag", `  userTagName: "asked"`,
 		"requester: alice", "status:    " + api.StatusConsensusNeeded} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("the confirmation lacks %q:\n%s", want, errOut)
@@ -140,10 +140,10 @@ func TestApprovePromptTellsRealControlsFromTypedEscapes(t *testing.T) {
 			t.Fatalf("answer n: exit %d\n%s", code, errOut)
 		}
 		wantOnlyEscaped(t, "the vote prompt", errOut)
-		return lineOf(t, errOut, "intent:")
+		return lineOf(t, errOut, "  userTagName:")
 	}
 	real, typed := prompt("ab\u202ecd\nef"), prompt(`ab\u202ecd\nef`)
-	if real == typed || !strings.Contains(real, `"userTagName":"ab\u202ecd\nef"`) || !strings.Contains(typed, `"userTagName":"ab\\u202ecd\\nef"`) {
+	if real == typed || !strings.Contains(real, `"ab\u202ecd\nef"`) || !strings.Contains(typed, `"ab\\u202ecd\\nef"`) {
 		t.Errorf("the prompts should differ, escaped once:\n%s\n%s", real, typed)
 	}
 }

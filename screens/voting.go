@@ -227,7 +227,13 @@ func otherIntentLines(c *Common, in api.Intent) []string {
 	case in.CreateReadOnlySessionIntent != nil:
 		return []string{field("what", "a read-only session for the requester")}
 	}
-	return []string{field("what", intentSummary(c, in))}
+	// An intent the dialog has no words of its own for (a vote on a vote, or
+	// one this console does not know): every field of it, the way the CLI's
+	// prompt shows it, never the one cut line of its summary.
+	if lines := api.IntentLines(in); len(lines) > 0 {
+		return lines
+	}
+	return []string{field("what", "(the service sent no intent; do not approve what you cannot read)")}
 }
 
 func plural(n int, one string) string {

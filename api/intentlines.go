@@ -1,0 +1,155 @@
+package api
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// FreeTextShown is how many characters of a free-text field (a name, notes,
+// an interface's ABI) IntentLines shows; the rest is noted, not shown.
+const FreeTextShown = 120
+
+// IntentLines are the fields of an intent, one a line ("effect: EFFECT_DENY"),
+// for a person deciding whether to approve it; the fields of a nested record
+// or list follow it, indented two spaces. The person decides on what they
+// read, so every field that decides what the activity does (an effect, a
+// condition, consensus, ids, addresses, amounts, types) is shown whole,
+// however long: a caller may wrap a line, never cut it. Only free text longer
+// than FreeTextShown characters is shortened, and says so ("… (256
+// characters, 120 shown)"); a secret (an OIDC token, an encrypted client
+// secret) is named, not shown. The fields come in their wire order, under
+// their wire names; an empty or absent field shows as "(none)".
+//
+// in must hold exact strings (as the service sent them): they are escaped
+// here, once. Text is quoted as Quote quotes names (so a value cannot end its
+// own quotes, and a real newline reads \n where one typed as text reads \\n);
+// ids as SanitizeID shows them; enumeration values (EFFECT_DENY), numbers and
+// booleans as they are. Every line is safe to print on a terminal.
+func IntentLines(in Intent) []string {
+	_, params := in.Params()
+	if params == nil {
+		return nil
+	}
+	var lines []string
+	appendFields(&lines, reflect.ValueOf(params).Elem(), 0)
+	return lines
+}
+
+// appendFields appends a line for each field of the struct v, the labels
+// aligned, and under a record or list field the lines of what it holds.
+func appendFields(lines *[]string, v reflect.Value, depth int) {
+	t := v.Type()
+	type shown struct {
+		label string
+		value reflect.Value
+	}
+	var fields []shown
+	width := 0
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" || !t.Field(i).IsExported() {
+			continue
+		}
+		fields = append(fields, shown{name, v.Field(i)})
+		width = max(width, len(name))
+	}
+	indent := strings.Repeat("  ", depth)
+	for _, f := range fields {
+		head := indent + f.label + ":"
+		appendValue(lines, head, strings.Repeat(" ", width-len(f.label)), f.label, f.value, depth)
+	}
+}
+
+// appendValue appends the line(s) of one field: head is its label (with its
+// indent and colon), pad aligns its value with its siblings', name is its wire
+// name, which says what kind of text it holds.
+func appendValue(lines *[]string, head, pad, name string, v reflect.Value, depth int) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			*lines = append(*lines, head+pad+" (none)")
+			return
+		}
+		appendValue(lines, head, pad, name, v.Elem(), depth)
+	case reflect.Struct:
+		*lines = append(*lines, head)
+		appendFields(lines, v, depth+1)
+	case reflect.Slice, reflect.Array:
+		if v.Len() == 0 {
+			*lines = append(*lines, head+pad+" (none)")
+			return
+		}
+		*lines = append(*lines, head+pad+fmt.Sprintf(" (%d)", v.Len()))
+		indent := strings.Repeat("  ", depth+1)
+		for i := range v.Len() {
+			item := v.Index(i)
+			if item.Kind() == reflect.Pointer && !item.IsNil() {
+				item = item.Elem()
+			}
+			label := fmt.Sprintf("%s[%d]", indent, i+1)
+			if item.Kind() == reflect.Struct {
+				*lines = append(*lines, label)
+				appendFields(lines, item, depth+2)
+				continue
+			}
+			appendValue(lines, label, "", name, item, depth+1)
+		}
+	case reflect.String:
+		*lines = append(*lines, head+pad+" "+fieldText(name, v.String()))
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		*lines = append(*lines, head+pad+" "+fmt.Sprint(v.Interface()))
+	default:
+		// No params type holds anything else; were one to, say so rather
+		// than leave the field out.
+		*lines = append(*lines, head+pad+" (a "+v.Kind().String()+"; see the activity's JSON)")
+	}
+}
+
+// freeTextFields are the wire names of the fields that only name or describe
+// (what the activity does does not depend on them), so that a long one may be
+// shortened; any other field decides, and is shown whole.
+var freeTextFields = map[string]bool{
+	"policyName": true, "mfaPolicyName": true, "userTagName": true, "apiKeyName": true,
+	"receiverUserName": true, "label": true, "notes": true,
+	"smartContractInterface": true, // an ABI of up to 400 kB is not read in a terminal
+}
+
+// secretFields are the wire names of the fields whose value is a secret: it
+// is named, with its length, never shown.
+var secretFields = map[string]bool{"oidcToken": true, "encryptedClientSecret": true}
+
+// fieldText is a string field's value as IntentLines shows it (see there).
+func fieldText(name, s string) string {
+	switch {
+	case s == "":
+		return "(none)" // a text shown is quoted: this cannot be one
+	case secretFields[name]:
+		return fmt.Sprintf("(a secret of %d characters; not shown)", utf8.RuneCountInString(s))
+	case idField(strings.ToUpper(name[:1]) + name[1:]):
+		return SanitizeID(s)
+	case isEnumValue(s):
+		return s
+	case freeTextFields[name]:
+		if n := utf8.RuneCountInString(s); n > FreeTextShown {
+			return Quote(string([]rune(s)[:FreeTextShown])) + fmt.Sprintf("… (%d characters, %d shown)", n, FreeTextShown)
+		}
+	}
+	return Quote(s)
+}
+
+// isEnumValue reports a value such as EFFECT_DENY or 3600: upper-case ASCII
+// letters, digits and underscores, which read only as themselves.
+func isEnumValue(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}

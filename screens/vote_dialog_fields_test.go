@@ -1,0 +1,65 @@
+package screens
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server/servertest"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// A policy name of the longest kind, its quotes doubled once escaped, cannot
+// push a deny-everything policy's effect, condition or consensus out of the
+// vote dialog on an 80×24 window: they show with the whole name. Against the
+// local service.
+func TestEndToEndVoteDialogShowsEffectAndConditionPastALongName(t *testing.T) {
+	d := servertest.StartDemo(t)
+	name := `Routine: rename "ops" "approvers" "v2" "v3" "eu" "us" "ap" "qa" "dev" policy (ticket 4411)`
+	name += strings.Repeat(" ", api.MaxNameLength-len(name)-1) + "."
+	act, err := d.Client("carol").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: name,
+		Effect: api.EffectDeny, Condition: "true", Consensus: "approvers.count() >= 1"})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose: %+v %v", act, err)
+	}
+	alice := d.Client("alice")
+	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.selectActivityID(act.ID)
+	h.key("a")
+	body, more := dialogBody(t, h.frame(), "Approve this activity?")
+	if more != "" {
+		t.Errorf("the dialog hides lines (%s):\n%s", more, h.frame())
+	}
+	flat := strings.Join(strings.Fields(strings.Join(body, " ")), " ")
+	for _, want := range []string{"effect: DENY", "condition: true", "consensus: approvers.count() >= 1",
+		`"Routine: rename \"ops\" \"approvers\"`, `(ticket 4411) .`} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the dialog lacks %q:\n%s", want, h.frame())
+		}
+	}
+}
+
+// An intent the dialog has no words of its own for is shown field by field,
+// whole: a long fingerprint of a vote on a vote is not cut to the width of a
+// summary line.
+func TestVoteDialogShowsEveryFieldOfAnUnfamiliarIntent(t *testing.T) {
+	fingerprint := "sha256:" + strings.Repeat("0123456789abcdef", 12) + "-end"
+	act := pendingActivity("act-vote", "bob", time.Minute,
+		api.Intent{ApproveActivityIntent: &api.ApproveActivityParams{Fingerprint: fingerprint}}, api.TypeApproveActivity)
+	h := newHarness(t, &fakeClient{activities: []api.Activity{act}}, false, 0)
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.selectActivityID(act.ID)
+	h.key("a")
+	body, more := dialogBody(t, h.frame(), "Approve this activity?")
+	if more != "" {
+		t.Errorf("the dialog hides lines (%s):\n%s", more, h.frame())
+	}
+	if flat := strings.Join(body, ""); !strings.Contains(flat, "fingerprint: "+fingerprint) {
+		t.Errorf("the dialog does not show the intent's fingerprint whole:\n%s", h.frame())
+	}
+}
