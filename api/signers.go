@@ -26,9 +26,11 @@ func (k APIKey) Expired(now time.Time) bool {
 	return ok && !now.Before(exp)
 }
 
-// canSign reports whether u holds a credential that signs at now, the API
-// keys in removed left out: an authenticator, or an API key that has not
-// expired.
+// CanSign reports whether u holds a credential that signs at now: an
+// authenticator, or an API key that has not expired.
+func (u User) CanSign(now time.Time) bool { return u.canSign(now, nil) }
+
+// canSign is CanSign with the API keys in removed left out.
 func (u User) canSign(now time.Time, removed map[string]bool) bool {
 	if len(u.Authenticators) > 0 {
 		return true

@@ -282,3 +282,16 @@ func TestWhyDeletionFails(t *testing.T) {
 		}
 	}
 }
+
+// The list's preview counts an expired key as nothing: a root member holding
+// only one cannot vote.
+func TestUsersPreviewSaysARootMemberWithOnlyAnExpiredKeyCannotVote(t *testing.T) {
+	users := governanceUsers()
+	users[2].APIKeys = []api.APIKey{apiKey("k-carol", "carol cli", "02dd03", testNow.Add(-2*time.Hour), "3600")}
+	h, _ := usersHarnessWith(t, false, users)
+	h.key("j")
+	h.key("j") // carol
+	if out := h.frame(); !strings.Contains(out, "root member with no credential that can sign: cannot vote") {
+		t.Errorf("carol's preview does not say she cannot vote:\n%s", out)
+	}
+}

@@ -63,8 +63,8 @@ func (u *Users) setPreview() {
 	if n := u.expiredKeys(*sel); n > 0 {
 		lines = append(lines, th.Bad.Render(fmt.Sprintf("%d expired API key(s)", n)))
 	}
-	if u.isRootMember(sel.UserID) && len(sel.APIKeys)+len(sel.Authenticators) == 0 {
-		lines = append(lines, th.Bad.Render("root member with no credential: cannot vote"))
+	if u.isRootMember(sel.UserID) && !sel.CanSign(u.c.Now()) {
+		lines = append(lines, th.Bad.Render("root member with no credential that can sign: cannot vote"))
 	}
 	u.list.SetPreview(strings.Join(lines, "\n"))
 }
