@@ -12,7 +12,8 @@ import (
 // refuseQuorumLockout fails a delete_api_keys that would take a root member's
 // last credential able to sign and leave fewer such members than the
 // threshold: no activity that needs the root quorum could complete after it,
-// and no activity restores a root member's key. It reads the state in the
+// and no activity changes the quorum (only oauth gives a linked user a new
+// key, and it may well need the quorum). It reads the state in the
 // transaction that executes the deletion, so approvals of earlier deletions
 // are counted exactly; api.KeyDeletionLoss is the rule, shared with the
 // console's and the CLI's warnings.
