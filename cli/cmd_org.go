@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -281,6 +282,10 @@ const apikeyDeleteUsage = `Usage: vigil apikey delete [--user USER_ID] [--yes] A
 
 Submits delete_api_keys for keys of one user. Without --user the owner is
 looked up. On a terminal it shows the keys and asks first; a script passes --yes.
+It warns first (on standard error) when the deletion would leave a root member
+with no credential that can sign and fewer root members able to sign than the
+quorum's threshold: the service fails such a deletion (an expired key counts
+as nothing).
 
 Examples:
   vigil apikey delete 0192a6c4-…
@@ -304,13 +309,16 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	owner, names, err := apiKeyOwner(ctx, client, *userID, ids)
+	owner, names, users, err := apiKeyOwner(ctx, client, *userID, ids)
 	if err != nil {
 		return err
 	}
 	p := &api.DeleteAPIKeysParams{UserID: owner, APIKeyIDs: ids}
 	if err := p.Validate(); err != nil {
 		return usagef("apikey delete: %v", err)
+	}
+	if err := warnQuorumLockout(ctx, c, client, users, owner, ids); err != nil {
+		return err
 	}
 	if err := confirm(ctx, c, *yes, "Delete these API keys", "user: "+api.SanitizeID(owner)+"\nkeys: "+strings.Join(names, ", ")); err != nil {
 		return err
@@ -321,15 +329,16 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 // apiKeyOwner finds the user holding every key in ids (or checks that userID
 // does) and names the keys for the confirmation. The users are read exact and
 // escaped here, once: a key name is quoted (api.Quote), so a control in it
-// never looks like the same escape typed as text.
-func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []string) (string, []string, error) {
+// never looks like the same escape typed as text. It returns the users read,
+// for warnQuorumLockout.
+func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []string) (string, []string, []api.User, error) {
 	raw, err := client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
 	if err != nil {
-		return "", nil, fmt.Errorf("look up the keys' owner: %w", err)
+		return "", nil, nil, fmt.Errorf("look up the keys' owner: %w", err)
 	}
 	var list api.ListUsersResponse
 	if err := json.Unmarshal(raw, &list); err != nil {
-		return "", nil, fmt.Errorf("look up the keys' owner: query/%s: the reply is not the expected JSON; the server may not be this service", api.QueryListUsers)
+		return "", nil, nil, fmt.Errorf("look up the keys' owner: query/%s: the reply is not the expected JSON; the server may not be this service", api.QueryListUsers)
 	}
 	owner, names := userID, make([]string, 0, len(ids))
 	for _, id := range ids {
@@ -340,7 +349,7 @@ func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []s
 					continue
 				}
 				if owner != "" && owner != u.UserID {
-					return "", nil, fmt.Errorf("API key %s belongs to %s (%s), not to %s; delete one user's keys at a time",
+					return "", nil, nil, fmt.Errorf("API key %s belongs to %s (%s), not to %s; delete one user's keys at a time",
 						api.SanitizeID(id), api.NameText(u.UserName), api.SanitizeID(u.UserID), api.SanitizeID(owner))
 				}
 				owner, found = u.UserID, true
@@ -348,13 +357,28 @@ func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []s
 			}
 		}
 		if !found {
-			return "", nil, fmt.Errorf("API key %s: no user of the organization has it; 'vigil user get USER_ID' lists a user's keys", api.SanitizeID(id))
+			return "", nil, nil, fmt.Errorf("API key %s: no user of the organization has it; 'vigil user get USER_ID' lists a user's keys", api.SanitizeID(id))
 		}
 	}
 	if owner == "" {
-		return "", nil, errors.New("no owner found")
+		return "", nil, nil, errors.New("no owner found")
 	}
-	return owner, names, nil
+	return owner, names, list.Users, nil
+}
+
+// warnQuorumLockout tells, before submitting, that the service will fail this
+// deletion because it would leave the root quorum with too few members able to
+// sign (api.KeyDeletionLoss, the service's rule). It only warns: the service
+// decides on the state when the deletion executes, which may differ.
+func warnQuorumLockout(ctx context.Context, c proc, client *api.Client, users []api.User, owner string, ids []string) error {
+	cfg, err := client.GetOrganizationConfigs(ctx)
+	if err != nil {
+		return fmt.Errorf("read the root quorum to check the deletion leaves it able to sign: %w", err)
+	}
+	if problem := api.KeyDeletionLoss(users, cfg.Quorum, time.Now(), owner, ids).Problem(); problem != "" {
+		fmt.Fprintf(c.stderr, "warning: the service will FAIL this deletion: %s\n", problem)
+	}
+	return nil
 }
 
 // visited reports which flags of fs were given.

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -58,18 +59,38 @@ func (u *Users) toDelete() []api.APIKey {
 }
 
 // deleteWarnings are what deleting these keys would break: the console's own
-// key (it would lock itself out) and a root member's last credential.
+// key (it would lock itself out), a root member's last credential that can
+// sign, and the root quorum itself when too few members could sign after it
+// (api.KeyDeletionLoss, the rule by which the service fails such a deletion).
 func (u *Users) deleteWarnings(x api.User, keys []api.APIKey) []string {
 	var out []string
-	for _, k := range keys {
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = k.APIKeyID
 		if u.c.OwnPublicKey != "" && strings.EqualFold(k.Credential.PublicKey, u.c.OwnPublicKey) {
 			out = append(out, fmt.Sprintf("!! %q is the key this console signs with:", ui.Clean(k.APIKeyName)),
 				"   deleting it locks vigil out of this profile.")
 		}
 	}
-	if u.isRootMember(x.UserID) && len(x.APIKeys)-len(keys)+len(x.Authenticators) == 0 {
+	// The open record is the freshest reading of its user.
+	users := slices.Clone(u.items)
+	if i := slices.IndexFunc(users, func(v api.User) bool { return v.UserID == x.UserID }); i >= 0 {
+		users[i] = x
+	} else {
+		users = append(users, x)
+	}
+	loss := api.KeyDeletionLoss(users, u.c.Org.Quorum, u.c.Now(), x.UserID, ids)
+	switch {
+	case loss.LocksOut():
 		out = append(out, fmt.Sprintf("!! %s is a root quorum member and would be left", ui.Clean(x.UserName)),
-			"   with no credential (no API key, no authenticator): no vote.")
+			fmt.Sprintf("   with no credential that can sign: only %d of the %d root", loss.After, loss.Members),
+			fmt.Sprintf("   members could sign (threshold %d), too few to ever complete", loss.Threshold),
+			"   anything that needs the root quorum again.",
+			"   The service will FAIL this deletion: keep one of these",
+			"   keys, or first give a root member a new credential.")
+	case loss.Stranded != "":
+		out = append(out, fmt.Sprintf("!! %s is a root quorum member and would be left", ui.Clean(x.UserName)),
+			"   with no credential that can sign: no vote.")
 	}
 	return out
 }

@@ -46,7 +46,12 @@ func tagActivity() api.Activity {
 
 func usersHarness(t *testing.T, readOnly bool) (*harness, *fakeClient) {
 	t.Helper()
-	fake := &fakeClient{users: governanceUsers(), activities: []api.Activity{tagActivity()}}
+	return usersHarnessWith(t, readOnly, governanceUsers())
+}
+
+func usersHarnessWith(t *testing.T, readOnly bool, users []api.User) (*harness, *fakeClient) {
+	t.Helper()
+	fake := &fakeClient{users: users, activities: []api.Activity{tagActivity()}}
 	var sub Submitter = fake
 	if readOnly {
 		sub = nil
@@ -197,9 +202,46 @@ func TestUsersDeleteWarnsWhenARootMemberLosesTheLastCredential(t *testing.T) {
 		t.Fatalf("bob is not open:\n%s", h.frame())
 	}
 	h.key("d") // nothing marked: the key under the cursor
-	if out := h.frame(); !strings.Contains(out, "bob is a root quorum member and would be left") ||
-		!strings.Contains(out, "Delete 1 API key(s) of bob") {
-		t.Errorf("confirm:\n%s", out)
+	// Root: alice (a passkey), bob (this key), carol (nothing); threshold 2.
+	out := h.frame()
+	for _, want := range []string{"Delete 1 API key(s) of bob", "bob is a root quorum member and would be left",
+		"only 1 of the 3 root", "members could sign (threshold 2)", "The service will FAIL this deletion"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("confirm lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// With carol able to sign, bob losing his last key leaves two of three root
+// members, the threshold: the confirm says bob loses his vote, not that the
+// service will refuse.
+func TestUsersDeleteOfALastKeyThatKeepsTheQuorumAbleOnlyWarns(t *testing.T) {
+	users := governanceUsers()
+	users[2].APIKeys = []api.APIKey{apiKey("k-carol", "carol cli", "02dd03", testNow.Add(-time.Hour), "")}
+	h, _ := usersHarnessWith(t, false, users)
+	h.key("j") // bob
+	h.key("enter")
+	h.key("d")
+	out := h.frame()
+	if !strings.Contains(out, "bob is a root quorum member and would be left") {
+		t.Errorf("confirm does not say bob loses his last credential:\n%s", out)
+	}
+	if strings.Contains(out, "will FAIL") {
+		t.Errorf("confirm says the service will refuse, yet alice and carol still sign:\n%s", out)
+	}
+}
+
+// An expired key signs nothing: carol holding only one does not keep the
+// quorum able, and the confirm says the service will refuse.
+func TestUsersDeleteCountsAnExpiredKeyAsNothing(t *testing.T) {
+	users := governanceUsers()
+	users[2].APIKeys = []api.APIKey{apiKey("k-carol", "carol cli", "02dd03", testNow.Add(-2*time.Hour), "3600")}
+	h, _ := usersHarnessWith(t, false, users)
+	h.key("j") // bob
+	h.key("enter")
+	h.key("d")
+	if out := h.frame(); !strings.Contains(out, "The service will FAIL this deletion") {
+		t.Errorf("carol's expired key counted as able to sign:\n%s", out)
 	}
 }
 
@@ -238,5 +280,18 @@ func TestWhyDeletionFails(t *testing.T) {
 		if got := whyDeletionFails(c.ids, keys); got != c.want {
 			t.Errorf("whyDeletionFails(%q) = %q, want %q", c.ids, got, c.want)
 		}
+	}
+}
+
+// The list's preview counts an expired key as nothing: a root member holding
+// only one cannot vote.
+func TestUsersPreviewSaysARootMemberWithOnlyAnExpiredKeyCannotVote(t *testing.T) {
+	users := governanceUsers()
+	users[2].APIKeys = []api.APIKey{apiKey("k-carol", "carol cli", "02dd03", testNow.Add(-2*time.Hour), "3600")}
+	h, _ := usersHarnessWith(t, false, users)
+	h.key("j")
+	h.key("j") // carol
+	if out := h.frame(); !strings.Contains(out, "root member with no credential that can sign: cannot vote") {
+		t.Errorf("carol's preview does not say she cannot vote:\n%s", out)
 	}
 }

@@ -63,25 +63,16 @@ func (u *Users) setPreview() {
 	if n := u.expiredKeys(*sel); n > 0 {
 		lines = append(lines, th.Bad.Render(fmt.Sprintf("%d expired API key(s)", n)))
 	}
-	if u.isRootMember(sel.UserID) && len(sel.APIKeys)+len(sel.Authenticators) == 0 {
-		lines = append(lines, th.Bad.Render("root member with no credential: cannot vote"))
+	if u.isRootMember(sel.UserID) && !sel.CanSign(u.c.Now()) {
+		lines = append(lines, th.Bad.Render("root member with no credential that can sign: cannot vote"))
 	}
 	u.list.SetPreview(strings.Join(lines, "\n"))
-}
-
-// keyExpiry is when an API key expires; ok is false for a key without expiry.
-func keyExpiry(k api.APIKey) (time.Time, bool) {
-	secs, err := strconv.ParseInt(k.ExpirationSeconds, 10, 64)
-	if err != nil || secs <= 0 || k.CreatedAt.IsZero() {
-		return time.Time{}, false
-	}
-	return k.CreatedAt.Time().Add(time.Duration(secs) * time.Second), true
 }
 
 func (u *Users) expiredKeys(x api.User) int {
 	n, now := 0, u.c.Now()
 	for _, k := range x.APIKeys {
-		if exp, ok := keyExpiry(k); ok && !exp.After(now) {
+		if k.Expired(now) {
 			n++
 		}
 	}
@@ -144,7 +135,7 @@ func (u *Users) setDetail() (cursorLine int) {
 		}
 		head := pointer + mark + " " + ui.Clean(k.APIKeyName)
 		var flags []string
-		if exp, ok := keyExpiry(k); ok && !exp.After(now) {
+		if exp, ok := k.Expiry(); ok && !exp.After(now) {
 			flags = append(flags, th.Bad.Render("EXPIRED"))
 		}
 		if u.c.OwnPublicKey != "" && strings.EqualFold(k.Credential.PublicKey, u.c.OwnPublicKey) {
@@ -160,7 +151,7 @@ func (u *Users) setDetail() (cursorLine int) {
 		b.Field("    id", api.SanitizeID(k.APIKeyID))
 		b.Field("    credential type", k.Credential.Type)
 		b.Field("    created", fmtTime(now, k.CreatedAt))
-		if exp, ok := keyExpiry(k); ok {
+		if exp, ok := k.Expiry(); ok {
 			b.Field("    expires", localAndUTC(now, exp))
 		} else {
 			b.Field("    expires", "never")

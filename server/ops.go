@@ -225,6 +225,9 @@ func (s *Server) execDeleteAPIKeys(ctx context.Context, tx *txn, a *activity, no
 	if err := userInOrg(ctx, tx, a.OrgID, p.UserID); err != nil {
 		return r, failf(api.CodeNotFound, "userId: %v", err)
 	}
+	if err := s.refuseQuorumLockout(ctx, tx, a.OrgID, p.UserID, p.APIKeyIDs, now); err != nil {
+		return r, err
+	}
 	for i, k := range p.APIKeyIDs {
 		if err := execFound(ctx, tx, failf(api.CodeNotFound, "apiKeyIds[%d]: API key %q is not a key of user %s", i, k, p.UserID),
 			`DELETE FROM api_keys WHERE id = ? AND user_id = ? AND org_id = ?`, k, p.UserID, a.OrgID); err != nil {
