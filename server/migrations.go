@@ -385,6 +385,20 @@ UPDATE votes SET (credential_id, credential_type, passkey_credential_id) = (
 WHERE scheme = 'SIGNATURE_SCHEME_WEBAUTHN' AND EXISTS (
 	SELECT 1 FROM authenticators a WHERE a.user_id = votes.user_id AND lower(a.public_key) = lower(votes.public_key));
 `,
+	// 12: OIDC tokens already exchanged by oauth, so that none signs in twice:
+	// the hex SHA-256 of the token's signed part, kept until the token
+	// expires (expires_s, Unix seconds, leeway included), then pruned.
+	// Global, not per organization: a token two organizations accept still
+	// signs in once.
+	`
+CREATE TABLE oidc_exchanged_tokens (
+	token_hash  TEXT PRIMARY KEY,
+	org_id      TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	activity_id TEXT NOT NULL,
+	expires_s   INTEGER NOT NULL
+);
+CREATE INDEX oidc_exchanged_tokens_expiry ON oidc_exchanged_tokens(expires_s);
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration, on

@@ -37,6 +37,12 @@ type oidcClaims struct {
 	Expiry    float64         `json:"exp"` // NumericDate: seconds, possibly fractional
 	NotBefore float64         `json:"nbf"`
 	IssuedAt  float64         `json:"iat"`
+	Nonce     string          `json:"nonce"` // api.OauthNonce of the target key (oauthbinding.go)
+
+	// signedHash identifies the token for the single-use check: hex SHA-256
+	// of its signed part (header.payload). Not of the whole token: an ECDSA
+	// signature can be altered and still verify, the signed part cannot.
+	signedHash string
 }
 
 func (c oidcClaims) hasAudience(aud string) bool {
@@ -56,17 +62,30 @@ func (c oidcClaims) hasAudience(aud string) bool {
 }
 
 // MintDemoOIDCToken issues a token of the local OIDC issuer for subject, with
-// the organization as audience, valid for 10 minutes: what a login provider
-// would hand a user, for tests and the demo. The oauth activity takes it as is
-// or base64-encoded.
-func (s *Server) MintDemoOIDCToken(orgID, subject string) (string, error) {
+// the organization as audience, valid for 10 minutes, bound to the target key
+// the oauth activity will send (nonce = api.OauthNonce(targetPublicKey)):
+// what a login provider would hand a user, for tests and the demo. The oauth
+// activity takes it as is or base64-encoded, once.
+func (s *Server) MintDemoOIDCToken(orgID, subject, targetPublicKey string) (string, error) {
+	if targetPublicKey == "" {
+		return "", errors.New("mint OIDC token: the target public key is required: the token's nonce binds it to that key")
+	}
+	return s.mintLocalOIDCToken(orgID, subject, map[string]any{"nonce": api.OauthNonce(targetPublicKey)})
+}
+
+// mintLocalOIDCToken signs a local-issuer token with extra claims added.
+func (s *Server) mintLocalOIDCToken(orgID, subject string, extra map[string]any) (string, error) {
 	if orgID == "" || subject == "" {
 		return "", errors.New("mint OIDC token: organization id and subject are required")
 	}
 	now := s.now()
 	header, _ := json.Marshal(map[string]string{"alg": "ES256", "typ": "JWT"})
-	claims, err := json.Marshal(map[string]any{"iss": LocalOIDCIssuer, "sub": subject, "aud": orgID,
-		"iat": now.Unix(), "exp": now.Add(oidcTokenLifetime).Unix()})
+	c := map[string]any{"iss": LocalOIDCIssuer, "sub": subject, "aud": orgID,
+		"iat": now.Unix(), "exp": now.Add(oidcTokenLifetime).Unix(), "jti": randomHex(16)} // jti: each token is another, to be used once
+	for k, v := range extra {
+		c[k] = v
+	}
+	claims, err := json.Marshal(c)
 	if err != nil {
 		return "", err
 	}
@@ -116,6 +135,14 @@ func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.
 	if err != nil {
 		return nil, failf(api.CodeUnauthenticated, "oidcToken %v", err)
 	}
+	if err := checkNonce(claims, p.TargetPublicKey); err != nil {
+		return nil, failf(api.CodeInvalidArgument, "oidcToken %v", err)
+	}
+	if used, err := exchangeOf(ctx, tx, claims); err != nil {
+		return nil, err
+	} else if used != nil {
+		return nil, failf(api.CodeUnauthenticated, "oidcToken %v", used.refusal(a.OrgID))
+	}
 	var userID string
 	err = tx.QueryRowContext(ctx, `SELECT user_id FROM oidc_identities WHERE org_id = ? AND issuer = ? AND subject = ?`,
 		a.OrgID, claims.Issuer, claims.Subject).Scan(&userID)
@@ -149,6 +176,9 @@ func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.
 	id, err := insertAPIKey(ctx, tx, a.OrgID, userID, APIKeySpec{Name: name, PublicKey: key.PublicKeyHex(),
 		CredentialType: api.CredentialOauthKeyP256, ExpirationSeconds: parseSeconds(p.ExpirationSeconds, defaultOauthKeySeconds)}, now.UnixNano())
 	if err != nil {
+		return nil, err
+	}
+	if err := recordExchange(ctx, tx, claims, a, now); err != nil {
 		return nil, err
 	}
 	return &api.OauthResult{UserID: userID, APIKeyID: id, CredentialBundle: bundle}, nil
