@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/sha256"
@@ -112,18 +111,16 @@ func decodeAnyBase64(s string) ([]byte, error) {
 	return nil, errors.New("not base64")
 }
 
-// checkTargetKey accepts a P-256 public key as SEC1 hex (uncompressed, or
-// compressed as keys.EncryptCredentialBundle also takes).
+// checkTargetKey accepts a P-256 public key as SEC1 hex, uncompressed or
+// compressed, parsed as keys.EncryptCredentialBundle will parse it: a key
+// that is not a point on the curve is refused here, before any activity
+// exists, rather than failing after consensus.
 func checkTargetKey(h string) error {
-	raw, err := hex.DecodeString(strings.TrimSpace(h))
-	if err != nil {
+	if _, err := hex.DecodeString(strings.TrimSpace(h)); err != nil {
 		return errors.New("is not hex; send the uncompressed P-256 public key as hex")
 	}
-	if len(raw) == 33 {
-		return nil // compressed: EncryptCredentialBundle checks the point
-	}
-	if _, err := ecdh.P256().NewPublicKey(raw); err != nil {
-		return errors.New("is not a P-256 public key (65 bytes uncompressed, hex)")
+	if err := keys.CheckBundleTarget(h); err != nil {
+		return fmt.Errorf("is not a P-256 public key (%v); send the 65-byte uncompressed key (04 followed by X and Y) as hex", err)
 	}
 	return nil
 }
