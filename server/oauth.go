@@ -61,15 +61,15 @@ func (c oidcClaims) hasAudience(aud string) bool {
 }
 
 // MintDemoOIDCToken issues a token of the local OIDC issuer for subject, with
-// the organization as audience, valid for 10 minutes, bound to the target key
-// the oauth activity will send (nonce = api.OauthNonce(targetPublicKey)):
-// what a login provider would hand a user, for tests and the demo. The oauth
-// activity takes it as is or base64-encoded, once.
-func (s *Server) MintDemoOIDCToken(orgID, subject, targetPublicKey string) (string, error) {
-	if targetPublicKey == "" {
-		return "", errors.New("mint OIDC token: the target public key is required: the token's nonce binds it to that key")
+// the organization as audience, valid for 10 minutes, carrying nonce: what a
+// login provider would hand a user, for tests and the demo. The oauth
+// activity takes it once, as is or base64-encoded, and only with the target
+// key the nonce was made from (nonce = api.OauthNonce(targetPublicKey)).
+func (s *Server) MintDemoOIDCToken(orgID, subject, nonce string) (string, error) {
+	if nonce == "" {
+		return "", errors.New("mint OIDC token: a nonce is required: api.OauthNonce of the target key the oauth activity will send")
 	}
-	return s.mintLocalOIDCToken(orgID, subject, map[string]any{"nonce": api.OauthNonce(targetPublicKey)})
+	return s.mintLocalOIDCToken(orgID, subject, map[string]any{"nonce": nonce})
 }
 
 // mintLocalOIDCToken signs a local-issuer token with extra claims added.

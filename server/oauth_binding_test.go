@@ -18,7 +18,7 @@ import (
 // mintToken mints a local-issuer token for subject, bound to targetHex.
 func (e *testEnv) mintToken(subject, targetHex string) string {
 	e.t.Helper()
-	token, err := e.srv.MintDemoOIDCToken(e.org.ID, subject, targetHex)
+	token, err := e.srv.MintDemoOIDCToken(e.org.ID, subject, sha256Hex(targetHex))
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func TestOauthRefusesBadTokens(t *testing.T) {
 	target, _ := ecdh.P256().GenerateKey(rand.Reader)
 	targetHex := hex.EncodeToString(target.PublicKey().Bytes())
 	good := e.mintToken("carol-sub", targetHex)
-	otherAud, _ := e.srv.MintDemoOIDCToken("another-org", "carol-sub", targetHex)
+	otherAud, _ := e.srv.MintDemoOIDCToken("another-org", "carol-sub", sha256Hex(targetHex))
 	parts := strings.Split(good, ".")
 	claims, _ := base64.RawURLEncoding.DecodeString(parts[1])
 	forged := parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(claims), "carol-sub", "alice-sub", 1))) + "." + parts[2]
