@@ -3,6 +3,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -160,7 +162,8 @@ func (c *Client) submitCall(path string, params Params, opts []SubmitOption) (ca
 }
 
 // OAuth exchanges an OIDC token for a new API key whose credential bundle is
-// encrypted to p.TargetPublicKey (oauth).
+// encrypted to p.TargetPublicKey (oauth). The token must carry the nonce
+// OauthNonce(p.TargetPublicKey).
 func (c *Client) OAuth(ctx context.Context, p OauthParams, opts ...SubmitOption) (*Activity, error) {
 	return c.submit(ctx, "oauth", &p, opts)
 }
@@ -232,4 +235,15 @@ func (c *Client) ApproveActivity(ctx context.Context, fingerprint string) (*Acti
 // the target activity after the vote.
 func (c *Client) RejectActivity(ctx context.Context, fingerprint string) (*Activity, error) {
 	return c.submit(ctx, "reject_activity", &RejectActivityParams{Fingerprint: fingerprint}, nil)
+}
+
+// OauthNonce is the nonce claim an OIDC token must carry to be exchanged by
+// oauth for a key sealed to targetPublicKey: the lowercase hex SHA-256 of the
+// key string exactly as the request sends it (the official SDKs'
+// getOauthNonce). Ask the login provider for a token with this nonce after
+// making the target key: it binds the token to that key, so a token seen by
+// others (the activity's intent repeats it) gets them nothing.
+func OauthNonce(targetPublicKey string) string {
+	sum := sha256.Sum256([]byte(targetPublicKey))
+	return hex.EncodeToString(sum[:])
 }

@@ -191,6 +191,7 @@ Usage:
   vigil invitation create, tag create, contract create, wallet-account delete,
   vigil oauth2-credential update, tvc-deployment delete, session create-read-only,
   vigil onramp status                                   the remaining operations
+  vigil login oauth-nonce --target-key FILE            make a sign-in's target key; print its nonce
   vigil login oauth --provider-token FILE|-            sign in with an OIDC token; save the API key
   vigil authproxy config [--json]                       the auth proxy's login-kit configuration
   vigil webhook listen|verify|keys                      receive and verify signed webhook deliveries

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -17,24 +18,31 @@ import (
 	"github.com/vigil-console/vigil/ui"
 )
 
-const loginUsage = `Usage: vigil login oauth --provider-token FILE|- [--name NAME] [--expiration D]
+const loginUsage = `Usage: vigil login oauth-nonce --target-key FILE
+       vigil login oauth --provider-token FILE|- [--target-key FILE] [--name NAME] [--expiration D]
 
 Signs in with an OIDC token from a login provider and saves the API key the
-service issues into the key store.
+service issues into the key store. The token must carry the nonce of the
+sign-in's target key: oauth-nonce makes the key and prints its nonce.
 `
 
 func cmdLogin(ctx context.Context, c proc, args []string) error {
-	return runGroup(ctx, c, "login", loginUsage, []subcommand{{"oauth", loginOAuth}}, args)
+	return runGroup(ctx, c, "login", loginUsage, []subcommand{{"oauth", loginOAuth}, {"oauth-nonce", loginOAuthNonce}}, args)
 }
 
-const loginOAuthUsage = `Usage: vigil login oauth --provider-token FILE|- [--name NAME] [--expiration D]
-                        [--profile NAME] [--config FILE]
+const loginOAuthUsage = `Usage: vigil login oauth --provider-token FILE|- [--target-key FILE] [--name NAME]
+                        [--expiration D] [--profile NAME] [--config FILE]
 
 Exchanges an OIDC token (an id_token from a provider the organization trusts)
 for a new API key of the user linked to it, and saves that key in the profile's
 keys directory as NAME (0600), with its expiry:
 
-  1. a fresh P-256 key pair is made on this machine (the target key);
+  1. the target key, a P-256 key pair, is read from --target-key (made by
+     'vigil login oauth-nonce', which printed its nonce); without it a fresh
+     one is made, its nonce printed on standard error, and the token read
+     from standard input after that (--provider-token -). The token's nonce
+     claim must be that nonce: the service exchanges a token only with the
+     target key it was issued for, and only once;
   2. the oauth activity is submitted, stamped with the profile's key, with the
      target's public key; the auth proxy has no oauth endpoint (SPEC.md gives it
      only wallet_kit_config), so it goes to the profile's base_url;
@@ -43,14 +51,16 @@ keys directory as NAME (0600), with its expiry:
   4. a whoami stamped with the new key checks that the service accepts it.
 
 The token is read from FILE, or standard input with -; it is never printed or
-logged, nor is the bundle or a private key. The key lives --expiration (whole
+logged, nor is the bundle or a private key. The --target-key file is deleted
+once the new key is saved. The key lives --expiration (whole
 seconds: 3600, or a duration such as 1h; the service's default is 15 minutes);
 once it has passed, stamping with it is refused and says to log in again. Use the key in a profile with
 key = "NAME".
 
 Examples:
-  vigil login oauth --provider-token id_token.jwt --name carol-oauth
-  get-id-token | vigil login oauth --provider-token - --expiration 1h
+  vigil login oauth-nonce --target-key carol.target      # prints the nonce
+  vigil login oauth --target-key carol.target --provider-token id_token.jwt --name carol-oauth
+  vigil login oauth --provider-token - --expiration 1h  # prints a nonce, then reads the token
 
 Flags:
 `
@@ -67,6 +77,7 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 	var conn connFlags
 	conn.register(fs, false)
 	tokenPath := fs.String("provider-token", "", "`FILE` holding the OIDC token (- for standard input)")
+	targetPath := fs.String("target-key", "", "the target key `FILE` made by 'vigil login oauth-nonce' (default: a fresh one, with --provider-token -)")
 	name := fs.String("name", "oauth", "save the new key under `NAME`")
 	var lifetimeFlagValue lifetimeFlag
 	fs.Var(&lifetimeFlagValue, "expiration", "lifetime `D` of the new key: whole seconds (3600) or a duration (1h, 90m) (default: the service's, 15m)")
@@ -83,24 +94,16 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 	if *expiration < 0 || *expiration%time.Second != 0 || (*expiration > 0 && *expiration < time.Second) {
 		return usagef("login oauth: --expiration %s must be a positive whole number of seconds, e.g. 3600, 15m or 3600s", *expiration)
 	}
+	if *targetPath == "" && *tokenPath != "-" {
+		return usagef("login oauth: --provider-token %s needs --target-key FILE: the token must carry the nonce of the sign-in's target key, so make that first with 'vigil login oauth-nonce --target-key FILE' (or use --provider-token - to get a nonce and paste the token)", *tokenPath)
+	}
 	client, p, err := conn.submitClient(c)
 	if err != nil {
 		return err
 	}
-	raw, from, err := readInput(c, *tokenPath, maxProviderToken)
-	if err != nil {
-		return usagef("login oauth: --provider-token %s: %v", from, err)
-	}
-	if len(raw) > maxProviderToken {
-		return fmt.Errorf("login oauth: %s is over %d KiB; an OIDC token is much smaller", from, maxProviderToken>>10)
-	}
-	token := strings.TrimSpace(string(raw))
-	if token == "" {
-		return usagef("login oauth: %s is empty; it should hold the OIDC token", from)
-	}
 
 	// The service makes the key once: the name is claimed, and the keys
-	// directory shown writable, before anything is sent.
+	// directory shown writable, before the user is sent to sign in.
 	store := keysStore(c, p.KeysDir)
 	slot, err := store.Reserve(*name)
 	var taken *keys.ExistsError
@@ -112,9 +115,27 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 	}
 	defer slot.Cancel()
 
-	target, err := ecdh.P256().GenerateKey(rand.Reader)
+	var target *ecdh.PrivateKey
+	if *targetPath != "" {
+		if target, err = loadTargetKey(*targetPath); err != nil {
+			return err
+		}
+	} else {
+		if target, err = ecdh.P256().GenerateKey(rand.Reader); err != nil {
+			return fmt.Errorf("login oauth: make the target key: %w", err)
+		}
+		fmt.Fprintf(c.stderr, "nonce: %s\nsign in at the provider with this nonce, then give the OIDC token here (end with Ctrl-D):\n", oauthNonce(target))
+	}
+	raw, from, err := readInput(c, *tokenPath, maxProviderToken)
 	if err != nil {
-		return fmt.Errorf("login oauth: make the target key: %w", err)
+		return usagef("login oauth: --provider-token %s: %v", from, err)
+	}
+	if len(raw) > maxProviderToken {
+		return fmt.Errorf("login oauth: %s is over %d KiB; an OIDC token is much smaller", from, maxProviderToken>>10)
+	}
+	token := strings.TrimSpace(string(raw))
+	if token == "" {
+		return usagef("login oauth: %s is empty; it should hold the OIDC token", from)
 	}
 	params := api.OauthParams{OidcToken: token, TargetPublicKey: hex.EncodeToString(target.PublicKey().Bytes())}
 	lifetime := defaultOAuthKeyLifetime
@@ -147,6 +168,13 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 			return notSavedError(adviseKeysDir(err, p.Name), res.APIKeyID, p.Name, expires)
 		}
 		fmt.Fprintf(c.stderr, "warning: %v\n", err) // the key works: go on
+	}
+	// The target key opens the bundle, which every member can read in the
+	// activity's result: with the key saved, it has no use left.
+	if *targetPath != "" {
+		if err := os.Remove(*targetPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", *targetPath, err)
+		}
 	}
 	check, err := api.NewClient(p.BaseURL, p.OrganizationID, key, api.WithUserAgent("vigil/"+version))
 	if err != nil {

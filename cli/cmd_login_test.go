@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -32,18 +33,19 @@ func (e *verbEnv) addProfile(name, key string) {
 func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 	e := newVerbEnv(t)
 	ctx := context.Background()
-	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
-	if err != nil {
-		t.Fatal(err)
-	}
+	target, token := e.signInAtProvider("carol")
+	targetSecret, _ := os.ReadFile(target)
 	tokenFile := filepath.Join(t.TempDir(), "id_token")
 	os.WriteFile(tokenFile, []byte(token+"\n"), 0o600)
 
 	var outputs []string
 	// --expiration in whole seconds, as a bare number: 600 is 10 minutes.
-	code, out, errOut := e.run("", "login", "oauth", "--provider-token", tokenFile, "--name", "carol-oauth", "--expiration", "600")
+	code, out, errOut := e.run("", "login", "oauth", "--target-key", target, "--provider-token", tokenFile, "--name", "carol-oauth", "--expiration", "600")
 	outputs = append(outputs, out, errOut)
 	wantExit(t, "login oauth", code, 0, out, errOut)
+	if _, err := os.Stat(target); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the target key, which opens the bundle every member can read, is left at %s: %v", target, err)
+	}
 	if !strings.Contains(out, e.userID("carol")) || !strings.Contains(out, "carol-oauth") || !strings.Contains(out, "(in 10m)") {
 		t.Errorf("login oauth printed:\n%s", out)
 	}
@@ -71,8 +73,8 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 	}
 
 	// Standard input, a short-lived key: once expired, stamping refuses it.
-	token2, _ := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
-	code, out, errOut = e.run(token2, "login", "oauth", "--provider-token", "-", "--name", "brief", "--expiration", "1s")
+	target2, token2 := e.signInAtProvider("carol")
+	code, out, errOut = e.run(token2, "login", "oauth", "--target-key", target2, "--provider-token", "-", "--name", "brief", "--expiration", "1s")
 	outputs = append(outputs, out, errOut)
 	wantExit(t, "login oauth from stdin", code, 0, out, errOut)
 	e.addProfile("brief", "brief")
@@ -93,7 +95,7 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 
 	// A name in use is refused before anything is sent; a bad token is refused
 	// without echoing it.
-	code, out, errOut = e.run("", "login", "oauth", "--provider-token", tokenFile, "--name", "carol-oauth")
+	code, out, errOut = e.run("", "login", "oauth", "--target-key", target, "--provider-token", tokenFile, "--name", "carol-oauth")
 	outputs = append(outputs, out, errOut)
 	wantExit(t, "login under a used name", code, 2, out, errOut)
 	forged := token[:len(token)-8] + "AAAAAAAA"
@@ -122,7 +124,7 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 	for _, stray := range []string{"stray.public", "stray.expires"} {
 		path := filepath.Join(e.demo.KeysDir, stray)
 		os.WriteFile(path, []byte("left over\n"), 0o600)
-		token3, _ := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
+		_, token3 := e.signInAtProvider("carol")
 		code, out, errOut = e.run(token3, "login", "oauth", "--provider-token", "-", "--name", "stray")
 		wantExit(t, "login over "+stray, code, 2, out, errOut)
 		if !strings.Contains(errOut, path) {
@@ -148,7 +150,8 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 	if len(bundles) < 2 {
 		t.Fatalf("found %d oauth results", len(bundles))
 	}
-	secrets := map[string]string{"token": token, "second token": token2, "forged token": forged, "private key": strings.TrimSpace(string(privHex))}
+	secrets := map[string]string{"token": token, "second token": token2, "forged token": forged, "private key": strings.TrimSpace(string(privHex)),
+		"target key": strings.TrimSpace(string(targetSecret))}
 	for i, b := range bundles {
 		secrets[fmt.Sprintf("bundle %d", i)] = b
 	}
@@ -160,6 +163,21 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 			}
 		}
 	}
+}
+
+// signInAtProvider does what a user does before login oauth: makes a target
+// key with 'vigil login oauth-nonce' and gets a token for member from the
+// demo's OIDC issuer with the nonce it printed.
+func (e *verbEnv) signInAtProvider(member string) (targetFile, token string) {
+	e.t.Helper()
+	targetFile = filepath.Join(e.t.TempDir(), member+".target")
+	code, out, errOut := e.run("", "login", "oauth-nonce", "--target-key", targetFile)
+	wantExit(e.t, "login oauth-nonce", code, 0, out, errOut)
+	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, member, strings.TrimSpace(out))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return targetFile, token
 }
 
 func oauthActivities(t *testing.T, e *verbEnv) int {

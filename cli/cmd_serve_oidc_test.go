@@ -53,8 +53,12 @@ func TestServeTrustsOIDCIssuerForLoginOAuth(t *testing.T) {
 		"--trust-oidc-issuer", iss+",vigil-client="+jwksFile, "--link-oidc-subject", iss+",user-7=carol")
 	env := map[string]string{"VIGIL_CONFIG": filepath.Join(dir, "config.toml")}
 	now := time.Now().Unix()
-	token := es256Token(t, provider, "k1", map[string]any{"iss": iss, "aud": "vigil-client", "sub": "user-7", "iat": now, "exp": now + 300})
-	code, out, errOut := runVigil(t, env, token, "login", "oauth", "--provider-token", "-", "--name", "carol-idp")
+	target := filepath.Join(dir, "carol.target")
+	code, nonce, errOut := runVigil(t, env, "", "login", "oauth-nonce", "--target-key", target)
+	wantExit(t, "login oauth-nonce", code, 0, nonce, errOut)
+	token := es256Token(t, provider, "k1", map[string]any{"iss": iss, "aud": "vigil-client", "sub": "user-7", "iat": now, "exp": now + 300,
+		"nonce": strings.TrimSpace(nonce)})
+	code, out, errOut := runVigil(t, env, token, "login", "oauth", "--target-key", target, "--provider-token", "-", "--name", "carol-idp")
 	wantExit(t, "login oauth with the trusted issuer's token", code, 0, out, errOut)
 	if !strings.Contains(out, "signed in as") || !strings.Contains(out, "carol") {
 		t.Errorf("login oauth printed:\n%s", out)

@@ -120,7 +120,7 @@ func TestKeysDirectoryNotWritable(t *testing.T) {
 
 	e.addProfileIn("carol-ro", "carol", dir)
 	before := oauthActivities(t, e)
-	token, _ := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
+	_, token := e.signInAtProvider("carol")
 	code, out, errOut = e.run(token, "login", "oauth", "--profile", "carol-ro", "--provider-token", "-", "--name", "c3-oauth")
 	wantExit(t, "login oauth", code, 1, out, errOut)
 	// login oauth has no --dir: it says which profile's keys_dir to set.
@@ -143,7 +143,7 @@ func TestLoginOAuthIntoAFullKeysDirectorySendsNothing(t *testing.T) {
 	fillUpTo(t, filepath.Dir(dir), 0)
 	e.addProfileIn("carol-full", "carol", dir)
 	before := oauthActivities(t, e)
-	token, _ := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
+	_, token := e.signInAtProvider("carol")
 	code, out, errOut := e.run(token, "login", "oauth", "--profile", "carol-full", "--provider-token", "-", "--name", "c2-oauth")
 	wantExit(t, "login oauth", code, 1, out, errOut)
 	want := "vigil: login oauth: cannot write the keys directory " + dir + " (no space left on device); free space there, or set keys_dir in profile \"carol-full\" to another directory\n"

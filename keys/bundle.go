@@ -18,6 +18,19 @@ const credentialBundleInfo = "turnkey_hpke"
 // maxBundleLen bounds a credential bundle; real ones carry a 32-byte key.
 const maxBundleLen = 4096
 
+// CheckBundleTarget reports whether targetPublicKeyHex is a key
+// EncryptCredentialBundle can seal to: a point on P-256, uncompressed or
+// compressed SEC1 hex. Services check it before they accept a request whose
+// bundle is made later.
+func CheckBundleTarget(targetPublicKeyHex string) error {
+	raw, err := hex.DecodeString(strings.TrimSpace(targetPublicKeyHex))
+	if err != nil {
+		return errors.New("not hex")
+	}
+	_, err = parseP256Public(raw, true)
+	return err
+}
+
 // EncryptCredentialBundle seals plaintext (an API key's private key) to the
 // client's P-256 public key, given as uncompressed (or compressed) SEC1 hex,
 // the way the service fills oauthResult.credentialBundle: HPKE base mode with

@@ -203,7 +203,7 @@ func (d *activityDetail) render(c *Common) {
 		b.Field("failure", fmt.Sprintf("%s (code %d)", a.Failure.Message, a.Failure.Code))
 	}
 	b.Section("Intent — " + intentSummary(c, a.Intent))
-	b.JSON(a.Intent)
+	b.JSON(displayIntent(a.Intent))
 	if in := a.Intent.CreateInvitationsIntent; in != nil {
 		// The JSON has the invitees' tags and the sender by id only.
 		for i, inv := range in.Invitations {
@@ -284,6 +284,19 @@ func (d *activityDetail) render(c *Common) {
 	}
 	d.renderAppProofs(b, c)
 	d.pane.SetContent(b.String())
+}
+
+// displayIntent is the intent as the detail shows it: an oauth sign-in's OIDC
+// token is not drawn. The service repeats it to every member; bound to the
+// requester's target key and exchanged once, it is worth nothing to them,
+// but a credential has no business in a frame or a terminal's scrollback.
+func displayIntent(in api.Intent) api.Intent {
+	if p := in.OauthIntent; p != nil && p.OidcToken != "" {
+		shown := *p
+		shown.OidcToken = fmt.Sprintf("(hidden: a %d-character OIDC token)", len(p.OidcToken))
+		in.OauthIntent = &shown
+	}
+	return in
 }
 
 // displayResult is the result as the detail shows it: a read-only session's

@@ -58,7 +58,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 	if err != nil {
 		return api.Activity{}, err
 	}
-	if err := s.precheck(ctx, c, op, params); err != nil {
+	if err := s.precheck(ctx, c, op, params, fp); err != nil {
 		return api.Activity{}, err
 	}
 	var out *activity

@@ -446,15 +446,12 @@ func TestDenyOnTheOauthKeyTypeStopsOauthKeys(t *testing.T) {
 func (e *testEnv) oauthKeyOf(name string) *keys.Key {
 	e.t.Helper()
 	ctx := ctxT(e.t)
-	token, err := e.srv.MintDemoOIDCToken(e.org.ID, name+"-sub")
-	if err != nil {
-		e.t.Fatal(err)
-	}
 	target, err := ecdh.P256().GenerateKey(rand.Reader)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	act, err := e.clients["alice"].OAuth(ctx, api.OauthParams{OidcToken: token, TargetPublicKey: hex.EncodeToString(target.PublicKey().Bytes())})
+	targetHex := hex.EncodeToString(target.PublicKey().Bytes())
+	act, err := e.clients["alice"].OAuth(ctx, api.OauthParams{OidcToken: e.mintToken(name+"-sub", targetHex), TargetPublicKey: targetHex})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -411,6 +411,20 @@ CREATE TABLE webhook_outbox (
 CREATE INDEX webhook_outbox_pending ON webhook_outbox(org_id, next_attempt_ns) WHERE state = 'pending';
 CREATE INDEX webhook_outbox_dead ON webhook_outbox(org_id, seq) WHERE state = 'dead';
 `,
+	// 13: OIDC tokens already exchanged by oauth, so that none signs in twice:
+	// the hex SHA-256 of the token's signed part, kept until the token
+	// expires (expires_s, Unix seconds, leeway included), then pruned.
+	// Global, not per organization: a token two organizations accept still
+	// signs in once.
+	`
+CREATE TABLE oidc_exchanged_tokens (
+	token_hash  TEXT PRIMARY KEY,
+	org_id      TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+	activity_id TEXT NOT NULL,
+	expires_s   INTEGER NOT NULL
+);
+CREATE INDEX oidc_exchanged_tokens_expiry ON oidc_exchanged_tokens(expires_s);
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration, on

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/sha256"
@@ -37,6 +36,12 @@ type oidcClaims struct {
 	Expiry    float64         `json:"exp"` // NumericDate: seconds, possibly fractional
 	NotBefore float64         `json:"nbf"`
 	IssuedAt  float64         `json:"iat"`
+	Nonce     string          `json:"nonce"` // api.OauthNonce of the target key (oauthbinding.go)
+
+	// signedHash identifies the token for the single-use check: hex SHA-256
+	// of its signed part (header.payload). Not of the whole token: an ECDSA
+	// signature can be altered and still verify, the signed part cannot.
+	signedHash string
 }
 
 func (c oidcClaims) hasAudience(aud string) bool {
@@ -56,17 +61,30 @@ func (c oidcClaims) hasAudience(aud string) bool {
 }
 
 // MintDemoOIDCToken issues a token of the local OIDC issuer for subject, with
-// the organization as audience, valid for 10 minutes: what a login provider
-// would hand a user, for tests and the demo. The oauth activity takes it as is
-// or base64-encoded.
-func (s *Server) MintDemoOIDCToken(orgID, subject string) (string, error) {
+// the organization as audience, valid for 10 minutes, carrying nonce: what a
+// login provider would hand a user, for tests and the demo. The oauth
+// activity takes it once, as is or base64-encoded, and only with the target
+// key the nonce was made from (nonce = api.OauthNonce(targetPublicKey)).
+func (s *Server) MintDemoOIDCToken(orgID, subject, nonce string) (string, error) {
+	if nonce == "" {
+		return "", errors.New("mint OIDC token: a nonce is required: api.OauthNonce of the target key the oauth activity will send")
+	}
+	return s.mintLocalOIDCToken(orgID, subject, map[string]any{"nonce": nonce})
+}
+
+// mintLocalOIDCToken signs a local-issuer token with extra claims added.
+func (s *Server) mintLocalOIDCToken(orgID, subject string, extra map[string]any) (string, error) {
 	if orgID == "" || subject == "" {
 		return "", errors.New("mint OIDC token: organization id and subject are required")
 	}
 	now := s.now()
 	header, _ := json.Marshal(map[string]string{"alg": "ES256", "typ": "JWT"})
-	claims, err := json.Marshal(map[string]any{"iss": LocalOIDCIssuer, "sub": subject, "aud": orgID,
-		"iat": now.Unix(), "exp": now.Add(oidcTokenLifetime).Unix()})
+	c := map[string]any{"iss": LocalOIDCIssuer, "sub": subject, "aud": orgID,
+		"iat": now.Unix(), "exp": now.Add(oidcTokenLifetime).Unix(), "jti": randomHex(16)} // jti: each token is another, to be used once
+	for k, v := range extra {
+		c[k] = v
+	}
+	claims, err := json.Marshal(c)
 	if err != nil {
 		return "", err
 	}
@@ -93,18 +111,16 @@ func decodeAnyBase64(s string) ([]byte, error) {
 	return nil, errors.New("not base64")
 }
 
-// checkTargetKey accepts a P-256 public key as SEC1 hex (uncompressed, or
-// compressed as keys.EncryptCredentialBundle also takes).
+// checkTargetKey accepts a P-256 public key as SEC1 hex, uncompressed or
+// compressed, parsed as keys.EncryptCredentialBundle will parse it: a key
+// that is not a point on the curve is refused here, before any activity
+// exists, rather than failing after consensus.
 func checkTargetKey(h string) error {
-	raw, err := hex.DecodeString(strings.TrimSpace(h))
-	if err != nil {
+	if _, err := hex.DecodeString(strings.TrimSpace(h)); err != nil {
 		return errors.New("is not hex; send the uncompressed P-256 public key as hex")
 	}
-	if len(raw) == 33 {
-		return nil // compressed: EncryptCredentialBundle checks the point
-	}
-	if _, err := ecdh.P256().NewPublicKey(raw); err != nil {
-		return errors.New("is not a P-256 public key (65 bytes uncompressed, hex)")
+	if err := keys.CheckBundleTarget(h); err != nil {
+		return fmt.Errorf("is not a P-256 public key (%v); send the 65-byte uncompressed key (04 followed by X and Y) as hex", err)
 	}
 	return nil
 }
@@ -115,6 +131,14 @@ func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.
 	claims, err := s.verifyOIDCToken(ctx, tx, p.OidcToken, a.OrgID)
 	if err != nil {
 		return nil, failf(api.CodeUnauthenticated, "oidcToken %v", err)
+	}
+	if err := checkNonce(claims, p.TargetPublicKey); err != nil {
+		return nil, failf(api.CodeInvalidArgument, "oidcToken %v", err)
+	}
+	if used, err := exchangeOf(ctx, tx, claims); err != nil {
+		return nil, err
+	} else if used != nil {
+		return nil, failf(api.CodeUnauthenticated, "oidcToken %v", used.refusal(a.OrgID))
 	}
 	var userID string
 	err = tx.QueryRowContext(ctx, `SELECT user_id FROM oidc_identities WHERE org_id = ? AND issuer = ? AND subject = ?`,
@@ -149,6 +173,9 @@ func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.
 	id, err := insertAPIKey(ctx, tx, a.OrgID, userID, APIKeySpec{Name: name, PublicKey: key.PublicKeyHex(),
 		CredentialType: api.CredentialOauthKeyP256, ExpirationSeconds: parseSeconds(p.ExpirationSeconds, defaultOauthKeySeconds)}, now.UnixNano())
 	if err != nil {
+		return nil, err
+	}
+	if err := recordExchange(ctx, tx, claims, a, now); err != nil {
 		return nil, err
 	}
 	return &api.OauthResult{UserID: userID, APIKeyID: id, CredentialBundle: bundle}, nil

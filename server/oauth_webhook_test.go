@@ -22,15 +22,12 @@ func TestOauthBundleOpensToAWorkingKey(t *testing.T) {
 	e := soloEnv(t)
 	ctx := ctxT(t)
 	alice := e.clients["alice"]
-	token, err := e.srv.MintDemoOIDCToken(e.org.ID, "carol-sub")
-	if err != nil {
-		t.Fatal(err)
-	}
 	target, err := ecdh.P256().GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
 	targetHex := hex.EncodeToString(target.PublicKey().Bytes())
+	token := e.mintToken("carol-sub", targetHex)
 	// SPEC.md: the token is base64-encoded; the raw JWT is accepted too.
 	act := mustComplete(t)(alice.OAuth(ctx, api.OauthParams{OidcToken: base64.StdEncoding.EncodeToString([]byte(token)), TargetPublicKey: targetHex}))
 	res := act.Result.OauthResult
@@ -54,9 +51,10 @@ func TestOauthBundleOpensToAWorkingKey(t *testing.T) {
 		t.Fatalf("new key record: %v %+v", err, rec)
 	}
 
-	// A second sign-in with invalidateExisting removes the first OAuth key.
+	// A second sign-in (a token signs in once: a fresh one) with
+	// invalidateExisting removes the first OAuth key.
 	yes := true
-	act = mustComplete(t)(alice.OAuth(ctx, api.OauthParams{OidcToken: token, TargetPublicKey: targetHex, APIKeyName: "second", ExpirationSeconds: "60", InvalidateExisting: &yes}))
+	act = mustComplete(t)(alice.OAuth(ctx, api.OauthParams{OidcToken: e.mintToken("carol-sub", targetHex), TargetPublicKey: targetHex, APIKeyName: "second", ExpirationSeconds: "60", InvalidateExisting: &yes}))
 	if _, err := alice.GetAPIKey(ctx, res.APIKeyID); !errors.Is(err, api.ErrNotFound) {
 		t.Fatalf("old OAuth key survived invalidateExisting: %v", err)
 	}
@@ -76,8 +74,8 @@ func TestOauthRefusesBadTokens(t *testing.T) {
 	e := soloEnv(t)
 	target, _ := ecdh.P256().GenerateKey(rand.Reader)
 	targetHex := hex.EncodeToString(target.PublicKey().Bytes())
-	good, _ := e.srv.MintDemoOIDCToken(e.org.ID, "carol-sub")
-	otherAud, _ := e.srv.MintDemoOIDCToken("another-org", "carol-sub")
+	good := e.mintToken("carol-sub", targetHex)
+	otherAud, _ := e.srv.MintDemoOIDCToken("another-org", "carol-sub", sha256Hex(targetHex))
 	parts := strings.Split(good, ".")
 	claims, _ := base64.RawURLEncoding.DecodeString(parts[1])
 	forged := parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(claims), "carol-sub", "alice-sub", 1))) + "." + parts[2]
@@ -91,7 +89,7 @@ func TestOauthRefusesBadTokens(t *testing.T) {
 	r := e.post(e.submitPath("oauth"), e.body(api.TypeOauth, api.OauthParams{OidcToken: good, TargetPublicKey: "04abcd"}, nil), e.keys["alice"])
 	wantError(t, r, 400, api.CodeInvalidArgument, "INVALID_PARAMETER")
 	// An unlinked subject: the activity fails, naming the subject.
-	stranger, _ := e.srv.MintDemoOIDCToken(e.org.ID, "stranger")
+	stranger := e.mintToken("stranger", targetHex)
 	mustFail(t, "stranger")(e.clients["alice"].OAuth(ctxT(t), api.OauthParams{OidcToken: stranger, TargetPublicKey: targetHex}))
 	// Expired: the token lives 10 minutes.
 	e.skew.Store(int64(11 * time.Minute))

@@ -130,7 +130,7 @@ func TestOauthTrustedIssuer(t *testing.T) {
 	now := time.Now()
 	claims := func(edit map[string]any) map[string]any {
 		c := map[string]any{"iss": testIssuer, "sub": "ext-carol", "aud": []string{"another-client", testAudience},
-			"iat": now.Unix(), "nbf": now.Unix(), "exp": now.Add(5 * time.Minute).Unix()}
+			"iat": now.Unix(), "nbf": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(), "nonce": sha256Hex(targetHex)}
 		for k, v := range edit {
 			c[k] = v
 		}

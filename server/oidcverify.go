@@ -7,6 +7,7 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,6 +84,8 @@ func (s *Server) verifyOIDCToken(ctx context.Context, q querier, token, orgID st
 	if !verified {
 		return c, fmt.Errorf("%s signature does not verify with any key this organization trusts for issuer %s (token altered, or signed by another key)", h.Alg, c.Issuer)
 	}
+	signedSum := sha256.Sum256(signed)
+	c.signedHash = hex.EncodeToString(signedSum[:])
 	now := s.now()
 	switch {
 	case !c.hasAudience(audience):

@@ -19,8 +19,9 @@ import (
 // precheck refuses, with a 400 before any activity exists, submissions whose
 // content can never execute: a policy or MFA policy that does not compile, a client secret
 // the TLS fetcher key cannot open, a webhook URL that is not a URL, an OIDC
-// target key that is not a P-256 key.
-func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, params any) error {
+// target key that is not a P-256 key, an OIDC token not bound to it or
+// already exchanged. fp is the submission's fingerprint.
+func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, params any, fp string) error {
 	switch p := params.(type) {
 	case *api.CreatePolicyParams:
 		// Not through the compile cache: a submission may well be denied,
@@ -48,8 +49,21 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 		if err := checkTargetKey(p.TargetPublicKey); err != nil {
 			return invalidf("INVALID_PARAMETER", "parameters.targetPublicKey: %v", err)
 		}
-		if _, err := s.verifyOIDCToken(ctx, s.db.read, p.OidcToken, c.OrgID); err != nil {
+		claims, err := s.verifyOIDCToken(ctx, s.db.read, p.OidcToken, c.OrgID)
+		if err != nil {
 			return unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", err)
+		}
+		if err := checkNonce(claims, p.TargetPublicKey); err != nil {
+			return invalidf("OIDC_NONCE_MISMATCH", "parameters.oidcToken: %v", err)
+		}
+		used, err := exchangeOf(ctx, s.db.read, claims)
+		if err != nil {
+			return err
+		}
+		// The same body again is a retry, answered with the activity that
+		// exchanged the token (submit is idempotent); anything else is a replay.
+		if used != nil && (used.orgID != c.OrgID || used.fingerprint != fp) {
+			return unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", used.refusal(c.OrgID))
 		}
 	}
 	return nil

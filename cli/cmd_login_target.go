@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"context"
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+const loginNonceUsage = `Usage: vigil login oauth-nonce --target-key FILE
+
+Makes the target key of an OAuth sign-in and prints the nonce the login
+provider must put in the OIDC token. The service exchanges a token only with
+the target key its nonce was made from (the nonce is the lowercase hex SHA-256
+of the target's public key as hex), so a token others see in the activity is
+worth nothing to them. The target's private key is written to FILE (0600,
+which must not exist); 'vigil login oauth --target-key FILE' uses it, and
+deletes it once the new key is saved.
+
+  nonce=$(vigil login oauth-nonce --target-key carol.target)
+  # sign in at the provider with nonce=$nonce; save its id_token
+  vigil login oauth --target-key carol.target --provider-token id_token.jwt --name carol-oauth
+
+Flags:
+`
+
+// loginOAuthNonce writes a fresh target key to --target-key and prints its
+// nonce, alone on standard output, for scripts.
+func loginOAuthNonce(ctx context.Context, c proc, args []string) error {
+	fs := newFlagSet("login oauth-nonce", loginNonceUsage)
+	path := fs.String("target-key", "", "write the target's private key to `FILE` (0600; must not exist)")
+	if err := parseFlagsOnly(c, fs, args); err != nil {
+		return err
+	}
+	if *path == "" {
+		return usagef("login oauth-nonce: --target-key FILE is required: the sign-in needs the target's private key later")
+	}
+	target, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		return fmt.Errorf("login oauth-nonce: make the target key: %w", err)
+	}
+	f, err := os.OpenFile(*path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return usagef("login oauth-nonce: --target-key %s exists; choose another file (a target key serves one sign-in)", *path)
+	}
+	if err != nil {
+		return fmt.Errorf("login oauth-nonce: %w", err)
+	}
+	_, err = fmt.Fprintln(f, hex.EncodeToString(target.Bytes()))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(*path)
+		return fmt.Errorf("login oauth-nonce: write %s: %w", *path, err)
+	}
+	fmt.Fprintf(c.stderr, "target key written to %s (secret: it opens the new API key); sign in at the provider with this nonce, then run 'vigil login oauth --target-key %s --provider-token FILE'\n", *path, *path)
+	_, err = fmt.Fprintln(c.stdout, oauthNonce(target))
+	return err
+}
+
+// oauthNonce is the nonce of target as login oauth sends its public key.
+func oauthNonce(target *ecdh.PrivateKey) string {
+	return api.OauthNonce(hex.EncodeToString(target.PublicKey().Bytes()))
+}
+
+// loadTargetKey reads a target key written by login oauth-nonce.
+func loadTargetKey(path string) (*ecdh.PrivateKey, error) {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, usagef("login oauth: --target-key %s does not exist; make it with 'vigil login oauth-nonce --target-key %s' before signing in at the provider", path, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("login oauth: --target-key: %w", err)
+	}
+	b, err := hex.DecodeString(strings.TrimSpace(string(raw)))
+	if err == nil {
+		var k *ecdh.PrivateKey
+		if k, err = ecdh.P256().NewPrivateKey(b); err == nil {
+			return k, nil
+		}
+	}
+	return nil, usagef("login oauth: --target-key %s is not a target key made by 'vigil login oauth-nonce' (hex of a P-256 private key)", path)
+}
