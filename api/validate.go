@@ -403,6 +403,11 @@ func (p *CreateMfaPolicyParams) Validate() error {
 	if err := requireString("condition", p.Condition, "an expression that is true when the policy applies (e.g. true)"); err != nil {
 		return err
 	}
+	// Only spaces would compile to "always applies": a required expression
+	// left unwritten, not a decision.
+	if strings.TrimSpace(p.Condition) == "" {
+		return invalid("condition", "is only white space; set it to an expression that is true when the policy applies (e.g. true)")
+	}
 	if err := within("condition", p.Condition, MaxExpressionLength, "an expression"); err != nil {
 		return err
 	}

@@ -105,6 +105,7 @@ func TestValidateRejects(t *testing.T) {
 		{"mfa user", TypeCreateMfaPolicy, func(p Params) { p.(*CreateMfaPolicyParams).UserID = "" }, "userId", "required"},
 		{"mfa name", TypeCreateMfaPolicy, func(p Params) { p.(*CreateMfaPolicyParams).MfaPolicyName = "" }, "mfaPolicyName", "required"},
 		{"mfa condition", TypeCreateMfaPolicy, func(p Params) { p.(*CreateMfaPolicyParams).Condition = "" }, "condition", "required"},
+		{"mfa blank condition", TypeCreateMfaPolicy, func(p Params) { p.(*CreateMfaPolicyParams).Condition = " \t\n " }, "condition", "white space"},
 		{"mfa no steps", TypeCreateMfaPolicy, func(p Params) { p.(*CreateMfaPolicyParams).RequiredAuthenticationMethods = nil }, "requiredAuthenticationMethods", "at least one step"},
 		{"mfa empty any", TypeCreateMfaPolicy, func(p Params) {
 			p.(*CreateMfaPolicyParams).RequiredAuthenticationMethods = append(p.(*CreateMfaPolicyParams).RequiredAuthenticationMethods, AuthenticationStep{})

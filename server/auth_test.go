@@ -139,6 +139,7 @@ func TestBadRequestsNameTheProblem(t *testing.T) {
 		{"bad status filter", api.QueryPrefix + api.QueryListActivities, []byte(`{"organizationId":"` + e.org.ID + `","filterByStatus":["DONE"]}`), 400, "INVALID_FIELD", "filterByStatus"},
 		{"bad policy", e.submitPath("create_policy"), e.body(api.TypeCreatePolicyV3, map[string]any{"policyName": "p", "effect": api.EffectAllow, "notes": "", "condition": "activity.type ==\n  'x' &&"}, nil), 400, "INVALID_POLICY", "line 2"},
 		{"MFA condition that does not compile", e.submitPath("create_mfa_policy"), e.body(api.TypeCreateMfaPolicy, mfaParams(e.user("alice"), "true =="), nil), 400, "INVALID_POLICY", "parameters.condition: line 1"},
+		{"MFA condition of only spaces", e.submitPath("create_mfa_policy"), e.body(api.TypeCreateMfaPolicy, mfaParams(e.user("alice"), "   "), nil), 400, "INVALID_PARAMETER", "parameters.condition is only white space"},
 		{"MFA condition that is not a bool", e.submitPath("create_mfa_policy"), e.body(api.TypeCreateMfaPolicy, mfaParams(e.user("alice"), "1"), nil), 400, "INVALID_POLICY", "bool"},
 		{"interface too large", e.submitPath("create_smart_contract_interface"), e.body(api.TypeCreateSmartContractInterface, map[string]any{
 			"smartContractAddress": "0x1", "type": api.SmartContractInterfaceEthereum, "label": "big",
