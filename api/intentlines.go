@@ -117,6 +117,12 @@ var freeTextFields = map[string]bool{
 	"smartContractInterface": true, // an ABI of up to 400 kB is not read in a terminal
 }
 
+// enumFields are the wire names of the string fields whose value is one of
+// a fixed list (requireEnum checks them): only their values are shown bare.
+// Any other text is quoted, even when it reads like one ("EFFECT_DENY" as a
+// label), so that free text cannot pass for a decision.
+var enumFields = map[string]bool{"type": true, "name": true, "provider": true, "effect": true, "accessType": true}
+
 // secretFields are the wire names of the fields whose value is a secret: it
 // is named, with its length, never shown.
 var secretFields = map[string]bool{"oidcToken": true, "encryptedClientSecret": true}
@@ -130,7 +136,7 @@ func fieldText(name, s string) string {
 		return fmt.Sprintf("(a secret of %d characters; not shown)", utf8.RuneCountInString(s))
 	case idField(strings.ToUpper(name[:1]) + name[1:]):
 		return SanitizeID(s)
-	case isEnumValue(s):
+	case enumFields[name] && isEnumValue(s):
 		return s
 	case freeTextFields[name]:
 		if n := utf8.RuneCountInString(s); n > FreeTextShown {
@@ -140,8 +146,8 @@ func fieldText(name, s string) string {
 	return Quote(s)
 }
 
-// isEnumValue reports a value such as EFFECT_DENY or 3600: upper-case ASCII
-// letters, digits and underscores, which read only as themselves.
+// isEnumValue reports a value such as EFFECT_DENY: upper-case ASCII letters,
+// digits and underscores, which read only as themselves.
 func isEnumValue(s string) bool {
 	if s == "" {
 		return false

@@ -132,3 +132,35 @@ func TestIntentLinesOfEveryOperation(t *testing.T) {
 		}
 	}
 }
+
+// Free text made only of capitals, digits and underscores is still free
+// text: quoted, so that a label cannot pass for a decision such as
+// EFFECT_DENY, and shortened when long; only a field that holds an
+// enumeration shows its value bare.
+func TestIntentLinesQuoteFreeTextThatLooksLikeAnEnumeration(t *testing.T) {
+	lines := IntentLines(Intent{CreateSmartContractInterfaceIntent: &CreateSmartContractInterfaceParams{
+		SmartContractInterface: strings.Repeat("A", 400_000), Label: "EFFECT_DENY", SmartContractAddress: "0xabc",
+		Type: SmartContractInterfaceEthereum}})
+	var label, abi, typ string
+	for _, l := range lines {
+		name, value, _ := strings.Cut(l, ":")
+		value = strings.TrimLeft(value, " ")
+		switch name {
+		case "label":
+			label = value
+		case "smartContractInterface":
+			abi = value
+		case "type":
+			typ = value
+		}
+	}
+	if label != `"EFFECT_DENY"` {
+		t.Errorf("label line %q; want the text quoted", label)
+	}
+	if len(abi) > 2*FreeTextShown || !strings.Contains(abi, "400000 characters") {
+		t.Errorf("the ABI line is %d bytes (%.60q…); want it shortened, saying so", len(abi), abi)
+	}
+	if typ != SmartContractInterfaceEthereum {
+		t.Errorf("type line %q; want the enumeration value bare", typ)
+	}
+}

@@ -11,8 +11,8 @@ import (
 // (the units of CostLimit): every policy judged is charged the cost of its
 // expressions plus judgeCost. The server runs the search in its single
 // writer's transaction, so an organization of many costly policies must not
-// hold every write of the service for seconds: 2,000,000 units is about
-// 100 ms of the costliest expressions (docs/performance.md), and hundreds
+// hold every write of the service for seconds: 1,000,000 units is about
+// 80 ms of the costliest expressions (docs/performance.md), and hundreds
 // of times what an ordinary organization's search takes.
 const ReachBudget = 1_000_000
 

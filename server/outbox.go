@@ -372,7 +372,7 @@ func (h *hooks) record(done []outcome) error {
 			continue
 		}
 		d := decision{outcome: o, row: row}
-		retryable := o.res.StatusCode == 0 || o.res.StatusCode >= 500
+		retryable := webhook.Retryable(o.res.StatusCode)
 		switch {
 		case o.res.Delivered:
 		case !retryable || o.undeliverable:

@@ -263,6 +263,16 @@ func TestWebhookRefusalIsKeptDead(t *testing.T) {
 	if status != http.StatusGone || !strings.Contains(lastErr, "410") {
 		t.Fatalf("dead row: status %d, error %q; want 410 and the receiver's answer", status, lastErr)
 	}
+	// More refusals than are kept: the newest maxDeadWebhooksPerOrg stay.
+	ids := tags(t, alice, "refused", maxDeadWebhooksPerOrg)
+	waitOutbox(t, e.srv, WebhookOutboxStats{Dead: maxDeadWebhooksPerOrg})
+	var oldest string
+	if err := e.srv.db.read.QueryRowContext(ctxT(t), `SELECT event_id FROM webhook_outbox WHERE state = 'dead' ORDER BY seq LIMIT 1`).Scan(&oldest); err != nil {
+		t.Fatal(err)
+	}
+	if oldest != ids[0] {
+		t.Fatalf("oldest dead event kept is %s; want %s (the first refusal trimmed, the newest %d kept)", oldest, ids[0], maxDeadWebhooksPerOrg)
+	}
 }
 
 func TestOutboxStatementsUseTheirIndexes(t *testing.T) {
@@ -280,5 +290,30 @@ func TestOutboxStatementsUseTheirIndexes(t *testing.T) {
 		if !strings.Contains(strings.Join(plan, "\n"), "INDEX webhook_outbox_") {
 			t.Errorf("%s\nplan %q: uses none of the outbox's indexes", q.query, plan)
 		}
+	}
+}
+
+// A receiver shedding load (429 Too Many Requests) or timing out a request
+// (408) is asked again; the event is delivered, not kept as dead.
+func TestWebhookRateLimitedOrTimedOutIsRetried(t *testing.T) {
+	for _, status := range []int{http.StatusTooManyRequests, http.StatusRequestTimeout} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			e := newEnvWith(t, envOptions{threshold: 1, webhooks: WebhookOptions{
+				Delivery: webhook.DelivererOptions{BaseBackoff: 5 * time.Millisecond, MaxBackoff: 10 * time.Millisecond},
+			}})
+			var mu sync.Mutex
+			answered := 0
+			rc := newHookReceiver(t, func(*http.Request, []byte) int {
+				mu.Lock()
+				defer mu.Unlock()
+				if answered++; answered == 1 {
+					return status
+				}
+				return http.StatusOK
+			})
+			a := mustComplete(t)(e.clients["alice"].SetOrganizationFeature(ctxT(t), api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: rc.url}))
+			rc.waitDelivered(t, completedEvent(a))
+			waitOutbox(t, e.srv, WebhookOutboxStats{})
+		})
 	}
 }

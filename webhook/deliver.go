@@ -280,6 +280,14 @@ func (d *Deliverer) Close(ctx context.Context) error {
 	}
 }
 
+// Retryable reports whether an attempt that got status (0: no HTTP reply)
+// may succeed later: no reply, 5xx, and the two 4xx answers that say so,
+// 408 Request Timeout and 429 Too Many Requests (a receiver shedding load
+// must not lose the event). Any other 3xx or 4xx is final.
+func Retryable(status int) bool {
+	return status == 0 || status >= 500 || status == http.StatusRequestTimeout || status == http.StatusTooManyRequests
+}
+
 // deliver runs every attempt of one event.
 func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 	defer d.wg.Done()
@@ -300,8 +308,7 @@ func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 			d.log.Info("webhook delivered", "event", ev.EventID, "host", host, "attempt", attempt, "status", status)
 			break
 		}
-		retryable := status == 0 || status >= 500
-		if !retryable || attempt >= d.opts.MaxAttempts || d.ctx.Err() != nil {
+		if !Retryable(status) || attempt >= d.opts.MaxAttempts || d.ctx.Err() != nil {
 			d.log.Warn("webhook not delivered", "event", ev.EventID, "host", host, "attempts", attempt, "status", status, "err", err)
 			break
 		}

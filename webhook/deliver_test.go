@@ -195,6 +195,28 @@ func TestDeliverRetries503WithSameEventID(t *testing.T) {
 	}
 }
 
+// 408 and 429 say "later", not "never": they are retried like a 5xx.
+func TestDeliverRetriesTooManyRequestsAndRequestTimeout(t *testing.T) {
+	ring, _ := NewKeyRing()
+	recv := newReceiver(t, ringEndpoint(t, ring).URL())
+	recv.status = func(n int) int {
+		switch n {
+		case 1:
+			return http.StatusTooManyRequests
+		case 2:
+			return http.StatusRequestTimeout
+		}
+		return http.StatusNoContent
+	}
+	d, results := testDeliverer(t, ring, DelivererOptions{MaxAttempts: 5})
+	if err := d.Enqueue(Event{OrgID: testOrg, EventID: "evt-later", URL: recv.URL, Body: testBody}); err != nil {
+		t.Fatal(err)
+	}
+	if o := waitResult(t, results); !o.res.Delivered || o.res.Attempts != 3 {
+		t.Fatalf("result %+v, want delivered on attempt 3", o.res)
+	}
+}
+
 func TestDeliverFinalStatuses(t *testing.T) {
 	ring, _ := NewKeyRing()
 	var elsewhere atomic.Int32
