@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+)
+
+// behindLossyGateway points the env's profiles at a gateway in front of the
+// demo service that forwards everything, and answers 502 after the service
+// has recorded a submit/oauth, for the first lose such submits (all of them
+// when lose < 0).
+func behindLossyGateway(t *testing.T, e *verbEnv, lose int32) {
+	t.Helper()
+	target, err := url.Parse(e.demo.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var seen atomic.Int32
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/public/v1/submit/oauth" || (lose >= 0 && seen.Add(1) > lose) {
+			proxy.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		proxy.ServeHTTP(rec, r) // the service records and completes it
+		io.Copy(io.Discard, rec.Body)
+		http.Error(w, "bad gateway", http.StatusBadGateway) // the reply is lost
+	}))
+	t.Cleanup(gw.Close)
+	cfg, err := os.ReadFile(e.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(e.config, bytes.ReplaceAll(cfg, []byte(e.demo.URL), []byte(gw.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// listOAuthActivities lists the organization's oauth activities.
+func listOAuthActivities(t *testing.T, e *verbEnv) []api.Activity {
+	t.Helper()
+	acts, err := e.client("carol").ListActivities(context.Background(), api.ListActivitiesOptions{Types: []string{api.TypeOauth}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return acts
+}
+
+// signedInAs loads the key saved as name and asks the service who it is.
+func signedInAs(t *testing.T, e *verbEnv, name string) string {
+	t.Helper()
+	k, err := (keys.Store{Dir: e.demo.KeysDir}).Load(name)
+	if err != nil {
+		t.Fatalf("the key %s: %v", name, err)
+	}
+	client, err := api.NewClient(e.demo.URL, e.demo.Info.OrganizationID, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	who, err := client.Whoami(context.Background())
+	if err != nil {
+		t.Fatalf("whoami with %s: %v", name, err)
+	}
+	return who.UserID
+}
+
+// The reply to login oauth is lost after the service made the API key: the
+// very same request is sent again, the service answers it with the activity
+// it recorded (no second key), and the key is opened and saved as usual.
+func TestLoginOAuthResendsTheRequestWhoseReplyWasLost(t *testing.T) {
+	e := newVerbEnv(t)
+	behindLossyGateway(t, e, 1)
+	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := e.run(token, "login", "oauth", "--provider-token", "-", "--name", "lost", "--expiration", "3600")
+	wantExit(t, "login oauth with a lost reply", code, 0, out, errOut)
+	if !strings.Contains(errOut, "sending the same request again") {
+		t.Errorf("nothing said the request was sent again:\n%s", errOut)
+	}
+	acts := listOAuthActivities(t, e)
+	if len(acts) != 1 || acts[0].Status != api.StatusCompleted || acts[0].Result.OauthResult == nil {
+		t.Fatalf("want one completed oauth activity, the service has: %+v", acts)
+	}
+	if made := acts[0].Result.OauthResult.APIKeyID; !strings.Contains(out, made) {
+		t.Errorf("the output does not name API key %s:\n%s", made, out)
+	}
+	if got := signedInAs(t, e, "lost"); got != e.userID("carol") {
+		t.Errorf("the saved key signs in as %s, want carol %s", got, e.userID("carol"))
+	}
+}
+
+// When no reply comes at all, the target key (the only key that opens the
+// service's bundle) is kept in the keys directory (0600), and the error says
+// how to finish: --recover opens the completed activity's bundle with it.
+func TestLoginOAuthKeepsTheTargetKeyWhenNoReplyComes(t *testing.T) {
+	e := newVerbEnv(t)
+	behindLossyGateway(t, e, -1)
+	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	c := proc{stdin: strings.NewReader(token), stdout: &out, stderr: &errOut, getenv: func(k string) string {
+		if k == "VIGIL_CONFIG" {
+			return e.config
+		}
+		return ""
+	}}
+	// No time to resend beyond the first try.
+	err = oauthLogin(context.Background(), c, []string{"--provider-token", "-", "--name", "lost", "--expiration", "3600"}, 0)
+	if code := exitCode(&errOut, err); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
+	}
+	store := keys.Store{Dir: e.demo.KeysDir}
+	kept, _, _ := store.Paths("lost-target")
+	if info, err := os.Stat(kept); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the target key was not kept as %s (0600): %v %v\n%s", kept, info, err, errOut.String())
+	}
+	for _, want := range []string{"outcome unknown", kept, "--recover ACTIVITY_ID --target-key lost-target --name lost", "vigil activity list"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("the error does not say %q:\n%s", want, errOut.String())
+		}
+	}
+	if _, err := os.Stat(kept[:len(kept)-len("-target.private")] + ".private"); err == nil {
+		t.Errorf("the name lost is still taken after the failed login")
+	}
+
+	acts := listOAuthActivities(t, e)
+	if len(acts) != 1 || acts[0].Result.OauthResult == nil {
+		t.Fatalf("want one completed oauth activity, the service has: %+v", acts)
+	}
+	// The command the error gives finds it.
+	code, o, eo := e.run("", "activity", "list", "--profile", "alice", "--type", "oauth", "--limit", "5")
+	wantExit(t, "activity list --type oauth", code, 0, o, eo)
+	if !strings.Contains(o, acts[0].ID) {
+		t.Errorf("the advised activity list does not show %s:\n%s", acts[0].ID, o)
+	}
+	code, o, eo = e.run("", "login", "oauth", "--recover", acts[0].ID, "--target-key", "lost-target", "--name", "lost")
+	wantExit(t, "login oauth --recover", code, 0, o, eo)
+	if made := acts[0].Result.OauthResult.APIKeyID; !strings.Contains(o, made) {
+		t.Errorf("the output does not name API key %s:\n%s", made, o)
+	}
+	if got := signedInAs(t, e, "lost"); got != e.userID("carol") {
+		t.Errorf("the recovered key signs in as %s, want carol %s", got, e.userID("carol"))
+	}
+	if info, err := store.Info("lost"); err != nil || info.Expires.IsZero() {
+		t.Errorf("the recovered key has no expiry: %+v %v", info, err)
+	}
+}
