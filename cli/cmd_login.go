@@ -158,7 +158,7 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	if errors.As(err, &unknown) {
 		act, err = resubmit(ctx, c, client, unknown, sentAt.Add(window))
 		if errors.Is(err, api.ErrOutcomeUnknown) {
-			return keepTarget(c, store, *name, p.Name, target, err)
+			return keepTarget(store, *name, p.Name, target, err)
 		}
 	}
 	if err != nil {
@@ -168,10 +168,10 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 }
 
 // resubmit sends the request of a submit whose reply was lost again, byte
-// for byte, until an answer comes or until: the service answers the same body
-// with the activity it recorded (DESIGN.md §4), or records it now if the first
-// attempt never arrived. The error wraps api.ErrOutcomeUnknown while no answer
-// came.
+// for byte, until an answer comes or until passes: the service answers the
+// same body with the activity it recorded (DESIGN.md §4), or records it now if
+// the first attempt never arrived. The error wraps api.ErrOutcomeUnknown while
+// no answer came.
 func resubmit(ctx context.Context, c proc, client *api.Client, sent *api.OutcomeUnknownError, until time.Time) (*api.Activity, error) {
 	pause := time.Second
 	last := sent
@@ -206,7 +206,7 @@ func resubmit(ctx context.Context, c proc, client *api.Client, sent *api.Outcome
 // in the keys directory as NAME-target (0600, as any key), since it is the
 // only key that opens the credential bundle the service may have made, and
 // says how to finish the login with it, or how to delete the API key.
-func keepTarget(c proc, store keys.Store, name, profileName string, target *ecdh.PrivateKey, cause error) error {
+func keepTarget(store keys.Store, name, profileName string, target *ecdh.PrivateKey, cause error) error {
 	profileFlag := ""
 	if profileName != "" {
 		profileFlag = " --profile " + profileName
