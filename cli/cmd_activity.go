@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/proof"
@@ -373,103 +372,6 @@ func showActivity(ctx context.Context, c proc, client *api.Client, a shownActivi
 		return err
 	}
 	return writeJSON(c.stdout, raw)
-}
-
-const activityWaitUsage = `Usage: vigil activity wait [--timeout D] ID
-
-Follows the activity until it ends and prints its final state.
-Exit status: 0 when it COMPLETED, 1 when it FAILED or was REJECTED (or on an
-error), 2 when --timeout passed first. Waiting changes nothing, so after a
-timeout or an interrupt run the same command again to go on waiting.
-
-Examples:
-  vigil activity wait 0192a6c4-…
-  vigil activity wait --timeout 30m 0192a6c4-… && echo done
-
-Flags:
-`
-
-// exitStatus is an error that sets the exit code itself.
-type exitStatus struct {
-	code int
-	msg  string
-}
-
-func (e *exitStatus) Error() string { return e.msg }
-
-func activityWait(ctx context.Context, c proc, args []string) error {
-	fs := newFlagSet("activity wait", activityWaitUsage)
-	var conn connFlags
-	conn.register(fs, true)
-	timeout := fs.Duration("timeout", 10*time.Minute, "give up after `D` (e.g. 90s, 30m); 0 waits without limit")
-	pos, err := parseFlags(c, fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneArg("activity wait", "activity id", pos)
-	if err != nil {
-		return err
-	}
-	if *timeout < 0 {
-		return usagef("--timeout %s is negative; give a duration such as 10m, or 0 for no limit", *timeout)
-	}
-	client, _, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	waitCtx := ctx
-	if *timeout > 0 {
-		var cancel context.CancelFunc
-		waitCtx, cancel = context.WithTimeout(ctx, *timeout)
-		defer cancel()
-	}
-	// Each status and vote count seen goes to standard error, so a person
-	// watching knows it is alive; the final state goes to standard output.
-	seen := ""
-	progress := func(a *api.Activity) bool {
-		if now := fmt.Sprintf("%s, %d vote(s)", strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), len(a.Votes)); now != seen {
-			fmt.Fprintf(c.stderr, "activity %s: %s\n", a.ID, now)
-			seen = now
-		}
-		return api.IsTerminal(a.Status)
-	}
-	a, err := client.WaitForActivity(waitCtx, id, progress)
-	if err != nil {
-		status := "unknown"
-		if a != nil {
-			status = a.Status
-		}
-		switch {
-		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-			return &exitStatus{2, fmt.Sprintf("activity %s: still %s after %s; run the same command again to go on waiting", api.SanitizeID(id), status, *timeout)}
-		case ctx.Err() != nil:
-			return fmt.Errorf("activity %s: interrupted while %s; run the same command again to go on waiting", api.SanitizeID(id), status)
-		}
-		return err
-	}
-	if conn.json {
-		// The final state as the service sends it, not as decoded for display.
-		raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: a.ID})
-		if err == nil {
-			err = writeJSON(c.stdout, raw)
-		}
-		if err != nil {
-			return fmt.Errorf("activity %s: %w", a.ID, err)
-		}
-	} else {
-		// The final state read again to be printed from its exact strings.
-		shown, err := getActivityShown(ctx, client, id)
-		if err == nil {
-			err = printActivity(c.stdout, shown)
-		}
-		if err != nil {
-			return fmt.Errorf("activity %s: %w", a.ID, err)
-		}
-	}
-	if a.Status != api.StatusCompleted {
-		return &exitStatus{1, fmt.Sprintf("activity %s ended %s", a.ID, strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"))}
-	}
-	return nil
 }
 
 const activityEvaluationsUsage = `Usage: vigil activity evaluations [--json] ID

@@ -60,7 +60,7 @@ func cmdKeys(ctx context.Context, c proc, args []string) error {
 	case "show":
 		return keysShow(c, args)
 	case "import":
-		return keysImport(c, args)
+		return keysImport(ctx, c, args)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(c.stdout, keysUsage)
 		return errHelpShown
@@ -330,7 +330,7 @@ const keysImportUsage = `Usage: vigil keys import --scheme p256|secp256k1|ed2551
 Stores an existing private key as NAME (never overwrites). The key is hex: a
 32-byte scalar for p256 and secp256k1, a 32-byte seed for ed25519. It is read
 from --file F, or from standard input without --file (so it stays out of your
-shell history).
+shell history); on a terminal it is asked for on standard error and not echoed.
 
 Examples:
   vigil keys import --scheme p256 --file ops.hex ops
@@ -340,7 +340,7 @@ Examples:
 // maxImportLen bounds an imported key file.
 const maxImportLen = 4096
 
-func keysImport(c proc, args []string) error {
+func keysImport(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("keys import", keysImportUsage)
 	scheme := fs.String("scheme", "", "the key's signature `SCHEME`: p256, secp256k1 or ed25519 (required)")
 	file := fs.String("file", "", "read the private key (hex) from `FILE` (default: standard input)")
@@ -365,7 +365,16 @@ func keysImport(c proc, args []string) error {
 	if err := keys.ValidateName(pos[0]); err != nil {
 		return usagef("keys import: %v", err)
 	}
-	b, from, err := readInput(c, *file, maxImportLen)
+	var b []byte
+	var from string
+	if fd, ok := stdinTerminal(c); ok && (*file == "" || *file == "-") {
+		// Typed or pasted: prompt, and keep it off the screen (and out of
+		// scrollback and terminal logs), as oauth2-credential update does.
+		from = "the terminal"
+		b, err = readHidden(ctx, c, fd, "private key (hex) of "+pos[0])
+	} else {
+		b, from, err = readInput(c, *file, maxImportLen)
+	}
 	if errors.Is(err, errNoInput) {
 		return usagef("keys import: no --file and no standard input")
 	}

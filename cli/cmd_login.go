@@ -32,6 +32,7 @@ func cmdLogin(ctx context.Context, c proc, args []string) error {
 
 const loginOAuthUsage = `Usage: vigil login oauth --provider-token FILE|- [--target-key FILE] [--name NAME]
                         [--expiration D] [--profile NAME] [--config FILE]
+       vigil login oauth --recover ACTIVITY_ID --target-key FILE|KEY [--name NAME]
 
 Exchanges an OIDC token (an id_token from a provider the organization trusts)
 for a new API key of the user linked to it, and saves that key in the profile's
@@ -50,6 +51,15 @@ keys directory as NAME (0600), with its expiry:
      (HPKE), and the API key's private key inside it is saved;
   4. a whoami stamped with the new key checks that the service accepts it.
 
+If the reply to step 2 is lost (a gateway's 502, a dropped connection), the
+very same signed request is sent again: the service answers it with the
+activity it recorded, whose bundle is opened as usual. If no answer comes
+within a few minutes, or the activity waits for approval, the target key is
+kept (the --target-key file stays; a fresh key is saved in the keys directory
+as NAME-target, 0600) and the error says how to finish later with --recover:
+it reads the completed oauth activity and opens its bundle with that key
+(--target-key names the file, or the key kept in the keys directory).
+
 The token is read from FILE, or standard input with -; it is never printed or
 logged, nor is the bundle or a private key. The --target-key file is deleted
 once the new key is saved. The key lives --expiration (whole
@@ -61,6 +71,7 @@ Examples:
   vigil login oauth-nonce --target-key carol.target      # prints the nonce
   vigil login oauth --target-key carol.target --provider-token id_token.jwt --name carol-oauth
   vigil login oauth --provider-token - --expiration 1h  # prints a nonce, then reads the token
+  vigil login oauth --recover 0192a6c4-… --target-key carol.target --name carol-oauth
 
 Flags:
 `
@@ -72,18 +83,36 @@ const defaultOAuthKeyLifetime = 15 * time.Minute
 // maxProviderToken bounds an OIDC token read from a file or standard input.
 const maxProviderToken = 16 << 10
 
+// resubmitWindow is how long after the first attempt login oauth sends a
+// request whose reply was lost again: within the service's five-minute
+// timestamp window, with a margin for clocks.
+const resubmitWindow = 4 * time.Minute
+
 func loginOAuth(ctx context.Context, c proc, args []string) error {
+	return oauthLogin(ctx, c, args, resubmitWindow)
+}
+
+// oauthLogin is login oauth, resending a request whose reply was lost for at
+// most window (tests shorten it).
+func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration) error {
 	fs := newFlagSet("login oauth", loginOAuthUsage)
 	var conn connFlags
 	conn.register(fs, false)
 	tokenPath := fs.String("provider-token", "", "`FILE` holding the OIDC token (- for standard input)")
-	targetPath := fs.String("target-key", "", "the target key `FILE` made by 'vigil login oauth-nonce' (default: a fresh one, with --provider-token -)")
+	targetPath := fs.String("target-key", "", "the target key `FILE` made by 'vigil login oauth-nonce' (default: a fresh one, with --provider-token -); with --recover, that file or the KEY a login kept in the keys directory")
 	name := fs.String("name", "oauth", "save the new key under `NAME`")
 	var lifetimeFlagValue lifetimeFlag
 	fs.Var(&lifetimeFlagValue, "expiration", "lifetime `D` of the new key: whole seconds (3600) or a duration (1h, 90m) (default: the service's, 15m)")
 	expiration := &lifetimeFlagValue.d
+	recoverID := fs.String("recover", "", "finish a login that waited for approval or lost its reply: open the bundle of the oauth activity `ID` (needs --target-key)")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
+	}
+	if *recoverID != "" {
+		if *tokenPath != "" || *expiration != 0 {
+			return usagef("login oauth: --recover sends nothing: --provider-token and --expiration are for a new login")
+		}
+		return recoverOAuth(ctx, c, conn, *recoverID, *targetPath, *name)
 	}
 	if *tokenPath == "" {
 		return usagef("login oauth: --provider-token FILE is required (- reads the token from standard input)")
@@ -144,11 +173,118 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 		params.ExpirationSeconds = strconv.FormatInt(int64(*expiration/time.Second), 10)
 	}
 	// The expiry is counted from before the submission: never later than the service's.
-	expires := time.Now().Add(lifetime)
+	sentAt := time.Now()
+	expires := sentAt.Add(lifetime)
 	act, err := client.OAuth(ctx, params)
+	var unknown *api.OutcomeUnknownError
+	if errors.As(err, &unknown) {
+		act, err = resubmit(ctx, c, client, unknown, sentAt.Add(window))
+		if errors.Is(err, api.ErrOutcomeUnknown) {
+			return keepTarget(store, *name, p.Name, target, *targetPath, "", err)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("login oauth: %w", err)
 	}
+	if waiting(act.Status) {
+		// The bundle comes once the activity completes: only this target
+		// key opens it.
+		return keepTarget(store, *name, p.Name, target, *targetPath, act.ID,
+			fmt.Errorf("activity %s waits for approval (%s)", api.SanitizeID(act.ID), act.Status))
+	}
+	return finishOAuth(ctx, c, p, store, *name, slot, act, target, *targetPath, expires, lifetime)
+}
+
+// waiting reports an activity status from which it may still complete.
+func waiting(status string) bool {
+	return status == api.StatusConsensusNeeded || status == api.StatusCreated || status == api.StatusPending
+}
+
+// resubmit sends the request of a submit whose reply was lost again, byte
+// for byte, until an answer comes or until passes: the service answers the
+// same body with the activity it recorded (DESIGN.md §4), or records it now if
+// the first attempt never arrived. The error wraps api.ErrOutcomeUnknown while
+// no answer came.
+func resubmit(ctx context.Context, c proc, client *api.Client, sent *api.OutcomeUnknownError, until time.Time) (*api.Activity, error) {
+	pause := time.Second
+	last := sent
+	for attempt := 2; ; attempt++ {
+		fmt.Fprintf(c.stderr, "login oauth: no answer came (%v); sending the same request again (attempt %d)\n", last.Err, attempt)
+		act, rerr := client.Resubmit(ctx, sent)
+		var again *api.OutcomeUnknownError
+		var answered *api.Error
+		switch {
+		case rerr == nil:
+			return act, nil
+		case errors.As(rerr, &answered) && !errors.As(rerr, &again):
+			// The service answered, and refused: what became of the first
+			// attempt is as unknown as before.
+			return nil, fmt.Errorf("%w; sending it again was refused: %w", sent, rerr)
+		}
+		if !errors.As(rerr, &last) { // not sent at all (no connection): still unknown
+			last = &api.OutcomeUnknownError{Operation: sent.Operation, Err: rerr}
+		}
+		if ctx.Err() != nil || time.Now().Add(pause).After(until) {
+			return nil, fmt.Errorf("%w; sent again %d time(s) without an answer", last, attempt-1)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 30*time.Second)
+	}
+}
+
+// keepTarget keeps the target key of a login that has not ended (its reply
+// was lost, or the activity waits for approval), since it is the only key
+// that opens the credential bundle the service may make, and says how to
+// finish the login with it (or how to delete the API key). A --target-key
+// file (targetFile) already holds it and stays; a fresh key is saved in the
+// keys directory as NAME-target (0600, as any key). activityID, when known,
+// is the login's activity.
+func keepTarget(store keys.Store, name, profileName string, target *ecdh.PrivateKey, targetFile, activityID string, cause error) error {
+	profileFlag := ""
+	if profileName != "" {
+		profileFlag = " --profile " + profileName
+	}
+	look := fmt.Sprintf("find the activity with 'vigil activity list%s --type oauth --limit 5'", profileFlag)
+	finish := func(kept string) string {
+		if activityID != "" {
+			return fmt.Sprintf("once activity %s COMPLETED, finish with 'vigil login oauth%s --recover %s --target-key %s --name %s'",
+				api.SanitizeID(activityID), profileFlag, api.SanitizeID(activityID), kept, name)
+		}
+		return fmt.Sprintf("%s; if it COMPLETED, finish with 'vigil login oauth%s --recover ACTIVITY_ID --target-key %s --name %s'; if there is none, nothing was made: run the login again",
+			look, profileFlag, kept, name)
+	}
+	if targetFile != "" {
+		return fmt.Errorf("login oauth: %w; the target key stays in %s: %s", cause, targetFile, finish(targetFile))
+	}
+	key, err := keys.ParsePrivateHex(keys.SchemeP256, hex.EncodeToString(target.Bytes()))
+	if err != nil {
+		return fmt.Errorf("login oauth: %w; the key that opens the service's reply could not be kept (%v), so an API key the service made cannot be used: %s and delete its API key with 'vigil apikey delete%s ID'", cause, err, look, profileFlag)
+	}
+	keptName := name + "-target"
+	slot, err := store.Reserve(keptName)
+	if err == nil {
+		err = slot.Save(key, time.Time{})
+	}
+	var incomplete *keys.IncompleteError
+	if err != nil && !errors.As(err, &incomplete) {
+		var ns *keys.NotSavedError
+		if errors.As(err, &ns) && ns.Copy != "" {
+			return fmt.Errorf("login oauth: %w; the key that opens the service's reply could not be kept as %s (%v): move it into place, then %s", cause, keptName, err, finish(keptName))
+		}
+		return fmt.Errorf("login oauth: %w; the key that opens the service's reply could not be kept (%v), so an API key the service made cannot be used: %s and delete its API key with 'vigil apikey delete%s ID'", cause, err, look, profileFlag)
+	}
+	privPath, _, _ := store.Paths(keptName)
+	return fmt.Errorf("login oauth: %w; the key that opens the service's reply is kept as %s (%s, 0600): %s", cause, keptName, privPath, finish(keptName))
+}
+
+// finishOAuth opens the credential bundle of the completed oauth activity act
+// with target, saves the API key in slot (reserved as name), deletes the
+// target key's file (targetFile, if any), checks that the service accepts the
+// key and says what was done.
+func finishOAuth(ctx context.Context, c proc, p Profile, store keys.Store, name string, slot *keys.Reservation, act *api.Activity, target *ecdh.PrivateKey, targetFile string, expires time.Time, lifetime time.Duration) error {
 	if act.Status != api.StatusCompleted || act.Result.OauthResult == nil {
 		return fmt.Errorf("login oauth: activity %s is %s, without an oauth result; see 'vigil activity get %s'", act.ID, act.Status, act.ID)
 	}
@@ -171,28 +307,27 @@ func loginOAuth(ctx context.Context, c proc, args []string) error {
 	}
 	// The target key opens the bundle, which every member can read in the
 	// activity's result: with the key saved, it has no use left.
-	if *targetPath != "" {
-		if err := os.Remove(*targetPath); err != nil && !errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", *targetPath, err)
+	if targetFile != "" {
+		if err := os.Remove(targetFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", targetFile, err)
 		}
 	}
 	check, err := api.NewClient(p.BaseURL, p.OrganizationID, key, api.WithUserAgent("vigil/"+version))
 	if err != nil {
 		return err
 	}
+	privPath, _, _ := store.Paths(name)
 	who, err := check.Whoami(ctx)
 	if err != nil {
-		privPath, _, _ := store.Paths(*name)
 		return fmt.Errorf("login oauth: saved the key as %s, but the service does not accept it: %w", privPath, err)
 	}
-	privPath, _, _ := store.Paths(*name)
 	return fields(c.stdout,
 		"signed in as", api.Sanitize(who.Username)+" ("+api.SanitizeID(who.UserID)+")",
 		"organization", api.SanitizeID(who.OrganizationID),
 		"api key", api.SanitizeID(res.APIKeyID),
-		"saved as", *name+" ("+privPath+")",
+		"saved as", name+" ("+privPath+")",
 		"expires", expires.UTC().Format(time.RFC3339)+" (in "+ui.HumanDuration(lifetime)+")",
-		"use it", fmt.Sprintf(`key = %q in a profile of organization %s`, *name, api.SanitizeID(who.OrganizationID)),
+		"use it", fmt.Sprintf(`key = %q in a profile of organization %s`, name, api.SanitizeID(who.OrganizationID)),
 	)
 }
 
@@ -222,4 +357,80 @@ func notSavedError(err error, apiKeyID, profileName string, expires time.Time) e
 		return fmt.Errorf("login oauth: %s, but %w; or, if you do not want that API key, delete it with '%s'", made, err, del)
 	}
 	return fmt.Errorf("login oauth: %s, but %w; that API key cannot be used: delete it with '%s'", made, err, del)
+}
+
+// recoverOAuth finishes a login that waited for approval or lost its reply:
+// it reads the completed oauth activity id, opens its credential bundle with
+// the target key (targetName: the --target-key file, or the key a login kept
+// in the keys directory), and saves the API key as name. Nothing is
+// submitted.
+func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, name string) error {
+	if targetName == "" {
+		return usagef("login oauth: --recover ACTIVITY_ID needs --target-key FILE|KEY, the target key of that login (its error named it)")
+	}
+	if err := keys.ValidateName(name); err != nil {
+		return usagef("login oauth: --name: %v", err)
+	}
+	client, p, err := conn.client(c)
+	if err != nil {
+		return err
+	}
+	store := keysStore(c, p.KeysDir)
+	target, targetFile, err := loadRecoveryTarget(store, targetName)
+	if err != nil {
+		return err
+	}
+	act, err := client.GetActivity(ctx, id)
+	if err != nil {
+		return fmt.Errorf("login oauth: --recover: %w", err)
+	}
+	if act.Type != api.TypeOauth {
+		return usagef("login oauth: --recover %s: activity is %s, not an oauth login", api.SanitizeID(id), act.Type)
+	}
+	intent := act.Intent.OauthIntent
+	if intent == nil || !strings.EqualFold(intent.TargetPublicKey, hex.EncodeToString(target.PublicKey().Bytes())) {
+		return fmt.Errorf("login oauth: --recover %s: that login was not sealed to --target-key %s; find the right activity with 'vigil activity list --type oauth'", api.SanitizeID(id), targetName)
+	}
+	// The service counts the key's lifetime from the activity.
+	lifetime := defaultOAuthKeyLifetime
+	if secs, err := strconv.ParseInt(intent.ExpirationSeconds, 10, 64); err == nil && secs > 0 {
+		lifetime = time.Duration(secs) * time.Second
+	}
+	expires := act.CreatedAt.Time().Add(lifetime)
+	if !time.Now().Before(expires) {
+		return fmt.Errorf("login oauth: --recover %s: the API key it made expired at %s; log in again", api.SanitizeID(id), expires.UTC().Format(time.RFC3339))
+	}
+	slot, err := store.Reserve(name)
+	var taken *keys.ExistsError
+	if errors.As(err, &taken) {
+		return usagef("login oauth: --name %s: %v", name, err)
+	}
+	if err != nil {
+		return fmt.Errorf("login oauth: %w", adviseKeysDir(err, p.Name))
+	}
+	defer slot.Cancel()
+	return finishOAuth(ctx, c, p, store, name, slot, act, target, targetFile, expires, time.Until(expires).Round(time.Second))
+}
+
+// loadRecoveryTarget reads --recover's target key: the key a login kept in
+// the keys directory under that name, else the file made by 'vigil login
+// oauth-nonce' (then also returned as file, to delete once the key is saved).
+func loadRecoveryTarget(store keys.Store, name string) (target *ecdh.PrivateKey, file string, err error) {
+	if keys.ValidateName(name) == nil {
+		if kept, lerr := store.Load(name); lerr == nil {
+			raw, err := hex.DecodeString(kept.PrivateKeyHex())
+			if err == nil && kept.Scheme() == keys.SchemeP256 {
+				target, err = ecdh.P256().NewPrivateKey(raw)
+			}
+			clear(raw)
+			if target == nil || err != nil {
+				return nil, "", fmt.Errorf("login oauth: --target-key %s is not the P-256 target key of a login", name)
+			}
+			return target, "", nil
+		}
+	}
+	if target, err = loadTargetKey(name); err != nil {
+		return nil, "", err
+	}
+	return target, name, nil
 }

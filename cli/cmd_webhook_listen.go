@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -35,8 +37,10 @@ answered 503, so the service retries it later.
 One line per delivery on standard output; with --json one JSON object per line:
 {"verified":…,"eventId":…,"keyId":…,"organizationId":…,"activityId":…,"type":…,
 "status":…,"reason":…}, and "saved" (the files' name, without .body) with --save.
-With --save DIR every delivery is written as DIR/NNNNNN-EVENT.body (exactly as
-received) and .headers ('Name: value' lines), for 'vigil webhook verify'.
+With --save DIR every verified delivery is written as DIR/NNNNNN-EVENT.body
+(exactly as received) and .headers ('Name: value' lines), for 'vigil webhook
+verify'; a refused one goes to DIR/refused/ instead. Nothing is written over: a
+restart on the same DIR numbers on after the deliveries already there.
 
 Point the organization's webhook at the listener (needs the root quorum):
   vigil feature set --value http://HOST:PORT/ webhook
@@ -100,12 +104,23 @@ func startWebhookListener(addr, base, org string, maxAge time.Duration, saveDir 
 		return nil, nil, fmt.Errorf("webhook listen on %s: %w", addr, err)
 	}
 	l := &listener{
-		keys:    webhook.NewJWKSCache(base+api.JWKSPath, nil, nil),
-		org:     org,
-		maxAge:  maxAge,
-		saveDir: saveDir,
-		seen:    map[string]time.Time{},
-		report:  report,
+		keys:     webhook.NewJWKSCache(base+api.JWKSPath, nil, nil),
+		org:      org,
+		maxAge:   maxAge,
+		saveDir:  saveDir,
+		seen:     map[string]time.Time{},
+		nextFile: 1,
+		report:   report,
+	}
+	if saveDir != "" {
+		// A restart on the same directory goes on after the deliveries
+		// already there rather than numbering from 1 again.
+		last, err := lastSavedNumber(saveDir)
+		if err != nil {
+			ln.Close()
+			return nil, nil, fmt.Errorf("webhook listen: --save %s: %w", saveDir, err)
+		}
+		l.nextFile = last + 1
 	}
 	// As `vigil serve` is served: bounded headers, timeouts, and at most
 	// maxConns connections (maxConnsPerPeer from one address), since the
@@ -136,10 +151,10 @@ type listener struct {
 	maxAge  time.Duration
 	saveDir string
 
-	mu     sync.Mutex
-	seen   map[string]time.Time // accepted event ids, until they would be stale anyway
-	count  int
-	report func(deliveryReport)
+	mu       sync.Mutex
+	seen     map[string]time.Time // accepted event ids, until they would be stale anyway
+	nextFile int                  // the number of the next saved delivery
+	report   func(deliveryReport)
 }
 
 func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -153,7 +168,6 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// replay or another organization's delivery is refused unread and unsaved.
 	if herr := webhook.CheckHeaders(l.org, r.Header, now, l.maxAge); herr != nil {
 		l.mu.Lock()
-		l.count++
 		rep := reportDelivery(r.Header, nil, nil, herr)
 		l.report(rep)
 		l.mu.Unlock()
@@ -181,11 +195,9 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			l.seen[d.EventID] = now
 		}
 	}
-	l.count++
-	n := l.count
 	rep := reportDelivery(r.Header, body, d, verr)
 	if l.saveDir != "" {
-		name, err := l.save(n, rep.EventID, r.Header, body)
+		name, err := l.saveLocked(rep.EventID, verr == nil, r.Header, body)
 		if err != nil {
 			rep.Reason = strings.TrimPrefix(rep.Reason+"; ", "; ") + "not saved: " + err.Error()
 		} else {
@@ -227,8 +239,15 @@ func (l *listener) forgetLocked(now time.Time) {
 	}
 }
 
-// save writes the delivery as NNNNNN-EVENT.body and .headers (0600).
-func (l *listener) save(n int, eventID string, h http.Header, body []byte) (string, error) {
+// refusedDir is the subdirectory of --save DIR that refused deliveries go
+// to, so that a forgery can never take the name of a verified delivery.
+const refusedDir = "refused"
+
+// saveLocked writes the delivery as DIR/NNNNNN-EVENT.body and .headers (0600),
+// or under DIR/refused/ when it was not verified. Files are created, never
+// written over: a name already taken (by an earlier run, or anything else)
+// moves the delivery to the next number.
+func (l *listener) saveLocked(eventID string, verified bool, h http.Header, body []byte) (string, error) {
 	safe := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
 			return r
@@ -238,21 +257,84 @@ func (l *listener) save(n int, eventID string, h http.Header, body []byte) (stri
 	if len(safe) > 100 {
 		safe = safe[:100]
 	}
-	name := fmt.Sprintf("%06d-%s", n, safe)
 	var hb strings.Builder
 	for _, k := range signedHeaders {
 		for _, v := range h.Values(k) {
 			fmt.Fprintf(&hb, "%s: %s\n", k, strings.NewReplacer("\r", "", "\n", "").Replace(v))
 		}
 	}
-	base := filepath.Join(l.saveDir, name)
-	if err := os.WriteFile(base+".body", body, 0o600); err != nil {
-		return "", err
+	dir := l.saveDir
+	if !verified {
+		dir = filepath.Join(l.saveDir, refusedDir)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", err
+		}
 	}
-	if err := os.WriteFile(base+".headers", []byte(hb.String()), 0o600); err != nil {
-		return "", err
+	const maxTaken = 1000 // names in a row found taken before giving up
+	for range maxTaken {
+		base := filepath.Join(dir, fmt.Sprintf("%06d-%s", l.nextFile, safe))
+		l.nextFile++
+		err := createExclusive(base+".body", body)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		err = createExclusive(base+".headers", []byte(hb.String()))
+		if errors.Is(err, fs.ErrExist) {
+			os.Remove(base + ".body") // ours, just written: the pair moves on
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return base, nil
 	}
-	return base, nil
+	return "", fmt.Errorf("%d names in a row in %s are taken; save to an empty directory", maxTaken, dir)
+}
+
+// createExclusive writes data to a new file at path (0600); it fails with
+// fs.ErrExist rather than write over a file that is there.
+func createExclusive(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path) // ours, and incomplete
+	}
+	return err
+}
+
+// lastSavedNumber is the highest NNNNNN of the deliveries saved in dir and
+// dir/refused, 0 when there are none.
+func lastSavedNumber(dir string) (int, error) {
+	last := 0
+	for _, d := range []string{dir, filepath.Join(dir, refusedDir)} {
+		entries, err := os.ReadDir(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range entries {
+			digits, _, ok := strings.Cut(e.Name(), "-")
+			if !ok || len(digits) < 6 || len(digits) > 9 {
+				continue
+			}
+			n, err := strconv.Atoi(digits)
+			if err == nil && n > last {
+				last = n
+			}
+		}
+	}
+	return last, nil
 }
 
 // consoleWebhookFeed starts the profile's webhook_listen listener for the

@@ -1,0 +1,220 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+)
+
+// behindLossyGateway points the env's profiles at a gateway in front of the
+// demo service that forwards everything, and answers 502 after the service
+// has recorded a submit/oauth, for the first lose such submits (all of them
+// when lose < 0).
+func behindLossyGateway(t *testing.T, e *verbEnv, lose int32) {
+	t.Helper()
+	target, err := url.Parse(e.demo.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var seen atomic.Int32
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/public/v1/submit/oauth" || (lose >= 0 && seen.Add(1) > lose) {
+			proxy.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		proxy.ServeHTTP(rec, r) // the service records and completes it
+		io.Copy(io.Discard, rec.Body)
+		http.Error(w, "bad gateway", http.StatusBadGateway) // the reply is lost
+	}))
+	t.Cleanup(gw.Close)
+	cfg, err := os.ReadFile(e.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(e.config, bytes.ReplaceAll(cfg, []byte(e.demo.URL), []byte(gw.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// listOAuthActivities lists the organization's oauth activities.
+func listOAuthActivities(t *testing.T, e *verbEnv) []api.Activity {
+	t.Helper()
+	acts, err := e.client("carol").ListActivities(context.Background(), api.ListActivitiesOptions{Types: []string{api.TypeOauth}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return acts
+}
+
+// signedInAs loads the key saved as name and asks the service who it is.
+func signedInAs(t *testing.T, e *verbEnv, name string) string {
+	t.Helper()
+	k, err := (keys.Store{Dir: e.demo.KeysDir}).Load(name)
+	if err != nil {
+		t.Fatalf("the key %s: %v", name, err)
+	}
+	client, err := api.NewClient(e.demo.URL, e.demo.Info.OrganizationID, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	who, err := client.Whoami(context.Background())
+	if err != nil {
+		t.Fatalf("whoami with %s: %v", name, err)
+	}
+	return who.UserID
+}
+
+// The reply to login oauth is lost after the service made the API key: the
+// very same request is sent again, the service answers it with the activity
+// it recorded (no second key), and the key is opened and saved as usual.
+func TestLoginOAuthResendsTheRequestWhoseReplyWasLost(t *testing.T) {
+	e := newVerbEnv(t)
+	behindLossyGateway(t, e, 1)
+	targetFile, token := e.signInAtProvider("carol")
+	code, out, errOut := e.run(token, "login", "oauth", "--target-key", targetFile, "--provider-token", "-", "--name", "lost", "--expiration", "3600")
+	wantExit(t, "login oauth with a lost reply", code, 0, out, errOut)
+	if !strings.Contains(errOut, "sending the same request again") {
+		t.Errorf("nothing said the request was sent again:\n%s", errOut)
+	}
+	acts := listOAuthActivities(t, e)
+	if len(acts) != 1 || acts[0].Status != api.StatusCompleted || acts[0].Result.OauthResult == nil {
+		t.Fatalf("want one completed oauth activity, the service has: %+v", acts)
+	}
+	if made := acts[0].Result.OauthResult.APIKeyID; !strings.Contains(out, made) {
+		t.Errorf("the output does not name API key %s:\n%s", made, out)
+	}
+	if got := signedInAs(t, e, "lost"); got != e.userID("carol") {
+		t.Errorf("the saved key signs in as %s, want carol %s", got, e.userID("carol"))
+	}
+}
+
+// When no reply comes at all, the target key (the only key that opens the
+// service's bundle) is kept in the keys directory (0600), and the error says
+// how to finish: --recover opens the completed activity's bundle with it.
+func TestLoginOAuthKeepsTheTargetKeyWhenNoReplyComes(t *testing.T) {
+	e := newVerbEnv(t)
+	behindLossyGateway(t, e, -1)
+	// A fresh target key: its nonce is printed, then the token is pasted.
+	stdin, typing := io.Pipe()
+	var out, errOut syncBuffer
+	c := proc{stdin: stdin, stdout: &out, stderr: &errOut, getenv: func(k string) string {
+		if k == "VIGIL_CONFIG" {
+			return e.config
+		}
+		return ""
+	}}
+	done := make(chan error, 1)
+	go func() {
+		// No time to resend beyond the first try.
+		done <- oauthLogin(context.Background(), c, []string{"--provider-token", "-", "--name", "lost", "--expiration", "3600"}, 0)
+	}()
+	nonceLine := regexp.MustCompile(`nonce: ([0-9a-f]{64})\n`)
+	var nonce string
+	for deadline := time.Now().Add(10 * time.Second); nonce == ""; time.Sleep(10 * time.Millisecond) {
+		if m := nonceLine.FindStringSubmatch(errOut.String()); m != nil {
+			nonce = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no nonce printed:\n%s", errOut.String())
+		}
+	}
+	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol", nonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(typing, token+"\n")
+	typing.Close()
+	err = <-done
+	var errBuf bytes.Buffer
+	errBuf.WriteString(errOut.String())
+	if code := exitCode(&errBuf, err); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
+	}
+	store := keys.Store{Dir: e.demo.KeysDir}
+	kept, _, _ := store.Paths("lost-target")
+	if info, err := os.Stat(kept); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the target key was not kept as %s (0600): %v %v\n%s", kept, info, err, errBuf.String())
+	}
+	for _, want := range []string{"outcome unknown", kept, "--recover ACTIVITY_ID --target-key lost-target --name lost", "vigil activity list"} {
+		if !strings.Contains(errBuf.String(), want) {
+			t.Errorf("the error does not say %q:\n%s", want, errBuf.String())
+		}
+	}
+	if _, err := os.Stat(kept[:len(kept)-len("-target.private")] + ".private"); err == nil {
+		t.Errorf("the name lost is still taken after the failed login")
+	}
+
+	acts := listOAuthActivities(t, e)
+	if len(acts) != 1 || acts[0].Result.OauthResult == nil {
+		t.Fatalf("want one completed oauth activity, the service has: %+v", acts)
+	}
+	// The command the error gives finds it.
+	code, o, eo := e.run("", "activity", "list", "--profile", "alice", "--type", "oauth", "--limit", "5")
+	wantExit(t, "activity list --type oauth", code, 0, o, eo)
+	if !strings.Contains(o, acts[0].ID) {
+		t.Errorf("the advised activity list does not show %s:\n%s", acts[0].ID, o)
+	}
+	code, o, eo = e.run("", "login", "oauth", "--recover", acts[0].ID, "--target-key", "lost-target", "--name", "lost")
+	wantExit(t, "login oauth --recover", code, 0, o, eo)
+	if made := acts[0].Result.OauthResult.APIKeyID; !strings.Contains(o, made) {
+		t.Errorf("the output does not name API key %s:\n%s", made, o)
+	}
+	if got := signedInAs(t, e, "lost"); got != e.userID("carol") {
+		t.Errorf("the recovered key signs in as %s, want carol %s", got, e.userID("carol"))
+	}
+	if info, err := store.Info("lost"); err != nil || info.Expires.IsZero() {
+		t.Errorf("the recovered key has no expiry: %+v %v", info, err)
+	}
+}
+
+// With a --target-key file, a login whose reply never comes leaves the file
+// in place and says to finish with --recover and that file, which then opens
+// the completed activity's bundle and is deleted once the key is saved.
+func TestLoginOAuthWithATargetFileFinishesWithRecover(t *testing.T) {
+	e := newVerbEnv(t)
+	behindLossyGateway(t, e, -1)
+	targetFile, token := e.signInAtProvider("carol")
+	var out, errOut bytes.Buffer
+	c := proc{stdin: strings.NewReader(token), stdout: &out, stderr: &errOut, getenv: func(k string) string {
+		if k == "VIGIL_CONFIG" {
+			return e.config
+		}
+		return ""
+	}}
+	err := oauthLogin(context.Background(), c, []string{"--target-key", targetFile, "--provider-token", "-", "--name", "filed"}, 0)
+	if code := exitCode(&errOut, err); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
+	}
+	if want := "--recover ACTIVITY_ID --target-key " + targetFile + " --name filed"; !strings.Contains(errOut.String(), want) {
+		t.Errorf("the error does not say %q:\n%s", want, errOut.String())
+	}
+	if _, err := os.Stat(targetFile); err != nil {
+		t.Fatalf("the target key file is gone after a login that did not end: %v", err)
+	}
+	acts := listOAuthActivities(t, e)
+	if len(acts) != 1 || acts[0].Result.OauthResult == nil {
+		t.Fatalf("want one completed oauth activity, the service has: %+v", acts)
+	}
+	code, o, eo := e.run("", "login", "oauth", "--recover", acts[0].ID, "--target-key", targetFile, "--name", "filed")
+	wantExit(t, "login oauth --recover with the target file", code, 0, o, eo)
+	if got := signedInAs(t, e, "filed"); got != e.userID("carol") {
+		t.Errorf("the recovered key signs in as %s, want carol %s", got, e.userID("carol"))
+	}
+	if _, err := os.Stat(targetFile); !os.IsNotExist(err) {
+		t.Errorf("the target key file is still there once the key is saved: %v", err)
+	}
+}
