@@ -3,6 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -216,5 +220,34 @@ func TestLoginOAuthWithATargetFileFinishesWithRecover(t *testing.T) {
 	}
 	if _, err := os.Stat(targetFile); !os.IsNotExist(err) {
 		t.Errorf("the target key file is still there once the key is saved: %v", err)
+	}
+}
+
+// A login whose activity waits for approval keeps its target key and names
+// the command that finishes it once the activity completes: the target file
+// stays, or a fresh key is saved as NAME-target.
+func TestLoginOAuthWaitingForApprovalKeepsTheTargetKey(t *testing.T) {
+	target, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cause := errors.New("activity act-1 waits for approval (ACTIVITY_STATUS_CONSENSUS_NEEDED)")
+	store := keys.Store{Dir: t.TempDir()}
+
+	err = keepTarget(store, "carol-oauth", "p", target, "/tmp/carol.target", "act-1", cause)
+	if want := "once activity act-1 COMPLETED, finish with 'vigil login oauth --profile p --recover act-1 --target-key /tmp/carol.target --name carol-oauth'"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("with a target file: %v; want it to say %q", err, want)
+	}
+	if _, lerr := store.Load("carol-oauth-target"); lerr == nil {
+		t.Errorf("a target file's key was also saved in the keys directory")
+	}
+
+	err = keepTarget(store, "carol-oauth", "p", target, "", "act-1", cause)
+	if want := "--recover act-1 --target-key carol-oauth-target --name carol-oauth"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("with a fresh key: %v; want it to say %q", err, want)
+	}
+	kept, err := store.Load("carol-oauth-target")
+	if err != nil || kept.PrivateKeyHex() != hex.EncodeToString(target.Bytes()) {
+		t.Fatalf("the fresh target key was not kept as carol-oauth-target: %v", err)
 	}
 }
