@@ -43,6 +43,15 @@ func TestOauthTokenSeenInAPendingIntentCannotRevokeTheOwnersKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An approver reads whose account the activity touches.
+	users, err := e.clients["operator"].ListUsers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Join(api.IntentLinesWithUsers(seen.Intent, users), "\n")
+	if !strings.Contains(lines, api.Quote("alice-sub")) || !strings.Contains(lines, api.NameWithID("alice", e.user("alice"))) {
+		t.Errorf("the approver's lines do not say the token names alice:\n%s", lines)
+	}
 	yes := true
 	replay := e.body(api.TypeOauth, api.OauthParams{OidcToken: seen.Intent.OauthIntent.OidcToken, TargetPublicKey: t2,
 		APIKeyName: "operator's sign-in", ExpirationSeconds: "1", InvalidateExisting: &yes}, nil)
