@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -163,4 +165,37 @@ func TestOauthUnclaimedTokenPendingTwiceExchangesOnce(t *testing.T) {
 	}
 	mustComplete(t)(e.clients["bob"].ApproveActivity(ctx, one.Fingerprint))
 	mustFail(t, "already been exchanged")(e.clients["bob"].ApproveActivity(ctx, two.Fingerprint))
+}
+
+// Submissions racing with one token, each past the precheck before any
+// claims it, still leave one activity holding it: the claim is made in the
+// write transaction.
+func TestOauthTokenRacingSubmissionsClaimItOnce(t *testing.T) {
+	e := newEnv(t)
+	oauthNeedsTwoApprovers(e)
+	_, target := newTarget(t)
+	token := e.mintToken("alice-sub", target)
+	const n = 8
+	errs := make(chan error, n)
+	for i := range n {
+		p := api.OauthParams{OidcToken: token, TargetPublicKey: target, APIKeyName: fmt.Sprintf("racer %d", i)}
+		go func() {
+			_, err := e.clients["alice"].OAuth(ctxT(t), p)
+			errs <- err
+		}()
+	}
+	accepted := 0
+	for range n {
+		err := <-errs
+		var ae *api.Error
+		switch {
+		case err == nil:
+			accepted++
+		case !errors.As(err, &ae) || ae.Code != api.CodeUnauthenticated || !strings.Contains(ae.Message, "already carried by activity"):
+			t.Errorf("a racing submission: %v", err)
+		}
+	}
+	if accepted != 1 {
+		t.Fatalf("%d racing submissions with one token were accepted, want 1", accepted)
+	}
 }
