@@ -19,7 +19,9 @@ const FreeTextShown = 120
 // however long: a caller may wrap a line, never cut it. Only free text longer
 // than FreeTextShown characters is shortened, and says so ("… (256
 // characters, 120 shown)"); a secret (an OIDC token, an encrypted client
-// secret) is named, not shown. The fields come in their wire order, under
+// secret) is named, not shown. Under an OIDC token come the issuer, subject
+// and email its payload claims, marked unverified (OIDCTokenLines): they say
+// whose account an oauth activity touches. The fields come in their wire order, under
 // their wire names; an empty or absent field shows as "(none)".
 //
 // in must hold exact strings (as the service sent them): they are escaped
@@ -27,19 +29,30 @@ const FreeTextShown = 120
 // own quotes, and a real newline reads \n where one typed as text reads \\n);
 // ids as SanitizeID shows them; enumeration values (EFFECT_DENY), numbers and
 // booleans as they are. Every line is safe to print on a terminal.
-func IntentLines(in Intent) []string {
+func IntentLines(in Intent) []string { return IntentLinesWithUsers(in, nil) }
+
+// IntentLinesWithUsers are IntentLines that also name, under an OIDC token,
+// the user of users linked to its subject (or say none is): users are the
+// organization's, as list_users gives them; nil leaves the line out.
+func IntentLinesWithUsers(in Intent, users []User) []string {
 	_, params := in.Params()
 	if params == nil {
 		return nil
 	}
-	var lines []string
-	appendFields(&lines, reflect.ValueOf(params).Elem(), 0)
-	return lines
+	l := intentLister{users: users}
+	l.appendFields(reflect.ValueOf(params).Elem(), 0)
+	return l.lines
+}
+
+// intentLister gathers IntentLines.
+type intentLister struct {
+	lines []string
+	users []User // to name the user an OIDC token signs in; nil: not named
 }
 
 // appendFields appends a line for each field of the struct v, the labels
 // aligned, and under a record or list field the lines of what it holds.
-func appendFields(lines *[]string, v reflect.Value, depth int) {
+func (l *intentLister) appendFields(v reflect.Value, depth int) {
 	t := v.Type()
 	type shown struct {
 		label string
@@ -58,30 +71,30 @@ func appendFields(lines *[]string, v reflect.Value, depth int) {
 	indent := strings.Repeat("  ", depth)
 	for _, f := range fields {
 		head := indent + f.label + ":"
-		appendValue(lines, head, strings.Repeat(" ", width-len(f.label)), f.label, f.value, depth)
+		l.appendValue(head, strings.Repeat(" ", width-len(f.label)), f.label, f.value, depth)
 	}
 }
 
 // appendValue appends the line(s) of one field: head is its label (with its
 // indent and colon), pad aligns its value with its siblings', name is its wire
 // name, which says what kind of text it holds.
-func appendValue(lines *[]string, head, pad, name string, v reflect.Value, depth int) {
+func (l *intentLister) appendValue(head, pad, name string, v reflect.Value, depth int) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
-			*lines = append(*lines, head+pad+" (none)")
+			l.lines = append(l.lines, head+pad+" (none)")
 			return
 		}
-		appendValue(lines, head, pad, name, v.Elem(), depth)
+		l.appendValue(head, pad, name, v.Elem(), depth)
 	case reflect.Struct:
-		*lines = append(*lines, head)
-		appendFields(lines, v, depth+1)
+		l.lines = append(l.lines, head)
+		l.appendFields(v, depth+1)
 	case reflect.Slice, reflect.Array:
 		if v.Len() == 0 {
-			*lines = append(*lines, head+pad+" (none)")
+			l.lines = append(l.lines, head+pad+" (none)")
 			return
 		}
-		*lines = append(*lines, head+pad+fmt.Sprintf(" (%d)", v.Len()))
+		l.lines = append(l.lines, head+pad+fmt.Sprintf(" (%d)", v.Len()))
 		indent := strings.Repeat("  ", depth+1)
 		for i := range v.Len() {
 			item := v.Index(i)
@@ -90,21 +103,27 @@ func appendValue(lines *[]string, head, pad, name string, v reflect.Value, depth
 			}
 			label := fmt.Sprintf("%s[%d]", indent, i+1)
 			if item.Kind() == reflect.Struct {
-				*lines = append(*lines, label)
-				appendFields(lines, item, depth+2)
+				l.lines = append(l.lines, label)
+				l.appendFields(item, depth+2)
 				continue
 			}
-			appendValue(lines, label, "", name, item, depth+1)
+			l.appendValue(label, "", name, item, depth+1)
 		}
 	case reflect.String:
-		*lines = append(*lines, head+pad+" "+fieldText(name, v.String()))
+		l.lines = append(l.lines, head+pad+" "+fieldText(name, v.String()))
+		if name == "oidcToken" && v.String() != "" {
+			indent := strings.Repeat("  ", depth+1)
+			for _, t := range OIDCTokenLines(v.String(), l.users) {
+				l.lines = append(l.lines, indent+t)
+			}
+		}
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
-		*lines = append(*lines, head+pad+" "+fmt.Sprint(v.Interface()))
+		l.lines = append(l.lines, head+pad+" "+fmt.Sprint(v.Interface()))
 	default:
 		// No params type holds anything else; were one to, say so rather
 		// than leave the field out.
-		*lines = append(*lines, head+pad+" (a "+v.Kind().String()+"; see the activity's JSON)")
+		l.lines = append(l.lines, head+pad+" (a "+v.Kind().String()+"; see the activity's JSON)")
 	}
 }
 

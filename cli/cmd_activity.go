@@ -266,9 +266,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
 		return whyNoVote(ctx, c, client, a, approve, conn.json)
 	}
-	details := fmt.Sprintf("activity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s",
-		a.ID, a.Type, activityRequester(a.exact), a.Status, voteIntentText(a))
-	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
+	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", voteDetails(ctx, client, a)); err != nil {
 		return err
 	}
 	var params api.Params = &api.ApproveActivityParams{Fingerprint: a.Fingerprint}

@@ -137,12 +137,31 @@ func intentText(a shownActivity) string {
 	return op.Path + " " + text
 }
 
+// voteDetails is what the vote prompt shows above its question: the
+// activity, its requester and status, and its intent (voteIntentText). For
+// an oauth activity it lists the organization's users, to name the user the
+// token's subject is linked to; without them the prompt still shows the
+// token's unverified issuer and subject, and says the user is not named.
+func voteDetails(ctx context.Context, client *api.Client, a shownActivity) string {
+	var users []api.User
+	note := ""
+	if a.exact.Intent.OauthIntent != nil {
+		var err error
+		if users, err = client.ListUsers(ctx); err != nil {
+			users, note = nil, "\n(the organization's users could not be listed, so the user the token's subject is linked to is not named)"
+		}
+	}
+	return fmt.Sprintf("activity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s",
+		a.ID, a.Type, activityRequester(a.exact), a.Status, voteIntentText(a, users), note)
+}
+
 // voteIntentText is the intent as the vote prompt shows it: the operation,
-// then every field on a line of its own (api.IntentLines), last, right above
-// the question. The voter signs what they read, so nothing that decides what
-// the activity does is cut; only long free text is, and then the prompt says
-// where to read it whole.
-func voteIntentText(a shownActivity) string {
+// then every field on a line of its own (api.IntentLinesWithUsers), last,
+// right above the question. The voter signs what they read, so nothing that
+// decides what the activity does is cut; only long free text is, and then
+// the prompt says where to read it whole. users name the user an OIDC
+// token is linked to (nil: not named).
+func voteIntentText(a shownActivity, users []api.User) string {
 	typ, params := a.exact.Intent.Params()
 	if params == nil {
 		return "intent:    (none)"
@@ -151,7 +170,7 @@ func voteIntentText(a shownActivity) string {
 	var b strings.Builder
 	b.WriteString("intent:    " + op.Path)
 	shortened := false
-	for _, l := range api.IntentLines(a.exact.Intent) {
+	for _, l := range api.IntentLinesWithUsers(a.exact.Intent, users) {
 		b.WriteString("\n  " + l)
 		// A quoted text cannot end with the marker (at worst an id that
 		// does adds the hint).

@@ -225,6 +225,10 @@ type Org struct {
 	// APIKeyNames maps API key id -> name, from the users, so that a
 	// delete_api_keys names the keys it deletes.
 	APIKeyNames map[string]string
+	// Users are the members as list_users gave them, so that the vote
+	// dialog names the user an oauth activity's token signs in (their
+	// oauthProviders link OIDC subjects to users).
+	Users []api.User
 	// Eval is what explaining an evaluation needs: members with their tags,
 	// the quorum, the policies compiled.
 	Eval evaluationContext
@@ -269,6 +273,7 @@ func loadOrg(c *Common) tea.Cmd {
 			return orgLoadedMsg{org: org, err: fmt.Errorf("list users: %w", err)}
 		}
 		org.APIKeyNames = map[string]string{}
+		org.Users = users
 		for _, u := range users {
 			org.UserNames[u.UserID] = u.UserName
 			for _, k := range u.APIKeys {

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"encoding/base64"
 	"strings"
 	"testing"
 	"time"
@@ -61,5 +62,37 @@ func TestVoteDialogShowsEveryFieldOfAnUnfamiliarIntent(t *testing.T) {
 	}
 	if flat := strings.Join(body, ""); !strings.Contains(flat, "fingerprint: "+fingerprint) {
 		t.Errorf("the dialog does not show the intent's fingerprint whole:\n%s", h.frame())
+	}
+}
+
+// The vote dialog of an oauth activity says whose account it touches: the
+// issuer and subject its token claims, marked unverified and escaped, and
+// the member the organization links to that subject; never the token.
+func TestVoteDialogNamesWhomAnOauthTokenSignsIn(t *testing.T) {
+	enc := base64.RawURLEncoding.EncodeToString
+	subject := "alice-sub\x1b]8;;evil\x07"
+	token := enc([]byte(`{"alg":"ES256"}`)) + "." + enc([]byte(`{"iss":"https://idp.example","sub":"alice-sub\u001b]8;;evil\u0007","email":"alice@example.com"}`)) + "." + enc([]byte("sig"))
+	yes := true
+	act := pendingActivity("act-oauth", "operator", time.Minute, api.Intent{OauthIntent: &api.OauthParams{OidcToken: token,
+		TargetPublicKey: "04" + strings.Repeat("ab", 64), APIKeyName: "operator's sign-in", InvalidateExisting: &yes}}, api.TypeOauth)
+	users := []api.User{{UserID: "u-alice", UserName: "alice", OauthProviders: []api.OauthProvider{{Issuer: "https://idp.example", Subject: subject}}},
+		{UserID: "u-operator", UserName: "operator"}}
+	h := newHarness(t, &fakeClient{activities: []api.Activity{act}, users: users}, false, 0)
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 40})
+	h.selectActivityID(act.ID)
+	h.key("a")
+	body, more := dialogBody(t, h.frame(), "Approve this activity?")
+	if more != "" {
+		t.Errorf("the dialog hides lines (%s):\n%s", more, h.frame())
+	}
+	flat := strings.Join(strings.Fields(strings.Join(body, " ")), " ")
+	for _, want := range []string{api.UnverifiedClaimsLabel, `iss: "https://idp.example"`, "sub: " + api.Quote(subject),
+		`email: "alice@example.com"`, "user: " + api.NameWithID("alice", "u-alice")} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the dialog lacks %q:\n%s", want, h.frame())
+		}
+	}
+	if strings.Contains(h.frame(), "\x1b]8") || strings.Contains(flat, strings.Split(token, ".")[1]) {
+		t.Errorf("the dialog draws the raw subject or the token:\n%s", h.frame())
 	}
 }

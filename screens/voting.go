@@ -92,6 +92,14 @@ func listText(ids []string, show func(id string) string) string {
 	return strings.Join(out, ", ")
 }
 
+// orElseEmpty is users, or none (not nil: nil means they are unknown).
+func orElseEmpty(users []api.User) []api.User {
+	if users == nil {
+		return []api.User{}
+	}
+	return users
+}
+
 // orElse is v, or what its absence means.
 func orElse(v, none string) string {
 	if v == "" {
@@ -221,9 +229,15 @@ func otherIntentLines(c *Common, in api.Intent) []string {
 		lines := []string{field("new API key", api.Quote(p.APIKeyName)), field("public key", api.SanitizeID(p.TargetPublicKey)),
 			field("expires", orElse(p.ExpirationSeconds, "(default)")+" s")}
 		if p.InvalidateExisting != nil && *p.InvalidateExisting {
-			lines = append(lines, field("existing", "the user's other OAuth keys are invalidated"))
+			lines = append(lines, field("existing", "the other OAuth keys of the token's user are invalidated"))
 		}
-		return lines
+		// The token alone says whose account this touches: its issuer and
+		// subject, unverified, and the member linked to them.
+		var users []api.User
+		if c.Org.Loaded {
+			users = orElseEmpty(c.Org.Users)
+		}
+		return append(lines, api.OIDCTokenLines(p.OidcToken, users)...)
 	case in.CreateReadOnlySessionIntent != nil:
 		return []string{field("what", "a read-only session for the requester")}
 	}

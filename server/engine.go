@@ -58,7 +58,8 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 	if err != nil {
 		return api.Activity{}, err
 	}
-	if err := s.precheck(ctx, c, op, params, fp); err != nil {
+	token, err := s.precheck(ctx, c, op, params, fp)
+	if err != nil {
 		return api.Activity{}, err
 	}
 	var out *activity
@@ -94,6 +95,13 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		out = &activity{ID: newHistoryID(now), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
 			RequesterID: c.UserID, Body: body, Intent: intent, AppProofs: env.GenerateAppProofs != nil && *env.GenerateAppProofs,
 			Created: now, Updated: now}
+		// An OIDC token is claimed by the first activity to carry it, before
+		// that activity can execute: no other can hold it while it waits.
+		if token != nil {
+			if err := claimOIDCToken(ctx, tx, *token, out, now); err != nil {
+				return err
+			}
+		}
 		// The requester's submission is their approval, whatever the voting
 		// rules say about others; having voted, they see no canApprove.
 		// castVote stores the activity with the status that vote gives it.

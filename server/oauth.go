@@ -135,10 +135,14 @@ func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.
 	if err := checkNonce(claims, p.TargetPublicKey); err != nil {
 		return nil, failf(api.CodeInvalidArgument, "oidcToken %v", err)
 	}
-	if used, err := exchangeOf(ctx, tx, claims); err != nil {
+	// Submission claimed the token for a; an activity submitted before
+	// tokens were claimed at submission claims it here, if no other has.
+	held, err := claimOf(ctx, tx, claims)
+	if err != nil {
 		return nil, err
-	} else if used != nil {
-		return nil, failf(api.CodeUnauthenticated, "oidcToken %v", used.refusal(a.OrgID))
+	}
+	if held != nil && held.activityID != a.ID {
+		return nil, failf(api.CodeUnauthenticated, "oidcToken %v", held.refusal(a.OrgID))
 	}
 	var userID string
 	err = tx.QueryRowContext(ctx, `SELECT user_id FROM oidc_identities WHERE org_id = ? AND issuer = ? AND subject = ?`,
@@ -175,8 +179,10 @@ func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.
 	if err != nil {
 		return nil, err
 	}
-	if err := recordExchange(ctx, tx, claims, a, now); err != nil {
-		return nil, err
+	if held == nil {
+		if err := recordClaim(ctx, tx, claims, a, now); err != nil {
+			return nil, err
+		}
 	}
 	return &api.OauthResult{UserID: userID, APIKeyID: id, CredentialBundle: bundle}, nil
 }

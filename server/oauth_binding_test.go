@@ -155,28 +155,6 @@ func TestOauthTokenSignsInOnce(t *testing.T) {
 	}
 }
 
-// Two activities may hold the same token while they wait for approval; the
-// first to execute exchanges it and the other FAILS.
-func TestOauthTokenPendingTwiceExchangesOnce(t *testing.T) {
-	e := newEnv(t)
-	ctx := ctxT(t)
-	_, target := newTarget(t)
-	token := e.mintToken("carol-sub", target)
-	one, err := e.clients["alice"].OAuth(ctx, api.OauthParams{OidcToken: token, TargetPublicKey: target, APIKeyName: "one"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	two, err := e.clients["alice"].OAuth(ctx, api.OauthParams{OidcToken: token, TargetPublicKey: target, APIKeyName: "two"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if one.Status != api.StatusConsensusNeeded || two.Status != api.StatusConsensusNeeded {
-		t.Fatalf("statuses %s %s, want both waiting for approval", one.Status, two.Status)
-	}
-	mustComplete(t)(e.clients["bob"].ApproveActivity(ctx, one.Fingerprint))
-	mustFail(t, "already been exchanged")(e.clients["bob"].ApproveActivity(ctx, two.Fingerprint))
-}
-
 // An exchanged token is remembered until it expires, then forgotten.
 func TestOauthExchangedTokensArePrunedOnceExpired(t *testing.T) {
 	e := soloEnv(t)

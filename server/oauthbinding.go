@@ -14,7 +14,12 @@ import (
 // The oauth activity repeats its OIDC token in the intent, which every member
 // and the webhook receiver read. Two checks keep a token seen there from
 // being worth anything: it must be bound to the request's target key (the
-// nonce, as the real service requires), and it is exchanged at most once.
+// nonce, as the real service requires), and it is claimed by the first
+// activity that carries it, at submission: no other activity can carry it
+// afterwards, so a member who copies it from a pending intent cannot race
+// the owner's activity (nor delete the owner's keys with invalidateExisting).
+// The claim is never released: an OIDC token is used once, even when the
+// activity holding it is rejected or fails; the owner gets a fresh one.
 
 // checkNonce requires the token's nonce claim to be api.OauthNonce of the
 // target key exactly as the request sends it: no case folding, since the
@@ -33,49 +38,72 @@ func checkNonce(c oidcClaims, targetPublicKey string) error {
 	}
 }
 
-// tokenExchange is the record of a token already exchanged for an API key.
-type tokenExchange struct {
-	orgID, activityID, fingerprint string
+// tokenClaim is the activity that holds a token (oidc_exchanged_tokens:
+// since tokens are claimed at submission, a row is a claim, made by an
+// activity that may still wait for approval, have exchanged the token, or
+// have been rejected or failed).
+type tokenClaim struct {
+	orgID, activityID, fingerprint, status string
 }
 
-// refusal says why the token cannot be exchanged again, naming the activity
-// only to its own organization.
-func (u *tokenExchange) refusal(orgID string) error {
-	if u.orgID == orgID {
-		return fmt.Errorf("has already been exchanged for an API key (activity %s); a token signs in once: get a fresh one from the provider", u.activityID)
+// refusal says why the token cannot be used again, naming the activity only
+// to its own organization.
+func (u *tokenClaim) refusal(orgID string) error {
+	if u.orgID != orgID {
+		return errors.New("has already been used to sign in; a token is used once: get a fresh one from the provider")
 	}
-	return errors.New("has already been exchanged for an API key; a token signs in once: get a fresh one from the provider")
+	switch u.status {
+	case api.StatusConsensusNeeded, api.StatusCreated, api.StatusPending:
+		return fmt.Errorf("is already carried by activity %s, which waits for approval; a token is used once: approve or reject that activity, and get a fresh token from the provider to sign in again", u.activityID)
+	case api.StatusFailed, api.StatusRejected:
+		return fmt.Errorf("was already used by activity %s, which is %s; a token is used once, even when its activity fails or is rejected: get a fresh one from the provider", u.activityID, u.status)
+	}
+	return fmt.Errorf("has already been exchanged for an API key (activity %s); a token signs in once: get a fresh one from the provider", u.activityID)
 }
 
-// exchangeOf returns the exchange of the token c, or nil if it has none.
-func exchangeOf(ctx context.Context, q querier, c oidcClaims) (*tokenExchange, error) {
-	var u tokenExchange
-	err := q.QueryRowContext(ctx, `SELECT e.org_id, e.activity_id, COALESCE(a.fingerprint, '')
+// claimOf returns the claim on the token c, or nil if it has none.
+func claimOf(ctx context.Context, q querier, c oidcClaims) (*tokenClaim, error) {
+	var u tokenClaim
+	err := q.QueryRowContext(ctx, `SELECT e.org_id, e.activity_id, COALESCE(a.fingerprint, ''), COALESCE(a.status, '')
 		FROM oidc_exchanged_tokens e LEFT JOIN activities a ON a.id = e.activity_id WHERE e.token_hash = ?`, c.signedHash).
-		Scan(&u.orgID, &u.activityID, &u.fingerprint)
+		Scan(&u.orgID, &u.activityID, &u.fingerprint, &u.status)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("look up OIDC token exchange: %w", err)
+		return nil, fmt.Errorf("look up OIDC token claim: %w", err)
 	}
 	return &u, nil
 }
 
-// recordExchange remembers that activity a exchanged the token c, until the
-// token could no longer pass verification anyway (exp plus the leeway), and
+// claimOIDCToken makes activity a, being submitted, the holder of the token
+// c, or refuses the submission if another activity holds it (precheck looked
+// outside this transaction; a concurrent submission may have claimed it).
+func claimOIDCToken(ctx context.Context, tx *txn, c oidcClaims, a *activity, now time.Time) error {
+	held, err := claimOf(ctx, tx, c)
+	if err != nil {
+		return err
+	}
+	if held != nil {
+		return unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", held.refusal(a.OrgID))
+	}
+	return recordClaim(ctx, tx, c, a, now)
+}
+
+// recordClaim remembers that activity a holds the token c, until the token
+// could no longer pass verification anyway (exp plus the leeway), and
 // forgets the tokens that have reached that point.
-func recordExchange(ctx context.Context, tx *txn, c oidcClaims, a *activity, now time.Time) error {
+func recordClaim(ctx context.Context, tx *txn, c oidcClaims, a *activity, now time.Time) error {
 	if c.signedHash == "" {
-		return errors.New("record OIDC token exchange: the token was not verified")
+		return errors.New("record OIDC token claim: the token was not verified")
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM oidc_exchanged_tokens WHERE expires_s < ?`, now.Unix()); err != nil {
-		return fmt.Errorf("prune exchanged OIDC tokens: %w", err)
+		return fmt.Errorf("prune used OIDC tokens: %w", err)
 	}
 	until := numericDate(c.Expiry).Add(oidcLeeway).Unix() + 1
 	if _, err := tx.ExecContext(ctx, `INSERT INTO oidc_exchanged_tokens(token_hash, org_id, activity_id, expires_s) VALUES (?, ?, ?, ?)`,
 		c.signedHash, a.OrgID, a.ID, until); err != nil {
-		return fmt.Errorf("record OIDC token exchange: %w", err)
+		return fmt.Errorf("record OIDC token claim: %w", err)
 	}
 	return nil
 }

@@ -20,53 +20,56 @@ import (
 // content can never execute: a policy or MFA policy that does not compile, a client secret
 // the TLS fetcher key cannot open, a webhook URL that is not a URL, an OIDC
 // target key that is not a P-256 key, an OIDC token not bound to it or
-// already exchanged. fp is the submission's fingerprint.
-func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, params any, fp string) error {
+// already claimed by another activity. fp is the submission's fingerprint.
+// For an oauth submission it returns the verified token, which submit claims
+// in its write transaction (claimOIDCToken).
+func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, params any, fp string) (*oidcClaims, error) {
 	switch p := params.(type) {
 	case *api.CreatePolicyParams:
 		// Not through the compile cache: a submission may well be denied,
 		// and a cache filled by submissions would hold whatever any member
 		// sends. Only stored policies are cached (loadCompiledPolicies).
 		_, err := policy.Compile(p.Condition, p.Consensus)
-		return invalidPolicy(err)
+		return nil, invalidPolicy(err)
 	case *api.CreateMfaPolicyParams:
 		// Stored, a condition that cannot run would make the MFA policy apply
 		// to everything (applicableMfaPolicy fails closed): refuse it here.
 		_, err := policy.Compile(p.Condition, "")
-		return invalidPolicy(err)
+		return nil, invalidPolicy(err)
 	case *api.UpdateOauth2CredentialParams:
 		if _, err := keys.EnvelopeDecrypt(s.creds.tlsFetcher, p.EncryptedClientSecret); err != nil {
-			return invalidf("UNDECRYPTABLE_SECRET", "parameters.encryptedClientSecret cannot be decrypted with this service's TLS fetcher key (%v); encrypt it to %s", err, s.TLSFetcherPublicKey())
+			return nil, invalidf("UNDECRYPTABLE_SECRET", "parameters.encryptedClientSecret cannot be decrypted with this service's TLS fetcher key (%v); encrypt it to %s", err, s.TLSFetcherPublicKey())
 		}
 	case *api.SetOrganizationFeatureParams:
 		if p.Name == api.FeatureWebhook && p.Value != "" {
 			u, err := url.Parse(p.Value)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return invalidf("INVALID_PARAMETER", "parameters.value must be an absolute http(s) URL for %s (or empty to turn webhooks off)", api.FeatureWebhook)
+				return nil, invalidf("INVALID_PARAMETER", "parameters.value must be an absolute http(s) URL for %s (or empty to turn webhooks off)", api.FeatureWebhook)
 			}
 		}
 	case *api.OauthParams:
 		if err := checkTargetKey(p.TargetPublicKey); err != nil {
-			return invalidf("INVALID_PARAMETER", "parameters.targetPublicKey: %v", err)
+			return nil, invalidf("INVALID_PARAMETER", "parameters.targetPublicKey: %v", err)
 		}
 		claims, err := s.verifyOIDCToken(ctx, s.db.read, p.OidcToken, c.OrgID)
 		if err != nil {
-			return unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", err)
+			return nil, unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", err)
 		}
 		if err := checkNonce(claims, p.TargetPublicKey); err != nil {
-			return invalidf("OIDC_NONCE_MISMATCH", "parameters.oidcToken: %v", err)
+			return nil, invalidf("OIDC_NONCE_MISMATCH", "parameters.oidcToken: %v", err)
 		}
-		used, err := exchangeOf(ctx, s.db.read, claims)
+		held, err := claimOf(ctx, s.db.read, claims)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// The same body again is a retry, answered with the activity that
-		// exchanged the token (submit is idempotent); anything else is a replay.
-		if used != nil && (used.orgID != c.OrgID || used.fingerprint != fp) {
-			return unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", used.refusal(c.OrgID))
+		// holds the token (submit is idempotent); anything else is refused.
+		if held != nil && (held.orgID != c.OrgID || held.fingerprint != fp) {
+			return nil, unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", held.refusal(c.OrgID))
 		}
+		return &claims, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // invalidPolicy is the 400 for an expression that does not compile, with the
