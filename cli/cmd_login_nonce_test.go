@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,38 +16,55 @@ import (
 // and only then reads the token, which the user got with that nonce.
 func TestLoginOAuthPrintsTheNonceThenReadsTheToken(t *testing.T) {
 	e := newVerbEnv(t)
+	out, errOut, err := pasteLogin(t, e, "carol", func(c proc) error {
+		if code := run(context.Background(), c, []string{"login", "oauth", "--provider-token", "-", "--name", "pasted"}); code != 0 {
+			return fmt.Errorf("exit %d", code)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("login oauth with a pasted token: %v\n%s\n%s", err, out, errOut)
+	}
+	if !strings.Contains(out, e.userID("carol")) {
+		t.Errorf("login oauth printed:\n%s", out)
+	}
+}
+
+// pasteLogin runs login (a login oauth that makes its own target key) as a
+// user does: it waits for the nonce login prints, gets a token for member
+// with that nonce from the demo's OIDC issuer, and pastes the token. It
+// returns what login printed and its error.
+func pasteLogin(t *testing.T, e *verbEnv, member string, login func(c proc) error) (out, errOut string, err error) {
+	t.Helper()
 	stdin, typing := io.Pipe()
-	var out, errOut syncBuffer
-	c := proc{stdin: stdin, stdout: &out, stderr: &errOut, getenv: func(k string) string {
+	var stdout, stderr syncBuffer
+	c := proc{stdin: stdin, stdout: &stdout, stderr: &stderr, getenv: func(k string) string {
 		if k == "VIGIL_CONFIG" {
 			return e.config
 		}
 		return ""
 	}}
-	done := make(chan int, 1)
-	go func() {
-		done <- run(context.Background(), c, []string{"login", "oauth", "--provider-token", "-", "--name", "pasted"})
-	}()
+	done := make(chan error, 1)
+	go func() { done <- login(c) }()
 	nonceLine := regexp.MustCompile(`nonce: ([0-9a-f]{64})\n`)
 	var nonce string
 	for deadline := time.Now().Add(10 * time.Second); nonce == ""; time.Sleep(10 * time.Millisecond) {
-		if m := nonceLine.FindStringSubmatch(errOut.String()); m != nil {
+		if m := nonceLine.FindStringSubmatch(stderr.String()); m != nil {
 			nonce = m[1]
 		} else if time.Now().After(deadline) {
-			t.Fatalf("no nonce printed:\n%s", errOut.String())
+			typing.Close()
+			t.Fatalf("no nonce printed:\n%s", stderr.String())
 		}
 	}
-	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol", nonce)
+	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, member, nonce)
 	if err != nil {
+		typing.Close()
 		t.Fatal(err)
 	}
 	io.WriteString(typing, token+"\n")
 	typing.Close()
-	code := <-done
-	wantExit(t, "login oauth with a pasted token", code, 0, out.String(), errOut.String())
-	if !strings.Contains(out.String(), e.userID("carol")) {
-		t.Errorf("login oauth printed:\n%s", out.String())
-	}
+	err = <-done
+	return stdout.String(), stderr.String(), err
 }
 
 // A token issued for another sign-in's target key is refused before any

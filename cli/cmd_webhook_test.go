@@ -119,6 +119,20 @@ func loadSaved(t *testing.T, base string) (http.Header, []byte) {
 	return h, body
 }
 
+// hookAndTag points the organization's webhook at url (set by the root
+// quorum: alice proposes, bob approves), then creates a user tag and returns
+// that activity's id: the first delivery a test waits for.
+func hookAndTag(t *testing.T, e *verbEnv, url string) (first string) {
+	t.Helper()
+	code, o, errOut := e.run("", "feature", "set", "--value", url, "webhook")
+	wantExit(t, "feature set webhook", code, 0, o, errOut)
+	code, o, errOut = e.run("", "activity", "approve", "--yes", "--profile", "bob", activityIDFrom(t, o))
+	wantExit(t, "approve", code, 0, o, errOut)
+	code, o, errOut = e.run("", "tag", "create", "--name", "first", e.userID("bob"))
+	wantExit(t, "tag create", code, 0, o, errOut)
+	return activityIDFrom(t, o)
+}
+
 // Deliveries of the real local service, with the webhook set under the root
 // quorum, verify; a key rotated mid-stream is picked up; tampered, re-keyed,
 // stale and replayed deliveries are refused and answered non-2xx.
@@ -127,14 +141,7 @@ func TestWebhookListenVerifiesServiceDeliveriesEndToEnd(t *testing.T) {
 	saveDir := t.TempDir()
 	url, out := startListener(t, e, saveDir)
 
-	code, o, errOut := e.run("", "feature", "set", "--value", url, "webhook")
-	wantExit(t, "feature set webhook", code, 0, o, errOut)
-	code, o, errOut = e.run("", "activity", "approve", "--yes", "--profile", "bob", activityIDFrom(t, o))
-	wantExit(t, "approve", code, 0, o, errOut)
-
-	code, o, errOut = e.run("", "tag", "create", "--name", "first", e.userID("bob"))
-	wantExit(t, "tag create", code, 0, o, errOut)
-	first := activityIDFrom(t, o)
+	first := hookAndTag(t, e, url)
 	rs := waitReports(t, out, "a delivery of the first activity", 20*time.Second, func(rs []deliveryReport) bool {
 		for _, r := range rs {
 			if r.ActivityID == first {
@@ -149,7 +156,7 @@ func TestWebhookListenVerifiesServiceDeliveriesEndToEnd(t *testing.T) {
 	if err != nil || newKid == oldKid {
 		t.Fatalf("rotate: %v (%s)", err, newKid)
 	}
-	code, o, errOut = e.run("", "tag", "create", "--name", "second", e.userID("carol"))
+	code, o, errOut := e.run("", "tag", "create", "--name", "second", e.userID("carol"))
 	wantExit(t, "tag create", code, 0, o, errOut)
 	second := activityIDFrom(t, o)
 	// The listener may refetch its cached key set only every few seconds: the

@@ -13,11 +13,9 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
@@ -114,39 +112,14 @@ func TestLoginOAuthKeepsTheTargetKeyWhenNoReplyComes(t *testing.T) {
 	e := newVerbEnv(t)
 	behindLossyGateway(t, e, -1)
 	// A fresh target key: its nonce is printed, then the token is pasted.
-	stdin, typing := io.Pipe()
-	var out, errOut syncBuffer
-	c := proc{stdin: stdin, stdout: &out, stderr: &errOut, getenv: func(k string) string {
-		if k == "VIGIL_CONFIG" {
-			return e.config
-		}
-		return ""
-	}}
-	done := make(chan error, 1)
-	go func() {
+	out, errOut, err := pasteLogin(t, e, "carol", func(c proc) error {
 		// No time to resend beyond the first try.
-		done <- oauthLogin(context.Background(), c, []string{"--provider-token", "-", "--name", "lost", "--expiration", "3600"}, 0)
-	}()
-	nonceLine := regexp.MustCompile(`nonce: ([0-9a-f]{64})\n`)
-	var nonce string
-	for deadline := time.Now().Add(10 * time.Second); nonce == ""; time.Sleep(10 * time.Millisecond) {
-		if m := nonceLine.FindStringSubmatch(errOut.String()); m != nil {
-			nonce = m[1]
-		} else if time.Now().After(deadline) {
-			t.Fatalf("no nonce printed:\n%s", errOut.String())
-		}
-	}
-	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol", nonce)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(typing, token+"\n")
-	typing.Close()
-	err = <-done
+		return oauthLogin(context.Background(), c, []string{"--provider-token", "-", "--name", "lost", "--expiration", "3600"}, 0)
+	})
 	var errBuf bytes.Buffer
-	errBuf.WriteString(errOut.String())
+	errBuf.WriteString(errOut)
 	if code := exitCode(&errBuf, err); code != 1 {
-		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errBuf.String())
 	}
 	store := keys.Store{Dir: e.demo.KeysDir}
 	kept, _, _ := store.Paths("lost-target")

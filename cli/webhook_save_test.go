@@ -23,13 +23,7 @@ func TestWebhookListenSaveNeverOverwritesAnEarlierRunsDelivery(t *testing.T) {
 	saveDir := t.TempDir()
 	url, out := startListener(t, e, saveDir)
 
-	code, o, errOut := e.run("", "feature", "set", "--value", url, "webhook")
-	wantExit(t, "feature set webhook", code, 0, o, errOut)
-	code, o, errOut = e.run("", "activity", "approve", "--yes", "--profile", "bob", activityIDFrom(t, o))
-	wantExit(t, "approve", code, 0, o, errOut)
-	code, o, errOut = e.run("", "tag", "create", "--name", "first", e.userID("bob"))
-	wantExit(t, "tag create", code, 0, o, errOut)
-	first := activityIDFrom(t, o)
+	first := hookAndTag(t, e, url)
 	var genuine deliveryReport
 	waitReports(t, out, "a verified delivery", 20*time.Second, func(rs []deliveryReport) bool {
 		for _, r := range rs {
@@ -68,7 +62,7 @@ func TestWebhookListenSaveNeverOverwritesAnEarlierRunsDelivery(t *testing.T) {
 	if !bytes.Equal(now, body) {
 		t.Fatalf("the genuine delivery saved by the first run (%s.body) was overwritten in the second run:\nwas: %.120s\nnow: %.120s", genuine.Saved, body, now)
 	}
-	code, o, errOut = e.run("", "webhook", "verify", "--max-age", "1h", "--body", genuine.Saved+".body", "--headers", genuine.Saved+".headers")
+	code, o, errOut := e.run("", "webhook", "verify", "--max-age", "1h", "--body", genuine.Saved+".body", "--headers", genuine.Saved+".headers")
 	wantExit(t, "webhook verify of the genuine delivery", code, 0, o, errOut)
 
 	forgedReport := rs[len(rs)-1]

@@ -31,12 +31,7 @@ func TestEndToEndVoteDialogShowsEffectAndConditionPastALongName(t *testing.T) {
 	h := newHarnessWith(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	h.selectActivityID(act.ID)
-	h.key("a")
-	body, more := dialogBody(t, h.frame(), "Approve this activity?")
-	if more != "" {
-		t.Errorf("the dialog hides lines (%s):\n%s", more, h.frame())
-	}
-	flat := strings.Join(strings.Fields(strings.Join(body, " ")), " ")
+	flat := approveDialogText(t, h)
 	for _, want := range []string{"effect: DENY", "condition: true", "consensus: approvers.count() >= 1",
 		`"Routine: rename \"ops\" \"approvers\"`, `(ticket 4411) .`} {
 		if !strings.Contains(flat, want) {
@@ -80,12 +75,7 @@ func TestVoteDialogNamesWhomAnOauthTokenSignsIn(t *testing.T) {
 	h := newHarness(t, &fakeClient{activities: []api.Activity{act}, users: users}, false, 0)
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 40})
 	h.selectActivityID(act.ID)
-	h.key("a")
-	body, more := dialogBody(t, h.frame(), "Approve this activity?")
-	if more != "" {
-		t.Errorf("the dialog hides lines (%s):\n%s", more, h.frame())
-	}
-	flat := strings.Join(strings.Fields(strings.Join(body, " ")), " ")
+	flat := approveDialogText(t, h)
 	for _, want := range []string{api.UnverifiedClaimsLabel, `iss: "https://idp.example"`, "sub: " + api.Quote(subject),
 		`email: "alice@example.com"`, "user: " + api.NameWithID("alice", "u-alice")} {
 		if !strings.Contains(flat, want) {
@@ -95,4 +85,17 @@ func TestVoteDialogNamesWhomAnOauthTokenSignsIn(t *testing.T) {
 	if strings.Contains(h.frame(), "\x1b]8") || strings.Contains(flat, strings.Split(token, ".")[1]) {
 		t.Errorf("the dialog draws the raw subject or the token:\n%s", h.frame())
 	}
+}
+
+// approveDialogText opens the approve dialog of the selected activity and
+// returns its text with runs of white space made one space (the dialog wraps
+// long lines), failing the test if the dialog hides any line.
+func approveDialogText(t *testing.T, h *harness) string {
+	t.Helper()
+	h.key("a")
+	body, more := dialogBody(t, h.frame(), "Approve this activity?")
+	if more != "" {
+		t.Errorf("the dialog hides lines (%s):\n%s", more, h.frame())
+	}
+	return strings.Join(strings.Fields(strings.Join(body, " ")), " ")
 }
