@@ -146,6 +146,29 @@ var enumFields = map[string]bool{"type": true, "name": true, "provider": true, "
 // is named, with its length, never shown.
 var secretFields = map[string]bool{"oidcToken": true, "encryptedClientSecret": true}
 
+// WithSecretsHidden returns a copy of params (a pointer to an operation's
+// parameters, as Intent.Params gives them) whose secret fields (an OIDC
+// token, an encrypted client secret) read "(a secret of N characters; not
+// shown)", for a summary printed on a terminal; params is not changed.
+// Anything else is returned as it is.
+func WithSecretsHidden(params any) any {
+	v := reflect.ValueOf(params)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return params
+	}
+	cp := reflect.New(v.Elem().Type())
+	cp.Elem().Set(v.Elem())
+	st := cp.Elem()
+	for i := range st.NumField() {
+		f := st.Type().Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if secretFields[name] && f.Type.Kind() == reflect.String && st.Field(i).String() != "" {
+			st.Field(i).SetString(fieldText(name, st.Field(i).String()))
+		}
+	}
+	return cp.Interface()
+}
+
 // fieldText is a string field's value as IntentLines shows it (see there).
 func fieldText(name, s string) string {
 	switch {

@@ -164,3 +164,18 @@ func TestIntentLinesQuoteFreeTextThatLooksLikeAnEnumeration(t *testing.T) {
 		t.Errorf("type line %q; want the enumeration value bare", typ)
 	}
 }
+
+func TestWithSecretsHiddenLeavesOtherParamsAlone(t *testing.T) {
+	p := &UpdateOauth2CredentialParams{Oauth2CredentialID: "c-1", EncryptedClientSecret: "s3cret"}
+	got, ok := WithSecretsHidden(p).(*UpdateOauth2CredentialParams)
+	if !ok || got == p || got.EncryptedClientSecret != "(a secret of 6 characters; not shown)" || got.Oauth2CredentialID != "c-1" || p.EncryptedClientSecret != "s3cret" {
+		t.Errorf("WithSecretsHidden gave %+v (original now %+v)", got, p)
+	}
+	tag := &CreateUserTagParams{UserTagName: "t"}
+	if WithSecretsHidden(tag).(*CreateUserTagParams).UserTagName != "t" {
+		t.Errorf("a tag's name changed")
+	}
+	if WithSecretsHidden(nil) != nil {
+		t.Errorf("nil is not returned as nil")
+	}
+}

@@ -130,7 +130,9 @@ func intentText(a shownActivity) string {
 		return "(none)"
 	}
 	op, _ := api.OperationByType(typ)
-	text := compactJSON(params)
+	// A secret (an OIDC token) is named with its length, as in the vote
+	// prompt: it has no business in a terminal's scrollback.
+	text := compactJSON(api.WithSecretsHidden(params))
 	if n := utf8.RuneCountInString(text); n > maxIntentRunes {
 		text = string([]rune(text)[:maxIntentRunes]) + fmt.Sprintf("… (%d characters; --json shows all)", n)
 	}
