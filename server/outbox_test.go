@@ -317,3 +317,41 @@ func TestWebhookRateLimitedOrTimedOutIsRetried(t *testing.T) {
 		})
 	}
 }
+
+// An organization whose receiver hangs has at most maxInFlightPerOrg events
+// in the shared delivery queue; the rest wait in the outbox, holding no place.
+func TestWebhookOutboxHandsAnOrganizationFewEventsAtATime(t *testing.T) {
+	e := newEnvWith(t, envOptions{threshold: 1, webhooks: WebhookOptions{
+		Delivery: webhook.DelivererOptions{OrgConcurrency: 1, AttemptTimeout: time.Minute},
+	}})
+	hold := make(chan struct{})
+	release := sync.OnceFunc(func() { close(hold) })
+	t.Cleanup(release)
+	rc := newHookReceiver(t, func(r *http.Request, _ []byte) int {
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+		}
+		return http.StatusOK
+	})
+	alice := e.clients["alice"]
+	ids := []string{completedEvent(mustComplete(t)(alice.SetOrganizationFeature(ctxT(t), api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: rc.url})))}
+	ids = append(ids, tags(t, alice, "held", maxInFlightPerOrg+4)...)
+	waitOutbox(t, e.srv, WebhookOutboxStats{Pending: len(ids)})
+	deadline := time.Now().Add(10 * time.Second)
+	for e.srv.hooks.deliverer.Stats().InProgress < maxInFlightPerOrg {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d events handed to the deliverer", e.srv.hooks.deliverer.Stats().InProgress)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for range 40 { // the dispatcher has had every chance to hand over more
+		if n := e.srv.hooks.deliverer.Stats().InProgress; n > maxInFlightPerOrg {
+			t.Fatalf("%d events of one organization in the delivery queue; want at most %d", n, maxInFlightPerOrg)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	release()
+	rc.waitDelivered(t, ids...)
+	waitOutbox(t, e.srv, WebhookOutboxStats{})
+}
