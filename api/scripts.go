@@ -124,16 +124,21 @@ func latinLookalike(r rune) bool {
 	return r >= 0x1C0 && r <= 0x1C3 || r >= 0x250 && r <= 0x2AF || r >= 0x1D00 && r <= 0x1D2B
 }
 
+// brailleBlank is U+2800 BRAILLE PATTERN BLANK: a symbol (So) that takes a
+// cell and shows nothing.
+const brailleBlank = 0x2800
+
 // imitatesASCII reports a rune that stands for ASCII text without being it: a
 // letter or digit whose NFKC normal form is ASCII (fullwidth ｄ, mathematical
 // 𝖽, the ligature ﬁ, ℓ), any fullwidth form of ASCII (－ for -), a Latin
-// look-alike, or a space other than U+0020 (alice\u00a0smith is not alice
-// smith).
+// look-alike, a space other than U+0020 (alice\u00a0smith is not alice
+// smith), or a symbol that draws as a space: the blank Braille pattern
+// U+2800, which no space class holds (bob\u2800 would read as bob).
 func imitatesASCII(r rune) bool {
 	switch {
 	case r < utf8.RuneSelf:
 		return false
-	case unicode.IsSpace(r), unicode.Is(unicode.Zs, r), r >= 0xFF01 && r <= 0xFF5E, latinLookalike(r):
+	case unicode.IsSpace(r), unicode.Is(unicode.Zs, r), r == brailleBlank, r >= 0xFF01 && r <= 0xFF5E, latinLookalike(r):
 		return true
 	case !unicode.IsLetter(r) && !unicode.IsNumber(r):
 		return false

@@ -72,3 +72,14 @@ func TestScripts(t *testing.T) {
 		}
 	}
 }
+
+// A name ending in U+2800, the blank Braille pattern, draws exactly like the
+// name without it: it is quoted, with the character escaped.
+func TestNameTextMarksABrailleBlank(t *testing.T) {
+	for _, n := range []string{"bob\u2800", "\u2800bob", "b\u2800ob"} {
+		got := NameText(n)
+		if got == n || !strings.Contains(got, `\u2800`) {
+			t.Errorf("NameText(%q) = %q; want it quoted with the blank escaped", n, got)
+		}
+	}
+}

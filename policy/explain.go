@@ -70,16 +70,22 @@ func label(p Policy) string {
 	return api.SanitizeID(p.ID)
 }
 
-func names(as []Approver) string {
+// names lists approvers in a sentence: each name as api.NameText shows it
+// (look-alike letters and blanks marked, as on the console's other lines),
+// or the id when there is none.
+func names(as []Approver) string { return nameList(as, ", ") }
+
+// nameList is names joined by sep (", ", " or ").
+func nameList(as []Approver, sep string) string {
 	out := make([]string, 0, len(as))
 	for _, a := range as {
-		n := a.Name
-		if n == "" {
-			n = a.ID
+		n := api.NameText(a.Name)
+		if a.Name == "" {
+			n = api.SanitizeID(a.ID)
 		}
 		out = append(out, n)
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(out, sep)
 }
 
 func labels(ds []PolicyDetail, outcome string) []string {
@@ -260,7 +266,7 @@ func needsMore(p Policy, in Input, candidates []Approver) string {
 		}
 	}
 	if len(one) > 0 {
-		return "needs 1 more approval (" + strings.ReplaceAll(names(one), ", ", " or ") + ")"
+		return "needs 1 more approval (" + nameList(one, " or ") + ")"
 	}
 	extra := slices.Clone(candidates[:min(len(candidates), maxCandidates)])
 	if !met(extra) {
