@@ -165,6 +165,7 @@ type ConfirmDialog struct {
 	noReopens     Dialog // asked for on any No instead of onNo (reopensOnNo)
 	width, height int    // of the body it is drawn over (SizedDialog)
 	arming        armGuard
+	unreadNoticed bool // the notice is UnreadNotice's: cleared once read to the end
 }
 
 // NewConfirmDialog asks c; onYes runs on y, onNo (may be nil) on any No.
@@ -202,10 +203,25 @@ func (d *ConfirmDialog) ID() string { return d.id }
 
 func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if d.confirm.Scroll(msg, d.width, d.height) {
+		if d.unreadNoticed {
+			if lines, _ := d.confirm.Unread(d.width, d.height); lines == 0 {
+				// Read to the end: y answers now, so the notice no longer holds.
+				d.confirm.Notice, d.unreadNoticed = "", false
+			}
+		}
 		return d, nil
 	}
 	switch d.arming.answer(&d.confirm, msg) {
 	case ui.Yes:
+		if lines, warnings := d.confirm.Unread(d.width, d.height); lines > 0 {
+			// At a small window the lines below (an unknown sender, what the
+			// vote would do, the fingerprint) were never shown: y waits until
+			// they have been. Any hidden line, not only a warned one: the
+			// rule is simpler to state, and a line not marked as a warning
+			// can still be what the answer is about.
+			d.confirm.Notice, d.unreadNoticed = ui.UnreadNotice(lines, warnings), true
+			return d, nil
+		}
 		switch {
 		case d.yesNow != nil:
 			return nil, d.yesNow()

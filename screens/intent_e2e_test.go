@@ -32,7 +32,7 @@ func dialogBody(t *testing.T, frame, title string) (body []string, more string) 
 		case !in || text == "":
 		case strings.Contains(text, "(y)"):
 			return body, more
-		case strings.Contains(text, "more lines") || strings.Contains(text, " above") || strings.Contains(text, " below"):
+		case strings.Contains(text, "more line") || strings.Contains(text, " above") || strings.Contains(text, " below"):
 			more = text
 		default:
 			body = append(body, text)

@@ -124,7 +124,7 @@ func TestEndToEndVoteDialogStatesTheWholeIntent(t *testing.T) {
 		`[deploym\u0435nts]"`,
 		"condition:   true",
 		"consensus:   (none: applies without any approval)",
-		"votes:       carol approved (root quorum 1/2)",
+		`votes:       "carol" approved (root quorum 1/2)`,
 		"if you approve: it is allowed and runs now",
 	} {
 		if !strings.Contains(out, want) {

@@ -27,7 +27,7 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	intent, warn := intentLines(c, act.Intent)
 	lines = append(lines, intent...)
 	lines = append(lines,
-		"requester:   "+requester(c, act),
+		"requester:   "+requesterQuoted(c, act),
 		"votes:       "+votesByName(c, act),
 	)
 	doubtLine := -1
@@ -257,6 +257,28 @@ func plural(n int, one string) string {
 	return fmt.Sprintf("%d %ss", n, one)
 }
 
+// requesterQuoted is who asked for act, as the vote dialog names members.
+func requesterQuoted(c *Common, act *api.Activity) string {
+	if len(act.Votes) == 0 {
+		return "(unknown: the service sent no votes)"
+	}
+	return memberQuoted(c, &act.Votes[0])
+}
+
+// memberQuoted names the member who cast v, always quoted (api.Quote), even
+// a plain ASCII name: in the vote dialog a name sits among the console's own
+// sentences, and "bob) -- NOTE: this does NOT run it (" unquoted reads as
+// the console's words. A member with no name is a "user" by id.
+func memberQuoted(c *Common, v *api.Vote) string {
+	if v.User.UserName != "" {
+		return api.Quote(v.User.UserName)
+	}
+	if n := c.Org.UserNames[v.UserID]; n != "" {
+		return api.Quote(n)
+	}
+	return "user " + api.SanitizeID(v.UserID)
+}
+
 // votesByName says who voted how, and the root quorum's count.
 func votesByName(c *Common, act *api.Activity) string {
 	var parts []string
@@ -266,8 +288,8 @@ func votesByName(c *Common, act *api.Activity) string {
 		if v.Selection == api.VoteRejected {
 			how = "rejected"
 		}
-		who := voterName(c, act, v.UserID)
-		if who == "your" {
+		who := memberQuoted(c, v)
+		if v.UserID == c.Org.UserID && v.UserID != "" {
 			who = "you"
 		}
 		parts = append(parts, who+" "+how)

@@ -73,6 +73,9 @@ type Confirm struct {
 	// dialog would not take, and why).
 	Notice string
 	offset int // first line shown when the lines are taller than the window
+	// readToEnd: the last line has been on screen (scrolled to), so nothing
+	// is unread even when the user scrolls back up.
+	readToEnd bool
 }
 
 // NewConfirm returns a dialog asking title, with lines restating what is at stake.
@@ -116,8 +119,59 @@ func (c *Confirm) Scroll(msg tea.Msg, width, height int) bool {
 	default:
 		return false
 	}
-	c.offset = max(min(c.offset, len(c.body(width))-win), 0)
+	n := len(c.body(width))
+	c.offset = max(min(c.offset, n-win), 0)
+	if c.offset+win >= n {
+		c.readToEnd = true
+	}
 	return true
+}
+
+// Unread is how many lines, drawn in width×height, have never been on screen
+// because they are below the window, and how many of those are warnings; 0
+// once the user has scrolled to the end, or when everything fits.
+func (c Confirm) Unread(width, height int) (lines, warnings int) {
+	if c.readToEnd {
+		return 0, 0
+	}
+	_, win := c.layout(width, height)
+	_, warn := c.bodyWarned(width)
+	off := max(min(c.offset, len(warn)-win), 0)
+	for _, w := range warn[min(off+win, len(warn)):] {
+		lines++
+		if w {
+			warnings++
+		}
+	}
+	return lines, warnings
+}
+
+// UnreadNotice is what a dialog with lines never shown says when y is
+// pressed: y does not answer until they have been on screen.
+func UnreadNotice(lines, warnings int) string {
+	return fmt.Sprintf("↓ %s: scroll to the end (↓/pgdn) before answering y", unreadText(lines, warnings))
+}
+
+// unreadText is "N more lines", with how many of them are warnings.
+func unreadText(lines, warnings int) string {
+	s := plural(lines, "more line")
+	switch {
+	case warnings == 1 && lines == 1:
+		s += ", a warning"
+	case warnings == 1:
+		s += ", 1 of them a warning"
+	case warnings > 1:
+		s += fmt.Sprintf(", %d of them warnings", warnings)
+	}
+	return s
+}
+
+// plural is "1 line" or "n lines".
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
 }
 
 // Scrollable reports whether the dialog, drawn in width×height, holds more
@@ -202,10 +256,24 @@ func (c Confirm) View(th *theme.Theme, width, height int) string {
 	if off > 0 {
 		more = append(more, fmt.Sprintf("↑ %d above", off))
 	}
-	if below := len(body) - off - win; below > 0 && off > 0 {
-		more = append(more, fmt.Sprintf("↓ %d below", below))
-	} else if below > 0 {
-		more = append(more, fmt.Sprintf("↓ %d more lines: read them before answering", below))
+	belowWarned := 0
+	for _, w := range warn[off+win:] {
+		if w {
+			belowWarned++
+		}
+	}
+	warned := ""
+	if belowWarned > 0 {
+		warned = fmt.Sprintf(" (%s)", plural(belowWarned, "warning"))
+	}
+	switch below := len(body) - off - win; {
+	case below > 0 && off > 0:
+		more = append(more, fmt.Sprintf("↓ %d below%s", below, warned))
+	case below > 0 && !c.readToEnd:
+		// Short enough for the minimum window: the notice y brings says more.
+		more = append(more, fmt.Sprintf("↓ %s%s: scroll to the end", plural(below, "more line"), warned))
+	case below > 0:
+		more = append(more, fmt.Sprintf("↓ %s%s", plural(below, "more line"), warned))
 	}
 	shown = append(shown, th.Warn.Render(ansi.Truncate(strings.Join(more, " · "), confirmInner(width), "…")))
 	return c.render(th, width, shown, tight)

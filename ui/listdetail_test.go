@@ -290,7 +290,7 @@ func TestConfirmTallerThanTheWindowScrolls(t *testing.T) {
 	if n := strings.Count(out, "\n") + 1; n > h {
 		t.Fatalf("%d lines in a window of %d:\n%s", n, h, out)
 	}
-	if !strings.Contains(out, "field 00") || strings.Contains(out, "field 29") || !strings.Contains(out, "more lines: read them before answering") {
+	if !strings.Contains(out, "field 00") || strings.Contains(out, "field 29") || !strings.Contains(out, "more lines: scroll to the end") {
 		t.Fatalf("first view:\n%s", out)
 	}
 	width := lipgloss.Width(c.View(plainTheme, w, h))
