@@ -434,7 +434,7 @@ func TestActivityEvaluationsShowRootQuorumDecision(t *testing.T) {
 	if line == "" {
 		t.Fatalf("no line for the evaluation %s in which no policy ran:\n%s", deciding.ID, out)
 	}
-	for _, want := range []string{deciding.VoteID, api.OutcomeAllow, "(no policy ran) allowed by root quorum (alice, bob)"} {
+	for _, want := range []string{deciding.VoteID, api.OutcomeAllow, `(no policy ran) allowed by root quorum ("alice", "bob")`} {
 		if !strings.Contains(line, want) {
 			t.Errorf("the root quorum's evaluation should show %q:\n%s", want, line)
 		}

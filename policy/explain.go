@@ -70,16 +70,16 @@ func label(p Policy) string {
 	return api.SanitizeID(p.ID)
 }
 
-// names lists approvers in a sentence: each name as api.NameText shows it
-// (look-alike letters and blanks marked, as on the console's other lines),
-// or the id when there is none.
+// names lists approvers in a sentence: each name quoted (api.Quote: look-alike
+// letters and blanks marked), so that a name cannot pass its words for the
+// sentence's, as label quotes policy names; the id when there is none.
 func names(as []Approver) string { return nameList(as, ", ") }
 
 // nameList is names joined by sep (", ", " or ").
 func nameList(as []Approver, sep string) string {
 	out := make([]string, 0, len(as))
 	for _, a := range as {
-		n := api.NameText(a.Name)
+		n := api.Quote(a.Name)
 		if a.Name == "" {
 			n = api.SanitizeID(a.ID)
 		}

@@ -36,7 +36,7 @@ func TestExplainWhy(t *testing.T) {
 		shown     map[string]string
 	}{
 		{"root quorum bypass", []Policy{noDeletes}, deleteKeys, []Approver{aliceRoot, bobRoot}, false,
-			api.OutcomeAllow, "allowed by root quorum (alice, bob)", nil},
+			api.OutcomeAllow, "allowed by root quorum (\"alice\", \"bob\")", nil},
 		{"explicit deny", []Policy{opsTwo, noDeletes}, deleteKeys, []Approver{aliceRoot}, false,
 			api.OutcomeDenyExplicit, "denied explicitly by policy \"No treasury deletes\"",
 			map[string]string{"p-ops": NotApplicable, "p-nodel": api.OutcomeDenyExplicit}},
@@ -45,7 +45,7 @@ func TestExplainWhy(t *testing.T) {
 			map[string]string{"p-ops": api.OutcomeAllow, "p-nodel": NotApplicable}},
 		{"waiting for root quorum or consensus", []Policy{opsTwo, policyOnly}, userTag, []Approver{aliceRoot}, false,
 			api.OutcomeRequiresConsensus,
-			"waiting: root quorum has 1 of 2 approvals (alice); or policy \"Ops approvals\" needs more approvals to meet its consensus",
+			"waiting: root quorum has 1 of 2 approvals (\"alice\"); or policy \"Ops approvals\" needs more approvals to meet its consensus",
 			map[string]string{"p-ops": api.OutcomeRequiresConsensus, "p-pol": NotApplicable}},
 		{"implicit deny", []Policy{policyOnly}, userTag, []Approver{opsOnly}, false,
 			api.OutcomeDenyImplicit, "failed: no policy allows this (implicit deny)",
@@ -54,7 +54,7 @@ func TestExplainWhy(t *testing.T) {
 			api.OutcomeDenyImplicit, "failed: no policy allows this (implicit deny)",
 			map[string]string{"p-broken": api.OutcomeError}},
 		{"root only, waiting", []Policy{policyOnly}, ActivityFor(api.TypeSetOrganizationFeature, nil), []Approver{aliceRoot}, true,
-			api.OutcomeRequiresConsensus, "waiting: only the root quorum can approve this; root quorum has 1 of 2 approvals (alice)", nil},
+			api.OutcomeRequiresConsensus, "waiting: only the root quorum can approve this; root quorum has 1 of 2 approvals (\"alice\")", nil},
 		{"root only, nobody root", []Policy{policyOnly}, ActivityFor(api.TypeSetOrganizationFeature, nil), []Approver{opsOnly}, true,
 			api.OutcomeDenyImplicit, "failed: only the root quorum can approve this, and no root member has", nil},
 	}
@@ -126,12 +126,12 @@ func TestExplainWithNamesWhoCouldApprove(t *testing.T) {
 	in := Input{Activity: ActivityFor(api.TypeCreateUserTag, nil), Approvers: []Approver{alice, bob}}
 
 	e := ExplainWith(Decide([]Policy{ops}, in, q, false), in, []Approver{carol, dave})
-	want := "waiting: root quorum has 1 of 2 approvals (alice); or policy \"Ops approvals\" needs 1 more approval (carol)"
+	want := "waiting: root quorum has 1 of 2 approvals (\"alice\"); or policy \"Ops approvals\" needs 1 more approval (\"carol\")"
 	if e.Why != want {
 		t.Errorf("why = %q\nwant %q", e.Why, want)
 	}
 	e = ExplainWith(Decide([]Policy{three}, in, q, false), in, []Approver{carol, dave})
-	if !strings.Contains(e.Why, "policy \"Four eyes\" needs 2 more approvals (e.g. carol, dave)") {
+	if !strings.Contains(e.Why, "policy \"Four eyes\" needs 2 more approvals (e.g. \"carol\", \"dave\")") {
 		t.Errorf("why = %q", e.Why)
 	}
 	// A member who does not count toward it is not counted nor named: the two
@@ -139,7 +139,7 @@ func TestExplainWithNamesWhoCouldApprove(t *testing.T) {
 	erin := Approver{ID: "u-erin", Name: "erin"}
 	in0 := Input{Activity: ActivityFor(api.TypeCreateUserTag, nil)}
 	e = ExplainWith(Decide([]Policy{ops}, in0, q, false), in0, []Approver{erin, bob, dave, carol})
-	if !strings.Contains(e.Why, "policy \"Ops approvals\" needs 2 more approvals (e.g. bob, carol)") {
+	if !strings.Contains(e.Why, "policy \"Ops approvals\" needs 2 more approvals (e.g. \"bob\", \"carol\")") {
 		t.Errorf("why = %q, want bob and carol only", e.Why)
 	}
 	// A consensus that everyone together does not meet (all approvers must be
@@ -148,7 +148,7 @@ func TestExplainWithNamesWhoCouldApprove(t *testing.T) {
 	inOps := Input{Activity: ActivityFor(api.TypeCreateUserTag, nil), Approvers: []Approver{bob}}
 	frank := Approver{ID: "u-frank", Name: "frank", Tags: []string{"ops"}}
 	e = ExplainWith(Decide([]Policy{opsOnly}, inOps, q, false), inOps, []Approver{dave, carol, erin, frank})
-	if !strings.Contains(e.Why, "policy \"Ops only\" needs 2 more approvals (e.g. carol, frank)") {
+	if !strings.Contains(e.Why, "policy \"Ops only\" needs 2 more approvals (e.g. \"carol\", \"frank\")") {
 		t.Errorf("why = %q, want carol and frank", e.Why)
 	}
 	e = ExplainWith(Decide([]Policy{three}, in, q, false), in, nil)

@@ -54,7 +54,7 @@ func TestEndToEndOwnVoteShowsTheDecidingEvaluation(t *testing.T) {
 		t.Fatalf("the vote did not complete the activity:\n%s", h.frame())
 	}
 	out := h.detailText()
-	if !strings.Contains(out, "Policy evaluations (2)") || !strings.Contains(out, "ALLOW  allowed by root quorum (alice, bob)") {
+	if !strings.Contains(out, "Policy evaluations (2)") || !strings.Contains(out, `ALLOW  allowed by root quorum ("alice", "bob")`) {
 		t.Errorf("after the deciding vote the detail lacks its evaluation:\n%s", out)
 	}
 	if strings.Contains(out, "MFA status") {

@@ -113,7 +113,7 @@ func voteAuthor(a api.Activity, id string) string {
 	for _, v := range a.Votes {
 		if v.ID == id {
 			if v.User.UserName != "" {
-				return v.User.UserName
+				return api.Quote(v.User.UserName) // a name, never the sentence's own words
 			}
 			return api.SanitizeID(v.UserID)
 		}

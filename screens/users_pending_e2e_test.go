@@ -97,7 +97,7 @@ func TestEndToEndPendingKeyDeletionIsMarkedAndNotDuplicated(t *testing.T) {
 	if strings.Contains(out, "stop authenticating at once") {
 		t.Errorf("the confirm says the keys stop at once although the deletion waits for the root quorum:\n%s", out)
 	}
-	for _, want := range []string{"it waits for approvals:", "root quorum has 1 of 2 approvals (alice).", "The keys keep working until it completes;"} {
+	for _, want := range []string{"it waits for approvals:", `root quorum has 1 of 2 approvals ("alice").`, "The keys keep working until it completes;"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the confirm should say %q:\n%s", want, out)
 		}
