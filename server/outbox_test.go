@@ -43,6 +43,23 @@ func newHookReceiver(t *testing.T, answer func(r *http.Request, body []byte) int
 	return rc
 }
 
+// newHeldReceiver is a receiver that holds every request unanswered until
+// release is called (then answers 200); the test's end releases it.
+func newHeldReceiver(t *testing.T) (rc *hookReceiver, release func()) {
+	t.Helper()
+	hold := make(chan struct{})
+	release = sync.OnceFunc(func() { close(hold) })
+	t.Cleanup(release)
+	rc = newHookReceiver(t, func(r *http.Request, _ []byte) int {
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+		}
+		return http.StatusOK
+	})
+	return rc, release
+}
+
 func (rc *hookReceiver) requestCount() int {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
@@ -186,16 +203,7 @@ func TestWebhookHungOrganizationDoesNotDelayOthers(t *testing.T) {
 	e := newEnvWith(t, envOptions{threshold: 1, webhooks: WebhookOptions{
 		Delivery: webhook.DelivererOptions{QueueSize: 4, OrgQueueSize: 2, OrgConcurrency: 1, AttemptTimeout: time.Minute},
 	}})
-	hold := make(chan struct{})
-	release := sync.OnceFunc(func() { close(hold) })
-	t.Cleanup(release)
-	hung := newHookReceiver(t, func(r *http.Request, _ []byte) int {
-		select {
-		case <-hold:
-		case <-r.Context().Done():
-		}
-		return http.StatusOK
-	})
+	hung, release := newHeldReceiver(t)
 	healthy := newHookReceiver(t, func(*http.Request, []byte) int { return http.StatusOK })
 
 	alice := e.clients["alice"]
@@ -324,16 +332,7 @@ func TestWebhookOutboxHandsAnOrganizationFewEventsAtATime(t *testing.T) {
 	e := newEnvWith(t, envOptions{threshold: 1, webhooks: WebhookOptions{
 		Delivery: webhook.DelivererOptions{OrgConcurrency: 1, AttemptTimeout: time.Minute},
 	}})
-	hold := make(chan struct{})
-	release := sync.OnceFunc(func() { close(hold) })
-	t.Cleanup(release)
-	rc := newHookReceiver(t, func(r *http.Request, _ []byte) int {
-		select {
-		case <-hold:
-		case <-r.Context().Done():
-		}
-		return http.StatusOK
-	})
+	rc, release := newHeldReceiver(t)
 	alice := e.clients["alice"]
 	ids := []string{completedEvent(mustComplete(t)(alice.SetOrganizationFeature(ctxT(t), api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: rc.url})))}
 	ids = append(ids, tags(t, alice, "held", maxInFlightPerOrg+4)...)
