@@ -44,42 +44,49 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 	return master, slave
 }
 
-// runOnTerminal runs vigil with the pty as standard input; once stderr shows
-// prompt, it types input on the terminal. It returns the exit code, stdout,
-// stderr and whatever the terminal echoed.
+// runOnTerminal runs vigil with the env's config and the pty as standard
+// input; see runOnPTY.
 func (e *verbEnv) runOnTerminal(prompt, input string, args ...string) (int, string, string, string) {
 	e.t.Helper()
-	master, slave := openPTY(e.t)
-	var out, errOut syncBuffer
-	c := proc{stdin: slave, stdout: &out, stderr: &errOut, getenv: func(k string) string {
+	return runOnPTY(e.t, func(k string) string {
 		if k == "VIGIL_CONFIG" {
 			return e.config
 		}
 		return ""
-	}}
+	}, prompt, input, args...)
+}
+
+// runOnPTY runs vigil with the pty as standard input; once stderr shows
+// prompt, it types input on the terminal. It returns the exit code, stdout,
+// stderr and whatever the terminal echoed.
+func runOnPTY(t *testing.T, getenv func(string) string, prompt, input string, args ...string) (int, string, string, string) {
+	t.Helper()
+	master, slave := openPTY(t)
+	var out, errOut syncBuffer
+	c := proc{stdin: slave, stdout: &out, stderr: &errOut, getenv: getenv}
 	done := make(chan int, 1)
 	go func() { done <- run(context.Background(), c, args) }()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(errOut.String(), prompt) {
 		select {
 		case code := <-done:
-			e.t.Fatalf("vigil ended (exit %d) before asking %q:\n%s\n%s", code, prompt, out.String(), errOut.String())
+			t.Fatalf("vigil ended (exit %d) before asking %q:\n%s\n%s", code, prompt, out.String(), errOut.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			e.t.Fatalf("no prompt %q:\n%s", prompt, errOut.String())
+			t.Fatalf("no prompt %q:\n%s", prompt, errOut.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond) // let the terminal settle into the prompt's mode
 	if _, err := master.Write([]byte(input)); err != nil {
-		e.t.Fatal(err)
+		t.Fatal(err)
 	}
 	var code int
 	select {
 	case code = <-done:
 	case <-time.After(10 * time.Second):
-		e.t.Fatal("vigil did not finish after the input")
+		t.Fatal("vigil did not finish after the input")
 	}
 	var echoed bytes.Buffer
 	buf := make([]byte, 4096)
