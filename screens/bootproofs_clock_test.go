@@ -9,12 +9,10 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/proof"
-	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // quorumLimit is the most members a quorum set and the most approvals an
@@ -88,16 +86,7 @@ func maximalHostileBootProof(t testing.TB, created time.Time) *api.BootProof {
 // console whose clock is *now.
 func openHostileReport(t testing.TB, now *time.Time, created time.Time) *Root {
 	t.Helper()
-	fake := &fakeClient{bootByApp: map[string]*api.BootProof{"signer": maximalHostileBootProof(t, created)}}
-	r := NewRoot(Options{Reader: fake, Submitter: fake, Theme: theme.Options{Dark: true}, Now: func() time.Time { return *now },
-		Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
-		Proofs: ProofSettings{Apps: []string{"signer"}}})
-	r.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	for _, m := range collect(r.Init()) {
-		r.Update(m)
-	}
-	r.Update(keyPress("2"))
-	r.Update(keyPress("enter"))
+	r := openSignerReport(maximalHostileBootProof(t, created), func() time.Time { return *now })
 	b := r.screens[1].(*BootProofs)
 	if !b.open() || b.apps[0].report == nil || len(b.apps[0].report.Manifest.ManifestSet.Members) != quorumLimit {
 		t.Fatalf("the hostile report is not open:\n%s", ansi.Strip(r.Render()))

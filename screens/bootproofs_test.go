@@ -337,11 +337,12 @@ func TestGoldenBootProofsColour(t *testing.T) {
 	golden.RequireEqual(t, screenFrame(h.root))
 }
 
-// A cursor move rebuilds and re-wraps the whole report; it must stay far below a
-// frame (16 ms) so ↑/↓ feel instant. Measured with the frame render included.
-func BenchmarkBootProofsCursorMove(b *testing.B) {
-	fake := &fakeClient{bootByApp: map[string]*api.BootProof{"signer": fixtureBootProof(b)}}
-	r := NewRoot(Options{Reader: fake, Submitter: fake, Theme: theme.Options{Dark: true}, Now: func() time.Time { return testNow },
+// openSignerReport is a 160x48 console whose Boot proofs screen has opened
+// the report of proof, the boot proof of the app "signer", with its clock at
+// now() and no ticks of its own.
+func openSignerReport(proof *api.BootProof, now func() time.Time) *Root {
+	fake := &fakeClient{bootByApp: map[string]*api.BootProof{"signer": proof}}
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Theme: theme.Options{Dark: true}, Now: now,
 		Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
 		Proofs: ProofSettings{Apps: []string{"signer"}}})
 	r.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
@@ -350,6 +351,13 @@ func BenchmarkBootProofsCursorMove(b *testing.B) {
 	}
 	r.Update(keyPress("2"))
 	r.Update(keyPress("enter"))
+	return r
+}
+
+// A cursor move rebuilds and re-wraps the whole report; it must stay far below a
+// frame (16 ms) so ↑/↓ feel instant. Measured with the frame render included.
+func BenchmarkBootProofsCursorMove(b *testing.B) {
+	r := openSignerReport(fixtureBootProof(b), func() time.Time { return testNow })
 	if !strings.Contains(ansi.Strip(r.Render()), "▸ user data") {
 		b.Fatalf("report not open:\n%s", r.Render())
 	}
