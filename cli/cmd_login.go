@@ -259,9 +259,12 @@ func keepTarget(store keys.Store, name, profileName string, target *ecdh.Private
 	if targetFile != "" {
 		return fmt.Errorf("login oauth: %w; the target key stays in %s: %s", cause, targetFile, finish(targetFile))
 	}
+	notKept := func(err error) error {
+		return fmt.Errorf("login oauth: %w; the key that opens the service's reply could not be kept (%v), so an API key the service made cannot be used: %s and delete its API key with 'vigil apikey delete%s ID'", cause, err, look, profileFlag)
+	}
 	key, err := keys.ParsePrivateHex(keys.SchemeP256, hex.EncodeToString(target.Bytes()))
 	if err != nil {
-		return fmt.Errorf("login oauth: %w; the key that opens the service's reply could not be kept (%v), so an API key the service made cannot be used: %s and delete its API key with 'vigil apikey delete%s ID'", cause, err, look, profileFlag)
+		return notKept(err)
 	}
 	keptName := name + "-target"
 	slot, err := store.Reserve(keptName)
@@ -274,7 +277,7 @@ func keepTarget(store keys.Store, name, profileName string, target *ecdh.Private
 		if errors.As(err, &ns) && ns.Copy != "" {
 			return fmt.Errorf("login oauth: %w; the key that opens the service's reply could not be kept as %s (%v): move it into place, then %s", cause, keptName, err, finish(keptName))
 		}
-		return fmt.Errorf("login oauth: %w; the key that opens the service's reply could not be kept (%v), so an API key the service made cannot be used: %s and delete its API key with 'vigil apikey delete%s ID'", cause, err, look, profileFlag)
+		return notKept(err)
 	}
 	privPath, _, _ := store.Paths(keptName)
 	return fmt.Errorf("login oauth: %w; the key that opens the service's reply is kept as %s (%s, 0600): %s", cause, keptName, privPath, finish(keptName))
