@@ -53,7 +53,7 @@ func TestDecideOverBudgetWaits(t *testing.T) {
 	if !d.Exhausted || d.Outcome != api.OutcomeRequiresConsensus {
 		t.Fatalf("Decide = %s (exhausted %v), want REQUIRES_CONSENSUS because the budget ran out", d.Outcome, d.Exhausted)
 	}
-	if limit := uint64(DecideBudget + 3*CostLimit + 2*judgeCost); d.Work < DecideBudget || d.Work > limit {
+	if limit := uint64(DecideBudget + CostLimit + 2*judgeCost); d.Work < DecideBudget || d.Work > limit {
 		t.Fatalf("the decision did %d units of work, want between the budget %d and %d", d.Work, DecideBudget, limit)
 	}
 	if len(d.Policies) != len(ps) {

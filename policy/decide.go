@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -251,8 +252,10 @@ func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision 
 // documented example policies together cost about 1,900 units, and the
 // heaviest realistic policy the limits are sized for (a pairwise check over
 // 100 approvers and a 500-entry allowlist) about 49,000, so twenty of those
-// fit. The budget is checked before each policy, so any one policy (at most
-// three expressions of CostLimit) is always judged.
+// fit, and so does any one policy the limits accept (three expressions of at
+// most CostLimit each) beside 400,000 units of others. The budget is checked
+// before each expression, so a decision overruns it by one expression at
+// most.
 const DecideBudget = 1_000_000
 
 // errNotJudged is the error of a policy that Decide did not judge because
@@ -309,7 +312,7 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 		d.Policies = append(d.Policies, api.PolicyOutcome{PolicyID: p.ID, Outcome: v.outcome})
 		d.Details = append(d.Details, PolicyDetail{Policy: p, Outcome: v.outcome, Result: v.result, Err: v.err})
 		switch {
-		case v.err == errNotJudged:
+		case errors.Is(v.err, errNotJudged):
 		case v.outcome == api.OutcomeDenyExplicit:
 			denied = append(denied, p.ID)
 		case v.outcome == api.OutcomeAllow:
@@ -374,8 +377,15 @@ func judgeWithin(policies []Policy, verdicts []*verdict, act *activation, m *met
 			return false
 		}
 		spent := act.spent
+		if m != nil && m.budget-m.spent < math.MaxUint64-spent {
+			act.stopAt = spent + m.budget - m.spent
+		}
 		v := p.judge(act)
+		act.stopAt = 0
 		m.charge(judgeCost + act.spent - spent)
+		if errors.Is(v.err, errNotJudged) {
+			return false // stopped between its expressions: not judged
+		}
 		verdicts[i] = &v
 	}
 	return true
