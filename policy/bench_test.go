@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -180,5 +181,69 @@ func BenchmarkReachableWorstCase(b *testing.B) {
 		if r := Reachable(ps, in, quorum, false, voters); !r.Exhausted {
 			b.Fatalf("Reachable = %+v, want the budget exhausted", r)
 		}
+	}
+}
+
+// BenchmarkDecideWorstCase is the costliest decision the server can be
+// asked to make at a submission or vote: 20 deny policies whose time,
+// condition and consensus are each the largest nested loops within the cost
+// limit, the consensus never met, so every one must be judged. Bounded by
+// DecideBudget, the decision stops after the policy that crosses it; the
+// unbounded one is what every write of the service waited behind before
+// (docs/performance.md).
+func BenchmarkDecideWorstCase(b *testing.B) {
+	list := "[" + strings.Repeat("1,", 1499) + "1]"
+	loops := func(k int) string {
+		return fmt.Sprintf("%s[0..%d].all(a, %s.all(b, %s.all(d, a + b + d > 0)))", list, k, twenty, twenty)
+	}
+	// The largest k whose three expressions each stay within the cost limit.
+	source := func(k int) Source {
+		return Source{Time: loops(k), Condition: loops(k), Consensus: loops(k) + " && approvers.size() > 100"}
+	}
+	within := func(k int) *Compiled {
+		c, err := CompileSource(source(k))
+		if err != nil {
+			b.Fatal(err)
+		}
+		in := input(alice)
+		in.Now = time.Date(2026, 3, 18, 15, 0, 0, 0, time.UTC)
+		if r, err := c.Run(in); err != nil || !r.Active || !r.Condition || r.Consensus {
+			return nil
+		}
+		return c
+	}
+	lo, hi := 1, 1500
+	for lo < hi {
+		if mid := (lo + hi + 1) / 2; within(mid) != nil {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	c := within(lo)
+	if c == nil {
+		b.Fatal("even the smallest loops exceed the cost limit")
+	}
+	ps := make([]Policy, 20)
+	for i := range ps {
+		ps[i] = Policy{ID: fmt.Sprint("costliest-", i), Effect: api.EffectDeny, Compiled: c}
+	}
+	in := input(alice)
+	in.Now = time.Date(2026, 3, 18, 15, 0, 0, 0, time.UTC)
+	for _, run := range []struct {
+		name   string
+		budget uint64
+	}{{"bounded", DecideBudget}, {"unbounded", math.MaxUint64}} {
+		b.Run(run.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var d Decision
+			for b.Loop() {
+				d = decide(ps, in, quorum, false, &meter{budget: run.budget})
+			}
+			if d.Outcome == api.OutcomeDenyExplicit || d.Exhausted != (run.budget == DecideBudget) {
+				b.Fatalf("decision %s (exhausted %v), want every deny judged not to apply or the budget to run out", d.Outcome, d.Exhausted)
+			}
+			b.ReportMetric(float64(d.Work), "units/op")
+		})
 	}
 }

@@ -69,8 +69,12 @@ func (workCost) CallCost(function, _ string, args []ref.Val, result ref.Val) *ui
 // error, which does not deny), and ContextEval's interrupt checks made every
 // decision half again as slow; the cost limit, charged by the work done
 // (workCost), is what bounds an evaluation.
-// The cost charged is added to act.spent.
+// The cost charged is added to act.spent; once it reaches act.stopAt no
+// further expression runs, so a decision overruns its budget by at most one.
 func eval(prg cel.Program, act *activation) (ref.Val, error) {
+	if act.stopAt != 0 && act.spent >= act.stopAt {
+		return nil, errNotJudged
+	}
 	out, det, err := prg.Eval(act)
 	if c := det.ActualCost(); c != nil {
 		act.spent += *c

@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -44,6 +45,15 @@ type Decision struct {
 	// RootNeeded the quorum's threshold.
 	RootApprovers []Approver
 	RootNeeded    int
+	// Exhausted is true when the work budget (DecideBudget) ran out before
+	// every policy was judged: those not judged are OUTCOME_ERROR in
+	// Policies, with errNotJudged. The outcome then fails safe: a deny found
+	// is decisive (deny always wins), and so is an allow found once every
+	// deny was judged; otherwise it is REQUIRES_CONSENSUS (undecided: the
+	// activity waits, and only the root quorum is sure to complete it).
+	Exhausted bool
+	// Work is the work charged to the policies, in cost units.
+	Work uint64
 }
 
 // PolicyDetail is what one policy's expressions gave in a decision.
@@ -227,60 +237,91 @@ func (q Quorum) threshold() int { return max(q.Threshold, 1) }
 // A policy whose evaluation fails is OUTCOME_ERROR and neither allows nor
 // denies. rootOnly (set_organization_feature) skips steps 2–4: only the root
 // quorum completes such an activity.
+//
+// The policies' work is bounded by DecideBudget; see Decision.Exhausted.
 func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision {
-	d, _ := decide(policies, in, quorum, rootOnly, nil)
-	return d
+	return decide(policies, in, quorum, rootOnly, &meter{budget: DecideBudget})
 }
 
-// decide is Decide charging its work to m (nil: unmetered). It gives up,
-// answering false, when m's budget runs out before every policy is judged.
-func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter) (Decision, bool) {
+// DecideBudget bounds the work of one Decide, in CEL cost units (the units
+// of CostLimit, charged as for ReachBudget: each policy judged costs its
+// expressions plus judgeCost). The local service decides in its single
+// writer at every submission and vote, so an organization of many costly
+// policies must not hold every organization's writes. 1,000,000 units is
+// about 80 ms of the costliest expressions (docs/performance.md); the 91
+// documented example policies together cost about 1,900 units, and the
+// heaviest realistic policy the limits are sized for (a pairwise check over
+// 100 approvers and a 500-entry allowlist) about 49,000, so twenty of those
+// fit, and so does any one policy the limits accept (three expressions of at
+// most CostLimit each) beside 400,000 units of others. The budget is checked
+// before each expression, so a decision overruns it by one expression at
+// most.
+const DecideBudget = 1_000_000
+
+// errNotJudged is the error of a policy that Decide did not judge because
+// the work budget ran out first.
+var errNotJudged = fmt.Errorf("not evaluated: the decision ran out of its work budget (%d cost units) first", DecideBudget)
+
+// decide is Decide charging its work to m (nil: unmetered). When m's budget
+// runs out before every policy is judged, the decision is Exhausted and its
+// outcome is one a full evaluation could not contradict, or none.
+func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter) Decision {
 	rootMembers := rootApprovers(in.Approvers, quorum)
 	roots, anyRoot := len(rootMembers), len(rootMembers) > 0
 	need := quorum.threshold()
 	if roots >= need {
 		return Decision{Outcome: api.OutcomeAllow, RootApprovers: rootMembers, RootNeeded: need,
-			Reason: fmt.Sprintf("approved by the root quorum (%d of %d root members needed)", roots, need)}, true
+			Reason: fmt.Sprintf("approved by the root quorum (%d of %d root members needed)", roots, need)}
 	}
 	if rootOnly {
 		if anyRoot {
 			return Decision{Outcome: api.OutcomeRequiresConsensus, RootApprovers: rootMembers, RootNeeded: need,
-				Reason: fmt.Sprintf("only the root quorum can approve this activity: %d of %d root approvals so far", roots, need)}, true
+				Reason: fmt.Sprintf("only the root quorum can approve this activity: %d of %d root approvals so far", roots, need)}
 		}
 		return Decision{Outcome: api.OutcomeDenyImplicit, RootNeeded: need,
-			Reason: "only the root quorum can approve this activity, and no root member has approved it"}, true
+			Reason: "only the root quorum can approve this activity, and no root member has approved it"}
 	}
 
-	if m.exhausted() {
-		return Decision{}, false
-	}
-	m.charge(judgeCost) // preparing the input
-	act, err := in.activation()
-	if err != nil {
-		return Decision{Outcome: api.OutcomeError, RootNeeded: need, Reason: fmt.Sprintf("cannot prepare the evaluation: %v", err)}, true
-	}
-	d := Decision{Policies: make([]api.PolicyOutcome, 0, len(policies)), RootApprovers: rootMembers, RootNeeded: need,
-		Details: make([]PolicyDetail, 0, len(policies))}
-	var denied, allowed, waiting, failed, lacking, inactive []string
-	for _, p := range policies {
-		if m.exhausted() {
-			return Decision{}, false
+	start := m.used()
+	var act *activation
+	verdicts := make([]*verdict, len(policies))
+	denialsJudged := false
+	if !m.exhausted() {
+		m.charge(judgeCost) // preparing the input
+		var err error
+		if act, err = in.activation(); err != nil {
+			return Decision{Outcome: api.OutcomeError, RootNeeded: need, Reason: fmt.Sprintf("cannot prepare the evaluation: %v", err)}
 		}
-		spent := act.spent
-		v := p.judge(act)
-		m.charge(judgeCost + act.spent - spent)
+		// Denies first: a deny found is decisive whatever the rest say, and
+		// once every deny is judged an allow found is decisive too, so a
+		// decision the budget cuts short still answers whenever it can.
+		denialsJudged = judgeWithin(policies, verdicts, act, m, true)
+		judgeWithin(policies, verdicts, act, m, false)
+	}
+
+	d := Decision{Policies: make([]api.PolicyOutcome, 0, len(policies)), RootApprovers: rootMembers, RootNeeded: need,
+		Details: make([]PolicyDetail, 0, len(policies)), Work: m.used() - start}
+	var denied, allowed, waiting, failed, lacking, inactive, unjudged []string
+	for i, p := range policies {
+		v := verdicts[i]
+		if v == nil {
+			d.Exhausted = true
+			unjudged = append(unjudged, p.ID)
+			v = &verdict{outcome: api.OutcomeError, err: errNotJudged}
+		}
 		d.Policies = append(d.Policies, api.PolicyOutcome{PolicyID: p.ID, Outcome: v.outcome})
 		d.Details = append(d.Details, PolicyDetail{Policy: p, Outcome: v.outcome, Result: v.result, Err: v.err})
-		switch v.outcome {
-		case api.OutcomeDenyExplicit:
+		switch {
+		case errors.Is(v.err, errNotJudged):
+		case v.outcome == api.OutcomeDenyExplicit:
 			denied = append(denied, p.ID)
-		case api.OutcomeAllow:
+		case v.outcome == api.OutcomeAllow:
 			allowed = append(allowed, p.ID)
-		case api.OutcomeRequiresConsensus:
+		case v.outcome == api.OutcomeRequiresConsensus:
 			waiting = append(waiting, p.ID)
-		case api.OutcomeError:
+		case v.outcome == api.OutcomeError:
 			failed = append(failed, fmt.Sprintf("%s (%v)", p.ID, v.err))
-		case api.OutcomeTimeInactive:
+		case v.outcome == api.OutcomeTimeInactive:
 			inactive = append(inactive, p.ID)
 		}
 		if len(v.missing) > 0 {
@@ -294,8 +335,15 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 	switch {
 	case len(denied) > 0:
 		d.Outcome, d.Reason = api.OutcomeDenyExplicit, "denied by policy "+strings.Join(denied, ", ")
-	case len(allowed) > 0:
+	case len(allowed) > 0 && (!d.Exhausted || denialsJudged):
 		d.Outcome, d.Reason = api.OutcomeAllow, "allowed by policy "+strings.Join(allowed, ", ")
+	case d.Exhausted:
+		// Failing safe: what the policies not judged say could change any
+		// other outcome, so the activity waits; the root quorum, which needs
+		// no policy evaluated, can still approve it.
+		d.Outcome, d.Reason = api.OutcomeRequiresConsensus,
+			fmt.Sprintf("undecided: the policies cost more than one decision's work budget (%d cost units), "+
+				"so the activity waits for the root quorum (%d of %d root approvals so far)", DecideBudget, roots, need)
 	case len(waiting) > 0:
 		d.Outcome, d.Reason = api.OutcomeRequiresConsensus, "waiting for the consensus of policy "+strings.Join(waiting, ", ")
 	case anyRoot:
@@ -310,6 +358,35 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 	if len(lacking) > 0 {
 		note += "; policies that do not apply because this activity has no such target or transaction: " + strings.Join(lacking, ", ")
 	}
+	if len(unjudged) > 0 {
+		note += "; policies not evaluated because the work budget ran out: " + strings.Join(unjudged, ", ")
+	}
 	d.Reason += note
-	return d, true
+	return d
+}
+
+// judgeWithin judges, in order, the policies that deny (denies) or the
+// others (!denies) while m's budget lasts, filling verdicts. It reports
+// whether it judged all of them.
+func judgeWithin(policies []Policy, verdicts []*verdict, act *activation, m *meter, denies bool) bool {
+	for i, p := range policies {
+		if (p.Effect == api.EffectDeny) != denies {
+			continue
+		}
+		if m.exhausted() {
+			return false
+		}
+		spent := act.spent
+		if m != nil && m.budget-m.spent < math.MaxUint64-spent {
+			act.stopAt = spent + m.budget - m.spent
+		}
+		v := p.judge(act)
+		act.stopAt = 0
+		m.charge(judgeCost + act.spent - spent)
+		if errors.Is(v.err, errNotJudged) {
+			return false // stopped between its expressions: not judged
+		}
+		verdicts[i] = &v
+	}
+	return true
 }

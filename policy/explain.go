@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +13,11 @@ import (
 // match (or that read a keyword the activity lacks), unless implicit deny is
 // the final outcome: the wire says OUTCOME_DENY_IMPLICIT for both.
 const NotApplicable = "not applicable"
+
+// NotEvaluated is how an explanation shows a policy that the decision did
+// not judge because its work budget ran out first (the wire says
+// OUTCOME_ERROR).
+const NotEvaluated = "not evaluated"
 
 // Explanation is a decision in words: the final outcome, one line of why, and
 // what each policy that ran did.
@@ -38,6 +44,8 @@ func Explain(d Decision) Explanation {
 		line := PolicyLine{ID: pd.Policy.ID, Name: pd.Policy.Name, Outcome: pd.Outcome, Shown: pd.Outcome}
 		r := pd.Result
 		switch {
+		case errors.Is(pd.Err, errNotJudged):
+			line.Shown, line.Detail = NotEvaluated, "not evaluated: the decision ran out of its work budget first"
 		case pd.Err != nil:
 			line.Detail = "could not be evaluated: " + pd.Err.Error()
 		case pd.Outcome == api.OutcomeTimeInactive:
@@ -118,6 +126,9 @@ func why(d Decision) string {
 	case api.OutcomeAllow:
 		return "allowed by " + strings.Join(labels(d.Details, api.OutcomeAllow), ", ")
 	case api.OutcomeRequiresConsensus:
+		if d.Exhausted {
+			return undecided(d)
+		}
 		parts := []string{quorumSoFar(d)}
 		for _, l := range labels(d.Details, api.OutcomeRequiresConsensus) {
 			parts = append(parts, l+" needs more approvals to meet its consensus")
@@ -135,6 +146,12 @@ func why(d Decision) string {
 		return "failed: " + d.Reason
 	}
 	return d.Reason
+}
+
+// undecided is why a decision cut short by its work budget waits.
+func undecided(d Decision) string {
+	return fmt.Sprintf("waiting: undecided, because the policies cost more than one decision's work budget "+
+		"(%d cost units) and were not all evaluated; the root quorum can still approve it: %s", DecideBudget, quorumSoFar(d))
 }
 
 // Simulation is one activity decided with the organization's policies as they
@@ -180,10 +197,14 @@ func Simulate(current []Policy, draft Policy, in Input, quorum Quorum, rootOnly 
 	return s
 }
 
-// Decider names what decided: "root quorum", "policy 'X'", or "no policy".
+// Decider names what decided: "root quorum", "policy 'X'", or "no policy"
+// ("no policy: out of work budget" when the decision was cut short undecided).
 func Decider(d Decision) string {
 	if len(d.Details) == 0 {
 		return "root quorum"
+	}
+	if d.Exhausted && d.Outcome == api.OutcomeRequiresConsensus {
+		return "no policy: out of work budget"
 	}
 	switch d.Outcome {
 	case api.OutcomeDenyExplicit, api.OutcomeAllow, api.OutcomeRequiresConsensus:
@@ -234,7 +255,7 @@ const maxSearched = 12
 // policy's own consensus with the extra approvers added, nothing else.
 func ExplainWith(d Decision, in Input, candidates []Approver) Explanation {
 	e := Explain(d)
-	if d.Outcome != api.OutcomeRequiresConsensus || len(d.Details) == 0 {
+	if d.Outcome != api.OutcomeRequiresConsensus || len(d.Details) == 0 || d.Exhausted {
 		return e
 	}
 	parts := []string{quorumSoFar(d)}

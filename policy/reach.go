@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"math"
 	"slices"
 
 	"github.com/vigil-console/vigil/api"
@@ -28,6 +27,14 @@ type meter struct {
 }
 
 func (m *meter) exhausted() bool { return m != nil && m.spent >= m.budget }
+
+// used is the work charged so far.
+func (m *meter) used() uint64 {
+	if m == nil {
+		return 0
+	}
+	return m.spent
+}
 
 func (m *meter) charge(units uint64) {
 	if m != nil {
@@ -72,10 +79,14 @@ func Reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potent
 
 func reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potentialApprovers []Approver, budget uint64) Reach {
 	m := &meter{budget: budget}
-	if len(potentialApprovers) == 0 {
-		// Nobody left to vote: the answer is one decision, no costlier than
-		// the one the vote itself was evaluated with, so it is always made.
-		m = &meter{budget: math.MaxUint64}
+	nobodyLeft := len(potentialApprovers) == 0
+	if nobodyLeft {
+		// Nobody left to vote: the answer is one decision, the very one the
+		// vote itself was decided with, so it gets that decision's budget.
+		// Cut short and still undecided, it is a decision that never allows:
+		// the same approvals always give the same answer, and nobody can add
+		// one, so the last member's rejection still settles the activity.
+		m = &meter{budget: DecideBudget}
 	}
 	exhausted := false
 	allows := func(approvers []Approver) (allow, deny bool) {
@@ -84,8 +95,8 @@ func reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potent
 		}
 		next := in
 		next.Approvers = approvers
-		d, done := decide(policies, next, quorum, rootOnly, m)
-		if !done {
+		d := decide(policies, next, quorum, rootOnly, m)
+		if d.Exhausted && !nobodyLeft {
 			exhausted = true
 			return false, false
 		}

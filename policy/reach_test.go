@@ -37,7 +37,7 @@ func TestReachableStopsAtItsBudget(t *testing.T) {
 	ps := costlyPolicies(t, 10)
 	in := input(alice)
 	one := &meter{budget: math.MaxUint64}
-	if _, done := decide(ps, in, quorum, false, one); !done {
+	if d := decide(ps, in, quorum, false, one); d.Exhausted {
 		t.Fatal("an unmetered decision gave up")
 	}
 	const unbounded = 1 + 8 + 1 + 8 + 28 + 56 // decisions the search runs for 8 voters

@@ -173,6 +173,9 @@ type activation struct {
 	absent         map[string]bool   // keywords the activity does not have
 	activityFields map[string]string // activity.type, kind, resource, action
 	spent          uint64            // CEL cost of the evaluations over it so far
+	// stopAt, when not 0, is the spent at which no further expression is
+	// run (errNotJudged): what is left of a decision's work budget.
+	stopAt uint64
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {

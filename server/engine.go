@@ -204,6 +204,12 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	if err != nil {
 		return nil, err
 	}
+	if ev.decision.Exhausted {
+		// Failing safe (policy.Decision.Exhausted): the outcome is one the
+		// policies not judged could not change, or the activity waits.
+		s.log.Warn("the policies are too costly to evaluate within one decision's work budget; policies not evaluated are recorded as OUTCOME_ERROR",
+			"activityId", a.ID, "outcome", ev.decision.Outcome, "work", ev.decision.Work, "budget", policy.DecideBudget)
+	}
 	outcomes := ev.decision.Policies
 	before := a.Status
 	if selection == api.VoteRejected {
