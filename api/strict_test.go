@@ -203,3 +203,23 @@ func TestStrictBodyIsCheckedOnce(t *testing.T) {
 		t.Fatalf("Unmarshal of the zero StrictBody = %v, want %s", err, JSONMalformed)
 	}
 }
+
+// TestStringValue reads a member's value as encoding/json would, taking the
+// fast path only when there is nothing to unescape.
+func TestStringValue(t *testing.T) {
+	for _, raw := range []string{`""`, `"org-1"`, `"a\"b"`, `"\u00e9t\u00e9"`, `"\\"`, `"tab\there"`, `"😀 \ud83d\ude00"`} {
+		var want string
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := StringValue([]byte(raw))
+		if !ok || got != want {
+			t.Errorf("StringValue(%s) = %q, %v; want %q, true", raw, got, ok, want)
+		}
+	}
+	for _, raw := range []string{`123`, `null`, `true`, `{"a":"b"}`, `["a"]`, ``, `"`} {
+		if got, ok := StringValue([]byte(raw)); ok {
+			t.Errorf("StringValue(%s) = %q, true; want not a string", raw, got)
+		}
+	}
+}
