@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -294,13 +295,15 @@ func (s StrictBody) Unmarshal(v any) error {
 	for top.Kind() == reflect.Pointer {
 		top = top.Elem()
 	}
-	var err error
 	if top.Kind() == reflect.Struct && s.isObject {
-		err = checkStructKeys("", s.members, top)
-	} else {
-		err = checkExactKeys("", body, t.Elem())
-	}
-	if err != nil {
+		fields := jsonFields(top)
+		if err := checkStructFields("", s.members, fields); err != nil {
+			return err
+		}
+		if t.Elem() == top && setPlainStrings(reflect.ValueOf(v).Elem(), s.members, fields) {
+			return nil
+		}
+	} else if err := checkExactKeys("", body, t.Elem()); err != nil {
 		return err
 	}
 	// Unknown keys were refused above, at every depth a struct decodes, and
@@ -366,7 +369,11 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 // checkStructKeys is checkExactKeys for the members obj of an object that
 // decodes into the struct type t.
 func checkStructKeys(path string, obj []Member, t reflect.Type) error {
-	fields := jsonFields(t)
+	return checkStructFields(path, obj, jsonFields(t))
+}
+
+// checkStructFields is checkStructKeys with the struct's fields listed.
+func checkStructFields(path string, obj []Member, fields []jsonField) error {
 	for _, m := range obj {
 		k := m.Key
 		var match *jsonField
@@ -401,6 +408,54 @@ func checkStructKeys(path string, obj []Member, t reflect.Type) error {
 			problem += " (known fields: " + strings.Join(known, ", ") + ")"
 		}
 		return &StrictJSONError{Kind: JSONUnknownField, Path: path, Problem: problem}
+	}
+	return nil
+}
+
+// setPlainStrings decodes the members obj, whose keys checkStructFields
+// matched exactly, into the struct v when every one of them is a string going
+// into a string field, as json.Unmarshal would (most request bodies are only
+// that); it reports false, having set nothing, for anything else.
+func setPlainStrings(v reflect.Value, obj []Member, fields []jsonField) bool {
+	if len(obj) > 8 {
+		return false
+	}
+	var idx [8]int
+	var vals [8]string
+	for i, m := range obj {
+		f := fieldNamed(fields, m.Key)
+		if f == nil || f.quoted || f.typ.Kind() != reflect.String || decodesItself(f.typ) {
+			return false
+		}
+		s, ok := StringValue(m.Value)
+		if !ok {
+			return false
+		}
+		idx[i], vals[i] = f.index, s
+	}
+	for i := range obj {
+		v.Field(idx[i]).SetString(vals[i])
+	}
+	return true
+}
+
+// decodesItself tells whether encoding/json would hand a value of type t to
+// its own UnmarshalJSON or UnmarshalText.
+func decodesItself(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return p.Implements(jsonUnmarshalerType) || p.Implements(textUnmarshalerType)
+}
+
+var (
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+func fieldNamed(fields []jsonField, name string) *jsonField {
+	for i := range fields {
+		if fields[i].name == name {
+			return &fields[i]
+		}
 	}
 	return nil
 }
