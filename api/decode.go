@@ -120,13 +120,16 @@ type jsonField struct {
 	name     string
 	required bool
 	typ      reflect.Type
+	index    int  // in the struct's fields
+	quoted   bool // the ",string" option: the value is itself quoted
 }
 
 // jsonFields lists a struct's JSON keys; a key is required unless tagged omitempty,
 // which in this package is exactly SPEC.md's "Required: no".
 func jsonFields(t reflect.Type) []jsonField {
-	var out []jsonField
-	for f := range t.Fields() {
+	out := make([]jsonField, 0, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
 		if !f.IsExported() {
 			continue
 		}
@@ -138,9 +141,22 @@ func jsonFields(t reflect.Type) []jsonField {
 		if name == "" {
 			name = f.Name
 		}
-		out = append(out, jsonField{name: name, required: !strings.Contains(","+opts+",", ",omitempty,"), typ: f.Type})
+		out = append(out, jsonField{name: name, required: !hasOption(opts, "omitempty"), typ: f.Type, index: i,
+			quoted: hasOption(opts, "string")})
 	}
 	return out
+}
+
+// hasOption tells whether a json tag's options (after the name) include opt.
+func hasOption(opts, opt string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = strings.Cut(opts, ",")
+		if o == opt {
+			return true
+		}
+	}
+	return false
 }
 
 // checkJSON walks raw against the Go type t and reports the first unknown key,

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -256,6 +257,10 @@ func StrictUnmarshal(body []byte, v any) error {
 // authenticates the request and decodes it all after).
 type StrictBody struct {
 	b []byte
+	// members are the top-level object's, read once for every reader of the
+	// body (the server's envelope, then the operation's decoder).
+	members  []Member
+	isObject bool
 }
 
 // CheckStrict checks body with CheckStrictJSON and, when it passes, returns
@@ -264,8 +269,13 @@ func CheckStrict(body []byte) (StrictBody, error) {
 	if err := CheckStrictJSON(body); err != nil {
 		return StrictBody{}, err
 	}
-	return StrictBody{b: body}, nil
+	members, isObject := ObjectMembers(body)
+	return StrictBody{b: body, members: members, isObject: isObject}, nil
 }
+
+// Members are the body's top-level members, by key, as ObjectMembers gives
+// them; ok is false when the body is not a JSON object.
+func (s StrictBody) Members() (members []Member, ok bool) { return s.members, s.isObject }
 
 // Bytes is the body as received (callers must not modify it).
 func (s StrictBody) Bytes() []byte { return s.b }
@@ -281,7 +291,19 @@ func (s StrictBody) Unmarshal(v any) error {
 	if t == nil || t.Kind() != reflect.Pointer {
 		return fmt.Errorf("StrictUnmarshal: want a pointer, got %T", v)
 	}
-	if err := checkExactKeys("", body, t.Elem()); err != nil {
+	top := t.Elem()
+	for top.Kind() == reflect.Pointer {
+		top = top.Elem()
+	}
+	if top.Kind() == reflect.Struct && s.isObject {
+		fields := jsonFields(top)
+		if err := checkStructFields("", s.members, fields); err != nil {
+			return err
+		}
+		if t.Elem() == top && setPlainStrings(reflect.ValueOf(v).Elem(), s.members, fields) {
+			return nil
+		}
+	} else if err := checkExactKeys("", body, t.Elem()); err != nil {
 		return err
 	}
 	// Unknown keys were refused above, at every depth a struct decodes, and
@@ -311,42 +333,7 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 		if !ok {
 			return nil // not an object: the decoder reports the type error
 		}
-		fields := jsonFields(t)
-		for _, m := range obj {
-			k := m.Key
-			var match *jsonField
-			for i := range fields {
-				if fields[i].name == k {
-					match = &fields[i]
-					break
-				}
-			}
-			if match != nil {
-				if hasKeys(match.typ) {
-					if err := checkExactKeys(joinPath(path, k), m.Value, match.typ); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			for _, f := range fields {
-				if strings.EqualFold(f.name, k) {
-					return &StrictJSONError{Kind: JSONKeyCase, Path: path,
-						Problem: fmt.Sprintf("key %s is not a field; field names are case-sensitive: use %q", strconv.QuoteToASCII(truncateKey(k)), f.name)}
-				}
-			}
-			known := make([]string, 0, len(fields))
-			for _, f := range fields {
-				known = append(known, f.name)
-			}
-			problem := fmt.Sprintf("key %s is not a known field; remove it", strconv.QuoteToASCII(truncateKey(k)))
-			if len(known) == 0 {
-				problem += " (send an empty object)"
-			} else {
-				problem += " (known fields: " + strings.Join(known, ", ") + ")"
-			}
-			return &StrictJSONError{Kind: JSONUnknownField, Path: path, Problem: problem}
-		}
+		return checkStructKeys(path, obj, t)
 	case reflect.Slice:
 		i := skipSpaces(raw, 0)
 		if i >= len(raw) || raw[i] != '[' || !hasKeys(t.Elem()) {
@@ -377,6 +364,112 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 		}
 	}
 	return nil
+}
+
+// checkStructKeys is checkExactKeys for the members obj of an object that
+// decodes into the struct type t.
+func checkStructKeys(path string, obj []Member, t reflect.Type) error {
+	return checkStructFields(path, obj, jsonFields(t))
+}
+
+// checkStructFields is checkStructKeys with the struct's fields listed.
+func checkStructFields(path string, obj []Member, fields []jsonField) error {
+	for _, m := range obj {
+		k := m.Key
+		var match *jsonField
+		for i := range fields {
+			if fields[i].name == k {
+				match = &fields[i]
+				break
+			}
+		}
+		if match != nil {
+			if hasKeys(match.typ) {
+				if err := checkExactKeys(joinPath(path, k), m.Value, match.typ); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		for _, f := range fields {
+			if strings.EqualFold(f.name, k) {
+				return &StrictJSONError{Kind: JSONKeyCase, Path: path,
+					Problem: fmt.Sprintf("key %s is not a field; field names are case-sensitive: use %q", strconv.QuoteToASCII(truncateKey(k)), f.name)}
+			}
+		}
+		known := make([]string, 0, len(fields))
+		for _, f := range fields {
+			known = append(known, f.name)
+		}
+		problem := fmt.Sprintf("key %s is not a known field; remove it", strconv.QuoteToASCII(truncateKey(k)))
+		if len(known) == 0 {
+			problem += " (send an empty object)"
+		} else {
+			problem += " (known fields: " + strings.Join(known, ", ") + ")"
+		}
+		return &StrictJSONError{Kind: JSONUnknownField, Path: path, Problem: problem}
+	}
+	return nil
+}
+
+// setPlainStrings decodes the members obj, whose keys checkStructFields
+// matched exactly, into the struct v when every one of them is a string going
+// into a string field, as json.Unmarshal would (most request bodies are only
+// that); it reports false, having set nothing, for anything else.
+func setPlainStrings(v reflect.Value, obj []Member, fields []jsonField) bool {
+	if len(obj) > 8 {
+		return false
+	}
+	var idx [8]int
+	var vals [8]string
+	for i, m := range obj {
+		f := fieldNamed(fields, m.Key)
+		if f == nil || f.quoted || f.typ.Kind() != reflect.String || decodesItself(f.typ) {
+			return false
+		}
+		s, ok := StringValue(m.Value)
+		if !ok {
+			return false
+		}
+		idx[i], vals[i] = f.index, s
+	}
+	for i := range obj {
+		v.Field(idx[i]).SetString(vals[i])
+	}
+	return true
+}
+
+// decodesItself tells whether encoding/json would hand a value of type t to
+// its own UnmarshalJSON or UnmarshalText.
+func decodesItself(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return p.Implements(jsonUnmarshalerType) || p.Implements(textUnmarshalerType)
+}
+
+var (
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+func fieldNamed(fields []jsonField, name string) *jsonField {
+	for i := range fields {
+		if fields[i].name == name {
+			return &fields[i]
+		}
+	}
+	return nil
+}
+
+// StringValue is the string the JSON value raw (from a body CheckStrictJSON
+// accepted) holds; ok is false when raw is not a string.
+func StringValue(raw []byte) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 { // no escapes: the bytes are the string
+		return string(raw[1 : len(raw)-1]), true
+	}
+	return s, json.Unmarshal(raw, &s) == nil
 }
 
 // hasKeys tells whether checkExactKeys has keys to check in a value of type t.

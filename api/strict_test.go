@@ -203,3 +203,79 @@ func TestStrictBodyIsCheckedOnce(t *testing.T) {
 		t.Fatalf("Unmarshal of the zero StrictBody = %v, want %s", err, JSONMalformed)
 	}
 }
+
+// TestStringValue reads a member's value as encoding/json would, taking the
+// fast path only when there is nothing to unescape.
+func TestStringValue(t *testing.T) {
+	for _, raw := range []string{`""`, `"org-1"`, `"a\"b"`, `"\u00e9t\u00e9"`, `"\\"`, `"tab\there"`, `"😀 \ud83d\ude00"`} {
+		var want string
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := StringValue([]byte(raw))
+		if !ok || got != want {
+			t.Errorf("StringValue(%s) = %q, %v; want %q, true", raw, got, ok, want)
+		}
+	}
+	for _, raw := range []string{`123`, `null`, `true`, `{"a":"b"}`, `["a"]`, ``, `"`} {
+		if got, ok := StringValue([]byte(raw)); ok {
+			t.Errorf("StringValue(%s) = %q, true; want not a string", raw, got)
+		}
+	}
+}
+
+// upperText decodes itself: the plain-string path must leave it to its
+// UnmarshalText, as encoding/json does.
+type upperText string
+
+func (u *upperText) UnmarshalText(b []byte) error {
+	*u = upperText(strings.ToUpper(string(b)))
+	return nil
+}
+
+// TestStrictBodyDecodesAsEncodingJSON checks the decoder's shortcut for
+// bodies of plain strings against encoding/json, on the bodies it takes and
+// those it must leave to encoding/json.
+func TestStrictBodyDecodesAsEncodingJSON(t *testing.T) {
+	type request struct {
+		OrganizationID string    `json:"organizationId"`
+		ActivityID     string    `json:"activityId,omitempty"`
+		Status         string    `json:"status,omitempty"`
+		Text           upperText `json:"text,omitempty"`
+		Count          int64     `json:"count,string,omitempty"`
+		Quoted         string    `json:"quoted,string,omitempty"`
+	}
+	for _, body := range []string{
+		`{"organizationId":"org-1"}`,
+		`{"organizationId":"org-1","activityId":"a\"b\u00e9"}`,
+		`{ "activityId" : "x" , "organizationId" : "" }`,
+		`{"organizationId":"org-1","text":"shout"}`,
+		`{"organizationId":"org-1","count":"12"}`,
+		`{"organizationId":"org-1","quoted":"\"inner\""}`,
+		`{"organizationId":null,"activityId":"x"}`,
+		`{}`,
+	} {
+		want := request{OrganizationID: "kept"}
+		if err := json.Unmarshal([]byte(body), &want); err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		sb, err := CheckStrict([]byte(body))
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		got := request{OrganizationID: "kept"}
+		if err := sb.Unmarshal(&got); err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if got != want {
+			t.Errorf("%s: decoded %+v, encoding/json %+v", body, got, want)
+		}
+	}
+	// A number where a string belongs is still the type error it was.
+	sb, _ := CheckStrict([]byte(`{"organizationId":12}`))
+	var r request
+	var se *StrictJSONError
+	if err := sb.Unmarshal(&r); !errors.As(err, &se) || se.Kind != JSONWrongType {
+		t.Errorf("organizationId as a number: %v, want a %s error", err, JSONWrongType)
+	}
+}

@@ -3,6 +3,7 @@ package keys
 import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	"encoding/binary"
 	"math/big"
 	"sync/atomic"
 
@@ -14,7 +15,7 @@ import (
 // table for the generator G but must multiply the key Q from scratch each
 // time, which is most of a verification's cost. For a key it has seen often
 // enough, a Verifier keeps a table of multiples of Q too, so that u2·Q costs
-// 33 point additions instead of 256 doublings and 52 additions.
+// 26 point additions instead of 256 doublings and 52 additions.
 //
 // Only public values are involved (the key, the signature, the digest), so the
 // table need not be constant-time; the group arithmetic itself is
@@ -23,10 +24,24 @@ import (
 // p256Order is the order n of the P-256 group.
 var p256Order = elliptic.P256().Params().N
 
-// p256Table holds row i = d·256^i·Q for d = 1..128: with signed 8-bit
-// digits (−127..128, one carry into a 33rd row), a 256-bit scalar is at most
-// 33 additions of a row entry or its negation. 33·128·96 bytes: 396 KiB.
-type p256Table [33][128]nistec.P256Point
+// tableWindow is the width in bits of a table's digits: a 256-bit scalar is
+// ceil(256/tableWindow) signed digits, each one point addition.
+const tableWindow = 10
+
+const (
+	tableRows  = (256 + tableWindow - 1) / tableWindow
+	tableWidth = 1 << (tableWindow - 1)
+)
+
+// p256Table holds row i = d·2^(w·i)·Q for d = 1..2^(w−1), w = tableWindow:
+// with signed digits (−2^(w−1)+1..2^(w−1)), a 256-bit scalar is at most
+// tableRows additions of a row entry or its negation. The top row's digit is
+// small (256 is not a multiple of w), so its carry needs no row of its own.
+type p256Table [tableRows][tableWidth]nistec.P256Point
+
+// The top row's largest digit, plus a carry, must fit in a row: this fails
+// to compile for a tableWindow that divides 256 (which needs one more row).
+var _ [tableWidth - 1<<(256-(tableRows-1)*tableWindow)]struct{}
 
 func newP256Table(q *nistec.P256Point) *p256Table {
 	t := new(p256Table)
@@ -36,24 +51,31 @@ func newP256Table(q *nistec.P256Point) *p256Table {
 		for d := 1; d < len(t[i]); d++ {
 			t[i][d].Add(&t[i][d-1], base)
 		}
-		base.Double(&t[i][len(t[i])-1]) // 256·base = 2·(128·base)
+		base.Double(&t[i][len(t[i])-1]) // 2^w·base = 2·(2^(w−1)·base)
 	}
 	return t
 }
 
 // mult returns k·Q for the 32-byte big-endian scalar k.
 func (t *p256Table) mult(k *[32]byte) *nistec.P256Point {
+	var limbs [5]uint64 // little-endian, with a zero limb past the top
+	for i := range 4 {
+		limbs[i] = binary.BigEndian.Uint64(k[24-8*i:])
+	}
 	acc := nistec.NewP256Point() // the point at infinity
 	var neg nistec.P256Point
 	carry := 0
 	for i := range t {
-		digit := carry
-		if i < 32 {
-			digit += int(k[31-i])
+		bit := i * tableWindow
+		word, shift := bit/64, uint(bit%64)
+		v := limbs[word] >> shift
+		if shift+tableWindow > 64 {
+			v |= limbs[word+1] << (64 - shift)
 		}
+		digit := carry + int(v&(1<<tableWindow-1))
 		carry = 0
-		if digit > 128 {
-			digit -= 256
+		if digit > tableWidth {
+			digit -= 1 << tableWindow
 			carry = 1
 		}
 		switch {
@@ -80,8 +102,9 @@ type p256Key struct {
 }
 
 // tableAfterUses is how many verifications with a key a Verifier does the
-// standard way before it builds the key's table (~2 ms of CPU, about 25
-// verifications' worth, repaid after ~50 more).
+// standard way before it builds the key's table (~7 ms of CPU, about 100
+// verifications' worth, repaid after ~250 more: the keys that sign most of a
+// service's requests sign that many within minutes).
 const tableAfterUses = 16
 
 // verifyP256 checks an ECDSA P-256 signature (r, s), both already known to

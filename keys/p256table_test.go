@@ -43,9 +43,23 @@ func randomScalar(t testing.TB) *big.Int {
 	return k.Add(k, big.NewInt(1)) // 1..n-1
 }
 
+// everyDigit is the 256-bit scalar whose every tableWindow-bit digit is d
+// (the top one cut to the bits that fit), big-endian.
+func everyDigit(d uint64) [32]byte {
+	x := new(big.Int)
+	for i := 0; i < 256; i += tableWindow {
+		x.Or(x, new(big.Int).Lsh(new(big.Int).SetUint64(d), uint(i)))
+	}
+	x.And(x, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1)))
+	var s [32]byte
+	x.FillBytes(s[:])
+	return s
+}
+
 // TestP256TableMultipliesLikeScalarMult checks the table against nistec's own
 // scalar multiplication for random scalars and for those whose signed digits
-// take every edge: zero, one, the carries of 0x80, 0x81 and 0xff bytes, n−1.
+// take every edge: zero, one, bytes of 0x80, 0x81 and 0xff, n−1, and every
+// digit at the largest positive value, the first negative one and the top.
 func TestP256TableMultipliesLikeScalarMult(t *testing.T) {
 	k := newTableKey(t)
 	var scalars [][32]byte
@@ -63,6 +77,10 @@ func TestP256TableMultipliesLikeScalarMult(t *testing.T) {
 		alternating[i] = []byte{0x80, 0xff, 0x00, 0x81}[i%4]
 	}
 	scalars = append(scalars, one, nMinus1, alternating)
+	// Every digit at the edges of its signed range, and just past them.
+	for _, digit := range []uint64{tableWidth - 1, tableWidth, tableWidth + 1, 1<<tableWindow - 1} {
+		scalars = append(scalars, everyDigit(digit))
+	}
 	for range 200 {
 		var s [32]byte
 		randomScalar(t).FillBytes(s[:])

@@ -379,10 +379,17 @@ func (a *activity) toAPI(viewerID string, viewerMayVote bool) api.Activity {
 	for _, v := range a.Votes {
 		out.Votes = append(out.Votes, v.Vote)
 	}
-	if a.Status == api.StatusConsensusNeeded && viewerID != "" && viewerMayVote {
-		if _, voted := a.voteBy(viewerID); !voted {
-			out.CanApprove, out.CanReject = true, true
-		}
-	}
+	out.CanApprove = a.viewerMayApprove(viewerID, viewerMayVote)
+	out.CanReject = out.CanApprove
 	return out
+}
+
+// viewerMayApprove is the activity's canApprove (and canReject) for the
+// viewer: pending, a member the policies let vote, who has not voted yet.
+func (a *activity) viewerMayApprove(viewerID string, viewerMayVote bool) bool {
+	if a.Status != api.StatusConsensusNeeded || viewerID == "" || !viewerMayVote {
+		return false
+	}
+	_, voted := a.voteBy(viewerID)
+	return !voted
 }

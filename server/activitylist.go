@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -172,12 +173,22 @@ func (s *Server) pageVersions(ctx context.Context, query string, args []any, kee
 // pageKey names a query with its arguments, each written as Go syntax (a
 // string quoted) so that no two argument lists give the same key.
 func pageKey(query string, args []any) string {
-	var b strings.Builder
-	b.WriteString(query)
+	b := make([]byte, 0, len(query)+64)
+	b = append(b, query...)
 	for _, a := range args {
-		fmt.Fprintf(&b, "\x00%#v", a)
+		b = append(b, 0)
+		switch v := a.(type) { // the common kinds without fmt's reflection
+		case string:
+			b = strconv.AppendQuote(b, v)
+		case int64:
+			b = strconv.AppendInt(b, v, 10)
+		case int:
+			b = strconv.AppendInt(b, int64(v), 10)
+		default:
+			b = fmt.Appendf(b, "%#v", a)
+		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // activitiesAt returns the activities of page, in its order: those decoded

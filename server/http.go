@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -311,7 +310,7 @@ func peekEnvelope(body []byte) (api.StrictBody, envelopeHead, error) {
 	if err != nil {
 		return api.StrictBody{}, h, bodyError(err)
 	}
-	members, ok := api.ObjectMembers(body) // walks it: CheckStrictJSON accepted it
+	members, ok := checked.Members()
 	if !ok {
 		return api.StrictBody{}, h, invalidf("MALFORMED_JSON", "request body is not a JSON object; send one")
 	}
@@ -328,9 +327,11 @@ func peekEnvelope(body []byte) (api.StrictBody, envelopeHead, error) {
 			}
 			continue
 		}
-		if err := json.Unmarshal(members[i].Value, f.dst); err != nil {
+		s, ok := api.StringValue(members[i].Value)
+		if !ok {
 			return api.StrictBody{}, h, invalidf("INVALID_REQUEST", "request body: %s must be a string", f.key)
 		}
+		*f.dst = s
 	}
 	if h.OrganizationID == "" {
 		return api.StrictBody{}, h, invalidf("MISSING_FIELD", "organizationId is required")

@@ -66,11 +66,16 @@ func (p *activitiesPage) reply() encodedReply {
 // many of its votes count now (they are the last ones: currentVotes keeps a
 // suffix) and the viewer's canApprove (canReject goes with it).
 func encodedKey(a *activity, canApprove bool) string {
-	k := strconv.FormatInt(a.Seq, 10) + "/" + strconv.FormatInt(a.Updated.UnixNano(), 10) + "/" + strconv.Itoa(len(a.Votes))
+	k := make([]byte, 0, 48)
+	k = strconv.AppendInt(k, a.Seq, 10)
+	k = append(k, '/')
+	k = strconv.AppendInt(k, a.Updated.UnixNano(), 10)
+	k = append(k, '/')
+	k = strconv.AppendInt(k, int64(len(a.Votes)), 10)
 	if canApprove {
-		k += "/a"
+		k = append(k, "/a"...)
 	}
-	return k
+	return string(k)
 }
 
 func (c *cache) votesGeneration() uint64 {

@@ -303,8 +303,9 @@ func (s *Server) encodeActivity(ctx context.Context, c *caller, vs *voters, gen 
 			return nil, err
 		}
 	}
-	out := a.toAPI(c.UserID, may)
-	return encodedActivity(s.db.cache, gen, a, out.CanApprove, func() (api.Activity, error) {
+	// The API record is built only when the cache has no encoding.
+	return encodedActivity(s.db.cache, gen, a, a.viewerMayApprove(c.UserID, may), func() (api.Activity, error) {
+		out := a.toAPI(c.UserID, may)
 		err := loadActivityAppProofs(ctx, s.db.read, a)
 		out.AppProofs = a.Proofs
 		return out, err
@@ -354,7 +355,9 @@ func (s *Server) queryGetActivity(ctx context.Context, c *caller, body api.Stric
 		return nil, err
 	}
 	// Byte for byte what api.Marshal(api.ActivityResponse{...}) gives.
-	return encodedReply(append(append([]byte(`{"activity":`), encoded[0]...), '}')), nil
+	const head = `{"activity":`
+	reply := make([]byte, 0, len(head)+len(encoded[0])+1)
+	return encodedReply(append(append(append(reply, head...), encoded[0]...), '}')), nil
 }
 
 func (s *Server) queryWhoami(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
