@@ -186,7 +186,9 @@ func (s Store) Load(name string) (*Key, error) {
 	return k, nil
 }
 
-// scheme reads <name>.scheme; a missing file means P-256.
+// scheme reads <name>.scheme; a missing file means P-256. An empty one does
+// not: it is what a crash can leave of an Ed25519 or secp256k1 key's file, and
+// reading that key as P-256 would stamp with a different key.
 func (s Store) scheme(name string) (string, error) {
 	_, _, schPath := s.Paths(name)
 	b, err := readSmall(schPath)
@@ -196,7 +198,11 @@ func (s Store) scheme(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sc, err := ParseScheme(firstLine(b))
+	line := firstLine(b)
+	if line == "" {
+		return "", fmt.Errorf("scheme file %s is empty (damaged, perhaps by a crash while it was written); write the key's scheme into it: p256, secp256k1 or ed25519", schPath)
+	}
+	sc, err := ParseScheme(line)
 	if err != nil {
 		return "", fmt.Errorf("scheme file %s: %w", schPath, err)
 	}
