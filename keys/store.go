@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -277,12 +278,21 @@ func (s Store) Info(name string) (KeyInfo, error) {
 	return info, nil
 }
 
+// readSmall reads a key file. O_NONBLOCK keeps a FIFO at that path from
+// blocking the open; anything but a regular file is then refused.
 func readSmall(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file (%s); a key's files are plain files: remove it, or put the right file there", path, fi.Mode().Type())
+	}
 	b, err := io.ReadAll(io.LimitReader(f, maxKeyFileLen+1))
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", path, err)
