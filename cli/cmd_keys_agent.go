@@ -100,7 +100,7 @@ func keysListAgent(c proc) error {
 			if id == "" {
 				id = api.Sanitize(k.Type)
 			}
-			fmt.Fprintf(c.stdout, "  %s %s (%s): %s\n", id, api.Sanitize(k.Type), agentComment(k.Comment), k.Unusable)
+			fmt.Fprintf(c.stdout, "  %s %s (%s): %s\n", id, api.Sanitize(k.Type), agentComment(k.Comment), api.Sanitize(k.Unusable))
 		}
 	}
 	return nil
@@ -128,7 +128,7 @@ func printAgentKey(w io.Writer, socket string, k keys.AgentKey) {
 	fmt.Fprintf(tw, "  comment:\t%s\n", agentComment(k.Comment))
 	fmt.Fprintf(tw, "  held in:\t%s (ssh-agent at %s)\n", k.Kind(), api.Sanitize(socket))
 	if k.Unusable != "" {
-		fmt.Fprintf(tw, "  cannot stamp:\t%s\n", k.Unusable)
+		fmt.Fprintf(tw, "  cannot stamp:\t%s\n", api.Sanitize(k.Unusable))
 	} else {
 		fmt.Fprintf(tw, "  public key:\t%s\n", k.PublicKeyHex)
 		fmt.Fprintf(tw, "  scheme:\t%s\n", k.Scheme)
