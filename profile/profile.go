@@ -298,6 +298,11 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 			return bad("key", "%v", err)
 		}
 	}
+	// A path is printed in messages: a control character in it would reach
+	// the terminal.
+	if hasControl(p.KeysDir) {
+		return bad("keys_dir", "%q contains control characters; give the keys directory's path as plain text", p.KeysDir)
+	}
 	if p.KeysDir != "" {
 		p.KeysDir = resolveConfigPath(dir, p.KeysDir)
 	}
@@ -323,6 +328,9 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	for i, r := range p.TrustedRoots {
 		if strings.TrimSpace(r) == "" {
 			return bad("trusted_roots", "entry %d is empty", i+1)
+		}
+		if hasControl(r) {
+			return bad("trusted_roots", "entry %d, %q, contains control characters; give the file's path as plain text", i+1, r)
 		}
 		p.TrustedRoots[i] = resolveConfigPath(dir, r)
 	}
@@ -378,6 +386,12 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		p.TLSFetcherPublicKey = v
 	}
 	return nil
+}
+
+// hasControl reports whether s holds a rune that is not printable text
+// (spaces are printable here: paths may hold them).
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' })
 }
 
 func checkServiceURL(s string) error {
