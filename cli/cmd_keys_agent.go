@@ -17,7 +17,10 @@ func openStamper(getenv func(string) string, ref, dir string) (keys.Stamper, err
 		return keys.OpenAgentStamper(getenv("SSH_AUTH_SOCK"), ref)
 	}
 	if dir == "" {
-		dir = keys.DefaultDir(getenv)
+		var err error
+		if dir, err = keys.DefaultDir(getenv); err != nil {
+			return nil, err
+		}
 	}
 	return keys.Store{Dir: dir}.Load(ref)
 }

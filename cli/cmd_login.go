@@ -133,7 +133,10 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 
 	// The service makes the key once: the name is claimed, and the keys
 	// directory shown writable, before the user is sent to sign in.
-	store := keysStore(c, p.KeysDir)
+	store, err := keysStore(c, p.KeysDir)
+	if err != nil {
+		return fmt.Errorf("login oauth: %w", err)
+	}
 	slot, err := store.Reserve(*name)
 	var taken *keys.ExistsError
 	if errors.As(err, &taken) {
@@ -430,7 +433,10 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 	if err != nil {
 		return err
 	}
-	store := keysStore(c, p.KeysDir)
+	store, err := keysStore(c, p.KeysDir)
+	if err != nil {
+		return fmt.Errorf("login oauth: --recover: %w", err)
+	}
 	target, targetFile, err := loadRecoveryTarget(store, targetName)
 	if err != nil {
 		return err

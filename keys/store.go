@@ -46,12 +46,31 @@ type KeyInfo struct {
 	Problem error
 }
 
-// DefaultDir is $XDG_CONFIG_HOME/vigil/keys, or $HOME/.config/vigil/keys.
-func DefaultDir(getenv func(string) string) string {
-	if x := getenv("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "vigil", "keys")
+// ErrNoConfigHome is ConfigHome's error when neither XDG_CONFIG_HOME nor
+// HOME is an absolute path.
+var ErrNoConfigHome = errors.New("neither HOME nor XDG_CONFIG_HOME is set to an absolute path")
+
+// ConfigHome is $XDG_CONFIG_HOME, or $HOME/.config. A relative
+// XDG_CONFIG_HOME is ignored, as the XDG spec says. Without either it is an
+// error rather than a path relative to the working directory, where a key
+// written would not be found from anywhere else.
+func ConfigHome(getenv func(string) string) (string, error) {
+	if x := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		return x, nil
 	}
-	return filepath.Join(getenv("HOME"), ".config", "vigil", "keys")
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".config"), nil
+	}
+	return "", ErrNoConfigHome
+}
+
+// DefaultDir is $XDG_CONFIG_HOME/vigil/keys, or $HOME/.config/vigil/keys.
+func DefaultDir(getenv func(string) string) (string, error) {
+	home, err := ConfigHome(getenv)
+	if err != nil {
+		return "", fmt.Errorf("no default keys directory: %w; set HOME, or give the directory with --dir DIR or keys_dir in the profile", err)
+	}
+	return filepath.Join(home, "vigil", "keys"), nil
 }
 
 // maxKeyFileLen bounds what Load reads from a key file.

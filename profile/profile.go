@@ -100,12 +100,14 @@ type Config struct {
 const maxConfigLen = 1 << 20
 
 // DefaultPath is $XDG_CONFIG_HOME/vigil/config.toml, or
-// $HOME/.config/vigil/config.toml.
-func DefaultPath(getenv func(string) string) string {
-	if x := getenv("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "vigil", "config.toml")
+// $HOME/.config/vigil/config.toml; never a path relative to the working
+// directory (see keys.ConfigHome).
+func DefaultPath(getenv func(string) string) (string, error) {
+	home, err := keys.ConfigHome(getenv)
+	if err != nil {
+		return "", fmt.Errorf("no default config file: %w; set HOME, or give the file with --config FILE or VIGIL_CONFIG", err)
 	}
-	return filepath.Join(getenv("HOME"), ".config", "vigil", "config.toml")
+	return filepath.Join(home, "vigil", "config.toml"), nil
 }
 
 // configError locates a problem in the config file: file, line (0 when
@@ -469,7 +471,10 @@ func Select(getenv func(string) string, configPath, profileName string, checks C
 		configPath = getenv("VIGIL_CONFIG")
 	}
 	if configPath == "" {
-		configPath = DefaultPath(getenv)
+		var err error
+		if configPath, err = DefaultPath(getenv); err != nil {
+			return Profile{}, err
+		}
 	}
 	cfg, err := Load(configPath, checks)
 	if err != nil {
