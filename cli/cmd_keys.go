@@ -100,14 +100,22 @@ func (f *keysDirFlags) store(c proc, verb string) (keys.Store, error) {
 	case err != nil && chosen:
 		return keys.Store{}, fmt.Errorf("%s: the keys directory comes from the profile, which cannot be read: %w; or give --dir DIR", verb, err)
 	}
-	return keysStore(c, ""), nil
+	store, err := keysStore(c, "")
+	if err != nil {
+		return keys.Store{}, fmt.Errorf("%s: %w", verb, err)
+	}
+	return store, nil
 }
 
-func keysStore(c proc, dir string) keys.Store {
+// keysStore is the store in dir, or in the default keys directory.
+func keysStore(c proc, dir string) (keys.Store, error) {
 	if dir == "" {
-		dir = keys.DefaultDir(c.getenv)
+		var err error
+		if dir, err = keys.DefaultDir(c.getenv); err != nil {
+			return keys.Store{}, err
+		}
 	}
-	return keys.Store{Dir: dir}
+	return keys.Store{Dir: dir}, nil
 }
 
 const keysGenerateUsage = `Usage: vigil keys generate [--scheme p256|secp256k1|ed25519] [--dir DIR] NAME

@@ -17,7 +17,10 @@ func openStamper(getenv func(string) string, ref, dir string) (keys.Stamper, err
 		return keys.OpenAgentStamper(getenv("SSH_AUTH_SOCK"), ref)
 	}
 	if dir == "" {
-		dir = keys.DefaultDir(getenv)
+		var err error
+		if dir, err = keys.DefaultDir(getenv); err != nil {
+			return nil, err
+		}
 	}
 	return keys.Store{Dir: dir}.Load(ref)
 }
@@ -100,7 +103,7 @@ func keysListAgent(c proc) error {
 			if id == "" {
 				id = api.Sanitize(k.Type)
 			}
-			fmt.Fprintf(c.stdout, "  %s %s (%s): %s\n", id, api.Sanitize(k.Type), agentComment(k.Comment), k.Unusable)
+			fmt.Fprintf(c.stdout, "  %s %s (%s): %s\n", id, api.Sanitize(k.Type), agentComment(k.Comment), api.Sanitize(k.Unusable))
 		}
 	}
 	return nil
@@ -128,7 +131,7 @@ func printAgentKey(w io.Writer, socket string, k keys.AgentKey) {
 	fmt.Fprintf(tw, "  comment:\t%s\n", agentComment(k.Comment))
 	fmt.Fprintf(tw, "  held in:\t%s (ssh-agent at %s)\n", k.Kind(), api.Sanitize(socket))
 	if k.Unusable != "" {
-		fmt.Fprintf(tw, "  cannot stamp:\t%s\n", k.Unusable)
+		fmt.Fprintf(tw, "  cannot stamp:\t%s\n", api.Sanitize(k.Unusable))
 	} else {
 		fmt.Fprintf(tw, "  public key:\t%s\n", k.PublicKeyHex)
 		fmt.Fprintf(tw, "  scheme:\t%s\n", k.Scheme)

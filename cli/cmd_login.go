@@ -133,7 +133,10 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 
 	// The service makes the key once: the name is claimed, and the keys
 	// directory shown writable, before the user is sent to sign in.
-	store := keysStore(c, p.KeysDir)
+	store, err := keysStore(c, p.KeysDir)
+	if err != nil {
+		return fmt.Errorf("login oauth: %w", err)
+	}
 	slot, err := store.Reserve(*name)
 	var taken *keys.ExistsError
 	if errors.As(err, &taken) {
@@ -143,6 +146,16 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		return fmt.Errorf("login oauth: %w", adviseKeysDir(err, p.Name))
 	}
 	defer slot.Cancel()
+	// A fresh target key is the only key that opens the reply of a login
+	// that does not end at once: its name is claimed before anything is
+	// sent, so that it cannot be taken (by an earlier login's) when needed.
+	var targetSlot *keys.Reservation
+	if *targetPath == "" {
+		if targetSlot, err = reserveTarget(store, *name, p.Name); err != nil {
+			return err
+		}
+		defer targetSlot.Cancel()
+	}
 
 	var target *ecdh.PrivateKey
 	if *targetPath != "" {
@@ -180,7 +193,7 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	if errors.As(err, &unknown) {
 		act, err = resubmit(ctx, c, client, unknown, sentAt.Add(window))
 		if errors.Is(err, api.ErrOutcomeUnknown) {
-			return keepTarget(store, *name, p.Name, target, *targetPath, "", err)
+			return keepTarget(store, *name, p.Name, target, *targetPath, targetSlot, "", err)
 		}
 	}
 	if err != nil {
@@ -189,7 +202,7 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	if waiting(act.Status) {
 		// The bundle comes once the activity completes: only this target
 		// key opens it.
-		return keepTarget(store, *name, p.Name, target, *targetPath, act.ID,
+		return keepTarget(store, *name, p.Name, target, *targetPath, targetSlot, act.ID,
 			fmt.Errorf("activity %s waits for approval (%s)", api.SanitizeID(act.ID), act.Status))
 	}
 	return finishOAuth(ctx, c, p, store, *name, slot, act, target, *targetPath, expires, lifetime)
@@ -235,14 +248,54 @@ func resubmit(ctx context.Context, c proc, client *api.Client, sent *api.Outcome
 	}
 }
 
+// targetName is the name a login under --name name keeps its fresh target
+// key as.
+func targetName(name string) string { return name + "-target" }
+
+// reserveTarget claims the name of a fresh target key before a login sends
+// anything. A name still held by an earlier login's target key is refused:
+// that key may be the only one that opens an API key being approved.
+func reserveTarget(store keys.Store, name, profileName string) (*keys.Reservation, error) {
+	kept := targetName(name)
+	slot, err := store.Reserve(kept)
+	var taken *keys.ExistsError
+	if errors.As(err, &taken) {
+		profileFlag := ""
+		if profileName != "" {
+			profileFlag = " --profile " + profileName
+		}
+		return nil, usagef("login oauth: --name %s: an earlier login kept its target key as %s (%s); it may be the only key that opens an API key being approved: finish that login with 'vigil login oauth%s --recover ACTIVITY_ID --target-key %s --name %s' (find the activity with 'vigil activity list%s --type oauth --limit 5'), or log in under another --name; remove %s only once no login needs it",
+			name, kept, taken.Path, profileFlag, kept, name, profileFlag, taken.Path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("login oauth: %w", adviseKeysDir(err, profileName))
+	}
+	return slot, nil
+}
+
+// reserveFreeTarget claims NAME-target, or the first free NAME-target-N, for
+// a target key whose name was not reserved before the login was sent.
+func reserveFreeTarget(store keys.Store, name string) (string, *keys.Reservation, error) {
+	kept := targetName(name)
+	for n := 2; ; n++ {
+		slot, err := store.Reserve(kept)
+		var taken *keys.ExistsError
+		if !errors.As(err, &taken) || n > 100 {
+			return kept, slot, err
+		}
+		kept = fmt.Sprintf("%s-%d", targetName(name), n)
+	}
+}
+
 // keepTarget keeps the target key of a login that has not ended (its reply
 // was lost, or the activity waits for approval), since it is the only key
 // that opens the credential bundle the service may make, and says how to
 // finish the login with it (or how to delete the API key). A --target-key
 // file (targetFile) already holds it and stays; a fresh key is saved in the
-// keys directory as NAME-target (0600, as any key). activityID, when known,
-// is the login's activity.
-func keepTarget(store keys.Store, name, profileName string, target *ecdh.PrivateKey, targetFile, activityID string, cause error) error {
+// keys directory (0600, as any key) in slot, the reservation of NAME-target,
+// or without one under the first free NAME-target[-N]. activityID, when
+// known, is the login's activity.
+func keepTarget(store keys.Store, name, profileName string, target *ecdh.PrivateKey, targetFile string, slot *keys.Reservation, activityID string, cause error) error {
 	profileFlag := ""
 	if profileName != "" {
 		profileFlag = " --profile " + profileName
@@ -266,8 +319,10 @@ func keepTarget(store keys.Store, name, profileName string, target *ecdh.Private
 	if err != nil {
 		return notKept(err)
 	}
-	keptName := name + "-target"
-	slot, err := store.Reserve(keptName)
+	keptName := targetName(name)
+	if slot == nil {
+		keptName, slot, err = reserveFreeTarget(store, name)
+	}
 	if err == nil {
 		err = slot.Save(key, time.Time{})
 	}
@@ -378,7 +433,10 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 	if err != nil {
 		return err
 	}
-	store := keysStore(c, p.KeysDir)
+	store, err := keysStore(c, p.KeysDir)
+	if err != nil {
+		return fmt.Errorf("login oauth: --recover: %w", err)
+	}
 	target, targetFile, err := loadRecoveryTarget(store, targetName)
 	if err != nil {
 		return err

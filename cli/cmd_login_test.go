@@ -49,7 +49,7 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 	if !strings.Contains(out, e.userID("carol")) || !strings.Contains(out, "carol-oauth") || !strings.Contains(out, "(in 10m)") {
 		t.Errorf("login oauth printed:\n%s", out)
 	}
-	priv, _, _ := keysStore(proc{getenv: func(string) string { return "" }}, e.demo.KeysDir).Paths("carol-oauth")
+	priv, _, _ := keys.Store{Dir: e.demo.KeysDir}.Paths("carol-oauth")
 	info, err := os.Stat(priv)
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("saved key file: %v %v", info, err)

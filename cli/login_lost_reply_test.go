@@ -207,7 +207,7 @@ func TestLoginOAuthWaitingForApprovalKeepsTheTargetKey(t *testing.T) {
 	cause := errors.New("activity act-1 waits for approval (ACTIVITY_STATUS_CONSENSUS_NEEDED)")
 	store := keys.Store{Dir: t.TempDir()}
 
-	err = keepTarget(store, "carol-oauth", "p", target, "/tmp/carol.target", "act-1", cause)
+	err = keepTarget(store, "carol-oauth", "p", target, "/tmp/carol.target", nil, "act-1", cause)
 	if want := "once activity act-1 COMPLETED, finish with 'vigil login oauth --profile p --recover act-1 --target-key /tmp/carol.target --name carol-oauth'"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("with a target file: %v; want it to say %q", err, want)
 	}
@@ -215,12 +215,78 @@ func TestLoginOAuthWaitingForApprovalKeepsTheTargetKey(t *testing.T) {
 		t.Errorf("a target file's key was also saved in the keys directory")
 	}
 
-	err = keepTarget(store, "carol-oauth", "p", target, "", "act-1", cause)
+	err = keepTarget(store, "carol-oauth", "p", target, "", nil, "act-1", cause)
 	if want := "--recover act-1 --target-key carol-oauth-target --name carol-oauth"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("with a fresh key: %v; want it to say %q", err, want)
 	}
 	kept, err := store.Load("carol-oauth-target")
 	if err != nil || kept.PrivateKeyHex() != hex.EncodeToString(target.Bytes()) {
 		t.Fatalf("the fresh target key was not kept as carol-oauth-target: %v", err)
+	}
+}
+
+// A second login under the same --name, while an earlier one's target key is
+// still kept as NAME-target, is refused before anything is sent: its own
+// target key could not be kept under that name, and the API key its activity
+// makes once approved could never be opened.
+func TestSecondLoginUnderTheSameNameIsRefusedWhileATargetKeyIsKept(t *testing.T) {
+	e := newVerbEnv(t)
+	behindLossyGateway(t, e, -1)
+	login := func(c proc) error {
+		return oauthLogin(context.Background(), c, []string{"--provider-token", "-", "--name", "lost", "--expiration", "3600"}, 0)
+	}
+	if _, errOut, err := pasteLogin(t, e, "carol", login); err == nil {
+		t.Fatalf("the first login with no reply succeeded:\n%s", errOut)
+	}
+	store := keys.Store{Dir: e.demo.KeysDir}
+	first, err := store.Load("lost-target")
+	if err != nil {
+		t.Fatalf("the first login's target key was not kept: %v", err)
+	}
+
+	var out, errOut bytes.Buffer
+	c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(k string) string {
+		if k == "VIGIL_CONFIG" {
+			return e.config
+		}
+		return ""
+	}}
+	err = login(c)
+	if code := exitCode(&errOut, err); code != 2 {
+		t.Errorf("second login: exit %d, want 2 (refused)\n%s", code, errOut.String())
+	}
+	for _, want := range []string{"lost-target", "--recover ACTIVITY_ID --target-key lost-target --name lost", "another --name"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, errOut.String())
+		}
+	}
+	if acts := listOAuthActivities(t, e); len(acts) != 1 {
+		t.Errorf("the refused login sent a request: the service has %d oauth activities, want 1", len(acts))
+	}
+	if again, err := store.Load("lost-target"); err != nil || again.PrivateKeyHex() != first.PrivateKeyHex() {
+		t.Errorf("the first login's target key changed or went: %v", err)
+	}
+}
+
+// A target key whose name was not reserved before the login was sent (and is
+// taken by an earlier login's) is kept under a free name the error names,
+// never dropped.
+func TestTargetKeyIsKeptUnderAFreeNameWhenNAMETargetIsTaken(t *testing.T) {
+	store := keys.Store{Dir: t.TempDir()}
+	cause := errors.New("activity act-N waits for approval (ACTIVITY_STATUS_CONSENSUS_NEEDED)")
+	first, _ := ecdh.P256().GenerateKey(rand.Reader)
+	if err := keepTarget(store, "oauth", "p", first, "", nil, "act-1", cause); !strings.Contains(err.Error(), "is kept as oauth-target ") {
+		t.Fatalf("first: %v", err)
+	}
+	second, _ := ecdh.P256().GenerateKey(rand.Reader)
+	err := keepTarget(store, "oauth", "p", second, "", nil, "act-2", cause)
+	if want := "--recover act-2 --target-key oauth-target-2 --name oauth"; !strings.Contains(err.Error(), want) {
+		t.Errorf("second: %v; want it to say %q", err, want)
+	}
+	for name, want := range map[string]*ecdh.PrivateKey{"oauth-target": first, "oauth-target-2": second} {
+		k, err := store.Load(name)
+		if err != nil || k.PrivateKeyHex() != hex.EncodeToString(want.Bytes()) {
+			t.Errorf("%s does not hold its login's target key: %v", name, err)
+		}
 	}
 }

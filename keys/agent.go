@@ -275,7 +275,9 @@ func describeAgentKey(k *agent.Key) AgentKey {
 	d := AgentKey{Type: k.Format, Comment: k.Comment, Hardware: hardwareHint(k.Format, k.Comment)}
 	pub, err := ssh.ParsePublicKey(k.Blob)
 	if err != nil {
-		d.Unusable = fmt.Sprintf("a key whose public half vigil cannot read (%v)", err)
+		// The parser's error quotes the agent's type name as it came: quoted
+		// here, so that no control character it holds reaches a terminal.
+		d.Unusable = fmt.Sprintf("a key of type %q whose public half vigil cannot read (%q)", truncate(k.Format), truncate(err.Error()))
 		return d
 	}
 	d.pub, d.Type, d.Fingerprint = pub, pub.Type(), ssh.FingerprintSHA256(pub)

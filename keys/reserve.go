@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -82,6 +83,9 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 	if err == nil {
 		err = f.Sync()
 	}
+	if err == nil {
+		err = syncDir(s.Dir) // the name, not only the placeholder, survives a crash
+	}
 	if err != nil {
 		f.Close()
 		os.Remove(priv) // only the placeholder: nothing is lost
@@ -119,10 +123,15 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 	}
 
 	// Without its .scheme file a key loads as P-256, so another scheme's
-	// key needs that file before its private key is there to be loaded.
+	// key needs that file, on disk and in the directory, before its private
+	// key is there to be loaded.
 	p256 := k.Scheme() == SchemeP256
 	if !p256 {
-		if err := s.writeNew(sch, k.Scheme()+"\n", 0o644); err != nil {
+		err := s.writeNew(sch, k.Scheme()+"\n", 0o644)
+		if err == nil {
+			err = syncDir(s.Dir)
+		}
+		if err != nil {
 			f.Close()
 			return fail(err)
 		}
@@ -163,21 +172,28 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 	if p256 {
 		try(sch, ".scheme", k.Scheme()+"\n", 0o644)
 	}
+	// Best effort: each file is synced, and the key loads without them.
+	_ = syncDir(s.Dir)
 	if inc.Files != nil {
 		return inc
 	}
 	return nil
 }
 
-// writeNew creates path (never over an existing file) holding content. A
-// file it began and could not finish is removed: a partial .public would be
-// read as a public key that does not match.
+// writeNew creates path (never over an existing file) holding content, synced
+// to disk. A file it began and could not finish is removed: a partial .public
+// would be read as a public key that does not match.
 func (s Store) writeNew(path, content string, perm fs.FileMode) error {
 	f, err := s.open(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
 	_, err = f.Write([]byte(content))
+	if err == nil {
+		// Unsynced, a crash can leave the file empty next to a synced
+		// private key (delayed allocation).
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -236,4 +252,18 @@ func (r *Reservation) Cancel() {
 	r.f.Close()
 	os.Remove(priv)
 	r.f = nil
+}
+
+// syncDir makes the files created in dir survive a crash. A file system
+// that cannot sync a directory (EINVAL) orders its entries itself.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("sync directory %s: %w", dir, err)
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -45,12 +46,31 @@ type KeyInfo struct {
 	Problem error
 }
 
-// DefaultDir is $XDG_CONFIG_HOME/vigil/keys, or $HOME/.config/vigil/keys.
-func DefaultDir(getenv func(string) string) string {
-	if x := getenv("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "vigil", "keys")
+// ErrNoConfigHome is ConfigHome's error when neither XDG_CONFIG_HOME nor
+// HOME is an absolute path.
+var ErrNoConfigHome = errors.New("neither HOME nor XDG_CONFIG_HOME is set to an absolute path")
+
+// ConfigHome is $XDG_CONFIG_HOME, or $HOME/.config. A relative
+// XDG_CONFIG_HOME is ignored, as the XDG spec says. Without either it is an
+// error rather than a path relative to the working directory, where a key
+// written would not be found from anywhere else.
+func ConfigHome(getenv func(string) string) (string, error) {
+	if x := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		return x, nil
 	}
-	return filepath.Join(getenv("HOME"), ".config", "vigil", "keys")
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".config"), nil
+	}
+	return "", ErrNoConfigHome
+}
+
+// DefaultDir is $XDG_CONFIG_HOME/vigil/keys, or $HOME/.config/vigil/keys.
+func DefaultDir(getenv func(string) string) (string, error) {
+	home, err := ConfigHome(getenv)
+	if err != nil {
+		return "", fmt.Errorf("no default keys directory: %w; set HOME, or give the directory with --dir DIR or keys_dir in the profile", err)
+	}
+	return filepath.Join(home, "vigil", "keys"), nil
 }
 
 // maxKeyFileLen bounds what Load reads from a key file.
@@ -186,7 +206,9 @@ func (s Store) Load(name string) (*Key, error) {
 	return k, nil
 }
 
-// scheme reads <name>.scheme; a missing file means P-256.
+// scheme reads <name>.scheme; a missing file means P-256. An empty one does
+// not: it is what a crash can leave of an Ed25519 or secp256k1 key's file, and
+// reading that key as P-256 would stamp with a different key.
 func (s Store) scheme(name string) (string, error) {
 	_, _, schPath := s.Paths(name)
 	b, err := readSmall(schPath)
@@ -196,7 +218,11 @@ func (s Store) scheme(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sc, err := ParseScheme(firstLine(b))
+	line := firstLine(b)
+	if line == "" {
+		return "", fmt.Errorf("scheme file %s is empty (damaged, perhaps by a crash while it was written); write the key's scheme into it: p256, secp256k1 or ed25519", schPath)
+	}
+	sc, err := ParseScheme(line)
 	if err != nil {
 		return "", fmt.Errorf("scheme file %s: %w", schPath, err)
 	}
@@ -271,12 +297,21 @@ func (s Store) Info(name string) (KeyInfo, error) {
 	return info, nil
 }
 
+// readSmall reads a key file. O_NONBLOCK keeps a FIFO at that path from
+// blocking the open; anything but a regular file is then refused.
 func readSmall(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file (%s); a key's files are plain files: remove it, or put the right file there", path, fi.Mode().Type())
+	}
 	b, err := io.ReadAll(io.LimitReader(f, maxKeyFileLen+1))
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", path, err)

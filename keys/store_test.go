@@ -163,12 +163,28 @@ func TestStoreNames(t *testing.T) {
 func TestDefaultDir(t *testing.T) {
 	env := map[string]string{"HOME": "/home/u"}
 	get := func(k string) string { return env[k] }
-	if got := DefaultDir(get); got != "/home/u/.config/vigil/keys" {
-		t.Errorf("DefaultDir without XDG = %s", got)
+	if got, err := DefaultDir(get); got != "/home/u/.config/vigil/keys" || err != nil {
+		t.Errorf("DefaultDir without XDG = %s, %v", got, err)
+	}
+	env["XDG_CONFIG_HOME"] = "relative" // ignored, as the XDG spec says
+	if got, err := DefaultDir(get); got != "/home/u/.config/vigil/keys" || err != nil {
+		t.Errorf("DefaultDir with a relative XDG = %s, %v", got, err)
 	}
 	env["XDG_CONFIG_HOME"] = "/x"
-	if got := DefaultDir(get); got != "/x/vigil/keys" {
-		t.Errorf("DefaultDir with XDG = %s", got)
+	if got, err := DefaultDir(get); got != "/x/vigil/keys" || err != nil {
+		t.Errorf("DefaultDir with XDG = %s, %v", got, err)
+	}
+}
+
+// Without HOME and XDG_CONFIG_HOME (cron, a systemd unit, env -i) there is no
+// default keys directory: a relative one would put keys under whatever
+// directory vigil was started in.
+func TestNoDefaultDirWithoutHome(t *testing.T) {
+	for _, env := range []map[string]string{{}, {"HOME": "rel"}, {"XDG_CONFIG_HOME": "rel"}} {
+		got, err := DefaultDir(func(k string) string { return env[k] })
+		if err == nil || !strings.Contains(err.Error(), "set HOME") || !strings.Contains(err.Error(), "--dir") {
+			t.Errorf("env %v: DefaultDir = %q, %v; want an error saying to set HOME or give --dir", env, got, err)
+		}
 	}
 }
 

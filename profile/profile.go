@@ -51,6 +51,10 @@ type Profile struct {
 	Notify                bool                         `toml:"notify"`         // desktop notification when an activity waits for your vote
 	Keys                  map[string][]string          `toml:"keys"`           // action -> keys, rebinding the console's keys
 	WebhookListen         string                       `toml:"webhook_listen"` // HOST:PORT the console receives webhook deliveries on
+	// AllowPlaintextHTTP lets base_url and auth_proxy_url be http:// to a
+	// host that is not the loopback: stamped requests, the activities voted
+	// on and login tokens then cross the network unencrypted.
+	AllowPlaintextHTTP bool `toml:"allow_plaintext_http"`
 	// Filters are named filters of the All view: name -> statuses and types.
 	Filters map[string]Filter `toml:"filters"`
 	// ConfigPath is the config file the profile was read from (absolute), so
@@ -100,12 +104,14 @@ type Config struct {
 const maxConfigLen = 1 << 20
 
 // DefaultPath is $XDG_CONFIG_HOME/vigil/config.toml, or
-// $HOME/.config/vigil/config.toml.
-func DefaultPath(getenv func(string) string) string {
-	if x := getenv("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "vigil", "config.toml")
+// $HOME/.config/vigil/config.toml; never a path relative to the working
+// directory (see keys.ConfigHome).
+func DefaultPath(getenv func(string) string) (string, error) {
+	home, err := keys.ConfigHome(getenv)
+	if err != nil {
+		return "", fmt.Errorf("no default config file: %w; set HOME, or give the file with --config FILE or VIGIL_CONFIG", err)
 	}
-	return filepath.Join(getenv("HOME"), ".config", "vigil", "config.toml")
+	return filepath.Join(home, "vigil", "config.toml"), nil
 }
 
 // configError locates a problem in the config file: file, line (0 when
@@ -255,7 +261,7 @@ func tomlError(path string, err error) error {
 var tomlErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // profileKeyList names the keys a profile takes, for the unknown-key error.
-const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, notify, keys, filters, webhook_listen"
+const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, notify, keys, filters, webhook_listen, allow_plaintext_http"
 
 func (c *Config) profileNames() []string {
 	names := make([]string, 0, len(c.Profiles))
@@ -279,10 +285,10 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
 		return &configError{msg: fmt.Sprintf("profile name %q must be non-empty printable text", name)}
 	}
-	if err := checkServiceURL(p.BaseURL); err != nil {
+	if err := checkServiceURL(p.BaseURL, p.AllowPlaintextHTTP); err != nil {
 		return bad("base_url", "%v", err)
 	}
-	if err := checkServiceURL(p.AuthProxyURL); err != nil {
+	if err := checkServiceURL(p.AuthProxyURL, p.AllowPlaintextHTTP); err != nil {
 		return bad("auth_proxy_url", "%v", err)
 	}
 	if p.WebhookListen != "" {
@@ -297,6 +303,11 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		if err := keys.ValidateRef(p.Key); err != nil {
 			return bad("key", "%v", err)
 		}
+	}
+	// A path is printed in messages: a control character in it would reach
+	// the terminal.
+	if hasControl(p.KeysDir) {
+		return bad("keys_dir", "%q contains control characters; give the keys directory's path as plain text", p.KeysDir)
 	}
 	if p.KeysDir != "" {
 		p.KeysDir = resolveConfigPath(dir, p.KeysDir)
@@ -323,6 +334,9 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	for i, r := range p.TrustedRoots {
 		if strings.TrimSpace(r) == "" {
 			return bad("trusted_roots", "entry %d is empty", i+1)
+		}
+		if hasControl(r) {
+			return bad("trusted_roots", "entry %d, %q, contains control characters; give the file's path as plain text", i+1, r)
 		}
 		p.TrustedRoots[i] = resolveConfigPath(dir, r)
 	}
@@ -380,7 +394,17 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	return nil
 }
 
-func checkServiceURL(s string) error {
+// hasControl reports whether s holds a rune that is not printable text
+// (spaces are printable here: paths may hold them).
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' })
+}
+
+// checkServiceURL checks a service's base URL. Plain http:// is for the
+// loopback (vigil demo, vigil serve) unless allowPlaintext: elsewhere it
+// would send every stamped request, and the replies the operator votes on,
+// readable and forgeable on the way.
+func checkServiceURL(s string, allowPlaintext bool) error {
 	if s == "" {
 		return nil
 	}
@@ -391,7 +415,20 @@ func checkServiceURL(s string) error {
 	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("%q must not carry a query, a fragment or credentials", s)
 	}
+	if u.Scheme == "http" && !allowPlaintext && !isLoopback(u.Hostname()) {
+		return fmt.Errorf("%q is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", s)
+	}
 	return nil
+}
+
+// isLoopback reports whether host names this machine: localhost or a
+// loopback address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // resolveConfigPath makes a config-relative path absolute; "~/" is the home
@@ -455,7 +492,10 @@ func Select(getenv func(string) string, configPath, profileName string, checks C
 		configPath = getenv("VIGIL_CONFIG")
 	}
 	if configPath == "" {
-		configPath = DefaultPath(getenv)
+		var err error
+		if configPath, err = DefaultPath(getenv); err != nil {
+			return Profile{}, err
+		}
 	}
 	cfg, err := Load(configPath, checks)
 	if err != nil {

@@ -12,11 +12,15 @@ import (
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestDefaultConfigPath(t *testing.T) {
-	if got := DefaultPath(envOf(map[string]string{"HOME": "/h"})); got != "/h/.config/vigil/config.toml" {
-		t.Errorf("without XDG: %s", got)
+	if got, err := DefaultPath(envOf(map[string]string{"HOME": "/h"})); got != "/h/.config/vigil/config.toml" || err != nil {
+		t.Errorf("without XDG: %s, %v", got, err)
 	}
-	if got := DefaultPath(envOf(map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x"})); got != "/x/vigil/config.toml" {
-		t.Errorf("with XDG: %s", got)
+	if got, err := DefaultPath(envOf(map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x"})); got != "/x/vigil/config.toml" || err != nil {
+		t.Errorf("with XDG: %s, %v", got, err)
+	}
+	// Not a config file in whatever directory vigil was started in.
+	if got, err := DefaultPath(envOf(nil)); err == nil || !strings.Contains(err.Error(), "--config") {
+		t.Errorf("without HOME: %q, %v; want an error saying to set HOME or give --config", got, err)
 	}
 }
 
