@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/vigil-console/vigil/profile"
 	"github.com/vigil-console/vigil/server"
 )
 
@@ -68,7 +70,7 @@ func readDemoConfig(dir string) (*demoConfig, error) {
 // demoProfile is what the demo sets in member m's profile; other keys a user
 // added to that profile are kept.
 func demoProfile(info *server.DemoInfo, m server.DemoMember, baseURL, authProxyURL string) map[string]any {
-	return map[string]any{
+	p := map[string]any{
 		"base_url":               baseURL,
 		"auth_proxy_url":         authProxyURL,
 		"auth_proxy_config_id":   info.AuthProxyConfigID,
@@ -79,6 +81,15 @@ func demoProfile(info *server.DemoInfo, m server.DemoMember, baseURL, authProxyU
 		"trusted_roots":          []string{"demo-root.pem"},
 		"tls_fetcher_public_key": info.TLSFetcherPublicKey,
 	}
+	// The local service speaks plain http; served on an address other than
+	// the loopback (serve --demo --addr 192.0.2.7:8420), its own profiles
+	// say so, or they would not load.
+	for _, s := range []string{baseURL, authProxyURL} {
+		if u, err := url.Parse(s); err == nil && u.Scheme == "http" && !profile.IsLoopback(u.Hostname()) {
+			p["allow_plaintext_http"] = true
+		}
+	}
+	return p
 }
 
 // demoRefresh is the auto-refresh the demo gives a member's profile that has

@@ -182,3 +182,26 @@ func TestDemoJoinsPastAUsersOwnProfile(t *testing.T) {
 		t.Errorf("joined members %v, want %v", second.members, want)
 	}
 }
+
+// A demo served on an address other than the loopback (serve --demo --addr
+// on a LAN address) writes profiles that load: its plain http is said to be
+// meant, in those profiles only.
+func TestDemoOnANetworkAddressWritesProfilesThatLoad(t *testing.T) {
+	for _, tc := range []struct {
+		baseURL   string
+		plaintext bool
+	}{{"http://192.0.2.7:8420", true}, {"http://127.0.0.1:8420", false}} {
+		dir := t.TempDir()
+		if _, _, err := prepareDemoIn(t, dir, tc.baseURL); err != nil {
+			t.Fatalf("%s: %v", tc.baseURL, err)
+		}
+		cfg, err := loadConfig(filepath.Join(dir, "config.toml"))
+		if err != nil {
+			t.Fatalf("%s: the demo's config does not load: %v", tc.baseURL, err)
+		}
+		p := cfg.Profiles["alice"]
+		if p.BaseURL != tc.baseURL || p.AllowPlaintextHTTP != tc.plaintext {
+			t.Errorf("%s: alice's profile has base_url %q, allow_plaintext_http %v; want %v", tc.baseURL, p.BaseURL, p.AllowPlaintextHTTP, tc.plaintext)
+		}
+	}
+}

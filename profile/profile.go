@@ -415,15 +415,15 @@ func checkServiceURL(s string, allowPlaintext bool) error {
 	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("%q must not carry a query, a fragment or credentials", s)
 	}
-	if u.Scheme == "http" && !allowPlaintext && !isLoopback(u.Hostname()) {
+	if u.Scheme == "http" && !allowPlaintext && !IsLoopback(u.Hostname()) {
 		return fmt.Errorf("%q is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", s)
 	}
 	return nil
 }
 
-// isLoopback reports whether host names this machine: localhost or a
+// IsLoopback reports whether host names this machine: localhost or a
 // loopback address.
-func isLoopback(host string) bool {
+func IsLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
