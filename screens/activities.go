@@ -159,6 +159,9 @@ func (a *Activities) Capturing() bool {
 	return a.list.Filtering()
 }
 
+func (a *Activities) filterList() *ui.ListDetail { return &a.list }
+func (a *Activities) filterEdited()              { a.syncKeys() }
+
 // SetSize implements Screen: the heading takes a line, the list or the detail
 // the rest.
 func (a *Activities) SetSize(width, height int) {

@@ -100,6 +100,9 @@ func (p *Policies) wantRecent() tea.Cmd {
 // Capturing implements Screen: the filter and the editor take letters.
 func (p *Policies) Capturing() bool { return p.list.Filtering() || p.editor != nil }
 
+func (p *Policies) filterList() *ui.ListDetail { return &p.list }
+func (p *Policies) filterEdited()              { p.setPreview(); p.syncKeys() }
+
 // SetSize implements Screen.
 func (p *Policies) SetSize(width, height int) {
 	p.width, p.height = width, height
