@@ -1,7 +1,6 @@
 package screens
 
 import (
-	"fmt"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -29,7 +28,11 @@ type Policies struct {
 	gen   int
 	// recent activities are loaded when first needed (a detail, the
 	// evaluations view, the editor), not at start: that is a call per activity.
-	recentLoaded, recentWanted bool
+	// They load after the policies, on their own (recentGen, recentErr): their
+	// failure never keeps the policies from showing or refreshing.
+	recentLoaded, recentWanted, recentLoading bool
+	recentGen                                 int
+	recentErr                                 string
 	// editor is the create form with its simulation; nil when closed.
 	editor *policyEditor
 	// sending is the create_policy in flight, from the editor open or one
@@ -54,6 +57,10 @@ type policiesData struct {
 	users    []api.User
 	quorum   api.Quorum
 	recent   []recentActivity
+	// unread counts the recent activities whose evaluations could not be
+	// read, and unreadErr says why (the first error).
+	unread    int
+	unreadErr string
 }
 
 // recentActivity is an activity with its stored evaluations, the last one
@@ -62,15 +69,27 @@ type recentActivity struct {
 	act   api.Activity
 	evals []api.PolicyEvaluation
 	last  *explained // nil when it has no evaluation
+	// err: its evaluations could not be read ("" when they were).
+	err string
 }
 
 type policiesLoadedMsg struct {
-	gen        int
-	data       policiesData
-	withRecent bool
-	err        error
-	at         time.Time
+	gen  int
+	data policiesData
+	err  error
+	at   time.Time
 }
+
+// policiesRecentMsg carries the recent activities with their evaluations.
+type policiesRecentMsg struct {
+	gen            int
+	recent         []recentActivity
+	unread         int
+	unreadErr, err error
+}
+
+// recentFetches is how many evaluation reads run at once.
+const recentFetches = 4
 
 // NewPolicies builds the screen.
 func NewPolicies(c *Common) *Policies {
@@ -94,7 +113,10 @@ func (p *Policies) wantRecent() tea.Cmd {
 		return nil
 	}
 	p.recentWanted = true
-	return p.load()
+	if p.loading || p.fetched.IsZero() {
+		return p.load() // the recent ones follow the policies
+	}
+	return p.loadRecent()
 }
 
 // Capturing implements Screen: the filter and the editor take letters.
@@ -116,63 +138,18 @@ func (p *Policies) SetSize(width, height int) {
 // Status implements Screen.
 func (p *Policies) Status() ScreenStatus {
 	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Submitting: submissions(p.sending)}
+	if st.Err == "" && p.recentErr != "" {
+		st.Err = "recent evaluations: " + p.recentErr
+	}
 	switch {
 	case p.loading:
-		st.Busy = "loading policies and recent evaluations…"
+		st.Busy = "loading policies…"
+	case p.recentLoading:
+		st.Busy = "loading recent evaluations…"
 	case p.editor != nil && p.editor.busy != "":
 		st.Busy = p.editor.busy
 	}
 	return st
-}
-
-// load fetches the policies, the members, the quorum and, once wanted, the
-// recent activities with their evaluations, and explains the evaluations (CPU
-// work: in the command, not in Update).
-func (p *Policies) load() tea.Cmd {
-	p.gen++
-	p.loading = true
-	gen, c, client, withRecent := p.gen, p.c, p.c.Reader, p.recentWanted
-	return func() tea.Msg {
-		ctx, cancel := c.ctx()
-		defer cancel()
-		fail := func(what string, err error) tea.Msg {
-			return policiesLoadedMsg{gen: gen, err: fmt.Errorf("%s: %w", what, err), at: c.Now()}
-		}
-		var d policiesData
-		var err error
-		if d.policies, err = client.ListPolicies(ctx); err != nil {
-			return fail("list policies", err)
-		}
-		if d.users, err = client.ListUsers(ctx); err != nil {
-			return fail("list users", err)
-		}
-		cfg, err := client.GetOrganizationConfigs(ctx)
-		if err != nil {
-			return fail("organization configs", err)
-		}
-		d.quorum = cfg.Quorum
-		d.ctx = newEvaluationContext(d.users, d.quorum, d.policies)
-		if !withRecent {
-			return policiesLoadedMsg{gen: gen, data: d, at: c.Now()}
-		}
-		acts, err := client.ListActivities(ctx, api.ListActivitiesOptions{Limit: recentActivities})
-		if err != nil {
-			return fail("list activities", err)
-		}
-		for _, a := range acts {
-			evs, err := client.GetPolicyEvaluations(ctx, a.ID)
-			if err != nil {
-				return fail("policy evaluations of "+api.SanitizeID(a.ID), err)
-			}
-			ra := recentActivity{act: a, evals: evs}
-			if len(evs) > 0 {
-				ex := explainEvaluation(d.ctx, a, evs[len(evs)-1])
-				ra.last = &ex
-			}
-			d.recent = append(d.recent, ra)
-		}
-		return policiesLoadedMsg{gen: gen, data: d, withRecent: true, at: c.Now()}
-	}
 }
 
 // selectedPolicy is the policy under the cursor (nil in the evaluations view).
@@ -236,26 +213,9 @@ func (p *Policies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		p.setRows()
 		p.renderDetail()
 	case policiesLoadedMsg:
-		if msg.gen != p.gen {
-			return p, nil
-		}
-		p.loading = false
-		if msg.err != nil {
-			p.err = "load failed: " + errorText(msg.err)
-			p.setFailed()
-			return p, nil
-		}
-		if msg.withRecent {
-			p.recentLoaded = true
-		} else {
-			msg.data.recent = p.data.recent
-		}
-		p.err, p.data, p.fetched = "", msg.data, msg.at
-		if p.editor != nil && msg.withRecent {
-			p.editor.setRecent(p.c, p.data.recent)
-		}
-		p.setRows()
-		p.renderDetail()
+		return p, p.policiesLoaded(msg)
+	case policiesRecentMsg:
+		p.takeRecent(msg)
 	case policySimulatedMsg, policyNewConfirmedMsg:
 		if p.editor == nil {
 			return p, nil
