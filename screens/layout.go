@@ -251,7 +251,7 @@ func (r *Root) Render() string {
 		errText = r.orgErr
 	}
 	bar := ui.StatusBar(th, ui.Status{Profile: r.common.Profile, Org: org.Name, User: org.UserName, Key: r.keyKind,
-		ReadOnly: r.common.ReadOnly(), AutoRefresh: st.AutoRefresh, AutoPaused: st.AutoPaused, LastRefresh: st.LastRefresh,
+		ReadOnly: r.common.ReadOnly(), AutoRefresh: st.AutoRefresh, AutoPaused: st.AutoPaused, LastRefresh: st.LastRefresh, Stale: st.Stale,
 		Busy: st.Busy, Spinner: r.spinner.View(), Err: errText, Now: r.common.Now()}, w)
 
 	body := screen.View()

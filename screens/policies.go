@@ -137,7 +137,8 @@ func (p *Policies) SetSize(width, height int) {
 
 // Status implements Screen.
 func (p *Policies) Status() ScreenStatus {
-	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Submitting: submissions(p.sending)}
+	// p.err is only ever a failed load of the policies.
+	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Stale: p.err != "" && !p.fetched.IsZero(), Submitting: submissions(p.sending)}
 	if st.Err == "" && p.recentErr != "" {
 		st.Err = "recent evaluations: " + p.recentErr
 	}

@@ -47,6 +47,9 @@ type ScreenStatus struct {
 	AutoPaused  bool   // the user paused the auto-refresh the screen has
 	Busy        string // what is in flight
 	Err         string // latest error, until the next success
+	// Stale: the latest refresh failed and the data shown is from
+	// LastRefresh (the status bar marks it).
+	Stale bool
 	// Submitting are the screen's submits in flight (votes included): q asks
 	// before quitting while there are any.
 	Submitting []Submission
