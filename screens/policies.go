@@ -24,8 +24,11 @@ type Policies struct {
 	list ui.ListDetail
 	// evals is true while the list shows recent evaluations, not policies.
 	evals bool
-	data  policiesData
-	gen   int
+	// otherView is the filter, sort and selection of the view not showing,
+	// restored when e switches back to it.
+	otherView ui.TableState
+	data      policiesData
+	gen       int
 	// recent activities are loaded when first needed (a detail, the
 	// evaluations view, the editor), not at start: that is a call per activity.
 	// They load after the policies, on their own (recentGen, recentErr): their
@@ -262,13 +265,16 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, p.keys.Evaluations):
 		p.evals = !p.evals
 		p.list.Close()
-		p.list.Table.SetFilter("")
+		left := p.list.Table.State()
 		if p.evals {
 			p.list.Table.SetColumns(evaluationColumns())
 		} else {
 			p.list.Table.SetColumns(policyColumns())
 		}
 		p.setRows()
+		p.list.Restore(p.otherView)
+		p.otherView = left
+		p.setPreview()
 		return p.wantRecent()
 	case key.Matches(k, p.keys.CopyID):
 		id := p.list.Table.SelectedID()
