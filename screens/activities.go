@@ -159,6 +159,9 @@ func (a *Activities) Capturing() bool {
 	return a.list.Filtering()
 }
 
+func (a *Activities) filterList() *ui.ListDetail { return &a.list }
+func (a *Activities) filterEdited()              { a.syncKeys() }
+
 // SetSize implements Screen: the heading takes a line, the list or the detail
 // the rest.
 func (a *Activities) SetSize(width, height int) {
@@ -168,7 +171,8 @@ func (a *Activities) SetSize(width, height int) {
 
 // Status implements Screen.
 func (a *Activities) Status() ScreenStatus {
-	st := ScreenStatus{LastRefresh: a.fetched, Err: a.err, Submitting: a.votesInFlight()}
+	// a.err is only ever a failed refresh of the list.
+	st := ScreenStatus{LastRefresh: a.fetched, Err: a.err, Stale: a.err != "" && !a.fetched.IsZero(), Submitting: a.votesInFlight()}
 	if a.auto {
 		st.AutoRefresh = a.c.Refresh
 	} else {

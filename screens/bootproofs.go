@@ -115,8 +115,11 @@ func (b *BootProofs) Title() string { return "Boot proofs" }
 // Init fetches and verifies every app's boot proof.
 func (b *BootProofs) Init() tea.Cmd { return b.load() }
 
-// Capturing implements Screen.
-func (b *BootProofs) Capturing() bool { return false }
+// Capturing implements Screen: the filter takes letters.
+func (b *BootProofs) Capturing() bool { return b.list.Filtering() }
+
+func (b *BootProofs) filterList() *ui.ListDetail { return &b.list }
+func (b *BootProofs) filterEdited()              { b.setPreview(); b.syncKeys() }
 
 // SetSize implements Screen: the heading takes a line, the report the rest.
 func (b *BootProofs) SetSize(width, height int) {

@@ -114,7 +114,10 @@ func (r *Root) help(w int) string {
 		own, global, globalFull = r.dialogs.Top().Keys(), force, [][]key.Binding{force}
 	default:
 		own = r.screens[r.active].Keys()
-		if r.screens[r.active].Capturing() {
+		if ls, ok := r.screens[r.active].(listScreen); ok && filtering(ls) {
+			own = filterHelp{ls.filterList().Table.Keys}
+		}
+		if capturing(r.screens[r.active]) {
 			global, globalFull = force, [][]key.Binding{force}
 		}
 	}
@@ -224,7 +227,7 @@ func withMore(block []string, hidden int, more func(int) string, w int) []string
 // moreNotices says that n notices are not on the notice line, and where
 // they are: a key away, unless a dialog or typing has the keys.
 func (r *Root) moreNotices(n int) string {
-	if r.dialogs.Len() == 0 && !r.screens[r.active].Capturing() && r.keys.Messages.Enabled() {
+	if r.dialogs.Len() == 0 && !capturing(r.screens[r.active]) && r.keys.Messages.Enabled() {
 		return fmt.Sprintf("+%d more · %s messages", n, r.keys.Messages.Help().Key)
 	}
 	return fmt.Sprintf("+%d more in the messages view", n)
@@ -248,7 +251,7 @@ func (r *Root) Render() string {
 		errText = r.orgErr
 	}
 	bar := ui.StatusBar(th, ui.Status{Profile: r.common.Profile, Org: org.Name, User: org.UserName, Key: r.keyKind,
-		ReadOnly: r.common.ReadOnly(), AutoRefresh: st.AutoRefresh, AutoPaused: st.AutoPaused, LastRefresh: st.LastRefresh,
+		ReadOnly: r.common.ReadOnly(), AutoRefresh: st.AutoRefresh, AutoPaused: st.AutoPaused, LastRefresh: st.LastRefresh, Stale: st.Stale,
 		Busy: st.Busy, Spinner: r.spinner.View(), Err: errText, Now: r.common.Now()}, w)
 
 	body := screen.View()
@@ -301,7 +304,7 @@ func (r *Root) handleClick(m tea.Mouse) tea.Cmd {
 	}
 	active := r.screens[r.active]
 	if m.Y == 0 {
-		if active.Capturing() {
+		if capturing(active) {
 			return nil
 		}
 		_, spans := r.tabBar()
@@ -316,7 +319,7 @@ func (r *Root) handleClick(m tea.Mouse) tea.Cmd {
 	if m.Y > bodyH {
 		return nil
 	}
-	if rc, ok := active.(RowClicker); ok && !active.Capturing() {
+	if rc, ok := active.(RowClicker); ok && !capturing(active) {
 		return rc.ClickRow(m.Y - 1)
 	}
 	return nil

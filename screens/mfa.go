@@ -94,6 +94,9 @@ func (m *MfaPolicies) Init() tea.Cmd { return nil }
 // Capturing implements Screen.
 func (m *MfaPolicies) Capturing() bool { return m.editor != nil || m.list.Filtering() }
 
+func (m *MfaPolicies) filterList() *ui.ListDetail { return &m.list }
+func (m *MfaPolicies) filterEdited()              { m.setPreview(); m.syncKeys() }
+
 // SetSize implements Screen.
 func (m *MfaPolicies) SetSize(width, height int) {
 	m.width, m.height = width, height

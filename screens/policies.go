@@ -1,7 +1,6 @@
 package screens
 
 import (
-	"fmt"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -25,11 +24,18 @@ type Policies struct {
 	list ui.ListDetail
 	// evals is true while the list shows recent evaluations, not policies.
 	evals bool
-	data  policiesData
-	gen   int
+	// otherView is the filter, sort and selection of the view not showing,
+	// restored when e switches back to it.
+	otherView ui.TableState
+	data      policiesData
+	gen       int
 	// recent activities are loaded when first needed (a detail, the
 	// evaluations view, the editor), not at start: that is a call per activity.
-	recentLoaded, recentWanted bool
+	// They load after the policies, on their own (recentGen, recentErr): their
+	// failure never keeps the policies from showing or refreshing.
+	recentLoaded, recentWanted, recentLoading bool
+	recentGen                                 int
+	recentErr                                 string
 	// editor is the create form with its simulation; nil when closed.
 	editor *policyEditor
 	// sending is the create_policy in flight, from the editor open or one
@@ -54,6 +60,10 @@ type policiesData struct {
 	users    []api.User
 	quorum   api.Quorum
 	recent   []recentActivity
+	// unread counts the recent activities whose evaluations could not be
+	// read, and unreadErr says why (the first error).
+	unread    int
+	unreadErr string
 }
 
 // recentActivity is an activity with its stored evaluations, the last one
@@ -62,15 +72,27 @@ type recentActivity struct {
 	act   api.Activity
 	evals []api.PolicyEvaluation
 	last  *explained // nil when it has no evaluation
+	// err: its evaluations could not be read ("" when they were).
+	err string
 }
 
 type policiesLoadedMsg struct {
-	gen        int
-	data       policiesData
-	withRecent bool
-	err        error
-	at         time.Time
+	gen  int
+	data policiesData
+	err  error
+	at   time.Time
 }
+
+// policiesRecentMsg carries the recent activities with their evaluations.
+type policiesRecentMsg struct {
+	gen            int
+	recent         []recentActivity
+	unread         int
+	unreadErr, err error
+}
+
+// recentFetches is how many evaluation reads run at once.
+const recentFetches = 4
 
 // NewPolicies builds the screen.
 func NewPolicies(c *Common) *Policies {
@@ -94,11 +116,17 @@ func (p *Policies) wantRecent() tea.Cmd {
 		return nil
 	}
 	p.recentWanted = true
-	return p.load()
+	if p.loading || p.fetched.IsZero() {
+		return p.load() // the recent ones follow the policies
+	}
+	return p.loadRecent()
 }
 
 // Capturing implements Screen: the filter and the editor take letters.
 func (p *Policies) Capturing() bool { return p.list.Filtering() || p.editor != nil }
+
+func (p *Policies) filterList() *ui.ListDetail { return &p.list }
+func (p *Policies) filterEdited()              { p.setPreview(); p.syncKeys() }
 
 // SetSize implements Screen.
 func (p *Policies) SetSize(width, height int) {
@@ -112,64 +140,20 @@ func (p *Policies) SetSize(width, height int) {
 
 // Status implements Screen.
 func (p *Policies) Status() ScreenStatus {
-	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Submitting: submissions(p.sending)}
+	// p.err is only ever a failed load of the policies.
+	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Stale: p.err != "" && !p.fetched.IsZero(), Submitting: submissions(p.sending)}
+	if st.Err == "" && p.recentErr != "" {
+		st.Err = "recent evaluations: " + p.recentErr
+	}
 	switch {
 	case p.loading:
-		st.Busy = "loading policies and recent evaluations…"
+		st.Busy = "loading policies…"
+	case p.recentLoading:
+		st.Busy = "loading recent evaluations…"
 	case p.editor != nil && p.editor.busy != "":
 		st.Busy = p.editor.busy
 	}
 	return st
-}
-
-// load fetches the policies, the members, the quorum and, once wanted, the
-// recent activities with their evaluations, and explains the evaluations (CPU
-// work: in the command, not in Update).
-func (p *Policies) load() tea.Cmd {
-	p.gen++
-	p.loading = true
-	gen, c, client, withRecent := p.gen, p.c, p.c.Reader, p.recentWanted
-	return func() tea.Msg {
-		ctx, cancel := c.ctx()
-		defer cancel()
-		fail := func(what string, err error) tea.Msg {
-			return policiesLoadedMsg{gen: gen, err: fmt.Errorf("%s: %w", what, err), at: c.Now()}
-		}
-		var d policiesData
-		var err error
-		if d.policies, err = client.ListPolicies(ctx); err != nil {
-			return fail("list policies", err)
-		}
-		if d.users, err = client.ListUsers(ctx); err != nil {
-			return fail("list users", err)
-		}
-		cfg, err := client.GetOrganizationConfigs(ctx)
-		if err != nil {
-			return fail("organization configs", err)
-		}
-		d.quorum = cfg.Quorum
-		d.ctx = newEvaluationContext(d.users, d.quorum, d.policies)
-		if !withRecent {
-			return policiesLoadedMsg{gen: gen, data: d, at: c.Now()}
-		}
-		acts, err := client.ListActivities(ctx, api.ListActivitiesOptions{Limit: recentActivities})
-		if err != nil {
-			return fail("list activities", err)
-		}
-		for _, a := range acts {
-			evs, err := client.GetPolicyEvaluations(ctx, a.ID)
-			if err != nil {
-				return fail("policy evaluations of "+api.SanitizeID(a.ID), err)
-			}
-			ra := recentActivity{act: a, evals: evs}
-			if len(evs) > 0 {
-				ex := explainEvaluation(d.ctx, a, evs[len(evs)-1])
-				ra.last = &ex
-			}
-			d.recent = append(d.recent, ra)
-		}
-		return policiesLoadedMsg{gen: gen, data: d, withRecent: true, at: c.Now()}
-	}
 }
 
 // selectedPolicy is the policy under the cursor (nil in the evaluations view).
@@ -233,26 +217,9 @@ func (p *Policies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		p.setRows()
 		p.renderDetail()
 	case policiesLoadedMsg:
-		if msg.gen != p.gen {
-			return p, nil
-		}
-		p.loading = false
-		if msg.err != nil {
-			p.err = "load failed: " + errorText(msg.err)
-			p.setFailed()
-			return p, nil
-		}
-		if msg.withRecent {
-			p.recentLoaded = true
-		} else {
-			msg.data.recent = p.data.recent
-		}
-		p.err, p.data, p.fetched = "", msg.data, msg.at
-		if p.editor != nil && msg.withRecent {
-			p.editor.setRecent(p.c, p.data.recent)
-		}
-		p.setRows()
-		p.renderDetail()
+		return p, p.policiesLoaded(msg)
+	case policiesRecentMsg:
+		p.takeRecent(msg)
 	case policySimulatedMsg, policyNewConfirmedMsg:
 		if p.editor == nil {
 			return p, nil
@@ -298,13 +265,16 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, p.keys.Evaluations):
 		p.evals = !p.evals
 		p.list.Close()
-		p.list.Table.SetFilter("")
+		left := p.list.Table.State()
 		if p.evals {
 			p.list.Table.SetColumns(evaluationColumns())
 		} else {
 			p.list.Table.SetColumns(policyColumns())
 		}
 		p.setRows()
+		p.list.Restore(p.otherView)
+		p.otherView = left
+		p.setPreview()
 		return p.wantRecent()
 	case key.Matches(k, p.keys.CopyID):
 		id := p.list.Table.SelectedID()

@@ -52,10 +52,10 @@ func shortOutcome(o string) string {
 // loaded: the policies, or the recent evaluations (loaded later, on demand).
 func (p *Policies) setFailed() {
 	switch {
-	case p.err == "":
+	case p.evals && !p.recentLoaded && p.recentErr != "":
+		p.list.Table.Failed = notLoaded(time.Time{}, p.recentErr)
+	case p.evals || p.err == "":
 		p.list.Table.Failed = ""
-	case p.evals && !p.recentLoaded:
-		p.list.Table.Failed = notLoaded(time.Time{}, p.err)
 	default:
 		p.list.Table.Failed = notLoaded(p.fetched, p.err)
 	}
@@ -67,8 +67,17 @@ func (p *Policies) setRows() {
 	now := p.c.Now()
 	if p.evals {
 		p.list.Table.Empty = "no recent activity has been evaluated"
+		if !p.recentLoaded {
+			p.list.Table.Empty = "loading the recent evaluations…"
+		}
 		var rows []ui.Row
 		for _, ra := range p.data.recent {
+			if ra.err != "" {
+				rows = append(rows, ui.Row{ID: ra.act.ID, Cells: []string{
+					ui.Ago(now, ra.act.CreatedAt.Time()), intentWhat(p.c, &ra.act), "?", "evaluations could not be read: " + ra.err,
+				}, Sort: []string{ageSortKey(ra.act.CreatedAt.Time())}, Search: "unread " + shortType(ra.act.Type)})
+				continue
+			}
 			if ra.last == nil {
 				continue
 			}
@@ -100,6 +109,8 @@ func (p *Policies) setRows() {
 func (p *Policies) setPreview() {
 	th := p.c.Theme
 	switch {
+	case p.selectedRecent() != nil && p.selectedRecent().last == nil:
+		p.list.SetPreview(th.Bad.Render("evaluations could not be read: " + ui.Clean(p.selectedRecent().err)))
 	case p.selectedRecent() != nil:
 		ra := p.selectedRecent()
 		p.list.SetPreview(outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " + ui.Clean(ra.last.Why))
@@ -193,6 +204,10 @@ func (p *Policies) renderDetail() {
 		b.Field("Activity", api.SanitizeID(ra.act.ID))
 		b.Field("What", intentWhat(p.c, &ra.act))
 		b.Field("Status", shortStatus(ra.act.Status))
+		if ra.err != "" {
+			b.Section("Evaluations")
+			b.Line("could not be read: " + ra.err + "; press r to try again")
+		}
 		for i, e := range ra.evals {
 			ex := explainEvaluation(p.data.ctx, ra.act, e)
 			b.Section(fmt.Sprintf("Evaluation %d of %d — %s", i+1, len(ra.evals), fmtTime(now, e.CreatedAt)))
@@ -223,8 +238,32 @@ func (p *Policies) renderDetail() {
 	}
 	b.Section("Notes")
 	b.Line(orNone(pol.Notes))
-	ds := p.decided(pol.PolicyID)
+	p.writeDecided(b, pol.PolicyID)
+	p.list.SetDetail(b.String())
+}
+
+// writeDecided writes the recent activities the policy decided: "none" only
+// when they were read, else that they are loading or why they are not.
+func (p *Policies) writeDecided(b *ui.DetailBuilder, id string) {
+	th, now := p.c.Theme, p.c.Now()
+	if !p.recentLoaded {
+		b.Section("Recent activities it decided")
+		if p.recentErr != "" {
+			b.Line("not loaded: " + p.recentErr + "; press r to try again")
+		} else {
+			b.Line("loading the recent activities…")
+		}
+		return
+	}
+	ds := p.decided(id)
 	b.Section(fmt.Sprintf("Recent activities it decided (%d of the last %d)", len(ds), len(p.data.recent)))
+	if p.data.unread > 0 {
+		b.Styled(th.Warn.Render(ui.Clean(fmt.Sprintf("the evaluations of %d of them could not be read, so they are not counted (%s); press r to try again",
+			p.data.unread, p.data.unreadErr))))
+	}
+	if p.recentErr != "" {
+		b.Styled(th.Warn.Render(ui.Clean("not refreshed: " + p.recentErr + "; these are from the last load")))
+	}
 	if len(ds) == 0 {
 		b.Line("none")
 	}
@@ -232,7 +271,6 @@ func (p *Policies) renderDetail() {
 		b.Styled(outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " +
 			ui.Clean(intentWhat(p.c, &ra.act)) + th.Muted.Render("  "+ui.Clean(api.SanitizeID(ra.act.ID))+"  "+ui.Ago(now, ra.act.CreatedAt.Time())+" ago"))
 	}
-	p.list.SetDetail(b.String())
 }
 
 // writeExplained writes an explained evaluation: the outcome and why, then a

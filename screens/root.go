@@ -33,7 +33,8 @@ type Screen interface {
 	// Keys are the screen's keys for the help line and the full help.
 	Keys() ui.KeyMap
 	// Capturing reports that the screen is taking text or a dialog answer: the root
-	// then keeps only ctrl+c for itself.
+	// then keeps only ctrl+c for itself. A list screen's open filter need not
+	// be reported: the root sees it itself (listScreen).
 	Capturing() bool
 	// Status is what the status bar shows for this screen.
 	Status() ScreenStatus
@@ -46,6 +47,9 @@ type ScreenStatus struct {
 	AutoPaused  bool   // the user paused the auto-refresh the screen has
 	Busy        string // what is in flight
 	Err         string // latest error, until the next success
+	// Stale: the latest refresh failed and the data shown is from
+	// LastRefresh (the status bar marks it).
+	Stale bool
 	// Submitting are the screen's submits in flight (votes included): q asks
 	// before quitting while there are any.
 	Submitting []Submission
@@ -520,7 +524,10 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	active := r.screens[r.active]
-	if !active.Capturing() {
+	if ls, ok := active.(listScreen); ok && filtering(active) {
+		return typeInFilter(ls, k)
+	}
+	if !capturing(active) {
 		switch {
 		case key.Matches(k, r.keys.Quit):
 			return r.quit()

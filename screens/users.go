@@ -103,6 +103,9 @@ func (u *Users) Init() tea.Cmd { return u.load() }
 // Capturing implements Screen.
 func (u *Users) Capturing() bool { return u.list.Filtering() }
 
+func (u *Users) filterList() *ui.ListDetail { return &u.list }
+func (u *Users) filterEdited()              { u.setPreview(); u.syncKeys() }
+
 // SetSize implements Screen: the heading takes a line.
 func (u *Users) SetSize(width, height int) {
 	u.width, u.height = width, height

@@ -102,6 +102,9 @@ func (w *Webhooks) next() tea.Cmd {
 // Capturing implements Screen.
 func (w *Webhooks) Capturing() bool { return w.list.Filtering() }
 
+func (w *Webhooks) filterList() *ui.ListDetail { return &w.list }
+func (w *Webhooks) filterEdited()              { w.setPreview(); w.syncKeys() }
+
 // SetSize implements Screen: the heading takes a line.
 func (w *Webhooks) SetSize(width, height int) {
 	w.width = width

@@ -218,3 +218,10 @@ func (l ListDetail) View() string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Restore applies a table state kept earlier (see Table.Restore) and lays
+// the list out for it.
+func (l *ListDetail) Restore(s TableState) {
+	l.Table.Restore(s)
+	l.layoutTable()
+}

@@ -21,11 +21,18 @@ type Status struct {
 	AutoRefresh time.Duration // 0 = off
 	AutoPaused  bool          // off because the user paused it (p), not because the screen has none
 	LastRefresh time.Time     // zero = never
-	Busy        string        // what is in flight ("" = nothing); shown with the spinner
-	Spinner     string        // the spinner frame
-	Err         string        // the latest error, shown until the next success
-	Now         time.Time
+	// Stale: the last refresh failed, so what shows is from LastRefresh
+	// and may be out of date; the time is marked "stale:".
+	Stale   bool
+	Busy    string // what is in flight ("" = nothing); shown with the spinner
+	Spinner string // the spinner frame
+	Err     string // the latest error, shown until the next success
+	Now     time.Time
 }
+
+// minErrWidth is the least the status bar keeps for an error: its ✗ and
+// enough words to say what failed.
+const minErrWidth = 24
 
 // StatusBar renders s on one line of width cells. Server strings are cleaned.
 func StatusBar(th *theme.Theme, s Status, width int) string {
@@ -49,7 +56,11 @@ func StatusBar(th *theme.Theme, s Status, width int) string {
 		text = append(text, s.Spinner+" "+Clean(s.Busy))
 	}
 	if !s.LastRefresh.IsZero() {
-		text = append(text, "refreshed "+s.LastRefresh.Format("15:04:05")+" ("+Ago(s.Now, s.LastRefresh)+" ago)")
+		refreshed := "refreshed " + s.LastRefresh.Format("15:04:05") + " (" + Ago(s.Now, s.LastRefresh) + " ago)"
+		if s.Stale {
+			refreshed = "stale: " + refreshed
+		}
+		text = append(text, refreshed)
 	}
 	switch {
 	case s.AutoRefresh > 0:
@@ -60,10 +71,17 @@ func StatusBar(th *theme.Theme, s Status, width int) string {
 		text = append(text, "auto off")
 	}
 	parts = append(parts, th.StatusBar.Render(" "+strings.Join(nonEmpty(text), "  ")+" "))
+	line := strings.Join(parts, "")
 	if s.Err != "" {
-		parts = append(parts, th.StatusError.Render("✗ "+Clean(s.Err)+" "))
+		// The error is cut last: it keeps what it needs, up to half the bar
+		// (at least minErrWidth), and the parts before it are cut first.
+		errText := "✗ " + Clean(s.Err) + " "
+		errW := min(ansi.StringWidth(errText), width)
+		keep := min(errW, max(width/2, minErrWidth))
+		errW = max(keep, min(errW, width-ansi.StringWidth(line)))
+		line = ansi.Truncate(line, max(width-errW, 0), "…") + th.StatusError.Render(ansi.Truncate(errText, errW, "…"))
 	}
-	line := ansi.Truncate(strings.Join(parts, ""), width, "…")
+	line = ansi.Truncate(line, width, "…")
 	if pad := width - ansi.StringWidth(line); pad > 0 {
 		line += th.StatusBar.Render(strings.Repeat(" ", pad))
 	}

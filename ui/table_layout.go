@@ -199,3 +199,35 @@ func (t Table) title(i int) string {
 	}
 	return t.cols[i].Title + " ▲"
 }
+
+// TableState is what the user set on a table: its filter, its sort and the
+// selected row. A screen that shows two kinds of rows in one table keeps one
+// per kind, so switching back finds the view as it was left.
+type TableState struct {
+	Filter     string
+	SortCol    int
+	SortDesc   bool
+	SelectedID string
+}
+
+// State is the table's filter, sort and selection.
+func (t Table) State() TableState {
+	return TableState{Filter: t.pattern, SortCol: t.sortCol, SortDesc: t.sortDesc, SelectedID: t.SelectedID()}
+}
+
+// Restore applies s to the rows set (after SetColumns and SetRows): the
+// filter, the sort, and the selection when that row is still there. The
+// zero TableState is no sort, as SetColumns leaves it.
+func (t *Table) Restore(s TableState) {
+	t.input.SetValue(s.Filter)
+	col := s.SortCol
+	if s == (TableState{}) {
+		col = -1
+	}
+	if col < -1 || col >= len(t.cols) {
+		col = -1
+	}
+	t.sortCol, t.sortDesc = col, s.SortDesc
+	t.applyFilter(s.Filter, false)
+	t.selectID(s.SelectedID)
+}

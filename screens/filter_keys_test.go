@@ -1,0 +1,99 @@
+package screens
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/ui"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// everyScreenConsole is a console whose every screen has rows: activities,
+// boot proofs, policies, users, MFA policies and a webhook delivery.
+func everyScreenConsole(t *testing.T) *harness {
+	t.Helper()
+	fake := proofFake(t)
+	fake.users, fake.mfaPolicies = governanceUsers(), alicePolicies()
+	ch := make(chan WebhookDelivery, 1)
+	ch <- WebhookDelivery{At: testNow, Verified: true, EventID: "act-1:X", KeyID: "kid", ActivityID: "act-1"}
+	close(ch)
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+		Now: func() time.Time { return testNow }, Static: true, Proofs: ProofSettings{Apps: []string{"signer", "tampered"}},
+		Webhooks: &WebhookFeed{Addr: "127.0.0.1:8430", Deliveries: ch},
+		Tick:     func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
+	h := &harness{t: t, root: r, fake: fake}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.run(r.Init())
+	return h
+}
+
+// A letter typed into a list's filter is text, on every screen: not a
+// global key (q quits, l and h switch screens, ? opens the help, tab the next
+// screen), nor one of the screen's own (r reloads, u switches the user, n
+// opens an editor, s the status, y copies, enter opens a row).
+func TestEveryListFilterTakesTypedLetters(t *testing.T) {
+	const typed = "qlhr?unsyedao:"
+	for i, s := range everyScreenConsole(t).root.screens {
+		if _, ok := s.(listScreen); !ok {
+			continue
+		}
+		t.Run(s.Title(), func(t *testing.T) {
+			h := everyScreenConsole(t)
+			h.key(string(rune('1' + i)))
+			screen := h.root.screens[i].(listScreen)
+			list := screen.filterList()
+			h.key("/")
+			if !list.Filtering() {
+				t.Fatalf("/ did not open the filter:\n%s", h.frame())
+			}
+			msgs, clips := len(h.msgs), len(h.clipboard())
+			h.typeText(typed)
+			h.key("tab")
+			switch {
+			case h.quit():
+				t.Fatal("a letter typed into the filter quit the console")
+			case h.root.ActiveTitle() != s.Title():
+				t.Fatalf("a letter typed into the filter switched to %s", h.root.ActiveTitle())
+			case h.root.dialogs.Len() > 0 || h.root.fullHelp:
+				t.Fatalf("a letter typed into the filter opened a dialog or the help:\n%s", h.frame())
+			case len(h.clipboard()) != clips:
+				t.Fatalf("a letter typed into the filter copied %v", h.clipboard()[clips:])
+			case len(h.msgs) != msgs:
+				t.Fatalf("typing into the filter ran commands: %T", h.msgs[msgs:])
+			case list.Table.FilterPattern() != typed:
+				t.Fatalf("the filter is %q, typed %q", list.Table.FilterPattern(), typed)
+			}
+			h.key("enter") // keeps the filter, opens nothing
+			if list.Filtering() || list.IsOpen() || capturing(screen) || list.Table.FilterPattern() != typed {
+				t.Errorf("enter did not just keep the filter: filtering %v, open %v, capturing %v, pattern %q",
+					list.Filtering(), list.IsOpen(), capturing(screen), list.Table.FilterPattern())
+			}
+		})
+	}
+}
+
+// Every screen built on a ui.ListDetail is a listScreen, so that the root,
+// not the screen, routes the keys of its open filter.
+func TestEveryScreenWithAListIsAListScreen(t *testing.T) {
+	listType := reflect.TypeFor[ui.ListDetail]()
+	for _, s := range everyScreenConsole(t).root.screens {
+		v := reflect.ValueOf(s)
+		if v.Kind() == reflect.Pointer {
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			continue
+		}
+		for j := range v.NumField() {
+			if v.Field(j).Type() == listType {
+				if _, ok := s.(listScreen); !ok {
+					t.Errorf("%s holds a ui.ListDetail (%s) but is no listScreen: its filter's letters would run as keys",
+						s.Title(), v.Type().Field(j).Name)
+				}
+			}
+		}
+	}
+}

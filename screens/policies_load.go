@@ -1,0 +1,147 @@
+package screens
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// load fetches the policies, the members and the quorum; once the recent
+// activities are wanted, loadRecent follows when they arrive.
+func (p *Policies) load() tea.Cmd {
+	p.gen++
+	p.loading = true
+	gen, c, client := p.gen, p.c, p.c.Reader
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		fail := func(what string, err error) tea.Msg {
+			return policiesLoadedMsg{gen: gen, err: fmt.Errorf("%s: %w", what, err), at: c.Now()}
+		}
+		var d policiesData
+		var err error
+		if d.policies, err = client.ListPolicies(ctx); err != nil {
+			return fail("list policies", err)
+		}
+		if d.users, err = client.ListUsers(ctx); err != nil {
+			return fail("list users", err)
+		}
+		cfg, err := client.GetOrganizationConfigs(ctx)
+		if err != nil {
+			return fail("organization configs", err)
+		}
+		d.quorum = cfg.Quorum
+		d.ctx = newEvaluationContext(d.users, d.quorum, d.policies)
+		return policiesLoadedMsg{gen: gen, data: d, at: c.Now()}
+	}
+}
+
+// loadRecent fetches the recent activities and their evaluations, a few at
+// a time and each call with its own timeout, and explains them with the
+// policies loaded (CPU work: in the command, not in Update). An activity
+// whose evaluations cannot be read is kept, marked, not the whole load lost.
+func (p *Policies) loadRecent() tea.Cmd {
+	p.recentGen++
+	p.recentLoading = true
+	gen, c, client, ectx := p.recentGen, p.c, p.c.Reader, p.data.ctx
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		acts, err := client.ListActivities(ctx, api.ListActivitiesOptions{Limit: recentActivities})
+		cancel()
+		if err != nil {
+			return policiesRecentMsg{gen: gen, err: fmt.Errorf("list activities: %w", err)}
+		}
+		recent := make([]recentActivity, len(acts))
+		sem := make(chan struct{}, recentFetches)
+		var wg sync.WaitGroup
+		for i, a := range acts {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				ctx, cancel := c.ctx()
+				defer cancel()
+				ra := recentActivity{act: a}
+				evs, err := client.GetPolicyEvaluations(ctx, a.ID)
+				switch {
+				case err != nil:
+					ra.err = errorText(fmt.Errorf("policy evaluations of %s: %w", api.SanitizeID(a.ID), err))
+				case len(evs) > 0:
+					ra.evals = evs
+					ex := explainEvaluation(ectx, a, evs[len(evs)-1])
+					ra.last = &ex
+				}
+				recent[i] = ra
+			})
+		}
+		wg.Wait()
+		msg := policiesRecentMsg{gen: gen, recent: recent}
+		for _, ra := range recent {
+			if ra.err != "" {
+				msg.unread++
+				if msg.unreadErr == nil {
+					msg.unreadErr = errors.New(ra.err)
+				}
+			}
+		}
+		if len(recent) > 0 && msg.unread == len(recent) {
+			return policiesRecentMsg{gen: gen, err: msg.unreadErr} // nothing read: the load failed
+		}
+		return msg
+	}
+}
+
+// policiesLoaded shows the policies loaded, then loads the recent
+// activities when they are wanted. A failed load keeps what was shown.
+func (p *Policies) policiesLoaded(msg policiesLoadedMsg) tea.Cmd {
+	if msg.gen != p.gen {
+		return nil
+	}
+	p.loading = false
+	if msg.err != nil {
+		p.err = "load failed: " + errorText(msg.err)
+		if p.recentWanted && !p.recentLoaded && p.fetched.IsZero() {
+			p.recentErr = "the policies did not load"
+		}
+		p.setFailed()
+		p.renderDetail()
+		if p.recentWanted && !p.fetched.IsZero() {
+			return p.loadRecent() // with the policies last loaded
+		}
+		return nil
+	}
+	msg.data.recent, msg.data.unread, msg.data.unreadErr = p.data.recent, p.data.unread, p.data.unreadErr
+	p.err, p.data, p.fetched = "", msg.data, msg.at
+	p.setRows()
+	p.renderDetail()
+	if p.recentWanted {
+		return p.loadRecent()
+	}
+	return nil
+}
+
+// takeRecent shows the recent activities loaded; a failed load keeps those
+// shown and says why, where they are shown.
+func (p *Policies) takeRecent(msg policiesRecentMsg) {
+	if msg.gen != p.recentGen {
+		return
+	}
+	p.recentLoading = false
+	if msg.err != nil {
+		p.recentErr = errorText(msg.err)
+	} else {
+		p.recentErr, p.recentLoaded = "", true
+		p.data.recent, p.data.unread, p.data.unreadErr = msg.recent, msg.unread, ""
+		if msg.unreadErr != nil {
+			p.data.unreadErr = msg.unreadErr.Error()
+		}
+		if p.editor != nil {
+			p.editor.setRecent(p.c, p.data.recent)
+		}
+	}
+	p.setRows()
+	p.renderDetail()
+}
