@@ -155,7 +155,8 @@ func TestInvisibleCharactersShowTheSameEscapedInEveryRegion(t *testing.T) {
 		assertShown(t, "status bar", h.root.Render(), "orgname", "username")
 		h.key("enter")
 		detail := h.root.Render()
-		assertShown(t, "detail lines", detail, "failmsg", "votemsg", "bo")
+		assertShown(t, "detail lines", detail, "failmsg", "votemsg")
+		assertShownAs(t, "voter names", detail, quoted, "bo")
 		assertShownAs(t, "intent summary", detail, quoted, "intentname")
 		assertShownAs(t, "evaluation names", detail, quoted, "evalname")
 		if exact {
