@@ -173,7 +173,8 @@ func TestInvisibleCharactersShowTheSameEscapedInEveryRegion(t *testing.T) {
 		assertShown(t, "boot proof detail", h.root.Render(), "bootowner", "bootlabel")
 		h.key("esc")
 		h.key("3")
-		assertShown(t, "organization", h.root.Render(), "orgname", "username", "WEBHOOK", "featvalue", "quorumname")
+		assertShown(t, "organization", h.root.Render(), "orgname", "username", "WEBHOOK", "featvalue")
+		assertShownAs(t, "organization names", h.root.Render(), quoted, "username", "quorumname")
 		assertShown(t, "window title", h.root.View().WindowTitle, "orgname")
 	}
 }

@@ -33,8 +33,39 @@ func TestNamesAreShownThroughNameTextOrQuote(t *testing.T) {
 			t.Fatal(err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
+			if bin, ok := n.(*ast.BinaryExpr); ok && bin.Op == token.ADD {
+				// A name joined to the console's words: "x" + u.UserName.
+				for _, e := range []ast.Expr{bin.X, bin.Y} {
+					if field := nameOperand(e); field != "" {
+						t.Errorf("%s: + joins %s without api.NameText or api.Quote", fset.Position(e.Pos()), field)
+					}
+				}
+				return true
+			}
+			if kv, ok := n.(*ast.KeyValueExpr); ok {
+				// A table row's cells.
+				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Cells" {
+					if lit, ok := kv.Value.(*ast.CompositeLit); ok {
+						for _, e := range lit.Elts {
+							if field := nameOperand(e); field != "" {
+								t.Errorf("%s: a cell shows %s without api.NameText or api.Quote", fset.Position(e.Pos()), field)
+							}
+						}
+					}
+				}
+				return true
+			}
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Field" || sel.Sel.Name == "Line" || sel.Sel.Name == "Styled") {
+				// The detail builder's lines.
+				for _, arg := range call.Args {
+					if field := nameOperand(arg); field != "" {
+						t.Errorf("%s: %s shows %s without api.NameText or api.Quote", fset.Position(arg.Pos()), sel.Sel.Name, field)
+					}
+				}
 				return true
 			}
 			switch callName(call) {
@@ -91,4 +122,16 @@ func bareName(e ast.Expr) string {
 		return true
 	})
 	return found
+}
+
+// nameOperand is the name field e is, directly (u.UserName, or
+// c.Org.UserNames[id]); "" when e is anything else.
+func nameOperand(e ast.Expr) string {
+	if ix, ok := e.(*ast.IndexExpr); ok {
+		e = ix.X
+	}
+	if sel, ok := e.(*ast.SelectorExpr); ok && nameFields[sel.Sel.Name] {
+		return sel.Sel.Name
+	}
+	return ""
 }

@@ -145,9 +145,9 @@ func (u *Users) deleteKeys(m deleteKeysConfirmedMsg) tea.Cmd {
 	if u.deleting != nil { // two confirms answered: one deletion, not two
 		return ui.Toast("delete_api_keys is already being submitted; wait for its answer", true)
 	}
-	owner := u.c.Org.UserNames[m.userID]
-	if owner == "" {
-		owner = api.SanitizeID(m.userID)
+	owner := api.SanitizeID(m.userID)
+	if n := u.c.Org.UserNames[m.userID]; n != "" {
+		owner = api.NameText(n)
 	}
 	u.deleting = submissionOf("delete_api_keys", fmt.Sprintf("delete_api_keys (%d API key(s) of %s)", len(m.keyIDs), owner))
 	c := u.c
