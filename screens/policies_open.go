@@ -1,6 +1,8 @@
 package screens
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -8,14 +10,16 @@ import (
 )
 
 // openKey handles the keys that lead from an open evaluation, or from a
-// policy's "Recent activities it decided", to the activity itself: A opens it
-// in Activities, where it can be read and voted on; in a policy's detail ↑/↓
+// policy's "Recent activities it decided", to the activity itself: A (or
+// enter) opens it in Activities, where it can be read and voted on; in a policy's detail ↑/↓
 // choose among the activities it decided. handled is false for other keys.
 func (p *Policies) openKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	if !p.list.IsOpen() {
 		return nil, false
 	}
-	if key.Matches(k, p.keys.OpenActivity) {
+	// The open key (enter) goes one step further in a detail that leads to
+	// an activity, as it would from the list.
+	if key.Matches(k, p.keys.OpenActivity) || p.keys.OpenActivity.Enabled() && slices.Contains(p.list.Keys.Open.Keys(), k.String()) {
 		return p.openActivity(), true
 	}
 	pol := p.selectedPolicy()

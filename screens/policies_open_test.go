@@ -23,12 +23,18 @@ func TestPoliciesEvaluationOpensItsActivity(t *testing.T) {
 	if !strings.Contains(h.plainFrame(), "open in Activities") {
 		t.Errorf("the help of an open evaluation does not offer to open its activity:\n%s", h.plainFrame())
 	}
-	h.key("A")
-	if h.root.ActiveTitle() != "Activities" {
-		t.Fatalf("A left the user on %s", h.root.ActiveTitle())
-	}
-	if d := h.activities().detail; d == nil || d.activity.ID != ra.act.ID {
-		t.Errorf("Activities does not show the evaluation's activity %s open", ra.act.ID)
+	for _, k := range []string{"A", "enter"} {
+		h.toPolicies()
+		if !p.list.IsOpen() {
+			t.Fatal("the evaluation did not stay open")
+		}
+		h.key(k)
+		if h.root.ActiveTitle() != "Activities" {
+			t.Fatalf("%s left the user on %s", k, h.root.ActiveTitle())
+		}
+		if d := h.activities().detail; d == nil || d.activity.ID != ra.act.ID {
+			t.Errorf("after %s Activities does not show the evaluation's activity %s open", k, ra.act.ID)
+		}
 	}
 }
 
