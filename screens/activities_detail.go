@@ -235,10 +235,11 @@ func (d *activityDetail) render(c *Common) {
 		case api.VoteRejected:
 			mark, style = "✗ rejected", th.Bad
 		}
-		name := ui.Clean(v.User.UserName)
-		if name == "" {
-			name = ui.Clean(c.Org.UserNames[v.UserID])
+		raw := v.User.UserName
+		if raw == "" {
+			raw = c.Org.UserNames[v.UserID]
 		}
+		name := optionalText(raw)
 		line := style.Render(mark) + "  " + name + " (" + ui.Clean(api.SanitizeID(v.UserID)) + ")  " + ui.Clean(fmtTime(now, v.CreatedAt))
 		b.Styled(line)
 		if v.Message != "" {

@@ -290,7 +290,9 @@ func (w *reportWriter) verdict(a appBootProof) {
 		db.Line("fetching and verifying…")
 	default:
 		rep := a.report
-		line := reportBadge(th, rep.Verdict)
+		// The badge of the list and the heading: VERIFIED with no pins reads
+		// "VERIFIED (no pins)" in the warning colour here too.
+		line := verdictBadge(th, a)
 		switch rep.Verdict {
 		case proof.Verified:
 			line += " — every core check passed"

@@ -155,7 +155,8 @@ func TestInvisibleCharactersShowTheSameEscapedInEveryRegion(t *testing.T) {
 		assertShown(t, "status bar", h.root.Render(), "orgname", "username")
 		h.key("enter")
 		detail := h.root.Render()
-		assertShown(t, "detail lines", detail, "failmsg", "votemsg", "bo")
+		assertShown(t, "detail lines", detail, "failmsg", "votemsg")
+		assertShownAs(t, "voter names", detail, quoted, "bo")
 		assertShownAs(t, "intent summary", detail, quoted, "intentname")
 		assertShownAs(t, "evaluation names", detail, quoted, "evalname")
 		if exact {
@@ -172,7 +173,8 @@ func TestInvisibleCharactersShowTheSameEscapedInEveryRegion(t *testing.T) {
 		assertShown(t, "boot proof detail", h.root.Render(), "bootowner", "bootlabel")
 		h.key("esc")
 		h.key("3")
-		assertShown(t, "organization", h.root.Render(), "orgname", "username", "WEBHOOK", "featvalue", "quorumname")
+		assertShown(t, "organization", h.root.Render(), "orgname", "username", "WEBHOOK", "featvalue")
+		assertShownAs(t, "organization names", h.root.Render(), quoted, "username", "quorumname")
 		assertShown(t, "window title", h.root.View().WindowTitle, "orgname")
 	}
 }

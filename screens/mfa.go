@@ -31,6 +31,7 @@ type MfaPolicies struct {
 	user     *api.User
 	items    []api.MfaPolicy
 	statuses []mfaActivityStatus
+	pending  pendingCount // how many activities are pending, of which statuses checked the newest
 	gen      int
 	loading  bool
 	err      string
@@ -61,12 +62,20 @@ type mfaActivityStatus struct {
 	expected *api.MfaPolicy
 }
 
+// pendingCount is how many activities wait for votes: listed is the page
+// read, more says older ones follow it.
+type pendingCount struct {
+	listed int
+	more   bool
+}
+
 type mfaLoadedMsg struct {
 	gen      int
 	userID   string
 	user     *api.User
 	policies []api.MfaPolicy
 	statuses []mfaActivityStatus
+	pending  pendingCount
 	err      error
 	at       time.Time
 }
@@ -123,6 +132,14 @@ func (m *MfaPolicies) userName() string {
 	return api.SanitizeID(m.userID)
 }
 
+// userText is the picked user's name as shown: look-alikes marked.
+func (m *MfaPolicies) userText() string {
+	if n := m.c.Org.UserNames[m.userID]; n != "" {
+		return api.NameText(n)
+	}
+	return api.SanitizeID(m.userID)
+}
+
 // load fetches the user (its authenticators), its MFA policies and its MFA
 // status for the pending activities.
 func (m *MfaPolicies) load() tea.Cmd {
@@ -150,11 +167,16 @@ func (m *MfaPolicies) load() tea.Cmd {
 		if len(pols) == 0 {
 			return msg // no policy can apply: no status to ask for
 		}
-		acts, err := client.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}})
+		opts := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}}
+		acts, err := client.ListActivities(ctx, opts)
 		if err != nil {
 			msg.err = fmt.Errorf("pending activities: %w", err)
 			return msg
 		}
+		// The heading counts what was not checked: the oldest pending are
+		// often the ones stuck on MFA.
+		msg.pending.listed = len(acts)
+		msg.pending.more = len(acts) > 0 && api.ActivitiesFollow(ctx, client, opts, acts[len(acts)-1].ID, true)
 		compiled := map[string]*policy.Compiled{} // each condition once, for every activity
 		compile := func(cond string) (*policy.Compiled, error) {
 			if c, ok := compiled[cond]; ok {
@@ -239,7 +261,7 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			m.err = errorText(msg.err)
 			m.list.Table.Failed = notLoaded(time.Time{}, "load failed: "+m.err)
 		}
-		m.items, m.user, m.statuses, m.fetched = msg.policies, msg.user, msg.statuses, msg.at
+		m.items, m.user, m.statuses, m.pending, m.fetched = msg.policies, msg.user, msg.statuses, msg.pending, msg.at
 		m.setRows()
 		m.rerenderOpen()
 	case orgChangedMsg:
@@ -289,7 +311,7 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.load()
 	case key.Matches(k, m.keys.User):
 		m.userID = m.nextUser()
-		m.items, m.user, m.statuses = nil, nil, nil
+		m.items, m.user, m.statuses, m.pending = nil, nil, nil, pendingCount{}
 		m.setRows()
 		return m.load()
 	case pressed(k, m.keys.Create):
@@ -346,7 +368,7 @@ func (m *MfaPolicies) setRows() {
 	rows := make([]ui.Row, len(m.items))
 	for i, p := range m.items {
 		rows[i] = ui.Row{ID: p.MfaPolicyID,
-			Cells: []string{strconv.Itoa(p.Order), p.MfaPolicyName, strconv.Itoa(len(p.RequiredAuthenticationMethods)), p.Condition},
+			Cells: []string{strconv.Itoa(p.Order), api.NameText(p.MfaPolicyName), strconv.Itoa(len(p.RequiredAuthenticationMethods)), p.Condition},
 			Sort:  []string{fmt.Sprintf("%06d", p.Order)},
 		}
 	}
@@ -369,7 +391,7 @@ func (m *MfaPolicies) policyName(id string) string {
 func (m *MfaPolicies) setPreview() {
 	var lines []string
 	if p := m.selected(); p != nil {
-		lines = append(lines, describeSteps(p.RequiredAuthenticationMethods)...)
+		lines = append(lines, describeSteps(p.RequiredAuthenticationMethods, credentialsOf(m.user, false))...)
 		lines = append(lines, "")
 	}
 	m.list.SetPreview(strings.Join(append(lines, m.statusLines()...), "\n"))
@@ -383,9 +405,9 @@ func (m *MfaPolicies) statusLines() []string {
 	if len(m.items) == 0 && m.err == "" && !m.loading {
 		// The statuses are not asked for then (no policy can apply): a count of
 		// 0 would read as "nothing pending".
-		return append(lines, fmt.Sprintf("MFA status of %s: not asked, as %s has no MFA policy that could apply", m.userName(), m.userName()))
+		return append(lines, fmt.Sprintf("MFA status of %s: not asked, as %s has no MFA policy that could apply", m.userText(), m.userText()))
 	}
-	lines = append(lines, fmt.Sprintf("MFA status of %s for pending activities (%d)", m.userName(), len(m.statuses)))
+	lines = append(lines, fmt.Sprintf("MFA status of %s for pending activities (%s)", m.userText(), checkedOf(len(m.statuses), m.pending)))
 	for _, s := range m.statuses {
 		head := fmt.Sprintf("%s %s", shortType(s.activity.Type), api.SanitizeID(s.activity.ID))
 		if len(s.statuses) == 0 && !s.voted {
@@ -394,7 +416,7 @@ func (m *MfaPolicies) statusLines() []string {
 				continue
 			}
 			lines = append(lines, fmt.Sprintf("%s: not voted yet; policy %s would apply, asking for", head, api.Quote(s.expected.MfaPolicyName)))
-			for _, step := range describeSteps(s.expected.RequiredAuthenticationMethods) {
+			for _, step := range describeSteps(s.expected.RequiredAuthenticationMethods, credentialsOf(m.user, false)) {
 				lines = append(lines, "  "+step)
 			}
 			continue
@@ -404,7 +426,7 @@ func (m *MfaPolicies) statusLines() []string {
 			continue
 		}
 		for _, st := range s.statuses {
-			d := describeMfaStatus(st, m.userName(), m.policyName(st.MfaPolicyID))
+			d := describeMfaStatus(st, m.userName(), m.policyName(st.MfaPolicyID), credentialsOf(m.user, false))
 			d[0] = head + " — " + d[0]
 			lines = append(lines, d...)
 		}
@@ -439,16 +461,16 @@ func (m *MfaPolicies) rerenderOpen() {
 func (m *MfaPolicies) renderPolicy(p api.MfaPolicy) string {
 	b := ui.NewDetailBuilder(m.c.Theme)
 	b.LabelWidth = ui.LabelWidth("condition", "updated")
-	b.Section("MFA policy " + p.MfaPolicyName)
+	b.Section("MFA policy " + api.Quote(p.MfaPolicyName))
 	b.Field("id", api.SanitizeID(p.MfaPolicyID))
-	b.Field("user", m.userName())
+	b.Field("user", m.userText())
 	b.Field("order", strconv.Itoa(p.Order))
 	b.Field("condition", p.Condition)
 	b.Field("notes", p.Notes)
 	b.Field("created", fmtTime(m.c.Now(), p.CreatedAt))
 	b.Field("updated", fmtTime(m.c.Now(), p.UpdatedAt))
 	b.Section(fmt.Sprintf("Steps (%d, in order; each needs any one of its methods)", len(p.RequiredAuthenticationMethods)))
-	for _, l := range describeSteps(p.RequiredAuthenticationMethods) {
+	for _, l := range describeSteps(p.RequiredAuthenticationMethods, credentialsOf(m.user, true)) {
 		b.Line(l)
 	}
 	return b.String()
@@ -476,7 +498,7 @@ func (m *MfaPolicies) View() string {
 			sub = fmt.Sprintf("  MFA status (%s, ↑/↓ scroll) — esc back", pos)
 		}
 	}
-	head := ansi.Truncate(th.Title.Render("MFA policies of "+ui.Clean(m.userName()))+th.Muted.Render(sub), m.width, "…")
+	head := ansi.Truncate(th.Title.Render("MFA policies of "+ui.Clean(m.userText()))+th.Muted.Render(sub), m.width, "…")
 	return head + "\n" + m.list.View()
 }
 

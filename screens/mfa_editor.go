@@ -108,7 +108,7 @@ func (m *MfaPolicies) openEditor() tea.Cmd {
 		existing: m.items, k: newMfaEditorKeys(),
 		steps: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey}}}}}
 	th := m.c.Theme
-	e.form = ui.NewForm("New MFA policy for "+m.userName(),
+	e.form = ui.NewForm("New MFA policy for "+m.userText(),
 		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
 		ui.Field{Key: "condition", Label: "Condition", Required: true, Value: "true", CharLimit: api.MaxExpressionLength,
 			Live: true, Highlight: func(s string) string { return highlightExpr(th, s) },
@@ -217,8 +217,8 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 		}
 		return nil
 	}
-	lines := []string{fmt.Sprintf("For %s, order %d, when: %s", ui.Clean(e.userName), p.Order, ui.Clean(clip(p.Condition, 40)))}
-	lines = append(lines, describeSteps(p.RequiredAuthenticationMethods)...)
+	lines := []string{fmt.Sprintf("For %s, order %d, when: %s", api.NameText(e.userName), p.Order, ui.Clean(clip(p.Condition, 40)))}
+	lines = append(lines, describeSteps(p.RequiredAuthenticationMethods, credentials{names: e.authNames(), full: true})...)
 	title, resend := "Create MFA policy ", e.earlier.resends(formValues(p))
 	switch {
 	case resend:
@@ -228,7 +228,7 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 		title = "Create a new MFA policy "
 		lines = append(append(lines, ""), e.earlier.warning()...)
 	}
-	c := ui.NewConfirm(title+ui.Clean(clip(p.MfaPolicyName, 30))+"?", "create", lines...)
+	c := ui.NewConfirm(title+api.Quote(clip(p.MfaPolicyName, 30))+"?", "create", lines...)
 	return m.askDialog(NewConfirmDialogMsg(mfaDialogID, c, mfaConfirmedMsg{params: p, editor: e, resend: resend}, nil))
 }
 
@@ -317,10 +317,19 @@ func indexOf(xs []string, x string) int {
 func (e *mfaEditor) authName(id string) string {
 	for _, a := range e.auths {
 		if a.AuthenticatorID == id {
-			return ui.Clean(a.AuthenticatorName) + " " + clip(api.SanitizeID(id), 8)
+			return api.NameText(a.AuthenticatorName) + " " + idTail(api.SanitizeID(id))
 		}
 	}
-	return clip(api.SanitizeID(id), 8)
+	return idTail(api.SanitizeID(id))
+}
+
+// authNames names the user's authenticators by id, for the confirm.
+func (e *mfaEditor) authNames() map[string]string {
+	names := make(map[string]string, len(e.auths))
+	for _, a := range e.auths {
+		names[a.AuthenticatorID] = a.AuthenticatorName
+	}
+	return names
 }
 
 // View renders the editor: the fields, the steps with the cursor, the last
@@ -367,7 +376,7 @@ func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
 			last = len(lines) - 1
 		}
 	}
-	lines = append(lines, "", th.Section.Render("Order among "+ui.Clean(e.userName)+"'s policies"))
+	lines = append(lines, "", th.Section.Render("Order among "+api.NameText(e.userName)+"'s policies"))
 	lines = append(lines, e.orderLines()...)
 	for i := range lines {
 		lines[i] = ansi.Truncate(lines[i], width, "…")
@@ -392,17 +401,17 @@ func (e *mfaEditor) orderLines() []string {
 	}
 	for _, p := range pols {
 		if !placed && order < p.Order {
-			out = append(out, fmt.Sprintf("  → %d %s  (new)", order, ui.Clean(name)))
+			out = append(out, fmt.Sprintf("  → %d %s  (new)", order, api.NameText(name)))
 			placed = true
 		}
 		same := ""
 		if err == nil && p.Order == order {
 			same = "  (same order as the new one: evaluated before it)"
 		}
-		out = append(out, fmt.Sprintf("    %d %s%s", p.Order, ui.Clean(p.MfaPolicyName), same))
+		out = append(out, fmt.Sprintf("    %d %s%s", p.Order, api.NameText(p.MfaPolicyName), same))
 	}
 	if !placed {
-		out = append(out, fmt.Sprintf("  → %d %s  (new)", order, ui.Clean(name)))
+		out = append(out, fmt.Sprintf("  → %d %s  (new)", order, api.NameText(name)))
 	}
 	return out
 }
@@ -423,23 +432,23 @@ func (m *MfaPolicies) create(msg mfaConfirmedMsg) tea.Cmd {
 		return nil // the editor was closed under the confirm
 	}
 	if msg.resend && e.earlier.resends(formValues(p)) {
-		m.creating = submissionOf("create_mfa_policy", fmt.Sprintf("create_mfa_policy %q", p.MfaPolicyName))
+		m.creating = submissionOf("create_mfa_policy", "create_mfa_policy "+api.Quote(p.MfaPolicyName))
 		cmd := e.earlier.resend(c, func(act *api.Activity, err error) tea.Msg {
 			if err != nil {
-				err = fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)
+				err = fmt.Errorf("create MFA policy %s: %w", api.Quote(p.MfaPolicyName), err)
 			}
 			return mfaCreatedMsg{editor: e, params: p, resent: true, activity: act, err: err}
 		})
 		return tea.Batch(ui.Toast("create_mfa_policy: "+resendNote, false), cmd)
 	}
 	e.earlier = nil // a new request, confirmed over the warning
-	m.creating = submissionOf("create_mfa_policy", fmt.Sprintf("create_mfa_policy %q", p.MfaPolicyName))
+	m.creating = submissionOf("create_mfa_policy", "create_mfa_policy "+api.Quote(p.MfaPolicyName))
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		act, err := activityOrError(client.CreateMfaPolicy(ctx, p))
 		if err != nil {
-			err = fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)
+			err = fmt.Errorf("create MFA policy %s: %w", api.Quote(p.MfaPolicyName), err)
 		}
 		return mfaCreatedMsg{editor: e, params: p, activity: act, err: err}
 	}

@@ -3,6 +3,7 @@ package screens
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -14,8 +15,55 @@ import (
 // authType is an authentication type without its prefix: PASSKEY.
 func authType(t string) string { return strings.TrimPrefix(ui.Clean(t), "AUTHENTICATION_TYPE_") }
 
-// describeMethods reads a step's methods: "EMAIL_OTP, PASSKEY (authenticator 3f…)".
-func describeMethods(ms []api.AuthenticationMethod) string {
+// credentials names a user's authenticators and API keys by id, so a step that
+// requires one credential says which: ids alone are UUIDv7, whose first
+// characters are a timestamp shared by everything created the same minute.
+type credentials struct {
+	names map[string]string // id -> name, of the user the steps belong to
+	full  bool              // whole ids (a detail, a confirm); else their end
+}
+
+// credentialsOf reads the names of u's credentials; u may be nil (unknown).
+func credentialsOf(u *api.User, full bool) credentials {
+	c := credentials{names: map[string]string{}, full: full}
+	if u != nil {
+		for _, a := range u.Authenticators {
+			c.names[a.AuthenticatorID] = a.AuthenticatorName
+		}
+		for _, k := range u.APIKeys {
+			c.names[k.APIKeyID] = k.APIKeyName
+		}
+	}
+	return c
+}
+
+// text names one credential: `"YubiKey 5" …8e6f28c3` or, whole,
+// `"YubiKey 5" 01a220b0-ff73-7253-8311-01558e6f28c3`.
+func (c credentials) text(id string) string {
+	shown := api.SanitizeID(id)
+	if !c.full {
+		shown = idTail(shown)
+	}
+	if n, ok := c.names[id]; ok {
+		return api.Quote(n) + " " + shown
+	}
+	return shown
+}
+
+// idTail is the end of an id: the random part of a UUIDv7, which tells ids
+// created the same minute apart (their beginning does not).
+func idTail(id string) string {
+	const n = 8
+	r := []rune(id)
+	if len(r) <= n+1 {
+		return id
+	}
+	return "…" + string(r[len(r)-n:])
+}
+
+// describeMethods reads a step's methods: `EMAIL_OTP, PASSKEY (authenticator
+// "YubiKey" …8e6f28c3)`.
+func describeMethods(ms []api.AuthenticationMethod, creds credentials) string {
 	parts := make([]string, len(ms))
 	for i, m := range ms {
 		parts[i] = authType(m.Type)
@@ -27,17 +75,17 @@ func describeMethods(ms []api.AuthenticationMethod) string {
 			case api.AuthAPIKey:
 				what = "API key"
 			}
-			parts[i] += fmt.Sprintf(" (%s %s)", what, clip(api.SanitizeID(m.ID), 8))
+			parts[i] += fmt.Sprintf(" (%s %s)", what, creds.text(m.ID))
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
 // describeSteps reads a policy's steps as a sequence, one line per step.
-func describeSteps(steps []api.AuthenticationStep) []string {
+func describeSteps(steps []api.AuthenticationStep, creds credentials) []string {
 	out := make([]string, len(steps))
 	for i, s := range steps {
-		out[i] = fmt.Sprintf("step %d: any of %s", i+1, describeMethods(s.Any))
+		out[i] = fmt.Sprintf("step %d: any of %s", i+1, describeMethods(s.Any, creds))
 	}
 	return out
 }
@@ -57,7 +105,7 @@ func stepSatisfied(step api.AuthenticationStep, done []api.AuthenticationMethod)
 
 // describeMfaStatus reads one voter's MFA status: the policy that applies, and
 // each step satisfied or still missing.
-func describeMfaStatus(st api.MfaStatus, userName, policyName string) []string {
+func describeMfaStatus(st api.MfaStatus, userName, policyName string, creds credentials) []string {
 	who := api.NameText(userName)
 	if userName == "" {
 		who = api.SanitizeID(st.UserID)
@@ -77,9 +125,9 @@ func describeMfaStatus(st api.MfaStatus, userName, policyName string) []string {
 	out := []string{fmt.Sprintf("%s — %s: policy %s", verdict, ui.Clean(who), pol)}
 	for i, s := range st.RequiredMethods {
 		if stepSatisfied(s, st.SatisfiedMethods) {
-			out = append(out, fmt.Sprintf("  ✓ step %d: %s", i+1, describeMethods(s.Any)))
+			out = append(out, fmt.Sprintf("  ✓ step %d: %s", i+1, describeMethods(s.Any, creds)))
 		} else {
-			out = append(out, fmt.Sprintf("  ✗ step %d missing: any of %s", i+1, describeMethods(s.Any)))
+			out = append(out, fmt.Sprintf("  ✗ step %d missing: any of %s", i+1, describeMethods(s.Any, creds)))
 		}
 	}
 	return out
@@ -152,7 +200,7 @@ func (d *activityDetail) renderMfa(b *ui.DetailBuilder, c *Common) {
 		b.Styled(c.Theme.Muted.Render(note))
 	}
 	for _, st := range d.mfa.statuses {
-		for _, l := range describeMfaStatus(st, c.Org.UserNames[st.UserID], d.mfa.names[st.MfaPolicyID]) {
+		for _, l := range describeMfaStatus(st, c.Org.UserNames[st.UserID], d.mfa.names[st.MfaPolicyID], credentialsOf(nil, true)) {
 			b.Line(l)
 		}
 	}
@@ -172,4 +220,17 @@ func mfaStatusNote(status string, statuses []api.MfaStatus) string {
 		return "The service holds this activity until each step is satisfied: the voter approves it again with a missing method (elsewhere — this console votes with its API key only)."
 	}
 	return "Reported by the service, which does not hold this activity back for it: votes decide. This console votes with its API key only."
+}
+
+// checkedOf counts the pending activities whose MFA status was checked,
+// against all pending ones: "3", or "20 checked of 25; the 5 oldest not
+// checked" when the load stopped at its bound.
+func checkedOf(checked int, pending pendingCount) string {
+	switch {
+	case pending.more:
+		return fmt.Sprintf("%d checked of more than %d; the older ones not checked", checked, pending.listed)
+	case checked < pending.listed:
+		return fmt.Sprintf("%d checked of %d; the %d oldest not checked", checked, pending.listed, pending.listed-checked)
+	}
+	return strconv.Itoa(checked)
 }

@@ -58,7 +58,7 @@ func TestMfaPoliciesInOrderWithReadableSteps(t *testing.T) {
 	}
 	h.key("enter")
 	out = h.frame()
-	for _, want := range []string{"activity.type == 'X'", "step 1: any of EMAIL_OTP, PASSKEY (authenticator 3f9a0c11…)", "step 2: any of SESSION"} {
+	for _, want := range []string{"activity.type == 'X'", "step 1: any of EMAIL_OTP, PASSKEY (authenticator 3f9a0c11-aaaa)", "step 2: any of SESSION"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("detail lacks %q:\n%s", want, out)
 		}
@@ -74,14 +74,14 @@ func TestMfaStatusDescribesSatisfiedAndMissingSteps(t *testing.T) {
 	st := api.MfaStatus{MfaPolicyID: "mp-1", UserID: "u-alice",
 		SatisfiedMethods: []api.AuthenticationMethod{{Type: api.AuthPasskey, ID: "3f9a0c11-aaaa"}},
 		RequiredMethods:  alicePolicies()["u-alice"][1].RequiredAuthenticationMethods}
-	got := strings.Join(describeMfaStatus(st, "alice", "big transfers"), "\n")
+	got := strings.Join(describeMfaStatus(st, "alice", "big transfers", credentialsOf(nil, true)), "\n")
 	for _, want := range []string{`NOT satisfied — alice: policy "big transfers"`, "✓ step 1", "✗ step 2 missing: any of SESSION"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("status lacks %q:\n%s", want, got)
 		}
 	}
 	st.SatisfiedMethods[0].ID = "other"
-	if got := strings.Join(describeMfaStatus(st, "alice", ""), "\n"); !strings.Contains(got, "✗ step 1") {
+	if got := strings.Join(describeMfaStatus(st, "alice", "", credentialsOf(nil, true)), "\n"); !strings.Contains(got, "✗ step 1") {
 		t.Errorf("a passkey of another authenticator satisfied a step pinned to 3f9a…:\n%s", got)
 	}
 }

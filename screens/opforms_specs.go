@@ -170,7 +170,7 @@ func createUserTagSpec() opSpec {
 			sort.Slice(ids, func(i, j int) bool { return c.Org.UserNames[ids[i]] < c.Org.UserNames[ids[j]] })
 			labels := make([]string, len(ids))
 			for i, id := range ids {
-				labels[i] = c.Org.UserNames[id] + " (" + api.SanitizeID(id) + ")"
+				labels[i] = api.NameWithID(c.Org.UserNames[id], id)
 			}
 			// Users are optional: SPEC.md allows a tag given to users later.
 			users := ui.Field{Key: "userIds", Label: "Users (from list_users; none: the tag alone)", Multi: true, Choices: ids, ChoiceLabels: labels}

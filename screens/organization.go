@@ -169,7 +169,7 @@ func (o *Organization) render() {
 	b.Section("You")
 	b.Field("organization", org.Name)
 	b.Field("organization id", api.SanitizeID(org.ID))
-	b.Field("user", org.UserName)
+	b.Field("user", optionalText(org.UserName))
 	b.Field("user id", api.SanitizeID(org.UserID))
 	b.Field("profile", o.c.Profile)
 	b.Field("read-only", yesNo(o.c.ReadOnly()))
@@ -230,7 +230,7 @@ func (o *Organization) View() string {
 // quorumName is a root member's name, "?" when the user list lacks it.
 func quorumName(org Org, id string) string {
 	if name := org.UserNames[id]; name != "" {
-		return name
+		return api.NameText(name)
 	}
 	return "?"
 }

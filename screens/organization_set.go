@@ -46,7 +46,7 @@ func (o *Organization) whyNoSet() string {
 	case !o.c.Org.Loaded:
 		return "the organization is not loaded yet; press r"
 	case !o.c.isRoot():
-		return fmt.Sprintf("only root quorum members can set a feature; %s is not one", o.c.Org.UserName)
+		return fmt.Sprintf("only root quorum members can set a feature; %s is not one", api.NameText(o.c.Org.UserName))
 	case o.submitting != nil:
 		// Its answer closes the form it came from: a new one would go with it.
 		return "a set_organization_feature is being submitted; wait for its answer"

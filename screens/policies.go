@@ -50,6 +50,9 @@ type Policies struct {
 	activities staleOnChange
 	// dialogAsk: the editor's confirms, asked for by its keys.
 	dialogAsk
+	// decidedCursor is the activity chosen among those the open policy
+	// decided (A opens it); decidedLine is its line in the detail.
+	decidedCursor, decidedLine int
 }
 
 // policiesData is one load: the policies, what explaining needs, and the
@@ -194,6 +197,7 @@ func (p *Policies) syncKeys() {
 	p.keys.CopyID.SetEnabled(has)
 	p.keys.Simulate.SetEnabled(p.editor != nil)
 	p.keys.Evaluations.SetEnabled(!open)
+	p.keys.OpenActivity.SetEnabled(open && (p.evals || p.hasDecided()))
 }
 
 // Update implements Screen.
@@ -249,6 +253,9 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		p.setPreview()
 		return cmd
 	}
+	if cmd, ok := p.openKey(k); ok {
+		return cmd
+	}
 	switch {
 	// Create is matched while disabled too, so that a press says why.
 	case pressed(k, p.keys.Create):
@@ -288,6 +295,7 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		p.list.Open()
+		p.decidedCursor = 0
 		p.renderDetail()
 		return p.wantRecent()
 	case p.list.IsOpen() && key.Matches(k, p.list.Keys.Back):
@@ -321,6 +329,7 @@ func (p *Policies) Commands() []Command {
 		keyCommand("policies/evaluations view", k.Evaluations, "not while a policy is open"),
 		keyCommand("open policy or evaluation", p.list.Keys.Open, "nothing selected"),
 		keyCommand("copy policy or activity id", k.CopyID, "nothing selected"),
+		keyCommand("open the evaluation's activity in Activities", k.OpenActivity, "open an evaluation, or a policy that decided a recent activity, first"),
 		keyCommand("refresh policies", k.Refresh, ""),
 	}
 }

@@ -349,7 +349,7 @@ func (p *Policies) submitDraft() tea.Cmd {
 		})
 		e.sending, e.err = "sending create_policy again…", ""
 		e.busy = e.sending
-		p.sending = submissionOf("create_policy", fmt.Sprintf("create_policy %q", params.PolicyName))
+		p.sending = submissionOf("create_policy", "create_policy "+api.Quote(params.PolicyName))
 		return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
 	case e.earlier != nil:
 		return p.askDialog(e.earlier.confirmNew("policies.create_new", policyNewConfirmedMsg{editor: e, params: params}))
@@ -402,7 +402,7 @@ func (p *Policies) create(params api.CreatePolicyParams) tea.Cmd {
 	e := p.editor
 	e.sending, e.err, e.earlier = "creating policy…", "", nil
 	e.busy = e.sending
-	p.sending = submissionOf("create_policy", fmt.Sprintf("create_policy %q", params.PolicyName))
+	p.sending = submissionOf("create_policy", "create_policy "+api.Quote(params.PolicyName))
 	c := p.c
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()

@@ -267,8 +267,13 @@ func (p *Policies) writeDecided(b *ui.DetailBuilder, id string) {
 	if len(ds) == 0 {
 		b.Line("none")
 	}
-	for _, ra := range ds {
-		b.Styled(outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " +
+	for i, ra := range ds {
+		pointer := "  "
+		if i == min(p.decidedCursor, len(ds)-1) {
+			pointer = "▸ "
+			p.decidedLine = b.NextLine()
+		}
+		b.Styled(pointer + outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " +
 			ui.Clean(intentWhat(p.c, &ra.act)) + th.Muted.Render("  "+ui.Clean(api.SanitizeID(ra.act.ID))+"  "+ui.Ago(now, ra.act.CreatedAt.Time())+" ago"))
 	}
 }
@@ -340,6 +345,9 @@ func (h policiesHelp) ShortHelp() []key.Binding {
 		return []key.Binding{t.AcceptFilter, t.ClearFilter}
 	}
 	if h.p.list.IsOpen() {
+		if k.OpenActivity.Enabled() {
+			return []key.Binding{k.Up, k.Down, k.OpenActivity, k.CopyID, l.Back}
+		}
 		return []key.Binding{k.Up, k.Down, k.CopyID, l.Back}
 	}
 	return []key.Binding{k.Up, k.Down, l.Open, h.p.list.Table.Keys.Filter, k.Create, k.Evaluations, l.Sort, k.Refresh}

@@ -369,7 +369,7 @@ func (u *Users) View() string {
 	th := u.c.Theme
 	sub := fmt.Sprintf("  %d users", len(u.items))
 	if u.open != nil {
-		sub = "  " + ui.Clean(u.open.UserName) + " — ↑/↓ key, space mark, i get_api_key, d delete marked"
+		sub = "  " + api.NameText(u.open.UserName) + " — ↑/↓ key, space mark, i get_api_key, d delete marked"
 	}
 	head := ansi.Truncate(th.Title.Render("Users")+th.Muted.Render(sub), u.width, "…")
 	return head + "\n" + u.list.View()

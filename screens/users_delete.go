@@ -68,7 +68,7 @@ func (u *Users) deleteWarnings(x api.User, keys []api.APIKey) []string {
 	for i, k := range keys {
 		ids[i] = k.APIKeyID
 		if u.c.OwnPublicKey != "" && strings.EqualFold(k.Credential.PublicKey, u.c.OwnPublicKey) {
-			out = append(out, fmt.Sprintf("!! %q is the key this console signs with:", ui.Clean(k.APIKeyName)),
+			out = append(out, "!! "+api.Quote(k.APIKeyName)+" is the key this console signs with:",
 				"   deleting it locks vigil out of this profile.")
 		}
 	}
@@ -82,14 +82,14 @@ func (u *Users) deleteWarnings(x api.User, keys []api.APIKey) []string {
 	loss := api.KeyDeletionLoss(users, u.c.Org.Quorum, u.c.Now(), x.UserID, ids)
 	switch {
 	case loss.LocksOut():
-		out = append(out, fmt.Sprintf("!! %s is a root quorum member and would be left", ui.Clean(x.UserName)),
+		out = append(out, "!! "+api.NameText(x.UserName)+" is a root quorum member and would be left",
 			fmt.Sprintf("   with no credential that can sign: only %d of the %d root", loss.After, loss.Members),
 			fmt.Sprintf("   members could sign (threshold %d), too few to ever complete", loss.Threshold),
 			"   anything that needs the root quorum again.",
 			"   The service will FAIL this deletion: keep one of these",
 			"   keys, or first give a root member a new credential.")
 	case loss.Stranded != "":
-		out = append(out, fmt.Sprintf("!! %s is a root quorum member and would be left", ui.Clean(x.UserName)),
+		out = append(out, "!! "+api.NameText(x.UserName)+" is a root quorum member and would be left",
 			"   with no credential that can sign: no vote.")
 	}
 	return out
@@ -106,11 +106,11 @@ func (u *Users) confirmDelete() tea.Cmd {
 	x := *u.open
 	keys := u.toDelete()
 	pending := u.pendingAmong(keys)
-	lines := []string{fmt.Sprintf("Delete %d API key(s) of %s (%s):", len(keys), ui.Clean(x.UserName), api.SanitizeID(x.UserID))}
+	lines := []string{fmt.Sprintf("Delete %d API key(s) of %s (%s):", len(keys), api.NameText(x.UserName), api.SanitizeID(x.UserID))}
 	ids := make([]string, len(keys))
 	for i, k := range keys {
 		ids[i] = k.APIKeyID
-		lines = append(lines, fmt.Sprintf("  • %s  %s", ui.Clean(k.APIKeyName), api.SanitizeID(k.APIKeyID)))
+		lines = append(lines, fmt.Sprintf("  • %s  %s", api.NameText(k.APIKeyName), api.SanitizeID(k.APIKeyID)))
 	}
 	lines = append(lines, u.deleteWarnings(x, keys)...)
 	lines = append(lines, u.deletionOutcome(x.UserID, ids)...)
@@ -145,9 +145,9 @@ func (u *Users) deleteKeys(m deleteKeysConfirmedMsg) tea.Cmd {
 	if u.deleting != nil { // two confirms answered: one deletion, not two
 		return ui.Toast("delete_api_keys is already being submitted; wait for its answer", true)
 	}
-	owner := u.c.Org.UserNames[m.userID]
-	if owner == "" {
-		owner = api.SanitizeID(m.userID)
+	owner := api.SanitizeID(m.userID)
+	if n := u.c.Org.UserNames[m.userID]; n != "" {
+		owner = api.NameText(n)
 	}
 	u.deleting = submissionOf("delete_api_keys", fmt.Sprintf("delete_api_keys (%d API key(s) of %s)", len(m.keyIDs), owner))
 	c := u.c

@@ -244,7 +244,7 @@ func (u *Users) offerPendingDeletion(keys, pending []api.APIKey) tea.Cmd {
 	lines := []string{"A delete_api_keys waiting for votes already names:"}
 	for _, k := range pending {
 		a := u.pendingDeletes[k.APIKeyID]
-		lines = append(lines, "  • "+ui.Clean(k.APIKeyName), fmt.Sprintf("    activity %s, %s votes", api.SanitizeID(a.ID), votesCell(u.c, &a)))
+		lines = append(lines, "  • "+api.NameText(k.APIKeyName), fmt.Sprintf("    activity %s, %s votes", api.SanitizeID(a.ID), votesCell(u.c, &a)))
 	}
 	lines = append(lines, "Nothing new is proposed: approve the pending activity instead.")
 	if len(pending) < len(keys) {

@@ -148,7 +148,7 @@ func TestUsersDetailShowsKeysExpiryAndPolicies(t *testing.T) {
 	h.key("enter") // alice
 	out := h.frame()
 	for _, want := range []string{"this console's key", "EXPIRED", "2026-11-18 13:00 UTC", "CREDENTIAL_TYPE_API_KEY_P256",
-		"yubikey", consoleKey, "first — 0 step(s)", "second — 0 step(s)"} {
+		"yubikey", consoleKey, `"first" — 0 step(s)`, `"second" — 0 step(s)`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("detail lacks %q:\n%s", want, out)
 		}

@@ -16,13 +16,22 @@ func (u *Users) tagList(ids []string) string {
 	out := make([]string, 0, len(ids))
 	for _, id := range ids {
 		if n := u.tagNames[id]; n != "" {
-			out = append(out, n)
+			out = append(out, api.NameText(n))
 		} else {
 			out = append(out, api.SanitizeID(id))
 		}
 	}
 	sort.Strings(out)
 	return strings.Join(out, ", ")
+}
+
+// optionalText is api.NameText for a field that may be empty: nothing, rather
+// than a quoted "", when the service has none.
+func optionalText(s string) string {
+	if s == "" {
+		return ""
+	}
+	return api.NameText(s)
 }
 
 func (u *Users) isRootMember(id string) bool {
@@ -43,7 +52,7 @@ func (u *Users) setRows() {
 		}
 		nk, na := len(x.APIKeys), len(x.Authenticators)
 		rows[i] = ui.Row{ID: x.UserID,
-			Cells: []string{x.UserName, x.UserEmail, u.tagList(x.UserTags), strconv.Itoa(nk), strconv.Itoa(na), root},
+			Cells: []string{api.NameText(x.UserName), optionalText(x.UserEmail), u.tagList(x.UserTags), strconv.Itoa(nk), strconv.Itoa(na), root},
 			Sort:  []string{"", "", "", fmt.Sprintf("%06d", nk), fmt.Sprintf("%06d", na)},
 		}
 	}
@@ -106,9 +115,9 @@ func (u *Users) setDetail() (cursorLine int) {
 	b := ui.NewDetailBuilder(th)
 	b.LabelWidth = ui.LabelWidth("    credential type", "    authenticator id")
 	b.Section("User")
-	b.Field("name", x.UserName)
+	b.Field("name", api.NameText(x.UserName))
 	b.Field("id", api.SanitizeID(x.UserID))
-	b.Field("email", x.UserEmail)
+	b.Field("email", optionalText(x.UserEmail))
 	if x.UserPhoneNumber != "" {
 		b.Field("phone", x.UserPhoneNumber)
 	}
@@ -133,7 +142,7 @@ func (u *Users) setDetail() (cursorLine int) {
 			pointer = "▸ "
 			cursorLine = b.NextLine()
 		}
-		head := pointer + mark + " " + ui.Clean(k.APIKeyName)
+		head := pointer + mark + " " + api.NameText(k.APIKeyName)
 		var flags []string
 		if exp, ok := k.Expiry(); ok && !exp.After(now) {
 			flags = append(flags, th.Bad.Render("EXPIRED"))
@@ -162,27 +171,27 @@ func (u *Users) setDetail() (cursorLine int) {
 			case u.keyErr != "":
 				b.Styled("    " + th.Bad.Render(ui.Clean(u.keyErr)))
 			case u.keyInfo != nil:
-				b.Styled("    " + th.Good.Render("get_api_key:") + " " + ui.Clean(fmt.Sprintf("%s, %s, updated %s", u.keyInfo.APIKeyName, u.keyInfo.Credential.Type, fmtTime(now, u.keyInfo.UpdatedAt))))
+				b.Styled("    " + th.Good.Render("get_api_key:") + " " + ui.Clean(fmt.Sprintf("%s, %s, updated %s", api.NameText(u.keyInfo.APIKeyName), u.keyInfo.Credential.Type, fmtTime(now, u.keyInfo.UpdatedAt))))
 			}
 		}
 	}
 
 	b.Section(fmt.Sprintf("Authenticators (%d)", len(x.Authenticators)))
 	for _, a := range x.Authenticators {
-		b.Styled(th.Label.Render("  " + ui.Clean(a.AuthenticatorName)))
+		b.Styled(th.Label.Render("  " + api.NameText(a.AuthenticatorName)))
 		b.Field("    authenticator id", api.SanitizeID(a.AuthenticatorID))
 		b.Field("    credential type", a.Credential.Type)
 		b.Field("    created", fmtTime(now, a.CreatedAt))
 	}
 	b.Section(fmt.Sprintf("OAuth providers (%d)", len(x.OauthProviders)))
 	for _, p := range x.OauthProviders {
-		b.Field("  "+ui.Clean(p.ProviderName), p.Issuer+" · subject "+p.Subject)
+		b.Field("  "+api.NameText(p.ProviderName), p.Issuer+" · subject "+p.Subject)
 	}
 	pols := append([]api.MfaPolicy(nil), x.MfaPolicies...)
 	sort.SliceStable(pols, func(i, j int) bool { return pols[i].Order < pols[j].Order })
 	b.Section(fmt.Sprintf("MFA policies (%d)", len(pols)))
 	for _, p := range pols {
-		b.Field(fmt.Sprintf("  %d", p.Order), fmt.Sprintf("%s — %d step(s)", p.MfaPolicyName, len(p.RequiredAuthenticationMethods)))
+		b.Field(fmt.Sprintf("  %d", p.Order), fmt.Sprintf("%s — %d step(s)", api.Quote(p.MfaPolicyName), len(p.RequiredAuthenticationMethods)))
 	}
 	u.list.SetDetail(b.String())
 	return cursorLine

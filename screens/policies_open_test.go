@@ -1,0 +1,74 @@
+package screens
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// An open evaluation names its activity; A takes the user to it in
+// Activities, open, to read and vote on.
+func TestPoliciesEvaluationOpensItsActivity(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities()}
+	h := newHarness(t, fake, false, 0)
+	p := h.toPolicies()
+	h.key("e")
+	h.key("enter")
+	ra := p.selectedRecent()
+	if !p.list.IsOpen() || ra == nil {
+		t.Fatal("the evaluation did not open")
+	}
+	if !strings.Contains(h.plainFrame(), "open in Activities") {
+		t.Errorf("the help of an open evaluation does not offer to open its activity:\n%s", h.plainFrame())
+	}
+	for _, k := range []string{"A", "enter"} {
+		h.toPolicies()
+		if !p.list.IsOpen() {
+			t.Fatal("the evaluation did not stay open")
+		}
+		h.key(k)
+		if h.root.ActiveTitle() != "Activities" {
+			t.Fatalf("%s left the user on %s", k, h.root.ActiveTitle())
+		}
+		if d := h.activities().detail; d == nil || d.activity.ID != ra.act.ID {
+			t.Errorf("after %s Activities does not show the evaluation's activity %s open", k, ra.act.ID)
+		}
+	}
+}
+
+// In a policy's detail ↓ chooses among the recent activities it decided, and A
+// opens the chosen one in Activities.
+func TestPoliciesDecidedActivityOpensInActivities(t *testing.T) {
+	acts := sampleActivities()
+	// pol-ops required consensus on the first two activities.
+	evals := map[string][]api.PolicyEvaluation{}
+	for _, a := range acts[:2] {
+		evals[a.ID] = []api.PolicyEvaluation{{ID: "ev-" + a.ID, ActivityID: a.ID, CreatedAt: api.NewTime(testNow.Add(-time.Hour)),
+			PolicyEvaluations: []api.PolicyOutcome{{PolicyID: "pol-ops", Outcome: api.OutcomeRequiresConsensus}}}}
+	}
+	fake := &fakeClient{activities: acts, evals: evals}
+	h := newHarness(t, fake, false, 0)
+	p := h.toPolicies()
+	h.key("enter")
+	pol := p.selectedPolicy()
+	if !p.list.IsOpen() || pol == nil {
+		t.Fatal("the policy did not open")
+	}
+	ds := p.decided(pol.PolicyID)
+	if len(ds) < 2 {
+		t.Fatalf("the sample policy %s decided %d recent activities; the test needs 2", pol.PolicyID, len(ds))
+	}
+	h.key("down")
+	if !strings.Contains(h.plainFrame(), "▸ ") {
+		t.Errorf("no activity is marked as chosen:\n%s", h.plainFrame())
+	}
+	h.key("A")
+	if h.root.ActiveTitle() != "Activities" {
+		t.Fatalf("A left the user on %s", h.root.ActiveTitle())
+	}
+	if d := h.activities().detail; d == nil || d.activity.ID != ds[1].act.ID {
+		t.Errorf("Activities does not show the chosen activity %s open", ds[1].act.ID)
+	}
+}
