@@ -6,11 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -410,43 +408,6 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// openDialog pushes d and sizes it for the body.
-func (r *Root) openDialog(d Dialog) {
-	if a, ok := d.(armingDialog); ok {
-		a.guard().reset() // reopened: keys typed ahead of it count no more than the first time
-	}
-	r.dialogs.Push(d)
-	r.sizeDialogs()
-}
-
-// startArming starts the tick that arms each committing dialog on the stack
-// that is not armed or arming yet (opened, or put in its form's place).
-func (r *Root) startArming() tea.Cmd {
-	var cmds []tea.Cmd
-	for _, d := range r.dialogs.dialogs {
-		a, ok := d.(armingDialog)
-		if !ok || a.guard().token != 0 {
-			continue
-		}
-		r.armTokens++
-		token := r.armTokens
-		a.guard().token = token
-		cmds = append(cmds, r.common.Tick(DialogArmDelay, func(time.Time) tea.Msg { return dialogArmedMsg{token: token} }))
-	}
-	return tea.Batch(cmds...)
-}
-
-// sizeDialogs gives every sized dialog the body's size (the help under the body
-// follows the top dialog, so the body is measured with it on top).
-func (r *Root) sizeDialogs() {
-	_, _, bodyH := r.layout()
-	for _, d := range r.dialogs.dialogs {
-		if sd, ok := d.(SizedDialog); ok {
-			sd.SetSize(r.width, bodyH)
-		}
-	}
-}
-
 // logScreenErrors records each screen's status error when it changes, in full.
 func (r *Root) logScreenErrors() {
 	for i, s := range r.screens {
@@ -476,133 +437,6 @@ func (r *Root) activeStatus() ScreenStatus {
 	}
 	return st
 }
-
-// themeChangedMsg tells screens to pick up the new theme from Common.
-type themeChangedMsg struct{}
-
-// Messages of the palette's global commands.
-type (
-	gotoScreenMsg struct{ index int }
-	// ShowActivityMsg takes the user to an activity: the Activities screen
-	// opens it (and follows it, as any open activity). Activity, when set, is
-	// shown at once while the fresh record loads.
-	ShowActivityMsg struct {
-		ID       string
-		Activity *api.Activity
-	}
-	toggleHelpMsg struct{}
-)
-
-func (r *Root) broadcast(msg tea.Msg) tea.Cmd {
-	cmds := make([]tea.Cmd, len(r.screens))
-	for i, s := range r.screens {
-		r.screens[i], cmds[i] = s.Update(msg)
-	}
-	return tea.Batch(cmds...)
-}
-
-func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(k, r.keys.ForceQuit) {
-		return tea.Quit
-	}
-	// Nothing acts unseen: while the frame only says the terminal is too
-	// small, a key could answer a vote dialog nobody can read.
-	if r.tooSmall() {
-		return nil
-	}
-	if r.dialogAwaited {
-		return nil // typed before the dialog its key asked for appeared
-	}
-	if top := r.dialogs.Top(); top != nil {
-		cmd := r.dialogs.Update(k)
-		r.noteDialogAsked(top)
-		if a, ok := top.(dialogAnswerer); ok {
-			if msg := a.takeAnswer(); msg != nil {
-				cmd = tea.Batch(cmd, r.update(msg))
-			}
-		}
-		return cmd
-	}
-	active := r.screens[r.active]
-	if ls, ok := active.(listScreen); ok && filtering(active) {
-		return typeInFilter(ls, k)
-	}
-	if !capturing(active) {
-		switch {
-		case key.Matches(k, r.keys.Quit):
-			return r.quit()
-		case key.Matches(k, r.keys.Help):
-			r.fullHelp = !r.fullHelp
-			return nil
-		case key.Matches(k, r.keys.Back) && r.fullHelp:
-			r.fullHelp = false
-			return nil
-		case key.Matches(k, r.keys.Palette):
-			r.openDialog(newPaletteDialog(r.commands()))
-			return nil
-		case key.Matches(k, r.keys.Messages):
-			r.openDialog(newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys()))
-			return nil
-		case key.Matches(k, r.keys.Next):
-			r.active = (r.active + 1) % len(r.screens)
-			return nil
-		case key.Matches(k, r.keys.Prev):
-			r.active = (r.active + len(r.screens) - 1) % len(r.screens)
-			return nil
-		case key.Matches(k, r.keys.Jump):
-			if n := int(k.String()[0] - '1'); n >= 0 && n < len(r.screens) {
-				r.active = n
-			}
-			return nil
-		}
-	}
-	var cmd tea.Cmd
-	r.screens[r.active], cmd = active.Update(k)
-	r.noteDialogAsked(r.screens[r.active])
-	return cmd
-}
-
-// noteDialogAsked starts dropping keys when the input x just handled asked
-// for a dialog.
-func (r *Root) noteDialogAsked(x any) {
-	if a, ok := x.(dialogAsker); ok && a.takeDialogAsked() {
-		r.dialogAwaited = true
-	}
-}
-
-// dialogArrived stops dropping keys, and forgets what any screen asked for
-// outside a key (its dialog is this one or came before).
-func (r *Root) dialogArrived() {
-	r.dialogAwaited = false
-	for _, s := range r.screens {
-		if a, ok := s.(dialogAsker); ok {
-			a.takeDialogAsked()
-		}
-	}
-}
-
-// commands are the palette's entries: the global ones, then the active screen's.
-func (r *Root) commands() []Command {
-	var out []Command
-	for i, s := range r.screens {
-		k := ""
-		if i < 9 {
-			k = string(rune('1' + i))
-		}
-		out = append(out, Command{Name: "go to " + s.Title(), Key: k, Run: msgCmd(gotoScreenMsg{i})})
-	}
-	out = append(out,
-		Command{Name: "messages", Key: r.keys.Messages.Help().Key, Dialog: newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys())},
-		Command{Name: "help", Key: r.keys.Help.Help().Key, Run: msgCmd(toggleHelpMsg{})},
-		Command{Name: "quit", Key: r.keys.Quit.Help().Key, Run: msgCmd(quitMsg{})},
-	)
-	if cs, ok := r.screens[r.active].(CommandScreen); ok {
-		out = append(out, cs.Commands()...)
-	}
-	return append(out, operationCommands(r.common)...)
-}
-
-func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
 
 // WindowTitle is "vigil — <org> (<profile>)", cleaned.
 func (r *Root) WindowTitle() string {
