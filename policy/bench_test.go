@@ -156,6 +156,16 @@ func largestWithinCostLimit(b *testing.B, of func(k int) string) *Compiled {
 		}
 		return c
 	}
+	c := largestWithin(within)
+	if c == nil {
+		b.Fatalf("even %q exceeds the cost limit", of(1))
+	}
+	return c
+}
+
+// largestWithin is within(k) for the largest k in 1..1500 that gives one
+// (nil: over the cost limit), found by bisection; nil when even 1 is over.
+func largestWithin(within func(k int) *Compiled) *Compiled {
 	lo, hi := 1, 1500
 	for lo < hi {
 		if mid := (lo + hi + 1) / 2; within(mid) != nil {
@@ -164,11 +174,7 @@ func largestWithinCostLimit(b *testing.B, of func(k int) string) *Compiled {
 			hi = mid - 1
 		}
 	}
-	c := within(lo)
-	if c == nil {
-		b.Fatalf("even %q exceeds the cost limit", of(1))
-	}
-	return c
+	return within(lo)
 }
 
 // BenchmarkReachableWorstCase is the costliest rejection the server can be
@@ -212,15 +218,7 @@ func BenchmarkDecideWorstCase(b *testing.B) {
 		}
 		return c
 	}
-	lo, hi := 1, 1500
-	for lo < hi {
-		if mid := (lo + hi + 1) / 2; within(mid) != nil {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	c := within(lo)
+	c := largestWithin(within)
 	if c == nil {
 		b.Fatal("even the smallest loops exceed the cost limit")
 	}
