@@ -84,3 +84,52 @@ func TestCostlyPoliciesFailSafe(t *testing.T) {
 		t.Fatalf("submit of a denied activity over the budget: %s %+v, want FAILED by %s", act.Status, act.Failure, blocked)
 	}
 }
+
+// TestCostlyConditionsOfferTheVote: whether a non-root member may vote is
+// found under a decision's budget too. Behind allow policies whose costly
+// conditions outrun it, the service cannot tell whether a policy asks for the
+// member's approval, so it offers the vote (a vote no policy counts changes
+// nothing; refusing one a policy asks for would hold the activity) and logs
+// why.
+func TestCostlyConditionsOfferTheVote(t *testing.T) {
+	logs := &logBuffer{}
+	e := newEnvWith(t, envOptions{threshold: 2, log: logs})
+	ctx := ctxT(t)
+	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "pending-tag", UserIDs: []string{}})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("submit: %v %+v", err, act)
+	}
+	offered := func() bool {
+		t.Helper()
+		got, err := e.clients["operator"].GetActivity(ctx, act.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.CanApprove
+	}
+	twenty := "[" + strings.Repeat("1,", 19) + "1]"
+	// Every loop runs to its end, and the condition never holds.
+	costly := fmt.Sprintf("%s.all(a, %s.all(b, %s.all(c, a + b + c > 0))) && %s.size() > 100", twenty, twenty, twenty, twenty)
+	c, err := policy.Compile(costly, "approvers.count() >= 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := policy.Input{Activity: policy.ActivityFor(api.TypeCreateUserTag, map[string]any{"userTagName": "pending-tag"})}
+	one := policy.Decide([]policy.Policy{{ID: "p", Effect: api.EffectAllow, Compiled: c}}, in, policy.Quorum{Threshold: 9}, false)
+	if one.Work < 10_000 || one.Exhausted {
+		t.Fatalf("measuring a condition's work: %+v", one)
+	}
+	e.addPolicy("costly 0", api.EffectAllow, costly, "approvers.count() >= 2")
+	if offered() {
+		t.Fatal("operator offered the vote while no policy asks for it and the answer is within the budget")
+	}
+	for i := range policy.DecideBudget/one.Work + 1 {
+		e.addPolicy(fmt.Sprint("costly ", i+1), api.EffectAllow, costly, "approvers.count() >= 2")
+	}
+	if !offered() {
+		t.Fatal("operator not offered the vote although the policies outran the budget before telling whether one asks for it")
+	}
+	if log := logs.String(); !strings.Contains(log, "who may vote") || !strings.Contains(log, act.ID) {
+		t.Fatalf("no warning naming the activity was logged:\n%s", log)
+	}
+}

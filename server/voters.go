@@ -2,9 +2,7 @@ package server
 
 import (
 	"context"
-	"strings"
 
-	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
 )
 
@@ -57,19 +55,19 @@ func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, 
 	return v.s.awaitsConsensus(v.q, a, v.gen, func() (bool, error) { return v.computeConsensus(a), nil })
 }
 
+// computeConsensus is awaitsPolicyConsensus's answer, bounded as a decision
+// is (policy.DecideBudget). When the budget runs out first, the members are
+// offered the vote: a vote that turns out not to count changes nothing (the
+// decision is its own, budgeted), while refusing one the policies ask for
+// would leave the activity waiting for votes nobody may cast.
 func (v *voters) computeConsensus(a *activity) bool {
-	var in *policy.Input // built only if a policy asks for a consensus
-	for _, p := range v.policies {
-		if p.Effect != api.EffectAllow || strings.TrimSpace(p.Compiled.Consensus()) == "" {
-			continue
-		}
-		if in == nil {
-			_, params := a.Intent.Params()
-			in = &policy.Input{Activity: policy.ActivityFor(a.Type, params), Now: v.s.now()}
-		}
-		if cond, _, err := p.Compiled.Evaluate(*in); err == nil && cond {
-			return true
-		}
+	_, params := a.Intent.Params()
+	in := policy.Input{Activity: policy.ActivityFor(a.Type, params), Now: v.s.now()}
+	awaits, exhausted := policy.AwaitsConsensus(v.policies, in)
+	if exhausted {
+		v.s.log.Warn("who may vote: the policies cost more than one decision's work budget; members are offered the vote",
+			"activityId", a.ID, "budget", policy.DecideBudget)
+		return true
 	}
-	return false
+	return awaits
 }

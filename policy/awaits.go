@@ -1,0 +1,46 @@
+package policy
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// AwaitsConsensus reports whether an EFFECT_ALLOW policy with a consensus
+// expression applies to in (its time and condition hold): that consensus is
+// what asks non-root members for their approval, so the service offers them
+// the vote. Like Decide, the work is bounded by DecideBudget; exhausted is
+// true when it ran out before an answer, and the caller must then choose the
+// side that loses nothing (offering a vote that cannot change the outcome
+// costs nothing; refusing one the policies ask for would hold the activity).
+func AwaitsConsensus(policies []Policy, in Input) (awaits, exhausted bool) {
+	var act *activation
+	m := &meter{budget: DecideBudget}
+	for _, p := range policies {
+		if p.Effect != api.EffectAllow || p.Compiled == nil || strings.TrimSpace(p.Compiled.Consensus()) == "" {
+			continue
+		}
+		if act == nil {
+			var err error
+			if act, err = in.activation(); err != nil {
+				return false, false // no condition can hold on an input that cannot be read
+			}
+		}
+		if m.exhausted() {
+			return false, true
+		}
+		spent := act.spent
+		act.stopAt = spent + m.budget - m.spent
+		r, err := p.Compiled.run(act)
+		act.stopAt = 0
+		m.charge(judgeCost + act.spent - spent)
+		if errors.Is(err, errNotJudged) {
+			return false, true
+		}
+		if err == nil && r.Condition {
+			return true, false
+		}
+	}
+	return false, false
+}
