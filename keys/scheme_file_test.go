@@ -8,30 +8,41 @@ import (
 	"testing"
 )
 
-// A crash can leave an empty .scheme file next to a synced private key. An
-// Ed25519 key must then not load, or be listed, as a P-256 key made from its
-// seed: only a missing .scheme file means P-256.
-func TestEmptySchemeFileIsRefused(t *testing.T) {
-	s := Store{Dir: t.TempDir()}
-	if _, err := s.Generate("ci", "ed25519"); err != nil {
-		t.Fatal(err)
-	}
-	_, pub, sch := s.Paths("ci")
-	for _, content := range []string{"", "  \n", "\nSIGNATURE_SCHEME_TK_API_ED25519\n"} {
-		if err := os.WriteFile(sch, []byte(content), 0o644); err != nil {
+// An empty .scheme is what a crash while saving can leave. With the .public
+// file beside it, the scheme is the one under which the private key gives
+// that public key (a 32-byte private key parses under all three); without
+// it, the key is refused, naming the file and what to write into it, since
+// nothing else would catch a key read on the wrong curve.
+func TestEmptySchemeFileIsReadFromThePublicKeyOrRefused(t *testing.T) {
+	for _, scheme := range []string{"p256", "secp256k1", "ed25519"} {
+		s := Store{Dir: t.TempDir()}
+		made, err := s.Generate("ci", scheme)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if info, err := s.Info("ci"); err == nil {
-			t.Errorf(".scheme %q: Info reports scheme %s; want an error naming %s", content, info.Scheme, sch)
-		} else if !strings.Contains(err.Error(), sch) || !strings.Contains(err.Error(), "ed25519") {
-			t.Errorf(".scheme %q: Info error %q does not name the file and what to write into it", content, err)
+		_, pub, sch := s.Paths("ci")
+		for _, content := range []string{"", "  \n", "\nSIGNATURE_SCHEME_TK_API_ED25519\n"} {
+			if err := os.WriteFile(sch, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			k, err := s.Load("ci")
+			if err != nil || k.PublicKeyHex() != made.PublicKeyHex() {
+				t.Errorf("%s, .scheme %q, .public kept: Load = %v, %v; want the key as saved", scheme, content, k, err)
+			}
+			if info, err := s.Info("ci"); err != nil || info.Scheme != made.Scheme() {
+				t.Errorf("%s, .scheme %q, .public kept: Info = %+v, %v; want scheme %s", scheme, content, info, err, made.Scheme())
+			}
 		}
-		// Without the .public file nothing else catches the wrong curve.
 		os.Remove(pub)
+		if info, err := s.Info("ci"); err == nil {
+			t.Errorf("%s without .public: Info reports scheme %s; want an error naming %s", scheme, info.Scheme, sch)
+		} else if !strings.Contains(err.Error(), sch) || !strings.Contains(err.Error(), "ed25519") {
+			t.Errorf("%s without .public: Info error %q does not name the file and what to write into it", scheme, err)
+		}
 		if k, err := s.Load("ci"); err == nil {
-			t.Errorf(".scheme %q: Load = %s key; want an error naming %s", content, k.Scheme(), sch)
+			t.Errorf("%s without .public: Load = %s key; want an error naming %s", scheme, k.Scheme(), sch)
 		} else if !strings.Contains(err.Error(), sch) {
-			t.Errorf(".scheme %q: Load error %q does not name %s", content, err, sch)
+			t.Errorf("%s without .public: Load error %q does not name %s", scheme, err, sch)
 		}
 	}
 }

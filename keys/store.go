@@ -207,8 +207,11 @@ func (s Store) Load(name string) (*Key, error) {
 }
 
 // scheme reads <name>.scheme; a missing file means P-256. An empty one does
-// not: it is what a crash can leave of an Ed25519 or secp256k1 key's file, and
-// reading that key as P-256 would stamp with a different key.
+// not: it is what a crash while saving can leave (of a P-256 key, whose
+// .scheme is written last, or of any key saved by an older vigil), and
+// reading an Ed25519 or secp256k1 key as P-256 would stamp with a different
+// key. The scheme is then the one under which the private key gives the
+// public key its .public file holds, when there is exactly one.
 func (s Store) scheme(name string) (string, error) {
 	_, _, schPath := s.Paths(name)
 	b, err := readSmall(schPath)
@@ -220,13 +223,41 @@ func (s Store) scheme(name string) (string, error) {
 	}
 	line := firstLine(b)
 	if line == "" {
-		return "", fmt.Errorf("scheme file %s is empty (damaged, perhaps by a crash while it was written); write the key's scheme into it: p256, secp256k1 or ed25519", schPath)
+		if sc, ok := s.schemeOfPublic(name); ok {
+			return sc, nil
+		}
+		return "", fmt.Errorf("scheme file %s is empty (damaged, perhaps by a crash while it was written), and no .public file tells which scheme the key is; write the key's scheme into it: p256, secp256k1 or ed25519 (the one whose public key the service has registered for it)", schPath)
 	}
 	sc, err := ParseScheme(line)
 	if err != nil {
 		return "", fmt.Errorf("scheme file %s: %w", schPath, err)
 	}
 	return sc, nil
+}
+
+// schemeOfPublic is the one scheme under which name's private key gives the
+// public key of its .public file; ok is false when there is no such file, or
+// not exactly one scheme matches.
+func (s Store) schemeOfPublic(name string) (scheme string, ok bool) {
+	privPath, pubPath, _ := s.Paths(name)
+	pub, err := readSmall(pubPath)
+	if err != nil {
+		return "", false
+	}
+	priv, err := readSmall(privPath)
+	if err != nil || strings.HasPrefix(priv, reservedMark) {
+		return "", false
+	}
+	want := strings.ToLower(firstLine(pub))
+	for _, sc := range []string{SchemeP256, SchemeSecp256k1, SchemeEd25519} {
+		if k, err := ParsePrivateHex(sc, firstLine(priv)); err == nil && k.PublicKeyHex() == want {
+			if scheme != "" {
+				return "", false
+			}
+			scheme = sc
+		}
+	}
+	return scheme, scheme != ""
 }
 
 // List describes every key in the directory (those with a .private file),
