@@ -81,11 +81,14 @@ func reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potent
 	m := &meter{budget: budget}
 	nobodyLeft := len(potentialApprovers) == 0
 	if nobodyLeft {
-		// Nobody left to vote: the answer is one decision, the very one the
-		// vote itself was decided with, so it gets that decision's budget.
-		// Cut short and still undecided, it is a decision that never allows:
-		// the same approvals always give the same answer, and nobody can add
-		// one, so the last member's rejection still settles the activity.
+		// Nobody left to vote: the answer is one decision, as the vote itself
+		// was decided, so it gets that decision's budget. Cut short and still
+		// undecided, it is a decision that never allows, and nobody can add
+		// an approval, so the last member's rejection still settles the
+		// activity. (Its cost, so where the budget cuts it, can differ from
+		// the vote's own decision only through a quantifier over a map, whose
+		// keys come in a different order each time; either way it fails
+		// safe.)
 		m = &meter{budget: DecideBudget}
 	}
 	exhausted := false
