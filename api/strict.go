@@ -300,7 +300,7 @@ func (s StrictBody) Unmarshal(v any) error {
 		if err := checkStructFields("", s.members, fields); err != nil {
 			return err
 		}
-		if t.Elem() == top && setPlainStrings(reflect.ValueOf(v).Elem(), s.members, fields) {
+		if rv := reflect.ValueOf(v); t.Elem() == top && !rv.IsNil() && setPlainStrings(rv.Elem(), s.members, fields) {
 			return nil
 		}
 	} else if err := checkExactKeys("", body, t.Elem()); err != nil {

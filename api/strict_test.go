@@ -279,3 +279,16 @@ func TestStrictBodyDecodesAsEncodingJSON(t *testing.T) {
 		t.Errorf("organizationId as a number: %v, want a %s error", err, JSONWrongType)
 	}
 }
+
+// TestStrictBodyIntoANilPointer is an error, as with encoding/json, not a
+// panic.
+func TestStrictBodyIntoANilPointer(t *testing.T) {
+	sb, err := CheckStrict([]byte(`{"organizationId":"org-1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r *GetActivityRequest
+	if err := sb.Unmarshal(r); err == nil {
+		t.Fatal("decoding into a nil pointer gave no error")
+	}
+}
