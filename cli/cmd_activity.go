@@ -415,6 +415,11 @@ Flags:
 func activityProofs(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "activity proofs", usage: activityProofsUsage, arg: "activity id",
+		// The binding hashes the result the enclave signed: a sanitized copy of
+		// a result holding a control or invisible character would hash
+		// differently and call a genuine proof tampered with. Every string
+		// printed below is escaped here instead.
+		exact: true,
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryListAppProofs, api.ListAppProofsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
 		},
@@ -440,8 +445,8 @@ func activityProofs(ctx context.Context, c proc, args []string) error {
 				if st == proof.Fail {
 					elsewhere = append(elsewhere, fmt.Sprintf("#%d", i+1))
 				}
-				if err := fields(c.stdout, "proof", fmt.Sprintf("#%d", i+1), "scheme", p.Scheme, "public key", p.PublicKey, "payload", p.ProofPayload,
-					"activity", statusMark(st)+" "+api.Sanitize(why), "signature", p.Signature); err != nil {
+				if err := fields(c.stdout, "proof", fmt.Sprintf("#%d", i+1), "scheme", api.Sanitize(p.Scheme), "public key", api.Sanitize(p.PublicKey),
+					"payload", api.Sanitize(p.ProofPayload), "activity", statusMark(st)+" "+api.Sanitize(why), "signature", api.Sanitize(p.Signature)); err != nil {
 					return err
 				}
 			}

@@ -186,7 +186,7 @@ func writeManifest(w io.Writer, m *proof.Manifest) {
 	fmt.Fprintf(w, "  namespace:   %s (nonce %d)\n  quorum key:  %s\n", m.Namespace.Name, m.Namespace.Nonce, orNone(m.Namespace.QuorumKey.String()))
 	fmt.Fprintf(w, "  pivot hash:  %s\n  restart:     %s\n  args:        %s\n", m.Pivot.Hash, m.Pivot.Restart, strings.Join(m.Pivot.Args, " "))
 	if m.Pivot.DebugMode {
-		fmt.Fprintf(w, "  debug mode:  ON\n")
+		fmt.Fprintf(w, "  debug mode:  %s\n", proof.PivotDebugText)
 	}
 	for _, b := range m.Pivot.Bridges {
 		fmt.Fprintf(w, "  bridge:      %s\n", b)

@@ -83,9 +83,10 @@ func (f *connFlags) submitOptions() []api.SubmitOption {
 	return nil
 }
 
-// client builds the profile's client, stamping with the profile's key.
-func (f *connFlags) client(c proc) (*api.Client, Profile, error) {
-	return profileClient(c, f.config, f.profile)
+// client builds the profile's client, stamping with the profile's key, with
+// opts added to its options.
+func (f *connFlags) client(c proc, opts ...api.Option) (*api.Client, Profile, error) {
+	return profileClient(c, f.config, f.profile, opts...)
 }
 
 // submitClient is client for verbs that submit: a read-only profile has no
@@ -213,6 +214,10 @@ type queryVerb struct {
 	check func(given map[string]bool) error // checks the flags' values (given: the flags set) before any profile is loaded
 	raw   func(ctx context.Context, client *api.Client, arg string) (json.RawMessage, error)
 	show  func(ctx context.Context, c proc, client *api.Client, arg string) error
+	// exact gives show a client that keeps strings as sent
+	// (api.WithExactStrings), for a display that checks signed bytes; show
+	// must then escape everything it prints itself.
+	exact bool
 }
 
 func (v queryVerb) run(ctx context.Context, c proc, args []string) error {
@@ -240,7 +245,11 @@ func (v queryVerb) run(ctx context.Context, c proc, args []string) error {
 			return err
 		}
 	}
-	client, _, err := conn.client(c)
+	var opts []api.Option
+	if v.exact {
+		opts = append(opts, api.WithExactStrings())
+	}
+	client, _, err := conn.client(c, opts...)
 	if err != nil {
 		return err
 	}

@@ -34,25 +34,6 @@ func TestBootProofIsForTheAppAskedFor(t *testing.T) {
 		t.Fatalf("label policy-engine asked as signer: %s", dump(rep))
 	}
 
-	// A namespace that names no app: only the label can be compared, and the
-	// reason says it is a label check.
-	now := time.Now()
-	auth, err := NewDemoAuthority(now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := newDemoEnclave(auth, "signer", "o", "l", now, demoParams{pcrCount: attestablePCRs, namespace: "flat-namespace"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := Options{Roots: []Root{auth.Root()}, App: "signer"}
-	if rep := VerifyBootProof(enc.BootProof, opts); rep.Verdict != Verified || !strings.HasPrefix(rep.Check(CheckApp).Reason, "label check only") {
-		t.Errorf("flat namespace, label signer: %s", dump(rep))
-	}
-	opts.App = "tls-fetcher"
-	if rep := VerifyBootProof(enc.BootProof, opts); !slices.Equal(rep.FailedChecks(), []string{CheckApp}) {
-		t.Errorf("flat namespace, label signer, asked tls-fetcher: %s", dump(rep))
-	}
 }
 
 // With no pins a verification passes for any enclave under the root; the

@@ -297,42 +297,39 @@ func checkAppProof(p api.AppProof, attested []byte) error {
 func sha256Sum(b []byte) []byte { s := sha256.Sum256(b); return s[:] }
 
 // appCheck compares the app asked for with the app the proof is for: the
-// attested one (the last segment of the manifest namespace, "preprod/signer"
-// for the production signer) and the service's label enclaveApp (not
-// attested). Either naming another app fails: an unpinned verification
-// passes for any enclave, so the name is what ties the proof to the app.
+// attested one (the namespace's last segment, "preprod/signer" for the
+// production signer, or a flat namespace itself) and the service's label
+// enclaveApp (not attested). Either naming another app fails: an unpinned
+// verification passes for any enclave, so the attested name is what ties the
+// proof to the app, and a namespace naming none fails too (the label alone
+// would let another app's genuine proof, relabelled, pass).
 func (v *verifier) appCheck(label string, m *Manifest) {
 	rep, want := v.rep, v.opts.App
 	if want == "" {
 		rep.add(CheckApp, nameApp, NotApplicable, "no app name given to compare with")
 		return
 	}
-	attested := ""
-	if m != nil {
-		attested = namespaceApp(m.Namespace.Name)
-		if attested != "" && attested != want {
-			rep.add(CheckApp, nameApp, Fail, fmt.Sprintf("this proof is for app %q, not %q: the attested manifest namespace is %q", clip(attested), clip(want), clip(m.Namespace.Name)))
-			return
-		}
+	if m == nil {
+		rep.add(CheckApp, nameApp, Fail, "cannot check: the manifest, whose namespace names the app, did not decode")
+		return
 	}
+	attested := namespaceApp(m.Namespace.Name)
 	switch {
+	case attested == "":
+		rep.add(CheckApp, nameApp, Fail, fmt.Sprintf("cannot tie this proof to app %q: the attested manifest namespace %q names no app, and the service's label enclaveApp is not attested", clip(want), clip(m.Namespace.Name)))
+	case attested != want:
+		rep.add(CheckApp, nameApp, Fail, fmt.Sprintf("this proof is for app %q, not %q: the attested manifest namespace is %q", clip(attested), clip(want), clip(m.Namespace.Name)))
 	case label != want:
 		rep.add(CheckApp, nameApp, Fail, fmt.Sprintf("this proof is for app %q, not %q, says the service's label enclaveApp (not attested)", clip(label), clip(want)))
-	case m == nil:
-		rep.add(CheckApp, nameApp, Fail, "cannot check: the manifest, whose namespace names the app, did not decode")
-	case attested == "":
-		rep.add(CheckApp, nameApp, Pass, fmt.Sprintf("label check only: the attested namespace %q names no app; the service's label enclaveApp (not attested) says %q", clip(m.Namespace.Name), clip(label)))
 	default:
 		rep.add(CheckApp, nameApp, Pass, fmt.Sprintf("the attested manifest namespace %q names app %q, as does the service's label", clip(m.Namespace.Name), clip(want)))
 	}
 }
 
-// namespaceApp is the app a QOS namespace names: its last "/" segment
-// ("preprod/signer" → "signer"), or "" when it has none.
+// namespaceApp is the app a QOS namespace names: its last non-empty "/"
+// segment ("preprod/signer" and "preprod/signer/" → "signer"), the namespace
+// itself when flat ("signer"), or "" when it is empty or only slashes.
 func namespaceApp(ns string) string {
-	i := strings.LastIndexByte(ns, '/')
-	if i < 0 {
-		return ""
-	}
-	return ns[i+1:]
+	ns = strings.TrimRight(ns, "/")
+	return ns[strings.LastIndexByte(ns, '/')+1:]
 }

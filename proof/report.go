@@ -207,9 +207,16 @@ type Pivot struct {
 	Hash      HexBytes `json:"hash"`
 	Restart   string   `json:"restart"`
 	Args      []string `json:"args"`
-	DebugMode bool     `json:"debugMode,omitempty"`
+	DebugMode bool     `json:"debugMode,omitempty"` // QOS pivot debug_mode: output piping, see PivotDebugText
 	Bridges   []string `json:"bridges,omitempty"`
 }
+
+// PivotDebugText says what a manifest's pivot debug_mode means, for displays.
+// In QOS it only pipes the app's output out of the enclave for logging; it is
+// not Nitro debug mode (PCR0 all zeros, where the host can read and change the
+// enclave's memory), which the pcrs check refuses. So it fails no check, but
+// the app's logs leave the enclave.
+const PivotDebugText = "on — the app's output is piped out of the enclave for logging (QOS pivot debug_mode); not Nitro debug mode, which check pcrs refuses"
 
 // QuorumSet is a threshold and its members.
 type QuorumSet struct {

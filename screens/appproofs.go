@@ -51,7 +51,9 @@ type appProofVerifiedMsg struct {
 // verifyAppProofs verifies the app proofs of the open activity, one command per
 // ephemeral key, so each key's boot proof is fetched once. Boot proofs fetched
 // earlier in the session are reused: an ephemeral key belongs to one enclave
-// boot, so its boot proof never changes (a failed fetch is not cached).
+// boot, so its genuine boot proof never changes. A failed fetch and a boot
+// proof that failed verification are not cached: a bad reply (a proxy's, a
+// service's mistake since fixed) is fetched again on the next refresh.
 func (a *Activities) verifyAppProofs() tea.Cmd {
 	d := a.detail
 	if d == nil {
@@ -118,9 +120,9 @@ func verifyAppProofsCmd(c *Common, activityID string, gen int, key string, indic
 }
 
 // appProofVerified records verifications in the open detail and caches the
-// boot proof for the session.
+// boot proof for the session when it verified.
 func (a *Activities) appProofVerified(msg appProofVerifiedMsg) {
-	if msg.err == nil && msg.boot != nil {
+	if msg.err == nil && msg.boot != nil && len(msg.reports) > 0 && bootVerdict(msg.reports[0]) != proof.Failed {
 		if a.bootCache == nil {
 			a.bootCache = map[string]*api.BootProof{}
 		}

@@ -120,6 +120,15 @@ func TestActivityAppProofOfTamperedBootProofFails(t *testing.T) {
 	if !strings.Contains(out, "#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  FAILED") || !strings.Contains(out, "boot proof:     FAILED failed: cose-signature") {
 		t.Errorf("app proof of a tampered boot proof:\n%s", out)
 	}
+	// A boot proof that failed is not kept for the session: once the service
+	// sends the genuine one, a refresh verifies with it.
+	fake.mu.Lock()
+	fake.bootByKey = map[string]*api.BootProof{ap.PublicKey: fixtureBootProof(t)}
+	fake.mu.Unlock()
+	h.key("r")
+	if out := appProofsSection(t, h); !strings.Contains(out, "boot proof:     VERIFIED") {
+		t.Errorf("after r, with the genuine boot proof served:\n%s", out)
+	}
 }
 
 func TestActivityAppProofWithoutBootProofIsNeverVerified(t *testing.T) {

@@ -360,7 +360,7 @@ func (w *reportWriter) manifest(m *proof.Manifest) {
 	db.Field("restart", m.Pivot.Restart)
 	db.Field("args", quoteEach(m.Pivot.Args))
 	if m.Pivot.DebugMode {
-		db.Styled(w.th.Bad.Render("debug mode: on"))
+		db.Styled(w.th.Warn.Render("debug mode: " + proof.PivotDebugText))
 	}
 	for _, br := range m.Pivot.Bridges {
 		db.Field("bridge", br)
