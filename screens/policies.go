@@ -36,6 +36,7 @@ type Policies struct {
 	recentLoaded, recentWanted, recentLoading bool
 	recentGen                                 int
 	recentErr                                 string
+	recentFetched                             time.Time // when the recent evaluations last loaded
 	// editor is the create form with its simulation; nil when closed.
 	editor *policyEditor
 	// sending is the create_policy in flight, from the editor open or one
@@ -92,6 +93,7 @@ type policiesRecentMsg struct {
 	recent         []recentActivity
 	unread         int
 	unreadErr, err error
+	at             time.Time
 }
 
 // recentFetches is how many evaluation reads run at once.
@@ -147,6 +149,12 @@ func (p *Policies) Status() ScreenStatus {
 	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Stale: p.err != "" && !p.fetched.IsZero(), Submitting: submissions(p.sending)}
 	if st.Err == "" && p.recentErr != "" {
 		st.Err = "recent evaluations: " + p.recentErr
+	}
+	if p.evals && p.recentLoaded {
+		// The rows shown are the recent evaluations: their own load time,
+		// stale when their refresh failed (the policies may have refreshed).
+		st.LastRefresh = p.recentFetched
+		st.Stale = st.Stale || p.recentErr != ""
 	}
 	switch {
 	case p.loading:

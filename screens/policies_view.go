@@ -3,7 +3,6 @@ package screens
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
@@ -50,10 +49,12 @@ func shortOutcome(o string) string {
 
 // setFailed says, in place of the empty text, that the view showing never
 // loaded: the policies, or the recent evaluations (loaded later, on demand).
+// Once loaded, a failed refresh keeps the rows; the status bar marks them
+// stale.
 func (p *Policies) setFailed() {
 	switch {
-	case p.evals && !p.recentLoaded && p.recentErr != "":
-		p.list.Table.Failed = notLoaded(time.Time{}, p.recentErr)
+	case p.evals && p.recentErr != "":
+		p.list.Table.Failed = notLoaded(p.recentFetched, p.recentErr)
 	case p.evals || p.err == "":
 		p.list.Table.Failed = ""
 	default:
