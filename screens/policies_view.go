@@ -268,9 +268,14 @@ func (p *Policies) writeDecided(b *ui.DetailBuilder, id string) {
 	if len(ds) == 0 {
 		b.Line("none")
 	}
+	chosen := p.decidedIndex(ds)
+	if chosen < 0 && len(ds) > 0 {
+		b.Styled(th.Warn.Render(ui.Clean("the activity chosen (" + api.SanitizeID(p.decidedID) + ") is no longer among these; choose one with " +
+			p.keys.Up.Help().Key + "/" + p.keys.Down.Help().Key)))
+	}
 	for i, ra := range ds {
 		pointer := "  "
-		if i == min(p.decidedCursor, len(ds)-1) {
+		if i == chosen {
 			pointer = "▸ "
 			p.decidedLine = b.NextLine()
 		}
