@@ -97,3 +97,27 @@ func TestEveryScreenWithAListIsAListScreen(t *testing.T) {
 		}
 	}
 }
+
+// Text pasted while a list's filter is open goes into the filter, on every
+// screen, as one line: line breaks become spaces and control characters
+// (an escape sequence's ESC) are dropped.
+func TestEveryListFilterTakesAPaste(t *testing.T) {
+	for i, s := range everyScreenConsole(t).root.screens {
+		if _, ok := s.(listScreen); !ok {
+			continue
+		}
+		t.Run(s.Title(), func(t *testing.T) {
+			h := everyScreenConsole(t)
+			h.key(string(rune('1' + i)))
+			list := h.root.screens[i].(listScreen).filterList()
+			h.key("/")
+			h.send(tea.PasteMsg{Content: "bob\r\n\x1b[2Jcarol\n"})
+			if got, want := list.Table.FilterPattern(), "bob [2Jcarol"; got != want {
+				t.Errorf("pasted into the open filter, the filter is %q; want %q", got, want)
+			}
+			if !list.Filtering() || h.root.ActiveTitle() != s.Title() {
+				t.Errorf("the paste closed the filter or left %s", s.Title())
+			}
+		})
+	}
+}

@@ -385,7 +385,15 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		if r.dialogs.Len() > 0 {
 			return r.dialogs.Update(msg)
 		}
-		cmds = append(cmds, r.broadcast(msg))
+		// Only the screen the user sees takes a paste, into its open
+		// filter if any: an editor left open on another screen must not.
+		active := r.screens[r.active]
+		if ls, ok := active.(listScreen); ok && filtering(active) {
+			return typeInFilter(ls, msg)
+		}
+		var cmd tea.Cmd
+		r.screens[r.active], cmd = active.Update(msg)
+		return cmd
 	case tea.MouseClickMsg:
 		return r.handleClick(msg.Mouse())
 	case tea.MouseWheelMsg:
