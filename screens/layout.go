@@ -315,7 +315,7 @@ func (r *Root) handleClick(m tea.Mouse) tea.Cmd {
 		_, spans := r.tabBar()
 		for i, s := range spans {
 			if m.X >= s[0] && m.X < s[1] {
-				r.active = i
+				return r.goTo(i)
 			}
 		}
 		return nil

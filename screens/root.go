@@ -95,6 +95,10 @@ type Root struct {
 	// opsInFlight are the operation forms' submits in flight (the forms are
 	// the palette's, any screen's).
 	opsInFlight []*Submission
+	// heldJump is an activity a reply asked to show while the user was
+	// typing (a filter, a form, a dialog): it waits for the user to go to
+	// Activities (see root_jump.go).
+	heldJump *ShowActivityMsg
 }
 
 // Options configure the console.
@@ -298,18 +302,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.opsInFlight = slices.DeleteFunc(r.opsInFlight, func(s *Submission) bool { return s == msg.sub })
 		cmds = append(cmds, r.broadcast(msg))
 	case gotoScreenMsg:
-		if msg.index >= 0 && msg.index < len(r.screens) {
-			r.active = msg.index
-		}
-		return nil
+		return r.goTo(msg.index)
 	case ShowActivityMsg:
-		// Go to the screen that shows activities; it opens the activity.
-		for i, s := range r.screens {
-			if _, ok := s.(*Activities); ok {
-				r.active = i
-			}
-		}
-		return r.broadcast(msg)
+		return r.showActivity(msg)
 	case toggleHelpMsg:
 		r.fullHelp = !r.fullHelp
 		return nil
