@@ -259,6 +259,12 @@ func reserveTarget(store keys.Store, name, profileName string) (*keys.Reservatio
 	kept := targetName(name)
 	slot, err := store.Reserve(kept)
 	var taken *keys.ExistsError
+	if errors.As(err, &taken) && taken.Placeholder {
+		// A login killed (SIGKILL, a crash) after reserving the name and
+		// before saving its key: there is no key, so nothing to recover.
+		return nil, usagef("login oauth: --name %s: %s holds no key, only the placeholder a login writes before it sends: another 'vigil login oauth --name %s' is running now, or an earlier one died (killed, or crashed) before it saved its target key, and then there is nothing to recover with --recover; if no such login is running, remove it ('%s') and log in again, or log in under another --name",
+			name, taken.Path, name, taken.RemoveCommand())
+	}
 	if errors.As(err, &taken) {
 		profileFlag := ""
 		if profileName != "" {

@@ -290,3 +290,29 @@ func TestTargetKeyIsKeptUnderAFreeNameWhenNAMETargetIsTaken(t *testing.T) {
 		}
 	}
 }
+
+// A login oauth killed (SIGKILL, a crash) after reserving NAME-target leaves
+// a placeholder holding no key. The next login must say exactly that and
+// how to remove it, not send the user to --recover with a file that opens
+// nothing.
+func TestLoginOAuthAfterAKilledLoginSaysThePlaceholderHoldsNoKey(t *testing.T) {
+	e := newVerbEnv(t)
+	store := keys.Store{Dir: e.demo.KeysDir}
+	if _, err := store.Reserve("killed-target"); err != nil { // the killed login's, never cancelled
+		t.Fatal(err)
+	}
+	left, _, _ := store.Paths("killed-target")
+	code, out, errOut := e.run("", "login", "oauth", "--provider-token", "-", "--name", "killed")
+	wantExit(t, "login oauth over a leftover placeholder", code, 2, out, errOut)
+	for _, want := range []string{left, "holds no key", "nothing to recover", "rm " + left} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "finish that login with") {
+		t.Errorf("the refusal advises --recover with a file that holds no key:\n%s", errOut)
+	}
+	if _, err := os.Stat(left); err != nil {
+		t.Errorf("the refusal removed the placeholder itself: %v", err)
+	}
+}

@@ -14,11 +14,21 @@ import (
 type ExistsError struct {
 	Name string
 	Path string // the file found
+	// Placeholder: Path is a .private file holding only the placeholder
+	// of a reservation, no key: a save running now, or one whose process
+	// died before it wrote the key.
+	Placeholder bool
 }
 
 func (e *ExistsError) Error() string {
+	if e.Placeholder {
+		return fmt.Sprintf("key %q is reserved: %s holds no key, only the placeholder a save writes first (a save running now, or one that died before it wrote the key); choose another name, or once no vigil command is saving that key remove it: %s", e.Name, e.Path, e.RemoveCommand())
+	}
 	return fmt.Sprintf("key %q already exists (%s); choose another name or remove its files first", e.Name, e.Path)
 }
+
+// RemoveCommand is the shell command that removes the file found.
+func (e *ExistsError) RemoveCommand() string { return "rm " + shellQuote(e.Path) }
 
 func (e *ExistsError) Unwrap() error { return fs.ErrExist }
 

@@ -68,13 +68,13 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 	priv, pub, sch := s.Paths(name)
 	for _, p := range []string{priv, pub, sch, s.expiryPath(name)} {
 		if _, err := os.Lstat(p); err == nil {
-			return nil, &ExistsError{Name: name, Path: p}
+			return nil, s.exists(name, p)
 		}
 	}
 	// O_EXCL closes the race between the check above and the write.
 	f, err := s.open(priv, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		return nil, &ExistsError{Name: name, Path: priv}
+		return nil, s.exists(name, priv)
 	}
 	if err != nil {
 		return nil, &DirError{Dir: s.Dir, Err: err}
@@ -92,6 +92,26 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 		return nil, &DirError{Dir: s.Dir, Err: err}
 	}
 	return &Reservation{store: s, name: name, f: f}, nil
+}
+
+// exists is the *ExistsError of name, whose file path was found; it tells
+// a reservation's placeholder (a .private file with no key, and no other
+// file of the key) from a key.
+func (s Store) exists(name, path string) *ExistsError {
+	e := &ExistsError{Name: name, Path: path}
+	priv, pub, sch := s.Paths(name)
+	if path != priv {
+		return e
+	}
+	for _, p := range []string{pub, sch, s.expiryPath(name)} {
+		if _, err := os.Lstat(p); err == nil {
+			return e // a save that went further than the placeholder
+		}
+	}
+	if b, err := readSmall(priv); err == nil && strings.HasPrefix(b, reservedMark) {
+		e.Placeholder = true
+	}
+	return e
 }
 
 // Save writes k under the reserved name, and its expiry unless expires is

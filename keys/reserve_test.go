@@ -273,3 +273,30 @@ func TestNotSavedErrorCommandIsQuoted(t *testing.T) {
 		t.Errorf("moveCommand:\n got %s\nwant %s", got, want)
 	}
 }
+
+// A placeholder left by a process killed before it saved its key is told
+// apart from a key: Reserve's *ExistsError says the file holds no key and
+// gives the command that removes it; a saved key's name is refused as taken.
+func TestReserveTellsALeftoverPlaceholderFromAKey(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	if _, err := s.Reserve("left"); err != nil { // never saved nor cancelled: the process died
+		t.Fatal(err)
+	}
+	_, err := s.Reserve("left")
+	var taken *ExistsError
+	if !errors.As(err, &taken) || !taken.Placeholder {
+		t.Fatalf("Reserve over a leftover placeholder: %v; want an *ExistsError marked Placeholder", err)
+	}
+	priv, _, _ := s.Paths("left")
+	if !strings.Contains(err.Error(), "holds no key") || !strings.Contains(err.Error(), "rm "+priv) {
+		t.Errorf("the error does not say the file holds no key and how to remove it: %v", err)
+	}
+
+	if _, err := s.Generate("kept", SchemeP256); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Reserve("kept")
+	if !errors.As(err, &taken) || taken.Placeholder || strings.Contains(err.Error(), "holds no key") {
+		t.Errorf("Reserve over a saved key: %v; want it taken, not a placeholder", err)
+	}
+}

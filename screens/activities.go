@@ -47,8 +47,9 @@ type Activities struct {
 	older       bool // older activities (of the view's filter) follow the page
 	fetched     time.Time
 	loading     bool
-	listGen     int // generation of list requests: stale replies are dropped
-	err         string
+	listGen     int    // generation of list requests: stale replies are dropped
+	err         string // the last refresh of the list failed: the rows are stale
+	voteErr     string // the last vote failed; it does not make the rows stale
 	auto        bool
 	autoGen     int // generation of the auto-refresh tick chain
 	detail      *activityDetail
@@ -171,8 +172,12 @@ func (a *Activities) SetSize(width, height int) {
 
 // Status implements Screen.
 func (a *Activities) Status() ScreenStatus {
-	// a.err is only ever a failed refresh of the list.
+	// Only a failed refresh of the list makes the rows stale; a failed vote
+	// is said, but leaves the rows as fresh as they were.
 	st := ScreenStatus{LastRefresh: a.fetched, Err: a.err, Stale: a.err != "" && !a.fetched.IsZero(), Submitting: a.votesInFlight()}
+	if st.Err == "" {
+		st.Err = a.voteErr
+	}
 	if a.auto {
 		st.AutoRefresh = a.c.Refresh
 	} else {
@@ -368,7 +373,7 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		fresh := a.keepFresher(msg.items)
 		announce := a.announce(a.items, fresh)
-		a.err, a.items, a.fetched, a.older = "", a.withSettled(fresh), msg.at, msg.older
+		a.err, a.voteErr, a.items, a.fetched, a.older = "", "", a.withSettled(fresh), msg.at, msg.older
 		if !a.all {
 			a.list.Table.Empty = "no pending activities — press v to see all"
 			if a.paged() {

@@ -340,7 +340,7 @@ func ownVote(c *Common, act *api.Activity) *api.Vote { return act.VoteOf(c.Org.U
 // or the user had voted before (a second console, the CLI).
 func (a *Activities) votedAnyway(msg activityVotedMsg, verb string, mine *api.Vote) tea.Cmd {
 	act := *msg.current
-	a.err = ""
+	a.voteErr = ""
 	follow := a.takeVoted(act)
 	if (mine.Selection == api.VoteApproved) != msg.approve {
 		cast := "approved"

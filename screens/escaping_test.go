@@ -152,7 +152,8 @@ func TestInvisibleCharactersShowTheSameEscapedInEveryRegion(t *testing.T) {
 			quoted = strings.ReplaceAll(shown, `\`, `\\`)
 		}
 		assertShownAs(t, "list cells", h.root.Render(), quoted, "intentname")
-		assertShown(t, "status bar", h.root.Render(), "orgname", "username")
+		assertShown(t, "status bar", h.root.Render(), "orgname")
+		assertShownAs(t, "status bar user name", h.root.Render(), quoted, "username")
 		h.key("enter")
 		detail := h.root.Render()
 		assertShown(t, "detail lines", detail, "failmsg", "votemsg")
@@ -173,7 +174,7 @@ func TestInvisibleCharactersShowTheSameEscapedInEveryRegion(t *testing.T) {
 		assertShown(t, "boot proof detail", h.root.Render(), "bootowner", "bootlabel")
 		h.key("esc")
 		h.key("3")
-		assertShown(t, "organization", h.root.Render(), "orgname", "username", "WEBHOOK", "featvalue")
+		assertShown(t, "organization", h.root.Render(), "orgname", "WEBHOOK", "featvalue")
 		assertShownAs(t, "organization names", h.root.Render(), quoted, "username", "quorumname")
 		assertShown(t, "window title", h.root.View().WindowTitle, "orgname")
 	}

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,5 +96,67 @@ func TestEveryScreenWithAListIsAListScreen(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Text pasted while a list's filter is open goes into the filter, on every
+// screen, as one line: line breaks become spaces and control characters
+// (an escape sequence's ESC) are dropped.
+func TestEveryListFilterTakesAPaste(t *testing.T) {
+	for i, s := range everyScreenConsole(t).root.screens {
+		if _, ok := s.(listScreen); !ok {
+			continue
+		}
+		t.Run(s.Title(), func(t *testing.T) {
+			h := everyScreenConsole(t)
+			h.key(string(rune('1' + i)))
+			list := h.root.screens[i].(listScreen).filterList()
+			h.key("/")
+			h.send(tea.PasteMsg{Content: "bob\r\n\x1b[2Jcarol\n"})
+			if got, want := list.Table.FilterPattern(), "bob [2Jcarol"; got != want {
+				t.Errorf("pasted into the open filter, the filter is %q; want %q", got, want)
+			}
+			if !list.Filtering() || h.root.ActiveTitle() != s.Title() {
+				t.Errorf("the paste closed the filter or left %s", s.Title())
+			}
+		})
+	}
+}
+
+// A reply that shows an activity (a submitted operation, a key deletion…)
+// can land while the user types into a filter. It must not take the focus:
+// the letters still being typed stay text (a would ask to approve, q would
+// quit), and the activity waits until the user goes to Activities.
+func TestReplyWhileFilteringWaitsForTheUser(t *testing.T) {
+	for _, title := range []string{"Users", "Activities"} {
+		t.Run(title, func(t *testing.T) {
+			h := everyScreenConsole(t)
+			h.key("@" + title)
+			list := h.root.screens[h.root.active].(listScreen).filterList()
+			h.key("/")
+			h.typeText("b")
+			act := sampleActivities()[1]
+			h.send(ShowActivityMsg{ID: act.ID, Activity: &act})
+			h.typeText("aq")
+			switch {
+			case h.quit():
+				t.Fatal("a letter typed into the filter after the reply quit the console")
+			case h.root.ActiveTitle() != title || h.root.dialogs.Len() > 0:
+				t.Fatalf("a letter typed into the filter after the reply ran on %s (dialog %T):\n%s",
+					h.root.ActiveTitle(), h.root.dialogs.Top(), h.frame())
+			case list.Table.FilterPattern() != "baq":
+				t.Errorf("the filter holds %q; the letters typed were baq", list.Table.FilterPattern())
+			case !strings.Contains(h.plainFrame(), "press 1 (Activities) to open it"):
+				t.Errorf("no notice says the activity is ready and how to open it:\n%s", h.plainFrame())
+			}
+			h.key("esc") // done typing
+			h.key("1")
+			if d := h.activities().detail; h.root.ActiveTitle() != "Activities" || d == nil || d.activity.ID != act.ID {
+				t.Errorf("going to Activities did not open the activity the reply showed:\n%s", h.frame())
+			}
+			if h.activities().list.Filtering() {
+				t.Error("the activity opened over a filter still taking keys")
+			}
+		})
 	}
 }

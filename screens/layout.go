@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -250,7 +251,11 @@ func (r *Root) Render() string {
 	if errText == "" {
 		errText = r.orgErr
 	}
-	bar := ui.StatusBar(th, ui.Status{Profile: r.common.Profile, Org: org.Name, User: org.UserName, Key: r.keyKind,
+	user := "" // not known yet: shown as nothing, not as an empty name ""
+	if org.UserName != "" {
+		user = api.NameText(org.UserName)
+	}
+	bar := ui.StatusBar(th, ui.Status{Profile: r.common.Profile, Org: org.Name, User: user, Key: r.keyKind,
 		ReadOnly: r.common.ReadOnly(), AutoRefresh: st.AutoRefresh, AutoPaused: st.AutoPaused, LastRefresh: st.LastRefresh, Stale: st.Stale,
 		Busy: st.Busy, Spinner: r.spinner.View(), Err: errText, Now: r.common.Now()}, w)
 
@@ -310,7 +315,7 @@ func (r *Root) handleClick(m tea.Mouse) tea.Cmd {
 		_, spans := r.tabBar()
 		for i, s := range spans {
 			if m.X >= s[0] && m.X < s[1] {
-				r.active = i
+				return r.goTo(i)
 			}
 		}
 		return nil

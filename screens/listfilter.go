@@ -1,6 +1,8 @@
 package screens
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -31,12 +33,17 @@ func filtering(s Screen) bool {
 // filter is open.
 func capturing(s Screen) bool { return s.Capturing() || filtering(s) }
 
-// typeInFilter gives k to the open filter of s (enter keeps it, esc clears
-// it, the rest edit it).
-func typeInFilter(s listScreen, k tea.KeyPressMsg) tea.Cmd {
+// typeInFilter gives msg, a key or a paste, to the open filter of s (enter
+// keeps it, esc clears it, the rest edit it).
+func typeInFilter(s listScreen, msg tea.Msg) tea.Cmd {
+	if p, ok := msg.(tea.PasteMsg); ok {
+		// A filter is one line: line breaks and tabs become single spaces
+		// (the input drops any other control character).
+		msg = tea.PasteMsg{Content: strings.Join(strings.Fields(p.Content), " ")}
+	}
 	l := s.filterList()
 	var cmd tea.Cmd
-	*l, cmd = l.Update(k)
+	*l, cmd = l.Update(msg)
 	s.filterEdited()
 	return cmd
 }

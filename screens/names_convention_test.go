@@ -43,8 +43,15 @@ func TestNamesAreShownThroughNameTextOrQuote(t *testing.T) {
 				return true
 			}
 			if kv, ok := n.(*ast.KeyValueExpr); ok {
+				k, _ := kv.Key.(*ast.Ident)
+				// A name handed to a view's struct (ui.Status{User: org.UserName}):
+				// the view only cleans it. Copying it into another name field
+				// (api.User{UserName: ...}) is data, not display.
+				if field := nameOperand(kv.Value); field != "" && (k == nil || !nameFields[k.Name]) {
+					t.Errorf("%s: a struct field is given %s without api.NameText or api.Quote", fset.Position(kv.Value.Pos()), field)
+				}
 				// A table row's cells.
-				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Cells" {
+				if k != nil && k.Name == "Cells" {
 					if lit, ok := kv.Value.(*ast.CompositeLit); ok {
 						for _, e := range lit.Elts {
 							if field := nameOperand(e); field != "" {

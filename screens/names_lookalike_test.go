@@ -118,3 +118,25 @@ func TestMfaCreateConfirmNamesRequiredPasskey(t *testing.T) {
 		t.Errorf("the confirm does not name the passkey %q (%s):\n%s", auth.AuthenticatorName, auth.AuthenticatorID, out)
 	}
 }
+
+// The signed-in user's own name in the status bar is marked like every other
+// name: a whoami of "\u0430lice" (Cyrillic а) must not read as alice.
+func TestStatusBarMarksLookalikeSignedInUser(t *testing.T) {
+	fake := &fakeClient{activities: sampleActivities(),
+		who: &api.WhoamiResponse{OrganizationID: "org-1", OrganizationName: "Acme", UserID: "u-alice", Username: "\u0430lice"}}
+	h := newHarness(t, fake, false, 0)
+	lines := strings.Split(h.frame(), "\n")
+	bar := lines[len(lines)-1]
+	if strings.Contains(bar, "\u0430lice") || !strings.Contains(bar, `\u0430`) {
+		t.Errorf("the status bar does not mark the look-alike user name: %q", bar)
+	}
+
+	// Before whoami answers the user is not known: no name, not an empty "".
+	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
+		Now: func() time.Time { return testNow }, Static: true})
+	r.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	lines = strings.Split(r.Render(), "\n")
+	if bar := lines[len(lines)-1]; strings.Contains(bar, `""`) {
+		t.Errorf("before the user is known the status bar shows an empty name: %q", bar)
+	}
+}

@@ -36,6 +36,7 @@ type Policies struct {
 	recentLoaded, recentWanted, recentLoading bool
 	recentGen                                 int
 	recentErr                                 string
+	recentFetched                             time.Time // when the recent evaluations last loaded
 	// editor is the create form with its simulation; nil when closed.
 	editor *policyEditor
 	// sending is the create_policy in flight, from the editor open or one
@@ -50,9 +51,12 @@ type Policies struct {
 	activities staleOnChange
 	// dialogAsk: the editor's confirms, asked for by its keys.
 	dialogAsk
-	// decidedCursor is the activity chosen among those the open policy
-	// decided (A opens it); decidedLine is its line in the detail.
-	decidedCursor, decidedLine int
+	// decidedID is the activity chosen among those the open policy decided
+	// (A opens it), by ID so that a refresh that reorders them never moves
+	// the choice onto another activity; "" until the first is chosen.
+	// decidedLine is its line in the detail.
+	decidedID   string
+	decidedLine int
 }
 
 // policiesData is one load: the policies, what explaining needs, and the
@@ -92,6 +96,7 @@ type policiesRecentMsg struct {
 	recent         []recentActivity
 	unread         int
 	unreadErr, err error
+	at             time.Time
 }
 
 // recentFetches is how many evaluation reads run at once.
@@ -147,6 +152,12 @@ func (p *Policies) Status() ScreenStatus {
 	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Stale: p.err != "" && !p.fetched.IsZero(), Submitting: submissions(p.sending)}
 	if st.Err == "" && p.recentErr != "" {
 		st.Err = "recent evaluations: " + p.recentErr
+	}
+	if p.evals && p.recentLoaded {
+		// The rows shown are the recent evaluations: their own load time,
+		// stale when their refresh failed (the policies may have refreshed).
+		st.LastRefresh = p.recentFetched
+		st.Stale = st.Stale || p.recentErr != ""
 	}
 	switch {
 	case p.loading:
@@ -295,7 +306,7 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		p.list.Open()
-		p.decidedCursor = 0
+		p.decidedID = ""
 		p.renderDetail()
 		return p.wantRecent()
 	case p.list.IsOpen() && key.Matches(k, p.list.Keys.Back):

@@ -78,7 +78,7 @@ func (p *Policies) loadRecent() tea.Cmd {
 			})
 		}
 		wg.Wait()
-		msg := policiesRecentMsg{gen: gen, recent: recent}
+		msg := policiesRecentMsg{gen: gen, recent: recent, at: c.Now()}
 		for _, ra := range recent {
 			if ra.err != "" {
 				msg.unread++
@@ -133,7 +133,7 @@ func (p *Policies) takeRecent(msg policiesRecentMsg) {
 	if msg.err != nil {
 		p.recentErr = errorText(msg.err)
 	} else {
-		p.recentErr, p.recentLoaded = "", true
+		p.recentErr, p.recentLoaded, p.recentFetched = "", true, msg.at
 		p.data.recent, p.data.unread, p.data.unreadErr = msg.recent, msg.unread, ""
 		if msg.unreadErr != nil {
 			p.data.unreadErr = msg.unreadErr.Error()

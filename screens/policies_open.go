@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -26,18 +27,22 @@ func (p *Policies) openKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	if pol == nil {
 		return nil, false
 	}
-	n := len(p.decided(pol.PolicyID))
-	if n == 0 {
+	ds := p.decided(pol.PolicyID)
+	if len(ds) == 0 {
 		return nil, false // nothing to choose: ↑/↓ scroll
 	}
+	i := p.decidedIndex(ds)
 	switch {
+	case i < 0 && (key.Matches(k, p.keys.Up) || key.Matches(k, p.keys.Down)):
+		i = 0 // the choice is gone: choose again from the top
 	case key.Matches(k, p.keys.Up):
-		p.decidedCursor = max(min(p.decidedCursor, n-1)-1, 0)
+		i = max(i-1, 0)
 	case key.Matches(k, p.keys.Down):
-		p.decidedCursor = min(p.decidedCursor+1, n-1)
+		i = min(i+1, len(ds)-1)
 	default:
 		return nil, false
 	}
+	p.decidedID = ds[i].act.ID
 	p.renderDetail()
 	p.list.Pane.ShowLine(p.decidedLine)
 	return nil, true
@@ -58,8 +63,22 @@ func (p *Policies) openActivity() tea.Cmd {
 	if len(ds) == 0 {
 		return ui.Toast("no recent activity decided by this policy to open", true)
 	}
-	act := ds[min(p.decidedCursor, len(ds)-1)].act
+	i := p.decidedIndex(ds)
+	if i < 0 {
+		return ui.Toast("the activity chosen ("+ui.Clean(api.SanitizeID(p.decidedID))+") is no longer among those this policy decided; choose one with "+
+			p.keys.Up.Help().Key+"/"+p.keys.Down.Help().Key, true)
+	}
+	act := ds[i].act
 	return msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act})
+}
+
+// decidedIndex is the index in ds of the chosen activity, -1 when it is no
+// longer there. Before any choice the first is chosen.
+func (p *Policies) decidedIndex(ds []recentActivity) int {
+	if p.decidedID == "" && len(ds) > 0 {
+		p.decidedID = ds[0].act.ID
+	}
+	return slices.IndexFunc(ds, func(ra recentActivity) bool { return ra.act.ID == p.decidedID })
 }
 
 // hasDecided reports whether the open policy decided a recent activity.

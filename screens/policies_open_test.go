@@ -72,3 +72,71 @@ func TestPoliciesDecidedActivityOpensInActivities(t *testing.T) {
 		t.Errorf("Activities does not show the chosen activity %s open", ds[1].act.ID)
 	}
 }
+
+// decidedByOps makes pol-ops require consensus on the activities ids.
+func decidedByOps(evals map[string][]api.PolicyEvaluation, ids ...string) {
+	for _, id := range ids {
+		evals[id] = []api.PolicyEvaluation{{ID: "ev-" + id, ActivityID: id, CreatedAt: api.NewTime(testNow.Add(-time.Hour)),
+			PolicyEvaluations: []api.PolicyOutcome{{PolicyID: "pol-ops", Outcome: api.OutcomeRequiresConsensus}}}}
+	}
+}
+
+// The activity chosen among those a policy decided is that activity, not a
+// position: a refresh that brings a newer decided activity on top must not
+// make A open another one (which could then be voted on).
+func TestPoliciesDecidedChoiceFollowsTheActivity(t *testing.T) {
+	acts := sampleActivities()
+	evals := map[string][]api.PolicyEvaluation{}
+	decidedByOps(evals, acts[0].ID, acts[1].ID)
+	fake := &fakeClient{activities: acts, evals: evals}
+	h := newHarness(t, fake, false, 0)
+	p := h.toPolicies()
+	h.key("enter")
+	h.key("down")
+	pol := p.selectedPolicy()
+	chosen := p.decided(pol.PolicyID)[1].act.ID
+	fresh := pendingActivity("act-new", "bob", time.Minute,
+		api.Intent{DeleteAPIKeysIntent: &api.DeleteAPIKeysParams{UserID: "u-carol", APIKeyIDs: []string{"key-9"}}}, api.TypeDeleteAPIKeys)
+	fake.mu.Lock()
+	fake.activities = append([]api.Activity{fresh}, fake.activities...)
+	decidedByOps(evals, "act-new")
+	fake.mu.Unlock()
+	h.key("r")
+	if ds := p.decided(pol.PolicyID); len(ds) != 3 || ds[0].act.ID != "act-new" {
+		t.Fatalf("the refresh did not bring the newer decided activity on top: %d decided", len(ds))
+	}
+	h.key("A")
+	if d := h.activities().detail; d == nil || d.activity.ID != chosen {
+		got := "nothing"
+		if d != nil {
+			got = d.activity.ID
+		}
+		t.Errorf("chose %s, a refresh came, A opened %s", chosen, got)
+	}
+}
+
+// When the chosen activity is no longer among those the policy decided,
+// nothing is chosen: A opens nothing and says why.
+func TestPoliciesDecidedChoiceGoneOpensNothing(t *testing.T) {
+	acts := sampleActivities()
+	evals := map[string][]api.PolicyEvaluation{}
+	decidedByOps(evals, acts[0].ID, acts[1].ID)
+	fake := &fakeClient{activities: acts, evals: evals}
+	h := newHarness(t, fake, false, 0)
+	p := h.toPolicies()
+	h.key("enter")
+	h.key("down")
+	pol := p.selectedPolicy()
+	chosen := p.decided(pol.PolicyID)[1].act.ID
+	fake.mu.Lock()
+	evals[chosen] = nil // evaluated again, no longer by this policy
+	fake.mu.Unlock()
+	h.key("r")
+	h.key("A")
+	if h.root.ActiveTitle() != "Policies" || h.activities().detail != nil {
+		t.Errorf("the chosen activity %s is gone, yet A went to %s", chosen, h.root.ActiveTitle())
+	}
+	if out := h.plainFrame(); !strings.Contains(out, "no longer among") {
+		t.Errorf("neither the detail nor a notice says the chosen activity is gone:\n%s", out)
+	}
+}

@@ -93,3 +93,35 @@ func TestOneUnreadableEvaluationIsMarkedNotFatal(t *testing.T) {
 		t.Errorf("the evaluations view does not show the read ones and mark the unread one:\n%s", out)
 	}
 }
+
+// The evaluations view after its refresh failed still shows the last load's
+// rows: the status bar must mark them stale, as it does the policies list,
+// even though the policies themselves refreshed.
+func TestEvaluationsViewStaleAfterFailedRefresh(t *testing.T) {
+	fail := false
+	inner := &fakeClient{activities: sampleActivities()}
+	h := policiesConsole(t, evalsFailing{fakeClient: inner, all: &fail})
+	h.key("e")
+	if !strings.Contains(h.frame(), "set feature WEBHOOK") {
+		t.Fatalf("the evaluations did not load:\n%s", h.frame())
+	}
+	fail = true
+	h.key("r")
+	st := h.policies().Status()
+	if !strings.Contains(st.Err, "503") || !st.Stale {
+		t.Errorf("after a failed refresh of the evaluations the status is not stale with the error: %+v", st)
+	}
+	lines := strings.Split(h.frame(), "\n")
+	if bar := lines[len(lines)-1]; !strings.Contains(bar, "stale") {
+		t.Errorf("the status bar does not mark the evaluations shown as stale: %q", bar)
+	}
+	if !strings.Contains(h.frame(), "set feature WEBHOOK") {
+		t.Errorf("the failed refresh threw away the evaluations last loaded:\n%s", h.frame())
+	}
+
+	fail = false
+	h.key("r")
+	if st := h.policies().Status(); st.Stale || st.Err != "" {
+		t.Errorf("a refresh that succeeded left the evaluations stale: %+v", st)
+	}
+}

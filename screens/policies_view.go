@@ -3,7 +3,6 @@ package screens
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
@@ -50,10 +49,12 @@ func shortOutcome(o string) string {
 
 // setFailed says, in place of the empty text, that the view showing never
 // loaded: the policies, or the recent evaluations (loaded later, on demand).
+// Once loaded, a failed refresh keeps the rows; the status bar marks them
+// stale.
 func (p *Policies) setFailed() {
 	switch {
-	case p.evals && !p.recentLoaded && p.recentErr != "":
-		p.list.Table.Failed = notLoaded(time.Time{}, p.recentErr)
+	case p.evals && p.recentErr != "":
+		p.list.Table.Failed = notLoaded(p.recentFetched, p.recentErr)
 	case p.evals || p.err == "":
 		p.list.Table.Failed = ""
 	default:
@@ -267,9 +268,14 @@ func (p *Policies) writeDecided(b *ui.DetailBuilder, id string) {
 	if len(ds) == 0 {
 		b.Line("none")
 	}
+	chosen := p.decidedIndex(ds)
+	if chosen < 0 && len(ds) > 0 {
+		b.Styled(th.Warn.Render(ui.Clean("the activity chosen (" + api.SanitizeID(p.decidedID) + ") is no longer among these; choose one with " +
+			p.keys.Up.Help().Key + "/" + p.keys.Down.Help().Key)))
+	}
 	for i, ra := range ds {
 		pointer := "  "
-		if i == min(p.decidedCursor, len(ds)-1) {
+		if i == chosen {
 			pointer = "▸ "
 			p.decidedLine = b.NextLine()
 		}

@@ -95,6 +95,10 @@ type Root struct {
 	// opsInFlight are the operation forms' submits in flight (the forms are
 	// the palette's, any screen's).
 	opsInFlight []*Submission
+	// heldJump is an activity a reply asked to show while the user was
+	// typing (a filter, a form, a dialog): it waits for the user to go to
+	// Activities (see root_jump.go).
+	heldJump *ShowActivityMsg
 }
 
 // Options configure the console.
@@ -298,18 +302,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.opsInFlight = slices.DeleteFunc(r.opsInFlight, func(s *Submission) bool { return s == msg.sub })
 		cmds = append(cmds, r.broadcast(msg))
 	case gotoScreenMsg:
-		if msg.index >= 0 && msg.index < len(r.screens) {
-			r.active = msg.index
-		}
-		return nil
+		return r.goTo(msg.index)
 	case ShowActivityMsg:
-		// Go to the screen that shows activities; it opens the activity.
-		for i, s := range r.screens {
-			if _, ok := s.(*Activities); ok {
-				r.active = i
-			}
-		}
-		return r.broadcast(msg)
+		return r.showActivity(msg)
 	case toggleHelpMsg:
 		r.fullHelp = !r.fullHelp
 		return nil
@@ -385,7 +380,15 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		if r.dialogs.Len() > 0 {
 			return r.dialogs.Update(msg)
 		}
-		cmds = append(cmds, r.broadcast(msg))
+		// Only the screen the user sees takes a paste, into its open
+		// filter if any: an editor left open on another screen must not.
+		active := r.screens[r.active]
+		if ls, ok := active.(listScreen); ok && filtering(active) {
+			return typeInFilter(ls, msg)
+		}
+		var cmd tea.Cmd
+		r.screens[r.active], cmd = active.Update(msg)
+		return cmd
 	case tea.MouseClickMsg:
 		return r.handleClick(msg.Mouse())
 	case tea.MouseWheelMsg:

@@ -76,16 +76,11 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			r.openDialog(newMessagesDialog(r.common.Theme, &r.log, r.keys.Messages.Keys()))
 			return nil
 		case key.Matches(k, r.keys.Next):
-			r.active = (r.active + 1) % len(r.screens)
-			return nil
+			return r.goTo((r.active + 1) % len(r.screens))
 		case key.Matches(k, r.keys.Prev):
-			r.active = (r.active + len(r.screens) - 1) % len(r.screens)
-			return nil
+			return r.goTo((r.active + len(r.screens) - 1) % len(r.screens))
 		case key.Matches(k, r.keys.Jump):
-			if n := int(k.String()[0] - '1'); n >= 0 && n < len(r.screens) {
-				r.active = n
-			}
-			return nil
+			return r.goTo(int(k.String()[0] - '1'))
 		}
 	}
 	var cmd tea.Cmd

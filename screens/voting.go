@@ -365,24 +365,24 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 	if msg.err != nil {
 		if stale := staleVoteText(a.c, verb, msg.current); stale != "" {
 			// Another member settled it first: say so in words, and show it.
-			a.err = ""
+			a.voteErr = ""
 			a.keepSettled(*msg.current)
 			return tea.Batch(ui.Toast(stale, true), a.followOpen(*msg.current))
 		}
-		a.err = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": " + errorText(msg.err)
+		a.voteErr = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": " + errorText(msg.err)
 		if isOutcomeUnknown(msg.err) {
 			if msg.current != nil {
 				// Looked, and the vote is not there.
-				a.err = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": no clear reply, and the activity does not show your vote; press " +
+				a.voteErr = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": no clear reply, and the activity does not show your vote; press " +
 					a.keys.Approve.Help().Key + " or " + a.keys.Reject.Help().Key + " to vote again"
-				return tea.Batch(ui.Toast(a.err, true), a.load())
+				return tea.Batch(ui.Toast(a.voteErr, true), a.load())
 			}
 			// The vote may have been recorded: look, rather than let the user vote blind.
 			return tea.Batch(ui.Toast(verb+" failed: "+errorText(msg.err), true), a.load())
 		}
 		return ui.Toast(verb+" failed: "+errorText(msg.err), true)
 	}
-	a.err = ""
+	a.voteErr = ""
 	act := *msg.activity
 	return tea.Batch(ui.Toast(fmt.Sprintf("%s %s: now %s", pastTense(verb), shortType(act.Type), shortStatus(act.Status)), false),
 		announceCompletion(act), a.takeVoted(act))

@@ -135,9 +135,12 @@ func (l *ListDetail) SetRows(rows []Row) {
 // IsOpen reports whether the detail shows.
 func (l ListDetail) IsOpen() bool { return l.open }
 
-// Open shows the detail pane, scrolled to the top.
+// Open shows the detail pane, scrolled to the top. An open filter is kept
+// but stops taking keys: hidden under the detail it must not take them
+// back when the detail closes.
 func (l *ListDetail) Open() {
 	l.open = true
+	l.Table.input.Blur()
 	l.Pane.GotoTop()
 }
 

@@ -314,3 +314,22 @@ func TestConfirmTallerThanTheWindowScrolls(t *testing.T) {
 		t.Errorf("back at the top:\n%s", out)
 	}
 }
+
+// A detail opened while the filter takes keys (a program opening a row on
+// its own) keeps the filter's text but not its focus: closing the detail
+// must not leave a filter that silently takes the next keys.
+func TestOpenReleasesTheFilter(t *testing.T) {
+	l := NewListDetail(plainTheme, []Column{{Title: "AGE", Width: 4}, {Title: "WHO", Width: 6, Grow: true}})
+	l.SetSize(40, 10)
+	l.SetRows(whoRows())
+	l, _ = l.Update(press("/"))
+	l, _ = l.Update(press("b"))
+	l.Open()
+	l.Close()
+	if l.Filtering() {
+		t.Error("after a detail opened and closed, the filter still takes keys")
+	}
+	if got := l.Table.FilterPattern(); got != "b" {
+		t.Errorf("the filter typed was %q, now %q", "b", got)
+	}
+}

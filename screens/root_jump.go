@@ -1,0 +1,79 @@
+package screens
+
+import (
+	"strconv"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// showActivity takes the user to an activity in Activities, unless the user
+// is typing: a reply (a submitted operation, a key deletion, a policy...)
+// lands whenever it lands, and switching screens then would turn the
+// letters still being typed into a filter or a form into the activity's
+// keys (a approves, q quits). Then the jump is held, and a notice says how
+// to take it: going to Activities opens the activity.
+func (r *Root) showActivity(msg ShowActivityMsg) tea.Cmd {
+	if r.typing() {
+		r.heldJump = &msg
+		return ui.Toast(heldJumpText(msg, r.activitiesKey()), false)
+	}
+	r.heldJump = nil
+	if i := r.activitiesIndex(); i >= 0 {
+		r.active = i
+	}
+	return r.broadcast(msg)
+}
+
+// typing reports whether keys go to something the user is typing into or
+// answering: the active screen's filter or form, or a dialog.
+func (r *Root) typing() bool {
+	return r.dialogs.Len() > 0 || r.dialogAwaited || capturing(r.screens[r.active])
+}
+
+// goTo makes screen i active, as the user asked (a key, a tab, the
+// palette). Going to Activities, even when already there, shows the
+// activity held while the user was typing.
+func (r *Root) goTo(i int) tea.Cmd {
+	if i < 0 || i >= len(r.screens) {
+		return nil
+	}
+	r.active = i
+	if held := r.heldJump; held != nil && i == r.activitiesIndex() {
+		return r.showActivity(*held)
+	}
+	return nil
+}
+
+// activitiesIndex is the index of the Activities screen, -1 without one.
+func (r *Root) activitiesIndex() int {
+	for i, s := range r.screens {
+		if _, ok := s.(*Activities); ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// activitiesKey is the key that goes to Activities ("1"), "" when no digit
+// does.
+func (r *Root) activitiesKey() string {
+	if i := r.activitiesIndex(); i >= 0 && i < 9 {
+		return strconv.Itoa(i + 1)
+	}
+	return ""
+}
+
+func heldJumpText(msg ShowActivityMsg, goKey string) string {
+	what := ui.Clean(api.SanitizeID(msg.ID))
+	if msg.Activity != nil {
+		what = shortType(msg.Activity.Type) + " " + what
+	}
+	how := "go to Activities"
+	if goKey != "" {
+		how = "press " + goKey + " (Activities)"
+	}
+	return "activity " + what + " is ready: " + how + " to open it once you are done typing"
+}
