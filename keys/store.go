@@ -186,7 +186,7 @@ func (s Store) Load(name string) (*Key, error) {
 		return nil, err
 	}
 	if strings.HasPrefix(privHex, reservedMark) {
-		return nil, fmt.Errorf("key %q is not saved: %s holds only the space a save reserved for it, and that save did not finish; if vigil said where the key is instead, move that file over it, else remove it", name, privPath)
+		return nil, notSaved(name, privPath)
 	}
 	scheme, err := s.scheme(name)
 	if err != nil {
@@ -223,10 +223,7 @@ func (s Store) scheme(name string) (string, error) {
 	}
 	line := firstLine(b)
 	if line == "" {
-		if sc, ok := s.schemeOfPublic(name); ok {
-			return sc, nil
-		}
-		return "", fmt.Errorf("scheme file %s is empty (damaged, perhaps by a crash while it was written), and no .public file tells which scheme the key is; write the key's scheme into it: p256, secp256k1 or ed25519 (the one whose public key the service has registered for it)", schPath)
+		return s.schemeOfPublic(name)
 	}
 	sc, err := ParseScheme(line)
 	if err != nil {
@@ -235,29 +232,44 @@ func (s Store) scheme(name string) (string, error) {
 	return sc, nil
 }
 
-// schemeOfPublic is the one scheme under which name's private key gives the
-// public key of its .public file; ok is false when there is no such file, or
-// not exactly one scheme matches.
-func (s Store) schemeOfPublic(name string) (scheme string, ok bool) {
-	privPath, pubPath, _ := s.Paths(name)
-	pub, err := readSmall(pubPath)
-	if err != nil {
-		return "", false
-	}
+// notSaved is the error for a key whose .private file holds only the space a
+// save reserved (Reserve) and never filled.
+func notSaved(name, privPath string) error {
+	return fmt.Errorf("key %q is not saved: %s holds only the space a save reserved for it, and that save did not finish; if vigil said where the key is instead, move that file over it, else remove it", name, privPath)
+}
+
+// schemeOfPublic is the scheme of a key whose .scheme file is empty: the one
+// under which its private key gives the public key of its .public file.
+// Without that file, or when no scheme (or more than one) gives it, the
+// error says which file is wrong and what to do.
+func (s Store) schemeOfPublic(name string) (string, error) {
+	privPath, pubPath, schPath := s.Paths(name)
 	priv, err := readSmall(privPath)
-	if err != nil || strings.HasPrefix(priv, reservedMark) {
-		return "", false
+	if err != nil {
+		return "", err
+	}
+	if strings.HasPrefix(priv, reservedMark) {
+		return "", notSaved(name, privPath)
+	}
+	const write = "write the key's scheme into it: p256, secp256k1 or ed25519 (the one whose public key the service has registered for it)"
+	pub, err := readSmall(pubPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("scheme file %s is empty (damaged, perhaps by a crash while it was written), and no .public file tells which scheme the key is; %s", schPath, write)
+	}
+	if err != nil {
+		return "", err
 	}
 	want := strings.ToLower(firstLine(pub))
+	var found []string
 	for _, sc := range []string{SchemeP256, SchemeSecp256k1, SchemeEd25519} {
 		if k, err := ParsePrivateHex(sc, firstLine(priv)); err == nil && k.PublicKeyHex() == want {
-			if scheme != "" {
-				return "", false
-			}
-			scheme = sc
+			found = append(found, sc)
 		}
 	}
-	return scheme, scheme != ""
+	if len(found) != 1 {
+		return "", fmt.Errorf("scheme file %s is empty (damaged, perhaps by a crash while it was written), and the public key in %s is not the private key's under any one scheme (it is damaged, or another key's); %s, and remove %s", schPath, pubPath, write, pubPath)
+	}
+	return found[0], nil
 }
 
 // List describes every key in the directory (those with a .private file),

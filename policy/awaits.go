@@ -8,9 +8,9 @@ import (
 )
 
 // AwaitsConsensus reports whether an EFFECT_ALLOW policy with a consensus
-// expression applies to in (its time and condition hold): that consensus is
-// what asks non-root members for their approval, so the service offers them
-// the vote. Like Decide, the work is bounded by DecideBudget; exhausted is
+// expression applies to in (its time and condition hold; the consensus is not
+// run, since it reads approvals not cast yet): that consensus is what asks
+// non-root members for their approval, so the service offers them the vote. Like Decide, the work is bounded by DecideBudget; exhausted is
 // true when it ran out before an answer, and the caller must then choose the
 // side that loses nothing (offering a vote that cannot change the outcome
 // costs nothing; refusing one the policies ask for would hold the activity).
@@ -32,7 +32,7 @@ func AwaitsConsensus(policies []Policy, in Input) (awaits, exhausted bool) {
 		}
 		spent := act.spent
 		act.stopAt = spent + m.budget - m.spent
-		r, err := p.Compiled.run(act)
+		r, err := p.Compiled.applies(act)
 		act.stopAt = 0
 		m.charge(judgeCost + act.spent - spent)
 		if errors.Is(err, errNotJudged) {

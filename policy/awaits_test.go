@@ -64,3 +64,24 @@ func TestAwaitsConsensusIsBounded(t *testing.T) {
 		t.Error("a deny and an allow without consensus: awaits true")
 	}
 }
+
+// TestAwaitsConsensusRunsNoConsensus: whether a policy asks for votes depends
+// on its time and condition only. Its consensus reads approvals not cast yet:
+// one that cannot be evaluated without approvers (it indexes the first, or
+// divides by their number) must not make the policy look as if it asked
+// nobody, or the members it asks for would be refused the vote.
+func TestAwaitsConsensusRunsNoConsensus(t *testing.T) {
+	in := Input{Activity: ActivityFor(api.TypeCreateUserTag, map[string]any{"userTagName": "x"})}
+	for _, consensus := range []string{
+		"approvers[0].tags.exists(t, t == 'ops')",
+		"approvers.count() / approvers.size() >= 1",
+	} {
+		p := mustPolicy(t, "p", api.EffectAllow, "activity.type == '"+api.TypeCreateUserTag+"'", consensus)
+		if _, _, err := p.Compiled.Evaluate(in); err == nil {
+			t.Fatalf("consensus %q evaluates without approvers; the test needs one that fails", consensus)
+		}
+		if awaits, exhausted := AwaitsConsensus([]Policy{p}, in); !awaits || exhausted {
+			t.Errorf("consensus %q, the condition holding: awaits %v, exhausted %v; want true, false", consensus, awaits, exhausted)
+		}
+	}
+}

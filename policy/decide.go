@@ -101,6 +101,19 @@ func (c *Compiled) Run(in Input) (Result, error) {
 }
 
 func (c *Compiled) run(act *activation) (Result, error) {
+	r, err := c.applies(act)
+	if err != nil || !r.Condition {
+		return r, err
+	}
+	if r.Consensus, err = run(c.consensusPrg, act); err != nil {
+		return Result{Active: true, Condition: true}, fmt.Errorf("%s: %w", FieldConsensus, err)
+	}
+	return r, nil
+}
+
+// applies evaluates the time and the condition only: whether the policy
+// applies to the activity, whoever approves it.
+func (c *Compiled) applies(act *activation) (Result, error) {
 	var r Result
 	var err error
 	if c.timePrg != nil {
@@ -125,12 +138,6 @@ func (c *Compiled) run(act *activation) (Result, error) {
 	}
 	if err != nil {
 		return Result{Active: true}, fmt.Errorf("%s: %w", FieldCondition, err)
-	}
-	if !r.Condition {
-		return r, nil
-	}
-	if r.Consensus, err = run(c.consensusPrg, act); err != nil {
-		return Result{Active: true, Condition: true}, fmt.Errorf("%s: %w", FieldConsensus, err)
 	}
 	return r, nil
 }
