@@ -142,9 +142,11 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 
 // resolveSender checks --sender against list_users before sending: the
 // service takes any id and fails the invitation only once the quorum has
-// voted. A user's name is accepted for the id when exactly one user has it.
+// voted. A user's name is accepted for the id when exactly one user has it,
+// compared with the names as the service holds them (not as the client
+// escapes them for display).
 func resolveSender(ctx context.Context, client *api.Client, sender string) (string, error) {
-	users, err := client.ListUsers(ctx)
+	users, err := exactUsers(ctx, client)
 	if err != nil {
 		return "", fmt.Errorf("invitation create: check --sender against the users: %w", err)
 	}
@@ -156,14 +158,15 @@ func resolveSender(ctx context.Context, client *api.Client, sender string) (stri
 }
 
 // resolveTags turns each --tag into a tag id: an id of a tag, or the name of
-// exactly one, read from the organization's completed create_user_tag
-// activities (the service has no query for tags, and takes any id).
+// exactly one, read (exact, as resolveSender's names) from the organization's
+// completed create_user_tag activities (the service has no query for tags,
+// and takes any id).
 func resolveTags(ctx context.Context, c proc, client *api.Client, tags []string) ([]string, error) {
 	ids := []string{} // sent as [], not null
 	if len(tags) == 0 {
 		return ids, nil
 	}
-	names, err := api.UserTagNames(ctx, client)
+	names, err := api.UserTagNames(ctx, exactLister{client})
 	complete := err == nil
 	if err != nil && !errors.Is(err, api.ErrWalkCutShort) {
 		return nil, fmt.Errorf("invitation create: check --tag against the organization's tags: %w", err)

@@ -29,16 +29,27 @@ func userNameMap(users []api.User) map[string]string {
 // listUserNames asks for the organization's users' names, exact; on an
 // error it says on stderr that ids are shown instead and returns no names.
 func listUserNames(ctx context.Context, c proc, client *api.Client) map[string]string {
-	raw, err := client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
-	var r api.ListUsersResponse
-	if err == nil {
-		err = json.Unmarshal(raw, &r)
-	}
+	users, err := exactUsers(ctx, client)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "vigil: user names unknown, ids shown (%v)\n", err)
 		return nil
 	}
-	return userNameMap(r.Users)
+	return userNameMap(users)
+}
+
+// exactUsers lists the organization's users with their strings as the
+// service sent them: names to compare with what the user typed, or to escape
+// once when shown.
+func exactUsers(ctx context.Context, client *api.Client) ([]api.User, error) {
+	raw, err := client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
+	if err != nil {
+		return nil, err
+	}
+	var r api.ListUsersResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("query/%s: the reply is not the expected JSON: %w", api.QueryListUsers, err)
+	}
+	return r.Users, nil
 }
 
 // listTagNames asks for the organization's tag names, exact (its completed
