@@ -211,13 +211,16 @@ func limitConns(hs *http.Server, ln net.Listener) net.Listener {
 func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) error) (net.Listener, net.Listener, error) {
 	var lastErr error
 	for range 3 {
+		// Both ports are tried before prepare, so that a port another
+		// process holds is said at once, before the demo writes a config
+		// pointing at it.
 		a, err := resolvePort(addr)
 		if err != nil {
-			return nil, nil, fmt.Errorf("listen on %s: %w", addr, err)
+			return nil, nil, fmt.Errorf("listen on %s: %w; stop what uses it, or pass --addr with another port (127.0.0.1:0 picks a free one)", addr, err)
 		}
 		p, err := resolvePort(proxyAddr)
 		if err != nil {
-			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w", proxyAddr, err)
+			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w; stop what uses it, or pass --auth-proxy-addr with another port (127.0.0.1:0 picks a free one)", proxyAddr, err)
 		}
 		if err := prepare(serviceURL(a), serviceURL(p)); err != nil {
 			return nil, nil, err
@@ -243,10 +246,12 @@ func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) 
 }
 
 // resolvePort resolves addr; a port of 0 becomes a free port of the system's choosing.
+// A fixed port is tried the same way: an error then means it is taken (or
+// not ours to take).
 func resolvePort(addr string) (*net.TCPAddr, error) {
 	a, err := net.ResolveTCPAddr("tcp", addr)
-	if err != nil || a.Port != 0 {
-		return a, err
+	if err != nil {
+		return nil, err
 	}
 	ln, err := net.ListenTCP("tcp", a)
 	if err != nil {

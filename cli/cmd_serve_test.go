@@ -372,3 +372,31 @@ func TestDemoClosesUnusedConnections(t *testing.T) {
 		t.Fatalf("the unused connection is still open after Close: %v", err)
 	}
 }
+
+// TestServeDemoOnATakenPortWritesNothing: a port another process holds is
+// said at once, with what to do, before the demo seeds its directory or
+// writes a config pointing at that port.
+func TestServeDemoOnATakenPortWritesNothing(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	for _, flag := range []string{"--addr", "--auth-proxy-addr"} {
+		dir := t.TempDir()
+		args := []string{"--data", dir, "--demo", "--addr", freeAddr(t), "--auth-proxy-addr", freeAddr(t)}
+		for i := range args {
+			if args[i] == flag {
+				args[i+1] = held.Addr().String()
+			}
+		}
+		c := proc{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+		err := cmdServe(context.Background(), c, args)
+		if err == nil || !strings.Contains(err.Error(), held.Addr().String()) || !strings.Contains(err.Error(), flag) {
+			t.Errorf("%s on a taken port: %v; want the port named and %s suggested", flag, err, flag)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "config.toml")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s on a taken port: config.toml was written (%v)", flag, err)
+		}
+	}
+}
