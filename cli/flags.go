@@ -40,7 +40,7 @@ func parseFlags(c proc, fs *flag.FlagSet, args []string) ([]string, error) {
 				fs.Usage()
 				return nil, errHelpShown
 			}
-			return nil, usagef("%s: %v; run 'vigil %s -h' for the flags", fs.Name(), err, fs.Name())
+			return nil, usagef("%s: %v%s; run 'vigil %s -h' for the flags", fs.Name(), err, valueHint(fs, err), fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -52,6 +52,35 @@ func parseFlags(c proc, fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// valueHint says what a flag takes when err is the flag package's "invalid
+// value" for it, whose own reason is only "parse error".
+func valueHint(fs *flag.FlagSet, err error) string {
+	_, rest, ok := strings.Cut(err.Error(), " for flag -")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, ":")
+	f := fs.Lookup(name)
+	if f == nil {
+		return ""
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return " (give a duration such as 90s, 10m or 1h30m)"
+	case int, int64, uint, uint64:
+		return " (give a whole number)"
+	case float64:
+		return " (give a number)"
+	case bool:
+		return " (give true or false)"
+	}
+	return ""
 }
 
 // parseFlagsOnly is parseFlags for commands that take no positional arguments.
