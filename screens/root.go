@@ -367,9 +367,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.spinner, cmd = r.spinner.Update(msg)
 		return cmd
 	case tea.KeyPressMsg:
-		cmds = append(cmds, r.handleKey(msg))
+		cmds = append(cmds, r.byUser(func() tea.Cmd { return r.handleKey(msg) }))
 	case pressKeyMsg:
-		cmds = append(cmds, r.handleKey(msg.key))
+		cmds = append(cmds, r.byUser(func() tea.Cmd { return r.handleKey(msg.key) }))
 	case tea.PasteMsg:
 		if r.tooSmall() {
 			return nil
@@ -390,7 +390,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.screens[r.active], cmd = active.Update(msg)
 		return cmd
 	case tea.MouseClickMsg:
-		return r.handleClick(msg.Mouse())
+		return r.byUser(func() tea.Cmd { return r.handleClick(msg.Mouse()) })
 	case tea.MouseWheelMsg:
 		if r.tooSmall() {
 			return nil
