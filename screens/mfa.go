@@ -278,10 +278,6 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		if m.editor == msg.editor {
 			m.editor = nil
 		}
-	case tea.PasteMsg:
-		if m.editor != nil {
-			return m, m.editorUpdate(msg)
-		}
 	case tea.KeyPressMsg:
 		if m.editor != nil {
 			return m, m.editorUpdate(msg)

@@ -146,7 +146,20 @@ func (e *mfaEditor) params() (api.CreateMfaPolicyParams, error) {
 	return p, p.Validate()
 }
 
-// editorUpdate handles a key of the open editor.
+// pasteIntoForm implements formScreen: a paste goes into the focused field;
+// the steps take keys only, so there the paste is refused, saying why.
+func (m *MfaPolicies) pasteIntoForm(msg tea.PasteMsg) tea.Cmd {
+	switch {
+	case m.editor == nil:
+		return nil
+	case m.editor.inSteps:
+		return ui.Toast("the paste was not used: the steps take no text; "+
+			m.editor.k.Switch.Help().Key+" goes to the fields", true)
+	}
+	return m.editorUpdate(msg)
+}
+
+// editorUpdate handles a key or a paste of the open editor.
 func (m *MfaPolicies) editorUpdate(msg tea.Msg) tea.Cmd {
 	e := m.editor
 	k, isKey := msg.(tea.KeyPressMsg)

@@ -122,10 +122,6 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			o.kitErr = errorText(msg.err)
 		}
 		o.render()
-	case tea.PasteMsg:
-		if o.form != nil {
-			return o, o.formUpdate(msg)
-		}
 	case tea.KeyPressMsg:
 		if o.form != nil {
 			return o, o.formUpdate(msg)

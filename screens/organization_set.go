@@ -94,7 +94,15 @@ func (o *Organization) openSetForm() tea.Cmd {
 	return nil
 }
 
-// formUpdate hands a key to the open form; a valid form asks for confirmation.
+// pasteIntoForm implements formScreen.
+func (o *Organization) pasteIntoForm(msg tea.PasteMsg) tea.Cmd {
+	if o.form == nil {
+		return nil
+	}
+	return o.formUpdate(msg)
+}
+
+// formUpdate hands a key or a paste to the open form; a valid form asks for confirmation.
 // The form stays open under the confirm: No returns to it as it was, and only
 // a successful submission (or esc) closes it.
 func (o *Organization) formUpdate(msg tea.Msg) tea.Cmd {

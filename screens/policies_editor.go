@@ -248,17 +248,32 @@ func rank(r simRow) int {
 }
 
 func (p *Policies) editorKey(k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, p.keys.Simulate) {
+		defer p.editor.render(p.c, p.width)
+		return p.simulate()
+	}
+	return p.editorUpdate(k)
+}
+
+// pasteIntoForm implements formScreen: a paste edits the draft as typing
+// does, checked again as it changes.
+func (p *Policies) pasteIntoForm(msg tea.PasteMsg) tea.Cmd {
+	if p.editor == nil {
+		return nil
+	}
+	return p.editorUpdate(msg)
+}
+
+// editorUpdate gives a key or a paste to the editor's form.
+func (p *Policies) editorUpdate(msg tea.Msg) tea.Cmd {
 	e := p.editor
 	defer func() {
 		if p.editor != nil {
 			p.editor.render(p.c, p.width)
 		}
 	}()
-	if key.Matches(k, p.keys.Simulate) {
-		return p.simulate()
-	}
 	var res ui.FormResult
-	e.form, res = e.form.Update(k)
+	e.form, res = e.form.Update(msg)
 	switch res {
 	case ui.Cancelled:
 		// What to simulate over is no part of the draft.

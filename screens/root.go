@@ -367,9 +367,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.spinner, cmd = r.spinner.Update(msg)
 		return cmd
 	case tea.KeyPressMsg:
-		cmds = append(cmds, r.handleKey(msg))
+		cmds = append(cmds, r.byUser(func() tea.Cmd { return r.handleKey(msg) }))
 	case pressKeyMsg:
-		cmds = append(cmds, r.handleKey(msg.key))
+		cmds = append(cmds, r.byUser(func() tea.Cmd { return r.handleKey(msg.key) }))
 	case tea.PasteMsg:
 		if r.tooSmall() {
 			return nil
@@ -377,20 +377,25 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		if r.dialogAwaited {
 			return nil // for the screen below, as a key would be
 		}
+		msg = tea.PasteMsg{Content: pastedLine(msg.Content)}
 		if r.dialogs.Len() > 0 {
 			return r.dialogs.Update(msg)
 		}
 		// Only the screen the user sees takes a paste, into its open
-		// filter if any: an editor left open on another screen must not.
+		// filter, form or editor: an editor left open on another screen
+		// must not.
 		active := r.screens[r.active]
 		if ls, ok := active.(listScreen); ok && filtering(active) {
 			return typeInFilter(ls, msg)
+		}
+		if fs, ok := active.(formScreen); ok && active.Capturing() {
+			return fs.pasteIntoForm(msg)
 		}
 		var cmd tea.Cmd
 		r.screens[r.active], cmd = active.Update(msg)
 		return cmd
 	case tea.MouseClickMsg:
-		return r.handleClick(msg.Mouse())
+		return r.byUser(func() tea.Cmd { return r.handleClick(msg.Mouse()) })
 	case tea.MouseWheelMsg:
 		if r.tooSmall() {
 			return nil

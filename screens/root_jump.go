@@ -14,7 +14,8 @@ import (
 // lands whenever it lands, and switching screens then would turn the
 // letters still being typed into a filter or a form into the activity's
 // keys (a approves, q quits). Then the jump is held, and a notice says how
-// to take it: going to Activities opens the activity.
+// to take it: going to Activities opens the activity, unless the user has
+// chosen an activity of their own since (byUser, goTo).
 func (r *Root) showActivity(msg ShowActivityMsg) tea.Cmd {
 	if r.typing() {
 		r.heldJump = &msg
@@ -41,10 +42,44 @@ func (r *Root) goTo(i int) tea.Cmd {
 		return nil
 	}
 	r.active = i
-	if held := r.heldJump; held != nil && i == r.activitiesIndex() {
-		return r.showActivity(*held)
+	held := r.heldJump
+	if held == nil || i != r.activitiesIndex() {
+		return nil
 	}
-	return nil
+	if open := r.openActivity(); open != "" && open != held.ID {
+		// The detail the user has open is not swapped for the reply's: keys
+		// typed right after the switch are meant for it. The reply's activity
+		// stays in the list, and its notice in the messages.
+		r.heldJump = nil
+		return ui.Toast(notOpenedText(*held, open), false)
+	}
+	return r.showActivity(*held)
+}
+
+// byUser runs the handling of the user's own input (a key, a click). A held
+// jump is dropped once that input opened an activity: the user has chosen
+// what to look at since the reply came, and the reply must not replace it
+// later.
+func (r *Root) byUser(handle func() tea.Cmd) tea.Cmd {
+	before := r.openActivity()
+	cmd := handle()
+	if r.heldJump != nil {
+		if now := r.openActivity(); now != "" && now != before {
+			r.heldJump = nil
+		}
+	}
+	return cmd
+}
+
+// openActivity is the ID of the activity open in Activities' detail, "" when
+// none is.
+func (r *Root) openActivity() string {
+	if i := r.activitiesIndex(); i >= 0 {
+		if a := r.screens[i].(*Activities); a.detail != nil {
+			return a.detail.activity.ID
+		}
+	}
+	return ""
 }
 
 // activitiesIndex is the index of the Activities screen, -1 without one.
@@ -67,13 +102,26 @@ func (r *Root) activitiesKey() string {
 }
 
 func heldJumpText(msg ShowActivityMsg, goKey string) string {
-	what := ui.Clean(api.SanitizeID(msg.ID))
-	if msg.Activity != nil {
-		what = shortType(msg.Activity.Type) + " " + what
-	}
+	what := jumpWhat(msg)
 	how := "go to Activities"
 	if goKey != "" {
 		how = "press " + goKey + " (Activities)"
 	}
 	return "activity " + what + " is ready: " + how + " to open it once you are done typing"
+}
+
+// notOpenedText says that a held activity was not opened over the one the
+// user has open, and where to find it.
+func notOpenedText(msg ShowActivityMsg, open string) string {
+	return "activity " + jumpWhat(msg) + " is ready but was not opened: you have " +
+		ui.Clean(api.SanitizeID(open)) + " open (esc goes back to the list)"
+}
+
+// jumpWhat names the activity of a jump for a notice, cleaned.
+func jumpWhat(msg ShowActivityMsg) string {
+	what := ui.Clean(api.SanitizeID(msg.ID))
+	if msg.Activity != nil {
+		what = shortType(msg.Activity.Type) + " " + what
+	}
+	return what
 }

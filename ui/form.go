@@ -287,7 +287,7 @@ func (f Form) index(k string) int {
 	return -1
 }
 
-// Update handles a key; the form is Submitted only when every field is valid.
+// Update handles a key or a paste; the form is Submitted only when every field is valid.
 func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 	k, isKey := msg.(tea.KeyPressMsg)
 	if len(f.fields) == 0 {
@@ -312,6 +312,7 @@ func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 			return f, Editing
 		case len(fd.Choices) > 0 && key.Matches(k, f.Keys.Left):
 			fd.choice = (fd.choice + len(fd.Choices) - 1) % len(fd.Choices)
+			fd.err, fd.errCol = "", 0 // a new value: as a text field's edit, it clears the error
 			return f, Editing
 		case fd.Multi && k.String() == "space":
 			if fd.picked == nil {
@@ -322,8 +323,14 @@ func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 			return f, Editing
 		case len(fd.Choices) > 0 && (key.Matches(k, f.Keys.Right) || k.String() == "space"):
 			fd.choice = (fd.choice + 1) % len(fd.Choices)
+			fd.err, fd.errCol = "", 0 // a new value: as a text field's edit, it clears the error
 			return f, Editing
 		}
+	}
+	if _, pasted := msg.(tea.PasteMsg); pasted && len(fd.Choices) > 0 {
+		// Not dropped silently: the field says where the text can go.
+		fd.err, fd.errCol = "the paste was not used: "+fd.Label+" is picked with ←/→; tab goes to a field that takes text", 0
+		return f, Editing
 	}
 	if len(fd.Choices) == 0 {
 		var changed bool

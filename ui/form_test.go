@@ -278,3 +278,20 @@ func TestFormChanged(t *testing.T) {
 		t.Errorf("a choice moved: Changed() = %v, Changed(\"effect\") = %v", f.Changed(), f.Changed("effect"))
 	}
 }
+
+// A paste into a field picked with ←/→ is not dropped silently: the field
+// says why, until its value changes.
+func TestFormPasteIntoAChoiceSaysWhy(t *testing.T) {
+	f := NewForm("Feature", Field{Key: "name", Label: "Name", Choices: []string{"URL", "Other"}})
+	f, _ = f.Update(tea.PasteMsg{Content: "Other"})
+	if got := f.Values()["name"]; got != "URL" {
+		t.Errorf("the paste changed the choice to %q", got)
+	}
+	if out := ansi.Strip(f.View(plainTheme, 120)); !strings.Contains(out, "paste was not used") {
+		t.Errorf("nothing says the paste was not used:\n%s", out)
+	}
+	f, _ = f.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+	if errs := f.Errors(); errs["name"] != "" {
+		t.Errorf("picking a value left the error %q", errs["name"])
+	}
+}
