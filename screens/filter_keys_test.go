@@ -37,6 +37,39 @@ func everyScreenConsole(t *testing.T) *harness {
 // opens an editor, s the status, y copies, enter opens a row).
 func TestEveryListFilterTakesTypedLetters(t *testing.T) {
 	const typed = "qlhr?unsyedao:"
+	forEachListScreen(t, func(t *testing.T, h *harness, screen listScreen) {
+		list := screen.filterList()
+		if !list.Filtering() {
+			t.Fatalf("/ did not open the filter:\n%s", h.frame())
+		}
+		msgs, clips := len(h.msgs), len(h.clipboard())
+		h.typeText(typed)
+		h.key("tab")
+		switch {
+		case h.quit():
+			t.Fatal("a letter typed into the filter quit the console")
+		case h.root.ActiveTitle() != screen.Title():
+			t.Fatalf("a letter typed into the filter switched to %s", h.root.ActiveTitle())
+		case h.root.dialogs.Len() > 0 || h.root.fullHelp:
+			t.Fatalf("a letter typed into the filter opened a dialog or the help:\n%s", h.frame())
+		case len(h.clipboard()) != clips:
+			t.Fatalf("a letter typed into the filter copied %v", h.clipboard()[clips:])
+		case len(h.msgs) != msgs:
+			t.Fatalf("typing into the filter ran commands: %T", h.msgs[msgs:])
+		case list.Table.FilterPattern() != typed:
+			t.Fatalf("the filter is %q, typed %q", list.Table.FilterPattern(), typed)
+		}
+		h.key("enter") // keeps the filter, opens nothing
+		if list.Filtering() || list.IsOpen() || capturing(screen) || list.Table.FilterPattern() != typed {
+			t.Errorf("enter did not just keep the filter: filtering %v, open %v, capturing %v, pattern %q",
+				list.Filtering(), list.IsOpen(), capturing(screen), list.Table.FilterPattern())
+		}
+	})
+}
+
+// forEachListScreen runs test, as a subtest named by the screen, on each list
+// screen of a fresh console, that screen shown and its filter opened (/).
+func forEachListScreen(t *testing.T, test func(t *testing.T, h *harness, screen listScreen)) {
 	for i, s := range everyScreenConsole(t).root.screens {
 		if _, ok := s.(listScreen); !ok {
 			continue
@@ -45,33 +78,8 @@ func TestEveryListFilterTakesTypedLetters(t *testing.T) {
 			h := everyScreenConsole(t)
 			h.key(string(rune('1' + i)))
 			screen := h.root.screens[i].(listScreen)
-			list := screen.filterList()
 			h.key("/")
-			if !list.Filtering() {
-				t.Fatalf("/ did not open the filter:\n%s", h.frame())
-			}
-			msgs, clips := len(h.msgs), len(h.clipboard())
-			h.typeText(typed)
-			h.key("tab")
-			switch {
-			case h.quit():
-				t.Fatal("a letter typed into the filter quit the console")
-			case h.root.ActiveTitle() != s.Title():
-				t.Fatalf("a letter typed into the filter switched to %s", h.root.ActiveTitle())
-			case h.root.dialogs.Len() > 0 || h.root.fullHelp:
-				t.Fatalf("a letter typed into the filter opened a dialog or the help:\n%s", h.frame())
-			case len(h.clipboard()) != clips:
-				t.Fatalf("a letter typed into the filter copied %v", h.clipboard()[clips:])
-			case len(h.msgs) != msgs:
-				t.Fatalf("typing into the filter ran commands: %T", h.msgs[msgs:])
-			case list.Table.FilterPattern() != typed:
-				t.Fatalf("the filter is %q, typed %q", list.Table.FilterPattern(), typed)
-			}
-			h.key("enter") // keeps the filter, opens nothing
-			if list.Filtering() || list.IsOpen() || capturing(screen) || list.Table.FilterPattern() != typed {
-				t.Errorf("enter did not just keep the filter: filtering %v, open %v, capturing %v, pattern %q",
-					list.Filtering(), list.IsOpen(), capturing(screen), list.Table.FilterPattern())
-			}
+			test(t, h, screen)
 		})
 	}
 }
@@ -103,24 +111,16 @@ func TestEveryScreenWithAListIsAListScreen(t *testing.T) {
 // screen, as one line: line breaks become spaces and control characters
 // (an escape sequence's ESC) are dropped.
 func TestEveryListFilterTakesAPaste(t *testing.T) {
-	for i, s := range everyScreenConsole(t).root.screens {
-		if _, ok := s.(listScreen); !ok {
-			continue
+	forEachListScreen(t, func(t *testing.T, h *harness, screen listScreen) {
+		list := screen.filterList()
+		h.send(tea.PasteMsg{Content: "bob\r\n\x1b[2Jcarol\n"})
+		if got, want := list.Table.FilterPattern(), "bob [2Jcarol"; got != want {
+			t.Errorf("pasted into the open filter, the filter is %q; want %q", got, want)
 		}
-		t.Run(s.Title(), func(t *testing.T) {
-			h := everyScreenConsole(t)
-			h.key(string(rune('1' + i)))
-			list := h.root.screens[i].(listScreen).filterList()
-			h.key("/")
-			h.send(tea.PasteMsg{Content: "bob\r\n\x1b[2Jcarol\n"})
-			if got, want := list.Table.FilterPattern(), "bob [2Jcarol"; got != want {
-				t.Errorf("pasted into the open filter, the filter is %q; want %q", got, want)
-			}
-			if !list.Filtering() || h.root.ActiveTitle() != s.Title() {
-				t.Errorf("the paste closed the filter or left %s", s.Title())
-			}
-		})
-	}
+		if !list.Filtering() || h.root.ActiveTitle() != screen.Title() {
+			t.Errorf("the paste closed the filter or left %s", screen.Title())
+		}
+	})
 }
 
 // A reply that shows an activity (a submitted operation, a key deletion…)

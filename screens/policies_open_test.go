@@ -81,20 +81,27 @@ func decidedByOps(evals map[string][]api.PolicyEvaluation, ids ...string) {
 	}
 }
 
+// chooseSecondDecided opens the policy that decided two of the sample
+// activities and chooses the second of them (down), returning the chosen id.
+func chooseSecondDecided(t *testing.T) (h *harness, fake *fakeClient, evals map[string][]api.PolicyEvaluation, p *Policies, pol *api.Policy, chosen string) {
+	t.Helper()
+	acts := sampleActivities()
+	evals = map[string][]api.PolicyEvaluation{}
+	decidedByOps(evals, acts[0].ID, acts[1].ID)
+	fake = &fakeClient{activities: acts, evals: evals}
+	h = newHarness(t, fake, false, 0)
+	p = h.toPolicies()
+	h.key("enter")
+	h.key("down")
+	pol = p.selectedPolicy()
+	return h, fake, evals, p, pol, p.decided(pol.PolicyID)[1].act.ID
+}
+
 // The activity chosen among those a policy decided is that activity, not a
 // position: a refresh that brings a newer decided activity on top must not
 // make A open another one (which could then be voted on).
 func TestPoliciesDecidedChoiceFollowsTheActivity(t *testing.T) {
-	acts := sampleActivities()
-	evals := map[string][]api.PolicyEvaluation{}
-	decidedByOps(evals, acts[0].ID, acts[1].ID)
-	fake := &fakeClient{activities: acts, evals: evals}
-	h := newHarness(t, fake, false, 0)
-	p := h.toPolicies()
-	h.key("enter")
-	h.key("down")
-	pol := p.selectedPolicy()
-	chosen := p.decided(pol.PolicyID)[1].act.ID
+	h, fake, evals, p, pol, chosen := chooseSecondDecided(t)
 	fresh := pendingActivity("act-new", "bob", time.Minute,
 		api.Intent{DeleteAPIKeysIntent: &api.DeleteAPIKeysParams{UserID: "u-carol", APIKeyIDs: []string{"key-9"}}}, api.TypeDeleteAPIKeys)
 	fake.mu.Lock()
@@ -118,16 +125,7 @@ func TestPoliciesDecidedChoiceFollowsTheActivity(t *testing.T) {
 // When the chosen activity is no longer among those the policy decided,
 // nothing is chosen: A opens nothing and says why.
 func TestPoliciesDecidedChoiceGoneOpensNothing(t *testing.T) {
-	acts := sampleActivities()
-	evals := map[string][]api.PolicyEvaluation{}
-	decidedByOps(evals, acts[0].ID, acts[1].ID)
-	fake := &fakeClient{activities: acts, evals: evals}
-	h := newHarness(t, fake, false, 0)
-	p := h.toPolicies()
-	h.key("enter")
-	h.key("down")
-	pol := p.selectedPolicy()
-	chosen := p.decided(pol.PolicyID)[1].act.ID
+	h, fake, evals, _, _, chosen := chooseSecondDecided(t)
 	fake.mu.Lock()
 	evals[chosen] = nil // evaluated again, no longer by this policy
 	fake.mu.Unlock()
