@@ -73,7 +73,7 @@ func (in Input) activation() (*activation, error) {
 	vars[varActivity] = &record{typ: typeActivity, fields: map[string]ref.Val{
 		"type": types.String(act.Type), "kind": types.String(act.Kind),
 		"resource": types.String(act.Resource), "action": types.String(act.Action),
-		"params": types.NewStringInterfaceMap(e.adapter, params)}}
+		"params": ordered(types.NewStringInterfaceMap(e.adapter, params))}}
 
 	for _, t := range []struct {
 		name, typ string
@@ -233,7 +233,7 @@ func (c converter) value(decl string, v any, path string) (ref.Val, error) {
 			}
 			out[k] = val
 		}
-		return types.NewStringInterfaceMap(c.e.adapter, out), nil
+		return ordered(types.NewStringInterfaceMap(c.e.adapter, out)), nil
 	}
 	m, ok := asStringMap(v)
 	if !ok {
@@ -285,7 +285,7 @@ func (c converter) dyn(v any, path string) (ref.Val, error) {
 			}
 			out[k] = val
 		}
-		return types.NewStringInterfaceMap(c.e.adapter, out), nil
+		return ordered(types.NewStringInterfaceMap(c.e.adapter, out)), nil
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {

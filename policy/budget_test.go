@@ -40,9 +40,8 @@ func unmetered(ps []Policy, in Input) Decision {
 // TestDecideOverBudgetWaits: an allow whose consensus is met, among deny
 // policies too costly to judge within the budget, does not allow: a deny not
 // judged could still win. The decision is undecided (the activity waits),
-// says so, records the policies it did not judge, and is the same every time (its policies loop over lists, which come in
-// one order; a quantifier over a map can cost differently between runs:
-// docs/policy-language.md).
+// says so, records the policies it did not judge, and is the same every time
+// (for maps too: TestMapQuantifierCostsTheSameEveryRun).
 func TestDecideOverBudgetWaits(t *testing.T) {
 	in := input(alice)
 	allowOps := mustPolicy(t, "allow-ops", api.EffectAllow, "", "approvers.any(u, u.tags.contains('ops'))")

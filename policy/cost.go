@@ -18,6 +18,7 @@ func programOptions() []cel.ProgramOption {
 		cel.CostLimit(CostLimit),
 		cel.CostTracking(workCost{}),
 		cel.EvalOptions(cel.OptOptimize),
+		cel.CustomDecoratorV2(orderMapLiterals),
 	}
 }
 

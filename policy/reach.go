@@ -85,10 +85,8 @@ func reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potent
 		// was decided, so it gets that decision's budget. Cut short and still
 		// undecided, it is a decision that never allows, and nobody can add
 		// an approval, so the last member's rejection still settles the
-		// activity. (Its cost, so where the budget cuts it, can differ from
-		// the vote's own decision only through a quantifier over a map, whose
-		// keys come in a different order each time; either way it fails
-		// safe.)
+		// activity. (Its work, so where the budget cuts it, is the vote's
+		// own decision's: maps are iterated in a fixed order, maporder.go.)
 		m = &meter{budget: DecideBudget}
 	}
 	exhausted := false

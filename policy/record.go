@@ -76,7 +76,7 @@ func (a adapter) NativeToValue(v any) ref.Val {
 	case []any:
 		return types.NewDynamicList(a, t)
 	case map[string]any:
-		return types.NewStringInterfaceMap(a, t)
+		return ordered(types.NewStringInterfaceMap(a, t))
 	}
 	return a.base.NativeToValue(v)
 }
@@ -161,7 +161,7 @@ func (p *provider) zero(structName, field string, f fieldSpec) (any, error) {
 	case strings.HasPrefix(f.decl, "list<"):
 		return types.NewRefValList(p.adapter, nil), nil
 	case strings.HasPrefix(f.decl, "map<"):
-		return types.NewStringInterfaceMap(p.adapter, map[string]any{}), nil
+		return ordered(types.NewStringInterfaceMap(p.adapter, map[string]any{})), nil
 	}
 	return nil, fmt.Errorf("%s.%s is not set (test it with has())", structName, field)
 }
