@@ -211,23 +211,27 @@ func limitConns(hs *http.Server, ln net.Listener) net.Listener {
 func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) error) (net.Listener, net.Listener, error) {
 	var lastErr error
 	for range 3 {
-		// Both ports are tried before prepare, so that a port another
-		// process holds is said at once, before the demo writes a config
-		// pointing at it.
-		a, err := resolvePort(addr)
+		// Both ports are tried, together (so that one port given for both
+		// is refused too), before prepare: a port another process holds is
+		// said at once, before the demo writes a config pointing at it.
+		aln, err := tryPort(addr)
 		if err != nil {
 			return nil, nil, fmt.Errorf("listen on %s: %w; stop what uses it, or pass --addr with another port (127.0.0.1:0 picks a free one)", addr, err)
 		}
-		p, err := resolvePort(proxyAddr)
+		tried, err := tryPort(proxyAddr)
+		a := aln.Addr().(*net.TCPAddr)
+		aln.Close()
 		if err != nil {
-			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w; stop what uses it, or pass --auth-proxy-addr with another port (127.0.0.1:0 picks a free one)", proxyAddr, err)
+			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w; stop what uses it (or the service's own --addr, if it is the same port), or pass --auth-proxy-addr with another port (127.0.0.1:0 picks a free one)", proxyAddr, err)
 		}
+		p := tried.Addr().(*net.TCPAddr)
+		tried.Close()
 		if err := prepare(serviceURL(a), serviceURL(p)); err != nil {
 			return nil, nil, err
 		}
 		ln, err := net.Listen("tcp", a.String())
 		if err != nil {
-			if lastErr = fmt.Errorf("listen on %s: %w", addr, err); !isPortFromZero(addr) {
+			if lastErr = fmt.Errorf("listen on %s: %w (taken since it was tried); stop what uses it, or pass --addr with another port", addr, err); !isPortFromZero(addr) {
 				return nil, nil, lastErr
 			}
 			continue
@@ -235,7 +239,7 @@ func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) 
 		pln, err := net.Listen("tcp", p.String())
 		if err != nil {
 			ln.Close()
-			if lastErr = fmt.Errorf("listen on %s (auth proxy): %w", proxyAddr, err); !isPortFromZero(proxyAddr) {
+			if lastErr = fmt.Errorf("listen on %s (auth proxy): %w (taken since it was tried); stop what uses it, or pass --auth-proxy-addr with another port", proxyAddr, err); !isPortFromZero(proxyAddr) {
 				return nil, nil, lastErr
 			}
 			continue
@@ -245,20 +249,14 @@ func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) 
 	return nil, nil, lastErr
 }
 
-// resolvePort resolves addr; a port of 0 becomes a free port of the system's choosing.
-// A fixed port is tried the same way: an error then means it is taken (or
-// not ours to take).
-func resolvePort(addr string) (*net.TCPAddr, error) {
+// tryPort listens on addr (a port of 0 becomes a free one of the system's
+// choosing); the caller closes the listener once it knows the address.
+func tryPort(addr string) (*net.TCPListener, error) {
 	a, err := net.ResolveTCPAddr("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.ListenTCP("tcp", a)
-	if err != nil {
-		return nil, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr), nil
+	return net.ListenTCP("tcp", a)
 }
 
 func isPortFromZero(addr string) bool {

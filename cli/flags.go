@@ -57,11 +57,19 @@ func parseFlags(c proc, fs *flag.FlagSet, args []string) ([]string, error) {
 // valueHint says what a flag takes when err is the flag package's "invalid
 // value" for it, whose own reason is only "parse error".
 func valueHint(fs *flag.FlagSet, err error) string {
-	_, rest, ok := strings.Cut(err.Error(), " for flag -")
-	if !ok {
+	// "invalid value %q for flag -NAME: …", or "invalid boolean value %q
+	// for -NAME: …"; the value, first, may itself hold such words, so the
+	// last of them counts.
+	msg, start := err.Error(), -1
+	for _, pattern := range []string{" for flag -", " for -"} {
+		if i := strings.LastIndex(msg, pattern); i >= 0 {
+			start = max(start, i+len(pattern))
+		}
+	}
+	if start < 0 {
 		return ""
 	}
-	name, _, _ := strings.Cut(rest, ":")
+	name, _, _ := strings.Cut(msg[start:], ":")
 	f := fs.Lookup(name)
 	if f == nil {
 		return ""

@@ -261,10 +261,16 @@ func (s Store) schemeOfPublic(name string) (string, error) {
 	}
 	want := strings.ToLower(firstLine(pub))
 	var found []string
+	parses := false
 	for _, sc := range []string{SchemeP256, SchemeSecp256k1, SchemeEd25519} {
-		if k, err := ParsePrivateHex(sc, firstLine(priv)); err == nil && k.PublicKeyHex() == want {
+		k, err := ParsePrivateHex(sc, firstLine(priv))
+		parses = parses || err == nil
+		if err == nil && k.PublicKeyHex() == want {
 			found = append(found, sc)
 		}
+	}
+	if !parses {
+		return "", fmt.Errorf("scheme file %s is empty, and the private key file %s is damaged too (it holds no private key of any scheme); keep %s, which says which API key this was, to find and delete that API key with the service", schPath, privPath, pubPath)
 	}
 	if len(found) != 1 {
 		return "", fmt.Errorf("scheme file %s is empty (damaged, perhaps by a crash while it was written), and the public key in %s is not the private key's under any one scheme (it is damaged, or another key's); %s, and remove %s", schPath, pubPath, write, pubPath)

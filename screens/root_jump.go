@@ -22,6 +22,11 @@ func (r *Root) showActivity(msg ShowActivityMsg) tea.Cmd {
 		return ui.Toast(heldJumpText(msg, r.activitiesKey()), false)
 	}
 	r.heldJump = nil
+	// Neither is the activity the user is reading swapped under them: the
+	// key they press next is meant for it.
+	if open := r.openActivity(); r.active == r.activitiesIndex() && open != "" && open != msg.ID {
+		return ui.Toast(notOpenedText(msg, open), false)
+	}
 	if i := r.activitiesIndex(); i >= 0 {
 		r.active = i
 	}

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// One fixed port given for both the API and the auth proxy is refused before
+// the demo seeds its directory or writes a config, with the flag to change.
+func TestServeRefusesOnePortForBoth(t *testing.T) {
+	addr := freeAddr(t)
+	dir := t.TempDir()
+	c := proc{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+	err := cmdServe(context.Background(), c, []string{"--data", dir, "--demo", "--addr", addr, "--auth-proxy-addr", addr})
+	if err == nil {
+		t.Fatal("serve with one port for both listeners did not fail")
+	}
+	if _, serr := os.Stat(filepath.Join(dir, "config.toml")); !errors.Is(serr, os.ErrNotExist) {
+		t.Errorf("config.toml was written before the port clash was found (%v)", serr)
+	}
+	if !strings.Contains(err.Error(), "--auth-proxy-addr") && !strings.Contains(err.Error(), "--addr") {
+		t.Errorf("the error suggests no flag to change: %v", err)
+	}
+}
+
+// A fixed port taken between the try and the listen (here, while prepare
+// runs) fails saying what to do, as a port taken before does.
+func TestServePortTakenAfterItsTrySaysWhatToDo(t *testing.T) {
+	addr := freeAddr(t)
+	var held io.Closer
+	_, _, err := listenAfter(addr, "127.0.0.1:0", func(string, string) error {
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = l
+		return nil
+	})
+	if held != nil {
+		defer held.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "--addr") {
+		t.Errorf("a port taken after the probe: %v; want --addr suggested as for a port taken before", err)
+	}
+}
