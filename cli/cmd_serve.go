@@ -211,21 +211,21 @@ func limitConns(hs *http.Server, ln net.Listener) net.Listener {
 func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) error) (net.Listener, net.Listener, error) {
 	var lastErr error
 	for range 3 {
-		// Both ports are tried, together (so that one port given for both
-		// is refused too), before prepare: a port another process holds is
-		// said at once, before the demo writes a config pointing at it.
-		aln, err := tryPort(addr)
+		// Both ports are tried before prepare: a port another process holds
+		// is said at once, before the demo writes a config pointing at it.
+		// A fixed port is tried without listening (portFree), so that a
+		// script waiting for it sees nothing before prepare is done.
+		a, err := tryPort(addr)
 		if err != nil {
 			return nil, nil, fmt.Errorf("listen on %s: %w; stop what uses it, or pass --addr with another port (127.0.0.1:0 picks a free one)", addr, err)
 		}
-		tried, err := tryPort(proxyAddr)
-		a := aln.Addr().(*net.TCPAddr)
-		aln.Close()
-		if err != nil {
-			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w; stop what uses it (or the service's own --addr, if it is the same port), or pass --auth-proxy-addr with another port (127.0.0.1:0 picks a free one)", proxyAddr, err)
+		p, err := tryPort(proxyAddr)
+		if err == nil && samePort(a, p) {
+			err = fmt.Errorf("the service's --addr is %s", a)
 		}
-		p := tried.Addr().(*net.TCPAddr)
-		tried.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w; stop what uses it, or pass --auth-proxy-addr with another port (127.0.0.1:0 picks a free one)", proxyAddr, err)
+		}
 		if err := prepare(serviceURL(a), serviceURL(p)); err != nil {
 			return nil, nil, err
 		}
@@ -249,14 +249,33 @@ func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) 
 	return nil, nil, lastErr
 }
 
-// tryPort listens on addr (a port of 0 becomes a free one of the system's
-// choosing); the caller closes the listener once it knows the address.
-func tryPort(addr string) (*net.TCPListener, error) {
+// tryPort resolves addr: a port of 0 becomes a free one of the system's
+// choosing (a port nobody waits on, found by listening briefly); a fixed one
+// is checked free without listening on it.
+func tryPort(addr string) (*net.TCPAddr, error) {
 	a, err := net.ResolveTCPAddr("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	return net.ListenTCP("tcp", a)
+	if a.Port != 0 {
+		return a, portFree(a)
+	}
+	ln, err := net.ListenTCP("tcp", a)
+	if err != nil {
+		return nil, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr), nil
+}
+
+// samePort tells whether two listening addresses would clash: one port, on
+// the same address or on all of them.
+func samePort(a, b *net.TCPAddr) bool {
+	if a.Port != b.Port {
+		return false
+	}
+	unspecified := func(ip net.IP) bool { return ip == nil || ip.IsUnspecified() }
+	return unspecified(a.IP) || unspecified(b.IP) || a.IP.Equal(b.IP)
 }
 
 func isPortFromZero(addr string) bool {

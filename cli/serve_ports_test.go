@@ -49,3 +49,24 @@ func TestServePortTakenAfterItsTrySaysWhatToDo(t *testing.T) {
 		t.Errorf("a port taken after the probe: %v; want --addr suggested as for a port taken before", err)
 	}
 }
+
+// While prepare runs (the demo writing its keys and config), nothing accepts
+// a connection on a fixed port: a script that waits for the port reads a
+// finished config. Trying the port beforehand must not listen on it.
+func TestServeFixedPortAcceptsNothingBeforePrepareIsDone(t *testing.T) {
+	addr, proxy := freeAddr(t), freeAddr(t)
+	ln, pln, err := listenAfter(addr, proxy, func(string, string) error {
+		for _, a := range []string{addr, proxy} {
+			if c, err := net.Dial("tcp", a); err == nil {
+				c.Close()
+				t.Errorf("%s accepted a connection before prepare was done", a)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close()
+	pln.Close()
+}
