@@ -52,7 +52,8 @@ func TestServePortTakenAfterItsTrySaysWhatToDo(t *testing.T) {
 
 // While prepare runs (the demo writing its keys and config), nothing accepts
 // a connection on a fixed port: a script that waits for the port reads a
-// finished config. Trying the port beforehand must not listen on it.
+// finished config. (Trying the port before prepare binds it without
+// listening, portFree, so the moment before prepare accepts nothing either.)
 func TestServeFixedPortAcceptsNothingBeforePrepareIsDone(t *testing.T) {
 	addr, proxy := freeAddr(t), freeAddr(t)
 	ln, pln, err := listenAfter(addr, proxy, func(string, string) error {
