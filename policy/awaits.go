@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -27,15 +26,9 @@ func AwaitsConsensus(policies []Policy, in Input) (awaits, exhausted bool) {
 				return false, false // no condition can hold on an input that cannot be read
 			}
 		}
-		if m.exhausted() {
-			return false, true
-		}
-		spent := act.spent
-		act.stopAt = spent + m.budget - m.spent
-		r, err := p.Compiled.applies(act)
-		act.stopAt = 0
-		m.charge(judgeCost + act.spent - spent)
-		if errors.Is(err, errNotJudged) {
+		var r Result
+		var err error
+		if m.judging(act, func() error { r, err = p.Compiled.applies(act); return err }) {
 			return false, true
 		}
 		if err == nil && r.Condition {

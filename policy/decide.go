@@ -3,7 +3,6 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -380,18 +379,9 @@ func judgeWithin(policies []Policy, verdicts []*verdict, act *activation, m *met
 		if (p.Effect == api.EffectDeny) != denies {
 			continue
 		}
-		if m.exhausted() {
-			return false
-		}
-		spent := act.spent
-		if m != nil && m.budget-m.spent < math.MaxUint64-spent {
-			act.stopAt = spent + m.budget - m.spent
-		}
-		v := p.judge(act)
-		act.stopAt = 0
-		m.charge(judgeCost + act.spent - spent)
-		if errors.Is(v.err, errNotJudged) {
-			return false // stopped between its expressions: not judged
+		var v verdict
+		if m.judging(act, func() error { v = p.judge(act); return v.err }) {
+			return false // out of budget, before or between its expressions: not judged
 		}
 		verdicts[i] = &v
 	}

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"errors"
+	"math"
 	"slices"
 
 	"github.com/vigil-console/vigil/api"
@@ -40,6 +42,24 @@ func (m *meter) charge(units uint64) {
 	if m != nil {
 		m.spent += units
 	}
+}
+
+// judging runs one policy's evaluation over act within what is left of m's
+// budget: its expressions stop (errNotJudged) once that is spent, and the
+// work done, plus judgeCost, is charged. stopped is true when the budget was
+// spent before or during it: the evaluation's answer does not count.
+func (m *meter) judging(act *activation, evaluate func() error) (stopped bool) {
+	if m.exhausted() {
+		return true
+	}
+	spent := act.spent
+	if m != nil && m.budget-m.spent < math.MaxUint64-spent {
+		act.stopAt = spent + m.budget - m.spent
+	}
+	err := evaluate()
+	act.stopAt = 0
+	m.charge(judgeCost + act.spent - spent)
+	return errors.Is(err, errNotJudged)
 }
 
 // Reach is Reachable's answer.
