@@ -376,14 +376,7 @@ func checkStructKeys(path string, obj []Member, t reflect.Type) error {
 func checkStructFields(path string, obj []Member, fields []jsonField) error {
 	for _, m := range obj {
 		k := m.Key
-		var match *jsonField
-		for i := range fields {
-			if fields[i].name == k {
-				match = &fields[i]
-				break
-			}
-		}
-		if match != nil {
+		if match := fieldNamed(fields, k); match != nil {
 			if hasKeys(match.typ) {
 				if err := checkExactKeys(joinPath(path, k), m.Value, match.typ); err != nil {
 					return err
