@@ -51,13 +51,10 @@ func (r *Root) goTo(i int) tea.Cmd {
 	if held == nil || i != r.activitiesIndex() {
 		return nil
 	}
-	if open := r.openActivity(); open != "" && open != held.ID {
-		// The detail the user has open is not swapped for the reply's: keys
-		// typed right after the switch are meant for it. The reply's activity
-		// stays in the list, and its notice in the messages.
-		r.heldJump = nil
-		return ui.Toast(notOpenedText(*held, open), false)
-	}
+	// showActivity drops the held jump, and does not swap a detail the user
+	// has open for it (keys typed right after the switch are meant for that
+	// one): the reply's activity stays in the list, its notice in the
+	// messages.
 	return r.showActivity(*held)
 }
 
