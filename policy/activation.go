@@ -27,6 +27,21 @@ var payloadRoots = map[string][2]string{
 // rootTypes is the struct type of each root keyword holding payloads.
 var rootTypes = map[string]string{varEth: typeEth, varSolana: typeSolana, varTron: typeTron, varBitcoin: typeBitcoin, varTempo: typeTempo}
 
+// approverList is the approvers keyword's value.
+func approverList(e envs, approvers []Approver) ref.Val {
+	users := make([]any, len(approvers))
+	for i, a := range approvers {
+		tags := make([]any, len(a.Tags))
+		for j, t := range a.Tags {
+			tags[j] = t
+		}
+		users[i] = &record{typ: typeUser, fields: map[string]ref.Val{
+			"id": types.String(a.ID), "name": types.String(a.Name), "alias": types.String(a.Name),
+			"email": types.String(a.Email), "tags": types.NewDynamicList(e.adapter, tags)}}
+	}
+	return types.NewDynamicList(e.adapter, users)
+}
+
 // activation converts an Input into the variables the expressions see,
 // checking every payload against the documented structs.
 func (in Input) activation() (*activation, error) {
@@ -39,17 +54,7 @@ func (in Input) activation() (*activation, error) {
 	vars := make(map[string]any, 16)
 	absent := map[string]bool{}
 
-	users := make([]any, len(in.Approvers))
-	for i, a := range in.Approvers {
-		tags := make([]any, len(a.Tags))
-		for j, t := range a.Tags {
-			tags[j] = t
-		}
-		users[i] = &record{typ: typeUser, fields: map[string]ref.Val{
-			"id": types.String(a.ID), "name": types.String(a.Name), "alias": types.String(a.Name),
-			"email": types.String(a.Email), "tags": types.NewDynamicList(e.adapter, tags)}}
-	}
-	vars[varApprovers] = types.NewDynamicList(e.adapter, users)
+	vars[varApprovers] = approverList(e, in.Approvers)
 	creds := make([]any, len(in.Credentials))
 	for i, cr := range in.Credentials {
 		creds[i] = &record{typ: typeCredential, fields: map[string]ref.Val{

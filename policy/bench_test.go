@@ -245,3 +245,28 @@ func BenchmarkDecideWorstCase(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMapLiteralLoops decides six deny policies that start a quantifier
+// over a 1,500-key map literal 4,761 times each, the literal folded
+// (constants) or built at each start: ns/unit is the time per cost unit
+// charged, which the budgets assume to be about 100 ns (docs/performance.md).
+func BenchmarkMapLiteralLoops(b *testing.B) {
+	for _, shape := range []struct{ name, first string }{{"constant", ""}, {"built", "size(activity.type)"}} {
+		c, err := Compile(loopsOver(bigMapLiteral(1500, shape.first)), "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps := make([]Policy, 6)
+		for i := range ps {
+			ps[i] = Policy{ID: fmt.Sprint("deny-", i), Effect: api.EffectDeny, Compiled: c}
+		}
+		in := input(alice)
+		b.Run(shape.name, func(b *testing.B) {
+			var work uint64
+			for b.Loop() {
+				work += Decide(ps, in, quorum, false).Work
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(work), "ns/unit")
+		})
+	}
+}

@@ -25,7 +25,8 @@ func programOptions() []cel.ProgramOption {
 // workCost charges the functions whose work grows with their arguments by
 // that work, where CEL would charge them one unit: the dialect's slicing,
 // string indexing, list contains and string comparisons, and size of a
-// string (which counts its characters). Scanning a string costs what CEL
+// string (which counts its characters), and building a map literal at
+// evaluation (chargeBuild). Scanning a string costs what CEL
 // charges for its own string functions, a tenth of a unit per byte; copying
 // or scanning a list costs a unit per element.
 type workCost struct{}
@@ -39,6 +40,10 @@ func (workCost) CallCost(function, _ string, args []ref.Val, result ref.Val) *ui
 	}
 	charge := func(c uint64) *uint64 { return &c }
 	switch function {
+	case fnMapWork:
+		if n, ok := args[0].(types.Int); ok && n >= 0 {
+			return charge(uint64(n))
+		}
 	case fnIndex, overloads.Size:
 		if s, ok := args[0].(types.String); ok {
 			return charge(scanCost(len(s)))

@@ -3,7 +3,6 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -25,6 +24,12 @@ type Explanation struct {
 	Outcome  string
 	Why      string
 	Policies []PolicyLine
+	// Work is what ExplainWith charged beyond the decision, in cost units
+	// (at most ExplainBudget and one expression), and CutShort is true when
+	// that budget ran out: some waiting policy is then said to need more
+	// approvals without saying from whom.
+	Work     uint64
+	CutShort bool
 }
 
 // PolicyLine is one policy of an explanation.
@@ -214,98 +219,4 @@ func Decider(d Decision) string {
 		return "root quorum"
 	}
 	return "no policy"
-}
-
-// maxCandidates bounds the members needsMore tries together (each try runs
-// the consensus once per member left out).
-const maxCandidates = 32
-
-// smallestMeeting tries the sets of two and three of the first maxSearched
-// candidates, smallest first, for a consensus that all of them together do
-// not meet; nil when none does.
-func smallestMeeting(candidates []Approver, met func([]Approver) bool) []Approver {
-	c := candidates[:min(len(candidates), maxSearched)]
-	for i := range c {
-		for j := i + 1; j < len(c); j++ {
-			if met([]Approver{c[i], c[j]}) {
-				return []Approver{c[i], c[j]}
-			}
-		}
-	}
-	for i := range c {
-		for j := i + 1; j < len(c); j++ {
-			for k := j + 1; k < len(c); k++ {
-				if met([]Approver{c[i], c[j], c[k]}) {
-					return []Approver{c[i], c[j], c[k]}
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// maxSearched bounds smallestMeeting: the sets of up to three of 12
-// candidates are 286 evaluations of the consensus.
-const maxSearched = 12
-
-// ExplainWith is Explain, with the waiting line made concrete: for each
-// policy whose consensus is not met yet, how many more approvals among
-// candidates (members who have not voted) would meet it, and from whom —
-// "policy 'Ops approvals' needs 1 more approval (bob or carol)". It asks the
-// policy's own consensus with the extra approvers added, nothing else.
-func ExplainWith(d Decision, in Input, candidates []Approver) Explanation {
-	e := Explain(d)
-	if d.Outcome != api.OutcomeRequiresConsensus || len(d.Details) == 0 || d.Exhausted {
-		return e
-	}
-	parts := []string{quorumSoFar(d)}
-	for _, pd := range d.Details {
-		if pd.Outcome != api.OutcomeRequiresConsensus {
-			continue
-		}
-		parts = append(parts, "policy "+label(pd.Policy)+" "+needsMore(pd.Policy, in, candidates))
-	}
-	e.Why = "waiting: " + strings.Join(parts, "; or ")
-	return e
-}
-
-// needsMore says how many more approvals from candidates would meet p's
-// consensus: one (naming everyone who could give it), or a few (a set from
-// which no one can be left out, found by leaving out in turn), or "needs more
-// approvals" when the first maxCandidates of them do not.
-func needsMore(p Policy, in Input, candidates []Approver) string {
-	met := func(extra []Approver) bool {
-		next := in
-		next.Approvers = append(append([]Approver{}, in.Approvers...), extra...)
-		r, err := p.Compiled.Run(next)
-		return err == nil && r.Condition && r.Consensus
-	}
-	var one []Approver
-	for _, c := range candidates {
-		if met([]Approver{c}) {
-			one = append(one, c)
-		}
-	}
-	if len(one) > 0 {
-		return "needs 1 more approval (" + nameList(one, " or ") + ")"
-	}
-	extra := slices.Clone(candidates[:min(len(candidates), maxCandidates)])
-	if !met(extra) {
-		// Not met with everyone: a consensus that does not only grow with
-		// approvers (an exact count, everyone tagged) may be met by a few.
-		if few := smallestMeeting(candidates, met); few != nil {
-			return fmt.Sprintf("needs %d more approvals (e.g. %s)", len(few), names(few))
-		}
-		return "needs more approvals to meet its consensus"
-	}
-	// Leave out whoever the consensus is met without: those left all count.
-	for i := 0; i < len(extra); {
-		without := slices.Delete(slices.Clone(extra), i, i+1)
-		if met(without) {
-			extra = without
-		} else {
-			i++
-		}
-	}
-	return fmt.Sprintf("needs %d more approvals (e.g. %s)", len(extra), names(extra))
 }

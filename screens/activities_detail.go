@@ -29,6 +29,7 @@ type activityDetail struct {
 	// has not loaded: the screen reloads the organization once.
 	unknownPolicies, orgAsked bool
 	mfa                       *activityMfaMsg // each voter's MFA status (mfa_status.go)
+	explained                 explanations    // of evals, computed once per version
 	// pane is the screen's list-detail pane the record is rendered into.
 	pane *ui.Detail
 }
@@ -259,7 +260,7 @@ func (d *activityDetail) render(c *Common) {
 	}
 	d.unknownPolicies = false
 	for _, e := range d.evals {
-		ex := explainEvaluation(c.Org.Eval, d.activity, e)
+		ex := d.explained.of(c.Org.Eval, d.activity, e)
 		d.unknownPolicies = d.unknownPolicies || len(ex.Unknown) > 0
 		b.Line(fmt.Sprintf("%s  vote %s", fmtTime(now, e.CreatedAt), api.SanitizeID(e.VoteID)))
 		if ex.Differs {

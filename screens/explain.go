@@ -19,6 +19,7 @@ type evaluationContext struct {
 	quorum   api.Quorum
 	policies map[string]policy.Policy
 	ordered  []policy.Policy // as the service runs them: creation order
+	load     *orgLoad        // this load's mark, for caches (explanations)
 }
 
 func newEvaluationContext(users []api.User, quorum api.Quorum, records []api.Policy) evaluationContext {
@@ -27,7 +28,7 @@ func newEvaluationContext(users []api.User, quorum api.Quorum, records []api.Pol
 	for _, p := range compiled {
 		byID[p.ID] = p
 	}
-	return evaluationContext{members: policy.Members(users, quorum), quorum: quorum, policies: byID, ordered: compiled}
+	return evaluationContext{members: policy.Members(users, quorum), quorum: quorum, policies: byID, ordered: compiled, load: &orgLoad{}}
 }
 
 // explained is a stored evaluation in words.
