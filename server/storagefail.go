@@ -80,3 +80,20 @@ func asStorageError(err error, committing bool) *storageError {
 	}
 	return e
 }
+
+// damagedDatabase is the error of opening the database at path when SQLite
+// found that the file is not a database or is damaged (err), and nil for any
+// other error.
+func damagedDatabase(path string, err error) error {
+	var sqlErr *sqlite.Error
+	if !errors.As(err, &sqlErr) {
+		return nil
+	}
+	switch sqlErr.Code() & 0xff {
+	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+		return fmt.Errorf("%s is not a SQLite database or is damaged (%w); vigil leaves it as it is: "+
+			"restore it from a backup, or move it (with any %s-wal and %s-shm next to it) out of the data directory "+
+			"to start an empty service, which loses the organizations, keys and activities it held", path, err, DatabaseFile, DatabaseFile)
+	}
+	return nil
+}

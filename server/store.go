@@ -136,10 +136,16 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	w.SetMaxIdleConns(2)
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
+		if damaged := damagedDatabase(path, err); damaged != nil {
+			return damaged
+		}
 		return fmt.Errorf("open %s: %w", path, err)
 	}
 	if err := migrate(ctx, w); err != nil {
 		w.Close()
+		if damaged := damagedDatabase(path, err); damaged != nil {
+			return damaged
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	// The database holds the service's private keys (TLS fetcher, webhook ring).
