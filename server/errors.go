@@ -108,11 +108,12 @@ func tooLarge(limit int) *Error {
 }
 
 // asError turns any error into a reply error; errors that are not *Error are
-// internal and their text is not shown to the caller. A storage failure is
-// shown by its reason (disk full, I/O error), not SQLite's text, and is not
-// known: the service log gets it in full.
+// internal and their text is not shown to the caller. A write the database
+// refused is shown by its reason (disk full, I/O error), not SQLite's text,
+// and is not known: the service log gets it in full.
 func asError(err error) (*Error, bool) {
-	if se := asStorageError(err, false); se != nil {
+	var se *storageError // the writer's (runBatch): a read that failed is no write refused
+	if errors.As(err, &se) {
 		return se.reply(), false
 	}
 	var e *Error

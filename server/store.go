@@ -283,6 +283,9 @@ func (s *store) runBatch(batch []*writeJob) {
 	if len(batch) == 1 && results[0] != nil {
 		// A job alone that failed: the transaction is its undo.
 		s.undo(tx)
+		if se := asStorageError(results[0], false); se != nil {
+			results[0] = se
+		}
 		batch[0].done <- results[0]
 		return
 	}
