@@ -273,7 +273,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			return c.decode(cl.op, reply, out)
 		default:
 			apiErr := newError(cl.op, status, reply)
-			if !cl.retry && mayHaveRecorded(status) && !apiErr.hasErrorCode("BUSY") {
+			if !cl.retry && mayHaveRecorded(status) && !apiErr.notRecorded() {
 				return cl.outcomeUnknown(apiErr)
 			}
 			if !cl.retry || !retryableStatus(status) || attempt >= c.maxRetries {
@@ -318,7 +318,7 @@ func (cl call) outcomeUnknown(err error) *OutcomeUnknownError {
 // mayHaveRecorded reports the error statuses after which a submit may have been
 // recorded all the same: the service failed after its commit, or a gateway in
 // front of it gave up waiting (502, 504) or was restarting (503). The local
-// service's own 503 BUSY comes before it reads the request, so it is not one.
+// service's own 503s that say nothing was recorded are not (Error.notRecorded).
 func mayHaveRecorded(status int) bool {
 	switch status {
 	case http.StatusInternalServerError, http.StatusBadGateway,

@@ -183,6 +183,10 @@ func (e *Error) hint() string {
 	case e.hasErrorCode("BUSY"):
 		// The local service's own 503: it refused before reading the request.
 		return "the service is busy and did not process the request; try again in a moment"
+	case e.hasErrorCode("STORAGE_FAILED"):
+		return "nothing was recorded; send the request again once the service's storage is fixed"
+	case e.hasErrorCode("COMMIT_FAILED"):
+		return "the request may have been recorded; send the same request again once the service's storage is fixed, and it answers with the activity if so"
 	case e.StatusCode >= 500:
 		return "the service failed; try again later, and report it if it persists"
 	}
@@ -197,6 +201,15 @@ func bootProofNotFoundHint(op string) string {
 		return "no enclave booted with this key is known to the service, so nothing signed with it (such as an app proof) can be trusted"
 	}
 	return "the service has no boot proof under this app name: check the name (enclave_apps in the profile, or --app), or the enclave has not booted yet"
+}
+
+// notRecorded reports whether the reply says for certain that the service
+// recorded nothing of the request: the local service's 503 BUSY comes before
+// it reads the request, and its 503 STORAGE_FAILED after its database refused
+// the write and the transaction was undone. (Its 503 COMMIT_FAILED is not one:
+// a commit that failed may survive in the log.)
+func (e *Error) notRecorded() bool {
+	return e.StatusCode == http.StatusServiceUnavailable && (e.hasErrorCode("BUSY") || e.hasErrorCode("STORAGE_FAILED"))
 }
 
 // hasErrorCode reports whether a detail of the error carries code.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -75,5 +76,30 @@ func TestOpenWithTheCallersLock(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dir, LockFile))
 	if err != nil || !strings.HasPrefix(string(b), strconv.Itoa(os.Getpid())+" ") {
 		t.Fatalf("lock file %q %v; want this process's pid first", b, err)
+	}
+}
+
+// A vigil.db that is not a SQLite database (overwritten, truncated) is
+// refused with the file's name, what is wrong with it and what to do, and is
+// left as it was.
+func TestDamagedDatabaseSaysWhichFileAndWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, DatabaseFile)
+	garbage := bytes.Repeat([]byte("this is not a database\n"), 400)
+	if err := os.WriteFile(path, garbage, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := Open(Config{DataDir: dir})
+	if err == nil {
+		srv.Close()
+		t.Fatal("Open accepted a vigil.db that is not a database")
+	}
+	for _, want := range []string{path, "not a SQLite database or is damaged", "restore it from a backup", "move it", "loses the organizations"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
+	}
+	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, garbage) {
+		t.Errorf("the damaged file was changed (err %v)", err)
 	}
 }

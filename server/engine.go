@@ -289,7 +289,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 func (s *Server) execIntent(ctx context.Context, tx *txn, a *activity) error {
 	if tx.careful {
 		if _, err := tx.ExecContext(ctx, `SAVEPOINT execute_intent`); err != nil {
-			return err
+			return fmt.Errorf("execute %s: savepoint: %w", a.Type, err)
 		}
 	}
 	before := tx.writes
@@ -299,7 +299,8 @@ func (s *Server) execIntent(ctx context.Context, tx *txn, a *activity) error {
 	case errors.As(err, &fail):
 		if tx.careful {
 			if _, err := tx.ExecContext(ctx, `ROLLBACK TO execute_intent`); err != nil {
-				return err
+				// Why it failed first: the lost savepoint is a consequence.
+				return fmt.Errorf("execute %s: undo its failure (%s): %w", a.Type, fail.msg, err)
 			}
 		} else if tx.writes != before {
 			return errNeedsSavepoints
@@ -315,7 +316,7 @@ func (s *Server) execIntent(ctx context.Context, tx *txn, a *activity) error {
 	}
 	if tx.careful {
 		if _, err := tx.ExecContext(ctx, `RELEASE execute_intent`); err != nil {
-			return err
+			return fmt.Errorf("execute %s: release savepoint: %w", a.Type, err)
 		}
 	}
 	return nil

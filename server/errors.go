@@ -108,8 +108,14 @@ func tooLarge(limit int) *Error {
 }
 
 // asError turns any error into a reply error; errors that are not *Error are
-// internal and their text is not shown to the caller.
+// internal and their text is not shown to the caller. A write the database
+// refused is shown by its reason (disk full, I/O error), not SQLite's text,
+// and is not known: the service log gets it in full.
 func asError(err error) (*Error, bool) {
+	var se *storageError // the writer's (runBatch): a read that failed is no write refused
+	if errors.As(err, &se) {
+		return se.reply(), false
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e, true

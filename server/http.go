@@ -139,7 +139,7 @@ func (s *Server) submitRequest(ctx context.Context, st stampHeader, op api.Opera
 	}
 	c, err := s.authenticate(ctx, st, body, head.OrganizationID)
 	if err != nil {
-		return api.Activity{}, err
+		return s.recordedResend(ctx, st, op, checked, head, body, err)
 	}
 	if err := s.checkTimestamp(head.TimestampMs); err != nil {
 		return api.Activity{}, err

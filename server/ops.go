@@ -125,7 +125,7 @@ func (s *Server) execCreateInvitations(ctx context.Context, tx *txn, a *activity
 	ids := []string{}
 	for i, inv := range in.CreateInvitationsIntent.Invitations {
 		if err := userInOrg(ctx, tx, a.OrgID, inv.SenderUserID); err != nil {
-			return r, failf(api.CodeNotFound, "invitations[%d].senderUserId: %v", i, err)
+			return r, failNotInOrg(err, fmt.Sprintf("invitations[%d].senderUserId", i))
 		}
 		b, err := json.Marshal(inv)
 		if err != nil {
@@ -225,7 +225,7 @@ func (s *Server) execCreateUserTag(ctx context.Context, tx *txn, a *activity, no
 	}
 	for i, u := range p.UserIDs {
 		if err := userInOrg(ctx, tx, a.OrgID, u); err != nil {
-			return r, failf(api.CodeNotFound, "userIds[%d]: %v", i, err)
+			return r, failNotInOrg(err, fmt.Sprintf("userIds[%d]", i))
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO user_tag_members(tag_id, user_id) VALUES (?, ?)`, id, u); err != nil {
 			return r, err
@@ -240,7 +240,7 @@ func (s *Server) execDeleteAPIKeys(ctx context.Context, tx *txn, a *activity, no
 	in := a.Intent
 	p := in.DeleteAPIKeysIntent
 	if err := userInOrg(ctx, tx, a.OrgID, p.UserID); err != nil {
-		return r, failf(api.CodeNotFound, "userId: %v", err)
+		return r, failNotInOrg(err, "userId")
 	}
 	if err := s.refuseQuorumLockout(ctx, tx, a.OrgID, p.UserID, p.APIKeyIDs, now); err != nil {
 		return r, err
@@ -304,14 +304,37 @@ func userInOrg(ctx context.Context, q querier, orgID, userID string) error {
 	var one int
 	err := q.QueryRowContext(ctx, `SELECT 1 FROM users WHERE id = ? AND org_id = ?`, userID, orgID).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("user %q is not a user of this organization", userID)
+		return &notInOrgError{userID: userID}
 	}
 	return err
 }
 
+// notInOrgError is userInOrg's answer for a user who is not one of the
+// organization's.
+type notInOrgError struct{ userID string }
+
+func (e *notInOrgError) Error() string {
+	return messagef("user %q is not a user of this organization", e.userID)
+}
+
+// failNotInOrg makes userInOrg's refusal the activity's failure, about
+// field. Any other error is the database failing, not the request: it stays
+// an error, so that a disk error is never recorded as the activity's failure.
+func failNotInOrg(err error, field string) error {
+	if isNotInOrg(err) {
+		return failf(api.CodeNotFound, "%s: %v", field, err)
+	}
+	return err
+}
+
+func isNotInOrg(err error) bool {
+	var n *notInOrgError
+	return errors.As(err, &n)
+}
+
 func insertMfaPolicy(ctx context.Context, q querier, orgID string, p *api.CreateMfaPolicyParams, ns int64) (string, error) {
 	if err := userInOrg(ctx, q, orgID, p.UserID); err != nil {
-		return "", failf(api.CodeNotFound, "userId: %v", err)
+		return "", failNotInOrg(err, "userId")
 	}
 	methods, err := json.Marshal(p.RequiredAuthenticationMethods)
 	if err != nil {

@@ -43,6 +43,9 @@ func (s *Server) mfaPolicies(ctx context.Context, c *caller, body api.StrictBody
 		return nil, err
 	}
 	if err := userInOrg(ctx, s.db.read, c.OrgID, req.UserID); err != nil {
+		if !isNotInOrg(err) { // the database failed
+			return nil, err
+		}
 		return nil, notFoundf("USER_NOT_FOUND", "user %q not found in organization %q", req.UserID, c.OrgID)
 	}
 	ps, err := loadMfaPolicies(ctx, s.db.read, `org_id = ? AND user_id = ?`, c.OrgID, req.UserID)
@@ -89,6 +92,9 @@ func (s *Server) queryGetMfaStatus(ctx context.Context, c *caller, body api.Stri
 	}
 	if req.UserID != "" {
 		if err := userInOrg(ctx, s.db.read, c.OrgID, req.UserID); err != nil {
+			if !isNotInOrg(err) { // the database failed
+				return nil, err
+			}
 			return nil, notFoundf("USER_NOT_FOUND", "user %q not found in organization %q", req.UserID, c.OrgID)
 		}
 	}

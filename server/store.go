@@ -136,10 +136,16 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	w.SetMaxIdleConns(2)
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
+		if damaged := damagedDatabase(path, err); damaged != nil {
+			return damaged
+		}
 		return fmt.Errorf("open %s: %w", path, err)
 	}
 	if err := migrate(ctx, w); err != nil {
 		w.Close()
+		if damaged := damagedDatabase(path, err); damaged != nil {
+			return damaged
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	// The database holds the service's private keys (TLS fetcher, webhook ring).
@@ -242,6 +248,9 @@ func (s *store) runBatch(batch []*writeJob) {
 	ctx := context.Background()
 	results := make([]error, len(batch))
 	fail := func(err error) {
+		if se := asStorageError(err, false); se != nil {
+			err = se
+		}
 		for _, j := range batch {
 			j.done <- err
 		}
@@ -274,6 +283,9 @@ func (s *store) runBatch(batch []*writeJob) {
 	if len(batch) == 1 && results[0] != nil {
 		// A job alone that failed: the transaction is its undo.
 		s.undo(tx)
+		if se := asStorageError(results[0], false); se != nil {
+			results[0] = se
+		}
 		batch[0].done <- results[0]
 		return
 	}
@@ -282,7 +294,11 @@ func (s *store) runBatch(batch []*writeJob) {
 	// cached key, user or policy this batch deleted or changed.
 	s.cache.invalidate(tx.changed)
 	if err != nil {
-		fail(fmt.Errorf("commit: %w", err))
+		err = fmt.Errorf("commit: %w", err)
+		if se := asStorageError(err, true); se != nil {
+			err = se
+		}
+		fail(err)
 		return
 	}
 	for i, j := range batch {
@@ -315,6 +331,8 @@ func (s *store) runUnguarded(ctx context.Context, tx *txn, batch []*writeJob, re
 		results[i] = runJob(j, tx)
 		switch {
 		case results[i] == nil:
+		case asStorageError(results[i], false) != nil:
+			return false, results[i] // the transaction may be gone: see runJobs
 		case errors.Is(results[i], errNeedsSavepoints):
 			return true, nil
 		case tx.writes != before && len(batch) > 1:
@@ -333,6 +351,11 @@ var errNeedsSavepoints = errors.New("write job needs savepoints")
 // alone: the transaction is then its undo) so that a failing job leaves no
 // trace; results gets each job's error. An error returned means the
 // transaction itself failed.
+//
+// A job that failed because the database could not be written (a full disk,
+// an I/O error: asStorageError) fails the transaction: SQLite may have rolled
+// it back by itself, and then there is no savepoint left to roll back to.
+// Every caller of the batch then gets that job's error, which says why.
 func (s *store) runJobs(ctx context.Context, tx *txn, batch []*writeJob, results []error) error {
 	if len(batch) == 1 {
 		results[0] = runJob(batch[0], tx)
@@ -344,8 +367,13 @@ func (s *store) runJobs(ctx context.Context, tx *txn, batch []*writeJob, results
 		}
 		results[i] = runJob(j, tx)
 		if results[i] != nil {
+			if asStorageError(results[i], false) != nil {
+				return results[i]
+			}
 			if _, err := tx.ExecContext(ctx, `ROLLBACK TO write_job`); err != nil {
-				return fmt.Errorf("undo a failed write: %w", err)
+				// The job's error comes first in the log: it is the cause. It is
+				// not wrapped: a refusal of that job is no answer to the others.
+				return fmt.Errorf("undo a failed write: %v (the transaction was lost with it: %w)", results[i], err)
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `RELEASE write_job`); err != nil {

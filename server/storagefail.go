@@ -1,0 +1,99 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// storageError is a write the database could not take: the disk is full,
+// an I/O error, a read-only data directory or file, no memory left, a
+// damaged file. On these SQLite may roll back the whole transaction by
+// itself (https://sqlite.org/lang_transaction.html, "Response To Errors
+// Within A Transaction"), so none of its savepoints can be trusted: the
+// writer undoes the whole batch and every caller in it gets this error.
+type storageError struct {
+	err    error // the job's own error, with SQLite's
+	reason string
+	advice string
+	// committing: it was the COMMIT that failed. Frames of the transaction may
+	// have reached the WAL before the failure and be replayed at the next
+	// start, so whether it was recorded is not known.
+	committing bool
+}
+
+func (e *storageError) Error() string {
+	what := "nothing of it was recorded"
+	if e.committing {
+		what = "it may or may not have been recorded"
+	}
+	return fmt.Sprintf("the database could not be written (%s); %s: %v", e.reason, what, e.err)
+}
+
+func (e *storageError) Unwrap() error { return e.err }
+
+// reply is what the caller of a request gets. The 503 says the service is
+// unavailable for writes; STORAGE_FAILED tells a client that nothing was
+// recorded (api's outcome classes), COMMIT_FAILED that it cannot tell.
+func (e *storageError) reply() *Error {
+	if e.committing {
+		return &Error{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable, ErrorCode: "COMMIT_FAILED",
+			Message: fmt.Sprintf("the service could not commit its database (%s); this request may or may not have been recorded: %s, then send the same request again (the service answers with the activity if it was recorded)", e.reason, e.advice)}
+	}
+	return &Error{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable, ErrorCode: "STORAGE_FAILED",
+		Message: fmt.Sprintf("the service could not write its database (%s); nothing of this request was recorded: %s, then send the same request again", e.reason, e.advice)}
+}
+
+// asStorageError returns err as a *storageError when SQLite failed for one
+// of the reasons that may roll back a whole transaction, and nil otherwise.
+func asStorageError(err error, committing bool) *storageError {
+	if err == nil {
+		return nil
+	}
+	var se *storageError
+	if errors.As(err, &se) {
+		return se
+	}
+	var sqlErr *sqlite.Error
+	if !errors.As(err, &sqlErr) {
+		return nil
+	}
+	e := &storageError{err: err, committing: committing}
+	switch sqlErr.Code() & 0xff { // the primary code of an extended one
+	case sqlite3.SQLITE_FULL:
+		e.reason, e.advice = "the disk is full", "free space on the disk of the service's data directory"
+	case sqlite3.SQLITE_IOERR:
+		e.reason, e.advice = "an I/O error", "check the disk of the service's data directory (the service log has the error)"
+	case sqlite3.SQLITE_READONLY:
+		e.reason, e.advice = "the data directory or its database file is read-only", "make the data directory and vigil.db writable by the service"
+	case sqlite3.SQLITE_NOMEM:
+		e.reason, e.advice = "out of memory", "free memory on the service's machine"
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		e.reason, e.advice = "the database file is damaged", "stop the service and restore vigil.db from a backup"
+	default:
+		return nil
+	}
+	return e
+}
+
+// damagedDatabase is the error of opening the database at path when SQLite
+// found that the file is not a database or is damaged (err), and nil for any
+// other error.
+func damagedDatabase(path string, err error) error {
+	var sqlErr *sqlite.Error
+	if !errors.As(err, &sqlErr) {
+		return nil
+	}
+	switch sqlErr.Code() & 0xff {
+	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+		return fmt.Errorf("%s is not a SQLite database or is damaged (%w); vigil leaves it as it is: "+
+			"restore it from a backup, or move it (with any %s-wal and %s-shm next to it) out of the data directory "+
+			"to start an empty service, which loses the organizations, keys and activities it held", path, err, DatabaseFile, DatabaseFile)
+	}
+	return nil
+}
