@@ -212,6 +212,9 @@ func noteFollowing(ctx context.Context, c proc, client *api.Client, opts api.Lis
 const activityGetUsage = `Usage: vigil activity get [--json] ID
 
 Shows one activity: type, status, requester, intent, votes, result or failure.
+For a policy (create_policy, create_mfa_policy) it then names the tags and
+users its condition and consensus refer to by id, with a WARNING for an id
+that is neither a tag nor a user of the organization.
 
 Examples:
   vigil activity get 0192a6c4-…
@@ -231,7 +234,13 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			return printActivity(c.stdout, a)
+			if err := printActivity(c.stdout, a); err != nil {
+				return err
+			}
+			if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
+				_, err = fmt.Fprint(c.stdout, "\n"+refs)
+			}
+			return err
 		},
 	}.run(ctx, c, args)
 }
@@ -277,7 +286,11 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
 		return whyNoVote(ctx, c, client, a, approve, conn.json)
 	}
-	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", voteDetails(ctx, client, a)); err != nil {
+	details := "" // read only to be shown: --yes asks nothing
+	if !*yes {
+		details = voteDetails(ctx, c, client, a)
+	}
+	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
 		return err
 	}
 	var params api.Params = &api.ApproveActivityParams{Fingerprint: a.Fingerprint}

@@ -31,7 +31,7 @@ func (r IDRef) Known() bool { return r.Kind != "" }
 // older than the lists read).
 func (r IDRef) String() string {
 	if !r.Known() {
-		return api.SanitizeID(r.ID) + " is not a tag or user of this organization that vigil knows"
+		return api.SanitizeID(r.ID) + " is not a tag or user of this organization that vigil knows: if it should be one, check the id"
 	}
 	return api.SanitizeID(r.ID) + " is " + r.Kind + " " + api.NameText(r.Name)
 }
@@ -104,4 +104,28 @@ func looksLikeID(s string) bool {
 		}
 	}
 	return true
+}
+
+// IntentIDRefs is IDRefs over the policy expressions an intent holds:
+// create_policy's condition and consensus, create_mfa_policy's condition;
+// each id once. It is empty for any other intent.
+func IntentIDRefs(in api.Intent, tagNames, userNames map[string]string) []IDRef {
+	var exprs []string
+	if p := in.CreatePolicyIntentV3; p != nil {
+		exprs = append(exprs, p.Condition, p.Consensus)
+	}
+	if p := in.CreateMfaPolicyIntent; p != nil {
+		exprs = append(exprs, p.Condition)
+	}
+	var out []IDRef
+	seen := map[string]bool{}
+	for _, src := range exprs {
+		for _, r := range IDRefs(src, tagNames, userNames) {
+			if !seen[r.ID] {
+				seen[r.ID] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
