@@ -142,7 +142,8 @@ func activityList(ctx context.Context, c proc, args []string) error {
 				} `json:"activities"`
 			}
 			if json.Unmarshal(raw, &page) == nil && len(page.Activities) > 0 {
-				noteCutShort(ctx, c, client, opts, len(page.Activities), page.Activities[len(page.Activities)-1].ID)
+				acts := page.Activities
+				noteFollowing(ctx, c, client, opts, len(acts), acts[0].ID, acts[len(acts)-1].ID)
 			}
 			return raw, nil
 		},
@@ -177,30 +178,43 @@ func activityList(ctx context.Context, c proc, args []string) error {
 			if err := table(c.stdout, []string{"ID", "CREATED", "TYPE", "STATUS", "REQUESTER"}, rows); err != nil {
 				return err
 			}
-			noteCutShort(ctx, c, client, opts, len(acts), acts[len(acts)-1].ID)
+			noteFollowing(ctx, c, client, opts, len(acts), acts[0].ID, acts[len(acts)-1].ID)
 			return nil
 		},
 	}.run(ctx, c, args)
 }
 
-// noteCutShort says on stderr when a page of n activities, shorter than
-// opts asked for, was cut short although older ones follow: a page of large
-// activities is cut short by the service, or by the client when a reply
-// would be larger than it reads. last is the page's last id, as received.
-func noteCutShort(ctx context.Context, c proc, client *api.Client, opts api.ListActivitiesOptions, n int, last string) {
+// noteFollowing says on stderr when activities the listing's filters match
+// lie beyond the page just printed, with the flag that shows them: a script
+// reading stdout, or --json, would otherwise take a full page (the service's
+// default of 10, or --limit) for all there is. A page shorter than asked for
+// may also have been cut short, its activities being large (by the service,
+// or by the client when a reply would be larger than it reads), and says so.
+// first and last are the page's first and last ids, as received; with
+// --before the page goes towards newer activities, so those are the ones
+// that follow.
+func noteFollowing(ctx context.Context, c proc, client *api.Client, opts api.ListActivitiesOptions, n int, first, last string) {
 	asked := cmp.Or(opts.Limit, api.DefaultListLimit)
-	if n >= asked || opts.Before != "" {
+	older, edge, flagName, which := true, last, "--after", "older"
+	if opts.Before != "" {
+		older, edge, flagName, which = false, first, "--before", "newer"
+	}
+	if !api.ActivitiesFollow(ctx, client, opts, edge, older) {
 		return
 	}
-	if api.ActivitiesFollow(ctx, client, opts, last, true) {
-		fmt.Fprintf(c.stderr, "%d of the %d asked for: the page was cut short, its activities being large; older ones follow: --after %s\n",
-			n, asked, api.SanitizeID(last))
+	cut := ""
+	if n < asked {
+		cut = fmt.Sprintf("%d of the %d asked for: the page was cut short, its activities being large; ", n, asked)
 	}
+	fmt.Fprintf(c.stderr, "%s%s ones follow: %s %s\n", cut, which, flagName, api.SanitizeID(edge))
 }
 
 const activityGetUsage = `Usage: vigil activity get [--json] ID
 
 Shows one activity: type, status, requester, intent, votes, result or failure.
+For a policy (create_policy, create_mfa_policy) it then names the tags and
+users its condition and consensus refer to by id, with a WARNING for an id
+that is neither a tag nor a user of the organization.
 
 Examples:
   vigil activity get 0192a6c4-…
@@ -220,7 +234,13 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			return printActivity(c.stdout, a)
+			if err := printActivity(c.stdout, a); err != nil {
+				return err
+			}
+			if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
+				_, err = fmt.Fprint(c.stdout, "\n"+refs)
+			}
+			return err
 		},
 	}.run(ctx, c, args)
 }
@@ -266,7 +286,11 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
 		return whyNoVote(ctx, c, client, a, approve, conn.json)
 	}
-	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", voteDetails(ctx, client, a)); err != nil {
+	details := "" // read only to be shown: --yes asks nothing
+	if !*yes {
+		details = voteDetails(ctx, c, client, a)
+	}
+	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
 		return err
 	}
 	var params api.Params = &api.ApproveActivityParams{Fingerprint: a.Fingerprint}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
 )
 
 const featureUsage = `vigil feature — organization features
@@ -151,7 +152,8 @@ const userListUsage = `Usage: vigil user list [--json]
 
 Lists the users: id, name, e-mail, tags (by name, read from the completed
 create_user_tag activities, as the console shows them; an id when none names
-it; --json keeps the ids) and how many API keys and authenticators each has.
+it; --json keeps the ids) and how many API keys and authenticators each has,
+with how many of the keys have expired ("2 (1 EXPIRED)").
 
 Examples:
   vigil user list
@@ -175,10 +177,11 @@ func userList(ctx context.Context, c proc, args []string) error {
 			if slices.ContainsFunc(users, func(u api.User) bool { return len(u.UserTags) > 0 }) {
 				tags = listTagNames(ctx, c, client)
 			}
+			now := time.Now()
 			rows := make([][]string, 0, len(users))
 			for _, u := range users {
 				rows = append(rows, []string{u.UserID, u.UserName, u.UserEmail, namedIDs(tags, u.UserTags, ",", false),
-					strconv.Itoa(len(u.APIKeys)), strconv.Itoa(len(u.Authenticators))})
+					apiKeyCount(u.APIKeys, now), strconv.Itoa(len(u.Authenticators))})
 			}
 			return table(c.stdout, []string{"ID", "NAME", "EMAIL", "TAGS", "API KEYS", "AUTHENTICATORS"}, rows)
 		},
@@ -187,7 +190,10 @@ func userList(ctx context.Context, c proc, args []string) error {
 
 const userGetUsage = `Usage: vigil user get [--json] USER_ID
 
-Shows one user with their API keys and authenticators.
+Shows one user with their API keys and authenticators. EXPIRES gives each API
+key's expiry in UTC: "never", "2026-11-28 08:13:14Z (in 14m)", or "EXPIRED …"
+for a key the service no longer accepts. A user whose every credential has
+expired is said to have none that can sign.
 
 Examples:
   vigil user get 0192a6c4-…
@@ -219,18 +225,61 @@ func showUser(ctx context.Context, c proc, client *api.Client, id string) error 
 		"tags", namedIDs(tags, u.UserTags, ", ", true), "created", timeText(u.CreatedAt), "updated", timeText(u.UpdatedAt)); err != nil {
 		return err
 	}
+	now := time.Now()
 	var rows [][]string
 	for _, k := range u.APIKeys {
-		rows = append(rows, []string{"api key", k.APIKeyID, k.APIKeyName, k.Credential.Type, k.Credential.PublicKey})
+		rows = append(rows, []string{"api key", k.APIKeyID, k.APIKeyName, k.Credential.Type, apiKeyExpiryText(k, now), k.Credential.PublicKey})
 	}
 	for _, a := range u.Authenticators {
-		rows = append(rows, []string{"authenticator", a.AuthenticatorID, a.AuthenticatorName, a.Credential.Type, a.Credential.PublicKey})
+		// Authenticators have no lifetime in the service.
+		rows = append(rows, []string{"authenticator", a.AuthenticatorID, a.AuthenticatorName, a.Credential.Type, "never", a.Credential.PublicKey})
 	}
 	if len(rows) == 0 {
 		return nil
 	}
 	fmt.Fprintln(c.stdout)
-	return table(c.stdout, []string{"KIND", "ID", "NAME", "TYPE", "PUBLIC KEY"}, rows)
+	if err := table(c.stdout, []string{"KIND", "ID", "NAME", "TYPE", "EXPIRES", "PUBLIC KEY"}, rows); err != nil {
+		return err
+	}
+	if !u.CanSign(now) {
+		// As the console's Users screen says: such a member cannot vote.
+		_, err = fmt.Fprintln(c.stdout, "\nno credential that can sign: every API key has expired and there is no authenticator")
+		return err
+	}
+	return nil
+}
+
+// apiKeyExpiryText shows when k stops authenticating, in UTC as every CLI
+// time: "never", the time and how long is left, or EXPIRED and how long
+// ago. A lifetime that is not a number of seconds is shown as unknown, not
+// as "never": it cannot be trusted to last.
+func apiKeyExpiryText(k api.APIKey, now time.Time) string {
+	exp, ok := k.Expiry()
+	if !ok {
+		if secs, err := strconv.ParseInt(k.ExpirationSeconds, 10, 64); k.ExpirationSeconds != "" && (err != nil || secs < 0) {
+			return fmt.Sprintf("unknown (expirationSeconds %s is not a number of seconds)", api.Quote(k.ExpirationSeconds))
+		}
+		return "never"
+	}
+	at := exp.UTC().Format("2006-01-02 15:04:05Z")
+	if k.Expired(now) {
+		return "EXPIRED " + at + " (" + ui.HumanDuration(now.Sub(exp).Round(time.Second)) + " ago)"
+	}
+	return at + " (in " + ui.HumanDuration(exp.Sub(now).Round(time.Second)) + ")"
+}
+
+// apiKeyCount is how many keys there are, and how many of them have expired.
+func apiKeyCount(keys []api.APIKey, now time.Time) string {
+	expired := 0
+	for _, k := range keys {
+		if k.Expired(now) {
+			expired++
+		}
+	}
+	if expired == 0 {
+		return strconv.Itoa(len(keys))
+	}
+	return fmt.Sprintf("%d (%d EXPIRED)", len(keys), expired)
 }
 
 const apikeyUsage = `vigil apikey — API keys
@@ -252,7 +301,10 @@ func cmdAPIKey(ctx context.Context, c proc, args []string) error {
 
 const apikeyGetUsage = `Usage: vigil apikey get [--json] API_KEY_ID
 
-Shows one API key: name, credential type, public key, dates.
+Shows one API key: name, credential type, public key, dates. "expires" is
+when the key stops authenticating, in UTC, and how long is left ("never", or
+"EXPIRED …" once the service refuses it); --json keeps the service's
+expirationSeconds, the lifetime counted from createdAt.
 
 Examples:
   vigil apikey get 0192a6c4-…
@@ -272,7 +324,7 @@ func apikeyGet(ctx context.Context, c proc, args []string) error {
 				return err
 			}
 			return fields(c.stdout, "id", k.APIKeyID, "name", k.APIKeyName, "type", k.Credential.Type,
-				"public key", k.Credential.PublicKey, "expires after", k.ExpirationSeconds,
+				"public key", k.Credential.PublicKey, "expires", apiKeyExpiryText(*k, time.Now()),
 				"created", timeText(k.CreatedAt), "updated", timeText(k.UpdatedAt))
 		},
 	}.run(ctx, c, args)

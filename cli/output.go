@@ -144,7 +144,9 @@ func intentText(a shownActivity) string {
 // an oauth activity it lists the organization's users, to name the user the
 // token's subject is linked to; without them the prompt still shows the
 // token's unverified issuer and subject, and says the user is not named.
-func voteDetails(ctx context.Context, client *api.Client, a shownActivity) string {
+// For a policy it names the tags and users its expressions refer to by id
+// (idRefsBlock).
+func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivity) string {
 	var users []api.User
 	note := ""
 	if a.exact.Intent.OauthIntent != nil {
@@ -152,6 +154,9 @@ func voteDetails(ctx context.Context, client *api.Client, a shownActivity) strin
 		if users, err = client.ListUsers(ctx); err != nil {
 			users, note = nil, "\n(the organization's users could not be listed, so the user the token's subject is linked to is not named)"
 		}
+	}
+	if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
+		note += "\n" + strings.TrimSuffix(refs, "\n")
 	}
 	return fmt.Sprintf("activity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s",
 		a.ID, a.Type, activityRequester(a.exact), a.Status, voteIntentText(a, users), note)

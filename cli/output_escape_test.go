@@ -258,7 +258,7 @@ func TestCutShortNoteEscapesTheID(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr strings.Builder
-	noteCutShort(context.Background(), proc{stderr: &stderr}, client, api.ListActivitiesOptions{Limit: 10}, 2, hostile)
+	noteFollowing(context.Background(), proc{stderr: &stderr}, client, api.ListActivitiesOptions{Limit: 10}, 2, "first", hostile)
 	if !strings.Contains(stderr.String(), "older ones follow: --after ") {
 		t.Fatalf("no note: %q", stderr.String())
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdh"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestVotePromptNamesWhomAnOauthTokenSignsIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := voteDetails(ctx, bob, shown)
+	text := voteDetails(ctx, proc{stderr: io.Discard}, bob, shown)
 	for _, want := range []string{api.UnverifiedClaimsLabel, `iss:   ` + api.Quote(server.LocalOIDCIssuer), `sub:   "carol"`,
 		"user:  " + api.NameWithID("carol", e.userID("carol"))} {
 		if !strings.Contains(text, want) {

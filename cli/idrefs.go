@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+)
+
+// intentIDRefLines names the tag and user ids that the policy expressions
+// of in (exact) refer to, one escaped line each, with a warning for an id
+// that names neither: a consensus naming the "operator" tag must not read
+// like one naming "ops". The names are read only when an expression holds
+// an id; a lookup that fails says so on stderr (listTagNames), and its ids
+// then show as unknown.
+func intentIDRefLines(ctx context.Context, c proc, client *api.Client, in api.Intent) []string {
+	if len(policy.IntentIDRefs(in, nil, nil)) == 0 {
+		return nil
+	}
+	refs := policy.IntentIDRefs(in, listTagNames(ctx, c, client), listUserNames(ctx, c, client))
+	lines := make([]string, len(refs))
+	for i, r := range refs {
+		lines[i] = r.String()
+		if !r.Known() {
+			lines[i] = "WARNING: " + lines[i]
+		}
+	}
+	return lines
+}
+
+// idRefsBlock is intentIDRefLines under a heading, for below an activity or
+// its intent; "" when there are none.
+func idRefsBlock(ctx context.Context, c proc, client *api.Client, in api.Intent) string {
+	lines := intentIDRefLines(ctx, c, client, in)
+	if len(lines) == 0 {
+		return ""
+	}
+	return "the policy's expressions refer to:\n  " + strings.Join(lines, "\n  ") + "\n"
+}

@@ -1,0 +1,131 @@
+package policy
+
+import (
+	"cel.dev/cel-go/common"
+	"cel.dev/cel-go/common/ast"
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/parser"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// A policy names who may approve, and what it applies to, by tag and user
+// ids written as string literals: user.tags.contains('01a2…'). A reviewer
+// deciding on such a policy needs the names, or a policy naming the
+// "operator" tag reads exactly like one naming "ops".
+
+// IDRef is a string literal of an expression that is, or looks like, a
+// tag or user id, and what it names.
+type IDRef struct {
+	ID   string // the literal's value, exact
+	Kind string // "tag", "user", or "" when neither list has the id
+	Name string // the tag's or user's name, exact as the service sent it
+}
+
+// Known reports whether the id names a tag or user of the lists given.
+func (r IDRef) Known() bool { return r.Kind != "" }
+
+// String shows the reference for a terminal, id and name escaped:
+// `01a2… is tag ops`, or for an id neither list has, a warning that it
+// names no tag or user the reader knows (a typo, a deleted tag, or a tag
+// older than the lists read).
+func (r IDRef) String() string {
+	if !r.Known() {
+		return api.SanitizeID(r.ID) + " is not a tag or user of this organization that vigil knows: if it should be one, check the id"
+	}
+	return api.SanitizeID(r.ID) + " is " + r.Kind + " " + api.NameText(r.Name)
+}
+
+// IDRefs lists, in order of first appearance and once each, the string
+// literals of src that name a tag (tagNames: id → name) or a user
+// (userNames), and those shaped like an id (a UUID) that name neither.
+// Literals are decoded as the policy language decodes them, so an id
+// written with escapes ('\u0030…') is still found. It never fails: src may
+// be any text.
+func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
+	var out []IDRef
+	seen := map[string]bool{}
+	for _, t := range Tokens(src) {
+		if t.Kind != TokenString {
+			continue
+		}
+		v, ok := stringValue(t.Text)
+		if !ok || seen[v] {
+			continue
+		}
+		seen[v] = true
+		switch n, isTag := tagNames[v]; {
+		case isTag:
+			out = append(out, IDRef{ID: v, Kind: "tag", Name: n})
+		case hasKey(userNames, v):
+			out = append(out, IDRef{ID: v, Kind: "user", Name: userNames[v]})
+		case looksLikeID(v):
+			out = append(out, IDRef{ID: v})
+		}
+	}
+	return out
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// stringValue decodes one string literal token, quotes included.
+func stringValue(lit string) (string, bool) {
+	parsed, errs := parser.Parse(common.NewTextSource(lit))
+	if errs != nil && len(errs.GetErrors()) > 0 {
+		return "", false
+	}
+	e := parsed.Expr()
+	if e.Kind() != ast.LiteralKind {
+		return "", false
+	}
+	s, ok := e.AsLiteral().(types.String)
+	return string(s), ok
+}
+
+// looksLikeID reports whether s has the shape of the service's ids, a UUID:
+// 8-4-4-4-12 hexadecimal digits.
+func looksLikeID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if r != '-' {
+				return false
+			}
+		default:
+			if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// IntentIDRefs is IDRefs over the policy expressions an intent holds:
+// create_policy's condition and consensus, create_mfa_policy's condition;
+// each id once. It is empty for any other intent.
+func IntentIDRefs(in api.Intent, tagNames, userNames map[string]string) []IDRef {
+	var exprs []string
+	if p := in.CreatePolicyIntentV3; p != nil {
+		exprs = append(exprs, p.Condition, p.Consensus)
+	}
+	if p := in.CreateMfaPolicyIntent; p != nil {
+		exprs = append(exprs, p.Condition)
+	}
+	var out []IDRef
+	seen := map[string]bool{}
+	for _, src := range exprs {
+		for _, r := range IDRefs(src, tagNames, userNames) {
+			if !seen[r.ID] {
+				seen[r.ID] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
