@@ -514,9 +514,9 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{l.Back}
 	}
-	return []key.Binding{l.Open, k.Status, k.User, k.Create, k.Refresh}
+	return []key.Binding{l.Open, h.m.list.Table.Keys.Filter, k.Status, k.User, k.Create, k.Refresh}
 }
 
 func (h mfaHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.m.KeyActions(), h.m.list.Pane.KeyBindings()[2:])
+	return fullHelp(h.m.KeyActions(), append(h.m.list.Pane.KeyBindings()[2:], h.m.list.Table.Keys.Filter))
 }

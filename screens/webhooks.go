@@ -291,11 +291,11 @@ func (h webhooksHelp) ShortHelp() []key.Binding {
 	if h.w.list.IsOpen() {
 		return []key.Binding{h.w.keys.Copy, l.Back}
 	}
-	return []key.Binding{l.Open, l.Sort, h.w.keys.Copy}
+	return []key.Binding{l.Open, h.w.list.Table.Keys.Filter, l.Sort, h.w.keys.Copy}
 }
 
 func (h webhooksHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.w.KeyActions(), h.w.list.Pane.KeyBindings())
+	return fullHelp(h.w.KeyActions(), append(h.w.list.Pane.KeyBindings(), h.w.list.Table.Keys.Filter))
 }
 
 // Commands of the Webhooks screen.
