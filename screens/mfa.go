@@ -462,6 +462,7 @@ func (m *MfaPolicies) renderPolicy(p api.MfaPolicy) string {
 	b.Field("user", m.userText())
 	b.Field("order", strconv.Itoa(p.Order))
 	b.Field("condition", p.Condition)
+	writeExprNames(b, m.c.Theme, exprNames(m.c, p.Condition))
 	b.Field("notes", p.Notes)
 	b.Field("created", fmtTime(m.c.Now(), p.CreatedAt))
 	b.Field("updated", fmtTime(m.c.Now(), p.UpdatedAt))
