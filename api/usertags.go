@@ -81,15 +81,15 @@ func ResolveUserTag(names map[string]string, complete bool, value string) (id, w
 		return id, fmt.Sprintf("user tag %s resolved among the %d newest tags read (%s); an older tag of the same name was not looked for: give the id to be sure", Quote(value), len(names), SanitizeID(id)), nil
 	case err == nil:
 		return id, "", nil
-	case uuidShaped(value):
+	case UUIDShaped(value):
 		return value, fmt.Sprintf("user tag %s is not among the %d newest tags read; it is sent as the id given", SanitizeID(value), len(names)), nil
 	}
 	return "", "", fmt.Errorf("%s is not among the %d newest user tags read (the organization has more than are read); give the tag's id", Quote(value), len(names))
 }
 
-// uuidShaped reports whether s is written as a UUID (8-4-4-4-12 hex digits),
+// UUIDShaped reports whether s is written as a UUID (8-4-4-4-12 hex digits),
 // as the service's ids are.
-func uuidShaped(s string) bool {
+func UUIDShaped(s string) bool {
 	if len(s) != 36 {
 		return false
 	}

@@ -50,8 +50,7 @@ type Activities struct {
 	listGen     int    // generation of list requests: stale replies are dropped
 	err         string // the last refresh of the list failed: the rows are stale
 	voteErr     string // the last vote failed; it does not make the rows stale
-	auto        bool
-	autoGen     int // generation of the auto-refresh tick chain
+	autoGen     int    // generation of the auto-refresh tick chain
 	detail      *activityDetail
 	voting      string // id of the activity whose vote is in flight
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
@@ -118,7 +117,7 @@ const voteDialogID = "vote"
 // NewActivities builds the screen; auto-refresh starts on when the profile has an
 // interval.
 func NewActivities(c *Common) *Activities {
-	a := &Activities{c: c, keys: newActivitiesKeys(), auto: c.Refresh > 0}
+	a := &Activities{c: c, keys: newActivitiesKeys()}
 	if c.ReadOnly() {
 		a.keys.Approve.SetHelp("a", "approve: read-only")
 		a.keys.Reject.SetHelp("x", "reject: read-only")
@@ -178,7 +177,7 @@ func (a *Activities) Status() ScreenStatus {
 	if st.Err == "" {
 		st.Err = a.voteErr
 	}
-	if a.auto {
+	if a.auto() {
 		st.AutoRefresh = a.c.Refresh
 	} else {
 		st.AutoPaused = a.c.Refresh > 0
@@ -245,9 +244,14 @@ func (a *Activities) lists(act api.Activity) bool {
 // paged reports whether the page shown is not the newest.
 func (a *Activities) paged() bool { return a.before != "" || a.after != "" }
 
-// tick schedules the next auto-refresh, if on.
+// auto reports whether the list refreshes itself: the profile has an
+// interval and the user has not paused it (on this screen or on Users).
+func (a *Activities) auto() bool { return a.c.Refresh > 0 && !a.c.AutoPaused }
+
+// tick schedules the next auto-refresh tick. The chain runs on while paused,
+// idle, so that a resume on another screen (Users) needs no restart here.
 func (a *Activities) tick() tea.Cmd {
-	if !a.auto || a.c.Refresh <= 0 {
+	if a.c.Refresh <= 0 {
 		return nil
 	}
 	gen := a.autoGen
@@ -398,8 +402,11 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	case activitySettledMsg:
 		return a, a.settledActivity(msg)
 	case activitiesTickMsg:
-		if msg.gen != a.autoGen || !a.auto {
+		if msg.gen != a.autoGen {
 			return a, nil
+		}
+		if !a.auto() {
+			return a, a.tick()
 		}
 		if a.loading || a.voting != "" {
 			return a, a.tick()

@@ -170,6 +170,20 @@ func fmtTime(now time.Time, t api.Time) string {
 	return tt.UTC().Format("2006-01-02 15:04:05 UTC") + " (" + ui.Ago(now, tt) + " ago)"
 }
 
+// noResultText says why an activity has no result: one still pending may get
+// one; a settled one never will, and "none yet" would say it is coming.
+func noResultText(status string) string {
+	switch status {
+	case api.StatusFailed:
+		return "(none: the activity FAILED)"
+	case api.StatusRejected:
+		return "(none: the activity was REJECTED)"
+	case api.StatusCompleted:
+		return "(none: the activity completed without one)"
+	}
+	return "(none yet)"
+}
+
 func yesNo(b bool) string {
 	if b {
 		return "yes"
@@ -201,7 +215,7 @@ func (d *activityDetail) render(c *Common) {
 		b.Styled(th.Bad.Render(ui.Clean("could not refresh this record: " + d.recordErr)))
 	}
 	if a.Failure != nil {
-		b.Field("failure", fmt.Sprintf("%s (code %d)", a.Failure.Message, a.Failure.Code))
+		b.Field("failure", fmt.Sprintf("%s (code %d)", withPolicyNames(c, a.Failure.Message), a.Failure.Code))
 	}
 	b.Section("Intent — " + intentSummary(c, a.Intent))
 	b.JSON(displayIntent(a.Intent))
@@ -218,9 +232,17 @@ func (d *activityDetail) render(c *Common) {
 			}
 		}
 	}
+	// The JSON has the ids a policy's expressions hold, not what they name.
+	if p := a.Intent.CreatePolicyIntentV3; p != nil {
+		writeExprNamesOf(b, th, "condition", exprNames(c, p.Condition))
+		writeExprNamesOf(b, th, "consensus", exprNames(c, p.Consensus))
+	}
+	if p := a.Intent.CreateMfaPolicyIntent; p != nil {
+		writeExprNamesOf(b, th, "condition", exprNames(c, p.Condition))
+	}
 	b.Section("Result")
 	if isEmptyJSON(a.Result) {
-		b.Line("(none yet)")
+		b.Line(noResultText(a.Status))
 	} else {
 		b.JSON(displayResult(c, a))
 		if hint := sessionTokenHint(c, a); hint != "" {

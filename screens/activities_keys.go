@@ -159,9 +159,9 @@ func (a *Activities) toggleAutoRefresh() tea.Cmd {
 	if a.c.Refresh <= 0 {
 		return ui.Toast("auto-refresh is off in this profile (refresh = \"30s\" turns it on)", true)
 	}
-	a.auto = !a.auto
-	a.autoGen++
-	if a.auto {
+	a.c.AutoPaused = !a.c.AutoPaused
+	if a.auto() {
+		a.autoGen++ // a fresh chain; the idle one stops
 		return tea.Batch(ui.Toast("auto-refresh every "+a.c.Refresh.String(), false), a.tick())
 	}
 	return ui.Toast("auto-refresh paused", false)

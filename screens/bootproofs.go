@@ -310,10 +310,10 @@ func (h bootProofsHelp) ShortHelp() []key.Binding {
 	if h.b.open() {
 		return []key.Binding{k.Up, k.Down, k.Copy, k.Refresh, l.Back}
 	}
-	return []key.Binding{k.Up, k.Down, l.Open, l.Sort, k.Refresh}
+	return []key.Binding{k.Up, k.Down, l.Open, h.b.list.Table.Keys.Filter, l.Sort, k.Refresh}
 }
 
 func (h bootProofsHelp) FullHelp() [][]key.Binding {
 	k := h.b.keys
-	return fullHelp(h.b.KeyActions(), []key.Binding{k.Up, k.Down}, h.b.list.Pane.KeyBindings()[2:])
+	return fullHelp(h.b.KeyActions(), []key.Binding{k.Up, k.Down}, append(h.b.list.Pane.KeyBindings()[2:], h.b.list.Table.Keys.Filter))
 }

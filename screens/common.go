@@ -151,7 +151,10 @@ type Common struct {
 	Profile   string
 	Timeout   time.Duration // per call; default 15s
 	Refresh   time.Duration // auto-refresh interval of the profile; 0 = off
-	Org       Org
+	// AutoPaused: the user paused auto-refresh (p, on Activities or Users):
+	// every poll the status bar reports as "auto" stops until p resumes it.
+	AutoPaused bool
+	Org        Org
 	// Tick schedules a message after a delay (auto-refresh, toast expiry): tea.Tick,
 	// replaced in tests so that nothing sleeps.
 	Tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd

@@ -118,7 +118,7 @@ func TestPaletteRunsFuzzyMatchedCommands(t *testing.T) {
 	h.key(":")
 	h.typeText("auto")
 	h.key("enter")
-	if h.activities().auto {
+	if h.activities().auto() {
 		t.Error("toggle auto-refresh from the palette left auto-refresh on")
 	}
 

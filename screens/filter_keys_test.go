@@ -2,10 +2,12 @@ package screens
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/ui"
@@ -156,6 +158,31 @@ func TestReplyWhileFilteringWaitsForTheUser(t *testing.T) {
 			}
 			if h.activities().list.Filtering() {
 				t.Error("the activity opened over a filter still taking keys")
+			}
+		})
+	}
+}
+
+// Every list screen's help, short and full, lists its filter key while the
+// list shows: a user who learns a screen from its help must see that its
+// list can be filtered, as on its neighbours.
+func TestEveryListScreenHelpListsItsFilter(t *testing.T) {
+	for i, s := range everyScreenConsole(t).root.screens {
+		if _, ok := s.(listScreen); !ok {
+			continue
+		}
+		t.Run(s.Title(), func(t *testing.T) {
+			h := everyScreenConsole(t)
+			h.key(string(rune('1' + i)))
+			keys := h.root.screens[i].Keys()
+			lists := func(bindings []key.Binding) bool {
+				return slices.ContainsFunc(bindings, func(b key.Binding) bool { return slices.Contains(b.Keys(), "/") })
+			}
+			if !lists(keys.ShortHelp()) {
+				t.Errorf("the short help does not list / (filter):\n%s", h.plainFrame())
+			}
+			if !slices.ContainsFunc(keys.FullHelp(), lists) {
+				t.Error("the full help does not list / (filter)")
 			}
 		})
 	}

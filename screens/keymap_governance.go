@@ -19,17 +19,19 @@ func (o *Organization) governanceActions() []KeyAction {
 // usersKeys are the Users screen's keys; ↑/↓ move between a user's API keys in
 // the open detail.
 type usersKeys struct {
-	Refresh, Up, Down, Mark, KeyInfo, Delete key.Binding
+	Refresh, AutoRefresh, Up, Down, Mark, KeyInfo, Delete key.Binding
 }
 
 func newUsersKeys() usersKeys {
 	return usersKeys{
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous key")),
-		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next key")),
-		Mark:    key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark key")),
-		KeyInfo: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "get_api_key")),
-		Delete:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete keys")),
+		// The open user's poll of its pending deletions, with Activities'.
+		AutoRefresh: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume auto-refresh")),
+		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous key")),
+		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next key")),
+		Mark:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark key")),
+		KeyInfo:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "get_api_key")),
+		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete keys")),
 	}
 }
 
@@ -38,7 +40,7 @@ func (u *Users) KeyActions() []KeyAction {
 	k, l := &u.keys, &u.list.Keys
 	return scoped("users", []KeyAction{
 		{"open", &l.Open, 0}, {"back", &l.Back, 0}, {"sort", &l.Sort, 0}, {"reverse_sort", &l.ReverseSort, 0},
-		{"refresh", &k.Refresh, 1}, {"next_key", &k.Down, 1}, {"prev_key", &k.Up, 1},
+		{"refresh", &k.Refresh, 1}, {"auto_refresh", &k.AutoRefresh, 1}, {"next_key", &k.Down, 1}, {"prev_key", &k.Up, 1},
 		{"mark_key", &k.Mark, 1}, {"key_info", &k.KeyInfo, 1}, {"delete_keys", &k.Delete, 1},
 	})
 }

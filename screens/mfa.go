@@ -462,6 +462,7 @@ func (m *MfaPolicies) renderPolicy(p api.MfaPolicy) string {
 	b.Field("user", m.userText())
 	b.Field("order", strconv.Itoa(p.Order))
 	b.Field("condition", p.Condition)
+	writeExprNames(b, m.c.Theme, exprNames(m.c, p.Condition))
 	b.Field("notes", p.Notes)
 	b.Field("created", fmtTime(m.c.Now(), p.CreatedAt))
 	b.Field("updated", fmtTime(m.c.Now(), p.UpdatedAt))
@@ -514,9 +515,9 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{l.Back}
 	}
-	return []key.Binding{l.Open, k.Status, k.User, k.Create, k.Refresh}
+	return []key.Binding{l.Open, h.m.list.Table.Keys.Filter, k.Status, k.User, k.Create, k.Refresh}
 }
 
 func (h mfaHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.m.KeyActions(), h.m.list.Pane.KeyBindings()[2:])
+	return fullHelp(h.m.KeyActions(), append(h.m.list.Pane.KeyBindings()[2:], h.m.list.Table.Keys.Filter))
 }

@@ -230,7 +230,9 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 		}
 		return nil
 	}
+	warn := map[int]bool{}
 	lines := []string{fmt.Sprintf("For %s, order %d, when: %s", api.NameText(e.userName), p.Order, ui.Clean(clip(p.Condition, 40)))}
+	lines = exprNameLines(lines, warn, exprNames(m.c, p.Condition))
 	lines = append(lines, describeSteps(p.RequiredAuthenticationMethods, credentials{names: e.authNames(), full: true})...)
 	title, resend := "Create MFA policy ", e.earlier.resends(formValues(p))
 	switch {
@@ -242,6 +244,7 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 		lines = append(append(lines, ""), e.earlier.warning()...)
 	}
 	c := ui.NewConfirm(title+api.Quote(clip(p.MfaPolicyName, 30))+"?", "create", lines...)
+	c.Warn = warn
 	return m.askDialog(NewConfirmDialogMsg(mfaDialogID, c, mfaConfirmedMsg{params: p, editor: e, resend: resend}, nil))
 }
 

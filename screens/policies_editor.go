@@ -378,9 +378,12 @@ func (p *Policies) submitDraft() tea.Cmd {
 // next.
 func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	e := p.editor
+	warn := map[int]bool{}
 	lines := []string{"effect:    " + params.Effect,
-		"condition: " + orElse(ui.Clean(params.Condition), "(empty: always applies)"),
-		"consensus: " + orElse(ui.Clean(params.Consensus), "(empty: the requester alone)")}
+		"condition: " + orElse(ui.Clean(params.Condition), "(empty: always applies)")}
+	lines = exprNameLines(lines, warn, exprNames(p.c, params.Condition))
+	lines = append(lines, "consensus: "+orElse(ui.Clean(params.Consensus), "(empty: the requester alone)"))
+	lines = exprNameLines(lines, warn, exprNames(p.c, params.Consensus))
 	// Only a simulation of this very draft speaks for it: an allow simulated
 	// and then turned into a deny locks out what the simulation said it kept.
 	simulated := e.sim != nil && e.simDraft == simulatedDraft(params.Effect, params.Condition, params.Consensus)
@@ -405,7 +408,9 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 			lines = append(append(lines, ""), submitOutcome(p.c, op.Type, intent)...)
 		}
 	}
-	return ui.NewConfirm("Create policy "+api.Quote(clip(params.PolicyName, 40))+"?", "create", lines...)
+	d := ui.NewConfirm("Create policy "+api.Quote(clip(params.PolicyName, 40))+"?", "create", lines...)
+	d.Warn = warn
+	return d
 }
 
 // create submits create_policy with the draft's values.

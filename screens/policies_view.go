@@ -151,31 +151,6 @@ func highlightExpr(th *theme.Theme, src string) string {
 	return b.String()
 }
 
-// exprNames names the users and tags an expression refers to by id (a
-// consensus like user.tags.contains('01a2…') says nothing to a reader): a
-// line per string literal that is the id of a user or a tag the console
-// knows, once each.
-func exprNames(c *Common, src string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range policy.Tokens(src) {
-		if t.Kind != policy.TokenString || len(t.Text) < 2 {
-			continue
-		}
-		id := t.Text[1 : len(t.Text)-1]
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		if n, ok := c.Org.TagNames[id]; ok {
-			out = append(out, "  "+api.SanitizeID(id)+" is tag "+api.NameText(n))
-		} else if n, ok := c.Org.UserNames[id]; ok {
-			out = append(out, "  "+api.SanitizeID(id)+" is user "+api.NameText(n))
-		}
-	}
-	return out
-}
-
 // decided lists the recent activities whose last evaluation this policy
 // decided (allowed, denied, or is waiting on), newest first.
 func (p *Policies) decided(id string) []recentActivity {
@@ -229,14 +204,10 @@ func (p *Policies) renderDetail() {
 	b.Field("Updated", fmtTime(now, pol.UpdatedAt))
 	b.Section("Condition")
 	b.Styled(highlightExpr(th, orAlways(pol.Condition)))
-	for _, l := range exprNames(p.c, pol.Condition) {
-		b.Styled(th.Muted.Render(l))
-	}
+	writeExprNames(b, th, exprNames(p.c, pol.Condition))
 	b.Section("Consensus")
 	b.Styled(highlightExpr(th, orAlways(pol.Consensus)))
-	for _, l := range exprNames(p.c, pol.Consensus) {
-		b.Styled(th.Muted.Render(l))
-	}
+	writeExprNames(b, th, exprNames(p.c, pol.Consensus))
 	b.Section("Notes")
 	b.Line(orNone(pol.Notes))
 	p.writeDecided(b, pol.PolicyID)

@@ -40,6 +40,9 @@ type Users struct {
 	pendingTicks int
 	// hidden: another screen is active, so the open record does not poll.
 	hidden bool
+	// pendingAt is when the open record's pending deletions were last read:
+	// while the record is open, the status bar's refreshed time.
+	pendingAt time.Time
 	// activities: the console submitted or voted since the pending deletions
 	// were read, so the open record reads them again when shown.
 	activities staleOnChange
@@ -116,8 +119,14 @@ func (u *Users) SetSize(width, height int) {
 // Status implements Screen.
 func (u *Users) Status() ScreenStatus {
 	st := ScreenStatus{LastRefresh: u.fetched, Err: u.err, Submitting: submissions(u.deleting)}
-	if u.polling() {
+	if u.open != nil && u.pendingAt.After(st.LastRefresh) {
+		st.LastRefresh = u.pendingAt
+	}
+	switch {
+	case u.polling():
 		st.AutoRefresh = u.c.Refresh
+	case u.open != nil && u.c.Refresh > 0 && u.c.AutoPaused:
+		st.AutoPaused = true
 	}
 	switch {
 	case u.deleting != nil:
@@ -299,6 +308,8 @@ func (u *Users) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
+	case key.Matches(k, u.keys.AutoRefresh):
+		return u.toggleAutoRefresh()
 	case key.Matches(k, u.list.Keys.Back):
 		u.closeDetail()
 	case u.list.FilterKeyInDetail(k):
@@ -386,7 +397,7 @@ func (h usersHelp) ShortHelp() []key.Binding {
 		return []key.Binding{t.AcceptFilter, t.ClearFilter}
 	}
 	if h.u.open != nil {
-		return []key.Binding{k.Up, k.Down, k.Mark, k.KeyInfo, k.Delete, k.Refresh, l.Back}
+		return []key.Binding{k.Up, k.Down, k.Mark, k.KeyInfo, k.Delete, k.Refresh, k.AutoRefresh, l.Back}
 	}
 	return []key.Binding{l.Open, t.Filter, l.Sort, k.Refresh}
 }

@@ -121,6 +121,7 @@ func shownIDs(ids []string) string {
 // record.
 type pendingDeletesLoadedMsg struct {
 	gen     int
+	at      time.Time
 	pending []api.Activity
 	err     error
 }
@@ -137,7 +138,7 @@ func (u *Users) loadPending() tea.Cmd {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		pending, err := pendingKeyDeletions(ctx, client, userID)
-		return pendingDeletesLoadedMsg{gen: gen, pending: pending, err: err}
+		return pendingDeletesLoadedMsg{gen: gen, at: c.Now(), pending: pending, err: err}
 	}
 }
 
@@ -148,7 +149,21 @@ type pendingRefreshMsg struct{ gen int }
 // polling reports whether the open record reads its pending deletions again
 // at the profile's refresh interval: only while the screen shows it.
 func (u *Users) polling() bool {
-	return u.c.Refresh > 0 && u.open != nil && !u.hidden
+	return u.c.Refresh > 0 && u.open != nil && !u.hidden && !u.c.AutoPaused
+}
+
+// toggleAutoRefresh pauses or resumes auto-refresh, Activities' too (the
+// pause is the console's): here it is the open user's poll.
+func (u *Users) toggleAutoRefresh() tea.Cmd {
+	if u.c.Refresh <= 0 {
+		return ui.Toast("auto-refresh is off in this profile (refresh = \"30s\" turns it on)", true)
+	}
+	u.c.AutoPaused = !u.c.AutoPaused
+	u.pendingTicks++ // the running poll stops; a resumed one starts afresh
+	if u.c.AutoPaused {
+		return ui.Toast("auto-refresh paused", false)
+	}
+	return tea.Batch(ui.Toast("auto-refresh every "+u.c.Refresh.String(), false), u.resumePending())
 }
 
 // pendingTick schedules the next auto-refresh of the open record's pending
@@ -187,6 +202,8 @@ func (u *Users) takePending(m pendingDeletesLoadedMsg) {
 	u.pendingActs, u.pendingErr = m.pending, ""
 	if m.err != nil {
 		u.pendingErr = errorText(m.err)
+	} else {
+		u.pendingAt = m.at
 	}
 	u.sortPending()
 	u.renderDetail()

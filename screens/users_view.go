@@ -88,10 +88,16 @@ func (u *Users) expiredKeys(x api.User) int {
 	return n
 }
 
-// localAndUTC shows a time in the console's zone (the clock's) and in UTC.
-func localAndUTC(now, t time.Time) string {
-	utc := t.UTC().Format("2006-01-02 15:04 UTC")
-	local := t.In(now.Location()).Format("2006-01-02 15:04 MST")
+// localAndUTC shows a time in the console's zone (the clock's) and in UTC,
+// to the minute.
+func localAndUTC(now, t time.Time) string { return zonedTimes(now, t, "2006-01-02 15:04") }
+
+// zonedTimes is the console's convention for a time a user may match
+// against another clock: in the console's zone (the clock's), labelled, and
+// in UTC when that zone is not UTC, each written with layout.
+func zonedTimes(now, t time.Time, layout string) string {
+	utc := t.UTC().Format(layout + " UTC")
+	local := t.In(now.Location()).Format(layout + " MST")
 	if _, off := t.In(now.Location()).Zone(); off == 0 && strings.HasSuffix(local, "UTC") {
 		return utc
 	}

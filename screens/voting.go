@@ -148,7 +148,42 @@ func intentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
 		return []string{field("feature", strings.TrimPrefix(p.Name, "FEATURE_NAME_")), field("value", api.Quote(p.Value)),
 			field("replaces", currentFeatureText(c, p.Name))}, nil
 	}
+	if p := in.CreatePolicyIntentV3; p != nil {
+		// The ids the expressions hold are named under them: they decide
+		// who may approve from then on.
+		warn = map[int]bool{}
+		lines = []string{field("effect", strings.TrimPrefix(p.Effect, "EFFECT_")), field("policy", api.Quote(p.PolicyName)),
+			field("condition", orElse(p.Condition, "(none: applies to every activity)"))}
+		lines = exprNameLines(lines, warn, exprNames(c, p.Condition))
+		lines = append(lines, field("consensus", orElse(p.Consensus, "(none: applies without any approval)")))
+		lines = exprNameLines(lines, warn, exprNames(c, p.Consensus))
+		return append(lines, field("notes", api.Quote(p.Notes))), warn
+	}
+	if p := in.CreateMfaPolicyIntent; p != nil {
+		warn = map[int]bool{}
+		lines = []string{field("MFA policy", api.Quote(p.MfaPolicyName)), field("for", usersText(c, []string{p.UserID})),
+			field("condition", orElse(p.Condition, "(none)"))}
+		lines = exprNameLines(lines, warn, exprNames(c, p.Condition))
+		return append(lines, field("steps", mfaStepsText(p.RequiredAuthenticationMethods)), field("order", fmt.Sprint(p.Order))), warn
+	}
 	return otherIntentLines(c, in), nil
+}
+
+// mfaStepsText is an MFA policy's steps on one line, or "(none)".
+func mfaStepsText(methods []api.AuthenticationStep) string {
+	steps := make([]string, len(methods))
+	for i, st := range methods {
+		var any []string
+		for _, m := range st.Any {
+			t := strings.TrimPrefix(m.Type, "AUTHENTICATION_METHOD_TYPE_")
+			if m.ID != "" {
+				t += " " + api.SanitizeID(m.ID)
+			}
+			any = append(any, t)
+		}
+		steps[i] = fmt.Sprintf("%d. any of %s", i+1, strings.Join(any, ", "))
+	}
+	return orElse(strings.Join(steps, "; "), "(none)")
 }
 
 // currentFeatureText is the value a feature has now, as the console last
@@ -169,15 +204,6 @@ func currentFeatureText(c *Common, name string) string {
 // drawn as a warning.
 func otherIntentLines(c *Common, in api.Intent) []string {
 	switch {
-	case in.CreatePolicyIntentV3 != nil:
-		p := in.CreatePolicyIntentV3
-		return []string{
-			field("effect", strings.TrimPrefix(p.Effect, "EFFECT_")),
-			field("policy", api.Quote(p.PolicyName)),
-			field("condition", orElse(p.Condition, "(none: applies to every activity)")),
-			field("consensus", orElse(p.Consensus, "(none: applies without any approval)")),
-			field("notes", api.Quote(p.Notes)),
-		}
 	case in.DeleteAPIKeysIntent != nil:
 		p := in.DeleteAPIKeysIntent
 		return []string{field("delete", plural(len(p.APIKeyIDs), "API key")+" of "+usersText(c, []string{p.UserID})),
@@ -192,27 +218,6 @@ func otherIntentLines(c *Common, in api.Intent) []string {
 	case in.CreateUserTagIntent != nil:
 		p := in.CreateUserTagIntent
 		return []string{field("tag", api.Quote(p.UserTagName)), field("users", usersText(c, p.UserIDs))}
-	case in.CreateMfaPolicyIntent != nil:
-		p := in.CreateMfaPolicyIntent
-		steps := make([]string, len(p.RequiredAuthenticationMethods))
-		for i, st := range p.RequiredAuthenticationMethods {
-			var any []string
-			for _, m := range st.Any {
-				t := strings.TrimPrefix(m.Type, "AUTHENTICATION_METHOD_TYPE_")
-				if m.ID != "" {
-					t += " " + api.SanitizeID(m.ID)
-				}
-				any = append(any, t)
-			}
-			steps[i] = fmt.Sprintf("%d. any of %s", i+1, strings.Join(any, ", "))
-		}
-		return []string{
-			field("MFA policy", api.Quote(p.MfaPolicyName)),
-			field("for", usersText(c, []string{p.UserID})),
-			field("condition", orElse(p.Condition, "(none)")),
-			field("steps", orElse(strings.Join(steps, "; "), "(none)")),
-			field("order", fmt.Sprint(p.Order)),
-		}
 	case in.CreateSmartContractInterfaceIntent != nil:
 		p := in.CreateSmartContractInterfaceIntent
 		return []string{field("interface", api.Quote(p.Label)), field("address", api.Quote(p.SmartContractAddress)),

@@ -60,7 +60,7 @@ type Webhooks struct {
 func NewWebhooks(c *Common) *Webhooks {
 	w := &Webhooks{c: c, feed: c.Webhooks, keys: newWebhooksKeys()}
 	w.list = ui.NewListDetail(c.Theme, []ui.Column{
-		{Title: "TIME", Width: 8},
+		{Title: "TIME", Width: 14}, // 15:04:05 and a zone, up to +0530
 		{Title: "VERDICT", Width: 8},
 		{Title: "ACTIVITY", Width: 12, Grow: true},
 		{Title: "TYPE", Width: 16, Grow: true},
@@ -203,12 +203,15 @@ func (w *Webhooks) ClickRow(y int) tea.Cmd {
 
 func (w *Webhooks) setRows() {
 	rows := make([]ui.Row, len(w.items))
+	// The console's zone (the clock's), labelled, as the detail and the
+	// status bar write it.
+	now := w.c.Now()
 	for i, d := range w.items {
 		verdict := "verified"
 		if !d.Verified {
 			verdict = "REFUSED"
 		}
-		rows[i] = ui.Row{ID: rowID(d), Cells: []string{d.At.Local().Format("15:04:05"), verdict,
+		rows[i] = ui.Row{ID: rowID(d), Cells: []string{d.At.In(now.Location()).Format("15:04:05 MST"), verdict,
 			api.SanitizeID(d.ActivityID), api.SanitizeID(strings.TrimPrefix(d.Type, "ACTIVITY_TYPE_")),
 			api.SanitizeID(strings.TrimPrefix(d.Status, "ACTIVITY_STATUS_")), clip(api.SanitizeID(d.KeyID), 10)},
 			Sort: []string{d.At.UTC().Format(time.RFC3339Nano)}}
@@ -252,7 +255,8 @@ func (w *Webhooks) renderDetail() {
 	b.Section("Delivery")
 	b.Field("verdict", verdict)
 	b.Field("reason", d.Reason)
-	b.Field("received", d.At.UTC().Format("2006-01-02 15:04:05Z"))
+	now := w.c.Now()
+	b.Field("received", zonedTimes(now, d.At, "2006-01-02 15:04:05")+" ("+ui.Ago(now, d.At)+" ago)")
 	b.Field("event", api.SanitizeID(d.EventID))
 	b.Field("key", api.SanitizeID(d.KeyID))
 	b.Field("organization", api.SanitizeID(d.OrganizationID))
@@ -291,11 +295,11 @@ func (h webhooksHelp) ShortHelp() []key.Binding {
 	if h.w.list.IsOpen() {
 		return []key.Binding{h.w.keys.Copy, l.Back}
 	}
-	return []key.Binding{l.Open, l.Sort, h.w.keys.Copy}
+	return []key.Binding{l.Open, h.w.list.Table.Keys.Filter, l.Sort, h.w.keys.Copy}
 }
 
 func (h webhooksHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.w.KeyActions(), h.w.list.Pane.KeyBindings())
+	return fullHelp(h.w.KeyActions(), append(h.w.list.Pane.KeyBindings(), h.w.list.Table.Keys.Filter))
 }
 
 // Commands of the Webhooks screen.

@@ -56,7 +56,9 @@ func StatusBar(th *theme.Theme, s Status, width int) string {
 		text = append(text, s.Spinner+" "+Clean(s.Busy))
 	}
 	if !s.LastRefresh.IsZero() {
-		refreshed := "refreshed " + s.LastRefresh.Format("15:04:05") + " (" + Ago(s.Now, s.LastRefresh) + " ago)"
+		// Labelled with the zone, the console's (the clock's), as every
+		// time the console writes is.
+		refreshed := "refreshed " + s.LastRefresh.In(s.Now.Location()).Format("15:04:05 MST") + " (" + Ago(s.Now, s.LastRefresh) + " ago)"
 		if s.Stale {
 			refreshed = "stale: " + refreshed
 		}
