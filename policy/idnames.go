@@ -59,7 +59,7 @@ func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 			out = append(out, IDRef{ID: v, Kind: "tag", Name: n})
 		case hasKey(userNames, v):
 			out = append(out, IDRef{ID: v, Kind: "user", Name: userNames[v]})
-		case looksLikeID(v):
+		case api.UUIDShaped(v):
 			out = append(out, IDRef{ID: v})
 		}
 	}
@@ -83,27 +83,6 @@ func stringValue(lit string) (string, bool) {
 	}
 	s, ok := e.AsLiteral().(types.String)
 	return string(s), ok
-}
-
-// looksLikeID reports whether s has the shape of the service's ids, a UUID:
-// 8-4-4-4-12 hexadecimal digits.
-func looksLikeID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, r := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if r != '-' {
-				return false
-			}
-		default:
-			if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // IntentIDRefs is IDRefs over the policy expressions an intent holds:

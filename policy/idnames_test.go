@@ -52,4 +52,9 @@ func TestIDRefsTakesAnyText(t *testing.T) {
 	for _, src := range []string{"", "'", `'\`, "'''", "r'\\d'", "\"unterminated", "approvers.any(u, u.tags.contains('01a2"} {
 		_ = IDRefs(src, nil, nil)
 	}
+	// An unterminated literal (the tokenizer runs it to the end) names nothing.
+	const tag = "01a22133-8b86-76f3-83c1-234ad42ced22"
+	if got := IDRefs("activity.type == '"+tag, map[string]string{tag: "ops"}, nil); len(got) != 0 {
+		t.Errorf("an unterminated literal resolved to %+v", got)
+	}
 }

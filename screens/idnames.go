@@ -20,16 +20,15 @@ type exprName struct {
 }
 
 // exprNames names the ids src holds, once each, in order, from the tags and
-// users the console loaded (policy.ReferencedIDs resolves them; the CLI
-// resolves with it too).
+// users the console loaded (policy.IDRefs resolves them, as for the CLI).
 func exprNames(c *Common, src string) []exprName {
 	var out []exprName
-	for _, r := range policy.ReferencedIDs(src, c.Org.TagNames, c.Org.UserNames) {
+	for _, r := range policy.IDRefs(src, c.Org.TagNames, c.Org.UserNames) {
 		id := api.SanitizeID(r.ID)
 		switch r.Kind {
-		case policy.IDTag:
+		case "tag":
 			out = append(out, exprName{text: id + " is tag " + api.NameText(r.Name)})
-		case policy.IDUser:
+		case "user":
 			out = append(out, exprName{text: id + " is user " + api.NameText(r.Name)})
 		default:
 			text := "⚠ " + id + " is not a tag or user this console knows"
