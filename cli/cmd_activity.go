@@ -266,6 +266,11 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
 		return whyNoVote(ctx, c, client, a, approve, conn.json)
 	}
+	if approve && !*yes && !hasShownIntent(a) {
+		// Fail closed: the prompt would ask for approval of an activity
+		// whose intent it cannot show.
+		return usagef("approve %s: the activity holds no intent vigil can show, so you would approve without seeing what it does; read the reply as sent with 'vigil activity get --json %s', and pass --yes only if you still mean to approve it", a.ID, a.ID)
+	}
 	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", voteDetails(ctx, client, a)); err != nil {
 		return err
 	}
