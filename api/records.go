@@ -354,8 +354,11 @@ type Policy struct {
 	Condition  string `json:"condition"`
 	Consensus  string `json:"consensus"`
 	Notes      string `json:"notes"`
-	CreatedAt  Time   `json:"createdAt"`
-	UpdatedAt  Time   `json:"updatedAt"`
+	// Time is when the policy is active, a time expression (v1Policy.time,
+	// optional); empty: always.
+	Time      string `json:"time,omitempty"`
+	CreatedAt Time   `json:"createdAt"`
+	UpdatedAt Time   `json:"updatedAt"`
 }
 
 // MfaPolicy is an MFA policy record.

@@ -271,6 +271,9 @@ type CreatePolicyParams struct {
 	Condition  string `json:"condition,omitempty"`
 	Consensus  string `json:"consensus,omitempty"`
 	Notes      string `json:"notes"`
+	// Time is when the policy is active, a time expression (the real
+	// service's v1CreatePolicyIntentV3.time); empty: always.
+	Time string `json:"time,omitempty"`
 }
 
 // DeleteWalletAccountsParams are the parameters of delete_wallet_accounts.

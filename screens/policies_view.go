@@ -237,6 +237,11 @@ func (p *Policies) renderDetail() {
 	for _, l := range exprNames(p.c, pol.Consensus) {
 		b.Styled(th.Muted.Render(l))
 	}
+	if pol.Time != "" {
+		// A policy active only at some times must not read as always active.
+		b.Section("Time (when the policy is active)")
+		b.Styled(highlightExpr(th, pol.Time))
+	}
 	b.Section("Notes")
 	b.Line(orNone(pol.Notes))
 	p.writeDecided(b, pol.PolicyID)

@@ -197,13 +197,17 @@ func otherIntentLines(c *Common, in api.Intent) []string {
 	switch {
 	case in.CreatePolicyIntentV3 != nil:
 		p := in.CreatePolicyIntentV3
-		return []string{
+		lines := []string{
 			field("effect", strings.TrimPrefix(p.Effect, "EFFECT_")),
 			field("policy", api.Quote(p.PolicyName)),
 			field("condition", orElse(p.Condition, "(none: applies to every activity)")),
 			field("consensus", orElse(p.Consensus, "(none: applies without any approval)")),
-			field("notes", api.Quote(p.Notes)),
 		}
+		if p.Time != "" {
+			// Without it the policy is always active; with it, only then.
+			lines = append(lines, field("time", p.Time))
+		}
+		return append(lines, field("notes", api.Quote(p.Notes)))
 	case in.DeleteAPIKeysIntent != nil:
 		p := in.DeleteAPIKeysIntent
 		return []string{field("delete", plural(len(p.APIKeyIDs), "API key")+" of "+usersText(c, []string{p.UserID})),

@@ -425,6 +425,11 @@ CREATE TABLE oidc_exchanged_tokens (
 );
 CREATE INDEX oidc_exchanged_tokens_expiry ON oidc_exchanged_tokens(expires_s);
 `,
+	// 14: a policy's time expression (the real service's v1Policy.time):
+	// when the policy is active; '' is always. Compiled before it is stored.
+	`
+ALTER TABLE policies ADD COLUMN time_expr TEXT NOT NULL DEFAULT '';
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration, on
