@@ -95,16 +95,18 @@ func decodeOneOf(data []byte, dst any) (map[string]json.RawMessage, error) {
 }
 
 // encodeOneOf encodes known (a struct) and adds the keys of other after its
-// own, in sorted order.
+// own, in sorted order. Marshal leaves <, > and & bare: the encoder that
+// called MarshalJSON escapes them if it is told to, and one told not to (a
+// detail showing ">= 2") must get them bare.
 func encodeOneOf(known any, other map[string]json.RawMessage) ([]byte, error) {
-	b, err := marshalNoHTMLEscape(known)
+	b, err := Marshal(known)
 	if err != nil || len(other) == 0 {
 		return b, err
 	}
 	out := bytes.NewBuffer(b[:len(b)-1]) // without its closing brace
 	first := len(b) == 2
 	for _, key := range sortedKeys(other) {
-		name, err := marshalNoHTMLEscape(key)
+		name, err := Marshal(key)
 		if err != nil {
 			return nil, err
 		}
@@ -118,19 +120,6 @@ func encodeOneOf(known any, other map[string]json.RawMessage) ([]byte, error) {
 	}
 	out.WriteByte('}')
 	return out.Bytes(), nil
-}
-
-// marshalNoHTMLEscape is json.Marshal leaving <, > and & as they are: the
-// encoder that called MarshalJSON escapes them if it is told to, and an
-// encoder told not to (a detail showing ">= 2") must get them bare.
-func marshalNoHTMLEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 func sortedKeys(m map[string]json.RawMessage) []string {
