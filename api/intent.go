@@ -52,8 +52,8 @@ func (in Intent) Params() (typ string, params any) {
 	iv := reflect.ValueOf(in)
 	for i := range iv.NumField() {
 		f := iv.Field(i)
-		if f.IsNil() {
-			continue
+		if f.Kind() != reflect.Pointer || f.IsNil() {
+			continue // Other holds no params of this client's operations
 		}
 		for _, op := range SubmitOperations() {
 			if p, _ := NewParams(op.Type); reflect.TypeOf(p) == f.Type() {
@@ -65,11 +65,12 @@ func (in Intent) Params() (typ string, params any) {
 }
 
 // Value returns the one result held (a pointer to the operation's result type), or
-// nil while the activity has no result.
+// nil while the activity has no result or only one this client does not know
+// (Other).
 func (r Result) Value() any {
 	rv := reflect.ValueOf(r)
 	for i := range rv.NumField() {
-		if f := rv.Field(i); !f.IsNil() {
+		if f := rv.Field(i); f.Kind() == reflect.Pointer && !f.IsNil() {
 			return f.Interface()
 		}
 	}

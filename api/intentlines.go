@@ -34,13 +34,18 @@ func IntentLines(in Intent) []string { return IntentLinesWithUsers(in, nil) }
 // IntentLinesWithUsers are IntentLines that also name, under an OIDC token,
 // the user of users linked to its subject (or say none is): users are the
 // organization's, as list_users gives them; nil leaves the line out.
+//
+// An intent of a type this client does not know (Intent.Other) is shown too,
+// generically: its key, then its JSON field by field, under the same
+// conventions. Nil means the intent holds nothing at all.
 func IntentLinesWithUsers(in Intent, users []User) []string {
-	_, params := in.Params()
-	if params == nil {
-		return nil
-	}
 	l := intentLister{users: users}
-	l.appendFields(reflect.ValueOf(params).Elem(), 0)
+	if _, params := in.Params(); params != nil {
+		l.appendFields(reflect.ValueOf(params).Elem(), 0)
+	}
+	for _, key := range in.UnknownKeys() {
+		l.appendUnknown(key, in.Other[key])
+	}
 	return l.lines
 }
 

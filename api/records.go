@@ -244,16 +244,51 @@ type Credential struct {
 	SessionProfileID string `json:"sessionProfileId,omitempty"`
 }
 
-// Authenticator is a user's WebAuthn authenticator (passkey).
+// Authenticator is a user's WebAuthn authenticator (passkey). Every field is
+// sent (transports as [] when none is known): the official client's
+// v1Authenticator requires them all.
 type Authenticator struct {
 	AuthenticatorID   string     `json:"authenticatorId"`
 	AuthenticatorName string     `json:"authenticatorName"`
 	CredentialID      string     `json:"credentialId"`
 	Credential        Credential `json:"credential"`
-	Transports        []string   `json:"transports,omitempty"`
-	Model             string     `json:"model,omitempty"`
-	CreatedAt         Time       `json:"createdAt"`
-	UpdatedAt         Time       `json:"updatedAt"`
+	// Transports are AUTHENTICATOR_TRANSPORT_* values (USB, NFC, BLE, ...).
+	Transports []string `json:"transports"`
+	// AttestationType is the WebAuthn attestation conveyance of the
+	// registration ("none" when none was verified).
+	AttestationType string `json:"attestationType"`
+	// Aaguid names the authenticator's make and model (a UUID; all zeros
+	// when unknown, as WebAuthn sends it without attestation).
+	Aaguid    string `json:"aaguid"`
+	Model     string `json:"model"`
+	CreatedAt Time   `json:"createdAt"`
+	UpdatedAt Time   `json:"updatedAt"`
+}
+
+// Authenticator transports (v1AuthenticatorTransport).
+const (
+	TransportBLE      = "AUTHENTICATOR_TRANSPORT_BLE"
+	TransportInternal = "AUTHENTICATOR_TRANSPORT_INTERNAL"
+	TransportNFC      = "AUTHENTICATOR_TRANSPORT_NFC"
+	TransportUSB      = "AUTHENTICATOR_TRANSPORT_USB"
+	TransportHybrid   = "AUTHENTICATOR_TRANSPORT_HYBRID"
+)
+
+// AuthenticatorTransports lists every transport value.
+func AuthenticatorTransports() []string {
+	return []string{TransportBLE, TransportInternal, TransportNFC, TransportUSB, TransportHybrid}
+}
+
+// UnknownAaguid is the AAGUID of an authenticator whose make is not known:
+// WebAuthn sends all zeros when the registration carries no attestation.
+const UnknownAaguid = "00000000-0000-0000-0000-000000000000"
+
+// MarshalJSON sends transports as [] when there are none.
+func (a Authenticator) MarshalJSON() ([]byte, error) {
+	type plain Authenticator
+	p := plain(a)
+	p.Transports = orEmpty(p.Transports)
+	return Marshal(p)
 }
 
 // User is a user of an organization. Every array is sent, empty when there is
@@ -354,8 +389,11 @@ type Policy struct {
 	Condition  string `json:"condition"`
 	Consensus  string `json:"consensus"`
 	Notes      string `json:"notes"`
-	CreatedAt  Time   `json:"createdAt"`
-	UpdatedAt  Time   `json:"updatedAt"`
+	// Time is when the policy is active, a time expression (v1Policy.time,
+	// optional); empty: always.
+	Time      string `json:"time,omitempty"`
+	CreatedAt Time   `json:"createdAt"`
+	UpdatedAt Time   `json:"updatedAt"`
 }
 
 // MfaPolicy is an MFA policy record.

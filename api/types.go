@@ -188,6 +188,11 @@ type Intent struct {
 	CreateMfaPolicyIntent              *CreateMfaPolicyParams              `json:"createMfaPolicyIntent,omitempty"`
 	ApproveActivityIntent              *ApproveActivityParams              `json:"approveActivityIntent,omitempty"`
 	RejectActivityIntent               *RejectActivityParams               `json:"rejectActivityIntent,omitempty"`
+
+	// Other holds, exactly as sent, a key of an intent this client does not
+	// know (an operation of the real service outside SPEC.md's list), so it
+	// can be shown rather than lost (intentraw.go).
+	Other map[string]json.RawMessage `json:"-"`
 }
 
 // Result holds exactly one key, named after the operation's result (none while the
@@ -205,6 +210,9 @@ type Result struct {
 	CreateReadOnlySessionResult        *CreateReadOnlySessionResult        `json:"createReadOnlySessionResult,omitempty"`
 	DeleteTvcDeploymentResult          *DeleteTvcDeploymentResult          `json:"deleteTvcDeploymentResult,omitempty"`
 	CreateMfaPolicyResult              *CreateMfaPolicyResult              `json:"createMfaPolicyResult,omitempty"`
+
+	// Other holds, exactly as sent, a result key this client does not know.
+	Other map[string]json.RawMessage `json:"-"`
 }
 
 // ---- parameters of the submit operations (also the intent content) ----
@@ -263,6 +271,9 @@ type CreatePolicyParams struct {
 	Condition  string `json:"condition,omitempty"`
 	Consensus  string `json:"consensus,omitempty"`
 	Notes      string `json:"notes"`
+	// Time is when the policy is active, a time expression (the real
+	// service's v1CreatePolicyIntentV3.time); empty: always.
+	Time string `json:"time,omitempty"`
 }
 
 // DeleteWalletAccountsParams are the parameters of delete_wallet_accounts.

@@ -329,6 +329,8 @@ func (p *CreatePolicyParams) Validate() error {
 		within("consensus", p.Consensus, MaxExpressionLength, "an expression"),
 		optionalString("notes", p.Notes),
 		within("notes", p.Notes, MaxNotesLength, "notes"),
+		optionalString("time", p.Time),
+		within("time", p.Time, MaxExpressionLength, "an expression"),
 	)
 }
 

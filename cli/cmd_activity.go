@@ -286,6 +286,12 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
 		return whyNoVote(ctx, c, client, a, approve, conn.json)
 	}
+	if approve && !*yes && !hasShownIntent(a) {
+		// Fail closed: the prompt would ask for approval of an activity
+		// whose intent it cannot show.
+		id := api.SanitizeID(a.ID)
+		return usagef("approve %s: the activity holds no intent vigil can show, so you would approve without seeing what it does; read the reply as sent with 'vigil activity get --json %s', and pass --yes only if you still mean to approve it", id, id)
+	}
 	details := "" // read only to be shown: --yes asks nothing
 	if !*yes {
 		details = voteDetails(ctx, c, client, a)

@@ -37,7 +37,8 @@ func cmdPolicy(ctx context.Context, c proc, args []string) error {
 
 const policyListUsage = `Usage: vigil policy list [--json]
 
-Lists the policies: id, name, effect, condition and consensus on one line each.
+Lists the policies: id, name, effect, condition, consensus and time (when the
+policy is active; — is always) on one line each.
 
 Examples:
   vigil policy list
@@ -73,9 +74,9 @@ func policyList(ctx context.Context, c proc, args []string) error {
 			rows := make([][]string, 0, len(policies))
 			for _, p := range policies {
 				rows = append(rows, []string{p.PolicyID, p.PolicyName, strings.TrimPrefix(p.Effect, "EFFECT_"),
-					oneLine(p.Condition, 60), oneLine(p.Consensus, 40), timeText(p.UpdatedAt)})
+					oneLine(p.Condition, 60), oneLine(p.Consensus, 40), oneLine(p.Time, 40), timeText(p.UpdatedAt)})
 			}
-			return table(c.stdout, []string{"ID", "NAME", "EFFECT", "CONDITION", "CONSENSUS", "UPDATED"}, rows)
+			return table(c.stdout, []string{"ID", "NAME", "EFFECT", "CONDITION", "CONSENSUS", "TIME", "UPDATED"}, rows)
 		},
 	}.run(ctx, c, args)
 }
@@ -102,17 +103,18 @@ func policyGet(ctx context.Context, c proc, args []string) error {
 				return err
 			}
 			return fields(c.stdout, "id", p.PolicyID, "name", p.PolicyName, "effect", p.Effect,
-				"condition", p.Condition, "consensus", p.Consensus, "notes", p.Notes,
+				"condition", p.Condition, "consensus", p.Consensus, "time", p.Time, "notes", p.Notes,
 				"created", timeText(p.CreatedAt), "updated", timeText(p.UpdatedAt))
 		},
 	}.run(ctx, c, args)
 }
 
-const policyCreateUsage = `Usage: vigil policy create --name N --effect allow|deny [--condition EXPR] [--consensus EXPR] [--notes T]
+const policyCreateUsage = `Usage: vigil policy create --name N --effect allow|deny [--condition EXPR] [--consensus EXPR] [--time EXPR] [--notes T]
 
-Submits create_policy (V3). Both expressions are compiled first, exactly as the
+Submits create_policy (V3). The expressions are compiled first, exactly as the
 service compiles them; one that fails is reported with its line and column and
-nothing is sent. The activity usually waits for the root quorum: follow it with
+nothing is sent. --time says when the policy is active (docs/policy-language.md,
+"time"); without it the policy is always active. The activity usually waits for the root quorum: follow it with
 'vigil activity wait ID'.
 
 Examples:
@@ -143,6 +145,7 @@ func policyCreate(ctx context.Context, c proc, args []string) error {
 	condition := fs.String("condition", "", "when the policy applies: an `EXPR`ession; empty applies to every activity")
 	consensus := fs.String("consensus", "", "who must approve: an `EXPR`ession; empty requires no approvals")
 	notes := fs.String("notes", "", "free-text `NOTES`")
+	timeExpr := fs.String("time", "", "when the policy is active: a time `EXPR`ession; empty is always")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -153,7 +156,7 @@ func policyCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkExpressions(c, *condition, *consensus); err != nil {
+	if err := checkSource(c, policy.Source{Condition: *condition, Consensus: *consensus, Time: *timeExpr}); err != nil {
 		return err
 	}
 	client, _, err := conn.submitClient(c)
@@ -161,12 +164,12 @@ func policyCreate(ctx context.Context, c proc, args []string) error {
 		return err
 	}
 	return submitVerb(ctx, c, conn, client, "create_policy", &api.CreatePolicyParams{PolicyName: *name, Effect: eff,
-		Condition: *condition, Consensus: *consensus, Notes: *notes})
+		Condition: *condition, Consensus: *consensus, Notes: *notes, Time: *timeExpr})
 }
 
-const policyCheckUsage = `Usage: vigil policy check --condition EXPR [--consensus EXPR]
+const policyCheckUsage = `Usage: vigil policy check --condition EXPR [--consensus EXPR] [--time EXPR]
 
-Compiles a condition and a consensus as the service would, offline (no profile,
+Compiles a condition, a consensus and a time expression as the service would, offline (no profile,
 no network). Exit status 0 when both compile; otherwise every problem is printed
 with its line and column, marked under the expression, and the exit status is 1.
 
@@ -181,13 +184,14 @@ func policyCheck(c proc, args []string) error {
 	fs := newFlagSet("policy check", policyCheckUsage)
 	condition := fs.String("condition", "", "condition `EXPR`ession")
 	consensus := fs.String("consensus", "", "consensus `EXPR`ession")
+	timeExpr := fs.String("time", "", "time `EXPR`ession (when the policy is active)")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
 	if len(visited(fs)) == 0 {
-		return usagef("policy check needs --condition EXPR and/or --consensus EXPR")
+		return usagef("policy check needs --condition EXPR, --consensus EXPR and/or --time EXPR")
 	}
-	if err := checkExpressions(c, *condition, *consensus); err != nil {
+	if err := checkSource(c, policy.Source{Condition: *condition, Consensus: *consensus, Time: *timeExpr}); err != nil {
 		return err
 	}
 	var what []string
@@ -196,6 +200,9 @@ func policyCheck(c proc, args []string) error {
 	}
 	if *consensus != "" {
 		what = append(what, "consensus")
+	}
+	if *timeExpr != "" {
+		what = append(what, "time")
 	}
 	verb := "compile"
 	if len(what) == 1 {
@@ -208,17 +215,25 @@ func policyCheck(c proc, args []string) error {
 // checkExpressions compiles a condition and consensus with policy/, printing
 // every problem marked under its expression on standard error.
 func checkExpressions(c proc, condition, consensus string) error {
-	diags := policy.Check(condition, consensus)
+	return checkSource(c, policy.Source{Condition: condition, Consensus: consensus})
+}
+
+// checkSource is checkExpressions for a policy's three expressions.
+func checkSource(c proc, s policy.Source) error {
+	diags := policy.CheckSource(s)
 	if len(diags) == 0 {
-		if _, err := policy.Compile(condition, consensus); err != nil {
+		if _, err := policy.CompileSource(s); err != nil {
 			return fmt.Errorf("the expressions do not compile: %w", err)
 		}
 		return nil
 	}
 	for _, d := range diags {
-		src := condition
-		if d.Field == policy.FieldConsensus {
-			src = consensus
+		src := s.Condition
+		switch d.Field {
+		case policy.FieldConsensus:
+			src = s.Consensus
+		case policy.FieldTime:
+			src = s.Time
 		}
 		fmt.Fprintf(c.stderr, "%s\n", d.String())
 		if lines := strings.Split(src, "\n"); d.Line >= 1 && d.Line <= len(lines) {

@@ -39,7 +39,7 @@ func TestPolicyCheckOffline(t *testing.T) {
 		t.Errorf("consensus error: %s", errOut)
 	}
 	checkUsageErrors(t, []usageCase{
-		{[]string{"policy", "check"}, "policy check needs --condition EXPR and/or --consensus EXPR"},
+		{[]string{"policy", "check"}, "policy check needs --condition EXPR, --consensus EXPR and/or --time EXPR"},
 		{[]string{"policy"}, "policy needs a subcommand"},
 		{[]string{"policy", "simulate"}, "--activity ID is required"},
 		{[]string{"policy", "simulate", "--activity", "x"}, `--effect "": use allow or deny`},

@@ -127,6 +127,9 @@ func activityRequester(a *api.Activity) string {
 func intentText(a shownActivity) string {
 	typ, params := a.exact.Intent.Params()
 	if params == nil {
+		if unknown := a.exact.Intent.UnknownKeys(); len(unknown) > 0 {
+			return fmt.Sprintf("%s (a type vigil does not know; its fields follow)", strings.Join(quotedKeys(unknown), ", "))
+		}
 		return "(none)"
 	}
 	op, _ := api.OperationByType(typ)
@@ -170,12 +173,18 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 // token is linked to (nil: not named).
 func voteIntentText(a shownActivity, users []api.User) string {
 	typ, params := a.exact.Intent.Params()
-	if params == nil {
-		return "intent:    (none)"
-	}
-	op, _ := api.OperationByType(typ)
 	var b strings.Builder
-	b.WriteString("intent:    " + op.Path)
+	switch {
+	case params != nil:
+		op, _ := api.OperationByType(typ)
+		b.WriteString("intent:    " + op.Path)
+	case len(a.exact.Intent.Other) > 0:
+		// The real service has operations vigil does not know: their intent
+		// is shown field by field as sent, never left out.
+		b.WriteString("intent:    " + strings.Join(quotedKeys(a.exact.Intent.UnknownKeys()), ", ") + " (a type vigil does not know; every field as sent)")
+	default:
+		return "intent:    (none that vigil can show; 'vigil activity get --json " + a.ID + "' shows the reply as sent)"
+	}
 	shortened := false
 	for _, l := range api.IntentLinesWithUsers(a.exact.Intent, users) {
 		b.WriteString("\n  " + l)
@@ -187,6 +196,37 @@ func voteIntentText(a shownActivity, users []api.User) string {
 		fmt.Fprintf(&b, "\n(long text shortened; 'vigil activity get --json %s' shows it whole)", a.ID)
 	}
 	return b.String()
+}
+
+// hasShownIntent reports whether the activity holds an intent the prompt can
+// show (known or not): a member must not approve what they cannot read.
+func hasShownIntent(a shownActivity) bool {
+	_, params := a.exact.Intent.Params()
+	return params != nil || len(a.exact.Intent.Other) > 0
+}
+
+// quotedKeys are intent keys as labels (api.IntentLines shows them alike).
+func quotedKeys(keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = api.SanitizeID(k)
+	}
+	return out
+}
+
+// printUnknownIntent writes, after an activity's fields, every field of an
+// intent of a type vigil does not know; nothing when there is none.
+func printUnknownIntent(w io.Writer, a *api.Activity) error {
+	if _, params := a.Intent.Params(); params != nil || len(a.Intent.Other) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("\nintent, field by field:\n")
+	for _, l := range api.IntentLines(a.Intent) {
+		b.WriteString("  " + l + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // maxIntentRunes bounds an intent on one line: a 400 kB ABI is not read in a
@@ -221,7 +261,7 @@ func printActivity(w io.Writer, shown shownActivity) error {
 	if a.CanReject {
 		you = append(you, "reject")
 	}
-	return fields(w,
+	err := fields(w,
 		"id", api.SanitizeID(a.ID),
 		"type", api.Sanitize(a.Type),
 		"status", api.Sanitize(a.Status),
@@ -235,6 +275,10 @@ func printActivity(w io.Writer, shown shownActivity) error {
 		"created", timeText(a.CreatedAt),
 		"updated", timeText(a.UpdatedAt),
 	)
+	if err != nil {
+		return err
+	}
+	return printUnknownIntent(w, a)
 }
 
 // printSubmitted reports a submitted activity; when it waits for votes it says

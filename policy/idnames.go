@@ -86,12 +86,12 @@ func stringValue(lit string) (string, bool) {
 }
 
 // IntentIDRefs is IDRefs over the policy expressions an intent holds:
-// create_policy's condition and consensus, create_mfa_policy's condition;
+// create_policy's condition, consensus and time, create_mfa_policy's condition;
 // each id once. It is empty for any other intent.
 func IntentIDRefs(in api.Intent, tagNames, userNames map[string]string) []IDRef {
 	var exprs []string
 	if p := in.CreatePolicyIntentV3; p != nil {
-		exprs = append(exprs, p.Condition, p.Consensus)
+		exprs = append(exprs, p.Condition, p.Consensus, p.Time)
 	}
 	if p := in.CreateMfaPolicyIntent; p != nil {
 		exprs = append(exprs, p.Condition)

@@ -167,7 +167,7 @@ func PoliciesOf(records []api.Policy) ([]Policy, []error) {
 	out := make([]Policy, 0, len(records))
 	var errs []error
 	for _, r := range records {
-		c, err := Compile(r.Condition, r.Consensus)
+		c, err := CompileSource(Source{Condition: r.Condition, Consensus: r.Consensus, Time: r.Time})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("policy %s: %w", r.PolicyID, err))
 			continue

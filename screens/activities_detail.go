@@ -441,7 +441,12 @@ func intentSummary(c *Common, in api.Intent) string {
 		s = "OAuth login, new API key " + api.Quote(in.OauthIntent.APIKeyName)
 	case in.CreateReadOnlySessionIntent != nil:
 		s = "create a read-only session"
+	case len(in.Other) > 0:
+		s = "a type this console does not know: " + strings.Join(in.UnknownKeys(), ", ") + " (every field below)"
 	default:
+		if _, params := in.Params(); params == nil {
+			return "(this console cannot show this activity's intent)"
+		}
 		out, _ := json.Marshal(in)
 		s = string(out)
 	}

@@ -208,6 +208,12 @@ func (p *Policies) renderDetail() {
 	b.Section("Consensus")
 	b.Styled(highlightExpr(th, orAlways(pol.Consensus)))
 	writeExprNames(b, th, exprNames(p.c, pol.Consensus))
+	if pol.Time != "" {
+		// A policy active only at some times must not read as always active.
+		b.Section("Time (when the policy is active)")
+		b.Styled(highlightExpr(th, pol.Time))
+		writeExprNames(b, th, exprNames(p.c, pol.Time))
+	}
 	b.Section("Notes")
 	b.Line(orNone(pol.Notes))
 	p.writeDecided(b, pol.PolicyID)

@@ -122,7 +122,25 @@ func senderText(c *Common, id string) (text string, known bool) {
 // intentLines restate every field of an intent that decides what it does;
 // warn holds the indexes of the lines to draw in the warning style.
 // Secrets (an OIDC token, an encrypted client secret) are named, not shown.
+// An intent of a type this console does not know (the real service has many
+// more operations) is shown field by field as sent, after any it knows.
 func intentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
+	if len(in.Other) == 0 {
+		return knownIntentLines(c, in)
+	}
+	if _, params := in.Params(); params != nil {
+		lines, warn = knownIntentLines(c, in)
+	}
+	if warn == nil {
+		warn = map[int]bool{}
+	}
+	warn[len(lines)] = true
+	lines = append(lines, field("what", "an intent of a type this console does not know; every field as sent:"))
+	return append(lines, api.IntentLines(api.Intent{Other: in.Other})...), warn
+}
+
+// knownIntentLines are intentLines of the intents this console knows.
+func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
 	if in.CreateInvitationsIntent != nil {
 		warn = map[int]bool{}
 		for i, inv := range in.CreateInvitationsIntent.Invitations {
@@ -157,6 +175,11 @@ func intentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
 		lines = exprNameLines(lines, warn, exprNames(c, p.Condition))
 		lines = append(lines, field("consensus", orElse(p.Consensus, "(none: applies without any approval)")))
 		lines = exprNameLines(lines, warn, exprNames(c, p.Consensus))
+		if p.Time != "" {
+			// Without it the policy is always active; with it, only then.
+			lines = append(lines, field("time", p.Time))
+			lines = exprNameLines(lines, warn, exprNames(c, p.Time))
+		}
 		return append(lines, field("notes", api.Quote(p.Notes))), warn
 	}
 	if p := in.CreateMfaPolicyIntent; p != nil {
@@ -165,6 +188,9 @@ func intentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
 			field("condition", orElse(p.Condition, "(none)"))}
 		lines = exprNameLines(lines, warn, exprNames(c, p.Condition))
 		return append(lines, field("steps", mfaStepsText(p.RequiredAuthenticationMethods)), field("order", fmt.Sprint(p.Order))), warn
+	}
+	if _, params := in.Params(); params == nil {
+		return []string{field("what", noIntentText)}, map[int]bool{0: true}
 	}
 	return otherIntentLines(c, in), nil
 }
@@ -185,6 +211,11 @@ func mfaStepsText(methods []api.AuthenticationStep) string {
 	}
 	return orElse(strings.Join(steps, "; "), "(none)")
 }
+
+// noIntentText is what the dialog says of an activity whose reply holds no
+// intent the console can read: the console cannot show it (whatever the
+// service sent), so the member must not approve it here.
+const noIntentText = "this console cannot show the intent of this activity: do not approve what you cannot read ('vigil activity get --json' shows the reply as sent)"
 
 // currentFeatureText is the value a feature has now, as the console last
 // loaded the organization, or what its absence means.
@@ -252,7 +283,7 @@ func otherIntentLines(c *Common, in api.Intent) []string {
 	if lines := api.IntentLines(in); len(lines) > 0 {
 		return lines
 	}
-	return []string{field("what", "(the service sent no intent; do not approve what you cannot read)")}
+	return []string{field("what", noIntentText)}
 }
 
 func plural(n int, one string) string {

@@ -20,6 +20,16 @@ func compiledSize(condition, consensus string) int {
 	return 2<<10 + 24*(len(condition)+len(consensus))
 }
 
+// sourceKey names a policy's three expressions unambiguously. Without a
+// time it is compileKey's, which starts with a digit; with one it starts
+// with "t", so that no policy with a time shares a key with one without.
+func sourceKey(src policy.Source) string {
+	if src.Time == "" {
+		return compileKey(src.Condition, src.Consensus)
+	}
+	return "t" + compileKey(src.Condition, compileKey(src.Consensus, src.Time))
+}
+
 // compileCache keeps the most recently used compiled policies, keyed by
 // their texts, within a budget of estimated heap. It saves recompiling an
 // organization's unchanged policies each time its policies change.
@@ -51,7 +61,12 @@ func compileKey(condition, consensus string) string {
 // compile returns the compiled policy for these texts, compiling it on a
 // miss. A text that does not compile is not kept.
 func (c *compileCache) compile(condition, consensus string) (*policy.Compiled, error) {
-	key := compileKey(condition, consensus)
+	return c.compileSource(policy.Source{Condition: condition, Consensus: consensus})
+}
+
+// compileSource is compile for a policy's three expressions.
+func (c *compileCache) compileSource(src policy.Source) (*policy.Compiled, error) {
+	key := sourceKey(src)
 	c.mu.Lock()
 	if el, ok := c.byKey[key]; ok {
 		c.order.MoveToFront(el)
@@ -61,11 +76,11 @@ func (c *compileCache) compile(condition, consensus string) (*policy.Compiled, e
 	c.mu.Unlock()
 	// Compile outside the lock: it takes milliseconds for a long text, and
 	// two callers compiling the same text at once only waste work.
-	compiled, err := policy.Compile(condition, consensus)
+	compiled, err := policy.CompileSource(src)
 	if err != nil {
 		return nil, err
 	}
-	c.add(key, compiledSize(condition, consensus), compiled)
+	c.add(key, compiledSize(src.Condition, src.Consensus+src.Time), compiled)
 	return compiled, nil
 }
 

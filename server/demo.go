@@ -273,6 +273,15 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 		return nil, nil, err
 	}
 	specs[3].APIKeys = append(specs[3].APIKeys, APIKeySpec{Name: "operator CI key (old)", PublicKey: old.PublicKeyHex()})
+	// A passkey, so that users show one as the official client's
+	// v1Authenticator describes it (.ci/interop.sh checks every field). Its
+	// private half is not kept: the demo signs with API keys only.
+	passkey, err := keys.NewSoftAuthenticator("dmlnaWwtZGVtby1vcGVyYXRvcg") // "vigil-demo-operator"
+	if err != nil {
+		return nil, nil, err
+	}
+	specs[3].Authenticators = []AuthenticatorSpec{{Name: "operator laptop passkey (vigil demo)", CredentialID: passkey.CredentialID(),
+		PublicKey: passkey.PublicKeyHex(), Transports: []string{api.TransportInternal, api.TransportHybrid}, Model: "vigil demo soft passkey"}}
 	org, err := s.CreateOrganization(ctx, DemoOrganizationName, 2, specs)
 	if err != nil {
 		return nil, nil, err

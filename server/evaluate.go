@@ -105,18 +105,19 @@ func userOrder(users map[string]policy.Approver) []string {
 // loadCompiledPolicies loads the organization's policies in creation order,
 // compiled (compilations are cached by expression text, see compileCache).
 func (s *Server) loadCompiledPolicies(ctx context.Context, q querier, orgID string) ([]policy.Policy, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, effect, condition, consensus FROM policies WHERE org_id = ? ORDER BY seq`, orgID)
+	rows, err := q.QueryContext(ctx, `SELECT id, effect, condition, consensus, time_expr FROM policies WHERE org_id = ? ORDER BY seq`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("load policies: %w", err)
 	}
 	defer rows.Close()
 	var out []policy.Policy
 	for rows.Next() {
-		var id, effect, cond, cons string
-		if err := rows.Scan(&id, &effect, &cond, &cons); err != nil {
+		var id, effect string
+		var src policy.Source
+		if err := rows.Scan(&id, &effect, &src.Condition, &src.Consensus, &src.Time); err != nil {
 			return nil, fmt.Errorf("load policies: %w", err)
 		}
-		c, err := s.compile(cond, cons)
+		c, err := s.compiled.compileSource(src)
 		if err != nil {
 			// Policies are compiled before they are stored, so this means a
 			// newer dialect stored it; skip rather than block every activity.

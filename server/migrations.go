@@ -425,6 +425,22 @@ CREATE TABLE oidc_exchanged_tokens (
 );
 CREATE INDEX oidc_exchanged_tokens_expiry ON oidc_exchanged_tokens(expires_s);
 `,
+	// 14: a policy's time expression (the real service's v1Policy.time):
+	// when the policy is active; '' is always. Compiled before it is stored.
+	`
+ALTER TABLE policies ADD COLUMN time_expr TEXT NOT NULL DEFAULT '';
+`,
+	// 15: what a passkey's registration said of the device, which the
+	// official client's v1Authenticator requires: transports (a JSON array
+	// of AUTHENTICATOR_TRANSPORT_* values), the attestation conveyance, the
+	// AAGUID and the model. Passkeys registered before keep the values of
+	// a registration that said nothing: [], none, all zeros, "".
+	`
+ALTER TABLE authenticators ADD COLUMN transports TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE authenticators ADD COLUMN attestation_type TEXT NOT NULL DEFAULT 'none';
+ALTER TABLE authenticators ADD COLUMN aaguid TEXT NOT NULL DEFAULT '00000000-0000-0000-0000-000000000000';
+ALTER TABLE authenticators ADD COLUMN model TEXT NOT NULL DEFAULT '';
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration, on

@@ -29,7 +29,7 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 		// Not through the compile cache: a submission may well be denied,
 		// and a cache filled by submissions would hold whatever any member
 		// sends. Only stored policies are cached (loadCompiledPolicies).
-		_, err := policy.Compile(p.Condition, p.Consensus)
+		_, err := policy.CompileSource(policy.Source{Condition: p.Condition, Consensus: p.Consensus, Time: p.Time})
 		return nil, invalidPolicy(err)
 	case *api.CreateMfaPolicyParams:
 		// Stored, a condition that cannot run would make the MFA policy apply
@@ -194,9 +194,9 @@ func (s *Server) execCreatePolicy(ctx context.Context, tx *txn, a *activity, now
 	in := a.Intent
 	p := in.CreatePolicyIntentV3
 	id := newID()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO policies(id, org_id, name, effect, condition, consensus, notes, seq, created_ns, updated_ns)
-		VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM policies WHERE org_id = ?), ?, ?)`,
-		id, a.OrgID, p.PolicyName, p.Effect, p.Condition, p.Consensus, p.Notes, a.OrgID, ns, ns); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO policies(id, org_id, name, effect, condition, consensus, time_expr, notes, seq, created_ns, updated_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM policies WHERE org_id = ?), ?, ?)`,
+		id, a.OrgID, p.PolicyName, p.Effect, p.Condition, p.Consensus, p.Time, p.Notes, a.OrgID, ns, ns); err != nil {
 		return r, err
 	}
 	r.CreatePolicyResult = &api.CreatePolicyResult{PolicyID: id}

@@ -76,11 +76,63 @@ type APIKeySpec struct {
 	ExpirationSeconds int64
 }
 
-// AuthenticatorSpec is a passkey to register.
+// AuthenticatorSpec is a passkey to register. The last four are what the
+// registration said of the device, returned as the official client's
+// v1Authenticator requires; each may be left empty: no transports, "none"
+// attestation, api.UnknownAaguid, model "".
 type AuthenticatorSpec struct {
-	Name         string
-	CredentialID string
-	PublicKey    string // hex P-256 public key
+	Name            string
+	CredentialID    string
+	PublicKey       string   // hex P-256 public key
+	Transports      []string // api.AuthenticatorTransports values
+	AttestationType string   // a WebAuthn attestation conveyance: none, indirect, direct or enterprise
+	Aaguid          string   // a UUID, 8-4-4-4-12 hex digits
+	Model           string
+}
+
+// attestationTypes are the WebAuthn attestation conveyance values.
+var attestationTypes = []string{"none", "indirect", "direct", "enterprise"}
+
+// withDefaults checks what a registration said of the device and fills in
+// what it left out.
+func (a AuthenticatorSpec) withDefaults() (AuthenticatorSpec, error) {
+	for _, t := range a.Transports {
+		if !slices.Contains(api.AuthenticatorTransports(), t) {
+			return a, fmt.Errorf("authenticator %q: transport %q is not one of %s", a.Name, t, strings.Join(api.AuthenticatorTransports(), ", "))
+		}
+	}
+	if a.AttestationType == "" {
+		a.AttestationType = "none"
+	} else if !slices.Contains(attestationTypes, a.AttestationType) {
+		return a, fmt.Errorf("authenticator %q: attestation type %q is not one of %s", a.Name, a.AttestationType, strings.Join(attestationTypes, ", "))
+	}
+	if a.Aaguid == "" {
+		a.Aaguid = api.UnknownAaguid
+	} else if !isUUID(a.Aaguid) {
+		return a, fmt.Errorf("authenticator %q: aaguid %q is not a UUID (8-4-4-4-12 hex digits)", a.Name, a.Aaguid)
+	}
+	return a, nil
+}
+
+// isUUID reports the 8-4-4-4-12 hex form of a UUID.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Org is an organization created in the store, with its users' ids by name.
@@ -188,8 +240,17 @@ func (s *Server) createUser(ctx context.Context, tx *txn, o *Org, u UserSpec) (s
 		if a.CredentialID == "" || a.PublicKey == "" {
 			return "", fmt.Errorf("user %s: authenticator needs a credential id and a public key", u.Name)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO authenticators(id, org_id, user_id, name, credential_id, public_key, created_ns, updated_ns)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, newID(), o.ID, id, a.Name, a.CredentialID, strings.ToLower(a.PublicKey), now, now); err != nil {
+		a, err := a.withDefaults()
+		if err != nil {
+			return "", fmt.Errorf("user %s: %w", u.Name, err)
+		}
+		transports, err := json.Marshal(append([]string{}, a.Transports...))
+		if err != nil {
+			return "", fmt.Errorf("user %s: authenticator: %w", u.Name, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO authenticators(id, org_id, user_id, name, credential_id, public_key, transports, attestation_type, aaguid, model, created_ns, updated_ns)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, newID(), o.ID, id, a.Name, a.CredentialID, strings.ToLower(a.PublicKey),
+			string(transports), a.AttestationType, a.Aaguid, a.Model, now, now); err != nil {
 			return "", fmt.Errorf("user %s: authenticator: %w", u.Name, err)
 		}
 	}

@@ -42,7 +42,7 @@ func (s *Server) queryGetPolicy(ctx context.Context, c *caller, body api.StrictB
 }
 
 func loadPolicies(ctx context.Context, q querier, where string, args ...any) ([]api.Policy, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, name, effect, condition, consensus, notes, created_ns, updated_ns FROM policies WHERE `+where+` ORDER BY seq`, args...)
+	rows, err := q.QueryContext(ctx, `SELECT id, name, effect, condition, consensus, time_expr, notes, created_ns, updated_ns FROM policies WHERE `+where+` ORDER BY seq`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load policies: %w", err)
 	}
@@ -51,7 +51,7 @@ func loadPolicies(ctx context.Context, q querier, where string, args ...any) ([]
 	for rows.Next() {
 		var p api.Policy
 		var created, updated int64
-		if err := rows.Scan(&p.PolicyID, &p.PolicyName, &p.Effect, &p.Condition, &p.Consensus, &p.Notes, &created, &updated); err != nil {
+		if err := rows.Scan(&p.PolicyID, &p.PolicyName, &p.Effect, &p.Condition, &p.Consensus, &p.Time, &p.Notes, &created, &updated); err != nil {
 			return nil, err
 		}
 		p.CreatedAt, p.UpdatedAt = api.NewTime(time.Unix(0, created)), api.NewTime(time.Unix(0, updated))

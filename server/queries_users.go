@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"time"
@@ -77,7 +78,7 @@ func (s *Server) loadUsers(ctx context.Context, orgID, onlyID string) ([]api.Use
 		return nil, err
 	}
 	auths := map[string][]api.Authenticator{}
-	arows, err := q.QueryContext(ctx, `SELECT id, user_id, name, credential_id, public_key, created_ns, updated_ns FROM authenticators WHERE org_id = ? ORDER BY created_ns`, orgID)
+	arows, err := q.QueryContext(ctx, `SELECT id, user_id, name, credential_id, public_key, transports, attestation_type, aaguid, model, created_ns, updated_ns FROM authenticators WHERE org_id = ? ORDER BY created_ns`, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -85,9 +86,15 @@ func (s *Server) loadUsers(ctx context.Context, orgID, onlyID string) ([]api.Use
 		var a api.Authenticator
 		var user string
 		var created, updated int64
-		if err := arows.Scan(&a.AuthenticatorID, &user, &a.AuthenticatorName, &a.CredentialID, &a.Credential.PublicKey, &created, &updated); err != nil {
+		var transports string
+		if err := arows.Scan(&a.AuthenticatorID, &user, &a.AuthenticatorName, &a.CredentialID, &a.Credential.PublicKey,
+			&transports, &a.AttestationType, &a.Aaguid, &a.Model, &created, &updated); err != nil {
 			arows.Close()
 			return nil, err
+		}
+		if err := json.Unmarshal([]byte(transports), &a.Transports); err != nil {
+			arows.Close()
+			return nil, fmt.Errorf("authenticator %s: stored transports: %w", a.AuthenticatorID, err)
 		}
 		a.Credential.Type = api.CredentialWebAuthnAuthenticator
 		a.CreatedAt, a.UpdatedAt = api.NewTime(time.Unix(0, created)), api.NewTime(time.Unix(0, updated))

@@ -1,0 +1,186 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// appendUnknown appends the lines of an intent key this client does not
+// know: the key, then its JSON walked field by field in wire order, under
+// the conventions of the known intents' lines (text quoted, ids as
+// SanitizeID shows them, secrets named, only free text shortened).
+func (l *intentLister) appendUnknown(key string, raw json.RawMessage) {
+	node, err := parseJSONNode(raw)
+	if err != nil {
+		// The reply as a whole was valid JSON, so this cannot happen; were it
+		// to, say so rather than show nothing.
+		l.lines = append(l.lines, keyLabel(key)+": (cannot be read; see the activity's JSON)")
+		return
+	}
+	l.appendNode(keyLabel(key)+":", "", key, node, 0)
+}
+
+// appendNode appends the line(s) of one JSON value, as appendValue does for
+// a typed one.
+func (l *intentLister) appendNode(head, pad, name string, n jsonNode, depth int) {
+	switch n.kind {
+	case nodeObject:
+		if len(n.keys) == 0 {
+			l.lines = append(l.lines, head+pad+" (none)")
+			return
+		}
+		l.lines = append(l.lines, head)
+		l.appendMembers(n, depth+1)
+	case nodeArray:
+		if len(n.items) == 0 {
+			l.lines = append(l.lines, head+pad+" (none)")
+			return
+		}
+		l.lines = append(l.lines, head+pad+fmt.Sprintf(" (%d)", len(n.items)))
+		indent := strings.Repeat("  ", depth+1)
+		for i, item := range n.items {
+			label := fmt.Sprintf("%s[%d]", indent, i+1)
+			if item.kind == nodeObject && len(item.keys) > 0 {
+				l.lines = append(l.lines, label)
+				l.appendMembers(item, depth+2)
+				continue
+			}
+			l.appendNode(label, "", name, item, depth+1)
+		}
+	case nodeString:
+		l.lines = append(l.lines, head+pad+" "+rawFieldText(name, n.text))
+	case nodeNull:
+		l.lines = append(l.lines, head+pad+" (none)")
+	default: // a number or boolean, as sent: JSON spells them in plain ASCII
+		l.lines = append(l.lines, head+pad+" "+n.text)
+	}
+}
+
+// appendMembers appends a line for each member of the object n, the labels
+// aligned, in the order they were sent.
+func (l *intentLister) appendMembers(n jsonNode, depth int) {
+	labels := make([]string, len(n.keys))
+	width := 0
+	for i, k := range n.keys {
+		labels[i] = keyLabel(k)
+		width = max(width, utf8.RuneCountInString(labels[i]))
+	}
+	indent := strings.Repeat("  ", depth)
+	for i, k := range n.keys {
+		pad := strings.Repeat(" ", width-utf8.RuneCountInString(labels[i]))
+		l.appendNode(indent+labels[i]+":", pad, k, n.values[i], depth)
+	}
+}
+
+// keyLabel is a key chosen by the sender as a label: bare when it is a plain
+// name (letters, digits, underscores), quoted otherwise, so that it cannot
+// pass for a line of its own or for another field.
+func keyLabel(key string) string {
+	if key == "" {
+		return `""`
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return Quote(key)
+		}
+	}
+	return key
+}
+
+// rawFieldText is fieldText for a field of an unknown intent, whose name may
+// be anything the sender chose (even empty).
+func rawFieldText(name, s string) string {
+	if name == "" {
+		if s == "" {
+			return "(none)"
+		}
+		return Quote(s)
+	}
+	return fieldText(name, s)
+}
+
+// jsonNode is a JSON value with its object members in wire order.
+type jsonNode struct {
+	kind   nodeKind
+	text   string // a string's value; a number's or boolean's JSON
+	keys   []string
+	values []jsonNode // values[i] is keys[i]'s
+	items  []jsonNode
+}
+
+type nodeKind int
+
+const (
+	nodeNull nodeKind = iota
+	nodeString
+	nodeNumber
+	nodeBool
+	nodeObject
+	nodeArray
+)
+
+// parseJSONNode reads one JSON value, keeping the order of object members
+// (a map would sort them).
+func parseJSONNode(raw []byte) (jsonNode, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	n, err := readNode(dec)
+	if err != nil {
+		return jsonNode{}, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return jsonNode{}, fmt.Errorf("more than one JSON value")
+	}
+	return n, nil
+}
+
+func readNode(dec *json.Decoder) (jsonNode, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return jsonNode{}, err
+	}
+	switch t := tok.(type) {
+	case nil:
+		return jsonNode{kind: nodeNull}, nil
+	case string:
+		return jsonNode{kind: nodeString, text: t}, nil
+	case json.Number:
+		return jsonNode{kind: nodeNumber, text: t.String()}, nil
+	case bool:
+		return jsonNode{kind: nodeBool, text: fmt.Sprint(t)}, nil
+	case json.Delim:
+		n := jsonNode{kind: nodeArray}
+		if t == '{' {
+			n.kind = nodeObject
+		}
+		for dec.More() {
+			if n.kind == nodeObject {
+				k, err := dec.Token()
+				if err != nil {
+					return jsonNode{}, err
+				}
+				key, _ := k.(string)
+				n.keys = append(n.keys, key)
+			}
+			v, err := readNode(dec)
+			if err != nil {
+				return jsonNode{}, err
+			}
+			if n.kind == nodeObject {
+				n.values = append(n.values, v)
+			} else {
+				n.items = append(n.items, v)
+			}
+		}
+		if _, err := dec.Token(); err != nil { // the closing delimiter
+			return jsonNode{}, err
+		}
+		return n, nil
+	}
+	return jsonNode{}, fmt.Errorf("unexpected JSON token %v", tok)
+}
