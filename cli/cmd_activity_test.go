@@ -33,7 +33,7 @@ func TestActivityVerbsValidation(t *testing.T) {
 		{[]string{"activity"}, "activity needs a subcommand"},
 		{[]string{"activity", "vote"}, `unknown activity subcommand "vote"`},
 		{[]string{"activity", "list", "--status", "done"}, `--status "done" is not an activity status; use one of created, pending, completed`},
-		{[]string{"activity", "list", "--type", "launch_rocket"}, `--type "launch_rocket" is not an activity type`},
+		{[]string{"activity", "list", "--type", "launch rocket!"}, `--type "launch rocket!" is not an activity type`},
 		{[]string{"activity", "list", "--limit", "101"}, "--limit 101: use 1 to 100"},
 		{[]string{"activity", "list", "--limit", "0"}, "--limit 0: use 1 to 100"},
 		{[]string{"activity", "list", "extra"}, "takes no arguments"},
@@ -58,6 +58,14 @@ func TestActivityListFiltersAndJSON(t *testing.T) {
 	wantExit(t, "list", code, 0, out, errOut)
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !strings.Contains(lines[1], "DELETE_API_KEYS") || !strings.Contains(lines[1], "bob") {
 		t.Errorf("want a header and bob's one pending DELETE_API_KEYS:\n%s", out)
+	}
+
+	// A well-formed type vigil does not know (the real service's many more)
+	// is sent as given, and said so: a typo must not read as "none".
+	code, out, errOut = e.run("", "activity", "list", "--type", "create_users_v3")
+	wantExit(t, "list --type create_users_v3", code, 0, out, errOut)
+	if out != "" || !strings.Contains(errOut, "ACTIVITY_TYPE_CREATE_USERS_V3 is not a type vigil knows") {
+		t.Errorf("list --type create_users_v3: stdout %q, stderr %q", out, errOut)
 	}
 
 	// "pending" is the service's PENDING; nothing waits there, and the message
