@@ -239,18 +239,12 @@ func (p *Policies) writeDecided(b *ui.DetailBuilder, id string) {
 	if len(ds) == 0 {
 		b.Line("none")
 	}
-	chosen := p.decidedIndex(ds)
+	chosen := p.choice.index(activityIDs(decidedActivities(ds)))
 	if chosen < 0 && len(ds) > 0 {
-		b.Styled(th.Warn.Render(ui.Clean("the activity chosen (" + api.SanitizeID(p.decidedID) + ") is no longer among these; choose one with " +
-			p.keys.Up.Help().Key + "/" + p.keys.Down.Help().Key)))
+		b.Styled(th.Warn.Render(p.choice.goneText(p.keys.Up, p.keys.Down)))
 	}
 	for i, ra := range ds {
-		pointer := "  "
-		if i == chosen {
-			pointer = "▸ "
-			p.decidedLine = b.NextLine()
-		}
-		b.Styled(pointer + outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " +
+		b.Styled(p.choice.pointer(i, chosen, b.NextLine()) + outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " +
 			ui.Clean(intentWhat(p.c, &ra.act)) + th.Muted.Render("  "+ui.Clean(api.SanitizeID(ra.act.ID))+"  "+ui.Ago(now, ra.act.CreatedAt.Time())+" ago"))
 	}
 }
