@@ -54,6 +54,10 @@ type Policies struct {
 	// choice is the activity chosen among those the open policy decided
 	// (A opens it).
 	choice activityChoice
+	// explained remembers the open evaluation's explanations: the detail is
+	// rendered again at every tick and load, and explaining re-runs the
+	// policies.
+	explained explanations
 }
 
 // policiesData is one load: the policies, what explaining needs, and the

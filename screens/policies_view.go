@@ -185,7 +185,7 @@ func (p *Policies) renderDetail() {
 			b.Line("could not be read: " + ra.err + "; press r to try again")
 		}
 		for i, e := range ra.evals {
-			ex := explainEvaluation(p.data.ctx, ra.act, e)
+			ex := p.explained.of(p.data.ctx, ra.act, e)
 			b.Section(fmt.Sprintf("Evaluation %d of %d — %s", i+1, len(ra.evals), fmtTime(now, e.CreatedAt)))
 			writeExplained(b, th, ex)
 		}
