@@ -183,7 +183,7 @@ func (w *Webhooks) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	// Matched while disabled too, so that a press says why.
-	if w.list.IsOpen() && (pressed(k, w.keys.OpenActivity) || opensActivity(k, w.keys.OpenActivity, w.list.Keys.Open)) {
+	if pressed(k, w.keys.OpenActivity) || w.list.IsOpen() && opensActivity(k, w.keys.OpenActivity, w.list.Keys.Open) {
 		if why := w.whyNoActivity(); why != "" {
 			return ui.Toast(why, true)
 		}

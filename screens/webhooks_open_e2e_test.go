@@ -38,6 +38,11 @@ func TestEndToEndWebhookDeliveryOpensItsActivity(t *testing.T) {
 	h.run(r.Init())
 	h.key("@Webhooks")
 
+	// Under the list A says what to do first.
+	h.key("A")
+	if h.root.ActiveTitle() != "Webhooks" || !h.toasted("open a delivery first") {
+		t.Fatalf("A under the list went to %s, or did not say why it opens nothing", h.root.ActiveTitle())
+	}
 	// The refused delivery is the newest, on top.
 	h.key("enter")
 	h.key("A")
