@@ -64,14 +64,20 @@ type mfaKeys struct {
 	// Status opens the MFA status in full, scrollable: under the list it is
 	// cut to what the window leaves.
 	Status key.Binding
+	// In the open MFA status, Up and Down choose a pending activity and
+	// OpenActivity opens it in Activities.
+	Up, Down, OpenActivity key.Binding
 }
 
 func newMfaKeys() mfaKeys {
 	return mfaKeys{
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		User:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "next user")),
-		Create:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new policy")),
-		Status:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "MFA status (scroll)")),
+		Refresh:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		User:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "next user")),
+		Create:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new policy")),
+		Status:       key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "MFA status (scroll)")),
+		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous activity")),
+		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next activity")),
+		OpenActivity: newOpenActivityKey(),
 	}
 }
 
@@ -81,6 +87,7 @@ func (m *MfaPolicies) KeyActions() []KeyAction {
 	return scoped("mfa", []KeyAction{
 		{"open", &l.Open, 0}, {"back", &l.Back, 0}, {"sort", &l.Sort, 0}, {"reverse_sort", &l.ReverseSort, 0},
 		{"refresh", &k.Refresh, 1}, {"next_user", &k.User, 1}, {"create", &k.Create, 1}, {"status", &k.Status, 1},
+		{"open_activity", &k.OpenActivity, 1},
 	})
 }
 
@@ -93,5 +100,6 @@ func (m *MfaPolicies) Commands() []Command {
 		keyCommand("MFA policies of the next user", k.User, "close the policy first"),
 		keyCommand("new MFA policy", k.Create, m.whyNoCreate()),
 		keyCommand("MFA status for pending activities, scrollable", k.Status, "close the policy first"),
+		keyCommand("open the chosen pending activity in Activities", k.OpenActivity, m.whyNoStatusActivity()),
 	}
 }

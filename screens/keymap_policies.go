@@ -22,7 +22,7 @@ func newPoliciesKeys() policiesKeys {
 		Simulate:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "simulate")),
 		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		OpenActivity: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "open in Activities")),
+		OpenActivity: newOpenActivityKey(),
 	}
 }
 

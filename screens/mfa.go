@@ -44,6 +44,10 @@ type MfaPolicies struct {
 	// statusOpen: the open detail is the MFA status in full (s), which the
 	// preview cuts to what the window leaves.
 	statusOpen bool
+	// choice is the pending activity chosen in the open MFA status (A opens
+	// it); choiceEnd is the last line of its status there.
+	choice    activityChoice
+	choiceEnd int
 	// dialogAsk: the editor's confirms, asked for by its keys.
 	dialogAsk
 	// activities: the console submitted or voted since the load, so the
@@ -218,6 +222,7 @@ func (m *MfaPolicies) syncKeys() {
 	m.keys.User.SetEnabled(!open && len(m.c.Org.UserNames) > 1)
 	m.keys.Create.SetEnabled(!open && m.whyNoCreate() == "")
 	m.keys.Status.SetEnabled(!open)
+	m.syncStatusKeys()
 }
 
 func (m *MfaPolicies) whyNoCreate() string {
@@ -289,6 +294,11 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 
 func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.list.IsOpen() {
+		if m.statusOpen {
+			if cmd, ok := m.statusKey(k); ok {
+				return cmd
+			}
+		}
 		if key.Matches(k, m.list.Keys.Back) {
 			m.list.Close()
 			m.statusOpen = false
@@ -303,6 +313,8 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
+	case pressed(k, m.keys.OpenActivity): // says how to choose one
+		return ui.Toast(m.whyNoStatusActivity(), true)
 	case key.Matches(k, m.keys.Refresh):
 		return m.load()
 	case key.Matches(k, m.keys.User):
@@ -317,7 +329,8 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		// detail does.
 		m.list.Open()
 		m.statusOpen, m.openID = true, ""
-		m.list.SetDetail(strings.Join(m.statusLines(), "\n"))
+		m.choice.reset()
+		m.list.SetDetail(m.statusPane())
 		return nil
 	case key.Matches(k, m.list.Keys.Open):
 		p := m.selected()
@@ -393,56 +406,13 @@ func (m *MfaPolicies) setPreview() {
 	m.list.SetPreview(strings.Join(append(lines, m.statusLines()...), "\n"))
 }
 
-// statusLines are the user's MFA status for the pending activities, cleaned
-// and styled: under the list and, in full, in the detail s opens.
-func (m *MfaPolicies) statusLines() []string {
-	th := m.c.Theme
-	var lines []string
-	if len(m.items) == 0 && m.err == "" && !m.loading {
-		// The statuses are not asked for then (no policy can apply): a count of
-		// 0 would read as "nothing pending".
-		return append(lines, fmt.Sprintf("MFA status of %s: not asked, as %s has no MFA policy that could apply", m.userText(), m.userText()))
-	}
-	lines = append(lines, fmt.Sprintf("MFA status of %s for pending activities (%s)", m.userText(), checkedOf(len(m.statuses), m.pending)))
-	for _, s := range m.statuses {
-		head := fmt.Sprintf("%s %s", shortType(s.activity.Type), api.SanitizeID(s.activity.ID))
-		if len(s.statuses) == 0 && !s.voted {
-			if s.expected == nil {
-				lines = append(lines, head+": not voted yet; no MFA policy would apply")
-				continue
-			}
-			lines = append(lines, fmt.Sprintf("%s: not voted yet; policy %s would apply, asking for", head, api.Quote(s.expected.MfaPolicyName)))
-			for _, step := range describeSteps(s.expected.RequiredAuthenticationMethods, credentialsOf(m.user, false)) {
-				lines = append(lines, "  "+step)
-			}
-			continue
-		}
-		if len(s.statuses) == 0 {
-			lines = append(lines, head+": no MFA policy applies")
-			continue
-		}
-		for _, st := range s.statuses {
-			d := describeMfaStatus(st, m.userName(), m.policyName(st.MfaPolicyID), credentialsOf(m.user, false))
-			d[0] = head + " — " + d[0]
-			lines = append(lines, d...)
-		}
-	}
-	for i := range lines {
-		lines[i] = ui.Clean(lines[i])
-		if strings.HasPrefix(lines[i], "MFA status") {
-			lines[i] = th.Section.Render(lines[i])
-		}
-	}
-	return lines
-}
-
 // rerenderOpen renders the open policy's detail again, where it is scrolled.
 func (m *MfaPolicies) rerenderOpen() {
 	if !m.list.IsOpen() {
 		return
 	}
 	if m.statusOpen {
-		m.list.SetDetail(strings.Join(m.statusLines(), "\n"))
+		m.list.SetDetail(m.statusPane())
 		return
 	}
 	for _, p := range m.items {
@@ -490,9 +460,23 @@ func (m *MfaPolicies) View() string {
 	th := m.c.Theme
 	sub := fmt.Sprintf("  %d, in order — u another user, n new, s status", len(m.items))
 	if m.statusOpen && m.list.IsOpen() {
-		sub = "  MFA status — esc back"
+		// The heading names the keys the pane has: ↑/↓ choose an activity
+		// when there are some, else they scroll.
+		var how []string
 		if pos := m.list.Pane.Position(); pos != "" {
-			sub = fmt.Sprintf("  MFA status (%s, ↑/↓ scroll) — esc back", pos)
+			how = append(how, pos)
+		}
+		switch {
+		case m.keys.OpenActivity.Enabled() && len(how) > 0:
+			how = append(how, "↑/↓ choose, A opens, b/f scroll")
+		case m.keys.OpenActivity.Enabled():
+			how = append(how, "↑/↓ choose, A opens")
+		case len(how) > 0:
+			how = append(how, "↑/↓ scroll")
+		}
+		sub = "  MFA status — esc back"
+		if len(how) > 0 {
+			sub = "  MFA status (" + strings.Join(how, ", ") + ") — esc back"
 		}
 	}
 	head := ansi.Truncate(th.Title.Render("MFA policies of "+ui.Clean(m.userText()))+th.Muted.Render(sub), m.width, "…")
@@ -511,7 +495,7 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 	k, l := h.m.keys, h.m.list.Keys
 	if h.m.list.IsOpen() {
 		if h.m.statusOpen {
-			return append([]key.Binding{l.Back}, h.m.list.Pane.KeyBindings()...)
+			return h.m.statusHelp()
 		}
 		return []key.Binding{l.Back}
 	}
@@ -519,5 +503,5 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 }
 
 func (h mfaHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.m.KeyActions(), append(h.m.list.Pane.KeyBindings()[2:], h.m.list.Table.Keys.Filter))
+	return fullHelp(h.m.KeyActions(), append([]key.Binding{h.m.keys.Up, h.m.keys.Down}, append(h.m.list.Pane.KeyBindings()[2:], h.m.list.Table.Keys.Filter)...))
 }

@@ -34,7 +34,7 @@ func TestEndToEndMfaStatusScrollsAt80x24(t *testing.T) {
 
 	h.key("s")
 	out = h.frame()
-	if !strings.Contains(out, "MFA status (top, ↑/↓ scroll)") {
+	if !strings.Contains(out, "MFA status (top, ↑/↓ choose, A opens, b/f scroll)") {
 		t.Fatalf("s should open the MFA status, scrollable:\n%s", out)
 	}
 	for range len(lines) {

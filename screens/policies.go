@@ -51,12 +51,13 @@ type Policies struct {
 	activities staleOnChange
 	// dialogAsk: the editor's confirms, asked for by its keys.
 	dialogAsk
-	// decidedID is the activity chosen among those the open policy decided
-	// (A opens it), by ID so that a refresh that reorders them never moves
-	// the choice onto another activity; "" until the first is chosen.
-	// decidedLine is its line in the detail.
-	decidedID   string
-	decidedLine int
+	// choice is the activity chosen among those the open policy decided
+	// (A opens it).
+	choice activityChoice
+	// explained remembers the open evaluation's explanations: the detail is
+	// rendered again at every tick and load, and explaining re-runs the
+	// policies.
+	explained explanations
 }
 
 // policiesData is one load: the policies, what explaining needs, and the
@@ -306,7 +307,7 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		p.list.Open()
-		p.decidedID = ""
+		p.choice.reset()
 		p.renderDetail()
 		return p.wantRecent()
 	case p.list.IsOpen() && key.Matches(k, p.list.Keys.Back):

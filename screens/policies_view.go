@@ -185,7 +185,7 @@ func (p *Policies) renderDetail() {
 			b.Line("could not be read: " + ra.err + "; press r to try again")
 		}
 		for i, e := range ra.evals {
-			ex := explainEvaluation(p.data.ctx, ra.act, e)
+			ex := p.explained.of(p.data.ctx, ra.act, e)
 			b.Section(fmt.Sprintf("Evaluation %d of %d — %s", i+1, len(ra.evals), fmtTime(now, e.CreatedAt)))
 			writeExplained(b, th, ex)
 		}
@@ -245,18 +245,12 @@ func (p *Policies) writeDecided(b *ui.DetailBuilder, id string) {
 	if len(ds) == 0 {
 		b.Line("none")
 	}
-	chosen := p.decidedIndex(ds)
+	chosen := p.choice.index(activityIDs(decidedActivities(ds)))
 	if chosen < 0 && len(ds) > 0 {
-		b.Styled(th.Warn.Render(ui.Clean("the activity chosen (" + api.SanitizeID(p.decidedID) + ") is no longer among these; choose one with " +
-			p.keys.Up.Help().Key + "/" + p.keys.Down.Help().Key)))
+		b.Styled(th.Warn.Render(p.choice.goneText(p.keys.Up, p.keys.Down)))
 	}
 	for i, ra := range ds {
-		pointer := "  "
-		if i == chosen {
-			pointer = "▸ "
-			p.decidedLine = b.NextLine()
-		}
-		b.Styled(pointer + outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " +
+		b.Styled(p.choice.pointer(i, chosen, b.NextLine()) + outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " +
 			ui.Clean(intentWhat(p.c, &ra.act)) + th.Muted.Render("  "+ui.Clean(api.SanitizeID(ra.act.ID))+"  "+ui.Ago(now, ra.act.CreatedAt.Time())+" ago"))
 	}
 }

@@ -126,6 +126,23 @@ func (w *Webhooks) syncKeys() {
 	w.list.Keys.Sort.SetEnabled(has && !open)
 	w.list.Keys.ReverseSort.SetEnabled(has && !open)
 	w.keys.Copy.SetEnabled(has)
+	w.keys.OpenActivity.SetEnabled(open && w.whyNoActivity() == "")
+}
+
+// whyNoActivity says why the open delivery's activity cannot be opened, ""
+// when it can. A refused delivery's activity id is only what its sender
+// claimed: the console does not act on it.
+func (w *Webhooks) whyNoActivity() string {
+	d, ok := w.selected()
+	switch {
+	case !w.list.IsOpen() || !ok:
+		return "open a delivery first (" + w.list.Keys.Open.Help().Key + ")"
+	case !d.Verified:
+		return "this delivery was refused: its activity id is only what the sender claimed, so it is not opened"
+	case d.ActivityID == "":
+		return "this delivery names no activity"
+	}
+	return ""
 }
 
 // Update implements Screen.
@@ -164,6 +181,16 @@ func (w *Webhooks) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		w.list.Open()
 		w.renderDetail()
 		return nil
+	}
+	// Matched while disabled too, so that a press says why.
+	if pressed(k, w.keys.OpenActivity) || w.list.IsOpen() && opensActivity(k, w.keys.OpenActivity, w.list.Keys.Open) {
+		if why := w.whyNoActivity(); why != "" {
+			return ui.Toast(why, true)
+		}
+		// By id alone: the delivery's type and status are an event's, not
+		// the record, which Activities fetches.
+		d, _ := w.selected()
+		return msgCmd(ShowActivityMsg{ID: d.ActivityID})
 	}
 	if w.list.IsOpen() && key.Matches(k, w.list.Keys.Back) {
 		w.list.Close()
@@ -293,7 +320,7 @@ type webhooksHelp struct{ w *Webhooks }
 func (h webhooksHelp) ShortHelp() []key.Binding {
 	l := h.w.list.Keys
 	if h.w.list.IsOpen() {
-		return []key.Binding{h.w.keys.Copy, l.Back}
+		return []key.Binding{h.w.keys.OpenActivity, h.w.keys.Copy, l.Back}
 	}
 	return []key.Binding{l.Open, h.w.list.Table.Keys.Filter, l.Sort, h.w.keys.Copy}
 }
@@ -307,5 +334,6 @@ func (w *Webhooks) Commands() []Command {
 	return []Command{
 		keyCommand("open webhook delivery", w.list.Keys.Open, "no delivery selected, or one is open"),
 		keyCommand("copy webhook event id", w.keys.Copy, "no deliveries yet"),
+		keyCommand("open the delivery's activity in Activities", w.keys.OpenActivity, w.whyNoActivity()),
 	}
 }
