@@ -44,12 +44,19 @@ func (r IDRef) String() string {
 // be any text.
 func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 	var out []IDRef
+	var p *parser.Parser // made at the first literal: most expressions hold none
 	seen := map[string]bool{}
 	for _, t := range Tokens(src) {
 		if t.Kind != TokenString {
 			continue
 		}
-		v, ok := stringValue(t.Text)
+		if p == nil {
+			var err error
+			if p, err = parser.NewParser(); err != nil {
+				return out // no options given: it does not fail
+			}
+		}
+		v, ok := stringValue(p, t.Text)
 		if !ok || seen[v] {
 			continue
 		}
@@ -72,8 +79,8 @@ func hasKey(m map[string]string, k string) bool {
 }
 
 // stringValue decodes one string literal token, quotes included.
-func stringValue(lit string) (string, bool) {
-	parsed, errs := parser.Parse(common.NewTextSource(lit))
+func stringValue(p *parser.Parser, lit string) (string, bool) {
+	parsed, errs := p.Parse(common.NewTextSource(lit))
 	if errs != nil && len(errs.GetErrors()) > 0 {
 		return "", false
 	}
