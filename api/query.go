@@ -210,8 +210,9 @@ var ErrWalkCutShort = errors.New("not every activity was read")
 // ActivitiesFollow reports whether the listing opts filters holds activities
 // older than the activity id (older), or newer than it: a page may be cut
 // short although more follow (see ListActivities), so its length does not
-// say. A look that fails counts as none.
-func ActivitiesFollow(ctx context.Context, l ActivityLister, opts ListActivitiesOptions, id string, older bool) bool {
+// say. A look that fails returns its error: the caller decides whether to
+// say that it could not tell.
+func ActivitiesFollow(ctx context.Context, l ActivityLister, opts ListActivitiesOptions, id string, older bool) (bool, error) {
 	probe := ListActivitiesOptions{Statuses: opts.Statuses, Types: opts.Types, Limit: 1}
 	if older {
 		probe.After = id
@@ -219,7 +220,10 @@ func ActivitiesFollow(ctx context.Context, l ActivityLister, opts ListActivities
 		probe.Before = id
 	}
 	more, err := l.ListActivities(ctx, probe)
-	return err == nil && len(more) > 0
+	if err != nil {
+		return false, err
+	}
+	return len(more) > 0, nil
 }
 
 // listShrinking validates opts and lists with them, undecoded, asking first

@@ -1,11 +1,21 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // A full page of the service's default 10 says on stderr that older
@@ -66,5 +76,55 @@ func TestActivityListSaysWhenOlderOnesFollow(t *testing.T) {
 	newest := strings.Fields(strings.Split(back, "\n")[1])[0]
 	if !strings.Contains(errOut, "newer ones follow: --before "+newest) {
 		t.Errorf("a page towards newer ones does not say newer ones follow from %s: %q\n%s", newest, errOut, back)
+	}
+}
+
+// When the look for more activities fails, stderr says so, with the flag
+// that would show them: silence would read as "this is all there is".
+func TestActivityListSaysWhenItCouldNotCheckForMore(t *testing.T) {
+	e := newVerbEnv(t)
+	target, err := url.Parse(e.demo.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	// A gateway in front of the service that fails the look (a page of one,
+	// which `activity list` does not ask for here) and passes the rest.
+	gateway := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if strings.HasSuffix(r.URL.Path, "/"+api.QueryListActivities) && strings.Contains(string(body), `"limit":"1"`) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"code":3,"message":"the gateway refused this page","details":[]}`)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(gateway.Close)
+	cfg, err := os.ReadFile(e.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(t.TempDir(), "gateway.toml")
+	if err := os.WriteFile(config, []byte(strings.ReplaceAll(string(cfg), e.demo.URL, gateway.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": config}, "", "activity", "list")
+	wantExit(t, "activity list", code, 0, out, errOut)
+	rows := strings.Split(strings.TrimSpace(out), "\n")
+	if len(rows) < 2 {
+		t.Fatalf("no activities listed:\n%s", out)
+	}
+	oldest := strings.Fields(rows[len(rows)-1])[0]
+	for _, want := range []string{"could not check whether more follow", "the gateway refused this page", "--after " + oldest} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr does not say %q: %q", want, errOut)
+		}
 	}
 }

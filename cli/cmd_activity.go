@@ -216,14 +216,20 @@ func activityList(ctx context.Context, c proc, args []string) error {
 // or by the client when a reply would be larger than it reads), and says so.
 // first and last are the page's first and last ids, as received; with
 // --before the page goes towards newer activities, so those are the ones
-// that follow.
+// that follow. When the look fails, it says that it could not tell.
 func noteFollowing(ctx context.Context, c proc, client *api.Client, opts api.ListActivitiesOptions, n int, first, last string) {
 	asked := cmp.Or(opts.Limit, api.DefaultListLimit)
 	older, edge, flagName, which := true, last, "--after", "older"
 	if opts.Before != "" {
 		older, edge, flagName, which = false, first, "--before", "newer"
 	}
-	if !api.ActivitiesFollow(ctx, client, opts, edge, older) {
+	more, err := api.ActivitiesFollow(ctx, client, opts, edge, older)
+	if err != nil {
+		// Silence would read as "this is all there is".
+		fmt.Fprintf(c.stderr, "could not check whether more follow: %v; to look, run again with %s %s\n", err, flagName, api.SanitizeID(edge))
+		return
+	}
+	if !more {
 		return
 	}
 	cut := ""

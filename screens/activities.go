@@ -224,10 +224,10 @@ func (a *Activities) load() tea.Cmd {
 		// page's ends are asked about, in the Pending view too: a voter must
 		// not take a short page of pending activities for all of them.
 		if opts.Before != "" {
-			msg.top = len(items) == 0 || !api.ActivitiesFollow(ctx, client, opts, items[0].ID, false)
+			msg.top = len(items) == 0 || !activitiesFollow(ctx, client, opts, items[0].ID, false)
 		}
 		if len(items) > 0 {
-			msg.older = len(items) == opts.Limit || api.ActivitiesFollow(ctx, client, opts, items[len(items)-1].ID, true)
+			msg.older = len(items) == opts.Limit || activitiesFollow(ctx, client, opts, items[len(items)-1].ID, true)
 		}
 		return msg
 	}

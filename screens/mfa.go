@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -180,7 +181,7 @@ func (m *MfaPolicies) load() tea.Cmd {
 		// The heading counts what was not checked: the oldest pending are
 		// often the ones stuck on MFA.
 		msg.pending.listed = len(acts)
-		msg.pending.more = len(acts) > 0 && api.ActivitiesFollow(ctx, client, opts, acts[len(acts)-1].ID, true)
+		msg.pending.more = len(acts) > 0 && activitiesFollow(ctx, client, opts, acts[len(acts)-1].ID, true)
 		compiled := map[string]*policy.Compiled{} // each condition once, for every activity
 		compile := func(cond string) (*policy.Compiled, error) {
 			if c, ok := compiled[cond]; ok {
@@ -504,4 +505,12 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 
 func (h mfaHelp) FullHelp() [][]key.Binding {
 	return fullHelp(h.m.KeyActions(), append([]key.Binding{h.m.keys.Up, h.m.keys.Down}, append(h.m.list.Pane.KeyBindings()[2:], h.m.list.Table.Keys.Filter)...))
+}
+
+// activitiesFollow is api.ActivitiesFollow for the console's paging hints,
+// which are best effort: a look that fails gives no hint, and the page just
+// read is shown all the same.
+func activitiesFollow(ctx context.Context, l api.ActivityLister, opts api.ListActivitiesOptions, id string, older bool) bool {
+	more, err := api.ActivitiesFollow(ctx, l, opts, id, older)
+	return err == nil && more
 }

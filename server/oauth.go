@@ -129,8 +129,13 @@ func checkTargetKey(h string) error {
 // returned encrypted (HPKE) to targetPublicKey.
 func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.OauthParams, now time.Time) (*api.OauthResult, error) {
 	claims, err := s.verifyOIDCToken(ctx, tx, p.OidcToken, a.OrgID)
-	if err != nil {
+	if isTokenRefused(err) {
 		return nil, failf(api.CodeUnauthenticated, "oidcToken %v", err)
+	}
+	if err != nil {
+		// The database failing is not the activity's failure: the
+		// transaction is undone and the caller told why (asStorageError).
+		return nil, fmt.Errorf("verify oidcToken: %w", err)
 	}
 	if err := checkNonce(claims, p.TargetPublicKey); err != nil {
 		return nil, failf(api.CodeInvalidArgument, "oidcToken %v", err)

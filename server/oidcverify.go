@@ -23,14 +23,59 @@ import (
 // selects the key when present. iss, aud, exp, nbf and iat are checked with
 // oidcLeeway. alg "none", HMAC algorithms and an algorithm that does not
 // match the key's type are refused. SPEC.md calls the token base64-encoded: a
-// compact JWT is accepted as is, or base64 (standard or URL) of one.
+// compact JWT is accepted as is, or base64 (standard or URL) of one. A token
+// it does not accept is a *tokenRefusedError; any other error is the
+// database's.
 func (s *Server) verifyOIDCToken(ctx context.Context, q querier, token, orgID string) (oidcClaims, error) {
-	var c oidcClaims
+	t, err := parseOIDCToken(token)
+	if err != nil {
+		return t.claims, &tokenRefusedError{err}
+	}
+	// The issuer names the keys to check against; nothing in the claims is
+	// believed until the signature verifies.
+	audience, keys, trusted, err := s.issuerKeys(ctx, q, orgID, t.claims.Issuer)
+	if err != nil {
+		return t.claims, err // the database failing, not the token
+	}
+	if !trusted {
+		return t.claims, &tokenRefusedError{fmt.Errorf("issuer %q is not trusted by this organization", truncateForMessage(t.claims.Issuer))}
+	}
+	if err := s.checkOIDCToken(&t, audience, keys); err != nil {
+		return t.claims, &tokenRefusedError{err}
+	}
+	return t.claims, nil
+}
+
+// tokenRefusedError is verifyOIDCToken's answer for a token it does not
+// accept: the request's fault. Any other error of it is the service's own
+// (reading the trusted issuers failed), never recorded as an oauth
+// activity's failure nor reported as a bad token.
+type tokenRefusedError struct{ err error }
+
+func (e *tokenRefusedError) Error() string { return e.err.Error() }
+func (e *tokenRefusedError) Unwrap() error { return e.err }
+
+// isTokenRefused reports whether err is verifyOIDCToken's refusal of the token.
+func isTokenRefused(err error) bool {
+	var r *tokenRefusedError
+	return errors.As(err, &r)
+}
+
+// parsedToken is a compact JWT split and decoded, not yet verified.
+type parsedToken struct {
+	claims      oidcClaims
+	alg         string
+	kid         *string
+	signed, sig []byte
+}
+
+func parseOIDCToken(token string) (parsedToken, error) {
+	var t parsedToken
 	token = strings.TrimSpace(token)
 	if strings.Count(token, ".") != 2 {
 		dec, err := decodeAnyBase64(token)
 		if err != nil || strings.Count(string(dec), ".") != 2 {
-			return c, errors.New("is neither a JWT (header.payload.signature) nor base64 of one")
+			return t, errors.New("is neither a JWT (header.payload.signature) nor base64 of one")
 		}
 		token = string(dec)
 	}
@@ -39,7 +84,7 @@ func (s *Server) verifyOIDCToken(ctx context.Context, q querier, token, orgID st
 	cb, err2 := base64.RawURLEncoding.DecodeString(parts[1])
 	sig, err3 := base64.RawURLEncoding.DecodeString(parts[2])
 	if err := errors.Join(err1, err2, err3); err != nil {
-		return c, errors.New("a JWT part is not base64url")
+		return t, errors.New("a JWT part is not base64url")
 	}
 	var h struct {
 		Alg  string          `json:"alg"`
@@ -47,61 +92,60 @@ func (s *Server) verifyOIDCToken(ctx context.Context, q querier, token, orgID st
 		Crit json.RawMessage `json:"crit"`
 	}
 	if err := json.Unmarshal(hb, &h); err != nil {
-		return c, errors.New("JWT header is not a JSON object")
+		return t, errors.New("JWT header is not a JSON object")
 	}
 	if err := checkAlgorithm(h.Alg); err != nil {
-		return c, err
+		return t, err
 	}
 	if h.Crit != nil {
-		return c, errors.New("JWT header has critical extensions (crit), which are not supported")
+		return t, errors.New("JWT header has critical extensions (crit), which are not supported")
 	}
-	// The issuer names the keys to check against; nothing in the claims is
-	// believed until the signature verifies.
-	if err := json.Unmarshal(cb, &c); err != nil {
-		return c, errors.New("JWT claims are not a JSON object with string iss/sub and numeric exp/nbf/iat")
+	if err := json.Unmarshal(cb, &t.claims); err != nil {
+		return t, errors.New("JWT claims are not a JSON object with string iss/sub and numeric exp/nbf/iat")
 	}
-	audience, keys, trusted, err := s.issuerKeys(ctx, q, orgID, c.Issuer)
+	t.alg, t.kid, t.signed, t.sig = h.Alg, h.Kid, []byte(parts[0]+"."+parts[1]), sig
+	return t, nil
+}
+
+// checkOIDCToken verifies t's signature with the issuer's keys, then its
+// audience and times; on success it records the signed part's hash in
+// t.claims.
+func (s *Server) checkOIDCToken(t *parsedToken, audience string, keys []issuerKey) error {
+	c := &t.claims
+	candidates, err := selectKeys(keys, t.alg, t.kid, c.Issuer)
 	if err != nil {
-		return c, err
+		return err
 	}
-	if !trusted {
-		return c, fmt.Errorf("issuer %q is not trusted by this organization", truncateForMessage(c.Issuer))
-	}
-	candidates, err := selectKeys(keys, h.Alg, h.Kid, c.Issuer)
-	if err != nil {
-		return c, err
-	}
-	signed := []byte(parts[0] + "." + parts[1])
 	verified := false
 	for _, k := range candidates {
-		if err := verifyJWS(h.Alg, k.pub, signed, sig); err == nil {
+		if err := verifyJWS(t.alg, k.pub, t.signed, t.sig); err == nil {
 			verified = true
 			break
 		} else if len(candidates) == 1 {
-			return c, err
+			return err
 		}
 	}
 	if !verified {
-		return c, fmt.Errorf("%s signature does not verify with any key this organization trusts for issuer %s (token altered, or signed by another key)", h.Alg, c.Issuer)
+		return fmt.Errorf("%s signature does not verify with any key this organization trusts for issuer %s (token altered, or signed by another key)", t.alg, c.Issuer)
 	}
-	signedSum := sha256.Sum256(signed)
+	signedSum := sha256.Sum256(t.signed)
 	c.signedHash = hex.EncodeToString(signedSum[:])
 	now := s.now()
 	switch {
 	case !c.hasAudience(audience):
-		return c, fmt.Errorf("audience (aud) does not include %q, the audience this organization expects from %s", audience, c.Issuer)
+		return fmt.Errorf("audience (aud) does not include %q, the audience this organization expects from %s", audience, c.Issuer)
 	case c.Expiry <= 0:
-		return c, errors.New("token has no expiry (exp)")
+		return errors.New("token has no expiry (exp)")
 	case now.After(numericDate(c.Expiry).Add(oidcLeeway)):
-		return c, fmt.Errorf("token has expired (exp %s); sign in again for a fresh token", numericDate(c.Expiry).UTC().Format(time.RFC3339))
+		return fmt.Errorf("token has expired (exp %s); sign in again for a fresh token", numericDate(c.Expiry).UTC().Format(time.RFC3339))
 	case c.NotBefore != 0 && now.Add(oidcLeeway).Before(numericDate(c.NotBefore)):
-		return c, fmt.Errorf("token is not valid yet (nbf %s); check the clocks", numericDate(c.NotBefore).UTC().Format(time.RFC3339))
+		return fmt.Errorf("token is not valid yet (nbf %s); check the clocks", numericDate(c.NotBefore).UTC().Format(time.RFC3339))
 	case c.IssuedAt != 0 && now.Add(oidcLeeway).Before(numericDate(c.IssuedAt)):
-		return c, fmt.Errorf("token is issued in the future (iat %s); check the clocks", numericDate(c.IssuedAt).UTC().Format(time.RFC3339))
+		return fmt.Errorf("token is issued in the future (iat %s); check the clocks", numericDate(c.IssuedAt).UTC().Format(time.RFC3339))
 	case c.Subject == "":
-		return c, errors.New("token has no subject (sub)")
+		return errors.New("token has no subject (sub)")
 	}
-	return c, nil
+	return nil
 }
 
 // checkAlgorithm accepts ES256 and RS256 only, naming why others are refused.

@@ -52,8 +52,11 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 			return nil, invalidf("INVALID_PARAMETER", "parameters.targetPublicKey: %v", err)
 		}
 		claims, err := s.verifyOIDCToken(ctx, s.db.read, p.OidcToken, c.OrgID)
-		if err != nil {
+		if isTokenRefused(err) {
 			return nil, unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", err)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("oauth: verify parameters.oidcToken: %w", err) // the service's failure, not the token's
 		}
 		if err := checkNonce(claims, p.TargetPublicKey); err != nil {
 			return nil, invalidf("OIDC_NONCE_MISMATCH", "parameters.oidcToken: %v", err)

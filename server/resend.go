@@ -3,37 +3,56 @@ package server
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
 )
 
-// recordedResend answers a submit refused by authenticate (authErr) that
-// resends, byte for byte, a request the service recorded when its key was
-// still good: a reply was lost, and the request deleted the very key that
-// stamped it (delete_api_keys of one's own key, deleting oneself), or the key
-// expired since. The resend gets the recorded activity, as DESIGN.md §4 and
-// api.Client.Resubmit promise; nothing is written.
+// recordedResend answers a request refused by authenticate (authErr) in one
+// case only: it resends, byte for byte, a request whose execution deleted the
+// very key that stamped it, and whose reply was lost (delete_api_keys of one's
+// own key, or one's vote that completed it). The resend gets the recorded
+// deletion, as DESIGN.md §4 and api.Client.Resubmit promise; nothing is
+// written. Without this, the one request that can never be retried with the
+// same key would leave its client not knowing whether it was recorded.
 //
 // Why this does not weaken authentication: the stamp verified over these exact
-// bytes (verifyBody), and the activity must hold a vote that this very
-// request cast (its body fingerprint) with this very public key, which the
-// service accepted then as a key of that user in that organization. So only
-// the holder of that key can get the answer, only for requests it made
-// itself, and only within the timestamp window (±5 minutes) of making them; it
-// learns nothing it was not told then, apart from how the activity went on
-// since. Any other request stays refused, with a message that says how to
-// check whether the earlier request was recorded.
+// bytes (verifyBody); the activity must be a completed delete_api_keys that
+// names, for its user, the key that cast a vote of this very request (its
+// body fingerprint) with this very public key, a vote the service accepted
+// then; and the request's timestamp must be within the window (±5 minutes).
+// Such a deletion's result is the ids of the keys it deleted, nothing secret.
+// Every other refusal stands (a key deleted by someone else's request, an
+// expired key, a request the key did not make): the key is no longer
+// accepted, so it must learn nothing decided since, least of all a result
+// minted after it was revoked. The refusal then says how to check with
+// another key whether an earlier request deleted this one.
+//
+// A key registered in other organizations as well is refused here as
+// FOREIGN_ORGANIZATION rather than UNKNOWN_KEY (keys are unique per
+// organization only); the vote found in this organization shows it was a key
+// of this one, so that refusal qualifies too.
 func (s *Server) recordedResend(ctx context.Context, st stampHeader, op api.Operation, checked api.StrictBody,
 	head envelopeHead, body []byte, authErr error) (api.Activity, error) {
 	var refused *Error
-	if st.webAuthn || !errors.As(authErr, &refused) || (refused.ErrorCode != "UNKNOWN_KEY" && refused.ErrorCode != "API_KEY_EXPIRED") {
+	if st.webAuthn || !errors.As(authErr, &refused) {
 		return api.Activity{}, authErr
 	}
 	hinted := *refused
-	hinted.Message += "; if this request resends one whose reply was lost, that earlier request may have deleted this key" +
-		" (or the key has expired since): list the organization's activities with another key to see whether it was recorded"
-	if s.checkTimestamp(head.TimestampMs) != nil {
+	switch refused.ErrorCode {
+	case "UNKNOWN_KEY", "API_KEY_EXPIRED":
+		hinted.Message += "; if this request resends one whose reply was lost, that earlier request may have deleted this key" +
+			" (or the key was deleted by another request, or has expired since): list the organization's activities with another key" +
+			" to see whether it was recorded"
+	case "FOREIGN_ORGANIZATION":
+		hinted.Message += "; if this key was also a key of this organization, a request may have deleted it here:" +
+			" list the organization's activities with another key of it to see whether it was recorded"
+	default:
+		return api.Activity{}, authErr
+	}
+	if refused.ErrorCode == "API_KEY_EXPIRED" || s.checkTimestamp(head.TimestampMs) != nil {
+		// An expired key is still registered: no request of its own deleted it.
 		return api.Activity{}, &hinted
 	}
 	fp := fingerprintOf(body)
@@ -50,6 +69,8 @@ func (s *Server) recordedResend(ctx context.Context, st stampHeader, op api.Oper
 		case *api.RejectActivityParams:
 			target = p.Fingerprint
 		}
+	} else if op.Type != api.TypeDeleteAPIKeys {
+		return api.Activity{}, &hinted
 	}
 	a, err := loadActivity(ctx, s.db.read, s.now(), head.OrganizationID, "fingerprint", target)
 	if err != nil {
@@ -58,12 +79,30 @@ func (s *Server) recordedResend(ctx context.Context, st stampHeader, op api.Oper
 	if a == nil {
 		return api.Activity{}, &hinted
 	}
+	v, ok := a.deletedItsVoter(fp, st.publicKey)
+	if !ok {
+		return api.Activity{}, &hinted
+	}
+	s.log.Info("resend answered with the recorded deletion of the key that stamped it",
+		"activityId", a.ID, "userId", v.Vote.UserID, "apiKeyId", v.cast.ID, "refusal", refused.ErrorCode)
+	return a.toAPI(v.Vote.UserID, false), nil // read only: no vote from a key no longer accepted
+}
+
+// deletedItsVoter finds the vote that the request with body fingerprint fp
+// cast on a with publicKey, when a's execution deleted that vote's key: a is
+// a completed delete_api_keys of the voter's own key. A completed deletion
+// removed every key it names (execDeleteAPIKeys fails the activity
+// otherwise), and key ids are never reused, so the key is gone because of a.
+func (a *activity) deletedItsVoter(fp, publicKey string) (voteRow, bool) {
+	del := a.Intent.DeleteAPIKeysIntent
+	if a.Type != api.TypeDeleteAPIKeys || a.Status != api.StatusCompleted || del == nil {
+		return voteRow{}, false
+	}
 	for _, v := range a.Votes {
-		if v.BodyFingerprint == fp && strings.EqualFold(v.Vote.PublicKey, st.publicKey) {
-			s.log.Info("resend answered with its recorded activity although its key is no longer accepted",
-				"activityId", a.ID, "userId", v.Vote.UserID, "refusal", refused.ErrorCode)
-			return a.toAPI(v.Vote.UserID, false), nil // read only: no vote from a key no longer accepted
+		if v.BodyFingerprint == fp && strings.EqualFold(v.Vote.PublicKey, publicKey) &&
+			v.cast.ID != "" && v.Vote.UserID == del.UserID && slices.Contains(del.APIKeyIDs, v.cast.ID) {
+			return v, true
 		}
 	}
-	return api.Activity{}, &hinted
+	return voteRow{}, false
 }

@@ -122,6 +122,9 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 		return fmt.Errorf("create data directory: %w", err)
 	}
 	path := filepath.Join(dataDir, DatabaseFile)
+	if err := prepareDatabaseFile(ctx, path); err != nil {
+		return err
+	}
 	dsn := "file:" + path + "?" + pragmas
 	// The writer's page cache holds a whole group commit's dirty pages: with
 	// the default 2 MB, SQLite spilled them to the WAL mid-transaction
