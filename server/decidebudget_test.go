@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
@@ -18,7 +19,7 @@ import (
 func TestCostlyPoliciesFailSafe(t *testing.T) {
 	logs := &logBuffer{}
 	e := newEnvWith(t, envOptions{threshold: 2, log: logs})
-	ctx := ctxT(t)
+	ctx := ctxWithin(t, 5*time.Minute) // each request runs a decision to its budget
 	const isTag = "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'"
 	fifty := "[" + strings.Repeat("1,", 49) + "1]"
 	twenty := "[" + strings.Repeat("1,", 19) + "1]"
@@ -94,7 +95,7 @@ func TestCostlyPoliciesFailSafe(t *testing.T) {
 func TestCostlyConditionsOfferTheVote(t *testing.T) {
 	logs := &logBuffer{}
 	e := newEnvWith(t, envOptions{threshold: 2, log: logs})
-	ctx := ctxT(t)
+	ctx := ctxWithin(t, 5*time.Minute) // each request runs a decision to its budget
 	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "pending-tag", UserIDs: []string{}})
 	if err != nil || act.Status != api.StatusConsensusNeeded {
 		t.Fatalf("submit: %v %+v", err, act)

@@ -184,7 +184,14 @@ func wantError(t *testing.T, r reply, status, code int, errorCode string) {
 }
 
 func ctxT(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	return ctxWithin(t, 30*time.Second)
+}
+
+// ctxWithin is ctxT for a test whose requests run up to a work budget on
+// purpose: a guard against a hang, wide enough for the race detector on a
+// busy machine, not a measure of speed.
+func ctxWithin(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	return ctx
 }
