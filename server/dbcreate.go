@@ -28,6 +28,14 @@ const creatingSuffix = ".creating"
 func prepareDatabaseFile(ctx context.Context, path string) error {
 	switch fi, err := os.Stat(path); {
 	case errors.Is(err, os.ErrNotExist):
+		// SQLite replays a WAL it finds beside a database into it, whichever
+		// database the WAL was written for: a new database would take in
+		// another's pages (resurrected or corrupt rows).
+		if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+			return fmt.Errorf("%s-wal is in the data directory without %s: it holds the latest changes of a database that is no longer beside it (moved or deleted); "+
+				"vigil will not create a new database over it: put back the %s it belongs to, or move %s-wal and %s-shm out of the data directory to start an empty service",
+				path, DatabaseFile, DatabaseFile, DatabaseFile, DatabaseFile)
+		}
 		return createDatabase(ctx, path)
 	case err != nil:
 		return fmt.Errorf("open %s: %w", path, err)

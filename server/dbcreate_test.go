@@ -84,3 +84,50 @@ func TestInterruptedCreationStartsAgain(t *testing.T) {
 		t.Fatalf("the organization written after the interrupted creation is gone: %v", err)
 	}
 }
+
+// A vigil.db-wal left without its vigil.db (the database moved away, its WAL
+// not) is refused: SQLite would replay it into the new database it found it
+// beside, another database's pages.
+func TestStrayWALWithoutItsDatabaseIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, DatabaseFile)
+	srv, err := Open(Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.CreateOrganization(context.Background(), "Moved away", 1, []UserSpec{{Name: "a", Root: true, APIKeys: []APIKeySpec{{PublicKey: k.PublicKeyHex()}}}}); err != nil {
+		t.Fatal(err)
+	}
+	wal, err := os.ReadFile(path + "-wal") // the changes not yet checkpointed
+	if err != nil || len(wal) == 0 {
+		t.Fatalf("no WAL while the service runs: %d bytes, %v", len(wal), err)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(path+"-wal", wal, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(Config{DataDir: dir})
+	if err == nil {
+		again.Close()
+		t.Fatal("Open created a database beside another database's WAL")
+	}
+	for _, want := range []string{path + "-wal", "without", "put back", "start an empty service"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("a vigil.db was created: %v", err)
+	}
+}
