@@ -21,7 +21,16 @@ func (l *intentLister) appendUnknown(key string, raw json.RawMessage) {
 		l.lines = append(l.lines, keyLabel(key)+": (cannot be read; see the activity's JSON)")
 		return
 	}
+	if KnowsIntentKey(key) {
+		l.lines = append(l.lines, UnknownShapeNote(key))
+	}
 	l.appendNode(keyLabel(key)+":", "", key, node, 0)
+}
+
+// UnknownShapeNote is the line that warns, above a known operation's key
+// kept as sent (KnowsIntentKey), that vigil does not know this shape of it.
+func UnknownShapeNote(key string) string {
+	return "(" + keyLabel(key) + " is an operation vigil knows, but not in this shape: it holds a field vigil does not know, a name in another case, or one sent twice; every field as sent)"
 }
 
 // appendNode appends the line(s) of one JSON value, as appendValue does for

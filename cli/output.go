@@ -128,7 +128,7 @@ func intentText(a shownActivity) string {
 	typ, params := a.exact.Intent.Params()
 	if params == nil {
 		if unknown := a.exact.Intent.UnknownKeys(); len(unknown) > 0 {
-			return fmt.Sprintf("%s (a type vigil does not know; its fields follow)", strings.Join(quotedKeys(unknown), ", "))
+			return fmt.Sprintf("%s (%s; its fields follow)", strings.Join(quotedKeys(unknown), ", "), unknownWhat(unknown))
 		}
 		return "(none)"
 	}
@@ -181,7 +181,7 @@ func voteIntentText(a shownActivity, users []api.User) string {
 	case len(a.exact.Intent.Other) > 0:
 		// The real service has operations vigil does not know: their intent
 		// is shown field by field as sent, never left out.
-		b.WriteString("intent:    " + strings.Join(quotedKeys(a.exact.Intent.UnknownKeys()), ", ") + " (a type vigil does not know; every field as sent)")
+		b.WriteString("intent:    " + strings.Join(quotedKeys(a.exact.Intent.UnknownKeys()), ", ") + " (" + unknownWhat(a.exact.Intent.UnknownKeys()) + "; every field as sent)")
 	default:
 		return "intent:    (none that vigil can show; 'vigil activity get --json " + a.ID + "' shows the reply as sent)"
 	}
@@ -203,6 +203,18 @@ func voteIntentText(a shownActivity, users []api.User) string {
 func hasShownIntent(a shownActivity) bool {
 	_, params := a.exact.Intent.Params()
 	return params != nil || len(a.exact.Intent.Other) > 0
+}
+
+// unknownWhat says what vigil does not know of the intent keys kept as sent:
+// their type, or (for an operation it knows, api.KnowsIntentKey) this shape
+// of it.
+func unknownWhat(keys []string) string {
+	for _, k := range keys {
+		if api.KnowsIntentKey(k) {
+			return "a type vigil does not know, or one it knows in a shape it does not"
+		}
+	}
+	return "a type vigil does not know"
 }
 
 // quotedKeys are intent keys as labels (api.IntentLines shows them alike).

@@ -135,7 +135,13 @@ func intentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
 		warn = map[int]bool{}
 	}
 	warn[len(lines)] = true
-	lines = append(lines, field("what", "an intent of a type this console does not know; every field as sent:"))
+	what := "an intent of a type this console does not know; every field as sent:"
+	for _, k := range in.UnknownKeys() {
+		if api.KnowsIntentKey(k) {
+			what = "an intent this console knows in a shape it does not know (or of a type it does not); every field as sent:"
+		}
+	}
+	lines = append(lines, field("what", what))
 	return append(lines, api.IntentLines(api.Intent{Other: in.Other})...), warn
 }
 
