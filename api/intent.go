@@ -46,22 +46,34 @@ func (in *Intent) Set(typ string, params any) error {
 	return fmt.Errorf("intent: no intent field for %s", typ)
 }
 
-// Params returns the parameters held by the intent (a pointer to the operation's
-// params type) and the activity type they belong to, or nil and "" when empty.
+// Params returns the parameters of the one operation the intent holds (a
+// pointer to its params type) and its activity type. It returns nil and ""
+// when the intent holds none this client knows, and also when it holds more
+// than one operation (Keys): a caller acting on "the" parameters would
+// otherwise act on one and miss the others.
 func (in Intent) Params() (typ string, params any) {
 	iv := reflect.ValueOf(in)
+	held := len(in.Other)
 	for i := range iv.NumField() {
 		f := iv.Field(i)
 		if f.Kind() != reflect.Pointer || f.IsNil() {
 			continue // Other holds no params of this client's operations
 		}
+		held++
+		if params != nil {
+			continue
+		}
 		for _, op := range SubmitOperations() {
 			if p, _ := NewParams(op.Type); reflect.TypeOf(p) == f.Type() {
-				return op.Type, f.Interface()
+				typ, params = op.Type, f.Interface()
+				break
 			}
 		}
 	}
-	return "", nil
+	if held != 1 {
+		return "", nil
+	}
+	return typ, params
 }
 
 // Value returns the one result held (a pointer to the operation's result type), or

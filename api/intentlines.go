@@ -31,6 +31,10 @@ const FreeTextShown = 120
 // booleans as they are. Every line is safe to print on a terminal.
 func IntentLines(in Intent) []string { return IntentLinesWithUsers(in, nil) }
 
+// An intent holding several operations shows each under its own key, after
+// a warning; one too deep, too long or with too long a key is cut, visibly
+// (ShowIntent says why the lines are then not the whole intent).
+//
 // IntentLinesWithUsers are IntentLines that also name, under an OIDC token,
 // the user of users linked to its subject (or say none is): users are the
 // organization's, as list_users gives them; nil leaves the line out.
@@ -39,20 +43,16 @@ func IntentLines(in Intent) []string { return IntentLinesWithUsers(in, nil) }
 // generically: its key, then its JSON field by field, under the same
 // conventions. Nil means the intent holds nothing at all.
 func IntentLinesWithUsers(in Intent, users []User) []string {
-	l := intentLister{users: users}
-	if _, params := in.Params(); params != nil {
-		l.appendFields(reflect.ValueOf(params).Elem(), 0)
-	}
-	for _, key := range in.UnknownKeys() {
-		l.appendUnknown(key, in.Other[key])
-	}
-	return l.lines
+	return ShowIntent(in, users).Lines
 }
 
-// intentLister gathers IntentLines.
+// intentLister gathers IntentLines, within bounds (intentshown.go).
 type intentLister struct {
-	lines []string
-	users []User // to name the user an OIDC token signs in; nil: not named
+	lines  []string
+	users  []User // to name the user an OIDC token signs in; nil: not named
+	bytes  int    // of lines
+	full   bool   // the bounds are reached: nothing more is added
+	doubts []string
 }
 
 // appendFields appends a line for each field of the struct v, the labels
@@ -73,10 +73,10 @@ func (l *intentLister) appendFields(v reflect.Value, depth int) {
 		fields = append(fields, shown{name, v.Field(i)})
 		width = max(width, len(name))
 	}
-	indent := strings.Repeat("  ", depth)
+	indent := indentOf(depth)
 	for _, f := range fields {
 		head := indent + f.label + ":"
-		l.appendValue(head, strings.Repeat(" ", width-len(f.label)), f.label, f.value, depth)
+		l.appendValue(head, padTo(width, len(f.label)), f.label, f.value, depth)
 	}
 }
 
@@ -87,48 +87,51 @@ func (l *intentLister) appendValue(head, pad, name string, v reflect.Value, dept
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
-			l.lines = append(l.lines, head+pad+" (none)")
+			l.add(head + pad + " (none)")
 			return
 		}
 		l.appendValue(head, pad, name, v.Elem(), depth)
 	case reflect.Struct:
-		l.lines = append(l.lines, head)
+		l.add(head)
 		l.appendFields(v, depth+1)
 	case reflect.Slice, reflect.Array:
 		if v.Len() == 0 {
-			l.lines = append(l.lines, head+pad+" (none)")
+			l.add(head + pad + " (none)")
 			return
 		}
-		l.lines = append(l.lines, head+pad+fmt.Sprintf(" (%d)", v.Len()))
-		indent := strings.Repeat("  ", depth+1)
+		l.add(head + pad + fmt.Sprintf(" (%d)", v.Len()))
+		indent := indentOf(depth + 1)
 		for i := range v.Len() {
+			if l.full {
+				return
+			}
 			item := v.Index(i)
 			if item.Kind() == reflect.Pointer && !item.IsNil() {
 				item = item.Elem()
 			}
 			label := fmt.Sprintf("%s[%d]", indent, i+1)
 			if item.Kind() == reflect.Struct {
-				l.lines = append(l.lines, label)
+				l.add(label)
 				l.appendFields(item, depth+2)
 				continue
 			}
 			l.appendValue(label, "", name, item, depth+1)
 		}
 	case reflect.String:
-		l.lines = append(l.lines, head+pad+" "+fieldText(name, v.String()))
+		l.add(head + pad + " " + fieldText(name, v.String()))
 		if name == "oidcToken" && v.String() != "" {
-			indent := strings.Repeat("  ", depth+1)
+			indent := indentOf(depth + 1)
 			for _, t := range OIDCTokenLines(v.String(), l.users) {
-				l.lines = append(l.lines, indent+t)
+				l.add(indent + t)
 			}
 		}
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
-		l.lines = append(l.lines, head+pad+" "+fmt.Sprint(v.Interface()))
+		l.add(head + pad + " " + fmt.Sprint(v.Interface()))
 	default:
 		// No params type holds anything else; were one to, say so rather
 		// than leave the field out.
-		l.lines = append(l.lines, head+pad+" (a "+v.Kind().String()+"; see the activity's JSON)")
+		l.add(head + pad + " (a " + v.Kind().String() + "; see the activity's JSON)")
 	}
 }
 

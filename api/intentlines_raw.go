@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -18,45 +17,69 @@ func (l *intentLister) appendUnknown(key string, raw json.RawMessage) {
 	if err != nil {
 		// The reply as a whole was valid JSON, so this cannot happen; were it
 		// to, say so rather than show nothing.
-		l.lines = append(l.lines, keyLabel(key)+": (cannot be read; see the activity's JSON)")
+		l.doubt("part of it cannot be read")
+		l.add(shortLabel(key) + ": (cannot be read; see the activity's JSON)")
 		return
 	}
-	l.appendNode(keyLabel(key)+":", "", key, node, 0)
+	if KnowsIntentKey(key) {
+		l.add(UnknownShapeNote(key))
+	}
+	if utf8.RuneCountInString(key) > maxLabelRunes {
+		l.doubt(fmt.Sprintf("a key is longer than %d characters", maxLabelRunes))
+	}
+	l.appendNode(shortLabel(key)+":", "", key, node, 0)
+}
+
+// UnknownShapeNote is the line that warns, above a known operation's key
+// kept as sent (KnowsIntentKey), that vigil does not know this shape of it.
+func UnknownShapeNote(key string) string {
+	return "(" + keyLabel(key) + " is an operation vigil knows, but not in this shape: it holds a field vigil does not know, a name in another case, or one sent twice; every field as sent)"
 }
 
 // appendNode appends the line(s) of one JSON value, as appendValue does for
 // a typed one.
 func (l *intentLister) appendNode(head, pad, name string, n jsonNode, depth int) {
+	if l.full {
+		return
+	}
+	if depth >= maxShownDepth && (n.kind == nodeObject && len(n.keys) > 0 || n.kind == nodeArray && len(n.items) > 0) {
+		l.doubt(fmt.Sprintf("it is nested deeper than %d levels", maxShownDepth))
+		l.add(head + pad + fmt.Sprintf(" (nested deeper than %d levels; not shown: the rest is in the activity's JSON)", maxShownDepth))
+		return
+	}
 	switch n.kind {
 	case nodeObject:
 		if len(n.keys) == 0 {
-			l.lines = append(l.lines, head+pad+" (none)")
+			l.add(head + pad + " (none)")
 			return
 		}
-		l.lines = append(l.lines, head)
+		l.add(head)
 		l.appendMembers(n, depth+1)
 	case nodeArray:
 		if len(n.items) == 0 {
-			l.lines = append(l.lines, head+pad+" (none)")
+			l.add(head + pad + " (none)")
 			return
 		}
-		l.lines = append(l.lines, head+pad+fmt.Sprintf(" (%d)", len(n.items)))
-		indent := strings.Repeat("  ", depth+1)
+		l.add(head + pad + fmt.Sprintf(" (%d)", len(n.items)))
+		indent := indentOf(depth + 1)
 		for i, item := range n.items {
+			if l.full {
+				return
+			}
 			label := fmt.Sprintf("%s[%d]", indent, i+1)
 			if item.kind == nodeObject && len(item.keys) > 0 {
-				l.lines = append(l.lines, label)
+				l.add(label)
 				l.appendMembers(item, depth+2)
 				continue
 			}
 			l.appendNode(label, "", name, item, depth+1)
 		}
 	case nodeString:
-		l.lines = append(l.lines, head+pad+" "+rawFieldText(name, n.text))
+		l.add(head + pad + " " + rawFieldText(name, n.text))
 	case nodeNull:
-		l.lines = append(l.lines, head+pad+" (none)")
+		l.add(head + pad + " (none)")
 	default: // a number or boolean, as sent: JSON spells them in plain ASCII
-		l.lines = append(l.lines, head+pad+" "+n.text)
+		l.add(head + pad + " " + n.text)
 	}
 }
 
@@ -66,13 +89,18 @@ func (l *intentLister) appendMembers(n jsonNode, depth int) {
 	labels := make([]string, len(n.keys))
 	width := 0
 	for i, k := range n.keys {
-		labels[i] = keyLabel(k)
+		if utf8.RuneCountInString(k) > maxLabelRunes {
+			l.doubt(fmt.Sprintf("a key is longer than %d characters", maxLabelRunes))
+		}
+		labels[i] = shortLabel(k)
 		width = max(width, utf8.RuneCountInString(labels[i]))
 	}
-	indent := strings.Repeat("  ", depth)
+	indent := indentOf(depth)
 	for i, k := range n.keys {
-		pad := strings.Repeat(" ", width-utf8.RuneCountInString(labels[i]))
-		l.appendNode(indent+labels[i]+":", pad, k, n.values[i], depth)
+		if l.full {
+			return
+		}
+		l.appendNode(indent+labels[i]+":", padTo(width, utf8.RuneCountInString(labels[i])), k, n.values[i], depth)
 	}
 }
 

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -59,14 +60,21 @@ func (r Result) MarshalJSON() ([]byte, error) {
 func (in Intent) UnknownKeys() []string { return sortedKeys(in.Other) }
 
 // decodeOneOf decodes the object data into the struct dst points to: a key
-// equal to a field's JSON name fills that field; any other key is returned
-// as it was sent. null leaves dst empty.
+// equal to a field's JSON name fills that field when its value reads exactly
+// one way as that field's type (StrictUnmarshal: no member it has no field
+// for, none matching only in another case, none twice, nothing nested deeper
+// than the strict limit); any other key, and a known key whose value does not
+// read so, is returned as it was sent. encoding/json alone would drop an
+// unknown member and let "APIKEYIDS" replace "apiKeyIds", so what a person
+// reads would not be what was sent; kept raw, it is shown field by field.
+// A key sent twice is refused: only one of the two could be kept. null
+// leaves dst empty.
 func decodeOneOf(data []byte, dst any) (map[string]json.RawMessage, error) {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil, nil
 	}
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(data, &keys); err != nil {
+	members, err := orderedMembers(data)
+	if err != nil {
 		return nil, err
 	}
 	v := reflect.ValueOf(dst).Elem()
@@ -78,20 +86,76 @@ func decodeOneOf(data []byte, dst any) (map[string]json.RawMessage, error) {
 		}
 	}
 	var other map[string]json.RawMessage
-	for key, raw := range keys {
-		i, ok := byName[key]
+	keep := func(key string, raw json.RawMessage) {
+		if other == nil {
+			other = map[string]json.RawMessage{}
+		}
+		other[key] = raw
+	}
+	for _, m := range members {
+		i, ok := byName[m.Key]
 		if !ok {
-			if other == nil {
-				other = map[string]json.RawMessage{}
-			}
-			other[key] = raw
+			keep(m.Key, m.Value)
 			continue
 		}
-		if err := json.Unmarshal(raw, v.Field(i).Addr().Interface()); err != nil {
-			return nil, fmt.Errorf("%s: %w", key, err)
+		field := v.Field(i)
+		if err := StrictUnmarshal(m.Value, field.Addr().Interface()); err != nil {
+			var strict *StrictJSONError
+			if !errors.As(err, &strict) {
+				return nil, fmt.Errorf("%s: %w", m.Key, err)
+			}
+			field.SetZero() // a wrong type may have filled part of it
+			keep(m.Key, m.Value)
 		}
 	}
 	return other, nil
+}
+
+// orderedMembers are the members of the JSON object data in the order sent,
+// each value as sent; a key sent twice is an error.
+func orderedMembers(data []byte) ([]Member, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil {
+		return nil, err
+	} else if tok != json.Delim('{') {
+		return nil, fmt.Errorf("want a JSON object, got %v", tok)
+	}
+	var members []Member
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return nil, fmt.Errorf("key %s is sent twice; only one of them could be kept", Quote(key))
+		}
+		seen[key] = true
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("%s: %w", Quote(key), err)
+		}
+		members = append(members, Member{Key: key, Value: raw})
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	return members, nil
+}
+
+// KnowsIntentKey reports whether key names an operation this client knows.
+// A key in Intent.Other that it knows was kept because its value does not
+// read exactly as that operation's parameters (a member this client does not
+// know, a name in another case, one sent twice): its shape is unknown.
+func KnowsIntentKey(key string) bool {
+	t := reflect.TypeFor[Intent]()
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name == key && name != "-" {
+			return true
+		}
+	}
+	return false
 }
 
 // encodeOneOf encodes known (a struct) and adds the keys of other after its

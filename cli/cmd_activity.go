@@ -316,11 +316,11 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
 		return whyNoVote(ctx, c, client, a, approve, conn.json)
 	}
-	if approve && !*yes && !hasShownIntent(a) {
+	if doubt := intentDoubt(a); approve && !*yes && doubt != "" {
 		// Fail closed: the prompt would ask for approval of an activity
-		// whose intent it cannot show.
+		// whose intent it cannot show, or not all of it.
 		id := api.SanitizeID(a.ID)
-		return usagef("approve %s: the activity holds no intent vigil can show, so you would approve without seeing what it does; read the reply as sent with 'vigil activity get --json %s', and pass --yes only if you still mean to approve it", id, id)
+		return usagef("approve %s: %s, so you would approve without seeing all it does; read the reply as sent with 'vigil activity get --json %s', and pass --yes only if you still mean to approve it", id, doubt, id)
 	}
 	details := "" // read only to be shown: --yes asks nothing
 	if !*yes {

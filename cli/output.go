@@ -127,8 +127,11 @@ func activityRequester(a *api.Activity) string {
 func intentText(a shownActivity) string {
 	typ, params := a.exact.Intent.Params()
 	if params == nil {
+		if keys := a.exact.Intent.Keys(); len(keys) > 1 {
+			return fmt.Sprintf("%d operations: %s (each follows, field by field)", len(keys), strings.Join(quotedKeys(keys), ", "))
+		}
 		if unknown := a.exact.Intent.UnknownKeys(); len(unknown) > 0 {
-			return fmt.Sprintf("%s (a type vigil does not know; its fields follow)", strings.Join(quotedKeys(unknown), ", "))
+			return fmt.Sprintf("%s (%s; its fields follow)", strings.Join(quotedKeys(unknown), ", "), unknownWhat(unknown))
 		}
 		return "(none)"
 	}
@@ -172,37 +175,62 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 // the prompt says where to read it whole. users name the user an OIDC
 // token is linked to (nil: not named).
 func voteIntentText(a shownActivity, users []api.User) string {
-	typ, params := a.exact.Intent.Params()
+	in := a.exact.Intent
+	typ, params := in.Params()
 	var b strings.Builder
-	switch {
+	switch keys := in.Keys(); {
+	case len(keys) > 1:
+		b.WriteString(fmt.Sprintf("intent:    %d operations: %s (each below under its own key)", len(keys), strings.Join(quotedKeys(keys), ", ")))
 	case params != nil:
 		op, _ := api.OperationByType(typ)
 		b.WriteString("intent:    " + op.Path)
-	case len(a.exact.Intent.Other) > 0:
+	case len(in.Other) > 0:
 		// The real service has operations vigil does not know: their intent
 		// is shown field by field as sent, never left out.
-		b.WriteString("intent:    " + strings.Join(quotedKeys(a.exact.Intent.UnknownKeys()), ", ") + " (a type vigil does not know; every field as sent)")
+		b.WriteString("intent:    " + strings.Join(quotedKeys(in.UnknownKeys()), ", ") + " (" + unknownWhat(in.UnknownKeys()) + "; every field as sent)")
 	default:
 		return "intent:    (none that vigil can show; 'vigil activity get --json " + a.ID + "' shows the reply as sent)"
 	}
+	shown := api.ShowIntent(in, users)
 	shortened := false
-	for _, l := range api.IntentLinesWithUsers(a.exact.Intent, users) {
+	for _, l := range shown.Lines {
 		b.WriteString("\n  " + l)
 		// A quoted text cannot end with the marker (at worst an id that
 		// does adds the hint).
 		shortened = shortened || strings.HasSuffix(l, " shown)")
 	}
-	if shortened {
+	if len(shown.Doubts) > 0 {
+		fmt.Fprintf(&b, "\nWARNING: vigil cannot show this intent faithfully and whole: %s; 'vigil activity get --json %s' shows it as sent", strings.Join(shown.Doubts, "; "), a.ID)
+	} else if shortened {
 		fmt.Fprintf(&b, "\n(long text shortened; 'vigil activity get --json %s' shows it whole)", a.ID)
 	}
 	return b.String()
 }
 
-// hasShownIntent reports whether the activity holds an intent the prompt can
-// show (known or not): a member must not approve what they cannot read.
-func hasShownIntent(a shownActivity) bool {
-	_, params := a.exact.Intent.Params()
-	return params != nil || len(a.exact.Intent.Other) > 0
+// intentDoubt says why the activity holds no intent the prompt can show
+// faithfully and whole (known or not), or "" when it holds one: a member
+// must not approve what they cannot read, unless they say so (--yes).
+func intentDoubt(a shownActivity) string {
+	in := a.exact.Intent
+	if len(in.Keys()) == 0 {
+		return "the activity holds no intent vigil can show"
+	}
+	if doubts := api.ShowIntent(in, nil).Doubts; len(doubts) > 0 {
+		return "vigil cannot show the activity's intent faithfully and whole (" + strings.Join(doubts, "; ") + ")"
+	}
+	return ""
+}
+
+// unknownWhat says what vigil does not know of the intent keys kept as sent:
+// their type, or (for an operation it knows, api.KnowsIntentKey) this shape
+// of it.
+func unknownWhat(keys []string) string {
+	for _, k := range keys {
+		if api.KnowsIntentKey(k) {
+			return "a type vigil does not know, or one it knows in a shape it does not"
+		}
+	}
+	return "a type vigil does not know"
 }
 
 // quotedKeys are intent keys as labels (api.IntentLines shows them alike).
@@ -215,15 +243,21 @@ func quotedKeys(keys []string) []string {
 }
 
 // printUnknownIntent writes, after an activity's fields, every field of an
-// intent of a type vigil does not know; nothing when there is none.
+// intent that intentText cannot put on one line: one of a type (or shape)
+// vigil does not know, or one holding several operations, each under its
+// key; nothing when there is none.
 func printUnknownIntent(w io.Writer, a *api.Activity) error {
-	if _, params := a.Intent.Params(); params != nil || len(a.Intent.Other) == 0 {
+	if _, params := a.Intent.Params(); params != nil || len(a.Intent.Keys()) == 0 {
 		return nil
 	}
 	var b strings.Builder
 	b.WriteString("\nintent, field by field:\n")
-	for _, l := range api.IntentLines(a.Intent) {
+	shown := api.ShowIntent(a.Intent, nil)
+	for _, l := range shown.Lines {
 		b.WriteString("  " + l + "\n")
+	}
+	if len(shown.Doubts) > 0 {
+		fmt.Fprintf(&b, "WARNING: vigil cannot show this intent faithfully and whole: %s; --json shows it as sent\n", strings.Join(shown.Doubts, "; "))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

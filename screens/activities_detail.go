@@ -30,6 +30,10 @@ type activityDetail struct {
 	unknownPolicies, orgAsked bool
 	mfa                       *activityMfaMsg // each voter's MFA status (mfa_status.go)
 	explained                 explanations    // of evals, computed once per version
+	// shown is the intent's lines (api.ShowIntent), computed once per
+	// activity and fingerprint: they can be costly, and render runs often.
+	shown    api.IntentShown
+	shownFor string
 	// pane is the screen's list-detail pane the record is rendered into.
 	pane *ui.Detail
 }
@@ -218,7 +222,17 @@ func (d *activityDetail) render(c *Common) {
 		b.Field("failure", fmt.Sprintf("%s (code %d)", withPolicyNames(c, a.Failure.Message), a.Failure.Code))
 	}
 	b.Section("Intent — " + intentSummary(c, a.Intent))
-	b.JSON(displayIntent(a.Intent))
+	if shown := d.shownIntent(); len(shown.Doubts) > 0 {
+		// Indented JSON of it would be as unbounded as the intent is deep,
+		// and would not say what is wrong with it: its lines, bounded, say.
+		b.Styled(th.Warn.Render(ui.Clean("⚠ this console cannot show this intent faithfully and whole (" + strings.Join(shown.Doubts, "; ") +
+			"): do not approve it unless you have read it whole with 'vigil activity get --json " + api.SanitizeID(a.ID) + "'")))
+		for _, l := range shown.Lines {
+			b.Line(l)
+		}
+	} else {
+		b.JSON(displayIntent(a.Intent))
+	}
 	if in := a.Intent.CreateInvitationsIntent; in != nil {
 		// The JSON has the invitees' tags and the sender by id only.
 		for i, inv := range in.Invitations {
@@ -308,6 +322,15 @@ func (d *activityDetail) render(c *Common) {
 	}
 	d.renderAppProofs(b, c)
 	d.pane.SetContent(b.String())
+}
+
+// shownIntent is api.ShowIntent of the activity's intent, computed once
+// per activity id and fingerprint (a new fingerprint is a new intent).
+func (d *activityDetail) shownIntent() api.IntentShown {
+	if key := d.activity.ID + "\x00" + d.activity.Fingerprint; key != d.shownFor {
+		d.shown, d.shownFor = api.ShowIntent(d.activity.Intent, nil), key
+	}
+	return d.shown
 }
 
 // displayIntent is the intent as the detail shows it: an oauth sign-in's OIDC
@@ -409,7 +432,9 @@ func isEmptyJSON(v any) bool {
 // long name cannot push it out of the line.
 func intentSummary(c *Common, in api.Intent) string {
 	var s string
-	switch {
+	switch keys := in.Keys(); {
+	case len(keys) > 1:
+		s = fmt.Sprintf("%d operations in one intent: %s (every field below)", len(keys), strings.Join(keys, ", "))
 	case in.CreatePolicyIntentV3 != nil:
 		p := in.CreatePolicyIntentV3
 		s = fmt.Sprintf("create %s policy %s", strings.TrimPrefix(p.Effect, "EFFECT_"), api.Quote(p.PolicyName))
@@ -487,7 +512,9 @@ func userName(c *Common, id string) string {
 func intentWhat(c *Common, act *api.Activity) string {
 	in := act.Intent
 	var s string
-	switch {
+	switch keys := in.Keys(); {
+	case len(keys) > 1:
+		s = fmt.Sprintf("%d operations: %s", len(keys), strings.Join(keys, ", "))
 	case in.CreatePolicyIntentV3 != nil:
 		p := in.CreatePolicyIntentV3
 		s = "create " + strings.TrimPrefix(p.Effect, "EFFECT_") + " policy " + api.Quote(p.PolicyName)

@@ -24,7 +24,16 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		verb = "Reject"
 	}
 	lines := []string{"type:        " + shortType(act.Type)}
-	intent, warn := intentLines(c, act.Intent)
+	intent, warn, doubt := intentLines(c, act.Intent)
+	if doubt != "" && approve {
+		// First, before anything that reads like a go-ahead.
+		intent = append([]string{"WARNING: you cannot read all this activity does (" + doubt + "); do not approve it here unless you have read it whole with 'vigil activity get --json " + act.ID + "'"}, intent...)
+		shifted := map[int]bool{0: true}
+		for i := range warn {
+			shifted[i+1] = true
+		}
+		warn = shifted
+	}
 	lines = append(lines, intent...)
 	lines = append(lines,
 		"requester:   "+requesterQuoted(c, act),
@@ -46,6 +55,9 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	}
 	if doubtLine >= 0 {
 		d.Warn[doubtLine] = true
+	}
+	if doubt != "" && approve {
+		d.Notice = "this console cannot show all of this intent: enter does not approve; y approves what you have not read"
 	}
 	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, dialog: d}
 }
@@ -124,19 +136,57 @@ func senderText(c *Common, id string) (text string, known bool) {
 // Secrets (an OIDC token, an encrypted client secret) are named, not shown.
 // An intent of a type this console does not know (the real service has many
 // more operations) is shown field by field as sent, after any it knows.
-func intentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
-	if len(in.Other) == 0 {
-		return knownIntentLines(c, in)
+//
+// doubt says why the lines are not the intent faithfully and whole (none
+// the console can show, several operations, part of it cut), or is "": the
+// dialog then warns, and says approving means approving unread.
+func intentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool, doubt string) {
+	keys := in.Keys()
+	if len(keys) == 0 {
+		return []string{field("what", noIntentText)}, map[int]bool{0: true}, "this console cannot show its intent"
 	}
-	if _, params := in.Params(); params != nil {
+	if len(keys) == 1 && len(in.Other) == 0 {
 		lines, warn = knownIntentLines(c, in)
+		// Its own words for it are not bounded as api.ShowIntent's lines are:
+		// a list too long for those is not read here either.
+		if doubts := api.ShowIntent(in, nil).Doubts; len(doubts) > 0 {
+			doubt = strings.Join(doubts, "; ")
+		}
+		return lines, warn, doubt
 	}
-	if warn == nil {
-		warn = map[int]bool{}
+	// Several operations, or one this console does not know: every field
+	// of each, as sent, generically (bounded; see api.ShowIntent).
+	warn = map[int]bool{0: true}
+	what := "an intent of a type this console does not know; every field as sent:"
+	if len(keys) > 1 {
+		what = fmt.Sprintf("an intent holding %d operations: %s; every field of each follows", len(keys), idsText(keys))
 	}
-	warn[len(lines)] = true
-	lines = append(lines, field("what", "an intent of a type this console does not know; every field as sent:"))
-	return append(lines, api.IntentLines(api.Intent{Other: in.Other})...), warn
+	for _, k := range in.UnknownKeys() {
+		if api.KnowsIntentKey(k) && len(keys) == 1 {
+			what = "an intent this console knows in a shape it does not know (or of a type it does not); every field as sent:"
+		}
+	}
+	lines = append(lines, field("what", what))
+	shown := api.ShowIntent(in, orgUsers(c))
+	for i, l := range shown.Lines {
+		if strings.HasPrefix(l, "WARNING") || strings.HasPrefix(l, "(cut") || strings.Contains(l, "not in this shape") {
+			warn[len(lines)+i] = true
+		}
+	}
+	lines = append(lines, shown.Lines...)
+	if len(shown.Doubts) > 0 {
+		doubt = strings.Join(shown.Doubts, "; ")
+	}
+	return lines, warn, doubt
+}
+
+// orgUsers are the organization's users, to name whom an OIDC token signs
+// in, or nil while the organization is not loaded.
+func orgUsers(c *Common) []api.User {
+	if !c.Org.Loaded {
+		return nil
+	}
+	return orElseEmpty(c.Org.Users)
 }
 
 // knownIntentLines are intentLines of the intents this console knows.
