@@ -26,17 +26,22 @@ cached as its Cache-Control allows, refetched once when a delivery names a key
 id it does not hold). A delivery is refused when its signature does not verify,
 it was signed more than --max-age ago, it is not for the profile's
 organization_id (403; the service signs every organization's deliveries with
-the same keys), or its event id was already accepted (a replay). Only verified
-deliveries are answered 2xx; an unknown key id or unreachable key set is
-answered 503, so the service retries it later.
+the same keys), or its event id was already accepted with another body (a
+replay, 409). The same event id with the same body is the service sending an
+accepted event again (its answer was lost): answered 200, printed as a
+redelivery, not saved again. Only verified deliveries are answered 2xx; an
+unknown key id or unreachable key set is answered 503, so the service retries
+it later.
 
 One line per delivery on standard output; with --json one JSON object per line:
 {"verified":…,"eventId":…,"keyId":…,"organizationId":…,"activityId":…,"type":…,
 "status":…,"reason":…}, and "saved" (the files' name, without .body) with --save.
 With --save DIR every verified delivery is written as DIR/NNNNNN-EVENT.body
 (exactly as received) and .headers ('Name: value' lines), for 'vigil webhook
-verify'; a refused one goes to DIR/refused/ instead. Nothing is written over: a
-restart on the same DIR numbers on after the deliveries already there.
+verify'; the newest 100 refused ones go to DIR/refused/ instead (bodies cut to
+64 KiB, saved as .body.part). Nothing is written over: a restart on the same
+DIR numbers on after the deliveries already there, and still knows the event
+ids accepted within --max-age (kept in DIR/accepted-events).
 
 Point the organization's webhook at the listener (needs the root quorum):
   vigil feature set --value http://HOST:PORT/ webhook
