@@ -142,7 +142,9 @@ type listener struct {
 	seen     map[string]acceptedEvent // accepted event ids, until they would be stale anyway
 	nextFile int                      // the number of the next saved delivery
 	refused  []string                 // the refused deliveries kept in DIR/refused, oldest first
-	report   func(deliveryReport) error
+	// journalLines counts the lines of DIR/accepted-events.
+	journalLines int
+	report       func(deliveryReport) error
 }
 
 // acceptedEvent is what the listener remembers of an event it accepted.

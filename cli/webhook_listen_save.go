@@ -193,6 +193,12 @@ func (l *listener) loadAcceptedLocked(now time.Time) error {
 			l.seen[f[1]] = acceptedEvent{at: at, body: [sha256.Size]byte(sum)}
 		}
 	}
+	return l.compactAcceptedLocked()
+}
+
+// compactAcceptedLocked writes DIR/accepted-events anew with the ids in seen.
+func (l *listener) compactAcceptedLocked() error {
+	path := filepath.Join(l.saveDir, acceptedFile)
 	var b strings.Builder
 	for id, e := range l.seen {
 		fmt.Fprintf(&b, "%d %s %x\n", e.at.UnixMilli(), id, e.body)
@@ -201,13 +207,25 @@ func (l *listener) loadAcceptedLocked(now time.Time) error {
 	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	l.journalLines = len(l.seen)
+	return nil
 }
 
-// journalLocked appends an accepted event to DIR/accepted-events.
+// journalLocked appends an accepted event to DIR/accepted-events, which is
+// written anew from seen (forgotten ids dropped) once it holds many more
+// lines than seen, so that it stays bounded by the replay window.
 func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time.Time) error {
 	if l.saveDir == "" {
 		return nil
+	}
+	if l.journalLines > 2*len(l.seen)+1024 {
+		l.forgetLocked(now)
+		if err := l.compactAcceptedLocked(); err != nil {
+			return fmt.Errorf("remember the event for a restart: %w", err)
+		}
 	}
 	f, err := os.OpenFile(filepath.Join(l.saveDir, acceptedFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
@@ -220,6 +238,7 @@ func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time
 	if err != nil {
 		return fmt.Errorf("remember the event for a restart: %w", err)
 	}
+	l.journalLines++
 	return nil
 }
 

@@ -312,3 +312,31 @@ func TestWebhookListenSaveRemembersAcceptedEventsAcrossRestart(t *testing.T) {
 		t.Errorf("another body under an event id accepted before the restart answered %d, want 409", st)
 	}
 }
+
+// DIR/accepted-events stays bounded by the replay window while the listener
+// runs: ids older than it are dropped from the file, not only at a restart.
+func TestWebhookListenSaveKeepsAcceptedEventsBounded(t *testing.T) {
+	saveDir := t.TempDir()
+	var log reportLog
+	start := time.Now()
+	l, err := newListener(nil, hookOrg, time.Minute, saveDir, log.add, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const events = 3000
+	for i := range events {
+		// One accepted event a second: at most a window's worth is current.
+		now := start.Add(time.Duration(i) * time.Second)
+		id := "act-" + strconv.Itoa(i) + ":ACTIVITY_STATUS_COMPLETED"
+		if _, st := l.acceptLocked(http.Header{}, activityBody("act-"+strconv.Itoa(i)), &webhook.Delivery{EventID: id, OrganizationID: hookOrg}, nil, now); st != http.StatusNoContent {
+			t.Fatalf("event %d answered %d", i, st)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(saveDir, acceptedFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := bytes.Count(data, []byte("\n")); lines >= events/2 {
+		t.Errorf("%s holds %d lines after %d events accepted one a second with a %s window", acceptedFile, lines, events, l.replayWindow())
+	}
+}
