@@ -102,6 +102,12 @@ type deliveryReport struct {
 	Status         string `json:"status,omitempty"`
 	Reason         string `json:"reason,omitempty"`
 	Saved          string `json:"saved,omitempty"`
+	// Redelivery: verified, and its event was already accepted with the same
+	// body; answered 200, neither saved nor counted as new again.
+	Redelivery bool `json:"redelivery,omitempty"`
+
+	signedAt time.Time // the signed timestamp, when it verified
+	unread   bool      // refused on its headers alone, its body unread
 }
 
 // reportDelivery describes a delivery: from the verifier when it verified,
@@ -112,6 +118,7 @@ func reportDelivery(h http.Header, body []byte, d *webhook.Delivery, err error) 
 	r := deliveryReport{Verified: err == nil}
 	if d != nil {
 		r.EventID, r.KeyID, r.OrganizationID = d.EventID, d.KeyID, d.OrganizationID
+		r.signedAt = d.Timestamp
 	} else {
 		r.EventID, r.KeyID = h.Get(webhook.HeaderEventID), h.Get(webhook.HeaderKeyID)
 		r.OrganizationID = h.Get(webhook.HeaderOrganizationID)
@@ -134,8 +141,11 @@ func reportDelivery(h http.Header, body []byte, d *webhook.Delivery, err error) 
 // a control is quoted, api.SanitizeID).
 func (r deliveryReport) line() string {
 	verdict := "verified"
-	if !r.Verified {
+	switch {
+	case !r.Verified:
 		verdict = "REFUSED"
+	case r.Redelivery:
+		verdict = "redelivery"
 	}
 	s := fmt.Sprintf("%s event=%s org=%s key=%s activity=%s type=%s status=%s", verdict, orDash(r.EventID), orDash(r.OrganizationID), orDash(r.KeyID), orDash(r.ActivityID), orDash(r.Type), orDash(r.Status))
 	if r.Saved != "" {

@@ -2,23 +2,19 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/screens"
 	"github.com/vigil-console/vigil/webhook"
 )
 
@@ -30,17 +26,22 @@ cached as its Cache-Control allows, refetched once when a delivery names a key
 id it does not hold). A delivery is refused when its signature does not verify,
 it was signed more than --max-age ago, it is not for the profile's
 organization_id (403; the service signs every organization's deliveries with
-the same keys), or its event id was already accepted (a replay). Only verified
-deliveries are answered 2xx; an unknown key id or unreachable key set is
-answered 503, so the service retries it later.
+the same keys), or its event id was already accepted with another body (a
+replay, 409). The same event id with the same body is the service sending an
+accepted event again (its answer was lost): answered 200, printed as a
+redelivery, not saved again. Only verified deliveries are answered 2xx; an
+unknown key id or unreachable key set is answered 503, so the service retries
+it later.
 
 One line per delivery on standard output; with --json one JSON object per line:
 {"verified":…,"eventId":…,"keyId":…,"organizationId":…,"activityId":…,"type":…,
 "status":…,"reason":…}, and "saved" (the files' name, without .body) with --save.
 With --save DIR every verified delivery is written as DIR/NNNNNN-EVENT.body
 (exactly as received) and .headers ('Name: value' lines), for 'vigil webhook
-verify'; a refused one goes to DIR/refused/ instead. Nothing is written over: a
-restart on the same DIR numbers on after the deliveries already there.
+verify'; the newest 100 refused ones go to DIR/refused/ instead (bodies cut to
+64 KiB, saved as .body.part). Nothing is written over: a restart on the same
+DIR numbers on after the deliveries already there, and still knows the event
+ids accepted within --max-age (kept in DIR/accepted-events).
 
 Point the organization's webhook at the listener (needs the root quorum):
   vigil feature set --value http://HOST:PORT/ webhook
@@ -81,7 +82,7 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	report := func(r deliveryReport) { r.write(c.stdout, conn.json) }
+	report := func(r deliveryReport) error { return r.write(c.stdout, conn.json) }
 	ln, serve, err := startWebhookListener(*addr, base, p.OrganizationID, *maxAge, *saveDir, report)
 	if err != nil {
 		return err
@@ -93,34 +94,20 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 
 // startWebhookListener listens on addr for deliveries of organization org
 // verified against the JWKS of base; report is called for each, one at a
-// time. serve runs until ctx ends. `vigil webhook listen` and the console's
-// webhook_listen use it.
-func startWebhookListener(addr, base, org string, maxAge time.Duration, saveDir string, report func(deliveryReport)) (net.Listener, func(context.Context) error, error) {
+// time (an error from it for a new verified delivery answers it 503, so the
+// service sends it again). serve runs until ctx ends. `vigil webhook listen`
+// and the console's webhook_listen use it.
+func startWebhookListener(addr, base, org string, maxAge time.Duration, saveDir string, report func(deliveryReport) error) (net.Listener, func(context.Context) error, error) {
 	if org == "" {
 		return nil, nil, errors.New("webhook listen: the profile has no organization_id to accept deliveries for")
+	}
+	l, err := newListener(webhook.NewJWKSCache(base+api.JWKSPath, nil, nil), org, maxAge, saveDir, report, time.Now())
+	if err != nil {
+		return nil, nil, fmt.Errorf("webhook listen: --save %s: %w", saveDir, err)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("webhook listen on %s: %w", addr, err)
-	}
-	l := &listener{
-		keys:     webhook.NewJWKSCache(base+api.JWKSPath, nil, nil),
-		org:      org,
-		maxAge:   maxAge,
-		saveDir:  saveDir,
-		seen:     map[string]time.Time{},
-		nextFile: 1,
-		report:   report,
-	}
-	if saveDir != "" {
-		// A restart on the same directory goes on after the deliveries
-		// already there rather than numbering from 1 again.
-		last, err := lastSavedNumber(saveDir)
-		if err != nil {
-			ln.Close()
-			return nil, nil, fmt.Errorf("webhook listen: --save %s: %w", saveDir, err)
-		}
-		l.nextFile = last + 1
 	}
 	// As `vigil serve` is served: bounded headers, timeouts, and at most
 	// maxConns connections (maxConnsPerPeer from one address), since the
@@ -152,9 +139,40 @@ type listener struct {
 	saveDir string
 
 	mu       sync.Mutex
-	seen     map[string]time.Time // accepted event ids, until they would be stale anyway
-	nextFile int                  // the number of the next saved delivery
-	report   func(deliveryReport)
+	seen     map[string]acceptedEvent // accepted event ids, until they would be stale anyway
+	nextFile int                      // the number of the next saved delivery
+	refused  []string                 // the refused deliveries kept in DIR/refused, oldest first
+	// journalLines counts the lines of DIR/accepted-events.
+	journalLines int
+	report       func(deliveryReport) error
+}
+
+// acceptedEvent is what the listener remembers of an event it accepted.
+type acceptedEvent struct {
+	at   time.Time // its last acceptance: the first delivery, or a redelivery
+	body [sha256.Size]byte
+}
+
+// newListener builds a listener; with saveDir it numbers on after the
+// deliveries saved there, and remembers the event ids accepted there within
+// the replay window (a restart does not make a captured delivery new again).
+func newListener(keys webhook.KeySource, org string, maxAge time.Duration, saveDir string, report func(deliveryReport) error, now time.Time) (*listener, error) {
+	l := &listener{keys: keys, org: org, maxAge: maxAge, saveDir: saveDir, seen: map[string]acceptedEvent{}, nextFile: 1, report: report}
+	if saveDir == "" {
+		return l, nil
+	}
+	last, err := lastSavedNumber(saveDir)
+	if err != nil {
+		return nil, err
+	}
+	l.nextFile = last + 1
+	if l.refused, err = savedBases(filepath.Join(saveDir, refusedDir)); err != nil {
+		return nil, err
+	}
+	if err := l.loadAcceptedLocked(now); err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -169,6 +187,7 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if herr := webhook.CheckHeaders(l.org, r.Header, now, l.maxAge); herr != nil {
 		l.mu.Lock()
 		rep := reportDelivery(r.Header, nil, nil, herr)
+		rep.unread = true
 		l.report(rep)
 		l.mu.Unlock()
 		http.Error(w, "delivery refused: "+api.Sanitize(rep.Reason), refusalStatus(herr))
@@ -180,38 +199,80 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, verr := webhook.VerifyForOrganization(r.Context(), l.org, r.Header, body, l.keys, now, l.maxAge)
-	status := http.StatusNoContent
-	if verr != nil {
-		status = refusalStatus(verr)
-	}
-
 	l.mu.Lock()
-	if verr == nil {
-		l.forgetLocked(now)
-		if at, dup := l.seen[d.EventID]; dup {
-			verr = fmt.Errorf("replayed: event %s was already accepted at %s", d.EventID, at.UTC().Format(time.RFC3339))
-			status = http.StatusConflict
-		} else {
-			l.seen[d.EventID] = now
-		}
-	}
-	rep := reportDelivery(r.Header, body, d, verr)
-	if l.saveDir != "" {
-		name, err := l.saveLocked(rep.EventID, verr == nil, r.Header, body)
-		if err != nil {
-			rep.Reason = strings.TrimPrefix(rep.Reason+"; ", "; ") + "not saved: " + err.Error()
-		} else {
-			rep.Saved = name
-		}
-	}
-	l.report(rep)
+	rep, status := l.acceptLocked(r.Header, body, d, verr, now)
 	l.mu.Unlock()
-
-	if status == http.StatusNoContent {
+	if status/100 == 2 {
 		w.WriteHeader(status)
 		return
 	}
 	http.Error(w, "delivery refused: "+api.Sanitize(rep.Reason), status)
+}
+
+// acceptLocked decides on a delivery whose body was read and verified (or
+// not: verr), saves and reports it, and returns the report and the status to
+// answer. A redelivery of an accepted event (same id, same body: the service
+// sends again what it stored, signed afresh, when an answer was lost) is
+// answered 200 and reported as one, neither saved nor listed again: refusing
+// it would make the service keep a delivered event as dead. The same event id
+// with another body is no redelivery and is refused (409).
+func (l *listener) acceptLocked(h http.Header, body []byte, d *webhook.Delivery, verr error, now time.Time) (deliveryReport, int) {
+	sum := sha256.Sum256(body)
+	if verr == nil {
+		l.forgetLocked(now)
+		if prev, dup := l.seen[d.EventID]; dup {
+			if prev.body == sum {
+				rep := reportDelivery(h, body, d, nil)
+				rep.Redelivery = true
+				rep.Reason = fmt.Sprintf("redelivery of event %s, already accepted at %s: not saved again", d.EventID, prev.at.UTC().Format(time.RFC3339))
+				// Remembered from now on, as long as this copy could be replayed.
+				l.seen[d.EventID] = acceptedEvent{at: now, body: sum}
+				if err := l.journalLocked(d.EventID, sum, now); err != nil {
+					rep.Reason += "; " + err.Error()
+				}
+				l.report(rep) // already accepted: a report that fails loses nothing
+				return rep, http.StatusOK
+			}
+			verr = fmt.Errorf("event %s was already accepted at %s with another body; a redelivery repeats the body, so this is refused as a replay", d.EventID, prev.at.UTC().Format(time.RFC3339))
+			rep := reportDelivery(h, body, d, verr)
+			l.saveRefusedLocked(&rep, h, body)
+			l.report(rep)
+			return rep, http.StatusConflict
+		}
+	}
+	rep := reportDelivery(h, body, d, verr)
+	if verr != nil {
+		l.saveRefusedLocked(&rep, h, body)
+		l.report(rep)
+		return rep, refusalStatus(verr)
+	}
+	if l.saveDir != "" {
+		// Kept on disk, and remembered there across restarts, before it
+		// is acknowledged; else it is not acknowledged and comes again.
+		name, err := l.saveLocked(rep.EventID, l.saveDir, h, body)
+		if err == nil {
+			if err = l.journalLocked(d.EventID, sum, now); err != nil {
+				removeSaved(name)
+			}
+		}
+		if err != nil {
+			rep.Verified = false
+			rep.Reason = "verified but not saved (" + err.Error() + "): answered 503, the service sends it again"
+			l.report(rep)
+			return rep, http.StatusServiceUnavailable
+		}
+		rep.Saved = name
+		l.seen[d.EventID] = acceptedEvent{at: now, body: sum}
+		l.report(rep) // saved: a report that fails loses nothing
+		return rep, http.StatusNoContent
+	}
+	if err := l.report(rep); err != nil {
+		// Neither shown nor kept: the service sends it again.
+		rep.Reason = "not taken: " + err.Error()
+		return rep, http.StatusServiceUnavailable
+	}
+	l.seen[d.EventID] = acceptedEvent{at: now, body: sum}
+	return rep, http.StatusNoContent
 }
 
 // refusalStatus is the status a refused delivery is answered with.
@@ -229,156 +290,16 @@ func refusalStatus(err error) int {
 	return http.StatusUnauthorized
 }
 
+// replayWindow is how long an accepted event id is remembered: a copy of
+// its delivery is refused as stale anyway after that.
+func (l *listener) replayWindow() time.Duration { return l.maxAge + 2*webhook.MaxClockSkew }
+
 // forgetLocked drops event ids old enough that a replay of them is refused as
 // stale anyway.
 func (l *listener) forgetLocked(now time.Time) {
-	for id, at := range l.seen {
-		if now.Sub(at) > l.maxAge+2*webhook.MaxClockSkew {
+	for id, e := range l.seen {
+		if now.Sub(e.at) > l.replayWindow() {
 			delete(l.seen, id)
 		}
 	}
-}
-
-// refusedDir is the subdirectory of --save DIR that refused deliveries go
-// to, so that a forgery can never take the name of a verified delivery.
-const refusedDir = "refused"
-
-// saveLocked writes the delivery as DIR/NNNNNN-EVENT.body and .headers (0600),
-// or under DIR/refused/ when it was not verified. Files are created, never
-// written over: a name already taken (by an earlier run, or anything else)
-// moves the delivery to the next number.
-func (l *listener) saveLocked(eventID string, verified bool, h http.Header, body []byte) (string, error) {
-	safe := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			return r
-		}
-		return '_'
-	}, eventID)
-	if len(safe) > 100 {
-		safe = safe[:100]
-	}
-	var hb strings.Builder
-	for _, k := range signedHeaders {
-		for _, v := range h.Values(k) {
-			fmt.Fprintf(&hb, "%s: %s\n", k, strings.NewReplacer("\r", "", "\n", "").Replace(v))
-		}
-	}
-	dir := l.saveDir
-	if !verified {
-		dir = filepath.Join(l.saveDir, refusedDir)
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return "", err
-		}
-	}
-	const maxTaken = 1000 // names in a row found taken before giving up
-	for range maxTaken {
-		base := filepath.Join(dir, fmt.Sprintf("%06d-%s", l.nextFile, safe))
-		l.nextFile++
-		err := createExclusive(base+".body", body)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		err = createExclusive(base+".headers", []byte(hb.String()))
-		if errors.Is(err, fs.ErrExist) {
-			os.Remove(base + ".body") // ours, just written: the pair moves on
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		return base, nil
-	}
-	return "", fmt.Errorf("%d names in a row in %s are taken; save to an empty directory", maxTaken, dir)
-}
-
-// createExclusive writes data to a new file at path (0600); it fails with
-// fs.ErrExist rather than write over a file that is there.
-func createExclusive(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path) // ours, and incomplete
-	}
-	return err
-}
-
-// lastSavedNumber is the highest NNNNNN of the deliveries saved in dir and
-// dir/refused, 0 when there are none.
-func lastSavedNumber(dir string) (int, error) {
-	last := 0
-	for _, d := range []string{dir, filepath.Join(dir, refusedDir)} {
-		entries, err := os.ReadDir(d)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		for _, e := range entries {
-			digits, _, ok := strings.Cut(e.Name(), "-")
-			if !ok || len(digits) < 6 || len(digits) > 9 {
-				continue
-			}
-			n, err := strconv.Atoi(digits)
-			if err == nil && n > last {
-				last = n
-			}
-		}
-	}
-	return last, nil
-}
-
-// consoleWebhookFeed starts the profile's webhook_listen listener for the
-// console's Webhooks screen (nil when the profile has none); it stops with
-// ctx. Deliveries are answered as 'vigil webhook listen' answers them and
-// logged; none is printed, the console owns the terminal.
-func consoleWebhookFeed(ctx context.Context, p Profile, logger *slog.Logger) (*screens.WebhookFeed, error) {
-	if p.WebhookListen == "" {
-		return nil, nil
-	}
-	if p.BaseURL == "" {
-		return nil, fmt.Errorf("profile %q: webhook_listen needs base_url, where the webhook keys are published", p.Name)
-	}
-	ch := make(chan screens.WebhookDelivery, 256)
-	var mu sync.Mutex
-	closed := false
-	report := func(r deliveryReport) {
-		d := screens.WebhookDelivery{At: time.Now(), Verified: r.Verified, EventID: r.EventID, KeyID: r.KeyID,
-			OrganizationID: r.OrganizationID, ActivityID: r.ActivityID, Type: r.Type, Status: r.Status, Reason: r.Reason}
-		logger.Info("webhook delivery", "verified", r.Verified, "event", api.SanitizeID(r.EventID), "org", api.SanitizeID(r.OrganizationID),
-			"kid", api.SanitizeID(r.KeyID), "reason", api.Sanitize(r.Reason))
-		mu.Lock()
-		defer mu.Unlock()
-		if closed {
-			return
-		}
-		select {
-		case ch <- d:
-		default:
-			logger.Warn("webhook delivery not shown: the console is behind", "event", api.SanitizeID(r.EventID))
-		}
-	}
-	ln, serve, err := startWebhookListener(p.WebhookListen, strings.TrimRight(p.BaseURL, "/"), p.OrganizationID, webhook.DefaultMaxAge, "", report)
-	if err != nil {
-		return nil, fmt.Errorf("profile %q: webhook_listen: %w", p.Name, err)
-	}
-	go func() {
-		if err := serve(ctx); err != nil {
-			logger.Error("webhook listener stopped", "err", err)
-		}
-		mu.Lock()
-		closed = true
-		close(ch)
-		mu.Unlock()
-	}()
-	return &screens.WebhookFeed{Addr: ln.Addr().String(), Deliveries: ch}, nil
 }

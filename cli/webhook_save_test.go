@@ -93,7 +93,7 @@ func TestWebhookSaveMovesToTheNextFreeName(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := &listener{saveDir: dir, nextFile: 1}
-	base, err := l.saveLocked("ev-1", true, http.Header{}, []byte("new"))
+	base, err := l.saveLocked("ev-1", dir, http.Header{}, []byte("new"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,8 @@ import (
 type WebhookDelivery struct {
 	At             time.Time
 	Verified       bool
+	Redelivery     bool      // verified, of an event already accepted with the same body
+	SignedAt       time.Time // the signed timestamp of a verified delivery
 	EventID        string
 	KeyID          string
 	OrganizationID string
@@ -26,20 +28,45 @@ type WebhookDelivery struct {
 	Type           string
 	Status         string
 	Reason         string // why it was refused
+
+	redeliveries   int       // the service's redeliveries of it since
+	lastRedelivery time.Time // when the last one came
+}
+
+// WebhookUnlisted counts the refused requests the screen does not list one
+// by one: those refused on their headers alone (anyone can send them), and
+// refusals that came faster than the screen took them. Last is the latest.
+type WebhookUnlisted struct {
+	Count int
+	Last  WebhookDelivery
 }
 
 // WebhookFeed is a listener the console runs (the profile's webhook_listen):
 // its address, and the deliveries as they are verified.
 type WebhookFeed struct {
 	Addr       string
-	Deliveries <-chan WebhookDelivery
+	Since      time.Time              // when the listener started: its memory of accepted events starts then
+	Deliveries <-chan WebhookDelivery // verified deliveries (and refused ones, from a feed without Refused)
+	Refused    <-chan WebhookDelivery // refused deliveries, nil: all come on Deliveries
+	Unlisted   <-chan WebhookUnlisted // the latest count of refusals not listed, nil: none
 }
 
-// maxWebhookRows bounds the deliveries kept on screen; the oldest go first.
-const maxWebhookRows = 1000
+// The deliveries kept on screen are bounded, the oldest going first, with
+// refused ones apart: a flood of refusals never pushes a verified delivery
+// out.
+const (
+	maxVerifiedWebhookRows = 1000
+	maxRefusedWebhookRows  = 100
+)
 
-// webhookDeliveryMsg brings one delivery from the feed.
-type webhookDeliveryMsg struct{ d WebhookDelivery }
+// webhookDeliveryMsg brings one delivery from the feed's channel from.
+type webhookDeliveryMsg struct {
+	d    WebhookDelivery
+	from <-chan WebhookDelivery
+}
+
+// webhookUnlistedMsg brings the feed's latest count of unlisted refusals.
+type webhookUnlistedMsg struct{ u WebhookUnlisted }
 
 // webhookFeedClosedMsg says the listener stopped.
 type webhookFeedClosedMsg struct{}
@@ -47,13 +74,14 @@ type webhookFeedClosedMsg struct{}
 // Webhooks lists the deliveries of the console's webhook listener, newest
 // first, with a detail per delivery.
 type Webhooks struct {
-	c      *Common
-	feed   *WebhookFeed
-	keys   webhooksKeys
-	list   ui.ListDetail
-	items  []WebhookDelivery // newest first
-	closed bool
-	width  int
+	c        *Common
+	feed     *WebhookFeed
+	keys     webhooksKeys
+	list     ui.ListDetail
+	items    []WebhookDelivery // newest first
+	unlisted WebhookUnlisted
+	closed   bool
+	width    int
 }
 
 // NewWebhooks builds the screen on c.Webhooks (nil: no listener configured).
@@ -61,7 +89,7 @@ func NewWebhooks(c *Common) *Webhooks {
 	w := &Webhooks{c: c, feed: c.Webhooks, keys: newWebhooksKeys()}
 	w.list = ui.NewListDetail(c.Theme, []ui.Column{
 		{Title: "TIME", Width: 14}, // 15:04:05 and a zone, up to +0530
-		{Title: "VERDICT", Width: 8},
+		{Title: "VERDICT", Width: 10},
 		{Title: "ACTIVITY", Width: 12, Grow: true},
 		{Title: "TYPE", Width: 16, Grow: true},
 		{Title: "STATUS", Width: 10},
@@ -81,21 +109,45 @@ func NewWebhooks(c *Common) *Webhooks {
 // Title implements Screen.
 func (w *Webhooks) Title() string { return "Webhooks" }
 
-// Init implements Screen: wait for the first delivery.
-func (w *Webhooks) Init() tea.Cmd { return w.next() }
-
-// next waits for the feed's next delivery (a command: it blocks, Update does not).
-func (w *Webhooks) next() tea.Cmd {
-	if w.feed == nil || w.feed.Deliveries == nil {
+// Init implements Screen: wait for the first delivery, refusal and count.
+func (w *Webhooks) Init() tea.Cmd {
+	if w.feed == nil {
 		return nil
 	}
-	ch := w.feed.Deliveries
+	return tea.Batch(w.next(w.feed.Deliveries), w.next(w.feed.Refused), w.nextUnlisted())
+}
+
+// next waits for the next delivery on ch (a command: it blocks, Update does
+// not). The end of Deliveries is the listener's.
+func (w *Webhooks) next(ch <-chan WebhookDelivery) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	last := ch == w.feed.Deliveries
 	return func() tea.Msg {
 		d, ok := <-ch
 		if !ok {
-			return webhookFeedClosedMsg{}
+			if last {
+				return webhookFeedClosedMsg{}
+			}
+			return nil
 		}
-		return webhookDeliveryMsg{d}
+		return webhookDeliveryMsg{d, ch}
+	}
+}
+
+// nextUnlisted waits for the next count of unlisted refusals.
+func (w *Webhooks) nextUnlisted() tea.Cmd {
+	ch := w.feed.Unlisted
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		u, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return webhookUnlistedMsg{u}
 	}
 }
 
@@ -153,19 +205,51 @@ func (w *Webhooks) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		w.list.SetTheme(w.c.Theme)
 		w.setRows()
 	case webhookDeliveryMsg:
-		w.items = append([]WebhookDelivery{msg.d}, w.items...)
-		if len(w.items) > maxWebhookRows {
-			w.items = w.items[:maxWebhookRows]
-		}
+		w.add(msg.d)
 		w.setRows()
 		w.renderDetail()
-		return w, w.next()
+		return w, w.next(msg.from)
+	case webhookUnlistedMsg:
+		w.unlisted = msg.u
+		return w, w.nextUnlisted()
 	case webhookFeedClosedMsg:
 		w.closed = true
 	case tea.KeyPressMsg:
 		return w, w.handleKey(msg)
 	}
 	return w, nil
+}
+
+// add puts a delivery on top of the list, or counts a redelivery on the row
+// of the event it repeats, and drops the oldest row of its kind (verified or
+// refused) beyond that kind's bound.
+func (w *Webhooks) add(d WebhookDelivery) {
+	if d.Redelivery {
+		for i := range w.items {
+			if it := &w.items[i]; it.Verified && !it.Redelivery && it.EventID == d.EventID {
+				it.redeliveries++
+				it.lastRedelivery = d.At
+				return
+			}
+		}
+		// The first delivery is no longer listed: the redelivery shows
+		// as a row of its own.
+	}
+	w.items = append([]WebhookDelivery{d}, w.items...)
+	limit := maxRefusedWebhookRows
+	if d.Verified {
+		limit = maxVerifiedWebhookRows
+	}
+	n := 0
+	for i, it := range w.items {
+		if it.Verified != d.Verified {
+			continue
+		}
+		if n++; n > limit {
+			w.items = append(w.items[:i], w.items[i+1:]...)
+			return
+		}
+	}
 }
 
 func (w *Webhooks) handleKey(k tea.KeyPressMsg) tea.Cmd {
@@ -235,8 +319,13 @@ func (w *Webhooks) setRows() {
 	now := w.c.Now()
 	for i, d := range w.items {
 		verdict := "verified"
-		if !d.Verified {
+		switch {
+		case !d.Verified:
 			verdict = "REFUSED"
+		case d.Redelivery:
+			verdict = "again"
+		case d.redeliveries > 0:
+			verdict = fmt.Sprintf("verified+%d", d.redeliveries)
 		}
 		rows[i] = ui.Row{ID: rowID(d), Cells: []string{d.At.In(now.Location()).Format("15:04:05 MST"), verdict,
 			api.SanitizeID(d.ActivityID), api.SanitizeID(strings.TrimPrefix(d.Type, "ACTIVITY_TYPE_")),
@@ -275,14 +364,14 @@ func (w *Webhooks) renderDetail() {
 	}
 	b := ui.NewDetailBuilder(w.c.Theme)
 	b.LabelWidth = ui.LabelWidth("organization", "received")
-	verdict := "verified: signed by the service's published key, fresh, not a replay"
-	if !d.Verified {
-		verdict = "REFUSED"
-	}
-	b.Section("Delivery")
-	b.Field("verdict", verdict)
-	b.Field("reason", d.Reason)
 	now := w.c.Now()
+	b.Section("Delivery")
+	b.Field("verdict", w.verdict(d))
+	b.Field("reason", d.Reason)
+	if d.redeliveries > 0 {
+		b.Field("redelivered", fmt.Sprintf("%d times since, last %s: the service sent it again (its answer was lost), answered 200, not listed again",
+			d.redeliveries, zonedTimes(now, d.lastRedelivery, "2006-01-02 15:04:05")))
+	}
 	b.Field("received", zonedTimes(now, d.At, "2006-01-02 15:04:05")+" ("+ui.Ago(now, d.At)+" ago)")
 	b.Field("event", api.SanitizeID(d.EventID))
 	b.Field("key", api.SanitizeID(d.KeyID))
@@ -297,6 +386,27 @@ func (w *Webhooks) renderDetail() {
 	w.list.SetDetail(b.String())
 }
 
+// verdict says what verifying a delivery established. The listener's memory
+// of accepted events starts empty at each start: of a delivery signed before
+// that, it cannot tell whether an earlier run took it already.
+func (w *Webhooks) verdict(d WebhookDelivery) string {
+	switch {
+	case !d.Verified:
+		return "REFUSED"
+	case d.Redelivery:
+		return "verified: a redelivery of an event already accepted (same body), answered 200"
+	}
+	v := "verified: signed by the service's published key, fresh"
+	if w.feed == nil || w.feed.Since.IsZero() {
+		return v
+	}
+	since := zonedTimes(w.c.Now(), w.feed.Since, "15:04:05")
+	if !d.SignedAt.IsZero() && d.SignedAt.Before(w.feed.Since) {
+		return v + "; signed before the listener started (" + since + "), so whether it was delivered before is unknown"
+	}
+	return v + ", its event not accepted before since the listener started (" + since + ")"
+}
+
 // View implements Screen.
 func (w *Webhooks) View() string {
 	th := w.c.Theme
@@ -307,6 +417,10 @@ func (w *Webhooks) View() string {
 	count := fmt.Sprintf("%d deliveries", len(w.items))
 	if len(w.items) == 1 {
 		count = "1 delivery"
+	}
+	if u := w.unlisted; u.Count > 0 {
+		count += fmt.Sprintf(", %d refused requests not listed (last %s: %s)", u.Count,
+			u.Last.At.In(w.c.Now().Location()).Format("15:04:05"), ui.Clean(u.Last.Reason))
 	}
 	head := th.Title.Render("Webhooks") + th.Muted.Render("  "+where+", "+count)
 	return ansi.Truncate(head, w.width, "…") + "\n" + w.list.View()

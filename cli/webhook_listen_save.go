@@ -1,0 +1,281 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// refusedDir is the subdirectory of --save DIR that refused deliveries go
+// to, so that a forgery can never take the name of a verified delivery.
+const refusedDir = "refused"
+
+// Anyone who knows the organization id (it travels in the clear) can have a
+// delivery refused after its body was read: DIR/refused keeps only the
+// newest maxRefusedSaved of them, each body cut to maxRefusedBody bytes (then
+// saved as .body.part), so strangers cannot fill the disk.
+const (
+	maxRefusedSaved = 100
+	maxRefusedBody  = 64 << 10
+)
+
+// acceptedFile, in --save DIR, lists the event ids accepted within the
+// replay window, one "UNIXMS EVENTID SHA256" line each, so that a restarted
+// listener still knows them.
+const acceptedFile = "accepted-events"
+
+// saveLocked writes the delivery as dir/NNNNNN-EVENT.body and .headers
+// (0600). Files are created, never written over: a name already taken (by an
+// earlier run, or anything else) moves the delivery to the next number.
+func (l *listener) saveLocked(eventID, dir string, h http.Header, body []byte) (string, error) {
+	return l.saveAsLocked(eventID, dir, ".body", h, body)
+}
+
+// saveRefusedLocked keeps a refused delivery (its body cut) under
+// DIR/refused, dropping the oldest ones beyond maxRefusedSaved, and notes in
+// rep where it went.
+func (l *listener) saveRefusedLocked(rep *deliveryReport, h http.Header, body []byte) {
+	if l.saveDir == "" {
+		return
+	}
+	dir := filepath.Join(l.saveDir, refusedDir)
+	ext := ".body"
+	if len(body) > maxRefusedBody {
+		body, ext = body[:maxRefusedBody], ".body.part"
+	}
+	name, err := func() (string, error) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", err
+		}
+		return l.saveAsLocked(rep.EventID, dir, ext, h, body)
+	}()
+	if err != nil {
+		rep.Reason = strings.TrimPrefix(rep.Reason+"; ", "; ") + "not saved: " + err.Error()
+		return
+	}
+	rep.Saved = name
+	l.refused = append(l.refused, name)
+	for len(l.refused) > maxRefusedSaved {
+		removeSaved(l.refused[0])
+		l.refused = l.refused[1:]
+	}
+}
+
+func (l *listener) saveAsLocked(eventID, dir, ext string, h http.Header, body []byte) (string, error) {
+	safe := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, eventID)
+	if len(safe) > 100 {
+		safe = safe[:100]
+	}
+	var hb strings.Builder
+	for _, k := range signedHeaders {
+		for _, v := range h.Values(k) {
+			fmt.Fprintf(&hb, "%s: %s\n", k, strings.NewReplacer("\r", "", "\n", "").Replace(v))
+		}
+	}
+	const maxTaken = 1000 // names in a row found taken before giving up
+	for range maxTaken {
+		base := filepath.Join(dir, fmt.Sprintf("%06d-%s", l.nextFile, safe))
+		l.nextFile++
+		err := createExclusive(base+ext, body)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		err = createExclusive(base+".headers", []byte(hb.String()))
+		if errors.Is(err, fs.ErrExist) {
+			os.Remove(base + ext) // ours, just written: the pair moves on
+			continue
+		}
+		if err != nil {
+			os.Remove(base + ext)
+			return "", err
+		}
+		return base, nil
+	}
+	return "", fmt.Errorf("%d names in a row in %s are taken; save to an empty directory", maxTaken, dir)
+}
+
+// removeSaved removes the files of a delivery saved as base.
+func removeSaved(base string) {
+	for _, ext := range []string{".body", ".body.part", ".headers"} {
+		os.Remove(base + ext)
+	}
+}
+
+// savedBases lists the deliveries saved in dir (NNNNNN-EVENT), lowest
+// number first; none when dir does not exist.
+func savedBases(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	type saved struct {
+		n    int
+		base string
+	}
+	var found []saved
+	seen := map[string]bool{}
+	for _, e := range entries {
+		base, _, _ := strings.Cut(e.Name(), ".")
+		n, ok := savedNumber(base)
+		if !ok || seen[base] {
+			continue
+		}
+		seen[base] = true
+		found = append(found, saved{n, filepath.Join(dir, base)})
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].n < found[j].n })
+	bases := make([]string, len(found))
+	for i, s := range found {
+		bases[i] = s.base
+	}
+	return bases, nil
+}
+
+// savedNumber is the NNNNNN of a saved delivery's file name.
+func savedNumber(name string) (int, bool) {
+	digits, _, ok := strings.Cut(name, "-")
+	if !ok || len(digits) < 6 || len(digits) > 9 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	return n, err == nil
+}
+
+// loadAcceptedLocked reads DIR/accepted-events into seen, keeping the ids
+// still within the replay window, and writes the file back with only those.
+func (l *listener) loadAcceptedLocked(now time.Time) error {
+	path := filepath.Join(l.saveDir, acceptedFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 3 {
+			continue // a line cut by a crash
+		}
+		ms, err1 := strconv.ParseInt(f[0], 10, 64)
+		sum, err2 := hex.DecodeString(f[2])
+		if err1 != nil || err2 != nil || len(sum) != sha256.Size {
+			continue
+		}
+		at := time.UnixMilli(ms)
+		if now.Sub(at) > l.replayWindow() {
+			continue
+		}
+		if prev, ok := l.seen[f[1]]; !ok || at.After(prev.at) {
+			l.seen[f[1]] = acceptedEvent{at: at, body: [sha256.Size]byte(sum)}
+		}
+	}
+	return l.compactAcceptedLocked()
+}
+
+// compactAcceptedLocked writes DIR/accepted-events anew with the ids in seen.
+func (l *listener) compactAcceptedLocked() error {
+	path := filepath.Join(l.saveDir, acceptedFile)
+	var b strings.Builder
+	for id, e := range l.seen {
+		fmt.Fprintf(&b, "%d %s %x\n", e.at.UnixMilli(), id, e.body)
+	}
+	tmp := path + ".new"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	l.journalLines = len(l.seen)
+	return nil
+}
+
+// journalLocked appends an accepted event to DIR/accepted-events, which is
+// written anew from seen (forgotten ids dropped) once it holds many more
+// lines than seen, so that it stays bounded by the replay window.
+func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time.Time) error {
+	if l.saveDir == "" {
+		return nil
+	}
+	if l.journalLines > 2*len(l.seen)+1024 {
+		l.forgetLocked(now)
+		if err := l.compactAcceptedLocked(); err != nil {
+			return fmt.Errorf("remember the event for a restart: %w", err)
+		}
+	}
+	f, err := os.OpenFile(filepath.Join(l.saveDir, acceptedFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("remember the event for a restart: %w", err)
+	}
+	_, err = fmt.Fprintf(f, "%d %s %x\n", now.UnixMilli(), eventID, sum)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("remember the event for a restart: %w", err)
+	}
+	l.journalLines++
+	return nil
+}
+
+// createExclusive writes data to a new file at path (0600); it fails with
+// fs.ErrExist rather than write over a file that is there.
+func createExclusive(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path) // ours, and incomplete
+	}
+	return err
+}
+
+// lastSavedNumber is the highest NNNNNN of the deliveries saved in dir and
+// dir/refused, 0 when there are none.
+func lastSavedNumber(dir string) (int, error) {
+	last := 0
+	for _, d := range []string{dir, filepath.Join(dir, refusedDir)} {
+		entries, err := os.ReadDir(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range entries {
+			if n, ok := savedNumber(e.Name()); ok && n > last {
+				last = n
+			}
+		}
+	}
+	return last, nil
+}
