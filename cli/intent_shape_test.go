@@ -3,11 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/vigil-console/vigil/api"
 )
 
 // shownWithIntent is a get_activity reply holding intent (as a service, or a
@@ -78,31 +77,10 @@ func TestVotePromptOnADeeplyNestedIntentIsBounded(t *testing.T) {
 // show at all; with --yes it counts.
 func TestApproveAnIntentNotShownWholeNeedsYes(t *testing.T) {
 	e := newVerbEnv(t)
-	ctx := context.Background()
-	for _, intent := range []string{
+	for i, intent := range []string{
 		`{"createUserTagIntent":{"userTagName":"harmless","userIds":[]},"deleteApiKeysIntent":{"userId":"u-alice","apiKeyIds":["k-root"]}}`,
 		`{"unknownOp":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`,
 	} {
-		code, out, errOut := e.run("", "tag", "create", "--name", "not-whole", e.userID("operator"))
-		wantExit(t, "tag create", code, 0, out, errOut)
-		id := activityIDFrom(t, out)
-		rw := newIntentRewriter(t, e)
-		rw.set(intent)
-
-		code, out, errOut = rw.run(t, "activity", "approve", "--profile", "bob", id)
-		wantExit(t, "approve an intent not shown whole", code, 2, out, errOut)
-		for _, want := range []string{"faithfully and whole", "vigil activity get --json " + id, "--yes"} {
-			if !strings.Contains(errOut, want) {
-				t.Errorf("the refusal lacks %q:\n%s", want, errOut)
-			}
-		}
-		if a, err := e.client("alice").GetActivity(ctx, id); err != nil || a.Status == api.StatusCompleted {
-			t.Fatalf("the refused approval counted: %v %+v", err, a)
-		}
-		code, out, errOut = rw.run(t, "activity", "approve", "--yes", "--profile", "bob", id)
-		wantExit(t, "approve with --yes", code, 0, out, errOut)
-		if a, err := e.client("alice").GetActivity(ctx, id); err != nil || a.Status != api.StatusCompleted {
-			t.Fatalf("the approval with --yes did not count: %v %+v", err, a)
-		}
+		approveNeedsYes(t, e, fmt.Sprint("not-whole-", i), intent, "faithfully and whole")
 	}
 }

@@ -131,17 +131,24 @@ func TestVotePromptShowsAnIntentOfATypeVigilDoesNotKnow(t *testing.T) {
 // member says, with --yes, that they approve without seeing it; rejecting
 // is not (it can do no harm).
 func TestApproveWithoutAnIntentToShowNeedsYes(t *testing.T) {
-	e := newVerbEnv(t)
+	approveNeedsYes(t, newVerbEnv(t), "no-intent", `{}`, "no intent vigil can show")
+}
+
+// approveNeedsYes has bob approve a tag created as name while the service's
+// replies carry intent instead of its own: refused (exit 2, saying why
+// and how to read the reply) without counting, then counted with --yes.
+func approveNeedsYes(t *testing.T, e *verbEnv, name, intent, why string) {
+	t.Helper()
 	ctx := context.Background()
-	code, out, errOut := e.run("", "tag", "create", "--name", "no-intent", e.userID("operator"))
+	code, out, errOut := e.run("", "tag", "create", "--name", name, e.userID("operator"))
 	wantExit(t, "tag create", code, 0, out, errOut)
 	id := activityIDFrom(t, out)
 	rw := newIntentRewriter(t, e)
-	rw.set(`{}`)
+	rw.set(intent)
 
 	code, out, errOut = rw.run(t, "activity", "approve", "--profile", "bob", id)
-	wantExit(t, "approve an activity with no intent shown", code, 2, out, errOut)
-	for _, want := range []string{"no intent vigil can show", "vigil activity get --json " + id, "--yes"} {
+	wantExit(t, "approve "+name, code, 2, out, errOut)
+	for _, want := range []string{why, "vigil activity get --json " + id, "--yes"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("the refusal lacks %q:\n%s", want, errOut)
 		}
