@@ -15,17 +15,7 @@ import (
 // left as it was.
 func TestEmptyDatabaseIsRefusedAtOpen(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := Open(Config{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := keys.Generate(keys.SchemeP256)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := srv.CreateOrganization(context.Background(), "Kept", 1, []UserSpec{{Name: "a", Root: true, APIKeys: []APIKeySpec{{PublicKey: k.PublicKeyHex()}}}}); err != nil {
-		t.Fatal(err)
-	}
+	srv := openWithOrganization(t, dir, "Kept")
 	if err := srv.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -91,17 +81,7 @@ func TestInterruptedCreationStartsAgain(t *testing.T) {
 func TestStrayWALWithoutItsDatabaseIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, DatabaseFile)
-	srv, err := Open(Config{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := keys.Generate(keys.SchemeP256)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := srv.CreateOrganization(context.Background(), "Moved away", 1, []UserSpec{{Name: "a", Root: true, APIKeys: []APIKeySpec{{PublicKey: k.PublicKeyHex()}}}}); err != nil {
-		t.Fatal(err)
-	}
+	srv := openWithOrganization(t, dir, "Moved away")
 	wal, err := os.ReadFile(path + "-wal") // the changes not yet checkpointed
 	if err != nil || len(wal) == 0 {
 		t.Fatalf("no WAL while the service runs: %d bytes, %v", len(wal), err)
@@ -130,4 +110,22 @@ func TestStrayWALWithoutItsDatabaseIsRefused(t *testing.T) {
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("a vigil.db was created: %v", err)
 	}
+}
+
+// openWithOrganization opens the service on dir and creates an organization
+// named name in it: a database with rows to lose.
+func openWithOrganization(t *testing.T, dir, name string) *Server {
+	t.Helper()
+	srv, err := Open(Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.CreateOrganization(context.Background(), name, 1, []UserSpec{{Name: "a", Root: true, APIKeys: []APIKeySpec{{PublicKey: k.PublicKeyHex()}}}}); err != nil {
+		t.Fatal(err)
+	}
+	return srv
 }
