@@ -17,9 +17,9 @@ import (
 )
 
 // behindRewritingGateway points the env's profiles at a gateway in front of
-// the demo service that forwards everything and passes the service's reply
-// to submit/oauth through rewrite.
-func behindRewritingGateway(t *testing.T, e *verbEnv, rewrite func([]byte) []byte) {
+// the demo service that forwards everything and passes the service's replies
+// to path (such as "/public/v1/submit/oauth") through rewrite.
+func behindRewritingGateway(t *testing.T, e *verbEnv, path string, rewrite func([]byte) []byte) {
 	t.Helper()
 	target, err := url.Parse(e.demo.URL)
 	if err != nil {
@@ -27,7 +27,7 @@ func behindRewritingGateway(t *testing.T, e *verbEnv, rewrite func([]byte) []byt
 	}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.ModifyResponse = func(r *http.Response) error {
-		if r.Request.URL.Path != "/public/v1/submit/oauth" {
+		if r.Request.URL.Path != path {
 			return nil
 		}
 		body, err := io.ReadAll(r.Body)
@@ -58,7 +58,7 @@ func behindRewritingGateway(t *testing.T, e *verbEnv, rewrite func([]byte) []byt
 // activity as the service stores it) saves the key.
 func TestLoginOAuthKeepsTheTargetKeyWhenTheResultCannotBeRead(t *testing.T) {
 	e := newVerbEnv(t)
-	behindRewritingGateway(t, e, func(b []byte) []byte {
+	behindRewritingGateway(t, e, "/public/v1/submit/oauth", func(b []byte) []byte {
 		return bytes.Replace(b, []byte(`"credentialBundle":"`), []byte(`"credentialBundle":"forged","credentialBundle":"`), 1)
 	})
 	out, errOut, err := pasteLogin(t, e, "carol", func(c proc) error {
