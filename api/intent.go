@@ -76,6 +76,20 @@ func (in Intent) Params() (typ string, params any) {
 	return typ, params
 }
 
+// ParamsUnread reports whether this client cannot read the intent's
+// parameters (Params is nil): it holds no intent, one of an operation or a
+// shape this client does not know, or several operations. The service reads
+// them, and a policy may look at activity.params: a decision predicted here
+// would be predicted on nothing, so none may be (CannotTellParams instead).
+func (in Intent) ParamsUnread() bool {
+	_, params := in.Params()
+	return params == nil
+}
+
+// CannotTellParams is said, instead of a decision, of an activity whose
+// intent's parameters this client cannot read (ParamsUnread).
+const CannotTellParams = "cannot tell: vigil cannot read this intent's parameters"
+
 // Value returns the one result held (a pointer to the operation's result type), or
 // nil while the activity has no result or only one this client does not know
 // (Other).

@@ -22,7 +22,9 @@ import (
 func (in *Intent) UnmarshalJSON(data []byte) error {
 	type fields Intent // the same fields, without these methods
 	var known fields
-	other, err := decodeOneOf(data, &known)
+	other, err := decodeOneOf(data, &known, func(_ string, raw []byte, dst any) error {
+		return StrictUnmarshal(raw, dst)
+	})
 	if err != nil {
 		return err
 	}
@@ -37,39 +39,20 @@ func (in Intent) MarshalJSON() ([]byte, error) {
 	return encodeOneOf(fields(in), in.Other)
 }
 
-// UnmarshalJSON decodes as Intent.UnmarshalJSON does.
-func (r *Result) UnmarshalJSON(data []byte) error {
-	type fields Result
-	var known fields
-	other, err := decodeOneOf(data, &known)
-	if err != nil {
-		return err
-	}
-	*r = Result(known)
-	r.Other = other
-	return nil
-}
-
-// MarshalJSON encodes as Intent.MarshalJSON does.
-func (r Result) MarshalJSON() ([]byte, error) {
-	type fields Result
-	return encodeOneOf(fields(r), r.Other)
-}
-
 // UnknownKeys are the keys of an intent this client does not know, sorted.
 func (in Intent) UnknownKeys() []string { return sortedKeys(in.Other) }
 
 // decodeOneOf decodes the object data into the struct dst points to: a key
-// equal to a field's JSON name fills that field when its value reads exactly
-// one way as that field's type (StrictUnmarshal: no member it has no field
-// for, none matching only in another case, none twice, nothing nested deeper
-// than the strict limit); any other key, and a known key whose value does not
-// read so, is returned as it was sent. encoding/json alone would drop an
+// equal to a field's JSON name fills that field when read decodes its value
+// into it (Intent's: StrictUnmarshal, no member it has no field for, none
+// matching only in another case, none twice, nothing nested deeper than the
+// strict limit); any other key, and a known key whose value read refuses
+// with a StrictJSONError, is returned as it was sent. encoding/json alone would drop an
 // unknown member and let "APIKEYIDS" replace "apiKeyIds", so what a person
 // reads would not be what was sent; kept raw, it is shown field by field.
 // A key sent twice is refused: only one of the two could be kept. null
 // leaves dst empty.
-func decodeOneOf(data []byte, dst any) (map[string]json.RawMessage, error) {
+func decodeOneOf(data []byte, dst any, read func(key string, raw []byte, dst any) error) (map[string]json.RawMessage, error) {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil, nil
 	}
@@ -99,7 +82,7 @@ func decodeOneOf(data []byte, dst any) (map[string]json.RawMessage, error) {
 			continue
 		}
 		field := v.Field(i)
-		if err := StrictUnmarshal(m.Value, field.Addr().Interface()); err != nil {
+		if err := read(m.Key, m.Value, field.Addr().Interface()); err != nil {
 			var strict *StrictJSONError
 			if !errors.As(err, &strict) {
 				return nil, fmt.Errorf("%s: %w", m.Key, err)

@@ -21,9 +21,18 @@ const (
 	// maxPadWidth is the widest label siblings are aligned to; a longer one
 	// is followed by one space.
 	maxPadWidth = 32
-	// maxLineBytes fits a condition of MaxExpressionLength bytes quoted with
-	// room for escapes: what decides is never cut below it.
-	maxLineBytes = 64 << 10
+	// maxQuoteExpansion is the most bytes Quote writes for one byte of
+	// text: a control character (1 byte) is written \u0001 (6 bytes).
+	// TestQuoteExpansionIsBounded checks it over every rune.
+	maxQuoteExpansion = 6
+	// maxLineHead is room on a line for its indentation, label and padding
+	// (a label is at most maxLabelRunes), and Quote's script note.
+	maxLineHead = 4 << 10
+	// maxLineBytes fits a line holding the longest text the service accepts
+	// that vigil shows whole (free text is shortened): a condition or
+	// consensus of MaxExpressionLength bytes, at Quote's worst expansion. So
+	// a valid expression, which is what decides, is never cut.
+	maxLineBytes = maxLineHead + maxQuoteExpansion*MaxExpressionLength
 	// maxShownLines and maxShownBytes bound the whole.
 	maxShownLines = 5000
 	maxShownBytes = 1 << 20

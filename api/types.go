@@ -211,8 +211,17 @@ type Result struct {
 	DeleteTvcDeploymentResult          *DeleteTvcDeploymentResult          `json:"deleteTvcDeploymentResult,omitempty"`
 	CreateMfaPolicyResult              *CreateMfaPolicyResult              `json:"createMfaPolicyResult,omitempty"`
 
-	// Other holds, exactly as sent, a result key this client does not know.
+	// Other holds, exactly as sent, a result key this client does not know,
+	// and a known one that cannot be read one way (resultraw.go).
 	Other map[string]json.RawMessage `json:"-"`
+	// UnknownFields are the members of a known result key this client has
+	// no field for (or whose name differs from one only in case), by path
+	// ("oauthResult.expiresAt") with their values as sent, so they can be
+	// shown after the known ones.
+	UnknownFields []Member `json:"-"`
+	// sent holds the known keys read with UnknownFields as sent, for
+	// MarshalJSON.
+	sent map[string]json.RawMessage
 }
 
 // ---- parameters of the submit operations (also the intent content) ----

@@ -73,6 +73,9 @@ func noPolicyExplainer(ctx context.Context, client *api.Client, id string) func(
 	}
 	members := policy.Members(users, configs.Quorum)
 	return func(e api.PolicyEvaluation) (string, string) {
+		// No policy: the votes and the quorum decide, never the params, so an
+		// intent whose params vigil cannot read (api.Intent.ParamsUnread)
+		// is judged exactly here too.
 		in := policy.InputOfActivity(*act, members, e.VoteID, e.CreatedAt.Time())
 		d := policy.Decide(nil, in, policy.QuorumOf(configs.Quorum), policy.RootOnly(act.Type))
 		x := policy.Explain(d)

@@ -205,7 +205,12 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		return keepTarget(store, *name, p.Name, target, *targetPath, targetSlot, act.ID,
 			fmt.Errorf("activity %s waits for approval (%s)", api.SanitizeID(act.ID), act.Status))
 	}
-	return finishOAuth(ctx, c, p, store, *name, slot, act, target, *targetPath, expires, lifetime)
+	// The activity ran: the service may have made an API key that only target
+	// opens. Until that key is saved, a failure keeps target (as a wait does).
+	keep := func(cause error) error {
+		return keepTarget(store, *name, p.Name, target, *targetPath, targetSlot, act.ID, cause)
+	}
+	return finishOAuth(ctx, c, p, store, *name, slot, act, target, *targetPath, expires, lifetime, keep)
 }
 
 // waiting reports an activity status from which it may still complete.
@@ -347,20 +352,25 @@ func keepTarget(store keys.Store, name, profileName string, target *ecdh.Private
 // finishOAuth opens the credential bundle of the completed oauth activity act
 // with target, saves the API key in slot (reserved as name), deletes the
 // target key's file (targetFile, if any), checks that the service accepts the
-// key and says what was done.
-func finishOAuth(ctx context.Context, c proc, p Profile, store keys.Store, name string, slot *keys.Reservation, act *api.Activity, target *ecdh.PrivateKey, targetFile string, expires time.Time, lifetime time.Duration) error {
-	if act.Status != api.StatusCompleted || act.Result.OauthResult == nil {
-		return fmt.Errorf("login oauth: activity %s is %s, without an oauth result; see 'vigil activity get %s'", act.ID, act.Status, act.ID)
+// key and says what was done. A COMPLETED activity may have made an API key
+// that only target opens: when its bundle cannot be opened, the error is
+// keep's, which keeps target and says how to finish later.
+func finishOAuth(ctx context.Context, c proc, p Profile, store keys.Store, name string, slot *keys.Reservation, act *api.Activity, target *ecdh.PrivateKey, targetFile string, expires time.Time, lifetime time.Duration, keep func(cause error) error) error {
+	if act.Status != api.StatusCompleted {
+		return fmt.Errorf("login oauth: activity %s is %s, so it made no API key; see 'vigil activity get %s'", act.ID, act.Status, act.ID)
 	}
 	res := act.Result.OauthResult
+	if res == nil {
+		return keep(fmt.Errorf("activity %s COMPLETED, but its result is not an oauth result vigil can read; see it with 'vigil activity get %s --json'", act.ID, act.ID))
+	}
 	priv, err := keys.DecryptCredentialBundle(res.CredentialBundle, target)
 	if err != nil {
-		return fmt.Errorf("login oauth: open the credential bundle of activity %s: %w", act.ID, err)
+		return keep(fmt.Errorf("open the credential bundle of activity %s: %w", act.ID, err))
 	}
 	key, err := keys.ParsePrivateHex(keys.SchemeP256, hex.EncodeToString(priv))
 	clear(priv)
 	if err != nil {
-		return fmt.Errorf("login oauth: the credential bundle of activity %s: %w", act.ID, err)
+		return keep(fmt.Errorf("the credential bundle of activity %s: %w", act.ID, err))
 	}
 	if err := slot.Save(key, expires); err != nil {
 		var incomplete *keys.IncompleteError
@@ -476,7 +486,11 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 		return fmt.Errorf("login oauth: %w", adviseKeysDir(err, p.Name))
 	}
 	defer slot.Cancel()
-	return finishOAuth(ctx, c, p, store, name, slot, act, target, targetFile, expires, time.Until(expires).Round(time.Second))
+	// The target key stays where --target-key found it until the API key is saved.
+	keep := func(cause error) error {
+		return fmt.Errorf("login oauth: --recover %s: %w; the target key stays as %s", api.SanitizeID(id), cause, targetName)
+	}
+	return finishOAuth(ctx, c, p, store, name, slot, act, target, targetFile, expires, time.Until(expires).Round(time.Second), keep)
 }
 
 // loadRecoveryTarget reads --recover's target key: the key a login kept in

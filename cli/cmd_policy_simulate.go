@@ -101,6 +101,16 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return fmt.Errorf("get activity %s: %w", api.SanitizeID(*activityID), err)
 	}
+	if act.Intent.ParamsUnread() {
+		// Simulated on empty params, a condition on activity.params would be
+		// judged on nothing: no outcome rather than a guess.
+		held := "no intent"
+		if keys := act.Intent.Keys(); len(keys) > 0 {
+			held = "intent keys " + strings.Join(quotedKeys(keys), ", ")
+		}
+		return fmt.Errorf("policy simulate --activity %s: %s (it holds %s, not one operation in a shape vigil knows), which a policy may look at, so no outcome is simulated; read the intent with 'vigil activity get %s'",
+			api.SanitizeID(act.ID), api.CannotTellParams, held, api.SanitizeID(act.ID))
+	}
 	users, err := client.ListUsers(ctx)
 	if err != nil {
 		return fmt.Errorf("list users: %w", err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -110,5 +111,32 @@ func TestPolicySimulateShowsPolicyNamesEscapedOnce(t *testing.T) {
 	}
 	if !names[real] || !names[typed] {
 		t.Errorf("--json should keep the names exact: %v", names)
+	}
+}
+
+// An activity whose intent's params vigil cannot read (here the demo's
+// pending delete_api_keys with a member vigil does not know, as a newer
+// service or a proxy would send it) is not simulated on empty params: a
+// draft denying on those params would read as locking nothing out. The
+// command says it cannot tell and exits 1, printing no outcome.
+func TestPolicySimulateOnAnIntentItCannotReadSaysItCannotTell(t *testing.T) {
+	e := newVerbEnv(t)
+	pending, err := e.client("alice").ListActivities(context.Background(), api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded},
+		Types: []string{api.TypeDeleteAPIKeys}, Limit: 10})
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("the demo has one pending delete_api_keys: %v %v", pending, err)
+	}
+	behindRewritingGateway(t, e, "/public/v1/query/get_activity", func(b []byte) []byte {
+		return bytes.Replace(b, []byte(`"deleteApiKeysIntent":{`), []byte(`"deleteApiKeysIntent":{"reason":"rotation",`), 1)
+	})
+	for _, args := range [][]string{
+		{"policy", "simulate", "--activity", pending[0].ID, "--effect", "deny", "--condition", "activity.params.userId == '" + pending[0].Intent.DeleteAPIKeysIntent.UserID + "'"},
+		{"policy", "simulate", "--json", "--activity", pending[0].ID, "--effect", "deny", "--condition", "true"},
+	} {
+		code, out, errOut := e.run("", args...)
+		wantExit(t, "simulate over an intent vigil cannot read", code, 1, out, errOut)
+		if strings.Contains(out, "OUTCOME_") || !strings.Contains(errOut, "cannot tell: vigil cannot read this intent's parameters") || !strings.Contains(errOut, "deleteApiKeysIntent") {
+			t.Errorf("%v:\n%s\n%s", args, out, errOut)
+		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -280,10 +282,7 @@ func printActivity(w io.Writer, shown shownActivity) error {
 		}
 		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(api.Sanitize(v.Selection), "VOTE_SELECTION_")))
 	}
-	result := ""
-	if r := a.Result.Value(); r != nil {
-		result = compactJSON(r)
-	}
+	result := resultText(a.Result)
 	failure := ""
 	if a.Failure != nil {
 		failure = fmt.Sprintf("%s (code %d)", api.Sanitize(a.Failure.Message), a.Failure.Code)
@@ -313,6 +312,27 @@ func printActivity(w io.Writer, shown shownActivity) error {
 		return err
 	}
 	return printUnknownIntent(w, a)
+}
+
+// resultText is a result on one line: the known fields, then the fields
+// vigil does not know and any result key it does not know, each escaped by
+// compactJSON as the known ones are. "" when there is none.
+func resultText(r api.Result) string {
+	var parts []string
+	if v := r.Value(); v != nil {
+		parts = append(parts, compactJSON(v))
+	}
+	var unknown []string
+	for _, m := range r.UnknownFields {
+		unknown = append(unknown, api.SanitizeID(m.Key)+"="+compactJSON(json.RawMessage(m.Value)))
+	}
+	for _, key := range slices.Sorted(maps.Keys(r.Other)) {
+		unknown = append(unknown, api.SanitizeID(key)+"="+compactJSON(r.Other[key]))
+	}
+	if len(unknown) > 0 {
+		parts = append(parts, "fields vigil does not know: "+strings.Join(unknown, ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // printSubmitted reports a submitted activity; when it waits for votes it says

@@ -38,8 +38,9 @@ type explained struct {
 	// know (created since the last load): the caller reloads the policies.
 	Unknown []string
 	// Differs is true when the stored per-policy outcomes differ from what
-	// the policies and members give today (a member's tags changed since):
-	// the lines then show what the service stored.
+	// the policies and members give today (a member's tags changed since),
+	// or when the console cannot work them out (it cannot read the intent's
+	// params): the lines then show what the service stored.
 	Differs bool
 }
 
@@ -71,11 +72,16 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 	d := policy.Decide(ran, in, policy.QuorumOf(ec.quorum), policy.RootOnly(a.Type))
 	out.Explanation = policy.ExplainWith(d, in, ec.notVotedBy(a, e.VoteID))
 	stored := slices.DeleteFunc(slices.Clone(e.PolicyEvaluations), func(o api.PolicyOutcome) bool { return o.PolicyID == "" })
-	if len(out.Unknown) > 0 || !slices.Equal(stored, d.Policies) {
+	unread := a.Intent.ParamsUnread()
+	if unread || len(out.Unknown) > 0 || !slices.Equal(stored, d.Policies) {
 		// Not reproducible: say so rather than explain something else.
 		out.Differs = true
 		out.Outcome = ""
 		out.Why = "not reproducible: policies or members changed since; the outcomes below are as the service stored them"
+		if unread {
+			// Worked out on empty params, the reasons would be a guess.
+			out.Why = api.CannotTellParams + "; the outcomes below are as the service stored them"
+		}
 		out.Policies = nil
 		for _, o := range stored {
 			line := policy.PolicyLine{ID: o.PolicyID, Name: ec.policies[o.PolicyID].Name, Outcome: o.Outcome, Shown: o.Outcome}

@@ -65,6 +65,9 @@ type mfaActivityStatus struct {
 	// read by the console from the conditions (nil: none would).
 	voted    bool
 	expected *api.MfaPolicy
+	// unread says the console cannot read the intent's params, which a
+	// condition may look at: no expectation is worked out then.
+	unread bool
 }
 
 // pendingCount is how many activities wait for votes: listed is the page
@@ -204,7 +207,8 @@ func (m *MfaPolicies) load() tea.Cmd {
 			}
 			s := mfaActivityStatus{activity: a, statuses: st,
 				voted: slices.ContainsFunc(a.Votes, func(v api.Vote) bool { return v.UserID == uid })}
-			if !s.voted {
+			s.unread = !s.voted && a.Intent.ParamsUnread()
+			if !s.voted && !s.unread {
 				s.expected, _ = policy.ApplicableMfaPolicy(pols, policy.InputOfActivity(a, nil, "", c.Now()), compile)
 			}
 			msg.statuses = append(msg.statuses, s)

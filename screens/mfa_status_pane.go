@@ -41,6 +41,8 @@ func (m *MfaPolicies) statusText() mfaStatusText {
 		head := intentWhat(m.c, &s.activity) + " (activity " + api.SanitizeID(s.activity.ID) + ")"
 		var lines []string
 		switch {
+		case len(s.statuses) == 0 && !s.voted && s.unread:
+			lines = append(lines, head+": not voted yet; which MFA policy would apply: "+api.CannotTellParams)
 		case len(s.statuses) == 0 && !s.voted && s.expected == nil:
 			lines = append(lines, head+": not voted yet; no MFA policy would apply")
 		case len(s.statuses) == 0 && !s.voted:

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -97,6 +98,25 @@ func TestMfaPolicyExpectedBeforeTheVote(t *testing.T) {
 	out := h.frame()
 	if strings.Contains(out, "no MFA policy applies") || !strings.Contains(out, `not voted yet; policy "sessions" would apply`) {
 		t.Errorf("the MFA status before alice votes:\n%s", out)
+	}
+}
+
+// An activity whose intent's params the console cannot read (a member it
+// does not know in a known operation) gets no expected MFA policy worked out
+// on empty params: the screen says it cannot tell.
+func TestMfaPolicyExpectedOnAnIntentItCannotReadSaysItCannotTell(t *testing.T) {
+	acts := sampleActivities()[:1]
+	var in api.Intent
+	if err := json.Unmarshal([]byte(`{"createPolicyIntentV3":{"policyName":"allow treasury","effect":"EFFECT_ALLOW","condition":"true","consensus":"true","comment":"new"}}`), &in); err != nil {
+		t.Fatal(err)
+	}
+	acts[0].Intent = in
+	fake := &fakeClient{users: governanceUsers(), mfaPolicies: alicePolicies(), activities: acts}
+	h := memberConsole(t, fake)
+	h.gotoScreen("MFA policies")
+	out := h.frame()
+	if strings.Contains(out, "would apply, asking") || strings.Contains(out, "no MFA policy would apply") || !strings.Contains(out, "cannot tell: vigil cannot read this intent's parameters") {
+		t.Errorf("the MFA status before alice votes, on an intent the console cannot read:\n%s", out)
 	}
 }
 

@@ -51,6 +51,9 @@ type simRow struct {
 	today, withDraft string // outcomes
 	decider, why     string // who decides with the draft, and why
 	locksOut         bool
+	// unread says the console cannot read the activity's params, which a
+	// condition may look at: it tells no outcome.
+	unread bool
 }
 
 type (
@@ -206,6 +209,8 @@ func (e *policyEditor) render(c *Common, width int) {
 		line := fmt.Sprintf("%s → %s  %s  by %s — %s", shortOutcome(r.today), shortOutcome(r.withDraft), ui.Clean(r.what), ui.Clean(r.decider), ui.Clean(r.why))
 		style := th.Row
 		switch {
+		case r.unread:
+			style, line = th.Warn, "? "+ui.Clean(r.why)+" — "+ui.Clean(r.what)
 		case r.locksOut:
 			style, line = th.Bad, "⚠ LOCKS OUT  "+line
 		case r.today != r.withDraft:
@@ -241,7 +246,7 @@ func rank(r simRow) int {
 	switch {
 	case r.locksOut:
 		return 0
-	case r.today != r.withDraft:
+	case r.today != r.withDraft || r.unread:
 		return 1
 	}
 	return 2
@@ -319,6 +324,10 @@ func (p *Policies) simulate() tea.Cmd {
 		members, quorum := policy.Members(data.users, data.quorum), policy.QuorumOf(data.quorum)
 		rows := make([]simRow, 0, len(acts))
 		for _, ra := range acts {
+			if ra.act.Intent.ParamsUnread() {
+				rows = append(rows, simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), unread: true, why: api.CannotTellParams})
+				continue
+			}
 			in := policy.InputOfActivity(ra.act, members, "", time.Time{})
 			s := policy.SimulateActivity(current, draftP, ra.act, in, quorum)
 			row := simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), today: s.Today.Outcome,

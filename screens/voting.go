@@ -29,8 +29,8 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		// First, before anything that reads like a go-ahead.
 		intent = append([]string{"WARNING: you cannot read all this activity does (" + doubt + "); do not approve it here unless you have read it whole with 'vigil activity get --json " + act.ID + "'"}, intent...)
 		shifted := map[int]bool{0: true}
-		for i := range warn {
-			shifted[i+1] = true
+		for i, w := range warn {
+			shifted[i+1] = w
 		}
 		warn = shifted
 	}
@@ -39,8 +39,11 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		"requester:   "+requesterQuoted(c, act),
 		"votes:       "+votesByName(c, act),
 	)
-	doubtLine := -1
+	doubtLine, thenLine := -1, -1
 	if then := voteConsequence(c, act, approve); then != "" {
+		if act.Intent.ParamsUnread() {
+			thenLine = len(lines)
+		}
 		lines = append(lines, "if you "+strings.ToLower(verb)+": "+then)
 		if doubt := credentialDoubt(c, act); doubt != "" {
 			doubtLine = len(lines)
@@ -53,8 +56,10 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	for i := range warn {
 		d.Warn[1+i] = true // after the type line
 	}
-	if doubtLine >= 0 {
-		d.Warn[doubtLine] = true
+	for _, l := range []int{doubtLine, thenLine} {
+		if l >= 0 {
+			d.Warn[l] = true
+		}
 	}
 	if doubt != "" && approve {
 		d.Notice = "this console cannot show all of this intent: enter does not approve; y approves what you have not read"
@@ -392,6 +397,10 @@ func voteConsequence(c *Common, act *api.Activity, approve bool) string {
 	me, ok := ec.members[c.Org.UserID]
 	if !ok || c.Org.UserID == "" {
 		return ""
+	}
+	if act.Intent.ParamsUnread() {
+		// Worked out on empty params, a prediction would be a guess stated as fact.
+		return api.CannotTellParams + ", which the policies may look at"
 	}
 	now := c.Now()
 	quorum := policy.QuorumOf(ec.quorum)
