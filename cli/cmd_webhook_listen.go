@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/webhook"
 )
 
@@ -41,7 +42,8 @@ With --save DIR every verified delivery is written as DIR/NNNNNN-EVENT.body
 verify'; the newest 100 refused ones go to DIR/refused/ instead (bodies cut to
 64 KiB, saved as .body.part). Nothing is written over: a restart on the same
 DIR numbers on after the deliveries already there, and still knows the event
-ids accepted within --max-age (kept in DIR/accepted-events).
+ids accepted in the last 24 hours, while the service may send them again (kept
+in DIR/accepted-events).
 
 Point the organization's webhook at the listener (needs the root quorum):
   vigil feature set --value http://HOST:PORT/ webhook
@@ -139,7 +141,8 @@ type listener struct {
 	saveDir string
 
 	mu       sync.Mutex
-	seen     map[string]acceptedEvent // accepted event ids, until they would be stale anyway
+	seen     map[string]acceptedEvent // accepted event ids, while the service may send them again
+	swept    time.Time                // when seen last dropped what it no longer needs
 	nextFile int                      // the number of the next saved delivery
 	refused  []string                 // the refused deliveries kept in DIR/refused, oldest first
 	// journalLines counts the lines of DIR/accepted-events.
@@ -155,7 +158,7 @@ type acceptedEvent struct {
 
 // newListener builds a listener; with saveDir it numbers on after the
 // deliveries saved there, and remembers the event ids accepted there within
-// the replay window (a restart does not make a captured delivery new again).
+// the memory window (a restart does not make a redelivery new again).
 func newListener(keys webhook.KeySource, org string, maxAge time.Duration, saveDir string, report func(deliveryReport) error, now time.Time) (*listener, error) {
 	l := &listener{keys: keys, org: org, maxAge: maxAge, saveDir: saveDir, seen: map[string]acceptedEvent{}, nextFile: 1, report: report}
 	if saveDir == "" {
@@ -290,15 +293,25 @@ func refusalStatus(err error) int {
 	return http.StatusUnauthorized
 }
 
-// replayWindow is how long an accepted event id is remembered: a copy of
-// its delivery is refused as stale anyway after that.
-func (l *listener) replayWindow() time.Duration { return l.maxAge + 2*webhook.MaxClockSkew }
+// memoryWindow is how long an accepted event id is remembered. A replayed
+// copy is refused as stale after --max-age anyway, but the service signs
+// each attempt afresh and retries an event until it gives up on it
+// (server.DefaultWebhookGiveUpAfter, 24 hours), also at its next start after
+// a crash between this listener's 204 and its own record of it: a
+// redelivery that late must still be known as one, not saved as new.
+func (l *listener) memoryWindow() time.Duration {
+	return max(l.maxAge, server.DefaultWebhookGiveUpAfter) + 2*webhook.MaxClockSkew
+}
 
-// forgetLocked drops event ids old enough that a replay of them is refused as
-// stale anyway.
+// forgetLocked drops event ids the service no longer sends again, at most
+// once a minute: seen holds a day of events, too many to walk per delivery.
 func (l *listener) forgetLocked(now time.Time) {
+	if now.Sub(l.swept) < time.Minute && now.After(l.swept) {
+		return
+	}
+	l.swept = now
 	for id, e := range l.seen {
-		if now.Sub(e.at) > l.replayWindow() {
+		if now.Sub(e.at) > l.memoryWindow() {
 			delete(l.seen, id)
 		}
 	}

@@ -186,7 +186,7 @@ func (l *listener) loadAcceptedLocked(now time.Time) error {
 			continue
 		}
 		at := time.UnixMilli(ms)
-		if now.Sub(at) > l.replayWindow() {
+		if now.Sub(at) > l.memoryWindow() {
 			continue
 		}
 		if prev, ok := l.seen[f[1]]; !ok || at.After(prev.at) {
@@ -216,7 +216,7 @@ func (l *listener) compactAcceptedLocked() error {
 
 // journalLocked appends an accepted event to DIR/accepted-events, which is
 // written anew from seen (forgotten ids dropped) once it holds many more
-// lines than seen, so that it stays bounded by the replay window.
+// lines than seen, so that it stays bounded by the memory window.
 func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time.Time) error {
 	if l.saveDir == "" {
 		return nil

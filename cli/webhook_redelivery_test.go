@@ -313,7 +313,7 @@ func TestWebhookListenSaveRemembersAcceptedEventsAcrossRestart(t *testing.T) {
 	}
 }
 
-// DIR/accepted-events stays bounded by the replay window while the listener
+// DIR/accepted-events stays bounded by the memory window while the listener
 // runs: ids older than it are dropped from the file, not only at a restart.
 func TestWebhookListenSaveKeepsAcceptedEventsBounded(t *testing.T) {
 	saveDir := t.TempDir()
@@ -323,10 +323,11 @@ func TestWebhookListenSaveKeepsAcceptedEventsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const events = 3000
+	const events = 8000
 	for i := range events {
-		// One accepted event a second: at most a window's worth is current.
-		now := start.Add(time.Duration(i) * time.Second)
+		// One accepted event a minute, for 133 hours: at most a window's
+		// worth (the service's 24 hours of retries, ~1,450) is current.
+		now := start.Add(time.Duration(i) * time.Minute)
 		id := "act-" + strconv.Itoa(i) + ":ACTIVITY_STATUS_COMPLETED"
 		if _, st := l.acceptLocked(http.Header{}, activityBody("act-"+strconv.Itoa(i)), &webhook.Delivery{EventID: id, OrganizationID: hookOrg}, nil, now); st != http.StatusNoContent {
 			t.Fatalf("event %d answered %d", i, st)
@@ -337,6 +338,6 @@ func TestWebhookListenSaveKeepsAcceptedEventsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	if lines := bytes.Count(data, []byte("\n")); lines >= events/2 {
-		t.Errorf("%s holds %d lines after %d events accepted one a second with a %s window", acceptedFile, lines, events, l.replayWindow())
+		t.Errorf("%s holds %d lines after %d events accepted one a minute with a %s window", acceptedFile, lines, events, l.memoryWindow())
 	}
 }
