@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -106,14 +105,7 @@ func TestActivityListSaysWhenItCouldNotCheckForMore(t *testing.T) {
 		proxy.ServeHTTP(w, r)
 	}))
 	t.Cleanup(gateway.Close)
-	cfg, err := os.ReadFile(e.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	config := filepath.Join(t.TempDir(), "gateway.toml")
-	if err := os.WriteFile(config, []byte(strings.ReplaceAll(string(cfg), e.demo.URL, gateway.URL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	config := e.configVia(gateway.URL, filepath.Join(t.TempDir(), "gateway.toml"))
 
 	code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": config}, "", "activity", "list")
 	wantExit(t, "activity list", code, 0, out, errOut)

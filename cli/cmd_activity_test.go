@@ -302,14 +302,7 @@ func TestActivityVoteWithLostReplyIsSettledByLooking(t *testing.T) {
 
 	g := e.demo.Gateway()
 	g.FailSubmits.Store(true)
-	cfg, err := os.ReadFile(e.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gwConfig := filepath.Join(t.TempDir(), "gateway.toml")
-	if err := os.WriteFile(gwConfig, []byte(strings.ReplaceAll(string(cfg), e.demo.URL, g.URL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	gwConfig := e.configVia(g.URL, filepath.Join(t.TempDir(), "gateway.toml"))
 	viaGateway := func(args ...string) (int, string, string) {
 		return runVigil(t, map[string]string{"VIGIL_CONFIG": gwConfig}, "", args...)
 	}

@@ -44,13 +44,7 @@ func behindLossyGateway(t *testing.T, e *verbEnv, lose int32) {
 		http.Error(w, "bad gateway", http.StatusBadGateway) // the reply is lost
 	}))
 	t.Cleanup(gw.Close)
-	cfg, err := os.ReadFile(e.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(e.config, bytes.ReplaceAll(cfg, []byte(e.demo.URL), []byte(gw.URL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e.configVia(gw.URL, e.config)
 }
 
 // listOAuthActivities lists the organization's oauth activities.

@@ -42,13 +42,7 @@ func behindRewritingGateway(t *testing.T, e *verbEnv, path string, rewrite func(
 	}
 	gw := httptest.NewServer(proxy)
 	t.Cleanup(gw.Close)
-	cfg, err := os.ReadFile(e.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(e.config, bytes.ReplaceAll(cfg, []byte(e.demo.URL), []byte(gw.URL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e.configVia(gw.URL, e.config)
 }
 
 // The service completed the login and made the API key, but the reply's

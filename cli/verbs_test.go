@@ -40,6 +40,21 @@ func newVerbEnv(t *testing.T) *verbEnv {
 	return &verbEnv{demo: demo, config: path, t: t}
 }
 
+// configVia writes the env's config with every profile's base_url turned from
+// the service to url (a gateway in front of it) into path, which may be the
+// env's config itself; it returns path.
+func (e *verbEnv) configVia(url, path string) string {
+	e.t.Helper()
+	cfg, err := os.ReadFile(e.config)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.ReplaceAll(cfg, []byte(e.demo.URL), []byte(url)), 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+	return path
+}
+
 // run runs vigil with VIGIL_CONFIG pointing at the env's config.
 func (e *verbEnv) run(stdin string, args ...string) (int, string, string) {
 	e.t.Helper()

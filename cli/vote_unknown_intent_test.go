@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -61,14 +60,7 @@ func newIntentRewriter(t *testing.T, e *verbEnv) *intentRewriter {
 	}
 	srv := httptest.NewServer(proxy)
 	t.Cleanup(srv.Close)
-	cfg, err := os.ReadFile(e.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rw.config = filepath.Join(t.TempDir(), "rewriter.toml")
-	if err := os.WriteFile(rw.config, []byte(strings.ReplaceAll(string(cfg), e.demo.URL, srv.URL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	rw.config = e.configVia(srv.URL, filepath.Join(t.TempDir(), "rewriter.toml"))
 	return rw
 }
 

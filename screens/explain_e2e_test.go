@@ -18,23 +18,7 @@ func TestEveryDemoEvaluationIsReproduced(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	c := demo.Client("alice")
 	ctx := context.Background()
-	acts, err := c.ListActivities(ctx, api.ListActivitiesOptions{Limit: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	users, err := c.ListUsers(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := c.GetOrganizationConfigs(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pols, err := c.ListPolicies(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ec := newEvaluationContext(users, cfg.Quorum, pols)
+	acts, ec := demoEvaluations(t, c)
 	n := 0
 	seen := map[string]bool{}
 	for _, a := range acts {
@@ -65,4 +49,29 @@ func TestEveryDemoEvaluationIsReproduced(t *testing.T) {
 			t.Errorf("no demo evaluation ended %s; seen %v", o, seen)
 		}
 	}
+}
+
+// demoEvaluations reads the demo organization's newest activities and what
+// explaining their evaluations needs (members, quorum, policies), as the
+// console loads them.
+func demoEvaluations(t *testing.T, c *api.Client) ([]api.Activity, evaluationContext) {
+	t.Helper()
+	ctx := context.Background()
+	acts, err := c.ListActivities(ctx, api.ListActivitiesOptions{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	users, err := c.ListUsers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := c.GetOrganizationConfigs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pols, err := c.ListPolicies(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return acts, newEvaluationContext(users, cfg.Quorum, pols)
 }

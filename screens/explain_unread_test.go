@@ -19,23 +19,7 @@ func TestExplanationOfAnIntentItCannotReadSaysItCannotTell(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	c := demo.Client("alice")
 	ctx := context.Background()
-	acts, err := c.ListActivities(ctx, api.ListActivitiesOptions{Limit: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	users, err := c.ListUsers(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := c.GetOrganizationConfigs(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pols, err := c.ListPolicies(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ec := newEvaluationContext(users, cfg.Quorum, pols)
+	acts, ec := demoEvaluations(t, c)
 	checked := 0
 	for _, a := range acts {
 		evs, err := c.GetPolicyEvaluations(ctx, a.ID)
