@@ -40,9 +40,7 @@ func prepareDatabaseFile(ctx context.Context, path string) error {
 	case err != nil:
 		return fmt.Errorf("open %s: %w", path, err)
 	case fi.Size() == 0:
-		return fmt.Errorf("%s is empty (0 bytes), so it holds no database: it was truncated or overwritten (vigil creates it whole); "+
-			"vigil leaves it as it is: restore it from a backup, or move it (with any %s-wal and %s-shm next to it) out of the data directory "+
-			"to start an empty service, which loses the organizations, keys and activities it held", path, DatabaseFile, DatabaseFile)
+		return fmt.Errorf("%s is empty (0 bytes), so it holds no database: it was truncated or overwritten (vigil creates it whole); %s", path, damagedAdvice)
 	}
 	return nil
 }

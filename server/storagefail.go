@@ -91,9 +91,12 @@ func damagedDatabase(path string, err error) error {
 	}
 	switch sqlErr.Code() & 0xff {
 	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
-		return fmt.Errorf("%s is not a SQLite database or is damaged (%w); vigil leaves it as it is: "+
-			"restore it from a backup, or move it (with any %s-wal and %s-shm next to it) out of the data directory "+
-			"to start an empty service, which loses the organizations, keys and activities it held", path, err, DatabaseFile, DatabaseFile)
+		return fmt.Errorf("%s is not a SQLite database or is damaged (%w); %s", path, err, damagedAdvice)
 	}
 	return nil
 }
+
+// damagedAdvice is what to do with a vigil.db that holds no database vigil
+// can open: damaged, or empty.
+const damagedAdvice = "vigil leaves it as it is: restore it from a backup, or move it (with any " + DatabaseFile + "-wal and " +
+	DatabaseFile + "-shm next to it) out of the data directory to start an empty service, which loses the organizations, keys and activities it held"
