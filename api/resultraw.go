@@ -106,17 +106,26 @@ func exactMembers(raw []byte, t reflect.Type, path string, unknown *[]Member) []
 		return raw
 	}
 	switch t.Kind() {
-	case reflect.Struct:
+	case reflect.Struct, reflect.Map:
 		obj, ok := ObjectMembers(raw)
 		if !ok {
 			return raw // not an object: json.Unmarshal reports the type
 		}
-		fields := jsonFields(t)
+		var fields []jsonField
+		if t.Kind() == reflect.Struct {
+			fields = jsonFields(t)
+		}
 		var b bytes.Buffer
 		b.WriteByte('{')
 		for _, m := range obj {
-			f := fieldNamed(fields, m.Key)
-			if f == nil {
+			// A map's member decodes into its element, a struct's into the
+			// field of exactly its name; a struct's other members are unknown.
+			var elem reflect.Type
+			if t.Kind() == reflect.Map {
+				elem = t.Elem()
+			} else if f := fieldNamed(fields, m.Key); f != nil {
+				elem = f.typ
+			} else {
 				*unknown = append(*unknown, Member{Key: joinPath(path, m.Key), Value: m.Value})
 				continue
 			}
@@ -126,25 +135,7 @@ func exactMembers(raw []byte, t reflect.Type, path string, unknown *[]Member) []
 			key, _ := json.Marshal(m.Key)
 			b.Write(key)
 			b.WriteByte(':')
-			b.Write(exactMembers(m.Value, f.typ, joinPath(path, m.Key), unknown))
-		}
-		b.WriteByte('}')
-		return b.Bytes()
-	case reflect.Map:
-		obj, ok := ObjectMembers(raw)
-		if !ok {
-			return raw
-		}
-		var b bytes.Buffer
-		b.WriteByte('{')
-		for i, m := range obj {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			key, _ := json.Marshal(m.Key)
-			b.Write(key)
-			b.WriteByte(':')
-			b.Write(exactMembers(m.Value, t.Elem(), joinPath(path, m.Key), unknown))
+			b.Write(exactMembers(m.Value, elem, joinPath(path, m.Key), unknown))
 		}
 		b.WriteByte('}')
 		return b.Bytes()
