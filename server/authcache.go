@@ -102,6 +102,9 @@ type orgPolicies struct {
 	policies []policy.Policy
 	users    map[string]policy.Approver
 	order    []string // user ids, sorted: the order potential approvers are listed in
+	// readsClock: a policy has a time expression, so whether it asks for
+	// consensus changes with the clock alone (awaitsConsensus).
+	readsClock bool
 }
 
 func (c *cache) invalidate(what uint8) {
@@ -305,7 +308,8 @@ func (s *Server) orgPolicies(ctx context.Context, q querier, o *org) (*orgPolici
 	if err != nil {
 		return nil, 0, err
 	}
-	p := &orgPolicies{policies: pols, users: users, order: userOrder(users)}
+	p := &orgPolicies{policies: pols, users: users, order: userOrder(users),
+		readsClock: slices.ContainsFunc(pols, func(p policy.Policy) bool { return p.Compiled.ReadsClock() })}
 	if usable {
 		put(c, gen, &c.policyGen, &c.policies, o.ID, p)
 	}
@@ -330,14 +334,16 @@ func cacheUsable(q querier, what uint8) bool {
 // the organization's policies, whose changes invalidate it. The console asks
 // it for every pending activity on every refresh.
 //
-// This holds only while policy conditions see the activity alone. A policy
-// whose condition or time expression reads the clock (policy.Input.Now) makes
-// the answer change with time: such an organization's answers must not be
-// cached.
+// This holds only while the policies see the activity alone. A policy with
+// a time expression (which alone reads the clock, policy.Input.Now) makes the
+// answer change with time: readsClock says so, and then nothing is cached (a
+// member offered no vote before a policy's window opens must be offered it
+// inside, and counted as a potential approver when a rejection asks whether
+// consensus is still reachable).
 // compute must use policies current at generation gen (orgPolicies).
-func (s *Server) awaitsConsensus(q querier, a *activity, gen uint64, compute func() (bool, error)) (bool, error) {
+func (s *Server) awaitsConsensus(q querier, a *activity, gen uint64, readsClock bool, compute func() (bool, error)) (bool, error) {
 	c := s.db.cache
-	usable := cacheUsable(q, changedPolicies)
+	usable := cacheUsable(q, changedPolicies) && !readsClock
 	if usable {
 		if v, ok := get(c, &c.consensus, a.ID); ok {
 			return v, nil

@@ -48,7 +48,7 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 		// same function, from the records the service returns.
 		input: policy.InputFor(a.Type, params, ballots, users, s.now()),
 	}
-	vs := &voters{s: s, o: o, q: q, policies: pols, gen: gen, loaded: true}
+	vs := s.votersWith(q, o, op, gen)
 	for _, id := range op.order {
 		if voted[id] {
 			continue

@@ -23,10 +23,19 @@ type voters struct {
 	q        querier
 	policies []policy.Policy
 	gen      uint64 // policy cache generation the policies are current for
-	loaded   bool
+	// readsClock: a policy's time expression makes the answers change with
+	// the clock, so they are not cached.
+	readsClock bool
+	loaded     bool
 }
 
 func (s *Server) voters(q querier, o *org) *voters { return &voters{s: s, o: o, q: q} }
+
+// votersWith is voters with the organization's policies already loaded
+// (orgPolicies, at generation gen).
+func (s *Server) votersWith(q querier, o *org, op *orgPolicies, gen uint64) *voters {
+	return &voters{s: s, o: o, q: q, policies: op.policies, gen: gen, readsClock: op.readsClock, loaded: true}
+}
 
 func (v *voters) mayVote(ctx context.Context, a *activity, userID string) (bool, error) {
 	if v.o.isRoot(userID) {
@@ -42,17 +51,17 @@ func (v *voters) mayVote(ctx context.Context, a *activity, userID string) (bool,
 // consensus of approvers. Conditions see the activity, not the approvers, so
 // the answer is the same for every user.
 //
-// The answer is cached per activity (Server.awaitsConsensus): valid only while
-// conditions cannot read the clock.
+// The answer is cached per activity (Server.awaitsConsensus), unless a
+// policy's time expression makes it change with the clock.
 func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, error) {
 	if !v.loaded {
 		op, gen, err := v.s.orgPolicies(ctx, v.q, v.o)
 		if err != nil {
 			return false, err
 		}
-		v.policies, v.gen, v.loaded = op.policies, gen, true
+		*v = *v.s.votersWith(v.q, v.o, op, gen)
 	}
-	return v.s.awaitsConsensus(v.q, a, v.gen, func() (bool, error) { return v.computeConsensus(a), nil })
+	return v.s.awaitsConsensus(v.q, a, v.gen, v.readsClock, func() (bool, error) { return v.computeConsensus(a), nil })
 }
 
 // computeConsensus is awaitsPolicyConsensus's answer, bounded as a decision
