@@ -82,8 +82,10 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 
 // webhooks receives the demo organization's webhook deliveries for the
 // Webhooks screen: a listener on a random 127.0.0.1 port, which the
-// organization's webhook points at until the demo ends. A demo that joined
-// another's service has none: deliveries go to that demo.
+// organization's webhook points at until the demo ends. Delivery starts only
+// then (startDemo holds it): events left pending for the previous run's
+// port, which may be some other program's now, go to this listener instead.
+// A demo that joined another's service has none: deliveries go to that demo.
 func (d *demoEnv) webhooks(ctx context.Context, logger *slog.Logger) (consoleWebhooks, error) {
 	if d.srv == nil {
 		return consoleWebhooks{noneWhy: "no webhook listener here: this demo joined the service of the first 'vigil demo' on " + d.dir + ", which receives the deliveries"}, nil
@@ -95,6 +97,7 @@ func (d *demoEnv) webhooks(ctx context.Context, logger *slog.Logger) (consoleWeb
 	if d.restoreWebhook, err = server.PointDemoWebhook(ctx, d.srv, "http://"+feed.Addr+"/"); err != nil {
 		return consoleWebhooks{}, fmt.Errorf("demo: %w", err)
 	}
+	d.srv.StartWebhooks()
 	return consoleWebhooks{feed: feed}, nil
 }
 
@@ -183,7 +186,9 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 	for _, m := range env.info.Members {
 		env.members = append(env.members, m.Name)
 	}
-	if env.srv, err = server.Open(server.Config{DataDir: env.dir, Logger: logger, Lock: env.lock}); err != nil {
+	// Webhook delivery waits for webhooks, which points the organization's
+	// webhook and the previous run's pending events at this run's listener.
+	if env.srv, err = server.Open(server.Config{DataDir: env.dir, Logger: logger, Lock: env.lock, HoldWebhooks: true}); err != nil {
 		ln.Close()
 		pln.Close()
 		return nil, fmt.Errorf("demo: open service: %w", err)

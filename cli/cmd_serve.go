@@ -342,7 +342,10 @@ func prepareDemo(ctx context.Context, lock *server.DataDirLock, baseURL, authPro
 	if err != nil {
 		return nil, "", err
 	}
-	srv, err := server.Open(server.Config{DataDir: dataDir, Lock: lock})
+	// Only to seed: webhook delivery is the service's the caller opens next
+	// ('vigil demo' points its webhook first, so nothing may be sent here to
+	// the previous run's port). Held events wait in the outbox.
+	srv, err := server.Open(server.Config{DataDir: dataDir, Lock: lock, HoldWebhooks: true})
 	if err != nil {
 		return nil, "", fmt.Errorf("demo: open %s: %w", dataDir, err)
 	}

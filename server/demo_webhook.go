@@ -9,6 +9,10 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
+// demoWebhookState (service_state) is the URL the demo's webhook was last
+// pointed at by PointDemoWebhook.
+const demoWebhookState = "demo_webhook_url"
+
 // PointDemoWebhook points the demo organization's webhook
 // (FEATURE_NAME_WEBHOOK) at target, directly, as SeedDemo sets the demo's
 // other features, and returns restore, which puts back what was there unless
@@ -19,10 +23,8 @@ import (
 // Events still pending for the previous run's listener (its port is gone,
 // or some other local program's now) are re-pointed at target: they are the
 // demo's own, and would otherwise be retried against that port for 24 hours.
-// demoWebhookState (service_state) is the URL the demo's webhook was last
-// pointed at by PointDemoWebhook.
-const demoWebhookState = "demo_webhook_url"
-
+// Call it before delivery starts (open with Config.HoldWebhooks, then
+// StartWebhooks), or such an event may be sent to that port first.
 func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore func(context.Context) error, err error) {
 	if target == "" {
 		return nil, errors.New("demo webhook: no URL; give the listener's absolute http(s) URL")

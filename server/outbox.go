@@ -77,8 +77,9 @@ func (o WebhookOptions) withDefaults() WebhookOptions {
 
 // WebhookOutboxStats counts the outbox's rows.
 type WebhookOutboxStats struct {
-	Pending int // events not yet delivered, in delivery or waiting
-	Dead    int // refused by their receiver or given up; the newest 100 per organization
+	Pending int  // events not yet delivered, in delivery or waiting
+	Dead    int  // refused by their receiver or given up; the newest 100 per organization
+	Held    bool // delivery not started yet (Config.HoldWebhooks, until StartWebhooks)
 }
 
 // WebhookOutbox counts the events waiting for delivery and the dead ones.
@@ -90,6 +91,7 @@ func (s *Server) WebhookOutbox(ctx context.Context) (WebhookOutboxStats, error) 
 	if err != nil {
 		return st, fmt.Errorf("count webhook outbox: %w", err)
 	}
+	st.Held = !s.hooks.started()
 	return st, nil
 }
 
@@ -187,9 +189,12 @@ func (h *hooks) startOutbox(ctx context.Context) error {
 }
 
 // dispatchLoop runs passes when events are committed, outcomes arrive or a
-// row's next attempt is due, until stopDispatch is closed.
+// row's next attempt is due, from start until stopDispatch is closed.
 func (h *hooks) dispatchLoop() {
 	defer close(h.dispatchDone)
+	if !h.awaitStart() {
+		return
+	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {

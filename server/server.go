@@ -34,6 +34,12 @@ type Config struct {
 	// must keep the directory across more than one Open. Nil: Open takes the
 	// lock itself and Close releases it.
 	Lock *DataDirLock
+	// HoldWebhooks makes Open leave webhook delivery stopped until the
+	// embedding program calls StartWebhooks, for a program that must change
+	// where pending events go before any is sent ('vigil demo' re-points its
+	// previous run's, PointDemoWebhook). Held events stay in the outbox; a
+	// hold never lifted is logged at WARN every minute and at Close.
+	HoldWebhooks bool
 }
 
 // Server is the local service. It is safe for concurrent use.
@@ -92,7 +98,7 @@ func Open(cfg Config) (*Server, error) {
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
 	}
-	if s.hooks, err = openHooks(ctx, db, client, s.log, cfg.Webhooks); err != nil {
+	if s.hooks, err = openHooks(ctx, db, client, s.log, cfg.Webhooks, cfg.HoldWebhooks); err != nil {
 		db.close()
 		s.ownLock.Release()
 		return nil, err

@@ -53,6 +53,11 @@ type hooks struct {
 	inFlight map[string]inFlight  // by eventKey
 	perOrg   map[string]int       // rows in flight, by organization
 
+	// start is closed when delivery may begin: at once, or by StartWebhooks
+	// under Config.HoldWebhooks (webhook_hold.go).
+	start     chan struct{}
+	startOnce sync.Once
+
 	stopDispatch chan struct{}
 	dispatchDone chan struct{}
 }
@@ -61,7 +66,7 @@ type hooks struct {
 // by that transaction.
 type hookEvent = webhook.Event
 
-func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Logger, opts WebhookOptions) (*hooks, error) {
+func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Logger, opts WebhookOptions, hold bool) (*hooks, error) {
 	var ring *webhook.KeyRing
 	var saved []byte
 	err := db.inTx(ctx, func(tx *txn) error {
@@ -92,7 +97,10 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 		stopSync: make(chan struct{}), syncDone: make(chan struct{}),
 		dirty: map[string]struct{}{}, wake: make(chan struct{}, 1),
 		due: map[string]time.Time{}, blocked: map[string]struct{}{}, inFlight: map[string]inFlight{}, perOrg: map[string]int{},
-		stopDispatch: make(chan struct{}), dispatchDone: make(chan struct{})}
+		start: make(chan struct{}), stopDispatch: make(chan struct{}), dispatchDone: make(chan struct{})}
+	if !hold {
+		h.release()
+	}
 	if err := h.startOutbox(ctx); err != nil {
 		return nil, err
 	}
@@ -191,6 +199,7 @@ func (h *hooks) syncLoop() {
 func (h *hooks) close(ctx context.Context) error {
 	close(h.stopDispatch)
 	<-h.dispatchDone
+	h.warnNeverStarted()
 	err := h.deliverer.Close(ctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		h.log.Warn("webhook deliveries abandoned at shutdown; they stay in the outbox for the next start")
