@@ -329,8 +329,8 @@ func (a *Activities) syncKeys() {
 	a.list.Keys.Back.SetEnabled(a.detail != nil)
 }
 
-// Update implements Screen.
-func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
+// update handles msg (Update explains what it leaves unexplained).
+func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer a.syncKeys()
 	switch msg := msg.(type) {
 	case themeChangedMsg:
@@ -442,11 +442,8 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		if a.detail != nil {
 			before := a.detail.activity
 			a.detail.apply(msg, a.c)
-			if a.detail.unknownPolicies && !a.detail.orgAsked {
-				// A policy created since the load shows as an id: load the
-				// organization's policies again, once per open detail.
-				a.detail.orgAsked = true
-				return a, loadOrg(a.c)
+			if ask := a.askOrgForUnknownPolicies(); ask != nil {
+				return a, ask
 			}
 			if msg.activity != nil && msg.err == nil {
 				a.replace(*msg.activity)
@@ -460,6 +457,8 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 				return a, a.verifyAppProofs()
 			}
 		}
+	case explainedMsg:
+		return a, a.takeExplained(msg)
 	case appProofVerifiedMsg:
 		a.appProofVerified(msg)
 	case tea.KeyPressMsg:

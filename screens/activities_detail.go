@@ -29,7 +29,7 @@ type activityDetail struct {
 	// has not loaded: the screen reloads the organization once.
 	unknownPolicies, orgAsked bool
 	mfa                       *activityMfaMsg // each voter's MFA status (mfa_status.go)
-	explained                 explanations    // of evals, computed once per version
+	explained                 explanations    // of evals, computed once per version (explain)
 	// shown is the intent's lines (api.ShowIntent), computed once per
 	// activity and fingerprint: they can be costly, and render runs often.
 	shown    api.IntentShown
@@ -296,9 +296,14 @@ func (d *activityDetail) render(c *Common) {
 	}
 	d.unknownPolicies = false
 	for _, e := range d.evals {
-		ex := d.explained.of(c.Org.Eval, d.activity, e)
-		d.unknownPolicies = d.unknownPolicies || len(ex.Unknown) > 0
 		b.Line(fmt.Sprintf("%s  vote %s", fmtTime(now, e.CreatedAt), api.SanitizeID(e.VoteID)))
+		ex, ok := d.explained.of(c.Org.Eval, d.activity, e)
+		if !ok {
+			// Being explained, in a command (explain).
+			b.Styled("  " + th.Muted.Render("explaining…"))
+			continue
+		}
+		d.unknownPolicies = d.unknownPolicies || len(ex.Unknown) > 0
 		if ex.Differs {
 			b.Styled("  " + th.Muted.Render(ui.Clean(ex.Why)))
 		} else {

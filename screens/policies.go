@@ -54,9 +54,9 @@ type Policies struct {
 	// choice is the activity chosen among those the open policy decided
 	// (A opens it).
 	choice activityChoice
-	// explained remembers the open evaluation's explanations: the detail is
-	// rendered again at every tick and load, and explaining re-runs the
-	// policies.
+	// explained remembers the open evaluation's explanations, computed in a
+	// command (explainOpen): the detail is rendered again at every tick and
+	// load, and explaining re-runs the policies.
 	explained explanations
 }
 
@@ -212,8 +212,26 @@ func (p *Policies) syncKeys() {
 	p.keys.OpenActivity.SetEnabled(open && (p.evals || p.hasDecided()))
 }
 
-// Update implements Screen.
+// Update implements Screen: update, then the open evaluation's
+// explanations not computed yet are, in a command.
 func (p *Policies) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	s, cmd := p.update(msg)
+	return s, tea.Batch(cmd, p.explainOpen())
+}
+
+// explainOpen explains the open activity's evaluations that are not yet
+// (nil when none, or no evaluation is open); the detail says "explaining…"
+// until each explainedMsg arrives.
+func (p *Policies) explainOpen() tea.Cmd {
+	ra := p.selectedRecent()
+	if !p.list.IsOpen() || ra == nil {
+		return nil
+	}
+	return p.explained.explainCmd(p.data.ctx, ra.act, ra.evals)
+}
+
+// update handles msg.
+func (p *Policies) update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer p.syncKeys()
 	if p.activities.take(msg) && p.recentLoaded {
 		return p, p.load()
@@ -236,6 +254,10 @@ func (p *Policies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		return p, p.policiesLoaded(msg)
 	case policiesRecentMsg:
 		p.takeRecent(msg)
+	case explainedMsg:
+		if p.explained.take(msg) {
+			p.renderDetail()
+		}
 	case policySimulatedMsg, policyNewConfirmedMsg:
 		if p.editor == nil {
 			return p, nil

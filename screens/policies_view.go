@@ -185,9 +185,12 @@ func (p *Policies) renderDetail() {
 			b.Line("could not be read: " + ra.err + "; press r to try again")
 		}
 		for i, e := range ra.evals {
-			ex := p.explained.of(p.data.ctx, ra.act, e)
 			b.Section(fmt.Sprintf("Evaluation %d of %d — %s", i+1, len(ra.evals), fmtTime(now, e.CreatedAt)))
-			writeExplained(b, th, ex)
+			if ex, ok := p.explained.of(p.data.ctx, ra.act, e); ok {
+				writeExplained(b, th, ex)
+			} else {
+				b.Styled(th.Muted.Render("explaining…")) // in a command (explainOpen)
+			}
 		}
 		p.list.SetDetail(b.String())
 		return

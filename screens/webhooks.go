@@ -312,10 +312,13 @@ func (w *Webhooks) ClickRow(y int) tea.Cmd {
 	return nil
 }
 
+// listTime is a time as the list's TIME column and the heading write it: in
+// the console's zone (the clock's), labelled, as the detail and the status
+// bar write it, so that nobody matches it against a UTC log line unknowingly.
+func listTime(now, t time.Time) string { return t.In(now.Location()).Format("15:04:05 MST") }
+
 func (w *Webhooks) setRows() {
 	rows := make([]ui.Row, len(w.items))
-	// The console's zone (the clock's), labelled, as the detail and the
-	// status bar write it.
 	now := w.c.Now()
 	for i, d := range w.items {
 		verdict := "verified"
@@ -327,7 +330,7 @@ func (w *Webhooks) setRows() {
 		case d.redeliveries > 0:
 			verdict = fmt.Sprintf("verified+%d", d.redeliveries)
 		}
-		rows[i] = ui.Row{ID: rowID(d), Cells: []string{d.At.In(now.Location()).Format("15:04:05 MST"), verdict,
+		rows[i] = ui.Row{ID: rowID(d), Cells: []string{listTime(now, d.At), verdict,
 			api.SanitizeID(d.ActivityID), api.SanitizeID(strings.TrimPrefix(d.Type, "ACTIVITY_TYPE_")),
 			api.SanitizeID(strings.TrimPrefix(d.Status, "ACTIVITY_STATUS_")), clip(api.SanitizeID(d.KeyID), 10)},
 			Sort: []string{d.At.UTC().Format(time.RFC3339Nano)}}
@@ -420,7 +423,7 @@ func (w *Webhooks) View() string {
 	}
 	if u := w.unlisted; u.Count > 0 {
 		count += fmt.Sprintf(", %d refused requests not listed (last %s: %s)", u.Count,
-			u.Last.At.In(w.c.Now().Location()).Format("15:04:05"), ui.Clean(u.Last.Reason))
+			listTime(w.c.Now(), u.Last.At), ui.Clean(u.Last.Reason))
 	}
 	head := th.Title.Render("Webhooks") + th.Muted.Render("  "+where+", "+count)
 	return ansi.Truncate(head, w.width, "…") + "\n" + w.list.View()
