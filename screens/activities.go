@@ -450,7 +450,7 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			}
 			if msg.activity != nil && msg.err == nil {
 				a.replace(*msg.activity)
-				if msg.id == before.ID && recordChanged(before, *msg.activity) {
+				if msg.id == before.ID && !olderCopy(*msg.activity, before) && recordChanged(before, *msg.activity) {
 					// A vote changed it: its evaluations (and, once executed,
 					// its app proofs) are new too.
 					return a, a.detail.loadExtras(a.c)
@@ -472,17 +472,6 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 	}
 	return a, nil
-}
-
-// replace puts a fresher copy of an activity in the list.
-func (a *Activities) replace(act api.Activity) {
-	for i := range a.items {
-		if a.items[i].ID == act.ID {
-			a.items[i] = act
-			a.setRows()
-			return
-		}
-	}
 }
 
 // pressed reports whether k is one of b's keys, enabled or not.

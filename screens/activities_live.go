@@ -210,6 +210,22 @@ func (a *Activities) keepFresher(items []api.Activity) []api.Activity {
 	return out
 }
 
+// replace puts a fresher copy of an activity in the list. An older copy (a
+// record fetched before your vote, answered after it) is ignored: it would
+// put the old status back on the row and offer the vote again.
+func (a *Activities) replace(act api.Activity) {
+	for i := range a.items {
+		if a.items[i].ID == act.ID {
+			if olderCopy(act, a.items[i]) {
+				return
+			}
+			a.items[i] = act
+			a.setRows()
+			return
+		}
+	}
+}
+
 // withSettled is a fresh pending list with the settled activities kept after it.
 func (a *Activities) withSettled(items []api.Activity) []api.Activity {
 	if a.all || len(a.settled) == 0 {
