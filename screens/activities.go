@@ -52,7 +52,8 @@ type Activities struct {
 	voteErr     string // the last vote failed; it does not make the rows stale
 	autoGen     int    // generation of the auto-refresh tick chain
 	detail      *activityDetail
-	voting      string // id of the activity whose vote is in flight
+	gens        fetchGens // numbers the open detail's fetches (activities_detail.go)
+	voting      string    // id of the activity whose vote is in flight
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
 	// for the session.
 	bootCache map[string]*api.BootProof
@@ -580,7 +581,7 @@ func (a *Activities) show(act api.Activity) tea.Cmd {
 		a.items = append([]api.Activity{act}, a.items...)
 		a.setRows()
 	}
-	a.detail = newActivityDetail(a.c, act, &a.list.Pane)
+	a.detail = newActivityDetail(a.c, act, &a.list.Pane, &a.gens)
 	a.list.Open()
 	return a.detail.load(a.c)
 }
