@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +132,39 @@ func TestLateEvaluationsDoNotReplaceNewer(t *testing.T) {
 	h.send(activityDetailMsg{id: id, gen: openedGen, evals: &old})
 	if len(a.detail.evals) != len(newer) || a.detail.evals[0].ID != newer[0].ID {
 		t.Errorf("the evaluations fetched before the vote replaced the %d fetched after it: %+v", len(newer), a.detail.evals)
+	}
+}
+
+// The final record of an activity that left the newest page of Pending,
+// answered after ] moved to the older page, is not listed on that page:
+// settled activities belong to the page they settled on. Its settling is
+// still told.
+func TestSettledFromNewestPageStaysOffOlderPage(t *testing.T) {
+	var acts []api.Activity
+	for i := range pageSize + 1 {
+		acts = append(acts, pendingActivity(fmt.Sprintf("act-%03d", i), "bob", time.Duration(i+1)*time.Minute,
+			api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: fmt.Sprintf("t%d", i)}}, api.TypeCreateUserTag))
+	}
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, 0)
+	a := h.activities()
+	if !a.older {
+		t.Fatalf("setup: %d rows and no older page", len(a.items))
+	}
+	settled := a.items[0]
+	h.key("]")
+	if len(a.items) != 1 {
+		t.Fatalf("setup: the older page has %d rows", len(a.items))
+	}
+	settled.Status = api.StatusCompleted
+	h.msgs = nil
+	h.send(activitySettledMsg{id: settled.ID, activity: &settled})
+	for _, it := range a.items {
+		if it.ID == settled.ID {
+			t.Errorf("the older page lists %s, which settled from the newest page (%d rows)", it.ID, len(a.items))
+		}
+	}
+	if !toasted(h.msgs, "completed") {
+		t.Errorf("the settling of %s is not told: %v", settled.ID, h.msgs)
 	}
 }
