@@ -82,3 +82,44 @@ func statusHeading(frame string) string {
 	}
 	return ""
 }
+
+func TestFailedUsersReloadKeepsTheListMarkedStale(t *testing.T) {
+	fake := &failingReads{fakeClient: &fakeClient{users: governanceUsers()}}
+	h := newHarnessWith(t, fake, fake, theme.Options{Dark: true, NoColor: true}, 0)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.gotoScreen("Users")
+	if out := h.frame(); !strings.Contains(out, "operator") {
+		t.Fatalf("setup: the users are not shown:\n%s", out)
+	}
+	fake.failing = true
+	h.key("r")
+	out := h.frame()
+	if !strings.Contains(out, "operator") {
+		t.Errorf("a failed reload dropped the users shown:\n%s", out)
+	}
+	if !strings.Contains(out, "stale: refreshed") {
+		t.Errorf("the status bar does not say the list is stale:\n%s", out)
+	}
+}
+
+// A reload of the organization that fails half-way (its users) keeps the
+// last whole one: the names of users and policies every screen shows, and
+// the vote dialog reasons with, stay.
+func TestFailedOrganizationReloadKeepsTheLastOrganization(t *testing.T) {
+	fake := &failingReads{fakeClient: &fakeClient{users: governanceUsers()}}
+	h := newHarnessWith(t, fake, fake, theme.Options{Dark: true, NoColor: true}, 0)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.gotoScreen("Organization")
+	names := len(h.root.common.Org.UserNames)
+	if names == 0 {
+		t.Fatal("setup: the organization's users are not loaded")
+	}
+	fake.failing = true
+	h.key("r")
+	if got := len(h.root.common.Org.UserNames); got != names {
+		t.Errorf("a failed reload left the console knowing %d users' names, not %d", got, names)
+	}
+	if out := h.frame(); !strings.Contains(out, "stale: refreshed") {
+		t.Errorf("the status bar does not say the organization shown is stale:\n%s", out)
+	}
+}
