@@ -52,7 +52,8 @@ type Activities struct {
 	voteErr     string // the last vote failed; it does not make the rows stale
 	autoGen     int    // generation of the auto-refresh tick chain
 	detail      *activityDetail
-	voting      string // id of the activity whose vote is in flight
+	gens        fetchGens // numbers the open detail's fetches (activities_detail.go)
+	voting      string    // id of the activity whose vote is in flight
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
 	// for the session.
 	bootCache map[string]*api.BootProof
@@ -447,7 +448,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 			}
 			if msg.activity != nil && msg.err == nil {
 				a.replace(*msg.activity)
-				if msg.id == before.ID && recordChanged(before, *msg.activity) {
+				if msg.id == before.ID && !olderCopy(*msg.activity, before) && recordChanged(before, *msg.activity) {
 					// A vote changed it: its evaluations (and, once executed,
 					// its app proofs) are new too.
 					return a, a.detail.loadExtras(a.c)
@@ -471,17 +472,6 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 	}
 	return a, nil
-}
-
-// replace puts a fresher copy of an activity in the list.
-func (a *Activities) replace(act api.Activity) {
-	for i := range a.items {
-		if a.items[i].ID == act.ID {
-			a.items[i] = act
-			a.setRows()
-			return
-		}
-	}
 }
 
 // pressed reports whether k is one of b's keys, enabled or not.
@@ -590,7 +580,7 @@ func (a *Activities) show(act api.Activity) tea.Cmd {
 		a.items = append([]api.Activity{act}, a.items...)
 		a.setRows()
 	}
-	a.detail = newActivityDetail(a.c, act, &a.list.Pane)
+	a.detail = newActivityDetail(a.c, act, &a.list.Pane, &a.gens)
 	a.list.Open()
 	return a.detail.load(a.c)
 }

@@ -23,8 +23,13 @@ type activityDetail struct {
 	evalErr   string
 	proofErr  string
 	checks    []appProofCheck // verification of each app proof
-	proofGen  int             // generation of the verifications: stale ones are dropped
-	loading   int             // calls in flight
+	// gens numbers the fetches below; extrasGen is that of the last
+	// loadExtras, proofGen that of the verifications: replies of older
+	// fetches are dropped.
+	gens      *fetchGens
+	extrasGen int
+	proofGen  int
+	loading   int // calls in flight
 	// unknownPolicies is set when an evaluation names a policy the console
 	// has not loaded: the screen reloads the organization once.
 	unknownPolicies, orgAsked bool
@@ -39,17 +44,29 @@ type activityDetail struct {
 }
 
 // activityDetailMsg brings the fresh record, the policy evaluations or the app
-// proofs of an activity (one of the three).
+// proofs of an activity (one of the three). gen is the loadExtras that asked
+// for evaluations or proofs.
 type activityDetailMsg struct {
 	id       string
+	gen      int
 	activity *api.Activity
 	evals    *[]api.PolicyEvaluation
 	proofs   *[]api.AppProof
 	err      error
 }
 
-func newActivityDetail(c *Common, act api.Activity, pane *ui.Detail) *activityDetail {
-	d := &activityDetail{activity: act, pane: pane}
+// fetchGens numbers the fetches of the open detail for the whole screen, not
+// per detail: a reply to an earlier opening of the same activity never
+// carries a number the current opening uses.
+type fetchGens struct{ last int }
+
+func (g *fetchGens) next() int {
+	g.last++
+	return g.last
+}
+
+func newActivityDetail(c *Common, act api.Activity, pane *ui.Detail, gens *fetchGens) *activityDetail {
+	d := &activityDetail{activity: act, pane: pane, gens: gens}
 	d.render(c)
 	return d
 }
@@ -106,8 +123,12 @@ func recordChanged(before, after api.Activity) bool {
 
 // loadExtras fetches the policy evaluations, the app proofs and, while the
 // activity waits for votes, the voters' MFA status.
+// Replies of an earlier call (sent before a vote, answered after the call
+// the vote made) are dropped: they would replace newer ones.
 func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
-	mfa := loadActivityMfa(c, d.activity)
+	d.extrasGen = d.gens.next()
+	gen := d.extrasGen
+	mfa := loadActivityMfa(c, d.activity, gen)
 	if mfa == nil {
 		d.mfa = nil // settled: nothing is left to satisfy
 	}
@@ -117,13 +138,13 @@ func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		e, err := client.GetPolicyEvaluations(ctx, id)
-		return activityDetailMsg{id: id, evals: &e, err: err}
+		return activityDetailMsg{id: id, gen: gen, evals: &e, err: err}
 	}
 	proofs := func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		p, err := client.ListAppProofs(ctx, id)
-		return activityDetailMsg{id: id, proofs: &p, err: err}
+		return activityDetailMsg{id: id, gen: gen, proofs: &p, err: err}
 	}
 	return tea.Batch(evals, proofs, mfa)
 }
@@ -133,6 +154,9 @@ func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
 		return
 	}
 	d.loading = max(d.loading-1, 0)
+	if (msg.evals != nil || msg.proofs != nil) && msg.gen != d.extrasGen {
+		return // superseded by a later loadExtras
+	}
 	switch {
 	case msg.activity != nil || (msg.evals == nil && msg.proofs == nil):
 		d.recordErr = ""
@@ -160,7 +184,7 @@ func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
 			// are dropped (Activities verifies these next).
 			d.proofs = *msg.proofs
 			d.checks = pendingChecks(d.proofs)
-			d.proofGen++
+			d.proofGen = d.gens.next()
 		}
 	}
 	d.render(c)

@@ -174,7 +174,7 @@ func (a *Activities) open() tea.Cmd {
 	if act == nil {
 		return nil
 	}
-	a.detail = newActivityDetail(a.c, *act, &a.list.Pane)
+	a.detail = newActivityDetail(a.c, *act, &a.list.Pane, &a.gens)
 	a.list.Open()
 	return a.detail.load(a.c)
 }

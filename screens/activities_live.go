@@ -161,9 +161,16 @@ func (a *Activities) keepSettled(act api.Activity) {
 	if a.announced == nil {
 		a.announced = map[string]bool{}
 	}
-	a.settled[act.ID] = &act
 	a.announced[act.ID] = true
-	if i := slices.IndexFunc(a.items, func(it api.Activity) bool { return it.ID == act.ID }); i >= 0 {
+	i := slices.IndexFunc(a.items, func(it api.Activity) bool { return it.ID == act.ID })
+	if i < 0 && !a.watching() {
+		// It left the newest page of Pending, and another page is shown now
+		// (] was pressed before its record came): settled activities belong
+		// to the page they settled on.
+		return
+	}
+	a.settled[act.ID] = &act
+	if i >= 0 {
 		a.items[i] = act
 	} else {
 		a.items = append(a.items, act)
@@ -208,6 +215,22 @@ func (a *Activities) keepFresher(items []api.Activity) []api.Activity {
 		}
 	}
 	return out
+}
+
+// replace puts a fresher copy of an activity in the list. An older copy (a
+// record fetched before your vote, answered after it) is ignored: it would
+// put the old status back on the row and offer the vote again.
+func (a *Activities) replace(act api.Activity) {
+	for i := range a.items {
+		if a.items[i].ID == act.ID {
+			if olderCopy(act, a.items[i]) {
+				return
+			}
+			a.items[i] = act
+			a.setRows()
+			return
+		}
+	}
 }
 
 // withSettled is a fresh pending list with the settled activities kept after it.

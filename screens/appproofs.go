@@ -37,12 +37,14 @@ func pendingChecks(proofs []api.AppProof) []appProofCheck {
 }
 
 // appProofVerifiedMsg brings the verification of the app proofs of an activity
-// that share one ephemeral key: reports[i] is for app proof indices[i].
+// that share one ephemeral key: reports[i] is for proofs[i], app proof
+// indices[i] of the list it was asked for.
 type appProofVerifiedMsg struct {
 	activityID string
 	gen        int
 	key        string
 	indices    []int
+	proofs     []api.AppProof
 	boot       *api.BootProof // as fetched, for the session's cache
 	reports    []*proof.Report
 	err        error
@@ -59,7 +61,7 @@ func (a *Activities) verifyAppProofs() tea.Cmd {
 	if d == nil {
 		return nil
 	}
-	d.proofGen++
+	d.proofGen = d.gens.next()
 	d.checks = pendingChecks(d.proofs)
 	byKey := map[string][]int{}
 	var order []string
@@ -86,7 +88,7 @@ func (a *Activities) verifyAppProofs() tea.Cmd {
 func verifyAppProofsCmd(c *Common, activityID string, gen int, key string, indices []int, proofs []api.AppProof, cached *api.BootProof) tea.Cmd {
 	client, settings := c.Reader, c.Proofs
 	return func() tea.Msg {
-		msg := appProofVerifiedMsg{activityID: activityID, gen: gen, key: key, indices: indices}
+		msg := appProofVerifiedMsg{activityID: activityID, gen: gen, key: key, indices: indices, proofs: proofs}
 		bp := cached
 		if bp == nil {
 			ctx, cancel := c.ctx()
@@ -133,7 +135,9 @@ func (a *Activities) appProofVerified(msg appProofVerifiedMsg) {
 		return
 	}
 	for n, i := range msg.indices {
-		if i >= len(d.checks) {
+		// A verdict goes only beside the very proof it was computed for,
+		// whatever the generation says.
+		if i >= len(d.checks) || n >= len(msg.proofs) || d.checks[i].of != msg.proofs[n] {
 			continue
 		}
 		ch := &d.checks[i]

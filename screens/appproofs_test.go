@@ -192,7 +192,7 @@ func TestAppProofsFetchedAgainAreNotShownWithTheOldVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The genuine proof arrives and is verified.
-	h.send(activityDetailMsg{id: act.ID, proofs: &[]api.AppProof{good}})
+	h.send(activityDetailMsg{id: act.ID, gen: a.detail.extrasGen, proofs: &[]api.AppProof{good}})
 	out := appProofsSection(t, h)
 	if !strings.Contains(out, "#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  VERIFIED") {
 		t.Fatalf("precondition: the genuine proof verifies:\n%s", out)
@@ -205,7 +205,7 @@ func TestAppProofsFetchedAgainAreNotShownWithTheOldVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.Update(activityDetailMsg{id: act.ID, proofs: &[]api.AppProof{forged}})
+	a.Update(activityDetailMsg{id: act.ID, gen: a.detail.extrasGen, proofs: &[]api.AppProof{forged}})
 	out = appProofsSection(t, h)
 	if strings.Contains(out, "VERIFIED") || !strings.Contains(out, "verifying…") || !strings.Contains(out, forged.PublicKey[:40]) {
 		t.Errorf("the forgery should show as being verified, not with the genuine proof's verdict:\n%s", out)

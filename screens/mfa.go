@@ -37,6 +37,7 @@ type MfaPolicies struct {
 	loading  bool
 	err      string
 	fetched  time.Time
+	stale    bool // the last load failed: what shows is from fetched
 	width    int
 	height   int
 	editor   *mfaEditor
@@ -122,7 +123,7 @@ func (m *MfaPolicies) SetSize(width, height int) {
 
 // Status implements Screen.
 func (m *MfaPolicies) Status() ScreenStatus {
-	st := ScreenStatus{LastRefresh: m.fetched, Err: m.err, Submitting: submissions(m.creating)}
+	st := ScreenStatus{LastRefresh: m.fetched, Err: m.err, Stale: m.stale && !m.fetched.IsZero(), Submitting: submissions(m.creating)}
 	switch {
 	case m.creating != nil:
 		st.Busy = "submitting create_mfa_policy…"
@@ -266,11 +267,15 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			return m, nil
 		}
 		m.loading = false
-		m.err, m.list.Table.Failed = "", ""
 		if msg.err != nil {
-			m.err = errorText(msg.err)
-			m.list.Table.Failed = notLoaded(time.Time{}, "load failed: "+m.err)
+			// The last list stays, with when it was fetched (the status bar
+			// marks it stale): a part of this load would read as complete.
+			m.err, m.stale = errorText(msg.err), true
+			m.list.Table.Failed = notLoaded(m.fetched, "load failed: "+m.err)
+			m.rerenderOpen()
+			return m, nil
 		}
+		m.err, m.stale, m.list.Table.Failed = "", false, ""
 		m.items, m.user, m.statuses, m.pending, m.fetched = msg.policies, msg.user, msg.statuses, msg.pending, msg.at
 		m.setRows()
 		m.rerenderOpen()
@@ -324,7 +329,9 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.load()
 	case key.Matches(k, m.keys.User):
 		m.userID = m.nextUser()
-		m.items, m.user, m.statuses, m.pending = nil, nil, nil, pendingCount{}
+		// Another user's policies were never loaded: nothing of this one's
+		// may pass for them if the load fails.
+		m.items, m.user, m.statuses, m.pending, m.fetched = nil, nil, nil, pendingCount{}, time.Time{}
 		m.setRows()
 		return m.load()
 	case pressed(k, m.keys.Create):

@@ -133,9 +133,11 @@ func describeMfaStatus(st api.MfaStatus, userName, policyName string, creds cred
 	return out
 }
 
-// activityMfaMsg brings every voter's MFA status for a pending activity.
+// activityMfaMsg brings every voter's MFA status for a pending activity; gen
+// is the detail's loadExtras that asked.
 type activityMfaMsg struct {
 	id       string
+	gen      int
 	statuses []api.MfaStatus
 	names    map[string]string // MFA policy id -> name, where get_mfa_policy answered
 	err      error
@@ -143,7 +145,7 @@ type activityMfaMsg struct {
 
 // loadActivityMfa asks get_mfa_status for every voter of a pending activity;
 // a finished activity has nothing left to satisfy.
-func loadActivityMfa(c *Common, act api.Activity) tea.Cmd {
+func loadActivityMfa(c *Common, act api.Activity, gen int) tea.Cmd {
 	switch act.Status {
 	case api.StatusConsensusNeeded, api.StatusCreated, api.StatusPending, api.StatusAuthenticatorsNeeded:
 	default:
@@ -155,7 +157,7 @@ func loadActivityMfa(c *Common, act api.Activity) tea.Cmd {
 		defer cancel()
 		st, err := client.GetMfaStatus(ctx, id, "")
 		if err != nil {
-			return activityMfaMsg{id: id, err: fmt.Errorf("get_mfa_status %s: %w", api.SanitizeID(id), err)}
+			return activityMfaMsg{id: id, gen: gen, err: fmt.Errorf("get_mfa_status %s: %w", api.SanitizeID(id), err)}
 		}
 		// Names are best effort: a policy that cannot be read shows by id.
 		names := map[string]string{}
@@ -167,13 +169,16 @@ func loadActivityMfa(c *Common, act api.Activity) tea.Cmd {
 				names[s.MfaPolicyID] = p.MfaPolicyName
 			}
 		}
-		return activityMfaMsg{id: id, statuses: st, names: names}
+		return activityMfaMsg{id: id, gen: gen, statuses: st, names: names}
 	}
 }
 
 // applyMfa keeps the statuses of the open activity; d may be nil (closed).
+// A reply to an earlier loadExtras is dropped, and so is any reply once the
+// activity settled: a settled activity has no MFA status left to show, and
+// a status asked for while it was pending would say a vote is still missing.
 func (d *activityDetail) applyMfa(msg activityMfaMsg, c *Common) {
-	if d == nil || msg.id != d.activity.ID {
+	if d == nil || msg.id != d.activity.ID || msg.gen != d.extrasGen || api.IsTerminal(d.activity.Status) {
 		return
 	}
 	d.mfa = &msg

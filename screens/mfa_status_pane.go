@@ -28,6 +28,11 @@ type mfaStatusBlock struct {
 func (m *MfaPolicies) statusText() mfaStatusText {
 	th := m.c.Theme
 	var t mfaStatusText
+	if m.fetched.IsZero() && m.err != "" {
+		// A count of 0 would read as "nothing pending".
+		t.head = []string{th.Section.Render(ui.Clean(fmt.Sprintf("MFA status of %s: not loaded: %s", m.userText(), m.err)))}
+		return t
+	}
 	if len(m.items) == 0 && m.err == "" && !m.loading {
 		// The statuses are not asked for then (no policy can apply): a count of
 		// 0 would read as "nothing pending".

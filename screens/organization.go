@@ -26,6 +26,7 @@ type Organization struct {
 	loading bool
 	err     string
 	fetched time.Time // when the organization last loaded
+	stale   bool      // its last load failed: what shows is from fetched
 	width   int
 	height  int
 	// form is the open set-feature form, nil when none.
@@ -67,7 +68,7 @@ func (o *Organization) Capturing() bool { return o.form != nil }
 
 // Status implements Screen.
 func (o *Organization) Status() ScreenStatus {
-	st := ScreenStatus{Err: o.err, LastRefresh: o.fetched, Submitting: submissions(o.submitting)}
+	st := ScreenStatus{Err: o.err, LastRefresh: o.fetched, Stale: o.stale && !o.fetched.IsZero(), Submitting: submissions(o.submitting)}
 	if o.loading {
 		st.Busy = "loading organization…"
 	}
@@ -109,7 +110,7 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 	case orgLoadedMsg:
 		o.loading = false
-		o.err = ""
+		o.err, o.stale = "", msg.err != nil
 		if msg.err != nil {
 			o.err = errorText(msg.err)
 		} else {

@@ -343,7 +343,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.orgReloading = true
 		return tea.Batch(loadOrg(r.common), r.broadcast(msg))
 	case orgLoadedMsg:
-		if msg.org.Loaded {
+		// A reload that failed half-way keeps the last whole organization:
+		// its part would drop the names of users and policies.
+		if msg.org.Loaded && (msg.err == nil || !r.common.Org.Loaded || r.orgErr != "") {
 			r.common.Org = msg.org
 		}
 		r.orgErr = ""

@@ -50,6 +50,7 @@ type Users struct {
 	loading    bool
 	err        string
 	fetched    time.Time
+	stale      bool // the last load failed: the list is from fetched
 	width      int
 	height     int
 	// Open detail: the user, the API key under the cursor, the marked keys and
@@ -118,7 +119,7 @@ func (u *Users) SetSize(width, height int) {
 
 // Status implements Screen.
 func (u *Users) Status() ScreenStatus {
-	st := ScreenStatus{LastRefresh: u.fetched, Err: u.err, Submitting: submissions(u.deleting)}
+	st := ScreenStatus{LastRefresh: u.fetched, Err: u.err, Stale: u.stale && !u.fetched.IsZero(), Submitting: submissions(u.deleting)}
 	if u.open != nil && u.pendingAt.After(st.LastRefresh) {
 		st.LastRefresh = u.pendingAt
 	}
@@ -220,12 +221,12 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		u.loading = false
 		if msg.err != nil {
-			u.err = errorText(msg.err)
+			u.err, u.stale = errorText(msg.err), true
 			u.list.Table.Failed = notLoaded(u.fetched, "load failed: "+u.err)
 			return u, nil
 		}
 		u.list.Table.Failed = ""
-		u.err, u.items, u.tagNames, u.fetched = "", msg.users, msg.tagNames, msg.at
+		u.err, u.stale, u.items, u.tagNames, u.fetched = "", false, msg.users, msg.tagNames, msg.at
 		u.setRows()
 		if u.open != nil {
 			u.reopen(u.open.UserID)
