@@ -53,6 +53,9 @@ type Activities struct {
 	autoGen     int    // generation of the auto-refresh tick chain
 	detail      *activityDetail
 	voting      string // id of the activity whose vote is in flight
+	// unsure is the vote whose outcome is unknown (no reply, and the
+	// activity could not be read again) until a read of it tells.
+	unsure *activityVotedMsg
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
 	// for the session.
 	bootCache map[string]*api.BootProof
@@ -377,7 +380,10 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		fresh := a.keepFresher(msg.items)
 		announce := a.announce(a.items, fresh)
-		a.err, a.voteErr, a.items, a.fetched, a.older = "", "", a.withSettled(fresh), msg.at, msg.older
+		a.err, a.items, a.fetched, a.older = "", a.withSettled(fresh), msg.at, msg.older
+		if a.unsure == nil {
+			a.voteErr = "" // a vote whose outcome is unknown stays said until a read of it tells
+		}
 		if !a.all {
 			a.list.Table.Empty = "no pending activities — press v to see all"
 			if a.paged() {
@@ -417,7 +423,7 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		if a.detail != nil {
 			follow = a.detail.loadRecord(a.c)
 		}
-		return a, tea.Batch(a.load(), follow, a.tick())
+		return a, tea.Batch(a.load(), follow, a.recheckVote(), a.tick())
 	case filterPickedMsg:
 		if msg.kind == "status" {
 			a.statuses = msg.values

@@ -46,7 +46,7 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		return a.copyField(true), true
 	case key.Matches(k, a.keys.Refresh):
 		a.settled = nil // a manual refresh shows the list as the service has it
-		cmds := []tea.Cmd{a.load()}
+		cmds := []tea.Cmd{a.load(), a.recheckVote()}
 		if a.detail != nil {
 			cmds = append(cmds, a.detail.load(a.c))
 		}
