@@ -56,6 +56,9 @@ type Activities struct {
 	// unsure is the vote whose outcome is unknown (no reply, and the
 	// activity could not be read again) until a read of it tells.
 	unsure *activityVotedMsg
+	// asking is the vote dialog open on the root's stack, which follows
+	// its activity while it is open.
+	asking *openVote
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
 	// for the session.
 	bootCache map[string]*api.BootProof
@@ -72,16 +75,6 @@ type Activities struct {
 	announced map[string]bool
 	// dialogAsk: a vote's confirm or a filter picker asked for by a key.
 	dialogAsk
-}
-
-// pendingVote is a vote waiting for its confirm dialog. It captures the activity's
-// id and fingerprint when the dialog opens, so the vote is about that activity
-// whatever is selected when the answer comes.
-type pendingVote struct {
-	approve     bool
-	id          string
-	fingerprint string
-	dialog      ui.Confirm
 }
 
 // Messages of the Activities screen.
@@ -332,8 +325,15 @@ func (a *Activities) syncKeys() {
 	a.list.Keys.Back.SetEnabled(a.detail != nil)
 }
 
-// Update implements Screen.
+// Update implements Screen. An open vote dialog follows its activity
+// through whatever the message changed (vote_follow.go).
 func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	s, cmd := a.update(msg)
+	_, orgChanged := msg.(orgLoadedMsg)
+	return s, tea.Batch(cmd, a.followVoteDialog(orgChanged))
+}
+
+func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer a.syncKeys()
 	switch msg := msg.(type) {
 	case themeChangedMsg:

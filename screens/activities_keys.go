@@ -134,11 +134,14 @@ func (a *Activities) askVote(approve bool) tea.Cmd {
 		return ui.Toast(why, true)
 	}
 	v := newPendingVote(a.c, act, approve)
-	return a.askDialog(NewConfirmDialogNow(voteDialogID, v.dialog, func() tea.Cmd {
+	d := NewConfirmDialogNow(voteDialogID, v.dialog, func() tea.Cmd {
+		a.asking = nil
 		cmd := a.vote(*v)
 		a.syncKeys() // a and x say a vote is in flight from now on
 		return cmd
-	}, nil))
+	}, nil)
+	a.asking = &openVote{vote: v, dialog: d, shown: *act}
+	return a.askDialog(d)
 }
 
 // copyField copies the activity's id (or fingerprint), cleaned.

@@ -281,6 +281,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	case CloseDialogMsg:
 		r.dialogs.Close(msg.ID)
 		return nil
+	case withdrawnDialogMsg:
+		r.dialogs.Remove(msg.dialog)
+		return nil
 	case dialogArmedMsg:
 		for _, d := range r.dialogs.dialogs {
 			if a, ok := d.(armingDialog); ok {
