@@ -54,6 +54,12 @@ type Activities struct {
 	detail      *activityDetail
 	gens        fetchGens // numbers the open detail's fetches (activities_detail.go)
 	voting      string    // id of the activity whose vote is in flight
+	// unsure is the vote whose outcome is unknown (no reply, and the
+	// activity could not be read again) until a read of it tells.
+	unsure *activityVotedMsg
+	// asking is the vote dialog open on the root's stack, which follows
+	// its activity while it is open.
+	asking *openVote
 	// bootCache holds the boot proofs fetched for app proofs, by ephemeral key,
 	// for the session.
 	bootCache map[string]*api.BootProof
@@ -70,16 +76,6 @@ type Activities struct {
 	announced map[string]bool
 	// dialogAsk: a vote's confirm or a filter picker asked for by a key.
 	dialogAsk
-}
-
-// pendingVote is a vote waiting for its confirm dialog. It captures the activity's
-// id and fingerprint when the dialog opens, so the vote is about that activity
-// whatever is selected when the answer comes.
-type pendingVote struct {
-	approve     bool
-	id          string
-	fingerprint string
-	dialog      ui.Confirm
 }
 
 // Messages of the Activities screen.
@@ -330,7 +326,21 @@ func (a *Activities) syncKeys() {
 	a.list.Keys.Back.SetEnabled(a.detail != nil)
 }
 
-// update handles msg (Update explains what it leaves unexplained).
+// Update implements Screen: update, then the open detail's evaluations not
+// yet explained are explained in a command (activities_explain.go), and an
+// open vote dialog follows its activity through whatever the message
+// changed (vote_follow.go).
+func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	s, cmd := a.update(msg)
+	if a.detail != nil {
+		cmd = tea.Batch(cmd, a.detail.explain(a.c))
+	}
+	_, orgChanged := msg.(orgLoadedMsg)
+	return s, tea.Batch(cmd, a.followVoteDialog(orgChanged))
+}
+
+// update handles msg (Update explains what it leaves unexplained and keeps
+// the vote dialog in step).
 func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 	defer a.syncKeys()
 	switch msg := msg.(type) {
@@ -378,7 +388,10 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		fresh := a.keepFresher(msg.items)
 		announce := a.announce(a.items, fresh)
-		a.err, a.voteErr, a.items, a.fetched, a.older = "", "", a.withSettled(fresh), msg.at, msg.older
+		a.err, a.items, a.fetched, a.older = "", a.withSettled(fresh), msg.at, msg.older
+		if a.unsure == nil {
+			a.voteErr = "" // a vote whose outcome is unknown stays said until a read of it tells
+		}
 		if !a.all {
 			a.list.Table.Empty = "no pending activities — press v to see all"
 			if a.paged() {
@@ -418,7 +431,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		if a.detail != nil {
 			follow = a.detail.loadRecord(a.c)
 		}
-		return a, tea.Batch(a.load(), follow, a.tick())
+		return a, tea.Batch(a.load(), follow, a.recheckVote(), a.tick())
 	case filterPickedMsg:
 		if msg.kind == "status" {
 			a.statuses = msg.values

@@ -2,18 +2,6 @@ package screens
 
 import tea "charm.land/bubbletea/v2"
 
-// Update implements Screen: update, then the open detail's evaluations not
-// explained yet are explained, in a command. Whatever made them new (their
-// fetch, a vote, the organization loaded again), the detail shows them
-// "explaining…" until then, and Update and View never run the policies.
-func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
-	s, cmd := a.update(msg)
-	if a.detail != nil {
-		cmd = tea.Batch(cmd, a.detail.explain(a.c))
-	}
-	return s, cmd
-}
-
 // explain explains the evaluations shown that are not yet (nil when none).
 func (d *activityDetail) explain(c *Common) tea.Cmd {
 	return d.explained.explainCmd(c.Org.Eval, d.activity, d.evals)

@@ -46,7 +46,7 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		return a.copyField(true), true
 	case key.Matches(k, a.keys.Refresh):
 		a.settled = nil // a manual refresh shows the list as the service has it
-		cmds := []tea.Cmd{a.load()}
+		cmds := []tea.Cmd{a.load(), a.recheckVote()}
 		if a.detail != nil {
 			cmds = append(cmds, a.detail.load(a.c))
 		}
@@ -134,11 +134,14 @@ func (a *Activities) askVote(approve bool) tea.Cmd {
 		return ui.Toast(why, true)
 	}
 	v := newPendingVote(a.c, act, approve)
-	return a.askDialog(NewConfirmDialogNow(voteDialogID, v.dialog, func() tea.Cmd {
+	d := NewConfirmDialogNow(voteDialogID, v.dialog, func() tea.Cmd {
+		a.asking = nil
 		cmd := a.vote(*v)
 		a.syncKeys() // a and x say a vote is in flight from now on
 		return cmd
-	}, nil))
+	}, nil)
+	a.asking = &openVote{vote: v, dialog: d, shown: *act}
+	return a.askDialog(d)
 }
 
 // copyField copies the activity's id (or fingerprint), cleaned.

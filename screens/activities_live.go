@@ -358,23 +358,5 @@ func announceCompletion(act api.Activity) tea.Cmd {
 // user is not known yet).
 func ownVote(c *Common, act *api.Activity) *api.Vote { return act.VoteOf(c.Org.UserID) }
 
-// votedAnyway answers a vote whose reply failed although the activity, read
-// again, carries the user's vote: it counted (a lost reply, a gateway's 5xx),
-// or the user had voted before (a second console, the CLI).
-func (a *Activities) votedAnyway(msg activityVotedMsg, verb string, mine *api.Vote) tea.Cmd {
-	act := *msg.current
-	a.voteErr = ""
-	follow := a.takeVoted(act)
-	if (mine.Selection == api.VoteApproved) != msg.approve {
-		cast := "approved"
-		if mine.Selection != api.VoteApproved {
-			cast = "rejected"
-		}
-		return tea.Batch(ui.Toast("your "+verb+" was not counted: you had already "+cast+" it, and a vote cannot be changed — "+settledText(a.c, &act), true), follow)
-	}
-	return tea.Batch(ui.Toast(fmt.Sprintf("%s %s: now %s (the reply failed, but the activity shows your vote)",
-		pastTense(verb), shortType(act.Type), shortStatus(act.Status)), false), announceCompletion(act), follow)
-}
-
 // isOutcomeUnknown reports a vote whose reply never came.
 func isOutcomeUnknown(err error) bool { return errors.Is(err, api.ErrOutcomeUnknown) }

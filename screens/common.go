@@ -308,7 +308,9 @@ func tagNames(ctx context.Context, client Reader) (map[string]string, error) {
 // errorText turns an error into one line for the status bar or a toast. api errors
 // already say what happened and what to do; the rest are wrapped with context.
 func errorText(err error) string {
-	if errors.Is(err, context.DeadlineExceeded) {
+	// A submit that timed out may have been recorded: its own words say so,
+	// where "retry" would be the wrong advice.
+	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, api.ErrOutcomeUnknown) {
 		return "the service did not answer in time; press r to retry"
 	}
 	return err.Error()

@@ -58,6 +58,25 @@ func (s *dialogStack) Top() Dialog {
 	return s.dialogs[len(s.dialogs)-1]
 }
 
+// dismissed tells d, if it asks to know, that it left the stack.
+func dismissed(d Dialog) {
+	if g, ok := d.(interface{ dismiss() }); ok {
+		g.dismiss()
+	}
+}
+
+// Remove takes d itself off the stack, wherever it is; nothing when it is
+// not there (closed already, or another dialog under its ID).
+func (s *dialogStack) Remove(d Dialog) {
+	for i, x := range s.dialogs {
+		if x == d {
+			s.dialogs = append(s.dialogs[:i:i], s.dialogs[i+1:]...)
+			dismissed(d)
+			return
+		}
+	}
+}
+
 func (s *dialogStack) Push(d Dialog) {
 	if d == nil {
 		return
@@ -70,6 +89,7 @@ func (s *dialogStack) Push(d Dialog) {
 func (s *dialogStack) Close(id string) {
 	if id == "" {
 		if n := len(s.dialogs); n > 0 {
+			dismissed(s.dialogs[n-1])
 			s.dialogs = s.dialogs[:n-1]
 		}
 		return
@@ -77,6 +97,7 @@ func (s *dialogStack) Close(id string) {
 	for i, d := range s.dialogs {
 		if d.ID() == id {
 			s.dialogs = append(s.dialogs[:i:i], s.dialogs[i+1:]...)
+			dismissed(d)
 			return
 		}
 	}
@@ -90,6 +111,7 @@ func (s *dialogStack) Update(msg tea.Msg) tea.Cmd {
 	}
 	d, cmd := s.dialogs[n-1].Update(msg)
 	if d == nil {
+		dismissed(s.dialogs[n-1])
 		s.dialogs = s.dialogs[:n-1]
 	} else {
 		s.dialogs[n-1] = d
@@ -166,6 +188,16 @@ type ConfirmDialog struct {
 	width, height int    // of the body it is drawn over (SizedDialog)
 	arming        armGuard
 	unreadNoticed bool // the notice is UnreadNotice's: cleared once read to the end
+	// changed: what the dialog restates changed while it was open (restate):
+	// the next y only acknowledges the new text, it does not answer.
+	changed bool
+	// notice is the notice the dialog was given, shown again once a change
+	// was acknowledged.
+	notice string
+	// withdrawn says why y can no longer answer (withdraw): the question
+	// no longer holds.
+	withdrawn string
+	gone      bool // off the root's stack (dismiss)
 }
 
 // NewConfirmDialog asks c; onYes runs on y, onNo (may be nil) on any No.
@@ -213,6 +245,15 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	}
 	switch d.arming.answer(&d.confirm, msg) {
 	case ui.Yes:
+		if d.withdrawn != "" {
+			d.confirm.Notice = d.withdrawn
+			return d, nil
+		}
+		if d.changed {
+			d.changed = false
+			d.confirm.Notice = orElse(d.notice, "y now answers what is shown")
+			return d, nil
+		}
 		if lines, warnings := d.confirm.Unread(d.width, d.height); lines > 0 {
 			// At a small window the lines below (an unknown sender, what the
 			// vote would do, the fingerprint) were never shown: y waits until
@@ -240,6 +281,25 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 }
 
 func (d *ConfirmDialog) guard() *armGuard { return &d.arming }
+
+// restate shows next in place of what the dialog asked, after what it
+// restates changed while it was open (what says what changed): a y typed for
+// the old text must not answer the new one, so the next y only acknowledges
+// it, and the dialog says so.
+func (d *ConfirmDialog) restate(next ui.Confirm, what string) {
+	d.confirm.Restate(next)
+	d.notice, d.changed, d.unreadNoticed = next.Notice, true, false
+	d.confirm.Notice = "changed while open: " + what + "; read it again: the next y only confirms you have, the y after it answers"
+}
+
+// withdraw makes y answer nothing from now on, saying why.
+func (d *ConfirmDialog) withdraw(why string) {
+	d.withdrawn = why
+	d.confirm.Notice = why
+}
+
+// dismiss marks the dialog as off the root's stack.
+func (d *ConfirmDialog) dismiss() { d.gone = true }
 
 func (d *ConfirmDialog) View(th *theme.Theme, width, height int) string {
 	return d.confirm.View(th, width, height)

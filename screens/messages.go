@@ -9,7 +9,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -47,33 +46,6 @@ func (l *messageLog) add(at time.Time, kind messageKind, text string) {
 	if n := len(l.entries); n > maxLogEntries {
 		l.entries = append(l.entries[:0:0], l.entries[n-maxLogEntries:]...)
 	}
-}
-
-// voteText is a vote's outcome in words, with the activity's id.
-func voteText(c *Common, m activityVotedMsg) (string, bool) {
-	verb := "approve"
-	if !m.approve {
-		verb = "reject"
-	}
-	id := api.SanitizeID(m.id)
-	if stale := staleVoteText(c, verb, m.current); m.err != nil && stale != "" {
-		return fmt.Sprintf("%s %s: %s", verb, id, stale), true
-	}
-	if m.err != nil {
-		return fmt.Sprintf("%s %s failed: %s", verb, id, errorText(m.err)), true
-	}
-	if m.activity == nil {
-		return fmt.Sprintf("%s %s: no reply", verb, id), true
-	}
-	return fmt.Sprintf("%s %s (%s): now %s", pastTense(verb), id, shortType(m.activity.Type), shortStatus(m.activity.Status)), false
-}
-
-// pastTense is "approved" or "rejected" ("approve"+"d" read "rejectd").
-func pastTense(verb string) string {
-	if verb == "reject" {
-		return "rejected"
-	}
-	return verb + "d"
 }
 
 // messagesDialog shows the log, newest first, wrapped (never cut), scrollable.

@@ -89,9 +89,6 @@ type Root struct {
 	lastErr []string
 	// bodyW and bodyH are the size last given to the screens (SetSize).
 	bodyW, bodyH int
-	// voteToasts counts the toasts a vote's outcome still owes: the vote itself is
-	// logged in full, so its toast is not logged a second time.
-	voteToasts int
 	// opsInFlight are the operation forms' submits in flight (the forms are
 	// the palette's, any screen's).
 	opsInFlight []*Submission
@@ -284,6 +281,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	case CloseDialogMsg:
 		r.dialogs.Close(msg.ID)
 		return nil
+	case withdrawnDialogMsg:
+		r.dialogs.Remove(msg.dialog)
+		return nil
 	case dialogArmedMsg:
 		for _, d := range r.dialogs.dialogs {
 			if a, ok := d.(armingDialog); ok {
@@ -309,9 +309,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.fullHelp = !r.fullHelp
 		return nil
 	case ui.ToastMsg:
-		if r.voteToasts > 0 {
-			r.voteToasts--
-		} else {
+		if !msg.Logged {
 			kind := messageInfo
 			if msg.Bad {
 				kind = messageError
@@ -320,15 +318,14 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		}
 		return r.toasts.Push(msg)
 	case activityVotedMsg:
-		text, bad := voteText(r.common, msg)
-		kind := messageVote
-		if bad {
-			kind = messageError
-		}
-		r.log.add(r.common.Now(), kind, text)
-		r.voteToasts++
 		cmd := r.broadcast(msg)
-		r.syncScreenErrors() // the vote's entry already holds its error in full
+		r.syncScreenErrors() // the vote's own entry (voteReportMsg) holds its error in full
+		return cmd
+	case voteReportMsg:
+		// The vote's own entry holds its error in full: the status bar's
+		// copy of it is not logged again.
+		cmd := r.logVoteReport(msg.report)
+		r.syncScreenErrors()
 		return cmd
 	case clockMsg:
 		return tea.Batch(r.broadcast(msg), r.clock())

@@ -448,39 +448,59 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 	if msg.id == a.voting {
 		a.voting = ""
 	}
-	verb := "approve"
-	if !msg.approve {
-		verb = "reject"
+	if a.unsure != nil && a.unsure.id == msg.id {
+		a.unsure = nil // this reply, or a read of the activity since, settles it
 	}
-	if msg.err != nil && msg.current != nil {
-		if mine := ownVote(a.c, msg.current); mine != nil {
-			return a.votedAnyway(msg, verb, mine)
-		}
-	}
-	if msg.err != nil {
-		if stale := staleVoteText(a.c, verb, msg.current); stale != "" {
-			// Another member settled it first: say so in words, and show it.
-			a.voteErr = ""
-			a.keepSettled(*msg.current)
-			return tea.Batch(ui.Toast(stale, true), a.followOpen(*msg.current))
-		}
-		a.voteErr = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": " + errorText(msg.err)
-		if isOutcomeUnknown(msg.err) {
-			if msg.current != nil {
-				// Looked, and the vote is not there.
-				a.voteErr = verb + " " + ui.Clean(api.SanitizeID(msg.id)) + ": no clear reply, and the activity does not show your vote; press " +
-					a.keys.Approve.Help().Key + " or " + a.keys.Reject.Help().Key + " to vote again"
-				return tea.Batch(ui.Toast(a.voteErr, true), a.load())
-			}
-			// The vote may have been recorded: look, rather than let the user vote blind.
-			return tea.Batch(ui.Toast(verb+" failed: "+errorText(msg.err), true), a.load())
-		}
-		return ui.Toast(verb+" failed: "+errorText(msg.err), true)
-	}
+	said := voteWords(a.c, msg, a.keys.Approve.Help().Key+" or "+a.keys.Reject.Help().Key)
 	a.voteErr = ""
-	act := *msg.activity
-	return tea.Batch(ui.Toast(fmt.Sprintf("%s %s: now %s", pastTense(verb), shortType(act.Type), shortStatus(act.Status)), false),
-		announceCompletion(act), a.takeVoted(act))
+	switch voteOutcomeOf(a.c, msg) {
+	case voteCounted:
+		act := *msg.activity
+		return tea.Batch(said.tell(), announceCompletion(act), a.takeVoted(act))
+	case voteCountedAnyway:
+		return tea.Batch(said.tell(), announceCompletion(*msg.current), a.takeVoted(*msg.current))
+	case voteAlreadyCast:
+		return tea.Batch(said.tell(), a.takeVoted(*msg.current))
+	case voteTooLate:
+		// Another member settled it first: say so in words, and show it.
+		a.keepSettled(*msg.current)
+		return tea.Batch(said.tell(), a.followOpen(*msg.current))
+	case voteNotRecorded:
+		// Looked, and the vote is not there.
+		a.voteErr = said.entry
+		return tea.Batch(said.tell(), a.load())
+	case voteUnknown:
+		// The vote may have been recorded: the status bar says so until a
+		// read of the activity tells (r, the auto-refresh), and the list is
+		// loaded again rather than let the user vote blind.
+		a.voteErr = said.entry
+		unsure := msg
+		a.unsure = &unsure
+		return tea.Batch(said.tell(), a.load())
+	}
+	a.voteErr = said.entry
+	return said.tell()
+}
+
+// recheckVote reads again the activity of the vote whose outcome is unknown,
+// and reports the vote again with what the read found (voted then says
+// whether it counted); nil when no vote is unsure. A read that fails
+// changes nothing: the status bar keeps saying the outcome is unknown.
+func (a *Activities) recheckVote() tea.Cmd {
+	if a.unsure == nil {
+		return nil
+	}
+	msg, c := *a.unsure, a.c
+	return func() tea.Msg {
+		ctx, cancel := c.ctx()
+		defer cancel()
+		cur, err := c.Reader.GetActivity(ctx, msg.id)
+		if err != nil {
+			return nil
+		}
+		msg.current = cur
+		return msg
+	}
 }
 
 // takeVoted shows the record a vote left: in the list (kept there when it

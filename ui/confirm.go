@@ -83,6 +83,15 @@ func NewConfirm(title, yesLabel string, lines ...string) Confirm {
 	return Confirm{Title: title, Lines: lines, YesLabel: yesLabel, Keys: DefaultConfirmKeyMap()}
 }
 
+// Restate shows next's title, lines, warnings and notice in place of c's,
+// where c is scrolled to. What it restates changed, so the lines count as
+// unread again until the last one has been on screen.
+func (c *Confirm) Restate(next Confirm) {
+	offset := c.offset
+	*c = next
+	c.offset = offset
+}
+
 // Answer maps a key press to an answer; other keys (and other messages) leave the
 // dialog Undecided.
 func (c Confirm) Answer(msg tea.Msg) Answer {

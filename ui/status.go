@@ -121,6 +121,10 @@ func Ago(now, then time.Time) string {
 type ToastMsg struct {
 	Text string
 	Bad  bool
+	// Logged: the sender has put this notice in the session's messages
+	// already, in full (a vote's outcome, with the activity's id), so the
+	// root shows it without logging it again.
+	Logged bool
 }
 
 // Toast returns a command that shows a toast.

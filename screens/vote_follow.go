@@ -1,0 +1,145 @@
+package screens
+
+import (
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// The vote dialog says who voted and what this vote would do. Both change
+// when another member votes, or the activity settles, while it is open (a
+// refresh, the open detail's record, a reloaded organization). The dialog
+// then shows the activity as it is now; a change in what it shows makes the
+// next y only acknowledge it (a y typed for the old text must not vote on
+// the new one), and an activity this vote can no longer act on (settled, a
+// new fingerprint, you voted elsewhere) closes it with a notice: nothing was
+// sent.
+
+// pendingVote is a vote waiting for its confirm dialog. It captures the activity's
+// id and fingerprint when the dialog opens, so the vote is about that activity
+// whatever is selected when the answer comes.
+type pendingVote struct {
+	approve     bool
+	id          string
+	fingerprint string
+	dialog      ui.Confirm
+}
+
+// openVote is the vote dialog on the root's stack and the copy of the
+// activity its lines restate.
+type openVote struct {
+	vote   *pendingVote
+	dialog *ConfirmDialog
+	shown  api.Activity
+}
+
+// withdrawnDialogMsg asks the root to take this very dialog off its stack
+// (not whichever has its ID: the user may have opened another since).
+type withdrawnDialogMsg struct{ dialog Dialog }
+
+// followVoteDialog brings the open vote dialog up to date with the newest
+// copy of its activity the screen holds; orgChanged: the organization was
+// loaded again (names, policies: what the vote would do).
+func (a *Activities) followVoteDialog(orgChanged bool) tea.Cmd {
+	o := a.asking
+	if o == nil {
+		return nil
+	}
+	if o.dialog.gone {
+		a.asking = nil
+		return nil
+	}
+	cur := a.newestCopy(o.vote.id)
+	if cur == nil || olderCopy(*cur, o.shown) || (!orgChanged && sameVersion(*cur, o.shown)) {
+		return nil
+	}
+	o.shown = *cur
+	if why := a.voteWithdrawn(cur, o.vote); why != "" {
+		a.asking = nil
+		o.dialog.withdraw(why)
+		return tea.Batch(msgCmd(withdrawnDialogMsg{dialog: o.dialog}), ui.Toast(why, true))
+	}
+	next := newPendingVote(a.c, cur, o.vote.approve).dialog
+	if what := changedText(o.dialog.confirm.Lines, next.Lines); what != "" {
+		o.dialog.restate(next, what)
+	}
+	return nil
+}
+
+// newestCopy is the newest copy of activity id the screen holds (the open
+// detail's, a row's), nil when it holds none.
+func (a *Activities) newestCopy(id string) *api.Activity {
+	var best *api.Activity
+	consider := func(x *api.Activity) {
+		if x.ID == id && (best == nil || olderCopy(*best, *x)) {
+			best = x
+		}
+	}
+	if a.detail != nil {
+		consider(&a.detail.activity)
+	}
+	for i := range a.items {
+		consider(&a.items[i])
+	}
+	return best
+}
+
+// sameVersion reports whether x and y are the same version of an activity
+// as far as the vote dialog shows it.
+func sameVersion(x, y api.Activity) bool {
+	return x.Status == y.Status && x.Fingerprint == y.Fingerprint && len(x.Votes) == len(y.Votes) &&
+		x.UpdatedAt.Time().Equal(y.UpdatedAt.Time()) && x.CanApprove == y.CanApprove && x.CanReject == y.CanReject
+}
+
+// voteWithdrawn says why the vote v asks for can no longer be cast on act
+// as the dialog asked it, or "".
+func (a *Activities) voteWithdrawn(act *api.Activity, v *pendingVote) string {
+	verb := "approve"
+	if !v.approve {
+		verb = "reject"
+	}
+	closed := "the " + verb + " dialog of " + ui.Clean(api.SanitizeID(v.id)) + " closed, nothing was sent: "
+	switch {
+	case act.Fingerprint != v.fingerprint:
+		return closed + "the activity's fingerprint changed while it was open; open it again to read what it is now"
+	case act.Status != api.StatusConsensusNeeded:
+		return closed + "the activity " + settledVerb(act.Status) + " while it was open — " + settledText(a.c, act)
+	}
+	if why := a.voteBlock(act, v.approve); why != "" {
+		return closed + why
+	}
+	return ""
+}
+
+// changedText names what differs between the dialog's lines and next's, or
+// "" when nothing does.
+func changedText(lines, next []string) string {
+	if slices.Equal(lines, next) {
+		return ""
+	}
+	var what []string
+	if lineOf(lines, "votes:") != lineOf(next, "votes:") {
+		what = append(what, "the votes")
+	}
+	if lineOf(lines, "if you ") != lineOf(next, "if you ") {
+		what = append(what, "what your vote would do")
+	}
+	if len(what) == 0 {
+		return "what it shows"
+	}
+	return strings.Join(what, " and ")
+}
+
+// lineOf is the first of lines that starts with prefix, or "".
+func lineOf(lines []string, prefix string) string {
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	return ""
+}
