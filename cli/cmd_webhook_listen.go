@@ -295,12 +295,14 @@ func refusalStatus(err error) int {
 
 // memoryWindow is how long an accepted event id is remembered. A replayed
 // copy is refused as stale after --max-age anyway, but the service signs
-// each attempt afresh and retries an event until it gives up on it
-// (server.DefaultWebhookGiveUpAfter, 24 hours), also at its next start after
-// a crash between this listener's 204 and its own record of it: a
-// redelivery that late must still be known as one, not saved as new.
+// each attempt afresh and sends an event again until it gives up on it, also
+// at its next start after a crash between this listener's 204 and its own
+// record of it: a redelivery that late must still be known as one, not
+// saved as new. server.WebhookRedeliveryHorizon bounds how late (24 h 10 s);
+// both instants are read on this listener's clock, so the margin of two
+// clock skews is not needed for the service's clock, only kept as slack.
 func (l *listener) memoryWindow() time.Duration {
-	return max(l.maxAge, server.DefaultWebhookGiveUpAfter) + 2*webhook.MaxClockSkew
+	return max(l.maxAge, server.WebhookRedeliveryHorizon) + 2*webhook.MaxClockSkew
 }
 
 // forgetLocked drops event ids the service no longer sends again, at most

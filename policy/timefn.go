@@ -113,6 +113,7 @@ func (c cron) dayMatches(t time.Time) bool {
 // minutes (8h, 90m, 1d12h), greater than zero and at most 7 days.
 func parseSpanDuration(s string) (time.Duration, error) {
 	bad := fmt.Errorf("CronSpan: the duration '%s' must be whole days, hours and minutes, e.g. '8h', '90m' or '1d12h'", s)
+	tooLong := fmt.Errorf("CronSpan: the duration '%s' must be more than zero and at most 7 days", s)
 	if s == "" {
 		return 0, bad
 	}
@@ -128,16 +129,22 @@ func parseSpanDuration(s string) (time.Duration, error) {
 			return 0, bad
 		}
 		n, _ := strconv.Atoi(rest[:i])
-		unit := strings.IndexByte("dhm", rest[i])
-		if unit < 0 || unit <= lastUnit {
+		u := strings.IndexByte("dhm", rest[i])
+		if u < 0 || u <= lastUnit {
 			return 0, bad
 		}
-		lastUnit = unit
-		total += time.Duration(n) * [...]time.Duration{24 * time.Hour, time.Hour, time.Minute}[unit]
+		lastUnit = u
+		unit := [...]time.Duration{24 * time.Hour, time.Hour, time.Minute}[u]
+		// Checked before multiplying: a large count would wrap around
+		// time.Duration into a short, accepted window.
+		if time.Duration(n) > maxSpan/unit {
+			return 0, tooLong
+		}
+		total += time.Duration(n) * unit
 		rest = rest[i+1:]
 	}
 	if total <= 0 || total > maxSpan {
-		return 0, fmt.Errorf("CronSpan: the duration '%s' must be more than zero and at most 7 days", s)
+		return 0, tooLong
 	}
 	return total, nil
 }
@@ -169,18 +176,23 @@ func parseCronSpan(schedule, duration, tz string) (cronSpan, error) {
 }
 
 // active reports whether now lies in [fire, fire+dur) for some fire of the
-// schedule. All windows are equally long, so it is enough to find the latest
-// fire at or before now and see whether its window still runs.
+// schedule, that is whether some fire's instant lies in (now-dur, now].
 //
 // Fires are local wall-clock times in the zone. A wall time that does not
 // exist (skipped by a daylight-saving change) fires at the instant Go's
 // time.Date gives it; a wall time that occurs twice fires at its first
-// occurrence.
+// occurrence. Across a change, wall-clock order and instant order differ, and
+// a skipped midnight fires on the previous local day (America/Santiago's
+// 00:00 of 2026-09-06 is 23:00 of 09-05), so the walk is bounded by the
+// zone's offsets rather than by local days: a fire at wall time w (read as
+// if it were UTC) is at the instant w-offset, for one of the offsets the zone
+// has around now.
 func (s cronSpan) active(now time.Time) bool {
-	local := now.In(s.loc)
-	// Windows last at most 7 days, so only fires of the last 8 local days matter.
-	for back := 0; back <= 8; back++ {
-		day := time.Date(local.Year(), local.Month(), local.Day()-back, 12, 0, 0, 0, s.loc)
+	from := now.Add(-s.dur)
+	minOff, maxOff := offsetRange(s.loc, from.Add(-2*24*time.Hour), now.Add(2*24*time.Hour))
+	// Wall times (as UTC) whose instant may lie in (from, now].
+	lo, hi := from.Add(minOff).UTC(), now.Add(maxOff).UTC()
+	for day := time.Date(hi.Year(), hi.Month(), hi.Day(), 0, 0, 0, 0, time.UTC); day.Add(24 * time.Hour).After(lo); day = day.AddDate(0, 0, -1) {
 		if !s.cron.dayMatches(day) {
 			continue
 		}
@@ -192,15 +204,36 @@ func (s cronSpan) active(now time.Time) bool {
 				if !s.cron.minute.has(m) {
 					continue
 				}
-				fire := time.Date(day.Year(), day.Month(), day.Day(), h, m, 0, 0, s.loc)
-				if fire.After(now) {
+				wall := day.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute)
+				if wall.After(hi) || !wall.After(lo) {
 					continue
 				}
-				return now.Before(fire.Add(s.dur))
+				fire := time.Date(day.Year(), day.Month(), day.Day(), h, m, 0, 0, s.loc)
+				if fire.After(from) && !fire.After(now) {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// offsetRange is the least and the greatest UTC offset loc has between from
+// and to.
+func offsetRange(loc *time.Location, from, to time.Time) (lo, hi time.Duration) {
+	t := from.In(loc)
+	_, off := t.Zone()
+	lo, hi = time.Duration(off)*time.Second, time.Duration(off)*time.Second
+	for {
+		_, end := t.ZoneBounds()
+		if end.IsZero() || end.After(to) || !end.After(t) {
+			return lo, hi
+		}
+		t = end
+		_, off = t.Zone()
+		d := time.Duration(off) * time.Second
+		lo, hi = min(lo, d), max(hi, d)
+	}
 }
 
 // timeFunctions declares Timestamp and CronSpan. Parsed CronSpan arguments

@@ -354,6 +354,9 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		if len(a.items) <= 10*pageSize {
 			a.setRows()
 		}
+		if a.detail != nil {
+			a.detail.followClock(a.c)
+		}
 	case opSubmittedMsg:
 		return a, a.submitted(msg)
 	case orgLoadedMsg:

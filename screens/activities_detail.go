@@ -41,6 +41,9 @@ type activityDetail struct {
 	shownFor string
 	// pane is the screen's list-detail pane the record is rendered into.
 	pane *ui.Detail
+	// shownClock is the clock-dependent texts at the last redraw for the
+	// clock (activities_detail_clock.go).
+	shownClock []string
 }
 
 // activityDetailMsg brings the fresh record, the policy evaluations or the app

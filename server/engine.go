@@ -66,7 +66,10 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 	var mayVote bool
 	var events []hookEvent
 	err = s.db.inTx(ctx, func(tx *txn) error {
-		existing, err := loadSubmitted(ctx, tx, s.now(), c.OrgID, fp)
+		// One reading of the clock for the whole request: the vote's time is
+		// the instant the policies' time.now sees.
+		now := s.now()
+		existing, err := loadSubmitted(ctx, tx, now, c.OrgID, fp)
 		if err != nil {
 			return err
 		}
@@ -76,7 +79,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		}
 		if existing != nil {
 			out = existing
-			if mayVote, err = s.voters(tx, org).mayVote(ctx, existing, c.UserID); err != nil {
+			if mayVote, err = s.voters(tx, org, now).mayVote(ctx, existing, c.UserID); err != nil {
 				return err
 			}
 			// The same body again: idempotent for the requester; by someone else
@@ -88,10 +91,9 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 			if !mayVote {
 				return notAVoter(existing)
 			}
-			events, err = s.castVote(ctx, tx, org, existing, c, api.VoteApproved, fp)
+			events, err = s.castVote(ctx, tx, org, existing, c, api.VoteApproved, fp, now)
 			return err
 		}
-		now := s.now()
 		out = &activity{ID: newHistoryID(now), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
 			RequesterID: c.UserID, Body: body, Intent: intent, AppProofs: env.GenerateAppProofs != nil && *env.GenerateAppProofs,
 			Created: now, Updated: now}
@@ -105,7 +107,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		// The requester's submission is their approval, whatever the voting
 		// rules say about others; having voted, they see no canApprove.
 		// castVote stores the activity with the status that vote gives it.
-		events, err = s.castVote(ctx, tx, org, out, c, api.VoteApproved, fp)
+		events, err = s.castVote(ctx, tx, org, out, c, api.VoteApproved, fp, now)
 		return err
 	})
 	if err != nil {
@@ -122,7 +124,8 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 	var mayVote bool
 	var events []hookEvent
 	err := s.db.inTx(ctx, func(tx *txn) error {
-		a, err := loadActivity(ctx, tx, s.now(), c.OrgID, "fingerprint", targetFP)
+		now := s.now() // one reading for the request, as in submit
+		a, err := loadActivity(ctx, tx, now, c.OrgID, "fingerprint", targetFP)
 		if err != nil {
 			return err
 		}
@@ -134,7 +137,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 		if err != nil {
 			return err
 		}
-		if mayVote, err = s.voters(tx, org).mayVote(ctx, a, c.UserID); err != nil {
+		if mayVote, err = s.voters(tx, org, now).mayVote(ctx, a, c.UserID); err != nil {
 			return err
 		}
 		if prev, voted := a.voteBy(c.UserID); voted {
@@ -156,7 +159,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 		if !mayVote {
 			return notAVoter(a)
 		}
-		events, err = s.castVote(ctx, tx, org, a, c, selection, bodyFP)
+		events, err = s.castVote(ctx, tx, org, a, c, selection, bodyFP, now)
 		return err
 	})
 	if err != nil {
@@ -179,8 +182,9 @@ func notAVoter(a *activity) error {
 // it, rejecting it, or leaving it waiting for consensus. An activity still
 // CREATED is not stored yet: it is inserted once, with the status this vote
 // gives it (an insert and then an update rewrote its row and status indexes).
-func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c *caller, selection, bodyFP string) ([]hookEvent, error) {
-	now := s.now()
+// now is the request's reading of the clock: the vote's time, and the time
+// the policies are evaluated at.
+func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c *caller, selection, bodyFP string, now time.Time) ([]hookEvent, error) {
 	v := voteRow{BodyFingerprint: bodyFP, Vote: api.Vote{
 		ID: newHistoryID(now), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
 		PublicKey: c.PublicKey, Signature: c.Signature, Scheme: c.Scheme, CreatedAt: api.NewTime(now),
@@ -200,7 +204,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	// a.Votes holds the round that counts at now (loadActivity); a vote after
 	// that round expired starts the next one, as loadVotes would show it.
 	a.Votes = currentVotes(append(a.Votes, v), now, a.Status == api.StatusConsensusNeeded)
-	ev, err := s.evaluate(ctx, tx, org, a)
+	ev, err := s.evaluate(ctx, tx, org, a, v.created)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/vigil-console/vigil/policy"
 )
@@ -25,7 +26,9 @@ func (e *evaluation) reachable() policy.Reach {
 	return policy.Reachable(e.policies, e.input, e.quorum, e.rootOnly, e.potential)
 }
 
-func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (*evaluation, error) {
+// evaluate runs the policies over a as of now, the instant stored with the
+// evaluation (the vote's time), so that replaying it there gives the same.
+func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity, now time.Time) (*evaluation, error) {
 	op, gen, err := s.orgPolicies(ctx, q, o)
 	if err != nil {
 		return nil, err
@@ -46,9 +49,9 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity) (
 		rootOnly: rootOnly(a.Type),
 		// The console's simulator and explanations build their input with the
 		// same function, from the records the service returns.
-		input: policy.InputFor(a.Type, params, ballots, users, s.now()),
+		input: policy.InputFor(a.Type, params, ballots, users, now),
 	}
-	vs := s.votersWith(q, o, op, gen)
+	vs := s.votersWith(q, o, op, gen, now)
 	for _, id := range op.order {
 		if voted[id] {
 			continue

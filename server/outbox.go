@@ -36,6 +36,14 @@ const maxInFlightPerOrg = 8
 // receiver's events do not hold queue places for long.
 const defaultStay = 2 * time.Minute
 
+// WebhookRedeliveryHorizon is, with the default options, the longest time
+// between a receiver's first and last copy of an event: no attempt starts
+// after the give-up instant (lastSendingTime), GiveUpAfter after the status
+// change that precedes the first copy, and an attempt lasts at most the
+// deliverer's AttemptTimeout. A receiver that drops duplicates by event id
+// ('vigil webhook listen') remembers ids at least this long.
+const WebhookRedeliveryHorizon = DefaultWebhookGiveUpAfter + webhook.DefaultAttemptTimeout
+
 // maxDeadWebhooksPerOrg bounds the dead rows kept for each organization (the
 // newest), so that a receiver refusing everything cannot grow the database.
 const maxDeadWebhooksPerOrg = 100
@@ -53,8 +61,10 @@ type WebhookOptions struct {
 	// queued again; it doubles with each stay, up to MaxRequeue.
 	Requeue    time.Duration
 	MaxRequeue time.Duration
-	// GiveUpAfter is the age at which an event still undelivered after a
-	// stay is marked dead (logged at ERROR: "webhook given up").
+	// GiveUpAfter is the age (from the status change) after which an
+	// event is never sent: still undelivered then, it is marked dead
+	// (logged at ERROR: "webhook given up"), also when a restart finds it
+	// pending.
 	GiveUpAfter time.Duration
 }
 
@@ -297,6 +307,21 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		if r.next > now.UnixNano() {
 			return time.Unix(0, r.next), false, nil
 		}
+		// No attempt starts after the give-up instant (the receivers' memory
+		// of ids relies on it, see lastSendingTime): an event already that
+		// old, left pending by a stopped service or requeued up to that
+		// instant, becomes dead unsent.
+		r.ev.NotAfter = h.lastSendingTime(r.created)
+		if !now.Before(r.ev.NotAfter) {
+			h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays}
+			h.perOrg[org]++
+			h.mu.Lock()
+			h.outcomes = append(h.outcomes, outcome{ev: r.ev, res: webhook.Result{
+				Err: fmt.Errorf("webhook %s: not sent: %w (%s after its status change)", r.ev.EventID, webhook.ErrTooLate, h.opts.GiveUpAfter)}})
+			h.mu.Unlock()
+			h.poke()
+			continue
+		}
 		if room <= 0 {
 			// Waits in the table; an outcome (of this organization, or any
 			// when blocked) brings it back.
@@ -323,6 +348,14 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		}
 	}
 	return time.Time{}, false, nil
+}
+
+// lastSendingTime is the instant after which an event created at created
+// (its status change, in Unix nanoseconds) is never sent: GiveUpAfter later.
+// Every attempt starts by then (webhook.Event.NotAfter), so the receiver's
+// last copy comes at most WebhookRedeliveryHorizon after its first.
+func (h *hooks) lastSendingTime(created int64) time.Time {
+	return time.Unix(0, created).Add(h.opts.GiveUpAfter)
 }
 
 // The dispatcher's statements, which run on every pass and every batch of
@@ -389,7 +422,10 @@ func (h *hooks) record(done []outcome) error {
 			for i := 0; i < row.stays && wait < h.opts.MaxRequeue; i++ {
 				wait *= 2
 			}
-			d.next = now.Add(min(wait, h.opts.MaxRequeue)).UnixNano()
+			// Not later than the give-up instant: then it is given up,
+			// not sent (dispatchOrg).
+			last := h.lastSendingTime(row.created)
+			d.next = min(now.Add(min(wait, h.opts.MaxRequeue)).UnixNano(), last.UnixNano())
 		}
 		ds = append(ds, d)
 	}

@@ -306,7 +306,7 @@ func (s *Server) encodeActivities(ctx context.Context, c *caller, gen uint64, ac
 	if err != nil {
 		return nil, err
 	}
-	vs := s.voters(s.db.read, o)
+	vs := s.voters(s.db.read, o, s.now())
 	out := make([][]byte, 0, len(acts))
 	for _, a := range acts {
 		b, err := s.encodeActivity(ctx, c, vs, gen, a)
@@ -322,7 +322,7 @@ func (s *Server) encodeActivities(ctx context.Context, c *caller, gen uint64, ac
 // canApprove), from the cache of encodings when it has one (listreply.go).
 func (s *Server) encodeActivity(ctx context.Context, c *caller, vs *voters, gen uint64, a *activity) ([]byte, error) {
 	// The cache holds every vote; those that count depend on the clock.
-	a.Votes = currentVotes(a.Votes, s.now(), a.Status == api.StatusConsensusNeeded)
+	a.Votes = currentVotes(a.Votes, vs.now, a.Status == api.StatusConsensusNeeded)
 	may := false
 	if a.Status == api.StatusConsensusNeeded {
 		var err error

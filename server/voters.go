@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"time"
 
 	"github.com/vigil-console/vigil/policy"
 )
@@ -27,14 +28,19 @@ type voters struct {
 	// the clock, so they are not cached.
 	readsClock bool
 	loaded     bool
+	// now is the request's one reading of the clock: time expressions see
+	// the instant the request stores (a vote's time), not a later one.
+	now time.Time
 }
 
-func (s *Server) voters(q querier, o *org) *voters { return &voters{s: s, o: o, q: q} }
+func (s *Server) voters(q querier, o *org, now time.Time) *voters {
+	return &voters{s: s, o: o, q: q, now: now}
+}
 
 // votersWith is voters with the organization's policies already loaded
 // (orgPolicies, at generation gen).
-func (s *Server) votersWith(q querier, o *org, op *orgPolicies, gen uint64) *voters {
-	return &voters{s: s, o: o, q: q, policies: op.policies, gen: gen, readsClock: op.readsClock, loaded: true}
+func (s *Server) votersWith(q querier, o *org, op *orgPolicies, gen uint64, now time.Time) *voters {
+	return &voters{s: s, o: o, q: q, policies: op.policies, gen: gen, readsClock: op.readsClock, loaded: true, now: now}
 }
 
 func (v *voters) mayVote(ctx context.Context, a *activity, userID string) (bool, error) {
@@ -59,7 +65,7 @@ func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, 
 		if err != nil {
 			return false, err
 		}
-		*v = *v.s.votersWith(v.q, v.o, op, gen)
+		*v = *v.s.votersWith(v.q, v.o, op, gen, v.now)
 	}
 	return v.s.awaitsConsensus(v.q, a, v.gen, v.readsClock, func() (bool, error) { return v.computeConsensus(a), nil })
 }
@@ -71,7 +77,7 @@ func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, 
 // would leave the activity waiting for votes nobody may cast.
 func (v *voters) computeConsensus(a *activity) bool {
 	_, params := a.Intent.Params()
-	in := policy.Input{Activity: policy.ActivityFor(a.Type, params), Now: v.s.now()}
+	in := policy.Input{Activity: policy.ActivityFor(a.Type, params), Now: v.now}
 	awaits, exhausted := policy.AwaitsConsensus(v.policies, in)
 	if exhausted {
 		v.s.log.Warn("who may vote: the policies cost more than one decision's work budget; members are offered the vote",

@@ -37,6 +37,9 @@ var (
 	ErrQueueFull = errors.New("webhook delivery queue is full")
 	// ErrClosed: Close has been called.
 	ErrClosed = errors.New("webhook deliverer is closed")
+	// ErrTooLate: an attempt would have started after the event's NotAfter;
+	// it was not sent.
+	ErrTooLate = errors.New("webhook past its last sending time")
 )
 
 // Event is one webhook to deliver.
@@ -45,6 +48,10 @@ type Event struct {
 	EventID string // stable across retries; receivers use it to drop duplicates
 	URL     string // http or https
 	Body    []byte // the full activity object, sent and signed unchanged
+	// NotAfter, if set, is the last instant an attempt may start (a sender
+	// that gives events up at some age, so that its receivers know how long
+	// to remember ids): later, the event is reported undelivered, unsent.
+	NotAfter time.Time
 }
 
 // Result is the outcome of an event, after its last attempt.
@@ -291,7 +298,10 @@ func Retryable(status int) bool {
 // deliver runs every attempt of one event.
 func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 	defer d.wg.Done()
-	deadline := time.Now().Add(d.opts.MaxEventAge)
+	deadline, limit := time.Now().Add(d.opts.MaxEventAge), d.opts.MaxEventAge.String()
+	if !ev.NotAfter.IsZero() && ev.NotAfter.Before(deadline) {
+		deadline, limit = ev.NotAfter, "its last sending time, "+ev.NotAfter.UTC().Format(time.RFC3339)
+	}
 	// Log the host only: a delivery URL may carry a secret token.
 	host := ev.URL
 	if u, err := url.Parse(ev.URL); err == nil {
@@ -303,6 +313,11 @@ func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 		res.Attempts = attempt
 		status, kid, retryAfter, err := d.attempt(ev, q)
 		res.StatusCode, res.KeyID, res.Err = status, kid, err
+		if errors.Is(err, ErrTooLate) {
+			res.Attempts = attempt - 1 // this one was not sent
+			d.log.Warn("webhook not sent: past its last sending time", "org", ev.OrgID, "event", ev.EventID, "host", host, "attempts", res.Attempts)
+			break
+		}
 		if err == nil {
 			res.Delivered = true
 			d.log.Info("webhook delivered", "event", ev.EventID, "host", host, "attempt", attempt, "status", status)
@@ -314,7 +329,7 @@ func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 		}
 		wait := d.backoff(attempt, retryAfter)
 		if time.Now().Add(wait).After(deadline) {
-			res.Err = fmt.Errorf("webhook %s given up after %d attempts, its retries would outlast %s: %w", ev.EventID, attempt, d.opts.MaxEventAge, err)
+			res.Err = fmt.Errorf("webhook %s given up after %d attempts, its retries would outlast %s: %w", ev.EventID, attempt, limit, err)
 			d.log.Warn("webhook not delivered in time", "org", ev.OrgID, "event", ev.EventID, "host", host, "attempts", attempt, "status", status, "max_age", d.opts.MaxEventAge)
 			break
 		}
@@ -357,7 +372,12 @@ func (d *Deliverer) attempt(ev Event, q *orgQueue) (status int, kid string, retr
 		return 0, "", 0, fmt.Errorf("webhook %s: %w", ev.EventID, d.ctx.Err())
 	}
 
-	h, release, err := d.ring.signHeld(ev.OrgID, ev.EventID, time.Now(), ev.Body)
+	// Checked once the slots are held: waiting for them may take past it.
+	now := time.Now()
+	if !ev.NotAfter.IsZero() && now.After(ev.NotAfter) {
+		return 0, "", 0, fmt.Errorf("webhook %s: not sent: it may not be sent after %s: %w", ev.EventID, ev.NotAfter.UTC().Format(time.RFC3339), ErrTooLate)
+	}
+	h, release, err := d.ring.signHeld(ev.OrgID, ev.EventID, now, ev.Body)
 	if err != nil {
 		return 0, "", 0, err
 	}

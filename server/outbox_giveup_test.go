@@ -1,0 +1,110 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/webhook"
+)
+
+// waitNoPending waits until srv's outbox has no pending event and returns
+// its counts.
+func waitNoPending(t *testing.T, srv *Server) WebhookOutboxStats {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got, err := srv.WebhookOutbox(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Pending == 0 {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("webhook outbox %+v: the event is still pending", got)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// An event older than the give-up age when the service starts again (it was
+// down for three days) is not sent: it becomes dead, as one given up. The
+// receivers forget accepted ids after the give-up age (vigil webhook listen):
+// one that accepted it before a crash would take it as a new event.
+func TestWebhookOlderThanGiveUpIsNotSentAtRestart(t *testing.T) {
+	dir := t.TempDir()
+	opts := WebhookOptions{Delivery: webhook.DelivererOptions{MaxAttempts: 1}, Requeue: time.Hour}
+	e := newEnvWith(t, envOptions{threshold: 1, dataDir: dir, webhooks: opts})
+	var mu sync.Mutex
+	up := false
+	rc := newHookReceiver(t, func(*http.Request, []byte) int {
+		mu.Lock()
+		defer mu.Unlock()
+		if up {
+			return http.StatusNoContent
+		}
+		return http.StatusBadGateway
+	})
+	alice := e.clients["alice"]
+	id := completedEvent(mustComplete(t)(alice.SetOrganizationFeature(ctxT(t), api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: rc.url})))
+	for rc.requestCount() < 1 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	e.http.Close()
+	if err := e.srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The service stays down for three days.
+	db, err := sql.Open("sqlite", filepath.Join(dir, DatabaseFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE webhook_outbox SET created_ns = ?`, time.Now().Add(-72*time.Hour).UnixNano()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	mu.Lock()
+	up = true
+	mu.Unlock()
+	requests := rc.requestCount()
+	again, err := Open(Config{DataDir: dir, Webhooks: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	st := waitNoPending(t, again)
+	if n := rc.requestCount() - requests; n > 0 {
+		t.Errorf("event %s, 72 hours after its status change (given up after %s), was sent %d more times at restart", id, DefaultWebhookGiveUpAfter, n)
+	}
+	if st.Dead != 1 {
+		t.Errorf("outbox %+v: the event given up must be kept as dead", st)
+	}
+}
+
+// A stay that ends undelivered shortly before the give-up age does not
+// requeue the event past it: the event is given up then (kept as dead),
+// not sent later than the receivers remember ids.
+func TestWebhookRequeueStopsAtGiveUp(t *testing.T) {
+	giveUp := 2 * time.Second
+	e := newEnvWith(t, envOptions{threshold: 1, webhooks: WebhookOptions{
+		Delivery: webhook.DelivererOptions{MaxAttempts: 1}, Requeue: time.Hour, GiveUpAfter: giveUp}})
+	rc := newHookReceiver(t, func(*http.Request, []byte) int { return http.StatusBadGateway })
+	alice := e.clients["alice"]
+	mustComplete(t)(alice.SetOrganizationFeature(ctxT(t), api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: rc.url}))
+	// Its one stay fails at once; the next would be an hour later, past the
+	// give-up age.
+	st := waitNoPending(t, e.srv)
+	if st.Dead != 1 {
+		t.Errorf("outbox %+v: the event given up must be kept as dead", st)
+	}
+	if n := rc.requestCount(); n > 1 {
+		t.Errorf("the receiver got %d requests; one stay of one attempt was allowed before the give-up age", n)
+	}
+}
