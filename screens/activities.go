@@ -336,7 +336,8 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		cmd = tea.Batch(cmd, a.detail.explain(a.c))
 	}
 	_, orgChanged := msg.(orgLoadedMsg)
-	return s, tea.Batch(cmd, a.followVoteDialog(orgChanged))
+	_, ticked := msg.(clockMsg)
+	return s, tea.Batch(cmd, a.followVoteDialog(orgChanged || ticked))
 }
 
 // update handles msg (Update explains what it leaves unexplained and keeps

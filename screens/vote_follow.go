@@ -17,7 +17,9 @@ import (
 // next y only acknowledge it (a y typed for the old text must not vote on
 // the new one), and an activity this vote can no longer act on (settled, a
 // new fingerprint, you voted elsewhere) closes it with a notice: nothing was
-// sent.
+// sent. What the vote would do is worked out again at every tick of the
+// console's clock too: a policy's time window may open while the dialog is
+// read.
 
 // pendingVote is a vote waiting for its confirm dialog. It captures the activity's
 // id and fingerprint when the dialog opens, so the vote is about that activity
@@ -42,9 +44,11 @@ type openVote struct {
 type withdrawnDialogMsg struct{ dialog Dialog }
 
 // followVoteDialog brings the open vote dialog up to date with the newest
-// copy of its activity the screen holds; orgChanged: the organization was
-// loaded again (names, policies: what the vote would do).
-func (a *Activities) followVoteDialog(orgChanged bool) tea.Cmd {
+// copy of its activity the screen holds; recompute: what the vote would do
+// may have changed with no new copy, because the organization was loaded
+// again (names, policies) or the clock moved on (a policy's time window
+// opens or closes, a vote's round ends).
+func (a *Activities) followVoteDialog(recompute bool) tea.Cmd {
 	o := a.asking
 	if o == nil {
 		return nil
@@ -54,7 +58,7 @@ func (a *Activities) followVoteDialog(orgChanged bool) tea.Cmd {
 		return nil
 	}
 	cur := a.newestCopy(o.vote.id)
-	if cur == nil || olderCopy(*cur, o.shown) || (!orgChanged && sameVersion(*cur, o.shown)) {
+	if cur == nil || olderCopy(*cur, o.shown) || (!recompute && sameVersion(*cur, o.shown)) {
 		return nil
 	}
 	o.shown = *cur

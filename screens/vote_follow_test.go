@@ -3,6 +3,7 @@ package screens
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -112,5 +113,51 @@ func TestVoteDialogClosedBeforeTheChangeSaysNothing(t *testing.T) {
 	h.run(a.load())
 	if toasted(h.msgs[before:], "nothing was sent") {
 		t.Errorf("a notice about a vote dialog that was no longer open: %v", h.msgs[before:])
+	}
+}
+
+// What a vote would do changes with the clock alone when a policy has a time
+// window: the open dialog works it out again at the clock's tick, says it
+// changed, and the y typed for the old text only acknowledges it.
+func TestVoteDialogFollowsAPolicysTimeWindow(t *testing.T) {
+	opens := testNow.Add(30 * time.Second).UTC().Format(time.RFC3339)
+	fake := &fakeClient{
+		users: []api.User{{UserID: "u-alice", UserName: "alice"}, {UserID: "u-bob", UserName: "bob"},
+			{UserID: "u-carol", UserName: "carol"}, {UserID: "u-op", UserName: "op"}},
+		policies: []api.Policy{{PolicyID: "pol-tags", PolicyName: "tags by two, from 12:00:30", Effect: api.EffectAllow,
+			Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", Consensus: "approvers.count() >= 2",
+			Time: "time.now >= Timestamp('" + opens + "')"}},
+		activities: []api.Activity{pendingActivity("act-tag", "op", time.Minute,
+			api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: "ops", UserIDs: []string{}}}, api.TypeCreateUserTag)},
+	}
+	h, now := newClockedHarness(t, fake)
+	h.key("a")
+	text := func() string {
+		body, _ := dialogBody(t, h.frame(), "Approve this activity?")
+		return strings.Join(strings.Fields(strings.Join(body, " ")), " ")
+	}
+	if before := text(); !strings.Contains(before, "if you approve: it still waits") {
+		t.Fatalf("set-up: before the policy's window the approval leaves it waiting:\n%s", before)
+	}
+	h.send(clockMsg{})
+	if strings.Contains(text(), "changed while open") {
+		t.Fatalf("a tick that changes nothing marked the dialog as changed:\n%s", text())
+	}
+	*now = testNow.Add(time.Minute)
+	h.send(clockMsg{})
+	after := text()
+	if strings.Contains(after, "it still waits") || !strings.Contains(after, "runs now") {
+		t.Errorf("inside the policy's window the dialog still shows the old outcome:\n%s", after)
+	}
+	if !strings.Contains(after, "changed while open") {
+		t.Errorf("the dialog does not say what it shows changed:\n%s", after)
+	}
+	h.key("y")
+	if len(fake.approvals) != 0 {
+		t.Errorf("the y typed for the old outcome voted: %q", fake.approvals)
+	}
+	h.key("y")
+	if len(fake.approvals) != 1 {
+		t.Errorf("the y after reading the new outcome did not vote: %q", fake.approvals)
 	}
 }
