@@ -30,6 +30,22 @@ type proc struct {
 	getenv func(string) string
 }
 
+// Exit statuses, the same for every command (docs/cli.md, "Exit status").
+const (
+	exitOK      = 0
+	exitFailure = 1 // refused, not sent, any other error; an activity that FAILED (or, for wait, was REJECTED)
+	exitUsage   = 2 // a mistake in how the command was called; for wait, --timeout passed first
+	// exitWaitFailed: activity wait ended without learning how the activity
+	// ended (a refusal, a bad reply, an interrupt), so that 1 means only
+	// FAILED or REJECTED to a script that waits.
+	exitWaitFailed = 3
+	// exitOutcomeUnknown: a request was sent and no reply said whether the
+	// service recorded it. Running the command again is not safe, as it is
+	// after 1 (a new request, hence a second activity if the first was
+	// recorded): look first.
+	exitOutcomeUnknown = 4
+)
+
 // usageError marks a mistake in how a command was called (exit code 2).
 type usageError struct{ msg string }
 
@@ -38,16 +54,15 @@ func (e usageError) Error() string { return e.msg }
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
 // Main runs vigil with args (without the program name) on the process's real
-// streams and environment, and returns the exit status: 0 ok, 1 failure, 2 usage
-// error. SIGINT and SIGTERM cancel the running command.
+// streams and environment, and returns the exit status (exitOK …
+// exitOutcomeUnknown). SIGINT and SIGTERM cancel the running command.
 func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return run(ctx, proc{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, args)
 }
 
-// run dispatches to a subcommand and maps its error to an exit code:
-// 0 ok, 1 failure, 2 usage error.
+// run dispatches to a subcommand and maps its error to an exit status.
 func run(ctx context.Context, c proc, args []string) int {
 	name := ""
 	if len(args) > 0 {
@@ -104,12 +119,12 @@ func run(ctx context.Context, c proc, args []string) int {
 	return exitCode(c.stderr, err)
 }
 
+// exitCode prints err on stderr and returns its exit status: the one an
+// *exitStatus carries, exitUsage for a usageError, exitOutcomeUnknown for a
+// request whose outcome is unknown, else exitFailure.
 func exitCode(stderr io.Writer, err error) int {
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, errHelpShown) {
-		return 0
+	if err == nil || errors.Is(err, errHelpShown) {
+		return exitOK
 	}
 	var es *exitStatus
 	if errors.As(err, &es) {
@@ -119,15 +134,16 @@ func exitCode(stderr io.Writer, err error) int {
 	var u usageError
 	if errors.As(err, &u) {
 		fmt.Fprintf(stderr, "vigil: %s\n", u.msg)
-		return 2
+		return exitUsage
 	}
 	fmt.Fprintf(stderr, "vigil: %s\n", err)
 	if errors.Is(err, api.ErrOutcomeUnknown) {
 		// Running the command again would send a new request (a new timestamp),
 		// hence a second activity if the first was recorded.
 		fmt.Fprintln(stderr, "vigil: look for it with 'vigil activity list --limit 10' before running the command again; a new run is a new activity")
+		return exitOutcomeUnknown
 	}
-	return 1
+	return exitFailure
 }
 
 // errHelpShown is returned by a command that printed its help on -h.

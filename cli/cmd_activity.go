@@ -353,7 +353,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	return failedRun(after.Activity)
 }
 
-// failedRun is the error (exit 1) of a vote or submit that made the activity
+// failedRun is the error (exitFailure) of a vote or submit that made the activity
 // run and the run FAILED: a script must not take it for success. The activity
 // was printed already; the error says why on standard error.
 func failedRun(a *api.Activity) error {
@@ -364,7 +364,7 @@ func failedRun(a *api.Activity) error {
 	if a.Failure != nil && a.Failure.Message != "" {
 		why = api.Sanitize(a.Failure.Message)
 	}
-	return &exitStatus{1, fmt.Sprintf("activity %s ran and FAILED: %s", api.SanitizeID(a.ID), why)}
+	return &exitStatus{exitFailure, fmt.Sprintf("activity %s ran and FAILED: %s", api.SanitizeID(a.ID), why)}
 }
 
 // ownVote finds the caller's vote on a, nil when there is none.
@@ -400,24 +400,31 @@ func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity,
 }
 
 // voteOutcome settles a vote whose reply was lost by reading the activity
-// again: the vote is there (exit 0, with a note) or it is not (an error that
-// says to vote again, which is safe: a second vote is refused). The error
-// quotes sendErr without wrapping it: the outcome is no longer unknown.
+// again: the vote is there (ending as if the reply had come: exit 0, or 1
+// when the approval made it run and the run FAILED, with a note) or it is
+// not (an error that says to vote again, which is safe: a second vote is
+// refused). The error quotes sendErr without wrapping it: the outcome is no
+// longer unknown. When the activity cannot be read, it still is
+// (exitOutcomeUnknown).
 func voteOutcome(ctx context.Context, c proc, client *api.Client, id string, approve, asJSON bool, sendErr error) error {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
 	a, err := getActivityShown(ctx, client, id)
 	if err != nil {
-		return fmt.Errorf("%s %s: %v; and reading the activity to see whether the vote counted failed too (%v): check with 'vigil activity get %s'", verb, id, sendErr, err, id)
+		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; and reading the activity to see whether the vote counted failed too (%v): check with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, err, id)}
 	}
 	mine, err := ownVote(ctx, client, a.Activity)
 	if err != nil {
-		return fmt.Errorf("%s %s: %v; check whether your vote is listed with 'vigil activity get %s'", verb, id, sendErr, id)
+		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; check whether your vote is listed with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, id)}
 	}
 	if mine == nil {
 		return fmt.Errorf("%s %s: %v; the activity does not show your vote (it is %s): run the command again to vote", verb, id, sendErr, a.Status)
 	}
 	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n", sendErr)
-	return showActivity(ctx, c, client, a, asJSON)
+	if err := showActivity(ctx, c, client, a, asJSON); err != nil {
+		return err
+	}
+	// As when the reply arrives: a script must not take a failed run for success.
+	return failedRun(a.Activity)
 }
 
 // showActivity prints a, or with --json the service's own reply for it.

@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
@@ -13,11 +17,14 @@ import (
 const activityWaitUsage = `Usage: vigil activity wait [--timeout D] ID
 
 Follows the activity until it ends and prints its final state.
-Exit status: 0 when it COMPLETED, 1 when it FAILED or was REJECTED (or on an
-error), 2 when --timeout passed first. A poll the service does not answer in
-time is noted on standard error and asked again until --timeout passes (with
---timeout 0, until it answers). Waiting changes nothing, so after a timeout or
-an interrupt run the same command again to go on waiting.
+Exit status: 0 when it COMPLETED, 1 when it FAILED or was REJECTED, 2 when
+--timeout passed first, 3 when the wait itself failed (the service refused
+it, an interrupt, a bad reply): how the activity ends is then not known.
+While the service does not answer (no connection, a timeout, a 429 or 5xx
+from it or a gateway) the wait goes on, saying so on standard error once per
+outage, until --timeout passes (with --timeout 0, until it answers). Waiting
+changes nothing, so after a timeout or an interrupt run the same command
+again to go on waiting.
 
 Examples:
   vigil activity wait 0192a6c4-…
@@ -39,8 +46,27 @@ func activityWait(ctx context.Context, c proc, args []string) error {
 }
 
 // waitForActivity is activity wait; opts are added to the profile client's
-// (tests give it a short request timeout).
+// (tests give it a short request timeout). An error that is not the
+// activity's own end, --timeout or a usage mistake exits exitWaitFailed, so
+// that exit 1 means only FAILED or REJECTED to a script that waits.
 func waitForActivity(ctx context.Context, c proc, args []string, opts ...api.Option) error {
+	err := waitUntilEnded(ctx, c, args, opts...)
+	var es *exitStatus
+	var u usageError
+	if err == nil || errors.Is(err, errHelpShown) || errors.As(err, &es) || errors.As(err, &u) {
+		return err
+	}
+	return &exitStatus{exitWaitFailed, err.Error()}
+}
+
+// firstPause and maxPause bound the pause between polls while the service
+// does not answer (on top of the client's own retries of each poll).
+const (
+	firstPause = time.Second
+	maxPause   = 15 * time.Second
+)
+
+func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Option) error {
 	fs := newFlagSet("activity wait", activityWaitUsage)
 	var conn connFlags
 	conn.register(fs, true)
@@ -71,13 +97,23 @@ func waitForActivity(ctx context.Context, c proc, args []string, opts ...api.Opt
 	// watching knows it is alive; the final state goes to standard output.
 	seen := ""
 	status := "unknown"
+	outage := false // a poll failed since the service last answered
+	pause := firstPause
 	progress := func(a *api.Activity) bool {
+		if outage {
+			fmt.Fprintf(c.stderr, "activity %s: the service answers again\n", a.ID)
+			outage, pause = false, firstPause
+		}
 		status = a.Status
 		if now := fmt.Sprintf("%s, %d vote(s)", strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), len(a.Votes)); now != seen {
 			fmt.Fprintf(c.stderr, "activity %s: %s\n", a.ID, now)
 			seen = now
 		}
 		return api.IsTerminal(a.Status)
+	}
+	until := ""
+	if *timeout > 0 {
+		until = fmt.Sprintf(" or --timeout %s passes", *timeout)
 	}
 	var a *api.Activity
 	for {
@@ -89,18 +125,25 @@ func waitForActivity(ctx context.Context, c proc, args []string, opts ...api.Opt
 		// (the HTTP client's limit) matches context.DeadlineExceeded too.
 		switch {
 		case ctx.Err() != nil:
-			return fmt.Errorf("activity %s: interrupted while %s; run the same command again to go on waiting", api.SanitizeID(id), status)
+			return &exitStatus{exitWaitFailed, fmt.Sprintf("activity %s: interrupted while %s; run the same command again to go on waiting", api.SanitizeID(id), status)}
 		case waitCtx.Err() != nil:
-			return &exitStatus{2, fmt.Sprintf("activity %s: still %s after %s (--timeout %s); run the same command again to go on waiting",
+			return &exitStatus{exitUsage, fmt.Sprintf("activity %s: still %s after %s (--timeout %s); run the same command again to go on waiting",
 				api.SanitizeID(id), status, time.Since(start).Round(time.Second), *timeout)}
-		case errors.Is(err, context.DeadlineExceeded):
-			// The service did not answer in time; waiting is still what was
-			// asked for.
-			why := strings.TrimPrefix(err.Error(), "wait for activity "+api.SanitizeID(id)+": ")
-			fmt.Fprintf(c.stderr, "activity %s: the service did not answer (%s); asking again\n", api.SanitizeID(id), why)
-			continue
+		case !serviceNotAnswering(err):
+			return fmt.Errorf("%w; how the activity ends is not known: check with 'vigil activity get %s'", err, api.SanitizeID(id))
 		}
-		return err
+		// A restart of the service or of a gateway: waiting is still what
+		// was asked for. Said once per outage, not at every poll.
+		if !outage {
+			outage = true
+			why := strings.TrimPrefix(err.Error(), "wait for activity "+api.SanitizeID(id)+": ")
+			fmt.Fprintf(c.stderr, "activity %s: the service did not answer (%s); retrying until it does%s\n", api.SanitizeID(id), why, until)
+		}
+		select {
+		case <-waitCtx.Done(): // the next poll reports which
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, maxPause)
 	}
 	if conn.json {
 		// The final state as the service sends it, not as decoded for display.
@@ -109,7 +152,7 @@ func waitForActivity(ctx context.Context, c proc, args []string, opts ...api.Opt
 			err = writeJSON(c.stdout, raw)
 		}
 		if err != nil {
-			return fmt.Errorf("activity %s: %w", a.ID, err)
+			return fmt.Errorf("activity %s ended %s, and reading it to print failed: %w", a.ID, a.Status, err)
 		}
 	} else {
 		// The final state read again to be printed from its exact strings.
@@ -118,11 +161,33 @@ func waitForActivity(ctx context.Context, c proc, args []string, opts ...api.Opt
 			err = printActivity(c.stdout, shown)
 		}
 		if err != nil {
-			return fmt.Errorf("activity %s: %w", a.ID, err)
+			return fmt.Errorf("activity %s ended %s, and reading it to print failed: %w", a.ID, a.Status, err)
 		}
 	}
 	if a.Status != api.StatusCompleted {
-		return &exitStatus{1, fmt.Sprintf("activity %s ended %s", a.ID, strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"))}
+		return &exitStatus{exitFailure, fmt.Sprintf("activity %s ended %s", a.ID, strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"))}
 	}
 	return nil
+}
+
+// serviceNotAnswering reports a poll that failed because the service (or a
+// gateway in front of it) did not answer it: no connection, a dropped one, a
+// timeout, or a 429 or 5xx. Anything else (a 4xx refusal, a reply that is
+// not the service's, a local mistake) would fail the same way again.
+func serviceNotAnswering(err error) bool {
+	var apiErr *api.Error
+	if errors.As(err, &apiErr) {
+		return apiErr.StatusCode == http.StatusTooManyRequests || apiErr.StatusCode >= 500
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return !dnsErr.IsNotFound // a host that does not exist is the profile's mistake
+	}
+	var opErr *net.OpError
+	var netErr net.Error
+	return errors.As(err, &opErr) && opErr.Op == "dial" ||
+		errors.As(err, &netErr) && netErr.Timeout() ||
+		errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }

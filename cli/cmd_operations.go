@@ -142,19 +142,35 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 
 // resolveSender checks --sender against list_users before sending: the
 // service takes any id and fails the invitation only once the quorum has
-// voted. A user's name is accepted for the id when exactly one user has it,
-// compared with the names as the service holds them (not as the client
-// escapes them for display).
+// voted.
 func resolveSender(ctx context.Context, client *api.Client, sender string) (string, error) {
+	ids, err := resolveUsers(ctx, client, "invitation create", "--sender", []string{sender})
+	if err != nil {
+		return "", err
+	}
+	return ids[0], nil
+}
+
+// resolveUsers turns each of values, given to cmd as what, into a user id
+// checked against list_users. A user's name is accepted for the id when
+// exactly one user has it, compared with the names as the service holds them
+// (not as the client escapes them for display). Anything else is a usage
+// error naming the known users.
+func resolveUsers(ctx context.Context, client *api.Client, cmd, what string, values []string) ([]string, error) {
 	users, err := exactUsers(ctx, client)
 	if err != nil {
-		return "", fmt.Errorf("invitation create: check --sender against the users: %w", err)
+		return nil, fmt.Errorf("%s: check %s against the users: %w", cmd, what, err)
 	}
-	id, err := api.ResolveByIDOrName("user", userNameMap(users), sender)
-	if err != nil {
-		return "", usagef("invitation create: --sender %v; see 'vigil user list'", err)
+	known := userNameMap(users)
+	ids := make([]string, 0, len(values))
+	for _, v := range values {
+		id, err := api.ResolveByIDOrName("user", known, v)
+		if err != nil {
+			return nil, usagef("%s: %s %v; see 'vigil user list'", cmd, what, err)
+		}
+		ids = append(ids, id)
 	}
-	return id, nil
+	return ids, nil
 }
 
 // resolveTags turns each --tag into a tag id: an id of a tag, or the name of
@@ -184,13 +200,17 @@ func resolveTags(ctx context.Context, c proc, client *api.Client, tags []string)
 	return ids, nil
 }
 
-const tagCreateUsage = `Usage: vigil tag create --name N [USER_ID…]
+const tagCreateUsage = `Usage: vigil tag create --name N [USER_ID|NAME…]
 
 Submits create_user_tag: creates the tag and gives it to the users. Without
-users the tag is created on its own (userIds: []), to be given later.
+users the tag is created on its own (userIds: []), to be given later. Before
+sending, each user is checked against the organization's users (the service
+takes any id and fails the activity only once the quorum has voted); a user
+may be given by name when exactly one user has it.
 
 Examples:
   vigil tag create --name auditors 0192a6c4-… 0192a6c5-…
+  vigil tag create --name on-call bob carol
   vigil tag create --name on-call
 
 Flags:
@@ -203,6 +223,12 @@ func tagCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, u := range users {
+		if strings.HasPrefix(u, "-") {
+			// Only after -- does a flag reach here; no user id starts with -.
+			return usagef("tag create: %s looks like a flag, not a user: put flags before the users and leave out --", api.Quote(u))
+		}
+	}
 	params := &api.CreateUserTagParams{UserTagName: *name, UserIDs: users}
 	if err := validated("tag create", params); err != nil {
 		return err
@@ -210,6 +236,11 @@ func tagCreate(ctx context.Context, c proc, args []string) error {
 	client, _, err := conn.submitClient(c)
 	if err != nil {
 		return err
+	}
+	if len(users) > 0 {
+		if params.UserIDs, err = resolveUsers(ctx, client, "tag create", "user", users); err != nil {
+			return err
+		}
 	}
 	return submitVerb(ctx, c, conn, client, "create_user_tag", params)
 }

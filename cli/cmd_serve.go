@@ -16,7 +16,7 @@ import (
 )
 
 const serveUsage = `Usage: vigil serve [--addr HOST:PORT] [--auth-proxy-addr HOST:PORT] [--data DIR] [--demo]
-                   [--webhook-key-rotation DURATION] [--oidc-org ID]
+                   [--webhook-key-rotation DURATION] [--shutdown-grace D] [--oidc-org ID]
                    [--trust-oidc-issuer ISSUER,AUDIENCE=JWKS_FILE]… [--link-oidc-subject ISSUER,SUBJECT=USER]…
 
 Runs the local activity/query service (SPEC.md) on HTTP: stamped submits and
@@ -42,6 +42,12 @@ key of the JWKS file (the provider's jwks_uri, saved). --link-oidc-subject
 ISSUER,SUBJECT=USER makes a token with that subject sign in as USER (ISSUER
 'local' for the service's own). Both are kept in DIR and may be repeated.
 
+SIGINT or SIGTERM stops it: requests in flight get up to --shutdown-grace
+(10s) to finish, then are cut off (the log says how many; an answered request
+is never undone), queued writes commit, webhook deliveries get up to 5s (the
+rest stay in the outbox for the next start). A second SIGINT or SIGTERM stops
+waiting at once. Either way it exits 0.
+
 Examples:
   vigil serve --demo
   vigil serve --data /tmp/vigil --addr 127.0.0.1:9000
@@ -60,6 +66,7 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	data := fs.String("data", "", "data directory (default $XDG_DATA_HOME/vigil/server, else ~/.local/share/vigil/server)")
 	demo := fs.Bool("demo", false, "seed the demo organization on first start and write DIR/config.toml")
 	rotation := fs.Duration("webhook-key-rotation", 0, "rotate the webhook signing key this often (e.g. 24h); 0 never rotates")
+	grace := fs.Duration("shutdown-grace", defaultShutdownGrace, "on SIGINT/SIGTERM, let requests in flight finish for up to `D`")
 	var oidc oidcTrustFlags
 	oidc.register(fs)
 	if err := parseFlagsOnly(c, fs, args); err != nil {
@@ -71,6 +78,9 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	}
 	if *rotation < 0 {
 		return usagef("serve: --webhook-key-rotation %s is negative; give a positive duration such as 24h, or 0 to never rotate", *rotation)
+	}
+	if *grace <= 0 {
+		return usagef("serve: --shutdown-grace %s: give a positive duration such as 10s", *grace)
 	}
 	if *rotation > 0 && *rotation < minWebhookKeyRotation {
 		return usagef("serve: --webhook-key-rotation %s is too short: receivers refetch the JWKS at most every few seconds; use at least %s", *rotation, minWebhookKeyRotation)
@@ -116,7 +126,13 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return fmt.Errorf("open the service's data in %s: %w", dir, err)
 	}
-	defer srv.Close()
+	// Set once shutdown begins: a second signal ends it, which cuts short
+	// the wait for requests in flight and for webhook deliveries.
+	hurry, stopWatching := context.Background(), func() {}
+	defer func() {
+		srv.CloseContext(hurry)
+		stopWatching() // only now: a second signal still hurries the close
+	}()
 	if err := lock.Serving(baseURL); err != nil {
 		return err
 	}
@@ -135,7 +151,8 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	}
 
 	errLog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
-	api, proxy := newHTTPServer(srv.Handler(), errLog), newHTTPServer(srv.AuthProxyHandler(), errLog)
+	var running inFlight
+	api, proxy := newHTTPServer(running.wrap(srv.Handler()), errLog), newHTTPServer(running.wrap(srv.AuthProxyHandler()), errLog)
 	apiLn, proxyLn := limitConns(api, ln), limitConns(proxy, pln)
 	errc := make(chan error, 2)
 	go func() { errc <- api.Serve(apiLn) }()
@@ -151,13 +168,12 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 
 	select {
 	case <-ctx.Done():
-		log.Info("shutting down")
 	case err = <-errc:
 		log.Error("server stopped", "err", err)
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err = errors.Join(err, api.Shutdown(shutdown), proxy.Shutdown(shutdown))
+	hurry, stopWatching = stopAtOnceOnSignal(log)
+	log.Info("shutting down; a second Ctrl-C (SIGINT) or SIGTERM stops at once", "grace", grace.String())
+	err = errors.Join(err, shutdownHTTP(hurry, log, *grace, &running, api, proxy))
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

@@ -103,6 +103,10 @@ func TestServeFlags(t *testing.T) {
 			t.Fatalf("--webhook-key-rotation %s: exit %d, stderr %q; want 2 and %q", bad.value, code, errOut.String(), bad.want)
 		}
 	}
+	errOut.Reset()
+	if code := run(context.Background(), c, []string{"serve", "--data", t.TempDir(), "--shutdown-grace", "0"}); code != 2 || !strings.Contains(errOut.String(), "--shutdown-grace 0s: give a positive duration") {
+		t.Fatalf("--shutdown-grace 0: exit %d, stderr %q; want 2 saying what to give", code, errOut.String())
+	}
 }
 
 func TestRotateWebhookKeysOnInterval(t *testing.T) {

@@ -112,8 +112,8 @@ func TestLoginOAuthKeepsTheTargetKeyWhenNoReplyComes(t *testing.T) {
 	})
 	var errBuf bytes.Buffer
 	errBuf.WriteString(errOut)
-	if code := exitCode(&errBuf, err); code != 1 {
-		t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errBuf.String())
+	if code := exitCode(&errBuf, err); code != exitOutcomeUnknown {
+		t.Fatalf("exit %d, want %d (outcome unknown)\n%s\n%s", code, exitOutcomeUnknown, out, errBuf.String())
 	}
 	store := keys.Store{Dir: e.demo.KeysDir}
 	kept, _, _ := store.Paths("lost-target")
@@ -167,8 +167,8 @@ func TestLoginOAuthWithATargetFileFinishesWithRecover(t *testing.T) {
 		return ""
 	}}
 	err := oauthLogin(context.Background(), c, []string{"--target-key", targetFile, "--provider-token", "-", "--name", "filed"}, 0)
-	if code := exitCode(&errOut, err); code != 1 {
-		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
+	if code := exitCode(&errOut, err); code != exitOutcomeUnknown {
+		t.Fatalf("exit %d, want %d (outcome unknown)\n%s\n%s", code, exitOutcomeUnknown, out.String(), errOut.String())
 	}
 	if want := "--recover ACTIVITY_ID --target-key " + targetFile + " --name filed"; !strings.Contains(errOut.String(), want) {
 		t.Errorf("the error does not say %q:\n%s", want, errOut.String())

@@ -129,9 +129,14 @@ func (s *Server) holdDataDir(cfg Config) error {
 // Close stops webhook delivery (waiting briefly for deliveries in flight),
 // saves the webhook key ring and closes the store. Later calls return the
 // first call's result.
-func (s *Server) Close() error {
+func (s *Server) Close() error { return s.CloseContext(context.Background()) }
+
+// CloseContext is Close, waiting for webhook deliveries in flight until ctx
+// ends, 5 seconds at most: those cut short stay in the outbox and are
+// delivered by the next start. Queued writes commit either way.
+func (s *Server) CloseContext(ctx context.Context) error {
 	s.closeOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		err := s.hooks.close(ctx)
 		s.closeErr = errors.Join(err, s.db.close(), s.ownLock.Release())
