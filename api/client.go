@@ -319,6 +319,15 @@ func (cl call) outcomeUnknown(err error) *OutcomeUnknownError {
 // recorded all the same: the service failed after its commit, or a gateway in
 // front of it gave up waiting (502, 504) or was restarting (503). The local
 // service's own 503s that say nothing was recorded are not (Error.notRecorded).
+// ReplyMayHaveRecorded reports whether a reply of this status and body to a
+// submit leaves its outcome unknown: a 5xx may follow a recorded write,
+// unless its body says for certain that nothing was recorded (the local
+// service's 503 BUSY and STORAGE_FAILED). What a typed submit turns into an
+// *OutcomeUnknownError, for callers that send raw requests (Send).
+func ReplyMayHaveRecorded(status int, body []byte) bool {
+	return mayHaveRecorded(status) && !newError("", status, body).notRecorded()
+}
+
 func mayHaveRecorded(status int) bool {
 	switch status {
 	case http.StatusInternalServerError, http.StatusBadGateway,

@@ -106,8 +106,12 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	} else if len(reply.Body) > 0 {
 		fmt.Fprintln(c.stdout, api.Sanitize(string(reply.Body)))
 	}
+	if submit && api.ReplyMayHaveRecorded(reply.Status, reply.Body) {
+		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d %s: outcome unknown, the submit may have been recorded; look with 'vigil activity list --limit 10' before sending it again",
+			reply.Status, http.StatusText(reply.Status))}
+	}
 	if reply.Status < 200 || reply.Status > 299 {
-		return &exitStatus{1, fmt.Sprintf("request: the service answered %d %s", reply.Status, http.StatusText(reply.Status))}
+		return &exitStatus{exitFailure, fmt.Sprintf("request: the service answered %d %s", reply.Status, http.StatusText(reply.Status))}
 	}
 	return nil
 }

@@ -1,10 +1,16 @@
 package cli
 
 import (
+	"context"
 	"net"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // Each exit status in docs/cli.md's table, with the real service: a script
@@ -52,4 +58,24 @@ func TestExitStatusesTellScriptsWhatHappened(t *testing.T) {
 		t.Errorf("stderr should say the outcome is unknown and where to look:\n%s", errOut)
 	}
 
+	// The same through a raw request: the gateway's 503 came after the
+	// service recorded the tag, so the outcome is unknown, not a refusal.
+	body := `{"type":"ACTIVITY_TYPE_CREATE_USER_TAG","timestampMs":"` + strconv.FormatInt(time.Now().UnixMilli(), 10) +
+		`","organizationId":"` + e.demo.Info.OrganizationID + `","parameters":{"userTagName":"exit-raw-unknown","userIds":[]}}`
+	code, out, errOut = runVigil(t, map[string]string{"VIGIL_CONFIG": gwConfig}, "", "request", "--path", "/public/v1/submit/create_user_tag", "--body", body)
+	wantExit(t, "a raw submit answered 503 by a gateway", code, exitOutcomeUnknown, out, errOut)
+	if !strings.Contains(errOut, "outcome unknown") || !strings.Contains(errOut, "activity list") {
+		t.Errorf("stderr should say the outcome is unknown and where to look:\n%s", errOut)
+	}
+	acts, err := e.demo.Client("alice").ListActivities(context.Background(), api.ListActivitiesOptions{Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := slices.ContainsFunc(acts, func(a api.Activity) bool {
+		p := a.Intent.CreateUserTagIntent
+		return p != nil && p.UserTagName == "exit-raw-unknown"
+	})
+	if !recorded {
+		t.Errorf("set-up: the service should have recorded the raw submit the gateway answered 503")
+	}
 }
