@@ -45,6 +45,7 @@ type hooks struct {
 	mu       sync.Mutex
 	dirty    map[string]struct{}
 	outcomes []outcome
+	demo     demoListener  // whose events are not sent (demo_webhook.go)
 	wake     chan struct{} // a pass is wanted (buffered: wakes coalesce)
 
 	// The dispatcher's own (dispatchLoop, then close once it has stopped).
