@@ -44,6 +44,19 @@ const defaultStay = 2 * time.Minute
 // ('vigil webhook listen') remembers ids at least this long.
 const WebhookRedeliveryHorizon = DefaultWebhookGiveUpAfter + webhook.DefaultAttemptTimeout
 
+// RedeliveryHorizon is, with these options, the longest time between a
+// receiver's first and last copy of an event (WebhookRedeliveryHorizon with
+// the defaults): a receiver that drops duplicates by event id must remember
+// ids this long ('vigil webhook listen --remember').
+func (o WebhookOptions) RedeliveryHorizon() time.Duration {
+	o = o.withDefaults()
+	attempt := o.Delivery.AttemptTimeout
+	if attempt <= 0 {
+		attempt = webhook.DefaultAttemptTimeout
+	}
+	return o.GiveUpAfter + attempt
+}
+
 // maxDeadWebhooksPerOrg bounds the dead rows kept for each organization (the
 // newest), so that a receiver refusing everything cannot grow the database.
 const maxDeadWebhooksPerOrg = 100
