@@ -24,11 +24,10 @@ const demoWebhookState = "demo_webhook_url"
 //
 // Events still pending for the previous run's listener (its port is gone,
 // or some other local program's now) are re-pointed at target: they are the
-// demo's own, and would otherwise be retried against that port for 24 hours.
-// Call it before delivery starts (open with Config.HoldWebhooks, then
-// StartWebhooks): a Server that has not pointed the demo's webhook at its
-// own listener sends nothing to the URL it was last pointed at, and keeps
-// the events for it as dead (demoListener).
+// demo's own. Call it before delivery starts (open with Config.HoldWebhooks,
+// then StartWebhooks): a Server that has not pointed the demo's webhook at
+// its own listener sends nothing to the URL it was last pointed at, and
+// keeps the events for it as dead unsent (demoListener).
 func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore func(context.Context) error, err error) {
 	if target == "" {
 		return nil, errors.New("demo webhook: no URL; give the listener's absolute http(s) URL")
