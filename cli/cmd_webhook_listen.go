@@ -19,7 +19,7 @@ import (
 	"github.com/vigil-console/vigil/webhook"
 )
 
-const webhookListenUsage = `Usage: vigil webhook listen --addr HOST:PORT [--json] [--save DIR] [--max-age D]
+const webhookListenUsage = `Usage: vigil webhook listen --addr HOST:PORT [--json] [--save DIR] [--max-age D] [--remember D]
 
 Receives webhook deliveries on HOST:PORT (any path, POST) and verifies each
 against the profile's published keys ({base_url}/public/v1/discovery/webhooks/jwks,
@@ -45,6 +45,11 @@ DIR numbers on after the deliveries already there, and still knows the event
 ids accepted in the last 24 hours, while the service may send them again (kept
 in DIR/accepted-events).
 
+Accepted event ids are remembered for --remember (default 24h0m10s, how long
+vigil's service may send an event again with its default options). A service
+whose Config.Webhooks gives up later logs its own horizon at start ('webhook
+redelivery horizon longer than the default'): give the listener that.
+
 Point the organization's webhook at the listener (needs the root quorum):
   vigil feature set --value http://HOST:PORT/ webhook
 
@@ -62,6 +67,7 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 	addr := fs.String("addr", "", "`HOST:PORT` to receive deliveries on")
 	saveDir := fs.String("save", "", "write each delivery's body and headers to `DIR`")
 	maxAge := fs.Duration("max-age", webhook.DefaultMaxAge, "refuse deliveries signed longer ago than this")
+	remember := fs.Duration("remember", server.WebhookRedeliveryHorizon, "remember accepted event ids this long: the service's redelivery horizon")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -70,6 +76,10 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 	}
 	if *maxAge <= 0 {
 		return usagef("webhook listen: --max-age %s must be positive", *maxAge)
+	}
+	if *remember < server.WebhookRedeliveryHorizon {
+		return usagef("webhook listen: --remember %s is shorter than the service's redelivery horizon with its default options (%s): a late copy of an accepted event would be saved as new; give at least %s, or the horizon the service logs at start",
+			*remember, server.WebhookRedeliveryHorizon, server.WebhookRedeliveryHorizon)
 	}
 	if *saveDir != "" {
 		if err := os.MkdirAll(*saveDir, 0o700); err != nil {
@@ -85,7 +95,7 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 		return err
 	}
 	report := func(r deliveryReport) error { return r.write(c.stdout, conn.json) }
-	ln, serve, err := startWebhookListener(*addr, base, p.OrganizationID, *maxAge, *saveDir, report)
+	ln, serve, err := startWebhookListener(*addr, base, p.OrganizationID, *maxAge, *remember, *saveDir, report)
 	if err != nil {
 		return err
 	}
@@ -95,15 +105,16 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 }
 
 // startWebhookListener listens on addr for deliveries of organization org
-// verified against the JWKS of base; report is called for each, one at a
-// time (an error from it for a new verified delivery answers it 503, so the
-// service sends it again). serve runs until ctx ends. `vigil webhook listen`
-// and the console's webhook_listen use it.
-func startWebhookListener(addr, base, org string, maxAge time.Duration, saveDir string, report func(deliveryReport) error) (net.Listener, func(context.Context) error, error) {
+// verified against the JWKS of base, remembering accepted event ids for
+// remember; report is called for each, one at a time (an error from it for a
+// new verified delivery answers it 503, so the service sends it again). serve
+// runs until ctx ends. `vigil webhook listen` and the console's
+// webhook_listen use it.
+func startWebhookListener(addr, base, org string, maxAge, remember time.Duration, saveDir string, report func(deliveryReport) error) (net.Listener, func(context.Context) error, error) {
 	if org == "" {
 		return nil, nil, errors.New("webhook listen: the profile has no organization_id to accept deliveries for")
 	}
-	l, err := newListener(webhook.NewJWKSCache(base+api.JWKSPath, nil, nil), org, maxAge, saveDir, report, time.Now())
+	l, err := newListener(webhook.NewJWKSCache(base+api.JWKSPath, nil, nil), org, maxAge, remember, saveDir, report, time.Now())
 	if err != nil {
 		return nil, nil, fmt.Errorf("webhook listen: --save %s: %w", saveDir, err)
 	}
@@ -135,10 +146,13 @@ func startWebhookListener(addr, base, org string, maxAge time.Duration, saveDir 
 
 // listener verifies deliveries as they arrive.
 type listener struct {
-	keys    webhook.KeySource
-	org     string // the only organization whose deliveries are accepted
-	maxAge  time.Duration
-	saveDir string
+	keys   webhook.KeySource
+	org    string // the only organization whose deliveries are accepted
+	maxAge time.Duration
+	// remember is how long the service may send an accepted event again
+	// (--remember, server.WebhookOptions.RedeliveryHorizon).
+	remember time.Duration
+	saveDir  string
 
 	mu       sync.Mutex
 	seen     map[string]acceptedEvent // accepted event ids, while the service may send them again
@@ -159,8 +173,8 @@ type acceptedEvent struct {
 // newListener builds a listener; with saveDir it numbers on after the
 // deliveries saved there, and remembers the event ids accepted there within
 // the memory window (a restart does not make a redelivery new again).
-func newListener(keys webhook.KeySource, org string, maxAge time.Duration, saveDir string, report func(deliveryReport) error, now time.Time) (*listener, error) {
-	l := &listener{keys: keys, org: org, maxAge: maxAge, saveDir: saveDir, seen: map[string]acceptedEvent{}, nextFile: 1, report: report}
+func newListener(keys webhook.KeySource, org string, maxAge, remember time.Duration, saveDir string, report func(deliveryReport) error, now time.Time) (*listener, error) {
+	l := &listener{keys: keys, org: org, maxAge: maxAge, remember: remember, saveDir: saveDir, seen: map[string]acceptedEvent{}, nextFile: 1, report: report}
 	if saveDir == "" {
 		return l, nil
 	}
@@ -298,11 +312,13 @@ func refusalStatus(err error) int {
 // each attempt afresh and sends an event again until it gives up on it, also
 // at its next start after a crash between this listener's 204 and its own
 // record of it: a redelivery that late must still be known as one, not
-// saved as new. server.WebhookRedeliveryHorizon bounds how late (24 h 10 s);
-// both instants are read on this listener's clock, so the margin of two
-// clock skews is not needed for the service's clock, only kept as slack.
+// saved as new. The service's redelivery horizon bounds how late (24 h 10 s
+// with its defaults, server.WebhookRedeliveryHorizon; --remember says
+// another); both instants are read on this listener's clock, so the margin
+// of two clock skews is not needed for the service's clock, only kept as
+// slack.
 func (l *listener) memoryWindow() time.Duration {
-	return max(l.maxAge, server.WebhookRedeliveryHorizon) + 2*webhook.MaxClockSkew
+	return max(l.maxAge, l.remember) + 2*webhook.MaxClockSkew
 }
 
 // forgetLocked drops event ids the service no longer sends again, at most

@@ -449,7 +449,7 @@ func TestWebhookListenerRefusesOnHeadersBeforeReadingTheBody(t *testing.T) {
 	saveDir := t.TempDir()
 	var mu sync.Mutex
 	var reports []deliveryReport
-	ln, serve, err := startWebhookListener("127.0.0.1:0", "http://127.0.0.1:1", "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b", webhook.DefaultMaxAge, saveDir,
+	ln, serve, err := startWebhookListener("127.0.0.1:0", "http://127.0.0.1:1", "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b", webhook.DefaultMaxAge, server.WebhookRedeliveryHorizon, saveDir,
 		func(r deliveryReport) error { mu.Lock(); reports = append(reports, r); mu.Unlock(); return nil })
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/screens"
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/webhook"
 )
 
@@ -82,7 +83,7 @@ func consoleWebhookFeed(ctx context.Context, p Profile, logger *slog.Logger) (*s
 		}
 	}
 	since := time.Now()
-	ln, serve, err := startWebhookListener(p.WebhookListen, strings.TrimRight(p.BaseURL, "/"), p.OrganizationID, webhook.DefaultMaxAge, "", report)
+	ln, serve, err := startWebhookListener(p.WebhookListen, strings.TrimRight(p.BaseURL, "/"), p.OrganizationID, webhook.DefaultMaxAge, server.WebhookRedeliveryHorizon, "", report)
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: webhook_listen: %w", p.Name, err)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/webhook"
 )
 
@@ -31,7 +33,7 @@ func TestWebhookListenKnowsALateRedelivery(t *testing.T) {
 
 	// First delivery accepted (saved, journaled, 204) 10 minutes ago.
 	first := time.Now().Add(-10 * time.Minute)
-	l, err := newListener(ring, hookOrg, webhook.DefaultMaxAge, dir, log.add, first)
+	l, err := newListener(ring, hookOrg, webhook.DefaultMaxAge, server.WebhookRedeliveryHorizon, dir, log.add, first)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,5 +74,82 @@ func TestWebhookListenKnowsALateRedelivery(t *testing.T) {
 	if !last.Redelivery || len(bodies) != 1 {
 		t.Errorf("a redelivery of event %s 10 minutes after it was accepted: HTTP %d, reported redelivery=%v, %d saved copies %v; want a redelivery, saved once",
 			event, resp.StatusCode, last.Redelivery, len(bodies), bodies)
+	}
+}
+
+// A service whose Config.Webhooks gives up later than the default (48 hours
+// here) may send an event again up to its own horizon after the first copy.
+// The listener told that horizon (--remember) knows such a late copy, also
+// after a restart on its --save directory: answered 200 as a redelivery,
+// never saved nor counted as new again.
+func TestWebhookListenKnowsARedeliveryWithinTheServicesConfiguredHorizon(t *testing.T) {
+	ring, err := webhook.NewKeyRing()
+	if err != nil {
+		t.Fatal(err)
+	}
+	horizon := server.WebhookOptions{GiveUpAfter: 48 * time.Hour}.RedeliveryHorizon()
+	dir := t.TempDir()
+	var log reportLog
+	const event = "act-7:ACTIVITY_STATUS_COMPLETED"
+	body := activityBody("act-7")
+
+	// The first copy was accepted just inside the horizon ago.
+	first := time.Now().Add(-horizon + time.Minute)
+	l, err := newListener(ring, hookOrg, webhook.DefaultMaxAge, horizon, dir, log.add, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := ring.Sign(hookOrg, event, first, body)
+	d, verr := webhook.VerifyForOrganization(t.Context(), hookOrg, h, body, ring, first, webhook.DefaultMaxAge)
+	if verr != nil {
+		t.Fatal(verr)
+	}
+	l.mu.Lock()
+	_, st := l.acceptLocked(h, body, d, nil, first)
+	l.mu.Unlock()
+	if st != http.StatusNoContent {
+		t.Fatalf("first delivery: %d", st)
+	}
+
+	// The listener restarts on its directory; the service sends the event
+	// again now, twice (the first answer lost too).
+	l, err = newListener(ring, hookOrg, webhook.DefaultMaxAge, horizon, dir, log.add, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(l)
+	defer srv.Close()
+	for i := range 2 {
+		h, _ := ring.Sign(hookOrg, event, time.Now(), body)
+		if st := post(t, srv.URL+"/", h, body); st != http.StatusOK {
+			t.Errorf("copy %d of event %s, %s after the first, inside the service's %s horizon: HTTP %d, want 200 (a redelivery)", i+2, event, horizon-time.Minute, horizon, st)
+		}
+	}
+	var news int
+	for _, r := range log.reports() {
+		if r.Verified && !r.Redelivery {
+			news++
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	var bodies []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".body") {
+			bodies = append(bodies, e.Name())
+		}
+	}
+	if news != 1 || len(bodies) != 1 {
+		t.Errorf("event %s counted new %d times, saved %d times %v; want once each", event, news, len(bodies), bodies)
+	}
+}
+
+// A --remember shorter than the service's default horizon would take a late
+// copy for a new delivery: refused, saying what to give.
+func TestWebhookListenRefusesARememberShorterThanTheHorizon(t *testing.T) {
+	var out, errOut bytes.Buffer
+	c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	code := run(context.Background(), c, []string{"webhook", "listen", "--addr", "127.0.0.1:0", "--remember", "1h"})
+	if msg := errOut.String(); code == 0 || !strings.Contains(msg, "--remember 1h0m0s is shorter") || !strings.Contains(msg, server.WebhookRedeliveryHorizon.String()) {
+		t.Errorf("--remember 1h: exit %d, %q; want refused, naming the least value", code, msg)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/webhook"
 )
 
@@ -73,7 +74,7 @@ func post(t *testing.T, url string, h http.Header, body []byte) int {
 // returns its URL; stop stops it earlier.
 func runListener(t *testing.T, jwksURL, saveDir string, log *reportLog) (url string, stop func()) {
 	t.Helper()
-	ln, serve, err := startWebhookListener("127.0.0.1:0", jwksURL, hookOrg, webhook.DefaultMaxAge, saveDir, log.add)
+	ln, serve, err := startWebhookListener("127.0.0.1:0", jwksURL, hookOrg, webhook.DefaultMaxAge, server.WebhookRedeliveryHorizon, saveDir, log.add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestWebhookListenerAcknowledgesTheServicesRetryOfAnAcceptedEvent(t *testing
 		t.Fatal(err)
 	}
 	var log reportLog
-	l, err := newListener(ring, hookOrg, webhook.DefaultMaxAge, "", log.add, time.Now())
+	l, err := newListener(ring, hookOrg, webhook.DefaultMaxAge, server.WebhookRedeliveryHorizon, "", log.add, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +320,7 @@ func TestWebhookListenSaveKeepsAcceptedEventsBounded(t *testing.T) {
 	saveDir := t.TempDir()
 	var log reportLog
 	start := time.Now()
-	l, err := newListener(nil, hookOrg, time.Minute, saveDir, log.add, start)
+	l, err := newListener(nil, hookOrg, time.Minute, server.WebhookRedeliveryHorizon, saveDir, log.add, start)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -22,9 +24,10 @@ const demoWebhookState = "demo_webhook_url"
 //
 // Events still pending for the previous run's listener (its port is gone,
 // or some other local program's now) are re-pointed at target: they are the
-// demo's own, and would otherwise be retried against that port for 24 hours.
-// Call it before delivery starts (open with Config.HoldWebhooks, then
-// StartWebhooks), or such an event may be sent to that port first.
+// demo's own. Call it before delivery starts (open with Config.HoldWebhooks,
+// then StartWebhooks): a Server that has not pointed the demo's webhook at
+// its own listener sends nothing to the URL it was last pointed at, and
+// keeps the events for it as dead unsent (demoListener).
 func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore func(context.Context) error, err error) {
 	if target == "" {
 		return nil, errors.New("demo webhook: no URL; give the listener's absolute http(s) URL")
@@ -40,6 +43,7 @@ func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore fu
 		return nil, errors.New("demo webhook: this data directory holds no demo organization (seed it with SeedDemo)")
 	}
 	orgID := info.OrganizationID
+	s.hooks.pointingDemoAt(target)
 	var previous string
 	var had bool
 	var repointed int64
@@ -73,6 +77,7 @@ func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore fu
 	if err != nil {
 		return nil, fmt.Errorf("demo webhook: %w", err)
 	}
+	s.hooks.pointedDemoAt(orgID, target)
 	if repointed > 0 {
 		s.log.Info("demo webhook: pending events of the previous run's listener go to this run's", "events", repointed)
 	}
@@ -92,4 +97,90 @@ func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore fu
 		return nil
 	}
 	return restore, nil
+}
+
+// errDemoListenerGone is why an event for the listener of an earlier
+// 'vigil demo' run is kept as dead unsent (demoListener).
+var errDemoListenerGone = errors.New("it was for the listener of an earlier 'vigil demo' run, which is gone (its random port may be another program's now)")
+
+// demoListener is what the dispatcher knows of the demo's webhook listener.
+// 'vigil demo' listens on a new random port at each run, so the URL
+// PointDemoWebhook last set is only worth sending to by the Server of that
+// run: any other (a later 'vigil serve', a demo run that crashed before it
+// restored the feature) would send the demo's events to a port that may be
+// some other program's now. Such events become dead unsent, logged.
+type demoListener struct {
+	org  string          // the demo organization; "" while there is none
+	last string          // the URL PointDemoWebhook last set (demoWebhookState)
+	ours map[string]bool // the URLs this Server's PointDemoWebhook set
+}
+
+// goneLocked tells whether ev is for the listener of an earlier demo run.
+func (d *demoListener) goneLocked(ev hookEvent) bool {
+	return d.org != "" && ev.OrgID == d.org && ev.URL == d.last && !d.ours[ev.URL]
+}
+
+// demoListenerGone is goneLocked for the dispatcher.
+func (h *hooks) demoListenerGone(ev hookEvent) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.demo.goneLocked(ev)
+}
+
+// pointingDemoAt records, before PointDemoWebhook changes anything, that
+// url is this Server's listener: its events are never taken for an earlier
+// run's, even while the re-pointing commits.
+func (h *hooks) pointingDemoAt(url string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.demo.ours == nil {
+		h.demo.ours = map[string]bool{}
+	}
+	h.demo.ours[url] = true
+}
+
+// pointedDemoAt records what PointDemoWebhook committed.
+func (h *hooks) pointedDemoAt(org, url string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.demo.org, h.demo.last = org, url
+}
+
+// loadDemoListener reads the demo organization and the URL its webhook was
+// last pointed at, once delivery may begin and before anything is sent, and
+// says how many pending events will therefore not be sent.
+func (h *hooks) loadDemoListener() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	rawInfo, ok, err := getState(ctx, h.db.read, stateDemoInfo)
+	if err != nil || !ok {
+		return err
+	}
+	var info DemoInfo
+	if err := json.Unmarshal(rawInfo, &info); err != nil {
+		return fmt.Errorf("stored demo info: %w", err)
+	}
+	last, ok, err := getState(ctx, h.db.read, demoWebhookState)
+	if err != nil || !ok {
+		return err
+	}
+	h.mu.Lock()
+	if h.demo.last == "" { // else PointDemoWebhook told what is newer
+		h.demo.org, h.demo.last = info.OrganizationID, string(last)
+	}
+	d := demoListener{org: h.demo.org, last: h.demo.last}
+	ours := h.demo.ours[d.last]
+	h.mu.Unlock()
+	if ours {
+		return nil
+	}
+	var n int
+	if err := h.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending' AND org_id = ? AND url = ?`, d.org, d.last).Scan(&n); err != nil {
+		return fmt.Errorf("count the events of the demo's previous listener: %w", err)
+	}
+	if n > 0 {
+		h.log.Warn("demo webhook: events pending for an earlier 'vigil demo' run's listener are not sent (its random port may be another program's now); they are kept as dead, each logged, in webhook_outbox (state 'dead', last_error says why)",
+			"org", d.org, "events", n)
+	}
+	return nil
 }

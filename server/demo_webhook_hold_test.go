@@ -175,10 +175,16 @@ func TestHeldWebhooksNeverStartedKeepTheirEvents(t *testing.T) {
 	default:
 	}
 
-	srv, _ = openDemoRun(t, dir, Config{})
+	// The next start, a demo run with the same listener: events for the
+	// demo's listener are sent only by the run that pointed the webhook at it.
+	srv, _ = openDemoRun(t, dir, Config{HoldWebhooks: true})
 	defer srv.Close()
+	if _, err := PointDemoWebhook(ctx, srv, receiver.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	srv.StartWebhooks()
 	if st, err := srv.WebhookOutbox(ctx); err != nil || st.Held {
-		t.Fatalf("without the hold: %+v %v; want delivery started", st, err)
+		t.Fatalf("started: %+v %v; want delivery started", st, err)
 	}
 	deadline := time.After(20 * time.Second)
 	for {
@@ -189,6 +195,89 @@ func TestHeldWebhooksNeverStartedKeepTheirEvents(t *testing.T) {
 			}
 		case <-deadline:
 			t.Fatalf("the event of %s, held in the previous run, was never delivered", act.ID)
+		}
+	}
+}
+
+// A 'vigil demo' run that crashed left the demo's webhook pointing at its
+// listener's random port, and an event pending for it; the port is some
+// other program's now. A service that did not point the webhook at a
+// listener of its own ('vigil serve') sends that program nothing, neither
+// the pending event nor those of later status changes, and keeps them as
+// dead, saying why.
+func TestServiceSendsNothingToACrashedDemoRunsListener(t *testing.T) {
+	dir := t.TempDir()
+	ctx := ctxT(t)
+	oldLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldAddr := oldLn.Addr().String()
+	oldLn.Close()
+	srv, c := openDemoRun(t, dir, Config{HoldWebhooks: true, Webhooks: WebhookOptions{
+		Delivery: webhook.DelivererOptions{BaseBackoff: 5 * time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxEventAge: 20 * time.Millisecond},
+		Requeue:  time.Hour}})
+	// Its restore never runs: the run crashes.
+	if _, err := PointDemoWebhook(ctx, srv, "http://"+oldAddr+"/"); err != nil {
+		srv.Close()
+		t.Fatal(err)
+	}
+	srv.StartWebhooks()
+	pending, err := c.CreateReadOnlySession(ctx)
+	if err != nil {
+		srv.Close()
+		t.Fatal(err)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	otherLn, err := net.Listen("tcp", oldAddr)
+	if err != nil {
+		t.Skipf("the previous run's port %s is taken again already: %v", oldAddr, err)
+	}
+	other, stray := eventReceiver(otherLn)
+	defer other.Close()
+
+	var logs logBuffer
+	srv, c = openDemoRun(t, dir, Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	defer srv.Close()
+	later, err := c.CreateReadOnlySession(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		st, err := srv.WebhookOutbox(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Pending == 0 {
+			break
+		}
+		select {
+		case id := <-stray:
+			t.Fatalf("event %s was POSTed to the crashed demo run's port, now another program's", id)
+		case <-ctx.Done():
+			t.Fatalf("events still pending: %+v\n%s", st, logs.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	select {
+	case id := <-stray:
+		t.Fatalf("event %s was POSTed to the crashed demo run's port, now another program's", id)
+	default:
+	}
+	st, err := srv.WebhookOutbox(ctx)
+	if err != nil || st.Dead < 2 {
+		t.Errorf("outbox %+v %v: want both events kept as dead", st, err)
+	}
+	l := logs.String()
+	if !strings.Contains(l, "events pending for an earlier 'vigil demo' run's listener are not sent") {
+		t.Errorf("the start does not say that the pending event is not sent:\n%s", l)
+	}
+	for _, id := range []string{pending.ID, later.ID} {
+		if !strings.Contains(l, "event="+id+":") || !strings.Contains(l, "webhook not sent") {
+			t.Errorf("the event of %s is not logged as not sent:\n%s", id, l)
 		}
 	}
 }

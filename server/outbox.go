@@ -44,6 +44,19 @@ const defaultStay = 2 * time.Minute
 // ('vigil webhook listen') remembers ids at least this long.
 const WebhookRedeliveryHorizon = DefaultWebhookGiveUpAfter + webhook.DefaultAttemptTimeout
 
+// RedeliveryHorizon is, with these options, the longest time between a
+// receiver's first and last copy of an event (WebhookRedeliveryHorizon with
+// the defaults): a receiver that drops duplicates by event id must remember
+// ids this long ('vigil webhook listen --remember').
+func (o WebhookOptions) RedeliveryHorizon() time.Duration {
+	o = o.withDefaults()
+	attempt := o.Delivery.AttemptTimeout
+	if attempt <= 0 {
+		attempt = webhook.DefaultAttemptTimeout
+	}
+	return o.GiveUpAfter + attempt
+}
+
 // maxDeadWebhooksPerOrg bounds the dead rows kept for each organization (the
 // newest), so that a receiver refusing everything cannot grow the database.
 const maxDeadWebhooksPerOrg = 100
@@ -205,6 +218,19 @@ func (h *hooks) dispatchLoop() {
 	if !h.awaitStart() {
 		return
 	}
+	// Before anything is sent: which URL is an earlier demo run's listener.
+	for {
+		err := h.loadDemoListener()
+		if err == nil {
+			break
+		}
+		h.log.Error("webhook delivery waits: the demo's previous listener not read; retrying", "err", err)
+		select {
+		case <-h.stopDispatch:
+			return
+		case <-time.After(time.Second):
+		}
+	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
@@ -307,19 +333,19 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		if r.next > now.UnixNano() {
 			return time.Unix(0, r.next), false, nil
 		}
+		if h.demoListenerGone(r.ev) {
+			h.settleUnsent(key, r, outcome{ev: r.ev, undeliverable: true, res: webhook.Result{
+				Err: fmt.Errorf("webhook %s: not sent: %w", r.ev.EventID, errDemoListenerGone)}})
+			continue
+		}
 		// No attempt starts after the give-up instant (the receivers' memory
 		// of ids relies on it, see lastSendingTime): an event already that
 		// old, left pending by a stopped service or requeued up to that
 		// instant, becomes dead unsent.
 		r.ev.NotAfter = h.lastSendingTime(r.created)
 		if !now.Before(r.ev.NotAfter) {
-			h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays}
-			h.perOrg[org]++
-			h.mu.Lock()
-			h.outcomes = append(h.outcomes, outcome{ev: r.ev, res: webhook.Result{
+			h.settleUnsent(key, r, outcome{ev: r.ev, res: webhook.Result{
 				Err: fmt.Errorf("webhook %s: not sent: %w (%s after its status change)", r.ev.EventID, webhook.ErrTooLate, h.opts.GiveUpAfter)}})
-			h.mu.Unlock()
-			h.poke()
 			continue
 		}
 		if room <= 0 {
@@ -339,15 +365,21 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 			return time.Time{}, false, nil
 		default:
 			// Never deliverable (a stored URL the deliverer refuses): dead.
-			h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays}
-			h.perOrg[org]++
-			h.mu.Lock()
-			h.outcomes = append(h.outcomes, outcome{ev: r.ev, res: webhook.Result{Err: err}, undeliverable: true})
-			h.mu.Unlock()
-			h.poke()
+			h.settleUnsent(key, r, outcome{ev: r.ev, res: webhook.Result{Err: err}, undeliverable: true})
 		}
 	}
 	return time.Time{}, false, nil
+}
+
+// settleUnsent records o, the outcome of row r that is not sent, at the next
+// pass, as a delivery's: the row counts as in flight until then.
+func (h *hooks) settleUnsent(key string, r outboxRow, o outcome) {
+	h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays}
+	h.perOrg[r.ev.OrgID]++
+	h.mu.Lock()
+	h.outcomes = append(h.outcomes, o)
+	h.mu.Unlock()
+	h.poke()
 }
 
 // lastSendingTime is the instant after which an event created at created
@@ -460,6 +492,9 @@ func (h *hooks) record(done []outcome) error {
 		case d.given:
 			h.log.Error("webhook given up", "org", d.ev.OrgID, "event", d.ev.EventID, "age", now.Sub(time.Unix(0, d.row.created)).Round(time.Second),
 				"status", d.res.StatusCode, "err", d.res.Err)
+		case d.dead && errors.Is(d.res.Err, errDemoListenerGone):
+			h.log.Warn("webhook not sent: it was for an earlier 'vigil demo' run's listener, gone now (its port may be another program's); kept as dead in webhook_outbox",
+				"org", d.ev.OrgID, "event", d.ev.EventID)
 		case d.dead:
 			h.log.Warn("webhook refused by its receiver; kept as dead", "org", d.ev.OrgID, "event", d.ev.EventID, "status", d.res.StatusCode, "err", d.res.Err)
 		case !d.res.Delivered:

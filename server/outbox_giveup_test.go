@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"database/sql"
+	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -106,5 +108,36 @@ func TestWebhookRequeueStopsAtGiveUp(t *testing.T) {
 	}
 	if n := rc.requestCount(); n > 1 {
 		t.Errorf("the receiver got %d requests; one stay of one attempt was allowed before the give-up age", n)
+	}
+}
+
+// Options that make the service send an event again later than receivers
+// sized for the defaults remember ids ('vigil webhook listen') are said at
+// Open, with the --remember the listener needs; the defaults say nothing.
+func TestLongerWebhookHorizonIsLoggedWithTheListenersRemember(t *testing.T) {
+	long := WebhookOptions{GiveUpAfter: 48 * time.Hour, Delivery: webhook.DelivererOptions{AttemptTimeout: 30 * time.Second}}
+	if hz := long.RedeliveryHorizon(); hz != 48*time.Hour+30*time.Second {
+		t.Errorf("RedeliveryHorizon of GiveUpAfter 48h and AttemptTimeout 30s: %s", hz)
+	}
+	if hz := (WebhookOptions{}).RedeliveryHorizon(); hz != WebhookRedeliveryHorizon {
+		t.Errorf("RedeliveryHorizon of the defaults: %s, want WebhookRedeliveryHorizon %s", hz, WebhookRedeliveryHorizon)
+	}
+	for _, tc := range []struct {
+		opts WebhookOptions
+		want string
+	}{{long, "--remember " + long.RedeliveryHorizon().String()}, {WebhookOptions{}, ""}} {
+		var logs logBuffer
+		srv, err := Open(Config{Webhooks: tc.opts, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.Close()
+		got := logs.String()
+		if tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("Open with %+v does not say the listener needs %q:\n%s", tc.opts, tc.want, got)
+		}
+		if tc.want == "" && strings.Contains(got, "--remember") {
+			t.Errorf("Open with the defaults asks for a longer --remember:\n%s", got)
+		}
 	}
 }

@@ -45,6 +45,7 @@ type hooks struct {
 	mu       sync.Mutex
 	dirty    map[string]struct{}
 	outcomes []outcome
+	demo     demoListener  // whose events are not sent (demo_webhook.go)
 	wake     chan struct{} // a pass is wanted (buffered: wakes coalesce)
 
 	// The dispatcher's own (dispatchLoop, then close once it has stopped).
@@ -98,6 +99,11 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 		dirty: map[string]struct{}{}, wake: make(chan struct{}, 1),
 		due: map[string]time.Time{}, blocked: map[string]struct{}{}, inFlight: map[string]inFlight{}, perOrg: map[string]int{},
 		start: make(chan struct{}), stopDispatch: make(chan struct{}), dispatchDone: make(chan struct{})}
+	if hz := h.opts.RedeliveryHorizon(); hz > WebhookRedeliveryHorizon {
+		// Receivers sized for the defaults would take a late copy for new.
+		log.Warn("webhook redelivery horizon longer than the default: receivers that drop duplicates by event id must remember ids this long",
+			"horizon", hz.String(), "default", WebhookRedeliveryHorizon.String(), "listener", "vigil webhook listen --remember "+hz.String())
+	}
 	if !hold {
 		h.release()
 	}

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/server"
+	"github.com/vigil-console/vigil/webhook"
+)
+
+// 'vigil serve --demo --data DIR' after a 'vigil demo --data DIR' run that
+// stopped with an event pending for its listener's random port, now some
+// other program's: serve has no demo listener, so it sends that program
+// nothing, and says what became of the event (kept as dead, logged).
+func TestServeDemoSendsNothingToAnEarlierDemoRunsListenerPort(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	oldLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldAddr := oldLn.Addr().String()
+	oldLn.Close()
+	previous, err := startDemo(ctx, dir, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.PointDemoWebhook(ctx, previous.srv, "http://"+oldAddr+"/"); err != nil {
+		previous.Close()
+		t.Fatal(err)
+	}
+	act, err := demoClient(t, previous, "alice", previous.baseURL).CreateReadOnlySession(ctx)
+	if err != nil {
+		previous.Close()
+		t.Fatal(err)
+	}
+	if err := previous.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	otherLn, err := net.Listen("tcp", oldAddr)
+	if err != nil {
+		t.Skipf("the previous run's port %s is taken again already: %v", oldAddr, err)
+	}
+	stray := make(chan string, 16)
+	other := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		stray <- r.Header.Get(webhook.HeaderEventID)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	other.Listener.Close()
+	other.Listener = otherLn
+	other.Start()
+	defer other.Close()
+
+	_, logs := startServe(t, dir, "--demo")
+	// Once the event is kept as dead it is never sent: then whatever reached
+	// the other program has reached it.
+	for !strings.Contains(logs.String(), "event="+act.ID+":") {
+		select {
+		case id := <-stray:
+			t.Fatalf("vigil serve --demo POSTed event %s to the previous demo run's port, now another program's", id)
+		case <-ctx.Done():
+			t.Fatalf("the event of %s, pending for the previous demo run's listener, was neither sent nor logged as not sent:\n%s", act.ID, logs)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if l := logs.String(); !strings.Contains(l, "webhook not sent") || !strings.Contains(l, "'vigil demo' run") || !strings.Contains(l, "kept as dead") {
+		t.Errorf("serve's log does not say why the event was not sent and where it is kept:\n%s", l)
+	}
+	select {
+	case id := <-stray:
+		t.Errorf("vigil serve --demo POSTed event %s to the previous demo run's port, now another program's", id)
+	default:
+	}
+}
