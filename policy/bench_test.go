@@ -270,3 +270,39 @@ func BenchmarkMapLiteralLoops(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCronSpanLoops decides ten deny policies whose time expression
+// calls CronSpan 100,000 times in nested loops, at an instant where the
+// schedule has no window open (the costliest answer: every fire that may be
+// in the window is looked at). The arguments are constants, or computed at
+// each call (the time zone constant). ns/unit is the time per cost unit
+// charged, which the budgets assume to be about 100 ns (docs/performance.md).
+func BenchmarkCronSpanLoops(b *testing.B) {
+	ten := "[0,1,2,3,4,5,6,7,8,9]"
+	loops := func(call string) string {
+		return ten + ".all(a, " + ten + ".all(b, " + ten + ".all(c, " + ten + ".all(d, " + ten + ".all(e, !" + call + ")))))"
+	}
+	for _, shape := range []struct{ name, call string }{
+		{"constant", "CronSpan('0-58 * * * *', '1m', 'America/New_York')"},
+		{"computed", "CronSpan('0-' + string(50 + a) + ' * * * *', '1m', 'America/New_York')"},
+	} {
+		c, err := CompileSource(Source{Time: loops(shape.call)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps := make([]Policy, 10)
+		for i := range ps {
+			ps[i] = Policy{ID: fmt.Sprint("deny-", i), Effect: api.EffectDeny, Compiled: c}
+		}
+		in := input(alice)
+		in.Now = time.Date(2026, 11, 28, 10, 59, 30, 0, time.UTC) // no fire in (10:58:30, 10:59:30]
+		b.Run(shape.name, func(b *testing.B) {
+			var work uint64
+			for b.Loop() {
+				work += Decide(ps, in, quorum, false).Work
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(work), "ns/unit")
+			b.ReportMetric(float64(work)/float64(b.N), "units/op")
+		})
+	}
+}

@@ -108,16 +108,16 @@ func CompileSource(src Source) (*Compiled, error) {
 	}
 	c := &Compiled{src: src}
 	var condAst *cel.Ast
-	if c.conditionPrg, condAst, err = compileOne(e.condition, FieldCondition, src.Condition); err != nil {
+	if c.conditionPrg, condAst, err = compileOne(e.condition, e.zones, FieldCondition, src.Condition); err != nil {
 		return nil, err
 	}
 	c.filter = newPrefilter(condAst)
 	var consAst *cel.Ast
-	if c.consensusPrg, consAst, err = compileOne(e.consensus, FieldConsensus, src.Consensus); err != nil {
+	if c.consensusPrg, consAst, err = compileOne(e.consensus, e.zones, FieldConsensus, src.Consensus); err != nil {
 		return nil, err
 	}
 	c.readsCredentials = readsCredentialIdentity(consAst)
-	if c.timePrg, _, err = compileOne(e.time, FieldTime, src.Time); err != nil {
+	if c.timePrg, _, err = compileOne(e.time, e.zones, FieldTime, src.Time); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -148,7 +148,7 @@ func CheckSource(src Source) []Diagnostic {
 }
 
 // compileOne checks and plans one expression.
-func compileOne(env *cel.Env, field, src string) (cel.Program, *cel.Ast, error) {
+func compileOne(env *cel.Env, zones *zoneCache, field, src string) (cel.Program, *cel.Ast, error) {
 	ast, diags := checkOne(env, field, src)
 	if len(diags) > 0 {
 		d := diags[0]
@@ -157,7 +157,7 @@ func compileOne(env *cel.Env, field, src string) (cel.Program, *cel.Ast, error) 
 	if ast == nil {
 		return nil, nil, nil
 	}
-	prg, err := env.Program(ast, programOptions()...)
+	prg, err := env.Program(ast, programOptions(zones)...)
 	if err != nil {
 		return nil, nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
 	}

@@ -13,20 +13,21 @@ import (
 )
 
 // programOptions are the limits every compiled expression runs under.
-func programOptions() []cel.ProgramOption {
+func programOptions(zones *zoneCache) []cel.ProgramOption {
 	return []cel.ProgramOption{
 		cel.CostLimit(CostLimit),
 		cel.CostTracking(workCost{}),
 		cel.EvalOptions(cel.OptOptimize),
 		cel.CustomDecoratorV2(orderMapLiterals),
+		cel.CustomDecoratorV2(cronSpanCalls(zones)),
 	}
 }
 
 // workCost charges the functions whose work grows with their arguments by
 // that work, where CEL would charge them one unit: the dialect's slicing,
 // string indexing, list contains and string comparisons, and size of a
-// string (which counts its characters), and building a map literal at
-// evaluation (chargeBuild). Scanning a string costs what CEL
+// string (which counts its characters), and the work CEL does not see
+// (chargeWork): building a map literal at evaluation, a CronSpan call. Scanning a string costs what CEL
 // charges for its own string functions, a tenth of a unit per byte; copying
 // or scanning a list costs a unit per element.
 type workCost struct{}
@@ -40,7 +41,7 @@ func (workCost) CallCost(function, _ string, args []ref.Val, result ref.Val) *ui
 	}
 	charge := func(c uint64) *uint64 { return &c }
 	switch function {
-	case fnMapWork:
+	case fnWork:
 		if n, ok := args[0].(types.Int); ok && n >= 0 {
 			return charge(uint64(n))
 		}

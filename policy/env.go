@@ -101,13 +101,14 @@ func listContains(list, v ref.Val) ref.Val {
 }
 
 // envs holds the three checked environments and what evaluation needs to
-// build values for them. They are immutable once built (spans is a cache of
-// parsed CronSpan arguments), so they are built once and shared.
+// build values for them. They are immutable once built (zones is a bounded
+// cache of the time zones computed CronSpan arguments name), so they are
+// built once and shared.
 type envs struct {
 	consensus, condition, time *cel.Env
 	provider                   *provider
 	adapter                    adapter
-	spans                      *sync.Map
+	zones                      *zoneCache
 }
 
 var loadEnvs = sync.OnceValues(func() (envs, error) {
@@ -117,7 +118,6 @@ var loadEnvs = sync.OnceValues(func() (envs, error) {
 	}
 	ad := adapter{base: reg}
 	prov := &provider{Registry: reg, structs: buildSchema(), adapter: ad}
-	spans := &sync.Map{}
 
 	// CEL's own <, <=, > and >= are replaced by ones that also compare
 	// numbers beyond 64 bits (see number.go).
@@ -154,12 +154,12 @@ var loadEnvs = sync.OnceValues(func() (envs, error) {
 	if err != nil {
 		return envs{}, fmt.Errorf("policy: condition environment: %w", err)
 	}
-	timeEnv, err := cel.NewCustomEnv(append(append(common, timeFunctions(spans)...),
+	timeEnv, err := cel.NewCustomEnv(append(append(common, timeFunctions()...),
 		cel.Variable(varTime, obj(keywordTypes[varTime])),
 		cel.Variable(varNow, cel.TimestampType),
 	)...)
 	if err != nil {
 		return envs{}, fmt.Errorf("policy: time environment: %w", err)
 	}
-	return envs{consensus: consensus, condition: condition, time: timeEnv, provider: prov, adapter: ad, spans: spans}, nil
+	return envs{consensus: consensus, condition: condition, time: timeEnv, provider: prov, adapter: ad, zones: &zoneCache{}}, nil
 })

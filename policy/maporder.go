@@ -181,24 +181,11 @@ func (c orderedConstructor) Exec(f *interpreter.ExecutionFrame) ref.Val {
 // chargeBuild sorts a map just built and charges its building and sorting,
 // n + n·⌈log₂ n⌉ units for n entries, to the evaluation's cost tracker
 // (where CEL charges a map literal a flat 30 units whatever its size): the
-// budget then bounds a loop that rebuilds a large literal. It goes through
-// the tracker's call cost (workCost, fnMapWork), so the cost limit applies.
+// budget then bounds a loop that rebuilds a large literal.
 func chargeBuild(f *interpreter.ExecutionFrame, m orderedMap) {
 	n := uint64(len(m.sorted()))
-	costs := f.CostTracker()
-	if costs == nil || n < 2 {
+	if n < 2 {
 		return
 	}
-	units := n + n*uint64(bits.Len64(n-1))
-	costs.EvalUnary(nil, 0, mapWork{}, types.Int(units), types.NullValue)
+	chargeWork(f, n+n*uint64(bits.Len64(n-1)))
 }
-
-// fnMapWork names the work of building and sorting a map literal to the
-// cost tracker: workCost charges it the units its argument says.
-const fnMapWork = "vigil.map_work"
-
-// mapWork is the call the tracker is told of for chargeBuild.
-type mapWork struct{}
-
-func (mapWork) Function() string   { return fnMapWork }
-func (mapWork) OverloadID() string { return fnMapWork }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"cel.dev/cel-go/cel"
@@ -50,7 +49,13 @@ type cronField struct {
 func (f cronField) has(v int) bool { return f.any || v < len(f.values) && f.values[v] }
 
 // cron is a parsed 5-field schedule of the documented subset.
-type cron struct{ minute, hour, dom, month, dow cronField }
+type cron struct {
+	minute, hour, dom, month, dow cronField
+	// For each minute (hour), the latest matching one at or before it, or
+	// -1: what lets a walk step from fire to fire (latest).
+	minuteAtOrBefore [60]int8
+	hourAtOrBefore   [24]int8
+}
 
 var cronRanges = [5]struct {
 	name     string
@@ -93,7 +98,10 @@ func parseCron(s string) (cron, error) {
 		}
 		fields[i] = f
 	}
-	return cron{minute: fields[0], hour: fields[1], dom: fields[2], month: fields[3], dow: fields[4]}, nil
+	c := cron{minute: fields[0], hour: fields[1], dom: fields[2], month: fields[3], dow: fields[4]}
+	atOrBefore(c.minute, c.minuteAtOrBefore[:])
+	atOrBefore(c.hour, c.hourAtOrBefore[:])
+	return c, nil
 }
 
 // dayMatches applies cron's rule: when both day fields are restricted, a day
@@ -165,18 +173,36 @@ func parseCronSpan(schedule, duration, tz string) (cronSpan, error) {
 	if err != nil {
 		return cronSpan{}, err
 	}
-	if tz == "" || tz == "Local" {
-		return cronSpan{}, fmt.Errorf("CronSpan: '%s' is not an IANA time zone name, e.g. 'America/New_York' or 'UTC'", tz)
-	}
-	loc, err := time.LoadLocation(tz)
+	loc, err := loadZoneNamed(tz)
 	if err != nil {
-		return cronSpan{}, fmt.Errorf("CronSpan: '%s' is not an IANA time zone name, e.g. 'America/New_York' or 'UTC'", tz)
+		return cronSpan{}, err
 	}
 	return cronSpan{cron: c, dur: d, loc: loc}, nil
 }
 
+// loadZoneNamed reads an IANA time zone from the zone database; the
+// machine's own ("Local", "") is refused, as the service refuses it.
+func loadZoneNamed(tz string) (*time.Location, error) {
+	bad := fmt.Errorf("CronSpan: '%s' is not an IANA time zone name, e.g. 'America/New_York' or 'UTC'", tz)
+	if tz == "" || tz == "Local" {
+		return nil, bad
+	}
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return nil, bad
+	}
+	return loc, nil
+}
+
 // active reports whether now lies in [fire, fire+dur) for some fire of the
 // schedule, that is whether some fire's instant lies in (now-dur, now].
+func (s cronSpan) active(now time.Time) bool {
+	active, _ := s.walk(now)
+	return active
+}
+
+// walk is active, and the number of steps it took (days and fires looked
+// at, zone transitions read), which is what a call is charged.
 //
 // Fires are local wall-clock times in the zone. A wall time that does not
 // exist (skipped by a daylight-saving change) fires at the instant Go's
@@ -187,48 +213,91 @@ func parseCronSpan(schedule, duration, tz string) (cronSpan, error) {
 // zone's offsets rather than by local days: a fire at wall time w (read as
 // if it were UTC) is at the instant w-offset, for one of the offsets the zone
 // has around now.
-func (s cronSpan) active(now time.Time) bool {
+//
+// The fires whose wall time may lie in that bound are visited latest first,
+// each found from the previous one arithmetically (cron.latest). A fire whose
+// instant is after now has a wall time within the zone's offset spread of
+// now+maxOff, and one whose instant is at or before now-dur has one within
+// the spread of the bound's start; any other is in the window and ends the
+// walk. So a walk looks at the days of the bound (at most about ten) and at
+// the fires of two stretches as long as the offset spread (an hour or two
+// around a daylight-saving change, nothing elsewhere).
+func (s cronSpan) walk(now time.Time) (active bool, steps int) {
 	from := now.Add(-s.dur)
-	minOff, maxOff := offsetRange(s.loc, from.Add(-2*24*time.Hour), now.Add(2*24*time.Hour))
+	minOff, maxOff, transitions := offsetRange(s.loc, from.Add(-2*24*time.Hour), now.Add(2*24*time.Hour))
+	steps = 1 + transitions
 	// Wall times (as UTC) whose instant may lie in (from, now].
 	lo, hi := from.Add(minOff).UTC(), now.Add(maxOff).UTC()
-	for day := time.Date(hi.Year(), hi.Month(), hi.Day(), 0, 0, 0, 0, time.UTC); day.Add(24 * time.Hour).After(lo); day = day.AddDate(0, 0, -1) {
+	day := time.Date(hi.Year(), hi.Month(), hi.Day(), 0, 0, 0, 0, time.UTC)
+	upTo := int(hi.Sub(day) / time.Minute) // the day's last minute at or before hi
+	for ; day.Add(24 * time.Hour).After(lo); day, upTo = day.Add(-24*time.Hour), minutesPerDay-1 {
+		steps++
 		if !s.cron.dayMatches(day) {
 			continue
 		}
-		for h := 23; h >= 0; h-- {
-			if !s.cron.hour.has(h) {
-				continue
+		for {
+			h, m, ok := s.cron.latest(upTo)
+			if !ok {
+				break
 			}
-			for m := 59; m >= 0; m-- {
-				if !s.cron.minute.has(m) {
-					continue
-				}
-				wall := day.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute)
-				if wall.After(hi) || !wall.After(lo) {
-					continue
-				}
-				fire := time.Date(day.Year(), day.Month(), day.Day(), h, m, 0, 0, s.loc)
-				if fire.After(from) && !fire.After(now) {
-					return true
-				}
+			wall := day.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute)
+			if !wall.After(lo) {
+				return false, steps
 			}
+			steps++
+			fire := time.Date(day.Year(), day.Month(), day.Day(), h, m, 0, 0, s.loc)
+			if fire.After(from) && !fire.After(now) {
+				return true, steps
+			}
+			upTo = h*60 + m - 1
 		}
 	}
-	return false
+	return false, steps
+}
+
+const minutesPerDay = 24 * 60
+
+// latest is the schedule's latest hour and minute of a day at or before
+// minute upTo of that day (0 to 1439); ok is false when there is none.
+func (c cron) latest(upTo int) (h, m int, ok bool) {
+	if upTo < 0 {
+		return 0, 0, false
+	}
+	h, m = upTo/60, upTo%60
+	if c.hour.has(h) && c.minuteAtOrBefore[m] >= 0 {
+		return h, int(c.minuteAtOrBefore[m]), true
+	}
+	if h == 0 || c.hourAtOrBefore[h-1] < 0 {
+		return 0, 0, false
+	}
+	// The minute field matches at least one minute, so [59] is one.
+	return int(c.hourAtOrBefore[h-1]), int(c.minuteAtOrBefore[59]), true
+}
+
+// atOrBefore is, for each value v of a field of n values from 0, the
+// greatest value at or before v that the field matches, or -1.
+func atOrBefore(f cronField, out []int8) {
+	last := int8(-1)
+	for v := range out {
+		if f.has(v) {
+			last = int8(v)
+		}
+		out[v] = last
+	}
 }
 
 // offsetRange is the least and the greatest UTC offset loc has between from
-// and to.
-func offsetRange(loc *time.Location, from, to time.Time) (lo, hi time.Duration) {
+// and to, and how many transitions it read to find them.
+func offsetRange(loc *time.Location, from, to time.Time) (lo, hi time.Duration, transitions int) {
 	t := from.In(loc)
 	_, off := t.Zone()
 	lo, hi = time.Duration(off)*time.Second, time.Duration(off)*time.Second
 	for {
 		_, end := t.ZoneBounds()
 		if end.IsZero() || end.After(to) || !end.After(t) {
-			return lo, hi
+			return lo, hi, transitions
 		}
+		transitions++
 		t = end
 		_, off = t.Zone()
 		d := time.Duration(off) * time.Second
@@ -236,9 +305,11 @@ func offsetRange(loc *time.Location, from, to time.Time) (lo, hi time.Duration) 
 	}
 }
 
-// timeFunctions declares Timestamp and CronSpan. Parsed CronSpan arguments
-// are kept in spans (one per environment) so that time zones are loaded once.
-func timeFunctions(spans *sync.Map) []cel.EnvOption {
+// timeFunctions declares Timestamp and CronSpan. CronSpan's calls are
+// planned by the program's decorator (cronSpanCalls), which charges them
+// their work; its binding here is what CEL requires of a function, and
+// evaluates a call that was not so planned, correctly but uncharged.
+func timeFunctions() []cel.EnvOption {
 	return []cel.EnvOption{
 		cel.Function(fnTimestmp,
 			cel.Overload("vigil_timestamp_string", []*cel.Type{cel.StringType}, cel.TimestampType,
@@ -260,24 +331,17 @@ func timeFunctions(spans *sync.Map) []cel.EnvOption {
 					if !ok {
 						return types.NewErr("CronSpan: no clock")
 					}
-					var key [3]string
-					for i := range key {
+					var strs [3]string
+					for i := range strs {
 						s, ok := args[i+1].(types.String)
 						if !ok {
 							return types.NewErr("CronSpan() needs three strings, not %s", args[i+1].Type().TypeName())
 						}
-						key[i] = string(s)
+						strs[i] = string(s)
 					}
-					var span cronSpan
-					if v, ok := spans.Load(key); ok {
-						span = v.(cronSpan)
-					} else {
-						s, err := parseCronSpan(key[0], key[1], key[2])
-						if err != nil {
-							return types.WrapErr(err)
-						}
-						spans.Store(key, s)
-						span = s
+					span, err := parseCronSpan(strs[0], strs[1], strs[2])
+					if err != nil {
+						return types.WrapErr(err)
 					}
 					return types.Bool(span.active(now.Time))
 				}))),

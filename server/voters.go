@@ -31,6 +31,11 @@ type voters struct {
 	// now is the request's one reading of the clock: time expressions see
 	// the instant the request stores (a vote's time), not a later one.
 	now time.Time
+	// answers is awaitsPolicyConsensus's answer by activity id, for this
+	// request and its instant: when readsClock keeps it out of the server's
+	// cache, it is still worked out once per activity, not once per member
+	// asked about (evaluate asks for each member who has not voted).
+	answers map[string]bool
 }
 
 func (s *Server) voters(q querier, o *org, now time.Time) *voters {
@@ -58,7 +63,8 @@ func (v *voters) mayVote(ctx context.Context, a *activity, userID string) (bool,
 // the answer is the same for every user.
 //
 // The answer is cached per activity (Server.awaitsConsensus), unless a
-// policy's time expression makes it change with the clock.
+// policy's time expression makes it change with the clock; within one
+// request (one instant) it is always remembered (answers).
 func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, error) {
 	if !v.loaded {
 		op, gen, err := v.s.orgPolicies(ctx, v.q, v.o)
@@ -67,7 +73,18 @@ func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, 
 		}
 		*v = *v.s.votersWith(v.q, v.o, op, gen, v.now)
 	}
-	return v.s.awaitsConsensus(v.q, a, v.gen, v.readsClock, func() (bool, error) { return v.computeConsensus(a), nil })
+	if awaits, ok := v.answers[a.ID]; ok {
+		return awaits, nil
+	}
+	awaits, err := v.s.awaitsConsensus(v.q, a, v.gen, v.readsClock, func() (bool, error) { return v.computeConsensus(a), nil })
+	if err != nil {
+		return false, err
+	}
+	if v.answers == nil {
+		v.answers = make(map[string]bool)
+	}
+	v.answers[a.ID] = awaits
+	return awaits, nil
 }
 
 // computeConsensus is awaitsPolicyConsensus's answer, bounded as a decision
