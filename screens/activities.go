@@ -454,6 +454,8 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, tea.Batch(a.show(act), a.load())
 	case activityVotedMsg:
 		return a, a.voted(msg)
+	case voteRecheckedMsg:
+		return a, a.rechecked(msg)
 	case activityMfaMsg:
 		a.detail.applyMfa(msg, a.c)
 	case activityDetailMsg:

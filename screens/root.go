@@ -321,7 +321,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			r.log.add(r.common.Now(), kind, msg.Text)
 		}
 		return r.toasts.Push(msg)
-	case activityVotedMsg:
+	case activityVotedMsg, voteRecheckedMsg:
 		cmd := r.broadcast(msg)
 		r.syncScreenErrors() // the vote's own entry (voteReportMsg) holds its error in full
 		return cmd
