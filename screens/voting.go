@@ -467,27 +467,6 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 	return a.reportVote(msg)
 }
 
-// voteRecheckedMsg is what a read of the activity (recheckVote) found about
-// the vote whose outcome was unknown: of is the unsure vote it was sent for,
-// vote that vote with the activity as read.
-type voteRecheckedMsg struct {
-	of   *activityVotedMsg
-	vote activityVotedMsg
-}
-
-// rechecked reports what a recheck found, unless the unsure vote has been
-// settled by anything else since it was sent (the vote's own late reply,
-// another vote on it, another recheck) or a vote on the activity is in
-// flight, which will settle it: the read may predate that vote, and its
-// "your vote is not there" would contradict what the vote says. It never
-// touches the vote in flight.
-func (a *Activities) rechecked(msg voteRecheckedMsg) tea.Cmd {
-	if a.unsure == nil || a.unsure != msg.of || a.voting == msg.vote.id {
-		return nil
-	}
-	return a.reportVote(msg.vote)
-}
-
 // reportVote says what became of a vote, and shows the activity as it left it.
 func (a *Activities) reportVote(msg activityVotedMsg) tea.Cmd {
 	if a.unsure != nil && a.unsure.id == msg.id {
@@ -522,28 +501,6 @@ func (a *Activities) reportVote(msg activityVotedMsg) tea.Cmd {
 	}
 	a.voteErr = said.entry
 	return said.tell()
-}
-
-// recheckVote reads again the activity of the vote whose outcome is unknown,
-// and reports the vote again with what the read found (rechecked then says
-// whether it counted); nil when no vote is unsure. A read that fails
-// changes nothing: the status bar keeps saying the outcome is unknown.
-func (a *Activities) recheckVote() tea.Cmd {
-	if a.unsure == nil {
-		return nil
-	}
-	of, c := a.unsure, a.c
-	return func() tea.Msg {
-		ctx, cancel := c.ctx()
-		defer cancel()
-		cur, err := c.Reader.GetActivity(ctx, of.id)
-		if err != nil {
-			return nil
-		}
-		vote := *of
-		vote.current = cur
-		return voteRecheckedMsg{of: of, vote: vote}
-	}
 }
 
 // takeVoted shows the record a vote left: in the list (kept there when it
