@@ -337,7 +337,7 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	}
 	_, orgChanged := msg.(orgLoadedMsg)
 	_, ticked := msg.(clockMsg)
-	return s, tea.Batch(cmd, a.followVoteDialog(orgChanged || ticked))
+	return s, tea.Batch(cmd, a.followVoteDialog(orgChanged, ticked))
 }
 
 // update handles msg (Update explains what it leaves unexplained and keeps
@@ -454,6 +454,8 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, tea.Batch(a.show(act), a.load())
 	case activityVotedMsg:
 		return a, a.voted(msg)
+	case voteRecheckedMsg:
+		return a, a.rechecked(msg)
 	case activityMfaMsg:
 		a.detail.applyMfa(msg, a.c)
 	case activityDetailMsg:
@@ -465,7 +467,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 			}
 			if msg.activity != nil && msg.err == nil {
 				a.replace(*msg.activity)
-				if msg.id == before.ID && !olderCopy(*msg.activity, before) && recordChanged(before, *msg.activity) {
+				if msg.id == before.ID && !olderCopy(*msg.activity, before, a.c.Now()) && recordChanged(before, *msg.activity) {
 					// A vote changed it: its evaluations (and, once executed,
 					// its app proofs) are new too.
 					return a, a.detail.loadExtras(a.c)

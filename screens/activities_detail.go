@@ -107,7 +107,7 @@ func getActivity(c *Common, id string, wrap func(*api.Activity, error) tea.Msg) 
 // after it) is ignored: it would show the vote undone.
 func (d *activityDetail) follow(c *Common, act api.Activity) tea.Cmd {
 	before := d.activity
-	if olderCopy(act, before) {
+	if olderCopy(act, before, c.Now()) {
 		return nil
 	}
 	d.activity = act
@@ -121,7 +121,7 @@ func (d *activityDetail) follow(c *Common, act api.Activity) tea.Cmd {
 // recordChanged reports whether a vote or a new status came between two
 // records of an activity.
 func recordChanged(before, after api.Activity) bool {
-	return before.ID == after.ID && (before.Status != after.Status || len(before.Votes) != len(after.Votes))
+	return before.ID == after.ID && (before.Status != after.Status || !sameVotes(before.Votes, after.Votes))
 }
 
 // loadExtras fetches the policy evaluations, the app proofs and, while the
@@ -165,7 +165,7 @@ func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
 		d.recordErr = ""
 		if msg.err != nil {
 			d.recordErr = errorText(msg.err)
-		} else if msg.activity.ID == d.activity.ID && !olderCopy(*msg.activity, d.activity) {
+		} else if msg.activity.ID == d.activity.ID && !olderCopy(*msg.activity, d.activity, c.Now()) {
 			// A fetch sent before your vote and answered after it would
 			// show the vote undone (as in follow).
 			d.activity = *msg.activity

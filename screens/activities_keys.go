@@ -140,7 +140,7 @@ func (a *Activities) askVote(approve bool) tea.Cmd {
 		a.syncKeys() // a and x say a vote is in flight from now on
 		return cmd
 	}, nil)
-	a.asking = &openVote{vote: v, dialog: d, shown: *act}
+	a.asking = &openVote{vote: v, dialog: d, shown: *act, at: a.c.Now()}
 	return a.askDialog(d)
 }
 

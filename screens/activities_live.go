@@ -178,12 +178,15 @@ func (a *Activities) keepSettled(act api.Activity) {
 	a.setRows()
 }
 
-// olderCopy reports whether x is an older copy of the activity than is: it
-// has fewer votes, an earlier updatedAt, or is still pending where than
-// settled. A list or a record fetched before a vote and answered after it is
-// one.
-func olderCopy(x, than api.Activity) bool {
-	return x.ID == than.ID && (len(x.Votes) < len(than.Votes) ||
+// olderCopy reports whether x is an older copy of the activity than is at
+// now: it lacks a vote that counts in than, holds votes of a round that has
+// ended where than no longer does, has an earlier updatedAt, or is still
+// pending where than settled. A list or a record fetched before a vote and
+// answered after it is one. Fewer votes alone does not make a copy older:
+// the service drops the votes of an ended round, with the same status and
+// updatedAt (vote_rounds.go).
+func olderCopy(x, than api.Activity, now time.Time) bool {
+	return x.ID == than.ID && (lacksVoteOf(&x, &than, now) || staleVotesOf(&x, &than, now) ||
 		!x.UpdatedAt.IsZero() && x.UpdatedAt.Time().Before(than.UpdatedAt.Time()) ||
 		api.IsTerminal(than.Status) && !api.IsTerminal(x.Status))
 }
@@ -193,9 +196,9 @@ func olderCopy(x, than api.Activity) bool {
 // as held: a list fetched before your vote and answered after it must not
 // put the old status back on the row.
 func (a *Activities) keepFresher(items []api.Activity) []api.Activity {
-	held := map[string]api.Activity{}
+	held, now := map[string]api.Activity{}, a.c.Now()
 	hold := func(x api.Activity) {
-		if prev, ok := held[x.ID]; !ok || olderCopy(prev, x) {
+		if prev, ok := held[x.ID]; !ok || olderCopy(prev, x, now) {
 			held[x.ID] = x
 		}
 	}
@@ -210,7 +213,7 @@ func (a *Activities) keepFresher(items []api.Activity) []api.Activity {
 	}
 	out := slices.Clone(items)
 	for i, it := range out {
-		if h, ok := held[it.ID]; ok && olderCopy(it, h) {
+		if h, ok := held[it.ID]; ok && olderCopy(it, h, now) {
 			out[i] = h
 		}
 	}
@@ -223,7 +226,7 @@ func (a *Activities) keepFresher(items []api.Activity) []api.Activity {
 func (a *Activities) replace(act api.Activity) {
 	for i := range a.items {
 		if a.items[i].ID == act.ID {
-			if olderCopy(act, a.items[i]) {
+			if olderCopy(act, a.items[i], a.c.Now()) {
 				return
 			}
 			a.items[i] = act

@@ -20,6 +20,9 @@ type evaluationContext struct {
 	policies map[string]policy.Policy
 	ordered  []policy.Policy // as the service runs them: creation order
 	load     *orgLoad        // this load's mark, for caches (explanations)
+	// readsClock: a policy's verdict may change with the clock alone (a
+	// time expression), so what a vote would do may too.
+	readsClock bool
 }
 
 func newEvaluationContext(users []api.User, quorum api.Quorum, records []api.Policy) evaluationContext {
@@ -28,7 +31,9 @@ func newEvaluationContext(users []api.User, quorum api.Quorum, records []api.Pol
 	for _, p := range compiled {
 		byID[p.ID] = p
 	}
-	return evaluationContext{members: policy.Members(users, quorum), quorum: quorum, policies: byID, ordered: compiled, load: &orgLoad{}}
+	readsClock := slices.ContainsFunc(compiled, func(p policy.Policy) bool { return p.Compiled != nil && p.Compiled.ReadsClock() })
+	return evaluationContext{members: policy.Members(users, quorum), quorum: quorum, policies: byID, ordered: compiled,
+		load: &orgLoad{}, readsClock: readsClock}
 }
 
 // explained is a stored evaluation in words.

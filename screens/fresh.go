@@ -27,6 +27,7 @@ type screenHiddenMsg struct{}
 type activityChange interface{ changesActivities() }
 
 func (activityVotedMsg) changesActivities()    {}
+func (voteRecheckedMsg) changesActivities()    {}
 func (opSubmittedMsg) changesActivities()      {}
 func (featureSubmittedMsg) changesActivities() {}
 func (policyCreatedMsg) changesActivities()    {}

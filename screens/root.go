@@ -69,6 +69,10 @@ type Root struct {
 	spinner  spinner.Model
 	spinning bool
 	orgErr   string
+	// orgPartial: the organization shown is the part of a reload that
+	// failed half-way, accepted because no whole one was known; the next
+	// load, whole or not, may replace it.
+	orgPartial bool
 	// orgReloading: a reload for a completed activity is in flight;
 	// orgChangedAgain: another completion came meanwhile (reload once more).
 	orgReloading, orgChangedAgain bool
@@ -317,7 +321,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			r.log.add(r.common.Now(), kind, msg.Text)
 		}
 		return r.toasts.Push(msg)
-	case activityVotedMsg:
+	case activityVotedMsg, voteRecheckedMsg:
 		cmd := r.broadcast(msg)
 		r.syncScreenErrors() // the vote's own entry (voteReportMsg) holds its error in full
 		return cmd
@@ -340,10 +344,12 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.orgReloading = true
 		return tea.Batch(loadOrg(r.common), r.broadcast(msg))
 	case orgLoadedMsg:
-		// A reload that failed half-way keeps the last whole organization:
-		// its part would drop the names of users and policies.
-		if msg.org.Loaded && (msg.err == nil || !r.common.Org.Loaded || r.orgErr != "") {
+		// A reload that failed half-way keeps the last whole organization,
+		// however many fail in a row: its part would drop the names of users
+		// and policies, the members and the policies the predictions use.
+		if msg.org.Loaded && (msg.err == nil || !r.common.Org.Loaded || r.orgPartial) {
 			r.common.Org = msg.org
+			r.orgPartial = msg.err != nil
 		}
 		r.orgErr = ""
 		if msg.err != nil {

@@ -3,6 +3,7 @@ package screens
 import (
 	"slices"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -32,11 +33,24 @@ type pendingVote struct {
 }
 
 // openVote is the vote dialog on the root's stack and the copy of the
-// activity its lines restate.
+// activity its lines restate, worked out at the instant at.
 type openVote struct {
 	vote   *pendingVote
 	dialog *ConfirmDialog
 	shown  api.Activity
+	at     time.Time
+}
+
+// clockMoved reports whether what the dialog shows may have changed with
+// the clock alone since it was worked out, by now: a policy reads the clock,
+// or the round of the votes it shows has ended since. Working it out again
+// (Decide, Reachable) is not free: it runs in Update, so not at every tick.
+func (o *openVote) clockMoved(c *Common, now time.Time) bool {
+	if c.Org.Eval.readsClock {
+		return true
+	}
+	end := roundEnds(&o.shown, o.at)
+	return !end.IsZero() && !now.Before(end)
 }
 
 // withdrawnDialogMsg asks the root to take this very dialog off its stack
@@ -44,11 +58,11 @@ type openVote struct {
 type withdrawnDialogMsg struct{ dialog Dialog }
 
 // followVoteDialog brings the open vote dialog up to date with the newest
-// copy of its activity the screen holds; recompute: what the vote would do
-// may have changed with no new copy, because the organization was loaded
-// again (names, policies) or the clock moved on (a policy's time window
-// opens or closes, a vote's round ends).
-func (a *Activities) followVoteDialog(recompute bool) tea.Cmd {
+// copy of its activity the screen holds. What the vote would do may change
+// with no new copy too: when the organization was loaded again (names,
+// policies: orgChanged) or the clock moved on (ticked: a policy's time
+// window opens or closes, a vote's round ends).
+func (a *Activities) followVoteDialog(orgChanged, ticked bool) tea.Cmd {
 	o := a.asking
 	if o == nil {
 		return nil
@@ -57,11 +71,13 @@ func (a *Activities) followVoteDialog(recompute bool) tea.Cmd {
 		a.asking = nil
 		return nil
 	}
+	now := a.c.Now()
+	recompute := orgChanged || ticked && o.clockMoved(a.c, now)
 	cur := a.newestCopy(o.vote.id)
-	if cur == nil || olderCopy(*cur, o.shown) || (!recompute && sameVersion(*cur, o.shown)) {
+	if cur == nil || olderCopy(*cur, o.shown, now) || (!recompute && sameVersion(*cur, o.shown)) {
 		return nil
 	}
-	o.shown = *cur
+	o.shown, o.at = *cur, now
 	if why := a.voteWithdrawn(cur, o.vote); why != "" {
 		a.asking = nil
 		o.dialog.withdraw(why)
@@ -78,8 +94,9 @@ func (a *Activities) followVoteDialog(recompute bool) tea.Cmd {
 // detail's, a row's), nil when it holds none.
 func (a *Activities) newestCopy(id string) *api.Activity {
 	var best *api.Activity
+	now := a.c.Now()
 	consider := func(x *api.Activity) {
-		if x.ID == id && (best == nil || olderCopy(*best, *x)) {
+		if x.ID == id && (best == nil || olderCopy(*best, *x, now)) {
 			best = x
 		}
 	}
@@ -93,9 +110,10 @@ func (a *Activities) newestCopy(id string) *api.Activity {
 }
 
 // sameVersion reports whether x and y are the same version of an activity
-// as far as the vote dialog shows it.
+// as far as the vote dialog shows it: the very same votes, not as many (a
+// new round may hold as many as the one that ended).
 func sameVersion(x, y api.Activity) bool {
-	return x.Status == y.Status && x.Fingerprint == y.Fingerprint && len(x.Votes) == len(y.Votes) &&
+	return x.Status == y.Status && x.Fingerprint == y.Fingerprint && sameVotes(x.Votes, y.Votes) &&
 		x.UpdatedAt.Time().Equal(y.UpdatedAt.Time()) && x.CanApprove == y.CanApprove && x.CanReject == y.CanReject
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -35,17 +36,21 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		warn = shifted
 	}
 	lines = append(lines, intent...)
+	// Who voted and what this vote would do, from the votes that count now
+	// (one clock reading for both): a round that has ended counts no more.
+	now := c.Now()
+	counted := withCountingVotes(act, now)
 	lines = append(lines,
 		"requester:   "+requesterQuoted(c, act),
-		"votes:       "+votesByName(c, act),
+		"votes:       "+votesByName(c, counted),
 	)
 	doubtLine, thenLine := -1, -1
-	if then := voteConsequence(c, act, approve); then != "" {
+	if then := voteConsequenceAt(c, counted, approve, now); then != "" {
 		if act.Intent.ParamsUnread() {
 			thenLine = len(lines)
 		}
 		lines = append(lines, "if you "+strings.ToLower(verb)+": "+then)
-		if doubt := credentialDoubt(c, act); doubt != "" {
+		if doubt := credentialDoubt(c, counted); doubt != "" {
 			doubtLine = len(lines)
 			lines = append(lines, doubt)
 		}
@@ -390,9 +395,19 @@ func votesByName(c *Common, act *api.Activity) string {
 }
 
 // voteConsequence is what the console's reading of the organization's
-// policies says this vote would do; "" when it cannot tell (the policies or
-// members are not loaded, or the user is unknown).
+// policies says this vote would do now; "" when it cannot tell (the policies
+// or members are not loaded, or the user is unknown).
 func voteConsequence(c *Common, act *api.Activity, approve bool) string {
+	return voteConsequenceAt(c, act, approve, c.Now())
+}
+
+// voteConsequenceAt is voteConsequence at now. Only the votes that count at
+// now count, with this one, as the service counts them: the votes of a
+// round that has ended do not, and this vote then starts a round alone.
+// This vote joins those that count whatever their times say (a service's
+// clock ahead of the console's), never starting a round of its own before
+// them.
+func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time) string {
 	ec := c.Org.Eval
 	me, ok := ec.members[c.Org.UserID]
 	if !ok || c.Org.UserID == "" {
@@ -402,9 +417,9 @@ func voteConsequence(c *Common, act *api.Activity, approve bool) string {
 		// Worked out on empty params, a prediction would be a guess stated as fact.
 		return api.CannotTellParams + ", which the policies may look at"
 	}
-	now := c.Now()
 	quorum := policy.QuorumOf(ec.quorum)
 	rootOnly := policy.RootOnly(act.Type)
+	act = withCountingVotes(act, now)
 	with := *act
 	with.Votes = append(slices.Clone(act.Votes), api.Vote{UserID: me.ID, User: api.User{UserName: me.Name},
 		Selection: map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[approve], CreatedAt: api.NewTime(now)})
@@ -444,10 +459,16 @@ func voteConsequence(c *Common, act *api.Activity, approve bool) string {
 	return "by the console's reading of the policies: " + ui.Clean(d.Reason)
 }
 
+// voted takes a vote's own reply: the vote in flight is over.
 func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 	if msg.id == a.voting {
 		a.voting = ""
 	}
+	return a.reportVote(msg)
+}
+
+// reportVote says what became of a vote, and shows the activity as it left it.
+func (a *Activities) reportVote(msg activityVotedMsg) tea.Cmd {
 	if a.unsure != nil && a.unsure.id == msg.id {
 		a.unsure = nil // this reply, or a read of the activity since, settles it
 	}
@@ -480,27 +501,6 @@ func (a *Activities) voted(msg activityVotedMsg) tea.Cmd {
 	}
 	a.voteErr = said.entry
 	return said.tell()
-}
-
-// recheckVote reads again the activity of the vote whose outcome is unknown,
-// and reports the vote again with what the read found (voted then says
-// whether it counted); nil when no vote is unsure. A read that fails
-// changes nothing: the status bar keeps saying the outcome is unknown.
-func (a *Activities) recheckVote() tea.Cmd {
-	if a.unsure == nil {
-		return nil
-	}
-	msg, c := *a.unsure, a.c
-	return func() tea.Msg {
-		ctx, cancel := c.ctx()
-		defer cancel()
-		cur, err := c.Reader.GetActivity(ctx, msg.id)
-		if err != nil {
-			return nil
-		}
-		msg.current = cur
-		return msg
-	}
 }
 
 // takeVoted shows the record a vote left: in the list (kept there when it

@@ -84,12 +84,31 @@ func NewConfirm(title, yesLabel string, lines ...string) Confirm {
 }
 
 // Restate shows next's title, lines, warnings and notice in place of c's,
-// where c is scrolled to. What it restates changed, so the lines count as
-// unread again until the last one has been on screen.
-func (c *Confirm) Restate(next Confirm) {
-	offset := c.offset
+// drawn width wide. What it restates changed, and every changed line must be
+// on screen before y answers: the lines count as unread again until the
+// last one has been on screen, and a window below the first changed line
+// moves up to it (the rows above the window have all been on screen once,
+// since a dialog opens at its top and scrolls a window at a time, but not
+// as they read now). A window above it stays: the changed lines are below,
+// unread.
+func (c *Confirm) Restate(next Confirm, width int) {
+	offset := min(c.offset, next.firstChangedRow(c.Lines, c.Warn, width))
 	*c = next
 	c.offset = offset
+}
+
+// firstChangedRow is the first row of c's body, drawn width wide, that
+// restates a line other than lines (with warn) did, or the row after the
+// last when none does.
+func (c Confirm) firstChangedRow(lines []string, warn map[int]bool, width int) int {
+	inner, row := confirmInner(width), 0
+	for i, l := range c.Lines {
+		if i >= len(lines) || lines[i] != l || warn[i] != c.Warn[i] {
+			break
+		}
+		row += strings.Count(wrapField(Clean(l), inner), "\n") + 1
+	}
+	return row
 }
 
 // Answer maps a key press to an answer; other keys (and other messages) leave the

@@ -2,9 +2,11 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -87,5 +89,47 @@ func TestConfirmChromeGivesWayBeforeTheTextScrolls(t *testing.T) {
 	c.Keys.Scrolls = true
 	if n := len(c.Keys.ShortHelp()); n != 3 {
 		t.Errorf("the short help has %d items, want y, n and scroll", n)
+	}
+}
+
+// A dialog that changed while open (Restate) shows every changed line before
+// y answers: scrolled below the change, the window moves up to it; above the
+// change, it stays where it is (the lines between were never on screen) and
+// the change is unread below it.
+func TestConfirmRestateShowsTheChangedLineBeforeYAnswers(t *testing.T) {
+	var lines []string
+	for i := range 30 {
+		lines = append(lines, fmt.Sprintf("field %02d:    value %02d", i, i))
+	}
+	const w, h = 60, 14
+	pgdown := tea.KeyPressMsg{Code: tea.KeyPgDown}
+	c := NewConfirm("Approve this activity?", "Approve", lines...)
+	for range 10 {
+		c.Scroll(pgdown, w, h)
+	}
+	if n, _ := c.Unread(w, h); n != 0 {
+		t.Fatalf("set-up: read to the end, %d lines unread", n)
+	}
+	changed := slices.Clone(lines)
+	changed[2] = "field 02:    CHANGED"
+	c.Restate(NewConfirm("Approve this activity?", "Approve", changed...), w)
+	if view := c.View(plainTheme, w, h); !strings.Contains(view, "CHANGED") {
+		t.Errorf("the changed line is above the window, not on screen:\n%s", view)
+	}
+	if n, _ := c.Unread(w, h); n == 0 {
+		t.Errorf("after a restate nothing is unread: y would answer without the lines below the change read again")
+	}
+
+	// At the top, a change far below: the window does not jump over the
+	// lines between, and the change counts as unread.
+	c = NewConfirm("Approve this activity?", "Approve", lines...)
+	changed = slices.Clone(lines)
+	changed[28] = "field 28:    CHANGED"
+	c.Restate(NewConfirm("Approve this activity?", "Approve", changed...), w)
+	if view := c.View(plainTheme, w, h); !strings.Contains(view, "field 00") {
+		t.Errorf("the window skipped lines never read to reach the change:\n%s", view)
+	}
+	if n, _ := c.Unread(w, h); n == 0 {
+		t.Errorf("the change below the window is not unread")
 	}
 }
