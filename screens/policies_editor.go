@@ -94,6 +94,11 @@ func (e exprError) Column() int   { return e.col }
 // checkExpr compiles one expression of a policy as the service would, and
 // returns its first problem with its position.
 func checkExpr(field, src string) error {
+	// The field is one line: a comment there hides everything after it, so
+	// text that reads as code would silently not count.
+	if col := policy.CommentColumn(src); col > 0 {
+		return exprError{msg: fmt.Sprintf("column %d: everything after // is a comment and does not count (the field is one line); remove the comment, or write what follows it before it", col), col: col}
+	}
 	var ds []policy.Diagnostic
 	if field == policy.FieldCondition {
 		ds = policy.Check(src, "")
@@ -121,10 +126,10 @@ func (p *Policies) openEditor() {
 	e.form = ui.NewForm("New policy (create_policy: the root quorum usually has to approve it)",
 		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
 		ui.Field{Key: "effect", Label: "Effect", Choices: []string{api.EffectAllow, api.EffectDeny}},
-		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight,
+		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. activity.resource == 'POLICY'",
 			Validate:    func(s string) error { return checkExpr(policy.FieldCondition, s) }},
-		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight,
+		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. approvers.count() >= 2",
 			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) }},
 		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},
