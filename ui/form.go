@@ -464,7 +464,7 @@ func (fd Field) textView(th *theme.Theme, width int) string {
 	}
 	out := "  " + prefix + styled + "\n"
 	if col := fd.errCol - 1 - start; fd.errCol > 0 && col >= 0 && col <= len(v)-start {
-		out += "  " + strings.Repeat(" ", len([]rune(prefix))+ansi.StringWidth(Clean(string(v[start:start+col])))) + th.ExprErrorAt.Render("^") + "\n"
+		out += "  " + strings.Repeat(" ", len([]rune(prefix))+CaretIndent(string(v[start:]), col+1)) + th.ExprErrorAt.Render("^") + "\n"
 	}
 	return out
 }
