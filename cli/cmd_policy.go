@@ -9,6 +9,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
+	"github.com/vigil-console/vigil/ui"
 )
 
 const policyUsage = `vigil policy — the organization's policies
@@ -237,8 +238,10 @@ func checkSource(c proc, s policy.Source) error {
 		}
 		fmt.Fprintf(c.stderr, "%s\n", d.String())
 		if lines := strings.Split(src, "\n"); d.Line >= 1 && d.Line <= len(lines) {
-			line := api.Sanitize(lines[d.Line-1])
-			fmt.Fprintf(c.stderr, "  %s\n  %s^\n", line, strings.Repeat(" ", max(0, d.Column-1)))
+			// The caret goes by display width: a tab or an invisible character
+			// is printed as its escape, a wide character takes two cells.
+			line := lines[d.Line-1]
+			fmt.Fprintf(c.stderr, "  %s\n  %s^\n", api.Sanitize(line), strings.Repeat(" ", ui.CaretIndent(line, d.Column)))
 		}
 	}
 	first := diags[0]

@@ -29,12 +29,15 @@ Flags:
 
 // simulationReport is what --json prints.
 type simulationReport struct {
-	ActivityID   string                 `json:"activityId"`
-	ActivityType string                 `json:"activityType"`
-	Today        decisionReport         `json:"today"`
-	WithDraft    decisionReport         `json:"withDraft"`
-	LocksOut     bool                   `json:"locksOut"`
-	Draft        api.CreatePolicyParams `json:"draft"`
+	ActivityID   string         `json:"activityId"`
+	ActivityType string         `json:"activityType"`
+	Today        decisionReport `json:"today"`
+	WithDraft    decisionReport `json:"withDraft"`
+	LocksOut     bool           `json:"locksOut"`
+	// Uncertain says why the service may decide otherwise (a key deleted
+	// since cast an approval, and a policy reads which credential approved).
+	Uncertain string                 `json:"uncertain,omitempty"`
+	Draft     api.CreatePolicyParams `json:"draft"`
 }
 
 type decisionReport struct {
@@ -136,10 +139,24 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 			candidates = append(candidates, members[u.UserID])
 		}
 	}
-	sim := policy.SimulateActivity(current, policy.Policy{ID: draftPolicyID, Name: *name, Effect: eff, Compiled: draft},
-		*act, in, policy.QuorumOf(cfg.Quorum))
+	draftP := policy.Policy{ID: draftPolicyID, Name: *name, Effect: eff, Compiled: draft}
+	sim := policy.SimulateActivity(current, draftP, *act, in, policy.QuorumOf(cfg.Quorum))
 	rep := simulationReport{ActivityID: act.ID, ActivityType: act.Type, Today: reportOf(sim.Today, in, candidates), WithDraft: reportOf(sim.WithDraft, in, candidates),
 		LocksOut: sim.LocksOut, Draft: api.CreatePolicyParams{PolicyName: *name, Effect: eff, Condition: *condition, Consensus: *consensus}}
+	if sim.Waiting != "" { // the service keeps it waiting, whatever the replay says
+		rep.Today.Why, rep.Today.DecidedBy = sim.Waiting, "no decision yet"
+		if sim.WithDraft.Reason == sim.Waiting {
+			rep.WithDraft.Why, rep.WithDraft.DecidedBy = sim.Waiting, "no decision yet"
+		}
+	}
+	if doubt := policy.DoubtOfVotes(append(current, draftP), act.Votes, members); doubt.Uncertain() {
+		rep.Uncertain = doubt.Explain(func(userID string) string {
+			if u, ok := members[userID]; ok && u.Name != "" {
+				return api.Quote(u.Name)
+			}
+			return api.SanitizeID(userID)
+		}, "vigil")
+	}
 	if sim.Rejected { // settled by its rejections: the policies did not decide it, nor would the draft
 		rep.Today.Outcome, rep.Today.Why = api.StatusRejected, "rejected by a vote; the policies see approvals only"
 		rep.WithDraft.Why = "rejected by a vote; the policies with the draft would give " + rep.WithDraft.Outcome
@@ -149,14 +166,21 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 		return writeJSON(c.stdout, rep)
 	}
 	locks := "no"
-	if rep.LocksOut {
+	switch {
+	case rep.LocksOut && sim.Today.Outcome == api.OutcomeRequiresConsensus:
+		locks = "YES: it waits for approvals today, and the draft would deny it outright"
+	case rep.LocksOut:
 		locks = "YES: the organization can do this today and could not with the draft"
 	}
-	if err := fields(c.stdout, "activity", api.SanitizeID(act.ID)+" ("+api.Sanitize(act.Type)+")",
-		"today", rep.Today.Outcome+" — "+api.Sanitize(rep.Today.Why),
-		"with draft", rep.WithDraft.Outcome+" — "+api.Sanitize(rep.WithDraft.Why),
+	lines := []string{"activity", api.SanitizeID(act.ID) + " (" + api.Sanitize(act.Type) + ")",
+		"today", rep.Today.Outcome + " — " + api.Sanitize(rep.Today.Why),
+		"with draft", rep.WithDraft.Outcome + " — " + api.Sanitize(rep.WithDraft.Why),
 		"decided by", api.Sanitize(rep.WithDraft.DecidedBy),
-		"locks out", locks); err != nil {
+		"locks out", locks}
+	if rep.Uncertain != "" {
+		lines = append(lines, "uncertain", strings.TrimPrefix(api.Sanitize(rep.Uncertain), "uncertain: "))
+	}
+	if err := fields(c.stdout, lines...); err != nil {
 		return err
 	}
 	for _, l := range rep.WithDraft.Policies {

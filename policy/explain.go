@@ -172,17 +172,48 @@ type Simulation struct {
 	// rejections settled it, whatever Today says of its approvals, so the
 	// draft locks nothing out of it.
 	Rejected bool
+	// Waiting is set by SimulateActivity for an activity the service keeps
+	// waiting (CONSENSUS_NEEDED) whose replay does not come out waiting: why
+	// the replay differs. Today then says REQUIRES_CONSENSUS, as the service
+	// does, and so does WithDraft unless the draft changes the replay.
+	Waiting string
 }
 
 // SimulateActivity is Simulate over a recorded activity, in as
 // InputOfActivity makes it: a rejected one is marked Rejected (the policies
-// see approvals only, and would call it waiting).
+// see approvals only, and would call it waiting). For one still waiting the
+// service's status is the truth: it is waiting today whatever the replay
+// says (the votes of an ended 24-hour round are gone from the record, and the
+// policies may have changed since its last approval), and a draft that
+// would deny it outright locks it out.
 func SimulateActivity(current []Policy, draft Policy, act api.Activity, in Input, quorum Quorum) Simulation {
 	s := Simulate(current, draft, in, quorum, RootOnly(act.Type))
-	if act.Status == api.StatusRejected {
+	switch act.Status {
+	case api.StatusRejected:
 		s.Rejected, s.LocksOut = true, false
+	case api.StatusConsensusNeeded:
+		if replayed := s.Today; replayed.Outcome != api.OutcomeRequiresConsensus {
+			s.Waiting = stillWaiting(act, replayed)
+			s.Today = Decision{Outcome: api.OutcomeRequiresConsensus, Reason: s.Waiting,
+				RootApprovers: replayed.RootApprovers, RootNeeded: replayed.RootNeeded}
+			if s.WithDraft.Outcome == replayed.Outcome {
+				s.WithDraft = s.Today // the draft changes nothing of the replay
+			}
+		}
+		s.LocksOut = s.WithDraft.Outcome == api.OutcomeDenyExplicit
 	}
 	return s
+}
+
+// stillWaiting says why a waiting activity's replay came out otherwise.
+func stillWaiting(act api.Activity, replayed Decision) string {
+	if len(act.Votes) == 0 {
+		return "waiting: the service keeps it " + act.Status + "; its approvals' 24-hour round ended, " +
+			"so its votes are gone and the next approval starts a new round (replayed without approvals it comes out " +
+			replayed.Outcome + ")"
+	}
+	return "waiting: the service keeps it " + act.Status + "; the next approval decides (replayed at its last approval " +
+		"with the policies of today it comes out " + replayed.Outcome + ")"
 }
 
 // Simulate decides the activity without and with the draft, with Decide: the

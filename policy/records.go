@@ -109,6 +109,32 @@ type CredentialDoubt struct {
 // credential and a policy that reads it.
 func (d CredentialDoubt) Uncertain() bool { return len(d.Lost) > 0 && len(d.Readers) > 0 }
 
+// Explain says the doubt in one sentence, "uncertain: …": voter names a
+// voter by user id, reader is who cannot see the deleted key ("the
+// console"). Policy names are quoted and ids sanitized; voter's names are
+// taken as given.
+func (d CredentialDoubt) Explain(voter func(userID string) string, reader string) string {
+	var voters []string
+	for _, v := range d.Lost {
+		voters = append(voters, voter(v.UserID))
+	}
+	var readers []string
+	for _, p := range d.Readers {
+		l := api.SanitizeID(p.ID)
+		if p.Name != "" {
+			l = api.Quote(p.Name) + " (" + l + ")"
+		}
+		readers = append(readers, l)
+	}
+	noun := "policy "
+	if len(readers) > 1 {
+		noun = "policies "
+	}
+	return "uncertain: " + strings.Join(voters, ", ") + " approved with a key deleted since, and " + noun +
+		strings.Join(readers, ", ") + " reads which credential approved; the service still knows that key, " +
+		reader + " does not, so the service may decide otherwise"
+}
+
 // DoubtOfVotes is the CredentialDoubt of deciding with these votes (the
 // approvals among them count) and these policies.
 func DoubtOfVotes(policies []Policy, votes []api.Vote, members map[string]Approver) CredentialDoubt {
@@ -138,21 +164,23 @@ func ballotsOf(votes []api.Vote, members map[string]Approver) []Ballot {
 // InputOfActivity is InputFor an activity record as the service returns it,
 // counting the votes cast up to and including the vote upTo (all of them when
 // upTo is empty or not found). now is the evaluation's time (a stored
-// evaluation's createdAt); when zero, the time of the last vote counted, or
-// of the activity's creation.
+// evaluation's createdAt); when zero, the time of the last approval counted,
+// or of the activity's creation: the last moment the service acted on a
+// decision. A rejection re-evaluates only to ask whether consensus can still
+// be reached; the service never completes or fails an activity on it, so a
+// time window that opened by the rejection's time did not decide anything.
 func InputOfActivity(a api.Activity, members map[string]Approver, upTo string, now time.Time) Input {
 	votes := a.Votes
 	if i := slices.IndexFunc(votes, func(v api.Vote) bool { return v.ID == upTo }); upTo != "" && i >= 0 {
 		votes = votes[:i+1]
 	}
-	if !now.IsZero() {
-		_, params := a.Intent.Params()
-		return InputFor(a.Type, params, ballotsOf(votes, members), members, now)
-	}
-	now = a.CreatedAt.Time()
-	if len(votes) > 0 {
-		if t := votes[len(votes)-1].CreatedAt.Time(); !t.IsZero() {
-			now = t
+	if now.IsZero() {
+		now = a.CreatedAt.Time()
+		for _, v := range slices.Backward(votes) {
+			if t := v.CreatedAt.Time(); v.Selection == api.VoteApproved && !t.IsZero() {
+				now = t
+				break
+			}
 		}
 	}
 	_, params := a.Intent.Params()

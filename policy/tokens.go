@@ -17,6 +17,7 @@ const (
 	TokenNumber             // a number literal
 	TokenIdent              // a field or function name, a macro variable
 	TokenOperator           // && || == != < <= > >= ! + - * / % ? : ..
+	TokenComment            // a `//` comment, to the end of its line
 )
 
 // Token is one piece of an expression: the pieces of Tokens concatenate to the
@@ -76,6 +77,11 @@ func Tokens(src string) []Token {
 			} else {
 				emit(TokenIdent, i, j)
 			}
+		case r == '/' && j < len(rs) && rs[j] == '/':
+			for j < len(rs) && rs[j] != '\n' {
+				j++
+			}
+			emit(TokenComment, i, j)
 		case strings.ContainsRune("&|=!<>+-*/%?:", r):
 			for j < len(rs) && strings.ContainsRune("&|=<>", rs[j]) && j-i < 2 {
 				j++

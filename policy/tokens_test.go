@@ -42,3 +42,18 @@ func TestTokens(t *testing.T) {
 		}
 	}
 }
+
+// A comment is highlighted as a comment, never as the code it holds; `//`
+// inside a string stays the string's.
+func TestTokensComment(t *testing.T) {
+	toks := Tokens("a == 'x//y' // tags only && b == 'ops'")
+	last := toks[len(toks)-1]
+	if last.Kind != TokenComment || last.Text != "// tags only && b == 'ops'" {
+		t.Errorf("the comment is token %+v", last)
+	}
+	for _, tk := range toks {
+		if tk.Kind == TokenString && tk.Text != "'x//y'" {
+			t.Errorf("string token %q: a comment's quote read as a string", tk.Text)
+		}
+	}
+}

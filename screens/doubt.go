@@ -1,8 +1,6 @@
 package screens
 
 import (
-	"strings"
-
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
@@ -15,28 +13,20 @@ import (
 // a policy reads which credential approved. The text is cleaned: names are
 // quoted, ids sanitized.
 func credentialDoubt(c *Common, act *api.Activity) string {
-	ec := c.Org.Eval
-	d := policy.DoubtOfVotes(ec.ordered, act.Votes, ec.members)
+	return credentialDoubtOf(c, act, c.Org.Eval.ordered, c.Org.Eval.members)
+}
+
+// credentialDoubtOf is credentialDoubt with these policies (a simulation's
+// adds the draft, which may be the one reading credentials) and members.
+func credentialDoubtOf(c *Common, act *api.Activity, policies []policy.Policy, members map[string]policy.Approver) string {
+	d := policy.DoubtOfVotes(policies, act.Votes, members)
 	if !d.Uncertain() {
 		return ""
 	}
-	var voters []string
-	for _, v := range d.Lost {
-		who := voterName(c, act, v.UserID)
-		if who == "your" {
-			who = "you"
+	return ui.Clean(d.Explain(func(userID string) string {
+		if who := voterName(c, act, userID); who != "your" {
+			return who
 		}
-		voters = append(voters, who)
-	}
-	var readers []string
-	for _, p := range d.Readers {
-		readers = append(readers, policyLabel(policy.PolicyLine{ID: p.ID, Name: p.Name}))
-	}
-	noun := "policy "
-	if len(readers) > 1 {
-		noun = "policies "
-	}
-	return ui.Clean("uncertain: " + strings.Join(voters, ", ") + " approved with a key deleted since, and " + noun +
-		strings.Join(readers, ", ") + " reads which credential approved; the service still knows that key, " +
-		"the console does not, so the service may decide otherwise")
+		return "you"
+	}, "the console"))
 }

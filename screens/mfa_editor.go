@@ -111,7 +111,7 @@ func (m *MfaPolicies) openEditor() tea.Cmd {
 	e.form = ui.NewForm("New MFA policy for "+m.userText(),
 		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
 		ui.Field{Key: "condition", Label: "Condition", Required: true, Value: "true", CharLimit: api.MaxExpressionLength,
-			Live: true, Highlight: func(s string) string { return highlightExpr(th, s) },
+			Live: true, Highlight: func(s string) string { return highlightExpr(th, s) }, OneLine: policy.OneLine,
 			Validate: func(s string) error { return checkExpr(policy.FieldCondition, s) }},
 		ui.Field{Key: "order", Label: "Order (0 is evaluated first)", Required: true, Value: strconv.Itoa(next), Validate: checkOrder},
 		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},

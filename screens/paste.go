@@ -1,8 +1,6 @@
 package screens
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -13,21 +11,8 @@ import (
 type formScreen interface {
 	Screen
 	// pasteIntoForm gives the paste to the open form or editor, or says why
-	// it cannot take it.
+	// it cannot take it. The paste comes as it was pasted, line breaks and
+	// all: the form's field makes it one line (ui.Field.OneLine), so that an
+	// expression field can drop each line's comment before joining.
 	pasteIntoForm(tea.PasteMsg) tea.Cmd
-}
-
-// pastedLine makes a paste one line for an input (every input of the
-// console is one line): line breaks and tabs inside become a space each,
-// those at the ends go. Spaces are kept as pasted, so a quoted value in a
-// condition stays what it was; the input drops any other control character.
-func pastedLine(s string) string {
-	s = strings.Trim(s, "\r\n\t")
-	s = strings.ReplaceAll(s, "\r\n", " ")
-	return strings.Map(func(r rune) rune {
-		if r == '\r' || r == '\n' || r == '\t' {
-			return ' '
-		}
-		return r
-	}, s)
 }

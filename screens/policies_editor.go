@@ -51,6 +51,10 @@ type simRow struct {
 	today, withDraft string // outcomes
 	decider, why     string // who decides with the draft, and why
 	locksOut         bool
+	// doubt says why the service may decide otherwise (credentialDoubtOf):
+	// an approval's key was deleted since and a policy, the draft's too,
+	// reads which credential approved.
+	doubt string
 	// unread says the console cannot read the activity's params, which a
 	// condition may look at: it tells no outcome.
 	unread bool
@@ -94,6 +98,11 @@ func (e exprError) Column() int   { return e.col }
 // checkExpr compiles one expression of a policy as the service would, and
 // returns its first problem with its position.
 func checkExpr(field, src string) error {
+	// The field is one line: a comment there hides everything after it, so
+	// text that reads as code would silently not count.
+	if col := policy.CommentColumn(src); col > 0 {
+		return exprError{msg: fmt.Sprintf("column %d: everything after // is a comment and does not count (the field is one line); remove the comment, or write what follows it before it", col), col: col}
+	}
 	var ds []policy.Diagnostic
 	if field == policy.FieldCondition {
 		ds = policy.Check(src, "")
@@ -121,10 +130,10 @@ func (p *Policies) openEditor() {
 	e.form = ui.NewForm("New policy (create_policy: the root quorum usually has to approve it)",
 		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
 		ui.Field{Key: "effect", Label: "Effect", Choices: []string{api.EffectAllow, api.EffectDeny}},
-		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight,
+		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. activity.resource == 'POLICY'",
 			Validate:    func(s string) error { return checkExpr(policy.FieldCondition, s) }},
-		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight,
+		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. approvers.count() >= 2",
 			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) }},
 		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},
@@ -186,6 +195,9 @@ func (e *policyEditor) render(c *Common, width int) {
 		}
 		add(th.Bad.Render(fmt.Sprintf("⚠ %s locks the organization out of %d %s it can do today", whose, locks, what)))
 	}
+	if doubt, n := doubts(e.sim); n > 0 {
+		add(th.Warn.Render(ansi.Wrap(fmt.Sprintf("? %d of these predictions may be wrong (marked UNCERTAIN); the first: %s", n, ui.Clean(doubt)), max(width, 10), " ")))
+	}
 	// As many lines as the body has room for under the part of the form in
 	// sight: lock-outs first, then changes.
 	rows := slices.Clone(e.sim)
@@ -213,8 +225,13 @@ func (e *policyEditor) render(c *Common, width int) {
 			style, line = th.Warn, "? "+ui.Clean(r.why)+" — "+ui.Clean(r.what)
 		case r.locksOut:
 			style, line = th.Bad, "⚠ LOCKS OUT  "+line
+		case r.doubt != "":
+			style = th.Warn
 		case r.today != r.withDraft:
 			style = th.Warn
+		}
+		if r.doubt != "" {
+			line = "? UNCERTAIN  " + line
 		}
 		add(style.Render(ansi.Truncate(line, max(width, 10), "…")))
 	}
@@ -241,12 +258,25 @@ func lockOuts(rows []simRow) int {
 	return n
 }
 
+// doubts counts the rows whose prediction is uncertain, and gives the first's doubt.
+func doubts(rows []simRow) (first string, n int) {
+	for _, r := range rows {
+		if r.doubt != "" {
+			if n == 0 {
+				first = r.doubt
+			}
+			n++
+		}
+	}
+	return first, n
+}
+
 // rank orders simulation lines: lock-outs, then changes, then the rest.
 func rank(r simRow) int {
 	switch {
 	case r.locksOut:
 		return 0
-	case r.today != r.withDraft || r.unread:
+	case r.today != r.withDraft || r.unread || r.doubt != "":
 		return 1
 	}
 	return 2
@@ -332,7 +362,10 @@ func (p *Policies) simulate() tea.Cmd {
 			s := policy.SimulateActivity(current, draftP, ra.act, in, quorum)
 			row := simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), today: s.Today.Outcome,
 				withDraft: s.WithDraft.Outcome, decider: policy.Decider(s.WithDraft), why: policy.Explain(s.WithDraft).Why,
-				locksOut: s.LocksOut}
+				locksOut: s.LocksOut, doubt: credentialDoubtOf(c, &ra.act, append(slices.Clip(current), draftP), members)}
+			if s.Waiting != "" && s.WithDraft.Reason == s.Waiting { // waiting at the service, the draft changes nothing
+				row.decider, row.why = "no decision yet", s.Waiting
+			}
 			if s.Rejected { // settled by a rejection: no draft changes it
 				row.today, row.withDraft = "REJECTED", "REJECTED"
 				row.why = "rejected by a vote; the draft's policies would say " + shortOutcome(s.WithDraft.Outcome)
@@ -411,6 +444,9 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		lines = append(lines, "", "Not simulated: answer No, then ctrl+r runs it over recent activities.")
 	case !simulated:
 		lines = append(lines, "", "Not simulated since the draft changed (effect, condition or consensus): answer No, then ctrl+r runs it again.")
+	}
+	if doubt, n := doubts(e.sim); simulated && n > 0 {
+		lines = append(lines, "", fmt.Sprintf("? %d of the simulation's predictions may be wrong; the first: %s", n, doubt))
 	}
 	if op, ok := api.OperationByPath("create_policy"); ok {
 		if intent, err := api.IntentFor(op.Type, params); err == nil {

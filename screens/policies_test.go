@@ -276,9 +276,14 @@ func TestPolicyEditorEscAsksBeforeDiscardingADraft(t *testing.T) {
 
 // ctrl+r runs the draft with the organization's policies over the recent
 // activities: an unconditional deny locks out what today's policies allow
-// and turns what waits into a denial.
+// and turns what waits into a denial. An activity the service keeps waiting
+// is waiting today, even where its replay with today's policies says ALLOW
+// (a policy created after its last approval): only the next approval decides.
 func TestPolicyEditorSimulates(t *testing.T) {
 	acts := sampleActivities()
+	done := acts[0]
+	done.ID, done.Status = "act-policy-done", api.StatusCompleted
+	acts = append(acts, done)
 	fake := &fakeClient{activities: acts, policies: []api.Policy{{PolicyID: "pol-open", PolicyName: "Policies are free",
 		Effect: api.EffectAllow, Condition: "activity.resource == 'POLICY'"}}}
 	h := newHarness(t, fake, false, 0)
@@ -299,8 +304,11 @@ func TestPolicyEditorSimulates(t *testing.T) {
 	for _, r := range sim {
 		byID[r.id] = r
 	}
-	if r := byID["act-policy"]; r.today != api.OutcomeAllow || r.withDraft != api.OutcomeDenyExplicit || !r.locksOut {
-		t.Errorf("create_policy: %+v, want ALLOW → DENY_EXPLICIT flagged as a lock-out", r)
+	if r := byID["act-policy-done"]; r.today != api.OutcomeAllow || r.withDraft != api.OutcomeDenyExplicit || !r.locksOut {
+		t.Errorf("completed create_policy: %+v, want ALLOW → DENY_EXPLICIT flagged as a lock-out", r)
+	}
+	if r := byID["act-policy"]; r.today != api.OutcomeRequiresConsensus || r.withDraft != api.OutcomeDenyExplicit || !r.locksOut {
+		t.Errorf("waiting create_policy: %+v, want REQUIRES_CONSENSUS → DENY_EXPLICIT flagged as a lock-out", r)
 	}
 	if r := byID["act-feature"]; r.today != r.withDraft || r.decider != "root quorum" || r.locksOut {
 		t.Errorf("set_organization_feature is root-only, no policy changes it: %+v", r)

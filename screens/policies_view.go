@@ -34,10 +34,11 @@ func evaluationColumns() []ui.Column {
 
 // oneLine squeezes an expression onto one line.
 func oneLine(s string) string {
-	if s == "" {
+	// Comments go first: joined, one would hide the lines after it.
+	if s = strings.Join(strings.Fields(policy.OneLine(s)), " "); s == "" {
 		return "(always)"
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return s
 }
 
 func shortOutcome(o string) string {
@@ -145,6 +146,8 @@ func highlightExpr(th *theme.Theme, src string) string {
 			text = th.ExprIdent.Render(text)
 		case policy.TokenOperator:
 			text = th.ExprOperator.Render(text)
+		case policy.TokenComment:
+			text = th.ExprComment.Render(text)
 		}
 		b.WriteString(text)
 	}

@@ -382,7 +382,8 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		if r.dialogAwaited {
 			return nil // for the screen below, as a key would be
 		}
-		msg = tea.PasteMsg{Content: pastedLine(msg.Content)}
+		pasted := msg
+		msg = tea.PasteMsg{Content: ui.PastedLine(msg.Content)}
 		if r.dialogs.Len() > 0 {
 			return r.dialogs.Update(msg)
 		}
@@ -394,7 +395,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			return typeInFilter(ls, msg)
 		}
 		if fs, ok := active.(formScreen); ok && active.Capturing() {
-			return fs.pasteIntoForm(msg)
+			return fs.pasteIntoForm(pasted) // the field joins its lines
 		}
 		var cmd tea.Cmd
 		r.screens[r.active], cmd = active.Update(msg)

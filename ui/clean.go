@@ -7,6 +7,8 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/vigil-console/vigil/api"
 )
 
@@ -47,4 +49,15 @@ func isPlain(s string) bool {
 		}
 	}
 	return true
+}
+
+// CaretIndent is how many terminal cells a caret under column col (1-based,
+// in characters) of line goes in, once the line is shown cleaned: tabs and
+// invisible characters take the width of their escapes, wide characters two
+// cells each. The console's expression fields and the CLI's diagnostics
+// place their `^` with it.
+func CaretIndent(line string, col int) int {
+	rs := []rune(line)
+	col = min(max(col-1, 0), len(rs))
+	return ansi.StringWidth(Clean(string(rs[:col])))
 }

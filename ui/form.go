@@ -28,6 +28,10 @@ type Field struct {
 	// Highlight, when set, styles the value for display (it must clean what
 	// it is given, as Clean does).
 	Highlight func(string) string
+	// OneLine, when set, makes a paste (line breaks and all) the field's one
+	// line; PastedLine when nil. An expression field drops each line's
+	// comment first, which joined would hide the lines after it.
+	OneLine func(pasted string) string
 	// Hidden fields (secrets) are never drawn: the view says only whether
 	// something was typed.
 	Hidden bool
@@ -332,6 +336,13 @@ func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 		fd.err, fd.errCol = "the paste was not used: "+fd.Label+" is picked with ←/→; tab goes to a field that takes text", 0
 		return f, Editing
 	}
+	if p, pasted := msg.(tea.PasteMsg); pasted {
+		if fd.OneLine != nil {
+			msg = tea.PasteMsg{Content: fd.OneLine(p.Content)}
+		} else {
+			msg = tea.PasteMsg{Content: PastedLine(p.Content)}
+		}
+	}
 	if len(fd.Choices) == 0 {
 		var changed bool
 		fd.input, changed = fd.input.Update(msg)
@@ -453,7 +464,7 @@ func (fd Field) textView(th *theme.Theme, width int) string {
 	}
 	out := "  " + prefix + styled + "\n"
 	if col := fd.errCol - 1 - start; fd.errCol > 0 && col >= 0 && col <= len(v)-start {
-		out += "  " + strings.Repeat(" ", len([]rune(prefix))+ansi.StringWidth(Clean(string(v[start:start+col])))) + th.ExprErrorAt.Render("^") + "\n"
+		out += "  " + strings.Repeat(" ", len([]rune(prefix))+CaretIndent(string(v[start:]), col+1)) + th.ExprErrorAt.Render("^") + "\n"
 	}
 	return out
 }

@@ -52,6 +52,7 @@ type Theme struct {
 	ExprNumber   lipgloss.Style
 	ExprIdent    lipgloss.Style // fields and functions
 	ExprOperator lipgloss.Style
+	ExprComment  lipgloss.Style // a `//` comment: not code, so never coloured as code
 	ExprErrorAt  lipgloss.Style // the caret under an expression's error
 }
 
@@ -143,6 +144,7 @@ func New(o Options) *Theme {
 	t.ExprNumber = base.Foreground(warn)
 	t.ExprIdent = base.Foreground(fg)
 	t.ExprOperator = base.Foreground(muted)
+	t.ExprComment = base.Italic(true).Foreground(muted)
 	t.ExprErrorAt = base.Bold(true).Foreground(bad)
 	return t
 }
@@ -180,5 +182,6 @@ func (t *Theme) noColor() {
 	t.ExprNumber = base
 	t.ExprIdent = base
 	t.ExprOperator = base
+	t.ExprComment = base.Italic(true)
 	t.ExprErrorAt = base.Bold(true)
 }
