@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,9 @@ Exit status: 0 when it COMPLETED, 1 when it FAILED or was REJECTED, 2 when
 it, an interrupt, a bad reply): how the activity ends is then not known.
 While the service does not answer (no connection, a timeout, a 429 or 5xx
 from it or a gateway) the wait goes on, saying so on standard error once per
-outage, until --timeout passes (with --timeout 0, until it answers). Waiting
+outage, until --timeout passes (with --timeout 0, until it answers); so does
+the final read of the ended activity. An end seen always sets the exit status
+(0 or 1), even when the final state cannot then be read to print. Waiting
 changes nothing, so after a timeout or an interrupt run the same command
 again to go on waiting.
 
@@ -145,29 +148,62 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 		}
 		pause = min(2*pause, maxPause)
 	}
-	if conn.json {
-		// The final state as the service sends it, not as decoded for display.
-		raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: a.ID})
-		if err == nil {
-			err = writeJSON(c.stdout, raw)
-		}
-		if err != nil {
-			return fmt.Errorf("activity %s ended %s, and reading it to print failed: %w", a.ID, a.Status, err)
-		}
-	} else {
-		// The final state read again to be printed from its exact strings.
-		shown, err := getActivityShown(ctx, client, id)
-		if err == nil {
-			err = printActivity(c.stdout, shown)
-		}
-		if err != nil {
-			return fmt.Errorf("activity %s ended %s, and reading it to print failed: %w", a.ID, a.Status, err)
-		}
-	}
+	// The end is known from here on: a final state that cannot be read or
+	// printed is said on standard error, and the exit status is still the
+	// activity's own.
+	ended := strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_")
+	code := exitOK
 	if a.Status != api.StatusCompleted {
-		return &exitStatus{exitFailure, fmt.Sprintf("activity %s ended %s", a.ID, strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"))}
+		code = exitFailure
+	}
+	if err := printEnded(ctx, waitCtx, c, client, a.ID, conn.json, pause); err != nil {
+		return &exitStatus{code, fmt.Sprintf("activity %s ended %s; its final state is not printed (%v): see it with 'vigil activity get %s'",
+			a.ID, ended, err, a.ID)}
+	}
+	if code != exitOK {
+		return &exitStatus{code, fmt.Sprintf("activity %s ended %s", a.ID, ended)}
 	}
 	return nil
+}
+
+// printEnded reads the ended activity id again and prints it: with asJSON
+// as the service sends it, else from its exact strings. While the service
+// does not answer, the read is retried as the polls are, until waitCtx ends;
+// an interrupt (ctx) stops it.
+func printEnded(ctx, waitCtx context.Context, c proc, client *api.Client, id string, asJSON bool, pause time.Duration) error {
+	saidOutage := false
+	for {
+		var print func() error
+		var err error
+		if asJSON {
+			var raw json.RawMessage
+			raw, err = client.QueryRaw(waitCtx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+			print = func() error { return writeJSON(c.stdout, raw) }
+		} else {
+			var shown shownActivity
+			shown, err = getActivityShown(waitCtx, client, id)
+			print = func() error { return printActivity(c.stdout, shown) }
+		}
+		switch {
+		case err == nil:
+			return print()
+		case ctx.Err() != nil:
+			return fmt.Errorf("interrupted while reading it: %w", err)
+		case waitCtx.Err() != nil:
+			return fmt.Errorf("the service did not answer before --timeout passed: %w", err)
+		case !serviceNotAnswering(err):
+			return err
+		}
+		if !saidOutage {
+			saidOutage = true
+			fmt.Fprintf(c.stderr, "activity %s: ended; the service did not answer reading it to print (%v); retrying until it does or the wait ends\n", id, err)
+		}
+		select {
+		case <-waitCtx.Done(): // the next read reports why
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, maxPause)
+	}
 }
 
 // serviceNotAnswering reports a poll that failed because the service (or a

@@ -83,13 +83,20 @@ func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore fu
 	}
 	restore = func(ctx context.Context) error {
 		err := s.db.inTx(ctx, func(tx *txn) error {
+			var res sql.Result
 			var err error
 			if had {
-				_, err = tx.ExecContext(ctx, `UPDATE features SET value = ? WHERE org_id = ? AND name = ? AND value = ?`, previous, orgID, api.FeatureWebhook, target)
+				res, err = tx.ExecContext(ctx, `UPDATE features SET value = ? WHERE org_id = ? AND name = ? AND value = ?`, previous, orgID, api.FeatureWebhook, target)
 			} else {
-				_, err = tx.ExecContext(ctx, `DELETE FROM features WHERE org_id = ? AND name = ? AND value = ?`, orgID, api.FeatureWebhook, target)
+				res, err = tx.ExecContext(ctx, `DELETE FROM features WHERE org_id = ? AND name = ? AND value = ?`, orgID, api.FeatureWebhook, target)
 			}
-			return err
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				return err // changed meanwhile: whoever changed it settled the URL
+			}
+			return forgetDemoURLUnlessPending(ctx, tx, orgID, target)
 		})
 		if err != nil {
 			return fmt.Errorf("demo webhook: restore %s: %w", api.FeatureWebhook, err)
@@ -97,6 +104,64 @@ func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore fu
 		return nil
 	}
 	return restore, nil
+}
+
+// forgetDemoURLUnlessPending deletes demoWebhookState if it is url and no
+// event of org is pending for url any more: with the feature no longer
+// naming it, only the demo's own events carry that URL, and with none left
+// nothing is to be held back. Left pending, they are the demo's: the next
+// run re-points them, any other Server keeps them as dead unsent.
+func forgetDemoURLUnlessPending(ctx context.Context, tx *txn, org, url string) error {
+	var pending int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM webhook_outbox WHERE org_id = ? AND state = 'pending' AND url = ?`, org, url).Scan(&pending); err != nil {
+		return fmt.Errorf("count the demo listener's pending events: %w", err)
+	}
+	if pending > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM service_state WHERE key = ? AND value = ?`, demoWebhookState, []byte(url)); err != nil {
+		return fmt.Errorf("forget the demo's webhook URL: %w", err)
+	}
+	return nil
+}
+
+// demoWebhookReplaced runs in the transaction of a completed
+// set_organization_feature of FEATURE_NAME_WEBHOOK for org: from then on
+// the feature is the root quorum's, and a URL equal to an earlier demo
+// run's is theirs to be sent to. The demo's own events still pending for
+// an earlier run's listener are kept as dead unsent now (their listener is
+// gone; no later run re-points them), so that the rule holds back nothing
+// else; those of this Server's live listener are still delivered.
+func (s *Server) demoWebhookReplaced(ctx context.Context, tx *txn, org string) error {
+	last, ok, err := getState(ctx, tx, demoWebhookState)
+	if err != nil || !ok {
+		return err
+	}
+	rawInfo, ok, err := getState(ctx, tx, stateDemoInfo)
+	if err != nil || !ok {
+		return err
+	}
+	var info DemoInfo
+	if err := json.Unmarshal(rawInfo, &info); err != nil {
+		return fmt.Errorf("stored demo info: %w", err)
+	}
+	if info.OrganizationID != org {
+		return nil
+	}
+	url := string(last)
+	if !s.hooks.isOurDemoURL(url) {
+		res, err := tx.ExecContext(ctx, `UPDATE webhook_outbox SET state = 'dead', next_attempt_ns = 0, stays = stays + 1, last_error = ?
+			WHERE org_id = ? AND state = 'pending' AND url = ?`, "not sent: "+errDemoListenerGone.Error(), org, url)
+		if err != nil {
+			return fmt.Errorf("keep the earlier demo run's pending events as dead: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			if _, err := tx.ExecContext(ctx, outboxTrimQuery, org, org, maxDeadWebhooksPerOrg); err != nil {
+				return fmt.Errorf("trim dead webhooks of %s: %w", org, err)
+			}
+		}
+	}
+	return forgetDemoURLUnlessPending(ctx, tx, org, url)
 }
 
 // errDemoListenerGone is why an event for the listener of an earlier
@@ -120,11 +185,38 @@ func (d *demoListener) goneLocked(ev hookEvent) bool {
 	return d.org != "" && ev.OrgID == d.org && ev.URL == d.last && !d.ours[ev.URL]
 }
 
-// demoListenerGone is goneLocked for the dispatcher.
-func (h *hooks) demoListenerGone(ev hookEvent) bool {
+// demoListenerGone is goneLocked for the dispatcher, confirmed by the
+// stored demoWebhookState: a set_organization_feature or the demo's restore
+// may have forgotten the URL since it was read, and then ev is sent.
+func (h *hooks) demoListenerGone(ev hookEvent) (bool, error) {
+	h.mu.Lock()
+	gone := h.demo.goneLocked(ev)
+	h.mu.Unlock()
+	if !gone {
+		return false, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	last, _, err := getState(ctx, h.db.read, demoWebhookState)
+	if err != nil {
+		return false, fmt.Errorf("read the demo's webhook URL: %w", err)
+	}
+	if string(last) == ev.URL {
+		return true, nil
+	}
+	h.mu.Lock()
+	if h.demo.last == ev.URL {
+		h.demo.last = string(last)
+	}
+	h.mu.Unlock()
+	return false, nil
+}
+
+// isOurDemoURL tells whether this Server's PointDemoWebhook set url.
+func (h *hooks) isOurDemoURL(url string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.demo.goneLocked(ev)
+	return h.demo.ours[url]
 }
 
 // pointingDemoAt records, before PointDemoWebhook changes anything, that

@@ -166,6 +166,11 @@ func (s *Server) execSetOrganizationFeature(ctx context.Context, tx *txn, a *act
 		ON CONFLICT(org_id, name) DO UPDATE SET value = excluded.value`, a.OrgID, p.Name, p.Value); err != nil {
 		return r, err
 	}
+	if p.Name == api.FeatureWebhook {
+		if err := s.demoWebhookReplaced(ctx, tx, a.OrgID); err != nil {
+			return r, err
+		}
+	}
 	features, err := loadFeatures(ctx, tx, a.OrgID)
 	if err != nil {
 		return r, err

@@ -333,7 +333,11 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		if r.next > now.UnixNano() {
 			return time.Unix(0, r.next), false, nil
 		}
-		if h.demoListenerGone(r.ev) {
+		gone, err := h.demoListenerGone(r.ev)
+		if err != nil {
+			return time.Time{}, false, err
+		}
+		if gone {
 			h.settleUnsent(key, r, outcome{ev: r.ev, undeliverable: true, res: webhook.Result{
 				Err: fmt.Errorf("webhook %s: not sent: %w", r.ev.EventID, errDemoListenerGone)}})
 			continue
@@ -353,7 +357,7 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 			// when blocked) brings it back.
 			return time.Time{}, blocked, nil
 		}
-		err := h.deliverer.Enqueue(r.ev)
+		err = h.deliverer.Enqueue(r.ev)
 		switch {
 		case err == nil:
 			room--

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// The activity COMPLETED; the service then restarts (a few 503s) just as
+// `activity wait` reads the final state to print it. The wait goes on while
+// the service does not answer, prints the final state, and exits 0 for
+// COMPLETED, not 3 ("how the activity ends is not known").
+func TestActivityWaitOutlastsAnOutageWhileReadingTheEndedActivity(t *testing.T) {
+	const org = "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b"
+	const act = "01a21fb6-ea79-73f6-a3ca-8c0d3aa16270"
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		if n >= 2 && n <= 4 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"activity":{"id":%q,"organizationId":%q,"status":%q,"type":"ACTIVITY_TYPE_CREATE_USER_TAG","intent":{},"result":{},"votes":[],"fingerprint":"sha256:00","canApprove":false,"canReject":false,"createdAt":{"seconds":"1","nanos":"0"},"updatedAt":{"seconds":"1","nanos":"0"}}}`, act, org, api.StatusCompleted)
+	}))
+	defer srv.Close()
+	c, out, errOut := waitEnv(t, srv.URL, org)
+	retries := api.WithRetryPolicy(1, time.Millisecond, time.Millisecond)
+	code := exitCode(errOut, waitForActivity(context.Background(), c, []string{"--timeout", "1m", act}, retries))
+	if code != 0 {
+		t.Fatalf("activity COMPLETED, service briefly 503 while reading it to print: exit %d\nstdout: %s\nstderr: %s", code, out.String(), errOut.String())
+	}
+	if !strings.Contains(out.String(), act) {
+		t.Errorf("the ended activity's final state is not printed:\nstdout: %s\nstderr: %s", out.String(), errOut.String())
+	}
+}
+
+// The activity FAILED, and the service then refuses to read it again (a
+// gateway's 403): the end was seen, so the exit status is still FAILED's
+// (1), not 3, and standard error says why nothing is printed.
+func TestActivityWaitExitsByTheEndItSawWhenTheFinalReadIsRefused(t *testing.T) {
+	const org = "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b"
+	const act = "01a21fb6-ea79-73f6-a3ca-8c0d3aa16270"
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) > 1 {
+			http.Error(w, "forbidden", http.StatusForbidden)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"activity":{"id":%q,"organizationId":%q,"status":%q,"type":"ACTIVITY_TYPE_CREATE_USER_TAG","intent":{},"result":{},"votes":[],"fingerprint":"sha256:00","canApprove":false,"canReject":false,"createdAt":{"seconds":"1","nanos":"0"},"updatedAt":{"seconds":"1","nanos":"0"}}}`, act, org, api.StatusFailed)
+	}))
+	defer srv.Close()
+	c, out, errOut := waitEnv(t, srv.URL, org)
+	code := exitCode(errOut, waitForActivity(context.Background(), c, []string{"--timeout", "1m", act}))
+	if code != exitFailure {
+		t.Fatalf("activity FAILED, its final read refused: exit %d, want %d\nstdout: %s\nstderr: %s", code, exitFailure, out.String(), errOut.String())
+	}
+	if e := errOut.String(); !strings.Contains(e, "FAILED") || !strings.Contains(e, "not printed") || !strings.Contains(e, "vigil activity get") {
+		t.Errorf("standard error does not say the activity FAILED and how to see it:\n%s", e)
+	}
+}
