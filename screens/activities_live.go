@@ -179,16 +179,24 @@ func (a *Activities) keepSettled(act api.Activity) {
 }
 
 // olderCopy reports whether x is an older copy of the activity than is at
-// now: it lacks a vote that counts in than, holds votes of a round that has
-// ended where than no longer does, has an earlier updatedAt, or is still
-// pending where than settled. A list or a record fetched before a vote and
-// answered after it is one. Fewer votes alone does not make a copy older:
-// the service drops the votes of an ended round, with the same status and
-// updatedAt (vote_rounds.go).
+// the console's now: a list or a record fetched before a vote and answered
+// after it is one. It is never true both ways, so which copy newestCopy and
+// keepFresher keep does not depend on the order they meet them. A settled
+// status wins over a pending one; then the later updatedAt, when both have
+// one and they differ; only when those tie do the votes tell (olderVotes).
+// Fewer votes alone does not make a copy older: the service drops the votes
+// of an ended round, with the same status and updatedAt (vote_rounds.go).
 func olderCopy(x, than api.Activity, now time.Time) bool {
-	return x.ID == than.ID && (lacksVoteOf(&x, &than, now) || staleVotesOf(&x, &than, now) ||
-		!x.UpdatedAt.IsZero() && x.UpdatedAt.Time().Before(than.UpdatedAt.Time()) ||
-		api.IsTerminal(than.Status) && !api.IsTerminal(x.Status))
+	if x.ID != than.ID {
+		return false
+	}
+	if settled := api.IsTerminal(than.Status); settled != api.IsTerminal(x.Status) {
+		return settled
+	}
+	if xu, tu := x.UpdatedAt, than.UpdatedAt; !xu.IsZero() && !tu.IsZero() && !xu.Time().Equal(tu.Time()) {
+		return xu.Time().Before(tu.Time())
+	}
+	return olderVotes(&x, &than, now)
 }
 
 // keepFresher is a fetched page in which every activity the screen holds a

@@ -287,7 +287,7 @@ func (d *ConfirmDialog) guard() *armGuard { return &d.arming }
 // the old text must not answer the new one, so the next y only acknowledges
 // it, and the dialog says so.
 func (d *ConfirmDialog) restate(next ui.Confirm, what string) {
-	d.confirm.Restate(next, d.width)
+	d.confirm.Restate(next)
 	d.notice, d.changed, d.unreadNoticed = next.Notice, true, false
 	d.confirm.Notice = "changed while open: " + what + "; read it again: the next y only confirms you have, the y after it answers"
 }

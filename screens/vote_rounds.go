@@ -91,28 +91,65 @@ func sameVotes(x, y []api.Vote) bool {
 	return slices.EqualFunc(x, y, func(a, b api.Vote) bool { return voteKey(a) == voteKey(b) })
 }
 
-// lacksVoteOf reports whether x lacks a vote that counts in than at now: a
-// copy read before that vote was cast.
-func lacksVoteOf(x, than *api.Activity, now time.Time) bool {
+// serviceSeen is the latest of the service's times act holds (its
+// updatedAt, its votes'): the service sent act no earlier. Zero when act
+// holds none.
+func serviceSeen(act *api.Activity) time.Time {
+	var seen time.Time
+	later := func(t api.Time) {
+		if !t.IsZero() && t.Time().After(seen) {
+			seen = t.Time()
+		}
+	}
+	later(act.UpdatedAt)
+	for _, v := range act.Votes {
+		later(v.CreatedAt)
+	}
+	return seen
+}
+
+// olderVotes reports whether x's votes are older than than's, for two copies
+// whose status and updatedAt do not tell them apart. Never true both ways.
+// Whether a round has ended is judged by the service's time as far as the
+// copies show it, not by the console's clock alone, which may be behind the
+// service's: a vote that ended on the service but not yet on the console
+// must not make the service's copy without it look older.
+func olderVotes(x, than *api.Activity, now time.Time) bool {
+	svc := now
+	for _, t := range []time.Time{serviceSeen(x), serviceSeen(than)} {
+		if t.After(svc) {
+			svc = t
+		}
+	}
+	xMisses, thanMisses := missesVote(x, than, svc), missesVote(than, x, svc)
+	if xMisses || thanMisses {
+		return xMisses && !thanMisses
+	}
+	// Neither lacks a vote that counts in the other: the one holding votes
+	// the other does not holds votes of an ended round the service dropped.
+	return holdsVoteNotIn(x, than) && !holdsVoteNotIn(than, x)
+}
+
+// missesVote reports whether x lacks a vote that counts in than at the
+// service's time svc and may have been read before that vote was cast. A
+// copy that shows a service time at or after the vote and lacks it was sent
+// after the service had dropped it: its round had ended.
+func missesVote(x, than *api.Activity, svc time.Time) bool {
 	have := map[string]bool{}
 	for _, v := range x.Votes {
 		have[voteKey(v)] = true
 	}
-	for _, v := range countingVotes(than, now) {
-		if !have[voteKey(v)] {
+	seen := serviceSeen(x)
+	for _, v := range countingVotes(than, svc) {
+		if !have[voteKey(v)] && (v.CreatedAt.IsZero() || seen.Before(v.CreatedAt.Time())) {
 			return true
 		}
 	}
 	return false
 }
 
-// staleVotesOf reports whether x holds votes that no longer count at now and
-// than does not, while than holds every vote that counts in x: a copy from
-// before the round ended, than one from after.
-func staleVotesOf(x, than *api.Activity, now time.Time) bool {
-	if lacksVoteOf(than, x, now) {
-		return false
-	}
+// holdsVoteNotIn reports whether x holds a vote than does not.
+func holdsVoteNotIn(x, than *api.Activity) bool {
 	held := map[string]bool{}
 	for _, v := range than.Votes {
 		held[voteKey(v)] = true

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -116,4 +117,85 @@ func TestVoteDialogWorksItOutAgainOnlyWhenTheClockCanChangeIt(t *testing.T) {
 	if !o.clockMoved(c, testNow.Add(25*time.Hour)) {
 		t.Errorf("a policy reads the clock, and the dialog is not worked out again")
 	}
+}
+
+// The console's clock is 10 minutes behind the service's. Bob's approval (at
+// T) ended its round at service time T+24h, and carol's rejection at
+// T+24h+1m started a new round. At console time T+24h-9m, bob's vote still
+// counts by the console's clock alone: the service's copies must still win,
+// or the list, the detail and the vote dialog keep bob's ended approval and
+// leave out carol's rejection.
+func TestServiceCopyWinsWhenTheConsoleClockIsBehind(t *testing.T) {
+	T := testNow
+	bob := api.Vote{ID: "v-bob", UserID: "u-bob", Selection: api.VoteApproved, CreatedAt: api.NewTime(T)}
+	carol := api.Vote{ID: "v-carol", UserID: "u-carol", Selection: api.VoteRejected, CreatedAt: api.NewTime(T.Add(24*time.Hour + time.Minute))}
+	now := T.Add(24*time.Hour - 9*time.Minute)
+	pending := func(updated time.Time, votes ...api.Vote) api.Activity {
+		return api.Activity{ID: "act", Status: api.StatusConsensusNeeded, Votes: votes, UpdatedAt: api.NewTime(updated)}
+	}
+	for _, c := range []struct {
+		name, why   string
+		held, fresh api.Activity
+	}{
+		{"new round, later updatedAt", "carol's copy has the later updatedAt",
+			pending(T, bob), pending(T.Add(24*time.Hour+time.Minute), carol)},
+		{"new round, same updatedAt", "carol's vote was cast after bob's round ended by the service's time",
+			pending(T.Add(-time.Hour), bob), pending(T.Add(-time.Hour), carol)},
+		{"round ended, updatedAt at bob's vote", "the service sent it after bob's vote, without it: dropped",
+			pending(T, bob), pending(T)},
+	} {
+		if olderCopy(c.fresh, c.held, now) {
+			t.Errorf("%s: the service's copy %v is taken for older than the held %v (%s): it is dropped", c.name, c.fresh.Votes, c.held.Votes, c.why)
+		}
+		if !olderCopy(c.held, c.fresh, now) {
+			t.Errorf("%s: the held copy with bob's ended vote is not older than the service's copy %v: which one is kept depends on the order they are seen", c.name, c.fresh.Votes)
+		}
+	}
+}
+
+// olderCopy is never true both ways: newestCopy and keepFresher would
+// otherwise keep whichever copy they meet first. Checked over copies that
+// differ in status, updatedAt and votes, at clocks before, at and after the
+// end of a round.
+func TestOlderCopyIsNeverTrueBothWays(t *testing.T) {
+	T := testNow
+	vote := func(id string, at time.Time) api.Vote {
+		return api.Vote{ID: id, UserID: "u-" + id, Selection: api.VoteApproved, CreatedAt: api.NewTime(at)}
+	}
+	votes := [][]api.Vote{nil,
+		{vote("a", T)}, {vote("b", T.Add(time.Hour))}, {vote("a", T), vote("b", T.Add(time.Hour))},
+		{vote("c", T.Add(25*time.Hour))}, {vote("a", T), vote("c", T.Add(25*time.Hour))},
+		{{ID: "d", UserID: "u-d", Selection: api.VoteRejected}}}
+	var copies []api.Activity
+	for _, status := range []string{api.StatusConsensusNeeded, api.StatusCompleted, api.StatusRejected} {
+		for _, updated := range []api.Time{{}, api.NewTime(T.Add(-time.Hour)), api.NewTime(T), api.NewTime(T.Add(25 * time.Hour))} {
+			for _, v := range votes {
+				copies = append(copies, api.Activity{ID: "act", Status: status, Votes: v, UpdatedAt: updated})
+			}
+		}
+	}
+	for _, now := range []time.Time{T.Add(-time.Minute), T.Add(time.Hour), T.Add(24 * time.Hour), T.Add(50 * time.Hour)} {
+		for i, x := range copies {
+			for _, y := range copies[i:] {
+				if olderCopy(x, y, now) && olderCopy(y, x, now) {
+					t.Fatalf("at T%+v each copy is older than the other:\n%s\n%s", now.Sub(T), copyText(x, T), copyText(y, T))
+				}
+			}
+		}
+	}
+}
+
+// copyText names what olderCopy reads of a copy, times relative to T.
+func copyText(act api.Activity, T time.Time) string {
+	at := func(t api.Time) string {
+		if t.IsZero() {
+			return "?"
+		}
+		return fmt.Sprintf("T%+v", t.Time().Sub(T))
+	}
+	var votes []string
+	for _, v := range act.Votes {
+		votes = append(votes, v.ID+"@"+at(v.CreatedAt))
+	}
+	return fmt.Sprintf("%s updatedAt %s votes [%s]", act.Status, at(act.UpdatedAt), strings.Join(votes, " "))
 }

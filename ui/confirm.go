@@ -72,10 +72,15 @@ type Confirm struct {
 	// Notice, when set, is said above the buttons in warning style (a key the
 	// dialog would not take, and why).
 	Notice string
-	offset int // first line shown when the lines are taller than the window
+	offset int // first row shown when the lines are taller than the window
 	// readToEnd: the last line has been on screen (scrolled to), so nothing
 	// is unread even when the user scrolls back up.
 	readToEnd bool
+	// changedLine is the first line Restate found changed, while it has not
+	// been on screen since (changeUnseen). A line, not a row: how many rows
+	// the lines above it take changes with the width.
+	changedLine  int
+	changeUnseen bool
 }
 
 // NewConfirm returns a dialog asking title, with lines restating what is at stake.
@@ -83,32 +88,53 @@ func NewConfirm(title, yesLabel string, lines ...string) Confirm {
 	return Confirm{Title: title, Lines: lines, YesLabel: yesLabel, Keys: DefaultConfirmKeyMap()}
 }
 
-// Restate shows next's title, lines, warnings and notice in place of c's,
-// drawn width wide. What it restates changed, and every changed line must be
-// on screen before y answers: the lines count as unread again until the
-// last one has been on screen, and a window below the first changed line
-// moves up to it (the rows above the window have all been on screen once,
-// since a dialog opens at its top and scrolls a window at a time, but not
-// as they read now). A window above it stays: the changed lines are below,
-// unread.
-func (c *Confirm) Restate(next Confirm, width int) {
-	offset := min(c.offset, next.firstChangedRow(c.Lines, c.Warn, width))
+// Restate shows next's title, lines, warnings and notice in place of c's.
+// What it restates changed, and every changed line must be on screen before
+// y answers: the lines count as unread again until the last one has been on
+// screen, and until the first changed line has been, the window is never
+// below it, at whatever width the dialog is drawn (the rows above the
+// window have all been on screen once, since a dialog opens at its top and
+// scrolls a window at a time, but not as they read now). A window above it
+// stays: the changed lines are below, unread.
+func (c *Confirm) Restate(next Confirm) {
+	first := next.firstChangedLine(c.Lines, c.Warn)
+	if c.changeUnseen {
+		first = min(first, c.changedLine)
+	}
+	offset := c.offset
 	*c = next
 	c.offset = offset
+	c.changedLine, c.changeUnseen = first, first < len(c.Lines)
 }
 
-// firstChangedRow is the first row of c's body, drawn width wide, that
-// restates a line other than lines (with warn) did, or the row after the
-// last when none does.
-func (c Confirm) firstChangedRow(lines []string, warn map[int]bool, width int) int {
-	inner, row := confirmInner(width), 0
+// firstChangedLine is the index of the first of c's lines that restates a
+// line other than lines (with warn) did, or len(c.Lines) when none does.
+func (c Confirm) firstChangedLine(lines []string, warn map[int]bool) int {
 	for i, l := range c.Lines {
 		if i >= len(lines) || lines[i] != l || warn[i] != c.Warn[i] {
-			break
+			return i
 		}
+	}
+	return len(c.Lines)
+}
+
+// rowOf is the row of c's body, drawn width wide, that line starts on.
+func (c Confirm) rowOf(line, width int) int {
+	inner, row := confirmInner(width), 0
+	for _, l := range c.Lines[:min(line, len(c.Lines))] {
 		row += strings.Count(wrapField(Clean(l), inner), "\n") + 1
 	}
 	return row
+}
+
+// window is the first row shown of a body of n rows drawn width wide in a
+// window of win rows: never below a changed line not yet on screen.
+func (c Confirm) window(width, n, win int) int {
+	off := c.offset
+	if c.changeUnseen {
+		off = min(off, c.rowOf(c.changedLine, width))
+	}
+	return max(min(off, n-win), 0)
 }
 
 // Answer maps a key press to an answer; other keys (and other messages) leave the
@@ -139,16 +165,26 @@ func (c *Confirm) Scroll(msg tea.Msg, width, height int) bool {
 	if s := k.String(); s == "pgup" || s == "pgdown" || s == "space" {
 		step = max(win-1, 1)
 	}
+	n := len(c.body(width))
+	shown := c.window(width, n, win) // the window the key was pressed under
+	off := shown
 	switch {
 	case key.Matches(k, c.Keys.Up):
-		c.offset -= step
+		off -= step
 	case key.Matches(k, c.Keys.Down):
-		c.offset += step
+		off += step
 	default:
 		return false
 	}
-	n := len(c.body(width))
-	c.offset = max(min(c.offset, n-win), 0)
+	if c.changeUnseen {
+		// window keeps the line at or below the top: on screen if above the bottom.
+		if row := c.rowOf(c.changedLine, width); row < shown+win {
+			c.changeUnseen = false
+		} else {
+			off = min(off, row)
+		}
+	}
+	c.offset = max(min(off, n-win), 0)
 	if c.offset+win >= n {
 		c.readToEnd = true
 	}
@@ -164,7 +200,7 @@ func (c Confirm) Unread(width, height int) (lines, warnings int) {
 	}
 	_, win := c.layout(width, height)
 	_, warn := c.bodyWarned(width)
-	off := max(min(c.offset, len(warn)-win), 0)
+	off := c.window(width, len(warn), win)
 	for _, w := range warn[min(off+win, len(warn)):] {
 		lines++
 		if w {
@@ -269,7 +305,7 @@ func (c Confirm) View(th *theme.Theme, width, height int) string {
 		}
 		return c.render(th, width, shown, tight)
 	}
-	off := max(min(c.offset, len(body)-win), 0)
+	off := c.window(width, len(body), win)
 	// Every shown line is as wide as the widest of the whole body, so the box
 	// keeps its width while it scrolls.
 	widest := 0

@@ -112,7 +112,7 @@ func TestConfirmRestateShowsTheChangedLineBeforeYAnswers(t *testing.T) {
 	}
 	changed := slices.Clone(lines)
 	changed[2] = "field 02:    CHANGED"
-	c.Restate(NewConfirm("Approve this activity?", "Approve", changed...), w)
+	c.Restate(NewConfirm("Approve this activity?", "Approve", changed...))
 	if view := c.View(plainTheme, w, h); !strings.Contains(view, "CHANGED") {
 		t.Errorf("the changed line is above the window, not on screen:\n%s", view)
 	}
@@ -125,11 +125,92 @@ func TestConfirmRestateShowsTheChangedLineBeforeYAnswers(t *testing.T) {
 	c = NewConfirm("Approve this activity?", "Approve", lines...)
 	changed = slices.Clone(lines)
 	changed[28] = "field 28:    CHANGED"
-	c.Restate(NewConfirm("Approve this activity?", "Approve", changed...), w)
+	c.Restate(NewConfirm("Approve this activity?", "Approve", changed...))
 	if view := c.View(plainTheme, w, h); !strings.Contains(view, "field 00") {
 		t.Errorf("the window skipped lines never read to reach the change:\n%s", view)
 	}
 	if n, _ := c.Unread(w, h); n == 0 {
 		t.Errorf("the change below the window is not unread")
+	}
+}
+
+// After a restate the terminal is resized: the changed line must still be on
+// screen, or counted unread, until it has been on screen. Lines wrap into
+// fewer rows when wider, so a window kept as a row of the old layout would
+// fall below the change at the new width with nothing unread, and y y would
+// answer a change never seen.
+func TestConfirmRestateThenResizeKeepsTheChangeUnread(t *testing.T) {
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf("field %02d: %s", i, strings.Repeat("word ", 10)))
+	}
+	const narrow, wide, h = 40, 100, 14
+	pgdown := tea.KeyPressMsg{Code: tea.KeyPgDown}
+	for _, c := range []struct {
+		name    string
+		changed int
+		widths  []int // [0]: read to the end and restated; then resized to [1] before it is drawn; a page down at each
+	}{
+		{"widened", 20, []int{narrow, wide}},
+		{"narrowed", 20, []int{wide, narrow}},
+		{"widened, change near the end", 37, []int{narrow, wide}},
+		{"narrowed then widened", 20, []int{wide, narrow, wide}},
+		{"widened then narrowed", 10, []int{narrow, wide, wide, narrow, narrow}},
+		{"not resized", 20, []int{narrow}},
+		{"resized at every page", 5, []int{narrow, wide, narrow, wide, narrow, wide, narrow, wide}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := NewConfirm("Approve this activity?", "Approve", lines...)
+			for range 40 {
+				d.Scroll(pgdown, c.widths[0], h)
+			}
+			changed := slices.Clone(lines)
+			changed[c.changed] = fmt.Sprintf("field %02d: CHANGED", c.changed)
+			d.Restate(NewConfirm("Approve this activity?", "Approve", changed...))
+			seen := false
+			for step := 0; ; step++ {
+				w := c.widths[min(step+1, len(c.widths)-1)]
+				view := d.View(plainTheme, w, h)
+				seen = seen || strings.Contains(view, "CHANGED")
+				n, _ := d.Unread(w, h)
+				if n == 0 {
+					if !seen {
+						t.Fatalf("at width %d (step %d), the changed line was never on screen and nothing is unread: y answers:\n%s", w, step, view)
+					}
+					return
+				}
+				if step > 100 {
+					t.Fatalf("still %d lines unread after 100 pages down", n)
+				}
+				d.Scroll(pgdown, w, h)
+			}
+		})
+	}
+}
+
+// Restated and drawn at a narrow width, the change on screen; the terminal
+// widens before any key: no key was pressed with the change in front of the
+// user, so the window must not have moved past it.
+func TestConfirmRestateThenWidenKeepsTheChangeOnScreen(t *testing.T) {
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf("field %02d: %s", i, strings.Repeat("word ", 10)))
+	}
+	const narrow, wide, h = 40, 100, 14
+	pgdown := tea.KeyPressMsg{Code: tea.KeyPgDown}
+	c := NewConfirm("Approve this activity?", "Approve", lines...)
+	for range 40 {
+		c.Scroll(pgdown, narrow, h)
+	}
+	changed := slices.Clone(lines)
+	changed[20] = "field 20: CHANGED"
+	c.Restate(NewConfirm("Approve this activity?", "Approve", changed...))
+	if view := c.View(plainTheme, narrow, h); !strings.Contains(view, "CHANGED") {
+		t.Fatalf("set-up: at the restate's width the change is on screen:\n%s", view)
+	}
+	view := c.View(plainTheme, wide, h)
+	n, _ := c.Unread(wide, h)
+	if !strings.Contains(view, "CHANGED") && n == 0 {
+		t.Errorf("after widening, the changed line is above the window and nothing is unread (y answers):\n%s", view)
 	}
 }
