@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -57,6 +58,14 @@ func (k APIKey) Expired(now time.Time) bool {
 // unknown lifetime may already have expired.
 func (k APIKey) SignsAt(now time.Time) bool {
 	return k.LifetimeProblem() == "" && !k.Expired(now)
+}
+
+// HasPublicKey reports whether k is the API key of publicKey (hex, in any
+// case): the one a console or profile signs with when publicKey is its
+// stamper's. Deleting that key locks the profile out. An empty publicKey (a
+// stamper that does not say) matches nothing.
+func (k APIKey) HasPublicKey(publicKey string) bool {
+	return publicKey != "" && strings.EqualFold(k.Credential.PublicKey, publicKey)
 }
 
 // CanSign reports whether u holds a credential that signs at now: an

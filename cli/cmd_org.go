@@ -191,9 +191,10 @@ func userList(ctx context.Context, c proc, args []string) error {
 const userGetUsage = `Usage: vigil user get [--json] USER_ID
 
 Shows one user with their API keys and authenticators. EXPIRES gives each API
-key's expiry in UTC: "never", "2026-11-28 08:13:14Z (in 14m)", or "EXPIRED …"
-for a key the service no longer accepts. A user whose every credential has
-expired is said to have none that can sign.
+key's expiry in UTC: "never", "2026-11-28 08:13:14Z (in 14m)", "EXPIRED …"
+for a key the service no longer accepts, or "unknown (…)" when the lifetime
+the service sent cannot be read (such a key counts as unable to sign). A user
+left with no credential that can sign is said to have none.
 
 Examples:
   vigil user get 0192a6c4-…
@@ -243,7 +244,7 @@ func showUser(ctx context.Context, c proc, client *api.Client, id string) error 
 	}
 	if !u.CanSign(now) {
 		// As the console's Users screen says: such a member cannot vote.
-		_, err = fmt.Fprintln(c.stdout, "\nno credential that can sign: every API key has expired and there is no authenticator")
+		_, err = fmt.Fprintln(c.stdout, "\nno credential that can sign: every API key has expired or has a lifetime that cannot be read, and there is no authenticator")
 		return err
 	}
 	return nil
@@ -251,14 +252,14 @@ func showUser(ctx context.Context, c proc, client *api.Client, id string) error 
 
 // apiKeyExpiryText shows when k stops authenticating, in UTC as every CLI
 // time: "never", the time and how long is left, or EXPIRED and how long
-// ago. A lifetime that is not a number of seconds is shown as unknown, not
-// as "never": it cannot be trusted to last.
+// ago. A lifetime that cannot be read is shown as unknown, not as "never":
+// it cannot be trusted to last (api.APIKey.LifetimeProblem).
 func apiKeyExpiryText(k api.APIKey, now time.Time) string {
+	if why := k.LifetimeProblem(); why != "" {
+		return "unknown (" + why + ")"
+	}
 	exp, ok := k.Expiry()
 	if !ok {
-		if secs, err := strconv.ParseInt(k.ExpirationSeconds, 10, 64); k.ExpirationSeconds != "" && (err != nil || secs < 0) {
-			return fmt.Sprintf("unknown (expirationSeconds %s is not a number of seconds)", api.Quote(k.ExpirationSeconds))
-		}
 		return "never"
 	}
 	at := exp.UTC().Format("2006-01-02 15:04:05Z")
@@ -336,8 +337,9 @@ Submits delete_api_keys for keys of one user. Without --user the owner is
 looked up. On a terminal it shows the keys and asks first; a script passes --yes.
 It warns first (on standard error) when the deletion would leave a root member
 with no credential that can sign and fewer root members able to sign than the
-quorum's threshold: the service fails such a deletion (an expired key counts
-as nothing).
+quorum's threshold: the service fails such a deletion (an expired key, or one
+whose lifetime cannot be read, counts as nothing); and when a key deleted is
+the one the profile signs with: once deleted, the profile is locked out.
 
 Examples:
   vigil apikey delete 0192a6c4-…
@@ -357,7 +359,7 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 	if len(ids) == 0 {
 		return usagef("apikey delete needs at least one API key id; run 'vigil apikey delete -h'")
 	}
-	client, _, err := conn.submitClient(c)
+	client, prof, err := conn.submitClient(c)
 	if err != nil {
 		return err
 	}
@@ -369,6 +371,7 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 	if err := p.Validate(); err != nil {
 		return usagef("apikey delete: %v", err)
 	}
+	warnOwnKey(c, prof.Name, stamperPublicKey(client.Stamper()), users, ids)
 	if err := warnQuorumLockout(ctx, c, client, users, owner, ids); err != nil {
 		return err
 	}
@@ -416,6 +419,21 @@ func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []s
 		return "", nil, nil, errors.New("no owner found")
 	}
 	return owner, names, list.Users, nil
+}
+
+// warnOwnKey tells, before asking or submitting, that a key among ids is the
+// one profile signs with (publicKey, its stamper's), as the console's confirm
+// does: once deleted, every request the profile stamps is refused.
+func warnOwnKey(c proc, profile, publicKey string, users []api.User, ids []string) {
+	for _, u := range users {
+		for _, k := range u.APIKeys {
+			if slices.Contains(ids, k.APIKeyID) && k.HasPublicKey(publicKey) {
+				fmt.Fprintf(c.stderr, "warning: API key %s (%s) is the key profile %s signs with: deleting it locks vigil out of this profile "+
+					"(every request it stamps is refused from then on); keep it, or give the profile another key first\n",
+					api.Quote(k.APIKeyName), api.SanitizeID(k.APIKeyID), api.Quote(profile))
+			}
+		}
+	}
 }
 
 // warnQuorumLockout tells, before submitting, that the service will fail this
