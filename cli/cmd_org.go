@@ -165,6 +165,9 @@ Flags:
 func userList(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "user list", usage: userListUsage,
+		// Names are escaped once, here: escaping the client's already
+		// sanitised copy printed a real newline and a typed \n alike.
+		exact: true,
 		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
 		},
@@ -180,7 +183,7 @@ func userList(ctx context.Context, c proc, args []string) error {
 			now := time.Now()
 			rows := make([][]string, 0, len(users))
 			for _, u := range users {
-				rows = append(rows, []string{u.UserID, u.UserName, u.UserEmail, namedIDs(tags, u.UserTags, ",", false),
+				rows = append(rows, []string{api.SanitizeID(u.UserID), api.NameText(u.UserName), api.Sanitize(u.UserEmail), namedIDs(tags, u.UserTags, ",", false),
 					apiKeyCount(u.APIKeys, now), strconv.Itoa(len(u.Authenticators))})
 			}
 			return table(c.stdout, []string{"ID", "NAME", "EMAIL", "TAGS", "API KEYS", "AUTHENTICATORS"}, rows)
@@ -205,6 +208,7 @@ Flags:
 func userGet(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "user get", usage: userGetUsage, arg: "user id",
+		exact: true, // showUser escapes what it prints, once
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryGetUser, api.GetUserRequest{OrganizationID: client.OrganizationID(), UserID: id})
 		},
@@ -213,6 +217,7 @@ func userGet(ctx context.Context, c proc, args []string) error {
 }
 
 // showUser writes a user and a table of their API keys and authenticators.
+// client keeps strings exact: each is escaped here, names with api.NameText.
 func showUser(ctx context.Context, c proc, client *api.Client, id string) error {
 	u, err := client.GetUser(ctx, id)
 	if err != nil {
@@ -222,18 +227,20 @@ func showUser(ctx context.Context, c proc, client *api.Client, id string) error 
 	if len(u.UserTags) > 0 {
 		tags = listTagNames(ctx, c, client)
 	}
-	if err := fields(c.stdout, "id", u.UserID, "name", u.UserName, "email", u.UserEmail,
+	if err := fields(c.stdout, "id", api.SanitizeID(u.UserID), "name", api.NameText(u.UserName), "email", api.Sanitize(u.UserEmail),
 		"tags", namedIDs(tags, u.UserTags, ", ", true), "created", timeText(u.CreatedAt), "updated", timeText(u.UpdatedAt)); err != nil {
 		return err
 	}
 	now := time.Now()
 	var rows [][]string
 	for _, k := range u.APIKeys {
-		rows = append(rows, []string{"api key", k.APIKeyID, k.APIKeyName, k.Credential.Type, apiKeyExpiryText(k, now), k.Credential.PublicKey})
+		rows = append(rows, []string{"api key", api.SanitizeID(k.APIKeyID), api.NameText(k.APIKeyName), api.Sanitize(k.Credential.Type),
+			apiKeyExpiryText(k, now), api.SanitizeID(k.Credential.PublicKey)})
 	}
 	for _, a := range u.Authenticators {
 		// Authenticators have no lifetime in the service.
-		rows = append(rows, []string{"authenticator", a.AuthenticatorID, a.AuthenticatorName, a.Credential.Type, "never", a.Credential.PublicKey})
+		rows = append(rows, []string{"authenticator", api.SanitizeID(a.AuthenticatorID), api.NameText(a.AuthenticatorName), api.Sanitize(a.Credential.Type),
+			"never", api.SanitizeID(a.Credential.PublicKey)})
 	}
 	if len(rows) == 0 {
 		return nil
@@ -316,6 +323,7 @@ Flags:
 func apikeyGet(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "apikey get", usage: apikeyGetUsage, arg: "API key id",
+		exact: true, // the name is escaped once, below
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryGetAPIKey, api.GetAPIKeyRequest{OrganizationID: client.OrganizationID(), APIKeyID: id})
 		},
@@ -324,8 +332,8 @@ func apikeyGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			return fields(c.stdout, "id", k.APIKeyID, "name", k.APIKeyName, "type", k.Credential.Type,
-				"public key", k.Credential.PublicKey, "expires", apiKeyExpiryText(*k, time.Now()),
+			return fields(c.stdout, "id", api.SanitizeID(k.APIKeyID), "name", api.NameText(k.APIKeyName), "type", api.Sanitize(k.Credential.Type),
+				"public key", api.SanitizeID(k.Credential.PublicKey), "expires", apiKeyExpiryText(*k, time.Now()),
 				"created", timeText(k.CreatedAt), "updated", timeText(k.UpdatedAt))
 		},
 	}.run(ctx, c, args)
