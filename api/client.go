@@ -211,6 +211,9 @@ func NewClient(baseURL, organizationID string, stamper keys.Stamper, opts ...Opt
 // OrganizationID is the organization the client acts for.
 func (c *Client) OrganizationID() string { return c.org }
 
+// Stamper is the key the client stamps with; nil for none.
+func (c *Client) Stamper() keys.Stamper { return c.stamper }
+
 // BaseURL is the service base URL, without a trailing slash.
 func (c *Client) BaseURL() string { return c.baseURL }
 

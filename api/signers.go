@@ -1,22 +1,49 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
-// Expiry is when the key stops authenticating, if it has a lifetime
+// Expiry is when the key stops authenticating, if it has a readable lifetime
 // (expirationSeconds counted from its creation). A lifetime too long for a
-// time.Duration never ends in practice, as for the service.
+// time.Duration never ends in practice, as for the service. ok is false both
+// for a key without a lifetime and for one whose lifetime cannot be read:
+// LifetimeProblem tells them apart.
 func (k APIKey) Expiry() (time.Time, bool) {
-	secs, err := strconv.ParseInt(k.ExpirationSeconds, 10, 64)
-	if err != nil || secs <= 0 || secs >= math.MaxInt64/int64(time.Second) || k.CreatedAt.IsZero() {
+	if k.LifetimeProblem() != "" {
+		return time.Time{}, false
+	}
+	secs, _ := strconv.ParseInt(k.ExpirationSeconds, 10, 64)
+	if secs <= 0 || secs >= math.MaxInt64/int64(time.Second) {
 		return time.Time{}, false
 	}
 	return k.CreatedAt.Time().Add(time.Duration(secs) * time.Second), true
+}
+
+// LifetimeProblem says why k's lifetime cannot be read, or "" when it can
+// (no expirationSeconds or "0": no lifetime). This service never sends such
+// a key; another one might, and then nobody can tell whether the key still
+// signs, so it is treated as one that does not (see SignsAt).
+func (k APIKey) LifetimeProblem() string {
+	if k.ExpirationSeconds == "" {
+		return ""
+	}
+	secs, err := strconv.ParseInt(k.ExpirationSeconds, 10, 64)
+	switch {
+	case (err != nil && !errors.Is(err, strconv.ErrRange)) || secs < 0:
+		return "expirationSeconds " + Quote(k.ExpirationSeconds) + " is not a number of seconds"
+	case err != nil:
+		return "" // too long to ever end, as a lifetime beyond time.Duration
+	case secs > 0 && k.CreatedAt.IsZero():
+		return "no createdAt to count its lifetime of " + k.ExpirationSeconds + "s from"
+	}
+	return ""
 }
 
 // Expired reports whether the key no longer authenticates at now: a request
@@ -26,8 +53,24 @@ func (k APIKey) Expired(now time.Time) bool {
 	return ok && !now.Before(exp)
 }
 
+// SignsAt reports whether the key can be counted on to sign at now: it has
+// not expired, and its lifetime can be read. Safety fails closed: a key of
+// unknown lifetime may already have expired.
+func (k APIKey) SignsAt(now time.Time) bool {
+	return k.LifetimeProblem() == "" && !k.Expired(now)
+}
+
+// HasPublicKey reports whether k is the API key of publicKey (hex, in any
+// case): the one a console or profile signs with when publicKey is its
+// stamper's. Deleting that key locks the profile out. An empty publicKey (a
+// stamper that does not say) matches nothing.
+func (k APIKey) HasPublicKey(publicKey string) bool {
+	return publicKey != "" && strings.EqualFold(k.Credential.PublicKey, publicKey)
+}
+
 // CanSign reports whether u holds a credential that signs at now: an
-// authenticator, or an API key that has not expired.
+// authenticator, or an API key that has not expired and whose lifetime can
+// be read.
 func (u User) CanSign(now time.Time) bool { return u.canSign(now, nil) }
 
 // canSign is CanSign with the API keys in removed left out.
@@ -35,7 +78,7 @@ func (u User) canSign(now time.Time, removed map[string]bool) bool {
 	if len(u.Authenticators) > 0 {
 		return true
 	}
-	return slices.ContainsFunc(u.APIKeys, func(k APIKey) bool { return !removed[k.APIKeyID] && !k.Expired(now) })
+	return slices.ContainsFunc(u.APIKeys, func(k APIKey) bool { return !removed[k.APIKeyID] && k.SignsAt(now) })
 }
 
 // QuorumLoss is what deleting some of a user's API keys leaves of the root
@@ -54,7 +97,8 @@ type QuorumLoss struct {
 // KeyDeletionLoss works out what deleting keyIDs of userID would leave of the
 // root quorum, from users (every root member must be among them: one missing
 // counts as unable to sign) at now. An expired key counts as nothing: it
-// cannot sign. Ids in keyIDs that are not keys of userID delete nothing.
+// cannot sign; nor does one whose lifetime cannot be read (it may have
+// expired: the warning fails closed). Ids in keyIDs that are not keys of userID delete nothing.
 func KeyDeletionLoss(users []User, q Quorum, now time.Time, userID string, keyIDs []string) QuorumLoss {
 	removed := make(map[string]bool, len(keyIDs))
 	for _, id := range keyIDs {
@@ -96,7 +140,8 @@ func (l QuorumLoss) Problem() string {
 	if !l.LocksOut() {
 		return ""
 	}
-	return fmt.Sprintf("deleting these keys would leave root quorum member %s with no credential that can sign (an API key that has not expired, or an authenticator), "+
+	return fmt.Sprintf("deleting these keys would leave root quorum member %s with no credential that can sign (an authenticator, or an API key that has not expired and whose lifetime can be read: "+
+		"one whose lifetime cannot be read is counted as unable, as it may have expired), "+
 		"so only %d of the %d root members could sign, fewer than the threshold of %d, and no activity that needs the root quorum could ever complete again; "+
 		"keep at least one of these keys, or first give a root member who cannot sign a new credential (an oauth activity gives a linked user a new API key)",
 		NameWithID(l.strandedName, l.Stranded), l.After, l.Members, l.Threshold)

@@ -165,6 +165,9 @@ Flags:
 func userList(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "user list", usage: userListUsage,
+		// Names are escaped once, here: escaping the client's already
+		// sanitised copy printed a real newline and a typed \n alike.
+		exact: true,
 		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
 		},
@@ -180,7 +183,7 @@ func userList(ctx context.Context, c proc, args []string) error {
 			now := time.Now()
 			rows := make([][]string, 0, len(users))
 			for _, u := range users {
-				rows = append(rows, []string{u.UserID, u.UserName, u.UserEmail, namedIDs(tags, u.UserTags, ",", false),
+				rows = append(rows, []string{api.SanitizeID(u.UserID), api.NameText(u.UserName), api.Sanitize(u.UserEmail), namedIDs(tags, u.UserTags, ",", false),
 					apiKeyCount(u.APIKeys, now), strconv.Itoa(len(u.Authenticators))})
 			}
 			return table(c.stdout, []string{"ID", "NAME", "EMAIL", "TAGS", "API KEYS", "AUTHENTICATORS"}, rows)
@@ -191,9 +194,10 @@ func userList(ctx context.Context, c proc, args []string) error {
 const userGetUsage = `Usage: vigil user get [--json] USER_ID
 
 Shows one user with their API keys and authenticators. EXPIRES gives each API
-key's expiry in UTC: "never", "2026-11-28 08:13:14Z (in 14m)", or "EXPIRED …"
-for a key the service no longer accepts. A user whose every credential has
-expired is said to have none that can sign.
+key's expiry in UTC: "never", "2026-11-28 08:13:14Z (in 14m)", "EXPIRED …"
+for a key the service no longer accepts, or "unknown (…)" when the lifetime
+the service sent cannot be read (such a key counts as unable to sign). A user
+left with no credential that can sign is said to have none.
 
 Examples:
   vigil user get 0192a6c4-…
@@ -204,6 +208,7 @@ Flags:
 func userGet(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "user get", usage: userGetUsage, arg: "user id",
+		exact: true, // showUser escapes what it prints, once
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryGetUser, api.GetUserRequest{OrganizationID: client.OrganizationID(), UserID: id})
 		},
@@ -212,6 +217,7 @@ func userGet(ctx context.Context, c proc, args []string) error {
 }
 
 // showUser writes a user and a table of their API keys and authenticators.
+// client keeps strings exact: each is escaped here, names with api.NameText.
 func showUser(ctx context.Context, c proc, client *api.Client, id string) error {
 	u, err := client.GetUser(ctx, id)
 	if err != nil {
@@ -221,18 +227,20 @@ func showUser(ctx context.Context, c proc, client *api.Client, id string) error 
 	if len(u.UserTags) > 0 {
 		tags = listTagNames(ctx, c, client)
 	}
-	if err := fields(c.stdout, "id", u.UserID, "name", u.UserName, "email", u.UserEmail,
+	if err := fields(c.stdout, "id", api.SanitizeID(u.UserID), "name", api.NameText(u.UserName), "email", api.Sanitize(u.UserEmail),
 		"tags", namedIDs(tags, u.UserTags, ", ", true), "created", timeText(u.CreatedAt), "updated", timeText(u.UpdatedAt)); err != nil {
 		return err
 	}
 	now := time.Now()
 	var rows [][]string
 	for _, k := range u.APIKeys {
-		rows = append(rows, []string{"api key", k.APIKeyID, k.APIKeyName, k.Credential.Type, apiKeyExpiryText(k, now), k.Credential.PublicKey})
+		rows = append(rows, []string{"api key", api.SanitizeID(k.APIKeyID), api.NameText(k.APIKeyName), api.Sanitize(k.Credential.Type),
+			apiKeyExpiryText(k, now), api.SanitizeID(k.Credential.PublicKey)})
 	}
 	for _, a := range u.Authenticators {
 		// Authenticators have no lifetime in the service.
-		rows = append(rows, []string{"authenticator", a.AuthenticatorID, a.AuthenticatorName, a.Credential.Type, "never", a.Credential.PublicKey})
+		rows = append(rows, []string{"authenticator", api.SanitizeID(a.AuthenticatorID), api.NameText(a.AuthenticatorName), api.Sanitize(a.Credential.Type),
+			"never", api.SanitizeID(a.Credential.PublicKey)})
 	}
 	if len(rows) == 0 {
 		return nil
@@ -243,7 +251,7 @@ func showUser(ctx context.Context, c proc, client *api.Client, id string) error 
 	}
 	if !u.CanSign(now) {
 		// As the console's Users screen says: such a member cannot vote.
-		_, err = fmt.Fprintln(c.stdout, "\nno credential that can sign: every API key has expired and there is no authenticator")
+		_, err = fmt.Fprintln(c.stdout, "\nno credential that can sign: every API key has expired or has a lifetime that cannot be read, and there is no authenticator")
 		return err
 	}
 	return nil
@@ -251,14 +259,14 @@ func showUser(ctx context.Context, c proc, client *api.Client, id string) error 
 
 // apiKeyExpiryText shows when k stops authenticating, in UTC as every CLI
 // time: "never", the time and how long is left, or EXPIRED and how long
-// ago. A lifetime that is not a number of seconds is shown as unknown, not
-// as "never": it cannot be trusted to last.
+// ago. A lifetime that cannot be read is shown as unknown, not as "never":
+// it cannot be trusted to last (api.APIKey.LifetimeProblem).
 func apiKeyExpiryText(k api.APIKey, now time.Time) string {
+	if why := k.LifetimeProblem(); why != "" {
+		return "unknown (" + why + ")"
+	}
 	exp, ok := k.Expiry()
 	if !ok {
-		if secs, err := strconv.ParseInt(k.ExpirationSeconds, 10, 64); k.ExpirationSeconds != "" && (err != nil || secs < 0) {
-			return fmt.Sprintf("unknown (expirationSeconds %s is not a number of seconds)", api.Quote(k.ExpirationSeconds))
-		}
 		return "never"
 	}
 	at := exp.UTC().Format("2006-01-02 15:04:05Z")
@@ -315,6 +323,7 @@ Flags:
 func apikeyGet(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "apikey get", usage: apikeyGetUsage, arg: "API key id",
+		exact: true, // the name is escaped once, below
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryGetAPIKey, api.GetAPIKeyRequest{OrganizationID: client.OrganizationID(), APIKeyID: id})
 		},
@@ -323,8 +332,8 @@ func apikeyGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			return fields(c.stdout, "id", k.APIKeyID, "name", k.APIKeyName, "type", k.Credential.Type,
-				"public key", k.Credential.PublicKey, "expires", apiKeyExpiryText(*k, time.Now()),
+			return fields(c.stdout, "id", api.SanitizeID(k.APIKeyID), "name", api.NameText(k.APIKeyName), "type", api.Sanitize(k.Credential.Type),
+				"public key", api.SanitizeID(k.Credential.PublicKey), "expires", apiKeyExpiryText(*k, time.Now()),
 				"created", timeText(k.CreatedAt), "updated", timeText(k.UpdatedAt))
 		},
 	}.run(ctx, c, args)
@@ -336,8 +345,9 @@ Submits delete_api_keys for keys of one user. Without --user the owner is
 looked up. On a terminal it shows the keys and asks first; a script passes --yes.
 It warns first (on standard error) when the deletion would leave a root member
 with no credential that can sign and fewer root members able to sign than the
-quorum's threshold: the service fails such a deletion (an expired key counts
-as nothing).
+quorum's threshold: the service fails such a deletion (an expired key, or one
+whose lifetime cannot be read, counts as nothing); and when a key deleted is
+the one the profile signs with: once deleted, the profile is locked out.
 
 Examples:
   vigil apikey delete 0192a6c4-…
@@ -357,7 +367,7 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 	if len(ids) == 0 {
 		return usagef("apikey delete needs at least one API key id; run 'vigil apikey delete -h'")
 	}
-	client, _, err := conn.submitClient(c)
+	client, prof, err := conn.submitClient(c)
 	if err != nil {
 		return err
 	}
@@ -369,6 +379,7 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 	if err := p.Validate(); err != nil {
 		return usagef("apikey delete: %v", err)
 	}
+	warnOwnKey(c, prof.Name, stamperPublicKey(client.Stamper()), users, ids)
 	if err := warnQuorumLockout(ctx, c, client, users, owner, ids); err != nil {
 		return err
 	}
@@ -416,6 +427,21 @@ func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []s
 		return "", nil, nil, errors.New("no owner found")
 	}
 	return owner, names, list.Users, nil
+}
+
+// warnOwnKey tells, before asking or submitting, that a key among ids is the
+// one profile signs with (publicKey, its stamper's), as the console's confirm
+// does: once deleted, every request the profile stamps is refused.
+func warnOwnKey(c proc, profile, publicKey string, users []api.User, ids []string) {
+	for _, u := range users {
+		for _, k := range u.APIKeys {
+			if slices.Contains(ids, k.APIKeyID) && k.HasPublicKey(publicKey) {
+				fmt.Fprintf(c.stderr, "warning: API key %s (%s) is the key profile %s signs with: deleting it locks vigil out of this profile "+
+					"(every request it stamps is refused from then on); keep it, or give the profile another key first\n",
+					api.Quote(k.APIKeyName), api.SanitizeID(k.APIKeyID), api.Quote(profile))
+			}
+		}
+	}
 }
 
 // warnQuorumLockout tells, before submitting, that the service will fail this

@@ -3,7 +3,6 @@ package screens
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -67,7 +66,7 @@ func (u *Users) deleteWarnings(x api.User, keys []api.APIKey) []string {
 	ids := make([]string, len(keys))
 	for i, k := range keys {
 		ids[i] = k.APIKeyID
-		if u.c.OwnPublicKey != "" && strings.EqualFold(k.Credential.PublicKey, u.c.OwnPublicKey) {
+		if k.HasPublicKey(u.c.OwnPublicKey) {
 			out = append(out, "!! "+api.Quote(k.APIKeyName)+" is the key this console signs with:",
 				"   deleting it locks vigil out of this profile.")
 		}

@@ -153,7 +153,7 @@ func (u *Users) setDetail() (cursorLine int) {
 		if exp, ok := k.Expiry(); ok && !exp.After(now) {
 			flags = append(flags, th.Bad.Render("EXPIRED"))
 		}
-		if u.c.OwnPublicKey != "" && strings.EqualFold(k.Credential.PublicKey, u.c.OwnPublicKey) {
+		if k.HasPublicKey(u.c.OwnPublicKey) {
 			flags = append(flags, th.Warn.Render("this console's key"))
 		}
 		b.Styled(strings.Join(append([]string{th.Label.Render(head)}, flags...), "  "))
@@ -166,7 +166,10 @@ func (u *Users) setDetail() (cursorLine int) {
 		b.Field("    id", api.SanitizeID(k.APIKeyID))
 		b.Field("    credential type", k.Credential.Type)
 		b.Field("    created", fmtTime(now, k.CreatedAt))
-		if exp, ok := k.Expiry(); ok {
+		if why := k.LifetimeProblem(); why != "" {
+			// As the CLI: not "never", since it may have expired already.
+			b.Field("    expires", "unknown ("+why+")")
+		} else if exp, ok := k.Expiry(); ok {
 			b.Field("    expires", localAndUTC(now, exp))
 		} else {
 			b.Field("    expires", "never")
