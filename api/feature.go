@@ -54,7 +54,7 @@ func CheckFeatureValue(name, value string) error {
 			return nil
 		}
 		if err := CheckWebhookURL(value); err != nil {
-			return invalid("value", "%s: %v", short, err)
+			return invalid("value", "%s %v", short, err)
 		}
 	case FeatureOrigins:
 		if strings.TrimSpace(value) == "" {
@@ -83,16 +83,16 @@ func CheckFeatureValue(name, value string) error {
 // (deliveries are signed, so the receiver needs no password in the URL). The
 // service applies the same rule when the activity is submitted.
 func CheckWebhookURL(value string) error {
-	const want = "give an absolute http(s) URL such as https://hooks.example.com/vigil (or empty to turn webhooks off)"
+	const want = "give one such as https://hooks.example.com/vigil (or empty to turn webhooks off)"
 	u, err := url.Parse(value)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%q is not an absolute http(s) URL; %s", value, want)
+		return fmt.Errorf("takes an absolute http(s) URL such as https://hooks.example.com/vigil (or empty to turn webhooks off); got %q", value)
 	}
 	if u.User != nil {
-		return fmt.Errorf("%q carries a user name or password (user:password@), which every member and read-only session would be shown; remove it and have the receiver check each delivery's signature instead", value)
+		return fmt.Errorf("URL %q carries a user name or password (user:password@), which every member and read-only session would be shown; remove it and have the receiver check each delivery's signature instead", value)
 	}
 	if err := checkHostPort(u); err != nil {
-		return fmt.Errorf("%q: %v; %s", value, err, want)
+		return fmt.Errorf("URL %q: %v; %s", value, err, want)
 	}
 	return nil
 }

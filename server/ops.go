@@ -45,7 +45,7 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 		// or one carrying a password every member would see, is never stored.
 		if p.Name == api.FeatureWebhook && p.Value != "" {
 			if err := api.CheckWebhookURL(p.Value); err != nil {
-				return nil, invalidf("INVALID_PARAMETER", "parameters.value for %s: %v", api.FeatureWebhook, err)
+				return nil, invalidf("INVALID_PARAMETER", "parameters.value: %s %v", api.FeatureWebhook, err)
 			}
 		}
 	case *api.OauthParams:
