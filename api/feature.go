@@ -2,8 +2,11 @@ package api
 
 import (
 	"fmt"
+	"net"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // FeatureKind says what a feature's value is, so a form can offer the right input
@@ -50,9 +53,8 @@ func CheckFeatureValue(name, value string) error {
 		if value == "" {
 			return nil
 		}
-		u, err := url.Parse(value)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return invalid("value", "%s takes an absolute http(s) URL such as https://hooks.example.com/vigil (or empty to turn webhooks off); got %q", short, value)
+		if err := CheckWebhookURL(value); err != nil {
+			return invalid("value", "%s %v", short, err)
 		}
 	case FeatureOrigins:
 		if strings.TrimSpace(value) == "" {
@@ -75,8 +77,29 @@ func CheckFeatureValue(name, value string) error {
 	return nil
 }
 
-// checkOrigin accepts scheme://host[:port] with nothing after it, as a browser
-// writes an origin.
+// CheckWebhookURL checks a non-empty FEATURE_NAME_WEBHOOK value: an absolute
+// http(s) URL that names a host, with a port (if any) a delivery can dial, and
+// no user:password, which every member and read-only session would be shown
+// (deliveries are signed, so the receiver needs no password in the URL). The
+// service applies the same rule when the activity is submitted.
+func CheckWebhookURL(value string) error {
+	const want = "give one such as https://hooks.example.com/vigil (or empty to turn webhooks off)"
+	u, err := url.Parse(value)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("takes an absolute http(s) URL such as https://hooks.example.com/vigil (or empty to turn webhooks off); got %q", value)
+	}
+	if u.User != nil {
+		return fmt.Errorf("URL %q carries a user name or password (user:password@), which every member and read-only session would be shown; remove it and have the receiver check each delivery's signature instead", value)
+	}
+	if err := checkHostPort(u); err != nil {
+		return fmt.Errorf("URL %q: %v; %s", value, err, want)
+	}
+	return nil
+}
+
+// checkOrigin accepts scheme://host[:port] with nothing after it, exactly as a
+// browser writes an origin: a WebAuthn origin is compared as a string, so
+// anything more (even a trailing "/") would never match a login.
 func checkOrigin(o string) error {
 	if o == "" {
 		return fmt.Errorf("empty (two commas in a row, or a trailing comma)")
@@ -85,8 +108,49 @@ func checkOrigin(o string) error {
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return fmt.Errorf("%q is not an http(s) origin", o)
 	}
-	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+	if u.Path == "/" && !u.ForceQuery && u.RawQuery == "" && !strings.Contains(o, "#") {
+		return fmt.Errorf("%q ends with \"/\", which a browser's origin never has; drop it", o)
+	}
+	if u.Path != "" || u.RawQuery != "" || u.ForceQuery || strings.Contains(o, "#") || u.User != nil {
 		return fmt.Errorf("%q has more than scheme://host[:port]", o)
+	}
+	if err := checkHostPort(u); err != nil {
+		return fmt.Errorf("%q: %v", o, err)
+	}
+	for _, r := range u.Hostname() {
+		if r > unicode.MaxASCII {
+			return fmt.Errorf("%q: a browser sends an internationalized host name in its xn-- (punycode) form; write it so", o)
+		}
+	}
+	return nil
+}
+
+// checkHostPort requires a URL's host to be an IP address or a host name
+// (labels of letters, digits, '-' and '_', no wildcard) and its port, if
+// given, to be 1..65535: anything else no connection can reach.
+func checkHostPort(u *url.URL) error {
+	host := u.Hostname()
+	if host == "" {
+		return fmt.Errorf("the URL names no host")
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("port %s is not 1-65535", p)
+		}
+	}
+	if net.ParseIP(host) != nil {
+		return nil
+	}
+	if strings.HasPrefix(u.Host, "[") {
+		return fmt.Errorf("%q is not an IP address", host)
+	}
+	for _, label := range strings.Split(host, ".") {
+		if label == "" || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") ||
+			strings.ContainsFunc(label, func(r rune) bool {
+				return r != '-' && r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+			}) {
+			return fmt.Errorf("host %q is not a host name (letters, digits and '-' between dots; no wildcard) or an IP address", host)
+		}
 	}
 	return nil
 }

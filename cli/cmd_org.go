@@ -19,7 +19,7 @@ const featureUsage = `vigil feature — organization features
 
 Usage:
   vigil feature list [--json]
-  vigil feature set [--value V] NAME
+  vigil feature set --value V NAME
 
 Every subcommand takes --profile NAME and --config FILE (or $VIGIL_PROFILE,
 $VIGIL_CONFIG) and -h for its flags and examples.
@@ -56,11 +56,8 @@ func featureList(ctx context.Context, c proc, args []string) error {
 			}
 			rows := make([][]string, 0, len(cfg.Features))
 			for _, f := range cfg.Features {
-				v := f.Value
-				if v == "" {
-					v = `""`
-				}
-				rows = append(rows, []string{f.Name, v})
+				// Quoted as the vote prompt quotes it: look-alike letters marked.
+				rows = append(rows, []string{f.Name, api.Quote(f.Value)})
 			}
 			if err := table(c.stdout, []string{"FEATURE", "VALUE"}, rows); err != nil {
 				return err
@@ -71,19 +68,23 @@ func featureList(ctx context.Context, c proc, args []string) error {
 	}.run(ctx, c, args)
 }
 
-const featureSetUsage = `Usage: vigil feature set [--value V] NAME
+const featureSetUsage = `Usage: vigil feature set --value V NAME
 
 Submits set_organization_feature. NAME is a feature name, in full or without
-FEATURE_NAME_ (email_auth, webhook, …). The value is checked for the feature:
-  webhook            the delivery URL (http or https), or "" to turn webhooks off
+FEATURE_NAME_ (email_auth, webhook, …). --value is required, even when empty:
+the new value replaces the current one. It is checked for the feature:
+  webhook            the delivery URL (http or https, no user:password@), or
+                     --value '' to turn webhooks off
   webauthn_origins   origins separated by commas, e.g. https://app.example.com
-  the others         enabled, disabled, true, false or ""
-The change needs the root quorum's approval: the activity waits until enough
-root users approve it ('vigil activity approve ID'); this prints it.
+  the others         enabled, disabled, true, false or ''
+Before submitting it says on standard error what the value replaces. The
+change needs the root quorum's approval: the activity waits until enough root
+users approve it ('vigil activity approve ID'); this prints it.
 
 Examples:
   vigil feature set --value https://hooks.example.com/vigil webhook
-  vigil feature set email_auth
+  vigil feature set --value '' webhook        # turns webhooks off
+  vigil feature set --value enabled email_auth
 
 Flags:
 `
@@ -107,7 +108,7 @@ func featureName(s string) (string, error) {
 
 func featureSet(ctx context.Context, c proc, args []string) error {
 	fs, conn := newSubmitFlags("feature set", featureSetUsage)
-	value := fs.String("value", "", "the feature's new `VALUE` (default \"\")")
+	value := fs.String("value", "", "the feature's new `VALUE` (required; '' to turn it off)")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -120,6 +121,11 @@ func featureSet(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A forgotten --value must not quietly become "" (for WEBHOOK: webhooks
+	// off): the empty value has to be asked for.
+	if !visited(fs)["value"] {
+		return usagef("feature set: --value is required; give the new value, or --value '' to turn %s off", strings.TrimPrefix(name, "FEATURE_NAME_"))
+	}
 	if err := api.CheckFeatureValue(name, *value); err != nil {
 		return usagef("feature set: %v", err)
 	}
@@ -127,8 +133,33 @@ func featureSet(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintln(c.stderr, featureChangeText(name, *value, currentFeature(ctx, client, name)))
 	fmt.Fprintln(c.stderr, "Setting a feature needs the root quorum: it takes effect once enough root users approve.")
 	return submitVerb(ctx, c, conn, client, "set_organization_feature", &api.SetOrganizationFeatureParams{Name: name, Value: *value})
+}
+
+// currentFeature is a feature's value now as the service reports it, quoted
+// as the vote prompt quotes it, or says that it is not set or unknown.
+func currentFeature(ctx context.Context, client *api.Client, name string) string {
+	cfg, err := client.GetOrganizationConfigs(ctx)
+	if err != nil {
+		return fmt.Sprintf("(unknown: the organization's features could not be read: %v)", err)
+	}
+	for _, f := range cfg.Features {
+		if f.Name == name {
+			return api.Quote(f.Value)
+		}
+	}
+	return "(not set now)"
+}
+
+// featureChangeText says what setting name to value changes, from current
+// (currentFeature), saying "off" for an empty webhook.
+func featureChangeText(name, value, current string) string {
+	if name == api.FeatureWebhook && value == "" {
+		return fmt.Sprintf("This turns webhooks off: WEBHOOK %s → \"\" (no deliveries).", current)
+	}
+	return fmt.Sprintf("%s: %s → %s", strings.TrimPrefix(name, "FEATURE_NAME_"), current, api.Quote(value))
 }
 
 const userUsage = `vigil user — the organization's users

@@ -127,7 +127,7 @@ func TestFeatureSetEndToEnd(t *testing.T) {
 	}
 	code, out, errOut = e.run("", "feature", "list")
 	wantExit(t, "feature list", code, 0, out, errOut)
-	if !strings.Contains(out, "FEATURE_NAME_WEBAUTHN_ORIGINS  "+origins) || !strings.Contains(out, "root quorum: 2 of") {
+	if !strings.Contains(out, "FEATURE_NAME_WEBAUTHN_ORIGINS  "+api.Quote(origins)) || !strings.Contains(out, "root quorum: 2 of") {
 		t.Errorf("feature list:\n%s", out)
 	}
 	if !strings.Contains(out, "alice ("+e.userID("alice")+")") {

@@ -153,7 +153,8 @@ func intentText(a shownActivity) string {
 // token's subject is linked to; without them the prompt still shows the
 // token's unverified issuer and subject, and says the user is not named.
 // For a policy it names the tags and users its expressions refer to by id
-// (idRefsBlock).
+// (idRefsBlock). For a feature change it says the value the new one replaces,
+// as the console's approval view does: what the vote removes is part of it.
 func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivity) string {
 	var users []api.User
 	note := ""
@@ -165,6 +166,9 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 	}
 	if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
 		note += "\n" + strings.TrimSuffix(refs, "\n")
+	}
+	if p := a.exact.Intent.SetOrganizationFeatureIntent; p != nil {
+		note += "\n  replaces: " + currentFeature(ctx, client, p.Name)
 	}
 	return fmt.Sprintf("activity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s",
 		a.ID, a.Type, activityRequester(a.exact), a.Status, voteIntentText(a, users), note)

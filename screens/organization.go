@@ -176,7 +176,8 @@ func (o *Organization) render() {
 	}
 	b.Section(fmt.Sprintf("Features (%d)", len(org.Features)))
 	for _, f := range feats {
-		b.Field("  "+strings.TrimPrefix(f.Name, "FEATURE_NAME_"), f.Value)
+		// Quoted as the approvers see it: a look-alike host reads as such.
+		b.Field("  "+strings.TrimPrefix(f.Name, "FEATURE_NAME_"), api.Quote(f.Value))
 	}
 	if !org.Loaded && !o.loading {
 		b.Line("not loaded: press r to retry")
@@ -240,7 +241,7 @@ func (o *Organization) formView() string {
 	cur, set := o.currentFeature(name)
 	now := "current value: (not set)"
 	if set {
-		now = fmt.Sprintf("current value: %q", cur)
+		now = "current value: " + api.Quote(cur)
 	}
 	lines := []string{o.form.View(th, o.width), "",
 		th.Muted.Render(ansi.Truncate("takes "+featureValueHint(name), o.width, "…")),

@@ -131,9 +131,11 @@ func (o *Organization) confirmSet(p api.SetOrganizationFeatureParams) tea.Cmd {
 	old, set := o.currentFeature(p.Name)
 	was := "it is not set today"
 	if set {
-		was = fmt.Sprintf("it replaces the current value %q", old)
+		was = "it replaces the current value " + api.Quote(old)
 	}
-	lines := append([]string{fmt.Sprintf("new value: %q", p.Value), was + "."}, rootQuorumApproval(o.c.Org.Quorum)...)
+	// api.Quote, as in the approvers' view: the submitter's last look shows
+	// look-alike letters (a pasted "hооks" host) the same way.
+	lines := append([]string{"new value: " + api.Quote(p.Value), was + "."}, rootQuorumApproval(o.c.Org.Quorum)...)
 	resend := o.earlier.resends(formValues(p))
 	switch {
 	case resend:
@@ -162,7 +164,7 @@ func (o *Organization) submitFeature(m featureConfirmedMsg) tea.Cmd {
 	if o.submitting != nil {
 		return ui.Toast("set_organization_feature is already being submitted; wait for its answer", true)
 	}
-	o.submitting = submissionOf("set_organization_feature", fmt.Sprintf("set_organization_feature %s = %q", m.params.Name, m.params.Value))
+	o.submitting = submissionOf("set_organization_feature", "set_organization_feature "+m.params.Name+" = "+api.Quote(m.params.Value))
 	c, p := o.c, m.params
 	if m.resend && o.earlier.resends(formValues(p)) {
 		cmd := o.earlier.resend(c, func(act *api.Activity, err error) tea.Msg {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"sort"
 	"strconv"
 	"time"
@@ -41,10 +40,12 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 			return nil, invalidf("UNDECRYPTABLE_SECRET", "parameters.encryptedClientSecret cannot be decrypted with this service's TLS fetcher key (%v); encrypt it to %s", err, s.TLSFetcherPublicKey())
 		}
 	case *api.SetOrganizationFeatureParams:
+		// The webhook URL is the one value the service acts on: it takes the
+		// client's rule (api.CheckWebhookURL), so a URL no delivery can reach,
+		// or one carrying a password every member would see, is never stored.
 		if p.Name == api.FeatureWebhook && p.Value != "" {
-			u, err := url.Parse(p.Value)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return nil, invalidf("INVALID_PARAMETER", "parameters.value must be an absolute http(s) URL for %s (or empty to turn webhooks off)", api.FeatureWebhook)
+			if err := api.CheckWebhookURL(p.Value); err != nil {
+				return nil, invalidf("INVALID_PARAMETER", "parameters.value: %s %v", api.FeatureWebhook, err)
 			}
 		}
 	case *api.OauthParams:
