@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/webhook"
 )
@@ -20,7 +21,44 @@ func TestDemoRestartDeliversThePreviousRunsEventsToItsOwnListener(t *testing.T) 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	// The previous run stopped before its listener got the event.
+	act, stray := demoRunLeftAnEventPending(ctx, t, dir)
+
+	env, err := startDemo(ctx, dir, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	hooks, err := env.webhooks(ctx, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for delivered := false; !delivered; {
+		select {
+		case d := <-hooks.feed.Deliveries:
+			delivered = d.Verified && d.ActivityID == act.ID
+		case id := <-stray:
+			t.Fatalf("event %s was POSTed to the previous run's port, now another program's", id)
+		case <-ctx.Done():
+			t.Fatalf("the event of %s, pending for the previous run's listener, never reached this run's", act.ID)
+		}
+	}
+	if err := env.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case id := <-stray:
+		t.Errorf("event %s was POSTed to the previous run's port, now another program's", id)
+	default:
+	}
+}
+
+// demoRunLeftAnEventPending runs 'vigil demo --data dir' once, as a run that
+// stopped before its listener got the event of the activity it returns, and
+// starts another program on that listener's old port: stray receives the
+// event id of every request that program gets. It skips the test when the
+// port is taken again before the other program can have it.
+func demoRunLeftAnEventPending(ctx context.Context, t *testing.T, dir string) (*api.Activity, <-chan string) {
+	t.Helper()
 	oldLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -56,33 +94,6 @@ func TestDemoRestartDeliversThePreviousRunsEventsToItsOwnListener(t *testing.T) 
 	other.Listener.Close()
 	other.Listener = otherLn
 	other.Start()
-	defer other.Close()
-
-	env, err := startDemo(ctx, dir, discardLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer env.Close()
-	hooks, err := env.webhooks(ctx, discardLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for delivered := false; !delivered; {
-		select {
-		case d := <-hooks.feed.Deliveries:
-			delivered = d.Verified && d.ActivityID == act.ID
-		case id := <-stray:
-			t.Fatalf("event %s was POSTed to the previous run's port, now another program's", id)
-		case <-ctx.Done():
-			t.Fatalf("the event of %s, pending for the previous run's listener, never reached this run's", act.ID)
-		}
-	}
-	if err := env.Close(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case id := <-stray:
-		t.Errorf("event %s was POSTed to the previous run's port, now another program's", id)
-	default:
-	}
+	t.Cleanup(other.Close)
+	return act, stray
 }

@@ -2,15 +2,9 @@ package cli
 
 import (
 	"context"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vigil-console/vigil/server"
-	"github.com/vigil-console/vigil/webhook"
 )
 
 // 'vigil serve --demo --data DIR' after a 'vigil demo --data DIR' run that
@@ -22,42 +16,7 @@ func TestServeDemoSendsNothingToAnEarlierDemoRunsListenerPort(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	oldLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	oldAddr := oldLn.Addr().String()
-	oldLn.Close()
-	previous, err := startDemo(ctx, dir, discardLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := server.PointDemoWebhook(ctx, previous.srv, "http://"+oldAddr+"/"); err != nil {
-		previous.Close()
-		t.Fatal(err)
-	}
-	act, err := demoClient(t, previous, "alice", previous.baseURL).CreateReadOnlySession(ctx)
-	if err != nil {
-		previous.Close()
-		t.Fatal(err)
-	}
-	if err := previous.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	otherLn, err := net.Listen("tcp", oldAddr)
-	if err != nil {
-		t.Skipf("the previous run's port %s is taken again already: %v", oldAddr, err)
-	}
-	stray := make(chan string, 16)
-	other := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		stray <- r.Header.Get(webhook.HeaderEventID)
-		w.WriteHeader(http.StatusNoContent)
-	}))
-	other.Listener.Close()
-	other.Listener = otherLn
-	other.Start()
-	defer other.Close()
+	act, stray := demoRunLeftAnEventPending(ctx, t, dir)
 
 	_, logs := startServe(t, dir, "--demo")
 	// Once the event is kept as dead it is never sent: then whatever reached

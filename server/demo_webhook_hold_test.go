@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"net/http"
@@ -66,38 +67,9 @@ func TestDemoRestartSendsNothingToThePreviousRunsPort(t *testing.T) {
 	dir := t.TempDir()
 	ctx := ctxT(t)
 
-	// The previous run: its listener is gone before the event is delivered
-	// (connection refused), and the run stops with the event pending.
-	oldLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	oldAddr := oldLn.Addr().String()
-	oldLn.Close()
-	srv, c := openDemoRun(t, dir, Config{HoldWebhooks: true, Webhooks: WebhookOptions{
-		Delivery: webhook.DelivererOptions{BaseBackoff: 5 * time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxEventAge: 20 * time.Millisecond},
-		Requeue:  time.Hour}})
-	if _, err := PointDemoWebhook(ctx, srv, "http://"+oldAddr+"/"); err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	srv.StartWebhooks()
-	act, err := c.CreateReadOnlySession(ctx)
-	if err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	if err := srv.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	// Some other program now listens on the previous run's port.
-	otherLn, err := net.Listen("tcp", oldAddr)
-	if err != nil {
-		t.Skipf("the previous run's port %s is taken again already: %v", oldAddr, err)
-	}
-	other, stray := eventReceiver(otherLn)
-	defer other.Close()
+	// The previous run stopped with the event pending; some other program
+	// now listens on its listener's port.
+	act, stray := demoRunStoppedWithAnEventPending(ctx, t, dir)
 	liveLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +78,7 @@ func TestDemoRestartSendsNothingToThePreviousRunsPort(t *testing.T) {
 	defer live.Close()
 
 	// This run, as cmd_demo does it: held until pointed.
-	srv, _ = openDemoRun(t, dir, Config{HoldWebhooks: true})
+	srv, _ := openDemoRun(t, dir, Config{HoldWebhooks: true})
 	defer srv.Close()
 	if st, err := srv.WebhookOutbox(ctx); err != nil || st.Pending == 0 || !st.Held {
 		t.Fatalf("before pointing: %+v %v; want the previous run's event pending and delivery held", st, err)
@@ -208,39 +180,11 @@ func TestHeldWebhooksNeverStartedKeepTheirEvents(t *testing.T) {
 func TestServiceSendsNothingToACrashedDemoRunsListener(t *testing.T) {
 	dir := t.TempDir()
 	ctx := ctxT(t)
-	oldLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	oldAddr := oldLn.Addr().String()
-	oldLn.Close()
-	srv, c := openDemoRun(t, dir, Config{HoldWebhooks: true, Webhooks: WebhookOptions{
-		Delivery: webhook.DelivererOptions{BaseBackoff: 5 * time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxEventAge: 20 * time.Millisecond},
-		Requeue:  time.Hour}})
-	// Its restore never runs: the run crashes.
-	if _, err := PointDemoWebhook(ctx, srv, "http://"+oldAddr+"/"); err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	srv.StartWebhooks()
-	pending, err := c.CreateReadOnlySession(ctx)
-	if err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	if err := srv.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	otherLn, err := net.Listen("tcp", oldAddr)
-	if err != nil {
-		t.Skipf("the previous run's port %s is taken again already: %v", oldAddr, err)
-	}
-	other, stray := eventReceiver(otherLn)
-	defer other.Close()
+	// The run crashes (its restore never runs) with the event pending.
+	pending, stray := demoRunStoppedWithAnEventPending(ctx, t, dir)
 
 	var logs logBuffer
-	srv, c = openDemoRun(t, dir, Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	srv, c := openDemoRun(t, dir, Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	defer srv.Close()
 	later, err := c.CreateReadOnlySession(ctx)
 	if err != nil {
@@ -280,4 +224,44 @@ func TestServiceSendsNothingToACrashedDemoRunsListener(t *testing.T) {
 			t.Errorf("the event of %s is not logged as not sent:\n%s", id, l)
 		}
 	}
+}
+
+// demoRunStoppedWithAnEventPending runs a demo once, as 'vigil demo' does,
+// with its webhook pointed at a listener that is gone before the event of
+// the activity it returns is delivered (connection refused); the run stops
+// (or crashes: its restore never runs) with the event pending. Another
+// program then listens on that old port: stray receives the event id of
+// every request it gets. It skips the test when the port is taken again
+// before the other program can have it.
+func demoRunStoppedWithAnEventPending(ctx context.Context, t *testing.T, dir string) (*api.Activity, chan string) {
+	t.Helper()
+	oldLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldAddr := oldLn.Addr().String()
+	oldLn.Close()
+	srv, c := openDemoRun(t, dir, Config{HoldWebhooks: true, Webhooks: WebhookOptions{
+		Delivery: webhook.DelivererOptions{BaseBackoff: 5 * time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxEventAge: 20 * time.Millisecond},
+		Requeue:  time.Hour}})
+	if _, err := PointDemoWebhook(ctx, srv, "http://"+oldAddr+"/"); err != nil {
+		srv.Close()
+		t.Fatal(err)
+	}
+	srv.StartWebhooks()
+	act, err := c.CreateReadOnlySession(ctx)
+	if err != nil {
+		srv.Close()
+		t.Fatal(err)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	otherLn, err := net.Listen("tcp", oldAddr)
+	if err != nil {
+		t.Skipf("the previous run's port %s is taken again already: %v", oldAddr, err)
+	}
+	other, stray := eventReceiver(otherLn)
+	t.Cleanup(other.Close)
+	return act, stray
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
-	"github.com/vigil-console/vigil/webhook"
 )
 
 // A 'vigil demo' run points the demo organization's webhook at its listener
@@ -123,35 +122,8 @@ func setWebhookByQuorum(t *testing.T, srv *Server, dir, url string) *api.Client 
 func TestQuorumSetWebhookSendsNothingToACrashedDemoRunsListener(t *testing.T) {
 	dir := t.TempDir()
 	ctx := ctxT(t)
-	oldLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	oldAddr := oldLn.Addr().String()
-	oldLn.Close()
-	srv, c := openDemoRun(t, dir, Config{HoldWebhooks: true, Webhooks: WebhookOptions{
-		Delivery: webhook.DelivererOptions{BaseBackoff: 5 * time.Millisecond, MaxBackoff: 10 * time.Millisecond, MaxEventAge: 20 * time.Millisecond},
-		Requeue:  time.Hour}})
-	// Its restore never runs: the run crashes.
-	if _, err := PointDemoWebhook(ctx, srv, "http://"+oldAddr+"/"); err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	srv.StartWebhooks()
-	if _, err := c.CreateReadOnlySession(ctx); err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	if err := srv.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	otherLn, err := net.Listen("tcp", oldAddr)
-	if err != nil {
-		t.Skipf("the previous run's port %s is taken again already: %v", oldAddr, err)
-	}
-	other, stray := eventReceiver(otherLn)
-	defer other.Close()
+	// The run crashes (its restore never runs) with the event pending.
+	_, stray := demoRunStoppedWithAnEventPending(ctx, t, dir)
 	liveLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +131,7 @@ func TestQuorumSetWebhookSendsNothingToACrashedDemoRunsListener(t *testing.T) {
 	live, got := eventReceiver(liveLn)
 	defer live.Close()
 
-	srv, _ = openDemoRun(t, dir, Config{HoldWebhooks: true})
+	srv, _ := openDemoRun(t, dir, Config{HoldWebhooks: true})
 	defer srv.Close()
 	if st, err := srv.WebhookOutbox(ctx); err != nil || st.Pending == 0 {
 		t.Fatalf("before the quorum's change: %+v %v; want the crashed run's event pending", st, err)
