@@ -41,6 +41,7 @@ type Activities struct {
 	before   string // paging cursor of the current page
 	after    string
 	items    []api.Activity
+	orders   map[string]copyOrder // of the copies in items and settled, by id (copy_order.go)
 	// first and last are the ids of the page as the service listed it (items
 	// may have settled activities appended): the cursors of [ and ].
 	first, last string
@@ -52,7 +53,7 @@ type Activities struct {
 	voteErr     string // the last vote failed; it does not make the rows stale
 	autoGen     int    // generation of the auto-refresh tick chain
 	detail      *activityDetail
-	gens        fetchGens // numbers the open detail's fetches (activities_detail.go)
+	gens        fetchGens // numbers the fetches, and the arrivals of copies (copy_order.go)
 	voting      string    // id of the activity whose vote is in flight
 	// unsure is the vote whose outcome is unknown (no reply, and the
 	// activity could not be read again) until a read of it tells.
@@ -82,6 +83,7 @@ type Activities struct {
 type (
 	activitiesLoadedMsg struct {
 		gen   int
+		sent  int // in the screen's sequence (copy_order.go)
 		items []api.Activity
 		err   error
 		at    time.Time
@@ -95,6 +97,7 @@ type (
 		id       string
 		approve  bool
 		activity *api.Activity
+		sent     int // the vote's, in the screen's sequence (copy_order.go)
 		err      error
 		// current is the activity as it stood when a vote was refused: settled
 		// meanwhile (said in words) or still pending (the error stands).
@@ -206,12 +209,12 @@ func (a *Activities) listOptions() api.ListActivitiesOptions {
 func (a *Activities) load() tea.Cmd {
 	a.listGen++
 	a.loading = true
-	gen, opts, client, c := a.listGen, a.listOptions(), a.c.Reader, a.c
+	gen, sent, opts, client, c := a.listGen, a.gens.next(), a.listOptions(), a.c.Reader, a.c
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		items, err := client.ListActivities(ctx, opts)
-		msg := activitiesLoadedMsg{gen: gen, items: items, err: err, at: c.Now()}
+		msg := activitiesLoadedMsg{gen: gen, sent: sent, items: items, err: err, at: c.Now()}
 		if err != nil {
 			return msg
 		}
@@ -390,9 +393,14 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 				return a, a.load()
 			}
 		}
-		fresh := a.keepFresher(msg.items)
+		fresh, orders := a.keepFresher(msg.items, copyOrder{msg.sent, a.gens.next()})
 		announce := a.announce(a.items, fresh)
-		a.err, a.items, a.fetched, a.older = "", a.withSettled(fresh), msg.at, msg.older
+		for id := range a.settled {
+			if _, listed := orders[id]; !listed {
+				orders[id] = a.orders[id]
+			}
+		}
+		a.err, a.items, a.orders, a.fetched, a.older = "", a.withSettled(fresh), orders, msg.at, msg.older
 		if a.unsure == nil {
 			a.voteErr = "" // a vote whose outcome is unknown stays said until a read of it tells
 		}
@@ -412,7 +420,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		if a.detail != nil {
 			for _, it := range fresh {
 				if it.ID == a.detail.activity.ID {
-					follow = a.detail.follow(a.c, it)
+					follow = a.detail.follow(a.c, it, orders[it.ID])
 				}
 			}
 		}
@@ -460,14 +468,15 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		a.detail.applyMfa(msg, a.c)
 	case activityDetailMsg:
 		if a.detail != nil {
-			before := a.detail.activity
-			a.detail.apply(msg, a.c)
+			before, beforeOrder := a.detail.activity, a.detail.order
+			order := copyOrder{msg.sent, a.gens.next()}
+			a.detail.apply(msg, order, a.c)
 			if ask := a.askOrgForUnknownPolicies(); ask != nil {
 				return a, ask
 			}
 			if msg.activity != nil && msg.err == nil {
-				a.replace(*msg.activity)
-				if msg.id == before.ID && !olderCopy(*msg.activity, before, a.c.Now()) && recordChanged(before, *msg.activity) {
+				a.replace(*msg.activity, order)
+				if msg.id == before.ID && !olderOrdered(*msg.activity, order, before, beforeOrder, a.c.Now()) && recordChanged(before, *msg.activity) {
 					// A vote changed it: its evaluations (and, once executed,
 					// its app proofs) are new too.
 					return a, a.detail.loadExtras(a.c)
@@ -597,9 +606,10 @@ func (a *Activities) show(act api.Activity) tea.Cmd {
 	}
 	if a.lists(act) && !slices.ContainsFunc(a.items, func(x api.Activity) bool { return x.ID == act.ID }) {
 		a.items = append([]api.Activity{act}, a.items...)
+		a.setOrder(act.ID, copyOrder{}) // another screen's copy: when it was read is not known
 		a.setRows()
 	}
-	a.detail = newActivityDetail(a.c, act, &a.list.Pane, &a.gens)
+	a.detail = newActivityDetail(a.c, act, copyOrder{}, &a.list.Pane, &a.gens)
 	a.list.Open()
 	return a.detail.load(a.c)
 }

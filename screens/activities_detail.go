@@ -17,6 +17,7 @@ import (
 // activityDetail is the open activity with what was fetched for it.
 type activityDetail struct {
 	activity  api.Activity
+	order     copyOrder // of activity (copy_order.go)
 	evals     []api.PolicyEvaluation
 	proofs    []api.AppProof
 	recordErr string
@@ -52,6 +53,7 @@ type activityDetail struct {
 type activityDetailMsg struct {
 	id       string
 	gen      int
+	sent     int // the record's request, in the screen's sequence (copy_order.go)
 	activity *api.Activity
 	evals    *[]api.PolicyEvaluation
 	proofs   *[]api.AppProof
@@ -68,8 +70,8 @@ func (g *fetchGens) next() int {
 	return g.last
 }
 
-func newActivityDetail(c *Common, act api.Activity, pane *ui.Detail, gens *fetchGens) *activityDetail {
-	d := &activityDetail{activity: act, pane: pane, gens: gens}
+func newActivityDetail(c *Common, act api.Activity, order copyOrder, pane *ui.Detail, gens *fetchGens) *activityDetail {
+	d := &activityDetail{activity: act, order: order, pane: pane, gens: gens}
 	d.render(c)
 	return d
 }
@@ -83,9 +85,9 @@ func (d *activityDetail) load(c *Common) tea.Cmd {
 // loadRecord fetches the record again (the detail follows its activity).
 func (d *activityDetail) loadRecord(c *Common) tea.Cmd {
 	d.loading++
-	id := d.activity.ID
+	id, sent := d.activity.ID, d.gens.next()
 	return getActivity(c, id, func(a *api.Activity, err error) tea.Msg {
-		return activityDetailMsg{id: id, activity: a, err: err}
+		return activityDetailMsg{id: id, sent: sent, activity: a, err: err}
 	})
 }
 
@@ -105,12 +107,12 @@ func getActivity(c *Common, id string, wrap func(*api.Activity, error) tea.Msg) 
 // show a completed activity with the evaluations of before the deciding vote.
 // A copy older than the one shown (a list fetched before your vote, answered
 // after it) is ignored: it would show the vote undone.
-func (d *activityDetail) follow(c *Common, act api.Activity) tea.Cmd {
+func (d *activityDetail) follow(c *Common, act api.Activity, order copyOrder) tea.Cmd {
 	before := d.activity
-	if olderCopy(act, before, c.Now()) {
+	if olderOrdered(act, order, before, d.order, c.Now()) {
 		return nil
 	}
-	d.activity = act
+	d.activity, d.order = act, order
 	d.render(c)
 	if !recordChanged(before, act) {
 		return nil
@@ -152,7 +154,9 @@ func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
 	return tea.Batch(evals, proofs, mfa)
 }
 
-func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
+// apply takes a reply to one of the detail's fetches; order is when a
+// record's arrived (copy_order.go).
+func (d *activityDetail) apply(msg activityDetailMsg, order copyOrder, c *Common) {
 	if msg.id != d.activity.ID {
 		return
 	}
@@ -165,10 +169,10 @@ func (d *activityDetail) apply(msg activityDetailMsg, c *Common) {
 		d.recordErr = ""
 		if msg.err != nil {
 			d.recordErr = errorText(msg.err)
-		} else if msg.activity.ID == d.activity.ID && !olderCopy(*msg.activity, d.activity, c.Now()) {
+		} else if msg.activity.ID == d.activity.ID && !olderOrdered(*msg.activity, order, d.activity, d.order, c.Now()) {
 			// A fetch sent before your vote and answered after it would
 			// show the vote undone (as in follow).
-			d.activity = *msg.activity
+			d.activity, d.order = *msg.activity, order
 		}
 	case msg.evals != nil:
 		d.evalErr = ""

@@ -140,7 +140,11 @@ func (a *Activities) askVote(approve bool) tea.Cmd {
 		a.syncKeys() // a and x say a vote is in flight from now on
 		return cmd
 	}, nil)
-	a.asking = &openVote{vote: v, dialog: d, shown: *act, at: a.c.Now()}
+	order := a.orders[act.ID]
+	if a.detail != nil && act == &a.detail.activity {
+		order = a.detail.order
+	}
+	a.asking = &openVote{vote: v, dialog: d, shown: *act, order: order, at: a.c.Now()}
 	return a.askDialog(d)
 }
 
@@ -177,7 +181,7 @@ func (a *Activities) open() tea.Cmd {
 	if act == nil {
 		return nil
 	}
-	a.detail = newActivityDetail(a.c, *act, &a.list.Pane, &a.gens)
+	a.detail = newActivityDetail(a.c, *act, a.orders[act.ID], &a.list.Pane, &a.gens)
 	a.list.Open()
 	return a.detail.load(a.c)
 }

@@ -22,6 +22,7 @@ import (
 // Pending list.
 type activitySettledMsg struct {
 	id       string
+	sent     int // in the screen's sequence (copy_order.go)
 	activity *api.Activity
 	err      error
 }
@@ -75,8 +76,9 @@ func (a *Activities) announce(prev, next []api.Activity) tea.Cmd {
 }
 
 func (a *Activities) fetchSettled(id string) tea.Cmd {
+	sent := a.gens.next()
 	return getActivity(a.c, id, func(act *api.Activity, err error) tea.Msg {
-		return activitySettledMsg{id: id, activity: act, err: err}
+		return activitySettledMsg{id: id, sent: sent, activity: act, err: err}
 	})
 }
 
@@ -138,12 +140,12 @@ func (a *Activities) settledActivity(msg activitySettledMsg) tea.Cmd {
 	if msg.err != nil || msg.activity == nil {
 		return nil // gone from the list and unreadable: nothing to say for sure
 	}
-	act := *msg.activity
+	act, order := *msg.activity, copyOrder{msg.sent, a.gens.next()}
 	if act.Status == api.StatusConsensusNeeded || a.announced[act.ID] {
 		return nil
 	}
-	a.keepSettled(act)
-	follow := a.followOpen(act)
+	a.keepSettled(act, order)
+	follow := a.followOpen(act, order)
 	if decider(&act) == a.c.Org.UserID && a.c.Org.UserID != "" {
 		return tea.Batch(announceCompletion(act), follow)
 	}
@@ -151,7 +153,7 @@ func (a *Activities) settledActivity(msg activitySettledMsg) tea.Cmd {
 }
 
 // keepSettled keeps act on the Pending list with its final status.
-func (a *Activities) keepSettled(act api.Activity) {
+func (a *Activities) keepSettled(act api.Activity, order copyOrder) {
 	if a.all {
 		return
 	}
@@ -170,6 +172,7 @@ func (a *Activities) keepSettled(act api.Activity) {
 		return
 	}
 	a.settled[act.ID] = &act
+	a.setOrder(act.ID, order)
 	if i >= 0 {
 		a.items[i] = act
 	} else {
@@ -203,41 +206,56 @@ func olderCopy(x, than api.Activity, now time.Time) bool {
 // newer copy of (your vote's reply, a settled record, the open detail) stays
 // as held: a list fetched before your vote and answered after it must not
 // put the old status back on the row.
-func (a *Activities) keepFresher(items []api.Activity) []api.Activity {
-	held, now := map[string]api.Activity{}, a.c.Now()
-	hold := func(x api.Activity) {
-		if prev, ok := held[x.ID]; !ok || olderCopy(prev, x, now) {
-			held[x.ID] = x
+// The page's copies arrived as order; orders is that of each copy returned.
+func (a *Activities) keepFresher(items []api.Activity, order copyOrder) (out []api.Activity, orders map[string]copyOrder) {
+	type heldCopy struct {
+		act   api.Activity
+		order copyOrder
+	}
+	held, now := map[string]heldCopy{}, a.c.Now()
+	hold := func(x api.Activity, o copyOrder) {
+		if prev, ok := held[x.ID]; !ok || olderOrdered(prev.act, prev.order, x, o, now) {
+			held[x.ID] = heldCopy{x, o}
 		}
 	}
 	for _, it := range a.items {
-		hold(it)
+		hold(it, a.orders[it.ID])
 	}
 	for _, s := range a.settled {
-		hold(*s)
+		hold(*s, a.orders[s.ID])
 	}
 	if a.detail != nil {
-		hold(a.detail.activity)
+		hold(a.detail.activity, a.detail.order)
 	}
-	out := slices.Clone(items)
+	out, orders = slices.Clone(items), make(map[string]copyOrder, len(items))
 	for i, it := range out {
-		if h, ok := held[it.ID]; ok && olderCopy(it, h, now) {
-			out[i] = h
+		orders[it.ID] = order
+		if h, ok := held[it.ID]; ok && olderOrdered(it, order, h.act, h.order, now) {
+			out[i], orders[it.ID] = h.act, h.order
 		}
 	}
-	return out
+	return out, orders
+}
+
+// setOrder records when the copy of activity id now in the list arrived.
+func (a *Activities) setOrder(id string, order copyOrder) {
+	if a.orders == nil {
+		a.orders = map[string]copyOrder{}
+	}
+	a.orders[id] = order
 }
 
 // replace puts a fresher copy of an activity in the list. An older copy (a
 // record fetched before your vote, answered after it) is ignored: it would
 // put the old status back on the row and offer the vote again.
-func (a *Activities) replace(act api.Activity) {
+func (a *Activities) replace(act api.Activity, order copyOrder) {
 	for i := range a.items {
 		if a.items[i].ID == act.ID {
-			if olderCopy(act, a.items[i], a.c.Now()) {
+			if olderOrdered(act, order, a.items[i], a.orders[act.ID], a.c.Now()) {
 				return
 			}
 			a.items[i] = act
+			a.setOrder(act.ID, order)
 			a.setRows()
 			return
 		}

@@ -33,11 +33,12 @@ type pendingVote struct {
 }
 
 // openVote is the vote dialog on the root's stack and the copy of the
-// activity its lines restate, worked out at the instant at.
+// activity its lines restate (arrived as order), worked out at the instant at.
 type openVote struct {
 	vote   *pendingVote
 	dialog *ConfirmDialog
 	shown  api.Activity
+	order  copyOrder
 	at     time.Time
 }
 
@@ -73,11 +74,11 @@ func (a *Activities) followVoteDialog(orgChanged, ticked bool) tea.Cmd {
 	}
 	now := a.c.Now()
 	recompute := orgChanged || ticked && o.clockMoved(a.c, now)
-	cur := a.newestCopy(o.vote.id)
-	if cur == nil || olderCopy(*cur, o.shown, now) || (!recompute && sameVersion(*cur, o.shown)) {
+	cur, order := a.newestCopy(o.vote.id)
+	if cur == nil || olderOrdered(*cur, order, o.shown, o.order, now) || (!recompute && sameVersion(*cur, o.shown)) {
 		return nil
 	}
-	o.shown, o.at = *cur, now
+	o.shown, o.order, o.at = *cur, order, now
 	if why := a.voteWithdrawn(cur, o.vote); why != "" {
 		a.asking = nil
 		o.dialog.withdraw(why)
@@ -91,22 +92,23 @@ func (a *Activities) followVoteDialog(orgChanged, ticked bool) tea.Cmd {
 }
 
 // newestCopy is the newest copy of activity id the screen holds (the open
-// detail's, a row's), nil when it holds none.
-func (a *Activities) newestCopy(id string) *api.Activity {
+// detail's, a row's) and when it arrived, nil when it holds none.
+func (a *Activities) newestCopy(id string) (*api.Activity, copyOrder) {
 	var best *api.Activity
+	var bestOrder copyOrder
 	now := a.c.Now()
-	consider := func(x *api.Activity) {
-		if x.ID == id && (best == nil || olderCopy(*best, *x, now)) {
-			best = x
+	consider := func(x *api.Activity, o copyOrder) {
+		if x.ID == id && (best == nil || olderOrdered(*best, bestOrder, *x, o, now)) {
+			best, bestOrder = x, o
 		}
 	}
 	if a.detail != nil {
-		consider(&a.detail.activity)
+		consider(&a.detail.activity, a.detail.order)
 	}
 	for i := range a.items {
-		consider(&a.items[i])
+		consider(&a.items[i], a.orders[a.items[i].ID])
 	}
-	return best
+	return best, bestOrder
 }
 
 // sameVersion reports whether x and y are the same version of an activity

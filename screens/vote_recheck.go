@@ -36,7 +36,7 @@ func (a *Activities) recheckVote() tea.Cmd {
 	if a.unsure == nil {
 		return nil
 	}
-	of, c := a.unsure, a.c
+	of, c, sent := a.unsure, a.c, a.gens.next()
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -45,7 +45,7 @@ func (a *Activities) recheckVote() tea.Cmd {
 			return nil
 		}
 		vote := *of
-		vote.current = cur
+		vote.current, vote.sent = cur, sent
 		return voteRecheckedMsg{of: of, vote: vote}
 	}
 }

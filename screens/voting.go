@@ -474,18 +474,19 @@ func (a *Activities) reportVote(msg activityVotedMsg) tea.Cmd {
 	}
 	said := voteWords(a.c, msg, a.keys.Approve.Help().Key+" or "+a.keys.Reject.Help().Key)
 	a.voteErr = ""
+	order := copyOrder{msg.sent, a.gens.next()}
 	switch voteOutcomeOf(a.c, msg) {
 	case voteCounted:
 		act := *msg.activity
-		return tea.Batch(said.tell(), announceCompletion(act), a.takeVoted(act))
+		return tea.Batch(said.tell(), announceCompletion(act), a.takeVoted(act, order))
 	case voteCountedAnyway:
-		return tea.Batch(said.tell(), announceCompletion(*msg.current), a.takeVoted(*msg.current))
+		return tea.Batch(said.tell(), announceCompletion(*msg.current), a.takeVoted(*msg.current, order))
 	case voteAlreadyCast:
-		return tea.Batch(said.tell(), a.takeVoted(*msg.current))
+		return tea.Batch(said.tell(), a.takeVoted(*msg.current, order))
 	case voteTooLate:
 		// Another member settled it first: say so in words, and show it.
-		a.keepSettled(*msg.current)
-		return tea.Batch(said.tell(), a.followOpen(*msg.current))
+		a.keepSettled(*msg.current, order)
+		return tea.Batch(said.tell(), a.followOpen(*msg.current, order))
 	case voteNotRecorded:
 		// Looked, and the vote is not there.
 		a.voteErr = said.entry
@@ -506,20 +507,21 @@ func (a *Activities) reportVote(msg activityVotedMsg) tea.Cmd {
 // takeVoted shows the record a vote left: in the list (kept there when it
 // has settled) and in the open detail, whose evaluations, app proofs and MFA
 // status it fetches again (the vote changed them).
-func (a *Activities) takeVoted(act api.Activity) tea.Cmd {
-	a.replace(act)
+func (a *Activities) takeVoted(act api.Activity, order copyOrder) tea.Cmd {
+	a.replace(act, order)
 	if api.IsTerminal(act.Status) {
-		a.keepSettled(act)
+		a.keepSettled(act, order)
 	}
-	return a.followOpen(act)
+	return a.followOpen(act, order)
 }
 
-// followOpen shows act in the open detail when it is the open activity.
-func (a *Activities) followOpen(act api.Activity) tea.Cmd {
+// followOpen shows act, arrived as order, in the open detail when it is the
+// open activity.
+func (a *Activities) followOpen(act api.Activity, order copyOrder) tea.Cmd {
 	if a.detail == nil || a.detail.activity.ID != act.ID {
 		return nil
 	}
-	return a.detail.follow(a.c, act)
+	return a.detail.follow(a.c, act, order)
 }
 
 // vote sends the vote captured by the dialog, once.
@@ -532,7 +534,7 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		return nil
 	}
 	a.voting = v.id
-	c, reader := a.c, a.c.Reader
+	c, reader, sent := a.c, a.c.Reader, a.gens.next()
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -565,6 +567,6 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 			c.Log.Info("vote sent", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
 				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "status", ui.Clean(act.Status))
 		}
-		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, err: err, current: current}
+		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, sent: sent, err: err, current: current}
 	}
 }
