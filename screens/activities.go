@@ -1,10 +1,7 @@
 package screens
 
 import (
-	"fmt"
-	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -125,25 +122,6 @@ func NewActivities(c *Common) *Activities {
 	a.list = ui.NewListDetail(c.Theme, activityColumns(c.ReadOnly()))
 	a.list.Table.Empty = "no pending activities — press v to see all"
 	return a
-}
-
-// activityColumns are the list's columns; in read-only mode YOU is wide enough to
-// say "read-only" where it would say what you can vote. WHAT says what the
-// activity would do and takes the spare width; the others grow to their longest
-// cell up to a sensible limit.
-func activityColumns(readOnly bool) []ui.Column {
-	you := 4
-	if readOnly {
-		you = len(readOnlyMark)
-	}
-	return []ui.Column{
-		{Title: "AGE", Width: 4},
-		{Title: "WHAT", Width: 20, Grow: true},
-		{Title: "REQUESTER", Width: 9, Max: 16},
-		{Title: "STATUS", Width: 9, Max: 17},
-		{Title: "VOTES", Width: 5},
-		{Title: "YOU", Width: you},
-	}
 }
 
 // Title implements Screen.
@@ -505,94 +483,6 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 // pressed reports whether k is one of b's keys, enabled or not.
 func pressed(k tea.KeyPressMsg, b key.Binding) bool {
 	return slices.Contains(b.Keys(), k.String())
-}
-
-// setRows rebuilds the table rows from the items.
-func (a *Activities) setRows() {
-	rows := make([]ui.Row, len(a.items))
-	now := a.c.Now()
-	for i := range a.items {
-		rows[i] = activityRow(a.c, &a.items[i], now)
-	}
-	a.list.SetRows(rows)
-}
-
-// readOnlyMark is what the YOU column says, in read-only mode, of an activity
-// you could otherwise vote on.
-const readOnlyMark = "read-only"
-
-func activityRow(c *Common, act *api.Activity, now time.Time) ui.Row {
-	you := "—"
-	switch {
-	case c.ReadOnly() && (act.CanApprove || act.CanReject):
-		you = readOnlyMark
-	case act.CanApprove && act.CanReject:
-		you = "vote"
-	case act.CanApprove:
-		you = "appr"
-	case act.CanReject:
-		you = "rej"
-	}
-	return ui.Row{ID: act.ID, Cells: []string{
-		ui.Ago(now, act.CreatedAt.Time()), intentWhat(c, act), requester(c, act),
-		shortStatus(act.Status), votesCell(c, act), you,
-	}, Sort: []string{ageSortKey(act.CreatedAt.Time())}, Search: shortType(act.Type)}
-}
-
-// ageSortKey sorts the youngest first when AGE is ascending.
-func ageSortKey(t time.Time) string {
-	return fmt.Sprintf("%020d", math.MaxInt64-t.UnixNano())
-}
-
-func shortType(t string) string   { return strings.TrimPrefix(ui.Clean(t), "ACTIVITY_TYPE_") }
-func shortStatus(s string) string { return strings.TrimPrefix(ui.Clean(s), "ACTIVITY_STATUS_") }
-
-// requester is the name of the user who submitted the activity: the first vote is
-// the requester's own approval.
-func requester(c *Common, act *api.Activity) string {
-	if len(act.Votes) == 0 {
-		return "?"
-	}
-	v := act.Votes[0]
-	if v.User.UserName != "" {
-		return api.NameText(v.User.UserName)
-	}
-	if n := c.Org.UserNames[v.UserID]; n != "" {
-		return api.NameText(n)
-	}
-	return ui.Clean(api.SanitizeID(v.UserID))
-}
-
-// votesCell is root approvals/needed, needed being the root quorum's threshold.
-// Approvals by users outside the quorum do not count towards it, so they are left
-// out (all approvals count while the quorum's members are unknown).
-func votesCell(c *Common, act *api.Activity) string {
-	members := c.Org.Quorum.UserIDs
-	n := 0
-	for _, v := range act.Votes {
-		if v.Selection == api.VoteApproved && (len(members) == 0 || slices.Contains(members, v.UserID)) {
-			n++
-		}
-	}
-	rejected := ""
-	if r := rejections(act); r > 0 {
-		rejected = fmt.Sprintf(" ✗%d", r)
-	}
-	if c.Org.Quorum.Threshold <= 0 {
-		return fmt.Sprintf("%d/?%s", n, rejected)
-	}
-	return fmt.Sprintf("%d/%d%s", n, c.Org.Quorum.Threshold, rejected)
-}
-
-// rejections counts the votes to reject act.
-func rejections(act *api.Activity) int {
-	n := 0
-	for _, v := range act.Votes {
-		if v.Selection == api.VoteRejected {
-			n++
-		}
-	}
-	return n
 }
 
 // show opens an activity another screen submitted, so its progress (votes,
