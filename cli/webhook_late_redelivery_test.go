@@ -33,21 +33,7 @@ func TestWebhookListenKnowsALateRedelivery(t *testing.T) {
 
 	// First delivery accepted (saved, journaled, 204) 10 minutes ago.
 	first := time.Now().Add(-10 * time.Minute)
-	l, err := newListener(ring, hookOrg, webhook.DefaultMaxAge, server.WebhookRedeliveryHorizon, dir, log.add, first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := ring.Sign(hookOrg, event, first, body)
-	d, verr := webhook.VerifyForOrganization(t.Context(), hookOrg, h, body, ring, first, webhook.DefaultMaxAge)
-	if verr != nil {
-		t.Fatal(verr)
-	}
-	l.mu.Lock()
-	_, st := l.acceptLocked(h, body, d, nil, first)
-	l.mu.Unlock()
-	if st != http.StatusNoContent {
-		t.Fatalf("first delivery: %d", st)
-	}
+	l := listenerThatAccepted(t, ring, dir, server.WebhookRedeliveryHorizon, log.add, event, body, first)
 
 	// The service (restarted after a crash, or retrying from its outbox)
 	// sends the same event, same body, signed afresh, now.
@@ -95,21 +81,7 @@ func TestWebhookListenKnowsARedeliveryWithinTheServicesConfiguredHorizon(t *test
 
 	// The first copy was accepted just inside the horizon ago.
 	first := time.Now().Add(-horizon + time.Minute)
-	l, err := newListener(ring, hookOrg, webhook.DefaultMaxAge, horizon, dir, log.add, first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := ring.Sign(hookOrg, event, first, body)
-	d, verr := webhook.VerifyForOrganization(t.Context(), hookOrg, h, body, ring, first, webhook.DefaultMaxAge)
-	if verr != nil {
-		t.Fatal(verr)
-	}
-	l.mu.Lock()
-	_, st := l.acceptLocked(h, body, d, nil, first)
-	l.mu.Unlock()
-	if st != http.StatusNoContent {
-		t.Fatalf("first delivery: %d", st)
-	}
+	l := listenerThatAccepted(t, ring, dir, horizon, log.add, event, body, first)
 
 	// The listener restarts on its directory; the service sends the event
 	// again now, twice (the first answer lost too).
@@ -152,4 +124,27 @@ func TestWebhookListenRefusesARememberShorterThanTheHorizon(t *testing.T) {
 	if msg := errOut.String(); code == 0 || !strings.Contains(msg, "--remember 1h0m0s is shorter") || !strings.Contains(msg, server.WebhookRedeliveryHorizon.String()) {
 		t.Errorf("--remember 1h: exit %d, %q; want refused, naming the least value", code, msg)
 	}
+}
+
+// listenerThatAccepted is a listener saving to dir and remembering accepted
+// ids for remember, that accepted event (body) at first: saved, journaled,
+// answered 204.
+func listenerThatAccepted(t *testing.T, ring *webhook.KeyRing, dir string, remember time.Duration, report func(deliveryReport) error, event string, body []byte, first time.Time) *listener {
+	t.Helper()
+	l, err := newListener(ring, hookOrg, webhook.DefaultMaxAge, remember, dir, report, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := ring.Sign(hookOrg, event, first, body)
+	d, verr := webhook.VerifyForOrganization(t.Context(), hookOrg, h, body, ring, first, webhook.DefaultMaxAge)
+	if verr != nil {
+		t.Fatal(verr)
+	}
+	l.mu.Lock()
+	_, st := l.acceptLocked(h, body, d, nil, first)
+	l.mu.Unlock()
+	if st != http.StatusNoContent {
+		t.Fatalf("first delivery: %d", st)
+	}
+	return l
 }

@@ -44,6 +44,19 @@ func openDemoRun(t *testing.T, dir string, cfg Config) (*Server, *api.Client) {
 	return srv, c
 }
 
+// newEventReceiver is an eventReceiver on a new loopback port, closed when
+// the test ends.
+func newEventReceiver(t *testing.T) (*httptest.Server, chan string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, got := eventReceiver(ln)
+	t.Cleanup(hs.Close)
+	return hs, got
+}
+
 // eventReceiver records the event ids POSTed to it and accepts them all, as
 // a program that answers anything would.
 func eventReceiver(ln net.Listener) (*httptest.Server, chan string) {
@@ -70,12 +83,7 @@ func TestDemoRestartSendsNothingToThePreviousRunsPort(t *testing.T) {
 	// The previous run stopped with the event pending; some other program
 	// now listens on its listener's port.
 	act, stray := demoRunStoppedWithAnEventPending(ctx, t, dir)
-	liveLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	live, got := eventReceiver(liveLn)
-	defer live.Close()
+	live, got := newEventReceiver(t)
 
 	// This run, as cmd_demo does it: held until pointed.
 	srv, _ := openDemoRun(t, dir, Config{HoldWebhooks: true})
@@ -113,14 +121,8 @@ func TestHeldWebhooksNeverStartedKeepTheirEvents(t *testing.T) {
 	dir := t.TempDir()
 	ctx := ctxT(t)
 	var logs logBuffer
+	receiver, got := newEventReceiver(t)
 	srv, c := openDemoRun(t, dir, Config{HoldWebhooks: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	receiver, got := eventReceiver(ln)
-	defer receiver.Close()
 	if _, err := PointDemoWebhook(ctx, srv, receiver.URL+"/"); err != nil {
 		srv.Close()
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,13 +18,8 @@ import (
 func TestQuorumSetWebhookEqualToAnEarlierDemoURLIsDelivered(t *testing.T) {
 	dir := t.TempDir()
 	ctx := ctxT(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "http://" + ln.Addr().String() + "/"
-	recv, got := eventReceiver(ln)
-	defer recv.Close()
+	recv, got := newEventReceiver(t)
+	url := recv.URL + "/"
 
 	srv, _ := openDemoRun(t, dir, Config{HoldWebhooks: true})
 	restore, err := PointDemoWebhook(ctx, srv, url)
@@ -124,12 +118,7 @@ func TestQuorumSetWebhookSendsNothingToACrashedDemoRunsListener(t *testing.T) {
 	ctx := ctxT(t)
 	// The run crashes (its restore never runs) with the event pending.
 	_, stray := demoRunStoppedWithAnEventPending(ctx, t, dir)
-	liveLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	live, got := eventReceiver(liveLn)
-	defer live.Close()
+	live, got := newEventReceiver(t)
 
 	srv, _ := openDemoRun(t, dir, Config{HoldWebhooks: true})
 	defer srv.Close()

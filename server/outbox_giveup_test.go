@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -43,16 +42,7 @@ func TestWebhookOlderThanGiveUpIsNotSentAtRestart(t *testing.T) {
 	dir := t.TempDir()
 	opts := WebhookOptions{Delivery: webhook.DelivererOptions{MaxAttempts: 1}, Requeue: time.Hour}
 	e := newEnvWith(t, envOptions{threshold: 1, dataDir: dir, webhooks: opts})
-	var mu sync.Mutex
-	up := false
-	rc := newHookReceiver(t, func(*http.Request, []byte) int {
-		mu.Lock()
-		defer mu.Unlock()
-		if up {
-			return http.StatusNoContent
-		}
-		return http.StatusBadGateway
-	})
+	rc, bringUp := newDownReceiver(t)
 	alice := e.clients["alice"]
 	id := completedEvent(mustComplete(t)(alice.SetOrganizationFeature(ctxT(t), api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: rc.url})))
 	for rc.requestCount() < 1 {
@@ -72,9 +62,7 @@ func TestWebhookOlderThanGiveUpIsNotSentAtRestart(t *testing.T) {
 	}
 	db.Close()
 
-	mu.Lock()
-	up = true
-	mu.Unlock()
+	bringUp()
 	requests := rc.requestCount()
 	again, err := Open(Config{DataDir: dir, Webhooks: opts})
 	if err != nil {

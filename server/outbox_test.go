@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,6 +42,20 @@ func newHookReceiver(t *testing.T, answer func(r *http.Request, body []byte) int
 		w.WriteHeader(status)
 	})) + "/hook"
 	return rc
+}
+
+// newDownReceiver is a receiver that answers 502 (down) until bringUp is
+// called, then 204.
+func newDownReceiver(t *testing.T) (rc *hookReceiver, bringUp func()) {
+	t.Helper()
+	var up atomic.Bool
+	rc = newHookReceiver(t, func(*http.Request, []byte) int {
+		if up.Load() {
+			return http.StatusNoContent
+		}
+		return http.StatusBadGateway
+	})
+	return rc, func() { up.Store(true) }
 }
 
 // newHeldReceiver is a receiver that holds every request unanswered until
@@ -161,16 +176,7 @@ func TestWebhookOutboxSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
 	opts := WebhookOptions{Delivery: webhook.DelivererOptions{MaxAttempts: 1}, Requeue: time.Hour}
 	e := newEnvWith(t, envOptions{threshold: 1, dataDir: dir, webhooks: opts})
-	var mu sync.Mutex
-	up := false
-	rc := newHookReceiver(t, func(*http.Request, []byte) int {
-		mu.Lock()
-		defer mu.Unlock()
-		if up {
-			return http.StatusNoContent
-		}
-		return http.StatusBadGateway
-	})
+	rc, bringUp := newDownReceiver(t)
 	alice := e.clients["alice"]
 	ids := []string{completedEvent(mustComplete(t)(alice.SetOrganizationFeature(ctxT(t), api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: rc.url})))}
 	ids = append(ids, tags(t, alice, "before-restart", 2)...)
@@ -183,9 +189,7 @@ func TestWebhookOutboxSurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	mu.Lock()
-	up = true
-	mu.Unlock()
+	bringUp()
 	again, err := Open(Config{DataDir: dir, Webhooks: opts})
 	if err != nil {
 		t.Fatal(err)
