@@ -7,17 +7,11 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-// Votes come in rounds (DESIGN.md §4, docs/local-service.md): a round starts
-// with a vote and lasts approvalLifetime; a vote cast after it ended starts
-// the next one, and an activity still waiting for consensus whose round has
-// ended has no votes that count. The service sends only the votes that count
-// when it answers; a copy the console holds keeps the votes of a round that
-// has ended since, so what the console works out from a copy (what a vote
-// would do, who voted, which copy is newer) counts only the votes that
-// still count now, as the service would.
-
-// approvalLifetime is how long a round of votes lasts (the service's rule).
-const approvalLifetime = 24 * time.Hour
+// Votes come in rounds (api.LastRound). The service sends only the votes
+// that count when it answers; a copy the console holds keeps the votes of a
+// round that has ended since, so what the console works out from a copy
+// (what a vote would do, who voted, which copy is newer) counts only the
+// votes that still count now, as the service would.
 
 // countingVotes are the votes of act that count at now, in act's order: the
 // service's rule (server: currentVotes). A vote whose time is unknown makes
@@ -35,13 +29,8 @@ func countingVotes(act *api.Activity, now time.Time) []api.Vote {
 	}
 	sorted := slices.Clone(times)
 	slices.SortFunc(sorted, time.Time.Compare)
-	start := sorted[0]
-	for _, t := range sorted {
-		if !t.Before(start.Add(approvalLifetime)) {
-			start = t
-		}
-	}
-	if act.Status == api.StatusConsensusNeeded && !now.Before(start.Add(approvalLifetime)) {
+	start := sorted[api.LastRound(sorted, func(t time.Time) time.Time { return t })]
+	if act.Status == api.StatusConsensusNeeded && api.RoundEnded(start, now) {
 		return nil
 	}
 	var out []api.Vote
@@ -77,7 +66,7 @@ func roundEnds(act *api.Activity, now time.Time) time.Time {
 			first = t
 		}
 	}
-	return first.Add(approvalLifetime)
+	return first.Add(api.ApprovalLifetime)
 }
 
 // voteKey tells one vote from another: its id, and who cast it when, for a

@@ -49,28 +49,17 @@ type voteRow struct {
 	cast policy.Credential
 }
 
-// approvalLifetime is how long the votes on an activity count while consensus
-// is not reached, from the first vote (DESIGN.md §4): after it they expire, the
-// activity stays CONSENSUS_NEEDED and the members vote again.
-const approvalLifetime = 24 * time.Hour
-
-// currentVotes keeps the votes that still count at now. Votes come in rounds:
-// a round starts with a vote and lasts approvalLifetime; a vote cast after the
-// round ended starts the next one, and the earlier votes no longer count. An
-// activity still waiting for consensus whose round ended before now has no
-// votes that count. Votes of a finished activity are those of the round that
-// decided it.
+// currentVotes keeps the votes that still count at now (api.LastRound: votes
+// come in rounds of api.ApprovalLifetime, DESIGN.md §4). An activity still
+// waiting for consensus whose round ended before now has no votes that
+// count. Votes of a finished activity are those of the round that decided
+// it.
 func currentVotes(votes []voteRow, now time.Time, waiting bool) []voteRow {
 	if len(votes) == 0 {
 		return votes
 	}
-	start := 0
-	for i := range votes {
-		if !votes[i].created.Before(votes[start].created.Add(approvalLifetime)) {
-			start = i
-		}
-	}
-	if waiting && !now.Before(votes[start].created.Add(approvalLifetime)) {
+	start := api.LastRound(votes, func(v voteRow) time.Time { return v.created })
+	if waiting && api.RoundEnded(votes[start].created, now) {
 		return nil
 	}
 	return votes[start:]

@@ -67,7 +67,7 @@ func TestListReplyIsWhatMarshalGives(t *testing.T) {
 			t.Fatalf("bob, who has not voted: canApprove %v canReject %v, %d votes", a.CanApprove, a.CanReject, len(a.Votes))
 		}
 	}
-	e.skew.Store(int64(approvalLifetime + time.Minute))
+	e.skew.Store(int64(api.ApprovalLifetime + time.Minute))
 	if a := list("bob"); len(a.Votes) != 0 || !a.CanApprove {
 		t.Fatalf("after the round expired bob sees %d votes, canApprove %v", len(a.Votes), a.CanApprove)
 	}
