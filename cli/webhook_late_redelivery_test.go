@@ -81,11 +81,11 @@ func TestWebhookListenKnowsARedeliveryWithinTheServicesConfiguredHorizon(t *test
 
 	// The first copy was accepted just inside the horizon ago.
 	first := time.Now().Add(-horizon + time.Minute)
-	l := listenerThatAccepted(t, ring, dir, horizon, log.add, event, body, first)
+	listenerThatAccepted(t, ring, dir, horizon, log.add, event, body, first)
 
 	// The listener restarts on its directory; the service sends the event
 	// again now, twice (the first answer lost too).
-	l, err = newListener(ring, hookOrg, webhook.DefaultMaxAge, horizon, dir, log.add, time.Now())
+	l, err := newListener(ring, hookOrg, webhook.DefaultMaxAge, horizon, dir, log.add, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
