@@ -78,6 +78,15 @@ func BindAppProof(p api.AppProof, s *Subject) (Status, string) {
 	}
 	typ, _ := str(fields, "type")
 	id, hasID := str(fields, "activityId")
+	if _, present := fields["activityId"]; present && (!hasID || id == "") {
+		// Present but not an id (a number, a list, an object, null, ""): a
+		// payload that tries to name an activity and names none is not one of
+		// the service's address proofs that name no activity at all.
+		if s == nil {
+			return NotApplicable, "not compared: no activity given; the payload's activityId is not a non-empty string"
+		}
+		return Fail, "the payload's activityId is not a non-empty string (" + show(string(fields["activityId"])) + "), so it cannot say which activity it is about"
+	}
 	if !hasID {
 		return bindWithoutActivity(fields, typ, s)
 	}

@@ -124,3 +124,19 @@ func TestAppProofPayloadReadOneWayOnly(t *testing.T) {
 		}
 	}
 }
+
+// A payload whose activityId is there but is not an id is not one of the
+// address proofs that name no activity: it FAILS (a script reading only the
+// exit status would otherwise accept it as PARTIAL), saying why.
+func TestAppProofWithAnActivityIDThatIsNotAnIDFails(t *testing.T) {
+	for _, payload := range []string{`{"activityId":42,"type":"ACTIVITY_TYPE_X"}`, `{"activityId":["act-1"]}`,
+		`{"activityId":{"id":"act-1"}}`, `{"activityId":null}`, `{"activityId":""}`} {
+		st, why := BindAppProof(api.AppProof{ProofPayload: payload}, &Subject{ActivityID: "act-1"})
+		if st != Fail || !strings.Contains(why, "activityId is not a non-empty string") {
+			t.Errorf("%s: %s (%s), want a failure naming the activityId", payload, st, why)
+		}
+		if st, _ := BindAppProof(api.AppProof{ProofPayload: payload}, nil); st != NotApplicable {
+			t.Errorf("%s without an activity: %s, want not applicable", payload, st)
+		}
+	}
+}
