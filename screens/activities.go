@@ -494,12 +494,13 @@ func (a *Activities) show(act api.Activity) tea.Cmd {
 		a.detail = nil
 		a.list.Close()
 	}
+	handed := copyOrder{arrived: a.gens.next()}
 	if a.lists(act) && !slices.ContainsFunc(a.items, func(x api.Activity) bool { return x.ID == act.ID }) {
 		a.items = append([]api.Activity{act}, a.items...)
-		a.setOrder(act.ID, copyOrder{}) // another screen's copy: when it was read is not known
+		a.setOrder(act.ID, handed) // another screen's copy: read before now, not known when
 		a.setRows()
 	}
-	a.detail = newActivityDetail(a.c, act, copyOrder{}, &a.list.Pane, &a.gens)
+	a.detail = newActivityDetail(a.c, act, handed, &a.list.Pane, &a.gens)
 	a.list.Open()
 	return a.detail.load(a.c)
 }

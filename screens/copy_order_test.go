@@ -123,3 +123,44 @@ func TestScreenDropsEndedVotesWithTheClockBehind(t *testing.T) {
 		t.Errorf("the open detail still holds %d ended vote(s)", n)
 	}
 }
+
+// An activity handed over by another screen (ShowActivityMsg: `open
+// activity`, a jump from Messages or Policies) was read before the handover:
+// records the detail and the list ask for after it are newer outright. With
+// the console's clock behind the service's, comparing by content alone kept
+// the handed-over copy's ended votes in the list, the detail and the vote
+// dialog's prediction.
+func TestHandedOverCopyGivesWayToRecordsReadAfterIt(t *testing.T) {
+	acts := sampleActivities()[:1]
+	acts[0].Votes = append(acts[0].Votes, api.Vote{ID: "v-carol", UserID: "u-carol", User: api.User{UserName: "carol"},
+		ActivityID: acts[0].ID, Selection: api.VoteApproved, CreatedAt: api.NewTime(testNow.Add(-4 * time.Minute))})
+	fake := &fakeClient{activities: acts}
+	h, now := newClockedHarness(t, fake)
+	a := h.activities()
+	handed := acts[0]
+	handed.Votes = append([]api.Vote(nil), acts[0].Votes...)
+	// The round ends on the service (its clock 10 minutes ahead of the
+	// console's) before the copy handed over is first read again.
+	*now = testNow.Add(24*time.Hour - 14*time.Minute)
+	fake.mu.Lock()
+	fake.activities[0].Votes = nil
+	fake.mu.Unlock()
+	h.send(ShowActivityMsg{ID: handed.ID, Activity: &handed})
+	if a.detail == nil {
+		t.Fatal("set-up: the detail is not open")
+	}
+	h.run(a.load())
+	h.run(a.detail.loadRecord(a.c))
+	h.run(a.detail.loadRecord(a.c))
+	if n := len(a.items[0].Votes); n != 0 {
+		t.Errorf("the list still holds %d ended vote(s)", n)
+	}
+	if n := len(a.detail.activity.Votes); n != 0 {
+		t.Errorf("the open detail still holds %d ended vote(s) after two fresh reads of the record sent after the handover (order %+v)", n, a.detail.order)
+	}
+	h.key("a")
+	body, _ := dialogBody(t, h.frame(), "Approve this activity?")
+	if text := strings.Join(strings.Fields(strings.Join(body, " ")), " "); strings.Contains(text, `"carol" approved`) {
+		t.Errorf("the vote dialog restates carol's ended approval:\n%s", text)
+	}
+}
