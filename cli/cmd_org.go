@@ -184,7 +184,9 @@ const userListUsage = `Usage: vigil user list [--json]
 Lists the users: id, name, e-mail, tags (by name, read from the completed
 create_user_tag activities, as the console shows them; an id when none names
 it; --json keeps the ids) and how many API keys and authenticators each has,
-with how many of the keys have expired ("2 (1 EXPIRED)").
+with how many of the keys cannot sign: expired ("2 (1 EXPIRED)"), or with a
+lifetime that cannot be read ("2 (1 cannot sign: lifetime unknown)"), which
+counts as unable to sign, as in user get.
 
 Examples:
   vigil user list
@@ -307,18 +309,28 @@ func apiKeyExpiryText(k api.APIKey, now time.Time) string {
 	return at + " (in " + ui.HumanDuration(exp.Sub(now).Round(time.Second)) + ")"
 }
 
-// apiKeyCount is how many keys there are, and how many of them have expired.
+// apiKeyCount is how many keys there are, and how many of them cannot sign:
+// expired, or with a lifetime that cannot be read (which may have expired,
+// so it fails closed as in user get: api.APIKey.SignsAt).
 func apiKeyCount(keys []api.APIKey, now time.Time) string {
-	expired := 0
+	expired, unknown := 0, 0
 	for _, k := range keys {
-		if k.Expired(now) {
+		switch {
+		case k.LifetimeProblem() != "":
+			unknown++
+		case k.Expired(now):
 			expired++
 		}
 	}
-	if expired == 0 {
+	switch {
+	case unknown == 0 && expired == 0:
 		return strconv.Itoa(len(keys))
+	case unknown == 0:
+		return fmt.Sprintf("%d (%d EXPIRED)", len(keys), expired)
+	case expired == 0:
+		return fmt.Sprintf("%d (%d cannot sign: lifetime unknown)", len(keys), unknown)
 	}
-	return fmt.Sprintf("%d (%d EXPIRED)", len(keys), expired)
+	return fmt.Sprintf("%d (%d cannot sign: %d EXPIRED, %d lifetime unknown)", len(keys), expired+unknown, expired, unknown)
 }
 
 const apikeyUsage = `vigil apikey — API keys
