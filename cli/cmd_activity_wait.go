@@ -25,7 +25,9 @@ While the service does not answer (no connection, a timeout, a 429 or 5xx
 from it or a gateway) the wait goes on, saying so on standard error once per
 outage, until --timeout passes (with --timeout 0, until it answers); so does
 the final read of the ended activity. An end seen always sets the exit status
-(0 or 1), even when the final state cannot then be read to print. Waiting
+(0 or 1), even when the final state cannot then be read to print (with
+--json the copy seen when it ended is printed instead, and standard error
+says so). Waiting
 changes nothing, so after a timeout or an interrupt run the same command
 again to go on waiting.
 
@@ -157,7 +159,17 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 		code = exitFailure
 	}
 	if err := printEnded(ctx, waitCtx, c, client, a.ID, conn.json, pause); err != nil {
-		return &exitStatus{code, fmt.Sprintf("activity %s ended %s; its final state is not printed (%v): see it with 'vigil activity get %s'",
+		if !conn.json {
+			return &exitStatus{code, fmt.Sprintf("activity %s ended %s; its final state is not printed (%v): see it with 'vigil activity get %s'",
+				a.ID, ended, err, a.ID)}
+		}
+		// A script parsing standard output still gets a record: the copy
+		// whose status showed the end, said to be that and not a final read.
+		if werr := writeJSON(c.stdout, api.ActivityResponse{Activity: *a}); werr != nil {
+			return &exitStatus{code, fmt.Sprintf("activity %s ended %s; neither its final state (%v) nor the copy seen when it ended (%v) is printed: see it with 'vigil activity get %s'",
+				a.ID, ended, err, werr, a.ID)}
+		}
+		return &exitStatus{code, fmt.Sprintf("activity %s ended %s; the final read failed (%v), so the JSON printed is the copy seen when it ended, not a final read: see the final state with 'vigil activity get %s'",
 			a.ID, ended, err, a.ID)}
 	}
 	if code != exitOK {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -65,5 +66,39 @@ func TestActivityWaitExitsByTheEndItSawWhenTheFinalReadIsRefused(t *testing.T) {
 	}
 	if e := errOut.String(); !strings.Contains(e, "FAILED") || !strings.Contains(e, "not printed") || !strings.Contains(e, "vigil activity get") {
 		t.Errorf("standard error does not say the activity FAILED and how to see it:\n%s", e)
+	}
+}
+
+// With --json, the activity REJECTED and its final read then refused: a
+// script parsing standard output still gets one JSON record, the copy the
+// poll saw end (its id and status), and standard error says it is that copy
+// and not a final read. The exit status is still the end's (1).
+func TestActivityWaitJSONPrintsTheCopySeenEndingWhenTheFinalReadIsRefused(t *testing.T) {
+	const org = "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b"
+	const act = "01a21fb6-ea79-73f6-a3ca-8c0d3aa16270"
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) > 1 {
+			http.Error(w, "forbidden", http.StatusForbidden)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"activity":{"id":%q,"organizationId":%q,"status":%q,"type":"ACTIVITY_TYPE_CREATE_USER_TAG","intent":{},"result":{},"votes":[],"fingerprint":"sha256:00","canApprove":false,"canReject":false,"createdAt":{"seconds":"1","nanos":"0"},"updatedAt":{"seconds":"1","nanos":"0"}}}`, act, org, api.StatusRejected)
+	}))
+	defer srv.Close()
+	c, out, errOut := waitEnv(t, srv.URL, org)
+	code := exitCode(errOut, waitForActivity(context.Background(), c, []string{"--json", "--timeout", "1m", act}))
+	if code != exitFailure {
+		t.Fatalf("activity REJECTED, its final read refused: exit %d, want %d\nstdout: %s\nstderr: %s", code, exitFailure, out.String(), errOut.String())
+	}
+	var got api.ActivityResponse
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("standard output is not one JSON record (%v):\n%s\nstderr: %s", err, out.String(), errOut.String())
+	}
+	if got.Activity.ID != act || got.Activity.Status != api.StatusRejected {
+		t.Errorf("printed activity %q %q, want the copy seen ending: %q %q", got.Activity.ID, got.Activity.Status, act, api.StatusRejected)
+	}
+	if e := errOut.String(); !strings.Contains(e, "copy seen when it ended, not a final read") || !strings.Contains(e, "vigil activity get") {
+		t.Errorf("standard error does not say the JSON is the copy seen ending, nor how to see the final state:\n%s", e)
 	}
 }

@@ -77,7 +77,9 @@ the new value replaces the current one. It is checked for the feature:
                      --value '' to turn webhooks off
   webauthn_origins   origins separated by commas, e.g. https://app.example.com
   the others         enabled, disabled, true, false or ''
-Before submitting it says on standard error what the value replaces. The
+Before submitting it says on standard error what the value replaces; when
+the current features cannot be read it submits nothing and says why: run it
+again, or pass --replacing-unknown to submit without knowing. The
 change needs the root quorum's approval: the activity waits until enough root
 users approve it ('vigil activity approve ID'); this prints it.
 
@@ -109,6 +111,7 @@ func featureName(s string) (string, error) {
 func featureSet(ctx context.Context, c proc, args []string) error {
 	fs, conn := newSubmitFlags("feature set", featureSetUsage)
 	value := fs.String("value", "", "the feature's new `VALUE` (required; '' to turn it off)")
+	replacingUnknown := fs.Bool("replacing-unknown", false, "submit even when the current value cannot be read (the change then replaces a value nobody saw)")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -133,7 +136,17 @@ func featureSet(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(c.stderr, featureChangeText(name, *value, currentFeature(ctx, client, name)))
+	// Whoever submits, and the quorum after them, must know what the change
+	// replaces: a failed read stops here unless asked to go on without it.
+	current, err := readCurrentFeature(ctx, client, name)
+	if err != nil {
+		if !*replacingUnknown {
+			return fmt.Errorf("feature set %s: nothing submitted: the current value (what this change replaces) could not be read: %w; "+
+				"run the command again, or pass --replacing-unknown to submit without knowing it", strings.TrimPrefix(name, "FEATURE_NAME_"), err)
+		}
+		current = fmt.Sprintf("(unknown: the organization's features could not be read: %v)", err)
+	}
+	fmt.Fprintln(c.stderr, featureChangeText(name, *value, current))
 	fmt.Fprintln(c.stderr, "Setting a feature needs the root quorum: it takes effect once enough root users approve.")
 	return submitVerb(ctx, c, conn, client, "set_organization_feature", &api.SetOrganizationFeatureParams{Name: name, Value: *value})
 }
@@ -141,16 +154,26 @@ func featureSet(ctx context.Context, c proc, args []string) error {
 // currentFeature is a feature's value now as the service reports it, quoted
 // as the vote prompt quotes it, or says that it is not set or unknown.
 func currentFeature(ctx context.Context, client *api.Client, name string) string {
-	cfg, err := client.GetOrganizationConfigs(ctx)
+	current, err := readCurrentFeature(ctx, client, name)
 	if err != nil {
 		return fmt.Sprintf("(unknown: the organization's features could not be read: %v)", err)
 	}
+	return current
+}
+
+// readCurrentFeature is a feature's value now as the service reports it,
+// quoted as the vote prompt quotes it, or "(not set now)".
+func readCurrentFeature(ctx context.Context, client *api.Client, name string) (string, error) {
+	cfg, err := client.GetOrganizationConfigs(ctx)
+	if err != nil {
+		return "", err
+	}
 	for _, f := range cfg.Features {
 		if f.Name == name {
-			return api.Quote(f.Value)
+			return api.Quote(f.Value), nil
 		}
 	}
-	return "(not set now)"
+	return "(not set now)", nil
 }
 
 // featureChangeText says what setting name to value changes, from current
@@ -184,7 +207,9 @@ const userListUsage = `Usage: vigil user list [--json]
 Lists the users: id, name, e-mail, tags (by name, read from the completed
 create_user_tag activities, as the console shows them; an id when none names
 it; --json keeps the ids) and how many API keys and authenticators each has,
-with how many of the keys have expired ("2 (1 EXPIRED)").
+with how many of the keys cannot sign: expired ("2 (1 EXPIRED)"), or with a
+lifetime that cannot be read ("2 (1 cannot sign: lifetime unknown)"), which
+counts as unable to sign, as in user get.
 
 Examples:
   vigil user list
@@ -307,18 +332,28 @@ func apiKeyExpiryText(k api.APIKey, now time.Time) string {
 	return at + " (in " + ui.HumanDuration(exp.Sub(now).Round(time.Second)) + ")"
 }
 
-// apiKeyCount is how many keys there are, and how many of them have expired.
+// apiKeyCount is how many keys there are, and how many of them cannot sign:
+// expired, or with a lifetime that cannot be read (which may have expired,
+// so it fails closed as in user get: api.APIKey.SignsAt).
 func apiKeyCount(keys []api.APIKey, now time.Time) string {
-	expired := 0
+	expired, unknown := 0, 0
 	for _, k := range keys {
-		if k.Expired(now) {
+		switch {
+		case k.LifetimeProblem() != "":
+			unknown++
+		case k.Expired(now):
 			expired++
 		}
 	}
-	if expired == 0 {
+	switch {
+	case unknown == 0 && expired == 0:
 		return strconv.Itoa(len(keys))
+	case unknown == 0:
+		return fmt.Sprintf("%d (%d EXPIRED)", len(keys), expired)
+	case expired == 0:
+		return fmt.Sprintf("%d (%d cannot sign: lifetime unknown)", len(keys), unknown)
 	}
-	return fmt.Sprintf("%d (%d EXPIRED)", len(keys), expired)
+	return fmt.Sprintf("%d (%d cannot sign: %d EXPIRED, %d lifetime unknown)", len(keys), expired+unknown, expired, unknown)
 }
 
 const apikeyUsage = `vigil apikey — API keys

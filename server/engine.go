@@ -79,7 +79,8 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		}
 		if existing != nil {
 			out = existing
-			if mayVote, err = s.voters(tx, org, now).mayVote(ctx, existing, c.UserID); err != nil {
+			vs := s.voters(tx, org, now)
+			if mayVote, err = vs.mayVote(ctx, existing, c.UserID); err != nil {
 				return err
 			}
 			// The same body again: idempotent for the requester; by someone else
@@ -91,7 +92,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 			if !mayVote {
 				return notAVoter(existing)
 			}
-			events, err = s.castVote(ctx, tx, org, existing, c, api.VoteApproved, fp, now)
+			events, err = s.castVote(ctx, tx, org, vs, existing, c, api.VoteApproved, fp, now)
 			return err
 		}
 		out = &activity{ID: newHistoryID(now), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
@@ -107,7 +108,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		// The requester's submission is their approval, whatever the voting
 		// rules say about others; having voted, they see no canApprove.
 		// castVote stores the activity with the status that vote gives it.
-		events, err = s.castVote(ctx, tx, org, out, c, api.VoteApproved, fp, now)
+		events, err = s.castVote(ctx, tx, org, s.voters(tx, org, now), out, c, api.VoteApproved, fp, now)
 		return err
 	})
 	if err != nil {
@@ -137,7 +138,8 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 		if err != nil {
 			return err
 		}
-		if mayVote, err = s.voters(tx, org, now).mayVote(ctx, a, c.UserID); err != nil {
+		vs := s.voters(tx, org, now)
+		if mayVote, err = vs.mayVote(ctx, a, c.UserID); err != nil {
 			return err
 		}
 		if prev, voted := a.voteBy(c.UserID); voted {
@@ -159,7 +161,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 		if !mayVote {
 			return notAVoter(a)
 		}
-		events, err = s.castVote(ctx, tx, org, a, c, selection, bodyFP, now)
+		events, err = s.castVote(ctx, tx, org, vs, a, c, selection, bodyFP, now)
 		return err
 	})
 	if err != nil {
@@ -183,8 +185,9 @@ func notAVoter(a *activity) error {
 // CREATED is not stored yet: it is inserted once, with the status this vote
 // gives it (an insert and then an update rewrote its row and status indexes).
 // now is the request's reading of the clock: the vote's time, and the time
-// the policies are evaluated at.
-func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c *caller, selection, bodyFP string, now time.Time) ([]hookEvent, error) {
+// the policies are evaluated at. vs is the request's voters (read at now),
+// which may already know who may vote on a: evaluate asks it again.
+func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a *activity, c *caller, selection, bodyFP string, now time.Time) ([]hookEvent, error) {
 	v := voteRow{BodyFingerprint: bodyFP, Vote: api.Vote{
 		ID: newHistoryID(now), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
 		PublicKey: c.PublicKey, Signature: c.Signature, Scheme: c.Scheme, CreatedAt: api.NewTime(now),
@@ -204,7 +207,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, a *activity, c
 	// a.Votes holds the round that counts at now (loadActivity); a vote after
 	// that round expired starts the next one, as loadVotes would show it.
 	a.Votes = currentVotes(append(a.Votes, v), now, a.Status == api.StatusConsensusNeeded)
-	ev, err := s.evaluate(ctx, tx, org, a, v.created)
+	ev, err := s.evaluate(ctx, tx, org, vs, a, v.created)
 	if err != nil {
 		return nil, err
 	}

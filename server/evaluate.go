@@ -28,7 +28,10 @@ func (e *evaluation) reachable() policy.Reach {
 
 // evaluate runs the policies over a as of now, the instant stored with the
 // evaluation (the vote's time), so that replaying it there gives the same.
-func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity, now time.Time) (*evaluation, error) {
+// vs, read at that same instant, says who may still vote: the request's own
+// value, so that what it already worked out (a clock-reading policy's
+// consensus question) is not worked out again.
+func (s *Server) evaluate(ctx context.Context, q querier, o *org, vs *voters, a *activity, now time.Time) (*evaluation, error) {
 	op, gen, err := s.orgPolicies(ctx, q, o)
 	if err != nil {
 		return nil, err
@@ -51,7 +54,11 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, a *activity, n
 		// same function, from the records the service returns.
 		input: policy.InputFor(a.Type, params, ballots, users, now),
 	}
-	vs := s.votersWith(q, o, op, gen, now)
+	if !vs.loaded {
+		// Nothing asked yet (a root voter, a new activity): it has no
+		// answers to keep, and the policies are those just loaded.
+		*vs = *s.votersWith(q, o, op, gen, vs.now)
+	}
 	for _, id := range op.order {
 		if voted[id] {
 			continue

@@ -239,7 +239,7 @@ func (s *Server) seedWrite(ctx context.Context, tx *txn, o *org, acts []seedActi
 			kind := a.Type + "/" + strconv.Itoa(i)
 			out, ok := outcomes[kind]
 			if !ok {
-				ev, err := s.evaluate(ctx, tx, o, a, v.created)
+				ev, err := s.evaluate(ctx, tx, o, s.voters(tx, o, v.created), a, v.created)
 				if err != nil {
 					return err
 				}
