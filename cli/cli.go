@@ -9,12 +9,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vigil-console/vigil/api"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
 )
 
 // version is set at build time with
@@ -122,21 +124,26 @@ func run(ctx context.Context, c proc, args []string) int {
 // exitCode prints err on stderr and returns its exit status: the one an
 // *exitStatus carries, exitUsage for a usageError, exitOutcomeUnknown for a
 // request whose outcome is unknown, else exitFailure.
+//
+// Every error of a command reaches the terminal here, so the message is
+// cleaned line by line: a library error wrapped as it is (an x509 or URL
+// error quoting what a server sent) cannot act on the terminal. Text the
+// verbs already escaped is left as it is, and intended line breaks are kept.
 func exitCode(stderr io.Writer, err error) int {
 	if err == nil || errors.Is(err, errHelpShown) {
 		return exitOK
 	}
 	var es *exitStatus
 	if errors.As(err, &es) {
-		fmt.Fprintf(stderr, "vigil: %s\n", es.msg)
+		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(es.msg))
 		return es.code
 	}
 	var u usageError
 	if errors.As(err, &u) {
-		fmt.Fprintf(stderr, "vigil: %s\n", u.msg)
+		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(u.msg))
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "vigil: %s\n", err)
+	fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(err.Error()))
 	if errors.Is(err, api.ErrOutcomeUnknown) {
 		// Running the command again would send a new request (a new timestamp),
 		// hence a second activity if the first was recorded.
@@ -145,6 +152,13 @@ func exitCode(stderr io.Writer, err error) int {
 	}
 	return exitFailure
 }
+
+// escapedError is an error whose text came (in part) from the network, shown
+// escaped; errors.Is and errors.As still see the error it wraps.
+type escapedError struct{ err error }
+
+func (e escapedError) Error() string { return api.Sanitize(e.err.Error()) }
+func (e escapedError) Unwrap() error { return e.err }
 
 // errHelpShown is returned by a command that printed its help on -h.
 var errHelpShown = errors.New("help shown")

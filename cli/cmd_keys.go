@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/vigil-console/vigil/keys"
@@ -182,15 +181,15 @@ func warnIncomplete(c proc, err error) {
 
 func printKeyDetails(w io.Writer, store keys.Store, name, scheme, pub, credType string) {
 	priv, pubPath, schPath := store.Paths(name)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  name:\t%s\n", name)
-	fmt.Fprintf(tw, "  public key:\t%s\n", pub)
-	fmt.Fprintf(tw, "  scheme:\t%s\n", scheme)
-	fmt.Fprintf(tw, "  credential type:\t%s\n", credType)
-	fmt.Fprintf(tw, "  private key file:\t%s\n", priv)
-	fmt.Fprintf(tw, "  public key file:\t%s\n", fileOrNone(pubPath, "the public key comes from the private key"))
-	fmt.Fprintf(tw, "  scheme file:\t%s\n", fileOrNone(schPath, "P-256"))
-	tw.Flush()
+	writeColumns(w, 2, [][]string{
+		{"  name:", name},
+		{"  public key:", pub},
+		{"  scheme:", scheme},
+		{"  credential type:", credType},
+		{"  private key file:", priv},
+		{"  public key file:", fileOrNone(pubPath, "the public key comes from the private key")},
+		{"  scheme file:", fileOrNone(schPath, "P-256")},
+	})
 }
 
 // fileOrNone is path, or, for a file that does not exist, why the key does
@@ -252,19 +251,18 @@ func keysList(c proc, args []string) error {
 		fmt.Fprintf(c.stdout, "No keys in %s; create one with 'vigil keys generate NAME'.\n", store.Dir)
 		return nil
 	}
-	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSCHEME\tPUBLIC KEY\tEXPIRES")
 	now := time.Now()
+	var rows [][]string
 	var damaged []string
 	for _, k := range infos {
 		if k.Problem != nil {
-			fmt.Fprintf(tw, "%s\t?\t(damaged: see below)\t-\n", k.Name)
+			rows = append(rows, []string{k.Name, "?", "(damaged: see below)", "-"})
 			damaged = append(damaged, fmt.Sprintf("key %s: %s", k.Name, ui.Clean(k.Problem.Error())))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", k.Name, k.Scheme, displayHex(k.PublicKeyHex), expiryText(k.Expires, now))
+		rows = append(rows, []string{k.Name, k.Scheme, displayHex(k.PublicKeyHex), expiryText(k.Expires, now)})
 	}
-	if err := tw.Flush(); err != nil {
+	if err := table(c.stdout, []string{"NAME", "SCHEME", "PUBLIC KEY", "EXPIRES"}, rows); err != nil {
 		return err
 	}
 	if len(damaged) > 0 {

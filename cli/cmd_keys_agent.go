@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
@@ -88,12 +87,11 @@ func keysListAgent(c proc) error {
 	if len(usable) == 0 {
 		fmt.Fprintln(c.stdout, "No key in the agent can stamp: vigil needs a P-256 or Ed25519 key (ssh-keygen -t ecdsa -b 256, or ssh-keygen -t ed25519).")
 	} else {
-		tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "KEY REFERENCE\tSCHEME\tHELD IN\tPUBLIC KEY\tCOMMENT")
+		var rows [][]string
 		for _, k := range usable {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Ref(), schemeShort(k.Scheme), k.Kind(), k.PublicKeyHex, agentComment(k.Comment))
+			rows = append(rows, []string{k.Ref(), schemeShort(k.Scheme), string(k.Kind()), k.PublicKeyHex, agentComment(k.Comment)})
 		}
-		tw.Flush()
+		table(c.stdout, []string{"KEY REFERENCE", "SCHEME", "HELD IN", "PUBLIC KEY", "COMMENT"}, rows)
 		fmt.Fprintln(c.stdout, "\nRegister a public key as an API key of your user (P-256: CREDENTIAL_TYPE_API_KEY_P256,\nEd25519: CREDENTIAL_TYPE_API_KEY_ED25519), then set key = \"KEY REFERENCE\" in your profile.")
 	}
 	if len(unusable) > 0 {
@@ -125,17 +123,19 @@ func keysShowAgent(c proc, ref string) error {
 }
 
 func printAgentKey(w io.Writer, socket string, k keys.AgentKey) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  key reference:\t%s\n", k.Ref())
-	fmt.Fprintf(tw, "  ssh key type:\t%s\n", api.Sanitize(k.Type))
-	fmt.Fprintf(tw, "  comment:\t%s\n", agentComment(k.Comment))
-	fmt.Fprintf(tw, "  held in:\t%s (ssh-agent at %s)\n", k.Kind(), api.Sanitize(socket))
-	if k.Unusable != "" {
-		fmt.Fprintf(tw, "  cannot stamp:\t%s\n", api.Sanitize(k.Unusable))
-	} else {
-		fmt.Fprintf(tw, "  public key:\t%s\n", k.PublicKeyHex)
-		fmt.Fprintf(tw, "  scheme:\t%s\n", k.Scheme)
-		fmt.Fprintf(tw, "  credential type:\t%s\n", k.CredentialType())
+	lines := [][]string{
+		{"  key reference:", k.Ref()},
+		{"  ssh key type:", api.Sanitize(k.Type)},
+		{"  comment:", agentComment(k.Comment)},
+		{"  held in:", string(k.Kind()) + " (ssh-agent at " + api.Sanitize(socket) + ")"},
 	}
-	tw.Flush()
+	if k.Unusable != "" {
+		lines = append(lines, []string{"  cannot stamp:", api.Sanitize(k.Unusable)})
+	} else {
+		lines = append(lines,
+			[]string{"  public key:", k.PublicKeyHex},
+			[]string{"  scheme:", k.Scheme},
+			[]string{"  credential type:", k.CredentialType()})
+	}
+	writeColumns(w, 2, lines)
 }

@@ -354,12 +354,14 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 	req.Header.Set("Accept", "application/json")
 	resp, err := (&http.Client{Timeout: jwksFetchTimeout}).Do(req)
 	if err != nil {
-		return fmt.Errorf("fetch the webhook keys: %w", err)
+		// net/http's errors carry text from the network (a certificate's
+		// names, a redirect's target), so they are escaped like api's.
+		return fmt.Errorf("fetch the webhook keys: %w", escapedError{err})
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, webhook.MaxJWKSSize+1))
 	if err != nil {
-		return fmt.Errorf("fetch the webhook keys: %w", err)
+		return fmt.Errorf("fetch the webhook keys: %w", escapedError{err})
 	}
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("fetch the webhook keys from %s: HTTP %d", *from, resp.StatusCode)

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"unicode/utf8"
 
 	"github.com/vigil-console/vigil/api"
@@ -27,23 +26,18 @@ func writeJSON(w io.Writer, v any) error {
 
 // table writes rows aligned in columns under a header.
 func table(w io.Writer, header []string, rows [][]string) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
-	}
-	return tw.Flush()
+	return writeColumns(w, 2, append([][]string{header}, rows...))
 }
 
 // fields writes "name: value" lines aligned; empty values are left out.
 func fields(w io.Writer, kv ...string) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 1, ' ', 0)
+	var lines [][]string
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i+1] != "" {
-			fmt.Fprintf(tw, "%s:\t%s\n", kv[i], kv[i+1])
+			lines = append(lines, []string{kv[i] + ":", kv[i+1]})
 		}
 	}
-	return tw.Flush()
+	return writeColumns(w, 1, lines)
 }
 
 // timeText shows a wire time as UTC, or "" when unset.
