@@ -58,6 +58,8 @@ type Client struct {
 	authProxyConfigID string
 
 	sleep func(context.Context, time.Duration) error // waits between attempts; tests record it
+
+	clock serviceClock // the service's clock, from its replies' Date headers
 }
 
 // Option configures a Client.
@@ -77,7 +79,8 @@ func WithHTTPClient(hc *http.Client) Option {
 	}
 }
 
-// WithClock sets the clock used for timestampMs (tests fix it for golden bodies).
+// WithClock sets this machine's clock: the one used for timestampMs (tests fix
+// it for golden bodies), and the one ServiceNow offsets.
 func WithClock(now func() time.Time) Option {
 	return func(c *Client) error {
 		if now == nil {
@@ -282,7 +285,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if !cl.retry || !retryableStatus(status) || attempt >= c.maxRetries {
 				return apiErr
 			}
-			retryAfter = parseRetryAfter(header.Get("Retry-After"), c.now())
+			retryAfter = parseRetryAfter(header.Get("Retry-After"), c.ServiceNow()) // an HTTP date is the service's
 			if retryAfter > maxRetryAfter {
 				return apiErr
 			}
@@ -414,6 +417,7 @@ func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Head
 		return nil, 0, nil, describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
 	}
 	defer resp.Body.Close()
+	c.clock.note(resp.Header.Get("Date"), c.now())
 	reply, err := io.ReadAll(io.LimitReader(resp.Body, c.maxReply+1))
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("read reply: %w", err)

@@ -134,6 +134,7 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 	}
 	root := screens.NewRoot(screens.Options{
 		Reader:              client,
+		Clock:               client, // times are judged by the service's clock
 		Submitter:           submitter,
 		Profile:             p.Name,
 		Theme:               theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},

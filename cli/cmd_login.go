@@ -474,7 +474,7 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 		lifetime = time.Duration(secs) * time.Second
 	}
 	expires := act.CreatedAt.Time().Add(lifetime)
-	if !time.Now().Before(expires) {
+	if !client.ServiceNow().Before(expires) { // it expires by the service's clock
 		return fmt.Errorf("login oauth: --recover %s: the API key it made expired at %s; log in again", api.SanitizeID(id), expires.UTC().Format(time.RFC3339))
 	}
 	slot, err := store.Reserve(name)

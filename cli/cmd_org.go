@@ -236,7 +236,7 @@ func userList(ctx context.Context, c proc, args []string) error {
 			if slices.ContainsFunc(users, func(u api.User) bool { return len(u.UserTags) > 0 }) {
 				tags = listTagNames(ctx, c, client)
 			}
-			now := time.Now()
+			now := client.ServiceNow() // keys expire by the service's clock
 			rows := make([][]string, 0, len(users))
 			for _, u := range users {
 				rows = append(rows, []string{api.SanitizeID(u.UserID), api.NameText(u.UserName), api.Sanitize(u.UserEmail), namedIDs(tags, u.UserTags, ",", false),
@@ -287,7 +287,7 @@ func showUser(ctx context.Context, c proc, client *api.Client, id string) error 
 		"tags", namedIDs(tags, u.UserTags, ", ", true), "created", timeText(u.CreatedAt), "updated", timeText(u.UpdatedAt)); err != nil {
 		return err
 	}
-	now := time.Now()
+	now := client.ServiceNow() // keys expire by the service's clock
 	var rows [][]string
 	for _, k := range u.APIKeys {
 		rows = append(rows, []string{"api key", api.SanitizeID(k.APIKeyID), api.NameText(k.APIKeyName), api.Sanitize(k.Credential.Type),
@@ -399,7 +399,7 @@ func apikeyGet(ctx context.Context, c proc, args []string) error {
 				return err
 			}
 			return fields(c.stdout, "id", api.SanitizeID(k.APIKeyID), "name", api.NameText(k.APIKeyName), "type", api.Sanitize(k.Credential.Type),
-				"public key", api.SanitizeID(k.Credential.PublicKey), "expires", apiKeyExpiryText(*k, time.Now()),
+				"public key", api.SanitizeID(k.Credential.PublicKey), "expires", apiKeyExpiryText(*k, client.ServiceNow()),
 				"created", timeText(k.CreatedAt), "updated", timeText(k.UpdatedAt))
 		},
 	}.run(ctx, c, args)
@@ -519,7 +519,7 @@ func warnQuorumLockout(ctx context.Context, c proc, client *api.Client, users []
 	if err != nil {
 		return fmt.Errorf("read the root quorum to check the deletion leaves it able to sign: %w", err)
 	}
-	if problem := api.KeyDeletionLoss(users, cfg.Quorum, time.Now(), owner, ids).Problem(); problem != "" {
+	if problem := api.KeyDeletionLoss(users, cfg.Quorum, client.ServiceNow(), owner, ids).Problem(); problem != "" {
 		fmt.Fprintf(c.stderr, "warning: the service will FAIL this deletion: %s\n", problem)
 	}
 	return nil

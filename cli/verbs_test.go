@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
@@ -24,7 +25,13 @@ type verbEnv struct {
 
 func newVerbEnv(t *testing.T) *verbEnv {
 	t.Helper()
-	demo := servertest.StartDemo(t)
+	return newVerbEnvOn(t, nil)
+}
+
+// newVerbEnvOn is newVerbEnv on a service whose clock is now (nil: time.Now).
+func newVerbEnvOn(t *testing.T, now func() time.Time) *verbEnv {
+	t.Helper()
+	demo := servertest.StartDemoOn(t, now)
 	var b strings.Builder
 	b.WriteString("default_profile = \"alice\"\n")
 	for _, m := range demo.Info.Members {

@@ -3,6 +3,7 @@ package screens
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -234,6 +235,16 @@ func (r *Root) moreNotices(n int) string {
 	return fmt.Sprintf("+%d more in the messages view", n)
 }
 
+// clockSkew is how far the service's clock is ahead of this machine's, zero
+// while unknown.
+func (r *Root) clockSkew() time.Duration {
+	if r.serviceClock == nil {
+		return 0
+	}
+	skew, _ := r.serviceClock.ClockSkew()
+	return skew
+}
+
 // Render is the frame as a string (what View shows), for tests and goldens.
 func (r *Root) Render() string {
 	th := r.common.Theme
@@ -257,7 +268,7 @@ func (r *Root) Render() string {
 	}
 	bar := ui.StatusBar(th, ui.Status{Profile: r.common.Profile, Org: org.Name, User: user, Key: r.keyKind,
 		ReadOnly: r.common.ReadOnly(), AutoRefresh: st.AutoRefresh, AutoPaused: st.AutoPaused, LastRefresh: st.LastRefresh, Stale: st.Stale,
-		Busy: st.Busy, Spinner: r.spinner.View(), Err: errText, Now: r.common.Now()}, w)
+		Busy: st.Busy, Spinner: r.spinner.View(), Err: errText, Now: r.common.Now(), ClockSkew: r.clockSkew()}, w)
 
 	body := screen.View()
 	if d := r.dialogs.Top(); d != nil {

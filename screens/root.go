@@ -58,17 +58,18 @@ type ScreenFactory func(c *Common) Screen
 
 // Root is the console's top-level model.
 type Root struct {
-	common   *Common
-	screens  []Screen
-	active   int
-	width    int
-	height   int
-	keys     globalKeys
-	fullHelp bool
-	toasts   ui.Toasts
-	spinner  spinner.Model
-	spinning bool
-	orgErr   string
+	common       *Common
+	serviceClock ServiceClock // nil: none to tell the skew of
+	screens      []Screen
+	active       int
+	width        int
+	height       int
+	keys         globalKeys
+	fullHelp     bool
+	toasts       ui.Toasts
+	spinner      spinner.Model
+	spinning     bool
+	orgErr       string
 	// orgPartial: the organization shown is the part of a reload that
 	// failed half-way, accepted because no whole one was known; the next
 	// load, whole or not, may replace it.
@@ -111,8 +112,15 @@ type Options struct {
 	Profile   string
 	Theme     theme.Options
 	Refresh   time.Duration
-	Now       func() time.Time // nil = time.Now
-	Screens   []ScreenFactory  // nil = DefaultScreens()
+	// Now is the console's clock; nil is Clock's ServiceNow, or time.Now
+	// without a Clock. Tests inject their own.
+	Now func() time.Time
+	// Clock is the service's clock (*api.Client is one); nil is the Reader's
+	// if it is one. Every service timestamp (a vote's round, a key's expiry,
+	// an age) is judged by it, and the status bar says when it is far from
+	// this machine's.
+	Clock   ServiceClock
+	Screens []ScreenFactory // nil = DefaultScreens()
 	// Tick schedules delayed messages; nil = tea.Tick. Tests pass one that never fires.
 	Tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 	// Static turns the spinner's animation off (tests; people who prefer no motion).
@@ -146,6 +154,14 @@ type Options struct {
 	ConfigPath, CLIProfileNote string
 }
 
+// ServiceClock is the service's clock as its replies tell it (api.Client).
+type ServiceClock interface {
+	ServiceNow() time.Time
+	// ClockSkew is how far the service's clock is ahead of this machine's;
+	// known is false until a reply has said.
+	ClockSkew() (skew time.Duration, known bool)
+}
+
 // DefaultScreens are the screens in tab order.
 func DefaultScreens() []ScreenFactory {
 	return []ScreenFactory{
@@ -161,8 +177,16 @@ func DefaultScreens() []ScreenFactory {
 
 // NewRoot builds the console.
 func NewRoot(o Options) *Root {
+	clock := o.Clock
+	if clock == nil {
+		clock, _ = o.Reader.(ServiceClock)
+	}
 	now := o.Now
-	if now == nil {
+	switch {
+	case now != nil:
+	case clock != nil:
+		now = clock.ServiceNow
+	default:
 		now = time.Now
 	}
 	tick := o.Tick
@@ -184,7 +208,7 @@ func NewRoot(o Options) *Root {
 		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks, NoWebhooksHint: o.NoWebhooksHint,
 		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey,
 		ConfigPath: o.ConfigPath, CLIProfileNote: o.CLIProfileNote}
-	r := &Root{common: c, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
+	r := &Root{common: c, serviceClock: clock, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	factories := o.Screens

@@ -29,7 +29,7 @@ func (s *Server) Handler() http.Handler {
 				r.Method, r.URL.Path, api.SubmitPrefix, api.QueryPrefix))
 		}
 	})
-	return mux
+	return s.dated(mux)
 }
 
 // AuthProxyHandler serves the auth proxy: POST /v1/wallet_kit_config,
@@ -45,7 +45,18 @@ func (s *Server) AuthProxyHandler() http.Handler {
 		s.writeError(w, r, notFoundf("NOT_FOUND", "no such endpoint: %s %s; the auth proxy serves POST %s",
 			r.Method, r.URL.Path, api.WalletKitConfigPath))
 	})
-	return mux
+	return s.dated(mux)
+}
+
+// dated sends the service's clock (Config.Now) as each reply's Date header,
+// as a real service's Date is its own clock: clients judge the service's
+// timestamps by it, so a service run on a skewed clock is seen as one.
+// net/http keeps a Date that is already set.
+func (s *Server) dated(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
+		h.ServeHTTP(w, r)
+	})
 }
 
 // isOperationPath reports whether path is prefix followed by one path segment,

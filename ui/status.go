@@ -28,7 +28,14 @@ type Status struct {
 	Spinner string // the spinner frame
 	Err     string // the latest error, shown until the next success
 	Now     time.Time
+	// ClockSkew is how far the service's clock is ahead of this machine's
+	// (negative: behind); beyond ClockSkewShown the bar says so, since every
+	// time shown is the service's.
+	ClockSkew time.Duration
 }
+
+// ClockSkewShown is the least clock skew the status bar mentions.
+const ClockSkewShown = time.Minute
 
 // minErrWidth is the least the status bar keeps for an error: its ✗ and
 // enough words to say what failed.
@@ -42,6 +49,10 @@ func StatusBar(th *theme.Theme, s Status, width int) string {
 	}
 	if s.ReadOnly {
 		parts = append(parts, th.Badge.Render("READ-ONLY"))
+	}
+	if note := clockSkewNote(s.ClockSkew); note != "" {
+		// Before the rest, so a narrow window cuts other parts first.
+		parts = append(parts, th.StatusWarn.Render(" "+note+" "))
 	}
 	var text []string
 	who := Clean(s.Org)
@@ -88,6 +99,19 @@ func StatusBar(th *theme.Theme, s Status, width int) string {
 		line += th.StatusBar.Render(strings.Repeat(" ", pad))
 	}
 	return line
+}
+
+// clockSkewNote says that the service's clock differs from this machine's
+// by more than ClockSkewShown, and that the times shown are the service's.
+func clockSkewNote(skew time.Duration) string {
+	if skew.Abs() <= ClockSkewShown {
+		return ""
+	}
+	way := "ahead of"
+	if skew < 0 {
+		way = "behind"
+	}
+	return "service clock " + HumanDuration(skew.Abs().Round(time.Minute)) + " " + way + " this machine's: times shown are the service's"
 }
 
 func nonEmpty(ss []string) []string {

@@ -36,3 +36,22 @@ func TestStatusBarKeepsTheErrorWhenCut(t *testing.T) {
 		t.Errorf("data not stale is marked stale: %q", bar)
 	}
 }
+
+// Beyond a minute, the bar says the service's clock differs, which way and
+// by how much, since every time shown is the service's; within it, nothing.
+func TestStatusBarSaysTheServiceClockDiffers(t *testing.T) {
+	th := theme.New(theme.Options{Dark: true, NoColor: true})
+	s := Status{Profile: "alice", Org: "Vigil Demo", Now: time.Date(2025, 1, 2, 5, 42, 20, 0, time.UTC)}
+	for skew, want := range map[time.Duration]string{
+		time.Hour + 2*time.Minute + 10*time.Second: "service clock 1h2m ahead of this machine's: times shown are the service's",
+		-3 * time.Hour:    "service clock 3h behind this machine's: times shown are the service's",
+		time.Minute:       "",
+		-40 * time.Second: "",
+	} {
+		s.ClockSkew = skew
+		bar := ansi.Strip(StatusBar(th, s, 200))
+		if got := strings.Contains(bar, "service clock"); got != (want != "") || !strings.Contains(bar, want) {
+			t.Errorf("skew %v: bar %q, want it to say %q", skew, bar, want)
+		}
+	}
+}

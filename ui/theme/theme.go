@@ -34,6 +34,7 @@ type Theme struct {
 	Warn        lipgloss.Style // pending, needs attention
 	StatusBar   lipgloss.Style
 	StatusError lipgloss.Style
+	StatusWarn  lipgloss.Style // a warning in the status bar (the service's clock differs)
 	Badge       lipgloss.Style // READ-ONLY and profile badge
 	Dialog      lipgloss.Style // confirm dialog box
 	DialogTight lipgloss.Style // the box when the window is too short for Dialog's blank lines
@@ -128,6 +129,7 @@ func New(o Options) *Theme {
 	t.Warn = base.Foreground(warn)
 	t.StatusBar = base.Foreground(fg).Background(barBg)
 	t.StatusError = base.Foreground(bad).Background(barBg).Bold(true)
+	t.StatusWarn = base.Foreground(warn).Background(barBg).Bold(true)
 	t.Badge = base.Bold(true).Foreground(ld(lipgloss.Color("#ffffff"), lipgloss.Color("#000000"))).Background(accent).Padding(0, 1)
 	t.Dialog = base.Border(lipgloss.RoundedBorder()).BorderForeground(accent).Padding(1, 2)
 	t.DialogTight = t.Dialog.Padding(0, 2)
@@ -166,6 +168,7 @@ func (t *Theme) noColor() {
 	t.Warn = base
 	t.StatusBar = base
 	t.StatusError = base.Bold(true)
+	t.StatusWarn = base.Bold(true)
 	t.Badge = base.Bold(true).Padding(0, 1)
 	t.Dialog = base.Border(lipgloss.RoundedBorder()).Padding(1, 2)
 	t.DialogTight = t.Dialog.Padding(0, 2)
