@@ -117,8 +117,7 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 			continue
 		}
 		if s.expired(k) {
-			expiry, _ := k.expiry()
-			return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", k.id, expiry.UTC().Format(time.RFC3339))
+			return nil, keyExpired(k)
 		}
 		st.parsed.Admitted() // a key the service knows: its signatures may earn a table
 		return &caller{OrgID: k.org, UserID: k.user, CredentialID: k.id, CredType: k.typ,
@@ -127,7 +126,48 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 	if foreign {
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the stamping key belongs to a user of another organization, not %q; use a key of that organization or fix organizationId", orgID)
 	}
-	return nil, unauthenticatedf("UNKNOWN_KEY", "the stamping public key %s is not a registered API key of organization %q", st.publicKey, orgID)
+	return nil, unknownKey(st.publicKey, orgID)
+}
+
+func unknownKey(publicKey, orgID string) error {
+	return unauthenticatedf("UNKNOWN_KEY", "the stamping public key %s is not a registered API key of organization %q", publicKey, orgID)
+}
+
+func keyExpired(k apiKeyEntry) error {
+	expiry, _ := k.expiry()
+	return unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", k.id, expiry.UTC().Format(time.RFC3339))
+}
+
+// stillAuthenticated checks again, inside the write transaction and at its
+// reading of the clock, that the credential authenticate accepted is still
+// registered and unexpired. A request may wait behind the writer while a
+// deletion of its key commits (or its lifetime ends); a deleted key stops
+// authenticating at once, so such a request is refused as a new one would
+// be. One primary-key read: it sees what earlier jobs of the same batch
+// wrote, and runs again if the batch is rerun.
+func stillAuthenticated(ctx context.Context, tx *txn, c *caller, now time.Time) error {
+	if c.PasskeyID != "" {
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM authenticators WHERE id = ? AND org_id = ? AND user_id = ?`,
+			c.CredentialID, c.OrgID, c.UserID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return unknownAuthenticator(c.PasskeyID, c.OrgID)
+		}
+		return err
+	}
+	k := apiKeyEntry{id: c.CredentialID, org: c.OrgID, user: c.UserID}
+	err := tx.QueryRowContext(ctx, `SELECT expiration_seconds, created_ns FROM api_keys WHERE id = ? AND org_id = ? AND user_id = ?`,
+		c.CredentialID, c.OrgID, c.UserID).Scan(&k.exp, &k.created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return unknownKey(c.PublicKey, c.OrgID)
+	}
+	if err != nil {
+		return err
+	}
+	if expiry, ok := k.expiry(); ok && !now.Before(expiry) {
+		return keyExpired(k)
+	}
+	return nil
 }
 
 // expiry is when the key stops authenticating, if it has a lifetime: from
@@ -151,7 +191,7 @@ func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body 
 	err := s.db.read.QueryRowContext(ctx, `SELECT id, org_id, user_id, public_key FROM authenticators
 		WHERE credential_id = ? ORDER BY org_id = ? DESC LIMIT 1`, st.credentialID, orgID).Scan(&id, &org, &user, &pub)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, unauthenticatedf("UNKNOWN_AUTHENTICATOR", "passkey credential %q is not registered with organization %q", st.credentialID, orgID)
+		return nil, unknownAuthenticator(st.credentialID, orgID)
 	}
 	if err != nil {
 		return nil, err
@@ -164,6 +204,10 @@ func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body 
 	}
 	return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: keys.CredentialWebAuthnAuthenticator,
 		PublicKey: pub, Scheme: st.scheme, Signature: st.signature, PasskeyID: st.credentialID}, nil
+}
+
+func unknownAuthenticator(credentialID, orgID string) error {
+	return unauthenticatedf("UNKNOWN_AUTHENTICATOR", "passkey credential %q is not registered with organization %q", credentialID, orgID)
 }
 
 // checkTimestamp refuses a submit whose timestampMs is not within ±5 minutes of
