@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"strings"
@@ -187,8 +188,18 @@ func (s *Server) expired(k apiKeyEntry) bool {
 }
 
 func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body []byte, orgID string) (*caller, error) {
+	ws, err := keys.ParseWebAuthnStamp(st.value)
+	if err != nil {
+		return nil, badPasskeyStamp(err)
+	}
+	// What needs no registered key (challenge, type, user presence) is
+	// checked first and told as is: its verdict is the same for a credential
+	// id registered or not.
+	if err := keys.CheckWebAuthnAssertion(ws, body); err != nil {
+		return nil, badPasskeyStamp(err)
+	}
 	var id, org, user, pub string
-	err := s.db.read.QueryRowContext(ctx, `SELECT id, org_id, user_id, public_key FROM authenticators
+	err = s.db.read.QueryRowContext(ctx, `SELECT id, org_id, user_id, public_key FROM authenticators
 		WHERE credential_id = ? ORDER BY org_id = ? DESC LIMIT 1`, st.credentialID, orgID).Scan(&id, &org, &user, &pub)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, unknownAuthenticator(st.credentialID, orgID)
@@ -196,18 +207,56 @@ func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body 
 	if err != nil {
 		return nil, err
 	}
-	if err := verifyWebAuthnStamp(st.value, body, pub); err != nil {
-		return nil, unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStampWebAuthn, err)
+	if err := keys.VerifyWebAuthn(ws, body, pub); err != nil {
+		// The same refusal as an unknown credential id: a different one
+		// would tell anyone without a passkey which ids are registered.
+		return nil, unknownAuthenticator(st.credentialID, orgID)
 	}
 	if org != orgID {
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the passkey belongs to a user of another organization, not %q", orgID)
+	}
+	if err := s.checkPasskeyOrigin(ctx, ws, orgID); err != nil {
+		return nil, err
 	}
 	return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: keys.CredentialWebAuthnAuthenticator,
 		PublicKey: pub, Scheme: st.scheme, Signature: st.signature, PasskeyID: st.credentialID}, nil
 }
 
+// checkPasskeyOrigin enforces the organization's FEATURE_NAME_WEBAUTHN_ORIGINS:
+// when it is set, a passkey stamp counts only if made at one of its origins
+// and for the relying party of one (keys.CheckWebAuthnOrigin). A value that
+// lists no usable origin allows none: the setting fails closed. Unset, any
+// origin is accepted (docs/local-service.md).
+func (s *Server) checkPasskeyOrigin(ctx context.Context, ws keys.WebAuthnStamp, orgID string) error {
+	var value string
+	err := s.db.read.QueryRowContext(ctx, `SELECT value FROM features WHERE org_id = ? AND name = ?`, orgID, api.FeatureWebauthnOrigins).Scan(&value)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", api.FeatureWebauthnOrigins, err)
+	}
+	var allowed []string
+	for o := range strings.SplitSeq(value, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			allowed = append(allowed, o)
+		}
+	}
+	if err := keys.CheckWebAuthnOrigin(ws, allowed); err != nil {
+		return unauthenticatedf("INVALID_STAMP", "%s: %v; sign at an allowed origin, or have the root quorum add this one to %s", keys.HeaderStampWebAuthn, err, api.FeatureWebauthnOrigins)
+	}
+	return nil
+}
+
+// badPasskeyStamp is the reply to an X-Stamp-WebAuthn that is malformed or
+// fails a check that needs no registered key.
+func badPasskeyStamp(err error) error {
+	return unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStampWebAuthn, err)
+}
+
 func unknownAuthenticator(credentialID, orgID string) error {
-	return unauthenticatedf("UNKNOWN_AUTHENTICATOR", "passkey credential %q is not registered with organization %q", credentialID, orgID)
+	return unauthenticatedf("UNKNOWN_AUTHENTICATOR", "passkey credential %q is not registered with organization %q, or its signature does not verify with the registered passkey;"+
+		" sign with a passkey registered to your user in this organization (get_user lists them)", truncateForMessage(credentialID), orgID)
 }
 
 // checkTimestamp refuses a submit whose timestampMs is not within ±5 minutes of
@@ -225,12 +274,4 @@ func (s *Server) checkTimestamp(ts string) error {
 		return unauthenticatedf("STALE_TIMESTAMP", "timestampMs is %s away from the server clock (limit ±%s); check your clock and send a fresh request", skew.Round(time.Second).Abs(), maxClockSkew)
 	}
 	return nil
-}
-
-func verifyWebAuthnStamp(header string, body []byte, publicKeyHex string) error {
-	ws, err := keys.ParseWebAuthnStamp(header)
-	if err != nil {
-		return err
-	}
-	return keys.VerifyWebAuthn(ws, body, publicKeyHex)
 }
