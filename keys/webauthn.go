@@ -23,6 +23,9 @@ var (
 	ErrChallengeMismatch = errors.New("WebAuthn challenge does not match the body")
 	// ErrUserNotPresent: the authenticator did not assert user presence.
 	ErrUserNotPresent = errors.New("WebAuthn assertion without user presence")
+	// ErrOriginNotAllowed: the assertion was made at an origin, or for a
+	// relying party, that the organization does not list.
+	ErrOriginNotAllowed = errors.New("WebAuthn assertion from an origin not allowed")
 )
 
 // WebAuthnStamp is the content of an X-Stamp-WebAuthn header: plain JSON whose
@@ -71,12 +74,68 @@ func webAuthnChallenge(body []byte) []byte {
 	return []byte(hex.EncodeToString(d[:]))
 }
 
+// webAuthnAssertion is an X-Stamp-WebAuthn's decoded parts.
+type webAuthnAssertion struct {
+	authData, clientData, sig []byte
+	origin                    string
+}
+
+// CheckWebAuthnAssertion checks what of an assertion over body needs no
+// registered key: the client data is a "webauthn.get" whose challenge is the
+// body's, and the user was present. Its verdict is the same whether or not
+// the credential is registered, so it may be told to anyone.
+func CheckWebAuthnAssertion(s WebAuthnStamp, body []byte) error {
+	_, err := s.decode(body)
+	return err
+}
+
+func (s WebAuthnStamp) decode(body []byte) (webAuthnAssertion, error) {
+	var a webAuthnAssertion
+	var err error
+	if a.authData, err = decodeB64URL("authenticatorData", s.AuthenticatorData); err != nil {
+		return a, err
+	}
+	if a.clientData, err = decodeB64URL("clientDataJson", s.ClientDataJSON); err != nil {
+		return a, err
+	}
+	if a.sig, err = decodeB64URL("signature", s.Signature); err != nil {
+		return a, err
+	}
+	var cd struct {
+		Type      string `json:"type"`
+		Challenge string `json:"challenge"`
+		Origin    string `json:"origin"`
+	}
+	if err := json.Unmarshal(a.clientData, &cd); err != nil {
+		return a, fmt.Errorf("%w: clientDataJson is not a JSON object", ErrMalformedStamp)
+	}
+	a.origin = cd.Origin
+	if cd.Type != "webauthn.get" {
+		return a, fmt.Errorf("%w: clientDataJson type is %q; an assertion has type \"webauthn.get\"", ErrMalformedStamp, truncate(cd.Type))
+	}
+	challenge, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(cd.Challenge, "="))
+	if err != nil {
+		return a, fmt.Errorf("%w: clientDataJson challenge is not base64url", ErrMalformedStamp)
+	}
+	if subtle.ConstantTimeCompare(challenge, webAuthnChallenge(body)) != 1 {
+		return a, fmt.Errorf("%w: the challenge must be the lowercase hex SHA-256 of the exact %d-byte body", ErrChallengeMismatch, len(body))
+	}
+	// rpIdHash (32) ‖ flags (1) ‖ signCount (4) ‖ …
+	if len(a.authData) < 37 {
+		return a, fmt.Errorf("%w: authenticatorData is %d bytes, shorter than the 37 required", ErrMalformedStamp, len(a.authData))
+	}
+	if a.authData[32]&0x01 == 0 {
+		return a, ErrUserNotPresent
+	}
+	return a, nil
+}
+
 // VerifyWebAuthn checks a WebAuthn assertion over body against the registered
-// authenticator's P-256 public key (compressed or uncompressed SEC1 hex): the
-// client data is a "webauthn.get" whose challenge is the body's, the user was
-// present, and the signature over authenticatorData ‖ SHA-256(clientDataJSON)
-// verifies. Relying-party id and origin are not checked, and high-S
-// signatures are accepted: authenticators do not normalise S.
+// authenticator's P-256 public key (compressed or uncompressed SEC1 hex):
+// CheckWebAuthnAssertion's checks, then the signature over authenticatorData ‖
+// SHA-256(clientDataJSON). Relying-party id and origin are checked apart, by
+// CheckWebAuthnOrigin, against the organization's list. High-S signatures are
+// accepted: authenticators do not normalise S.
 func VerifyWebAuthn(s WebAuthnStamp, body []byte, publicKeyHex string) error {
 	pubRaw, err := hex.DecodeString(publicKeyHex)
 	if err != nil {
@@ -86,45 +145,13 @@ func VerifyWebAuthn(s WebAuthnStamp, body []byte, publicKeyHex string) error {
 	if err != nil {
 		return fmt.Errorf("registered authenticator key: %w", err)
 	}
-	authData, err := decodeB64URL("authenticatorData", s.AuthenticatorData)
+	a, err := s.decode(body)
 	if err != nil {
 		return err
 	}
-	clientData, err := decodeB64URL("clientDataJson", s.ClientDataJSON)
-	if err != nil {
-		return err
-	}
-	sig, err := decodeB64URL("signature", s.Signature)
-	if err != nil {
-		return err
-	}
-	var cd struct {
-		Type      string `json:"type"`
-		Challenge string `json:"challenge"`
-	}
-	if err := json.Unmarshal(clientData, &cd); err != nil {
-		return fmt.Errorf("%w: clientDataJson is not a JSON object", ErrMalformedStamp)
-	}
-	if cd.Type != "webauthn.get" {
-		return fmt.Errorf("%w: clientDataJson type is %q; an assertion has type \"webauthn.get\"", ErrMalformedStamp, truncate(cd.Type))
-	}
-	challenge, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(cd.Challenge, "="))
-	if err != nil {
-		return fmt.Errorf("%w: clientDataJson challenge is not base64url", ErrMalformedStamp)
-	}
-	if subtle.ConstantTimeCompare(challenge, webAuthnChallenge(body)) != 1 {
-		return fmt.Errorf("%w: the challenge must be the lowercase hex SHA-256 of the exact %d-byte body", ErrChallengeMismatch, len(body))
-	}
-	// rpIdHash (32) ‖ flags (1) ‖ signCount (4) ‖ …
-	if len(authData) < 37 {
-		return fmt.Errorf("%w: authenticatorData is %d bytes, shorter than the 37 required", ErrMalformedStamp, len(authData))
-	}
-	if authData[32]&0x01 == 0 {
-		return ErrUserNotPresent
-	}
-	cdHash := sha256.Sum256(clientData)
-	signed := sha256.Sum256(append(authData[:len(authData):len(authData)], cdHash[:]...))
-	if !ecdsa.VerifyASN1(pub, signed[:], sig) {
+	cdHash := sha256.Sum256(a.clientData)
+	signed := sha256.Sum256(append(a.authData[:len(a.authData):len(a.authData)], cdHash[:]...))
+	if !ecdsa.VerifyASN1(pub, signed[:], a.sig) {
 		return fmt.Errorf("%w: WebAuthn P-256 signature over authenticatorData and the client data hash fails with the registered key", ErrBadSignature)
 	}
 	return nil
@@ -143,6 +170,11 @@ type SoftAuthenticator struct {
 
 // softRPID is the relying party the soft authenticator asserts for.
 const softRPID = "vigil.local"
+
+// SoftAuthenticatorOrigin is the origin the soft authenticator's assertions
+// are made at: an organization listing origins in
+// FEATURE_NAME_WEBAUTHN_ORIGINS must list it to accept them.
+const SoftAuthenticatorOrigin = "https://" + softRPID
 
 // NewSoftAuthenticator makes an authenticator with a fresh P-256 key.
 // credentialID is the base64url (unpadded) id it puts in its stamps; empty
@@ -206,7 +238,7 @@ func (a *SoftAuthenticator) Stamp(body []byte) (header, value string, err error)
 		Type      string `json:"type"`
 		Challenge string `json:"challenge"`
 		Origin    string `json:"origin"`
-	}{"webauthn.get", base64.RawURLEncoding.EncodeToString(webAuthnChallenge(body)), "https://" + softRPID})
+	}{"webauthn.get", base64.RawURLEncoding.EncodeToString(webAuthnChallenge(body)), SoftAuthenticatorOrigin})
 	if err != nil {
 		return "", "", fmt.Errorf("webauthn stamp: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"strings"
@@ -117,8 +118,7 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 			continue
 		}
 		if s.expired(k) {
-			expiry, _ := k.expiry()
-			return nil, unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", k.id, expiry.UTC().Format(time.RFC3339))
+			return nil, keyExpired(k)
 		}
 		st.parsed.Admitted() // a key the service knows: its signatures may earn a table
 		return &caller{OrgID: k.org, UserID: k.user, CredentialID: k.id, CredType: k.typ,
@@ -127,7 +127,48 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 	if foreign {
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the stamping key belongs to a user of another organization, not %q; use a key of that organization or fix organizationId", orgID)
 	}
-	return nil, unauthenticatedf("UNKNOWN_KEY", "the stamping public key %s is not a registered API key of organization %q", st.publicKey, orgID)
+	return nil, unknownKey(st.publicKey, orgID)
+}
+
+func unknownKey(publicKey, orgID string) error {
+	return unauthenticatedf("UNKNOWN_KEY", "the stamping public key %s is not a registered API key of organization %q", publicKey, orgID)
+}
+
+func keyExpired(k apiKeyEntry) error {
+	expiry, _ := k.expiry()
+	return unauthenticatedf("API_KEY_EXPIRED", "API key %s expired at %s; create a new key (for example with the oauth activity)", k.id, expiry.UTC().Format(time.RFC3339))
+}
+
+// stillAuthenticated checks again, inside the write transaction and at its
+// reading of the clock, that the credential authenticate accepted is still
+// registered and unexpired. A request may wait behind the writer while a
+// deletion of its key commits (or its lifetime ends); a deleted key stops
+// authenticating at once, so such a request is refused as a new one would
+// be. One primary-key read: it sees what earlier jobs of the same batch
+// wrote, and runs again if the batch is rerun.
+func stillAuthenticated(ctx context.Context, tx *txn, c *caller, now time.Time) error {
+	if c.PasskeyID != "" {
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM authenticators WHERE id = ? AND org_id = ? AND user_id = ?`,
+			c.CredentialID, c.OrgID, c.UserID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return unknownAuthenticator(c.PasskeyID, c.OrgID)
+		}
+		return err
+	}
+	k := apiKeyEntry{id: c.CredentialID, org: c.OrgID, user: c.UserID}
+	err := tx.QueryRowContext(ctx, `SELECT expiration_seconds, created_ns FROM api_keys WHERE id = ? AND org_id = ? AND user_id = ?`,
+		c.CredentialID, c.OrgID, c.UserID).Scan(&k.exp, &k.created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return unknownKey(c.PublicKey, c.OrgID)
+	}
+	if err != nil {
+		return err
+	}
+	if expiry, ok := k.expiry(); ok && !now.Before(expiry) {
+		return keyExpired(k)
+	}
+	return nil
 }
 
 // expiry is when the key stops authenticating, if it has a lifetime: from
@@ -147,23 +188,75 @@ func (s *Server) expired(k apiKeyEntry) bool {
 }
 
 func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body []byte, orgID string) (*caller, error) {
+	ws, err := keys.ParseWebAuthnStamp(st.value)
+	if err != nil {
+		return nil, badPasskeyStamp(err)
+	}
+	// What needs no registered key (challenge, type, user presence) is
+	// checked first and told as is: its verdict is the same for a credential
+	// id registered or not.
+	if err := keys.CheckWebAuthnAssertion(ws, body); err != nil {
+		return nil, badPasskeyStamp(err)
+	}
 	var id, org, user, pub string
-	err := s.db.read.QueryRowContext(ctx, `SELECT id, org_id, user_id, public_key FROM authenticators
+	err = s.db.read.QueryRowContext(ctx, `SELECT id, org_id, user_id, public_key FROM authenticators
 		WHERE credential_id = ? ORDER BY org_id = ? DESC LIMIT 1`, st.credentialID, orgID).Scan(&id, &org, &user, &pub)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, unauthenticatedf("UNKNOWN_AUTHENTICATOR", "passkey credential %q is not registered with organization %q", st.credentialID, orgID)
+		return nil, unknownAuthenticator(st.credentialID, orgID)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := verifyWebAuthnStamp(st.value, body, pub); err != nil {
-		return nil, unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStampWebAuthn, err)
+	if err := keys.VerifyWebAuthn(ws, body, pub); err != nil {
+		// The same refusal as an unknown credential id: a different one
+		// would tell anyone without a passkey which ids are registered.
+		return nil, unknownAuthenticator(st.credentialID, orgID)
 	}
 	if org != orgID {
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the passkey belongs to a user of another organization, not %q", orgID)
 	}
+	if err := s.checkPasskeyOrigin(ctx, ws, orgID); err != nil {
+		return nil, err
+	}
 	return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: keys.CredentialWebAuthnAuthenticator,
 		PublicKey: pub, Scheme: st.scheme, Signature: st.signature, PasskeyID: st.credentialID}, nil
+}
+
+// checkPasskeyOrigin enforces the organization's FEATURE_NAME_WEBAUTHN_ORIGINS:
+// when it is set, a passkey stamp counts only if made at one of its origins
+// and for the relying party of one (keys.CheckWebAuthnOrigin). A value that
+// lists no usable origin allows none: the setting fails closed. Unset, any
+// origin is accepted (docs/local-service.md).
+func (s *Server) checkPasskeyOrigin(ctx context.Context, ws keys.WebAuthnStamp, orgID string) error {
+	var value string
+	err := s.db.read.QueryRowContext(ctx, `SELECT value FROM features WHERE org_id = ? AND name = ?`, orgID, api.FeatureWebauthnOrigins).Scan(&value)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", api.FeatureWebauthnOrigins, err)
+	}
+	var allowed []string
+	for o := range strings.SplitSeq(value, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			allowed = append(allowed, o)
+		}
+	}
+	if err := keys.CheckWebAuthnOrigin(ws, allowed); err != nil {
+		return unauthenticatedf("INVALID_STAMP", "%s: %v; sign at an allowed origin, or have the root quorum add this one to %s", keys.HeaderStampWebAuthn, err, api.FeatureWebauthnOrigins)
+	}
+	return nil
+}
+
+// badPasskeyStamp is the reply to an X-Stamp-WebAuthn that is malformed or
+// fails a check that needs no registered key.
+func badPasskeyStamp(err error) error {
+	return unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStampWebAuthn, err)
+}
+
+func unknownAuthenticator(credentialID, orgID string) error {
+	return unauthenticatedf("UNKNOWN_AUTHENTICATOR", "passkey credential %q is not registered with organization %q, or its signature does not verify with the registered passkey;"+
+		" sign with a passkey registered to your user in this organization (get_user lists them)", truncateForMessage(credentialID), orgID)
 }
 
 // checkTimestamp refuses a submit whose timestampMs is not within ±5 minutes of
@@ -181,12 +274,4 @@ func (s *Server) checkTimestamp(ts string) error {
 		return unauthenticatedf("STALE_TIMESTAMP", "timestampMs is %s away from the server clock (limit ±%s); check your clock and send a fresh request", skew.Round(time.Second).Abs(), maxClockSkew)
 	}
 	return nil
-}
-
-func verifyWebAuthnStamp(header string, body []byte, publicKeyHex string) error {
-	ws, err := keys.ParseWebAuthnStamp(header)
-	if err != nil {
-		return err
-	}
-	return keys.VerifyWebAuthn(ws, body, publicKeyHex)
 }

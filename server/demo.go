@@ -401,7 +401,8 @@ func (s *Server) seedDemoObjects(ctx context.Context, org *Org) (demoFixtures, e
 				_, err = tx.ExecContext(ctx, q, args...)
 			}
 		}
-		for _, f := range []api.Feature{{Name: api.FeatureWebauthnOrigins, Value: "http://localhost"}, {Name: api.FeatureAuthProxy, Value: "enabled"}, {Name: api.FeatureOtpEmailAuth, Value: "enabled"}} {
+		// The origins list the soft passkey's origin: it is enforced.
+		for _, f := range []api.Feature{{Name: api.FeatureWebauthnOrigins, Value: keys.SoftAuthenticatorOrigin + ", http://localhost"}, {Name: api.FeatureAuthProxy, Value: "enabled"}, {Name: api.FeatureOtpEmailAuth, Value: "enabled"}} {
 			exec(`INSERT INTO features(org_id, name, value) VALUES (?, ?, ?)`, org.ID, f.Name, f.Value)
 		}
 		treasury, hot := newID(), newID()

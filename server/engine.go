@@ -69,6 +69,9 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		// One reading of the clock for the whole request: the vote's time is
 		// the instant the policies' time.now sees.
 		now := s.now()
+		if err := stillAuthenticated(ctx, tx, c, now); err != nil {
+			return err
+		}
 		existing, err := loadSubmitted(ctx, tx, now, c.OrgID, fp)
 		if err != nil {
 			return err
@@ -126,6 +129,9 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 	var events []hookEvent
 	err := s.db.inTx(ctx, func(tx *txn) error {
 		now := s.now() // one reading for the request, as in submit
+		if err := stillAuthenticated(ctx, tx, c, now); err != nil {
+			return err
+		}
 		a, err := loadActivity(ctx, tx, now, c.OrgID, "fingerprint", targetFP)
 		if err != nil {
 			return err

@@ -141,25 +141,63 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
 // submitRequest authenticates and runs one submit, as received over HTTP,
 // whose credential headers parsed as st.
 func (s *Server) submitRequest(ctx context.Context, st stampHeader, op api.Operation, body []byte) (api.Activity, error) {
+	req, act, err := s.admitSubmit(ctx, st, op, body)
+	if req == nil {
+		return act, err
+	}
+	return s.runSubmit(ctx, req)
+}
+
+// admittedSubmit is a submit that authenticated and decoded, on its way to
+// the writer.
+type admittedSubmit struct {
+	st      stampHeader
+	op      api.Operation
+	body    []byte
+	checked api.StrictBody
+	head    envelopeHead
+	c       *caller
+	env     api.ActivityRequest
+	params  any
+}
+
+// admitSubmit checks a submit's stamp, credential, timestamp and body. A
+// request it does not admit (nil) is answered with its activity and error:
+// a refusal, or the recorded activity of a lost reply's resend.
+func (s *Server) admitSubmit(ctx context.Context, st stampHeader, op api.Operation, body []byte) (*admittedSubmit, api.Activity, error) {
 	if err := st.verifyBody(body); err != nil {
-		return api.Activity{}, err
+		return nil, api.Activity{}, err
 	}
 	checked, head, err := peekEnvelope(body)
 	if err != nil {
-		return api.Activity{}, err
+		return nil, api.Activity{}, err
 	}
 	c, err := s.authenticate(ctx, st, body, head.OrganizationID)
 	if err != nil {
-		return s.recordedResend(ctx, st, op, checked, head, body, err)
+		act, err := s.recordedResend(ctx, st, op, checked, head, body, err)
+		return nil, act, err
 	}
 	if err := s.checkTimestamp(head.TimestampMs); err != nil {
-		return api.Activity{}, err
+		return nil, api.Activity{}, err
 	}
 	env, params, err := decodeEnvelope(op, checked)
 	if err != nil {
-		return api.Activity{}, err
+		return nil, api.Activity{}, err
 	}
-	return s.submit(ctx, c, op, env, params, body)
+	return &admittedSubmit{st: st, op: op, body: body, checked: checked, head: head, c: c, env: env, params: params}, api.Activity{}, nil
+}
+
+// runSubmit executes an admitted submit in the writer.
+func (s *Server) runSubmit(ctx context.Context, r *admittedSubmit) (api.Activity, error) {
+	act, err := s.submit(ctx, r.c, r.op, r.env, r.params, r.body)
+	var refused *Error
+	if errors.As(err, &refused) && refused.Status == http.StatusUnauthorized {
+		// The credential was deleted or expired while the request waited
+		// for the writer: the same refusal, and the same lost-reply
+		// exception, as at authentication.
+		return s.recordedResend(ctx, r.st, r.op, r.checked, r.head, r.body, err)
+	}
+	return act, err
 }
 
 func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {

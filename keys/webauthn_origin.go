@@ -1,0 +1,79 @@
+package keys
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// CheckWebAuthnOrigin checks an assertion against an organization's allowed
+// origins (scheme://host[:port], compared as strings, as a browser writes
+// them): the client data's origin must be one of them, and the
+// authenticatorData's rpIdHash must be SHA-256 of the host of one of them
+// (the relying-party id). An empty list allows nothing. It does not verify
+// the signature: call it on an assertion VerifyWebAuthn accepted.
+func CheckWebAuthnOrigin(s WebAuthnStamp, allowed []string) error {
+	authData, err := decodeB64URL("authenticatorData", s.AuthenticatorData)
+	if err != nil {
+		return err
+	}
+	clientData, err := decodeB64URL("clientDataJson", s.ClientDataJSON)
+	if err != nil {
+		return err
+	}
+	if len(authData) < 32 {
+		return fmt.Errorf("%w: authenticatorData is %d bytes, shorter than the 37 required", ErrMalformedStamp, len(authData))
+	}
+	origin, err := clientDataOrigin(clientData)
+	if err != nil {
+		return err
+	}
+	list := allowedList(allowed)
+	listed := false
+	for _, o := range allowed {
+		listed = listed || o == origin
+	}
+	if !listed {
+		return fmt.Errorf("%w: the passkey signed at origin %q; the organization allows %s", ErrOriginNotAllowed, truncate(origin), list)
+	}
+	for _, o := range allowed {
+		u, err := url.Parse(o)
+		if err != nil || u.Hostname() == "" {
+			continue
+		}
+		want := sha256.Sum256([]byte(u.Hostname()))
+		if subtle.ConstantTimeCompare(authData[:32], want[:]) == 1 {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: the passkey signed at origin %q for a relying party (rpId) other than the host of an allowed origin; the organization allows %s", ErrOriginNotAllowed, truncate(origin), list)
+}
+
+func clientDataOrigin(clientData []byte) (string, error) {
+	var cd struct {
+		Origin string `json:"origin"`
+	}
+	if err := json.Unmarshal(clientData, &cd); err != nil {
+		return "", fmt.Errorf("%w: clientDataJson is not a JSON object", ErrMalformedStamp)
+	}
+	return cd.Origin, nil
+}
+
+// allowedList names the allowed origins for a message, clipped.
+func allowedList(allowed []string) string {
+	if len(allowed) == 0 {
+		return "no origin"
+	}
+	q := make([]string, 0, min(len(allowed), 8))
+	for i, o := range allowed {
+		if i == 8 {
+			q = append(q, fmt.Sprintf("and %d more", len(allowed)-i))
+			break
+		}
+		q = append(q, fmt.Sprintf("%q", truncate(o)))
+	}
+	return strings.Join(q, ", ")
+}
