@@ -9,7 +9,8 @@
 # through the client's own method, with every reply checked against the
 # client's generated types and SPEC.md's operation table
 # (.ci/interop/operations.js). Needs Node 18+, the npm registry and sqlite3
-# (to read the local OIDC issuer's key for the oauth activity).
+# (to read the local OIDC issuer's key for the oauth activity and the demo's
+# OAuth2 credential id).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,8 +53,12 @@ fi
 (cd .ci/interop && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
 # The local OIDC issuer's key, so that interop.js can play the login provider
 # for the oauth activity (as server.MintDemoOIDCToken does in Go tests).
-oidc_key=
+# And the demo's OAuth2 credential, which no query lists, for
+# update_oauth2_credential.
+oidc_key= oauth2_credential=
 if command -v sqlite3 >/dev/null; then
   oidc_key=$(sqlite3 -readonly "$work/data/vigil.db" "SELECT hex(value) FROM service_state WHERE key = 'oidc_issuer_key'")
+  oauth2_credential=$(sqlite3 -readonly "$work/data/vigil.db" "SELECT id FROM oauth2_credentials LIMIT 1")
 fi
-VIGIL_OIDC_ISSUER_KEY_HEX=$oidc_key node .ci/interop/interop.js "$work/data"
+VIGIL_OIDC_ISSUER_KEY_HEX=$oidc_key VIGIL_OAUTH2_CREDENTIAL_ID=$oauth2_credential \
+  node .ci/interop/interop.js "$work/data"

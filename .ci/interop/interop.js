@@ -15,8 +15,9 @@
 //      proposal and two rejectActivity calls reject one.
 //
 // Usage: node interop.js DATA_DIR   (the --data directory of vigil serve --demo)
-// VIGIL_OIDC_ISSUER_KEY_HEX: the local OIDC issuer's key (DER, hex), which
-// interop.sh reads from the store, for the oauth activity's token.
+// VIGIL_OIDC_ISSUER_KEY_HEX: the local OIDC issuer's key (DER, hex), for the
+// oauth activity's token; VIGIL_OAUTH2_CREDENTIAL_ID: the demo's OAuth2
+// credential, which no query lists. interop.sh reads both from the store.
 "use strict";
 
 const fs = require("node:fs");
@@ -44,7 +45,7 @@ function profile(name) {
       if (!m) throw new Error(`config.toml: profile ${name} has no ${key}`);
       return m[1];
     };
-    return { baseUrl: get("base_url"), organizationId: get("organization_id") };
+    return { baseUrl: get("base_url"), organizationId: get("organization_id"), tlsFetcherPublicKey: get("tls_fetcher_public_key") };
   }
   throw new Error(`config.toml: no profile ${name}`);
 }
@@ -223,7 +224,8 @@ async function main() {
   // 5. Every operation of SPEC.md, and the console's, through the client's methods.
   const clients = Object.fromEntries(["alice", "bob", "carol", "operator"].map((n) =>
     [n, new TurnkeyClient({ baseUrl: alice.baseUrl }, stamper(n))]));
-  await runOperations({ clients, org, check, missingFields, users, oidcIssuerKeyHex: process.env.VIGIL_OIDC_ISSUER_KEY_HEX });
+  await runOperations({ clients, org, check, missingFields, users, oidcIssuerKeyHex: process.env.VIGIL_OIDC_ISSUER_KEY_HEX,
+    oauth2CredentialId: process.env.VIGIL_OAUTH2_CREDENTIAL_ID, tlsFetcherPublicKey: alice.tlsFetcherPublicKey });
 
   if (failures > 0) {
     console.error(`interop: ${failures} check(s) failed`);

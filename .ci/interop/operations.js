@@ -34,7 +34,7 @@ byType.set("ACTIVITY_TYPE_REJECT_ACTIVITY", { type: "ACTIVITY_TYPE_REJECT_ACTIVI
 const keysOf = (o) => JSON.stringify(Object.keys(o || {}));
 
 async function runOperations(t) {
-  const { clients, org, check, missingFields, users, oidcIssuerKeyHex } = t;
+  const { clients, org, check, missingFields, users, oidcIssuerKeyHex, oauth2CredentialId, tlsFetcherPublicKey } = t;
   const userId = (name) => users.find((u) => u.userName === name).userId;
   const envelope = (type, parameters, extra) => ({ type, timestampMs: String(Date.now()), organizationId: org, parameters, ...extra });
 
@@ -126,16 +126,19 @@ async function runOperations(t) {
   remember("create_smart_contract_interface", await submit("alice", S.create_smart_contract_interface, { smartContractAddress: "0x6B175474E89094C44Da98b954EedeAC495271d0F",
     smartContractInterface: '[{"type":"function","name":"approve","inputs":[]}]', type: "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM", label: "interop", notes: "from interop.js" }, "bob"));
   remember("set_organization_feature", await submit("alice", S.set_organization_feature, { name: "FEATURE_NAME_SMS_AUTH", value: "enabled" }, "bob"));
-  // update_oauth2_credential: the service has no query listing the
-  // credentials, and the secret must be sealed to the TLS fetcher key; an
-  // unknown credential must be refused in the client's own error type.
+  // update_oauth2_credential: a secret not sealed to the TLS fetcher key is
+  // refused in the client's own error type; one sealed to it is accepted.
+  const oauth2 = { oauth2CredentialId: oauth2CredentialId || "no-such-credential", provider: "OAUTH2_PROVIDER_X", clientId: "interop" };
   try {
-    await clients.alice.updateOauth2Credential(envelope(S.update_oauth2_credential.type, { oauth2CredentialId: "no-such-credential",
-      provider: "OAUTH2_PROVIDER_X", clientId: "interop", encryptedClientSecret: "00" }));
-    check(false, "updateOauth2Credential of an unknown credential is refused");
+    await clients.alice.updateOauth2Credential(envelope(S.update_oauth2_credential.type, { ...oauth2, encryptedClientSecret: "00" }));
+    check(false, "updateOauth2Credential with an unsealed secret is refused");
   } catch (e) {
-    check(e && e.name === "TurnkeyRequestError" && typeof e.code === "number", "updateOauth2Credential of an unknown credential is a TurnkeyRequestError", e && e.message);
+    check(e && e.name === "TurnkeyRequestError" && e.code === 3, "updateOauth2Credential with an unsealed secret is a TurnkeyRequestError with code 3", e && e.message);
   }
+  if (oauth2CredentialId) {
+    remember("update_oauth2_credential", await submit("alice", S.update_oauth2_credential,
+      { ...oauth2, encryptedClientSecret: sealEnvelope(tlsFetcherPublicKey, "interop-client-secret") }, "bob"));
+  } else check(false, "update_oauth2_credential: no OAuth2 credential id (interop.sh reads it with sqlite3)");
   remember("create_policy", await submit("alice", S.create_policy, { policyName: "interop policy", effect: "EFFECT_ALLOW",
     condition: "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'", notes: "from interop.js" }, "bob"));
   if (deletions.length > 0) {
@@ -152,7 +155,6 @@ async function runOperations(t) {
   remember("create_mfa_policy", await submit("alice", S.create_mfa_policy, { userId: operator.userId, mfaPolicyName: "interop",
     condition: "false", requiredAuthenticationMethods: [{ any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] }], order: 5, notes: "never applies" }, "bob"));
   for (const s of SUBMITS) {
-    if (s.op === "update_oauth2_credential") continue;
     check(completed[s.op] !== undefined, `${s.op}: completed through the official client`);
   }
 
@@ -242,6 +244,23 @@ function mintToken(keyHex, org, subject, nonce) {
     iat: now, exp: now + 600, jti: crypto.randomBytes(16).toString("hex"), nonce });
   const sig = crypto.sign("sha256", Buffer.from(signing), { key, dsaEncoding: "ieee-p1363" });
   return signing + "." + sig.toString("base64url");
+}
+
+// sealEnvelope encrypts plaintext to a P-256 key as keys.EnvelopeEncrypt does
+// (the Borsh envelope {nonce, ephemeral public key, ciphertext}, in hex).
+function sealEnvelope(targetHex, plaintext) {
+  const target = Buffer.from(targetHex, "hex");
+  const eph = crypto.createECDH("prime256v1");
+  const ephPub = eph.generateKeys();
+  const shared = eph.computeSecret(target);
+  const key = crypto.createHmac("sha512", Buffer.concat([ephPub, target, shared])).update("qos_encryption_hmac_message").digest().subarray(0, 32);
+  const nonce = crypto.randomBytes(12);
+  const gcm = crypto.createCipheriv("aes-256-gcm", key, nonce);
+  gcm.setAAD(Buffer.concat([ephPub, Buffer.from([ephPub.length]), target, Buffer.from([target.length])]));
+  const ct = Buffer.concat([gcm.update(plaintext, "utf8"), gcm.final(), gcm.getAuthTag()]);
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(ct.length);
+  return Buffer.concat([nonce, ephPub, len, ct]).toString("hex");
 }
 
 module.exports = { runOperations };
