@@ -178,7 +178,12 @@ async function runOperations(t) {
   const page = await call("getActivities", () => clients.alice.getActivities({ organizationId: org, paginationOptions: { limit: "100" } }));
   if (page) {
     fields("getActivities", page, "v1GetActivitiesResponse");
-    for (const a of page.activities) checkActivity(`getActivities: ${a.type} ${a.id}`, a);
+    for (const a of page.activities) {
+      checkActivity(`getActivities: ${a.type} ${a.id}`, a);
+      // Every activity's evaluations (failed, rejected and pending ones too).
+      const ev = await call(`getPolicyEvaluations of ${a.id}`, () => clients.alice.getPolicyEvaluations({ organizationId: org, activityId: a.id }));
+      if (ev) fields(`getPolicyEvaluations of ${a.type} ${a.id}`, ev, "v1GetPolicyEvaluationsResponse");
+    }
   }
   const tag = completed.create_user_tag;
   if (tag) {
