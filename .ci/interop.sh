@@ -3,7 +3,14 @@
 # @turnkey/api-key-stamper, pinned in .ci/interop/package-lock.json) against
 # `vigil serve --demo`: users carry every field the client's types require,
 # getMfaPolicies works, a signed body with a duplicated key is a 400 and two
-# X-Stamp headers are a 401 (issue 8). Needs Node 18+ and the npm registry.
+# X-Stamp headers are a 401 (issue 8); and every operation of SPEC.md's
+# Endpoints (twelve submits, five queries) plus approve/reject, list/get
+# activity, whoami, policies, MFA, boot proof and organization configs, each
+# through the client's own method, with every reply checked against the
+# client's generated types and SPEC.md's operation table
+# (.ci/interop/operations.js). Needs Node 18+, the npm registry and sqlite3
+# (to read the local OIDC issuer's key for the oauth activity and the demo's
+# OAuth2 credential id).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,4 +51,14 @@ if [ -z "$base_url" ]; then
 fi
 
 (cd .ci/interop && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
-node .ci/interop/interop.js "$work/data"
+# The local OIDC issuer's key, so that interop.js can play the login provider
+# for the oauth activity (as server.MintDemoOIDCToken does in Go tests).
+# And the demo's OAuth2 credential, which no query lists, for
+# update_oauth2_credential.
+oidc_key= oauth2_credential=
+if command -v sqlite3 >/dev/null; then
+  oidc_key=$(sqlite3 -readonly "$work/data/vigil.db" "SELECT hex(value) FROM service_state WHERE key = 'oidc_issuer_key'")
+  oauth2_credential=$(sqlite3 -readonly "$work/data/vigil.db" "SELECT id FROM oauth2_credentials LIMIT 1")
+fi
+VIGIL_OIDC_ISSUER_KEY_HEX=$oidc_key VIGIL_OAUTH2_CREDENTIAL_ID=$oauth2_credential \
+  node .ci/interop/interop.js "$work/data"

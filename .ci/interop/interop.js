@@ -1,13 +1,23 @@
 // Drives `vigil serve --demo` with the unmodified official TypeScript client
-// (@turnkey/http + @turnkey/api-key-stamper from npm) and checks what issue 8
-// asks of the local service:
+// (@turnkey/http + @turnkey/api-key-stamper from npm) and checks:
 //   1. users read through the client carry every field the client's own
-//      generated types mark required (checked against those types, recursively);
+//      generated types mark required (checked against those types,
+//      recursively, with each field's type: string, boolean, number, enum);
 //   2. getMfaPolicies lists a user's MFA policies;
 //   3. a body signed by the official stamper with a duplicated key is a 400;
-//   4. a request with two X-Stamp headers is a 401.
+//   4. a request with two X-Stamp headers is a 401;
+//   5. (operations.js) every operation of SPEC.md's Endpoints and the ones the
+//      console relies on that the client has, each through the client's own
+//      method: the client accepts the reply, every required field is there
+//      (activity records with intent, result and votes; query records), an
+//      activity's type/intent/result keys are SPEC.md's, the intent repeats
+//      the parameters, a second root member's approveActivity completes a
+//      proposal and two rejectActivity calls reject one.
 //
 // Usage: node interop.js DATA_DIR   (the --data directory of vigil serve --demo)
+// VIGIL_OIDC_ISSUER_KEY_HEX: the local OIDC issuer's key (DER, hex), for the
+// oauth activity's token; VIGIL_OAUTH2_CREDENTIAL_ID: the demo's OAuth2
+// credential, which no query lists. interop.sh reads both from the store.
 "use strict";
 
 const fs = require("node:fs");
@@ -15,6 +25,7 @@ const path = require("node:path");
 const http = require("node:http");
 const { TurnkeyClient, TurnkeyRequestError } = require("@turnkey/http");
 const { ApiKeyStamper } = require("@turnkey/api-key-stamper");
+const { runOperations } = require("./operations.js");
 
 const dataDir = process.argv[2];
 if (!dataDir) {
@@ -34,7 +45,7 @@ function profile(name) {
       if (!m) throw new Error(`config.toml: profile ${name} has no ${key}`);
       return m[1];
     };
-    return { baseUrl: get("base_url"), organizationId: get("organization_id") };
+    return { baseUrl: get("base_url"), organizationId: get("organization_id"), tlsFetcherPublicKey: get("tls_fetcher_public_key") };
   }
   throw new Error(`config.toml: no profile ${name}`);
 }
@@ -53,7 +64,8 @@ const typesFile = path.join(
 );
 const typesSource = fs.readFileSync(typesFile, "utf8");
 
-// fieldsOf parses `    name: { ... };` in `definitions` into [{name, required, ref, array}].
+// fieldsOf parses `    name: { ... };` in `definitions` into
+// [{name, required, ref, array, type}], type being the TypeScript type text.
 function fieldsOf(definition) {
   const start = typesSource.indexOf(`\n    ${definition}: {\n`);
   if (start < 0) return null; // an enum or a scalar alias
@@ -63,12 +75,39 @@ function fieldsOf(definition) {
     const m = line.match(/^ {8}(\w+)(\??): (.*);$/);
     if (!m) continue;
     const ref = m[3].match(/^definitions\["(\w+)"\](\[\])?$/);
-    fields.push({ name: m[1], required: m[2] === "", ref: ref && ref[1], array: m[3].endsWith("[]") });
+    fields.push({ name: m[1], required: m[2] === "", ref: ref && ref[1], array: m[3].endsWith("[]"), type: m[3] });
   }
   return fields;
 }
 
-// missingFields lists every required field absent from value, recursively.
+// enumOf lists the values of an enum: a definition (`    v1X: "A" | "B";`)
+// or a field's inline union; null when it is not one.
+function enumOf(definitionOrUnion) {
+  let union = definitionOrUnion;
+  if (/^\w+$/.test(definitionOrUnion)) {
+    const m = typesSource.match(new RegExp(`\\n {4}${definitionOrUnion}: ("[^\\n]*");\\n`));
+    if (!m) return null;
+    union = m[1];
+  }
+  if (!/^"[^"]*"( \| "[^"]*")*$/.test(union)) return null;
+  return union.split(" | ").map((v) => JSON.parse(v));
+}
+
+// wrongType says how v differs from a scalar field's declared type, or "".
+function wrongType(v, f) {
+  const scalar = f.array ? f.type.slice(0, -2) : f.type;
+  const items = f.array ? v : [v];
+  for (const item of items) {
+    if (["string", "boolean", "number"].includes(scalar) && typeof item !== scalar) return `is ${JSON.stringify(item)}, not a ${scalar}`;
+    const values = enumOf(f.ref || scalar);
+    if (values && !values.includes(item)) return `is ${JSON.stringify(item)}, not one of the ${values.length} values the client knows`;
+  }
+  return "";
+}
+
+// missingFields lists every required field absent from value, and every
+// field whose value is not of the declared type (string, boolean, number, an
+// enum's values), recursively.
 function missingFields(value, definition, where) {
   const fields = fieldsOf(definition);
   if (!fields) return [];
@@ -83,6 +122,8 @@ function missingFields(value, definition, where) {
       missing.push(`${where}.${f.name} (not an array)`);
       continue;
     }
+    const wrong = wrongType(v, f);
+    if (wrong) missing.push(`${where}.${f.name} ${wrong}`);
     if (!f.ref) continue;
     const items = f.array ? v : [v];
     items.forEach((item, i) => {
@@ -179,6 +220,12 @@ async function main() {
   } catch (e) {
     check(e instanceof TurnkeyRequestError && e.code === 5, "getMfaPolicies of an unknown user is a TurnkeyRequestError with code 5 (NotFound)", `${e.message}`);
   }
+
+  // 5. Every operation of SPEC.md, and the console's, through the client's methods.
+  const clients = Object.fromEntries(["alice", "bob", "carol", "operator"].map((n) =>
+    [n, new TurnkeyClient({ baseUrl: alice.baseUrl }, stamper(n))]));
+  await runOperations({ clients, org, check, missingFields, users, oidcIssuerKeyHex: process.env.VIGIL_OIDC_ISSUER_KEY_HEX,
+    oauth2CredentialId: process.env.VIGIL_OAUTH2_CREDENTIAL_ID, tlsFetcherPublicKey: alice.tlsFetcherPublicKey });
 
   if (failures > 0) {
     console.error(`interop: ${failures} check(s) failed`);
