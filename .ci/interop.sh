@@ -55,6 +55,10 @@ fi
 # for the oauth activity (as server.MintDemoOIDCToken does in Go tests).
 # And the demo's OAuth2 credential, which no query lists, for
 # update_oauth2_credential.
+if ! command -v sqlite3 >/dev/null 2>&1; then
+  echo "sqlite3 missing: installing it"
+  (apt-get update -qq && apt-get install -y -qq sqlite3) >/dev/null
+fi
 oidc_key= oauth2_credential=
 if command -v sqlite3 >/dev/null; then
   oidc_key=$(sqlite3 -readonly "$work/data/vigil.db" "SELECT hex(value) FROM service_state WHERE key = 'oidc_issuer_key'")
