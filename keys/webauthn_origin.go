@@ -10,8 +10,9 @@ import (
 )
 
 // CheckWebAuthnOrigin checks an assertion against an organization's allowed
-// origins (scheme://host[:port], compared as strings, as a browser writes
-// them): the client data's origin must be one of them, and the
+// origins (scheme://host[:port], each read as a browser serializes it:
+// lower case, no default port): the client data's origin must be one of
+// them, and the
 // authenticatorData's rpIdHash must be SHA-256 of the host of one of them
 // (the relying-party id). An empty list allows nothing. It does not verify
 // the signature: call it on an assertion VerifyWebAuthn accepted.
@@ -34,13 +35,15 @@ func CheckWebAuthnOrigin(s WebAuthnStamp, allowed []string) error {
 	list := allowedList(allowed)
 	listed := false
 	for _, o := range allowed {
-		listed = listed || o == origin
+		// The client data's origin is compared as sent: a browser always
+		// serializes it canonically, so anything else did not come from one.
+		listed = listed || canonicalOrigin(o) == origin
 	}
 	if !listed {
 		return fmt.Errorf("%w: the passkey signed at origin %q; the organization allows %s", ErrOriginNotAllowed, truncate(origin), list)
 	}
 	for _, o := range allowed {
-		u, err := url.Parse(o)
+		u, err := url.Parse(canonicalOrigin(o))
 		if err != nil || u.Hostname() == "" {
 			continue
 		}
@@ -50,6 +53,30 @@ func CheckWebAuthnOrigin(s WebAuthnStamp, allowed []string) error {
 		}
 	}
 	return fmt.Errorf("%w: the passkey signed at origin %q for a relying party (rpId) other than the host of an allowed origin; the organization allows %s", ErrOriginNotAllowed, truncate(origin), list)
+}
+
+// canonicalOrigin is an origin as a browser serializes it: scheme and host
+// in lower case, no default port. An origins value the tools accept
+// ("https://VIGIL.local", "https://vigil.local:443") names the same origin
+// a browser sends as "https://vigil.local"; compared as written, it would
+// lock out every passkey of the organization. Text that is not an origin is
+// returned unchanged (it matches nothing a browser sends).
+func canonicalOrigin(o string) string {
+	u, err := url.Parse(o)
+	if err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
+		return o
+	}
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]" // an IPv6 literal
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return scheme + "://" + host
 }
 
 func clientDataOrigin(clientData []byte) (string, error) {

@@ -153,3 +153,49 @@ func TestPasskeyRefusalDoesNotTellWhetherACredentialIsRegistered(t *testing.T) {
 		t.Errorf("the refusal (HTTP %d) does not say what to do: %s", ks, km)
 	}
 }
+
+// An origins value the CLI and console accept but that no browser sends as
+// written (the host in capitals, an explicit default port) names the same
+// origin: once the quorum approves it, passkeys signing there still work
+// (compared as written, every passkey request of the organization, queries
+// included, was refused, and a passkey-only root member could not vote to
+// mend it).
+func TestOriginsWrittenDifferentlyFromTheBrowserStillAdmitItsPasskeys(t *testing.T) {
+	for _, value := range []string{"https://VIGIL.local", "https://vigil.local:443", "HTTPS://vigil.local"} {
+		t.Run(value, func(t *testing.T) {
+			if err := api.CheckFeatureValue(api.FeatureWebauthnOrigins, value); err != nil {
+				t.Skipf("refused before submitting (good): %v", err)
+			}
+			e := newEnv(t)
+			ctx := ctxT(t)
+			adminKey, err := keys.Generate(keys.SchemeP256)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pk, err := keys.NewSoftAuthenticator("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := e.srv.CreateOrganization(ctx, "Origins Org", 1, []UserSpec{
+				{Name: "admin", Root: true, APIKeys: []APIKeySpec{{Name: "k", PublicKey: adminKey.PublicKeyHex()}}},
+				{Name: "pk", Authenticators: []AuthenticatorSpec{{Name: "laptop", CredentialID: pk.CredentialID(), PublicKey: pk.PublicKeyHex()}}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			admin, err := api.NewClient(e.http.URL, o.ID, adminKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			set, err := admin.SetOrganizationFeature(ctx, api.SetOrganizationFeatureParams{Name: api.FeatureWebauthnOrigins, Value: value})
+			if err != nil || set.Status != api.StatusCompleted {
+				t.Fatalf("set origins: %v %+v", err, set)
+			}
+			r := e.post(api.QueryPrefix+"list_activities", []byte(`{"organizationId":"`+o.ID+`"}`), pk)
+			if r.status != 200 {
+				t.Fatalf("value %q passed CheckFeatureValue and names the origin %s, yet the passkey signing there is refused: HTTP %d %s",
+					value, keys.SoftAuthenticatorOrigin, r.status, r.body)
+			}
+		})
+	}
+}
