@@ -185,6 +185,15 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		lifetime = *expiration
 		params.ExpirationSeconds = strconv.FormatInt(int64(*expiration/time.Second), 10)
 	}
+	// From the moment the request is sent the service may make an API key
+	// that only target opens, so a fresh target is on disk (synced) before
+	// that: a login killed in flight, or whose terminal closed, leaves it
+	// for --recover.
+	if targetSlot != nil {
+		if err := saveFreshTarget(store, *name, p.Name, targetSlot, target); err != nil {
+			return err
+		}
+	}
 	// The expiry is counted from before the submission: never later than the service's.
 	sentAt := time.Now()
 	expires := sentAt.Add(lifetime)
@@ -193,24 +202,37 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	if errors.As(err, &unknown) {
 		act, err = resubmit(ctx, c, client, unknown, sentAt.Add(window))
 		if errors.Is(err, api.ErrOutcomeUnknown) {
-			return keepTarget(store, *name, p.Name, target, *targetPath, targetSlot, "", err)
+			return keepTarget(store, *name, p.Name, *targetPath, "", err)
+		}
+	}
+	dropFresh := func() {
+		if targetSlot != nil {
+			removeKeptTarget(c, store, targetName(*name))
 		}
 	}
 	if err != nil {
+		dropFresh() // refused, or never sent: the service made no key
 		return fmt.Errorf("login oauth: %w", err)
 	}
 	if waiting(act.Status) {
 		// The bundle comes once the activity completes: only this target
 		// key opens it.
-		return keepTarget(store, *name, p.Name, target, *targetPath, targetSlot, act.ID,
+		return keepTarget(store, *name, p.Name, *targetPath, act.ID,
 			fmt.Errorf("activity %s waits for approval (%s)", api.SanitizeID(act.ID), act.Status))
 	}
 	// The activity ran: the service may have made an API key that only target
 	// opens. Until that key is saved, a failure keeps target (as a wait does).
 	keep := func(cause error) error {
-		return keepTarget(store, *name, p.Name, target, *targetPath, targetSlot, act.ID, cause)
+		return keepTarget(store, *name, p.Name, *targetPath, act.ID, cause)
 	}
-	return finishOAuth(ctx, c, p, store, *name, slot, act, target, *targetPath, expires, lifetime, keep)
+	if act.Status != api.StatusCompleted {
+		dropFresh() // FAILED or REJECTED: no API key was made
+	}
+	dropTarget := func() {
+		removeTargetFile(c, *targetPath)
+		dropFresh()
+	}
+	return finishOAuth(ctx, c, p, store, *name, slot, act, target, dropTarget, expires, lifetime, keep)
 }
 
 // waiting reports an activity status from which it may still complete.
@@ -266,8 +288,9 @@ func reserveTarget(store keys.Store, name, profileName string) (*keys.Reservatio
 	var taken *keys.ExistsError
 	if errors.As(err, &taken) && taken.Placeholder {
 		// A login killed (SIGKILL, a crash) after reserving the name and
-		// before saving its key: there is no key, so nothing to recover.
-		return nil, usagef("login oauth: --name %s: %s holds no key, only the placeholder a login writes before it sends: another 'vigil login oauth --name %s' is running now, or an earlier one died (killed, or crashed) before it saved its target key, and then there is nothing to recover with --recover; if no such login is running, remove it ('%s') and log in again, or log in under another --name",
+		// before saving its key: it saves the key before it sends, so
+		// nothing was sent and there is nothing to recover.
+		return nil, usagef("login oauth: --name %s: %s holds no key, only the placeholder a login writes before it sends: another 'vigil login oauth --name %s' is running now, or an earlier one died (killed, or crashed) before it saved its target key and so before it sent anything, and then there is nothing to recover with --recover; if no such login is running, remove it ('%s') and log in again, or log in under another --name",
 			name, taken.Path, name, taken.RemoveCommand())
 	}
 	if errors.As(err, &taken) {
@@ -284,78 +307,91 @@ func reserveTarget(store keys.Store, name, profileName string) (*keys.Reservatio
 	return slot, nil
 }
 
-// reserveFreeTarget claims NAME-target, or the first free NAME-target-N, for
-// a target key whose name was not reserved before the login was sent.
-func reserveFreeTarget(store keys.Store, name string) (string, *keys.Reservation, error) {
-	kept := targetName(name)
-	for n := 2; ; n++ {
-		slot, err := store.Reserve(kept)
-		var taken *keys.ExistsError
-		if !errors.As(err, &taken) || n > 100 {
-			return kept, slot, err
+// saveFreshTarget saves a fresh target key in slot, the reservation of
+// NAME-target, before the login is sent. Nothing has been sent when it
+// fails, so whatever it wrote is removed: that key opens nothing yet.
+func saveFreshTarget(store keys.Store, name, profileName string, slot *keys.Reservation, target *ecdh.PrivateKey) error {
+	key, err := keys.ParsePrivateHex(keys.SchemeP256, hex.EncodeToString(target.Bytes()))
+	if err == nil {
+		err = slot.Save(key, time.Time{})
+	}
+	var incomplete *keys.IncompleteError
+	if err == nil || errors.As(err, &incomplete) {
+		return nil // the private key is on disk; Load does without the rest
+	}
+	var ns *keys.NotSavedError
+	if errors.As(err, &ns) && ns.Copy != "" {
+		os.Remove(ns.Copy)
+	}
+	removeKeyFiles(store, targetName(name))
+	return fmt.Errorf("login oauth: nothing was sent: the target key could not be kept as %s (%w), and without it an API key the service makes could not be opened if the login were cut off; free space in the keys directory or fix its permissions, then log in again", targetName(name), adviseKeysDir(err, profileName))
+}
+
+// removeKeyFiles removes every file of the stored key name, the private
+// key's first. It reports the first failure.
+func removeKeyFiles(store keys.Store, name string) error {
+	priv, pub, sch := store.Paths(name)
+	var first error
+	for _, path := range []string{priv, pub, sch} {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
+			first = err
 		}
-		kept = fmt.Sprintf("%s-%d", targetName(name), n)
+	}
+	return first
+}
+
+// removeKeptTarget removes the fresh target key a login saved as kept, once
+// the API key it opens is saved.
+func removeKeptTarget(c proc, store keys.Store, kept string) {
+	if err := removeKeyFiles(store, kept); err != nil {
+		fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", kept, err)
 	}
 }
 
-// keepTarget keeps the target key of a login that has not ended (its reply
-// was lost, or the activity waits for approval), since it is the only key
-// that opens the credential bundle the service may make, and says how to
-// finish the login with it (or how to delete the API key). A --target-key
-// file (targetFile) already holds it and stays; a fresh key is saved in the
-// keys directory (0600, as any key) in slot, the reservation of NAME-target,
-// or without one under the first free NAME-target[-N]. activityID, when
-// known, is the login's activity.
-func keepTarget(store keys.Store, name, profileName string, target *ecdh.PrivateKey, targetFile string, slot *keys.Reservation, activityID string, cause error) error {
+// removeTargetFile removes a --target-key file (none: "") once the API key
+// it opens is saved.
+func removeTargetFile(c proc, targetFile string) {
+	if targetFile == "" {
+		return
+	}
+	if err := os.Remove(targetFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", targetFile, err)
+	}
+}
+
+// keepTarget says how to finish a login that has not ended (its reply was
+// lost, or the activity waits for approval) with its target key, the only
+// key that opens the credential bundle the service may make. A --target-key
+// file (targetFile) holds it; a fresh key was saved as NAME-target before
+// the login was sent. activityID, when known, is the login's activity.
+func keepTarget(store keys.Store, name, profileName, targetFile, activityID string, cause error) error {
 	profileFlag := ""
 	if profileName != "" {
 		profileFlag = " --profile " + profileName
 	}
-	look := fmt.Sprintf("find the activity with 'vigil activity list%s --type oauth --limit 5'", profileFlag)
 	finish := func(kept string) string {
 		if activityID != "" {
 			return fmt.Sprintf("once activity %s COMPLETED, finish with 'vigil login oauth%s --recover %s --target-key %s --name %s'",
 				api.SanitizeID(activityID), profileFlag, api.SanitizeID(activityID), kept, name)
 		}
-		return fmt.Sprintf("%s; if it COMPLETED, finish with 'vigil login oauth%s --recover ACTIVITY_ID --target-key %s --name %s'; if there is none, nothing was made: run the login again",
-			look, profileFlag, kept, name)
+		return fmt.Sprintf("find the activity with 'vigil activity list%s --type oauth --limit 5'; if it COMPLETED, finish with 'vigil login oauth%s --recover ACTIVITY_ID --target-key %s --name %s'; if there is none, nothing was made: run the login again",
+			profileFlag, profileFlag, kept, name)
 	}
 	if targetFile != "" {
 		return fmt.Errorf("login oauth: %w; the target key stays in %s: %s", cause, targetFile, finish(targetFile))
 	}
-	notKept := func(err error) error {
-		return fmt.Errorf("login oauth: %w; the key that opens the service's reply could not be kept (%v), so an API key the service made cannot be used: %s and delete its API key with 'vigil apikey delete%s ID'", cause, err, look, profileFlag)
-	}
-	key, err := keys.ParsePrivateHex(keys.SchemeP256, hex.EncodeToString(target.Bytes()))
-	if err != nil {
-		return notKept(err)
-	}
-	keptName := targetName(name)
-	if slot == nil {
-		keptName, slot, err = reserveFreeTarget(store, name)
-	}
-	if err == nil {
-		err = slot.Save(key, time.Time{})
-	}
-	var incomplete *keys.IncompleteError
-	if err != nil && !errors.As(err, &incomplete) {
-		var ns *keys.NotSavedError
-		if errors.As(err, &ns) && ns.Copy != "" {
-			return fmt.Errorf("login oauth: %w; the key that opens the service's reply could not be kept as %s (%v): move it into place, then %s", cause, keptName, err, finish(keptName))
-		}
-		return notKept(err)
-	}
-	privPath, _, _ := store.Paths(keptName)
-	return fmt.Errorf("login oauth: %w; the key that opens the service's reply is kept as %s (%s, 0600): %s", cause, keptName, privPath, finish(keptName))
+	kept := targetName(name)
+	privPath, _, _ := store.Paths(kept)
+	return fmt.Errorf("login oauth: %w; the key that opens the service's reply is kept as %s (%s, 0600): %s", cause, kept, privPath, finish(kept))
 }
 
 // finishOAuth opens the credential bundle of the completed oauth activity act
-// with target, saves the API key in slot (reserved as name), deletes the
-// target key's file (targetFile, if any), checks that the service accepts the
+// with target, saves the API key in slot (reserved as name), then drops the
+// target key (dropTarget: it has no use left), checks that the service accepts the
 // key and says what was done. A COMPLETED activity may have made an API key
 // that only target opens: when its bundle cannot be opened, the error is
 // keep's, which keeps target and says how to finish later.
-func finishOAuth(ctx context.Context, c proc, p Profile, store keys.Store, name string, slot *keys.Reservation, act *api.Activity, target *ecdh.PrivateKey, targetFile string, expires time.Time, lifetime time.Duration, keep func(cause error) error) error {
+func finishOAuth(ctx context.Context, c proc, p Profile, store keys.Store, name string, slot *keys.Reservation, act *api.Activity, target *ecdh.PrivateKey, dropTarget func(), expires time.Time, lifetime time.Duration, keep func(cause error) error) error {
 	if act.Status != api.StatusCompleted {
 		return fmt.Errorf("login oauth: activity %s is %s, so it made no API key; see 'vigil activity get %s'", act.ID, act.Status, act.ID)
 	}
@@ -381,11 +417,7 @@ func finishOAuth(ctx context.Context, c proc, p Profile, store keys.Store, name 
 	}
 	// The target key opens the bundle, which every member can read in the
 	// activity's result: with the key saved, it has no use left.
-	if targetFile != "" {
-		if err := os.Remove(targetFile); err != nil && !errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", targetFile, err)
-		}
-	}
+	dropTarget()
 	check, err := api.NewClient(p.BaseURL, p.OrganizationID, key, api.WithUserAgent("vigil/"+version))
 	if err != nil {
 		return err
@@ -490,7 +522,8 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 	keep := func(cause error) error {
 		return fmt.Errorf("login oauth: --recover %s: %w; the target key stays as %s", api.SanitizeID(id), cause, targetName)
 	}
-	return finishOAuth(ctx, c, p, store, name, slot, act, target, targetFile, expires, time.Until(expires).Round(time.Second), keep)
+	dropTarget := func() { removeTargetFile(c, targetFile) }
+	return finishOAuth(ctx, c, p, store, name, slot, act, target, dropTarget, expires, time.Until(expires).Round(time.Second), keep)
 }
 
 // loadRecoveryTarget reads --recover's target key: the key a login kept in

@@ -2,14 +2,18 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vigil-console/vigil/keys"
 )
 
 // Without --target-key, login oauth makes the target key, prints its nonce,
@@ -28,6 +32,37 @@ func TestLoginOAuthPrintsTheNonceThenReadsTheToken(t *testing.T) {
 	if !strings.Contains(out, e.userID("carol")) {
 		t.Errorf("login oauth printed:\n%s", out)
 	}
+	// The fresh target key, saved before the login was sent, opens the
+	// bundle every member can read: once the key is saved it is gone, and
+	// the name is free for the next login.
+	store := keys.Store{Dir: e.demo.KeysDir}
+	for _, path := range keyFiles(store, "pasted-target") {
+		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the target key's %s is left after the login: %v", path, err)
+		}
+	}
+}
+
+// A login the service refuses made no API key: its fresh target key,
+// saved before sending, is removed, so the same --name can log in again.
+func TestLoginOAuthRefusedLeavesNoTargetKey(t *testing.T) {
+	e := newVerbEnv(t)
+	code, out, errOut := e.run("eyJhbGciOiJSUzI1NiJ9.e30.forged\n", "login", "oauth", "--provider-token", "-", "--name", "refused")
+	wantExit(t, "login oauth with a forged token", code, 1, out, errOut)
+	store := keys.Store{Dir: e.demo.KeysDir}
+	for _, name := range []string{"refused", "refused-target"} {
+		for _, path := range keyFiles(store, name) {
+			if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s is left after a refused login: %v\n%s", path, err, errOut)
+			}
+		}
+	}
+}
+
+// keyFiles are the paths of every file of the stored key name.
+func keyFiles(store keys.Store, name string) []string {
+	priv, pub, sch := store.Paths(name)
+	return []string{priv, pub, sch}
 }
 
 // pasteLogin runs login (a login oauth that makes its own target key) as a

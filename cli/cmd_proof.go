@@ -8,7 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -364,8 +363,10 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 		if err := api.EncodeJSON(&b, api.BootProofResponse{BootProof: *bp}); err != nil {
 			return err
 		}
-		if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("save reply: %w", err)
+		// Replaced whole (written aside, synced, renamed): a full disk
+		// leaves a proof saved there earlier as it was.
+		if err := writeFileAtomic(*out, b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("save reply: %w; %s is left as it was", err, *out)
 		}
 	}
 	return common.report(c, proof.VerifyBootProof(*bp, opts), bp)

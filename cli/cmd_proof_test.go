@@ -268,6 +268,24 @@ allowed_manifest_hashes = ["24a9e2c0b0ce26bcbc3e65172f8b06b100d5e712591f604832cb
 	if code, stdout, _ := runProof(t, "", "verify", "--boot-proof", out); code != 0 {
 		t.Errorf("saved reply: exit %d\n%s", code, stdout)
 	}
+	// Fetching again replaces the file whole, never writes into the earlier
+	// one: a full disk mid-write then leaves the earlier proof as it was.
+	// (A second name of the earlier file shows whether it was written in.)
+	earlier := filepath.Join(dir, "earlier.json")
+	if err := os.Link(out, earlier); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(earlier)
+	if err := os.WriteFile(out, append(want, "   "...), 0o644); err != nil { // through both names
+		t.Fatal(err)
+	}
+	want, _ = os.ReadFile(earlier)
+	if code, stdout, errOut := runProof(t, "", "fetch", "--app", "signer", "--config", cfg, "--out", out); code != 0 {
+		t.Fatalf("fetch again: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if got, _ := os.ReadFile(earlier); string(got) != string(want) {
+		t.Errorf("fetch --out wrote into the earlier file in place (its other name now holds %d bytes, had %d)", len(got), len(want))
+	}
 	// --json: the label exact, escaped for the terminal.
 	code, stdout, _ = runProof(t, "", "fetch", "--app", "signer", "--config", cfg, "--json")
 	var rep struct {

@@ -162,6 +162,9 @@ type listener struct {
 	// journalLines counts the lines of DIR/accepted-events.
 	journalLines int
 	report       func(deliveryReport) error
+	// fsync syncs a saved file or DIR; nil is (*os.File).Sync. Tests
+	// count what reaches the disk before an acknowledgement.
+	fsync func(*os.File) error
 }
 
 // acceptedEvent is what the listener remembers of an event it accepted.
@@ -266,12 +269,7 @@ func (l *listener) acceptLocked(h http.Header, body []byte, d *webhook.Delivery,
 	if l.saveDir != "" {
 		// Kept on disk, and remembered there across restarts, before it
 		// is acknowledged; else it is not acknowledged and comes again.
-		name, err := l.saveLocked(rep.EventID, l.saveDir, h, body)
-		if err == nil {
-			if err = l.journalLocked(d.EventID, sum, now); err != nil {
-				removeSaved(name)
-			}
-		}
+		name, err := l.keepLocked(d.EventID, h, body, sum, now)
 		if err != nil {
 			rep.Verified = false
 			rep.Reason = "verified but not saved (" + err.Error() + "): answered 503, the service sends it again"

@@ -3,9 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"crypto/ecdh"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"io"
 	"net/http"
@@ -190,32 +187,21 @@ func TestLoginOAuthWithATargetFileFinishesWithRecover(t *testing.T) {
 	}
 }
 
-// A login whose activity waits for approval keeps its target key and names
-// the command that finishes it once the activity completes: the target file
-// stays, or a fresh key is saved as NAME-target.
-func TestLoginOAuthWaitingForApprovalKeepsTheTargetKey(t *testing.T) {
-	target, err := ecdh.P256().GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
+// A login whose activity waits for approval names the command that finishes
+// it once the activity completes, with the target key where it stays: the
+// target file, or NAME-target, where a fresh key was saved before sending.
+func TestLoginOAuthWaitingForApprovalNamesTheTargetKey(t *testing.T) {
 	cause := errors.New("activity act-1 waits for approval (ACTIVITY_STATUS_CONSENSUS_NEEDED)")
 	store := keys.Store{Dir: t.TempDir()}
 
-	err = keepTarget(store, "carol-oauth", "p", target, "/tmp/carol.target", nil, "act-1", cause)
+	err := keepTarget(store, "carol-oauth", "p", "/tmp/carol.target", "act-1", cause)
 	if want := "once activity act-1 COMPLETED, finish with 'vigil login oauth --profile p --recover act-1 --target-key /tmp/carol.target --name carol-oauth'"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("with a target file: %v; want it to say %q", err, want)
 	}
-	if _, lerr := store.Load("carol-oauth-target"); lerr == nil {
-		t.Errorf("a target file's key was also saved in the keys directory")
-	}
 
-	err = keepTarget(store, "carol-oauth", "p", target, "", nil, "act-1", cause)
+	err = keepTarget(store, "carol-oauth", "p", "", "act-1", cause)
 	if want := "--recover act-1 --target-key carol-oauth-target --name carol-oauth"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("with a fresh key: %v; want it to say %q", err, want)
-	}
-	kept, err := store.Load("carol-oauth-target")
-	if err != nil || kept.PrivateKeyHex() != hex.EncodeToString(target.Bytes()) {
-		t.Fatalf("the fresh target key was not kept as carol-oauth-target: %v", err)
 	}
 }
 
@@ -259,29 +245,6 @@ func TestSecondLoginUnderTheSameNameIsRefusedWhileATargetKeyIsKept(t *testing.T)
 	}
 	if again, err := store.Load("lost-target"); err != nil || again.PrivateKeyHex() != first.PrivateKeyHex() {
 		t.Errorf("the first login's target key changed or went: %v", err)
-	}
-}
-
-// A target key whose name was not reserved before the login was sent (and is
-// taken by an earlier login's) is kept under a free name the error names,
-// never dropped.
-func TestTargetKeyIsKeptUnderAFreeNameWhenNAMETargetIsTaken(t *testing.T) {
-	store := keys.Store{Dir: t.TempDir()}
-	cause := errors.New("activity act-N waits for approval (ACTIVITY_STATUS_CONSENSUS_NEEDED)")
-	first, _ := ecdh.P256().GenerateKey(rand.Reader)
-	if err := keepTarget(store, "oauth", "p", first, "", nil, "act-1", cause); !strings.Contains(err.Error(), "is kept as oauth-target ") {
-		t.Fatalf("first: %v", err)
-	}
-	second, _ := ecdh.P256().GenerateKey(rand.Reader)
-	err := keepTarget(store, "oauth", "p", second, "", nil, "act-2", cause)
-	if want := "--recover act-2 --target-key oauth-target-2 --name oauth"; !strings.Contains(err.Error(), want) {
-		t.Errorf("second: %v; want it to say %q", err, want)
-	}
-	for name, want := range map[string]*ecdh.PrivateKey{"oauth-target": first, "oauth-target-2": second} {
-		k, err := store.Load(name)
-		if err != nil || k.PrivateKeyHex() != hex.EncodeToString(want.Bytes()) {
-			t.Errorf("%s does not hold its login's target key: %v", name, err)
-		}
 	}
 }
 

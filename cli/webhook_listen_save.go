@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -39,7 +40,30 @@ const acceptedFile = "accepted-events"
 // (0600). Files are created, never written over: a name already taken (by an
 // earlier run, or anything else) moves the delivery to the next number.
 func (l *listener) saveLocked(eventID, dir string, h http.Header, body []byte) (string, error) {
-	return l.saveAsLocked(eventID, dir, ".body", h, body)
+	return l.saveAsLocked(eventID, dir, ".body", h, body, l.syncFile)
+}
+
+// syncFile makes what was written to f durable. An accepted delivery is
+// acknowledged only once its files are: the service then drops it.
+func (l *listener) syncFile(f *os.File) error {
+	if l.fsync != nil {
+		return l.fsync(f)
+	}
+	return f.Sync()
+}
+
+// syncDirLocked makes the files created in dir survive a crash. A file
+// system that cannot sync a directory (EINVAL) orders its entries itself.
+func (l *listener) syncDirLocked(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := l.syncFile(d); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("sync directory %s: %w", dir, err)
+	}
+	return nil
 }
 
 // saveRefusedLocked keeps a refused delivery (its body cut) under
@@ -58,7 +82,9 @@ func (l *listener) saveRefusedLocked(rep *deliveryReport, h http.Header, body []
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return "", err
 		}
-		return l.saveAsLocked(rep.EventID, dir, ext, h, body)
+		// Not synced: a refused delivery is kept to look at, and anyone
+		// may send them.
+		return l.saveAsLocked(rep.EventID, dir, ext, h, body, nil)
 	}()
 	if err != nil {
 		rep.Reason = strings.TrimPrefix(rep.Reason+"; ", "; ") + "not saved: " + err.Error()
@@ -72,7 +98,7 @@ func (l *listener) saveRefusedLocked(rep *deliveryReport, h http.Header, body []
 	}
 }
 
-func (l *listener) saveAsLocked(eventID, dir, ext string, h http.Header, body []byte) (string, error) {
+func (l *listener) saveAsLocked(eventID, dir, ext string, h http.Header, body []byte, sync func(*os.File) error) (string, error) {
 	safe := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
 			return r
@@ -92,14 +118,14 @@ func (l *listener) saveAsLocked(eventID, dir, ext string, h http.Header, body []
 	for range maxTaken {
 		base := filepath.Join(dir, fmt.Sprintf("%06d-%s", l.nextFile, safe))
 		l.nextFile++
-		err := createExclusive(base+ext, body)
+		err := createExclusive(base+ext, body, sync)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
 			return "", err
 		}
-		err = createExclusive(base+".headers", []byte(hb.String()))
+		err = createExclusive(base+".headers", []byte(hb.String()), sync)
 		if errors.Is(err, fs.ErrExist) {
 			os.Remove(base + ext) // ours, just written: the pair moves on
 			continue
@@ -203,11 +229,9 @@ func (l *listener) compactAcceptedLocked() error {
 	for id, e := range l.seen {
 		fmt.Fprintf(&b, "%d %s %x\n", e.at.UnixMilli(), id, e.body)
 	}
-	tmp := path + ".new"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	// Atomic and synced: a crash leaves the old list or the new one, never
+	// an empty one that would make a redelivery new again.
+	if err := writeFileAtomic(path, []byte(b.String()), 0o600); err != nil {
 		return err
 	}
 	l.journalLines = len(l.seen)
@@ -232,6 +256,9 @@ func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time
 		return fmt.Errorf("remember the event for a restart: %w", err)
 	}
 	_, err = fmt.Fprintf(f, "%d %s %x\n", now.UnixMilli(), eventID, sum)
+	if err == nil {
+		err = l.syncFile(f)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -242,14 +269,18 @@ func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time
 	return nil
 }
 
-// createExclusive writes data to a new file at path (0600); it fails with
-// fs.ErrExist rather than write over a file that is there.
-func createExclusive(path string, data []byte) error {
+// createExclusive writes data to a new file at path (0600), synced with
+// sync unless it is nil; it fails with fs.ErrExist rather than write over a
+// file that is there.
+func createExclusive(path string, data []byte, sync func(*os.File) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
 	_, err = f.Write(data)
+	if err == nil && sync != nil {
+		err = sync(f)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -278,4 +309,24 @@ func lastSavedNumber(dir string) (int, error) {
 		}
 	}
 	return last, nil
+}
+
+// keepLocked saves an accepted delivery in DIR and journals its id, each
+// file synced, then syncs DIR so that the new names survive a crash too:
+// only then may it be acknowledged, after which the service forgets it.
+func (l *listener) keepLocked(eventID string, h http.Header, body []byte, sum [sha256.Size]byte, now time.Time) (string, error) {
+	name, err := l.saveLocked(eventID, l.saveDir, h, body)
+	if err != nil {
+		return "", err
+	}
+	if err := l.journalLocked(eventID, sum, now); err != nil {
+		removeSaved(name)
+		return "", err
+	}
+	if err := l.syncDirLocked(l.saveDir); err != nil {
+		// The files stay: they may be on disk. Unacknowledged, the event
+		// comes again and is saved again (a duplicate, never a loss).
+		return "", fmt.Errorf("%w (%s is kept)", err, name)
+	}
+	return name, nil
 }
