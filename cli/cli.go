@@ -57,11 +57,24 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 
 // Main runs vigil with args (without the program name) on the process's real
 // streams and environment, and returns the exit status (exitOK …
-// exitOutcomeUnknown). SIGINT and SIGTERM cancel the running command.
+// exitOutcomeUnknown). SIGINT, SIGTERM and SIGHUP cancel the running command.
 func Main(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cancelOnStopSignal(context.Background())
 	defer stop()
 	return run(ctx, proc{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, args)
+}
+
+// stopSignals ask vigil to stop. SIGHUP is among them because closing the
+// terminal sends it: left to its default it kills the process, skipping
+// the cleanup a command does when its context ends (the demo's webhook
+// restore, a service's graceful shutdown).
+func stopSignals() []os.Signal {
+	return []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+}
+
+// cancelOnStopSignal returns a context that ends on the first stopSignals.
+func cancelOnStopSignal(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, stopSignals()...)
 }
 
 // run dispatches to a subcommand and maps its error to an exit status.

@@ -42,11 +42,11 @@ key of the JWKS file (the provider's jwks_uri, saved). --link-oidc-subject
 ISSUER,SUBJECT=USER makes a token with that subject sign in as USER (ISSUER
 'local' for the service's own). Both are kept in DIR and may be repeated.
 
-SIGINT or SIGTERM stops it: requests in flight get up to --shutdown-grace
-(10s) to finish, then are cut off (the log says how many; an answered request
-is never undone), queued writes commit, webhook deliveries get up to 5s (the
-rest stay in the outbox for the next start). A second SIGINT or SIGTERM stops
-waiting at once. Either way it exits 0.
+SIGINT, SIGTERM or SIGHUP (its terminal closed) stops it: requests in flight
+get up to --shutdown-grace (10s) to finish, then are cut off (the log says how
+many; an answered request is never undone), queued writes commit, webhook
+deliveries get up to 5s (the rest stay in the outbox for the next start). A
+second such signal stops waiting at once. Either way it exits 0.
 
 Examples:
   vigil serve --demo
@@ -66,7 +66,7 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	data := fs.String("data", "", "data directory (default $XDG_DATA_HOME/vigil/server, else ~/.local/share/vigil/server)")
 	demo := fs.Bool("demo", false, "seed the demo organization on first start and write DIR/config.toml")
 	rotation := fs.Duration("webhook-key-rotation", 0, "rotate the webhook signing key this often (e.g. 24h); 0 never rotates")
-	grace := fs.Duration("shutdown-grace", defaultShutdownGrace, "on SIGINT/SIGTERM, let requests in flight finish for up to `D`")
+	grace := fs.Duration("shutdown-grace", defaultShutdownGrace, "on SIGINT/SIGTERM/SIGHUP, let requests in flight finish for up to `D`")
 	var oidc oidcTrustFlags
 	oidc.register(fs)
 	if err := parseFlagsOnly(c, fs, args); err != nil {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -29,14 +28,14 @@ func (f *inFlight) wrap(h http.Handler) http.Handler {
 	})
 }
 
-// stopAtOnceOnSignal returns a context that ends on the next SIGINT or
-// SIGTERM (the first one already ended the command's context) and a func
+// stopAtOnceOnSignal returns a context that ends on the next SIGINT,
+// SIGTERM or SIGHUP (the first one already ended the command's context) and a func
 // that stops watching. The signal is caught from now on, so it never kills
 // the process half-way through closing the store.
 func stopAtOnceOnSignal(log *slog.Logger) (context.Context, func()) {
 	hurry, cancel := context.WithCancel(context.Background())
 	again := make(chan os.Signal, 1)
-	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(again, stopSignals()...)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

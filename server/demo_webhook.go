@@ -15,10 +15,26 @@ import (
 // pointed at by PointDemoWebhook.
 const demoWebhookState = "demo_webhook_url"
 
+// demoWebhookPrevious (service_state) is what FEATURE_NAME_WEBHOOK was
+// before a demo run first pointed it at its listener (a demoWebhookBefore
+// in JSON). It is kept in the database, not in the run's memory, so that a
+// run that crashed before its restore does not make the next run take the
+// crashed run's listener URL for the one to put back.
+const demoWebhookPrevious = "demo_webhook_previous"
+
+// demoWebhookBefore is the stored demoWebhookPrevious.
+type demoWebhookBefore struct {
+	Had bool   `json:"had"` // false: the feature was not set
+	URL string `json:"url,omitempty"`
+}
+
 // PointDemoWebhook points the demo organization's webhook
 // (FEATURE_NAME_WEBHOOK) at target, directly, as SeedDemo sets the demo's
 // other features, and returns restore, which puts back what was there unless
-// the feature was changed meanwhile. 'vigil demo' receives deliveries for its
+// the feature was changed meanwhile. What was there is kept in the database
+// (demoWebhookPrevious) from the first run that points it, so that after a
+// run that never restored it the next run puts back the organization's own
+// value, not the crashed run's dead port. 'vigil demo' receives deliveries for its
 // Webhooks screen on a new port at every start; outside the demo the webhook
 // is a feature only the root quorum sets.
 //
@@ -44,12 +60,13 @@ func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore fu
 	}
 	orgID := info.OrganizationID
 	s.hooks.pointingDemoAt(target)
-	var previous string
-	var had bool
 	var repointed int64
 	err = s.db.inTx(ctx, func(tx *txn) error {
 		last, ok, err := getState(ctx, tx, demoWebhookState)
 		if err != nil {
+			return err
+		}
+		if err := rememberWebhookBeforeDemo(ctx, tx, orgID, last, ok); err != nil {
 			return err
 		}
 		if ok && string(last) != target {
@@ -61,14 +78,6 @@ func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore fu
 		}
 		if err := putState(ctx, tx, demoWebhookState, []byte(target)); err != nil {
 			return err
-		}
-		switch err := tx.QueryRowContext(ctx, `SELECT value FROM features WHERE org_id = ? AND name = ?`, orgID, api.FeatureWebhook).Scan(&previous); {
-		case errors.Is(err, sql.ErrNoRows):
-			previous, had = "", false
-		case err != nil:
-			return err
-		default:
-			had = true
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO features(org_id, name, value) VALUES (?, ?, ?)
 			ON CONFLICT(org_id, name) DO UPDATE SET value = excluded.value`, orgID, api.FeatureWebhook, target)
@@ -83,10 +92,15 @@ func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore fu
 	}
 	restore = func(ctx context.Context) error {
 		err := s.db.inTx(ctx, func(tx *txn) error {
+			before, ok, err := webhookBeforeDemo(ctx, tx)
+			if err != nil || !ok {
+				// Forgotten: the root quorum set the feature since
+				// (demoWebhookReplaced), and it stays theirs.
+				return err
+			}
 			var res sql.Result
-			var err error
-			if had {
-				res, err = tx.ExecContext(ctx, `UPDATE features SET value = ? WHERE org_id = ? AND name = ? AND value = ?`, previous, orgID, api.FeatureWebhook, target)
+			if before.Had {
+				res, err = tx.ExecContext(ctx, `UPDATE features SET value = ? WHERE org_id = ? AND name = ? AND value = ?`, before.URL, orgID, api.FeatureWebhook, target)
 			} else {
 				res, err = tx.ExecContext(ctx, `DELETE FROM features WHERE org_id = ? AND name = ? AND value = ?`, orgID, api.FeatureWebhook, target)
 			}
@@ -96,6 +110,9 @@ func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore fu
 			if n, err := res.RowsAffected(); err != nil || n == 0 {
 				return err // changed meanwhile: whoever changed it settled the URL
 			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM service_state WHERE key = ?`, demoWebhookPrevious); err != nil {
+				return fmt.Errorf("forget the webhook URL from before the demo: %w", err)
+			}
 			return forgetDemoURLUnlessPending(ctx, tx, orgID, target)
 		})
 		if err != nil {
@@ -104,6 +121,49 @@ func PointDemoWebhook(ctx context.Context, s *Server, target string) (restore fu
 		return nil
 	}
 	return restore, nil
+}
+
+// rememberWebhookBeforeDemo stores in demoWebhookPrevious what org's
+// FEATURE_NAME_WEBHOOK is now, unless it is a demo listener's URL (last,
+// when lastOK): then it is an earlier run's that never restored it (killed,
+// crashed, its terminal closed), and what that run stored is kept. A demo
+// URL with nothing stored (a run before the record existed) is put back as
+// unset: sending to a dead demo port is never what was there before.
+func rememberWebhookBeforeDemo(ctx context.Context, tx *txn, org string, last []byte, lastOK bool) error {
+	var current string
+	switch err := tx.QueryRowContext(ctx, `SELECT value FROM features WHERE org_id = ? AND name = ?`, org, api.FeatureWebhook).Scan(&current); {
+	case errors.Is(err, sql.ErrNoRows):
+		return putWebhookBeforeDemo(ctx, tx, demoWebhookBefore{})
+	case err != nil:
+		return fmt.Errorf("read %s: %w", api.FeatureWebhook, err)
+	}
+	if !lastOK || current != string(last) {
+		return putWebhookBeforeDemo(ctx, tx, demoWebhookBefore{Had: true, URL: current})
+	}
+	if _, ok, err := webhookBeforeDemo(ctx, tx); err != nil || ok {
+		return err
+	}
+	return putWebhookBeforeDemo(ctx, tx, demoWebhookBefore{})
+}
+
+func putWebhookBeforeDemo(ctx context.Context, tx *txn, before demoWebhookBefore) error {
+	raw, err := json.Marshal(before)
+	if err != nil {
+		return fmt.Errorf("encode the webhook URL from before the demo: %w", err)
+	}
+	return putState(ctx, tx, demoWebhookPrevious, raw)
+}
+
+func webhookBeforeDemo(ctx context.Context, q querier) (demoWebhookBefore, bool, error) {
+	var before demoWebhookBefore
+	raw, ok, err := getState(ctx, q, demoWebhookPrevious)
+	if err != nil || !ok {
+		return before, false, err
+	}
+	if err := json.Unmarshal(raw, &before); err != nil {
+		return before, false, fmt.Errorf("stored webhook URL from before the demo: %w", err)
+	}
+	return before, true, nil
 }
 
 // forgetDemoURLUnlessPending deletes demoWebhookState if it is url and no
@@ -133,10 +193,6 @@ func forgetDemoURLUnlessPending(ctx context.Context, tx *txn, org, url string) e
 // gone; no later run re-points them), so that the rule holds back nothing
 // else; those of this Server's live listener are still delivered.
 func (s *Server) demoWebhookReplaced(ctx context.Context, tx *txn, org string) error {
-	last, ok, err := getState(ctx, tx, demoWebhookState)
-	if err != nil || !ok {
-		return err
-	}
 	rawInfo, ok, err := getState(ctx, tx, stateDemoInfo)
 	if err != nil || !ok {
 		return err
@@ -147,6 +203,15 @@ func (s *Server) demoWebhookReplaced(ctx context.Context, tx *txn, org string) e
 	}
 	if info.OrganizationID != org {
 		return nil
+	}
+	// What was there before the demo is no longer what a demo's restore
+	// puts back: the quorum's URL is.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM service_state WHERE key = ?`, demoWebhookPrevious); err != nil {
+		return fmt.Errorf("forget the webhook URL from before the demo: %w", err)
+	}
+	last, ok, err := getState(ctx, tx, demoWebhookState)
+	if err != nil || !ok {
+		return err
 	}
 	url := string(last)
 	if !s.hooks.isOurDemoURL(url) {
