@@ -246,7 +246,8 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("%s: the request was not sent: %w", cl.op, err)
 		}
-		reply, status, header, err := c.roundTrip(ctx, cl)
+		r, err := c.roundTrip(ctx, cl)
+		status := r.status
 		var retryAfter time.Duration
 		switch {
 		case err != nil:
@@ -274,18 +275,22 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			}
 		case status >= 200 && status < 300:
 			if out == nil {
+				c.noteServiceDate(cl, r, true)
 				return nil
 			}
-			return c.decode(cl.op, reply, out)
+			err := c.decode(cl.op, r.body, out)
+			c.noteServiceDate(cl, r, err == nil)
+			return err
 		default:
-			apiErr := newError(cl.op, status, reply)
+			apiErr := newError(cl.op, status, r.body)
+			c.noteServiceDate(cl, r, isServiceError(r.body))
 			if !cl.retry && mayHaveRecorded(status) && !apiErr.notRecorded() {
 				return cl.outcomeUnknown(apiErr)
 			}
 			if !cl.retry || !retryableStatus(status) || attempt >= c.maxRetries {
 				return apiErr
 			}
-			retryAfter = parseRetryAfter(header.Get("Retry-After"), c.ServiceNow()) // an HTTP date is the service's
+			retryAfter = parseRetryAfter(r.header.Get("Retry-After"), c.ServiceNow()) // an HTTP date is the service's
 			if retryAfter > maxRetryAfter {
 				return apiErr
 			}
@@ -378,15 +383,23 @@ func (c *Client) decode(op string, reply []byte, out any) error {
 	return nil
 }
 
+// reply is what one attempt got back.
+type reply struct {
+	body     []byte
+	status   int
+	header   http.Header
+	received time.Time // this machine's clock, when the headers arrived
+}
+
 // roundTrip sends one attempt and reads the reply, at most MaxReplyBytes.
-func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Header, error) {
+func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 	var body io.Reader
 	if cl.body != nil {
 		body = bytes.NewReader(cl.body)
 	}
 	req, err := http.NewRequestWithContext(ctx, cl.method, cl.url, body)
 	if err != nil {
-		return nil, 0, nil, &localError{"build the request", err}
+		return reply{}, &localError{"build the request", err}
 	}
 	if cl.body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -401,7 +414,7 @@ func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Head
 		// stampers that embed time (WebAuthn assertions) valid.
 		name, value, err := c.stamper.Stamp(cl.body)
 		if err != nil {
-			return nil, 0, nil, &localError{"stamp the request", err}
+			return reply{}, &localError{"stamp the request", err}
 		}
 		req.Header.Set(name, value)
 	}
@@ -412,20 +425,20 @@ func (c *Client) roundTrip(ctx context.Context, cl call) ([]byte, int, http.Head
 			setting = "base_url"
 		}
 		if ctx.Err() != nil {
-			return nil, 0, nil, err // the caller's own deadline or cancellation
+			return reply{}, err // the caller's own deadline or cancellation
 		}
-		return nil, 0, nil, describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
+		return reply{}, describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
 	}
 	defer resp.Body.Close()
-	c.clock.note(resp.Header.Get("Date"), c.now())
-	reply, err := io.ReadAll(io.LimitReader(resp.Body, c.maxReply+1))
+	received := c.now()
+	got, err := io.ReadAll(io.LimitReader(resp.Body, c.maxReply+1))
 	if err != nil {
-		return nil, 0, nil, fmt.Errorf("read reply: %w", err)
+		return reply{}, fmt.Errorf("read reply: %w", err)
 	}
-	if int64(len(reply)) > c.maxReply {
-		return nil, 0, nil, &replyTooLargeError{c.maxReply}
+	if int64(len(got)) > c.maxReply {
+		return reply{}, &replyTooLargeError{c.maxReply}
 	}
-	return reply, resp.StatusCode, resp.Header, nil
+	return reply{body: got, status: resp.StatusCode, header: resp.Header, received: received}, nil
 }
 
 // transportError says in plain words what went wrong on the way to the service,
@@ -553,6 +566,13 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// isServiceError reports whether body is the service's error JSON, which a
+// gateway's or proxy's error page is not.
+func isServiceError(body []byte) bool {
+	var eb ErrorBody
+	return json.Unmarshal(body, &eb) == nil && (eb.Message != "" || eb.Code != 0)
 }
 
 // newError builds the *Error of a non-2xx reply. A body that is not the service's

@@ -61,9 +61,13 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true,
 		retry: !submit}
 	for attempt := 0; ; attempt++ {
-		reply, status, _, err := c.roundTrip(ctx, cl)
-		if err == nil && !(cl.retry && retryableStatus(status) && attempt < c.maxRetries) {
-			return &RawReply{Status: status, Body: reply}, nil
+		r, err := c.roundTrip(ctx, cl)
+		if err == nil {
+			ok := r.status >= 200 && r.status < 300 && json.Valid(r.body)
+			c.noteServiceDate(cl, r, ok || isServiceError(r.body))
+		}
+		if err == nil && !(cl.retry && retryableStatus(r.status) && attempt < c.maxRetries) {
+			return &RawReply{Status: r.status, Body: r.body}, nil
 		}
 		var le *localError
 		if err != nil && (errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil) {

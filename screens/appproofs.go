@@ -113,7 +113,7 @@ func verifyAppProofsCmd(c *Common, activityID string, gen int, key string, indic
 			return msg
 		}
 		for _, p := range proofs {
-			opts := settings.Options(bp.EnclaveApp, c.Now())
+			opts := settings.Options(bp.EnclaveApp, c.MachineNow())
 			opts.AppProofs = []api.AppProof{p}
 			msg.reports = append(msg.reports, proof.VerifyBootProof(*bp, opts))
 		}

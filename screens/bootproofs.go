@@ -164,12 +164,15 @@ func (b *BootProofs) load() tea.Cmd {
 			if err == nil && bp == nil {
 				err = fmt.Errorf("the service returned no boot proof")
 			}
-			now := c.Now()
+			at := c.Now() // the status bar's "refreshed", as every screen's
 			if err != nil {
-				return bootProofLoadedMsg{gen: gen, app: app, err: err, at: now}
+				return bootProofLoadedMsg{gen: gen, app: app, err: err, at: at}
 			}
-			rep := proof.VerifyBootProof(*bp, settings.Options(app, now))
-			return bootProofLoadedMsg{gen: gen, app: app, proof: bp, report: rep, at: now}
+			// The proof checks the service, so its age is by this machine's
+			// clock: the service's (from its Date header) could make a
+			// replayed old proof look fresh.
+			rep := proof.VerifyBootProof(*bp, settings.Options(app, c.MachineNow()))
+			return bootProofLoadedMsg{gen: gen, app: app, proof: bp, report: rep, at: at}
 		}
 	}
 	return tea.Batch(cmds...)
@@ -200,7 +203,7 @@ func (b *BootProofs) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		// Only the ages count up: rebuilding the list and the report (every
 		// member, every reason) each tick is wasted work, and a hostile proof
 		// makes it large, so redraw only when an age text changed.
-		if !slices.Equal(b.clockTexts(b.c.Now()), b.shownClock) {
+		if !slices.Equal(b.clockTexts(b.c.MachineNow()), b.shownClock) {
 			b.setRows()
 			b.renderDetail()
 		}

@@ -125,7 +125,7 @@ func verdictTextStyle(th *theme.Theme, text string) lipgloss.Style {
 // setRows rebuilds the list from the apps.
 func (b *BootProofs) setRows() {
 	rows := make([]ui.Row, len(b.apps))
-	now := b.c.Now()
+	now := b.c.MachineNow()
 	for i, a := range b.apps {
 		age, anchor, sortAge := "", "", ""
 		if a.report != nil {
@@ -230,7 +230,7 @@ func (b *BootProofs) renderDetail() {
 		return
 	}
 	a := b.apps[b.sel()]
-	w := &reportWriter{db: ui.NewDetailBuilder(b.c.Theme), th: b.c.Theme, now: b.c.Now(), cursor: b.cursor}
+	w := &reportWriter{db: ui.NewDetailBuilder(b.c.Theme), th: b.c.Theme, now: b.c.MachineNow(), cursor: b.cursor}
 	w.verdict(a)
 	if a.missing {
 		w.db.Line(b.missingHelp(a.app))

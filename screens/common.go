@@ -147,10 +147,15 @@ type Common struct {
 	Submitter Submitter
 	Theme     *theme.Theme
 	Options   theme.Options
-	Now       func() time.Time // injected so views and tests are deterministic
-	Profile   string
-	Timeout   time.Duration // per call; default 15s
-	Refresh   time.Duration // auto-refresh interval of the profile; 0 = off
+	Now       func() time.Time // the service's clock; injected so views and tests are deterministic
+	// MachineNow is this machine's clock. What checks the service without
+	// trusting it (a boot or app proof's age) is judged by it, never by Now:
+	// the service sets Now through its replies' Date header, so a replayed
+	// old proof could otherwise look minutes old.
+	MachineNow func() time.Time
+	Profile    string
+	Timeout    time.Duration // per call; default 15s
+	Refresh    time.Duration // auto-refresh interval of the profile; 0 = off
 	// AutoPaused: the user paused auto-refresh (p, on Activities or Users):
 	// every poll the status bar reports as "auto" stops until p resumes it.
 	AutoPaused bool

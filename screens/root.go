@@ -115,6 +115,10 @@ type Options struct {
 	// Now is the console's clock; nil is Clock's ServiceNow, or time.Now
 	// without a Clock. Tests inject their own.
 	Now func() time.Time
+	// MachineNow is this machine's clock, by which the console judges what
+	// the service says about itself (a boot proof's age); nil is Now when
+	// set (a test that fixes one clock fixes both), else time.Now.
+	MachineNow func() time.Time
 	// Clock is the service's clock (*api.Client is one); nil is the Reader's
 	// if it is one. Every service timestamp (a vote's round, a key's expiry,
 	// an age) is judged by it, and the status bar says when it is far from
@@ -189,6 +193,14 @@ func NewRoot(o Options) *Root {
 	default:
 		now = time.Now
 	}
+	machineNow := o.MachineNow
+	switch {
+	case machineNow != nil:
+	case o.Now != nil:
+		machineNow = o.Now
+	default:
+		machineNow = time.Now
+	}
 	tick := o.Tick
 	if tick == nil {
 		tick = tea.Tick
@@ -203,7 +215,7 @@ func NewRoot(o Options) *Root {
 	if v := reflect.ValueOf(submitter); submitter != nil && v.Kind() == reflect.Pointer && v.IsNil() {
 		submitter = nil // a nil *api.Client is no submitter: read-only, not a panic
 	}
-	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now,
+	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now, MachineNow: machineNow,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
 		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks, NoWebhooksHint: o.NoWebhooksHint,
 		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey,

@@ -375,7 +375,7 @@ func (w *Webhooks) renderDetail() {
 		b.Field("redelivered", fmt.Sprintf("%d times since, last %s: the service sent it again (its answer was lost), answered 200, not listed again",
 			d.redeliveries, zonedTimes(now, d.lastRedelivery, "2006-01-02 15:04:05")))
 	}
-	b.Field("received", zonedTimes(now, d.At, "2006-01-02 15:04:05")+" ("+ui.Ago(now, d.At)+" ago)")
+	b.Field("received", zonedTimes(now, d.At, "2006-01-02 15:04:05")+" ("+ui.Ago(w.c.MachineNow(), d.At)+" ago)") // At is this machine's clock
 	b.Field("event", api.SanitizeID(d.EventID))
 	b.Field("key", api.SanitizeID(d.KeyID))
 	b.Field("organization", api.SanitizeID(d.OrganizationID))
