@@ -3,7 +3,9 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -121,11 +123,13 @@ func loginKilledInFlight(t *testing.T, bin string, sig syscall.Signal) {
 		t.Fatalf("the service made API key %s, but the only key that opens it is gone: %v", acts[0].Result.OauthResult.APIKeyID, err)
 	}
 
-	// The name NAME holds the placeholder of the killed login; once the user
-	// removes it (the refusal says how), --recover finishes the login: it
-	// checks that the activity was sealed to fresh-target.
+	// After SIGKILL the name NAME holds the placeholder of the killed login;
+	// once the user removes it (the refusal says how), --recover finishes the
+	// login: it checks that the activity was sealed to fresh-target. A login
+	// stopped by SIGHUP (handled like Ctrl-C) removes its placeholder itself
+	// and keeps only the target key.
 	placeholder, _, _ := store.Paths("fresh")
-	if err := os.Remove(placeholder); err != nil {
+	if err := os.Remove(placeholder); err != nil && (sig == syscall.SIGKILL || !errors.Is(err, fs.ErrNotExist)) {
 		t.Fatal(err)
 	}
 	code, out, errOut := e.run("", "login", "oauth", "--profile", "carol", "--recover", acts[0].ID, "--target-key", "fresh-target", "--name", "fresh")
