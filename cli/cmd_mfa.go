@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
 )
 
 const mfaUsage = `vigil mfa — MFA policies: which extra authentication a user's activities need
@@ -262,7 +263,9 @@ const mfaStatusUsage = `Usage: vigil mfa status [--user ID] [--json] ACTIVITY_ID
 
 Shows, for each voter of an activity (or the one --user names), the MFA policy
 that applies to them and whether the credential they voted with satisfies its
-steps (get_mfa_status). A voter no MFA policy applies to is not listed.
+steps (get_mfa_status). A voter no MFA policy applies to is not listed. With
+--user, a member who has not voted yet is told so, with the MFA policy that
+would apply to their vote.
 
 Examples:
   vigil mfa status 0192a6c4-…
@@ -285,7 +288,15 @@ func mfaStatus(ctx context.Context, c proc, args []string) error {
 				return err
 			}
 			if len(statuses) == 0 {
-				fmt.Fprintln(c.stderr, "no MFA policy applies to the voters of this activity")
+				if user == "" {
+					fmt.Fprintln(c.stderr, "no voter of this activity has an MFA policy that applies to it (members who have not voted are not listed: ask for one with --user ID)")
+					return nil
+				}
+				why, err := mfaOfOneVoter(ctx, client, id, user)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(c.stderr, ui.CleanBlock(why))
 				return nil
 			}
 			rows := make([][]string, 0, len(statuses))

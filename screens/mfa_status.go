@@ -90,17 +90,19 @@ func describeSteps(steps []api.AuthenticationStep, creds credentials) []string {
 	return out
 }
 
-// stepSatisfied reports whether one of a step's methods is among the satisfied
-// ones (a method without an id is satisfied by any id of its type).
-func stepSatisfied(step api.AuthenticationStep, done []api.AuthenticationMethod) bool {
-	for _, m := range step.Any {
-		for _, d := range done {
-			if d.Type == m.Type && (m.ID == "" || m.ID == d.ID) {
-				return true
-			}
-		}
+// stepSatisfied reports whether step number i is satisfied: the service
+// lists the proof of each step satisfied, in step order, each once, so step i
+// is ticked by the i-th proof alone. Matching any proof against any step
+// would tick both steps of a two-step policy met by one credential.
+func stepSatisfied(steps []api.AuthenticationStep, i int, done []api.AuthenticationMethod) bool {
+	if i >= len(done) {
+		return false
 	}
-	return false
+	d := done[i]
+	// A method without an id is satisfied by any id of its type.
+	return slices.ContainsFunc(steps[i].Any, func(m api.AuthenticationMethod) bool {
+		return d.Type == m.Type && (m.ID == "" || m.ID == d.ID)
+	})
 }
 
 // describeMfaStatus reads one voter's MFA status: the policy that applies, and
@@ -123,8 +125,11 @@ func describeMfaStatus(st api.MfaStatus, userName, policyName string, creds cred
 	}
 	// The verdict comes first: a name cannot pass its own words for it.
 	out := []string{fmt.Sprintf("%s — %s: policy %s", verdict, ui.Clean(who), pol)}
+	// Steps are satisfied in sequence: after a missing one, none is ticked.
+	inSequence := true
 	for i, s := range st.RequiredMethods {
-		if stepSatisfied(s, st.SatisfiedMethods) {
+		inSequence = inSequence && stepSatisfied(st.RequiredMethods, i, st.SatisfiedMethods)
+		if inSequence {
 			out = append(out, fmt.Sprintf("  ✓ step %d: %s", i+1, describeMethods(s.Any, creds)))
 		} else {
 			out = append(out, fmt.Sprintf("  ✗ step %d missing: any of %s", i+1, describeMethods(s.Any, creds)))

@@ -87,6 +87,28 @@ func TestMfaStatusDescribesSatisfiedAndMissingSteps(t *testing.T) {
 	}
 }
 
+// One credential proves one step: when the service reports a single API key
+// against a policy whose two steps both accept one, the console ticks step 1
+// only, so it never shows a single factor as two.
+func TestMfaStatusTicksStepsByPosition(t *testing.T) {
+	both := []api.AuthenticationMethod{{Type: api.AuthPasskey}, {Type: api.AuthAPIKey}}
+	st := api.MfaStatus{MfaPolicyID: "mp-3", UserID: "u-carol",
+		SatisfiedMethods: []api.AuthenticationMethod{{Type: api.AuthAPIKey, ID: "k-carol"}},
+		RequiredMethods:  []api.AuthenticationStep{{Any: both}, {Any: both}}}
+	got := strings.Join(describeMfaStatus(st, "carol", "two factors", credentialsOf(nil, true)), "\n")
+	for _, want := range []string{`NOT satisfied — carol: policy "two factors"`, "✓ step 1", "✗ step 2 missing"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("status lacks %q:\n%s", want, got)
+		}
+	}
+	// A proof of a later step does not tick it while an earlier one is missing.
+	st.SatisfiedMethods = []api.AuthenticationMethod{{Type: api.AuthEmailOTP}, {Type: api.AuthAPIKey, ID: "k-carol"}}
+	got = strings.Join(describeMfaStatus(st, "carol", "two factors", credentialsOf(nil, true)), "\n")
+	if strings.Contains(got, "✓") {
+		t.Errorf("a step is ticked after a missing one:\n%s", got)
+	}
+}
+
 // Before a user votes, the service reports no MFA status for them; the screen
 // says which policy would apply (the first in order whose condition holds),
 // never that none applies.

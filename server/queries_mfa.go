@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
@@ -113,21 +114,14 @@ func (s *Server) queryGetMfaStatus(ctx context.Context, c *caller, body api.Stri
 		if applies == nil {
 			continue
 		}
-		used, err := s.voteMethod(ctx, c.OrgID, v.Vote)
+		used, err := s.voteMethod(ctx, c.OrgID, v)
 		if err != nil {
 			return nil, err
 		}
-		st := api.MfaStatus{MfaPolicyID: applies.MfaPolicyID, UserID: v.Vote.UserID,
-			SatisfiedMethods: []api.AuthenticationMethod{}, RequiredMethods: applies.RequiredAuthenticationMethods}
-		st.Satisfied = len(applies.RequiredAuthenticationMethods) > 0
-		for _, step := range applies.RequiredAuthenticationMethods {
-			if m, ok := satisfies(step, used); ok {
-				st.SatisfiedMethods = append(st.SatisfiedMethods, m)
-			} else {
-				st.Satisfied = false
-			}
-		}
-		out.MfaStatuses = append(out.MfaStatuses, st)
+		done := satisfiedSteps(applies.RequiredAuthenticationMethods, []api.AuthenticationMethod{used})
+		out.MfaStatuses = append(out.MfaStatuses, api.MfaStatus{MfaPolicyID: applies.MfaPolicyID, UserID: v.Vote.UserID,
+			Satisfied:        len(applies.RequiredAuthenticationMethods) > 0 && len(done) == len(applies.RequiredAuthenticationMethods),
+			SatisfiedMethods: done, RequiredMethods: applies.RequiredAuthenticationMethods})
 	}
 	return out, nil
 }
@@ -144,20 +138,49 @@ func (s *Server) applicableMfaPolicy(ps []api.MfaPolicy, in policy.Input) *api.M
 	return p
 }
 
-// satisfies reports the method of step that the credential used meets: the
-// same type, and the same id when the step names one.
-func satisfies(step api.AuthenticationStep, used api.AuthenticationMethod) (api.AuthenticationMethod, bool) {
-	for _, m := range step.Any {
-		if m.Type == used.Type && (m.ID == "" || m.ID == used.ID) {
-			return used, true
+// satisfiedSteps matches the steps in sequence against the methods proved,
+// each proof counted once: the result holds, in order, the proof of each step
+// satisfied, and stops at the first step none of the remaining proofs meets
+// (SPEC: "each step must be satisfied in sequence"). So one credential never
+// counts as two factors: a vote proves one method, and satisfies at most the
+// first step.
+func satisfiedSteps(steps []api.AuthenticationStep, proofs []api.AuthenticationMethod) []api.AuthenticationMethod {
+	done := []api.AuthenticationMethod{}
+	proofs = slices.Clone(proofs)
+	for _, step := range steps {
+		i := slices.IndexFunc(proofs, func(p api.AuthenticationMethod) bool { return satisfies(step, p) })
+		if i < 0 {
+			break
 		}
+		done = append(done, proofs[i])
+		proofs = slices.Delete(proofs, i, i+1)
 	}
-	return api.AuthenticationMethod{}, false
+	return done
 }
 
-// voteMethod is the authentication method a vote was cast with: the API key
-// (by its credential type) or passkey behind the vote's public key.
-func (s *Server) voteMethod(ctx context.Context, orgID string, v api.Vote) (api.AuthenticationMethod, error) {
+// satisfies reports whether the method proved meets one of step's: the same
+// type, and the same id when the step names one.
+func satisfies(step api.AuthenticationStep, proved api.AuthenticationMethod) bool {
+	return slices.ContainsFunc(step.Any, func(m api.AuthenticationMethod) bool {
+		return m.Type == proved.Type && (m.ID == "" || m.ID == proved.ID)
+	})
+}
+
+// voteMethod is the authentication method a vote was cast with, from the
+// credential recorded with the vote (as policies see it), so it stays right
+// when that key or authenticator is deleted later. Only a vote stored before
+// credentials were recorded falls back to looking its public key up among the
+// credentials as they are now.
+func (s *Server) voteMethod(ctx context.Context, orgID string, v voteRow) (api.AuthenticationMethod, error) {
+	if v.cast.Type != "" {
+		return api.AuthenticationMethod{Type: authenticationTypeOf(v.cast.Type), ID: v.cast.ID}, nil
+	}
+	return s.lookUpVoteMethod(ctx, orgID, v.Vote)
+}
+
+// lookUpVoteMethod finds the credential behind an old vote's public key: the
+// API key (by its credential type) or passkey, as registered now.
+func (s *Server) lookUpVoteMethod(ctx context.Context, orgID string, v api.Vote) (api.AuthenticationMethod, error) {
 	if v.Scheme == api.SchemeWebAuthn {
 		var id string
 		err := s.db.read.QueryRowContext(ctx, `SELECT id FROM authenticators WHERE org_id = ? AND user_id = ? AND public_key = ?`, orgID, v.UserID, v.PublicKey).Scan(&id)
@@ -168,8 +191,10 @@ func (s *Server) voteMethod(ctx context.Context, orgID string, v api.Vote) (api.
 	}
 	var id, typ string
 	err := s.db.read.QueryRowContext(ctx, `SELECT id, credential_type FROM api_keys WHERE org_id = ? AND public_key = ?`, orgID, v.PublicKey).Scan(&id, &typ)
-	if errors.Is(err, sql.ErrNoRows) { // the key was deleted since the vote
-		return api.AuthenticationMethod{Type: api.AuthAPIKey}, nil
+	if errors.Is(err, sql.ErrNoRows) {
+		// The key was deleted since the vote and nothing says what it was:
+		// a method of no type, which satisfies no step (fails closed).
+		return api.AuthenticationMethod{}, nil
 	}
 	if err != nil {
 		return api.AuthenticationMethod{}, fmt.Errorf("vote %s: API key: %w", v.ID, err)
