@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -56,7 +57,7 @@ func CheckWebAuthnOrigin(s WebAuthnStamp, allowed []string) error {
 }
 
 // canonicalOrigin is an origin as a browser serializes it: scheme and host
-// in lower case, no default port. An origins value the tools accept
+// in lower case, the port as a number and none when it is the default. An origins value the tools accept
 // ("https://VIGIL.local", "https://vigil.local:443") names the same origin
 // a browser sends as "https://vigil.local"; compared as written, it would
 // lock out every passkey of the organization. Text that is not an origin is
@@ -67,6 +68,9 @@ func canonicalOrigin(o string) string {
 		return o
 	}
 	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if n, err := strconv.ParseUint(port, 10, 16); err == nil {
+		port = strconv.FormatUint(n, 10) // ":0443" is port 443, as the tools read it
+	}
 	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
 		port = ""
 	}
