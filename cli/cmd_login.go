@@ -58,7 +58,9 @@ within a few minutes, or the activity waits for approval, the target key is
 kept (the --target-key file stays; a fresh key is saved in the keys directory
 as NAME-target, 0600) and the error says how to finish later with --recover:
 it reads the completed oauth activity and opens its bundle with that key
-(--target-key names the file, or the key kept in the keys directory).
+(--target-key names the file, or the key kept in the keys directory). After a
+login killed in flight, logging in again under its --name gives that command;
+--recover removes the placeholder of NAME the killed login left.
 
 The token is read from FILE, or standard input with -; it is never printed or
 logged, nor is the bundle or a private key. The --target-key file is deleted
@@ -140,7 +142,7 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	slot, err := store.Reserve(*name)
 	var taken *keys.ExistsError
 	if errors.As(err, &taken) {
-		return usagef("login oauth: --name %s: %v", *name, err)
+		return nameTaken(store, *name, p.Name, taken)
 	}
 	if err != nil {
 		return fmt.Errorf("login oauth: %w", adviseKeysDir(err, p.Name))
@@ -511,8 +513,17 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 	}
 	slot, err := store.Reserve(name)
 	var taken *keys.ExistsError
+	if errors.As(err, &taken) && taken.Abandoned {
+		// The login being finished here died before it saved its key: its
+		// placeholder holds nothing, and no process holds it any more.
+		if err := store.RemoveAbandoned(name); err != nil {
+			return fmt.Errorf("login oauth: --name %s: remove the placeholder an unfinished login left (%s): %w", name, taken.Path, err)
+		}
+		fmt.Fprintf(c.stderr, "removed %s, the placeholder of key %s left by a login that never finished\n", taken.Path, name)
+		slot, err = store.Reserve(name)
+	}
 	if errors.As(err, &taken) {
-		return usagef("login oauth: --name %s: %v", name, err)
+		return nameTaken(store, name, p.Name, taken)
 	}
 	if err != nil {
 		return fmt.Errorf("login oauth: %w", adviseKeysDir(err, p.Name))

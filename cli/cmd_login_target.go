@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 )
 
 const loginNonceUsage = `Usage: vigil login oauth-nonce --target-key FILE
@@ -87,4 +88,27 @@ func loadTargetKey(path string) (*ecdh.PrivateKey, error) {
 		}
 	}
 	return nil, usagef("login oauth: --target-key %s is not a target key made by 'vigil login oauth-nonce' (hex of a P-256 private key)", path)
+}
+
+// nameTaken is the refusal of --name name, taken. When it is the placeholder
+// of a login that died after it kept its target key as NAME-target (and so
+// may have sent), it names the --recover command that finishes that login.
+func nameTaken(store keys.Store, name, profileName string, taken *keys.ExistsError) error {
+	if !taken.Placeholder {
+		return usagef("login oauth: --name %s: %v", name, taken)
+	}
+	if !taken.Abandoned {
+		return usagef("login oauth: --name %s: another 'vigil login oauth --name %s' is running now (%s is its placeholder); let it finish, or log in under another --name", name, name, taken.Path)
+	}
+	kept := targetName(name)
+	if _, err := store.Load(kept); err != nil {
+		return usagef("login oauth: --name %s: %s holds no key, only the placeholder of a login that died before it saved its target key, and so before it sent anything: there is nothing to recover; remove it ('%s') and log in again, or log in under another --name",
+			name, taken.Path, taken.RemoveCommand())
+	}
+	profileFlag := ""
+	if profileName != "" {
+		profileFlag = " --profile " + profileName
+	}
+	return usagef("login oauth: --name %s: an earlier login under this name died (killed, or crashed) after keeping its target key as %s, and it may have sent: find its activity with 'vigil activity list%s --type oauth --limit 5'; if it COMPLETED, finish it with 'vigil login oauth%s --recover ACTIVITY_ID --target-key %s --name %s' (that removes the placeholder %s); if there is none, nothing was made: remove %s and the key %s, then log in again",
+		name, kept, profileFlag, profileFlag, kept, name, taken.Path, taken.Path, kept)
 }

@@ -43,7 +43,9 @@ verify'; the newest 100 refused ones go to DIR/refused/ instead (bodies cut to
 64 KiB, saved as .body.part). Nothing is written over: a restart on the same
 DIR numbers on after the deliveries already there, and still knows the event
 ids accepted in the last 24 hours, while the service may send them again (kept
-in DIR/accepted-events).
+in DIR/accepted-events). A delivery is answered 204 once synced to disk (503 if
+that fails: the service sends it again). One listener per DIR: a second one
+on the same DIR is refused while the first runs.
 
 Accepted event ids are remembered for --remember (default 24h0m10s, how long
 vigil's service may send an event again with its default options). A service
@@ -108,18 +110,25 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 // verified against the JWKS of base, remembering accepted event ids for
 // remember; report is called for each, one at a time (an error from it for a
 // new verified delivery answers it 503, so the service sends it again). serve
-// runs until ctx ends. `vigil webhook listen` and the console's
+// runs until ctx ends; with saveDir, the directory stays locked until serve
+// returns (lockSaveDir). `vigil webhook listen` and the console's
 // webhook_listen use it.
 func startWebhookListener(addr, base, org string, maxAge, remember time.Duration, saveDir string, report func(deliveryReport) error) (net.Listener, func(context.Context) error, error) {
 	if org == "" {
 		return nil, nil, errors.New("webhook listen: the profile has no organization_id to accept deliveries for")
 	}
+	lock, err := lockSaveDir(saveDir)
+	if err != nil {
+		return nil, nil, err
+	}
 	l, err := newListener(webhook.NewJWKSCache(base+api.JWKSPath, nil, nil), org, maxAge, remember, saveDir, report, time.Now())
 	if err != nil {
+		lock.Release()
 		return nil, nil, fmt.Errorf("webhook listen: --save %s: %w", saveDir, err)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		lock.Release()
 		return nil, nil, fmt.Errorf("webhook listen on %s: %w", addr, err)
 	}
 	// As `vigil serve` is served: bounded headers, timeouts, and at most
@@ -129,6 +138,7 @@ func startWebhookListener(addr, base, org string, maxAge, remember time.Duration
 	srv := newHTTPServer(l, log.New(io.Discard, "", 0))
 	limited := limitConns(srv, ln)
 	serve := func(ctx context.Context) error {
+		defer lock.Release()
 		errc := make(chan error, 1)
 		go func() { errc <- srv.Serve(limited) }()
 		select {

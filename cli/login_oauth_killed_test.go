@@ -3,9 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -14,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -123,17 +122,27 @@ func loginKilledInFlight(t *testing.T, bin string, sig syscall.Signal) {
 		t.Fatalf("the service made API key %s, but the only key that opens it is gone: %v", acts[0].Result.OauthResult.APIKeyID, err)
 	}
 
-	// After SIGKILL the name NAME holds the placeholder of the killed login;
-	// once the user removes it (the refusal says how), --recover finishes the
-	// login: it checks that the activity was sealed to fresh-target. A login
-	// stopped by SIGHUP (handled like Ctrl-C) removes its placeholder itself
-	// and keeps only the target key.
-	placeholder, _, _ := store.Paths("fresh")
-	if err := os.Remove(placeholder); err != nil && (sig == syscall.SIGKILL || !errors.Is(err, fs.ErrNotExist)) {
-		t.Fatal(err)
+	// The name NAME holds the placeholder of the killed login. Logging in
+	// again under it is refused with the command that finishes that login;
+	// that command (the activity id filled in) removes the placeholder
+	// itself, and checks that the activity was sealed to fresh-target.
+	// (A hangup lets the login remove its placeholder itself.)
+	code, out, errOut := e.run("", "login", "oauth", "--profile", "carol", "--provider-token", "-", "--name", "fresh")
+	want := "'vigil login oauth --profile carol --recover ACTIVITY_ID --target-key fresh-target --name fresh'"
+	if code == 0 || !strings.Contains(errOut, want) {
+		t.Fatalf("logging in again under --name fresh: exit %d, %s; want a refusal naming %s", code, errOut, want)
 	}
-	code, out, errOut := e.run("", "login", "oauth", "--profile", "carol", "--recover", acts[0].ID, "--target-key", "fresh-target", "--name", "fresh")
+	placeholder, _, _ := store.Paths("fresh")
+	_, err = os.Lstat(placeholder)
+	left := err == nil
+	if left != (sig == syscall.SIGKILL) {
+		t.Errorf("after %v the placeholder %s is left: %v", sig, placeholder, left)
+	}
+	code, out, errOut = e.run("", "login", "oauth", "--profile", "carol", "--recover", acts[0].ID, "--target-key", "fresh-target", "--name", "fresh")
 	wantExit(t, "login oauth --recover with the kept target key", code, 0, out, errOut)
+	if left && !strings.Contains(errOut, placeholder) {
+		t.Errorf("--recover did not say it removed the placeholder %s: %s", placeholder, errOut)
+	}
 	if got := signedInAs(t, e, "fresh"); got != e.userID("carol") {
 		t.Errorf("the recovered key signs in as %s, want carol %s", got, e.userID("carol"))
 	}

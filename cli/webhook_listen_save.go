@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/vigil-console/vigil/server"
 )
 
 // refusedDir is the subdirectory of --save DIR that refused deliveries go
@@ -35,6 +37,34 @@ const (
 // replay window, one "UNIXMS EVENTID SHA256" line each, so that a restarted
 // listener still knows them.
 const acceptedFile = "accepted-events"
+
+// saveLockFile, in --save DIR, is locked by the listener saving there.
+const saveLockFile = "listen.lock"
+
+// lockSaveDir takes an exclusive lock on --save DIR for a listener's
+// lifetime, or says who holds it; "" (no --save) locks nothing. Each
+// listener trims DIR/accepted-events from what it remembers itself, so two
+// on one DIR would drop each other's lines, and after a restart save a
+// redelivered event again. The lock goes with the process, kill -9 included.
+func lockSaveDir(dir string) (*server.DataDirLock, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	lock, err := server.LockDir(dir, saveLockFile)
+	var inUse *server.DirInUseError
+	if errors.As(err, &inUse) {
+		holder := "another process"
+		if inUse.PID > 0 {
+			holder = fmt.Sprintf("process %d", inUse.PID)
+		}
+		return nil, fmt.Errorf("webhook listen: --save %s: another listener (%s) is saving deliveries in %s; stop it first, or give this one another --save directory (two listeners on one directory would lose track of which events they accepted)",
+			dir, holder, inUse.Dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("webhook listen: --save %s: %w", dir, err)
+	}
+	return lock, nil
+}
 
 // saveLocked writes the delivery as dir/NNNNNN-EVENT.body and .headers
 // (0600). Files are created, never written over: a name already taken (by an

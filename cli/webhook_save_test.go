@@ -21,7 +21,7 @@ import (
 func TestWebhookListenSaveNeverOverwritesAnEarlierRunsDelivery(t *testing.T) {
 	e := newVerbEnv(t)
 	saveDir := t.TempDir()
-	url, out := startListener(t, e, saveDir)
+	url, out, stop := startStoppableListener(t, e, saveDir)
 
 	first := hookAndTag(t, e, url)
 	var genuine deliveryReport
@@ -43,6 +43,7 @@ func TestWebhookListenSaveNeverOverwritesAnEarlierRunsDelivery(t *testing.T) {
 	// A restart on the same directory; deliveries 1..n-1 of the new run are
 	// junk with well-formed headers, delivery n has the genuine headers and
 	// a forged body.
+	stop()
 	url2, out2 := startListener(t, e, saveDir)
 	for i := 1; i < n; i++ {
 		junk := h.Clone()

@@ -18,6 +18,9 @@ type ExistsError struct {
 	// of a reservation, no key: a save running now, or one whose process
 	// died before it wrote the key.
 	Placeholder bool
+	// Abandoned: a Placeholder whose reserving process is gone (killed, or
+	// crashed) before it wrote the key; Store.RemoveAbandoned removes it.
+	Abandoned bool
 }
 
 func (e *ExistsError) Error() string {

@@ -79,6 +79,16 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 	if err != nil {
 		return nil, &DirError{Dir: s.Dir, Err: err}
 	}
+	// Locked before the placeholder is written, for as long as this process
+	// holds the reservation: a placeholder whose file nobody locks was left
+	// by a process that died (the lock goes with it, kill -9 included).
+	if osf, ok := f.(*os.File); ok {
+		if _, err := tryLock(osf); err != nil {
+			f.Close()
+			os.Remove(priv)
+			return nil, &DirError{Dir: s.Dir, Err: fmt.Errorf("lock %s: %w", priv, err)}
+		}
+	}
 	_, err = f.WriteAt([]byte(placeholder), 0)
 	if err == nil {
 		err = f.Sync()
@@ -110,8 +120,50 @@ func (s Store) exists(name, path string) *ExistsError {
 	}
 	if b, err := readSmall(priv); err == nil && strings.HasPrefix(b, reservedMark) {
 		e.Placeholder = true
+		e.Abandoned = placeholderAbandoned(priv)
 	}
 	return e
+}
+
+// placeholderAbandoned says whether no live process holds the reservation
+// whose placeholder is priv: its lock can be taken.
+func placeholderAbandoned(priv string) bool {
+	f, err := os.Open(priv)
+	if err != nil {
+		return false
+	}
+	defer f.Close() // drops the probe's lock
+	ok, err := tryLock(f)
+	return ok && err == nil
+}
+
+// RemoveAbandoned removes the placeholder of name when it is provably
+// abandoned: only a placeholder (no key, no other file of the key), whose
+// reserving process is gone (its lock is free, and held here while the file
+// is removed, so no reservation can be live). Anything else is left alone and
+// returned as an *ExistsError (or the failure).
+func (s Store) RemoveAbandoned(name string) error {
+	if err := ValidateName(name); err != nil {
+		return err
+	}
+	priv, _, _ := s.Paths(name)
+	f, err := os.Open(priv)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	locked, err := tryLock(f)
+	if err != nil {
+		return err
+	}
+	e := s.exists(name, priv)
+	if !locked || !e.Placeholder {
+		return e
+	}
+	if err := os.Remove(priv); err != nil {
+		return err
+	}
+	return syncDir(s.Dir)
 }
 
 // Save writes k under the reserved name, and its expiry unless expires is

@@ -28,21 +28,55 @@ var ErrDataDirInUse = errors.New("data directory in use by another vigil process
 // (HolderURL). The operating system drops the lock when the process ends,
 // kill -9 included.
 type DataDirLock struct {
-	dir string
-	f   *os.File
+	dir  string
+	name string // the lock file's name in dir
+	f    *os.File
 }
 
 // LockDataDir creates dir if needed and takes its lock, or returns an error
 // wrapping ErrDataDirInUse that names the holding process.
 func LockDataDir(dir string) (*DataDirLock, error) {
+	l, err := LockDir(dir, LockFile)
+	var inUse *DirInUseError
+	if errors.As(err, &inUse) {
+		holder := "another process"
+		switch {
+		case inUse.PID == os.Getpid():
+			holder = "this process already"
+		case inUse.PID > 0:
+			holder = "process " + strconv.Itoa(inUse.PID)
+		}
+		return nil, fmt.Errorf("%w: %s is served by %s; stop it, or give another data directory", ErrDataDirInUse, inUse.Dir, holder)
+	}
+	return l, err
+}
+
+// DirInUseError is LockDir's refusal: another process holds Dir's lock.
+type DirInUseError struct {
+	Dir string // absolute
+	PID int    // the holder's process id, as it recorded it; 0 if unknown
+}
+
+func (e *DirInUseError) Error() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("%s is locked by process %d", e.Dir, e.PID)
+	}
+	return e.Dir + " is locked by another process"
+}
+
+// LockDir creates dir if needed and takes an exclusive lock on its file
+// name, held until Release or the process ends (kill -9 included), for a
+// process that must be dir's only writer. Another holder is refused with a
+// *DirInUseError.
+func LockDir(dir, name string) (*DataDirLock, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("data directory %s: %w", dir, err)
+		return nil, fmt.Errorf("directory %s: %w", dir, err)
 	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
-		return nil, fmt.Errorf("create data directory: %w", err)
+		return nil, fmt.Errorf("create directory %s: %w", abs, err)
 	}
-	path := filepath.Join(abs, LockFile)
+	path := filepath.Join(abs, name)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -50,19 +84,13 @@ func LockDataDir(dir string) (*DataDirLock, error) {
 	switch err := lockFile(f); {
 	case errors.Is(err, errLockHeld):
 		f.Close()
-		holder := "another process"
-		switch pid, _ := readHolder(abs); {
-		case pid == os.Getpid():
-			holder = "this process already"
-		case pid > 0:
-			holder = "process " + strconv.Itoa(pid)
-		}
-		return nil, fmt.Errorf("%w: %s is served by %s; stop it, or give another data directory", ErrDataDirInUse, abs, holder)
+		pid, _ := readHolder(abs, name)
+		return nil, &DirInUseError{Dir: abs, PID: pid}
 	case err != nil:
 		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	l := &DataDirLock{dir: abs, f: f}
+	l := &DataDirLock{dir: abs, name: name, f: f}
 	if err := l.write(""); err != nil {
 		l.Release()
 		return nil, err
@@ -95,10 +123,10 @@ func (l *DataDirLock) write(url string) error {
 		line += " " + url
 	}
 	if err := l.f.Truncate(0); err != nil {
-		return fmt.Errorf("write %s: %w", LockFile, err)
+		return fmt.Errorf("write %s: %w", l.name, err)
 	}
 	if _, err := l.f.WriteAt([]byte(line+"\n"), 0); err != nil {
-		return fmt.Errorf("write %s: %w", LockFile, err)
+		return fmt.Errorf("write %s: %w", l.name, err)
 	}
 	return nil
 }
@@ -106,12 +134,12 @@ func (l *DataDirLock) write(url string) error {
 // HolderURL is the URL the process holding dir serves it on, as it recorded
 // (DataDirLock.Serving); "" when it recorded none or nothing holds dir.
 func HolderURL(dir string) string {
-	_, url := readHolder(dir)
+	_, url := readHolder(dir, LockFile)
 	return url
 }
 
-func readHolder(dir string) (pid int, url string) {
-	b, err := os.ReadFile(filepath.Join(dir, LockFile))
+func readHolder(dir, name string) (pid int, url string) {
+	b, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		return 0, ""
 	}

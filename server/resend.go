@@ -11,18 +11,23 @@ import (
 
 // recordedResend answers a request refused by authenticate (authErr) in one
 // case only: it resends, byte for byte, a request whose execution deleted the
-// very key that stamped it, and whose reply was lost (delete_api_keys of one's
-// own key, or one's vote that completed it). The resend gets the recorded
-// deletion, as DESIGN.md §4 and api.Client.Resubmit promise; nothing is
-// written. Without this, the one request that can never be retried with the
+// very key that stamped it, and whose reply was lost: delete_api_keys of one's
+// own key, or one's vote that completed it; or an oauth with
+// invalidateExisting stamped by, or completed by the vote of, one of the
+// same user's OAuth keys. The resend gets the recorded activity, as
+// DESIGN.md §4 and api.Client.Resubmit promise; nothing is written. For an
+// oauth, that activity carries the new key's credential bundle, without
+// which the client would have lost the key that replaced its own. Without this, the one request that can never be retried with the
 // same key would leave its client not knowing whether it was recorded.
 //
 // Why this does not weaken authentication: the stamp verified over these exact
-// bytes (verifyBody); the activity must be a completed delete_api_keys that
-// names, for its user, the key that cast a vote of this very request (its
-// body fingerprint) with this very public key, a vote the service accepted
-// then; and the request's timestamp must be within the window (±5 minutes).
-// Such a deletion's result is the ids of the keys it deleted, nothing secret.
+// bytes (verifyBody); the activity must have deleted the key that cast a vote
+// of this very request (its body fingerprint) with this very public key, a
+// vote the service accepted then (deletedItsVoter); and the request's
+// timestamp must be within the window (±5 minutes). Such a deletion's result
+// is the ids of the keys it deleted, nothing secret; an oauth's is a key
+// encrypted to the target key this very request named, the result its first
+// reply carried.
 // Every other refusal stands (a key deleted by someone else's request, an
 // expired key, a request the key did not make): the key is no longer
 // accepted, so it must learn nothing decided since, least of all a result
@@ -69,7 +74,7 @@ func (s *Server) recordedResend(ctx context.Context, st stampHeader, op api.Oper
 		case *api.RejectActivityParams:
 			target = p.Fingerprint
 		}
-	} else if op.Type != api.TypeDeleteAPIKeys {
+	} else if op.Type != api.TypeDeleteAPIKeys && op.Type != api.TypeOauth {
 		return api.Activity{}, &hinted
 	}
 	a, err := loadActivity(ctx, s.db.read, s.now(), head.OrganizationID, "fingerprint", target)
@@ -83,26 +88,52 @@ func (s *Server) recordedResend(ctx context.Context, st stampHeader, op api.Oper
 	if !ok {
 		return api.Activity{}, &hinted
 	}
-	s.log.Info("resend answered with the recorded deletion of the key that stamped it",
+	s.log.Info("resend answered with the recorded activity that deleted the key that stamped it",
 		"activityId", a.ID, "userId", v.Vote.UserID, "apiKeyId", v.cast.ID, "refusal", refused.ErrorCode)
 	return a.toAPI(v.Vote.UserID, false), nil // read only: no vote from a key no longer accepted
 }
 
 // deletedItsVoter finds the vote that the request with body fingerprint fp
-// cast on a with publicKey, when a's execution deleted that vote's key: a is
-// a completed delete_api_keys of the voter's own key. A completed deletion
-// removed every key it names (execDeleteAPIKeys fails the activity
-// otherwise), and key ids are never reused, so the key is gone because of a.
+// cast on a with publicKey, when a's execution deleted that vote's key.
+//
+// A completed delete_api_keys of the voter's own key removed every key it
+// names (execDeleteAPIKeys fails the activity otherwise), and key ids are
+// never reused, so the key is gone because of a.
+//
+// A completed oauth with invalidateExisting deleted every OAuth key its
+// user had when it executed (executeOauth), except the one it made. That
+// says the voter's OAuth key was among them only if the key was still
+// registered then: so the vote must be the one that completed a, cast (its
+// time is a's last change) in the transaction that executed it, after
+// that transaction found the key still accepted (stillAuthenticated). A key
+// of the user deleted before, by another request, is not answered here.
 func (a *activity) deletedItsVoter(fp, publicKey string) (voteRow, bool) {
-	del := a.Intent.DeleteAPIKeysIntent
-	if a.Type != api.TypeDeleteAPIKeys || a.Status != api.StatusCompleted || del == nil {
+	if a.Status != api.StatusCompleted {
 		return voteRow{}, false
 	}
 	for _, v := range a.Votes {
-		if v.BodyFingerprint == fp && strings.EqualFold(v.Vote.PublicKey, publicKey) &&
-			v.cast.ID != "" && v.Vote.UserID == del.UserID && slices.Contains(del.APIKeyIDs, v.cast.ID) {
+		if v.BodyFingerprint != fp || !strings.EqualFold(v.Vote.PublicKey, publicKey) || v.cast.ID == "" {
+			continue
+		}
+		if a.deletedByExecution(v) {
 			return v, true
 		}
 	}
 	return voteRow{}, false
+}
+
+// deletedByExecution says whether executing a deleted the API key that cast v
+// (see deletedItsVoter).
+func (a *activity) deletedByExecution(v voteRow) bool {
+	switch a.Type {
+	case api.TypeDeleteAPIKeys:
+		del := a.Intent.DeleteAPIKeysIntent
+		return del != nil && v.Vote.UserID == del.UserID && slices.Contains(del.APIKeyIDs, v.cast.ID)
+	case api.TypeOauth:
+		in, res := a.Intent.OauthIntent, a.Result.OauthResult
+		return in != nil && res != nil && in.InvalidateExisting != nil && *in.InvalidateExisting &&
+			v.cast.Type == api.CredentialOauthKeyP256 && v.Vote.UserID == res.UserID && v.cast.ID != res.APIKeyID &&
+			v.created.Equal(a.Updated)
+	}
+	return false
 }
