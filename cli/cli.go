@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/vigil-console/vigil/api"
@@ -126,12 +128,45 @@ func run(ctx context.Context, c proc, args []string) int {
 	default:
 		if len(name) > 0 && name[0] == '-' {
 			// Flags before any subcommand belong to the console.
-			err = cmdConsole(ctx, c, append([]string{name}, args...))
+			all := append([]string{name}, args...)
+			err = flagsBeforeVerb(all, cmdConsole(ctx, c, all))
 		} else {
 			err = usagef("unknown command %q; run 'vigil help' for the list", name)
 		}
 	}
 	return exitCode(c.stderr, err)
+}
+
+// commandNames are the top-level commands run dispatches to.
+func commandNames() []string {
+	return []string{"console", "demo", "serve", "keys", "stamp", "proof", "request", "activity", "policy", "mfa",
+		"feature", "login", "authproxy", "webhook", "user", "apikey", "invitation", "tag", "contract",
+		"wallet-account", "oauth2-credential", "tvc-deployment", "session", "onramp", "version", "help"}
+}
+
+// flagsBeforeVerb adds to the console's usage error for "vigil --profile
+// bob activity list" (the banner's "vigil --profile bob" with a verb added)
+// what to type instead: flags before any command are the console's, so the
+// verb's own flags and arguments were read as the console's.
+func flagsBeforeVerb(args []string, err error) error {
+	var ue usageError
+	if !errors.As(err, &ue) {
+		return err
+	}
+	for i, a := range args {
+		if slices.Contains(commandNames(), a) {
+			fixed := []string{"vigil"}
+			for _, w := range append(append([]string{}, args[i:]...), args[:i]...) {
+				if w == "" || strings.ContainsAny(w, " \t\n'\"$\\`;&|<>*?()[]{}!#~") {
+					w = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+				}
+				fixed = append(fixed, w)
+			}
+			return usagef("%s\nflags given before a command are the console's; give them after the command: %s",
+				ue.msg, strings.Join(fixed, " "))
+		}
+	}
+	return err
 }
 
 // exitCode prints err on stderr and returns its exit status: the one an
