@@ -286,6 +286,30 @@ allowed_manifest_hashes = ["24a9e2c0b0ce26bcbc3e65172f8b06b100d5e712591f604832cb
 	if got, _ := os.ReadFile(earlier); string(got) != string(want) {
 		t.Errorf("fetch --out wrote into the earlier file in place (its other name now holds %d bytes, had %d)", len(got), len(want))
 	}
+	// --out through a symbolic link (latest.json -> a dated file) writes the
+	// file it points at, which keeps its mode; the link stays a link, so
+	// what reads it never sees a stale proof.
+	dated := filepath.Join(dir, "proof-dated.json")
+	if err := os.WriteFile(dated, []byte("stale"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dated, 0o640)
+	latest := filepath.Join(dir, "latest.json")
+	if err := os.Symlink("proof-dated.json", latest); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, errOut := runProof(t, "", "fetch", "--app", "signer", "--config", cfg, "--out", latest); code != 0 {
+		t.Fatalf("fetch --out LINK: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if fi, err := os.Lstat(latest); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("fetch --out LINK replaced the link with a file (%v)", err)
+	}
+	if fi, err := os.Stat(dated); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("the link's target lost its mode 0640: %v %v", fi.Mode(), err)
+	}
+	if code, stdout, _ := runProof(t, "", "verify", "--boot-proof", dated); code != 0 {
+		t.Errorf("the link's target does not hold the fetched proof: exit %d\n%s", code, stdout)
+	}
 	// --json: the label exact, escaped for the terminal.
 	code, stdout, _ = runProof(t, "", "fetch", "--app", "signer", "--config", cfg, "--json")
 	var rep struct {

@@ -257,7 +257,7 @@ func (l *listener) acceptLocked(h http.Header, body []byte, d *webhook.Delivery,
 				rep.Reason = fmt.Sprintf("redelivery of event %s, already accepted at %s: not saved again", d.EventID, prev.at.UTC().Format(time.RFC3339))
 				// Remembered from now on, as long as this copy could be replayed.
 				l.seen[d.EventID] = acceptedEvent{at: now, body: sum}
-				if err := l.journalLocked(d.EventID, sum, now); err != nil {
+				if _, err := l.journalLocked(d.EventID, sum, now); err != nil {
 					rep.Reason += "; " + err.Error()
 				}
 				l.report(rep) // already accepted: a report that fails loses nothing

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -270,22 +271,31 @@ func (l *listener) compactAcceptedLocked() error {
 
 // journalLocked appends an accepted event to DIR/accepted-events, which is
 // written anew from seen (forgotten ids dropped) once it holds many more
-// lines than seen, so that it stays bounded by the memory window.
-func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time.Time) error {
+// lines than seen, so that it stays bounded by the memory window. On error,
+// written says whether the line may have reached the file anyway (the write
+// or its sync failed): a restarted listener would then take the event as
+// accepted, so its saved files must stay.
+func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time.Time) (written bool, err error) {
 	if l.saveDir == "" {
-		return nil
+		return false, nil
 	}
 	if l.journalLines > 2*len(l.seen)+1024 {
 		l.forgetLocked(now)
 		if err := l.compactAcceptedLocked(); err != nil {
-			return fmt.Errorf("remember the event for a restart: %w", err)
+			return false, fmt.Errorf("remember the event for a restart: %w", err)
 		}
 	}
-	f, err := os.OpenFile(filepath.Join(l.saveDir, acceptedFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(l.saveDir, acceptedFile), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return fmt.Errorf("remember the event for a restart: %w", err)
+		return false, fmt.Errorf("remember the event for a restart: %w", err)
 	}
-	_, err = fmt.Fprintf(f, "%d %s %x\n", now.UnixMilli(), eventID, sum)
+	line := fmt.Sprintf("%d %s %x\n", now.UnixMilli(), eventID, sum)
+	if endsTorn(f) {
+		// An earlier append was cut (a full disk): end that line first, or
+		// this one would be glued to it and skipped on load.
+		line = "\n" + line
+	}
+	_, err = io.WriteString(f, line)
 	if err == nil {
 		err = l.syncFile(f)
 	}
@@ -293,10 +303,27 @@ func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("remember the event for a restart: %w", err)
+		return true, fmt.Errorf("remember the event for a restart: %w", err)
 	}
 	l.journalLines++
-	return nil
+	return true, nil
+}
+
+// endsTorn reports whether f is not empty and does not end with a newline.
+// A file it cannot read counts as torn: an extra empty line is harmless.
+func endsTorn(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return true
+	}
+	if fi.Size() == 0 {
+		return false
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+		return true
+	}
+	return last[0] != '\n'
 }
 
 // createExclusive writes data to a new file at path (0600), synced with
@@ -349,9 +376,15 @@ func (l *listener) keepLocked(eventID string, h http.Header, body []byte, sum [s
 	if err != nil {
 		return "", err
 	}
-	if err := l.journalLocked(eventID, sum, now); err != nil {
-		removeSaved(name)
-		return "", err
+	if written, err := l.journalLocked(eventID, sum, now); err != nil {
+		if !written {
+			removeSaved(name)
+			return "", err
+		}
+		// The line may be on disk: after a restart the redelivery would be
+		// taken as already accepted, so the files stay (a duplicate at
+		// worst, never a loss).
+		return "", fmt.Errorf("%w (%s is kept)", err, name)
 	}
 	if err := l.syncDirLocked(l.saveDir); err != nil {
 		// The files stay: they may be on disk. Unacknowledged, the event

@@ -58,3 +58,109 @@ func TestWebhookSaveThatCannotSyncIsNotAcknowledged(t *testing.T) {
 		t.Errorf("the unacknowledged event is remembered as accepted: its redelivery would not be saved")
 	}
 }
+
+// restartedListener is a listener started anew on dir, as after a crash or
+// a stop: it knows only what dir/accepted-events says.
+func restartedListener(t *testing.T, dir string) *listener {
+	t.Helper()
+	l := &listener{saveDir: dir, nextFile: 1, seen: map[string]acceptedEvent{}, remember: 24 * time.Hour,
+		report: func(deliveryReport) error { return nil }}
+	if err := l.loadAcceptedLocked(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	last, err := lastSavedNumber(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.nextFile = last + 1
+	return l
+}
+
+// savedBodies lists the bodies saved in dir that hold body.
+func savedBodies(t *testing.T, dir string, body []byte) []string {
+	t.Helper()
+	bases, err := savedBases(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, b := range bases {
+		if got, err := os.ReadFile(b + ".body"); err == nil && string(got) == string(body) {
+			found = append(found, b+".body")
+		}
+	}
+	return found
+}
+
+// When the accepted-events line is written but its sync fails, the line may
+// be on disk: a restarted listener takes the event's redelivery as already
+// accepted and acknowledges it, so the delivery's files must still be there.
+func TestWebhookSaveJournalSyncFailureKeepsTheSavedEvent(t *testing.T) {
+	dir := t.TempDir()
+	journal := filepath.Join(dir, acceptedFile)
+	l := &listener{saveDir: dir, nextFile: 1, seen: map[string]acceptedEvent{}, remember: 24 * time.Hour,
+		report: func(deliveryReport) error { return nil },
+		fsync: func(f *os.File) error {
+			if f.Name() == journal {
+				return errors.New("input/output error")
+			}
+			return f.Sync()
+		}}
+	body := []byte(`{"event":"body"}`)
+	d := &webhook.Delivery{EventID: "ev-1", EventType: "ACTIVITY_STATUS_COMPLETED", Timestamp: time.Now()}
+	rep, status := l.acceptLocked(http.Header{}, body, d, nil, time.Now())
+	if status != http.StatusServiceUnavailable {
+		t.Fatalf("status %d (%s), want 503 so that the service sends it again", status, rep.Reason)
+	}
+
+	l2 := restartedListener(t, dir)
+	rep, status = l2.acceptLocked(http.Header{}, body, d, nil, time.Now().Add(time.Second))
+	if status/100 != 2 {
+		t.Fatalf("the redelivery was answered %d (%s), want 2xx", status, rep.Reason)
+	}
+	if saved := savedBodies(t, dir, body); len(saved) == 0 {
+		t.Fatalf("the redelivery was acknowledged (%d: %s) but the event is saved nowhere in %s", status, rep.Reason, dir)
+	}
+}
+
+// A line cut short in accepted-events (a disk that filled up mid-append)
+// must not swallow the next event's line: else after a restart that event's
+// redelivery is taken as new and saved a second time.
+func TestWebhookSaveTornJournalLineDoesNotHideTheNextEvent(t *testing.T) {
+	dir := t.TempDir()
+	l := restartedListener(t, dir)
+	first := []byte(`{"event":"first"}`)
+	d1 := &webhook.Delivery{EventID: "ev-1", EventType: "ACTIVITY_STATUS_COMPLETED", Timestamp: time.Now()}
+	if rep, status := l.acceptLocked(http.Header{}, first, d1, nil, time.Now()); status != http.StatusNoContent {
+		t.Fatalf("status %d (%s), want 204", status, rep.Reason)
+	}
+	// What a full disk leaves of the next append.
+	f, err := os.OpenFile(filepath.Join(dir, acceptedFile), os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("1764300000000 ev-cut 4f2a"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	second := []byte(`{"event":"second"}`)
+	d2 := &webhook.Delivery{EventID: "ev-2", EventType: "ACTIVITY_STATUS_COMPLETED", Timestamp: time.Now()}
+	if rep, status := l.acceptLocked(http.Header{}, second, d2, nil, time.Now()); status != http.StatusNoContent {
+		t.Fatalf("status %d (%s), want 204", status, rep.Reason)
+	}
+
+	l2 := restartedListener(t, dir)
+	for _, ev := range []struct {
+		d    *webhook.Delivery
+		body []byte
+	}{{d1, first}, {d2, second}} {
+		rep, status := l2.acceptLocked(http.Header{}, ev.body, ev.d, nil, time.Now().Add(time.Second))
+		if status/100 != 2 || !rep.Redelivery {
+			t.Errorf("after a restart, the redelivery of %s was answered %d as new (%s): the torn line hid it", ev.d.EventID, status, rep.Reason)
+		}
+		if saved := savedBodies(t, dir, ev.body); len(saved) != 1 {
+			t.Errorf("%s is saved %d times, want once: %q", ev.d.EventID, len(saved), saved)
+		}
+	}
+}
