@@ -212,9 +212,14 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 			removeKeptTarget(c, store, targetName(*name))
 		}
 	}
-	if err != nil {
+	if err != nil && api.NotRecorded(err) {
 		dropFresh() // refused, or never sent: the service made no key
 		return fmt.Errorf("login oauth: %w", err)
+	}
+	if err != nil {
+		// Any other failure (a reply that could not be read, say) may follow
+		// a recorded login, and so an API key that only target opens.
+		return keepTarget(store, *name, p.Name, *targetPath, "", err)
 	}
 	if waiting(act.Status) {
 		// The bundle comes once the activity completes: only this target
@@ -227,14 +232,21 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	keep := func(cause error) error {
 		return keepTarget(store, *name, p.Name, *targetPath, act.ID, cause)
 	}
-	if act.Status != api.StatusCompleted {
-		dropFresh() // FAILED or REJECTED: no API key was made
+	if madeNoKey(act.Status) {
+		dropFresh()
 	}
 	dropTarget := func() {
 		removeTargetFile(c, *targetPath)
 		dropFresh()
 	}
 	return finishOAuth(ctx, c, p, store, *name, slot, act, target, dropTarget, expires, lifetime, keep)
+}
+
+// madeNoKey reports an activity status after which an oauth login certainly
+// made no API key: it failed, or was rejected. Any other status may yet
+// make one.
+func madeNoKey(status string) bool {
+	return status == api.StatusFailed || status == api.StatusRejected
 }
 
 // waiting reports an activity status from which it may still complete.
@@ -394,8 +406,13 @@ func keepTarget(store keys.Store, name, profileName, targetFile, activityID stri
 // that only target opens: when its bundle cannot be opened, the error is
 // keep's, which keeps target and says how to finish later.
 func finishOAuth(ctx context.Context, c proc, p Profile, store keys.Store, name string, slot *keys.Reservation, act *api.Activity, target *ecdh.PrivateKey, dropTarget func(), expires time.Time, lifetime time.Duration, keep func(cause error) error) error {
-	if act.Status != api.StatusCompleted {
+	switch {
+	case madeNoKey(act.Status):
 		return fmt.Errorf("login oauth: activity %s is %s, so it made no API key; see 'vigil activity get %s'", act.ID, act.Status, act.ID)
+	case waiting(act.Status):
+		return keep(fmt.Errorf("activity %s still waits for approval (%s): the service makes the API key once it is approved, and only the target key opens it; keep the target key and run this again once the activity COMPLETED", act.ID, act.Status))
+	case act.Status != api.StatusCompleted:
+		return keep(fmt.Errorf("activity %s is %s, which vigil does not know: it may yet make an API key that only the target key opens; see 'vigil activity get %s'", act.ID, api.Sanitize(act.Status), act.ID))
 	}
 	res := act.Result.OauthResult
 	if res == nil {
