@@ -519,13 +519,11 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 	if intent == nil || !strings.EqualFold(intent.TargetPublicKey, hex.EncodeToString(target.PublicKey().Bytes())) {
 		return fmt.Errorf("login oauth: --recover %s: that login was not sealed to --target-key %s; find the right activity with 'vigil activity list --type oauth'", api.SanitizeID(id), targetName)
 	}
-	// The service counts the key's lifetime from the activity.
-	lifetime := defaultOAuthKeyLifetime
-	if secs, err := strconv.ParseInt(intent.ExpirationSeconds, 10, 64); err == nil && secs > 0 {
-		lifetime = time.Duration(secs) * time.Second
+	if waiting(act.Status) {
+		return fmt.Errorf("login oauth: --recover %s: the activity still waits for approval (%s): the service makes the API key once it is approved, and only the target key %s opens it; keep that key, and run this again once the activity COMPLETED", api.SanitizeID(id), act.Status, targetName)
 	}
-	expires := act.CreatedAt.Time().Add(lifetime)
-	if !client.ServiceNow().Before(expires) { // it expires by the service's clock
+	expires, known := recoveredKeyExpiry(ctx, c, client, act)
+	if known && !client.ServiceNow().Before(expires) { // by the service's own record and clock
 		return fmt.Errorf("login oauth: --recover %s: the API key it made expired at %s; log in again", api.SanitizeID(id), expires.UTC().Format(time.RFC3339))
 	}
 	slot, err := store.Reserve(name)
@@ -551,7 +549,32 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 		return fmt.Errorf("login oauth: --recover %s: %w; the target key stays as %s", api.SanitizeID(id), cause, targetName)
 	}
 	dropTarget := func() { removeTargetFile(c, targetFile) }
-	return finishOAuth(ctx, c, p, store, name, slot, act, target, dropTarget, expires, time.Until(expires).Round(time.Second), keep)
+	return finishOAuth(ctx, c, p, store, name, slot, act, target, dropTarget, expires, max(time.Until(expires).Round(time.Second), 0), keep)
+}
+
+// recoveredKeyExpiry is when the API key made by the oauth activity act
+// expires: known from the service's record of that key, else estimated from
+// when the activity completed (the service makes the key on approval, not on
+// submission) and the lifetime asked for. An estimate never refuses a key:
+// whoami, after it is saved, says whether the service accepts it.
+func recoveredKeyExpiry(ctx context.Context, c proc, client *api.Client, act *api.Activity) (expires time.Time, known bool) {
+	if res := act.Result.OauthResult; act.Status == api.StatusCompleted && res != nil && res.APIKeyID != "" {
+		rec, err := client.GetAPIKey(ctx, res.APIKeyID)
+		if err == nil {
+			if secs, perr := strconv.ParseInt(rec.ExpirationSeconds, 10, 64); perr == nil && secs > 0 {
+				return rec.CreatedAt.Time().Add(time.Duration(secs) * time.Second), true
+			}
+		} else {
+			fmt.Fprintf(c.stderr, "warning: the expiry of API key %s is estimated from its activity: %v\n", api.SanitizeID(res.APIKeyID), err)
+		}
+	}
+	lifetime := defaultOAuthKeyLifetime
+	if intent := act.Intent.OauthIntent; intent != nil {
+		if secs, err := strconv.ParseInt(intent.ExpirationSeconds, 10, 64); err == nil && secs > 0 {
+			lifetime = time.Duration(secs) * time.Second
+		}
+	}
+	return act.UpdatedAt.Time().Add(lifetime), false
 }
 
 // loadRecoveryTarget reads --recover's target key: the key a login kept in
