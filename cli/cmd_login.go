@@ -51,14 +51,19 @@ keys directory as NAME (0600), with its expiry:
      (HPKE), and the API key's private key inside it is saved;
   4. a whoami stamped with the new key checks that the service accepts it.
 
-If the reply to step 2 is lost (a gateway's 502, a dropped connection), the
+If the reply to step 2 is lost (a gateway's 502, a dropped connection, a
+reply that cannot be read), the
 very same signed request is sent again: the service answers it with the
 activity it recorded, whose bundle is opened as usual. If no answer comes
 within a few minutes, or the activity waits for approval, the target key is
 kept (the --target-key file stays; a fresh key is saved in the keys directory
 as NAME-target, 0600) and the error says how to finish later with --recover:
 it reads the completed oauth activity and opens its bundle with that key
-(--target-key names the file, or the key kept in the keys directory). After a
+(--target-key names the file, or the key kept in the keys directory), and
+takes the expiry from the API key's record. The target key is deleted only
+once the key is saved, or when the login certainly made no key (never sent,
+refused by the service, FAILED or REJECTED). A fresh target key's NAME-target
+must fit the 64-character limit of key names: --name is then at most 57. After a
 login killed in flight, logging in again under its --name gives that command;
 --recover removes the placeholder of NAME the killed login left.
 
