@@ -239,12 +239,12 @@ type call struct {
 func (c *Client) do(ctx context.Context, cl call, out any) error {
 	if cl.stamp {
 		if err := c.canStamp(cl.op); err != nil {
-			return err
+			return &notSentError{err}
 		}
 	}
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%s: the request was not sent: %w", cl.op, err)
+			return &notSentError{fmt.Errorf("%s: the request was not sent: %w", cl.op, err)}
 		}
 		r, err := c.roundTrip(ctx, cl)
 		status := r.status
@@ -253,7 +253,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		case err != nil:
 			var le *localError
 			if errors.As(err, &le) {
-				return fmt.Errorf("%s: %w", cl.op, err)
+				return &notSentError{fmt.Errorf("%s: %w", cl.op, err)}
 			}
 			var tooLarge *replyTooLargeError
 			if cl.retry && errors.As(err, &tooLarge) {
@@ -263,7 +263,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 				// A submit: unless it certainly never left, the service may have
 				// recorded it (even if ctx ended or the reply was unreadable).
 				if notSent(err) {
-					return fmt.Errorf("%s: the request was not sent: %w", cl.op, err)
+					return &notSentError{fmt.Errorf("%s: the request was not sent: %w", cl.op, err)}
 				}
 				return cl.outcomeUnknown(err)
 			}
@@ -280,6 +280,10 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			}
 			err := c.decode(cl.op, r.body, out)
 			c.noteServiceDate(cl, r, err == nil)
+			if err != nil && !cl.retry {
+				// The service accepted the submit: it may have recorded it.
+				return cl.outcomeUnknown(&unreadableReplyError{err})
+			}
 			return err
 		default:
 			apiErr := newError(cl.op, status, r.body)
@@ -586,6 +590,7 @@ func newError(op string, status int, body []byte) *Error {
 		e.Code = eb.Code
 		e.Message = truncateRunes(eb.Message, errorMessageMaxRune)
 		e.Details = eb.Details
+		e.fromService = true
 		return e
 	}
 	e.Message = http.StatusText(status)

@@ -23,7 +23,41 @@ var (
 	// activity (DESIGN.md §4), or look it up (ListActivities, GetActivity), rather
 	// than building a new request.
 	ErrOutcomeUnknown = errors.New("outcome unknown")
+
+	// ErrNotSent is what the error of a request that never left matches (it
+	// was invalid, could not be stamped, or no connection was made): the
+	// service cannot have recorded it.
+	ErrNotSent = errors.New("not sent")
 )
+
+// notSentError is an error of a request that never left; its text is err's.
+type notSentError struct{ err error }
+
+func (e *notSentError) Error() string   { return e.err.Error() }
+func (e *notSentError) Unwrap() []error { return []error{ErrNotSent, e.err} }
+
+// unreadableReplyError is a 2xx reply to a submit that does not carry the
+// activity: the service accepted the request, so it may have recorded it.
+type unreadableReplyError struct{ err error }
+
+func (e *unreadableReplyError) Error() string { return e.err.Error() }
+func (e *unreadableReplyError) Unwrap() error { return e.err }
+
+// NotRecorded reports whether err, the error of a submit, says for certain
+// that the service recorded nothing: the request was never sent, or the
+// service refused it in its own error shape (a 4xx, or a 503 saying it was
+// busy or could not store it). After any other error the activity may exist.
+func NotRecorded(err error) bool {
+	if err == nil || errors.Is(err, ErrOutcomeUnknown) {
+		return false
+	}
+	if errors.Is(err, ErrNotSent) {
+		return true
+	}
+	var apiErr *Error
+	return errors.As(err, &apiErr) && apiErr.fromService &&
+		(apiErr.StatusCode/100 == 4 || apiErr.notRecorded())
+}
 
 // OutcomeUnknownError is a submit whose outcome is unknown: it was sent, and
 // then the connection failed, the time ran out, or a 5xx came back (a gateway
@@ -41,7 +75,11 @@ type OutcomeUnknownError struct {
 func (e *OutcomeUnknownError) Error() string {
 	what := "no reply came"
 	var apiErr *Error
-	if errors.As(e.Err, &apiErr) {
+	var unreadable *unreadableReplyError
+	switch {
+	case errors.As(e.Err, &unreadable):
+		what = "its reply (a success status) could not be read to say"
+	case errors.As(e.Err, &apiErr):
 		what = "the reply was an error that does not say"
 	}
 	return e.Operation + ": outcome unknown: the request was sent, but " + what +
@@ -109,6 +147,8 @@ type Error struct {
 	Message    string        // the service's message, sanitised and truncated
 	Details    []ErrorDetail // the service's details, sanitised
 	Operation  string        // e.g. "submit/create_policy" or "query/get_activity"
+
+	fromService bool // the body was in the service's error shape
 }
 
 func (e *Error) Error() string { return e.text(true) }

@@ -124,7 +124,7 @@ func NewActivityRequest(op Operation, organizationID string, params Params, now 
 func (c *Client) submit(ctx context.Context, path string, params Params, opts []SubmitOption) (*Activity, error) {
 	cl, err := c.submitCall(path, params, opts)
 	if err != nil {
-		return nil, err
+		return nil, &notSentError{err}
 	}
 	return c.sendActivity(ctx, cl)
 }
@@ -134,6 +134,10 @@ func (c *Client) sendActivity(ctx context.Context, cl call) (*Activity, error) {
 	var reply ActivityResponse
 	if err := c.do(ctx, cl, &reply); err != nil {
 		return nil, err
+	}
+	if reply.Activity.ID == "" || reply.Activity.Status == "" {
+		// Accepted, so perhaps recorded, but the reply does not say which activity.
+		return nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply carries no activity id or status; the server may not be this service", cl.op)})
 	}
 	return &reply.Activity, nil
 }

@@ -51,14 +51,19 @@ keys directory as NAME (0600), with its expiry:
      (HPKE), and the API key's private key inside it is saved;
   4. a whoami stamped with the new key checks that the service accepts it.
 
-If the reply to step 2 is lost (a gateway's 502, a dropped connection), the
+If the reply to step 2 is lost (a gateway's 502, a dropped connection, a
+reply that cannot be read), the
 very same signed request is sent again: the service answers it with the
 activity it recorded, whose bundle is opened as usual. If no answer comes
 within a few minutes, or the activity waits for approval, the target key is
 kept (the --target-key file stays; a fresh key is saved in the keys directory
 as NAME-target, 0600) and the error says how to finish later with --recover:
 it reads the completed oauth activity and opens its bundle with that key
-(--target-key names the file, or the key kept in the keys directory). After a
+(--target-key names the file, or the key kept in the keys directory), and
+takes the expiry from the API key's record. The target key is deleted only
+once the key is saved, or when the login certainly made no key (never sent,
+refused by the service, FAILED or REJECTED). A fresh target key's NAME-target
+must fit the 64-character limit of key names: --name is then at most 57. After a
 login killed in flight, logging in again under its --name gives that command;
 --recover removes the placeholder of NAME the killed login left.
 
@@ -121,6 +126,10 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	}
 	if err := keys.ValidateName(*name); err != nil {
 		return usagef("login oauth: --name: %v", err)
+	}
+	if *targetPath == "" && keys.ValidateName(targetName(*name)) != nil {
+		return usagef("login oauth: --name %s is %d characters: without --target-key the fresh target key is kept as NAME%s, and a key name is at most %d characters, so --name is at most %d here; choose a shorter --name, or make the target key with 'vigil login oauth-nonce --target-key FILE' and pass --target-key FILE",
+			*name, len(*name), targetName(""), keys.MaxNameLen, keys.MaxNameLen-len(targetName("")))
 	}
 	if *expiration < 0 || *expiration%time.Second != 0 || (*expiration > 0 && *expiration < time.Second) {
 		return usagef("login oauth: --expiration %s must be a positive whole number of seconds, e.g. 3600, 15m or 3600s", *expiration)
@@ -212,9 +221,14 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 			removeKeptTarget(c, store, targetName(*name))
 		}
 	}
-	if err != nil {
+	if err != nil && api.NotRecorded(err) {
 		dropFresh() // refused, or never sent: the service made no key
 		return fmt.Errorf("login oauth: %w", err)
+	}
+	if err != nil {
+		// Any other failure (a reply that could not be read, say) may follow
+		// a recorded login, and so an API key that only target opens.
+		return keepTarget(store, *name, p.Name, *targetPath, "", err)
 	}
 	if waiting(act.Status) {
 		// The bundle comes once the activity completes: only this target
@@ -227,14 +241,21 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	keep := func(cause error) error {
 		return keepTarget(store, *name, p.Name, *targetPath, act.ID, cause)
 	}
-	if act.Status != api.StatusCompleted {
-		dropFresh() // FAILED or REJECTED: no API key was made
+	if madeNoKey(act.Status) {
+		dropFresh()
 	}
 	dropTarget := func() {
 		removeTargetFile(c, *targetPath)
 		dropFresh()
 	}
 	return finishOAuth(ctx, c, p, store, *name, slot, act, target, dropTarget, expires, lifetime, keep)
+}
+
+// madeNoKey reports an activity status after which an oauth login certainly
+// made no API key: it failed, or was rejected. Any other status may yet
+// make one.
+func madeNoKey(status string) bool {
+	return status == api.StatusFailed || status == api.StatusRejected
 }
 
 // waiting reports an activity status from which it may still complete.
@@ -394,8 +415,13 @@ func keepTarget(store keys.Store, name, profileName, targetFile, activityID stri
 // that only target opens: when its bundle cannot be opened, the error is
 // keep's, which keeps target and says how to finish later.
 func finishOAuth(ctx context.Context, c proc, p Profile, store keys.Store, name string, slot *keys.Reservation, act *api.Activity, target *ecdh.PrivateKey, dropTarget func(), expires time.Time, lifetime time.Duration, keep func(cause error) error) error {
-	if act.Status != api.StatusCompleted {
+	switch {
+	case madeNoKey(act.Status):
 		return fmt.Errorf("login oauth: activity %s is %s, so it made no API key; see 'vigil activity get %s'", act.ID, act.Status, act.ID)
+	case waiting(act.Status):
+		return keep(fmt.Errorf("activity %s still waits for approval (%s): the service makes the API key once it is approved, and only the target key opens it; keep the target key and run this again once the activity COMPLETED", act.ID, act.Status))
+	case act.Status != api.StatusCompleted:
+		return keep(fmt.Errorf("activity %s is %s, which vigil does not know: it may yet make an API key that only the target key opens; see 'vigil activity get %s'", act.ID, api.Sanitize(act.Status), act.ID))
 	}
 	res := act.Result.OauthResult
 	if res == nil {
@@ -465,97 +491,4 @@ func notSavedError(err error, apiKeyID, profileName string, expires time.Time) e
 		return fmt.Errorf("login oauth: %s, but %w; or, if you do not want that API key, delete it with '%s'", made, err, del)
 	}
 	return fmt.Errorf("login oauth: %s, but %w; that API key cannot be used: delete it with '%s'", made, err, del)
-}
-
-// recoverOAuth finishes a login that waited for approval or lost its reply:
-// it reads the completed oauth activity id, opens its credential bundle with
-// the target key (targetName: the --target-key file, or the key a login kept
-// in the keys directory), and saves the API key as name. Nothing is
-// submitted.
-func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, name string) error {
-	if targetName == "" {
-		return usagef("login oauth: --recover ACTIVITY_ID needs --target-key FILE|KEY, the target key of that login (its error named it)")
-	}
-	if err := keys.ValidateName(name); err != nil {
-		return usagef("login oauth: --name: %v", err)
-	}
-	client, p, err := conn.client(c)
-	if err != nil {
-		return err
-	}
-	store, err := keysStore(c, p.KeysDir)
-	if err != nil {
-		return fmt.Errorf("login oauth: --recover: %w", err)
-	}
-	target, targetFile, err := loadRecoveryTarget(store, targetName)
-	if err != nil {
-		return err
-	}
-	act, err := client.GetActivity(ctx, id)
-	if err != nil {
-		return fmt.Errorf("login oauth: --recover: %w", err)
-	}
-	if act.Type != api.TypeOauth {
-		return usagef("login oauth: --recover %s: activity is %s, not an oauth login", api.SanitizeID(id), act.Type)
-	}
-	intent := act.Intent.OauthIntent
-	if intent == nil || !strings.EqualFold(intent.TargetPublicKey, hex.EncodeToString(target.PublicKey().Bytes())) {
-		return fmt.Errorf("login oauth: --recover %s: that login was not sealed to --target-key %s; find the right activity with 'vigil activity list --type oauth'", api.SanitizeID(id), targetName)
-	}
-	// The service counts the key's lifetime from the activity.
-	lifetime := defaultOAuthKeyLifetime
-	if secs, err := strconv.ParseInt(intent.ExpirationSeconds, 10, 64); err == nil && secs > 0 {
-		lifetime = time.Duration(secs) * time.Second
-	}
-	expires := act.CreatedAt.Time().Add(lifetime)
-	if !client.ServiceNow().Before(expires) { // it expires by the service's clock
-		return fmt.Errorf("login oauth: --recover %s: the API key it made expired at %s; log in again", api.SanitizeID(id), expires.UTC().Format(time.RFC3339))
-	}
-	slot, err := store.Reserve(name)
-	var taken *keys.ExistsError
-	if errors.As(err, &taken) && taken.Abandoned {
-		// The login being finished here died before it saved its key: its
-		// placeholder holds nothing, and no process holds it any more.
-		if err := store.RemoveAbandoned(name); err != nil {
-			return fmt.Errorf("login oauth: --name %s: remove the placeholder an unfinished login left (%s): %w", name, taken.Path, err)
-		}
-		fmt.Fprintf(c.stderr, "removed %s, the placeholder of key %s left by a login that never finished\n", taken.Path, name)
-		slot, err = store.Reserve(name)
-	}
-	if errors.As(err, &taken) {
-		return nameTaken(store, name, p.Name, taken)
-	}
-	if err != nil {
-		return fmt.Errorf("login oauth: %w", adviseKeysDir(err, p.Name))
-	}
-	defer slot.Cancel()
-	// The target key stays where --target-key found it until the API key is saved.
-	keep := func(cause error) error {
-		return fmt.Errorf("login oauth: --recover %s: %w; the target key stays as %s", api.SanitizeID(id), cause, targetName)
-	}
-	dropTarget := func() { removeTargetFile(c, targetFile) }
-	return finishOAuth(ctx, c, p, store, name, slot, act, target, dropTarget, expires, time.Until(expires).Round(time.Second), keep)
-}
-
-// loadRecoveryTarget reads --recover's target key: the key a login kept in
-// the keys directory under that name, else the file made by 'vigil login
-// oauth-nonce' (then also returned as file, to delete once the key is saved).
-func loadRecoveryTarget(store keys.Store, name string) (target *ecdh.PrivateKey, file string, err error) {
-	if keys.ValidateName(name) == nil {
-		if kept, lerr := store.Load(name); lerr == nil {
-			raw, err := hex.DecodeString(kept.PrivateKeyHex())
-			if err == nil && kept.Scheme() == keys.SchemeP256 {
-				target, err = ecdh.P256().NewPrivateKey(raw)
-			}
-			clear(raw)
-			if target == nil || err != nil {
-				return nil, "", fmt.Errorf("login oauth: --target-key %s is not the P-256 target key of a login", name)
-			}
-			return target, "", nil
-		}
-	}
-	if target, err = loadTargetKey(name); err != nil {
-		return nil, "", err
-	}
-	return target, name, nil
 }

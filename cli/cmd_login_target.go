@@ -71,16 +71,17 @@ func oauthNonce(target *ecdh.PrivateKey) string {
 	return api.OauthNonce(hex.EncodeToString(target.PublicKey().Bytes()))
 }
 
-// loadTargetKey reads a target key written by login oauth-nonce.
+// loadTargetKey reads a target key written by login oauth-nonce. It is a
+// secret (it opens the new API key), so it is read as a key file is.
 func loadTargetKey(path string) (*ecdh.PrivateKey, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := keys.ReadSecretFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, usagef("login oauth: --target-key %s does not exist; make it with 'vigil login oauth-nonce --target-key %s' before signing in at the provider", path, path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("login oauth: --target-key: %w", err)
 	}
-	b, err := hex.DecodeString(strings.TrimSpace(string(raw)))
+	b, err := hex.DecodeString(strings.TrimSpace(raw))
 	if err == nil {
 		var k *ecdh.PrivateKey
 		if k, err = ecdh.P256().NewPrivateKey(b); err == nil {

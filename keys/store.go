@@ -76,14 +76,17 @@ func DefaultDir(getenv func(string) string) (string, error) {
 // maxKeyFileLen bounds what Load reads from a key file.
 const maxKeyFileLen = 1024
 
+// MaxNameLen is the longest key name, in characters (bytes: names are ASCII).
+const MaxNameLen = 64
+
 // ValidateName checks that name can be a key's file name: 1 to 64 letters,
 // digits, '-', '_' or '.', not starting with '.'.
 func ValidateName(name string) error {
 	if name == "" {
 		return errors.New("key name is empty")
 	}
-	if len(name) > 64 {
-		return fmt.Errorf("key name %q is longer than 64 characters", truncate(name))
+	if len(name) > MaxNameLen {
+		return fmt.Errorf("key name %q is longer than %d characters", truncate(name), MaxNameLen)
 	}
 	if name[0] == '.' {
 		return fmt.Errorf("key name %q starts with '.'; use letters, digits, '-', '_' or '.'", name)
