@@ -23,6 +23,11 @@ type Input struct {
 	// nil: a condition that reads one then does not apply (see Result).
 	Wallet, PrivateKey, WalletAccount map[string]any
 	Wallets                           []map[string]any
+	// Secret is the secret an export of secrets reads (`secret`, with the
+	// documented field "static_properties", a map of strings). This service
+	// stores no secrets, so it is nil outside simulations, and a condition
+	// reading it does not apply, as for a missing wallet.
+	Secret map[string]any
 	// Payloads are what the real service parses from a signing request, by
 	// keyword: "eth.tx", "eth.eip_712", "eth.eip_7702_authorization",
 	// "solana.tx", "tron.tx", "bitcoin.tx" and "tempo.tx", each an object with
