@@ -38,6 +38,11 @@ type Input struct {
 	Payloads map[string]map[string]any
 	// Approvers are the users who have approved so far, the requester first.
 	Approvers []Approver
+	// Requester is the id of the user who submitted the activity (their
+	// submission is the first approval). It decides the implicit permission
+	// to change one's own credentials (OwnCredentialChange); empty, it
+	// grants nothing.
+	Requester string
 	// Credentials are the credentials those approvals were made with.
 	Credentials []Credential
 	// Now is the service clock at the evaluation: time.now, and the instant
