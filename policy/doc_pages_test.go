@@ -89,3 +89,22 @@ func TestSecretKeywordDecides(t *testing.T) {
 		t.Errorf("no secret read: the reason %q does not say the policies read a secret the activity lacks", d.Reason)
 	}
 }
+
+// Two solution pages compare eth.tx.chain_id with a quoted number. vigil
+// refuses it (the field is a number), and the refusal must say so and how to
+// fix it, not only CEL's "no matching overload".
+func TestQuotedNumberComparisonSaysToDropTheQuotes(t *testing.T) {
+	_, err := Compile("activity.action == 'SIGN' && eth.tx.chain_id == '8453'", "")
+	if err == nil {
+		t.Fatal("eth.tx.chain_id == '8453' compiles; the field is a number")
+	}
+	for _, want := range []string{"number", "string", "without quotes"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error %q does not say %q", err, want)
+		}
+	}
+	_, err = Compile("activity.action == 'SIGN' && wallet.imported == 'true'", "")
+	if err == nil || !strings.Contains(err.Error(), "bool") || !strings.Contains(err.Error(), "string") {
+		t.Errorf("comparing a bool with a string: %v; want both types named", err)
+	}
+}
