@@ -11,14 +11,16 @@ import (
 func TestAPIKeyDeleteWarnsWhenItDeletesTheProfilesOwnKey(t *testing.T) {
 	e := newVerbEnv(t)
 	own := e.onlyKeyOf("alice")
-	code, out, errOut := e.run("", "apikey", "delete", "--yes", "--profile", "alice", own)
-	wantExit(t, "alice deletes her own key", code, 0, out, errOut)
-	if !strings.Contains(errOut, own) || !strings.Contains(errOut, `profile "alice" signs with`) || !strings.Contains(errOut, "locks vigil out of this profile") {
-		t.Errorf("deleting the key profile alice stamps with: no warning that it locks this profile out:\n%s", errOut)
-	}
-	code, out, errOut = e.run("", "apikey", "delete", "--yes", "--profile", "alice", e.onlyKeyOf("carol"))
+	// carol's key first: deleting her own key completes at once (a user may
+	// change their own credentials), after which alice's profile cannot sign.
+	code, out, errOut := e.run("", "apikey", "delete", "--yes", "--profile", "alice", e.onlyKeyOf("carol"))
 	wantExit(t, "alice deletes carol's key", code, 0, out, errOut)
 	if strings.Contains(errOut, "locks vigil out") {
 		t.Errorf("deleting carol's key with profile alice: warned that it locks alice out:\n%s", errOut)
+	}
+	code, out, errOut = e.run("", "apikey", "delete", "--yes", "--profile", "alice", own)
+	wantExit(t, "alice deletes her own key", code, 0, out, errOut)
+	if !strings.Contains(errOut, own) || !strings.Contains(errOut, `profile "alice" signs with`) || !strings.Contains(errOut, "locks vigil out of this profile") {
+		t.Errorf("deleting the key profile alice stamps with: no warning that it locks this profile out:\n%s", errOut)
 	}
 }

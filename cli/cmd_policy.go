@@ -226,6 +226,10 @@ func checkSource(c proc, s policy.Source) error {
 		if _, err := policy.CompileSource(s); err != nil {
 			return fmt.Errorf("the expressions do not compile: %w", err)
 		}
+		// Accepted, but behaving differently on the real service: said, not refused.
+		for _, w := range policy.Warnings(s) {
+			fmt.Fprintf(c.stderr, "warning: %s\n", w.String())
+		}
 		return nil
 	}
 	for _, d := range diags {

@@ -83,7 +83,8 @@ func (in Input) activation() (*activation, error) {
 	for _, t := range []struct {
 		name, typ string
 		m         map[string]any
-	}{{varWallet, typeWallet, in.Wallet}, {varPrivateKey, typePrivateKey, in.PrivateKey}, {varWalletAccount, typeWalletAccount, in.WalletAccount}} {
+	}{{varWallet, typeWallet, in.Wallet}, {varPrivateKey, typePrivateKey, in.PrivateKey}, {varWalletAccount, typeWalletAccount, in.WalletAccount},
+		{varSecret, typeSecret, in.Secret}} {
 		if t.m == nil {
 			vars[t.name] = &record{typ: t.typ, missing: t.name, rec: rec}
 			absent[t.name] = true

@@ -295,6 +295,7 @@ func diagnose(field string, e *common.Error) Diagnostic {
 	if strings.Contains(msg, "token recognition error at: '= ") {
 		msg += " (compare with ==)"
 	}
+	msg += mismatchHint(msg)
 	d.Message = msg
 	return d
 }
@@ -546,4 +547,36 @@ func receiverStruct(src string, line, col int) string {
 		st = spec.elemKind
 	}
 	return st
+}
+
+// mismatchHint explains CEL's "no matching overload for '_==_' applied to
+// '(int, string)'": a comparison of two types that never compare, naming
+// both and the fix (the docs' own `eth.tx.chain_id == '8453'`).
+func mismatchHint(msg string) string {
+	op, ok := quotedAfter(msg, "no matching overload for '")
+	if !ok || !slices.Contains([]string{"_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_"}, op) {
+		return ""
+	}
+	i := strings.Index(msg, "applied to '(")
+	if i < 0 {
+		return ""
+	}
+	args := msg[i+len("applied to '("):]
+	if j := strings.Index(args, ")'"); j >= 0 {
+		args = args[:j]
+	}
+	left, right, ok := strings.Cut(args, ", ")
+	if !ok {
+		return ""
+	}
+	number := func(t string) bool { return t == "int" || t == "uint" || t == "double" }
+	switch {
+	case number(left) && right == "string":
+		return fmt.Sprintf(": this compares a number (%s) with a string; the field is a number, so write the value without quotes (8453, not '8453')", left)
+	case left == "string" && number(right):
+		return fmt.Sprintf(": this compares a string with a number (%s); quote the value ('8453') or compare with a string field", right)
+	case left != right:
+		return fmt.Sprintf(": this compares a %s with a %s, which never compare; write the value as a %s", left, right, left)
+	}
+	return ""
 }

@@ -53,6 +53,10 @@ type Decision struct {
 	Exhausted bool
 	// Work is the work charged to the policies, in cost units.
 	Work uint64
+	// OwnCredential is true when the outcome is ALLOW only because a user
+	// may change their own credentials (OwnCredentialChange): no policy
+	// allowed, denied or asked a consensus of it.
+	OwnCredential bool
 }
 
 // PolicyDetail is what one policy's expressions gave in a decision.
@@ -238,7 +242,8 @@ func (q Quorum) threshold() int { return max(q.Threshold, 1) }
 //  3. an applicable EFFECT_ALLOW whose consensus is met → ALLOW;
 //  4. an EFFECT_ALLOW whose condition holds but whose consensus is not met
 //     yet, or any root member among the approvers → REQUIRES_CONSENSUS;
-//  5. otherwise DENY_IMPLICIT.
+//  5. a user changing their own credentials → ALLOW (OwnCredentialChange);
+//  6. otherwise DENY_IMPLICIT.
 //
 // A policy whose evaluation fails is OUTCOME_ERROR and neither allows nor
 // denies. rootOnly (set_organization_feature) skips steps 2–4: only the root
@@ -352,6 +357,9 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 				"so the activity waits for the root quorum (%d of %d root approvals so far)", DecideBudget, roots, need)
 	case len(waiting) > 0:
 		d.Outcome, d.Reason = api.OutcomeRequiresConsensus, "waiting for the consensus of policy "+strings.Join(waiting, ", ")
+	case OwnCredentialChange(in):
+		d.Outcome, d.OwnCredential = api.OutcomeAllow, true
+		d.Reason = "allowed: a user may change their own credentials when no policy allows or denies it"
 	case anyRoot:
 		d.Outcome, d.Reason = api.OutcomeRequiresConsensus,
 			fmt.Sprintf("waiting for the root quorum: %d of %d root approvals so far", roots, need)
@@ -386,4 +394,26 @@ func judgeWithin(policies []Policy, verdicts []*verdict, act *activation, m *met
 		verdicts[i] = &v
 	}
 	return true
+}
+
+// OwnCredentialChange reports whether the activity changes the requester's
+// own credentials: a CREDENTIAL activity (API keys, authenticators, OAuth
+// providers) whose userId is the requester, who has approved it. The real
+// service's policy overview: "All users have implicit permission to change
+// their own credentials, unless a policy explicitly allows or denies those
+// actions", so a user can revoke a leaked key of theirs without a policy.
+// Decide allows it when no policy denies, allows or waits for a consensus.
+func OwnCredentialChange(in Input) bool {
+	resource := in.Activity.Resource
+	if resource == "" {
+		resource, _, _ = ResourceAction(in.Activity.Type)
+	}
+	if resource != ResourceCredential || in.Requester == "" {
+		return false
+	}
+	target, _ := in.Activity.Params["userId"].(string)
+	if target != in.Requester {
+		return false
+	}
+	return slices.ContainsFunc(in.Approvers, func(a Approver) bool { return a.ID == in.Requester })
 }

@@ -40,6 +40,7 @@ const (
 	varWallets       = "wallets"
 	varPrivateKey    = "private_key"
 	varWalletAccount = "wallet_account"
+	varSecret        = "secret"
 	varEth           = "eth"
 	varSolana        = "solana"
 	varTron          = "tron"
@@ -52,14 +53,14 @@ const (
 var (
 	consensusVars = []string{varApprovers, varCredentials}
 	conditionVars = []string{varActivity, varEth, varSolana, varTron, varBitcoin, varTempo,
-		varWallet, varWallets, varPrivateKey, varWalletAccount}
+		varWallet, varWallets, varPrivateKey, varWalletAccount, varSecret}
 	timeVars = []string{varTime}
 
 	// keywordTypes are the struct types of the keywords that are one struct
 	// (wallets, approvers and credentials are lists): the environments
 	// declare them from here, and compile errors suggest their fields.
 	keywordTypes = map[string]string{varActivity: typeActivity, varWallet: typeWallet, varPrivateKey: typePrivateKey,
-		varWalletAccount: typeWalletAccount, varEth: typeEth, varSolana: typeSolana, varTron: typeTron,
+		varWalletAccount: typeWalletAccount, varSecret: typeSecret, varEth: typeEth, varSolana: typeSolana, varTron: typeTron,
 		varBitcoin: typeBitcoin, varTempo: typeTempo, varTime: typeTime}
 )
 

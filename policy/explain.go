@@ -122,6 +122,9 @@ func quorumSoFar(d Decision) string {
 
 // why is the one line that says why the decision is what it is.
 func why(d Decision) string {
+	if d.OwnCredential {
+		return "allowed: a user may change their own credentials when no policy allows or denies it"
+	}
 	if len(d.Details) == 0 && d.Outcome == api.OutcomeAllow {
 		return "allowed by root quorum (" + names(d.RootApprovers) + ")"
 	}

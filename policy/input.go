@@ -23,6 +23,11 @@ type Input struct {
 	// nil: a condition that reads one then does not apply (see Result).
 	Wallet, PrivateKey, WalletAccount map[string]any
 	Wallets                           []map[string]any
+	// Secret is the secret an export of secrets reads (`secret`, with the
+	// documented field "static_properties", a map of strings). This service
+	// stores no secrets, so it is nil outside simulations, and a condition
+	// reading it does not apply, as for a missing wallet.
+	Secret map[string]any
 	// Payloads are what the real service parses from a signing request, by
 	// keyword: "eth.tx", "eth.eip_712", "eth.eip_7702_authorization",
 	// "solana.tx", "tron.tx", "bitcoin.tx" and "tempo.tx", each an object with
@@ -33,6 +38,11 @@ type Input struct {
 	Payloads map[string]map[string]any
 	// Approvers are the users who have approved so far, the requester first.
 	Approvers []Approver
+	// Requester is the id of the user who submitted the activity (their
+	// submission is the first approval). It decides the implicit permission
+	// to change one's own credentials (OwnCredentialChange); empty, it
+	// grants nothing.
+	Requester string
 	// Credentials are the credentials those approvals were made with.
 	Credentials []Credential
 	// Now is the service clock at the evaluation: time.now, and the instant

@@ -35,7 +35,7 @@ type activityMatch struct {
 	values []string
 }
 
-var targetKeywords = []string{varWallet, varWallets, varPrivateKey, varWalletAccount}
+var targetKeywords = []string{varWallet, varWallets, varPrivateKey, varWalletAccount, varSecret}
 
 func newPrefilter(checked *cel.Ast) prefilter {
 	var p prefilter

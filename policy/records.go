@@ -63,10 +63,13 @@ type Ballot struct {
 // vote by somebody who is not a member adds a credential but no approver.
 func InputFor(typ string, params any, ballots []Ballot, members map[string]Approver, now time.Time) Input {
 	in := Input{Activity: ActivityFor(typ, params), Now: now}
-	for _, b := range ballots {
+	for i, b := range ballots {
 		v := b.Vote
 		if v.Selection != api.VoteApproved {
 			continue
+		}
+		if i == 0 {
+			in.Requester = v.UserID // the submission is the first vote
 		}
 		if u, ok := members[v.UserID]; ok {
 			in.Approvers = append(in.Approvers, u)

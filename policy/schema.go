@@ -23,12 +23,15 @@ var schema = map[string][]string{
 	typeActivity:      {"type:string", "kind:string", "resource:string", "action:string", "params:map<string,dyn>"},
 	typeWallet:        {"id:string", "imported:bool", "exported:bool", "label:string"},
 	typeWalletAccount: {"address:string"},
-	typePrivateKey:    {"id:string", "tags:list<string>", "imported:bool", "exported:bool", "label:string"},
-	typeEth:           {"tx:EthereumTransaction", "eip_712:Eip712TypedData", "eip_7702_authorization:Eip7702Authorization"},
-	typeSolana:        {"tx:SolanaTransaction"},
-	typeTron:          {"tx:TronTransaction"},
-	typeBitcoin:       {"tx:BitcoinTransaction"},
-	typeTempo:         {"tx:TempoTransaction"},
+	// The secret an export reads (features/secrets.mdx): its static
+	// properties are the only field the docs show to policies.
+	typeSecret:     {"static_properties:map<string,string>"},
+	typePrivateKey: {"id:string", "tags:list<string>", "imported:bool", "exported:bool", "label:string"},
+	typeEth:        {"tx:EthereumTransaction", "eip_712:Eip712TypedData", "eip_7702_authorization:Eip7702Authorization"},
+	typeSolana:     {"tx:SolanaTransaction"},
+	typeTron:       {"tx:TronTransaction"},
+	typeBitcoin:    {"tx:BitcoinTransaction"},
+	typeTempo:      {"tx:TempoTransaction"},
 
 	"EthereumTransaction": {"from:string", "to:string", "data:string", "value:int", "gas:int", "gas_price:int",
 		"chain_id:int", "nonce:int", "max_fee_per_gas:int", "max_priority_fee_per_gas:int", "max_fee_per_blob_gas:int",
@@ -80,6 +83,7 @@ const (
 	typeActivity      = "Activity"
 	typeWallet        = "Wallet"
 	typeWalletAccount = "WalletAccount"
+	typeSecret        = "Secret"
 	typePrivateKey    = "PrivateKey"
 	typeEth           = "Eth"
 	typeSolana        = "Solana"

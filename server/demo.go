@@ -453,8 +453,9 @@ func (s *Server) seedDemoObjects(ctx context.Context, org *Org) (demoFixtures, e
 			{PolicyName: "Sign-in with the local OIDC issuer", Effect: api.EffectAllow,
 				Condition: "activity.type == 'ACTIVITY_TYPE_OAUTH'", Notes: "oauth activity"},
 			{PolicyName: "Never delete the treasury account", Effect: api.EffectDeny,
-				Condition: "activity.type == 'ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS' && '" + fx.treasuryAccount + "' in activity.params.walletAccountIds",
-				Notes:     "deny wins over every allow policy; only the root quorum acting together bypasses policies"},
+				Condition: "activity.type == 'ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS' && '" + fx.treasuryAccount + "' in activity.params.wallet_account_ids",
+				Notes: "deny wins over every allow policy; only the root quorum acting together bypasses policies. " +
+					"The real service does not let policies read this parameter (a MissingField error there: this deny would never deny)"},
 		}
 		for i, p := range policies {
 			if _, err := s.compile(p.Condition, p.Consensus); err != nil {

@@ -168,12 +168,14 @@ func TestRevokedKeyCannotReadWhatWasDecidedAfterRevocation(t *testing.T) {
 	}
 }
 
-// Carol deletes her key with it, and the deletion needs the quorum; before
-// it completes, other members delete that key by a request of their own.
-// Carol's deletion is then not the one that removed the key (it is still
+// Carol deletes her key with it, and a policy makes the deletion wait for a
+// second approval (without one, deleting one's own key completes at once);
+// before it completes, other members delete that key by a request of their
+// own. Carol's deletion is then not the one that removed the key (it is still
 // pending, and would fail: the key is gone): her resend is refused.
 func TestResendOfADeletionThatDidNotRemoveTheKeyIsRefused(t *testing.T) {
 	e := newEnvWith(t, envOptions{threshold: 2})
+	e.addPolicy("key deletions need two", api.EffectAllow, "activity.type == 'ACTIVITY_TYPE_DELETE_API_KEYS'", "approvers.count() >= 2")
 	u, err := e.clients["carol"].GetUser(ctxT(t), e.user("carol"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,28 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// A condition reading a parameter the real service does not expose compiles
+// (the local service reads it) but is said, with the documented name: on the
+// real service a deny on it never denies.
+func TestPolicyCheckWarnsOfParamsTheRealServiceDoesNotExpose(t *testing.T) {
+	code, out, errOut := runCLI(t, t.TempDir(), "", "policy", "check", "--condition", "activity.params.apiKeyIds.count() == 1")
+	if code != 0 {
+		t.Fatalf("policy check refused a condition that compiles: exit %d, %s", code, errOut)
+	}
+	if !strings.Contains(out, "ok") {
+		t.Errorf("stdout %q does not say it compiles", out)
+	}
+	for _, want := range []string{"warning:", "activity.params.api_key_ids", "MissingField"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q does not say %q", errOut, want)
+		}
+	}
+	_, _, errOut = runCLI(t, t.TempDir(), "", "policy", "check", "--condition", "activity.params.api_key_ids.count() == 1")
+	if strings.Contains(errOut, "warning") {
+		t.Errorf("a documented parameter is warned about: %s", errOut)
+	}
+}

@@ -1,0 +1,42 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// The simulator and the explanations agree with the service on the real
+// service's implicit permission to change one's own credentials: a draft deny
+// on key deletions takes it away (a lock-out), and the requester must be the
+// user whose credentials change.
+func TestOwnCredentialChangeInSimulations(t *testing.T) {
+	dave := Approver{ID: "u-dave", Name: "dave"}
+	erin := Approver{ID: "u-erin", Name: "erin"}
+	members := map[string]Approver{dave.ID: dave, erin.ID: erin}
+	quorum := Quorum{Threshold: 2, UserIDs: []string{"r1", "r2"}}
+	deletion := func(requester, owner Approver) Input {
+		params := api.DeleteAPIKeysParams{UserID: owner.ID, APIKeyIDs: []string{"k-1"}}
+		ballots := []Ballot{{Vote: api.Vote{UserID: requester.ID, Selection: api.VoteApproved}}}
+		return InputFor(api.TypeDeleteAPIKeys, params, ballots, members, time.Time{})
+	}
+
+	own := Decide(nil, deletion(dave, dave), quorum, false)
+	if own.Outcome != api.OutcomeAllow || !own.OwnCredential {
+		t.Fatalf("dave deleting his own key, no policy: %s (%s), want ALLOW by the own-credentials permission", own.Outcome, own.Reason)
+	}
+	if why := Explain(own).Why; !strings.Contains(why, "own credentials") {
+		t.Errorf("explanation %q does not say why it is allowed", why)
+	}
+	if d := Decide(nil, deletion(dave, erin), quorum, false); d.Outcome != api.OutcomeDenyImplicit {
+		t.Errorf("dave deleting erin's key, no policy: %s, want DENY_IMPLICIT", d.Outcome)
+	}
+
+	deny := mustPolicy(t, "no-deletions", api.EffectDeny, "activity.action == 'DELETE'", "")
+	sim := Simulate(nil, deny, deletion(dave, dave), quorum, false)
+	if sim.WithDraft.Outcome != api.OutcomeDenyExplicit || !sim.LocksOut {
+		t.Errorf("a deny on deletions: with draft %s, locks out %v; want DENY_EXPLICIT and a lock-out of what is allowed today", sim.WithDraft.Outcome, sim.LocksOut)
+	}
+}

@@ -1,0 +1,145 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"cel.dev/cel-go/parser"
+)
+
+// documentedParams is the real service's table of the parameters a policy
+// can read (features/policies/language.mdx, "Activity parameters", tkhq/docs
+// c8289df2): field → the activity types that expose it. Reading any other
+// field there is a MissingField evaluation error, so the policy neither
+// allows nor denies. vigil's local service exposes every parameter, camelCase
+// and snake_case, so Warnings flags the reads that would behave differently.
+var documentedParams = map[string][]string{
+	"hash_function":      {"SIGN_RAW_PAYLOAD", "SIGN_RAW_PAYLOAD_V2", "SIGN_RAW_PAYLOADS"},
+	"encoding":           {"SIGN_RAW_PAYLOAD", "SIGN_RAW_PAYLOAD_V2", "SIGN_RAW_PAYLOADS"},
+	"type":               {"SIGN_TRANSACTION_V2"},
+	"user_ids":           {"DELETE_USERS"},
+	"user_id":            {"CREATE_API_KEYS", "CREATE_API_KEYS_V2", "DELETE_API_KEYS"},
+	"api_key_ids":        {"DELETE_API_KEYS"},
+	"target_public_key":  {"EXPORT_WALLET", "EXPORT_WALLET_ACCOUNT", "EXPORT_PRIVATE_KEY"},
+	"wallet_id":          {"UPDATE_WALLET"},
+	"otp_length":         {"INIT_OTP_AUTH_V2", "INIT_OTP_AUTH_V3"},
+	"session_profile_id": {"OTP_LOGIN", "OTP_LOGIN_V2", "STAMP_LOGIN", "OAUTH_LOGIN"},
+	"endpoint_id":        {"UPDATE_WEBHOOK_ENDPOINT", "DELETE_WEBHOOK_ENDPOINT"},
+	"sign_with":          {"SPARK_SIGN_FROST", "SPARK_PREPARE_TRANSFER", "SPARK_CLAIM_TRANSFER", "SPARK_PREPARE_LIGHTNING_RECEIVE"},
+	"signatures":         {"SPARK_SIGN_FROST"},
+	"transfer":           {"SPARK_PREPARE_TRANSFER"},
+	"claim":              {"SPARK_CLAIM_TRANSFER"},
+	"lightning_receive":  {"SPARK_PREPARE_LIGHTNING_RECEIVE"},
+}
+
+// DocumentedParam reports whether the real service lets policies read
+// activity.params.<name>, and for which activity types (ACTIVITY_TYPE_…).
+func DocumentedParam(name string) (types []string, ok bool) {
+	ts, ok := documentedParams[name]
+	for _, t := range ts {
+		types = append(types, "ACTIVITY_TYPE_"+t)
+	}
+	return types, ok
+}
+
+// Warnings lists what in a policy compiles and runs here but behaves
+// differently on the real service; they are not errors (the policy is
+// accepted). Today: reads of activity.params fields the real service does
+// not expose (camelCase names, or names outside its table), where reading is
+// a MissingField error there, so the policy neither allows nor denies: a
+// deny written on such a field never denies there. It never fails.
+func Warnings(src Source) []Diagnostic {
+	return paramWarnings(src.Condition)
+}
+
+func paramWarnings(condition string) []Diagnostic {
+	type tok struct {
+		Token
+		line, col int
+	}
+	var toks []tok
+	line, col := 1, 1
+	for _, t := range Tokens(condition) {
+		if t.Kind != TokenPlain || strings.TrimSpace(t.Text) != "" {
+			toks = append(toks, tok{Token{t.Kind, strings.TrimSpace(t.Text)}, line, col})
+			// a plain token's position is that of its first rune; good enough
+			// for ".", "[" and the like, which are not reported.
+		}
+		for _, r := range t.Text {
+			if r == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+	}
+	var p *parser.Parser
+	var out []Diagnostic
+	seen := map[string]bool{}
+	for i := 0; i+3 < len(toks); i++ {
+		if toks[i].Kind != TokenKeyword || toks[i].Text != varActivity || toks[i+1].Text != "." ||
+			toks[i+2].Kind != TokenIdent || toks[i+2].Text != "params" {
+			continue
+		}
+		var name string
+		at := toks[i+3]
+		switch {
+		case at.Text == "." && i+4 < len(toks) && toks[i+4].Kind == TokenIdent:
+			at, name = toks[i+4], toks[i+4].Text
+		case at.Text == "[" && i+4 < len(toks) && toks[i+4].Kind == TokenString:
+			if p == nil {
+				var err error
+				if p, err = parser.NewParser(); err != nil {
+					continue
+				}
+			}
+			v, ok := stringValue(p, toks[i+4].Text)
+			if !ok {
+				continue
+			}
+			at, name = toks[i+4], v
+		default:
+			continue
+		}
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		if msg := paramWarning(name); msg != "" {
+			out = append(out, Diagnostic{Field: FieldCondition, Line: at.line, Column: at.col, Message: msg})
+		}
+	}
+	return out
+}
+
+// paramWarning says what reading activity.params.<name> does on the real
+// service, or "" when the real service exposes it.
+func paramWarning(name string) string {
+	const missing = "on the real service reading it is a MissingField evaluation error, so the policy " +
+		"neither allows nor denies (a deny on it never denies there); vigil's local service reads it"
+	if _, ok := documentedParams[name]; ok {
+		return ""
+	}
+	shown := fmt.Sprintf("activity.params.%q", name)
+	if isParamIdent(name) {
+		shown = "activity.params." + name
+	}
+	if snake := snakeCase(name); snake != name {
+		if types, ok := DocumentedParam(snake); ok {
+			return fmt.Sprintf("%s: the real service names parameters in snake_case; write activity.params.%s "+
+				"(it exposes it for %s): as written, %s", shown, snake, strings.Join(types, ", "), missing)
+		}
+		return fmt.Sprintf("%s: the real service names parameters in snake_case, and %s is not among those it "+
+			"lets policies read (docs/policy-language.md lists them): %s", shown, snake, missing)
+	}
+	return fmt.Sprintf("%s is not among the parameters the real service lets policies read "+
+		"(docs/policy-language.md lists them): %s", shown, missing)
+}
+
+func isParamIdent(s string) bool {
+	return s != "" && !slices.ContainsFunc([]rune(s), func(r rune) bool {
+		return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}

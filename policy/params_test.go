@@ -1,0 +1,50 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+// The real service lets policies read only the parameters of its table, in
+// snake_case; any other read is a MissingField error there, and the policy
+// neither allows nor denies. A deny written on a camelCase field compiles and
+// denies here but never denies there, so vigil warns (it does not refuse:
+// the local service reads every parameter).
+func TestWarningsOnParamsTheRealServiceDoesNotExpose(t *testing.T) {
+	for _, tc := range []struct {
+		condition string
+		want      []string // substrings of the one warning; nil: no warning
+	}{
+		{"activity.params.userTagName.contains('ops')", []string{"userTagName", "snake_case", "user_tag_name", "MissingField", "never denies"}},
+		{"activity.params.apiKeyIds.count() == 1", []string{"write activity.params.api_key_ids", "ACTIVITY_TYPE_DELETE_API_KEYS"}},
+		{"activity.params['userId'] == 'u'", []string{"write activity.params.user_id"}},
+		{"activity.params.user_tag_name == 'ops'", []string{"user_tag_name is not among", "MissingField"}},
+		{"activity.params.api_key_ids.count() == 1", nil},
+		{"activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && activity.params.hash_function == 'HASH_FUNCTION_NO_OP' && activity.params.encoding != 'PAYLOAD_ENCODING_EIP712'", nil},
+		{"activity.resource == 'AUTH' && activity.params.session_profile_id == 'x'", nil},
+		{"activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'", nil},
+	} {
+		if _, err := Compile(tc.condition, ""); err != nil {
+			t.Errorf("%s: refused (a warning must not refuse): %v", tc.condition, err)
+		}
+		ws := Warnings(Source{Condition: tc.condition})
+		if tc.want == nil {
+			if len(ws) != 0 {
+				t.Errorf("%s: warnings %v, want none (the real service exposes the field)", tc.condition, ws)
+			}
+			continue
+		}
+		if len(ws) != 1 {
+			t.Errorf("%s: %d warnings %v, want 1", tc.condition, len(ws), ws)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(ws[0].Message, w) {
+				t.Errorf("%s: warning %q does not say %q", tc.condition, ws[0].Message, w)
+			}
+		}
+		if ws[0].Field != FieldCondition || ws[0].Column < 17 {
+			t.Errorf("%s: warning at %s column %d, want the field's name in the condition", tc.condition, ws[0].Field, ws[0].Column)
+		}
+	}
+}
