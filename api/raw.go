@@ -104,15 +104,21 @@ func (c *Client) ListActivitiesRaw(ctx context.Context, opts ListActivitiesOptio
 func (c *Client) SubmitRaw(ctx context.Context, path string, params Params, opts ...SubmitOption) (*Activity, json.RawMessage, error) {
 	cl, err := c.submitCall(path, params, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, &notSentError{err}
 	}
 	var raw json.RawMessage
 	if err := c.do(ctx, cl, &raw); err != nil {
 		return nil, nil, err
 	}
+	// Accepted, so perhaps recorded: a reply that does not say which activity
+	// is an unknown outcome, as for the typed methods (sendActivity), never a
+	// failure a script would take as "nothing was recorded, run it again".
 	var reply ActivityResponse
 	if err := json.Unmarshal(raw, &reply); err != nil {
-		return nil, nil, fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", cl.op, Sanitize(err.Error()))
+		return nil, nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", cl.op, Sanitize(err.Error()))})
+	}
+	if reply.Activity.ID == "" || reply.Activity.Status == "" {
+		return nil, nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply carries no activity id or status; the server may not be this service", cl.op)})
 	}
 	SanitizeValue(&reply)
 	return &reply.Activity, raw, nil
