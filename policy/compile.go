@@ -572,9 +572,9 @@ func mismatchHint(msg string) string {
 	number := func(t string) bool { return t == "int" || t == "uint" || t == "double" }
 	switch {
 	case number(left) && right == "string":
-		return fmt.Sprintf(": this compares a number (%s) with a string; the field is a number, so write the value without quotes (8453, not '8453')", left)
+		return fmt.Sprintf(": this compares a number (%s) with a string; the field is a number, so write the value without quotes (for example 8453, not '8453')", left)
 	case left == "string" && number(right):
-		return fmt.Sprintf(": this compares a string with a number (%s); quote the value ('8453') or compare with a string field", right)
+		return fmt.Sprintf(": this compares a string with a number (%s); quote the value (for example '8453', not 8453) or compare with a string field", right)
 	case left != right:
 		return fmt.Sprintf(": this compares a %s with a %s, which never compare; write the value as a %s", left, right, left)
 	}
