@@ -82,8 +82,16 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 	// Locked before the placeholder is written, for as long as this process
 	// holds the reservation: a placeholder whose file nobody locks was left
 	// by a process that died (the lock goes with it, kill -9 included).
+	// Another process may hold the lock for an instant (placeholderAbandoned's
+	// probe, RemoveAbandoned finding the file still empty): wait it out, but
+	// never go on unlocked, or a later RemoveAbandoned would take this live
+	// reservation for an abandoned one and the key saved into it would be lost.
 	if osf, ok := f.(*os.File); ok {
-		if _, err := tryLock(osf); err != nil {
+		locked, err := lockSoon(osf)
+		if err == nil && !locked {
+			err = errors.New("another vigil process holds it; try again")
+		}
+		if err != nil {
 			f.Close()
 			os.Remove(priv)
 			return nil, &DirError{Dir: s.Dir, Err: fmt.Errorf("lock %s: %w", priv, err)}
@@ -102,6 +110,19 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 		return nil, &DirError{Dir: s.Dir, Err: err}
 	}
 	return &Reservation{store: s, name: name, f: f}, nil
+}
+
+// lockSoon is tryLock, retried for up to a second: long enough for another
+// process's probe of the file, which holds the lock only while it reads.
+func lockSoon(f *os.File) (bool, error) {
+	for range 100 {
+		locked, err := tryLock(f)
+		if locked || err != nil {
+			return locked, err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false, nil
 }
 
 // exists is the *ExistsError of name, whose file path was found; it tells
