@@ -56,16 +56,16 @@ type Users struct {
 	height     int
 	// Open detail: the user, the API key under the cursor, the marked keys and
 	// the get_api_key record of the key under the cursor, when fetched.
-	open     *api.User
-	cursor   int
-	marked   map[string]bool
+	open   *api.User
+	cursor int
+	marked map[string]bool
 	// marksGone names the marked keys a reload found gone (deleted
 	// meanwhile), until the next d or mark: d then says so rather than fall
 	// back to the key under the cursor, which the user never chose.
 	marksGone []string
-	keyInfo  *api.APIKey
-	keyErr   string
-	deleting *Submission // the delete_api_keys in flight
+	keyInfo   *api.APIKey
+	keyErr    string
+	deleting  *Submission // the delete_api_keys in flight
 	// earlier is a delete_api_keys whose outcome is unknown, sent again when
 	// the same keys of the same user are deleted.
 	earlier *earlierSubmit
