@@ -69,6 +69,10 @@ type Activities struct {
 	// settled are activities that left the Pending list since the last manual
 	// refresh; they stay listed with their final status.
 	settled map[string]*api.Activity
+	// leaving are activities that left the Pending list on a refresh and
+	// whose final record is being fetched: their last copy stays listed
+	// meanwhile, so the cursor on one does not fall to another row.
+	leaving map[string]bool
 	// announced are the activities whose settling was told (a toast, or your
 	// own vote's result), for the session.
 	announced map[string]bool
@@ -373,12 +377,15 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		fresh, orders := a.keepFresher(msg.items, copyOrder{msg.sent, a.gens.next()})
 		announce := a.announce(a.items, fresh)
-		for id := range a.settled {
+		for _, it := range fresh {
+			delete(a.leaving, it.ID) // back on the page: nothing left
+		}
+		for _, id := range a.keptIDs() {
 			if _, listed := orders[id]; !listed {
 				orders[id] = a.orders[id]
 			}
 		}
-		a.err, a.items, a.orders, a.fetched, a.older = "", a.withSettled(fresh), orders, msg.at, msg.older
+		a.err, a.items, a.orders, a.fetched, a.older = "", a.withSettled(a.items, fresh), orders, msg.at, msg.older
 		if a.unsure == nil {
 			a.voteErr = "" // a vote whose outcome is unknown stays said until a read of it tells
 		}

@@ -45,7 +45,7 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case pressed(k, a.keys.CopyFP):
 		return a.copyField(true), true
 	case key.Matches(k, a.keys.Refresh):
-		a.settled = nil // a manual refresh shows the list as the service has it
+		a.forgetSettled() // a manual refresh shows the list as the service has it
 		cmds := []tea.Cmd{a.load(), a.recheckVote()}
 		if a.detail != nil {
 			cmds = append(cmds, a.detail.load(a.c))
@@ -101,10 +101,12 @@ func (a *Activities) listKey(k tea.KeyPressMsg) tea.Cmd {
 		// The list is newest first: the older page comes after the page's
 		// last row. Settled activities kept on the list belong to the page
 		// they settled on, so they go with it.
-		a.before, a.after, a.settled = "", a.last, nil
+		a.before, a.after = "", a.last
+		a.forgetSettled()
 		return a.load()
 	case key.Matches(k, a.keys.PrevPage) && a.keys.PrevPage.Enabled():
-		a.before, a.after, a.settled = a.first, "", nil
+		a.before, a.after = a.first, ""
+		a.forgetSettled()
 		return a.load()
 	case pressed(k, a.keys.NextPage), pressed(k, a.keys.PrevPage):
 		return ui.Toast(a.pagingBlock(pressed(k, a.keys.NextPage)), true)
@@ -191,7 +193,8 @@ func (a *Activities) toggleMode() tea.Cmd {
 	a.all = !a.all
 	a.before, a.after, a.items = "", "", nil
 	a.first, a.last, a.older = "", "", false
-	a.seen, a.settled = false, nil
+	a.seen = false
+	a.forgetSettled()
 	a.list.Table.Empty = "no pending activities — press v to see all"
 	if a.all {
 		a.list.Table.Empty = "no activities match — s and t change the filters"

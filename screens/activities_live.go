@@ -53,7 +53,11 @@ func (a *Activities) announce(prev, next []api.Activity) tea.Cmd {
 		inPrev[it.ID] = true
 		// Its status may already be final (an open detail's reload got there
 		// first), so what decides is whether it was announced.
-		if !inNext[it.ID] && !a.announced[it.ID] {
+		if !inNext[it.ID] && !a.announced[it.ID] && !a.leaving[it.ID] {
+			if a.leaving == nil {
+				a.leaving = map[string]bool{}
+			}
+			a.leaving[it.ID] = true
 			cmds = append(cmds, a.fetchSettled(it.ID))
 		}
 	}
@@ -137,11 +141,17 @@ func notification(text string) string {
 // listed with its final status, the open detail follows it, and a toast says
 // what happened (unless your own vote decided it: that vote has its toast).
 func (a *Activities) settledActivity(msg activitySettledMsg) tea.Cmd {
+	delete(a.leaving, msg.id)
 	if msg.err != nil || msg.activity == nil {
-		return nil // gone from the list and unreadable: nothing to say for sure
+		// Gone from the list and unreadable: nothing to say for sure of it,
+		// but the cursor must not move to another row unsaid.
+		return a.dropLeft(msg.id, "its record could not be read")
 	}
 	act, order := *msg.activity, copyOrder{msg.sent, a.gens.next()}
-	if act.Status == api.StatusConsensusNeeded || a.announced[act.ID] {
+	if act.Status == api.StatusConsensusNeeded {
+		return a.dropLeft(act.ID, "it still waits for votes, on an older page (])")
+	}
+	if a.announced[act.ID] {
 		return nil
 	}
 	a.keepSettled(act, order)
@@ -150,6 +160,44 @@ func (a *Activities) settledActivity(msg activitySettledMsg) tea.Cmd {
 		return tea.Batch(announceCompletion(act), follow)
 	}
 	return tea.Batch(ui.Toast(settledText(a.c, &act), act.Status != api.StatusCompleted), announceCompletion(act), follow)
+}
+
+// dropLeft takes off the list the copy kept of an activity that left the
+// Pending list and turned out not to have settled (or could not be read).
+// When the cursor was on it, it says so: the next a, x or enter would act on
+// another row.
+func (a *Activities) dropLeft(id, why string) tea.Cmd {
+	i := slices.IndexFunc(a.items, func(it api.Activity) bool { return it.ID == id })
+	if i < 0 || a.settled[id] != nil {
+		return nil
+	}
+	sel := a.selected()
+	wasSelected := a.detail == nil && sel != nil && sel.ID == id
+	what := intentWhat(a.c, &a.items[i])
+	a.items = slices.Delete(a.items, i, i+1)
+	a.setRows()
+	if !wasSelected {
+		return nil
+	}
+	return ui.Toast("the activity under the cursor left the Pending list ("+what+"): "+why+"; the cursor moved to another row", true)
+}
+
+// forgetSettled drops the activities kept on the Pending list after they
+// left it: the list is shown as the service has it.
+func (a *Activities) forgetSettled() {
+	a.settled, a.leaving = nil, nil
+}
+
+// keptIDs are the activities listed though not on the fetched page.
+func (a *Activities) keptIDs() []string {
+	ids := make([]string, 0, len(a.settled)+len(a.leaving))
+	for id := range a.settled {
+		ids = append(ids, id)
+	}
+	for id := range a.leaving {
+		ids = append(ids, id)
+	}
+	return ids
 }
 
 // keepSettled keeps act on the Pending list with its final status.
@@ -262,26 +310,34 @@ func (a *Activities) replace(act api.Activity, order copyOrder) {
 	}
 }
 
-// withSettled is a fresh pending list with the settled activities kept after it.
-func (a *Activities) withSettled(items []api.Activity) []api.Activity {
-	if a.all || len(a.settled) == 0 {
+// withSettled is a fresh pending list with the activities that left it kept
+// after it: the settled ones, and those whose final record is on its way
+// (their last copy, prev being the list before the refresh).
+func (a *Activities) withSettled(prev, items []api.Activity) []api.Activity {
+	if a.all || len(a.settled)+len(a.leaving) == 0 {
 		return items
 	}
 	out := slices.Clone(items)
-	for _, s := range a.settledOrder() {
+	for _, s := range a.keptOrder(prev) {
 		if !slices.ContainsFunc(items, func(it api.Activity) bool { return it.ID == s.ID }) {
-			out = append(out, *s)
+			out = append(out, s)
 		}
 	}
 	return out
 }
 
-func (a *Activities) settledOrder() []*api.Activity {
-	out := make([]*api.Activity, 0, len(a.settled))
+// keptOrder is the settled and leaving activities, newest first.
+func (a *Activities) keptOrder(prev []api.Activity) []api.Activity {
+	out := make([]api.Activity, 0, len(a.settled)+len(a.leaving))
 	for _, s := range a.settled {
-		out = append(out, s)
+		out = append(out, *s)
 	}
-	slices.SortFunc(out, func(x, y *api.Activity) int { return y.CreatedAt.Time().Compare(x.CreatedAt.Time()) })
+	for _, it := range prev {
+		if a.leaving[it.ID] && a.settled[it.ID] == nil {
+			out = append(out, it)
+		}
+	}
+	slices.SortFunc(out, func(x, y api.Activity) int { return y.CreatedAt.Time().Compare(x.CreatedAt.Time()) })
 	return out
 }
 

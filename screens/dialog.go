@@ -254,13 +254,13 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			d.confirm.Notice = orElse(d.notice, "y now answers what is shown")
 			return d, nil
 		}
-		if lines, warnings := d.confirm.Unread(d.width, d.height); lines > 0 {
+		if lines, _ := d.confirm.Unread(d.width, d.height); lines > 0 {
 			// At a small window the lines below (an unknown sender, what the
 			// vote would do, the fingerprint) were never shown: y waits until
 			// they have been. Any hidden line, not only a warned one: the
 			// rule is simpler to state, and a line not marked as a warning
 			// can still be what the answer is about.
-			d.confirm.Notice, d.unreadNoticed = ui.UnreadNotice(lines, warnings), true
+			d.confirm.Notice, d.unreadNoticed = ui.UnreadNotice, true
 			return d, nil
 		}
 		switch {

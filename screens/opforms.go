@@ -253,7 +253,12 @@ func (d *opFormDialog) confirm(prep prepared, v map[string]string, question stri
 	if len(lines) > 0 {
 		lines = append(lines, "")
 	}
-	lines = append(lines, d.outcome(prep.params)...)
+	asked, warn := d.outcome(prep.params)
+	warned := map[int]bool{}
+	for i := range warn {
+		warned[len(lines)+i] = true
+	}
+	lines = append(lines, asked...)
 	lines = append(lines, prep.facts...)
 	if d.earlier != nil {
 		if yes == "submit" {
@@ -266,22 +271,27 @@ func (d *opFormDialog) confirm(prep prepared, v map[string]string, question stri
 		lines = append(lines, d.earlier.warning()...)
 		yes = "submit new"
 	}
-	return NewConfirmDialogMsg("confirm:"+d.spec.op, ui.NewConfirm(question, yes, lines...), send, nil).reopensOnNo(d)
+	ask := ui.NewConfirm(question, yes, lines...)
+	ask.Warn = warned
+	return NewConfirmDialogMsg("confirm:"+d.spec.op, ask, send, nil).reopensOnNo(d)
 }
 
-// outcome are the confirm's lines on what the submit asks for and what
-// happens next, by the console's reading of the policies.
-func (d *opFormDialog) outcome(params any) []string {
+// outcome are the confirm's lines on what the submit asks for, in the words
+// of the vote dialog the other members will read (who is invited, with which
+// access and tags, which users get a tag: a summary would hide a wrong pick
+// until they vote), and what happens next, by the console's reading of the
+// policies. warn holds the indexes of the lines drawn as warnings.
+func (d *opFormDialog) outcome(params any) (lines []string, warn map[int]bool) {
 	op, ok := api.OperationByPath(d.spec.op)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	intent, err := api.IntentFor(op.Type, params)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	act := api.Activity{Type: op.Type, Intent: intent}
-	return append([]string{"what: " + intentWhat(d.c, &act)}, submitOutcome(d.c, op.Type, intent)...)
+	lines, warn, _ = intentLines(d.c, intent)
+	return append(lines, submitOutcome(d.c, op.Type, intent)...), warn
 }
 
 var indexSuffix = regexp.MustCompile(`\[\d+\]$`)

@@ -168,12 +168,14 @@ func createUserTagSpec() opSpec {
 				ids = append(ids, id)
 			}
 			sort.Slice(ids, func(i, j int) bool { return c.Org.UserNames[ids[i]] < c.Org.UserNames[ids[j]] })
-			labels := make([]string, len(ids))
+			labels, names := make([]string, len(ids)), make([]string, len(ids))
 			for i, id := range ids {
 				labels[i] = api.NameWithID(c.Org.UserNames[id], id)
+				names[i] = api.NameText(c.Org.UserNames[id])
 			}
 			// Users are optional: SPEC.md allows a tag given to users later.
-			users := ui.Field{Key: "userIds", Label: "Users (from list_users; none: the tag alone)", Multi: true, Choices: ids, ChoiceLabels: labels}
+			users := ui.Field{Key: "userIds", Label: "Users (from list_users; none: the tag alone)", Multi: true,
+				Choices: ids, ChoiceLabels: labels, PickedLabels: names}
 			if len(ids) == 0 {
 				users = ui.Field{Key: "userIds", Label: "User ids (comma-separated, or none; the user list is not loaded)", CharLimit: 4000}
 			}

@@ -100,8 +100,8 @@ func TestUserTagPicksUsersFromTheList(t *testing.T) {
 	if _, ok := h.root.common.Org.UserNames[picked]; !ok {
 		t.Errorf("picked %q is not a listed user (%v)", picked, h.root.common.Org.UserNames)
 	}
-	if !strings.Contains(h.frame(), "1 picked") {
-		t.Errorf("the form should say how many are picked:\n%s", h.frame())
+	if want := "picked (1): " + h.root.common.Org.UserNames[picked]; !strings.Contains(h.frame(), want) {
+		t.Errorf("the form should say who is picked (%q):\n%s", want, h.frame())
 	}
 }
 

@@ -20,7 +20,7 @@ func TestEndToEndOperationFormConfirmsAndNoKeepsTheForm(t *testing.T) {
 	h.typeText("kept-tag")
 	h.key("ctrl+s")
 	out := h.frame()
-	for _, want := range []string{"Submit create_user_tag?", "what: ", "Once submitted"} {
+	for _, want := range []string{"Submit create_user_tag?", `tag:         "kept-tag"`, "Once submitted"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the confirm lacks %q:\n%s", want, out)
 		}

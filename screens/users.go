@@ -3,6 +3,7 @@ package screens
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -55,12 +56,16 @@ type Users struct {
 	height     int
 	// Open detail: the user, the API key under the cursor, the marked keys and
 	// the get_api_key record of the key under the cursor, when fetched.
-	open     *api.User
-	cursor   int
-	marked   map[string]bool
-	keyInfo  *api.APIKey
-	keyErr   string
-	deleting *Submission // the delete_api_keys in flight
+	open   *api.User
+	cursor int
+	marked map[string]bool
+	// marksGone names the marked keys a reload found gone (deleted
+	// meanwhile), until the next d or mark: d then says so rather than fall
+	// back to the key under the cursor, which the user never chose.
+	marksGone []string
+	keyInfo   *api.APIKey
+	keyErr    string
+	deleting  *Submission // the delete_api_keys in flight
 	// earlier is a delete_api_keys whose outcome is unknown, sent again when
 	// the same keys of the same user are deleted.
 	earlier *earlierSubmit
@@ -229,9 +234,9 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		u.err, u.stale, u.items, u.tagNames, u.fetched = "", false, msg.users, msg.tagNames, msg.at
 		u.setRows()
 		if u.open != nil {
-			u.reopen(u.open.UserID)
+			gone := u.reopen(u.open.UserID)
 			if u.open != nil {
-				return u, u.loadPending() // a deletion may have been proposed or decided
+				return u, tea.Batch(gone, u.loadPending()) // a deletion may have been proposed or decided
 			}
 		}
 	case pendingDeletesLoadedMsg:
@@ -258,23 +263,46 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 }
 
 // reopen shows the user's fresh record after a reload, keeping the marks that
-// still name one of its keys.
-func (u *Users) reopen(id string) {
+// still name one of its keys. The marks of keys gone meanwhile are dropped
+// and said (the toast it returns), never silently: d would otherwise act on
+// other keys than the ones marked.
+func (u *Users) reopen(id string) tea.Cmd {
 	i := slices.IndexFunc(u.items, func(x api.User) bool { return x.UserID == id })
 	if i < 0 {
 		u.closeDetail()
-		return
+		return nil
 	}
+	before := u.open.APIKeys
 	u.open = &u.items[i]
+	var gone []string
+	for _, k := range before {
+		if u.marked[k.APIKeyID] && !slices.ContainsFunc(u.open.APIKeys, func(x api.APIKey) bool { return x.APIKeyID == k.APIKeyID }) {
+			gone = append(gone, api.NameWithID(k.APIKeyName, k.APIKeyID))
+		}
+	}
 	for k := range u.marked {
 		if !slices.ContainsFunc(u.open.APIKeys, func(x api.APIKey) bool { return x.APIKeyID == k }) {
 			delete(u.marked, k)
 		}
 	}
+	var toast tea.Cmd
+	if len(gone) > 0 {
+		u.marksGone = append(u.marksGone, gone...)
+		toast = ui.Toast(marksGoneText(gone)+"; their marks were dropped", true)
+	}
 	u.cursor = min(u.cursor, max(len(u.open.APIKeys)-1, 0))
 	u.keyInfo = nil
 	u.sortPending() // against the keys as they stand now
 	u.renderDetail()
+	return toast
+}
+
+// marksGoneText says which marked keys are gone.
+func marksGoneText(names []string) string {
+	if len(names) == 1 {
+		return "the marked API key " + names[0] + " is gone (deleted meanwhile)"
+	}
+	return "the marked API keys " + strings.Join(names, ", ") + " are gone (deleted meanwhile)"
 }
 
 func (u *Users) closeDetail() {
@@ -283,6 +311,7 @@ func (u *Users) closeDetail() {
 	u.sortPending()
 	u.pendingTicks++ // its auto-refresh stops
 	clear(u.marked)
+	u.marksGone = nil
 	u.list.Close()
 }
 
@@ -333,6 +362,7 @@ func (u *Users) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		id := u.open.APIKeys[u.cursor].APIKeyID
+		u.marksGone = nil // the user chooses again
 		u.marked[id] = !u.marked[id]
 		if !u.marked[id] {
 			delete(u.marked, id)

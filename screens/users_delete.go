@@ -102,6 +102,13 @@ func (u *Users) confirmDelete() tea.Cmd {
 	if u.open == nil || len(u.open.APIKeys) == 0 {
 		return nil
 	}
+	if gone := u.marksGone; len(gone) > 0 && len(u.marked) == 0 {
+		// The user pressed d for the keys marked: the key under the cursor
+		// is not what they chose. Said once; the next d takes the cursor's.
+		u.marksGone = nil
+		return ui.Toast(marksGoneText(gone)+": nothing is marked now; d again deletes the key under the cursor, space marks keys", true)
+	}
+	u.marksGone = nil
 	x := *u.open
 	keys := u.toDelete()
 	pending := u.pendingAmong(keys)

@@ -211,24 +211,11 @@ func (c Confirm) Unread(width, height int) (lines, warnings int) {
 }
 
 // UnreadNotice is what a dialog with lines never shown says when y is
-// pressed: y does not answer until they have been on screen.
-func UnreadNotice(lines, warnings int) string {
-	return fmt.Sprintf("↓ %s: scroll to the end (↓/pgdn) before answering y", unreadText(lines, warnings))
-}
-
-// unreadText is "N more lines", with how many of them are warnings.
-func unreadText(lines, warnings int) string {
-	s := plural(lines, "more line")
-	switch {
-	case warnings == 1 && lines == 1:
-		s += ", a warning"
-	case warnings == 1:
-		s += ", 1 of them a warning"
-	case warnings > 1:
-		s += fmt.Sprintf(", %d of them warnings", warnings)
-	}
-	return s
-}
+// pressed: y does not answer until they have been on screen. It states no
+// count: the notice takes rows from the window itself, so a count taken
+// before it is drawn is wrong once it is, and it would not follow the
+// scrolling; the ↓ line above it counts what is below (warnings too).
+const UnreadNotice = "scroll to the end (↓/pgdn) before answering y"
 
 // plural is "1 line" or "n lines".
 func plural(n int, one string) string {

@@ -40,6 +40,10 @@ type Field struct {
 	Multi bool
 	// ChoiceLabels, when set, are shown instead of Choices (same order).
 	ChoiceLabels []string
+	// PickedLabels, when set, name the picked choices of a Multi field in
+	// the list of what is picked (shorter: names without their ids);
+	// ChoiceLabels when nil.
+	PickedLabels []string
 
 	input  Input
 	choice int
@@ -399,7 +403,13 @@ func (f Form) Lines(th *theme.Theme, width int) (lines []string, first, last int
 			if fd.picked[fd.choice] {
 				box = "[x]"
 			}
-			val = fmt.Sprintf("◂ %s %s ▸  %d picked (space toggles)", box, Clean(fd.choiceLabel(fd.choice)), len(fd.picked)-countFalse(fd.picked))
+			// The choice shown is one at a time, so what is picked is
+			// listed under it, wrapped (not cut): who is ticked must be
+			// readable before submit, at any width.
+			b.WriteString("  " + ansi.Truncate(fmt.Sprintf("◂ %s %s ▸  space toggles", box, Clean(fd.choiceLabel(fd.choice))), max(width-2, 1), "…") + "\n")
+			for _, l := range strings.Split(ansi.Wrap(fd.pickedText(), max(width-2, 1), " ,"), "\n") {
+				b.WriteString("  " + l + "\n")
+			}
 		case len(fd.Choices) > 0:
 			val = fmt.Sprintf("◂ %s ▸", Clean(fd.choiceLabel(fd.choice)))
 		case fd.Hidden:
@@ -408,9 +418,11 @@ func (f Form) Lines(th *theme.Theme, width int) (lines []string, first, last int
 				val = "(hidden — typed, not shown)"
 			}
 		}
-		if val != "" {
+		switch {
+		case fd.Multi: // drawn above
+		case val != "":
 			b.WriteString("  " + ansi.Truncate(val, max(width-2, 1), "…") + "\n")
-		} else {
+		default:
 			b.WriteString(fd.textView(th, max(width-2, 1)))
 		}
 		if fd.err != "" {
@@ -477,6 +489,25 @@ func (fd Field) choiceLabel(i int) string {
 		return fd.Choices[i]
 	}
 	return ""
+}
+
+// pickedText lists the picked choices of a Multi field: "picked (2): alice, bob".
+func (fd Field) pickedText() string {
+	var names []string
+	for i := range fd.Choices {
+		if !fd.picked[i] {
+			continue
+		}
+		name := fd.choiceLabel(i)
+		if i < len(fd.PickedLabels) {
+			name = fd.PickedLabels[i]
+		}
+		names = append(names, Clean(name))
+	}
+	if len(names) == 0 {
+		return "picked: none"
+	}
+	return fmt.Sprintf("picked (%d): %s", len(names), strings.Join(names, ", "))
 }
 
 func countFalse(m map[int]bool) int {

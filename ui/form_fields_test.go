@@ -53,7 +53,7 @@ func TestMultiFieldTicksSeveralChoices(t *testing.T) {
 		t.Errorf("picked %q, want u-1,u-3", got)
 	}
 	th := theme.New(theme.Options{Dark: true, NoColor: true})
-	if v := ansi.Strip(f.View(th, 80)); !strings.Contains(v, "[x] carol") || !strings.Contains(v, "2 picked") {
+	if v := ansi.Strip(f.View(th, 80)); !strings.Contains(v, "[x] carol") || !strings.Contains(v, "picked (2): alice, carol") {
 		t.Errorf("view:\n%s", v)
 	}
 	f, _ = f.Update(right)
