@@ -122,9 +122,11 @@ func paramWarning(name string) string {
 	if _, ok := documentedParams[name]; ok {
 		return ""
 	}
-	shown := fmt.Sprintf("activity.params.%q", name)
+	// The name is the author's, of any length: it is shortened, as the
+	// warning is about the name's spelling, which its start shows.
+	shown := fmt.Sprintf("activity.params.%q", clipName(name))
 	if isParamIdent(name) {
-		shown = "activity.params." + name
+		shown = "activity.params." + clipName(name)
 	}
 	if snake := snakeCase(name); snake != name {
 		if types, ok := DocumentedParam(snake); ok {
@@ -132,10 +134,19 @@ func paramWarning(name string) string {
 				"(it exposes it for %s): as written, %s", shown, snake, strings.Join(types, ", "), missing)
 		}
 		return fmt.Sprintf("%s: the real service names parameters in snake_case, and %s is not among those it "+
-			"lets policies read (docs/policy-language.md lists them): %s", shown, snake, missing)
+			"lets policies read (docs/policy-language.md lists them): %s", shown, clipName(snake), missing)
 	}
 	return fmt.Sprintf("%s is not among the parameters the real service lets policies read "+
 		"(docs/policy-language.md lists them): %s", shown, missing)
+}
+
+// clipName shortens a parameter name a warning quotes to what a line shows.
+func clipName(name string) string {
+	const most = 48
+	if r := []rune(name); len(r) > most {
+		return string(r[:most]) + "…"
+	}
+	return name
 }
 
 func isParamIdent(s string) bool {

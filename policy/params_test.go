@@ -48,3 +48,24 @@ func TestWarningsOnParamsTheRealServiceDoesNotExpose(t *testing.T) {
 		}
 	}
 }
+
+// A warning quotes the author's name shortened: a name thousands of
+// characters long must not fill the terminal or the console's editor.
+func TestWarningsClipLongNames(t *testing.T) {
+	long := "userTag" + strings.Repeat("X", 3000)
+	for _, condition := range []string{
+		"activity.params." + long + " == 'x'",
+		"activity.params['" + strings.Repeat("y", 3000) + "'] == 'x'",
+	} {
+		ws := Warnings(Source{Condition: condition})
+		if len(ws) != 1 {
+			t.Fatalf("%d warnings %v, want 1", len(ws), ws)
+		}
+		if n := len([]rune(ws[0].Message)); n > 600 {
+			t.Errorf("warning is %d characters long; the name in it is not shortened: %.120q…", n, ws[0].Message)
+		}
+		if !strings.Contains(ws[0].Message, "MissingField") {
+			t.Errorf("shortened warning lost what it says: %q", ws[0].Message)
+		}
+	}
+}

@@ -122,6 +122,36 @@ func checkExpr(field, src string) error {
 	return nil
 }
 
+// conditionWarnings are what in a condition compiles and runs here but
+// behaves differently on the real service (policy.Warnings), each with its
+// column: a deny on a parameter the real service does not expose never denies
+// there. They are said, never refused.
+func conditionWarnings(condition string) []string {
+	var out []string
+	for _, w := range policy.Warnings(policy.Source{Condition: condition}) {
+		out = append(out, fmt.Sprintf("column %d: %s", w.Column, w.Message))
+	}
+	return out
+}
+
+// conditionWarning is the warning shown under the condition field: the
+// first, and how many more the confirm lists.
+func conditionWarning(condition string) string {
+	ws := conditionWarnings(condition)
+	if len(ws) == 0 {
+		return ""
+	}
+	text := "warning: " + ws[0]
+	if len(ws) > 1 {
+		text += fmt.Sprintf(" (and %d more; the confirm before submitting lists them)", len(ws)-1)
+	}
+	return text
+}
+
+// maxConfirmWarnings is how many condition warnings the confirm lists; a
+// condition can read any number of parameters.
+const maxConfirmWarnings = 5
+
 // openEditor opens an empty create form.
 func (p *Policies) openEditor() {
 	th := p.c.Theme
@@ -132,7 +162,8 @@ func (p *Policies) openEditor() {
 		ui.Field{Key: "effect", Label: "Effect", Choices: []string{api.EffectAllow, api.EffectDeny}},
 		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. activity.resource == 'POLICY'",
-			Validate:    func(s string) error { return checkExpr(policy.FieldCondition, s) }},
+			Validate:    func(s string) error { return checkExpr(policy.FieldCondition, s) },
+			Warn:        conditionWarning},
 		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. approvers.count() >= 2",
 			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) }},
@@ -424,6 +455,17 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	lines := []string{"effect:    " + params.Effect,
 		"condition: " + orElse(ui.Clean(params.Condition), "(empty: always applies)")}
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Condition))
+	// Before the vote, not after: the author may mean a deny the real
+	// service never applies.
+	ws := conditionWarnings(params.Condition)
+	for i, w := range ws {
+		warn[len(lines)] = true
+		if i == maxConfirmWarnings {
+			lines = append(lines, fmt.Sprintf("  ⚠ … and %d more warnings", len(ws)-i))
+			break
+		}
+		lines = append(lines, "  ⚠ warning: "+w)
+	}
 	lines = append(lines, "consensus: "+orElse(ui.Clean(params.Consensus), "(empty: the requester alone)"))
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Consensus))
 	// Only a simulation of this very draft speaks for it: an allow simulated

@@ -44,12 +44,17 @@ type Field struct {
 	// the list of what is picked (shorter: names without their ids);
 	// ChoiceLabels when nil.
 	PickedLabels []string
+	// Warn, when set, says what in a value that is accepted may not do what
+	// its author means ("" nothing). It runs when Validate does and is shown
+	// under the field in the warning style; it never stops a submit.
+	Warn func(string) string
 
 	input  Input
 	choice int
 	picked map[int]bool
 	err    string
 	errCol int // 1-based column of the error in the value, 0 = none
+	warn   string
 	// initial is the value the form opened with, for Changed.
 	initial string
 }
@@ -197,8 +202,11 @@ func (fd Field) value() string {
 
 // check validates one field and records its message and error column.
 func (fd *Field) check() {
-	fd.err, fd.errCol = "", 0
+	fd.err, fd.errCol, fd.warn = "", 0, ""
 	v := fd.value()
+	if fd.Warn != nil {
+		fd.warn = fd.Warn(v)
+	}
 	switch {
 	case fd.input.Cut():
 		fd.err = fmt.Sprintf("%s takes at most %d characters; what went past them was not taken in (backspace to edit)", fd.Label, fd.input.limit())
@@ -351,7 +359,7 @@ func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 		var changed bool
 		fd.input, changed = fd.input.Update(msg)
 		if changed {
-			fd.err, fd.errCol = "", 0
+			fd.err, fd.errCol, fd.warn = "", 0, ""
 			if fd.Live {
 				fd.check()
 			}
@@ -429,6 +437,11 @@ func (f Form) Lines(th *theme.Theme, width int) (lines []string, first, last int
 			// Wrapped, not cut: the end of an error often says what to do.
 			for _, l := range strings.Split(ansi.Wrap(Clean(fd.err), max(width-2, 1), " "), "\n") {
 				b.WriteString("  " + th.Bad.Render(l) + "\n")
+			}
+		}
+		if fd.warn != "" {
+			for _, l := range strings.Split(ansi.Wrap(Clean(fd.warn), max(width-2, 1), " "), "\n") {
+				b.WriteString("  " + th.Warn.Render(l) + "\n")
 			}
 		}
 		if i == f.focus {

@@ -295,3 +295,34 @@ func TestFormPasteIntoAChoiceSaysWhy(t *testing.T) {
 		t.Errorf("picking a value left the error %q", errs["name"])
 	}
 }
+
+// A field's warning shows live under it and never stops the submit: the
+// value is accepted, the author is only told what it may not do.
+func TestFormWarningShowsAndDoesNotBlock(t *testing.T) {
+	f := NewForm("Create policy",
+		Field{Key: "condition", Label: "Condition", Live: true, Warn: func(s string) string {
+			if strings.Contains(s, "Name") {
+				return "camelCase \x1b[31mname\x1b[0m"
+			}
+			return ""
+		}},
+	)
+	f = typeForm(f, "userTagName")
+	out := f.View(plainTheme, 60)
+	if !strings.Contains(ansi.Strip(out), "camelCase") {
+		t.Fatalf("no warning under the field while typing:\n%s", out)
+	}
+	if strings.Contains(out, "\x1b[31m") {
+		t.Errorf("the warning's escape sequence reached the terminal:\n%q", out)
+	}
+	if len(f.Errors()) != 0 || !f.Valid() {
+		t.Errorf("a warning made the form invalid: %v", f.Errors())
+	}
+	if _, res := f.Update(press("enter")); res != Submitted {
+		t.Errorf("result %v, want Submitted: a warning must not block the submit", res)
+	}
+	f = typeForm(NewForm("x", Field{Key: "c", Label: "C", Live: true, Warn: func(string) string { return "" }}), "ok")
+	if strings.Contains(ansi.Strip(f.View(plainTheme, 60)), "camelCase") {
+		t.Error("warning shown for a value without one")
+	}
+}
