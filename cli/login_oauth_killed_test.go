@@ -127,7 +127,7 @@ func loginKilledInFlight(t *testing.T, bin string, sig syscall.Signal) {
 	// that command (the activity id filled in) removes the placeholder
 	// itself, and checks that the activity was sealed to fresh-target.
 	// (A hangup lets the login remove its placeholder itself.)
-	code, out, errOut := e.run("", "login", "oauth", "--profile", "carol", "--provider-token", "-", "--name", "fresh")
+	code, _, errOut := e.run("", "login", "oauth", "--profile", "carol", "--provider-token", "-", "--name", "fresh")
 	want := "'vigil login oauth --profile carol --recover ACTIVITY_ID --target-key fresh-target --name fresh'"
 	if code == 0 || !strings.Contains(errOut, want) {
 		t.Fatalf("logging in again under --name fresh: exit %d, %s; want a refusal naming %s", code, errOut, want)
@@ -138,7 +138,7 @@ func loginKilledInFlight(t *testing.T, bin string, sig syscall.Signal) {
 	if left != (sig == syscall.SIGKILL) {
 		t.Errorf("after %v the placeholder %s is left: %v", sig, placeholder, left)
 	}
-	code, out, errOut = e.run("", "login", "oauth", "--profile", "carol", "--recover", acts[0].ID, "--target-key", "fresh-target", "--name", "fresh")
+	code, out, errOut := e.run("", "login", "oauth", "--profile", "carol", "--recover", acts[0].ID, "--target-key", "fresh-target", "--name", "fresh")
 	wantExit(t, "login oauth --recover with the kept target key", code, 0, out, errOut)
 	if left && !strings.Contains(errOut, placeholder) {
 		t.Errorf("--recover did not say it removed the placeholder %s: %s", placeholder, errOut)

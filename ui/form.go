@@ -523,16 +523,6 @@ func (fd Field) pickedText() string {
 	return fmt.Sprintf("picked (%d): %s", len(names), strings.Join(names, ", "))
 }
 
-func countFalse(m map[int]bool) int {
-	n := 0
-	for _, v := range m {
-		if !v {
-			n++
-		}
-	}
-	return n
-}
-
 // SetError shows msg under the field named key (and focuses it); it reports
 // whether there is such a field.
 func (f *Form) SetError(key, msg string) bool {
