@@ -214,6 +214,11 @@ func (inv *Invitation) validate(prefix string) error {
 		return err
 	}
 	if addr, err := mail.ParseAddress(inv.ReceiverUserEmail); err != nil || addr.Address != inv.ReceiverUserEmail {
+		if err == nil && strings.HasPrefix(inv.ReceiverUserEmail, `"`) {
+			// RFC 5322 allows it, but the address it reads as is not the
+			// text sent, and few mail systems take one: refused on purpose.
+			return invalid(field, "%s has a quoted local part, which is not accepted; send a plain address such as alice@example.com", strconv.QuoteToASCII(inv.ReceiverUserEmail))
+		}
 		return invalid(field, "%s is not an e-mail address; send a plain address such as alice@example.com", strconv.QuoteToASCII(inv.ReceiverUserEmail))
 	}
 	if err := atMost(joinPath(prefix, "receiverUserTags"), len(inv.ReceiverUserTags), MaxListItems, "tags"); err != nil {

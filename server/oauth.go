@@ -201,10 +201,15 @@ func (s *Server) createReadOnlySession(ctx context.Context, tx *txn, a *activity
 		return nil, err
 	}
 	requester, err := s.user(ctx, tx, a.RequesterID)
-	username := requester.name
-	if err != nil {
+	if isNotFound(err) {
 		return nil, failf(api.CodeNotFound, "the requesting user no longer exists")
 	}
+	if err != nil {
+		// A storage error is not the activity's failure: the batch is
+		// undone and the caller told, as everywhere else.
+		return nil, err
+	}
+	username := requester.name
 	token := randomHex(32)
 	sum := sha256.Sum256([]byte(token))
 	expiry := now.Add(sessionLifetime)
