@@ -20,7 +20,9 @@ func TestOwnCredentialChangeInSimulations(t *testing.T) {
 	deletion := func(requester, owner Approver) Input {
 		params := api.DeleteAPIKeysParams{UserID: owner.ID, APIKeyIDs: []string{"k-1"}}
 		ballots := []Ballot{{Vote: api.Vote{UserID: requester.ID, Selection: api.VoteApproved}}}
-		return InputFor(api.TypeDeleteAPIKeys, params, ballots, members, time.Time{})
+		in := InputFor(api.TypeDeleteAPIKeys, params, ballots, members, time.Time{})
+		in.Requester = requester.ID
+		return in
 	}
 
 	own := Decide(nil, deletion(dave, dave), quorum, false)
@@ -38,5 +40,28 @@ func TestOwnCredentialChangeInSimulations(t *testing.T) {
 	sim := Simulate(nil, deny, deletion(dave, dave), quorum, false)
 	if sim.WithDraft.Outcome != api.OutcomeDenyExplicit || !sim.LocksOut {
 		t.Errorf("a deny on deletions: with draft %s, locks out %v; want DENY_EXPLICIT and a lock-out of what is allowed today", sim.WithDraft.Outcome, sim.LocksOut)
+	}
+}
+
+// Decider feeds `vigil policy simulate`'s decidedBy and the console editor's
+// decider column: an activity allowed only by the own-credentials permission
+// was approved by no root member, so it must not be credited to the root
+// quorum, with or without policies that do not apply.
+func TestDeciderNamesTheOwnCredentialsPermission(t *testing.T) {
+	dave := Approver{ID: "u-dave", Name: "dave"}
+	members := map[string]Approver{dave.ID: dave}
+	quorum := Quorum{Threshold: 2, UserIDs: []string{"r1", "r2"}}
+	params := api.DeleteAPIKeysParams{UserID: dave.ID, APIKeyIDs: []string{"k-1"}}
+	in := InputFor(api.TypeDeleteAPIKeys, params, []Ballot{{Vote: api.Vote{UserID: dave.ID, Selection: api.VoteApproved}}}, members, time.Time{})
+	in.Requester = dave.ID
+	unrelated := mustPolicy(t, "wallets", api.EffectAllow, "activity.resource == 'WALLET'", "")
+	for _, pols := range [][]Policy{nil, {unrelated}} {
+		d := Decide(pols, in, quorum, false)
+		if !d.OwnCredential {
+			t.Fatalf("not an own-credential allow: %+v", d)
+		}
+		if got := Decider(d); strings.Contains(got, "root quorum") || !strings.Contains(got, "own-credentials") {
+			t.Errorf("with %d policies: Decider says %q for an activity allowed by the own-credentials permission alone", len(pols), got)
+		}
 	}
 }
