@@ -65,3 +65,48 @@ func TestDeciderNamesTheOwnCredentialsPermission(t *testing.T) {
 		}
 	}
 }
+
+// The console's simulator sees only the last round's votes: it must not take
+// a later round's first voter for the requester (the service would not), and
+// a root member's deletion of their last key is left to the root quorum, as
+// the service leaves it.
+func TestOwnCredentialPredictionFromActivityRecords(t *testing.T) {
+	created := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	users := []api.User{
+		{UserID: "u-alice", UserName: "alice", APIKeys: []api.APIKey{{APIKeyID: "k-a"}}},
+		{UserID: "u-carol", UserName: "carol", APIKeys: []api.APIKey{{APIKeyID: "k-c1"}, {APIKeyID: "k-c2"}}},
+		{UserID: "u-dave", UserName: "dave", APIKeys: []api.APIKey{{APIKeyID: "k-d"}}},
+	}
+	quorum := api.Quorum{Threshold: 2, UserIDs: []string{"u-alice", "u-carol"}}
+	members := Members(users, quorum)
+	record := func(owner string, keys []string, voter string, cast time.Time) api.Activity {
+		return api.Activity{Type: api.TypeDeleteAPIKeys, CreatedAt: api.NewTime(created),
+			Intent: api.Intent{DeleteAPIKeysIntent: &api.DeleteAPIKeysParams{UserID: owner, APIKeyIDs: keys}},
+			Votes:  []api.Vote{{UserID: voter, Selection: api.VoteApproved, CreatedAt: api.NewTime(cast)}}}
+	}
+	decide := func(a api.Activity) Decision {
+		return Decide(nil, InputOfActivity(a, members, "", time.Time{}), QuorumOf(quorum), false)
+	}
+
+	if d := decide(record("u-dave", []string{"k-d"}, "u-dave", created)); !d.OwnCredential {
+		t.Errorf("dave's own deletion, submitted by him: %s (%s), want the own-credentials ALLOW", d.Outcome, d.Reason)
+	}
+	later := decide(record("u-dave", []string{"k-d"}, "u-dave", created.Add(api.ApprovalLifetime+time.Hour)))
+	if later.OwnCredential || later.Outcome == api.OutcomeAllow {
+		t.Errorf("dave's approval in a later round of a request whose submitter the record does not show: %s, want no own-credentials ALLOW", later.Outcome)
+	}
+	if !strings.Contains(later.Reason, "who submitted") {
+		t.Errorf("reason %q does not say why the own-credentials permission was not counted", later.Reason)
+	}
+
+	if d := decide(record("u-carol", []string{"k-c1"}, "u-carol", created)); !d.OwnCredential {
+		t.Errorf("root member carol deleting one of her two keys: %s (%s), want the own-credentials ALLOW", d.Outcome, d.Reason)
+	}
+	all := decide(record("u-carol", []string{"k-c1", "k-c2"}, "u-carol", created))
+	if all.OwnCredential || all.Outcome != api.OutcomeRequiresConsensus {
+		t.Errorf("root member carol deleting both her keys: %s (%s), want REQUIRES_CONSENSUS (the root quorum decides)", all.Outcome, all.Reason)
+	}
+	if !strings.Contains(all.Reason, "root quorum member with no credential") {
+		t.Errorf("reason %q does not say why the own-credentials permission does not apply", all.Reason)
+	}
+}
