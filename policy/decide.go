@@ -366,6 +366,9 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 	default:
 		d.Outcome, d.Reason = api.OutcomeDenyImplicit, "no policy allows this activity"
 	}
+	if d.Outcome != api.OutcomeAllow && !d.Exhausted && len(denied) == 0 && len(waiting) == 0 {
+		d.Reason += ownCredentialWithheld(in)
+	}
 	if len(inactive) > 0 {
 		note += "; policies inactive at this time: " + strings.Join(inactive, ", ")
 	}
@@ -398,7 +401,9 @@ func judgeWithin(policies []Policy, verdicts []*verdict, act *activation, m *met
 
 // OwnCredentialChange reports whether the activity changes the requester's
 // own credentials: a CREDENTIAL activity (API keys, authenticators, OAuth
-// providers) whose userId is the requester, who has approved it. The real
+// providers) whose userId is the requester, who has approved it, and which
+// leaves no root quorum member without a credential that can sign (that one
+// the root quorum decides: docs/policy-language.md). The real
 // service's policy overview: "All users have implicit permission to change
 // their own credentials, unless a policy explicitly allows or denies those
 // actions", so a user can revoke a leaked key of theirs without a policy.
@@ -412,8 +417,30 @@ func OwnCredentialChange(in Input) bool {
 		return false
 	}
 	target, _ := in.Activity.Params["userId"].(string)
-	if target != in.Requester {
+	if target != in.Requester || in.StrandsRootMember {
 		return false
 	}
 	return slices.ContainsFunc(in.Approvers, func(a Approver) bool { return a.ID == in.Requester })
+}
+
+// ownCredentialWithheld says why the own-credentials permission was not
+// counted for a CREDENTIAL activity on the credentials of one of its
+// approvers, when that is what kept it from being allowed; "" otherwise.
+func ownCredentialWithheld(in Input) string {
+	resource := in.Activity.Resource
+	if resource == "" {
+		resource, _, _ = ResourceAction(in.Activity.Type)
+	}
+	target, _ := in.Activity.Params["userId"].(string)
+	if resource != ResourceCredential || target == "" ||
+		!slices.ContainsFunc(in.Approvers, func(a Approver) bool { return a.ID == target }) {
+		return ""
+	}
+	switch {
+	case in.StrandsRootMember:
+		return "; the own-credentials permission does not apply: this would leave a root quorum member with no credential that can sign, so the root quorum decides"
+	case in.RequesterUnknown:
+		return "; the own-credentials permission is not counted: the votes shown are of a later round, so who submitted this activity is not known here (the service knows it and may allow it)"
+	}
+	return ""
 }

@@ -236,9 +236,18 @@ func Simulate(current []Policy, draft Policy, in Input, quorum Quorum, rootOnly 
 	return s
 }
 
-// Decider names what decided: "root quorum", "policy 'X'", or "no policy"
-// ("no policy: out of work budget" when the decision was cut short undecided).
+// OwnCredentialDecider is Decider's name for an activity allowed only by the
+// permission to change one's own credentials.
+const OwnCredentialDecider = "own-credentials permission (no policy)"
+
+// Decider names what decided: "own-credentials permission (no policy)",
+// "root quorum", "policy 'X'", or "no policy" ("no policy: out of work
+// budget" when the decision was cut short undecided).
 func Decider(d Decision) string {
+	if d.OwnCredential {
+		// Checked first: no policy and no root member decided it.
+		return OwnCredentialDecider
+	}
 	if len(d.Details) == 0 {
 		return "root quorum"
 	}

@@ -38,11 +38,21 @@ type Input struct {
 	Payloads map[string]map[string]any
 	// Approvers are the users who have approved so far, the requester first.
 	Approvers []Approver
-	// Requester is the id of the user who submitted the activity (their
-	// submission is the first approval). It decides the implicit permission
-	// to change one's own credentials (OwnCredentialChange); empty, it
-	// grants nothing.
+	// Requester is the id of the user who submitted the activity, from the
+	// activity's record of its submitter (never from whoever votes first in
+	// a later round). It decides the implicit permission to change one's own
+	// credentials (OwnCredentialChange); empty, it grants nothing.
 	Requester string
+	// RequesterUnknown is set when the records at hand cannot tell who
+	// submitted the activity (the console sees only the votes of the last
+	// round): Requester is then empty, and explanations say why the
+	// own-credentials permission was not counted.
+	RequesterUnknown bool
+	// StrandsRootMember is set when the change would leave a root quorum
+	// member with no credential that can sign (api.KeyDeletionLoss). The
+	// own-credentials permission does not apply then: the root quorum
+	// decides, as for any change to a root member's credentials.
+	StrandsRootMember bool
 	// Credentials are the credentials those approvals were made with.
 	Credentials []Credential
 	// Now is the service clock at the evaluation: time.now, and the instant
@@ -80,6 +90,10 @@ type Approver struct {
 	// names only the public key it was stamped with, and the policies see the
 	// credential behind it (VoteCredential). Not visible to policies.
 	Registered []Credential
+	// signer is the user record the registered credentials came from (with
+	// API keys' lifetimes), set by Members: what says whether a deletion
+	// strands a root member. Zero when unknown.
+	signer api.User
 }
 
 // Credential is a credential an approval was made with.

@@ -34,7 +34,8 @@ func Members(users []api.User, quorum api.Quorum) map[string]Approver {
 				PublicKey: a.Credential.PublicKey, UserID: u.UserID, CredentialID: a.CredentialID})
 		}
 		out[u.UserID] = Approver{ID: u.UserID, Name: u.UserName, Email: u.UserEmail,
-			Tags: append([]string{}, u.UserTags...), Root: slices.Contains(quorum.UserIDs, u.UserID), Registered: registered}
+			Tags: append([]string{}, u.UserTags...), Root: slices.Contains(quorum.UserIDs, u.UserID), Registered: registered,
+			signer: u}
 	}
 	return out
 }
@@ -61,15 +62,15 @@ type Ballot struct {
 // parameters after these votes (in the order cast): the approvers are the
 // members who approved, the credentials those approvals were made with. A
 // vote by somebody who is not a member adds a credential but no approver.
+// The requester is left empty: the caller sets Input.Requester from the
+// activity's record of its submitter, as the first ballot given may be that
+// of a later round.
 func InputFor(typ string, params any, ballots []Ballot, members map[string]Approver, now time.Time) Input {
 	in := Input{Activity: ActivityFor(typ, params), Now: now}
-	for i, b := range ballots {
+	for _, b := range ballots {
 		v := b.Vote
 		if v.Selection != api.VoteApproved {
 			continue
-		}
-		if i == 0 {
-			in.Requester = v.UserID // the submission is the first vote
 		}
 		if u, ok := members[v.UserID]; ok {
 			in.Approvers = append(in.Approvers, u)
@@ -172,8 +173,14 @@ func ballotsOf(votes []api.Vote, members map[string]Approver) []Ballot {
 // decision. A rejection re-evaluates only to ask whether consensus can still
 // be reached; the service never completes or fails an activity on it, so a
 // time window that opened by the rejection's time did not decide anything.
+//
+// The requester is the first vote's when that vote was cast in the
+// activity's first round (the submission is the first vote); a record that
+// shows only a later round cannot tell, and the input is RequesterUnknown.
+// StrandsRootMember is worked out from the members' records (Members).
 func InputOfActivity(a api.Activity, members map[string]Approver, upTo string, now time.Time) Input {
 	votes := a.Votes
+	requester := SubmitterOf(a)
 	if i := slices.IndexFunc(votes, func(v api.Vote) bool { return v.ID == upTo }); upTo != "" && i >= 0 {
 		votes = votes[:i+1]
 	}
@@ -187,7 +194,59 @@ func InputOfActivity(a api.Activity, members map[string]Approver, upTo string, n
 		}
 	}
 	_, params := a.Intent.Params()
-	return InputFor(a.Type, params, ballotsOf(votes, members), members, now)
+	in := InputFor(a.Type, params, ballotsOf(votes, members), members, now)
+	in.Requester, in.RequesterUnknown = requester, requester == ""
+	in.StrandsRootMember = strandsRootMember(params, members, now)
+	return in
+}
+
+// SubmitterOf is the id of the user who submitted a, from its record: the
+// first vote, when that vote was cast before the activity's first round
+// ended. The service returns only the votes of the last round, so the first
+// vote of a later round is not the submitter's; "" when the record cannot
+// tell (no creation time, no vote, or only a later round shown).
+func SubmitterOf(a api.Activity) string {
+	created := a.CreatedAt.Time()
+	if len(a.Votes) == 0 || created.IsZero() {
+		return ""
+	}
+	first := a.Votes[0]
+	cast := first.CreatedAt.Time()
+	if first.Selection != api.VoteApproved || cast.IsZero() || api.RoundEnded(created, cast) {
+		return ""
+	}
+	return first.UserID
+}
+
+// strandsRootMember reports whether a delete_api_keys would leave a root
+// member with no credential that can sign, from the members' records at now
+// (the current time when zero). A member whose record is unknown counts as
+// stranded: the own-credentials permission then fails closed.
+func strandsRootMember(params any, members map[string]Approver, now time.Time) bool {
+	var p api.DeleteAPIKeysParams
+	switch v := params.(type) {
+	case *api.DeleteAPIKeysParams:
+		if v == nil {
+			return false
+		}
+		p = *v
+	case api.DeleteAPIKeysParams:
+		p = v
+	default:
+		return false
+	}
+	owner, ok := members[p.UserID]
+	if !ok || !owner.Root {
+		return false
+	}
+	if owner.signer.UserID == "" {
+		return true
+	}
+	if now.IsZero() {
+		now = time.Now()
+	}
+	loss := api.KeyDeletionLoss([]api.User{owner.signer}, api.Quorum{UserIDs: []string{p.UserID}}, now, p.UserID, p.APIKeyIDs)
+	return loss.Stranded != ""
 }
 
 // PoliciesOf compiles the organization's policy records, in the order given

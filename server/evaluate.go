@@ -54,6 +54,12 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, vs *voters, a 
 		// same function, from the records the service returns.
 		input: policy.InputFor(a.Type, params, ballots, users, now),
 	}
+	// The submitter as stored, not the first ballot: once a round ends, the
+	// first ballot counted is whoever voted first in the next one.
+	ev.input.Requester = a.RequesterID
+	if ev.input.StrandsRootMember, err = s.strandsRootMember(ctx, q, o, a, now); err != nil {
+		return nil, err
+	}
 	if !vs.loaded {
 		// Nothing asked yet (a root voter, a new activity): it has no
 		// answers to keep, and the policies are those just loaded.

@@ -40,7 +40,7 @@ func (s *Server) refuseQuorumLockout(ctx context.Context, tx *txn, orgID, userID
 
 // rootCredentials are the root members with their API keys and authenticators
 // (ids only: whether a member holds one is what counts).
-func (s *Server) rootCredentials(ctx context.Context, tx *txn, o *org) ([]api.User, error) {
+func (s *Server) rootCredentials(ctx context.Context, tx querier, o *org) ([]api.User, error) {
 	if len(o.RootIDs) == 0 {
 		return nil, nil
 	}
@@ -78,4 +78,21 @@ func (s *Server) rootCredentials(ctx context.Context, tx *txn, o *org) ([]api.Us
 		members = append(members, u)
 	}
 	return members, nil
+}
+
+// strandsRootMember reports whether the activity is a delete_api_keys that
+// would leave a root member with no credential that can sign at now: the
+// own-credentials permission does not apply to it (policy.Input).
+func (s *Server) strandsRootMember(ctx context.Context, q querier, o *org, a *activity, now time.Time) (bool, error) {
+	_, params := a.Intent.Params()
+	p, ok := params.(*api.DeleteAPIKeysParams)
+	if !ok || p == nil || !o.isRoot(p.UserID) {
+		return false, nil
+	}
+	members, err := s.rootCredentials(ctx, q, o)
+	if err != nil {
+		return false, fmt.Errorf("whose keys a deletion strands: %w", err)
+	}
+	loss := api.KeyDeletionLoss(members, api.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs}, now, p.UserID, p.APIKeyIDs)
+	return loss.Stranded != "", nil
 }
