@@ -80,7 +80,9 @@ func TestValidateRejects(t *testing.T) {
 		{"invitation email form", TypeCreateInvitations, func(p Params) { p.(*CreateInvitationsParams).Invitations[0].ReceiverUserEmail = "Alice <a@x.io>" }, "invitations[0].receiverUserEmail", "e-mail address"},
 		// RFC 5322 allows a quoted local part; it is refused on purpose, and the
 		// message says so (it said the address was not one).
-		{"invitation email quoted", TypeCreateInvitations, func(p Params) { p.(*CreateInvitationsParams).Invitations[0].ReceiverUserEmail = `"john doe"@example.com` }, "invitations[0].receiverUserEmail", "quoted local part, which is not accepted"},
+		{"invitation email quoted", TypeCreateInvitations, func(p Params) {
+			p.(*CreateInvitationsParams).Invitations[0].ReceiverUserEmail = `"john doe"@example.com`
+		}, "invitations[0].receiverUserEmail", "quoted local part, which is not accepted"},
 		{"invitation access", TypeCreateInvitations, func(p Params) { p.(*CreateInvitationsParams).Invitations[1].AccessType = "ACCESS_TYPE_ROOT" }, "invitations[1].accessType", "ACCESS_TYPE_WEB, ACCESS_TYPE_API, ACCESS_TYPE_ALL"},
 		{"invitation access empty", TypeCreateInvitations, func(p Params) { p.(*CreateInvitationsParams).Invitations[0].AccessType = "" }, "invitations[0].accessType", "required"},
 		{"invitation sender", TypeCreateInvitations, func(p Params) { p.(*CreateInvitationsParams).Invitations[0].SenderUserID = "" }, "invitations[0].senderUserId", "required"},
