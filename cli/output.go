@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // writeJSON is the one JSON writer of the verbs: api.EncodeJSON, which keeps
@@ -108,7 +109,9 @@ func submitShown(ctx context.Context, client *api.Client, path string, params ap
 // is escaped here, as the console shows it (api.NameText), quoted when it
 // could pass for another.
 func activityRequester(a *api.Activity) string {
-	if len(a.Votes) == 0 {
+	// The first vote is the submitter's only in the first voting round
+	// (policy.SubmitterOf); a later round's first voter is someone else.
+	if policy.SubmitterOf(*a) == "" {
 		return "?"
 	}
 	v := a.Votes[0]

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -74,9 +75,11 @@ func shortType(t string) string   { return strings.TrimPrefix(ui.Clean(t), "ACTI
 func shortStatus(s string) string { return strings.TrimPrefix(ui.Clean(s), "ACTIVITY_STATUS_") }
 
 // requester is the name of the user who submitted the activity: the first vote is
-// the requester's own approval.
+// the requester's own approval, when it is of the activity's first voting round
+// (policy.SubmitterOf). Once that round has ended the service sends only the
+// current round's votes, whose first voter is someone else: "?" then.
 func requester(c *Common, act *api.Activity) string {
-	if len(act.Votes) == 0 {
+	if policy.SubmitterOf(*act) == "" {
 		return "?"
 	}
 	v := act.Votes[0]

@@ -635,16 +635,37 @@ func TestResizeAtAnyMoment(t *testing.T) {
 func TestVotesCountOnlyRootQuorumApprovals(t *testing.T) {
 	acts := sampleActivities()
 	// operator (not in the quorum) started it; bob (root) approved.
+	at := acts[0].CreatedAt
 	acts[0].Votes = []api.Vote{
-		{UserID: "u-operator", User: api.User{UserName: "operator"}, Selection: api.VoteApproved},
-		{UserID: "u-bob", User: api.User{UserName: "bob"}, Selection: api.VoteApproved},
-		{UserID: "u-carol", User: api.User{UserName: "carol"}, Selection: api.VoteRejected},
+		{UserID: "u-operator", User: api.User{UserName: "operator"}, Selection: api.VoteApproved, CreatedAt: at},
+		{UserID: "u-bob", User: api.User{UserName: "bob"}, Selection: api.VoteApproved, CreatedAt: at},
+		{UserID: "u-carol", User: api.User{UserName: "carol"}, Selection: api.VoteRejected, CreatedAt: at},
 	}
 	h := newHarness(t, &fakeClient{activities: acts}, false, 0)
 	row := h.activities().list.Table.View()
 	line := strings.Split(ansi.Strip(row), "\n")[1]
 	if !strings.Contains(line, "operator") || !strings.Contains(line, " 1/2 ") {
 		t.Errorf("row %q: want requester operator and 1/2 (only bob is a root approver)", line)
+	}
+}
+
+// Once an activity's first voting round has ended, the service sends only
+// the current round's votes: their first voter is not who asked for it. The
+// list and the vote dialog must not name that member as the requester (the
+// dialog's "requester:" line is what a root member reads before approving).
+func TestALaterRoundsFirstVoterIsNotNamedTheRequester(t *testing.T) {
+	acts := sampleActivities()
+	later := api.NewTime(acts[0].CreatedAt.Time().Add(25 * time.Hour))
+	acts[0].Votes = []api.Vote{
+		{UserID: "u-carol", User: api.User{UserName: "carol"}, Selection: api.VoteApproved, CreatedAt: later},
+	}
+	h := newHarness(t, &fakeClient{activities: acts}, false, 0)
+	line := strings.Split(ansi.Strip(h.activities().list.Table.View()), "\n")[1]
+	if strings.Contains(line, "carol") {
+		t.Errorf("row %q names carol, who voted in a later round, as the requester", line)
+	}
+	if got := requesterQuoted(h.activities().c, &acts[0]); strings.Contains(got, "carol") || !strings.Contains(got, "later voting round") {
+		t.Errorf("the vote dialog's requester is %q; want it unknown, saying the votes are of a later round", got)
 	}
 }
 

@@ -358,6 +358,11 @@ func requesterQuoted(c *Common, act *api.Activity) string {
 	if len(act.Votes) == 0 {
 		return "(unknown: the service sent no votes)"
 	}
+	if policy.SubmitterOf(*act) == "" {
+		// The first vote shown is of a later round: naming its voter would
+		// name the wrong member as the one who asked.
+		return "(unknown: the votes shown are of a later voting round)"
+	}
 	return memberQuoted(c, &act.Votes[0])
 }
 
