@@ -70,9 +70,11 @@ type Activities struct {
 	// refresh; they stay listed with their final status.
 	settled map[string]*api.Activity
 	// leaving are activities that left the Pending list on a refresh and
-	// whose final record is being fetched: their last copy stays listed
-	// meanwhile, so the cursor on one does not fall to another row.
-	leaving map[string]bool
+	// whose final record is being fetched, each with the number of that
+	// fetch: their last copy stays listed meanwhile, so the cursor on one
+	// does not fall to another row. The answer to any other fetch is not
+	// the list's (the activity came back, or the list was forgotten).
+	leaving map[string]int
 	// announced are the activities whose settling was told (a toast, or your
 	// own vote's result), for the session.
 	announced map[string]bool
@@ -123,7 +125,7 @@ func NewActivities(c *Common) *Activities {
 		a.keys.Approve.SetHelp("a", "approve: read-only")
 		a.keys.Reject.SetHelp("x", "reject: read-only")
 	}
-	a.list = ui.NewListDetail(c.Theme, activityColumns(c.ReadOnly()))
+	a.list = ui.NewListDetail(c.Theme, activityColumns(c))
 	a.list.Table.Empty = "no pending activities — press v to see all"
 	return a
 }
@@ -261,6 +263,14 @@ func (a *Activities) voteBlock(act *api.Activity, approve bool) string {
 		return ErrReadOnly.Error()
 	case a.voting != "":
 		return "a vote is already in flight"
+	case a.isLeaving(act.ID):
+		// Its row is the copy from before it left: the vote it offers may
+		// be one the service has already closed.
+		verb := "reject"
+		if approve {
+			verb = "approve"
+		}
+		return "you cannot " + verb + " this activity now: it left the Pending list and its final record is being read — wait, or press r"
 	case approve && !act.CanApprove:
 		return cannotVoteText(a.c, act, "approve")
 	case !approve && !act.CanReject:

@@ -53,11 +53,7 @@ func (a *Activities) announce(prev, next []api.Activity) tea.Cmd {
 		inPrev[it.ID] = true
 		// Its status may already be final (an open detail's reload got there
 		// first), so what decides is whether it was announced.
-		if !inNext[it.ID] && !a.announced[it.ID] && !a.leaving[it.ID] {
-			if a.leaving == nil {
-				a.leaving = map[string]bool{}
-			}
-			a.leaving[it.ID] = true
+		if !inNext[it.ID] && !a.announced[it.ID] && !a.isLeaving(it.ID) {
 			cmds = append(cmds, a.fetchSettled(it.ID))
 		}
 	}
@@ -79,8 +75,14 @@ func (a *Activities) announce(prev, next []api.Activity) tea.Cmd {
 	return tea.Batch(append(cmds, a.announceArrivals(arrived))...)
 }
 
+// fetchSettled fetches the final record of activity id, which left the
+// list: it is leaving until this fetch answers.
 func (a *Activities) fetchSettled(id string) tea.Cmd {
 	sent := a.gens.next()
+	if a.leaving == nil {
+		a.leaving = map[string]int{}
+	}
+	a.leaving[id] = sent
 	return getActivity(a.c, id, func(act *api.Activity, err error) tea.Msg {
 		return activitySettledMsg{id: id, sent: sent, activity: act, err: err}
 	})
@@ -140,21 +142,39 @@ func notification(text string) string {
 // settledActivity records an activity that left the Pending list: it stays
 // listed with its final status, the open detail follows it, and a toast says
 // what happened (unless your own vote decided it: that vote has its toast).
+// A record that answers a fetch the list no longer waits for (the activity
+// came back on the page, or ], [, v, r or a saved filter showed another
+// list) changes nothing on the list: the list it was fetched for is gone.
 func (a *Activities) settledActivity(msg activitySettledMsg) tea.Cmd {
-	delete(a.leaving, msg.id)
+	sent, waited := a.leaving[msg.id]
+	forList := waited && sent == msg.sent
+	if forList {
+		delete(a.leaving, msg.id)
+	}
 	if msg.err != nil || msg.activity == nil {
+		if !forList {
+			return nil
+		}
 		// Gone from the list and unreadable: nothing to say for sure of it,
 		// but the cursor must not move to another row unsaid.
 		return a.dropLeft(msg.id, "its record could not be read")
 	}
 	act, order := *msg.activity, copyOrder{msg.sent, a.gens.next()}
 	if act.Status == api.StatusConsensusNeeded {
+		if !forList {
+			return nil
+		}
 		return a.dropLeft(act.ID, "it still waits for votes, on an older page (])")
 	}
 	if a.announced[act.ID] {
 		return nil
 	}
-	a.keepSettled(act, order)
+	if forList {
+		a.keepSettled(act, order)
+	} else {
+		// Not listed, but it settled all the same: told once.
+		a.markAnnounced(act.ID)
+	}
 	follow := a.followOpen(act, order)
 	if decider(&act) == a.c.Org.UserID && a.c.Org.UserID != "" {
 		return tea.Batch(announceCompletion(act), follow)
@@ -180,6 +200,21 @@ func (a *Activities) dropLeft(id, why string) tea.Cmd {
 		return nil
 	}
 	return ui.Toast("the activity under the cursor left the Pending list ("+what+"): "+why+"; the cursor moved to another row", true)
+}
+
+// isLeaving reports whether the final record of activity id, which left the
+// Pending list, is being fetched.
+func (a *Activities) isLeaving(id string) bool {
+	_, ok := a.leaving[id]
+	return ok
+}
+
+// markAnnounced records that the settling of activity id was told.
+func (a *Activities) markAnnounced(id string) {
+	if a.announced == nil {
+		a.announced = map[string]bool{}
+	}
+	a.announced[id] = true
 }
 
 // forgetSettled drops the activities kept on the Pending list after they
@@ -208,10 +243,7 @@ func (a *Activities) keepSettled(act api.Activity, order copyOrder) {
 	if a.settled == nil {
 		a.settled = map[string]*api.Activity{}
 	}
-	if a.announced == nil {
-		a.announced = map[string]bool{}
-	}
-	a.announced[act.ID] = true
+	a.markAnnounced(act.ID)
 	i := slices.IndexFunc(a.items, func(it api.Activity) bool { return it.ID == act.ID })
 	if i < 0 && !a.watching() {
 		// It left the newest page of Pending, and another page is shown now
@@ -333,7 +365,7 @@ func (a *Activities) keptOrder(prev []api.Activity) []api.Activity {
 		out = append(out, *s)
 	}
 	for _, it := range prev {
-		if a.leaving[it.ID] && a.settled[it.ID] == nil {
+		if a.isLeaving(it.ID) && a.settled[it.ID] == nil {
 			out = append(out, it)
 		}
 	}

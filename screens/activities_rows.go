@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
@@ -18,17 +20,18 @@ import (
 // activityColumns are the list's columns; in read-only mode YOU is wide enough to
 // say "read-only" where it would say what you can vote. WHAT says what the
 // activity would do and takes the spare width; the others grow to their longest
-// cell up to a sensible limit.
-func activityColumns(readOnly bool) []ui.Column {
+// cell up to a sensible limit. STATUS is dimmed on the row of an activity
+// that left the Pending list (leftPendingMark).
+func activityColumns(c *Common) []ui.Column {
 	you := 4
-	if readOnly {
+	if c.ReadOnly() {
 		you = len(readOnlyMark)
 	}
 	return []ui.Column{
 		{Title: "AGE", Width: 4},
 		{Title: "WHAT", Width: 20, Grow: true},
 		{Title: "REQUESTER", Width: 9, Max: 16},
-		{Title: "STATUS", Width: 9, Max: 17},
+		{Title: "STATUS", Width: 9, Max: 17, Style: func(cell string) lipgloss.Style { return statusCellStyle(c, cell) }},
 		{Title: "VOTES", Width: 5},
 		{Title: "YOU", Width: you},
 	}
@@ -40,8 +43,25 @@ func (a *Activities) setRows() {
 	now := a.c.Now()
 	for i := range a.items {
 		rows[i] = activityRow(a.c, &a.items[i], now)
+		if a.isLeaving(a.items[i].ID) {
+			// The row is its copy from before it left: neither its status
+			// nor the vote it offered may hold any more.
+			rows[i].Cells[3], rows[i].Cells[5] = leftPendingMark, "—"
+		}
 	}
 	a.list.SetRows(rows)
+}
+
+// leftPendingMark is the STATUS of an activity that left the Pending list
+// while its final record is being read.
+const leftPendingMark = "left Pending…"
+
+// statusCellStyle is the style of a STATUS cell, by its (maybe cut) text.
+func statusCellStyle(c *Common, cell string) lipgloss.Style {
+	if strings.HasPrefix(cell, "left ") {
+		return c.Theme.Muted
+	}
+	return lipgloss.NewStyle()
 }
 
 // readOnlyMark is what the YOU column says, in read-only mode, of an activity

@@ -1,0 +1,195 @@
+package screens
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// An activity that leaves the Pending list stays on it until its final
+// record is read (activities_live.go). These tests hold that record back, as
+// a slow read would, and check what the list does meanwhile and when it
+// comes late.
+
+// runHolding is h.run, but the final records of activities that left the
+// list (activitySettledMsg) are held back in held.
+func runHolding(h *harness, cmd tea.Cmd, held *[]tea.Msg) {
+	for _, msg := range collect(cmd) {
+		if _, ok := msg.(activitySettledMsg); ok {
+			*held = append(*held, msg)
+			continue
+		}
+		h.msgs = append(h.msgs, msg)
+		if _, ok := msg.(tea.QuitMsg); ok {
+			continue
+		}
+		_, next := h.root.Update(msg)
+		runHolding(h, next, held)
+	}
+}
+
+// refreshHolding is an auto-refresh whose final records are held back.
+func refreshHolding(h *harness, held *[]tea.Msg) {
+	_, cmd := h.root.Update(activitiesTickMsg{gen: h.activities().autoGen})
+	runHolding(h, cmd, held)
+}
+
+// fullPage is a page of pending activities, newest first.
+func fullPage() []api.Activity {
+	var acts []api.Activity
+	for i := range pageSize {
+		acts = append(acts, pendingActivity(fmt.Sprintf("act-%03d", i), "bob", time.Duration(i+1)*time.Minute,
+			api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: fmt.Sprintf("t%d", i)}}, api.TypeCreateUserTag))
+	}
+	return acts
+}
+
+// pushOldest has a new arrival push the oldest activity of a full page to
+// the older page; the oldest's final record is fetched and held in held.
+func pushOldest(t *testing.T, h *harness, fake *fakeClient, held *[]tea.Msg) {
+	t.Helper()
+	fake.mu.Lock()
+	fake.activities = append([]api.Activity{pendingActivity("act-new", "carol", 0,
+		api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: "new"}}, api.TypeCreateUserTag)}, fake.activities...)
+	fake.mu.Unlock()
+	refreshHolding(h, held)
+	if len(*held) != 1 {
+		t.Fatalf("setup: %d final records fetched, want the oldest's", len(*held))
+	}
+}
+
+func listed(a *Activities, id string) bool {
+	return slices.ContainsFunc(a.items, func(it api.Activity) bool { return it.ID == id })
+}
+
+// The arrival that pushed the activity under the cursor away settles before
+// the activity's record comes, so the next refresh puts it back on the page:
+// the late record (still pending) must not take it off again, move the
+// cursor, or say it is on an older page.
+func TestLateRecordLeavesActivityThatCameBackOnThePage(t *testing.T) {
+	acts := fullPage()
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, time.Minute)
+	a := h.activities()
+	h.key("G")
+	oldest := acts[len(acts)-1].ID
+	if got := a.selected(); got == nil || got.ID != oldest {
+		t.Fatalf("setup: cursor not on %s", oldest)
+	}
+	var held []tea.Msg
+	pushOldest(t, h, fake, &held)
+	fake.mu.Lock()
+	fake.activities[0].Status = api.StatusCompleted
+	fake.mu.Unlock()
+	refreshHolding(h, &held)
+	if !listed(a, oldest) {
+		t.Fatalf("setup: %s not back on the page", oldest)
+	}
+	h.msgs = nil
+	h.send(held[0])
+	if !listed(a, oldest) {
+		t.Errorf("%s is pending and on the page, yet its late record took it off; toasts: %q", oldest, toastsOf(h))
+	}
+	if got := a.selected(); got == nil || got.ID != oldest {
+		t.Errorf("the cursor left %s, which is still on the page", oldest)
+	}
+	if h.toasted("left the Pending list") {
+		t.Errorf("a toast says the activity left the list, though it is on it: %q", toastsOf(h))
+	}
+}
+
+// ] shows the older page the activity was pushed to, while its record is on
+// its way: the late record must not take it off that page.
+func TestLateRecordLeavesActivityOnTheOlderPage(t *testing.T) {
+	acts := fullPage()
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, time.Minute)
+	a := h.activities()
+	oldest := acts[len(acts)-1].ID
+	var held []tea.Msg
+	pushOldest(t, h, fake, &held)
+	h.key("]")
+	if !listed(a, oldest) {
+		t.Fatalf("setup: %s not on the older page", oldest)
+	}
+	h.send(held[0])
+	if !listed(a, oldest) {
+		t.Errorf("%s is on the older page it was pushed to, yet its late record took it off", oldest)
+	}
+}
+
+// v shows the All view (and ] its older page, where the activity is) while
+// the record of the activity that left is on its way: a late answer, even a
+// failed read, must not take the activity off it.
+func TestLateFailedReadLeavesActivityInTheAllView(t *testing.T) {
+	acts := fullPage()
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, time.Minute)
+	a := h.activities()
+	oldest := acts[len(acts)-1].ID
+	var held []tea.Msg
+	pushOldest(t, h, fake, &held)
+	h.key("v")
+	h.key("]")
+	if !a.all || !listed(a, oldest) {
+		t.Fatalf("setup: %s not in the All view", oldest)
+	}
+	late := held[0].(activitySettledMsg)
+	late.activity, late.err = nil, errors.New("read timed out")
+	h.msgs = nil
+	h.send(late)
+	if !listed(a, oldest) {
+		t.Errorf("%s is in the All view, yet the late failed read of its record took it off; toasts: %q", oldest, toastsOf(h))
+	}
+}
+
+// While the final record of the activity under the cursor is read, its row
+// is its copy from before it settled: no vote is offered on it, a and x say
+// why, and the row says it left Pending.
+func TestNoVoteOnRowWhoseFinalRecordIsBeingRead(t *testing.T) {
+	acts := []api.Activity{
+		pendingActivity("act-a", "bob", time.Minute, api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: "a"}}, api.TypeCreateUserTag),
+		pendingActivity("act-b", "bob", 2*time.Minute, api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: "b"}}, api.TypeCreateUserTag),
+	}
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, time.Minute)
+	a := h.activities()
+	h.key("G")
+	if got := a.selected(); got == nil || got.ID != "act-b" {
+		t.Fatal("setup: cursor not on act-b")
+	}
+	fake.mu.Lock()
+	fake.activities[1].Status = api.StatusCompleted
+	fake.activities[1].CanApprove, fake.activities[1].CanReject = false, false
+	fake.mu.Unlock()
+	var held []tea.Msg
+	refreshHolding(h, &held)
+	if len(held) != 1 {
+		t.Fatalf("setup: %d final records fetched", len(held))
+	}
+	row := lineWith(t, h.frame(), `"b"`)
+	if !strings.Contains(row, leftPendingMark) || strings.Contains(row, "CONSENSUS") || strings.Contains(row, "vote") {
+		t.Errorf("the row of act-b, which left the Pending list, shows it pending: %q", row)
+	}
+	for _, k := range []string{"a", "x"} {
+		h.msgs = nil
+		h.key(k)
+		if h.voteDialogOpen() {
+			t.Fatalf("%s opened the vote dialog on act-b, which left the Pending list", k)
+		}
+		if !h.toasted("its final record is being read") {
+			t.Errorf("%s on act-b said nothing of why no vote: %q", k, toastsOf(h))
+		}
+	}
+	h.send(held[0])
+	if row := lineWith(t, h.frame(), `"b"`); !strings.Contains(row, "COMPLETED") {
+		t.Errorf("act-b's final record came, and its row does not say it completed: %q", row)
+	}
+}
