@@ -163,6 +163,8 @@ type listener struct {
 	// (--remember, server.WebhookOptions.RedeliveryHorizon).
 	remember time.Duration
 	saveDir  string
+	// bodies bounds the delivery bodies held at once, across connections.
+	bodies *bodyBudget
 
 	mu       sync.Mutex
 	seen     map[string]acceptedEvent // accepted event ids, while the service may send them again
@@ -187,7 +189,7 @@ type acceptedEvent struct {
 // deliveries saved there, and remembers the event ids accepted there within
 // the memory window (a restart does not make a redelivery new again).
 func newListener(keys webhook.KeySource, org string, maxAge, remember time.Duration, saveDir string, report func(deliveryReport) error, now time.Time) (*listener, error) {
-	l := &listener{keys: keys, org: org, maxAge: maxAge, remember: remember, saveDir: saveDir, seen: map[string]acceptedEvent{}, nextFile: 1, report: report}
+	l := &listener{keys: keys, org: org, maxAge: maxAge, remember: remember, saveDir: saveDir, bodies: newBodyBudget(deliveryBodyBudget), seen: map[string]acceptedEvent{}, nextFile: 1, report: report}
 	if saveDir == "" {
 		return l, nil
 	}
@@ -223,7 +225,18 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "delivery refused: "+api.Sanitize(rep.Reason), refusalStatus(herr))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxDeliveryBody))
+	body, release, err := l.bodies.readBody(w, r, maxDeliveryBody)
+	defer release()
+	if errors.Is(err, errBodyBudgetSpent) {
+		l.mu.Lock()
+		rep := reportDelivery(r.Header, nil, nil, err)
+		rep.unread = true
+		l.report(rep)
+		l.mu.Unlock()
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "delivery not read: "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
 	if err != nil {
 		http.Error(w, "body unreadable or too large", http.StatusRequestEntityTooLarge)
 		return
