@@ -38,8 +38,8 @@ One line per delivery on standard output; with --json one JSON object per line:
 {"verified":…,"eventId":…,"keyId":…,"organizationId":…,"activityId":…,"type":…,
 "status":…,"reason":…}, and "saved" (the files' name, without .body) with --save.
 With --save DIR every verified delivery is written as DIR/NNNNNN-EVENT.body
-(exactly as received) and .headers ('Name: value' lines), for 'vigil webhook
-verify'; the newest 100 refused ones go to DIR/refused/ instead (bodies cut to
+(exactly as received), .headers ('Name: value' lines) and .jwk (the public
+key that verified it), for 'vigil webhook verify'; the newest 100 refused ones go to DIR/refused/ instead (bodies cut to
 64 KiB, saved as .body.part). Nothing is written over: a restart on the same
 DIR numbers on after the deliveries already there, and still knows the event
 ids accepted in the last 24 hours, while the service may send them again (kept
@@ -292,7 +292,7 @@ func (l *listener) acceptLocked(h http.Header, body []byte, d *webhook.Delivery,
 	if l.saveDir != "" {
 		// Kept on disk, and remembered there across restarts, before it
 		// is acknowledged; else it is not acknowledged and comes again.
-		name, err := l.keepLocked(d.EventID, h, body, sum, now)
+		name, err := l.keepLocked(d, h, body, sum, now)
 		if err != nil {
 			rep.Verified = false
 			rep.Reason = "verified but not saved (" + err.Error() + "): answered 503, the service sends it again"
