@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -218,7 +219,10 @@ organization's deliveries with the same keys.
 The keys come from --jwks (a JWKS file, or a URL), else from the profile's
 {base_url}/public/v1/discovery/webhooks/jwks. A delivery saved by
 'vigil webhook listen --save DIR' is DIR/NAME.body with DIR/NAME.headers;
-to check an old one, raise --max-age.
+to check an old one, raise --max-age. When the service has rotated its key out
+of the published set since, the key saved beside it (DIR/NAME.jwk, which the
+service published when the listener accepted the delivery) is used instead,
+and verify says so; it proves as much as that directory can be trusted.
 
 Exit status: 0 verified, 1 not verified (the reason on standard error), 2 usage.
 
@@ -302,7 +306,22 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, verr := webhook.VerifyForOrganization(ctx, *org, h, body, keySource, time.Now(), *maxAge)
+	now := time.Now()
+	d, verr := webhook.VerifyForOrganization(ctx, *org, h, body, keySource, now, *maxAge)
+	if errors.Is(verr, webhook.ErrUnknownKey) && *jwks == "" {
+		// Rotated out since it was saved? 'listen --save' kept the key.
+		sd, keyFile, serr := verifySavedDelivery(ctx, *bodyPath, *org, h, body, now, *maxAge)
+		switch {
+		case keyFile == "":
+			verr = fmt.Errorf("%w; a delivery saved before the service rotated that key out can be checked only with the key saved beside it (NAME%s, written by 'vigil webhook listen --save') or with --jwks naming a set that still holds it", verr, savedKeyExt)
+		case serr != nil:
+			verr = fmt.Errorf("%w; with the key saved beside it, %s: %w", verr, keyFile, serr)
+		default:
+			d, verr = sd, nil
+			fmt.Fprintf(c.stderr, "key %s is no longer published: verified with the key saved beside the delivery, %s (the service published it when 'vigil webhook listen --save' accepted the delivery)\n",
+				api.SanitizeID(d.KeyID), api.Sanitize(keyFile))
+		}
+	}
 	r := reportDelivery(h, body, d, verr)
 	if err := r.write(c.stdout, conn.json); err != nil {
 		return err

@@ -38,8 +38,8 @@ One line per delivery on standard output; with --json one JSON object per line:
 {"verified":…,"eventId":…,"keyId":…,"organizationId":…,"activityId":…,"type":…,
 "status":…,"reason":…}, and "saved" (the files' name, without .body) with --save.
 With --save DIR every verified delivery is written as DIR/NNNNNN-EVENT.body
-(exactly as received) and .headers ('Name: value' lines), for 'vigil webhook
-verify'; the newest 100 refused ones go to DIR/refused/ instead (bodies cut to
+(exactly as received), .headers ('Name: value' lines) and .jwk (the public
+key that verified it), for 'vigil webhook verify'; the newest 100 refused ones go to DIR/refused/ instead (bodies cut to
 64 KiB, saved as .body.part). Nothing is written over: a restart on the same
 DIR numbers on after the deliveries already there, and still knows the event
 ids accepted in the last 24 hours, while the service may send them again (kept
@@ -163,6 +163,8 @@ type listener struct {
 	// (--remember, server.WebhookOptions.RedeliveryHorizon).
 	remember time.Duration
 	saveDir  string
+	// bodies bounds the delivery bodies held at once, across connections.
+	bodies *bodyBudget
 
 	mu       sync.Mutex
 	seen     map[string]acceptedEvent // accepted event ids, while the service may send them again
@@ -187,7 +189,7 @@ type acceptedEvent struct {
 // deliveries saved there, and remembers the event ids accepted there within
 // the memory window (a restart does not make a redelivery new again).
 func newListener(keys webhook.KeySource, org string, maxAge, remember time.Duration, saveDir string, report func(deliveryReport) error, now time.Time) (*listener, error) {
-	l := &listener{keys: keys, org: org, maxAge: maxAge, remember: remember, saveDir: saveDir, seen: map[string]acceptedEvent{}, nextFile: 1, report: report}
+	l := &listener{keys: keys, org: org, maxAge: maxAge, remember: remember, saveDir: saveDir, bodies: newBodyBudget(deliveryBodyBudget), seen: map[string]acceptedEvent{}, nextFile: 1, report: report}
 	if saveDir == "" {
 		return l, nil
 	}
@@ -223,7 +225,18 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "delivery refused: "+api.Sanitize(rep.Reason), refusalStatus(herr))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxDeliveryBody))
+	body, release, err := l.bodies.readBody(w, r, maxDeliveryBody)
+	defer release()
+	if errors.Is(err, errBodyBudgetSpent) {
+		l.mu.Lock()
+		rep := reportDelivery(r.Header, nil, nil, err)
+		rep.unread = true
+		l.report(rep)
+		l.mu.Unlock()
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "delivery not read: "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
 	if err != nil {
 		http.Error(w, "body unreadable or too large", http.StatusRequestEntityTooLarge)
 		return
@@ -279,7 +292,7 @@ func (l *listener) acceptLocked(h http.Header, body []byte, d *webhook.Delivery,
 	if l.saveDir != "" {
 		// Kept on disk, and remembered there across restarts, before it
 		// is acknowledged; else it is not acknowledged and comes again.
-		name, err := l.keepLocked(d.EventID, h, body, sum, now)
+		name, err := l.keepLocked(d, h, body, sum, now)
 		if err != nil {
 			rep.Verified = false
 			rep.Reason = "verified but not saved (" + err.Error() + "): answered 503, the service sends it again"

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/server"
+	"github.com/vigil-console/vigil/webhook"
 )
 
 // refusedDir is the subdirectory of --save DIR that refused deliveries go
@@ -172,7 +173,7 @@ func (l *listener) saveAsLocked(eventID, dir, ext string, h http.Header, body []
 
 // removeSaved removes the files of a delivery saved as base.
 func removeSaved(base string) {
-	for _, ext := range []string{".body", ".body.part", ".headers"} {
+	for _, ext := range []string{".body", ".body.part", ".headers", savedKeyExt} {
 		os.Remove(base + ext)
 	}
 }
@@ -368,15 +369,19 @@ func lastSavedNumber(dir string) (int, error) {
 	return last, nil
 }
 
-// keepLocked saves an accepted delivery in DIR and journals its id, each
-// file synced, then syncs DIR so that the new names survive a crash too:
+// keepLocked saves an accepted delivery in DIR, with the key that verified
+// it, and journals its id, each file synced, then syncs DIR so that the new names survive a crash too:
 // only then may it be acknowledged, after which the service forgets it.
-func (l *listener) keepLocked(eventID string, h http.Header, body []byte, sum [sha256.Size]byte, now time.Time) (string, error) {
-	name, err := l.saveLocked(eventID, l.saveDir, h, body)
+func (l *listener) keepLocked(d *webhook.Delivery, h http.Header, body []byte, sum [sha256.Size]byte, now time.Time) (string, error) {
+	name, err := l.saveLocked(d.EventID, l.saveDir, h, body)
 	if err != nil {
 		return "", err
 	}
-	if written, err := l.journalLocked(eventID, sum, now); err != nil {
+	if err := l.saveKeyLocked(name, d); err != nil {
+		removeSaved(name)
+		return "", err
+	}
+	if written, err := l.journalLocked(d.EventID, sum, now); err != nil {
 		if !written {
 			removeSaved(name)
 			return "", err

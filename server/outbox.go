@@ -342,6 +342,15 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 				Err: fmt.Errorf("webhook %s: not sent: %w", r.ev.EventID, errDemoListenerGone)}})
 			continue
 		}
+		removed, err := h.pointAtCurrentURL(&r.ev)
+		if err != nil {
+			return time.Time{}, false, err
+		}
+		if removed {
+			h.settleUnsent(key, r, outcome{ev: r.ev, undeliverable: true, res: webhook.Result{
+				Err: fmt.Errorf("webhook %s: not sent: %w", r.ev.EventID, errWebhookRemoved)}})
+			continue
+		}
 		// No attempt starts after the give-up instant (the receivers' memory
 		// of ids relies on it, see lastSendingTime): an event already that
 		// old, left pending by a stopped service or requeued up to that

@@ -64,12 +64,17 @@ type fetchCall struct {
 }
 
 // NewJWKSCache returns a cache of the JWKS at url (for the local service,
-// base URL + api.JWKSPath). A nil client means http.DefaultClient; a nil
-// clock means time.Now.
+// base URL + api.JWKSPath). A nil client means http.DefaultClient's settings;
+// a nil clock means time.Now. Redirects are never followed, whatever the
+// client's policy: the key set is the trust root, and a redirect (to plain
+// http, or to another host) would hand it to whoever it names.
 func NewJWKSCache(url string, client *http.Client, clock func() time.Time) *JWKSCache {
-	if client == nil {
-		client = http.DefaultClient
+	c := &http.Client{}
+	if client != nil {
+		*c = *client
 	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	client = c
 	if clock == nil {
 		clock = time.Now
 	}
@@ -191,6 +196,7 @@ func (c *JWKSCache) runFetch(ctx context.Context, call *fetchCall) {
 	keys, maxAge, staleIfErr, err := c.get(ctx)
 
 	c.mu.Lock()
+	// maxAge already lost what the reply spent in caches on the way (Age).
 	if err == nil {
 		c.keys, c.fetchedAt, c.maxAge, c.staleIfErr = keys, c.clock(), maxAge, staleIfErr
 	}
@@ -213,6 +219,11 @@ func (c *JWKSCache) get(ctx context.Context) (keys map[string]ed25519.PublicKey,
 		return nil, 0, 0, fmt.Errorf("fetch JWKS: %w", err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode/100 == 3 {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return nil, 0, 0, fmt.Errorf("fetch JWKS from %s: HTTP status %d redirects to %s, and the key set is never fetched through a redirect (it could hand the keys to another host or to plain http): configure the URL the keys are served at",
+			quote(c.url), resp.StatusCode, quote(resp.Header.Get("Location")))
+	}
 	if resp.StatusCode != http.StatusOK {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		return nil, 0, 0, fmt.Errorf("fetch JWKS from %s: HTTP status %d", quote(c.url), resp.StatusCode)
@@ -229,6 +240,9 @@ func (c *JWKSCache) get(ctx context.Context) (keys map[string]ed25519.PublicKey,
 		return nil, 0, 0, fmt.Errorf("fetch JWKS: reply is not a JSON key set: %w", err)
 	}
 	maxAge, staleIfErr = parseCacheControl(resp.Header.Values("Cache-Control"))
+	// A reply a shared cache has held for Age seconds has that much less
+	// freshness left (RFC 9111 §4.2.3); one older than max-age is stale at once.
+	maxAge = max(0, maxAge-replyAge(resp.Header.Values("Age")))
 	return usableKeys(set), maxAge, staleIfErr, nil
 }
 
@@ -286,6 +300,17 @@ func parseCacheControl(values []string) (maxAge, staleIfErr time.Duration) {
 		return 0, staleIfErr
 	}
 	return maxAge, staleIfErr
+}
+
+// replyAge is the Age header's value: the largest one, if repeated (the
+// oldest claim wins, so freshness is never overstated), or 0 when absent or
+// malformed.
+func replyAge(values []string) time.Duration {
+	var age time.Duration
+	for _, v := range values {
+		age = max(age, seconds(v, maxCacheAge+maxStaleIfError))
+	}
+	return age
 }
 
 // seconds parses a delta-seconds value, clamped to [0, limit].

@@ -130,13 +130,13 @@ func (r *KeyRing) JWKS() api.JWKS {
 	defer r.mu.Unlock()
 	set := api.JWKS{Keys: make([]api.JWK, 0, len(r.keys))}
 	for _, k := range r.keys {
-		set.Keys = append(set.Keys, publicJWK(k.kid, k.priv.Public().(ed25519.PublicKey)))
+		set.Keys = append(set.Keys, PublicJWK(k.kid, k.priv.Public().(ed25519.PublicKey)))
 	}
 	return set
 }
 
-// publicJWK is the JWKS entry of a verification key (SPEC.md, JWK entry).
-func publicJWK(kid string, pub ed25519.PublicKey) api.JWK {
+// PublicJWK is the JWKS entry of a verification key (SPEC.md, JWK entry).
+func PublicJWK(kid string, pub ed25519.PublicKey) api.JWK {
 	return api.JWK{
 		Kid:                       kid,
 		Kty:                       "OKP",

@@ -56,6 +56,10 @@ type Delivery struct {
 	EventType      string
 	Timestamp      time.Time
 	KeyID          string
+	// Key is the public key that verified it, published as KeyID then: a
+	// receiver keeps it to check the delivery again after the key leaves
+	// the published set (PublicJWK writes it as a JWKS entry).
+	Key ed25519.PublicKey
 }
 
 // Verify checks a delivery's headers and raw body with the keys of keys,
@@ -137,6 +141,7 @@ func verify(ctx context.Context, h http.Header, body []byte, keys KeySource, now
 		EventType:      eventType,
 		Timestamp:      ts,
 		KeyID:          kid,
+		Key:            pub,
 	}, nil
 }
 
