@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -509,67 +507,6 @@ func notSent(err error) bool {
 	}
 	var dnsErr *net.DNSError
 	return errors.As(err, &dnsErr)
-}
-
-func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
-}
-
-// backoff is the wait before retry number attempt+1: exponential, capped, with
-// "equal jitter" (half fixed, half random) so that clients spread out.
-func (c *Client) backoff(attempt int) time.Duration {
-	d := c.retryBase
-	for range attempt {
-		d *= 2
-		if d >= c.retryCap {
-			d = c.retryCap
-			break
-		}
-	}
-	d = min(d, c.retryCap)
-	if d <= 0 {
-		return 0
-	}
-	half := d / 2
-	return half + rand.N(half+1)
-}
-
-// parseRetryAfter reads a Retry-After header (seconds or an HTTP date).
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-		if secs < 0 {
-			return 0
-		}
-		return time.Duration(min(secs, 24*3600)) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
-	}
-	return 0
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // isServiceError reports whether body is the service's error JSON, which a
