@@ -333,15 +333,10 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		if r.next > now.UnixNano() {
 			return time.Unix(0, r.next), false, nil
 		}
-		gone, err := h.demoListenerGone(r.ev)
-		if err != nil {
-			return time.Time{}, false, err
-		}
-		if gone {
-			h.settleUnsent(key, r, outcome{ev: r.ev, undeliverable: true, res: webhook.Result{
-				Err: fmt.Errorf("webhook %s: not sent: %w", r.ev.EventID, errDemoListenerGone)}})
-			continue
-		}
+		// The current URL first, and the demo's rule on the URL the event
+		// would go to: an organization whose webhook an earlier, crashed demo
+		// run left on its listener's port must not have its queued events
+		// re-pointed there.
 		removed, err := h.pointAtCurrentURL(&r.ev)
 		if err != nil {
 			return time.Time{}, false, err
@@ -349,6 +344,15 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		if removed {
 			h.settleUnsent(key, r, outcome{ev: r.ev, undeliverable: true, res: webhook.Result{
 				Err: fmt.Errorf("webhook %s: not sent: %w", r.ev.EventID, errWebhookRemoved)}})
+			continue
+		}
+		gone, err := h.demoListenerGone(r.ev)
+		if err != nil {
+			return time.Time{}, false, err
+		}
+		if gone {
+			h.settleUnsent(key, r, outcome{ev: r.ev, undeliverable: true, res: webhook.Result{
+				Err: fmt.Errorf("webhook %s: not sent: %w", r.ev.EventID, errDemoListenerGone)}})
 			continue
 		}
 		// No attempt starts after the give-up instant (the receivers' memory
