@@ -309,7 +309,12 @@ func connPeer(c net.Conn) netip.Addr {
 	if !ok {
 		return netip.Addr{}
 	}
-	a := ta.AddrPort().Addr().Unmap()
+	return peerOfAddr(ta.AddrPort().Addr())
+}
+
+// peerOfAddr is the peer an address counts as: itself, or for IPv6 its /64.
+func peerOfAddr(a netip.Addr) netip.Addr {
+	a = a.Unmap()
 	if a.Is6() {
 		p, _ := a.Prefix(64)
 		return p.Addr()

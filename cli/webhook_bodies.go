@@ -127,10 +127,5 @@ func requestPeer(r *http.Request) netip.Addr {
 	if err != nil {
 		return netip.Addr{}
 	}
-	a := ap.Addr().Unmap()
-	if a.Is6() {
-		p, _ := a.Prefix(64)
-		return p.Addr()
-	}
-	return a
+	return peerOfAddr(ap.Addr())
 }
