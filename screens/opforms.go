@@ -290,7 +290,17 @@ func (d *opFormDialog) outcome(params any) (lines []string, warn map[int]bool) {
 	if err != nil {
 		return nil, nil
 	}
-	lines, warn, _ = intentLines(d.c, intent)
+	lines, warn, doubt := intentLines(d.c, intent)
+	if doubt != "" {
+		// What cannot be shown here will not be shown to the members who
+		// vote on it either: said first, as their vote dialog says it.
+		lines = append([]string{"WARNING: this confirm cannot show all you are about to submit (" + doubt + "), and the other members' vote dialog cannot either; they will be told to read it with 'vigil activity get --json'"}, lines...)
+		shifted := map[int]bool{0: true}
+		for i, w := range warn {
+			shifted[i+1] = w
+		}
+		warn = shifted
+	}
 	return append(lines, submitOutcome(d.c, op.Type, intent)...), warn
 }
 

@@ -415,3 +415,29 @@ func TestInvitationTagsWhenNotEveryTagWasRead(t *testing.T) {
 		}
 	}
 }
+
+// An operation's confirm that cannot show all it submits says so first, as
+// the vote dialog the other members read will: the forms bound what can be
+// typed, so the intent is built here past what the console shows.
+func TestOperationConfirmSaysWhatItCannotShow(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	var spec opSpec
+	for _, s := range operationSpecs() {
+		if s.op == "delete_wallet_accounts" {
+			spec = s
+		}
+	}
+	d := newOpFormDialog(h.root.common, spec)
+	ids := make([]string, 6000) // past the lines the console shows
+	for i := range ids {
+		ids[i] = fmt.Sprintf("wa-%d", i)
+	}
+	lines, warn := d.outcome(&api.DeleteWalletAccountsParams{WalletAccountIDs: ids})
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "WARNING: this confirm cannot show all") || !warn[0] {
+		t.Fatalf("the confirm does not say first that it is cut: %.120q (warned %v)", strings.Join(lines, "\n"), warn[0])
+	}
+	few, fewWarn := d.outcome(&api.DeleteWalletAccountsParams{WalletAccountIDs: ids[:3]})
+	if strings.Contains(strings.Join(few, "\n"), "cannot show all") || fewWarn[0] {
+		t.Errorf("a confirm shown whole warns it is not: %.200q", strings.Join(few, "\n"))
+	}
+}
