@@ -75,6 +75,11 @@ type Activities struct {
 	// does not fall to another row. The answer to any other fetch is not
 	// the list's (the activity came back, or the list was forgotten).
 	leaving map[string]int
+	// leftUnread are activities that were leaving when the list was
+	// forgotten (r, ], [): their rows are still the copies from before they
+	// left until the list asked for answers, so they stay marked and offer
+	// no vote meanwhile.
+	leftUnread map[string]bool
 	// announced are the activities whose settling was told (a toast, or your
 	// own vote's result), for the session.
 	announced map[string]bool
@@ -263,7 +268,7 @@ func (a *Activities) voteBlock(act *api.Activity, approve bool) string {
 		return ErrReadOnly.Error()
 	case a.voting != "":
 		return "a vote is already in flight"
-	case a.isLeaving(act.ID):
+	case a.isLeaving(act.ID) || a.leftUnread[act.ID]:
 		// Its row is the copy from before it left: the vote it offers may
 		// be one the service has already closed.
 		verb := "reject"
@@ -377,6 +382,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 			return a, logIt
 		}
 		a.list.Table.Failed = ""
+		a.leftUnread = nil // the rows are the service's now
 		if msg.top {
 			// Nothing newer than this page: it is the newest page, shown as
 			// such (full, and followed by the refreshes).

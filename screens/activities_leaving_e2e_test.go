@@ -193,3 +193,38 @@ func TestNoVoteOnRowWhoseFinalRecordIsBeingRead(t *testing.T) {
 		t.Errorf("act-b's final record came, and its row does not say it completed: %q", row)
 	}
 }
+
+// r while a leaving row's record is on its way: until the reload answers,
+// the row is still the copy from before it left, so it stays marked and
+// offers no vote (a vote on it may be one the service has closed).
+func TestRefreshKeepsALeavingRowMarkedUntilTheListAnswers(t *testing.T) {
+	acts := fullPage()
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, time.Minute)
+	a := h.activities()
+	h.key("G")
+	oldest := acts[len(acts)-1].ID
+	var held []tea.Msg
+	pushOldest(t, h, fake, &held)
+	_, reload := h.root.Update(keyPress("r")) // its answers held back: a slow service
+	if !listed(a, oldest) {
+		t.Fatalf("setup: %s left the rows before the reload answered", oldest)
+	}
+	h.root.Update(clockMsg{}) // a second passes: the rows are drawn again
+	if !strings.Contains(h.frame(), leftPendingMark) {
+		t.Errorf("after r, before the list answers, the leaving row no longer says it left:\n%s", h.frame())
+	}
+	if got := a.selected(); got == nil || got.ID != oldest {
+		t.Fatalf("setup: cursor not on %s", oldest)
+	}
+	if block := a.voteBlock(a.selected(), true); !strings.Contains(block, "left the Pending list") {
+		t.Errorf("after r, the leaving row offers a vote again (block %q)", block)
+	}
+	h.run(reload)
+	if listed(a, oldest) {
+		t.Errorf("%s is still listed after the reload, which does not have it", oldest)
+	}
+	if strings.Contains(h.frame(), leftPendingMark) {
+		t.Errorf("a row still says it left after the list answered:\n%s", h.frame())
+	}
+}

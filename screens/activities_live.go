@@ -218,8 +218,15 @@ func (a *Activities) markAnnounced(id string) {
 }
 
 // forgetSettled drops the activities kept on the Pending list after they
-// left it: the list is shown as the service has it.
+// left it: the list is shown as the service has it once it is read again.
+// Until then the rows of those that were leaving stay marked (leftUnread).
 func (a *Activities) forgetSettled() {
+	for id := range a.leaving {
+		if a.leftUnread == nil {
+			a.leftUnread = map[string]bool{}
+		}
+		a.leftUnread[id] = true
+	}
 	a.settled, a.leaving = nil, nil
 }
 

@@ -43,7 +43,7 @@ func (a *Activities) setRows() {
 	now := a.c.Now()
 	for i := range a.items {
 		rows[i] = activityRow(a.c, &a.items[i], now)
-		if a.isLeaving(a.items[i].ID) {
+		if id := a.items[i].ID; a.isLeaving(id) || a.leftUnread[id] {
 			// The row is its copy from before it left: neither its status
 			// nor the vote it offered may hold any more.
 			rows[i].Cells[3], rows[i].Cells[5] = leftPendingMark, "—"
