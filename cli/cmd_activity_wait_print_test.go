@@ -14,13 +14,38 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
+const (
+	endedOrg = "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b"
+	endedAct = "01a21fb6-ea79-73f6-a3ca-8c0d3aa16270"
+)
+
+// writeEnded answers get_activity with activity endedAct in status.
+func writeEnded(w http.ResponseWriter, status string) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"activity":{"id":%q,"organizationId":%q,"status":%q,"type":"ACTIVITY_TYPE_CREATE_USER_TAG","intent":{},"result":{},"votes":[],"fingerprint":"sha256:00","canApprove":false,"canReject":false,"createdAt":{"seconds":"1","nanos":"0"},"updatedAt":{"seconds":"1","nanos":"0"}}}`, endedAct, endedOrg, status)
+}
+
+// endedThenRefused is a service that answers the first read with activity
+// endedAct in status and refuses every later one (a gateway's 403).
+func endedThenRefused(t *testing.T, status string) *httptest.Server {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) > 1 {
+			http.Error(w, "forbidden", http.StatusForbidden)
+			return
+		}
+		writeEnded(w, status)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // The activity COMPLETED; the service then restarts (a few 503s) just as
 // `activity wait` reads the final state to print it. The wait goes on while
 // the service does not answer, prints the final state, and exits 0 for
 // COMPLETED, not 3 ("how the activity ends is not known").
 func TestActivityWaitOutlastsAnOutageWhileReadingTheEndedActivity(t *testing.T) {
-	const org = "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b"
-	const act = "01a21fb6-ea79-73f6-a3ca-8c0d3aa16270"
+	org, act := endedOrg, endedAct
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := calls.Add(1)
@@ -28,8 +53,7 @@ func TestActivityWaitOutlastsAnOutageWhileReadingTheEndedActivity(t *testing.T) 
 			w.WriteHeader(http.StatusServiceUnavailable)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"activity":{"id":%q,"organizationId":%q,"status":%q,"type":"ACTIVITY_TYPE_CREATE_USER_TAG","intent":{},"result":{},"votes":[],"fingerprint":"sha256:00","canApprove":false,"canReject":false,"createdAt":{"seconds":"1","nanos":"0"},"updatedAt":{"seconds":"1","nanos":"0"}}}`, act, org, api.StatusCompleted)
+		writeEnded(w, api.StatusCompleted)
 	}))
 	defer srv.Close()
 	c, out, errOut := waitEnv(t, srv.URL, org)
@@ -47,18 +71,8 @@ func TestActivityWaitOutlastsAnOutageWhileReadingTheEndedActivity(t *testing.T) 
 // gateway's 403): the end was seen, so the exit status is still FAILED's
 // (1), not 3, and standard error says why nothing is printed.
 func TestActivityWaitExitsByTheEndItSawWhenTheFinalReadIsRefused(t *testing.T) {
-	const org = "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b"
-	const act = "01a21fb6-ea79-73f6-a3ca-8c0d3aa16270"
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if calls.Add(1) > 1 {
-			http.Error(w, "forbidden", http.StatusForbidden)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"activity":{"id":%q,"organizationId":%q,"status":%q,"type":"ACTIVITY_TYPE_CREATE_USER_TAG","intent":{},"result":{},"votes":[],"fingerprint":"sha256:00","canApprove":false,"canReject":false,"createdAt":{"seconds":"1","nanos":"0"},"updatedAt":{"seconds":"1","nanos":"0"}}}`, act, org, api.StatusFailed)
-	}))
-	defer srv.Close()
+	org, act := endedOrg, endedAct
+	srv := endedThenRefused(t, api.StatusFailed)
 	c, out, errOut := waitEnv(t, srv.URL, org)
 	code := exitCode(errOut, waitForActivity(context.Background(), c, []string{"--timeout", "1m", act}))
 	if code != exitFailure {
@@ -74,18 +88,8 @@ func TestActivityWaitExitsByTheEndItSawWhenTheFinalReadIsRefused(t *testing.T) {
 // poll saw end (its id and status), and standard error says it is that copy
 // and not a final read. The exit status is still the end's (1).
 func TestActivityWaitJSONPrintsTheCopySeenEndingWhenTheFinalReadIsRefused(t *testing.T) {
-	const org = "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b"
-	const act = "01a21fb6-ea79-73f6-a3ca-8c0d3aa16270"
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if calls.Add(1) > 1 {
-			http.Error(w, "forbidden", http.StatusForbidden)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"activity":{"id":%q,"organizationId":%q,"status":%q,"type":"ACTIVITY_TYPE_CREATE_USER_TAG","intent":{},"result":{},"votes":[],"fingerprint":"sha256:00","canApprove":false,"canReject":false,"createdAt":{"seconds":"1","nanos":"0"},"updatedAt":{"seconds":"1","nanos":"0"}}}`, act, org, api.StatusRejected)
-	}))
-	defer srv.Close()
+	org, act := endedOrg, endedAct
+	srv := endedThenRefused(t, api.StatusRejected)
 	c, out, errOut := waitEnv(t, srv.URL, org)
 	code := exitCode(errOut, waitForActivity(context.Background(), c, []string{"--json", "--timeout", "1m", act}))
 	if code != exitFailure {
