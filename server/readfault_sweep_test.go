@@ -126,3 +126,38 @@ func TestReadFaultsInCompletingVoteAreNeverRecorded(t *testing.T) {
 		})
 	}
 }
+
+// The same sweep for a submission that completes at once (one approval
+// needed) and for a rejecting vote: a read error never records the
+// activity, FAILED or otherwise, and never drops the vote.
+func TestReadFaultsInSubmitAndRejectAreNeverRecorded(t *testing.T) {
+	t.Run("submit", func(t *testing.T) {
+		e := newEnvWith(t, envOptions{threshold: 1, dataDir: t.TempDir()})
+		body := e.body(api.TypeCreateUserTag, api.CreateUserTagParams{UserTagName: "auditors", UserIDs: []string{e.user("bob")}}, nil)
+		r := sweepReads(t, e, api.TypeCreateUserTag, e.submitPath("create_user_tag"), body, e.keys["alice"])
+		if r.act.Status != api.StatusCompleted {
+			t.Fatalf("alice's submission once reads succeed: %s (%+v)", r.act.Status, r.act.Failure)
+		}
+		if acts := activitiesOfType(t, e, api.TypeCreateUserTag); len(acts) != 1 {
+			t.Fatalf("%d activities, want the one submission", len(acts))
+		}
+	})
+	t.Run("reject", func(t *testing.T) {
+		e := newEnvWith(t, envOptions{threshold: 2, dataDir: t.TempDir()})
+		pending, err := e.clients["alice"].CreateReadOnlySession(ctxT(t))
+		if err != nil || pending.Status != api.StatusConsensusNeeded {
+			t.Fatalf("alice's submission: %v %+v", err, pending)
+		}
+		vote := e.body(api.TypeRejectActivity, api.RejectActivityParams{Fingerprint: pending.Fingerprint}, nil)
+		r := sweepReads(t, e, api.TypeCreateReadOnlySession, e.submitPath("reject_activity"), vote, e.keys["bob"])
+		var bobs int
+		for _, v := range r.act.Votes {
+			if v.UserID == e.user("bob") && v.Selection == api.VoteRejected {
+				bobs++
+			}
+		}
+		if r.act.ID != pending.ID || bobs != 1 {
+			t.Fatalf("bob's rejection once reads succeed: activity %s with %d rejections by bob, want %s with one", r.act.ID, bobs, pending.ID)
+		}
+	})
+}
