@@ -21,7 +21,8 @@ type cachedDB struct {
 	kinds         map[string]queryKind // what each statement run in a transaction may change
 	// trace, when set (by tests, before the first query), sees every
 	// statement run outside a transaction, with its arguments.
-	trace func(query string, args []any)
+	trace  func(query string, args []any)
+	faults faults // statements tests make fail (faults.go)
 }
 
 // maxCachedStmts bounds the cache; queries built with variable IN lists could
@@ -74,6 +75,9 @@ func (c *cachedDB) ExecContext(ctx context.Context, query string, args ...any) (
 	if c.trace != nil {
 		c.trace(query, args)
 	}
+	if err := c.faults.injected(query, args); err != nil {
+		return nil, err
+	}
 	if st := c.prepare(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
@@ -84,6 +88,9 @@ func (c *cachedDB) QueryContext(ctx context.Context, query string, args ...any) 
 	if c.trace != nil {
 		c.trace(query, args)
 	}
+	if err := c.faults.injected(query, args); err != nil {
+		return nil, err
+	}
 	if st := c.prepare(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -93,6 +100,9 @@ func (c *cachedDB) QueryContext(ctx context.Context, query string, args ...any) 
 func (c *cachedDB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	if c.trace != nil {
 		c.trace(query, args)
+	}
+	if err := c.faults.injected(query, args); err != nil {
+		return failedRow(ctx, err)
 	}
 	if st := c.prepare(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
@@ -189,6 +199,9 @@ func uncancelled(ctx context.Context) context.Context { return context.WithoutCa
 
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	ctx = uncancelled(ctx)
+	if err := t.c.faults.injected(query, args); err != nil {
+		return nil, err
+	}
 	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
@@ -198,6 +211,9 @@ func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	ctx = uncancelled(ctx)
+	if err := t.c.faults.injected(query, args); err != nil {
+		return nil, err
+	}
 	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
@@ -207,6 +223,9 @@ func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	ctx = uncancelled(ctx)
+	if err := t.c.faults.injected(query, args); err != nil {
+		return failedRow(ctx, err)
+	}
 	t.wrote(query)
 	if st := t.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
