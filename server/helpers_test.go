@@ -39,6 +39,9 @@ type envOptions struct {
 	dataDir   string              // "" keeps the store in memory
 	log       io.Writer           // the service's log (text, INFO and up); nil discards it
 	webhooks  WebhookOptions
+	// holdWebhooks opens the service with Config.HoldWebhooks: the test
+	// calls StartWebhooks.
+	holdWebhooks bool
 }
 
 func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 2}) }
@@ -46,7 +49,7 @@ func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 
 func newEnvWith(t testing.TB, o envOptions) *testEnv {
 	t.Helper()
 	e := &testEnv{t: t, keys: map[string]*keys.Key{}, clients: map[string]*api.Client{}}
-	cfg := Config{DataDir: o.dataDir, Webhooks: o.webhooks, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }}
+	cfg := Config{DataDir: o.dataDir, Webhooks: o.webhooks, HoldWebhooks: o.holdWebhooks, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }}
 	if o.log != nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(o.log, nil))
 	}

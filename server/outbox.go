@@ -316,7 +316,8 @@ func (h *hooks) pass() time.Time {
 // dispatchOrg hands org's due rows to the deliverer, up to its room, and
 // returns when its next waiting row falls due (zero when none waits on
 // time: it has none, or it waits for room). blocked means the shared queue
-// had no room: any outcome may make some.
+// had no room: any outcome may make some. err is a failed read; when it is
+// a row's URL, that row waits (due again soon) and the others were handled.
 func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked bool, err error) {
 	room := min(h.deliverer.Room(org), maxInFlightPerOrg-h.perOrg[org])
 	blocked = room <= 0 && h.perOrg[org] < maxInFlightPerOrg
@@ -325,50 +326,46 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 	if err != nil {
 		return time.Time{}, false, err
 	}
+	var readErr error // of a row's URL; that row is tried again soon
 	for _, r := range rows {
 		key := eventKey(r.ev.OrgID, r.ev.EventID)
 		if _, busy := h.inFlight[key]; busy {
 			continue
 		}
 		if r.next > now.UnixNano() {
-			return time.Unix(0, r.next), false, nil
-		}
-		// The current URL first, and the demo's rule on the URL the event
-		// would go to: an organization whose webhook an earlier, crashed demo
-		// run left on its listener's port must not have its queued events
-		// re-pointed there.
-		removed, err := h.pointAtCurrentURL(&r.ev)
-		if err != nil {
-			return time.Time{}, false, err
-		}
-		if removed {
-			h.settleUnsent(key, r, outcome{ev: r.ev, undeliverable: true, res: webhook.Result{
-				Err: fmt.Errorf("webhook %s: not sent: %w", r.ev.EventID, errWebhookRemoved)}})
-			continue
-		}
-		gone, err := h.demoListenerGone(r.ev)
-		if err != nil {
-			return time.Time{}, false, err
-		}
-		if gone {
-			h.settleUnsent(key, r, outcome{ev: r.ev, undeliverable: true, res: webhook.Result{
-				Err: fmt.Errorf("webhook %s: not sent: %w", r.ev.EventID, errDemoListenerGone)}})
-			continue
+			return time.Unix(0, r.next), false, readErr
 		}
 		// No attempt starts after the give-up instant (the receivers' memory
 		// of ids relies on it, see lastSendingTime): an event already that
 		// old, left pending by a stopped service or requeued up to that
-		// instant, becomes dead unsent.
+		// instant, becomes dead unsent, whether or not its organization's
+		// URL can be read.
 		r.ev.NotAfter = h.lastSendingTime(r.created)
 		if !now.Before(r.ev.NotAfter) {
 			h.settleUnsent(key, r, outcome{ev: r.ev, res: webhook.Result{
 				Err: fmt.Errorf("webhook %s: not sent: %w (%s after its status change)", r.ev.EventID, webhook.ErrTooLate, h.opts.GiveUpAfter)}})
 			continue
 		}
+		// The current URL, and the demo's rule on the URL the event would go
+		// to: an organization whose webhook an earlier, crashed demo run left
+		// on its listener's port must not have its queued events re-pointed
+		// there. A URL not read leaves the row pending, tried again soon; the
+		// rows after it are still looked at (one may be past its give-up).
+		url, unsent, err := h.currentTarget(r.ev)
+		if err != nil {
+			readErr = err
+			continue
+		}
+		if unsent != nil {
+			h.settleUnsent(key, r, outcome{ev: r.ev, undeliverable: true, res: webhook.Result{
+				Err: fmt.Errorf("webhook %s: not sent: %w", r.ev.EventID, unsent)}})
+			continue
+		}
+		r.ev.URL = url
 		if room <= 0 {
 			// Waits in the table; an outcome (of this organization, or any
 			// when blocked) brings it back.
-			return time.Time{}, blocked, nil
+			return time.Time{}, blocked, readErr
 		}
 		err = h.deliverer.Enqueue(r.ev)
 		switch {
@@ -377,15 +374,15 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 			h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays}
 			h.perOrg[org]++
 		case errors.Is(err, webhook.ErrQueueFull):
-			return time.Time{}, true, nil
+			return time.Time{}, true, readErr
 		case errors.Is(err, webhook.ErrClosed):
-			return time.Time{}, false, nil
+			return time.Time{}, false, readErr
 		default:
 			// Never deliverable (a stored URL the deliverer refuses): dead.
 			h.settleUnsent(key, r, outcome{ev: r.ev, res: webhook.Result{Err: err}, undeliverable: true})
 		}
 	}
-	return time.Time{}, false, nil
+	return time.Time{}, false, readErr
 }
 
 // settleUnsent records o, the outcome of row r that is not sent, at the next
@@ -509,6 +506,9 @@ func (h *hooks) record(done []outcome) error {
 		case d.given:
 			h.log.Error("webhook given up", "org", d.ev.OrgID, "event", d.ev.EventID, "age", now.Sub(time.Unix(0, d.row.created)).Round(time.Second),
 				"status", d.res.StatusCode, "err", d.res.Err)
+		case d.dead && errors.Is(d.res.Err, errWebhookRemoved):
+			h.log.Warn("webhook not sent: the organization's webhook was removed after the event was queued; kept as dead in webhook_outbox",
+				"org", d.ev.OrgID, "event", d.ev.EventID)
 		case d.dead && errors.Is(d.res.Err, errDemoListenerGone):
 			h.log.Warn("webhook not sent: it was for an earlier 'vigil demo' run's listener, gone now (its port may be another program's); kept as dead in webhook_outbox",
 				"org", d.ev.OrgID, "event", d.ev.EventID)

@@ -31,6 +31,10 @@ type hooks struct {
 	log       *slog.Logger
 	db        *store
 	opts      WebhookOptions
+	// readWebhookURL reads an organization's webhook URL ("" when it has
+	// none) for the dispatcher and each attempt: storedWebhookURL, which
+	// tests replace, before delivery starts, to make the read fail.
+	readWebhookURL func(ctx context.Context, org string) (string, error)
 
 	// persistMu serializes saves, so an older Marshal never overwrites a
 	// newer one; persisted is the ring as last written to the store.
@@ -99,6 +103,7 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 		dirty: map[string]struct{}{}, wake: make(chan struct{}, 1),
 		due: map[string]time.Time{}, blocked: map[string]struct{}{}, inFlight: map[string]inFlight{}, perOrg: map[string]int{},
 		start: make(chan struct{}), stopDispatch: make(chan struct{}), dispatchDone: make(chan struct{})}
+	h.readWebhookURL = h.storedWebhookURL
 	if hz := h.opts.RedeliveryHorizon(); hz > WebhookRedeliveryHorizon {
 		// Receivers sized for the defaults would take a late copy for new.
 		log.Warn("webhook redelivery horizon longer than the default: receivers that drop duplicates by event id must remember ids this long",
@@ -112,9 +117,10 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 	}
 	delivery := h.opts.Delivery
 	delivery.Logger = log
+	delivery.Retarget = h.retarget
 	delivery.OnResult = func(ev webhook.Event, r webhook.Result) {
 		h.mu.Lock()
-		h.outcomes = append(h.outcomes, outcome{ev: ev, res: r})
+		h.outcomes = append(h.outcomes, outcome{ev: ev, res: r, undeliverable: !r.Delivered && neverSendable(r.Err)})
 		h.mu.Unlock()
 		h.poke()
 		// The attempt has released its key: a retired key may just have

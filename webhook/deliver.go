@@ -40,6 +40,9 @@ var (
 	// ErrTooLate: an attempt would have started after the event's NotAfter;
 	// it was not sent.
 	ErrTooLate = errors.New("webhook past its last sending time")
+	// ErrInvalidURL: the delivery URL, given to Enqueue or returned by
+	// DelivererOptions.Retarget, is not an absolute http(s) URL.
+	ErrInvalidURL = errors.New("not an absolute http(s) URL")
 )
 
 // Event is one webhook to deliver.
@@ -83,6 +86,15 @@ type DelivererOptions struct {
 	OrgConcurrency int
 	AttemptTimeout time.Duration // of one HTTP attempt
 	Logger         *slog.Logger  // nil: discard
+	// Retarget, if set, is called before each attempt of an event, the
+	// first included, once the attempt holds its request slots, with the
+	// event as enqueued; the attempt goes to the URL it returns. A sender
+	// whose destination may change while an event is retried (vigil's
+	// service: the root quorum replaces an organization's webhook) uses it
+	// so that no attempt goes to a URL replaced meanwhile. An error, or a
+	// URL that is not an absolute http(s) one (ErrInvalidURL), ends the
+	// event unsent by that attempt: OnResult gets the error.
+	Retarget func(Event) (string, error)
 	// OnResult, if set, is called once per accepted event with its outcome,
 	// from the delivering goroutine (so possibly concurrently): keep it short.
 	OnResult func(Event, Result)
@@ -259,12 +271,26 @@ func validateEvent(ev Event) error {
 	if !validID(ev.EventID) {
 		return fmt.Errorf("enqueue webhook: event id %s must be 1..%d characters, each one of A-Z a-z 0-9 - _ or a colon", quote(ev.EventID), maxIDLen)
 	}
-	u, err := url.Parse(ev.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("enqueue webhook %s: delivery URL %s is not an absolute http(s) URL; set FEATURE_NAME_WEBHOOK to one", ev.EventID, quote(ev.URL))
+	if err := checkURL(ev.URL); err != nil {
+		return fmt.Errorf("enqueue webhook %s: %w", ev.EventID, err)
 	}
 	return nil
 }
+
+// checkURL tells whether raw is a URL an event may be sent to.
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("delivery URL %s is %w; set FEATURE_NAME_WEBHOOK to one", quote(raw), ErrInvalidURL)
+	}
+	return nil
+}
+
+// errRetargeted marks an attempt that Retarget ended unsent.
+type errRetargeted struct{ err error }
+
+func (e errRetargeted) Error() string { return e.err.Error() }
+func (e errRetargeted) Unwrap() error { return e.err }
 
 // Close stops accepting events and waits for those in progress to finish,
 // retries included. If ctx ends first, the remaining deliveries are abandoned
@@ -303,19 +329,28 @@ func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 		deadline, limit = ev.NotAfter, "its last sending time, "+ev.NotAfter.UTC().Format(time.RFC3339)
 	}
 	// Log the host only: a delivery URL may carry a secret token.
-	host := ev.URL
-	if u, err := url.Parse(ev.URL); err == nil {
-		host = u.Host
+	target := ev.URL
+	hostOf := func(raw string) string {
+		if u, err := url.Parse(raw); err == nil {
+			return u.Host
+		}
+		return raw
 	}
 
 	var res Result
 	for attempt := 1; ; attempt++ {
 		res.Attempts = attempt
-		status, kid, retryAfter, err := d.attempt(ev, q)
+		status, kid, retryAfter, err := d.attempt(ev, q, &target)
+		host := hostOf(target)
 		res.StatusCode, res.KeyID, res.Err = status, kid, err
 		if errors.Is(err, ErrTooLate) {
 			res.Attempts = attempt - 1 // this one was not sent
 			d.log.Warn("webhook not sent: past its last sending time", "org", ev.OrgID, "event", ev.EventID, "host", host, "attempts", res.Attempts)
+			break
+		}
+		if re, ok := err.(errRetargeted); ok {
+			res.Attempts, res.Err = attempt-1, re.err
+			d.log.Warn("webhook not sent: no URL to send it to now", "org", ev.OrgID, "event", ev.EventID, "attempts", res.Attempts, "err", re.err)
 			break
 		}
 		if err == nil {
@@ -354,9 +389,10 @@ func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 	}
 }
 
-// attempt makes one signed POST. It returns the HTTP status (0 without a
-// reply), the key id used, any Retry-After, and an error unless 2xx.
-func (d *Deliverer) attempt(ev Event, q *orgQueue) (status int, kid string, retryAfter time.Duration, err error) {
+// attempt makes one signed POST, to the URL Retarget gives if set, which it
+// stores in target. It returns the HTTP status (0 without a reply), the key
+// id used, any Retry-After, and an error unless 2xx.
+func (d *Deliverer) attempt(ev Event, q *orgQueue, target *string) (status int, kid string, retryAfter time.Duration, err error) {
 	// The organization's slot first: events waiting behind their own
 	// organization's slow receiver hold no slot another organization needs.
 	select {
@@ -377,6 +413,16 @@ func (d *Deliverer) attempt(ev Event, q *orgQueue) (status int, kid string, retr
 	if !ev.NotAfter.IsZero() && now.After(ev.NotAfter) {
 		return 0, "", 0, fmt.Errorf("webhook %s: not sent: it may not be sent after %s: %w", ev.EventID, ev.NotAfter.UTC().Format(time.RFC3339), ErrTooLate)
 	}
+	if d.opts.Retarget != nil {
+		to, err := d.opts.Retarget(ev)
+		if err == nil {
+			err = checkURL(to)
+		}
+		if err != nil {
+			return 0, "", 0, errRetargeted{fmt.Errorf("webhook %s: not sent: %w", ev.EventID, err)}
+		}
+		*target = to
+	}
 	h, release, err := d.ring.signHeld(ev.OrgID, ev.EventID, now, ev.Body)
 	if err != nil {
 		return 0, "", 0, err
@@ -387,7 +433,7 @@ func (d *Deliverer) attempt(ev Event, q *orgQueue) (status int, kid string, retr
 
 	ctx, cancel := context.WithTimeout(d.ctx, d.opts.AttemptTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ev.URL, bytes.NewReader(ev.Body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, *target, bytes.NewReader(ev.Body))
 	if err != nil {
 		return 0, kid, 0, fmt.Errorf("webhook %s: %w", ev.EventID, err)
 	}
