@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -161,6 +162,13 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 			}
 			return conflictf("ALREADY_VOTED", "you already %s activity %s; each user votes once", what, a.ID)
 		}
+		// The same request cast in a round that has ended (a retry after a
+		// lost reply, or a replay within the stamp's window, landing past
+		// the round's end) is that vote again, not a new one: one signed
+		// approval never counts in two rounds.
+		if again, err := castEarlier(ctx, tx, a.ID, c.UserID, bodyFP); err != nil || again {
+			return err
+		}
 		if a.Status != api.StatusConsensusNeeded {
 			return preconditionf("NOT_VOTABLE", "activity %s is %s; only activities in %s can be approved or rejected", a.ID, a.Status, api.StatusConsensusNeeded)
 		}
@@ -175,6 +183,21 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 	}
 	s.hooks.queued(events)
 	return out.toAPI(c.UserID, mayVote), nil
+}
+
+// castEarlier reports whether user already cast a vote on the activity
+// with the request whose fingerprint is bodyFP, in any round.
+func castEarlier(ctx context.Context, tx *txn, activityID, userID, bodyFP string) (bool, error) {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM votes WHERE activity_id = ? AND user_id = ? AND body_fingerprint = ? LIMIT 1`,
+		activityID, userID, bodyFP).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look for an earlier vote by %s on %s: %w", userID, activityID, err)
+	}
+	return true, nil
 }
 
 // notAVoter is the refusal of a vote by a user who may not vote on a.
