@@ -21,6 +21,13 @@ import (
 // broken server cannot exhaust memory.
 const MaxReplyBytes = 16 << 20
 
+// DefaultMaxListReplyBytes bounds the replies of the list queries the service
+// cannot page (list_users, list_policies, …): they grow with the organization,
+// and a user with a few keys and passkeys takes about 3.6 kB, so 16 MiB ends
+// near 4,700 users. 256 MiB holds about 70,000 such users, and decoding it
+// peaks near 1 GiB (docs/performance.md), which a workstation has.
+const DefaultMaxListReplyBytes = 256 << 20
+
 // Default retry policy of queries: up to 3 retries, backoff from 200ms doubling to
 // at most 5s, with jitter.
 const (
@@ -46,6 +53,8 @@ type Client struct {
 
 	maxRetries          int
 	maxReply            int64 // the most of a reply read (MaxReplyBytes, or WithMaxReplyBytes)
+	maxListReply        int64 // the same for unpaged lists (unpagedLists)
+	listReplySetting    string
 	retryBase, retryCap time.Duration
 
 	exact bool // leave decoded strings as sent (WithExactStrings)
@@ -148,6 +157,22 @@ func WithMaxReplyBytes(n int64) Option {
 	}
 }
 
+// WithMaxListReplyBytes bounds the replies of the list queries the service
+// cannot page (list_users, list_policies, …) to n bytes instead of
+// DefaultMaxListReplyBytes; n is at least MinReplyBytes. setting says where
+// the user raises the bound, for the error of a reply over it (e.g.
+// `max_list_reply_mib in profile "prod" of /home/ann/.config/vigil/config.toml`);
+// "" names this option.
+func WithMaxListReplyBytes(n int64, setting string) Option {
+	return func(c *Client) error {
+		if n < MinReplyBytes {
+			return fmt.Errorf("WithMaxListReplyBytes(%d): want at least %d bytes (4 MiB), the least any reply may need", n, MinReplyBytes)
+		}
+		c.maxListReply, c.listReplySetting = n, setting
+		return nil
+	}
+}
+
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option {
 	return func(c *Client) error {
@@ -188,17 +213,18 @@ func NewClient(baseURL, organizationID string, stamper keys.Stamper, opts ...Opt
 		return nil, fmt.Errorf("new client: base URL %w", err)
 	}
 	c := &Client{
-		baseURL:    base,
-		org:        organizationID,
-		stamper:    stamper,
-		http:       &http.Client{Timeout: defaultHTTPTimeout},
-		now:        time.Now,
-		userAgent:  DefaultUserAgent,
-		maxRetries: DefaultMaxRetries,
-		maxReply:   MaxReplyBytes,
-		retryBase:  DefaultRetryBase,
-		retryCap:   DefaultRetryCap,
-		sleep:      sleep,
+		baseURL:      base,
+		org:          organizationID,
+		stamper:      stamper,
+		http:         &http.Client{Timeout: defaultHTTPTimeout},
+		now:          time.Now,
+		userAgent:    DefaultUserAgent,
+		maxRetries:   DefaultMaxRetries,
+		maxReply:     MaxReplyBytes,
+		maxListReply: DefaultMaxListReplyBytes,
+		retryBase:    DefaultRetryBase,
+		retryCap:     DefaultRetryCap,
+		sleep:        sleep,
 	}
 	for _, opt := range opts {
 		if err := opt(c); err != nil {
@@ -230,6 +256,21 @@ type call struct {
 	// setting names the profile setting the URL comes from, for transport
 	// errors: "" is base_url.
 	setting string
+	// list: the reply is an unpaged list, bounded by maxListReply.
+	list bool
+}
+
+// replyLimit is the most of cl's reply the client reads, and the error of a
+// reply over it.
+func (c *Client) replyLimit(cl call) (int64, *replyTooLargeError) {
+	if !cl.list {
+		return c.maxReply, &replyTooLargeError{limit: c.maxReply}
+	}
+	setting := c.listReplySetting
+	if setting == "" {
+		setting = "the client's WithMaxListReplyBytes"
+	}
+	return c.maxListReply, &replyTooLargeError{limit: c.maxListReply, list: true, setting: setting}
 }
 
 // do performs c (retrying reads) and decodes a 2xx reply into out, then sanitises
@@ -433,12 +474,16 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 	}
 	defer resp.Body.Close()
 	received := c.now()
-	got, err := io.ReadAll(io.LimitReader(resp.Body, c.maxReply+1))
+	limit, tooLarge := c.replyLimit(cl)
+	if resp.ContentLength > limit {
+		return reply{}, tooLarge // refused before reading it
+	}
+	got, err := readBody(resp.Body, resp.ContentLength, limit)
 	if err != nil {
 		return reply{}, fmt.Errorf("read reply: %w", err)
 	}
-	if int64(len(got)) > c.maxReply {
-		return reply{}, &replyTooLargeError{c.maxReply}
+	if int64(len(got)) > limit {
+		return reply{}, tooLarge
 	}
 	return reply{body: got, status: resp.StatusCode, header: resp.Header, received: received}, nil
 }
@@ -484,9 +529,30 @@ func describeTransportError(host, setting string, timeout time.Duration, err err
 	return &transportError{fmt.Sprintf("the connection to %s failed (%s)", host, Sanitize(err.Error())), err}
 }
 
-type replyTooLargeError struct{ limit int64 }
+// readBody reads at most limit+1 bytes of body. A reply that says its length
+// is read into a buffer of that size, so a large list is held once, not once
+// per doubling of a growing buffer.
+func readBody(body io.Reader, contentLength, limit int64) ([]byte, error) {
+	if contentLength < 0 {
+		return io.ReadAll(io.LimitReader(body, limit+1))
+	}
+	// One byte more than announced, to see a body longer than its header.
+	buf := make([]byte, 0, contentLength+1)
+	w := bytes.NewBuffer(buf)
+	_, err := w.ReadFrom(io.LimitReader(body, limit+1))
+	return w.Bytes(), err
+}
+
+type replyTooLargeError struct {
+	limit   int64
+	list    bool   // an unpaged list (maxListReply)
+	setting string // for a list: where its bound is raised
+}
 
 func (e *replyTooLargeError) Error() string {
+	if e.list {
+		return fmt.Sprintf("the list is larger than %s, the most vigil reads of one list the service cannot page; refusing to read it. Raise %s if this machine has the memory (decoding takes about 4 times the list's size)", byteSize(e.limit), e.setting)
+	}
 	return fmt.Sprintf("the reply is larger than %s; refusing to read it", byteSize(e.limit))
 }
 

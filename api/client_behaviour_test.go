@@ -339,9 +339,14 @@ func TestReplySizeIsCapped(t *testing.T) {
 			}
 		}
 	})
-	_, err := s.client(t, WithRetryPolicy(0, 0, 0)).ListUsers(context.Background())
+	_, err := s.client(t, WithRetryPolicy(0, 0, 0)).Whoami(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "larger than 16 MiB") {
 		t.Errorf("err = %v, want a size error", err)
+	}
+	// An unpaged list has its own bound, here lowered under the reply.
+	_, err = s.client(t, WithRetryPolicy(0, 0, 0), WithMaxListReplyBytes(MinReplyBytes, "")).ListUsers(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "larger than 4 MiB") || !strings.Contains(err.Error(), "WithMaxListReplyBytes") {
+		t.Errorf("list err = %v, want a size error naming WithMaxListReplyBytes", err)
 	}
 }
 

@@ -19,7 +19,21 @@ func (c *Client) query(ctx context.Context, name string, req, out any) error {
 	if err != nil {
 		return fmt.Errorf("%s: encode request: %w", op, err)
 	}
-	return c.do(ctx, call{op: op, method: "POST", url: c.baseURL + QueryPrefix + name, body: body, stamp: true, retry: true}, out)
+	return c.do(ctx, call{op: op, method: "POST", url: c.baseURL + QueryPrefix + name, body: body, stamp: true, retry: true,
+		list: isUnpagedList(name)}, out)
+}
+
+// isUnpagedList reports the queries whose reply is a whole list the service
+// cannot page: it grows with the organization (users, policies) or with an
+// activity (evaluations, proofs), so it has its own, larger bound
+// (maxListReply).
+func isUnpagedList(name string) bool {
+	switch name {
+	case QueryListUsers, QueryListPolicies, QueryGetMfaPolicies, QueryListMfaPolicies,
+		QueryGetPolicyEvaluations, QueryListAppProofs:
+		return true
+	}
+	return false
 }
 
 // requireArg checks a required lookup argument before any round trip.

@@ -106,7 +106,7 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 	// Exact strings: the screens escape every server string when they render it
 	// (ui.Clean), the same way wherever it shows, including inside intent JSON;
 	// escaping at decode too would show a zero-width space as \\u200b there.
-	opts := []api.Option{api.WithUserAgent("vigil/" + version), api.WithExactStrings()}
+	opts := []api.Option{api.WithUserAgent("vigil/" + version), api.WithExactStrings(), listReplyBound(p)}
 	hasProxy := p.AuthProxyURL != "" && p.AuthProxyConfigID != ""
 	if hasProxy {
 		opts = append(opts, api.WithAuthProxy(p.AuthProxyURL, p.AuthProxyConfigID))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
@@ -74,34 +75,87 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 	}.run(ctx, c, args)
 }
 
-// mfaPoliciesOf lists user's MFA policies, or every user's when user is "",
-// with get_mfa_policies: the service's query takes one user.
+// mfaPoliciesOf lists user's MFA policies, or every user's when user is "".
+// Every user's come with list_users (the service's user record carries its
+// mfaPolicies); a record without them is asked for with get_mfa_policies,
+// a few users at a time.
 func mfaPoliciesOf(ctx context.Context, client *api.Client, user string) ([]api.MfaPolicy, error) {
-	users := []string{user}
-	if user == "" {
-		all, err := client.ListUsers(ctx)
-		if err != nil {
-			return nil, err
+	if user != "" {
+		return userMfaPolicies(ctx, client, user)
+	}
+	all, err := client.ListUsers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	perUser := make([][]api.MfaPolicy, len(all))
+	var missing []int // users whose record leaves out mfaPolicies
+	for i, u := range all {
+		if u.MfaPolicies == nil {
+			missing = append(missing, i)
+			continue
 		}
-		users = users[:0]
-		for _, u := range all {
-			users = append(users, u.UserID)
-		}
+		perUser[i] = withOwner(u.MfaPolicies, u.UserID)
+	}
+	if err := fetchMfaPolicies(ctx, client, all, missing, perUser); err != nil {
+		return nil, err
 	}
 	var out []api.MfaPolicy
-	for _, id := range users {
-		ps, err := client.GetMfaPolicies(ctx, id)
-		if err != nil {
-			return nil, fmt.Errorf("MFA policies of user %s: %w", api.SanitizeID(id), err)
-		}
-		for i := range ps {
-			if ps[i].UserID == "" { // the reply need not repeat whose they are
-				ps[i].UserID = id
-			}
-		}
+	for _, ps := range perUser {
 		out = append(out, ps...)
 	}
 	return out, nil
+}
+
+// mfaFetches is how many get_mfa_policies run at once.
+const mfaFetches = 4
+
+// fetchMfaPolicies asks for the MFA policies of the users at the indexes
+// missing, mfaFetches at a time, into perUser. The first failure stops the
+// rest and names its user.
+func fetchMfaPolicies(ctx context.Context, client *api.Client, users []api.User, missing []int, perUser [][]api.MfaPolicy) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, len(missing))
+	sem := make(chan struct{}, mfaFetches)
+	var wg sync.WaitGroup
+	for j, i := range missing {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			perUser[i], errs[j] = userMfaPolicies(ctx, client, users[i].UserID)
+			if errs[j] != nil {
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	// The first failure in user order, not a cancellation it caused.
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// userMfaPolicies is one user's MFA policies, each naming its user.
+func userMfaPolicies(ctx context.Context, client *api.Client, userID string) ([]api.MfaPolicy, error) {
+	ps, err := client.GetMfaPolicies(ctx, userID)
+	if err != nil {
+		return nil, fmt.Errorf("MFA policies of user %s: %w", api.SanitizeID(userID), err)
+	}
+	return withOwner(ps, userID), nil
+}
+
+// withOwner fills in the user of policies whose record does not repeat it.
+func withOwner(ps []api.MfaPolicy, userID string) []api.MfaPolicy {
+	for i := range ps {
+		if ps[i].UserID == "" {
+			ps[i].UserID = userID
+		}
+	}
+	return ps
 }
 
 // stepsText writes MFA steps as "PASSKEY, then EMAIL_OTP or SMS_OTP".

@@ -112,11 +112,21 @@ func profileClient(c proc, configPath, profileName string, opts ...api.Option) (
 	if err != nil {
 		return nil, p, err
 	}
-	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, append([]api.Option{api.WithUserAgent("vigil/" + version)}, opts...)...)
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, append([]api.Option{api.WithUserAgent("vigil/" + version), listReplyBound(p)}, opts...)...)
 	if err != nil {
 		return nil, p, fmt.Errorf("profile %q: %w", p.Name, err)
 	}
 	return client, p, nil
+}
+
+// listReplyBound is the profile's bound of unpaged list replies
+// (max_list_reply_mib), named in the error of a list over it.
+func listReplyBound(p Profile) api.Option {
+	n := int64(api.DefaultMaxListReplyBytes)
+	if p.MaxListReplyMiB != nil {
+		n = *p.MaxListReplyMiB << 20
+	}
+	return api.WithMaxListReplyBytes(n, p.ListReplySetting())
 }
 
 // oneArg returns the single positional argument a verb takes, or a usage error

@@ -55,6 +55,10 @@ type Profile struct {
 	// host that is not the loopback: stamped requests, the activities voted
 	// on and login tokens then cross the network unencrypted.
 	AllowPlaintextHTTP bool `toml:"allow_plaintext_http"`
+	// MaxListReplyMiB bounds, in MiB, the replies of the list queries the
+	// service cannot page (list_users, list_policies, …); nil leaves the
+	// client's default (256 MiB).
+	MaxListReplyMiB *int64 `toml:"max_list_reply_mib"`
 	// Filters are named filters of the All view: name -> statuses and types.
 	Filters map[string]Filter `toml:"filters"`
 	// ConfigPath is the config file the profile was read from (absolute), so
@@ -75,6 +79,23 @@ type Filter struct {
 
 // FilterNames are the profile's filter names, sorted.
 func (p Profile) FilterNames() []string { return sortedKeys(p.Filters) }
+
+// The sizes max_list_reply_mib takes: at least what any reply may need
+// (api.MinReplyBytes), at most 64 GiB, beyond which the setting is a typo.
+const (
+	MinListReplyMiB = 4
+	MaxListReplyMiB = 64 << 10
+)
+
+// ListReplySetting says where this profile's max_list_reply_mib is set, for
+// the error of a list reply over it.
+func (p Profile) ListReplySetting() string {
+	where := fmt.Sprintf("max_list_reply_mib (in MiB) in profile %q", p.Name)
+	if p.ConfigPath != "" {
+		where += " of " + p.ConfigPath
+	}
+	return where
+}
 
 // MouseOn reports whether the console takes mouse events (on unless mouse = false).
 func (p Profile) MouseOn() bool { return p.Mouse == nil || *p.Mouse }
@@ -261,7 +282,7 @@ func tomlError(path string, err error) error {
 var tomlErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // profileKeyList names the keys a profile takes, for the unknown-key error.
-const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, notify, keys, filters, webhook_listen, allow_plaintext_http"
+const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, notify, keys, filters, webhook_listen, allow_plaintext_http, max_list_reply_mib"
 
 func (c *Config) profileNames() []string {
 	names := make([]string, 0, len(c.Profiles))
@@ -322,6 +343,9 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	}
 	if p.Refresh.Duration > 0 && p.Refresh.Duration < time.Second {
 		return bad("refresh", "%s is shorter than 1s; use at least \"1s\", or \"0s\" to turn auto-refresh off", p.Refresh.Duration)
+	}
+	if m := p.MaxListReplyMiB; m != nil && (*m < MinListReplyMiB || *m > MaxListReplyMiB) {
+		return bad("max_list_reply_mib", "%d is not a size vigil takes; give the MiB of one list reply, from %d to %d (leave it out for 256)", *m, MinListReplyMiB, MaxListReplyMiB)
 	}
 	if p.Color != "" {
 		c, err := colorValue(p.Color)

@@ -112,3 +112,29 @@ func TestTypeErrorNamesTheFirstProfileInTheFile(t *testing.T) {
 		t.Fatalf("a good config: %v %+v", err, cfg)
 	}
 }
+
+// max_list_reply_mib is a size in MiB within what vigil can use; anything
+// else is refused naming the key and the sizes it takes.
+func TestMaxListReplyMiB(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.toml")
+	load := func(value string) (Profile, error) {
+		body := "[profiles.p]\nbase_url = \"https://a.example\"\norganization_id = \"o\"\nmax_list_reply_mib = " + value + "\n"
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return Select(envOf(nil), path, "", Checks{})
+	}
+	p, err := load("1024")
+	if err != nil || p.MaxListReplyMiB == nil || *p.MaxListReplyMiB != 1024 {
+		t.Fatalf("max_list_reply_mib = 1024: %+v, %v", p.MaxListReplyMiB, err)
+	}
+	if s := p.ListReplySetting(); !strings.Contains(s, "max_list_reply_mib") || !strings.Contains(s, path) {
+		t.Errorf("ListReplySetting() = %q; want the key and %s", s, path)
+	}
+	for _, bad := range []string{"0", "3", "-1", "1000000", `"256"`} {
+		if _, err := load(bad); err == nil || !strings.Contains(err.Error(), "max_list_reply_mib") {
+			t.Errorf("max_list_reply_mib = %s: %v; want an error naming max_list_reply_mib", bad, err)
+		}
+	}
+}

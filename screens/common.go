@@ -276,9 +276,12 @@ func loadOrg(c *Common) tea.Cmd {
 			return orgLoadedMsg{org: org, err: fmt.Errorf("organization configs: %w", err)}
 		}
 		org.Quorum, org.Features = cfg.Quorum, cfg.Features
-		users, err := client.ListUsers(ctx)
-		if err != nil {
-			return orgLoadedMsg{org: org, err: fmt.Errorf("list users: %w", err)}
+		// The user list may fail alone (it grows with the organization): the
+		// policies, tag names and quorum still load, and the error says why
+		// the users are missing.
+		users, usersErr := client.ListUsers(ctx)
+		if usersErr != nil {
+			usersErr = fmt.Errorf("list users: %w", usersErr)
 		}
 		org.APIKeyNames = map[string]string{}
 		org.Users = users
@@ -290,16 +293,20 @@ func loadOrg(c *Common) tea.Cmd {
 		}
 		policies, err := client.ListPolicies(ctx)
 		if err != nil {
-			return orgLoadedMsg{org: org, err: fmt.Errorf("list policies: %w", err)}
+			return orgLoadedMsg{org: org, err: errors.Join(usersErr, fmt.Errorf("list policies: %w", err))}
 		}
 		for _, p := range policies {
 			org.PolicyNames[p.PolicyID] = p.PolicyName
 		}
-		org.Eval = newEvaluationContext(users, cfg.Quorum, policies)
+		// Without the members' tags a prediction could be wrong: none then,
+		// as when nothing loaded.
+		if usersErr == nil {
+			org.Eval = newEvaluationContext(users, cfg.Quorum, policies)
+		}
 		// Best effort: without them a tag shows by id, as an unknown tag.
 		names, err := tagNames(ctx, client)
 		org.TagNames, org.TagNamesComplete = names, err == nil
-		return orgLoadedMsg{org: org}
+		return orgLoadedMsg{org: org, err: usersErr}
 	}
 }
 

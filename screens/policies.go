@@ -66,6 +66,9 @@ type policiesData struct {
 	policies []api.Policy
 	ctx      evaluationContext
 	users    []api.User
+	// usersErr says why the users did not load (the policies did): the
+	// explanations then have no members, and the editor does not simulate.
+	usersErr string
 	quorum   api.Quorum
 	recent   []recentActivity
 	// unread counts the recent activities whose evaluations could not be
@@ -151,6 +154,9 @@ func (p *Policies) SetSize(width, height int) {
 func (p *Policies) Status() ScreenStatus {
 	// p.err is only ever a failed load of the policies.
 	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Stale: p.err != "" && !p.fetched.IsZero(), Submitting: submissions(p.sending)}
+	if st.Err == "" && p.data.usersErr != "" {
+		st.Err = p.data.usersErr
+	}
 	if st.Err == "" && p.recentErr != "" {
 		st.Err = "recent evaluations: " + p.recentErr
 	}

@@ -363,6 +363,11 @@ func (p *Policies) simulate() tea.Cmd {
 		e.simErr = "fix the expressions first: the draft does not compile"
 		return nil
 	}
+	if p.data.usersErr != "" {
+		// Without the members' tags a simulation would be a guess.
+		e.simErr = "cannot simulate without the users: " + p.data.usersErr
+		return nil
+	}
 	acts := e.recent
 	if v["over"] != simulateLast {
 		for _, ra := range e.recent {

@@ -27,8 +27,10 @@ func (p *Policies) load() tea.Cmd {
 		if d.policies, err = client.ListPolicies(ctx); err != nil {
 			return fail("list policies", err)
 		}
+		// The user list may fail alone (it grows with the organization):
+		// the policies still show, with the reason beside them.
 		if d.users, err = client.ListUsers(ctx); err != nil {
-			return fail("list users", err)
+			d.usersErr = "list users: " + errorText(err)
 		}
 		cfg, err := client.GetOrganizationConfigs(ctx)
 		if err != nil {
