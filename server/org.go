@@ -182,8 +182,20 @@ func (s *Server) CreateOrganization(ctx context.Context, name string, rootQuorum
 
 // CreateUser adds a user to an existing organization (no activity).
 func (s *Server) CreateUser(ctx context.Context, orgID string, u UserSpec) (string, error) {
-	var id string
+	ids, err := s.CreateUsers(ctx, orgID, []UserSpec{u})
+	if err != nil {
+		return "", err
+	}
+	return ids[0], nil
+}
+
+// CreateUsers adds users to an existing organization (no activity), in one
+// transaction: a large organization seeded one commit per user would wait
+// for thousands of fsyncs.
+func (s *Server) CreateUsers(ctx context.Context, orgID string, users []UserSpec) ([]string, error) {
+	var ids []string
 	err := s.db.inTx(ctx, func(tx *txn) error {
+		ids = ids[:0] // a batch that is run again starts over
 		o, err := loadOrg(ctx, tx, orgID)
 		if err != nil {
 			return err
@@ -202,10 +214,16 @@ func (s *Server) CreateUser(ctx context.Context, orgID string, u UserSpec) (stri
 			out.TagIDs[tname] = tid
 		}
 		rows.Close()
-		id, err = s.createUser(ctx, tx, out, u)
-		return err
+		for _, u := range users {
+			id, err := s.createUser(ctx, tx, out, u)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
 	})
-	return id, err
+	return ids, err
 }
 
 func (s *Server) createUser(ctx context.Context, tx *txn, o *Org, u UserSpec) (string, error) {
