@@ -102,6 +102,9 @@ type opFormDialog struct {
 	secretRequired bool
 	width          int
 	height         int
+	// pick is the filter over a field's many choices (ui.Field.Filter),
+	// drawn in the form's place while open (opforms_pick.go).
+	pick *pickerDialog
 }
 
 func newOpFormDialog(c *Common, s opSpec) *opFormDialog {
@@ -143,12 +146,22 @@ func (d *opFormDialog) ID() string { return "op:" + d.spec.op }
 
 func (d *opFormDialog) SetSize(w, h int) { d.width, d.height = w, h }
 
-func (d *opFormDialog) Keys() ui.KeyMap { return d.form.Keys }
+func (d *opFormDialog) Keys() ui.KeyMap {
+	if d.pick != nil {
+		return d.pick.Keys()
+	}
+	return d.form.Keys
+}
 
 func (d *opFormDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+	if d.pick != nil {
+		return d, d.updatePick(msg)
+	}
 	var res ui.FormResult
 	d.form, res = d.form.Update(msg)
 	switch res {
+	case ui.Picking:
+		d.openPick()
 	case ui.Cancelled:
 		if d.form.Changed() || d.earlier != nil {
 			return newDiscardFormDialog(d), nil
@@ -333,6 +346,9 @@ func (d *opFormDialog) showError(err error) {
 }
 
 func (d *opFormDialog) View(th *theme.Theme, width, height int) string {
+	if d.pick != nil {
+		return d.pick.View(th, width, height)
+	}
 	hint := d.earlier.hint()
 	if hint != "" && d.spec.secret != "" && d.earlier.sent != nil {
 		hint += " Leave the secret empty: the request holds it, encrypted."

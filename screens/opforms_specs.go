@@ -174,7 +174,7 @@ func createUserTagSpec() opSpec {
 				names[i] = api.NameText(c.Org.UserNames[id])
 			}
 			// Users are optional: SPEC.md allows a tag given to users later.
-			users := ui.Field{Key: "userIds", Label: "Users (from list_users; none: the tag alone)", Multi: true,
+			users := ui.Field{Key: "userIds", Label: "Users (from list_users; none: the tag alone)", Multi: true, Filter: true,
 				Choices: ids, ChoiceLabels: labels, PickedLabels: names}
 			if len(ids) == 0 {
 				users = ui.Field{Key: "userIds", Label: "User ids (comma-separated, or none; the user list is not loaded)", CharLimit: 4000}

@@ -25,6 +25,8 @@ type pickerDialog struct {
 	fuzzyList
 	apply func(values []string) tea.Msg
 	keys  pickerKeys
+	// none is what nothing ticked means ("any" for a filter).
+	none string
 }
 
 type pickerKeys struct {
@@ -32,7 +34,7 @@ type pickerKeys struct {
 }
 
 func newPickerDialog(id, title string, values, labels, chosen []string, apply func([]string) tea.Msg) *pickerDialog {
-	p := &pickerDialog{id: id, title: title, values: values, fuzzyList: newFuzzyList("filter: ", labels), chosen: map[string]bool{}, apply: apply,
+	p := &pickerDialog{id: id, title: title, values: values, fuzzyList: newFuzzyList("filter: ", labels), chosen: map[string]bool{}, apply: apply, none: "any",
 		keys: pickerKeys{
 			Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "tick")),
 			Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply")),
@@ -48,6 +50,18 @@ func newPickerDialog(id, title string, values, labels, chosen []string, apply fu
 }
 
 func (p *pickerDialog) ID() string { return p.id }
+
+// noneLabel names what nothing ticked means, in the title and ctrl+x's help.
+func (p *pickerDialog) noneLabel(none string) {
+	p.none = none
+	p.keys.Clear.SetHelp("ctrl+x", "clear ("+none+")")
+}
+
+// startFilter starts the filter with what was typed to open the picker.
+func (p *pickerDialog) startFilter(text string) {
+	p.input.SetValue(text)
+	p.filter()
+}
 
 // picked is the choice in the list's order.
 func (p *pickerDialog) picked() []string {
@@ -99,7 +113,7 @@ func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 	inner := max(min(width-8, 56), 10)
 	rows := max(min(height-9, len(p.matches)), 1)
 	start, end := p.window(rows)
-	summary := "any"
+	summary := p.none
 	if n := len(p.picked()); n > 0 {
 		summary = fmt.Sprintf("%d ticked", n)
 	}

@@ -81,11 +81,12 @@ type Confirm struct {
 	// the lines above it take changes with the width.
 	changedLine  int
 	changeUnseen bool
+	cache        *confirmCache // the body wrapped last (confirm_body.go)
 }
 
 // NewConfirm returns a dialog asking title, with lines restating what is at stake.
 func NewConfirm(title, yesLabel string, lines ...string) Confirm {
-	return Confirm{Title: title, Lines: lines, YesLabel: yesLabel, Keys: DefaultConfirmKeyMap()}
+	return Confirm{Title: title, Lines: lines, YesLabel: yesLabel, Keys: DefaultConfirmKeyMap(), cache: &confirmCache{}}
 }
 
 // Restate shows next's title, lines, warnings and notice in place of c's.
@@ -120,11 +121,7 @@ func (c Confirm) firstChangedLine(lines []string, warn map[int]bool) int {
 
 // rowOf is the row of c's body, drawn width wide, that line starts on.
 func (c Confirm) rowOf(line, width int) int {
-	inner, row := confirmInner(width), 0
-	for _, l := range c.Lines[:min(line, len(c.Lines))] {
-		row += strings.Count(wrapField(Clean(l), inner), "\n") + 1
-	}
-	return row
+	return c.wrapped(width).start[min(line, len(c.Lines))]
 }
 
 // window is the first row shown of a body of n rows drawn width wide in a
@@ -236,22 +233,12 @@ func (c Confirm) Scrollable(width, height int) bool {
 func confirmInner(width int) int { return max(min(width-8, 72), 4) }
 
 // body is every line of what is being confirmed, wrapped to the dialog.
-func (c Confirm) body(width int) []string {
-	out, _ := c.bodyWarned(width)
-	return out
-}
+func (c Confirm) body(width int) []string { return c.wrapped(width).rows }
 
 // bodyWarned is body, with whether each line is drawn in the warning style.
 func (c Confirm) bodyWarned(width int) (out []string, warn []bool) {
-	inner := confirmInner(width)
-	for i, l := range c.Lines {
-		wrapped := strings.Split(wrapField(Clean(l), inner), "\n")
-		out = append(out, wrapped...)
-		for range wrapped {
-			warn = append(warn, c.Warn[i])
-		}
-	}
-	return out, warn
+	b := c.wrapped(width)
+	return b.rows, b.warn
 }
 
 // layout decides how the dialog is drawn in height lines (0: as tall as it
@@ -295,10 +282,7 @@ func (c Confirm) View(th *theme.Theme, width, height int) string {
 	off := c.window(width, len(body), win)
 	// Every shown line is as wide as the widest of the whole body, so the box
 	// keeps its width while it scrolls.
-	widest := 0
-	for _, l := range body {
-		widest = max(widest, ansi.StringWidth(l))
-	}
+	widest := c.wrapped(width).widest
 	shown := make([]string, 0, win+1)
 	for i, l := range body[off : off+win] {
 		shown = append(shown, styled(off+i, l)+strings.Repeat(" ", widest-ansi.StringWidth(l)))

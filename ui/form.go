@@ -38,6 +38,10 @@ type Field struct {
 	// Multi lets several Choices be picked: ←/→ move, space toggles; the value is
 	// the picked choices joined by commas.
 	Multi bool
+	// Filter: the Choices are too many to step through (an organization's
+	// users). / or a typed letter makes the form return Picking, and its
+	// owner shows a filter over them (form_pick.go).
+	Filter bool
 	// ChoiceLabels, when set, are shown instead of Choices (same order).
 	ChoiceLabels []string
 	// PickedLabels, when set, name the picked choices of a Multi field in
@@ -74,6 +78,9 @@ const (
 	Editing FormResult = iota
 	Submitted
 	Cancelled
+	// Picking: the focused field (a Filter field) asks for a filter over its
+	// choices; PickRequest says which, SetPicked gives the choice back.
+	Picking
 )
 
 // FormKeyMap are the keys of a form.
@@ -111,6 +118,8 @@ type Form struct {
 	Check  func(values map[string]string) (string, error)
 	fields []Field
 	focus  int
+	// pickQuery is the text typed that asked for a filter (PickRequest).
+	pickQuery string
 	// blurred: another part of the screen has the keys, so no field is marked
 	// as focused and no cursor is drawn.
 	blurred bool
@@ -341,6 +350,8 @@ func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 			fd.choice = (fd.choice + 1) % len(fd.Choices)
 			fd.err, fd.errCol = "", 0 // a new value: as a text field's edit, it clears the error
 			return f, Editing
+		case len(fd.Choices) > 0 && typedKey(k) != "":
+			return f, f.choiceKey(typedKey(k))
 		}
 	}
 	if _, pasted := msg.(tea.PasteMsg); pasted && len(fd.Choices) > 0 {
@@ -414,7 +425,11 @@ func (f Form) Lines(th *theme.Theme, width int) (lines []string, first, last int
 			// The choice shown is one at a time, so what is picked is
 			// listed under it, wrapped (not cut): who is ticked must be
 			// readable before submit, at any width.
-			b.WriteString("  " + ansi.Truncate(fmt.Sprintf("◂ %s %s ▸  space toggles", box, Clean(fd.choiceLabel(fd.choice))), max(width-2, 1), "…") + "\n")
+			keys := "space toggles"
+			if fd.Filter {
+				keys += " · / or a letter finds"
+			}
+			b.WriteString("  " + ansi.Truncate(fmt.Sprintf("◂ %s %s ▸  %s", box, Clean(fd.choiceLabel(fd.choice)), keys), max(width-2, 1), "…") + "\n")
 			for _, l := range strings.Split(ansi.Wrap(fd.pickedText(), max(width-2, 1), " ,"), "\n") {
 				b.WriteString("  " + l + "\n")
 			}
