@@ -196,6 +196,13 @@ func Load(path string, checks Checks) (*Config, error) {
 		Profiles       map[string]toml.Primitive `toml:"profiles"`
 	}
 	md, err := toml.Decode(text, &raw)
+	if _, syntax := errors.AsType[toml.ParseError](err); err != nil && syntax {
+		return nil, tomlError(path, err)
+	}
+	// Spelling first: a key in another case decodes, or fails to, at random.
+	if err := checkSpelling(md, text, path, checks.KeyActions); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, tomlError(path, err)
 	}
@@ -280,9 +287,6 @@ func tomlError(path string, err error) error {
 }
 
 var tomlErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
-
-// profileKeyList names the keys a profile takes, for the unknown-key error.
-const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, notify, keys, filters, webhook_listen, allow_plaintext_http, max_list_reply_mib"
 
 func (c *Config) profileNames() []string {
 	names := make([]string, 0, len(c.Profiles))
