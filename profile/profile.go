@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"net/url"
@@ -26,6 +25,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/vigil-console/vigil/internal/userfile"
 	"github.com/vigil-console/vigil/keys"
 )
 
@@ -175,17 +175,15 @@ type Checks struct {
 // are lowercased, and colours are normalised for lipgloss.Color.
 // A missing file is an error wrapping fs.ErrNotExist.
 func Load(path string, checks Checks) (*Config, error) {
-	f, err := os.Open(path)
+	data, fi, err := userfile.ReadInfo(path, maxConfigLen)
 	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("config %s: %w", path, err)
+		}
+		return nil, fmt.Errorf("config %s: %w; give the config file's path", path, err)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigLen+1))
-	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
-	}
-	if len(data) > maxConfigLen {
-		return nil, fmt.Errorf("config %s: larger than %d bytes; is this the right file?", path, maxConfigLen)
+	if err := checkWritable(path, fi); err != nil {
+		return nil, err
 	}
 	text := string(data)
 	cfg := &Config{Path: path}
