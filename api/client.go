@@ -195,7 +195,7 @@ func checkBaseURL(raw string) (string, error) {
 	if u.Host == "" {
 		return "", fmt.Errorf("%q has no host; use a URL such as https://api.example.com", raw)
 	}
-	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.User != nil {
 		return "", fmt.Errorf("%q: leave out the query, fragment and user info; give only scheme, host and optional path", raw)
 	}
 	return strings.TrimRight(u.String(), "/"), nil

@@ -4,9 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/vigil-console/vigil/internal/userfile"
 	"github.com/vigil-console/vigil/server"
 )
 
@@ -36,7 +36,8 @@ func (f *oidcTrustFlags) parseIssuers() ([]server.TrustedIssuer, error) {
 		if !ok || !ok2 || iss == "" || aud == "" || file == "" {
 			return nil, usagef("serve: --trust-oidc-issuer %q: use ISSUER,AUDIENCE=JWKS_FILE, e.g. https://accounts.example.com,my-client-id=jwks.json", v)
 		}
-		data, err := os.ReadFile(file)
+		// A JWKS is a few keys: 1 MiB is far beyond one.
+		data, err := userfile.Read(file, 1<<20)
 		if err != nil {
 			return nil, usagef("serve: --trust-oidc-issuer %s: %v", iss, err)
 		}

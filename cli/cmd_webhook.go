@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/internal/userfile"
 	"github.com/vigil-console/vigil/webhook"
 
 	"github.com/vigil-console/vigil/ui"
@@ -265,7 +266,7 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 	}
 	lines := []string(headerArgs)
 	if *headersPath != "" {
-		data, err := os.ReadFile(*headersPath)
+		data, err := readHeadersFile(*headersPath)
 		if err != nil {
 			return usagef("webhook verify: --headers: %v", err)
 		}
@@ -430,4 +431,26 @@ func cacheMaxAge(v string) (time.Duration, bool) {
 		}
 	}
 	return 0, false
+}
+
+// maxHeadersFile bounds a --headers file: a delivery's headers are a few
+// hundred bytes.
+const maxHeadersFile = 1 << 20
+
+// readHeadersFile reads a --headers file: a regular file or a pipe, whose
+// open does not block (see readInput).
+func readHeadersFile(path string) ([]byte, error) {
+	f, err := userfile.OpenInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxHeadersFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(data) > maxHeadersFile {
+		return nil, fmt.Errorf("%s is larger than %d bytes; a delivery's headers are far smaller", path, maxHeadersFile)
+	}
+	return data, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/vigil-console/vigil/internal/userfile"
 	"github.com/vigil-console/vigil/profile"
 	"github.com/vigil-console/vigil/server"
 )
@@ -167,7 +168,9 @@ func backUp(path string, data []byte) (string, error) {
 		if i > 1 {
 			bak += "." + strconv.Itoa(i)
 		}
-		have, err := os.ReadFile(bak)
+		// A copy larger than data is another file; a named pipe there
+		// must not hang the demo.
+		have, err := userfile.Read(bak, int64(len(data)))
 		if err == nil && bytes.Equal(have, data) {
 			return bak, nil
 		}

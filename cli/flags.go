@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vigil-console/vigil/internal/userfile"
 )
 
 // newFlagSet makes the flag set of "vigil NAME". Parse errors are returned, not
@@ -109,7 +110,9 @@ var errNoInput = errors.New("no standard input")
 func readInput(c proc, path string, limit int) (data []byte, from string, err error) {
 	src, from := c.stdin, "standard input"
 	if path != "" && path != "-" {
-		f, err := os.Open(path)
+		// Not os.Open: a named pipe nobody writes to would block it past
+		// Ctrl-C; a pipe with a writer, as from <(…), reads as usual.
+		f, err := userfile.OpenInput(path)
 		if err != nil {
 			return nil, path, err
 		}

@@ -3,10 +3,9 @@ package cli
 import (
 	"encoding/hex"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
+	"github.com/vigil-console/vigil/internal/userfile"
 	"github.com/vigil-console/vigil/proof"
 	"github.com/vigil-console/vigil/screens"
 )
@@ -64,18 +63,16 @@ func profileProofSettings(p Profile) (screens.ProofSettings, error) {
 	return s, nil
 }
 
+// readRootFile reads a trusted_roots file: a regular file only (a named pipe
+// would hang vigil), that group and others cannot write, since it decides
+// which enclaves' proofs vigil accepts.
 func readRootFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	b, fi, err := userfile.ReadInfo(path, maxRootFile)
 	if err != nil {
-		return nil, fmt.Errorf("read root certificate file %s: %w (give a PEM file, relative paths are relative to the config file)", path, err)
+		return nil, fmt.Errorf("read root certificate file: %w (give a PEM file, relative paths are relative to the config file)", err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxRootFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("read root certificate file %s: %w", path, err)
-	}
-	if len(b) > maxRootFile {
-		return nil, fmt.Errorf("root certificate file %s is over 1 MiB; that is not a PEM certificate", path)
+	if userfile.WritableByOthers(fi) {
+		return nil, fmt.Errorf("root certificate file %s is writable by group or others (mode %04o), who could make vigil trust their enclaves; run: chmod go-w %s", path, fi.Mode().Perm(), path)
 	}
 	return b, nil
 }

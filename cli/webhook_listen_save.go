@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vigil-console/vigil/internal/userfile"
 	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/webhook"
 )
@@ -39,6 +40,10 @@ const (
 // replay window, one "UNIXMS EVENTID SHA256" line each, so that a restarted
 // listener still knows them.
 const acceptedFile = "accepted-events"
+
+// maxAcceptedFile only keeps a damaged accepted-events file from filling
+// memory: the ids of a replay window are far fewer.
+const maxAcceptedFile = 1 << 30
 
 // saveLockFile, in --save DIR, is locked by the listener saving there.
 const saveLockFile = "listen.lock"
@@ -225,7 +230,7 @@ func savedNumber(name string) (int, bool) {
 // still within the replay window, and writes the file back with only those.
 func (l *listener) loadAcceptedLocked(now time.Time) error {
 	path := filepath.Join(l.saveDir, acceptedFile)
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, maxAcceptedFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -336,6 +336,9 @@ func (s Store) Info(name string) (KeyInfo, error) {
 	switch {
 	case err == nil:
 		info.PublicKeyHex = strings.ToLower(firstLine(b))
+		if err := s.checkPublic(name, info.PublicKeyHex); err != nil {
+			return KeyInfo{}, err
+		}
 	case errors.Is(err, fs.ErrNotExist):
 		k, err := s.Load(name)
 		if err != nil {
@@ -347,6 +350,30 @@ func (s Store) Info(name string) (KeyInfo, error) {
 		return KeyInfo{}, err
 	}
 	return info, nil
+}
+
+// checkPublic refuses a .public file that is not the private key's public
+// key (a copied or half-restored directory): Info's key is the one its user
+// registers with the service, so it must be the one the key stamps with. A
+// private key file that cannot be read here is left to Load to explain.
+func (s Store) checkPublic(name, pubHex string) error {
+	privPath, pubPath, _ := s.Paths(name)
+	priv, err := readSmall(privPath)
+	if err != nil || strings.HasPrefix(priv, reservedMark) {
+		return nil
+	}
+	scheme, err := s.scheme(name)
+	if err != nil {
+		return nil
+	}
+	k, err := ParsePrivateHex(scheme, firstLine(priv))
+	if err != nil {
+		return nil
+	}
+	if k.PublicKeyHex() != pubHex {
+		return fmt.Errorf("key %q: %s does not match its private key (it says %q, the private key's is %s); do not register it: remove or fix the .public file", name, pubPath, truncate(pubHex), k.PublicKeyHex())
+	}
+	return nil
 }
 
 // readSmall reads a key file. O_NONBLOCK keeps a FIFO at that path from

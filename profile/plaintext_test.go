@@ -48,3 +48,23 @@ func TestPlaintextURLToARemoteHostIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// base_url is the service's root: a bare "?" (an empty query that still
+// ends up in every request's path) and a copied /public/v1 (requests would go
+// to /public/v1/public/v1/…) are refused at load, saying what to write.
+func TestBaseURLMistakesAreRefused(t *testing.T) {
+	for url, want := range map[string]string{
+		"https://api.example.com/?":           "must not carry a query",
+		"https://api.example.com/public/v1":   "without /public/v1",
+		"https://api.example.com/public/v1/":  "without /public/v1",
+		"https://api.example.com/x/public/v1": "without /public/v1",
+	} {
+		_, path, err := loadText(t, "[profiles.prod]\nbase_url = \""+url+"\"\norganization_id = \"o\"\n")
+		if err == nil || !strings.Contains(err.Error(), path+":2: profiles.prod.base_url") || !strings.Contains(err.Error(), want) {
+			t.Errorf("base_url = %q: %v; want it refused at line 2 with %q", url, err, want)
+		}
+	}
+	if _, _, err := loadText(t, "[profiles.prod]\nbase_url = \"https://api.example.com/vigil/\"\norganization_id = \"o\"\n"); err != nil {
+		t.Errorf("a base_url with a path prefix: %v", err)
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"net/url"
@@ -26,6 +25,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/vigil-console/vigil/internal/userfile"
 	"github.com/vigil-console/vigil/keys"
 )
 
@@ -175,17 +175,15 @@ type Checks struct {
 // are lowercased, and colours are normalised for lipgloss.Color.
 // A missing file is an error wrapping fs.ErrNotExist.
 func Load(path string, checks Checks) (*Config, error) {
-	f, err := os.Open(path)
+	data, fi, err := userfile.ReadInfo(path, maxConfigLen)
 	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("config %s: %w", path, err)
+		}
+		return nil, fmt.Errorf("config %s: %w; give the config file's path", path, err)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigLen+1))
-	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
-	}
-	if len(data) > maxConfigLen {
-		return nil, fmt.Errorf("config %s: larger than %d bytes; is this the right file?", path, maxConfigLen)
+	if err := checkWritable(path, fi); err != nil {
+		return nil, err
 	}
 	text := string(data)
 	cfg := &Config{Path: path}
@@ -196,6 +194,13 @@ func Load(path string, checks Checks) (*Config, error) {
 		Profiles       map[string]toml.Primitive `toml:"profiles"`
 	}
 	md, err := toml.Decode(text, &raw)
+	if _, syntax := errors.AsType[toml.ParseError](err); err != nil && syntax {
+		return nil, tomlError(path, err)
+	}
+	// Spelling first: a key in another case decodes, or fails to, at random.
+	if err := checkSpelling(md, text, path, checks.KeyActions); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, tomlError(path, err)
 	}
@@ -280,9 +285,6 @@ func tomlError(path string, err error) error {
 }
 
 var tomlErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
-
-// profileKeyList names the keys a profile takes, for the unknown-key error.
-const profileKeyList = "base_url, auth_proxy_url, auth_proxy_config_id, organization_id, key, keys_dir, enclave_apps, refresh, read_only, color, trusted_roots, expected_pcrs, allowed_manifest_hashes, tls_fetcher_public_key, mouse, notify, keys, filters, webhook_listen, allow_plaintext_http, max_list_reply_mib"
 
 func (c *Config) profileNames() []string {
 	names := make([]string, 0, len(c.Profiles))
@@ -436,8 +438,13 @@ func checkServiceURL(s string, allowPlaintext bool) error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("%q is not an http:// or https:// URL with a host, like \"https://api.example.com\"", s)
 	}
-	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+	// A bare "?" leaves RawQuery empty but stays in the URL: every request
+	// would go to "/?/public/v1/…".
+	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("%q must not carry a query, a fragment or credentials", s)
+	}
+	if p := strings.TrimRight(u.Path, "/"); strings.HasSuffix(p, "/public/v1") || strings.Contains(p, "/public/v1/") {
+		return fmt.Errorf("%q: give the service's root, without /public/v1 (vigil adds it to every request)", s)
 	}
 	if u.Scheme == "http" && !allowPlaintext && !IsLoopback(u.Hostname()) {
 		return fmt.Errorf("%q is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", s)
