@@ -40,6 +40,10 @@ type Config struct {
 	// previous run's, PointDemoWebhook). Held events stay in the outbox; a
 	// hold never lifted is logged at WARN every minute and at Close.
 	HoldWebhooks bool
+	// MaxPolicyBytes bounds what an organization's policies may count
+	// together (policyCharge); 0 means the default, 32 MiB. Tests lower it
+	// to reach the bound with a few policies.
+	MaxPolicyBytes int64
 }
 
 // Server is the local service. It is safe for concurrent use.
@@ -57,6 +61,8 @@ type Server struct {
 
 	compiled *compileCache // stored policies, compiled, by their texts
 
+	policyBudget int64 // what an organization's policies may count together (policyCharge)
+
 	enclaveMu sync.Mutex // serializes creation of demo enclaves
 
 	ownLock *DataDirLock // taken by Open (Config.Lock nil), released by Close
@@ -71,7 +77,10 @@ func Open(cfg Config) (*Server, error) {
 	ctx := context.Background()
 	s := &Server{log: cfg.Logger, now: cfg.Now, verifier: keys.NewVerifier(maxCacheEntries, cfg.Now),
 		bodies: newBodyBudget(defaultBodyBudget, bodyBudgetWait), strangers: newBodyBudget(strangerBodyBudget, bodyBudgetWait), proxyBodies: newBodyBudget(proxyBodyBudget, bodyBudgetWait),
-		compiled: newCompileCache(compileCacheBudget)}
+		compiled: newCompileCache(compileCacheBudget), policyBudget: cfg.MaxPolicyBytes}
+	if s.policyBudget <= 0 {
+		s.policyBudget = defaultPolicyBudget
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
