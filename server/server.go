@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // Config configures a Server.
@@ -46,6 +47,12 @@ type Config struct {
 	MaxPolicyBytes int64
 }
 
+// compileCacheBudget bounds the heap the compile cache keeps, as estimated
+// by policy.CompiledSize. Stored policies only enter it, but it is shared by
+// every organization, so it must stay bounded however many policies they
+// store.
+const compileCacheBudget = 64 << 20
+
 // Server is the local service. It is safe for concurrent use.
 type Server struct {
 	log   *slog.Logger
@@ -59,7 +66,7 @@ type Server struct {
 	strangers   *bodyBudget    // the same for credentials registered nowhere, apart
 	proxyBodies *bodyBudget    // the same for the auth proxy, apart
 
-	compiled *compileCache // stored policies, compiled, by their texts
+	compiled *policy.CompileCache // stored policies, compiled, by their texts
 
 	policyBudget int64 // what an organization's policies may count together (policyCharge)
 
@@ -77,7 +84,7 @@ func Open(cfg Config) (*Server, error) {
 	ctx := context.Background()
 	s := &Server{log: cfg.Logger, now: cfg.Now, verifier: keys.NewVerifier(maxCacheEntries, cfg.Now),
 		bodies: newBodyBudget(defaultBodyBudget, bodyBudgetWait), strangers: newBodyBudget(strangerBodyBudget, bodyBudgetWait), proxyBodies: newBodyBudget(proxyBodyBudget, bodyBudgetWait),
-		compiled: newCompileCache(compileCacheBudget), policyBudget: cfg.MaxPolicyBytes}
+		compiled: policy.NewCompileCache(compileCacheBudget), policyBudget: cfg.MaxPolicyBytes}
 	if s.policyBudget <= 0 {
 		s.policyBudget = defaultPolicyBudget
 	}
