@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
@@ -31,7 +32,13 @@ func newVerbEnv(t *testing.T) *verbEnv {
 // newVerbEnvOn is newVerbEnv on a service whose clock is now (nil: time.Now).
 func newVerbEnvOn(t *testing.T, now func() time.Time) *verbEnv {
 	t.Helper()
-	demo := servertest.StartDemoOn(t, now)
+	return newVerbEnvWith(t, server.Config{Now: now})
+}
+
+// newVerbEnvWith is newVerbEnv on a service opened with cfg.
+func newVerbEnvWith(t *testing.T, cfg server.Config) *verbEnv {
+	t.Helper()
+	demo := servertest.StartDemoWith(t, cfg)
 	var b strings.Builder
 	b.WriteString("default_profile = \"alice\"\n")
 	for _, m := range demo.Info.Members {

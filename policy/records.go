@@ -254,10 +254,15 @@ func strandsRootMember(params any, members map[string]Approver, now time.Time) b
 // evaluates them). A record that does not compile is left out, as the
 // service leaves it out; its error is returned beside.
 func PoliciesOf(records []api.Policy) ([]Policy, []error) {
+	return policiesOf(records, CompileSource)
+}
+
+// policiesOf is PoliciesOf with compile doing the compiling.
+func policiesOf(records []api.Policy, compile func(Source) (*Compiled, error)) ([]Policy, []error) {
 	out := make([]Policy, 0, len(records))
 	var errs []error
 	for _, r := range records {
-		c, err := CompileSource(Source{Condition: r.Condition, Consensus: r.Consensus, Time: r.Time})
+		c, err := compile(Source{Condition: r.Condition, Consensus: r.Consensus, Time: r.Time})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("policy %s: %w", r.PolicyID, err))
 			continue

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -195,7 +196,18 @@ type Common struct {
 	// OwnPublicKey is the public key (hex) the console stamps with, "" when
 	// unknown: deleting it would lock the console out, so the confirm says so.
 	OwnPublicKey string
+	// Compiled keeps the organization's policies compiled, by their texts,
+	// for every load (the organization's, the Policies screen's): a reload
+	// of unchanged policies compiles nothing. Nil compiles on each load.
+	Compiled *policy.CompileCache
 }
+
+// consoleCompileBudget bounds the compiled policies the console keeps (as
+// estimated by policy.CompiledSize). It holds an organization at the
+// service's cap on its policies (32 MiB of text, about 770 MiB estimated):
+// the loaded organization holds those programs anyway, and a cache smaller
+// than one load would evict each policy before the next load reads it.
+const consoleCompileBudget = 1 << 30
 
 // ReadOnly reports whether the console has no submitter.
 func (c *Common) ReadOnly() bool { return c.Submitter == nil }
@@ -301,7 +313,7 @@ func loadOrg(c *Common) tea.Cmd {
 		// Without the members' tags a prediction could be wrong: none then,
 		// as when nothing loaded.
 		if usersErr == nil {
-			org.Eval = newEvaluationContext(users, cfg.Quorum, policies)
+			org.Eval = newEvaluationContext(c.Compiled, users, cfg.Quorum, policies)
 		}
 		// Best effort: without them a tag shows by id, as an unknown tag.
 		names, err := tagNames(ctx, client)

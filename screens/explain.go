@@ -25,8 +25,15 @@ type evaluationContext struct {
 	readsClock bool
 }
 
-func newEvaluationContext(users []api.User, quorum api.Quorum, records []api.Policy) evaluationContext {
-	compiled, _ := policy.PoliciesOf(records)
+// newEvaluationContext compiles the records through cache, so that a reload
+// of unchanged policies compiles nothing; a nil cache compiles them all.
+func newEvaluationContext(cache *policy.CompileCache, users []api.User, quorum api.Quorum, records []api.Policy) evaluationContext {
+	var compiled []policy.Policy
+	if cache != nil {
+		compiled, _ = cache.PoliciesOf(records)
+	} else {
+		compiled, _ = policy.PoliciesOf(records)
+	}
 	byID := make(map[string]policy.Policy, len(compiled))
 	for _, p := range compiled {
 		byID[p.ID] = p

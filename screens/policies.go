@@ -43,6 +43,7 @@ type Policies struct {
 	// closed since.
 	sending       *Submission
 	loading       bool
+	loadAgain     bool // a change came while loading: load once more after
 	err           string
 	fetched       time.Time
 	width, height int
@@ -128,7 +129,10 @@ func (p *Policies) wantRecent() tea.Cmd {
 		return nil
 	}
 	p.recentWanted = true
-	if p.loading || p.fetched.IsZero() {
+	if p.loading {
+		return nil // the recent ones follow the policies loading
+	}
+	if p.fetched.IsZero() {
 		return p.load() // the recent ones follow the policies
 	}
 	return p.loadRecent()

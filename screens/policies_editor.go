@@ -385,9 +385,12 @@ func (p *Policies) simulate() tea.Cmd {
 		if err != nil {
 			return policySimulatedMsg{gen: gen, draft: simulated, err: fmt.Errorf("the draft does not compile: %w", err)}
 		}
-		current, _ := policy.PoliciesOf(data.policies) // the service skips what does not compile, too
+		// The policies as the load compiled them (without those that do not
+		// compile, as the service skips them): compiling them again for each
+		// simulation would cost as much as a load.
+		current := data.ctx.ordered
 		draftP := policy.Policy{ID: "draft", Name: "draft: " + v["name"], Effect: v["effect"], Compiled: draft}
-		members, quorum := policy.Members(data.users, data.quorum), policy.QuorumOf(data.quorum)
+		members, quorum := data.ctx.members, policy.QuorumOf(data.quorum)
 		rows := make([]simRow, 0, len(acts))
 		for _, ra := range acts {
 			if ra.act.Intent.ParamsUnread() {

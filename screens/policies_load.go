@@ -11,8 +11,16 @@ import (
 )
 
 // load fetches the policies, the members and the quorum; once the recent
-// activities are wanted, loadRecent follows when they arrive.
+// activities are wanted, loadRecent follows when they arrive. While a load
+// runs, another is not started: it is asked for (loadAgain) and starts when
+// the running one lands, which may have read before the change. Starting one
+// at once would make the running one stale, and changes arriving faster
+// than a load takes would keep every load from landing.
 func (p *Policies) load() tea.Cmd {
+	if p.loading {
+		p.loadAgain = true
+		return nil
+	}
 	p.gen++
 	p.loading = true
 	gen, c, client := p.gen, p.c, p.c.Reader
@@ -37,7 +45,7 @@ func (p *Policies) load() tea.Cmd {
 			return fail("organization configs", err)
 		}
 		d.quorum = cfg.Quorum
-		d.ctx = newEvaluationContext(d.users, d.quorum, d.policies)
+		d.ctx = newEvaluationContext(c.Compiled, d.users, d.quorum, d.policies)
 		return policiesLoadedMsg{gen: gen, data: d, at: c.Now()}
 	}
 }
@@ -103,6 +111,17 @@ func (p *Policies) policiesLoaded(msg policiesLoadedMsg) tea.Cmd {
 		return nil
 	}
 	p.loading = false
+	if p.loadAgain {
+		// What this load read may predate the change that asked for the
+		// next one: show it, then read again; the recent evaluations follow
+		// that load, and a failure here is not shown, as that load says
+		// how it went.
+		p.loadAgain = false
+		if msg.err == nil {
+			p.takeLoaded(msg)
+		}
+		return p.load()
+	}
 	if msg.err != nil {
 		p.err = "load failed: " + errorText(msg.err)
 		if p.recentWanted && !p.recentLoaded && p.fetched.IsZero() {
@@ -115,14 +134,20 @@ func (p *Policies) policiesLoaded(msg policiesLoadedMsg) tea.Cmd {
 		}
 		return nil
 	}
-	msg.data.recent, msg.data.unread, msg.data.unreadErr = p.data.recent, p.data.unread, p.data.unreadErr
-	p.err, p.data, p.fetched = "", msg.data, msg.at
-	p.setRows()
-	p.renderDetail()
+	p.takeLoaded(msg)
 	if p.recentWanted {
 		return p.loadRecent()
 	}
 	return nil
+}
+
+// takeLoaded shows the policies a load read, keeping the recent activities
+// shown (they load on their own).
+func (p *Policies) takeLoaded(msg policiesLoadedMsg) {
+	msg.data.recent, msg.data.unread, msg.data.unreadErr = p.data.recent, p.data.unread, p.data.unreadErr
+	p.err, p.data, p.fetched = "", msg.data, msg.at
+	p.setRows()
+	p.renderDetail()
 }
 
 // takeRecent shows the recent activities loaded; a failed load keeps those

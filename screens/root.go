@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -219,7 +220,7 @@ func NewRoot(o Options) *Root {
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
 		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks, NoWebhooksHint: o.NoWebhooksHint,
 		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey,
-		ConfigPath: o.ConfigPath, CLIProfileNote: o.CLIProfileNote}
+		ConfigPath: o.ConfigPath, CLIProfileNote: o.CLIProfileNote, Compiled: policy.NewCompileCache(consoleCompileBudget)}
 	r := &Root{common: c, serviceClock: clock, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick
 	r.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot))

@@ -99,6 +99,17 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 			events, err = s.castVote(ctx, tx, org, vs, existing, c, api.VoteApproved, fp, now)
 			return err
 		}
+		// Refused before it exists when it cannot fit already; execution
+		// checks again, as others may fill the room while it waits for votes.
+		if p, ok := params.(*api.CreatePolicyParams); ok {
+			why, err := s.policyBudgetExceeded(ctx, tx, c.OrgID, p)
+			if err != nil {
+				return err
+			}
+			if why != "" {
+				return overPolicyBudget(why)
+			}
+		}
 		out = &activity{ID: newHistoryID(now), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
 			RequesterID: c.UserID, Body: body, Intent: intent, AppProofs: env.GenerateAppProofs != nil && *env.GenerateAppProofs,
 			Created: now, Updated: now}

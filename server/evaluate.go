@@ -119,7 +119,7 @@ func userOrder(users map[string]policy.Approver) []string {
 }
 
 // loadCompiledPolicies loads the organization's policies in creation order,
-// compiled (compilations are cached by expression text, see compileCache).
+// compiled (compilations are cached by expression text, see policy.CompileCache).
 func (s *Server) loadCompiledPolicies(ctx context.Context, q querier, orgID string) ([]policy.Policy, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, effect, condition, consensus, time_expr FROM policies WHERE org_id = ? ORDER BY seq`, orgID)
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *Server) loadCompiledPolicies(ctx context.Context, q querier, orgID stri
 		if err := rows.Scan(&id, &effect, &src.Condition, &src.Consensus, &src.Time); err != nil {
 			return nil, fmt.Errorf("load policies: %w", err)
 		}
-		c, err := s.compiled.compileSource(src)
+		c, err := s.compiled.Compile(src)
 		if err != nil {
 			// Policies are compiled before they are stored, so this means a
 			// newer dialect stored it; skip rather than block every activity.
@@ -146,7 +146,7 @@ func (s *Server) loadCompiledPolicies(ctx context.Context, q querier, orgID stri
 }
 
 func (s *Server) compile(condition, consensus string) (*policy.Compiled, error) {
-	return s.compiled.compile(condition, consensus)
+	return s.compiled.Compile(policy.Source{Condition: condition, Consensus: consensus})
 }
 
 func sortStrings(s []string) { slices.Sort(s) }

@@ -42,6 +42,8 @@ type envOptions struct {
 	// holdWebhooks opens the service with Config.HoldWebhooks: the test
 	// calls StartWebhooks.
 	holdWebhooks bool
+	// maxPolicyBytes is Config.MaxPolicyBytes: 0 keeps the default.
+	maxPolicyBytes int64
 }
 
 func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 2}) }
@@ -49,7 +51,7 @@ func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 
 func newEnvWith(t testing.TB, o envOptions) *testEnv {
 	t.Helper()
 	e := &testEnv{t: t, keys: map[string]*keys.Key{}, clients: map[string]*api.Client{}}
-	cfg := Config{DataDir: o.dataDir, Webhooks: o.webhooks, HoldWebhooks: o.holdWebhooks, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }}
+	cfg := Config{DataDir: o.dataDir, Webhooks: o.webhooks, HoldWebhooks: o.holdWebhooks, MaxPolicyBytes: o.maxPolicyBytes, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }}
 	if o.log != nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(o.log, nil))
 	}

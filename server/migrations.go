@@ -441,6 +441,28 @@ ALTER TABLE authenticators ADD COLUMN attestation_type TEXT NOT NULL DEFAULT 'no
 ALTER TABLE authenticators ADD COLUMN aaguid TEXT NOT NULL DEFAULT '00000000-0000-0000-0000-000000000000';
 ALTER TABLE authenticators ADD COLUMN model TEXT NOT NULL DEFAULT '';
 `,
+	// 16: the running total of each organization's policies' size, which
+	// caps them (policyBudgetExceeded): the bytes of each policy's texts
+	// plus 512 for its record (policyCharge, policyRecordCharge), kept by
+	// triggers so that no way of storing a policy can miss it.
+	`
+ALTER TABLE organizations ADD COLUMN policy_bytes INTEGER NOT NULL DEFAULT 0;
+UPDATE organizations SET policy_bytes = (SELECT COALESCE(SUM(
+	length(CAST(name AS BLOB)) + length(CAST(condition AS BLOB)) + length(CAST(consensus AS BLOB)) +
+	length(CAST(time_expr AS BLOB)) + length(CAST(notes AS BLOB)) + 512), 0) FROM policies WHERE org_id = organizations.id);
+CREATE TRIGGER policies_charge AFTER INSERT ON policies BEGIN
+	UPDATE organizations SET policy_bytes = policy_bytes +
+		length(CAST(NEW.name AS BLOB)) + length(CAST(NEW.condition AS BLOB)) + length(CAST(NEW.consensus AS BLOB)) +
+		length(CAST(NEW.time_expr AS BLOB)) + length(CAST(NEW.notes AS BLOB)) + 512
+	WHERE id = NEW.org_id;
+END;
+CREATE TRIGGER policies_refund AFTER DELETE ON policies BEGIN
+	UPDATE organizations SET policy_bytes = policy_bytes -
+		length(CAST(OLD.name AS BLOB)) - length(CAST(OLD.condition AS BLOB)) - length(CAST(OLD.consensus AS BLOB)) -
+		length(CAST(OLD.time_expr AS BLOB)) - length(CAST(OLD.notes AS BLOB)) - 512
+	WHERE id = OLD.org_id;
+END;
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration, on

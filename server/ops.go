@@ -202,6 +202,14 @@ func (s *Server) execCreatePolicy(ctx context.Context, tx *txn, a *activity, now
 	ns := now.UnixNano()
 	in := a.Intent
 	p := in.CreatePolicyIntentV3
+	// Checked again here, not only at submission: policies created while
+	// this one waited for votes may have taken the room it had.
+	if why, err := s.policyBudgetExceeded(ctx, tx, a.OrgID, p); err != nil || why != "" {
+		if err != nil {
+			return r, err
+		}
+		return r, &execFailure{code: api.CodeResourceExhausted, msg: why}
+	}
 	id := newID()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO policies(id, org_id, name, effect, condition, consensus, time_expr, notes, seq, created_ns, updated_ns)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM policies WHERE org_id = ?), ?, ?)`,

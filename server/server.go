@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // Config configures a Server.
@@ -40,7 +41,17 @@ type Config struct {
 	// previous run's, PointDemoWebhook). Held events stay in the outbox; a
 	// hold never lifted is logged at WARN every minute and at Close.
 	HoldWebhooks bool
+	// MaxPolicyBytes bounds what an organization's policies may count
+	// together (policyCharge); 0 means the default, 32 MiB. Tests lower it
+	// to reach the bound with a few policies.
+	MaxPolicyBytes int64
 }
+
+// compileCacheBudget bounds the heap the compile cache keeps, as estimated
+// by policy.CompiledSize. Stored policies only enter it, but it is shared by
+// every organization, so it must stay bounded however many policies they
+// store.
+const compileCacheBudget = 64 << 20
 
 // Server is the local service. It is safe for concurrent use.
 type Server struct {
@@ -55,7 +66,9 @@ type Server struct {
 	strangers   *bodyBudget    // the same for credentials registered nowhere, apart
 	proxyBodies *bodyBudget    // the same for the auth proxy, apart
 
-	compiled *compileCache // stored policies, compiled, by their texts
+	compiled *policy.CompileCache // stored policies, compiled, by their texts
+
+	policyBudget int64 // what an organization's policies may count together (policyCharge)
 
 	enclaveMu sync.Mutex // serializes creation of demo enclaves
 
@@ -71,7 +84,10 @@ func Open(cfg Config) (*Server, error) {
 	ctx := context.Background()
 	s := &Server{log: cfg.Logger, now: cfg.Now, verifier: keys.NewVerifier(maxCacheEntries, cfg.Now),
 		bodies: newBodyBudget(defaultBodyBudget, bodyBudgetWait), strangers: newBodyBudget(strangerBodyBudget, bodyBudgetWait), proxyBodies: newBodyBudget(proxyBodyBudget, bodyBudgetWait),
-		compiled: newCompileCache(compileCacheBudget)}
+		compiled: policy.NewCompileCache(compileCacheBudget), policyBudget: cfg.MaxPolicyBytes}
+	if s.policyBudget <= 0 {
+		s.policyBudget = defaultPolicyBudget
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

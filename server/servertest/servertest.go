@@ -51,8 +51,16 @@ func StartDemo(t testing.TB) *Demo {
 // (api.WithClock).
 func StartDemoOn(t testing.TB, now func() time.Time) *Demo {
 	t.Helper()
+	return StartDemoWith(t, server.Config{Now: now})
+}
+
+// StartDemoWith is StartDemo on a service opened with cfg (its Logger is
+// replaced by the Demo's Log), for tests that lower a limit.
+func StartDemoWith(t testing.TB, cfg server.Config) *Demo {
+	t.Helper()
 	logs := &LogBuffer{}
-	srv, err := server.Open(server.Config{Now: now, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	cfg.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv, err := server.Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
