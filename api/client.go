@@ -529,18 +529,36 @@ func describeTransportError(host, setting string, timeout time.Duration, err err
 	return &transportError{fmt.Sprintf("the connection to %s failed (%s)", host, Sanitize(err.Error())), err}
 }
 
-// readBody reads at most limit+1 bytes of body. A reply that says its length
-// is read into a buffer of that size, so a large list is held once, not once
-// per doubling of a growing buffer.
+// readBody reads at most limit+1 bytes of body. The buffer grows as bytes
+// arrive, doubling up to the length the reply says it has, so a large list
+// ends in a buffer of its size (not in one of the next power of two), while
+// a reply that claims a length and sends little costs what it sent: the
+// header alone never decides what is allocated.
 func readBody(body io.Reader, contentLength, limit int64) ([]byte, error) {
 	if contentLength < 0 {
 		return io.ReadAll(io.LimitReader(body, limit+1))
 	}
-	// One byte more than announced, to see a body longer than its header.
-	buf := make([]byte, 0, contentLength+1)
-	w := bytes.NewBuffer(buf)
-	_, err := w.ReadFrom(io.LimitReader(body, limit+1))
-	return w.Bytes(), err
+	const firstPiece = 64 << 10
+	want := min(contentLength, limit) + 1 // one byte more, to see a body longer than its header
+	src := io.LimitReader(body, limit+1)
+	buf := make([]byte, 0, min(want, firstPiece))
+	for {
+		if len(buf) == cap(buf) {
+			grown := min(2*int64(cap(buf)), want)
+			if grown <= int64(cap(buf)) { // past the announced length
+				grown = min(2*int64(cap(buf)), limit+1)
+			}
+			buf = append(make([]byte, 0, grown), buf...)
+		}
+		n, err := src.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 type replyTooLargeError struct {
