@@ -68,3 +68,18 @@ func TestBaseURLMistakesAreRefused(t *testing.T) {
 		t.Errorf("a base_url with a path prefix: %v", err)
 	}
 }
+
+// The /public/v1 refusal is base_url's, to which vigil adds /public/v1/…:
+// an auth proxy mounted under a gateway path holding /public/v1 (vigil adds
+// /v1/wallet_kit_config to it), and a base_url whose gateway prefix holds it
+// further up, are kept.
+func TestPublicV1IsRefusedOnlyAtTheEndOfBaseURL(t *testing.T) {
+	for _, text := range []string{
+		"[profiles.prod]\nbase_url = \"https://api.example.com\"\nauth_proxy_url = \"https://gw.example.com/public/v1/authproxy\"\nauth_proxy_config_id = \"c\"\norganization_id = \"o\"\n",
+		"[profiles.prod]\nbase_url = \"https://gw.example.com/public/v1/tenant-a/\"\norganization_id = \"o\"\n",
+	} {
+		if _, _, err := loadText(t, text); err != nil {
+			t.Errorf("refused: %v\n%s", err, text)
+		}
+	}
+}

@@ -311,6 +311,12 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	if err := checkServiceURL(p.BaseURL, p.AllowPlaintextHTTP); err != nil {
 		return bad("base_url", "%v", err)
 	}
+	// vigil adds /public/v1/… to base_url (not to auth_proxy_url): a base_url
+	// ending in it would ask for /public/v1/public/v1/…. A path that only
+	// holds it further up may be a gateway's prefix, and is kept.
+	if u, err := url.Parse(p.BaseURL); err == nil && strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/public/v1") {
+		return bad("base_url", "%q: give the service's root, without /public/v1 (vigil adds it to every request)", p.BaseURL)
+	}
 	if err := checkServiceURL(p.AuthProxyURL, p.AllowPlaintextHTTP); err != nil {
 		return bad("auth_proxy_url", "%v", err)
 	}
@@ -442,9 +448,6 @@ func checkServiceURL(s string, allowPlaintext bool) error {
 	// would go to "/?/public/v1/…".
 	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("%q must not carry a query, a fragment or credentials", s)
-	}
-	if p := strings.TrimRight(u.Path, "/"); strings.HasSuffix(p, "/public/v1") || strings.Contains(p, "/public/v1/") {
-		return fmt.Errorf("%q: give the service's root, without /public/v1 (vigil adds it to every request)", s)
 	}
 	if u.Scheme == "http" && !allowPlaintext && !IsLoopback(u.Hostname()) {
 		return fmt.Errorf("%q is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", s)

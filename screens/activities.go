@@ -382,7 +382,6 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 			return a, logIt
 		}
 		a.list.Table.Failed = ""
-		a.leftUnread = nil // the rows are the service's now
 		if msg.top {
 			// Nothing newer than this page: it is the newest page, shown as
 			// such (full, and followed by the refreshes).
@@ -391,6 +390,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 				return a, a.load()
 			}
 		}
+		a.leftUnread = nil // the rows are the service's now (not before the early return above: it keeps the old rows)
 		fresh, orders := a.keepFresher(msg.items, copyOrder{msg.sent, a.gens.next()})
 		announce := a.announce(a.items, fresh)
 		for _, it := range fresh {

@@ -228,3 +228,43 @@ func TestRefreshKeepsALeavingRowMarkedUntilTheListAnswers(t *testing.T) {
 		t.Errorf("a row still says it left after the list answered:\n%s", h.frame())
 	}
 }
+
+// ] and then [ before the older page answers (a slow service, or keys typed
+// quickly): [ asks for the page above page 1's first row, which is the
+// newest and short, so that answer loads the newest page again without
+// replacing the rows. Until the rows are replaced, the row of the activity
+// that left (its copy from before it left) stays marked and offers no vote.
+func TestShortNewestPageAnswerKeepsALeavingRowMarked(t *testing.T) {
+	acts := fullPage()
+	fake := &fakeClient{activities: acts}
+	h := newHarness(t, fake, false, time.Minute)
+	a := h.activities()
+	h.key("G")
+	oldest := acts[len(acts)-1].ID
+	var held []tea.Msg
+	pushOldest(t, h, fake, &held)
+	h.root.Update(keyPress("]")) // its answer held back: a slow service
+	_, cmd := h.root.Update(keyPress("["))
+	for _, msg := range collect(cmd) {
+		if _, ok := msg.(activitySettledMsg); ok {
+			continue
+		}
+		h.root.Update(msg) // the reload this answer asks for is not run: slow
+	}
+	if !listed(a, oldest) {
+		t.Fatalf("setup: rows were replaced already")
+	}
+	var row *api.Activity
+	for i := range a.items {
+		if a.items[i].ID == oldest {
+			row = &a.items[i]
+		}
+	}
+	if block := a.voteBlock(row, true); !strings.Contains(block, "left the Pending list") {
+		t.Errorf("before the newest page answers, the copy of %s from before it left offers a vote again: block %q", oldest, block)
+	}
+	h.root.Update(clockMsg{})
+	if !strings.Contains(h.frame(), leftPendingMark) {
+		t.Errorf("the row of %s no longer says it left, though it is still the old copy", oldest)
+	}
+}

@@ -27,6 +27,10 @@ type pickerDialog struct {
 	keys  pickerKeys
 	// none is what nothing ticked means ("any" for a filter).
 	none string
+	// ticked: a tick was set, taken off or cleared here, so enter applies
+	// exactly the ticks (an untick or ctrl+x then enter means none, not the
+	// row under the cursor).
+	ticked bool
 }
 
 type pickerKeys struct {
@@ -82,14 +86,18 @@ func (p *pickerDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		case key.Matches(k, p.keys.Toggle):
 			if i := p.current(); i >= 0 {
 				p.chosen[p.values[i]] = !p.chosen[p.values[i]]
+				p.ticked = true
 			}
 			return p, nil
 		case key.Matches(k, p.keys.Clear):
 			clear(p.chosen)
+			p.ticked = true
 			return p, nil
 		case key.Matches(k, p.keys.Apply):
 			values := p.picked()
-			if i := p.current(); len(values) == 0 && p.input.Value() != "" && i >= 0 {
+			// Typed a filter and pressed enter without ticking: the row
+			// under the cursor is what was meant.
+			if i := p.current(); len(values) == 0 && !p.ticked && p.input.Value() != "" && i >= 0 {
 				values = []string{p.values[i]}
 			}
 			return nil, msgCmd(p.apply(values))
