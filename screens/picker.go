@@ -27,6 +27,9 @@ type pickerDialog struct {
 	keys  pickerKeys
 	// none is what nothing ticked means ("any" for a filter).
 	none string
+	// one: the picker chooses a single value, the one under the cursor on
+	// enter; nothing is ticked.
+	one bool
 }
 
 type pickerKeys struct {
@@ -55,6 +58,14 @@ func (p *pickerDialog) ID() string { return p.id }
 func (p *pickerDialog) noneLabel(none string) {
 	p.none = none
 	p.keys.Clear.SetHelp("ctrl+x", "clear ("+none+")")
+}
+
+// pickOne makes the picker choose the single value under the cursor.
+func (p *pickerDialog) pickOne() {
+	p.one = true
+	p.keys.Toggle.SetEnabled(false)
+	p.keys.Clear.SetEnabled(false)
+	p.keys.Apply.SetHelp("enter", "choose")
 }
 
 // startFilter starts the filter with what was typed to open the picker.
@@ -87,6 +98,11 @@ func (p *pickerDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		case key.Matches(k, p.keys.Clear):
 			clear(p.chosen)
 			return p, nil
+		case key.Matches(k, p.keys.Apply) && p.one:
+			if i := p.current(); i >= 0 {
+				return nil, msgCmd(p.apply([]string{p.values[i]}))
+			}
+			return p, nil // nothing matches: nothing to choose
 		case key.Matches(k, p.keys.Apply):
 			values := p.picked()
 			if i := p.current(); len(values) == 0 && p.input.Value() != "" && i >= 0 {
@@ -117,6 +133,9 @@ func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 	if n := len(p.picked()); n > 0 {
 		summary = fmt.Sprintf("%d ticked", n)
 	}
+	if p.one {
+		summary = fmt.Sprintf("%d of %d", len(p.matches), len(p.values))
+	}
 	lines := []string{th.Title.Render(ui.Clean(p.title)) + th.Muted.Render("  "+summary),
 		ansi.Truncate(p.input.View(), inner, "…"), ""}
 	if len(p.matches) == 0 {
@@ -125,7 +144,10 @@ func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 	for i := start; i < end; i++ {
 		j := p.matches[i]
 		box := "[ ] "
-		if p.chosen[p.values[j]] {
+		switch {
+		case p.one:
+			box = ""
+		case p.chosen[p.values[j]]:
 			box = "[x] "
 		}
 		line := ansi.Truncate(box+ui.Clean(p.labels[j]), inner, "…")
