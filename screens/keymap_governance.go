@@ -60,7 +60,7 @@ func (u *Users) Commands() []Command {
 
 // mfaKeys are the MFA policies screen's keys.
 type mfaKeys struct {
-	Refresh, User, Create key.Binding
+	Refresh, User, NextUser, Create key.Binding
 	// Status opens the MFA status in full, scrollable: under the list it is
 	// cut to what the window leaves.
 	Status key.Binding
@@ -72,7 +72,8 @@ type mfaKeys struct {
 func newMfaKeys() mfaKeys {
 	return mfaKeys{
 		Refresh:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		User:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "next user")),
+		User:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "pick user")),
+		NextUser:     key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "next user")),
 		Create:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new policy")),
 		Status:       key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "MFA status (scroll)")),
 		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous activity")),
@@ -86,7 +87,7 @@ func (m *MfaPolicies) KeyActions() []KeyAction {
 	k, l := &m.keys, &m.list.Keys
 	return scoped("mfa", []KeyAction{
 		{"open", &l.Open, 0}, {"back", &l.Back, 0}, {"sort", &l.Sort, 0}, {"reverse_sort", &l.ReverseSort, 0},
-		{"refresh", &k.Refresh, 1}, {"next_user", &k.User, 1}, {"create", &k.Create, 1}, {"status", &k.Status, 1},
+		{"refresh", &k.Refresh, 1}, {"pick_user", &k.User, 1}, {"next_user", &k.NextUser, 1}, {"create", &k.Create, 1}, {"status", &k.Status, 1},
 		{"open_activity", &k.OpenActivity, 1},
 	})
 }

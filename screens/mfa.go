@@ -34,15 +34,19 @@ type MfaPolicies struct {
 	statuses []mfaActivityStatus
 	pending  pendingCount // how many activities are pending, of which statuses checked the newest
 	gen      int
-	loading  bool
-	err      string
-	fetched  time.Time
-	stale    bool // the last load failed: what shows is from fetched
-	width    int
-	height   int
-	editor   *mfaEditor
-	creating *Submission // the create_mfa_policy in flight
-	openID   string      // the policy the open detail shows
+	// cancelLoad abandons the load in flight when another starts: a user
+	// stepping through users quickly starts one load per step, and only
+	// the last one's answer is shown.
+	cancelLoad context.CancelFunc
+	loading    bool
+	err        string
+	fetched    time.Time
+	stale      bool // the last load failed: what shows is from fetched
+	width      int
+	height     int
+	editor     *mfaEditor
+	creating   *Submission // the create_mfa_policy in flight
+	openID     string      // the policy the open detail shows
 	// statusOpen: the open detail is the MFA status in full (s), which the
 	// preview cuts to what the window leaves.
 	statusOpen bool
@@ -157,9 +161,13 @@ func (m *MfaPolicies) load() tea.Cmd {
 	}
 	m.gen++
 	m.loading = true
+	if m.cancelLoad != nil {
+		m.cancelLoad()
+	}
+	ctx, cancel := m.c.ctx()
+	m.cancelLoad = cancel
 	gen, c, client, uid := m.gen, m.c, m.c.Reader, m.userID
 	return func() tea.Msg {
-		ctx, cancel := c.ctx()
 		defer cancel()
 		msg := mfaLoadedMsg{gen: gen, userID: uid, at: c.Now()}
 		pols, err := client.GetMfaPolicies(ctx, uid)
@@ -226,6 +234,7 @@ func (m *MfaPolicies) syncKeys() {
 	l.Sort.SetEnabled(!open)
 	l.ReverseSort.SetEnabled(!open)
 	m.keys.User.SetEnabled(!open && len(m.c.Org.UserNames) > 1)
+	m.keys.NextUser.SetEnabled(!open && len(m.c.Org.UserNames) > 1)
 	m.keys.Create.SetEnabled(!open && m.whyNoCreate() == "")
 	m.keys.Status.SetEnabled(!open)
 	m.syncStatusKeys()
@@ -285,6 +294,11 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 	case clockMsg:
 		m.rerenderOpen() // its created and updated ages count up
+	case mfaUserPickedMsg:
+		if msg.userID == m.userID {
+			return m, nil // shown already
+		}
+		return m, m.showUser(msg.userID)
 	case mfaConfirmedMsg:
 		return m, m.create(msg)
 	case mfaCreatedMsg:
@@ -328,12 +342,9 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Refresh):
 		return m.load()
 	case key.Matches(k, m.keys.User):
-		m.userID = m.nextUser()
-		// Another user's policies were never loaded: nothing of this one's
-		// may pass for them if the load fails.
-		m.items, m.user, m.statuses, m.pending, m.fetched = nil, nil, nil, pendingCount{}, time.Time{}
-		m.setRows()
-		return m.load()
+		return m.openUserPicker()
+	case key.Matches(k, m.keys.NextUser):
+		return m.showUser(m.nextUser())
 	case pressed(k, m.keys.Create):
 		return m.openEditor()
 	case key.Matches(k, m.keys.Status):
@@ -360,16 +371,19 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// showUser shows the MFA policies of user id, loading them.
+func (m *MfaPolicies) showUser(id string) tea.Cmd {
+	m.userID = id
+	// Another user's policies were never loaded: nothing of this one's
+	// may pass for them if the load fails.
+	m.items, m.user, m.statuses, m.pending, m.fetched = nil, nil, nil, pendingCount{}, time.Time{}
+	m.setRows()
+	return m.load()
+}
+
 // nextUser is the user after the picked one, by name.
 func (m *MfaPolicies) nextUser() string {
-	ids := make([]string, 0, len(m.c.Org.UserNames))
-	for id := range m.c.Org.UserNames {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool {
-		a, b := m.c.Org.UserNames[ids[i]], m.c.Org.UserNames[ids[j]]
-		return a < b || (a == b && ids[i] < ids[j])
-	})
+	ids := m.usersByName()
 	for i, id := range ids {
 		if id == m.userID {
 			return ids[(i+1)%len(ids)]
@@ -511,7 +525,7 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{l.Back}
 	}
-	return []key.Binding{l.Open, h.m.list.Table.Keys.Filter, k.Status, k.User, k.Create, k.Refresh}
+	return []key.Binding{l.Open, h.m.list.Table.Keys.Filter, k.Status, k.User, k.NextUser, k.Create, k.Refresh}
 }
 
 func (h mfaHelp) FullHelp() [][]key.Binding {

@@ -64,7 +64,7 @@ func TestEndToEndMfaStatusOfAUserWithoutPoliciesSaysNotAsked(t *testing.T) {
 		if strings.Contains(h.frame(), "MFA policies of bob") {
 			break
 		}
-		h.key("u")
+		h.key("U")
 	}
 	out := h.frame()
 	if !strings.Contains(out, "MFA policies of bob") || len(h.mfa().items) != 0 {

@@ -65,9 +65,9 @@ func TestMfaPoliciesInOrderWithReadableSteps(t *testing.T) {
 		}
 	}
 	h.key("esc")
-	h.key("u")
+	h.key("U")
 	if !strings.Contains(h.frame(), "MFA policies of bob") {
-		t.Errorf("u did not pick the next user:\n%s", h.frame())
+		t.Errorf("U did not pick the next user:\n%s", h.frame())
 	}
 }
 

@@ -40,12 +40,12 @@ func createInvitationsSpec() opSpec {
 		op: "create_invitations", title: "Create invitations",
 		fields: func(c *Common) []ui.Field {
 			return []ui.Field{
-				{Key: "invitees", Label: "Invitees (name <e-mail>, comma-separated)", Required: true, CharLimit: 4000,
-					Placeholder: "dave <dave@example.com>, erin <erin@example.com>", Validate: checkInvitees},
+				{Key: "invitees", Label: "Invitees (name <e-mail>, comma-separated)", Required: true, CharLimit: inviteesCharLimit,
+					Placeholder: "dave <dave@example.com>, erin <erin@example.com>", Validate: checkInvitees, CutMessage: inviteesCut},
 				{Key: "accessType", Label: "Access type", Choices: api.AccessTypes()},
 				// Checked with the other fields, so that every mistake shows
 				// at once (build resolves them the same way).
-				{Key: "receiverUserTags", Label: "User tags (names or ids, comma-separated)", CharLimit: 4000,
+				{Key: "receiverUserTags", Label: "User tags (names or ids, comma-separated)", CharLimit: userTagsCharLimit,
 					Validate: func(s string) error { return problemOnly(invitationRefs(c, map[string]string{"receiverUserTags": s})) }},
 				{Key: "senderUserId", Label: "Sender user id", Required: true, Value: c.Org.UserID,
 					Validate: func(s string) error { return problemOnly(invitationRefs(c, map[string]string{"senderUserId": s})) }},
@@ -121,6 +121,14 @@ func problemOnly(_ []string, _ string, _ []string, err error) error {
 	return err
 }
 
+// The form's list fields hold anything the service accepts in one activity:
+// api.MaxListItems entries, each at the longest the service takes, with its
+// separators (an invitee's quoted name, " <", ">" and ", ").
+const (
+	inviteesCharLimit = api.MaxListItems * (api.MaxNameLength + api.MaxEmailLength + len(`"" <>, `))
+	userTagsCharLimit = api.MaxListItems * (max(api.MaxNameLength, api.MaxIDLength) + len(", "))
+)
+
 // checkInvitees checks the invitee list with the form's other fields, so that
 // every mistake shows at once.
 func checkInvitees(s string) error {
@@ -131,6 +139,29 @@ func checkInvitees(s string) error {
 		return errors.New(inviteesProblem(err))
 	}
 	return nil
+}
+
+// inviteesCut is the invitees field's message when a paste went past its
+// limit, which only a list longer than the service takes does: it says how
+// many whole invitees were kept, as the cut leaves the last one partial.
+func inviteesCut(kept string) string {
+	const what = "the service takes at most %d in one activity: delete the partial entry at the end (ctrl+w removes a word), submit, and invite the rest in a second form"
+	// The entries up to the last comma are whole; a comma inside a quoted
+	// name fails to parse, so step back a few commas (a few: each try
+	// parses the whole text).
+	rest := kept
+	for range 8 {
+		i := strings.LastIndex(rest, ",")
+		if i < 0 {
+			break
+		}
+		rest = rest[:i]
+		if addrs, err := mail.ParseAddressList(rest); err == nil {
+			return fmt.Sprintf("the list went past %d characters and was cut there: the first %d whole invitees were kept, then part of one; "+what,
+				inviteesCharLimit, len(addrs), api.MaxListItems)
+		}
+	}
+	return fmt.Sprintf("the list went past %d characters and was cut there; "+what, inviteesCharLimit, api.MaxListItems)
 }
 
 func inviteesProblem(err error) string {

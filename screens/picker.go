@@ -31,6 +31,9 @@ type pickerDialog struct {
 	// exactly the ticks (an untick or ctrl+x then enter means none, not the
 	// row under the cursor).
 	ticked bool
+	// one: the picker chooses a single value, the one under the cursor on
+	// enter; nothing is ticked.
+	one bool
 }
 
 type pickerKeys struct {
@@ -59,6 +62,14 @@ func (p *pickerDialog) ID() string { return p.id }
 func (p *pickerDialog) noneLabel(none string) {
 	p.none = none
 	p.keys.Clear.SetHelp("ctrl+x", "clear ("+none+")")
+}
+
+// pickOne makes the picker choose the single value under the cursor.
+func (p *pickerDialog) pickOne() {
+	p.one = true
+	p.keys.Toggle.SetEnabled(false)
+	p.keys.Clear.SetEnabled(false)
+	p.keys.Apply.SetHelp("enter", "choose")
 }
 
 // startFilter starts the filter with what was typed to open the picker.
@@ -93,6 +104,11 @@ func (p *pickerDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			clear(p.chosen)
 			p.ticked = true
 			return p, nil
+		case key.Matches(k, p.keys.Apply) && p.one:
+			if i := p.current(); i >= 0 {
+				return nil, msgCmd(p.apply([]string{p.values[i]}))
+			}
+			return p, nil // nothing matches: nothing to choose
 		case key.Matches(k, p.keys.Apply):
 			values := p.picked()
 			// Typed a filter and pressed enter without ticking: the row
@@ -125,6 +141,9 @@ func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 	if n := len(p.picked()); n > 0 {
 		summary = fmt.Sprintf("%d ticked", n)
 	}
+	if p.one {
+		summary = fmt.Sprintf("%d of %d", len(p.matches), len(p.values))
+	}
 	lines := []string{th.Title.Render(ui.Clean(p.title)) + th.Muted.Render("  "+summary),
 		ansi.Truncate(p.input.View(), inner, "…"), ""}
 	if len(p.matches) == 0 {
@@ -133,7 +152,10 @@ func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 	for i := start; i < end; i++ {
 		j := p.matches[i]
 		box := "[ ] "
-		if p.chosen[p.values[j]] {
+		switch {
+		case p.one:
+			box = ""
+		case p.chosen[p.values[j]]:
 			box = "[x] "
 		}
 		line := ansi.Truncate(box+ui.Clean(p.labels[j]), inner, "…")

@@ -66,7 +66,7 @@ func TestFailedMfaReloadKeepsTheList(t *testing.T) {
 	}
 	// Another user, never loaded: nothing may read as "no policies" or
 	// "nothing pending".
-	h.key("u")
+	h.key("U")
 	out = h.frame()
 	if !strings.Contains(out, "not loaded") || strings.Contains(out, "no MFA policies for this user") || strings.Contains(out, "pending activities (0)") {
 		t.Errorf("a failed first load of another user's policies reads as empty:\n%s", out)

@@ -52,6 +52,10 @@ type Field struct {
 	// its author means ("" nothing). It runs when Validate does and is shown
 	// under the field in the warning style; it never stops a submit.
 	Warn func(string) string
+	// CutMessage, when set, is the message shown when typing or a paste went
+	// past CharLimit, given what was kept: a list field can say how many of
+	// its items survived and what to do with the rest.
+	CutMessage func(kept string) string
 
 	input  Input
 	choice int
@@ -217,6 +221,8 @@ func (fd *Field) check() {
 		fd.warn = fd.Warn(v)
 	}
 	switch {
+	case fd.input.Cut() && fd.CutMessage != nil:
+		fd.err = fd.CutMessage(v)
 	case fd.input.Cut():
 		fd.err = fmt.Sprintf("%s takes at most %d characters; what went past them was not taken in (backspace to edit)", fd.Label, fd.input.limit())
 	case fd.Required && strings.TrimSpace(v) == "":
@@ -486,7 +492,9 @@ func ScrollStart(n, room, first, last int) int {
 // textView is a text field's line, scrolled so that the end (where the cursor
 // is) shows, and under it a caret at the error's column when it is in view.
 func (fd Field) textView(th *theme.Theme, width int) string {
-	v := []rune(fd.input.Value())
+	// Only the runes in the window are copied: a field may hold tens of
+	// thousands (an invitee list), redrawn on every keystroke.
+	v := fd.input.runes()
 	if len(v) == 0 {
 		return "  " + ansi.Truncate(Clean(fd.input.View()), width, "…") + "\n"
 	}
@@ -504,7 +512,7 @@ func (fd Field) textView(th *theme.Theme, width int) string {
 	}
 	out := "  " + prefix + styled + "\n"
 	if col := fd.errCol - 1 - start; fd.errCol > 0 && col >= 0 && col <= len(v)-start {
-		out += "  " + strings.Repeat(" ", len([]rune(prefix))+CaretIndent(string(v[start:]), col+1)) + th.ExprErrorAt.Render("^") + "\n"
+		out += "  " + strings.Repeat(" ", len([]rune(prefix))+CaretIndent(shown, col+1)) + th.ExprErrorAt.Render("^") + "\n"
 	}
 	return out
 }

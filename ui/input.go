@@ -30,6 +30,9 @@ func (in Input) Cut() bool { return in.cut }
 // Value returns the text typed so far.
 func (in Input) Value() string { return string(in.value) }
 
+// runes is the text as it is held, for a view to read without a copy.
+func (in Input) runes() []rune { return in.value }
+
 // SetValue replaces the text; control characters are dropped.
 func (in *Input) SetValue(s string) {
 	in.value = in.value[:0]
@@ -67,7 +70,9 @@ func (in Input) Update(msg tea.Msg) (Input, bool) {
 	if !in.focused {
 		return in, false
 	}
-	before := string(in.value)
+	// Text is only ever added or removed at the end, so the value changed
+	// exactly when its length did: no copy of a long value per keystroke.
+	before := len(in.value)
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
 		in.insert(msg.Content)
@@ -92,7 +97,7 @@ func (in Input) Update(msg tea.Msg) (Input, bool) {
 			}
 		}
 	}
-	return in, string(in.value) != before || in.cut
+	return in, len(in.value) != before || in.cut
 }
 
 // View renders the prompt, the text and, when focused, a block cursor.

@@ -1,0 +1,73 @@
+package screens
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/server/servertest"
+)
+
+// In an organization of a thousand users, u picks any of them by name: a few
+// letters and enter, and only that user's MFA policies are loaded.
+func TestMfaPoliciesPickAUserByNameAmongThousands(t *testing.T) {
+	d := servertest.StartDemo(t)
+	d.AddOrdinaryUsers(1000)
+	h := demoHarness(t, d, nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.gotoScreen("MFA policies")
+	const want = "user-00999"
+	h.key("u")
+	if _, ok := h.root.dialogs.Top().(*pickerDialog); !ok {
+		t.Fatalf("u opened no user picker:\n%s", h.frame())
+	}
+	gen := h.mfa().gen
+	h.typeText(want)
+	h.key("enter")
+	if !strings.Contains(h.frame(), "MFA policies of "+want) {
+		t.Fatalf("picking %s did not show its MFA policies:\n%s", want, h.frame())
+	}
+	if loads := h.mfa().gen - gen; loads != 1 {
+		t.Errorf("picking one user started %d loads", loads)
+	}
+	if h.mfa().err != "" {
+		t.Errorf("the load of %s failed: %s", want, h.mfa().err)
+	}
+}
+
+// esc closes the user picker and leaves the user shown as it was.
+func TestMfaPoliciesUserPickerEscKeepsTheUser(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := demoHarness(t, d, nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.gotoScreen("MFA policies")
+	before, gen := h.mfa().userID, h.mfa().gen
+	h.key("u")
+	h.typeText("bob")
+	h.key("esc")
+	if h.mfa().userID != before || h.mfa().gen != gen {
+		t.Errorf("esc changed the user (%s → %s) or loaded (%d loads)", before, h.mfa().userID, h.mfa().gen-gen)
+	}
+}
+
+// Stepping through users quickly (U) abandons each load as the next starts,
+// rather than piling them up: the earlier load's requests are cancelled.
+func TestMfaPoliciesNextUserCancelsTheLoadInFlight(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := demoHarness(t, d, nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.gotoScreen("MFA policies")
+	m := h.mfa()
+	first := m.showUser(m.nextUser())
+	second := m.showUser(m.nextUser())
+	msg, ok := first().(mfaLoadedMsg)
+	if !ok || !errors.Is(msg.err, context.Canceled) {
+		t.Errorf("the first load ran on after the second started: %+v", msg)
+	}
+	if msg, ok := second().(mfaLoadedMsg); !ok || msg.err != nil {
+		t.Errorf("the last load failed: %+v", msg)
+	}
+}
