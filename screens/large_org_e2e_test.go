@@ -21,7 +21,7 @@ func TestConsoleOnAnOrganizationWhoseUserListIsTooLarge(t *testing.T) {
 	const setting = `max_list_reply_mib (in MiB) in profile "big" of /tmp/config.toml`
 
 	tight := d.ClientAt(d.URL, "alice", api.WithMaxListReplyBytes(api.MinReplyBytes, setting))
-	h := demoHarnessVia(t, tight, ProofSettings{Apps: d.Info.EnclaveApps})
+	h := demoHarnessWithin(t, tight, ProofSettings{Apps: d.Info.EnclaveApps}, largeOrgCommands)
 	org := h.root.common.Org
 	if !org.Loaded || len(org.Quorum.UserIDs) == 0 || len(org.PolicyNames) == 0 || len(org.TagNames) == 0 {
 		t.Errorf("with the user list too large, the rest did not load: loaded %v, quorum %v, %d policy names, %d tag names",
@@ -41,7 +41,7 @@ func TestConsoleOnAnOrganizationWhoseUserListIsTooLarge(t *testing.T) {
 	}
 
 	roomy := d.ClientAt(d.URL, "alice", api.WithMaxReplyBytes(api.MinReplyBytes), api.WithMaxListReplyBytes(2*api.MinReplyBytes, setting))
-	h = demoHarnessVia(t, roomy, ProofSettings{Apps: d.Info.EnclaveApps})
+	h = demoHarnessWithin(t, roomy, ProofSettings{Apps: d.Info.EnclaveApps}, largeOrgCommands)
 	want := n + len(d.Info.Members)
 	if org := h.root.common.Org; !org.Loaded || h.root.orgErr != "" || len(org.Users) != want {
 		t.Errorf("with the list bound raised: loaded %v, %d users (want %d), error %q", org.Loaded, len(org.Users), want, h.root.orgErr)

@@ -15,8 +15,8 @@ import (
 // letters and enter, and only that user's MFA policies are loaded.
 func TestMfaPoliciesPickAUserByNameAmongThousands(t *testing.T) {
 	d := servertest.StartDemo(t)
-	d.AddOrdinaryUsers(1000)
-	h := demoHarness(t, d, nil)
+	d.AddPlainUsers(1000)
+	h := demoHarnessWithin(t, d.Client("alice"), ProofSettings{Apps: d.Info.EnclaveApps}, largeOrgCommands)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.gotoScreen("MFA policies")
 	const want = "user-00999"
@@ -41,7 +41,7 @@ func TestMfaPoliciesPickAUserByNameAmongThousands(t *testing.T) {
 // esc closes the user picker and leaves the user shown as it was.
 func TestMfaPoliciesUserPickerEscKeepsTheUser(t *testing.T) {
 	d := servertest.StartDemo(t)
-	h := demoHarness(t, d, nil)
+	h := demoHarnessWithin(t, d.Client("alice"), ProofSettings{Apps: d.Info.EnclaveApps}, largeOrgCommands)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.gotoScreen("MFA policies")
 	before, gen := h.mfa().userID, h.mfa().gen
@@ -57,7 +57,7 @@ func TestMfaPoliciesUserPickerEscKeepsTheUser(t *testing.T) {
 // rather than piling them up: the earlier load's requests are cancelled.
 func TestMfaPoliciesNextUserCancelsTheLoadInFlight(t *testing.T) {
 	d := servertest.StartDemo(t)
-	h := demoHarness(t, d, nil)
+	h := demoHarnessWithin(t, d.Client("alice"), ProofSettings{Apps: d.Info.EnclaveApps}, largeOrgCommands)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.gotoScreen("MFA policies")
 	m := h.mfa()

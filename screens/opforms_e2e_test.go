@@ -24,12 +24,22 @@ import (
 // with the demo's TLS fetcher key.
 func opsHarness(t *testing.T, d *servertest.Demo, log *bytes.Buffer) *harness {
 	t.Helper()
+	return opsHarnessWithin(t, d, log, 0)
+}
+
+// opsHarnessWithin is opsHarness whose commands may run for up to
+// slowCommands (0: the default).
+func opsHarnessWithin(t *testing.T, d *servertest.Demo, log *bytes.Buffer, slowCommands time.Duration) *harness {
+	t.Helper()
 	c := d.Client("alice")
 	r := NewRoot(Options{Reader: c, Submitter: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
 		Refresh: 30 * time.Second, Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
 		Logger:              slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		TLSFetcherPublicKey: d.Info.TLSFetcherPublicKey})
-	h := &harness{t: t, root: r}
+	if slowCommands > 0 {
+		r.common.Timeout = slowCommands
+	}
+	h := &harness{t: t, root: r, slowCommands: slowCommands}
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.run(r.Init())
 	return h

@@ -15,7 +15,7 @@ import (
 // enter writes the tick back, and the tag is created for that user alone.
 func TestUserTagPickerFindsAUserByNameAmongThousands(t *testing.T) {
 	d := servertest.StartDemo(t)
-	d.AddOrdinaryUsers(1000)
+	d.AddPlainUsers(1000)
 	users, err := d.Client("alice").ListUsers(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +30,7 @@ func TestUserTagPickerFindsAUserByNameAmongThousands(t *testing.T) {
 		t.Fatalf("the demo has no user-00500 among %d users", len(users))
 	}
 	var log bytes.Buffer
-	h := opsHarness(t, d, &log)
+	h := opsHarnessWithin(t, d, &log, largeOrgCommands)
 	openOperation(h, "create user tag")
 	h.typeText("oncall")
 	h.key("tab")
@@ -60,7 +60,7 @@ func TestUserTagPickerFindsAUserByNameAmongThousands(t *testing.T) {
 func TestUserTagPickerEscKeepsTheTicks(t *testing.T) {
 	d := servertest.StartDemo(t)
 	var log bytes.Buffer
-	h := opsHarness(t, d, &log)
+	h := opsHarnessWithin(t, d, &log, largeOrgCommands)
 	openOperation(h, "create user tag")
 	h.typeText("oncall")
 	h.key("tab")

@@ -26,10 +26,25 @@ func demoHarness(t *testing.T, d *servertest.Demo, roots []proof.Root) *harness 
 // front of the service, say) and the proof settings given.
 func demoHarnessVia(t *testing.T, c *api.Client, settings ProofSettings) *harness {
 	t.Helper()
+	return demoHarnessWithin(t, c, settings, 0)
+}
+
+// largeOrgCommands is how long the console's commands may take on an
+// organization of a thousand users and more: its lists are megabytes, which
+// the race detector on a busy machine reads in seconds.
+const largeOrgCommands = 2 * time.Minute
+
+// demoHarnessWithin is demoHarnessVia whose commands may run for up to
+// slowCommands (harness.slowCommands; 0: the default).
+func demoHarnessWithin(t *testing.T, c *api.Client, settings ProofSettings, slowCommands time.Duration) *harness {
+	t.Helper()
 	r := NewRoot(Options{Reader: c, Submitter: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
 		Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
 		Proofs: settings})
-	h := &harness{t: t, root: r}
+	if slowCommands > 0 {
+		r.common.Timeout = slowCommands
+	}
+	h := &harness{t: t, root: r, slowCommands: slowCommands}
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.run(r.Init())
 	return h

@@ -39,3 +39,17 @@ func randomHex(n int) string {
 	rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// AddPlainUsers adds n users with no keys, passkeys or tags, named
+// user-00000, user-00001, …, in one transaction: for tests that need many
+// users to choose from, not large records.
+func (d *Demo) AddPlainUsers(n int) {
+	d.t.Helper()
+	users := make([]server.UserSpec, 0, n)
+	for i := range n {
+		users = append(users, server.UserSpec{Name: fmt.Sprintf("user-%05d", i), Email: fmt.Sprintf("user-%05d@example.com", i)})
+	}
+	if _, err := d.Server.CreateUsers(context.Background(), d.Info.OrganizationID, users); err != nil {
+		d.t.Fatalf("add %d users: %v", n, err)
+	}
+}
