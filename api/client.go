@@ -544,7 +544,10 @@ func readBody(body io.Reader, contentLength, limit int64) ([]byte, error) {
 	buf := make([]byte, 0, min(want, firstPiece))
 	for {
 		if len(buf) == cap(buf) {
-			grown := min(2*int64(cap(buf)), want)
+			grown := 2 * int64(cap(buf))
+			if grown >= want-1 { // the next doubling holds the announced body: to its length, and one byte to see the end
+				grown = want
+			}
 			if grown <= int64(cap(buf)) { // past the announced length
 				grown = min(2*int64(cap(buf)), limit+1)
 			}

@@ -71,3 +71,31 @@ func TestMfaPoliciesNextUserCancelsTheLoadInFlight(t *testing.T) {
 		t.Errorf("the last load failed: %+v", msg)
 	}
 }
+
+// The palette offers both ways to another user's MFA policies, each running
+// what it names: "picked by name" opens the picker, "next user" shows the
+// next user at once.
+func TestMfaPalettePicksAUserOrStepsToTheNext(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := demoHarness(t, d, nil)
+	h.gotoScreen("MFA policies")
+	runPaletteCommand := func(name string) {
+		t.Helper()
+		h.key(":")
+		h.typeText(name)
+		h.key("enter")
+	}
+	runPaletteCommand("MFA policies of a user picked by name")
+	if _, ok := h.root.dialogs.Top().(*pickerDialog); !ok {
+		t.Fatalf("the palette's pick entry opened no user picker:\n%s", h.frame())
+	}
+	h.key("esc")
+	before := h.mfa().userID
+	runPaletteCommand("MFA policies of the next user")
+	if h.root.dialogs.Top() != nil {
+		t.Fatalf("the palette's next-user entry opened a dialog:\n%s", h.frame())
+	}
+	if h.mfa().userID == before {
+		t.Errorf("the palette's next-user entry did not step from %s", before)
+	}
+}
