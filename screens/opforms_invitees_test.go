@@ -99,7 +99,7 @@ func TestInvitationFormCutSaysHowManyInviteesWereKept(t *testing.T) {
 	kept := f.form.Values()["invitees"]
 	whole := strings.Count(kept, ">")
 	e := f.form.Errors()["invitees"]
-	for _, want := range []string{fmt.Sprintf("first %d whole invitees", whole), fmt.Sprintf("at most %d", api.MaxListItems), "second form"} {
+	for _, want := range []string{fmt.Sprintf("%d whole invitees", whole), fmt.Sprintf("at most %d", api.MaxListItems), "second form"} {
 		if !strings.Contains(e, want) {
 			t.Errorf("the cut message %q does not say %q", e, want)
 		}

@@ -157,6 +157,11 @@ func inviteesCut(kept string) string {
 		}
 		rest = rest[:i]
 		if addrs, err := mail.ParseAddressList(rest); err == nil {
+			if len(addrs) > api.MaxListItems {
+				// Short entries: more whole ones were kept than one activity takes.
+				return fmt.Sprintf("the list went past %d characters and was cut there, after %d whole invitees and part of one: the service takes at most %d in one activity; keep the first %d (the %dth is %s), delete the rest, submit, and invite the others in a second form",
+					inviteesCharLimit, len(addrs), api.MaxListItems, api.MaxListItems, api.MaxListItems, api.Quote(addrs[api.MaxListItems-1].Address))
+			}
 			return fmt.Sprintf("the list went past %d characters and was cut there: the first %d whole invitees were kept, then part of one; "+what,
 				inviteesCharLimit, len(addrs), api.MaxListItems)
 		}

@@ -319,6 +319,11 @@ func (u *Users) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, u.keys.Refresh) && !u.list.Filtering() {
 		return u.load()
 	}
+	// The pause is the console's (Activities' too): p works on the list as on
+	// a record, as the help says.
+	if key.Matches(k, u.keys.AutoRefresh) && !u.list.Filtering() {
+		return u.toggleAutoRefresh()
+	}
 	if u.open == nil {
 		if key.Matches(k, u.list.Keys.Open) {
 			sel := u.selected()
@@ -338,8 +343,6 @@ func (u *Users) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(k, u.keys.AutoRefresh):
-		return u.toggleAutoRefresh()
 	case key.Matches(k, u.list.Keys.Back):
 		u.closeDetail()
 	case u.list.FilterKeyInDetail(k):

@@ -377,7 +377,7 @@ func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 		fd.input, changed = fd.input.Update(msg)
 		if changed {
 			fd.err, fd.errCol, fd.warn = "", 0, ""
-			if fd.Live {
+			if fd.Live || fd.input.Cut() { // a cut is said when it happens, not at submit
 				fd.check()
 			}
 		}

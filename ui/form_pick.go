@@ -33,9 +33,16 @@ func (f *Form) choiceKey(text string) FormResult {
 		return Picking
 	}
 	n := len(fd.Choices)
+	labels := make([]string, n)
+	for i := range n {
+		labels[i] = strings.ToLower(fd.choiceLabel(i))
+	}
+	// Named values share a prefix (ACCESS_TYPE_WEB, ACCESS_TYPE_API): a
+	// letter names what follows it.
+	shared := len(sharedWordPrefix(labels))
 	for step := 1; step <= n; step++ {
 		i := (fd.choice + step) % n
-		if strings.HasPrefix(strings.ToLower(fd.choiceLabel(i)), strings.ToLower(text)) {
+		if strings.HasPrefix(labels[i][shared:], strings.ToLower(text)) {
 			fd.choice = i
 			fd.err, fd.errCol = "", 0
 			return Editing
@@ -47,6 +54,21 @@ func (f *Form) choiceKey(text string) FormResult {
 	}
 	fd.err, fd.errCol = fmt.Sprintf("%q was not used: no choice of %s starts with it (%s; tab goes to the next field)", text, fd.Label, keys), 0
 	return Editing
+}
+
+// sharedWordPrefix is the longest prefix every label has that ends in "_"
+// (or ""), when there are at least two labels.
+func sharedWordPrefix(labels []string) string {
+	if len(labels) < 2 {
+		return ""
+	}
+	prefix := labels[0]
+	for _, l := range labels[1:] {
+		for !strings.HasPrefix(l, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	return prefix[:strings.LastIndex(prefix, "_")+1]
 }
 
 // PickRequest is what the form asked for when it returned Picking: the

@@ -326,3 +326,15 @@ func TestFormWarningShowsAndDoesNotBlock(t *testing.T) {
 		t.Error("warning shown for a value without one")
 	}
 }
+
+// A paste past a field's limit is said at once, under the field, not only
+// when the form is submitted: the person pasting sees what was not taken in
+// before moving on.
+func TestFormSaysACutWhenItHappens(t *testing.T) {
+	f := NewForm("Notes", Field{Key: "notes", Label: "Notes", CharLimit: 5},
+		Field{Key: "other", Label: "Other"})
+	f, _ = f.Update(tea.PasteMsg{Content: "abcdefgh"})
+	if e := f.Errors()["notes"]; !strings.Contains(e, "at most 5 characters") {
+		t.Errorf("after a paste past the limit, the field says %q", e)
+	}
+}
