@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
@@ -354,33 +352,6 @@ func (d *opFormDialog) View(th *theme.Theme, width, height int) string {
 		hint += " Leave the secret empty: the request holds it, encrypted."
 	}
 	return formBox(th, d.form, d.err, hint, "* required · ctrl+s submit · esc cancel", width, height)
-}
-
-// formBox draws a form in a dialog box, with the last error and a hint under
-// the fields, wrapped (the end of an error often says what to do); a form
-// taller than the body shows the lines around the focused field, so the field
-// being typed in is always seen.
-func formBox(th *theme.Theme, f ui.Form, errText, hint, help string, width, height int) string {
-	w := min(max(width-8, 20), 86)
-	lines, first, last := f.Lines(th, w)
-	for _, msg := range []struct {
-		text  string
-		style lipgloss.Style
-	}{{errText, th.Bad}, {hint, th.Warn}} {
-		if msg.text == "" {
-			continue
-		}
-		lines = append(lines, "")
-		for _, l := range strings.Split(ansi.Wrap(ui.Clean(msg.text), w, " "), "\n") {
-			lines = append(lines, msg.style.Render(l))
-		}
-	}
-	lines = append(lines, "", th.Muted.Render(ansi.Truncate(help, w, "…")))
-	if room := height - 4; room > 0 && len(lines) > room {
-		start := ui.ScrollStart(len(lines), room, first, last)
-		lines = lines[start : start+room]
-	}
-	return th.Dialog.Render(strings.Join(lines, "\n"))
 }
 
 // opSubmittedMsg is a submit's outcome; Activities shows and follows the
