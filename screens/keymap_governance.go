@@ -98,8 +98,8 @@ func (m *MfaPolicies) Commands() []Command {
 	k := m.keys
 	return []Command{
 		keyCommand("refresh MFA policies", k.Refresh, ""),
-		keyCommand("MFA policies of a user picked by name", k.User, "close the policy first"),
-		keyCommand("MFA policies of the next user", k.NextUser, "close the policy first"),
+		keyCommand("MFA policies of a user picked by name", k.User, m.whyNoUserSwitch()),
+		keyCommand("MFA policies of the next user", k.NextUser, m.whyNoUserSwitch()),
 		keyCommand("new MFA policy", k.Create, m.whyNoCreate()),
 		keyCommand("MFA status for pending activities, scrollable", k.Status, "close the policy first"),
 		keyCommand("open the chosen pending activity in Activities", k.OpenActivity, m.whyNoStatusActivity()),

@@ -233,11 +233,23 @@ func (m *MfaPolicies) syncKeys() {
 	l.Back.SetEnabled(open)
 	l.Sort.SetEnabled(!open)
 	l.ReverseSort.SetEnabled(!open)
-	m.keys.User.SetEnabled(!open && len(m.c.Org.UserNames) > 1)
-	m.keys.NextUser.SetEnabled(!open && len(m.c.Org.UserNames) > 1)
+	m.keys.User.SetEnabled(m.whyNoUserSwitch() == "")
+	m.keys.NextUser.SetEnabled(m.whyNoUserSwitch() == "")
 	m.keys.Create.SetEnabled(!open && m.whyNoCreate() == "")
 	m.keys.Status.SetEnabled(!open)
 	m.syncStatusKeys()
+}
+
+// whyNoUserSwitch says why another user's MFA policies cannot be shown now,
+// or "" when they can.
+func (m *MfaPolicies) whyNoUserSwitch() string {
+	switch {
+	case m.list.IsOpen():
+		return "close the policy first"
+	case len(m.c.Org.UserNames) <= 1:
+		return "the organization has no other user"
+	}
+	return ""
 }
 
 func (m *MfaPolicies) whyNoCreate() string {

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/server/servertest"
+	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // In an organization of a thousand users, u picks any of them by name: a few
@@ -97,5 +98,24 @@ func TestMfaPalettePicksAUserOrStepsToTheNext(t *testing.T) {
 	}
 	if h.mfa().userID == before {
 		t.Errorf("the palette's next-user entry did not step from %s", before)
+	}
+}
+
+// In an organization of one user, the palette's MFA user entries say why
+// they are off (no other user), not "close the policy first" with no policy
+// open.
+func TestMfaPaletteUserEntriesSayWhyTheyAreOff(t *testing.T) {
+	fake := &fakeClient{users: governanceUsers()[:1], mfaPolicies: alicePolicies()}
+	h := newHarnessWith(t, fake, fake, theme.Options{Dark: true, NoColor: true}, 0)
+	h.fake = fake
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.gotoScreen("MFA policies")
+	if h.mfa().list.IsOpen() {
+		t.Fatal("setup: a policy is open")
+	}
+	for _, c := range h.mfa().Commands() {
+		if strings.Contains(c.Name, "user") && !strings.Contains(c.Disabled, "no other user") {
+			t.Errorf("%q: off for %q, want that there is no other user", c.Name, c.Disabled)
+		}
 	}
 }

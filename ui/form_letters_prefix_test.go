@@ -22,3 +22,14 @@ func TestALetterOnNamedValuesJumpsByWhatFollowsTheirSharedPrefix(t *testing.T) {
 		t.Errorf("d on Effect chose %q, want %s (error shown: %q)", got, api.EffectDeny, g.Errors()["effect"])
 	}
 }
+
+// A letter that starts every choice as shown (e on EFFECT_ALLOW, EFFECT_DENY)
+// steps through them rather than being refused as matching none.
+func TestALetterOfTheSharedPrefixStillSteps(t *testing.T) {
+	f := NewForm("Policy", Field{Key: "effect", Label: "Effect", Choices: api.Effects()})
+	before := f.Values()["effect"]
+	f, _ = f.Update(typed('e'))
+	if e := f.Errors()["effect"]; e != "" || f.Values()["effect"] == before {
+		t.Errorf("e on Effect: error %q, choice %q (was %q)", e, f.Values()["effect"], before)
+	}
+}

@@ -40,12 +40,16 @@ func (f *Form) choiceKey(text string) FormResult {
 	// Named values share a prefix (ACCESS_TYPE_WEB, ACCESS_TYPE_API): a
 	// letter names what follows it.
 	shared := len(sharedWordPrefix(labels))
-	for step := 1; step <= n; step++ {
-		i := (fd.choice + step) % n
-		if strings.HasPrefix(labels[i][shared:], strings.ToLower(text)) {
-			fd.choice = i
-			fd.err, fd.errCol = "", 0
-			return Editing
+	// By what follows the prefix first, then by the whole label (e on
+	// EFFECT_ALLOW steps through them as shown).
+	for _, from := range []int{shared, 0} {
+		for step := 1; step <= n; step++ {
+			i := (fd.choice + step) % n
+			if strings.HasPrefix(labels[i][from:], strings.ToLower(text)) {
+				fd.choice = i
+				fd.err, fd.errCol = "", 0
+				return Editing
+			}
 		}
 	}
 	keys := "←/→ choose"
