@@ -3,14 +3,14 @@ package keys
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/vigil-console/vigil/internal/userfile"
 )
 
 // Store keeps keys as files in Dir, one set per key name:
@@ -376,27 +376,16 @@ func (s Store) checkPublic(name, pubHex string) error {
 	return nil
 }
 
-// readSmall reads a key file. O_NONBLOCK keeps a FIFO at that path from
-// blocking the open; anything but a regular file is then refused.
+// readSmall reads a key file: a regular file only (a FIFO at that path must
+// not block the open; userfile opens without blocking), of at most
+// maxKeyFileLen bytes.
 func readSmall(path string) (string, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	b, err := userfile.Read(path, maxKeyFileLen)
 	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file (%s); a key's files are plain files: remove it, or put the right file there", path, fi.Mode().Type())
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxKeyFileLen+1))
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	if len(b) > maxKeyFileLen {
-		return "", fmt.Errorf("%s is larger than a key file can be (%d bytes)", path, maxKeyFileLen)
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		return "", fmt.Errorf("%w; a key's files are plain files of at most %d bytes: remove it, or put the right file there", err, maxKeyFileLen)
 	}
 	return string(b), nil
 }
