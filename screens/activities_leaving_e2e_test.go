@@ -65,6 +65,52 @@ func pushOldest(t *testing.T, h *harness, fake *fakeClient, held *[]tea.Msg) {
 	}
 }
 
+// leavingPage is a full page of pending activities whose oldest an arrival
+// pushed to the older page; the oldest's final record is held back in held.
+type leavingPage struct {
+	h      *harness
+	fake   *fakeClient
+	a      *Activities
+	oldest string
+	held   []tea.Msg
+}
+
+// newLeavingPage sets up a leavingPage; onOldest puts the cursor on the
+// oldest first (G).
+func newLeavingPage(t *testing.T, onOldest bool) *leavingPage {
+	t.Helper()
+	acts := fullPage()
+	p := &leavingPage{fake: &fakeClient{activities: acts}, oldest: acts[len(acts)-1].ID}
+	p.h = newHarness(t, p.fake, false, time.Minute)
+	p.a = p.h.activities()
+	if onOldest {
+		p.h.key("G")
+		if got := p.a.selected(); got == nil || got.ID != p.oldest {
+			t.Fatalf("setup: cursor not on %s", p.oldest)
+		}
+	}
+	pushOldest(t, p.h, p.fake, &p.held)
+	return p
+}
+
+// checkLeftAndVoteless checks that the listed row of id is still marked as
+// having left Pending, and offers no vote, while it is the copy from before
+// it left; when says at what moment.
+func checkLeftAndVoteless(t *testing.T, h *harness, a *Activities, id, when string) {
+	t.Helper()
+	i := slices.IndexFunc(a.items, func(it api.Activity) bool { return it.ID == id })
+	if i < 0 {
+		t.Fatalf("setup: %s is not listed %s", id, when)
+	}
+	if block := a.voteBlock(&a.items[i], true); !strings.Contains(block, "left the Pending list") {
+		t.Errorf("%s, the copy of %s from before it left offers a vote again (block %q)", when, id, block)
+	}
+	h.root.Update(clockMsg{}) // a second passes: the rows are drawn again
+	if !strings.Contains(h.frame(), leftPendingMark) {
+		t.Errorf("%s, the row of %s no longer says it left:\n%s", when, id, h.frame())
+	}
+}
+
 func listed(a *Activities, id string) bool {
 	return slices.ContainsFunc(a.items, func(it api.Activity) bool { return it.ID == id })
 }
@@ -74,17 +120,8 @@ func listed(a *Activities, id string) bool {
 // the late record (still pending) must not take it off again, move the
 // cursor, or say it is on an older page.
 func TestLateRecordLeavesActivityThatCameBackOnThePage(t *testing.T) {
-	acts := fullPage()
-	fake := &fakeClient{activities: acts}
-	h := newHarness(t, fake, false, time.Minute)
-	a := h.activities()
-	h.key("G")
-	oldest := acts[len(acts)-1].ID
-	if got := a.selected(); got == nil || got.ID != oldest {
-		t.Fatalf("setup: cursor not on %s", oldest)
-	}
-	var held []tea.Msg
-	pushOldest(t, h, fake, &held)
+	p := newLeavingPage(t, true)
+	h, fake, a, oldest, held := p.h, p.fake, p.a, p.oldest, p.held
 	fake.mu.Lock()
 	fake.activities[0].Status = api.StatusCompleted
 	fake.mu.Unlock()
@@ -108,13 +145,8 @@ func TestLateRecordLeavesActivityThatCameBackOnThePage(t *testing.T) {
 // ] shows the older page the activity was pushed to, while its record is on
 // its way: the late record must not take it off that page.
 func TestLateRecordLeavesActivityOnTheOlderPage(t *testing.T) {
-	acts := fullPage()
-	fake := &fakeClient{activities: acts}
-	h := newHarness(t, fake, false, time.Minute)
-	a := h.activities()
-	oldest := acts[len(acts)-1].ID
-	var held []tea.Msg
-	pushOldest(t, h, fake, &held)
+	p := newLeavingPage(t, false)
+	h, a, oldest, held := p.h, p.a, p.oldest, p.held
 	h.key("]")
 	if !listed(a, oldest) {
 		t.Fatalf("setup: %s not on the older page", oldest)
@@ -129,13 +161,8 @@ func TestLateRecordLeavesActivityOnTheOlderPage(t *testing.T) {
 // the record of the activity that left is on its way: a late answer, even a
 // failed read, must not take the activity off it.
 func TestLateFailedReadLeavesActivityInTheAllView(t *testing.T) {
-	acts := fullPage()
-	fake := &fakeClient{activities: acts}
-	h := newHarness(t, fake, false, time.Minute)
-	a := h.activities()
-	oldest := acts[len(acts)-1].ID
-	var held []tea.Msg
-	pushOldest(t, h, fake, &held)
+	p := newLeavingPage(t, false)
+	h, a, oldest, held := p.h, p.a, p.oldest, p.held
 	h.key("v")
 	h.key("]")
 	if !a.all || !listed(a, oldest) {
@@ -198,27 +225,12 @@ func TestNoVoteOnRowWhoseFinalRecordIsBeingRead(t *testing.T) {
 // the row is still the copy from before it left, so it stays marked and
 // offers no vote (a vote on it may be one the service has closed).
 func TestRefreshKeepsALeavingRowMarkedUntilTheListAnswers(t *testing.T) {
-	acts := fullPage()
-	fake := &fakeClient{activities: acts}
-	h := newHarness(t, fake, false, time.Minute)
-	a := h.activities()
-	h.key("G")
-	oldest := acts[len(acts)-1].ID
-	var held []tea.Msg
-	pushOldest(t, h, fake, &held)
+	p := newLeavingPage(t, true)
+	h, a, oldest := p.h, p.a, p.oldest
 	_, reload := h.root.Update(keyPress("r")) // its answers held back: a slow service
-	if !listed(a, oldest) {
-		t.Fatalf("setup: %s left the rows before the reload answered", oldest)
-	}
-	h.root.Update(clockMsg{}) // a second passes: the rows are drawn again
-	if !strings.Contains(h.frame(), leftPendingMark) {
-		t.Errorf("after r, before the list answers, the leaving row no longer says it left:\n%s", h.frame())
-	}
+	checkLeftAndVoteless(t, h, a, oldest, "after r, before the list answers")
 	if got := a.selected(); got == nil || got.ID != oldest {
-		t.Fatalf("setup: cursor not on %s", oldest)
-	}
-	if block := a.voteBlock(a.selected(), true); !strings.Contains(block, "left the Pending list") {
-		t.Errorf("after r, the leaving row offers a vote again (block %q)", block)
+		t.Errorf("after r, the cursor left %s", oldest)
 	}
 	h.run(reload)
 	if listed(a, oldest) {
@@ -235,14 +247,8 @@ func TestRefreshKeepsALeavingRowMarkedUntilTheListAnswers(t *testing.T) {
 // replacing the rows. Until the rows are replaced, the row of the activity
 // that left (its copy from before it left) stays marked and offers no vote.
 func TestShortNewestPageAnswerKeepsALeavingRowMarked(t *testing.T) {
-	acts := fullPage()
-	fake := &fakeClient{activities: acts}
-	h := newHarness(t, fake, false, time.Minute)
-	a := h.activities()
-	h.key("G")
-	oldest := acts[len(acts)-1].ID
-	var held []tea.Msg
-	pushOldest(t, h, fake, &held)
+	p := newLeavingPage(t, true)
+	h, a, oldest := p.h, p.a, p.oldest
 	h.root.Update(keyPress("]")) // its answer held back: a slow service
 	_, cmd := h.root.Update(keyPress("["))
 	for _, msg := range collect(cmd) {
@@ -251,20 +257,5 @@ func TestShortNewestPageAnswerKeepsALeavingRowMarked(t *testing.T) {
 		}
 		h.root.Update(msg) // the reload this answer asks for is not run: slow
 	}
-	if !listed(a, oldest) {
-		t.Fatalf("setup: rows were replaced already")
-	}
-	var row *api.Activity
-	for i := range a.items {
-		if a.items[i].ID == oldest {
-			row = &a.items[i]
-		}
-	}
-	if block := a.voteBlock(row, true); !strings.Contains(block, "left the Pending list") {
-		t.Errorf("before the newest page answers, the copy of %s from before it left offers a vote again: block %q", oldest, block)
-	}
-	h.root.Update(clockMsg{})
-	if !strings.Contains(h.frame(), leftPendingMark) {
-		t.Errorf("the row of %s no longer says it left, though it is still the old copy", oldest)
-	}
+	checkLeftAndVoteless(t, h, a, oldest, "before the newest page answers")
 }
