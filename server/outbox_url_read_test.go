@@ -45,6 +45,23 @@ func queueUndelivered(t *testing.T, dir string, opts WebhookOptions) (*hookRecei
 	return rc, id, bringUp
 }
 
+// reopenFailingURLReads opens the service in dir again and starts its
+// webhooks with every read of a webhook URL failing until fail is cleared;
+// reads counts them.
+func reopenFailingURLReads(t *testing.T, dir string, opts WebhookOptions) (srv *Server, fail *atomic.Bool, reads *atomic.Int32) {
+	t.Helper()
+	srv, err := Open(Config{DataDir: dir, Webhooks: opts, HoldWebhooks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	fail, reads = new(atomic.Bool), new(atomic.Int32)
+	fail.Store(true)
+	failingURLReads(srv, fail, reads)
+	srv.StartWebhooks()
+	return srv, fail, reads
+}
+
 // An event past its give-up age is given up (kept as dead, unsent) even
 // while its organization's webhook URL cannot be read: the receivers'
 // memory of ids relies on no event staying pending longer.
@@ -63,16 +80,7 @@ func TestWebhookPastGiveUpIsGivenUpWhenItsURLCannotBeRead(t *testing.T) {
 	bringUp()
 	requests := rc.requestCount()
 
-	again, err := Open(Config{DataDir: dir, Webhooks: opts, HoldWebhooks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
-	var fail atomic.Bool
-	var reads atomic.Int32
-	fail.Store(true)
-	failingURLReads(again, &fail, &reads)
-	again.StartWebhooks()
+	again, _, _ := reopenFailingURLReads(t, dir, opts)
 	st := waitNoPending(t, again)
 	if st.Dead != 1 {
 		t.Errorf("outbox %+v: event %s, 72 hours old, must be kept as dead", st, id)
@@ -92,16 +100,7 @@ func TestWebhookWaitsWhileItsURLCannotBeRead(t *testing.T) {
 	bringUp()
 	requests := rc.requestCount()
 
-	again, err := Open(Config{DataDir: dir, Webhooks: opts, HoldWebhooks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
-	var fail atomic.Bool
-	var reads atomic.Int32
-	fail.Store(true)
-	failingURLReads(again, &fail, &reads)
-	again.StartWebhooks()
+	again, fail, reads := reopenFailingURLReads(t, dir, opts)
 	for reads.Load() < 2 { // read, failed, and tried again
 		time.Sleep(5 * time.Millisecond)
 	}
