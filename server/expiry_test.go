@@ -13,16 +13,7 @@ import (
 func TestApprovalsExpireAfter24Hours(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxT(t)
-	at := func(name string) *api.Client {
-		t.Helper()
-		c, err := api.NewClient(e.http.URL, e.org.ID, e.keys[name], api.WithClock(func() time.Time {
-			return time.Now().Add(time.Duration(e.skew.Load()))
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
+	at := e.skewed
 	advance := func(d time.Duration) { e.skew.Add(int64(d)) }
 
 	// Within 24 hours the requester's approval still counts: bob completes it.

@@ -213,6 +213,19 @@ func httpServer(t testing.TB, h http.Handler) string {
 	return s.URL
 }
 
+// skewed is a client of user name whose clock follows the server's injected
+// one (e.skew), so its stamps stay fresh as a test moves time on.
+func (e *testEnv) skewed(name string) *api.Client {
+	e.t.Helper()
+	c, err := api.NewClient(e.http.URL, e.org.ID, e.keys[name], api.WithClock(func() time.Time {
+		return time.Now().Add(time.Duration(e.skew.Load()))
+	}))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c
+}
+
 // later is a client of user name whose clock is a second ahead: its bodies differ
 // from those of e.clients[name] even within one millisecond (identical bodies
 // are the same activity).

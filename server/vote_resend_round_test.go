@@ -20,16 +20,7 @@ import (
 func TestVoteResentAfterItsRoundEndedIsNotANewVote(t *testing.T) {
 	e := newEnvWith(t, envOptions{threshold: 3})
 	ctx := ctxT(t)
-	at := func(name string) *api.Client {
-		t.Helper()
-		c, err := api.NewClient(e.http.URL, e.org.ID, e.keys[name], api.WithClock(func() time.Time {
-			return time.Now().Add(time.Duration(e.skew.Load()))
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
+	at := e.skewed
 	advance := func(d time.Duration) { e.skew.Add(int64(d)) }
 
 	act, err := at("alice").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "replayed", UserIDs: []string{e.user("bob")}})
@@ -98,15 +89,7 @@ func TestVoteResentAfterItsRoundEndedIsNotANewVote(t *testing.T) {
 func TestVoteResentAfterALaterRoundCompletedGetsTheActivity(t *testing.T) {
 	e := newEnv(t) // 2 of 3
 	ctx := ctxT(t)
-	at := func(name string) *api.Client {
-		c, err := api.NewClient(e.http.URL, e.org.ID, e.keys[name], api.WithClock(func() time.Time {
-			return time.Now().Add(time.Duration(e.skew.Load()))
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
+	at := e.skewed
 	act, err := at("alice").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "x", UserIDs: []string{e.user("bob")}})
 	if err != nil {
 		t.Fatal(err)
