@@ -42,8 +42,7 @@ type Policies struct {
 	// sending is the create_policy in flight, from the editor open or one
 	// closed since.
 	sending       *Submission
-	loading       bool
-	loadAgain     bool // a change came while loading: load once more after
+	reload        reloadGate // a load runs, and another was asked for meanwhile
 	err           string
 	fetched       time.Time
 	width, height int
@@ -129,7 +128,7 @@ func (p *Policies) wantRecent() tea.Cmd {
 		return nil
 	}
 	p.recentWanted = true
-	if p.loading {
+	if p.reload.running {
 		return nil // the recent ones follow the policies loading
 	}
 	if p.fetched.IsZero() {
@@ -171,7 +170,7 @@ func (p *Policies) Status() ScreenStatus {
 		st.Stale = st.Stale || p.recentErr != ""
 	}
 	switch {
-	case p.loading:
+	case p.reload.running:
 		st.Busy = "loading policies…"
 	case p.recentLoading:
 		st.Busy = "loading recent evaluations…"

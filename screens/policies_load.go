@@ -12,17 +12,12 @@ import (
 
 // load fetches the policies, the members and the quorum; once the recent
 // activities are wanted, loadRecent follows when they arrive. While a load
-// runs, another is not started: it is asked for (loadAgain) and starts when
-// the running one lands, which may have read before the change. Starting one
-// at once would make the running one stale, and changes arriving faster
-// than a load takes would keep every load from landing.
+// runs, another is not started but waits for it (reloadGate).
 func (p *Policies) load() tea.Cmd {
-	if p.loading {
-		p.loadAgain = true
+	if !p.reload.begin() {
 		return nil
 	}
 	p.gen++
-	p.loading = true
 	gen, c, client := p.gen, p.c, p.c.Reader
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
@@ -110,13 +105,11 @@ func (p *Policies) policiesLoaded(msg policiesLoadedMsg) tea.Cmd {
 	if msg.gen != p.gen {
 		return nil
 	}
-	p.loading = false
-	if p.loadAgain {
+	if p.reload.end() {
 		// What this load read may predate the change that asked for the
 		// next one: show it, then read again; the recent evaluations follow
 		// that load, and a failure here is not shown, as that load says
 		// how it went.
-		p.loadAgain = false
 		if msg.err == nil {
 			p.takeLoaded(msg)
 		}

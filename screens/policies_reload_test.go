@@ -107,7 +107,7 @@ func TestPoliciesReloadsLandDuringAStreamOfChanges(t *testing.T) {
 	if names := shownPolicyNames(p); !slices.Contains(names, fmt.Sprintf("stream %d", rounds-1)) {
 		t.Errorf("after the stream the newest policy is not shown: %v", names)
 	}
-	if p.loading {
+	if p.reload.running {
 		t.Error("the screen still says it is loading")
 	}
 }

@@ -75,12 +75,12 @@ type Root struct {
 	// failed half-way, accepted because no whole one was known; the next
 	// load, whole or not, may replace it.
 	orgPartial bool
-	// orgReloading: a reload for a completed activity is in flight;
-	// orgChangedAgain: another completion came meanwhile (reload once more).
-	orgReloading, orgChangedAgain bool
-	static                        bool
-	mouse                         bool
-	keyKind                       string
+	// orgReload: a reload for a completed activity is in flight, and
+	// whether another completion came meanwhile (reload once more).
+	orgReload reloadGate
+	static    bool
+	mouse     bool
+	keyKind   string
 	// dialogs are the modals over the screens, routed first.
 	dialogs dialogStack
 	// armTokens counts the arming ticks started, so that each names its dialog.
@@ -374,11 +374,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		// One refresh announces many completions: reload once, and once more
 		// after it for those that came while it ran (it may have read before
 		// them).
-		if r.orgReloading {
-			r.orgChangedAgain = true
+		if !r.orgReload.begin() {
 			return nil
 		}
-		r.orgReloading = true
 		return tea.Batch(loadOrg(r.common), r.broadcast(msg))
 	case orgLoadedMsg:
 		// A reload that failed half-way keeps the last whole organization,
@@ -393,12 +391,8 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			r.orgErr = errorText(msg.err)
 		}
 		cmds = append(cmds, r.broadcast(msg))
-		if r.orgReloading {
-			r.orgReloading = false
-			if r.orgChangedAgain {
-				r.orgChangedAgain = false
-				cmds = append(cmds, msgCmd(orgChangedMsg{}))
-			}
+		if r.orgReload.end() {
+			cmds = append(cmds, msgCmd(orgChangedMsg{}))
 		}
 	case spinner.TickMsg:
 		if !r.busy() {
