@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -70,9 +71,32 @@ func formBox(th *theme.Theme, f ui.Form, errText, hint, help string, width, heig
 			break
 		}
 	}
-	window := scrollFields(th, fields, first, last, max(room-len(top)-len(bottom), 3), w)
-	body := append(append(append([]string{}, top...), window...), bottom...)
-	return th.DialogTight.Render(strings.Join(body, "\n"))
+	return th.DialogTight.Render(strings.Join(pinnedLines(th, top, fields, first, last, bottom, w, room), "\n"))
+}
+
+// pinnedLines fits head, body and foot into height lines (all of them when
+// they fit): the head and the foot stay in sight, and the body scrolls
+// (scrollFields), keeping its lines first to last in sight. A window too
+// short for the body to show a line between its marks loses the foot's blank
+// lines, then the head, then the start of the foot: its end says what to do,
+// and a form's keys line is last.
+func pinnedLines(th *theme.Theme, head, body []string, first, last int, foot []string, width, height int) []string {
+	if height <= 0 || len(head)+len(body)+len(foot) <= height {
+		return append(append(append([]string{}, head...), body...), foot...)
+	}
+	const minBody = 3 // a mark, a line, a mark
+	if height-len(head)-len(foot) < minBody {
+		foot = slices.DeleteFunc(slices.Clone(foot), func(l string) bool { return strings.TrimSpace(ansi.Strip(l)) == "" })
+	}
+	if height-len(head)-len(foot) < minBody {
+		head = nil
+	}
+	if over := len(foot) - max(height-minBody, 0); over > 0 {
+		foot = foot[min(over, len(foot)):]
+	}
+	window := scrollFields(th, body, first, last, max(height-len(head)-len(foot), 1), width)
+	out := append(append(append([]string{}, head...), window...), foot...)
+	return out[:min(len(out), height)]
 }
 
 // scrollFields is at most room lines: a window on fields that keeps lines

@@ -349,21 +349,19 @@ func (e *mfaEditor) authNames() map[string]string {
 }
 
 // View renders the editor: the fields, the steps with the cursor, the last
-// error, and the order among the user's policies. A body shorter than that
-// shows the lines around what has the keys: the focused field, or the step
-// being edited (and the error under the steps).
+// error, and the order among the user's policies. When they do not fit in
+// height, the title and the last error stay in sight and the rest scrolls to
+// what has the keys (the focused field, or the step being edited), with the
+// lines hidden above and below it counted.
 func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
-	lines, first, last := e.form.Lines(th, width)
+	form, first, last := e.form.Lines(th, width)
 	title := "Steps (ctrl+t to edit)"
 	if e.inSteps {
 		title = "Steps — a add · x remove · K/J move · m add method · ⌫ remove method · t type · i authenticator"
 	}
-	lines = append(lines, "", th.Section.Render(ansi.Truncate(title, width, "…")))
-	if e.inSteps {
-		first = len(lines) + min(e.step, max(len(e.steps)-1, 0))
-	}
+	steps := []string{"", th.Section.Render(ansi.Truncate(title, width, "…"))}
 	if len(e.steps) == 0 {
-		lines = append(lines, "  (no steps: a adds one)")
+		steps = append(steps, "  (no steps: a adds one)")
 	}
 	for i, s := range e.steps {
 		parts := make([]string, len(s.Any))
@@ -381,27 +379,32 @@ func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
 		if e.inSteps && i == e.step {
 			marker = th.Filter.Render("▸ ")
 		}
-		lines = append(lines, marker+fmt.Sprintf("step %d: any of ", i+1)+strings.Join(parts, ", "))
+		steps = append(steps, marker+fmt.Sprintf("step %d: any of ", i+1)+strings.Join(parts, ", "))
 	}
 	if e.inSteps {
+		// The step being edited, counted from the steps' heading.
+		first = len(form) + 2 + min(e.step, max(len(e.steps)-1, 0))
 		last = first
 	}
-	if notes := editorNotes(th, width, e.err, e.earlier); len(notes) > 0 {
-		lines = append(lines, notes...)
-		if e.inSteps {
-			last = len(lines) - 1
+	notes := editorNotes(th, width, e.err, e.earlier)
+	order := append([]string{"", th.Section.Render("Order among " + api.NameText(e.userName) + "'s policies")}, e.orderLines()...)
+	fitWidth := func(lines []string) []string {
+		for i := range lines {
+			lines[i] = ansi.Truncate(lines[i], width, "…")
 		}
+		return lines
 	}
-	lines = append(lines, "", th.Section.Render("Order among "+api.NameText(e.userName)+"'s policies"))
-	lines = append(lines, e.orderLines()...)
-	for i := range lines {
-		lines[i] = ansi.Truncate(lines[i], width, "…")
+	all := fitWidth(append(append(append(append([]string{}, form...), steps...), notes...), order...))
+	if height <= 0 || len(all) <= height {
+		return strings.Join(all, "\n")
 	}
-	if height > 0 && len(lines) > height {
-		start := ui.ScrollStart(len(lines), height, first, last)
-		lines = lines[start : start+height]
-	}
-	return strings.Join(lines, "\n")
+	// Too tall: the title on top and the error at the bottom stay; the
+	// fields, steps and order scroll between them. The form's lines start
+	// with the title and a blank line.
+	head, fields := form[:min(1, len(form))], form[min(2, len(form)):]
+	skip := len(form) - len(fields)
+	body := fitWidth(append(append(append([]string{}, fields...), steps...), order...))
+	return strings.Join(pinnedLines(th, fitWidth(head), body, max(first-skip, 0), max(last-skip, 0), fitWidth(notes), width, height), "\n")
 }
 
 // orderLines are the user's policies in order with the new one in its place.

@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
@@ -186,131 +185,6 @@ func (e *policyEditor) setRecent(c *Common, recent []recentActivity) {
 	}
 	e.form.SetChoices("over", over)
 	e.render(c, 0)
-}
-
-// render lays out the editor: the form, then the simulation, in the body's
-// size (width 0 keeps the last one). A body shorter than the editor shows the
-// lines around the focused field, as the operation forms' dialogs do.
-func (e *policyEditor) render(c *Common, width int) {
-	th := c.Theme
-	if width <= 0 {
-		width = e.width
-	}
-	e.width = width
-	lines, first, last := e.form.Lines(th, width)
-	add := func(s string) { lines = append(lines, strings.Split(s, "\n")...) }
-	lines = append(lines, editorNotes(th, width, e.err, e.earlier)...)
-	add("")
-	add(th.Section.Render("Simulation") +
-		th.Muted.Render(ansi.Truncate("  today → with the draft (current policies + draft, as the service decides)", max(width-10, 1), "…")))
-	switch {
-	case e.simErr != "":
-		add(th.Bad.Render(ui.Clean(e.simErr)))
-	case e.sim == nil:
-		add(th.Muted.Render("press ctrl+r to run the draft over recent activities"))
-	case len(e.sim) == 0:
-		add(th.Muted.Render("no activity to simulate over"))
-	}
-	stale := e.simStale()
-	if stale {
-		add(th.Warn.Render(ansi.Wrap("the draft changed since this simulation ran: its rows are an earlier draft's; ctrl+r runs it again", max(width, 10), " ")))
-	}
-	if locks := lockOuts(e.sim); locks > 0 {
-		what := "activities"
-		if locks == 1 {
-			what = "activity"
-		}
-		whose := "the draft"
-		if stale {
-			whose = "the earlier draft"
-		}
-		add(th.Bad.Render(fmt.Sprintf("⚠ %s locks the organization out of %d %s it can do today", whose, locks, what)))
-	}
-	if doubt, n := doubts(e.sim); n > 0 {
-		add(th.Warn.Render(ansi.Wrap(fmt.Sprintf("? %d of these predictions may be wrong (marked UNCERTAIN); the first: %s", n, ui.Clean(doubt)), max(width, 10), " ")))
-	}
-	// As many lines as the body has room for under the part of the form in
-	// sight: lock-outs first, then changes.
-	rows := slices.Clone(e.sim)
-	slices.SortStableFunc(rows, func(x, y simRow) int { return rank(x) - rank(y) })
-	more := ""
-	if e.height > 0 {
-		room := max(e.height-(len(lines)-ui.ScrollStart(len(lines), e.height, first, last)), 1)
-		if len(rows) > room {
-			hidden := rows[room-1:]
-			changed := 0
-			for _, r := range hidden {
-				if r.today != r.withDraft {
-					changed++
-				}
-			}
-			rows = rows[:room-1]
-			more = th.Muted.Render(fmt.Sprintf("… %d more activities (%d change); choose one under Simulate over to see it", len(hidden), changed))
-		}
-	}
-	for _, r := range rows {
-		line := fmt.Sprintf("%s → %s  %s  by %s — %s", shortOutcome(r.today), shortOutcome(r.withDraft), ui.Clean(r.what), ui.Clean(r.decider), ui.Clean(r.why))
-		style := th.Row
-		switch {
-		case r.unread:
-			style, line = th.Warn, "? "+ui.Clean(r.why)+" — "+ui.Clean(r.what)
-		case r.locksOut:
-			style, line = th.Bad, "⚠ LOCKS OUT  "+line
-		case r.doubt != "":
-			style = th.Warn
-		case r.today != r.withDraft:
-			style = th.Warn
-		}
-		if r.doubt != "" {
-			line = "? UNCERTAIN  " + line
-		}
-		add(style.Render(ansi.Truncate(line, max(width, 10), "…")))
-	}
-	if more != "" {
-		add(more)
-	}
-	if e.height > 0 && len(lines) > e.height {
-		// A short window: the focused field (the one being typed in) and the
-		// lines around it, as many as fit.
-		start := ui.ScrollStart(len(lines), e.height, first, last)
-		lines = lines[start : start+e.height]
-	}
-	e.view = strings.Join(lines, "\n")
-}
-
-// lockOuts counts the rows whose activity the draft locks out.
-func lockOuts(rows []simRow) int {
-	n := 0
-	for _, r := range rows {
-		if r.locksOut {
-			n++
-		}
-	}
-	return n
-}
-
-// doubts counts the rows whose prediction is uncertain, and gives the first's doubt.
-func doubts(rows []simRow) (first string, n int) {
-	for _, r := range rows {
-		if r.doubt != "" {
-			if n == 0 {
-				first = r.doubt
-			}
-			n++
-		}
-	}
-	return first, n
-}
-
-// rank orders simulation lines: lock-outs, then changes, then the rest.
-func rank(r simRow) int {
-	switch {
-	case r.locksOut:
-		return 0
-	case r.today != r.withDraft || r.unread || r.doubt != "":
-		return 1
-	}
-	return 2
 }
 
 func (p *Policies) editorKey(k tea.KeyPressMsg) tea.Cmd {
