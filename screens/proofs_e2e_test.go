@@ -17,14 +17,14 @@ import (
 
 // demoHarness drives the console on the real service as alice, with the demo's
 // apps and the roots given.
-func demoHarness(t *testing.T, d *servertest.Demo, roots []proof.Root) *harness {
+func demoHarness(t testing.TB, d *servertest.Demo, roots []proof.Root) *harness {
 	t.Helper()
 	return demoHarnessVia(t, d.Client("alice"), ProofSettings{Apps: d.Info.EnclaveApps, Roots: roots})
 }
 
 // demoHarnessVia is demoHarness with the client (one talking to a proxy in
 // front of the service, say) and the proof settings given.
-func demoHarnessVia(t *testing.T, c *api.Client, settings ProofSettings) *harness {
+func demoHarnessVia(t testing.TB, c *api.Client, settings ProofSettings) *harness {
 	t.Helper()
 	return demoHarnessWithin(t, c, settings, 0)
 }
@@ -36,7 +36,7 @@ const largeOrgCommands = 2 * time.Minute
 
 // demoHarnessWithin is demoHarnessVia whose commands may run for up to
 // slowCommands (harness.slowCommands; 0: the default).
-func demoHarnessWithin(t *testing.T, c *api.Client, settings ProofSettings, slowCommands time.Duration) *harness {
+func demoHarnessWithin(t testing.TB, c *api.Client, settings ProofSettings, slowCommands time.Duration) *harness {
 	t.Helper()
 	r := NewRoot(Options{Reader: c, Submitter: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
 		Static: true, Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },

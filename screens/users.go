@@ -71,6 +71,8 @@ type Users struct {
 	earlier *earlierSubmit
 	// dialogAsk: the deletion's confirm asked for by d.
 	dialogAsk
+	// blocks memoises the open record's rendered blocks (users_blocks.go).
+	blocks detailBlocks
 }
 
 type (

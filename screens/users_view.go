@@ -115,11 +115,11 @@ func (u *Users) renderDetail() {
 
 // setDetail rebuilds the open user's detail where it is scrolled (the ages
 // counting up must not move it), and returns the line of the key under the
-// cursor.
+// cursor. The blocks that did not change come from the memo (users_blocks.go).
 func (u *Users) setDetail() (cursorLine int) {
-	th, now, x := u.c.Theme, u.c.Now(), *u.open
-	b := ui.NewDetailBuilder(th)
-	b.LabelWidth = ui.LabelWidth("    credential type", "    authenticator id")
+	th, now, x := u.c.Theme, u.c.Now(), u.open
+	u.blocks.reset(th, u.c.OwnPublicKey)
+	b := u.detailBuilder()
 	b.Section("User")
 	b.Field("name", api.NameText(x.UserName))
 	b.Field("id", api.SanitizeID(x.UserID))
@@ -138,70 +138,23 @@ func (u *Users) setDetail() (cursorLine int) {
 	if u.pendingErr != "" {
 		b.Styled("  " + th.Warn.Render(ui.Clean("pending deletions unknown: "+u.pendingErr)))
 	}
-	for i, k := range x.APIKeys {
-		mark := "[ ]"
-		if u.marked[k.APIKeyID] {
-			mark = "[x]"
-		}
-		pointer := "  "
+	blocks := make([]string, 0, len(x.APIKeys)+2)
+	blocks = append(blocks, strings.TrimSuffix(b.String(), "\n"))
+	line := b.NextLine()
+	for i := range x.APIKeys {
 		if i == u.cursor {
-			pointer = "▸ "
-			cursorLine = b.NextLine()
+			cursorLine = line
 		}
-		head := pointer + mark + " " + api.NameText(k.APIKeyName)
-		var flags []string
-		if exp, ok := k.Expiry(); ok && !exp.After(now) {
-			flags = append(flags, th.Bad.Render("EXPIRED"))
-		}
-		if k.HasPublicKey(u.c.OwnPublicKey) {
-			flags = append(flags, th.Warn.Render("this console's key"))
-		}
-		b.Styled(strings.Join(append([]string{th.Label.Render(head)}, flags...), "  "))
-		if act, ok := u.pendingDeletes[k.APIKeyID]; ok {
-			b.Styled("    " + th.Warn.Render(ui.Clean(pendingDeletionNote(u.c, &act))))
-		}
-		if doomed := u.doomedDeletes[k.APIKeyID]; len(doomed) > 0 {
-			b.Styled("    " + th.Bad.Render(ui.Clean(doomedDeletionNote(doomed[0], len(doomed)-1))))
-		}
-		b.Field("    id", api.SanitizeID(k.APIKeyID))
-		b.Field("    credential type", k.Credential.Type)
-		b.Field("    created", fmtTime(now, k.CreatedAt))
-		if why := k.LifetimeProblem(); why != "" {
-			// As the CLI: not "never", since it may have expired already.
-			b.Field("    expires", "unknown ("+why+")")
-		} else if exp, ok := k.Expiry(); ok {
-			b.Field("    expires", localAndUTC(now, exp))
-		} else {
-			b.Field("    expires", "never")
-		}
-		b.Field("    public key", k.Credential.PublicKey)
-		if i == u.cursor {
-			switch {
-			case u.keyErr != "":
-				b.Styled("    " + th.Bad.Render(ui.Clean(u.keyErr)))
-			case u.keyInfo != nil:
-				b.Styled("    " + th.Good.Render("get_api_key:") + " " + ui.Clean(fmt.Sprintf("%s, %s, updated %s", api.NameText(u.keyInfo.APIKeyName), u.keyInfo.Credential.Type, fmtTime(now, u.keyInfo.UpdatedAt))))
-			}
-		}
+		text, n := u.keyBlock(i, now)
+		blocks = append(blocks, text)
+		line += n
 	}
-
-	b.Section(fmt.Sprintf("Authenticators (%d)", len(x.Authenticators)))
-	for _, a := range x.Authenticators {
-		b.Styled(th.Label.Render("  " + api.NameText(a.AuthenticatorName)))
-		b.Field("    authenticator id", api.SanitizeID(a.AuthenticatorID))
-		b.Field("    credential type", a.Credential.Type)
-		b.Field("    created", fmtTime(now, a.CreatedAt))
-	}
-	b.Section(fmt.Sprintf("OAuth providers (%d)", len(x.OauthProviders)))
-	for _, p := range x.OauthProviders {
-		b.Field("  "+api.NameText(p.ProviderName), p.Issuer+" · subject "+p.Subject)
-	}
-	pols := append([]api.MfaPolicy(nil), x.MfaPolicies...)
-	sort.SliceStable(pols, func(i, j int) bool { return pols[i].Order < pols[j].Order })
-	b.Section(fmt.Sprintf("MFA policies (%d)", len(pols)))
-	for _, p := range pols {
-		b.Field(fmt.Sprintf("  %d", p.Order), fmt.Sprintf("%s — %d step(s)", api.Quote(p.MfaPolicyName), len(p.RequiredAuthenticationMethods)))
-	}
-	u.list.SetDetail(b.String())
+	blocks = append(blocks, u.tailBlock(now))
+	u.list.Pane.SetBlocks(blocks)
 	return cursorLine
+}
+
+// sortMfaByOrder sorts a user's MFA policies in the order they apply.
+func sortMfaByOrder(pols []api.MfaPolicy) {
+	sort.SliceStable(pols, func(i, j int) bool { return pols[i].Order < pols[j].Order })
 }

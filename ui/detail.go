@@ -16,12 +16,31 @@ import (
 
 // Detail is a scrollable pane of sections of labelled fields and blocks (pretty
 // JSON, lists). The screen gives it content; the pane cleans it again and wraps it.
+//
+// The pane keeps the scroll offset itself and hands the viewport only the
+// lines in view: the viewport measures the width of every line it is given,
+// which for a record of thousands of lines would cost each keystroke a
+// measure of all of them.
 type Detail struct {
-	vp    viewport.Model
-	theme *theme.Theme
-	width int
-	raw   string // content before wrapping, kept to re-wrap on resize
+	vp     viewport.Model
+	theme  *theme.Theme
+	width  int
+	height int
+	y      int      // the first wrapped line in view
+	blocks []string // content before wrapping, kept to re-wrap on resize
+	lines  []string // the content wrapped
 	// starts[i] is the wrapped line where raw line i begins (len = raw lines + 1).
+	starts []int
+	// wrapped memoises each block's wrapping at this width, by its text: a
+	// screen that moves a cursor over a long record changes a few blocks a
+	// keystroke and the others are not wrapped again.
+	wrapped map[string]wrappedBlock
+}
+
+// wrappedBlock is a block of content wrapped: its lines, and where each of
+// its raw lines begins among them.
+type wrappedBlock struct {
+	lines  []string
 	starts []int
 }
 
@@ -30,7 +49,7 @@ func NewDetail(th *theme.Theme) Detail {
 	vp := viewport.New(viewport.WithWidth(80), viewport.WithHeight(10))
 	vp.KeyMap.Left.SetEnabled(false)
 	vp.KeyMap.Right.SetEnabled(false)
-	return Detail{vp: vp, theme: th, width: 80}
+	return Detail{vp: vp, theme: th, width: 80, height: 10}
 }
 
 // SetTheme changes the styles.
@@ -40,35 +59,78 @@ func (d *Detail) SetTheme(th *theme.Theme) { d.theme = th }
 func (d *Detail) SetSize(width, height int) {
 	width = max(width, 10)
 	d.vp.SetWidth(width)
-	d.vp.SetHeight(max(height, 1))
+	d.height = max(height, 1)
+	d.vp.SetHeight(d.height)
 	if width != d.width {
 		d.width = width
-		d.SetContent(d.raw)
+		d.wrapped = nil // wrapped at the old width
+		d.SetBlocks(d.blocks)
+		return
 	}
+	d.setY(d.y)
 }
 
 // SetContent replaces the content, keeping the scroll position when possible.
 // Each line is wrapped to the pane's width at word boundaries (wrapLine: only
 // a word longer than the width, like a hex key, is broken).
-func (d *Detail) SetContent(s string) {
-	d.raw = s
-	y := d.vp.YOffset()
+func (d *Detail) SetContent(s string) { d.SetBlocks([]string{s}) }
+
+// SetBlocks is SetContent(strings.Join(blocks, "\n")) for content made of
+// parts that mostly stay the same from one call to the next (a long list with
+// a cursor): a block identical to one of the previous call's is not wrapped
+// again.
+func (d *Detail) SetBlocks(blocks []string) {
+	d.blocks = blocks
 	// A reader scrolled to the end stays there when the content grows or
 	// shrinks above it (a record refreshed after a vote): the end is what
 	// they were reading.
-	atEnd := y > 0 && d.vp.AtBottom()
-	var out []string
-	d.starts = d.starts[:0]
-	for _, l := range strings.Split(s, "\n") {
-		d.starts = append(d.starts, len(out))
-		out = append(out, strings.Split(wrapLine(l, d.width), "\n")...)
+	atEnd := d.y > 0 && d.y >= d.maxY()
+	memo := make(map[string]wrappedBlock, len(blocks))
+	// New slices: a copy of the pane (a taller one, to read it all) shares
+	// the old ones.
+	d.lines, d.starts = make([]string, 0, len(d.lines)), make([]int, 0, len(d.starts))
+	for _, b := range blocks {
+		w, ok := memo[b]
+		if !ok {
+			if w, ok = d.wrapped[b]; !ok {
+				w = wrapBlock(b, d.width)
+			}
+			memo[b] = w
+		}
+		for _, s := range w.starts {
+			d.starts = append(d.starts, len(d.lines)+s)
+		}
+		d.lines = append(d.lines, w.lines...)
 	}
-	d.starts = append(d.starts, len(out))
-	d.vp.SetContentLines(out)
-	d.vp.SetYOffset(y)
+	d.starts = append(d.starts, len(d.lines))
+	d.wrapped = memo // only the blocks shown: the memo does not grow
 	if atEnd {
-		d.vp.GotoBottom()
+		d.setY(d.maxY())
+	} else {
+		d.setY(d.y)
 	}
+}
+
+// wrapBlock wraps each line of a block to width.
+func wrapBlock(b string, width int) wrappedBlock {
+	var w wrappedBlock
+	for _, l := range strings.Split(b, "\n") {
+		w.starts = append(w.starts, len(w.lines))
+		w.lines = append(w.lines, strings.Split(wrapLine(l, width), "\n")...)
+	}
+	return w
+}
+
+// maxY is the offset that shows the last line at the bottom.
+func (d *Detail) maxY() int { return max(len(d.lines)-d.height, 0) }
+
+// setY scrolls to wrapped line y (as far as there is content) and gives the
+// viewport the lines in view, a copy: it may rewrite the slice it is given.
+func (d *Detail) setY(y int) {
+	d.y = min(max(y, 0), d.maxY())
+	end := min(d.y+d.height, len(d.lines))
+	d.vp.SetContentLines(append([]string(nil), d.lines[d.y:end]...))
+	d.vp.SetYOffset(0)
 }
 
 // escapeLen is the length of the sanitizer escape s starts with, 0 if none.
@@ -103,41 +165,69 @@ func (d *Detail) ShowLine(i int) {
 		return
 	}
 	first, last := d.starts[i], d.starts[i+1]-1
-	y, h := d.vp.YOffset(), d.vp.Height()
 	switch {
-	case first < y:
-		d.vp.SetYOffset(first)
-	case last >= y+h:
-		d.vp.SetYOffset(min(first, last-h+1))
+	case first < d.y:
+		d.setY(first)
+	case last >= d.y+d.height:
+		d.setY(min(first, last-d.height+1))
 	}
 }
 
 // GotoTop scrolls back to the start (a new record was opened).
-func (d *Detail) GotoTop() { d.vp.GotoTop() }
+func (d *Detail) GotoTop() { d.setY(0) }
+
+// GotoBottom scrolls to the end.
+func (d *Detail) GotoBottom() { d.setY(d.maxY()) }
 
 // KeyBindings are the scroll keys, for help.
 func (d Detail) KeyBindings() []key.Binding {
 	return []key.Binding{d.vp.KeyMap.Up, d.vp.KeyMap.Down, d.vp.KeyMap.PageUp, d.vp.KeyMap.PageDown}
 }
 
-// Update scrolls.
+// Update scrolls, with the viewport's keys and mouse wheel.
 func (d Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
-	var cmd tea.Cmd
-	d.vp, cmd = d.vp.Update(msg)
-	return d, cmd
+	km := d.vp.KeyMap
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, km.PageDown):
+			d.setY(d.y + d.height)
+		case key.Matches(msg, km.PageUp):
+			d.setY(d.y - d.height)
+		case key.Matches(msg, km.HalfPageDown):
+			d.setY(d.y + d.height/2)
+		case key.Matches(msg, km.HalfPageUp):
+			d.setY(d.y - d.height/2)
+		case key.Matches(msg, km.Down):
+			d.setY(d.y + 1)
+		case key.Matches(msg, km.Up):
+			d.setY(d.y - 1)
+		}
+	case tea.MouseWheelMsg:
+		if !d.vp.MouseWheelEnabled || msg.Mod.Contains(tea.ModShift) {
+			break // shift+wheel scrolls sideways, which the pane does not
+		}
+		switch msg.Button {
+		case tea.MouseWheelDown:
+			d.setY(d.y + d.vp.MouseWheelDelta)
+		case tea.MouseWheelUp:
+			d.setY(d.y - d.vp.MouseWheelDelta)
+		}
+	}
+	return d, nil
 }
 
 // Position says where the view is: "top", "end", "42%", or "" when all fits.
 func (d Detail) Position() string {
 	switch {
-	case d.vp.TotalLineCount() <= d.vp.Height():
+	case len(d.lines) <= d.height:
 		return ""
-	case d.vp.AtTop():
+	case d.y <= 0:
 		return "top"
-	case d.vp.AtBottom():
+	case d.y >= d.maxY():
 		return "end"
 	}
-	return fmt.Sprintf("%d%%", int(d.vp.ScrollPercent()*100))
+	return fmt.Sprintf("%d%%", d.y*100/(len(d.lines)-d.height))
 }
 
 // View renders the visible part.

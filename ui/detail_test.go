@@ -74,12 +74,12 @@ func TestDetailRefreshKeepsTheEndInView(t *testing.T) {
 	d := NewDetail(th)
 	d.SetSize(40, 5)
 	d.SetContent(content(20))
-	d.vp.GotoBottom()
+	d.GotoBottom()
 	d.SetContent(content(30))
 	if !strings.Contains(d.View(), "LAST") || d.Position() != "end" {
 		t.Errorf("scrolled to the end, the refresh moved the view to %s:\n%s", d.Position(), d.View())
 	}
-	d.vp.GotoTop()
+	d.GotoTop()
 	d.SetContent(content(40))
 	if d.Position() != "top" {
 		t.Errorf("at the top, the refresh moved the view to %s", d.Position())

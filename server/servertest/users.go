@@ -53,3 +53,28 @@ func (d *Demo) AddPlainUsers(n int) {
 		d.t.Fatalf("add %d users: %v", n, err)
 	}
 }
+
+// AddUserWithKeys adds one user named name with apiKeys API keys ("key
+// 0000", "key 0001", …; every third expires in a day, so the record shows
+// both kinds) and authenticators passkeys, in one transaction, and returns
+// its id: for the record of a user with many credentials.
+func (d *Demo) AddUserWithKeys(name string, apiKeys, authenticators int) string {
+	d.t.Helper()
+	u := server.UserSpec{Name: name, Email: name + "@example.com"}
+	for k := range apiKeys {
+		spec := server.APIKeySpec{Name: fmt.Sprintf("key %04d", k), PublicKey: "02" + randomHex(32)}
+		if k%3 == 0 {
+			spec.ExpirationSeconds = 24 * 60 * 60
+		}
+		u.APIKeys = append(u.APIKeys, spec)
+	}
+	for a := range authenticators {
+		u.Authenticators = append(u.Authenticators, server.AuthenticatorSpec{Name: fmt.Sprintf("YubiKey %04d", a),
+			CredentialID: randomHex(32), PublicKey: "04" + randomHex(64), Transports: []string{"AUTHENTICATOR_TRANSPORT_USB"}})
+	}
+	ids, err := d.Server.CreateUsers(context.Background(), d.Info.OrganizationID, []server.UserSpec{u})
+	if err != nil {
+		d.t.Fatalf("add %s with %d API keys and %d passkeys: %v", name, apiKeys, authenticators, err)
+	}
+	return ids[0]
+}

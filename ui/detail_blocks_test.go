@@ -1,0 +1,30 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// A narrower pane wraps every block again at word boundaries: the blocks
+// memoised at the old width must not be served cut at the edge instead.
+func TestDetailBlocksRewrapOnResize(t *testing.T) {
+	th := theme.New(theme.Options{NoColor: true})
+	blocks := []string{
+		"header: a user with several keys",
+		"key one was created for the deploy robot and expires next spring",
+		"key two signs the nightly export of the audit log to cold storage",
+	}
+	resized := NewDetail(th)
+	resized.SetSize(60, 40)
+	resized.SetBlocks(blocks)
+	resized.SetSize(24, 40)
+	resized.SetBlocks(blocks) // a keystroke after the resize: the same blocks again
+
+	fresh := NewDetail(th)
+	fresh.SetSize(24, 40)
+	fresh.SetBlocks(blocks)
+	if got, want := resized.View(), fresh.View(); got != want {
+		t.Errorf("after narrowing, the pane shows\n%s\nwant, as a pane opened at that width,\n%s", got, want)
+	}
+}
