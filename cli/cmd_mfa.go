@@ -286,6 +286,7 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	fs.StringVar(&p.Notes, "notes", "", "free-text `NOTES`")
 	var steps listFlag
 	fs.Var(&steps, "step", "one step: `METHODS` separated by commas (repeatable, in order)")
+	allowEmpty(fs, "notes")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}

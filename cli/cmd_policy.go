@@ -147,6 +147,7 @@ func policyCreate(ctx context.Context, c proc, args []string) error {
 	consensus := fs.String("consensus", "", "who must approve: an `EXPR`ession; empty requires no approvals")
 	notes := fs.String("notes", "", "free-text `NOTES`")
 	timeExpr := fs.String("time", "", "when the policy is active: a time `EXPR`ession; empty is always")
+	allowEmpty(fs, "condition", "consensus", "notes", "time")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -186,6 +187,7 @@ func policyCheck(c proc, args []string) error {
 	condition := fs.String("condition", "", "condition `EXPR`ession")
 	consensus := fs.String("consensus", "", "consensus `EXPR`ession")
 	timeExpr := fs.String("time", "", "time `EXPR`ession (when the policy is active)")
+	allowEmpty(fs, "condition", "consensus", "time") // as policy create takes them
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
