@@ -379,7 +379,11 @@ func keysImport(ctx context.Context, c proc, args []string) error {
 		from = "the terminal"
 		b, err = readHidden(ctx, c, fd, "private key (hex) of "+pos[0])
 	} else {
-		b, from, err = readInput(c, *file, maxImportLen)
+		path := *file
+		if path == "" {
+			path = "-" // without --file, the key is standard input
+		}
+		b, from, err = readInput(c, path, maxImportLen)
 	}
 	if errors.Is(err, errNoInput) {
 		return usagef("keys import: no --file and no standard input")

@@ -52,6 +52,8 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 	var user string
 	return queryVerb{
 		name: "mfa list", usage: mfaListUsage,
+		// Read exact and escaped once, here, as policy list.
+		exact: true,
 		flags: func(fs *flag.FlagSet) { fs.StringVar(&user, "user", "", "only the MFA policies of user `ID`") },
 		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
 			if user == "" {
@@ -67,8 +69,8 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 			users := listUserNames(ctx, c, client)
 			rows := make([][]string, 0, len(list))
 			for _, m := range list {
-				rows = append(rows, []string{m.MfaPolicyID, namedIDs(users, []string{m.UserID}, "", false), m.MfaPolicyName, strconv.Itoa(m.Order),
-					oneLine(m.Condition, 40), stepsText(m.RequiredAuthenticationMethods)})
+				rows = append(rows, []string{api.SanitizeID(m.MfaPolicyID), namedIDs(users, []string{m.UserID}, "", false), api.NameText(m.MfaPolicyName), strconv.Itoa(m.Order),
+					oneLine(api.Sanitize(m.Condition), 40), stepsText(m.RequiredAuthenticationMethods)})
 			}
 			return table(c.stdout, []string{"ID", "USER", "NAME", "ORDER", "CONDITION", "STEPS"}, rows)
 		},
@@ -164,9 +166,11 @@ func stepsText(steps []api.AuthenticationStep) string {
 	for _, s := range steps {
 		alts := make([]string, 0, len(s.Any))
 		for _, m := range s.Any {
-			t := strings.TrimPrefix(m.Type, "AUTHENTICATION_TYPE_")
+			// Sanitize and SanitizeID are idempotent: steps read exact or
+			// sanitised show alike.
+			t := strings.TrimPrefix(api.Sanitize(m.Type), "AUTHENTICATION_TYPE_")
 			if m.ID != "" {
-				t += ":" + m.ID
+				t += ":" + api.SanitizeID(m.ID)
 			}
 			alts = append(alts, t)
 		}
@@ -207,6 +211,7 @@ func mfaGet(ctx context.Context, c proc, args []string) error {
 	}
 	return queryVerb{
 		name: "mfa get", usage: mfaGetUsage, arg: "MFA policy id",
+		exact: true, // escaped once, below, as mfa list
 		flags: func(fs *flag.FlagSet) { fs.StringVar(&user, "user", "", "the user `ID` the policy belongs to") },
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
 			uid, err := owner(ctx, client, id)
@@ -227,9 +232,9 @@ func mfaGet(ctx context.Context, c proc, args []string) error {
 			if m.UserID == "" {
 				m.UserID = uid
 			}
-			return fields(c.stdout, "id", m.MfaPolicyID, "user", m.UserID, "name", m.MfaPolicyName,
-				"order", strconv.Itoa(m.Order), "condition", m.Condition,
-				"steps", stepsText(m.RequiredAuthenticationMethods), "notes", m.Notes,
+			return fields(c.stdout, "id", api.SanitizeID(m.MfaPolicyID), "user", api.SanitizeID(m.UserID), "name", api.NameText(m.MfaPolicyName),
+				"order", strconv.Itoa(m.Order), "condition", api.Sanitize(m.Condition),
+				"steps", stepsText(m.RequiredAuthenticationMethods), "notes", api.Sanitize(m.Notes),
 				"created", timeText(m.CreatedAt), "updated", timeText(m.UpdatedAt))
 		},
 	}.run(ctx, c, args)
@@ -286,6 +291,7 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	fs.StringVar(&p.Notes, "notes", "", "free-text `NOTES`")
 	var steps listFlag
 	fs.Var(&steps, "step", "one step: `METHODS` separated by commas (repeatable, in order)")
+	allowEmpty(fs, "notes")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}

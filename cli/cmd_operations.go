@@ -266,6 +266,7 @@ func contractCreate(ctx context.Context, c proc, args []string) error {
 	fs.StringVar(&p.Label, "label", "", "a human-readable `LABEL` (required)")
 	fs.StringVar(&p.Notes, "notes", "", "free-text `NOTES`")
 	file := fs.String("file", "", "the ABI or IDL JSON `FILE` (\"-\" for standard input; required)")
+	allowEmpty(fs, "notes")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}

@@ -111,6 +111,7 @@ func featureName(s string) (string, error) {
 func featureSet(ctx context.Context, c proc, args []string) error {
 	fs, conn := newSubmitFlags("feature set", featureSetUsage)
 	value := fs.String("value", "", "the feature's new `VALUE` (required; '' to turn it off)")
+	allowEmpty(fs, "value") // '' turns a feature off
 	replacingUnknown := fs.Bool("replacing-unknown", false, "submit even when the current value cannot be read (the change then replaces a value nobody saw)")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {

@@ -64,6 +64,9 @@ func oneLine(s string, max int) string {
 func policyList(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "policy list", usage: policyListUsage,
+		// Read exact and escaped once, here: the client's sanitised copy
+		// printed a real newline in a name and a typed \n alike.
+		exact: true,
 		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryListPolicies, api.ListPoliciesRequest{OrganizationID: client.OrganizationID()})
 		},
@@ -74,8 +77,8 @@ func policyList(ctx context.Context, c proc, args []string) error {
 			}
 			rows := make([][]string, 0, len(policies))
 			for _, p := range policies {
-				rows = append(rows, []string{p.PolicyID, p.PolicyName, strings.TrimPrefix(p.Effect, "EFFECT_"),
-					oneLine(p.Condition, 60), oneLine(p.Consensus, 40), oneLine(p.Time, 40), timeText(p.UpdatedAt)})
+				rows = append(rows, []string{api.SanitizeID(p.PolicyID), api.NameText(p.PolicyName), strings.TrimPrefix(api.Sanitize(p.Effect), "EFFECT_"),
+					oneLine(api.Sanitize(p.Condition), 60), oneLine(api.Sanitize(p.Consensus), 40), oneLine(api.Sanitize(p.Time), 40), timeText(p.UpdatedAt)})
 			}
 			return table(c.stdout, []string{"ID", "NAME", "EFFECT", "CONDITION", "CONSENSUS", "TIME", "UPDATED"}, rows)
 		},
@@ -95,6 +98,7 @@ Flags:
 func policyGet(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "policy get", usage: policyGetUsage, arg: "policy id",
+		exact: true, // escaped once, below, the name as policy list shows it
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryGetPolicy, api.GetPolicyRequest{OrganizationID: client.OrganizationID(), PolicyID: id})
 		},
@@ -103,8 +107,8 @@ func policyGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			return fields(c.stdout, "id", p.PolicyID, "name", p.PolicyName, "effect", p.Effect,
-				"condition", p.Condition, "consensus", p.Consensus, "time", p.Time, "notes", p.Notes,
+			return fields(c.stdout, "id", api.SanitizeID(p.PolicyID), "name", api.NameText(p.PolicyName), "effect", api.Sanitize(p.Effect),
+				"condition", api.Sanitize(p.Condition), "consensus", api.Sanitize(p.Consensus), "time", api.Sanitize(p.Time), "notes", api.Sanitize(p.Notes),
 				"created", timeText(p.CreatedAt), "updated", timeText(p.UpdatedAt))
 		},
 	}.run(ctx, c, args)
@@ -147,6 +151,7 @@ func policyCreate(ctx context.Context, c proc, args []string) error {
 	consensus := fs.String("consensus", "", "who must approve: an `EXPR`ession; empty requires no approvals")
 	notes := fs.String("notes", "", "free-text `NOTES`")
 	timeExpr := fs.String("time", "", "when the policy is active: a time `EXPR`ession; empty is always")
+	allowEmpty(fs, "condition", "consensus", "notes", "time")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -186,6 +191,7 @@ func policyCheck(c proc, args []string) error {
 	condition := fs.String("condition", "", "condition `EXPR`ession")
 	consensus := fs.String("consensus", "", "consensus `EXPR`ession")
 	timeExpr := fs.String("time", "", "time `EXPR`ession (when the policy is active)")
+	allowEmpty(fs, "condition", "consensus", "time") // as policy create takes them
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}

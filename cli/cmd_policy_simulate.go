@@ -76,6 +76,7 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	condition := fs.String("condition", "", "the draft's condition `EXPR`ession; empty applies to every activity")
 	consensus := fs.String("consensus", "", "the draft's consensus `EXPR`ession; empty requires no approvals")
 	name := fs.String("name", "draft", "the draft's `NAME`, as the explanations show it")
+	allowEmpty(fs, "condition", "consensus")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}

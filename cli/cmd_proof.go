@@ -91,8 +91,16 @@ func cmdProof(ctx context.Context, c proc, args []string) error {
 // listFlag collects a repeatable string flag.
 type listFlag []string
 
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	if v == "" {
+		// As for every string flag (refuseEmptyValues): most often an
+		// unset shell variable.
+		return errors.New("empty (an unset shell variable?); give a value, or leave the flag out")
+	}
+	*l = append(*l, v)
+	return nil
+}
 
 // commonProofFlags are shared by verify and fetch.
 type commonProofFlags struct {

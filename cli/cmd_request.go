@@ -41,9 +41,9 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("request", requestUsage)
 	var conn connFlags
 	conn.register(fs, false)
-	path := fs.String("path", "", "")
-	body := fs.String("body", "", "")
-	bodyFile := fs.String("body-file", "", "")
+	path := fs.String("path", "", "the operation's `P`ath")
+	body := fs.String("body", "", "the request body `JSON`")
+	bodyFile := fs.String("body-file", "", "read the body from `F` (- for standard input)")
 	stampOnly := fs.Bool("stamp-only", false, "")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err

@@ -43,11 +43,11 @@ const maxStampBody = 16 << 20
 // cmdStamp runs 'vigil stamp'.
 func cmdStamp(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("stamp", stampUsage)
-	keyName := fs.String("key", "", "")
-	dir := fs.String("dir", "", "")
-	body := fs.String("body", "", "")
-	bodyFile := fs.String("body-file", "", "")
-	verify := fs.String("verify", "", "")
+	keyName := fs.String("key", "", "the key `NAME` to stamp with")
+	dir := fs.String("dir", "", "keys `DIR`")
+	body := fs.String("body", "", "the request body `JSON`")
+	bodyFile := fs.String("body-file", "", "read the body from `F` (- for standard input)")
+	verify := fs.String("verify", "", "the `STAMP` to verify")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -73,7 +73,11 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 	case set["body"]:
 		data = []byte(*body)
 	default:
-		data, from, err = readInput(c, *bodyFile, maxStampBody)
+		path := "-" // without --body-file, the body is standard input
+		if set["body-file"] {
+			path = *bodyFile
+		}
+		data, from, err = readInput(c, path, maxStampBody)
 		if errors.Is(err, errNoInput) {
 			return usagef("stamp: no body: pass --body JSON or --body-file F")
 		}

@@ -238,8 +238,15 @@ Flags:
 // stringList is a repeatable string flag.
 type stringList []string
 
-func (l *stringList) String() string     { return strings.Join(*l, ", ") }
-func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+func (l *stringList) String() string { return strings.Join(*l, ", ") }
+func (l *stringList) Set(v string) error {
+	if v == "" {
+		// As for every string flag (refuseEmptyValues).
+		return errors.New("empty (an unset shell variable?); give a value, or leave the flag out")
+	}
+	*l = append(*l, v)
+	return nil
+}
 
 func webhookVerify(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("webhook verify", webhookVerifyUsage)

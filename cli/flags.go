@@ -45,14 +45,66 @@ func parseFlags(c proc, fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
-			return positional, nil
+			return positional, refuseEmptyValues(fs)
 		}
 		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
-			return append(positional, rest...), nil
+			return append(positional, rest...), refuseEmptyValues(fs)
 		}
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// emptyAllowed marks a string flag for which "" is a meaningful value (an empty
+// condition applies to every activity, --value ” turns a feature off); see
+// allowEmpty.
+type emptyAllowed struct{ flag.Value }
+
+// String is nil-safe: the flag package calls it on a zero value.
+func (v emptyAllowed) String() string {
+	if v.Value == nil {
+		return ""
+	}
+	return v.Value.String()
+}
+
+// allowEmpty lets the named flags of fs be given as "", which parseFlags
+// otherwise refuses.
+func allowEmpty(fs *flag.FlagSet, names ...string) {
+	for _, name := range names {
+		f := fs.Lookup(name)
+		f.Value = emptyAllowed{f.Value}
+	}
+}
+
+// refuseEmptyValues is the usage error for a string flag given as "" (unless
+// allowEmpty): that is most often a shell variable that is unset
+// (--after "$LAST"), and taking it as "not given" would quietly do something
+// else: page from the top again, read standard input, use the default profile.
+func refuseEmptyValues(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil {
+			return
+		}
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		if s, ok := g.Get().(string); !ok || s != "" {
+			return
+		}
+		what, usage := flag.UnquoteUsage(f)
+		if what == "string" || what == "value" {
+			what = "VALUE"
+		}
+		if strings.Contains(usage, "standard input") {
+			what += " (- for standard input)"
+		}
+		err = usagef("%s: --%s \"\" is empty (an unset shell variable?); give --%s %s, or leave the flag out; run 'vigil %s -h' for the flags",
+			fs.Name(), f.Name, f.Name, what, fs.Name())
+	})
+	return err
 }
 
 // valueHint says what a flag takes when err is the flag package's "invalid
@@ -104,12 +156,17 @@ func parseFlagsOnly(c proc, fs *flag.FlagSet, args []string) error {
 // errNoInput means a command wanted standard input and has none.
 var errNoInput = errors.New("no standard input")
 
-// readInput reads path, or standard input when path is "" or "-", and returns at
+// readInput reads path, or standard input when path is "-", and returns at
 // most limit+1 bytes (so the caller can say the input is too large in its own
 // words) and a name for the source to use in messages.
 func readInput(c proc, path string, limit int) (data []byte, from string, err error) {
 	src, from := c.stdin, "standard input"
-	if path != "" && path != "-" {
+	if path == "" {
+		// A flag given as "" is refused by parseFlags; a caller that reads
+		// standard input when the flag is left out passes "-".
+		return nil, path, errors.New("no file named; give a file, or - for standard input")
+	}
+	if path != "-" {
 		// Not os.Open: a named pipe nobody writes to would block it past
 		// Ctrl-C; a pipe with a writer, as from <(…), reads as usual.
 		f, err := userfile.OpenInput(path)
