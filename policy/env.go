@@ -93,12 +93,14 @@ func sizeOf(v ref.Val) ref.Val {
 	return s.Size()
 }
 
+// listContains compares as == does (equality.go): an element of another
+// kind than v is an error, not "absent".
 func listContains(list, v ref.Val) ref.Val {
-	c, ok := list.(traits.Container)
+	l, ok := list.(traits.Lister)
 	if !ok {
 		return types.NewErr("contains() needs a list or a string, got %s", list.Type().TypeName())
 	}
-	return c.Contains(v)
+	return listHas(l, v)
 }
 
 // envs holds the three checked environments and what evaluation needs to
