@@ -19,6 +19,7 @@ func programOptions(zones *zoneCache) []cel.ProgramOption {
 		cel.CostTracking(workCost{}),
 		cel.EvalOptions(cel.OptOptimize),
 		cel.CustomDecoratorV2(orderMapLiterals),
+		cel.CustomDecoratorV2(strictEquality),
 		cel.CustomDecoratorV2(cronSpanCalls(zones)),
 	}
 }

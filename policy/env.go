@@ -93,12 +93,14 @@ func sizeOf(v ref.Val) ref.Val {
 	return s.Size()
 }
 
+// listContains compares as == does (equality.go): an element of another
+// kind than v is an error, not "absent".
 func listContains(list, v ref.Val) ref.Val {
-	c, ok := list.(traits.Container)
+	l, ok := list.(traits.Lister)
 	if !ok {
 		return types.NewErr("contains() needs a list or a string, got %s", list.Type().TypeName())
 	}
-	return c.Contains(v)
+	return listHas(l, v)
 }
 
 // envs holds the three checked environments and what evaluation needs to
@@ -120,11 +122,11 @@ var loadEnvs = sync.OnceValues(func() (envs, error) {
 	ad := adapter{base: reg}
 	prov := &provider{Registry: reg, structs: buildSchema(), adapter: ad}
 
-	// CEL's own <, <=, > and >= are replaced by ones that also compare
-	// numbers beyond 64 bits (see number.go).
-	std := env.NewLibrarySubset().AddExcludedFunctions(
+	// CEL's own <, <=, > and >= and its arithmetic are replaced by ones that
+	// also handle numbers beyond 64 bits (see number.go and arith.go).
+	std := env.NewLibrarySubset().AddExcludedFunctions(append(arithmeticExcluded(),
 		&env.Function{Name: operators.Less}, &env.Function{Name: operators.LessEquals},
-		&env.Function{Name: operators.Greater}, &env.Function{Name: operators.GreaterEquals})
+		&env.Function{Name: operators.Greater}, &env.Function{Name: operators.GreaterEquals})...)
 	common := []cel.EnvOption{
 		cel.StdLib(cel.StdLibSubset(std)),
 		cel.CustomTypeAdapter(ad),
@@ -136,6 +138,7 @@ var loadEnvs = sync.OnceValues(func() (envs, error) {
 	common = append(common, dialect()...)
 	common = append(common, accessFunctions()...)
 	common = append(common, comparisonOperators()...)
+	common = append(common, arithmeticOperators()...)
 
 	obj := cel.ObjectType
 	consensus, err := cel.NewCustomEnv(append(common,

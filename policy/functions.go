@@ -69,7 +69,7 @@ func indexValue(x, i ref.Val) ref.Val {
 		}
 		return types.String(string(c)[from:to])
 	case traits.Mapper:
-		val, found := c.Find(i)
+		val, found := findKey(c, i)
 		if !found {
 			if val != nil && types.IsError(val) {
 				return val

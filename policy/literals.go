@@ -3,12 +3,15 @@ package policy
 import (
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/ast"
+	"cel.dev/cel-go/common/operators"
 	"cel.dev/cel-go/common/types"
 )
 
 // checkLiterals refuses, at compile time and at their position, constant
 // arguments of Timestamp and CronSpan that could never evaluate: a time with
-// a non-zero offset, a malformed schedule or duration, an unknown time zone.
+// a non-zero offset, a malformed schedule or duration, an unknown time zone;
+// and a documented parameter compared with a literal of another type
+// (parammismatch.go).
 func checkLiterals(field, src string, rw rewritten, checked *cel.Ast) []Diagnostic {
 	if checked == nil {
 		return nil
@@ -43,6 +46,14 @@ func checkLiterals(field, src string, rw rewritten, checked *cel.Ast) []Diagnost
 			if s, ok := constString(args[0]); ok {
 				if _, err := parseTimestamp(s); err != nil {
 					report(args[0].ID(), err.Error())
+				}
+			}
+		case (call.FunctionName() == operators.Equals || call.FunctionName() == operators.NotEquals) && len(args) == 2:
+			for i, a := range args {
+				if name, ok := paramRead(a); ok {
+					if msg := paramLiteralMismatch(name, args[1-i]); msg != "" {
+						report(args[1-i].ID(), msg)
+					}
 				}
 			}
 		case call.FunctionName() == fnCronSpan && len(args) == 4:

@@ -54,6 +54,70 @@ func Warnings(src Source) []Diagnostic {
 	return paramWarnings(src.Condition)
 }
 
+// pinnedTypes are the activity types (ACTIVITY_TYPE_…) and kinds a
+// condition's top-level `&&` clauses restrict it to (the prefilter's
+// activityClause): a clause on activity.type or activity.kind that the
+// activity fails makes the condition false, so only those types can see a
+// parameter read. A nil list: that field is not pinned.
+type pinnedTypes struct{ types, kinds []string }
+
+func pinsOf(condition string) pinnedTypes {
+	var p pinnedTypes
+	e, err := loadEnvs()
+	if err != nil {
+		return p
+	}
+	rw, rerrs := rewrite(condition)
+	if len(rerrs) > 0 {
+		return p
+	}
+	parsed, iss := e.condition.Parse(rw.text)
+	if iss != nil && iss.Err() != nil {
+		return p
+	}
+	// Several clauses on one field all hold: the pinned values are those
+	// every clause allows.
+	narrow := func(have, values []string) []string {
+		if have == nil {
+			return slices.Clone(values)
+		}
+		return slices.DeleteFunc(have, func(v string) bool { return !slices.Contains(values, v) })
+	}
+	for _, clause := range conjuncts(parsed.NativeRep().Expr()) {
+		m, ok := activityClause(clause)
+		switch {
+		case !ok:
+		case m.field == "type":
+			p.types = narrow(p.types, m.values)
+		case m.field == "kind":
+			p.kinds = narrow(p.kinds, m.values)
+		}
+	}
+	return p
+}
+
+// unexposed lists the pinned types (or, with no type pinned, kinds) for
+// which the real service does not expose the documented parameter name.
+func (p pinnedTypes) unexposed(name string) []string {
+	exposed, _ := DocumentedParam(name)
+	var out []string
+	switch {
+	case p.types != nil:
+		for _, t := range p.types {
+			if !slices.Contains(exposed, t) {
+				out = append(out, t)
+			}
+		}
+	case p.kinds != nil:
+		for _, k := range p.kinds {
+			if !slices.ContainsFunc(exposed, func(t string) bool { return KindOf(t) == k }) {
+				out = append(out, "kind "+k)
+			}
+		}
+	}
+	return out
+}
+
 func paramWarnings(condition string) []Diagnostic {
 	type tok struct {
 		Token
@@ -76,6 +140,7 @@ func paramWarnings(condition string) []Diagnostic {
 		}
 	}
 	var p *parser.Parser
+	var pins *pinnedTypes // parsed at the first documented read
 	var out []Diagnostic
 	seen := map[string]bool{}
 	for i := 0; i+3 < len(toks); i++ {
@@ -107,7 +172,10 @@ func paramWarnings(condition string) []Diagnostic {
 			continue
 		}
 		seen[name] = true
-		if msg := paramWarning(name); msg != "" {
+		if _, documented := documentedParams[name]; documented && pins == nil {
+			pins = new(pinsOf(condition))
+		}
+		if msg := paramWarning(name, pins); msg != "" {
 			out = append(out, Diagnostic{Field: FieldCondition, Line: at.line, Column: at.col, Message: msg})
 		}
 	}
@@ -115,12 +183,21 @@ func paramWarnings(condition string) []Diagnostic {
 }
 
 // paramWarning says what reading activity.params.<name> does on the real
-// service, or "" when the real service exposes it.
-func paramWarning(name string) string {
+// service, or "" when the real service exposes it for every type the
+// condition is pinned to (pins; nil for a name outside the table).
+func paramWarning(name string, pins *pinnedTypes) string {
 	const missing = "on the real service reading it is a MissingField evaluation error, so the policy " +
-		"neither allows nor denies (a deny on it never denies there); vigil's local service reads it"
-	if _, ok := documentedParams[name]; ok {
-		return ""
+		"neither allows nor denies (a deny on it never denies there); vigil's local service reads it on every activity type"
+	if exposed, ok := DocumentedParam(name); ok {
+		if pins == nil {
+			return ""
+		}
+		not := pins.unexposed(name)
+		if len(not) == 0 {
+			return ""
+		}
+		return fmt.Sprintf("activity.params.%s: the real service exposes it only for %s, and this condition "+
+			"applies to %s: there %s", name, strings.Join(exposed, ", "), strings.Join(not, ", "), missing)
 	}
 	// The name is the author's, of any length: it is shortened, as the
 	// warning is about the name's spelling, which its start shows.

@@ -69,3 +69,39 @@ func TestWarningsClipLongNames(t *testing.T) {
 		}
 	}
 }
+
+// A documented parameter read on a type the real service does not expose it
+// for (user_ids exists only on DELETE_USERS) is MissingField there: the
+// policy never allows, although vigil, which reads every parameter on every
+// type, allows. The warning depends on the types the condition pins.
+func TestWarningsOnParamsReadOnTypesThatDoNotExposeThem(t *testing.T) {
+	for _, tc := range []struct {
+		condition string
+		want      []string // substrings of the one warning; nil: no warning
+	}{
+		{"activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG' && activity.params.user_ids.count() <= 1",
+			[]string{"user_ids", "ACTIVITY_TYPE_DELETE_USERS", "ACTIVITY_TYPE_CREATE_USER_TAG", "MissingField", "every activity type"}},
+		{"activity.kind == 'CREATE_MFA_POLICY' && activity.params.user_id == 'u'", []string{"kind CREATE_MFA_POLICY", "ACTIVITY_TYPE_DELETE_API_KEYS"}},
+		{"activity.type in ['ACTIVITY_TYPE_DELETE_API_KEYS', 'ACTIVITY_TYPE_UPDATE_WALLET'] && activity.params.user_id == 'u'", []string{"ACTIVITY_TYPE_UPDATE_WALLET"}},
+		{"activity.type == 'ACTIVITY_TYPE_DELETE_USERS' && activity.params.user_ids.count() <= 1", nil},
+		{"activity.kind == 'CREATE_API_KEYS' && activity.params.user_id == 'u'", nil},
+		{"activity.type in ['ACTIVITY_TYPE_DELETE_API_KEYS', 'ACTIVITY_TYPE_UPDATE_WALLET'] && activity.type == 'ACTIVITY_TYPE_DELETE_API_KEYS' && activity.params.user_id == 'u'", nil},
+	} {
+		ws := Warnings(Source{Condition: tc.condition})
+		if tc.want == nil {
+			if len(ws) != 0 {
+				t.Errorf("%s: warnings %v, want none", tc.condition, ws)
+			}
+			continue
+		}
+		if len(ws) != 1 {
+			t.Errorf("%s: %d warnings %v, want 1", tc.condition, len(ws), ws)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(ws[0].Message, w) {
+				t.Errorf("%s: warning %q does not say %q", tc.condition, ws[0].Message, w)
+			}
+		}
+	}
+}

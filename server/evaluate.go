@@ -81,10 +81,14 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, vs *voters, a 
 	return ev, nil
 }
 
-// loadPolicyUsers loads every user of the organization with their tag ids.
+// loadPolicyUsers loads every user of the organization with their tag ids,
+// in the order list_users and get_user give them (userTagOrder): the
+// console predicts decisions from those, so a policy reading user.tags[i]
+// must see the same tags at the same index here.
 func loadPolicyUsers(ctx context.Context, q querier, o *org) (map[string]policy.Approver, error) {
 	rows, err := q.QueryContext(ctx, `SELECT u.id, u.name, u.email, u.seq, COALESCE(m.tag_id, '')
-		FROM users u LEFT JOIN user_tag_members m ON m.user_id = u.id WHERE u.org_id = ? ORDER BY u.seq`, o.ID)
+		FROM users u LEFT JOIN user_tag_members m ON m.user_id = u.id LEFT JOIN user_tags t ON t.id = m.tag_id
+		WHERE u.org_id = ? ORDER BY u.seq, `+userTagOrder, o.ID)
 	if err != nil {
 		return nil, fmt.Errorf("load users: %w", err)
 	}

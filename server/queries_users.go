@@ -102,7 +102,7 @@ func (s *Server) loadUsers(ctx context.Context, orgID, onlyID string) ([]api.Use
 	}
 	arows.Close()
 	tags := map[string][]string{}
-	trows, err := q.QueryContext(ctx, `SELECT m.user_id, m.tag_id FROM user_tag_members m JOIN user_tags t ON t.id = m.tag_id WHERE t.org_id = ? ORDER BY t.created_ns, t.id`, orgID)
+	trows, err := q.QueryContext(ctx, `SELECT m.user_id, m.tag_id FROM user_tag_members m JOIN user_tags t ON t.id = m.tag_id WHERE t.org_id = ? ORDER BY `+userTagOrder, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -189,3 +189,8 @@ func oauthProviderName(issuer string) string {
 	}
 	return issuer
 }
+
+// userTagOrder orders a user's tags (user_tags t): by creation, then id. The
+// service evaluates policies (loadPolicyUsers) and lists users with it, so
+// user.tags[i] is the same tag in both.
+const userTagOrder = "t.created_ns, t.id"

@@ -1,0 +1,115 @@
+package policy
+
+import (
+	"math/big"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/env"
+	"cel.dev/cel-go/common/operators"
+	"cel.dev/cel-go/common/overloads"
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/common/types/traits"
+)
+
+// CEL dispatches +, -, *, / and % to the left operand's method, so an Int or
+// a Uint on the left never sees a bigInt on the right (`10 / wide` was "no
+// such overload"), and a bigInt without a method made CEL's interpreter panic.
+// These operators are therefore declared here, with CEL's own overloads and
+// overload ids (so the checker and cost tracking see no difference), and one
+// binding that sends any operation with a bigInt operand to its exact
+// big.Int form.
+
+// arithmeticExcluded are the standard library's operators arithmeticOperators replaces.
+func arithmeticExcluded() []*env.Function {
+	return []*env.Function{{Name: operators.Add}, {Name: operators.Subtract},
+		{Name: operators.Multiply}, {Name: operators.Divide}, {Name: operators.Modulo}}
+}
+
+func arithmeticOperators() []cel.EnvOption {
+	listA := cel.ListType(cel.TypeParamType("A"))
+	i, u, d := cel.IntType, cel.UintType, cel.DoubleType
+	s, b := cel.StringType, cel.BytesType
+	ts, dur := cel.TimestampType, cel.DurationType
+	o := func(id string, l, r, res *cel.Type) cel.FunctionOpt {
+		return cel.Overload(id, []*cel.Type{l, r}, res)
+	}
+	return []cel.EnvOption{
+		cel.Function(operators.Add,
+			o(overloads.AddBytes, b, b, b), o(overloads.AddDouble, d, d, d),
+			o(overloads.AddDurationDuration, dur, dur, dur), o(overloads.AddDurationTimestamp, dur, ts, ts),
+			o(overloads.AddTimestampDuration, ts, dur, ts), o(overloads.AddInt64, i, i, i),
+			o(overloads.AddList, listA, listA, listA), o(overloads.AddString, s, s, s),
+			o(overloads.AddUint64, u, u, u),
+			cel.SingletonBinaryBinding(func(l, r ref.Val) ref.Val {
+				if wide(l, r) {
+					return arith(l, r, (*big.Int).Add)
+				}
+				if a, ok := l.(traits.Adder); ok {
+					return a.Add(r)
+				}
+				return types.MaybeNoSuchOverloadErr(l)
+			})),
+		cel.Function(operators.Subtract,
+			o(overloads.SubtractDouble, d, d, d), o(overloads.SubtractDurationDuration, dur, dur, dur),
+			o(overloads.SubtractInt64, i, i, i), o(overloads.SubtractTimestampDuration, ts, dur, ts),
+			o(overloads.SubtractTimestampTimestamp, ts, ts, dur), o(overloads.SubtractUint64, u, u, u),
+			cel.SingletonBinaryBinding(func(l, r ref.Val) ref.Val {
+				if wide(l, r) {
+					return arith(l, r, (*big.Int).Sub)
+				}
+				if a, ok := l.(traits.Subtractor); ok {
+					return a.Subtract(r)
+				}
+				return types.MaybeNoSuchOverloadErr(l)
+			})),
+		cel.Function(operators.Multiply,
+			o(overloads.MultiplyDouble, d, d, d), o(overloads.MultiplyInt64, i, i, i),
+			o(overloads.MultiplyUint64, u, u, u),
+			cel.SingletonBinaryBinding(func(l, r ref.Val) ref.Val {
+				if wide(l, r) {
+					return arith(l, r, (*big.Int).Mul)
+				}
+				if a, ok := l.(traits.Multiplier); ok {
+					return a.Multiply(r)
+				}
+				return types.MaybeNoSuchOverloadErr(l)
+			})),
+		cel.Function(operators.Divide,
+			o(overloads.DivideDouble, d, d, d), o(overloads.DivideInt64, i, i, i),
+			o(overloads.DivideUint64, u, u, u),
+			cel.SingletonBinaryBinding(func(l, r ref.Val) ref.Val {
+				if wide(l, r) {
+					return quotient(l, r, (*big.Int).Quo, "division")
+				}
+				if a, ok := l.(traits.Divider); ok {
+					return a.Divide(r)
+				}
+				return types.MaybeNoSuchOverloadErr(l)
+			})),
+		cel.Function(operators.Modulo,
+			o(overloads.ModuloInt64, i, i, i), o(overloads.ModuloUint64, u, u, u),
+			cel.SingletonBinaryBinding(func(l, r ref.Val) ref.Val {
+				if wide(l, r) {
+					return quotient(l, r, (*big.Int).Rem, "modulo")
+				}
+				if a, ok := l.(traits.Modder); ok {
+					return a.Modulo(r)
+				}
+				return types.MaybeNoSuchOverloadErr(l)
+			})),
+	}
+}
+
+// wide reports whether an operation on l and r is one on integers of which
+// at least one is beyond 64 bits.
+func wide(l, r ref.Val) bool {
+	_, lb := l.(bigInt)
+	_, rb := r.(bigInt)
+	if !lb && !rb {
+		return false
+	}
+	_, lok := asBig(l)
+	_, rok := asBig(r)
+	return lok && rok
+}
