@@ -7,6 +7,8 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/fxamacker/cbor/v2"
@@ -160,6 +162,9 @@ func (a *attestation) verifySignature() error {
 	if !ok || pub.Curve != elliptic.P384() {
 		return fmt.Errorf("the leaf certificate's key is %s, not ECDSA P-384", keyKind(a.leaf.PublicKey))
 	}
+	if err := nitroProtectedHeader(a.msg.Headers.Protected); err != nil {
+		return err
+	}
 	alg, err := a.msg.Headers.Protected.Algorithm()
 	if err != nil {
 		return fmt.Errorf("protected header has no usable algorithm: %w", err)
@@ -175,6 +180,46 @@ func (a *attestation) verifySignature() error {
 		return fmt.Errorf("signature does not verify with the leaf certificate's key: %w", err)
 	}
 	return nil
+}
+
+// nitroProtectedHeader accepts only the protected header Nitro sends, {alg}.
+// Any other label is one vigil does not act on; refusing them all also refuses
+// crit, whose listed labels RFC 9052 §3.1 says a recipient must understand.
+func nitroProtectedHeader(h cose.ProtectedHeader) error {
+	for _, label := range sortedLabels(h) {
+		if label != cose.HeaderLabelAlgorithm {
+			return fmt.Errorf("protected header carries %s, which vigil does not understand: a Nitro document's protected header holds only alg (1)", headerLabelName(label))
+		}
+	}
+	return nil
+}
+
+// sortedLabels lists a header's labels in a fixed order, so that a reason
+// names the same label every time.
+func sortedLabels[M ~map[any]any](h M) []any {
+	labels := make([]any, 0, len(h))
+	for l := range h {
+		labels = append(labels, l)
+	}
+	slices.SortFunc(labels, func(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+	return labels
+}
+
+// headerLabelName names a COSE header label (RFC 9052 §3.1) for a reason.
+// String labels are attacker-chosen, so they are quoted and clipped.
+func headerLabelName(label any) string {
+	names := map[int64]string{1: "alg", 2: "crit", 3: "content type", 4: "kid", 5: "IV", 6: "partial IV", 33: "x5chain"}
+	switch l := label.(type) {
+	case int64:
+		if n, ok := names[l]; ok {
+			return fmt.Sprintf("header %s (label %d)", n, l)
+		}
+		return fmt.Sprintf("header label %d", l)
+	case string:
+		return fmt.Sprintf("header label %q", clip(l))
+	default:
+		return fmt.Sprintf("header label %v", label)
+	}
 }
 
 func keyKind(k any) string {

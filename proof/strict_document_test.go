@@ -1,0 +1,126 @@
+package proof
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fxamacker/cbor/v2"
+	"github.com/veraison/go-cose"
+)
+
+// These tests sign documents with a test CA (a demo authority passed in as a
+// configured root, the path --root and trusted_roots use), so that each
+// hostile document differs from one that verifies
+// (TestResignedDocumentVerifies) by exactly one thing.
+
+// resignedDocument re-signs enc's attestation payload (after mutate, if any)
+// with a fresh leaf issued by auth's intermediate from leaf, under hdr.
+func resignedDocument(t *testing.T, auth *DemoAuthority, enc *DemoEnclave, leaf *x509.Certificate, hdr cose.Headers, mutate func(*rawAttestation)) string {
+	t.Helper()
+	doc, err := base64.StdEncoding.DecodeString(enc.BootProof.AwsAttestationDocB64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := parseAttestation(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leafKey, err := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leafDER, err := x509.CreateCertificate(rand.Reader, leaf, auth.inter, &leafKey.PublicKey, auth.interKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := a.raw
+	raw.Certificate = leafDER
+	if mutate != nil {
+		mutate(&raw)
+	}
+	payload, err := cbor.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := cose.NewSigner(cose.AlgorithmES384, leafKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := &cose.UntaggedSign1Message{Headers: hdr, Payload: payload}
+	if err := msg.Sign(rand.Reader, nil, signer); err != nil {
+		t.Fatal(err)
+	}
+	out, err := msg.MarshalCBOR()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(out)
+}
+
+// nitroLikeLeaf is a leaf template shaped like a real Nitro leaf: not a CA,
+// digitalSignature, valid for three hours from a minute before now.
+func nitroLikeLeaf(now time.Time) *x509.Certificate {
+	return &x509.Certificate{
+		SerialNumber:          serial(),
+		Subject:               pkix.Name{CommonName: "test leaf", OrganizationalUnit: []string{demoMarker}},
+		NotBefore:             now.Add(-time.Minute),
+		NotAfter:              now.Add(3 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature,
+		BasicConstraintsValid: true,
+	}
+}
+
+func testCAEnclave(t *testing.T) (*DemoAuthority, *DemoEnclave, time.Time) {
+	t.Helper()
+	now := time.Now()
+	auth, err := NewDemoAuthority(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := NewDemoEnclave(auth, "signer", "vigil-demo", "demo-1", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return auth, enc, now
+}
+
+// nitroHeaders is what Nitro sends: protected {1: -35}, unprotected empty.
+func nitroHeaders() cose.Headers {
+	return cose.Headers{Protected: cose.ProtectedHeader{cose.HeaderLabelAlgorithm: cose.AlgorithmES384}}
+}
+
+func TestResignedDocumentVerifies(t *testing.T) {
+	auth, enc, now := testCAEnclave(t)
+	bp := enc.BootProof
+	bp.AwsAttestationDocB64 = resignedDocument(t, auth, enc, nitroLikeLeaf(now), nitroHeaders(), nil)
+	rep := VerifyBootProof(bp, Options{Roots: []Root{auth.Root()}})
+	if rep.Verdict != Verified {
+		t.Fatalf("a document shaped like Nitro's, signed under a configured root: %s", dump(rep))
+	}
+}
+
+// RFC 9052 §3.1: a recipient must refuse a message whose crit lists a label it
+// does not understand. vigil understands only Nitro's protected header.
+func TestCriticalHeaderIsRefused(t *testing.T) {
+	auth, enc, now := testCAEnclave(t)
+	h := nitroHeaders()
+	h.Protected[cose.HeaderLabelCritical] = []any{int64(99)}
+	h.Protected[int64(99)] = "must-understand"
+	bp := enc.BootProof
+	bp.AwsAttestationDocB64 = resignedDocument(t, auth, enc, nitroLikeLeaf(now), h, nil)
+	rep := VerifyBootProof(bp, Options{Roots: []Root{auth.Root()}})
+	c := rep.Check(CheckCOSE)
+	if c.Status != Fail || rep.Verdict != Failed {
+		t.Fatalf("a critical header vigil does not understand (label 99) passed: %s", dump(rep))
+	}
+	if !strings.Contains(c.Reason, "crit") {
+		t.Errorf("the reason does not name the crit header: %q", c.Reason)
+	}
+}
