@@ -165,6 +165,9 @@ func (a *attestation) verifySignature() error {
 	if err := nitroProtectedHeader(a.msg.Headers.Protected); err != nil {
 		return err
 	}
+	if err := emptyUnprotectedHeader(a.msg.Headers); err != nil {
+		return err
+	}
 	alg, err := a.msg.Headers.Protected.Algorithm()
 	if err != nil {
 		return fmt.Errorf("protected header has no usable algorithm: %w", err)
@@ -192,6 +195,22 @@ func nitroProtectedHeader(h cose.ProtectedHeader) error {
 		}
 	}
 	return nil
+}
+
+// emptyUnprotectedHeader refuses any unprotected label. Nitro sends none, and
+// an unprotected label is not signed: alg there too (RFC 9052 §3 forbids a
+// label in both buckets) would let another reader of the same bytes see
+// another algorithm.
+func emptyUnprotectedHeader(h cose.Headers) error {
+	labels := sortedLabels(h.Unprotected)
+	if len(labels) == 0 {
+		return nil
+	}
+	both := ""
+	if _, ok := h.Protected[labels[0]]; ok {
+		both = ", which is in the protected header too"
+	}
+	return fmt.Errorf("unprotected header carries %s%s: a Nitro document's unprotected header is empty", headerLabelName(labels[0]), both)
 }
 
 // sortedLabels lists a header's labels in a fixed order, so that a reason

@@ -124,3 +124,29 @@ func TestCriticalHeaderIsRefused(t *testing.T) {
 		t.Errorf("the reason does not name the crit header: %q", c.Reason)
 	}
 }
+
+// RFC 9052 §3: a label must not be in both header buckets. An unprotected alg
+// would let a second reader of the same document see another algorithm; Nitro
+// sends an empty unprotected header, and nothing else is accepted.
+func TestUnprotectedHeaderIsRefused(t *testing.T) {
+	for named, unprotected := range map[string]cose.UnprotectedHeader{
+		"alg": {cose.HeaderLabelAlgorithm: cose.AlgorithmES256},
+		"kid": {cose.HeaderLabelKeyID: []byte("k")},
+	} {
+		t.Run(named, func(t *testing.T) {
+			auth, enc, now := testCAEnclave(t)
+			h := nitroHeaders()
+			h.Unprotected = unprotected
+			bp := enc.BootProof
+			bp.AwsAttestationDocB64 = resignedDocument(t, auth, enc, nitroLikeLeaf(now), h, nil)
+			rep := VerifyBootProof(bp, Options{Roots: []Root{auth.Root()}})
+			c := rep.Check(CheckCOSE)
+			if c.Status != Fail || rep.Verdict != Failed {
+				t.Fatalf("an unprotected header %v passed: %s", unprotected, dump(rep))
+			}
+			if !strings.Contains(c.Reason, "unprotected header carries header "+named) {
+				t.Errorf("the reason does not name the unprotected %s: %q", named, c.Reason)
+			}
+		})
+	}
+}
