@@ -150,3 +150,31 @@ func TestUnprotectedHeaderIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// The certificate that signs the document must be an end-entity signing key:
+// a CA certificate, or one without digitalSignature, does not sign documents.
+func TestLeafMustBeASigningEndEntity(t *testing.T) {
+	for name, shape := range map[string]func(*x509.Certificate){
+		"a CA": func(c *x509.Certificate) {
+			c.IsCA = true
+			c.KeyUsage = x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature
+		},
+		"without digitalSignature": func(c *x509.Certificate) { c.KeyUsage = x509.KeyUsageContentCommitment },
+	} {
+		t.Run(name, func(t *testing.T) {
+			auth, enc, now := testCAEnclave(t)
+			leaf := nitroLikeLeaf(now)
+			shape(leaf)
+			bp := enc.BootProof
+			bp.AwsAttestationDocB64 = resignedDocument(t, auth, enc, leaf, nitroHeaders(), nil)
+			rep := VerifyBootProof(bp, Options{Roots: []Root{auth.Root()}})
+			c := rep.Check(CheckChain)
+			if c.Status != Fail || rep.Verdict != Failed {
+				t.Fatalf("a leaf certificate that is %s signed the document and passed: %s", name, dump(rep))
+			}
+			if !strings.Contains(c.Reason, "leaf certificate") {
+				t.Errorf("the reason does not say the leaf is at fault: %q", c.Reason)
+			}
+		})
+	}
+}

@@ -271,6 +271,9 @@ func (v *verifier) verifyChain(at time.Time) (Root, error) {
 	if err := validAt(v.att.leaf, at, "the leaf certificate"); err != nil {
 		return Root{}, err
 	}
+	if err := signingLeaf(v.att.leaf); err != nil {
+		return Root{}, err
+	}
 	chains, err := v.att.leaf.Verify(x509.VerifyOptions{
 		Roots:         pool,
 		Intermediates: inter,
@@ -291,6 +294,19 @@ func (v *verifier) verifyChain(at time.Time) (Root, error) {
 		}
 	}
 	return Root{}, errors.New("the chain ended at a certificate that is not a configured root")
+}
+
+// signingLeaf requires the certificate that signs the document to be an
+// end-entity signing key, as a Nitro leaf is. Chain building checks only the
+// parents (CA, certSign); nothing else constrains the leaf itself.
+func signingLeaf(c *x509.Certificate) error {
+	switch {
+	case c.IsCA:
+		return fmt.Errorf("the leaf certificate (%s) is a CA certificate: a document must be signed by an end-entity certificate", clip(c.Subject.CommonName))
+	case c.KeyUsage&x509.KeyUsageDigitalSignature == 0:
+		return fmt.Errorf("the leaf certificate (%s) lacks the digitalSignature key usage, so its key may not sign a document", clip(c.Subject.CommonName))
+	}
+	return nil
 }
 
 func validAt(c *x509.Certificate, at time.Time, what string) error {
