@@ -178,3 +178,33 @@ func TestLeafMustBeASigningEndEntity(t *testing.T) {
 		})
 	}
 }
+
+// A leaf key that signs a document dated outside its own certificate's
+// validity is what a leaked leaf key looks like. Validating the chain at
+// another time (--at, Options.At) must not hide it.
+func TestDocumentDatedOutsideItsLeafFailsAtAnyValidationTime(t *testing.T) {
+	for name, shift := range map[string]time.Duration{
+		"after the leaf expired":       365 * 24 * time.Hour,
+		"before the leaf became valid": -24 * time.Hour,
+	} {
+		t.Run(name, func(t *testing.T) {
+			auth, enc, now := testCAEnclave(t)
+			dated := now.Add(shift)
+			bp := enc.BootProof
+			bp.AwsAttestationDocB64 = resignedDocument(t, auth, enc, nitroLikeLeaf(now), nitroHeaders(), func(r *rawAttestation) {
+				r.Timestamp = uint64(dated.UnixMilli())
+			})
+			for _, at := range []time.Time{{}, now} {
+				rep := VerifyBootProof(bp, Options{Roots: []Root{auth.Root()}, At: at})
+				c := rep.Check(CheckChain)
+				if c.Status != Fail || rep.Verdict != Failed {
+					t.Fatalf("a document dated %s, its leaf valid %s to %s, validated at %v: %s", dated.UTC().Format(time.RFC3339),
+						now.Add(-time.Minute).UTC().Format(time.RFC3339), now.Add(3*time.Hour).UTC().Format(time.RFC3339), at, dump(rep))
+				}
+				if !strings.Contains(c.Reason, "document") || !strings.Contains(c.Reason, rep.DocumentTime.Format(time.RFC3339)) {
+					t.Errorf("validated at %v, the reason does not say the document's own time %s is outside the leaf's window: %q", at, rep.DocumentTime.Format(time.RFC3339), c.Reason)
+				}
+			}
+		})
+	}
+}
