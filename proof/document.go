@@ -7,7 +7,9 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +33,9 @@ var attestationDecMode = func() cbor.DecMode {
 		MaxArrayElements:  64,
 		MaxMapPairs:       64,
 		ExtraReturnErrors: cbor.ExtraDecErrorUnknownField,
+		// Nitro's field names are lower case; another spelling is an unknown
+		// field, so the payload is read one way only.
+		FieldNameMatching: cbor.FieldNameMatchingCaseSensitive,
 	}.DecMode()
 	if err != nil {
 		panic(err) // constant options; cannot fail at run time
@@ -49,6 +54,28 @@ type rawAttestation struct {
 	PublicKey   []byte            `cbor:"public_key"`
 	UserData    []byte            `cbor:"user_data"`
 	Nonce       []byte            `cbor:"nonce"`
+}
+
+// unknownPayloadFields names the payload's keys that are not Nitro fields,
+// for a reason: the decoder says only where the first one was.
+func unknownPayloadFields(payload []byte) string {
+	known := map[string]bool{}
+	t := reflect.TypeFor[rawAttestation]()
+	for i := range t.NumField() {
+		known[t.Field(i).Tag.Get("cbor")] = true
+	}
+	var fields map[any]cbor.RawMessage
+	if err := attestationDecMode.Unmarshal(payload, &fields); err != nil {
+		return "a field that is not a Nitro field"
+	}
+	var unknown []string
+	for k := range fields {
+		if name, ok := k.(string); !ok || !known[name] {
+			unknown = append(unknown, strconv.Quote(clip(fmt.Sprint(k))))
+		}
+	}
+	slices.Sort(unknown)
+	return fmt.Sprintf("unknown field %s: Nitro's fields are module_id, digest, timestamp, pcrs, certificate, cabundle, public_key, user_data and nonce, spelled exactly so", strings.Join(unknown, ", "))
 }
 
 // attestation is a parsed COSE_Sign1 Nitro document; the signature is not yet checked.
@@ -84,6 +111,9 @@ func parseAttestation(data []byte) (*attestation, error) {
 	}
 	a := &attestation{msg: msg}
 	if err := attestationDecMode.Unmarshal(msg.Payload, &a.raw); err != nil {
+		if _, ok := errors.AsType[*cbor.UnknownFieldError](err); ok {
+			return nil, fmt.Errorf("attestation payload: %s", unknownPayloadFields(msg.Payload))
+		}
 		return nil, fmt.Errorf("attestation payload: %w", err)
 	}
 	r := &a.raw

@@ -208,3 +208,33 @@ func TestDocumentDatedOutsideItsLeafFailsAtAnyValidationTime(t *testing.T) {
 		})
 	}
 }
+
+// Nitro's payload field names are lower case. Another spelling (MODULE_ID)
+// is not a Nitro field, so it is an unknown field and refused: the payload is
+// read one way only.
+func TestPayloadFieldNamesAreCaseSensitive(t *testing.T) {
+	auth, enc, _ := testCAEnclave(t)
+	doc, err := base64.StdEncoding.DecodeString(enc.BootProof.AwsAttestationDocB64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := parseAttestation(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := a.raw
+	payload, err := cbor.Marshal(map[string]any{"MODULE_ID": r.ModuleID, "digest": r.Digest, "timestamp": r.Timestamp, "pcrs": r.PCRs,
+		"certificate": r.Certificate, "cabundle": r.CABundle, "public_key": r.PublicKey, "user_data": r.UserData, "nonce": nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := parseAttestation(coseWith(t, payload)); err == nil {
+		t.Fatalf("payload key MODULE_ID (not a Nitro field) was read as module_id=%q", got.raw.ModuleID)
+	}
+	rep := VerifyAttestation(coseWith(t, payload), Options{Roots: []Root{auth.Root()}})
+	if c := rep.Check(CheckCOSE); c.Status != Fail || rep.Verdict != Failed {
+		t.Errorf("a document whose payload spells MODULE_ID decoded: %s", dump(rep))
+	} else if !strings.Contains(c.Reason, `unknown field "MODULE_ID"`) {
+		t.Errorf("the reason does not name the unknown field: %q", c.Reason)
+	}
+}
