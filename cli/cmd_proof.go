@@ -118,7 +118,7 @@ func (f *commonProofFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.roots, "root", "extra trusted root certificate `PEM` file (repeatable); the AWS Nitro root is always trusted")
 	fs.Var(&f.expectPCRs, "expect-pcr", "pin a PCR: `N=HEX` (repeatable)")
 	fs.Var(&f.allowHash, "allow-manifest", "allowed manifest SHA-256 `HEX` (repeatable)")
-	fs.StringVar(&f.at, "at", "", "validate certificates at this RFC 3339 `TIME` instead of the document's own timestamp")
+	fs.StringVar(&f.at, "at", "", "validate certificates at this RFC 3339 `TIME` instead of the document's own timestamp (which must still fall within its leaf certificate's validity)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&f.requireVerified, "require-verified", false, "exit 1 unless the verdict is VERIFIED (PARTIAL too; without it, only FAILED exits 1)")
 }

@@ -94,9 +94,11 @@ func (v *verifier) approvalCheck(env *envelope, envErr error, shown *Manifest) {
 	for _, m := range set.Members {
 		members[memberKey{m.Alias, string(m.PubKey)}] = true
 	}
+	// seen counts signers by the signing half, the key each signature is checked
+	// with: two members sharing it are one signer, not two.
 	seen := map[string]bool{}
 	var approvals []Approval
-	var problems []string
+	problems := sharedSigningKeys(set.Members)
 	for i, a := range env.approvals {
 		ap := Approval{Alias: a.member.Alias, PubKey: a.member.PubKey}
 		ap.Member = members[memberKey{a.member.Alias, string(a.member.PubKey)}]
@@ -115,7 +117,7 @@ func (v *verifier) approvalCheck(env *envelope, envErr error, shown *Manifest) {
 			problems = append(problems, fmt.Sprintf("approval %d (%q): %v", i+1, clip(a.member.Alias), err))
 		} else {
 			ap.Valid = true
-			seen[string(a.member.PubKey)] = true
+			seen[string(a.member.PubKey[qosPublicKeyLen/2:])] = true
 		}
 		approvals = append(approvals, ap)
 	}
@@ -130,10 +132,32 @@ func (v *verifier) approvalCheck(env *envelope, envErr error, shown *Manifest) {
 	case len(problems) > 0:
 		rep.add(CheckApprovals, nameApprovals, Fail, joinFirst(problems, maxProblemsListed))
 	case n < int(set.Threshold):
-		rep.add(CheckApprovals, nameApprovals, Fail, fmt.Sprintf("%d valid approvals from distinct members, the threshold is %d of %d", n, set.Threshold, len(set.Members)))
+		rep.add(CheckApprovals, nameApprovals, Fail, fmt.Sprintf("%d valid approvals from distinct members (each with its own signing key), the threshold is %d of %d", n, set.Threshold, len(set.Members)))
 	default:
-		rep.add(CheckApprovals, nameApprovals, Pass, fmt.Sprintf("%d valid approvals from distinct manifest-set members, threshold %d of %d", n, set.Threshold, len(set.Members)))
+		rep.add(CheckApprovals, nameApprovals, Pass, fmt.Sprintf("%d valid approvals from distinct manifest-set members, each with its own signing key, threshold %d of %d", n, set.Threshold, len(set.Members)))
 	}
+}
+
+// sharedSigningKeys lists the manifest-set members that share a signing half
+// (bytes 65..130 of their keys). Such a set fails: one key could meet a
+// threshold meant for distinct operators, whichever members' approvals the
+// envelope happens to carry.
+func sharedSigningKeys(members []Member) []string {
+	var problems []string
+	first := make(map[string]string, len(members))
+	for _, m := range members {
+		if len(m.PubKey) != qosPublicKeyLen {
+			continue // its approvals fail on the key's length
+		}
+		half := string(m.PubKey[qosPublicKeyLen/2:])
+		if other, ok := first[half]; ok {
+			problems = append(problems, fmt.Sprintf("manifest-set members %q and %q share one signing key (%s…), so they are one signer and cannot count as two approvals",
+				clip(other), clip(m.Alias), hex.EncodeToString(m.PubKey[qosPublicKeyLen/2:qosPublicKeyLen/2+8])))
+			continue
+		}
+		first[half] = m.Alias
+	}
+	return problems
 }
 
 // memberKey identifies a quorum-set member: an approval counts only when both

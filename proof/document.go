@@ -7,6 +7,10 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fxamacker/cbor/v2"
@@ -29,6 +33,9 @@ var attestationDecMode = func() cbor.DecMode {
 		MaxArrayElements:  64,
 		MaxMapPairs:       64,
 		ExtraReturnErrors: cbor.ExtraDecErrorUnknownField,
+		// Nitro's field names are lower case; another spelling is an unknown
+		// field, so the payload is read one way only.
+		FieldNameMatching: cbor.FieldNameMatchingCaseSensitive,
 	}.DecMode()
 	if err != nil {
 		panic(err) // constant options; cannot fail at run time
@@ -47,6 +54,28 @@ type rawAttestation struct {
 	PublicKey   []byte            `cbor:"public_key"`
 	UserData    []byte            `cbor:"user_data"`
 	Nonce       []byte            `cbor:"nonce"`
+}
+
+// unknownPayloadFields names the payload's keys that are not Nitro fields,
+// for a reason: the decoder says only where the first one was.
+func unknownPayloadFields(payload []byte) string {
+	known := map[string]bool{}
+	t := reflect.TypeFor[rawAttestation]()
+	for i := range t.NumField() {
+		known[t.Field(i).Tag.Get("cbor")] = true
+	}
+	var fields map[any]cbor.RawMessage
+	if err := attestationDecMode.Unmarshal(payload, &fields); err != nil {
+		return "a field that is not a Nitro field"
+	}
+	var unknown []string
+	for k := range fields {
+		if name, ok := k.(string); !ok || !known[name] {
+			unknown = append(unknown, strconv.Quote(clip(fmt.Sprint(k))))
+		}
+	}
+	slices.Sort(unknown)
+	return fmt.Sprintf("unknown field %s: Nitro's fields are module_id, digest, timestamp, pcrs, certificate, cabundle, public_key, user_data and nonce, spelled exactly so", strings.Join(unknown, ", "))
 }
 
 // attestation is a parsed COSE_Sign1 Nitro document; the signature is not yet checked.
@@ -82,6 +111,9 @@ func parseAttestation(data []byte) (*attestation, error) {
 	}
 	a := &attestation{msg: msg}
 	if err := attestationDecMode.Unmarshal(msg.Payload, &a.raw); err != nil {
+		if _, ok := errors.AsType[*cbor.UnknownFieldError](err); ok {
+			return nil, fmt.Errorf("attestation payload: %s", unknownPayloadFields(msg.Payload))
+		}
 		return nil, fmt.Errorf("attestation payload: %w", err)
 	}
 	r := &a.raw
@@ -160,6 +192,12 @@ func (a *attestation) verifySignature() error {
 	if !ok || pub.Curve != elliptic.P384() {
 		return fmt.Errorf("the leaf certificate's key is %s, not ECDSA P-384", keyKind(a.leaf.PublicKey))
 	}
+	if err := nitroProtectedHeader(a.msg.Headers.Protected); err != nil {
+		return err
+	}
+	if err := emptyUnprotectedHeader(a.msg.Headers); err != nil {
+		return err
+	}
 	alg, err := a.msg.Headers.Protected.Algorithm()
 	if err != nil {
 		return fmt.Errorf("protected header has no usable algorithm: %w", err)
@@ -175,6 +213,62 @@ func (a *attestation) verifySignature() error {
 		return fmt.Errorf("signature does not verify with the leaf certificate's key: %w", err)
 	}
 	return nil
+}
+
+// nitroProtectedHeader accepts only the protected header Nitro sends, {alg}.
+// Any other label is one vigil does not act on; refusing them all also refuses
+// crit, whose listed labels RFC 9052 §3.1 says a recipient must understand.
+func nitroProtectedHeader(h cose.ProtectedHeader) error {
+	for _, label := range sortedLabels(h) {
+		if label != cose.HeaderLabelAlgorithm {
+			return fmt.Errorf("protected header carries %s, which vigil does not understand: a Nitro document's protected header holds only alg (1)", headerLabelName(label))
+		}
+	}
+	return nil
+}
+
+// emptyUnprotectedHeader refuses any unprotected label. Nitro sends none, and
+// an unprotected label is not signed: alg there too (RFC 9052 §3 forbids a
+// label in both buckets) would let another reader of the same bytes see
+// another algorithm.
+func emptyUnprotectedHeader(h cose.Headers) error {
+	labels := sortedLabels(h.Unprotected)
+	if len(labels) == 0 {
+		return nil
+	}
+	both := ""
+	if _, ok := h.Protected[labels[0]]; ok {
+		both = ", which is in the protected header too"
+	}
+	return fmt.Errorf("unprotected header carries %s%s: a Nitro document's unprotected header is empty", headerLabelName(labels[0]), both)
+}
+
+// sortedLabels lists a header's labels in a fixed order, so that a reason
+// names the same label every time.
+func sortedLabels[M ~map[any]any](h M) []any {
+	labels := make([]any, 0, len(h))
+	for l := range h {
+		labels = append(labels, l)
+	}
+	slices.SortFunc(labels, func(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+	return labels
+}
+
+// headerLabelName names a COSE header label (RFC 9052 §3.1) for a reason.
+// String labels are attacker-chosen, so they are quoted and clipped.
+func headerLabelName(label any) string {
+	names := map[int64]string{1: "alg", 2: "crit", 3: "content type", 4: "kid", 5: "IV", 6: "partial IV", 33: "x5chain"}
+	switch l := label.(type) {
+	case int64:
+		if n, ok := names[l]; ok {
+			return fmt.Sprintf("header %s (label %d)", n, l)
+		}
+		return fmt.Sprintf("header label %d", l)
+	case string:
+		return fmt.Sprintf("header label %q", clip(l))
+	default:
+		return fmt.Sprintf("header label %v", label)
+	}
 }
 
 func keyKind(k any) string {

@@ -223,6 +223,9 @@ func (v *verifier) attestationChecks(doc []byte, decodeErr error) {
 	}
 	rep.Anchor = root.anchorName()
 	reason := fmt.Sprintf("chains to %s, valid at %s (%s)", rep.Anchor, at.UTC().Format(time.RFC3339), atWhat)
+	if !v.opts.At.IsZero() {
+		reason += "; the document's own timestamp is within its leaf's validity"
+	}
 	if root.Demo {
 		reason += "; this is a local DEMO root, not AWS"
 	}
@@ -255,6 +258,9 @@ func (v *verifier) verifyChain(at time.Time) (Root, error) {
 	for _, r := range roots {
 		pool.AddCert(r.Cert)
 	}
+	if err := datedWithinLeaf(v.att.leaf, v.att.doc.Timestamp); err != nil {
+		return Root{}, err
+	}
 	inter := x509.NewCertPool()
 	for i, c := range v.att.cabundle {
 		if i == 0 {
@@ -269,6 +275,9 @@ func (v *verifier) verifyChain(at time.Time) (Root, error) {
 		inter.AddCert(c)
 	}
 	if err := validAt(v.att.leaf, at, "the leaf certificate"); err != nil {
+		return Root{}, err
+	}
+	if err := signingLeaf(v.att.leaf); err != nil {
 		return Root{}, err
 	}
 	chains, err := v.att.leaf.Verify(x509.VerifyOptions{
@@ -291,6 +300,36 @@ func (v *verifier) verifyChain(at time.Time) (Root, error) {
 		}
 	}
 	return Root{}, errors.New("the chain ended at a certificate that is not a configured root")
+}
+
+// signingLeaf requires the certificate that signs the document to be an
+// end-entity signing key, as a Nitro leaf is. Chain building checks only the
+// parents (CA, certSign); nothing else constrains the leaf itself.
+func signingLeaf(c *x509.Certificate) error {
+	switch {
+	case c.IsCA:
+		return fmt.Errorf("the leaf certificate (%s) is a CA certificate: a document must be signed by an end-entity certificate", clip(c.Subject.CommonName))
+	case c.KeyUsage&x509.KeyUsageDigitalSignature == 0:
+		return fmt.Errorf("the leaf certificate (%s) lacks the digitalSignature key usage, so its key may not sign a document", clip(c.Subject.CommonName))
+	}
+	return nil
+}
+
+// datedWithinLeaf requires the document's own signed timestamp to fall in
+// its leaf's validity, whatever time the chain is validated at: a leaf key
+// signing a document dated outside its certificate looks like a leaked key.
+func datedWithinLeaf(leaf *x509.Certificate, dated time.Time) error {
+	when := ""
+	switch {
+	case dated.After(leaf.NotAfter):
+		when = "after its leaf certificate expired"
+	case dated.Before(leaf.NotBefore):
+		when = "before its leaf certificate became valid"
+	default:
+		return nil
+	}
+	return fmt.Errorf("the document's own timestamp %s is %s (%s, valid %s to %s): the leaf's key signed a document dated outside its certificate, which a validation time (--at) does not change",
+		dated.UTC().Format(time.RFC3339), when, clip(leaf.Subject.CommonName), leaf.NotBefore.UTC().Format(time.RFC3339), leaf.NotAfter.UTC().Format(time.RFC3339))
 }
 
 func validAt(c *x509.Certificate, at time.Time, what string) error {
