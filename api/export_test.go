@@ -12,3 +12,14 @@ func WithMaxReplyBytesBelowTheLeast(n int64) Option {
 		return nil
 	}
 }
+
+// WithMaxListReplyBytesBelowTheLeast is WithMaxListReplyBytes without its
+// floor of MinReplyBytes, for the same reason: a list is refused by
+// comparing it with its bound, so a fraction of the users under the same
+// fraction of the bound shows the same.
+func WithMaxListReplyBytesBelowTheLeast(n int64, setting string) Option {
+	return func(c *Client) error {
+		c.maxListReply, c.listReplySetting = n, setting
+		return nil
+	}
+}
