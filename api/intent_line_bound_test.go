@@ -1,3 +1,10 @@
+// Not under the race detector: this test walks every rune through Quote, a
+// pure function, in one goroutine, so the race build has nothing to find
+// here and makes the walk 15 times slower (66 s against 5 s). go test ./...
+// runs it.
+//
+//go:build !race
+
 package api
 
 import (

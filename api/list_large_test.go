@@ -17,21 +17,43 @@ import (
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
+// The tests of large activities below shrink both the largest interface
+// (400 kB) and the least reply bound a client takes (MinReplyBytes, 4 MiB) by
+// scaleDown: the client halves, remembers and grows a page by comparing its
+// reply with its bound, so the proportions are what matters, and each byte
+// listed is parsed several times on both sides, which the race detector makes
+// ten times dearer. Eight activities still make a page over the bound, and
+// one page under it.
+const (
+	scaleDown          = 8
+	maxReplyScaled     = api.MinReplyBytes / scaleDown
+	largeBytesScaled   = servertest.LargeInterfaceBytes / scaleDown
+	largeInterfacesNum = 8
+)
+
+// submitLargeScaled has the operator submit largeInterfacesNum interfaces of
+// largeBytesScaled and returns them and a client of alice's reading at most
+// maxReplyScaled, with opts.
+func submitLargeScaled(t *testing.T, demo *servertest.Demo, opts ...api.Option) (*api.Client, []*api.Activity) {
+	t.Helper()
+	alice := demo.ClientAt(demo.URL, "alice", append([]api.Option{api.WithMaxReplyBytesBelowTheLeast(maxReplyScaled)}, opts...)...)
+	return alice, demo.SubmitInterfaces(largeInterfacesNum, servertest.InterfaceOfSize(largeBytesScaled), "operator")
+}
+
 // A member who may not create anything can still fill the activity list:
 // each refused activity is kept, repeating its intent, and an interface may be
 // 400 kB (twice that on the wire when it is all escaped quotes). A page of
 // them can be larger than the client reads. The list must stay readable: a
-// shorter page, and every activity reachable by paging on. The client here
-// reads at most 4 MiB, so that eight such activities show what twenty-two
-// would at the default 16 MiB.
+// shorter page, and every activity reachable by paging on. Eight activities
+// of an eighth of 400 kB under a bound of an eighth of 4 MiB (the least a
+// client takes) show what twenty-two of 400 kB would at the default 16 MiB.
 func TestListActivitiesStaysReadableWhenActivitiesAreLarge(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	ctx := context.Background()
-	const maxReply = api.MinReplyBytes
-	alice := demo.ClientAt(demo.URL, "alice", api.WithMaxReplyBytes(maxReply))
-	const n = 8
-	demo.SubmitLargeInterfaces(n, "operator")
-	big := servertest.LargeInterface()
+	const maxReply = maxReplyScaled
+	const n = largeInterfacesNum
+	alice, _ := submitLargeScaled(t, demo)
+	big := servertest.InterfaceOfSize(largeBytesScaled)
 	if whole, err := demo.Client("alice").ListActivitiesRaw(ctx, api.ListActivitiesOptions{Limit: 100}); err != nil || len(whole) <= maxReply {
 		t.Fatalf("the whole page is %d bytes (%v); the test needs it over %d", len(whole), err, maxReply)
 	}
@@ -123,9 +145,7 @@ func TestListActivitiesRemembersThePageThatFit(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	ctx := context.Background()
 	counter := &listCounter{}
-	alice := demo.ClientAt(demo.URL, "alice", api.WithMaxReplyBytes(api.MinReplyBytes), api.WithHTTPClient(&http.Client{Transport: counter}))
-	const n = 8
-	large := demo.SubmitLargeInterfaces(n, "operator")
+	alice, large := submitLargeScaled(t, demo, api.WithHTTPClient(&http.Client{Transport: counter}))
 
 	first, err := alice.ListActivities(ctx, api.ListActivitiesOptions{Limit: 100})
 	if err != nil {
@@ -148,7 +168,7 @@ func TestListActivitiesRemembersThePageThatFit(t *testing.T) {
 		t.Errorf("the second list holds %d activities from %s; want the first's %d from %s", len(second), second[0].ID, len(first), first[0].ID)
 	}
 	raw, err := alice.ListActivitiesRaw(ctx, api.ListActivitiesOptions{Limit: 100})
-	if err != nil || len(raw) > api.MinReplyBytes {
+	if err != nil || len(raw) > maxReplyScaled {
 		t.Fatalf("the raw page: %d bytes, %v", len(raw), err)
 	}
 	if asked := counter.since(len(halving) + 1); !slices.Equal(asked, []int{fitted}) {
@@ -194,9 +214,8 @@ func TestListActivitiesRemembersThePageThatFit(t *testing.T) {
 func TestWalkActivitiesSaysWhenItStoppedShort(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	ctx := context.Background()
-	alice := demo.ClientAt(demo.URL, "alice", api.WithMaxReplyBytes(api.MinReplyBytes))
-	const n = 8
-	demo.SubmitLargeInterfaces(n, "operator")
+	const n = largeInterfacesNum
+	alice, _ := submitLargeScaled(t, demo)
 	opts := api.ListActivitiesOptions{Types: []string{api.TypeCreateSmartContractInterface}}
 	walk := func(maxPages int) (int, error) {
 		seen := 0

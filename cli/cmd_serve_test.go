@@ -172,10 +172,7 @@ func TestServeSurvivesKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "vigil")
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := vigilBinary(t)
 	dir := t.TempDir()
 	addr, proxyAddr := freeAddr(t), freeAddr(t)
 	base := "http://" + addr

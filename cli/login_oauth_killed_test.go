@@ -10,10 +10,8 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -31,31 +29,12 @@ func TestLoginOAuthKilledInFlightLeavesTheTargetKeyForRecover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	build := sync.OnceValues(func() (string, error) {
-		bin := filepath.Join(t.TempDir(), "vigil")
-		out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput()
-		if err != nil {
-			return "", &buildError{err: err, out: string(out)}
-		}
-		return bin, nil
-	})
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
-			bin, err := build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			loginKilledInFlight(t, bin, sig)
+			loginKilledInFlight(t, vigilBinary(t), sig)
 		})
 	}
 }
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n" + e.out }
 
 func loginKilledInFlight(t *testing.T, bin string, sig syscall.Signal) {
 	e := newVerbEnv(t)

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// TestMain removes the vigil binary the tests that run it as a process
+// shared (vigilBinary).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dir, err := vigilBinaryDir(); err == nil && dir != "" {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// vigilBinaryDir makes the directory of the built binary, once: it outlives
+// any one test, so TestMain removes it.
+var vigilBinaryDir = sync.OnceValues(func() (string, error) {
+	return os.MkdirTemp("", "vigil-cli-test-")
+})
+
+// buildVigil builds the vigil binary once for the package: each test that
+// runs it as a process would otherwise spend seconds on the same go build.
+var buildVigil = sync.OnceValues(func() (string, error) {
+	dir, err := vigilBinaryDir()
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "vigil")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		return "", &buildError{err: err, out: string(out)}
+	}
+	return bin, nil
+})
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n" + e.out }
+
+// vigilBinary is the built vigil binary, failing t if it does not build.
+func vigilBinary(t *testing.T) string {
+	t.Helper()
+	bin, err := buildVigil()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
