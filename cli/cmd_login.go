@@ -300,7 +300,10 @@ func resubmit(ctx context.Context, c proc, client *api.Client, sent *api.Outcome
 
 // targetName is the name a login under --name name keeps its fresh target
 // key as.
-func targetName(name string) string { return name + "-target" }
+func targetName(name string) string { return name + targetSuffix }
+
+// targetSuffix ends the name of every target key a login keeps.
+const targetSuffix = "-target"
 
 // reserveTarget claims the name of a fresh target key before a login sends
 // anything. A name still held by an earlier login's target key is refused:
@@ -364,22 +367,28 @@ func removeKeyFiles(store keys.Store, name string) error {
 }
 
 // removeKeptTarget removes the fresh target key a login saved as kept, once
-// the API key it opens is saved.
-func removeKeptTarget(c proc, store keys.Store, kept string) {
+// the API key it opens is saved. It reports whether the key is gone; if not,
+// a warning says to delete it.
+func removeKeptTarget(c proc, store keys.Store, kept string) bool {
 	if err := removeKeyFiles(store, kept); err != nil {
 		fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", kept, err)
+		return false
 	}
+	return true
 }
 
 // removeTargetFile removes a --target-key file (none: "") once the API key
-// it opens is saved.
-func removeTargetFile(c proc, targetFile string) {
+// it opens is saved. It reports whether a file was removed; if one could not
+// be, a warning says to delete it.
+func removeTargetFile(c proc, targetFile string) bool {
 	if targetFile == "" {
-		return
+		return false
 	}
-	if err := os.Remove(targetFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+	err := os.Remove(targetFile)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", targetFile, err)
 	}
+	return err == nil
 }
 
 // keepTarget says how to finish a login that has not ended (its reply was
