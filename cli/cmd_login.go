@@ -177,9 +177,13 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		if target, err = ecdh.P256().GenerateKey(rand.Reader); err != nil {
 			return fmt.Errorf("login oauth: make the target key: %w", err)
 		}
-		fmt.Fprintf(c.stderr, "nonce: %s\nsign in at the provider with this nonce, then give the OIDC token here (end with Ctrl-D):\n", oauthNonce(target))
+		fmt.Fprintf(c.stderr, "nonce: %s\nsign in at the provider with this nonce, then give the OIDC token here\n", oauthNonce(target))
 	}
-	raw, from, err := readInput(c, *tokenPath, maxProviderToken)
+	raw, from, err := readProviderToken(ctx, c, *tokenPath)
+	if ctx.Err() != nil {
+		// Ctrl-C at the prompt: the deferred Cancels give the names back.
+		return fmt.Errorf("login oauth: %w", err)
+	}
 	if err != nil {
 		return usagef("login oauth: --provider-token %s: %v", from, err)
 	}
@@ -249,6 +253,33 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		dropFresh()
 	}
 	return finishOAuth(ctx, c, p, store, *name, slot, act, target, dropTarget, expires, lifetime, keep)
+}
+
+// readProviderToken reads the OIDC token from path, or standard input for
+// "-": typed or pasted on a terminal, it is read with echo off (it is a
+// secret, kept out of scrollback and terminal logs, as keys import keeps a
+// key). Either way Ctrl-C (ctx) stops the wait at once.
+func readProviderToken(ctx context.Context, c proc, path string) (raw []byte, from string, err error) {
+	if fd, ok := stdinTerminal(c); ok && path == "-" {
+		raw, err = readHidden(ctx, c, fd, "OIDC token (paste it, then Enter)")
+		return raw, "the terminal", err
+	}
+	type result struct {
+		raw  []byte
+		from string
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() { // a read that blocks goes with the process
+		raw, from, err := readInput(c, path, maxProviderToken)
+		got <- result{raw, from, err}
+	}()
+	select {
+	case r := <-got:
+		return r.raw, r.from, r.err
+	case <-ctx.Done():
+		return nil, path, fmt.Errorf("read the OIDC token: %w; nothing was sent", ctx.Err())
+	}
 }
 
 // madeNoKey reports an activity status after which an oauth login certainly
