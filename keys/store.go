@@ -165,7 +165,11 @@ func (s Store) Load(name string) (*Key, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
-	if err := s.checkExpiry(name, time.Now()); err != nil {
+	expires, err := s.Expiry(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := expiredAt(name, expires, time.Now()); err != nil {
 		return nil, err
 	}
 	privPath, pubPath, _ := s.Paths(name)
@@ -206,6 +210,9 @@ func (s Store) Load(name string) (*Key, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	// A long-running process (the console, activity wait, webhook listen)
+	// must stop stamping once the key expires, as a new one would.
+	k.name, k.expires = name, expires
 	return k, nil
 }
 
