@@ -162,6 +162,12 @@ func savedAnyway(k *Key, err error) (*Key, error) {
 // may read is refused, as ssh does; so is a .public file that does not match
 // the private key.
 func (s Store) Load(name string) (*Key, error) {
+	return s.load(name, true)
+}
+
+// load is Load; without refuseExpired it returns an expired key too (whose
+// Stamp refuses), for Info to describe.
+func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
@@ -169,8 +175,10 @@ func (s Store) Load(name string) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := expiredAt(name, expires, time.Now()); err != nil {
-		return nil, err
+	if refuseExpired {
+		if err := expiredAt(name, expires, time.Now()); err != nil {
+			return nil, err
+		}
 	}
 	privPath, pubPath, _ := s.Paths(name)
 	fi, err := os.Stat(privPath)
@@ -347,7 +355,8 @@ func (s Store) Info(name string) (KeyInfo, error) {
 			return KeyInfo{}, err
 		}
 	case errors.Is(err, fs.ErrNotExist):
-		k, err := s.Load(name)
+		// An expired key is listed as expired, not as damaged.
+		k, err := s.load(name, false)
 		if err != nil {
 			return KeyInfo{}, err
 		}
