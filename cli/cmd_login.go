@@ -177,9 +177,13 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		if target, err = ecdh.P256().GenerateKey(rand.Reader); err != nil {
 			return fmt.Errorf("login oauth: make the target key: %w", err)
 		}
-		fmt.Fprintf(c.stderr, "nonce: %s\nsign in at the provider with this nonce, then give the OIDC token here (end with Ctrl-D):\n", oauthNonce(target))
+		fmt.Fprintf(c.stderr, "nonce: %s\nsign in at the provider with this nonce, then give the OIDC token here\n", oauthNonce(target))
 	}
-	raw, from, err := readInput(c, *tokenPath, maxProviderToken)
+	raw, from, err := readProviderToken(ctx, c, *tokenPath)
+	if ctx.Err() != nil {
+		// Ctrl-C at the prompt: the deferred Cancels give the names back.
+		return fmt.Errorf("login oauth: %w", err)
+	}
 	if err != nil {
 		return usagef("login oauth: --provider-token %s: %v", from, err)
 	}
@@ -251,6 +255,33 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	return finishOAuth(ctx, c, p, store, *name, slot, act, target, dropTarget, expires, lifetime, keep)
 }
 
+// readProviderToken reads the OIDC token from path, or standard input for
+// "-": typed or pasted on a terminal, it is read with echo off (it is a
+// secret, kept out of scrollback and terminal logs, as keys import keeps a
+// key). Either way Ctrl-C (ctx) stops the wait at once.
+func readProviderToken(ctx context.Context, c proc, path string) (raw []byte, from string, err error) {
+	if fd, ok := stdinTerminal(c); ok && path == "-" {
+		raw, err = readHidden(ctx, c, fd, "OIDC token (paste it, then Enter)")
+		return raw, "the terminal", err
+	}
+	type result struct {
+		raw  []byte
+		from string
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() { // a read that blocks goes with the process
+		raw, from, err := readInput(c, path, maxProviderToken)
+		got <- result{raw, from, err}
+	}()
+	select {
+	case r := <-got:
+		return r.raw, r.from, r.err
+	case <-ctx.Done():
+		return nil, path, fmt.Errorf("read the OIDC token: %w; nothing was sent", ctx.Err())
+	}
+}
+
 // madeNoKey reports an activity status after which an oauth login certainly
 // made no API key: it failed, or was rejected. Any other status may yet
 // make one.
@@ -300,7 +331,10 @@ func resubmit(ctx context.Context, c proc, client *api.Client, sent *api.Outcome
 
 // targetName is the name a login under --name name keeps its fresh target
 // key as.
-func targetName(name string) string { return name + "-target" }
+func targetName(name string) string { return name + targetSuffix }
+
+// targetSuffix ends the name of every target key a login keeps.
+const targetSuffix = "-target"
 
 // reserveTarget claims the name of a fresh target key before a login sends
 // anything. A name still held by an earlier login's target key is refused:
@@ -364,22 +398,28 @@ func removeKeyFiles(store keys.Store, name string) error {
 }
 
 // removeKeptTarget removes the fresh target key a login saved as kept, once
-// the API key it opens is saved.
-func removeKeptTarget(c proc, store keys.Store, kept string) {
+// the API key it opens is saved. It reports whether the key is gone; if not,
+// a warning says to delete it.
+func removeKeptTarget(c proc, store keys.Store, kept string) bool {
 	if err := removeKeyFiles(store, kept); err != nil {
 		fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", kept, err)
+		return false
 	}
+	return true
 }
 
 // removeTargetFile removes a --target-key file (none: "") once the API key
-// it opens is saved.
-func removeTargetFile(c proc, targetFile string) {
+// it opens is saved. It reports whether a file was removed; if one could not
+// be, a warning says to delete it.
+func removeTargetFile(c proc, targetFile string) bool {
 	if targetFile == "" {
-		return
+		return false
 	}
-	if err := os.Remove(targetFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+	err := os.Remove(targetFile)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", targetFile, err)
 	}
+	return err == nil
 }
 
 // keepTarget says how to finish a login that has not ended (its reply was

@@ -79,7 +79,26 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 	keep := func(cause error) error {
 		return fmt.Errorf("login oauth: --recover %s: %w; the target key stays as %s", api.SanitizeID(id), cause, targetName)
 	}
-	dropTarget := func() { removeTargetFile(c, targetFile) }
+	// With the key saved, the target key has no use left but to open the
+	// bundle every member can read: it goes, from the keys directory or
+	// from its file, and the user is told.
+	dropTarget := func() {
+		if targetFile != "" {
+			if removeTargetFile(c, targetFile) {
+				fmt.Fprintf(c.stderr, "deleted the target key %s: with the key saved, it has no use left\n", targetFile)
+			}
+			return
+		}
+		// Only a key named as a login keeps its target key: any other key
+		// that opened the bundle may be one the user still signs with.
+		if !strings.HasSuffix(targetName, targetSuffix) {
+			fmt.Fprintf(c.stderr, "note: the target key %s stays in the keys directory: it opens the new key's credential bundle, so delete it once nothing else needs it\n", targetName)
+			return
+		}
+		if removeKeptTarget(c, store, targetName) {
+			fmt.Fprintf(c.stderr, "deleted the target key %s from the keys directory: with the key saved, it has no use left\n", targetName)
+		}
+	}
 	return finishOAuth(ctx, c, p, store, name, slot, act, target, dropTarget, expires, max(time.Until(expires).Round(time.Second), 0), keep)
 }
 

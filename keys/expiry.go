@@ -7,8 +7,9 @@ import (
 	"time"
 )
 
-// ErrKeyExpired is returned by Load for a key past the expiry recorded with it
-// (an OAuth login's API key): the service refuses it, so vigil does too.
+// ErrKeyExpired is returned by Load, and by Stamp of a key Load returned, for
+// a key past the expiry recorded with it (an OAuth login's API key): the
+// service refuses it, so vigil does too.
 var ErrKeyExpired = errors.New("key expired")
 
 // expiryPath holds a key's expiry, RFC 3339, next to its other files.
@@ -36,12 +37,9 @@ func (s Store) Expiry(name string) (time.Time, error) {
 	return t, nil
 }
 
-// checkExpiry refuses a key whose recorded expiry has passed.
-func (s Store) checkExpiry(name string, now time.Time) error {
-	exp, err := s.Expiry(name)
-	if err != nil {
-		return err
-	}
+// expiredAt is the refusal of key name, whose expiry exp (zero: none) has
+// passed at now; nil while it has not.
+func expiredAt(name string, exp, now time.Time) error {
 	if !exp.IsZero() && !now.Before(exp) {
 		return fmt.Errorf("key %q: %w at %s; log in again ('vigil login oauth --name %s …') and use the new key", name, ErrKeyExpired, exp.Format(time.RFC3339), name)
 	}

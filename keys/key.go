@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	k1ecdsa "github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
@@ -25,6 +26,11 @@ type Key struct {
 	k1     *secp256k1.PrivateKey
 	ed     ed25519.PrivateKey
 	pubHex string
+
+	// name and expires are set by Store.Load for a key with a recorded
+	// expiry: Stamp refuses once it has passed.
+	name    string
+	expires time.Time
 }
 
 // ParseScheme maps a scheme as a user writes it ("p256", "secp256k1",
@@ -149,7 +155,16 @@ func (k *Key) PrivateKeyHex() string {
 func (k *Key) CredentialType() string { return CredentialTypeOfScheme(k.scheme) }
 
 // Stamp signs exactly body and returns the X-Stamp header and its value.
+// A key loaded with an expiry that has passed since is refused (wrapping
+// ErrKeyExpired), as Load would refuse it now.
 func (k *Key) Stamp(body []byte) (header, value string, err error) {
+	return k.stampAt(body, time.Now())
+}
+
+func (k *Key) stampAt(body []byte, now time.Time) (header, value string, err error) {
+	if err := expiredAt(k.name, k.expires, now); err != nil {
+		return "", "", fmt.Errorf("stamp: %w", err)
+	}
 	sig, err := k.sign(body)
 	if err != nil {
 		return "", "", fmt.Errorf("stamp: %w", err)

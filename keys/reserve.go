@@ -92,8 +92,7 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 			err = errors.New("another vigil process holds it; try again")
 		}
 		if err != nil {
-			f.Close()
-			os.Remove(priv)
+			removeThenClose(f, priv)
 			return nil, &DirError{Dir: s.Dir, Err: fmt.Errorf("lock %s: %w", priv, err)}
 		}
 	}
@@ -105,8 +104,7 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 		err = syncDir(s.Dir) // the name, not only the placeholder, survives a crash
 	}
 	if err != nil {
-		f.Close()
-		os.Remove(priv) // only the placeholder: nothing is lost
+		removeThenClose(f, priv) // only the placeholder: nothing is lost
 		return nil, &DirError{Dir: s.Dir, Err: err}
 	}
 	return &Reservation{store: s, name: name, f: f}, nil
@@ -162,7 +160,9 @@ func placeholderAbandoned(priv string) bool {
 // abandoned: only a placeholder (no key, no other file of the key), whose
 // reserving process is gone (its lock is free, and held here while the file
 // is removed, so no reservation can be live). Anything else is left alone and
-// returned as an *ExistsError (or the failure).
+// returned as an *ExistsError (or the failure): so is a placeholder whose
+// owner removed it, and another process may have made anew, since it was
+// opened here.
 func (s Store) RemoveAbandoned(name string) error {
 	if err := ValidateName(name); err != nil {
 		return err
@@ -178,13 +178,24 @@ func (s Store) RemoveAbandoned(name string) error {
 		return err
 	}
 	e := s.exists(name, priv)
-	if !locked || !e.Placeholder {
+	if !locked || !e.Placeholder || !stillAt(f, priv) {
 		return e
 	}
 	if err := os.Remove(priv); err != nil {
 		return err
 	}
 	return syncDir(s.Dir)
+}
+
+// stillAt says whether path still names the file f has open: a file locked
+// after its owner removed it says nothing of a new file at its path.
+func stillAt(f *os.File, path string) bool {
+	open, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := os.Lstat(path)
+	return err == nil && os.SameFile(open, now)
 }
 
 // Save writes k under the reserved name, and its expiry unless expires is
@@ -209,9 +220,10 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 	priv, pub, sch := s.Paths(r.name)
 	fail := func(err error) error {
 		if keep {
+			f.Close()
 			return r.keepElsewhere(k, err)
 		}
-		os.Remove(priv)
+		removeThenClose(f, priv)
 		return fmt.Errorf("save key %q: %w", r.name, &DirError{Dir: s.Dir, Err: err})
 	}
 
@@ -225,7 +237,6 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 			err = syncDir(s.Dir)
 		}
 		if err != nil {
-			f.Close()
 			return fail(err)
 		}
 	}
@@ -235,8 +246,11 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 	if err == nil {
 		err = f.Sync() // on disk before anything says it is saved
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err == nil {
+		// A close that fails has dropped the lock all the same: fail's
+		// removal then comes after it, a window no test provokes (the key
+		// is already synced).
+		err = f.Close()
 	}
 	if err != nil {
 		if !keep && !p256 {
@@ -342,9 +356,23 @@ func (r *Reservation) Cancel() {
 		return
 	}
 	priv, _, _ := r.store.Paths(r.name)
-	r.f.Close()
-	os.Remove(priv)
+	removeThenClose(r.f, priv)
 	r.f = nil
+}
+
+// removeThenClose removes path, the file f holds locked, and only then
+// closes f. Closed first, the lock would be dropped while the path still
+// names the file: another process could take it for abandoned, remove it and
+// save its own key under the name, which the removal by path would delete.
+// On Unix an open, locked file can be unlinked (the next opener creates a new
+// file); Windows refuses to remove an open file, so there it is removed after
+// the close, as best it can.
+func removeThenClose(f file, path string) {
+	err := os.Remove(path)
+	f.Close()
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		os.Remove(path)
+	}
 }
 
 // syncDir makes the files created in dir survive a crash. A file system

@@ -162,11 +162,23 @@ func savedAnyway(k *Key, err error) (*Key, error) {
 // may read is refused, as ssh does; so is a .public file that does not match
 // the private key.
 func (s Store) Load(name string) (*Key, error) {
+	return s.load(name, true)
+}
+
+// load is Load; without refuseExpired it returns an expired key too (whose
+// Stamp refuses), for Info to describe.
+func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
-	if err := s.checkExpiry(name, time.Now()); err != nil {
+	expires, err := s.Expiry(name)
+	if err != nil {
 		return nil, err
+	}
+	if refuseExpired {
+		if err := expiredAt(name, expires, time.Now()); err != nil {
+			return nil, err
+		}
 	}
 	privPath, pubPath, _ := s.Paths(name)
 	fi, err := os.Stat(privPath)
@@ -206,6 +218,9 @@ func (s Store) Load(name string) (*Key, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	// A long-running process (the console, activity wait, webhook listen)
+	// must stop stamping once the key expires, as a new one would.
+	k.name, k.expires = name, expires
 	return k, nil
 }
 
@@ -340,7 +355,8 @@ func (s Store) Info(name string) (KeyInfo, error) {
 			return KeyInfo{}, err
 		}
 	case errors.Is(err, fs.ErrNotExist):
-		k, err := s.Load(name)
+		// An expired key is listed as expired, not as damaged.
+		k, err := s.load(name, false)
 		if err != nil {
 			return KeyInfo{}, err
 		}
