@@ -86,6 +86,40 @@ func (in Intent) ParamsUnread() bool {
 	return params == nil
 }
 
+// TypeDoubt says how the intent disagrees with typ, the activity's type, or
+// is "": the one operation it holds is not that type's (a createPolicyIntentV3
+// in an ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION), or is a known operation under
+// another type. A faithful service never sends this; when a service or a
+// proxy does, what the activity does depends on which of the two the service
+// acts on, so it must be read as unreadable: warned of, and never predicted
+// from either. An intent of several operations is doubted elsewhere (Keys).
+func (in Intent) TypeDoubt(typ string) string {
+	keys := in.Keys()
+	if len(keys) != 1 {
+		return ""
+	}
+	key := keys[0]
+	byType, typeKnown := OperationByType(typ)
+	keyKnown := false
+	for _, op := range SubmitOperations() {
+		if op.IntentKey == key {
+			keyKnown = true
+		}
+	}
+	if typeKnown && byType.IntentKey == key || !typeKnown && !keyKnown {
+		return ""
+	}
+	return "its type is " + SanitizeID(typ) + " but its intent is a " + SanitizeID(key) + "; which of the two runs is the service's choice"
+}
+
+// IntentUnread reports an activity whose intent no decision may be predicted
+// from: its parameters are unread (Intent.ParamsUnread), or its intent is not
+// of its type (Intent.TypeDoubt), so policies keyed on the type would judge
+// something other than what the intent does.
+func (a *Activity) IntentUnread() bool {
+	return a.Intent.ParamsUnread() || a.Intent.TypeDoubt(a.Type) != ""
+}
+
 // CannotTellParams is said, instead of a decision, of an activity whose
 // intent's parameters this client cannot read (ParamsUnread).
 const CannotTellParams = "cannot tell: vigil cannot read this intent's parameters"

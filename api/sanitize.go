@@ -160,15 +160,47 @@ func writeHex(b *strings.Builder, r rune, digits int) {
 	}
 }
 
-// SanitizeID returns an identifier unchanged when it is clean, and otherwise
-// quoted, with the same escapes as Sanitize (e.g. "act\u202e1"), so that a
-// tampered id stays visibly different from the id it imitates instead of being
-// silently cleaned into it. The quoted form is a Go string literal of the id.
+// SanitizeID returns an identifier unchanged when it is printable ASCII, and
+// otherwise quoted, every other rune escaped (e.g. "act\u202e1", "\u0430cc1"),
+// so that a tampered id stays visibly different from the id it imitates
+// instead of being silently cleaned into it. Ids are ASCII: any other rune in
+// one, even one that draws as text (a Cyrillic а, a no-break or ideographic
+// space, the blank Braille pattern, a combining mark), is a sign of
+// tampering. The quoted form is a Go string literal of the id.
 func SanitizeID(s string) string {
-	if isClean(s) {
+	if isPrintableASCII(s) {
 		return s
 	}
-	return `"` + escape(s, true) + `"`
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteString(`\x`)
+			writeHex(&b, rune(s[i]), 2)
+		case r == '\\' || r == '"':
+			b.WriteByte('\\')
+			b.WriteByte(byte(r))
+		case r < 0x20 || r >= 0x7F:
+			writeEscaped(&b, r)
+		default:
+			b.WriteByte(byte(r))
+		}
+		i += n
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func isPrintableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7F {
+			return false
+		}
+	}
+	return true
 }
 
 // idField reports struct fields holding identifiers or key material, which are

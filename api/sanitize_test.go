@@ -112,6 +112,14 @@ func TestSanitizeID(t *testing.T) {
 		{"a\"b\\c\u200b", `"a\"b\\c\u200b"`},
 		{"act\r1", `"act\r1"`},
 		{"a\xffb", `"a\xffb"`},
+		// Runes that draw as nothing, as a space, or as an ASCII letter.
+		{"ab\u2800c", `"ab\u2800c"`},
+		{"ab\u3000c", `"ab\u3000c"`},
+		{"ab\u2000c", `"ab\u2000c"`},
+		{"acc1\u00a0", `"acc1\u00a0"`},
+		{"ab\u0301c", `"ab\u0301c"`},
+		{"\u0430cc1", `"\u0430cc1"`},
+		{"k\U0001d5bd", `"k\U0001d5bd"`},
 	}
 	for _, tc := range cases {
 		if got := SanitizeID(tc.in); got != tc.want {

@@ -117,11 +117,42 @@ func isLookalike(r rune) bool {
 	return strings.ContainsRune(lookalikes, r) || unicode.Is(unicode.Lisu, r) && unicode.IsLetter(r)
 }
 
+// latinLookalikes are single Latin letters outside the IPA and small-capital
+// blocks that Unicode's confusables (TR39) draw as an ASCII letter or digit:
+// the dotless ı and ȷ (i, j), ĸ (k), Ƅ ƅ (b), Ɩ and Ɪ (l), Ʀ (R), Ƨ and Ꝛ (2),
+// Ʒ Ȝ Ꝫ (3), Ƽ (5), ƿ (p), Ȣ ȣ (8), the small capitals ꜰ ꜱ (F, s), Ʝ (J),
+// ꬵ (f) and ꭎ ꭒ (u). Turkish names thus show their ı escaped: "alıce" must
+// not read as "alice".
+const latinLookalikes = "ıȷĸƄƅƖƦƧƷƼƿȜȢȣꜰꜱꞮꝚꝪꞲꬵꭎꭒ"
+
 // latinLookalike reports Latin-script letters that read as other ASCII ones:
-// the IPA letters (ɑ as a, ɡ as g, ʀ as R), small capitals (ᴀ), and the click
-// letters (ǀ as l or |).
+// the IPA letters (ɑ as a, ɡ as g, ʀ as R), small capitals (ᴀ), the click
+// letters (ǀ as l or |) and latinLookalikes.
 func latinLookalike(r rune) bool {
-	return r >= 0x1C0 && r <= 0x1C3 || r >= 0x250 && r <= 0x2AF || r >= 0x1D00 && r <= 0x1D2B
+	return r >= 0x1C0 && r <= 0x1C3 || r >= 0x250 && r <= 0x2AF || r >= 0x1D00 && r <= 0x1D2B ||
+		strings.ContainsRune(latinLookalikes, r)
+}
+
+// markStandsOut reports a combining mark (left standing after NFC: Quote sees
+// the name as sent) that could make a name draw like another: any mark of
+// no script of its own (the generic accents U+0300–036F, Arabic vowel points,
+// the combining kana voicing marks…), whose place on its base depends on the
+// font ("al\u0131\u0307ce" and "ali\u0307ce" both draw as "alice"), and any
+// mark on a base of another script, or on none. A script's own marks on its
+// own letters (Devanagari vowel signs and virama, Hebrew points, Thai vowels)
+// are how that script is written, and show as they are. A precomposed letter
+// (é) is one rune, not a mark, and shows as it is; the same letter spelt
+// decomposed (e\u0301) shows its mark escaped, so the two never look alike.
+func markStandsOut(base, mark rune, haveBase bool) bool {
+	if !haveBase || unicode.Is(unicode.Inherited, mark) || unicode.Is(unicode.Common, mark) {
+		return true
+	}
+	for _, table := range unicode.Scripts {
+		if unicode.Is(table, mark) {
+			return !unicode.Is(table, base)
+		}
+	}
+	return true
 }
 
 // brailleBlank is U+2800 BRAILLE PATTERN BLANK: a symbol (So) that takes a
@@ -176,9 +207,12 @@ func lookalikeScript(s string) string {
 // own quotes and go on as if it were the console's text), every rune Sanitize
 // escapes escaped, and look-alikes shown as such (see the top of this file): in
 // a word that mixes scripts, the letters outside its main one escaped
-// ("deploym\u0435nts"); compatibility forms of ASCII, Latin look-alikes and
-// spaces other than U+0020 escaped; and a name made only of another script's
-// look-alikes followed by the script's name: "орѕ" (Cyrillic).
+// ("deploym\u0435nts"); compatibility forms of ASCII, Latin look-alikes,
+// spaces other than U+0020 and combining marks that could draw like part of
+// another letter (markStandsOut) escaped; a name made only of another
+// script's look-alikes followed by the script's name: "орѕ" (Cyrillic); and a
+// name not in Unicode's NFC form, which some other spelling draws the same
+// as, followed by (not NFC).
 func Quote(s string) string {
 	if isASCIIText(s) {
 		return `"` + escape(s, true) + `"`
@@ -212,19 +246,30 @@ func Quote(s string) string {
 	if sc := lookalikeScript(s); sc != "" {
 		b.WriteString(" (" + sc + ")")
 	}
+	if !norm.NFC.IsNormalString(s) {
+		// Another spelling of the same text (its NFC form) draws the same:
+		// Hangul spelt in jamo, a precomposed letter Unicode spells decomposed.
+		b.WriteString(" (not NFC)")
+	}
 	return b.String()
 }
 
 // quoteRunes writes part of a name for Quote: when main is set (a word mixing
 // look-alike scripts), letters of other look-alike scripts are escaped.
 func quoteRunes(b *strings.Builder, s, main string) {
+	var base rune // the last rune that is not a mark, which marks sit on
+	haveBase := false
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		sc := scriptOf(r)
+		mark := unicode.IsMark(r)
+		if !mark {
+			base, haveBase = r, true
+		}
 		switch {
 		case r == utf8.RuneError && n == 1:
 			b.WriteString(escape(s[i:i+n], true))
-		case main != "" && sc != "" && sc != main, imitatesASCII(r):
+		case main != "" && sc != "" && sc != main, imitatesASCII(r), mark && markStandsOut(base, r, haveBase):
 			writeEscaped(b, r)
 		default:
 			b.WriteString(escape(s[i:i+n], true))

@@ -83,3 +83,47 @@ func TestNameTextMarksABrailleBlank(t *testing.T) {
 		}
 	}
 }
+
+// Names that draw exactly as "alice" must not show as it: a dotless ı with a
+// combining dot above, an i with a second dot, a Latin capital iota for l.
+func TestQuoteMarksNamesThatDrawAsAnother(t *testing.T) {
+	for _, name := range []string{"al\u0131\u0307ce", "ali\u0307ce", "a\u0196ice", "al\u0131ce", "a\ua7aeice", "\u0251lice"} {
+		for _, shown := range []string{Quote(name), NameText(name)} {
+			if strings.Contains(shown, name) || !strings.Contains(shown, `\u`) {
+				t.Errorf("%+q shows as %s, which draws as plain text", name, shown)
+			}
+		}
+	}
+}
+
+// A letter spelt precomposed and spelt decomposed are two names: they never
+// look the same, and the precomposed one (NFC) shows as it is.
+func TestQuoteTellsSpellingsOfTheSameLetterApart(t *testing.T) {
+	composed, decomposed := "caf\u00e9", "cafe\u0301"
+	if got := Quote(composed); got != `"`+composed+`"` {
+		t.Errorf("Quote(%+q) = %s, want it as it is", composed, got)
+	}
+	if Quote(composed) == Quote(decomposed) || NameText(composed) == NameText(decomposed) {
+		t.Errorf("%+q and %+q both show as %s", composed, decomposed, Quote(composed))
+	}
+	if got := Quote(decomposed); !strings.Contains(got, `\u0301`) || !strings.Contains(got, "not NFC") {
+		t.Errorf("Quote(%+q) = %s, want its mark escaped and it flagged as not NFC", decomposed, got)
+	}
+	// Hangul spelt in conjoining jamo draws as the precomposed syllable.
+	if got := Quote("\u1112\u1161\u11ab"); !strings.Contains(got, "not NFC") {
+		t.Errorf("Quote(jamo) = %s, want it flagged as not NFC", got)
+	}
+}
+
+// A script's own marks on its own letters are how it is written.
+func TestQuoteKeepsAScriptsOwnMarks(t *testing.T) {
+	for _, s := range []string{"नमस्ते", "שָׁלוֹם", "สวัสดี"} {
+		if got, want := Quote(s), `"`+s+`"`; got != want {
+			t.Errorf("Quote(%q) = %s, want it as it is", s, got)
+		}
+	}
+	// The same marks on a Latin letter stand out.
+	if got := Quote("i\u094d"); !strings.Contains(got, `\u094d`) {
+		t.Errorf("Quote(i + virama) = %s, want the virama escaped", got)
+	}
+}

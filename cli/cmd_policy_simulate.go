@@ -105,6 +105,12 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return fmt.Errorf("get activity %s: %w", api.SanitizeID(*activityID), err)
 	}
+	if doubt := act.Intent.TypeDoubt(act.Type); doubt != "" {
+		// Policies keyed on the type would judge something other than what
+		// the intent does.
+		return fmt.Errorf("policy simulate --activity %s: %s, so no outcome is simulated; read the intent with 'vigil activity get %s'",
+			api.SanitizeID(act.ID), doubt, api.SanitizeID(act.ID))
+	}
 	if act.Intent.ParamsUnread() {
 		// Simulated on empty params, a condition on activity.params would be
 		// judged on nothing: no outcome rather than a guess.

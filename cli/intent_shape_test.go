@@ -84,3 +84,13 @@ func TestApproveAnIntentNotShownWholeNeedsYes(t *testing.T) {
 		approveNeedsYes(t, e, fmt.Sprint("not-whole-", i), intent, "faithfully and whole")
 	}
 }
+
+// Approving an activity whose intent is not of its type (a create-policy
+// intent in a create-user-tag activity, rewritten by a proxy in front of the
+// service) is refused without --yes: what it does is the service's choice.
+func TestApproveAnIntentNotOfItsTypeNeedsYes(t *testing.T) {
+	e := newVerbEnv(t)
+	approveNeedsYes(t, e, "not-of-its-type",
+		`{"createPolicyIntentV3":{"policyName":"allow all","effect":"EFFECT_ALLOW","condition":"true","consensus":"","notes":""}}`,
+		"not of its type")
+}

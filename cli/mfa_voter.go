@@ -23,7 +23,7 @@ func mfaOfOneVoter(ctx context.Context, client *api.Client, activityID, userID s
 	if slices.ContainsFunc(a.Votes, func(v api.Vote) bool { return v.UserID == userID }) {
 		return fmt.Sprintf("%s voted on this activity; none of their MFA policies applies to it", who), nil
 	}
-	if a.Intent.ParamsUnread() {
+	if a.IntentUnread() {
 		return fmt.Sprintf("%s has not voted on this activity; which of their MFA policies would apply: %s", who, api.CannotTellParams), nil
 	}
 	pols, err := client.GetMfaPolicies(ctx, userID)

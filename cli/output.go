@@ -221,6 +221,9 @@ func intentDoubt(a shownActivity) string {
 	if doubts := api.ShowIntent(in, nil).Doubts; len(doubts) > 0 {
 		return "vigil cannot show the activity's intent faithfully and whole (" + strings.Join(doubts, "; ") + ")"
 	}
+	if doubt := in.TypeDoubt(a.exact.Type); doubt != "" {
+		return "the activity's intent is not of its type (" + doubt + ")"
+	}
 	return ""
 }
 

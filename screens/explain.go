@@ -84,7 +84,7 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 	d := policy.Decide(ran, in, policy.QuorumOf(ec.quorum), policy.RootOnly(a.Type))
 	out.Explanation = policy.ExplainWith(d, in, ec.notVotedBy(a, e.VoteID))
 	stored := slices.DeleteFunc(slices.Clone(e.PolicyEvaluations), func(o api.PolicyOutcome) bool { return o.PolicyID == "" })
-	unread := a.Intent.ParamsUnread()
+	unread := a.IntentUnread()
 	if unread || len(out.Unknown) > 0 || !slices.Equal(stored, d.Policies) {
 		// Not reproducible: say so rather than explain something else.
 		out.Differs = true

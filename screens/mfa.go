@@ -216,7 +216,7 @@ func (m *MfaPolicies) load() tea.Cmd {
 			}
 			s := mfaActivityStatus{activity: a, statuses: st,
 				voted: slices.ContainsFunc(a.Votes, func(v api.Vote) bool { return v.UserID == uid })}
-			s.unread = !s.voted && a.Intent.ParamsUnread()
+			s.unread = !s.voted && a.IntentUnread()
 			if !s.voted && !s.unread {
 				s.expected, _ = policy.ApplicableMfaPolicy(pols, policy.InputOfActivity(a, nil, "", c.Now()), compile)
 			}

@@ -350,7 +350,11 @@ func deleteWalletAccountsSpec() opSpec {
 			}}, nil
 		},
 		destructive: func(v map[string]string) (string, []string) {
-			lines := []string{"wallet accounts: " + strings.Join(splitList(v["walletAccountIds"]), ", ")}
+			ids := splitList(v["walletAccountIds"])
+			for i, id := range ids {
+				ids[i] = api.SanitizeID(id) // an id is ASCII: anything else shows
+			}
+			lines := []string{"wallet accounts: " + strings.Join(ids, ", ")}
 			if v["deleteWithoutExport"] == "yes" {
 				lines = append(lines, "WITHOUT EXPORT: the keys of accounts never exported are lost for good")
 			}
@@ -415,7 +419,7 @@ func deleteTvcDeploymentSpec() opSpec {
 			}}, nil
 		},
 		destructive: func(v map[string]string) (string, []string) {
-			return "Delete this TVC deployment?", []string{"deployment: " + strings.TrimSpace(v["deploymentId"])}
+			return "Delete this TVC deployment?", []string{"deployment: " + api.SanitizeID(strings.TrimSpace(v["deploymentId"]))}
 		},
 	}
 }

@@ -441,3 +441,23 @@ func TestOperationConfirmSaysWhatItCannotShow(t *testing.T) {
 		t.Errorf("a confirm shown whole warns it is not: %.200q", strings.Join(few, "\n"))
 	}
 }
+
+// A delete confirm restates the ids typed (or pasted) with anything but
+// printable ASCII escaped: a pasted id padded with a no-break space, or
+// holding a Cyrillic а, does not read as the id it imitates.
+func TestDestructiveConfirmMarksIDsThatImitateOthers(t *testing.T) {
+	for _, tc := range []struct{ name, id, shown string }{
+		{"delete wallet accounts", "w\u0430-1", `"w\u0430-1"`},
+		{"delete tvc deployment", "dep\u00a01", `"dep\u00a01"`},
+		{"delete tvc deployment", "dep\u28001", `"dep\u28001"`},
+	} {
+		h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+		openOperation(h, tc.name)
+		h.send(tea.PasteMsg{Content: tc.id})
+		h.key("ctrl+s")
+		if out := h.frame(); !strings.Contains(out, tc.shown) {
+			t.Errorf("%s: want %+q shown as %s:\n%s", tc.name, tc.id, tc.shown, out)
+		}
+		h.key("enter") // No: the fake would panic on a submit
+	}
+}

@@ -267,7 +267,7 @@ func (p *Policies) simulate() tea.Cmd {
 		members, quorum := data.ctx.members, policy.QuorumOf(data.quorum)
 		rows := make([]simRow, 0, len(acts))
 		for _, ra := range acts {
-			if ra.act.Intent.ParamsUnread() {
+			if ra.act.IntentUnread() {
 				rows = append(rows, simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), unread: true, why: api.CannotTellParams})
 				continue
 			}

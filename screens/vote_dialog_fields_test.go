@@ -99,3 +99,25 @@ func approveDialogText(t *testing.T, h *harness) string {
 	}
 	return strings.Join(strings.Fields(strings.Join(body, " ")), " ")
 }
+
+// An activity whose type and intent disagree (a create-policy intent in a
+// read-only-session activity, as a compromised service could send it) does
+// two things at once: the vote dialog warns first, predicts neither, and
+// approving it needs the deliberate y.
+func TestVoteDialogWarnsOfAnIntentNotOfItsType(t *testing.T) {
+	act := pendingActivity("act-x", "bob", time.Minute,
+		api.Intent{CreatePolicyIntentV3: &api.CreatePolicyParams{PolicyName: "allow all", Effect: api.EffectAllow,
+			Condition: "true", Consensus: ""}}, api.TypeCreateReadOnlySession)
+	h := newHarness(t, &fakeClient{activities: []api.Activity{act}}, false, 0)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.selectActivityID(act.ID)
+	flat := approveDialogText(t, h)
+	for _, want := range []string{"WARNING", api.TypeCreateReadOnlySession, "createPolicyIntentV3", "cannot tell"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the vote dialog lacks %q:\n%s", want, flat)
+		}
+	}
+	if strings.Contains(flat, "it is allowed") {
+		t.Errorf("the vote dialog predicts a decision from one of the two:\n%s", flat)
+	}
+}

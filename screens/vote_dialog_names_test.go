@@ -3,6 +3,7 @@ package screens
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -41,6 +42,25 @@ func TestVoteDialogQuotesPlainMemberNames(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no %s line in the dialog:\n%s", label, frame)
+		}
+	}
+}
+
+// An invitee whose name draws exactly as "alice" (a dotless ı with a
+// combining dot above, an i with a second dot, a Latin capital iota for l)
+// never shows in the vote dialog as a plain "alice".
+func TestVoteDialogMarksNamesThatDrawAsAnother(t *testing.T) {
+	for _, name := range []string{"al\u0131\u0307ce", "ali\u0307ce", "a\u0196ice"} {
+		act := pendingActivity("act-inv", "bob", time.Minute,
+			api.Intent{CreateInvitationsIntent: &api.CreateInvitationsParams{Invitations: []api.Invitation{{
+				ReceiverUserName: name, ReceiverUserEmail: "alice@example.com", ReceiverUserTags: []string{},
+				AccessType: "ACCESS_TYPE_WEB", SenderUserID: "u-bob"}}}}, api.TypeCreateInvitations)
+		h := newHarness(t, &fakeClient{activities: []api.Activity{act}}, false, 0)
+		h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+		h.selectActivityID(act.ID)
+		flat := approveDialogText(t, h)
+		if strings.Contains(flat, `"`+name+`"`) || !strings.Contains(flat, `\u`) {
+			t.Errorf("invitee %+q shows unmarked, reading as \"alice\":\n%s", name, flat)
 		}
 	}
 }

@@ -26,6 +26,9 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	}
 	lines := []string{"type:        " + shortType(act.Type)}
 	intent, warn, doubt := intentLines(c, act.Intent)
+	if typeDoubt := act.Intent.TypeDoubt(act.Type); typeDoubt != "" {
+		doubt = strings.TrimPrefix(doubt+"; "+typeDoubt, "; ")
+	}
 	if doubt != "" && approve {
 		// First, before anything that reads like a go-ahead.
 		intent = append([]string{"WARNING: you cannot read all this activity does (" + doubt + "); do not approve it here unless you have read it whole with 'vigil activity get --json " + act.ID + "'"}, intent...)
@@ -46,7 +49,7 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	)
 	doubtLine, thenLine := -1, -1
 	if then := voteConsequenceAt(c, counted, approve, now); then != "" {
-		if act.Intent.ParamsUnread() {
+		if act.IntentUnread() {
 			thenLine = len(lines)
 		}
 		lines = append(lines, "if you "+strings.ToLower(verb)+": "+then)
@@ -418,7 +421,7 @@ func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time
 	if !ok || c.Org.UserID == "" {
 		return ""
 	}
-	if act.Intent.ParamsUnread() {
+	if act.IntentUnread() {
 		// Worked out on empty params, a prediction would be a guess stated as fact.
 		return api.CannotTellParams + ", which the policies may look at"
 	}
