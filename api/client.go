@@ -369,10 +369,6 @@ func (cl call) outcomeUnknown(err error) *OutcomeUnknownError {
 	return &OutcomeUnknownError{Operation: cl.op, Err: err, url: cl.url, body: cl.body}
 }
 
-// mayHaveRecorded reports the error statuses after which a submit may have been
-// recorded all the same: the service failed after its commit, or a gateway in
-// front of it gave up waiting (502, 504) or was restarting (503). The local
-// service's own 503s that say nothing was recorded are not (Error.notRecorded).
 // ReplyMayHaveRecorded reports whether a reply of this status and body to a
 // submit leaves its outcome unknown: a 5xx may follow a recorded write,
 // unless its body says for certain that nothing was recorded (the local
@@ -382,13 +378,15 @@ func ReplyMayHaveRecorded(status int, body []byte) bool {
 	return mayHaveRecorded(status) && !newError("", status, body).notRecorded()
 }
 
+// mayHaveRecorded reports the error statuses after which a submit may have
+// been recorded all the same: every 5xx. The service may fail after its
+// commit, and a gateway in front of it (502, 504, a CDN's 520-524, a proxy's
+// 599) may give up after the service accepted the request; no list of
+// gateway statuses is complete, so none is trusted to mean "not recorded".
+// The local service's own 503s that say nothing was recorded are the
+// exception (Error.notRecorded), checked by the callers.
 func mayHaveRecorded(status int) bool {
-	switch status {
-	case http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
+	return status >= 500
 }
 
 // Resubmit sends the request of a submit whose outcome was unknown again,

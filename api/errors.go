@@ -61,8 +61,8 @@ func NotRecorded(err error) bool {
 
 // OutcomeUnknownError is a submit whose outcome is unknown: it was sent, and
 // then the connection failed, the time ran out, or a 5xx came back (a gateway
-// answers 502, 503 or 504 after the service may have recorded the write, and a
-// 500 can follow a commit). It keeps the exact bytes sent, which Client.Resubmit
+// answers 502, 504 or its own 5xx after the service may have recorded the
+// write, and a 500 can follow a commit). It keeps the exact bytes sent, which Client.Resubmit
 // sends again. errors.Is(err, ErrOutcomeUnknown) holds, and errors.As reaches
 // the cause (an *Error for a 5xx, a net error, context.DeadlineExceeded).
 type OutcomeUnknownError struct {

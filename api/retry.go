@@ -13,13 +13,11 @@ import (
 // statuses worth a retry, the backoff between attempts and the service's
 // Retry-After.
 
+// retryableStatus reports the replies to a query worth asking again: a 429
+// and any 5xx, the service's or a gateway's (as `vigil activity wait` rides
+// them out).
 func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
+	return status == http.StatusTooManyRequests || status >= 500
 }
 
 // backoff is the wait before retry number attempt+1: exponential, capped, with
