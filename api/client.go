@@ -39,6 +39,10 @@ const (
 	maxRetryAfter       = time.Minute // a longer Retry-After gives up instead of hanging
 	errorExcerptRunes   = 200
 	errorMessageMaxRune = 1000
+	// The service's errors carry one or two details; more, or longer codes,
+	// would only flood the error line a terminal shows.
+	errorDetailsMax        = 8
+	errorDetailCodeMaxRune = 64
 )
 
 // Client is a typed client of the activity/query service for one organization.
@@ -611,7 +615,7 @@ func newError(op string, status int, body []byte) *Error {
 		SanitizeValue(&eb)
 		e.Code = eb.Code
 		e.Message = truncateRunes(eb.Message, errorMessageMaxRune)
-		e.Details = eb.Details
+		e.Details, e.detailsLeftOut = boundDetails(eb.Details)
 		e.fromService = true
 		return e
 	}
@@ -626,6 +630,24 @@ func newError(op string, status int, body []byte) *Error {
 		e.Message += ": \"" + escape(truncateRunes(excerpt, errorExcerptRunes), true) + "\""
 	}
 	return e
+}
+
+// boundDetails keeps the first few details that carry an error code, each
+// code cut short, and counts those left out.
+func boundDetails(all []ErrorDetail) (kept []ErrorDetail, leftOut int) {
+	for _, d := range all {
+		if d.ErrorCode == "" {
+			continue
+		}
+		if len(kept) == errorDetailsMax {
+			leftOut++
+			continue
+		}
+		d.Type = truncateRunes(d.Type, errorDetailCodeMaxRune*2)
+		d.ErrorCode = truncateRunes(d.ErrorCode, errorDetailCodeMaxRune)
+		kept = append(kept, d)
+	}
+	return kept, leftOut
 }
 
 func truncateRunes(s string, n int) string {

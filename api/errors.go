@@ -145,10 +145,11 @@ type Error struct {
 	StatusCode int           // HTTP status
 	Code       int           // gRPC status code from the body (0 when the body had none)
 	Message    string        // the service's message, sanitised and truncated
-	Details    []ErrorDetail // the service's details, sanitised
+	Details    []ErrorDetail // the service's details with an error code, sanitised; the first few, each code cut short
 	Operation  string        // e.g. "submit/create_policy" or "query/get_activity"
 
-	fromService bool // the body was in the service's error shape
+	detailsLeftOut int  // details beyond the first few, not kept
+	fromService    bool // the body was in the service's error shape
 }
 
 func (e *Error) Error() string { return e.text(true) }
@@ -178,6 +179,9 @@ func (e *Error) text(hint bool) string {
 			b.WriteString(", ")
 			b.WriteString(d.ErrorCode)
 		}
+	}
+	if e.detailsLeftOut > 0 {
+		fmt.Fprintf(&b, ", and %d more details left out", e.detailsLeftOut)
 	}
 	b.WriteString(")")
 	if h := e.hint(); hint && h != "" {
