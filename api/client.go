@@ -291,7 +291,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		}
 		r, err := c.roundTrip(ctx, cl)
 		status := r.status
-		var retryAfter time.Duration
+		var wait time.Duration
 		switch {
 		case err != nil:
 			var le *localError
@@ -316,6 +316,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if attempt >= c.maxRetries {
 				return fmt.Errorf("%s: %w", cl.op, err)
 			}
+			wait = c.backoff(attempt)
 		case status >= 200 && status < 300:
 			if out == nil {
 				c.noteServiceDate(cl, r, true)
@@ -334,15 +335,12 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if !cl.retry && mayHaveRecorded(status) && !apiErr.notRecorded() {
 				return cl.outcomeUnknown(apiErr)
 			}
-			if !cl.retry || !retryableStatus(status) || attempt >= c.maxRetries {
-				return apiErr
-			}
-			retryAfter = parseRetryAfter(r.header.Get("Retry-After"), c.ServiceNow()) // an HTTP date is the service's
-			if retryAfter > maxRetryAfter {
+			var again bool
+			if wait, again = c.retryWait(cl, attempt, r); !again {
 				return apiErr
 			}
 		}
-		if err := c.sleep(ctx, max(c.backoff(attempt), retryAfter)); err != nil {
+		if err := c.sleep(ctx, wait); err != nil {
 			return fmt.Errorf("%s: %w", cl.op, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // The raw calls below return the service's reply bytes undecoded and
@@ -46,7 +47,8 @@ func OperationPath(path string) (submit bool, name string, err error) {
 // Send stamps body exactly as given and POSTs it to path, one operation's
 // (OperationPath). A non-2xx reply is returned, not an error; only a request
 // that could not be made or answered is an error. Queries are retried like
-// typed queries; submits never are.
+// typed queries (retryWait: the same statuses, backoff and Retry-After);
+// submits never are.
 func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply, error) {
 	submit, _, err := OperationPath(path)
 	if err != nil {
@@ -62,21 +64,25 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 		retry: !submit}
 	for attempt := 0; ; attempt++ {
 		r, err := c.roundTrip(ctx, cl)
+		var wait time.Duration
 		if err == nil {
 			ok := r.status >= 200 && r.status < 300 && json.Valid(r.body)
 			c.noteServiceDate(cl, r, ok || isServiceError(r.body))
-		}
-		if err == nil && !(cl.retry && retryableStatus(r.status) && attempt < c.maxRetries) {
-			return &RawReply{Status: r.status, Body: r.body}, nil
-		}
-		var le *localError
-		if err != nil && (errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil) {
-			if le == nil && !cl.retry && !notSent(err) {
-				return nil, cl.outcomeUnknown(err)
+			var again bool
+			if wait, again = c.retryWait(cl, attempt, r); !again {
+				return &RawReply{Status: r.status, Body: r.body}, nil
 			}
-			return nil, fmt.Errorf("%s: %w", cl.op, err)
+		} else {
+			var le *localError
+			if errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil {
+				if le == nil && !cl.retry && !notSent(err) {
+					return nil, cl.outcomeUnknown(err)
+				}
+				return nil, fmt.Errorf("%s: %w", cl.op, err)
+			}
+			wait = c.backoff(attempt)
 		}
-		if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
+		if err := c.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("%s: %w", cl.op, err)
 		}
 	}

@@ -1,0 +1,51 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+)
+
+// Send (vigil request) follows the typed queries' retry rule: a 429 that
+// says "come back in an hour" is not sent again at once, and a short
+// Retry-After is waited out rather than cut to the backoff.
+func TestSendFollowsRetryAfterAsTypedQueries(t *testing.T) {
+	const body = `{"organizationId":"org-7f3c"}`
+	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "3600")
+		writeJSON(w, 429, `{"code":8,"message":"slow down"}`)
+	})
+	c := s.client(t)
+	c.sleep = func(context.Context, time.Duration) error { return nil }
+	if _, err := c.ListPolicies(context.Background()); err == nil {
+		t.Fatal("typed: no error")
+	}
+	typed := len(s.requests())
+	r, err := c.Send(context.Background(), "/public/v1/query/list_policies", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw := len(s.requests()) - typed; raw != typed || r.Status != 429 {
+		t.Errorf("Retry-After: 3600: typed query sent %d request(s), Send sent %d and returned %d", typed, raw, r.Status)
+	}
+
+	short := newTestService(t, func(n int, _ recorded, w http.ResponseWriter) {
+		if n == 0 {
+			w.Header().Set("Retry-After", "7")
+			writeJSON(w, 429, `{"code":8,"message":"slow down"}`)
+			return
+		}
+		writeJSON(w, 200, `{"policies":[]}`)
+	})
+	c = short.client(t)
+	var waits []time.Duration
+	c.sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+	r, err = c.Send(context.Background(), "/public/v1/query/list_policies", []byte(body))
+	if err != nil || r.Status != 200 {
+		t.Fatalf("Send after a short Retry-After: %v, %+v", err, r)
+	}
+	if len(waits) != 1 || waits[0] < 7*time.Second {
+		t.Errorf("Retry-After: 7 should be waited out before asking again; waits %v", waits)
+	}
+}
