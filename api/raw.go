@@ -50,7 +50,7 @@ func OperationPath(path string) (submit bool, name string, err error) {
 // typed queries (retryWait: the same statuses, backoff and Retry-After);
 // submits never are.
 func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply, error) {
-	submit, _, err := OperationPath(path)
+	submit, name, err := OperationPath(path)
 	if err != nil {
 		return nil, fmt.Errorf("send: %w", err)
 	}
@@ -61,7 +61,7 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 		body = []byte{}
 	}
 	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true,
-		retry: !submit}
+		retry: !submit, list: !submit && isUnpagedList(name)}
 	for attempt := 0; ; attempt++ {
 		r, err := c.roundTrip(ctx, cl)
 		var wait time.Duration
@@ -74,6 +74,10 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 			}
 		} else {
 			var le *localError
+			var tooLarge *replyTooLargeError
+			if cl.retry && errors.As(err, &tooLarge) {
+				return nil, fmt.Errorf("%s: %w", cl.op, err) // the same question gets the same answer
+			}
 			if errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil {
 				if le == nil && !cl.retry && !notSent(err) {
 					return nil, cl.outcomeUnknown(err)

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -47,5 +48,21 @@ func TestSendFollowsRetryAfterAsTypedQueries(t *testing.T) {
 	}
 	if len(waits) != 1 || waits[0] < 7*time.Second {
 		t.Errorf("Retry-After: 7 should be waited out before asking again; waits %v", waits)
+	}
+}
+
+// A reply refused as too large is not downloaded again: the same question
+// gets the same answer.
+func TestSendDoesNotAskAgainForATooLargeReply(t *testing.T) {
+	big := `{"whoami":"` + strings.Repeat("x", MinReplyBytes) + `"}`
+	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) { writeJSON(w, 200, big) })
+	c := s.client(t, WithMaxReplyBytes(MinReplyBytes))
+	c.sleep = func(context.Context, time.Duration) error { return nil }
+	_, err := c.Send(context.Background(), "/public/v1/query/whoami", []byte(`{"organizationId":"org-7f3c"}`))
+	if err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("err = %v; want the reply refused as too large", err)
+	}
+	if n := len(s.requests()); n != 1 {
+		t.Errorf("Send asked %d times for the same too-large reply", n)
 	}
 }
