@@ -63,6 +63,10 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true,
 		retry: !submit, list: !submit && isUnpagedList(name)}
 	for attempt := 0; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			// Nothing of this attempt left: not an unknown outcome, as in do.
+			return nil, &notSentError{fmt.Errorf("%s: the request was not sent: %w", cl.op, err)}
+		}
 		r, err := c.roundTrip(ctx, cl)
 		var wait time.Duration
 		if err == nil {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -64,5 +65,22 @@ func TestSendDoesNotAskAgainForATooLargeReply(t *testing.T) {
 	}
 	if n := len(s.requests()); n != 1 {
 		t.Errorf("Send asked %d times for the same too-large reply", n)
+	}
+}
+
+// A submit whose context ended before Send began was never sent: it is "not
+// sent" (safe to run again), as the typed submits say, not an unknown outcome
+// that sends the user to the activity list.
+func TestSendCancelledBeforeSendingIsNotSent(t *testing.T) {
+	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) { writeJSON(w, 200, activityReply) })
+	c := s.client(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := c.Send(ctx, "/public/v1/submit/create_read_only_session", []byte(`{}`))
+	if n := len(s.requests()); n != 0 {
+		t.Fatalf("set-up: %d requests were sent", n)
+	}
+	if errors.Is(err, ErrOutcomeUnknown) || !errors.Is(err, ErrNotSent) || !NotRecorded(err) {
+		t.Errorf("nothing was sent, but err = %v (ErrOutcomeUnknown=%v, ErrNotSent=%v)", err, errors.Is(err, ErrOutcomeUnknown), errors.Is(err, ErrNotSent))
 	}
 }
