@@ -84,3 +84,19 @@ func TestApproveAnIntentNotShownWholeNeedsYes(t *testing.T) {
 		approveNeedsYes(t, e, fmt.Sprint("not-whole-", i), intent, "faithfully and whole")
 	}
 }
+
+// An intent whose two keys would read the same once one is quoted for
+// display (a tampered key, and a key spelled as its quoted form): both
+// operations are printed, after the warning that there are 2.
+func TestActivityGetShowsLookAlikeOperationKeysApart(t *testing.T) {
+	shown := shownWithIntent(t, `{"\"foo\\u202eIntent\"":{"y":"clean-op"},"foo\u202eIntent":{"z":"tampered-op"}}`)
+	var out bytes.Buffer
+	if err := printActivity(&out, shown); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2 operations", "clean-op", "tampered-op", "WARNING"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("activity get lacks %q:\n%s", want, out.String())
+		}
+	}
+}
