@@ -94,6 +94,9 @@ func TestActivityGetShowsLookAlikeOperationKeysApart(t *testing.T) {
 	if err := printActivity(&out, shown); err != nil {
 		t.Fatal(err)
 	}
+	if line := intentText(shown); strings.Count(line, `"foo\u202eIntent"`) > 1 {
+		t.Errorf("the intent line shows the two keys alike: %s", line)
+	}
 	for _, want := range []string{"2 operations", "clean-op", "tampered-op", "WARNING"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("activity get lacks %q:\n%s", want, out.String())
