@@ -39,6 +39,10 @@ const (
 	maxRetryAfter       = time.Minute // a longer Retry-After gives up instead of hanging
 	errorExcerptRunes   = 200
 	errorMessageMaxRune = 1000
+	// The service's errors carry one or two details; more, or longer codes,
+	// would only flood the error line a terminal shows.
+	errorDetailsMax        = 8
+	errorDetailCodeMaxRune = 64
 )
 
 // Client is a typed client of the activity/query service for one organization.
@@ -287,7 +291,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		}
 		r, err := c.roundTrip(ctx, cl)
 		status := r.status
-		var retryAfter time.Duration
+		var wait time.Duration
 		switch {
 		case err != nil:
 			var le *localError
@@ -312,6 +316,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if attempt >= c.maxRetries {
 				return fmt.Errorf("%s: %w", cl.op, err)
 			}
+			wait = c.backoff(attempt)
 		case status >= 200 && status < 300:
 			if out == nil {
 				c.noteServiceDate(cl, r, true)
@@ -330,15 +335,12 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if !cl.retry && mayHaveRecorded(status) && !apiErr.notRecorded() {
 				return cl.outcomeUnknown(apiErr)
 			}
-			if !cl.retry || !retryableStatus(status) || attempt >= c.maxRetries {
-				return apiErr
-			}
-			retryAfter = parseRetryAfter(r.header.Get("Retry-After"), c.ServiceNow()) // an HTTP date is the service's
-			if retryAfter > maxRetryAfter {
+			var again bool
+			if wait, again = c.retryWait(cl, attempt, r); !again {
 				return apiErr
 			}
 		}
-		if err := c.sleep(ctx, max(c.backoff(attempt), retryAfter)); err != nil {
+		if err := c.sleep(ctx, wait); err != nil {
 			return fmt.Errorf("%s: %w", cl.op, err)
 		}
 	}
@@ -369,10 +371,6 @@ func (cl call) outcomeUnknown(err error) *OutcomeUnknownError {
 	return &OutcomeUnknownError{Operation: cl.op, Err: err, url: cl.url, body: cl.body}
 }
 
-// mayHaveRecorded reports the error statuses after which a submit may have been
-// recorded all the same: the service failed after its commit, or a gateway in
-// front of it gave up waiting (502, 504) or was restarting (503). The local
-// service's own 503s that say nothing was recorded are not (Error.notRecorded).
 // ReplyMayHaveRecorded reports whether a reply of this status and body to a
 // submit leaves its outcome unknown: a 5xx may follow a recorded write,
 // unless its body says for certain that nothing was recorded (the local
@@ -382,13 +380,15 @@ func ReplyMayHaveRecorded(status int, body []byte) bool {
 	return mayHaveRecorded(status) && !newError("", status, body).notRecorded()
 }
 
+// mayHaveRecorded reports the error statuses after which a submit may have
+// been recorded all the same: every 5xx. The service may fail after its
+// commit, and a gateway in front of it (502, 504, a CDN's 520-524, a proxy's
+// 599) may give up after the service accepted the request; no list of
+// gateway statuses is complete, so none is trusted to mean "not recorded".
+// The local service's own 503s that say nothing was recorded are the
+// exception (Error.notRecorded), checked by the callers.
 func mayHaveRecorded(status int) bool {
-	switch status {
-	case http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
+	return status >= 500
 }
 
 // Resubmit sends the request of a submit whose outcome was unknown again,
@@ -613,7 +613,7 @@ func newError(op string, status int, body []byte) *Error {
 		SanitizeValue(&eb)
 		e.Code = eb.Code
 		e.Message = truncateRunes(eb.Message, errorMessageMaxRune)
-		e.Details = eb.Details
+		e.Details, e.detailsLeftOut = boundDetails(eb.Details)
 		e.fromService = true
 		return e
 	}
@@ -628,6 +628,24 @@ func newError(op string, status int, body []byte) *Error {
 		e.Message += ": \"" + escape(truncateRunes(excerpt, errorExcerptRunes), true) + "\""
 	}
 	return e
+}
+
+// boundDetails keeps the first few details that carry an error code, each
+// code cut short, and counts those left out.
+func boundDetails(all []ErrorDetail) (kept []ErrorDetail, leftOut int) {
+	for _, d := range all {
+		if d.ErrorCode == "" {
+			continue
+		}
+		if len(kept) == errorDetailsMax {
+			leftOut++
+			continue
+		}
+		d.Type = truncateRunes(d.Type, errorDetailCodeMaxRune*2)
+		d.ErrorCode = truncateRunes(d.ErrorCode, errorDetailCodeMaxRune)
+		kept = append(kept, d)
+	}
+	return kept, leftOut
 }
 
 func truncateRunes(s string, n int) string {

@@ -61,8 +61,8 @@ func NotRecorded(err error) bool {
 
 // OutcomeUnknownError is a submit whose outcome is unknown: it was sent, and
 // then the connection failed, the time ran out, or a 5xx came back (a gateway
-// answers 502, 503 or 504 after the service may have recorded the write, and a
-// 500 can follow a commit). It keeps the exact bytes sent, which Client.Resubmit
+// answers 502, 504 or its own 5xx after the service may have recorded the
+// write, and a 500 can follow a commit). It keeps the exact bytes sent, which Client.Resubmit
 // sends again. errors.Is(err, ErrOutcomeUnknown) holds, and errors.As reaches
 // the cause (an *Error for a 5xx, a net error, context.DeadlineExceeded).
 type OutcomeUnknownError struct {
@@ -145,10 +145,11 @@ type Error struct {
 	StatusCode int           // HTTP status
 	Code       int           // gRPC status code from the body (0 when the body had none)
 	Message    string        // the service's message, sanitised and truncated
-	Details    []ErrorDetail // the service's details, sanitised
+	Details    []ErrorDetail // the service's details with an error code, sanitised; the first few, each code cut short
 	Operation  string        // e.g. "submit/create_policy" or "query/get_activity"
 
-	fromService bool // the body was in the service's error shape
+	detailsLeftOut int  // details beyond the first few, not kept
+	fromService    bool // the body was in the service's error shape
 }
 
 func (e *Error) Error() string { return e.text(true) }
@@ -178,6 +179,9 @@ func (e *Error) text(hint bool) string {
 			b.WriteString(", ")
 			b.WriteString(d.ErrorCode)
 		}
+	}
+	if e.detailsLeftOut > 0 {
+		fmt.Fprintf(&b, ", and %d more details left out", e.detailsLeftOut)
 	}
 	b.WriteString(")")
 	if h := e.hint(); hint && h != "" {

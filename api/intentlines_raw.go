@@ -33,7 +33,7 @@ func (l *intentLister) appendUnknown(key string, raw json.RawMessage) {
 // UnknownShapeNote is the line that warns, above a known operation's key
 // kept as sent (KnowsIntentKey), that vigil does not know this shape of it.
 func UnknownShapeNote(key string) string {
-	return "(" + keyLabel(key) + " is an operation vigil knows, but not in this shape: it holds a field vigil does not know, a name in another case, or one sent twice; every field as sent)"
+	return "(" + KeyLabel(key) + " is an operation vigil knows, but not in this shape: it holds a field vigil does not know, a name in another case, or one sent twice; every field as sent)"
 }
 
 // appendNode appends the line(s) of one JSON value, as appendValue does for
@@ -104,10 +104,10 @@ func (l *intentLister) appendMembers(n jsonNode, depth int) {
 	}
 }
 
-// keyLabel is a key chosen by the sender as a label: bare when it is a plain
+// KeyLabel is a key chosen by the sender as a label: bare when it is a plain
 // name (letters, digits, underscores), quoted otherwise, so that it cannot
 // pass for a line of its own or for another field.
-func keyLabel(key string) string {
+func KeyLabel(key string) string {
 	if key == "" {
 		return `""`
 	}

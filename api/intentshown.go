@@ -64,7 +64,7 @@ func ShowIntent(in Intent, users []User) IntentShown {
 				l.appendUnknown(key, raw)
 				continue
 			}
-			l.add(keyLabel(key) + ":")
+			l.add(KeyLabel(key) + ":")
 			l.appendFields(iv.Field(intentFieldIndex(key)).Elem(), 1)
 		}
 	} else if _, params := in.Params(); params != nil {
@@ -148,7 +148,7 @@ func (l *intentLister) doubt(why string) {
 func shortLabel(key string) string {
 	n := utf8.RuneCountInString(key)
 	if n <= maxLabelRunes {
-		return keyLabel(key)
+		return KeyLabel(key)
 	}
 	return Quote(string([]rune(key)[:maxLabelRunes])) + fmt.Sprintf("…(%d characters)", n)
 }

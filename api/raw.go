@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // The raw calls below return the service's reply bytes undecoded and
@@ -46,9 +47,10 @@ func OperationPath(path string) (submit bool, name string, err error) {
 // Send stamps body exactly as given and POSTs it to path, one operation's
 // (OperationPath). A non-2xx reply is returned, not an error; only a request
 // that could not be made or answered is an error. Queries are retried like
-// typed queries; submits never are.
+// typed queries (retryWait: the same statuses, backoff and Retry-After);
+// submits never are.
 func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply, error) {
-	submit, _, err := OperationPath(path)
+	submit, name, err := OperationPath(path)
 	if err != nil {
 		return nil, fmt.Errorf("send: %w", err)
 	}
@@ -59,24 +61,36 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 		body = []byte{}
 	}
 	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true,
-		retry: !submit}
+		retry: !submit, list: !submit && isUnpagedList(name)}
 	for attempt := 0; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			// Nothing of this attempt left: not an unknown outcome, as in do.
+			return nil, &notSentError{fmt.Errorf("%s: the request was not sent: %w", cl.op, err)}
+		}
 		r, err := c.roundTrip(ctx, cl)
+		var wait time.Duration
 		if err == nil {
 			ok := r.status >= 200 && r.status < 300 && json.Valid(r.body)
 			c.noteServiceDate(cl, r, ok || isServiceError(r.body))
-		}
-		if err == nil && !(cl.retry && retryableStatus(r.status) && attempt < c.maxRetries) {
-			return &RawReply{Status: r.status, Body: r.body}, nil
-		}
-		var le *localError
-		if err != nil && (errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil) {
-			if le == nil && !cl.retry && !notSent(err) {
-				return nil, cl.outcomeUnknown(err)
+			var again bool
+			if wait, again = c.retryWait(cl, attempt, r); !again {
+				return &RawReply{Status: r.status, Body: r.body}, nil
 			}
-			return nil, fmt.Errorf("%s: %w", cl.op, err)
+		} else {
+			var le *localError
+			var tooLarge *replyTooLargeError
+			if cl.retry && errors.As(err, &tooLarge) {
+				return nil, fmt.Errorf("%s: %w", cl.op, err) // the same question gets the same answer
+			}
+			if errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil {
+				if le == nil && !cl.retry && !notSent(err) {
+					return nil, cl.outcomeUnknown(err)
+				}
+				return nil, fmt.Errorf("%s: %w", cl.op, err)
+			}
+			wait = c.backoff(attempt)
 		}
-		if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
+		if err := c.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("%s: %w", cl.op, err)
 		}
 	}

@@ -13,13 +13,26 @@ import (
 // statuses worth a retry, the backoff between attempts and the service's
 // Retry-After.
 
+// retryableStatus reports the replies to a query worth asking again: a 429
+// and any 5xx, the service's or a gateway's (as `vigil activity wait` rides
+// them out).
 func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
+	return status == http.StatusTooManyRequests || status >= 500
+}
+
+// retryWait says whether a query answered r should be asked again, and after
+// how long: the backoff, or the service's Retry-After when that is longer. A
+// Retry-After beyond maxRetryAfter gives up at once instead of hanging. Typed
+// calls (do) and raw ones (Send) follow this one rule.
+func (c *Client) retryWait(cl call, attempt int, r reply) (time.Duration, bool) {
+	if !cl.retry || !retryableStatus(r.status) || attempt >= c.maxRetries {
+		return 0, false
 	}
-	return false
+	retryAfter := parseRetryAfter(r.header.Get("Retry-After"), c.ServiceNow()) // an HTTP date is the service's
+	if retryAfter > maxRetryAfter {
+		return 0, false
+	}
+	return max(c.backoff(attempt), retryAfter), true
 }
 
 // backoff is the wait before retry number attempt+1: exponential, capped, with

@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -331,26 +333,54 @@ func (w *walker) walk(v reflect.Value, id bool) {
 }
 
 func (w *walker) walkMap(v reflect.Value, id bool) {
-	type entry struct{ key, val reflect.Value }
-	var entries []entry
+	type entry struct{ oldKey, key, val reflect.Value }
+	var entries, renamed []entry
+	kept := make(map[string]bool) // string keys that sanitising leaves as they are
 	iter := v.MapRange()
 	for iter.Next() {
-		k := reflect.New(iter.Key().Type()).Elem()
-		k.Set(iter.Key())
-		val := reflect.New(iter.Value().Type()).Elem()
-		val.Set(iter.Value())
-		entries = append(entries, entry{k, val})
-	}
-	for _, e := range entries {
-		oldKey := reflect.New(e.key.Type()).Elem()
-		oldKey.Set(e.key)
-		// Keys are names chosen by the sender: quote a tampered one rather than let it
-		// collide with (and overwrite) a clean key it imitates.
+		e := entry{reflect.New(iter.Key().Type()).Elem(), reflect.New(iter.Key().Type()).Elem(), reflect.New(iter.Value().Type()).Elem()}
+		e.oldKey.Set(iter.Key())
+		e.key.Set(iter.Key())
+		e.val.Set(iter.Value())
+		// Keys are names chosen by the sender: quote a tampered one rather than
+		// let it pass for a clean key it imitates.
 		w.walk(e.key, true)
 		w.walk(e.val, id)
-		if !e.key.Equal(oldKey) {
-			v.SetMapIndex(oldKey, reflect.Value{})
+		switch {
+		case !e.key.Equal(e.oldKey):
+			renamed = append(renamed, e)
+		case e.key.Kind() == reflect.String:
+			kept[e.key.String()] = true
+		}
+		entries = append(entries, e)
+	}
+	for _, e := range entries {
+		if e.key.Equal(e.oldKey) {
+			v.SetMapIndex(e.key, e.val)
+		}
+	}
+	// A quoted key is a clean string, which the sender may also have sent as a
+	// key of its own: number the quoted one rather than lose either. Sorted, so
+	// that the numbers do not depend on the map's order.
+	slices.SortFunc(renamed, func(a, b entry) int { return strings.Compare(a.oldKey.String(), b.oldKey.String()) })
+	for _, e := range renamed {
+		v.SetMapIndex(e.oldKey, reflect.Value{})
+	}
+	for _, e := range renamed {
+		if e.key.Kind() == reflect.String {
+			e.key.SetString(distinctKey(e.key.String(), kept))
 		}
 		v.SetMapIndex(e.key, e.val)
 	}
+}
+
+// distinctKey is key, or when that is taken, key marked " (look-alike N)"
+// with the first N free; it marks the result taken.
+func distinctKey(key string, taken map[string]bool) string {
+	k := key
+	for n := 2; taken[k]; n++ {
+		k = key + " (look-alike " + strconv.Itoa(n) + ")"
+	}
+	taken[k] = true
+	return k
 }

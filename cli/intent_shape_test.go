@@ -94,3 +94,22 @@ func TestApproveAnIntentNotOfItsTypeNeedsYes(t *testing.T) {
 		`{"createPolicyIntentV3":{"policyName":"allow all","effect":"EFFECT_ALLOW","condition":"true","consensus":"","notes":""}}`,
 		"not of its type")
 }
+
+// An intent whose two keys would read the same once one is quoted for
+// display (a tampered key, and a key spelled as its quoted form): both
+// operations are printed, after the warning that there are 2.
+func TestActivityGetShowsLookAlikeOperationKeysApart(t *testing.T) {
+	shown := shownWithIntent(t, `{"\"foo\\u202eIntent\"":{"y":"clean-op"},"foo\u202eIntent":{"z":"tampered-op"}}`)
+	var out bytes.Buffer
+	if err := printActivity(&out, shown); err != nil {
+		t.Fatal(err)
+	}
+	if line := intentText(shown); strings.Count(line, `"foo\u202eIntent"`) > 1 {
+		t.Errorf("the intent line shows the two keys alike: %s", line)
+	}
+	for _, want := range []string{"2 operations", "clean-op", "tampered-op", "WARNING"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("activity get lacks %q:\n%s", want, out.String())
+		}
+	}
+}

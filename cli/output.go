@@ -239,11 +239,13 @@ func unknownWhat(keys []string) string {
 	return "a type vigil does not know"
 }
 
-// quotedKeys are intent keys as labels (api.IntentLines shows them alike).
+// quotedKeys are intent keys as labels, as api.IntentLines shows them: two
+// keys that differ never read the same (a tampered key and one spelled as
+// its escaped form).
 func quotedKeys(keys []string) []string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
-		out[i] = api.SanitizeID(k)
+		out[i] = api.KeyLabel(k)
 	}
 	return out
 }

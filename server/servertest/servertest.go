@@ -6,6 +6,7 @@ package servertest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -181,6 +182,9 @@ func (l *LogBuffer) String() string {
 type Gateway struct {
 	URL         string
 	FailSubmits atomic.Bool
+	// FailStatus is the status a failed submit is answered with, with a
+	// CDN's HTML body (a 524, a 599); 0 is the gateway's JSON 503.
+	FailStatus atomic.Int32
 	// SlowSubmits delays each submit's reply by this many nanoseconds after
 	// the service has handled it: a reply slower than the client's timeout.
 	SlowSubmits atomic.Int64
@@ -199,6 +203,11 @@ func (d *Demo) Gateway() *Gateway {
 			resp.Body.Close()
 			resp.StatusCode = http.StatusServiceUnavailable
 			resp.Body = io.NopCloser(strings.NewReader(`{"code":14,"message":"upstream unavailable"}`))
+			if status := int(g.FailStatus.Load()); status != 0 {
+				resp.StatusCode = status
+				resp.Header.Set("Content-Type", "text/html")
+				resp.Body = io.NopCloser(strings.NewReader(fmt.Sprintf("<html>error code: %d</html>", status)))
+			}
 			resp.ContentLength = -1
 			resp.Header.Del("Content-Length")
 		}
