@@ -30,12 +30,14 @@ const (
 	maxLineHead = 4 << 10
 	// maxLineBytes fits a line holding the longest text the service accepts
 	// that vigil shows whole (free text is shortened): a condition or
-	// consensus of MaxExpressionLength bytes, at Quote's worst expansion. So
-	// a valid expression, which is what decides, is never cut.
-	maxLineBytes = maxLineHead + maxQuoteExpansion*MaxExpressionLength
-	// maxShownLines and maxShownBytes bound the whole.
+	// consensus of MaxExpressionLength characters (each up to utf8.UTFMax
+	// bytes), at Quote's worst expansion. So a valid expression, which is
+	// what decides, is never cut.
+	maxLineBytes = maxLineHead + maxQuoteExpansion*utf8.UTFMax*MaxExpressionLength
+	// maxShownLines and maxShownBytes bound the whole. maxShownBytes holds a
+	// policy's condition, consensus and time at maxLineBytes each, and more.
 	maxShownLines = 5000
-	maxShownBytes = 1 << 20
+	maxShownBytes = 2 << 20
 )
 
 // IntentShown is an intent as a person deciding on it reads it.

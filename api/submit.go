@@ -87,8 +87,8 @@ func Marshal(v any) ([]byte, error) {
 }
 
 // NewActivityRequest builds the envelope of a submit: it validates the
-// organization id and params (a *ValidationError, before anything is sent) and
-// marshals them. The caller marshals the envelope once and stamps exactly
+// organization id and params, and the size of the encoded body (a
+// *ValidationError, before anything is sent), and marshals them. The caller marshals the envelope once and stamps exactly
 // those bytes.
 func NewActivityRequest(op Operation, organizationID string, params Params, now int64, appProofs bool) (ActivityRequest, error) {
 	if organizationID == "" {
@@ -110,6 +110,15 @@ func NewActivityRequest(op Operation, organizationID string, params Params, now 
 	if appProofs {
 		t := true
 		req.GenerateAppProofs = &t
+	}
+	// The service reads at most MaxRequestBodyBytes: say so here, naming
+	// what to cut, rather than upload a body it answers 413.
+	body, err := Marshal(req)
+	if err != nil {
+		return ActivityRequest{}, fmt.Errorf("encode request: %w", err)
+	}
+	if err := checkBodySize(body, raw); err != nil {
+		return ActivityRequest{}, err
 	}
 	return req, nil
 }

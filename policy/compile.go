@@ -173,8 +173,10 @@ func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
 	at := func(line, col int, format string, args ...any) []Diagnostic {
 		return []Diagnostic{{Field: field, Line: line, Column: col, Message: fmt.Sprintf(format, args...)}}
 	}
-	if len(src) > MaxExpressionLength {
-		return nil, at(1, 1, "expression is %d bytes long; the limit is %d: split the policy into several", len(src), MaxExpressionLength)
+	// Characters, as api.Validate and the console's editors count them (and
+	// as CEL's parser limit does): one limit, whatever the script.
+	if n := utf8.RuneCountInString(src); n > MaxExpressionLength {
+		return nil, at(1, 1, "expression is %d characters long; the limit is %d: split the policy into several", n, MaxExpressionLength)
 	}
 	if !utf8.ValidString(src) {
 		return nil, at(1, 1, "expression is not valid UTF-8 text")

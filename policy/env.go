@@ -18,7 +18,11 @@ import (
 // allowlist of a few hundred addresses fits in MaxExpressionLength, and the
 // cost limit allows nested quantifiers over hundreds of approvers.
 const (
-	// MaxExpressionLength is the longest condition, consensus or time accepted, in bytes.
+	// MaxExpressionLength is the longest condition, consensus or time
+	// accepted, in characters (at most 64 KiB of UTF-8). What bounds the
+	// work is counted in characters or nodes too: the parser's size limit
+	// (code points), maxExpressionNodes and CostLimit (CEL sizes strings
+	// in code points), so a 4-byte character costs what an ASCII one does.
 	MaxExpressionLength = 16 << 10
 	// MaxNestingDepth bounds how deeply an expression may nest (parentheses,
 	// operators, calls) before the parser refuses it.

@@ -3,6 +3,7 @@ package screens
 import (
 	"context"
 	"errors"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -199,6 +200,9 @@ func (d *opFormDialog) submit() (Dialog, tea.Cmd) {
 		return d, nil
 	}
 	prep, err := d.spec.build(d.c, v)
+	if err == nil {
+		err = d.checkSize(prep, v)
+	}
 	if err != nil {
 		d.showError(err)
 		return d, nil
@@ -228,12 +232,37 @@ type opFormLoadedMsg struct {
 // reason it could not be. The root is still holding keys back for it (submit
 // asked), so the dialog comes through OpenDialog, not askDialog.
 func (d *opFormDialog) loaded(msg opFormLoadedMsg) tea.Cmd {
+	if msg.err == nil {
+		msg.err = d.checkSize(msg.prep, msg.values)
+	}
 	if msg.err != nil {
 		d.showError(msg.err)
 		return OpenDialog(d)
 	}
 	question, lines := d.stakes(msg.values)
 	return OpenDialog(d.confirm(msg.prep, msg.values, question, lines))
+}
+
+// checkSize refuses, on the form, params whose request would be over the
+// 1 MiB the service reads: every field may be within its limit and the
+// whole still too large (100 invitees, each given all of 100 tags).
+func (d *opFormDialog) checkSize(prep prepared, v map[string]string) error {
+	params, ok := prep.params.(api.Params)
+	if !ok && prep.params != nil { // a form keeps its params by value
+		ptr := reflect.New(reflect.TypeOf(prep.params))
+		ptr.Elem().Set(reflect.ValueOf(prep.params))
+		params, ok = ptr.Interface().(api.Params)
+	}
+	op, known := api.OperationByPath(d.spec.op)
+	if !ok || !known {
+		return nil
+	}
+	err := api.CheckRequestSize(op, d.c.Org.ID, params, v[appProofsKey] == "yes" && !d.spec.noAppProofs)
+	var ve *api.ValidationError
+	if errors.As(err, &ve) {
+		return err
+	}
+	return nil // anything else, the submit itself reports
 }
 
 // stakes is the question a destructive operation's confirm asks and the

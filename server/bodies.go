@@ -56,7 +56,7 @@ func readBodyUpTo(w http.ResponseWriter, r *http.Request, budget *bodyBudget, ke
 		if err == errBusy {
 			return nil, bodyHold{}, err
 		}
-		return nil, bodyHold{}, bodyReadError(err)
+		return nil, bodyHold{}, bodyReadError(err, r.ContentLength)
 	}
 	if n < 0 && int64(len(body)) > keep {
 		hold.release()
@@ -157,15 +157,17 @@ func discardBody(w http.ResponseWriter, r *http.Request) error { return discardR
 func discardRest(w http.ResponseWriter, r *http.Request, read int64) error {
 	_, err := io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, api.MaxRequestBodyBytes-read))
 	if err != nil {
-		return bodyReadError(err)
+		return bodyReadError(err, r.ContentLength)
 	}
 	return nil
 }
 
-func bodyReadError(err error) error {
+// bodyReadError is the answer to a body that could not be read; declared is
+// its Content-Length (-1 when it was sent chunked).
+func bodyReadError(err error, declared int64) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return tooLarge(api.MaxRequestBodyBytes)
+		return tooLarge(api.MaxRequestBodyBytes, declared)
 	}
 	return invalidf("BAD_BODY", "could not read the request body: %v", err)
 }

@@ -102,9 +102,15 @@ func truncateForMessage(s string) string {
 	return s[:n] + "…"
 }
 
-func tooLarge(limit int) *Error {
+// tooLarge is the 413 of a body over limit bytes; size is its declared
+// length, or -1 when unknown (sent chunked: only what was read is known).
+func tooLarge(limit int, size int64) *Error {
+	what := fmt.Sprintf("request body is larger than the limit of %d bytes (1 MiB)", limit)
+	if size > int64(limit) {
+		what = fmt.Sprintf("request body is %d bytes, over the limit of %d bytes (1 MiB)", size, limit)
+	}
 	return &Error{Status: http.StatusRequestEntityTooLarge, Code: api.CodeInvalidArgument, ErrorCode: "REQUEST_TOO_LARGE",
-		Message: fmt.Sprintf("request body is larger than %d bytes; send a smaller request", limit)}
+		Message: what + "; send a smaller request: split long lists (invitations, ids, tags, MFA steps) into several requests"}
 }
 
 // asError turns any error into a reply error; errors that are not *Error are
