@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -31,6 +32,7 @@ func cmdLogin(ctx context.Context, c proc, args []string) error {
 }
 
 const loginOAuthUsage = `Usage: vigil login oauth --provider-token FILE|- [--target-key FILE] [--name NAME]
+                        [--key-name NAME] [--invalidate-existing]
                         [--expiration D] [--profile NAME] [--config FILE]
        vigil login oauth --recover ACTIVITY_ID --target-key FILE|KEY [--name NAME]
 
@@ -67,6 +69,12 @@ must fit the 64-character limit of key names: --name is then at most 57. After a
 login killed in flight, logging in again under its --name gives that command;
 --recover removes the placeholder of NAME the killed login left.
 
+The key is named on the service --key-name, by default --name when that is
+given (so the Users screen and 'user get' tell this key from the user's
+others), else the service's "Oauth - TIME". --invalidate-existing has the
+service invalidate the user's other OAuth API keys as it makes this one: sign
+in again with it when an OAuth key leaked.
+
 The token is read from FILE, or standard input with -; it is never printed or
 logged, nor is the bundle or a private key. The --target-key file is deleted
 once the new key is saved. The key lives --expiration (whole
@@ -79,6 +87,7 @@ Examples:
   vigil login oauth --target-key carol.target --provider-token id_token.jwt --name carol-oauth
   vigil login oauth --provider-token - --expiration 1h  # prints a nonce, then reads the token
   vigil login oauth --recover 0192a6c4-… --target-key carol.target --name carol-oauth
+  vigil login oauth --target-key carol.target --provider-token id_token.jwt --name carol-laptop --invalidate-existing
 
 Flags:
 `
@@ -112,12 +121,14 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	fs.Var(&lifetimeFlagValue, "expiration", "lifetime `D` of the new key: whole seconds (3600) or a duration (1h, 90m) (default: the service's, 15m)")
 	expiration := &lifetimeFlagValue.d
 	recoverID := fs.String("recover", "", "finish a login that waited for approval or lost its reply: open the bundle of the oauth activity `ID` (needs --target-key)")
+	keyName := fs.String("key-name", "", "the new API key's `NAME` on the service, as the Users screen and 'user get' show it (default: --name when given, else the service's \"Oauth - TIME\")")
+	invalidate := fs.Bool("invalidate-existing", false, "invalidate the user's other OAuth API keys (a leaked one, say) as this login makes its key")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
 	if *recoverID != "" {
-		if *tokenPath != "" || *expiration != 0 {
-			return usagef("login oauth: --recover sends nothing: --provider-token and --expiration are for a new login")
+		if *tokenPath != "" || *expiration != 0 || *keyName != "" || *invalidate {
+			return usagef("login oauth: --recover sends nothing: --provider-token, --expiration, --key-name and --invalidate-existing are for a new login")
 		}
 		return recoverOAuth(ctx, c, conn, *recoverID, *targetPath, *name)
 	}
@@ -130,6 +141,18 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	if *targetPath == "" && keys.ValidateName(targetName(*name)) != nil {
 		return usagef("login oauth: --name %s is %d characters: without --target-key the fresh target key is kept as NAME%s, and a key name is at most %d characters, so --name is at most %d here; choose a shorter --name, or make the target key with 'vigil login oauth-nonce --target-key FILE' and pass --target-key FILE",
 			*name, len(*name), targetName(""), keys.MaxNameLen, keys.MaxNameLen-len(targetName("")))
+	}
+	serviceKeyName := *keyName
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "name" && serviceKeyName == "" {
+			serviceKeyName = *name
+		}
+	})
+	// Checked before the user is sent to sign in, not after: the token is
+	// good only once. The placeholders stand for what is read later.
+	probe := api.OauthParams{OidcToken: "-", TargetPublicKey: "-", APIKeyName: serviceKeyName}
+	if err := probe.Validate(); err != nil {
+		return usagef("login oauth: --key-name %q: %v", serviceKeyName, err)
 	}
 	if *expiration < 0 || *expiration%time.Second != 0 || (*expiration > 0 && *expiration < time.Second) {
 		return usagef("login oauth: --expiration %s must be a positive whole number of seconds, e.g. 3600, 15m or 3600s", *expiration)
@@ -194,7 +217,11 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	if token == "" {
 		return usagef("login oauth: %s is empty; it should hold the OIDC token", from)
 	}
-	params := api.OauthParams{OidcToken: token, TargetPublicKey: hex.EncodeToString(target.PublicKey().Bytes())}
+	params := api.OauthParams{OidcToken: token, TargetPublicKey: hex.EncodeToString(target.PublicKey().Bytes()), APIKeyName: serviceKeyName}
+	if *invalidate {
+		params.InvalidateExisting = invalidate
+		fmt.Fprintln(c.stderr, "vigil: the user's other OAuth API keys are invalidated once this login completes")
+	}
 	lifetime := defaultOAuthKeyLifetime
 	if *expiration > 0 {
 		lifetime = *expiration

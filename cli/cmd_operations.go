@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -65,16 +66,19 @@ func validated(cmd string, p api.Params) error {
 	return nil
 }
 
-const invitationCreateUsage = `Usage: vigil invitation create --name N --email E --access web|api|all [--tag ID|NAME]… [--sender USER_ID|NAME]
+const invitationCreateUsage = `Usage: vigil invitation create --name N --email E [--name N --email E]… --access web|api|all [--tag ID|NAME]… [--sender USER_ID|NAME]
 
-Submits create_invitations for one invitee. The sender defaults to the
-profile's own user. Before sending, the sender is checked against the
+Submits create_invitations: one activity (one quorum round) for every invitee
+given, each as a --name and its --email next to each other (up to 100). The
+access type, tags and sender apply to every invitee. The sender defaults to
+the profile's own user. Before sending, the sender is checked against the
 organization's users and each tag against its tags (a tag or a user may be
 given by its name when exactly one has it; it is sent by id).
 
 Examples:
   vigil invitation create --name dave --email dave@example.com --access api
   vigil invitation create --name erin --email erin@example.com --access web --tag 0192…
+  vigil invitation create --access api --name dave --email dave@example.com --name erin --email erin@example.com
 
 Flags:
 `
@@ -98,26 +102,34 @@ func enumValue(flagName, s, prefix string, allowed []string) (string, error) {
 
 func invitationCreate(ctx context.Context, c proc, args []string) error {
 	fs, conn := newSubmitFlags("invitation create", invitationCreateUsage)
-	var inv api.Invitation
-	fs.StringVar(&inv.ReceiverUserName, "name", "", "the invitee's `NAME` (required)")
-	fs.StringVar(&inv.ReceiverUserEmail, "email", "", "the invitee's e-mail `ADDRESS` (required)")
+	var invitees inviteeFlags
+	fs.Var(invitees.field("--name"), "name", "an invitee's `NAME` (required; repeatable, each followed or preceded by its --email)")
+	fs.Var(invitees.field("--email"), "email", "an invitee's e-mail `ADDRESS` (required; repeatable, next to its --name)")
 	access := fs.String("access", "", "access type: web, api or all (required)")
 	var tags listFlag
-	fs.Var(&tags, "tag", "user tag `ID` or name to give the invitee (repeatable)")
-	fs.StringVar(&inv.SenderUserID, "sender", "", "the sending `USER_ID` or user name (default: the profile's user)")
+	fs.Var(&tags, "tag", "user tag `ID` or name to give every invitee (repeatable)")
+	sender := fs.String("sender", "", "the sending `USER_ID` or user name (default: the profile's user)")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
-	var err error
-	if inv.AccessType, err = enumValue("access", *access, "ACCESS_TYPE_", api.AccessTypes()); err != nil {
+	pairs, err := invitees.pairs()
+	if err != nil {
+		return usagef("invitation create: %v; run 'vigil invitation create -h'", err)
+	}
+	accessType, err := enumValue("access", *access, "ACCESS_TYPE_", api.AccessTypes())
+	if err != nil {
 		return err
 	}
-	inv.ReceiverUserTags = tags
-	sender := inv.SenderUserID
-	if sender == "" {
-		inv.SenderUserID = "(looked up)" // checked below once known
+	params := &api.CreateInvitationsParams{}
+	for _, p := range pairs {
+		params.Invitations = append(params.Invitations, api.Invitation{
+			ReceiverUserName:  p.name,
+			ReceiverUserEmail: p.email,
+			ReceiverUserTags:  tags,
+			AccessType:        accessType,
+			SenderUserID:      cmp.Or(*sender, "(looked up)"), // checked below once known
+		})
 	}
-	params := &api.CreateInvitationsParams{Invitations: []api.Invitation{inv}}
 	if err := validated("invitation create", params); err != nil {
 		return err
 	}
@@ -125,17 +137,23 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	if sender == "" {
+	var senderID string
+	if *sender == "" {
 		me, err := client.Whoami(ctx)
 		if err != nil {
 			return fmt.Errorf("invitation create: find the sender (pass --sender USER_ID): %w", err)
 		}
-		params.Invitations[0].SenderUserID = me.UserID
-	} else if params.Invitations[0].SenderUserID, err = resolveSender(ctx, client, sender); err != nil {
+		senderID = me.UserID
+	} else if senderID, err = resolveSender(ctx, client, *sender); err != nil {
 		return err
 	}
-	if params.Invitations[0].ReceiverUserTags, err = resolveTags(ctx, c, client, tags); err != nil {
+	tagIDs, err := resolveTags(ctx, c, client, tags)
+	if err != nil {
 		return err
+	}
+	for i := range params.Invitations {
+		params.Invitations[i].SenderUserID = senderID
+		params.Invitations[i].ReceiverUserTags = tagIDs
 	}
 	return submitVerb(ctx, c, conn, client, "create_invitations", params)
 }

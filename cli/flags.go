@@ -31,28 +31,123 @@ func newFlagSet(name, usage string) *flag.FlagSet {
 // parseFlags parses args and returns the positional arguments. Flags may also
 // follow them ("keys generate NAME --scheme ed25519"); "--" ends the flags. -h
 // prints the help to standard output (errHelpShown); a mistake is a usage error
-// that says where the help is.
+// that says where the help is. A flag that takes one value may be given once:
+// taking the last of two would quietly drop the other (--effect deny …
+// --effect allow); repeatable flags are those whose value is repeatableFlag.
 func parseFlags(c proc, fs *flag.FlagSet, args []string) ([]string, error) {
+	once := refuseRepeats(fs)
+	positional, err := parseArgs(fs, args)
+	once.restore()
+	if r := once.repeated; r != nil {
+		return nil, usagef("%s: --%s given twice (%q, then %q); it takes one value, so give it once; run 'vigil %s -h' for the flags",
+			fs.Name(), r.name, r.first, r.second, fs.Name())
+	}
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(c.stdout)
+			fs.Usage()
+			return nil, errHelpShown
+		}
+		return nil, usagef("%s: %v%s; run 'vigil %s -h' for the flags", fs.Name(), err, valueHint(fs, err), fs.Name())
+	}
+	return positional, refuseEmptyValues(fs)
+}
+
+// parseArgs parses flags and positional arguments in any order.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(c.stdout)
-				fs.Usage()
-				return nil, errHelpShown
-			}
-			return nil, usagef("%s: %v%s; run 'vigil %s -h' for the flags", fs.Name(), err, valueHint(fs, err), fs.Name())
+			return nil, err
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
-			return positional, refuseEmptyValues(fs)
+			return positional, nil
 		}
 		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
-			return append(positional, rest...), refuseEmptyValues(fs)
+			return append(positional, rest...), nil
 		}
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// repeatableFlag marks a flag value that collects every time the flag is
+// given (--tag, --step, --root …); parseFlags refuses any other flag given
+// twice.
+type repeatableFlag interface {
+	flag.Value
+	repeatable()
+}
+
+func (*listFlag) repeatable()   {}
+func (*stringList) repeatable() {}
+
+// onceGuard watches the single-value flags of a flag set while it parses.
+type onceGuard struct {
+	fs       *flag.FlagSet
+	original map[string]flag.Value
+	repeated *repeatedFlag
+}
+
+// repeatedFlag is the first single-value flag found given twice.
+type repeatedFlag struct{ name, first, second string }
+
+// errGivenTwice stops the parse at a repeated flag; parseFlags words it.
+var errGivenTwice = errors.New("given twice")
+
+// refuseRepeats wraps each single-value flag of fs so that a second Set is
+// refused, until restore puts the flag's own value back (so that the checks
+// after parsing, and the help, see the flag's real type).
+func refuseRepeats(fs *flag.FlagSet) *onceGuard {
+	g := &onceGuard{fs: fs, original: map[string]flag.Value{}}
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := f.Value.(repeatableFlag); ok {
+			return
+		}
+		g.original[f.Name] = f.Value
+		f.Value = &onceValue{Value: f.Value, name: f.Name, guard: g}
+	})
+	return g
+}
+
+func (g *onceGuard) restore() {
+	for name, v := range g.original {
+		g.fs.Lookup(name).Value = v
+	}
+}
+
+// onceValue is a single-value flag that remembers whether it was set.
+type onceValue struct {
+	flag.Value
+	name, first string
+	set         bool
+	guard       *onceGuard
+}
+
+// String is nil-safe: the flag package calls it on a zero value.
+func (v *onceValue) String() string {
+	if v == nil || v.Value == nil {
+		return ""
+	}
+	return v.Value.String()
+}
+
+func (v *onceValue) Set(s string) error {
+	if v.set {
+		if v.guard.repeated == nil {
+			v.guard.repeated = &repeatedFlag{name: v.name, first: v.first, second: s}
+		}
+		return errGivenTwice
+	}
+	v.set, v.first = true, s
+	return v.Value.Set(s)
+}
+
+// IsBoolFlag keeps a boolean flag usable without a value (--json).
+func (v *onceValue) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // emptyAllowed marks a string flag for which "" is a meaningful value (an empty

@@ -48,7 +48,7 @@ type mfaEditor struct {
 	inSteps  bool
 	step     int
 	method   int
-	auths    []api.Authenticator
+	creds    []pinCandidate
 	existing []api.MfaPolicy
 	userID   string
 	userName string
@@ -83,7 +83,7 @@ func newMfaEditorKeys() mfaEditorKeys {
 		AddStep: b("a", "add step", "a"), RemoveStep: b("x", "remove step", "x"),
 		StepUp: b("K", "move step up", "K"), StepDown: b("J", "move step down", "J"),
 		AddMethod: b("m", "add method", "m"), RemoveMethod: b("backspace", "remove method", "backspace"),
-		Type: b("t", "method type", "t"), Authenticator: b("i", "authenticator", "i"),
+		Type: b("t", "method type", "t"), Authenticator: b("i", "pin credential", "i"),
 	}
 }
 
@@ -104,7 +104,7 @@ func (m *MfaPolicies) openEditor() tea.Cmd {
 	for _, p := range m.items {
 		next = max(next, p.Order+1)
 	}
-	e := &mfaEditor{userID: m.userID, userName: m.userName(), auths: m.user.Authenticators,
+	e := &mfaEditor{userID: m.userID, userName: m.userName(), creds: pinCandidates(m.user),
 		existing: m.items, k: newMfaEditorKeys(),
 		steps: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey}}}}}
 	th := m.c.Theme
@@ -305,19 +305,67 @@ func (e *mfaEditor) stepKey(k tea.KeyPressMsg) {
 		if s := cur(); s != nil && e.method < len(s.Any) {
 			types := api.AuthenticationTypes()
 			i := indexOf(types, s.Any[e.method].Type)
-			s.Any[e.method].Type = types[(i+1)%len(types)]
+			// A pinned credential is of the old type: kept, it would make
+			// a method no vote can satisfy.
+			s.Any[e.method] = api.AuthenticationMethod{Type: types[(i+1)%len(types)]}
 		}
 	case key.Matches(k, e.k.Authenticator):
-		if s := cur(); s != nil && e.method < len(s.Any) && len(e.auths) > 0 {
+		if s := cur(); s != nil && e.method < len(s.Any) {
+			m := &s.Any[e.method]
 			ids := []string{""}
-			for _, a := range e.auths {
-				ids = append(ids, a.AuthenticatorID)
+			for _, c := range e.creds {
+				if c.typ == m.Type {
+					ids = append(ids, c.id)
+				}
 			}
-			i := indexOf(ids, s.Any[e.method].ID)
-			s.Any[e.method].ID = ids[(i+1)%len(ids)]
+			if len(ids) == 1 {
+				e.err = fmt.Sprintf("%s has no %s credential to pin this method to; unpinned, any %s of theirs satisfies it",
+					e.userName, authType(m.Type), authType(m.Type))
+				return
+			}
+			i := indexOf(ids, m.ID)
+			m.ID = ids[(i+1)%len(ids)]
 		}
 	}
 	e.err = ""
+}
+
+// pinCandidate is a credential of the user that a method of type typ can be
+// pinned to (any[].id).
+type pinCandidate struct{ typ, id, name string }
+
+// pinCandidates lists u's credentials by the method type a vote with each
+// proves, as the service counts votes: a passkey is a PASSKEY, an API key an
+// API_KEY, an OAuth key an OAUTH, a session key a SESSION, an e-mail or OTP
+// key an EMAIL_OTP. No credential proves SMS_OTP by id.
+func pinCandidates(u *api.User) []pinCandidate {
+	if u == nil {
+		return nil
+	}
+	var out []pinCandidate
+	for _, a := range u.Authenticators {
+		out = append(out, pinCandidate{api.AuthPasskey, a.AuthenticatorID, a.AuthenticatorName})
+	}
+	for _, k := range u.APIKeys {
+		out = append(out, pinCandidate{methodTypeOf(k.Credential.Type), k.APIKeyID, k.APIKeyName})
+	}
+	return out
+}
+
+// methodTypeOf is the MFA method type a vote with an API key of this
+// credential type proves.
+func methodTypeOf(credentialType string) string {
+	switch credentialType {
+	case api.CredentialWebAuthnAuthenticator:
+		return api.AuthPasskey
+	case api.CredentialOauthKeyP256:
+		return api.AuthOauth
+	case api.CredentialReadWriteSessionP256:
+		return api.AuthSession
+	case api.CredentialEmailAuthKeyP256, api.CredentialOtpAuthKeyP256:
+		return api.AuthEmailOTP
+	}
+	return api.AuthAPIKey
 }
 
 func indexOf(xs []string, x string) int {
@@ -329,21 +377,21 @@ func indexOf(xs []string, x string) int {
 	return -1
 }
 
-// authName names an authenticator of the user by id.
+// authName names a credential of the user by id.
 func (e *mfaEditor) authName(id string) string {
-	for _, a := range e.auths {
-		if a.AuthenticatorID == id {
-			return api.NameText(a.AuthenticatorName) + " " + idTail(api.SanitizeID(id))
+	for _, c := range e.creds {
+		if c.id == id {
+			return api.NameText(c.name) + " " + idTail(api.SanitizeID(id))
 		}
 	}
 	return idTail(api.SanitizeID(id))
 }
 
-// authNames names the user's authenticators by id, for the confirm.
+// authNames names the user's credentials by id, for the confirm.
 func (e *mfaEditor) authNames() map[string]string {
-	names := make(map[string]string, len(e.auths))
-	for _, a := range e.auths {
-		names[a.AuthenticatorID] = a.AuthenticatorName
+	names := make(map[string]string, len(e.creds))
+	for _, c := range e.creds {
+		names[c.id] = c.name
 	}
 	return names
 }
@@ -357,7 +405,7 @@ func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
 	form, first, last := e.form.Lines(th, width)
 	title := "Steps (ctrl+t to edit)"
 	if e.inSteps {
-		title = "Steps — a add · x remove · K/J move · m add method · ⌫ remove method · t type · i authenticator"
+		title = "Steps — a add · x remove · K/J move · m add method · ⌫ remove method · t type · i pin credential"
 	}
 	steps := []string{"", th.Section.Render(ansi.Truncate(title, width, "…"))}
 	if len(e.steps) == 0 {

@@ -74,6 +74,10 @@ func describeMethods(ms []api.AuthenticationMethod, creds credentials) string {
 				what = "profile"
 			case api.AuthAPIKey:
 				what = "API key"
+			case api.AuthOauth:
+				what = "OAuth key"
+			case api.AuthEmailOTP:
+				what = "e-mail key"
 			}
 			parts[i] += fmt.Sprintf(" (%s %s)", what, creds.text(m.ID))
 		}
