@@ -151,7 +151,7 @@ func (v *onceValue) IsBoolFlag() bool {
 }
 
 // emptyAllowed marks a string flag for which "" is a meaningful value (an empty
-// condition applies to every activity, --value ” turns a feature off); see
+// condition applies to every activity, --value "" turns a feature off); see
 // allowEmpty.
 type emptyAllowed struct{ flag.Value }
 

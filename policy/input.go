@@ -201,10 +201,10 @@ func ActivityFor(typ string, params any) Activity {
 }
 
 // zeroFill gives every field of the parameters struct t that m lacks its
-// zero value (”, 0, false, [], {}), at every depth: the service's
+// zero value ("", 0, false, [], {}), at every depth: the service's
 // parameters are a typed message whose every field has a value, so a
 // parameter left out and one sent empty read alike (`activity.params.consensus
-// == ”` holds for a policy created without a consensus), as the docs say of
+// == ""` holds for a policy created without a consensus), as the docs say of
 // optional fields. A struct-typed field that is not set stays absent (test it
 // with has()), as do fields whose JSON the type writes itself.
 func zeroFill(m map[string]any, t reflect.Type) {

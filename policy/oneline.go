@@ -8,8 +8,8 @@ import (
 // line's `//` comment is dropped before the lines are joined (joined, a
 // comment would run on over every line after it), and the line breaks and
 // tabs between tokens become spaces. Inside a quoted string, which may span
-// lines (”'…”'), a line break or tab becomes its escape (\n, \t), so the
-// string keeps its value; only a raw string (r”'…”') has no escapes, and
+// lines ("""…""" or its single-quoted form), a line break or tab becomes its escape (\n, \t), so the
+// string keeps its value; only a raw string (r"""…""") has no escapes, and
 // there it becomes a space. `//` inside a string is not a comment.
 func OneLine(src string) string {
 	rs := []rune(strings.Trim(src, "\r\n\t"))
