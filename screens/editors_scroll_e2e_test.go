@@ -196,7 +196,7 @@ func TestEndToEndPolicySimulationShrinksInAShortWindow(t *testing.T) {
 	h.typeText("deny everything")
 	h.key("tab")
 	h.key("right") // deny
-	for range 4 {
+	for range 5 {
 		h.key("tab")
 	}
 	h.key("ctrl+r")

@@ -102,13 +102,16 @@ func checkExpr(field, src string) error {
 	if col := policy.CommentColumn(src); col > 0 {
 		return exprError{msg: fmt.Sprintf("column %d: everything after // is a comment and does not count (the field is one line); remove the comment, or write what follows it before it", col), col: col}
 	}
-	var ds []policy.Diagnostic
-	if field == policy.FieldCondition {
-		ds = policy.Check(src, "")
-	} else {
-		ds = policy.Check("", src)
+	var only policy.Source
+	switch field {
+	case policy.FieldCondition:
+		only.Condition = src
+	case policy.FieldConsensus:
+		only.Consensus = src
+	case policy.FieldTime:
+		only.Time = src
 	}
-	for _, d := range ds {
+	for _, d := range policy.CheckSource(only) {
 		if d.Field != field {
 			continue
 		}
@@ -166,6 +169,9 @@ func (p *Policies) openEditor() {
 		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. approvers.count() >= 2",
 			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) }},
+		ui.Field{Key: "time", Label: "Time (empty: always active)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
+			Placeholder: "e.g. CronSpan('0 9 * * 1-5', '8h', 'Europe/Paris')",
+			Validate:    func(s string) error { return checkExpr(policy.FieldTime, s) }},
 		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},
 		ui.Field{Key: "over", Label: "Simulate over (ctrl+r)", Choices: []string{simulateLast}},
 	)
@@ -233,7 +239,7 @@ func (p *Policies) editorUpdate(msg tea.Msg) tea.Cmd {
 func (p *Policies) simulate() tea.Cmd {
 	e := p.editor
 	v := e.form.Values()
-	if errs := e.form.Errors(); errs["condition"] != "" || errs["consensus"] != "" {
+	if errs := e.form.Errors(); errs["condition"] != "" || errs["consensus"] != "" || errs["time"] != "" {
 		e.simErr = "fix the expressions first: the draft does not compile"
 		return nil
 	}
@@ -253,9 +259,9 @@ func (p *Policies) simulate() tea.Cmd {
 	e.simGen++
 	e.busy = "simulating…"
 	gen, data, c := e.simGen, p.data, p.c
-	simulated := simulatedDraft(v["effect"], v["condition"], v["consensus"])
+	simulated := simulatedDraft(v["effect"], v["condition"], v["consensus"], v["time"])
 	return func() tea.Msg {
-		draft, err := policy.Compile(v["condition"], v["consensus"])
+		draft, err := policy.CompileSource(policy.Source{Condition: v["condition"], Consensus: v["consensus"], Time: v["time"]})
 		if err != nil {
 			return policySimulatedMsg{gen: gen, draft: simulated, err: fmt.Errorf("the draft does not compile: %w", err)}
 		}
@@ -283,22 +289,35 @@ func (p *Policies) simulate() tea.Cmd {
 				row.today, row.withDraft = "REJECTED", "REJECTED"
 				row.why = "rejected by a vote; the draft's policies would say " + shortOutcome(s.WithDraft.Outcome)
 			}
+			if !s.Rejected && draftSkipped(s.WithDraft, draftP.ID) {
+				// Said first (the line is cut at the width), or a draft whose
+				// time is false would read as one that changes nothing.
+				row.why = "the draft is skipped (" + api.OutcomeTimeInactive + ": its time was false when the service decided this); " + row.why
+			}
 			rows = append(rows, row)
 		}
 		return policySimulatedMsg{gen: gen, draft: simulated, rows: rows}
 	}
 }
 
+// draftSkipped reports that the policy id was skipped in d for its time
+// expression (OUTCOME_TIME_INACTIVE).
+func draftSkipped(d policy.Decision, id string) bool {
+	return slices.ContainsFunc(d.Details, func(pd policy.PolicyDetail) bool {
+		return pd.Policy.ID == id && pd.Outcome == api.OutcomeTimeInactive
+	})
+}
+
 // simulatedDraft is what a simulation's outcome depends on in a draft (not
 // its name or notes), in a form that compares.
-func simulatedDraft(effect, condition, consensus string) string {
-	return formValues([]string{effect, condition, consensus})
+func simulatedDraft(effect, condition, consensus, timeExpr string) string {
+	return formValues([]string{effect, condition, consensus, timeExpr})
 }
 
 // simStale reports that the draft changed since the simulation shown ran.
 func (e *policyEditor) simStale() bool {
 	v := e.form.Values()
-	return e.sim != nil && e.simDraft != simulatedDraft(v["effect"], v["condition"], v["consensus"])
+	return e.sim != nil && e.simDraft != simulatedDraft(v["effect"], v["condition"], v["consensus"], v["time"])
 }
 
 // submitDraft submits the draft: the earlier request again when its outcome
@@ -311,7 +330,7 @@ func (p *Policies) submitDraft() tea.Cmd {
 	}
 	v := e.form.Values()
 	params := api.CreatePolicyParams{PolicyName: v["name"], Effect: v["effect"], Condition: v["condition"],
-		Consensus: v["consensus"], Notes: v["notes"]}
+		Consensus: v["consensus"], Notes: v["notes"], Time: v["time"]}
 	switch {
 	case e.earlier.resends(formValues(params)):
 		cmd := e.earlier.resend(p.c, func(a *api.Activity, err error) tea.Msg {
@@ -350,9 +369,12 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	}
 	lines = append(lines, "consensus: "+orElse(ui.Clean(params.Consensus), "(empty: the requester alone)"))
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Consensus))
+	if params.Time != "" {
+		lines = append(lines, "time:      "+ui.Clean(params.Time))
+	}
 	// Only a simulation of this very draft speaks for it: an allow simulated
 	// and then turned into a deny locks out what the simulation said it kept.
-	simulated := e.sim != nil && e.simDraft == simulatedDraft(params.Effect, params.Condition, params.Consensus)
+	simulated := e.sim != nil && e.simDraft == simulatedDraft(params.Effect, params.Condition, params.Consensus, params.Time)
 	locks := 0
 	if simulated {
 		locks = lockOuts(e.sim)
@@ -367,7 +389,7 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	case e.sim == nil:
 		lines = append(lines, "", "Not simulated: answer No, then ctrl+r runs it over recent activities.")
 	case !simulated:
-		lines = append(lines, "", "Not simulated since the draft changed (effect, condition or consensus): answer No, then ctrl+r runs it again.")
+		lines = append(lines, "", "Not simulated since the draft changed (effect, condition, consensus or time): answer No, then ctrl+r runs it again.")
 	}
 	if doubt, n := doubts(e.sim); simulated && n > 0 {
 		lines = append(lines, "", fmt.Sprintf("? %d of the simulation's predictions may be wrong; the first: %s", n, doubt))

@@ -207,7 +207,8 @@ func TestPolicyFormCreatesAndShowsTheActivity(t *testing.T) {
 	h.key("right") // EFFECT_DENY
 	h.key("tab")
 	h.typeText("activity.action == 'DELETE'")
-	h.key("tab")
+	h.key("tab") // consensus
+	h.key("tab") // time
 	h.key("tab")
 	h.typeText("by the console")
 	h.key("ctrl+s")
@@ -318,7 +319,7 @@ func TestPolicyEditorSimulates(t *testing.T) {
 		t.Errorf("the simulation does not show the lock-out:\n%s", out)
 	}
 	// One chosen activity.
-	for range 4 {
+	for range 5 {
 		h.key("tab")
 	}
 	h.key("right") // the first recent activity
@@ -327,7 +328,7 @@ func TestPolicyEditorSimulates(t *testing.T) {
 		t.Errorf("simulating over one chosen activity gave %d rows", len(p.editor.sim))
 	}
 	// A draft that does not compile is not simulated.
-	for range 3 {
+	for range 4 {
 		h.key("shift+tab")
 	}
 	h.typeText("(")
@@ -463,7 +464,8 @@ func TestPolicyEditorScrollsToTheFocusedFieldAtTheMinimumSize(t *testing.T) {
 	if out := h.plainFrame(); !strings.Contains(out, "▸ Condition") || !strings.Contains(out, "IDENTIFIER}") {
 		t.Errorf("the condition and the end of its error are not in sight:\n%s", out)
 	}
-	h.key("tab")
+	h.key("tab") // consensus
+	h.key("tab") // time
 	h.key("tab")
 	h.typeText("typed here")
 	if out := h.plainFrame(); !strings.Contains(out, "▸ Notes") || !strings.Contains(out, "typed here█") {
@@ -473,7 +475,7 @@ func TestPolicyEditorScrollsToTheFocusedFieldAtTheMinimumSize(t *testing.T) {
 	if out := h.plainFrame(); !strings.Contains(out, "▸ Simulate over") || !strings.Contains(out, "◂ the last activities loaded ▸") {
 		t.Errorf("Simulate over is focused out of sight:\n%s", out)
 	}
-	for range 5 {
+	for range 6 {
 		h.key("shift+tab")
 	}
 	if out := h.plainFrame(); !strings.Contains(out, "▸ Name") || !strings.Contains(out, "draft█") {
