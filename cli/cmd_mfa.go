@@ -240,11 +240,13 @@ func mfaGet(ctx context.Context, c proc, args []string) error {
 	}.run(ctx, c, args)
 }
 
-const mfaCreateUsage = `Usage: vigil mfa create --user ID --name N --condition EXPR --step METHODS… [--order N] [--notes T]
+const mfaCreateUsage = `Usage: vigil mfa create --user ID|NAME --name N --condition EXPR --step METHODS… [--order N] [--notes T]
 
 Submits create_mfa_policy. The condition is compiled first, as the service
 compiles it; one that fails is reported with its line and column and nothing is
-sent. Each --step is one step the user must pass, in
+sent. --user is checked against list_users before sending (the service fails
+an unknown user only after the root quorum has voted); a user's name is taken
+when exactly one user has it. Each --step is one step the user must pass, in
 order; METHODS lists the methods that satisfy it, separated by commas, each a
 type (passkey, email_otp, sms_otp, api_key, oauth, session, or the full
 AUTHENTICATION_TYPE_… value) optionally followed by :ID for one authenticator.
@@ -284,7 +286,7 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	var conn connFlags
 	conn.register(fs, true)
 	p := api.CreateMfaPolicyParams{}
-	fs.StringVar(&p.UserID, "user", "", "the user `ID` the policy is for (required)")
+	fs.StringVar(&p.UserID, "user", "", "the user `ID` or user name the policy is for (required)")
 	fs.StringVar(&p.MfaPolicyName, "name", "", "policy `NAME` (required)")
 	fs.StringVar(&p.Condition, "condition", "", "when the policy applies: an `EXPR`ession such as true (required)")
 	fs.IntVar(&p.Order, "order", 0, "evaluation order `N` among the user's MFA policies, from 0")
@@ -312,6 +314,13 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The service takes any user id and fails the policy only after the
+	// root quorum has voted, so a typo is caught here instead.
+	ids, err := resolveUsers(ctx, client, "mfa create", "--user", []string{p.UserID})
+	if err != nil {
+		return err
+	}
+	p.UserID = ids[0]
 	a, raw, err := submitShown(ctx, client, "create_mfa_policy", &p)
 	if err != nil {
 		return fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)

@@ -201,22 +201,42 @@ func policyCheck(c proc, args []string) error {
 	if err := checkSource(c, policy.Source{Condition: *condition, Consensus: *consensus, Time: *timeExpr}); err != nil {
 		return err
 	}
-	var what []string
-	if *condition != "" {
-		what = append(what, "condition")
-	}
-	if *consensus != "" {
-		what = append(what, "consensus")
-	}
-	if *timeExpr != "" {
-		what = append(what, "time")
-	}
-	verb := "compile"
-	if len(what) == 1 {
-		verb = "compiles"
-	}
-	fmt.Fprintf(c.stdout, "ok: the %s %s\n", strings.Join(what, " and the "), verb)
+	fmt.Fprintf(c.stdout, "ok: %s\n", checkVerdict(visited(fs), map[string]string{
+		"condition": *condition, "consensus": *consensus, "time": *timeExpr}))
 	return nil
+}
+
+// checkVerdict is policy check's line for the given fields: which of them
+// compile, then what each one given empty means (so that a check of only
+// empty ones still says what was accepted).
+func checkVerdict(given map[string]bool, values map[string]string) string {
+	emptyMeaning := []struct{ field, meaning string }{
+		{"condition", "applies to every activity"},
+		{"consensus", "requires no approvals"},
+		{"time", "always active"},
+	}
+	var compiled, empty []string
+	for _, f := range emptyMeaning {
+		switch {
+		case !given[f.field]:
+		case values[f.field] != "":
+			compiled = append(compiled, f.field)
+		default:
+			empty = append(empty, fmt.Sprintf("an empty %s (%s)", f.field, f.meaning))
+		}
+	}
+	var parts []string
+	if len(compiled) > 0 {
+		verb := "compile"
+		if len(compiled) == 1 {
+			verb = "compiles"
+		}
+		parts = append(parts, fmt.Sprintf("the %s %s", strings.Join(compiled, " and the "), verb))
+	}
+	if len(empty) > 0 {
+		parts = append(parts, strings.Join(empty, " and "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // checkExpressions compiles a condition and consensus with policy/, printing

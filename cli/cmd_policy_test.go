@@ -9,6 +9,31 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
+// policy check takes empty expressions (as policy create does), and its
+// verdict still says what each given one means instead of naming nothing.
+func TestPolicyCheckEmptyExpressionSaysWhatItMeans(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--condition", ""}, []string{"an empty condition (applies to every activity)"}},
+		{[]string{"--time", ""}, []string{"an empty time (always active)"}},
+		{[]string{"--condition", "", "--consensus", ""}, []string{"an empty condition (applies to every activity)", "an empty consensus (requires no approvals)"}},
+		{[]string{"--condition", "", "--consensus", "approvers.count() >= 2"}, []string{"the consensus compiles", "an empty condition (applies to every activity)"}},
+	} {
+		code, out, errOut := runVigil(t, nil, "", append([]string{"policy", "check"}, tc.args...)...)
+		wantExit(t, strings.Join(tc.args, " "), code, 0, out, errOut)
+		if !strings.HasPrefix(out, "ok: ") || strings.Contains(out, "the  ") {
+			t.Errorf("%q: verdict %q", tc.args, out)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%q: verdict %q does not say %q", tc.args, out, w)
+			}
+		}
+	}
+}
+
 func TestPolicyCheckOffline(t *testing.T) {
 	// No config, no network: runVigil's environment is empty.
 	code, out, errOut := runVigil(t, nil, "", "policy", "check", "--condition", "activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'", "--consensus", "approvers.count() >= 2")

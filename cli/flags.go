@@ -38,6 +38,10 @@ func parseFlags(c proc, fs *flag.FlagSet, args []string) ([]string, error) {
 	once := refuseRepeats(fs)
 	positional, err := parseArgs(fs, args)
 	once.restore()
+	if r := once.repeated; r != nil && r.boolean {
+		return nil, usagef("%s: --%s given both on and off (%s, then %s); give it once; run 'vigil %s -h' for the flags",
+			fs.Name(), r.name, boolSpelling(r.name, r.first), boolSpelling(r.name, r.second), fs.Name())
+	}
 	if r := once.repeated; r != nil {
 		return nil, usagef("%s: --%s given twice (%q, then %q); it takes one value, so give it once; run 'vigil %s -h' for the flags",
 			fs.Name(), r.name, r.first, r.second, fs.Name())
@@ -90,8 +94,21 @@ type onceGuard struct {
 	repeated *repeatedFlag
 }
 
-// repeatedFlag is the first single-value flag found given twice.
-type repeatedFlag struct{ name, first, second string }
+// repeatedFlag is the first single-value flag found given twice; boolean
+// when it is a boolean flag given both true and false.
+type repeatedFlag struct {
+	name, first, second string
+	boolean             bool
+}
+
+// boolSpelling writes a boolean flag's value as the user would have typed it:
+// --json for true, --json=false for false.
+func boolSpelling(name, value string) string {
+	if b, err := strconv.ParseBool(value); err == nil && b {
+		return "--" + name
+	}
+	return "--" + name + "=" + value
+}
 
 // errGivenTwice stops the parse at a repeated flag; parseFlags words it.
 var errGivenTwice = errors.New("given twice")
@@ -134,6 +151,22 @@ func (v *onceValue) String() string {
 }
 
 func (v *onceValue) Set(s string) error {
+	if v.set && v.IsBoolFlag() {
+		// A boolean repeated with the same value (--json --json, as scripts
+		// that build flags from parts write) drops no choice: let it through.
+		first, _ := strconv.ParseBool(v.first)
+		second, err := strconv.ParseBool(s)
+		if err != nil {
+			return v.Value.Set(s) // the flag's own error for a bad value
+		}
+		if first == second {
+			return nil
+		}
+		if v.guard.repeated == nil {
+			v.guard.repeated = &repeatedFlag{name: v.name, first: v.first, second: s, boolean: true}
+		}
+		return errGivenTwice
+	}
 	if v.set {
 		if v.guard.repeated == nil {
 			v.guard.repeated = &repeatedFlag{name: v.name, first: v.first, second: s}

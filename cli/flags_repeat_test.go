@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -32,8 +33,7 @@ func TestPolicyCreateRefusesEffectGivenTwice(t *testing.T) {
 	}
 }
 
-// A boolean flag given twice is refused too, and a flag after a positional
-// argument counts as well.
+// A flag after a positional argument counts as given twice as well.
 func TestRepeatedFlagRefusedWherever(t *testing.T) {
 	e := newVerbEnv(t)
 	code, out, errOut := e.run("", "keys", "generate", "k1", "--scheme", "p256", "--scheme", "ed25519")
@@ -41,8 +41,33 @@ func TestRepeatedFlagRefusedWherever(t *testing.T) {
 	if !strings.Contains(errOut, "--scheme given twice") {
 		t.Errorf("the refusal does not name --scheme:\n%s", errOut)
 	}
-	code, out, errOut = e.run("", "activity", "list", "--json", "--json")
-	wantExit(t, "activity list --json --json", code, 2, out, errOut)
+}
+
+// A boolean flag repeated with the same value drops no choice (a script that
+// builds its flags from parts: $COMMON --json), so it is taken; given on and
+// then off it is refused, in the spellings the user typed, never with values
+// the user did not write.
+func TestRepeatedBooleanFlag(t *testing.T) {
+	e := newVerbEnv(t)
+	code, out, errOut := e.run("", "activity", "list", "--json", "--json", "--limit", "1")
+	wantExit(t, "activity list --json --json", code, 0, out, errOut)
+	if !json.Valid([]byte(out)) {
+		t.Errorf("activity list --json --json should print JSON:\n%s", out)
+	}
+	for _, args := range [][]string{
+		{"--json", "--json=false"},
+		{"--json=false", "--json"},
+	} {
+		code, out, errOut := e.run("", append([]string{"activity", "list"}, args...)...)
+		wantExit(t, "activity list "+strings.Join(args, " "), code, 2, out, errOut)
+		want := "--json given both on and off (" + args[0] + ", then " + args[1] + ")"
+		if !strings.Contains(errOut, want) {
+			t.Errorf("%v: stderr %q, want %q", args, errOut, want)
+		}
+		if strings.Contains(errOut, `"true"`) {
+			t.Errorf("%v: the refusal quotes a value the user did not type: %s", args, errOut)
+		}
+	}
 }
 
 // Flags documented as repeatable keep collecting every value.
