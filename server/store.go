@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -125,7 +126,7 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	if err := prepareDatabaseFile(ctx, path); err != nil {
 		return err
 	}
-	dsn := "file:" + path + "?" + pragmas
+	dsn := "file:" + uriPath(path) + "?" + pragmas
 	// The writer's page cache holds a whole group commit's dirty pages: with
 	// the default 2 MB, SQLite spilled them to the WAL mid-transaction
 	// (pagerStress) and wrote pages twice (docs/performance.md).
@@ -450,4 +451,13 @@ func putState(ctx context.Context, q querier, key string, value []byte) error {
 		return fmt.Errorf("write %s: %w", key, err)
 	}
 	return nil
+}
+
+// uriPath escapes a file path for a SQLite "file:" URI, in which '?' starts
+// the query, '#' ends the path and "%XX" is decoded: unescaped, SQLite would
+// open a database other than the one vigil locked and checked. Nothing else
+// in a path is syntax there; a leading "//" (an authority) cannot occur, as
+// callers pass paths cleaned by filepath.Join.
+func uriPath(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(p)
 }
