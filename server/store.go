@@ -154,7 +154,7 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	}
 	// The database holds the service's private keys (TLS fetcher, webhook ring).
 	for _, f := range []string{path, path + "-wal", path + "-shm"} {
-		if err := os.Chmod(f, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := restrictToOwner(f); err != nil {
 			w.Close()
 			return fmt.Errorf("restrict %s: %w", f, err)
 		}
@@ -168,6 +168,23 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	r.SetMaxIdleConns(8)
 	s.writeDB, s.readDB = w, r
 	s.read, s.write = &cachedDB{db: r}, &cachedDB{db: w}
+	return nil
+}
+
+// restrictToOwner takes the group's and others' permissions off path, if it
+// exists. It only removes bits: a vigil.db the operator made read-only stays
+// read-only (and fails writes with STORAGE_FAILED, as documented).
+func restrictToOwner(path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if perm := fi.Mode().Perm(); perm&^0o600 != 0 {
+		return os.Chmod(path, perm&0o600)
+	}
 	return nil
 }
 
