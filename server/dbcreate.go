@@ -58,7 +58,7 @@ func createDatabase(ctx context.Context, path string) error {
 	// A rollback journal, not WAL: when Close returns, everything is in tmp
 	// itself, and the rename moves the whole database. openFile switches
 	// it to WAL.
-	db, err := sql.Open("sqlite", "file:"+tmp+"?_pragma=journal_mode(DELETE)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)")
+	db, err := sql.Open("sqlite", "file:"+uriPath(tmp)+"?_pragma=journal_mode(DELETE)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return fmt.Errorf("create %s: %w", tmp, err)
 	}

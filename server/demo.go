@@ -40,6 +40,11 @@ type DemoMember struct {
 const (
 	stateDemoInfo = "demo_info"
 	stateDemoKeys = "demo_keys" // demo members' private keys, so a reseed can rewrite the key files
+	// stateDemoSeeding is the id of the demo organization while it is being
+	// seeded: written with the organization, deleted with demo_info's write.
+	// Found at a start, it names a seeding cut short (kill, full disk, power
+	// cut), whose organization nobody can sign for: its keys were not kept.
+	stateDemoSeeding = "demo_seeding"
 	// DemoOrganizationName is the name of the seeded organization.
 	DemoOrganizationName = "Vigil Demo"
 )
@@ -56,6 +61,9 @@ func SeedDemo(ctx context.Context, s *Server, keysDir string) (*DemoInfo, error)
 		return nil, err
 	}
 	if info == nil {
+		if err := s.dropUnfinishedDemo(ctx); err != nil {
+			return nil, fmt.Errorf("seed demo: %w", err)
+		}
 		if info, memberKeys, err = s.seedDemo(ctx); err != nil {
 			return nil, fmt.Errorf("seed demo: %w", err)
 		}
@@ -150,6 +158,32 @@ func (s *Server) loadDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 		return nil, nil, fmt.Errorf("stored demo keys: %w", err)
 	}
 	return &info, memberKeys, nil
+}
+
+// dropUnfinishedDemo deletes the organization of a demo seeding cut short,
+// so that the seeding starts over rather than failing on its fixtures or
+// leaving a second demo organization beside one nobody can sign for. Its rows
+// cascade from the organization; its webhook events are dropped with it.
+func (s *Server) dropUnfinishedDemo(ctx context.Context) error {
+	raw, ok, err := getState(ctx, s.db.read, stateDemoSeeding)
+	if err != nil || !ok {
+		return err
+	}
+	orgID := string(raw)
+	err = s.db.inTx(ctx, func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM organizations WHERE id = ?`, orgID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM webhook_outbox WHERE org_id = ?`, orgID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM service_state WHERE key = ?`, stateDemoSeeding)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("remove the demo organization %s of a seeding cut short: %w", orgID, err)
+	}
+	return nil
 }
 
 // maxDemoRequests bounds the demo's submissions and votes (demoSeeder.base).
@@ -282,7 +316,9 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 	}
 	specs[3].Authenticators = []AuthenticatorSpec{{Name: "operator laptop passkey (vigil demo)", CredentialID: passkey.CredentialID(),
 		PublicKey: passkey.PublicKeyHex(), Transports: []string{api.TransportInternal, api.TransportHybrid}, Model: "vigil demo soft passkey"}}
-	org, err := s.CreateOrganization(ctx, DemoOrganizationName, 2, specs)
+	org, err := s.createOrganization(ctx, DemoOrganizationName, 2, specs, func(tx *txn, org *Org) error {
+		return putState(ctx, tx, stateDemoSeeding, []byte(org.ID))
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -375,7 +411,13 @@ func (s *Server) seedDemo(ctx context.Context) (*DemoInfo, map[string]string, er
 		if err := putState(ctx, tx, stateDemoKeys, rawKeys); err != nil {
 			return err
 		}
-		return putState(ctx, tx, stateDemoInfo, rawInfo)
+		if err := putState(ctx, tx, stateDemoInfo, rawInfo); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM service_state WHERE key = ?`, stateDemoSeeding); err != nil {
+			return fmt.Errorf("clear %s: %w", stateDemoSeeding, err)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err

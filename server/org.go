@@ -147,6 +147,12 @@ type Org struct {
 // store (no activity): the way orgs come to exist on the local service. The
 // root quorum is every user with Root set, with threshold rootQuorum.
 func (s *Server) CreateOrganization(ctx context.Context, name string, rootQuorum int, users []UserSpec) (*Org, error) {
+	return s.createOrganization(ctx, name, rootQuorum, users, nil)
+}
+
+// createOrganization is CreateOrganization; alsoInTx, if not nil, runs in the
+// same transaction, after the organization and its users are inserted.
+func (s *Server) createOrganization(ctx context.Context, name string, rootQuorum int, users []UserSpec, alsoInTx func(tx *txn, org *Org) error) (*Org, error) {
 	if strings.TrimSpace(name) == "" {
 		return nil, errors.New("create organization: name is empty")
 	}
@@ -171,6 +177,9 @@ func (s *Server) CreateOrganization(ctx context.Context, name string, rootQuorum
 			if _, err := s.createUser(ctx, tx, out, u); err != nil {
 				return err
 			}
+		}
+		if alsoInTx != nil {
+			return alsoInTx(tx, out)
 		}
 		return nil
 	})

@@ -66,6 +66,12 @@ func asStorageError(err error, committing bool) *storageError {
 	e := &storageError{err: err, committing: committing}
 	switch sqlErr.Code() & 0xff { // the primary code of an extended one
 	case sqlite3.SQLITE_FULL:
+		// A full disk fails the WAL write of the commit frame itself, the
+		// transaction's last (powersafe overwrite: no padding follows it),
+		// so the frame is short and no recovery replays it; SQLite rolls
+		// the transaction back on any commit error but SQLITE_BUSY. Nothing
+		// was recorded. (A failed fsync is an SQLITE_IOERR: unknown.)
+		e.committing = false
 		e.reason, e.advice = "the disk is full", "free space on the disk of the service's data directory"
 	case sqlite3.SQLITE_IOERR:
 		e.reason, e.advice = "an I/O error", "check the disk of the service's data directory (the service log has the error)"

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -125,7 +126,7 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	if err := prepareDatabaseFile(ctx, path); err != nil {
 		return err
 	}
-	dsn := "file:" + path + "?" + pragmas
+	dsn := "file:" + uriPath(path) + "?" + pragmas
 	// The writer's page cache holds a whole group commit's dirty pages: with
 	// the default 2 MB, SQLite spilled them to the WAL mid-transaction
 	// (pagerStress) and wrote pages twice (docs/performance.md).
@@ -153,7 +154,7 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	}
 	// The database holds the service's private keys (TLS fetcher, webhook ring).
 	for _, f := range []string{path, path + "-wal", path + "-shm"} {
-		if err := os.Chmod(f, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := restrictToOwner(f); err != nil {
 			w.Close()
 			return fmt.Errorf("restrict %s: %w", f, err)
 		}
@@ -167,6 +168,23 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	r.SetMaxIdleConns(8)
 	s.writeDB, s.readDB = w, r
 	s.read, s.write = &cachedDB{db: r}, &cachedDB{db: w}
+	return nil
+}
+
+// restrictToOwner takes the group's and others' permissions off path, if it
+// exists. It only removes bits: a vigil.db the operator made read-only stays
+// read-only (and fails writes with STORAGE_FAILED, as documented).
+func restrictToOwner(path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if perm := fi.Mode().Perm(); perm&^0o600 != 0 {
+		return os.Chmod(path, perm&0o600)
+	}
 	return nil
 }
 
@@ -450,4 +468,13 @@ func putState(ctx context.Context, q querier, key string, value []byte) error {
 		return fmt.Errorf("write %s: %w", key, err)
 	}
 	return nil
+}
+
+// uriPath escapes a file path for a SQLite "file:" URI, in which '?' starts
+// the query, '#' ends the path and "%XX" is decoded: unescaped, SQLite would
+// open a database other than the one vigil locked and checked. Nothing else
+// in a path is syntax there; a leading "//" (an authority) cannot occur, as
+// callers pass paths cleaned by filepath.Join.
+func uriPath(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(p)
 }
