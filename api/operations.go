@@ -207,6 +207,23 @@ func AuthenticationTypes() []string {
 	return []string{AuthEmailOTP, AuthSMSOTP, AuthPasskey, AuthAPIKey, AuthOauth, AuthSession}
 }
 
+// AuthenticationTypeOf is the MFA method type a vote cast with a credential
+// of this type proves: the local service decides MFA policies with it, and
+// the console offers a method only the credentials that prove it.
+func AuthenticationTypeOf(credentialType string) string {
+	switch credentialType {
+	case CredentialWebAuthnAuthenticator:
+		return AuthPasskey
+	case CredentialOauthKeyP256:
+		return AuthOauth
+	case CredentialReadWriteSessionP256:
+		return AuthSession
+	case CredentialEmailAuthKeyP256, CredentialOtpAuthKeyP256:
+		return AuthEmailOTP
+	}
+	return AuthAPIKey
+}
+
 // AccessTypes lists the invitation access types.
 func AccessTypes() []string { return []string{AccessTypeWeb, AccessTypeAPI, AccessTypeAll} }
 

@@ -347,25 +347,9 @@ func pinCandidates(u *api.User) []pinCandidate {
 		out = append(out, pinCandidate{api.AuthPasskey, a.AuthenticatorID, a.AuthenticatorName})
 	}
 	for _, k := range u.APIKeys {
-		out = append(out, pinCandidate{methodTypeOf(k.Credential.Type), k.APIKeyID, k.APIKeyName})
+		out = append(out, pinCandidate{api.AuthenticationTypeOf(k.Credential.Type), k.APIKeyID, k.APIKeyName})
 	}
 	return out
-}
-
-// methodTypeOf is the MFA method type a vote with an API key of this
-// credential type proves.
-func methodTypeOf(credentialType string) string {
-	switch credentialType {
-	case api.CredentialWebAuthnAuthenticator:
-		return api.AuthPasskey
-	case api.CredentialOauthKeyP256:
-		return api.AuthOauth
-	case api.CredentialReadWriteSessionP256:
-		return api.AuthSession
-	case api.CredentialEmailAuthKeyP256, api.CredentialOtpAuthKeyP256:
-		return api.AuthEmailOTP
-	}
-	return api.AuthAPIKey
 }
 
 func indexOf(xs []string, x string) int {

@@ -173,7 +173,7 @@ func satisfies(step api.AuthenticationStep, proved api.AuthenticationMethod) boo
 // credentials as they are now.
 func (s *Server) voteMethod(ctx context.Context, orgID string, v voteRow) (api.AuthenticationMethod, error) {
 	if v.cast.Type != "" {
-		return api.AuthenticationMethod{Type: authenticationTypeOf(v.cast.Type), ID: v.cast.ID}, nil
+		return api.AuthenticationMethod{Type: api.AuthenticationTypeOf(v.cast.Type), ID: v.cast.ID}, nil
 	}
 	return s.lookUpVoteMethod(ctx, orgID, v.Vote)
 }
@@ -199,22 +199,7 @@ func (s *Server) lookUpVoteMethod(ctx context.Context, orgID string, v api.Vote)
 	if err != nil {
 		return api.AuthenticationMethod{}, fmt.Errorf("vote %s: API key: %w", v.ID, err)
 	}
-	return api.AuthenticationMethod{Type: authenticationTypeOf(typ), ID: id}, nil
-}
-
-// authenticationTypeOf is the MFA method a credential of this type proves.
-func authenticationTypeOf(credentialType string) string {
-	switch credentialType {
-	case api.CredentialWebAuthnAuthenticator:
-		return api.AuthPasskey
-	case api.CredentialOauthKeyP256:
-		return api.AuthOauth
-	case api.CredentialReadWriteSessionP256:
-		return api.AuthSession
-	case api.CredentialEmailAuthKeyP256, api.CredentialOtpAuthKeyP256:
-		return api.AuthEmailOTP
-	}
-	return api.AuthAPIKey
+	return api.AuthenticationMethod{Type: api.AuthenticationTypeOf(typ), ID: id}, nil
 }
 
 // loadMfaPolicies loads MFA policies matching where, in evaluation order.
