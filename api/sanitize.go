@@ -107,7 +107,11 @@ func Sanitize(s string) string {
 // escape writes s with every rune to escape escaped; quoting also escapes the
 // backslash and the double quote, so that the result between quotes is a Go
 // string literal.
-func escape(s string, quoting bool) string {
+func escape(s string, quoting bool) string { return escapeWhere(s, quoting, mustEscape) }
+
+// escapeWhere is escape with the runes to escape chosen by esc; bytes that are
+// not UTF-8 are always escaped.
+func escapeWhere(s string, quoting bool, esc func(rune) bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	for i := 0; i < len(s); {
@@ -116,7 +120,7 @@ func escape(s string, quoting bool) string {
 		case r == utf8.RuneError && n == 1:
 			b.WriteString(`\x`)
 			writeHex(&b, rune(s[i]), 2)
-		case mustEscape(r):
+		case esc(r):
 			writeEscaped(&b, r)
 		case quoting && (r == '\\' || r == '"'):
 			b.WriteByte('\\')
@@ -173,27 +177,7 @@ func SanitizeID(s string) string {
 	if isPrintableASCII(s) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b.WriteString(`\x`)
-			writeHex(&b, rune(s[i]), 2)
-		case r == '\\' || r == '"':
-			b.WriteByte('\\')
-			b.WriteByte(byte(r))
-		case r < 0x20 || r >= 0x7F:
-			writeEscaped(&b, r)
-		default:
-			b.WriteByte(byte(r))
-		}
-		i += n
-	}
-	b.WriteByte('"')
-	return b.String()
+	return `"` + escapeWhere(s, true, func(r rune) bool { return r < 0x20 || r >= 0x7F }) + `"`
 }
 
 func isPrintableASCII(s string) bool {
