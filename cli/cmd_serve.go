@@ -32,8 +32,9 @@ other profiles (a copy goes to config.toml.bak if it had comments); a
 config.toml the demo did not write is never overwritten.
 
 With --webhook-key-rotation, a fresh webhook signing key takes over every
-DURATION (e.g. 24h); the previous key stays in the JWKS until the deliveries
-signed with it are done. 0 (the default) never rotates.
+DURATION (e.g. 24h), counted across restarts: a start finding the key older
+than DURATION rotates at once. The previous key stays in the JWKS until the
+deliveries signed with it are done. 0 (the default) never rotates.
 
 The oauth operation accepts tokens of the service's own OIDC issuer; with
 --trust-oidc-issuer ISSUER,AUDIENCE=JWKS_FILE an organization (--oidc-org, or
