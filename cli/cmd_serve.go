@@ -32,8 +32,9 @@ other profiles (a copy goes to config.toml.bak if it had comments); a
 config.toml the demo did not write is never overwritten.
 
 With --webhook-key-rotation, a fresh webhook signing key takes over every
-DURATION (e.g. 24h); the previous key stays in the JWKS until the deliveries
-signed with it are done. 0 (the default) never rotates.
+DURATION (e.g. 24h), counted across restarts: a start finding the key older
+than DURATION rotates at once. The previous key stays in the JWKS until the
+deliveries signed with it are done. 0 (the default) never rotates.
 
 The oauth operation accepts tokens of the service's own OIDC issuer; with
 --trust-oidc-issuer ISSUER,AUDIENCE=JWKS_FILE an organization (--oidc-org, or
@@ -142,12 +143,13 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 		}
 	}
 	if *rotation > 0 {
+		first := catchUpWebhookKeyRotation(ctx, srv, *rotation, log)
 		rotateCtx, stopRotating := context.WithCancel(ctx)
 		done := make(chan struct{})
-		go func() { defer close(done); rotateWebhookKeys(rotateCtx, srv, *rotation, log) }()
+		go func() { defer close(done); rotateWebhookKeys(rotateCtx, srv, first, *rotation, log) }()
 		// Runs before srv.Close (defers run last-in first-out).
 		defer func() { stopRotating(); <-done }()
-		log.Info("webhook signing key rotation on", "every", rotation.String(), "kid", srv.ActiveWebhookKeyID())
+		log.Info("webhook signing key rotation on", "every", rotation.String(), "kid", srv.ActiveWebhookKeyID(), "next_in", first.String())
 	}
 
 	errLog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
@@ -318,10 +320,39 @@ func serviceURL(a net.Addr) string {
 // key rotated faster than that could reach receivers before they may learn it.
 const minWebhookKeyRotation = time.Minute
 
-// rotateWebhookKeys rotates srv's webhook signing key every interval until ctx
-// ends. The server logs each rotation (key ids only); a failure is logged and
-// retried at the next tick.
-func rotateWebhookKeys(ctx context.Context, srv *server.Server, every time.Duration, log *slog.Logger) {
+// catchUpWebhookKeyRotation keeps the rotation schedule across restarts: it
+// rotates srv's webhook signing key at once when the key is already older
+// than every (a service restarted more often than every would otherwise
+// never rotate), and returns how long until the next rotation falls due.
+func catchUpWebhookKeyRotation(ctx context.Context, srv *server.Server, every time.Duration, log *slog.Logger) time.Duration {
+	age := srv.WebhookKeyAge()
+	if age < every {
+		return every - age
+	}
+	if _, err := srv.RotateWebhookKey(ctx); err != nil {
+		// The next tick tries again; the server logged what it could.
+		log.Error("webhook key rotation at start failed", "key_age", age.String(), "err", err)
+	}
+	return every
+}
+
+// rotateWebhookKeys rotates srv's webhook signing key after first, then every
+// interval, until ctx ends. The server logs each rotation (key ids only); a
+// failure is logged and retried at the next tick.
+func rotateWebhookKeys(ctx context.Context, srv *server.Server, first, every time.Duration, log *slog.Logger) {
+	rotate := func() {
+		if _, err := srv.RotateWebhookKey(ctx); err != nil {
+			log.Error("webhook key rotation failed", "err", err)
+		}
+	}
+	wait := time.NewTimer(first)
+	defer wait.Stop()
+	select {
+	case <-ctx.Done():
+		return
+	case <-wait.C:
+		rotate()
+	}
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -329,9 +360,7 @@ func rotateWebhookKeys(ctx context.Context, srv *server.Server, every time.Durat
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if _, err := srv.RotateWebhookKey(ctx); err != nil {
-				log.Error("webhook key rotation failed", "err", err)
-			}
+			rotate()
 		}
 	}
 }

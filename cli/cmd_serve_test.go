@@ -122,7 +122,7 @@ func TestRotateWebhookKeysOnInterval(t *testing.T) {
 	first := srv.ActiveWebhookKeyID()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); rotateWebhookKeys(ctx, srv, 20*time.Millisecond, log) }()
+	go func() { defer close(done); rotateWebhookKeys(ctx, srv, 20*time.Millisecond, 20*time.Millisecond, log) }()
 	seen := map[string]bool{first: true}
 	deadline := time.Now().Add(10 * time.Second)
 	for len(seen) < 3 && time.Now().Before(deadline) {

@@ -114,7 +114,7 @@ func Open(cfg Config) (*Server, error) {
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
 	}
-	if s.hooks, err = openHooks(ctx, db, client, s.log, cfg.Webhooks, cfg.HoldWebhooks); err != nil {
+	if s.hooks, err = openHooks(ctx, db, client, s.log, s.now, cfg.Webhooks, cfg.HoldWebhooks); err != nil {
 		db.close()
 		s.ownLock.Release()
 		return nil, err

@@ -40,6 +40,11 @@ type hooks struct {
 	// newer one; persisted is the ring as last written to the store.
 	persistMu sync.Mutex
 	persisted []byte
+	// keyStart is when the active key took over, saved with the ring;
+	// persistedStart is it as last written.
+	keyStart       keyStart
+	persistedStart []byte
+	now            func() time.Time
 
 	stopSync chan struct{}
 	syncDone chan struct{}
@@ -71,9 +76,10 @@ type hooks struct {
 // by that transaction.
 type hookEvent = webhook.Event
 
-func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Logger, opts WebhookOptions, hold bool) (*hooks, error) {
+func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Logger, now func() time.Time, opts WebhookOptions, hold bool) (*hooks, error) {
 	var ring *webhook.KeyRing
-	var saved []byte
+	var saved, savedStart []byte
+	var start keyStart
 	err := db.inTx(ctx, func(tx *txn) error {
 		raw, ok, err := getState(ctx, tx, stateWebhookRing)
 		if err != nil {
@@ -83,22 +89,26 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 			if ring, err = webhook.LoadKeyRing(raw); err != nil {
 				return fmt.Errorf("stored webhook key ring: %w", err)
 			}
-			saved = raw
-			return nil
-		}
-		if ring, err = webhook.NewKeyRing(); err != nil {
-			return err
-		}
-		if raw, err = ring.Marshal(); err != nil {
-			return err
+		} else {
+			if ring, err = webhook.NewKeyRing(); err != nil {
+				return err
+			}
+			if raw, err = ring.Marshal(); err != nil {
+				return err
+			}
+			if err := putState(ctx, tx, stateWebhookRing, raw); err != nil {
+				return err
+			}
 		}
 		saved = raw
-		return putState(ctx, tx, stateWebhookRing, raw)
+		start, savedStart, err = loadKeyStart(ctx, tx, ring.ActiveKeyID(), now())
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	h := &hooks{ring: ring, log: log, db: db, opts: opts.withDefaults(), persisted: saved,
+		keyStart: start, persistedStart: savedStart, now: now,
 		stopSync: make(chan struct{}), syncDone: make(chan struct{}),
 		dirty: map[string]struct{}{}, wake: make(chan struct{}, 1),
 		due: map[string]time.Time{}, blocked: map[string]struct{}{}, inFlight: map[string]inFlight{}, perOrg: map[string]int{},
@@ -150,6 +160,7 @@ func (h *hooks) rotate(ctx context.Context) (newKid, oldKid string, err error) {
 	if err != nil {
 		return "", "", err
 	}
+	h.keyStart = keyStart{Kid: newKid, Since: h.now().UTC()}
 	if err := h.syncLocked(ctx); err != nil {
 		// The new key already signs; syncLoop keeps trying to save it.
 		return newKid, oldKid, fmt.Errorf("webhook key %s is active but not yet saved (will retry): %w", newKid, err)
@@ -173,13 +184,25 @@ func (h *hooks) syncLocked(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("save webhook key ring: %w", err)
 	}
-	if bytes.Equal(raw, h.persisted) {
-		return nil
-	}
-	if err := h.db.inTx(ctx, func(tx *txn) error { return putState(ctx, tx, stateWebhookRing, raw) }); err != nil {
+	start, err := json.Marshal(h.keyStart)
+	if err != nil {
 		return fmt.Errorf("save webhook key ring: %w", err)
 	}
-	h.persisted = raw
+	if bytes.Equal(raw, h.persisted) && bytes.Equal(start, h.persistedStart) {
+		return nil
+	}
+	// One transaction: a restarted service never sees a new key with the
+	// previous key's start time, which would rotate it early.
+	err = h.db.inTx(ctx, func(tx *txn) error {
+		if err := putState(ctx, tx, stateWebhookRing, raw); err != nil {
+			return err
+		}
+		return putState(ctx, tx, stateWebhookKeyStart, start)
+	})
+	if err != nil {
+		return fmt.Errorf("save webhook key ring: %w", err)
+	}
+	h.persisted, h.persistedStart = raw, start
 	return nil
 }
 
