@@ -39,6 +39,13 @@ type strictCall struct {
 	interpreter.InterpretableCall
 }
 
+// OverloadID is not the wrapped call's: cel-go's optimizer (OptOptimize)
+// runs after this decorator and replaces a call whose overload is `in` on a
+// constant list with its own hash-set lookup, where a value of another kind
+// is simply absent; `!(activity.params.api_key_ids in ['k-admin'])` would
+// then hold, and an ALLOW written so would allow.
+func (c strictCall) OverloadID() string { return "vigil_strict_" + c.InterpretableCall.OverloadID() }
+
 func (c strictCall) Eval(a interpreter.Activation) ref.Val {
 	return interpreter.EvalActivation(a, c.Exec)
 }

@@ -1,0 +1,52 @@
+package policy
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// `v in [literal list]` is as strict as `in` on any list: cel-go's optimizer
+// would rewrite it into a hash-set lookup, where a value of another kind than
+// the list's elements is "absent" (false), not the documented evaluation
+// error, and !(… in […]) would make an ALLOW allow.
+func TestInConstantListIsStrict(t *testing.T) {
+	in := Input{Activity: ActivityFor(api.TypeCreateUserTag, json.RawMessage(
+		`{"l": ["a"], "s": "a", "i": 1}`))}
+	for cond, words := range map[string][]string{
+		"!(activity.params.i in ['a', 'b'])": {"int", "string"},
+		"!(activity.params.l in ['a', 'b'])": {"list", "string"},
+		"!(activity.params.s in [1, 2])":     {"string", "int"},
+		"'a' in [1, 'a']":                    {"string", "int"},
+	} {
+		r, err := mustCompile(t, cond, "").Run(in)
+		if err == nil {
+			t.Errorf("%s: %v with no error; want an evaluation error", cond, r.Condition)
+			continue
+		}
+		for _, w := range words {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v; want it to name %q", cond, err, w)
+			}
+		}
+	}
+}
+
+// The docs' own example (policy-language.md "Equality is typed"), written
+// with `in` on a literal list: an ALLOW meant as "delete API keys, but not
+// k-admin" allows deleting k-admin.
+func TestNotInLiteralListNeverAllows(t *testing.T) {
+	cond := "activity.type == 'ACTIVITY_TYPE_DELETE_API_KEYS' && !(activity.params.api_key_ids in ['k-admin'])"
+	c, err := Compile(cond, "")
+	if err != nil {
+		return // refused at compile time: fine
+	}
+	allow := Policy{ID: "p-allow", Effect: api.EffectAllow, Compiled: c}
+	in := Input{Activity: ActivityFor(api.TypeDeleteAPIKeys, api.DeleteAPIKeysParams{UserID: "admin", APIKeyIDs: []string{"k-admin"}}),
+		Approvers: []Approver{{ID: "mallory", Name: "mallory"}}, Requester: "mallory"}
+	if d := Decide([]Policy{allow}, in, Quorum{Threshold: 1, UserIDs: []string{"root"}}, false); d.Outcome == api.OutcomeAllow {
+		t.Errorf("%s: %s (%s); a list looked up in a list of strings must not allow", cond, d.Outcome, d.Reason)
+	}
+}
