@@ -2,6 +2,7 @@ package policy
 
 import (
 	"math/big"
+	"strings"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/env"
@@ -41,63 +42,91 @@ func arithmeticOperators() []cel.EnvOption {
 			o(overloads.AddTimestampDuration, ts, dur, ts), o(overloads.AddInt64, i, i, i),
 			o(overloads.AddList, listA, listA, listA), o(overloads.AddString, s, s, s),
 			o(overloads.AddUint64, u, u, u),
-			cel.SingletonBinaryBinding(func(l, r ref.Val) ref.Val {
-				if wide(l, r) {
-					return arith(l, r, (*big.Int).Add)
-				}
-				if a, ok := l.(traits.Adder); ok {
-					return a.Add(r)
-				}
-				return types.MaybeNoSuchOverloadErr(l)
-			})),
+			cel.SingletonBinaryBinding(exactly(widenBoth,
+				func(l, r ref.Val) ref.Val { return arith(l, r, (*big.Int).Add) },
+				func(l, r ref.Val) ref.Val {
+					if a, ok := l.(traits.Adder); ok {
+						return a.Add(r)
+					}
+					return types.MaybeNoSuchOverloadErr(l)
+				}))),
 		cel.Function(operators.Subtract,
 			o(overloads.SubtractDouble, d, d, d), o(overloads.SubtractDurationDuration, dur, dur, dur),
 			o(overloads.SubtractInt64, i, i, i), o(overloads.SubtractTimestampDuration, ts, dur, ts),
 			o(overloads.SubtractTimestampTimestamp, ts, ts, dur), o(overloads.SubtractUint64, u, u, u),
-			cel.SingletonBinaryBinding(func(l, r ref.Val) ref.Val {
-				if wide(l, r) {
-					return arith(l, r, (*big.Int).Sub)
-				}
-				if a, ok := l.(traits.Subtractor); ok {
-					return a.Subtract(r)
-				}
-				return types.MaybeNoSuchOverloadErr(l)
-			})),
+			cel.SingletonBinaryBinding(exactly(widenSigned,
+				func(l, r ref.Val) ref.Val { return arith(l, r, (*big.Int).Sub) },
+				func(l, r ref.Val) ref.Val {
+					if a, ok := l.(traits.Subtractor); ok {
+						return a.Subtract(r)
+					}
+					return types.MaybeNoSuchOverloadErr(l)
+				}))),
 		cel.Function(operators.Multiply,
 			o(overloads.MultiplyDouble, d, d, d), o(overloads.MultiplyInt64, i, i, i),
 			o(overloads.MultiplyUint64, u, u, u),
-			cel.SingletonBinaryBinding(func(l, r ref.Val) ref.Val {
-				if wide(l, r) {
-					return arith(l, r, (*big.Int).Mul)
-				}
-				if a, ok := l.(traits.Multiplier); ok {
-					return a.Multiply(r)
-				}
-				return types.MaybeNoSuchOverloadErr(l)
-			})),
+			cel.SingletonBinaryBinding(exactly(widenBoth,
+				func(l, r ref.Val) ref.Val { return arith(l, r, (*big.Int).Mul) },
+				func(l, r ref.Val) ref.Val {
+					if a, ok := l.(traits.Multiplier); ok {
+						return a.Multiply(r)
+					}
+					return types.MaybeNoSuchOverloadErr(l)
+				}))),
 		cel.Function(operators.Divide,
 			o(overloads.DivideDouble, d, d, d), o(overloads.DivideInt64, i, i, i),
 			o(overloads.DivideUint64, u, u, u),
-			cel.SingletonBinaryBinding(func(l, r ref.Val) ref.Val {
-				if wide(l, r) {
-					return quotient(l, r, (*big.Int).Quo, "division")
-				}
-				if a, ok := l.(traits.Divider); ok {
-					return a.Divide(r)
-				}
-				return types.MaybeNoSuchOverloadErr(l)
-			})),
+			cel.SingletonBinaryBinding(exactly(widenSigned,
+				func(l, r ref.Val) ref.Val { return quotient(l, r, (*big.Int).Quo, "division") },
+				func(l, r ref.Val) ref.Val {
+					if a, ok := l.(traits.Divider); ok {
+						return a.Divide(r)
+					}
+					return types.MaybeNoSuchOverloadErr(l)
+				}))),
 		cel.Function(operators.Modulo,
 			o(overloads.ModuloInt64, i, i, i), o(overloads.ModuloUint64, u, u, u),
-			cel.SingletonBinaryBinding(func(l, r ref.Val) ref.Val {
-				if wide(l, r) {
-					return quotient(l, r, (*big.Int).Rem, "modulo")
-				}
-				if a, ok := l.(traits.Modder); ok {
-					return a.Modulo(r)
-				}
-				return types.MaybeNoSuchOverloadErr(l)
-			})),
+			cel.SingletonBinaryBinding(exactly(widenSigned,
+				func(l, r ref.Val) ref.Val { return quotient(l, r, (*big.Int).Rem, "modulo") },
+				func(l, r ref.Val) ref.Val {
+					if a, ok := l.(traits.Modder); ok {
+						return a.Modulo(r)
+					}
+					return types.MaybeNoSuchOverloadErr(l)
+				}))),
+	}
+}
+
+// Which 64-bit operations that overflow are done again exactly: the service's
+// int is i128, which holds any sum, difference, product or quotient of two
+// int64 values, and its uint is u256, which holds any sum or product of two
+// uint64 values (a uint64 difference below zero is an error there too).
+const (
+	widenSigned = iota
+	widenBoth
+)
+
+// exactly is an operator's binding: exact when an operand is beyond 64
+// bits, CEL's own (native) otherwise, and exact again when CEL's overflows
+// where the service's wider integers would not (`a + b > LIMIT` on two
+// large int64 amounts must not turn into an error that leaves a DENY unapplied).
+func exactly(widen int, exact, native func(l, r ref.Val) ref.Val) func(l, r ref.Val) ref.Val {
+	return func(l, r ref.Val) ref.Val {
+		if wide(l, r) {
+			return exact(l, r)
+		}
+		res := native(l, r)
+		if e, ok := res.(*types.Err); !ok || !strings.Contains(e.Error(), "overflow") {
+			return res
+		}
+		_, li := l.(types.Int)
+		_, ri := r.(types.Int)
+		_, lu := l.(types.Uint)
+		_, ru := r.(types.Uint)
+		if li && ri || widen == widenBoth && lu && ru {
+			return exact(l, r)
+		}
+		return res
 	}
 }
 
