@@ -252,6 +252,12 @@ func (d *activityDetail) render(c *Common) {
 		b.Field("failure", fmt.Sprintf("%s (code %d)", withPolicyNames(c, a.Failure.Message), a.Failure.Code))
 	}
 	b.Section("Intent — " + intentSummary(c, a.Intent))
+	if doubt := a.Intent.TypeDoubt(a.Type); doubt != "" {
+		// The service, not this console, decides which of the two runs; and
+		// policies keyed on the type judge something else than the intent.
+		b.Styled(th.Warn.Render(ui.Clean("⚠ this intent is not of the activity's type (" + doubt +
+			"): what it does is the service's choice, and policies keyed on the type do not judge it; do not approve it")))
+	}
 	if shown := d.shownIntent(); len(shown.Doubts) > 0 {
 		// Indented JSON of it would be as unbounded as the intent is deep,
 		// and would not say what is wrong with it: its lines, bounded, say.

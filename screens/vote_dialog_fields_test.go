@@ -121,3 +121,19 @@ func TestVoteDialogWarnsOfAnIntentNotOfItsType(t *testing.T) {
 		t.Errorf("the vote dialog predicts a decision from one of the two:\n%s", flat)
 	}
 }
+
+// The activity's record says it too, under the intent's heading, before the
+// intent reads like what the type promises.
+func TestActivityDetailWarnsOfAnIntentNotOfItsType(t *testing.T) {
+	act := pendingActivity("act-x", "bob", time.Minute,
+		api.Intent{CreatePolicyIntentV3: &api.CreatePolicyParams{PolicyName: "allow all", Effect: api.EffectAllow,
+			Condition: "true", Consensus: ""}}, api.TypeCreateReadOnlySession)
+	h := newHarness(t, &fakeClient{activities: []api.Activity{act}}, false, 0)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.selectActivityID(act.ID)
+	h.key("enter")
+	frame := h.frame()
+	if !strings.Contains(frame, "this intent is not of the activity's type") {
+		t.Errorf("the record does not say its intent is not of its type:\n%s", frame)
+	}
+}
