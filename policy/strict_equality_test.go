@@ -49,18 +49,7 @@ func TestEqualityBetweenKindsIsAnError(t *testing.T) {
 		"1 in activity.params.m":                    {"int", "string"},
 		"activity.params.m == {'k': 1}":             {"string", "int"},
 	}
-	for cond, words := range errs {
-		r, err := mustCompile(t, cond, "").Run(in)
-		if err == nil {
-			t.Errorf("%s: %v with no error; want an evaluation error", cond, r.Condition)
-			continue
-		}
-		for _, w := range words {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%s: %v; want it to name %q", cond, err, w)
-			}
-		}
-	}
+	checkKindErrors(t, in, errs)
 	holds := map[string]bool{
 		"activity.params.i == activity.params.d":    true,
 		"activity.params.i != activity.params.h":    true,
@@ -111,6 +100,24 @@ func TestDocumentedParamComparedWithWrongLiteralIsRefused(t *testing.T) {
 	} {
 		if ds := Check(cond, ""); len(ds) != 0 {
 			t.Errorf("%s: %v; want it accepted", cond, ds)
+		}
+	}
+}
+
+// checkKindErrors runs each condition on in and wants an evaluation error
+// naming each of its words (the two kinds compared).
+func checkKindErrors(t *testing.T, in Input, errs map[string][]string) {
+	t.Helper()
+	for cond, words := range errs {
+		r, err := mustCompile(t, cond, "").Run(in)
+		if err == nil {
+			t.Errorf("%s: %v with no error; want an evaluation error", cond, r.Condition)
+			continue
+		}
+		for _, w := range words {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v; want it to name %q", cond, err, w)
+			}
 		}
 	}
 }
