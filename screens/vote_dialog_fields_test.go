@@ -105,9 +105,7 @@ func approveDialogText(t *testing.T, h *harness) string {
 // two things at once: the vote dialog warns first, predicts neither, and
 // approving it needs the deliberate y.
 func TestVoteDialogWarnsOfAnIntentNotOfItsType(t *testing.T) {
-	act := pendingActivity("act-x", "bob", time.Minute,
-		api.Intent{CreatePolicyIntentV3: &api.CreatePolicyParams{PolicyName: "allow all", Effect: api.EffectAllow,
-			Condition: "true", Consensus: ""}}, api.TypeCreateReadOnlySession)
+	act := intentNotOfItsType()
 	h := newHarness(t, &fakeClient{activities: []api.Activity{act}}, false, 0)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	h.selectActivityID(act.ID)
@@ -125,9 +123,7 @@ func TestVoteDialogWarnsOfAnIntentNotOfItsType(t *testing.T) {
 // The activity's record says it too, under the intent's heading, before the
 // intent reads like what the type promises.
 func TestActivityDetailWarnsOfAnIntentNotOfItsType(t *testing.T) {
-	act := pendingActivity("act-x", "bob", time.Minute,
-		api.Intent{CreatePolicyIntentV3: &api.CreatePolicyParams{PolicyName: "allow all", Effect: api.EffectAllow,
-			Condition: "true", Consensus: ""}}, api.TypeCreateReadOnlySession)
+	act := intentNotOfItsType()
 	h := newHarness(t, &fakeClient{activities: []api.Activity{act}}, false, 0)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.selectActivityID(act.ID)
@@ -136,4 +132,13 @@ func TestActivityDetailWarnsOfAnIntentNotOfItsType(t *testing.T) {
 	if !strings.Contains(frame, "this intent is not of the activity's type") {
 		t.Errorf("the record does not say its intent is not of its type:\n%s", frame)
 	}
+}
+
+// intentNotOfItsType is a pending CREATE_READ_ONLY_SESSION activity whose
+// intent is an allow-everything create_policy: what a proxy in front of the
+// service could send.
+func intentNotOfItsType() api.Activity {
+	return pendingActivity("act-x", "bob", time.Minute,
+		api.Intent{CreatePolicyIntentV3: &api.CreatePolicyParams{PolicyName: "allow all", Effect: api.EffectAllow,
+			Condition: "true", Consensus: ""}}, api.TypeCreateReadOnlySession)
 }
