@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"math"
 	"math/big"
 	"strings"
 
@@ -24,7 +25,7 @@ import (
 // arithmeticExcluded are the standard library's operators arithmeticOperators replaces.
 func arithmeticExcluded() []*env.Function {
 	return []*env.Function{{Name: operators.Add}, {Name: operators.Subtract},
-		{Name: operators.Multiply}, {Name: operators.Divide}, {Name: operators.Modulo}}
+		{Name: operators.Multiply}, {Name: operators.Divide}, {Name: operators.Modulo}, {Name: operators.Negate}}
 }
 
 func arithmeticOperators() []cel.EnvOption {
@@ -36,6 +37,9 @@ func arithmeticOperators() []cel.EnvOption {
 		return cel.Overload(id, []*cel.Type{l, r}, res)
 	}
 	return []cel.EnvOption{
+		cel.Function(operators.Negate,
+			cel.Overload(overloads.NegateDouble, []*cel.Type{d}, d), cel.Overload(overloads.NegateInt64, []*cel.Type{i}, i),
+			cel.SingletonUnaryBinding(negate)),
 		cel.Function(operators.Add,
 			o(overloads.AddBytes, b, b, b), o(overloads.AddDouble, d, d, d),
 			o(overloads.AddDurationDuration, dur, dur, dur), o(overloads.AddDurationTimestamp, dur, ts, ts),
@@ -141,4 +145,17 @@ func wide(l, r ref.Val) bool {
 	_, lok := asBig(l)
 	_, rok := asBig(r)
 	return lok && rok
+}
+
+// negate is unary minus. -(-2^63) leaves int64, where CEL's overflows; the
+// service's i128 holds it, so it is exact here too, as the other operators'
+// results are (a DENY on `-(amount) > LIMIT` must not be left unapplied).
+func negate(v ref.Val) ref.Val {
+	if n, ok := v.(types.Int); ok && n == math.MinInt64 {
+		return numberOf(new(big.Int).Neg(big.NewInt(math.MinInt64)))
+	}
+	if n, ok := v.(traits.Negater); ok && !types.IsBool(v) {
+		return n.Negate()
+	}
+	return types.MaybeNoSuchOverloadErr(v)
 }

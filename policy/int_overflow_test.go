@@ -57,3 +57,41 @@ func TestInt64OverflowIsExact(t *testing.T) {
 		t.Errorf("a deny on the sum of two large amounts: %s (%s); want OUTCOME_DENY_EXPLICIT", d.Outcome, d.Reason)
 	}
 }
+
+// Unary minus on -2^63 is 2^63, which the service's i128 holds: exact here,
+// as the other 64-bit operations are, and the result compares with numbers
+// of any width, so a DENY on it applies.
+func TestNegatingMinInt64IsExact(t *testing.T) {
+	minInt := new(big.Int).Lsh(big.NewInt(-1), 63)
+	negated := new(big.Int).Neg(minInt)
+	in := Input{Activity: ActivityFor(api.TypeCreateUserTag, json.RawMessage(fmt.Sprintf(
+		`{"amount": %s, "negated": %s, "max": 9223372036854775807, "flag": true}`, minInt, negated)))}
+	for _, cond := range []string{
+		"-(activity.params.amount) == activity.params.negated",
+		"-(-9223372036854775807 - 1) == activity.params.negated",
+		"-(activity.params.amount) > activity.params.max",
+		"-(activity.params.amount) > 9223372036854775807",
+		"-(activity.params.amount) - 1 == activity.params.max",
+		"-(-(activity.params.amount)) == activity.params.amount",
+		"-(activity.params.amount) != 0.0",
+		"-(activity.params.max) - 1 == activity.params.amount",
+	} {
+		if r, err := mustCompile(t, cond, "").Run(in); err != nil || !r.Condition {
+			t.Errorf("%s: %v, %v; want true (-(-2^63) is %s)", cond, r.Condition, err, negated)
+		}
+	}
+	// Minus on a value that is not a number (through dyn) stays an error.
+	for _, cond := range []string{"-(activity.params.flag) == false", "-(dyn(uint(activity.params.max))) == 1"} {
+		if _, err := mustCompile(t, cond, "").Run(in); err == nil {
+			t.Errorf("%s: no evaluation error; minus needs an int or a double", cond)
+		}
+	}
+	deny := Policy{ID: "deny-large", Effect: api.EffectDeny,
+		Compiled: mustCompile(t, "-(activity.params.amount) > 10000", "")}
+	allow := Policy{ID: "allow-all", Effect: api.EffectAllow, Compiled: mustCompile(t, "true", "")}
+	d := Decide([]Policy{deny, allow}, Input{Activity: in.Activity, Approvers: []Approver{{ID: "u1", Name: "al"}}},
+		Quorum{Threshold: 1, UserIDs: []string{"root"}}, false)
+	if d.Outcome != api.OutcomeDenyExplicit {
+		t.Errorf("a deny on -(amount) with amount -2^63: %s (%s); want OUTCOME_DENY_EXPLICIT", d.Outcome, d.Reason)
+	}
+}

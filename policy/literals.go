@@ -10,8 +10,8 @@ import (
 // checkLiterals refuses, at compile time and at their position, constant
 // arguments of Timestamp and CronSpan that could never evaluate: a time with
 // a non-zero offset, a malformed schedule or duration, an unknown time zone;
-// and a documented parameter compared with a literal of another type
-// (parammismatch.go).
+// and a documented parameter compared with, or looked up in or with, a
+// literal of another type (paramtypes.go).
 func checkLiterals(field, src string, rw rewritten, checked *cel.Ast) []Diagnostic {
 	if checked == nil {
 		return nil
@@ -55,6 +55,14 @@ func checkLiterals(field, src string, rw rewritten, checked *cel.Ast) []Diagnost
 						report(args[1-i].ID(), msg)
 					}
 				}
+			}
+		case call.FunctionName() == operators.In && len(args) == 2:
+			if at, msg := paramMembershipMismatch(args[0], args[1]); msg != "" {
+				report(at.ID(), msg)
+			}
+		case call.FunctionName() == "contains" && call.IsMemberFunction() && len(args) == 1:
+			if at, msg := paramContainsMismatch(call.Target(), args[0]); msg != "" {
+				report(at.ID(), msg)
 			}
 		case call.FunctionName() == fnCronSpan && len(args) == 4:
 			sched, ok1 := constString(args[1])

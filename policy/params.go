@@ -54,12 +54,12 @@ func Warnings(src Source) []Diagnostic {
 	return paramWarnings(src.Condition)
 }
 
-// pinnedTypes are the activity types (ACTIVITY_TYPE_…) and kinds a
-// condition's top-level `&&` clauses restrict it to (the prefilter's
-// activityClause): a clause on activity.type or activity.kind that the
+// pinnedTypes are the activity types (ACTIVITY_TYPE_…), kinds, resources and
+// actions a condition's top-level `&&` clauses restrict it to (the
+// prefilter's activityClause): a clause on one of those fields that the
 // activity fails makes the condition false, so only those types can see a
 // parameter read. A nil list: that field is not pinned.
-type pinnedTypes struct{ types, kinds []string }
+type pinnedTypes struct{ types, kinds, resources, actions []string }
 
 func pinsOf(condition string) pinnedTypes {
 	var p pinnedTypes
@@ -91,13 +91,19 @@ func pinsOf(condition string) pinnedTypes {
 			p.types = narrow(p.types, m.values)
 		case m.field == "kind":
 			p.kinds = narrow(p.kinds, m.values)
+		case m.field == "resource":
+			p.resources = narrow(p.resources, m.values)
+		case m.field == "action":
+			p.actions = narrow(p.actions, m.values)
 		}
 	}
 	return p
 }
 
 // unexposed lists the pinned types (or, with no type pinned, kinds) for
-// which the real service does not expose the documented parameter name.
+// which the real service does not expose the documented parameter name; with
+// only a resource or an action pinned, those, when no type exposing the name
+// has them.
 func (p pinnedTypes) unexposed(name string) []string {
 	exposed, _ := DocumentedParam(name)
 	var out []string
@@ -114,8 +120,33 @@ func (p pinnedTypes) unexposed(name string) []string {
 				out = append(out, "kind "+k)
 			}
 		}
+	case p.resources != nil || p.actions != nil:
+		// A resource or an action covers many types, of which some may not
+		// expose the name: only a read that none of them exposes (one that
+		// can never succeed there) is reported.
+		if slices.ContainsFunc(exposed, p.allowsResourceAction) {
+			return nil
+		}
+		for _, r := range p.resources {
+			out = append(out, "resource "+r)
+		}
+		for _, a := range p.actions {
+			out = append(out, "action "+a)
+		}
+		if out == nil { // pinned to no value at all: it never applies
+			return nil
+		}
 	}
 	return out
+}
+
+// allowsResourceAction reports whether an activity of type t can meet the
+// condition's pinned resources and actions (true when the service's tables
+// do not say which t's are).
+func (p pinnedTypes) allowsResourceAction(t string) bool {
+	resource, action, ok := ResourceAction(t)
+	return !ok || (p.resources == nil || slices.Contains(p.resources, resource)) &&
+		(p.actions == nil || slices.Contains(p.actions, action))
 }
 
 func paramWarnings(condition string) []Diagnostic {

@@ -86,6 +86,15 @@ func TestWarningsOnParamsReadOnTypesThatDoNotExposeThem(t *testing.T) {
 		{"activity.type == 'ACTIVITY_TYPE_DELETE_USERS' && activity.params.user_ids.count() <= 1", nil},
 		{"activity.kind == 'CREATE_API_KEYS' && activity.params.user_id == 'u'", nil},
 		{"activity.type in ['ACTIVITY_TYPE_DELETE_API_KEYS', 'ACTIVITY_TYPE_UPDATE_WALLET'] && activity.type == 'ACTIVITY_TYPE_DELETE_API_KEYS' && activity.params.user_id == 'u'", nil},
+		// A resource or an action pins many types: a read none of them
+		// exposes can never succeed there; one some of them expose can.
+		{"activity.resource == 'WALLET' && activity.params.user_ids.count() > 0",
+			[]string{"user_ids", "ACTIVITY_TYPE_DELETE_USERS", "resource WALLET", "MissingField"}},
+		{"activity.action in ['CREATE', 'UPDATE'] && activity.params.api_key_ids.count() > 0",
+			[]string{"api_key_ids", "action CREATE", "action UPDATE"}},
+		{"activity.resource == 'USER' && activity.action == 'DELETE' && activity.params.user_ids.count() > 0", nil},
+		{"activity.resource == 'WALLET' && activity.params.wallet_id == 'w'", nil},
+		{"activity.action == 'EXPORT' && activity.params.target_public_key == 'k'", nil},
 	} {
 		ws := Warnings(Source{Condition: tc.condition})
 		if tc.want == nil {

@@ -115,3 +115,76 @@ func paramLiteralMismatch(name string, lit ast.Expr) string {
 	return fmt.Sprintf("%s is %s on the real service, and this compares it with %s, which is a type error there "+
 		"(the policy never applies); compare it with a value of its own type", field, kindArticle(want), kindArticle(got))
 }
+
+// paramMembershipMismatch explains `elem in container` or
+// container.contains(elem) where one side is a documented parameter and the
+// other a literal it can never be looked up with or in (the real service's
+// type error, as for ==), and returns the expression to report it at; msg is
+// "" when there is none. A string parameter's contains() is a substring test,
+// handled by paramContainsMismatch.
+func paramMembershipMismatch(elem, container ast.Expr) (at ast.Expr, msg string) {
+	if name, ok := paramRead(container); ok {
+		want, documented := documentedParamTypes[name]
+		if !documented {
+			return nil, ""
+		}
+		field := "activity.params." + name
+		if want != "list<string>" {
+			return container, fmt.Sprintf("%s is %s on the real service, not a list, and `in` needs a list or a map "+
+				"on its right, which is a type error there (the policy never applies); to compare it with one value, "+
+				"write %s == value", field, kindArticle(want), field)
+		}
+		got := literalType(elem)
+		if got == "" || got == "string" {
+			return nil, ""
+		}
+		return elem, fmt.Sprintf("%s is a list of strings on the real service, and this looks up %s in it, which "+
+			"is a type error there (the policy never applies); look up a string (for example 'value' in %s)",
+			field, kindArticle(got), field)
+	}
+	if name, ok := paramRead(elem); ok {
+		// Membership compares the parameter with every element (or key).
+		switch container.Kind() {
+		case ast.ListKind:
+			for _, el := range container.AsList().Elements() {
+				if msg := paramLiteralMismatch(name, el); msg != "" {
+					return el, msg
+				}
+			}
+		case ast.MapKind:
+			for _, entry := range container.AsMap().Entries() {
+				k := entry.AsMapEntry().Key()
+				if msg := paramLiteralMismatch(name, k); msg != "" {
+					return k, msg
+				}
+			}
+		}
+	}
+	return nil, ""
+}
+
+// paramContainsMismatch explains target.contains(arg) where target is a
+// documented parameter: membership on a list parameter, a substring test on
+// a string one (whose argument must be a string), and a type error on any
+// other.
+func paramContainsMismatch(target, arg ast.Expr) (at ast.Expr, msg string) {
+	name, ok := paramRead(target)
+	want := documentedParamTypes[name]
+	if !ok || want == "" {
+		return paramMembershipMismatch(arg, target)
+	}
+	field := "activity.params." + name
+	switch got := literalType(arg); {
+	case want == "list<string>":
+		return paramMembershipMismatch(arg, target)
+	case want == "string" && got != "" && got != "string":
+		return arg, fmt.Sprintf("%s is a string on the real service, and contains() on a string needs a string, "+
+			"not %s, which is a type error there (the policy never applies); quote the value (for example "+
+			"%s.contains('value'))", field, kindArticle(got), field)
+	case want != "string":
+		return target, fmt.Sprintf("%s is %s on the real service, and contains() needs a list or a string, which "+
+			"is a type error there (the policy never applies); to compare it with one value, write %s == value",
+			field, kindArticle(want), field)
+	}
+	return nil, ""
+}
