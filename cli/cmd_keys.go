@@ -162,7 +162,7 @@ func keysGenerate(c proc, args []string) error {
 	}
 	k, err := store.Generate(pos[0], sc)
 	if k == nil {
-		return err
+		return keyNameTaken("keys generate", store, pos[0], dirFlags.profile, err)
 	}
 	fmt.Fprintf(c.stdout, "Generated key %q.\n", pos[0])
 	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
@@ -404,7 +404,7 @@ func keysImport(ctx context.Context, c proc, args []string) error {
 	}
 	k, err := store.Import(pos[0], sc, hexKey)
 	if k == nil {
-		return fmt.Errorf("%w (key read from %s)", err, from)
+		return fmt.Errorf("%w (key read from %s)", keyNameTaken("keys import", store, pos[0], dirFlags.profile, err), from)
 	}
 	fmt.Fprintf(c.stdout, "Imported key %q.\n", pos[0])
 	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())

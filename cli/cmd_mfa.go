@@ -62,11 +62,26 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 			return client.QueryRaw(ctx, api.QueryGetMfaPolicies, api.GetMfaPoliciesRequest{OrganizationID: client.OrganizationID(), UserID: user})
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, _ string) error {
-			list, err := mfaPoliciesOf(ctx, client, user)
-			if err != nil {
-				return err
+			var list []api.MfaPolicy
+			var users map[string]string
+			if user == "" {
+				// One list_users gives every user's policies and the
+				// names of their owners.
+				all, err := client.ListUsers(ctx)
+				if err != nil {
+					return err
+				}
+				if list, err = everyUsersMfaPolicies(ctx, client, all); err != nil {
+					return err
+				}
+				users = userNameMap(all)
+			} else {
+				var err error
+				if list, err = userMfaPolicies(ctx, client, user); err != nil {
+					return err
+				}
+				users = listUserNames(ctx, c, client)
 			}
-			users := listUserNames(ctx, c, client)
 			rows := make([][]string, 0, len(list))
 			for _, m := range list {
 				rows = append(rows, []string{api.SanitizeID(m.MfaPolicyID), namedIDs(users, []string{m.UserID}, "", false), api.NameText(m.MfaPolicyName), strconv.Itoa(m.Order),
@@ -89,6 +104,12 @@ func mfaPoliciesOf(ctx context.Context, client *api.Client, user string) ([]api.
 	if err != nil {
 		return nil, err
 	}
+	return everyUsersMfaPolicies(ctx, client, all)
+}
+
+// everyUsersMfaPolicies is the MFA policies of all, the organization's users
+// as list_users gave them.
+func everyUsersMfaPolicies(ctx context.Context, client *api.Client, all []api.User) ([]api.MfaPolicy, error) {
 	perUser := make([][]api.MfaPolicy, len(all))
 	var missing []int // users whose record leaves out mfaPolicies
 	for i, u := range all {

@@ -5,10 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/vigil-console/vigil/internal/fifotest"
 	"github.com/vigil-console/vigil/keys"
 )
 
@@ -47,19 +46,10 @@ func TestRecoverSaysWhyTheKeptTargetKeyCannotBeLoaded(t *testing.T) {
 // may read is refused with the chmod that fixes it.
 func TestTargetKeyFileIsReadAsAKeyFile(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "carol.target")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { _, err := loadTargetKey(fifo); done <- err }()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
-			t.Errorf("a FIFO --target-key: %v, want it refused as not a regular file", err)
-		}
-	case <-time.After(10 * time.Second): // a hang, not a timing: the read returns at once
-		t.Fatal("loadTargetKey blocks on a FIFO --target-key")
+	fifo := fifotest.Make(t, "carol.target")
+	err := fifotest.Call(t, fifo, "loadTargetKey", func() error { _, err := loadTargetKey(fifo); return err })
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a FIFO --target-key: %v, want it refused as not a regular file", err)
 	}
 	if _, err := loadTargetKey("/dev/zero"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("/dev/zero as --target-key: %v, want it refused", err)

@@ -5,34 +5,21 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/vigil-console/vigil/internal/fifotest"
 )
 
 // A trusted_roots entry that is a named pipe is refused at once: a blocking
 // open would hang 'vigil proof fetch' and the console past Ctrl-C.
 func TestTrustedRootNamedPipeIsRefusedWithoutBlocking(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "root.pem")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skip(err)
-	}
-	done := make(chan error, 1)
-	go func() {
+	path := fifotest.Make(t, "root.pem")
+	err := fifotest.Call(t, path, "reading a trusted root", func() error {
 		_, err := profileProofSettings(Profile{Name: "prod", TrustedRoots: []string{path}})
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), path+" is a named pipe, not a regular file") {
-			t.Fatalf("a FIFO trusted root: %v; want it refused as a named pipe", err)
-		}
-	case <-time.After(10 * time.Second):
-		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
-			f.Close()
-		}
-		<-done
-		t.Fatal("reading a FIFO trusted root blocked; want a prompt error")
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), path+" is a named pipe, not a regular file") {
+		t.Fatalf("a FIFO trusted root: %v; want it refused as a named pipe", err)
 	}
 }
 

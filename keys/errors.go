@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -34,6 +35,22 @@ func (e *ExistsError) Error() string {
 func (e *ExistsError) RemoveCommand() string { return "rm " + shellQuote(e.Path) }
 
 func (e *ExistsError) Unwrap() error { return fs.ErrExist }
+
+// RemoveCommand is the shell command that removes the files of the key name
+// that exist ("" if none does).
+func (s Store) RemoveCommand(name string) string {
+	priv, pub, sch := s.Paths(name)
+	cmd := ""
+	for _, p := range []string{priv, pub, sch, s.expiryPath(name)} {
+		if _, err := os.Lstat(p); err == nil {
+			cmd += " " + shellQuote(p)
+		}
+	}
+	if cmd == "" {
+		return ""
+	}
+	return "rm" + cmd
+}
 
 // DirError is a keys directory that cannot be created or written: read-only,
 // full, not permitted. It names the directory once and says what to do.

@@ -246,17 +246,18 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 	if err == nil {
 		err = f.Sync() // on disk before anything says it is saved
 	}
-	if err == nil {
-		// A close that fails has dropped the lock all the same: fail's
-		// removal then comes after it, a window no test provokes (the key
-		// is already synced).
-		err = f.Close()
-	}
 	if err != nil {
+		// f is still open, so its lock is held while fail removes.
 		if !keep && !p256 {
 			os.Remove(sch)
 		}
 		return fail(err)
+	}
+	// The key is synced: it is saved. Close drops the lock even when it
+	// fails, so nothing after it may remove a file of the name; a close that
+	// fails is checked by reading the key back instead.
+	if err := f.Close(); err != nil && !holdsKey(priv, k) {
+		return r.unconfirmed(k, keep, err)
 	}
 
 	// The key is saved. The rest describes it, and Load does without it: a
@@ -285,6 +286,24 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 		return inc
 	}
 	return nil
+}
+
+// holdsKey says whether the private key file at priv reads back as k.
+func holdsKey(priv string, k *Key) bool {
+	b, err := readSmall(priv)
+	return err == nil && firstLine(b) == k.PrivateKeyHex()
+}
+
+// unconfirmed is save's error when the synced key file failed to close and
+// does not read back as the key. The lock went with the close, so the file
+// is left where it is: a key Save cannot make again is copied elsewhere, as
+// when it cannot be written; any other, the user removes.
+func (r *Reservation) unconfirmed(k *Key, keep bool, err error) error {
+	if keep {
+		return r.keepElsewhere(k, err)
+	}
+	priv, _, _ := r.store.Paths(r.name)
+	return fmt.Errorf("save key %q: closing %s failed (%s) and it does not hold the key written; remove the files of %q in %s and try again", r.name, priv, cause(err), r.name, r.store.Dir)
 }
 
 // writeNew creates path (never over an existing file) holding content, synced

@@ -5,33 +5,19 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/vigil-console/vigil/internal/fifotest"
 )
 
 // A config path that is a named pipe (a stale one at VIGIL_CONFIG, a
 // mistyped --config) is refused at once: a blocking open would hang vigil,
 // and past Ctrl-C, which the CLI catches.
 func TestConfigNamedPipeIsRefusedWithoutBlocking(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "config.toml")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skip(err)
-	}
-	done := make(chan error, 1)
-	go func() { _, err := Load(path, Checks{}); done <- err }()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "is a named pipe, not a regular file") {
-			t.Fatalf("a FIFO as the config: %v; want it refused as a named pipe", err)
-		}
-	case <-time.After(10 * time.Second):
-		// Unblock the goroutine so the test process can end.
-		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
-			f.Close()
-		}
-		<-done
-		t.Fatal("Load blocked opening a FIFO config; want a prompt error that it is not a regular file")
+	path := fifotest.Make(t, "config.toml")
+	err := fifotest.Call(t, path, "Load", func() error { _, err := Load(path, Checks{}); return err })
+	if err == nil || !strings.Contains(err.Error(), "is a named pipe, not a regular file") {
+		t.Fatalf("a FIFO as the config: %v; want it refused as a named pipe", err)
 	}
 }
 

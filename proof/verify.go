@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"crypto/x509"
+	"encoding/asn1"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -312,7 +313,53 @@ func signingLeaf(c *x509.Certificate) error {
 	case c.KeyUsage&x509.KeyUsageDigitalSignature == 0:
 		return fmt.Errorf("the leaf certificate (%s) lacks the digitalSignature key usage, so its key may not sign a document", clip(c.Subject.CommonName))
 	}
+	// Nitro leaves carry no extended key usage. One that does was issued for
+	// some other purpose (TLS, code signing, …), and chain building with
+	// ExtKeyUsageAny would not object: refuse it, whatever it says.
+	for _, e := range c.Extensions {
+		if e.Id.Equal(oidExtKeyUsage) {
+			return fmt.Errorf("the leaf certificate (%s) has an extended key usage extension (%s); a Nitro leaf has none, so this certificate was issued for another purpose and may not sign a document", clip(c.Subject.CommonName), extKeyUsageNames(e.Value))
+		}
+	}
 	return nil
+}
+
+// oidExtKeyUsage is the extended key usage extension (RFC 5280 §4.2.1.12).
+var oidExtKeyUsage = asn1.ObjectIdentifier{2, 5, 29, 37}
+
+// extKeyUsageNames lists the purposes an extended key usage extension's value
+// names: the common ones by name, any other by its OID.
+func extKeyUsageNames(value []byte) string {
+	var oids []asn1.ObjectIdentifier
+	if rest, err := asn1.Unmarshal(value, &oids); err != nil || len(rest) != 0 {
+		return "unreadable"
+	}
+	if len(oids) == 0 {
+		return "empty"
+	}
+	names := make([]string, len(oids))
+	for i, oid := range oids {
+		names[i] = oid.String()
+		for _, known := range extKeyUsageOIDs {
+			if oid.Equal(known.oid) {
+				names[i] = known.name
+			}
+		}
+	}
+	return clip(strings.Join(names, ", "))
+}
+
+var extKeyUsageOIDs = []struct {
+	name string
+	oid  asn1.ObjectIdentifier
+}{
+	{"anyExtendedKeyUsage", asn1.ObjectIdentifier{2, 5, 29, 37, 0}},
+	{"serverAuth", asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 3, 1}},
+	{"clientAuth", asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 3, 2}},
+	{"codeSigning", asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 3, 3}},
+	{"emailProtection", asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 3, 4}},
+	{"timeStamping", asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 3, 8}},
+	{"OCSPSigning", asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 3, 9}},
 }
 
 // datedWithinLeaf requires the document's own signed timestamp to fall in
