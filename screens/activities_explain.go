@@ -25,5 +25,5 @@ func (a *Activities) askOrgForUnknownPolicies() tea.Cmd {
 		return nil
 	}
 	a.detail.orgAsked = true
-	return loadOrg(a.c)
+	return msgCmd(reloadOrgMsg{})
 }

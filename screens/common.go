@@ -267,25 +267,27 @@ func (c *Common) ctx() (context.Context, context.CancelFunc) {
 // orgLoadedMsg carries the organization, the user and the user list, fetched once
 // at start (and on refresh of the Organization screen).
 type orgLoadedMsg struct {
-	org Org
-	err error
+	load int // the load's number (Root.loadOrg), so an older one landing last is dropped
+	org  Org
+	err  error
 }
 
-// loadOrg fetches whoami, the organization configs, the users and the policies.
-func loadOrg(c *Common) tea.Cmd {
+// loadOrg fetches whoami, the organization configs, the users and the
+// policies; load numbers it (only the root starts one: reloadOrgMsg).
+func loadOrg(c *Common, load int) tea.Cmd {
 	client := c.Reader
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		who, err := client.Whoami(ctx)
 		if err != nil {
-			return orgLoadedMsg{err: fmt.Errorf("whoami: %w", err)}
+			return orgLoadedMsg{load: load, err: fmt.Errorf("whoami: %w", err)}
 		}
 		org := Org{Loaded: true, ID: who.OrganizationID, Name: who.OrganizationName,
 			UserID: who.UserID, UserName: who.Username, UserNames: map[string]string{}, PolicyNames: map[string]string{}, TagNames: map[string]string{}}
 		cfg, err := client.GetOrganizationConfigs(ctx)
 		if err != nil {
-			return orgLoadedMsg{org: org, err: fmt.Errorf("organization configs: %w", err)}
+			return orgLoadedMsg{load: load, org: org, err: fmt.Errorf("organization configs: %w", err)}
 		}
 		org.Quorum, org.Features = cfg.Quorum, cfg.Features
 		// The user list may fail alone (it grows with the organization): the
@@ -305,7 +307,7 @@ func loadOrg(c *Common) tea.Cmd {
 		}
 		policies, err := client.ListPolicies(ctx)
 		if err != nil {
-			return orgLoadedMsg{org: org, err: errors.Join(usersErr, fmt.Errorf("list policies: %w", err))}
+			return orgLoadedMsg{load: load, org: org, err: errors.Join(usersErr, fmt.Errorf("list policies: %w", err))}
 		}
 		for _, p := range policies {
 			org.PolicyNames[p.PolicyID] = p.PolicyName
@@ -318,7 +320,7 @@ func loadOrg(c *Common) tea.Cmd {
 		// Best effort: without them a tag shows by id, as an unknown tag.
 		names, err := tagNames(ctx, client)
 		org.TagNames, org.TagNamesComplete = names, err == nil
-		return orgLoadedMsg{org: org, err: usersErr}
+		return orgLoadedMsg{load: load, org: org, err: usersErr}
 	}
 }
 

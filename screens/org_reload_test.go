@@ -36,11 +36,11 @@ func TestHalfFailedOrgReloadsInARowKeepTheWholeOrganization(t *testing.T) {
 		t.Fatalf("set-up: the first load is whole: %+v", org().PolicyNames)
 	}
 	c.fail = true
-	h.run(loadOrg(h.root.common))
+	h.send(reloadOrgMsg{})
 	if org().PolicyNames["pol-ops"] == "" {
 		t.Fatalf("the first half-failed reload already dropped the policy names")
 	}
-	h.run(loadOrg(h.root.common))
+	h.send(reloadOrgMsg{})
 	if org().PolicyNames["pol-ops"] == "" || len(org().Eval.members) == 0 {
 		t.Errorf("the second half-failed reload in a row dropped the organization the console knew: policy names %v, members %d",
 			org().PolicyNames, len(org().Eval.members))

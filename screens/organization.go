@@ -134,7 +134,7 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			o.loading = true
 			o.kitLoading = o.c.LoginKit != nil
 			o.render()
-			return o, tea.Batch(loadOrg(o.c), loadLoginKit(o.c))
+			return o, tea.Batch(msgCmd(reloadOrgMsg{}), loadLoginKit(o.c))
 		}
 		var cmd tea.Cmd
 		o.pane, cmd = o.pane.Update(msg)

@@ -49,7 +49,7 @@ func TestReloadOfUnchangedPoliciesCompilesNothing(t *testing.T) {
 	before := slices.Clone(p.data.ctx.ordered)
 	compiled := h.root.common.Compiled.Compiles()
 
-	h.run(loadOrg(h.root.common))
+	h.send(reloadOrgMsg{})
 	h.run(p.load())
 	if got := h.root.common.Compiled.Compiles() - compiled; got != 0 {
 		t.Errorf("reloading %d unchanged policies compiled %d of them again", len(before), got)

@@ -78,6 +78,7 @@ type Root struct {
 	// orgReload: a reload for a completed activity is in flight, and
 	// whether another completion came meanwhile (reload once more).
 	orgReload reloadGate
+	orgLoads  orgLoads
 	static    bool
 	mouse     bool
 	keyKind   string
@@ -248,7 +249,7 @@ func (r *Root) clock() tea.Cmd {
 
 // Init asks for the background colour and loads the organization and every screen.
 func (r *Root) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadOrg(r.common), r.clock()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, r.loadOrg(), r.clock()}
 	for _, s := range r.screens {
 		cmds = append(cmds, s.Init())
 	}
@@ -371,29 +372,11 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	case clockMsg:
 		return tea.Batch(r.broadcast(msg), r.clock())
 	case orgChangedMsg:
-		// One refresh announces many completions: reload once, and once more
-		// after it for those that came while it ran (it may have read before
-		// them).
-		if !r.orgReload.begin() {
-			return nil
-		}
-		return tea.Batch(loadOrg(r.common), r.broadcast(msg))
+		return r.orgChanged(msg)
+	case reloadOrgMsg:
+		return r.loadOrg()
 	case orgLoadedMsg:
-		// A reload that failed half-way keeps the last whole organization,
-		// however many fail in a row: its part would drop the names of users
-		// and policies, the members and the policies the predictions use.
-		if msg.org.Loaded && (msg.err == nil || !r.common.Org.Loaded || r.orgPartial) {
-			r.common.Org = msg.org
-			r.orgPartial = msg.err != nil
-		}
-		r.orgErr = ""
-		if msg.err != nil {
-			r.orgErr = errorText(msg.err)
-		}
-		cmds = append(cmds, r.broadcast(msg))
-		if r.orgReload.end() {
-			cmds = append(cmds, msgCmd(orgChangedMsg{}))
-		}
+		cmds = append(cmds, r.orgLoaded(msg))
 	case spinner.TickMsg:
 		if !r.busy() {
 			r.spinning = false

@@ -293,7 +293,9 @@ func (u *Users) reopen(id string) tea.Cmd {
 		toast = ui.Toast(marksGoneText(gone)+"; their marks were dropped", true)
 	}
 	u.cursor = min(u.cursor, max(len(u.open.APIKeys)-1, 0))
-	u.keyInfo = nil
+	// get_api_key's answer, reply or error, was about the key under the
+	// cursor before the reload, which may be another now.
+	u.keyInfo, u.keyErr = nil, ""
 	u.sortPending() // against the keys as they stand now
 	u.renderDetail()
 	return toast

@@ -191,7 +191,15 @@ func (u *Users) keysDeleted(m keysDeletedMsg) tea.Cmd {
 		}
 		return ui.Toast(u.err, true)
 	}
-	clear(u.marked)
+	// Only the marks of the keys just submitted are done with, and only in
+	// their owner's record: marks made while the request was in flight are
+	// the user's next choice, and d must act on them, not on the cursor.
+	if u.open != nil && u.open.UserID == m.userID {
+		for _, id := range m.keyIDs {
+			delete(u.marked, id)
+		}
+		u.renderDetail()
+	}
 	act := *m.activity
 	cmds := []tea.Cmd{u.load(), submittedNotice("delete_api_keys", &act, m.resent, "")}
 	if act.Status != api.StatusCompleted {

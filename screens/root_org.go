@@ -1,0 +1,70 @@
+package screens
+
+import tea "charm.land/bubbletea/v2"
+
+// reloadOrgMsg asks the root to load the organization again now (the
+// Organization screen's r, a policy an evaluation names but the console does
+// not know). Every load is the root's, so that each is numbered and an older
+// one landing last cannot replace a newer.
+type reloadOrgMsg struct{}
+
+// orgLoads numbers the organization's loads in the order they started.
+type orgLoads struct {
+	started int // the last load started
+	applied int // the load whose organization the console holds
+	landed  int // the newest load that landed, whose error the status bar shows
+	gated   int // the load the reload gate waits for (0: none)
+}
+
+// loadOrg starts a numbered load of the organization.
+func (r *Root) loadOrg() tea.Cmd {
+	r.orgLoads.started++
+	return loadOrg(r.common, r.orgLoads.started)
+}
+
+// orgChanged reloads the organization for completed activities: once for
+// many, and once more after it for those that came while it ran (it may have
+// read before them).
+func (r *Root) orgChanged(msg orgChangedMsg) tea.Cmd {
+	if !r.orgReload.begin() {
+		return nil
+	}
+	cmd := r.loadOrg()
+	r.orgLoads.gated = r.orgLoads.started
+	return tea.Batch(cmd, r.broadcast(msg))
+}
+
+// orgLoaded applies a load's reply unless a load started after it was
+// applied already: the older one read before it, and would bring back
+// policies, members or a quorum since changed, and predictions made from
+// them.
+func (r *Root) orgLoaded(msg orgLoadedMsg) tea.Cmd {
+	var again tea.Cmd
+	if r.orgLoads.gated != 0 && msg.load == r.orgLoads.gated {
+		// Only the gated load's own reply ends it: another landing meanwhile
+		// would let the next completion start a reload alongside it.
+		r.orgLoads.gated = 0
+		if r.orgReload.end() {
+			again = msgCmd(orgChangedMsg{})
+		}
+	}
+	if msg.load < r.orgLoads.applied {
+		return again
+	}
+	// A reload that failed half-way keeps the last whole organization,
+	// however many fail in a row: its part would drop the names of users
+	// and policies, the members and the policies the predictions use.
+	if msg.org.Loaded && (msg.err == nil || !r.common.Org.Loaded || r.orgPartial) {
+		r.common.Org = msg.org
+		r.orgPartial = msg.err != nil
+		r.orgLoads.applied = msg.load
+	}
+	if msg.load >= r.orgLoads.landed {
+		r.orgLoads.landed = msg.load
+		r.orgErr = ""
+		if msg.err != nil {
+			r.orgErr = errorText(msg.err)
+		}
+	}
+	return tea.Batch(r.broadcast(msg), again)
+}

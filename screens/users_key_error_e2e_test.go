@@ -1,0 +1,55 @@
+package screens
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/server/servertest"
+)
+
+// i on a key the quorum deleted meanwhile fails, and the error shows under
+// it. The refresh that then drops the key moves the cursor to another key:
+// the error, about the key gone, must not show under that one.
+func TestGetAPIKeyErrorDoesNotOutliveAReload(t *testing.T) {
+	d := servertest.StartDemo(t)
+	alice := d.Client("alice")
+	pending := pendingKeyDeletionsOf(t, alice)
+	if len(pending) != 1 {
+		t.Fatalf("the demo should seed one pending key deletion: %+v", pending)
+	}
+	keyID := pending[0].Intent.DeleteAPIKeysIntent.APIKeyIDs[0]
+
+	h := demoHarness(t, d, nil)
+	u := h.openUser("operator")
+	for range u.open.APIKeys {
+		if u.open.APIKeys[u.cursor].APIKeyID == keyID {
+			break
+		}
+		h.key("j")
+	}
+	if u.open.APIKeys[u.cursor].APIKeyID != keyID {
+		t.Fatalf("the key %s is not in operator's record", keyID)
+	}
+	if _, err := d.Client("carol").ApproveActivity(t.Context(), pending[0].Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	h.key("i")
+	failed := u.keyErr
+	if failed == "" || !strings.Contains(h.plainFrame(), firstLine(failed)) {
+		t.Fatalf("set-up: get_api_key of the deleted key did not fail on screen (error %q):\n%s", failed, h.plainFrame())
+	}
+	h.key("r")
+	if len(u.open.APIKeys) == 0 || u.open.APIKeys[u.cursor].APIKeyID == keyID {
+		t.Fatalf("set-up: the refresh did not move the cursor off the deleted key")
+	}
+	if f := h.plainFrame(); strings.Contains(f, firstLine(failed)) {
+		t.Errorf("the get_api_key error about the deleted key %s shows under %s after the refresh:\n%s",
+			keyID, u.open.APIKeys[u.cursor].APIKeyName, f)
+	}
+}
+
+// firstLine is s up to its first line break (a long error wraps on screen).
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line[:min(len(line), 40)]
+}
