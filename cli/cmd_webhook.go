@@ -39,8 +39,8 @@ func cmdWebhook(ctx context.Context, c proc, args []string) error {
 	}, args)
 }
 
-// maxDeliveryBody bounds a delivery's body: an activity object is far smaller.
-const maxDeliveryBody = 4 << 20
+// maxDeliveryBody bounds a delivery's body: the largest the service sends.
+const maxDeliveryBody = webhook.MaxBodyBytes
 
 // webhookProfile is the profile the flags name. The webhook verbs need no
 // key, only where the JWKS is published (profileBaseURL) and the organization

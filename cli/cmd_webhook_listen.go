@@ -238,7 +238,18 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		http.Error(w, "body unreadable or too large", http.StatusRequestEntityTooLarge)
+		// Said on the output: the service retries a 413, and whoever runs
+		// the listener must see why the event does not arrive.
+		reason := fmt.Errorf("body unreadable: %w", err)
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			reason = fmt.Errorf("body over %d MiB, the most a delivery may be; not read", maxDeliveryBody>>20)
+		}
+		l.mu.Lock()
+		rep := reportDelivery(r.Header, nil, nil, reason)
+		rep.unread = true
+		l.report(rep)
+		l.mu.Unlock()
+		http.Error(w, "delivery refused: "+api.Sanitize(rep.Reason), http.StatusRequestEntityTooLarge)
 		return
 	}
 	d, verr := webhook.VerifyForOrganization(r.Context(), l.org, r.Header, body, l.keys, now, l.maxAge)

@@ -314,11 +314,18 @@ func (d *Deliverer) Close(ctx context.Context) error {
 }
 
 // Retryable reports whether an attempt that got status (0: no HTTP reply)
-// may succeed later: no reply, 5xx, and the two 4xx answers that say so,
+// may succeed later: no reply, 5xx, and the 4xx answers that say so,
 // 408 Request Timeout and 429 Too Many Requests (a receiver shedding load
-// must not lose the event). Any other 3xx or 4xx is final.
+// must not lose the event), and 413 Content Too Large: a receiver whose body
+// bound is below MaxBodyBytes refuses a genuine event, and retrying gives its
+// operator the time to raise the bound rather than losing the event. Any
+// other 3xx or 4xx is final.
 func Retryable(status int) bool {
-	return status == 0 || status >= 500 || status == http.StatusRequestTimeout || status == http.StatusTooManyRequests
+	switch status {
+	case 0, http.StatusRequestTimeout, http.StatusTooManyRequests, http.StatusRequestEntityTooLarge:
+		return true
+	}
+	return status >= 500
 }
 
 // deliver runs every attempt of one event.
@@ -357,6 +364,11 @@ func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 			res.Delivered = true
 			d.log.Info("webhook delivered", "event", ev.EventID, "host", host, "attempt", attempt, "status", status)
 			break
+		}
+		if status == http.StatusRequestEntityTooLarge {
+			// Retried, but no retry succeeds until the receiver reads more:
+			// its operator must hear of it.
+			d.log.Error("webhook receiver refused the body as too large; it must read at least webhook.MaxBodyBytes", "org", ev.OrgID, "event", ev.EventID, "host", host, "attempt", attempt, "bytes", len(ev.Body), "max_body_bytes", MaxBodyBytes)
 		}
 		if !Retryable(status) || attempt >= d.opts.MaxAttempts || d.ctx.Err() != nil {
 			d.log.Warn("webhook not delivered", "event", ev.EventID, "host", host, "attempts", attempt, "status", status, "err", err)

@@ -22,7 +22,7 @@ func Example_receiver() {
 		&http.Client{Timeout: 10 * time.Second}, nil)
 
 	http.HandleFunc("POST /hooks/vigil", func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, webhook.MaxBodyBytes))
 		if err != nil {
 			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
 			return

@@ -17,7 +17,8 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-// maxRingKeys bounds how many keys a persisted ring may hold.
+// maxRingKeys bounds how many keys in use (not retiring) a persisted ring
+// may hold.
 const maxRingKeys = 64
 
 // KeyRing holds the service's webhook signing keys: one active key that signs
@@ -236,8 +237,17 @@ func LoadKeyRing(data []byte) (*KeyRing, error) {
 	if p.Version != 1 {
 		return nil, fmt.Errorf("load webhook key ring: version %d is not supported (want 1)", p.Version)
 	}
-	if len(p.Keys) == 0 || len(p.Keys) > maxRingKeys {
-		return nil, fmt.Errorf("load webhook key ring: %d keys, want 1..%d", len(p.Keys), maxRingKeys)
+	// Only the keys kept count against maxRingKeys: a ring saved while many
+	// rotated-out keys still had attempts on the wire must load (else the
+	// service does not start), and those keys are dropped here.
+	kept := 0
+	for _, pk := range p.Keys {
+		if !pk.Retiring {
+			kept++
+		}
+	}
+	if kept == 0 || kept > maxRingKeys {
+		return nil, fmt.Errorf("load webhook key ring: %d keys in use, want 1..%d", kept, maxRingKeys)
 	}
 	r := &KeyRing{active: p.Active}
 	for i, pk := range p.Keys {

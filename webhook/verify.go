@@ -12,6 +12,11 @@ import (
 	"time"
 )
 
+// MaxBodyBytes is the largest delivery body vigil's local service sends
+// (docs/webhooks.md): a receiver must read at least this much, or it refuses
+// genuine deliveries.
+const MaxBodyBytes = 4 << 20
+
 // DefaultMaxAge is how old a delivery's timestamp may be when maxAge is not
 // given.
 const DefaultMaxAge = 5 * time.Minute

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vigil-console/vigil/server"
+	"github.com/vigil-console/vigil/webhook"
+)
+
+// A delivery whose body is over the listener's bound is answered 413 (the
+// service retries it) and reported on the output, so whoever watches the
+// listener sees why the event does not arrive.
+func TestListenerReportsADeliveryRefusedAsTooLarge(t *testing.T) {
+	const org = "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b"
+	var mu sync.Mutex
+	var reports []deliveryReport
+	ln, serve, err := startWebhookListener("127.0.0.1:0", "http://127.0.0.1:1", org, webhook.DefaultMaxAge, server.WebhookRedeliveryHorizon, "",
+		func(r deliveryReport) error {
+			mu.Lock()
+			defer mu.Unlock()
+			reports = append(reports, r)
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	req, _ := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/", bytes.NewReader(make([]byte, webhook.MaxBodyBytes+1)))
+	req.Header = forgedHeaders(org, "ev-big")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("an oversized delivery got HTTP %d, want 413", resp.StatusCode)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(reports) != 1 {
+		t.Fatalf("%d reports for the oversized delivery, want 1", len(reports))
+	}
+	line := reports[0].line()
+	if reports[0].Verified || !strings.Contains(line, "REFUSED event=ev-big") || !strings.Contains(line, "over 4 MiB") {
+		t.Errorf("the oversized delivery is reported as %q; want it REFUSED, naming the event and the bound", line)
+	}
+}
