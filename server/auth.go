@@ -39,6 +39,10 @@ type caller struct {
 	Signature    string
 	// PasskeyID is the WebAuthn credential id of a passkey; empty for API keys.
 	PasskeyID string
+	// passkeyStamp is the verified passkey assertion (nil for API keys), kept
+	// so the write transaction can check its origin and relying party again
+	// against the organization's origins at that moment.
+	passkeyStamp *keys.WebAuthnStamp
 }
 
 // parseStampHeaders checks that exactly one credential header is present and
@@ -141,11 +145,13 @@ func keyExpired(k apiKeyEntry) error {
 
 // stillAuthenticated checks again, inside the write transaction and at its
 // reading of the clock, that the credential authenticate accepted is still
-// registered and unexpired. A request may wait behind the writer while a
-// deletion of its key commits (or its lifetime ends); a deleted key stops
-// authenticating at once, so such a request is refused as a new one would
-// be. One primary-key read: it sees what earlier jobs of the same batch
-// wrote, and runs again if the batch is rerun.
+// registered and unexpired and, for a passkey, that the organization still
+// allows the origin it signed at. A request may wait behind the writer while
+// a deletion of its key or a restriction of FEATURE_NAME_WEBAUTHN_ORIGINS
+// commits (or its lifetime ends); either revokes at once, so such a request
+// is refused as a new one would be. Primary-key reads only (one for an API
+// key, two for a passkey): they see what earlier jobs of the same batch
+// wrote, and run again if the batch is rerun.
 func stillAuthenticated(ctx context.Context, tx *txn, c *caller, now time.Time) error {
 	if c.PasskeyID != "" {
 		var one int
@@ -154,7 +160,15 @@ func stillAuthenticated(ctx context.Context, tx *txn, c *caller, now time.Time) 
 		if errors.Is(err, sql.ErrNoRows) {
 			return unknownAuthenticator(c.PasskeyID, c.OrgID)
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		if c.passkeyStamp == nil {
+			// Fail closed: a passkey caller whose assertion was not kept
+			// cannot be checked against the origins.
+			return fmt.Errorf("passkey caller %s has no stamp to re-check its origin", c.CredentialID)
+		}
+		return checkPasskeyOrigin(ctx, tx, *c.passkeyStamp, c.OrgID)
 	}
 	k := apiKeyEntry{id: c.CredentialID, org: c.OrgID, user: c.UserID}
 	err := tx.QueryRowContext(ctx, `SELECT expiration_seconds, created_ns FROM api_keys WHERE id = ? AND org_id = ? AND user_id = ?`,
@@ -215,21 +229,22 @@ func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body 
 	if org != orgID {
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the passkey belongs to a user of another organization, not %q", orgID)
 	}
-	if err := s.checkPasskeyOrigin(ctx, ws, orgID); err != nil {
+	if err := checkPasskeyOrigin(ctx, s.db.read, ws, orgID); err != nil {
 		return nil, err
 	}
 	return &caller{OrgID: org, UserID: user, CredentialID: id, CredType: keys.CredentialWebAuthnAuthenticator,
-		PublicKey: pub, Scheme: st.scheme, Signature: st.signature, PasskeyID: st.credentialID}, nil
+		PublicKey: pub, Scheme: st.scheme, Signature: st.signature, PasskeyID: st.credentialID, passkeyStamp: &ws}, nil
 }
 
 // checkPasskeyOrigin enforces the organization's FEATURE_NAME_WEBAUTHN_ORIGINS:
 // when it is set, a passkey stamp counts only if made at one of its origins
 // and for the relying party of one (keys.CheckWebAuthnOrigin). A value that
 // lists no usable origin allows none: the setting fails closed. Unset, any
-// origin is accepted (docs/local-service.md).
-func (s *Server) checkPasskeyOrigin(ctx context.Context, ws keys.WebAuthnStamp, orgID string) error {
+// origin is accepted (docs/local-service.md). q is the read pool when a
+// request is authenticated and the write transaction when it is recorded.
+func checkPasskeyOrigin(ctx context.Context, q querier, ws keys.WebAuthnStamp, orgID string) error {
 	var value string
-	err := s.db.read.QueryRowContext(ctx, `SELECT value FROM features WHERE org_id = ? AND name = ?`, orgID, api.FeatureWebauthnOrigins).Scan(&value)
+	err := q.QueryRowContext(ctx, `SELECT value FROM features WHERE org_id = ? AND name = ?`, orgID, api.FeatureWebauthnOrigins).Scan(&value)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
