@@ -29,14 +29,12 @@ type credentials struct {
 func credentialsOf(u *api.User, full bool) credentials {
 	c := credentials{names: map[string]string{}, proves: map[string]string{}, full: full}
 	if u != nil {
+		c.proves = api.CredentialMethodTypes(*u)
 		for _, a := range u.Authenticators {
 			c.names[a.AuthenticatorID] = a.AuthenticatorName
 		}
 		for _, k := range u.APIKeys {
 			c.names[k.APIKeyID] = k.APIKeyName
-		}
-		for _, p := range pinCandidates(u) {
-			c.proves[p.id] = p.typ
 		}
 	}
 	return c
