@@ -224,6 +224,23 @@ func AuthenticationTypeOf(credentialType string) string {
 	return AuthAPIKey
 }
 
+// CredentialMethodTypes maps each credential of the users, by id, to the MFA
+// method type a vote cast with it proves: a passkey a PASSKEY, an API key as
+// AuthenticationTypeOf its credential type. A method pinned to a credential
+// that proves another type can never be met.
+func CredentialMethodTypes(users ...User) map[string]string {
+	out := map[string]string{}
+	for _, u := range users {
+		for _, a := range u.Authenticators {
+			out[a.AuthenticatorID] = AuthPasskey
+		}
+		for _, k := range u.APIKeys {
+			out[k.APIKeyID] = AuthenticationTypeOf(k.Credential.Type)
+		}
+	}
+	return out
+}
+
 // AccessTypes lists the invitation access types.
 func AccessTypes() []string { return []string{AccessTypeWeb, AccessTypeAPI, AccessTypeAll} }
 

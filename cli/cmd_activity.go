@@ -79,40 +79,16 @@ func statusValue(s string) (string, error) {
 }
 
 // typeValue turns "delete_api_keys" or ACTIVITY_TYPE_DELETE_API_KEYS into the
-// wire value of a type. A well-formed type vigil does not know (the real
-// service has many more, such as ACTIVITY_TYPE_CREATE_USERS_V3) is sent as
-// it is, with known false: the caller says so, since a typo would otherwise
-// read as "no such activities".
+// wire value of a type (api.ParseActivityType). A well-formed type vigil does
+// not know (the real service has many more, such as
+// ACTIVITY_TYPE_CREATE_USERS_V3) is sent as it is, with known false: the
+// caller says so, since a typo would otherwise read as "no such activities".
 func typeValue(s string) (v string, known bool, err error) {
-	v = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), "-", "_"))
-	if !strings.HasPrefix(v, "ACTIVITY_TYPE_") {
-		v = "ACTIVITY_TYPE_" + v
-	}
-	if v == "ACTIVITY_TYPE_CREATE_POLICY" {
-		v = api.TypeCreatePolicyV3
-	}
-	if _, ok := api.OperationByType(v); ok {
-		return v, true, nil
-	}
-	if !wellFormedType(v) {
+	v, known, ok := api.ParseActivityType(s)
+	if !ok {
 		return "", false, usagef("--type %q is not an activity type; use one such as create_policy, delete_api_keys or %s (letters, digits and _ only)", s, api.TypeCreateUserTag)
 	}
-	return v, false, nil
-}
-
-// wellFormedType reports a value shaped like an activity type:
-// ACTIVITY_TYPE_ then upper-case ASCII letters, digits and underscores.
-func wellFormedType(v string) bool {
-	rest, _ := strings.CutPrefix(v, "ACTIVITY_TYPE_")
-	if rest == "" {
-		return false
-	}
-	for i := 0; i < len(rest); i++ {
-		if c := rest[i]; !('A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
+	return v, known, nil
 }
 
 func activityList(ctx context.Context, c proc, args []string) error {

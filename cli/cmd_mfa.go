@@ -63,10 +63,10 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, _ string) error {
 			var list []api.MfaPolicy
-			var users map[string]string
+			var users, proves map[string]string
 			if user == "" {
-				// One list_users gives every user's policies and the
-				// names of their owners.
+				// One list_users gives every user's policies, the names of
+				// their owners and the credentials their pins name.
 				all, err := client.ListUsers(ctx)
 				if err != nil {
 					return err
@@ -74,18 +74,18 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 				if list, err = everyUsersMfaPolicies(ctx, client, all); err != nil {
 					return err
 				}
-				users = userNameMap(all)
+				users, proves = userNameMap(all), api.CredentialMethodTypes(all...)
 			} else {
 				var err error
 				if list, err = userMfaPolicies(ctx, client, user); err != nil {
 					return err
 				}
-				users = listUserNames(ctx, c, client)
+				users, proves = listUsersAndCredentials(ctx, c, client)
 			}
 			rows := make([][]string, 0, len(list))
 			for _, m := range list {
 				rows = append(rows, []string{api.SanitizeID(m.MfaPolicyID), namedIDs(users, []string{m.UserID}, "", false), api.NameText(m.MfaPolicyName), strconv.Itoa(m.Order),
-					oneLine(api.Sanitize(m.Condition), 40), stepsText(m.RequiredAuthenticationMethods)})
+					oneLine(api.Sanitize(m.Condition), 40), stepsText(m.RequiredAuthenticationMethods, proves)})
 			}
 			return table(c.stdout, []string{"ID", "USER", "NAME", "ORDER", "CONDITION", "STEPS"}, rows)
 		},
@@ -181,8 +181,22 @@ func withOwner(ps []api.MfaPolicy, userID string) []api.MfaPolicy {
 	return ps
 }
 
-// stepsText writes MFA steps as "PASSKEY, then EMAIL_OTP or SMS_OTP".
-func stepsText(steps []api.AuthenticationStep) string {
+// listUsersAndCredentials is listUserNames, with the MFA method type each
+// user's credential proves (api.CredentialMethodTypes); both nil, said on
+// stderr, when the users cannot be listed.
+func listUsersAndCredentials(ctx context.Context, c proc, client *api.Client) (names, proves map[string]string) {
+	users, err := exactUsers(ctx, client)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "vigil: user names and credentials unknown, ids shown (%v)\n", err)
+		return nil, nil
+	}
+	return userNameMap(users), api.CredentialMethodTypes(users...)
+}
+
+// stepsText writes MFA steps as "PASSKEY, then EMAIL_OTP or SMS_OTP". A
+// method pinned to a credential whose votes prove another type (proves: by
+// credential id) is flagged: no vote can meet it.
+func stepsText(steps []api.AuthenticationStep, proves map[string]string) string {
 	parts := make([]string, 0, len(steps))
 	for _, s := range steps {
 		alts := make([]string, 0, len(s.Any))
@@ -192,6 +206,9 @@ func stepsText(steps []api.AuthenticationStep) string {
 			t := strings.TrimPrefix(api.Sanitize(m.Type), "AUTHENTICATION_TYPE_")
 			if m.ID != "" {
 				t += ":" + api.SanitizeID(m.ID)
+				if p, known := proves[m.ID]; known && p != m.Type {
+					t += fmt.Sprintf(" (can never be met: pinned to a %s credential)", strings.TrimPrefix(p, "AUTHENTICATION_TYPE_"))
+				}
 			}
 			alts = append(alts, t)
 		}
@@ -253,9 +270,10 @@ func mfaGet(ctx context.Context, c proc, args []string) error {
 			if m.UserID == "" {
 				m.UserID = uid
 			}
+			_, proves := listUsersAndCredentials(ctx, c, client)
 			return fields(c.stdout, "id", api.SanitizeID(m.MfaPolicyID), "user", api.SanitizeID(m.UserID), "name", api.NameText(m.MfaPolicyName),
 				"order", strconv.Itoa(m.Order), "condition", api.Sanitize(m.Condition),
-				"steps", stepsText(m.RequiredAuthenticationMethods), "notes", api.Sanitize(m.Notes),
+				"steps", stepsText(m.RequiredAuthenticationMethods, proves), "notes", api.Sanitize(m.Notes),
 				"created", timeText(m.CreatedAt), "updated", timeText(m.UpdatedAt))
 		},
 	}.run(ctx, c, args)
@@ -396,7 +414,7 @@ func mfaStatus(ctx context.Context, c proc, args []string) error {
 					done = append(done, strings.TrimPrefix(m.Type, "AUTHENTICATION_TYPE_"))
 				}
 				rows = append(rows, []string{st.UserID, st.MfaPolicyID, strconv.FormatBool(st.Satisfied),
-					stepsText(st.RequiredMethods), strings.Join(done, ", ")})
+					stepsText(st.RequiredMethods, nil), strings.Join(done, ", ")})
 			}
 			return table(c.stdout, []string{"USER", "MFA POLICY", "SATISFIED", "REQUIRED", "SATISFIED BY"}, rows)
 		},

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
 )
 
@@ -260,6 +261,18 @@ func TestConfigSavedFilters(t *testing.T) {
 		!reflect.DeepEqual(got[0].Statuses, []string{"ACTIVITY_STATUS_COMPLETED", "ACTIVITY_STATUS_REJECTED"}) ||
 		!reflect.DeepEqual(got[0].Types, []string{"ACTIVITY_TYPE_CREATE_POLICY_V3"}) {
 		t.Errorf("saved filters = %+v, %v", got, err)
+	}
+	// A type vigil does not know is taken when well-formed, as --type takes it.
+	cfg, err = loadConfig(writeConfig(t, base+"[profiles.p.filters.v3]\ntypes = [\"create_users_v3\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := api.ParseActivityType("create_users_v3")
+	if got, err := savedFilters(cfg.Profiles["p"]); err != nil || len(got) != 1 || !reflect.DeepEqual(got[0].Types, []string{want}) {
+		t.Errorf("saved filter of a well-formed type = %+v, %v", got, err)
+	}
+	if _, err = loadConfig(writeConfig(t, base+"[profiles.p.filters.x]\ntypes = [\"create users!\"]\n")); err == nil || !strings.Contains(err.Error(), "not an activity type") {
+		t.Errorf("malformed type: %v", err)
 	}
 	_, err = loadConfig(writeConfig(t, base+"[profiles.p.filters.x]\nstatuses = [\"DONE\"]\n"))
 	if err == nil || !strings.Contains(err.Error(), "filters") || !strings.Contains(err.Error(), `unknown status "DONE"`) || !strings.Contains(err.Error(), "COMPLETED") {

@@ -25,6 +25,16 @@ const (
 	envelopeMaxMessage = 64 << 10
 )
 
+// envelopeTagLen is AES-GCM's tag, sealed after the message.
+const envelopeTagLen = 16
+
+// EnvelopeMaxPlaintext is the longest plaintext, in bytes, whose
+// EnvelopeEncrypt hex fits in maxHex characters: the hex doubles the nonce,
+// the ephemeral key, the length prefix, the message and its tag.
+func EnvelopeMaxPlaintext(maxHex int) int {
+	return max(maxHex/2-(envelopeNonceLen+envelopePubLen+4+envelopeTagLen), 0)
+}
+
 // EnvelopeEncrypt encrypts plaintext to the enclave key targetPublicUncompressed
 // (65-byte uncompressed SEC1 P-256) and returns the hex of the Borsh envelope
 // {nonce [12]u8, ephemeralSenderPublic [65]u8, encryptedMessage Vec<u8>}.

@@ -1,6 +1,9 @@
 package screens
 
 import (
+	"fmt"
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -211,8 +214,28 @@ func (a *Activities) openStatusPicker() tea.Cmd {
 		func(v []string) tea.Msg { return filterPickedMsg{kind: "status", values: v} }))
 }
 
+// openTypePicker offers the types vigil knows, and any well-formed type
+// typed in its filter (the service takes any, as the CLI's --type does); a
+// type typed before is listed, ticked.
 func (a *Activities) openTypePicker() tea.Cmd {
 	values := typeChoices()
-	return a.askDialog(newPickerDialog("type-filter", "Type filter", values, shortLabels(values, shortType), a.types,
-		func(v []string) tea.Msg { return filterPickedMsg{kind: "type", values: v} }))
+	for _, t := range a.types {
+		if !slices.Contains(values, t) {
+			values = append(values, t)
+		}
+	}
+	p := newPickerDialog("type-filter", "Type filter", values, shortLabels(values, shortType), a.types,
+		func(v []string) tea.Msg { return filterPickedMsg{kind: "type", values: v} })
+	p.acceptTyped(parseTypeFilter)
+	return a.askDialog(p)
+}
+
+// parseTypeFilter reads a type typed in the type filter as the CLI reads
+// --type (api.ParseActivityType).
+func parseTypeFilter(text string) (string, error) {
+	v, _, ok := api.ParseActivityType(text)
+	if !ok {
+		return "", fmt.Errorf("%q is not an activity type: type one such as create_users_v3 or %s (letters, digits and _ only)", text, api.TypeCreateUserTag)
+	}
+	return v, nil
 }

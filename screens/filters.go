@@ -19,8 +19,8 @@ type SavedFilter struct {
 }
 
 // NormalizeFilter checks a saved filter's values and returns them with their
-// prefixes ("COMPLETED" → "ACTIVITY_STATUS_COMPLETED"); an unknown value is an
-// error listing the valid ones.
+// prefixes ("COMPLETED" → "ACTIVITY_STATUS_COMPLETED"); an unknown status is
+// an error listing the valid ones, a type not shaped like one an error.
 func NormalizeFilter(f SavedFilter) (SavedFilter, error) {
 	if strings.TrimSpace(f.Name) == "" {
 		return f, fmt.Errorf("a saved filter needs a name")
@@ -47,9 +47,17 @@ func NormalizeFilter(f SavedFilter) (SavedFilter, error) {
 	if f.Statuses, err = norm("status", "ACTIVITY_STATUS_", f.Statuses, api.ActivityStatuses()); err != nil {
 		return f, err
 	}
-	if f.Types, err = norm("type", "ACTIVITY_TYPE_", f.Types, typeChoices()); err != nil {
-		return f, err
+	// Types are read as the type filter and the CLI's --type read them: any
+	// well-formed type, since the service lists by any.
+	types := make([]string, 0, len(f.Types))
+	for _, t := range f.Types {
+		v, err := parseTypeFilter(t)
+		if err != nil {
+			return f, fmt.Errorf("filter %q: %w", f.Name, err)
+		}
+		types = append(types, v)
 	}
+	f.Types = types
 	return f, nil
 }
 

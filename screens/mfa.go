@@ -475,8 +475,12 @@ func (m *MfaPolicies) renderPolicy(p api.MfaPolicy) string {
 	b.Field("created", fmtTime(m.c.Now(), p.CreatedAt))
 	b.Field("updated", fmtTime(m.c.Now(), p.UpdatedAt))
 	b.Section(fmt.Sprintf("Steps (%d, in order; each needs any one of its methods)", len(p.RequiredAuthenticationMethods)))
-	for _, l := range describeSteps(p.RequiredAuthenticationMethods, credentialsOf(m.user, true)) {
+	creds := credentialsOf(m.user, true)
+	for _, l := range describeSteps(p.RequiredAuthenticationMethods, creds) {
 		b.Line(l)
+	}
+	for _, w := range unmeetablePins(p.RequiredAuthenticationMethods, creds) {
+		b.Styled(m.c.Theme.Warn.Render(ui.Clean(w)))
 	}
 	return b.String()
 }

@@ -19,14 +19,17 @@ func authType(t string) string { return strings.TrimPrefix(ui.Clean(t), "AUTHENT
 // requires one credential says which: ids alone are UUIDv7, whose first
 // characters are a timestamp shared by everything created the same minute.
 type credentials struct {
-	names map[string]string // id -> name, of the user the steps belong to
-	full  bool              // whole ids (a detail, a confirm); else their end
+	names  map[string]string // id -> name, of the user the steps belong to
+	proves map[string]string // id -> the method type a vote with it proves; nil when unknown
+	full   bool              // whole ids (a detail, a confirm); else their end
 }
 
-// credentialsOf reads the names of u's credentials; u may be nil (unknown).
+// credentialsOf reads the names of u's credentials, and the method type each
+// proves; u may be nil (unknown).
 func credentialsOf(u *api.User, full bool) credentials {
-	c := credentials{names: map[string]string{}, full: full}
+	c := credentials{names: map[string]string{}, proves: map[string]string{}, full: full}
 	if u != nil {
+		c.proves = api.CredentialMethodTypes(*u)
 		for _, a := range u.Authenticators {
 			c.names[a.AuthenticatorID] = a.AuthenticatorName
 		}
@@ -35,6 +38,52 @@ func credentialsOf(u *api.User, full bool) credentials {
 		}
 	}
 	return c
+}
+
+// credentialKind names what a credential proving method type t is: a SESSION
+// is proved by a read-write session key.
+func credentialKind(t string) string {
+	switch t {
+	case api.AuthSession:
+		return "session key"
+	case api.AuthAPIKey:
+		return "API key"
+	case api.AuthOauth:
+		return "OAuth key"
+	case api.AuthEmailOTP:
+		return "e-mail key"
+	case api.AuthPasskey:
+		return "authenticator"
+	}
+	return "credential"
+}
+
+// neverMet reports whether method m is pinned to a credential of the user
+// that cannot prove its type (an API_KEY pinned to a passkey): no vote
+// satisfies it. A credential not known here is not judged.
+func (c credentials) neverMet(m api.AuthenticationMethod) (proves string, never bool) {
+	if m.ID == "" {
+		return "", false
+	}
+	proves, known := c.proves[m.ID]
+	return proves, known && proves != m.Type
+}
+
+// unmeetablePins explains each pinned method of steps that no vote can
+// satisfy, in plain words, one line each.
+func unmeetablePins(steps []api.AuthenticationStep, creds credentials) []string {
+	var out []string
+	for i, s := range steps {
+		for _, m := range s.Any {
+			proves, never := creds.neverMet(m)
+			if !never {
+				continue
+			}
+			out = append(out, fmt.Sprintf("⚠ step %d: %s can never be met: it is pinned to %s %s, whose votes prove %s, not %s. Edit the policy: pin a credential that proves %s, or none.",
+				i+1, authType(m.Type), credentialKind(proves), creds.text(m.ID), authType(proves), authType(m.Type), authType(m.Type)))
+		}
+	}
+	return out
 }
 
 // text names one credential: `"YubiKey 5" …8e6f28c3` or, whole,
@@ -68,18 +117,16 @@ func describeMethods(ms []api.AuthenticationMethod, creds credentials) string {
 	for i, m := range ms {
 		parts[i] = authType(m.Type)
 		if m.ID != "" {
-			what := "authenticator"
-			switch m.Type {
-			case api.AuthSession:
-				what = "profile"
-			case api.AuthAPIKey:
-				what = "API key"
-			case api.AuthOauth:
-				what = "OAuth key"
-			case api.AuthEmailOTP:
-				what = "e-mail key"
+			// The credential as what it is, where known: a pin to the
+			// wrong kind is not passed off as the kind the method wants.
+			kind := m.Type
+			if proves, known := creds.proves[m.ID]; known {
+				kind = proves
 			}
-			parts[i] += fmt.Sprintf(" (%s %s)", what, creds.text(m.ID))
+			parts[i] += fmt.Sprintf(" (%s %s)", credentialKind(kind), creds.text(m.ID))
+			if _, never := creds.neverMet(m); never {
+				parts[i] += " [never met]"
+			}
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -47,7 +47,7 @@ func createInvitationsSpec() opSpec {
 				// at once (build resolves them the same way).
 				{Key: "receiverUserTags", Label: "User tags (names or ids, comma-separated)", CharLimit: userTagsCharLimit,
 					Validate: func(s string) error { return problemOnly(invitationRefs(c, map[string]string{"receiverUserTags": s})) }},
-				{Key: "senderUserId", Label: "Sender user id", Required: true, Value: c.Org.UserID,
+				{Key: "senderUserId", Label: "Sender user id", Required: true, Value: c.Org.UserID, CharLimit: api.MaxIDLength,
 					Validate: func(s string) error { return problemOnly(invitationRefs(c, map[string]string{"senderUserId": s})) }},
 			}
 		},
@@ -127,6 +127,9 @@ func problemOnly(_ []string, _ string, _ []string, err error) error {
 const (
 	inviteesCharLimit = api.MaxListItems * (api.MaxNameLength + api.MaxEmailLength + len(`"" <>, `))
 	userTagsCharLimit = api.MaxListItems * (max(api.MaxNameLength, api.MaxIDLength) + len(", "))
+	// idListCharLimit holds as many ids as the service takes in one list,
+	// each as long as it takes one.
+	idListCharLimit = api.MaxListItems * (api.MaxIDLength + len(", "))
 )
 
 // checkInvitees checks the invitee list with the form's other fields, so that
@@ -213,9 +216,9 @@ func createUserTagSpec() opSpec {
 			users := ui.Field{Key: "userIds", Label: "Users (from list_users; none: the tag alone)", Multi: true, Filter: true,
 				Choices: ids, ChoiceLabels: labels, PickedLabels: names}
 			if len(ids) == 0 {
-				users = ui.Field{Key: "userIds", Label: "User ids (comma-separated, or none; the user list is not loaded)", CharLimit: 4000}
+				users = ui.Field{Key: "userIds", Label: "User ids (comma-separated, or none; the user list is not loaded)", CharLimit: idListCharLimit}
 			}
-			return []ui.Field{{Key: "userTagName", Label: "Tag name", Required: true}, users}
+			return []ui.Field{{Key: "userTagName", Label: "Tag name", Required: true, CharLimit: api.MaxNameLength}, users}
 		},
 		build: func(_ *Common, v map[string]string) (prepared, error) {
 			p := api.CreateUserTagParams{UserTagName: v["userTagName"], UserIDs: splitList(v["userIds"])}
@@ -234,11 +237,11 @@ func createSmartContractInterfaceSpec() opSpec {
 		op: "create_smart_contract_interface", title: "Create a smart contract interface",
 		fields: func(*Common) []ui.Field {
 			return []ui.Field{
-				{Key: "smartContractAddress", Label: "Contract address or program id", Required: true},
+				{Key: "smartContractAddress", Label: "Contract address or program id", Required: true, CharLimit: api.MaxIDLength},
 				{Key: "type", Label: "Type", Choices: api.SmartContractInterfaceTypes()},
-				{Key: "label", Label: "Label", Required: true},
+				{Key: "label", Label: "Label", Required: true, CharLimit: api.MaxNameLength},
 				{Key: "file", Label: fmt.Sprintf("ABI/IDL JSON file (at most %d bytes, 400 kB)", api.MaxSmartContractInterfaceBytes), Required: true, CharLimit: 4096},
-				{Key: "notes", Label: "Notes", CharLimit: 4000},
+				{Key: "notes", Label: "Notes", CharLimit: idListCharLimit},
 			}
 		},
 		fieldKey: map[string]string{"smartContractInterface": "file"},
@@ -327,7 +330,7 @@ func deleteWalletAccountsSpec() opSpec {
 		op: "delete_wallet_accounts", title: "Delete wallet accounts",
 		fields: func(*Common) []ui.Field {
 			return []ui.Field{
-				{Key: "walletAccountIds", Label: "Wallet account ids (comma-separated)", Required: true, CharLimit: 8000},
+				{Key: "walletAccountIds", Label: "Wallet account ids (comma-separated)", Required: true, CharLimit: idListCharLimit},
 				{Key: "deleteWithoutExport", Label: "Delete without export (keys never exported are lost for good)", Choices: []string{"no", "yes"}},
 			}
 		},
@@ -368,10 +371,10 @@ func updateOauth2CredentialSpec() opSpec {
 		op: "update_oauth2_credential", title: "Update an OAuth2 credential", secret: "clientSecret",
 		fields: func(*Common) []ui.Field {
 			return []ui.Field{
-				{Key: "oauth2CredentialId", Label: "OAuth2 credential id", Required: true},
+				{Key: "oauth2CredentialId", Label: "OAuth2 credential id", Required: true, CharLimit: api.MaxIDLength},
 				{Key: "provider", Label: "Provider", Choices: api.Oauth2Providers()},
-				{Key: "clientId", Label: "Client id", Required: true},
-				{Key: "clientSecret", Label: "Client secret (typed hidden; encrypted here to the TLS fetcher key)", Required: true, Hidden: true, CharLimit: 4096},
+				{Key: "clientId", Label: "Client id", Required: true, CharLimit: api.MaxIDLength},
+				{Key: "clientSecret", Label: "Client secret (typed hidden; encrypted here to the TLS fetcher key)", Required: true, Hidden: true, CharLimit: keys.EnvelopeMaxPlaintext(api.MaxCredentialLength)},
 			}
 		},
 		fieldKey: map[string]string{"encryptedClientSecret": "clientSecret"},
@@ -407,7 +410,7 @@ func deleteTvcDeploymentSpec() opSpec {
 	return opSpec{
 		op: "delete_tvc_deployment", title: "Delete a TVC deployment",
 		fields: func(*Common) []ui.Field {
-			return []ui.Field{{Key: "deploymentId", Label: "Deployment id", Required: true}}
+			return []ui.Field{{Key: "deploymentId", Label: "Deployment id", Required: true, CharLimit: api.MaxIDLength}}
 		},
 		build: func(_ *Common, v map[string]string) (prepared, error) {
 			p := api.DeleteTvcDeploymentParams{DeploymentID: strings.TrimSpace(v["deploymentId"])}

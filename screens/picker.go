@@ -34,6 +34,11 @@ type pickerDialog struct {
 	// one: the picker chooses a single value, the one under the cursor on
 	// enter; nothing is ticked.
 	one bool
+	// typed, when set, reads a value typed in the filter that no row
+	// matches (the list offers some values, the service takes more): enter
+	// applies it with the ticks, or says why it is not one.
+	typed    func(text string) (string, error)
+	typedErr string
 }
 
 type pickerKeys struct {
@@ -89,8 +94,23 @@ func (p *pickerDialog) picked() []string {
 	return out
 }
 
+// acceptTyped lets the user apply a value typed in the filter that no row
+// matches, read (checked and normalised) by parse.
+func (p *pickerDialog) acceptTyped(parse func(text string) (string, error)) { p.typed = parse }
+
+// typedValue reads the filter as a value of its own: "" with no error when
+// rows match it or nothing is typed.
+func (p *pickerDialog) typedValue() (string, error) {
+	text := strings.TrimSpace(p.input.Value())
+	if p.typed == nil || len(p.matches) > 0 || text == "" {
+		return "", nil
+	}
+	return p.typed(text)
+}
+
 func (p *pickerDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
+		p.typedErr = ""
 		switch {
 		case key.Matches(k, p.keys.Close):
 			return nil, nil
@@ -111,6 +131,17 @@ func (p *pickerDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			return p, nil // nothing matches: nothing to choose
 		case key.Matches(k, p.keys.Apply):
 			values := p.picked()
+			typed, err := p.typedValue()
+			if err != nil {
+				p.typedErr = err.Error()
+				return p, nil
+			}
+			if typed != "" {
+				if !slices.Contains(values, typed) {
+					values = append(values, typed)
+				}
+				return nil, msgCmd(p.apply(values))
+			}
 			// Typed a filter and pressed enter without ticking: the row
 			// under the cursor is what was meant.
 			if i := p.current(); len(values) == 0 && !p.ticked && p.input.Value() != "" && i >= 0 {
@@ -147,7 +178,16 @@ func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 	lines := []string{th.Title.Render(ui.Clean(p.title)) + th.Muted.Render("  "+summary),
 		ansi.Truncate(p.input.View(), inner, "…"), ""}
 	if len(p.matches) == 0 {
-		lines = append(lines, th.Muted.Render("nothing matches"))
+		typed, err := p.typedValue()
+		switch {
+		case p.typedErr != "":
+			lines = append(lines, th.Bad.Render(ansi.Wrap(ui.Clean(p.typedErr), inner, " ")))
+		case err == nil && typed != "":
+			lines = append(lines, th.Muted.Render("nothing listed matches; enter applies, as typed:"),
+				ansi.Truncate(ui.Clean(typed), inner, "…"))
+		default:
+			lines = append(lines, th.Muted.Render("nothing matches"))
+		}
 	}
 	for i := start; i < end; i++ {
 		j := p.matches[i]
