@@ -17,10 +17,16 @@ import (
 // must not reach a terminal (api.EncodeJSON).
 func printReport(c proc, rep *proof.Report, bp *api.BootProof, asJSON bool) error {
 	if asJSON {
+		info := infoOf(bp)
+		if info != nil && !jsonWritable(info.CreatedAt) {
+			// Unattested metadata from the service: a year JSON cannot
+			// hold must not cost the report of a genuine document.
+			info.CreatedAt = time.Time{}
+		}
 		out := struct {
 			*proof.Report
 			BootProof *bootProofInfo `json:"bootProof,omitempty"`
-		}{rep, infoOf(bp)}
+		}{rep, info}
 		if err := api.EncodeJSON(c.stdout, out); err != nil {
 			return err
 		}
@@ -41,6 +47,10 @@ type bootProofInfo struct {
 	DeploymentLabel string    `json:"deploymentLabel"`
 	CreatedAt       time.Time `json:"createdAt,omitzero"`
 }
+
+// jsonWritable reports whether t's year is one JSON's RFC 3339 text can hold
+// (time.Time.MarshalJSON refuses the others).
+func jsonWritable(t time.Time) bool { return t.Year() >= 0 && t.Year() <= 9999 }
 
 // infoOf is bp's labels, exact (the caller escapes them for its output).
 func infoOf(bp *api.BootProof) *bootProofInfo {
