@@ -149,13 +149,11 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		}
 	})
 	// Checked before the user is sent to sign in, not after: the token is
-	// good only once. The placeholders stand for what is read later.
+	// good only once. The placeholders stand for what is read later;
+	// --expiration was checked as it was parsed (lifetimeFlag).
 	probe := api.OauthParams{OidcToken: "-", TargetPublicKey: "-", APIKeyName: serviceKeyName}
 	if err := probe.Validate(); err != nil {
 		return usagef("login oauth: --key-name %q: %v", serviceKeyName, err)
-	}
-	if *expiration < 0 || *expiration%time.Second != 0 || (*expiration > 0 && *expiration < time.Second) {
-		return usagef("login oauth: --expiration %s must be a positive whole number of seconds, e.g. 3600, 15m or 3600s", *expiration)
 	}
 	if *targetPath == "" && *tokenPath != "-" {
 		return usagef("login oauth: --provider-token %s needs --target-key FILE: the token must carry the nonce of the sign-in's target key, so make that first with 'vigil login oauth-nonce --target-key FILE' (or use --provider-token - to get a nonce and paste the token)", *tokenPath)

@@ -104,8 +104,8 @@ func TestLoginOAuthSavesAWorkingKeyEndToEnd(t *testing.T) {
 	wantExit(t, "login with a forged token", code, 1, out, errOut)
 	for value, want := range map[string]string{
 		"abc":  `invalid value "abc" for flag -expiration: not a lifetime; give whole seconds (3600) or a duration (1h, 90m, 3600s)`,
-		"-5":   "a lifetime cannot be negative; give whole seconds (3600) or a duration (1h)",
-		"1.5s": "--expiration 1.5s must be a positive whole number of seconds, e.g. 3600, 15m or 3600s",
+		"-5":   `invalid value "-5" for flag -expiration: a lifetime cannot be negative; give whole seconds (3600) or a duration (1h, 90m, 3600s)`,
+		"1.5s": `invalid value "1.5s" for flag -expiration: not a whole number of seconds; give whole seconds (3600) or a duration (1h, 90m, 3600s)`,
 	} {
 		code, out, errOut = e.run("", "login", "oauth", "--provider-token", tokenFile, "--name", "bad-lifetime", "--expiration", value)
 		wantExit(t, "--expiration "+value, code, 2, out, errOut)

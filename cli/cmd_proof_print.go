@@ -17,10 +17,16 @@ import (
 // must not reach a terminal (api.EncodeJSON).
 func printReport(c proc, rep *proof.Report, bp *api.BootProof, asJSON bool) error {
 	if asJSON {
+		info := infoOf(bp)
+		if info != nil && !jsonWritable(info.CreatedAt) {
+			// Unattested metadata from the service: a year JSON cannot
+			// hold must not cost the report of a genuine document.
+			info.CreatedAt = time.Time{}
+		}
 		out := struct {
 			*proof.Report
 			BootProof *bootProofInfo `json:"bootProof,omitempty"`
-		}{rep, infoOf(bp)}
+		}{rep, info}
 		if err := api.EncodeJSON(c.stdout, out); err != nil {
 			return err
 		}
@@ -41,6 +47,10 @@ type bootProofInfo struct {
 	DeploymentLabel string    `json:"deploymentLabel"`
 	CreatedAt       time.Time `json:"createdAt,omitzero"`
 }
+
+// jsonWritable reports whether t's year is one JSON's RFC 3339 text can hold
+// (time.Time.MarshalJSON refuses the others).
+func jsonWritable(t time.Time) bool { return t.Year() >= 0 && t.Year() <= 9999 }
 
 // infoOf is bp's labels, exact (the caller escapes them for its output).
 func infoOf(bp *api.BootProof) *bootProofInfo {
@@ -101,7 +111,7 @@ func writeReport(w io.Writer, r *proof.Report, bp *api.BootProof) {
 		fmt.Fprintf(w, "Anchor:  %s\n", r.Anchor)
 	}
 	if !r.DocumentTime.IsZero() {
-		fmt.Fprintf(w, "Attested at %s (%s ago)\n", r.DocumentTime.Format(time.RFC3339Nano), roundAge(r.Age))
+		fmt.Fprintf(w, "Attested at %s (%s)\n", r.DocumentTime.Format(time.RFC3339Nano), agePhrase(r.Age))
 	}
 	fmt.Fprintln(w)
 	for _, c := range r.Checks {
@@ -134,14 +144,17 @@ func statusMark(st proof.Status) string {
 	return "–"
 }
 
-func roundAge(d time.Duration) string {
+// agePhrase is how long ago a document of age d was attested, as a whole
+// phrase: "5m0s ago", "3d ago", or "in the future by 1h0m0s" for a document
+// dated after this machine's clock.
+func agePhrase(d time.Duration) string {
 	switch {
 	case d < 0:
 		return "in the future by " + (-d).Round(time.Second).String()
 	case d >= 48*time.Hour:
-		return fmt.Sprintf("%dd", int(d.Hours()/24))
+		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 	}
-	return d.Round(time.Second).String()
+	return d.Round(time.Second).String() + " ago"
 }
 
 func writeDocument(w io.Writer, d *proof.Document) {

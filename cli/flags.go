@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/internal/userfile"
 )
 
@@ -315,8 +316,10 @@ func readInput(c proc, path string, limit int) (data []byte, from string, err er
 }
 
 // lifetimeFlag is a flag holding a lifetime in whole seconds, given as a bare
-// number of seconds (3600) or as a duration (1h, 90m, 3600s). Its checks (a
-// positive whole number of seconds) are the verb's.
+// number of seconds (3600) or as a duration (1h, 90m, 3600s). It is checked
+// when the flag is parsed, as the service would check it (positive, whole
+// seconds, at most api.MaxExpirationSeconds): a login must not send the user
+// to sign in and then be refused for its lifetime.
 type lifetimeFlag struct{ d time.Duration }
 
 func (f *lifetimeFlag) String() string {
@@ -327,19 +330,25 @@ func (f *lifetimeFlag) String() string {
 }
 
 func (f *lifetimeFlag) Set(s string) error {
+	const what = "give whole seconds (3600) or a duration (1h, 90m, 3600s)"
+	var d time.Duration
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		switch {
-		case n < 0:
-			return errors.New("a lifetime cannot be negative; give whole seconds (3600) or a duration (1h)")
-		case n > int64(math.MaxInt64/time.Second):
-			return errors.New("too long a lifetime; give whole seconds (3600) or a duration (1h)")
+		if n > int64(math.MaxInt64/time.Second) {
+			return fmt.Errorf("too long a lifetime: at most %d seconds (10 years)", api.MaxExpirationSeconds)
 		}
-		f.d = time.Duration(n) * time.Second
-		return nil
+		d = time.Duration(n) * time.Second
+	} else if d, err = time.ParseDuration(s); err != nil {
+		return errors.New("not a lifetime; " + what)
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return errors.New("not a lifetime; give whole seconds (3600) or a duration (1h, 90m, 3600s)")
+	switch {
+	case d < 0:
+		return errors.New("a lifetime cannot be negative; " + what)
+	case d == 0:
+		return errors.New("a lifetime of 0 is no lifetime; " + what + ", or leave --expiration out for the service's default, 15 minutes")
+	case d%time.Second != 0:
+		return errors.New("not a whole number of seconds; " + what)
+	case d > api.MaxExpirationSeconds*time.Second:
+		return fmt.Errorf("%s is over the service's limit of 10 years (%d seconds); give a shorter lifetime", d, api.MaxExpirationSeconds)
 	}
 	f.d = d
 	return nil

@@ -87,6 +87,11 @@ type attestation struct {
 	doc      *Document
 }
 
+// maxTimestampMs is the last millisecond of the year 9999: a later document
+// time is no real attestation, and neither RFC 3339 nor JSON reports (Go's
+// time.Time.MarshalJSON) can write it.
+const maxTimestampMs = 253402300799999 // 9999-12-31T23:59:59.999Z
+
 // parseAttestation decodes a COSE_Sign1 (tag 18 optional) carrying a Nitro
 // attestation document. It checks structure only, not signatures or chains.
 func parseAttestation(data []byte) (*attestation, error) {
@@ -124,8 +129,8 @@ func parseAttestation(data []byte) (*attestation, error) {
 		return nil, fmt.Errorf("attestation payload: digest is %q, want SHA384", clip(r.Digest))
 	case r.Timestamp == 0:
 		return nil, errors.New("attestation payload: timestamp is missing")
-	case r.Timestamp > 1<<53:
-		return nil, errors.New("attestation payload: timestamp is out of range")
+	case r.Timestamp > maxTimestampMs:
+		return nil, fmt.Errorf("attestation payload: timestamp %d ms is after the year 9999: not a time an enclave attests", r.Timestamp)
 	case len(r.PCRs) == 0:
 		return nil, errors.New("attestation payload: pcrs are missing")
 	case len(r.PCRs) > maxPCRs:

@@ -14,32 +14,26 @@ import (
 // votes that still count now, as the service would.
 
 // countingVotes are the votes of act that count at now, in act's order: the
-// service's rule (server: currentVotes). A vote whose time is unknown makes
-// the rounds unknown: every vote is kept, as the service sent them.
+// service's rule (server: currentVotes). Rounds are counted in the order the
+// votes were cast, which is the order the service lists them, not by sorting
+// their times: after the service's clock stepped back the two differ, and
+// only the service's order says which votes its next approval counts. A vote
+// whose time is unknown makes the rounds unknown: every vote is kept, as the
+// service sent them.
 func countingVotes(act *api.Activity, now time.Time) []api.Vote {
 	if len(act.Votes) == 0 {
 		return act.Votes
 	}
-	times := make([]time.Time, len(act.Votes))
-	for i, v := range act.Votes {
+	for _, v := range act.Votes {
 		if v.CreatedAt.IsZero() {
 			return act.Votes
 		}
-		times[i] = v.CreatedAt.Time()
 	}
-	sorted := slices.Clone(times)
-	slices.SortFunc(sorted, time.Time.Compare)
-	start := sorted[api.LastRound(sorted, func(t time.Time) time.Time { return t })]
-	if act.Status == api.StatusConsensusNeeded && api.RoundEnded(start, now) {
+	start := api.LastRound(act.Votes, func(v api.Vote) time.Time { return v.CreatedAt.Time() })
+	if act.Status == api.StatusConsensusNeeded && api.RoundEnded(act.Votes[start].CreatedAt.Time(), now) {
 		return nil
 	}
-	var out []api.Vote
-	for i, v := range act.Votes {
-		if !times[i].Before(start) {
-			out = append(out, v)
-		}
-	}
-	return out
+	return act.Votes[start:]
 }
 
 // withCountingVotes is act with only the votes that count at now.
@@ -57,15 +51,13 @@ func roundEnds(act *api.Activity, now time.Time) time.Time {
 	if act.Status != api.StatusConsensusNeeded || len(votes) == 0 {
 		return time.Time{}
 	}
-	first := votes[0].CreatedAt.Time()
 	for _, v := range votes {
 		if v.CreatedAt.IsZero() {
 			return time.Time{}
 		}
-		if t := v.CreatedAt.Time(); t.Before(first) {
-			first = t
-		}
 	}
+	// The round runs from its first vote cast (countingVotes).
+	first := votes[0].CreatedAt.Time()
 	return first.Add(api.ApprovalLifetime)
 }
 

@@ -224,9 +224,10 @@ func notAVoter(a *activity) error {
 // it, rejecting it, or leaving it waiting for consensus. An activity still
 // CREATED is not stored yet: it is inserted once, with the status this vote
 // gives it (an insert and then an update rewrote its row and status indexes).
-// now is the request's reading of the clock: the vote's time, and the time
-// the policies are evaluated at. vs is the request's voters (read at now),
-// which may already know who may vote on a: evaluate asks it again.
+// now is the request's reading of the clock: the vote's time (or the
+// previous vote's, if later), and the time the policies are evaluated at. vs
+// is the request's voters (read at now), which may already know who may vote
+// on a: evaluate asks it again.
 func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a *activity, c *caller, selection, bodyFP string, now time.Time) ([]hookEvent, error) {
 	v := voteRow{BodyFingerprint: bodyFP, Vote: api.Vote{
 		ID: newHistoryID(now), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
@@ -243,11 +244,21 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a 
 		Authenticators: []api.Authenticator{}, UserTags: []string{},
 		CreatedAt: api.NewTime(time.Unix(0, u.created)), UpdatedAt: api.NewTime(time.Unix(0, u.updated))}
 	v.created = time.Unix(0, now.UnixNano())
+	// A vote's time is never before the previous vote's, even after this
+	// clock stepped back: rounds count from the first vote cast (currentVotes),
+	// and a client that orders the votes by time must see the same rounds.
+	// The policies still see the real now. a.Votes holds the round that counts
+	// at now; a round that ended before now holds no vote later than now.
+	for _, prev := range a.Votes {
+		if prev.created.After(v.created) {
+			v.created = prev.created
+		}
+	}
 	v.Vote.CreatedAt = api.NewTime(v.created)
 	// a.Votes holds the round that counts at now (loadActivity); a vote after
 	// that round expired starts the next one, as loadVotes would show it.
 	a.Votes = currentVotes(append(a.Votes, v), now, a.Status == api.StatusConsensusNeeded)
-	ev, err := s.evaluate(ctx, tx, org, vs, a, v.created)
+	ev, err := s.evaluate(ctx, tx, org, vs, a, time.Unix(0, now.UnixNano()))
 	if err != nil {
 		return nil, err
 	}
