@@ -332,8 +332,9 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a 
 		return nil, err
 	}
 	// Durable with the status change: delivered even if the service stops
-	// before the receiver answers.
-	if err := insertOutbox(ctx, tx, ev2, time.Now()); err != nil {
+	// before the receiver answers. Timed on the service clock, as the
+	// dispatcher reads it.
+	if err := insertOutbox(ctx, tx, ev2, s.now()); err != nil {
 		return nil, err
 	}
 	return []hookEvent{*ev2}, nil

@@ -129,20 +129,22 @@ func insertOutbox(ctx context.Context, tx *txn, ev *hookEvent, now time.Time) er
 
 // outboxRow is a pending row the dispatcher has read.
 type outboxRow struct {
-	seq     int64
-	ev      hookEvent
-	created int64
-	next    int64
-	stays   int
+	seq      int64
+	ev       hookEvent
+	created  int64
+	next     int64
+	stays    int
+	attempts int
 }
 
 // inFlight is a row handed to the deliverer whose outcome is not yet stored:
 // until it is, the row is still pending in the table and must not be handed
 // over again.
 type inFlight struct {
-	seq     int64
-	created int64
-	stays   int
+	seq      int64
+	created  int64
+	stays    int
+	attempts int // before this stay
 }
 
 // outcome is a delivery's result, as OnResult reports it.
@@ -180,7 +182,7 @@ func (h *hooks) poke() {
 // startOutbox makes every pending row due (a restart retries at once what
 // waited for its next attempt) and finds the organizations that have some.
 func (h *hooks) startOutbox(ctx context.Context) error {
-	now := time.Now().UnixNano()
+	now := h.now().UnixNano()
 	if err := h.db.inTx(ctx, func(tx *txn) error {
 		_, err := tx.ExecContext(ctx, `UPDATE webhook_outbox SET next_attempt_ns = ? WHERE state = 'pending' AND next_attempt_ns > ?`, now, now)
 		return err
@@ -237,7 +239,7 @@ func (h *hooks) dispatchLoop() {
 		next := h.pass()
 		timer.Stop()
 		if !next.IsZero() {
-			timer.Reset(max(0, time.Until(next)))
+			timer.Reset(min(max(0, next.Sub(h.now())), clockCheckInterval))
 		}
 		select {
 		case <-h.stopDispatch:
@@ -266,14 +268,29 @@ func (h *hooks) pass() time.Time {
 	clear(h.dirty)
 	h.mu.Unlock()
 
+	// One reading of the service clock for the pass.
+	now := h.now()
 	retry := time.Time{}
+	if now.Before(h.lastPass) {
+		if err := h.clampRetries(now); err != nil {
+			h.log.Error("webhook retries not brought forward after the clock went back; retrying", "err", err)
+			retry = now.Add(time.Second)
+		} else {
+			h.lastPass = now
+		}
+		for org := range h.due {
+			visit[org] = struct{}{}
+		}
+	} else {
+		h.lastPass = now
+	}
 	if len(done) > 0 {
-		if err := h.record(done); err != nil {
+		if err := h.record(done, now); err != nil {
 			h.log.Error("webhook outcomes not saved; retrying", "events", len(done), "err", err)
 			h.mu.Lock()
 			h.outcomes = append(done, h.outcomes...)
 			h.mu.Unlock()
-			retry = time.Now().Add(time.Second)
+			retry = now.Add(time.Second)
 		}
 		for _, o := range done {
 			visit[o.ev.OrgID] = struct{}{}
@@ -283,7 +300,6 @@ func (h *hooks) pass() time.Time {
 		}
 		clear(h.blocked)
 	}
-	now := time.Now()
 	for org, due := range h.due {
 		if !due.After(now) {
 			visit[org] = struct{}{}
@@ -339,12 +355,17 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		// of ids relies on it, see lastSendingTime): an event already that
 		// old, left pending by a stopped service or requeued up to that
 		// instant, becomes dead unsent, whether or not its organization's
-		// URL can be read.
+		// URL can be read, once tried minGiveUpAttempts times. One tried
+		// less (the service clock jumped forward) is sent late rather than
+		// lost.
 		r.ev.NotAfter = h.lastSendingTime(r.created)
 		if !now.Before(r.ev.NotAfter) {
-			h.settleUnsent(key, r, outcome{ev: r.ev, res: webhook.Result{
-				Err: fmt.Errorf("webhook %s: not sent: %w (%s after its status change)", r.ev.EventID, webhook.ErrTooLate, h.opts.GiveUpAfter)}})
-			continue
+			if r.attempts >= minGiveUpAttempts {
+				h.settleUnsent(key, r, outcome{ev: r.ev, res: webhook.Result{
+					Err: fmt.Errorf("webhook %s: not sent: %w (%s after its status change)", r.ev.EventID, webhook.ErrTooLate, h.opts.GiveUpAfter)}})
+				continue
+			}
+			r.ev.NotAfter = time.Time{}
 		}
 		// The current URL, and the demo's rule on the URL the event would go
 		// to: an organization whose webhook an earlier, crashed demo run left
@@ -371,7 +392,7 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		switch {
 		case err == nil:
 			room--
-			h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays}
+			h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays, attempts: r.attempts}
 			h.perOrg[org]++
 		case errors.Is(err, webhook.ErrQueueFull):
 			return time.Time{}, true, readErr
@@ -388,7 +409,7 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 // settleUnsent records o, the outcome of row r that is not sent, at the next
 // pass, as a delivery's: the row counts as in flight until then.
 func (h *hooks) settleUnsent(key string, r outboxRow, o outcome) {
-	h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays}
+	h.inFlight[key] = inFlight{seq: r.seq, created: r.created, stays: r.stays, attempts: r.attempts}
 	h.perOrg[r.ev.OrgID]++
 	h.mu.Lock()
 	h.outcomes = append(h.outcomes, o)
@@ -409,7 +430,7 @@ func (h *hooks) lastSendingTime(created int64) time.Time {
 // (TestOutboxStatementsUseTheirIndexes).
 const (
 	// outboxDueQuery: an organization's pending rows, soonest due first.
-	outboxDueQuery = `SELECT seq, event_id, url, body, created_ns, next_attempt_ns, stays
+	outboxDueQuery = `SELECT seq, event_id, url, body, created_ns, next_attempt_ns, stays, attempts
 		FROM webhook_outbox WHERE state = 'pending' AND org_id = ? ORDER BY next_attempt_ns LIMIT ?`
 	// outboxTrimQuery: an organization's dead rows but the newest ones.
 	outboxTrimQuery = `DELETE FROM webhook_outbox WHERE state = 'dead' AND org_id = ? AND seq <=
@@ -427,7 +448,7 @@ func (h *hooks) pendingRows(org string, limit int) ([]outboxRow, error) {
 	var out []outboxRow
 	for rows.Next() {
 		r := outboxRow{ev: hookEvent{OrgID: org}}
-		if err := rows.Scan(&r.seq, &r.ev.EventID, &r.ev.URL, &r.ev.Body, &r.created, &r.next, &r.stays); err != nil {
+		if err := rows.Scan(&r.seq, &r.ev.EventID, &r.ev.URL, &r.ev.Body, &r.created, &r.next, &r.stays, &r.attempts); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -446,9 +467,9 @@ type decision struct {
 
 // record stores outcomes in one write transaction: the rows of delivered
 // events go, refused or too old ones become dead, the others wait for
-// their next stay. Logged once committed.
-func (h *hooks) record(done []outcome) error {
-	now := time.Now()
+// their next stay. Logged once committed. now is the pass's reading of the
+// service clock.
+func (h *hooks) record(done []outcome, now time.Time) error {
 	ds := make([]decision, 0, len(done))
 	for _, o := range done {
 		row, ok := h.inFlight[eventKey(o.ev.OrgID, o.ev.EventID)]
@@ -461,17 +482,16 @@ func (h *hooks) record(done []outcome) error {
 		case o.res.Delivered:
 		case !retryable || o.undeliverable:
 			d.dead = true
-		case now.Sub(time.Unix(0, row.created)) >= h.opts.GiveUpAfter:
+		case now.Sub(time.Unix(0, row.created)) >= h.opts.GiveUpAfter && row.attempts+o.res.Attempts >= minGiveUpAttempts:
 			d.dead, d.given = true, true
 		default:
-			wait := h.opts.Requeue
-			for i := 0; i < row.stays && wait < h.opts.MaxRequeue; i++ {
-				wait *= 2
-			}
+			d.next = now.Add(h.requeueWait(row.stays)).UnixNano()
 			// Not later than the give-up instant: then it is given up,
-			// not sent (dispatchOrg).
-			last := h.lastSendingTime(row.created)
-			d.next = min(now.Add(min(wait, h.opts.MaxRequeue)).UnixNano(), last.UnixNano())
+			// not sent (dispatchOrg). One past it was tried too few times
+			// to be given up and waits as usual.
+			if last := h.lastSendingTime(row.created); last.After(now) {
+				d.next = min(d.next, last.UnixNano())
+			}
 		}
 		ds = append(ds, d)
 	}

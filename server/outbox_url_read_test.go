@@ -62,12 +62,14 @@ func reopenFailingURLReads(t *testing.T, dir string, opts WebhookOptions) (srv *
 	return srv, fail, reads
 }
 
-// An event past its give-up age is given up (kept as dead, unsent) even
+// An event past its give-up age, tried several times, is given up (kept as
+// dead, unsent) even
 // while its organization's webhook URL cannot be read: the receivers'
 // memory of ids relies on no event staying pending longer.
 func TestWebhookPastGiveUpIsGivenUpWhenItsURLCannotBeRead(t *testing.T) {
 	dir := t.TempDir()
-	opts := WebhookOptions{Delivery: webhook.DelivererOptions{MaxAttempts: 1}, Requeue: time.Hour}
+	// Tried minGiveUpAttempts times: one tried less is sent late, not given up.
+	opts := WebhookOptions{Delivery: webhook.DelivererOptions{MaxAttempts: minGiveUpAttempts, BaseBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}, Requeue: time.Hour}
 	rc, id, bringUp := queueUndelivered(t, dir, opts)
 	db, err := sql.Open("sqlite", filepath.Join(dir, DatabaseFile))
 	if err != nil {

@@ -62,6 +62,7 @@ type hooks struct {
 	blocked  map[string]struct{}  // organizations stopped by the shared queue being full
 	inFlight map[string]inFlight  // by eventKey
 	perOrg   map[string]int       // rows in flight, by organization
+	lastPass time.Time            // the service clock at the last pass: one earlier means it went back
 
 	// start is closed when delivery may begin: at once, or by StartWebhooks
 	// under Config.HoldWebhooks (webhook_hold.go).
@@ -128,6 +129,7 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 	delivery := h.opts.Delivery
 	delivery.Logger = log
 	delivery.Retarget = h.retarget
+	delivery.Now = now
 	delivery.OnResult = func(ev webhook.Event, r webhook.Result) {
 		h.mu.Lock()
 		h.outcomes = append(h.outcomes, outcome{ev: ev, res: r, undeliverable: !r.Delivered && neverSendable(r.Err)})
@@ -250,7 +252,7 @@ func (h *hooks) close(ctx context.Context) error {
 	h.outcomes = nil
 	h.mu.Unlock()
 	if len(done) > 0 {
-		if rerr := h.record(done); rerr != nil {
+		if rerr := h.record(done, h.now()); rerr != nil {
 			// The rows stay pending as they were: the next start delivers them.
 			h.log.Error("webhook outcomes not saved at shutdown", "events", len(done), "err", rerr)
 		}

@@ -98,6 +98,10 @@ type DelivererOptions struct {
 	// OnResult, if set, is called once per accepted event with its outcome,
 	// from the delivering goroutine (so possibly concurrently): keep it short.
 	OnResult func(Event, Result)
+	// Now is the sender's clock (nil: time.Now): MaxEventAge, NotAfter and
+	// each attempt's signing time are read on it, so that a sender with its
+	// own clock (vigil's service, Config.Now) governs delivery with it.
+	Now func() time.Time
 }
 
 // Deliverer POSTs signed events in the background. Each attempt is signed
@@ -167,6 +171,9 @@ func NewDeliverer(ring *KeyRing, client *http.Client, opts DelivererOptions) *De
 	opts.OrgConcurrency = min(opts.OrgConcurrency, opts.Concurrency)
 	if opts.AttemptTimeout <= 0 {
 		opts.AttemptTimeout = DefaultAttemptTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	log := opts.Logger
 	if log == nil {
@@ -331,7 +338,7 @@ func Retryable(status int) bool {
 // deliver runs every attempt of one event.
 func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 	defer d.wg.Done()
-	deadline, limit := time.Now().Add(d.opts.MaxEventAge), d.opts.MaxEventAge.String()
+	deadline, limit := d.opts.Now().Add(d.opts.MaxEventAge), d.opts.MaxEventAge.String()
 	if !ev.NotAfter.IsZero() && ev.NotAfter.Before(deadline) {
 		deadline, limit = ev.NotAfter, "its last sending time, "+ev.NotAfter.UTC().Format(time.RFC3339)
 	}
@@ -375,7 +382,7 @@ func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 			break
 		}
 		wait := d.backoff(attempt, retryAfter)
-		if time.Now().Add(wait).After(deadline) {
+		if d.opts.Now().Add(wait).After(deadline) {
 			res.Err = fmt.Errorf("webhook %s given up after %d attempts, its retries would outlast %s: %w", ev.EventID, attempt, limit, err)
 			d.log.Warn("webhook not delivered in time", "org", ev.OrgID, "event", ev.EventID, "host", host, "attempts", attempt, "status", status, "max_age", d.opts.MaxEventAge)
 			break
@@ -421,7 +428,7 @@ func (d *Deliverer) attempt(ev Event, q *orgQueue, target *string) (status int, 
 	}
 
 	// Checked once the slots are held: waiting for them may take past it.
-	now := time.Now()
+	now := d.opts.Now()
 	if !ev.NotAfter.IsZero() && now.After(ev.NotAfter) {
 		return 0, "", 0, fmt.Errorf("webhook %s: not sent: it may not be sent after %s: %w", ev.EventID, ev.NotAfter.UTC().Format(time.RFC3339), ErrTooLate)
 	}
