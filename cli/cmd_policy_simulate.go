@@ -135,7 +135,7 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	}
 	current, skipped := policy.PoliciesOf(records)
 	for _, e := range skipped {
-		fmt.Fprintf(c.stderr, "note: %s — the service ignores it too\n", api.Sanitize(e.Error()))
+		fmt.Fprintf(c.stderr, "note: %s — the service leaves out such an allow policy, and makes what such a deny policy could deny wait for the root quorum\n", api.Sanitize(e.Error()))
 	}
 	members := policy.Members(users, cfg.Quorum)
 	in := policy.InputOfActivity(*act, members, "", time.Time{})

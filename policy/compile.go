@@ -79,7 +79,7 @@ func (c *Compiled) ReadsCredentialIdentity() bool { return c.readsCredentials }
 
 // ReadsClock reports whether the policy's verdict may change with the clock
 // alone: it has a time expression (the only one that sees time.now).
-func (c *Compiled) ReadsClock() bool { return c.timePrg != nil }
+func (c *Compiled) ReadsClock() bool { return c != nil && c.timePrg != nil }
 
 // Condition returns the condition source, as compiled.
 func (c *Compiled) Condition() string { return c.src.Condition }

@@ -18,6 +18,10 @@ type Policy struct {
 	Name     string // for explanations; the ID stands in when empty
 	Effect   string // api.EffectAllow or api.EffectDeny
 	Compiled *Compiled
+	// CompileErr is why a stored policy did not compile (Compiled is nil):
+	// one stored by a newer vigil, say. Such a deny still takes part (Decide
+	// fails closed on it); such an allow is left out (PoliciesOf).
+	CompileErr error
 }
 
 // Quorum is the organization's root quorum.
@@ -180,6 +184,9 @@ type verdict struct {
 //     consensus is not met yet.
 func (p Policy) judge(act *activation) verdict {
 	if p.Compiled == nil {
+		if p.CompileErr != nil {
+			return verdict{outcome: api.OutcomeError, err: fmt.Errorf("does not compile with this vigil: %w", p.CompileErr)}
+		}
 		return verdict{outcome: api.OutcomeError, err: errors.New("policy was not compiled")}
 	}
 	if p.Effect != api.EffectAllow && p.Effect != api.EffectDeny {
@@ -312,7 +319,7 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 
 	d := Decision{Policies: make([]api.PolicyOutcome, 0, len(policies)), RootApprovers: rootMembers, RootNeeded: need,
 		Details: make([]PolicyDetail, 0, len(policies)), Work: m.used() - start}
-	var denied, allowed, waiting, failed, lacking, inactive, unjudged []string
+	var denied, allowed, waiting, failed, lacking, inactive, unjudged, unreadable []string
 	for i, p := range policies {
 		v := verdicts[i]
 		if v == nil {
@@ -330,6 +337,10 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 			allowed = append(allowed, p.ID)
 		case v.outcome == api.OutcomeRequiresConsensus:
 			waiting = append(waiting, p.ID)
+		case v.outcome == api.OutcomeError && p.Effect == api.EffectDeny && p.Compiled == nil:
+			// A deny that cannot be read might deny this activity: it is
+			// not ignored, the activity waits (below).
+			unreadable = append(unreadable, fmt.Sprintf("%s (%v)", p.ID, v.err))
 		case v.outcome == api.OutcomeError:
 			failed = append(failed, fmt.Sprintf("%s (%v)", p.ID, v.err))
 		case v.outcome == api.OutcomeTimeInactive:
@@ -346,6 +357,13 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 	switch {
 	case len(denied) > 0:
 		d.Outcome, d.Reason = api.OutcomeDenyExplicit, "denied by policy "+strings.Join(denied, ", ")
+	case len(unreadable) > 0:
+		// Failing closed: a deny that cannot be read might forbid this
+		// activity, so nothing but the root quorum (which needs no policy
+		// evaluated) completes it.
+		d.Outcome, d.Reason = api.OutcomeRequiresConsensus,
+			fmt.Sprintf("undecided: deny policy %s cannot be evaluated, so the activity waits for the root quorum (%d of %d root approvals so far); "+
+				"run the vigil that stored the policy, or have the root quorum delete or replace it", strings.Join(unreadable, ", "), roots, need)
 	case len(allowed) > 0 && (!d.Exhausted || denialsJudged):
 		d.Outcome, d.Reason = api.OutcomeAllow, "allowed by policy "+strings.Join(allowed, ", ")
 	case d.Exhausted:
@@ -366,7 +384,7 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 	default:
 		d.Outcome, d.Reason = api.OutcomeDenyImplicit, "no policy allows this activity"
 	}
-	if d.Outcome != api.OutcomeAllow && !d.Exhausted && len(denied) == 0 && len(waiting) == 0 {
+	if d.Outcome != api.OutcomeAllow && !d.Exhausted && len(denied) == 0 && len(waiting) == 0 && len(unreadable) == 0 {
 		d.Reason += ownCredentialWithheld(in)
 	}
 	if len(inactive) > 0 {

@@ -251,8 +251,9 @@ func strandsRootMember(params any, members map[string]Approver, now time.Time) b
 
 // PoliciesOf compiles the organization's policy records, in the order given
 // (list_policies returns them in creation order, the order the service
-// evaluates them). A record that does not compile is left out, as the
-// service leaves it out; its error is returned beside.
+// evaluates them). A record that does not compile has its error returned
+// beside; as in the service, an allow is left out (it could only allow
+// more) and a deny is kept with its CompileErr, so Decide fails closed on it.
 func PoliciesOf(records []api.Policy) ([]Policy, []error) {
 	return policiesOf(records, CompileSource)
 }
@@ -265,6 +266,9 @@ func policiesOf(records []api.Policy, compile func(Source) (*Compiled, error)) (
 		c, err := compile(Source{Condition: r.Condition, Consensus: r.Consensus, Time: r.Time})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("policy %s: %w", r.PolicyID, err))
+			if r.Effect == api.EffectDeny {
+				out = append(out, Policy{ID: r.PolicyID, Name: r.PolicyName, Effect: r.Effect, CompileErr: err})
+			}
 			continue
 		}
 		out = append(out, Policy{ID: r.PolicyID, Name: r.PolicyName, Effect: r.Effect, Compiled: c})

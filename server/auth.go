@@ -151,8 +151,10 @@ func keyExpired(k apiKeyEntry) error {
 // commits (or its lifetime ends); either revokes at once, so such a request
 // is refused as a new one would be. Primary-key reads only (one for an API
 // key, two for a passkey): they see what earlier jobs of the same batch
-// wrote, and run again if the batch is rerun.
-func stillAuthenticated(ctx context.Context, tx *txn, c *caller, now time.Time) error {
+// wrote, and run again if the batch is rerun. submit also runs it on the
+// read connection before its other checks, so that a request whose key is
+// gone is told so rather than what those checks find.
+func stillAuthenticated(ctx context.Context, tx querier, c *caller, now time.Time) error {
 	if c.PasskeyID != "" {
 		var one int
 		err := tx.QueryRowContext(ctx, `SELECT 1 FROM authenticators WHERE id = ? AND org_id = ? AND user_id = ?`,

@@ -59,9 +59,25 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 	if err != nil {
 		return api.Activity{}, err
 	}
-	token, err := s.precheck(ctx, c, op, params, fp)
+	// In this order: a request whose credential is gone is told so (and a
+	// lost reply's resend is answered by runSubmit), not what else is wrong
+	// with it; the same body again is answered with its activity whatever has
+	// changed since (an OIDC token that expired, an issuer's rotated keys);
+	// only a new submission has its content checked.
+	now := s.now()
+	if err := stillAuthenticated(ctx, s.db.read, c, now); err != nil {
+		return api.Activity{}, err
+	}
+	seen, err := loadSubmitted(ctx, s.db.read, now, c.OrgID, fp)
 	if err != nil {
 		return api.Activity{}, err
+	}
+	var token *oidcClaims
+	prechecked := seen == nil
+	if prechecked {
+		if token, err = s.precheck(ctx, s.db.read, c, op, params, fp); err != nil {
+			return api.Activity{}, err
+		}
 	}
 	var out *activity
 	var mayVote bool
@@ -98,6 +114,12 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 			}
 			events, err = s.castVote(ctx, tx, org, vs, existing, c, api.VoteApproved, fp, now)
 			return err
+		}
+		// Checked only there when seen earlier: never created unchecked.
+		if !prechecked {
+			if token, err = s.precheck(ctx, tx, c, op, params, fp); err != nil {
+				return err
+			}
 		}
 		// Refused before it exists when it cannot fit already; execution
 		// checks again, as others may fill the room while it waits for votes.

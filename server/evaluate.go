@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
 )
 
@@ -139,9 +140,14 @@ func (s *Server) loadCompiledPolicies(ctx context.Context, q querier, orgID stri
 		}
 		c, err := s.compiled.Compile(src)
 		if err != nil {
-			// Policies are compiled before they are stored, so this means a
-			// newer dialect stored it; skip rather than block every activity.
-			s.log.Warn("stored policy does not compile; ignored", "policyId", id, "err", err)
+			// Policies are compiled before they are stored, so a newer
+			// dialect stored it. Safety fails closed: a deny is kept, and
+			// policy.Decide makes what it could deny wait for the root
+			// quorum; an allow left out can only allow less.
+			s.log.Warn("stored policy does not compile", "policyId", id, "effect", effect, "err", err)
+			if effect == api.EffectDeny {
+				out = append(out, policy.Policy{ID: id, Effect: effect, CompileErr: err})
+			}
 			continue
 		}
 		out = append(out, policy.Policy{ID: id, Effect: effect, Compiled: c})

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,12 +93,24 @@ func claimOIDCToken(ctx context.Context, tx *txn, c oidcClaims, a *activity, now
 
 // recordClaim remembers that activity a holds the token c, until the token
 // could no longer pass verification anyway (exp plus the leeway), and
-// forgets the tokens that have reached that point.
+// forgets the tokens that have reached that point. How far it has forgotten
+// is kept (statePrunedThrough) and only moves forward: a clock set back
+// after a prune must not make a forgotten token usable again.
 func recordClaim(ctx context.Context, tx *txn, c oidcClaims, a *activity, now time.Time) error {
 	if c.signedHash == "" {
 		return errors.New("record OIDC token claim: the token was not verified")
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM oidc_exchanged_tokens WHERE expires_s < ?`, now.Unix()); err != nil {
+	mark, err := prunedThrough(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if now.Unix() > mark {
+		mark = now.Unix()
+		if err := putState(ctx, tx, statePrunedThrough, []byte(strconv.FormatInt(mark, 10))); err != nil {
+			return fmt.Errorf("record how far used OIDC tokens are pruned: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM oidc_exchanged_tokens WHERE expires_s < ?`, mark); err != nil {
 		return fmt.Errorf("prune used OIDC tokens: %w", err)
 	}
 	until := numericDate(c.Expiry).Add(oidcLeeway).Unix() + 1
@@ -106,4 +119,23 @@ func recordClaim(ctx context.Context, tx *txn, c oidcClaims, a *activity, now ti
 		return fmt.Errorf("record OIDC token claim: %w", err)
 	}
 	return nil
+}
+
+// statePrunedThrough (service_state) is the latest clock reading, in Unix
+// seconds, against which used-token records were pruned: a token whose exp
+// plus the leeway is at or before it may have been forgotten, so
+// verification refuses it as expired whatever the clock says now.
+const statePrunedThrough = "oidc_pruned_through"
+
+// prunedThrough reads statePrunedThrough; 0 if no claim was ever pruned.
+func prunedThrough(ctx context.Context, q querier) (int64, error) {
+	raw, ok, err := getState(ctx, q, statePrunedThrough)
+	if err != nil || !ok {
+		return 0, err
+	}
+	mark, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("stored %s %q is not the Unix seconds vigil writes: %w", statePrunedThrough, truncateForMessage(string(raw)), err)
+	}
+	return mark, nil
 }

@@ -40,7 +40,11 @@ func (s *Server) verifyOIDCToken(ctx context.Context, q querier, token, orgID st
 	if !trusted {
 		return t.claims, &tokenRefusedError{fmt.Errorf("issuer %q is not trusted by this organization", truncateForMessage(t.claims.Issuer))}
 	}
-	if err := s.checkOIDCToken(&t, audience, keys); err != nil {
+	mark, err := prunedThrough(ctx, q)
+	if err != nil {
+		return t.claims, err
+	}
+	if err := s.checkOIDCToken(&t, audience, keys, time.Unix(mark, 0)); err != nil {
 		return t.claims, &tokenRefusedError{err}
 	}
 	return t.claims, nil
@@ -109,8 +113,10 @@ func parseOIDCToken(token string) (parsedToken, error) {
 
 // checkOIDCToken verifies t's signature with the issuer's keys, then its
 // audience and times; on success it records the signed part's hash in
-// t.claims.
-func (s *Server) checkOIDCToken(t *parsedToken, audience string, keys []issuerKey) error {
+// t.claims. A token expired by prunedThrough (the latest clock used-token
+// records were pruned against) is expired even if the clock has gone back
+// since: its record of use may be gone.
+func (s *Server) checkOIDCToken(t *parsedToken, audience string, keys []issuerKey, prunedThrough time.Time) error {
 	c := &t.claims
 	candidates, err := selectKeys(keys, t.alg, t.kid, c.Issuer)
 	if err != nil {
@@ -136,7 +142,7 @@ func (s *Server) checkOIDCToken(t *parsedToken, audience string, keys []issuerKe
 		return fmt.Errorf("audience (aud) does not include %q, the audience this organization expects from %s", audience, c.Issuer)
 	case c.Expiry <= 0:
 		return errors.New("token has no expiry (exp)")
-	case now.After(numericDate(c.Expiry).Add(oidcLeeway)):
+	case now.After(numericDate(c.Expiry).Add(oidcLeeway)) || !numericDate(c.Expiry).Add(oidcLeeway).After(prunedThrough):
 		return fmt.Errorf("token has expired (exp %s); sign in again for a fresh token", numericDate(c.Expiry).UTC().Format(time.RFC3339))
 	case c.NotBefore != 0 && now.Add(oidcLeeway).Before(numericDate(c.NotBefore)):
 		return fmt.Errorf("token is not valid yet (nbf %s); check the clocks", numericDate(c.NotBefore).UTC().Format(time.RFC3339))

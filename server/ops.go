@@ -21,8 +21,10 @@ import (
 // target key that is not a P-256 key, an OIDC token not bound to it or
 // already claimed by another activity. fp is the submission's fingerprint.
 // For an oauth submission it returns the verified token, which submit claims
-// in its write transaction (claimOIDCToken).
-func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, params any, fp string) (*oidcClaims, error) {
+// in its write transaction (claimOIDCToken). q is where it reads: the read
+// connection, or the write transaction when submit found no activity to
+// answer a resend with only there.
+func (s *Server) precheck(ctx context.Context, q querier, c *caller, op api.Operation, params any, fp string) (*oidcClaims, error) {
 	switch p := params.(type) {
 	case *api.CreatePolicyParams:
 		// Not through the compile cache: a submission may well be denied,
@@ -52,7 +54,7 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 		if err := checkTargetKey(p.TargetPublicKey); err != nil {
 			return nil, invalidf("INVALID_PARAMETER", "parameters.targetPublicKey: %v", err)
 		}
-		claims, err := s.verifyOIDCToken(ctx, s.db.read, p.OidcToken, c.OrgID)
+		claims, err := s.verifyOIDCToken(ctx, q, p.OidcToken, c.OrgID)
 		if isTokenRefused(err) {
 			return nil, unauthenticatedf("INVALID_OIDC_TOKEN", "parameters.oidcToken: %v", err)
 		}
@@ -62,7 +64,7 @@ func (s *Server) precheck(ctx context.Context, c *caller, op api.Operation, para
 		if err := checkNonce(claims, p.TargetPublicKey); err != nil {
 			return nil, invalidf("OIDC_NONCE_MISMATCH", "parameters.oidcToken: %v", err)
 		}
-		held, err := claimOf(ctx, s.db.read, claims)
+		held, err := claimOf(ctx, q, claims)
 		if err != nil {
 			return nil, err
 		}
