@@ -100,6 +100,11 @@ type ParsedStamp struct {
 	verified bool
 }
 
+// schemeSecp256k1EIP191 is what the official wallet stamper sends for an
+// Ethereum wallet (EIP-191 personal_sign over the body). The service's spec
+// lists only the three API-key schemes, so it is refused, but by name.
+const schemeSecp256k1EIP191 = "SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191"
+
 // parseStamp is the part of verify that does not need the body.
 func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 	st, err := decodeStamp(headerValue)
@@ -155,6 +160,9 @@ func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 			return ParsedStamp{}, fmt.Errorf("%w: %d bytes; an Ed25519 signature is 64 bytes", ErrMalformedSignature, len(sigRaw))
 		}
 		p.ed = pubRaw
+	case schemeSecp256k1EIP191:
+		return ParsedStamp{}, fmt.Errorf("%w: %q (an Ethereum wallet's personal_sign stamp) is not supported; stamp with an API key of scheme %s, %s or %s",
+			ErrUnknownScheme, st.Scheme, SchemeP256, SchemeSecp256k1, SchemeEd25519)
 	default:
 		return ParsedStamp{}, fmt.Errorf("%w: %q; expected %s, %s or %s", ErrUnknownScheme, truncate(st.Scheme), SchemeP256, SchemeSecp256k1, SchemeEd25519)
 	}
