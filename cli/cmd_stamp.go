@@ -142,7 +142,7 @@ func stampVerify(c proc, stamp string, body []byte) error {
 	}
 	fmt.Fprintf(c.stdout, "verdict:    valid (%s, credential type %s)\n", st.Scheme, keys.CredentialTypeOfScheme(st.Scheme))
 	if st.HighS {
-		fmt.Fprintln(c.stdout, "note:       the signature has a high S: accepted (WebCrypto signers do not normalise S), but malleable; vigil's keys sign low S")
+		fmt.Fprintln(c.stdout, "note:       the signature has a high S: accepted (WebCrypto and the official Go SDK do not normalise S), but malleable; vigil's keys sign low S")
 	}
 	fmt.Fprintln(c.stdout, "note:       the service also requires this public key to be registered to a user of the organization")
 	return nil

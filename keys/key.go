@@ -208,11 +208,7 @@ func encodeStamp(s Stamp) (string, error) {
 	return base64.RawURLEncoding.EncodeToString(j), nil
 }
 
-var (
-	p256HalfOrder = new(big.Int).Rsh(elliptic.P256().Params().N, 1)
-	k1Order       = secp256k1.Params().N
-	k1HalfOrder   = new(big.Int).Rsh(k1Order, 1)
-)
+var p256HalfOrder = new(big.Int).Rsh(elliptic.P256().Params().N, 1)
 
 // compressP256 turns an uncompressed SEC1 point (0x04‖X‖Y) into its
 // compressed form (0x02|0x03‖X).

@@ -34,10 +34,6 @@ var (
 	// ErrMalformedSignature: the signature is not hex, not strict DER, has the
 	// wrong length, or holds values out of range.
 	ErrMalformedSignature = errors.New("malformed signature")
-	// ErrHighSignatureS: a secp256k1 signature whose S is above half the group
-	// order; that ecosystem requires low S (BIP 146), so such signatures are
-	// refused. P-256 has no such rule (see Verify).
-	ErrHighSignatureS = errors.New("non-canonical signature (high S)")
 	// ErrBadSignature: a well-formed signature that does not verify over the
 	// body with the stamp's public key.
 	ErrBadSignature = errors.New("signature does not verify")
@@ -51,8 +47,9 @@ type Stamp struct {
 	PublicKey string `json:"publicKey"`
 	Scheme    string `json:"scheme"`
 	Signature string `json:"signature"`
-	// HighS reports a P-256 signature whose S is above half the group order:
-	// valid, and accepted, but malleable (vigil's own keys always sign low S).
+	// HighS reports an ECDSA (P-256 or secp256k1) signature whose S is above
+	// half the group order: valid, and accepted, but malleable (vigil's own
+	// keys always sign low S).
 	HighS bool `json:"-"`
 }
 
@@ -61,12 +58,13 @@ type Stamp struct {
 // registered: the caller must then check that s.PublicKey belongs to the
 // caller's user. The returned PublicKey and Signature are lowercase hex.
 //
-// Every signature must be canonical DER, but a P-256 signature with a high S is
-// accepted (and reported in HighS): WebCrypto, and with it the service's official
-// API-key stamper, does not normalise S, so about half of its stamps have a high
-// S, and the service accepts them. Malleability does not matter here: anyone
-// holding one valid stamp can replay it as it is, and the activity fingerprint is
-// over the body, not the stamp. secp256k1 stamps must have a low S.
+// Every signature must be canonical DER, but an ECDSA signature with a high S is
+// accepted on both curves (and reported in HighS): the official clients do not
+// normalise S, so about half of their stamps have a high S, and the service
+// accepts them. For P-256 that is WebCrypto, under the official API-key
+// stamper; for secp256k1 the official Go SDK, which signs with ecdsa.SignASN1.
+// Malleability does not matter here: anyone holding one valid stamp can replay
+// it as it is, and the activity fingerprint is over the body, not the stamp.
 func Verify(headerValue string, body []byte) (Stamp, error) { return verify(headerValue, body, nil) }
 
 // verify is Verify, with parsed public keys taken from (and added to)
@@ -102,6 +100,11 @@ type ParsedStamp struct {
 	verified bool
 }
 
+// schemeSecp256k1EIP191 is what the official wallet stamper sends for an
+// Ethereum wallet (EIP-191 personal_sign over the body). The service's spec
+// lists only the three API-key schemes, so it is refused, but by name.
+const schemeSecp256k1EIP191 = "SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191"
+
 // parseStamp is the part of verify that does not need the body.
 func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 	st, err := decodeStamp(headerValue)
@@ -125,7 +128,7 @@ func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 		if p.p256, err = cache.p256(pubRaw); err != nil {
 			return ParsedStamp{}, err
 		}
-		if p.p256R, p.p256S, err = parseStrictDER(sigRaw, nil); err != nil {
+		if p.p256R, p.p256S, err = parseStrictDER(sigRaw); err != nil {
 			return ParsedStamp{}, err
 		}
 		st.HighS = p.p256S.Cmp(p256HalfOrder) > 0
@@ -137,12 +140,17 @@ func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 			return ParsedStamp{}, err
 		}
 		p.k1Raw = string(pubRaw)
-		r, s, err := parseStrictDER(sigRaw, k1HalfOrder)
+		r, s, err := parseStrictDER(sigRaw)
 		if err != nil {
 			return ParsedStamp{}, err
 		}
 		if rOver, sOver := p.k1R.SetByteSlice(r.Bytes()), p.k1S.SetByteSlice(s.Bytes()); rOver || sOver {
 			return ParsedStamp{}, fmt.Errorf("%w: r or s is not below the secp256k1 group order", ErrMalformedSignature)
+		}
+		// (r, s) verifies exactly when (r, n−s) does; verifying the low-S
+		// form does not depend on whether the verifier insists on low S.
+		if st.HighS = p.k1S.IsOverHalfOrder(); st.HighS {
+			p.k1S.Negate()
 		}
 	case SchemeEd25519:
 		if len(pubRaw) != ed25519.PublicKeySize {
@@ -152,6 +160,9 @@ func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 			return ParsedStamp{}, fmt.Errorf("%w: %d bytes; an Ed25519 signature is 64 bytes", ErrMalformedSignature, len(sigRaw))
 		}
 		p.ed = pubRaw
+	case schemeSecp256k1EIP191:
+		return ParsedStamp{}, fmt.Errorf("%w: %q (an Ethereum wallet's personal_sign stamp) is not supported; stamp with an API key of scheme %s, %s or %s",
+			ErrUnknownScheme, st.Scheme, SchemeP256, SchemeSecp256k1, SchemeEd25519)
 	default:
 		return ParsedStamp{}, fmt.Errorf("%w: %q; expected %s, %s or %s", ErrUnknownScheme, truncate(st.Scheme), SchemeP256, SchemeSecp256k1, SchemeEd25519)
 	}
@@ -377,9 +388,9 @@ func decodeStringObject(raw []byte, names ...string) (map[string]string, error) 
 
 // parseStrictDER decodes a DER ECDSA signature and refuses every other
 // encoding of the same values (BER or non-minimal lengths, padded integers,
-// trailing bytes), zero or negative values, and S above halfOrder (when
-// halfOrder is not nil). cryptobyte reads DER strictly, without reflection.
-func parseStrictDER(sig []byte, halfOrder *big.Int) (r, s *big.Int, err error) {
+// trailing bytes), and zero or negative values. cryptobyte reads DER
+// strictly, without reflection.
+func parseStrictDER(sig []byte) (r, s *big.Int, err error) {
 	in := cryptobyte.String(sig)
 	var seq cryptobyte.String
 	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) {
@@ -394,9 +405,6 @@ func parseStrictDER(sig []byte, halfOrder *big.Int) (r, s *big.Int, err error) {
 	}
 	if r.Sign() <= 0 || s.Sign() <= 0 {
 		return nil, nil, fmt.Errorf("%w: r and s must be positive", ErrMalformedSignature)
-	}
-	if halfOrder != nil && s.Cmp(halfOrder) > 0 {
-		return nil, nil, fmt.Errorf("%w: S must be at most half the group order; sign with low-S normalisation", ErrHighSignatureS)
 	}
 	return r, s, nil
 }

@@ -472,9 +472,10 @@ func BenchmarkVerify(b *testing.B) {
 	}
 }
 
-// secp256k1 requires low S (BIP 146): the high-S twin of a valid stamp, which
-// verifies mathematically, is refused.
-func TestVerifyRefusesHighSOnSecp256k1(t *testing.T) {
+// The high-S twin of a valid secp256k1 stamp verifies mathematically and is
+// accepted (flagged HighS), as the official Go SDK sends such stamps; the
+// twin over another body is still refused.
+func TestVerifyAcceptsHighSOnSecp256k1(t *testing.T) {
 	k, err := Generate(SchemeSecp256k1)
 	if err != nil {
 		t.Fatal(err)
@@ -491,18 +492,18 @@ func TestVerifyRefusesHighSOnSecp256k1(t *testing.T) {
 		t.Fatal(err)
 	}
 	highS := new(big.Int).Sub(secp256k1.Params().N, sig.S)
-	pub, _ := secp256k1.ParsePubKey(mustHex(t, orig["publicKey"]))
-	var rs, ss secp256k1.ModNScalar
-	rs.SetByteSlice(sig.R.Bytes())
-	ss.SetByteSlice(highS.Bytes())
-	digest := sha256.Sum256(body)
-	if !k1ecdsa.NewSignature(&rs, &ss).Verify(digest[:], pub) {
-		t.Fatal("test setup: the high-S twin does not verify mathematically")
-	}
 	highDER, _ := asn1.Marshal(struct{ R, S *big.Int }{sig.R, highS})
 	orig["signature"] = hex.EncodeToString(highDER)
-	if _, err := Verify(encodeRaw(t, orig), body); !errors.Is(err, ErrHighSignatureS) {
-		t.Fatalf("secp256k1 high S: %v, want ErrHighSignatureS", err)
+	twin := encodeRaw(t, orig)
+	st, err := Verify(twin, body)
+	if err != nil || !st.HighS {
+		t.Fatalf("secp256k1 high-S twin: HighS=%v err=%v, want accepted and flagged", st.HighS, err)
+	}
+	if st.Signature != hex.EncodeToString(highDER) {
+		t.Errorf("the stamp's signature is reported as %s, want what was sent (%x)", st.Signature, highDER)
+	}
+	if _, err := Verify(twin, []byte(`{"organizationId":"other"}`)); !errors.Is(err, ErrBadSignature) {
+		t.Errorf("high-S twin over another body: %v, want ErrBadSignature", err)
 	}
 }
 

@@ -73,7 +73,7 @@ func (s *Server) parseStampHeaders(h http.Header) (stampHeader, error) {
 	case xs != "":
 		p, err := s.verifier.Parse(xs)
 		if err != nil {
-			return stampHeader{}, stampError(err)
+			return stampHeader{}, unusableStamp(err)
 		}
 		return stampHeader{value: xs, parsed: p}, nil
 	default:
@@ -100,9 +100,17 @@ func (st *stampHeader) verifyBody(body []byte) error {
 	return nil
 }
 
-// stampError is the reply to an X-Stamp that does not parse or verify.
+// stampError is the reply to an X-Stamp whose signature does not verify
+// over the body.
 func stampError(err error) error {
 	return unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStamp, err)
+}
+
+// unusableStamp is the reply to an X-Stamp refused before the body is read
+// (its encoding, scheme, key or signature encoding): saying it does not
+// verify over the body would send the user looking at the wrong bytes.
+func unusableStamp(err error) error {
+	return unauthenticatedf("INVALID_STAMP", "%s is refused before its signature is checked: %v", keys.HeaderStamp, err)
 }
 
 // authenticate matches the credential to a key or authenticator registered to a
