@@ -59,24 +59,25 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 	if err != nil {
 		return api.Activity{}, err
 	}
-	// In this order: a request whose credential is gone is told so (and a
-	// lost reply's resend is answered by runSubmit), not what else is wrong
-	// with it; the same body again is answered with its activity whatever has
-	// changed since (an OIDC token that expired, an issuer's rotated keys);
-	// only a new submission has its content checked.
+	// A new submission has its content checked. A request those checks
+	// refuse is first asked, in this order, whether its credential is gone
+	// (it is told so, not what else is wrong with it) and whether it is the
+	// same body again (answered with its activity whatever has changed since:
+	// an OIDC token that expired, an issuer's rotated keys). Only a refused
+	// request pays for those two reads; the transaction makes them again.
 	now := s.now()
-	if err := stillAuthenticated(ctx, s.db.read, c, now); err != nil {
-		return api.Activity{}, err
-	}
-	seen, err := loadSubmitted(ctx, s.db.read, now, c.OrgID, fp)
-	if err != nil {
-		return api.Activity{}, err
-	}
-	var token *oidcClaims
-	prechecked := seen == nil
-	if prechecked {
-		if token, err = s.precheck(ctx, s.db.read, c, op, params, fp); err != nil {
+	token, refused := s.precheck(ctx, s.db.read, c, op, params, fp)
+	prechecked := refused == nil
+	if refused != nil {
+		if err := stillAuthenticated(ctx, s.db.read, c, now); err != nil {
 			return api.Activity{}, err
+		}
+		seen, err := loadSubmitted(ctx, s.db.read, now, c.OrgID, fp)
+		if err != nil {
+			return api.Activity{}, err
+		}
+		if seen == nil {
+			return api.Activity{}, refused
 		}
 	}
 	var out *activity
