@@ -63,6 +63,15 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 func Main(args []string) int {
 	ctx, stop := cancelOnStopSignal(context.Background())
 	defer stop()
+	// Left to its default, SIGPIPE kills vigil on a write to a closed
+	// standard output, after a submit too, and nothing names the activity
+	// recorded. Notified (never read), it turns such a write into EPIPE:
+	// a submit says on standard error what it recorded (recordedNotPrinted),
+	// anything else ends quietly with the status the signal gives (exitCode).
+	// Notify, not Ignore: an ignored signal stays ignored in the programs
+	// vigil starts.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	defer signal.Reset(syscall.SIGPIPE)
 	return run(ctx, proc{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, args)
 }
 
@@ -186,6 +195,11 @@ func exitCode(stderr io.Writer, err error) int {
 		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(es.msg))
 		return es.code
 	}
+	if stdoutClosed(err) {
+		// As the default SIGPIPE would end it (vigil activity list | head):
+		// quietly, with the status a shell shows for that signal.
+		return exitStdoutClosed
+	}
 	var u usageError
 	if errors.As(err, &u) {
 		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(u.msg))
@@ -199,6 +213,17 @@ func exitCode(stderr io.Writer, err error) int {
 		return exitOutcomeUnknown
 	}
 	return exitFailure
+}
+
+// exitStdoutClosed is the status a shell gives a process killed by SIGPIPE
+// (128+13), kept for a write to a standard output whose reader has gone.
+const exitStdoutClosed = 141
+
+// stdoutClosed reports whether err is a write to the process's standard
+// output whose reader has gone (EPIPE), not a connection's broken pipe.
+func stdoutClosed(err error) bool {
+	var pe *os.PathError
+	return errors.As(err, &pe) && pe.Op == "write" && pe.Path == os.Stdout.Name() && errors.Is(pe.Err, syscall.EPIPE)
 }
 
 // escapedError is an error whose text came (in part) from the network, shown
