@@ -60,7 +60,7 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	if set["body-file"] {
 		var from string
 		var err error
-		data, from, err = readInput(c, *bodyFile, api.MaxRequestBodyBytes)
+		data, from, err = readInput(ctx, c, *bodyFile, "the body", api.MaxRequestBodyBytes)
 		if errors.Is(err, errNoInput) {
 			return usagef("request: --body-file -: there is no standard input")
 		}
