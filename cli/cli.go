@@ -63,6 +63,21 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 func Main(args []string) int {
 	ctx, stop := cancelOnStopSignal(context.Background())
 	defer stop()
+	if len(args) > 0 && args[0] != "serve" && args[0] != "demo" && args[0] != "console" && !strings.HasPrefix(args[0], "-") {
+		// serve and demo handle a second signal themselves (a shutdown
+		// cut short, the store still closed); the console's terminal
+		// must be put back by the console.
+		defer exitOnSecondStopSignal()()
+	}
+	// Left to its default, SIGPIPE kills vigil on a write to a closed
+	// standard output, after a submit too, and nothing names the activity
+	// recorded. Notified (never read), it turns such a write into EPIPE:
+	// a submit says on standard error what it recorded (recordedNotPrinted),
+	// anything else ends quietly with the status the signal gives (exitCode).
+	// Notify, not Ignore: an ignored signal stays ignored in the programs
+	// vigil starts.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	defer signal.Reset(syscall.SIGPIPE)
 	return run(ctx, proc{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, args)
 }
 
@@ -77,6 +92,31 @@ func stopSignals() []os.Signal {
 // cancelOnStopSignal returns a context that ends on the first stopSignals.
 func cancelOnStopSignal(parent context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(parent, stopSignals()...)
+}
+
+// exitOnSecondStopSignal ends the process (exit 130, as a shell shows
+// Ctrl-C) on the second stop signal: the first cancels the command, and
+// should something not heed that, Ctrl-C again must still stop it, as it
+// would if vigil did not catch the signals. It returns a func that stops
+// watching.
+func exitOnSecondStopSignal() func() {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, stopSignals()...)
+	done := make(chan struct{})
+	go func() {
+		for n := 0; ; {
+			select {
+			case <-sigs:
+				if n++; n == 2 {
+					fmt.Fprintln(os.Stderr, "vigil: second stop signal: stopping at once")
+					os.Exit(130)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(sigs); close(done) }
 }
 
 // run dispatches to a subcommand and maps its error to an exit status.
@@ -186,6 +226,11 @@ func exitCode(stderr io.Writer, err error) int {
 		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(es.msg))
 		return es.code
 	}
+	if stdoutClosed(err) {
+		// As the default SIGPIPE would end it (vigil activity list | head):
+		// quietly, with the status a shell shows for that signal.
+		return exitStdoutClosed
+	}
 	var u usageError
 	if errors.As(err, &u) {
 		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(u.msg))
@@ -199,6 +244,17 @@ func exitCode(stderr io.Writer, err error) int {
 		return exitOutcomeUnknown
 	}
 	return exitFailure
+}
+
+// exitStdoutClosed is the status a shell gives a process killed by SIGPIPE
+// (128+13), kept for a write to a standard output whose reader has gone.
+const exitStdoutClosed = 141
+
+// stdoutClosed reports whether err is a write to the process's standard
+// output whose reader has gone (EPIPE), not a connection's broken pipe.
+func stdoutClosed(err error) bool {
+	var pe *os.PathError
+	return errors.As(err, &pe) && pe.Op == "write" && pe.Path == os.Stdout.Name() && errors.Is(pe.Err, syscall.EPIPE)
 }
 
 // escapedError is an error whose text came (in part) from the network, shown

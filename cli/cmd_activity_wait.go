@@ -89,7 +89,10 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 	}
 	client, _, err := profileClient(c, conn.config, conn.profile, opts...)
 	if err != nil {
-		return err
+		// A missing config or profile, a missing or expired key: a local
+		// mistake that waiting again never heals, so exit 1 as every verb
+		// does, not 3 ("run it again to resume").
+		return &exitStatus{exitFailure, err.Error()}
 	}
 	start := time.Now()
 	waitCtx := ctx

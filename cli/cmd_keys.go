@@ -383,7 +383,7 @@ func keysImport(ctx context.Context, c proc, args []string) error {
 		if path == "" {
 			path = "-" // without --file, the key is standard input
 		}
-		b, from, err = readInput(c, path, maxImportLen)
+		b, from, err = readInput(ctx, c, path, "the private key", maxImportLen)
 	}
 	if errors.Is(err, errNoInput) {
 		return usagef("keys import: no --file and no standard input")

@@ -289,22 +289,7 @@ func readProviderToken(ctx context.Context, c proc, path string) (raw []byte, fr
 		raw, err = readHidden(ctx, c, fd, "OIDC token (paste it, then Enter)")
 		return raw, "the terminal", err
 	}
-	type result struct {
-		raw  []byte
-		from string
-		err  error
-	}
-	got := make(chan result, 1)
-	go func() { // a read that blocks goes with the process
-		raw, from, err := readInput(c, path, maxProviderToken)
-		got <- result{raw, from, err}
-	}()
-	select {
-	case r := <-got:
-		return r.raw, r.from, r.err
-	case <-ctx.Done():
-		return nil, path, fmt.Errorf("read the OIDC token: %w; nothing was sent", ctx.Err())
-	}
+	return readInput(ctx, c, path, "the OIDC token", maxProviderToken)
 }
 
 // madeNoKey reports an activity status after which an oauth login certainly

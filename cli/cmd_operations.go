@@ -295,7 +295,7 @@ func contractCreate(ctx context.Context, c proc, args []string) error {
 	if *file == "" {
 		return usagef("contract create: --file F is required: the ABI or IDL as JSON (\"-\" for standard input)")
 	}
-	data, from, err := readInput(c, *file, api.MaxSmartContractInterfaceBytes)
+	data, from, err := readInput(ctx, c, *file, "the contract interface", api.MaxSmartContractInterfaceBytes)
 	if errors.Is(err, errNoInput) {
 		return usagef("contract create: --file -: there is no standard input")
 	}

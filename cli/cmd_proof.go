@@ -78,7 +78,7 @@ func cmdProof(ctx context.Context, c proc, args []string) error {
 	}
 	switch args[0] {
 	case "verify":
-		return cmdProofVerify(c, args[1:])
+		return cmdProofVerify(ctx, c, args[1:])
 	case "fetch":
 		return cmdProofFetch(ctx, c, args[1:])
 	case "-h", "-help", "--help", "help":
@@ -137,7 +137,7 @@ func (f *commonProofFlags) report(c proc, rep *proof.Report, bp *api.BootProof) 
 
 // options turns the flags into proof.Options; it returns usage errors for bad
 // flag values and plain errors for unreadable files.
-func (f *commonProofFlags) options(c proc) (proof.Options, error) {
+func (f *commonProofFlags) options(ctx context.Context, c proc) (proof.Options, error) {
 	var o proof.Options
 	if f.at != "" {
 		t, err := time.Parse(time.RFC3339, f.at)
@@ -164,7 +164,7 @@ func (f *commonProofFlags) options(c proc) (proof.Options, error) {
 		o.AllowedManifestHashes = append(o.AllowedManifestHashes, b)
 	}
 	for _, path := range f.roots {
-		roots, err := readRoots(c, path)
+		roots, err := readRoots(ctx, c, path)
 		if err != nil {
 			return o, err
 		}
@@ -189,8 +189,8 @@ func parsePCRPin(s string) (int, []byte, error) {
 	return i, b, nil
 }
 
-func readRoots(c proc, path string) ([]proof.Root, error) {
-	b, err := readProofFile(c, path)
+func readRoots(ctx context.Context, c proc, path string) ([]proof.Root, error) {
+	b, err := readProofFile(ctx, c, path)
 	if err != nil {
 		return nil, fmt.Errorf("--root: %w", err)
 	}
@@ -201,8 +201,8 @@ func readRoots(c proc, path string) ([]proof.Root, error) {
 	return roots, nil
 }
 
-func readProofFile(c proc, path string) ([]byte, error) {
-	b, _, err := readInput(c, path, maxProofFile)
+func readProofFile(ctx context.Context, c proc, path string) ([]byte, error) {
+	b, _, err := readInput(ctx, c, path, "the proof", maxProofFile)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -212,7 +212,7 @@ func readProofFile(c proc, path string) ([]byte, error) {
 	return b, nil
 }
 
-func cmdProofVerify(c proc, args []string) error {
+func cmdProofVerify(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("proof verify", verifyUsage)
 	var common commonProofFlags
 	common.register(fs)
@@ -229,12 +229,12 @@ func cmdProofVerify(c proc, args []string) error {
 	if *activity != "" && *appPath == "" {
 		return usagef("--activity ID checks app proofs: give them with --app-proofs FILE")
 	}
-	opts, err := common.options(c)
+	opts, err := common.options(ctx, c)
 	if err != nil {
 		return err
 	}
 	if *appPath != "" {
-		b, err := readProofFile(c, *appPath)
+		b, err := readProofFile(ctx, c, *appPath)
 		if err != nil {
 			return err
 		}
@@ -248,7 +248,7 @@ func cmdProofVerify(c proc, args []string) error {
 	var rep *proof.Report
 	var bp *api.BootProof
 	if *bootPath != "" {
-		b, err := readProofFile(c, *bootPath)
+		b, err := readProofFile(ctx, c, *bootPath)
 		if err != nil {
 			return err
 		}
@@ -257,7 +257,7 @@ func cmdProofVerify(c proc, args []string) error {
 		}
 		rep = proof.VerifyBootProof(*bp, opts)
 	} else {
-		b, err := readProofFile(c, *attPath)
+		b, err := readProofFile(ctx, c, *attPath)
 		if err != nil {
 			return err
 		}
@@ -348,7 +348,7 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 	if *app == "" {
 		return usagef("--app NAME is required; run 'vigil proof fetch -h' for examples")
 	}
-	opts, err := common.options(c)
+	opts, err := common.options(ctx, c)
 	if err != nil {
 		return err
 	}

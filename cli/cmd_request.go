@@ -60,7 +60,7 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	if set["body-file"] {
 		var from string
 		var err error
-		data, from, err = readInput(c, *bodyFile, api.MaxRequestBodyBytes)
+		data, from, err = readInput(ctx, c, *bodyFile, "the body", api.MaxRequestBodyBytes)
 		if errors.Is(err, errNoInput) {
 			return usagef("request: --body-file -: there is no standard input")
 		}
@@ -99,19 +99,45 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 		return fmt.Errorf("request: %w", err)
 	}
 	fmt.Fprintf(c.stderr, "HTTP %d %s\n", reply.Status, http.StatusText(reply.Status))
-	if json.Valid(reply.Body) && len(reply.Body) > 0 {
-		if err := writeJSON(c.stdout, json.RawMessage(reply.Body)); err != nil {
-			return err
-		}
-	} else if len(reply.Body) > 0 {
-		fmt.Fprintln(c.stdout, api.Sanitize(string(reply.Body)))
-	}
+	// The outcome is settled before anything is printed, so that a failure
+	// to print (a full disk, a closed pipe) cannot replace "look first"
+	// with exit 1, "safe to run again".
+	var outcome error
 	if submit && api.ReplyMayHaveRecorded(reply.Status, reply.Body) {
-		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d %s: outcome unknown, the submit may have been recorded; look with 'vigil activity list --limit 10' before sending it again",
+		outcome = &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d %s: outcome unknown, the submit may have been recorded; look with 'vigil activity list --limit 10' before sending it again",
 			reply.Status, http.StatusText(reply.Status))}
+	} else if reply.Status < 200 || reply.Status > 299 {
+		outcome = &exitStatus{exitFailure, fmt.Sprintf("request: the service answered %d %s", reply.Status, http.StatusText(reply.Status))}
 	}
-	if reply.Status < 200 || reply.Status > 299 {
-		return &exitStatus{exitFailure, fmt.Sprintf("request: the service answered %d %s", reply.Status, http.StatusText(reply.Status))}
+	var werr error
+	if json.Valid(reply.Body) && len(reply.Body) > 0 {
+		werr = writeJSON(c.stdout, json.RawMessage(reply.Body))
+	} else if len(reply.Body) > 0 {
+		_, werr = fmt.Fprintln(c.stdout, api.Sanitize(string(reply.Body)))
 	}
-	return nil
+	if outcome != nil || werr == nil {
+		return outcome
+	}
+	if submit {
+		return submitReplyNotPrinted(reply.Body, werr)
+	}
+	return fmt.Errorf("request: %w", werr)
+}
+
+// submitReplyNotPrinted is the error of a submit answered 2xx whose reply
+// could not be written to standard output: the activity is recorded, so
+// the error names it (recordedNotPrinted), or, when the reply does not
+// say which, sends the user to look before sending it again.
+func submitReplyNotPrinted(body []byte, werr error) error {
+	var r struct {
+		Activity struct {
+			ID     string `json:"id"`
+			Status string `json:"status"`
+		} `json:"activity"`
+	}
+	if json.Unmarshal(body, &r) == nil && r.Activity.ID != "" {
+		return recordedNotPrinted(r.Activity.ID, r.Activity.Status, werr)
+	}
+	return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service accepted the submit, but printing its reply failed: %s; look with 'vigil activity list --limit 10' before sending it again",
+		api.Sanitize(werr.Error()))}
 }

@@ -77,7 +77,7 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 		if set["body-file"] {
 			path = *bodyFile
 		}
-		data, from, err = readInput(c, path, maxStampBody)
+		data, from, err = readInput(ctx, c, path, "the body", maxStampBody)
 		if errors.Is(err, errNoInput) {
 			return usagef("stamp: no body: pass --body JSON or --body-file F")
 		}

@@ -283,7 +283,7 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	body, from, err := readInput(c, *bodyPath, maxDeliveryBody)
+	body, from, err := readInput(ctx, c, *bodyPath, "the delivery body", maxDeliveryBody)
 	if err != nil {
 		return usagef("webhook verify: --body %s: %v", from, err)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -287,8 +288,9 @@ var errNoInput = errors.New("no standard input")
 
 // readInput reads path, or standard input when path is "-", and returns at
 // most limit+1 bytes (so the caller can say the input is too large in its own
-// words) and a name for the source to use in messages.
-func readInput(c proc, path string, limit int) (data []byte, from string, err error) {
+// words) and a name for the source to use in messages. what ("the body")
+// names the input in messages; the read stops when ctx ends (readStopping).
+func readInput(ctx context.Context, c proc, path, what string, limit int) (data []byte, from string, err error) {
 	src, from := c.stdin, "standard input"
 	if path == "" {
 		// A flag given as "" is refused by parseFlags; a caller that reads
@@ -308,9 +310,9 @@ func readInput(c proc, path string, limit int) (data []byte, from string, err er
 	if src == nil {
 		return nil, from, errNoInput
 	}
-	data, err = io.ReadAll(io.LimitReader(src, int64(limit)+1))
+	data, err = readStopping(ctx, c, src, from, what, limit)
 	if err != nil {
-		return nil, from, fmt.Errorf("read %s: %w", from, err)
+		return nil, from, err
 	}
 	return data, from, nil
 }

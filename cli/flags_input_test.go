@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -17,11 +18,14 @@ func TestReadInputNamedPipeDoesNotBlock(t *testing.T) {
 		data []byte
 		err  error
 	}
-	r := fifotest.Call(t, path, "readInput", func() result { data, _, err := readInput(c, path, 100); return result{data, err} })
+	r := fifotest.Call(t, path, "readInput", func() result {
+		data, _, err := readInput(context.Background(), c, path, "the input", 100)
+		return result{data, err}
+	})
 	if r.err != nil || len(r.data) != 0 {
 		t.Errorf("a FIFO without a writer: %q, %v; want it read as empty", r.data, r.err)
 	}
-	if _, _, err := readInput(c, "/dev/zero", 100); err == nil || !strings.Contains(err.Error(), "is a device, not a regular file") {
+	if _, _, err := readInput(context.Background(), c, "/dev/zero", "the input", 100); err == nil || !strings.Contains(err.Error(), "is a device, not a regular file") {
 		t.Errorf("/dev/zero: %v", err)
 	}
 }

@@ -343,18 +343,35 @@ func resultText(r api.Result) string {
 
 // printSubmitted reports a submitted activity; when it waits for votes it says
 // how to follow it, and when it ran and FAILED it is an error (exit 1).
+// The service has recorded the activity by now, so a failure to print it
+// (a full disk, a closed pipe) is never exit 1 "safe to run again": it is
+// recordedNotPrinted, which names the activity.
 func printSubmitted(w io.Writer, a shownActivity, raw json.RawMessage, asJSON bool) error {
 	if asJSON {
 		if err := writeJSON(w, raw); err != nil {
-			return err
+			return recordedNotPrinted(a.ID, a.Status, err)
 		}
 		return failedRun(a.Activity)
 	}
 	if err := printActivity(w, a); err != nil {
-		return err
+		return recordedNotPrinted(a.ID, a.Status, err)
 	}
 	if !api.IsTerminal(a.Status) {
-		fmt.Fprintf(w, "\nThe activity waits for votes; follow it with: vigil activity wait %s\n", a.ID)
+		if _, err := fmt.Fprintf(w, "\nThe activity waits for votes; follow it with: vigil activity wait %s\n", a.ID); err != nil {
+			return recordedNotPrinted(a.ID, a.Status, err)
+		}
 	}
 	return failedRun(a.Activity)
+}
+
+// recordedNotPrinted is the error of a submit the service recorded whose
+// result could not be written to standard output. It is exit 4 (look
+// first), as a lost reply is: running the command again would make a
+// second activity, and standard error is the only place left to say which
+// one was made.
+func recordedNotPrinted(id, status string, err error) error {
+	id = api.SanitizeID(id)
+	return &exitStatus{exitOutcomeUnknown, fmt.Sprintf(
+		"activity %s was recorded (%s), but printing it failed: %s; do not submit it again: see it with 'vigil activity get %s'",
+		id, api.Sanitize(status), api.Sanitize(err.Error()), id)}
 }

@@ -199,9 +199,9 @@ func readSecret(ctx context.Context, c proc, prompt string) ([]byte, error) {
 	if c.stdin == nil {
 		return nil, usagef("%s: standard input is empty; pipe the secret in or run on a terminal", prompt)
 	}
-	b, err := io.ReadAll(io.LimitReader(c.stdin, maxSecret+1))
+	b, err := readStopping(ctx, c, c.stdin, "standard input", prompt, maxSecret)
 	if err != nil {
-		return nil, fmt.Errorf("read %s from standard input: %w", prompt, err)
+		return nil, err
 	}
 	if len(b) > maxSecret {
 		return nil, fmt.Errorf("%s on standard input is over %d KiB; is that the right input?", prompt, maxSecret>>10)
