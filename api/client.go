@@ -3,6 +3,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -471,14 +473,24 @@ func byteSize(n int64) string {
 }
 
 // notSent reports errors that happen before any byte of the request left, after
-// which a submit certainly did not reach the service.
+// which a submit certainly did not reach the service: dialing, DNS, and the
+// server's certificate failing verification (the TLS handshake ends before
+// the request is written). Other TLS errors (alerts, bad records) may come
+// after the request was written on a reused connection: they stay unknown.
 func notSent(err error) bool {
 	var opErr *net.OpError
 	if errors.As(err, &opErr) && opErr.Op == "dial" {
 		return true
 	}
 	var dnsErr *net.DNSError
-	return errors.As(err, &dnsErr)
+	if errors.As(err, &dnsErr) {
+		return true
+	}
+	var verifyErr *tls.CertificateVerificationError
+	var authorityErr x509.UnknownAuthorityError
+	var hostnameErr x509.HostnameError
+	var invalidErr x509.CertificateInvalidError
+	return errors.As(err, &verifyErr) || errors.As(err, &authorityErr) || errors.As(err, &hostnameErr) || errors.As(err, &invalidErr)
 }
 
 // isServiceError reports whether body is the service's error JSON, which a

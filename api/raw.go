@@ -83,7 +83,11 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 				return nil, fmt.Errorf("%s: %w", cl.op, err) // the same question gets the same answer
 			}
 			if errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil {
-				if le == nil && !cl.retry && !notSent(err) {
+				if le == nil && !cl.retry {
+					if notSent(err) {
+						// As in do: safe to run again, said so.
+						return nil, &notSentError{fmt.Errorf("%s: the request was not sent: %w", cl.op, err)}
+					}
 					return nil, cl.outcomeUnknown(err)
 				}
 				return nil, fmt.Errorf("%s: %w", cl.op, err)

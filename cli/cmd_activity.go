@@ -432,6 +432,7 @@ Flags:
 func activityEvaluations(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "activity evaluations", usage: activityEvaluationsUsage, arg: "activity id",
+		exact: true, // showEvaluations escapes what it prints, once
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryGetPolicyEvaluations, api.GetPolicyEvaluationsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
 		},

@@ -9,7 +9,14 @@ import (
 	"github.com/vigil-console/vigil/ui"
 )
 
+// rootQuorumRow stands in the POLICY column for the root quorum's own
+// evaluation. It holds a quote, so a policy given this name is printed
+// quoted by api.NameText and never reads as the marker.
+const rootQuorumRow = "(the root quorum's own)"
+
 // showEvaluations lists each evaluation's policies by name with their outcome.
+// Its client keeps strings exact (the verb is exact): each is escaped once,
+// here, names with api.NameText as policy list shows them.
 func showEvaluations(ctx context.Context, c proc, client *api.Client, id string) error {
 	evals, err := client.GetPolicyEvaluations(ctx, id)
 	if err != nil {
@@ -33,18 +40,20 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 			// still says how the vote was judged, or the trail would miss the
 			// evaluation that completed the activity.
 			outcome, why := decided(e)
-			rows = append(rows, []string{e.ID, timeText(e.CreatedAt), e.VoteID, outcome, why})
+			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), outcome, why})
 			continue
 		}
 		for _, o := range e.PolicyEvaluations {
-			name := names[o.PolicyID]
+			name, listed := names[o.PolicyID]
 			switch {
 			case o.PolicyID == "":
-				name = "(root quorum / final)"
-			case name == "":
-				name = o.PolicyID
+				name = rootQuorumRow
+			case !listed:
+				name = "policy " + api.SanitizeID(o.PolicyID)
+			default:
+				name = api.NameText(name)
 			}
-			rows = append(rows, []string{e.ID, timeText(e.CreatedAt), e.VoteID, o.Outcome, name})
+			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), api.SanitizeID(o.Outcome), name})
 		}
 	}
 	return table(c.stdout, []string{"EVALUATION", "AT", "VOTE", "OUTCOME", "POLICY"}, rows)
@@ -79,6 +88,7 @@ func noPolicyExplainer(ctx context.Context, client *api.Client, id string) func(
 		in := policy.InputOfActivity(*act, members, e.VoteID, e.CreatedAt.Time())
 		d := policy.Decide(nil, in, policy.QuorumOf(configs.Quorum), policy.RootOnly(act.Type))
 		x := policy.Explain(d)
-		return x.Outcome, "(no policy ran) " + ui.Clean(x.Why) // Why names users
+		// Why quotes the users' exact names (api.Quote): escaped once.
+		return api.SanitizeID(x.Outcome), "(no policy ran) " + ui.Clean(x.Why)
 	}
 }

@@ -46,6 +46,7 @@ Flags:
 func featureList(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "feature list", usage: featureListUsage,
+		exact: true, // escaped once, below: quoting the client's escaped copy showed a real ESC and a typed \u001b alike
 		raw: func(ctx context.Context, client *api.Client, _ string) (json.RawMessage, error) {
 			return client.QueryRaw(ctx, api.QueryGetOrganizationConfigs, api.GetOrganizationConfigsRequest{OrganizationID: client.OrganizationID()})
 		},
@@ -57,7 +58,7 @@ func featureList(ctx context.Context, c proc, args []string) error {
 			rows := make([][]string, 0, len(cfg.Features))
 			for _, f := range cfg.Features {
 				// Quoted as the vote prompt quotes it: look-alike letters marked.
-				rows = append(rows, []string{f.Name, api.Quote(f.Value)})
+				rows = append(rows, []string{api.NameText(f.Name), api.Quote(f.Value)})
 			}
 			if err := table(c.stdout, []string{"FEATURE", "VALUE"}, rows); err != nil {
 				return err

@@ -253,8 +253,10 @@ func checkSource(c proc, s policy.Source) error {
 			return fmt.Errorf("the expressions do not compile: %w", err)
 		}
 		// Accepted, but behaving differently on the real service: said, not refused.
+		// Messages may quote a decoded string literal: escaped here too, as
+		// the console escapes them.
 		for _, w := range policy.Warnings(s) {
-			fmt.Fprintf(c.stderr, "warning: %s\n", w.String())
+			fmt.Fprintf(c.stderr, "warning: %s\n", ui.Clean(w.String()))
 		}
 		return nil
 	}
@@ -266,7 +268,7 @@ func checkSource(c proc, s policy.Source) error {
 		case policy.FieldTime:
 			src = s.Time
 		}
-		fmt.Fprintf(c.stderr, "%s\n", d.String())
+		fmt.Fprintf(c.stderr, "%s\n", ui.Clean(d.String()))
 		if lines := strings.Split(src, "\n"); d.Line >= 1 && d.Line <= len(lines) {
 			// The caret goes by display width: a tab or an invisible character
 			// is printed as its escape, a wide character takes two cells.

@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"cel.dev/cel-go/parser"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // documentedParams is the real service's table of the parameters a policy
@@ -232,21 +234,34 @@ func paramWarning(name string, pins *pinnedTypes) string {
 	}
 	// The name is the author's, of any length: it is shortened, as the
 	// warning is about the name's spelling, which its start shows.
-	shown := fmt.Sprintf("activity.params.%q", clipName(name))
-	if isParamIdent(name) {
-		shown = "activity.params." + clipName(name)
-	}
+	shown := "activity.params." + paramName(name)
 	if snake := snakeCase(name); snake != name {
 		if types, ok := DocumentedParam(snake); ok {
 			return fmt.Sprintf("%s: the real service names parameters in snake_case; write activity.params.%s "+
 				"(it exposes it for %s): as written, %s", shown, snake, strings.Join(types, ", "), missing)
 		}
 		return fmt.Sprintf("%s: the real service names parameters in snake_case, and %s is not among those it "+
-			"lets policies read (docs/policy-language.md lists them): %s", shown, clipName(snake), missing)
+			"lets policies read (docs/policy-language.md lists them): %s", shown, paramName(snake), missing)
 	}
 	return fmt.Sprintf("%s is not among the parameters the real service lets policies read "+
 		"(docs/policy-language.md lists them): %s", shown, missing)
 }
+
+// paramName shows a parameter name a warning quotes: bare when it is an
+// identifier, else quoted and escaped (quoteLiteral), as it was decoded from
+// a string literal and may hold anything, a real ESC included.
+func paramName(name string) string {
+	if isParamIdent(name) {
+		return clipName(name)
+	}
+	return quoteLiteral(name)
+}
+
+// quoteLiteral shows the decoded value of a string literal in a message:
+// shortened, quoted and escaped with api.Quote, so that an escape the author
+// typed ('\x1b') never reaches a terminal as a real control character, and a
+// look-alike shows as one.
+func quoteLiteral(s string) string { return api.Quote(clipName(s)) }
 
 // clipName shortens a parameter name a warning quotes to what a line shows.
 func clipName(name string) string {

@@ -32,10 +32,10 @@ func parseTimestamp(s string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, u)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("Timestamp('%s') is not an RFC 3339 time, e.g. '2025-01-01T00:00:00Z'", s)
+		return time.Time{}, fmt.Errorf("Timestamp(%s) is not an RFC 3339 time, e.g. '2025-01-01T00:00:00Z'", quoteLiteral(s))
 	}
 	if _, offset := t.Zone(); offset != 0 {
-		return time.Time{}, fmt.Errorf("Timestamp('%s'): the time must be in UTC with a zero offset (Z, +00:00 or -00:00), e.g. '2025-01-01T00:00:00Z'", s)
+		return time.Time{}, fmt.Errorf("Timestamp(%s): the time must be in UTC with a zero offset (Z, +00:00 or -00:00), e.g. '2025-01-01T00:00:00Z'", quoteLiteral(s))
 	}
 	return t.UTC(), nil
 }
@@ -68,7 +68,7 @@ var cronRanges = [5]struct {
 func parseCron(s string) (cron, error) {
 	parts := strings.Fields(s)
 	if len(parts) != 5 {
-		return cron{}, fmt.Errorf("CronSpan: the schedule '%s' has %d fields; it needs 5: minute hour day-of-month month day-of-week", s, len(parts))
+		return cron{}, fmt.Errorf("CronSpan: the schedule %s has %d fields; it needs 5: minute hour day-of-month month day-of-week", quoteLiteral(s), len(parts))
 	}
 	var fields [5]cronField
 	for i, p := range parts {
@@ -87,10 +87,10 @@ func parseCron(s string) (cron, error) {
 				b, errB = strconv.Atoi(hi)
 			}
 			if errA != nil || errB != nil || strings.ContainsAny(item, "+ ") {
-				return cron{}, fmt.Errorf("CronSpan: '%s' in the %s field is not a number, a range (1-5) or a list (1,3,5); steps, names and macros are not supported", item, r.name)
+				return cron{}, fmt.Errorf("CronSpan: %s in the %s field is not a number, a range (1-5) or a list (1,3,5); steps, names and macros are not supported", quoteLiteral(item), r.name)
 			}
 			if a < r.min || b > r.max || a > b {
-				return cron{}, fmt.Errorf("CronSpan: '%s' is outside the %s field's %d-%d", item, r.name, r.min, r.max)
+				return cron{}, fmt.Errorf("CronSpan: %s is outside the %s field's %d-%d", quoteLiteral(item), r.name, r.min, r.max)
 			}
 			for v := a; v <= b; v++ {
 				f.values[v] = true
@@ -120,10 +120,15 @@ func (c cron) dayMatches(t time.Time) bool {
 // parseSpanDuration parses a whole-number duration of days, hours and
 // minutes (8h, 90m, 1d12h), greater than zero and at most 7 days.
 func parseSpanDuration(s string) (time.Duration, error) {
-	bad := fmt.Errorf("CronSpan: the duration '%s' must be whole days, hours and minutes, e.g. '8h', '90m' or '1d12h'", s)
-	tooLong := fmt.Errorf("CronSpan: the duration '%s' must be more than zero and at most 7 days", s)
+	// Built only when refused: the message quotes and escapes the literal.
+	bad := func() error {
+		return fmt.Errorf("CronSpan: the duration %s must be whole days, hours and minutes, e.g. '8h', '90m' or '1d12h'", quoteLiteral(s))
+	}
+	tooLong := func() error {
+		return fmt.Errorf("CronSpan: the duration %s must be more than zero and at most 7 days", quoteLiteral(s))
+	}
 	if s == "" {
-		return 0, bad
+		return 0, bad()
 	}
 	var total time.Duration
 	rest := s
@@ -134,25 +139,25 @@ func parseSpanDuration(s string) (time.Duration, error) {
 			i++
 		}
 		if i == 0 || i == len(rest) || i > 6 {
-			return 0, bad
+			return 0, bad()
 		}
 		n, _ := strconv.Atoi(rest[:i])
 		u := strings.IndexByte("dhm", rest[i])
 		if u < 0 || u <= lastUnit {
-			return 0, bad
+			return 0, bad()
 		}
 		lastUnit = u
 		unit := [...]time.Duration{24 * time.Hour, time.Hour, time.Minute}[u]
 		// Checked before multiplying: a large count would wrap around
 		// time.Duration into a short, accepted window.
 		if time.Duration(n) > maxSpan/unit {
-			return 0, tooLong
+			return 0, tooLong()
 		}
 		total += time.Duration(n) * unit
 		rest = rest[i+1:]
 	}
 	if total <= 0 || total > maxSpan {
-		return 0, tooLong
+		return 0, tooLong()
 	}
 	return total, nil
 }
@@ -183,13 +188,15 @@ func parseCronSpan(schedule, duration, tz string) (cronSpan, error) {
 // loadZoneNamed reads an IANA time zone from the zone database; the
 // machine's own ("Local", "") is refused, as the service refuses it.
 func loadZoneNamed(tz string) (*time.Location, error) {
-	bad := fmt.Errorf("CronSpan: '%s' is not an IANA time zone name, e.g. 'America/New_York' or 'UTC'", tz)
+	bad := func() error {
+		return fmt.Errorf("CronSpan: %s is not an IANA time zone name, e.g. 'America/New_York' or 'UTC'", quoteLiteral(tz))
+	}
 	if tz == "" || tz == "Local" {
-		return nil, bad
+		return nil, bad()
 	}
 	loc, err := time.LoadLocation(tz)
 	if err != nil {
-		return nil, bad
+		return nil, bad()
 	}
 	return loc, nil
 }

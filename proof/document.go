@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fxamacker/cbor/v2"
 	"github.com/veraison/go-cose"
@@ -287,10 +288,16 @@ func keyKind(k any) string {
 	}
 }
 
-// clip shortens attacker-chosen strings quoted in reasons.
+// clip shortens attacker-chosen strings quoted in reasons, cutting on a rune
+// boundary: half a character would show as a \xNN escape, as if tampered with.
 func clip(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
+	const most = 64
+	if len(s) <= most {
+		return s
 	}
-	return s
+	n := most
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

@@ -382,9 +382,9 @@ func datedWithinLeaf(leaf *x509.Certificate, dated time.Time) error {
 func validAt(c *x509.Certificate, at time.Time, what string) error {
 	switch {
 	case at.After(c.NotAfter):
-		return fmt.Errorf("%s (%s) had expired at %s: it was valid %s to %s", what, c.Subject.CommonName, at.UTC().Format(time.RFC3339), c.NotBefore.UTC().Format(time.RFC3339), c.NotAfter.UTC().Format(time.RFC3339))
+		return fmt.Errorf("%s (%s) had expired at %s: it was valid %s to %s", what, clip(c.Subject.CommonName), at.UTC().Format(time.RFC3339), c.NotBefore.UTC().Format(time.RFC3339), c.NotAfter.UTC().Format(time.RFC3339))
 	case at.Before(c.NotBefore):
-		return fmt.Errorf("%s (%s) was not yet valid at %s: it is valid %s to %s", what, c.Subject.CommonName, at.UTC().Format(time.RFC3339), c.NotBefore.UTC().Format(time.RFC3339), c.NotAfter.UTC().Format(time.RFC3339))
+		return fmt.Errorf("%s (%s) was not yet valid at %s: it is valid %s to %s", what, clip(c.Subject.CommonName), at.UTC().Format(time.RFC3339), c.NotBefore.UTC().Format(time.RFC3339), c.NotAfter.UTC().Format(time.RFC3339))
 	}
 	return nil
 }
