@@ -260,6 +260,7 @@ func tagCreate(ctx context.Context, c proc, args []string) error {
 			return err
 		}
 	}
+	warnSameNameTag(ctx, c, client, params.UserTagName)
 	return submitVerb(ctx, c, conn, client, "create_user_tag", params)
 }
 

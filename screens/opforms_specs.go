@@ -233,12 +233,16 @@ func createUserTagSpec() opSpec {
 			}
 			return []ui.Field{{Key: "userTagName", Label: "Tag name", Required: true, CharLimit: api.MaxNameLength}, users}
 		},
-		build: func(_ *Common, v map[string]string) (prepared, error) {
+		build: func(c *Common, v map[string]string) (prepared, error) {
 			p := api.CreateUserTagParams{UserTagName: v["userTagName"], UserIDs: splitIDs(v["userIds"])}
 			if err := p.Validate(); err != nil {
 				return prepared{}, err
 			}
-			return prepared{params: p, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+			var facts []string
+			if w := api.SameNameTagWarning(c.Org.TagNames, p.UserTagName); w != "" {
+				facts = append(facts, "warning: "+w)
+			}
+			return prepared{params: p, facts: facts, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.CreateUserTag(ctx, p, o...)
 			}}, nil
 		},

@@ -3,6 +3,7 @@ package screens
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
@@ -85,5 +86,50 @@ func TestInvitationFormSendsTheTagNamedWithASpace(t *testing.T) {
 		if len(got) != len(c.want) || got[0] != c.want[0] || len(got) > 1 && got[1] != c.want[1] {
 			t.Errorf("typed the tags %q; sent %q, want %q", c.typed, got, c.want)
 		}
+	}
+}
+
+// The create-user-tag form's confirm warns that the organization already has
+// a tag of the name typed, naming its id: the service allows a second one,
+// which by name cannot be told from the first.
+func TestCreateUserTagFormWarnsOfATagOfTheSameName(t *testing.T) {
+	d := servertest.StartDemo(t)
+	ops := demoTagID(t, d, "ops")
+	var log bytes.Buffer
+	h := opsHarness(t, d, &log)
+	openOperation(h, "create user tag")
+	h.typeText("ops")
+	h.key("ctrl+s")
+	if f := h.frame(); !strings.Contains(f, "already has a user tag named") || !strings.Contains(f, ops) {
+		t.Errorf("the confirm of a second tag named \"ops\" does not warn of the existing one (%s):\n%s", ops, f)
+	}
+	h.key("esc")
+	openOperation(h, "create user tag")
+	h.typeText("brand new")
+	h.key("ctrl+s")
+	if f := h.frame(); strings.Contains(f, "already has") {
+		t.Errorf("the confirm of a new tag name warns of a tag of that name:\n%s", f)
+	}
+}
+
+// Two tags of one name show with their ids on the Users screen: only one of
+// them is the "ops" the demo's consensus policy counts.
+func TestUsersScreenTellsTwoTagsOfOneNameApart(t *testing.T) {
+	d := servertest.StartDemo(t)
+	ops := demoTagID(t, d, "ops")
+	decoy := createTagNow(t, d, "ops", memberID(t, d, "operator"))
+	h := memberConsole(t, d.Client("alice"))
+	h.openUser("operator")
+	if f := h.frame(); !strings.Contains(f, "ops ("+decoy+")") || strings.Contains(f, ops) {
+		t.Errorf("operator's record should show its tag as ops (%s), not bob's ops %s:\n%s", decoy, ops, f)
+	}
+	h = memberConsole(t, d.Client("alice"))
+	h.openUser("bob")
+	if f := h.frame(); !strings.Contains(f, "ops ("+ops+")") {
+		t.Errorf("bob's record should show his tag as ops (%s):\n%s", ops, f)
+	}
+	// A name that one tag holds stays plain.
+	if f := h.frame(); strings.Contains(f, "auditors (") {
+		t.Errorf("a tag name only one tag holds is shown with its id:\n%s", f)
 	}
 }
