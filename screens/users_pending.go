@@ -94,7 +94,7 @@ type pendingDeletesLoadedMsg struct {
 // then, so that starting the console lists no more than it did.
 func (u *Users) loadPending() tea.Cmd {
 	u.pendingGen++
-	if u.open == nil {
+	if u.open == nil || u.lockedOut != "" {
 		return nil
 	}
 	gen, c, client, userID := u.pendingGen, u.c, u.c.Reader, u.open.UserID
@@ -113,7 +113,7 @@ type pendingRefreshMsg struct{ gen int }
 // polling reports whether the open record reads its pending deletions again
 // at the profile's refresh interval: only while the screen shows it.
 func (u *Users) polling() bool {
-	return u.c.Refresh > 0 && u.open != nil && !u.hidden && !u.c.AutoPaused
+	return u.c.Refresh > 0 && u.open != nil && !u.hidden && !u.c.AutoPaused && u.lockedOut == ""
 }
 
 // toggleAutoRefresh pauses or resumes auto-refresh, Activities' too (the
