@@ -70,3 +70,15 @@ func TestTagCreateWarnsOfATagOfTheSameName(t *testing.T) {
 		t.Errorf("a new tag name is warned of:\n%s", errOut)
 	}
 }
+
+// A user given twice, once by name and once by id, is a usage mistake named
+// in the words typed, found before anything is sent.
+func TestTagCreateRefusesOneUserByNameAndByID(t *testing.T) {
+	e := newVerbEnv(t)
+	bob := e.userID("bob")
+	code, out, errOut := e.run("", "tag", "create", "--name", "x", "bob", bob)
+	wantExit(t, "tag create bob <bob's id>", code, exitUsage, out, errOut)
+	if !strings.Contains(errOut, `"bob" and "`+bob+`" are the same user`) {
+		t.Errorf("the refusal does not say bob and %s are the same user:\n%s", bob, errOut)
+	}
+}
