@@ -131,3 +131,33 @@ func knownText(known map[string]string) string {
 	}
 	return "known: " + strings.Join(out, ", ")
 }
+
+// TagsNamed lists, sorted, the ids in names (id -> name) of the tags named
+// exactly name. The service allows two tags of one name; more than one id
+// means the name alone cannot tell them apart.
+func TagsNamed(names map[string]string, name string) []string {
+	var ids []string
+	for id, n := range names {
+		if n == name {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// SameNameTagWarning warns that a new tag named name would share it with
+// the tags names already holds, or is "" when none does.
+func SameNameTagWarning(names map[string]string, name string) string {
+	ids := TagsNamed(names, name)
+	if len(ids) == 0 {
+		return ""
+	}
+	shown := make([]string, len(ids))
+	for i, id := range ids {
+		shown[i] = SanitizeID(id)
+	}
+	return fmt.Sprintf("the organization already has a user tag named %s (id %s): the service allows a second one, "+
+		"but by name the two cannot be told apart (policies and --tag need the id); pick another name unless that is meant",
+		Quote(name), strings.Join(shown, ", "))
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -186,6 +187,12 @@ func resolveUsers(ctx context.Context, client *api.Client, cmd, what string, val
 		if err != nil {
 			return nil, usagef("%s: %s %v; see 'vigil user list'", cmd, what, err)
 		}
+		// Checked here, on what the words mean: "bob" and bob's id differ
+		// as typed but are one user, which the service would take once.
+		if j := slices.Index(ids, id); j >= 0 {
+			return nil, usagef("%s: %s %s and %s are the same user (%s); list each user once",
+				cmd, what, api.Quote(values[j]), api.Quote(v), api.NameWithID(known[id], id))
+		}
 		ids = append(ids, id)
 	}
 	return ids, nil
@@ -260,6 +267,7 @@ func tagCreate(ctx context.Context, c proc, args []string) error {
 			return err
 		}
 	}
+	warnSameNameTag(ctx, c, client, params.UserTagName)
 	return submitVerb(ctx, c, conn, client, "create_user_tag", params)
 }
 

@@ -416,6 +416,8 @@ with no credential that can sign and fewer root members able to sign than the
 quorum's threshold: the service fails such a deletion (an expired key, or one
 whose lifetime cannot be read, counts as nothing); and when a key deleted is
 the one the profile signs with: once deleted, the profile is locked out.
+It refuses a key whose deletion already waits for votes, naming that
+activity: approve it instead.
 
 Examples:
   vigil apikey delete 0192a6c4-…
@@ -446,6 +448,9 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 	p := &api.DeleteAPIKeysParams{UserID: owner, APIKeyIDs: ids}
 	if err := p.Validate(); err != nil {
 		return usagef("apikey delete: %v", err)
+	}
+	if err := refusePendingDeletion(ctx, client, users, owner, ids); err != nil {
+		return err
 	}
 	warnOwnKey(c, prof.Name, stamperPublicKey(client.Stamper()), users, ids)
 	if err := warnQuorumLockout(ctx, c, client, users, owner, ids); err != nil {

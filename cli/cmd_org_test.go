@@ -151,10 +151,12 @@ func TestUserAndAPIKeyEndToEnd(t *testing.T) {
 	if err != nil || len(user.APIKeys) != 2 {
 		t.Fatalf("operator has two keys in the demo: %+v %v", user, err)
 	}
-	var oldKey api.APIKey
+	var oldKey, liveKey api.APIKey // the demo's pending deletion names oldKey
 	for _, k := range user.APIKeys {
 		if strings.Contains(k.APIKeyName, "old") {
 			oldKey = k
+		} else {
+			liveKey = k
 		}
 	}
 	// Tags by name, as the console shows them (the demo's tags come from
@@ -175,8 +177,9 @@ func TestUserAndAPIKeyEndToEnd(t *testing.T) {
 		t.Errorf("apikey get --json: %v\n%s", err, out)
 	}
 
-	// Delete: unknown keys and a wrong owner are refused; without --yes in a
-	// script it is refused; with --yes it is submitted and, once approved, gone.
+	// Delete: unknown keys, a wrong owner and a key whose deletion is pending
+	// are refused; without --yes in a script it is refused; with --yes it is
+	// submitted and, once approved, gone.
 	code, out, errOut = e.run("", "apikey", "delete", "--yes", "no-such-key")
 	wantExit(t, "unknown key", code, 1, out, errOut)
 	code, out, errOut = e.run("", "apikey", "delete", "--yes", "--user", e.userID("bob"), oldKey.APIKeyID)
@@ -184,14 +187,16 @@ func TestUserAndAPIKeyEndToEnd(t *testing.T) {
 	if !strings.Contains(errOut, "belongs to operator") {
 		t.Errorf("wrong owner: %s", errOut)
 	}
-	code, out, errOut = e.run("", "apikey", "delete", oldKey.APIKeyID)
-	wantExit(t, "no --yes", code, 2, out, errOut)
 	code, out, errOut = e.run("", "apikey", "delete", "--yes", oldKey.APIKeyID)
+	wantExit(t, "pending deletion", code, 1, out, errOut)
+	code, out, errOut = e.run("", "apikey", "delete", liveKey.APIKeyID)
+	wantExit(t, "no --yes", code, 2, out, errOut)
+	code, out, errOut = e.run("", "apikey", "delete", "--yes", liveKey.APIKeyID)
 	wantExit(t, "delete", code, 0, out, errOut)
 	id := activityIDFrom(t, out)
 	code, out, errOut = e.run("", "activity", "approve", "--yes", "--profile", "bob", id)
 	wantExit(t, "approve", code, 0, out, errOut)
-	if _, err := e.client("alice").GetAPIKey(ctx, oldKey.APIKeyID); err == nil {
+	if _, err := e.client("alice").GetAPIKey(ctx, liveKey.APIKeyID); err == nil {
 		t.Errorf("the key is still there after the approved deletion")
 	}
 }

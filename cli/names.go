@@ -102,3 +102,17 @@ func namedIDs(names map[string]string, ids []string, sep string, withID bool) st
 	}
 	return strings.Join(out, sep)
 }
+
+// warnSameNameTag warns on stderr, before submitting, that a tag named name
+// already exists: the service allows a second one, which by name cannot be
+// told from the first. A failed read only says the check was not made.
+func warnSameNameTag(ctx context.Context, c proc, client *api.Client, name string) {
+	names, err := api.UserTagNames(ctx, exactLister{client})
+	if err != nil && !errors.Is(err, api.ErrWalkCutShort) {
+		fmt.Fprintf(c.stderr, "vigil: could not check whether a tag named %s exists (%v)\n", api.Quote(name), err)
+		return
+	}
+	if w := api.SameNameTagWarning(names, name); w != "" {
+		fmt.Fprintf(c.stderr, "warning: %s\n", w)
+	}
+}

@@ -52,3 +52,33 @@ func TestTagCreateChecksUsersBeforeSending(t *testing.T) {
 		t.Errorf("sent user ids %v, want %v (carol by id)", got, want)
 	}
 }
+
+// tag create warns on stderr, naming the existing tag's id, when the
+// organization already has a tag of that name: the service allows a second
+// one, which by name cannot be told from the first.
+func TestTagCreateWarnsOfATagOfTheSameName(t *testing.T) {
+	e := newVerbEnv(t)
+	ops := e.demoTagID("ops")
+	code, out, errOut := e.run("", "tag", "create", "--name", "ops")
+	wantExit(t, "tag create --name ops", code, 0, out, errOut)
+	if !strings.Contains(errOut, "warning: ") || !strings.Contains(errOut, "already has a user tag named") || !strings.Contains(errOut, ops) {
+		t.Errorf("a second tag named ops is proposed without a warning naming %s:\n%s", ops, errOut)
+	}
+	code, out, errOut = e.run("", "tag", "create", "--name", "brand new")
+	wantExit(t, "tag create --name \"brand new\"", code, 0, out, errOut)
+	if strings.Contains(errOut, "already has") {
+		t.Errorf("a new tag name is warned of:\n%s", errOut)
+	}
+}
+
+// A user given twice, once by name and once by id, is a usage mistake named
+// in the words typed, found before anything is sent.
+func TestTagCreateRefusesOneUserByNameAndByID(t *testing.T) {
+	e := newVerbEnv(t)
+	bob := e.userID("bob")
+	code, out, errOut := e.run("", "tag", "create", "--name", "x", "bob", bob)
+	wantExit(t, "tag create bob <bob's id>", code, exitUsage, out, errOut)
+	if !strings.Contains(errOut, `"bob" and "`+bob+`" are the same user`) {
+		t.Errorf("the refusal does not say bob and %s are the same user:\n%s", bob, errOut)
+	}
+}

@@ -30,9 +30,22 @@ func operationSpecs() []opSpec {
 	}
 }
 
-// splitList splits a comma- or space-separated list, dropping empty items.
-func splitList(s string) []string {
+// splitIDs splits a list of ids separated by commas or spaces (an id holds
+// neither), dropping empty items.
+func splitIDs(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+}
+
+// splitNames splits a comma-separated list whose items may hold spaces (a
+// tag named "on call"), trimming each item and dropping empty ones.
+func splitNames(s string) []string {
+	var items []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			items = append(items, item)
+		}
+	}
+	return items
 }
 
 func createInvitationsSpec() opSpec {
@@ -89,7 +102,7 @@ func createInvitationsSpec() opSpec {
 func invitationRefs(c *Common, v map[string]string) (tags []string, sender string, warnings []string, err error) {
 	tags = []string{} // sent as [], not null
 	var tagErr, senderErr error
-	for _, t := range splitList(v["receiverUserTags"]) {
+	for _, t := range splitNames(v["receiverUserTags"]) {
 		id, warning, err := api.ResolveUserTag(c.Org.TagNames, c.Org.TagNamesComplete, t)
 		if err != nil {
 			tagErr = &api.ValidationError{Field: "receiverUserTags",
@@ -216,16 +229,20 @@ func createUserTagSpec() opSpec {
 			users := ui.Field{Key: "userIds", Label: "Users (from list_users; none: the tag alone)", Multi: true, Filter: true,
 				Choices: ids, ChoiceLabels: labels, PickedLabels: names}
 			if len(ids) == 0 {
-				users = ui.Field{Key: "userIds", Label: "User ids (comma-separated, or none; the user list is not loaded)", CharLimit: idListCharLimit}
+				users = ui.Field{Key: "userIds", Label: "User ids (comma- or space-separated, or none; the user list is not loaded)", CharLimit: idListCharLimit}
 			}
 			return []ui.Field{{Key: "userTagName", Label: "Tag name", Required: true, CharLimit: api.MaxNameLength}, users}
 		},
-		build: func(_ *Common, v map[string]string) (prepared, error) {
-			p := api.CreateUserTagParams{UserTagName: v["userTagName"], UserIDs: splitList(v["userIds"])}
+		build: func(c *Common, v map[string]string) (prepared, error) {
+			p := api.CreateUserTagParams{UserTagName: v["userTagName"], UserIDs: splitIDs(v["userIds"])}
 			if err := p.Validate(); err != nil {
 				return prepared{}, err
 			}
-			return prepared{params: p, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
+			var facts []string
+			if w := api.SameNameTagWarning(c.Org.TagNames, p.UserTagName); w != "" {
+				facts = append(facts, "warning: "+w)
+			}
+			return prepared{params: p, facts: facts, run: func(ctx context.Context, s Submitter, note *string, o ...api.SubmitOption) (*api.Activity, error) {
 				return s.CreateUserTag(ctx, p, o...)
 			}}, nil
 		},
@@ -330,12 +347,12 @@ func deleteWalletAccountsSpec() opSpec {
 		op: "delete_wallet_accounts", title: "Delete wallet accounts",
 		fields: func(*Common) []ui.Field {
 			return []ui.Field{
-				{Key: "walletAccountIds", Label: "Wallet account ids (comma-separated)", Required: true, CharLimit: idListCharLimit},
+				{Key: "walletAccountIds", Label: "Wallet account ids (comma- or space-separated)", Required: true, CharLimit: idListCharLimit},
 				{Key: "deleteWithoutExport", Label: "Delete without export (keys never exported are lost for good)", Choices: []string{"no", "yes"}},
 			}
 		},
 		build: func(_ *Common, v map[string]string) (prepared, error) {
-			p := api.DeleteWalletAccountsParams{WalletAccountIDs: splitList(v["walletAccountIds"])}
+			p := api.DeleteWalletAccountsParams{WalletAccountIDs: splitIDs(v["walletAccountIds"])}
 			// The service takes an empty list and deletes nothing; here that
 			// can only be a slip (the field held only commas).
 			if len(p.WalletAccountIDs) == 0 {
@@ -353,7 +370,7 @@ func deleteWalletAccountsSpec() opSpec {
 			}}, nil
 		},
 		destructive: func(v map[string]string) (string, []string) {
-			ids := splitList(v["walletAccountIds"])
+			ids := splitIDs(v["walletAccountIds"])
 			for i, id := range ids {
 				ids[i] = api.SanitizeID(id) // an id is ASCII: anything else shows
 			}

@@ -52,7 +52,7 @@ func TestOperationFormsShowValidationErrorsUnderTheirFields(t *testing.T) {
 		}, []string{"not a list of name <e-mail>", "Sender user id is required"}},
 		{"create user tag", func(h *harness) {}, []string{"Tag name is required"}},
 		{"create smart contract interface", func(h *harness) {}, []string{"Contract address or program id is required", "Label is required"}},
-		{"delete wallet accounts", func(h *harness) {}, []string{"Wallet account ids (comma-separated) is required"}},
+		{"delete wallet accounts", func(h *harness) {}, []string{"Wallet account ids (comma- or space-separated) is required"}},
 		{"delete wallet accounts", func(h *harness) { h.typeText(" , ,") }, []string{"lists no id; type the ids of the accounts to delete"}},
 		{"update oauth2 credential", func(h *harness) {
 			h.typeText("cred-1")

@@ -52,8 +52,11 @@ type Users struct {
 	err        string
 	fetched    time.Time
 	stale      bool // the last load failed: the list is from fetched
-	width      int
-	height     int
+	// lockedOut says that a deletion this console made removed its own
+	// signing key: nothing it reads or submits can succeed any more.
+	lockedOut string
+	width     int
+	height    int
 	// Open detail: the user, the API key under the cursor, the marked keys and
 	// the get_api_key record of the key under the cursor, when fetched.
 	open   *api.User
@@ -147,6 +150,9 @@ func (u *Users) Status() ScreenStatus {
 
 // load fetches the users and the tag names.
 func (u *Users) load() tea.Cmd {
+	if u.lockedOut != "" {
+		return nil // every read would be refused (lockOut)
+	}
 	u.gen++
 	u.loading = true
 	gen, c, client := u.gen, u.c, u.c.Reader
@@ -227,6 +233,9 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			return u, nil
 		}
 		u.loading = false
+		if msg.err != nil && u.lockedOut != "" {
+			return u, nil // a read sent before the lock-out: its error says less
+		}
 		if msg.err != nil {
 			u.err, u.stale = errorText(msg.err), true
 			u.list.Table.Failed = notLoaded(u.fetched, "load failed: "+u.err)

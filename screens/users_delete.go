@@ -33,6 +33,8 @@ func (u *Users) whyNoDelete() string {
 	switch {
 	case u.c.ReadOnly():
 		return ErrReadOnly.Error()
+	case u.lockedOut != "":
+		return u.lockedOut
 	case u.deleting != nil:
 		return "a deletion is in flight"
 	case u.open != nil && u.pendingDeletes == nil:
@@ -201,6 +203,10 @@ func (u *Users) keysDeleted(m keysDeletedMsg) tea.Cmd {
 		u.renderDetail()
 	}
 	act := *m.activity
+	if own := u.ownKeyDeleted(m.userID, m.keyIDs); own != nil && act.Status == api.StatusCompleted {
+		u.lockOut(m.userID, m.keyIDs, own, &act)
+		return tea.Batch(submittedNotice("delete_api_keys", &act, m.resent, ""), ui.Toast(u.lockedOut, true))
+	}
 	cmds := []tea.Cmd{u.load(), submittedNotice("delete_api_keys", &act, m.resent, "")}
 	if act.Status != api.StatusCompleted {
 		cmds = append(cmds, msgCmd(ShowActivityMsg{ID: act.ID, Activity: &act}))

@@ -13,28 +13,11 @@ import (
 	"github.com/vigil-console/vigil/ui"
 )
 
-// maxPendingDeletionPages bounds the pages of pending delete_api_keys read to
-// mark the keys they name.
-const maxPendingDeletionPages = 10
-
 // pendingKeyDeletions lists the delete_api_keys activities waiting for votes
-// that name userID, newest first, read as the Activities screen reads the
-// pending list: list_activities by status. An activity that names a key
-// under another user's id is left out: the service checks the owner only
-// when it runs it, so it would end FAILED with the key still working.
+// that name userID (api.PendingKeyDeletions, which `vigil apikey delete`
+// reads too).
 func pendingKeyDeletions(ctx context.Context, client Reader, userID string) ([]api.Activity, error) {
-	out := []api.Activity{}
-	opts := api.ListActivitiesOptions{Types: []string{api.TypeDeleteAPIKeys}, Statuses: []string{api.StatusConsensusNeeded}}
-	err := api.WalkActivities(ctx, client, opts, maxPendingDeletionPages, func(a api.Activity) {
-		in := a.Intent.DeleteAPIKeysIntent
-		if in != nil && a.Status == api.StatusConsensusNeeded && in.UserID == userID {
-			out = append(out, a)
-		}
-	})
-	if err != nil {
-		return out, fmt.Errorf("list pending delete_api_keys activities: %w", err)
-	}
-	return out, nil
+	return api.PendingKeyDeletions(ctx, client, userID)
 }
 
 // doomedDeletion is a pending delete_api_keys of the open user that cannot
@@ -60,18 +43,12 @@ func (u *Users) sortPending() {
 	for _, k := range u.open.APIKeys {
 		keys[k.APIKeyID] = true
 	}
-	u.pendingDeletes, u.doomedDeletes = map[string]api.Activity{}, map[string][]doomedDeletion{}
-	for _, a := range u.pendingActs { // newest first
-		ids := a.Intent.DeleteAPIKeysIntent.APIKeyIDs
-		why := whyDeletionFails(ids, keys)
-		for _, id := range ids {
-			switch _, seen := u.pendingDeletes[id]; {
-			case !keys[id]:
-			case why != "":
-				u.doomedDeletes[id] = append(u.doomedDeletes[id], doomedDeletion{act: a, why: why})
-			case !seen:
-				u.pendingDeletes[id] = a
-			}
+	var doomed map[string][]api.DoomedKeyDeletion
+	u.pendingDeletes, doomed = api.SortKeyDeletions(u.pendingActs, keys)
+	u.doomedDeletes = map[string][]doomedDeletion{}
+	for id, ds := range doomed {
+		for _, d := range ds {
+			u.doomedDeletes[id] = append(u.doomedDeletes[id], doomedDeletion{act: d.Activity, why: whyDeletionFails(d)})
 		}
 	}
 }
@@ -79,29 +56,16 @@ func (u *Users) sortPending() {
 // maxNamedStrangers bounds the ids a doomed deletion's note names.
 const maxNamedStrangers = 2
 
-// whyDeletionFails says what makes a delete_api_keys of ids fail against
-// the user's keys, or "" when it would delete them all.
-func whyDeletionFails(ids []string, keys map[string]bool) string {
-	var strangers, twice []string
-	named := map[string]bool{}
-	for _, id := range ids {
-		switch {
-		case named[id]:
-			twice = append(twice, id)
-		case !keys[id]:
-			strangers = append(strangers, id)
-		}
-		named[id] = true
-	}
+// whyDeletionFails says what makes a doomed delete_api_keys fail against
+// the user's keys.
+func whyDeletionFails(d api.DoomedKeyDeletion) string {
 	switch {
-	case len(strangers) == 1:
-		return "names " + shownIDs(strangers) + ", not a key of this user"
-	case len(strangers) > 1:
-		return "names " + shownIDs(strangers) + ", not keys of this user"
-	case len(twice) > 0:
-		return "names " + shownIDs(twice) + " twice"
+	case len(d.Strangers) == 1:
+		return "names " + shownIDs(d.Strangers) + ", not a key of this user"
+	case len(d.Strangers) > 1:
+		return "names " + shownIDs(d.Strangers) + ", not keys of this user"
 	}
-	return ""
+	return "names " + shownIDs(d.Twice) + " twice"
 }
 
 // shownIDs names the first few ids, each cut short: they come from whoever
@@ -130,7 +94,7 @@ type pendingDeletesLoadedMsg struct {
 // then, so that starting the console lists no more than it did.
 func (u *Users) loadPending() tea.Cmd {
 	u.pendingGen++
-	if u.open == nil {
+	if u.open == nil || u.lockedOut != "" {
 		return nil
 	}
 	gen, c, client, userID := u.pendingGen, u.c, u.c.Reader, u.open.UserID
@@ -149,7 +113,7 @@ type pendingRefreshMsg struct{ gen int }
 // polling reports whether the open record reads its pending deletions again
 // at the profile's refresh interval: only while the screen shows it.
 func (u *Users) polling() bool {
-	return u.c.Refresh > 0 && u.open != nil && !u.hidden && !u.c.AutoPaused
+	return u.c.Refresh > 0 && u.open != nil && !u.hidden && !u.c.AutoPaused && u.lockedOut == ""
 }
 
 // toggleAutoRefresh pauses or resumes auto-refresh, Activities' too (the

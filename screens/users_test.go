@@ -277,7 +277,13 @@ func TestWhyDeletionFails(t *testing.T) {
 		{[]string{"x", "k1", "y", "z"}, "names x, y, and 1 more, not keys of this user"},
 		{[]string{"k1", "k1"}, "names k1 twice"},
 	} {
-		if got := whyDeletionFails(c.ids, keys); got != c.want {
+		act := api.Activity{ID: "a", Intent: api.Intent{DeleteAPIKeysIntent: &api.DeleteAPIKeysParams{UserID: "u", APIKeyIDs: c.ids}}}
+		got := ""
+		_, doomed := api.SortKeyDeletions([]api.Activity{act}, keys)
+		if ds := append(doomed["k1"], doomed["k2"]...); len(ds) > 0 {
+			got = whyDeletionFails(ds[0])
+		}
+		if got != c.want {
 			t.Errorf("whyDeletionFails(%q) = %q, want %q", c.ids, got, c.want)
 		}
 	}

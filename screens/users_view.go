@@ -11,13 +11,18 @@ import (
 	"github.com/vigil-console/vigil/ui"
 )
 
-// tagList names a user's tags, by id when no create_user_tag activity names it.
+// tagList names a user's tags, by id when no create_user_tag activity names
+// it, and with its id beside a name that more than one tag holds (the service
+// allows it; a policy counts one id, not the name).
 func (u *Users) tagList(ids []string) string {
 	out := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if n := u.tagNames[id]; n != "" {
+		switch n := u.tagNames[id]; {
+		case n != "" && len(api.TagsNamed(u.tagNames, n)) > 1:
+			out = append(out, api.NameText(n)+" ("+api.SanitizeID(id)+")")
+		case n != "":
 			out = append(out, api.NameText(n))
-		} else {
+		default:
 			out = append(out, api.SanitizeID(id))
 		}
 	}
