@@ -229,13 +229,10 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			u.setDetail()
 		}
 	case usersLoadedMsg:
-		if msg.gen != u.gen {
-			return u, nil
+		if msg.gen != u.gen || u.lockedOut != "" {
+			return u, nil // retired, or sent before the lock-out (lockOut)
 		}
 		u.loading = false
-		if msg.err != nil && u.lockedOut != "" {
-			return u, nil // a read sent before the lock-out: its error says less
-		}
 		if msg.err != nil {
 			u.err, u.stale = errorText(msg.err), true
 			u.list.Table.Failed = notLoaded(u.fetched, "load failed: "+u.err)
