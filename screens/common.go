@@ -190,6 +190,10 @@ type Common struct {
 	Profile    string
 	Timeout    time.Duration // per call; default 15s
 	Refresh    time.Duration // auto-refresh interval of the profile; 0 = off
+	// OrgLoadsStarted is the number of the newest organization load started
+	// (Root.loadOrg numbers them), so that a screen waiting for a load it
+	// asked for knows an older one's reply is not it.
+	OrgLoadsStarted int
 	// LockedOut says the service refuses the key the console signs with
 	// (deleted or expired), "" while it does not: every poll stops, as each
 	// could only fail.
