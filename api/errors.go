@@ -286,5 +286,19 @@ func (e *Error) is(target error) bool {
 	return false
 }
 
+// KeyRefused reports whether err is the service refusing the stamping key
+// itself: not a key of the organization (UNKNOWN_KEY: never registered, or
+// deleted) or expired. Every request stamped with it fails alike until the
+// profile has another key, so retrying or checking the clock cannot help.
+func KeyRefused(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.is(ErrUnauthenticated) &&
+		(e.hasErrorCode("UNKNOWN_KEY") || e.hasErrorCode("API_KEY_EXPIRED"))
+}
+
+// Unadvised is the error's text without the advice Error adds, for a caller
+// that gives its own.
+func (e *Error) Unadvised() string { return e.text(false) }
+
 // Is lets errors.Is match an *Error against the sentinels above.
 func (e *Error) Is(target error) bool { return e.is(target) }

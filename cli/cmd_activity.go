@@ -324,9 +324,21 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		err = printActivity(c.stdout, after)
 	}
 	if err != nil {
-		return err
+		return voteRecordedNotPrinted(approve, after.ID, after.Status, err)
 	}
 	return failedRun(after.Activity)
+}
+
+// voteRecordedNotPrinted is the error of a vote the service recorded whose
+// result could not be written to standard output: exit 4 (look first), as
+// for a recorded submit (recordedNotPrinted), naming the activity and the
+// vote, since standard error is the only place left to say it counted.
+func voteRecordedNotPrinted(approve bool, id, status string, err error) error {
+	vote := map[bool]string{true: "approval", false: "rejection"}[approve]
+	id = api.SanitizeID(id)
+	return &exitStatus{exitOutcomeUnknown, fmt.Sprintf(
+		"your %s of activity %s was recorded (the activity is now %s), but printing it failed: %s; do not vote again: see it with 'vigil activity get %s'",
+		vote, id, api.Sanitize(status), api.Sanitize(err.Error()), id)}
 }
 
 // failedRun is the error (exitFailure) of a vote or submit that made the activity
@@ -397,7 +409,7 @@ func voteOutcome(ctx context.Context, c proc, client *api.Client, id string, app
 	}
 	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n", sendErr)
 	if err := showActivity(ctx, c, client, a, asJSON); err != nil {
-		return err
+		return voteRecordedNotPrinted(approve, a.ID, a.Status, err)
 	}
 	// As when the reply arrives: a script must not take a failed run for success.
 	return failedRun(a.Activity)

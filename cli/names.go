@@ -83,8 +83,8 @@ func (l exactLister) ListActivities(ctx context.Context, opts api.ListActivities
 
 // namedIDs writes each id as its exact name escaped once (quoted when it
 // needs escaping, or holds sep's separator, so that "ops,admin" is one tag),
-// or as "name (id)" with withID, when names has it, else as the id; joined
-// by sep.
+// or as "name (id)" with withID or when another id has the same name, when
+// names has it, else as the id; joined by sep.
 func namedIDs(names map[string]string, ids []string, sep string, withID bool) string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
@@ -98,6 +98,11 @@ func namedIDs(names map[string]string, ids []string, sep string, withID bool) st
 			out[i] = api.Quote(n)
 		default:
 			out[i] = api.NameText(n)
+		}
+		if !withID && n != "" && len(api.TagsNamed(names, n)) > 1 {
+			// The service lets two ids share a name: by name alone they
+			// cannot be told apart (a policy counts one id).
+			out[i] += " (" + api.SanitizeID(id) + ")"
 		}
 	}
 	return strings.Join(out, sep)

@@ -169,7 +169,7 @@ func (a *Activities) Status() ScreenStatus {
 	if a.auto() {
 		st.AutoRefresh = a.c.Refresh
 	} else {
-		st.AutoPaused = a.c.Refresh > 0
+		st.AutoPaused = a.c.Refresh > 0 && a.c.LockedOut == ""
 	}
 	switch {
 	case a.voting != "":
@@ -235,12 +235,12 @@ func (a *Activities) paged() bool { return a.before != "" || a.after != "" }
 
 // auto reports whether the list refreshes itself: the profile has an
 // interval and the user has not paused it (on this screen or on Users).
-func (a *Activities) auto() bool { return a.c.Refresh > 0 && !a.c.AutoPaused }
+func (a *Activities) auto() bool { return a.c.Refresh > 0 && !a.c.AutoPaused && a.c.LockedOut == "" }
 
 // tick schedules the next auto-refresh tick. The chain runs on while paused,
 // idle, so that a resume on another screen (Users) needs no restart here.
 func (a *Activities) tick() tea.Cmd {
-	if a.c.Refresh <= 0 {
+	if a.c.Refresh <= 0 || a.c.LockedOut != "" {
 		return nil
 	}
 	gen := a.autoGen

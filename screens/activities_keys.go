@@ -171,6 +171,9 @@ func (a *Activities) toggleAutoRefresh() tea.Cmd {
 	if a.c.Refresh <= 0 {
 		return ui.Toast("auto-refresh is off in this profile (refresh = \"30s\" turns it on)", true)
 	}
+	if c := a.c; c.LockedOut != "" {
+		return ui.Toast("auto-refresh stays off: "+c.LockedOut, true)
+	}
 	a.c.AutoPaused = !a.c.AutoPaused
 	if a.auto() {
 		a.autoGen++ // a fresh chain; the idle one stops

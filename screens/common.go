@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -84,57 +85,89 @@ var ErrReadOnly = errors.New("read-only: this console cannot vote or submit (sta
 // queriesOnly hides everything of a Reader but its queries: *api.Client is a
 // Submitter too, and a screen must not get one back with a type assertion
 // (r.(Submitter)). NewRoot wraps every Reader in it.
-type queriesOnly struct{ r Reader }
+type queriesOnly struct {
+	r Reader
+	// refused is set when a reply refused the console's own key: the
+	// root reads it in its Update and locks the console out (root_lockout.go).
+	refused *atomic.Bool
+}
+
+// note notes a refusal of the console's key in err, and passes err on.
+func (q queriesOnly) note(err error) error {
+	if api.KeyRefused(err) {
+		q.refused.Store(true)
+	}
+	return err
+}
 
 func (q queriesOnly) ListActivities(ctx context.Context, o api.ListActivitiesOptions) ([]api.Activity, error) {
-	return q.r.ListActivities(ctx, o)
+	v, err := q.r.ListActivities(ctx, o)
+	return v, q.note(err)
 }
 func (q queriesOnly) GetActivity(ctx context.Context, id string) (*api.Activity, error) {
-	return q.r.GetActivity(ctx, id)
+	v, err := q.r.GetActivity(ctx, id)
+	return v, q.note(err)
 }
 func (q queriesOnly) GetPolicyEvaluations(ctx context.Context, id string) ([]api.PolicyEvaluation, error) {
-	return q.r.GetPolicyEvaluations(ctx, id)
+	v, err := q.r.GetPolicyEvaluations(ctx, id)
+	return v, q.note(err)
 }
 func (q queriesOnly) ListAppProofs(ctx context.Context, id string) ([]api.AppProof, error) {
-	return q.r.ListAppProofs(ctx, id)
+	v, err := q.r.ListAppProofs(ctx, id)
+	return v, q.note(err)
 }
 func (q queriesOnly) Whoami(ctx context.Context) (*api.WhoamiResponse, error) {
-	return q.r.Whoami(ctx)
+	v, err := q.r.Whoami(ctx)
+	return v, q.note(err)
 }
 func (q queriesOnly) GetOrganizationConfigs(ctx context.Context) (*api.OrganizationConfigs, error) {
-	return q.r.GetOrganizationConfigs(ctx)
+	v, err := q.r.GetOrganizationConfigs(ctx)
+	return v, q.note(err)
 }
-func (q queriesOnly) ListUsers(ctx context.Context) ([]api.User, error) { return q.r.ListUsers(ctx) }
+func (q queriesOnly) ListUsers(ctx context.Context) ([]api.User, error) {
+	v, err := q.r.ListUsers(ctx)
+	return v, q.note(err)
+}
 func (q queriesOnly) GetUser(ctx context.Context, id string) (*api.User, error) {
-	return q.r.GetUser(ctx, id)
+	v, err := q.r.GetUser(ctx, id)
+	return v, q.note(err)
 }
 func (q queriesOnly) ListPolicies(ctx context.Context) ([]api.Policy, error) {
-	return q.r.ListPolicies(ctx)
+	v, err := q.r.ListPolicies(ctx)
+	return v, q.note(err)
 }
 func (q queriesOnly) GetPolicy(ctx context.Context, id string) (*api.Policy, error) {
-	return q.r.GetPolicy(ctx, id)
+	v, err := q.r.GetPolicy(ctx, id)
+	return v, q.note(err)
 }
 func (q queriesOnly) GetAPIKey(ctx context.Context, id string) (*api.APIKey, error) {
-	return q.r.GetAPIKey(ctx, id)
+	v, err := q.r.GetAPIKey(ctx, id)
+	return v, q.note(err)
 }
 func (q queriesOnly) GetLatestBootProof(ctx context.Context, app string) (*api.BootProof, error) {
-	return q.r.GetLatestBootProof(ctx, app)
+	v, err := q.r.GetLatestBootProof(ctx, app)
+	return v, q.note(err)
 }
 func (q queriesOnly) GetBootProof(ctx context.Context, key string) (*api.BootProof, error) {
-	return q.r.GetBootProof(ctx, key)
+	v, err := q.r.GetBootProof(ctx, key)
+	return v, q.note(err)
 }
 
 func (q queriesOnly) GetOnrampTransactionStatus(ctx context.Context, id string, refresh bool) (string, error) {
-	return q.r.GetOnrampTransactionStatus(ctx, id, refresh)
+	v, err := q.r.GetOnrampTransactionStatus(ctx, id, refresh)
+	return v, q.note(err)
 }
 func (q queriesOnly) GetMfaPolicies(ctx context.Context, user string) ([]api.MfaPolicy, error) {
-	return q.r.GetMfaPolicies(ctx, user)
+	v, err := q.r.GetMfaPolicies(ctx, user)
+	return v, q.note(err)
 }
 func (q queriesOnly) GetMfaPolicy(ctx context.Context, user, id string) (*api.MfaPolicy, error) {
-	return q.r.GetMfaPolicy(ctx, user, id)
+	v, err := q.r.GetMfaPolicy(ctx, user, id)
+	return v, q.note(err)
 }
 func (q queriesOnly) GetMfaStatus(ctx context.Context, activity, user string) ([]api.MfaStatus, error) {
-	return q.r.GetMfaStatus(ctx, activity, user)
+	v, err := q.r.GetMfaStatus(ctx, activity, user)
+	return v, q.note(err)
 }
 
 // Common is shared by the root model and every screen. Only the root model writes
@@ -157,6 +190,14 @@ type Common struct {
 	Profile    string
 	Timeout    time.Duration // per call; default 15s
 	Refresh    time.Duration // auto-refresh interval of the profile; 0 = off
+	// OrgLoadsStarted is the number of the newest organization load started
+	// (Root.loadOrg numbers them), so that a screen waiting for a load it
+	// asked for knows an older one's reply is not it.
+	OrgLoadsStarted int
+	// LockedOut says the service refuses the key the console signs with
+	// (deleted or expired), "" while it does not: every poll stops, as each
+	// could only fail.
+	LockedOut string
 	// AutoPaused: the user paused auto-refresh (p, on Activities or Users):
 	// every poll the status bar reports as "auto" stops until p resumes it.
 	AutoPaused bool
@@ -334,6 +375,10 @@ func tagNames(ctx context.Context, client Reader) (map[string]string, error) {
 // errorText turns an error into one line for the status bar or a toast. api errors
 // already say what happened and what to do; the rest are wrapped with context.
 func errorText(err error) string {
+	var apiErr *api.Error
+	if api.KeyRefused(err) && errors.As(err, &apiErr) {
+		return apiErr.Unadvised() + ": " + lockedOutAdvice
+	}
 	// A submit that timed out may have been recorded: its own words say so,
 	// where "retry" would be the wrong advice.
 	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, api.ErrOutcomeUnknown) {

@@ -24,6 +24,9 @@ type Organization struct {
 	keys    organizationKeys
 	gkeys   organizationSetKeys
 	loading bool
+	// awaited is the number of the load whose reply ends loading: the one
+	// r asked for, not an older one still in flight (Common.OrgLoadsStarted).
+	awaited int
 	err     string
 	fetched time.Time // when the organization last loaded
 	stale   bool      // its last load failed: what shows is from fetched
@@ -109,7 +112,9 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			o.form = nil
 		}
 	case orgLoadedMsg:
-		o.loading = false
+		if msg.load >= o.awaited {
+			o.loading = false
+		}
 		o.err, o.stale = "", msg.err != nil
 		if msg.err != nil {
 			o.err = errorText(msg.err)
@@ -132,6 +137,7 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		if key.Matches(msg, o.keys.Refresh) {
 			o.loading = true
+			o.awaited = o.c.OrgLoadsStarted + 1 // the root starts it on reloadOrgMsg
 			o.kitLoading = o.c.LoginKit != nil
 			o.render()
 			return o, tea.Batch(msgCmd(reloadOrgMsg{}), loadLoginKit(o.c))

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -217,7 +218,7 @@ func NewRoot(o Options) *Root {
 	if v := reflect.ValueOf(submitter); submitter != nil && v.Kind() == reflect.Pointer && v.IsNil() {
 		submitter = nil // a nil *api.Client is no submitter: read-only, not a panic
 	}
-	c := &Common{Reader: queriesOnly{o.Reader}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now, MachineNow: machineNow,
+	c := &Common{Reader: queriesOnly{r: o.Reader, refused: new(atomic.Bool)}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now, MachineNow: machineNow,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
 		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks, NoWebhooksHint: o.NoWebhooksHint,
 		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey,
@@ -276,6 +277,9 @@ func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, r.showActive())
 	}
 	if c := r.startArming(); c != nil {
+		cmd = tea.Batch(cmd, c)
+	}
+	if c := r.lockOutIfRefused(); c != nil {
 		cmd = tea.Batch(cmd, c)
 	}
 	r.logScreenErrors()

@@ -19,6 +19,7 @@ type orgLoads struct {
 // loadOrg starts a numbered load of the organization.
 func (r *Root) loadOrg() tea.Cmd {
 	r.orgLoads.started++
+	r.common.OrgLoadsStarted = r.orgLoads.started
 	return loadOrg(r.common, r.orgLoads.started)
 }
 

@@ -7,6 +7,11 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
+// lockedOutAdvice is what the console says once the service refuses the key
+// it signs with, whichever screen's request found it out.
+const lockedOutAdvice = "this profile is locked out, every request it signs is refused; " +
+	"quit and sign in again: 'vigil login oauth' saves a new key for the profile (docs/keys.md), or start the console with another profile"
+
 // ownKeyDeleted is the console's own signing key among keyIDs of userID,
 // nil when none is (or the console does not know its key).
 func (u *Users) ownKeyDeleted(userID string, keyIDs []string) *api.APIKey {
@@ -32,9 +37,8 @@ func (u *Users) ownKeyDeleted(userID string, keyIDs []string) *api.APIKey {
 // activity completed, so they are gone, and no list read sent before the
 // lock-out may bring them back.
 func (u *Users) lockOut(userID string, keyIDs []string, own *api.APIKey, act *api.Activity) {
-	u.lockedOut = fmt.Sprintf("this console's key %s was deleted (activity %s): this profile is locked out, every request it signs is refused; "+
-		"quit and sign in again: 'vigil login oauth' saves a new key for the profile (docs/keys.md), or start the console with another profile",
-		api.NameWithID(own.APIKeyName, own.APIKeyID), api.SanitizeID(act.ID))
+	u.lockedOut = fmt.Sprintf("this console's key %s was deleted (activity %s): %s",
+		api.NameWithID(own.APIKeyName, own.APIKeyID), api.SanitizeID(act.ID), lockedOutAdvice)
 	u.err, u.stale = u.lockedOut, true
 	u.pendingTicks++ // the open record's poll stops
 	// A list read in flight may have been served before the deletion

@@ -113,7 +113,7 @@ type pendingRefreshMsg struct{ gen int }
 // polling reports whether the open record reads its pending deletions again
 // at the profile's refresh interval: only while the screen shows it.
 func (u *Users) polling() bool {
-	return u.c.Refresh > 0 && u.open != nil && !u.hidden && !u.c.AutoPaused && u.lockedOut == ""
+	return u.c.Refresh > 0 && u.open != nil && !u.hidden && !u.c.AutoPaused && u.lockedOut == "" && u.c.LockedOut == ""
 }
 
 // toggleAutoRefresh pauses or resumes auto-refresh, Activities' too (the
@@ -121,6 +121,9 @@ func (u *Users) polling() bool {
 func (u *Users) toggleAutoRefresh() tea.Cmd {
 	if u.c.Refresh <= 0 {
 		return ui.Toast("auto-refresh is off in this profile (refresh = \"30s\" turns it on)", true)
+	}
+	if c := u.c; c.LockedOut != "" {
+		return ui.Toast("auto-refresh stays off: "+c.LockedOut, true)
 	}
 	u.c.AutoPaused = !u.c.AutoPaused
 	u.pendingTicks++ // the running poll stops; a resumed one starts afresh

@@ -80,7 +80,7 @@ func (s *Server) parseStampHeaders(h http.Header) (stampHeader, error) {
 		// The same strict reader as the verification later: one way to read it.
 		head, err := keys.ParseWebAuthnStamp(wa)
 		if err != nil {
-			return stampHeader{}, unauthenticatedf("INVALID_STAMP", "%v", err)
+			return stampHeader{}, badPasskeyStamp(err)
 		}
 		return stampHeader{webAuthn: true, value: wa, credentialID: head.CredentialID, signature: head.Signature, scheme: keys.SchemeWebAuthn}, nil
 	}
@@ -274,9 +274,14 @@ func checkPasskeyOrigin(ctx context.Context, q querier, ws keys.WebAuthnStamp, o
 }
 
 // badPasskeyStamp is the reply to an X-Stamp-WebAuthn that is malformed or
-// fails a check that needs no registered key.
+// fails a check that needs no registered key. Only a challenge that is not
+// this body's says the body is the problem; any other is the stamp's own
+// (its encoding, type, user presence), as unusableStamp says of an X-Stamp.
 func badPasskeyStamp(err error) error {
-	return unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStampWebAuthn, err)
+	if errors.Is(err, keys.ErrChallengeMismatch) {
+		return unauthenticatedf("INVALID_STAMP", "%s does not verify over this request body: %v", keys.HeaderStampWebAuthn, err)
+	}
+	return unauthenticatedf("INVALID_STAMP", "%s is refused before its signature is checked: %v", keys.HeaderStampWebAuthn, err)
 }
 
 func unknownAuthenticator(credentialID, orgID string) error {
