@@ -32,14 +32,14 @@ func TestEndToEndInvitationFormSendsEachInviteesOwnSettings(t *testing.T) {
 	d := servertest.StartDemo(t)
 	var log bytes.Buffer
 	h := opsHarness(t, d, &log)
-	fillInvitationForm(h, "dave <dave@example.com>, erin <erin@example.com>", "auditors",
-		"erin@example.com: access=api, tags=ops, sender=bob")
+	fillInvitationForm(h, "dave <dave@example.com>, erin <erin@example.com>, frank <frank@example.com>", "auditors",
+		"erin@example.com: access=api, tags=ops, sender=bob; frank@example.com: tags=")
 	h.key("ctrl+s")
 	if _, ok := h.root.dialogs.Top().(*ConfirmDialog); !ok {
 		t.Fatalf("ctrl+s asked for no confirm:\n%s", h.frame())
 	}
 	out := h.frame()
-	erin := out[strings.Index(out, "erin@example.com"):]
+	erin := out[strings.Index(out, "erin@example.com"):strings.Index(out, "frank@example.com")]
 	dave := out[strings.Index(out, "dave@example.com"):strings.Index(out, "erin@example.com")]
 	if !strings.Contains(dave, "auditors") || strings.Contains(dave, "ops") || !strings.Contains(dave, "alice") {
 		t.Errorf("the confirm does not show dave's invitation with the form's tags and sender:\n%s", out)
@@ -50,8 +50,8 @@ func TestEndToEndInvitationFormSendsEachInviteesOwnSettings(t *testing.T) {
 	h.key("y")
 	a := followed(t, h, d)
 	invs := a.Intent.CreateInvitationsIntent.Invitations
-	if len(invs) != 2 {
-		t.Fatalf("%d invitations sent, want 2 in one activity", len(invs))
+	if len(invs) != 3 {
+		t.Fatalf("%d invitations sent, want 3 in one activity", len(invs))
 	}
 	auditors, ops := demoTagID(t, d, "auditors"), demoTagID(t, d, "ops")
 	if inv := invs[0]; inv.ReceiverUserEmail != "dave@example.com" || !slices.Equal(inv.ReceiverUserTags, []string{auditors}) ||
@@ -61,6 +61,9 @@ func TestEndToEndInvitationFormSendsEachInviteesOwnSettings(t *testing.T) {
 	if inv := invs[1]; inv.ReceiverUserEmail != "erin@example.com" || !slices.Equal(inv.ReceiverUserTags, []string{ops}) ||
 		inv.AccessType != api.AccessTypeAPI || inv.SenderUserID != memberID(t, d, "bob") {
 		t.Errorf("erin's invitation does not carry her own settings: %+v", inv)
+	}
+	if inv := invs[2]; inv.ReceiverUserEmail != "frank@example.com" || inv.ReceiverUserTags == nil || len(inv.ReceiverUserTags) != 0 {
+		t.Errorf("frank's invitation, given tags=, does not carry an empty tag list: %+v", inv)
 	}
 }
 
