@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
 )
@@ -109,5 +111,20 @@ func TestInvitationFormRefusesABadPerInviteeEntryNamingIt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Entries pasted one a line become the field's one line, each its own entry:
+// joined by spaces, the second e-mail would read as one of the first's tags.
+func TestInvitationFormPerInviteePasteKeepsEachLineAnEntry(t *testing.T) {
+	d := servertest.StartDemo(t)
+	var log bytes.Buffer
+	h := opsHarness(t, d, &log)
+	fillInvitationForm(h, "dave <dave@example.com>, erin <erin@example.com>", "", "")
+	h.send(tea.PasteMsg{Content: "erin@example.com: tags=ops\r\ndave@example.com: access=api;\n"})
+	h.submitAndConfirm()
+	invs := followed(t, h, d).Intent.CreateInvitationsIntent.Invitations
+	if len(invs) != 2 || invs[0].AccessType != api.AccessTypeAPI || !slices.Equal(invs[1].ReceiverUserTags, []string{demoTagID(t, d, "ops")}) {
+		t.Errorf("the pasted entries were not each applied: %+v", invs)
 	}
 }
