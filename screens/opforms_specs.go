@@ -62,6 +62,12 @@ func createInvitationsSpec() opSpec {
 					Validate: func(s string) error { return problemOnly(invitationRefs(c, map[string]string{"receiverUserTags": s})) }},
 				{Key: "senderUserId", Label: "Sender user id", Required: true, Value: c.Org.UserID, CharLimit: api.MaxIDLength,
 					Validate: func(s string) error { return problemOnly(invitationRefs(c, map[string]string{"senderUserId": s})) }},
+				{Key: perInviteeKey, Label: "Per invitee (address: access=…, tags=…, sender=…; …)",
+					CharLimit: perInviteeCharLimit, Placeholder: "erin@example.com: access=api, tags=ops", OneLine: perInviteeLine,
+					Validate: func(s string) error {
+						_, _, err := inviteeOverrides(c, s)
+						return problemOnly(nil, "", nil, err)
+					}},
 			}
 		},
 		fieldKey: map[string]string{"receiverUserName": "invitees", "receiverUserEmail": "invitees", "invitations": "invitees"},
@@ -74,6 +80,11 @@ func createInvitationsSpec() opSpec {
 			if err != nil {
 				return prepared{}, err
 			}
+			overrides, overrideWarnings, err := inviteeOverrides(c, v[perInviteeKey])
+			if err != nil {
+				return prepared{}, err
+			}
+			warnings = append(warnings, overrideWarnings...)
 			p := api.CreateInvitationsParams{}
 			for _, a := range addrs {
 				name := a.Name
@@ -82,6 +93,9 @@ func createInvitationsSpec() opSpec {
 				}
 				p.Invitations = append(p.Invitations, api.Invitation{ReceiverUserName: name, ReceiverUserEmail: a.Address,
 					ReceiverUserTags: tags, AccessType: v["accessType"], SenderUserID: sender})
+			}
+			if err := applyOverrides(p.Invitations, overrides); err != nil {
+				return prepared{}, err
 			}
 			if err := p.Validate(); err != nil {
 				return prepared{}, err

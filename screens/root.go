@@ -403,6 +403,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		pasted := msg
 		msg = tea.PasteMsg{Content: ui.PastedLine(msg.Content)}
 		if r.dialogs.Len() > 0 {
+			if fd, ok := r.dialogs.Top().(*opFormDialog); ok && fd.pick == nil {
+				return r.dialogs.Update(pasted) // the field joins its lines (ui.Field.OneLine)
+			}
 			return r.dialogs.Update(msg)
 		}
 		// Only the screen the user sees takes a paste, into its open
