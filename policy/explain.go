@@ -134,6 +134,9 @@ func why(d Decision) string {
 	case api.OutcomeAllow:
 		return "allowed by " + strings.Join(labels(d.Details, api.OutcomeAllow), ", ")
 	case api.OutcomeRequiresConsensus:
+		if heldByUnreadable(d) {
+			return whyHeldByUnreadable(d)
+		}
 		if d.Exhausted {
 			return undecided(d)
 		}
@@ -241,7 +244,8 @@ func Simulate(current []Policy, draft Policy, in Input, quorum Quorum, rootOnly 
 const OwnCredentialDecider = "own-credentials permission (no policy)"
 
 // Decider names what decided: "own-credentials permission (no policy)",
-// "root quorum", "policy 'X'", or "no policy" ("no policy: out of work
+// "root quorum", "root quorum (deny policy 'X' cannot be read by this
+// vigil)", "policy 'X'", or "no policy" ("no policy: out of work
 // budget" when the decision was cut short undecided).
 func Decider(d Decision) string {
 	if d.OwnCredential {
@@ -250,6 +254,9 @@ func Decider(d Decision) string {
 	}
 	if len(d.Details) == 0 {
 		return "root quorum"
+	}
+	if heldByUnreadable(d) {
+		return "root quorum (" + unreadableLabels(d) + " cannot be read by this vigil)"
 	}
 	if d.Exhausted && d.Outcome == api.OutcomeRequiresConsensus {
 		return "no policy: out of work budget"
