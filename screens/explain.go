@@ -33,14 +33,14 @@ type evaluationContext struct {
 
 // unreadablePolicy is a stored policy the console cannot compile, and why.
 type unreadablePolicy struct {
-	ID, Name, Effect string
+	ID, PolicyName, Effect string
 	Err              error
 }
 
 // label names it in a sentence: its name quoted, or its id.
 func (u unreadablePolicy) label() string {
-	if u.Name != "" {
-		return api.Quote(u.Name)
+	if u.PolicyName != "" {
+		return api.Quote(u.PolicyName)
 	}
 	return api.SanitizeID(u.ID)
 }
@@ -57,7 +57,7 @@ func unreadableOf(records []api.Policy, compiled []policy.Policy, errs []error) 
 		if ok[r.PolicyID] {
 			continue
 		}
-		u := unreadablePolicy{ID: r.PolicyID, Name: r.PolicyName, Effect: r.Effect, Err: errors.New("does not compile with this vigil")}
+		u := unreadablePolicy{ID: r.PolicyID, PolicyName: r.PolicyName, Effect: r.Effect, Err: errors.New("does not compile with this vigil")}
 		if len(out) < len(errs) {
 			u.Err = errs[len(out)]
 		}
@@ -170,7 +170,7 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 		for _, o := range stored {
 			name := ec.policies[o.PolicyID].Name
 			if u, ok := ec.unreadableByID(o.PolicyID); ok {
-				name = u.Name
+				name = u.PolicyName
 			}
 			line := policy.PolicyLine{ID: o.PolicyID, Name: name, Outcome: o.Outcome, Shown: o.Outcome}
 			out.Policies = append(out.Policies, line)
