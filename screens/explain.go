@@ -34,7 +34,7 @@ type evaluationContext struct {
 // unreadablePolicy is a stored policy the console cannot compile, and why.
 type unreadablePolicy struct {
 	ID, PolicyName, Effect string
-	Err              error
+	Err                    error
 }
 
 // label names it in a sentence: its name quoted, or its id.
