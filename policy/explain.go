@@ -134,6 +134,9 @@ func why(d Decision) string {
 	case api.OutcomeAllow:
 		return "allowed by " + strings.Join(labels(d.Details, api.OutcomeAllow), ", ")
 	case api.OutcomeRequiresConsensus:
+		if heldByUnreadable(d) {
+			return whyHeldByUnreadable(d)
+		}
 		if d.Exhausted {
 			return undecided(d)
 		}
@@ -188,12 +191,21 @@ type Simulation struct {
 // service's status is the truth: it is waiting today whatever the replay
 // says (the votes of an ended 24-hour round are gone from the record, and the
 // policies may have changed since its last approval), and a draft that
-// would deny it outright locks it out.
+// would deny it outright locks it out. For one the service completed whose
+// replay does not allow it (a policy this vigil cannot read allowed it), a
+// draft that denies it is a possible lock-out too, never a pass.
 func SimulateActivity(current []Policy, draft Policy, act api.Activity, in Input, quorum Quorum) Simulation {
 	s := Simulate(current, draft, in, quorum, RootOnly(act.Type))
 	switch act.Status {
 	case api.StatusRejected:
 		s.Rejected, s.LocksOut = true, false
+	case api.StatusCompleted:
+		if s.Today.Outcome != api.OutcomeAllow {
+			// The service allowed it, by something the replay does not see
+			// (a policy this vigil cannot read, members changed since): a
+			// draft that denies it may well lock it out.
+			s.LocksOut = s.WithDraft.Outcome == api.OutcomeDenyExplicit
+		}
 	case api.StatusConsensusNeeded:
 		if replayed := s.Today; replayed.Outcome != api.OutcomeRequiresConsensus {
 			s.Waiting = stillWaiting(act, replayed)
@@ -241,7 +253,8 @@ func Simulate(current []Policy, draft Policy, in Input, quorum Quorum, rootOnly 
 const OwnCredentialDecider = "own-credentials permission (no policy)"
 
 // Decider names what decided: "own-credentials permission (no policy)",
-// "root quorum", "policy 'X'", or "no policy" ("no policy: out of work
+// "root quorum", "root quorum (deny policy 'X' cannot be read by this
+// vigil)", "policy 'X'", or "no policy" ("no policy: out of work
 // budget" when the decision was cut short undecided).
 func Decider(d Decision) string {
 	if d.OwnCredential {
@@ -250,6 +263,9 @@ func Decider(d Decision) string {
 	}
 	if len(d.Details) == 0 {
 		return "root quorum"
+	}
+	if heldByUnreadable(d) {
+		return "root quorum (" + unreadableLabels(d) + " cannot be read by this vigil)"
 	}
 	if d.Exhausted && d.Outcome == api.OutcomeRequiresConsensus {
 		return "no policy: out of work budget"

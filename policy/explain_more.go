@@ -28,8 +28,10 @@ var errCutShort = errors.New("the explanation ran out of its work budget")
 // policy whose consensus is not met yet, how many more approvals among
 // candidates (members who have not voted) would meet it, and from whom —
 // "policy 'Ops approvals' needs 1 more approval (bob or carol)". It asks the
-// policy's own consensus with the extra approvers added, nothing else (the
-// condition, which cannot read the approvers, held in the decision).
+// policy's own consensus with the extra approvers added, and names them only
+// if the whole decision then comes out ALLOW (an approval that makes a deny
+// apply is no way out). A decision held by a deny this vigil cannot read
+// names no one: only the root quorum can complete it.
 //
 // Its work is bounded by ExplainBudget; see Explanation.CutShort.
 func ExplainWith(d Decision, in Input, candidates []Approver) Explanation {
@@ -38,7 +40,7 @@ func ExplainWith(d Decision, in Input, candidates []Approver) Explanation {
 
 func explainWith(d Decision, in Input, candidates []Approver, m *meter) Explanation {
 	e := Explain(d)
-	if d.Outcome != api.OutcomeRequiresConsensus || len(d.Details) == 0 || d.Exhausted {
+	if d.Outcome != api.OutcomeRequiresConsensus || len(d.Details) == 0 || d.Exhausted || heldByUnreadable(d) {
 		return e
 	}
 	envs, err := loadEnvs()
@@ -60,12 +62,37 @@ func explainWith(d Decision, in Input, candidates []Approver, m *meter) Explanat
 		}
 		return err == nil && ok, nil
 	}
+	// allows says whether the whole decision, every policy and the root
+	// quorum, comes out ALLOW with extra approvers added: an approval that
+	// meets the waiting consensus but makes a deny apply is no way out.
+	policies := make([]Policy, len(d.Details))
+	for i, pd := range d.Details {
+		policies[i] = pd.Policy
+	}
+	quorum := Quorum{Threshold: d.RootNeeded}
+	for _, a := range d.RootApprovers {
+		quorum.UserIDs = append(quorum.UserIDs, a.ID)
+	}
+	allows := func(extra []Approver) (bool, error) {
+		next := in
+		next.Approvers = append(slices.Clone(in.Approvers), extra...)
+		whole := decide(policies, next, quorum, false, m)
+		if whole.Exhausted {
+			return false, errCutShort
+		}
+		return whole.Outcome == api.OutcomeAllow, nil
+	}
 	parts := []string{quorumSoFar(d)}
 	for _, pd := range d.Details {
 		if pd.Outcome != api.OutcomeRequiresConsensus {
 			continue
 		}
-		more, err := needsMore(candidates, func(extra []Approver) (bool, error) { return met(pd.Policy, extra) })
+		more, err := needsMore(candidates, func(extra []Approver) (bool, error) {
+			if ok, err := met(pd.Policy, extra); err != nil || !ok {
+				return false, err
+			}
+			return allows(extra)
+		})
 		if err != nil {
 			more, e.CutShort = tooCostly, true
 		}

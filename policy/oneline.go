@@ -1,16 +1,23 @@
 package policy
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // OneLine makes a multi-line expression one line that means the same: each
 // line's `//` comment is dropped before the lines are joined (joined, a
 // comment would run on over every line after it), and the line breaks and
-// tabs between tokens become spaces. Inside a quoted string, which may span
-// lines ("""…""" or its single-quoted form), a line break or tab becomes its escape (\n, \t), so the
-// string keeps its value; only a raw string (r"""…""") has no escapes, and
-// there it becomes a space. `//` inside a string is not a comment.
+// tabs between tokens become spaces. Inside a quoted string a line break or
+// tab becomes its escape (\n, \t), and so does any other control, bidi or
+// invisible character (\u202e): the string keeps its value, and the one-line
+// field, which drops such characters, shows it. A single-quoted string cut by
+// a line break (a hard-wrapped paste) goes on after the break, which becomes
+// \n, rather than ending there. Only a raw string (r'…') has no escapes:
+// there a line break becomes a space. `//` inside a string is not a comment.
 func OneLine(src string) string {
 	rs := []rune(strings.Trim(src, "\r\n\t"))
 	var b strings.Builder
@@ -31,9 +38,24 @@ func OneLine(src string) string {
 		}
 	}
 	pos := 0
-	for _, t := range tokenize(rs) {
+	toks := tokenize(rs)
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
 		gap(pos, t.start)
 		raw := t.kind == tokString && strings.ContainsAny(t.text[:strings.IndexAny(t.text, `'"`)], "rR")
+		if t.kind == tokString && !raw {
+			if end := stringEndAcrossLines(rs, t.start+strings.IndexAny(t.text, `'"`)); end > t.end {
+				// The rest of the text was tokenized as code after the
+				// break; tokenize it again from the string's true end.
+				t.end = end
+				rest := tokenize(rs[end:])
+				for i := range rest {
+					rest[i].start += end
+					rest[i].end += end
+				}
+				toks = append(toks[:k+1], rest...)
+			}
+		}
 		for i := t.start; i < t.end; i++ {
 			switch r := rs[i]; {
 			case r == '\r' && i+1 < t.end && rs[i+1] == '\n':
@@ -44,6 +66,12 @@ func OneLine(src string) string {
 				b.WriteString(`\r`)
 			case t.kind == tokString && !raw && r == '\t':
 				b.WriteString(`\t`)
+			case t.kind == tokString && !raw && hiddenInString(r):
+				if r <= 0xFFFF {
+					fmt.Fprintf(&b, `\u%04x`, r)
+				} else {
+					fmt.Fprintf(&b, `\U%08x`, r)
+				}
 			case r == '\r' || r == '\n' || r == '\t':
 				b.WriteByte(' ')
 			default:
@@ -54,6 +82,32 @@ func OneLine(src string) string {
 	}
 	gap(pos, len(rs))
 	return b.String()
+}
+
+// hiddenInString reports the characters a one-line field would drop or that
+// would not show: inside a string literal they are written as escapes.
+func hiddenInString(r rune) bool {
+	return unicode.IsControl(r) || api.IsBidiControl(r) || api.IsInvisible(r)
+}
+
+// stringEndAcrossLines is the offset just past the string literal whose
+// opening quote is rs[i], reading a single-quoted string on over line breaks
+// (which CEL does not, and skipString stops at): a pasted string that was
+// hard-wrapped is one string, not a string cut short and code after it.
+func stringEndAcrossLines(rs []rune, i int) int {
+	q := rs[i]
+	if i+2 < len(rs) && rs[i+1] == q && rs[i+2] == q {
+		return skipString(rs, i, false)
+	}
+	for i++; i < len(rs); i++ {
+		switch rs[i] {
+		case '\\':
+			i++
+		case q:
+			return i + 1
+		}
+	}
+	return len(rs)
 }
 
 // CommentColumn is the 1-based column (in characters) of the first `//`

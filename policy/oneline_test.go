@@ -61,3 +61,28 @@ func TestCommentColumn(t *testing.T) {
 		}
 	}
 }
+
+// A hard-wrapped single-quoted string pasted as a condition keeps its line
+// break as \n: it must not become a valid condition about another string
+// (one with a space where the break was).
+func TestOneLineKeepsLineBreakInSingleQuotedString(t *testing.T) {
+	for _, pasted := range []string{
+		"activity.params.user_tag_name == 'ops\noncall'",
+		"activity.params.user_tag_name == 'ops\r\noncall' && activity.params.user_tag_name != 'x'",
+	} {
+		line := OneLine(pasted)
+		if strings.ContainsAny(line, "\r\n") {
+			t.Fatalf("OneLine(%q) = %q: still more than one line", pasted, line)
+		}
+		c, err := Compile(line, "")
+		if err != nil {
+			t.Fatalf("OneLine(%q) = %q does not compile: %v", pasted, line, err)
+		}
+		for name, want := range map[string]bool{"ops\noncall": true, "ops oncall": false, "opsoncall": false} {
+			in := Input{Activity: ActivityFor(api.TypeCreateUserTag, &api.CreateUserTagParams{UserTagName: name, UserIDs: []string{}})}
+			if got, _, err := c.Evaluate(in); err != nil || got != want {
+				t.Errorf("%q (from %q) on a tag named %q: %v (%v), want %v", line, pasted, name, got, err, want)
+			}
+		}
+	}
+}

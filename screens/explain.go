@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -23,16 +24,78 @@ type evaluationContext struct {
 	// readsClock: a policy's verdict may change with the clock alone (a
 	// time expression), so what a vote would do may too.
 	readsClock bool
+	// unreadable are the stored policies this vigil cannot compile (stored
+	// by a newer vigil, or accepted by the real service), in creation order:
+	// an allow among them is left out of every decision here, so what it
+	// decided cannot be reproduced, and the screens say so.
+	unreadable []unreadablePolicy
+}
+
+// unreadablePolicy is a stored policy the console cannot compile, and why.
+type unreadablePolicy struct {
+	ID, PolicyName, Effect string
+	Err                    error
+}
+
+// label names it in a sentence: its name quoted, or its id.
+func (u unreadablePolicy) label() string {
+	if u.PolicyName != "" {
+		return api.Quote(u.PolicyName)
+	}
+	return api.SanitizeID(u.ID)
+}
+
+// unreadableOf pairs the records that did not compile with their errors:
+// PoliciesOf returns one error per such record, in the records' order.
+func unreadableOf(records []api.Policy, compiled []policy.Policy, errs []error) []unreadablePolicy {
+	ok := make(map[string]bool, len(compiled))
+	for _, p := range compiled {
+		ok[p.ID] = p.Compiled != nil
+	}
+	var out []unreadablePolicy
+	for _, r := range records {
+		if ok[r.PolicyID] {
+			continue
+		}
+		u := unreadablePolicy{ID: r.PolicyID, PolicyName: r.PolicyName, Effect: r.Effect, Err: errors.New("does not compile with this vigil")}
+		if len(out) < len(errs) {
+			u.Err = errs[len(out)]
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// unreadableSummary says which stored policies this console cannot read, in
+// one line ("" when none): "policy 'X' (EFFECT_ALLOW) cannot be read by this
+// console: …; …".
+func (ec evaluationContext) unreadableSummary() string {
+	var parts []string
+	for _, u := range ec.unreadable {
+		parts = append(parts, "policy "+u.label()+" ("+u.Effect+") cannot be read by this console: "+api.Sanitize(u.Err.Error()))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// unreadableByID is the unreadable policy with this id.
+func (ec evaluationContext) unreadableByID(id string) (unreadablePolicy, bool) {
+	for _, u := range ec.unreadable {
+		if u.ID == id {
+			return u, true
+		}
+	}
+	return unreadablePolicy{}, false
 }
 
 // newEvaluationContext compiles the records through cache, so that a reload
 // of unchanged policies compiles nothing; a nil cache compiles them all.
 func newEvaluationContext(cache *policy.CompileCache, users []api.User, quorum api.Quorum, records []api.Policy) evaluationContext {
 	var compiled []policy.Policy
+	var errs []error
 	if cache != nil {
-		compiled, _ = cache.PoliciesOf(records)
+		compiled, errs = cache.PoliciesOf(records)
 	} else {
-		compiled, _ = policy.PoliciesOf(records)
+		compiled, errs = policy.PoliciesOf(records)
 	}
 	byID := make(map[string]policy.Policy, len(compiled))
 	for _, p := range compiled {
@@ -40,7 +103,7 @@ func newEvaluationContext(cache *policy.CompileCache, users []api.User, quorum a
 	}
 	readsClock := slices.ContainsFunc(compiled, func(p policy.Policy) bool { return p.Compiled != nil && p.Compiled.ReadsClock() })
 	return evaluationContext{members: policy.Members(users, quorum), quorum: quorum, policies: byID, ordered: compiled,
-		load: &orgLoad{}, readsClock: readsClock}
+		load: &orgLoad{}, readsClock: readsClock, unreadable: unreadableOf(records, compiled, errs)}
 }
 
 // explained is a stored evaluation in words.
@@ -64,6 +127,7 @@ type explained struct {
 func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluation) explained {
 	var ran []policy.Policy
 	var out explained
+	var unreadable []string // of the policies the service ran: the console cannot
 	rejected := false
 	for _, o := range e.PolicyEvaluations {
 		if o.Outcome == api.OutcomeRejected {
@@ -71,6 +135,11 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 			continue
 		}
 		if o.PolicyID == "" {
+			continue
+		}
+		if u, ok := ec.unreadableByID(o.PolicyID); ok {
+			// Known, but not readable here: a reload would not help.
+			unreadable = append(unreadable, "policy "+u.label()+" ("+api.Sanitize(u.Err.Error())+")")
 			continue
 		}
 		p, ok := ec.policies[o.PolicyID]
@@ -85,18 +154,25 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 	out.Explanation = policy.ExplainWith(d, in, ec.notVotedBy(a, e.VoteID))
 	stored := slices.DeleteFunc(slices.Clone(e.PolicyEvaluations), func(o api.PolicyOutcome) bool { return o.PolicyID == "" })
 	unread := a.IntentUnread()
-	if unread || len(out.Unknown) > 0 || !slices.Equal(stored, d.Policies) {
+	if unread || len(out.Unknown) > 0 || len(unreadable) > 0 || !slices.Equal(stored, d.Policies) {
 		// Not reproducible: say so rather than explain something else.
 		out.Differs = true
 		out.Outcome = ""
 		out.Why = "not reproducible: policies or members changed since; the outcomes below are as the service stored them"
+		if len(unreadable) > 0 {
+			out.Why = "not reproducible: " + strings.Join(unreadable, ", ") + " cannot be read by this console; the outcomes below are as the service stored them"
+		}
 		if unread {
 			// Worked out on empty params, the reasons would be a guess.
 			out.Why = api.CannotTellParams + "; the outcomes below are as the service stored them"
 		}
 		out.Policies = nil
 		for _, o := range stored {
-			line := policy.PolicyLine{ID: o.PolicyID, Name: ec.policies[o.PolicyID].Name, Outcome: o.Outcome, Shown: o.Outcome}
+			name := ec.policies[o.PolicyID].Name
+			if u, ok := ec.unreadableByID(o.PolicyID); ok {
+				name = u.PolicyName
+			}
+			line := policy.PolicyLine{ID: o.PolicyID, Name: name, Outcome: o.Outcome, Shown: o.Outcome}
 			out.Policies = append(out.Policies, line)
 		}
 	}

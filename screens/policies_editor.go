@@ -26,9 +26,12 @@ type policyEditor struct {
 	// simDraft is the draft sim ran on (simulatedDraft): the draft may
 	// change after ctrl+r, and its results are then no longer this draft's.
 	simDraft string
-	simErr   string
-	simGen   int
-	busy     string
+	// simUnreadable says which stored policies the simulation left out
+	// (this console cannot read them): what they allowed it cannot see.
+	simUnreadable string
+	simErr        string
+	simGen        int
+	busy          string
 	// sending says what create_policy of this editor is in flight ("" none).
 	sending string
 	// err is the last submit's failure, shown under the fields.
@@ -65,6 +68,9 @@ type (
 		draft string // what was simulated (simulatedDraft)
 		rows  []simRow
 		err   error
+		// unreadable says which stored policies the simulation left out
+		// because this console cannot read them ("" when none).
+		unreadable string
 	}
 	// policyCreatedMsg is the answer to create_policy sent from editor;
 	// resent: the earlier request sent again.
@@ -296,7 +302,7 @@ func (p *Policies) simulate() tea.Cmd {
 			}
 			rows = append(rows, row)
 		}
-		return policySimulatedMsg{gen: gen, draft: simulated, rows: rows}
+		return policySimulatedMsg{gen: gen, draft: simulated, rows: rows, unreadable: data.ctx.unreadableSummary()}
 	}
 }
 
@@ -394,6 +400,13 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	if doubt, n := doubts(e.sim); simulated && n > 0 {
 		lines = append(lines, "", fmt.Sprintf("? %d of the simulation's predictions may be wrong; the first: %s", n, doubt))
 	}
+	if u := p.data.ctx.unreadableSummary(); u != "" {
+		// What such a policy allowed, the simulation cannot see: a lock-out
+		// of it may be missed.
+		lines = append(lines, "")
+		warn[len(lines)] = true
+		lines = append(lines, "⚠ left out of the simulation: "+ui.Clean(u))
+	}
 	if op, ok := api.OperationByPath("create_policy"); ok {
 		if intent, err := api.IntentFor(op.Type, params); err == nil {
 			lines = append(append(lines, ""), submitOutcome(p.c, op.Type, intent)...)
@@ -442,7 +455,7 @@ func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 			e.simErr = msg.err.Error()
 			return nil
 		}
-		e.sim, e.simDraft = msg.rows, msg.draft
+		e.sim, e.simDraft, e.simUnreadable = msg.rows, msg.draft, msg.unreadable
 	case policyNewConfirmedMsg:
 		if msg.editor != e || e.sending != "" {
 			return nil

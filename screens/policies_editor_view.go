@@ -109,6 +109,9 @@ func (e *policyEditor) simLines(c *Common, width int, simErr []string) []string 
 	if doubt, n := doubts(e.sim); n > 0 {
 		add(th.Warn.Render(ansi.Wrap(fmt.Sprintf("? %d of these predictions may be wrong (marked UNCERTAIN); the first: %s", n, ui.Clean(doubt)), max(width, 10), " ")))
 	}
+	if e.sim != nil && e.simUnreadable != "" {
+		add(th.Warn.Render(ansi.Wrap("⚠ left out (what it allowed is not seen here): "+ui.Clean(e.simUnreadable), max(width, 10), " ")))
+	}
 	return lines
 }
 

@@ -98,7 +98,7 @@ func (p *Policies) setRows() {
 		rows := make([]ui.Row, len(p.data.policies))
 		for i, pol := range p.data.policies {
 			rows[i] = ui.Row{ID: pol.PolicyID, Cells: []string{
-				api.NameText(pol.PolicyName), strings.TrimPrefix(pol.Effect, "EFFECT_"), oneLine(pol.Condition), oneLine(pol.Consensus),
+				api.NameText(pol.PolicyName), p.effectCell(pol), oneLine(pol.Condition), oneLine(pol.Consensus),
 				ui.Ago(now, pol.UpdatedAt.Time()),
 			}, Sort: []string{"", "", "", "", ageSortKey(pol.UpdatedAt.Time())}, Search: pol.Notes + " " + pol.PolicyID}
 		}
@@ -118,6 +118,10 @@ func (p *Policies) setPreview() {
 		p.list.SetPreview(outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " + ui.Clean(ra.last.Why))
 	case p.selectedPolicy() != nil:
 		pol := p.selectedPolicy()
+		if u, ok := p.data.ctx.unreadableByID(pol.PolicyID); ok {
+			p.list.SetPreview(th.Warn.Render(ui.Clean(unreadableText(u))))
+			return
+		}
 		p.list.SetPreview(th.Label.Render("condition ") + highlightExpr(th, oneLine(pol.Condition)))
 	default:
 		p.list.SetPreview("")
@@ -205,6 +209,9 @@ func (p *Policies) renderDetail() {
 	}
 	b.Field("Name", api.Quote(pol.PolicyName))
 	b.Field("Effect", pol.Effect)
+	if u, ok := p.data.ctx.unreadableByID(pol.PolicyID); ok {
+		b.Styled(th.Warn.Render(ui.Clean(unreadableText(u))))
+	}
 	b.Field("Policy id", api.SanitizeID(pol.PolicyID))
 	b.Field("Created", fmtTime(now, pol.CreatedAt))
 	b.Field("Updated", fmtTime(now, pol.UpdatedAt))
@@ -339,4 +346,26 @@ func (h policiesHelp) ShortHelp() []key.Binding {
 func (h policiesHelp) FullHelp() [][]key.Binding {
 	k := h.p.keys
 	return fullHelp(h.p.KeyActions(), []key.Binding{k.Up, k.Down, h.p.list.Table.Keys.Filter}, h.p.list.Pane.KeyBindings()[2:])
+}
+
+// effectCell is a policy's effect in the list, marked when this console
+// cannot read the policy (it then leaves it out of every explanation and
+// simulation).
+func (p *Policies) effectCell(pol api.Policy) string {
+	effect := strings.TrimPrefix(pol.Effect, "EFFECT_")
+	if _, ok := p.data.ctx.unreadableByID(pol.PolicyID); ok {
+		effect += " ⚠ unreadable"
+	}
+	return effect
+}
+
+// unreadableText says that this console cannot read a stored policy, why,
+// and what follows for the explanations and simulations.
+func unreadableText(u unreadablePolicy) string {
+	what := "it is left out of the explanations and simulations here, so what it allowed reads as not reproducible"
+	if u.Effect == api.EffectDeny {
+		what = "every activity no explicit deny settles waits for the root quorum"
+	}
+	return "⚠ this console cannot read this policy (" + api.Sanitize(u.Err.Error()) + "): " + what +
+		"; run the vigil that stored it"
 }
