@@ -9,6 +9,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/proof"
+	"github.com/vigil-console/vigil/ui"
 )
 
 // printReport prints rep (as JSON or for people) and returns an error, hence
@@ -111,7 +112,7 @@ func writeReport(w io.Writer, r *proof.Report, bp *api.BootProof) {
 		fmt.Fprintf(w, "Anchor:  %s\n", r.Anchor)
 	}
 	if !r.DocumentTime.IsZero() {
-		fmt.Fprintf(w, "Attested at %s (%s)\n", r.DocumentTime.Format(time.RFC3339Nano), agePhrase(r.Age))
+		fmt.Fprintf(w, "Attested at %s (%s)\n", r.DocumentTime.Format(time.RFC3339Nano), ui.AgePhrase(r.Age))
 	}
 	fmt.Fprintln(w)
 	for _, c := range r.Checks {
@@ -142,19 +143,6 @@ func statusMark(st proof.Status) string {
 		return "✗"
 	}
 	return "–"
-}
-
-// agePhrase is how long ago a document of age d was attested, as a whole
-// phrase: "5m0s ago", "3d ago", or "in the future by 1h0m0s" for a document
-// dated after this machine's clock.
-func agePhrase(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "in the future by " + (-d).Round(time.Second).String()
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
-	}
-	return d.Round(time.Second).String() + " ago"
 }
 
 func writeDocument(w io.Writer, d *proof.Document) {

@@ -345,6 +345,11 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		if strings.TrimSpace(app) == "" {
 			return bad("enclave_apps", "entry %d is empty", i+1)
 		}
+		// The same app twice would be two rows of one proof on the Boot
+		// proofs screen, which reads as two enclaves.
+		if first := slices.Index(p.EnclaveApps, app); first < i {
+			return bad("enclave_apps", "%q is listed twice (entries %d and %d); list each app once", app, first+1, i+1)
+		}
 	}
 	if p.Refresh.Duration < 0 {
 		return bad("refresh", "%s is negative; use a positive interval like \"30s\", or \"0s\" to turn auto-refresh off", p.Refresh.Duration)

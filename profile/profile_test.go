@@ -138,3 +138,19 @@ func TestMaxListReplyMiB(t *testing.T) {
 		}
 	}
 }
+
+// The same enclave app listed twice would show as two rows of one boot proof;
+// loading says which app and where, so the config can be fixed.
+func TestEnclaveAppListedTwiceIsRefusedByName(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.toml")
+	text := "[profiles.p]\nbase_url = \"https://a.example\"\norganization_id = \"o\"\nenclave_apps = [\"signer\", \"policy-engine\", \"signer\"]\n"
+	os.WriteFile(path, []byte(text), 0o600)
+	_, err := Load(path, Checks{})
+	if err == nil || !strings.Contains(err.Error(), "enclave_apps") || !strings.Contains(err.Error(), `"signer" is listed twice`) {
+		t.Fatalf("error %v, want enclave_apps naming \"signer\" as listed twice", err)
+	}
+	os.WriteFile(path, []byte(strings.Replace(text, `, "signer"]`, `]`, 1)), 0o600)
+	if _, err := Load(path, Checks{}); err != nil {
+		t.Fatalf("each app once: %v", err)
+	}
+}

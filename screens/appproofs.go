@@ -2,6 +2,7 @@ package screens
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -46,6 +47,7 @@ type appProofVerifiedMsg struct {
 	indices    []int
 	proofs     []api.AppProof
 	boot       *api.BootProof // as fetched, for the session's cache
+	attestsKey bool           // boot attests key: only then may it be cached
 	reports    []*proof.Report
 	err        error
 }
@@ -53,8 +55,8 @@ type appProofVerifiedMsg struct {
 // verifyAppProofs verifies the app proofs of the open activity, one command per
 // ephemeral key, so each key's boot proof is fetched once. Boot proofs fetched
 // earlier in the session are reused: an ephemeral key belongs to one enclave
-// boot, so its genuine boot proof never changes. A failed fetch and a boot
-// proof that failed verification are not cached: a bad reply (a proxy's, a
+// boot, so its genuine boot proof never changes. A failed fetch, a boot proof
+// that failed verification and one attesting another key are not cached: a bad reply (a proxy's, a
 // service's mistake since fixed) is fetched again on the next refresh.
 func (a *Activities) verifyAppProofs() tea.Cmd {
 	d := a.detail
@@ -117,14 +119,48 @@ func verifyAppProofsCmd(c *Common, activityID string, gen int, key string, indic
 			opts.AppProofs = []api.AppProof{p}
 			msg.reports = append(msg.reports, proof.VerifyBootProof(*bp, opts))
 		}
+		// The reply must be the boot proof of the key asked for: one of
+		// another enclave, however genuine, says nothing of these app proofs,
+		// and blaming them ("made by another enclave") would be wrong.
+		if doc := msg.reports[0].Document; doc != nil {
+			msg.attestsKey = attestsKey(doc, key)
+			if !msg.attestsKey && validKeyHex(key) {
+				msg.reports = nil
+				msg.err = fmt.Errorf("the service answered get_boot_proof for key %s with the boot proof of another key (%s); press r to fetch it again",
+					shortKey(key), shortKey(hex.EncodeToString(doc.PublicKey)))
+			}
+		}
 		return msg
 	}
 }
 
+// attestsKey reports whether the attestation document attests key, the hex
+// public key of an app proof (0x-prefixed or not, any case).
+func attestsKey(doc *proof.Document, key string) bool {
+	want, err := hex.DecodeString(strings.TrimPrefix(key, "0x"))
+	return err == nil && len(doc.PublicKey) > 0 && bytes.Equal(want, doc.PublicKey)
+}
+
+// validKeyHex reports whether key decodes as hex; a key that does not is the
+// app proof's own fault, which its check reports.
+func validKeyHex(key string) bool {
+	_, err := hex.DecodeString(strings.TrimPrefix(key, "0x"))
+	return err == nil && key != ""
+}
+
+// shortKey is the start of a hex key, enough to tell two keys apart.
+func shortKey(key string) string {
+	key = strings.TrimPrefix(key, "0x")
+	if len(key) > 16 {
+		key = key[:16] + "…"
+	}
+	return api.Quote(key)
+}
+
 // appProofVerified records verifications in the open detail and caches the
-// boot proof for the session when it verified.
+// boot proof for the session when it verified and attests the key asked for.
 func (a *Activities) appProofVerified(msg appProofVerifiedMsg) {
-	if msg.err == nil && msg.boot != nil && len(msg.reports) > 0 && bootVerdict(msg.reports[0]) != proof.Failed {
+	if msg.err == nil && msg.attestsKey && msg.boot != nil && len(msg.reports) > 0 && bootVerdict(msg.reports[0]) != proof.Failed {
 		if a.bootCache == nil {
 			a.bootCache = map[string]*api.BootProof{}
 		}

@@ -104,7 +104,12 @@ func bootProofColumns(th *theme.Theme) []ui.Column {
 	return []ui.Column{
 		{Title: "APP", Width: 14, Max: 24},
 		{Title: "VERDICT", Width: len(verifiedNoPins), Style: func(cell string) lipgloss.Style { return verdictTextStyle(th, cell) }},
-		{Title: "AGE", Width: 4},
+		{Title: "AGE", Width: 4, Style: func(cell string) lipgloss.Style {
+			if strings.HasPrefix(cell, futureMark) {
+				return th.Warn.Bold(true)
+			}
+			return lipgloss.NewStyle()
+		}},
 		{Title: "ANCHOR", Width: 10, Grow: true},
 	}
 }
@@ -122,6 +127,18 @@ func verdictTextStyle(th *theme.Theme, text string) lipgloss.Style {
 	return verdictColour(th, proof.Verdict(text))
 }
 
+// futureMark starts the AGE of a document dated after this machine's clock.
+const futureMark = "future "
+
+// documentAge is the AGE of a document attested at t: "5m", or "future 2d"
+// when this machine's clock is behind it (the report says to check the clock).
+func documentAge(now, t time.Time) string {
+	if ahead := ui.FutureBy(now, t); ahead > 0 {
+		return futureMark + ui.Ago(t, t.Add(-ahead))
+	}
+	return ui.Ago(now, t)
+}
+
 // setRows rebuilds the list from the apps.
 func (b *BootProofs) setRows() {
 	rows := make([]ui.Row, len(b.apps))
@@ -131,7 +148,7 @@ func (b *BootProofs) setRows() {
 		if a.report != nil {
 			anchor = anchorText(a.report)
 			if !a.report.DocumentTime.IsZero() {
-				age = ui.Ago(now, a.report.DocumentTime)
+				age = documentAge(now, a.report.DocumentTime)
 				sortAge = ageSortKey(a.report.DocumentTime)
 			}
 		}
@@ -145,14 +162,14 @@ func (b *BootProofs) setRows() {
 
 // clockTexts are the texts that count up with the clock: every app's document
 // age (in the list and its report) and the age of the service's creation time
-// (in the report). ui.Ago only grows with time, so when these are unchanged
+// (in the report). They change only as the clock moves, so when unchanged
 // since the last draw, everything drawn since is unchanged too.
 func (b *BootProofs) clockTexts(now time.Time) []string {
 	out := make([]string, 0, 2*len(b.apps))
 	for _, a := range b.apps {
 		doc, created := "", ""
 		if a.report != nil && !a.report.DocumentTime.IsZero() {
-			doc = ui.Ago(now, a.report.DocumentTime)
+			doc = documentAge(now, a.report.DocumentTime)
 		}
 		if a.proof != nil && !a.proof.CreatedAt.IsZero() {
 			created = ui.Ago(now, a.proof.CreatedAt.Time())
@@ -331,7 +348,16 @@ func (w *reportWriter) anchor(rep *proof.Report) {
 func (w *reportWriter) document(d *proof.Document) {
 	db := w.db
 	db.Section("Attestation document")
-	db.Field("time", d.Timestamp.UTC().Format("2006-01-02 15:04:05 UTC")+" ("+ui.Ago(w.now, d.Timestamp)+" old)")
+	at := d.Timestamp.UTC().Format("2006-01-02 15:04:05 UTC")
+	if ahead := ui.FutureBy(w.now, d.Timestamp); ahead > 0 {
+		// The age is judged by this machine's clock alone: behind the signed
+		// time, it cannot tell an old proof from a fresh one.
+		db.Field("time", at+" ("+ui.AgePhrase(-ahead)+")")
+		db.Styled(w.th.Warn.Bold(true).Render(ui.Clean(fmt.Sprintf(
+			"This machine's clock is %s behind the document's signed time: check this machine's clock (until it is right, the age cannot tell an old proof from a fresh one).", ahead))))
+	} else {
+		db.Field("time", at+" ("+ui.Ago(w.now, d.Timestamp)+" old)")
+	}
 	db.Field("module id", d.ModuleID)
 	db.Field("digest", d.Digest)
 	w.copyable("user data", d.UserData.String())

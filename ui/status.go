@@ -125,6 +125,10 @@ func nonEmpty(ss []string) []string {
 }
 
 // Ago renders the time from then to now briefly: "12s", "5m", "3h", "2d".
+// A then after now reads "0s": ages of the service's records are by the
+// service's own clock, so only rounding puts them ahead. An age by this
+// machine's clock of a time another clock signed (a boot proof) must say
+// when it is in the future (FutureBy, AgePhrase) instead.
 func Ago(now, then time.Time) string {
 	d := now.Sub(then)
 	switch {
