@@ -222,17 +222,7 @@ func invalidUTF8Offset(b []byte) int {
 	return len(b)
 }
 
-func truncateKey(k string) string {
-	const max = 64
-	if len(k) <= max {
-		return k
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(k[cut]) {
-		cut--
-	}
-	return k[:cut] + "…"
-}
+func truncateKey(k string) string { return ClipBytes(k, 64) }
 
 // StrictUnmarshal decodes body into v, which must be a pointer to a struct of
 // wire records, reading it exactly one way: CheckStrictJSON's rules, keys that

@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/fxamacker/cbor/v2"
 	"github.com/veraison/go-cose"
+	"github.com/vigil-console/vigil/api"
 )
 
 // Size limits for hostile input. A real Nitro document is under 10 KiB.
@@ -290,14 +290,4 @@ func keyKind(k any) string {
 
 // clip shortens attacker-chosen strings quoted in reasons, cutting on a rune
 // boundary: half a character would show as a \xNN escape, as if tampered with.
-func clip(s string) string {
-	const most = 64
-	if len(s) <= most {
-		return s
-	}
-	n := most
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func clip(s string) string { return api.ClipBytes(s, 64) }

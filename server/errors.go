@@ -91,16 +91,7 @@ func messagef(format string, args ...any) string {
 // truncateForMessage cuts s, untrusted text placed in a message, to
 // maxQuotedLen bytes at a character boundary; messages quote it (%q), so
 // control characters are escaped too.
-func truncateForMessage(s string) string {
-	if len(s) <= maxQuotedLen {
-		return s
-	}
-	n := maxQuotedLen
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func truncateForMessage(s string) string { return api.ClipBytes(s, maxQuotedLen) }
 
 // tooLarge is the 413 of a body over limit bytes; size is its declared
 // length, or -1 when unknown (sent chunked: only what was read is known).
