@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
@@ -12,21 +13,7 @@ import (
 // sign in again, drops the key from the record, and neither r nor d shows
 // advice that does not apply or waits for reads that cannot succeed.
 func TestUsersSaysTheProfileIsLockedOutAfterItsOwnKeyIsDeleted(t *testing.T) {
-	d := servertest.StartDemo(t)
-	c := d.Client("operator")
-	h := memberConsole(t, c)
-	h.root.common.OwnPublicKey = c.Stamper().(interface{ PublicKeyHex() string }).PublicKeyHex()
-	u := h.openUser("operator")
-	for range u.open.APIKeys {
-		if u.open.APIKeys[u.cursor].HasPublicKey(h.root.common.OwnPublicKey) {
-			break
-		}
-		h.key("j")
-	}
-	own := u.open.APIKeys[u.cursor]
-	if !own.HasPublicKey(h.root.common.OwnPublicKey) {
-		t.Fatalf("no own key under the cursor; own %q", h.root.common.OwnPublicKey)
-	}
+	d, h, u, own := operatorOnItsOwnKey(t)
 	h.key("d")
 	h.key("y")
 	if _, err := d.Client("alice").GetAPIKey(t.Context(), own.APIKeyID); err == nil {
@@ -55,4 +42,26 @@ func TestUsersSaysTheProfileIsLockedOutAfterItsOwnKeyIsDeleted(t *testing.T) {
 	h.msgs = nil
 	h.key("d")
 	lockedOut("after d")
+}
+
+// operatorOnItsOwnKey opens operator's record in operator's console on the
+// demo service, the cursor on the key the console signs with.
+func operatorOnItsOwnKey(t *testing.T) (*servertest.Demo, *harness, *Users, api.APIKey) {
+	t.Helper()
+	d := servertest.StartDemo(t)
+	c := d.Client("operator")
+	h := memberConsole(t, c)
+	h.root.common.OwnPublicKey = c.Stamper().(interface{ PublicKeyHex() string }).PublicKeyHex()
+	u := h.openUser("operator")
+	for range u.open.APIKeys {
+		if u.open.APIKeys[u.cursor].HasPublicKey(h.root.common.OwnPublicKey) {
+			break
+		}
+		h.key("j")
+	}
+	own := u.open.APIKeys[u.cursor]
+	if !own.HasPublicKey(h.root.common.OwnPublicKey) {
+		t.Fatalf("no own key under the cursor; own %q", h.root.common.OwnPublicKey)
+	}
+	return d, h, u, own
 }

@@ -3,29 +3,13 @@ package screens
 import (
 	"strings"
 	"testing"
-
-	"github.com/vigil-console/vigil/server/servertest"
 )
 
 // A user list read before the console's own key was deleted (r, or the
 // refresh, in flight as the deletion completes) lands after the lock-out:
 // it must not bring the deleted key back nor clear the lock-out message.
 func TestUsersLockOutSurvivesAReadSentBeforeIt(t *testing.T) {
-	d := servertest.StartDemo(t)
-	c := d.Client("operator")
-	h := memberConsole(t, c)
-	h.root.common.OwnPublicKey = c.Stamper().(interface{ PublicKeyHex() string }).PublicKeyHex()
-	u := h.openUser("operator")
-	for range u.open.APIKeys {
-		if u.open.APIKeys[u.cursor].HasPublicKey(h.root.common.OwnPublicKey) {
-			break
-		}
-		h.key("j")
-	}
-	own := u.open.APIKeys[u.cursor]
-	if !own.HasPublicKey(h.root.common.OwnPublicKey) {
-		t.Fatalf("set-up: no own key under the cursor")
-	}
+	_, h, u, own := operatorOnItsOwnKey(t)
 	// A read in flight: served now, before the deletion; its reply lands later.
 	early := u.load()()
 	if m, ok := early.(usersLoadedMsg); !ok || m.err != nil || m.gen != u.gen {
