@@ -471,6 +471,12 @@ END;
 ALTER TABLE webhook_outbox ADD COLUMN first_sent_ns INTEGER NOT NULL DEFAULT 0;
 UPDATE webhook_outbox SET first_sent_ns = created_ns WHERE attempts > 0;
 `,
+	// 18: the instant the policies saw for a vote's evaluation when it is
+	// not the vote's time (a vote dated no earlier than the previous one
+	// after the clock stepped back); 0: the vote's time.
+	`
+ALTER TABLE votes ADD COLUMN evaluated_ns INTEGER NOT NULL DEFAULT 0;
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration, on
