@@ -30,10 +30,12 @@ func mfaOfOneVoter(ctx context.Context, client *api.Client, activityID, userID s
 	if err != nil {
 		return "", fmt.Errorf("MFA policies of %s: %w", who, err)
 	}
-	// MFA conditions read only the activity (policy.Compile refuses the
+	// MFA conditions read only the activity (the service refuses the
 	// rest), so the clock and members given here change nothing.
 	expected, _ := policy.ApplicableMfaPolicy(pols, policy.InputOfActivity(*a, nil, "", time.Now()),
-		func(cond string) (*policy.Compiled, error) { return policy.Compile(cond, "") })
+		func(cond string) (*policy.Compiled, error) {
+			return policy.CompileStored(policy.Source{Condition: cond})
+		})
 	if expected == nil {
 		return fmt.Sprintf("%s has not voted on this activity; none of their MFA policies would apply to it", who), nil
 	}

@@ -102,22 +102,46 @@ func Compile(condition, consensus string) (*Compiled, error) {
 // active. Each non-empty expression must type-check to bool. The first
 // problem found is returned as an *ExprError.
 func CompileSource(src Source) (*Compiled, error) {
+	return compileSource(src, checkSubmitted)
+}
+
+// CompileStored prepares a policy (or an MFA condition) that a service
+// already accepted and stored. It skips the checks that only lint what a
+// user submits now (a documented parameter compared with a literal of
+// another kind; such a comparison is an evaluation error, so the policy
+// does not apply where it happens): a later vigil may add such checks, and
+// a policy an earlier vigil stored must stay readable after an upgrade. It
+// fails only where the expression cannot be run: a parse or type error, an
+// unknown function or field.
+func CompileStored(src Source) (*Compiled, error) {
+	return compileSource(src, checkStored)
+}
+
+// checkMode says which compile-time checks apply.
+type checkMode int
+
+const (
+	checkSubmitted checkMode = iota // everything, for what a user submits
+	checkStored                     // only what stops evaluation, for what was stored
+)
+
+func compileSource(src Source, mode checkMode) (*Compiled, error) {
 	e, err := loadEnvs()
 	if err != nil {
 		return nil, err
 	}
 	c := &Compiled{src: src}
 	var condAst *cel.Ast
-	if c.conditionPrg, condAst, err = compileOne(e.condition, e.zones, FieldCondition, src.Condition); err != nil {
+	if c.conditionPrg, condAst, err = compileOne(e.condition, e.zones, FieldCondition, src.Condition, mode); err != nil {
 		return nil, err
 	}
 	c.filter = newPrefilter(condAst)
 	var consAst *cel.Ast
-	if c.consensusPrg, consAst, err = compileOne(e.consensus, e.zones, FieldConsensus, src.Consensus); err != nil {
+	if c.consensusPrg, consAst, err = compileOne(e.consensus, e.zones, FieldConsensus, src.Consensus, mode); err != nil {
 		return nil, err
 	}
 	c.readsCredentials = readsCredentialIdentity(consAst)
-	if c.timePrg, _, err = compileOne(e.time, e.zones, FieldTime, src.Time); err != nil {
+	if c.timePrg, _, err = compileOne(e.time, e.zones, FieldTime, src.Time, mode); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -141,15 +165,15 @@ func CheckSource(src Source) []Diagnostic {
 		env        *cel.Env
 		field, src string
 	}{{e.condition, FieldCondition, src.Condition}, {e.consensus, FieldConsensus, src.Consensus}, {e.time, FieldTime, src.Time}} {
-		_, diags := checkOne(f.env, f.field, f.src)
+		_, diags := checkOne(f.env, f.field, f.src, checkSubmitted)
 		out = append(out, diags...)
 	}
 	return out
 }
 
 // compileOne checks and plans one expression.
-func compileOne(env *cel.Env, zones *zoneCache, field, src string) (cel.Program, *cel.Ast, error) {
-	ast, diags := checkOne(env, field, src)
+func compileOne(env *cel.Env, zones *zoneCache, field, src string, mode checkMode) (cel.Program, *cel.Ast, error) {
+	ast, diags := checkOne(env, field, src, mode)
 	if len(diags) > 0 {
 		d := diags[0]
 		return nil, nil, &ExprError{Field: d.Field, Line: d.Line, Column: d.Column, Message: d.Message}
@@ -166,7 +190,7 @@ func compileOne(env *cel.Env, zones *zoneCache, field, src string) (cel.Program,
 
 // checkOne parses and type-checks one expression. It returns a nil AST and no
 // diagnostics for an empty expression.
-func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
+func checkOne(env *cel.Env, field, src string, mode checkMode) (*cel.Ast, []Diagnostic) {
 	if strings.TrimSpace(src) == "" {
 		return nil, nil
 	}
@@ -212,7 +236,7 @@ func checkOne(env *cel.Env, field, src string) (*cel.Ast, []Diagnostic) {
 			}
 		}
 		if iss == nil || iss.Err() == nil {
-			out = append(out, checkLiterals(field, src, rw, ast)...)
+			out = append(out, checkLiterals(field, src, rw, ast, mode)...)
 		}
 	}
 	if len(out) > 0 {

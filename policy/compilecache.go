@@ -37,7 +37,7 @@ func compileKey(condition, consensus string) string {
 // recompiling an organization's unchanged policies each time its policies
 // are read again. It is safe for concurrent use. Only stored policies
 // should enter it: a cache filled with drafts or submissions would hold
-// whatever anyone typed or sent.
+// whatever anyone typed or sent; and it compiles as CompileStored does.
 type CompileCache struct {
 	mu       sync.Mutex
 	budget   int
@@ -73,7 +73,7 @@ func (c *CompileCache) Compile(src Source) (*Compiled, error) {
 	c.mu.Unlock()
 	// Compile outside the lock: it takes milliseconds for a long text, and
 	// two callers compiling the same text at once only waste work.
-	compiled, err := CompileSource(src)
+	compiled, err := CompileStored(src)
 	if err != nil {
 		return nil, err
 	}

@@ -363,7 +363,8 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 		// evaluated) completes it.
 		d.Outcome, d.Reason = api.OutcomeRequiresConsensus,
 			fmt.Sprintf("undecided: deny policy %s cannot be evaluated, so the activity waits for the root quorum (%d of %d root approvals so far); "+
-				"run the vigil that stored the policy, or have the root quorum delete or replace it", strings.Join(unreadable, ", "), roots, need)
+				"no operation deletes or replaces a policy, so until a vigil that reads it runs (the one that stored the policy, or a newer one) "+
+				"the root quorum approves each such activity", strings.Join(unreadable, ", "), roots, need)
 	case len(allowed) > 0 && (!d.Exhausted || denialsJudged):
 		d.Outcome, d.Reason = api.OutcomeAllow, "allowed by policy "+strings.Join(allowed, ", ")
 	case d.Exhausted:

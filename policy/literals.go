@@ -11,8 +11,9 @@ import (
 // arguments of Timestamp and CronSpan that could never evaluate: a time with
 // a non-zero offset, a malformed schedule or duration, an unknown time zone;
 // and a documented parameter compared with, or looked up in or with, a
-// literal of another type (paramtypes.go).
-func checkLiterals(field, src string, rw rewritten, checked *cel.Ast) []Diagnostic {
+// literal of another type (paramtypes.go), this last one only for what a
+// user submits (checkSubmitted).
+func checkLiterals(field, src string, rw rewritten, checked *cel.Ast, mode checkMode) []Diagnostic {
 	if checked == nil {
 		return nil
 	}
@@ -48,6 +49,9 @@ func checkLiterals(field, src string, rw rewritten, checked *cel.Ast) []Diagnost
 					report(args[0].ID(), err.Error())
 				}
 			}
+		case mode == checkStored && (call.FunctionName() == operators.Equals || call.FunctionName() == operators.NotEquals ||
+			call.FunctionName() == operators.In || call.FunctionName() == "contains"):
+			// Lint only: evaluation refuses such a comparison itself.
 		case (call.FunctionName() == operators.Equals || call.FunctionName() == operators.NotEquals) && len(args) == 2:
 			for i, a := range args {
 				if name, ok := paramRead(a); ok {

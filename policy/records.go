@@ -254,8 +254,9 @@ func strandsRootMember(params any, members map[string]Approver, now time.Time) b
 // evaluates them). A record that does not compile has its error returned
 // beside; as in the service, an allow is left out (it could only allow
 // more) and a deny is kept with its CompileErr, so Decide fails closed on it.
+// Records are compiled as the service loads them (CompileStored).
 func PoliciesOf(records []api.Policy) ([]Policy, []error) {
-	return policiesOf(records, CompileSource)
+	return policiesOf(records, CompileStored)
 }
 
 // policiesOf is PoliciesOf with compile doing the compiling.

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -38,5 +39,30 @@ func TestUncompilableDenyPolicyFailsClosed(t *testing.T) {
 	}
 	if d := Decide(pols, input(alice, root1, root3), quorum, false); d.Outcome != api.OutcomeAllow {
 		t.Fatalf("the root quorum's approval decides %s (%s), want %s", d.Outcome, d.Reason, api.OutcomeAllow)
+	}
+}
+
+// The reason an unreadable deny holds an activity names the policy and a
+// remedy that exists: no submit operation deletes or changes a policy, so
+// it must not tell anyone to do so.
+func TestUnreadableDenyReasonGivesOnlyAPossibleRemedy(t *testing.T) {
+	pols, _ := PoliciesOf([]api.Policy{
+		{PolicyID: "allow-ops", Effect: api.EffectAllow, Condition: "activity.resource == 'USER'"},
+		{PolicyID: "deny-newer", Effect: api.EffectDeny, Condition: "newerFunction()"},
+	})
+	d := Decide(pols, input(alice), quorum, false)
+	if !strings.Contains(d.Reason, "deny-newer") || !strings.Contains(d.Reason, "root quorum") {
+		t.Fatalf("reason %q: want it to name deny-newer and the root quorum that can still approve", d.Reason)
+	}
+	for _, op := range api.SubmitOperations() {
+		if strings.Contains(op.Path, "policy") && (strings.Contains(op.Path, "delete") || strings.Contains(op.Path, "update")) {
+			return // the advice to delete or replace it could then be followed
+		}
+	}
+	if advice := regexp.MustCompile(`(delete|replace|update|change)( or \w+)? (it|the policy)`); advice.MatchString(d.Reason) {
+		t.Fatalf("reason %q asks for %q, but no submit operation deletes or changes a policy", d.Reason, advice.FindString(d.Reason))
+	}
+	if !strings.Contains(d.Reason, "vigil") {
+		t.Fatalf("reason %q does not say which vigil reads the policy", d.Reason)
 	}
 }

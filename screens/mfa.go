@@ -199,7 +199,7 @@ func (m *MfaPolicies) load() tea.Cmd {
 			if c, ok := compiled[cond]; ok {
 				return c, nil
 			}
-			c, err := policy.Compile(cond, "")
+			c, err := policy.CompileStored(policy.Source{Condition: cond})
 			if err == nil {
 				compiled[cond] = c
 			}

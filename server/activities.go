@@ -47,6 +47,9 @@ type voteRow struct {
 	// cast is the credential that cast the vote (its id, type and passkey
 	// credential id): what policies see, which the vote record does not show.
 	cast policy.Credential
+	// evaluated is the instant the policies saw for the evaluation this vote
+	// caused, when it is not the vote's time (castVote's clamp); zero: it is.
+	evaluated time.Time
 }
 
 // currentVotes keeps the votes that still count at now (api.LastRound: votes
@@ -338,11 +341,15 @@ func insertVote(ctx context.Context, q querier, a *activity, v voteRow, outcomes
 	if err != nil {
 		return err
 	}
+	var evaluated int64
+	if !v.evaluated.IsZero() {
+		evaluated = v.evaluated.UnixNano()
+	}
 	_, err = q.ExecContext(ctx, `INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns, evaluation_id, outcomes,
-		credential_id, credential_type, passkey_credential_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, v.Vote.ID, a.ID, v.Vote.UserID, v.Vote.Selection, v.Vote.Message,
+		credential_id, credential_type, passkey_credential_id, evaluated_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, v.Vote.ID, a.ID, v.Vote.UserID, v.Vote.Selection, v.Vote.Message,
 		v.Vote.PublicKey, v.Vote.Signature, v.Vote.Scheme, v.BodyFingerprint, v.Vote.CreatedAt.Time().UnixNano(),
-		newHistoryID(v.Vote.CreatedAt.Time()), string(b), v.cast.ID, v.cast.Type, v.cast.CredentialID)
+		newHistoryID(v.Vote.CreatedAt.Time()), string(b), v.cast.ID, v.cast.Type, v.cast.CredentialID, evaluated)
 	if err != nil {
 		return fmt.Errorf("record vote: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // DemoInfo describes the seeded demo organization.
@@ -500,7 +501,7 @@ func (s *Server) seedDemoObjects(ctx context.Context, org *Org) (demoFixtures, e
 					"The real service does not let policies read this parameter (a MissingField error there: this deny would never deny)"},
 		}
 		for i, p := range policies {
-			if _, err := s.compile(p.Condition, p.Consensus); err != nil {
+			if _, err := policy.Compile(p.Condition, p.Consensus); err != nil {
 				return fmt.Errorf("demo policy %d: %w", i, err)
 			}
 			exec(`INSERT INTO policies(id, org_id, name, effect, condition, consensus, notes, seq, created_ns, updated_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -270,12 +270,16 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a 
 	// A vote's time is never before the previous vote's, even after this
 	// clock stepped back: rounds count from the first vote cast (currentVotes),
 	// and a client that orders the votes by time must see the same rounds.
-	// The policies still see the real now. a.Votes holds the round that counts
-	// at now; a round that ended before now holds no vote later than now.
+	// The policies still see the real now, and their evaluation is stored at
+	// it (v.evaluated). a.Votes holds the round that counts at now; a round
+	// that ended before now holds no vote later than now.
 	for _, prev := range a.Votes {
 		if prev.created.After(v.created) {
 			v.created = prev.created
 		}
+	}
+	if !v.created.Equal(now) {
+		v.evaluated = time.Unix(0, now.UnixNano())
 	}
 	v.Vote.CreatedAt = api.NewTime(v.created)
 	// a.Votes holds the round that counts at now (loadActivity); a vote after
@@ -323,7 +327,12 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a 
 	}
 	changed := a.Status != before
 	if changed {
+		// Never before the vote that changed it (dated no earlier than the
+		// previous vote, see above).
 		a.Updated = now
+		if v.created.After(now) {
+			a.Updated = v.created
+		}
 	}
 	switch {
 	case fresh:

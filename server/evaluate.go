@@ -140,8 +140,10 @@ func (s *Server) loadCompiledPolicies(ctx context.Context, q querier, orgID stri
 		}
 		c, err := s.compiled.Compile(src)
 		if err != nil {
-			// Policies are compiled before they are stored, so a newer
-			// dialect stored it. Safety fails closed: a deny is kept, and
+			// The cache compiles as CompileStored, which skips the checks
+			// that only lint submissions, so a stored policy fails here
+			// only in a dialect this vigil cannot run (a newer vigil
+			// stored it). Safety fails closed: a deny is kept, and
 			// policy.Decide makes what it could deny wait for the root
 			// quorum; an allow left out can only allow less.
 			s.log.Warn("stored policy does not compile", "policyId", id, "effect", effect, "err", err)

@@ -463,6 +463,20 @@ CREATE TRIGGER policies_refund AFTER DELETE ON policies BEGIN
 	WHERE id = OLD.org_id;
 END;
 `,
+	// 17: when an event's first attempt started (Unix nanoseconds; 0: never
+	// attempted), stored before the attempt: no copy is sent past it plus
+	// GiveUpAfter, the receivers' memory of ids. A row already attempted
+	// takes its creation, the earliest its first attempt could have been.
+	`
+ALTER TABLE webhook_outbox ADD COLUMN first_sent_ns INTEGER NOT NULL DEFAULT 0;
+UPDATE webhook_outbox SET first_sent_ns = created_ns WHERE attempts > 0;
+`,
+	// 18: the instant the policies saw for a vote's evaluation when it is
+	// not the vote's time (a vote dated no earlier than the previous one
+	// after the clock stepped back); 0: the vote's time.
+	`
+ALTER TABLE votes ADD COLUMN evaluated_ns INTEGER NOT NULL DEFAULT 0;
+`,
 }
 
 // migrate brings the schema up to date, one transaction per migration, on

@@ -57,7 +57,7 @@ func TestUsedOIDCTokenStaysUsedAfterClockStepsBack(t *testing.T) {
 			first.ID, r.act.Status, before, e.oauthKeysOf(e.user("alice")))
 	}
 	wantError(t, r, 401, api.CodeUnauthenticated, "INVALID_OIDC_TOKEN")
-	if want := "token has expired"; !strings.Contains(r.err.Message, want) {
+	if want := "already forgotten"; !strings.Contains(r.err.Message, want) {
 		t.Errorf("refusal %q does not say %q", r.err.Message, want)
 	}
 }

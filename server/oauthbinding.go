@@ -95,7 +95,12 @@ func claimOIDCToken(ctx context.Context, tx *txn, c oidcClaims, a *activity, now
 // could no longer pass verification anyway (exp plus the leeway), and
 // forgets the tokens that have reached that point. How far it has forgotten
 // is kept (statePrunedThrough) and only moves forward: a clock set back
-// after a prune must not make a forgotten token usable again.
+// after a prune must not make a forgotten token usable again. The mark
+// moves only to the latest expiry actually forgotten, not to the clock's
+// reading: a clock once far ahead then refuses only tokens expiring before
+// the ones it made the service forget, not every token until it is reached
+// again. The records and the mark are service-wide, as a token's claim is
+// (any organization's submission of it is refused).
 func recordClaim(ctx context.Context, tx *txn, c oidcClaims, a *activity, now time.Time) error {
 	if c.signedHash == "" {
 		return errors.New("record OIDC token claim: the token was not verified")
@@ -104,14 +109,19 @@ func recordClaim(ctx context.Context, tx *txn, c oidcClaims, a *activity, now ti
 	if err != nil {
 		return err
 	}
-	if now.Unix() > mark {
-		mark = now.Unix()
-		if err := putState(ctx, tx, statePrunedThrough, []byte(strconv.FormatInt(mark, 10))); err != nil {
-			return fmt.Errorf("record how far used OIDC tokens are pruned: %w", err)
-		}
+	var forgotten sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT MAX(expires_s) FROM oidc_exchanged_tokens WHERE expires_s < ?`, now.Unix()).Scan(&forgotten); err != nil {
+		return fmt.Errorf("find used OIDC tokens to prune: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM oidc_exchanged_tokens WHERE expires_s < ?`, mark); err != nil {
-		return fmt.Errorf("prune used OIDC tokens: %w", err)
+	if forgotten.Valid {
+		if forgotten.Int64 > mark {
+			if err := putState(ctx, tx, statePrunedThrough, []byte(strconv.FormatInt(forgotten.Int64, 10))); err != nil {
+				return fmt.Errorf("record how far used OIDC tokens are pruned: %w", err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM oidc_exchanged_tokens WHERE expires_s <= ?`, forgotten.Int64); err != nil {
+			return fmt.Errorf("prune used OIDC tokens: %w", err)
+		}
 	}
 	until := numericDate(c.Expiry).Add(oidcLeeway).Unix() + 1
 	if _, err := tx.ExecContext(ctx, `INSERT INTO oidc_exchanged_tokens(token_hash, org_id, activity_id, expires_s) VALUES (?, ?, ?, ?)`,
@@ -121,10 +131,10 @@ func recordClaim(ctx context.Context, tx *txn, c oidcClaims, a *activity, now ti
 	return nil
 }
 
-// statePrunedThrough (service_state) is the latest clock reading, in Unix
-// seconds, against which used-token records were pruned: a token whose exp
-// plus the leeway is at or before it may have been forgotten, so
-// verification refuses it as expired whatever the clock says now.
+// statePrunedThrough (service_state) is the latest expires_s, in Unix
+// seconds, of the used-token records pruned: a token whose exp plus the
+// leeway is at or before it may have been forgotten, so verification
+// refuses it whatever the clock says now.
 const statePrunedThrough = "oidc_pruned_through"
 
 // prunedThrough reads statePrunedThrough; 0 if no claim was ever pruned.

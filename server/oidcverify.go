@@ -142,8 +142,15 @@ func (s *Server) checkOIDCToken(t *parsedToken, audience string, keys []issuerKe
 		return fmt.Errorf("audience (aud) does not include %q, the audience this organization expects from %s", audience, c.Issuer)
 	case c.Expiry <= 0:
 		return errors.New("token has no expiry (exp)")
-	case now.After(numericDate(c.Expiry).Add(oidcLeeway)) || !numericDate(c.Expiry).Add(oidcLeeway).After(prunedThrough):
+	case now.After(numericDate(c.Expiry).Add(oidcLeeway)):
 		return fmt.Errorf("token has expired (exp %s); sign in again for a fresh token", numericDate(c.Expiry).UTC().Format(time.RFC3339))
+	case !numericDate(c.Expiry).Add(oidcLeeway).After(prunedThrough):
+		// Not expired by the clock: this service's clock was ahead when it
+		// forgot used tokens expiring up to the mark.
+		return fmt.Errorf("token (exp %s) expires before %s, and this service has already forgotten which tokens expiring before then "+
+			"were used (its clock was ahead when it pruned them), so it cannot accept this one; "+
+			"sign in again for a token that expires after %s", numericDate(c.Expiry).UTC().Format(time.RFC3339),
+			prunedThrough.UTC().Format(time.RFC3339), prunedThrough.UTC().Format(time.RFC3339))
 	case c.NotBefore != 0 && now.Add(oidcLeeway).Before(numericDate(c.NotBefore)):
 		return fmt.Errorf("token is not valid yet (nbf %s); check the clocks", numericDate(c.NotBefore).UTC().Format(time.RFC3339))
 	case c.IssuedAt != 0 && now.Add(oidcLeeway).Before(numericDate(c.IssuedAt)):

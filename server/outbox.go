@@ -135,6 +135,9 @@ type outboxRow struct {
 	next     int64
 	stays    int
 	attempts int
+	// firstSent is when the event's first attempt started, in Unix
+	// nanoseconds; 0 if it was never attempted.
+	firstSent int64
 }
 
 // inFlight is a row handed to the deliverer whose outcome is not yet stored:
@@ -154,6 +157,8 @@ type outcome struct {
 	// undeliverable: the deliverer refused the event itself (a stored URL
 	// it does not accept); retrying cannot help.
 	undeliverable bool
+	// tooOld: not sent, past its last sending time (dispatchOrg).
+	tooOld bool
 }
 
 // eventKey names an event in flight; OnResult reports events, not rows.
@@ -357,15 +362,25 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		// instant, becomes dead unsent, whether or not its organization's
 		// URL can be read, once tried minGiveUpAttempts times. One tried
 		// less (the service clock jumped forward) is sent late rather than
-		// lost.
+		// lost, but never past its first attempt plus GiveUpAfter: that
+		// attempt may have reached the receiver (its answer lost, or the
+		// service stopped before storing it), which forgets the id then.
+		// One never attempted has no earlier copy to collide with.
 		r.ev.NotAfter = h.lastSendingTime(r.created)
-		if !now.Before(r.ev.NotAfter) {
-			if r.attempts >= minGiveUpAttempts {
-				h.settleUnsent(key, r, outcome{ev: r.ev, res: webhook.Result{
-					Err: fmt.Errorf("webhook %s: not sent: %w (%s after its status change)", r.ev.EventID, webhook.ErrTooLate, h.opts.GiveUpAfter)}})
-				continue
+		tooLate := fmt.Errorf("webhook %s: not sent: %w (%s after its status change)", r.ev.EventID, webhook.ErrTooLate, h.opts.GiveUpAfter)
+		if !now.Before(r.ev.NotAfter) && r.attempts < minGiveUpAttempts {
+			r.ev.NotAfter, tooLate = time.Time{}, nil
+		}
+		if r.firstSent != 0 {
+			if horizon := h.lastSendingTime(r.firstSent); r.ev.NotAfter.IsZero() || horizon.Before(r.ev.NotAfter) {
+				r.ev.NotAfter = horizon
+				tooLate = fmt.Errorf("webhook %s: not sent: %w (%s after its first attempt, which the receiver may have had)",
+					r.ev.EventID, webhook.ErrTooLate, h.opts.GiveUpAfter)
 			}
-			r.ev.NotAfter = time.Time{}
+		}
+		if !r.ev.NotAfter.IsZero() && !now.Before(r.ev.NotAfter) {
+			h.settleUnsent(key, r, outcome{ev: r.ev, tooOld: true, res: webhook.Result{Err: tooLate}})
+			continue
 		}
 		// The current URL, and the demo's rule on the URL the event would go
 		// to: an organization whose webhook an earlier, crashed demo run left
@@ -388,6 +403,12 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 			// when blocked) brings it back.
 			return time.Time{}, blocked, readErr
 		}
+		if r.firstSent == 0 {
+			if err := h.markFirstSent(r.seq, now); err != nil {
+				readErr = err
+				continue
+			}
+		}
 		err = h.deliverer.Enqueue(r.ev)
 		switch {
 		case err == nil:
@@ -404,6 +425,20 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		}
 	}
 	return time.Time{}, false, readErr
+}
+
+// markFirstSent stores that row seq's first attempt starts now, before it
+// starts: a stop or crash during the attempt must not lose when the
+// receiver may have had its first copy.
+func (h *hooks) markFirstSent(seq int64, now time.Time) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return h.db.inTx(ctx, func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE webhook_outbox SET first_sent_ns = ? WHERE seq = ? AND first_sent_ns = 0`, now.UnixNano(), seq); err != nil {
+			return fmt.Errorf("webhook outbox: record the first attempt of row %d: %w", seq, err)
+		}
+		return nil
+	})
 }
 
 // settleUnsent records o, the outcome of row r that is not sent, at the next
@@ -430,7 +465,7 @@ func (h *hooks) lastSendingTime(created int64) time.Time {
 // (TestOutboxStatementsUseTheirIndexes).
 const (
 	// outboxDueQuery: an organization's pending rows, soonest due first.
-	outboxDueQuery = `SELECT seq, event_id, url, body, created_ns, next_attempt_ns, stays, attempts
+	outboxDueQuery = `SELECT seq, event_id, url, body, created_ns, next_attempt_ns, stays, attempts, first_sent_ns
 		FROM webhook_outbox WHERE state = 'pending' AND org_id = ? ORDER BY next_attempt_ns LIMIT ?`
 	// outboxTrimQuery: an organization's dead rows but the newest ones.
 	outboxTrimQuery = `DELETE FROM webhook_outbox WHERE state = 'dead' AND org_id = ? AND seq <=
@@ -448,7 +483,7 @@ func (h *hooks) pendingRows(org string, limit int) ([]outboxRow, error) {
 	var out []outboxRow
 	for rows.Next() {
 		r := outboxRow{ev: hookEvent{OrgID: org}}
-		if err := rows.Scan(&r.seq, &r.ev.EventID, &r.ev.URL, &r.ev.Body, &r.created, &r.next, &r.stays, &r.attempts); err != nil {
+		if err := rows.Scan(&r.seq, &r.ev.EventID, &r.ev.URL, &r.ev.Body, &r.created, &r.next, &r.stays, &r.attempts, &r.firstSent); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -482,7 +517,7 @@ func (h *hooks) record(done []outcome, now time.Time) error {
 		case o.res.Delivered:
 		case !retryable || o.undeliverable:
 			d.dead = true
-		case now.Sub(time.Unix(0, row.created)) >= h.opts.GiveUpAfter && row.attempts+o.res.Attempts >= minGiveUpAttempts:
+		case o.tooOld || now.Sub(time.Unix(0, row.created)) >= h.opts.GiveUpAfter && row.attempts+o.res.Attempts >= minGiveUpAttempts:
 			d.dead, d.given = true, true
 		default:
 			d.next = now.Add(h.requeueWait(row.stays)).UnixNano()

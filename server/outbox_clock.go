@@ -12,7 +12,8 @@ import (
 
 // minGiveUpAttempts is how many attempts an event must have had before it is
 // given up: past GiveUpAfter alone it is still sent, so that a forward jump
-// of the service clock does not drop events never tried since.
+// of the service clock does not drop events never tried since; but never
+// past its first attempt plus GiveUpAfter (dispatchOrg).
 const minGiveUpAttempts = 3
 
 // clockCheckInterval bounds the dispatcher's sleep, so that a step of the

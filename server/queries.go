@@ -110,7 +110,7 @@ func (s *Server) queryGetPolicyEvaluations(ctx context.Context, c *caller, body 
 	if err := s.activityExists(ctx, c.OrgID, req.ActivityID); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT evaluation_id, id, outcomes, created_ns FROM votes WHERE activity_id = ? AND evaluation_id != '' ORDER BY seq`, req.ActivityID)
+	rows, err := s.db.read.QueryContext(ctx, `SELECT evaluation_id, id, outcomes, CASE WHEN evaluated_ns != 0 THEN evaluated_ns ELSE created_ns END FROM votes WHERE activity_id = ? AND evaluation_id != '' ORDER BY seq`, req.ActivityID)
 	if err != nil {
 		return nil, err
 	}
