@@ -33,6 +33,8 @@ func readStopping(ctx context.Context, c proc, src io.Reader, from, what string,
 		}
 		return r.data, nil
 	case <-ctx.Done():
-		return nil, fmt.Errorf("reading %s from %s: %w; nothing was sent", what, from, ctx.Err())
+		// ctx ends on a stop signal (or the command's own deadline): say that,
+		// not Go's "context canceled", and keep the cause for errors.Is.
+		return nil, fmt.Errorf("reading %s from %s: stopped before it ended (%w); nothing was sent", what, from, ctx.Err())
 	}
 }
