@@ -47,15 +47,27 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		"requester:   "+requesterQuoted(c, act),
 		"votes:       "+votesByName(c, counted),
 	)
-	doubtLine, thenLine := -1, -1
+	doubtLine, thenLine, mfaLine := -1, -1, -1
 	if then := voteConsequenceAt(c, counted, approve, now); then != "" {
 		if act.IntentUnread() {
 			thenLine = len(lines)
+		}
+		mfa := ""
+		if approve {
+			mfa = voterMfaWarning(c, act, now)
+		}
+		if mfa != "" {
+			// The prediction is the consensus's; MFA may still hold it.
+			then += " — as far as consensus goes: your MFA policy may hold it (below)"
 		}
 		lines = append(lines, "if you "+strings.ToLower(verb)+": "+then)
 		if doubt := credentialDoubt(c, counted); doubt != "" {
 			doubtLine = len(lines)
 			lines = append(lines, doubt)
+		}
+		if mfa != "" {
+			mfaLine = len(lines)
+			lines = append(lines, mfa)
 		}
 	}
 	lines = append(lines, "fingerprint: "+ui.Clean(api.SanitizeID(act.Fingerprint)))
@@ -64,7 +76,7 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	for i := range warn {
 		d.Warn[1+i] = true // after the type line
 	}
-	for _, l := range []int{doubtLine, thenLine} {
+	for _, l := range []int{doubtLine, thenLine, mfaLine} {
 		if l >= 0 {
 			d.Warn[l] = true
 		}
