@@ -262,29 +262,26 @@ func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bo
 		lines = []string{field("MFA policy", api.Quote(p.MfaPolicyName)), field("for", usersText(c, []string{p.UserID})),
 			field("condition", orElse(p.Condition, "(none)"))}
 		lines = exprNameLines(lines, warn, exprNames(c, p.Condition))
-		return append(lines, field("steps", mfaStepsText(p.RequiredAuthenticationMethods)), field("order", fmt.Sprint(p.Order))), warn
+		// As the MFA screen reads them: methods by name, pins as the
+		// credentials they are, and a pin no vote of the user can meet
+		// flagged, as this is the last point to stop such a policy.
+		var owner *api.User
+		if i := slices.IndexFunc(c.Org.Users, func(u api.User) bool { return u.UserID == p.UserID }); i >= 0 {
+			owner = &c.Org.Users[i]
+		}
+		creds := credentialsOf(owner, true)
+		steps := describeSteps(p.RequiredAuthenticationMethods, creds)
+		lines = append(lines, field("steps", orElse(strings.Join(steps, "; "), "(none)")))
+		for _, w := range unmeetablePins(p.RequiredAuthenticationMethods, creds) {
+			warn[len(lines)] = true
+			lines = append(lines, w)
+		}
+		return append(lines, field("order", fmt.Sprint(p.Order))), warn
 	}
 	if _, params := in.Params(); params == nil {
 		return []string{field("what", noIntentText)}, map[int]bool{0: true}
 	}
 	return otherIntentLines(c, in), nil
-}
-
-// mfaStepsText is an MFA policy's steps on one line, or "(none)".
-func mfaStepsText(methods []api.AuthenticationStep) string {
-	steps := make([]string, len(methods))
-	for i, st := range methods {
-		var any []string
-		for _, m := range st.Any {
-			t := strings.TrimPrefix(m.Type, "AUTHENTICATION_METHOD_TYPE_")
-			if m.ID != "" {
-				t += " " + api.SanitizeID(m.ID)
-			}
-			any = append(any, t)
-		}
-		steps[i] = fmt.Sprintf("%d. any of %s", i+1, strings.Join(any, ", "))
-	}
-	return orElse(strings.Join(steps, "; "), "(none)")
 }
 
 // noIntentText is what the dialog says of an activity whose reply holds no
