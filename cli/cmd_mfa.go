@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,7 +64,8 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, _ string) error {
 			var list []api.MfaPolicy
-			var users, proves map[string]string
+			var users map[string]string
+			var proves map[string]map[string]string // by user, then credential id
 			if user == "" {
 				// One list_users gives every user's policies, the names of
 				// their owners and the credentials their pins name.
@@ -74,7 +76,7 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 				if list, err = everyUsersMfaPolicies(ctx, client, all); err != nil {
 					return err
 				}
-				users, proves = userNameMap(all), api.CredentialMethodTypes(all...)
+				users, proves = userNameMap(all), credentialsByUser(all)
 			} else {
 				var err error
 				if list, err = userMfaPolicies(ctx, client, user); err != nil {
@@ -85,7 +87,7 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 			rows := make([][]string, 0, len(list))
 			for _, m := range list {
 				rows = append(rows, []string{api.SanitizeID(m.MfaPolicyID), namedIDs(users, []string{m.UserID}, "", false), api.NameText(m.MfaPolicyName), strconv.Itoa(m.Order),
-					oneLine(api.Sanitize(m.Condition), 40), stepsText(m.RequiredAuthenticationMethods, proves)})
+					oneLine(api.Sanitize(m.Condition), 40), stepsText(m.RequiredAuthenticationMethods, proves[m.UserID])})
 			}
 			return table(c.stdout, []string{"ID", "USER", "NAME", "ORDER", "CONDITION", "STEPS"}, rows)
 		},
@@ -182,20 +184,21 @@ func withOwner(ps []api.MfaPolicy, userID string) []api.MfaPolicy {
 }
 
 // listUsersAndCredentials is listUserNames, with the MFA method type each
-// user's credential proves (api.CredentialMethodTypes); both nil, said on
-// stderr, when the users cannot be listed.
-func listUsersAndCredentials(ctx context.Context, c proc, client *api.Client) (names, proves map[string]string) {
+// user's credential proves (credentialsByUser); both nil, said on stderr,
+// when the users cannot be listed.
+func listUsersAndCredentials(ctx context.Context, c proc, client *api.Client) (names map[string]string, proves map[string]map[string]string) {
 	users, err := exactUsers(ctx, client)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "vigil: user names and credentials unknown, ids shown (%v)\n", err)
 		return nil, nil
 	}
-	return userNameMap(users), api.CredentialMethodTypes(users...)
+	return userNameMap(users), credentialsByUser(users)
 }
 
 // stepsText writes MFA steps as "PASSKEY, then EMAIL_OTP or SMS_OTP". A
-// method pinned to a credential whose votes prove another type (proves: by
-// credential id) is flagged: no vote can meet it.
+// method pinned to a credential the policy's user does not have, or to one
+// whose votes prove another type (proves: the user's, by credential id; nil
+// when unknown, and then not judged), is flagged: no vote can meet it.
 func stepsText(steps []api.AuthenticationStep, proves map[string]string) string {
 	parts := make([]string, 0, len(steps))
 	for _, s := range steps {
@@ -208,6 +211,8 @@ func stepsText(steps []api.AuthenticationStep, proves map[string]string) string 
 				t += ":" + api.SanitizeID(m.ID)
 				if p, known := proves[m.ID]; known && p != m.Type {
 					t += fmt.Sprintf(" (can never be met: pinned to a %s credential)", strings.TrimPrefix(p, "AUTHENTICATION_TYPE_"))
+				} else if !known && proves != nil {
+					t += " (can never be met: not a credential of this user)"
 				}
 			}
 			alts = append(alts, t)
@@ -270,7 +275,8 @@ func mfaGet(ctx context.Context, c proc, args []string) error {
 			if m.UserID == "" {
 				m.UserID = uid
 			}
-			_, proves := listUsersAndCredentials(ctx, c, client)
+			_, byUser := listUsersAndCredentials(ctx, c, client)
+			proves := byUser[m.UserID]
 			return fields(c.stdout, "id", api.SanitizeID(m.MfaPolicyID), "user", api.SanitizeID(m.UserID), "name", api.NameText(m.MfaPolicyName),
 				"order", strconv.Itoa(m.Order), "condition", api.Sanitize(m.Condition),
 				"steps", stepsText(m.RequiredAuthenticationMethods, proves), "notes", api.Sanitize(m.Notes),
@@ -353,13 +359,23 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The service takes any user id and fails the policy only after the
-	// root quorum has voted, so a typo is caught here instead.
-	ids, err := resolveUsers(ctx, client, "mfa create", "--user", []string{p.UserID})
+	// The service takes any user id, and any pinned credential id, and a
+	// typo in either gives a policy that fails or can never be met only
+	// after the root quorum has voted: both are caught here instead, from
+	// one list_users.
+	users, err := exactUsers(ctx, client)
+	if err != nil {
+		return fmt.Errorf("mfa create: check --user and --step against the users: %w", err)
+	}
+	ids, err := resolveUsersAmong(users, "mfa create", "--user", []string{p.UserID})
 	if err != nil {
 		return err
 	}
 	p.UserID = ids[0]
+	i := slices.IndexFunc(users, func(u api.User) bool { return u.UserID == p.UserID })
+	if err := checkPins(users[i], steps, p.RequiredAuthenticationMethods); err != nil {
+		return err
+	}
 	a, raw, err := submitShown(ctx, client, "create_mfa_policy", &p)
 	if err != nil {
 		return fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)

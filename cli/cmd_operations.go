@@ -180,6 +180,12 @@ func resolveUsers(ctx context.Context, client *api.Client, cmd, what string, val
 	if err != nil {
 		return nil, fmt.Errorf("%s: check %s against the users: %w", cmd, what, err)
 	}
+	return resolveUsersAmong(users, cmd, what, values)
+}
+
+// resolveUsersAmong is resolveUsers against users already listed, for a
+// command that reads more of them than their names.
+func resolveUsersAmong(users []api.User, cmd, what string, values []string) ([]string, error) {
 	known := userNameMap(users)
 	ids := make([]string, 0, len(values))
 	for _, v := range values {

@@ -184,7 +184,9 @@ func (m *MfaPolicies) load() tea.Cmd {
 		if len(pols) == 0 {
 			return msg // no policy can apply: no status to ask for
 		}
-		opts := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}}
+		// Pending as the activity detail counts it: those a service holds
+		// for MFA (AUTHENTICATORS_NEEDED) are the ones this status is for.
+		opts := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded, api.StatusAuthenticatorsNeeded}}
 		acts, err := client.ListActivities(ctx, opts)
 		if err != nil {
 			msg.err = fmt.Errorf("pending activities: %w", err)

@@ -231,7 +231,9 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 		return nil
 	}
 	warn := map[int]bool{}
-	lines := []string{fmt.Sprintf("For %s, order %d, when: %s", api.NameText(e.userName), p.Order, ui.Clean(clip(p.Condition, 40)))}
+	// The condition whole, on its own line (the confirm wraps it): its end
+	// may be what widens the policy.
+	lines := []string{fmt.Sprintf("For %s, order %d", api.NameText(e.userName), p.Order), "condition: " + ui.Clean(p.Condition)}
 	lines = exprNameLines(lines, warn, exprNames(m.c, p.Condition))
 	lines = append(lines, describeSteps(p.RequiredAuthenticationMethods, credentials{names: e.authNames(), full: true})...)
 	title, resend := "Create MFA policy ", e.earlier.resends(formValues(p))

@@ -12,8 +12,9 @@ import (
 // A stored MFA policy reads each pin as the credential it is: a SESSION
 // method pinned to a session key says "session key" (never "profile"), and
 // an API_KEY method pinned to a passkey, which no API-key vote can come
-// from, is flagged in the detail as a pin that can never be met. Against the
-// local service, which stores such a pin as it is sent.
+// from, is flagged in the detail as a pin that can never be met, as is one
+// pinned to an id that is none of the user's credentials (the user votes with
+// their own only). Against the local service, which stores such pins as sent.
 func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 	d := servertest.StartDemo(t)
 	ctx := context.Background()
@@ -29,7 +30,7 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 			passkeyID, passkeyName = u.Authenticators[0].AuthenticatorID, u.Authenticators[0].AuthenticatorName
 		}
 	}
-	const sessionKeyID = "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000" // not a credential of the user: judged by its type
+	const sessionKeyID = "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000" // not a credential of the user
 	act, err := d.Client("alice").CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: user, MfaPolicyName: name, Condition: "true",
 		RequiredAuthenticationMethods: []api.AuthenticationStep{
 			{Any: []api.AuthenticationMethod{{Type: api.AuthSession, ID: sessionKeyID}}},
@@ -68,7 +69,10 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 	if !strings.Contains(out, "can never be met") {
 		t.Errorf("the API_KEY pinned to a passkey is not flagged as never met:\n%s", out)
 	}
-	if strings.Count(out, "can never be met") != 1 {
-		t.Errorf("only the API_KEY pin can never be met:\n%s", out)
+	if !strings.Contains(out, "SESSION can never be met: it is pinned to "+sessionKeyID+", which is not a credential of this user") {
+		t.Errorf("the SESSION pinned to an id that is none of pinny's credentials is not flagged as never met:\n%s", out)
+	}
+	if strings.Count(out, "can never be met") != 2 {
+		t.Errorf("both pins, and only they, can never be met:\n%s", out)
 	}
 }

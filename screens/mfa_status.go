@@ -22,6 +22,7 @@ type credentials struct {
 	names  map[string]string // id -> name, of the user the steps belong to
 	proves map[string]string // id -> the method type a vote with it proves; nil when unknown
 	full   bool              // whole ids (a detail, a confirm); else their end
+	known  bool              // the user's credentials are known: a pin to another id is never met
 }
 
 // credentialsOf reads the names of u's credentials, and the method type each
@@ -29,6 +30,7 @@ type credentials struct {
 func credentialsOf(u *api.User, full bool) credentials {
 	c := credentials{names: map[string]string{}, proves: map[string]string{}, full: full}
 	if u != nil {
+		c.known = true
 		c.proves = api.CredentialMethodTypes(*u)
 		for _, a := range u.Authenticators {
 			c.names[a.AuthenticatorID] = a.AuthenticatorName
@@ -59,14 +61,19 @@ func credentialKind(t string) string {
 }
 
 // neverMet reports whether method m is pinned to a credential of the user
-// that cannot prove its type (an API_KEY pinned to a passkey): no vote
-// satisfies it. A credential not known here is not judged.
+// that cannot prove its type (an API_KEY pinned to a passkey), or to an id
+// that is none of the user's credentials (proves is then ""): the user votes
+// with their own credentials only, so no vote satisfies it. When the user's
+// credentials are not known, a pin is not judged.
 func (c credentials) neverMet(m api.AuthenticationMethod) (proves string, never bool) {
 	if m.ID == "" {
 		return "", false
 	}
 	proves, known := c.proves[m.ID]
-	return proves, known && proves != m.Type
+	if !known {
+		return "", c.known
+	}
+	return proves, proves != m.Type
 }
 
 // unmeetablePins explains each pinned method of steps that no vote can
@@ -77,6 +84,11 @@ func unmeetablePins(steps []api.AuthenticationStep, creds credentials) []string 
 		for _, m := range s.Any {
 			proves, never := creds.neverMet(m)
 			if !never {
+				continue
+			}
+			if proves == "" {
+				out = append(out, fmt.Sprintf("⚠ step %d: %s can never be met: it is pinned to %s, which is not a credential of this user (their votes prove only their own). Edit the policy: pin one of the user's credentials, or none.",
+					i+1, authType(m.Type), creds.text(m.ID)))
 				continue
 			}
 			out = append(out, fmt.Sprintf("⚠ step %d: %s can never be met: it is pinned to %s %s, whose votes prove %s, not %s. Edit the policy: pin a credential that proves %s, or none.",

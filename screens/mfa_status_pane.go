@@ -44,6 +44,9 @@ func (m *MfaPolicies) statusText() mfaStatusText {
 		// Spelt as the WHAT column of Activities, with its id (the WHAT of
 		// some holds an id of its own: "delete TVC deployment 01a2…").
 		head := intentWhat(m.c, &s.activity) + " (activity " + api.SanitizeID(s.activity.ID) + ")"
+		if s.activity.Status == api.StatusAuthenticatorsNeeded {
+			head += " [held for MFA: " + api.StatusAuthenticatorsNeeded + "]"
+		}
 		var lines []string
 		switch {
 		case len(s.statuses) == 0 && !s.voted && s.unread:

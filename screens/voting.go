@@ -47,15 +47,27 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		"requester:   "+requesterQuoted(c, act),
 		"votes:       "+votesByName(c, counted),
 	)
-	doubtLine, thenLine := -1, -1
+	doubtLine, thenLine, mfaLine := -1, -1, -1
 	if then := voteConsequenceAt(c, counted, approve, now); then != "" {
 		if act.IntentUnread() {
 			thenLine = len(lines)
+		}
+		mfa := ""
+		if approve {
+			mfa = voterMfaWarning(c, act, now)
+		}
+		if mfa != "" {
+			// The prediction is the consensus's; MFA may still hold it.
+			then += " — as far as consensus goes: your MFA policy may hold it (below)"
 		}
 		lines = append(lines, "if you "+strings.ToLower(verb)+": "+then)
 		if doubt := credentialDoubt(c, counted); doubt != "" {
 			doubtLine = len(lines)
 			lines = append(lines, doubt)
+		}
+		if mfa != "" {
+			mfaLine = len(lines)
+			lines = append(lines, mfa)
 		}
 	}
 	lines = append(lines, "fingerprint: "+ui.Clean(api.SanitizeID(act.Fingerprint)))
@@ -64,7 +76,7 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	for i := range warn {
 		d.Warn[1+i] = true // after the type line
 	}
-	for _, l := range []int{doubtLine, thenLine} {
+	for _, l := range []int{doubtLine, thenLine, mfaLine} {
 		if l >= 0 {
 			d.Warn[l] = true
 		}
@@ -250,29 +262,26 @@ func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bo
 		lines = []string{field("MFA policy", api.Quote(p.MfaPolicyName)), field("for", usersText(c, []string{p.UserID})),
 			field("condition", orElse(p.Condition, "(none)"))}
 		lines = exprNameLines(lines, warn, exprNames(c, p.Condition))
-		return append(lines, field("steps", mfaStepsText(p.RequiredAuthenticationMethods)), field("order", fmt.Sprint(p.Order))), warn
+		// As the MFA screen reads them: methods by name, pins as the
+		// credentials they are, and a pin no vote of the user can meet
+		// flagged, as this is the last point to stop such a policy.
+		var owner *api.User
+		if i := slices.IndexFunc(c.Org.Users, func(u api.User) bool { return u.UserID == p.UserID }); i >= 0 {
+			owner = &c.Org.Users[i]
+		}
+		creds := credentialsOf(owner, true)
+		steps := describeSteps(p.RequiredAuthenticationMethods, creds)
+		lines = append(lines, field("steps", orElse(strings.Join(steps, "; "), "(none)")))
+		for _, w := range unmeetablePins(p.RequiredAuthenticationMethods, creds) {
+			warn[len(lines)] = true
+			lines = append(lines, w)
+		}
+		return append(lines, field("order", fmt.Sprint(p.Order))), warn
 	}
 	if _, params := in.Params(); params == nil {
 		return []string{field("what", noIntentText)}, map[int]bool{0: true}
 	}
 	return otherIntentLines(c, in), nil
-}
-
-// mfaStepsText is an MFA policy's steps on one line, or "(none)".
-func mfaStepsText(methods []api.AuthenticationStep) string {
-	steps := make([]string, len(methods))
-	for i, st := range methods {
-		var any []string
-		for _, m := range st.Any {
-			t := strings.TrimPrefix(m.Type, "AUTHENTICATION_METHOD_TYPE_")
-			if m.ID != "" {
-				t += " " + api.SanitizeID(m.ID)
-			}
-			any = append(any, t)
-		}
-		steps[i] = fmt.Sprintf("%d. any of %s", i+1, strings.Join(any, ", "))
-	}
-	return orElse(strings.Join(steps, "; "), "(none)")
 }
 
 // noIntentText is what the dialog says of an activity whose reply holds no
