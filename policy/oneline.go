@@ -13,8 +13,9 @@ import (
 // comment would run on over every line after it), and the line breaks and
 // tabs between tokens become spaces. Inside a quoted string a line break or
 // tab becomes its escape (\n, \t), and so does any other control, bidi or
-// invisible character (\u202e): the string keeps its value, and the one-line
-// field, which drops such characters, shows it. A single-quoted string cut by
+// invisible character (\u202e; in a bytes literal, b'…', its UTF-8 bytes
+// \xe2\x80\xae): the string keeps its value, and the one-line field, which
+// drops such characters, shows it. A single-quoted string cut by
 // a line break (a hard-wrapped paste) goes on after the break, which becomes
 // \n, rather than ending there. A backslash right before a break or hidden
 // character is no escape in CEL: the character becomes a space after it, so
@@ -45,7 +46,14 @@ func OneLine(src string) string {
 	for k := 0; k < len(toks); k++ {
 		t := toks[k]
 		gap(pos, t.start)
-		raw := t.kind == tokString && strings.ContainsAny(t.text[:strings.IndexAny(t.text, `'"`)], "rR")
+		var prefix string
+		if t.kind == tokString {
+			prefix = t.text[:strings.IndexAny(t.text, `'"`)]
+		}
+		raw := strings.ContainsAny(prefix, "rR")
+		// CEL refuses \u in a bytes literal (b'…'): there a hidden character
+		// is written as its UTF-8 bytes, \xHH each.
+		bytesLit := strings.ContainsAny(prefix, "bB")
 		if t.kind == tokString && !raw {
 			if end := stringEndAcrossLines(rs, t.start+strings.IndexAny(t.text, `'"`)); end > t.end {
 				// The rest of the text was tokenized as code after the
@@ -81,6 +89,10 @@ func OneLine(src string) string {
 				b.WriteString(`\r`)
 			case inString && r == '\t':
 				b.WriteString(`\t`)
+			case inString && hiddenInString(r) && bytesLit:
+				for _, c := range []byte(string(r)) {
+					fmt.Fprintf(&b, `\x%02x`, c)
+				}
 			case inString && hiddenInString(r):
 				if r <= 0xFFFF {
 					fmt.Fprintf(&b, `\u%04x`, r)

@@ -61,3 +61,35 @@ func TestOneLineKeepsBreakInTripleQuotedString(t *testing.T) {
 		}
 	}
 }
+
+// A bytes literal holding a control or invisible character compiles; made
+// one line, it must keep compiling and keep its bytes (CEL refuses \u in
+// bytes, so a \u escape there would turn a valid paste into an error).
+func TestOneLineKeepsBytesLiteralWithHiddenCharacter(t *testing.T) {
+	for _, src := range []string{
+		"b'a\u200bb' == b'x' ||\n true",
+		"b'a\x01b' == b'x' ||\n true",
+		"string(b'a\u202eb') == 'a\u202eb' &&\n true",
+		"string(B'\U000e0041\x01') == '\U000e0041\x01' &&\n true",
+	} {
+		before, err := Compile(src, "")
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		line := OneLine(src)
+		if strings.ContainsAny(line, "\r\n") {
+			t.Errorf("OneLine(%q) = %q: still more than one line", src, line)
+		}
+		after, err := Compile(line, "")
+		if err != nil {
+			t.Errorf("OneLine(%q) = %q no longer compiles: %v", src, line, err)
+			continue
+		}
+		in := Input{Activity: ActivityFor(api.TypeCreateUserTag, &api.CreateUserTagParams{UserTagName: "x", UserIDs: []string{}})}
+		want, _, err1 := before.Evaluate(in)
+		got, _, err2 := after.Evaluate(in)
+		if err1 != nil || err2 != nil || got != want {
+			t.Errorf("OneLine(%q) = %q: %v (%v), the paste says %v (%v)", src, line, got, err2, want, err1)
+		}
+	}
+}
