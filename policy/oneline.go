@@ -13,10 +13,14 @@ import (
 // comment would run on over every line after it), and the line breaks and
 // tabs between tokens become spaces. Inside a quoted string a line break or
 // tab becomes its escape (\n, \t), and so does any other control, bidi or
-// invisible character (\u202e): the string keeps its value, and the one-line
-// field, which drops such characters, shows it. A single-quoted string cut by
+// invisible character (\u202e; in a bytes literal, b'…', its UTF-8 bytes
+// \xe2\x80\xae): the string keeps its value, and the one-line field, which
+// drops such characters, shows it. A single-quoted string cut by
 // a line break (a hard-wrapped paste) goes on after the break, which becomes
-// \n, rather than ending there. Only a raw string (r'…') has no escapes:
+// \n, rather than ending there. A backslash right before a break or hidden
+// character is no escape in CEL: the character becomes a space after it, so
+// the line still fails to compile (never a valid `\\n` with another value).
+// A pair \r\n is one break. Only a raw string (r'…') has no escapes:
 // there a line break becomes a space. `//` inside a string is not a comment.
 func OneLine(src string) string {
 	rs := []rune(strings.Trim(src, "\r\n\t"))
@@ -42,7 +46,14 @@ func OneLine(src string) string {
 	for k := 0; k < len(toks); k++ {
 		t := toks[k]
 		gap(pos, t.start)
-		raw := t.kind == tokString && strings.ContainsAny(t.text[:strings.IndexAny(t.text, `'"`)], "rR")
+		var prefix string
+		if t.kind == tokString {
+			prefix = t.text[:strings.IndexAny(t.text, `'"`)]
+		}
+		raw := strings.ContainsAny(prefix, "rR")
+		// CEL refuses \u in a bytes literal (b'…'): there a hidden character
+		// is written as its UTF-8 bytes, \xHH each.
+		bytesLit := strings.ContainsAny(prefix, "bB")
 		if t.kind == tokString && !raw {
 			if end := stringEndAcrossLines(rs, t.start+strings.IndexAny(t.text, `'"`)); end > t.end {
 				// The rest of the text was tokenized as code after the
@@ -56,17 +67,33 @@ func OneLine(src string) string {
 				toks = append(toks[:k+1], rest...)
 			}
 		}
+		// escaping: the rune before was a backslash that escapes this one.
+		escaping := false
 		for i := t.start; i < t.end; i++ {
-			switch r := rs[i]; {
+			r := rs[i]
+			inString := t.kind == tokString && !raw
+			switch {
 			case r == '\r' && i+1 < t.end && rs[i+1] == '\n':
 				// the pair is one line break
-			case t.kind == tokString && !raw && r == '\n':
+				continue
+			case inString && escaping && (r == '\n' || r == '\r' || r == '\t' || hiddenInString(r)):
+				// No CEL escape starts with a break or a hidden character,
+				// so the pasted text does not compile. Writing the rune as
+				// an escape after the backslash would make `\\n`, a valid
+				// string with another value: a space keeps it invalid, and
+				// the field shows the compile error.
+				b.WriteByte(' ')
+			case inString && r == '\n':
 				b.WriteString(`\n`)
-			case t.kind == tokString && !raw && r == '\r':
+			case inString && r == '\r':
 				b.WriteString(`\r`)
-			case t.kind == tokString && !raw && r == '\t':
+			case inString && r == '\t':
 				b.WriteString(`\t`)
-			case t.kind == tokString && !raw && hiddenInString(r):
+			case inString && hiddenInString(r) && bytesLit:
+				for _, c := range []byte(string(r)) {
+					fmt.Fprintf(&b, `\x%02x`, c)
+				}
+			case inString && hiddenInString(r):
 				if r <= 0xFFFF {
 					fmt.Fprintf(&b, `\u%04x`, r)
 				} else {
@@ -77,6 +104,7 @@ func OneLine(src string) string {
 			default:
 				b.WriteRune(r)
 			}
+			escaping = inString && r == '\\' && !escaping
 		}
 		pos = t.end
 	}

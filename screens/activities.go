@@ -428,6 +428,9 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, tea.Batch(announce, follow)
 	case activitySettledMsg:
 		return a, a.settledActivity(msg)
+	case lockOutLiftedMsg:
+		a.autoGen++ // the lock-out ended the chain; a fresh one
+		return a, a.tick()
 	case activitiesTickMsg:
 		if msg.gen != a.autoGen {
 			return a, nil

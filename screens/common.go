@@ -87,15 +87,21 @@ var ErrReadOnly = errors.New("read-only: this console cannot vote or submit (sta
 // (r.(Submitter)). NewRoot wraps every Reader in it.
 type queriesOnly struct {
 	r Reader
-	// refused is set when a reply refused the console's own key: the
-	// root reads it in its Update and locks the console out (root_lockout.go).
+	// refused says whether the latest reply refused the console's own key
+	// (a later answered read clears it): the root reads it in its Update
+	// and locks the console out, or lifts it (root_lockout.go).
 	refused *atomic.Bool
 }
 
-// note notes a refusal of the console's key in err, and passes err on.
+// note notes in refused whether err refused the console's key or the
+// service answered, and passes err on. Other errors (the network, a
+// timeout) say nothing about the key.
 func (q queriesOnly) note(err error) error {
-	if api.KeyRefused(err) {
+	switch {
+	case api.KeyRefused(err):
 		q.refused.Store(true)
+	case err == nil:
+		q.refused.Store(false)
 	}
 	return err
 }

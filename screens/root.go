@@ -279,7 +279,7 @@ func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if c := r.startArming(); c != nil {
 		cmd = tea.Batch(cmd, c)
 	}
-	if c := r.lockOutIfRefused(); c != nil {
+	if c := r.syncLockOut(); c != nil {
 		cmd = tea.Batch(cmd, c)
 	}
 	r.logScreenErrors()

@@ -206,6 +206,11 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			u.hidden = false
 			return u, u.resumePending()
 		}
+	case lockOutLiftedMsg:
+		if !u.hidden && u.lockedOut == "" {
+			return u, u.resumePending()
+		}
+		return u, nil
 	}
 	if stale {
 		return u, u.loadPending()

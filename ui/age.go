@@ -19,11 +19,12 @@ func AgePhrase(d time.Duration) string {
 	return d.Round(time.Second).String() + " ago"
 }
 
-// FutureBy is how far then is after now, rounded to the second; zero when it
-// is not (a second's difference is rounding, not a clock to check).
+// FutureBy is how far then is after now, rounded to the second, when that is
+// more than a second; zero otherwise (a second's difference is rounding and
+// ordinary clock skew, not a clock to check).
 func FutureBy(now, then time.Time) time.Duration {
-	if d := then.Sub(now).Round(time.Second); d > 0 {
-		return d
+	if d := then.Sub(now); d > time.Second {
+		return d.Round(time.Second)
 	}
 	return 0
 }
