@@ -47,7 +47,8 @@ SIGINT, SIGTERM or SIGHUP (its terminal closed) stops it: requests in flight
 get up to --shutdown-grace (10s) to finish, then are cut off (the log says how
 many; an answered request is never undone), queued writes commit, webhook
 deliveries get up to 5s (the rest stay in the outbox for the next start). A
-second such signal stops waiting at once. Either way it exits 0.
+second such signal stops waiting at once. Either way it exits 0, also when
+the signal comes before it serves ("stopped before serving").
 
 Examples:
   vigil serve --demo
@@ -59,6 +60,12 @@ Examples:
 
 Flags:
 `
+
+// errStoppedBeforeServing ends start-up when a stop signal arrives before the
+// service serves; like a stop while serving, it is a clean stop (exit 0).
+var errStoppedBeforeServing = errors.New("stopped before serving")
+
+const stoppedBeforeServingNote = "stopped before serving: a stop signal arrived during start-up"
 
 func cmdServe(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("serve", serveUsage)
@@ -111,10 +118,22 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 		if !*demo {
 			return nil
 		}
+		if ctx.Err() != nil {
+			return errStoppedBeforeServing
+		}
 		var err error
 		info, demoNote, err = prepareDemo(ctx, lock, baseURL, proxyURL)
+		if ctx.Err() != nil {
+			// The seeding's transaction rolled back or committed whole;
+			// the next start seeds or re-reads the demo.
+			return errStoppedBeforeServing
+		}
 		return err
 	})
+	if errors.Is(err, errStoppedBeforeServing) {
+		log.Info(stoppedBeforeServingNote)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -126,6 +145,13 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	srv, err := server.Open(server.Config{DataDir: dir, Logger: log, Lock: lock})
 	if err != nil {
 		return fmt.Errorf("open the service's data in %s: %w", dir, err)
+	}
+	if ctx.Err() != nil {
+		// The signal came during the schema upgrade (server.Open runs it
+		// whole): stop before announcing a service that would not serve.
+		srv.Close()
+		log.Info(stoppedBeforeServingNote)
+		return nil
 	}
 	// Set once shutdown begins: a second signal ends it, which cuts short
 	// the wait for requests in flight and for webhook deliveries.

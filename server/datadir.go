@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -74,12 +75,12 @@ func LockDir(dir, name string) (*DataDirLock, error) {
 		return nil, fmt.Errorf("directory %s: %w", dir, err)
 	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
-		return nil, fmt.Errorf("create directory %s: %w", abs, err)
+		return nil, fmt.Errorf("create directory %s: %w; %s", abs, pathErrorCause(err), dirAdvice(abs))
 	}
 	path := filepath.Join(abs, name)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, fmt.Errorf("create the lock file %s: %w; %s", path, pathErrorCause(err), dirAdvice(abs))
 	}
 	switch err := lockFile(f); {
 	case errors.Is(err, errLockHeld):
@@ -147,4 +148,18 @@ func readHolder(dir, name string) (pid int, url string) {
 	p, u, _ := strings.Cut(string(line), " ")
 	pid, _ = strconv.Atoi(p)
 	return pid, u
+}
+
+// pathErrorCause is err without the *fs.PathError's operation and path,
+// which the caller's message already names.
+func pathErrorCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func dirAdvice(dir string) string {
+	return "make " + dir + " writable by the user running vigil, or pass --data with another directory"
 }

@@ -102,13 +102,13 @@ func Open(cfg Config) (*Server, error) {
 	db, err := openStore(ctx, cfg.DataDir)
 	if err != nil {
 		s.ownLock.Release()
-		return nil, err
+		return nil, atStartup(err)
 	}
 	s.db = db
 	if s.creds, err = loadServiceKeys(ctx, db); err != nil {
 		db.close()
 		s.ownLock.Release()
-		return nil, err
+		return nil, atStartup(err)
 	}
 	client := cfg.HTTPClient
 	if client == nil {
@@ -117,7 +117,7 @@ func Open(cfg Config) (*Server, error) {
 	if s.hooks, err = openHooks(ctx, db, client, s.log, s.now, cfg.Webhooks, cfg.HoldWebhooks); err != nil {
 		db.close()
 		s.ownLock.Release()
-		return nil, err
+		return nil, atStartup(err)
 	}
 	return s, nil
 }

@@ -25,9 +25,15 @@ type storageError struct {
 	// have reached the WAL before the failure and be replayed at the next
 	// start, so whether it was recorded is not known.
 	committing bool
+	// startup: it failed while the service was opening its data, where no
+	// request was at stake, so the text says what to do instead.
+	startup bool
 }
 
 func (e *storageError) Error() string {
+	if e.startup {
+		return fmt.Sprintf("the database could not be written (%s): %v; %s", e.reason, e.err, e.advice)
+	}
 	what := "nothing of it was recorded"
 	if e.committing {
 		what = "it may or may not have been recorded"
@@ -85,6 +91,22 @@ func asStorageError(err error, committing bool) *storageError {
 		return nil
 	}
 	return e
+}
+
+// atStartup returns err, a failure to open the service's data, with a storage
+// failure in it told as one of start-up (its reason and what to do). A
+// failure of SQLite not yet classified, a migration's, is classified here.
+func atStartup(err error) error {
+	var se *storageError
+	if errors.As(err, &se) {
+		se.startup = true
+		return err
+	}
+	if se := asStorageError(err, false); se != nil {
+		se.startup = true
+		return se
+	}
+	return err
 }
 
 // damagedDatabase is the error of opening the database at path when SQLite

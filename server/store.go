@@ -147,10 +147,7 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	}
 	if err := migrate(ctx, w); err != nil {
 		w.Close()
-		if damaged := damagedDatabase(path, err); damaged != nil {
-			return damaged
-		}
-		return fmt.Errorf("%s: %w", path, err)
+		return migrationFailure(path, err)
 	}
 	// The database holds the service's private keys (TLS fetcher, webhook ring).
 	for _, f := range []string{path, path + "-wal", path + "-shm"} {
@@ -477,4 +474,14 @@ func putState(ctx context.Context, q querier, key string, value []byte) error {
 // callers pass paths cleaned by filepath.Join.
 func uriPath(p string) string {
 	return strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(p)
+}
+
+// migrationFailure is the error of upgrading the schema of the database at
+// path: a read-only or full disk says so and what to do, not only SQLite's
+// words.
+func migrationFailure(path string, err error) error {
+	if damaged := damagedDatabase(path, err); damaged != nil {
+		return damaged
+	}
+	return fmt.Errorf("upgrade the schema of %s: %w", path, atStartup(err))
 }
