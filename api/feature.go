@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // FeatureKind says what a feature's value is, so a form can offer the right input
@@ -84,6 +85,12 @@ func CheckFeatureValue(name, value string) error {
 // service applies the same rule when the activity is submitted.
 func CheckWebhookURL(value string) error {
 	const want = "give one such as https://hooks.example.com/vigil (or empty to turn webhooks off)"
+	// url.Parse accepts white space in a path, and a delivery would then go to
+	// "/hooks%20", which no receiver routes. It is refused, never trimmed: the
+	// value the quorum votes on must be the value deliveries are sent to.
+	if i := strings.IndexFunc(value, unicode.IsSpace); i >= 0 {
+		return fmt.Errorf("URL %q %s; a URL holds no white space (a delivery would go to another path than meant): remove it", value, whereSpace(value, i))
+	}
 	u, err := url.Parse(value)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("takes an absolute http(s) URL such as https://hooks.example.com/vigil (or empty to turn webhooks off); got %q", value)
@@ -95,6 +102,23 @@ func CheckWebhookURL(value string) error {
 		return fmt.Errorf("URL %q: %v; %s", value, err, want)
 	}
 	return nil
+}
+
+// whereSpace says which white space value holds at byte i, and where.
+func whereSpace(value string, i int) string {
+	r, size := utf8.DecodeRuneInString(value[i:])
+	what := "a space"
+	if r != ' ' {
+		what = fmt.Sprintf("white space (%U)", r)
+	}
+	switch {
+	case i == 0:
+		return "begins with " + what
+	case strings.TrimRightFunc(value[i+size:], unicode.IsSpace) == "":
+		return "ends with " + what
+	default:
+		return fmt.Sprintf("has %s after %q", what, value[:i])
+	}
 }
 
 // checkOrigin accepts scheme://host[:port] with nothing after it, exactly as a

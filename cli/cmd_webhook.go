@@ -374,44 +374,29 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 		}
 		*from = base + api.JWKSPath
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, *from, nil)
-	if err != nil {
-		return usagef("webhook keys: bad URL %q: %v", *from, err)
+	if _, err := url.Parse(*from); err != nil {
+		return usagef("webhook keys: bad URL %s: %v", api.Quote(*from), escapedError{err})
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := (&http.Client{Timeout: jwksFetchTimeout}).Do(req)
+	// The same fetch as the verifier's JWKSCache: this output is what operators
+	// save for `verify --jwks`, so it refuses a redirect just as strictly.
+	reply, err := webhook.FetchJWKS(ctx, &http.Client{Timeout: jwksFetchTimeout}, *from)
 	if err != nil {
 		// net/http's errors carry text from the network (a certificate's
-		// names, a redirect's target), so they are escaped like api's.
-		return fmt.Errorf("fetch the webhook keys: %w", escapedError{err})
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, webhook.MaxJWKSSize+1))
-	if err != nil {
-		return fmt.Errorf("fetch the webhook keys: %w", escapedError{err})
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("fetch the webhook keys from %s: HTTP %d", *from, resp.StatusCode)
-	}
-	if len(data) > webhook.MaxJWKSSize {
-		return fmt.Errorf("fetch the webhook keys: the reply is over %d bytes", webhook.MaxJWKSSize)
-	}
-	var set api.JWKS
-	if err := json.Unmarshal(data, &set); err != nil {
-		return fmt.Errorf("the webhook keys at %s are not a JSON key set: %w", *from, err)
+		// names), so they are escaped like api's.
+		return fmt.Errorf("webhook keys: %w", escapedError{err})
 	}
 	if conn.json { // the set as published, every field kept
-		return writeJSON(c.stdout, json.RawMessage(data))
+		return writeJSON(c.stdout, json.RawMessage(reply.Raw))
 	}
-	cache := api.Sanitize(resp.Header.Get("Cache-Control"))
-	if maxAge, ok := cacheMaxAge(resp.Header.Get("Cache-Control")); ok {
+	cache := api.Sanitize(reply.Header.Get("Cache-Control"))
+	if maxAge, ok := cacheMaxAge(reply.Header.Get("Cache-Control")); ok {
 		cache = fmt.Sprintf("%s (%s)", cache, ui.HumanDuration(maxAge))
 	}
-	if age := resp.Header.Get("Age"); age != "" {
+	if age := reply.Header.Get("Age"); age != "" {
 		cache += ", age " + api.Sanitize(age) + "s"
 	}
-	rows := make([][]string, 0, len(set.Keys))
-	for _, k := range set.Keys {
+	rows := make([][]string, 0, len(reply.Set.Keys))
+	for _, k := range reply.Set.Keys {
 		note := ""
 		if !webhook.UsableJWK(k) {
 			note = "not usable: receivers skip it"

@@ -78,6 +78,12 @@ func consoleWebhookFeed(ctx context.Context, p Profile, logger *slog.Logger) (*s
 		case verified <- d:
 			return nil
 		default:
+			if r.Redelivery {
+				// An event already accepted is answered 200 whatever this
+				// returns (acceptLocked): nothing is lost, it is only not listed.
+				logger.Info("webhook redelivery answered 200 (already accepted), not listed: the console is behind", "event", api.SanitizeID(r.EventID))
+				return nil
+			}
 			logger.Warn("webhook delivery answered 503: the console is behind", "event", api.SanitizeID(r.EventID))
 			return errConsoleBehind
 		}

@@ -69,16 +69,67 @@ type fetchCall struct {
 // client's policy: the key set is the trust root, and a redirect (to plain
 // http, or to another host) would hand it to whoever it names.
 func NewJWKSCache(url string, client *http.Client, clock func() time.Time) *JWKSCache {
+	if clock == nil {
+		clock = time.Now
+	}
+	return &JWKSCache{url: url, client: NoRedirectClient(client), clock: clock}
+}
+
+// NoRedirectClient returns a copy of client (nil means http.DefaultClient's
+// settings) that never follows a redirect: a 3xx comes back as the response.
+func NoRedirectClient(client *http.Client) *http.Client {
 	c := &http.Client{}
 	if client != nil {
 		*c = *client
 	}
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	client = c
-	if clock == nil {
-		clock = time.Now
+	return c
+}
+
+// JWKSReply is one fetched key set.
+type JWKSReply struct {
+	Raw    []byte   // the body as published, every field kept
+	Set    api.JWKS // Raw parsed
+	Header http.Header
+}
+
+// FetchJWKS performs one GET of the key set at url. It never follows a
+// redirect, whatever the client's policy: the key set is the trust root, and a
+// redirect (to plain http, or to another host) would hand it to whoever it
+// names, so a 3xx is an error naming its Location (quoted). JWKSCache and
+// `vigil webhook keys` share it so that they cannot disagree on that.
+func FetchJWKS(ctx context.Context, client *http.Client, url string) (JWKSReply, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return JWKSReply{}, fmt.Errorf("fetch JWKS: bad URL %s: %w", quote(url), err)
 	}
-	return &JWKSCache{url: url, client: client, clock: clock}
+	req.Header.Set("Accept", "application/json")
+	resp, err := NoRedirectClient(client).Do(req)
+	if err != nil {
+		return JWKSReply{}, fmt.Errorf("fetch JWKS: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 == 3 {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return JWKSReply{}, fmt.Errorf("fetch JWKS from %s: HTTP status %d redirects to %s, and the key set is never fetched through a redirect (it could hand the keys to another host or to plain http): configure the URL the keys are served at",
+			quote(url), resp.StatusCode, quote(resp.Header.Get("Location")))
+	}
+	if resp.StatusCode != http.StatusOK {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return JWKSReply{}, fmt.Errorf("fetch JWKS from %s: HTTP status %d", quote(url), resp.StatusCode)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxJWKSSize+1))
+	if err != nil {
+		return JWKSReply{}, fmt.Errorf("fetch JWKS: read reply: %w", err)
+	}
+	if len(data) > MaxJWKSSize {
+		return JWKSReply{}, fmt.Errorf("fetch JWKS: reply is larger than %d bytes", MaxJWKSSize)
+	}
+	var set api.JWKS
+	if err := json.Unmarshal(data, &set); err != nil {
+		return JWKSReply{}, fmt.Errorf("fetch JWKS from %s: reply is not a JSON key set: %w", quote(url), err)
+	}
+	return JWKSReply{Raw: data, Set: set, Header: resp.Header}, nil
 }
 
 // Key returns the public key of kid. An id missing from a cached set makes
@@ -209,41 +260,15 @@ func (c *JWKSCache) runFetch(ctx context.Context, call *fetchCall) {
 
 // get performs one GET of the JWKS.
 func (c *JWKSCache) get(ctx context.Context) (keys map[string]ed25519.PublicKey, maxAge, staleIfErr time.Duration, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
+	reply, err := FetchJWKS(ctx, c.client, c.url)
 	if err != nil {
-		return nil, 0, 0, fmt.Errorf("fetch JWKS: bad URL %s: %w", quote(c.url), err)
+		return nil, 0, 0, err
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.client.Do(req)
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("fetch JWKS: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 == 3 {
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return nil, 0, 0, fmt.Errorf("fetch JWKS from %s: HTTP status %d redirects to %s, and the key set is never fetched through a redirect (it could hand the keys to another host or to plain http): configure the URL the keys are served at",
-			quote(c.url), resp.StatusCode, quote(resp.Header.Get("Location")))
-	}
-	if resp.StatusCode != http.StatusOK {
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return nil, 0, 0, fmt.Errorf("fetch JWKS from %s: HTTP status %d", quote(c.url), resp.StatusCode)
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxJWKSSize+1))
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("fetch JWKS: read reply: %w", err)
-	}
-	if len(data) > MaxJWKSSize {
-		return nil, 0, 0, fmt.Errorf("fetch JWKS: reply is larger than %d bytes", MaxJWKSSize)
-	}
-	var set api.JWKS
-	if err := json.Unmarshal(data, &set); err != nil {
-		return nil, 0, 0, fmt.Errorf("fetch JWKS: reply is not a JSON key set: %w", err)
-	}
-	maxAge, staleIfErr = parseCacheControl(resp.Header.Values("Cache-Control"))
+	maxAge, staleIfErr = parseCacheControl(reply.Header.Values("Cache-Control"))
 	// A reply a shared cache has held for Age seconds has that much less
 	// freshness left (RFC 9111 §4.2.3); one older than max-age is stale at once.
-	maxAge = max(0, maxAge-replyAge(resp.Header.Values("Age")))
-	return usableKeys(set), maxAge, staleIfErr, nil
+	maxAge = max(0, maxAge-replyAge(reply.Header.Values("Age")))
+	return usableKeys(reply.Set), maxAge, staleIfErr, nil
 }
 
 // usableKeys keeps the entries that are v1 Ed25519 signature keys. Bad entries
