@@ -164,11 +164,15 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 	if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
 		note += "\n" + strings.TrimSuffix(refs, "\n")
 	}
+	warning := ""
 	if p := a.exact.Intent.SetOrganizationFeatureIntent; p != nil {
 		note += "\n  replaces: " + currentFeature(ctx, client, p.Name)
+		if w := api.FeatureValueWarning(p.Name, p.Value); w != "" {
+			warning = w + "\n" // first, before anything that reads like a go-ahead
+		}
 	}
-	return fmt.Sprintf("activity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s",
-		a.ID, a.Type, activityRequester(a.exact), a.Status, voteIntentText(a, users), note)
+	return fmt.Sprintf("%sactivity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s",
+		warning, a.ID, a.Type, activityRequester(a.exact), a.Status, voteIntentText(a, users), note)
 }
 
 // voteIntentText is the intent as the vote prompt shows it: the operation,

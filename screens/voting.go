@@ -238,8 +238,13 @@ func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bo
 	}
 	if in.SetOrganizationFeatureIntent != nil {
 		p := in.SetOrganizationFeatureIntent
-		return []string{field("feature", strings.TrimPrefix(p.Name, "FEATURE_NAME_")), field("value", api.Quote(p.Value)),
-			field("replaces", currentFeatureText(c, p.Name))}, nil
+		lines = []string{field("feature", strings.TrimPrefix(p.Name, "FEATURE_NAME_")), field("value", api.Quote(p.Value)),
+			field("replaces", currentFeatureText(c, p.Name))}
+		if w := api.FeatureValueWarning(p.Name, p.Value); w != "" {
+			// First: a value the form refuses may lock every passkey out.
+			return append([]string{w}, lines...), map[int]bool{0: true}
+		}
+		return lines, nil
 	}
 	if p := in.CreatePolicyIntentV3; p != nil {
 		// The ids the expressions hold are named under them: they decide

@@ -165,6 +165,11 @@ func (s *Server) execSetOrganizationFeature(ctx context.Context, tx *txn, a *act
 	var r api.Result
 	in := a.Intent
 	p := in.SetOrganizationFeatureIntent
+	if p.Name == api.FeatureWebauthnOrigins {
+		if err := s.refuseOriginsLockout(ctx, tx, a.OrgID, now); err != nil {
+			return r, err
+		}
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO features(org_id, name, value) VALUES (?, ?, ?)
 		ON CONFLICT(org_id, name) DO UPDATE SET value = excluded.value`, a.OrgID, p.Name, p.Value); err != nil {
 		return r, err

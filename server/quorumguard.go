@@ -25,7 +25,7 @@ func (s *Server) refuseQuorumLockout(ctx context.Context, tx *txn, orgID, userID
 	if !o.isRoot(userID) {
 		return nil // only a root member's credentials count towards the quorum
 	}
-	members, err := s.rootCredentials(ctx, tx, o)
+	members, err := s.rootCredentials(ctx, tx, o, false)
 	if err != nil {
 		return err
 	}
@@ -38,11 +38,21 @@ func (s *Server) refuseQuorumLockout(ctx context.Context, tx *txn, orgID, userID
 	return nil
 }
 
-// rootCredentials are the root members with their API keys and authenticators
-// (ids only: whether a member holds one is what counts).
-func (s *Server) rootCredentials(ctx context.Context, tx querier, o *org) ([]api.User, error) {
+// rootCredentials are the root members with their API keys and the
+// authenticators that count as able to sign (ids only: whether a member holds
+// one is what counts). The service does not record the origin a passkey was
+// registered at, so once FEATURE_NAME_WEBAUTHN_ORIGINS is set (or, with
+// originsSet, is about to be) it cannot show that any passkey may still sign:
+// then no authenticator is counted, and the guards fail closed.
+func (s *Server) rootCredentials(ctx context.Context, tx querier, o *org, originsSet bool) ([]api.User, error) {
 	if len(o.RootIDs) == 0 {
 		return nil, nil
+	}
+	if !originsSet {
+		var err error
+		if originsSet, err = webauthnOriginsSet(ctx, tx, o.ID); err != nil {
+			return nil, err
+		}
 	}
 	marks := strings.Repeat(",?", len(o.RootIDs))[1:]
 	args := []any{o.ID}
@@ -64,7 +74,9 @@ func (s *Server) rootCredentials(ctx context.Context, tx querier, o *org) ([]api
 		if err := rows.Scan(&id, &user); err != nil {
 			return nil, err
 		}
-		auths[user] = append(auths[user], api.Authenticator{AuthenticatorID: id})
+		if !originsSet {
+			auths[user] = append(auths[user], api.Authenticator{AuthenticatorID: id})
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -89,10 +101,66 @@ func (s *Server) strandsRootMember(ctx context.Context, q querier, o *org, a *ac
 	if !ok || p == nil || !o.isRoot(p.UserID) {
 		return false, nil
 	}
-	members, err := s.rootCredentials(ctx, q, o)
+	members, err := s.rootCredentials(ctx, q, o, false)
 	if err != nil {
 		return false, fmt.Errorf("whose keys a deletion strands: %w", err)
 	}
 	loss := api.KeyDeletionLoss(members, api.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs}, now, p.UserID, p.APIKeyIDs)
 	return loss.Stranded != "", nil
+}
+
+// webauthnOriginsSet reports whether the organization has
+// FEATURE_NAME_WEBAUTHN_ORIGINS set, to any value (one with no usable origin
+// allows no passkey at all).
+func webauthnOriginsSet(ctx context.Context, q querier, orgID string) (bool, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM features WHERE org_id = ? AND name = ?`, orgID, api.FeatureWebauthnOrigins).Scan(&n); err != nil {
+		return false, fmt.Errorf("read %s: %w", api.FeatureWebauthnOrigins, err)
+	}
+	return n > 0, nil
+}
+
+// refuseOriginsLockout fails a set_organization_feature of
+// FEATURE_NAME_WEBAUTHN_ORIGINS that would leave root members who can sign
+// only with a passkey unable to sign (rootCredentials: once the origins are
+// set, no passkey is counted) and fewer root members able to sign than the
+// threshold. As with key deletions, a change that strands nobody goes
+// through: an organization already short is not made worse, and a quorum
+// that set a wrong value can set a right one.
+func (s *Server) refuseOriginsLockout(ctx context.Context, tx *txn, orgID string, now time.Time) error {
+	o, err := loadOrg(ctx, tx, orgID)
+	if err != nil {
+		return err
+	}
+	before, err := s.rootCredentials(ctx, tx, o, false)
+	if err != nil {
+		return err
+	}
+	after, err := s.rootCredentials(ctx, tx, o, true)
+	if err != nil {
+		return err
+	}
+	var stranded []string
+	able := 0
+	seen := map[string]bool{}
+	for i, m := range after {
+		if seen[m.UserID] {
+			continue
+		}
+		seen[m.UserID] = true
+		switch {
+		case m.CanSign(now):
+			able++
+		case before[i].CanSign(now):
+			stranded = append(stranded, api.NameWithID(m.UserName, m.UserID))
+		}
+	}
+	if len(stranded) == 0 || able >= o.Threshold {
+		return nil
+	}
+	return &execFailure{code: api.CodeFailedPrecondition, msg: fmt.Sprintf("setting %s would leave root quorum members %s able to sign only with a passkey, "+
+		"which the service cannot show signs at an allowed origin (it does not record a passkey's origin), "+
+		"so only %d of the %d root members could sign, fewer than the threshold of %d, and no activity that needs the root quorum could ever complete again; "+
+		"first give these members an API key (an oauth activity gives a linked user a new API key), then set the origins",
+		api.FeatureWebauthnOrigins, strings.Join(stranded, ", "), able, len(seen), o.Threshold)}
 }
