@@ -34,7 +34,7 @@ func goSDKSecp256k1Stamp(t *testing.T, priv *ecdsa.PrivateKey, pubHex string, bo
 	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !seq.ReadASN1Integer(&r) || !seq.ReadASN1Integer(&s) {
 		t.Fatal("ecdsa.SignASN1 returned bad DER")
 	}
-	half := new(big.Int).Rsh(secp256k1.S256().Params().N, 1)
+	half := new(big.Int).Rsh(secp256k1.Params().N, 1)
 	j, err := json.Marshal(struct {
 		PublicKey string `json:"publicKey"`
 		Signature string `json:"signature"`

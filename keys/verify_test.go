@@ -506,12 +506,3 @@ func TestVerifyAcceptsHighSOnSecp256k1(t *testing.T) {
 		t.Errorf("high-S twin over another body: %v, want ErrBadSignature", err)
 	}
 }
-
-func mustHex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
