@@ -174,6 +174,12 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	}
 	locks := "no"
 	switch {
+	case rep.LocksOut && act.Status == api.StatusCompleted && sim.Today.Outcome != api.OutcomeAllow:
+		// The service allowed it by something the replay does not see (a
+		// policy this vigil cannot read, members changed since): today's
+		// replayed outcome must not read as the reason nothing is lost.
+		locks = "YES, possibly: the service completed it (replayed here it comes out " + sim.Today.Outcome +
+			", by something this vigil cannot see, such as a policy it cannot read), and the draft would deny it outright"
 	case rep.LocksOut && sim.Today.Outcome == api.OutcomeRequiresConsensus:
 		locks = "YES: it waits for approvals today, and the draft would deny it outright"
 	case rep.LocksOut:

@@ -140,3 +140,39 @@ func TestPolicySimulateOnAnIntentItCannotReadSaysItCannotTell(t *testing.T) {
 		}
 	}
 }
+
+// An activity the service completed by an allow policy this vigil cannot
+// read (a newer service's) replays as not allowed: a deny draft over it is
+// still a possible lock-out, and the CLI says the service completed it
+// rather than that nothing the organization does today is lost.
+func TestPolicySimulateDenyOverActivityCompletedByUnreadablePolicyLocksOut(t *testing.T) {
+	e := newVerbEnv(t)
+	done, err := e.client("alice").ListActivities(context.Background(), api.ListActivitiesOptions{Statuses: []string{api.StatusCompleted},
+		Types: []string{api.TypeCreateReadOnlySession}, Limit: 1})
+	if err != nil || len(done) != 1 {
+		t.Fatalf("the demo has a completed read-only session: %v %v", done, err)
+	}
+	// The policy that allowed it, as a newer service would send it: with a
+	// function this vigil does not know.
+	behindRewritingGateway(t, e, "/public/v1/query/list_policies", func(b []byte) []byte {
+		return bytes.Replace(b, []byte(`"activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'"`), []byte(`"newerFunction(activity)"`), 1)
+	})
+	args := []string{"policy", "simulate", "--activity", done[0].ID, "--effect", "deny", "--condition", "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'"}
+	code, out, errOut := e.run("", args...)
+	wantExit(t, "simulate", code, 0, out, errOut)
+	if !strings.Contains(errOut, "newerFunction") {
+		t.Fatalf("the premise is gone: the policy should be unreadable:\n%s", errOut)
+	}
+	if !strings.Contains(out, "locks out:  YES") || !strings.Contains(out, "the service completed it") {
+		t.Errorf("a deny over an activity the service completed should be flagged as a possible lock-out, saying it was completed:\n%s", out)
+	}
+	code, out, errOut = e.run("", append(args, "--json")...)
+	wantExit(t, "simulate --json", code, 0, out, errOut)
+	var rep simulationReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.LocksOut || rep.WithDraft.Outcome != api.OutcomeDenyExplicit {
+		t.Errorf("--json: locksOut %v, with draft %s", rep.LocksOut, rep.WithDraft.Outcome)
+	}
+}

@@ -127,3 +127,16 @@ func (r Root) anchorName() string {
 	}
 	return "configured root: " + r.Name
 }
+
+// chainCheckName names the chain check by the root that anchored it: only
+// the built-in AWS root is pinned, and a demo or configured root must not
+// read as it. The check's ID (cert-chain) stays the same for all of them.
+func (r Root) chainCheckName() string {
+	switch {
+	case r.builtIn:
+		return "Certificate chain to the AWS Nitro root (pinned)"
+	case r.Demo:
+		return "Certificate chain to the demo root (not AWS)"
+	}
+	return "Certificate chain to a configured root"
+}

@@ -63,6 +63,10 @@ func TestConfiguredRootNamedLikeAWSIsNotReportedAsAWS(t *testing.T) {
 	if c := rep.Check(CheckChain); c.Status != Pass || !strings.HasPrefix(c.Reason, "chains to "+want+",") {
 		t.Errorf("cert-chain: %s %q", c.Status, c.Reason)
 	}
+	// Its name says a configured root, never a pinned one.
+	if c := rep.Check(CheckChain); strings.Contains(c.Name, "pinned") || strings.Contains(c.Name, "AWS") || !strings.Contains(c.Name, "configured root") {
+		t.Errorf("cert-chain anchored at a configured root is named %q", c.Name)
+	}
 
 	// The chain of a document no configured root anchors lists the trusted
 	// roots, the AWS one as AWS and the configured one as configured.
@@ -87,11 +91,36 @@ func TestAWSRootAnchorIsTheBuiltInRoot(t *testing.T) {
 	if got := aws.anchorName(); got != AWSRootName {
 		t.Errorf("the built-in root is named %q", got)
 	}
+	if got := aws.chainCheckName(); !strings.Contains(got, "AWS") || !strings.Contains(got, "pinned") {
+		t.Errorf("the chain check anchored at the built-in root is named %q", got)
+	}
 	roots, err := ParseRootsPEM("aws.pem", readFixture(t, "aws_nitro_root_g1.pem"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := roots[0].anchorName(); got != "configured root: aws.pem" {
 		t.Errorf("a configured copy is named %q", got)
+	}
+}
+
+// A chain anchored at the demo root is named as the demo root, not as a
+// pinned one; the check keeps its ID, which --json consumers key on.
+func TestChainToDemoRootIsNotNamedPinned(t *testing.T) {
+	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	auth, err := NewDemoAuthority(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := NewDemoEnclave(auth, "signer", "o", "l", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := VerifyBootProof(enc.BootProof, Options{Roots: []Root{auth.Root()}, Now: now})
+	c := rep.Check(CheckChain)
+	if c == nil || c.Status != Pass {
+		t.Fatalf("cert-chain: %+v", c)
+	}
+	if strings.Contains(c.Name, "pinned") || !strings.Contains(c.Name, "demo root") {
+		t.Errorf("cert-chain anchored at the demo root is named %q", c.Name)
 	}
 }

@@ -17,8 +17,10 @@ import (
 
 // Check names, shown next to the IDs.
 const (
-	nameCOSE      = "COSE_Sign1 signature (ES384, leaf certificate key)"
-	nameChain     = "Certificate chain to a pinned root"
+	nameCOSE = "COSE_Sign1 signature (ES384, leaf certificate key)"
+	// nameChain is the chain check's name before an anchor is known (it
+	// failed); once one is, chainCheckName names it by that anchor.
+	nameChain     = "Certificate chain to a trusted root"
 	nameUserData  = "user_data = SHA-256(manifest)"
 	namePublicKey = "public_key = boot proof's ephemeral key"
 	nameDecode    = "QOS manifest decodes"
@@ -230,7 +232,7 @@ func (v *verifier) attestationChecks(doc []byte, decodeErr error) {
 	if root.Demo {
 		reason += "; this is a local DEMO root, not AWS"
 	}
-	rep.add(CheckChain, nameChain, Pass, reason)
+	rep.add(CheckChain, root.chainCheckName(), Pass, reason)
 }
 
 // validationTime is opts.At, or the document's timestamp.
