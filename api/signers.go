@@ -92,19 +92,23 @@ type QuorumLoss struct {
 	// member with nothing that signs; empty otherwise.
 	Stranded     string
 	strandedName string
+	// passkeysUncounted is set when no passkey counted (PasskeysSign false).
+	passkeysUncounted bool
 }
 
 // KeyDeletionLoss works out what deleting keyIDs of userID would leave of the
 // root quorum, from users (every root member must be among them: one missing
 // counts as unable to sign) at now. An expired key counts as nothing: it
 // cannot sign; nor does one whose lifetime cannot be read (it may have
-// expired: the warning fails closed). Ids in keyIDs that are not keys of userID delete nothing.
-func KeyDeletionLoss(users []User, q Quorum, now time.Time, userID string, keyIDs []string) QuorumLoss {
+// expired: the warning fails closed). Nor does a passkey unless passkeysSign
+// (PasskeysSign of the organization's features), the service's rule. Ids in
+// keyIDs that are not keys of userID delete nothing.
+func KeyDeletionLoss(users []User, q Quorum, now time.Time, userID string, keyIDs []string, passkeysSign bool) QuorumLoss {
 	removed := make(map[string]bool, len(keyIDs))
 	for _, id := range keyIDs {
 		removed[id] = true
 	}
-	loss := QuorumLoss{Threshold: q.Threshold, Members: len(q.UserIDs)}
+	loss := QuorumLoss{Threshold: q.Threshold, Members: len(q.UserIDs), passkeysUncounted: !passkeysSign}
 	seen := map[string]bool{}
 	for _, id := range q.UserIDs {
 		if seen[id] {
@@ -112,17 +116,32 @@ func KeyDeletionLoss(users []User, q Quorum, now time.Time, userID string, keyID
 		}
 		seen[id] = true
 		i := slices.IndexFunc(users, func(u User) bool { return u.UserID == id })
-		if i < 0 || !users[i].canSign(now, nil) {
+		if i < 0 {
+			continue
+		}
+		u := users[i]
+		if !passkeysSign {
+			u.Authenticators = nil
+		}
+		if !u.canSign(now, nil) {
 			continue
 		}
 		loss.Before++
-		if id == userID && !users[i].canSign(now, removed) {
-			loss.Stranded, loss.strandedName = id, users[i].UserName
+		if id == userID && !u.canSign(now, removed) {
+			loss.Stranded, loss.strandedName = id, u.UserName
 			continue
 		}
 		loss.After++
 	}
 	return loss
+}
+
+// PasskeysSign reports whether an organization with features counts a
+// passkey as able to sign: not once FEATURE_NAME_WEBAUTHN_ORIGINS is set, to
+// any value, as the service does not record the origin a passkey was
+// registered at and so cannot show that any passkey may still sign.
+func PasskeysSign(features []Feature) bool {
+	return !slices.ContainsFunc(features, func(f Feature) bool { return f.Name == FeatureWebauthnOrigins })
 }
 
 // LocksOut reports whether the deletion takes a root member's last usable
@@ -140,9 +159,13 @@ func (l QuorumLoss) Problem() string {
 	if !l.LocksOut() {
 		return ""
 	}
-	return fmt.Sprintf("deleting these keys would leave root quorum member %s with no credential that can sign (an authenticator, or an API key that has not expired and whose lifetime can be read: "+
+	signs := "an authenticator, or an API key"
+	if l.passkeysUncounted {
+		signs = "no authenticator counts while " + FeatureWebauthnOrigins + " is set, as the service cannot show a passkey signs at an allowed origin; an API key"
+	}
+	return fmt.Sprintf("deleting these keys would leave root quorum member %s with no credential that can sign (%s that has not expired and whose lifetime can be read: "+
 		"one whose lifetime cannot be read is counted as unable, as it may have expired), "+
 		"so only %d of the %d root members could sign, fewer than the threshold of %d, and no activity that needs the root quorum could ever complete again; "+
 		"keep at least one of these keys, or first give a root member who cannot sign a new credential (an oauth activity gives a linked user a new API key)",
-		NameWithID(l.strandedName, l.Stranded), l.After, l.Members, l.Threshold)
+		NameWithID(l.strandedName, l.Stranded), signs, l.After, l.Members, l.Threshold)
 }

@@ -28,7 +28,7 @@ func TestUnreadableKeyLifetimeCountsAsUnableToSign(t *testing.T) {
 		}
 		q := Quorum{Threshold: 1, UserIDs: []string{"u"}}
 		other := User{UserID: "u", APIKeys: []APIKey{k, {APIKeyID: "good", CreatedAt: NewTime(now)}}}
-		loss := KeyDeletionLoss([]User{other}, q, now, "u", []string{"good"})
+		loss := KeyDeletionLoss([]User{other}, q, now, "u", []string{"good"}, true)
 		if !loss.LocksOut() || !strings.Contains(loss.Problem(), "cannot be read") {
 			t.Errorf("deleting the only readable key next to %s: not warned as a lockout that counts the unreadable key as unable: %+v %q", k.APIKeyID, loss, loss.Problem())
 		}

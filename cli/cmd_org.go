@@ -526,7 +526,7 @@ func warnQuorumLockout(ctx context.Context, c proc, client *api.Client, users []
 	if err != nil {
 		return fmt.Errorf("read the root quorum to check the deletion leaves it able to sign: %w", err)
 	}
-	if problem := api.KeyDeletionLoss(users, cfg.Quorum, client.ServiceNow(), owner, ids).Problem(); problem != "" {
+	if problem := api.KeyDeletionLoss(users, cfg.Quorum, client.ServiceNow(), owner, ids, api.PasskeysSign(cfg.Features)).Problem(); problem != "" {
 		fmt.Fprintf(c.stderr, "warning: the service will FAIL this deletion: %s\n", problem)
 	}
 	return nil

@@ -245,7 +245,7 @@ func strandsRootMember(params any, members map[string]Approver, now time.Time) b
 	if now.IsZero() {
 		now = time.Now()
 	}
-	loss := api.KeyDeletionLoss([]api.User{owner.signer}, api.Quorum{UserIDs: []string{p.UserID}}, now, p.UserID, p.APIKeyIDs)
+	loss := api.KeyDeletionLoss([]api.User{owner.signer}, api.Quorum{UserIDs: []string{p.UserID}}, now, p.UserID, p.APIKeyIDs, true)
 	return loss.Stranded != ""
 }
 

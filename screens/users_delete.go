@@ -80,7 +80,7 @@ func (u *Users) deleteWarnings(x api.User, keys []api.APIKey) []string {
 	} else {
 		users = append(users, x)
 	}
-	loss := api.KeyDeletionLoss(users, u.c.Org.Quorum, u.c.Now(), x.UserID, ids)
+	loss := api.KeyDeletionLoss(users, u.c.Org.Quorum, u.c.Now(), x.UserID, ids, api.PasskeysSign(u.c.Org.Features))
 	switch {
 	case loss.LocksOut():
 		out = append(out, "!! "+api.NameText(x.UserName)+" is a root quorum member and would be left",

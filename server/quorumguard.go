@@ -25,11 +25,11 @@ func (s *Server) refuseQuorumLockout(ctx context.Context, tx *txn, orgID, userID
 	if !o.isRoot(userID) {
 		return nil // only a root member's credentials count towards the quorum
 	}
-	members, err := s.rootCredentials(ctx, tx, o, false)
+	members, passkeysSign, err := s.rootCredentials(ctx, tx, o, false)
 	if err != nil {
 		return err
 	}
-	loss := api.KeyDeletionLoss(members, api.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs}, now, userID, keyIDs)
+	loss := api.KeyDeletionLoss(members, api.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs}, now, userID, keyIDs, passkeysSign)
 	if loss.LocksOut() {
 		// Not failf: its cut of long arguments would cut the message itself;
 		// the only text from the store in it is a user name, escaped.
@@ -44,15 +44,15 @@ func (s *Server) refuseQuorumLockout(ctx context.Context, tx *txn, orgID, userID
 // registered at, so once FEATURE_NAME_WEBAUTHN_ORIGINS is set (or, with
 // originsSet, is about to be) it cannot show that any passkey may still sign:
 // then no authenticator is counted, and the guards fail closed.
-func (s *Server) rootCredentials(ctx context.Context, tx querier, o *org, originsSet bool) ([]api.User, error) {
-	if len(o.RootIDs) == 0 {
-		return nil, nil
-	}
+// passkeysSign is whether authenticators were counted (api.PasskeysSign).
+func (s *Server) rootCredentials(ctx context.Context, tx querier, o *org, originsSet bool) (members []api.User, passkeysSign bool, err error) {
 	if !originsSet {
-		var err error
 		if originsSet, err = webauthnOriginsSet(ctx, tx, o.ID); err != nil {
-			return nil, err
+			return nil, false, err
 		}
+	}
+	if len(o.RootIDs) == 0 {
+		return nil, !originsSet, nil
 	}
 	marks := strings.Repeat(",?", len(o.RootIDs))[1:]
 	args := []any{o.ID}
@@ -61,27 +61,27 @@ func (s *Server) rootCredentials(ctx context.Context, tx querier, o *org, origin
 	}
 	keys, err := loadAPIKeys(ctx, tx, `org_id = ? AND user_id IN (`+marks+`)`, args...)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT id, user_id FROM authenticators WHERE org_id = ? AND user_id IN (`+marks+`)`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("load root authenticators: %w", err)
+		return nil, false, fmt.Errorf("load root authenticators: %w", err)
 	}
 	defer rows.Close()
 	auths := map[string][]api.Authenticator{}
 	for rows.Next() {
 		var id, user string
 		if err := rows.Scan(&id, &user); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if !originsSet {
 			auths[user] = append(auths[user], api.Authenticator{AuthenticatorID: id})
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	members := make([]api.User, 0, len(o.RootIDs))
+	members = make([]api.User, 0, len(o.RootIDs))
 	for _, id := range o.RootIDs {
 		u := api.User{UserID: id, APIKeys: keys[id], Authenticators: auths[id]}
 		if rec, err := s.user(ctx, tx, id); err == nil {
@@ -89,7 +89,7 @@ func (s *Server) rootCredentials(ctx context.Context, tx querier, o *org, origin
 		}
 		members = append(members, u)
 	}
-	return members, nil
+	return members, !originsSet, nil
 }
 
 // strandsRootMember reports whether the activity is a delete_api_keys that
@@ -101,11 +101,11 @@ func (s *Server) strandsRootMember(ctx context.Context, q querier, o *org, a *ac
 	if !ok || p == nil || !o.isRoot(p.UserID) {
 		return false, nil
 	}
-	members, err := s.rootCredentials(ctx, q, o, false)
+	members, passkeysSign, err := s.rootCredentials(ctx, q, o, false)
 	if err != nil {
 		return false, fmt.Errorf("whose keys a deletion strands: %w", err)
 	}
-	loss := api.KeyDeletionLoss(members, api.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs}, now, p.UserID, p.APIKeyIDs)
+	loss := api.KeyDeletionLoss(members, api.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs}, now, p.UserID, p.APIKeyIDs, passkeysSign)
 	return loss.Stranded != "", nil
 }
 
@@ -132,11 +132,11 @@ func (s *Server) refuseOriginsLockout(ctx context.Context, tx *txn, orgID string
 	if err != nil {
 		return err
 	}
-	before, err := s.rootCredentials(ctx, tx, o, false)
+	before, _, err := s.rootCredentials(ctx, tx, o, false)
 	if err != nil {
 		return err
 	}
-	after, err := s.rootCredentials(ctx, tx, o, true)
+	after, _, err := s.rootCredentials(ctx, tx, o, true)
 	if err != nil {
 		return err
 	}
