@@ -18,17 +18,7 @@ import (
 func TestQuorumGuardDoesNotCountPasskeysOnceOriginsAreSet(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	auth, err := keys.NewSoftAuthenticator("ZGF2ZS1wYXNza2V5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	daveKey := e.newKey("dave")
-	dave, err := e.srv.CreateUser(ctx, e.org.ID, UserSpec{Name: "dave", Root: true,
-		APIKeys:        []APIKeySpec{{Name: "dave key", PublicKey: daveKey.PublicKeyHex()}},
-		Authenticators: []AuthenticatorSpec{{Name: "yubikey", CredentialID: auth.CredentialID(), PublicKey: auth.PublicKeyHex()}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dave, daveKey, auth := addRootDave(ctx, t, e)
 	// The root quorum sets an origins value with no usable origin (sent raw;
 	// the service takes any string for it).
 	f, err := e.clients["alice"].SetOrganizationFeature(ctxT(t), api.SetOrganizationFeatureParams{Name: api.FeatureWebauthnOrigins, Value: ""})
@@ -73,17 +63,7 @@ func TestQuorumGuardDoesNotCountPasskeysOnceOriginsAreSet(t *testing.T) {
 func TestSettingOriginsThatStrandThePasskeyOnlyQuorumFails(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	auth, err := keys.NewSoftAuthenticator("ZGF2ZS1wYXNza2V5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	daveKey := e.newKey("dave")
-	dave, err := e.srv.CreateUser(ctx, e.org.ID, UserSpec{Name: "dave", Root: true,
-		APIKeys:        []APIKeySpec{{Name: "dave key", PublicKey: daveKey.PublicKeyHex()}},
-		Authenticators: []AuthenticatorSpec{{Name: "yubikey", CredentialID: auth.CredentialID(), PublicKey: auth.PublicKeyHex()}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dave, daveKey, auth := addRootDave(ctx, t, e)
 	for _, name := range []string{"carol", "bob"} {
 		if act := e.deleteKeys(e.clients[name], e.clients["alice"], e.user(name), e.apiKeyID(e.user(name))); act.Status != api.StatusCompleted {
 			t.Fatalf("deleting %s's key: %s %+v", name, act.Status, act.Failure)
@@ -118,4 +98,21 @@ func TestSettingOriginsThatStrandThePasskeyOnlyQuorumFails(t *testing.T) {
 	if _, err := e.client(auth).Whoami(ctxT(t)); err != nil {
 		t.Fatalf("dave's passkey no longer authenticates after the refused change: %v", err)
 	}
+}
+
+// addRootDave adds dave to e's root quorum with one API key and one passkey.
+func addRootDave(ctx context.Context, t *testing.T, e *testEnv) (dave string, daveKey *keys.Key, auth *keys.SoftAuthenticator) {
+	t.Helper()
+	auth, err := keys.NewSoftAuthenticator("ZGF2ZS1wYXNza2V5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	daveKey = e.newKey("dave")
+	dave, err = e.srv.CreateUser(ctx, e.org.ID, UserSpec{Name: "dave", Root: true,
+		APIKeys:        []APIKeySpec{{Name: "dave key", PublicKey: daveKey.PublicKeyHex()}},
+		Authenticators: []AuthenticatorSpec{{Name: "yubikey", CredentialID: auth.CredentialID(), PublicKey: auth.PublicKeyHex()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dave, daveKey, auth
 }
