@@ -241,10 +241,10 @@ func (h *hooks) dispatchLoop() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
-		next := h.pass()
+		wait, waiting := h.pass()
 		timer.Stop()
-		if !next.IsZero() {
-			timer.Reset(min(max(0, next.Sub(h.now())), clockCheckInterval))
+		if waiting {
+			timer.Reset(min(max(0, wait), clockCheckInterval))
 		}
 		select {
 		case <-h.stopDispatch:
@@ -260,9 +260,12 @@ func (h *hooks) dispatchLoop() {
 // visits only the organizations that may have something to hand over: new
 // events, outcomes (room freed), a row fallen due, or, after any outcome,
 // those stopped by the shared queue, so that a pass costs what changed, not
-// every organization that has events waiting. It returns when the next row
-// falls due (zero: none is waiting on time).
-func (h *hooks) pass() time.Time {
+// every organization that has events waiting. It returns how long until the
+// next row falls due (waiting false: none is waiting on time), measured
+// from the pass's own reading of the clock: a second reading could see a
+// backward step the pass did not, and sleep the step's size (up to
+// clockCheckInterval) instead of the row's wait.
+func (h *hooks) pass() (wait time.Duration, waiting bool) {
 	h.mu.Lock()
 	done := h.outcomes
 	h.outcomes = nil
@@ -331,7 +334,10 @@ func (h *hooks) pass() time.Time {
 			next = due
 		}
 	}
-	return next
+	if next.IsZero() {
+		return 0, false
+	}
+	return next.Sub(now), true
 }
 
 // dispatchOrg hands org's due rows to the deliverer, up to its room, and
