@@ -228,6 +228,11 @@ func checkJSON(path string, raw json.RawMessage, t reflect.Type) error {
 			}
 			return invalid(field, "must be %s, not %s", wantKind(t), jsonKind(raw))
 		}
+		// A whole number has one spelling, so that the signed bytes read one
+		// way: -0 is 0 written otherwise (1.0 and 1e0 fail to decode above).
+		if k := t.Kind(); (k == reflect.Int || k == reflect.Int32 || k == reflect.Int64) && string(bytes.TrimSpace(raw)) == "-0" {
+			return invalid(field, "must be written 0, not -0")
+		}
 		return nil
 	}
 }
