@@ -20,10 +20,11 @@ import (
 // \n, rather than ending there. A backslash right before a break or hidden
 // character is no escape in CEL: the character becomes a space after it, so
 // the line still fails to compile (never a valid `\\n` with another value).
-// A pair \r\n is one break. A raw string (r'…', also triple-quoted) has no
-// escapes: one holding a break or hidden character is written as the plain
-// string with the same value ('…', its backslashes and quotes escaped; a
-// bytes one stays bytes). `//` inside a string is not a comment.
+// A pair \r\n, or a lone \r, is one break (as CEL reads it). A raw string
+// (r'…', also triple-quoted) has no escapes: one holding a break or hidden
+// character is written as the plain string with the same value ('…', its
+// backslashes and quotes escaped; a bytes one stays bytes). `//` inside a
+// string is not a comment.
 func OneLine(src string) string {
 	rs := []rune(strings.Trim(src, "\r\n\t"))
 	var b strings.Builder
@@ -94,10 +95,9 @@ func OneLine(src string) string {
 				// string with another value: a space keeps it invalid, and
 				// the field shows the compile error.
 				b.WriteByte(' ')
-			case inString && r == '\n':
+			case inString && (r == '\n' || r == '\r'):
+				// CEL reads a lone \r in a literal as a line break too
 				b.WriteString(`\n`)
-			case inString && r == '\r':
-				b.WriteString(`\r`)
 			case inString && r == '\t':
 				b.WriteString(`\t`)
 			case inString && hiddenInString(r) && bytesLit:
