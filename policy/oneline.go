@@ -20,8 +20,11 @@ import (
 // \n, rather than ending there. A backslash right before a break or hidden
 // character is no escape in CEL: the character becomes a space after it, so
 // the line still fails to compile (never a valid `\\n` with another value).
-// A pair \r\n is one break. Only a raw string (r'…') has no escapes:
-// there a line break becomes a space. `//` inside a string is not a comment.
+// A pair \r\n, or a lone \r, is one break (as CEL reads it). A raw string
+// (r'…', also triple-quoted) has no escapes: one holding a break or hidden
+// character is written as the plain string with the same value ('…', its
+// backslashes and quotes escaped; a bytes one stays bytes). `//` inside a
+// string is not a comment.
 func OneLine(src string) string {
 	rs := []rune(strings.Trim(src, "\r\n\t"))
 	var b strings.Builder
@@ -54,8 +57,8 @@ func OneLine(src string) string {
 		// CEL refuses \u in a bytes literal (b'…'): there a hidden character
 		// is written as its UTF-8 bytes, \xHH each.
 		bytesLit := strings.ContainsAny(prefix, "bB")
-		if t.kind == tokString && !raw {
-			if end := stringEndAcrossLines(rs, t.start+strings.IndexAny(t.text, `'"`)); end > t.end {
+		if t.kind == tokString {
+			if end := stringEndAcrossLines(rs, t.start+len([]rune(prefix)), raw); end > t.end {
 				// The rest of the text was tokenized as code after the
 				// break; tokenize it again from the string's true end.
 				t.end = end
@@ -65,6 +68,15 @@ func OneLine(src string) string {
 					rest[i].end += end
 				}
 				toks = append(toks[:k+1], rest...)
+			}
+		}
+		if t.kind == tokString && raw {
+			// A raw string has no escapes to keep its break or hidden
+			// character on one line: the same value as a plain string does.
+			if lit, ok := unraw(string(rs[t.start:t.end])); ok {
+				b.WriteString(lit)
+				pos = t.end
+				continue
 			}
 		}
 		// escaping: the rune before was a backslash that escapes this one.
@@ -83,10 +95,9 @@ func OneLine(src string) string {
 				// string with another value: a space keeps it invalid, and
 				// the field shows the compile error.
 				b.WriteByte(' ')
-			case inString && r == '\n':
+			case inString && (r == '\n' || r == '\r'):
+				// CEL reads a lone \r in a literal as a line break too
 				b.WriteString(`\n`)
-			case inString && r == '\r':
-				b.WriteString(`\r`)
 			case inString && r == '\t':
 				b.WriteString(`\t`)
 			case inString && hiddenInString(r) && bytesLit:
@@ -121,17 +132,18 @@ func hiddenInString(r rune) bool {
 // stringEndAcrossLines is the offset just past the string literal whose
 // opening quote is rs[i], reading a single-quoted string on over line breaks
 // (which CEL does not, and skipString stops at): a pasted string that was
-// hard-wrapped is one string, not a string cut short and code after it.
-func stringEndAcrossLines(rs []rune, i int) int {
+// hard-wrapped is one string, not a string cut short and code after it. In
+// a raw string (r'…') a backslash escapes nothing.
+func stringEndAcrossLines(rs []rune, i int, raw bool) int {
 	q := rs[i]
 	if i+2 < len(rs) && rs[i+1] == q && rs[i+2] == q {
-		return skipString(rs, i, false)
+		return skipString(rs, i, raw)
 	}
 	for i++; i < len(rs); i++ {
-		switch rs[i] {
-		case '\\':
+		switch {
+		case rs[i] == '\\' && !raw:
 			i++
-		case q:
+		case rs[i] == q:
 			return i + 1
 		}
 	}

@@ -93,3 +93,27 @@ func TestOneLineKeepsBytesLiteralWithHiddenCharacter(t *testing.T) {
 		}
 	}
 }
+
+// CEL reads a lone carriage return inside a string literal as a line break
+// (\n), as it does \r\n: made one line, a plain string holding one must keep
+// that value, not become the escape \r, another character.
+func TestOneLineLoneCarriageReturnIsALineBreak(t *testing.T) {
+	for _, src := range []string{
+		"activity.params.userTagName == '''ops\roncall'''",
+		"activity.params.userTagName == 'ops\roncall' ||\n false",
+	} {
+		line := OneLine(src)
+		c, err := Compile(line, "")
+		if err != nil {
+			t.Fatalf("OneLine(%q) = %q does not compile: %v", src, line, err)
+		}
+		for name, want := range map[string]bool{"ops\noncall": true, "ops\roncall": false, "ops oncall": false} {
+			if got := onTag(t, c, name); got != want {
+				t.Errorf("%q (from %q) on a tag named %q: %v, want %v", line, src, name, got, want)
+			}
+		}
+	}
+	if before, err := Compile("activity.params.userTagName == '''ops\roncall'''", ""); err != nil || !onTag(t, before, "ops\noncall") {
+		t.Fatalf("the pasted triple-quoted string is not read as ops\\noncall (%v); the case is wrong", err)
+	}
+}

@@ -296,7 +296,21 @@ func (v *verifier) verifyChain(at time.Time) (Root, error) {
 		}
 		return Root{}, fmt.Errorf("certificate chain does not verify: %w", err)
 	}
-	top := chains[0][len(chains[0])-1]
+	// Verify may find several chains (a CA in the bundle twice, cross-signed):
+	// one whose CAs may all issue an attestation leaf is enough.
+	chain, err := chains[0], restrictedIssuer(chains[0], v.att.cabundle)
+	for _, c := range chains[1:] {
+		if err == nil {
+			break
+		}
+		if restrictedIssuer(c, v.att.cabundle) == nil {
+			chain, err = c, nil
+		}
+	}
+	if err != nil {
+		return Root{}, err
+	}
+	top := chain[len(chain)-1]
 	for _, r := range roots {
 		if bytes.Equal(r.Cert.Raw, top.Raw) {
 			return r, nil
