@@ -80,7 +80,7 @@ func noPolicyExplainer(ctx context.Context, client *api.Client, id string) func(
 	if err != nil {
 		return unknown
 	}
-	members := policy.Members(users, configs.Quorum)
+	members := policy.Members(users, *configs)
 	return func(e api.PolicyEvaluation) (string, string) {
 		// No policy: the votes and the quorum decide, never the params, so an
 		// intent whose params vigil cannot read (api.Intent.ParamsUnread)

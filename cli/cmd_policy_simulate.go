@@ -137,7 +137,7 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	for _, e := range skipped {
 		fmt.Fprintf(c.stderr, "note: %s — the service leaves out such an allow policy, and makes what such a deny policy could deny wait for the root quorum\n", api.Sanitize(e.Error()))
 	}
-	members := policy.Members(users, cfg.Quorum)
+	members := policy.Members(users, *cfg)
 	in := policy.InputOfActivity(*act, members, "", time.Time{})
 	// Who could still approve: the members who have not voted, by name.
 	var candidates []policy.Approver

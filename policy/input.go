@@ -94,6 +94,10 @@ type Approver struct {
 	// API keys' lifetimes), set by Members: what says whether a deletion
 	// strands a root member. Zero when unknown.
 	signer api.User
+	// passkeysSign is whether the signer's authenticators count as able to
+	// sign (api.PasskeysSign of the organization's features, set by
+	// Members); false, the deletion is judged on API keys alone.
+	passkeysSign bool
 }
 
 // Credential is a credential an approval was made with.

@@ -78,7 +78,7 @@ func TestOwnCredentialPredictionFromActivityRecords(t *testing.T) {
 		{UserID: "u-dave", UserName: "dave", APIKeys: []api.APIKey{{APIKeyID: "k-d"}}},
 	}
 	quorum := api.Quorum{Threshold: 2, UserIDs: []string{"u-alice", "u-carol"}}
-	members := Members(users, quorum)
+	members := Members(users, api.OrganizationConfigs{Quorum: quorum})
 	record := func(owner string, keys []string, voter string, cast time.Time) api.Activity {
 		return api.Activity{Type: api.TypeDeleteAPIKeys, CreatedAt: api.NewTime(created),
 			Intent: api.Intent{DeleteAPIKeysIntent: &api.DeleteAPIKeysParams{UserID: owner, APIKeyIDs: keys}},

@@ -19,9 +19,12 @@ import (
 func RootOnly(activityType string) bool { return activityType == api.TypeSetOrganizationFeature }
 
 // Members maps every user of the organization to the approver they are when
-// they approve: their tags, whether they belong to the root quorum, and the
-// credentials registered to them.
-func Members(users []api.User, quorum api.Quorum) map[string]Approver {
+// they approve: their tags, whether they belong to the root quorum
+// (cfg.Quorum), and the credentials registered to them. cfg.Features says
+// whether a passkey counts as a credential that signs (api.PasskeysSign), as
+// for the service's quorum guard: StrandsRootMember follows the same rule.
+func Members(users []api.User, cfg api.OrganizationConfigs) map[string]Approver {
+	quorum, passkeysSign := cfg.Quorum, api.PasskeysSign(cfg.Features)
 	out := make(map[string]Approver, len(users))
 	for _, u := range users {
 		registered := make([]Credential, 0, len(u.APIKeys)+len(u.Authenticators))
@@ -35,7 +38,7 @@ func Members(users []api.User, quorum api.Quorum) map[string]Approver {
 		}
 		out[u.UserID] = Approver{ID: u.UserID, Name: u.UserName, Email: u.UserEmail,
 			Tags: append([]string{}, u.UserTags...), Root: slices.Contains(quorum.UserIDs, u.UserID), Registered: registered,
-			signer: u}
+			signer: u, passkeysSign: passkeysSign}
 	}
 	return out
 }
@@ -220,8 +223,10 @@ func SubmitterOf(a api.Activity) string {
 
 // strandsRootMember reports whether a delete_api_keys would leave a root
 // member with no credential that can sign, from the members' records at now
-// (the current time when zero). A member whose record is unknown counts as
-// stranded: the own-credentials permission then fails closed.
+// (the current time when zero), counting passkeys only where the
+// organization's features let them sign (Members), as the service does. A
+// member whose record is unknown counts as stranded: the own-credentials
+// permission then fails closed.
 func strandsRootMember(params any, members map[string]Approver, now time.Time) bool {
 	var p api.DeleteAPIKeysParams
 	switch v := params.(type) {
@@ -245,7 +250,7 @@ func strandsRootMember(params any, members map[string]Approver, now time.Time) b
 	if now.IsZero() {
 		now = time.Now()
 	}
-	loss := api.KeyDeletionLoss([]api.User{owner.signer}, api.Quorum{UserIDs: []string{p.UserID}}, now, p.UserID, p.APIKeyIDs, true)
+	loss := api.KeyDeletionLoss([]api.User{owner.signer}, api.Quorum{UserIDs: []string{p.UserID}}, now, p.UserID, p.APIKeyIDs, owner.passkeysSign)
 	return loss.Stranded != ""
 }
 

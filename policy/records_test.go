@@ -28,7 +28,7 @@ func TestInputOfActivityNamesTheCredentialThatVoted(t *testing.T) {
 		{ID: "v-3", UserID: "u-1", Selection: api.VoteApproved, PublicKey: "02dd", Scheme: api.SchemeP256},
 	}
 	a := api.Activity{Type: api.TypeCreateReadOnlySession, Votes: votes, CreatedAt: api.NewTime(time.Unix(1, 0))}
-	in := InputOfActivity(a, Members(users, api.Quorum{}), "", time.Time{})
+	in := InputOfActivity(a, Members(users, api.OrganizationConfigs{}), "", time.Time{})
 	want := []Credential{
 		{ID: "key-oauth", Type: api.CredentialOauthKeyP256, PublicKey: "02BB", UserID: "u-1"},
 		{ID: "auth-1", Type: api.CredentialWebAuthnAuthenticator, PublicKey: "04cc", UserID: "u-2", CredentialID: "Y3JlZC0x"},
@@ -60,7 +60,7 @@ func TestInputOfActivityNamesTheCredentialThatVoted(t *testing.T) {
 func TestDoubtOfVotesWithADeletedKey(t *testing.T) {
 	users := []api.User{{UserID: "u-1", UserName: "carol", APIKeys: []api.APIKey{
 		{APIKeyID: "key-api", Credential: api.Credential{PublicKey: "02aa", Type: api.CredentialAPIKeyP256}}}}}
-	members := Members(users, api.Quorum{})
+	members := Members(users, api.OrganizationConfigs{})
 	kept := api.Vote{ID: "v-1", UserID: "u-1", Selection: api.VoteApproved, PublicKey: "02aa", Scheme: api.SchemeP256}
 	deleted := api.Vote{ID: "v-2", UserID: "u-1", Selection: api.VoteApproved, PublicKey: "02dd", Scheme: api.SchemeP256}
 	rejected := api.Vote{ID: "v-3", UserID: "u-1", Selection: api.VoteRejected, PublicKey: "02ee", Scheme: api.SchemeP256}

@@ -362,7 +362,7 @@ func loadOrg(c *Common, load int) tea.Cmd {
 		// Without the members' tags a prediction could be wrong: none then,
 		// as when nothing loaded.
 		if usersErr == nil {
-			org.Eval = newEvaluationContext(c.Compiled, users, cfg.Quorum, policies)
+			org.Eval = newEvaluationContext(c.Compiled, users, *cfg, policies)
 		}
 		// Best effort: without them a tag shows by id, as an unknown tag.
 		names, err := tagNames(ctx, client)

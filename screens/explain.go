@@ -88,8 +88,11 @@ func (ec evaluationContext) unreadableByID(id string) (unreadablePolicy, bool) {
 }
 
 // newEvaluationContext compiles the records through cache, so that a reload
-// of unchanged policies compiles nothing; a nil cache compiles them all.
-func newEvaluationContext(cache *policy.CompileCache, users []api.User, quorum api.Quorum, records []api.Policy) evaluationContext {
+// of unchanged policies compiles nothing; a nil cache compiles them all. cfg
+// is the organization's quorum and features (whether passkeys count as able
+// to sign, policy.Members).
+func newEvaluationContext(cache *policy.CompileCache, users []api.User, cfg api.OrganizationConfigs, records []api.Policy) evaluationContext {
+	quorum := cfg.Quorum
 	var compiled []policy.Policy
 	var errs []error
 	if cache != nil {
@@ -102,7 +105,7 @@ func newEvaluationContext(cache *policy.CompileCache, users []api.User, quorum a
 		byID[p.ID] = p
 	}
 	readsClock := slices.ContainsFunc(compiled, func(p policy.Policy) bool { return p.Compiled != nil && p.Compiled.ReadsClock() })
-	return evaluationContext{members: policy.Members(users, quorum), quorum: quorum, policies: byID, ordered: compiled,
+	return evaluationContext{members: policy.Members(users, cfg), quorum: quorum, policies: byID, ordered: compiled,
 		load: &orgLoad{}, readsClock: readsClock, unreadable: unreadableOf(records, compiled, errs)}
 }
 

@@ -73,5 +73,5 @@ func demoEvaluations(t *testing.T, c *api.Client) ([]api.Activity, evaluationCon
 	if err != nil {
 		t.Fatal(err)
 	}
-	return acts, newEvaluationContext(nil, users, cfg.Quorum, pols)
+	return acts, newEvaluationContext(nil, users, *cfg, pols)
 }

@@ -16,7 +16,7 @@ func unreadableAllowFixture() (evaluationContext, api.Activity, api.PolicyEvalua
 	users := []api.User{{UserID: "u-alice", UserName: "alice"}, {UserID: "u-root", UserName: "root"}}
 	quorum := api.Quorum{Threshold: 1, UserIDs: []string{"u-root"}}
 	records := []api.Policy{{PolicyID: "p-newer", PolicyName: "Newer allow", Effect: api.EffectAllow, Condition: "newerFunction()"}}
-	ec := newEvaluationContext(nil, users, quorum, records)
+	ec := newEvaluationContext(nil, users, api.OrganizationConfigs{Quorum: quorum}, records)
 	a := api.Activity{ID: "act-1", Type: api.TypeCreateUserTag, Status: api.StatusCompleted,
 		Intent:    api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: "x", UserIDs: []string{}}},
 		Votes:     []api.Vote{{ID: "v1", UserID: "u-alice", Selection: api.VoteApproved, CreatedAt: api.NewTime(at)}},

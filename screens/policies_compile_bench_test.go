@@ -35,16 +35,16 @@ func BenchmarkPoliciesReload(b *testing.B) {
 		records := distinctPolicies(200, size)
 		b.Run(fmt.Sprintf("uncompiled/%dKiB", size>>10), func(b *testing.B) {
 			for b.Loop() {
-				if ec := newEvaluationContext(nil, nil, api.Quorum{}, records); len(ec.ordered) != len(records) {
+				if ec := newEvaluationContext(nil, nil, api.OrganizationConfigs{}, records); len(ec.ordered) != len(records) {
 					b.Fatalf("%d of %d policies compiled", len(ec.ordered), len(records))
 				}
 			}
 		})
 		b.Run(fmt.Sprintf("unchanged/%dKiB", size>>10), func(b *testing.B) {
 			cache := policy.NewCompileCache(consoleCompileBudget)
-			newEvaluationContext(cache, nil, api.Quorum{}, records) // the first load
+			newEvaluationContext(cache, nil, api.OrganizationConfigs{}, records) // the first load
 			for b.Loop() {
-				if ec := newEvaluationContext(cache, nil, api.Quorum{}, records); len(ec.ordered) != len(records) {
+				if ec := newEvaluationContext(cache, nil, api.OrganizationConfigs{}, records); len(ec.ordered) != len(records) {
 					b.Fatalf("%d of %d policies compiled", len(ec.ordered), len(records))
 				}
 			}

@@ -40,7 +40,7 @@ func (p *Policies) load() tea.Cmd {
 			return fail("organization configs", err)
 		}
 		d.quorum = cfg.Quorum
-		d.ctx = newEvaluationContext(c.Compiled, d.users, d.quorum, d.policies)
+		d.ctx = newEvaluationContext(c.Compiled, d.users, *cfg, d.policies)
 		return policiesLoadedMsg{gen: gen, data: d, at: c.Now()}
 	}
 }

@@ -28,7 +28,7 @@ func TestVoteConsequenceOnAnIntentItCannotReadSaysItCannotTell(t *testing.T) {
 		act := pendingActivity("act-tag", "op", time.Minute, in, api.TypeCreateUserTag)
 		c := &Common{Now: func() time.Time { return now }}
 		c.Org.UserID = "u-root1"
-		c.Org.Eval = newEvaluationContext(nil, users, quorum, []api.Policy{{PolicyID: "p1", PolicyName: "ops tag with one root",
+		c.Org.Eval = newEvaluationContext(nil, users, api.OrganizationConfigs{Quorum: quorum}, []api.Policy{{PolicyID: "p1", PolicyName: "ops tag with one root",
 			Effect: api.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG' && activity.params.userTagName == 'ops'",
 			Consensus: "approvers.any(u, u.id == 'u-root1')"}})
 		return voteConsequence(c, &act, approve)

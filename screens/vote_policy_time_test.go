@@ -25,7 +25,7 @@ func TestVoteConsequenceHonoursAPolicysTime(t *testing.T) {
 	predict := func(timeExpr string) string {
 		c := &Common{Now: func() time.Time { return now }}
 		c.Org.UserID = "u-root1"
-		c.Org.Eval = newEvaluationContext(nil, users, quorum, []api.Policy{{PolicyID: "p1", PolicyName: "tags by anyone",
+		c.Org.Eval = newEvaluationContext(nil, users, api.OrganizationConfigs{Quorum: quorum}, []api.Policy{{PolicyID: "p1", PolicyName: "tags by anyone",
 			Effect: api.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", Time: timeExpr}})
 		return voteConsequence(c, &act, true)
 	}

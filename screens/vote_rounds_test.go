@@ -112,7 +112,7 @@ func TestVoteDialogWorksItOutAgainOnlyWhenTheClockCanChangeIt(t *testing.T) {
 	if o.clockMoved(c, testNow.Add(25*time.Hour)) {
 		t.Errorf("worked out again after the round ended, and again at the next tick")
 	}
-	c.Org.Eval = newEvaluationContext(nil, nil, api.Quorum{}, []api.Policy{{PolicyID: "p-hours", PolicyName: "office hours",
+	c.Org.Eval = newEvaluationContext(nil, nil, api.OrganizationConfigs{}, []api.Policy{{PolicyID: "p-hours", PolicyName: "office hours",
 		Effect: api.EffectAllow, Condition: "true", Time: "CronSpan('0 9 * * 1-5', '8h', 'Europe/Paris')"}})
 	if !o.clockMoved(c, testNow.Add(25*time.Hour)) {
 		t.Errorf("a policy reads the clock, and the dialog is not worked out again")

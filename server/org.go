@@ -173,15 +173,23 @@ func (s *Server) createOrganization(ctx context.Context, name string, rootQuorum
 			out.ID, name, rootQuorum, now); err != nil {
 			return fmt.Errorf("insert organization: %w", err)
 		}
+		var roots []string
 		for _, u := range users {
-			if _, err := s.createUser(ctx, tx, out, u); err != nil {
+			id, err := s.createUser(ctx, tx, out, u)
+			if err != nil {
 				return err
+			}
+			if u.Root {
+				roots = append(roots, id)
 			}
 		}
 		if alsoInTx != nil {
-			return alsoInTx(tx, out)
+			if err := alsoInTx(tx, out); err != nil {
+				return err
+			}
 		}
-		return nil
+		// After alsoInTx: the features it sets decide whether passkeys count.
+		return s.refuseUnsignableRoots(ctx, tx, out.ID, roots, s.now())
 	})
 	if err != nil {
 		return nil, err
@@ -223,14 +231,18 @@ func (s *Server) CreateUsers(ctx context.Context, orgID string, users []UserSpec
 			out.TagIDs[tname] = tid
 		}
 		rows.Close()
+		var roots []string
 		for _, u := range users {
 			id, err := s.createUser(ctx, tx, out, u)
 			if err != nil {
 				return err
 			}
 			ids = append(ids, id)
+			if u.Root {
+				roots = append(roots, id)
+			}
 		}
-		return nil
+		return s.refuseUnsignableRoots(ctx, tx, orgID, roots, s.now())
 	})
 	return ids, err
 }

@@ -158,7 +158,7 @@ func checkFidelity(t *testing.T, n int, tc fidelityCase) {
 	if err != nil {
 		t.Fatalf("draft does not compile: %v", err)
 	}
-	in := policy.InputOfActivity(*today, policy.Members(users, cfg.Quorum), "", time.Time{})
+	in := policy.InputOfActivity(*today, policy.Members(users, *cfg), "", time.Time{})
 	sim := policy.Simulate(current, policy.Policy{ID: "draft", Effect: tc.effect, Compiled: draftC}, in,
 		policy.QuorumOf(cfg.Quorum), policy.RootOnly(today.Type))
 	evs, err := reader.GetPolicyEvaluations(ctx, today.ID)

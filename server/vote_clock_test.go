@@ -48,7 +48,7 @@ func TestStoredEvaluationReplaysAtItsTime(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	members := policy.Members(users, cfg.Quorum)
+	members := policy.Members(users, *cfg)
 
 	for before := 1; before <= 10; before++ {
 		var mu sync.Mutex
