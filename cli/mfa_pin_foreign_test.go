@@ -50,37 +50,55 @@ func (e *verbEnv) mfaActivities(t *testing.T) int {
 	return len(acts)
 }
 
-// mfa list and get flag a stored policy pinned to a credential its user does
-// not have (another user's passkey, of the right type) as never met.
-func TestMfaListFlagsPinToAnotherUsersCredential(t *testing.T) {
+// mfa list and get flag a stored policy pinned to a credential its user no
+// longer has as never met: the service refuses a pin to anything but the
+// user's own credentials, but a credential pinned while it existed can be
+// deleted afterwards (a lost key must be removable), and the policy then asks
+// for a vote no one can cast.
+func TestMfaListFlagsPinToADeletedCredential(t *testing.T) {
 	e := newVerbEnv(t)
 	ctx := context.Background()
-	operator := e.userID("operator")
-	op, err := e.client("alice").GetUser(ctx, operator)
-	if err != nil || len(op.Authenticators) == 0 {
-		t.Fatalf("operator should have a passkey: %v", err)
+	pinny := e.demo.AddUserWithKeys("pinny", 2, 0)
+	u, err := e.client("alice").GetUser(ctx, pinny)
+	if err != nil || len(u.APIKeys) != 2 {
+		t.Fatalf("pinny should have two API keys: %+v %v", u, err)
 	}
-	foreign := op.Authenticators[0].AuthenticatorID
-	alice := e.userID("alice")
-	act, err := e.client("alice").CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: alice, MfaPolicyName: "pinned to operator's", Condition: "true", Order: 3,
-		RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey, ID: foreign}}}}})
+	gone := u.APIKeys[1].APIKeyID
+	act, err := e.client("alice").CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: pinny, MfaPolicyName: "pinned to a lost key", Condition: "true", Order: 3,
+		RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthAPIKey, ID: gone}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !api.IsTerminal(act.Status) {
-		if act, err = e.client("bob").ApproveActivity(ctx, act.Fingerprint); err != nil {
-			t.Fatal(err)
-		}
-	}
+	act = e.approvedByBob(act)
 	if act.Result.CreateMfaPolicyResult == nil {
 		t.Fatalf("MFA policy not created: %+v", act)
 	}
 	id := act.Result.CreateMfaPolicyResult.MfaPolicyID
-	for _, args := range [][]string{{"mfa", "list", "--user", alice}, {"mfa", "list"}, {"mfa", "get", id}} {
+	del, err := e.client("alice").DeleteAPIKeys(ctx, api.DeleteAPIKeysParams{UserID: pinny, APIKeyIDs: []string{gone}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if del = e.approvedByBob(del); del.Status != api.StatusCompleted {
+		t.Fatalf("delete_api_keys is %s: %+v", del.Status, del.Failure)
+	}
+	for _, args := range [][]string{{"mfa", "list", "--user", pinny}, {"mfa", "list"}, {"mfa", "get", id}} {
 		code, out, errOut := e.run("", args...)
 		wantExit(t, strings.Join(args, " "), code, 0, out, errOut)
-		if !strings.Contains(out, "PASSKEY:"+foreign+" (can never be met: not a credential of this user)") {
-			t.Errorf("%s: the pin to operator's passkey in alice's policy should be flagged:\n%s", strings.Join(args, " "), out)
+		if !strings.Contains(out, "API_KEY:"+gone+" (can never be met: not a credential of this user)") {
+			t.Errorf("%s: the pin to pinny's deleted key should be flagged:\n%s", strings.Join(args, " "), out)
 		}
 	}
+}
+
+// approvedByBob is act once bob has approved it, if it waited for votes.
+func (e *verbEnv) approvedByBob(act *api.Activity) *api.Activity {
+	e.t.Helper()
+	if api.IsTerminal(act.Status) {
+		return act
+	}
+	act, err := e.client("bob").ApproveActivity(context.Background(), act.Fingerprint)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return act
 }

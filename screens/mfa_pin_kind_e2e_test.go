@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
@@ -14,13 +15,22 @@ import (
 // an API_KEY method pinned to a passkey, which no API-key vote can come
 // from, is flagged in the detail as a pin that can never be met, as is one
 // pinned to an id that is none of the user's credentials (the user votes with
-// their own only). Against the local service, which stores such pins as sent.
+// their own only). The local service refuses a pin to anything but the
+// user's own credentials, so that one is a session key pinned while it
+// existed and deleted since, as a lost key may be.
 func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 	d := servertest.StartDemo(t)
 	ctx := context.Background()
 	const name = "pinned wrongly"
-	user := d.AddUserWithKeys("pinny", 1, 1)
-	var passkeyID, passkeyName string
+	ids, err := d.Server.CreateUsers(ctx, d.Info.OrganizationID, []server.UserSpec{{Name: "pinny", Email: "pinny@example.com",
+		APIKeys: []server.APIKeySpec{{Name: "session", PublicKey: "02" + strings.Repeat("5e", 32), CredentialType: api.CredentialReadWriteSessionP256}},
+		Authenticators: []server.AuthenticatorSpec{{Name: "YubiKey pinny", CredentialID: strings.Repeat("c1", 32),
+			PublicKey: "04" + strings.Repeat("a7", 64), Transports: []string{"AUTHENTICATOR_TRANSPORT_USB"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := ids[0]
+	var passkeyID, passkeyName, sessionKeyID string
 	users, err := d.Client("alice").ListUsers(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -28,9 +38,9 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 	for _, u := range users {
 		if u.UserID == user {
 			passkeyID, passkeyName = u.Authenticators[0].AuthenticatorID, u.Authenticators[0].AuthenticatorName
+			sessionKeyID = u.APIKeys[0].APIKeyID
 		}
 	}
-	const sessionKeyID = "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000" // not a credential of the user
 	act, err := d.Client("alice").CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: user, MfaPolicyName: name, Condition: "true",
 		RequiredAuthenticationMethods: []api.AuthenticationStep{
 			{Any: []api.AuthenticationMethod{{Type: api.AuthSession, ID: sessionKeyID}}},
@@ -38,13 +48,15 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if act.Status == api.StatusConsensusNeeded {
-		if act, err = d.Client("bob").ApproveActivity(ctx, act.Fingerprint); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if act.Status != api.StatusCompleted {
+	if act = approvedByBob(t, d, act); act.Status != api.StatusCompleted {
 		t.Fatalf("create_mfa_policy is %s", act.Status)
+	}
+	del, err := d.Client("alice").DeleteAPIKeys(ctx, api.DeleteAPIKeysParams{UserID: user, APIKeyIDs: []string{sessionKeyID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if del = approvedByBob(t, d, del); del.Status != api.StatusCompleted {
+		t.Fatalf("delete_api_keys is %s", del.Status)
 	}
 
 	h := demoHarness(t, d, nil)
@@ -75,4 +87,17 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 	if strings.Count(out, "can never be met") != 2 {
 		t.Errorf("both pins, and only they, can never be met:\n%s", out)
 	}
+}
+
+// approvedByBob is act once bob has approved it, if it waited for votes.
+func approvedByBob(t *testing.T, d *servertest.Demo, act *api.Activity) *api.Activity {
+	t.Helper()
+	if act.Status != api.StatusConsensusNeeded {
+		return act
+	}
+	act, err := d.Client("bob").ApproveActivity(context.Background(), act.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return act
 }

@@ -35,8 +35,25 @@ func (s *Server) precheck(ctx context.Context, q querier, c *caller, op api.Oper
 	case *api.CreateMfaPolicyParams:
 		// Stored, a condition that cannot run would make the MFA policy apply
 		// to everything (applicableMfaPolicy fails closed): refuse it here.
-		_, err := policy.Compile(p.Condition, "")
-		return nil, invalidPolicy(err)
+		if _, err := policy.Compile(p.Condition, ""); err != nil {
+			return nil, invalidPolicy(err)
+		}
+		// A user who is not the organization's fails the activity at
+		// execution (userId), as it always has: their pins are not judged.
+		if err := userInOrg(ctx, q, c.OrgID, p.UserID); err != nil {
+			if isNotInOrg(err) {
+				return nil, nil
+			}
+			return nil, err
+		}
+		foreign, err := foreignMfaPin(ctx, q, c.OrgID, p)
+		if err != nil {
+			return nil, err
+		}
+		if foreign != nil {
+			format, args := foreign.refusal()
+			return nil, invalidf("INVALID_PARAMETER", "parameters."+format, args...)
+		}
 	case *api.UpdateOauth2CredentialParams:
 		if _, err := keys.EnvelopeDecrypt(s.creds.tlsFetcher, p.EncryptedClientSecret); err != nil {
 			return nil, invalidf("UNDECRYPTABLE_SECRET", "parameters.encryptedClientSecret cannot be decrypted with this service's TLS fetcher key (%v); encrypt it to %s", err, s.TLSFetcherPublicKey())
@@ -359,6 +376,16 @@ func isNotInOrg(err error) bool {
 func insertMfaPolicy(ctx context.Context, q querier, orgID string, p *api.CreateMfaPolicyParams, ns int64) (string, error) {
 	if err := userInOrg(ctx, q, orgID, p.UserID); err != nil {
 		return "", failNotInOrg(err, "userId")
+	}
+	// Again here, in the write transaction: a pinned credential may have
+	// been deleted since submission, while the activity waited for votes.
+	foreign, err := foreignMfaPin(ctx, q, orgID, p)
+	if err != nil {
+		return "", err
+	}
+	if foreign != nil {
+		format, args := foreign.refusal()
+		return "", failf(api.CodeFailedPrecondition, format, args...)
 	}
 	methods, err := json.Marshal(p.RequiredAuthenticationMethods)
 	if err != nil {

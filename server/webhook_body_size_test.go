@@ -86,14 +86,17 @@ func TestWebhookBodyIsTheActivityAsGetActivityReturnsIt(t *testing.T) {
 // The largest request the service accepts, made of the characters its
 // encoding lengthens most (U+2028, 3 bytes sent, \u2028 in JSON), gives a
 // body within webhook.MaxBodyBytes, which a receiver reading that much
-// accepts.
+// accepts. The request is an MFA policy pinned to thousands of such ids for a
+// user who is not the organization's: the service takes it (pins are judged
+// only against an existing user's credentials) and the activity fails at
+// execution, so its body carries the whole intent and a failure message too.
 func TestWebhookBodyOfTheLargestRequestIsWithinMaxBodyBytes(t *testing.T) {
 	e := newEnvWith(t, envOptions{threshold: 1})
 	rc := newBoundedReceiver(t, e)
 	alice := e.clients["alice"]
 	mustComplete(t)(alice.SetOrganizationFeature(ctxT(t), api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: rc.url}))
 
-	p := api.CreateMfaPolicyParams{UserID: e.user("bob"), MfaPolicyName: "m", Condition: "true", Order: 0}
+	p := api.CreateMfaPolicyParams{UserID: "not-a-user-of-this-organization", MfaPolicyName: "m", Condition: "true", Order: 0}
 	for range api.MaxListItems {
 		var step api.AuthenticationStep
 		for j := range 36 {
@@ -107,7 +110,7 @@ func TestWebhookBodyOfTheLargestRequestIsWithinMaxBodyBytes(t *testing.T) {
 		t.Fatalf("the request is %d bytes, not close under the %d-byte limit: adjust the test", len(raw), api.MaxRequestBodyBytes)
 	}
 	r := e.post(e.submitPath("create_mfa_policy"), raw, e.keys["alice"])
-	if r.status != 200 || r.act.Status != api.StatusCompleted {
+	if r.status != 200 || r.act.Status != api.StatusFailed {
 		t.Fatalf("create_mfa_policy: HTTP %d %s %+v", r.status, r.act.Status, r.err)
 	}
 	a := r.act
