@@ -571,7 +571,9 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		}
 		act, err = activityOrError(act, err)
 		var current *api.Activity
-		if err != nil {
+		// A vote refused for the key itself was not recorded, and a read
+		// stamped with the same key is refused alike: nothing to look up.
+		if err != nil && !api.KeyRefused(err) {
 			// Did the vote count after all (a lost reply, a gateway's 5xx, a
 			// reply slower than the timeout), or was the activity settled
 			// meanwhile? Either is said in words. A fresh deadline: the vote's
