@@ -274,7 +274,7 @@ func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bo
 		if i := slices.IndexFunc(c.Org.Users, func(u api.User) bool { return u.UserID == p.UserID }); i >= 0 {
 			owner = &c.Org.Users[i]
 		}
-		creds := credentialsOf(owner, true)
+		creds := consoleCredentials(c, owner, true)
 		steps := describeSteps(p.RequiredAuthenticationMethods, creds)
 		lines = append(lines, field("steps", orElse(strings.Join(steps, "; "), "(none)")))
 		for _, w := range unmeetablePins(p.RequiredAuthenticationMethods, creds) {
