@@ -56,26 +56,15 @@ func TestOrganizationOlderReplyDoesNotSetTheErrorOfANewerOne(t *testing.T) {
 	}
 
 	h.send(newer)
-	want := h.org().Status().Err
+	want := h.organization().Status().Err
 	if !strings.Contains(want, "service is down") {
 		t.Fatalf("set-up: the newer load's failure is not said: %q", want)
 	}
 	h.send(older)
-	if got := h.org().Status().Err; got != want {
+	if got := h.organization().Status().Err; got != want {
 		t.Errorf("an older organization reply, landing last, changed the screen's error from %q to %q", want, got)
 	}
-	if !h.org().Status().Stale {
+	if !h.organization().Status().Stale {
 		t.Errorf("after the newest load failed the organization is not marked stale")
 	}
-}
-
-// org is the Organization screen.
-func (h *harness) org() *Organization {
-	for _, s := range h.root.screens {
-		if o, ok := s.(*Organization); ok {
-			return o
-		}
-	}
-	h.t.Fatal("no Organization screen")
-	return nil
 }
