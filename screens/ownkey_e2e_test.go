@@ -103,6 +103,19 @@ func TestEndToEndVoteDialogKnowsTheConsolesOwnKey(t *testing.T) {
 					t.Errorf("the approve dialog says %q:\n%s", w, f)
 				}
 			}
+
+			// The MFA policies screen names the pin the same way.
+			h.key("esc")
+			h.key("6")
+			f = h.frame()
+			tail := "…" + pin[len(pin)-8:] // the list shows the end of an id
+			pinText := `"ci key" ` + tail + ", not this console's key)"
+			if tc.pinConsole {
+				pinText = `"console key" ` + tail + ", this console's key)"
+			}
+			if says := strings.Contains(f, pinText); says != tc.knowsItsKey {
+				t.Errorf("the MFA policies screen says %q: %v, want %v:\n%s", pinText, says, tc.knowsItsKey, f)
+			}
 		})
 	}
 }
