@@ -15,14 +15,15 @@ import (
 
 // activityDetail is the open activity with what was fetched for it.
 type activityDetail struct {
-	activity  api.Activity
-	order     copyOrder // of activity (copy_order.go)
-	evals     []api.PolicyEvaluation
-	proofs    []api.AppProof
-	recordErr string
-	evalErr   string
-	proofErr  string
-	checks    []appProofCheck // verification of each app proof
+	activity   api.Activity
+	order      copyOrder // of activity (copy_order.go)
+	evals      []api.PolicyEvaluation
+	proofs     []api.AppProof
+	recordErr  string
+	recordSent int // the request of the newest record reply that landed (copy_order.go)
+	evalErr    string
+	proofErr   string
+	checks     []appProofCheck // verification of each app proof
 	// gens numbers the fetches below; extrasGen is that of the last
 	// loadExtras, proofGen that of the verifications: replies of older
 	// fetches are dropped.
@@ -165,10 +166,16 @@ func (d *activityDetail) apply(msg activityDetailMsg, order copyOrder, c *Common
 	}
 	switch {
 	case msg.activity != nil || (msg.evals == nil && msg.proofs == nil):
-		d.recordErr = ""
-		if msg.err != nil {
-			d.recordErr = errorText(msg.err)
-		} else if msg.activity.ID == d.activity.ID && !olderOrdered(*msg.activity, order, d.activity, d.order, c.Now()) {
+		// Only the reply to the newest read that landed says whether the
+		// record could be refreshed: an older one's verdict is no news.
+		if msg.sent >= d.recordSent {
+			d.recordSent = msg.sent
+			d.recordErr = ""
+			if msg.err != nil {
+				d.recordErr = errorText(msg.err)
+			}
+		}
+		if msg.err == nil && msg.activity.ID == d.activity.ID && !olderOrdered(*msg.activity, order, d.activity, d.order, c.Now()) {
 			// A fetch sent before your vote and answered after it would
 			// show the vote undone (as in follow).
 			d.activity, d.order = *msg.activity, order

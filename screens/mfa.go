@@ -440,7 +440,7 @@ func (m *MfaPolicies) policyName(id string) string {
 func (m *MfaPolicies) setPreview() {
 	var lines []string
 	if p := m.selected(); p != nil {
-		lines = append(lines, describeSteps(p.RequiredAuthenticationMethods, credentialsOf(m.user, false))...)
+		lines = append(lines, describeSteps(p.RequiredAuthenticationMethods, consoleCredentials(m.c, m.user, false))...)
 		lines = append(lines, "")
 	}
 	m.list.SetPreview(strings.Join(append(lines, m.statusLines()...), "\n"))
@@ -477,7 +477,7 @@ func (m *MfaPolicies) renderPolicy(p api.MfaPolicy) string {
 	b.Field("created", fmtTime(m.c.Now(), p.CreatedAt))
 	b.Field("updated", fmtTime(m.c.Now(), p.UpdatedAt))
 	b.Section(fmt.Sprintf("Steps (%d, in order; each needs any one of its methods)", len(p.RequiredAuthenticationMethods)))
-	creds := credentialsOf(m.user, true)
+	creds := consoleCredentials(m.c, m.user, true)
 	for _, l := range describeSteps(p.RequiredAuthenticationMethods, creds) {
 		b.Line(l)
 	}

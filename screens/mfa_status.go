@@ -23,6 +23,7 @@ type credentials struct {
 	proves map[string]string // id -> the method type a vote with it proves; nil when unknown
 	full   bool              // whole ids (a detail, a confirm); else their end
 	known  bool              // the user's credentials are known: a pin to another id is never met
+	own    ownKey            // the console's API key, when the user is the signed-in one (ownkey.go)
 }
 
 // credentialsOf reads the names of u's credentials, and the method type each
@@ -135,7 +136,16 @@ func describeMethods(ms []api.AuthenticationMethod, creds credentials) string {
 			if proves, known := creds.proves[m.ID]; known {
 				kind = proves
 			}
-			parts[i] += fmt.Sprintf(" (%s %s)", credentialKind(kind), creds.text(m.ID))
+			mine := ""
+			if kind == api.AuthAPIKey {
+				switch is, sure := creds.own.is(m.ID); {
+				case is:
+					mine = ", this console's key"
+				case sure:
+					mine = ", not this console's key"
+				}
+			}
+			parts[i] += fmt.Sprintf(" (%s %s%s)", credentialKind(kind), creds.text(m.ID), mine)
 			if _, never := creds.neverMet(m); never {
 				parts[i] += " [never met]"
 			}

@@ -55,14 +55,14 @@ func (m *MfaPolicies) statusText() mfaStatusText {
 			lines = append(lines, head+": not voted yet; no MFA policy would apply")
 		case len(s.statuses) == 0 && !s.voted:
 			lines = append(lines, fmt.Sprintf("%s: not voted yet; policy %s would apply, asking for", head, api.Quote(s.expected.MfaPolicyName)))
-			for _, step := range describeSteps(s.expected.RequiredAuthenticationMethods, credentialsOf(m.user, false)) {
+			for _, step := range describeSteps(s.expected.RequiredAuthenticationMethods, consoleCredentials(m.c, m.user, false)) {
 				lines = append(lines, "  "+step)
 			}
 		case len(s.statuses) == 0:
 			lines = append(lines, head+": no MFA policy applies")
 		}
 		for _, st := range s.statuses {
-			d := describeMfaStatus(st, m.userName(), m.policyName(st.MfaPolicyID), credentialsOf(m.user, false))
+			d := describeMfaStatus(st, m.userName(), m.policyName(st.MfaPolicyID), consoleCredentials(m.c, m.user, false))
 			d[0] = head + " — " + d[0]
 			lines = append(lines, d...)
 		}

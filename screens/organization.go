@@ -27,6 +27,7 @@ type Organization struct {
 	// awaited is the number of the load whose reply ends loading: the one
 	// r asked for, not an older one still in flight (Common.OrgLoadsStarted).
 	awaited int
+	landed  int // the newest load that landed: its reply alone sets err
 	err     string
 	fetched time.Time // when the organization last loaded
 	stale   bool      // its last load failed: what shows is from fetched
@@ -115,11 +116,16 @@ func (o *Organization) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		if msg.load >= o.awaited {
 			o.loading = false
 		}
-		o.err, o.stale = "", msg.err != nil
-		if msg.err != nil {
-			o.err = errorText(msg.err)
-		} else {
-			o.fetched = o.c.Now() // the status bar says when (r gives feedback)
+		// Only the newest load that landed says how loading went: an older
+		// one read before it, its success or failure is no longer news.
+		if msg.load >= o.landed {
+			o.landed = msg.load
+			o.err, o.stale = "", msg.err != nil
+			if msg.err != nil {
+				o.err = errorText(msg.err)
+			} else {
+				o.fetched = o.c.Now() // the status bar says when (r gives feedback)
+			}
 		}
 		o.render()
 	case loginKitLoadedMsg:

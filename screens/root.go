@@ -218,7 +218,13 @@ func NewRoot(o Options) *Root {
 	if v := reflect.ValueOf(submitter); submitter != nil && v.Kind() == reflect.Pointer && v.IsNil() {
 		submitter = nil // a nil *api.Client is no submitter: read-only, not a panic
 	}
-	c := &Common{Reader: queriesOnly{r: o.Reader, refused: new(atomic.Bool)}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now, MachineNow: machineNow,
+	// Reads and submits note alike whether the service refused the
+	// console's key: either locks the console out (root_lockout.go).
+	refused := new(atomic.Bool)
+	if submitter != nil {
+		submitter = submitsNoted{s: submitter, refused: refused}
+	}
+	c := &Common{Reader: queriesOnly{r: o.Reader, refused: refused}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now, MachineNow: machineNow,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
 		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks, NoWebhooksHint: o.NoWebhooksHint,
 		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey,

@@ -33,15 +33,15 @@ func voterMfaWarning(c *Common, act *api.Activity, now time.Time) string {
 	if p == nil {
 		return ""
 	}
-	meets, sure := apiKeyVoteMeets(p.RequiredAuthenticationMethods)
+	meets, sure := apiKeyVoteMeets(p.RequiredAuthenticationMethods, ownAPIKey(c))
 	if meets {
 		return ""
 	}
 	verdict := "cannot meet it"
 	if !sure {
-		verdict = "may not meet it (its step is pinned to one API key)"
+		verdict = "may not meet it (its step is pinned to one API key, and which key this console signs with is not known: your keys did not load)"
 	}
-	steps := describeSteps(p.RequiredAuthenticationMethods, credentialsOf(me, false))
+	steps := describeSteps(p.RequiredAuthenticationMethods, consoleCredentials(c, me, false))
 	return ui.Clean(fmt.Sprintf("MFA: your MFA policy %s applies and requires %s; one vote from this console (an API key) %s: a service that enforces MFA holds the activity as %s until it is met, whatever the votes; vigil's local service lets the votes decide",
 		api.Quote(p.MfaPolicyName), strings.Join(steps, ", then "), verdict, api.StatusAuthenticatorsNeeded))
 }
@@ -49,9 +49,10 @@ func voterMfaWarning(c *Common, act *api.Activity, now time.Time) string {
 // apiKeyVoteMeets reports whether one vote signed with an API key meets
 // steps: a vote proves one credential, and the service matches proofs to
 // steps in sequence, each once, so it meets at most a one-step policy that
-// accepts an API key. sure is false when that API_KEY is pinned to one key,
-// which this console may or may not sign with.
-func apiKeyVoteMeets(steps []api.AuthenticationStep) (meets, sure bool) {
+// accepts an API key: any, or the one this console signs with (own). sure
+// is false when that API_KEY is pinned to a key and which key the console
+// signs with is not known.
+func apiKeyVoteMeets(steps []api.AuthenticationStep, own ownKey) (meets, sure bool) {
 	switch len(steps) {
 	case 0:
 		return true, true
@@ -64,10 +65,10 @@ func apiKeyVoteMeets(steps []api.AuthenticationStep) (meets, sure bool) {
 		if m.Type != api.AuthAPIKey {
 			continue
 		}
-		if m.ID == "" {
+		if is, _ := own.is(m.ID); m.ID == "" || is {
 			return true, true
 		}
 		pinned = true
 	}
-	return false, !pinned
+	return false, !pinned || own.known
 }

@@ -274,7 +274,7 @@ func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bo
 		if i := slices.IndexFunc(c.Org.Users, func(u api.User) bool { return u.UserID == p.UserID }); i >= 0 {
 			owner = &c.Org.Users[i]
 		}
-		creds := credentialsOf(owner, true)
+		creds := consoleCredentials(c, owner, true)
 		steps := describeSteps(p.RequiredAuthenticationMethods, creds)
 		lines = append(lines, field("steps", orElse(strings.Join(steps, "; "), "(none)")))
 		for _, w := range unmeetablePins(p.RequiredAuthenticationMethods, creds) {
@@ -571,7 +571,9 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		}
 		act, err = activityOrError(act, err)
 		var current *api.Activity
-		if err != nil {
+		// A vote refused for the key itself was not recorded, and a read
+		// stamped with the same key is refused alike: nothing to look up.
+		if err != nil && !api.KeyRefused(err) {
 			// Did the vote count after all (a lost reply, a gateway's 5xx, a
 			// reply slower than the timeout), or was the activity settled
 			// meanwhile? Either is said in words. A fresh deadline: the vote's
