@@ -298,6 +298,10 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		id := api.SanitizeID(a.ID)
 		return usagef("approve %s: %s, so you would approve without seeing all it does; read the reply as sent with 'vigil activity get --json %s', and pass --yes only if you still mean to approve it", id, doubt, id)
 	}
+	if approve {
+		// As the console's vote dialog, on an approval only.
+		warnVoterMfa(ctx, c, client, a)
+	}
 	details := "" // read only to be shown: --yes asks nothing
 	if !*yes {
 		details = voteDetails(ctx, c, client, a)

@@ -21,7 +21,7 @@ import (
 //   onramp status.
 
 const operationsUsage = `Usage:
-  vigil invitation create --name N --email E --access web|api|all [--tag ID]… [--sender USER_ID]
+  vigil invitation create --name N --email E --access web|api|all [--tag ID]… [--sender USER_ID] [--per-invitee 'EMAIL: SETTINGS']…
   vigil tag create --name N USER_ID…
   vigil contract create --address A --type ethereum|solana --label L --file F [--notes T]
   vigil wallet-account delete [--without-export] [--yes] WALLET_ACCOUNT_ID…
@@ -67,12 +67,15 @@ func validated(cmd string, p api.Params) error {
 	return nil
 }
 
-const invitationCreateUsage = `Usage: vigil invitation create --name N --email E [--name N --email E]… --access web|api|all [--tag ID|NAME]… [--sender USER_ID|NAME]
+const invitationCreateUsage = `Usage: vigil invitation create --name N --email E [--name N --email E]… --access web|api|all [--tag ID|NAME]… [--sender USER_ID|NAME] [--per-invitee 'EMAIL: SETTINGS']…
 
 Submits create_invitations: one activity (one quorum round) for every invitee
 given, each as a --name and its --email next to each other (up to 100). The
-access type, tags and sender apply to every invitee. The sender defaults to
-the profile's own user. Before sending, the sender is checked against the
+access type, tags and sender apply to every invitee, except where a
+--per-invitee 'EMAIL: access=…, tags=…, sender=…' gives that invitee its own
+(a setting left out keeps the shared one; tags= gives none; --access may be
+left out when every invitee has access=). The sender defaults to the
+profile's own user. Before sending, every sender is checked against the
 organization's users and each tag against its tags (a tag or a user may be
 given by its name when exactly one has it; it is sent by id).
 
@@ -80,6 +83,8 @@ Examples:
   vigil invitation create --name dave --email dave@example.com --access api
   vigil invitation create --name erin --email erin@example.com --access web --tag 0192…
   vigil invitation create --access api --name dave --email dave@example.com --name erin --email erin@example.com
+  vigil invitation create --access web --name dave --email dave@example.com --name erin --email erin@example.com \
+    --per-invitee 'erin@example.com: access=api, tags=auditors, on call, sender=bob'
 
 Flags:
 `
@@ -110,6 +115,8 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 	var tags listFlag
 	fs.Var(&tags, "tag", "user tag `ID` or name to give every invitee (repeatable)")
 	sender := fs.String("sender", "", "the sending `USER_ID` or user name (default: the profile's user)")
+	var perInvitee listFlag
+	fs.Var(&perInvitee, "per-invitee", "`'EMAIL: access=…, tags=…, sender=…'`: that invitee's own settings, in place of --access, --tag, --sender (repeatable)")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -117,9 +124,11 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return usagef("invitation create: %v; run 'vigil invitation create -h'", err)
 	}
-	accessType, err := enumValue("access", *access, "ACCESS_TYPE_", api.AccessTypes())
-	if err != nil {
-		return err
+	accessType := ""
+	if *access != "" || len(perInvitee) == 0 {
+		if accessType, err = enumValue("access", *access, "ACCESS_TYPE_", api.AccessTypes()); err != nil {
+			return err
+		}
 	}
 	params := &api.CreateInvitationsParams{}
 	for _, p := range pairs {
@@ -130,6 +139,15 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 			AccessType:        accessType,
 			SenderUserID:      cmp.Or(*sender, "(looked up)"), // checked below once known
 		})
+	}
+	entries, err := readPerInvitee(perInvitee, params.Invitations)
+	if err != nil {
+		return err
+	}
+	// Applied as written for the checks; again below, resolved.
+	api.ApplyInviteeEntries(params.Invitations, entries)
+	if err := accessForEach(params.Invitations); err != nil {
+		return err
 	}
 	if err := validated("invitation create", params); err != nil {
 		return err
@@ -152,10 +170,14 @@ func invitationCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := resolvePerInvitee(ctx, c, client, entries); err != nil {
+		return err
+	}
 	for i := range params.Invitations {
 		params.Invitations[i].SenderUserID = senderID
 		params.Invitations[i].ReceiverUserTags = tagIDs
 	}
+	api.ApplyInviteeEntries(params.Invitations, entries) // every e-mail known: readPerInvitee checked
 	return submitVerb(ctx, c, conn, client, "create_invitations", params)
 }
 
