@@ -30,6 +30,9 @@ type testEnv struct {
 	keys    map[string]*keys.Key
 	clients map[string]*api.Client
 	skew    atomic.Int64 // added to the server clock, in nanoseconds
+	// pinned, when not zero, is the server clock's fixed time in Unix
+	// nanoseconds (see pin); skew is then ignored.
+	pinned atomic.Int64
 }
 
 type envOptions struct {
@@ -51,7 +54,7 @@ func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 
 func newEnvWith(t testing.TB, o envOptions) *testEnv {
 	t.Helper()
 	e := &testEnv{t: t, keys: map[string]*keys.Key{}, clients: map[string]*api.Client{}}
-	cfg := Config{DataDir: o.dataDir, Webhooks: o.webhooks, HoldWebhooks: o.holdWebhooks, MaxPolicyBytes: o.maxPolicyBytes, Now: func() time.Time { return time.Now().Add(time.Duration(e.skew.Load())) }}
+	cfg := Config{DataDir: o.dataDir, Webhooks: o.webhooks, HoldWebhooks: o.holdWebhooks, MaxPolicyBytes: o.maxPolicyBytes, Now: e.clock}
 	if o.log != nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(o.log, nil))
 	}
@@ -212,6 +215,18 @@ func httpServer(t testing.TB, h http.Handler) string {
 	t.Cleanup(s.Close)
 	return s.URL
 }
+
+// clock is the server's clock: pinned, or the real one moved by skew.
+func (e *testEnv) clock() time.Time {
+	if at := e.pinned.Load(); at != 0 {
+		return time.Unix(0, at)
+	}
+	return time.Now().Add(time.Duration(e.skew.Load()))
+}
+
+// pin stops the server's clock at t, for tests of an exact instant; unlike
+// replacing srv.now, it is safe while the service's own goroutines read it.
+func (e *testEnv) pin(t time.Time) { e.pinned.Store(t.UnixNano()) }
 
 // skewed is a client of user name whose clock follows the server's injected
 // one (e.skew), so its stamps stay fresh as a test moves time on.

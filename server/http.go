@@ -33,10 +33,12 @@ func (s *Server) Handler() http.Handler {
 }
 
 // AuthProxyHandler serves the auth proxy: POST /v1/wallet_kit_config,
-// authenticated only by the X-Auth-Proxy-Config-Id header.
+// authenticated only by the X-Auth-Proxy-Config-Id header, to browsers too
+// (CORS, see withProxyCORS).
 func (s *Server) AuthProxyHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+api.WalletKitConfigPath, s.handleWalletKitConfig)
+	mux.HandleFunc("OPTIONS "+api.WalletKitConfigPath, s.handleProxyPreflight)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == api.WalletKitConfigPath {
 			s.methodNotAllowed(w, r, http.MethodPost)
@@ -45,7 +47,7 @@ func (s *Server) AuthProxyHandler() http.Handler {
 		s.writeError(w, r, notFoundf("NOT_FOUND", "no such endpoint: %s %s; the auth proxy serves POST %s",
 			r.Method, r.URL.Path, api.WalletKitConfigPath))
 	})
-	return s.dated(mux)
+	return s.dated(withProxyCORS(mux))
 }
 
 // dated sends the service's clock (Config.Now) as each reply's Date header,

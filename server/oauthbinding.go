@@ -33,9 +33,9 @@ func checkNonce(c oidcClaims, targetPublicKey string) error {
 	case c.Nonce == "":
 		return fmt.Errorf("has no nonce claim; the token must be issued with nonce %s, the lowercase hex SHA-256 of targetPublicKey as sent, which binds it to that key", want)
 	case c.Nonce == api.OauthNonce(strings.ToLower(targetPublicKey)):
-		return fmt.Errorf("nonce is the SHA-256 of targetPublicKey in lowercase, but the key was sent as %q; send targetPublicKey exactly as it was hashed for the nonce", targetPublicKey)
+		return fmt.Errorf("nonce is the SHA-256 of targetPublicKey in lowercase, but the key was sent as %q; send targetPublicKey exactly as it was hashed for the nonce", truncateForMessage(targetPublicKey))
 	default:
-		return fmt.Errorf("nonce %q does not match targetPublicKey: want %s, the lowercase hex SHA-256 of targetPublicKey as sent; ask the provider for a token with that nonce", c.Nonce, want)
+		return fmt.Errorf("nonce %q does not match targetPublicKey: want %s, the lowercase hex SHA-256 of targetPublicKey as sent; ask the provider for a token with that nonce", truncateForMessage(c.Nonce), want)
 	}
 }
 

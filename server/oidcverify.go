@@ -142,7 +142,9 @@ func (s *Server) checkOIDCToken(t *parsedToken, audience string, keys []issuerKe
 		return fmt.Errorf("audience (aud) does not include %q, the audience this organization expects from %s", audience, c.Issuer)
 	case c.Expiry <= 0:
 		return errors.New("token has no expiry (exp)")
-	case now.After(numericDate(c.Expiry).Add(oidcLeeway)):
+	case !now.Before(numericDate(c.Expiry).Add(oidcLeeway)):
+		// The window is [nbf-leeway, exp+leeway): closed at its start, open
+		// at its end (RFC 7519 §4.1.4), as an API key ends at its expiry.
 		return fmt.Errorf("token has expired (exp %s); sign in again for a fresh token", numericDate(c.Expiry).UTC().Format(time.RFC3339))
 	case !numericDate(c.Expiry).Add(oidcLeeway).After(prunedThrough):
 		// Not expired by the clock: this service's clock was ahead when it
