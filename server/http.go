@@ -12,12 +12,16 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-// Handler serves the service API: submits, queries and the webhook JWKS.
+// Handler serves the service API: submits, queries and the webhook JWKS, to
+// browsers too (CORS, see withCORS).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+api.SubmitPrefix+"{op}", s.handleSubmit)
 	mux.HandleFunc("POST "+api.QueryPrefix+"{op}", s.handleQuery)
 	mux.HandleFunc("GET "+api.JWKSPath, s.handleJWKS)
+	mux.HandleFunc("OPTIONS "+api.SubmitPrefix+"{op}", preflight(http.MethodPost, apiAllowedHeaders))
+	mux.HandleFunc("OPTIONS "+api.QueryPrefix+"{op}", preflight(http.MethodPost, apiAllowedHeaders))
+	mux.HandleFunc("OPTIONS "+api.JWKSPath, preflight(http.MethodGet, nil))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case isOperationPath(r.URL.Path, api.SubmitPrefix), isOperationPath(r.URL.Path, api.QueryPrefix):
@@ -29,16 +33,16 @@ func (s *Server) Handler() http.Handler {
 				r.Method, r.URL.Path, api.SubmitPrefix, api.QueryPrefix))
 		}
 	})
-	return s.dated(mux)
+	return s.dated(withCORS(mux))
 }
 
 // AuthProxyHandler serves the auth proxy: POST /v1/wallet_kit_config,
 // authenticated only by the X-Auth-Proxy-Config-Id header, to browsers too
-// (CORS, see withProxyCORS).
+// (CORS, see withCORS).
 func (s *Server) AuthProxyHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+api.WalletKitConfigPath, s.handleWalletKitConfig)
-	mux.HandleFunc("OPTIONS "+api.WalletKitConfigPath, s.handleProxyPreflight)
+	mux.HandleFunc("OPTIONS "+api.WalletKitConfigPath, preflight(http.MethodPost, proxyAllowedHeaders))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == api.WalletKitConfigPath {
 			s.methodNotAllowed(w, r, http.MethodPost)
@@ -47,7 +51,7 @@ func (s *Server) AuthProxyHandler() http.Handler {
 		s.writeError(w, r, notFoundf("NOT_FOUND", "no such endpoint: %s %s; the auth proxy serves POST %s",
 			r.Method, r.URL.Path, api.WalletKitConfigPath))
 	})
-	return s.dated(withProxyCORS(mux))
+	return s.dated(withCORS(mux))
 }
 
 // dated sends the service's clock (Config.Now) as each reply's Date header,

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 )
 
 // listsToken reports whether the comma-separated header value lists token,
@@ -24,7 +25,7 @@ func listsToken(value, token string) bool {
 // ahead, and lets the page read the reply: the configuration, and an error
 // too, so the kit can show why it was refused. No credentials (cookies) are
 // ever allowed: the config id header is the only credential.
-func TestAuthProxyAnswersBrowserPreflightAndReplies(t *testing.T) {
+func TestBrowsersMayCallTheProxyAndTheStampedAPI(t *testing.T) {
 	e := newEnv(t)
 	info, err := SeedDemo(context.Background(), e.srv, t.TempDir())
 	if err != nil {
@@ -32,11 +33,12 @@ func TestAuthProxyAnswersBrowserPreflightAndReplies(t *testing.T) {
 	}
 	proxy := httpServer(t, e.srv.AuthProxyHandler())
 	const origin = "http://localhost:3000"
+	payload := "{}" // the body of a POST
 	send := func(method, url, configID string, h map[string]string) (*http.Response, string) {
 		t.Helper()
 		var body io.Reader
 		if method == http.MethodPost {
-			body = strings.NewReader("{}")
+			body = strings.NewReader(payload)
 		}
 		req, err := http.NewRequest(method, url, body)
 		if err != nil {
@@ -104,10 +106,37 @@ func TestAuthProxyAnswersBrowserPreflightAndReplies(t *testing.T) {
 	}
 	readable("GET", resp)
 
-	// The stamped API is not the proxy: SPEC.md has no browser call it, and
-	// it answers no preflight (docs/local-service.md, "Auth proxy and CORS").
-	resp, _ = send(http.MethodOptions, e.http.URL+api.QueryPrefix+api.QueryWhoami, "", map[string]string{"Access-Control-Request-Method": "POST"})
-	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "" || resp.StatusCode/100 == 2 {
-		t.Errorf("stamped API preflight: HTTP %d, Access-Control-Allow-Origin %q; want it refused without CORS", resp.StatusCode, got)
+	// The stamped API answers browsers as well: the official browser
+	// clients stamp in the page and call it directly.
+	stamped := []string{"content-type", strings.ToLower(keys.HeaderStamp), strings.ToLower(keys.HeaderStampWebAuthn)}
+	for _, path := range []string{api.QueryPrefix + api.QueryWhoami, api.SubmitPrefix + "create_policy"} {
+		resp, _ = send(http.MethodOptions, e.http.URL+path, "", map[string]string{
+			"Access-Control-Request-Method":  "POST",
+			"Access-Control-Request-Headers": strings.Join(stamped, ","),
+		})
+		if resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("preflight of %s: HTTP %d, want 204", path, resp.StatusCode)
+		}
+		readable("preflight of "+path, resp)
+		for _, h := range stamped {
+			if got := resp.Header.Get("Access-Control-Allow-Headers"); !listsToken(got, h) {
+				t.Errorf("preflight of %s: Access-Control-Allow-Headers %q does not allow %s", path, got, h)
+			}
+		}
 	}
+	payload = string(whoamiBody(e.org.ID))
+	name, value, err := e.keys["alice"].Stamp([]byte(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, got := send(http.MethodPost, e.http.URL+api.QueryPrefix+api.QueryWhoami, "", map[string]string{name: value, "Content-Type": "application/json"})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("stamped whoami from a page: HTTP %d %s", resp.StatusCode, got)
+	}
+	readable("stamped whoami", resp)
+	resp, _ = send(http.MethodPost, e.http.URL+api.QueryPrefix+api.QueryWhoami, "", nil)
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("unstamped whoami: HTTP %d", resp.StatusCode)
+	}
+	readable("unstamped whoami", resp)
 }
