@@ -38,10 +38,10 @@ func voterMfaWarning(pols []api.MfaPolicy, act api.Activity, now time.Time, own 
 	}
 	verdict := "cannot meet it"
 	if !sure {
-		verdict = "may not meet it (its step is pinned to one API key, and which of your keys vigil signs with could not be read)"
+		verdict = "may not meet it (which of your keys vigil signs with could not be read)"
 	}
-	return fmt.Sprintf("your MFA policy %s applies to this activity and requires %s; one vote from vigil (signed with an API key) %s: a service that enforces MFA holds the activity as %s until it is met, whatever the votes; vigil's local service lets the votes decide",
-		api.Quote(p.MfaPolicyName), stepsText(p.RequiredAuthenticationMethods, nil), verdict, api.StatusAuthenticatorsNeeded)
+	return fmt.Sprintf("your MFA policy %s applies to this activity and requires %s; one vote from vigil (signed with %s) %s: a service that enforces MFA holds the activity as %s until it is met, whatever the votes; vigil's local service lets the votes decide",
+		api.Quote(p.MfaPolicyName), stepsText(p.RequiredAuthenticationMethods, nil), own.ProvesLabel(), verdict, api.StatusAuthenticatorsNeeded)
 }
 
 // signingKey finds which of user userID's API keys client signs with, by
@@ -58,7 +58,7 @@ func signingKey(ctx context.Context, client *api.Client, userID string) policy.S
 	}
 	for _, k := range u.APIKeys {
 		if k.HasPublicKey(pub) {
-			return policy.SigningKey{Known: true, ID: k.APIKeyID}
+			return policy.SigningKey{Known: true, ID: k.APIKeyID, Proves: api.AuthenticationTypeOf(k.Credential.Type)}
 		}
 	}
 	return policy.SigningKey{Known: true}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
@@ -36,18 +37,40 @@ func APIKeyVoteShortOfMfa(pols []api.MfaPolicy, act api.Activity, now time.Time,
 
 // SigningKey is what a voter knows of the API key it signs with: Known
 // when its user's keys were read and its public key is known, ID the id of
-// the one among them it is ("" when none is).
+// the one among them it is ("" when none is), and Proves the MFA method
+// type a vote signed with it proves (api.AuthenticationTypeOf its
+// credential type: an OAuth login's key proves OAUTH, not API_KEY).
 type SigningKey struct {
-	Known bool
-	ID    string
+	Known  bool
+	ID     string
+	Proves string
 }
 
-// apiKeyVoteMeets reports whether one vote signed with an API key meets
-// steps: a vote proves one credential, and the service matches proofs to
-// steps in sequence, each once, so it meets at most a one-step policy that
-// accepts an API key: any, or the one the voter signs with (own). sure is
-// false when that API_KEY is pinned to a key and which key the voter signs
-// with is not known.
+// proves is the method type a vote signed with k proves: API_KEY when that
+// is not known, the type of every key vigil makes itself.
+func (k SigningKey) proves() string {
+	if k.Known && k.Proves != "" {
+		return k.Proves
+	}
+	return api.AuthAPIKey
+}
+
+// ProvesLabel names what a vote signed with k proves, for a warning: "an
+// API key", or the method type.
+func (k SigningKey) ProvesLabel() string {
+	if t := k.proves(); t != api.AuthAPIKey {
+		return "a key that proves " + strings.TrimPrefix(t, "AUTHENTICATION_TYPE_")
+	}
+	return "an API key"
+}
+
+// apiKeyVoteMeets reports whether one vote signed with the voter's key
+// (own) meets steps: a vote proves one credential, and the service matches
+// proofs to steps in sequence, each once, so it meets at most a one-step
+// policy that accepts what the key proves: any key of that type, or own by
+// its id. sure is false when that cannot be told: the step is pinned to a
+// key, or asks for a type another key of the voter's could prove, and which
+// key the voter signs with is not known.
 func apiKeyVoteMeets(steps []api.AuthenticationStep, own SigningKey) (meets, sure bool) {
 	switch len(steps) {
 	case 0:
@@ -56,15 +79,25 @@ func apiKeyVoteMeets(steps []api.AuthenticationStep, own SigningKey) (meets, sur
 	default:
 		return false, true
 	}
-	pinned := false
+	proves := own.proves()
+	unsure := false
 	for _, m := range steps[0].Any {
-		if m.Type != api.AuthAPIKey {
+		if m.Type != proves {
+			// Another type a key could prove (an OAuth login's key, a
+			// session key) may be the voter's, when its key is not known.
+			unsure = unsure || (!own.Known && keyProves(m.Type))
 			continue
 		}
 		if m.ID == "" || (own.Known && own.ID != "" && m.ID == own.ID) {
 			return true, true
 		}
-		pinned = true
+		unsure = unsure || !own.Known
 	}
-	return false, !pinned || own.Known
+	return false, !unsure
+}
+
+// keyProves reports whether a vote signed with some API key (of some
+// credential type) proves method type t.
+func keyProves(t string) bool {
+	return t == api.AuthAPIKey || t == api.AuthOauth || t == api.AuthSession || t == api.AuthEmailOTP
 }

@@ -4,12 +4,21 @@ import (
 	"slices"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // ownKey is what the console knows of the API key it signs with.
 type ownKey struct {
 	known bool   // the signed-in user's keys loaded and the console knows its public key
 	id    string // the key's id; "" when none of the user's keys is it
+	// proves is the MFA method type a vote signed with it proves ("" when
+	// not known): an OAuth login's key proves OAUTH, not API_KEY.
+	proves string
+}
+
+// signingKey is k as the policy package's voter rules take it.
+func (k ownKey) signingKey() policy.SigningKey {
+	return policy.SigningKey{Known: k.known, ID: k.id, Proves: k.proves}
 }
 
 // ownAPIKey finds the API key the console signs with among the signed-in
@@ -28,7 +37,7 @@ func ownAPIKey(c *Common) ownKey {
 	}
 	for _, k := range c.Org.Users[i].APIKeys {
 		if k.HasPublicKey(c.OwnPublicKey) {
-			return ownKey{known: true, id: k.APIKeyID}
+			return ownKey{known: true, id: k.APIKeyID, proves: api.AuthenticationTypeOf(k.Credential.Type)}
 		}
 	}
 	return ownKey{known: true}

@@ -24,15 +24,15 @@ func voterMfaWarning(c *Common, act *api.Activity, now time.Time) string {
 	}
 	me := &c.Org.Users[i]
 	own := ownAPIKey(c)
-	p, sure := policy.APIKeyVoteShortOfMfa(me.MfaPolicies, *act, now, policy.SigningKey{Known: own.known, ID: own.id})
+	p, sure := policy.APIKeyVoteShortOfMfa(me.MfaPolicies, *act, now, own.signingKey())
 	if p == nil {
 		return ""
 	}
 	verdict := "cannot meet it"
 	if !sure {
-		verdict = "may not meet it (its step is pinned to one API key, and which key this console signs with is not known: your keys did not load)"
+		verdict = "may not meet it (which key this console signs with is not known: your keys did not load)"
 	}
 	steps := describeSteps(p.RequiredAuthenticationMethods, consoleCredentials(c, me, false))
-	return ui.Clean(fmt.Sprintf("MFA: your MFA policy %s applies and requires %s; one vote from this console (an API key) %s: a service that enforces MFA holds the activity as %s until it is met, whatever the votes; vigil's local service lets the votes decide",
-		api.Quote(p.MfaPolicyName), strings.Join(steps, ", then "), verdict, api.StatusAuthenticatorsNeeded))
+	return ui.Clean(fmt.Sprintf("MFA: your MFA policy %s applies and requires %s; one vote from this console (%s) %s: a service that enforces MFA holds the activity as %s until it is met, whatever the votes; vigil's local service lets the votes decide",
+		api.Quote(p.MfaPolicyName), strings.Join(steps, ", then "), own.signingKey().ProvesLabel(), verdict, api.StatusAuthenticatorsNeeded))
 }
