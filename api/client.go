@@ -218,6 +218,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			return err
 		default:
 			apiErr := newError(cl.op, status, r.body)
+			apiErr.setting = cl.setting
 			c.noteServiceDate(cl, r, isServiceError(r.body))
 			if !cl.retry && mayHaveRecorded(status) && !apiErr.notRecorded() {
 				return cl.outcomeUnknown(apiErr)
