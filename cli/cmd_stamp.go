@@ -66,9 +66,14 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 	if set["body"] && set["body-file"] {
 		return usagef("stamp takes the body from --body or --body-file, not both")
 	}
-	dirSet := set["dir"] || set["profile"] || set["config"]
-	if set["verify"] && dirSet {
-		return usagef("--dir, --profile and --config are for --key; --verify uses the public key inside the stamp")
+	dirFlag := "" // the flag given that chooses the keys directory
+	for _, name := range []string{"dir", "profile", "config"} {
+		if set[name] && dirFlag == "" {
+			dirFlag = "--" + name
+		}
+	}
+	if set["verify"] && dirFlag != "" {
+		return usagef("%s is for --key; --verify uses the public key inside the stamp", dirFlag)
 	}
 
 	var data []byte
@@ -99,8 +104,8 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 	if err := keys.ValidateRef(*keyName); err != nil {
 		return usagef("stamp: --key: %v", err)
 	}
-	if keys.IsAgentRef(*keyName) && dirSet {
-		return usagef("stamp: --dir, --profile and --config are for stored keys; %s is a key of the ssh-agent at SSH_AUTH_SOCK", *keyName)
+	if keys.IsAgentRef(*keyName) && dirFlag != "" {
+		return usagef("stamp: %s is for stored keys; %s is a key of the ssh-agent at SSH_AUTH_SOCK", dirFlag, *keyName)
 	}
 	k, err := stampKey(c, *keyName, dirFlags)
 	if err != nil {
