@@ -186,7 +186,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 				return &notSentError{fmt.Errorf("%s: %w", cl.op, err)}
 			}
 			var tooLarge *replyTooLargeError
-			if cl.retry && errors.As(err, &tooLarge) {
+			if cl.retry && (errors.As(err, &tooLarge) || wrongScheme(err)) {
 				return fmt.Errorf("%s: %w", cl.op, err) // the same question gets the same answer
 			}
 			if !cl.retry {
@@ -218,6 +218,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			return err
 		default:
 			apiErr := newError(cl.op, status, r.body)
+			apiErr.setting = cl.setting
 			c.noteServiceDate(cl, r, isServiceError(r.body))
 			if !cl.retry && mayHaveRecorded(status) && !apiErr.notRecorded() {
 				return cl.outcomeUnknown(apiErr)
@@ -394,6 +395,8 @@ func describeTransportError(host, setting string, timeout time.Duration, err err
 	var opErr *net.OpError
 	var netErr net.Error
 	switch {
+	case wrongScheme(err):
+		return wrongSchemeError(host, setting, err)
 	case errors.As(err, &dnsErr):
 		return &transportError{fmt.Sprintf("cannot resolve the host %s; check the profile's %s", host, setting), err}
 	case errors.As(err, &opErr) && opErr.Op == "dial":
@@ -477,7 +480,12 @@ func byteSize(n int64) string {
 // server's certificate failing verification (the TLS handshake ends before
 // the request is written). Other TLS errors (alerts, bad records) may come
 // after the request was written on a reused connection: they stay unknown.
+// net/http reports an HTTP reply to the ClientHello (http.ErrSchemeMismatch)
+// only for the handshake of a new connection: that request was not written.
 func notSent(err error) bool {
+	if wrongScheme(err) {
+		return true
+	}
 	var opErr *net.OpError
 	if errors.As(err, &opErr) && opErr.Op == "dial" {
 		return true

@@ -148,8 +148,9 @@ type Error struct {
 	Details    []ErrorDetail // the service's details with an error code, sanitised; the first few, each code cut short
 	Operation  string        // e.g. "submit/create_policy" or "query/get_activity"
 
-	detailsLeftOut int  // details beyond the first few, not kept
-	fromService    bool // the body was in the service's error shape
+	detailsLeftOut int    // details beyond the first few, not kept
+	fromService    bool   // the body was in the service's error shape
+	setting        string // the profile setting the request's URL came from ("" is base_url)
 }
 
 func (e *Error) Error() string { return e.text(true) }
@@ -211,6 +212,9 @@ func (e *Error) hint() string {
 	case e.is(ErrNotFound):
 		if e.hasErrorCode("BOOT_PROOF_NOT_FOUND") {
 			return bootProofNotFoundHint(e.Operation)
+		}
+		if e.noSuchEndpoint() {
+			return e.urlHint()
 		}
 		return "check the id and the organization of the profile"
 	case e.is(ErrAlreadyExists):

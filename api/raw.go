@@ -79,7 +79,7 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 		} else {
 			var le *localError
 			var tooLarge *replyTooLargeError
-			if cl.retry && errors.As(err, &tooLarge) {
+			if cl.retry && (errors.As(err, &tooLarge) || wrongScheme(err)) {
 				return nil, fmt.Errorf("%s: %w", cl.op, err) // the same question gets the same answer
 			}
 			if errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil {

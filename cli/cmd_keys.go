@@ -166,7 +166,7 @@ func keysGenerate(c proc, args []string) error {
 	}
 	fmt.Fprintf(c.stdout, "Generated key %q.\n", pos[0])
 	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
-	fmt.Fprintf(c.stdout, "\nNext: register the public key as an API key (%s) of your user,\nthen set key = %q in your profile.\n", k.CredentialType(), pos[0])
+	fmt.Fprintf(c.stdout, "\n%s\n", keysGenerateNext(c, dirFlags, store, pos[0], k.CredentialType()))
 	warnIncomplete(c, err)
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 )
 
 const stampUsage = `Usage:
-  vigil stamp --key NAME|ssh-agent:SHA256:… [--dir DIR] (--body JSON | --body-file F | < body)
+  vigil stamp --key NAME|ssh-agent:SHA256:… [--dir DIR | --profile NAME] (--body JSON | --body-file F | < body)
   vigil stamp --verify STAMP (--body JSON | --body-file F | < body)
 
 The first form prints the X-Stamp header value for exactly the body's bytes
@@ -25,7 +25,10 @@ the service refuses your integration's stamps.
 Flags:
   --key NAME        the stored key to stamp with, or ssh-agent:SHA256:… for a
                     key of the ssh-agent at SSH_AUTH_SOCK (vigil keys list --agent)
-  --dir DIR         keys directory (default $XDG_CONFIG_HOME/vigil/keys)
+  --dir DIR         keys directory (default: the active profile's keys_dir,
+                    else $XDG_CONFIG_HOME/vigil/keys), as for 'vigil keys'
+  --profile NAME    take keys_dir from this profile
+  --config FILE     the config file of that profile
   --body JSON       the request body, as given
   --body-file F     read the body from F ("-" is standard input)
   --verify STAMP    verify STAMP instead of making one
@@ -44,7 +47,7 @@ const maxStampBody = 16 << 20
 func cmdStamp(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("stamp", stampUsage)
 	keyName := fs.String("key", "", "the key `NAME` to stamp with")
-	dir := fs.String("dir", "", "keys `DIR`")
+	dirFlags := addKeysDirFlags(fs)
 	body := fs.String("body", "", "the request body `JSON`")
 	bodyFile := fs.String("body-file", "", "read the body from `F` (- for standard input)")
 	verify := fs.String("verify", "", "the `STAMP` to verify")
@@ -63,8 +66,14 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 	if set["body"] && set["body-file"] {
 		return usagef("stamp takes the body from --body or --body-file, not both")
 	}
-	if set["verify"] && set["dir"] {
-		return usagef("--dir is for --key; --verify uses the public key inside the stamp")
+	dirFlag := "" // the flag given that chooses the keys directory
+	for _, name := range []string{"dir", "profile", "config"} {
+		if set[name] && dirFlag == "" {
+			dirFlag = "--" + name
+		}
+	}
+	if set["verify"] && dirFlag != "" {
+		return usagef("%s is for --key; --verify uses the public key inside the stamp", dirFlag)
 	}
 
 	var data []byte
@@ -95,10 +104,10 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 	if err := keys.ValidateRef(*keyName); err != nil {
 		return usagef("stamp: --key: %v", err)
 	}
-	if keys.IsAgentRef(*keyName) && set["dir"] {
-		return usagef("stamp: --dir is for stored keys; %s is a key of the ssh-agent at SSH_AUTH_SOCK", *keyName)
+	if keys.IsAgentRef(*keyName) && dirFlag != "" {
+		return usagef("stamp: %s is for stored keys; %s is a key of the ssh-agent at SSH_AUTH_SOCK", dirFlag, *keyName)
 	}
-	k, err := openStamper(c.getenv, *keyName, *dir)
+	k, err := stampKey(c, *keyName, dirFlags)
 	if err != nil {
 		return fmt.Errorf("stamp: %w", err)
 	}
@@ -108,6 +117,29 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 	}
 	fmt.Fprintln(c.stdout, value)
 	return nil
+}
+
+// stampKey opens the key stamp names: an agent key, or a stored key from the
+// directory the keys verbs use, so a key 'vigil keys generate' just made in
+// the same environment is found.
+func stampKey(c proc, ref string, dirFlags *keysDirFlags) (keys.Stamper, error) {
+	if keys.IsAgentRef(ref) {
+		return openStamper(c.getenv, ref, "")
+	}
+	store, err := dirFlags.store(c, "stamp")
+	if err != nil {
+		return nil, err
+	}
+	k, err := openStamper(c.getenv, ref, store.Dir)
+	if err != nil {
+		// Where 'vigil keys generate' would put it without these flags.
+		var others []string
+		if s, serr := (&keysDirFlags{}).store(c, "stamp"); serr == nil {
+			others = append(others, s.Dir)
+		}
+		return nil, keyElsewhere(err, append(others, defaultKeysDir(c.getenv))...)
+	}
+	return k, nil
 }
 
 // stampVerify checks stamp over body, printing the stamp's claims and the

@@ -61,7 +61,7 @@ func profileStamper(p Profile, getenv func(string) string) (keys.Stamper, error)
 	}
 	s, err := openStamper(getenv, p.Key, p.KeysDir)
 	if err != nil {
-		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+		return nil, fmt.Errorf("profile %q: %w", p.Name, keyElsewhere(err, defaultKeysDir(getenv)))
 	}
 	return s, nil
 }

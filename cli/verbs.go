@@ -158,7 +158,8 @@ func confirm(ctx context.Context, c proc, yes bool, question, details string) er
 		return nil
 	}
 	if _, ok := stdinTerminal(c); !ok {
-		return usagef("%s needs confirmation and standard input is not a terminal; pass --yes to confirm in a script", question)
+		// question is a title ("Approve this activity"): said as "to approve …".
+		return usagef("nothing was sent: to %s vigil asks you to confirm, and standard input is not a terminal; pass --yes to confirm without asking, or run it in a terminal", strings.ToLower(question[:1])+question[1:])
 	}
 	answer := make(chan error, 1)
 	go func() { answer <- askYes(c.stdin, c.stderr, question, details) }()

@@ -184,9 +184,7 @@ func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 	fi, err := os.Stat(privPath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			// A profile's key is normally an API key already registered:
-			// the likely fix is the name or the directory, not a new key.
-			return nil, fmt.Errorf("no key %q in %s (expected %s); check the key name and the keys directory (a profile's key and keys_dir, or --dir), or whether the file was moved; a new key from 'vigil keys generate %s' must also be registered as an API key of your user before the service accepts it", name, s.Dir, privPath, name)
+			return nil, &NotFoundError{Name: name, Dir: s.Dir, Path: privPath}
 		}
 		return nil, fmt.Errorf("load key %q: %w", name, err)
 	}

@@ -278,6 +278,11 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a 
 			v.created = prev.created
 		}
 	}
+	// Nor before the activity's last update: the vote becomes its updatedAt
+	// (below), which never goes back.
+	if a.Updated.After(v.created) {
+		v.created = a.Updated
+	}
 	if !v.created.Equal(now) {
 		v.evaluated = time.Unix(0, now.UnixNano())
 	}
@@ -326,23 +331,17 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a 
 		}
 	}
 	changed := a.Status != before
-	if changed {
-		// Never before the vote that changed it (dated no earlier than the
-		// previous vote, see above).
-		a.Updated = now
-		if v.created.After(now) {
-			a.Updated = v.created
-		}
-	}
-	switch {
-	case fresh:
+	// Every counted vote changes the activity (its votes), whether or not
+	// its status changes: updatedAt is the vote's time, never before the
+	// previous update (see above). It is also the row's version for the
+	// list caches (activitylist.go), which a vote now moves.
+	a.Updated = v.created
+	if fresh {
 		if err := insertActivity(ctx, tx, a); err != nil {
 			return nil, err
 		}
-	case changed:
-		if err := updateActivity(ctx, tx, a); err != nil {
-			return nil, err
-		}
+	} else if err := updateActivity(ctx, tx, a); err != nil {
+		return nil, err
 	}
 	if err := insertVote(ctx, tx, a, v, outcomes); err != nil {
 		return nil, err

@@ -267,6 +267,7 @@ func (s *Server) seedWrite(ctx context.Context, tx *txn, o *org, acts []seedActi
 		default:
 			a.Status, a.Result = api.StatusCompleted, result
 		}
+		a.Updated = sa.votes[len(sa.votes)-1].Vote.CreatedAt.Time() // the vote that decided it, as castVote dates it
 		if err := updateActivity(ctx, tx, a); err != nil {
 			return err
 		}
