@@ -543,8 +543,8 @@ func onrampStatus(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(c.stdout, status)
-			return nil
+			_, err = fmt.Fprintln(c.stdout, status)
+			return err
 		},
 	}.run(ctx, c, args)
 }
