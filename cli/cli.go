@@ -277,8 +277,8 @@ func cmdVersion(c proc, args []string) error {
 	if err := parseFlagsOnly(c, newFlagSet("version", versionUsage), args); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "vigil %s\n", versionString())
-	return nil
+	_, err := fmt.Fprintf(c.stdout, "vigil %s\n", versionString())
+	return err
 }
 
 // versionString is the -ldflags version, else the module version and VCS revision

@@ -461,9 +461,9 @@ const activityProofsUsage = `Usage: vigil activity proofs [--json] ID
 Lists the app proofs of an activity submitted with app proofs requested
 (list_app_proofs), each with whether its payload is about this activity (its
 id, type, fingerprint and result hash); exit status 1 when one is about another
-activity. Signatures are not checked here: --json prints the reply, which
-'vigil proof verify --app-proofs FILE --activity ID' checks against the
-enclave's boot proof.
+activity. Signatures are not checked here. --json prints the reply unchecked
+(exit 0), for 'vigil proof verify --app-proofs FILE --activity ID', which
+checks it against the enclave's boot proof.
 
 Examples:
   vigil activity proofs 0192a6c4-…

@@ -164,11 +164,22 @@ func keysGenerate(c proc, args []string) error {
 	if k == nil {
 		return keyNameTaken("keys generate", store, pos[0], dirFlags.profile, err)
 	}
-	fmt.Fprintf(c.stdout, "Generated key %q.\n", pos[0])
-	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
-	fmt.Fprintf(c.stdout, "\n%s\n", keysGenerateNext(c, dirFlags, store, pos[0], k.CredentialType()))
 	warnIncomplete(c, err)
-	return nil
+	w := &errWriter{w: c.stdout}
+	fmt.Fprintf(w, "Generated key %q.\n", pos[0])
+	printKeyDetails(w, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
+	fmt.Fprintf(w, "\n%s\n", keysGenerateNext(c, dirFlags, store, pos[0], k.CredentialType()))
+	return savedNotPrinted("keys generate", pos[0], w.err)
+}
+
+// savedNotPrinted is the error of a key command whose key was saved but
+// whose report could not be written: not done as asked, yet not to be run
+// again (the name is taken now), so it says where the key's details are.
+func savedNotPrinted(verb, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: key %q was saved, but its details could not be printed (%w); 'vigil keys show %s' shows them", verb, name, err, name)
 }
 
 // warnIncomplete reports a key saved without some of the files that describe
@@ -179,9 +190,9 @@ func warnIncomplete(c proc, err error) {
 	}
 }
 
-func printKeyDetails(w io.Writer, store keys.Store, name, scheme, pub, credType string) {
+func printKeyDetails(w io.Writer, store keys.Store, name, scheme, pub, credType string) error {
 	priv, pubPath, schPath := store.Paths(name)
-	writeColumns(w, 2, [][]string{
+	return writeColumns(w, 2, [][]string{
 		{"  name:", name},
 		{"  public key:", pub},
 		{"  scheme:", scheme},
@@ -248,8 +259,8 @@ func keysList(c proc, args []string) error {
 		return err
 	}
 	if len(infos) == 0 {
-		fmt.Fprintf(c.stdout, "No keys in %s; create one with 'vigil keys generate NAME'.\n", store.Dir)
-		return nil
+		_, err := fmt.Fprintf(c.stdout, "No keys in %s; create one with 'vigil keys generate NAME'.\n", store.Dir)
+		return err
 	}
 	now := time.Now()
 	var rows [][]string
@@ -321,14 +332,15 @@ func keysShow(c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	printKeyDetails(c.stdout, store, info.Name, info.Scheme, displayHex(info.PublicKeyHex), keys.CredentialTypeOfScheme(info.Scheme))
+	w := &errWriter{w: c.stdout}
+	printKeyDetails(w, store, info.Name, info.Scheme, displayHex(info.PublicKeyHex), keys.CredentialTypeOfScheme(info.Scheme))
 	if !info.Expires.IsZero() {
-		fmt.Fprintf(c.stdout, "expires: %s\n", expiryText(info.Expires, time.Now()))
+		fmt.Fprintf(w, "expires: %s\n", expiryText(info.Expires, time.Now()))
 	}
 	if fi, err := os.Stat(info.PrivatePath); err == nil && fi.Mode().Perm()&0o077 != 0 {
-		fmt.Fprintf(c.stdout, "\nWarning: %s is accessible by group or others (mode %04o) and will be refused; run: chmod 600 %s\n", info.PrivatePath, fi.Mode().Perm(), info.PrivatePath)
+		fmt.Fprintf(w, "\nWarning: %s is accessible by group or others (mode %04o) and will be refused; run: chmod 600 %s\n", info.PrivatePath, fi.Mode().Perm(), info.PrivatePath)
 	}
-	return nil
+	return w.err
 }
 
 const keysImportUsage = `Usage: vigil keys import --scheme p256|secp256k1|ed25519 [--file F] [--dir DIR] NAME
@@ -406,8 +418,9 @@ func keysImport(ctx context.Context, c proc, args []string) error {
 	if k == nil {
 		return fmt.Errorf("%w (key read from %s)", keyNameTaken("keys import", store, pos[0], dirFlags.profile, err), from)
 	}
-	fmt.Fprintf(c.stdout, "Imported key %q.\n", pos[0])
-	printKeyDetails(c.stdout, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
 	warnIncomplete(c, err)
-	return nil
+	w := &errWriter{w: c.stdout}
+	fmt.Fprintf(w, "Imported key %q.\n", pos[0])
+	printKeyDetails(w, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())
+	return savedNotPrinted("keys import", pos[0], w.err)
 }

@@ -73,8 +73,8 @@ func keysListAgent(c proc) error {
 		return err
 	}
 	if len(list) == 0 {
-		fmt.Fprintf(c.stdout, "The ssh-agent at %s lists no keys: it is locked (ssh-add -X unlocks it) or holds none (ssh-add FILE, or ssh-add -s MODULE for a token).\n", api.Sanitize(a.Socket()))
-		return nil
+		_, err := fmt.Fprintf(c.stdout, "The ssh-agent at %s lists no keys: it is locked (ssh-add -X unlocks it) or holds none (ssh-add FILE, or ssh-add -s MODULE for a token).\n", api.Sanitize(a.Socket()))
+		return err
 	}
 	var usable, unusable []keys.AgentKey
 	for _, k := range list {
@@ -84,27 +84,28 @@ func keysListAgent(c proc) error {
 			unusable = append(unusable, k)
 		}
 	}
+	w := &errWriter{w: c.stdout} // checked once, at the end
 	if len(usable) == 0 {
-		fmt.Fprintln(c.stdout, "No key in the agent can stamp: vigil needs a P-256 or Ed25519 key (ssh-keygen -t ecdsa -b 256, or ssh-keygen -t ed25519).")
+		fmt.Fprintln(w, "No key in the agent can stamp: vigil needs a P-256 or Ed25519 key (ssh-keygen -t ecdsa -b 256, or ssh-keygen -t ed25519).")
 	} else {
 		var rows [][]string
 		for _, k := range usable {
 			rows = append(rows, []string{k.Ref(), schemeShort(k.Scheme), string(k.Kind()), k.PublicKeyHex, agentComment(k.Comment)})
 		}
-		table(c.stdout, []string{"KEY REFERENCE", "SCHEME", "HELD IN", "PUBLIC KEY", "COMMENT"}, rows)
-		fmt.Fprintln(c.stdout, "\nRegister a public key as an API key of your user (P-256: CREDENTIAL_TYPE_API_KEY_P256,\nEd25519: CREDENTIAL_TYPE_API_KEY_ED25519), then set key = \"KEY REFERENCE\" in your profile.")
+		table(w, []string{"KEY REFERENCE", "SCHEME", "HELD IN", "PUBLIC KEY", "COMMENT"}, rows)
+		fmt.Fprintln(w, "\nRegister a public key as an API key of your user (P-256: CREDENTIAL_TYPE_API_KEY_P256,\nEd25519: CREDENTIAL_TYPE_API_KEY_ED25519), then set key = \"KEY REFERENCE\" in your profile.")
 	}
 	if len(unusable) > 0 {
-		fmt.Fprintln(c.stdout, "\nCannot stamp:")
+		fmt.Fprintln(w, "\nCannot stamp:")
 		for _, k := range unusable {
 			id := k.Fingerprint
 			if id == "" {
 				id = api.Sanitize(k.Type)
 			}
-			fmt.Fprintf(c.stdout, "  %s %s (%s): %s\n", id, api.Sanitize(k.Type), agentComment(k.Comment), api.Sanitize(k.Unusable))
+			fmt.Fprintf(w, "  %s %s (%s): %s\n", id, api.Sanitize(k.Type), agentComment(k.Comment), api.Sanitize(k.Unusable))
 		}
 	}
-	return nil
+	return w.err
 }
 
 // keysShowAgent describes one agent key.
@@ -118,11 +119,10 @@ func keysShowAgent(c proc, ref string) error {
 	if err != nil {
 		return err
 	}
-	printAgentKey(c.stdout, a.Socket(), k)
-	return nil
+	return printAgentKey(c.stdout, a.Socket(), k)
 }
 
-func printAgentKey(w io.Writer, socket string, k keys.AgentKey) {
+func printAgentKey(w io.Writer, socket string, k keys.AgentKey) error {
 	lines := [][]string{
 		{"  key reference:", k.Ref()},
 		{"  ssh key type:", api.Sanitize(k.Type)},
@@ -137,5 +137,5 @@ func printAgentKey(w io.Writer, socket string, k keys.AgentKey) {
 			[]string{"  scheme:", k.Scheme},
 			[]string{"  credential type:", k.CredentialType()})
 	}
-	writeColumns(w, 2, lines)
+	return writeColumns(w, 2, lines)
 }

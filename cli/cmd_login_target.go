@@ -61,9 +61,17 @@ func loginOAuthNonce(ctx context.Context, c proc, args []string) error {
 		os.Remove(*path)
 		return fmt.Errorf("login oauth-nonce: write %s: %w", *path, err)
 	}
+	if _, err := fmt.Fprintln(c.stdout, oauthNonce(target)); err != nil {
+		// No sign-in can have used a nonce nobody saw: the file is only in
+		// the way of running the command again.
+		if rerr := os.Remove(*path); rerr != nil {
+			return fmt.Errorf("login oauth-nonce: the nonce could not be printed: %w; remove %s (unused) before running the command again: %v", err, *path, rerr)
+		}
+		return fmt.Errorf("login oauth-nonce: the nonce could not be printed: %w; nothing was kept (%s removed): run the command again", err, *path)
+	}
+	// Only now is there a nonce to sign in with.
 	fmt.Fprintf(c.stderr, "target key written to %s (secret: it opens the new API key); sign in at the provider with this nonce, then run 'vigil login oauth --target-key %s --provider-token FILE'\n", *path, *path)
-	_, err = fmt.Fprintln(c.stdout, oauthNonce(target))
-	return err
+	return nil
 }
 
 // oauthNonce is the nonce of target as login oauth sends its public key.

@@ -380,6 +380,13 @@ func walletAccountDelete(ctx context.Context, c proc, args []string) error {
 	if len(ids) == 0 {
 		return usagef("wallet-account delete needs at least one wallet account id; run 'vigil wallet-account delete -h'")
 	}
+	for _, id := range ids {
+		if strings.HasPrefix(id, "-") {
+			// Only after -- does a flag reach here (--yes, --without-export
+			// taken for an id); no wallet account id starts with -.
+			return usagef("wallet-account delete: %s looks like a flag, not a wallet account id: put flags before the ids and leave out --", api.Quote(id))
+		}
+	}
 	params := &api.DeleteWalletAccountsParams{WalletAccountIDs: ids}
 	if *withoutExport {
 		params.DeleteWithoutExport = withoutExport
@@ -543,8 +550,8 @@ func onrampStatus(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(c.stdout, status)
-			return nil
+			_, err = fmt.Fprintln(c.stdout, status)
+			return err
 		},
 	}.run(ctx, c, args)
 }

@@ -63,8 +63,8 @@ func featureList(ctx context.Context, c proc, args []string) error {
 			if err := table(c.stdout, []string{"FEATURE", "VALUE"}, rows); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "\nroot quorum: %d of %s\n", cfg.Quorum.Threshold, namedIDs(listUserNames(ctx, c, client), cfg.Quorum.UserIDs, ", ", true))
-			return nil
+			_, err = fmt.Fprintf(c.stdout, "\nroot quorum: %d of %s\n", cfg.Quorum.Threshold, namedIDs(listUserNames(ctx, c, client), cfg.Quorum.UserIDs, ", ", true))
+			return err
 		},
 	}.run(ctx, c, args)
 }

@@ -201,9 +201,9 @@ func policyCheck(c proc, args []string) error {
 	if err := checkSource(c, policy.Source{Condition: *condition, Consensus: *consensus, Time: *timeExpr}); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "ok: %s\n", checkVerdict(visited(fs), map[string]string{
+	_, err := fmt.Fprintf(c.stdout, "ok: %s\n", checkVerdict(visited(fs), map[string]string{
 		"condition": *condition, "consensus": *consensus, "time": *timeExpr}))
-	return nil
+	return err
 }
 
 // checkVerdict is policy check's line for the given fields: which of them

@@ -196,12 +196,13 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	if err := fields(c.stdout, lines...); err != nil {
 		return err
 	}
+	w := &errWriter{w: c.stdout}
 	for _, l := range rep.WithDraft.Policies {
 		label := api.SanitizeID(l.PolicyID)
 		if l.PolicyName != "" {
 			label = api.Quote(l.PolicyName) + " (" + label + ")" // as the console labels it
 		}
-		fmt.Fprintf(c.stdout, "  %-20s %s — %s\n", strings.TrimPrefix(l.Shown, "OUTCOME_"), label, api.Sanitize(l.Detail))
+		fmt.Fprintf(w, "  %-20s %s — %s\n", strings.TrimPrefix(l.Shown, "OUTCOME_"), label, api.Sanitize(l.Detail))
 	}
-	return nil
+	return w.err
 }

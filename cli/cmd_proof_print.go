@@ -31,12 +31,17 @@ func printReport(c proc, rep *proof.Report, bp *api.BootProof, asJSON bool) erro
 		if err := api.EncodeJSON(c.stdout, out); err != nil {
 			return err
 		}
-	} else {
+	}
+	w := &errWriter{w: c.stdout} // writeReport's lines are checked once, here
+	if !asJSON {
 		sanitizeReport(rep)
-		writeReport(c.stdout, rep, bp)
+		writeReport(w, rep, bp)
 	}
 	if rep.Verdict == proof.Failed {
 		return fmt.Errorf("verification FAILED: %s", strings.Join(rep.FailedChecks(), ", "))
+	}
+	if w.err != nil {
+		return fmt.Errorf("the report could not be printed: %w", w.err)
 	}
 	return nil
 }

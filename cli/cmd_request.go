@@ -16,7 +16,9 @@ Stamps exactly the bytes of the body with the profile's key and POSTs them to
 the profile's service at --path; nothing is added, removed or reordered (a
 trailing newline in a file is sent and signed too). The reply's status goes to
 standard error and its body to standard output (JSON re-indented, characters
-that could act on a terminal escaped). Exit status 1 when the status is not 2xx.
+that could act on a terminal escaped). Exit status 1 when the status is not 2xx;
+4 (outcome unknown, look before sending again) for a submit answered 5xx, or
+2xx with a reply that names no activity (a proxy's page).
 
 --stamp-only sends nothing: it prints the request line (POST URL), the stamp and
 Content-Type header lines and, after a blank line, the body byte for byte, for
@@ -108,6 +110,11 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 			reply.Status, http.StatusText(reply.Status))}
 	} else if reply.Status < 200 || reply.Status > 299 {
 		outcome = &exitStatus{exitFailure, fmt.Sprintf("request: the service answered %d %s", reply.Status, http.StatusText(reply.Status))}
+	} else if _, _, ok := replyActivity(reply.Body); submit && !ok {
+		// A 2xx that names no activity (a proxy's page) is no proof either
+		// way, as for the typed submits.
+		outcome = &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d %s with a reply that names no activity: outcome unknown, the submit may have been recorded; look with 'vigil activity list --limit 10' before sending it again",
+			reply.Status, http.StatusText(reply.Status))}
 	}
 	var werr error
 	if json.Valid(reply.Body) && len(reply.Body) > 0 {
@@ -129,15 +136,24 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 // the error names it (recordedNotPrinted), or, when the reply does not
 // say which, sends the user to look before sending it again.
 func submitReplyNotPrinted(body []byte, werr error) error {
+	if id, status, ok := replyActivity(body); ok {
+		return recordedNotPrinted(id, status, werr)
+	}
+	return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service accepted the submit, but printing its reply failed: %s; look with 'vigil activity list --limit 10' before sending it again",
+		api.Sanitize(werr.Error()))}
+}
+
+// replyActivity is the id and status of the activity a submit's reply
+// names; ok is false for a reply that names none.
+func replyActivity(body []byte) (id, status string, ok bool) {
 	var r struct {
 		Activity struct {
 			ID     string `json:"id"`
 			Status string `json:"status"`
 		} `json:"activity"`
 	}
-	if json.Unmarshal(body, &r) == nil && r.Activity.ID != "" {
-		return recordedNotPrinted(r.Activity.ID, r.Activity.Status, werr)
+	if json.Unmarshal(body, &r) != nil || r.Activity.ID == "" {
+		return "", "", false
 	}
-	return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service accepted the submit, but printing its reply failed: %s; look with 'vigil activity list --limit 10' before sending it again",
-		api.Sanitize(werr.Error()))}
+	return r.Activity.ID, r.Activity.Status, true
 }

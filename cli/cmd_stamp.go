@@ -115,7 +115,9 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(c.stdout, value)
+	if _, err := fmt.Fprintln(c.stdout, value); err != nil {
+		return fmt.Errorf("stamp: print the stamp: %w", err)
+	}
 	return nil
 }
 
@@ -153,15 +155,16 @@ func stampVerify(c proc, stamp string, body []byte) error {
 	if strings.HasPrefix(stamp, "{") {
 		return errors.New("this looks like an X-Stamp-WebAuthn value (plain JSON); --verify checks X-Stamp values, which are base64url. A WebAuthn stamp can only be checked against the authenticator's registered public key")
 	}
+	w := &errWriter{w: c.stdout} // the verdict is checked once, at the end
 	claims, decodeErr := keys.DecodeStamp(stamp)
 	if decodeErr == nil {
-		fmt.Fprintf(c.stdout, "public key: %s\n", claimText(claims.PublicKey, true))
-		fmt.Fprintf(c.stdout, "scheme:     %s\n", claimText(claims.Scheme, false))
+		fmt.Fprintf(w, "public key: %s\n", claimText(claims.PublicKey, true))
+		fmt.Fprintf(w, "scheme:     %s\n", claimText(claims.Scheme, false))
 	}
-	fmt.Fprintf(c.stdout, "body:       %d bytes\n", len(body))
+	fmt.Fprintf(w, "body:       %d bytes\n", len(body))
 	st, err := keys.Verify(stamp, body)
 	if err != nil {
-		fmt.Fprintln(c.stdout, "verdict:    INVALID")
+		fmt.Fprintln(w, "verdict:    INVALID")
 		reason := err
 		if errors.Is(err, keys.ErrBadSignature) {
 			hint := "the body must be byte-for-byte what was signed (key order, spaces, escaping)"
@@ -172,11 +175,14 @@ func stampVerify(c proc, stamp string, body []byte) error {
 		}
 		return fmt.Errorf("stamp is not valid: %w", reason)
 	}
-	fmt.Fprintf(c.stdout, "verdict:    valid (%s, credential type %s)\n", st.Scheme, keys.CredentialTypeOfScheme(st.Scheme))
+	fmt.Fprintf(w, "verdict:    valid (%s, credential type %s)\n", st.Scheme, keys.CredentialTypeOfScheme(st.Scheme))
 	if st.HighS {
-		fmt.Fprintln(c.stdout, "note:       the signature has a high S: accepted (WebCrypto and the official Go SDK do not normalise S), but malleable; vigil's keys sign low S")
+		fmt.Fprintln(w, "note:       the signature has a high S: accepted (WebCrypto and the official Go SDK do not normalise S), but malleable; vigil's keys sign low S")
 	}
-	fmt.Fprintln(c.stdout, "note:       the service also requires this public key to be registered to a user of the organization")
+	fmt.Fprintln(w, "note:       the service also requires this public key to be registered to a user of the organization")
+	if w.err != nil {
+		return fmt.Errorf("stamp: print the verdict: %w", w.err)
+	}
 	return nil
 }
 
