@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"net"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -339,7 +338,11 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		return bad("keys_dir", "%q contains control characters; give the keys directory's path as plain text", p.KeysDir)
 	}
 	if p.KeysDir != "" {
-		p.KeysDir = resolveConfigPath(dir, p.KeysDir)
+		d, err := resolveConfigPath(dir, p.KeysDir)
+		if err != nil {
+			return bad("keys_dir", "%v", err)
+		}
+		p.KeysDir = d
 	}
 	for i, app := range p.EnclaveApps {
 		if strings.TrimSpace(app) == "" {
@@ -375,7 +378,11 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		if hasControl(r) {
 			return bad("trusted_roots", "entry %d, %q, contains control characters; give the file's path as plain text", i+1, r)
 		}
-		p.TrustedRoots[i] = resolveConfigPath(dir, r)
+		path, err := resolveConfigPath(dir, r)
+		if err != nil {
+			return bad("trusted_roots", "entry %d, %v", i+1, err)
+		}
+		p.TrustedRoots[i] = path
 	}
 	for _, app := range sortedKeys(p.ExpectedPCRs) {
 		for _, idx := range sortedKeys(p.ExpectedPCRs[app]) {
@@ -468,20 +475,6 @@ func IsLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// resolveConfigPath makes a config-relative path absolute; "~/" is the home
-// directory.
-func resolveConfigPath(dir, p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
-	}
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(dir, p)
 }
 
 // namedColors maps the colour names a config may use to ANSI indices.
