@@ -546,7 +546,7 @@ func Select(getenv func(string) string, configPath, profileName string, checks C
 	}
 	if name == "" {
 		if len(cfg.Profiles) != 1 {
-			return Profile{}, fmt.Errorf("config %s has %d profiles (%s); choose one with --profile NAME, VIGIL_PROFILE or default_profile", configPath, len(cfg.Profiles), available)
+			return Profile{}, &NoneChosenError{Path: configPath, Names: cfg.profileNames()}
 		}
 		name = cfg.profileNames()[0]
 	}
