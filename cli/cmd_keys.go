@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/profile"
 
 	"github.com/vigil-console/vigil/ui"
 )
@@ -83,7 +84,9 @@ func addKeysDirFlags(fs *flag.FlagSet) *keysDirFlags {
 // store resolves the directory. A profile chosen on purpose (--profile,
 // --config, VIGIL_PROFILE, VIGIL_CONFIG) that cannot be read is an error; a
 // default config that is missing, or names no single profile, is not: the
-// keys verbs work without any config.
+// keys verbs work without any config. A default config that exists but
+// cannot be read is an error too: its profile may set keys_dir, and a key
+// put in the default directory meanwhile would not be found once it is fixed.
 func (f *keysDirFlags) store(c proc, verb string) (keys.Store, error) {
 	if f.dir != "" {
 		if f.profile != "" || f.config != "" {
@@ -92,11 +95,17 @@ func (f *keysDirFlags) store(c proc, verb string) (keys.Store, error) {
 		return keys.Store{Dir: f.dir}, nil
 	}
 	chosen := f.profile != "" || f.config != "" || c.getenv("VIGIL_PROFILE") != "" || c.getenv("VIGIL_CONFIG") != ""
-	p, err := loadProfile(c, f.config, f.profile)
+	p, err := profile.Select(c.getenv, f.config, f.profile, profileChecks())
+	// No config to read (none at the default path, or no default path
+	// without HOME, which keysStore explains), or one naming no profile.
+	var missing *profile.MissingError
+	var unchosen *profile.NoneChosenError
+	_, noPath := profile.DefaultPath(c.getenv)
+	none := errors.As(err, &missing) || errors.As(err, &unchosen) || noPath != nil
 	switch {
 	case err == nil && p.KeysDir != "":
 		return keys.Store{Dir: p.KeysDir}, nil
-	case err != nil && chosen:
+	case err != nil && (chosen || !none):
 		return keys.Store{}, fmt.Errorf("%s: the keys directory comes from the profile, which cannot be read: %w; or give --dir DIR", verb, err)
 	}
 	store, err := keysStore(c, "")

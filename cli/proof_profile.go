@@ -64,15 +64,16 @@ func profileProofSettings(p Profile) (screens.ProofSettings, error) {
 }
 
 // readRootFile reads a trusted_roots file: a regular file only (a named pipe
-// would hang vigil), that group and others cannot write, since it decides
-// which enclaves' proofs vigil accepts.
+// would hang vigil), that no one but the user running vigil (and root) can
+// change (userfile.Exposure), since it decides which enclaves' proofs vigil
+// accepts.
 func readRootFile(path string) ([]byte, error) {
 	b, fi, err := userfile.ReadInfo(path, maxRootFile)
 	if err != nil {
 		return nil, fmt.Errorf("read root certificate file: %w (give a PEM file, relative paths are relative to the config file)", err)
 	}
-	if userfile.WritableByOthers(fi) {
-		return nil, fmt.Errorf("root certificate file %s is writable by group or others (mode %04o), who could make vigil trust their enclaves; run: chmod go-w %s", path, fi.Mode().Perm(), path)
+	if who, fix := userfile.Exposure(path, fi); who != "" {
+		return nil, fmt.Errorf("root certificate file %s %s, who could make vigil trust their enclaves; %s", path, who, fix)
 	}
 	return b, nil
 }

@@ -39,3 +39,24 @@ func TestTrustedRootWritableByOthersIsRefused(t *testing.T) {
 		t.Errorf("a world-writable root file: %v", err)
 	}
 }
+
+// A root file in a directory others may write could be replaced by them:
+// refused, naming the directory and the chmod that fixes it.
+func TestTrustedRootInADirectoryOthersMayWriteIsRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permission bits")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "root.pem")
+	if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o700) })
+	_, err := profileProofSettings(Profile{Name: "prod", TrustedRoots: []string{path}})
+	if err == nil || !strings.Contains(err.Error(), "directory "+dir) || !strings.Contains(err.Error(), "chmod go-w "+dir) {
+		t.Errorf("a root file in a world-writable directory: %v", err)
+	}
+}

@@ -113,8 +113,11 @@ type NotSavedError struct {
 	Name   string
 	Path   string // the key's .private file in the store
 	Scheme string
-	Copy   string // where the private key is instead; "" if nowhere
-	Err    error  // why Path could not be written, and why no copy could
+	// Expires is the key's expiry (zero: none), which the move command
+	// writes beside it: nothing else records it.
+	Expires time.Time
+	Copy    string // where the private key is instead; "" if nowhere
+	Err     error  // why Path could not be written, and why no copy could
 }
 
 func (e *NotSavedError) Error() string {
@@ -126,12 +129,17 @@ func (e *NotSavedError) Error() string {
 }
 
 // moveCommand is the shell command that puts the copy where the key belongs
-// (and, for a scheme other than P-256, its .scheme file beside it).
+// (and, for a scheme other than P-256, its .scheme file beside it, and for a
+// key that expires, its .expires file: without it vigil would go on
+// stamping with the key after the service stopped accepting it).
 func (e *NotSavedError) moveCommand() string {
+	base := strings.TrimSuffix(e.Path, ".private")
 	cmd := fmt.Sprintf("mv %s %s", shellQuote(e.Copy), shellQuote(e.Path))
 	if e.Scheme != SchemeP256 {
-		sch := strings.TrimSuffix(e.Path, ".private") + ".scheme"
-		cmd += fmt.Sprintf(" && echo %s > %s", e.Scheme, shellQuote(sch))
+		cmd += fmt.Sprintf(" && echo %s > %s", e.Scheme, shellQuote(base+".scheme"))
+	}
+	if !e.Expires.IsZero() {
+		cmd += fmt.Sprintf(" && echo %s > %s", e.Expires.UTC().Format(time.RFC3339), shellQuote(base+".expires"))
 	}
 	return cmd
 }

@@ -221,7 +221,7 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 	fail := func(err error) error {
 		if keep {
 			f.Close()
-			return r.keepElsewhere(k, err)
+			return r.keepElsewhere(k, expires, err)
 		}
 		removeThenClose(f, priv)
 		return fmt.Errorf("save key %q: %w", r.name, &DirError{Dir: s.Dir, Err: err})
@@ -257,7 +257,7 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 	// fails, so nothing after it may remove a file of the name; a close that
 	// fails is checked by reading the key back instead.
 	if err := f.Close(); err != nil && !holdsKey(priv, k) {
-		return r.unconfirmed(k, keep, err)
+		return r.unconfirmed(k, expires, keep, err)
 	}
 
 	// The key is saved. The rest describes it, and Load does without it: a
@@ -298,9 +298,9 @@ func holdsKey(priv string, k *Key) bool {
 // does not read back as the key. The lock went with the close, so the file
 // is left where it is: a key Save cannot make again is copied elsewhere, as
 // when it cannot be written; any other, the user removes.
-func (r *Reservation) unconfirmed(k *Key, keep bool, err error) error {
+func (r *Reservation) unconfirmed(k *Key, expires time.Time, keep bool, err error) error {
 	if keep {
-		return r.keepElsewhere(k, err)
+		return r.keepElsewhere(k, expires, err)
 	}
 	priv, _, _ := r.store.Paths(r.name)
 	return fmt.Errorf("save key %q: closing %s failed (%s) and it does not hold the key written; remove the files of %q in %s and try again", r.name, priv, cause(err), r.name, r.store.Dir)
@@ -332,8 +332,9 @@ func (s Store) writeNew(path, content string, perm fs.FileMode) error {
 
 // keepElsewhere writes k's private key to a new file outside the store, after
 // writing it into the store failed with why. The store's .private file is left
-// as it is: it may hold the key, or part of it.
-func (r *Reservation) keepElsewhere(k *Key, why error) error {
+// as it is: it may hold the key, or part of it. The error's advice restores
+// the key's expiry too, which nothing else could tell once the key is moved.
+func (r *Reservation) keepElsewhere(k *Key, expires time.Time, why error) error {
 	s := r.store
 	priv, _, _ := s.Paths(r.name)
 	dirs := s.fallbackDirs
@@ -363,9 +364,9 @@ func (r *Reservation) keepElsewhere(k *Key, why error) error {
 			all = fmt.Errorf("%w; %w (%s is kept: it may hold the key)", all, err, path)
 			continue
 		}
-		return &NotSavedError{Name: r.name, Path: priv, Scheme: k.Scheme(), Copy: path, Err: why}
+		return &NotSavedError{Name: r.name, Path: priv, Scheme: k.Scheme(), Expires: expires, Copy: path, Err: why}
 	}
-	return &NotSavedError{Name: r.name, Path: priv, Scheme: k.Scheme(), Err: all}
+	return &NotSavedError{Name: r.name, Path: priv, Scheme: k.Scheme(), Expires: expires, Err: all}
 }
 
 // Cancel gives the name back (removes the placeholder); after Save it does

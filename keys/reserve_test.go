@@ -267,8 +267,10 @@ func TestIncompleteSaveLeavesAUsableKey(t *testing.T) {
 
 // The command a NotSavedError gives can be pasted, whatever the paths hold.
 func TestNotSavedErrorCommandIsQuoted(t *testing.T) {
-	e := &NotSavedError{Name: "k", Path: "/home/me/my keys/k.private", Scheme: SchemeEd25519, Copy: "/tmp/vigil-k-AB.private"}
-	want := `mv /tmp/vigil-k-AB.private '/home/me/my keys/k.private' && echo ` + SchemeEd25519 + ` > '/home/me/my keys/k.scheme'`
+	e := &NotSavedError{Name: "k", Path: "/home/me/my keys/k.private", Scheme: SchemeEd25519, Copy: "/tmp/vigil-k-AB.private",
+		Expires: time.Date(2026, 11, 23, 11, 30, 0, 0, time.UTC)}
+	want := `mv /tmp/vigil-k-AB.private '/home/me/my keys/k.private' && echo ` + SchemeEd25519 + ` > '/home/me/my keys/k.scheme'` +
+		` && echo 2026-11-23T11:30:00Z > '/home/me/my keys/k.expires'`
 	if got := e.moveCommand(); got != want {
 		t.Errorf("moveCommand:\n got %s\nwant %s", got, want)
 	}

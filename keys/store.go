@@ -211,7 +211,7 @@ func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 	}
 	if pubHex, err := readSmall(pubPath); err == nil {
 		if got := strings.ToLower(firstLine(pubHex)); got != k.PublicKeyHex() {
-			return nil, fmt.Errorf("key %q: %s does not match its private key (it says %q, the private key's is %s); remove or fix the .public file", name, pubPath, truncate(got), k.PublicKeyHex())
+			return nil, publicMismatch(name, pubPath, got, k, "remove or fix the .public file")
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -243,7 +243,11 @@ func (s Store) scheme(name string) (string, error) {
 	}
 	sc, err := ParseScheme(line)
 	if err != nil {
-		return "", fmt.Errorf("scheme file %s: %w", schPath, err)
+		// ParseScheme quotes what it is given: this file's content may be a
+		// secret (filetext.go).
+		privPath, _, _ := s.Paths(name)
+		priv, _ := readSmall(privPath)
+		return "", schemeFileError(schPath, line, firstLine(priv))
 	}
 	return sc, nil
 }
@@ -385,7 +389,7 @@ func (s Store) checkPublic(name, pubHex string) error {
 		return nil
 	}
 	if k.PublicKeyHex() != pubHex {
-		return fmt.Errorf("key %q: %s does not match its private key (it says %q, the private key's is %s); do not register it: remove or fix the .public file", name, pubPath, truncate(pubHex), k.PublicKeyHex())
+		return publicMismatch(name, pubPath, pubHex, k, "do not register it: remove or fix the .public file")
 	}
 	return nil
 }

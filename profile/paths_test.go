@@ -34,3 +34,45 @@ func TestConfigPathsWithControlCharactersAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// "~/" in keys_dir and trusted_roots "means your home directory"
+// (config.example.toml). With HOME unset (cron, a systemd unit, env -i: the
+// cases docs/keys.md says get no default keys directory rather than one
+// under the working directory) or relative, it is refused at load, naming
+// the key and what to do: never a directory literally named "~" beside the
+// config (where keys would be written, and a later 'rm -rf ~' cleaning it up
+// would delete the home directory), nor one under the working directory.
+func TestTildePathsNeedAnAbsoluteHome(t *testing.T) {
+	for key, line := range map[string]string{
+		"keys_dir":      `keys_dir = "~/vigil-keys"`,
+		"trusted_roots": `trusted_roots = ["~/root.pem"]`,
+	} {
+		path := filepath.Join(t.TempDir(), "config.toml")
+		text := "[profiles.prod]\nbase_url = \"https://api.example.com\"\norganization_id = \"o\"\nkey = \"ops\"\n" + line + "\n"
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, home := range []string{"", "relative-home"} {
+			t.Setenv("HOME", home)
+			cfg, err := Load(path, Checks{})
+			if err == nil {
+				p := cfg.Profiles["prod"]
+				t.Errorf("HOME=%q: %s loaded as keys_dir %q, trusted_roots %q; want an error saying \"~/\" needs an absolute HOME", home, key, p.KeysDir, p.TrustedRoots)
+				continue
+			}
+			if msg := err.Error(); !strings.Contains(msg, path+":5") || !strings.Contains(msg, key) || !strings.Contains(msg, `"~/" needs HOME set to an absolute path`) {
+				t.Errorf("HOME=%q: %s: %v; want the file, line and key, and what to do", home, key, err)
+			}
+		}
+		home := t.TempDir()
+		t.Setenv("HOME", home)
+		cfg, err := Load(path, Checks{})
+		if err != nil {
+			t.Fatalf("HOME=%s: %v", home, err)
+		}
+		p := cfg.Profiles["prod"]
+		if got := append([]string{p.KeysDir}, p.TrustedRoots...); !strings.HasPrefix(got[len(got)-1], home+string(filepath.Separator)) {
+			t.Errorf("HOME=%s: %s resolved to %q; want it under HOME", home, key, got)
+		}
+	}
+}

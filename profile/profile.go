@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"net"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -339,7 +338,11 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		return bad("keys_dir", "%q contains control characters; give the keys directory's path as plain text", p.KeysDir)
 	}
 	if p.KeysDir != "" {
-		p.KeysDir = resolveConfigPath(dir, p.KeysDir)
+		d, err := resolveConfigPath(dir, p.KeysDir)
+		if err != nil {
+			return bad("keys_dir", "%v", err)
+		}
+		p.KeysDir = d
 	}
 	for i, app := range p.EnclaveApps {
 		if strings.TrimSpace(app) == "" {
@@ -375,7 +378,11 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		if hasControl(r) {
 			return bad("trusted_roots", "entry %d, %q, contains control characters; give the file's path as plain text", i+1, r)
 		}
-		p.TrustedRoots[i] = resolveConfigPath(dir, r)
+		path, err := resolveConfigPath(dir, r)
+		if err != nil {
+			return bad("trusted_roots", "entry %d, %v", i+1, err)
+		}
+		p.TrustedRoots[i] = path
 	}
 	for _, app := range sortedKeys(p.ExpectedPCRs) {
 		for _, idx := range sortedKeys(p.ExpectedPCRs[app]) {
@@ -470,20 +477,6 @@ func IsLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// resolveConfigPath makes a config-relative path absolute; "~/" is the home
-// directory.
-func resolveConfigPath(dir, p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
-	}
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(dir, p)
-}
-
 // namedColors maps the colour names a config may use to ANSI indices.
 var namedColors = map[string]int{
 	"black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6, "white": 7,
@@ -553,7 +546,7 @@ func Select(getenv func(string) string, configPath, profileName string, checks C
 	}
 	if name == "" {
 		if len(cfg.Profiles) != 1 {
-			return Profile{}, fmt.Errorf("config %s has %d profiles (%s); choose one with --profile NAME, VIGIL_PROFILE or default_profile", configPath, len(cfg.Profiles), available)
+			return Profile{}, &NoneChosenError{Path: configPath, Names: cfg.profileNames()}
 		}
 		name = cfg.profileNames()[0]
 	}

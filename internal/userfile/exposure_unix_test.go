@@ -1,0 +1,73 @@
+//go:build unix
+
+package userfile
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ownedBy is what opening a file owned by uid would give, so the owner rule
+// is tested without root (which a real chown needs).
+type ownedBy struct {
+	uid  uint32
+	mode fs.FileMode
+}
+
+func (f ownedBy) Name() string       { return "config.toml" }
+func (f ownedBy) Size() int64        { return 0 }
+func (f ownedBy) Mode() fs.FileMode  { return f.mode }
+func (f ownedBy) ModTime() time.Time { return time.Time{} }
+func (f ownedBy) IsDir() bool        { return false }
+func (f ownedBy) Sys() any           { return &syscall.Stat_t{Uid: f.uid} }
+
+// A file owned by another user is refused whatever its mode (its owner may
+// chmod and rewrite it), naming the owner and what to do; one owned by the
+// user running vigil or by root is fine.
+func TestFileOwnedByAnotherUserIsExposed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	other := uint32(os.Geteuid() + 1)
+	who, fix := Exposure(path, ownedBy{uid: other, mode: 0o644})
+	if !strings.Contains(who, "owned by") || !strings.Contains(who, "uid "+strconv.Itoa(int(other))) ||
+		!strings.Contains(fix, "copy it to a file of your own") || !strings.Contains(fix, "chown "+strconv.Itoa(os.Geteuid())+" "+path) {
+		t.Errorf("a file of uid %d: %q; %q; want it refused naming the owner, with the copy or chown that fixes it", other, who, fix)
+	}
+	for _, uid := range []uint32{uint32(os.Geteuid()), 0} {
+		if who, _ := Exposure(path, ownedBy{uid: uid, mode: 0o644}); who != "" {
+			t.Errorf("a file of uid %d (mode 0644): %q; want it taken", uid, who)
+		}
+	}
+}
+
+// A file in a directory group or others may write can be replaced by them
+// (a rename over it): refused unless the directory is sticky, as /tmp is.
+func TestFileInADirectoryOthersMayWriteIsExposed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o700) })
+	for mode, refused := range map[fs.FileMode]bool{0o777: true, 0o770: true, 0o755: false, 0o777 | fs.ModeSticky: false} {
+		if err := os.Chmod(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		who, fix := Exposure(path, fi)
+		if refused != (who != "") {
+			t.Errorf("directory mode %v: %q; want refused %v", mode, who, refused)
+		}
+		if refused && (!strings.Contains(who, "directory "+dir) || !strings.Contains(fix, "chmod go-w "+dir)) {
+			t.Errorf("directory mode %v: %q; %q; want the directory named with the chmod that fixes it", mode, who, fix)
+		}
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package userfile
+
+import "io/fs"
+
+// owner is unknown outside Unix: files there have no uid to compare.
+func owner(fs.FileInfo) (int, bool) { return 0, false }

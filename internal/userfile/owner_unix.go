@@ -1,0 +1,17 @@
+//go:build unix
+
+package userfile
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// owner is the uid owning the file fi describes.
+func owner(fi fs.FileInfo) (int, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Uid), true
+}
