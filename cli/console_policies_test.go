@@ -45,9 +45,7 @@ func TestConsoleCreatesPolicyThroughTheFormEndToEnd(t *testing.T) {
 	tm.Type("approvers.count() >= 2")
 	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	waitForText(t, tm, `Create policy "Auditors may tag"?`, "Once submitted")
-	time.Sleep(screens.DialogArmDelay + 100*time.Millisecond) // a y typed sooner is taken for type-ahead
-	tm.Type("y")
-	waitForText(t, tm, `create_policy "Auditors may tag" submitted`, "CREATE_POLICY_V3")
+	pressYes(t, tm, `create_policy "Auditors may tag" submitted`, "CREATE_POLICY_V3")
 
 	pending, err := bob.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded},
 		Types: []string{api.TypeCreatePolicyV3}, Limit: 100})

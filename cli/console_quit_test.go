@@ -71,9 +71,27 @@ func TestConsoleCtrlCNamesTheVoteInFlight(t *testing.T) {
 	waitFor("CONSENSUS_NEEDED")
 	inW.Write([]byte("a"))
 	waitFor("Approve this activity?")
-	time.Sleep(screens.DialogArmDelay + 100*time.Millisecond) // a y typed sooner is taken for type-ahead
-	inW.Write([]byte("y"))
-	waitFor("voting")
+	// A y before the dialog is armed is swallowed and the dialog says so: press
+	// again then, as a user would (the arming tick may be late on a busy machine).
+	for press := 1; ; press++ {
+		time.Sleep(screens.DialogArmDelay)
+		swallowed := strings.Count(ansi.Strip(out.String()), typedAhead)
+		inW.Write([]byte("y"))
+		waitForEither := time.After(20 * time.Second)
+		for !strings.Contains(ansi.Strip(out.String()), "voting") && strings.Count(ansi.Strip(out.String()), typedAhead) == swallowed {
+			select {
+			case <-waitForEither:
+				t.Fatalf("neither the vote nor %q on screen after 20s:\n%s", typedAhead, ansi.Strip(out.String()))
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		if strings.Contains(ansi.Strip(out.String()), "voting") {
+			break
+		}
+		if press == 3 {
+			t.Fatalf("the dialog took %d presses of y for type-ahead", press)
+		}
+	}
 	inW.Write([]byte{0x03}) // ctrl+c
 	select {
 	case err := <-done:

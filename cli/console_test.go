@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -39,6 +40,40 @@ func waitForText(t *testing.T, tm *teatest.TestModel, what ...string) {
 		}
 		return true
 	}, teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+// typedAhead is the start of what a committing dialog says when it swallowed
+// a y pressed before it was armed (screens.DialogArmDelay after it opened).
+const typedAhead = "press y again"
+
+// pressYes answers the committing dialog on screen with y and waits for
+// done, pressing y again, as a user would, when the dialog says it took the
+// y for type-ahead: its arming tick runs DialogArmDelay after it opened,
+// later than that on a busy machine, so no sleep can be sure to outlast it.
+func pressYes(t *testing.T, tm *teatest.TestModel, done ...string) {
+	t.Helper()
+	time.Sleep(screens.DialogArmDelay)
+	for press := 1; ; press++ {
+		tm.Type("y")
+		var last []byte
+		swallowed := false
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			last = append(last, b...)
+			plain := ansi.Strip(string(last))
+			if !slices.ContainsFunc(done, func(w string) bool { return !strings.Contains(plain, w) }) {
+				return true
+			}
+			swallowed = strings.Contains(plain, typedAhead)
+			return swallowed
+		}, teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		if !swallowed {
+			return
+		}
+		if press == 3 {
+			t.Fatalf("the dialog took %d presses of y for type-ahead", press)
+		}
+		time.Sleep(screens.DialogArmDelay)
+	}
 }
 
 // transcript keeps everything a console printed from the moment it was made,
@@ -85,9 +120,7 @@ func TestConsoleAliceApprovesBobsActivityEndToEnd(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Type("a")
 	waitForText(t, tm, "Approve this activity?")
-	time.Sleep(screens.DialogArmDelay + 100*time.Millisecond) // a y typed sooner is taken for type-ahead
-	tm.Type("y")
-	waitForText(t, tm, "COMPLETED")
+	pressYes(t, tm, "COMPLETED")
 
 	got, err := alice.GetActivity(ctx, target.ID)
 	if err != nil {
