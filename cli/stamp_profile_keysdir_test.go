@@ -8,6 +8,19 @@ import (
 	"testing"
 )
 
+// profileRunner runs vigil as the README's scripting set-up does: HOME at
+// home, VIGIL_CONFIG at config and VIGIL_PROFILE alice; it returns the exit
+// status and everything printed.
+func profileRunner(home, config string) func(args ...string) (int, string) {
+	env := map[string]string{"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "HOME": home, "VIGIL_CONFIG": config, "VIGIL_PROFILE": "alice"}
+	return func(args ...string) (int, string) {
+		var out, errOut strings.Builder
+		c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
+		code := run(context.Background(), c, args)
+		return code, out.String() + errOut.String()
+	}
+}
+
 // README's scripting set-up exports VIGIL_CONFIG/VIGIL_PROFILE; in that shell
 // 'vigil keys generate ops' stores the key in the profile's keys_dir, and the
 // next documented step, 'vigil stamp --key ops', cannot find it: it looks in
@@ -26,13 +39,7 @@ keys_dir = "keys"
 	if err := os.WriteFile(config, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "HOME": home, "VIGIL_CONFIG": config, "VIGIL_PROFILE": "alice"}
-	runIt := func(args ...string) (int, string) {
-		var out, errOut strings.Builder
-		c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
-		code := run(context.Background(), c, args)
-		return code, out.String() + errOut.String()
-	}
+	runIt := profileRunner(home, config)
 	if code, all := runIt("keys", "generate", "ops"); code != 0 {
 		t.Fatalf("keys generate: exit %d\n%s", code, all)
 	}
@@ -60,13 +67,7 @@ keys_dir = "keys"
 	if err := os.WriteFile(config, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "HOME": home, "VIGIL_CONFIG": config, "VIGIL_PROFILE": "alice"}
-	runIt := func(args ...string) (int, string) {
-		var out, errOut strings.Builder
-		c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
-		code := run(context.Background(), c, args)
-		return code, out.String() + errOut.String()
-	}
+	runIt := profileRunner(home, config)
 	if code, all := runIt("keys", "generate", "ops"); code != 0 {
 		t.Fatalf("keys generate: exit %d\n%s", code, all)
 	}

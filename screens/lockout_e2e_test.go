@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -18,43 +17,14 @@ import (
 // auto-refresh stops: every poll could only fail. Against the local service.
 func TestEndToEndAnotherMembersVoteLocksTheConsoleOut(t *testing.T) {
 	d := servertest.StartDemo(t)
-	ctx := t.Context()
 	c := d.Client("operator")
-	own := c.Stamper().(interface{ PublicKeyHex() string }).PublicKeyHex()
 	h := newHarnessWith(t, c, c, theme.Options{Dark: true, NoColor: true}, 30*time.Second)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	if h.activities().Status().AutoRefresh == 0 {
 		t.Fatalf("the console does not auto-refresh to begin with:\n%s", h.frame())
 	}
 
-	var operatorID, keyID string
-	for _, m := range d.Info.Members {
-		if m.Name == "operator" {
-			operatorID = m.UserID
-		}
-	}
-	alice := d.Client("alice")
-	user, err := alice.GetUser(ctx, operatorID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range user.APIKeys {
-		if k.HasPublicKey(own) {
-			keyID = k.APIKeyID
-		}
-	}
-	if keyID == "" {
-		t.Fatalf("the operator's user has no key %s", own)
-	}
-	act, err := alice.DeleteAPIKeys(ctx, api.DeleteAPIKeysParams{UserID: operatorID, APIKeyIDs: []string{keyID}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if act.Status != api.StatusCompleted {
-		if act, err = d.Client("bob").ApproveActivity(ctx, act.Fingerprint); err != nil || act.Status != api.StatusCompleted {
-			t.Fatalf("the deletion did not complete: %+v %v", act, err)
-		}
-	}
+	deleteOwnKey(t, d, "operator")
 
 	h.send(activitiesTickMsg{gen: h.activities().autoGen})
 	f, e := h.frame(), h.activities().Status().Err
