@@ -28,11 +28,18 @@ var apiAllowedHeaders = []string{"Content-Type", keys.HeaderStamp, keys.HeaderSt
 // answer (browsers cap it at 2 hours at most).
 const preflightMaxAge = "7200"
 
+// exposedHeaders are the reply headers beyond CORS's safe list that a page
+// needs: when to retry a refusal, and the service's clock (a stamp's
+// timestamp is judged by it).
+var exposedHeaders = []string{"Retry-After", "Date"}
+
 // withCORS lets pages of any origin read h's replies, error replies
 // included, so that a web client can show why it was refused.
 func withCORS(h http.Handler) http.Handler {
+	expose := strings.Join(exposedHeaders, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Access-Control-Expose-Headers", expose)
 		h.ServeHTTP(w, r)
 	})
 }

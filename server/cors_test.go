@@ -64,6 +64,11 @@ func TestBrowsersMayCallTheProxyAndTheStampedAPI(t *testing.T) {
 		if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "*" && got != origin {
 			t.Errorf("%s: Access-Control-Allow-Origin %q: a page at %s cannot read the reply", what, got, origin)
 		}
+		for _, h := range []string{"Retry-After", "Date"} {
+			if got := resp.Header.Get("Access-Control-Expose-Headers"); !listsToken(got, h) {
+				t.Errorf("%s: Access-Control-Expose-Headers %q: a page cannot read %s", what, got, h)
+			}
+		}
 		if got := resp.Header.Get("Access-Control-Allow-Credentials"); got != "" {
 			t.Errorf("%s: Access-Control-Allow-Credentials %q: the proxy takes no cookies", what, got)
 		}

@@ -241,10 +241,12 @@ func (h *hooks) dispatchLoop() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
+		// wait counts from the pass's start: less the pass's own time.
+		start := time.Now()
 		wait, waiting := h.pass()
 		timer.Stop()
 		if waiting {
-			timer.Reset(min(max(0, wait), clockCheckInterval))
+			timer.Reset(min(max(0, wait-time.Since(start)), clockCheckInterval))
 		}
 		select {
 		case <-h.stopDispatch:
