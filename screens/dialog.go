@@ -261,6 +261,9 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			// rule is simpler to state, and a line not marked as a warning
 			// can still be what the answer is about.
 			d.confirm.Notice, d.unreadNoticed = ui.UnreadNotice, true
+			if d.confirm.UnreadAbove(d.width, d.height) {
+				d.confirm.Notice = ui.UnreadAboveNotice
+			}
 			return d, nil
 		}
 		switch {
@@ -305,8 +308,15 @@ func (d *ConfirmDialog) View(th *theme.Theme, width, height int) string {
 	return d.confirm.View(th, width, height)
 }
 
-// SetSize implements SizedDialog: scrolling needs the window.
-func (d *ConfirmDialog) SetSize(width, height int) { d.width, d.height = width, height }
+// SetSize implements SizedDialog: scrolling needs the window. The window
+// drawn at the old size was on screen: what it showed stays read, whatever
+// the new size shows of it.
+func (d *ConfirmDialog) SetSize(width, height int) {
+	if d.width > 0 && d.height > 0 && (width != d.width || height != d.height) {
+		d.confirm.Shown(d.width, d.height)
+	}
+	d.width, d.height = width, height
+}
 
 func (d *ConfirmDialog) Keys() ui.KeyMap {
 	k := d.confirm.Keys

@@ -78,7 +78,7 @@ func TestUsersRecordShowsTheKeysAsTheyAreAfterMovesAndResizes(t *testing.T) {
 	if got, want := ages.ReplaceAllString(out, ""), ages.ReplaceAllString(usersPaneText(f), ""); got != want {
 		t.Errorf("made narrower, the record is not wrapped as one opened at that width:\n%s\nwant:\n%s", got, want)
 	}
-	joined := strings.ReplaceAll(strings.ReplaceAll(out, "\n", ""), " ", "")
+	joined := strings.NewReplacer("\n", "", " ", "", "↩", "").Replace(out)
 	for _, k := range u.open.APIKeys {
 		if !strings.Contains(joined, k.Credential.PublicKey) {
 			t.Errorf("the public key of %s is not shown whole once wrapped", k.APIKeyID)

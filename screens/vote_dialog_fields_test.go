@@ -57,7 +57,7 @@ func TestVoteDialogShowsEveryFieldOfAnUnfamiliarIntent(t *testing.T) {
 	if more != "" {
 		t.Errorf("the dialog hides lines (%s):\n%s", more, h.frame())
 	}
-	if flat := strings.Join(body, ""); !strings.Contains(flat, "fingerprint: "+fingerprint) {
+	if flat := strings.ReplaceAll(strings.Join(body, ""), "↩", ""); !strings.Contains(flat, "fingerprint: "+fingerprint) {
 		t.Errorf("the dialog does not show the intent's fingerprint whole:\n%s", h.frame())
 	}
 }
@@ -99,7 +99,9 @@ func approveDialogText(t *testing.T, h *harness) string {
 	if more != "" {
 		t.Errorf("the dialog hides lines (%s):\n%s", more, h.frame())
 	}
-	return strings.Join(strings.Fields(strings.Join(body, " ")), " ")
+	// The marks at the rows' ends read as the text they stand for.
+	text := strings.NewReplacer("↩ ", "", "␣", " ").Replace(strings.Join(body, " "))
+	return strings.Join(strings.Fields(text), " ")
 }
 
 // An activity whose type and intent disagree (a create-policy intent in a

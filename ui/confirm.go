@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -72,10 +73,14 @@ type Confirm struct {
 	// Notice, when set, is said above the buttons in warning style (a key the
 	// dialog would not take, and why).
 	Notice string
-	offset int // first row shown when the lines are taller than the window
-	// readToEnd: the last line has been on screen (scrolled to), so nothing
-	// is unread even when the user scrolls back up.
-	readToEnd bool
+	// top and topRow are the first row shown when the lines are taller than
+	// the window: a line, and a row of it (of topRows, as wrapped when it was
+	// scrolled to), so that a resize keeps the same text at the top
+	// (confirm_seen.go).
+	top, topRow, topRows int
+	// seen is, per line, how much of it has been on screen: y answers only
+	// once every line has been, above the window as well as below.
+	seen []lineSeen
 	// changedLine is the first line Restate found changed, while it has not
 	// been on screen since (changeUnseen). A line, not a row: how many rows
 	// the lines above it take changes with the width.
@@ -102,9 +107,9 @@ func (c *Confirm) Restate(next Confirm) {
 	if c.changeUnseen {
 		first = min(first, c.changedLine)
 	}
-	offset := c.offset
+	top, topRow, topRows, seen := c.top, c.topRow, c.topRows, keepSeen(c.seen, first)
 	*c = next
-	c.offset = offset
+	c.top, c.topRow, c.topRows, c.seen = top, topRow, topRows, seen
 	c.changedLine, c.changeUnseen = first, first < len(c.Lines)
 }
 
@@ -127,7 +132,7 @@ func (c Confirm) rowOf(line, width int) int {
 // window is the first row shown of a body of n rows drawn width wide in a
 // window of win rows: never below a changed line not yet on screen.
 func (c Confirm) window(width, n, win int) int {
-	off := c.offset
+	off := c.topOffset(width)
 	if c.changeUnseen {
 		off = min(off, c.rowOf(c.changedLine, width))
 	}
@@ -173,6 +178,7 @@ func (c *Confirm) Scroll(msg tea.Msg, width, height int) bool {
 	default:
 		return false
 	}
+	c.Shown(width, height)
 	if c.changeUnseen {
 		// window keeps the line at or below the top: on screen if above the bottom.
 		if row := c.rowOf(c.changedLine, width); row < shown+win {
@@ -181,30 +187,35 @@ func (c *Confirm) Scroll(msg tea.Msg, width, height int) bool {
 			off = min(off, row)
 		}
 	}
-	c.offset = max(min(off, n-win), 0)
-	if c.offset+win >= n {
-		c.readToEnd = true
-	}
+	c.setTop(max(min(off, n-win), 0), width)
 	return true
 }
 
-// Unread is how many lines, drawn in width×height, have never been on screen
-// because they are below the window, and how many of those are warnings; 0
-// once the user has scrolled to the end, or when everything fits.
+// Unread is how many lines (rows), drawn in width×height, have never been
+// on screen, above the window or below it, and how many of those are
+// warnings; 0 once every one has been, or when everything fits. The window
+// shown now counts as on screen.
 func (c Confirm) Unread(width, height int) (lines, warnings int) {
-	if c.readToEnd {
-		return 0, 0
-	}
-	_, win := c.layout(width, height)
 	_, warn := c.bodyWarned(width)
-	off := c.window(width, len(warn), win)
-	for _, w := range warn[min(off+win, len(warn)):] {
-		lines++
-		if w {
-			warnings++
+	for r, u := range c.unreadRows(width, c.seenWith(width, height)) {
+		if u {
+			lines++
+			if warn[r] {
+				warnings++
+			}
 		}
 	}
 	return lines, warnings
+}
+
+// UnreadAbove reports whether some of the lines never on screen are above
+// the window (the window moved past them: a resize, a restatement), so
+// that the dialog says to scroll up, not down.
+func (c Confirm) UnreadAbove(width, height int) bool {
+	_, win := c.layout(width, height)
+	n := len(c.body(width))
+	off := c.window(width, n, win)
+	return slices.Contains(c.unreadRows(width, c.seenWith(width, height))[:off], true)
 }
 
 // UnreadNotice is what a dialog with lines never shown says when y is
@@ -213,6 +224,21 @@ func (c Confirm) Unread(width, height int) (lines, warnings int) {
 // before it is drawn is wrong once it is, and it would not follow the
 // scrolling; the ↓ line above it counts what is below (warnings too).
 const UnreadNotice = "scroll to the end (↓/pgdn) before answering y"
+
+// UnreadAboveNotice is UnreadNotice when lines never shown are above the
+// window.
+const UnreadAboveNotice = "scroll up (↑/pgup): lines above were never on screen; y answers once every line has been"
+
+// count is how many of b are true.
+func count(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
+}
 
 // plural is "1 line" or "n lines".
 func plural(n int, one string) string {
@@ -287,9 +313,14 @@ func (c Confirm) View(th *theme.Theme, width, height int) string {
 	for i, l := range body[off : off+win] {
 		shown = append(shown, styled(off+i, l)+strings.Repeat(" ", widest-ansi.StringWidth(l)))
 	}
+	unread := c.unreadRows(width, c.seenWith(width, height))
 	var more []string
 	if off > 0 {
-		more = append(more, fmt.Sprintf("↑ %d above", off))
+		above := fmt.Sprintf("↑ %d above", off)
+		if n := count(unread[:off]); n > 0 {
+			above += fmt.Sprintf(" (%d never shown)", n)
+		}
+		more = append(more, above)
 	}
 	belowWarned := 0
 	for _, w := range warn[off+win:] {
@@ -304,7 +335,7 @@ func (c Confirm) View(th *theme.Theme, width, height int) string {
 	switch below := len(body) - off - win; {
 	case below > 0 && off > 0:
 		more = append(more, fmt.Sprintf("↓ %d below%s", below, warned))
-	case below > 0 && !c.readToEnd:
+	case below > 0 && count(unread[off+win:]) > 0:
 		// Short enough for the minimum window: the notice y brings says more.
 		more = append(more, fmt.Sprintf("↓ %s%s: scroll to the end", plural(below, "more line"), warned))
 	case below > 0:

@@ -141,6 +141,10 @@ func (t Table) widths() []int {
 		used += w[i]
 	}
 	spare := t.width - used
+	if spare < 0 {
+		shrink(w, grow, -spare)
+		spare = 0
+	}
 	give := func(i, upto int) {
 		if add := min(upto-w[i], spare); add > 0 {
 			w[i] += add
@@ -230,4 +234,32 @@ func (t *Table) Restore(s TableState) {
 	t.sortCol, t.sortDesc = col, s.SortDesc
 	t.applyFilter(s.Filter, false)
 	t.selectID(s.SelectedID)
+}
+
+// shrinkFloor is how narrow shrink makes a column: a letter or two and the …
+// that says the cell is cut.
+const shrinkFloor = 3
+
+// shrink takes over cells from the columns when their least widths do not fit
+// the table (a narrow window): the widest column other than the Grow one
+// first, one cell at a time, then the Grow column, none below shrinkFloor.
+// Their cells end in …, rather than the table's lines going past the edge of
+// the screen, where they would be cut without a mark.
+func shrink(w []int, grow, over int) {
+	for over > 0 {
+		widest := -1
+		for i := range w {
+			if i != grow && w[i] > shrinkFloor && (widest < 0 || w[i] > w[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			if grow < 0 || w[grow] <= shrinkFloor {
+				return // nothing left to take: the row is cut at the edge
+			}
+			widest = grow
+		}
+		w[widest]--
+		over--
+	}
 }

@@ -17,18 +17,21 @@ import (
 // label. Nothing indivisible is ever split: an ANSI escape sequence, a
 // sanitizer escape (\u001b, \U000e0041, \xff: split, it would stop reading
 // as one), or a grapheme cluster (a wide character, an emoji with its
-// modifiers). The spaces where a line breaks are dropped; escape sequences
-// among them are kept. An indented line's continuations keep its
+// modifiers). A line that wraps says exactly what text it breaks
+// (wrap_marks.go): a row broken where there is no space ends in ↩, a
+// break at one space drops it, as prose reads, and a break at several shows
+// each as ␣; escape sequences among them are kept. An indented line's continuations keep its
 // indentation (unless it takes half the width), so a wrapped line stays
 // under what it belongs to: a policy evaluation under its activity, a key
 // under its label.
 func wrapLine(l string, width int) string {
 	width = max(width, 1)
+	l = escapeMarks(l)
 	if ansi.StringWidth(l) <= width {
 		return l
 	}
 	tokens := tokenize(l)
-	w := wrapper{width: width}
+	w := newWrapper(width)
 	for _, t := range tokens {
 		if t.text && !t.space {
 			break
@@ -40,8 +43,8 @@ func wrapLine(l string, width int) string {
 	if !hangFits(w.hang, width) {
 		w.hang = 0
 	}
-	for _, t := range tokens {
-		w.add(t)
+	for i, t := range tokens {
+		w.add(t, adjacentText(tokens[i+1:]))
 	}
 	return w.finish()
 }
@@ -172,6 +175,7 @@ func continuesBreak(rest string) bool {
 // wrapper places tokens on lines greedily.
 type wrapper struct {
 	width   int
+	marks   bool // rows end with what a break hides (wrap_marks.go)
 	lines   []string
 	cur     strings.Builder
 	curW    int
@@ -180,7 +184,9 @@ type wrapper struct {
 	hang    int   // the indentation every line after the first starts with
 }
 
-func (w *wrapper) add(t token) {
+// add places t; adj says the next text follows it with no space between,
+// so a break after t needs a cell for its mark (↩).
+func (w *wrapper) add(t token, adj bool) {
 	if t.space || !t.text {
 		// Spaces wait for the next word; so does an escape sequence alone,
 		// which must not push them over the line.
@@ -188,18 +194,29 @@ func (w *wrapper) add(t token) {
 		w.pending.w += t.w
 		return
 	}
+	// A mark after t takes a cell when what follows is broken from it.
+	mark, inside := 0, 0
+	if w.marks {
+		inside = 1
+		if adj {
+			mark = 1
+		}
+	}
 	switch room := w.width - w.curW - w.pending.w; {
-	case t.w <= room:
+	case t.w+mark <= room:
 		w.place(w.pending)
 		w.place(t)
-	case t.w <= w.width-w.hang && w.hasWord:
+	case t.w+mark <= w.width-w.hang && w.hasWord:
 		// It fits on a line of its own: it goes there whole.
 		w.breakLine()
+		if w.curW+t.w+mark > w.width {
+			w.newLine(noSpace) // after spaces shown as ␣ at its start
+		}
 		w.place(t)
-	case t.w <= w.width-w.curW:
+	case t.w+mark <= w.width-w.curW:
 		// The first word, after indentation too deep for it: the
 		// indentation gives way, the word stays whole.
-		w.place(w.pending.first(w.width - w.curW - t.w))
+		w.place(w.pending.first(w.width - w.curW - t.w - mark))
 		w.place(t)
 	default:
 		// Longer than a line (or than what indentation leaves of the first):
@@ -212,17 +229,24 @@ func (w *wrapper) add(t token) {
 		default:
 			w.place(w.pending)
 		}
-		for _, a := range t.atoms {
-			for a.run && w.curW+a.w > w.width {
+		for i, a := range t.atoms {
+			// What of the word goes on a row that breaks inside it leaves
+			// a cell for ↩; its last piece only when the next text follows.
+			limit := w.width - inside
+			last := w.width - mark
+			if i < len(t.atoms)-1 {
+				last = limit
+			}
+			for a.run && w.curW+a.w > last {
 				// As many of the run's cells as the line has room for.
-				if room := w.width - w.curW; room > 0 {
+				if room := limit - w.curW; room > 0 {
 					w.cur.WriteString(a.s[:room])
 					a.s, a.w = a.s[room:], a.w-room
 				}
-				w.newLine()
+				w.newLine(noSpace)
 			}
-			if w.curW+a.w > w.width && w.curW > 0 {
-				w.newLine()
+			if w.curW+a.w > last && w.curW > 0 {
+				w.newLine(noSpace)
 			}
 			w.cur.WriteString(a.s)
 			w.curW += a.w
@@ -257,10 +281,17 @@ func (w *wrapper) place(t token) {
 	}
 }
 
-// breakLine ends the line before the next word.
+// breakLine ends the line before the next word, marked with what it
+// breaks at (breakMark).
 func (w *wrapper) breakLine() {
+	spaces := 0
+	for _, a := range w.pending.atoms {
+		if a.text {
+			spaces++
+		}
+	}
 	w.dropPending()
-	w.newLine()
+	w.breakAt(spaces)
 }
 
 // dropPending drops the spaces waiting for the next word, keeping their
@@ -274,7 +305,11 @@ func (w *wrapper) dropPending() {
 	w.pending = token{}
 }
 
-func (w *wrapper) newLine() {
+// newLine ends the row with mark (in the column kept for it).
+func (w *wrapper) newLine(mark string) {
+	if w.marks {
+		w.cur.WriteString(mark)
+	}
 	w.lines = append(w.lines, w.cur.String())
 	w.cur.Reset()
 	w.cur.WriteString(strings.Repeat(" ", w.hang))

@@ -11,10 +11,11 @@ import (
 
 // checkWrapped fails t unless out is in wrapped to width the way a reader
 // needs: every line within the width; nothing lost but the spaces where a
-// line breaks; the escape sequences all kept, in order; and every break
-// either at a space, after ",", "&&" or "||", or inside a word longer than
-// a whole line — and then never inside a sanitizer escape or a grapheme
-// cluster.
+// line breaks, and those as the row's end says (from 8 columns): ↩ for
+// none, nothing for one, a ␣ for each of more; the escape sequences all
+// kept, in order; and every break either at a space, after ",", "&&" or
+// "||", or inside a word longer than a whole line — and then never inside
+// a sanitizer escape or a grapheme cluster.
 func checkWrapped(t *testing.T, in string, width int, out string) {
 	t.Helper()
 	lines := strings.Split(ansi.Strip(out), "\n")
@@ -27,7 +28,12 @@ func checkWrapped(t *testing.T, in string, width int, out string) {
 	if a, b := seqs.FindAllString(in, -1), seqs.FindAllString(out, -1); strings.Join(a, "") != strings.Join(b, "") {
 		t.Errorf("escape sequences changed: %q became %q", a, b)
 	}
-	orig := ansi.Strip(in)
+	// The marks' own characters in the text are shown escaped.
+	orig := strings.NewReplacer("↩", `\u21a9`, "␣", `\u2423`).Replace(ansi.Strip(in))
+	marks := width >= 8
+	// shown: the spaces shown as ␣ since the last text, all the spaces
+	// between it and the next.
+	shown, prevCont, prevLabel := 0, false, false
 	canSplit, pieces := splittable(orig), pieceWidths(orig)
 	// An indented line's continuations start with its indentation.
 	hang := keptIndent(len(orig)-len(strings.TrimLeft(orig, " ")), width)
@@ -45,12 +51,52 @@ func checkWrapped(t *testing.T, in string, width int, out string) {
 				l, room = l[hang:], width-hang
 			}
 		}
+		lead := 0
+		for ; strings.HasPrefix(l, "␣"); lead++ {
+			l = strings.TrimPrefix(l, "␣")
+		}
+		cont := strings.HasSuffix(l, "↩")
+		l = strings.TrimSuffix(l, "↩")
+		trail := 0
+		for ; strings.HasSuffix(l, "␣"); trail++ {
+			l = strings.TrimSuffix(l, "␣")
+		}
+		if !marks && (cont || lead+trail > 0) {
+			t.Errorf("wrapped to %d, too narrow for marks, line %d has some: %q", width, i, out)
+		}
 		start := at
-		for at < len(orig) && orig[at] == ' ' && !strings.HasPrefix(orig[at:], l) {
-			at++
+		if i > 0 && marks {
+			// The spaces at the break are as many as the marks say.
+			if l == "" && trail == 0 {
+				shown += lead // a row of ␣ alone: the spaces go on
+				prevCont = cont
+				continue
+			}
+			gap := shown + lead
+			if gap == 0 && !prevCont {
+				gap = 1
+				for prevLabel && at+gap < len(orig) && orig[at+gap] == ' ' {
+					gap++ // spaces after a label's colon align, unmarked
+				}
+			}
+			if at+gap > len(orig) || strings.Count(orig[at:at+gap], " ") != gap || at+gap < len(orig) && orig[at+gap] == ' ' && l != "" {
+				t.Errorf("line %d %q: the break does not show the spaces at %d of %q: %q", i, l, at, orig, out)
+			}
+			at = min(at+gap, len(orig))
+			if gap > 0 {
+				start = -1 // a break at spaces is inside no word
+			}
+		} else {
+			for at < len(orig) && orig[at] == ' ' && !strings.HasPrefix(orig[at:], l) {
+				at++
+			}
+		}
+		mark := 0
+		if marks {
+			mark = 1 // the cell ↩ takes when the word goes on with no space
 		}
 		if i > 0 && at == start && !breakPointAt(orig, at) {
-			if n := pieces[at]; n <= room {
+			if n := pieces[at]; n+mark <= room {
 				t.Errorf("a %d-cell word that fits in %d is broken at %d: %q", n, room, at, out)
 			}
 			if !canSplit[at] {
@@ -61,6 +107,7 @@ func checkWrapped(t *testing.T, in string, width int, out string) {
 			t.Fatalf("line %d %q is not the text at %d of %q", i, l, at, orig)
 		}
 		at += len(l)
+		shown, prevCont, prevLabel = trail, cont, strings.HasSuffix(l, ":")
 	}
 	if rest := orig[at:]; strings.TrimLeft(rest, " ") != "" {
 		t.Errorf("text lost at the end: %q", rest)
@@ -253,9 +300,9 @@ func TestWrapLongWordCostsItsSize(t *testing.T) {
 		if got := after.TotalAlloc - before.TotalAlloc; got > 8*uint64(len(l)) {
 			t.Errorf("%s: wrapping a %d-byte line allocated %d bytes", name, len(l), got)
 		}
-		// The first line holds 98 cells, each next one 94 beside the
-		// indentation of 4 it keeps.
-		if want := ansi.StringWidth(l); strings.Count(out, "\n") != (want-98+93)/94 {
+		// The first line holds 97 cells and its ↩, each next one 93 and
+		// its ↩ beside the indentation of 4 it keeps, the last up to 94.
+		if want := ansi.StringWidth(l); strings.Count(out, "\n") != (want-98+92)/93 {
 			t.Errorf("%s: %d lines for %d cells wrapped to 98", name, strings.Count(out, "\n")+1, want)
 		}
 	}

@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The marks a wrapped line's rows end with, so that a row's end says what
+// text the break hides: without them 'AAA…AB' broken inside the word and
+// 'AAA…A B' broken at its space draw the same, and a condition on a
+// near-identical id cannot be told from the real one.
+const (
+	// noSpace ends a row broken where the text has no space (inside a word
+	// longer than the line, or after a "," or "&&" with no space after it).
+	noSpace = "↩"
+	// shownSpace is each space of a break at more than one: a break at one
+	// space drops it (as prose reads), so more must show.
+	shownSpace = "␣"
+)
+
+// markWidth is the narrowest width that keeps a column for the marks: below
+// it, text takes every cell.
+const markWidth = 8
+
+// markEscapes shows the marks' own characters in the text escaped, as the
+// sanitizer shows an invisible one: text that ends in ↩ before a space then
+// reads as what it is, not as a word broken.
+var markEscapes = strings.NewReplacer(noSpace, `\u21a9`, shownSpace, `\u2423`)
+
+// escapeMarks is l with any mark character escaped.
+func escapeMarks(l string) string {
+	if isPlain(l) {
+		return l
+	}
+	return markEscapes.Replace(l)
+}
+
+// newWrapper is a wrapper for width cells, with marks unless it is too
+// narrow for them.
+func newWrapper(width int) wrapper {
+	return wrapper{width: width, marks: width >= markWidth}
+}
+
+// adjacentText reports whether the tokens that follow a word start with
+// text, no space between (escape sequences aside).
+func adjacentText(next []token) bool {
+	for _, t := range next {
+		if t.space {
+			return false
+		}
+		if t.text {
+			return true
+		}
+	}
+	return false
+}
+
+// breakAt ends the row at a break over spaces spaces: none is marked ↩, one
+// is dropped, more are each shown as ␣, at the row's end as far as they
+// fit and at the next one's start after that — except after a label's
+// colon, where they align the values and say nothing.
+func (w *wrapper) breakAt(spaces int) {
+	switch {
+	case !w.marks || spaces == 1 || spaces > 1 && afterLabel(w.cur.String()):
+		w.newLine("")
+	case spaces == 0:
+		w.newLine(noSpace)
+	default:
+		// As many as the row has room for, then on the next rows.
+		for here := min(spaces, max(w.width-w.curW, 0)); ; here = min(spaces, max(w.width-w.curW, 1)) {
+			w.cur.WriteString(strings.Repeat(shownSpace, here))
+			w.curW += here
+			if spaces -= here; spaces == 0 && w.curW < w.width {
+				return
+			}
+			w.newLine("")
+			if spaces == 0 {
+				return
+			}
+		}
+	}
+}
+
+// afterLabel reports whether row ends with a label ("public key:").
+func afterLabel(row string) bool {
+	return strings.HasSuffix(ansi.Strip(row), ":")
+}
