@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -59,10 +60,11 @@ func adjacentText(next []token) bool {
 // breakAt ends the row at a break over spaces spaces: none is marked ↩, one
 // is dropped, more are each shown as ␣, at the row's end as far as they
 // fit and at the next one's start after that — except after a label's
-// colon, where they align the values and say nothing.
+// colon that the line starts with, where they align the values and say
+// nothing (a colon inside a value, 'ops:    admin', is no label).
 func (w *wrapper) breakAt(spaces int) {
 	switch {
-	case !w.marks || spaces == 1 || spaces > 1 && afterLabel(w.cur.String()):
+	case !w.marks || spaces == 1 || spaces > 1 && len(w.lines) == 0 && isLabel(w.cur.String()):
 		w.newLine("")
 	case spaces == 0:
 		w.newLine(noSpace)
@@ -82,7 +84,15 @@ func (w *wrapper) breakAt(spaces int) {
 	}
 }
 
-// afterLabel reports whether row ends with a label ("public key:").
-func afterLabel(row string) bool {
-	return strings.HasSuffix(ansi.Strip(row), ":")
+// isLabel reports whether row, a line's first, is a label alone
+// ("public key:"): words of letters, digits, spaces, '_', '-', '.' or '/'
+// after the indentation, then a colon; no quote or operator, as in a value.
+func isLabel(row string) bool {
+	name, ok := strings.CutSuffix(strings.TrimLeft(ansi.Strip(row), " "), ":")
+	if !ok || name == "" || !unicode.IsLetter([]rune(name)[0]) {
+		return false
+	}
+	return !strings.ContainsFunc(name, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(" _-./", r)
+	})
 }

@@ -46,7 +46,9 @@ func TestFileOwnedByAnotherUserIsExposed(t *testing.T) {
 }
 
 // A file in a directory group or others may write can be replaced by them
-// (a rename over it): refused unless the directory is sticky, as /tmp is.
+// (a rename over it): refused unless the directory is sticky, as /tmp is,
+// or only its group may write and that group is the user's private one (as
+// umask 002 leaves every directory on Debian).
 func TestFileInADirectoryOthersMayWriteIsExposed(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.toml")
@@ -54,7 +56,12 @@ func TestFileInADirectoryOthersMayWriteIsExposed(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(dir, 0o700) })
-	for mode, refused := range map[fs.FileMode]bool{0o777: true, 0o770: true, 0o755: false, 0o777 | fs.ModeSticky: false} {
+	di, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid, _ := group(di)
+	for mode, refused := range map[fs.FileMode]bool{0o777: true, 0o770: !privateGroup(gid), 0o755: false, 0o777 | fs.ModeSticky: false} {
 		if err := os.Chmod(dir, mode); err != nil {
 			t.Fatal(err)
 		}
@@ -68,6 +75,41 @@ func TestFileInADirectoryOthersMayWriteIsExposed(t *testing.T) {
 		}
 		if refused && (!strings.Contains(who, "directory "+dir) || !strings.Contains(fix, "chmod go-w "+dir)) {
 			t.Errorf("directory mode %v: %q; %q; want the directory named with the chmod that fixes it", mode, who, fix)
+		}
+	}
+}
+
+// Group write on a directory whose group is not the user's private one
+// (another group, whose members could replace the file) is refused. Only
+// root can give a directory to a group it is not in.
+func TestFileInADirectoryAnotherGroupMayWriteIsExposed(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give the directory to another group")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(dir, 0, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o770); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if who, _ := Exposure(path, fi); who == "" {
+		t.Errorf("a directory group 65534 may write: taken; its members could replace %s", path)
+	}
+	if err := os.Chown(dir, 0, os.Getegid()); err != nil {
+		t.Fatal(err)
+	}
+	if privateGroup(os.Getegid()) {
+		if who, _ := Exposure(path, fi); who != "" {
+			t.Errorf("a directory only the user's private group may write: %q; want it taken", who)
 		}
 	}
 }

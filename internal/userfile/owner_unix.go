@@ -15,3 +15,12 @@ func owner(fi fs.FileInfo) (int, bool) {
 	}
 	return int(st.Uid), true
 }
+
+// group is the gid owning the file fi describes.
+func group(fi fs.FileInfo) (int, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Gid), true
+}
