@@ -48,3 +48,13 @@ func TestVotePromptDoesNotClaimShorteningOfOauth(t *testing.T) {
 		t.Errorf("the prompt says text was shortened where none was:\n%s", text)
 	}
 }
+
+// Text really shortened still sends the voter to the whole of it.
+func TestVotePromptSaysWhenTextIsShortened(t *testing.T) {
+	act := &api.Activity{ID: "act-4", Type: api.TypeCreatePolicyV3, Status: api.StatusConsensusNeeded,
+		Intent: api.Intent{CreatePolicyIntentV3: &api.CreatePolicyParams{PolicyName: strings.Repeat("n", api.FreeTextShown+1),
+			Effect: api.EffectDeny, Condition: "true"}}}
+	if text := voteIntentText(shownActivity{Activity: act, exact: act}, nil); !strings.Contains(text, "long text shortened") {
+		t.Errorf("a name longer than %d characters is shortened without a word of where to read it whole:\n%s", api.FreeTextShown, text)
+	}
+}
