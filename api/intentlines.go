@@ -22,7 +22,10 @@ const FreeTextShown = 120
 // secret) is named, not shown. Under an OIDC token come the issuer, subject
 // and email its payload claims, marked unverified (OIDCTokenLines): they say
 // whose account an oauth activity touches. The fields come in their wire order, under
-// their wire names; an empty or absent field shows as "(none)".
+// their wire names; an empty or absent field shows as "(none)", or, where
+// the service reads it as a default or as false, "(none: …)" saying what it
+// does then (absentFieldText); a policy expression of only white space, which
+// the engine reads as none, says so too (ExprAbsentText).
 //
 // in must hold exact strings (as the service sent them): they are escaped
 // here, once. Text is quoted as Quote quotes names (so a value cannot end its
@@ -76,6 +79,10 @@ func (l *intentLister) appendFields(v reflect.Value, depth int) {
 	indent := indentOf(depth)
 	for _, f := range fields {
 		head := indent + f.label + ":"
+		if text, ok := absentFieldText(t, f.label, f.value); ok {
+			l.add(head + padTo(width, len(f.label)) + " " + text)
+			continue
+		}
 		l.appendValue(head, padTo(width, len(f.label)), f.label, f.value, depth)
 	}
 }
@@ -190,10 +197,30 @@ func fieldText(name, s string) string {
 		return s
 	case freeTextFields[name]:
 		if n := utf8.RuneCountInString(s); n > FreeTextShown {
-			return Quote(string([]rune(s)[:FreeTextShown])) + fmt.Sprintf("… (%d characters, %d shown)", n, FreeTextShown)
+			return Quote(string([]rune(s)[:FreeTextShown])) + fmt.Sprintf("… (%d characters%s", n, shortenedMark)
 		}
 	}
 	return Quote(s)
+}
+
+// shortenedMark ends a line of IntentLines whose free text is shortened.
+var shortenedMark = fmt.Sprintf(", %d shown)", FreeTextShown)
+
+// IsShortened reports whether a line of IntentLines holds free text that is
+// shortened (not the whole of it): it ends "… (N characters, 120 shown)". A
+// secret's "(… not shown)" is not shortened text. A quoted text cannot end
+// with the mark, as it ends in its quote.
+func IsShortened(line string) bool {
+	rest, ok := strings.CutSuffix(line, shortenedMark)
+	if !ok {
+		return false
+	}
+	i := strings.LastIndex(rest, "… (")
+	if i < 0 {
+		return false
+	}
+	n, ok := strings.CutSuffix(rest[i+len("… ("):], " characters")
+	return ok && n != "" && strings.Trim(n, "0123456789") == ""
 }
 
 // isEnumValue reports a value such as EFFECT_DENY: upper-case ASCII letters,

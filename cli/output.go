@@ -202,9 +202,7 @@ func voteIntentText(a shownActivity, users []api.User) string {
 	shortened := false
 	for _, l := range shown.Lines {
 		b.WriteString("\n  " + l)
-		// A quoted text cannot end with the marker (at worst an id that
-		// does adds the hint).
-		shortened = shortened || strings.HasSuffix(l, " shown)")
+		shortened = shortened || api.IsShortened(l)
 	}
 	if len(shown.Doubts) > 0 {
 		fmt.Fprintf(&b, "\nWARNING: vigil cannot show this intent faithfully and whole: %s; 'vigil activity get --json %s' shows it as sent", strings.Join(shown.Doubts, "; "), a.ID)

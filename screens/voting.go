@@ -217,6 +217,10 @@ func orgUsers(c *Common) []api.User {
 // knownIntentLines are intentLines of the intents this console knows.
 func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
 	if in.CreateInvitationsIntent != nil {
+		if len(in.CreateInvitationsIntent.Invitations) == 0 {
+			// The service accepts it, and completes it inviting nobody.
+			return []string{field("invite", "(none: this activity invites nobody)")}, nil
+		}
 		warn = map[int]bool{}
 		for i, inv := range in.CreateInvitationsIntent.Invitations {
 			sender, known := senderText(c, inv.SenderUserID)
@@ -247,20 +251,7 @@ func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bo
 		return lines, nil
 	}
 	if p := in.CreatePolicyIntentV3; p != nil {
-		// The ids the expressions hold are named under them: they decide
-		// who may approve from then on.
-		warn = map[int]bool{}
-		lines = []string{field("effect", strings.TrimPrefix(p.Effect, "EFFECT_")), field("policy", api.Quote(p.PolicyName)),
-			field("condition", orElse(p.Condition, "(none: applies to every activity)"))}
-		lines = exprNameLines(lines, warn, exprNames(c, p.Condition))
-		lines = append(lines, field("consensus", orElse(p.Consensus, "(none: applies without any approval)")))
-		lines = exprNameLines(lines, warn, exprNames(c, p.Consensus))
-		if p.Time != "" {
-			// Without it the policy is always active; with it, only then.
-			lines = append(lines, field("time", p.Time))
-			lines = exprNameLines(lines, warn, exprNames(c, p.Time))
-		}
-		return append(lines, field("notes", api.Quote(p.Notes))), warn
+		return policyIntentLines(c, p)
 	}
 	if p := in.CreateMfaPolicyIntent; p != nil {
 		warn = map[int]bool{}
@@ -281,7 +272,7 @@ func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bo
 			warn[len(lines)] = true
 			lines = append(lines, w)
 		}
-		return append(lines, field("order", fmt.Sprint(p.Order))), warn
+		return append(lines, field("order", fmt.Sprint(p.Order)), field("notes", api.Quote(p.Notes))), warn
 	}
 	if _, params := in.Params(); params == nil {
 		return []string{field("what", noIntentText)}, map[int]bool{0: true}
@@ -327,10 +318,7 @@ func otherIntentLines(c *Common, in api.Intent) []string {
 		p := in.CreateUserTagIntent
 		return []string{field("tag", api.Quote(p.UserTagName)), field("users", usersText(c, p.UserIDs))}
 	case in.CreateSmartContractInterfaceIntent != nil:
-		p := in.CreateSmartContractInterfaceIntent
-		return []string{field("interface", api.Quote(p.Label)), field("address", api.Quote(p.SmartContractAddress)),
-			field("kind", strings.TrimPrefix(p.Type, "SMART_CONTRACT_INTERFACE_TYPE_")),
-			field("size", fmt.Sprintf("%d bytes (the detail shows it)", len(p.SmartContractInterface)))}
+		return contractInterfaceLines(in.CreateSmartContractInterfaceIntent)
 	case in.UpdateOauth2CredentialIntent != nil:
 		p := in.UpdateOauth2CredentialIntent
 		return []string{field("credential", api.SanitizeID(p.Oauth2CredentialID)), field("provider", api.Quote(p.Provider)),
@@ -339,8 +327,8 @@ func otherIntentLines(c *Common, in api.Intent) []string {
 		return []string{field("delete", "TVC deployment "+api.SanitizeID(in.DeleteTvcDeploymentIntent.DeploymentID))}
 	case in.OauthIntent != nil:
 		p := in.OauthIntent
-		lines := []string{field("new API key", api.Quote(p.APIKeyName)), field("public key", api.SanitizeID(p.TargetPublicKey)),
-			field("expires", orElse(p.ExpirationSeconds, "(default)")+" s")}
+		lines := []string{field("new API key", api.OauthKeyNameText(p.APIKeyName)), field("public key", api.SanitizeID(p.TargetPublicKey)),
+			field("expires", api.OauthExpiryText(p.ExpirationSeconds))}
 		if p.InvalidateExisting != nil && *p.InvalidateExisting {
 			lines = append(lines, field("existing", "the other OAuth keys of the token's user are invalidated"))
 		}

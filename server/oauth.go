@@ -24,7 +24,7 @@ import (
 const LocalOIDCIssuer = "https://oidc.vigil.local"
 
 const (
-	defaultOauthKeySeconds = 15 * 60
+	defaultOauthKeySeconds = api.DefaultOauthKeySeconds
 	oidcTokenLifetime      = 10 * time.Minute
 	oidcLeeway             = 30 * time.Second
 )
@@ -177,7 +177,7 @@ func (s *Server) executeOauth(ctx context.Context, tx *txn, a *activity, p *api.
 	}
 	name := p.APIKeyName
 	if name == "" {
-		name = "Oauth - " + now.UTC().Format(time.RFC3339)
+		name = api.DefaultOauthKeyName + now.UTC().Format(time.RFC3339)
 	}
 	id, err := insertAPIKey(ctx, tx, a.OrgID, userID, APIKeySpec{Name: name, PublicKey: key.PublicKeyHex(),
 		CredentialType: api.CredentialOauthKeyP256, ExpirationSeconds: parseSeconds(p.ExpirationSeconds, defaultOauthKeySeconds)}, now.UnixNano())
