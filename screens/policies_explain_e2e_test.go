@@ -47,8 +47,10 @@ func TestEndToEndPoliciesEvaluationIsNotExplainedAgainOnRender(t *testing.T) {
 	}
 }
 
-// ageText is the "(12s ago)" the console writes after a time.
-var ageText = regexp.MustCompile(`\(\d+[smhd] ago\)`)
+// ageText is the "(12s ago)" the console writes after a time, with the
+// padding after it, which is as long as the age is short.
+var ageText = regexp.MustCompile(`\(\d+[smhd] ago\) *`)
 
-// withoutAges is frame with its ages blanked.
+// withoutAges is frame with its ages blanked: an age is as old as the
+// moment it was drawn.
 func withoutAges(frame string) string { return ageText.ReplaceAllString(frame, "(… ago)") }
