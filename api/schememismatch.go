@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 
 	"github.com/vigil-console/vigil/profile"
 )
@@ -24,6 +25,8 @@ func wrongSchemeError(host, setting string, err error) error {
 	if h, _, splitErr := net.SplitHostPort(host); splitErr == nil {
 		hostname = h
 	} else {
+		// No port: an IPv6 literal keeps its brackets in the URL only.
+		hostname = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 		target = host + ":443" // https's port, where it answered; http:// alone means 80
 	}
 	msg := fmt.Sprintf("%s speaks plain HTTP, not HTTPS (as vigil serve and vigil demo do); in the profile's %s use http://%s instead of https://", host, setting, target)
