@@ -56,10 +56,5 @@ func signingKey(ctx context.Context, client *api.Client, userID string) policy.S
 	if err != nil {
 		return policy.SigningKey{}
 	}
-	for _, k := range u.APIKeys {
-		if k.HasPublicKey(pub) {
-			return policy.SigningKey{Known: true, ID: k.APIKeyID, Proves: api.AuthenticationTypeOf(k.Credential.Type)}
-		}
-	}
-	return policy.SigningKey{Known: true}
+	return policy.SigningKeyOf(u, pub)
 }

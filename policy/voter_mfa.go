@@ -46,6 +46,29 @@ type SigningKey struct {
 	Proves string
 }
 
+// SigningKeyOf finds the API key of u (the signed-in user) whose public key
+// is publicKey: not Known when either is missing (the user's keys did not
+// load, or the signer's public key cannot be read).
+func SigningKeyOf(u *api.User, publicKey string) SigningKey {
+	if u == nil || publicKey == "" {
+		return SigningKey{}
+	}
+	for _, k := range u.APIKeys {
+		if k.HasPublicKey(publicKey) {
+			return SigningKey{Known: true, ID: k.APIKeyID, Proves: api.AuthenticationTypeOf(k.Credential.Type)}
+		}
+	}
+	return SigningKey{Known: true}
+}
+
+// Is reports whether id is k's id; sure is false when that cannot be told.
+func (k SigningKey) Is(id string) (is, sure bool) {
+	if !k.Known {
+		return false, false
+	}
+	return id != "" && id == k.ID, true
+}
+
 // proves is the method type a vote signed with k proves: API_KEY when that
 // is not known, the type of every key vigil makes itself.
 func (k SigningKey) proves() string {
@@ -88,7 +111,7 @@ func apiKeyVoteMeets(steps []api.AuthenticationStep, own SigningKey) (meets, sur
 			unsure = unsure || (!own.Known && keyProves(m.Type))
 			continue
 		}
-		if m.ID == "" || (own.Known && own.ID != "" && m.ID == own.ID) {
+		if is, _ := own.Is(m.ID); m.ID == "" || is {
 			return true, true
 		}
 		unsure = unsure || !own.Known

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -23,7 +24,7 @@ type credentials struct {
 	proves map[string]string // id -> the method type a vote with it proves; nil when unknown
 	full   bool              // whole ids (a detail, a confirm); else their end
 	known  bool              // the user's credentials are known: a pin to another id is never met
-	own    ownKey            // the console's API key, when the user is the signed-in one (ownkey.go)
+	own    policy.SigningKey // the console's API key, when the user is the signed-in one (ownkey.go)
 }
 
 // credentialsOf reads the names of u's credentials, and the method type each
@@ -138,7 +139,7 @@ func describeMethods(ms []api.AuthenticationMethod, creds credentials) string {
 			}
 			mine := ""
 			if kind == api.AuthAPIKey {
-				switch is, sure := creds.own.is(m.ID); {
+				switch is, sure := creds.own.Is(m.ID); {
 				case is:
 					mine = ", this console's key"
 				case sure:

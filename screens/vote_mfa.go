@@ -24,7 +24,7 @@ func voterMfaWarning(c *Common, act *api.Activity, now time.Time) string {
 	}
 	me := &c.Org.Users[i]
 	own := ownAPIKey(c)
-	p, sure := policy.APIKeyVoteShortOfMfa(me.MfaPolicies, *act, now, own.signingKey())
+	p, sure := policy.APIKeyVoteShortOfMfa(me.MfaPolicies, *act, now, own)
 	if p == nil {
 		return ""
 	}
@@ -34,5 +34,5 @@ func voterMfaWarning(c *Common, act *api.Activity, now time.Time) string {
 	}
 	steps := describeSteps(p.RequiredAuthenticationMethods, consoleCredentials(c, me, false))
 	return ui.Clean(fmt.Sprintf("MFA: your MFA policy %s applies and requires %s; one vote from this console (%s) %s: a service that enforces MFA holds the activity as %s until it is met, whatever the votes; vigil's local service lets the votes decide",
-		api.Quote(p.MfaPolicyName), strings.Join(steps, ", then "), own.signingKey().ProvesLabel(), verdict, api.StatusAuthenticatorsNeeded))
+		api.Quote(p.MfaPolicyName), strings.Join(steps, ", then "), own.ProvesLabel(), verdict, api.StatusAuthenticatorsNeeded))
 }
