@@ -224,6 +224,25 @@ func AuthenticationTypeOf(credentialType string) string {
 	return AuthAPIKey
 }
 
+// CredentialKind names the credential that proves MFA method type t, for
+// messages: a SESSION is proved by a read-write session key, a PASSKEY by
+// an authenticator.
+func CredentialKind(t string) string {
+	switch t {
+	case AuthSession:
+		return "session key"
+	case AuthAPIKey:
+		return "API key"
+	case AuthOauth:
+		return "OAuth key"
+	case AuthEmailOTP:
+		return "e-mail key"
+	case AuthPasskey:
+		return "authenticator"
+	}
+	return "credential"
+}
+
 // CredentialMethodTypes maps each credential of the users, by id, to the MFA
 // method type a vote cast with it proves: a passkey a PASSKEY, an API key as
 // AuthenticationTypeOf its credential type. A method pinned to a credential

@@ -44,24 +44,6 @@ func credentialsOf(u *api.User, full bool) credentials {
 	return c
 }
 
-// credentialKind names what a credential proving method type t is: a SESSION
-// is proved by a read-write session key.
-func credentialKind(t string) string {
-	switch t {
-	case api.AuthSession:
-		return "session key"
-	case api.AuthAPIKey:
-		return "API key"
-	case api.AuthOauth:
-		return "OAuth key"
-	case api.AuthEmailOTP:
-		return "e-mail key"
-	case api.AuthPasskey:
-		return "authenticator"
-	}
-	return "credential"
-}
-
 // neverMet reports whether method m is pinned to a credential of the user
 // that cannot prove its type (an API_KEY pinned to a passkey), or to an id
 // that is none of the user's credentials (proves is then ""): the user votes
@@ -94,7 +76,7 @@ func unmeetablePins(steps []api.AuthenticationStep, creds credentials) []string 
 				continue
 			}
 			out = append(out, fmt.Sprintf("⚠ step %d: %s can never be met: it is pinned to %s %s, whose votes prove %s, not %s. Edit the policy: pin a credential that proves %s, or none.",
-				i+1, authType(m.Type), credentialKind(proves), creds.text(m.ID), authType(proves), authType(m.Type), authType(m.Type)))
+				i+1, authType(m.Type), api.CredentialKind(proves), creds.text(m.ID), authType(proves), authType(m.Type), authType(m.Type)))
 		}
 	}
 	return out
@@ -146,7 +128,7 @@ func describeMethods(ms []api.AuthenticationMethod, creds credentials) string {
 					mine = ", not this console's key"
 				}
 			}
-			parts[i] += fmt.Sprintf(" (%s %s%s)", credentialKind(kind), creds.text(m.ID), mine)
+			parts[i] += fmt.Sprintf(" (%s %s%s)", api.CredentialKind(kind), creds.text(m.ID), mine)
 			if _, never := creds.neverMet(m); never {
 				parts[i] += " [never met]"
 			}

@@ -18,7 +18,7 @@ type foreignPin struct {
 // invalidf or failf, which quote (and bound) each argument.
 func (f *foreignPin) refusal() (string, []any) {
 	return "requiredAuthenticationMethods[%d].any[%d].id: %s %q is not one of user %s's credentials, so no vote could ever meet this step; pin one of theirs (get_user lists them), or leave the id out to accept any %s",
-		[]any{f.i, f.j, pinnedKind(f.method), f.id, f.user, f.method}
+		[]any{f.i, f.j, api.CredentialKind(f.method), f.id, f.user, f.method}
 }
 
 // foreignMfaPin finds the first method of p pinned to an id that is none
@@ -50,19 +50,4 @@ func foreignMfaPin(ctx context.Context, q querier, orgID string, p *api.CreateMf
 		}
 	}
 	return nil, nil
-}
-
-// pinnedKind names the credential a method of type t pins.
-func pinnedKind(t string) string {
-	switch t {
-	case api.AuthPasskey:
-		return "authenticator"
-	case api.AuthSession:
-		return "session key"
-	case api.AuthOauth:
-		return "OAuth key"
-	case api.AuthAPIKey:
-		return "API key"
-	}
-	return "credential"
 }
