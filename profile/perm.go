@@ -9,7 +9,7 @@ import (
 
 // checkWritable refuses a config that anyone but the user running vigil
 // (and root) could change: one group or others may write, one another user
-// owns, or one in a directory another user owns or may write. It decides
+// owns, or one below a directory another user owns or may write. It decides
 // where stamped requests go, whether they may travel in plain http, and
 // which roots boot proofs are checked against, so another local user able
 // to edit it could redirect or forge all of that. Reading by others is

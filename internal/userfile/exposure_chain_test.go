@@ -5,6 +5,7 @@ package userfile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +41,34 @@ func TestSymlinkHopInADirectoryOthersMayWriteIsExposed(t *testing.T) {
 	}
 	if who, _ := Exposure(path, fi); who == "" {
 		t.Fatalf("%s reaches its file through a link in %s (mode 0777, no sticky bit), which anyone may repoint; Exposure found no one who could change it", path, w)
+	}
+}
+
+// The directories above each link and each link's target are checked too:
+// config.toml -> W/x/hop -> R/real.toml, W writable by anyone (no sticky
+// bit) above x, a directory of the user's holding the link; and a directory
+// link L/d -> W/x, the config named as L/d/config.toml. Whoever writes W
+// can put their own x in its place.
+func TestSymlinkBelowADirectoryOthersMayWriteIsExposed(t *testing.T) {
+	base := t.TempDir()
+	l, w, r := mkdir(t, filepath.Join(base, "l"), 0o755), mkdir(t, filepath.Join(base, "w"), 0o777), mkdir(t, filepath.Join(base, "r"), 0o755)
+	x := mkdir(t, filepath.Join(w, "x"), 0o755)
+	real := filepath.Join(r, "real.toml")
+	fi := writeFile(t, real, 0o600)
+	if err := os.Symlink(real, filepath.Join(x, "hop")); err != nil {
+		t.Fatal(err)
+	}
+	byLink := filepath.Join(l, "config.toml")
+	if err := os.Symlink(filepath.Join(x, "hop"), byLink); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../w/x", filepath.Join(l, "d")); err != nil {
+		t.Fatal(err)
+	}
+	byDir := filepath.Join(l, "d", "hop")
+	for _, path := range []string{byLink, byDir} {
+		if who, _ := Exposure(path, fi); !strings.Contains(who, "directory "+w) {
+			t.Errorf("%s, reached through %s (mode 0777, no sticky bit): %q; want it refused naming %s", path, x, who, w)
+		}
 	}
 }

@@ -73,8 +73,14 @@ func TestFileInADirectoryOthersMayWriteIsExposed(t *testing.T) {
 		if refused != (who != "") {
 			t.Errorf("directory mode %v: %q; want refused %v", mode, who, refused)
 		}
-		if refused && (!strings.Contains(who, "directory "+dir) || !strings.Contains(fix, "chmod go-w "+dir)) {
-			t.Errorf("directory mode %v: %q; %q; want the directory named with the chmod that fixes it", mode, who, fix)
+		if refused {
+			if !strings.Contains(who, "directory "+dir) {
+				t.Errorf("directory mode %v: %q; want the directory named", mode, who)
+			}
+			followFix(t, fix, dir)
+			if who, _ := Exposure(path, fi); who != "" {
+				t.Errorf("directory mode %v, after %q: %q; want it taken", mode, fix, who)
+			}
 		}
 	}
 }
@@ -111,5 +117,45 @@ func TestFileInADirectoryAnotherGroupMayWriteIsExposed(t *testing.T) {
 		if who, _ := Exposure(path, fi); who != "" {
 			t.Errorf("a directory only the user's private group may write: %q; want it taken", who)
 		}
+	}
+}
+
+// A file group may write is no exposure when the group is the user's
+// private one (umask 002 makes every file so), as for its directory; any
+// other group's members could rewrite it, and so could others.
+func TestFileGroupMayWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	fi := writeFile(t, path, 0o664)
+	gid, _ := group(fi)
+	if who, _ := Exposure(path, fi); (who != "") != !privateGroup(gid) {
+		t.Errorf("a file of mode 0664 whose group (gid %d) is private %v: %q", gid, privateGroup(gid), who)
+	}
+	fi = writeFile(t, path, 0o666)
+	who, fix := Exposure(path, fi)
+	if !strings.Contains(who, "others") {
+		t.Fatalf("a file of mode 0666: %q; want it refused as writable by others", who)
+	}
+	followFix(t, fix, path)
+	if fi, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	} else if who, _ := Exposure(path, fi); who != "" && privateGroup(gid) {
+		t.Errorf("after %q: %q; want it taken", fix, who)
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give the file to another group")
+	}
+	if err := os.Chown(path, os.Geteuid(), 65534); err != nil {
+		t.Fatal(err)
+	}
+	fi = writeFile(t, path, 0o664)
+	who, fix = Exposure(path, fi)
+	if !strings.Contains(who, "65534") {
+		t.Fatalf("a file group 65534 may write: %q; want it refused naming the group", who)
+	}
+	followFix(t, fix, path)
+	if fi, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	} else if who, _ := Exposure(path, fi); who != "" {
+		t.Errorf("after %q: %q; want it taken", fix, who)
 	}
 }
