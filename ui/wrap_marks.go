@@ -42,8 +42,8 @@ func escapeMarks(l string) string {
 // break hides, so that an id, a name or an error quoting a value is read as
 // it is wherever it is shown (a list's preview, a form, a notice). Escape
 // sequences (a style) are kept; no row is wider than width (unless one
-// character is), and from
-// markWidth cells on a row keeps a column for its mark.
+// character is), and from markWidth cells on a row keeps a column for its
+// mark.
 func WrapLines(text string, width int) []string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
