@@ -29,7 +29,7 @@ func formBox(th *theme.Theme, f ui.Form, errText, hint, help string, width, heig
 			return nil
 		}
 		var out []string
-		for _, l := range strings.Split(ansi.Wrap(ui.Clean(text), w, " "), "\n") {
+		for _, l := range ui.WrapLines(ui.Clean(text), w) {
 			out = append(out, style.Render(l))
 		}
 		return out

@@ -181,7 +181,7 @@ func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 		typed, err := p.typedValue()
 		switch {
 		case p.typedErr != "":
-			lines = append(lines, th.Bad.Render(ansi.Wrap(ui.Clean(p.typedErr), inner, " ")))
+			lines = append(lines, th.Bad.Render(strings.Join(ui.WrapLines(ui.Clean(p.typedErr), inner), "\n")))
 		case err == nil && typed != "":
 			lines = append(lines, th.Muted.Render("nothing listed matches; enter applies, as typed:"),
 				ansi.Truncate(ui.Clean(typed), inner, "…"))

@@ -26,7 +26,7 @@ func (e *policyEditor) render(c *Common, width int) {
 	notes := editorNotes(th, width, e.err, e.earlier)
 	var simErr []string
 	if e.simErr != "" {
-		for _, l := range strings.Split(ansi.Wrap(ui.Clean(e.simErr), max(width, 10), " "), "\n") {
+		for _, l := range ui.WrapLines(ui.Clean(e.simErr), max(width, 10)) {
 			simErr = append(simErr, th.Bad.Render(l))
 		}
 	}
@@ -107,10 +107,10 @@ func (e *policyEditor) simLines(c *Common, width int, simErr []string) []string 
 		add(th.Bad.Render(fmt.Sprintf("⚠ %s locks the organization out of %d %s it can do today", whose, locks, what)))
 	}
 	if doubt, n := doubts(e.sim); n > 0 {
-		add(th.Warn.Render(ansi.Wrap(fmt.Sprintf("? %d of these predictions may be wrong (marked UNCERTAIN); the first: %s", n, ui.Clean(doubt)), max(width, 10), " ")))
+		add(th.Warn.Render(strings.Join(ui.WrapLines(fmt.Sprintf("? %d of these predictions may be wrong (marked UNCERTAIN); the first: %s", n, ui.Clean(doubt)), max(width, 10)), "\n")))
 	}
 	if e.sim != nil && e.simUnreadable != "" {
-		add(th.Warn.Render(ansi.Wrap("⚠ left out (what it allowed is not seen here): "+ui.Clean(e.simUnreadable), max(width, 10), " ")))
+		add(th.Warn.Render(strings.Join(ui.WrapLines("⚠ left out (what it allowed is not seen here): "+ui.Clean(e.simUnreadable), max(width, 10)), "\n")))
 	}
 	return lines
 }

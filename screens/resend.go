@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
@@ -161,7 +159,7 @@ func editorNotes(th *theme.Theme, width int, err string, earlier *earlierSubmit)
 			continue
 		}
 		lines = append(lines, "")
-		for _, l := range strings.Split(ansi.Wrap(ui.Clean(msg.text), max(width-2, 1), " "), "\n") {
+		for _, l := range ui.WrapLines(ui.Clean(msg.text), max(width-2, 1)) {
 			lines = append(lines, msg.style.Render(l))
 		}
 	}

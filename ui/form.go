@@ -436,7 +436,7 @@ func (f Form) Lines(th *theme.Theme, width int) (lines []string, first, last int
 				keys += " · / or a letter finds"
 			}
 			b.WriteString("  " + ansi.Truncate(fmt.Sprintf("◂ %s %s ▸  %s", box, Clean(fd.choiceLabel(fd.choice)), keys), max(width-2, 1), "…") + "\n")
-			for _, l := range strings.Split(ansi.Wrap(fd.pickedText(), max(width-2, 1), " ,"), "\n") {
+			for _, l := range WrapLines(fd.pickedText(), max(width-2, 1)) {
 				b.WriteString("  " + l + "\n")
 			}
 		case len(fd.Choices) > 0:
@@ -456,12 +456,12 @@ func (f Form) Lines(th *theme.Theme, width int) (lines []string, first, last int
 		}
 		if fd.err != "" {
 			// Wrapped, not cut: the end of an error often says what to do.
-			for _, l := range strings.Split(ansi.Wrap(Clean(fd.err), max(width-2, 1), " "), "\n") {
+			for _, l := range WrapLines(Clean(fd.err), max(width-2, 1)) {
 				b.WriteString("  " + th.Bad.Render(l) + "\n")
 			}
 		}
 		if fd.warn != "" {
-			for _, l := range strings.Split(ansi.Wrap(Clean(fd.warn), max(width-2, 1), " "), "\n") {
+			for _, l := range WrapLines(Clean(fd.warn), max(width-2, 1)) {
 				b.WriteString("  " + th.Warn.Render(l) + "\n")
 			}
 		}

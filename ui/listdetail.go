@@ -92,7 +92,7 @@ func (l *ListDetail) previewLines() []string {
 	}
 	var out []string
 	for _, line := range strings.Split(l.Preview, "\n") {
-		out = append(out, strings.Split(ansi.Wrap(line, l.width, ""), "\n")...)
+		out = append(out, WrapLines(line, l.width)...)
 	}
 	limit := max(l.height/2, l.height-l.rowsHeight()-1)
 	if len(out) > limit && limit > 0 {

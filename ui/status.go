@@ -236,7 +236,7 @@ func (ts Toasts) Blocks(th *theme.Theme, width, maxLines int) [][]string {
 		if t.bad {
 			style, mark = th.Bad, "✗ "
 		}
-		lines := strings.Split(ansi.Wrap(t.text, max(width-2, 1), ""), "\n")
+		lines := WrapLines(t.text, max(width-2, 1))
 		if len(lines) > maxLines {
 			lines = lines[:maxLines]
 			lines[maxLines-1] = ansi.Truncate(lines[maxLines-1]+" …", max(width-2, 1), "…")

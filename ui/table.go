@@ -458,7 +458,7 @@ func (t Table) styledColumns() bool {
 // notice is a text in place of rows, wrapped to the width in at most n lines
 // (an explanation cut at 60 columns would lose what to do).
 func (t Table) notice(text string, style lipgloss.Style, n int) []string {
-	wrapped := strings.Split(ansi.Wrap(Clean(text), max(t.width, 1), ""), "\n")
+	wrapped := WrapLines(Clean(text), max(t.width, 1))
 	if len(wrapped) > max(n, 1) {
 		wrapped = wrapped[:max(n, 1)]
 		last := len(wrapped) - 1

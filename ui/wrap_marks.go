@@ -37,6 +37,21 @@ func escapeMarks(l string) string {
 	return markEscapes.Replace(l)
 }
 
+// WrapLines is text wrapped to width cells, a line at a time, as the detail
+// pane and the confirm dialog wrap it: with the marks that say what each
+// break hides, so that an id, a name or an error quoting a value is read as
+// it is wherever it is shown (a list's preview, a form, a notice). Escape
+// sequences (a style) are kept; no row is wider than width (unless one
+// character is), and from markWidth cells on a row keeps a column for its
+// mark.
+func WrapLines(text string, width int) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		out = append(out, strings.Split(wrapLine(l, width), "\n")...)
+	}
+	return out
+}
+
 // newWrapper is a wrapper for width cells, with marks unless it is too
 // narrow for them.
 func newWrapper(width int) wrapper {
