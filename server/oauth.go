@@ -30,34 +30,21 @@ const (
 )
 
 type oidcClaims struct {
-	Issuer    string          `json:"iss"`
-	Subject   string          `json:"sub"`
-	Audience  json.RawMessage `json:"aud"`
-	Expiry    float64         `json:"exp"` // NumericDate: seconds, possibly fractional
-	NotBefore float64         `json:"nbf"`
-	IssuedAt  float64         `json:"iat"`
-	Nonce     string          `json:"nonce"` // api.OauthNonce of the target key (oauthbinding.go)
+	Issuer   string          `json:"iss"`
+	Subject  string          `json:"sub"`
+	Audience json.RawMessage `json:"aud"`
+	// AuthorizedParty is azp, the client the token was issued to; nil
+	// when absent (oidcclaims.go).
+	AuthorizedParty *string `json:"azp"`
+	Expiry          float64 `json:"exp"` // NumericDate: seconds, possibly fractional
+	NotBefore       float64 `json:"nbf"`
+	IssuedAt        float64 `json:"iat"`
+	Nonce           string  `json:"nonce"` // api.OauthNonce of the target key (oauthbinding.go)
 
 	// signedHash identifies the token for the single-use check: hex SHA-256
 	// of its signed part (header.payload). Not of the whole token: an ECDSA
 	// signature can be altered and still verify, the signed part cannot.
 	signedHash string
-}
-
-func (c oidcClaims) hasAudience(aud string) bool {
-	var one string
-	if json.Unmarshal(c.Audience, &one) == nil {
-		return one == aud
-	}
-	var many []string
-	if json.Unmarshal(c.Audience, &many) == nil {
-		for _, a := range many {
-			if a == aud {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // MintDemoOIDCToken issues a token of the local OIDC issuer for subject, with

@@ -32,7 +32,7 @@ const (
 // string or an array) and be signed ES256 or RS256 by one of Keys.
 type TrustedIssuer struct {
 	Issuer   string // exactly the tokens' iss, e.g. "https://accounts.example.com"
-	Audience string // the client id the provider puts in aud
+	Audience string // the client id the provider puts in aud (and azp, if it sets one)
 	Keys     []TrustedKey
 }
 

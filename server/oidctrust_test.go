@@ -129,7 +129,7 @@ func TestOauthTrustedIssuer(t *testing.T) {
 	targetHex := hex.EncodeToString(target.PublicKey().Bytes())
 	now := time.Now()
 	claims := func(edit map[string]any) map[string]any {
-		c := map[string]any{"iss": testIssuer, "sub": "ext-carol", "aud": []string{"another-client", testAudience},
+		c := map[string]any{"iss": testIssuer, "sub": "ext-carol", "aud": []string{"another-client", testAudience}, "azp": testAudience,
 			"iat": now.Unix(), "nbf": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(), "nonce": sha256Hex(targetHex)}
 		for k, v := range edit {
 			c[k] = v

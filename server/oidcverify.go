@@ -20,9 +20,10 @@ import (
 // verifyOIDCToken checks an oauth token against the issuers organization
 // orgID trusts: the local issuer (ES256, aud = the organization id) and those
 // of TrustOIDCIssuer (ES256 or RS256, aud = their audience). The kid header
-// selects the key when present. iss, aud, exp, nbf and iat are checked with
-// oidcLeeway. alg "none", HMAC algorithms and an algorithm that does not
-// match the key's type are refused. SPEC.md calls the token base64-encoded: a
+// selects the key when present. iss, aud, azp (oidcclaims.go), exp, nbf and
+// iat are checked, the times with oidcLeeway. alg "none", HMAC algorithms,
+// an algorithm that does not match the key's type and a typ header of
+// another kind of token (an access token's at+jwt) are refused. SPEC.md calls the token base64-encoded: a
 // compact JWT is accepted as is, or base64 (standard or URL) of one. A token
 // it does not accept is a *tokenRefusedError; any other error is the
 // database's.
@@ -93,19 +94,23 @@ func parseOIDCToken(token string) (parsedToken, error) {
 	var h struct {
 		Alg  string          `json:"alg"`
 		Kid  *string         `json:"kid"`
+		Typ  *string         `json:"typ"`
 		Crit json.RawMessage `json:"crit"`
 	}
 	if err := json.Unmarshal(hb, &h); err != nil {
-		return t, errors.New("JWT header is not a JSON object")
+		return t, errors.New("JWT header is not a JSON object with string alg, kid and typ")
 	}
 	if err := checkAlgorithm(h.Alg); err != nil {
+		return t, err
+	}
+	if err := checkTokenType(h.Typ); err != nil {
 		return t, err
 	}
 	if h.Crit != nil {
 		return t, errors.New("JWT header has critical extensions (crit), which are not supported")
 	}
 	if err := json.Unmarshal(cb, &t.claims); err != nil {
-		return t, errors.New("JWT claims are not a JSON object with string iss/sub and numeric exp/nbf/iat")
+		return t, errors.New("JWT claims are not a JSON object with string iss/sub/azp and numeric exp/nbf/iat")
 	}
 	t.alg, t.kid, t.signed, t.sig = h.Alg, h.Kid, []byte(parts[0]+"."+parts[1]), sig
 	return t, nil
@@ -137,9 +142,13 @@ func (s *Server) checkOIDCToken(t *parsedToken, audience string, keys []issuerKe
 	signedSum := sha256.Sum256(t.signed)
 	c.signedHash = hex.EncodeToString(signedSum[:])
 	now := s.now()
-	switch {
-	case !c.hasAudience(audience):
+	if !c.hasAudience(audience) {
 		return fmt.Errorf("audience (aud) does not include %q, the audience this organization expects from %s", audience, c.Issuer)
+	}
+	if err := c.checkAuthorizedParty(audience); err != nil {
+		return err
+	}
+	switch {
 	case c.Expiry <= 0:
 		return errors.New("token has no expiry (exp)")
 	case !now.Before(numericDate(c.Expiry).Add(oidcLeeway)):

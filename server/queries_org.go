@@ -102,11 +102,15 @@ func (s *Server) queryGetOnrampTransactionStatus(ctx context.Context, c *caller,
 	return api.GetOnrampTransactionStatusResponse{TransactionStatus: status}, nil
 }
 
-// walletKitConfig serves the auth proxy configuration with this id.
+// walletKitConfig serves the auth proxy configuration with this id. Its
+// organizationId is the organization the configuration belongs to (the
+// row's org_id), whatever the stored JSON says: a browser's login kit signs
+// users in to the organization it is told, so a stored value naming another
+// one must never reach it.
 func (s *Server) walletKitConfig(ctx context.Context, id string) (api.WalletKitConfig, error) {
 	var cfg api.WalletKitConfig
-	var raw string
-	err := s.db.read.QueryRowContext(ctx, `SELECT config FROM auth_proxy_configs WHERE id = ?`, id).Scan(&raw)
+	var orgID, raw string
+	err := s.db.read.QueryRowContext(ctx, `SELECT org_id, config FROM auth_proxy_configs WHERE id = ?`, id).Scan(&orgID, &raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return cfg, unauthenticatedf("UNKNOWN_AUTH_PROXY_CONFIG", "auth proxy configuration %q not found; check %s", truncateForMessage(id), api.AuthProxyConfigIDHeader)
 	}
@@ -116,5 +120,10 @@ func (s *Server) walletKitConfig(ctx context.Context, id string) (api.WalletKitC
 	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
 		return cfg, fmt.Errorf("stored auth proxy config %s: %w", id, err)
 	}
+	if cfg.OrganizationID != orgID && cfg.OrganizationID != "" {
+		s.log.Warn("stored auth proxy config names another organization; serving its own", "configId", id,
+			"organizationId", orgID, "stored", truncateForMessage(cfg.OrganizationID))
+	}
+	cfg.OrganizationID = orgID
 	return cfg, nil
 }
