@@ -123,9 +123,8 @@ func TestDecideOverBudgetAllowAfterEveryDeny(t *testing.T) {
 }
 
 // TestReachableWithNobodyLeftOverBudget: the last member's rejection of an
-// activity whose decision runs out of budget settles it: the same approvals
-// always give the same undecided answer, which never allows, and nobody can
-// add one.
+// activity whose decision runs out of budget settles it: nobody can add an
+// approval, and only an approval runs an activity.
 func TestReachableWithNobodyLeftOverBudget(t *testing.T) {
 	in := input(alice)
 	allowOps := mustPolicy(t, "allow-ops", api.EffectAllow, "", "approvers.any(u, u.tags.contains('ops'))")

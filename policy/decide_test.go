@@ -176,7 +176,10 @@ func TestReachable(t *testing.T) {
 		rootOnly  bool
 		want      bool
 	}{
-		{"already allowed", []Policy{twoOps}, []Approver{alice, bob}, nil, false, true},
+		{"already allowed, someone left", []Policy{twoOps}, []Approver{alice, bob}, []Approver{carol}, false, true},
+		// Only an approval runs it, and none can come: the last voter's rejection settles it.
+		{"already allowed, nobody left", []Policy{twoOps}, []Approver{alice, bob}, nil, false, false},
+		{"root only: already allowed, nobody left", nil, []Approver{root1, root2}, nil, true, false},
 		{"a tagged user may still approve", []Policy{twoOps}, []Approver{alice}, []Approver{carol, bob}, false, true},
 		{"nobody left with the tag", []Policy{twoOps}, []Approver{alice}, []Approver{carol}, false, false},
 		{"nobody left at all", []Policy{twoOps}, []Approver{alice}, nil, false, false},

@@ -78,8 +78,11 @@ type Reach struct {
 }
 
 // Reachable reports whether the activity could still be allowed if some of
-// potentialApprovers (the users who have not voted yet) approved as well. The
-// server uses it to decide that a rejection made consensus unreachable.
+// potentialApprovers (the users who have not voted yet and may vote) approved
+// as well. The server uses it to decide that a rejection made consensus
+// unreachable. With nobody left who may vote it answers false, even when the
+// approvals counted already allow (see reachable): only an approval runs an
+// activity, and none can come.
 //
 // It tries the approvers as they are; then adds the potential approvers one
 // by one in order, skipping any whose approval would trigger an explicit
@@ -98,17 +101,16 @@ func Reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potent
 }
 
 func reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potentialApprovers []Approver, budget uint64) Reach {
-	m := &meter{budget: budget}
-	nobodyLeft := len(potentialApprovers) == 0
-	if nobodyLeft {
-		// Nobody left to vote: the answer is one decision, as the vote itself
-		// was decided, so it gets that decision's budget. Cut short and still
-		// undecided, it is a decision that never allows, and nobody can add
-		// an approval, so the last member's rejection still settles the
-		// activity. (Its work, so where the budget cuts it, is the vote's
-		// own decision's: maps are iterated in a fixed order, maporder.go.)
-		m = &meter{budget: DecideBudget}
+	if len(potentialApprovers) == 0 {
+		// Nobody left who may vote: no approval can come, and a rejection
+		// never runs anything, so the last voter's rejection settles it even
+		// when the approvals counted would allow it under today's policies (a
+		// policy created, or a time window opened, since the last approval).
+		// A rejection is the voters' last word: nothing runs that its last
+		// voter rejected.
+		return Reach{}
 	}
+	m := &meter{budget: budget}
 	exhausted := false
 	allows := func(approvers []Approver) (allow, deny bool) {
 		if exhausted {
@@ -117,7 +119,7 @@ func reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potent
 		next := in
 		next.Approvers = approvers
 		d := decide(policies, next, quorum, rootOnly, m)
-		if d.Exhausted && !nobodyLeft {
+		if d.Exhausted {
 			exhausted = true
 			return false, false
 		}
@@ -127,7 +129,8 @@ func reachable(policies []Policy, in Input, quorum Quorum, rootOnly bool, potent
 	return Reach{Reachable: found || exhausted, Exhausted: exhausted && !found, Work: m.spent}
 }
 
-// search is Reachable's procedure over allows.
+// search is Reachable's procedure over allows; potentialApprovers is not
+// empty (reachable answers that case).
 func search(approvers []Approver, rootOnly bool, potentialApprovers []Approver, allows func([]Approver) (allow, deny bool)) bool {
 	current := slices.Clone(approvers)
 	if ok, _ := allows(current); ok {
@@ -149,9 +152,6 @@ func search(approvers []Approver, rootOnly bool, potentialApprovers []Approver, 
 		if !deny {
 			greedy = candidate
 		}
-	}
-	if len(potentialApprovers) == 0 {
-		return false // adding all of them is current again
 	}
 	if ok, _ := allows(append(slices.Clone(current), potentialApprovers...)); ok {
 		return true

@@ -67,7 +67,7 @@ func TestReachableWithinBudgetIsExact(t *testing.T) {
 }
 
 // TestReachableWithNobodyLeftIsExact: when nobody is left to vote the
-// answer is one decision, made even when it alone exceeds the budget.
+// answer is "unreachable", whatever the budget: no approval can come.
 func TestReachableWithNobodyLeftIsExact(t *testing.T) {
 	ps := costlyPolicies(t, 10)
 	got := reachable(ps, input(alice), quorum, false, nil, 1)

@@ -438,21 +438,20 @@ func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time
 		for _, v := range with.Votes {
 			voted[v.UserID] = true
 		}
-		var others []policy.Approver
-		for id, m := range ec.members {
-			if !voted[id] {
-				others = append(others, m)
-			}
-		}
-		slices.SortFunc(others, func(x, y policy.Approver) int { return strings.Compare(x.ID, y.ID) })
 		approvals := *act // a rejection adds no approver
 		in := policy.InputOfActivity(approvals, ec.members, "", now)
+		// Only the members the service would still let vote: a member it
+		// refuses (NOT_A_VOTER) can approve nothing.
+		others := othersWhoMayVote(ec, in, rootOnly, voted)
+		if len(others) == 0 {
+			return "it is REJECTED: nobody else may vote on it, and a rejection by its last voter settles it"
+		}
 		reach := policy.Reachable(ec.ordered, in, quorum, rootOnly, others)
 		if reach.Exhausted {
-			return "it stays pending: the policies are too costly to tell whether the members who have not voted can still approve it; more rejections or the approvals' expiry end it"
+			return "it stays pending: the policies are too costly to tell whether the members who may still vote can approve it; more rejections or the approvals' expiry end it"
 		}
 		if reach.Reachable {
-			return "it stays pending: the members who have not voted can still approve it"
+			return "it stays pending: the members who may still vote can approve it"
 		}
 		return "it is REJECTED: no way to reach consensus would remain"
 	}

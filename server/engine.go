@@ -303,6 +303,9 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a 
 	outcomes := ev.decision.Policies
 	before := a.Status
 	if selection == api.VoteRejected {
+		// With nobody left who may vote (ev.potential empty), unreachable:
+		// the last voter's rejection settles it, whatever the approvals
+		// counted would give under today's policies.
 		reach := ev.reachable()
 		if reach.Exhausted {
 			// Failing safe: more rejections, or the approvals' expiry, end it.

@@ -28,8 +28,8 @@ func TestCostlyRejectionFailsSafe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one := policy.Reachable([]policy.Policy{{ID: "p", Effect: api.EffectAllow, Compiled: c}},
-		policy.Input{Activity: policy.Activity{Type: api.TypeCreateUserTag}}, policy.Quorum{Threshold: 9}, false, nil)
+	one := policy.Decide([]policy.Policy{{ID: "p", Effect: api.EffectAllow, Compiled: c}},
+		policy.Input{Activity: policy.Activity{Type: api.TypeCreateUserTag}}, policy.Quorum{Threshold: 9}, false)
 	if one.Work == 0 {
 		t.Fatal("measuring a policy's work gave 0")
 	}
