@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -27,18 +26,12 @@ func (b *badPin) refusal() (string, []any) {
 		return at + "%s %q is not one of user %s's credentials, so no vote could ever meet this step; pin one of theirs (get_user lists them), or leave the id out to accept any %s",
 			[]any{b.i, b.j, api.CredentialKind(b.method), b.id, b.user, b.method}
 	}
-	if !provable(b.method) {
+	if len(api.CredentialTypesProving(b.method)) == 0 {
 		return at + "%q is user %s's %s, whose votes prove %s, and no credential's votes prove %s, so no vote could ever meet this step; leave the id out, or make the method %s to keep this pin",
 			[]any{b.i, b.j, b.id, b.user, api.CredentialKind(b.proves), b.proves, b.method, b.proves}
 	}
 	return at + "%q is user %s's %s, whose votes prove %s, but method type %s needs one of their %ss, so no vote could ever meet this step; pin one of those (get_user lists them), make the method %s to keep this pin, or leave the id out to accept any %s",
 		[]any{b.i, b.j, b.id, b.user, api.CredentialKind(b.proves), b.proves, b.method, api.CredentialKind(b.method), b.proves, b.method}
-}
-
-// provable reports whether a vote with some credential proves method type t
-// (SMS_OTP: none does).
-func provable(t string) bool {
-	return slices.ContainsFunc(api.CredentialTypes(), func(c string) bool { return api.AuthenticationTypeOf(c) == t })
 }
 
 // unmeetableMfaPin finds the first method of p pinned to an id no vote can
