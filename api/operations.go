@@ -224,6 +224,19 @@ func AuthenticationTypeOf(credentialType string) string {
 	return AuthAPIKey
 }
 
+// CredentialTypesProving lists the credential types a vote cast with which
+// proves MFA method type t (as AuthenticationTypeOf decides): none for
+// SMS_OTP, so a method of that type pinned to any credential is never met.
+func CredentialTypesProving(t string) []string {
+	var out []string
+	for _, c := range CredentialTypes() {
+		if AuthenticationTypeOf(c) == t {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // CredentialKind names the credential that proves MFA method type t, for
 // messages: a SESSION is proved by a read-write session key, a PASSKEY by
 // an authenticator.
@@ -251,7 +264,7 @@ func CredentialMethodTypes(users ...User) map[string]string {
 	out := map[string]string{}
 	for _, u := range users {
 		for _, a := range u.Authenticators {
-			out[a.AuthenticatorID] = AuthPasskey
+			out[a.AuthenticatorID] = AuthenticationTypeOf(CredentialWebAuthnAuthenticator)
 		}
 		for _, k := range u.APIKeys {
 			out[k.APIKeyID] = AuthenticationTypeOf(k.Credential.Type)

@@ -1,16 +1,22 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server/servertest"
 )
 
 // A stored MFA policy whose method is pinned to a credential that cannot
 // prove its type (an API_KEY pinned to operator's passkey) is flagged by
-// `mfa list` and `mfa get` as never met; a well-pinned method is not.
+// `mfa list` and `mfa get` as never met; a well-pinned method is not. vigil's
+// own service refuses such a pin, so the policy is stored well pinned and
+// served, by a service that took the pin (the official one may), as it was
+// sent there.
 func TestMfaListAndGetFlagPinsNeverMet(t *testing.T) {
 	e := newVerbEnv(t)
 	ctx := context.Background()
@@ -20,27 +26,42 @@ func TestMfaListAndGetFlagPinsNeverMet(t *testing.T) {
 		t.Fatalf("operator should have a passkey: %+v %v", u, err)
 	}
 	passkey := u.Authenticators[0].AuthenticatorID
-	act, err := e.client("alice").CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: operator, MfaPolicyName: "pinned wrongly", Condition: "true", Order: 3,
-		RequiredAuthenticationMethods: []api.AuthenticationStep{
+	pinned := func(second string) []api.AuthenticationStep {
+		return []api.AuthenticationStep{
 			{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey, ID: passkey}}},
-			{Any: []api.AuthenticationMethod{{Type: api.AuthAPIKey, ID: passkey}}}}})
+			{Any: []api.AuthenticationMethod{{Type: second, ID: passkey}}}}
+	}
+	act, err := e.client("alice").CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: operator, MfaPolicyName: "pinned wrongly", Condition: "true", Order: 3,
+		RequiredAuthenticationMethods: pinned(api.AuthPasskey)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !api.IsTerminal(act.Status) {
-		if act, err = e.client("bob").ApproveActivity(ctx, act.Fingerprint); err != nil {
-			t.Fatal(err)
-		}
-	}
+	act = e.approvedByBob(act)
 	if act.Result.CreateMfaPolicyResult == nil {
 		t.Fatalf("MFA policy not created: %+v", act)
 	}
 	id := act.Result.CreateMfaPolicyResult.MfaPolicyID
+	config := e.configVia(e.demo.Rewriting(servingSteps(t, pinned(api.AuthPasskey), pinned(api.AuthAPIKey))), e.config+".other")
 	for _, args := range [][]string{{"mfa", "list", "--user", operator}, {"mfa", "get", id}} {
-		code, out, errOut := e.run("", args...)
+		code, out, errOut := e.run("", append(args, "--config", config)...)
 		wantExit(t, strings.Join(args, " "), code, 0, out, errOut)
 		if n := strings.Count(out, "can never be met"); n != 1 || !strings.Contains(out, "API_KEY:"+passkey+" (can never be met: pinned to a PASSKEY credential)") {
 			t.Errorf("%s: the API_KEY pinned to a passkey should be flagged once (%d):\n%s", strings.Join(args, " "), n, out)
 		}
 	}
+}
+
+// servingSteps rewrites every reply that holds the steps stored to hold the
+// steps served instead: a service that stored what vigil's refuses.
+func servingSteps(t *testing.T, stored, served []api.AuthenticationStep) servertest.Rewrite {
+	t.Helper()
+	from, err := json.Marshal(stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, err := json.Marshal(served)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(op string, request, reply []byte) []byte { return bytes.ReplaceAll(reply, from, to) }
 }

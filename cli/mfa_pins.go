@@ -8,9 +8,9 @@ import (
 )
 
 // checkPins refuses a method of steps pinned to an id that is not one of u's
-// credentials, or to one whose votes prove another type: the service takes
-// any id, and such a policy can never be met (the policy's user votes with
-// their own credentials only). flags are the --step values, in step order.
+// credentials, or to one whose votes prove another type: a service other
+// than vigil's may take any id, and such a policy can never be met (the
+// policy's user votes with their own credentials only). flags are the --step values, in step order.
 func checkPins(u api.User, flags []string, steps []api.AuthenticationStep) error {
 	proves := api.CredentialMethodTypes(u)
 	who := api.NameWithID(u.UserName, u.UserID)

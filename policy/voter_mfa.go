@@ -122,5 +122,5 @@ func apiKeyVoteMeets(steps []api.AuthenticationStep, own SigningKey) (meets, sur
 // keyProves reports whether a vote signed with some API key (of some
 // credential type) proves method type t.
 func keyProves(t string) bool {
-	return t == api.AuthAPIKey || t == api.AuthOauth || t == api.AuthSession || t == api.AuthEmailOTP
+	return slices.ContainsFunc(api.CredentialTypesProving(t), func(c string) bool { return c != api.CredentialWebAuthnAuthenticator })
 }

@@ -1,7 +1,9 @@
 package screens
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -17,7 +19,9 @@ import (
 // pinned to an id that is none of the user's credentials (the user votes with
 // their own only). The local service refuses a pin to anything but the
 // user's own credentials, so that one is a session key pinned while it
-// existed and deleted since, as a lost key may be.
+// existed and deleted since, as a lost key may be; it refuses a pin of the
+// wrong type too, so the API_KEY is stored as a PASSKEY pin and served, by a
+// service that took it (the official one may), as it was sent there.
 func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 	d := servertest.StartDemo(t)
 	ctx := context.Background()
@@ -41,10 +45,13 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 			sessionKeyID = u.APIKeys[0].APIKeyID
 		}
 	}
-	act, err := d.Client("alice").CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: user, MfaPolicyName: name, Condition: "true",
-		RequiredAuthenticationMethods: []api.AuthenticationStep{
+	pinned := func(second string) []api.AuthenticationStep {
+		return []api.AuthenticationStep{
 			{Any: []api.AuthenticationMethod{{Type: api.AuthSession, ID: sessionKeyID}}},
-			{Any: []api.AuthenticationMethod{{Type: api.AuthAPIKey, ID: passkeyID}}}}})
+			{Any: []api.AuthenticationMethod{{Type: second, ID: passkeyID}}}}
+	}
+	act, err := d.Client("alice").CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: user, MfaPolicyName: name, Condition: "true",
+		RequiredAuthenticationMethods: pinned(api.AuthPasskey)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +66,8 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 		t.Fatalf("delete_api_keys is %s", del.Status)
 	}
 
-	h := demoHarness(t, d, nil)
+	other := d.Rewriting(servingSteps(t, pinned(api.AuthPasskey), pinned(api.AuthAPIKey)))
+	h := demoHarnessVia(t, d.ClientAt(other, "alice"), ProofSettings{Apps: d.Info.EnclaveApps})
 	h.gotoScreen("MFA policies")
 	for range len(users) + 1 {
 		if strings.Contains(h.frame(), "MFA policies of pinny") {
@@ -87,6 +95,21 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 	if strings.Count(out, "can never be met") != 2 {
 		t.Errorf("both pins, and only they, can never be met:\n%s", out)
 	}
+}
+
+// servingSteps rewrites every reply that holds the steps stored to hold the
+// steps served instead: a service that stored what vigil's refuses.
+func servingSteps(t *testing.T, stored, served []api.AuthenticationStep) servertest.Rewrite {
+	t.Helper()
+	from, err := json.Marshal(stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, err := json.Marshal(served)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(op string, request, reply []byte) []byte { return bytes.ReplaceAll(reply, from, to) }
 }
 
 // approvedByBob is act once bob has approved it, if it waited for votes.

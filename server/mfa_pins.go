@@ -2,50 +2,69 @@ package server
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/vigil-console/vigil/api"
 )
 
-// foreignPin is a method pinned to an id that is none of its user's
-// credentials: step i, method j.
-type foreignPin struct {
+// badPin is a method, step i's method j, pinned to an id no vote can meet
+// it with: none of its user's credentials (proves is ""), or one whose votes
+// prove another method type (proves).
+type badPin struct {
 	i, j             int
 	id, user, method string
+	proves           string
 }
 
 // refusal is what the caller is told, as a format and its arguments for
 // invalidf or failf, which quote (and bound) each argument.
-func (f *foreignPin) refusal() (string, []any) {
-	return "requiredAuthenticationMethods[%d].any[%d].id: %s %q is not one of user %s's credentials, so no vote could ever meet this step; pin one of theirs (get_user lists them), or leave the id out to accept any %s",
-		[]any{f.i, f.j, api.CredentialKind(f.method), f.id, f.user, f.method}
+func (b *badPin) refusal() (string, []any) {
+	at := "requiredAuthenticationMethods[%d].any[%d].id: "
+	if b.proves == "" {
+		return at + "%s %q is not one of user %s's credentials, so no vote could ever meet this step; pin one of theirs (get_user lists them), or leave the id out to accept any %s",
+			[]any{b.i, b.j, api.CredentialKind(b.method), b.id, b.user, b.method}
+	}
+	if len(api.CredentialTypesProving(b.method)) == 0 {
+		return at + "%q is user %s's %s, whose votes prove %s, and no credential's votes prove %s, so no vote could ever meet this step; leave the id out, or make the method %s to keep this pin",
+			[]any{b.i, b.j, b.id, b.user, api.CredentialKind(b.proves), b.proves, b.method, b.proves}
+	}
+	return at + "%q is user %s's %s, whose votes prove %s, but method type %s needs one of their %ss, so no vote could ever meet this step; pin one of those (get_user lists them), make the method %s to keep this pin, or leave the id out to accept any %s",
+		[]any{b.i, b.j, b.id, b.user, api.CredentialKind(b.proves), b.proves, b.method, api.CredentialKind(b.method), b.proves, b.method}
 }
 
-// foreignMfaPin finds the first method of p pinned to an id that is none
-// of p's user's credentials (passkeys and API keys, session and OAuth keys
-// among them), or returns nil: the user votes with their own credentials only,
-// so such a step could never be met and would lock the user out of every
-// activity the policy covers. q is read as it is now: submit checks it first,
-// and execution again inside its write transaction, since a credential may be
-// deleted while the activity waits for votes.
-//
-// A pin of the wrong type (an API_KEY pinned to a passkey) is not judged here;
-// clients flag it.
-func foreignMfaPin(ctx context.Context, q querier, orgID string, p *api.CreateMfaPolicyParams) (*foreignPin, error) {
+// unmeetableMfaPin finds the first method of p pinned to an id no vote can
+// meet it with, or returns nil: an id that is none of p's user's credentials
+// (passkeys and API keys, session and OAuth keys among them), since the user
+// votes with their own credentials only; or a credential of theirs whose
+// votes prove another type (an API_KEY pinned to a passkey), judged as a
+// vote is (voteMethod: api.AuthenticationTypeOf the credential's type, a
+// passkey's being api.CredentialWebAuthnAuthenticator). Either step could
+// never be met and would lock the user out of every activity the policy
+// covers. q is read as it is now: submit checks it first, and execution again
+// inside its write transaction, since a credential may be deleted while the
+// activity waits for votes (and an activity submitted before types were
+// checked may still be waiting).
+func unmeetableMfaPin(ctx context.Context, q querier, orgID string, p *api.CreateMfaPolicyParams) (*badPin, error) {
 	for i, step := range p.RequiredAuthenticationMethods {
 		for j, m := range step.Any {
 			if m.ID == "" {
 				continue
 			}
-			var n int
-			err := q.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM authenticators WHERE id = ? AND org_id = ? AND user_id = ?)
-				+ (SELECT COUNT(*) FROM api_keys WHERE id = ? AND org_id = ? AND user_id = ?)`,
-				m.ID, orgID, p.UserID, m.ID, orgID, p.UserID).Scan(&n)
+			// Ids are unique across both tables: at most one row.
+			var typ string
+			err := q.QueryRowContext(ctx, `SELECT ? FROM authenticators WHERE id = ? AND org_id = ? AND user_id = ?
+				UNION ALL SELECT credential_type FROM api_keys WHERE id = ? AND org_id = ? AND user_id = ? LIMIT 1`,
+				api.CredentialWebAuthnAuthenticator, m.ID, orgID, p.UserID, m.ID, orgID, p.UserID).Scan(&typ)
+			if errors.Is(err, sql.ErrNoRows) {
+				return &badPin{i: i, j: j, id: m.ID, user: p.UserID, method: m.Type}, nil
+			}
 			if err != nil {
 				return nil, fmt.Errorf("MFA policy pin %s: %w", m.ID, err)
 			}
-			if n == 0 {
-				return &foreignPin{i: i, j: j, id: m.ID, user: p.UserID, method: m.Type}, nil
+			if proves := api.AuthenticationTypeOf(typ); proves != m.Type {
+				return &badPin{i: i, j: j, id: m.ID, user: p.UserID, method: m.Type, proves: proves}, nil
 			}
 		}
 	}

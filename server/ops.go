@@ -46,12 +46,12 @@ func (s *Server) precheck(ctx context.Context, q querier, c *caller, op api.Oper
 			}
 			return nil, err
 		}
-		foreign, err := foreignMfaPin(ctx, q, c.OrgID, p)
+		bad, err := unmeetableMfaPin(ctx, q, c.OrgID, p)
 		if err != nil {
 			return nil, err
 		}
-		if foreign != nil {
-			format, args := foreign.refusal()
+		if bad != nil {
+			format, args := bad.refusal()
 			return nil, invalidf("INVALID_PARAMETER", "parameters."+format, args...)
 		}
 	case *api.UpdateOauth2CredentialParams:
@@ -378,13 +378,14 @@ func insertMfaPolicy(ctx context.Context, q querier, orgID string, p *api.Create
 		return "", failNotInOrg(err, "userId")
 	}
 	// Again here, in the write transaction: a pinned credential may have
-	// been deleted since submission, while the activity waited for votes.
-	foreign, err := foreignMfaPin(ctx, q, orgID, p)
+	// been deleted since submission, while the activity waited for votes,
+	// and one submitted before pins were judged by type may still wait.
+	bad, err := unmeetableMfaPin(ctx, q, orgID, p)
 	if err != nil {
 		return "", err
 	}
-	if foreign != nil {
-		format, args := foreign.refusal()
+	if bad != nil {
+		format, args := bad.refusal()
 		return "", failf(api.CodeFailedPrecondition, format, args...)
 	}
 	methods, err := json.Marshal(p.RequiredAuthenticationMethods)
