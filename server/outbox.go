@@ -419,8 +419,8 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 			// Its first attempt is recorded when it starts (beforeAttempt),
 			// which cannot be earlier than now: no attempt of this stay
 			// starts later than GiveUpAfter after it.
-			if cap := h.lastSendingTime(now.UnixNano()); r.ev.NotAfter.IsZero() || cap.Before(r.ev.NotAfter) {
-				r.ev.NotAfter = cap
+			if last := h.lastSendingTime(now.UnixNano()); r.ev.NotAfter.IsZero() || last.Before(r.ev.NotAfter) {
+				r.ev.NotAfter = last
 			}
 		}
 		h.handOver(key, r)
