@@ -279,8 +279,12 @@ func (h *hooks) pass() (wait time.Duration, waiting bool) {
 	h.mu.Unlock()
 
 	// One reading of the service clock for the pass.
-	now := h.now()
+	now, real := h.now(), time.Now()
 	retry := time.Time{}
+	if err := h.applyBackSteps(now, real); err != nil {
+		h.log.Error("webhook first attempts not moved back with the service clock; retrying", "err", err)
+		retry = now.Add(time.Second)
+	}
 	if now.Before(h.lastPass) {
 		if err := h.clampRetries(now); err != nil {
 			h.log.Error("webhook retries not brought forward after the clock went back; retrying", "err", err)
@@ -412,12 +416,18 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 			return time.Time{}, blocked, readErr
 		}
 		if r.firstSent == 0 {
-			if err := h.markFirstSent(r.seq, now); err != nil {
-				readErr = err
-				continue
+			// Its first attempt is recorded when it starts (beforeAttempt),
+			// which cannot be earlier than now: no attempt of this stay
+			// starts later than GiveUpAfter after it.
+			if last := h.lastSendingTime(now.UnixNano()); r.ev.NotAfter.IsZero() || last.Before(r.ev.NotAfter) {
+				r.ev.NotAfter = last
 			}
 		}
+		h.handOver(key, r)
 		err = h.deliverer.Enqueue(r.ev)
+		if err != nil {
+			h.handedBack(key)
+		}
 		switch {
 		case err == nil:
 			room--
@@ -433,20 +443,6 @@ func (h *hooks) dispatchOrg(org string, now time.Time) (due time.Time, blocked b
 		}
 	}
 	return time.Time{}, false, readErr
-}
-
-// markFirstSent stores that row seq's first attempt starts now, before it
-// starts: a stop or crash during the attempt must not lose when the
-// receiver may have had its first copy.
-func (h *hooks) markFirstSent(seq int64, now time.Time) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return h.db.inTx(ctx, func(tx *txn) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE webhook_outbox SET first_sent_ns = ? WHERE seq = ? AND first_sent_ns = 0`, now.UnixNano(), seq); err != nil {
-			return fmt.Errorf("webhook outbox: record the first attempt of row %d: %w", seq, err)
-		}
-		return nil
-	})
 }
 
 // settleUnsent records o, the outcome of row r that is not sent, at the next

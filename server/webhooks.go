@@ -64,6 +64,15 @@ type hooks struct {
 	perOrg   map[string]int       // rows in flight, by organization
 	lastPass time.Time            // the service clock at the last pass: one earlier means it went back
 
+	// handed: events in the deliverer, for beforeAttempt (guarded by mu).
+	handed map[string]handedEvent
+	// clock sums the service clock's backward steps; shiftMu orders the
+	// moves of stored first attempts by them (appliedBack: the sum moved
+	// so far) with the writes of first attempts (outbox_clock_back.go).
+	clock       clockWatch
+	shiftMu     sync.Mutex
+	appliedBack time.Duration
+
 	// start is closed when delivery may begin: at once, or by StartWebhooks
 	// under Config.HoldWebhooks (webhook_hold.go).
 	start     chan struct{}
@@ -113,7 +122,8 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 		stopSync: make(chan struct{}), syncDone: make(chan struct{}),
 		dirty: map[string]struct{}{}, wake: make(chan struct{}, 1),
 		due: map[string]time.Time{}, blocked: map[string]struct{}{}, inFlight: map[string]inFlight{}, perOrg: map[string]int{},
-		start: make(chan struct{}), stopDispatch: make(chan struct{}), dispatchDone: make(chan struct{})}
+		handed: map[string]handedEvent{},
+		start:  make(chan struct{}), stopDispatch: make(chan struct{}), dispatchDone: make(chan struct{})}
 	h.readWebhookURL = h.storedWebhookURL
 	if hz := h.opts.RedeliveryHorizon(); hz > WebhookRedeliveryHorizon {
 		// Receivers sized for the defaults would take a late copy for new.
@@ -128,9 +138,10 @@ func openHooks(ctx context.Context, db *store, client *http.Client, log *slog.Lo
 	}
 	delivery := h.opts.Delivery
 	delivery.Logger = log
-	delivery.Retarget = h.retarget
+	delivery.Retarget = h.beforeAttempt
 	delivery.Now = now
 	delivery.OnResult = func(ev webhook.Event, r webhook.Result) {
+		h.handedBack(eventKey(ev.OrgID, ev.EventID))
 		h.mu.Lock()
 		h.outcomes = append(h.outcomes, outcome{ev: ev, res: r, undeliverable: !r.Delivered && neverSendable(r.Err)})
 		h.mu.Unlock()

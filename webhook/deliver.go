@@ -59,7 +59,10 @@ type Event struct {
 
 // Result is the outcome of an event, after its last attempt.
 type Result struct {
-	Delivered  bool
+	Delivered bool
+	// Attempts counts the requests started: an attempt that ended before
+	// its request (ErrTooLate, Retarget's error, a shutdown while it waited
+	// for a request slot) is not counted.
 	Attempts   int
 	StatusCode int    // of the last attempt; 0 if it got no HTTP reply
 	KeyID      string // that signed the last attempt
@@ -293,6 +296,14 @@ func checkURL(raw string) error {
 	return nil
 }
 
+// errNotStarted marks an attempt that ended before its request was made
+// (the deliverer was shut down while it waited for a request slot): it is
+// not counted in Result.Attempts.
+type errNotStarted struct{ err error }
+
+func (e errNotStarted) Error() string { return e.err.Error() }
+func (e errNotStarted) Unwrap() error { return e.err }
+
 // errRetargeted marks an attempt that Retarget ended unsent.
 type errRetargeted struct{ err error }
 
@@ -362,6 +373,12 @@ func (d *Deliverer) deliver(ev Event, q *orgQueue) {
 			d.log.Warn("webhook not sent: past its last sending time", "org", ev.OrgID, "event", ev.EventID, "host", host, "attempts", res.Attempts)
 			break
 		}
+		if ns, ok := err.(errNotStarted); ok {
+			// Shut down while waiting for a request slot: nothing was sent.
+			res.Attempts, res.Err = attempt-1, ns.err
+			d.log.Warn("webhook abandoned at shutdown before its attempt was sent", "org", ev.OrgID, "event", ev.EventID, "attempts", res.Attempts)
+			break
+		}
 		if re, ok := err.(errRetargeted); ok {
 			res.Attempts, res.Err = attempt-1, re.err
 			d.log.Warn("webhook not sent: no URL to send it to now", "org", ev.OrgID, "event", ev.EventID, "attempts", res.Attempts, "err", re.err)
@@ -418,13 +435,17 @@ func (d *Deliverer) attempt(ev Event, q *orgQueue, target *string) (status int, 
 	case q.requests <- struct{}{}:
 		defer func() { <-q.requests }()
 	case <-d.ctx.Done():
-		return 0, "", 0, fmt.Errorf("webhook %s: %w", ev.EventID, d.ctx.Err())
+		return 0, "", 0, errNotStarted{fmt.Errorf("webhook %s: not sent: %w", ev.EventID, d.ctx.Err())}
 	}
 	select {
 	case d.requests <- struct{}{}:
 		defer func() { <-d.requests }()
 	case <-d.ctx.Done():
-		return 0, "", 0, fmt.Errorf("webhook %s: %w", ev.EventID, d.ctx.Err())
+		return 0, "", 0, errNotStarted{fmt.Errorf("webhook %s: not sent: %w", ev.EventID, d.ctx.Err())}
+	}
+	// A slot freed by the shutdown itself may win the select above.
+	if err := d.ctx.Err(); err != nil {
+		return 0, "", 0, errNotStarted{fmt.Errorf("webhook %s: not sent: %w", ev.EventID, err)}
 	}
 
 	// Checked once the slots are held: waiting for them may take past it.
