@@ -521,11 +521,7 @@ func doubleQuotes(field, src string) []Diagnostic {
 // it is a plain path of keywords and fields, else from every struct's.
 func fieldHint(src string, line, col int, name string) string {
 	if st := receiverStruct(src, line, col); st != "" {
-		fields := schemaNames(st)
-		if s := suggest(name, fields); s != "" {
-			return fmt.Sprintf(" (did you mean '%s'?)", s)
-		}
-		return fmt.Sprintf(" (%s has: %s)", st, strings.Join(fields, ", "))
+		return structFieldHint(st, name)
 	}
 	if s := suggest(name, allFieldNames()); s != "" {
 		return fmt.Sprintf(" (did you mean '%s'?)", s)
