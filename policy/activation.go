@@ -186,6 +186,9 @@ func (c converter) record(typ string, m map[string]any, path string) (*record, e
 		if err != nil {
 			return nil, err
 		}
+		if caseInsensitive[typ][k] {
+			val = lowerASCII(val)
+		}
 		r.fields[k] = val
 	}
 	return r, nil

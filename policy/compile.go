@@ -181,7 +181,11 @@ func compileOne(env *cel.Env, zones *zoneCache, field, src string, mode checkMod
 	if ast == nil {
 		return nil, nil, nil
 	}
-	prg, err := env.Program(ast, programOptions(zones)...)
+	opts := programOptions(zones)
+	if ids := caseFoldedOperands(ast); len(ids) > 0 {
+		opts = append(opts, cel.CustomDecoratorV2(caseFold(ids)))
+	}
+	prg, err := env.Program(ast, opts...)
 	if err != nil {
 		return nil, nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
 	}

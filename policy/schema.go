@@ -103,6 +103,12 @@ var schema = map[string][]string{
 // evaluation error" (language.mdx §Spark). Elsewhere such a field is absent.
 var sparkStructs = map[string]bool{"SparkSignatureRequest": true, "SparkKeyDerivation": true, "SparkTransferLeaf": true}
 
+// caseInsensitive are the string fields the docs call case-insensitive
+// (TempoCall input: "hex comparisons work regardless of casing",
+// examples/tempo.mdx): their value is lower-cased, and so is the other
+// side of a comparison with them (casefold.go).
+var caseInsensitive = map[string]map[string]bool{"TempoCall": {"input": true}}
+
 // Names of the keyword types.
 const (
 	typeUser          = "User"
