@@ -138,7 +138,8 @@ func (w *fieldWalk) paramDecl(e ast.Expr, scope map[string]string) (string, bool
 func isFilter(c ast.ComprehensionExpr) bool {
 	isAccu := func(e ast.Expr) bool { return e.Kind() == ast.IdentKind && e.AsIdent() == c.AccuVar() }
 	step := c.LoopStep()
-	if !isAccu(c.Result()) || step.Kind() != ast.CallKind || step.AsCall().FunctionName() != operators.Conditional {
+	if !isAccu(c.Result()) || step.Kind() != ast.CallKind || step.AsCall().FunctionName() != operators.Conditional ||
+		len(step.AsCall().Args()) != 3 {
 		return false
 	}
 	add := step.AsCall().Args()[1]
