@@ -75,6 +75,9 @@ func (in Input) activation() (*activation, error) {
 	if act.Resource == "" && act.Action == "" {
 		act.Resource, act.Action, _ = ResourceAction(act.Type)
 	}
+	if params, err = c.typedParams(act.Type, params); err != nil {
+		return nil, err
+	}
 	vars[varActivity] = &record{typ: typeActivity, fields: map[string]ref.Val{
 		"type": types.String(act.Type), "kind": types.String(act.Kind),
 		"resource": types.String(act.Resource), "action": types.String(act.Action),
@@ -154,8 +157,13 @@ func payloadKeywords() []string {
 }
 
 // converter turns JSON-like Go values into language values, checked
-// against the schema.
-type converter struct{ e envs }
+// against the schema. A lenient one skips the keys a struct does not have
+// (activity.params keeps camelCase spellings beside the documented ones);
+// a strict one refuses them.
+type converter struct {
+	e       envs
+	lenient bool
+}
 
 func (c converter) record(typ string, m map[string]any, path string) (*record, error) {
 	spec, ok := c.e.provider.structs[typ]
@@ -165,6 +173,9 @@ func (c converter) record(typ string, m map[string]any, path string) (*record, e
 	r := &record{typ: typ, fields: make(map[string]ref.Val, len(m))}
 	for k, v := range m {
 		f, ok := spec.fields[k]
+		if !ok && c.lenient {
+			continue
+		}
 		if !ok {
 			return nil, fmt.Errorf("%s: a %s has no field %q (its fields: %s)", path, typ, k, strings.Join(spec.names, ", "))
 		}
@@ -174,6 +185,9 @@ func (c converter) record(typ string, m map[string]any, path string) (*record, e
 		val, err := c.value(f.decl, v, path+"."+k)
 		if err != nil {
 			return nil, err
+		}
+		if caseInsensitive[typ][k] {
+			val = lowerASCII(val)
 		}
 		r.fields[k] = val
 	}

@@ -181,7 +181,11 @@ func compileOne(env *cel.Env, zones *zoneCache, field, src string, mode checkMod
 	if ast == nil {
 		return nil, nil, nil
 	}
-	prg, err := env.Program(ast, programOptions(zones)...)
+	opts := programOptions(zones)
+	if ids := caseFoldedOperands(ast); len(ids) > 0 {
+		opts = append(opts, cel.CustomDecoratorV2(caseFold(ids)))
+	}
+	prg, err := env.Program(ast, opts...)
 	if err != nil {
 		return nil, nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
 	}
@@ -521,11 +525,7 @@ func doubleQuotes(field, src string) []Diagnostic {
 // it is a plain path of keywords and fields, else from every struct's.
 func fieldHint(src string, line, col int, name string) string {
 	if st := receiverStruct(src, line, col); st != "" {
-		fields := schemaNames(st)
-		if s := suggest(name, fields); s != "" {
-			return fmt.Sprintf(" (did you mean '%s'?)", s)
-		}
-		return fmt.Sprintf(" (%s has: %s)", st, strings.Join(fields, ", "))
+		return structFieldHint(st, name)
 	}
 	if s := suggest(name, allFieldNames()); s != "" {
 		return fmt.Sprintf(" (did you mean '%s'?)", s)

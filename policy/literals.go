@@ -90,5 +90,10 @@ func checkLiterals(field, src string, rw rewritten, checked *cel.Ast, mode check
 		}
 	})
 	ast.PostOrderVisit(native.Expr(), visitor)
+	if mode == checkSubmitted {
+		for _, p := range paramFields(native.Expr()) {
+			report(p.id, p.msg)
+		}
+	}
 	return out
 }

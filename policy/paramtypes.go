@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 
 	"cel.dev/cel-go/common/ast"
 	"cel.dev/cel-go/common/types"
@@ -19,6 +20,10 @@ var documentedParamTypes = map[string]string{
 	"user_ids": "list<string>", "user_id": "string", "api_key_ids": "list<string>",
 	"target_public_key": "string", "wallet_id": "string", "otp_length": "int",
 	"session_profile_id": "string", "endpoint_id": "string", "sign_with": "string",
+	// Structs of the schema: activation builds them (typedParams), and
+	// checkParamFields refuses a field they do not have.
+	"signatures": "list<SparkSignatureRequest>", "transfer": "SparkTransferPackage",
+	"claim": "SparkClaimPackage", "lightning_receive": "SparkLightningReceivePackage",
 }
 
 // paramRead is the name of the parameter e reads when it is
@@ -96,7 +101,7 @@ func literalType(e ast.Expr) string {
 func paramLiteralMismatch(name string, lit ast.Expr) string {
 	want, ok := documentedParamTypes[name]
 	got := literalType(lit)
-	if !ok || got == "" || got == want || want == "list<string>" && got == "list" && len(lit.AsList().Elements()) == 0 {
+	if !ok || got == "" || got == want || strings.HasPrefix(want, "list<") && got == "list" && len(lit.AsList().Elements()) == 0 {
 		return ""
 	}
 	field := "activity.params." + name
@@ -129,6 +134,9 @@ func paramMembershipMismatch(elem, container ast.Expr) (at ast.Expr, msg string)
 			return nil, ""
 		}
 		field := "activity.params." + name
+		if strings.HasPrefix(want, "list<") && want != "list<string>" {
+			return nil, "" // a list of structs, which no literal is
+		}
 		if want != "list<string>" {
 			return container, fmt.Sprintf("%s is %s on the real service, not a list, and `in` needs a list or a map "+
 				"on its right, which is a type error there (the policy never applies); to compare it with one value, "+
@@ -175,7 +183,7 @@ func paramContainsMismatch(target, arg ast.Expr) (at ast.Expr, msg string) {
 	}
 	field := "activity.params." + name
 	switch got := literalType(arg); {
-	case want == "list<string>":
+	case strings.HasPrefix(want, "list<"):
 		return paramMembershipMismatch(arg, target)
 	case want == "string" && got != "" && got != "string":
 		return arg, fmt.Sprintf("%s is a string on the real service, and contains() on a string needs a string, "+

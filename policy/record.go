@@ -61,6 +61,30 @@ func (v recordVal) Equal(other ref.Val) ref.Val {
 func (v recordVal) Type() ref.Type { return types.NewObjectType(v.r.typ) }
 func (v recordVal) Value() any     { return v.r }
 
+// Get reads a field of a record the checker sees as dyn (inside
+// activity.params, whose values are JSON to it): as a typed read does.
+func (v recordVal) Get(index ref.Val) ref.Val {
+	name, ok := index.(types.String)
+	f, known := schemaStructs()[v.r.typ].fields[string(name)]
+	if !ok || !known {
+		return types.NewErr("a %s has no field %s (its fields: %s)", v.r.typ, index, strings.Join(schemaNames(v.r.typ), ", "))
+	}
+	val, err := v.r.get(adapter{base: types.DefaultTypeAdapter}, string(name), f)
+	if err != nil {
+		return types.WrapErr(err)
+	}
+	return val
+}
+
+// IsSet is has() on a field of a record the checker sees as dyn.
+func (v recordVal) IsSet(field ref.Val) ref.Val {
+	name, ok := field.(types.String)
+	if _, known := schemaStructs()[v.r.typ].fields[string(name)]; !ok || !known {
+		return types.NewErr("a %s has no field %s", v.r.typ, field)
+	}
+	return types.Bool(v.r.isSet(string(name)))
+}
+
 // adapter turns the package's Go values into CEL values: records, big
 // numbers, and lists and maps whose elements may be either.
 type adapter struct{ base types.Adapter }
@@ -116,30 +140,41 @@ func (p *provider) FindStructFieldType(name, field string) (*types.FieldType, bo
 		Type: f.typ,
 		IsSet: func(target any) bool {
 			r, ok := target.(*record)
-			if !ok || r.missing != "" {
-				return false
-			}
-			v, ok := r.fields[field]
-			if inner, isRec := v.(recordVal); isRec && inner.r.missing != "" {
-				return false
-			}
-			return ok
+			return ok && r.isSet(field)
 		},
 		GetFrom: func(target any) (any, error) {
 			r, ok := target.(*record)
 			if !ok {
 				return nil, fmt.Errorf("no field '%s' on %T", field, target)
 			}
-			if r.missing != "" {
-				r.rec.note(r.missing)
-				return nil, fmt.Errorf("this activity has no %s", r.missing)
-			}
-			if v, ok := r.fields[field]; ok {
-				return v, nil
-			}
-			return p.zero(name, field, f)
+			return r.get(p.adapter, field, f)
 		},
 	}, true
+}
+
+// isSet is has(r.field): the record holds the field (a keyword the activity
+// lacks holds none).
+func (r *record) isSet(field string) bool {
+	if r.missing != "" {
+		return false
+	}
+	v, ok := r.fields[field]
+	if inner, isRec := v.(recordVal); isRec && inner.r.missing != "" {
+		return false
+	}
+	return ok
+}
+
+// get reads r.field, of spec f: its value, or the zero value of its type.
+func (r *record) get(ad types.Adapter, field string, f fieldSpec) (ref.Val, error) {
+	if r.missing != "" {
+		r.rec.note(r.missing)
+		return nil, fmt.Errorf("this activity has no %s", r.missing)
+	}
+	if v, ok := r.fields[field]; ok {
+		return v, nil
+	}
+	return zero(ad, r.typ, field, f)
 }
 
 func (p *provider) NewValue(name string, fields map[string]ref.Val) ref.Val {
@@ -150,7 +185,7 @@ func (p *provider) NewValue(name string, fields map[string]ref.Val) ref.Val {
 }
 
 // zero is the value of a field a record does not hold.
-func (p *provider) zero(structName, field string, f fieldSpec) (any, error) {
+func zero(ad types.Adapter, structName, field string, f fieldSpec) (ref.Val, error) {
 	switch {
 	case f.decl == "string":
 		return types.String(""), nil
@@ -159,9 +194,11 @@ func (p *provider) zero(structName, field string, f fieldSpec) (any, error) {
 	case f.decl == "bool":
 		return types.False, nil
 	case strings.HasPrefix(f.decl, "list<"):
-		return types.NewRefValList(p.adapter, nil), nil
+		return types.NewRefValList(ad, nil), nil
 	case strings.HasPrefix(f.decl, "map<"):
-		return ordered(types.NewStringInterfaceMap(p.adapter, map[string]any{})), nil
+		return ordered(types.NewStringInterfaceMap(ad, map[string]any{})), nil
+	case sparkStructs[structName] && f.elemKind == f.decl:
+		return recordVal{&record{typ: f.decl, fields: map[string]ref.Val{}}}, nil
 	}
 	return nil, fmt.Errorf("%s.%s is not set (test it with has())", structName, field)
 }

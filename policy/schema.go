@@ -72,9 +72,42 @@ var schema = map[string][]string{
 		"max_priority_fee_per_gas:int", "fee_token:string", "valid_before:int", "valid_after:int", "calls:list<TempoCall>"},
 	"TempoCall": {"to:string", "input:string", "function_signature:string"},
 
+	// The Spark parameters (activity.params.signatures, transfer, claim,
+	// lightning_receive; language.mdx §Spark). Their struct fields always
+	// read as a struct (sparkStructs).
+	"SparkSignatureRequest": {"derivation:SparkKeyDerivation", "message:string", "verifying_key:string",
+		"operator_commitments:list<SparkFrostCommitment>", "adaptor_public_key:string"},
+	"SparkKeyDerivation": {"type:string", "signing_leaf:SparkSigningLeafDerivation",
+		"static_deposit:SparkStaticDepositDerivation"},
+	"SparkSigningLeafDerivation":   {"leaf_id:string"},
+	"SparkStaticDepositDerivation": {"index:int"},
+	"SparkFrostCommitment":         {"id:string", "hiding:string", "binding:string"},
+	"SparkTransferPackage": {"transfer_id:string", "leaves:list<SparkTransferLeaf>", "threshold:int",
+		"operator_recipients:list<SparkOperatorRecipient>", "receiver_public_key:string"},
+	"SparkTransferLeaf": {"leaf_id:string", "old_leaf_derivation:SparkKeyDerivation",
+		"new_leaf_derivation:SparkKeyDerivation", "refund_signature:string", "direct_refund_signature:string",
+		"direct_from_cpfp_refund_signature:string"},
+	"SparkOperatorRecipient": {"operator_id:string", "encryption_public_key:string"},
+	"SparkClaimPackage": {"leaves:list<SparkClaimLeaf>", "threshold:int",
+		"operator_recipients:list<SparkOperatorRecipient>", "transfer_id:string", "sender_identity_public_key:string"},
+	"SparkClaimLeaf":               {"leaf_id:string", "ciphertext:string", "sender_signature:string"},
+	"SparkLightningReceivePackage": {"threshold:int", "operator_recipients:list<SparkOperatorRecipient>"},
+
 	// Time.
 	typeTime: {"now:timestamp"},
 }
+
+// sparkStructs are the structs whose struct-typed fields read as an empty
+// struct (whose fields read as zero values) when not set: "inactive variant
+// fields evaluate to their type defaults rather than producing an
+// evaluation error" (language.mdx §Spark). Elsewhere such a field is absent.
+var sparkStructs = map[string]bool{"SparkSignatureRequest": true, "SparkKeyDerivation": true, "SparkTransferLeaf": true}
+
+// caseInsensitive are the string fields the docs call case-insensitive
+// (TempoCall input: "hex comparisons work regardless of casing",
+// examples/tempo.mdx): their value is lower-cased, and so is the other
+// side of a comparison with them (casefold.go).
+var caseInsensitive = map[string]map[string]bool{"TempoCall": {"input": true}}
 
 // Names of the keyword types.
 const (
