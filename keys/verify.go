@@ -144,6 +144,11 @@ func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 		if err != nil {
 			return ParsedStamp{}, err
 		}
+		// SetByteSlice reads only the first 32 bytes of a longer slice, so a
+		// value of 2^256 or more must be refused before it is read.
+		if r.BitLen() > 256 || s.BitLen() > 256 {
+			return ParsedStamp{}, fmt.Errorf("%w: r or s is not below the secp256k1 group order", ErrMalformedSignature)
+		}
 		if rOver, sOver := p.k1R.SetByteSlice(r.Bytes()), p.k1S.SetByteSlice(s.Bytes()); rOver || sOver {
 			return ParsedStamp{}, fmt.Errorf("%w: r or s is not below the secp256k1 group order", ErrMalformedSignature)
 		}
