@@ -44,17 +44,24 @@ func (c oidcClaims) hasAudience(aud string) bool {
 
 // checkAuthorizedParty applies OpenID Connect Core 1.0 §3.1.3.7 to a token
 // whose aud already includes audience, the one client id this organization
-// accepts from its issuer: an azp present must be that client id (the token
-// was issued to it, not to another client that merely lists it), and a
-// token for several audiences must carry such an azp.
+// accepts from its issuer: a token for several audiences must name that
+// client id in azp (it was issued to this client, not to another one that
+// merely lists it). A token whose only audience is this client was issued
+// for it, whatever its azp says: Google's tokens for a mobile app's backend
+// carry aud = the backend's client id and azp = the app's own, and Google
+// tells backends to check aud.
 func (c oidcClaims) checkAuthorizedParty(audience string) error {
-	switch n := len(c.audiences()); {
-	case c.AuthorizedParty != nil && *c.AuthorizedParty != audience:
-		return fmt.Errorf("authorized party (azp) %q is not %q, the client id this organization accepts from %s: the token was issued to another client; "+
-			"sign in through this organization's client", truncateForMessage(*c.AuthorizedParty), audience, c.Issuer)
-	case c.AuthorizedParty == nil && n > 1:
+	n := len(c.audiences())
+	if n <= 1 {
+		return nil
+	}
+	switch {
+	case c.AuthorizedParty == nil:
 		return fmt.Errorf("token has %d audiences (aud) and no authorized party (azp); a token for several audiences must name %q, "+
 			"the client id this organization accepts from %s, in azp (OpenID Connect Core 1.0 §3.1.3.7); ask the provider for a token issued to that client", n, audience, c.Issuer)
+	case *c.AuthorizedParty != audience:
+		return fmt.Errorf("authorized party (azp) %q is not %q, the client id this organization accepts from %s, and the token has %d audiences: it was issued to another client; "+
+			"sign in through this organization's client", truncateForMessage(*c.AuthorizedParty), audience, c.Issuer, n)
 	}
 	return nil
 }
