@@ -306,7 +306,7 @@ func (e *localError) Unwrap() error { return e.err }
 // the client keeps strings exact (WithExactStrings).
 func (c *Client) decode(op string, reply []byte, out any) error {
 	if err := json.Unmarshal(reply, out); err != nil {
-		return fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", op, Sanitize(err.Error()))
+		return unexpectedJSON(op, err)
 	}
 	if !c.exact {
 		SanitizeValue(out)

@@ -101,7 +101,7 @@ func orderedMembers(data []byte) ([]Member, error) {
 	if tok, err := dec.Token(); err != nil {
 		return nil, err
 	} else if tok != json.Delim('{') {
-		return nil, fmt.Errorf("want a JSON object, got %v", tok)
+		return nil, fmt.Errorf("want a JSON object, got %s", ClipBytes(fmt.Sprint(tok), 64))
 	}
 	var members []Member
 	seen := map[string]bool{}
@@ -112,12 +112,12 @@ func orderedMembers(data []byte) ([]Member, error) {
 		}
 		key, _ := tok.(string)
 		if seen[key] {
-			return nil, fmt.Errorf("key %s is sent twice; only one of them could be kept", Quote(key))
+			return nil, fmt.Errorf("key %s is sent twice; only one of them could be kept", Quote(truncateKey(key)))
 		}
 		seen[key] = true
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("%s: %w", Quote(key), err)
+			return nil, fmt.Errorf("%s: %w", Quote(truncateKey(key)), err)
 		}
 		members = append(members, Member{Key: key, Value: raw})
 	}

@@ -133,7 +133,7 @@ func (c *Client) SubmitRaw(ctx context.Context, path string, params Params, opts
 	// failure a script would take as "nothing was recorded, run it again".
 	var reply ActivityResponse
 	if err := json.Unmarshal(raw, &reply); err != nil {
-		return nil, nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply is not the expected JSON (%s); the server may not be this service", cl.op, Sanitize(err.Error()))})
+		return nil, nil, cl.outcomeUnknown(&unreadableReplyError{unexpectedJSON(cl.op, err)})
 	}
 	if reply.Activity.ID == "" || reply.Activity.Status == "" {
 		return nil, nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply carries no activity id or status; the server may not be this service", cl.op)})

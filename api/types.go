@@ -49,7 +49,8 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		}
 		ms, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return fmt.Errorf("time: %q is neither a time object nor epoch milliseconds", s)
+			// Only a prefix: the reply is untrusted and may be megabytes long.
+			return fmt.Errorf("time: %q is neither a time object nor epoch milliseconds", ClipBytes(s, 64))
 		}
 		*t = NewTime(time.UnixMilli(ms))
 		return nil

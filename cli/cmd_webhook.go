@@ -114,8 +114,9 @@ type deliveryReport struct {
 
 // reportDelivery describes a delivery: from the verifier when it verified,
 // else from the (unverified, so only informative) headers and body. Every
-// value is kept exact, and escaped once where it is shown: line and write
-// here, the console's Webhooks screen at render time.
+// value is kept exact (but a refused delivery's body fields, cut short), and
+// escaped once where it is shown: line and write here, the console's Webhooks
+// screen at render time.
 func reportDelivery(h http.Header, body []byte, d *webhook.Delivery, err error) deliveryReport {
 	r := deliveryReport{Verified: err == nil}
 	if d != nil {
@@ -132,6 +133,12 @@ func reportDelivery(h http.Header, body []byte, d *webhook.Delivery, err error) 
 	}
 	if json.Unmarshal(body, &a) == nil {
 		r.ActivityID, r.Type, r.Status = a.ID, a.Type, a.Status
+		if err != nil {
+			// Unsigned claims, sent by anyone who can reach the listener:
+			// a short prefix is enough to recognise them, and no more is
+			// printed, kept by the console or logged.
+			r.ActivityID, r.Type, r.Status = api.ClipBytes(a.ID, unverifiedValueBytes), api.ClipBytes(a.Type, unverifiedValueBytes), api.ClipBytes(a.Status, unverifiedValueBytes)
+		}
 	}
 	if err != nil {
 		r.Reason = err.Error()
@@ -149,7 +156,11 @@ func (r deliveryReport) line() string {
 	case r.Redelivery:
 		verdict = "redelivery"
 	}
-	s := fmt.Sprintf("%s event=%s org=%s key=%s activity=%s type=%s status=%s", verdict, orDash(r.EventID), orDash(r.OrganizationID), orDash(r.KeyID), orDash(r.ActivityID), orDash(r.Type), orDash(r.Status))
+	s := fmt.Sprintf("%s event=%s org=%s key=%s", verdict, orDash(r.EventID), orDash(r.OrganizationID), orDash(r.KeyID))
+	if !r.Verified && r.ActivityID+r.Type+r.Status != "" {
+		s += " unverified:" // what the body claims, which its signature did not vouch for
+	}
+	s += fmt.Sprintf(" activity=%s type=%s status=%s", orDash(r.ActivityID), orDash(r.Type), orDash(r.Status))
 	if r.Saved != "" {
 		s += " saved=" + api.Sanitize(r.Saved)
 	}
@@ -159,11 +170,19 @@ func (r deliveryReport) line() string {
 	return s
 }
 
+// Bounds of the values a delivery report shows: a refused delivery's body
+// fields are cut at unverifiedValueBytes when read, and every value of a
+// line at lineValueBytes, so that no sender can print a multi-megabyte line.
+const (
+	unverifiedValueBytes = 128
+	lineValueBytes       = 256
+)
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return api.SanitizeID(s)
+	return api.SanitizeID(api.ClipBytes(s, lineValueBytes))
 }
 
 // write prints the report: a line for people, or with --json one JSON object
