@@ -139,16 +139,14 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	}
 	members := policy.Members(users, *cfg)
 	in := policy.InputOfActivity(*act, members, "", time.Time{})
-	// Who could still approve: the members who have not voted, by name.
-	var candidates []policy.Approver
-	for _, u := range users {
-		if !slices.ContainsFunc(act.Votes, func(v api.Vote) bool { return v.UserID == u.UserID }) {
-			candidates = append(candidates, members[u.UserID])
-		}
-	}
 	draftP := policy.Policy{ID: draftPolicyID, Name: *name, Effect: eff, Compiled: draft}
 	sim := policy.SimulateActivity(current, draftP, *act, in, policy.QuorumOf(cfg.Quorum))
-	rep := simulationReport{ActivityID: act.ID, ActivityType: act.Type, Today: reportOf(sim.Today, in, candidates), WithDraft: reportOf(sim.WithDraft, in, candidates),
+	// Who could still approve: the members the service would let vote from
+	// now on, today and once the draft exists (it may be what asks for them).
+	now := time.Now()
+	today := mayStillVote(current, users, members, *act, now)
+	withDraft := mayStillVote(append(slices.Clip(current), draftP), users, members, *act, now)
+	rep := simulationReport{ActivityID: act.ID, ActivityType: act.Type, Today: reportOf(sim.Today, in, today), WithDraft: reportOf(sim.WithDraft, in, withDraft),
 		LocksOut: sim.LocksOut, Draft: api.CreatePolicyParams{PolicyName: *name, Effect: eff, Condition: *condition, Consensus: *consensus}}
 	if sim.Waiting != "" { // the service keeps it waiting, whatever the replay says
 		rep.Today.Why, rep.Today.DecidedBy = sim.Waiting, "no decision yet"
@@ -205,4 +203,28 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 		fmt.Fprintf(w, "  %-20s %s — %s\n", strings.TrimPrefix(l.Shown, "OUTCOME_"), label, api.Sanitize(l.Detail))
 	}
 	return w.err
+}
+
+// mayStillVote are the members who have not voted on act and whom the service
+// would offer the vote at now with these policies (policy.OthersWhoMayVote),
+// in the users' order: a member it would refuse (NOT_A_VOTER) is never named
+// as one who could still approve.
+func mayStillVote(policies []policy.Policy, users []api.User, members map[string]policy.Approver, act api.Activity, now time.Time) []policy.Approver {
+	voted := map[string]bool{}
+	for _, v := range act.Votes {
+		voted[v.UserID] = true
+	}
+	_, params := act.Intent.Params()
+	in := policy.Input{Activity: policy.ActivityFor(act.Type, params), Now: now} // what the service asks it on
+	may := map[string]bool{}
+	for _, m := range policy.OthersWhoMayVote(policies, members, in, policy.RootOnly(act.Type), voted) {
+		may[m.ID] = true
+	}
+	var out []policy.Approver
+	for _, u := range users {
+		if may[u.UserID] {
+			out = append(out, members[u.UserID])
+		}
+	}
+	return out
 }

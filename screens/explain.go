@@ -154,7 +154,7 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 	}
 	in := policy.InputOfActivity(a, ec.members, e.VoteID, e.CreatedAt.Time())
 	d := policy.Decide(ran, in, policy.QuorumOf(ec.quorum), policy.RootOnly(a.Type))
-	out.Explanation = policy.ExplainWith(d, in, ec.notVotedBy(a, e.VoteID))
+	out.Explanation = policy.ExplainWith(d, in, ec.mayStillVote(a, e.VoteID, in))
 	stored := slices.DeleteFunc(slices.Clone(e.PolicyEvaluations), func(o api.PolicyOutcome) bool { return o.PolicyID == "" })
 	unread := a.IntentUnread()
 	if unread || len(out.Unknown) > 0 || len(unreadable) > 0 || !slices.Equal(stored, d.Policies) {
@@ -186,9 +186,11 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 	return out
 }
 
-// notVotedBy are the members who had not voted on a when vote upTo was cast,
-// by name: who could still approve.
-func (ec evaluationContext) notVotedBy(a api.Activity, upTo string) []policy.Approver {
+// mayStillVote are the members who had not voted on a when vote upTo was
+// cast and whom the service would offer the vote (othersWhoMayVote, asked at
+// in's instant), by name: who could still approve. A member it refuses
+// (NOT_A_VOTER) is never named as one.
+func (ec evaluationContext) mayStillVote(a api.Activity, upTo string, in policy.Input) []policy.Approver {
 	voted := map[string]bool{}
 	for _, v := range a.Votes {
 		voted[v.UserID] = true
@@ -196,12 +198,7 @@ func (ec evaluationContext) notVotedBy(a api.Activity, upTo string) []policy.App
 			break
 		}
 	}
-	var out []policy.Approver
-	for id, m := range ec.members {
-		if !voted[id] {
-			out = append(out, m)
-		}
-	}
+	out := othersWhoMayVote(ec, in, policy.RootOnly(a.Type), voted)
 	slices.SortFunc(out, func(x, y policy.Approver) int { return strings.Compare(x.Name+x.ID, y.Name+y.ID) })
 	return out
 }
