@@ -224,7 +224,7 @@ func writeManifest(w io.Writer, m *proof.Manifest) {
 			fmt.Fprintf(w, "    %s %-14s %s\n", mark, quoteAlias(a.Alias), note)
 		}
 	}
-	fmt.Fprintf(w, "  share-set approvals: %d\n", m.ShareSetApprovals)
+	fmt.Fprintf(w, "  share-set approvals: %d (%s)\n", m.ShareSetApprovals, proof.ShareSetApprovalsNote)
 }
 
 func writeSet(w io.Writer, label string, s proof.QuorumSet) {
