@@ -94,6 +94,9 @@ func sanitizeReport(r *proof.Report) {
 		for i := range m.Pivot.Bridges {
 			m.Pivot.Bridges[i] = api.Sanitize(m.Pivot.Bridges[i])
 		}
+		// Clipped before sanitizing, so an escape is never cut in half.
+		m.Pivot.Env = api.Sanitize(api.ClipBytes(m.Pivot.Env, proof.MaxShownConfig))
+		m.DNS = api.Sanitize(api.ClipBytes(m.DNS, proof.MaxShownConfig))
 		m.Enclave.QOSCommit = api.Sanitize(m.Enclave.QOSCommit)
 		// Aliases stay exact: quoteAlias escapes them, once.
 		for i := range m.Approvals {
@@ -196,6 +199,12 @@ func writeManifest(w io.Writer, m *proof.Manifest) {
 	}
 	for _, b := range m.Pivot.Bridges {
 		fmt.Fprintf(w, "  bridge:      %s\n", b)
+	}
+	if m.Pivot.Env != "" {
+		fmt.Fprintf(w, "  env:         %s\n", m.Pivot.Env)
+	}
+	if m.DNS != "" {
+		fmt.Fprintf(w, "  dns:         %s\n", m.DNS)
 	}
 	writeSet(w, "manifest set", m.ManifestSet)
 	writeSet(w, "share set", m.ShareSet)

@@ -462,6 +462,12 @@ func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
 	if err := m.checkSetSizes(); err != nil {
 		return nil, nil, err
 	}
+	if m.Pivot.Env, err = configText(j.Pivot.Env); err != nil {
+		return nil, nil, fmt.Errorf("manifest JSON v2: pivot.env: %w", err)
+	}
+	if m.DNS, err = configText(j.DNS); err != nil {
+		return nil, nil, fmt.Errorf("manifest JSON v2: dns: %w", err)
+	}
 	for _, bc := range j.Pivot.BridgeConfig {
 		m.Pivot.Bridges = append(m.Pivot.Bridges, string(bc))
 	}

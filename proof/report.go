@@ -190,6 +190,7 @@ type Manifest struct {
 	ManifestSet QuorumSet   `json:"manifestSet"`
 	ShareSet    QuorumSet   `json:"shareSet"`
 	PatchSet    *QuorumSet  `json:"patchSet,omitempty"`
+	DNS         string      `json:"dns,omitempty"` // v2 only: compact JSON, approved with the manifest
 	Enclave     NitroConfig `json:"enclave"`
 	Approvals   []Approval  `json:"approvals,omitempty"`
 	// ShareSetApprovals is a count only: vigil checks no share-set approval
@@ -219,6 +220,7 @@ type Pivot struct {
 	Args      []string `json:"args"`
 	DebugMode bool     `json:"debugMode,omitempty"` // QOS pivot debug_mode: output piping, see PivotDebugText
 	Bridges   []string `json:"bridges,omitempty"`
+	Env       string   `json:"env,omitempty"` // v2 only: compact JSON, approved with the manifest
 }
 
 // PivotDebugText says what a manifest's pivot debug_mode means, for displays.
