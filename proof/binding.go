@@ -46,6 +46,14 @@ func ResultHash(r api.Result) (string, error) {
 
 const nameBinding = "App proof is about this activity"
 
+// IntentNotCovered is shown beside an app proof bound to its activity, where
+// the activity's intent is shown too. The payload binds only the activity's
+// id, type, fingerprint and result; the fingerprint is the SHA-256 of the
+// exact request body (DESIGN.md), which the service does not return, so vigil
+// cannot recompute it from the intent: a hostile service could show another
+// intent beside a genuine proof.
+const IntentNotCovered = "not covered: this proof binds the activity's id, type, fingerprint and result, not its intent; the intent shown is the service's (the fingerprint hashes the exact request body, which the service does not return, so it cannot be checked against the intent)"
+
 // BindingCheckID is the ID of the check that app proof i is about the subject.
 func BindingCheckID(i int) string { return fmt.Sprintf("app-proof[%d].activity", i) }
 
