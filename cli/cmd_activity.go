@@ -505,8 +505,12 @@ func activityProofs(ctx context.Context, c proc, args []string) error {
 				if st == proof.Fail {
 					elsewhere = append(elsewhere, fmt.Sprintf("#%d", i+1))
 				}
-				if err := fields(c.stdout, "proof", fmt.Sprintf("#%d", i+1), "scheme", api.Sanitize(p.Scheme), "public key", api.Sanitize(p.PublicKey),
-					"payload", api.Sanitize(p.ProofPayload), "activity", statusMark(st)+" "+api.Sanitize(why), "signature", api.Sanitize(p.Signature)); err != nil {
+				kv := []string{"proof", fmt.Sprintf("#%d", i+1), "scheme", api.Sanitize(p.Scheme), "public key", api.Sanitize(p.PublicKey),
+					"payload", api.Sanitize(p.ProofPayload), "activity", statusMark(st) + " " + api.Sanitize(why)}
+				if st == proof.Pass {
+					kv = append(kv, "intent", statusMark(proof.NotApplicable)+" "+proof.IntentNotCovered)
+				}
+				if err := fields(c.stdout, append(kv, "signature", api.Sanitize(p.Signature))...); err != nil {
 					return err
 				}
 			}

@@ -94,6 +94,9 @@ func sanitizeReport(r *proof.Report) {
 		for i := range m.Pivot.Bridges {
 			m.Pivot.Bridges[i] = api.Sanitize(m.Pivot.Bridges[i])
 		}
+		// Clipped before sanitizing, so an escape is never cut in half.
+		m.Pivot.Env = api.Sanitize(api.ClipBytes(m.Pivot.Env, proof.MaxShownConfig))
+		m.DNS = api.Sanitize(api.ClipBytes(m.DNS, proof.MaxShownConfig))
 		m.Enclave.QOSCommit = api.Sanitize(m.Enclave.QOSCommit)
 		// Aliases stay exact: quoteAlias escapes them, once.
 		for i := range m.Approvals {
@@ -197,6 +200,12 @@ func writeManifest(w io.Writer, m *proof.Manifest) {
 	for _, b := range m.Pivot.Bridges {
 		fmt.Fprintf(w, "  bridge:      %s\n", b)
 	}
+	if m.Pivot.Env != "" {
+		fmt.Fprintf(w, "  env:         %s\n", m.Pivot.Env)
+	}
+	if m.DNS != "" {
+		fmt.Fprintf(w, "  dns:         %s\n", m.DNS)
+	}
 	writeSet(w, "manifest set", m.ManifestSet)
 	writeSet(w, "share set", m.ShareSet)
 	if m.PatchSet != nil {
@@ -224,7 +233,7 @@ func writeManifest(w io.Writer, m *proof.Manifest) {
 			fmt.Fprintf(w, "    %s %-14s %s\n", mark, quoteAlias(a.Alias), note)
 		}
 	}
-	fmt.Fprintf(w, "  share-set approvals: %d\n", m.ShareSetApprovals)
+	fmt.Fprintf(w, "  share-set approvals: %d (%s)\n", m.ShareSetApprovals, proof.ShareSetApprovalsNote)
 }
 
 func writeSet(w io.Writer, label string, s proof.QuorumSet) {

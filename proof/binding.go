@@ -46,6 +46,14 @@ func ResultHash(r api.Result) (string, error) {
 
 const nameBinding = "App proof is about this activity"
 
+// IntentNotCovered is shown beside an app proof bound to its activity, where
+// the activity's intent is shown too. The payload binds only the activity's
+// id, type, fingerprint and result; the fingerprint is the SHA-256 of the
+// exact request body (DESIGN.md), which the service does not return, so vigil
+// cannot recompute it from the intent: a hostile service could show another
+// intent beside a genuine proof.
+const IntentNotCovered = "not covered: this proof binds the activity's id, type, fingerprint and result, not its intent; the intent shown is the service's (the fingerprint hashes the exact request body, which the service does not return, so it cannot be checked against the intent)"
+
 // BindingCheckID is the ID of the check that app proof i is about the subject.
 func BindingCheckID(i int) string { return fmt.Sprintf("app-proof[%d].activity", i) }
 
@@ -147,29 +155,51 @@ func bindWithoutActivity(fields map[string]json.RawMessage, typ string, s *Subje
 	if s == nil {
 		return NotApplicable, "not compared: no activity given; " + kind + " names no activity"
 	}
-	if org := payloadOrganization(fields); org != "" && s.OrganizationID != "" && org != s.OrganizationID {
-		return Fail, fmt.Sprintf("this proof is for organization %s, not this activity's (%s)", show(org), show(s.OrganizationID))
+	for _, org := range payloadOrganizations(fields) {
+		switch {
+		case !org.ok:
+			// As with activityId: a payload that tries to name an
+			// organization and names none could hide the one it names
+			// elsewhere, so it is not an address proof that names none.
+			return Fail, "the payload's " + org.where + " is not a non-empty string (" + show(org.raw) + "), so it cannot say which organization it is about"
+		case s.OrganizationID != "" && org.id != s.OrganizationID:
+			return Fail, fmt.Sprintf("this proof is for organization %s (%s), not this activity's (%s)", show(org.id), org.where, show(s.OrganizationID))
+		}
 	}
 	return NotApplicable, kind + " names no activity, so it cannot show it is about this one (it proves only what it says, e.g. an address derivation)"
 }
 
-// payloadOrganization is the organizationId of the payload, at the top or one
-// object down (the real service nests it, as in addressDerivationProof).
-func payloadOrganization(fields map[string]json.RawMessage) string {
-	var org string
-	if raw, ok := fields["organizationId"]; ok && json.Unmarshal(raw, &org) == nil {
-		return org
+// payloadOrg is one organizationId found in a payload: where it is, and its
+// value when it is a non-empty string (ok).
+type payloadOrg struct {
+	where, id, raw string
+	ok             bool
+}
+
+// payloadOrganizations is every organizationId of the payload, at the top and
+// one object down (the real service nests it, as in addressDerivationProof),
+// in key order. Every one is returned, not the first readable one: a null or
+// a first nested object naming this organization must not hide another.
+func payloadOrganizations(fields map[string]json.RawMessage) []payloadOrg {
+	var out []payloadOrg
+	add := func(where string, raw json.RawMessage) {
+		var id string
+		ok := raw != nil && string(raw) != "null" && json.Unmarshal(raw, &id) == nil && id != ""
+		out = append(out, payloadOrg{where: where, id: id, raw: string(raw), ok: ok})
+	}
+	if raw, ok := fields["organizationId"]; ok {
+		add("organizationId", raw)
 	}
 	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		var inner map[string]json.RawMessage
 		if json.Unmarshal(fields[k], &inner) != nil {
 			continue
 		}
-		if v, ok := inner["organizationId"]; ok && json.Unmarshal(v, &org) == nil {
-			return org
+		if raw, ok := inner["organizationId"]; ok {
+			add(k+".organizationId", raw)
 		}
 	}
-	return ""
+	return out
 }
 
 func shortType(t string) string { return strings.TrimPrefix(t, "ACTIVITY_TYPE_") }

@@ -124,6 +124,7 @@ func (v *verifier) approvalCheck(env *envelope, envErr error, shown *Manifest) {
 	if shown != nil {
 		shown.Approvals = approvals
 		shown.ShareSetApprovals = env.shareApprovals
+		shown.ShareSetApprovalsNote = ShareSetApprovalsNote
 	}
 	n := len(seen)
 	switch {

@@ -362,6 +362,12 @@ type jsonMember struct {
 	PubKey HexBytes `json:"pubKey"`
 }
 
+// jsonApproval is an approval of a v2 envelope, the shape of Borsh's.
+type jsonApproval struct {
+	Signature HexBytes   `json:"signature"`
+	Member    jsonMember `json:"member"`
+}
+
 type jsonSet struct {
 	Threshold jsonU32      `json:"threshold"`
 	Members   []jsonMember `json:"members"`
@@ -456,6 +462,12 @@ func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
 	if err := m.checkSetSizes(); err != nil {
 		return nil, nil, err
 	}
+	if m.Pivot.Env, err = configText(j.Pivot.Env); err != nil {
+		return nil, nil, fmt.Errorf("manifest JSON v2: pivot.env: %w", err)
+	}
+	if m.DNS, err = configText(j.DNS); err != nil {
+		return nil, nil, fmt.Errorf("manifest JSON v2: dns: %w", err)
+	}
 	for _, bc := range j.Pivot.BridgeConfig {
 		m.Pivot.Bridges = append(m.Pivot.Bridges, string(bc))
 	}
@@ -476,17 +488,24 @@ func (s jsonSet) set() QuorumSet {
 func decodeEnvelopeJSON(b []byte) (*envelope, error) {
 	var j struct {
 		Manifest             json.RawMessage `json:"manifest"`
-		ManifestSetApprovals []struct {
-			Signature HexBytes   `json:"signature"`
-			Member    jsonMember `json:"member"`
-		} `json:"manifestSetApprovals"`
-		ShareSetApprovals []json.RawMessage `json:"shareSetApprovals"`
+		ManifestSetApprovals []jsonApproval  `json:"manifestSetApprovals"`
+		ShareSetApprovals    []*jsonApproval `json:"shareSetApprovals"`
 	}
 	if err := strictJSON(b, &j); err != nil {
 		return nil, fmt.Errorf("manifest envelope JSON v2: %w", err)
 	}
 	if n := len(j.ManifestSetApprovals); n > maxSetMembers {
 		return nil, fmt.Errorf("manifest envelope JSON v2: manifestSetApprovals: %w", tooMany(n, "approvals"))
+	}
+	// Share-set approvals are never checked, but they are counted in the
+	// report: bounded and shaped as in Borsh, so the count is of approvals.
+	if n := len(j.ShareSetApprovals); n > maxSetMembers {
+		return nil, fmt.Errorf("manifest envelope JSON v2: shareSetApprovals: %w", tooMany(n, "approvals"))
+	}
+	for i, a := range j.ShareSetApprovals {
+		if a == nil {
+			return nil, fmt.Errorf("manifest envelope JSON v2: shareSetApprovals[%d] is null, want {\"signature\", \"member\"}", i)
+		}
 	}
 	m, canon, err := decodeManifestJSON(j.Manifest)
 	if err != nil {

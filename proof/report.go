@@ -183,17 +183,28 @@ type CertInfo struct {
 
 // Manifest is a decoded QuorumOS manifest with the envelope's approvals.
 type Manifest struct {
-	Version           string      `json:"version"` // "v0", "v1" (Borsh) or "v2" (JSON)
-	SHA256            HexBytes    `json:"sha256"`  // the manifest hash QOS commits to
-	Namespace         Namespace   `json:"namespace"`
-	Pivot             Pivot       `json:"pivot"`
-	ManifestSet       QuorumSet   `json:"manifestSet"`
-	ShareSet          QuorumSet   `json:"shareSet"`
-	PatchSet          *QuorumSet  `json:"patchSet,omitempty"`
-	Enclave           NitroConfig `json:"enclave"`
-	Approvals         []Approval  `json:"approvals,omitempty"`
-	ShareSetApprovals int         `json:"shareSetApprovals"`
+	Version     string      `json:"version"` // "v0", "v1" (Borsh) or "v2" (JSON)
+	SHA256      HexBytes    `json:"sha256"`  // the manifest hash QOS commits to
+	Namespace   Namespace   `json:"namespace"`
+	Pivot       Pivot       `json:"pivot"`
+	ManifestSet QuorumSet   `json:"manifestSet"`
+	ShareSet    QuorumSet   `json:"shareSet"`
+	PatchSet    *QuorumSet  `json:"patchSet,omitempty"`
+	DNS         string      `json:"dns,omitempty"` // v2 only: compact JSON, approved with the manifest
+	Enclave     NitroConfig `json:"enclave"`
+	Approvals   []Approval  `json:"approvals,omitempty"`
+	// ShareSetApprovals is a count only: vigil checks no share-set approval
+	// (ShareSetApprovalsNote says so beside it, in --json too).
+	ShareSetApprovals     int    `json:"shareSetApprovals"`
+	ShareSetApprovalsNote string `json:"shareSetApprovalsNote,omitempty"`
 }
+
+// ShareSetApprovalsNote says, wherever the share-set approval count is shown,
+// that it is not checked. QOS's share-set members approve the manifest when
+// they provision their shares; the message they sign was not confirmed
+// against a real proof (the production fixture has none), so vigil does not
+// verify them and must not let the count read as verified approvals.
+const ShareSetApprovalsNote = "not checked: vigil verifies neither their signatures nor their share-set membership"
 
 // Namespace identifies the deployment the manifest belongs to.
 type Namespace struct {
@@ -209,6 +220,7 @@ type Pivot struct {
 	Args      []string `json:"args"`
 	DebugMode bool     `json:"debugMode,omitempty"` // QOS pivot debug_mode: output piping, see PivotDebugText
 	Bridges   []string `json:"bridges,omitempty"`
+	Env       string   `json:"env,omitempty"` // v2 only: compact JSON, approved with the manifest
 }
 
 // PivotDebugText says what a manifest's pivot debug_mode means, for displays.

@@ -292,6 +292,9 @@ func (v *verifier) verifyChain(at time.Time) (Root, error) {
 	if err != nil {
 		var unknown x509.UnknownAuthorityError
 		if errors.As(err, &unknown) {
+			if why := unfitIssuer(v.att.leaf, v.att.cabundle); why != nil {
+				return Root{}, why
+			}
 			return Root{}, fmt.Errorf("the chain does not lead to a trusted root (trusted: %s)", rootNames(roots))
 		}
 		return Root{}, fmt.Errorf("certificate chain does not verify: %w", err)

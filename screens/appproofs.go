@@ -214,6 +214,10 @@ func (d *activityDetail) renderAppProofs(b *ui.DetailBuilder, c *Common) {
 		}
 		b.Styled(head + verdict)
 		field := func(label, styled string) { b.Styled("  " + padPlain(label+":", 16) + styled) }
+		if bound == proof.Pass {
+			// The intent above is the service's word, whatever the verdict.
+			field("intent", th.Warn.Render(proof.IntentNotCovered))
+		}
 		switch {
 		case ch.err != "":
 			b.Styled("  " + th.Bad.Render(ui.Clean("cannot verify: "+ch.err)))

@@ -391,6 +391,14 @@ func (w *reportWriter) manifest(m *proof.Manifest) {
 	for _, br := range m.Pivot.Bridges {
 		db.Field("bridge", br)
 	}
+	// Approved with the manifest (v2), so shown; Field sanitizes, and the
+	// clip keeps a hostile one from filling the screen.
+	if m.Pivot.Env != "" {
+		db.Field("env", api.ClipBytes(m.Pivot.Env, proof.MaxShownConfig))
+	}
+	if m.DNS != "" {
+		db.Field("dns", api.ClipBytes(m.DNS, proof.MaxShownConfig))
+	}
 	quorumSet(db, "manifest set", m.ManifestSet)
 	quorumSet(db, "share set", m.ShareSet)
 	if m.PatchSet != nil {
