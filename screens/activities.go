@@ -63,8 +63,8 @@ type Activities struct {
 	bootCache map[string]*api.BootProof
 	// width and height are the body's size (SetSize).
 	width, height int
-	// seen: the Pending list was loaded once, so the next load is compared with
-	// it (see activities_live.go).
+	// seen: the list shown (view, filter, page) was loaded once, so the next
+	// load is compared with it (see activities_live.go, activities_moved.go).
 	seen bool
 	// settled are activities that left the Pending list since the last manual
 	// refresh; they stay listed with their final status.
@@ -391,6 +391,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 			}
 		}
 		a.leftUnread = nil // the rows are the service's now (not before the early return above: it keeps the old rows)
+		under, refreshed := a.underCursor(), a.seen
 		fresh, orders := a.keepFresher(msg.items, copyOrder{msg.sent, a.gens.next()})
 		announce := a.announce(a.items, fresh)
 		for _, it := range fresh {
@@ -415,8 +416,8 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		if len(msg.items) > 0 {
 			a.first, a.last = msg.items[0].ID, msg.items[len(msg.items)-1].ID
 		}
-		a.seen = !a.all && a.before == "" && a.after == ""
-		a.setRows()
+		a.seen = true
+		moved := a.setRows()
 		var follow tea.Cmd
 		if a.detail != nil {
 			for _, it := range fresh {
@@ -425,7 +426,9 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 				}
 			}
 		}
-		return a, tea.Batch(announce, follow)
+		return a, tea.Batch(announce, follow, a.saidMoved(under, refreshed && moved), a.readAsked(), msgCmd(orgRetryMsg{}))
+	case voteDialogRecordMsg:
+		return a, a.followAskedRecord(msg)
 	case activitySettledMsg:
 		return a, a.settledActivity(msg)
 	case lockOutLiftedMsg:
@@ -447,14 +450,14 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		if a.detail != nil {
 			follow = a.detail.loadRecord(a.c)
 		}
-		return a, tea.Batch(a.load(), follow, a.recheckVote(), a.tick())
+		return a, tea.Batch(a.load(), follow, a.recheckVote(), a.tick(), msgCmd(orgRetryMsg{}))
 	case filterPickedMsg:
 		if msg.kind == "status" {
 			a.statuses = msg.values
 		} else {
 			a.types = msg.values
 		}
-		a.before, a.after = "", ""
+		a.before, a.after, a.seen = "", "", false
 		return a, a.load()
 	case savedFilterMsg:
 		return a, a.applySavedFilter(msg.filter)

@@ -49,7 +49,7 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		return a.copyField(true), true
 	case key.Matches(k, a.keys.Refresh):
 		a.forgetSettled() // a manual refresh shows the list as the service has it
-		cmds := []tea.Cmd{a.load(), a.recheckVote()}
+		cmds := []tea.Cmd{a.load(), a.recheckVote(), msgCmd(orgRetryMsg{})}
 		if a.detail != nil {
 			cmds = append(cmds, a.detail.load(a.c))
 		}
@@ -105,10 +105,12 @@ func (a *Activities) listKey(k tea.KeyPressMsg) tea.Cmd {
 		// last row. Settled activities kept on the list belong to the page
 		// they settled on, so they go with it.
 		a.before, a.after = "", a.last
+		a.seen = false // another page: nothing to compare it with
 		a.forgetSettled()
 		return a.load()
 	case key.Matches(k, a.keys.PrevPage) && a.keys.PrevPage.Enabled():
 		a.before, a.after = a.first, ""
+		a.seen = false
 		a.forgetSettled()
 		return a.load()
 	case pressed(k, a.keys.NextPage), pressed(k, a.keys.PrevPage):

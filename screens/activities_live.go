@@ -30,10 +30,12 @@ type activitySettledMsg struct {
 // maxNewToasts is how many arrivals get a toast each; more say how many.
 const maxNewToasts = 2
 
-// watching reports whether refreshes are compared: the first page of the
-// Pending view, after a first successful load.
+// watching reports whether refreshes are compared: any page of the Pending
+// view, after a first successful load of that page. Only the first page
+// announces arrivals; on every page an activity that leaves stays listed
+// with its final status, so the cursor on it does not fall to another row.
 func (a *Activities) watching() bool {
-	return !a.all && a.before == "" && a.after == "" && a.seen
+	return !a.all && a.seen
 }
 
 // announce compares the pending list before and after a refresh: it fetches the
@@ -60,6 +62,10 @@ func (a *Activities) announce(prev, next []api.Activity) tea.Cmd {
 	// With more pending than a page, an activity that settled lets the newest
 	// of the next page in: older than everything listed before, it did not
 	// arrive (announcing it would ring for a vote nobody asked for now).
+	if a.paged() {
+		// An older page has no arrivals to tell: what is new is on the first.
+		return tea.Batch(cmds...)
+	}
 	var oldest time.Time
 	for _, it := range prev {
 		if t := it.CreatedAt.Time(); oldest.IsZero() || t.Before(oldest) {
@@ -164,7 +170,11 @@ func (a *Activities) settledActivity(msg activitySettledMsg) tea.Cmd {
 		if !forList {
 			return nil
 		}
-		return a.dropLeft(act.ID, "it still waits for votes, on an older page (])")
+		where := "on an older page (])"
+		if a.paged() {
+			where = "on another page ([ or ])"
+		}
+		return a.dropLeft(act.ID, "it still waits for votes, "+where)
 	}
 	if a.announced[act.ID] {
 		return nil
@@ -199,7 +209,7 @@ func (a *Activities) dropLeft(id, why string) tea.Cmd {
 	if !wasSelected {
 		return nil
 	}
-	return ui.Toast("the activity under the cursor left the Pending list ("+what+"): "+why+"; the cursor moved to another row", true)
+	return ui.Toast("the activity under the cursor left the Pending list ("+what+"): "+why+"; the cursor moved to the row that followed it", true)
 }
 
 // isLeaving reports whether the final record of activity id, which left the

@@ -38,7 +38,7 @@ func activityColumns(c *Common) []ui.Column {
 }
 
 // setRows rebuilds the table rows from the items.
-func (a *Activities) setRows() {
+func (a *Activities) setRows() (moved bool) {
 	rows := make([]ui.Row, len(a.items))
 	now := a.c.Now()
 	for i := range a.items {
@@ -49,7 +49,9 @@ func (a *Activities) setRows() {
 			rows[i].Cells[3], rows[i].Cells[5] = leftPendingMark, "—"
 		}
 	}
-	a.list.SetRows(rows)
+	// A row that is gone leaves the cursor on its neighbour, not the first
+	// row: activities_moved.go says so when a refresh took it away.
+	return a.list.SetRowsKeepingPlace(rows)
 }
 
 // leftPendingMark is the STATUS of an activity that left the Pending list

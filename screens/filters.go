@@ -86,7 +86,7 @@ func (a *Activities) applySavedFilter(f SavedFilter) tea.Cmd {
 		a.list.Table.Empty = "no activities match — s and t change the filters"
 	}
 	a.statuses, a.types = slices.Clone(f.Statuses), slices.Clone(f.Types)
-	a.before, a.after = "", ""
+	a.before, a.after, a.seen = "", "", false
 	a.setRows()
 	return a.load()
 }

@@ -385,6 +385,8 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		return r.orgChanged(msg)
 	case reloadOrgMsg:
 		return r.loadOrg()
+	case orgRetryMsg:
+		return r.retryOrg()
 	case orgLoadedMsg:
 		cmds = append(cmds, r.orgLoaded(msg))
 	case spinner.TickMsg:

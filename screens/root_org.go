@@ -69,3 +69,22 @@ func (r *Root) orgLoaded(msg orgLoadedMsg) tea.Cmd {
 	}
 	return tea.Batch(r.broadcast(msg), again)
 }
+
+// orgRetryMsg says the service answered (a list loaded) or is about to be
+// asked again (the Activities auto-refresh, its r): an organization that is
+// not loaded, or whose last load failed, is loaded again.
+type orgRetryMsg struct{}
+
+// retryOrg loads the organization again while it is not loaded or its last
+// load failed (the service was down at start), one load at a time: without
+// it the status bar keeps the old error and VOTES, names and the vote
+// dialog's predictions stay unknown after the service came back.
+func (r *Root) retryOrg() tea.Cmd {
+	if r.common.Org.Loaded && r.orgErr == "" {
+		return nil
+	}
+	if r.orgLoads.started > r.orgLoads.landed {
+		return nil // the newest load is in flight
+	}
+	return r.loadOrg()
+}

@@ -72,23 +72,40 @@ func (a *Activities) followVoteDialog(orgChanged, ticked bool) tea.Cmd {
 		a.asking = nil
 		return nil
 	}
-	now := a.c.Now()
-	recompute := orgChanged || ticked && o.clockMoved(a.c, now)
+	recompute := orgChanged || ticked && o.clockMoved(a.c, a.c.Now())
 	cur, order := a.newestCopy(o.vote.id)
-	if cur == nil || olderOrdered(*cur, order, o.shown, o.order, now) || (!recompute && sameVersion(*cur, o.shown)) {
+	if cur == nil {
+		return nil
+	}
+	return a.followVoteCopy(cur, order, recompute)
+}
+
+// followVoteCopy brings the open vote dialog up to date with cur, a copy of
+// its activity that arrived as order (ignored when older than the one it
+// shows); recompute works out what the vote would do even when the copy
+// is the same version.
+func (a *Activities) followVoteCopy(cur *api.Activity, order copyOrder, recompute bool) tea.Cmd {
+	o, now := a.asking, a.c.Now()
+	if olderOrdered(*cur, order, o.shown, o.order, now) || (!recompute && sameVersion(*cur, o.shown)) {
 		return nil
 	}
 	o.shown, o.order, o.at = *cur, order, now
 	if why := a.voteWithdrawn(cur, o.vote); why != "" {
-		a.asking = nil
-		o.dialog.withdraw(why)
-		return tea.Batch(msgCmd(withdrawnDialogMsg{dialog: o.dialog}), ui.Toast(why, true))
+		return a.withdrawVote(why)
 	}
 	next := newPendingVote(a.c, cur, o.vote.approve).dialog
 	if what := changedText(o.dialog.confirm.Lines, next.Lines); what != "" {
 		o.dialog.restate(next, what)
 	}
 	return nil
+}
+
+// withdrawVote closes the open vote dialog, nothing sent, saying why.
+func (a *Activities) withdrawVote(why string) tea.Cmd {
+	o := a.asking
+	a.asking = nil
+	o.dialog.withdraw(why)
+	return tea.Batch(msgCmd(withdrawnDialogMsg{dialog: o.dialog}), ui.Toast(why, true))
 }
 
 // newestCopy is the newest copy of activity id the screen holds (the open
@@ -122,21 +139,25 @@ func sameVersion(x, y api.Activity) bool {
 // voteWithdrawn says why the vote v asks for can no longer be cast on act
 // as the dialog asked it, or "".
 func (a *Activities) voteWithdrawn(act *api.Activity, v *pendingVote) string {
+	switch {
+	case act.Fingerprint != v.fingerprint:
+		return withdrawnText(v, "the activity's fingerprint changed while it was open; open it again to read what it is now")
+	case act.Status != api.StatusConsensusNeeded:
+		return withdrawnText(v, "the activity "+settledVerb(act.Status)+" while it was open — "+settledText(a.c, act))
+	}
+	if why := a.voteBlock(act, v.approve); why != "" {
+		return withdrawnText(v, why)
+	}
+	return ""
+}
+
+// withdrawnText says that the dialog of vote v closed, nothing sent, and why.
+func withdrawnText(v *pendingVote, why string) string {
 	verb := "approve"
 	if !v.approve {
 		verb = "reject"
 	}
-	closed := "the " + verb + " dialog of " + ui.Clean(api.SanitizeID(v.id)) + " closed, nothing was sent: "
-	switch {
-	case act.Fingerprint != v.fingerprint:
-		return closed + "the activity's fingerprint changed while it was open; open it again to read what it is now"
-	case act.Status != api.StatusConsensusNeeded:
-		return closed + "the activity " + settledVerb(act.Status) + " while it was open — " + settledText(a.c, act)
-	}
-	if why := a.voteBlock(act, v.approve); why != "" {
-		return closed + why
-	}
-	return ""
+	return "the " + verb + " dialog of " + ui.Clean(api.SanitizeID(v.id)) + " closed, nothing was sent: " + why
 }
 
 // changedText names what differs between the dialog's lines and next's, or

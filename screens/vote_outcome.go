@@ -19,7 +19,7 @@ type voteOutcome int
 
 const (
 	voteCounted       voteOutcome = iota // the reply came
-	voteCountedAnyway                    // the reply failed; the activity shows the vote as cast
+	voteCountedAnyway                    // the reply failed or refused; the activity shows the vote as cast
 	voteAlreadyCast                      // the reply failed; the activity shows the other vote, cast before
 	voteTooLate                          // refused: the activity had settled before it arrived
 	voteNotRecorded                      // no clear reply; the activity, read again, does not show it
@@ -84,6 +84,11 @@ func voteWords(c *Common, m activityVotedMsg, again string) voteReport {
 	case voteCountedAnyway:
 		act := m.current
 		text := fmt.Sprintf("now %s (the reply failed, but the activity shows your vote)", shortStatus(act.Status))
+		if !isOutcomeUnknown(m.err) {
+			// Refused, yet the vote is there: it was cast before this one
+			// arrived (another console or the CLI, signed in as you).
+			text = fmt.Sprintf("now %s (your vote was already counted, cast before this one arrived — from another console or the CLI; the service refused the repeat)", shortStatus(act.Status))
+		}
 		return voteReport{
 			toast: fmt.Sprintf("%s %s: %s", pastTense(verb), shortType(act.Type), text),
 			entry: fmt.Sprintf("%s %s (%s): %s", pastTense(verb), id, shortType(act.Type), text),

@@ -132,6 +132,14 @@ func (l *ListDetail) SetRows(rows []Row) {
 	l.layoutTable()
 }
 
+// SetRowsKeepingPlace is SetRows, but a selected row that is gone leaves the
+// cursor on its neighbour, not the first row (see Table.SetRowsKeepingPlace).
+func (l *ListDetail) SetRowsKeepingPlace(rows []Row) (moved bool) {
+	moved = l.Table.SetRowsKeepingPlace(rows)
+	l.layoutTable()
+	return moved
+}
+
 // IsOpen reports whether the detail shows.
 func (l ListDetail) IsOpen() bool { return l.open }
 

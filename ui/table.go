@@ -130,6 +130,21 @@ func (t *Table) SetRows(rows []Row) {
 	t.selectID(selected)
 }
 
+// SetRowsKeepingPlace is SetRows, except that when the selected row is gone
+// the cursor stays at its place, on the row that now follows it (or the last
+// one), not on the first: its neighbour. moved reports that the selected row
+// was gone, so that the caller can say the cursor is on another row now.
+func (t *Table) SetRowsKeepingPlace(rows []Row) (moved bool) {
+	selected, place := t.SelectedID(), t.cursor
+	t.SetRows(rows)
+	if selected == "" || t.SelectedID() == selected {
+		return false
+	}
+	t.cursor = min(max(place, 0), max(len(t.visible)-1, 0))
+	t.clampOffset()
+	return true
+}
+
 // Len is the number of rows; Visible the number that pass the filter.
 func (t Table) Len() int     { return len(t.rows) }
 func (t Table) Visible() int { return len(t.visible) }

@@ -307,3 +307,26 @@ func TestFilterHighlightsMatchesOnScreen(t *testing.T) {
 		t.Errorf("highlights %v, want C in cell 0 and b in cell 1", marks)
 	}
 }
+
+// A row that goes leaves the cursor on its neighbour (the row that followed
+// it), not on the first row, and the caller learns it moved.
+func TestSetRowsKeepingPlaceMovesToNeighbour(t *testing.T) {
+	rows := activityRows(6)
+	tb := newTestTable(rows)
+	tb.move(3)
+	gone := tb.SelectedID()
+	next := rows[4].ID
+	if moved := tb.SetRowsKeepingPlace(append(append([]Row{}, rows[:3]...), rows[4:]...)); !moved {
+		t.Error("the selected row went, and SetRowsKeepingPlace did not say it moved")
+	}
+	if got := tb.SelectedID(); got != next {
+		t.Errorf("the cursor went to %q, not to the row that followed %q (%q)", got, gone, next)
+	}
+	if moved := tb.SetRowsKeepingPlace(rows); moved || tb.SelectedID() != next {
+		t.Errorf("a row still listed: moved %v, selected %q, want %q", moved, tb.SelectedID(), next)
+	}
+	tb.move(10)
+	if moved := tb.SetRowsKeepingPlace(rows[:len(rows)-1]); !moved || tb.SelectedID() != rows[len(rows)-2].ID {
+		t.Errorf("the last row went: moved %v, selected %q, want the row before it %q", moved, tb.SelectedID(), rows[len(rows)-2].ID)
+	}
+}
