@@ -132,16 +132,16 @@ func compileSource(src Source, mode checkMode) (*Compiled, error) {
 	}
 	c := &Compiled{src: src}
 	var condAst *cel.Ast
-	if c.conditionPrg, condAst, err = compileOne(e.condition, e.zones, FieldCondition, src.Condition, mode); err != nil {
+	if c.conditionPrg, condAst, err = compileOne(e, e.condition, FieldCondition, src.Condition, mode); err != nil {
 		return nil, err
 	}
 	c.filter = newPrefilter(condAst)
 	var consAst *cel.Ast
-	if c.consensusPrg, consAst, err = compileOne(e.consensus, e.zones, FieldConsensus, src.Consensus, mode); err != nil {
+	if c.consensusPrg, consAst, err = compileOne(e, e.consensus, FieldConsensus, src.Consensus, mode); err != nil {
 		return nil, err
 	}
 	c.readsCredentials = readsCredentialIdentity(consAst)
-	if c.timePrg, _, err = compileOne(e.time, e.zones, FieldTime, src.Time, mode); err != nil {
+	if c.timePrg, _, err = compileOne(e, e.time, FieldTime, src.Time, mode); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -171,8 +171,9 @@ func CheckSource(src Source) []Diagnostic {
 	return out
 }
 
-// compileOne checks and plans one expression.
-func compileOne(env *cel.Env, zones *zoneCache, field, src string, mode checkMode) (cel.Program, *cel.Ast, error) {
+// compileOne checks and plans one expression, for evaluation without
+// short-circuits (strict.go). The AST returned is the one checked, as written.
+func compileOne(e envs, env *cel.Env, field, src string, mode checkMode) (cel.Program, *cel.Ast, error) {
 	ast, diags := checkOne(env, field, src, mode)
 	if len(diags) > 0 {
 		d := diags[0]
@@ -181,7 +182,7 @@ func compileOne(env *cel.Env, zones *zoneCache, field, src string, mode checkMod
 	if ast == nil {
 		return nil, nil, nil
 	}
-	prg, err := env.Program(ast, programOptions(zones)...)
+	prg, err := strictProgram(e.strict, e.run[env], ast, programOptions(e.zones))
 	if err != nil {
 		return nil, nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
 	}
