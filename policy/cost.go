@@ -20,6 +20,7 @@ func programOptions(zones *zoneCache) []cel.ProgramOption {
 		cel.EvalOptions(cel.OptOptimize),
 		cel.CustomDecoratorV2(orderMapLiterals),
 		cel.CustomDecoratorV2(strictEquality),
+		cel.CustomDecoratorV2(strictLogicCalls),
 		cel.CustomDecoratorV2(cronSpanCalls(zones)),
 	}
 }
@@ -42,8 +43,6 @@ func (workCost) CallCost(function, _ string, args []ref.Val, result ref.Val) *ui
 	}
 	charge := func(c uint64) *uint64 { return &c }
 	switch function {
-	case fnAnd, fnOr, fnCond:
-		return charge(0) // as CEL's own &&, || and ?:, which it does not charge
 	case fnWork:
 		if n, ok := args[0].(types.Int); ok && n >= 0 {
 			return charge(uint64(n))
