@@ -227,7 +227,7 @@ func checkOne(env *cel.Env, field, src string, mode checkMode) (*cel.Ast, []Diag
 				d := diagnose(field, e)
 				d.Line, d.Column = rw.originalPosition(src, d.Line, d.Column)
 				if name, ok := quotedAfter(d.Message, "undefined field '"); ok && !strings.Contains(d.Message, "did you mean") {
-					d.Message += fieldHint(src, d.Line, d.Column, name)
+					d.Message += fieldHint(name, receiverStruct(src, d.Line, d.Column), func() string { return selectedOn(env, rw.text, e.Location) })
 				}
 				d.Column = atCalledName(src, d.Line, d.Column, e.Message)
 				if name, ok := placeholderAt(src, d.Line, d.Column); ok {
@@ -515,23 +515,6 @@ func doubleQuotes(field, src string) []Diagnostic {
 		}
 	}
 	return out
-}
-
-// fieldHint suggests a field for an undefined one: from the struct the
-// expression selects it on (wallet.nope: Wallet's fields) when the text before
-// it is a plain path of keywords and fields, else from every struct's.
-func fieldHint(src string, line, col int, name string) string {
-	if st := receiverStruct(src, line, col); st != "" {
-		fields := schemaNames(st)
-		if s := suggest(name, fields); s != "" {
-			return fmt.Sprintf(" (did you mean '%s'?)", s)
-		}
-		return fmt.Sprintf(" (%s has: %s)", st, strings.Join(fields, ", "))
-	}
-	if s := suggest(name, allFieldNames()); s != "" {
-		return fmt.Sprintf(" (did you mean '%s'?)", s)
-	}
-	return ""
 }
 
 // receiverStruct is the struct type of the path before the '.' at or just
