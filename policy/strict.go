@@ -204,8 +204,8 @@ func alwaysTrue(ctx *cel.OptimizerContext, cond ast.Expr) {
 // strictProgram plans a checked expression for non-short-circuit evaluation
 // in run, the checking environment extended with strictFunctions. An
 // expression with nothing that short-circuits is planned as it is: the
-// rewrite checks the expression again, which makes a compilation half again
-// as costly.
+// rewrite checks the expression again, which makes a compilation allocate half again
+// as much.
 func strictProgram(opt *cel.StaticOptimizer, run *cel.Env, checked *cel.Ast, opts []cel.ProgramOption) (cel.Program, error) {
 	if shortCircuits(checked.NativeRep().Expr()) {
 		rewritten, iss := opt.Optimize(run, checked)
