@@ -246,9 +246,9 @@ func BenchmarkDecideWorstCase(b *testing.B) {
 	}
 }
 
-// BenchmarkMapLiteralLoops decides six deny policies that start a quantifier
-// over a 1,500-key map literal 4,761 times each, the literal folded
-// (constants) or built at each start: ns/unit is the time per cost unit
+// BenchmarkMapLiteralLoops decides six deny policies that read a
+// 1,500-key map literal 4,761 times each, the literal folded (constants) or
+// built at each read: ns/unit is the time per cost unit
 // charged, which the budgets assume to be about 100 ns (docs/performance.md).
 func BenchmarkMapLiteralLoops(b *testing.B) {
 	for _, shape := range []struct{ name, first string }{{"constant", ""}, {"built", "size(activity.type)"}} {

@@ -45,7 +45,7 @@ func caseFoldedOperands(checked *cel.Ast) map[int64]bool {
 				if call.IsMemberFunction() && insensitive[call.Target().ID()] {
 					insensitive[e.ID()] = true
 				}
-			case operators.Conditional:
+			case operators.Conditional, fnCond:
 				if len(operands) == 3 && (insensitive[operands[1].ID()] || insensitive[operands[2].ID()]) {
 					insensitive[e.ID()] = true
 				}

@@ -132,16 +132,16 @@ func compileSource(src Source, mode checkMode) (*Compiled, error) {
 	}
 	c := &Compiled{src: src}
 	var condAst *cel.Ast
-	if c.conditionPrg, condAst, err = compileOne(e.condition, e.zones, FieldCondition, src.Condition, mode); err != nil {
+	if c.conditionPrg, condAst, err = compileOne(e, e.condition, FieldCondition, src.Condition, mode); err != nil {
 		return nil, err
 	}
 	c.filter = newPrefilter(condAst)
 	var consAst *cel.Ast
-	if c.consensusPrg, consAst, err = compileOne(e.consensus, e.zones, FieldConsensus, src.Consensus, mode); err != nil {
+	if c.consensusPrg, consAst, err = compileOne(e, e.consensus, FieldConsensus, src.Consensus, mode); err != nil {
 		return nil, err
 	}
 	c.readsCredentials = readsCredentialIdentity(consAst)
-	if c.timePrg, _, err = compileOne(e.time, e.zones, FieldTime, src.Time, mode); err != nil {
+	if c.timePrg, _, err = compileOne(e, e.time, FieldTime, src.Time, mode); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -171,8 +171,9 @@ func CheckSource(src Source) []Diagnostic {
 	return out
 }
 
-// compileOne checks and plans one expression.
-func compileOne(env *cel.Env, zones *zoneCache, field, src string, mode checkMode) (cel.Program, *cel.Ast, error) {
+// compileOne checks and plans one expression, for evaluation without
+// short-circuits (strict.go). The AST returned is the one checked, as written.
+func compileOne(e envs, env *cel.Env, field, src string, mode checkMode) (cel.Program, *cel.Ast, error) {
 	ast, diags := checkOne(env, field, src, mode)
 	if len(diags) > 0 {
 		d := diags[0]
@@ -181,11 +182,15 @@ func compileOne(env *cel.Env, zones *zoneCache, field, src string, mode checkMod
 	if ast == nil {
 		return nil, nil, nil
 	}
-	opts := programOptions(zones)
-	if ids := caseFoldedOperands(ast); len(ids) > 0 {
+	plan, err := strictPlan(e.strict, e.run[env], ast)
+	if err != nil {
+		return nil, nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
+	}
+	opts := programOptions(e.zones)
+	if ids := caseFoldedOperands(plan); len(ids) > 0 {
 		opts = append(opts, cel.CustomDecoratorV2(caseFold(ids)))
 	}
-	prg, err := env.Program(ast, opts...)
+	prg, err := e.run[env].Program(plan, opts...)
 	if err != nil {
 		return nil, nil, &ExprError{Field: field, Line: 1, Column: 1, Message: err.Error()}
 	}
@@ -230,7 +235,7 @@ func checkOne(env *cel.Env, field, src string, mode checkMode) (*cel.Ast, []Diag
 				d := diagnose(field, e)
 				d.Line, d.Column = rw.originalPosition(src, d.Line, d.Column)
 				if name, ok := quotedAfter(d.Message, "undefined field '"); ok && !strings.Contains(d.Message, "did you mean") {
-					d.Message += fieldHint(src, d.Line, d.Column, name)
+					d.Message += fieldHint(name, receiverStruct(src, d.Line, d.Column), func() string { return selectedOn(env, rw.text, e.Location) })
 				}
 				d.Column = atCalledName(src, d.Line, d.Column, e.Message)
 				if name, ok := placeholderAt(src, d.Line, d.Column); ok {
@@ -518,19 +523,6 @@ func doubleQuotes(field, src string) []Diagnostic {
 		}
 	}
 	return out
-}
-
-// fieldHint suggests a field for an undefined one: from the struct the
-// expression selects it on (wallet.nope: Wallet's fields) when the text before
-// it is a plain path of keywords and fields, else from every struct's.
-func fieldHint(src string, line, col int, name string) string {
-	if st := receiverStruct(src, line, col); st != "" {
-		return structFieldHint(st, name)
-	}
-	if s := suggest(name, allFieldNames()); s != "" {
-		return fmt.Sprintf(" (did you mean '%s'?)", s)
-	}
-	return ""
 }
 
 // receiverStruct is the struct type of the path before the '.' at or just

@@ -20,6 +20,7 @@ func programOptions(zones *zoneCache) []cel.ProgramOption {
 		cel.EvalOptions(cel.OptOptimize),
 		cel.CustomDecoratorV2(orderMapLiterals),
 		cel.CustomDecoratorV2(strictEquality),
+		cel.CustomDecoratorV2(strictLogicCalls),
 		cel.CustomDecoratorV2(cronSpanCalls(zones)),
 	}
 }

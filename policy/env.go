@@ -113,9 +113,14 @@ func listContains(list, v ref.Val) ref.Val {
 // built once and shared.
 type envs struct {
 	consensus, condition, time *cel.Env
-	provider                   *provider
-	adapter                    adapter
-	zones                      *zoneCache
+	// run holds, for each of the three, the environment its expressions are
+	// planned in: the same extended with the strict logic of strict.go,
+	// which a policy's text cannot call.
+	run      map[*cel.Env]*cel.Env
+	strict   *cel.StaticOptimizer
+	provider *provider
+	adapter  adapter
+	zones    *zoneCache
 }
 
 var loadEnvs = sync.OnceValues(func() (envs, error) {
@@ -169,5 +174,16 @@ var loadEnvs = sync.OnceValues(func() (envs, error) {
 	if err != nil {
 		return envs{}, fmt.Errorf("policy: time environment: %w", err)
 	}
-	return envs{consensus: consensus, condition: condition, time: timeEnv, provider: prov, adapter: ad, zones: &zoneCache{}}, nil
+	run := make(map[*cel.Env]*cel.Env, 3)
+	for _, e := range []*cel.Env{consensus, condition, timeEnv} {
+		if run[e], err = e.Extend(strictFunctions()...); err != nil {
+			return envs{}, fmt.Errorf("policy: evaluation environment: %w", err)
+		}
+	}
+	strict, err := cel.NewStaticOptimizer(strictLogic{})
+	if err != nil {
+		return envs{}, fmt.Errorf("policy: strict evaluation: %w", err)
+	}
+	return envs{consensus: consensus, condition: condition, time: timeEnv, run: run, strict: strict,
+		provider: prov, adapter: ad, zones: &zoneCache{}}, nil
 })

@@ -36,6 +36,10 @@ func TestTempoInputComparesCaseInsensitively(t *testing.T) {
 		// The other side read at evaluation, not written in the policy.
 		"tempo.tx.calls[0].input[34..74] == wallet_account.address[2..42]",
 		"['" + other + "', '" + recipient + "'].exists(a, tempo.tx.calls[0].input[34..74] == a)",
+		// Planned without short-circuits (strict.go), which rewrites the
+		// expression: the folding must follow the rewritten plan.
+		"tempo.tx.calls.size() > 0 && tempo.tx.calls[0].input[34..74] == '" + recipient + "'",
+		"(tempo.tx.calls.size() > 0 ? tempo.tx.calls[0].input[34..74] : '') == '" + recipient + "'",
 	}
 	fails := []string{
 		"tempo.tx.calls[0].input[34..74] == '" + other + "'",

@@ -17,7 +17,10 @@ func TestDenyStoredBeforeLiteralChecksStillDecides(t *testing.T) {
 	e.addPolicy("allow sessions", api.EffectAllow, "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'", "")
 	e.addPolicy("allow tags", api.EffectAllow, "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", "")
 	deny := e.addPolicy("deny tags", api.EffectDeny, "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", "")
-	old := "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG' || activity.params.otp_length in ['6', '8']"
+	// The refused clause sits in a loop over an empty list: every clause
+	// is evaluated (the engine does not short-circuit), and otp_length, which
+	// a user tag does not have, would make the deny an error on one.
+	old := "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG' || [].exists(x, activity.params.otp_length in ['6', '8'])"
 	if _, err := policy.CompileSource(policy.Source{Condition: old}); err == nil {
 		t.Fatalf("%q is accepted from a submission; the test needs a condition this vigil refuses to store", old)
 	}
