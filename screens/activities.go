@@ -43,15 +43,18 @@ type Activities struct {
 	// may have settled activities appended): the cursors of [ and ].
 	first, last string
 	older       bool // older activities (of the view's filter) follow the page
-	fetched     time.Time
-	loading     bool
-	listGen     int    // generation of list requests: stale replies are dropped
-	err         string // the last refresh of the list failed: the rows are stale
-	voteErr     string // the last vote failed; it does not make the rows stale
-	autoGen     int    // generation of the auto-refresh tick chain
-	detail      *activityDetail
-	gens        fetchGens // numbers the fetches, and the arrivals of copies (copy_order.go)
-	voting      string    // id of the activity whose vote is in flight
+	// olderUnknown is why the look for older activities failed: whether any
+	// follow the page is not known (not "none"); the next load looks again.
+	olderUnknown string
+	fetched      time.Time
+	loading      bool
+	listGen      int    // generation of list requests: stale replies are dropped
+	err          string // the last refresh of the list failed: the rows are stale
+	voteErr      string // the last vote failed; it does not make the rows stale
+	autoGen      int    // generation of the auto-refresh tick chain
+	detail       *activityDetail
+	gens         fetchGens // numbers the fetches, and the arrivals of copies (copy_order.go)
+	voting       string    // id of the activity whose vote is in flight
 	// unsure is the vote whose outcome is unknown (no reply, and the
 	// activity could not be read again) until a read of it tells.
 	unsure *activityVotedMsg
@@ -100,6 +103,9 @@ type (
 		top bool
 		// older: activities older than the page's last follow.
 		older bool
+		// olderErr: the look for older activities failed, so whether any
+		// follow is not known.
+		olderErr error
 	}
 	activityVotedMsg struct {
 		id       string
@@ -215,8 +221,11 @@ func (a *Activities) load() tea.Cmd {
 		if opts.Before != "" {
 			msg.top = len(items) == 0 || !activitiesFollow(ctx, client, opts, items[0].ID, false)
 		}
-		if len(items) > 0 {
-			msg.older = len(items) == opts.Limit || activitiesFollow(ctx, client, opts, items[len(items)-1].ID, true)
+		if n := len(items); n > 0 {
+			msg.older = n == opts.Limit
+			if !msg.older {
+				msg.older, msg.olderErr = api.ActivitiesFollow(ctx, client, opts, items[n-1].ID, true)
+			}
 		}
 		return msg
 	}
@@ -316,7 +325,8 @@ func (a *Activities) syncKeys() {
 	a.list.Keys.Open.SetEnabled(act != nil && a.detail == nil)
 	a.keys.Status.SetEnabled(a.all && a.detail == nil)
 	a.keys.Type.SetEnabled(a.all && a.detail == nil)
-	a.keys.NextPage.SetEnabled(a.detail == nil && a.older && a.last != "")
+	// When the look for older ones failed, ] stays: an empty page says so.
+	a.keys.NextPage.SetEnabled(a.detail == nil && (a.older || a.olderUnknown != "") && a.last != "")
 	a.keys.PrevPage.SetEnabled(a.detail == nil && a.paged())
 	a.keys.AutoRefresh.SetEnabled(a.c.Refresh > 0)
 	a.keys.Mode.SetEnabled(a.detail == nil)
@@ -403,6 +413,10 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 			}
 		}
 		a.err, a.items, a.orders, a.fetched, a.older = "", a.withSettled(a.items, fresh), orders, msg.at, msg.older
+		a.olderUnknown = ""
+		if msg.olderErr != nil {
+			a.olderUnknown = ui.Clean(errorText(msg.olderErr))
+		}
 		if a.unsure == nil {
 			a.voteErr = "" // a vote whose outcome is unknown stays said until a read of it tells
 		}

@@ -81,7 +81,7 @@ func TestEndToEndPendingViewSaysOlderPendingFollowAndPagesToThem(t *testing.T) {
 		if a.err != "" {
 			t.Fatalf("paging on after %d pending activities: %s", len(seen), a.err)
 		}
-		if frame := h.plainFrame(); !strings.Contains(frame, "page: older") {
+		if frame := h.plainFrame(); !strings.Contains(frame, "older page") {
 			t.Errorf("a later page of the Pending view does not say so:\n%s", frame)
 		}
 	}

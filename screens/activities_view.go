@@ -41,23 +41,50 @@ func (a *Activities) View() string {
 	return ansi.Truncate(head, width, "…") + "\n" + body
 }
 
-// pendingNote follows the Pending view's title: which page, and that older
-// pending activities follow when they do. A page may be shorter than asked
-// (large activities), so without this a voter would take it for all of them;
-// it comes first so that a narrow terminal cuts the rest.
+// pendingNote follows the Pending view's title: how many pending activities
+// the page shows, that older ones follow (or that a look for them failed),
+// and which page. A page may be shorter than asked (large activities), so
+// without this a voter would take it for all of them.
 func (a *Activities) pendingNote() string {
 	th := a.c.Theme
-	var note string
-	if a.older {
-		note = th.Warn.Render(fmt.Sprintf("  %d shown; older pending follow: ] pages on", len(a.items)))
+	pending, kept := a.pendingRows()
+	count := fmt.Sprintf("  %d pending", pending)
+	if kept > 0 {
+		// Settled rows stay under the cursor with their final status: said,
+		// so that the count is of the ones still waiting for votes.
+		count += fmt.Sprintf(", %d settled", kept)
 	}
+	// An older page hints its keys short: the count and that older ones
+	// follow must fit 80 columns with the page said.
+	follow, page := "; older pending follow: ] pages on", ""
 	if a.paged() {
-		return note + th.Muted.Render("  page: older ([ goes back)")
+		follow, page = "; older pending follow: ]", th.Muted.Render("  older page, [ back")
 	}
-	if note != "" {
-		return note
+	switch {
+	case a.olderUnknown != "":
+		// Not "none": the backlog may go on. Why comes last, the part a
+		// narrow terminal may cut.
+		return th.Warn.Render(count+"; older pending: unknown") + page +
+			th.Warn.Render(" (probe failed: "+a.olderUnknown+")")
+	case a.older:
+		return th.Warn.Render(count+follow) + page
+	case page != "":
+		return page
 	}
 	return th.Muted.Render("  needing consensus")
+}
+
+// pendingRows counts the Pending view's rows still pending, and those kept
+// after they settled (or while their final record is read).
+func (a *Activities) pendingRows() (pending, kept int) {
+	for _, it := range a.items {
+		if a.settled[it.ID] != nil || a.isLeaving(it.ID) || it.Status != api.StatusConsensusNeeded {
+			kept++
+			continue
+		}
+		pending++
+	}
+	return pending, kept
 }
 
 // Keys implements Screen.

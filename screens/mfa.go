@@ -550,9 +550,10 @@ func (h mfaHelp) FullHelp() [][]key.Binding {
 	return fullHelp(h.m.KeyActions(), append([]key.Binding{h.m.keys.Up, h.m.keys.Down}, append(h.m.list.Pane.KeyBindings()[2:], h.m.list.Table.Keys.Filter)...))
 }
 
-// activitiesFollow is api.ActivitiesFollow for the console's paging hints,
-// which are best effort: a look that fails gives no hint, and the page just
-// read is shown all the same.
+// activitiesFollow is api.ActivitiesFollow where a look that fails may give
+// no hint (the newer end of a page, the MFA screen's count), the page just
+// read being shown all the same. The look for older pending activities does
+// not use it: a failure there is said (Activities.olderUnknown).
 func activitiesFollow(ctx context.Context, l api.ActivityLister, opts api.ListActivitiesOptions, id string, older bool) bool {
 	more, err := api.ActivitiesFollow(ctx, l, opts, id, older)
 	return err == nil && more
