@@ -70,10 +70,10 @@ func TestDemoConsoleVerifiesBootProofsWithTheDemoRoot(t *testing.T) {
 	// change, so the output stream cannot say which rows are done. Until a
 	// frame shows every row verified, ask for a full repaint (a resize) and
 	// judge only what is drawn after it.
-	var seen []byte
+	// WaitFor hands the condition everything read so far, not what is new:
+	// mark is an offset into it.
 	mark, width := 0, 160
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		seen = append(seen, b...)
+	teatest.WaitFor(t, tm.Output(), func(seen []byte) bool {
 		plain := ansi.Strip(string(seen[mark:]))
 		done := strings.Count(plain, "VERIFIED") >= len(env.info.EnclaveApps) && !strings.Contains(plain, "verifying")
 		for _, w := range want {
