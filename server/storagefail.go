@@ -28,17 +28,24 @@ type storageError struct {
 	// startup: it failed while the service was opening its data, where no
 	// request was at stake, so the text says what to do instead.
 	startup bool
+	// file is the database, named in the service log (not in replies): the
+	// runBatch of a store on a file sets it.
+	file string
 }
 
 func (e *storageError) Error() string {
+	db := "the database"
+	if e.file != "" {
+		db += " " + e.file
+	}
 	if e.startup {
-		return fmt.Sprintf("the database could not be written (%s): %v; %s", e.reason, e.err, e.advice)
+		return fmt.Sprintf("%s could not be written (%s): %v; %s", db, e.reason, e.err, e.advice)
 	}
 	what := "nothing of it was recorded"
 	if e.committing {
 		what = "it may or may not have been recorded"
 	}
-	return fmt.Sprintf("the database could not be written (%s); %s: %v", e.reason, what, e.err)
+	return fmt.Sprintf("%s could not be written (%s); %s: %v", db, e.reason, what, e.err)
 }
 
 func (e *storageError) Unwrap() error { return e.err }
@@ -85,6 +92,17 @@ func asStorageError(err error, committing bool) *storageError {
 		e.reason, e.advice = "the data directory or its database file is read-only", "make the data directory and vigil.db writable by the service"
 	case sqlite3.SQLITE_NOMEM:
 		e.reason, e.advice = "out of memory", "free memory on the service's machine"
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		// Another process holds the write lock (a sqlite3 shell in BEGIN
+		// IMMEDIATE, a hand-run UPDATE): the service is the only writer of
+		// its own. The writer waited its busy_timeout; running the batch
+		// again with savepoints would wait once more per job, so the whole
+		// batch fails. A COMMIT that is busy did not happen (SQLite keeps
+		// the transaction open, then the writer rolls it back): nothing was
+		// recorded.
+		e.committing = false
+		e.reason, e.advice = "the database is locked by another process", "end that process's transaction on "+DatabaseFile+
+			" (for example a sqlite3 shell left in BEGIN: ROLLBACK or quit it)"
 	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 		e.reason, e.advice = "the database file is damaged", "stop the service and restore vigil.db from a backup"
 	default:

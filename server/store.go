@@ -33,6 +33,7 @@ const DatabaseFile = "vigil.db"
 // rolling its transaction back), and every job's caller gets
 // its answer only after the commit is durable (synchronous=FULL).
 type store struct {
+	path            string // the database file; "" in memory
 	writeDB, readDB *sql.DB
 	read            *cachedDB // reads, outside any transaction
 	write           *cachedDB // statements of the write transactions
@@ -57,6 +58,18 @@ type writeJob struct {
 	fn   func(tx *txn) error
 	done chan error
 }
+
+// writerBusyTimeout is how long the writer waits for the write lock of
+// vigil.db while another process holds it (the service itself is its only
+// writer). Every write of the service queues behind that wait, and each
+// batch waits it once before all its callers get 503 STORAGE_FAILED; 2 s
+// lets a hand-run statement finish, and tells callers of a sqlite3 shell
+// left in a transaction well within a client's timeout.
+const writerBusyTimeout = 2 * time.Second
+
+// readerBusyTimeout bounds a read's wait on a lock: in WAL mode readers wait
+// only while another connection recovers the WAL.
+const readerBusyTimeout = 10 * time.Second
 
 // writerCacheKiB is the page cache of each writer connection, in KiB.
 const writerCacheKiB = 16 << 10
@@ -117,8 +130,12 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	// costs no I/O, and durability is the WAL's business. wal_autocheckpoint
 	// (8000): pages that many commits rewrite (index tails) are copied to the
 	// database once per 8,000 WAL pages instead of once per 1,000
-	// (docs/performance.md).
-	const pragmas = "_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_pragma=temp_store(MEMORY)&_pragma=wal_autocheckpoint(8000)"
+	// (docs/performance.md). journal_size_limit: a long read by another
+	// process (a sqlite3 shell) blocks checkpoints and the WAL grows; once
+	// it ends, the WAL is cut back to 64 MiB when it restarts instead of
+	// staying at its peak until shutdown. 64 MiB is above the ~32 MiB the
+	// autocheckpoint lets it reach, so a normal restart never truncates it.
+	const pragmas = "_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)&_pragma=temp_store(MEMORY)&_pragma=wal_autocheckpoint(8000)&_pragma=journal_size_limit(67108864)"
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return fmt.Errorf("create data directory: %w", err)
 	}
@@ -130,7 +147,11 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	// The writer's page cache holds a whole group commit's dirty pages: with
 	// the default 2 MB, SQLite spilled them to the WAL mid-transaction
 	// (pagerStress) and wrote pages twice (docs/performance.md).
-	w, err := sql.Open("sqlite", dsn+"&_pragma=cache_size("+strconv.Itoa(-writerCacheKiB)+")")
+	//
+	// The writer waits writerBusyTimeout for another process's write lock,
+	// readers readerBusyTimeout (they wait only while a WAL is recovered).
+	w, err := sql.Open("sqlite", dsn+"&_pragma=busy_timeout("+strconv.Itoa(int(writerBusyTimeout.Milliseconds()))+
+		")&_pragma=cache_size("+strconv.Itoa(-writerCacheKiB)+")")
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
@@ -156,7 +177,7 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 			return fmt.Errorf("restrict %s: %w", f, err)
 		}
 	}
-	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(ON)")
+	r, err := sql.Open("sqlite", dsn+"&_pragma=busy_timeout("+strconv.Itoa(int(readerBusyTimeout.Milliseconds()))+")&_pragma=query_only(ON)")
 	if err != nil {
 		w.Close()
 		return fmt.Errorf("open %s for reading: %w", path, err)
@@ -165,6 +186,7 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 	r.SetMaxIdleConns(8)
 	s.writeDB, s.readDB = w, r
 	s.read, s.write = &cachedDB{db: r}, &cachedDB{db: w}
+	s.path = path
 	return nil
 }
 
@@ -267,6 +289,7 @@ func (s *store) runBatch(batch []*writeJob) {
 	results := make([]error, len(batch))
 	fail := func(err error) {
 		if se := asStorageError(err, false); se != nil {
+			se.file = s.path
 			err = se
 		}
 		for _, j := range batch {
@@ -302,6 +325,7 @@ func (s *store) runBatch(batch []*writeJob) {
 		// A job alone that failed: the transaction is its undo.
 		s.undo(tx)
 		if se := asStorageError(results[0], false); se != nil {
+			se.file = s.path
 			results[0] = se
 		}
 		batch[0].done <- results[0]

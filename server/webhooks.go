@@ -163,22 +163,38 @@ func (h *hooks) jwks() api.JWKS {
 	return h.ring.JWKS()
 }
 
-// rotate makes a fresh key active and saves the ring. The previous key stays
-// published until the deliveries signed with it complete.
+// rotate saves the ring with a fresh key active, then makes it sign and
+// publishes it: a key a receiver has seen is never one a crash could lose.
+// If the save fails, the ring is unchanged and the previous key signs on.
+// The previous key stays published until the deliveries signed with it
+// complete.
 func (h *hooks) rotate(ctx context.Context) (newKid, oldKid string, err error) {
 	h.persistMu.Lock()
 	defer h.persistMu.Unlock()
 	oldKid = h.ring.ActiveKeyID()
-	newKid, err = h.ring.Rotate()
+	next, err := webhook.NewNextKey()
 	if err != nil {
-		return "", "", err
+		return "", oldKid, err
 	}
-	h.keyStart = keyStart{Kid: newKid, Since: h.now().UTC()}
-	if err := h.syncLocked(ctx); err != nil {
-		// The new key already signs; syncLoop keeps trying to save it.
-		return newKid, oldKid, fmt.Errorf("webhook key %s is active but not yet saved (will retry): %w", newKid, err)
+	raw, err := h.ring.MarshalRotated(next)
+	if err != nil {
+		return "", oldKid, fmt.Errorf("save webhook key ring: %w", err)
 	}
-	return newKid, oldKid, nil
+	ks := keyStart{Kid: next.ID(), Since: h.now().UTC()}
+	start, err := json.Marshal(ks)
+	if err != nil {
+		return "", oldKid, fmt.Errorf("save webhook key ring: %w", err)
+	}
+	if err := h.save(ctx, raw, start); err != nil {
+		return "", oldKid, fmt.Errorf("webhook key not rotated, %s signs on: %w", oldKid, err)
+	}
+	if err := h.ring.RotateTo(next); err != nil {
+		// Not expected (a fresh key is in no ring). The store now names
+		// next: the next sync saves the ring as it is.
+		return "", oldKid, err
+	}
+	h.keyStart = ks
+	return next.ID(), oldKid, nil
 }
 
 // sync writes the ring to the store if it changed since the last save. The
@@ -204,9 +220,14 @@ func (h *hooks) syncLocked(ctx context.Context) error {
 	if bytes.Equal(raw, h.persisted) && bytes.Equal(start, h.persistedStart) {
 		return nil
 	}
+	return h.save(ctx, raw, start)
+}
+
+// save writes the ring raw and its key's start (persistMu held).
+func (h *hooks) save(ctx context.Context, raw, start []byte) error {
 	// One transaction: a restarted service never sees a new key with the
 	// previous key's start time, which would rotate it early.
-	err = h.db.inTx(ctx, func(tx *txn) error {
+	err := h.db.inTx(ctx, func(tx *txn) error {
 		if err := putState(ctx, tx, stateWebhookRing, raw); err != nil {
 			return err
 		}
@@ -298,17 +319,16 @@ func (h *hooks) eventFor(url string, a *activity) (*hookEvent, error) {
 // RotateWebhookKey makes a fresh Ed25519 key sign new webhook deliveries and
 // returns its key id. The JWKS publishes the new key at once; the previous key
 // stays published until the deliveries signed with it are done, then is
-// dropped. The key ring is saved in the store after each of these changes, so
-// a restarted service signs with the new key.
+// dropped. The key ring is saved in the store before the new key signs or is
+// published (a failed save leaves the previous key active, and is logged),
+// and again after the previous key is dropped.
 func (s *Server) RotateWebhookKey(ctx context.Context) (newKid string, err error) {
 	newKid, oldKid, err := s.hooks.rotate(ctx)
-	if newKid == "" {
+	if err != nil {
+		s.log.Error("webhook signing key not rotated: the new key could not be saved; the previous key still signs", "kid", oldKid, "err", err)
 		return "", fmt.Errorf("rotate webhook key: %w", err)
 	}
 	s.log.Info("webhook signing key rotated", "kid", newKid, "previous_kid", oldKid)
-	if err != nil {
-		return newKid, fmt.Errorf("rotate webhook key: %w", err)
-	}
 	return newKid, nil
 }
 

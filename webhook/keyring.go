@@ -77,19 +77,14 @@ func (r *KeyRing) ActiveKeyID() string {
 // stays published until the deliveries signed with it complete, then is
 // dropped.
 func (r *KeyRing) Rotate() (newKid string, err error) {
-	k, err := newRingKey()
+	next, err := NewNextKey()
 	if err != nil {
 		return "", fmt.Errorf("rotate webhook key: %w", err)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	old := r.find(r.active)
-	r.keys = append(r.keys, k)
-	r.active = k.kid
-	if old != nil {
-		r.retireLocked(old)
+	if err := r.RotateTo(next); err != nil {
+		return "", err
 	}
-	return k.kid, nil
+	return next.ID(), nil
 }
 
 // Retire stops publishing kid once the deliveries signed with it complete
