@@ -14,7 +14,9 @@ import (
 // packages, documentedParamTypes). paramFields follows their reads itself,
 // through indexes, slices and the loop variables of any/all/filter/…, and
 // reports a field their struct does not have, with the checker's "did you
-// mean" hint: on the real service such a read is a type error.
+// mean" hint: on the real service such a read is a type error. The
+// camelCase spelling of a field, as the local service keeps it, is accepted
+// (structField).
 
 // fieldProblem is an undefined field at the select expression id.
 type fieldProblem struct {
@@ -46,12 +48,11 @@ func (w *fieldWalk) decl(e ast.Expr, scope map[string]string) string {
 		if d, ok := w.paramDecl(e, scope); ok {
 			return d
 		}
-		spec, ok := schemaStructs()[operand]
-		if !ok {
+		if _, ok := schemaStructs()[operand]; !ok {
 			return ""
 		}
-		if f, ok := spec.fields[sel.FieldName()]; ok {
-			return f.decl
+		if _, f, ok := structField(operand, sel.FieldName()); ok {
+			return f.decl // as documented, or in camelCase as submitted
 		}
 		w.out = append(w.out, fieldProblem{e.ID(), "undefined field '" + sel.FieldName() + "'" + structFieldHint(operand, sel.FieldName())})
 		return ""
@@ -126,6 +127,9 @@ func (w *fieldWalk) paramDecl(e ast.Expr, scope map[string]string) (string, bool
 		return "", false
 	}
 	d := documentedParamTypes[name]
+	if snake := snakeCase(name); d == "" && camelCase(snake) == name {
+		d = documentedParamTypes[snake] // lightningReceive, as submitted
+	}
 	if structOf(d) == "" {
 		return "", false
 	}
