@@ -32,7 +32,9 @@ func paramFields(e ast.Expr) []fieldProblem {
 	return w.out
 }
 
-type fieldWalk struct{ out []fieldProblem }
+// fieldWalk collects the undefined fields (out) and the fields read in
+// their camelCase spelling (camel), which the real service does not know.
+type fieldWalk struct{ out, camel []fieldProblem }
 
 // decl walks e and returns its declared type as the schema writes it
 // (list<SparkClaimLeaf>, SparkKeyDerivation, string) when it is known to be
@@ -51,7 +53,10 @@ func (w *fieldWalk) decl(e ast.Expr, scope map[string]string) string {
 		if _, ok := schemaStructs()[operand]; !ok {
 			return ""
 		}
-		if _, f, ok := structField(operand, sel.FieldName()); ok {
+		if name, f, ok := structField(operand, sel.FieldName()); ok {
+			if name != sel.FieldName() {
+				w.camel = append(w.camel, fieldProblem{e.ID(), sparkCamelWarning(sel.FieldName(), name)})
+			}
 			return f.decl // as documented, or in camelCase as submitted
 		}
 		w.out = append(w.out, fieldProblem{e.ID(), "undefined field '" + sel.FieldName() + "'" + structFieldHint(operand, sel.FieldName())})

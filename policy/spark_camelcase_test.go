@@ -140,3 +140,16 @@ func TestSparkCamelCaseFieldCompiles(t *testing.T) {
 		}
 	}
 }
+
+// The real service knows only the snake_case names: a camelCase read is
+// accepted here but warned of, at its position, naming the field to write.
+func TestSparkCamelCaseFieldIsWarned(t *testing.T) {
+	cond := "activity.params.signatures.exists(s,\n  s.adaptorPublicKey == '' && s.message != '')"
+	ws := Warnings(Source{Condition: cond})
+	if len(ws) != 1 || ws[0].Line != 2 || !strings.Contains(ws[0].Message, "write adaptor_public_key") {
+		t.Errorf("Warnings(%q) = %+v, want one on line 2 naming adaptor_public_key", cond, ws)
+	}
+	if ws := Warnings(Source{Condition: "activity.params.signatures.exists(s, s.adaptor_public_key == '')"}); len(ws) != 0 {
+		t.Errorf("documented spelling warned: %+v", ws)
+	}
+}

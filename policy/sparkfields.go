@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // The Spark parameters are typed records (typedParams), but vigil's local
 // service has always kept them as submitted, in camelCase
@@ -46,4 +49,43 @@ func camelCase(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// sparkCamelWarning says what reading a Spark field in camelCase does on
+// the real service.
+func sparkCamelWarning(camel, documented string) string {
+	return fmt.Sprintf("%s: the real service names the Spark structs' fields in snake_case; write %s: as written, "+
+		"reading it is a type error there, so the policy never applies (a deny on it never denies there); "+
+		"vigil's local service reads it as %s", camel, documented, documented)
+}
+
+// sparkCamelWarnings lists the Spark fields a condition reads in camelCase,
+// at their position; none when the condition does not parse.
+func sparkCamelWarnings(condition string) []Diagnostic {
+	e, err := loadEnvs()
+	if err != nil {
+		return nil
+	}
+	rw, rerrs := rewrite(condition)
+	if len(rerrs) > 0 {
+		return nil
+	}
+	parsed, iss := e.condition.Parse(rw.text)
+	if iss != nil && iss.Err() != nil {
+		return nil
+	}
+	var w fieldWalk
+	w.decl(parsed.NativeRep().Expr(), map[string]string{})
+	info := parsed.NativeRep().SourceInfo()
+	var out []Diagnostic
+	for _, p := range w.camel {
+		loc := info.GetStartLocation(p.id)
+		line, col := loc.Line(), loc.Column()+1
+		if line < 1 {
+			line, col = 1, 1
+		}
+		line, col = rw.originalPosition(condition, line, col)
+		out = append(out, Diagnostic{Field: FieldCondition, Line: line, Column: col, Message: p.msg})
+	}
+	return out
 }
