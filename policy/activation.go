@@ -172,7 +172,17 @@ func (c converter) record(typ string, m map[string]any, path string) (*record, e
 	}
 	r := &record{typ: typ, fields: make(map[string]ref.Val, len(m))}
 	for k, v := range m {
-		f, ok := spec.fields[k]
+		name, f, ok := k, fieldSpec{}, false
+		if c.lenient {
+			// A Spark field as submitted (camelCase) fills its documented
+			// field, unless the documented spelling is given as well.
+			name, f, ok = structField(typ, k)
+			if _, both := m[name]; ok && name != k && both {
+				continue
+			}
+		} else {
+			f, ok = spec.fields[k]
+		}
 		if !ok && c.lenient {
 			continue
 		}
@@ -186,10 +196,10 @@ func (c converter) record(typ string, m map[string]any, path string) (*record, e
 		if err != nil {
 			return nil, err
 		}
-		if caseInsensitive[typ][k] {
+		if caseInsensitive[typ][name] {
 			val = lowerASCII(val)
 		}
-		r.fields[k] = val
+		r.fields[name] = val
 	}
 	return r, nil
 }

@@ -16,9 +16,10 @@ import (
 // TempoCall input, "hex comparisons work regardless of casing"). Their value
 // is lower-cased when the activation is built, and so is the other side of
 // every ==, !=, `in`, contains(), startsWith() and endsWith() that compares
-// one of them, or a character or slice of one (`input[34..74]`), with
-// something: a literal in checksum case, a list of them, or a value read at
-// evaluation. Only ASCII letters are folded: the values are hex.
+// one of them, a character or slice of one (`input[34..74]`), or a
+// concatenation holding one ('0x' + input[34..74], itself lower-cased),
+// with something: a literal in checksum case, a list of them, or a value
+// read at evaluation. Only ASCII letters are folded: the values are hex.
 
 // caseFoldedOperands are the IDs of the expressions to lower-case at
 // evaluation: the other operands of the comparisons with a case-insensitive
@@ -48,6 +49,14 @@ func caseFoldedOperands(checked *cel.Ast) map[int64]bool {
 			case operators.Conditional, fnCond:
 				if len(operands) == 3 && (insensitive[operands[1].ID()] || insensitive[operands[2].ID()]) {
 					insensitive[e.ID()] = true
+				}
+			case operators.Add:
+				// A concatenation holding part of a folded field ('0x' +
+				// input[34..74]) compares as that part does: its whole value
+				// is lower-cased, and so is what it is compared with.
+				if slices.ContainsFunc(operands, func(o ast.Expr) bool { return insensitive[o.ID()] }) {
+					insensitive[e.ID()] = true
+					folded[e.ID()] = true
 				}
 			case operators.Equals, operators.NotEquals, operators.In, "contains", "startsWith", "endsWith":
 				involved := slices.ContainsFunc(operands, func(o ast.Expr) bool {

@@ -14,7 +14,9 @@ import (
 // packages, documentedParamTypes). paramFields follows their reads itself,
 // through indexes, slices and the loop variables of any/all/filter/…, and
 // reports a field their struct does not have, with the checker's "did you
-// mean" hint: on the real service such a read is a type error.
+// mean" hint: on the real service such a read is a type error. The
+// camelCase spelling of a field, as the local service keeps it, is accepted
+// (structField).
 
 // fieldProblem is an undefined field at the select expression id.
 type fieldProblem struct {
@@ -30,7 +32,9 @@ func paramFields(e ast.Expr) []fieldProblem {
 	return w.out
 }
 
-type fieldWalk struct{ out []fieldProblem }
+// fieldWalk collects the undefined fields (out) and the fields read in
+// their camelCase spelling (camel), which the real service does not know.
+type fieldWalk struct{ out, camel []fieldProblem }
 
 // decl walks e and returns its declared type as the schema writes it
 // (list<SparkClaimLeaf>, SparkKeyDerivation, string) when it is known to be
@@ -46,12 +50,14 @@ func (w *fieldWalk) decl(e ast.Expr, scope map[string]string) string {
 		if d, ok := w.paramDecl(e, scope); ok {
 			return d
 		}
-		spec, ok := schemaStructs()[operand]
-		if !ok {
+		if _, ok := schemaStructs()[operand]; !ok {
 			return ""
 		}
-		if f, ok := spec.fields[sel.FieldName()]; ok {
-			return f.decl
+		if name, f, ok := structField(operand, sel.FieldName()); ok {
+			if name != sel.FieldName() {
+				w.camel = append(w.camel, fieldProblem{e.ID(), sparkCamelWarning(sel.FieldName(), name)})
+			}
+			return f.decl // as documented, or in camelCase as submitted
 		}
 		w.out = append(w.out, fieldProblem{e.ID(), "undefined field '" + sel.FieldName() + "'" + structFieldHint(operand, sel.FieldName())})
 		return ""
@@ -126,6 +132,9 @@ func (w *fieldWalk) paramDecl(e ast.Expr, scope map[string]string) (string, bool
 		return "", false
 	}
 	d := documentedParamTypes[name]
+	if snake := snakeCase(name); d == "" && camelCase(snake) == name {
+		d = documentedParamTypes[snake] // lightningReceive, as submitted
+	}
 	if structOf(d) == "" {
 		return "", false
 	}

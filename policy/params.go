@@ -51,9 +51,10 @@ func DocumentedParam(name string) (types []string, ok bool) {
 // accepted). Today: reads of activity.params fields the real service does
 // not expose (camelCase names, or names outside its table), where reading is
 // a MissingField error there, so the policy neither allows nor denies: a
-// deny written on such a field never denies there. It never fails.
+// deny written on such a field never denies there; and the camelCase
+// spelling of a Spark struct's field, a type error there. It never fails.
 func Warnings(src Source) []Diagnostic {
-	return paramWarnings(src.Condition)
+	return append(paramWarnings(src.Condition), sparkCamelWarnings(src.Condition)...)
 }
 
 // pinnedTypes are the activity types (ACTIVITY_TYPE_…), kinds, resources and

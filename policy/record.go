@@ -63,13 +63,14 @@ func (v recordVal) Value() any     { return v.r }
 
 // Get reads a field of a record the checker sees as dyn (inside
 // activity.params, whose values are JSON to it): as a typed read does.
+// A Spark record answers the camelCase spelling of a field too (structField).
 func (v recordVal) Get(index ref.Val) ref.Val {
 	name, ok := index.(types.String)
-	f, known := schemaStructs()[v.r.typ].fields[string(name)]
+	field, f, known := structField(v.r.typ, string(name))
 	if !ok || !known {
 		return types.NewErr("a %s has no field %s (its fields: %s)", v.r.typ, index, strings.Join(schemaNames(v.r.typ), ", "))
 	}
-	val, err := v.r.get(adapter{base: types.DefaultTypeAdapter}, string(name), f)
+	val, err := v.r.get(adapter{base: types.DefaultTypeAdapter}, field, f)
 	if err != nil {
 		return types.WrapErr(err)
 	}
@@ -79,10 +80,11 @@ func (v recordVal) Get(index ref.Val) ref.Val {
 // IsSet is has() on a field of a record the checker sees as dyn.
 func (v recordVal) IsSet(field ref.Val) ref.Val {
 	name, ok := field.(types.String)
-	if _, known := schemaStructs()[v.r.typ].fields[string(name)]; !ok || !known {
+	documented, _, known := structField(v.r.typ, string(name))
+	if !ok || !known {
 		return types.NewErr("a %s has no field %s", v.r.typ, field)
 	}
-	return types.Bool(v.r.isSet(string(name)))
+	return types.Bool(v.r.isSet(documented))
 }
 
 // adapter turns the package's Go values into CEL values: records, big

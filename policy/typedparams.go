@@ -26,7 +26,13 @@ func (c converter) typedParams(typ string, params map[string]any) (map[string]an
 				out[k] = v
 			}
 		}
+		// lightning_receive arrives as lightningReceive: either fills it,
+		// and a policy reading either spelling reads the same record.
+		camel := camelCase(name)
 		v, ok := params[name]
+		if !ok {
+			v, ok = params[camel]
+		}
 		if !ok || v == nil {
 			if strings.HasPrefix(decl, "list<") {
 				v = []any{}
@@ -35,12 +41,15 @@ func (c converter) typedParams(typ string, params map[string]any) (map[string]an
 			}
 		}
 		// ActivityFor keeps each camelCase key beside its snake_case
-		// spelling: only the documented (snake_case) fields are read.
+		// spelling; the record answers both (structField).
 		val, err := converter{e: c.e, lenient: true}.value(decl, v, "activity.params."+name)
 		if err != nil {
 			return nil, err
 		}
 		out[name] = val
+		if _, given := params[camel]; given {
+			out[camel] = val
+		}
 	}
 	if out == nil {
 		return params, nil
