@@ -114,7 +114,8 @@ type deliveryReport struct {
 
 // reportDelivery describes a delivery: from the verifier when it verified,
 // else from the (unverified, so only informative) headers and body. Every
-// value is kept exact (but a refused delivery's body fields, cut short), and
+// value is kept exact (but a refused delivery's header and body fields, cut
+// short), and
 // escaped once where it is shown: line and write here, the console's Webhooks
 // screen at render time.
 func reportDelivery(h http.Header, body []byte, d *webhook.Delivery, err error) deliveryReport {
@@ -123,8 +124,10 @@ func reportDelivery(h http.Header, body []byte, d *webhook.Delivery, err error) 
 		r.EventID, r.KeyID, r.OrganizationID = d.EventID, d.KeyID, d.OrganizationID
 		r.signedAt = d.Timestamp
 	} else {
-		r.EventID, r.KeyID = h.Get(webhook.HeaderEventID), h.Get(webhook.HeaderKeyID)
-		r.OrganizationID = h.Get(webhook.HeaderOrganizationID)
+		// As unsigned as the body's claims (below), and cut as short.
+		r.EventID = api.ClipBytes(h.Get(webhook.HeaderEventID), unverifiedValueBytes)
+		r.KeyID = api.ClipBytes(h.Get(webhook.HeaderKeyID), unverifiedValueBytes)
+		r.OrganizationID = api.ClipBytes(h.Get(webhook.HeaderOrganizationID), unverifiedValueBytes)
 	}
 	var a struct {
 		ID     string `json:"id"`
@@ -156,11 +159,12 @@ func (r deliveryReport) line() string {
 	case r.Redelivery:
 		verdict = "redelivery"
 	}
-	s := fmt.Sprintf("%s event=%s org=%s key=%s", verdict, orDash(r.EventID), orDash(r.OrganizationID), orDash(r.KeyID))
-	if !r.Verified && r.ActivityID+r.Type+r.Status != "" {
-		s += " unverified:" // what the body claims, which its signature did not vouch for
+	s := verdict
+	if !r.Verified && r.EventID+r.OrganizationID+r.KeyID+r.ActivityID+r.Type+r.Status != "" {
+		s += " unverified:" // what the headers and body claim, which no signature vouched for
 	}
-	s += fmt.Sprintf(" activity=%s type=%s status=%s", orDash(r.ActivityID), orDash(r.Type), orDash(r.Status))
+	s += fmt.Sprintf(" event=%s org=%s key=%s activity=%s type=%s status=%s", orDash(r.EventID), orDash(r.OrganizationID), orDash(r.KeyID),
+		orDash(r.ActivityID), orDash(r.Type), orDash(r.Status))
 	if r.Saved != "" {
 		s += " saved=" + api.Sanitize(r.Saved)
 	}
@@ -170,8 +174,8 @@ func (r deliveryReport) line() string {
 	return s
 }
 
-// Bounds of the values a delivery report shows: a refused delivery's body
-// fields are cut at unverifiedValueBytes when read, and every value of a
+// Bounds of the values a delivery report shows: a refused delivery's header
+// and body fields are cut at unverifiedValueBytes when read, and every value of a
 // line at lineValueBytes, so that no sender can print a multi-megabyte line.
 const (
 	unverifiedValueBytes = 128

@@ -50,7 +50,7 @@ func TestListenerReportsADeliveryRefusedAsTooLarge(t *testing.T) {
 		t.Fatalf("%d reports for the oversized delivery, want 1", len(reports))
 	}
 	line := reports[0].line()
-	if reports[0].Verified || !strings.Contains(line, "REFUSED event=ev-big") || !strings.Contains(line, "over 4 MiB") {
+	if reports[0].Verified || !strings.Contains(line, "REFUSED unverified: event=ev-big") || !strings.Contains(line, "over 4 MiB") {
 		t.Errorf("the oversized delivery is reported as %q; want it REFUSED, naming the event and the bound", line)
 	}
 }

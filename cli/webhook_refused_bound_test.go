@@ -55,7 +55,7 @@ func TestWebhookListenRefusedDeliveryShowsBoundedUnverifiedValues(t *testing.T) 
 	}
 	r := reports[0]
 	line := r.line()
-	if len(line) > 2<<10 || !strings.HasPrefix(line, "REFUSED event=ev1") || !strings.Contains(line, "unverified: activity=\"a1TTT") ||
+	if len(line) > 2<<10 || !strings.HasPrefix(line, "REFUSED unverified: event=ev1") || !strings.Contains(line, "activity=\"a1TTT") ||
 		!strings.Contains(line, "type=\"TTT") || !strings.Contains(line, "status=\"STTT") || !strings.Contains(line, "signature") {
 		t.Errorf("the refused delivery's line is %d bytes; want the claimed values short, marked unverified, and the reason: %.400q", len(line), line)
 	}
@@ -78,5 +78,49 @@ func TestWebhookReportLineCapsEveryValue(t *testing.T) {
 	r := deliveryReport{Verified: true, EventID: long, KeyID: long, OrganizationID: long, ActivityID: long, Type: long, Status: long}
 	if line := r.line(); len(line) > 4<<10 || !strings.HasPrefix(line, "verified event=") || !strings.Contains(line, "status=") {
 		t.Errorf("a verified delivery's line is %d bytes: %.200q", len(line), line)
+	}
+}
+
+// The headers of a refused delivery are as unsigned as its body: anyone who
+// can reach the listener can send an event id, key id and organization of
+// their choosing, as long as the server takes the header. The report marks
+// them unverified as it does the body's claims, and cuts them as short, on
+// the line, with --json and in what the console keeps.
+func TestWebhookListenRefusedDeliveryBoundsUnverifiedHeaders(t *testing.T) {
+	var reports []deliveryReport
+	l, err := newListener(someKey{}, "org-1", time.Minute, time.Hour, "", func(r deliveryReport) error {
+		reports = append(reports, r)
+		return nil
+	}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("E", 64<<10)
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"id":"a1","type":"T","status":"S"}`))
+	for k, v := range map[string]string{
+		webhook.HeaderAlgorithm: webhook.Algorithm, webhook.HeaderVersion: webhook.Version,
+		webhook.HeaderKeyID: "K" + long, webhook.HeaderTimestamp: strconv.FormatInt(time.Now().UnixMilli(), 10),
+		webhook.HeaderEventID: "ev" + long, webhook.HeaderSignature: strings.Repeat("00", ed25519.SignatureSize),
+		webhook.HeaderOrganizationID: "org-1", webhook.HeaderEventType: "ACTIVITY_UPDATED",
+	} {
+		req.Header.Set(k, v)
+	}
+	l.ServeHTTP(httptest.NewRecorder(), req)
+	if len(reports) != 1 || reports[0].Verified {
+		t.Fatalf("reports %d; want one refused delivery", len(reports))
+	}
+	r := reports[0]
+	if line := r.line(); !strings.HasPrefix(line, "REFUSED unverified: event=") || !strings.Contains(line, "evEEE") || !strings.Contains(line, "KEEE") || !strings.Contains(line, "org=org-1") {
+		t.Errorf("the refused delivery's header values are not marked unverified: %.300q", line)
+	}
+	var js bytes.Buffer
+	if err := r.write(&js, true); err != nil {
+		t.Fatal(err)
+	}
+	if js.Len() > 2<<10 || !strings.Contains(js.String(), `"eventId":"evEEE`) || !strings.Contains(js.String(), `"keyId":"KEEE`) {
+		t.Errorf("--json prints %d bytes for it: %.300q", js.Len(), js.String())
+	}
+	if n := len(r.EventID) + len(r.KeyID) + len(r.OrganizationID); n > 1<<10 {
+		t.Errorf("the report the console's Webhooks screen keeps holds %d bytes of unsigned header values", n)
 	}
 }

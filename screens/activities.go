@@ -440,7 +440,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 				}
 			}
 		}
-		return a, tea.Batch(announce, follow, a.saidMoved(under, refreshed && moved), a.readAsked(), msgCmd(orgRetryMsg{}))
+		return a, tea.Batch(announce, follow, a.saidMoved(under, refreshed, moved), a.readAsked(), msgCmd(orgRetryMsg{}))
 	case voteDialogRecordMsg:
 		return a, a.followAskedRecord(msg)
 	case activitySettledMsg:

@@ -205,11 +205,11 @@ func (a *Activities) dropLeft(id, why string) tea.Cmd {
 	wasSelected := a.detail == nil && sel != nil && sel.ID == id
 	what := intentWhat(a.c, &a.items[i])
 	a.items = slices.Delete(a.items, i, i+1)
-	a.setRows()
+	moved := a.setRows()
 	if !wasSelected {
 		return nil
 	}
-	return ui.Toast("the activity under the cursor left the Pending list ("+what+"): "+why+"; the cursor moved to the row that followed it", true)
+	return ui.Toast("the activity under the cursor left the Pending list ("+what+"): "+why+"; "+cursorWent(moved), true)
 }
 
 // isLeaving reports whether the final record of activity id, which left the

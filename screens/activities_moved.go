@@ -40,15 +40,29 @@ func (a *Activities) underCursor() *api.Activity {
 // saidMoved tells that a refresh took away prev, the row under the cursor,
 // and that the cursor is on its neighbour now: the next a, x or enter acts
 // on that one.
-func (a *Activities) saidMoved(prev *api.Activity, moved bool) tea.Cmd {
-	if prev == nil || !moved {
+func (a *Activities) saidMoved(prev *api.Activity, refreshed bool, moved ui.Moved) tea.Cmd {
+	if prev == nil || !refreshed || moved == ui.Kept {
 		return nil
 	}
 	list := "this page"
 	if a.all {
 		list = "the list (its filter no longer takes it)"
 	}
-	return ui.Toast("the activity under the cursor left "+list+" ("+intentWhat(a.c, prev)+"); the cursor moved to the row that followed it", true)
+	return ui.Toast("the activity under the cursor left "+list+" ("+intentWhat(a.c, prev)+"); "+cursorWent(moved), true)
+}
+
+// cursorWent says which row the cursor is on after its row was taken away:
+// the one that followed it, or, when those went too, the last one.
+func cursorWent(moved ui.Moved) string {
+	switch moved {
+	case ui.ToLast:
+		return "no row that followed it is left: the cursor moved to the last row"
+	case ui.ToFirst:
+		return "none of the rows around it is left: the cursor moved to the first row"
+	case ui.ToNone:
+		return "no row is left"
+	}
+	return "the cursor moved to the row that followed it"
 }
 
 // readAsked reads the vote dialog's activity again when the list just

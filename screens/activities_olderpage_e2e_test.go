@@ -69,6 +69,17 @@ func TestOlderPendingPageVoteDialogClosesWhenActivitySettles(t *testing.T) {
 // cursor completes elsewhere and leaves the list: the cursor goes to the row
 // that followed it, not the first, and a notice says so.
 func TestAllViewFilterSaysCursorMovedToNeighbour(t *testing.T) {
+	cursorToNeighbour(t, false)
+}
+
+// The same with a new activity arriving at the top (the newest first) in the
+// refresh that takes the row away: the cursor still goes to the row that
+// followed it, not to the row before, which the arrival shifted down.
+func TestAllViewFilterCursorFollowsNeighbourPastArrival(t *testing.T) {
+	cursorToNeighbour(t, true)
+}
+
+func cursorToNeighbour(t *testing.T, arrival bool) {
 	d := servertest.StartDemo(t)
 	backlog(t, d, 8)
 	h := newHarnessWith(t, d.Client("alice"), d.Client("alice"), theme.Options{Dark: true, NoColor: true}, 5*time.Second)
@@ -79,10 +90,16 @@ func TestAllViewFilterSaysCursorMovedToNeighbour(t *testing.T) {
 	if i+1 >= len(a.items) {
 		t.Fatalf("no row after %s", target.ID)
 	}
-	next := a.items[i+1].ID
+	next, top := a.items[i+1].ID, a.items[0].ID
 	settleElsewhere(t, d, target)
+	if arrival {
+		backlog(t, d, 1)
+	}
 	h.msgs = nil
 	h.send(activitiesTickMsg{gen: a.autoGen})
+	if arrival && (len(a.items) == 0 || a.items[0].ID == top) {
+		t.Fatalf("the refresh did not list the new activity at the top")
+	}
 	sel := a.selected()
 	if sel == nil || sel.ID == target.ID {
 		t.Fatalf("the completed activity is still under the cursor in a view filtered to pending: %+v", sel)
@@ -90,8 +107,8 @@ func TestAllViewFilterSaysCursorMovedToNeighbour(t *testing.T) {
 	if sel.ID != next {
 		t.Errorf("the cursor fell to %s, not to the row that followed the one that left (%s):\n%s", sel.ID, next, h.plainFrame())
 	}
-	if !h.toasted("the activity under the cursor left the list") {
-		t.Errorf("the cursor moved to another row unsaid")
+	if !h.toasted("the activity under the cursor left the list") || !h.toasted("the cursor moved to the row that followed it") {
+		t.Errorf("the cursor moved to the row that followed the one that left, and no notice said so")
 	}
 }
 

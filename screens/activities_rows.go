@@ -38,7 +38,7 @@ func activityColumns(c *Common) []ui.Column {
 }
 
 // setRows rebuilds the table rows from the items.
-func (a *Activities) setRows() (moved bool) {
+func (a *Activities) setRows() ui.Moved {
 	rows := make([]ui.Row, len(a.items))
 	now := a.c.Now()
 	for i := range a.items {

@@ -384,7 +384,7 @@ func (w *Webhooks) renderDetail() {
 	b.Field("type", api.SanitizeID(d.Type))
 	b.Field("status", api.SanitizeID(d.Status))
 	if !d.Verified {
-		b.Line("unverified: the activity fields are what the sender claimed")
+		b.Line("unverified: the event, key, organization and activity fields are what the sender claimed")
 	}
 	w.list.SetDetail(b.String())
 }

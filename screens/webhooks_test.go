@@ -47,7 +47,7 @@ func TestWebhooksScreenShowsLiveDeliveries(t *testing.T) {
 	}
 	h.key("enter")
 	out = ansi.Strip(h.root.Render())
-	if !strings.Contains(out, "REFUSED") || !strings.Contains(out, "unverified: the activity fields are what the sender claimed") {
+	if !strings.Contains(out, "REFUSED") || !strings.Contains(out, "unverified: the event, key, organization and activity fields are what the sender claimed") {
 		t.Errorf("detail of a refused delivery:\n%s", out)
 	}
 }

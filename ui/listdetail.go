@@ -134,8 +134,8 @@ func (l *ListDetail) SetRows(rows []Row) {
 
 // SetRowsKeepingPlace is SetRows, but a selected row that is gone leaves the
 // cursor on its neighbour, not the first row (see Table.SetRowsKeepingPlace).
-func (l *ListDetail) SetRowsKeepingPlace(rows []Row) (moved bool) {
-	moved = l.Table.SetRowsKeepingPlace(rows)
+func (l *ListDetail) SetRowsKeepingPlace(rows []Row) Moved {
+	moved := l.Table.SetRowsKeepingPlace(rows)
 	l.layoutTable()
 	return moved
 }

@@ -130,19 +130,63 @@ func (t *Table) SetRows(rows []Row) {
 	t.selectID(selected)
 }
 
+// Moved says where SetRowsKeepingPlace left the cursor.
+type Moved int
+
+const (
+	Kept        Moved = iota // the selected row is still there, or none was selected
+	ToFollowing              // the selected row is gone; on the first row that followed it and is still there
+	ToLast                   // the selected row and every row that followed it are gone; on the last row
+	ToFirst                  // no row listed before is left (another list): on the first row
+	ToNone                   // the selected row is gone and no row is left
+)
+
 // SetRowsKeepingPlace is SetRows, except that when the selected row is gone
-// the cursor stays at its place, on the row that now follows it (or the last
-// one), not on the first: its neighbour. moved reports that the selected row
-// was gone, so that the caller can say the cursor is on another row now.
-func (t *Table) SetRowsKeepingPlace(rows []Row) (moved bool) {
-	selected, place := t.SelectedID(), t.cursor
+// the cursor goes to its neighbour, not to the first row: the first of the
+// rows that followed it still there, else the last row. Rows added above in
+// the same call (the newest first) do not shift it onto another row. When
+// none of the rows listed before is left (another page), it goes to the
+// first row, as SetRows does. The result says where it went, so that the
+// caller can say the cursor is on another row now.
+func (t *Table) SetRowsKeepingPlace(rows []Row) Moved {
+	selected := t.SelectedID()
+	var before, after []string // the ids of the rows around the selected one, in order
+	if selected != "" {
+		before = make([]string, 0, t.cursor)
+		for _, ri := range t.visible[:t.cursor] {
+			before = append(before, t.rows[ri].ID)
+		}
+		after = make([]string, 0, len(t.visible)-t.cursor-1)
+		for _, ri := range t.visible[t.cursor+1:] {
+			after = append(after, t.rows[ri].ID)
+		}
+	}
 	t.SetRows(rows)
 	if selected == "" || t.SelectedID() == selected {
-		return false
+		return Kept
 	}
-	t.cursor = min(max(place, 0), max(len(t.visible)-1, 0))
-	t.clampOffset()
-	return true
+	if len(t.visible) == 0 {
+		return ToNone
+	}
+	at := make(map[string]int, len(t.visible))
+	for i, ri := range t.visible {
+		at[t.rows[ri].ID] = i
+	}
+	for _, id := range after {
+		if i, ok := at[id]; ok {
+			t.cursor = i
+			t.clampOffset()
+			return ToFollowing
+		}
+	}
+	for _, id := range before {
+		if _, ok := at[id]; ok {
+			t.cursor = len(t.visible) - 1
+			t.clampOffset()
+			return ToLast
+		}
+	}
+	return ToFirst // SetRows put the cursor there
 }
 
 // Len is the number of rows; Visible the number that pass the filter.

@@ -316,17 +316,17 @@ func TestSetRowsKeepingPlaceMovesToNeighbour(t *testing.T) {
 	tb.move(3)
 	gone := tb.SelectedID()
 	next := rows[4].ID
-	if moved := tb.SetRowsKeepingPlace(append(append([]Row{}, rows[:3]...), rows[4:]...)); !moved {
+	if moved := tb.SetRowsKeepingPlace(append(append([]Row{}, rows[:3]...), rows[4:]...)); moved != ToFollowing {
 		t.Error("the selected row went, and SetRowsKeepingPlace did not say it moved")
 	}
 	if got := tb.SelectedID(); got != next {
 		t.Errorf("the cursor went to %q, not to the row that followed %q (%q)", got, gone, next)
 	}
-	if moved := tb.SetRowsKeepingPlace(rows); moved || tb.SelectedID() != next {
+	if moved := tb.SetRowsKeepingPlace(rows); moved != Kept || tb.SelectedID() != next {
 		t.Errorf("a row still listed: moved %v, selected %q, want %q", moved, tb.SelectedID(), next)
 	}
 	tb.move(10)
-	if moved := tb.SetRowsKeepingPlace(rows[:len(rows)-1]); !moved || tb.SelectedID() != rows[len(rows)-2].ID {
+	if moved := tb.SetRowsKeepingPlace(rows[:len(rows)-1]); moved != ToLast || tb.SelectedID() != rows[len(rows)-2].ID {
 		t.Errorf("the last row went: moved %v, selected %q, want the row before it %q", moved, tb.SelectedID(), rows[len(rows)-2].ID)
 	}
 }
