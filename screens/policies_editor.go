@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -283,10 +282,10 @@ func (p *Policies) simulate() tea.Cmd {
 				rows = append(rows, simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), unread: true, why: api.CannotTellParams})
 				continue
 			}
-			in := policy.InputOfActivity(ra.act, members, "", time.Time{})
-			s := policy.SimulateActivity(current, draftP, ra.act, in, quorum)
+			s := policy.SimulateActivity(current, draftP, ra.act, members, quorum)
 			row := simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), today: s.Today.Outcome,
-				withDraft: s.WithDraft.Outcome, decider: policy.Decider(s.WithDraft), why: policy.Explain(s.WithDraft).Why,
+				withDraft: s.WithDraft.Outcome, decider: policy.Decider(s.WithDraft),
+				why:      policy.FailsAt(s.WithDraft, s.WithDraftAt, policy.Explain(s.WithDraft).Why),
 				locksOut: s.LocksOut, doubt: credentialDoubtOf(c, &ra.act, append(slices.Clip(current), draftP), members)}
 			if s.Waiting != "" && s.WithDraft.Reason == s.Waiting { // waiting at the service, the draft changes nothing
 				row.decider, row.why = "no decision yet", s.Waiting
