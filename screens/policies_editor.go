@@ -41,7 +41,10 @@ type policyEditor struct {
 	// recent are the activities "simulate over" offers, in its order after
 	// simulateLast.
 	recent []recentActivity
-	view   string
+	// threshold is the root quorum's, as loaded: whether a deny on
+	// create_policy cannot be undone (policy.IrreversibleDeny); 0 unknown.
+	threshold int
+	view      string
 	width  int
 	height int
 }
@@ -155,6 +158,11 @@ func conditionWarning(condition string) string {
 	return text
 }
 
+// sourceOf is a draft's three expressions.
+func sourceOf(params api.CreatePolicyParams) policy.Source {
+	return policy.Source{Condition: params.Condition, Consensus: params.Consensus, Time: params.Time}
+}
+
 // maxConfirmWarnings is how many condition warnings the confirm lists; a
 // condition can read any number of parameters.
 const maxConfirmWarnings = 5
@@ -162,7 +170,7 @@ const maxConfirmWarnings = 5
 // openEditor opens an empty create form.
 func (p *Policies) openEditor() {
 	th := p.c.Theme
-	e := &policyEditor{}
+	e := &policyEditor{threshold: p.data.quorum.Threshold}
 	highlight := func(s string) string { return highlightExpr(th, s) }
 	e.form = ui.NewForm("New policy (create_policy: the root quorum usually has to approve it)",
 		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
@@ -363,6 +371,11 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Condition))
 	// Before the vote, not after: the author may mean a deny the real
 	// service never applies.
+	if w, ok := policy.IrreversibleDeny(params.Effect, sourceOf(params), p.data.quorum.Threshold); ok {
+		// First: the one mistake here that cannot be undone.
+		warn[len(lines)] = true
+		lines = append(lines, "  ⚠ CANNOT BE UNDONE: "+w.Message)
+	}
 	ws := conditionWarnings(params.Condition)
 	for i, w := range ws {
 		warn[len(lines)] = true
