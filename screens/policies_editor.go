@@ -45,8 +45,8 @@ type policyEditor struct {
 	// create_policy cannot be undone (policy.IrreversibleDeny); 0 unknown.
 	threshold int
 	view      string
-	width  int
-	height int
+	width     int
+	height    int
 }
 
 // simRow is one activity decided today and with the draft.
