@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -131,6 +132,12 @@ Examples:
 Flags:
 `
 
+// timeFlag registers --time, the draft's time expression, as policy create,
+// check and simulate all take it.
+func timeFlag(fs *flag.FlagSet) *string {
+	return fs.String("time", "", "when the policy is active: a time `EXPR`ession; empty is always")
+}
+
 // effectValue turns allow, deny or the wire value into the wire value.
 func effectValue(s string) (string, error) {
 	v := strings.ToUpper(strings.TrimSpace(s))
@@ -150,7 +157,7 @@ func policyCreate(ctx context.Context, c proc, args []string) error {
 	condition := fs.String("condition", "", "when the policy applies: an `EXPR`ession; empty applies to every activity")
 	consensus := fs.String("consensus", "", "who must approve: an `EXPR`ession; empty requires no approvals")
 	notes := fs.String("notes", "", "free-text `NOTES`")
-	timeExpr := fs.String("time", "", "when the policy is active: a time `EXPR`ession; empty is always")
+	timeExpr := timeFlag(fs)
 	allowEmpty(fs, "condition", "consensus", "notes", "time")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
@@ -162,18 +169,30 @@ func policyCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkSource(c, policy.Source{Condition: *condition, Consensus: *consensus, Time: *timeExpr}); err != nil {
+	src := policy.Source{Condition: *condition, Consensus: *consensus, Time: *timeExpr}
+	if err := checkSource(c, src); err != nil {
 		return err
 	}
 	client, _, err := conn.submitClient(c)
 	if err != nil {
 		return err
 	}
+	if eff == api.EffectDeny {
+		// Said before it is sent: such a deny cannot be undone. The threshold
+		// tells whether it applies; unknown (0), the warning says so.
+		threshold := 0
+		if cfg, err := client.GetOrganizationConfigs(ctx); err == nil {
+			threshold = cfg.Quorum.Threshold
+		}
+		if w, ok := policy.IrreversibleDeny(eff, src, threshold); ok {
+			fmt.Fprintf(c.stderr, "warning: %s\n", ui.Clean(w.Message))
+		}
+	}
 	return submitVerb(ctx, c, conn, client, "create_policy", &api.CreatePolicyParams{PolicyName: *name, Effect: eff,
 		Condition: *condition, Consensus: *consensus, Notes: *notes, Time: *timeExpr})
 }
 
-const policyCheckUsage = `Usage: vigil policy check --condition EXPR [--consensus EXPR] [--time EXPR]
+const policyCheckUsage = `Usage: vigil policy check --condition EXPR [--consensus EXPR] [--time EXPR] [--effect allow|deny]
 
 Compiles a condition, a consensus and a time expression as the service would, offline (no profile,
 no network). Exit status 0 when both compile; otherwise every problem is printed
@@ -190,18 +209,32 @@ func policyCheck(c proc, args []string) error {
 	fs := newFlagSet("policy check", policyCheckUsage)
 	condition := fs.String("condition", "", "condition `EXPR`ession")
 	consensus := fs.String("consensus", "", "consensus `EXPR`ession")
-	timeExpr := fs.String("time", "", "time `EXPR`ession (when the policy is active)")
+	timeExpr := timeFlag(fs)
+	effect := fs.String("effect", "", "the policy's effect, allow or deny: a deny is checked for one that cannot be undone")
 	allowEmpty(fs, "condition", "consensus", "time") // as policy create takes them
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
-	if len(visited(fs)) == 0 {
+	given := visited(fs)
+	delete(given, "effect")
+	if len(given) == 0 {
 		return usagef("policy check needs --condition EXPR, --consensus EXPR and/or --time EXPR")
 	}
-	if err := checkSource(c, policy.Source{Condition: *condition, Consensus: *consensus, Time: *timeExpr}); err != nil {
+	src := policy.Source{Condition: *condition, Consensus: *consensus, Time: *timeExpr}
+	if err := checkSource(c, src); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(c.stdout, "ok: %s\n", checkVerdict(visited(fs), map[string]string{
+	if *effect != "" {
+		eff, err := effectValue(*effect)
+		if err != nil {
+			return err
+		}
+		// Offline: the root quorum's threshold is not known, the warning says so.
+		if w, ok := policy.IrreversibleDeny(eff, src, 0); ok {
+			fmt.Fprintf(c.stderr, "warning: %s\n", ui.Clean(w.Message))
+		}
+	}
+	_, err := fmt.Fprintf(c.stdout, "ok: %s\n", checkVerdict(given, map[string]string{
 		"condition": *condition, "consensus": *consensus, "time": *timeExpr}))
 	return err
 }

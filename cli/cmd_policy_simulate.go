@@ -9,13 +9,18 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
+	"github.com/vigil-console/vigil/ui"
 )
 
-const policySimulateUsage = `Usage: vigil policy simulate --activity ID --effect allow|deny [--condition EXPR] [--consensus EXPR] [--json]
+const policySimulateUsage = `Usage: vigil policy simulate --activity ID --effect allow|deny [--condition EXPR] [--consensus EXPR] [--time EXPR] [--json]
 
 Decides an activity twice, with the organization's policies as they are and
 with a draft policy added after them, using the engine and evaluation order of
 the service (policy.Decide), on the activity's own votes and the members' tags.
+As the service does, it decides at the submission and again at each approval,
+each at its own time: a draft that would fail the activity at its submission
+(before the root quorum's approvals bypass every policy) says "FAILS at
+submission". --time is the draft's time expression, as policy create takes it.
 Prints the outcome today and with the draft, what decides, why, and whether the
 draft would lock the organization out of something it can do today. Nothing
 is submitted. The console's policy editor simulates the same way (ctrl+r).
@@ -55,9 +60,11 @@ type policyLineReport struct {
 	Detail     string `json:"detail,omitempty"`
 }
 
-func reportOf(d policy.Decision, in policy.Input, candidates []policy.Approver) decisionReport {
-	e := policy.ExplainWith(d, in, candidates)
-	r := decisionReport{Outcome: d.Outcome, DecidedBy: policy.Decider(d), Why: e.Why, Policies: []policyLineReport{}}
+// reportOf reports a decision made at a step of the activity's votes: one
+// that fails the activity says where ("FAILS at submission: …").
+func reportOf(d policy.Decision, at policy.Step, candidates []policy.Approver) decisionReport {
+	e := policy.ExplainWith(d, at.In, candidates)
+	r := decisionReport{Outcome: d.Outcome, DecidedBy: policy.Decider(d), Why: policy.FailsAt(d, at, e.Why), Policies: []policyLineReport{}}
 	for _, l := range e.Policies {
 		r.Policies = append(r.Policies, policyLineReport{PolicyID: l.ID, PolicyName: l.Name, Outcome: l.Outcome, Shown: l.Shown, Detail: l.Detail})
 	}
@@ -75,8 +82,9 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	effect := fs.String("effect", "", "the draft's effect: allow or deny (EFFECT_ALLOW, EFFECT_DENY) (required)")
 	condition := fs.String("condition", "", "the draft's condition `EXPR`ession; empty applies to every activity")
 	consensus := fs.String("consensus", "", "the draft's consensus `EXPR`ession; empty requires no approvals")
+	timeExpr := timeFlag(fs)
 	name := fs.String("name", "draft", "the draft's `NAME`, as the explanations show it")
-	allowEmpty(fs, "condition", "consensus")
+	allowEmpty(fs, "condition", "consensus", "time")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -87,10 +95,11 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkExpressions(c, *condition, *consensus); err != nil {
+	src := policy.Source{Condition: *condition, Consensus: *consensus, Time: *timeExpr}
+	if err := checkSource(c, src); err != nil {
 		return err
 	}
-	draft, err := policy.Compile(*condition, *consensus)
+	draft, err := policy.CompileSource(src)
 	if err != nil {
 		return fmt.Errorf("the draft does not compile: %w", err)
 	}
@@ -138,16 +147,20 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 		fmt.Fprintf(c.stderr, "note: %s — the service leaves out such an allow policy, and makes what such a deny policy could deny wait for the root quorum\n", api.Sanitize(e.Error()))
 	}
 	members := policy.Members(users, *cfg)
-	in := policy.InputOfActivity(*act, members, "", time.Time{})
 	draftP := policy.Policy{ID: draftPolicyID, Name: *name, Effect: eff, Compiled: draft}
-	sim := policy.SimulateActivity(current, draftP, *act, in, policy.QuorumOf(cfg.Quorum))
+	sim := policy.SimulateActivity(current, draftP, *act, members, policy.QuorumOf(cfg.Quorum))
+	if w, ok := policy.IrreversibleDeny(eff, src, cfg.Quorum.Threshold); ok {
+		fmt.Fprintf(c.stderr, "warning: %s\n", ui.Clean(w.Message))
+	}
 	// Who could still approve: the members the service would let vote from
 	// now on, today and once the draft exists (it may be what asks for them).
 	now := time.Now()
 	today := mayStillVote(current, users, members, *act, now)
 	withDraft := mayStillVote(append(slices.Clip(current), draftP), users, members, *act, now)
-	rep := simulationReport{ActivityID: act.ID, ActivityType: act.Type, Today: reportOf(sim.Today, in, today), WithDraft: reportOf(sim.WithDraft, in, withDraft),
-		LocksOut: sim.LocksOut, Draft: api.CreatePolicyParams{PolicyName: *name, Effect: eff, Condition: *condition, Consensus: *consensus}}
+	rep := simulationReport{ActivityID: act.ID, ActivityType: act.Type,
+		Today:     reportOf(sim.Today, sim.TodayAt, today),
+		WithDraft: reportOf(sim.WithDraft, sim.WithDraftAt, withDraft),
+		LocksOut:  sim.LocksOut, Draft: api.CreatePolicyParams{PolicyName: *name, Effect: eff, Condition: *condition, Consensus: *consensus, Time: *timeExpr}}
 	if sim.Waiting != "" { // the service keeps it waiting, whatever the replay says
 		rep.Today.Why, rep.Today.DecidedBy = sim.Waiting, "no decision yet"
 		if sim.WithDraft.Reason == sim.Waiting {

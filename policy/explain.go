@@ -170,6 +170,11 @@ func undecided(d Decision) string {
 // policies in creation order, and a new policy is the newest).
 type Simulation struct {
 	Today, WithDraft Decision
+	// TodayAt and WithDraftAt are where each decision was made
+	// (SimulateActivity): the service decides at the submission and at every
+	// approval, and the first decision that completes or fails the activity
+	// ends it. Simulate, given one input, leaves only their In set.
+	TodayAt, WithDraftAt Step
 	// LocksOut is true when the draft takes away something the organization
 	// can do today: an allowed activity would no longer be, or one waiting
 	// for approvals would be denied outright.
@@ -185,17 +190,23 @@ type Simulation struct {
 	Waiting string
 }
 
-// SimulateActivity is Simulate over a recorded activity, in as
-// InputOfActivity makes it: a rejected one is marked Rejected (the policies
-// see approvals only, and would call it waiting). For one still waiting the
-// service's status is the truth: it is waiting today whatever the replay
-// says (the votes of an ended 24-hour round are gone from the record, and the
-// policies may have changed since its last approval), and a draft that
-// would deny it outright locks it out. For one the service completed whose
-// replay does not allow it (a policy this vigil cannot read allowed it), a
-// draft that denies it is a possible lock-out too, never a pass.
-func SimulateActivity(current []Policy, draft Policy, act api.Activity, in Input, quorum Quorum) Simulation {
-	s := Simulate(current, draft, in, quorum, RootOnly(act.Type))
+// SimulateActivity decides a recorded activity without and with the draft as
+// the service would (DecideVotes): at its submission and at each approval,
+// each at its own time, so that a draft that fails it at its submission,
+// before the root quorum's second approval bypasses every policy, is seen.
+// A rejected one is marked Rejected (the policies see approvals only, and
+// would call it waiting). For one still waiting the service's status is the
+// truth: it is waiting today whatever the replay says (the votes of an ended
+// 24-hour round are gone from the record, and the policies may have changed
+// since its last approval), and a draft that would deny it outright locks it
+// out. For one the service completed whose replay does not allow it (a policy
+// this vigil cannot read allowed it), a draft that denies it is a possible
+// lock-out too, never a pass.
+func SimulateActivity(current []Policy, draft Policy, act api.Activity, members map[string]Approver, quorum Quorum) Simulation {
+	var s Simulation
+	s.Today, s.TodayAt = DecideVotes(current, act, members, quorum)
+	s.WithDraft, s.WithDraftAt = DecideVotes(withDraft(current, draft), act, members, quorum)
+	s.LocksOut = locksOut(s.Today, s.WithDraft)
 	switch act.Status {
 	case api.StatusRejected:
 		s.Rejected, s.LocksOut = true, false
@@ -207,11 +218,11 @@ func SimulateActivity(current []Policy, draft Policy, act api.Activity, in Input
 			s.LocksOut = s.WithDraft.Outcome == api.OutcomeDenyExplicit
 		}
 	case api.StatusConsensusNeeded:
-		if replayed := s.Today; replayed.Outcome != api.OutcomeRequiresConsensus {
-			s.Waiting = stillWaiting(act, replayed)
+		if replayed, at := s.Today, s.TodayAt; replayed.Outcome != api.OutcomeRequiresConsensus {
+			s.Waiting = stillWaiting(act, replayed, at)
 			s.Today = Decision{Outcome: api.OutcomeRequiresConsensus, Reason: s.Waiting,
 				RootApprovers: replayed.RootApprovers, RootNeeded: replayed.RootNeeded}
-			if s.WithDraft.Outcome == replayed.Outcome {
+			if s.WithDraft.Outcome == replayed.Outcome && s.WithDraftAt.Vote.ID == at.Vote.ID {
 				s.WithDraft = s.Today // the draft changes nothing of the replay
 			}
 		}
@@ -221,31 +232,44 @@ func SimulateActivity(current []Policy, draft Policy, act api.Activity, in Input
 }
 
 // stillWaiting says why a waiting activity's replay came out otherwise.
-func stillWaiting(act api.Activity, replayed Decision) string {
+func stillWaiting(act api.Activity, replayed Decision, at Step) string {
 	if len(act.Votes) == 0 {
 		return "waiting: the service keeps it " + act.Status + "; its approvals' 24-hour round ended, " +
 			"so its votes are gone and the next approval starts a new round (replayed without approvals it comes out " +
 			replayed.Outcome + ")"
 	}
-	return "waiting: the service keeps it " + act.Status + "; the next approval decides (replayed at its last approval " +
-		"with the policies of today it comes out " + replayed.Outcome + ")"
+	return "waiting: the service keeps it " + act.Status + "; the next approval decides (replayed with the policies " +
+		"of today it comes out " + replayed.Outcome + " " + at.Where() + ")"
 }
 
-// Simulate decides the activity without and with the draft, with Decide: the
-// same engine and order as the local service.
+// Simulate decides one input without and with the draft, with Decide: the
+// same engine and order as the local service. It is one decision point; a
+// recorded activity is decided at each of its votes by SimulateActivity.
 func Simulate(current []Policy, draft Policy, in Input, quorum Quorum, rootOnly bool) Simulation {
-	withDraft := append(append(make([]Policy, 0, len(current)+1), current...), draft)
 	s := Simulation{
 		Today:     Decide(current, in, quorum, rootOnly),
-		WithDraft: Decide(withDraft, in, quorum, rootOnly),
+		WithDraft: Decide(withDraft(current, draft), in, quorum, rootOnly),
+		TodayAt:   Step{In: in}, WithDraftAt: Step{In: in},
 	}
-	switch s.Today.Outcome {
-	case api.OutcomeAllow:
-		s.LocksOut = s.WithDraft.Outcome != api.OutcomeAllow
-	case api.OutcomeRequiresConsensus:
-		s.LocksOut = s.WithDraft.Outcome == api.OutcomeDenyExplicit
-	}
+	s.LocksOut = locksOut(s.Today, s.WithDraft)
 	return s
+}
+
+// withDraft is the policies with the draft added last (the newest).
+func withDraft(current []Policy, draft Policy) []Policy {
+	return append(append(make([]Policy, 0, len(current)+1), current...), draft)
+}
+
+// locksOut reports whether the draft takes away what today allows, or fails
+// outright what today waits for.
+func locksOut(today, withDraft Decision) bool {
+	switch today.Outcome {
+	case api.OutcomeAllow:
+		return withDraft.Outcome != api.OutcomeAllow
+	case api.OutcomeRequiresConsensus:
+		return Fails(withDraft.Outcome)
+	}
+	return false
 }
 
 // OwnCredentialDecider is Decider's name for an activity allowed only by the

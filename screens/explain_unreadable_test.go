@@ -51,8 +51,7 @@ func TestDenyDraftOverActivityCompletedByUnreadablePolicyLocksOut(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := policy.InputOfActivity(a, ec.members, "", time.Time{})
-	s := policy.SimulateActivity(ec.ordered, policy.Policy{ID: "draft", Effect: api.EffectDeny, Compiled: draft}, a, in, policy.QuorumOf(ec.quorum))
+	s := policy.SimulateActivity(ec.ordered, policy.Policy{ID: "draft", Effect: api.EffectDeny, Compiled: draft}, a, ec.members, policy.QuorumOf(ec.quorum))
 	if s.WithDraft.Outcome != api.OutcomeDenyExplicit {
 		t.Fatalf("with the draft %s: the test's premise is gone", s.WithDraft.Outcome)
 	}

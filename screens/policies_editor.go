@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -42,9 +41,12 @@ type policyEditor struct {
 	// recent are the activities "simulate over" offers, in its order after
 	// simulateLast.
 	recent []recentActivity
-	view   string
-	width  int
-	height int
+	// threshold is the root quorum's, as loaded: whether a deny on
+	// create_policy cannot be undone (policy.IrreversibleDeny); 0 unknown.
+	threshold int
+	view      string
+	width     int
+	height    int
 }
 
 // simRow is one activity decided today and with the draft.
@@ -156,6 +158,11 @@ func conditionWarning(condition string) string {
 	return text
 }
 
+// sourceOf is a draft's three expressions.
+func sourceOf(params api.CreatePolicyParams) policy.Source {
+	return policy.Source{Condition: params.Condition, Consensus: params.Consensus, Time: params.Time}
+}
+
 // maxConfirmWarnings is how many condition warnings the confirm lists; a
 // condition can read any number of parameters.
 const maxConfirmWarnings = 5
@@ -163,7 +170,7 @@ const maxConfirmWarnings = 5
 // openEditor opens an empty create form.
 func (p *Policies) openEditor() {
 	th := p.c.Theme
-	e := &policyEditor{}
+	e := &policyEditor{threshold: p.data.quorum.Threshold}
 	highlight := func(s string) string { return highlightExpr(th, s) }
 	e.form = ui.NewForm("New policy (create_policy: the root quorum usually has to approve it)",
 		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
@@ -283,10 +290,10 @@ func (p *Policies) simulate() tea.Cmd {
 				rows = append(rows, simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), unread: true, why: api.CannotTellParams})
 				continue
 			}
-			in := policy.InputOfActivity(ra.act, members, "", time.Time{})
-			s := policy.SimulateActivity(current, draftP, ra.act, in, quorum)
+			s := policy.SimulateActivity(current, draftP, ra.act, members, quorum)
 			row := simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), today: s.Today.Outcome,
-				withDraft: s.WithDraft.Outcome, decider: policy.Decider(s.WithDraft), why: policy.Explain(s.WithDraft).Why,
+				withDraft: s.WithDraft.Outcome, decider: policy.Decider(s.WithDraft),
+				why:      policy.FailsAt(s.WithDraft, s.WithDraftAt, policy.Explain(s.WithDraft).Why),
 				locksOut: s.LocksOut, doubt: credentialDoubtOf(c, &ra.act, append(slices.Clip(current), draftP), members)}
 			if s.Waiting != "" && s.WithDraft.Reason == s.Waiting { // waiting at the service, the draft changes nothing
 				row.decider, row.why = "no decision yet", s.Waiting
@@ -364,6 +371,11 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Condition))
 	// Before the vote, not after: the author may mean a deny the real
 	// service never applies.
+	if w, ok := policy.IrreversibleDeny(params.Effect, sourceOf(params), p.data.quorum.Threshold); ok {
+		// First: the one mistake here that cannot be undone.
+		warn[len(lines)] = true
+		lines = append(lines, "  ⚠ CANNOT BE UNDONE: "+w.Message)
+	}
 	ws := conditionWarnings(params.Condition)
 	for i, w := range ws {
 		warn[len(lines)] = true

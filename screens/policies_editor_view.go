@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -91,6 +92,11 @@ func (e *policyEditor) simLines(c *Common, width int, simErr []string) []string 
 	case len(e.sim) == 0:
 		add(th.Muted.Render("no activity to simulate over"))
 	}
+	v := e.form.Values()
+	if _, ok := policy.IrreversibleDeny(v["effect"], policy.Source{Condition: v["condition"], Consensus: v["consensus"], Time: v["time"]}, e.threshold); ok {
+		// One line, in every layout; the confirm before submitting says it whole.
+		add(th.Bad.Render(irreversibleLine))
+	}
 	stale := e.simStale()
 	if stale {
 		add(th.Warn.Render(ansi.Wrap("the draft changed since this simulation ran: its rows are an earlier draft's; ctrl+r runs it again", max(width, 10), " ")))
@@ -114,6 +120,10 @@ func (e *policyEditor) simLines(c *Common, width int, simErr []string) []string 
 	}
 	return lines
 }
+
+// irreversibleLine is the editor's line for a deny that can fail every
+// later create_policy (policy.IrreversibleDeny).
+const irreversibleLine = "⚠ irreversible: can fail every create_policy; no policy can be deleted"
 
 // rowLines are at most room lines of the simulation's rows, in order: when
 // they do not all fit, the last line counts those left out.

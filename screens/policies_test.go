@@ -438,6 +438,10 @@ func TestPolicySimulationFitsTheBody(t *testing.T) {
 	h.typeText("D")
 	h.key("tab")
 	h.key("right")
+	// A deny that cannot match create_policy: no irreversible warning
+	// takes a line of the body.
+	h.key("tab")
+	h.typeText("activity.resource == 'USER'")
 	h.key("ctrl+r")
 	if len(p.editor.sim) == 0 {
 		t.Fatal("nothing simulated")

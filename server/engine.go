@@ -317,12 +317,13 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a 
 			outcomes = append(outcomes, api.PolicyOutcome{Outcome: api.OutcomeRejected})
 		}
 	} else {
-		switch ev.decision.Outcome {
-		case api.OutcomeAllow:
+		// policy.Fails is the rule the console's simulation decides by too.
+		switch outcome := ev.decision.Outcome; {
+		case outcome == api.OutcomeAllow:
 			if err := s.execIntent(ctx, tx, a); err != nil {
 				return nil, err
 			}
-		case api.OutcomeRequiresConsensus:
+		case !policy.Fails(outcome):
 			a.Status = api.StatusConsensusNeeded
 		default:
 			a.Status = api.StatusFailed

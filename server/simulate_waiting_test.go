@@ -31,8 +31,7 @@ func simulateAsClients(t *testing.T, c *api.Client, act *api.Activity) policy.Si
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := policy.InputOfActivity(*act, policy.Members(users, *cfg), "", time.Time{})
-	return policy.SimulateActivity(current, policy.Policy{ID: "draft", Effect: api.EffectDeny, Compiled: draft}, *act, in, policy.QuorumOf(cfg.Quorum))
+	return policy.SimulateActivity(current, policy.Policy{ID: "draft", Effect: api.EffectDeny, Compiled: draft}, *act, policy.Members(users, *cfg), policy.QuorumOf(cfg.Quorum))
 }
 
 // A rejection re-evaluates, but the service acts on no decision at a
