@@ -171,8 +171,31 @@ func TestAppProofsFetchedAgainAreNotShownWithTheOldVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The genuine proof arrives and is verified.
+	h, a, act, payload := detailWithVerifiedAppProof(t, auth, genuine)
+
+	// The service now answers the next list_app_proofs with a forgery signed
+	// by a key no boot proof attests; the verification command the screen
+	// returns is what the service stalls (its boot-proof fetch).
+	forged, err := attacker.SignAppProof([]byte(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Update(activityDetailMsg{id: act.ID, gen: a.detail.extrasGen, proofs: &[]api.AppProof{forged}})
+	out := appProofsSection(t, h)
+	if strings.Contains(out, "VERIFIED") || !strings.Contains(out, "verifying…") || !strings.Contains(out, forged.PublicKey[:40]) {
+		t.Errorf("the forgery should show as being verified, not with the genuine proof's verdict:\n%s", out)
+	}
+}
+
+// detailWithVerifiedAppProof opens the first sample activity's detail in a
+// console that trusts auth and knows enclave's boot proof, and gives it an
+// app proof of that activity signed by enclave, which it verifies. It
+// returns the activity and the proof's payload.
+func detailWithVerifiedAppProof(t *testing.T, auth *proof.DemoAuthority, enclave *proof.DemoEnclave) (*harness, *Activities, api.Activity, string) {
+	t.Helper()
 	fake := &fakeClient{activities: sampleActivities(),
-		bootByKey: map[string]*api.BootProof{genuine.BootProof.EphemeralPublicKeyHex: &genuine.BootProof}}
+		bootByKey: map[string]*api.BootProof{enclave.BootProof.EphemeralPublicKeyHex: &enclave.BootProof}}
 	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
 		Now: func() time.Time { return testNow }, Static: true,
 		Tick:   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil },
@@ -187,27 +210,13 @@ func TestAppProofsFetchedAgainAreNotShownWithTheOldVerdict(t *testing.T) {
 	}
 	act := a.detail.activity
 	payload := fmt.Sprintf(`{"activityId":%q,"type":%q,"fingerprint":%q}`, act.ID, act.Type, act.Fingerprint)
-	good, err := genuine.SignAppProof([]byte(payload))
+	good, err := enclave.SignAppProof([]byte(payload))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The genuine proof arrives and is verified.
 	h.send(activityDetailMsg{id: act.ID, gen: a.detail.extrasGen, proofs: &[]api.AppProof{good}})
-	out := appProofsSection(t, h)
-	if !strings.Contains(out, "#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  VERIFIED") {
+	if out := appProofsSection(t, h); !strings.Contains(out, "#1 SIGNATURE_SCHEME_EPHEMERAL_KEY_P256  VERIFIED") {
 		t.Fatalf("precondition: the genuine proof verifies:\n%s", out)
 	}
-
-	// The service now answers the next list_app_proofs with a forgery signed
-	// by a key no boot proof attests; the verification command the screen
-	// returns is what the service stalls (its boot-proof fetch).
-	forged, err := attacker.SignAppProof([]byte(payload))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Update(activityDetailMsg{id: act.ID, gen: a.detail.extrasGen, proofs: &[]api.AppProof{forged}})
-	out = appProofsSection(t, h)
-	if strings.Contains(out, "VERIFIED") || !strings.Contains(out, "verifying…") || !strings.Contains(out, forged.PublicKey[:40]) {
-		t.Errorf("the forgery should show as being verified, not with the genuine proof's verdict:\n%s", out)
-	}
+	return h, a, act, payload
 }
