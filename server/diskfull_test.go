@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"strconv"
 	"strings"
@@ -27,8 +28,14 @@ func limitPages(t *testing.T, e *testEnv, extra int) {
 
 func setMaxPages(t *testing.T, e *testEnv, max int) {
 	t.Helper()
+	onEveryWriterConn(t, e, `PRAGMA max_page_count = `+strconv.Itoa(max))
+}
+
+// onEveryWriterConn runs a per-connection statement (a pragma) on both
+// connections of the writer's pool, held at once so that each gets it.
+func onEveryWriterConn(t *testing.T, e *testEnv, stmt string) {
+	t.Helper()
 	ctx := context.Background()
-	// Both connections of the writer's pool at once, so that each gets it.
 	c1, err := e.srv.db.writeDB.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -39,8 +46,8 @@ func setMaxPages(t *testing.T, e *testEnv, max int) {
 		t.Fatal(err)
 	}
 	defer c2.Close()
-	for _, q := range []querier{c1, c2} {
-		if _, err := q.ExecContext(ctx, `PRAGMA max_page_count = `+strconv.Itoa(max)); err != nil {
+	for _, c := range []*sql.Conn{c1, c2} {
+		if _, err := c.ExecContext(ctx, stmt); err != nil {
 			t.Fatal(err)
 		}
 	}

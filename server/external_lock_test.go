@@ -51,23 +51,7 @@ func holdWriteLock(t *testing.T, dir string) (release func()) {
 // It does not change what a busy write leads to.
 func shortWriterBusyTimeout(t *testing.T, e *testEnv) {
 	t.Helper()
-	ctx := context.Background()
-	// Both connections of the writer's pool at once, so that each gets it.
-	c1, err := e.srv.db.writeDB.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c1.Close()
-	c2, err := e.srv.db.writeDB.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	for _, c := range []*sql.Conn{c1, c2} {
-		if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 20`); err != nil {
-			t.Fatal(err)
-		}
-	}
+	onEveryWriterConn(t, e, `PRAGMA busy_timeout = 20`)
 }
 
 func isBusy(err error) bool {
