@@ -25,7 +25,9 @@ func PinsLostBy(pols []MfaPolicy, u User, keyIDs []string) []LostPin {
 	after := u
 	after.APIKeys = slices.DeleteFunc(slices.Clone(u.APIKeys), func(k APIKey) bool { return slices.Contains(keyIDs, k.APIKeyID) })
 	was, now := CredentialMethodTypes(u), CredentialMethodTypes(after)
-	met := func(proves map[string]string, m AuthenticationMethod) bool { return m.ID == "" || proves[m.ID] == m.Type }
+	met := func(proves map[string]string, m AuthenticationMethod) bool {
+		return m.ID == "" || proves[m.ID] == m.Type
+	}
 	var out []LostPin
 	for _, p := range pols {
 		if p.UserID != "" && p.UserID != u.UserID {

@@ -415,7 +415,9 @@ It warns first (on standard error) when the deletion would leave a root member
 with no credential that can sign and fewer root members able to sign than the
 quorum's threshold: the service fails such a deletion (an expired key, or one
 whose lifetime cannot be read, counts as nothing); and when a key deleted is
-the one the profile signs with: once deleted, the profile is locked out.
+the one the profile signs with: once deleted, the profile is locked out;
+when a root member is left with no vote, or only keys that expire; and when
+an MFA policy pins a key deleted (no vote can meet that method afterwards).
 It refuses a key whose deletion already waits for votes, naming that
 activity: approve it instead.
 
