@@ -92,6 +92,15 @@ type QuorumLoss struct {
 	// member with nothing that signs; empty otherwise.
 	Stranded     string
 	strandedName string
+	// Until is when the owner, a root member who still signs after the
+	// deletion, signs no more, as only keys that expire are left to them,
+	// sooner than before the deletion; zero otherwise. ShortAt is when too
+	// few root members could then sign, ShortTo of them; zero when the
+	// deletion does not bring that about (or sooner).
+	Until            time.Time
+	ShortAt          time.Time
+	ShortTo          int
+	owner, ownerName string
 	// passkeysUncounted is set when no passkey counted (PasskeysSign false).
 	passkeysUncounted bool
 }
@@ -110,6 +119,7 @@ func KeyDeletionLoss(users []User, q Quorum, now time.Time, userID string, keyID
 	}
 	loss := QuorumLoss{Threshold: q.Threshold, Members: len(q.UserIDs), passkeysUncounted: !passkeysSign}
 	seen := map[string]bool{}
+	var members []User // the root members found, as the rule counts them
 	for _, id := range q.UserIDs {
 		if seen[id] {
 			continue
@@ -126,6 +136,7 @@ func KeyDeletionLoss(users []User, q Quorum, now time.Time, userID string, keyID
 		if !u.canSign(now, nil) {
 			continue
 		}
+		members = append(members, u)
 		loss.Before++
 		if id == userID && !u.canSign(now, removed) {
 			loss.Stranded, loss.strandedName = id, u.UserName
@@ -133,6 +144,7 @@ func KeyDeletionLoss(users []User, q Quorum, now time.Time, userID string, keyID
 		}
 		loss.After++
 	}
+	loss.expiryLoss(members, now, userID, removed)
 	return loss
 }
 

@@ -278,7 +278,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if err != nil {
 		return err
 	}
-	client, _, err := conn.submitClient(c)
+	client, prof, err := conn.submitClient(c)
 	if err != nil {
 		return err
 	}
@@ -301,6 +301,11 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if approve {
 		// As the console's vote dialog, on an approval only.
 		warnVoterMfa(ctx, c, client, a)
+		// An approval may be the vote that runs a deletion of keys: the
+		// same warnings as 'vigil apikey delete'.
+		if p := a.exact.Intent.DeleteAPIKeysIntent; p != nil {
+			warnApprovedKeyDeletion(ctx, c, client, prof.Name, p)
+		}
 	}
 	details := "" // read only to be shown: --yes asks nothing
 	if !*yes {

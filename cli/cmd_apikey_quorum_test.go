@@ -20,15 +20,15 @@ func (e *verbEnv) onlyKeyOf(name string) string {
 
 // vigil apikey delete warns before submitting a deletion that would leave the
 // root quorum (2 of alice, bob, carol) with too few members able to sign, and
-// says nothing of the kind about one that leaves it enough; the service then
-// fails the first.
+// does not say the service fails one that leaves it enough (it says only that
+// carol is left with no vote); the service then fails the first.
 func TestAPIKeyDeleteWarnsWhenTheQuorumWouldBeLeftShort(t *testing.T) {
 	e := newVerbEnv(t)
 	ctx := context.Background()
 	code, out, errOut := e.run("", "apikey", "delete", "--yes", e.onlyKeyOf("carol"))
 	wantExit(t, "delete carol's key", code, 0, out, errOut)
-	if strings.Contains(errOut, "warning") {
-		t.Errorf("deleting carol's key leaves alice and bob, the threshold, yet the CLI warns:\n%s", errOut)
+	if strings.Contains(errOut, "FAIL") {
+		t.Errorf("deleting carol's key leaves alice and bob, the threshold, yet the CLI says the service fails it:\n%s", errOut)
 	}
 	code, out, errOut = e.run("", "activity", "approve", "--yes", "--profile", "bob", activityIDFrom(t, out))
 	wantExit(t, "approve carol's deletion", code, 0, out, errOut)

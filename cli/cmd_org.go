@@ -415,7 +415,9 @@ It warns first (on standard error) when the deletion would leave a root member
 with no credential that can sign and fewer root members able to sign than the
 quorum's threshold: the service fails such a deletion (an expired key, or one
 whose lifetime cannot be read, counts as nothing); and when a key deleted is
-the one the profile signs with: once deleted, the profile is locked out.
+the one the profile signs with: once deleted, the profile is locked out;
+when a root member is left with no vote, or only keys that expire; and when
+an MFA policy pins a key deleted (no vote can meet that method afterwards).
 It refuses a key whose deletion already waits for votes, naming that
 activity: approve it instead.
 
@@ -452,8 +454,7 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 	if err := refusePendingDeletion(ctx, client, users, owner, ids); err != nil {
 		return err
 	}
-	warnOwnKey(c, prof.Name, stamperPublicKey(client.Stamper()), users, ids)
-	if err := warnQuorumLockout(ctx, c, client, users, owner, ids); err != nil {
+	if err := warnKeyDeletion(ctx, c, client, prof.Name, users, owner, ids); err != nil {
 		return err
 	}
 	if err := confirm(ctx, c, *yes, "Delete these API keys", "user: "+api.SanitizeID(owner)+"\nkeys: "+strings.Join(names, ", ")); err != nil {
@@ -466,7 +467,7 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 // does) and names the keys for the confirmation. The users are read exact and
 // escaped here, once: a key name is quoted (api.Quote), so a control in it
 // never looks like the same escape typed as text. It returns the users read,
-// for warnQuorumLockout.
+// for warnKeyDeletion.
 func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []string) (string, []string, []api.User, error) {
 	raw, err := client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
 	if err != nil {
@@ -500,36 +501,6 @@ func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []s
 		return "", nil, nil, errors.New("no owner found")
 	}
 	return owner, names, list.Users, nil
-}
-
-// warnOwnKey tells, before asking or submitting, that a key among ids is the
-// one profile signs with (publicKey, its stamper's), as the console's confirm
-// does: once deleted, every request the profile stamps is refused.
-func warnOwnKey(c proc, profile, publicKey string, users []api.User, ids []string) {
-	for _, u := range users {
-		for _, k := range u.APIKeys {
-			if slices.Contains(ids, k.APIKeyID) && k.HasPublicKey(publicKey) {
-				fmt.Fprintf(c.stderr, "warning: API key %s (%s) is the key profile %s signs with: deleting it locks vigil out of this profile "+
-					"(every request it stamps is refused from then on); keep it, or give the profile another key first\n",
-					api.Quote(k.APIKeyName), api.SanitizeID(k.APIKeyID), api.Quote(profile))
-			}
-		}
-	}
-}
-
-// warnQuorumLockout tells, before submitting, that the service will fail this
-// deletion because it would leave the root quorum with too few members able to
-// sign (api.KeyDeletionLoss, the service's rule). It only warns: the service
-// decides on the state when the deletion executes, which may differ.
-func warnQuorumLockout(ctx context.Context, c proc, client *api.Client, users []api.User, owner string, ids []string) error {
-	cfg, err := client.GetOrganizationConfigs(ctx)
-	if err != nil {
-		return fmt.Errorf("read the root quorum to check the deletion leaves it able to sign: %w", err)
-	}
-	if problem := api.KeyDeletionLoss(users, cfg.Quorum, client.ServiceNow(), owner, ids, api.PasskeysSign(cfg.Features)).Problem(); problem != "" {
-		fmt.Fprintf(c.stderr, "warning: the service will FAIL this deletion: %s\n", problem)
-	}
-	return nil
 }
 
 // visited reports which flags of fs were given.

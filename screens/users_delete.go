@@ -59,41 +59,21 @@ func (u *Users) toDelete() []api.APIKey {
 	return out
 }
 
-// deleteWarnings are what deleting these keys would break: the console's own
-// key (it would lock itself out), a root member's last credential that can
-// sign, and the root quorum itself when too few members could sign after it
-// (api.KeyDeletionLoss, the rule by which the service fails such a deletion).
+// deleteWarnings are what deleting these keys would break
+// (keyDeletionWarnings), the open record being the freshest reading of its
+// user.
 func (u *Users) deleteWarnings(x api.User, keys []api.APIKey) []string {
-	var out []string
 	ids := make([]string, len(keys))
 	for i, k := range keys {
 		ids[i] = k.APIKeyID
-		if k.HasPublicKey(u.c.OwnPublicKey) {
-			out = append(out, "!! "+api.Quote(k.APIKeyName)+" is the key this console signs with:",
-				"   deleting it locks vigil out of this profile.")
-		}
 	}
-	// The open record is the freshest reading of its user.
 	users := slices.Clone(u.items)
 	if i := slices.IndexFunc(users, func(v api.User) bool { return v.UserID == x.UserID }); i >= 0 {
 		users[i] = x
 	} else {
 		users = append(users, x)
 	}
-	loss := api.KeyDeletionLoss(users, u.c.Org.Quorum, u.c.Now(), x.UserID, ids, api.PasskeysSign(u.c.Org.Features))
-	switch {
-	case loss.LocksOut():
-		out = append(out, "!! "+api.NameText(x.UserName)+" is a root quorum member and would be left",
-			fmt.Sprintf("   with no credential that can sign: only %d of the %d root", loss.After, loss.Members),
-			fmt.Sprintf("   members could sign (threshold %d), too few to ever complete", loss.Threshold),
-			"   anything that needs the root quorum again.",
-			"   The service will FAIL this deletion: keep one of these",
-			"   keys, or first give a root member a new credential.")
-	case loss.Stranded != "":
-		out = append(out, "!! "+api.NameText(x.UserName)+" is a root quorum member and would be left",
-			"   with no credential that can sign: no vote.")
-	}
-	return out
+	return keyDeletionWarnings(u.c, users, x, ids)
 }
 
 // confirmDelete asks before delete_api_keys, naming the keys and their owner.

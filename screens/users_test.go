@@ -223,7 +223,7 @@ func TestUsersDeleteOfALastKeyThatKeepsTheQuorumAbleOnlyWarns(t *testing.T) {
 	h.key("enter")
 	h.key("d")
 	out := h.frame()
-	if !strings.Contains(out, "bob is a root quorum member and would be left") {
+	if !strings.Contains(out, "root quorum member bob (u-bob) would be left") {
 		t.Errorf("confirm does not say bob loses his last credential:\n%s", out)
 	}
 	if strings.Contains(out, "will FAIL") {

@@ -253,6 +253,9 @@ func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bo
 	if p := in.CreatePolicyIntentV3; p != nil {
 		return policyIntentLines(c, p)
 	}
+	if p := in.DeleteAPIKeysIntent; p != nil {
+		return deleteKeysIntentLines(c, in, p)
+	}
 	if p := in.CreateMfaPolicyIntent; p != nil {
 		warn = map[int]bool{}
 		lines = []string{field("MFA policy", api.Quote(p.MfaPolicyName)), field("for", usersText(c, []string{p.UserID})),
