@@ -37,5 +37,5 @@ func mfaOfOneVoter(ctx context.Context, client *api.Client, activityID, userID s
 		return fmt.Sprintf("%s has not voted on this activity; none of their MFA policies would apply to it", who), nil
 	}
 	return fmt.Sprintf("%s has not voted on this activity; when they do, MFA policy %s (%s) applies, asking for %s",
-		who, api.Quote(expected.MfaPolicyName), api.SanitizeID(expected.MfaPolicyID), stepsText(expected.RequiredAuthenticationMethods, nil)), nil
+		who, api.Quote(expected.MfaPolicyName), api.SanitizeID(expected.MfaPolicyID), stepsText(expected.RequiredAuthenticationMethods, pinCreds{})), nil
 }
