@@ -53,6 +53,21 @@ func (k APIKey) Expired(now time.Time) bool {
 	return ok && !now.Before(exp)
 }
 
+// ExpiredAPIKeys maps each API key of the users that has expired at now, by
+// id, to when it expired: a request it stamps is refused, so it casts no
+// vote, and an MFA method pinned to it can never be met.
+func ExpiredAPIKeys(now time.Time, users ...User) map[string]time.Time {
+	out := map[string]time.Time{}
+	for _, u := range users {
+		for _, k := range u.APIKeys {
+			if at, ok := k.Expiry(); ok && !now.Before(at) {
+				out[k.APIKeyID] = at
+			}
+		}
+	}
+	return out
+}
+
 // SignsAt reports whether the key can be counted on to sign at now: it has
 // not expired, and its lifetime can be read. Safety fails closed: a key of
 // unknown lifetime may already have expired.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
@@ -65,7 +66,7 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 		show: func(ctx context.Context, c proc, client *api.Client, _ string) error {
 			var list []api.MfaPolicy
 			var users map[string]string
-			var proves map[string]map[string]string // by user, then credential id
+			var proves map[string]pinCreds // by user
 			if user == "" {
 				// One list_users gives every user's policies, the names of
 				// their owners and the credentials their pins name.
@@ -76,7 +77,7 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 				if list, err = everyUsersMfaPolicies(ctx, client, all); err != nil {
 					return err
 				}
-				users, proves = userNameMap(all), credentialsByUser(all)
+				users, proves = userNameMap(all), credentialsByUser(all, client.ServiceNow())
 			} else {
 				var err error
 				if list, err = userMfaPolicies(ctx, client, user); err != nil {
@@ -184,22 +185,24 @@ func withOwner(ps []api.MfaPolicy, userID string) []api.MfaPolicy {
 }
 
 // listUsersAndCredentials is listUserNames, with the MFA method type each
-// user's credential proves (credentialsByUser); both nil, said on stderr,
-// when the users cannot be listed.
-func listUsersAndCredentials(ctx context.Context, c proc, client *api.Client) (names map[string]string, proves map[string]map[string]string) {
+// user's credential proves and their expired keys (credentialsByUser); both
+// nil, said on stderr, when the users cannot be listed.
+func listUsersAndCredentials(ctx context.Context, c proc, client *api.Client) (names map[string]string, proves map[string]pinCreds) {
 	users, err := exactUsers(ctx, client)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "vigil: user names and credentials unknown, ids shown (%v)\n", err)
 		return nil, nil
 	}
-	return userNameMap(users), credentialsByUser(users)
+	return userNameMap(users), credentialsByUser(users, client.ServiceNow())
 }
 
 // stepsText writes MFA steps as "PASSKEY, then EMAIL_OTP or SMS_OTP". A
-// method pinned to a credential the policy's user does not have, or to one
-// whose votes prove another type (proves: the user's, by credential id; nil
-// when unknown, and then not judged), is flagged: no vote can meet it.
-func stepsText(steps []api.AuthenticationStep, proves map[string]string) string {
+// method pinned to a credential the policy's user does not have, to one
+// whose votes prove another type, or to an API key of theirs that has
+// expired (creds: the user's; zero when unknown, and then not judged), is
+// flagged: no vote can meet it.
+func stepsText(steps []api.AuthenticationStep, creds pinCreds) string {
+	proves := creds.proves
 	parts := make([]string, 0, len(steps))
 	for _, s := range steps {
 		alts := make([]string, 0, len(s.Any))
@@ -211,6 +214,8 @@ func stepsText(steps []api.AuthenticationStep, proves map[string]string) string 
 				t += ":" + api.SanitizeID(m.ID)
 				if p, known := proves[m.ID]; known && p != m.Type {
 					t += fmt.Sprintf(" (can never be met: pinned to a %s credential)", strings.TrimPrefix(p, "AUTHENTICATION_TYPE_"))
+				} else if at := creds.expired[m.ID]; known && !at.IsZero() {
+					t += fmt.Sprintf(" (can never be met: the API key expired at %s)", at.UTC().Format(time.RFC3339))
 				} else if !known && proves != nil {
 					t += " (can never be met: not a credential of this user)"
 				}
@@ -373,7 +378,8 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	}
 	p.UserID = ids[0]
 	i := slices.IndexFunc(users, func(u api.User) bool { return u.UserID == p.UserID })
-	if err := checkPins(users[i], steps, p.RequiredAuthenticationMethods); err != nil {
+	// Keys expire by the service's clock.
+	if err := checkPins(users[i], steps, p.RequiredAuthenticationMethods, client.ServiceNow()); err != nil {
 		return err
 	}
 	a, raw, err := submitShown(ctx, client, "create_mfa_policy", &p)
@@ -430,7 +436,7 @@ func mfaStatus(ctx context.Context, c proc, args []string) error {
 					done = append(done, strings.TrimPrefix(m.Type, "AUTHENTICATION_TYPE_"))
 				}
 				rows = append(rows, []string{st.UserID, st.MfaPolicyID, strconv.FormatBool(st.Satisfied),
-					stepsText(st.RequiredMethods, nil), strings.Join(done, ", ")})
+					stepsText(st.RequiredMethods, pinCreds{}), strings.Join(done, ", ")})
 			}
 			return table(c.stdout, []string{"USER", "MFA POLICY", "SATISFIED", "REQUIRED", "SATISFIED BY"}, rows)
 		},

@@ -32,13 +32,10 @@ func mfaOfOneVoter(ctx context.Context, client *api.Client, activityID, userID s
 	}
 	// MFA conditions read only the activity (the service refuses the
 	// rest), so the clock and members given here change nothing.
-	expected, _ := policy.ApplicableMfaPolicy(pols, policy.InputOfActivity(*a, nil, "", time.Now()),
-		func(cond string) (*policy.Compiled, error) {
-			return policy.CompileStored(policy.Source{Condition: cond})
-		})
+	expected, _ := policy.ApplicableMfaPolicy(pols, policy.InputOfActivity(*a, nil, "", time.Now()), policy.CompileMfaCondition)
 	if expected == nil {
 		return fmt.Sprintf("%s has not voted on this activity; none of their MFA policies would apply to it", who), nil
 	}
 	return fmt.Sprintf("%s has not voted on this activity; when they do, MFA policy %s (%s) applies, asking for %s",
-		who, api.Quote(expected.MfaPolicyName), api.SanitizeID(expected.MfaPolicyID), stepsText(expected.RequiredAuthenticationMethods, nil)), nil
+		who, api.Quote(expected.MfaPolicyName), api.SanitizeID(expected.MfaPolicyID), stepsText(expected.RequiredAuthenticationMethods, pinCreds{})), nil
 }

@@ -41,7 +41,7 @@ func voterMfaWarning(pols []api.MfaPolicy, act api.Activity, now time.Time, own 
 		verdict = "may not meet it (which of your keys vigil signs with could not be read)"
 	}
 	return fmt.Sprintf("your MFA policy %s applies to this activity and requires %s; one vote from vigil (signed with %s) %s: a service that enforces MFA holds the activity as %s until it is met, whatever the votes; vigil's local service lets the votes decide",
-		api.Quote(p.MfaPolicyName), stepsText(p.RequiredAuthenticationMethods, nil), own.ProvesLabel(), verdict, api.StatusAuthenticatorsNeeded)
+		api.Quote(p.MfaPolicyName), stepsText(p.RequiredAuthenticationMethods, pinCreds{}), own.ProvesLabel(), verdict, api.StatusAuthenticatorsNeeded)
 }
 
 // signingKey finds which of user userID's API keys client signs with, by

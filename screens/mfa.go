@@ -201,7 +201,7 @@ func (m *MfaPolicies) load() tea.Cmd {
 			if c, ok := compiled[cond]; ok {
 				return c, nil
 			}
-			c, err := policy.CompileStored(policy.Source{Condition: cond})
+			c, err := policy.CompileMfaCondition(cond)
 			if err == nil {
 				compiled[cond] = c
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -22,9 +23,12 @@ func authType(t string) string { return strings.TrimPrefix(ui.Clean(t), "AUTHENT
 type credentials struct {
 	names  map[string]string // id -> name, of the user the steps belong to
 	proves map[string]string // id -> the method type a vote with it proves; nil when unknown
-	full   bool              // whole ids (a detail, a confirm); else their end
-	known  bool              // the user's credentials are known: a pin to another id is never met
-	own    policy.SigningKey // the console's API key, when the user is the signed-in one (ownkey.go)
+	// expired: id -> when each of the user's API keys that has expired did
+	// (consoleCredentials, at the console's clock); such a key signs nothing.
+	expired map[string]time.Time
+	full    bool              // whole ids (a detail, a confirm); else their end
+	known   bool              // the user's credentials are known: a pin to another id is never met
+	own     policy.SigningKey // the console's API key, when the user is the signed-in one (ownkey.go)
 }
 
 // credentialsOf reads the names of u's credentials, and the method type each
@@ -45,10 +49,12 @@ func credentialsOf(u *api.User, full bool) credentials {
 }
 
 // neverMet reports whether method m is pinned to a credential of the user
-// that cannot prove its type (an API_KEY pinned to a passkey), or to an id
-// that is none of the user's credentials (proves is then ""): the user votes
-// with their own credentials only, so no vote satisfies it. When the user's
-// credentials are not known, a pin is not judged.
+// that cannot prove its type (an API_KEY pinned to a passkey), to an id
+// that is none of the user's credentials (proves is then ""), or to an API
+// key of theirs that has expired (proves is then its type, m's): the user
+// votes with their own credentials only, and an expired key signs nothing,
+// so no vote satisfies it. When the user's credentials are not known, a pin
+// is not judged.
 func (c credentials) neverMet(m api.AuthenticationMethod) (proves string, never bool) {
 	if m.ID == "" {
 		return "", false
@@ -57,7 +63,7 @@ func (c credentials) neverMet(m api.AuthenticationMethod) (proves string, never 
 	if !known {
 		return "", c.known
 	}
-	return proves, proves != m.Type
+	return proves, proves != m.Type || !c.expired[m.ID].IsZero()
 }
 
 // unmeetablePins explains each pinned method of steps that no vote can
@@ -73,6 +79,11 @@ func unmeetablePins(steps []api.AuthenticationStep, creds credentials) []string 
 			if proves == "" {
 				out = append(out, fmt.Sprintf("⚠ step %d: %s can never be met: it is pinned to %s, which is not a credential of this user (their votes prove only their own). Edit the policy: pin one of the user's credentials, or none.",
 					i+1, authType(m.Type), creds.text(m.ID)))
+				continue
+			}
+			if at := creds.expired[m.ID]; proves == m.Type && !at.IsZero() {
+				out = append(out, fmt.Sprintf("⚠ step %d: %s can never be met: it is pinned to API key %s, which expired at %s and signs nothing. Edit the policy: pin a key that has not expired, or none.",
+					i+1, authType(m.Type), creds.text(m.ID), at.UTC().Format(time.RFC3339)))
 				continue
 			}
 			out = append(out, fmt.Sprintf("⚠ step %d: %s can never be met: it is pinned to %s %s, whose votes prove %s, not %s. Edit the policy: pin a credential that proves %s, or none.",

@@ -24,11 +24,15 @@ func ownAPIKey(c *Common) policy.SigningKey {
 	return policy.SigningKeyOf(&c.Org.Users[i], c.OwnPublicKey)
 }
 
-// consoleCredentials is credentialsOf(u, full), knowing, when u is the
+// consoleCredentials is credentialsOf(u, full), with u's API keys expired
+// at the console's clock, and knowing, when u is the
 // signed-in user, which of u's API keys this console signs with: a pin to
 // one then says whether it is this console's key.
 func consoleCredentials(c *Common, u *api.User, full bool) credentials {
 	creds := credentialsOf(u, full)
+	if u != nil && c.Now != nil { // a bare Common (a test's) has no clock
+		creds.expired = api.ExpiredAPIKeys(c.Now(), *u)
+	}
 	if u != nil && c.Org.UserID != "" && u.UserID == c.Org.UserID {
 		creds.own = ownAPIKey(c)
 	}

@@ -46,7 +46,7 @@ func (s *Server) precheck(ctx context.Context, q querier, c *caller, op api.Oper
 			}
 			return nil, err
 		}
-		bad, err := unmeetableMfaPin(ctx, q, c.OrgID, p)
+		bad, err := unmeetableMfaPin(ctx, q, c.OrgID, p, s.now())
 		if err != nil {
 			return nil, err
 		}
@@ -380,7 +380,7 @@ func insertMfaPolicy(ctx context.Context, q querier, orgID string, p *api.Create
 	// Again here, in the write transaction: a pinned credential may have
 	// been deleted since submission, while the activity waited for votes,
 	// and one submitted before pins were judged by type may still wait.
-	bad, err := unmeetableMfaPin(ctx, q, orgID, p)
+	bad, err := unmeetableMfaPin(ctx, q, orgID, p, time.Unix(0, ns))
 	if err != nil {
 		return "", err
 	}

@@ -179,7 +179,7 @@ func (s *Server) voteMethod(ctx context.Context, orgID string, v voteRow) (api.A
 }
 
 // lookUpVoteMethod finds the credential behind an old vote's public key: the
-// API key (by its credential type) or passkey, as registered now.
+// voter's API key (by its credential type) or passkey, as registered now.
 func (s *Server) lookUpVoteMethod(ctx context.Context, orgID string, v api.Vote) (api.AuthenticationMethod, error) {
 	if v.Scheme == api.SchemeWebAuthn {
 		var id string
@@ -190,7 +190,10 @@ func (s *Server) lookUpVoteMethod(ctx context.Context, orgID string, v api.Vote)
 		return api.AuthenticationMethod{Type: api.AuthPasskey, ID: id}, nil
 	}
 	var id, typ string
-	err := s.db.read.QueryRowContext(ctx, `SELECT id, credential_type FROM api_keys WHERE org_id = ? AND public_key = ?`, orgID, v.PublicKey).Scan(&id, &typ)
+	// The voter's own key only: another user may since have registered the
+	// same public key (it takes no private key), and their key is not what
+	// this vote was cast with. Hex in any case, as migration 11 compares.
+	err := s.db.read.QueryRowContext(ctx, `SELECT id, credential_type FROM api_keys WHERE org_id = ? AND user_id = ? AND lower(public_key) = lower(?)`, orgID, v.UserID, v.PublicKey).Scan(&id, &typ)
 	if errors.Is(err, sql.ErrNoRows) {
 		// The key was deleted since the vote and nothing says what it was:
 		// a method of no type, which satisfies no step (fails closed).
