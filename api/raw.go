@@ -139,5 +139,8 @@ func (c *Client) SubmitRaw(ctx context.Context, path string, params Params, opts
 		return nil, nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply carries no activity id or status; the server may not be this service", cl.op)})
 	}
 	SanitizeValue(&reply)
+	if err := cl.checkReply(&reply.Activity); err != nil {
+		return nil, nil, err
+	}
 	return &reply.Activity, raw, nil
 }

@@ -148,6 +148,9 @@ func (c *Client) sendActivity(ctx context.Context, cl call) (*Activity, error) {
 		// Accepted, so perhaps recorded, but the reply does not say which activity.
 		return nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply carries no activity id or status; the server may not be this service", cl.op)})
 	}
+	if err := cl.checkReply(&reply.Activity); err != nil {
+		return nil, err
+	}
 	return &reply.Activity, nil
 }
 
