@@ -52,13 +52,13 @@ func bindingOf(body []byte) replyBinding {
 // is the request's activity.
 func (b replyBinding) mismatch(a *Activity) string {
 	var diffs []string
-	if b.org != "" && a.OrganizationID != b.org {
+	if b.org != "" && !sameID(a.OrganizationID, b.org) {
 		diffs = append(diffs, fmt.Sprintf("its organization is %s, not %s", shown(a.OrganizationID), shown(b.org)))
 	}
 	if b.typ != "" && !sameOperation(a.Type, b.typ) {
 		diffs = append(diffs, fmt.Sprintf("its type is %s, not %s", shown(a.Type), shown(b.typ)))
 	}
-	if b.fingerprint != "" && a.Fingerprint != b.fingerprint {
+	if b.fingerprint != "" && !sameID(a.Fingerprint, b.fingerprint) {
 		what := "the request's"
 		if b.typ == "" && b.org != "" {
 			what = "the one voted on"
@@ -93,6 +93,13 @@ func SubmitReplyMismatch(sent, reply []byte) string {
 	return bindingOf(sent).mismatch(&r.Activity)
 }
 
+// sameID reports whether got, an identifier of a reply, is want, as sent
+// or as the client shows a reply's identifiers (SanitizeID), so that the
+// check holds with and without WithExactStrings.
+func sameID(got, want string) bool {
+	return got == want || got == SanitizeID(want)
+}
+
 // sameOperation reports whether two activity types are the same operation,
 // allowing another version of it: ACTIVITY_TYPE_CREATE_POLICY_V3 for
 // ACTIVITY_TYPE_CREATE_POLICY, as ParseActivityType maps them.
@@ -121,4 +128,22 @@ func shown(s string) string {
 		return "empty"
 	}
 	return SanitizeID(truncateRunes(s, 80))
+}
+
+// ActivityReplyMismatch says how a, read from a get_activity reply, is not
+// the activity asked for (another id, or another organization than org), or
+// "" when it is. A reply about another activity must not end a wait or
+// settle a vote.
+func ActivityReplyMismatch(org, id string, a *Activity) string {
+	var diffs []string
+	if !sameID(a.ID, id) {
+		diffs = append(diffs, fmt.Sprintf("its id is %s", shown(a.ID)))
+	}
+	if org != "" && !sameID(a.OrganizationID, org) {
+		diffs = append(diffs, fmt.Sprintf("its organization is %s, not %s", shown(a.OrganizationID), shown(org)))
+	}
+	if len(diffs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the reply is about another activity than %s: %s; the server may not be this service", shown(id), strings.Join(diffs, "; "))
 }
