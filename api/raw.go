@@ -60,7 +60,7 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 	if body == nil {
 		body = []byte{}
 	}
-	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true,
+	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true, stamper: c.stamper,
 		retry: !submit, list: !submit && isUnpagedList(name)}
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {

@@ -5,7 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
+
+	"github.com/vigil-console/vigil/keys"
 )
 
 // A 2xx reply to a submit is taken as that submit's outcome only if the
@@ -146,4 +149,20 @@ func ActivityReplyMismatch(org, id string, a *Activity) string {
 		return ""
 	}
 	return fmt.Sprintf("the reply is about another activity than %s: %s; the server may not be this service", shown(id), strings.Join(diffs, "; "))
+}
+
+// sameSigner reports whether a and b stamp as the same key: the same
+// stamper, or two holding the same public key.
+func sameSigner(a, b keys.Stamper) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	type publicKeyed interface{ PublicKeyHex() string }
+	pa, okA := a.(publicKeyed)
+	pb, okB := b.(publicKeyed)
+	if okA && okB {
+		return pa.PublicKeyHex() == pb.PublicKeyHex()
+	}
+	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
+	return ta == tb && ta.Comparable() && a == b
 }

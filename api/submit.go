@@ -174,7 +174,7 @@ func (c *Client) submitCall(path string, params Params, opts []SubmitOption) (ca
 	if err != nil {
 		return call{}, fmt.Errorf("%s: encode request: %w", name, err)
 	}
-	return call{op: name, method: "POST", url: c.baseURL + SubmitPrefix + op.Path, body: body, stamp: true}, nil
+	return call{op: name, method: "POST", url: c.baseURL + SubmitPrefix + op.Path, body: body, stamp: true, stamper: c.stamper}, nil
 }
 
 // OAuth exchanges an OIDC token for a new API key whose credential bundle is
