@@ -361,16 +361,20 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 		}
 		req.Header.Set(name, value)
 	}
+	req, wrote := traceWrites(req)
 	resp, err := c.http.Do(req)
 	if err != nil {
 		setting := cl.setting
 		if setting == "" {
 			setting = "base_url"
 		}
-		if ctx.Err() != nil {
-			return reply{}, err // the caller's own deadline or cancellation
+		if ctx.Err() == nil {
+			err = describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
+		} // else the caller's own deadline or cancellation, said as it is
+		if !wrote.Load() {
+			err = &unwrittenError{err}
 		}
-		return reply{}, describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
+		return reply{}, err
 	}
 	defer resp.Body.Close()
 	received := c.now()
@@ -411,6 +415,8 @@ func describeTransportError(host, setting string, timeout time.Duration, err err
 		return wrongSchemeError(host, setting, err)
 	case errors.As(err, &dnsErr):
 		return &transportError{fmt.Sprintf("cannot resolve the host %s; check the profile's %s", host, setting), err}
+	case isTLSHandshakeTimeout(err):
+		return &transportError{fmt.Sprintf("the TLS handshake with %s did not finish in time; nothing was sent. Check the profile's %s and that the service is running", host, setting), err}
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		return &transportError{fmt.Sprintf("cannot connect to %s (%s); check the profile's %s and that the service is running", host, Sanitize(opErr.Err.Error()), setting), err}
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
@@ -495,7 +501,8 @@ func byteSize(n int64) string {
 // net/http reports an HTTP reply to the ClientHello (http.ErrSchemeMismatch)
 // only for the handshake of a new connection: that request was not written.
 func notSent(err error) bool {
-	if wrongScheme(err) {
+	var unwritten *unwrittenError
+	if wrongScheme(err) || errors.As(err, &unwritten) {
 		return true
 	}
 	var opErr *net.OpError
