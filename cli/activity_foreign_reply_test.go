@@ -45,7 +45,7 @@ func TestActivityReadAnsweredWithAnotherActivityIsRefused(t *testing.T) {
 	if !strings.Contains(errOut, "another activity") {
 		t.Errorf("stderr does not say the reply is about another activity:\n%s", errOut)
 	}
-	code, out, errOut = runVigil(t, env, "", "activity", "get", pending.ID)
+	code, out, _ = runVigil(t, env, "", "activity", "get", pending.ID)
 	if code == exitOK {
 		t.Errorf("activity get %s answered about %s exits 0:\n%s", pending.ID, done.ID, out)
 	}
