@@ -149,6 +149,9 @@ type call struct {
 	setting string
 	// list: the reply is an unpaged list, bounded by maxListReply.
 	list bool
+	// stamper signs a submit; kept with an unknown outcome, so that only its
+	// signer resends it (Resubmit).
+	stamper keys.Stamper
 }
 
 // replyLimit is the most of cl's reply the client reads, and the error of a
@@ -256,7 +259,7 @@ func noOrganizationError() *ValidationError {
 // outcomeUnknown is the error of a submit that was sent and not answered
 // clearly; it keeps the request for Resubmit.
 func (cl call) outcomeUnknown(err error) *OutcomeUnknownError {
-	return &OutcomeUnknownError{Operation: cl.op, Err: err, url: cl.url, body: cl.body}
+	return &OutcomeUnknownError{Operation: cl.op, Err: err, url: cl.url, body: cl.body, stamper: cl.stamper}
 }
 
 // ReplyMayHaveRecorded reports whether a reply of this status and body to a
@@ -289,7 +292,16 @@ func (c *Client) Resubmit(ctx context.Context, prev *OutcomeUnknownError) (*Acti
 	if prev == nil || prev.body == nil || !strings.HasPrefix(prev.url, c.baseURL+SubmitPrefix) {
 		return nil, errors.New("resubmit: the earlier request was not a submit of this client")
 	}
-	return c.sendActivity(ctx, call{op: prev.Operation, method: "POST", url: prev.url, body: prev.body, stamp: true})
+	// The same bytes stamped by another member count as that member's
+	// approval (docs/local-service.md, "Replays"): a resend is only the
+	// signer's own.
+	if !sameSigner(prev.stamper, c.stamper) {
+		return nil, errors.New("resubmit: the earlier request was signed with another key than this client's; resend it with the client that sent it (sending it with this key would count as this key's user's approval)")
+	}
+	if org := bindingOf(prev.body).org; org != c.org {
+		return nil, fmt.Errorf("resubmit: the earlier request is for organization %s, not this client's %s", shown(org), shown(c.org))
+	}
+	return c.sendActivity(ctx, call{op: prev.Operation, method: "POST", url: prev.url, body: prev.body, stamp: true, stamper: c.stamper})
 }
 
 // localError marks a failure before anything was sent (building or stamping the
@@ -349,16 +361,20 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 		}
 		req.Header.Set(name, value)
 	}
+	req, wrote := traceWrites(req)
 	resp, err := c.http.Do(req)
 	if err != nil {
 		setting := cl.setting
 		if setting == "" {
 			setting = "base_url"
 		}
-		if ctx.Err() != nil {
-			return reply{}, err // the caller's own deadline or cancellation
+		if ctx.Err() == nil {
+			err = describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
+		} // else the caller's own deadline or cancellation, said as it is
+		if !wrote.Load() {
+			err = &unwrittenError{err}
 		}
-		return reply{}, describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
+		return reply{}, err
 	}
 	defer resp.Body.Close()
 	received := c.now()
@@ -399,6 +415,8 @@ func describeTransportError(host, setting string, timeout time.Duration, err err
 		return wrongSchemeError(host, setting, err)
 	case errors.As(err, &dnsErr):
 		return &transportError{fmt.Sprintf("cannot resolve the host %s; check the profile's %s", host, setting), err}
+	case isTLSHandshakeTimeout(err):
+		return &transportError{fmt.Sprintf("the TLS handshake with %s did not finish in time; nothing was sent. Check the profile's %s and that the service is running", host, setting), err}
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		return &transportError{fmt.Sprintf("cannot connect to %s (%s); check the profile's %s and that the service is running", host, Sanitize(opErr.Err.Error()), setting), err}
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
@@ -483,7 +501,8 @@ func byteSize(n int64) string {
 // net/http reports an HTTP reply to the ClientHello (http.ErrSchemeMismatch)
 // only for the handshake of a new connection: that request was not written.
 func notSent(err error) bool {
-	if wrongScheme(err) {
+	var unwritten *unwrittenError
+	if wrongScheme(err) || errors.As(err, &unwritten) {
 		return true
 	}
 	var opErr *net.OpError

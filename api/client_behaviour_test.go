@@ -365,12 +365,12 @@ func TestNonJSONSuccessReply(t *testing.T) {
 func TestHostileRepliesAreSanitised(t *testing.T) {
 	// ESC/OSC/CSI, \r, C1 and bidi in nested fields of an activity.
 	const evil = `\u001b]52;c;cm0gLXJmIC8=\u0007\u001b[2J\rX\u009b\u202e`
-	reply := `{"activity":{"id":"act\u202e1","status":"ACTIVITY_STATUS_FAILED\u001b[5m","type":"ACTIVITY_TYPE_CREATE_POLICY_V3",` +
+	reply := `{"activity":{"id":"act\u202e1","organizationId":"` + testOrg + `","status":"ACTIVITY_STATUS_FAILED\u001b[5m","type":"ACTIVITY_TYPE_CREATE_POLICY_V3",` +
 		`"intent":{"createPolicyIntentV3":{"policyName":"p` + evil + `","effect":"EFFECT_ALLOW","notes":"n` + evil + `"}},` +
 		`"result":{},"votes":[{"id":"v-1","userId":"u-1","user":{"userId":"u-1","userName":"mallory` + evil + `"},"selection":"VOTE_SELECTION_APPROVED","message":"m` + evil + `"}],` +
 		`"fingerprint":"sha256:aa","failure":{"code":7,"message":"denied` + evil + `"}}}`
 	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) { writeJSON(w, 200, reply) })
-	a, err := s.client(t).GetActivity(context.Background(), "act-1")
+	a, err := s.client(t).GetActivity(context.Background(), "act\u202e1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func TestWaitForActivity(t *testing.T) {
 	statuses := []string{StatusConsensusNeeded, StatusConsensusNeeded, StatusCompleted}
 	s := newTestService(t, func(n int, _ recorded, w http.ResponseWriter) {
 		st := statuses[min(n, len(statuses)-1)]
-		writeJSON(w, 200, `{"activity":{"id":"act-1","status":"`+st+`"}}`)
+		writeJSON(w, 200, `{"activity":{"id":"act-1","organizationId":"`+testOrg+`","status":"`+st+`"}}`)
 	})
 	c := s.client(t)
 	a, err := c.WaitForActivity(context.Background(), "act-1", nil)

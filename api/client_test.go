@@ -3,6 +3,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"io"
@@ -103,6 +105,34 @@ func writeJSON(w http.ResponseWriter, status int, body string) {
 }
 
 const activityReply = `{"activity":{"id":"act-1","organizationId":"org-7f3c","status":"ACTIVITY_STATUS_COMPLETED","type":"T","intent":{},"result":{},"votes":[],"fingerprint":"sha256:ab","canApprove":false,"canReject":false,"createdAt":{"seconds":"1767225600","nanos":"0"},"updatedAt":{"seconds":"1767225600","nanos":"0"}}}`
+
+// activityReplyTo is activityReply as the service answers the submit body:
+// an activity of the body's organization and type whose fingerprint is the
+// body's, or for a vote the activity voted on.
+func activityReplyTo(t *testing.T, body []byte) string {
+	var req struct {
+		Type, OrganizationID string
+		Parameters           struct{ Fingerprint string }
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Errorf("submit body is not JSON: %v", err)
+	}
+	var reply map[string]map[string]any
+	if err := json.Unmarshal([]byte(activityReply), &reply); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(body)
+	a := reply["activity"]
+	a["organizationId"], a["type"], a["fingerprint"] = req.OrganizationID, req.Type, "sha256:"+hex.EncodeToString(sum[:])
+	if req.Type == TypeApproveActivity || req.Type == TypeRejectActivity {
+		a["type"], a["fingerprint"] = TypeCreateUserTag, req.Parameters.Fingerprint
+	}
+	out, err := json.Marshal(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
 
 type opCase struct {
 	name   string // golden file name
@@ -256,7 +286,13 @@ func TestEveryOperationRequest(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) { writeJSON(w, 200, tc.reply) })
+			s := newTestService(t, func(_ int, r recorded, w http.ResponseWriter) {
+				if tc.kind == "submit" {
+					writeJSON(w, 200, activityReplyTo(t, r.Body))
+					return
+				}
+				writeJSON(w, 200, tc.reply)
+			})
 			c := s.client(t, WithAuthProxy(s.srv.URL+"/proxy/", "cfg-42"), WithUserAgent("vigil-test/1"))
 			got, err := tc.call(context.Background(), c)
 			if err != nil {

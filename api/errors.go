@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/vigil-console/vigil/keys"
 )
 
 // Sentinels for the service's error classes; match them with errors.Is against an
@@ -70,6 +72,7 @@ type OutcomeUnknownError struct {
 	Err       error  // what happened instead of an answer
 	url       string
 	body      []byte
+	stamper   keys.Stamper // who signed it: only they may resend it
 }
 
 func (e *OutcomeUnknownError) Error() string {

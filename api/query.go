@@ -285,6 +285,9 @@ func (c *Client) GetActivity(ctx context.Context, activityID string) (*Activity,
 	if err := c.query(ctx, QueryGetActivity, GetActivityRequest{OrganizationID: c.org, ActivityID: activityID}, &r); err != nil {
 		return nil, err
 	}
+	if why := ActivityReplyMismatch(c.org, activityID, &r.Activity); why != "" {
+		return nil, fmt.Errorf("query/%s: %s", QueryGetActivity, why)
+	}
 	return &r.Activity, nil
 }
 

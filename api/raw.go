@@ -60,7 +60,7 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 	if body == nil {
 		body = []byte{}
 	}
-	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true,
+	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true, stamper: c.stamper,
 		retry: !submit, list: !submit && isUnpagedList(name)}
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
@@ -139,5 +139,8 @@ func (c *Client) SubmitRaw(ctx context.Context, path string, params Params, opts
 		return nil, nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply carries no activity id or status; the server may not be this service", cl.op)})
 	}
 	SanitizeValue(&reply)
+	if err := cl.checkReply(&reply.Activity); err != nil {
+		return nil, nil, err
+	}
 	return &reply.Activity, raw, nil
 }

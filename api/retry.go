@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -59,11 +60,16 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	if v == "" {
 		return 0
 	}
-	if secs, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+	secs, err := strconv.Atoi(strings.TrimSpace(v))
+	if err == nil {
 		if secs < 0 {
 			return 0
 		}
 		return time.Duration(min(secs, 24*3600)) * time.Second
+	}
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(v), "-") {
+		// Too many seconds for an int: far over any wait worth making.
+		return 24 * time.Hour
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {

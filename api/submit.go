@@ -148,6 +148,9 @@ func (c *Client) sendActivity(ctx context.Context, cl call) (*Activity, error) {
 		// Accepted, so perhaps recorded, but the reply does not say which activity.
 		return nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply carries no activity id or status; the server may not be this service", cl.op)})
 	}
+	if err := cl.checkReply(&reply.Activity); err != nil {
+		return nil, err
+	}
 	return &reply.Activity, nil
 }
 
@@ -171,7 +174,7 @@ func (c *Client) submitCall(path string, params Params, opts []SubmitOption) (ca
 	if err != nil {
 		return call{}, fmt.Errorf("%s: encode request: %w", name, err)
 	}
-	return call{op: name, method: "POST", url: c.baseURL + SubmitPrefix + op.Path, body: body, stamp: true}, nil
+	return call{op: name, method: "POST", url: c.baseURL + SubmitPrefix + op.Path, body: body, stamp: true, stamper: c.stamper}, nil
 }
 
 // OAuth exchanges an OIDC token for a new API key whose credential bundle is

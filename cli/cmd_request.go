@@ -18,7 +18,8 @@ trailing newline in a file is sent and signed too). The reply's status goes to
 standard error and its body to standard output (JSON re-indented, characters
 that could act on a terminal escaped). Exit status 1 when the status is not 2xx;
 4 (outcome unknown, look before sending again) for a submit answered 5xx, or
-2xx with a reply that names no activity (a proxy's page).
+2xx with a reply that names no activity (a proxy's page) or another activity
+than the request's (another organization, type or fingerprint).
 
 --stamp-only sends nothing: it prints the request line (POST URL), the stamp and
 Content-Type header lines and, after a blank line, the body byte for byte, for
@@ -115,6 +116,10 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 		// way, as for the typed submits.
 		outcome = &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d %s with a reply that names no activity: outcome unknown, the submit may have been recorded; look with 'vigil activity list --limit 10' before sending it again",
 			reply.Status, http.StatusText(reply.Status))}
+	} else if why := api.SubmitReplyMismatch(data, reply.Body); submit && why != "" {
+		// Another activity's reply (a cache's, a proxy's) says nothing of this one.
+		outcome = &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d %s, but %s: outcome unknown, the submit may have been recorded; look with 'vigil activity list --limit 10' before sending it again",
+			reply.Status, http.StatusText(reply.Status), why)}
 	}
 	var werr error
 	if json.Valid(reply.Body) && len(reply.Body) > 0 {

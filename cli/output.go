@@ -90,7 +90,14 @@ func getActivityShown(ctx context.Context, client *api.Client, id string) (shown
 	if err != nil {
 		return shownActivity{}, err
 	}
-	return decodeShownActivity("query/"+api.QueryGetActivity, raw)
+	a, err := decodeShownActivity("query/"+api.QueryGetActivity, raw)
+	if err != nil {
+		return shownActivity{}, err
+	}
+	if why := api.ActivityReplyMismatch(client.OrganizationID(), id, a.exact); why != "" {
+		return shownActivity{}, fmt.Errorf("query/%s: %s", api.QueryGetActivity, why)
+	}
+	return a, nil
 }
 
 // submitShown submits one operation and returns the activity for printing and
