@@ -148,13 +148,13 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	}
 	members := policy.Members(users, *cfg)
 	draftP := policy.Policy{ID: draftPolicyID, Name: *name, Effect: eff, Compiled: draft}
-	sim := policy.SimulateActivity(current, draftP, *act, members, policy.QuorumOf(cfg.Quorum))
+	now := time.Now()
+	sim := policy.SimulateActivity(current, draftP, *act, members, policy.QuorumOf(cfg.Quorum), now)
 	if w, ok := policy.IrreversibleDeny(eff, src, cfg.Quorum.Threshold); ok {
 		fmt.Fprintf(c.stderr, "warning: %s\n", ui.Clean(w.Message))
 	}
 	// Who could still approve: the members the service would let vote from
 	// now on, today and once the draft exists (it may be what asks for them).
-	now := time.Now()
 	today := mayStillVote(current, users, members, *act, now)
 	withDraft := mayStillVote(append(slices.Clip(current), draftP), users, members, *act, now)
 	rep := simulationReport{ActivityID: act.ID, ActivityType: act.Type,
@@ -195,6 +195,8 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 		locks = "YES: it waits for approvals today, and the draft would deny it outright"
 	case rep.LocksOut:
 		locks = "YES: the organization can do this today and could not with the draft"
+	case sim.FailedInExecution:
+		locks = "no: the policies allowed it and its operation failed; it fails with or without the draft"
 	}
 	lines := []string{"activity", api.SanitizeID(act.ID) + " (" + api.Sanitize(act.Type) + ")",
 		"today", rep.Today.Outcome + " — " + api.Sanitize(rep.Today.Why),

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -171,9 +172,11 @@ func undecided(d Decision) string {
 type Simulation struct {
 	Today, WithDraft Decision
 	// TodayAt and WithDraftAt are where each decision was made
-	// (SimulateActivity): the service decides at the submission and at every
-	// approval, and the first decision that completes or fails the activity
-	// ends it. Simulate, given one input, leaves only their In set.
+	// (SimulateActivity): for an activity that ended, where the service
+	// decided it (at the submission or at an approval, the first decision
+	// that completed or failed it); for one still waiting, at its next
+	// approval (Step.Next). Simulate, given one input, leaves only their In
+	// set.
 	TodayAt, WithDraftAt Step
 	// LocksOut is true when the draft takes away something the organization
 	// can do today: an allowed activity would no longer be, or one waiting
@@ -183,33 +186,54 @@ type Simulation struct {
 	// rejections settled it, whatever Today says of its approvals, so the
 	// draft locks nothing out of it.
 	Rejected bool
+	// FailedInExecution is set by SimulateActivity for an activity the
+	// policies allowed but whose operation failed: it failed anyway, so the
+	// draft locks nothing out of it.
+	FailedInExecution bool
 	// Waiting is set by SimulateActivity for an activity the service keeps
-	// waiting (CONSENSUS_NEEDED) whose replay does not come out waiting: why
-	// the replay differs. Today then says REQUIRES_CONSENSUS, as the service
-	// does, and so does WithDraft unless the draft changes the replay.
+	// waiting (CONSENSUS_NEEDED) whose decision now (as at its next
+	// approval) does not come out waiting: why they differ. Today then says
+	// REQUIRES_CONSENSUS, as the service does, and so does WithDraft unless
+	// the draft changes that decision.
 	Waiting string
 }
 
 // SimulateActivity decides a recorded activity without and with the draft as
-// the service would (DecideVotes): at its submission and at each approval,
-// each at its own time, so that a draft that fails it at its submission,
-// before the root quorum's second approval bypasses every policy, is seen.
+// the service would. One that ended (completed, failed, rejected) is replayed
+// as it happened (DecideVotes): at its submission and at each approval, each
+// at its own time, so that a draft that fails it at its submission, before
+// the root quorum's second approval bypasses every policy, is seen. One still
+// waiting is decided as the service will at its next approval (DecideNext):
+// on its recorded votes at now, the simulation's time; its past decision
+// points are over, and a draft created now is evaluated only from then on.
 // A rejected one is marked Rejected (the policies see approvals only, and
 // would call it waiting). For one still waiting the service's status is the
-// truth: it is waiting today whatever the replay says (the votes of an ended
-// 24-hour round are gone from the record, and the policies may have changed
-// since its last approval), and a draft that would deny it outright locks it
-// out. For one the service completed whose replay does not allow it (a policy
-// this vigil cannot read allowed it), a draft that denies it is a possible
-// lock-out too, never a pass.
-func SimulateActivity(current []Policy, draft Policy, act api.Activity, members map[string]Approver, quorum Quorum) Simulation {
+// truth: it is waiting today whatever the replay says (the policies may have
+// changed since its last approval), and a draft that would deny it outright
+// locks it out. For one the service completed whose replay does not allow it
+// (a policy this vigil cannot read allowed it), a draft that denies it is a
+// possible lock-out too, never a pass. One that failed at execution (not by
+// the policies) is marked FailedInExecution: a draft locks nothing out of it.
+func SimulateActivity(current []Policy, draft Policy, act api.Activity, members map[string]Approver, quorum Quorum, now time.Time) Simulation {
 	var s Simulation
-	s.Today, s.TodayAt = DecideVotes(current, act, members, quorum)
-	s.WithDraft, s.WithDraftAt = DecideVotes(withDraft(current, draft), act, members, quorum)
+	decide := DecideVotes
+	if act.Status == api.StatusConsensusNeeded {
+		decide = func(p []Policy, act api.Activity, members map[string]Approver, quorum Quorum) (Decision, Step) {
+			return DecideNext(p, act, members, quorum, now)
+		}
+	}
+	s.Today, s.TodayAt = decide(current, act, members, quorum)
+	s.WithDraft, s.WithDraftAt = decide(withDraft(current, draft), act, members, quorum)
 	s.LocksOut = locksOut(s.Today, s.WithDraft)
 	switch act.Status {
 	case api.StatusRejected:
 		s.Rejected, s.LocksOut = true, false
+	case api.StatusFailed:
+		if act.Failure != nil && act.Failure.Code != api.CodePermissionDenied {
+			// The service fails an activity by its policies with
+			// PERMISSION_DENIED only; any other code is its execution's.
+			s.FailedInExecution, s.LocksOut = true, false
+		}
 	case api.StatusCompleted:
 		if s.Today.Outcome != api.OutcomeAllow {
 			// The service allowed it, by something the replay does not see
@@ -218,12 +242,12 @@ func SimulateActivity(current []Policy, draft Policy, act api.Activity, members 
 			s.LocksOut = s.WithDraft.Outcome == api.OutcomeDenyExplicit
 		}
 	case api.StatusConsensusNeeded:
-		if replayed, at := s.Today, s.TodayAt; replayed.Outcome != api.OutcomeRequiresConsensus {
-			s.Waiting = stillWaiting(act, replayed, at)
+		if replayed := s.Today; replayed.Outcome != api.OutcomeRequiresConsensus {
+			s.Waiting = stillWaiting(act, replayed)
 			s.Today = Decision{Outcome: api.OutcomeRequiresConsensus, Reason: s.Waiting,
 				RootApprovers: replayed.RootApprovers, RootNeeded: replayed.RootNeeded}
-			if s.WithDraft.Outcome == replayed.Outcome && s.WithDraftAt.Vote.ID == at.Vote.ID {
-				s.WithDraft = s.Today // the draft changes nothing of the replay
+			if s.WithDraft.Outcome == replayed.Outcome {
+				s.WithDraft = s.Today // the draft changes nothing of the decision
 			}
 		}
 		s.LocksOut = s.WithDraft.Outcome == api.OutcomeDenyExplicit
@@ -231,15 +255,16 @@ func SimulateActivity(current []Policy, draft Policy, act api.Activity, members 
 	return s
 }
 
-// stillWaiting says why a waiting activity's replay came out otherwise.
-func stillWaiting(act api.Activity, replayed Decision, at Step) string {
+// stillWaiting says why a waiting activity's decision at now came out
+// otherwise.
+func stillWaiting(act api.Activity, replayed Decision) string {
 	if len(act.Votes) == 0 {
 		return "waiting: the service keeps it " + act.Status + "; its approvals' 24-hour round ended, " +
-			"so its votes are gone and the next approval starts a new round (replayed without approvals it comes out " +
+			"so its votes are gone and the next approval starts a new round (decided now without approvals it comes out " +
 			replayed.Outcome + ")"
 	}
-	return "waiting: the service keeps it " + act.Status + "; the next approval decides (replayed with the policies " +
-		"of today it comes out " + replayed.Outcome + " " + at.Where() + ")"
+	return "waiting: the service keeps it " + act.Status + "; the next approval decides (decided now on the votes " +
+		"recorded, with the policies of today, it comes out " + replayed.Outcome + ")"
 }
 
 // Simulate decides one input without and with the draft, with Decide: the

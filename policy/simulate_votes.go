@@ -21,13 +21,20 @@ type Step struct {
 	Vote       api.Vote // the approval decided at; zero when the record shows none
 	Submission bool     // that approval is the submission
 	Voter      string   // the voter, as a sentence names them (quoted)
-	In         Input    // what the decision was made on
+	// Next is set for an activity still waiting (DecideNext): decided at its
+	// next approval, with the votes that still count, at the time of the
+	// simulation.
+	Next bool
+	In   Input // what the decision was made on
 }
 
 // Where says in words where the decision was made: "at submission", "at the
-// approval by 'bob'", or "as the record stands" when it shows no approval.
+// approval by 'bob'", "at its next approval (…)" for a waiting activity, or
+// "as the record stands" when it shows no approval.
 func (s Step) Where() string {
 	switch {
+	case s.Next:
+		return "at its next approval (decided now, on the votes recorded)"
 	case s.Submission:
 		return "at submission"
 	case s.Voter == "":
@@ -92,4 +99,29 @@ func voterName(v api.Vote, members map[string]Approver) string {
 		return api.SanitizeID(v.UserID)
 	}
 	return "a voter the record does not name"
+}
+
+// DecideNext decides an activity still waiting as the service will at its
+// next approval: with every vote of its round that still counts at now (none
+// once that 24-hour round has ended, as the service then starts a new one),
+// at now. Its submission and past approvals were decided already and left it
+// waiting; a draft created now is evaluated only from then on.
+func DecideNext(policies []Policy, act api.Activity, members map[string]Approver, quorum Quorum, now time.Time) (Decision, Step) {
+	act.Votes = countingAt(act.Votes, now)
+	in := InputOfActivity(act, members, "", now)
+	return Decide(policies, in, quorum, RootOnly(act.Type)), Step{Next: true, In: in}
+}
+
+// countingAt is the votes of the last round, or none when that round has
+// ended at now: the votes a vote cast at now would join (server
+// currentVotes).
+func countingAt(votes []api.Vote, now time.Time) []api.Vote {
+	if len(votes) == 0 {
+		return votes
+	}
+	start := api.LastRound(votes, func(v api.Vote) time.Time { return v.CreatedAt.Time() })
+	if api.RoundEnded(votes[start].CreatedAt.Time(), now) {
+		return nil
+	}
+	return votes[start:]
 }

@@ -51,7 +51,7 @@ func TestDenyDraftOverActivityCompletedByUnreadablePolicyLocksOut(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := policy.SimulateActivity(ec.ordered, policy.Policy{ID: "draft", Effect: api.EffectDeny, Compiled: draft}, a, ec.members, policy.QuorumOf(ec.quorum))
+	s := policy.SimulateActivity(ec.ordered, policy.Policy{ID: "draft", Effect: api.EffectDeny, Compiled: draft}, a, ec.members, policy.QuorumOf(ec.quorum), time.Now())
 	if s.WithDraft.Outcome != api.OutcomeDenyExplicit {
 		t.Fatalf("with the draft %s: the test's premise is gone", s.WithDraft.Outcome)
 	}

@@ -284,13 +284,15 @@ func (p *Policies) simulate() tea.Cmd {
 		current := data.ctx.ordered
 		draftP := policy.Policy{ID: "draft", Name: "draft: " + v["name"], Effect: v["effect"], Compiled: draft}
 		members, quorum := data.ctx.members, policy.QuorumOf(data.quorum)
+		// A waiting activity is decided as at its next approval: now.
+		now := c.Now()
 		rows := make([]simRow, 0, len(acts))
 		for _, ra := range acts {
 			if ra.act.IntentUnread() {
 				rows = append(rows, simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), unread: true, why: api.CannotTellParams})
 				continue
 			}
-			s := policy.SimulateActivity(current, draftP, ra.act, members, quorum)
+			s := policy.SimulateActivity(current, draftP, ra.act, members, quorum, now)
 			row := simRow{id: ra.act.ID, what: intentWhat(c, &ra.act), today: s.Today.Outcome,
 				withDraft: s.WithDraft.Outcome, decider: policy.Decider(s.WithDraft),
 				why:      policy.FailsAt(s.WithDraft, s.WithDraftAt, policy.Explain(s.WithDraft).Why),

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
@@ -62,7 +63,7 @@ func TestSimulationSeesDenyAtSubmission(t *testing.T) {
 		t.Fatal(err)
 	}
 	members := policy.Members(users, *cfg)
-	sim := policy.SimulateActivity(current, policy.Policy{ID: "draft", Effect: api.EffectDeny, Compiled: draftC}, *today, members, policy.QuorumOf(cfg.Quorum))
+	sim := policy.SimulateActivity(current, policy.Policy{ID: "draft", Effect: api.EffectDeny, Compiled: draftC}, *today, members, policy.QuorumOf(cfg.Quorum), time.Now())
 
 	// The draft, really created (the root quorum approves it).
 	if a := create("no policy changes", api.EffectDeny, cond); a.Status != api.StatusCompleted {

@@ -31,7 +31,7 @@ func simulateAsClients(t *testing.T, c *api.Client, act *api.Activity) policy.Si
 	if err != nil {
 		t.Fatal(err)
 	}
-	return policy.SimulateActivity(current, policy.Policy{ID: "draft", Effect: api.EffectDeny, Compiled: draft}, *act, policy.Members(users, *cfg), policy.QuorumOf(cfg.Quorum))
+	return policy.SimulateActivity(current, policy.Policy{ID: "draft", Effect: api.EffectDeny, Compiled: draft}, *act, policy.Members(users, *cfg), policy.QuorumOf(cfg.Quorum), time.Now())
 }
 
 // A rejection re-evaluates, but the service acts on no decision at a
