@@ -25,7 +25,7 @@ func TestPolicySimulateEndToEnd(t *testing.T) {
 
 	code, out, errOut := e.run("", "policy", "simulate", "--activity", id, "--effect", "deny", "--condition", "activity.resource == 'CREDENTIAL'")
 	wantExit(t, "deny", code, 0, out, errOut)
-	for _, want := range []string{"today:", "OUTCOME_REQUIRES_CONSENSUS", "with draft: OUTCOME_DENY_EXPLICIT — FAILS at its next approval (decided now, on the votes recorded): denied explicitly by policy \"draft\"",
+	for _, want := range []string{"today:", "OUTCOME_REQUIRES_CONSENSUS", "with draft: OUTCOME_DENY_EXPLICIT — FAILS at its next approval: denied explicitly by policy \"draft\"",
 		"locks out:  YES", `DENY_EXPLICIT        "draft" (draft) — condition matched; consensus met`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("deny draft: output lacks %q:\n%s", want, out)

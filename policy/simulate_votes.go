@@ -29,12 +29,13 @@ type Step struct {
 }
 
 // Where says in words where the decision was made: "at submission", "at the
-// approval by 'bob'", "at its next approval (…)" for a waiting activity, or
+// approval by 'bob'", "at its next approval" for a waiting activity
+// (decided now, on the votes recorded), or
 // "as the record stands" when it shows no approval.
 func (s Step) Where() string {
 	switch {
 	case s.Next:
-		return "at its next approval (decided now, on the votes recorded)"
+		return "at its next approval"
 	case s.Submission:
 		return "at submission"
 	case s.Voter == "":
