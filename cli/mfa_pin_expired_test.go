@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,15 +13,7 @@ import (
 // before sending, and mfa list and get flag a stored policy whose pinned key
 // has expired since.
 func TestMfaPinToAnExpiredKeyIsRefusedAndFlagged(t *testing.T) {
-	var offset atomic.Int64 // the service's clock minus this machine's
-	e := newVerbEnvOn(t, func() time.Time { return time.Now().Add(time.Duration(offset.Load())) })
-	target, token := e.signInAtProvider("carol")
-	tokenFile := filepath.Join(t.TempDir(), "token")
-	if err := os.WriteFile(tokenFile, []byte(token), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	code, out, errOut := e.run("", "login", "oauth", "--target-key", target, "--provider-token", tokenFile, "--name", "hour", "--expiration", "1h")
-	wantExit(t, "login oauth", code, 0, out, errOut)
+	e, offset := withCarolsHourKey(t)
 	carol, err := e.client("alice").GetUser(t.Context(), e.userID("carol"))
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +49,7 @@ func TestMfaPinToAnExpiredKeyIsRefusedAndFlagged(t *testing.T) {
 	}
 
 	before := e.mfaActivities(t)
-	code, out, errOut = e.run("", "mfa", "create", "--user", "carol", "--name", "pinned", "--condition", "true", "--step", "oauth:"+hour)
+	code, out, errOut := e.run("", "mfa", "create", "--user", "carol", "--name", "pinned", "--condition", "true", "--step", "oauth:"+hour)
 	wantExit(t, "mfa create --step oauth:<the expired key>", code, 2, out, errOut)
 	if !strings.Contains(errOut, hour) || !strings.Contains(errOut, "expired") {
 		t.Errorf("the refusal should name the key and say it expired:\n%s", errOut)

@@ -15,15 +15,7 @@ import (
 // machine's would give it an hour more. user get, user list and apikey get
 // judge it by the service's clock, from its replies' Date header.
 func TestAPIKeyLifetimeIsJudgedByTheServiceClock(t *testing.T) {
-	var offset atomic.Int64 // the service's clock minus this machine's
-	e := newVerbEnvOn(t, func() time.Time { return time.Now().Add(time.Duration(offset.Load())) })
-	target, token := e.signInAtProvider("carol")
-	tokenFile := filepath.Join(t.TempDir(), "token")
-	if err := os.WriteFile(tokenFile, []byte(token), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	code, out, errOut := e.run("", "login", "oauth", "--target-key", target, "--provider-token", tokenFile, "--name", "hour", "--expiration", "1h")
-	wantExit(t, "login oauth", code, 0, out, errOut)
+	e, offset := withCarolsHourKey(t)
 	offset.Store(int64(3 * time.Hour))
 
 	carol, err := e.client("alice").GetUser(t.Context(), e.userID("carol"))
@@ -43,7 +35,7 @@ func TestAPIKeyLifetimeIsJudgedByTheServiceClock(t *testing.T) {
 	}
 	expired := "EXPIRED " + time.Unix(created+3600, 0).UTC().Format("2006-01-02 15:04")
 
-	code, out, errOut = e.run("", "apikey", "get", hourID)
+	code, out, errOut := e.run("", "apikey", "get", hourID)
 	wantExit(t, "apikey get", code, 0, out, errOut)
 	if !strings.Contains(out, expired) {
 		t.Errorf("apikey get: the key has expired by the service's clock, but it does not say %q:\n%s", expired, out)
@@ -62,4 +54,21 @@ func TestAPIKeyLifetimeIsJudgedByTheServiceClock(t *testing.T) {
 			t.Errorf("user list: carol's 1-hour key has expired by the service's clock, but her line does not count it expired:\n%s", line)
 		}
 	}
+}
+
+// withCarolsHourKey starts a verb environment whose service clock runs the
+// returned offset ahead of this machine's (0 until a test moves it), and
+// signs carol in through OAuth with a key named "hour" that lives one hour.
+func withCarolsHourKey(t *testing.T) (*verbEnv, *atomic.Int64) {
+	t.Helper()
+	offset := new(atomic.Int64) // the service's clock minus this machine's
+	e := newVerbEnvOn(t, func() time.Time { return time.Now().Add(time.Duration(offset.Load())) })
+	target, token := e.signInAtProvider("carol")
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(tokenFile, []byte(token), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := e.run("", "login", "oauth", "--target-key", target, "--provider-token", tokenFile, "--name", "hour", "--expiration", "1h")
+	wantExit(t, "login oauth", code, 0, out, errOut)
+	return e, offset
 }

@@ -49,20 +49,7 @@ func TestOlderPendingPageKeepsSettledActivityUnderCursor(t *testing.T) {
 // On the older page, the vote dialog is open when its activity settles
 // elsewhere: the refresh closes it with a notice, and y sends nothing.
 func TestOlderPendingPageVoteDialogClosesWhenActivitySettles(t *testing.T) {
-	d := servertest.StartDemo(t)
-	backlog(t, d, pageSize+10)
-	h := newHarnessWith(t, d.Client("alice"), d.Client("alice"), theme.Options{Dark: true, NoColor: true}, 5*time.Second)
-	a := olderPendingPage(t, h)
-	target := bobsActivity(t, a, 0)
-	h.selectActivityID(target.ID)
-	h.key("a")
-	if !h.voteDialogOpen() {
-		t.Fatalf("a opened no vote dialog:\n%s", h.plainFrame())
-	}
-	settleElsewhere(t, d, target)
-	h.msgs = nil
-	h.send(activitiesTickMsg{gen: a.autoGen})
-	assertDialogWithdrawn(t, h, target.ID)
+	dialogClosesWhenActivitySettles(t, pageSize+10, olderPendingPage)
 }
 
 // In the All view filtered to pending activities, the activity under the
@@ -116,10 +103,18 @@ func cursorToNeighbour(t *testing.T, arrival bool) {
 // when its activity completes elsewhere and leaves the list: its record is
 // read, the dialog closes with a notice and y sends nothing.
 func TestAllViewFilterVoteDialogClosesWhenActivityLeaves(t *testing.T) {
+	dialogClosesWhenActivitySettles(t, 4, pendingInAllView)
+}
+
+// dialogClosesWhenActivitySettles opens the vote dialog on one of bob's
+// activities in the view open gives (over a backlog of n), settles the
+// activity elsewhere and checks that the next refresh withdraws the dialog.
+func dialogClosesWhenActivitySettles(t *testing.T, n int, open func(*testing.T, *harness) *Activities) {
+	t.Helper()
 	d := servertest.StartDemo(t)
-	backlog(t, d, 4)
+	backlog(t, d, n)
 	h := newHarnessWith(t, d.Client("alice"), d.Client("alice"), theme.Options{Dark: true, NoColor: true}, 5*time.Second)
-	a := pendingInAllView(t, h)
+	a := open(t, h)
 	target := bobsActivity(t, a, 0)
 	h.selectActivityID(target.ID)
 	h.key("a")
