@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -41,7 +39,7 @@ func TestMfaListAndGetFlagPinsNeverMet(t *testing.T) {
 		t.Fatalf("MFA policy not created: %+v", act)
 	}
 	id := act.Result.CreateMfaPolicyResult.MfaPolicyID
-	config := e.configVia(e.demo.Rewriting(servingSteps(t, pinned(api.AuthPasskey), pinned(api.AuthAPIKey))), e.config+".other")
+	config := e.configVia(e.demo.Rewriting(servertest.Serving(t, pinned(api.AuthPasskey), pinned(api.AuthAPIKey))), e.config+".other")
 	for _, args := range [][]string{{"mfa", "list", "--user", operator}, {"mfa", "get", id}} {
 		code, out, errOut := e.run("", append(args, "--config", config)...)
 		wantExit(t, strings.Join(args, " "), code, 0, out, errOut)
@@ -49,19 +47,4 @@ func TestMfaListAndGetFlagPinsNeverMet(t *testing.T) {
 			t.Errorf("%s: the API_KEY pinned to a passkey should be flagged once (%d):\n%s", strings.Join(args, " "), n, out)
 		}
 	}
-}
-
-// servingSteps rewrites every reply that holds the steps stored to hold the
-// steps served instead: a service that stored what vigil's refuses.
-func servingSteps(t *testing.T, stored, served []api.AuthenticationStep) servertest.Rewrite {
-	t.Helper()
-	from, err := json.Marshal(stored)
-	if err != nil {
-		t.Fatal(err)
-	}
-	to, err := json.Marshal(served)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return func(op string, request, reply []byte) []byte { return bytes.ReplaceAll(reply, from, to) }
 }

@@ -1,9 +1,7 @@
 package screens
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -66,7 +64,7 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 		t.Fatalf("delete_api_keys is %s", del.Status)
 	}
 
-	other := d.Rewriting(servingSteps(t, pinned(api.AuthPasskey), pinned(api.AuthAPIKey)))
+	other := d.Rewriting(servertest.Serving(t, pinned(api.AuthPasskey), pinned(api.AuthAPIKey)))
 	h := demoHarnessVia(t, d.ClientAt(other, "alice"), ProofSettings{Apps: d.Info.EnclaveApps})
 	h.gotoScreen("MFA policies")
 	for range len(users) + 1 {
@@ -95,21 +93,6 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 	if strings.Count(out, "can never be met") != 2 {
 		t.Errorf("both pins, and only they, can never be met:\n%s", out)
 	}
-}
-
-// servingSteps rewrites every reply that holds the steps stored to hold the
-// steps served instead: a service that stored what vigil's refuses.
-func servingSteps(t *testing.T, stored, served []api.AuthenticationStep) servertest.Rewrite {
-	t.Helper()
-	from, err := json.Marshal(stored)
-	if err != nil {
-		t.Fatal(err)
-	}
-	to, err := json.Marshal(served)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return func(op string, request, reply []byte) []byte { return bytes.ReplaceAll(reply, from, to) }
 }
 
 // approvedByBob is act once bob has approved it, if it waited for votes.

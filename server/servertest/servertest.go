@@ -6,6 +6,7 @@ package servertest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -98,6 +99,22 @@ func (d *Demo) ClientAt(baseURL, member string, opts ...api.Option) *api.Client 
 // /public/v1/, e.g. "query/list_app_proofs") with this body, given the
 // service's own reply; returning reply unchanged passes it on.
 type Rewrite func(op string, request, reply []byte) []byte
+
+// Serving is a Rewrite for a service that stored something other than
+// what it was sent: every reply that holds stored, as JSON, holds served
+// instead (say, MFA steps vigil's service refuses to store).
+func Serving(t testing.TB, stored, served any) Rewrite {
+	t.Helper()
+	from, err := json.Marshal(stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, err := json.Marshal(served)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(op string, request, reply []byte) []byte { return bytes.ReplaceAll(reply, from, to) }
+}
 
 // Rewriting starts a proxy in front of d that passes every request on, as is,
 // and every reply through rewrite: a hostile or buggy service whose answers
