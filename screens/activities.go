@@ -46,6 +46,9 @@ type Activities struct {
 	// olderUnknown is why the look for older activities failed: whether any
 	// follow the page is not known (not "none"); the next load looks again.
 	olderUnknown string
+	// newerUnknown is why the look for newer activities than a page asked
+	// for with [ failed: the page is kept, not taken for the newest.
+	newerUnknown string
 	fetched      time.Time
 	loading      bool
 	listGen      int    // generation of list requests: stale replies are dropped
@@ -106,6 +109,9 @@ type (
 		// olderErr: the look for older activities failed, so whether any
 		// follow is not known.
 		olderErr error
+		// newerErr: the look for newer activities failed, so whether the
+		// page is the newest is not known.
+		newerErr error
 	}
 	activityVotedMsg struct {
 		id       string
@@ -218,8 +224,13 @@ func (a *Activities) load() tea.Cmd {
 		// reply would be larger than it reads (api.ListActivities). So the
 		// page's ends are asked about, in the Pending view too: a voter must
 		// not take a short page of pending activities for all of them.
-		if opts.Before != "" {
-			msg.top = len(items) == 0 || !activitiesFollow(ctx, client, opts, items[0].ID, false)
+		// A failed look for newer ones is not "none newer": the user paging
+		// back through history stays on the page asked for.
+		if opts.Before != "" && len(items) == 0 {
+			msg.top = true
+		} else if opts.Before != "" {
+			newer, err := api.ActivitiesFollow(ctx, client, opts, items[0].ID, false)
+			msg.top, msg.newerErr = err == nil && !newer, err
 		}
 		if n := len(items); n > 0 {
 			msg.older = n == opts.Limit
@@ -413,9 +424,12 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 			}
 		}
 		a.err, a.items, a.orders, a.fetched, a.older = "", a.withSettled(a.items, fresh), orders, msg.at, msg.older
-		a.olderUnknown = ""
+		a.olderUnknown, a.newerUnknown = "", ""
 		if msg.olderErr != nil {
-			a.olderUnknown = ui.Clean(errorText(msg.olderErr))
+			a.olderUnknown = probeWhy(msg.olderErr)
+		}
+		if msg.newerErr != nil {
+			a.newerUnknown = probeWhy(msg.newerErr)
 		}
 		if a.unsure == nil {
 			a.voteErr = "" // a vote whose outcome is unknown stays said until a read of it tells

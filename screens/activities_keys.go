@@ -200,7 +200,7 @@ func (a *Activities) open() tea.Cmd {
 func (a *Activities) toggleMode() tea.Cmd {
 	a.all = !a.all
 	a.before, a.after, a.items = "", "", nil
-	a.first, a.last, a.older, a.olderUnknown = "", "", false, ""
+	a.first, a.last, a.older, a.olderUnknown, a.newerUnknown = "", "", false, "", ""
 	a.seen = false
 	a.forgetSettled()
 	a.list.Table.Empty = "no pending activities — press v to see all"

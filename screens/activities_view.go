@@ -23,12 +23,7 @@ func (a *Activities) View() string {
 	} else {
 		head = th.Title.Render("Pending activities") + a.pendingNote()
 		if a.all {
-			st, ty := filterText(a.statuses, shortStatus), filterText(a.types, shortType)
-			page := "newest"
-			if a.before != "" || a.after != "" {
-				page = "paged"
-			}
-			head = th.Title.Render("All activities") + th.Muted.Render("  status: "+st+"  type: "+ty+"  page: "+page)
+			head = th.Title.Render("All activities") + a.allNote()
 		}
 	}
 	var body string
@@ -59,19 +54,60 @@ func (a *Activities) pendingNote() string {
 	follow, page := "; older pending follow: ] pages on", ""
 	if a.paged() {
 		follow, page = "; older pending follow: ]", th.Muted.Render("  older page, [ back")
+		if a.newerUnknown != "" {
+			// Kept as the page asked for, though it may be the newest.
+			page = th.Warn.Render("  newer: unknown, [ back")
+		}
 	}
+	// Why comes last, the part a narrow terminal may cut.
+	why := a.probeFailed()
 	switch {
 	case a.olderUnknown != "":
-		// Not "none": the backlog may go on. Why comes last, the part a
-		// narrow terminal may cut.
-		return th.Warn.Render(count+"; older pending: unknown") + page +
-			th.Warn.Render(" (probe failed: "+a.olderUnknown+")")
+		// Not "none": the backlog may go on.
+		return th.Warn.Render(count+"; older pending: unknown") + page + why
 	case a.older:
-		return th.Warn.Render(count+follow) + page
+		return th.Warn.Render(count+follow) + page + why
 	case page != "":
-		return page
+		return page + why
 	}
 	return th.Muted.Render("  needing consensus")
+}
+
+// allNote follows the All view's title: its filter and page, and, when a
+// look for older or newer activities failed, that whether any follow is
+// unknown, said first so that it fits 80 columns with the filter.
+func (a *Activities) allNote() string {
+	th := a.c.Theme
+	var unknown []string
+	if a.olderUnknown != "" {
+		unknown = append(unknown, "older")
+	}
+	if a.newerUnknown != "" {
+		unknown = append(unknown, "newer")
+	}
+	note := ""
+	if len(unknown) > 0 {
+		note = th.Warn.Render("  " + strings.Join(unknown, " and ") + ": unknown")
+	}
+	st, ty := filterText(a.statuses, shortStatus), filterText(a.types, shortType)
+	page := "newest"
+	if a.paged() {
+		page = "paged"
+	}
+	return note + th.Muted.Render("  status: "+st+"  type: "+ty+"  page: "+page) + a.probeFailed()
+}
+
+// probeFailed says why the look for older (else newer) activities failed,
+// "" when none did.
+func (a *Activities) probeFailed() string {
+	why := a.olderUnknown
+	if why == "" {
+		why = a.newerUnknown
+	}
+	if why == "" {
+		return ""
+	}
+	return a.c.Theme.Warn.Render(" (probe failed: " + why + ")")
 }
 
 // pendingRows counts the Pending view's rows still pending, and those kept

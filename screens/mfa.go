@@ -76,10 +76,12 @@ type mfaActivityStatus struct {
 }
 
 // pendingCount is how many activities wait for votes: listed is the page
-// read, more says older ones follow it.
+// read, more says older ones follow it; unknown is why the look for older
+// ones failed (whether any follow is not known then).
 type pendingCount struct {
-	listed int
-	more   bool
+	listed  int
+	more    bool
+	unknown string
 }
 
 type mfaLoadedMsg struct {
@@ -195,7 +197,14 @@ func (m *MfaPolicies) load() tea.Cmd {
 		// The heading counts what was not checked: the oldest pending are
 		// often the ones stuck on MFA.
 		msg.pending.listed = len(acts)
-		msg.pending.more = len(acts) > 0 && activitiesFollow(ctx, client, opts, acts[len(acts)-1].ID, true)
+		if len(acts) > 0 {
+			more, err := api.ActivitiesFollow(ctx, client, opts, acts[len(acts)-1].ID, true)
+			msg.pending.more = more
+			if err != nil {
+				// Not "none older": said, with why.
+				msg.pending.unknown = probeWhy(err)
+			}
+		}
 		compiled := map[string]*policy.Compiled{} // each condition once, for every activity
 		compile := func(cond string) (*policy.Compiled, error) {
 			if c, ok := compiled[cond]; ok {
@@ -548,13 +557,4 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 
 func (h mfaHelp) FullHelp() [][]key.Binding {
 	return fullHelp(h.m.KeyActions(), append([]key.Binding{h.m.keys.Up, h.m.keys.Down}, append(h.m.list.Pane.KeyBindings()[2:], h.m.list.Table.Keys.Filter)...))
-}
-
-// activitiesFollow is api.ActivitiesFollow where a look that fails may give
-// no hint (the newer end of a page, the MFA screen's count), the page just
-// read being shown all the same. The look for older pending activities does
-// not use it: a failure there is said (Activities.olderUnknown).
-func activitiesFollow(ctx context.Context, l api.ActivityLister, opts api.ListActivitiesOptions, id string, older bool) bool {
-	more, err := api.ActivitiesFollow(ctx, l, opts, id, older)
-	return err == nil && more
 }

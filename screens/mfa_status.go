@@ -301,9 +301,15 @@ func mfaStatusNote(status string, statuses []api.MfaStatus) string {
 
 // checkedOf counts the pending activities whose MFA status was checked,
 // against all pending ones: "3", or "20 checked of 25; the 5 oldest not
-// checked" when the load stopped at its bound.
+// checked" when the load stopped at its bound. When the look for older
+// pending ones failed, it says that whether any are is unknown, and why.
 func checkedOf(checked int, pending pendingCount) string {
+	unknown := "whether older ones are pending is unknown (probe failed: " + pending.unknown + ")"
 	switch {
+	case pending.unknown != "" && checked < pending.listed:
+		return fmt.Sprintf("%d checked of %d; the %d oldest not checked, and %s", checked, pending.listed, pending.listed-checked, unknown)
+	case pending.unknown != "":
+		return fmt.Sprintf("%d checked; %s", checked, unknown)
 	case pending.more:
 		return fmt.Sprintf("%d checked of more than %d; the older ones not checked", checked, pending.listed)
 	case checked < pending.listed:
