@@ -35,6 +35,7 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 	if err != nil {
 		return fmt.Errorf("login oauth: --recover: %w", err)
 	}
+	targetName = keptTargetName(store, targetName)
 	target, targetFile, err := loadRecoveryTarget(store, targetName)
 	if err != nil {
 		return err

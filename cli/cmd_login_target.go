@@ -46,20 +46,12 @@ func loginOAuthNonce(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return fmt.Errorf("login oauth-nonce: make the target key: %w", err)
 	}
-	f, err := os.OpenFile(*path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	err = writeTargetKey(*path, target, (*os.File).Sync)
 	if errors.Is(err, os.ErrExist) {
 		return usagef("login oauth-nonce: --target-key %s exists; choose another file (a target key serves one sign-in)", *path)
 	}
 	if err != nil {
 		return fmt.Errorf("login oauth-nonce: %w", err)
-	}
-	_, err = fmt.Fprintln(f, hex.EncodeToString(target.Bytes()))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(*path)
-		return fmt.Errorf("login oauth-nonce: write %s: %w", *path, err)
 	}
 	if _, err := fmt.Fprintln(c.stdout, oauthNonce(target)); err != nil {
 		// No sign-in can have used a nonce nobody saw: the file is only in
@@ -71,6 +63,29 @@ func loginOAuthNonce(ctx context.Context, c proc, args []string) error {
 	}
 	// Only now is there a nonce to sign in with.
 	fmt.Fprintf(c.stderr, "target key written to %s (secret: it opens the new API key); sign in at the provider with this nonce, then run 'vigil login oauth --target-key %s --provider-token FILE'\n", *path, *path)
+	return nil
+}
+
+// writeTargetKey writes target to the new file path (0600), synced by sync
+// before the nonce is printed: else a crash could leave the file empty, and
+// the token the user then gets from the provider could never be used. A
+// file it could not finish is removed. An existing path is fs.ErrExist.
+func writeTargetKey(path string, target *ecdh.PrivateKey, sync func(*os.File) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, hex.EncodeToString(target.Bytes()))
+	if err == nil {
+		err = sync(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
 	return nil
 }
 

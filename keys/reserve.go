@@ -65,6 +65,10 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return nil, &DirError{Dir: s.Dir, Create: true, Err: err}
 	}
+	// An existing directory is taken as it is: it must be the user's alone.
+	if err := s.checkDir(); err != nil {
+		return nil, fmt.Errorf("save key %q: %w", name, err)
+	}
 	priv, pub, sch := s.Paths(name)
 	for _, p := range []string{priv, pub, sch, s.expiryPath(name)} {
 		if _, err := os.Lstat(p); err == nil {
@@ -291,7 +295,8 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 // holdsKey says whether the private key file at priv reads back as k.
 func holdsKey(priv string, k *Key) bool {
 	b, err := readSmall(priv)
-	return err == nil && firstLine(b) == k.PrivateKeyHex()
+	line, ok := oneLine(b)
+	return err == nil && ok && line == k.PrivateKeyHex()
 }
 
 // unconfirmed is save's error when the synced key file failed to close and

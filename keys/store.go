@@ -171,6 +171,13 @@ func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
+	privPath, pubPath, _ := s.Paths(name)
+	if err := s.checkDir(); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &NotFoundError{Name: name, Dir: s.Dir, Path: privPath}
+		}
+		return nil, fmt.Errorf("load key %q: %w", name, err)
+	}
 	expires, err := s.Expiry(name)
 	if err != nil {
 		return nil, err
@@ -180,37 +187,34 @@ func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 			return nil, err
 		}
 	}
-	privPath, pubPath, _ := s.Paths(name)
-	fi, err := os.Stat(privPath)
+	privHex, err := readPrivate(privPath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &NotFoundError{Name: name, Dir: s.Dir, Path: privPath}
 		}
 		return nil, fmt.Errorf("load key %q: %w", name, err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("key file %s is not a regular file", privPath)
-	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return nil, fmt.Errorf("key file %s is accessible by group or others (mode %04o); run: chmod 600 %s", privPath, perm, privPath)
-	}
-	privHex, err := readSmall(privPath)
-	if err != nil {
-		return nil, err
-	}
 	if strings.HasPrefix(privHex, reservedMark) {
 		return nil, notSaved(name, privPath)
+	}
+	privLine, ok := oneLine(privHex)
+	if !ok {
+		return nil, fmt.Errorf("load key %q: %w", name, lineError(privPath, "one private key"))
 	}
 	scheme, err := s.scheme(name)
 	if err != nil {
 		return nil, err
 	}
-	k, err := ParsePrivateHex(scheme, firstLine(privHex))
+	k, err := ParsePrivateHex(scheme, privLine)
 	if err != nil {
 		return nil, fmt.Errorf("key file %s: %w", privPath, err)
 	}
 	if pubHex, err := readSmall(pubPath); err == nil {
-		if got := strings.ToLower(firstLine(pubHex)); got != k.PublicKeyHex() {
+		got, ok := oneLine(pubHex)
+		if !ok {
+			return nil, fmt.Errorf("load key %q: %w", name, lineError(pubPath, "one public key; remove or fix it"))
+		}
+		if got = strings.ToLower(got); got != k.PublicKeyHex() {
 			return nil, publicMismatch(name, pubPath, got, k, "remove or fix the .public file")
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -237,9 +241,13 @@ func (s Store) scheme(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	line := firstLine(b)
+	// An empty first line is damage (schemeOfPublic), whatever follows.
+	line, ok := oneLine(b)
 	if line == "" {
 		return s.schemeOfPublic(name)
+	}
+	if !ok {
+		return "", lineError(schPath, "one scheme (p256, secp256k1 or ed25519)")
 	}
 	sc, err := ParseScheme(line)
 	if err != nil {
@@ -271,6 +279,10 @@ func (s Store) schemeOfPublic(name string) (string, error) {
 	if strings.HasPrefix(priv, reservedMark) {
 		return "", notSaved(name, privPath)
 	}
+	privLine, ok := oneLine(priv)
+	if !ok {
+		return "", lineError(privPath, "one private key")
+	}
 	const write = "write the key's scheme into it: p256, secp256k1 or ed25519 (the one whose public key the service has registered for it)"
 	pub, err := readSmall(pubPath)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -279,11 +291,15 @@ func (s Store) schemeOfPublic(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	want := strings.ToLower(firstLine(pub))
+	want, ok := oneLine(pub)
+	if !ok {
+		return "", lineError(pubPath, "one public key; remove or fix it")
+	}
+	want = strings.ToLower(want)
 	var found []string
 	parses := false
 	for _, sc := range []string{SchemeP256, SchemeSecp256k1, SchemeEd25519} {
-		k, err := ParsePrivateHex(sc, firstLine(priv))
+		k, err := ParsePrivateHex(sc, privLine)
 		parses = parses || err == nil
 		if err == nil && k.PublicKeyHex() == want {
 			found = append(found, sc)
@@ -299,10 +315,17 @@ func (s Store) schemeOfPublic(name string) (string, error) {
 }
 
 // List describes every key in the directory (those with a .private file),
-// sorted by name. A missing directory is an empty list. It reads only the
-// .public, .scheme and .expires files; a key whose files cannot be read is
-// listed with its Problem, so one damaged key does not hide the others.
+// sorted by name. A missing directory is an empty list; one others could
+// change is an error, as Load refuses every key in it. A key whose files
+// cannot be read, or whose private key file Load would refuse (its mode, its
+// owner, more than one line), is listed with its Problem, so one damaged key
+// does not hide the others and the list shows which keys work.
 func (s Store) List() ([]KeyInfo, error) {
+	if err := s.checkDir(); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
 	entries, err := os.ReadDir(s.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -317,6 +340,9 @@ func (s Store) List() ([]KeyInfo, error) {
 			continue
 		}
 		info, err := s.Info(name)
+		if err == nil {
+			err = s.checkPrivate(name)
+		}
 		if err != nil {
 			priv, _, _ := s.Paths(name)
 			info = KeyInfo{Name: name, PrivatePath: priv, Problem: err}
@@ -352,7 +378,11 @@ func (s Store) Info(name string) (KeyInfo, error) {
 	b, err := readSmall(pubPath)
 	switch {
 	case err == nil:
-		info.PublicKeyHex = strings.ToLower(firstLine(b))
+		line, ok := oneLine(b)
+		if !ok {
+			return KeyInfo{}, lineError(pubPath, "one public key; remove or fix it")
+		}
+		info.PublicKeyHex = strings.ToLower(line)
 		if err := s.checkPublic(name, info.PublicKeyHex); err != nil {
 			return KeyInfo{}, err
 		}
@@ -384,7 +414,11 @@ func (s Store) checkPublic(name, pubHex string) error {
 	if err != nil {
 		return nil
 	}
-	k, err := ParsePrivateHex(scheme, firstLine(priv))
+	line, ok := oneLine(priv)
+	if !ok {
+		return nil
+	}
+	k, err := ParsePrivateHex(scheme, line)
 	if err != nil {
 		return nil
 	}

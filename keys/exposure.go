@@ -1,0 +1,92 @@
+package keys
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/vigil-console/vigil/internal/userfile"
+)
+
+// checkDir refuses a keys directory that anyone but the user (and root)
+// could change (userfile.DirExposure): there another user could remove a
+// key, or put a link to another of the user's keys in its place, and vigil
+// would stamp with that key. A missing directory is returned as such
+// (fs.ErrNotExist), for the caller to say the key is not there.
+func (s Store) checkDir() error {
+	di, err := os.Stat(s.Dir)
+	if err != nil {
+		return err
+	}
+	if !di.IsDir() {
+		return fmt.Errorf("keys directory %s is %s, not a directory", s.Dir, userfile.Kind(di.Mode()))
+	}
+	if who, fix := userfile.DirExposure(s.Dir, di); who != "" {
+		return fmt.Errorf("keys directory %s %s, who could remove its keys or put another key in their place; %s", s.Dir, who, fix)
+	}
+	return nil
+}
+
+// readPrivate reads the private key file path, checking the file it read
+// (not another found at the path a moment before): itself, not a symbolic
+// link; the user's or root's; readable by no one else. A missing file's
+// error matches fs.ErrNotExist.
+func readPrivate(path string) (string, error) {
+	li, err := os.Lstat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		return "", fmt.Errorf("key file %s: %w", path, err)
+	}
+	if li.Mode()&fs.ModeSymlink != 0 {
+		return "", fmt.Errorf("key file %s is a symbolic link; a key's private file must be in the keys directory itself: replace the link with a copy of the file it points to (mode 600), or remove it", path)
+	}
+	b, fi, err := userfile.ReadInfo(path, maxKeyFileLen)
+	if fi != nil && !os.SameFile(li, fi) {
+		return "", fmt.Errorf("key file %s was replaced while it was read; try again, and check who else writes the keys directory", path)
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		return "", fmt.Errorf("%w; a key's files are plain files of at most %d bytes: remove it, or put the right file there", err, maxKeyFileLen)
+	}
+	if who := userfile.ForeignOwner(fi); who != "" {
+		return "", fmt.Errorf("key file %s is owned by %s, not by you or root, who could read it or change it; remove it, or have root give it to you (chown %d %s)", path, who, os.Geteuid(), path)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return "", fmt.Errorf("key file %s is accessible by group or others (mode %04o); run: chmod 600 %s", path, perm, path)
+	}
+	return string(b), nil
+}
+
+// oneLine is the one line a key's file holds, trimmed; ok is false when it
+// holds more (two keys appended, a key and then other text), which
+// lineError refuses without quoting: the file may hold a secret.
+func oneLine(content string) (line string, ok bool) {
+	line = firstLine(content)
+	return line, strings.TrimSpace(content) == line
+}
+
+// lineError refuses the file path of more than one line; holds says what
+// it holds instead: "one private key".
+func lineError(path, holds string) error {
+	return fmt.Errorf("%s holds more than one line; a key file holds %s: keep only the line you mean", path, holds)
+}
+
+// checkPrivate is what Load checks of name's private key file (readPrivate,
+// one line), for List to show a key Load refuses as such.
+func (s Store) checkPrivate(name string) error {
+	priv, _, _ := s.Paths(name)
+	b, err := readPrivate(priv)
+	if err != nil {
+		return err
+	}
+	if _, ok := oneLine(b); !ok {
+		return lineError(priv, "one private key")
+	}
+	return nil
+}
