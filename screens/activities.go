@@ -485,7 +485,8 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		} else {
 			a.types = msg.values
 		}
-		a.before, a.after, a.seen = "", "", false
+		a.before, a.after = "", ""
+		a.clearList()
 		return a, a.load()
 	case savedFilterMsg:
 		return a, a.applySavedFilter(msg.filter)

@@ -105,13 +105,11 @@ func (a *Activities) listKey(k tea.KeyPressMsg) tea.Cmd {
 		// last row. Settled activities kept on the list belong to the page
 		// they settled on, so they go with it.
 		a.before, a.after = "", a.last
-		a.seen = false // another page: nothing to compare it with
-		a.forgetSettled()
+		a.clearRows() // another page: nothing to compare it with
 		return a.load()
 	case key.Matches(k, a.keys.PrevPage) && a.keys.PrevPage.Enabled():
 		a.before, a.after = a.first, ""
-		a.seen = false
-		a.forgetSettled()
+		a.clearRows()
 		return a.load()
 	case pressed(k, a.keys.NextPage), pressed(k, a.keys.PrevPage):
 		return ui.Toast(a.pagingBlock(pressed(k, a.keys.NextPage)), true)
@@ -199,15 +197,12 @@ func (a *Activities) open() tea.Cmd {
 // toggleMode switches between the Pending and the All view.
 func (a *Activities) toggleMode() tea.Cmd {
 	a.all = !a.all
-	a.before, a.after, a.items = "", "", nil
-	a.first, a.last, a.older, a.olderUnknown, a.newerUnknown = "", "", false, "", ""
-	a.seen = false
-	a.forgetSettled()
+	a.before, a.after = "", ""
 	a.list.Table.Empty = "no pending activities — press v to see all"
 	if a.all {
 		a.list.Table.Empty = "no activities match — s and t change the filters"
 	}
-	a.setRows()
+	a.clearList()
 	return a.load()
 }
 

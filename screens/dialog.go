@@ -27,8 +27,9 @@ type Dialog interface {
 }
 
 // SizedDialog is a dialog that lays itself out for the body it is drawn over;
-// the root calls SetSize when it opens and whenever the window changes, so that
-// View has nothing to compute.
+// the root calls SetSize when it opens and after every message (the window,
+// a notice or the help may have changed the body), so that View has nothing
+// to compute and the dialog's size is always the one it is drawn at.
 type SizedDialog interface {
 	Dialog
 	SetSize(width, height int)
@@ -308,11 +309,18 @@ func (d *ConfirmDialog) View(th *theme.Theme, width, height int) string {
 	return d.confirm.View(th, width, height)
 }
 
-// SetSize implements SizedDialog: scrolling needs the window. The window
-// drawn at the old size was on screen: what it showed stays read, whatever
-// the new size shows of it.
+// SetSize implements SizedDialog: scrolling, and judging what has been
+// read, need the window. A window that grows shows at least what the old one
+// showed, and that was on screen: it stays read. A window that shrinks (a
+// notice or the help took rows, the terminal was made smaller) no longer
+// shows all of it: what it hides counts as read only if it had been on
+// screen before the last window, so that y waits until it is scrolled to
+// again, as the dialog's "↓ … scroll to the end" then says.
 func (d *ConfirmDialog) SetSize(width, height int) {
-	if d.width > 0 && d.height > 0 && (width != d.width || height != d.height) {
+	if width == d.width && height == d.height {
+		return
+	}
+	if d.width > 0 && d.height > 0 && width >= d.width && height >= d.height {
 		d.confirm.Shown(d.width, d.height)
 	}
 	d.width, d.height = width, height

@@ -81,12 +81,10 @@ func (a *Activities) savedFilterCommands() []Command {
 func (a *Activities) applySavedFilter(f SavedFilter) tea.Cmd {
 	if !a.all {
 		a.all = true
-		a.items, a.seen = nil, false
-		a.forgetSettled()
 		a.list.Table.Empty = "no activities match — s and t change the filters"
 	}
 	a.statuses, a.types = slices.Clone(f.Statuses), slices.Clone(f.Types)
-	a.before, a.after, a.seen = "", "", false
-	a.setRows()
+	a.before, a.after = "", ""
+	a.clearList()
 	return a.load()
 }

@@ -292,6 +292,7 @@ func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if c := r.settleQuitQuestion(); c != nil {
 		cmd = tea.Batch(cmd, c)
 	}
+	r.sizeDialogs()
 	r.sizeScreens()
 	return r, cmd
 }

@@ -34,14 +34,31 @@ func (r *Root) startArming() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// sizeDialogs gives every sized dialog the body's size (the help under the body
-// follows the top dialog, so the body is measured with it on top).
+// sizeDialogs gives every sized dialog the size of the body it is drawn
+// over, after every message as the screens are sized: a notice that wraps
+// onto more lines, or help that grows, takes rows from the body, and a dialog
+// that still judged what had been read, or scrolled, by its old taller size
+// let y answer with lines that were no longer on screen. The help follows
+// the top dialog's keys, which follow its size (it may start to scroll), so
+// the body is measured again until it stays the same. Nothing while the
+// window is too small: no dialog is drawn then, and a size never drawn must
+// not count as on screen.
 func (r *Root) sizeDialogs() {
+	if r.tooSmall() || r.dialogs.Len() == 0 {
+		return
+	}
 	_, _, bodyH := r.layout()
-	for _, d := range r.dialogs.dialogs {
-		if sd, ok := d.(SizedDialog); ok {
-			sd.SetSize(r.width, bodyH)
+	for range 3 {
+		for _, d := range r.dialogs.dialogs {
+			if sd, ok := d.(SizedDialog); ok {
+				sd.SetSize(r.width, bodyH)
+			}
 		}
+		_, _, again := r.layout()
+		if again == bodyH {
+			return
+		}
+		bodyH = again
 	}
 }
 

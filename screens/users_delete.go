@@ -100,7 +100,17 @@ func (u *Users) confirmDelete() tea.Cmd {
 		ids[i] = k.APIKeyID
 		lines = append(lines, fmt.Sprintf("  • %s  %s", api.NameText(k.APIKeyName), api.SanitizeID(k.APIKeyID)))
 	}
-	lines = append(lines, u.deleteWarnings(x, keys)...)
+	// What the deletion would lock out, and the pending deletions it would
+	// fail against, are flagged as the vote dialog flags them: drawn as
+	// warnings, and counted in "↓ N more (K warnings)" when below the window.
+	warn := map[int]bool{}
+	flag := func(ws []string) {
+		for _, w := range ws {
+			warn[len(lines)] = true
+			lines = append(lines, w)
+		}
+	}
+	flag(u.deleteWarnings(x, keys))
 	lines = append(lines, u.deletionOutcome(x.UserID, ids)...)
 	resend := u.earlier.resends(deletionValues(x.UserID, ids))
 	if len(pending) > 0 && !resend {
@@ -108,7 +118,7 @@ func (u *Users) confirmDelete() tea.Cmd {
 		// it never duplicates; anything else would.
 		return u.offerPendingDeletion(keys, pending)
 	}
-	lines = append(lines, doomedLines(u.doomedAmong(keys))...)
+	flag(doomedLines(u.doomedAmong(keys)))
 	switch {
 	case resend:
 		lines = append(lines, "", "The earlier delete_api_keys got no clear answer: "+resendNote+".")
@@ -116,6 +126,7 @@ func (u *Users) confirmDelete() tea.Cmd {
 		lines = append(append(lines, ""), u.earlier.warning()...)
 	}
 	c := ui.NewConfirm("Delete API keys?", "delete", lines...)
+	c.Warn = warn
 	return u.askDialog(NewConfirmDialogMsg(deleteKeysDialogID, c, deleteKeysConfirmedMsg{userID: x.UserID, keyIDs: ids, resend: resend}, nil))
 }
 
