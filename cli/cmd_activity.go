@@ -287,7 +287,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		return fmt.Errorf("%s %s: %w", verb, api.SanitizeID(id), err)
 	}
 	if api.IsTerminal(a.Status) {
-		return fmt.Errorf("%s %s: the activity is already %s; votes no longer change it", verb, a.ID, a.Status)
+		return votedOnEnded(ctx, c, client, a, approve, conn.json)
 	}
 	if (approve && !a.CanApprove) || (!approve && !a.CanReject) {
 		return whyNoVote(ctx, c, client, a, approve, conn.json)
@@ -362,38 +362,6 @@ func failedRun(a *api.Activity) error {
 		why = api.Sanitize(a.Failure.Message)
 	}
 	return &exitStatus{exitFailure, fmt.Sprintf("activity %s ran and FAILED: %s", api.SanitizeID(a.ID), why)}
-}
-
-// ownVote finds the caller's vote on a, nil when there is none.
-func ownVote(ctx context.Context, client *api.Client, a *api.Activity) (*api.Vote, error) {
-	me, err := client.Whoami(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return a.VoteOf(me.UserID), nil
-}
-
-// whyNoVote explains a vote the service would refuse. Voting again as before
-// is no failure (a script retrying after a lost reply gets exit 0); a
-// different vote, or none allowed, is.
-func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON bool) error {
-	verb := map[bool]string{true: "approve", false: "reject"}[approve]
-	mine, err := ownVote(ctx, client, a.Activity)
-	if err != nil {
-		return fmt.Errorf("%s %s: the service says you cannot %s this activity, and who you are could not be checked: %w", verb, a.ID, verb, err)
-	}
-	if mine == nil {
-		return fmt.Errorf("%s %s: you are not one of this activity's voters (the root quorum, or users its policies' consensus names); ask one of them", verb, a.ID)
-	}
-	said := map[string]string{api.VoteApproved: "approved", api.VoteRejected: "rejected"}[mine.Selection]
-	if said == "" {
-		said = "voted " + mine.Selection + " on"
-	}
-	if (mine.Selection == api.VoteApproved) != approve {
-		return fmt.Errorf("%s %s: you already %s this activity (%s); a vote cannot be changed", verb, a.ID, said, timeText(mine.CreatedAt))
-	}
-	fmt.Fprintf(c.stderr, "vigil: you already %s this activity (%s); nothing to do\n", said, timeText(mine.CreatedAt))
-	return showActivity(ctx, c, client, a, asJSON)
 }
 
 // voteOutcome settles a vote whose reply was lost by reading the activity

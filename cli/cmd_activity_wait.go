@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -87,7 +88,9 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 	if *timeout < 0 {
 		return usagef("--timeout %s is negative; give a duration such as 10m, or 0 for no limit", *timeout)
 	}
-	client, _, err := profileClient(c, conn.config, conn.profile, opts...)
+	// Exact: with --json the copy seen ending may be printed as it was sent
+	// (escaped once, by the JSON encoder); what goes to stderr is escaped here.
+	client, _, err := profileClient(c, conn.config, conn.profile, append(slices.Clip(opts), api.WithExactStrings())...)
 	if err != nil {
 		// A missing config or profile, a missing or expired key: a local
 		// mistake that waiting again never heals, so exit 1 as every verb
@@ -109,12 +112,12 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 	pause := firstPause
 	progress := func(a *api.Activity) bool {
 		if outage {
-			fmt.Fprintf(c.stderr, "activity %s: the service answers again\n", a.ID)
+			fmt.Fprintf(c.stderr, "activity %s: the service answers again\n", api.SanitizeID(a.ID))
 			outage, pause = false, firstPause
 		}
-		status = a.Status
-		if now := fmt.Sprintf("%s, %d vote(s)", strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_"), len(a.Votes)); now != seen {
-			fmt.Fprintf(c.stderr, "activity %s: %s\n", a.ID, now)
+		status = api.Sanitize(a.Status)
+		if now := fmt.Sprintf("%s, %d vote(s)", strings.TrimPrefix(status, "ACTIVITY_STATUS_"), len(a.Votes)); now != seen {
+			fmt.Fprintf(c.stderr, "activity %s: %s\n", api.SanitizeID(a.ID), now)
 			seen = now
 		}
 		return api.IsTerminal(a.Status)
@@ -156,7 +159,8 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 	// The end is known from here on: a final state that cannot be read or
 	// printed is said on standard error, and the exit status is still the
 	// activity's own.
-	ended := strings.TrimPrefix(a.Status, "ACTIVITY_STATUS_")
+	ended := strings.TrimPrefix(api.Sanitize(a.Status), "ACTIVITY_STATUS_")
+	shownID := api.SanitizeID(a.ID)
 	code := exitOK
 	if a.Status != api.StatusCompleted {
 		code = exitFailure
@@ -164,19 +168,20 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 	if err := printEnded(ctx, waitCtx, c, client, a.ID, conn.json, pause); err != nil {
 		if !conn.json {
 			return &exitStatus{code, fmt.Sprintf("activity %s ended %s; its final state is not printed (%v): see it with 'vigil activity get %s'",
-				a.ID, ended, err, a.ID)}
+				shownID, ended, err, shownID)}
 		}
 		// A script parsing standard output still gets a record: the copy
-		// whose status showed the end, said to be that and not a final read.
+		// whose status showed the end, as sent, said to be that and not a
+		// final read.
 		if werr := writeJSON(c.stdout, api.ActivityResponse{Activity: *a}); werr != nil {
 			return &exitStatus{code, fmt.Sprintf("activity %s ended %s; neither its final state (%v) nor the copy seen when it ended (%v) is printed: see it with 'vigil activity get %s'",
-				a.ID, ended, err, werr, a.ID)}
+				shownID, ended, err, werr, shownID)}
 		}
 		return &exitStatus{code, fmt.Sprintf("activity %s ended %s; the final read failed (%v), so the JSON printed is the copy seen when it ended, not a final read: see the final state with 'vigil activity get %s'",
-			a.ID, ended, err, a.ID)}
+			shownID, ended, err, shownID)}
 	}
 	if code != exitOK {
-		return &exitStatus{code, fmt.Sprintf("activity %s ended %s", a.ID, ended)}
+		return &exitStatus{code, fmt.Sprintf("activity %s ended %s", shownID, ended)}
 	}
 	return nil
 }
@@ -211,7 +216,7 @@ func printEnded(ctx, waitCtx context.Context, c proc, client *api.Client, id str
 		}
 		if !saidOutage {
 			saidOutage = true
-			fmt.Fprintf(c.stderr, "activity %s: ended; the service did not answer reading it to print (%v); retrying until it does or the wait ends\n", id, err)
+			fmt.Fprintf(c.stderr, "activity %s: ended; the service did not answer reading it to print (%v); retrying until it does or the wait ends\n", api.SanitizeID(id), err)
 		}
 		select {
 		case <-waitCtx.Done(): // the next read reports why

@@ -382,6 +382,7 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	if err := checkPins(users[i], steps, p.RequiredAuthenticationMethods, client.ServiceNow()); err != nil {
 		return err
 	}
+	warnUnknownIDs(ctx, c, client, p.Condition)
 	a, raw, err := submitShown(ctx, client, "create_mfa_policy", &p)
 	if err != nil {
 		return fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)

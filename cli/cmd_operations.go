@@ -485,6 +485,15 @@ func tvcDeploymentDelete(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
+	if strings.HasPrefix(id, "-") {
+		// Only after -- does a flag reach here; no deployment id starts with -.
+		return usagef("tvc-deployment delete: %s looks like a flag, not a deployment id: put flags before the id and leave out --", api.Quote(id))
+	}
+	params := &api.DeleteTvcDeploymentParams{DeploymentID: id}
+	// Before the profile and the confirm, as every verb: a mistake is exit 2.
+	if err := validated("tvc-deployment delete", params); err != nil {
+		return err
+	}
 	client, _, err := conn.submitClient(c)
 	if err != nil {
 		return err
@@ -492,7 +501,7 @@ func tvcDeploymentDelete(ctx context.Context, c proc, args []string) error {
 	if err := confirm(ctx, c, *yes, "Delete this TVC deployment", "deployment: "+id); err != nil {
 		return err
 	}
-	return submitVerb(ctx, c, conn, client, "delete_tvc_deployment", &api.DeleteTvcDeploymentParams{DeploymentID: id})
+	return submitVerb(ctx, c, conn, client, "delete_tvc_deployment", params)
 }
 
 const sessionCreateReadOnlyUsage = `Usage: vigil session create-read-only

@@ -188,6 +188,7 @@ func policyCreate(ctx context.Context, c proc, args []string) error {
 			fmt.Fprintf(c.stderr, "warning: %s\n", ui.Clean(w.Message))
 		}
 	}
+	warnUnknownIDs(ctx, c, client, *condition, *consensus, *timeExpr)
 	return submitVerb(ctx, c, conn, client, "create_policy", &api.CreatePolicyParams{PolicyName: *name, Effect: eff,
 		Condition: *condition, Consensus: *consensus, Notes: *notes, Time: *timeExpr})
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -37,4 +38,30 @@ func idRefsBlock(ctx context.Context, c proc, client *api.Client, in api.Intent)
 		return ""
 	}
 	return "the policy's expressions refer to:\n  " + strings.Join(lines, "\n  ") + "\n"
+}
+
+// warnUnknownIDs says on stderr, before a policy is sent, which ids its
+// expressions hold that are neither a tag nor a user of the organization,
+// as the console's create confirm does: a mistyped tag id makes a consensus
+// nobody can meet, and the root quorum would be asked to vote it in. It only
+// warns (the tag may be older than the tags read); the names are read only
+// when an expression holds an id.
+func warnUnknownIDs(ctx context.Context, c proc, client *api.Client, exprs ...string) {
+	some := false
+	for _, src := range exprs {
+		some = some || len(policy.IDRefs(src, nil, nil)) > 0
+	}
+	if !some {
+		return
+	}
+	tags, users := listTagNames(ctx, c, client), listUserNames(ctx, c, client)
+	seen := map[string]bool{}
+	for _, src := range exprs {
+		for _, r := range policy.IDRefs(src, tags, users) {
+			if !r.Known() && !seen[r.ID] {
+				seen[r.ID] = true
+				fmt.Fprintf(c.stderr, "warning: %s\n", r)
+			}
+		}
+	}
 }

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// ownVote finds the caller's vote on a, nil when there is none.
+func ownVote(ctx context.Context, client *api.Client, a *api.Activity) (*api.Vote, error) {
+	me, err := client.Whoami(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return a.VoteOf(me.UserID), nil
+}
+
+// votedText is how a vote reads after "you already": "approved".
+func votedText(v *api.Vote) string {
+	if said := map[string]string{api.VoteApproved: "approved", api.VoteRejected: "rejected"}[v.Selection]; said != "" {
+		return said
+	}
+	return "voted " + v.Selection + " on"
+}
+
+// whyNoVote explains a vote the service would refuse. Voting again as before
+// is no failure (a script retrying after a lost reply gets exit 0); a
+// different vote, or none allowed, is.
+func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON bool) error {
+	verb := map[bool]string{true: "approve", false: "reject"}[approve]
+	mine, err := ownVote(ctx, client, a.Activity)
+	if err != nil {
+		return fmt.Errorf("%s %s: the service says you cannot %s this activity, and who you are could not be checked: %w", verb, a.ID, verb, err)
+	}
+	if mine == nil {
+		if a.Status == api.StatusCreated || a.Status == api.StatusPending {
+			// Before its policies have run nobody may vote: "not a voter"
+			// would send the caller to ask someone else for nothing.
+			return fmt.Errorf("%s %s: the activity is %s: it is not yet open for votes (its policies have not run); see when it is with 'vigil activity get %s', then vote again", verb, a.ID, a.Status, a.ID)
+		}
+		return fmt.Errorf("%s %s: you are not one of this activity's voters (the root quorum, or users its policies' consensus names); ask one of them", verb, a.ID)
+	}
+	if (mine.Selection == api.VoteApproved) != approve {
+		return fmt.Errorf("%s %s: you already %s this activity (%s); a vote cannot be changed", verb, a.ID, votedText(mine), timeText(mine.CreatedAt))
+	}
+	fmt.Fprintf(c.stderr, "vigil: you already %s this activity (%s); nothing to do\n", votedText(mine), timeText(mine.CreatedAt))
+	return showActivity(ctx, c, client, a, asJSON)
+}
+
+// votedOnEnded answers a vote on an activity that has ended. The caller's
+// own vote, the same as this one, is no failure: it is most often the very
+// vote that ended it, run again after a lost reply (exit 4) or a killed
+// script. It exits as that vote did: 0, or 1 when an approval made it run
+// and the run FAILED. Any other vote no longer changes anything: refused.
+func votedOnEnded(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON bool) error {
+	verb := map[bool]string{true: "approve", false: "reject"}[approve]
+	refused := fmt.Errorf("%s %s: the activity is already %s; votes no longer change it", verb, a.ID, a.Status)
+	mine, err := ownVote(ctx, client, a.Activity)
+	if err != nil {
+		return fmt.Errorf("%w (and whether you voted on it could not be checked: %v)", refused, err)
+	}
+	if mine == nil {
+		return refused
+	}
+	if (mine.Selection == api.VoteApproved) != approve {
+		return fmt.Errorf("%s %s: you already %s this activity (%s), and it is now %s; a vote cannot be changed", verb, a.ID, votedText(mine), timeText(mine.CreatedAt), a.Status)
+	}
+	fmt.Fprintf(c.stderr, "vigil: you already %s this activity (%s), and it is now %s; nothing to do\n", votedText(mine), timeText(mine.CreatedAt), a.Status)
+	if err := showActivity(ctx, c, client, a, asJSON); err != nil {
+		return err
+	}
+	if !approve {
+		return nil // a rejection asked for no run: how others' approvals ran is not its failure
+	}
+	return failedRun(a.Activity)
+}
