@@ -8,8 +8,8 @@ import (
 
 func pinTo(id string) AuthenticationMethod { return AuthenticationMethod{Type: AuthAPIKey, ID: id} }
 
-func oneStep(name string, any ...AuthenticationMethod) MfaPolicy {
-	return MfaPolicy{MfaPolicyName: name, UserID: "u", RequiredAuthenticationMethods: []AuthenticationStep{{Any: any}}}
+func oneStep(name string, methods ...AuthenticationMethod) MfaPolicy {
+	return MfaPolicy{MfaPolicyName: name, UserID: "u", RequiredAuthenticationMethods: []AuthenticationStep{{Any: methods}}}
 }
 
 // An expired API key signs nothing: a pin to it was unmeetable before the
