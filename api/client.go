@@ -361,7 +361,7 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 		}
 		req.Header.Set(name, value)
 	}
-	req, wrote := traceWrites(req)
+	req, trace := traceWrites(req)
 	resp, err := c.http.Do(req)
 	if err != nil {
 		setting := cl.setting
@@ -371,7 +371,7 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 		if ctx.Err() == nil {
 			err = describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
 		} // else the caller's own deadline or cancellation, said as it is
-		if !wrote.Load() {
+		if trace.unwritten() {
 			err = &unwrittenError{err}
 		}
 		return reply{}, err

@@ -79,7 +79,7 @@ func TestPinsLostByJudgesTheUserAsAfterTheDeletion(t *testing.T) {
 		{MfaPolicyName: "either", UserID: "u", RequiredAuthenticationMethods: []AuthenticationStep{{Any: []AuthenticationMethod{pin("k1"), pin("k2")}}}},
 		{MfaPolicyName: "kept", UserID: "u", RequiredAuthenticationMethods: []AuthenticationStep{{Any: []AuthenticationMethod{pin("k2"), pin("gone")}}}},
 	}
-	lost := PinsLostBy(pols, u, []string{"k1"})
+	lost := PinsLostBy(pols, u, []string{"k1"}, time.Now())
 	if len(lost) != 2 || lost[0].Policy.MfaPolicyName != "alone" || !lost[0].Dead || lost[1].Policy.MfaPolicyName != "either" || lost[1].Dead {
 		t.Fatalf("PinsLostBy = %+v", lost)
 	}

@@ -13,7 +13,10 @@ type Option func(*Client) error
 
 // WithHTTPClient sends requests with hc (for its transport and timeout). The client
 // never follows redirects, whatever hc says: a redirect would forward the stamp to
-// wherever the server points.
+// wherever the server points. A failed submit is said not sent (ErrNotSent)
+// from what the request's httptrace hooks heard only when hc's transport
+// fires them (net/http's does): through one that does not, a failure is
+// outcome unknown unless its error shows nothing left (a dial error).
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) error {
 		if hc == nil {

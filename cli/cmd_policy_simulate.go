@@ -148,7 +148,9 @@ func policySimulate(ctx context.Context, c proc, args []string) error {
 	}
 	members := policy.Members(users, *cfg)
 	draftP := policy.Policy{ID: draftPolicyID, Name: *name, Effect: eff, Compiled: draft}
-	now := time.Now()
+	// The service's time: which vote round still counts, and a policy's
+	// time.now, are the service's to decide.
+	now := client.ServiceNow()
 	sim := policy.SimulateActivity(current, draftP, *act, members, policy.QuorumOf(cfg.Quorum), now)
 	if w, ok := policy.IrreversibleDeny(eff, src, cfg.Quorum.Threshold); ok {
 		fmt.Fprintf(c.stderr, "warning: %s\n", ui.Clean(w.Message))

@@ -61,9 +61,10 @@ func warnQuorumLockout(ctx context.Context, c proc, client *api.Client, users []
 	return nil
 }
 
-// warnLostPins tells of each MFA policy of owner that pins a key deleted
-// (api.PinsLostBy): afterwards no vote meets that method. A policy that
-// cannot be read is said, not guessed.
+// warnLostPins tells of each MFA policy of owner that pins a key deleted,
+// or has a step none of whose methods the owner could meet afterwards
+// (api.PinsLostBy, at the service's time). A policy that cannot be read is
+// said, not guessed.
 func warnLostPins(ctx context.Context, c proc, client *api.Client, users []api.User, owner string, ids []string) {
 	i := slices.IndexFunc(users, func(u api.User) bool { return u.UserID == owner })
 	if i < 0 {
@@ -75,7 +76,7 @@ func warnLostPins(ctx context.Context, c proc, client *api.Client, users []api.U
 			api.NameWithID(users[i].UserName, owner), api.Sanitize(err.Error()))
 		return
 	}
-	for _, p := range api.PinsLostBy(pols, users[i], ids) {
+	for _, p := range api.PinsLostBy(pols, users[i], ids, client.ServiceNow()) {
 		fmt.Fprintf(c.stderr, "warning: %s\n", p.Note())
 	}
 }

@@ -106,10 +106,15 @@ func voterName(v api.Vote, members map[string]Approver) string {
 // next approval: with every vote of its round that still counts at now (none
 // once that 24-hour round has ended, as the service then starts a new one),
 // at now. Its submission and past approvals were decided already and left it
-// waiting; a draft created now is evaluated only from then on.
+// waiting; a draft created now is evaluated only from then on. The
+// submitter is read from the whole record, as the service keeps it (its
+// first vote), not from the round that still counts, whose first vote may be
+// anyone's.
 func DecideNext(policies []Policy, act api.Activity, members map[string]Approver, quorum Quorum, now time.Time) (Decision, Step) {
+	requester := SubmitterOf(act)
 	act.Votes = countingAt(act.Votes, now)
 	in := InputOfActivity(act, members, "", now)
+	in.Requester, in.RequesterUnknown = requester, requester == ""
 	return Decide(policies, in, quorum, RootOnly(act.Type)), Step{Next: true, In: in}
 }
 

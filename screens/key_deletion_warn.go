@@ -13,7 +13,8 @@ import (
 // credential that can sign and the root quorum itself
 // (api.KeyDeletionLoss, the rule by which the service fails such a
 // deletion), a root member left only with keys that expire, and an MFA
-// policy of owner pinning a key deleted (api.PinsLostBy). users are the
+// policy of owner pinning a key deleted or left with a step no credential
+// of owner meets (api.PinsLostBy). users are the
 // organization's, owner among them. Each warning starts with "!!".
 func keyDeletionWarnings(c *Common, users []api.User, owner api.User, ids []string) []string {
 	var out []string
@@ -38,7 +39,7 @@ func keyDeletionWarnings(c *Common, users []api.User, owner api.User, ids []stri
 			out = append(out, "!! "+note+".")
 		}
 	}
-	for _, p := range api.PinsLostBy(owner.MfaPolicies, owner, ids) {
+	for _, p := range api.PinsLostBy(owner.MfaPolicies, owner, ids, now) {
 		out = append(out, "!! "+p.Note()+".")
 	}
 	return out
