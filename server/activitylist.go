@@ -2,10 +2,13 @@ package server
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -250,6 +253,28 @@ func (s *Server) activitiesAt(ctx context.Context, q querier, page []activityVer
 		out = append(out, &cp)
 	}
 	return out, nil
+}
+
+// createdAt is a new activity's creation time: now, or the creation time
+// of the organization's latest activity when the clock has stepped back
+// since (NTP, a resumed VM). Lists are newest first by submission (seq), and
+// a client sorting or paging by createdAt must see the same order; the
+// votes' times are clamped alike (castVote). Each activity being clamped,
+// the latest by seq is the latest by creation time.
+func createdAt(ctx context.Context, q querier, orgID string, now time.Time) (time.Time, error) {
+	query, args := activityListing{orgID: orgID, limit: 1}.queryColumns("seq, created_ns")
+	var seq, latest int64
+	err := q.QueryRowContext(ctx, query, args...).Scan(&seq, &latest)
+	if errors.Is(err, sql.ErrNoRows) {
+		return now, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("latest activity of organization %s: %w", orgID, err)
+	}
+	if latest > now.UnixNano() {
+		return time.Unix(0, latest), nil
+	}
+	return now, nil
 }
 
 // activityVersion identifies a row of activities at one state.
