@@ -13,9 +13,12 @@ import (
 // In WAL mode its statements all see the state committed when its first one
 // ran, whatever commits meanwhile: a page of activities, their rows and
 // their votes agree (a row picked as CONSENSUS_NEEDED is not read again
-// after the vote that completed it).
+// after the vote that completed it). The transaction begins with the first
+// statement (SQLite's snapshot would begin there anyway): an answer taken
+// whole from the caches (the console polling its pending list between
+// votes) costs no transaction.
 type snapshot struct {
-	tx *sql.Tx
+	tx *sql.Tx // nil until the first statement
 	c  *cachedDB
 	// gens are the caches' generations read before the snapshot began: what
 	// it reads may be cached only under them (a later generation may already
@@ -49,11 +52,8 @@ const maxSnapshotTries = 3
 // changed the caches meanwhile and read used them, read runs again.
 func (s *Server) inSnapshot(ctx context.Context, read func(q querier) error) error {
 	for try := 1; ; try++ {
-		sn, err := s.db.snapshot(ctx, try == maxSnapshotTries)
-		if err != nil {
-			return err
-		}
-		err = read(sn)
+		sn := s.db.snapshot(try == maxSnapshotTries)
+		err := read(sn)
 		sn.end(ctx)
 		if err != nil || !sn.hit || s.db.cache.allGenerations() == sn.gens {
 			return err
@@ -62,20 +62,30 @@ func (s *Server) inSnapshot(ctx context.Context, read func(q querier) error) err
 }
 
 // snapshot begins a snapshot of the read pool.
-func (s *store) snapshot(ctx context.Context, noCache bool) (*snapshot, error) {
-	gens := s.cache.allGenerations()
-	tx, err := s.read.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, fmt.Errorf("begin read: %w", err)
+func (s *store) snapshot(noCache bool) *snapshot {
+	return &snapshot{c: s.read, gens: s.cache.allGenerations(), noCache: noCache}
+}
+
+// begin begins the transaction, on the first statement.
+func (sn *snapshot) begin(ctx context.Context) error {
+	if sn.tx != nil {
+		return nil
 	}
-	return &snapshot{tx: tx, c: s.read, gens: gens, noCache: noCache}, nil
+	tx, err := sn.c.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("begin read: %w", err)
+	}
+	sn.tx = tx
+	return nil
 }
 
 // end closes the snapshot (it wrote nothing) and prepares the statements it
 // ran unprepared: preparing needs a connection of the pool, which a snapshot
 // holding one must not wait for (every connection may be held by one).
 func (sn *snapshot) end(ctx context.Context) {
-	sn.tx.Rollback()
+	if sn.tx != nil {
+		sn.tx.Rollback()
+	}
 	for _, q := range sn.missed {
 		sn.c.prepare(ctx, q)
 	}
@@ -92,13 +102,16 @@ func (sn *snapshot) stmt(ctx context.Context, query string) *sql.Stmt {
 	return sn.tx.StmtContext(ctx, st)
 }
 
-// before runs what every statement of the read pool runs first: the trace
-// and the faults of tests.
-func (sn *snapshot) before(query string, args []any) error {
+// before runs what every statement of the read pool runs first (the trace
+// and the faults of tests), then begins the transaction if needed.
+func (sn *snapshot) before(ctx context.Context, query string, args []any) error {
 	if sn.c.trace != nil {
 		sn.c.trace(query, args)
 	}
-	return sn.c.faults.injected(query, args)
+	if err := sn.c.faults.injected(query, args); err != nil {
+		return err
+	}
+	return sn.begin(ctx)
 }
 
 var errSnapshotWrite = errors.New("a read snapshot cannot write")
@@ -108,7 +121,7 @@ func (sn *snapshot) ExecContext(ctx context.Context, query string, args ...any) 
 }
 
 func (sn *snapshot) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if err := sn.before(query, args); err != nil {
+	if err := sn.before(ctx, query, args); err != nil {
 		return nil, err
 	}
 	if st := sn.stmt(ctx, query); st != nil {
@@ -118,7 +131,7 @@ func (sn *snapshot) QueryContext(ctx context.Context, query string, args ...any)
 }
 
 func (sn *snapshot) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if err := sn.before(query, args); err != nil {
+	if err := sn.before(ctx, query, args); err != nil {
 		return failedRow(ctx, err)
 	}
 	if st := sn.stmt(ctx, query); st != nil {
