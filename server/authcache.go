@@ -77,6 +77,10 @@ type cache struct {
 	pages     map[string][]activityVersion // a listing's rows (pageKey), emptied with votes
 	policies  map[string]*orgPolicies
 	consensus map[string]bool // activity id -> a matching allow policy asks for consensus
+	// committing is what a commit in flight changed (beginCommit): from its
+	// COMMIT to its invalidate, a snapshot may already see it while the
+	// caches, filled just before, do not.
+	committing uint8
 }
 
 // maxCacheEntries bounds each map; a full map is emptied and refilled.
@@ -113,6 +117,24 @@ func (c *cache) invalidate(what uint8) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.invalidateLocked(what)
+	c.committing &^= what
+}
+
+// beginCommit invalidates what a transaction changed just before it commits
+// and marks it in flight until the invalidate that follows the commit: a
+// snapshot that begins meanwhile reads it all from the database (cacheUsable).
+func (c *cache) beginCommit(what uint8) {
+	if what == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.invalidateLocked(what)
+	c.committing |= what
+}
+
+func (c *cache) invalidateLocked(what uint8) {
 	if what&changedAuth != 0 {
 		c.authGen++
 		c.keys, c.passkeys, c.orgs, c.users = nil, nil, nil, nil
@@ -331,7 +353,7 @@ func cacheUsable(q querier, what uint8) bool {
 	case *txn:
 		return t.changed&what == 0
 	case *snapshot:
-		return !t.noCache
+		return !t.noCache && t.gens.committing&what == 0
 	}
 	return true
 }

@@ -32,13 +32,17 @@ type snapshot struct {
 	missed []string // statements not yet prepared: prepared once it ends
 }
 
-// generations are the cache's generations at one moment.
-type generations struct{ auth, policy, feat, votes uint64 }
+// generations are the cache's generations at one moment, and what a commit
+// in flight then changed.
+type generations struct {
+	auth, policy, feat, votes uint64
+	committing                uint8
+}
 
 func (c *cache) allGenerations() generations {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return generations{c.authGen, c.policyGen, c.featGen, c.votesGen}
+	return generations{c.authGen, c.policyGen, c.featGen, c.votesGen, c.committing}
 }
 
 // maxSnapshotTries bounds how often an answer is read again because a write
