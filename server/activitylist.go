@@ -2,10 +2,13 @@ package server
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -127,12 +130,12 @@ func dedupe(values []string) []string {
 	return out
 }
 
-// listVersions runs the listing: the page's rows, identified by seq with
-// their version (updated_ns and status, which every change of a row sets),
-// for activitiesAt.
-func (s *Server) listVersions(ctx context.Context, l activityListing) ([]activityVersion, error) {
+// listVersions runs the listing in q: the page's rows, identified by seq
+// with their version (updated_ns and status, which every change of a row
+// sets), for activitiesAt.
+func (s *Server) listVersions(ctx context.Context, q querier, l activityListing) ([]activityVersion, error) {
 	query, args := l.queryColumns("seq, updated_ns, status")
-	return s.pageVersions(ctx, query, args, true)
+	return s.pageVersions(ctx, q, query, args, true)
 }
 
 // pageVersions runs a query of (seq, updated_ns, status) rows of activities,
@@ -140,14 +143,15 @@ func (s *Server) listVersions(ctx context.Context, l activityListing) ([]activit
 // console polls the same page (and the same activity) every few seconds,
 // mostly while nothing changes. An empty result is kept only when keepEmpty
 // (an empty page of a list, not an unknown activity: anyone can ask for one).
-func (s *Server) pageVersions(ctx context.Context, query string, args []any, keepEmpty bool) ([]activityVersion, error) {
+func (s *Server) pageVersions(ctx context.Context, q querier, query string, args []any, keepEmpty bool) ([]activityVersion, error) {
 	c := s.db.cache
 	key := pageKey(query, args)
-	if page, ok := get(c, &c.pages, key); ok {
+	if page, ok := get(c, &c.pages, key); ok && cacheUsable(q, changedVotes) {
+		cacheHit(q)
 		return page, nil
 	}
-	gen := c.votesGeneration()
-	rows, err := s.db.read.QueryContext(ctx, query, args...)
+	gen := c.cacheGens(q).votes
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -192,9 +196,10 @@ func pageKey(query string, args []any) string {
 }
 
 // activitiesAt returns the activities of page, in its order: those decoded
-// before at the same version from a cache, the others read and decoded in one
-// statement. Callers get their own copies, without votes.
-func (s *Server) activitiesAt(ctx context.Context, page []activityVersion) ([]*activity, error) {
+// before at the same version from a cache (a version is one content, in any
+// snapshot), the others read and decoded in one statement in q. Callers get
+// their own copies, without votes.
+func (s *Server) activitiesAt(ctx context.Context, q querier, page []activityVersion) ([]*activity, error) {
 	c := s.db.cache
 	found := make(map[int64]*activity, len(page))
 	var missing []any
@@ -208,7 +213,7 @@ func (s *Server) activitiesAt(ctx context.Context, page []activityVersion) ([]*a
 	}
 	c.mu.RUnlock()
 	if len(missing) > 0 {
-		rows, err := s.db.read.QueryContext(ctx, `SELECT `+activityColumns+` FROM activities WHERE seq IN (?`+strings.Repeat(", ?", len(missing)-1)+`)`, missing...)
+		rows, err := q.QueryContext(ctx, `SELECT `+activityColumns+` FROM activities WHERE seq IN (?`+strings.Repeat(", ?", len(missing)-1)+`)`, missing...)
 		if err != nil {
 			return nil, err
 		}
@@ -248,6 +253,28 @@ func (s *Server) activitiesAt(ctx context.Context, page []activityVersion) ([]*a
 		out = append(out, &cp)
 	}
 	return out, nil
+}
+
+// createdAt is a new activity's creation time: now, or the creation time
+// of the organization's latest activity when the clock has stepped back
+// since (NTP, a resumed VM). Lists are newest first by submission (seq), and
+// a client sorting or paging by createdAt must see the same order; the
+// votes' times are clamped alike (castVote). Each activity being clamped,
+// the latest by seq is the latest by creation time.
+func createdAt(ctx context.Context, q querier, orgID string, now time.Time) (time.Time, error) {
+	query, args := activityListing{orgID: orgID, limit: 1}.queryColumns("seq, created_ns")
+	var seq, latest int64
+	err := q.QueryRowContext(ctx, query, args...).Scan(&seq, &latest)
+	if errors.Is(err, sql.ErrNoRows) {
+		return now, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("latest activity of organization %s: %w", orgID, err)
+	}
+	if latest > now.UnixNano() {
+		return time.Unix(0, latest), nil
+	}
+	return now, nil
 }
 
 // activityVersion identifies a row of activities at one state.

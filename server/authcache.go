@@ -77,6 +77,10 @@ type cache struct {
 	pages     map[string][]activityVersion // a listing's rows (pageKey), emptied with votes
 	policies  map[string]*orgPolicies
 	consensus map[string]bool // activity id -> a matching allow policy asks for consensus
+	// committing is what a commit in flight changed (beginCommit): from its
+	// COMMIT to its invalidate, a snapshot may already see it while the
+	// caches, filled just before, do not.
+	committing uint8
 }
 
 // maxCacheEntries bounds each map; a full map is emptied and refilled.
@@ -113,6 +117,24 @@ func (c *cache) invalidate(what uint8) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.invalidateLocked(what)
+	c.committing &^= what
+}
+
+// beginCommit invalidates what a transaction changed just before it commits
+// and marks it in flight until the invalidate that follows the commit: a
+// snapshot that begins meanwhile reads it all from the database (cacheUsable).
+func (c *cache) beginCommit(what uint8) {
+	if what == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.invalidateLocked(what)
+	c.committing |= what
+}
+
+func (c *cache) invalidateLocked(what uint8) {
 	if what&changedAuth != 0 {
 		c.authGen++
 		c.keys, c.passkeys, c.orgs, c.users = nil, nil, nil, nil
@@ -219,9 +241,10 @@ func (s *Server) org(ctx context.Context, q querier, id string) (*org, error) {
 		return loadOrg(ctx, q, id)
 	}
 	if o, ok := get(c, &c.orgs, id); ok {
+		cacheHit(q)
 		return o, nil
 	}
-	gen, _ := c.generations()
+	gen := c.cacheGens(q).auth
 	o, err := loadOrg(ctx, q, id)
 	if err != nil {
 		return nil, err
@@ -248,9 +271,10 @@ func (s *Server) user(ctx context.Context, q querier, id string) (userRecord, er
 	c := s.db.cache
 	usable := cacheUsable(q, changedAuth)
 	if u, ok := get(c, &c.users, id); ok && usable {
+		cacheHit(q)
 		return u, nil
 	}
-	gen, _ := c.generations()
+	gen := c.cacheGens(q).auth
 	var u userRecord
 	err := q.QueryRowContext(ctx, `SELECT name, email, created_ns, updated_ns FROM users WHERE id = ?`, id).Scan(&u.name, &u.email, &u.created, &u.updated)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -270,11 +294,10 @@ func (s *Server) webhookURL(ctx context.Context, q querier, orgID string) (strin
 	c := s.db.cache
 	usable := cacheUsable(q, changedFeatures)
 	if u, ok := get(c, &c.webhooks, orgID); ok && usable {
+		cacheHit(q)
 		return u, nil
 	}
-	c.mu.RLock()
-	gen := c.featGen
-	c.mu.RUnlock()
+	gen := c.cacheGens(q).feat
 	var url string
 	err := q.QueryRowContext(ctx, `SELECT value FROM features WHERE org_id = ? AND name = ?`, orgID, api.FeatureWebhook).Scan(&url)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -293,10 +316,11 @@ func (s *Server) webhookURL(ctx context.Context, q querier, orgID string) (strin
 // before it: what is derived from the answer may be cached under it.
 func (s *Server) orgPolicies(ctx context.Context, q querier, o *org) (*orgPolicies, uint64, error) {
 	c := s.db.cache
-	_, gen := c.generations()
+	gen := c.cacheGens(q).policy
 	usable := cacheUsable(q, changedPolicies)
 	if usable {
 		if p, ok := get(c, &c.policies, o.ID); ok {
+			cacheHit(q)
 			return p, gen, nil
 		}
 	}
@@ -322,9 +346,14 @@ func (s *Server) orgPolicies(ctx context.Context, q querier, o *org) (*orgPolici
 // changed, and the writer is the only writer). A group commit's earlier
 // submits write activities and votes, never users or policies: the later
 // jobs of the batch still read those from the cache.
+//
+// A snapshot (snapshot.go) may use them unless it reads everything itself.
 func cacheUsable(q querier, what uint8) bool {
-	if t, ok := q.(*txn); ok {
+	switch t := q.(type) {
+	case *txn:
 		return t.changed&what == 0
+	case *snapshot:
+		return !t.noCache && t.gens.committing&what == 0
 	}
 	return true
 }
@@ -346,6 +375,7 @@ func (s *Server) awaitsConsensus(q querier, a *activity, gen uint64, readsClock 
 	usable := cacheUsable(q, changedPolicies) && !readsClock
 	if usable {
 		if v, ok := get(c, &c.consensus, a.ID); ok {
+			cacheHit(q)
 			return v, nil
 		}
 	}
@@ -364,24 +394,28 @@ func isNotFound(err error) bool {
 	return errors.As(err, &e) && e.Status == http.StatusNotFound
 }
 
-// loadVotesCached is loadVotesOf for reads outside a transaction, through a
+// loadVotesCached is loadVotesOf for reads in a snapshot, through a
 // cache of each activity's votes. Any write to votes (or to users, whose names
 // votes show) empties it, so it helps a list polled while nobody votes — the
 // console's pending list between votes — and costs nothing otherwise.
-func (s *Server) loadVotesCached(ctx context.Context, acts []*activity) error {
+func (s *Server) loadVotesCached(ctx context.Context, q querier, acts []*activity) error {
 	c := s.db.cache
-	c.mu.RLock()
-	gen := c.votesGen
-	var missing []*activity
-	for _, a := range acts {
-		if v, ok := c.votes[a.ID]; ok {
-			a.Votes = v
-		} else {
-			missing = append(missing, a)
+	gen := c.cacheGens(q).votes
+	missing := acts
+	if cacheUsable(q, changedVotes) {
+		missing = nil
+		c.mu.RLock()
+		for _, a := range acts {
+			if v, ok := c.votes[a.ID]; ok {
+				a.Votes = v
+				cacheHit(q)
+			} else {
+				missing = append(missing, a)
+			}
 		}
+		c.mu.RUnlock()
 	}
-	c.mu.RUnlock()
-	if err := loadVotesOf(ctx, s.db.read, missing); err != nil {
+	if err := loadVotesOf(ctx, q, missing); err != nil {
 		return err
 	}
 	for _, a := range missing {

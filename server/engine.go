@@ -133,9 +133,15 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 				return overPolicyBudget(why)
 			}
 		}
-		out = &activity{ID: newHistoryID(now), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
+		// Lists are newest first by submission: createdAt (and the id's
+		// time) must agree, even after the clock stepped back.
+		created, err := createdAt(ctx, tx, c.OrgID, now)
+		if err != nil {
+			return err
+		}
+		out = &activity{ID: newHistoryID(created), OrgID: c.OrgID, Type: op.Type, Status: api.StatusCreated, Fingerprint: fp,
 			RequesterID: c.UserID, Body: body, Intent: intent, AppProofs: env.GenerateAppProofs != nil && *env.GenerateAppProofs,
-			Created: now, Updated: now}
+			Created: created, Updated: created}
 		// An OIDC token is claimed by the first activity to carry it, before
 		// that activity can execute: no other can hold it while it waits.
 		if token != nil {

@@ -36,12 +36,14 @@ func (p *activitiesPage) add(b []byte) {
 
 // encodedActivity is a's JSON: the cached encoding when there is one for its
 // current votes and canApprove, otherwise build's activity, encoded and kept
-// if the votes generation is still gen.
-func encodedActivity(c *cache, gen uint64, a *activity, canApprove bool, build func() (api.Activity, error)) ([]byte, error) {
+// if the votes generation is still q's (cacheGens).
+func encodedActivity(c *cache, q querier, a *activity, canApprove bool, build func() (api.Activity, error)) ([]byte, error) {
 	key := encodedKey(a, canApprove)
-	if b, ok := get(c, &c.encoded, key); ok {
+	if b, ok := get(c, &c.encoded, key); ok && cacheUsable(q, changedVotes) {
+		cacheHit(q)
 		return b, nil
 	}
+	gen := c.cacheGens(q).votes
 	out, err := build()
 	if err != nil {
 		return nil, err
@@ -76,10 +78,4 @@ func encodedKey(a *activity, canApprove bool) string {
 		k = append(k, "/a"...)
 	}
 	return string(k)
-}
-
-func (c *cache) votesGeneration() uint64 {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.votesGen
 }

@@ -231,13 +231,12 @@ func TestListPageOfLargeActivitiesEndsEarly(t *testing.T) {
 func TestManyVotesDoNotKeepAnActivityOutOfTheCache(t *testing.T) {
 	e := newEnv(t)
 	c := e.srv.db.cache
-	gen := c.votesGeneration()
 	a := &activity{Seq: 1, ID: "act", Updated: time.Now(), stored: 2 << 10}
 	votes := make([]api.Vote, 40)
 	for i := range votes {
 		votes[i] = api.Vote{ID: strings.Repeat("v", 36), UserID: strings.Repeat("u", 36), Message: strings.Repeat("m", 400)}
 	}
-	b, err := encodedActivity(c, gen, a, false, func() (api.Activity, error) { return api.Activity{ID: "act", Votes: votes}, nil })
+	b, err := encodedActivity(c, e.srv.db.read, a, false, func() (api.Activity, error) { return api.Activity{ID: "act", Votes: votes}, nil })
 	if err != nil {
 		t.Fatal(err)
 	}

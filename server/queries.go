@@ -202,6 +202,7 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body api.St
 		}
 	}
 	matchesNone := len(req.FilterByType) > 0 && len(list.types) == 0
+	var after, before string
 	if p := req.PaginationOptions; p != nil {
 		if p.Limit != "" {
 			n, err := api.ParseDecimal(p.Limit)
@@ -213,38 +214,46 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body api.St
 		if p.Before != "" && p.After != "" {
 			return nil, invalidf("INVALID_FIELD", "paginationOptions: set before or after, not both")
 		}
+		after, before = p.After, p.Before
+	}
+	// The page, its rows and their votes are read in one snapshot: a vote
+	// committing meanwhile must not show a row the filter picked as
+	// CONSENSUS_NEEDED as COMPLETED, or a pending row with the votes that
+	// completed it.
+	var encoded [][]byte
+	err := s.inSnapshot(ctx, func(q querier) error {
+		list := list
 		// The list is newest first: after X is the page of older activities
 		// following X; before X is the page of newer ones preceding it.
-		for _, cur := range []struct{ id, op string }{{p.After, "<"}, {p.Before, ">"}} {
+		for _, cur := range []struct{ id, op string }{{after, "<"}, {before, ">"}} {
 			if cur.id == "" {
 				continue
 			}
 			var seq int64
-			err := s.db.read.QueryRowContext(ctx, `SELECT seq FROM activities WHERE id = ? AND org_id = ?`, cur.id, c.OrgID).Scan(&seq)
+			err := q.QueryRowContext(ctx, `SELECT seq FROM activities WHERE id = ? AND org_id = ?`, cur.id, c.OrgID).Scan(&seq)
 			if errors.Is(err, sql.ErrNoRows) {
-				return nil, invalidf("INVALID_FIELD", "paginationOptions: cursor %q is not an activity of this organization", cur.id)
+				return invalidf("INVALID_FIELD", "paginationOptions: cursor %q is not an activity of this organization", cur.id)
 			}
 			if err != nil {
-				return nil, err
+				return err
 			}
 			list.cursorOp, list.cursor = cur.op, seq
 		}
-	}
-	if matchesNone {
-		return newActivitiesPage(0).reply(), nil
-	}
-	// Before reading rows and votes: an encoding of what a later write changed
-	// is then not kept.
-	gen := s.db.cache.votesGeneration()
-	versions, err := s.listVersions(ctx, list)
+		if matchesNone {
+			encoded = nil
+			return nil
+		}
+		versions, err := s.listVersions(ctx, q, list)
+		if err != nil {
+			return err
+		}
+		encoded, err = s.encodePage(ctx, q, c, versions)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	encoded, err := s.encodePage(ctx, c, gen, versions)
-	if err != nil {
-		return nil, err
-	}
-	if list.cursorOp == ">" {
+	if before != "" {
 		// Read from the cursor on, so a page cut short keeps the
 		// activities next to it; shown newest first.
 		slices.Reverse(encoded)
@@ -272,15 +281,15 @@ const (
 // encodePage encodes the activities of versions, in order, listPiece at a
 // time, stopping before one that would take the reply past
 // maxListReplyBytes.
-func (s *Server) encodePage(ctx context.Context, c *caller, gen uint64, versions []activityVersion) ([][]byte, error) {
+func (s *Server) encodePage(ctx context.Context, q querier, c *caller, versions []activityVersion) ([][]byte, error) {
 	out := make([][]byte, 0, len(versions))
 	size := 0
 	for start := 0; start < len(versions); start += listPiece {
-		acts, err := s.activitiesAt(ctx, versions[start:min(start+listPiece, len(versions))])
+		acts, err := s.activitiesAt(ctx, q, versions[start:min(start+listPiece, len(versions))])
 		if err != nil {
 			return nil, err
 		}
-		encoded, err := s.encodeActivities(ctx, c, gen, acts)
+		encoded, err := s.encodeActivities(ctx, q, c, acts)
 		if err != nil {
 			return nil, err
 		}
@@ -296,20 +305,20 @@ func (s *Server) encodePage(ctx context.Context, c *caller, gen uint64, versions
 }
 
 // encodeActivities is the JSON of each of acts (from activitiesAt) as the
-// caller sees it, with their votes loaded through the cache; gen is the votes
-// generation read before the activities were.
-func (s *Server) encodeActivities(ctx context.Context, c *caller, gen uint64, acts []*activity) ([][]byte, error) {
-	if err := s.loadVotesCached(ctx, acts); err != nil {
+// caller sees it, with their votes loaded through the cache, all read in q
+// (the snapshot the activities were read in).
+func (s *Server) encodeActivities(ctx context.Context, q querier, c *caller, acts []*activity) ([][]byte, error) {
+	if err := s.loadVotesCached(ctx, q, acts); err != nil {
 		return nil, err
 	}
-	o, err := s.org(ctx, s.db.read, c.OrgID)
+	o, err := s.org(ctx, q, c.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	vs := s.voters(s.db.read, o, s.now())
+	vs := s.voters(q, o, s.now())
 	out := make([][]byte, 0, len(acts))
 	for _, a := range acts {
-		b, err := s.encodeActivity(ctx, c, vs, gen, a)
+		b, err := s.encodeActivity(ctx, q, c, vs, a)
 		if err != nil {
 			return nil, err
 		}
@@ -320,7 +329,7 @@ func (s *Server) encodeActivities(ctx context.Context, c *caller, gen uint64, ac
 
 // encodeActivity is a's JSON as the caller sees it (the votes that count now,
 // canApprove), from the cache of encodings when it has one (listreply.go).
-func (s *Server) encodeActivity(ctx context.Context, c *caller, vs *voters, gen uint64, a *activity) ([]byte, error) {
+func (s *Server) encodeActivity(ctx context.Context, q querier, c *caller, vs *voters, a *activity) ([]byte, error) {
 	// The cache holds every vote; those that count depend on the clock.
 	a.Votes = currentVotes(a.Votes, vs.now, a.Status == api.StatusConsensusNeeded)
 	may := false
@@ -331,9 +340,9 @@ func (s *Server) encodeActivity(ctx context.Context, c *caller, vs *voters, gen 
 		}
 	}
 	// The API record is built only when the cache has no encoding.
-	return encodedActivity(s.db.cache, gen, a, a.viewerMayApprove(c.UserID, may), func() (api.Activity, error) {
+	return encodedActivity(s.db.cache, q, a, a.viewerMayApprove(c.UserID, may), func() (api.Activity, error) {
 		out := a.toAPI(c.UserID, may)
-		err := loadActivityAppProofs(ctx, s.db.read, a)
+		err := loadActivityAppProofs(ctx, q, a)
 		out.AppProofs = a.Proofs
 		return out, err
 	})
@@ -364,20 +373,24 @@ func (s *Server) queryGetActivity(ctx context.Context, c *caller, body api.Stric
 		return nil, err
 	}
 	// As a list of one: the console polls the activity it shows, and the
-	// decoded row, its votes and its JSON come from the list's caches.
-	gen := s.db.cache.votesGeneration()
-	page, err := s.pageVersions(ctx, `SELECT seq, updated_ns, status FROM activities WHERE id = ? AND org_id = ?`, []any{req.ActivityID, c.OrgID}, false)
-	if err != nil {
-		return nil, err
-	}
-	acts, err := s.activitiesAt(ctx, page) // id is unique: one row or none
-	if err != nil {
-		return nil, err
-	}
-	if len(acts) == 0 {
-		return nil, notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
-	}
-	encoded, err := s.encodeActivities(ctx, c, gen, acts)
+	// decoded row, its votes and its JSON come from the list's caches; the
+	// row and its votes from one snapshot.
+	var encoded [][]byte
+	err := s.inSnapshot(ctx, func(q querier) error {
+		page, err := s.pageVersions(ctx, q, `SELECT seq, updated_ns, status FROM activities WHERE id = ? AND org_id = ?`, []any{req.ActivityID, c.OrgID}, false)
+		if err != nil {
+			return err
+		}
+		acts, err := s.activitiesAt(ctx, q, page) // id is unique: one row or none
+		if err != nil {
+			return err
+		}
+		if len(acts) == 0 {
+			return notFoundf("ACTIVITY_NOT_FOUND", "activity %q not found in organization %q", req.ActivityID, c.OrgID)
+		}
+		encoded, err = s.encodeActivities(ctx, q, c, acts)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -43,9 +43,20 @@ func (s *Server) queryGetUser(ctx context.Context, c *caller, body api.StrictBod
 }
 
 // loadUsers loads the organization's users (or the one with onlyID) with their
-// API keys, authenticators, tag ids, OIDC identities and MFA policies.
+// API keys, authenticators, tag ids, OIDC identities and MFA policies, all
+// from one snapshot: a write between the statements (a key created with its
+// user, a user deleted with their keys) must not give a torn record.
 func (s *Server) loadUsers(ctx context.Context, orgID, onlyID string) ([]api.User, error) {
-	q := s.db.read
+	var users []api.User
+	err := s.inSnapshot(ctx, func(q querier) error {
+		var err error
+		users, err = loadUsersIn(ctx, q, orgID, onlyID)
+		return err
+	})
+	return users, err
+}
+
+func loadUsersIn(ctx context.Context, q querier, orgID, onlyID string) ([]api.User, error) {
 	where, args := `org_id = ?`, []any{orgID}
 	if onlyID != "" {
 		where += ` AND id = ?`

@@ -331,6 +331,9 @@ func (s *store) runBatch(batch []*writeJob) {
 		batch[0].done <- results[0]
 		return
 	}
+	// While the commit is in flight, snapshots take nothing it changed from
+	// the caches (what was read just before it may already be stale).
+	s.cache.beginCommit(tx.changed)
 	err = tx.tx.Commit()
 	// Before any caller hears of the commit: the next request must not see a
 	// cached key, user or policy this batch deleted or changed.

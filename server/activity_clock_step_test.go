@@ -1,0 +1,61 @@
+package server
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// list_activities is newest first by submission; after the service's clock
+// steps back (NTP, a resumed VM), a new activity's createdAt and its id's
+// UUIDv7 time must not go before those of the activity submitted before it,
+// or a page lists an activity above one created later than it.
+func TestActivityCreatedAtNeverGoesBackAfterClockStep(t *testing.T) {
+	e := newEnvWith(t, envOptions{threshold: 2})
+	ctx := ctxT(t)
+	now := time.Now()
+	e.pin(now)
+	if _, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "first", UserIDs: []string{e.user("carol")}}); err != nil {
+		t.Fatal(err)
+	}
+	e.pin(now.Add(-time.Minute)) // the clock steps back a minute
+	if _, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "second", UserIDs: []string{e.user("carol")}}); err != nil {
+		t.Fatal(err)
+	}
+	acts, err := e.clients["carol"].ListActivities(ctx, api.ListActivitiesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(acts) < 2 {
+		t.Fatalf("listed %d activities, want the 2 submitted", len(acts))
+	}
+	for i := 1; i < len(acts); i++ {
+		newer, older := acts[i-1], acts[i]
+		if older.CreatedAt.Time().After(newer.CreatedAt.Time()) {
+			t.Errorf("not newest first: %s (created %v) listed above %s (created %v)", newer.ID, newer.CreatedAt.Time(), older.ID, older.CreatedAt.Time())
+		}
+		if uuidMillis(t, older.ID) > uuidMillis(t, newer.ID) {
+			t.Errorf("id %s listed above %s carries an earlier time", newer.ID, older.ID)
+		}
+		if newer.UpdatedAt.Time().Before(newer.CreatedAt.Time()) {
+			t.Errorf("%s updated (%v) before it was created (%v)", newer.ID, newer.UpdatedAt.Time(), newer.CreatedAt.Time())
+		}
+	}
+}
+
+// uuidMillis is the Unix time in milliseconds a UUIDv7 carries.
+func uuidMillis(t *testing.T, id string) int64 {
+	t.Helper()
+	h := strings.ReplaceAll(id, "-", "")
+	if len(h) != 32 {
+		t.Fatalf("%q is not a UUID", id)
+	}
+	ms, err := strconv.ParseInt(h[:12], 16, 64)
+	if err != nil {
+		t.Fatalf("%q is not a UUID: %v", id, err)
+	}
+	return ms
+}
