@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
@@ -67,9 +69,10 @@ func loginOAuthNonce(ctx context.Context, c proc, args []string) error {
 }
 
 // writeTargetKey writes target to the new file path (0600), synced by sync
-// before the nonce is printed: else a crash could leave the file empty, and
-// the token the user then gets from the provider could never be used. A
-// file it could not finish is removed. An existing path is fs.ErrExist.
+// before the nonce is printed, and so is the directory holding it: else a
+// crash could leave the file empty, or lose its name, and the token the
+// user then gets from the provider could never be used. A file it could not
+// finish is removed. An existing path is fs.ErrExist.
 func writeTargetKey(path string, target *ecdh.PrivateKey, sync func(*os.File) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -82,9 +85,28 @@ func writeTargetKey(path string, target *ecdh.PrivateKey, sync func(*os.File) er
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = syncParent(path, sync)
+	}
 	if err != nil {
 		os.Remove(path)
 		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// syncParent syncs the directory holding path with sync, so that the name
+// of a file just made survives a crash, as the keys store does. A file
+// system that cannot sync a directory (EINVAL) has nothing to sync.
+func syncParent(path string, sync func(*os.File) error) error {
+	dir := filepath.Dir(path)
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := sync(d); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("sync directory %s: %w", dir, err)
 	}
 	return nil
 }

@@ -6,11 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
-// The target key login oauth-nonce writes is synced before the nonce is
-// printed: the user signs in with that nonce, and a crash that left the
+// The target key login oauth-nonce writes, and the directory holding its
+// name, are synced before the nonce is printed: the user signs in with that nonce, and a crash that left the
 // file empty would make the token obtained useless. A key that cannot be
 // synced is not kept, so no nonce is printed for it.
 func TestNonceTargetKeyIsSyncedBeforeUse(t *testing.T) {
@@ -24,8 +25,9 @@ func TestNonceTargetKeyIsSyncedBeforeUse(t *testing.T) {
 		synced = append(synced, f.Name())
 		return f.Sync()
 	})
-	if err != nil || len(synced) != 1 || synced[0] != path {
-		t.Fatalf("writeTargetKey = %v; synced %q, want %s synced", err, synced, path)
+	// The file, then the directory that holds its name.
+	if want := []string{path, filepath.Dir(path)}; err != nil || !slices.Equal(synced, want) {
+		t.Fatalf("writeTargetKey = %v; synced %q, want %q synced", err, synced, want)
 	}
 	if got, err := loadTargetKey(path); err != nil || !got.Equal(target) {
 		t.Fatalf("the written target key does not load back: %v", err)

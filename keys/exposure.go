@@ -29,9 +29,15 @@ func (s Store) checkDir() error {
 	return nil
 }
 
+// errOthersMayRead is readPrivate's refusal of a key file group or others
+// may read: Info still describes such a key (keys show warns of it), as
+// nothing but its mode is wrong.
+var errOthersMayRead = errors.New("accessible by group or others")
+
 // readPrivate reads the private key file path, checking the file it read
-// (not another found at the path a moment before): itself, not a symbolic
-// link; the user's or root's; readable by no one else. A missing file's
+// (not another found at the path a moment before): the user's or root's;
+// readable by no one else; of one name only (linkCount); itself, or a
+// symbolic link no one else could change (checkLink). A missing file's
 // error matches fs.ErrNotExist.
 func readPrivate(path string) (string, error) {
 	li, err := os.Lstat(path)
@@ -41,24 +47,37 @@ func readPrivate(path string) (string, error) {
 		}
 		return "", fmt.Errorf("key file %s: %w", path, err)
 	}
-	if li.Mode()&fs.ModeSymlink != 0 {
-		return "", fmt.Errorf("key file %s is a symbolic link; a key's private file must be in the keys directory itself: replace the link with a copy of the file it points to (mode 600), or remove it", path)
-	}
+	link := li.Mode()&fs.ModeSymlink != 0
 	b, fi, err := userfile.ReadInfo(path, maxKeyFileLen)
-	if fi != nil && !os.SameFile(li, fi) {
+	if fi != nil && !link && !os.SameFile(li, fi) {
 		return "", fmt.Errorf("key file %s was replaced while it was read; try again, and check who else writes the keys directory", path)
 	}
 	if err != nil {
+		if link && errors.Is(err, fs.ErrNotExist) {
+			// Not a missing key: its file is elsewhere, on a volume not mounted, say.
+			target, _ := os.Readlink(path)
+			return "", fmt.Errorf("key file %s is a symbolic link to %s, which does not exist; mount the volume it is on, or remove the link", path, target)
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", err
 		}
 		return "", fmt.Errorf("%w; a key's files are plain files of at most %d bytes: remove it, or put the right file there", err, maxKeyFileLen)
 	}
-	if who := userfile.ForeignOwner(fi); who != "" {
-		return "", fmt.Errorf("key file %s is owned by %s, not by you or root, who could read it or change it; remove it, or have root give it to you (chown %d %s)", path, who, os.Geteuid(), path)
+	if link {
+		if err := checkLink(path, fi); err != nil {
+			return "", err
+		}
+	}
+	if who, fix := userfile.ForeignOwner(fi, path, "remove it"); who != "" {
+		return "", fmt.Errorf("key file %s is owned by %s, not by you or root, who could read it or change it; %s", path, who, fix)
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return "", fmt.Errorf("key file %s is accessible by group or others (mode %04o); run: chmod 600 %s", path, perm, path)
+		return "", fmt.Errorf("key file %s is %w (mode %04o); run: chmod 600 %s", path, errOthersMayRead, perm, path)
+	}
+	if n := userfile.Links(fi); n > 1 {
+		// Its other names may be another key's .private: vigil would stamp
+		// with that key under this key's name.
+		return "", fmt.Errorf("key file %s has %d names (hard links): one may be another key's private key file, whose key vigil would use under this name; make it a file of its own: cp -p %s %s.copy && mv %s.copy %s", path, n, path, path, path, path)
 	}
 	return string(b), nil
 }

@@ -339,7 +339,7 @@ func (s Store) List() ([]KeyInfo, error) {
 		if !ok || ValidateName(name) != nil {
 			continue
 		}
-		info, err := s.Info(name)
+		info, err := s.info(name)
 		if err == nil {
 			err = s.checkPrivate(name)
 		}
@@ -354,17 +354,36 @@ func (s Store) List() ([]KeyInfo, error) {
 }
 
 // Info describes the key stored as name from its .public and .scheme files,
-// falling back to the private key when the .public file is missing.
+// falling back to the private key when the .public file is missing. Its
+// public key is the one a user registers with the service, so it is read
+// only from a keys directory Load would take, and only for a private key
+// file Load would take but for its mode (which 'keys show' warns of): else
+// another user could have put their own key pair in the key's place.
 func (s Store) Info(name string) (KeyInfo, error) {
 	if err := ValidateName(name); err != nil {
 		return KeyInfo{}, err
 	}
+	if err := s.checkDir(); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			privPath, _, _ := s.Paths(name)
+			return KeyInfo{}, fmt.Errorf("no key %q in %s (expected %s)", name, s.Dir, privPath)
+		}
+		return KeyInfo{}, fmt.Errorf("key %q: %w", name, err)
+	}
+	return s.info(name)
+}
+
+// info is Info in a keys directory already checked.
+func (s Store) info(name string) (KeyInfo, error) {
 	privPath, pubPath, _ := s.Paths(name)
-	if _, err := os.Stat(privPath); err != nil {
+	if _, err := os.Lstat(privPath); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return KeyInfo{}, fmt.Errorf("no key %q in %s (expected %s)", name, s.Dir, privPath)
 		}
 		return KeyInfo{}, err
+	}
+	if err := s.checkPrivate(name); err != nil && !errors.Is(err, errOthersMayRead) {
+		return KeyInfo{}, fmt.Errorf("key %q: %w", name, err)
 	}
 	scheme, err := s.scheme(name)
 	if err != nil {

@@ -132,7 +132,8 @@ func TestPrivateFileOfAnotherUserIsRefused(t *testing.T) {
 
 // A .private that is a link to another of the user's keys (prod's, mode
 // 0600, in a private directory) would make vigil stamp with that key under
-// the name of this one: refused, whatever the link points to.
+// the name of this one: refused, although every directory on the way is the
+// user's own.
 func TestSymlinkedPrivateFileIsRefused(t *testing.T) {
 	root := t.TempDir()
 	s := Store{Dir: filepath.Join(root, "ops")}

@@ -3,7 +3,6 @@ package userfile
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"runtime"
 )
 
@@ -21,20 +20,10 @@ func DirExposure(dir string, di fs.FileInfo) (who, fix string) {
 	}
 	if uid, ok := owner(di); ok && foreign(uid) {
 		return fmt.Sprintf("is owned by %s, not by you or root", userName(uid)),
-			fmt.Sprintf("use a directory of your own, or have root give it to you (chown %d %s)", os.Geteuid(), dir)
+			ownerFix(uid, dir, "use a directory of your own")
 	}
 	if runtime.GOOS == "windows" {
 		return "", ""
 	}
 	return walkExposure(dir)
-}
-
-// ForeignOwner names the owner of fi ("user NAME (uid N)") when it is
-// neither the user running vigil nor root, who may chmod and rewrite the
-// file at will; "" otherwise, and where files have no owner (Windows).
-func ForeignOwner(fi fs.FileInfo) string {
-	if uid, ok := owner(fi); ok && foreign(uid) {
-		return userName(uid)
-	}
-	return ""
 }

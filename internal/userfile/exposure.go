@@ -39,7 +39,7 @@ func Exposure(path string, fi fs.FileInfo) (who, fix string) {
 	}
 	if uid, ok := owner(fi); ok && foreign(uid) {
 		return fmt.Sprintf("is owned by %s, not by you or root", userName(uid)),
-			fmt.Sprintf("copy it to a file of your own and use that, or have root give it to you (chown %d %s)", os.Geteuid(), path)
+			ownerFix(uid, path, "copy it to a file of your own and use that")
 	}
 	if runtime.GOOS == "windows" {
 		return "", "" // no owners or modes to walk

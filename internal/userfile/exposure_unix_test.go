@@ -35,8 +35,8 @@ func TestFileOwnedByAnotherUserIsExposed(t *testing.T) {
 	other := uint32(os.Geteuid() + 1)
 	who, fix := Exposure(path, ownedBy{uid: other, mode: 0o644})
 	if !strings.Contains(who, "owned by") || !strings.Contains(who, "uid "+strconv.Itoa(int(other))) ||
-		!strings.Contains(fix, "copy it to a file of your own") || !strings.Contains(fix, "chown "+strconv.Itoa(os.Geteuid())+" "+path) {
-		t.Errorf("a file of uid %d: %q; %q; want it refused naming the owner, with the copy or chown that fixes it", other, who, fix)
+		!strings.Contains(fix, "copy it to a file of your own") || !strings.Contains(fix, ownerAdvice(path)) {
+		t.Errorf("a file of uid %d: %q; %q; want it refused naming the owner, with the copy or %q", other, who, fix, ownerAdvice(path))
 	}
 	for _, uid := range []uint32{uint32(os.Geteuid()), 0} {
 		if who, _ := Exposure(path, ownedBy{uid: uid, mode: 0o644}); who != "" {
@@ -157,5 +157,31 @@ func TestFileGroupMayWrite(t *testing.T) {
 		t.Fatal(err)
 	} else if who, _ := Exposure(path, fi); who != "" {
 		t.Errorf("after %q: %q; want it taken", fix, who)
+	}
+}
+
+// ownerAdvice is what the advice for path, another user's, must hold: the
+// chown that gives it to the user; run as root, where that chown would take
+// it from its owner (who could no longer read it), running vigil as them.
+func ownerAdvice(path string) string {
+	if os.Geteuid() == 0 {
+		return "sudo -u "
+	}
+	return "chown " + strconv.Itoa(os.Geteuid()) + " " + path
+}
+
+// Run as root (a container given a user's files by a bind mount, sudo
+// keeping HOME), a file or directory of another user is refused, but the
+// advice never gives it to root: its owner would be locked out of it.
+func TestRootIsNotToldToTakeAUsersFile(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the advice differs only for root")
+	}
+	path := filepath.Join(t.TempDir(), "keys")
+	for what, exposure := range map[string]func(string, fs.FileInfo) (string, string){"file": Exposure, "directory": DirExposure} {
+		who, fix := exposure(path, ownedBy{uid: 65534, mode: 0o700})
+		if who == "" || strings.Contains(fix, "chown 0 ") || !strings.Contains(fix, "sudo -u ") {
+			t.Errorf("a %s of uid 65534, as root: %q; %q; want the advice to run vigil as its owner, not to chown it to root", what, who, fix)
+		}
 	}
 }

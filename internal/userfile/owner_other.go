@@ -9,3 +9,6 @@ func owner(fs.FileInfo) (int, bool) { return 0, false }
 
 // group is unknown outside Unix.
 func group(fs.FileInfo) (int, bool) { return 0, false }
+
+// links is unknown outside Unix.
+func links(fs.FileInfo) (uint64, bool) { return 0, false }

@@ -24,3 +24,12 @@ func group(fi fs.FileInfo) (int, bool) {
 	}
 	return int(st.Gid), true
 }
+
+// links is how many names the file fi describes has.
+func links(fi fs.FileInfo) (uint64, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return uint64(st.Nlink), true
+}
