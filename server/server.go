@@ -45,6 +45,10 @@ type Config struct {
 	// together (policyCharge); 0 means the default, 32 MiB. Tests lower it
 	// to reach the bound with a few policies.
 	MaxPolicyBytes int64
+	// MemoryImage, with DataDir "", is the database Open starts from instead
+	// of an empty one migrated anew: SchemaImage, which tests opening many
+	// services take once.
+	MemoryImage []byte
 }
 
 // compileCacheBudget bounds the heap the compile cache keeps, as estimated
@@ -99,7 +103,7 @@ func Open(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	db, err := openStore(ctx, cfg.DataDir)
+	db, err := openStore(ctx, cfg.DataDir, cfg.MemoryImage)
 	if err != nil {
 		s.ownLock.Release()
 		return nil, atStartup(err)

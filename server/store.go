@@ -93,7 +93,7 @@ type querier interface {
 
 var memoryDBs atomic.Int64
 
-func openStore(ctx context.Context, dataDir string) (*store, error) {
+func openStore(ctx context.Context, dataDir string, image []byte) (*store, error) {
 	s := &store{jobs: make(chan *writeJob, 256), done: make(chan struct{}), cache: &cache{}}
 	s.maxBatch.Store(defaultMaxBatch)
 	if dataDir == "" {
@@ -105,6 +105,13 @@ func openStore(ctx context.Context, dataDir string) (*store, error) {
 			return nil, fmt.Errorf("open in-memory database: %w", err)
 		}
 		db.SetMaxOpenConns(1)
+		if image != nil {
+			if err := restoreImage(ctx, db, image); err != nil {
+				db.Close()
+				return nil, err
+			}
+		}
+		// After an image, this only checks its version (or migrates an older one).
 		if err := migrate(ctx, db); err != nil {
 			db.Close()
 			return nil, err
