@@ -53,6 +53,9 @@ func cmdConsole(ctx context.Context, c proc, args []string) error {
 	if err := parseFlagsOnly(c, fset, args); err != nil {
 		return err
 	}
+	if err := needTerminal(c); err != nil {
+		return err
+	}
 	p, err := loadProfile(c, *config, *profile)
 	if err != nil {
 		return err
