@@ -410,6 +410,12 @@ func describeTransportError(host, setting string, timeout time.Duration, err err
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
 	var netErr net.Error
+	if e, ok := proxyError(host, err); ok {
+		return e
+	}
+	if e, ok := untrustedCertError(host, setting, err); ok {
+		return e
+	}
 	switch {
 	case wrongScheme(err):
 		return wrongSchemeError(host, setting, err)

@@ -55,7 +55,7 @@ func NewParams(activityType string) (Params, bool) {
 func ValidateParams(op Operation, raw json.RawMessage) (any, error) {
 	params, ok := NewParams(op.Type)
 	if !ok {
-		return nil, &ValidationError{Field: "type", Problem: fmt.Sprintf("%q is not a submit operation; use one of the operations of SPEC.md", op.Type)}
+		return nil, &ValidationError{Field: "type", Problem: fmt.Sprintf("%q is not a submit operation; use one of the operations docs/local-service.md lists", op.Type)}
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {

@@ -53,6 +53,9 @@ func cmdConsole(ctx context.Context, c proc, args []string) error {
 	if err := parseFlagsOnly(c, fset, args); err != nil {
 		return err
 	}
+	if err := needTerminal(c); err != nil {
+		return err
+	}
 	p, err := loadProfile(c, *config, *profile)
 	if err != nil {
 		return err
@@ -162,7 +165,12 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 
 // runProgram runs the console until the user quits or ctx ends.
 func runProgram(ctx context.Context, c proc, root *screens.Root, logger *slog.Logger) error {
-	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	// Without Bubble Tea's signal handler: ctx already ends on SIGINT, SIGTERM
+	// and SIGHUP (cancelOnStopSignal). Both handlers taking one SIGTERM left
+	// Bubble Tea's blocked for good on a message nobody read once ctx had ended
+	// the program, and Run waiting for it: the process hung, the demo's
+	// temporary directory stayed behind.
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
 	if c.stdin != os.Stdin {
 		opts = append(opts, tea.WithInput(c.stdin))
 	}

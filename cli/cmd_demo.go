@@ -41,6 +41,9 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 	if err := parseFlagsOnly(c, fset, args); err != nil {
 		return err
 	}
+	if err := needTerminal(c); err != nil {
+		return err
+	}
 	logger, closeLog, err := openLog(*logFile)
 	if err != nil {
 		return err

@@ -47,7 +47,7 @@ keys directory as NAME (0600), with its expiry:
      claim must be that nonce: the service exchanges a token only with the
      target key it was issued for, and only once;
   2. the oauth activity is submitted, stamped with the profile's key, with the
-     target's public key; the auth proxy has no oauth endpoint (SPEC.md gives it
+     target's public key; the auth proxy has no oauth endpoint (it serves
      only wallet_kit_config), so it goes to the profile's base_url;
   3. the returned credential bundle is opened with the target's private key
      (HPKE), and the API key's private key inside it is saved;

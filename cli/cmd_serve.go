@@ -19,10 +19,11 @@ const serveUsage = `Usage: vigil serve [--addr HOST:PORT] [--auth-proxy-addr HOS
                    [--webhook-key-rotation DURATION] [--shutdown-grace D] [--oidc-org ID]
                    [--trust-oidc-issuer ISSUER,AUDIENCE=JWKS_FILE]… [--link-oidc-subject ISSUER,SUBJECT=USER]…
 
-Runs the local activity/query service (SPEC.md) on HTTP: stamped submits and
-queries under /public/v1/, the webhook JWKS, and the auth proxy on its own
-address. State is kept in DIR/vigil.db (SQLite), so the service can be stopped
-and restarted; one service may be shared by many consoles.
+Runs the local activity/query service on HTTP (docs/local-service.md in
+vigil's repository describes it): stamped submits and queries under
+/public/v1/, the webhook JWKS, and the auth proxy on its own address. State
+is kept in DIR/vigil.db (SQLite), so the service can be stopped and
+restarted; one service may be shared by many consoles.
 
 With --demo, the first start seeds a demo organization (root users alice, bob
 and carol in a 2-of-3 quorum, and operator), writes their keys to DIR/keys/ and

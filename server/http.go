@@ -127,7 +127,7 @@ func (s *Server) registered(ctx context.Context, st stampHeader) bool {
 func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
 	op, ok := api.OperationByPath(r.PathValue("op"))
 	if !ok {
-		s.writeError(w, r, invalidf("UNKNOWN_OPERATION", "unknown submit operation %q; see SPEC.md for the list", r.PathValue("op")))
+		s.writeError(w, r, invalidf("UNKNOWN_OPERATION", "unknown submit operation %q; the operations are listed in docs/local-service.md (Operations)", r.PathValue("op")))
 		return
 	}
 	st, body, hold, err := s.readStamped(w, r)
@@ -210,7 +210,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("op")
 	q, ok := queryHandlers[name]
 	if !ok {
-		s.writeError(w, r, invalidf("UNKNOWN_OPERATION", "unknown query operation %q; see SPEC.md for the list", name))
+		s.writeError(w, r, invalidf("UNKNOWN_OPERATION", "unknown query operation %q; the queries are listed in docs/local-service.md (Operations)", name))
 		return
 	}
 	st, body, hold, err := s.readStamped(w, r)
