@@ -57,8 +57,10 @@ const maxSnapshotTries = 3
 func (s *Server) inSnapshot(ctx context.Context, read func(q querier) error) error {
 	for try := 1; ; try++ {
 		sn := s.db.snapshot(try == maxSnapshotTries)
-		err := read(sn)
-		sn.end(ctx)
+		err := func() error {
+			defer sn.end(ctx) // even when read panics: an open reader would pin the WAL
+			return read(sn)
+		}()
 		if err != nil || !sn.hit || s.db.cache.allGenerations() == sn.gens {
 			return err
 		}
