@@ -369,7 +369,7 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 			setting = "base_url"
 		}
 		if ctx.Err() == nil {
-			err = describeTransportError(req.URL.Host, setting, c.http.Timeout, err)
+			err = describeTransportError(req.URL.Host, setting, proxyAddr(c.http, req), c.http.Timeout, err)
 		} // else the caller's own deadline or cancellation, said as it is
 		if trace.unwritten() {
 			err = &unwrittenError{err}
@@ -403,14 +403,15 @@ type transportError struct {
 func (e *transportError) Error() string { return e.msg }
 func (e *transportError) Unwrap() error { return e.err }
 
-// timeout is the client's own limit (http.Client.Timeout), said in the message
-// when it ran out; the caller's context deadline never reaches here.
-func describeTransportError(host, setting string, timeout time.Duration, err error) error {
+// proxy is the HTTP proxy's address (proxyAddr), or "". timeout is the
+// client's own limit (http.Client.Timeout), said in the message when it ran
+// out; the caller's context deadline never reaches here.
+func describeTransportError(host, setting, proxy string, timeout time.Duration, err error) error {
 	host = SanitizeID(host)
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
 	var netErr net.Error
-	if e, ok := proxyError(host, err); ok {
+	if e, ok := proxyError(host, proxy, err); ok {
 		return e
 	}
 	if e, ok := untrustedCertError(host, setting, err); ok {

@@ -34,12 +34,13 @@ func (s Store) checkDir() error {
 // nothing but its mode is wrong.
 var errOthersMayRead = errors.New("accessible by group or others")
 
-// readPrivate reads the private key file path, checking the file it read
-// (not another found at the path a moment before): the user's or root's;
-// readable by no one else; of one name only (linkCount); itself, or a
-// symbolic link no one else could change (checkLink). A missing file's
-// error matches fs.ErrNotExist.
-func readPrivate(path string) (string, error) {
+// readPrivate reads the private key file path (in the keys directory dir),
+// checking the file it read (not another found at the path a moment
+// before): the user's or root's; readable by no one else; of one name only
+// (hardLinkError); itself, or a symbolic link no one else could change,
+// leading to no other key's file (checkLink). A missing file's error
+// matches fs.ErrNotExist.
+func readPrivate(dir, path string) (string, error) {
 	li, err := os.Lstat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -63,8 +64,9 @@ func readPrivate(path string) (string, error) {
 		}
 		return "", fmt.Errorf("%w; a key's files are plain files of at most %d bytes: remove it, or put the right file there", err, maxKeyFileLen)
 	}
+	opened := path // the file read: where a copy of it is made
 	if link {
-		if err := checkLink(path, fi); err != nil {
+		if opened, err = checkLink(dir, path, fi); err != nil {
 			return "", err
 		}
 	}
@@ -72,12 +74,12 @@ func readPrivate(path string) (string, error) {
 		return "", fmt.Errorf("key file %s is owned by %s, not by you or root, who could read it or change it; %s", path, who, fix)
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return "", fmt.Errorf("key file %s is %w (mode %04o); run: chmod 600 %s", path, errOthersMayRead, perm, path)
+		return "", fmt.Errorf("key file %s is %w (mode %04o); run: chmod 600 %s", path, errOthersMayRead, perm, shellQuote(path))
 	}
 	if n := userfile.Links(fi); n > 1 {
 		// Its other names may be another key's .private: vigil would stamp
 		// with that key under this key's name.
-		return "", fmt.Errorf("key file %s has %d names (hard links): one may be another key's private key file, whose key vigil would use under this name; make it a file of its own: cp -p %s %s.copy && mv %s.copy %s", path, n, path, path, path, path)
+		return "", hardLinkError(path, opened, n)
 	}
 	return string(b), nil
 }
@@ -100,7 +102,7 @@ func lineError(path, holds string) error {
 // one line), for List to show a key Load refuses as such.
 func (s Store) checkPrivate(name string) error {
 	priv, _, _ := s.Paths(name)
-	b, err := readPrivate(priv)
+	b, err := readPrivate(s.Dir, priv)
 	if err != nil {
 		return err
 	}
@@ -108,4 +110,16 @@ func (s Store) checkPrivate(name string) error {
 		return lineError(priv, "one private key")
 	}
 	return nil
+}
+
+// hardLinkError refuses the key file path, whose file opened (path itself,
+// or where its symbolic link leads) has n names. The copy is made where the
+// file is: a link to a volume stays one, the key kept on that volume.
+func hardLinkError(path, opened string, n uint64) error {
+	q := shellQuote(opened)
+	fix := fmt.Sprintf("cp -p %s %s && mv %s %s", q, shellQuote(opened+".copy"), shellQuote(opened+".copy"), q)
+	if opened == path {
+		return fmt.Errorf("key file %s has %d names (hard links): one may be another key's private key file, whose key vigil would use under this name; make it a file of its own: %s", path, n, fix)
+	}
+	return fmt.Errorf("key file %s is a symbolic link to %s, which has %d names (hard links): one may be another key's private key file, whose key vigil would use under this name; make %s a file of its own, where it is (the link stays): %s", path, opened, n, opened, fix)
 }

@@ -187,7 +187,7 @@ func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 			return nil, err
 		}
 	}
-	privHex, err := readPrivate(privPath)
+	privHex, err := readPrivate(s.Dir, privPath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &NotFoundError{Name: name, Dir: s.Dir, Path: privPath}
