@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server"
+	"github.com/vigil-console/vigil/server/servertest"
 )
 
 // usageCase is a call that must be refused as a usage error (exit 2) with a
@@ -370,10 +372,14 @@ func TestActivityGetTellsRealControlsFromTypedEscapes(t *testing.T) {
 
 // A page of large activities (refused interfaces of 400 kB, kept in the
 // history) comes back shorter than asked; the list says that older ones follow
-// and where to go on from, and --json gives a page that parses.
+// and where to go on from, and --json gives a page that parses. The service
+// ends a page by comparing it with its bound, so interfaces a fraction of the
+// largest under a bound the same fraction of the real one
+// (server.Config.MaxListReplyBytes) show the same at a fraction of the bytes.
 func TestActivityListSaysWhenAPageOfLargeActivitiesWasShortened(t *testing.T) {
-	e := newVerbEnv(t)
-	e.demo.SubmitLargeInterfaces(12, "operator")
+	const scale = 32
+	e := newVerbEnvWith(t, server.Config{MaxListReplyBytes: (8 << 20) / scale}) // the service's bound is 8 MiB
+	e.demo.SubmitInterfaces(12, servertest.InterfaceOfSize(servertest.LargeInterfaceBytes/scale), "operator")
 	code, out, errOut := e.run("", "activity", "list", "--limit", "100")
 	wantExit(t, "list --limit 100", code, 0, out, errOut)
 	rows := strings.Split(strings.TrimSpace(out), "\n")[1:]

@@ -14,8 +14,12 @@ import (
 // side that loses nothing (offering a vote that cannot change the outcome
 // costs nothing; refusing one the policies ask for would hold the activity).
 func AwaitsConsensus(policies []Policy, in Input) (awaits, exhausted bool) {
+	return awaitsConsensus(policies, in, &meter{budget: DecideBudget})
+}
+
+// awaitsConsensus is AwaitsConsensus charging its work to m.
+func awaitsConsensus(policies []Policy, in Input, m *meter) (awaits, exhausted bool) {
 	var act *activation
-	m := &meter{budget: DecideBudget}
 	for _, p := range policies {
 		if p.Effect != api.EffectAllow || p.Compiled == nil || strings.TrimSpace(p.Compiled.Consensus()) == "" {
 			continue

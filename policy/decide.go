@@ -373,7 +373,7 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 		// no policy evaluated, can still approve it.
 		d.Outcome, d.Reason = api.OutcomeRequiresConsensus,
 			fmt.Sprintf("undecided: the policies cost more than one decision's work budget (%d cost units), "+
-				"so the activity waits for the root quorum (%d of %d root approvals so far)", DecideBudget, roots, need)
+				"so the activity waits for the root quorum (%d of %d root approvals so far)", m.budget, roots, need)
 	case len(waiting) > 0:
 		d.Outcome, d.Reason = api.OutcomeRequiresConsensus, "waiting for the consensus of policy "+strings.Join(waiting, ", ")
 	case OwnCredentialChange(in):

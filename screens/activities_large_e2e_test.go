@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -14,14 +15,18 @@ import (
 // the client reads, so it lists fewer. The All view must still page through the
 // whole history: a short page is not taken for the last one.
 func TestEndToEndAllViewPagesPastLargeActivities(t *testing.T) {
-	d := servertest.StartDemo(t)
+	// A page cut short looks the same to the view whichever bound cut it, and
+	// a bound is met by comparing sizes: a service whose list replies stop at
+	// a 32nd of the 4 MiB the client reads at least, with interfaces a 32nd
+	// of the largest, cuts pages as that client would, at a 32nd of the
+	// bytes (the client's own halving is api's TestWalkActivitiesSaysWhenItStoppedShort).
+	const scale = 32
+	d := servertest.StartDemoWith(t, server.Config{MaxListReplyBytes: api.MinReplyBytes / scale})
 	const n = 8
-	d.SubmitLargeInterfaces(n, "operator")
-	// A client that reads at most 4 MiB: eight such activities show here what
-	// twenty-two would at the default 16 MiB, in a fraction of the time.
+	d.SubmitInterfaces(n, servertest.InterfaceOfSize(servertest.LargeInterfaceBytes/scale), "operator")
+	// Eight such activities show here what twenty-two would at the default
+	// 16 MiB.
 	alice := d.ClientAt(d.URL, "alice", api.WithMaxReplyBytes(api.MinReplyBytes))
-	// Each load moves megabytes through the service, several times over as
-	// the client halves the page: seconds under the load of the whole suite.
 	h := newSlowHarness(t, alice, alice, theme.Options{Dark: true, NoColor: true}, 0, time.Minute)
 	h.key("v") // the All view
 	a := h.activities()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/server/servertest"
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -16,7 +17,12 @@ import (
 // heading says that more pending follow, and ] reaches every one of them, where
 // a voter can vote.
 func TestEndToEndPendingViewSaysOlderPendingFollowAndPagesToThem(t *testing.T) {
-	d := servertest.StartDemo(t)
+	// A page cut short looks the same to the view whichever bound cut it:
+	// a service whose list replies stop at a 32nd of the 4 MiB the client
+	// reads at least, with interfaces a 32nd of the largest, cuts pages as
+	// that client would, at a 32nd of the bytes.
+	const scale = 32
+	d := servertest.StartDemoWith(t, server.Config{MaxListReplyBytes: api.MinReplyBytes / scale})
 	ctx := context.Background()
 	alice := d.Client("alice")
 	pendingOnly := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}, Limit: pageSize}
@@ -25,7 +31,7 @@ func TestEndToEndPendingViewSaysOlderPendingFollowAndPagesToThem(t *testing.T) {
 		t.Fatalf("the demo's pending activities: %d, %v", len(seeded), err)
 	}
 	const n = 6
-	for i, act := range d.SubmitLargeInterfaces(n, "bob", "carol") {
+	for i, act := range d.SubmitInterfaces(n, servertest.InterfaceOfSize(servertest.LargeInterfaceBytes/scale), "bob", "carol") {
 		if act.Status != api.StatusConsensusNeeded { // a root member's interface waits for the quorum
 			t.Fatalf("large interface %d is %s; want it pending", i, act.Status)
 		}
@@ -49,11 +55,10 @@ func TestEndToEndPendingViewSaysOlderPendingFollowAndPagesToThem(t *testing.T) {
 		t.Fatalf("%d pending activities, want %d", len(want), len(seeded)+n)
 	}
 
-	// A client that reads at most 4 MiB (the least it may): six such
-	// activities do here what about twenty-two would at the default 16 MiB.
+	// A client that reads at most 4 MiB (the least it may), under the
+	// service's bound scaled as above: six such activities do here what about
+	// twenty-two would at the default 16 MiB.
 	small := d.ClientAt(d.URL, "alice", api.WithMaxReplyBytes(api.MinReplyBytes))
-	// Each load moves megabytes through the service, several times over as
-	// the client halves the page: seconds under the load of the whole suite.
 	h := newSlowHarness(t, small, small, theme.Options{Dark: true, NoColor: true}, 0, time.Minute)
 	a := h.activities()
 	if a.err != "" || len(a.items) == 0 || len(a.items) >= len(want) {

@@ -17,23 +17,11 @@ import (
 // judged as OUTCOME_ERROR, a warning is logged, and the root quorum can still
 // complete it. A deny found within the budget still fails an activity.
 func TestCostlyPoliciesFailSafe(t *testing.T) {
-	logs := &logBuffer{}
-	e := newEnvWith(t, envOptions{threshold: 2, log: logs})
-	ctx := ctxWithin(t, 5*time.Minute) // each request runs a decision to its budget
 	const isTag = "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'"
 	fifty := "[" + strings.Repeat("1,", 49) + "1]"
 	twenty := "[" + strings.Repeat("1,", 19) + "1]"
 	loops := fmt.Sprintf("%s.all(a, %s.all(b, %s.all(c, a + b + c > 0)))", fifty, twenty, twenty)
 	costly := loops + " && approvers.size() > 100" // never met: the deny does not apply
-
-	allow := e.addPolicy("allow tags", api.EffectAllow, isTag, "")
-	blocked := e.addPolicy("no blocked tags", api.EffectDeny, isTag+" && activity.params.userTagName == 'blocked'", "")
-	// Within the budget the allow decides: the activity completes.
-	e.addPolicy("costly 0", api.EffectDeny, isTag, costly)
-	act, err := e.clients["operator"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "cheap", UserIDs: []string{}})
-	if err != nil || act.Status != api.StatusCompleted {
-		t.Fatalf("submit within the budget: %v %+v", err, act)
-	}
 
 	// How many such policies outrun the budget in one decision.
 	c, err := policy.Compile(isTag, costly)
@@ -45,7 +33,21 @@ func TestCostlyPoliciesFailSafe(t *testing.T) {
 	if one.Work == 0 || one.Exhausted {
 		t.Fatalf("measuring a policy's work: %+v", one)
 	}
-	for i := range policy.DecideBudget/one.Work + 1 {
+	work := costlyBudget(one.Work)
+	logs := &logBuffer{}
+	e := newEnvWith(t, envOptions{threshold: 2, log: logs, policyWork: work})
+	ctx := ctxWithin(t, 5*time.Minute) // each request runs a decision to its budget
+
+	allow := e.addPolicy("allow tags", api.EffectAllow, isTag, "")
+	blocked := e.addPolicy("no blocked tags", api.EffectDeny, isTag+" && activity.params.userTagName == 'blocked'", "")
+	// Within the budget the allow decides: the activity completes.
+	e.addPolicy("costly 0", api.EffectDeny, isTag, costly)
+	act, err := e.clients["operator"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "cheap", UserIDs: []string{}})
+	if err != nil || act.Status != api.StatusCompleted {
+		t.Fatalf("submit within the budget: %v %+v", err, act)
+	}
+
+	for i := range work/one.Work + 1 {
 		e.addPolicy(fmt.Sprint("costly ", i+1), api.EffectDeny, isTag, costly)
 	}
 
@@ -93,8 +95,21 @@ func TestCostlyPoliciesFailSafe(t *testing.T) {
 // nothing; refusing one a policy asks for would hold the activity) and logs
 // why.
 func TestCostlyConditionsOfferTheVote(t *testing.T) {
+	twenty := "[" + strings.Repeat("1,", 19) + "1]"
+	// Every loop runs to its end, and the condition never holds.
+	costly := fmt.Sprintf("%s.all(a, %s.all(b, %s.all(c, a + b + c > 0))) && %s.size() > 100", twenty, twenty, twenty, twenty)
+	c, err := policy.Compile(costly, "approvers.count() >= 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := policy.Input{Activity: policy.ActivityFor(api.TypeCreateUserTag, map[string]any{"userTagName": "pending-tag"})}
+	one := policy.Decide([]policy.Policy{{ID: "p", Effect: api.EffectAllow, Compiled: c}}, in, policy.Quorum{Threshold: 9}, false)
+	if one.Work < 10_000 || one.Exhausted {
+		t.Fatalf("measuring a condition's work: %+v", one)
+	}
+	work := costlyBudget(one.Work)
 	logs := &logBuffer{}
-	e := newEnvWith(t, envOptions{threshold: 2, log: logs})
+	e := newEnvWith(t, envOptions{threshold: 2, log: logs, policyWork: work})
 	ctx := ctxWithin(t, 5*time.Minute) // each request runs a decision to its budget
 	act, err := e.clients["alice"].CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "pending-tag", UserIDs: []string{}})
 	if err != nil || act.Status != api.StatusConsensusNeeded {
@@ -108,23 +123,11 @@ func TestCostlyConditionsOfferTheVote(t *testing.T) {
 		}
 		return got.CanApprove
 	}
-	twenty := "[" + strings.Repeat("1,", 19) + "1]"
-	// Every loop runs to its end, and the condition never holds.
-	costly := fmt.Sprintf("%s.all(a, %s.all(b, %s.all(c, a + b + c > 0))) && %s.size() > 100", twenty, twenty, twenty, twenty)
-	c, err := policy.Compile(costly, "approvers.count() >= 2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := policy.Input{Activity: policy.ActivityFor(api.TypeCreateUserTag, map[string]any{"userTagName": "pending-tag"})}
-	one := policy.Decide([]policy.Policy{{ID: "p", Effect: api.EffectAllow, Compiled: c}}, in, policy.Quorum{Threshold: 9}, false)
-	if one.Work < 10_000 || one.Exhausted {
-		t.Fatalf("measuring a condition's work: %+v", one)
-	}
 	e.addPolicy("costly 0", api.EffectAllow, costly, "approvers.count() >= 2")
 	if offered() {
 		t.Fatal("operator offered the vote while no policy asks for it and the answer is within the budget")
 	}
-	for i := range policy.DecideBudget/one.Work + 1 {
+	for i := range work/one.Work + 1 {
 		e.addPolicy(fmt.Sprint("costly ", i+1), api.EffectAllow, costly, "approvers.count() >= 2")
 	}
 	if !offered() {

@@ -304,7 +304,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a 
 		// Failing safe (policy.Decision.Exhausted): the outcome is one the
 		// policies not judged could not change, or the activity waits.
 		s.log.Warn("the policies are too costly to evaluate within one decision's work budget; policies not evaluated are recorded as OUTCOME_ERROR",
-			"activityId", a.ID, "outcome", ev.decision.Outcome, "work", ev.decision.Work, "budget", policy.DecideBudget)
+			"activityId", a.ID, "outcome", ev.decision.Outcome, "work", ev.decision.Work, "budget", s.decideWork)
 	}
 	outcomes := ev.decision.Policies
 	before := a.Status
@@ -316,7 +316,7 @@ func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a 
 		if reach.Exhausted {
 			// Failing safe: more rejections, or the approvals' expiry, end it.
 			s.log.Warn("rejection: the policies are too costly to tell whether consensus is still reachable; the activity keeps waiting",
-				"activityId", a.ID, "work", reach.Work, "budget", policy.ReachBudget)
+				"activityId", a.ID, "work", reach.Work, "budget", s.reachWork)
 		}
 		if !reach.Reachable {
 			a.Status = api.StatusRejected

@@ -19,12 +19,14 @@ type evaluation struct {
 	quorum    policy.Quorum
 	rootOnly  bool
 	potential []policy.Approver // users who have not voted and may still approve
+	reachWork uint64            // the search's work budget (Server.reachWork)
 }
 
-// reachable is policy.Reachable, bounded by policy.ReachBudget: a search
-// cut short answers reachable, so the activity keeps waiting.
+// reachable is policy.Reachable, bounded by the service's reach budget
+// (policy.ReachBudget, or Config.PolicyWork): a search cut short answers
+// reachable, so the activity keeps waiting.
 func (e *evaluation) reachable() policy.Reach {
-	return policy.Reachable(e.policies, e.input, e.quorum, e.rootOnly, e.potential)
+	return policy.ReachableWithin(e.policies, e.input, e.quorum, e.rootOnly, e.potential, e.reachWork)
 }
 
 // evaluate runs the policies over a as of now, the instant stored with the
@@ -48,9 +50,10 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, vs *voters, a 
 		voted[v.Vote.UserID] = true
 	}
 	ev := &evaluation{
-		policies: pols,
-		quorum:   policy.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs},
-		rootOnly: rootOnly(a.Type),
+		policies:  pols,
+		quorum:    policy.Quorum{Threshold: o.Threshold, UserIDs: o.RootIDs},
+		rootOnly:  rootOnly(a.Type),
+		reachWork: s.reachWork,
 		// The console's simulator and explanations build their input with the
 		// same function, from the records the service returns.
 		input: policy.InputFor(a.Type, params, ballots, users, now),
@@ -78,7 +81,7 @@ func (s *Server) evaluate(ctx context.Context, q querier, o *org, vs *voters, a 
 			ev.potential = append(ev.potential, users[id])
 		}
 	}
-	ev.decision = policy.Decide(ev.policies, ev.input, ev.quorum, ev.rootOnly)
+	ev.decision = policy.DecideWithin(ev.policies, ev.input, ev.quorum, ev.rootOnly, s.decideWork)
 	return ev, nil
 }
 

@@ -47,7 +47,18 @@ type envOptions struct {
 	holdWebhooks bool
 	// maxPolicyBytes is Config.MaxPolicyBytes: 0 keeps the default.
 	maxPolicyBytes int64
+	// policyWork is Config.PolicyWork: 0 keeps the engine's budgets. Tests
+	// of what happens when the policies outrun them set a budget of a
+	// policy and a half of their costly ones (costlyBudget), so that a few
+	// such policies outrun it, not hundreds, each decision stopping sooner.
+	policyWork uint64
+	// maxListReplyBytes is Config.MaxListReplyBytes: 0 keeps the default.
+	maxListReplyBytes int
 }
+
+// costlyBudget is the work budget of a test that outruns it with policies
+// of work each: more than one such policy, so one alone still fits.
+func costlyBudget(work uint64) uint64 { return 3 * work / 2 }
 
 // schemaImage is the migrated empty database, made once: each in-memory
 // service a test opens starts from it (Config.MemoryImage) instead of
@@ -69,7 +80,8 @@ func newEnv(t testing.TB) *testEnv { return newEnvWith(t, envOptions{threshold: 
 func newEnvWith(t testing.TB, o envOptions) *testEnv {
 	t.Helper()
 	e := &testEnv{t: t, keys: map[string]*keys.Key{}, clients: map[string]*api.Client{}}
-	cfg := Config{DataDir: o.dataDir, Webhooks: o.webhooks, HoldWebhooks: o.holdWebhooks, MaxPolicyBytes: o.maxPolicyBytes, Now: e.clock}
+	cfg := Config{DataDir: o.dataDir, Webhooks: o.webhooks, HoldWebhooks: o.holdWebhooks, MaxPolicyBytes: o.maxPolicyBytes, Now: e.clock,
+		PolicyWork: o.policyWork, MaxListReplyBytes: o.maxListReplyBytes}
 	if o.dataDir == "" {
 		cfg.MemoryImage = testImage(t)
 	}

@@ -116,10 +116,16 @@ func TestCachedPagesFollowWrites(t *testing.T) {
 // Large activities (a 400 kB interface, its request twice that) are listed
 // but not kept in the list caches: a member could otherwise make the service
 // hold two thousand of them, gigabytes, by submitting and listing them.
+// Any activity over maxCachedActivityBytes is large to the caches, so this
+// test's are a sixteenth of the largest: the race detector makes every byte
+// costly.
 func TestLargeActivitiesAreNotKeptInTheListCaches(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxT(t)
-	big := largeInterface()
+	big := interfaceOfSize(400_000 / 16)
+	if 2*len(big) <= maxCachedActivityBytes { // escaped in the intent, and again in the request
+		t.Fatalf("an interface of %d bytes is not large to the caches (%d bytes)", len(big), maxCachedActivityBytes)
+	}
 	for range 3 {
 		if _, err := e.clients["operator"].CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
 			SmartContractAddress: "0xabc", SmartContractInterface: big, Type: api.SmartContractInterfaceEthereum, Label: "large"}); err != nil {
@@ -157,7 +163,9 @@ func TestLargeActivitiesAreNotKeptInTheListCaches(t *testing.T) {
 		}
 	}
 	for k, b := range c.encoded {
-		if len(b) > 100<<10 { // an ordinary activity with its few votes is a few kilobytes
+		// An ordinary activity with its few votes is a few kilobytes; one
+		// that repeats the interface is longer than it.
+		if len(b) > len(big) {
 			t.Errorf("encoding %s (%d bytes) is kept", k, len(b))
 		}
 	}
@@ -166,11 +174,15 @@ func TestLargeActivitiesAreNotKeptInTheListCaches(t *testing.T) {
 // A page of large activities ends before it passes maxListReplyBytes (the
 // service would otherwise build, per request, a reply of up to 100 of them,
 // 100 MB), and paging on from either end reaches every one, in order: a page
-// of newer ones cut short keeps those next to its cursor.
+// of newer ones cut short keeps those next to its cursor. The page ends by
+// comparing its size with the bound, so activities a fraction of the largest
+// under a bound the same fraction of maxListReplyBytes (Config.MaxListReplyBytes)
+// show the same at a fraction of the bytes.
 func TestListPageOfLargeActivitiesEndsEarly(t *testing.T) {
-	e := newEnv(t)
+	const scale = 32
+	e := newEnvWith(t, envOptions{threshold: 2, maxListReplyBytes: maxListReplyBytes / scale})
 	ctx := ctxT(t)
-	big := largeInterface()
+	big := interfaceOfSize(400_000 / scale)
 	const n = 12
 	for range n {
 		if _, err := e.clients["operator"].CreateSmartContractInterface(ctx, api.CreateSmartContractInterfaceParams{
@@ -189,8 +201,8 @@ func TestListPageOfLargeActivitiesEndsEarly(t *testing.T) {
 		if r.status != 200 {
 			t.Fatalf("list %v: HTTP %d %.200s", opts, r.status, r.body)
 		}
-		if len(r.body) > maxListReplyBytes+64 {
-			t.Fatalf("list %v: a reply of %d bytes, over %d", opts, len(r.body), maxListReplyBytes)
+		if len(r.body) > e.srv.listReplyBytes+64 {
+			t.Fatalf("list %v: a reply of %d bytes, over %d", opts, len(r.body), e.srv.listReplyBytes)
 		}
 		var p api.ListActivitiesResponse
 		if err := json.Unmarshal(r.body, &p); err != nil {
@@ -253,4 +265,7 @@ func TestManyVotesDoNotKeepAnActivityOutOfTheCache(t *testing.T) {
 // largeInterface is a smart contract interface of 400,000 bytes, the most
 // SPEC.md allows, of escaped quotes: twice that in every reply repeating it
 // (servertest.LargeInterface, which these tests inside the package cannot use).
-func largeInterface() string { return `["` + strings.Repeat(`\"`, (400_000-4)/2) + `"]` }
+func largeInterface() string { return interfaceOfSize(400_000) }
+
+// interfaceOfSize is largeInterface of about size bytes.
+func interfaceOfSize(size int) string { return `["` + strings.Repeat(`\"`, (size-4)/2) + `"]` }

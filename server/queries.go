@@ -280,7 +280,7 @@ const (
 
 // encodePage encodes the activities of versions, in order, listPiece at a
 // time, stopping before one that would take the reply past
-// maxListReplyBytes.
+// s.listReplyBytes (maxListReplyBytes, or Config.MaxListReplyBytes).
 func (s *Server) encodePage(ctx context.Context, q querier, c *caller, versions []activityVersion) ([][]byte, error) {
 	out := make([][]byte, 0, len(versions))
 	size := 0
@@ -294,7 +294,7 @@ func (s *Server) encodePage(ctx context.Context, q querier, c *caller, versions 
 			return nil, err
 		}
 		for _, b := range encoded {
-			if len(out) > 0 && size+len(b) > maxListReplyBytes {
+			if len(out) > 0 && size+len(b) > s.listReplyBytes {
 				return out, nil
 			}
 			out = append(out, b)

@@ -15,8 +15,6 @@ import (
 // guess, and the wire says so: no OUTCOME_REJECTED), while the last
 // member's rejection, which needs no search, still rejects it.
 func TestCostlyRejectionFailsSafe(t *testing.T) {
-	e := newEnv(t)
-	ctx := ctxT(t)
 	fifty := "[" + strings.Repeat("1,", 49) + "1]"
 	twenty := "[" + strings.Repeat("1,", 19) + "1]"
 	loops := fmt.Sprintf("%s.all(a, %s.all(b, %s.all(c, a + b + c > 0)))", fifty, twenty, twenty)
@@ -33,7 +31,10 @@ func TestCostlyRejectionFailsSafe(t *testing.T) {
 	if one.Work == 0 {
 		t.Fatal("measuring a policy's work gave 0")
 	}
-	for i := range policy.ReachBudget/one.Work + 1 {
+	work := costlyBudget(one.Work)
+	e := newEnvWith(t, envOptions{threshold: 2, policyWork: work})
+	ctx := ctxT(t)
+	for i := range work/one.Work + 1 {
 		e.addPolicy(fmt.Sprint("costly ", i), api.EffectAllow, condition, consensus)
 	}
 

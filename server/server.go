@@ -49,6 +49,15 @@ type Config struct {
 	// of an empty one migrated anew: SchemaImage, which tests opening many
 	// services take once.
 	MemoryImage []byte
+	// PolicyWork bounds, in CEL cost units, the work of each policy decision
+	// and of each search for whether consensus is still reachable; 0 means
+	// the engine's defaults (policy.DecideBudget, policy.ReachBudget). Tests
+	// lower it to run out of it with a few costly policies.
+	PolicyWork uint64
+	// MaxListReplyBytes bounds a list_activities reply; 0 means the default,
+	// 8 MiB (maxListReplyBytes). Tests lower it to end a page early with
+	// activities a fraction of the largest.
+	MaxListReplyBytes int
 }
 
 // compileCacheBudget bounds the heap the compile cache keeps, as estimated
@@ -74,6 +83,9 @@ type Server struct {
 
 	policyBudget int64 // what an organization's policies may count together (policyCharge)
 
+	decideWork, reachWork uint64 // the policy engine's work budgets (Config.PolicyWork)
+	listReplyBytes        int    // the most a list_activities reply takes (Config.MaxListReplyBytes)
+
 	enclaveMu sync.Mutex // serializes creation of demo enclaves
 
 	ownLock *DataDirLock // taken by Open (Config.Lock nil), released by Close
@@ -91,6 +103,14 @@ func Open(cfg Config) (*Server, error) {
 		compiled: policy.NewCompileCache(compileCacheBudget), policyBudget: cfg.MaxPolicyBytes}
 	if s.policyBudget <= 0 {
 		s.policyBudget = defaultPolicyBudget
+	}
+	s.decideWork, s.reachWork = policy.DecideBudget, policy.ReachBudget
+	if cfg.PolicyWork > 0 {
+		s.decideWork, s.reachWork = cfg.PolicyWork, cfg.PolicyWork
+	}
+	s.listReplyBytes = maxListReplyBytes
+	if cfg.MaxListReplyBytes > 0 {
+		s.listReplyBytes = cfg.MaxListReplyBytes
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))

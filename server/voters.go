@@ -88,17 +88,17 @@ func (v *voters) awaitsPolicyConsensus(ctx context.Context, a *activity) (bool, 
 }
 
 // computeConsensus is awaitsPolicyConsensus's answer, bounded as a decision
-// is (policy.DecideBudget). When the budget runs out first, the members are
+// is (policy.DecideBudget, or Config.PolicyWork). When the budget runs out first, the members are
 // offered the vote: a vote that turns out not to count changes nothing (the
 // decision is its own, budgeted), while refusing one the policies ask for
 // would leave the activity waiting for votes nobody may cast.
 func (v *voters) computeConsensus(a *activity) bool {
 	_, params := a.Intent.Params()
 	in := policy.Input{Activity: policy.ActivityFor(a.Type, params), Now: v.now}
-	awaits, exhausted := policy.AwaitsConsensus(v.policies, in)
+	awaits, exhausted := policy.AwaitsConsensusWithin(v.policies, in, v.s.decideWork)
 	if exhausted {
 		v.s.log.Warn("who may vote: the policies cost more than one decision's work budget; members are offered the vote",
-			"activityId", a.ID, "budget", policy.DecideBudget)
+			"activityId", a.ID, "budget", v.s.decideWork)
 		return true
 	}
 	return awaits

@@ -47,7 +47,6 @@ func newCostlyClockEnv(t *testing.T) (*testEnv, *logBuffer, map[string][]string)
 	for i := range 8 {
 		extra[fmt.Sprintf("m%02d", i)] = nil
 	}
-	e := newEnvWith(t, envOptions{threshold: 2, extra: extra, log: logs})
 	twenty := "[" + strings.Repeat("1,", 19) + "1]"
 	// Every loop runs to its end, and the policy is never active.
 	costly := fmt.Sprintf("%s.all(a, %s.all(b, %s.all(c, time.now > Timestamp('2000-01-01T00:00:00Z')))) && %s.size() > 100",
@@ -61,8 +60,10 @@ func newCostlyClockEnv(t *testing.T) (*testEnv, *logBuffer, map[string][]string)
 	if one.Work < 10_000 || one.Exhausted {
 		t.Fatalf("measuring a time expression's work: %+v", one)
 	}
+	work := costlyBudget(one.Work)
+	e := newEnvWith(t, envOptions{threshold: 2, extra: extra, log: logs, policyWork: work})
 	// AwaitsConsensus does less than a decision (no consensus): twice as many.
-	for i := range 2 * (policy.DecideBudget/one.Work + 1) {
+	for i := range 2 * (work/one.Work + 1) {
 		e.addTimedPolicy(api.CreatePolicyParams{PolicyName: fmt.Sprint("costly ", i), Effect: api.EffectAllow,
 			Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", Consensus: "approvers.count() >= 2", Time: costly})
 	}
