@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // query POSTs req to query/<name>, stamped, retrying on 429/5xx/network errors.
@@ -435,28 +434,9 @@ func (c *Client) WebhookJWKS(ctx context.Context) (*JWKS, error) {
 // backoff between polls (the retry policy's base and cap). When ctx ends it returns
 // the last activity seen with ctx's error.
 func (c *Client) WaitForActivity(ctx context.Context, activityID string, until func(*Activity) bool) (*Activity, error) {
-	if until == nil {
-		until = func(a *Activity) bool { return IsTerminal(a.Status) }
-	}
-	var last *Activity
-	for attempt := 0; ; attempt++ {
+	a, _, err := c.waitFor(ctx, activityID, until, func(ctx context.Context) (*Activity, json.RawMessage, error) {
 		a, err := c.GetActivity(ctx, activityID)
-		if err != nil {
-			if ctx.Err() != nil {
-				return last, fmt.Errorf("wait for activity %s: %w", SanitizeID(activityID), ctx.Err())
-			}
-			return last, fmt.Errorf("wait for activity %s: %w", SanitizeID(activityID), err)
-		}
-		last = a
-		if until(a) {
-			return a, nil
-		}
-		wait := c.backoff(attempt)
-		if wait <= 0 {
-			wait = 10 * time.Millisecond // never spin on a zero policy
-		}
-		if err := c.sleep(ctx, wait); err != nil {
-			return last, fmt.Errorf("wait for activity %s: %w", SanitizeID(activityID), err)
-		}
-	}
+		return a, nil, err
+	})
+	return a, err
 }

@@ -127,8 +127,9 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 		until = fmt.Sprintf(" or --timeout %s passes", *timeout)
 	}
 	var a *api.Activity
+	var sent json.RawMessage // the reply that showed the end, for --json's fallback
 	for {
-		a, err = client.WaitForActivity(waitCtx, id, progress)
+		a, sent, err = client.WaitForActivityRaw(waitCtx, id, progress)
 		if err == nil {
 			break
 		}
@@ -171,9 +172,9 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 				shownID, ended, err, shownID)}
 		}
 		// A script parsing standard output still gets a record: the copy
-		// whose status showed the end, as sent, said to be that and not a
-		// final read.
-		if werr := writeJSON(c.stdout, api.ActivityResponse{Activity: *a}); werr != nil {
+		// whose status showed the end, as the service sent it (fields vigil
+		// does not model too), said to be that and not a final read.
+		if werr := writeJSON(c.stdout, sent); werr != nil {
 			return &exitStatus{code, fmt.Sprintf("activity %s ended %s; neither its final state (%v) nor the copy seen when it ended (%v) is printed: see it with 'vigil activity get %s'",
 				shownID, ended, err, werr, shownID)}
 		}

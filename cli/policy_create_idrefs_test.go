@@ -14,6 +14,8 @@ import (
 // 'mfa create', whose condition may name ids too) warn the same way before
 // sending, on standard error: with --json standard output is still only the
 // activity. An id that is the organization's tag or user gives no warning.
+// Only ids where a tag or user id is expected are judged
+// (TestPolicyCreateWarnsOnlyWhereATagOrUserIDIsExpected).
 func TestPolicyCreateWarnsOfAnUnknownIDBeforeSubmitting(t *testing.T) {
 	e := newVerbEnv(t)
 	typo := "01a2c0de-0000-7000-8000-000000000000"
@@ -36,7 +38,7 @@ func TestPolicyCreateWarnsOfAnUnknownIDBeforeSubmitting(t *testing.T) {
 	}
 
 	code, out, errOut = e.run("", "mfa", "create", "--user", "operator", "--name", "n", "--step", "passkey",
-		"--condition", "activity.resource == '"+typo+"'")
+		"--condition", "activity.params.user_id == '"+typo+"'")
 	wantExit(t, "mfa create", code, 0, out, errOut)
 	if !strings.Contains(errOut, "warning: "+typo+" is not a tag or user") {
 		t.Errorf("mfa create with a condition naming %s gave no warning before submitting\nstderr: %s", typo, strings.TrimSpace(errOut))

@@ -38,14 +38,17 @@ func (r IDRef) String() string {
 
 // IDRefs lists, in order of first appearance and once each, the string
 // literals of src that name a tag (tagNames: id → name) or a user
-// (userNames), and those shaped like an id (a UUID) that name neither.
-// Literals are decoded as the policy language decodes them, so an id
-// written with escapes ('\u0030…') is still found. It never fails: src may
-// be any text.
+// (userNames), and those shaped like an id (a UUID) that name neither where
+// a tag or user id is expected (idpositions.go; anywhere, when src does not
+// parse). Literals are decoded as the policy language decodes them, so an
+// id written with escapes ('\u0030…') is still found. It never fails: src
+// may be any text.
 func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 	var out []IDRef
 	var p *parser.Parser // made at the first literal: most expressions hold none
 	seen := map[string]bool{}
+	var expected map[string]bool // read at the first unknown id
+	read, parsed := false, false
 	for _, t := range Tokens(src) {
 		if t.Kind != TokenString {
 			continue
@@ -67,7 +70,13 @@ func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 		case hasKey(userNames, v):
 			out = append(out, IDRef{ID: v, Kind: "user", Name: userNames[v]})
 		case api.UUIDShaped(v):
-			out = append(out, IDRef{ID: v})
+			if !read {
+				expected, parsed = idPositions(src)
+				read = true
+			}
+			if expected[v] || !parsed {
+				out = append(out, IDRef{ID: v})
+			}
 		}
 	}
 	return out

@@ -35,6 +35,14 @@ type SizedDialog interface {
 	SetSize(width, height int)
 }
 
+// drawnDialog is a dialog told the size it was drawn at each time the root
+// draws it on top: what was on screen is what was drawn, not every size it
+// was given.
+type drawnDialog interface {
+	Dialog
+	Drawn(width, height int)
+}
+
 // OpenDialogMsg asks the root to push a dialog; screens send it with OpenDialog.
 type OpenDialogMsg struct{ Dialog Dialog }
 
@@ -187,6 +195,11 @@ type ConfirmDialog struct {
 	onNo          tea.Cmd
 	noReopens     Dialog // asked for on any No instead of onNo (reopensOnNo)
 	width, height int    // of the body it is drawn over (SizedDialog)
+	// drawn is the size the root last drew it at (Drawn), zero once what it
+	// shows changed since (a scroll, a restatement): the only window known
+	// to have been on screen. A dialog under another one is sized but never
+	// drawn.
+	drawn         [2]int
 	arming        armGuard
 	unreadNoticed bool // the notice is UnreadNotice's: cleared once read to the end
 	// changed: what the dialog restates changed while it was open (restate):
@@ -242,6 +255,7 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 				d.confirm.Notice, d.unreadNoticed = "", false
 			}
 		}
+		d.drawn = [2]int{} // the window moved: not drawn yet
 		return d, nil
 	}
 	switch d.arming.answer(&d.confirm, msg) {
@@ -293,6 +307,7 @@ func (d *ConfirmDialog) guard() *armGuard { return &d.arming }
 func (d *ConfirmDialog) restate(next ui.Confirm, what string) {
 	d.confirm.Restate(next)
 	d.notice, d.changed, d.unreadNoticed = next.Notice, true, false
+	d.drawn = [2]int{} // the new text has not been drawn
 	d.confirm.Notice = "changed while open: " + what + "; read it again: the next y only confirms you have, the y after it answers"
 }
 
@@ -311,7 +326,10 @@ func (d *ConfirmDialog) View(th *theme.Theme, width, height int) string {
 
 // SetSize implements SizedDialog: scrolling, and judging what has been
 // read, need the window. A window that grows shows at least what the old one
-// showed, and that was on screen: it stays read. A window that shrinks (a
+// showed, and if the old one was drawn, that was on screen: it stays read.
+// Only a drawn one: a dialog under another, or a size passed through
+// between two frames, is never drawn, and a window that grew twice unseen
+// would count lines as read that no frame showed. A window that shrinks (a
 // notice or the help took rows, the terminal was made smaller) no longer
 // shows all of it: what it hides counts as read only if it had been on
 // screen before the last window, so that y waits until it is scrolled to
@@ -320,11 +338,14 @@ func (d *ConfirmDialog) SetSize(width, height int) {
 	if width == d.width && height == d.height {
 		return
 	}
-	if d.width > 0 && d.height > 0 && width >= d.width && height >= d.height {
+	if d.width > 0 && d.height > 0 && width >= d.width && height >= d.height && d.drawn == [2]int{d.width, d.height} {
 		d.confirm.Shown(d.width, d.height)
 	}
 	d.width, d.height = width, height
 }
+
+// Drawn implements drawnDialog: the root drew the dialog in width×height.
+func (d *ConfirmDialog) Drawn(width, height int) { d.drawn = [2]int{width, height} }
 
 func (d *ConfirmDialog) Keys() ui.KeyMap {
 	k := d.confirm.Keys

@@ -273,6 +273,9 @@ func (r *Root) Render() string {
 	body := screen.View()
 	if d := r.dialogs.Top(); d != nil {
 		body = ui.Overlay(body, d.View(th, w, bodyH), w, bodyH)
+		if dd, ok := d.(drawnDialog); ok {
+			dd.Drawn(w, bodyH)
+		}
 	}
 	lines := strings.Split(body, "\n")
 	if len(lines) > bodyH {
