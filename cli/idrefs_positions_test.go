@@ -12,8 +12,8 @@ import (
 // approver can meet. Conditions name wallets, accounts and keys by id too
 // (docs/policy-language.md's wallet allowlist, "never with one key"), ids
 // that are right and are no tag or user: warning of each taught people to
-// skip the warning. Only an id where a tag or user id is expected is judged,
-// and a mistyped tag beside them is still warned of.
+// skip the warning. An id provably of another kind is not judged, and a
+// mistyped tag beside them is still warned of.
 func TestPolicyCreateWarnsOnlyWhereATagOrUserIDIsExpected(t *testing.T) {
 	e := newVerbEnv(t)
 	ctx := context.Background()

@@ -55,6 +55,9 @@ type Decision struct {
 	// deny was judged; otherwise it is REQUIRES_CONSENSUS (undecided: the
 	// activity waits, and only the root quorum is sure to complete it).
 	Exhausted bool
+	// Budget is the work budget the policies were judged within, in cost
+	// units (DecideBudget, or DecideWithin's); 0 when unmetered.
+	Budget uint64
 	// Work is the work charged to the policies, in cost units.
 	Work uint64
 	// OwnCredential is true when the outcome is ALLOW only because a user
@@ -277,8 +280,9 @@ func Decide(policies []Policy, in Input, quorum Quorum, rootOnly bool) Decision 
 const DecideBudget = 1_000_000
 
 // errNotJudged is the error of a policy that Decide did not judge because
-// the work budget ran out first.
-var errNotJudged = fmt.Errorf("not evaluated: the decision ran out of its work budget (%d cost units) first", DecideBudget)
+// the work budget ran out first; a decision records it as notJudged, which
+// states the budget it ran within.
+var errNotJudged = errors.New("not evaluated: the decision ran out of its work budget first")
 
 // decide is Decide charging its work to m (nil: unmetered). When m's budget
 // runs out before every policy is judged, the decision is Exhausted and its
@@ -318,14 +322,14 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 	}
 
 	d := Decision{Policies: make([]api.PolicyOutcome, 0, len(policies)), RootApprovers: rootMembers, RootNeeded: need,
-		Details: make([]PolicyDetail, 0, len(policies)), Work: m.used() - start}
+		Details: make([]PolicyDetail, 0, len(policies)), Work: m.used() - start, Budget: m.limit()}
 	var denied, allowed, waiting, failed, lacking, inactive, unjudged, unreadable []string
 	for i, p := range policies {
 		v := verdicts[i]
 		if v == nil {
 			d.Exhausted = true
 			unjudged = append(unjudged, p.ID)
-			v = &verdict{outcome: api.OutcomeError, err: errNotJudged}
+			v = &verdict{outcome: api.OutcomeError, err: notJudged{m.budget}}
 		}
 		d.Policies = append(d.Policies, api.PolicyOutcome{PolicyID: p.ID, Outcome: v.outcome})
 		d.Details = append(d.Details, PolicyDetail{Policy: p, Outcome: v.outcome, Result: v.result, Err: v.err})

@@ -163,7 +163,7 @@ func why(d Decision) string {
 // undecided is why a decision cut short by its work budget waits.
 func undecided(d Decision) string {
 	return fmt.Sprintf("waiting: undecided, because the policies cost more than one decision's work budget "+
-		"(%d cost units) and were not all evaluated; the root quorum can still approve it: %s", DecideBudget, quorumSoFar(d))
+		"(%d cost units) and were not all evaluated; the root quorum can still approve it: %s", orDefault(d.Budget, DecideBudget), quorumSoFar(d))
 }
 
 // Simulation is one activity decided with the organization's policies as they

@@ -38,17 +38,17 @@ func (r IDRef) String() string {
 
 // IDRefs lists, in order of first appearance and once each, the string
 // literals of src that name a tag (tagNames: id → name) or a user
-// (userNames), and those shaped like an id (a UUID) that name neither where
-// a tag or user id is expected (idpositions.go; anywhere, when src does not
-// parse). Literals are decoded as the policy language decodes them, so an
+// (userNames), and those shaped like an id (a UUID) that name neither,
+// unless every use of one is provably another kind of id, a wallet's or a
+// key's (idpositions.go; none is, when src does not parse). Literals are decoded as the policy language decodes them, so an
 // id written with escapes ('\u0030…') is still found. It never fails: src
 // may be any text.
 func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 	var out []IDRef
 	var p *parser.Parser // made at the first literal: most expressions hold none
 	seen := map[string]bool{}
-	var expected map[string]bool // read at the first unknown id
-	read, parsed := false, false
+	var other map[string]bool // read at the first unknown id
+	read := false
 	for _, t := range Tokens(src) {
 		if t.Kind != TokenString {
 			continue
@@ -71,10 +71,10 @@ func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 			out = append(out, IDRef{ID: v, Kind: "user", Name: userNames[v]})
 		case api.UUIDShaped(v):
 			if !read {
-				expected, parsed = idPositions(src)
+				other = otherIDs(src)
 				read = true
 			}
-			if expected[v] || !parsed {
+			if !other[v] {
 				out = append(out, IDRef{ID: v})
 			}
 		}

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"strings"
+
 	"cel.dev/cel-go/common"
 	"cel.dev/cel-go/common/ast"
 	"cel.dev/cel-go/common/operators"
@@ -11,52 +13,78 @@ import (
 // tags and users (wallet.id in ['…'], credentials.any(c, c.id == '…')): an
 // id there that is no tag or user is right, and warning of it taught
 // readers to skip the warning that matters, a mistyped tag in a consensus.
-// So an id-shaped literal that names nothing known is judged only where a
-// tag or user id is expected: compared with a user's id or tags, a
-// credential's user_id, or activity.params.user_id / user_ids.
+// The warning is a safety net, so it errs toward warning: an id-shaped
+// literal that names nothing known is kept quiet only where it is provably
+// another kind of id, compared with or looked up in a field that names a
+// wallet, account, key, credential, policy or address. Everywhere else
+// (an invitation's tags, a list of literals a loop checks, a position
+// nobody foresaw) it is warned of.
 
-// What an expression holds, as far as tag and user ids go; a list kind is
-// listOf its elements'.
+// What an expression holds, as far as other kinds of ids go; a list kind
+// is listOf its elements'.
 const (
-	kindUser   = "user"
-	kindCred   = "credential"
-	kindUserID = "user id"
-	kindTagID  = "tag id"
-	listOf     = "list of "
+	kindOtherID = "other id" // a wallet, key, account, policy id or address: never a tag or user
+	kindWallet  = "wallet"
+	kindKey     = "private key"
+	kindAccount = "wallet account"
+	kindCred    = "credential"
+	kindAct     = "activity"
+	kindParam   = "activity parameter" // any value read from activity.params
+	listOf      = "list of "
 )
 
-// idParams are the activity parameters that hold user ids, both spellings
-// (the local service exposes camelCase too).
-var idParams = map[string]string{
-	"user_id": kindUserID, "userId": kindUserID,
-	"user_ids": listOf + kindUserID, "userIds": listOf + kindUserID,
+// otherIDParams are the endings (snake_case) of the activity parameters
+// that name something other than a tag or user.
+var otherIDParams = []string{
+	"wallet_id", "wallet_ids", "wallet_account_id", "wallet_account_ids",
+	"private_key_id", "private_key_ids", "api_key_id", "api_key_ids",
+	"authenticator_id", "authenticator_ids", "policy_id", "policy_ids",
+	"endpoint_id", "endpoint_ids", "session_profile_id", "organization_id",
+	"address", "addresses", "public_key", "public_keys",
+	"leaf_id", "transfer_id", "operator_id",
 }
 
 // macroCalls bind their first argument to each element of their target.
 var macroCalls = map[string]bool{"any": true, "all": true, "exists": true, "exists_one": true, "filter": true, "map": true}
 
-// idPositions is the set of string literal values that src compares with a
-// tag or user id, and whether src could be read at all (when not, every
-// literal is to be judged: what it is compared with is unknown).
-func idPositions(src string) (map[string]bool, bool) {
+// otherIDs is the set of string literal values that src uses only as ids of
+// another kind than tags and users: every occurrence is compared with, or
+// looked up in, such a field. It is empty when src cannot be read: what a
+// literal is compared with is then unknown.
+func otherIDs(src string) map[string]bool {
 	rw, errs := rewrite(src)
 	if len(errs) > 0 {
-		return nil, false
+		return nil
 	}
 	p, err := parser.NewParser() // no macros: any(v, p) stays a call, its variable in sight
 	if err != nil {
-		return nil, false
+		return nil
 	}
 	parsed, iss := p.Parse(common.NewTextSource(rw.text))
 	if iss != nil && len(iss.GetErrors()) > 0 {
-		return nil, false
+		return nil
 	}
-	w := idWalk{judged: map[string]bool{}}
+	w := idWalk{excused: map[int64]bool{}, uses: map[string][]int64{}}
 	w.walk(parsed.Expr(), nil)
-	return w.judged, true
+	out := map[string]bool{}
+	for v, ids := range w.uses {
+		all := true
+		for _, id := range ids {
+			all = all && w.excused[id]
+		}
+		if all {
+			out[v] = true
+		}
+	}
+	return out
 }
 
-type idWalk struct{ judged map[string]bool }
+// idWalk records each string literal's occurrences (uses, by expression
+// id) and those that are provably another kind of id (excused).
+type idWalk struct {
+	excused map[int64]bool
+	uses    map[string][]int64
+}
 
 // scope is the macro variables in sight, innermost last.
 type scope []struct{ name, kind string }
@@ -74,11 +102,14 @@ func (s scope) with(name, kind string) scope {
 	return append(s[:len(s):len(s)], struct{ name, kind string }{name, kind})
 }
 
-func isIDKind(k string) bool { return k == kindUserID || k == kindTagID }
-
+// elemKind is the kind of an element of a value of kind k: an id list's
+// are ids, a parameter's parts are parameters.
 func elemKind(k string) string {
-	if len(k) > len(listOf) && k[:len(listOf)] == listOf {
+	switch {
+	case strings.HasPrefix(k, listOf):
 		return k[len(listOf):]
+	case k == kindOtherID, k == kindParam:
+		return k
 	}
 	return ""
 }
@@ -89,20 +120,28 @@ func (w *idWalk) kind(e ast.Expr, s scope) string {
 	case ast.IdentKind:
 		name := e.AsIdent()
 		if k, ok := s.kindOf(name); ok {
-			return k
+			return k // a loop variable shadows a keyword
 		}
 		switch name {
-		case varApprovers:
-			return listOf + kindUser
+		case varWallet:
+			return kindWallet
+		case varWallets:
+			return listOf + kindWallet
+		case varPrivateKey:
+			return kindKey
+		case varWalletAccount:
+			return kindAccount
 		case varCredentials:
 			return listOf + kindCred
+		case varActivity:
+			return kindAct
 		}
 	case ast.SelectKind:
 		sel := e.AsSelect()
 		if sel.IsTestOnly() {
 			return ""
 		}
-		return fieldKind(w.kind(sel.Operand(), s), isParams(sel.Operand(), s), sel.FieldName())
+		return fieldKind(w.kind(sel.Operand(), s), sel.FieldName())
 	case ast.CallKind:
 		call := e.AsCall()
 		if !call.IsMemberFunction() {
@@ -111,18 +150,19 @@ func (w *idWalk) kind(e ast.Expr, s scope) string {
 		target, args := call.Target(), call.Args()
 		switch call.FunctionName() {
 		case fnIndex:
-			if len(args) == 1 && isParams(target, s) {
+			k := w.kind(target, s)
+			if k == kindParam && len(args) == 1 {
 				if name, ok := stringLiteral(args[0]); ok {
-					return idParams[name]
+					return fieldKind(k, name) // activity.params['wallet_id']
 				}
 			}
-			return elemKind(w.kind(target, s))
+			return elemKind(k)
 		case fnSlice, "filter":
 			return w.kind(target, s)
 		case "map":
-			if len(args) == 2 && args[0].Kind() == ast.IdentKind {
+			if n := len(args); (n == 2 || n == 3) && args[0].Kind() == ast.IdentKind {
 				elem := elemKind(w.kind(target, s))
-				if k := w.kind(args[1], s.with(args[0].AsIdent(), elem)); k != "" {
+				if k := w.kind(args[n-1], s.with(args[0].AsIdent(), elem)); k != "" {
 					return listOf + k
 				}
 			}
@@ -131,58 +171,70 @@ func (w *idWalk) kind(e ast.Expr, s scope) string {
 	return ""
 }
 
-// fieldKind is what field of a value of kind holds (params: the value is
-// activity.params).
-func fieldKind(kind string, params bool, field string) string {
-	switch {
-	case params:
-		return idParams[field]
-	case kind == kindUser && field == "id":
-		return kindUserID
-	case kind == kindUser && field == "tags":
-		return listOf + kindTagID
-	case kind == kindCred && field == "user_id":
-		return kindUserID
+// fieldKind is what field of a value of kind holds.
+func fieldKind(kind, field string) string {
+	switch kind {
+	case kindWallet:
+		if field == "id" {
+			return kindOtherID
+		}
+	case kindKey:
+		if field == "id" || field == "tags" { // a key's tags are private key tags, not user tags
+			return kindOtherID
+		}
+	case kindAccount:
+		return kindOtherID
+	case kindCred:
+		if field == "id" || field == "credential_id" || field == "public_key" {
+			return kindOtherID
+		}
+	case kindAct:
+		switch field {
+		case "params":
+			return kindParam
+		case "type", "kind", "resource", "action":
+			return kindOtherID // names, never an id
+		}
+	case kindParam:
+		name := snakeCase(field)
+		for _, end := range otherIDParams {
+			if name == end || strings.HasSuffix(name, "_"+end) {
+				return kindOtherID
+			}
+		}
+		return kindParam
 	}
 	return ""
 }
 
-// isParams reports whether e is activity.params (activity not shadowed).
-func isParams(e ast.Expr, s scope) bool {
-	if e.Kind() != ast.SelectKind || e.AsSelect().FieldName() != "params" {
-		return false
-	}
-	op := e.AsSelect().Operand()
-	if op.Kind() != ast.IdentKind || op.AsIdent() != varActivity {
-		return false
-	}
-	_, shadowed := s.kindOf(varActivity)
-	return !shadowed
-}
-
-// judge marks e, when it is a string literal, or each string literal of e
-// when it is a list, as compared with an id of kind.
-func (w *idWalk) judge(e ast.Expr, kind string) {
-	if !isIDKind(kind) {
+// excuse marks e, when it is a string literal, as another kind of id when
+// kind says it is compared with one.
+func (w *idWalk) excuse(e ast.Expr, kind string) {
+	if kind != kindOtherID {
 		return
 	}
-	if v, ok := stringLiteral(e); ok {
-		w.judged[v] = true
+	if _, ok := stringLiteral(e); ok {
+		w.excused[e.ID()] = true
 	}
 }
 
-func (w *idWalk) judgeEach(list ast.Expr, kind string) {
+func (w *idWalk) excuseEach(list ast.Expr, kind string) {
 	if list.Kind() != ast.ListKind {
 		return
 	}
 	for _, el := range list.AsList().Elements() {
-		w.judge(el, kind)
+		w.excuse(el, kind)
 	}
 }
 
-// walk marks the literals compared with a tag or user id in e and below.
+// walk records the string literals in e and below, and excuses those
+// compared with another kind of id.
 func (w *idWalk) walk(e ast.Expr, s scope) {
 	switch e.Kind() {
+	case ast.LiteralKind:
+		if v, ok := stringLiteral(e); ok {
+			w.uses[v] = append(w.uses[v], e.ID())
+		}
 	case ast.SelectKind:
 		w.walk(e.AsSelect().Operand(), s)
 	case ast.ListKind:
@@ -205,22 +257,29 @@ func (w *idWalk) walk(e ast.Expr, s scope) {
 
 func (w *idWalk) call(call ast.CallExpr, s scope) {
 	args := call.Args()
+	member := call.IsMemberFunction()
 	switch fn := call.FunctionName(); {
 	case (fn == operators.Equals || fn == operators.NotEquals) && len(args) == 2:
-		w.judge(args[1], w.kind(args[0], s))
-		w.judge(args[0], w.kind(args[1], s))
+		w.excuse(args[1], w.kind(args[0], s))
+		w.excuse(args[0], w.kind(args[1], s))
 	case fn == operators.In && len(args) == 2:
-		w.judgeEach(args[1], w.kind(args[0], s))
-		w.judge(args[0], elemKind(w.kind(args[1], s)))
-	case fn == "contains" && call.IsMemberFunction() && len(args) == 1:
-		w.judge(args[0], elemKind(w.kind(call.Target(), s)))
-		w.judgeEach(call.Target(), w.kind(args[0], s))
-	case macroCalls[fn] && call.IsMemberFunction() && len(args) == 2 && args[0].Kind() == ast.IdentKind:
+		w.excuseEach(args[1], w.kind(args[0], s))
+		w.excuse(args[0], elemKind(w.kind(args[1], s)))
+	case fn == "contains" && member && len(args) == 1:
+		w.excuse(args[0], elemKind(w.kind(call.Target(), s)))
+		w.excuseEach(call.Target(), w.kind(args[0], s))
+	case (fn == "startsWith" || fn == "endsWith") && member && len(args) == 1:
+		w.excuse(args[0], w.kind(call.Target(), s))
+	case macroCalls[fn] && member && (len(args) == 2 || len(args) == 3) && args[0].Kind() == ast.IdentKind:
+		// the predicate, and map's transform (map(x, filter, expr) too)
 		w.walk(call.Target(), s)
-		w.walk(args[1], s.with(args[0].AsIdent(), elemKind(w.kind(call.Target(), s))))
+		inner := s.with(args[0].AsIdent(), elemKind(w.kind(call.Target(), s)))
+		for _, a := range args[1:] {
+			w.walk(a, inner)
+		}
 		return
 	}
-	if call.IsMemberFunction() {
+	if member {
 		w.walk(call.Target(), s)
 	}
 	for _, a := range args {

@@ -2,10 +2,10 @@ package policy
 
 import "testing"
 
-// An id-shaped literal that names no known tag or user is flagged only where
-// a tag or user id is expected; a wallet's, key's or credential's id is
-// right as it is. An expression that does not parse flags every one: what
-// the literal is compared with is unknown.
+// An id-shaped literal that names no known tag or user is flagged where a
+// tag or user id is expected; a wallet's, key's or credential's id is right
+// as it is, and quiet. An expression that does not parse flags every one:
+// what the literal is compared with is unknown.
 func TestIDRefsFlagsUnknownIDsOnlyWhereATagOrUserIDIsExpected(t *testing.T) {
 	const id = "01a22133-8b86-76f3-83c1-234ad42ced24"
 	q := "'" + id + "'"

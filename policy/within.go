@@ -1,5 +1,7 @@
 package policy
 
+import "fmt"
+
 // The engine's work budgets (DecideBudget, ReachBudget) are sized for a real
 // service; the functions below take another, so that a service opened with a
 // lower one (server.Config.PolicyWork, for tests) reaches it with a few
@@ -28,4 +30,23 @@ func orDefault(budget, def uint64) uint64 {
 		return def
 	}
 	return budget
+}
+
+// notJudged is errNotJudged as a decision records it, stating the budget
+// it ran within, so that a policy's error and the decision's reason name
+// the same one.
+type notJudged struct{ budget uint64 }
+
+func (e notJudged) Error() string {
+	return fmt.Sprintf("not evaluated: the decision ran out of its work budget (%d cost units) first", e.budget)
+}
+
+func (e notJudged) Is(target error) bool { return target == errNotJudged }
+
+// limit is m's budget, 0 when unmetered.
+func (m *meter) limit() uint64 {
+	if m == nil {
+		return 0
+	}
+	return m.budget
 }
