@@ -301,14 +301,21 @@ type Org struct {
 	Eval evaluationContext
 }
 
+// defaultTimeout is the per-call timeout when the profile sets none.
+const defaultTimeout = 15 * time.Second
+
+// timeout is how long a command's calls may take: Timeout, or the default.
+func (c *Common) timeout() time.Duration {
+	if c.Timeout <= 0 {
+		return defaultTimeout
+	}
+	return c.Timeout
+}
+
 // ctx returns a context bounded by the per-call timeout; commands run outside
 // Update, so they own their context.
 func (c *Common) ctx() (context.Context, context.CancelFunc) {
-	t := c.Timeout
-	if t <= 0 {
-		t = 15 * time.Second
-	}
-	return context.WithTimeout(context.Background(), t)
+	return context.WithTimeout(context.Background(), c.timeout())
 }
 
 // orgLoadedMsg carries the organization, the user and the user list, fetched once

@@ -29,7 +29,7 @@ func (w *explainWatch) send(msg tea.Msg) []explainedMsg {
 	_, cmd := w.h.root.Update(msg)
 	w.updating = false
 	var held []explainedMsg
-	for _, m := range collectWithin(cmd, w.h.slowCommands) {
+	for _, m := range collectWithin(cmd, w.h.commandWait()) {
 		if ex, ok := m.(explainedMsg); ok {
 			held = append(held, ex)
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -301,7 +302,9 @@ type harness struct {
 	// slowCommands is how long a command may run before the harness takes it
 	// for one that blocks on a delay it should have injected (0: 5 s). Tests
 	// that move megabytes through the local service set it longer: under the
-	// load of the whole suite, their commands legitimately take seconds.
+	// load of the whole suite, their commands legitimately take seconds. The
+	// harness always waits out the console's own deadline as well
+	// (commandWait), so a command that ends at it shows its error.
 	slowCommands time.Duration
 	// typingAhead delivers keys as one burst (typeAhead): no time passes
 	// between them, so a dialog they open is not armed before the next.
@@ -425,7 +428,11 @@ func (h *harness) armDialogs() {
 // Delays are injected (Options.Tick), so every command answers at once.
 func (h *harness) run(cmd tea.Cmd) {
 	h.t.Helper()
-	for _, msg := range collectWithin(cmd, h.slowCommands) {
+	msgs, err := collectUntil(cmd, h.commandWait())
+	if err != nil {
+		h.t.Fatal(err) // this test only: the binary's other tests still run
+	}
+	for _, msg := range msgs {
 		h.msgs = append(h.msgs, msg)
 		switch msg.(type) {
 		case tea.QuitMsg:
@@ -440,14 +447,39 @@ func (h *harness) run(cmd tea.Cmd) {
 
 func collect(cmd tea.Cmd) []tea.Msg { return collectWithin(cmd, 0) }
 
-// collectWithin is collect, taking a command that runs longer than limit
-// (0: 5 s) for one that blocks.
+// commandGrace is how long past its deadline a command may take to return
+// its timeout error: on a loaded 2-core machine under the race detector, the
+// goroutine that sees the context end may wait seconds for a core.
+const commandGrace = 30 * time.Second
+
+// commandWait is how long the harness waits for one command: slowCommands
+// (0: 5 s), but never less than the console's per-call deadline and then
+// some. A command whose calls reach their deadline ends with "did not answer
+// in time", which the test must see as such; a wait that ended with that
+// deadline would take it for a command that blocks.
+func (h *harness) commandWait() time.Duration {
+	return max(h.slowCommands, h.root.common.timeout()+commandGrace)
+}
+
+// collectWithin is collect, panicking on a command that runs longer than
+// limit (0: 5 s), taken for one that blocks.
 func collectWithin(cmd tea.Cmd, limit time.Duration) []tea.Msg {
+	msgs, err := collectUntil(cmd, limit)
+	if err != nil {
+		panic(err)
+	}
+	return msgs
+}
+
+// collectUntil runs cmd and returns its messages, expanding batches and
+// sequences; a command that runs longer than limit (0: 5 s) is an error,
+// with every goroutine's stack, to show where it blocked.
+func collectUntil(cmd tea.Cmd, limit time.Duration) ([]tea.Msg, error) {
 	if limit == 0 {
 		limit = 5 * time.Second
 	}
 	if cmd == nil {
-		return nil
+		return nil, nil
 	}
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- cmd() }()
@@ -455,26 +487,31 @@ func collectWithin(cmd tea.Cmd, limit time.Duration) []tea.Msg {
 	select {
 	case msg = <-ch:
 	case <-time.After(limit):
-		panic(fmt.Sprintf("a command blocked for %v: inject its delay", limit))
+		stacks := make([]byte, 1<<20)
+		stacks = stacks[:runtime.Stack(stacks, true)]
+		return nil, fmt.Errorf("a command blocked for %v: inject its delay, or bound its I/O by the console's deadline (Common.ctx)\n%s", limit, stacks)
 	}
+	var cmds []tea.Cmd
 	switch m := msg.(type) {
 	case nil:
-		return nil
+		return nil, nil
 	case tea.BatchMsg:
-		var out []tea.Msg
-		for _, c := range m {
-			out = append(out, collectWithin(c, limit)...)
+		cmds = m
+	default:
+		if reflect.TypeOf(msg).Name() != "sequenceMsg" {
+			return []tea.Msg{msg}, nil
 		}
-		return out
+		cmds = reflect.ValueOf(msg).Convert(reflect.TypeOf([]tea.Cmd{})).Interface().([]tea.Cmd)
 	}
-	if reflect.TypeOf(msg).Name() == "sequenceMsg" {
-		var out []tea.Msg
-		for _, c := range reflect.ValueOf(msg).Convert(reflect.TypeOf([]tea.Cmd{})).Interface().([]tea.Cmd) {
-			out = append(out, collectWithin(c, limit)...)
+	var out []tea.Msg
+	for _, c := range cmds {
+		msgs, err := collectUntil(c, limit)
+		if err != nil {
+			return nil, err
 		}
-		return out
+		out = append(out, msgs...)
 	}
-	return []tea.Msg{msg}
+	return out, nil
 }
 
 func keyPress(s string) tea.KeyPressMsg {
