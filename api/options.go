@@ -115,6 +115,22 @@ func WithMaxListReplyBytes(n int64, setting string) Option {
 	}
 }
 
+// WithMaxListReplyBytesUnchecked is WithMaxListReplyBytes without its floor
+// of MinReplyBytes, for tests outside this package: a list is refused by
+// comparing it with its bound, so a few users under a small bound show what
+// thousands do under a real one, without megabytes of reply to build (slow
+// under the race detector). n must be positive. A real client keeps the
+// floor: under it, replies the service may rightly send are refused.
+func WithMaxListReplyBytesUnchecked(n int64, setting string) Option {
+	return func(c *Client) error {
+		if n <= 0 {
+			return fmt.Errorf("WithMaxListReplyBytesUnchecked(%d): want a positive number of bytes", n)
+		}
+		c.maxListReply, c.listReplySetting = n, setting
+		return nil
+	}
+}
+
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option {
 	return func(c *Client) error {

@@ -32,6 +32,8 @@ type proc struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	// stopping says what the second stop signal does (nil: nothing).
+	stopping *stopping
 }
 
 // Exit statuses, the same for every command (docs/cli.md, "Exit status").
@@ -63,12 +65,12 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 func Main(args []string) int {
 	ctx, stop := cancelOnStopSignal(context.Background())
 	defer stop()
-	if len(args) > 0 && args[0] != "serve" && args[0] != "demo" && args[0] != "console" && !strings.HasPrefix(args[0], "-") {
-		// serve and demo handle a second signal themselves (a shutdown
-		// cut short, the store still closed); the console's terminal
-		// must be put back by the console.
-		defer exitOnSecondStopSignal()()
-	}
+	// serve, demo and the console clean up as they stop (the store closed,
+	// the demo's temporary directory removed, the terminal put back): a
+	// second signal cuts their shutdown short rather than skipping it.
+	cleans := len(args) == 0 || args[0] == "serve" || args[0] == "demo" || args[0] == "console" || strings.HasPrefix(args[0], "-")
+	stopping, stopWatching := watchSecondStopSignal(cleans)
+	defer stopWatching()
 	// Left to its default, SIGPIPE kills vigil on a write to a closed
 	// standard output, after a submit too, and nothing names the activity
 	// recorded. Notified (never read), it turns such a write into EPIPE:
@@ -78,7 +80,7 @@ func Main(args []string) int {
 	// vigil starts.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	defer signal.Reset(syscall.SIGPIPE)
-	return run(ctx, proc{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, args)
+	return run(ctx, proc{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, stopping: stopping}, args)
 }
 
 // stopSignals ask vigil to stop. SIGHUP is among them because closing the
@@ -92,31 +94,6 @@ func stopSignals() []os.Signal {
 // cancelOnStopSignal returns a context that ends on the first stopSignals.
 func cancelOnStopSignal(parent context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(parent, stopSignals()...)
-}
-
-// exitOnSecondStopSignal ends the process (exit 130, as a shell shows
-// Ctrl-C) on the second stop signal: the first cancels the command, and
-// should something not heed that, Ctrl-C again must still stop it, as it
-// would if vigil did not catch the signals. It returns a func that stops
-// watching.
-func exitOnSecondStopSignal() func() {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, stopSignals()...)
-	done := make(chan struct{})
-	go func() {
-		for n := 0; ; {
-			select {
-			case <-sigs:
-				if n++; n == 2 {
-					fmt.Fprintln(os.Stderr, "vigil: second stop signal: stopping at once")
-					os.Exit(130)
-				}
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() { signal.Stop(sigs); close(done) }
 }
 
 // run dispatches to a subcommand and maps its error to an exit status.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/screens"
@@ -177,6 +178,14 @@ func runProgram(ctx context.Context, c proc, root *screens.Root, logger *slog.Lo
 	if c.stdout != os.Stdout {
 		// Not the terminal (tests, pipes): nobody reports a size, so assume 80×24.
 		opts = append(opts, tea.WithOutput(c.stdout), tea.WithWindowSize(80, 24))
+	}
+	// Bubble Tea puts the terminal back as the program ends; should that
+	// hang past a second stop signal, its modes (raw input) are put back
+	// before the process exits.
+	if c.stdin == os.Stdin && term.IsTerminal(os.Stdin.Fd()) {
+		if state, err := term.GetState(os.Stdin.Fd()); err == nil {
+			defer c.stopping.lastResort(func() { term.Restore(os.Stdin.Fd(), state) })()
+		}
 	}
 	start := time.Now()
 	_, err := tea.NewProgram(root, opts...).Run()

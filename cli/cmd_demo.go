@@ -53,7 +53,13 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer env.Close()
+	// A second stop signal cuts the close short (requests in flight, the
+	// webhook restore, deliveries); the temporary directory, private keys
+	// among it, is still removed, by the close or, should it hang, last.
+	if env.temp {
+		defer c.stopping.lastResort(func() { os.RemoveAll(env.dir) })()
+	}
+	defer env.CloseContext(c.stopping.hurryCtx())
 	if env.note != "" {
 		// Before the console takes the screen; still there once it exits.
 		fmt.Fprintf(c.stderr, "note: %s\n", env.note)
@@ -120,6 +126,8 @@ type demoEnv struct {
 	restoreWebhook func(context.Context) error
 	httpSrvs       []*http.Server
 	conns          freshConns
+	running        inFlight
+	log            *slog.Logger
 }
 
 // freshConns tracks connections on which no request has started yet. The
@@ -156,7 +164,7 @@ func (f *freshConns) closeAll() {
 // startDemo listens on two random 127.0.0.1 ports (service and auth proxy), seeds
 // the demo organization in dataDir (a temporary directory when "") and serves it.
 func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *demoEnv, err error) {
-	env := &demoEnv{dir: dataDir}
+	env := &demoEnv{dir: dataDir, log: logger}
 	defer func() {
 		if err != nil {
 			env.Close()
@@ -201,7 +209,7 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 		ln net.Listener
 		h  http.Handler
 	}{{ln, env.srv.Handler()}, {pln, env.srv.AuthProxyHandler()}} {
-		hs := newHTTPServer(s.h, errLog)
+		hs := newHTTPServer(env.running.wrap(s.h), errLog)
 		hs.ConnState = env.conns.track
 		env.httpSrvs = append(env.httpSrvs, hs)
 		go hs.Serve(limitConns(hs, s.ln))
@@ -256,10 +264,18 @@ func (d *demoEnv) join(ctx context.Context, inUse error) error {
 	}
 }
 
+// demoCloseGrace bounds how long closing the demo waits for requests in
+// flight, and then for the webhook restore.
+const demoCloseGrace = 5 * time.Second
+
 // Close stops the service and removes a temporary data directory.
-func (d *demoEnv) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+func (d *demoEnv) Close() error { return d.CloseContext(context.Background()) }
+
+// CloseContext is Close, cutting short the wait for requests in flight, the
+// webhook restore and webhook deliveries when hurry ends (a second stop
+// signal). The service is still closed and a temporary directory removed.
+func (d *demoEnv) CloseContext(hurry context.Context) error {
+	deadline := time.Now().Add(demoCloseGrace)
 	var errs []error
 	for _, hs := range d.httpSrvs {
 		hs.SetKeepAlivesEnabled(false)
@@ -267,14 +283,16 @@ func (d *demoEnv) Close() error {
 	// Requests in flight finish (Shutdown waits for them); connections that
 	// never carried one are closed now instead of after Shutdown's 5 s grace.
 	d.conns.closeAll()
-	for _, hs := range d.httpSrvs {
-		errs = append(errs, hs.Shutdown(ctx))
+	if len(d.httpSrvs) > 0 {
+		errs = append(errs, shutdownHTTP(hurry, d.log, demoCloseGrace, &d.running, d.httpSrvs...))
 	}
+	ctx, cancel := context.WithDeadline(hurry, deadline)
+	defer cancel()
 	if d.restoreWebhook != nil {
 		errs = append(errs, d.restoreWebhook(ctx))
 	}
 	if d.srv != nil {
-		errs = append(errs, d.srv.Close())
+		errs = append(errs, d.srv.CloseContext(hurry))
 	}
 	errs = append(errs, d.lock.Release())
 	if d.temp && d.dir != "" {

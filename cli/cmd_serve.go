@@ -150,17 +150,22 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	if ctx.Err() != nil {
 		// The signal came during the schema upgrade (server.Open runs it
 		// whole): stop before announcing a service that would not serve.
-		srv.Close()
+		srv.CloseContext(c.stopping.hurryCtx())
 		log.Info(stoppedBeforeServingNote)
 		return nil
 	}
-	// Set once shutdown begins: a second signal ends it, which cuts short
-	// the wait for requests in flight and for webhook deliveries.
-	hurry, stopWatching := context.Background(), func() {}
+	// Ends at a second stop signal, whenever it comes: it cuts short the
+	// wait for requests in flight and for webhook deliveries, and the store
+	// is still closed (queued writes commit).
+	hurry := c.stopping.hurryCtx()
+	logged := make(chan struct{})
+	stopLog := context.AfterFunc(hurry, func() { defer close(logged); log.Warn("second signal: stopping at once") })
 	defer func() {
-		srv.CloseContext(hurry)
-		stopWatching() // only now: a second signal still hurries the close
+		if !stopLog() {
+			<-logged
+		}
 	}()
+	defer srv.CloseContext(hurry)
 	if err := lock.Serving(baseURL); err != nil {
 		return err
 	}
@@ -200,7 +205,6 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	case err = <-errc:
 		log.Error("server stopped", "err", err)
 	}
-	hurry, stopWatching = stopAtOnceOnSignal(log)
 	log.Info("shutting down; a second Ctrl-C (SIGINT) or SIGTERM stops at once", "grace", grace.String())
 	err = errors.Join(err, shutdownHTTP(hurry, log, *grace, &running, api, proxy))
 	if errors.Is(err, http.ErrServerClosed) {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
-	"os/signal"
 	"sync/atomic"
 	"time"
 )
@@ -26,28 +24,6 @@ func (f *inFlight) wrap(h http.Handler) http.Handler {
 		defer f.n.Add(-1)
 		h.ServeHTTP(w, r)
 	})
-}
-
-// stopAtOnceOnSignal returns a context that ends on the next SIGINT,
-// SIGTERM or SIGHUP (the first one already ended the command's context) and a func
-// that stops watching. The signal is caught from now on, so it never kills
-// the process half-way through closing the store.
-func stopAtOnceOnSignal(log *slog.Logger) (context.Context, func()) {
-	hurry, cancel := context.WithCancel(context.Background())
-	again := make(chan os.Signal, 1)
-	signal.Notify(again, stopSignals()...)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer signal.Stop(again)
-		select {
-		case sig := <-again:
-			log.Warn("second signal: stopping at once", "signal", sig.String())
-			cancel()
-		case <-hurry.Done():
-		}
-	}()
-	return hurry, func() { cancel(); <-done }
 }
 
 // shutdownHTTP stops the servers, letting requests in flight finish for up

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"runtime"
 	"strings"
 	"testing"
@@ -23,7 +24,11 @@ func stoppableServe(t *testing.T, extra ...string) (addr string, stderr *syncBuf
 	t.Cleanup(cancel)
 	done := make(chan error, 1)
 	var out, errOut syncBuffer
-	c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	// As Main's: the test's SIGINT is the second stop signal.
+	hurry, stopHurry := signal.NotifyContext(context.Background(), os.Interrupt)
+	t.Cleanup(stopHurry)
+	c := proc{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" },
+		stopping: &stopping{hurry: hurry}}
 	args := append([]string{"--data", t.TempDir(), "--addr", addr, "--auth-proxy-addr", proxyAddr}, extra...)
 	go func() { done <- cmdServe(ctx, c, args) }()
 	for {
