@@ -69,34 +69,12 @@ func stopDemoWith(t *testing.T, bin string, master, slave *os.File, sig syscall.
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	kill := func() { cmd.Process.Kill(); <-done }
-	var screen bytes.Buffer
-	buf := make([]byte, 8192)
-	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(screen.String(), "Pending activities") {
-		if time.Now().After(deadline) {
-			kill()
-			return fmt.Errorf("the demo console did not show its activities; stderr: %s", errBuf.String())
-		}
-		master.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
-		n, _ := master.Read(buf)
-		screen.Write(buf[:n])
+	stopDrain, shown := awaitConsoleThenDrain(master, time.Minute)
+	defer stopDrain()
+	if !shown {
+		kill()
+		return fmt.Errorf("the demo console did not show its activities; stderr: %s", errBuf.String())
 	}
-	stopDrain := make(chan struct{})
-	defer close(stopDrain)
-	go func() { // keep reading the terminal, so that drawing never blocks
-		b := make([]byte, 8192)
-		for {
-			select {
-			case <-stopDrain:
-				return
-			default:
-			}
-			master.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
-			if _, err := master.Read(b); err != nil && !os.IsTimeout(err) {
-				return
-			}
-		}
-	}()
 	// Keys still arriving keep the console busy when the signal comes: the
 	// moment the race was lost in.
 	master.Write(bytes.Repeat([]byte("jk"), 512))
@@ -112,4 +90,36 @@ func stopDemoWith(t *testing.T, bin string, master, slave *os.File, sig syscall.
 		return fmt.Errorf("after %v the demo's temporary directory was left behind: %v", sig, left)
 	}
 	return nil
+}
+
+// awaitConsoleThenDrain reads the console's terminal until its activities
+// show (false when they do not within wait), then keeps reading it in the
+// background until stop is called, so that drawing never blocks.
+func awaitConsoleThenDrain(master *os.File, wait time.Duration) (stop func(), shown bool) {
+	var screen bytes.Buffer
+	buf := make([]byte, 8192)
+	deadline := time.Now().Add(wait)
+	for !strings.Contains(screen.String(), "Pending activities") {
+		if time.Now().After(deadline) {
+			return func() {}, false
+		}
+		master.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		n, _ := master.Read(buf)
+		screen.Write(buf[:n])
+	}
+	stopDrain := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stopDrain:
+				return
+			default:
+			}
+			master.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+			if _, err := master.Read(buf); err != nil && !os.IsTimeout(err) {
+				return
+			}
+		}
+	}()
+	return func() { close(stopDrain) }, true
 }

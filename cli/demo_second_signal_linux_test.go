@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"bytes"
 	"net/http"
 	"os"
 	"os/exec"
@@ -51,33 +50,11 @@ func TestDemoSecondStopSignalCutsTheShutdownShort(t *testing.T) {
 			<-done
 		}
 	})
-	var screen bytes.Buffer
-	buf := make([]byte, 8192)
-	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(screen.String(), "Pending activities") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the demo console did not show its activities; stderr: %s", errBuf.String())
-		}
-		master.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
-		n, _ := master.Read(buf)
-		screen.Write(buf[:n])
+	stopDrain, shown := awaitConsoleThenDrain(master, time.Minute)
+	defer stopDrain()
+	if !shown {
+		t.Fatalf("the demo console did not show its activities; stderr: %s", errBuf.String())
 	}
-	stopDrain := make(chan struct{})
-	defer close(stopDrain)
-	go func() { // keep reading the terminal, so that drawing never blocks
-		b := make([]byte, 8192)
-		for {
-			select {
-			case <-stopDrain:
-				return
-			default:
-			}
-			master.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
-			if _, err := master.Read(b); err != nil && !os.IsTimeout(err) {
-				return
-			}
-		}
-	}()
 
 	dirs, _ := filepath.Glob(filepath.Join(tmp, "vigil-demo-*"))
 	if len(dirs) != 1 {

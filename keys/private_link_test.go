@@ -15,23 +15,7 @@ import (
 // stamp with that key under the name of this one, as a symbolic link
 // would: refused, saying what it is and how to make it a file of its own.
 func TestHardLinkedPrivateFileIsRefused(t *testing.T) {
-	root := t.TempDir()
-	s := Store{Dir: filepath.Join(root, "ops")}
-	own := Store{Dir: filepath.Join(root, "own")}
-	if _, err := s.Generate("ops", "p256"); err != nil {
-		t.Fatal(err)
-	}
-	prod, err := own.Generate("prod", "p256")
-	if err != nil {
-		t.Fatal(err)
-	}
-	priv, pub, _ := s.Paths("ops")
-	prodPriv, _, _ := own.Paths("prod")
-	os.Remove(priv)
-	os.Remove(pub)
-	if err := os.Link(prodPriv, priv); err != nil {
-		t.Fatal(err)
-	}
+	s, own, prod, priv := opsLinkedToProd(t, os.Link)
 	k, err := s.Load("ops")
 	if err == nil {
 		t.Fatalf("Load(ops) through a hard link to prod's key file succeeded (prod's key: %v)", k.PublicKeyHex() == prod.PublicKeyHex())

@@ -135,23 +135,7 @@ func TestPrivateFileOfAnotherUserIsRefused(t *testing.T) {
 // the name of this one: refused, although every directory on the way is the
 // user's own.
 func TestSymlinkedPrivateFileIsRefused(t *testing.T) {
-	root := t.TempDir()
-	s := Store{Dir: filepath.Join(root, "ops")}
-	own := Store{Dir: filepath.Join(root, "own")}
-	if _, err := s.Generate("ops", "p256"); err != nil {
-		t.Fatal(err)
-	}
-	prod, err := own.Generate("prod", "p256")
-	if err != nil {
-		t.Fatal(err)
-	}
-	priv, pub, _ := s.Paths("ops")
-	prodPriv, _, _ := own.Paths("prod")
-	os.Remove(priv)
-	os.Remove(pub)
-	if err := os.Symlink(prodPriv, priv); err != nil {
-		t.Fatal(err)
-	}
+	s, _, prod, priv := opsLinkedToProd(t, os.Symlink)
 	k, err := s.Load("ops")
 	if err == nil {
 		t.Fatalf("Load(ops) through a link to prod's key file succeeded (prod's key: %v)", k.PublicKeyHex() == prod.PublicKeyHex())
@@ -252,4 +236,30 @@ func TestKeyFileOfTwoLinesIsRefused(t *testing.T) {
 			t.Errorf(".%s of two lines: List = %+v, %v; want ops listed with its problem", which, list, err)
 		}
 	}
+}
+
+// opsLinkedToProd makes ops.private, in a store of its own, another name
+// for prod's key file in a second store of the user's (link is os.Link or
+// os.Symlink): every directory on the way is the user's, so only the link
+// itself can be refused. It returns both stores, prod's key and the link.
+func opsLinkedToProd(t *testing.T, link func(oldname, newname string) error) (s, own Store, prod *Key, priv string) {
+	t.Helper()
+	root := t.TempDir()
+	s = Store{Dir: filepath.Join(root, "ops")}
+	own = Store{Dir: filepath.Join(root, "own")}
+	if _, err := s.Generate("ops", "p256"); err != nil {
+		t.Fatal(err)
+	}
+	prod, err := own.Generate("prod", "p256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv, pub, _ := s.Paths("ops")
+	prodPriv, _, _ := own.Paths("prod")
+	os.Remove(priv)
+	os.Remove(pub)
+	if err := link(prodPriv, priv); err != nil {
+		t.Fatal(err)
+	}
+	return s, own, prod, priv
 }
