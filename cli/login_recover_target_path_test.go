@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"testing"
 
@@ -15,22 +13,10 @@ import (
 // the next login under that name from keeping its target key.
 func TestRecoverWithTargetKeyPathDeletesAllItsFiles(t *testing.T) {
 	e := newVerbEnv(t)
-	behindLossyGateway(t, e, -1)
-	_, errOut, err := pasteLogin(t, e, "carol", func(c proc) error {
-		return oauthLogin(context.Background(), c, []string{"--provider-token", "-", "--name", "lost", "--expiration", "3600"}, 0)
-	})
-	var errBuf bytes.Buffer
-	errBuf.WriteString(errOut)
-	if code := exitCode(&errBuf, err); code != exitOutcomeUnknown {
-		t.Fatalf("exit %d: %s", code, errBuf.String())
-	}
-	acts := listOAuthActivities(t, e)
-	if len(acts) != 1 {
-		t.Fatalf("want one oauth activity: %+v", acts)
-	}
+	act := lostOAuthLogin(t, e)
 	store := keys.Store{Dir: e.demo.KeysDir}
 	priv, pub, sch := store.Paths("lost-target")
-	code, o, eo := e.run("", "login", "oauth", "--recover", acts[0].ID, "--target-key", priv, "--name", "lost")
+	code, o, eo := e.run("", "login", "oauth", "--recover", act.ID, "--target-key", priv, "--name", "lost")
 	wantExit(t, "login oauth --recover", code, 0, o, eo)
 	for _, p := range []string{priv, pub, sch} {
 		if _, err := os.Lstat(p); err == nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
 )
 
@@ -16,20 +17,8 @@ import (
 // on disk (nor block the next login's NAME-target), and the user is told.
 func TestRecoverDeletesKeptTargetKeyOnceKeyIsSaved(t *testing.T) {
 	e := newVerbEnv(t)
-	behindLossyGateway(t, e, -1)
-	_, errOut, err := pasteLogin(t, e, "carol", func(c proc) error {
-		return oauthLogin(context.Background(), c, []string{"--provider-token", "-", "--name", "lost", "--expiration", "3600"}, 0)
-	})
-	var errBuf bytes.Buffer
-	errBuf.WriteString(errOut)
-	if code := exitCode(&errBuf, err); code != exitOutcomeUnknown {
-		t.Fatalf("exit %d: %s", code, errBuf.String())
-	}
-	acts := listOAuthActivities(t, e)
-	if len(acts) != 1 {
-		t.Fatalf("want one oauth activity: %+v", acts)
-	}
-	code, o, eo := e.run("", "login", "oauth", "--recover", acts[0].ID, "--target-key", "lost-target", "--name", "lost")
+	act := lostOAuthLogin(t, e)
+	code, o, eo := e.run("", "login", "oauth", "--recover", act.ID, "--target-key", "lost-target", "--name", "lost")
 	wantExit(t, "login oauth --recover", code, 0, o, eo)
 	store := keys.Store{Dir: e.demo.KeysDir}
 	priv, pub, sch := store.Paths("lost-target")
@@ -44,4 +33,25 @@ func TestRecoverDeletesKeptTargetKeyOnceKeyIsSaved(t *testing.T) {
 	if _, err := store.Load("lost"); err != nil {
 		t.Errorf("the recovered key: %v", err)
 	}
+}
+
+// lostOAuthLogin runs carol's 'login oauth --name lost' behind a gateway
+// that loses its reply (exit 4, the target key kept as lost-target) and
+// returns the one oauth activity it recorded.
+func lostOAuthLogin(t *testing.T, e *verbEnv) api.Activity {
+	t.Helper()
+	behindLossyGateway(t, e, -1)
+	_, errOut, err := pasteLogin(t, e, "carol", func(c proc) error {
+		return oauthLogin(context.Background(), c, []string{"--provider-token", "-", "--name", "lost", "--expiration", "3600"}, 0)
+	})
+	var errBuf bytes.Buffer
+	errBuf.WriteString(errOut)
+	if code := exitCode(&errBuf, err); code != exitOutcomeUnknown {
+		t.Fatalf("exit %d: %s", code, errBuf.String())
+	}
+	acts := listOAuthActivities(t, e)
+	if len(acts) != 1 {
+		t.Fatalf("want one oauth activity: %+v", acts)
+	}
+	return acts[0]
 }
