@@ -22,17 +22,7 @@ func TestPendingListIsReadFromOneSnapshot(t *testing.T) {
 	if pending.Status != api.StatusConsensusNeeded {
 		t.Fatalf("setup: status %s", pending.Status)
 	}
-	var fired atomic.Bool
-	defer e.srv.db.read.faults.set(nil)
-	e.srv.db.read.faults.set(func(query string, args []any) error {
-		if strings.Contains(query, "WHERE seq IN") && fired.CompareAndSwap(false, true) {
-			// bob's approval is acknowledged between the page's statements.
-			if _, err := e.clients["bob"].ApproveActivity(ctx, pending.Fingerprint); err != nil {
-				t.Errorf("approve: %v", err)
-			}
-		}
-		return nil
-	})
+	fired := bobApprovesWhenRowsAreRead(t, e, pending.Fingerprint)
 	acts, err := e.clients["carol"].ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}})
 	if err != nil {
 		t.Fatal(err)
@@ -69,16 +59,7 @@ func TestCachedPendingPageIsNotMixedWithNewerRows(t *testing.T) {
 	c.mu.Lock()
 	c.rows = nil
 	c.mu.Unlock()
-	var fired atomic.Bool
-	defer e.srv.db.read.faults.set(nil)
-	e.srv.db.read.faults.set(func(query string, args []any) error {
-		if strings.Contains(query, "WHERE seq IN") && fired.CompareAndSwap(false, true) {
-			if _, err := e.clients["bob"].ApproveActivity(ctx, pending.Fingerprint); err != nil {
-				t.Errorf("approve: %v", err)
-			}
-		}
-		return nil
-	})
+	fired := bobApprovesWhenRowsAreRead(t, e, pending.Fingerprint)
 	acts, err := e.clients["carol"].ListActivities(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -91,4 +72,23 @@ func TestCachedPendingPageIsNotMixedWithNewerRows(t *testing.T) {
 			t.Errorf("list filtered by CONSENSUS_NEEDED returned activity %s with status %s", a.ID, a.Status)
 		}
 	}
+}
+
+// bobApprovesWhenRowsAreRead has bob's approval of fingerprint acknowledged
+// between a listing's statements: just before its rows are read (once).
+// The flag says whether it ran.
+func bobApprovesWhenRowsAreRead(t *testing.T, e *testEnv, fingerprint string) *atomic.Bool {
+	t.Helper()
+	ctx := ctxT(t)
+	var fired atomic.Bool
+	t.Cleanup(func() { e.srv.db.read.faults.set(nil) })
+	e.srv.db.read.faults.set(func(query string, args []any) error {
+		if strings.Contains(query, "WHERE seq IN") && fired.CompareAndSwap(false, true) {
+			if _, err := e.clients["bob"].ApproveActivity(ctx, fingerprint); err != nil {
+				t.Errorf("approve: %v", err)
+			}
+		}
+		return nil
+	})
+	return &fired
 }
