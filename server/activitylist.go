@@ -2,13 +2,10 @@ package server
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -253,37 +250,6 @@ func (s *Server) activitiesAt(ctx context.Context, q querier, page []activityVer
 		out = append(out, &cp)
 	}
 	return out, nil
-}
-
-// maxCreatedClamp bounds how far ahead of the clock a new activity may be
-// dated to keep lists in creation order. A step back within it (NTP slewing,
-// a resumed VM) is absorbed; a larger one is a clock that ran ahead and was
-// corrected, and following it would date every later activity, and its
-// requester's approval, in the future: each approval would outlive its 24
-// hours by the whole glitch (audit 139).
-const maxCreatedClamp = 5 * time.Minute
-
-// createdAt is a new activity's creation time: now, or the creation time
-// of the organization's latest activity when the clock has stepped back
-// since by at most maxCreatedClamp. Lists are newest first by submission
-// (seq), and a client sorting or paging by createdAt must see the same
-// order; the votes' times are clamped alike (castVote). After a larger step
-// back the activity is dated now, and the order and createdAt disagree
-// until the clock passes the glitch.
-func createdAt(ctx context.Context, q querier, orgID string, now time.Time) (time.Time, error) {
-	query, args := activityListing{orgID: orgID, limit: 1}.queryColumns("seq, created_ns")
-	var seq, latest int64
-	err := q.QueryRowContext(ctx, query, args...).Scan(&seq, &latest)
-	if errors.Is(err, sql.ErrNoRows) {
-		return now, nil
-	}
-	if err != nil {
-		return time.Time{}, fmt.Errorf("latest activity of organization %s: %w", orgID, err)
-	}
-	if ahead := time.Duration(latest - now.UnixNano()); ahead > 0 && ahead <= maxCreatedClamp {
-		return time.Unix(0, latest), nil
-	}
-	return now, nil
 }
 
 // activityVersion identifies a row of activities at one state.

@@ -135,7 +135,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		}
 		// Lists are newest first by submission: createdAt (and the id's
 		// time) must agree, even after the clock stepped back.
-		created, err := createdAt(ctx, tx, c.OrgID, now)
+		created, err := s.createdAt(ctx, tx, c.OrgID, now)
 		if err != nil {
 			return err
 		}

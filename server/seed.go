@@ -114,6 +114,9 @@ func (s *Server) SeedActivities(ctx context.Context, orgID string, spec SeedSpec
 			defer tx.ExecContext(ctx, `PRAGMA cache_size = -`+strconv.Itoa(writerCacheKiB))
 			return s.seedWrite(ctx, tx, o, ch.acts, outcomes)
 		})
+		// The seed dates its activities itself: createdAt reads the
+		// organization's newest again, once the chunk is committed.
+		s.latest.forget(o.ID)
 		if err != nil {
 			return fmt.Errorf("seed: activities %d–%d: %w", ch.first+1, ch.first+len(ch.acts), err)
 		}

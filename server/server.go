@@ -86,6 +86,8 @@ type Server struct {
 	decideWork, reachWork uint64 // the policy engine's work budgets (Config.PolicyWork)
 	listReplyBytes        int    // the most a list_activities reply takes (Config.MaxListReplyBytes)
 
+	latest latestCreated // each organization's newest activity creation time, for createdAt
+
 	enclaveMu sync.Mutex // serializes creation of demo enclaves
 
 	ownLock *DataDirLock // taken by Open (Config.Lock nil), released by Close
