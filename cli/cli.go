@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/internal/shellword"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -174,10 +175,7 @@ func flagsBeforeVerb(args []string, err error) error {
 		if slices.Contains(commandNames(), a) {
 			fixed := []string{"vigil"}
 			for _, w := range append(append([]string{}, args[i:]...), args[:i]...) {
-				if w == "" || strings.ContainsAny(w, " \t\n'\"$\\`;&|<>*?()[]{}!#~") {
-					w = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-				}
-				fixed = append(fixed, w)
+				fixed = append(fixed, shellword.Quote(w))
 			}
 			return usagef("%s\nflags given before a command are the console's; give them after the command: %s",
 				ue.msg, strings.Join(fixed, " "))

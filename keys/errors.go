@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/vigil-console/vigil/internal/shellword"
 )
 
 // ExistsError is a name already taken: a file of a key by that name exists.
@@ -32,7 +34,7 @@ func (e *ExistsError) Error() string {
 }
 
 // RemoveCommand is the shell command that removes the file found.
-func (e *ExistsError) RemoveCommand() string { return "rm " + shellQuote(e.Path) }
+func (e *ExistsError) RemoveCommand() string { return "rm " + shellword.Quote(e.Path) }
 
 func (e *ExistsError) Unwrap() error { return fs.ErrExist }
 
@@ -43,7 +45,7 @@ func (s Store) RemoveCommand(name string) string {
 	cmd := ""
 	for _, p := range []string{priv, pub, sch, s.expiryPath(name)} {
 		if _, err := os.Lstat(p); err == nil {
-			cmd += " " + shellQuote(p)
+			cmd += " " + shellword.Quote(p)
 		}
 	}
 	if cmd == "" {
@@ -134,22 +136,14 @@ func (e *NotSavedError) Error() string {
 // stamping with the key after the service stopped accepting it).
 func (e *NotSavedError) moveCommand() string {
 	base := strings.TrimSuffix(e.Path, ".private")
-	cmd := fmt.Sprintf("mv %s %s", shellQuote(e.Copy), shellQuote(e.Path))
+	cmd := fmt.Sprintf("mv %s %s", shellword.Quote(e.Copy), shellword.Quote(e.Path))
 	if e.Scheme != SchemeP256 {
-		cmd += fmt.Sprintf(" && echo %s > %s", e.Scheme, shellQuote(base+".scheme"))
+		cmd += fmt.Sprintf(" && echo %s > %s", e.Scheme, shellword.Quote(base+".scheme"))
 	}
 	if !e.Expires.IsZero() {
-		cmd += fmt.Sprintf(" && echo %s > %s", e.Expires.UTC().Format(time.RFC3339), shellQuote(base+".expires"))
+		cmd += fmt.Sprintf(" && echo %s > %s", e.Expires.UTC().Format(time.RFC3339), shellword.Quote(base+".expires"))
 	}
 	return cmd
-}
-
-// shellQuote quotes a path for a command the user may paste, when it needs it.
-func shellQuote(s string) string {
-	if !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (e *NotSavedError) Unwrap() error { return e.Err }

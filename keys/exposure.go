@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/vigil-console/vigil/internal/shellword"
 	"github.com/vigil-console/vigil/internal/userfile"
 )
 
@@ -74,7 +75,7 @@ func readPrivate(dir, path string) (string, error) {
 		return "", fmt.Errorf("key file %s is owned by %s, not by you or root, who could read it or change it; %s", path, who, fix)
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return "", fmt.Errorf("key file %s is %w (mode %04o); run: chmod 600 %s", path, errOthersMayRead, perm, shellQuote(path))
+		return "", fmt.Errorf("key file %s is %w (mode %04o); run: chmod 600 %s", path, errOthersMayRead, perm, shellword.Quote(path))
 	}
 	if n := userfile.Links(fi); n > 1 {
 		// Its other names may be another key's .private: vigil would stamp
@@ -116,8 +117,8 @@ func (s Store) checkPrivate(name string) error {
 // or where its symbolic link leads) has n names. The copy is made where the
 // file is: a link to a volume stays one, the key kept on that volume.
 func hardLinkError(path, opened string, n uint64) error {
-	q := shellQuote(opened)
-	fix := fmt.Sprintf("cp -p %s %s && mv %s %s", q, shellQuote(opened+".copy"), shellQuote(opened+".copy"), q)
+	q := shellword.Quote(opened)
+	fix := fmt.Sprintf("cp -p %s %s && mv %s %s", q, shellword.Quote(opened+".copy"), shellword.Quote(opened+".copy"), q)
 	if opened == path {
 		return fmt.Errorf("key file %s has %d names (hard links): one may be another key's private key file, whose key vigil would use under this name; make it a file of its own: %s", path, n, fix)
 	}

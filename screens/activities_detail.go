@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/internal/shellword"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -451,21 +452,12 @@ func epochText(now time.Time, secs string) string {
 func cliProfileFlags(c *Common) string {
 	var flags string
 	if c.ConfigPath != "" {
-		flags = "--config " + shellWord(c.ConfigPath) + " "
+		flags = "--config " + shellword.Quote(c.ConfigPath) + " "
 	}
 	if c.Profile != "" {
-		flags += "--profile " + shellWord(c.Profile) + " "
+		flags += "--profile " + shellword.Quote(c.Profile) + " "
 	}
 	return flags
-}
-
-// shellWord is s as one word of a shell command: as is when it is plain,
-// else single-quoted.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+=,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func isEmptyJSON(v any) bool {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/user"
 	"strconv"
+
+	"github.com/vigil-console/vigil/internal/shellword"
 )
 
 // ownerFix is the advice for path, owned by uid (neither the user nor
@@ -17,29 +19,16 @@ func ownerFix(uid int, path, instead string) string {
 	if os.Geteuid() == 0 {
 		return fmt.Sprintf("run vigil as its owner (sudo -u %s vigil …), or %s; do not chown it to root, which would lock its owner out", sudoUser(uid), instead)
 	}
-	return fmt.Sprintf("%s, or have root give it to you (chown %d %s)", instead, os.Geteuid(), path)
+	return fmt.Sprintf("%s, or have root give it to you (chown %d %s)", instead, os.Geteuid(), shellword.Quote(path))
 }
 
 // sudoUser is how sudo -u names the user uid: the name when it needs no
 // quoting in a shell, else '#uid'.
 func sudoUser(uid int) string {
-	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && shellWord(u.Username) {
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && shellword.Plain(u.Username) && u.Username[0] != '-' {
 		return u.Username
 	}
 	return fmt.Sprintf("'#%d'", uid)
-}
-
-// shellWord reports whether name may be put in a shell command unquoted.
-func shellWord(name string) bool {
-	if name == "" || name[0] == '-' {
-		return false
-	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return false
-		}
-	}
-	return true
 }
 
 // ForeignOwner names the owner of fi, found at path ("user NAME (uid N)"),
