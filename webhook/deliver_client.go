@@ -13,7 +13,7 @@ const MaxReplyHeaderBytes = 64 << 10
 const maxReplyBodyBytes = 64 << 10
 
 // deliveryClient is the Deliverer's own copy of client (nil: a plain
-// client): it never follows a redirect and reads at most
+// client): it never follows a redirect, keeps no cookies, and reads at most
 // MaxReplyHeaderBytes of a reply's headers when its transport is an
 // *http.Transport (another RoundTripper is the embedder's to bound).
 func deliveryClient(client *http.Client) *http.Client {
@@ -22,6 +22,10 @@ func deliveryClient(client *http.Client) *http.Client {
 		*c = *client
 	}
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	// Every organization's deliveries go out through this client: a cookie
+	// one organization's receiver set must not be sent to another's on the
+	// same host.
+	c.Jar = nil
 	rt := c.Transport
 	if rt == nil {
 		rt = http.DefaultTransport
