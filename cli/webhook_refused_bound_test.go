@@ -44,7 +44,7 @@ func TestWebhookListenRefusedDeliveryShowsBoundedUnverifiedValues(t *testing.T) 
 		webhook.HeaderAlgorithm: webhook.Algorithm, webhook.HeaderVersion: webhook.Version,
 		webhook.HeaderKeyID: "k1", webhook.HeaderTimestamp: strconv.FormatInt(time.Now().UnixMilli(), 10),
 		webhook.HeaderEventID: "ev1", webhook.HeaderSignature: strings.Repeat("00", ed25519.SignatureSize),
-		webhook.HeaderOrganizationID: "org-1", webhook.HeaderEventType: "ACTIVITY_UPDATED",
+		webhook.HeaderOrganizationID: "org-1", webhook.HeaderEventType: webhook.EventTypeActivityUpdates,
 	} {
 		req.Header.Set(k, v)
 	}
@@ -101,7 +101,7 @@ func TestWebhookListenRefusedDeliveryBoundsUnverifiedHeaders(t *testing.T) {
 		webhook.HeaderAlgorithm: webhook.Algorithm, webhook.HeaderVersion: webhook.Version,
 		webhook.HeaderKeyID: "K" + long, webhook.HeaderTimestamp: strconv.FormatInt(time.Now().UnixMilli(), 10),
 		webhook.HeaderEventID: "ev" + long, webhook.HeaderSignature: strings.Repeat("00", ed25519.SignatureSize),
-		webhook.HeaderOrganizationID: "org-1", webhook.HeaderEventType: "ACTIVITY_UPDATED",
+		webhook.HeaderOrganizationID: "org-1", webhook.HeaderEventType: webhook.EventTypeActivityUpdates,
 	} {
 		req.Header.Set(k, v)
 	}

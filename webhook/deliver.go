@@ -143,7 +143,9 @@ type Stats struct {
 }
 
 // NewDeliverer returns a Deliverer signing with ring. A nil client means a
-// plain http.Client; the client is copied so that redirects are not followed.
+// plain http.Client; the client is copied so that redirects are not followed,
+// no cookie jar is used, and a reply's headers are read up to
+// MaxReplyHeaderBytes (when its Transport is nil or an *http.Transport).
 func NewDeliverer(ring *KeyRing, client *http.Client, opts DelivererOptions) *Deliverer {
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = DefaultMaxAttempts
@@ -182,11 +184,7 @@ func NewDeliverer(ring *KeyRing, client *http.Client, opts DelivererOptions) *De
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	c := &http.Client{}
-	if client != nil {
-		*c = *client
-	}
-	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c := deliveryClient(client)
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Deliverer{
 		ring:     ring,
@@ -489,7 +487,7 @@ func (d *Deliverer) attempt(ev Event, q *orgQueue, target *string) (status int, 
 		}
 		return 0, kid, 0, fmt.Errorf("webhook %s: POST to %s failed: %w", ev.EventID, req.URL.Host, err)
 	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
+	io.Copy(io.Discard, io.LimitReader(resp.Body, maxReplyBodyBytes)) // lets the connection be reused
 	resp.Body.Close()
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return resp.StatusCode, kid, 0, nil

@@ -268,7 +268,15 @@ func (c *JWKSCache) get(ctx context.Context) (keys map[string]ed25519.PublicKey,
 	// A reply a shared cache has held for Age seconds has that much less
 	// freshness left (RFC 9111 §4.2.3); one older than max-age is stale at once.
 	maxAge = max(0, maxAge-replyAge(reply.Header.Values("Age")))
-	return usableKeys(reply.Set), maxAge, staleIfErr, nil
+	keys = usableKeys(reply.Set)
+	if len(keys) == 0 {
+		// The service always publishes its active key: a set without one is
+		// a broken reply, and must not replace good keys (every delivery
+		// would be refused until the next fetch). It counts as a failed fetch.
+		return nil, 0, 0, fmt.Errorf("fetch JWKS from %s: the reply holds no usable key (%d entries), though the service always publishes its active key: check that the URL serves the service's key set",
+			quote(c.url), len(reply.Set.Keys))
+	}
+	return keys, maxAge, staleIfErr, nil
 }
 
 // usableKeys keeps the entries that are v1 Ed25519 signature keys. Bad entries

@@ -21,12 +21,14 @@ func TestJWKSCacheSubtractsAgeFromMaxAge(t *testing.T) {
 	old, _ := NewKeyRing()
 	oldSet := old.JWKS()
 	kid := old.ActiveKeyID()
+	rotated, _ := NewKeyRing() // the set the service publishes once the old key is gone
+	newSet := rotated.JWKS()
 	removed := false
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if removed {
 			w.Header().Set("Cache-Control", api.JWKSCacheControl)
-			w.Write([]byte(`{"keys":[]}`))
+			json.NewEncoder(w).Encode(newSet)
 			return
 		}
 		// Served by a cache that fetched it 86,000 s ago: 400 s of freshness left.

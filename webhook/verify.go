@@ -54,7 +54,8 @@ type KeySource interface {
 
 // Delivery describes a verified delivery. OrganizationID and EventType are
 // not covered by the signature; Verify checks the organization id against the
-// signed body when the body carries one, VerifyForOrganization always.
+// signed body when the body carries one, VerifyForOrganization always, and
+// accepts only EventTypeActivityUpdates as the event type.
 type Delivery struct {
 	OrganizationID string
 	EventID        string // stable across retries: use it to drop duplicates
@@ -181,8 +182,12 @@ func checkHeaders(h http.Header, now time.Time, maxAge time.Duration, org string
 	if !validOrgID(orgID) {
 		return headerFields{}, fmt.Errorf("%w: %s %s is not an organization id", ErrMalformed, HeaderOrganizationID, quote(orgID))
 	}
-	if !validID(eventType) {
-		return headerFields{}, fmt.Errorf("%w: %s %s is not an event type", ErrMalformed, HeaderEventType, quote(eventType))
+	// The event type is not signed: a receiver dispatching on it would
+	// handle a genuine body as whatever someone on the path renamed it to.
+	// Only the one type the service sends is accepted (a second type would
+	// need a signature version that covers it).
+	if eventType != EventTypeActivityUpdates {
+		return headerFields{}, fmt.Errorf("%w: %s is %s; only %q is sent by the service", ErrMalformed, HeaderEventType, quote(eventType), EventTypeActivityUpdates)
 	}
 	ms, ok := parseMillis(tsText)
 	if !ok {

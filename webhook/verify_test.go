@@ -298,7 +298,7 @@ func FuzzVerify(f *testing.F) {
 		if herr != nil || kidH != kid || !ed25519.Verify(pub, msg, sig) {
 			t.Fatalf("accepted a delivery that does not verify: %q", hh)
 		}
-		if d.EventID != eventH || d.KeyID != kidH || d.OrganizationID != orgH {
+		if d.EventID != eventH || d.KeyID != kidH || d.OrganizationID != orgH || d.EventType != EventTypeActivityUpdates {
 			t.Fatalf("delivery %+v does not match headers %q", d, hh)
 		}
 	})
