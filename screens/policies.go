@@ -58,6 +58,8 @@ type Policies struct {
 	// command (explainOpen): the detail is rendered again at every tick and
 	// load, and explaining re-runs the policies.
 	explained explanations
+	// held is what the open detail shows, by id (not the cursor's row).
+	held heldOpen
 }
 
 // policiesData is one load: the policies, what explaining needs, and the
@@ -180,17 +182,26 @@ func (p *Policies) Status() ScreenStatus {
 	return st
 }
 
-// selectedPolicy is the policy under the cursor (nil in the evaluations view).
+// selectedPolicy is the open policy, or else the one under the cursor (nil
+// in the evaluations view).
 func (p *Policies) selectedPolicy() *api.Policy {
 	if p.evals {
 		return nil
 	}
+	if p.list.IsOpen() && p.held.id != "" {
+		return &p.held.policy
+	}
 	return selectedIn(&p.list, p.data.policies, func(x *api.Policy) string { return x.PolicyID })
 }
 
+// selectedRecent is the open evaluation, or else the one under the cursor
+// (nil in the policies view).
 func (p *Policies) selectedRecent() *recentActivity {
 	if !p.evals {
 		return nil
+	}
+	if p.list.IsOpen() && p.held.id != "" {
+		return &p.held.recent
 	}
 	return selectedIn(&p.list, p.data.recent, func(r *recentActivity) string { return r.act.ID })
 }
@@ -218,7 +229,7 @@ func (p *Policies) syncKeys() {
 	p.keys.CopyID.SetEnabled(has)
 	p.keys.Simulate.SetEnabled(p.editor != nil)
 	p.keys.Evaluations.SetEnabled(!open)
-	p.keys.OpenActivity.SetEnabled(open && (p.evals || p.hasDecided()))
+	p.keys.OpenActivity.SetEnabled(open && p.held.gone == "" && (p.evals || p.hasDecided()))
 }
 
 // Update implements Screen: update, then the open evaluation's
@@ -328,6 +339,9 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return p.wantRecent()
 	case key.Matches(k, p.keys.CopyID):
 		id := p.list.Table.SelectedID()
+		if p.list.IsOpen() {
+			id = p.held.id // the cursor may have moved under the detail
+		}
 		if id == "" {
 			return nil
 		}
@@ -338,6 +352,7 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		p.list.Open()
+		p.hold()
 		p.choice.reset()
 		p.renderDetail()
 		return p.wantRecent()

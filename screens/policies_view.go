@@ -65,6 +65,7 @@ func (p *Policies) setFailed() {
 
 // setRows rebuilds the list from the data, for the view showing.
 func (p *Policies) setRows() {
+	p.refreshHeld()
 	p.setFailed()
 	now := p.c.Now()
 	if p.evals {
@@ -183,6 +184,9 @@ func (p *Policies) renderDetail() {
 	th := p.c.Theme
 	now := p.c.Now()
 	b := ui.NewDetailBuilder(th)
+	if note := p.goneNote(); note != "" {
+		b.Styled(th.Warn.Render(ui.Clean(note)))
+	}
 	if ra := p.selectedRecent(); ra != nil {
 		b.Field("Activity", api.SanitizeID(ra.act.ID))
 		b.Field("What", intentWhat(p.c, &ra.act))
