@@ -60,6 +60,9 @@ type Policies struct {
 	explained explanations
 	// held is what the open detail shows, by id (not the cursor's row).
 	held heldOpen
+	// askedUnknown are the unknown policy ids an evaluation named that
+	// made the policies reload (askForUnknownPolicies).
+	askedUnknown map[string]bool
 }
 
 // policiesData is one load: the policies, what explaining needs, and the
@@ -273,10 +276,11 @@ func (p *Policies) update(msg tea.Msg) (Screen, tea.Cmd) {
 	case policiesLoadedMsg:
 		return p, p.policiesLoaded(msg)
 	case policiesRecentMsg:
-		p.takeRecent(msg)
+		return p, p.takeRecent(msg)
 	case explainedMsg:
 		if p.explained.take(msg) {
 			p.renderDetail()
+			return p, p.askForUnknownPolicies(msg.explained)
 		}
 	case policySimulatedMsg, policyNewConfirmedMsg:
 		if p.editor == nil {

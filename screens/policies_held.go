@@ -73,3 +73,25 @@ func (p *Policies) openGone() tea.Cmd {
 	}
 	return ui.Toast(what+" is no longer listed ("+p.held.gone+"): find it in Activities (1), or press esc and open another", true)
 }
+
+// askForUnknownPolicies reloads the policies when an evaluation names a
+// policy id the last load did not list (created since): its explanation
+// then names it. Each id asks once, so that an id that stays unknown (the
+// policy was deleted since) does not reload forever.
+func (p *Policies) askForUnknownPolicies(exs ...explained) tea.Cmd {
+	ask := false
+	for _, ex := range exs {
+		for _, id := range ex.Unknown {
+			if !p.askedUnknown[id] {
+				if p.askedUnknown == nil {
+					p.askedUnknown = map[string]bool{}
+				}
+				p.askedUnknown[id], ask = true, true
+			}
+		}
+	}
+	if !ask {
+		return nil
+	}
+	return p.load()
+}

@@ -132,3 +132,46 @@ func TestOpenPolicyGoneStaysShownMarked(t *testing.T) {
 		t.Errorf("the detail does not say the policy is no longer listed:\n%s", out)
 	}
 }
+
+// An evaluation naming a policy created after the policies loaded makes the
+// Policies screen reload them (once), so the evaluation names it rather
+// than reading "not reproducible".
+func TestEvaluationNamingUnknownPolicyReloadsPolicies(t *testing.T) {
+	ops := api.Policy{PolicyID: "pol-ops", PolicyName: "Ops rule", Effect: api.EffectAllow, Condition: "activity.resource == 'USER'",
+		CreatedAt: api.NewTime(testNow.Add(-time.Hour)), UpdatedAt: api.NewTime(testNow.Add(-time.Hour))}
+	late := api.Policy{PolicyID: "pol-late", PolicyName: "Late rule", Effect: api.EffectAllow, Condition: "activity.resource == 'NOTHING'",
+		CreatedAt: api.NewTime(testNow.Add(-time.Minute)), UpdatedAt: api.NewTime(testNow.Add(-time.Minute))}
+	acts := sampleActivities()
+	evals := map[string][]api.PolicyEvaluation{}
+	for _, a := range acts {
+		evals[a.ID] = []api.PolicyEvaluation{{ID: "ev-" + a.ID, ActivityID: a.ID, VoteID: "v-" + a.ID,
+			PolicyEvaluations: []api.PolicyOutcome{{PolicyID: "pol-late", Outcome: api.OutcomeDenyImplicit}},
+			CreatedAt:         api.NewTime(testNow.Add(-time.Hour))}}
+	}
+	fake := &fakeClient{activities: acts, policies: []api.Policy{ops}, evals: evals}
+	h := newHarness(t, fake, false, 0)
+	h.toPolicies()
+	// The policy is created after the policies loaded, before the recent
+	// evaluations (they load when first needed).
+	fake.mu.Lock()
+	fake.policies = []api.Policy{ops, late}
+	fake.mu.Unlock()
+	h.key("e")
+	h.key("enter")
+	out := h.plainFrame()
+	if !strings.Contains(out, "Late rule") {
+		t.Errorf("the evaluation does not name the policy created since the policies loaded:\n%s", out)
+	}
+	// Deleted again, the id stays unknown: the screen does not reload for it
+	// at every load.
+	fake.mu.Lock()
+	fake.policies = []api.Policy{ops}
+	lists := fake.policyLists
+	fake.mu.Unlock()
+	h.key("r")
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	if n := fake.policyLists - lists; n != 1 {
+		t.Errorf("r with an id that stays unknown listed the policies %d times, want 1", n)
+	}
+}
