@@ -426,7 +426,7 @@ func (m *MfaPolicies) setRows() {
 	rows := make([]ui.Row, len(m.items))
 	for i, p := range m.items {
 		rows[i] = ui.Row{ID: p.MfaPolicyID,
-			Cells: []string{strconv.Itoa(p.Order), api.NameText(p.MfaPolicyName), strconv.Itoa(len(p.RequiredAuthenticationMethods)), p.Condition},
+			Cells: []string{strconv.Itoa(p.Order), api.NameText(p.MfaPolicyName), strconv.Itoa(len(p.RequiredAuthenticationMethods)), oneLine(p.Condition)},
 			Sort:  []string{fmt.Sprintf("%06d", p.Order)},
 		}
 	}
@@ -480,7 +480,7 @@ func (m *MfaPolicies) renderPolicy(p api.MfaPolicy) string {
 	b.Field("id", api.SanitizeID(p.MfaPolicyID))
 	b.Field("user", m.userText())
 	b.Field("order", strconv.Itoa(p.Order))
-	b.Field("condition", p.Condition)
+	writeExprField(b, m.c.Theme, "condition", p.Condition)
 	writeExprNames(b, m.c.Theme, exprNames(m.c, p.Condition))
 	b.Field("notes", p.Notes)
 	b.Field("created", fmtTime(m.c.Now(), p.CreatedAt))

@@ -58,6 +58,11 @@ type Policies struct {
 	// command (explainOpen): the detail is rendered again at every tick and
 	// load, and explaining re-runs the policies.
 	explained explanations
+	// held is what the open detail shows, by id (not the cursor's row).
+	held heldOpen
+	// askedUnknown are the unknown policy ids an evaluation named that
+	// made the policies reload (askForUnknownPolicies).
+	askedUnknown map[string]bool
 }
 
 // policiesData is one load: the policies, what explaining needs, and the
@@ -180,17 +185,26 @@ func (p *Policies) Status() ScreenStatus {
 	return st
 }
 
-// selectedPolicy is the policy under the cursor (nil in the evaluations view).
+// selectedPolicy is the open policy, or else the one under the cursor (nil
+// in the evaluations view).
 func (p *Policies) selectedPolicy() *api.Policy {
 	if p.evals {
 		return nil
 	}
+	if p.list.IsOpen() && p.held.id != "" {
+		return &p.held.policy
+	}
 	return selectedIn(&p.list, p.data.policies, func(x *api.Policy) string { return x.PolicyID })
 }
 
+// selectedRecent is the open evaluation, or else the one under the cursor
+// (nil in the policies view).
 func (p *Policies) selectedRecent() *recentActivity {
 	if !p.evals {
 		return nil
+	}
+	if p.list.IsOpen() && p.held.id != "" {
+		return &p.held.recent
 	}
 	return selectedIn(&p.list, p.data.recent, func(r *recentActivity) string { return r.act.ID })
 }
@@ -218,7 +232,7 @@ func (p *Policies) syncKeys() {
 	p.keys.CopyID.SetEnabled(has)
 	p.keys.Simulate.SetEnabled(p.editor != nil)
 	p.keys.Evaluations.SetEnabled(!open)
-	p.keys.OpenActivity.SetEnabled(open && (p.evals || p.hasDecided()))
+	p.keys.OpenActivity.SetEnabled(open && p.held.gone == "" && (p.evals || p.hasDecided()))
 }
 
 // Update implements Screen: update, then the open evaluation's
@@ -262,10 +276,11 @@ func (p *Policies) update(msg tea.Msg) (Screen, tea.Cmd) {
 	case policiesLoadedMsg:
 		return p, p.policiesLoaded(msg)
 	case policiesRecentMsg:
-		p.takeRecent(msg)
+		return p, p.takeRecent(msg)
 	case explainedMsg:
 		if p.explained.take(msg) {
 			p.renderDetail()
+			return p, p.askForUnknownPolicies(msg.explained)
 		}
 	case policySimulatedMsg, policyNewConfirmedMsg:
 		if p.editor == nil {
@@ -328,6 +343,9 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return p.wantRecent()
 	case key.Matches(k, p.keys.CopyID):
 		id := p.list.Table.SelectedID()
+		if p.list.IsOpen() {
+			id = p.held.id // the cursor may have moved under the detail
+		}
 		if id == "" {
 			return nil
 		}
@@ -338,6 +356,7 @@ func (p *Policies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		p.list.Open()
+		p.hold()
 		p.choice.reset()
 		p.renderDetail()
 		return p.wantRecent()

@@ -144,10 +144,11 @@ func (p *Policies) takeLoaded(msg policiesLoadedMsg) {
 }
 
 // takeRecent shows the recent activities loaded; a failed load keeps those
-// shown and says why, where they are shown.
-func (p *Policies) takeRecent(msg policiesRecentMsg) {
+// shown and says why, where they are shown. An evaluation naming a policy
+// not loaded makes the policies reload.
+func (p *Policies) takeRecent(msg policiesRecentMsg) tea.Cmd {
 	if msg.gen != p.recentGen {
-		return
+		return nil
 	}
 	p.recentLoading = false
 	if msg.err != nil {
@@ -164,4 +165,11 @@ func (p *Policies) takeRecent(msg policiesRecentMsg) {
 	}
 	p.setRows()
 	p.renderDetail()
+	var exs []explained
+	for _, ra := range msg.recent {
+		if ra.last != nil {
+			exs = append(exs, *ra.last)
+		}
+	}
+	return p.askForUnknownPolicies(exs...)
 }

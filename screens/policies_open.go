@@ -14,6 +14,9 @@ func (p *Policies) openKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	if !p.list.IsOpen() {
 		return nil, false
 	}
+	if cmd := p.openGone(); cmd != nil && (pressed(k, p.keys.OpenActivity) || pressed(k, p.list.Keys.Open)) {
+		return cmd, true
+	}
 	if opensActivity(k, p.keys.OpenActivity, p.list.Keys.Open) {
 		return p.openActivity(), true
 	}

@@ -65,6 +65,7 @@ func (p *Policies) setFailed() {
 
 // setRows rebuilds the list from the data, for the view showing.
 func (p *Policies) setRows() {
+	p.refreshHeld()
 	p.setFailed()
 	now := p.c.Now()
 	if p.evals {
@@ -128,34 +129,16 @@ func (p *Policies) setPreview() {
 	}
 }
 
-// highlightExpr styles an expression by its tokens (policy.Tokens). Text
-// that cleaning changes (control characters, escape sequences, invisible
-// characters) is shown cleaned and unstyled, in one piece, so that an escaped
-// sequence reads as one visible string.
+// highlightExpr styles a one-line expression by its tokens (policy.Tokens).
+// Text that cleaning changes (control characters, escape sequences,
+// invisible characters) is shown cleaned and unstyled, in one piece, so that
+// an escaped sequence reads as one visible string. A detail draws a stored
+// expression with exprLines, keeping its lines.
 func highlightExpr(th *theme.Theme, src string) string {
 	if clean := ui.Clean(src); clean != src {
 		return clean
 	}
-	var b strings.Builder
-	for _, t := range policy.Tokens(src) {
-		text := ui.Clean(t.Text)
-		switch t.Kind {
-		case policy.TokenKeyword:
-			text = th.ExprKeyword.Render(text)
-		case policy.TokenString:
-			text = th.ExprString.Render(text)
-		case policy.TokenNumber:
-			text = th.ExprNumber.Render(text)
-		case policy.TokenIdent:
-			text = th.ExprIdent.Render(text)
-		case policy.TokenOperator:
-			text = th.ExprOperator.Render(text)
-		case policy.TokenComment:
-			text = th.ExprComment.Render(text)
-		}
-		b.WriteString(text)
-	}
-	return b.String()
+	return styleTokens(th, policy.Tokens(src))
 }
 
 // decided lists the recent activities whose last evaluation this policy
@@ -183,6 +166,9 @@ func (p *Policies) renderDetail() {
 	th := p.c.Theme
 	now := p.c.Now()
 	b := ui.NewDetailBuilder(th)
+	if note := p.goneNote(); note != "" {
+		b.Styled(th.Warn.Render(ui.Clean(note)))
+	}
 	if ra := p.selectedRecent(); ra != nil {
 		b.Field("Activity", api.SanitizeID(ra.act.ID))
 		b.Field("What", intentWhat(p.c, &ra.act))
@@ -216,15 +202,15 @@ func (p *Policies) renderDetail() {
 	b.Field("Created", fmtTime(now, pol.CreatedAt))
 	b.Field("Updated", fmtTime(now, pol.UpdatedAt))
 	b.Section("Condition")
-	b.Styled(highlightExpr(th, orAlways(pol.Condition)))
+	writeExpr(b, th, orAlways(pol.Condition))
 	writeExprNames(b, th, exprNames(p.c, pol.Condition))
 	b.Section("Consensus")
-	b.Styled(highlightExpr(th, orAlways(pol.Consensus)))
+	writeExpr(b, th, orAlways(pol.Consensus))
 	writeExprNames(b, th, exprNames(p.c, pol.Consensus))
 	if pol.Time != "" {
 		// A policy active only at some times must not read as always active.
 		b.Section("Time (when the policy is active)")
-		b.Styled(highlightExpr(th, pol.Time))
+		writeExpr(b, th, pol.Time)
 		writeExprNames(b, th, exprNames(p.c, pol.Time))
 	}
 	b.Section("Notes")
