@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/server/servertest"
 )
@@ -19,8 +20,9 @@ func TestEndToEndMfaDetailFlagsAPinToAnExpiredKey(t *testing.T) {
 	var offset atomic.Int64 // the service's clock minus this machine's
 	d := servertest.StartDemoOn(t, func() time.Time { return time.Now().Add(time.Duration(offset.Load())) })
 	ctx := context.Background()
+	hour, _ := keys.Generate(keys.SchemeP256)
 	ids, err := d.Server.CreateUsers(ctx, d.Info.OrganizationID, []server.UserSpec{{Name: "pinny", Email: "pinny@example.com",
-		APIKeys: []server.APIKeySpec{{Name: "hour", PublicKey: "02" + strings.Repeat("5e", 32), ExpirationSeconds: 3600}}}})
+		APIKeys: []server.APIKeySpec{{Name: "hour", PublicKey: hour.PublicKeyHex(), ExpirationSeconds: 3600}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

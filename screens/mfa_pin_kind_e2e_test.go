@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/server/servertest"
 )
@@ -24,10 +25,12 @@ func TestEndToEndMfaDetailNamesPinsAndFlagsOnesNeverMet(t *testing.T) {
 	d := servertest.StartDemo(t)
 	ctx := context.Background()
 	const name = "pinned wrongly"
+	session, _ := keys.Generate(keys.SchemeP256)
+	passkey, _ := keys.NewSoftAuthenticator("")
 	ids, err := d.Server.CreateUsers(ctx, d.Info.OrganizationID, []server.UserSpec{{Name: "pinny", Email: "pinny@example.com",
-		APIKeys: []server.APIKeySpec{{Name: "session", PublicKey: "02" + strings.Repeat("5e", 32), CredentialType: api.CredentialReadWriteSessionP256}},
+		APIKeys: []server.APIKeySpec{{Name: "session", PublicKey: session.PublicKeyHex(), CredentialType: api.CredentialReadWriteSessionP256}},
 		Authenticators: []server.AuthenticatorSpec{{Name: "YubiKey pinny", CredentialID: strings.Repeat("c1", 32),
-			PublicKey: "04" + strings.Repeat("a7", 64), Transports: []string{"AUTHENTICATOR_TRANSPORT_USB"}}}}})
+			PublicKey: passkey.PublicKeyHex(), Transports: []string{"AUTHENTICATOR_TRANSPORT_USB"}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ func TestSchemaImageIsTheMigratedSchema(t *testing.T) {
 	ctx := context.Background()
 	schema := func(image []byte) []string {
 		t.Helper()
-		s, err := openStore(ctx, "", image)
+		s, err := openStore(ctx, "", image, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 )
 
 // migrations are applied in order; each one runs once, recorded in
@@ -477,17 +478,41 @@ UPDATE webhook_outbox SET first_sent_ns = created_ns WHERE attempts > 0;
 	`
 ALTER TABLE votes ADD COLUMN evaluated_ns INTEGER NOT NULL DEFAULT 0;
 `,
+	// 19: one public key and one credential id name one passkey of an
+	// organization: the credential id is not signed, so one key under two
+	// ids voted as two users. Before this runs, uniqueAuthenticators
+	// stores each key compressed and removes the later of two passkeys
+	// that share a key or a credential id, logging each one removed.
+	`
+CREATE UNIQUE INDEX authenticators_org_public_key ON authenticators(org_id, public_key);
+CREATE UNIQUE INDEX authenticators_org_credential ON authenticators(org_id, credential_id);
+`,
 }
+
+// migrationUniqueAuthenticators is the migration that uniqueAuthenticators
+// prepares.
+const migrationUniqueAuthenticators = 19
 
 // migrate brings the schema up to date, one transaction per migration, on
 // one connection with foreign keys off: a migration that rebuilds a table
 // drops the old one, which with foreign keys on would delete the rows that
 // reference it (ON DELETE CASCADE). Each migration must leave no foreign key
 // broken (checked before it commits).
-func migrate(ctx context.Context, db *sql.DB) error { return migrateUpTo(ctx, db, len(migrations)) }
+func migrate(ctx context.Context, db *sql.DB) error {
+	return migrateLogged(ctx, db, len(migrations), nil)
+}
 
 // migrateUpTo brings the schema up to version last (tests start from older ones).
 func migrateUpTo(ctx context.Context, db *sql.DB, last int) error {
+	return migrateLogged(ctx, db, last, nil)
+}
+
+// migrateLogged is migrateUpTo telling log (nil: nobody) what a migration
+// changed in the stored data that its owner should know.
+func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) error {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
@@ -513,7 +538,7 @@ func migrateUpTo(ctx context.Context, db *sql.DB, last int) error {
 	// The connection goes back to the pool: foreign keys on again, whatever happened.
 	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`)
 	for v := current + 1; v <= last; v++ {
-		if err := migrateTo(ctx, conn, v); err != nil {
+		if err := migrateTo(ctx, conn, v, log); err != nil {
 			return fmt.Errorf("migration %d: %w", v, err)
 		}
 	}
@@ -521,12 +546,17 @@ func migrateUpTo(ctx context.Context, db *sql.DB, last int) error {
 }
 
 // migrateTo applies migration v in its own transaction on conn.
-func migrateTo(ctx context.Context, conn *sql.Conn, v int) error {
+func migrateTo(ctx context.Context, conn *sql.Conn, v int, log *slog.Logger) error {
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	if v == migrationUniqueAuthenticators {
+		if err := uniqueAuthenticators(ctx, tx, log); err != nil {
+			return err
+		}
+	}
 	if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
 		return err
 	}

@@ -63,8 +63,10 @@ type UserSpec struct {
 
 // APIKeySpec is an API key to register.
 type APIKeySpec struct {
-	Name      string
-	PublicKey string // hex, as keys.Key.PublicKeyHex
+	Name string
+	// PublicKey is hex, as keys.Key.PublicKeyHex; a P-256 or secp256k1 key
+	// may be uncompressed and is stored compressed, the form stamps carry.
+	PublicKey string
 	// CredentialType defaults to the P-256 API key type; it must be one of
 	// api.CredentialTypes().
 	CredentialType string
@@ -83,7 +85,7 @@ type APIKeySpec struct {
 type AuthenticatorSpec struct {
 	Name            string
 	CredentialID    string
-	PublicKey       string   // hex P-256 public key
+	PublicKey       string   // hex P-256 public key (SEC1); stored compressed
 	Transports      []string // api.AuthenticatorTransports values
 	AttestationType string   // a WebAuthn attestation conveyance: none, indirect, direct or enterprise
 	Aaguid          string   // a UUID, 8-4-4-4-12 hex digits
@@ -283,12 +285,16 @@ func (s *Server) createUser(ctx context.Context, tx *txn, o *Org, u UserSpec) (s
 		if err != nil {
 			return "", fmt.Errorf("user %s: %w", u.Name, err)
 		}
+		pub, err := authenticatorKey(ctx, tx, o.ID, a)
+		if err != nil {
+			return "", fmt.Errorf("user %s: %w", u.Name, err)
+		}
 		transports, err := json.Marshal(append([]string{}, a.Transports...))
 		if err != nil {
 			return "", fmt.Errorf("user %s: authenticator: %w", u.Name, err)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO authenticators(id, org_id, user_id, name, credential_id, public_key, transports, attestation_type, aaguid, model, created_ns, updated_ns)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, newID(), o.ID, id, a.Name, a.CredentialID, strings.ToLower(a.PublicKey),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, newID(), o.ID, id, a.Name, a.CredentialID, pub,
 			string(transports), a.AttestationType, a.Aaguid, a.Model, now, now); err != nil {
 			return "", fmt.Errorf("user %s: authenticator: %w", u.Name, err)
 		}
@@ -326,13 +332,17 @@ func insertAPIKey(ctx context.Context, q querier, orgID, userID string, k APIKey
 	if err := checkSessionProfile(typ, k.SessionProfileID); err != nil {
 		return "", err
 	}
+	pub, err := apiKeyPublicKey(ctx, q, orgID, k, typ)
+	if err != nil {
+		return "", err
+	}
 	name := k.Name
 	if name == "" {
 		name = "API key"
 	}
 	id := newID()
 	if _, err := q.ExecContext(ctx, `INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, session_profile_id, expiration_seconds, created_ns, updated_ns)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, orgID, userID, name, strings.ToLower(k.PublicKey), typ, k.SessionProfileID, k.ExpirationSeconds, now, now); err != nil {
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, orgID, userID, name, pub, typ, k.SessionProfileID, k.ExpirationSeconds, now, now); err != nil {
 		return "", fmt.Errorf("insert API key: %w", err)
 	}
 	return id, nil

@@ -125,7 +125,7 @@ func Open(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	db, err := openStore(ctx, cfg.DataDir, cfg.MemoryImage)
+	db, err := openStore(ctx, cfg.DataDir, cfg.MemoryImage, s.log)
 	if err != nil {
 		s.ownLock.Release()
 		return nil, atStartup(err)

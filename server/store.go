@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -93,7 +94,8 @@ type querier interface {
 
 var memoryDBs atomic.Int64
 
-func openStore(ctx context.Context, dataDir string, image []byte) (*store, error) {
+// log hears what migrations changed in stored data (nil: nobody).
+func openStore(ctx context.Context, dataDir string, image []byte, log *slog.Logger) (*store, error) {
 	s := &store{jobs: make(chan *writeJob, 256), done: make(chan struct{}), cache: &cache{}}
 	s.maxBatch.Store(defaultMaxBatch)
 	if dataDir == "" {
@@ -112,7 +114,7 @@ func openStore(ctx context.Context, dataDir string, image []byte) (*store, error
 			}
 		}
 		// After an image, this only checks its version (or migrates an older one).
-		if err := migrate(ctx, db); err != nil {
+		if err := migrateLogged(ctx, db, len(migrations), log); err != nil {
 			db.Close()
 			return nil, err
 		}
@@ -122,7 +124,7 @@ func openStore(ctx context.Context, dataDir string, image []byte) (*store, error
 		// transaction holds it: write transactions run unprepared statements.
 		s.write = &cachedDB{db: db, noPrepareInTx: true}
 	} else {
-		if err := s.openFile(ctx, dataDir); err != nil {
+		if err := s.openFile(ctx, dataDir, log); err != nil {
 			return nil, err
 		}
 	}
@@ -130,7 +132,7 @@ func openStore(ctx context.Context, dataDir string, image []byte) (*store, error
 	return s, nil
 }
 
-func (s *store) openFile(ctx context.Context, dataDir string) error {
+func (s *store) openFile(ctx context.Context, dataDir string, log *slog.Logger) error {
 	// temp_store(MEMORY): every write job runs in a savepoint, and SQLite
 	// keeps the pages a savepoint may have to restore in a sub-journal, by
 	// default a temporary file written with a syscall per page; in memory it
@@ -173,7 +175,7 @@ func (s *store) openFile(ctx context.Context, dataDir string) error {
 		}
 		return fmt.Errorf("open %s: %w", path, err)
 	}
-	if err := migrate(ctx, w); err != nil {
+	if err := migrateLogged(ctx, w, len(migrations), log); err != nil {
 		w.Close()
 		return migrationFailure(path, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server"
 )
 
@@ -21,17 +22,27 @@ func (d *Demo) AddOrdinaryUsers(n int) {
 		u := server.UserSpec{Name: fmt.Sprintf("user-%05d", i), Email: fmt.Sprintf("user-%05d@example.com", i),
 			Tags: []string{fmt.Sprintf("team-%d", i%50), fmt.Sprintf("site-%d", i%7), "staff"}}
 		for k := range 4 {
-			u.APIKeys = append(u.APIKeys, server.APIKeySpec{Name: fmt.Sprintf("ci key %d", k), PublicKey: "02" + randomHex(32)})
+			u.APIKeys = append(u.APIKeys, server.APIKeySpec{Name: fmt.Sprintf("ci key %d", k), PublicKey: d.newPublicKey()})
 		}
 		for a := range 3 {
 			u.Authenticators = append(u.Authenticators, server.AuthenticatorSpec{Name: fmt.Sprintf("YubiKey %d", a),
-				CredentialID: randomHex(32), PublicKey: "04" + randomHex(64), Transports: []string{"AUTHENTICATOR_TRANSPORT_USB"}})
+				CredentialID: randomHex(32), PublicKey: d.newPublicKey(), Transports: []string{"AUTHENTICATOR_TRANSPORT_USB"}})
 		}
 		users = append(users, u)
 	}
 	if _, err := d.Server.CreateUsers(context.Background(), d.Info.OrganizationID, users); err != nil {
 		d.t.Fatalf("add %d users: %v", n, err)
 	}
+}
+
+// newPublicKey is a fresh P-256 public key: the service refuses a key that
+// is not a point of its curve, or one already registered in the organization.
+func (d *Demo) newPublicKey() string {
+	k, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		d.t.Fatalf("generate a key: %v", err)
+	}
+	return k.PublicKeyHex()
 }
 
 func randomHex(n int) string {
@@ -62,7 +73,7 @@ func (d *Demo) AddUserWithKeys(name string, apiKeys, authenticators int) string 
 	d.t.Helper()
 	u := server.UserSpec{Name: name, Email: name + "@example.com"}
 	for k := range apiKeys {
-		spec := server.APIKeySpec{Name: fmt.Sprintf("key %04d", k), PublicKey: "02" + randomHex(32)}
+		spec := server.APIKeySpec{Name: fmt.Sprintf("key %04d", k), PublicKey: d.newPublicKey()}
 		if k%3 == 0 {
 			spec.ExpirationSeconds = 24 * 60 * 60
 		}
@@ -70,7 +81,7 @@ func (d *Demo) AddUserWithKeys(name string, apiKeys, authenticators int) string 
 	}
 	for a := range authenticators {
 		u.Authenticators = append(u.Authenticators, server.AuthenticatorSpec{Name: fmt.Sprintf("YubiKey %04d", a),
-			CredentialID: randomHex(32), PublicKey: "04" + randomHex(64), Transports: []string{"AUTHENTICATOR_TRANSPORT_USB"}})
+			CredentialID: randomHex(32), PublicKey: d.newPublicKey(), Transports: []string{"AUTHENTICATOR_TRANSPORT_USB"}})
 	}
 	ids, err := d.Server.CreateUsers(context.Background(), d.Info.OrganizationID, []server.UserSpec{u})
 	if err != nil {

@@ -1,0 +1,48 @@
+package keys
+
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
+)
+
+// CanonicalPublicKey checks that publicKeyHex is a public key of the curve
+// credentialType uses and returns the one form a stamp carries: lowercase hex
+// of the compressed SEC1 point (02 or 03 followed by X) for P-256 and
+// secp256k1, the 32 bytes of an Ed25519 key. A key written compressed and
+// uncompressed is then one key, and a key registered uncompressed still
+// matches its stamps. Errors wrap ErrBadPublicKey.
+func CanonicalPublicKey(credentialType, publicKeyHex string) (string, error) {
+	raw, err := hex.DecodeString(publicKeyHex)
+	if err != nil {
+		return "", fmt.Errorf("%w: %q is not hex", ErrBadPublicKey, truncate(publicKeyHex))
+	}
+	switch credentialType {
+	case CredentialAPIKeySecp256k1:
+		pub, err := secp256k1.ParsePubKey(raw)
+		if err != nil || len(raw) == 65 && raw[0] != 4 {
+			return "", fmt.Errorf("%w: %d bytes starting %#02x is not a point on secp256k1; send the compressed 33-byte form (02 or 03 followed by X)", ErrBadPublicKey, len(raw), firstByte(raw))
+		}
+		return hex.EncodeToString(pub.SerializeCompressed()), nil
+	case CredentialAPIKeyEd25519:
+		if len(raw) != ed25519.PublicKeySize {
+			return "", fmt.Errorf("%w: %d bytes; an Ed25519 public key is 32 bytes", ErrBadPublicKey, len(raw))
+		}
+		return strings.ToLower(publicKeyHex), nil
+	case "":
+		return "", fmt.Errorf("%w: no credential type to read it as", ErrBadPublicKey)
+	}
+	// Every other credential type, passkeys included, is a P-256 key.
+	pub, err := parseP256Public(raw, true)
+	if err != nil {
+		return "", err
+	}
+	u, err := pub.Bytes()
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrBadPublicKey, err)
+	}
+	return hex.EncodeToString(compressP256(u)), nil
+}
