@@ -65,7 +65,9 @@ Fetches the latest boot proof of enclave app NAME with the profile's key, verifi
 it against the profile's trusted_roots, expected_pcrs.NAME and
 allowed_manifest_hashes, checks that it is NAME's (its attested manifest
 namespace and its label name NAME), and prints the report. --out also saves the reply
-({"bootProof":…}) so it can be verified again later with 'vigil proof verify'.
+({"bootProof":…}) so it can be verified again later with 'vigil proof verify';
+it is saved whatever the verdict, a FAILED one too (keep a last good proof
+elsewhere and replace it only after a 0 exit).
 
 --expect-pcr N=HEX replaces the profile's pin of PCR N; --allow-manifest HEX adds
 to the profile's allowed_manifest_hashes (it cannot narrow them: edit the profile).
