@@ -36,7 +36,7 @@ const verifyUsage = `Usage: vigil proof verify (--boot-proof FILE | --attestatio
 
 Examples:
   vigil proof verify --boot-proof boot.json --app-proofs proofs.json --activity 0192a6c4-…
-  vigil proof verify --boot-proof boot.json --expect-pcr 0=f670…b207 --json
+  vigil proof verify --boot-proof boot.json --allow-manifest 4d5e…07c1 --require-pinned
   vigil proof verify --attestation doc.cbor --at 2024-09-07T14:40:00Z
   vigil proof verify --boot-proof demo-boot.json --root demo-root.pem
 
@@ -50,6 +50,12 @@ A valid signature shows only that the enclave signed an app proof's payload;
 app-proof[i].activity), so that a proof of another activity fails. Without it
 that check is not run (–) and the report says which activity each proof names.
 
+Pins: only --allow-manifest (the manifest hash) ties the proof to your app's
+binary and to the operators who approved it. PCRs (--expect-pcr) measure the
+QuorumOS enclave image, which anyone can boot with a manifest of their own, so
+PCR pins alone leave a caveat under the verdict, as no pins do. --require-verified
+accepts a VERIFIED with a caveat; --require-pinned does not.
+
 Flags:
 `
 
@@ -59,7 +65,12 @@ Fetches the latest boot proof of enclave app NAME with the profile's key, verifi
 it against the profile's trusted_roots, expected_pcrs.NAME and
 allowed_manifest_hashes, checks that it is NAME's (its attested manifest
 namespace and its label name NAME), and prints the report. --out also saves the reply
-({"bootProof":…}) so it can be verified again later with 'vigil proof verify'.
+({"bootProof":…}) so it can be verified again later with 'vigil proof verify';
+it is saved whatever the verdict, a FAILED one too (keep a last good proof
+elsewhere and replace it only after a 0 exit).
+
+--expect-pcr N=HEX replaces the profile's pin of PCR N; --allow-manifest HEX adds
+to the profile's allowed_manifest_hashes (it cannot narrow them: edit the profile).
 
 Examples:
   vigil proof fetch --app signer
@@ -112,6 +123,9 @@ type commonProofFlags struct {
 	// requireVerified: exit 1 unless the verdict is VERIFIED, so a script
 	// that checks only the exit status does not take PARTIAL for it.
 	requireVerified bool
+	// requirePinned: exit 1 unless VERIFIED with no caveat, that is with the
+	// manifest hash pinned (PCR pins alone do not tie the proof to the app).
+	requirePinned bool
 }
 
 func (f *commonProofFlags) register(fs *flag.FlagSet) {
@@ -120,7 +134,8 @@ func (f *commonProofFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.allowHash, "allow-manifest", "allowed manifest SHA-256 `HEX` (repeatable)")
 	fs.StringVar(&f.at, "at", "", "validate certificates at this RFC 3339 `TIME` instead of the document's own timestamp (which must still fall within its leaf certificate's validity)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
-	fs.BoolVar(&f.requireVerified, "require-verified", false, "exit 1 unless the verdict is VERIFIED (PARTIAL too; without it, only FAILED exits 1)")
+	fs.BoolVar(&f.requireVerified, "require-verified", false, "exit 1 unless the verdict is VERIFIED (PARTIAL too; without it, only FAILED exits 1); a VERIFIED with a caveat (no pins, PCR pins only) passes")
+	fs.BoolVar(&f.requirePinned, "require-pinned", false, "exit 1 unless the verdict is VERIFIED with no caveat: the manifest hash pinned (--allow-manifest, allowed_manifest_hashes)")
 }
 
 // report prints rep, and fails when it FAILED, or when it is not VERIFIED
@@ -129,8 +144,15 @@ func (f *commonProofFlags) report(c proc, rep *proof.Report, bp *api.BootProof) 
 	if err := printReport(c, rep, bp, f.json); err != nil {
 		return err
 	}
-	if f.requireVerified && rep.Verdict != proof.Verified {
-		return fmt.Errorf("verification %s, not VERIFIED (--require-verified): a core check could not run; see the report", rep.Verdict)
+	flag := "--require-verified"
+	if f.requirePinned {
+		flag = "--require-pinned"
+	}
+	if (f.requireVerified || f.requirePinned) && rep.Verdict != proof.Verified {
+		return fmt.Errorf("verification %s, not VERIFIED (%s): %s; see the report", rep.Verdict, flag, rep.PartialReason())
+	}
+	if f.requirePinned && rep.Caveat != "" {
+		return fmt.Errorf("verification VERIFIED with a caveat (--require-pinned): %s", rep.Caveat)
 	}
 	return nil
 }

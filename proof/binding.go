@@ -60,7 +60,8 @@ func BindingCheckID(i int) string { return fmt.Sprintf("app-proof[%d].activity",
 // BindAppProof says whether the payload of p is about s (nil: no activity to
 // compare with, always NotApplicable). Pass: the payload names the activity and
 // every field given matches. Fail: it names another activity or organization,
-// or a field differs, or it is not a JSON object. NotApplicable with s set: the
+// or a field differs or is missing (a resultHash too, when s.Result is
+// given), or it is not a JSON object. NotApplicable with s set: the
 // payload names no activity (the real service's address-derivation proofs), so
 // it cannot show it is about this one. The payload's signature is not checked
 // here (VerifyBootProof does that).
@@ -127,10 +128,12 @@ func BindAppProof(p api.AppProof, s *Subject) (Status, string) {
 		skipped = append(skipped, "result")
 	} else if want, herr := ResultHash(*s.Result); herr != nil {
 		bad = append(bad, herr.Error())
-	} else if _, ok := fields["resultHash"]; ok {
-		compare("result hash", "resultHash", want, "the payload's resultHash %s is not the SHA-256 of this activity's result as received (%s): the result shown is not the one the enclave signed")
+	} else if got, ok := str(fields, "resultHash"); !ok || got == "" {
+		// As a missing type or fingerprint: a payload naming the activity
+		// without its result would let any result be shown beside it.
+		bad = append(bad, "the payload has no resultHash, so the result shown is not bound to what the enclave signed")
 	} else {
-		skipped = append(skipped, "result (the payload has no resultHash)")
+		compare("result hash", "resultHash", want, "the payload's resultHash %s is not the SHA-256 of this activity's result as received (%s): the result shown is not the one the enclave signed")
 	}
 	if len(bad) > 0 {
 		return Fail, "the payload names this activity, but " + strings.Join(bad, "; ")

@@ -211,6 +211,7 @@ func (v *verifier) pinCheck(m *Manifest) {
 		h := v.attestedManifestHash(m)
 		if slices.ContainsFunc(v.opts.AllowedManifestHashes, func(a []byte) bool { return bytes.Equal(a, h) }) {
 			good = append(good, "manifest hash")
+			rep.manifestPinned = true
 		} else {
 			bad = append(bad, fmt.Sprintf("manifest hash %s is not among the %d allowed", hexOrNone(h), len(v.opts.AllowedManifestHashes)))
 		}

@@ -77,12 +77,15 @@ type Report struct {
 	DocumentTime time.Time     `json:"documentTime,omitzero"`
 	Age          time.Duration `json:"age"`
 	// Caveat says what a verdict that did not fail does not prove (no pins
-	// set); empty when there is nothing to add.
+	// set, or PCR pins only: PinCaveat); empty when there is nothing to add.
 	Caveat string `json:"caveat,omitempty"`
 
 	// unbound: an app proof was to be bound to an activity and its payload
 	// names none (its binding check is N/A), so the verdict is at most PARTIAL.
 	unbound bool
+	// manifestPinned: the attested manifest hash was among the allowed ones
+	// (PinCaveat).
+	manifestPinned bool
 }
 
 // Check returns the check with the given ID, or nil.
@@ -110,9 +113,6 @@ func (r *Report) add(id, name string, st Status, reason string) {
 	r.Checks = append(r.Checks, Check{ID: id, Name: name, Status: st, Reason: reason})
 }
 
-// NoPinsCaveat is the caveat of a report that did not fail with no pins set.
-const NoPinsCaveat = "no pins set: any enclave under this root would pass (its PCRs and manifest hash were not compared with expected values)"
-
 func (r *Report) finish() {
 	r.Verdict = Verified
 	for _, c := range r.Checks {
@@ -121,11 +121,10 @@ func (r *Report) finish() {
 			return
 		}
 	}
-	// Without pins the checks show a genuine enclave booted a manifest its own
-	// quorum approved, not that it runs the code the user expects.
-	if c := r.Check(CheckPins); c != nil && c.Status == NotApplicable {
-		r.Caveat = NoPinsCaveat
-	}
+	// Without a manifest pin the checks show a genuine enclave booted a
+	// manifest its own quorum approved, not that it runs the code the user
+	// expects.
+	r.Caveat = r.PinCaveat()
 	for _, id := range coreChecks {
 		if c := r.Check(id); c == nil || c.Status != Pass {
 			r.Verdict = Partial

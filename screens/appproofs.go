@@ -234,8 +234,8 @@ func (d *activityDetail) renderAppProofs(b *ui.DetailBuilder, c *Common) {
 				}
 			}
 			boot := pinnedBadge(th, bootVerdict(rep), rep)
-			if unpinned(rep) && bootVerdict(rep) == proof.Verified {
-				boot += th.Warn.Render(" — " + proof.NoPinsCaveat)
+			if c := rep.PinCaveat(); c != "" && bootVerdict(rep) == proof.Verified {
+				boot += th.Warn.Render(" — " + c)
 			}
 			if len(failed) > 0 {
 				boot += " " + ui.Clean("failed: "+strings.Join(failed, ", "))
@@ -308,17 +308,12 @@ func isCoreCheck(id string) bool {
 	return false
 }
 
-// unpinned reports whether rep's boot proof was checked against no pins.
-func unpinned(rep *proof.Report) bool {
-	pins := rep.Check(proof.CheckPins)
-	return pins != nil && pins.Status == proof.NotApplicable
-}
-
-// pinnedBadge is v's badge, or VERIFIED (no pins) in the warning colour when
-// v is VERIFIED but the boot proof was checked against no pins.
+// pinnedBadge is v's badge, or VERIFIED (no pins) / (PCR pins only) in the
+// warning colour when v is VERIFIED but the boot proof's manifest hash was
+// not pinned (proof.Report.PinCaveat, judged by the pins check alone).
 func pinnedBadge(th *theme.Theme, v proof.Verdict, rep *proof.Report) string {
-	if v == proof.Verified && unpinned(rep) {
-		return noPinsColour(th).Render(verifiedNoPins)
+	if c := rep.PinCaveat(); v == proof.Verified && c != "" {
+		return noPinsColour(th).Render(caveatVerdict(c))
 	}
 	return reportBadge(th, v)
 }

@@ -209,7 +209,11 @@ func detailWithVerifiedAppProof(t *testing.T, auth *proof.DemoAuthority, enclave
 		t.Fatal("no detail open")
 	}
 	act := a.detail.activity
-	payload := fmt.Sprintf(`{"activityId":%q,"type":%q,"fingerprint":%q}`, act.ID, act.Type, act.Fingerprint)
+	resultHash, err := proof.ResultHash(act.Result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := fmt.Sprintf(`{"activityId":%q,"type":%q,"fingerprint":%q,"resultHash":%q}`, act.ID, act.Type, act.Fingerprint, resultHash)
 	good, err := enclave.SignAppProof([]byte(payload))
 	if err != nil {
 		t.Fatal(err)

@@ -48,7 +48,7 @@ func verdictStyle(th *theme.Theme, a appBootProof) (string, lipgloss.Style) {
 		return "not fetched", th.Muted
 	}
 	if a.report.Verdict == proof.Verified && a.report.Caveat != "" {
-		return verifiedNoPins, noPinsColour(th)
+		return caveatVerdict(a.report.Caveat), noPinsColour(th)
 	}
 	return string(a.report.Verdict), verdictColour(th, a.report.Verdict)
 }
@@ -57,7 +57,20 @@ func verdictStyle(th *theme.Theme, a appBootProof) (string, lipgloss.Style) {
 // any enclave under the root would have (proof.Report.Caveat).
 const verifiedNoPins = "VERIFIED (no pins)"
 
-// noPinsColour is verifiedNoPins' colour: the warning's, not VERIFIED's
+// verifiedPCRPinsOnly is the verdict of a proof that verified against PCR
+// pins with no manifest hash pinned: PCRs fix the QuorumOS image, not the app
+// binary or who approved the manifest (proof.PCRPinsOnlyCaveat).
+const verifiedPCRPinsOnly = "VERIFIED (PCR pins only)"
+
+// caveatVerdict is the verdict text of a VERIFIED that carries caveat c.
+func caveatVerdict(c string) string {
+	if c == proof.PCRPinsOnlyCaveat {
+		return verifiedPCRPinsOnly
+	}
+	return verifiedNoPins
+}
+
+// noPinsColour is verifiedNoPins' (and verifiedPCRPinsOnly's) colour: the warning's, not VERIFIED's
 // green, since anyone's genuine enclave under the root verifies so, and a
 // green cell among green cells is read as "fine".
 func noPinsColour(th *theme.Theme) lipgloss.Style { return th.Warn.Bold(true) }
@@ -103,7 +116,7 @@ func checkMark(th *theme.Theme, st proof.Status) string {
 func bootProofColumns(th *theme.Theme) []ui.Column {
 	return []ui.Column{
 		{Title: "APP", Width: 14, Max: 24},
-		{Title: "VERDICT", Width: len(verifiedNoPins), Style: func(cell string) lipgloss.Style { return verdictTextStyle(th, cell) }},
+		{Title: "VERDICT", Width: len(verifiedPCRPinsOnly), Style: func(cell string) lipgloss.Style { return verdictTextStyle(th, cell) }},
 		{Title: "AGE", Width: 4, Style: func(cell string) lipgloss.Style {
 			if strings.HasPrefix(cell, futureMark) {
 				return th.Warn.Bold(true)
@@ -121,7 +134,7 @@ func verdictTextStyle(th *theme.Theme, text string) lipgloss.Style {
 		return th.Bad
 	case "verifying…", "not fetched":
 		return th.Muted
-	case verifiedNoPins:
+	case verifiedNoPins, verifiedPCRPinsOnly:
 		return noPinsColour(th)
 	}
 	return verdictColour(th, proof.Verdict(text))
@@ -307,21 +320,23 @@ func (w *reportWriter) verdict(a appBootProof) {
 		db.Line("fetching and verifying…")
 	default:
 		rep := a.report
-		// The badge of the list and the heading: VERIFIED with no pins reads
-		// "VERIFIED (no pins)" in the warning colour here too.
+		// The badge of the list and the heading: VERIFIED with a caveat reads
+		// "VERIFIED (no pins)" or "(PCR pins only)" in the warning colour here too.
 		line := verdictBadge(th, a)
 		switch rep.Verdict {
 		case proof.Verified:
 			line += " — every core check passed"
 		case proof.Partial:
-			line += " — a core check could not run"
+			line += " — " + ui.Clean(rep.PartialReason())
 		default:
 			line += " — failed: " + ui.Clean(strings.Join(rep.FailedChecks(), ", "))
 		}
 		db.Styled(line)
 		if rep.Caveat != "" {
 			db.Styled(th.Warn.Render(ui.Clean(rep.Caveat)))
-			db.Line("Pin what you expect in the profile (expected_pcrs." + ui.Clean(a.app) + ", allowed_manifest_hashes) to tie the proof to your enclave's code.")
+			// PCRs measure the QuorumOS image; only the manifest hash fixes
+			// the app binary and who approved it.
+			db.Line("Pin the manifest hash (allowed_manifest_hashes) to tie the proof to your app and operators: expected_pcrs." + ui.Clean(a.app) + " fixes only the enclave image.")
 		}
 	}
 }
