@@ -22,13 +22,16 @@ func programOptions(zones *zoneCache) []cel.ProgramOption {
 		cel.CustomDecoratorV2(strictEquality),
 		cel.CustomDecoratorV2(strictLogicCalls),
 		cel.CustomDecoratorV2(cronSpanCalls(zones)),
+		cel.CustomDecoratorV2(matchCalls),
 	}
 }
 
 // workCost charges the functions whose work grows with their arguments by
 // that work, where CEL would charge them one unit: the dialect's slicing,
 // string indexing, list contains and string comparisons, and size of a
-// string (which counts its characters), and the work CEL does not see
+// string (which counts its characters); string contains, startsWith,
+// endsWith and concatenation, which CEL charges by length only when the
+// checker resolved the overload (not on a dyn parameter); and the work CEL does not see
 // (chargeWork): building a map literal at evaluation, a CronSpan call. Scanning a string costs what CEL
 // charges for its own string functions, a tenth of a unit per byte; copying
 // or scanning a list costs a unit per element.
@@ -59,9 +62,30 @@ func (workCost) CallCost(function, _ string, args []ref.Val, result ref.Val) *ui
 			return charge(1 + uint64(l.Size().(types.Int)))
 		}
 	case overloads.Contains:
-		// String contains is CEL's own, and charged by CEL.
 		if l, ok := args[0].(traits.Lister); ok {
 			return charge(1 + uint64(l.Size().(types.Int)))
+		}
+		// CEL charges a string's contains by its lengths only when the
+		// checker resolved the overload, which it cannot on a parameter
+		// (dyn): charged here either way, by the bytes it scans.
+		if s, ok := args[0].(types.String); ok {
+			if sub, ok := args[1].(types.String); ok {
+				return charge(scanCost(len(s) + len(sub)))
+			}
+		}
+	case overloads.StartsWith, overloads.EndsWith:
+		if _, ok := args[0].(types.String); ok && len(args) == 2 {
+			if affix, ok := args[1].(types.String); ok {
+				return charge(scanCost(len(affix)))
+			}
+		}
+	case operators.Add:
+		// Concatenation copies both strings (unresolved on dyn operands,
+		// where CEL would charge one unit).
+		if a, ok := args[0].(types.String); ok && len(args) == 2 {
+			if b, ok := args[1].(types.String); ok {
+				return charge(scanCost(len(a) + len(b)))
+			}
 		}
 	case operators.Less, operators.LessEquals, operators.Greater, operators.GreaterEquals:
 		if a, ok := args[0].(types.String); ok && len(args) == 2 {

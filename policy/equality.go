@@ -196,15 +196,21 @@ func strictIn(v, container ref.Val) ref.Val {
 }
 
 // listHas reports whether list holds v, comparing with strictEqual: an
-// element of another kind than v is an error, not "absent".
+// element of another kind than v is an error, not "absent". Every element
+// is compared, also after a match: `'DELETE' in ['DELETE', 1]` is an error
+// as `'DELETE' in [1, 'DELETE']` is, whatever the order.
 func listHas(list traits.Lister, v ref.Val) ref.Val {
+	found := false
 	for it := list.Iterator(); it.HasNext() == types.True; {
 		r := strictEqual(v, it.Next())
-		if r == types.True || types.IsUnknownOrError(r) {
+		if types.IsUnknownOrError(r) {
 			return r
 		}
+		if r == types.True {
+			found = true
+		}
 	}
-	return types.False
+	return types.Bool(found)
 }
 
 // keyKindError is the error of looking a key up in a map whose keys are of

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
@@ -18,8 +19,16 @@ func TestInConstantListIsStrict(t *testing.T) {
 		"!(activity.params.i in ['a', 'b'])": {"int", "string"},
 		"!(activity.params.l in ['a', 'b'])": {"list", "string"},
 		"!(activity.params.s in [1, 2])":     {"string", "int"},
-		"'a' in [1, 'a']":                    {"string", "int"},
 	})
+	// A mixed literal is refused when submitted (TestMixedListLiteralRefused);
+	// one stored before is an error at evaluation.
+	c, err := CompileStored(Source{Condition: "'a' in [1, 'a']"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := c.Run(in); err == nil || !strings.Contains(err.Error(), "string") || !strings.Contains(err.Error(), "int") {
+		t.Errorf("'a' in [1, 'a'] (stored): %v, %v; want an error naming string and int", r.Condition, err)
+	}
 }
 
 // The docs' own example (policy-language.md "Equality is typed"), written

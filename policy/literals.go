@@ -11,8 +11,10 @@ import (
 // arguments of Timestamp and CronSpan that could never evaluate: a time with
 // a non-zero offset, a malformed schedule or duration, an unknown time zone;
 // and a documented parameter compared with, or looked up in or with, a
-// literal of another type (paramtypes.go), this last one only for what a
-// user submits (checkSubmitted).
+// literal of another type (paramtypes.go), a list or map literal mixing
+// kinds, and a matches() pattern that is not a string literal
+// (literalkinds.go), these last ones only for what a user submits
+// (checkSubmitted).
 func checkLiterals(field, src string, rw rewritten, checked *cel.Ast, mode checkMode) []Diagnostic {
 	if checked == nil {
 		return nil
@@ -20,7 +22,12 @@ func checkLiterals(field, src string, rw rewritten, checked *cel.Ast, mode check
 	native := checked.NativeRep()
 	info := native.SourceInfo()
 	var out []Diagnostic
+	reported := map[int64]bool{}
 	report := func(id int64, msg string) {
+		if reported[id] {
+			return // one problem a place: the first found says most
+		}
+		reported[id] = true
 		loc := info.GetStartLocation(id)
 		line, col := loc.Line(), loc.Column()+1
 		if line < 1 {
@@ -94,6 +101,8 @@ func checkLiterals(field, src string, rw rewritten, checked *cel.Ast, mode check
 		for _, p := range paramFields(native.Expr()) {
 			report(p.id, p.msg)
 		}
+		mixedLiterals(native, report)
+		dynamicPatterns(native, report)
 	}
 	return out
 }

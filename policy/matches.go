@@ -1,0 +1,138 @@
+package policy
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+
+	"cel.dev/cel-go/common/overloads"
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/interpreter"
+)
+
+// CEL charges matches() only after the call returns, and RE2's work grows
+// with the string's length times the pattern's compiled size: a pattern read
+// from the activity (`s.matches(s)` on a 10,000-character parameter) ran for
+// a second, and a long one for minutes, past every cost limit, in the local
+// service's single writer. So every matches() call is planned as a matchCall,
+// charged before it runs: first what CEL would charge by the two lengths (so
+// a huge pattern is refused before it is compiled), then, once the pattern is
+// compiled, by its size. A call that would pass the cost limit is stopped
+// before it matches. A submitted policy may only match a string literal
+// (checkMatchPatterns); this guards the policies stored before that rule.
+
+// matchInstsPerUnit is how many (character × regex instruction) steps a cost
+// unit pays for: RE2 takes about 10 to 30 ns for each, and the budgets assume
+// about 100 ns a unit.
+const matchInstsPerUnit = 3
+
+// matchLengthCost is CEL's own cost of s.matches(p) by the lengths alone.
+func matchLengthCost(n, m int) uint64 { return scanCost(n) * (1 + uint64(m)/4) }
+
+// matchCost is the cost of matching n bytes with a compiled program of insts
+// instructions.
+func matchCost(n, insts int) uint64 {
+	return 1 + (uint64(n)+1)*(uint64(insts)+1)/matchInstsPerUnit
+}
+
+// matchCalls is the program decorator that plans matches() as a matchCall.
+func matchCalls(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
+	call, ok := i.(interpreter.InterpretableCall)
+	if !ok || call.Function() != overloads.Matches || len(call.Args()) != 2 {
+		return i, nil
+	}
+	m := matchCall{InterpretableCall: call, args: call.Args()}
+	if c, ok := m.args[1].(interpreter.InterpretableConst); ok {
+		if p, ok := c.Value().(types.String); ok {
+			re, insts, err := compilePattern(string(p))
+			if err != nil {
+				return nil, fmt.Errorf("matches(): %w", err)
+			}
+			m.re, m.insts = re, insts
+		}
+	}
+	return m, nil
+}
+
+// matchCall is s.matches(p) (or matches(s, p)), charged before it runs. re
+// is the pattern when it is a constant, compiled once.
+type matchCall struct {
+	interpreter.InterpretableCall
+	args  []interpreter.InterpretableV2
+	re    *regexp.Regexp
+	insts int
+}
+
+// Function is not "matches": cel-go's regex optimizer (OptOptimize) runs
+// after this decorator and would replace a call with a constant pattern by
+// its own, which is charged only after it runs.
+func (c matchCall) Function() string { return "vigil_matches" }
+
+func (c matchCall) Eval(a interpreter.Activation) ref.Val {
+	return interpreter.EvalActivation(a, c.Exec)
+}
+
+func (c matchCall) Exec(f *interpreter.ExecutionFrame) ref.Val {
+	sv := c.args[0].Exec(f)
+	if types.IsUnknownOrError(sv) {
+		return sv
+	}
+	pv := c.args[1].Exec(f)
+	if types.IsUnknownOrError(pv) {
+		return pv
+	}
+	s, ok1 := sv.(types.String)
+	p, ok2 := pv.(types.String)
+	if !ok1 || !ok2 {
+		return types.NewErr("matches() needs a string and a pattern string, not %s and %s",
+			kindArticle(shownKind(sv)), kindArticle(shownKind(pv)))
+	}
+	re, insts := c.re, c.insts
+	charged := uint64(0)
+	if re == nil {
+		charged = matchLengthCost(len(s), len(p))
+		chargeBefore(f, charged)
+		var err error
+		if re, insts, err = compilePattern(string(p)); err != nil {
+			return types.NewErr("matches(): %v", err)
+		}
+	}
+	if full := matchCost(len(s), insts); full > charged {
+		chargeBefore(f, full-charged)
+	}
+	return types.Bool(re.MatchString(string(s)))
+}
+
+// chargeBefore charges work about to be done, or stops the evaluation with
+// the cost-limit error, as CEL's tracker does, when it would pass the limit.
+// What is refused is not charged: the cost reported is the work done.
+func chargeBefore(f *interpreter.ExecutionFrame, units uint64) {
+	costs := f.CostTracker()
+	if costs == nil {
+		return
+	}
+	if costs.Limit != nil && (units > *costs.Limit || costs.ActualCost() > *costs.Limit-units) {
+		panic(interpreter.EvalCancelledError{Cause: interpreter.CostLimitExceeded,
+			Message: "operation cancelled: actual cost limit exceeded"})
+	}
+	chargeWork(f, units)
+}
+
+// compilePattern compiles a regular expression and counts its program's
+// instructions, which (with the string's length) is what matching costs.
+func compilePattern(p string) (*regexp.Regexp, int, error) {
+	parsed, err := syntax.Parse(p, syntax.Perl)
+	if err != nil {
+		return nil, 0, err
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		return nil, 0, err
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return nil, 0, err
+	}
+	return re, len(prog.Inst), nil
+}
