@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"log/slog"
 )
@@ -496,8 +495,8 @@ const migrationUniqueAuthenticators = 19
 // migrate brings the schema up to date, one transaction per migration, on
 // one connection with foreign keys off: a migration that rebuilds a table
 // drops the old one, which with foreign keys on would delete the rows that
-// reference it (ON DELETE CASCADE). Each migration must leave no foreign key
-// broken (checked before it commits).
+// reference it (ON DELETE CASCADE). Each migration must break no foreign key
+// that was whole before it (checked before it commits).
 func migrate(ctx context.Context, db *sql.DB) error {
 	return migrateLogged(ctx, db, len(migrations), nil)
 }
@@ -537,42 +536,55 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) 
 	}
 	// The connection goes back to the pool: foreign keys on again, whatever happened.
 	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`)
+	// Rows left dangling before the upgrade are the owner's to mend, not a
+	// reason to refuse it (migration_fkcheck.go).
+	dangling, err := findDangling(ctx, conn)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	dangling.warn(log)
 	for v := current + 1; v <= last; v++ {
-		if err := migrateTo(ctx, conn, v, log); err != nil {
+		if dangling, err = migrateTo(ctx, conn, v, log, dangling); err != nil {
 			return fmt.Errorf("migration %d: %w", v, err)
 		}
 	}
 	return nil
 }
 
-// migrateTo applies migration v in its own transaction on conn.
-func migrateTo(ctx context.Context, conn *sql.Conn, v int, log *slog.Logger) error {
+// migrateTo applies migration v in its own transaction on conn, refusing
+// it if it leaves rows dangling beyond those of before; it returns the
+// dangling rows after it.
+func migrateTo(ctx context.Context, conn *sql.Conn, v int, log *slog.Logger, before danglingRows) (danglingRows, error) {
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return before, err
 	}
 	defer tx.Rollback()
+	var removed []removedPasskey
 	if v == migrationUniqueAuthenticators {
-		if err := uniqueAuthenticators(ctx, tx, log); err != nil {
-			return err
+		if removed, err = uniqueAuthenticators(ctx, tx); err != nil {
+			return before, err
 		}
 	}
 	if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
-		return err
+		return before, err
 	}
-	var table, parent string
-	var rowid, fk sql.NullInt64
-	switch err := tx.QueryRowContext(ctx, `PRAGMA foreign_key_check`).Scan(&table, &rowid, &parent, &fk); {
-	case err == nil:
-		return fmt.Errorf("a row of %s (rowid %d) references a row of %s that is gone", table, rowid.Int64, parent)
-	case !errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("check foreign keys: %w", err)
+	after, err := findDangling(ctx, tx)
+	if err != nil {
+		return before, err
+	}
+	if err := before.added(after); err != nil {
+		return before, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, applied_ns) VALUES (?, strftime('%s','now')*1000000000)`, v); err != nil {
-		return fmt.Errorf("record: %w", err)
+		return before, fmt.Errorf("record: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return before, fmt.Errorf("commit: %w", err)
 	}
-	return nil
+	// Told only now: a migration that rolled back removed nothing.
+	for _, r := range removed {
+		r.warn(log)
+	}
+	return after, nil
 }

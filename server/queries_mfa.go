@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/policy"
 )
 
@@ -182,8 +184,14 @@ func (s *Server) voteMethod(ctx context.Context, orgID string, v voteRow) (api.A
 // voter's API key (by its credential type) or passkey, as registered now.
 func (s *Server) lookUpVoteMethod(ctx context.Context, orgID string, v api.Vote) (api.AuthenticationMethod, error) {
 	if v.Scheme == api.SchemeWebAuthn {
+		// The vote holds the passkey's key as it was stored then, perhaps
+		// uncompressed; migration 19 stores it compressed, as stamps carry it.
+		pub := strings.ToLower(v.PublicKey)
+		if canonical, err := keys.CanonicalPublicKey(api.CredentialWebAuthnAuthenticator, v.PublicKey); err == nil {
+			pub = canonical
+		}
 		var id string
-		err := s.db.read.QueryRowContext(ctx, `SELECT id FROM authenticators WHERE org_id = ? AND user_id = ? AND public_key = ?`, orgID, v.UserID, v.PublicKey).Scan(&id)
+		err := s.db.read.QueryRowContext(ctx, `SELECT id FROM authenticators WHERE org_id = ? AND user_id = ? AND public_key = ?`, orgID, v.UserID, pub).Scan(&id)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return api.AuthenticationMethod{}, fmt.Errorf("vote %s: authenticator: %w", v.ID, err)
 		}
