@@ -73,3 +73,42 @@ func uuidMillis(t *testing.T, id string) int64 {
 	}
 	return ms
 }
+
+// After a clock that ran ahead was corrected (a step back beyond the clamp)
+// and then slewed back a little more (within it), the small step is
+// absorbed: the activity submitted next is not dated before the one
+// submitted just before it (audit 149: the remembered time was the latest
+// ever, not the newest activity's).
+func TestSmallClockStepAfterALargeOneIsStillAbsorbed(t *testing.T) {
+	e := newEnvWith(t, envOptions{threshold: 2})
+	ctx := ctxT(t)
+	now := time.Now()
+	// alice's clock follows the service's, so her stamps stay fresh.
+	alice, err := api.NewClient(e.http.URL, e.org.ID, e.keys["alice"], api.WithClock(e.clock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag := func(name string) {
+		t.Helper()
+		if _, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: name, UserIDs: []string{e.user("carol")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.pin(now)
+	tag("a")
+	e.pin(now.Add(-10 * time.Minute)) // beyond the clamp: dated at the clock
+	tag("b")
+	e.pin(now.Add(-11 * time.Minute)) // within it: dated as b
+	tag("c")
+	acts, err := e.clients["carol"].ListActivities(ctx, api.ListActivitiesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(acts) < 3 {
+		t.Fatalf("listed %d activities, want the 3 submitted", len(acts))
+	}
+	c, b := acts[0], acts[1]
+	if c.CreatedAt.Time().Before(b.CreatedAt.Time()) {
+		t.Errorf("%s submitted after %s is dated before it: %v < %v", c.ID, b.ID, c.CreatedAt.Time(), b.CreatedAt.Time())
+	}
+}

@@ -156,6 +156,9 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		return err
 	})
 	if err != nil {
+		// The activity it may have dated is not stored: the next reads the
+		// organization's newest from the database.
+		s.latest.forget(c.OrgID)
 		return api.Activity{}, err
 	}
 	s.hooks.queued(events)

@@ -21,15 +21,17 @@ const maxCreatedClamp = 5 * time.Minute
 // the memory starts afresh, and each organization costs one query again.
 const maxLatestCreated = 4096
 
-// latestCreated remembers each organization's newest activity creation time
-// (Unix ns), so that the writer dates a new activity without a query: the
-// query, a merge of one index range per status, cost every submit ~70
-// allocations and a statement in the single writer (docs/performance.md).
-// A remembered time is never older than the organization's newest stored
-// activity: every activity the service creates is dated by createdAt, which
-// records it, and the seed forgets the organizations it writes. It may be
-// newer, when the transaction that dated an activity rolled back; a later
-// activity is then dated at most that much later, as the clamp allows.
+// latestCreated remembers each organization's newest activity's creation
+// time (Unix ns): the creation time of the activity submitted last, which
+// is what a new one is compared with, so that the writer dates it without
+// a query: the query, a merge of one index range per status, cost every
+// submit ~70 allocations and a statement in the single writer
+// (docs/performance.md). Every activity the service creates is dated by
+// createdAt and every seeded one noted by the seed, in the order they are
+// written. A submission that fails forgets its organization (submit), so
+// that the next reads the stored newest; only a submission dated in the
+// same moments from a failed one's time can differ from what the query
+// would have given, and only after the clock stepped back.
 type latestCreated struct {
 	mu sync.Mutex
 	ns map[string]int64
@@ -57,17 +59,26 @@ func (s *Server) createdAt(ctx context.Context, q querier, orgID string, now tim
 	if ahead := time.Duration(latest - now.UnixNano()); ahead > 0 && ahead <= maxCreatedClamp {
 		created = time.Unix(0, latest)
 	}
+	l.note(orgID, created)
+	return created, nil
+}
+
+// note records t as the creation time of the organization's newest
+// activity: the one just written. Not the latest of all: after a clock that
+// ran ahead was corrected, the next activity is compared with the one
+// before it, or a small step back that followed would date it before that
+// one (audit 149).
+func (l *latestCreated) note(orgID string, t time.Time) {
 	l.mu.Lock()
 	if l.ns == nil || len(l.ns) >= maxLatestCreated {
 		l.ns = make(map[string]int64)
 	}
-	l.ns[orgID] = max(l.ns[orgID], latest, created.UnixNano())
+	l.ns[orgID] = t.UnixNano()
 	l.mu.Unlock()
-	return created, nil
 }
 
-// forget drops what latestCreated remembers of an organization, for writers
-// that date activities themselves (the seed).
+// forget drops what latestCreated remembers of an organization: the next
+// activity reads its newest from the database, as after a start.
 func (l *latestCreated) forget(orgID string) {
 	l.mu.Lock()
 	delete(l.ns, orgID)

@@ -114,10 +114,8 @@ func (s *Server) SeedActivities(ctx context.Context, orgID string, spec SeedSpec
 			defer tx.ExecContext(ctx, `PRAGMA cache_size = -`+strconv.Itoa(writerCacheKiB))
 			return s.seedWrite(ctx, tx, o, ch.acts, outcomes)
 		})
-		// The seed dates its activities itself: createdAt reads the
-		// organization's newest again, once the chunk is committed.
-		s.latest.forget(o.ID)
 		if err != nil {
+			s.latest.forget(o.ID)
 			return fmt.Errorf("seed: activities %d–%d: %w", ch.first+1, ch.first+len(ch.acts), err)
 		}
 	}
@@ -237,6 +235,7 @@ func (s *Server) seedWrite(ctx context.Context, tx *txn, o *org, acts []seedActi
 		if err := insertActivity(ctx, tx, a); err != nil {
 			return err
 		}
+		s.latest.note(o.ID, a.Created) // in the order written, as createdAt notes
 		for i, v := range sa.votes {
 			a.Votes = append(a.Votes, v)
 			kind := a.Type + "/" + strconv.Itoa(i)
