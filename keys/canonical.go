@@ -1,7 +1,6 @@
 package keys
 
 import (
-	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -28,8 +27,8 @@ func CanonicalPublicKey(credentialType, publicKeyHex string) (string, error) {
 		}
 		return hex.EncodeToString(pub.SerializeCompressed()), nil
 	case CredentialAPIKeyEd25519:
-		if len(raw) != ed25519.PublicKeySize {
-			return "", fmt.Errorf("%w: %d bytes; an Ed25519 public key is 32 bytes", ErrBadPublicKey, len(raw))
+		if err := checkEd25519Public(raw); err != nil {
+			return "", err
 		}
 		return strings.ToLower(publicKeyHex), nil
 	case "":

@@ -158,8 +158,8 @@ func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 			p.k1S.Negate()
 		}
 	case SchemeEd25519:
-		if len(pubRaw) != ed25519.PublicKeySize {
-			return ParsedStamp{}, fmt.Errorf("%w: %d bytes; an Ed25519 public key is 32 bytes", ErrBadPublicKey, len(pubRaw))
+		if err := checkEd25519Public(pubRaw); err != nil {
+			return ParsedStamp{}, err
 		}
 		if len(sigRaw) != ed25519.SignatureSize {
 			return ParsedStamp{}, fmt.Errorf("%w: %d bytes; an Ed25519 signature is 64 bytes", ErrMalformedSignature, len(sigRaw))

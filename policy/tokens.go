@@ -51,13 +51,7 @@ func Tokens(src string) []Token {
 		j := i + 1
 		switch {
 		case r == '\'' || r == '"':
-			for j < len(rs) && rs[j] != r {
-				if rs[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(rs))
+			j = stringEnd(rs, i, false)
 			emit(TokenString, i, j)
 		case unicode.IsDigit(r):
 			for j < len(rs) && (unicode.IsDigit(rs[j]) || unicode.IsLetter(rs[j]) ||
@@ -70,6 +64,13 @@ func Tokens(src string) []Token {
 				j++
 			}
 			word := string(rs[i:j])
+			// r'…', b"…", br'…': a string with a prefix; in a raw one a
+			// backslash is itself, so r'\' ends at its second quote.
+			if j < len(rs) && (rs[j] == '\'' || rs[j] == '"') && slices.Contains(stringPrefixes, strings.ToLower(word)) {
+				j = stringEnd(rs, j, strings.ContainsAny(word, "rR"))
+				emit(TokenString, i, j)
+				break
+			}
 			// A keyword after a dot is a field (activity.params.eth), not the keyword.
 			prevDot := i > 0 && rs[i-1] == '.'
 			if isKeyword(word) && !prevDot {
@@ -96,4 +97,28 @@ func Tokens(src string) []Token {
 		i = j
 	}
 	return out
+}
+
+// stringPrefixes are the prefixes of a string literal (lowercase): raw,
+// bytes, raw bytes.
+var stringPrefixes = []string{"r", "b", "br"}
+
+// stringEnd is the end of the string literal whose opening quote is at q:
+// after its closing quote (three for a triple-quoted one), or the end of rs
+// when it is unterminated. Outside a raw string a backslash escapes the next
+// character.
+func stringEnd(rs []rune, q int, raw bool) int {
+	quote := []rune{rs[q]}
+	if q+2 < len(rs) && rs[q+1] == rs[q] && rs[q+2] == rs[q] {
+		quote = []rune{rs[q], rs[q], rs[q]}
+	}
+	for j := q + len(quote); j < len(rs); j++ {
+		switch {
+		case rs[j] == '\\' && !raw:
+			j++
+		case slices.Equal(rs[j:min(j+len(quote), len(rs))], quote):
+			return j + len(quote)
+		}
+	}
+	return len(rs)
 }

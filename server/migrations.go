@@ -486,6 +486,12 @@ ALTER TABLE votes ADD COLUMN evaluated_ns INTEGER NOT NULL DEFAULT 0;
 CREATE UNIQUE INDEX authenticators_org_public_key ON authenticators(org_id, public_key);
 CREATE UNIQUE INDEX authenticators_org_credential ON authenticators(org_id, credential_id);
 `,
+	// 20: one public key is one credential of an organization, API keys
+	// and passkeys together (registration refuses a second one; 19 only
+	// looked among passkeys). The work is uniqueCredentials', which
+	// removes the later credentials of a key and logs each; no schema
+	// changes.
+	`SELECT 1;`,
 }
 
 // migrationUniqueAuthenticators is the migration that uniqueAuthenticators
@@ -561,8 +567,14 @@ func migrateTo(ctx context.Context, conn *sql.Conn, v int, log *slog.Logger, bef
 	}
 	defer tx.Rollback()
 	var removed []removedPasskey
-	if v == migrationUniqueAuthenticators {
+	var removedCreds []removedCredential
+	switch v {
+	case migrationUniqueAuthenticators:
 		if removed, err = uniqueAuthenticators(ctx, tx); err != nil {
+			return before, err
+		}
+	case migrationUniqueCredentials:
+		if removedCreds, err = uniqueCredentials(ctx, tx); err != nil {
 			return before, err
 		}
 	}
@@ -584,6 +596,9 @@ func migrateTo(ctx context.Context, conn *sql.Conn, v int, log *slog.Logger, bef
 	}
 	// Told only now: a migration that rolled back removed nothing.
 	for _, r := range removed {
+		r.warn(log)
+	}
+	for _, r := range removedCreds {
 		r.warn(log)
 	}
 	return after, nil

@@ -1,0 +1,111 @@
+package server
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
+)
+
+// migrationUniqueCredentials is the migration that uniqueCredentials
+// prepares.
+const migrationUniqueCredentials = 20
+
+// credentialRow is an API key or a passkey as migration 20 reads it.
+type credentialRow struct {
+	table, id, org, user, kind string
+	rowid, created             int64
+	pub                        string // canonical for its type, or as stored lowercased
+}
+
+// uniqueCredentials prepares migration 20 in its transaction: migration 19
+// made a key one passkey, but a database stored before registration refused
+// it may still hold one key as user x's API key and user y's passkey (or as
+// two API keys, once compressed and once not), and its one holder votes as
+// both. In each organization the oldest credential of a key is kept and the
+// later ones are removed; it returns them for migrateTo to log once the
+// migration has committed.
+func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, error) {
+	var all []credentialRow
+	read := func(table, query string, args ...any) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", table, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r := credentialRow{table: table}
+			var typ, stored string
+			if err := rows.Scan(&r.rowid, &r.id, &r.org, &r.user, &typ, &stored, &r.created); err != nil {
+				return fmt.Errorf("read %s: %w", table, err)
+			}
+			r.kind = "API key"
+			if table == "authenticators" {
+				r.kind = "passkey"
+			}
+			// A stored key that is no point of its type's curve never
+			// verified a stamp; it stays as it was, and is compared as stored.
+			r.pub = strings.ToLower(stored)
+			if pub, err := keys.CanonicalPublicKey(typ, stored); err == nil {
+				r.pub = pub
+			}
+			all = append(all, r)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("read %s: %w", table, err)
+		}
+		return nil
+	}
+	if err := read("api_keys", `SELECT rowid, id, org_id, user_id, credential_type, public_key, created_ns FROM api_keys`); err != nil {
+		return nil, err
+	}
+	if err := read("authenticators", `SELECT rowid, id, org_id, user_id, ?, public_key, created_ns FROM authenticators`, api.CredentialWebAuthnAuthenticator); err != nil {
+		return nil, err
+	}
+	// Oldest first; at the same instant an API key before a passkey, then
+	// in the order stored.
+	slices.SortStableFunc(all, func(a, b credentialRow) int {
+		if c := strings.Compare(a.org, b.org); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.created, b.created); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.table, b.table); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.rowid, b.rowid)
+	})
+	var removed []removedCredential
+	kept := map[[2]string]credentialRow{}
+	for _, r := range all {
+		k, dup := kept[[2]string{r.org, r.pub}]
+		if !dup {
+			kept[[2]string{r.org, r.pub}] = r
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+r.table+` WHERE rowid = ?`, r.rowid); err != nil {
+			return nil, fmt.Errorf("remove %s %s: %w", r.kind, r.id, err)
+		}
+		removed = append(removed, removedCredential{removed: r, kept: k})
+	}
+	return removed, nil
+}
+
+// removedCredential is an API key or passkey migration 20 removed: its key
+// is an older credential of its organization, which is kept.
+type removedCredential struct {
+	removed, kept credentialRow
+}
+
+func (r removedCredential) warn(log *slog.Logger) {
+	log.Warn("migration 20 removed a credential whose public key is already an older credential of its organization (that one is kept): one key is one credential, or its holder votes as two users; register a new key pair for the user",
+		"organization", r.removed.org, "user", r.removed.user, "credential", r.removed.kind, "id", r.removed.id, "public_key", truncateForMessage(r.removed.pub),
+		"kept_credential", r.kept.kind, "kept_id", r.kept.id, "kept_user", r.kept.user)
+}

@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"crypto/elliptic"
+	"database/sql"
+	"encoding/hex"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/keys"
+)
+
+// uncompressedP256 is a compressed P-256 key's uncompressed form, as an old
+// database may hold it.
+func uncompressedP256(t *testing.T, compressed string) string {
+	t.Helper()
+	raw, err := hex.DecodeString(compressed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := elliptic.UnmarshalCompressed(elliptic.P256(), raw)
+	if x == nil {
+		t.Fatalf("%s is not a compressed P-256 key", compressed)
+	}
+	u := make([]byte, 65)
+	u[0] = 4
+	x.FillBytes(u[1:33])
+	y.FillBytes(u[33:])
+	return hex.EncodeToString(u)
+}
+
+// A database stored before registration refused it may hold one key as two
+// credentials of an organization: user x's API key and user y's passkey, or
+// two API keys (one stored uncompressed). Its one holder votes as two users
+// and meets a two-member quorum alone. After the upgrade the oldest
+// credential of each key is kept, each later one is removed and logged with
+// its user and what to do, other organizations are untouched, and the key
+// cannot be registered again.
+func TestMigrationKeepsOneCredentialPerKey(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DatabaseFile)+"?_pragma=foreign_keys(ON)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrateUpTo(ctx, db, migrationUniqueCredentials-1); err != nil {
+		t.Fatal(err)
+	}
+	apiThenPasskey, _ := keys.NewSoftAuthenticator("")
+	passkeyThenAPI, _ := keys.NewSoftAuthenticator("")
+	twoForms, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lone, err := keys.Generate(keys.SchemeEd25519)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const p256 = "CREDENTIAL_TYPE_API_KEY_P256"
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'Old', 2, '["x","y","z"]', 1), ('p', 'Other', 1, '["w"]', 1)`, nil},
+		{`INSERT INTO users(id, org_id, name, email, seq, created_ns, updated_ns) VALUES ('x', 'o', 'x', '', 1, 1, 1), ('y', 'o', 'y', '', 2, 1, 1), ('z', 'o', 'z', '', 3, 1, 1), ('w', 'p', 'w', '', 1, 1, 1)`, nil},
+		{`INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, created_ns, updated_ns) VALUES
+			('k-x', 'o', 'x', 'ci', ?, ?, 1, 1),
+			('k-z-old', 'o', 'z', 'old', ?, ?, 3, 3),
+			('k-x-new', 'o', 'x', 'new', ?, ?, 4, 4),
+			('k-z', 'o', 'z', 'ci', ?, ?, 6, 6),
+			('k-z-ed', 'o', 'z', 'ed', ?, 'CREDENTIAL_TYPE_API_KEY_ED25519', 7, 7),
+			('k-w', 'p', 'w', 'ci', ?, ?, 8, 8)`,
+			[]any{apiThenPasskey.PublicKeyHex(), p256, uncompressedP256(t, twoForms.PublicKeyHex()), p256, twoForms.PublicKeyHex(), p256,
+				passkeyThenAPI.PublicKeyHex(), p256, lone.PublicKeyHex(), apiThenPasskey.PublicKeyHex(), p256}},
+		{`INSERT INTO authenticators(id, org_id, user_id, name, credential_id, public_key, created_ns, updated_ns) VALUES
+			('a-y', 'o', 'y', 'pk', 'cred-1', ?, 2, 2),
+			('a-y2', 'o', 'y', 'pk2', 'cred-2', ?, 5, 5)`,
+			[]any{apiThenPasskey.PublicKeyHex(), passkeyThenAPI.PublicKeyHex()}},
+	} {
+		if _, err := db.Exec(q.sql, q.args...); err != nil {
+			t.Fatalf("%s: %v", q.sql, err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	var logs logBuffer
+	srv, err := Open(Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatalf("open a database with one key as two credentials: %v", err)
+	}
+	defer srv.Close()
+	got := map[string]bool{}
+	rows, err := srv.db.read.QueryContext(ctx, `SELECT id FROM api_keys UNION ALL SELECT id FROM authenticators`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		got[id] = true
+	}
+	rows.Close()
+	for _, id := range []string{"k-x", "k-z-old", "a-y2", "k-z-ed", "k-w"} {
+		if !got[id] {
+			t.Errorf("credential %s, the oldest of its key in its organization (or the only one), was removed by the upgrade", id)
+		}
+	}
+	s := logs.String()
+	for _, r := range []struct{ id, user, kept string }{{"a-y", "y", "k-x"}, {"k-x-new", "x", "k-z-old"}, {"k-z", "z", "a-y2"}} {
+		if got[r.id] {
+			t.Errorf("credential %s is still there after the upgrade, with the key of %s: its holder votes as two users", r.id, r.kept)
+		}
+		found := false
+		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, "level=WARN") && strings.Contains(line, " id="+r.id+" ") && strings.Contains(line, " user="+r.user+" ") &&
+				strings.Contains(line, "kept_id="+r.kept+" ") && strings.Contains(line, "new key pair") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the removal of %s (user %s, key of %s) is not logged with its user, the credential kept and what to do:\n%s", r.id, r.user, r.kept, s)
+		}
+	}
+	if _, err := srv.CreateUser(ctx, "o", UserSpec{Name: "v", Authenticators: []AuthenticatorSpec{{Name: "pk", CredentialID: "cred-9", PublicKey: apiThenPasskey.PublicKeyHex()}}}); err == nil {
+		t.Error("x's API key was registered again as a passkey after the upgrade")
+	}
+}
