@@ -76,6 +76,9 @@ func (l *intentLister) appendNode(head, pad, name string, n jsonNode, depth int)
 		}
 	case nodeString:
 		l.add(head + pad + " " + rawFieldText(name, n.text))
+		if name == "oidcToken" && n.text != "" {
+			l.appendTokenClaims(n.text, depth)
+		}
 	case nodeNull:
 		l.add(head + pad + " (none)")
 	default: // a number or boolean, as sent: JSON spells them in plain ASCII
