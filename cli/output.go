@@ -164,7 +164,7 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 	note := ""
 	// An intent shown field by field may hold an oidcToken too (the real
 	// service's createOauthProvidersIntent): its member is named the same.
-	if a.exact.Intent.OauthIntent != nil || len(a.exact.Intent.Other) > 0 {
+	if a.exact.Intent.OauthIntent != nil || holdsOIDCToken(a.exact.Intent) {
 		var err error
 		if users, err = client.ListUsers(ctx); err != nil {
 			users, note = nil, "\n(the organization's users could not be listed, so the user the token's subject is linked to is not named)"
