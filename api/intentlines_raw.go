@@ -76,6 +76,9 @@ func (l *intentLister) appendNode(head, pad, name string, n jsonNode, depth int)
 		}
 	case nodeString:
 		l.add(head + pad + " " + rawFieldText(name, n.text))
+		if name == "oidcToken" && n.text != "" {
+			l.appendTokenClaims(n.text, depth)
+		}
 	case nodeNull:
 		l.add(head + pad + " (none)")
 	default: // a number or boolean, as sent: JSON spells them in plain ASCII
@@ -101,6 +104,12 @@ func (l *intentLister) appendMembers(n jsonNode, depth int) {
 			return
 		}
 		l.appendNode(indent+labels[i]+":", padTo(width, utf8.RuneCountInString(labels[i])), k, n.values[i], depth)
+		if n.again[i] {
+			// The service keeps one of them (most readers the last): the
+			// voter may be reading the other.
+			l.doubt("a field (" + labels[i] + ") is sent twice in one object")
+			l.add("WARNING: " + labels[i] + " (above) is sent twice in this object; the service acts on one of them, and vigil cannot tell which")
+		}
 	}
 }
 
@@ -138,6 +147,7 @@ type jsonNode struct {
 	text   string // a string's value; a number's or boolean's JSON
 	keys   []string
 	values []jsonNode // values[i] is keys[i]'s
+	again  []bool     // again[i]: keys[i] was sent before in this object
 	items  []jsonNode
 }
 
@@ -183,8 +193,9 @@ func readNode(dec *json.Decoder) (jsonNode, error) {
 		return jsonNode{kind: nodeBool, text: fmt.Sprint(t)}, nil
 	case json.Delim:
 		n := jsonNode{kind: nodeArray}
+		var seen map[string]bool // an object's keys so far
 		if t == '{' {
-			n.kind = nodeObject
+			n.kind, seen = nodeObject, map[string]bool{}
 		}
 		for dec.More() {
 			if n.kind == nodeObject {
@@ -194,6 +205,8 @@ func readNode(dec *json.Decoder) (jsonNode, error) {
 				}
 				key, _ := k.(string)
 				n.keys = append(n.keys, key)
+				n.again = append(n.again, seen[key])
+				seen[key] = true
 			}
 			v, err := readNode(dec)
 			if err != nil {

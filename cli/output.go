@@ -162,7 +162,9 @@ func intentText(a shownActivity) string {
 func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivity) string {
 	var users []api.User
 	note := ""
-	if a.exact.Intent.OauthIntent != nil {
+	// An intent shown field by field may hold an oidcToken too (the real
+	// service's createOauthProvidersIntent): its member is named the same.
+	if a.exact.Intent.OauthIntent != nil || holdsOIDCToken(a.exact.Intent) {
 		var err error
 		if users, err = client.ListUsers(ctx); err != nil {
 			users, note = nil, "\n(the organization's users could not be listed, so the user the token's subject is linked to is not named)"

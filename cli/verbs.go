@@ -157,10 +157,16 @@ func confirm(ctx context.Context, c proc, yes bool, question, details string) er
 	if yes {
 		return nil
 	}
-	if _, ok := stdinTerminal(c); !ok {
+	fd, ok := stdinTerminal(c)
+	if !ok {
 		// question is a title ("Approve this activity"): said as "to approve …".
 		return usagef("nothing was sent: to %s vigil asks you to confirm, and standard input is not a terminal; pass --yes to confirm without asking, or run it in a terminal", strings.ToLower(question[:1])+question[1:])
 	}
+	// A "y" typed before the question appeared (while vigil fetched what it
+	// shows) must not answer it: discard it, as the console's dialogs ignore
+	// keys pressed before they are drawn. Best effort: where it fails, the
+	// answer is still read from the terminal.
+	_ = flushInput(fd)
 	answer := make(chan error, 1)
 	go func() { answer <- askYes(c.stdin, c.stderr, question, details) }()
 	select {

@@ -15,21 +15,37 @@ import (
 // a line that cleaning changes is shown cleaned and unstyled.
 func exprLines(th *theme.Theme, src string) []string {
 	var lines []string
+	for _, cur := range exprTokenLines(src) {
+		raw := tokensText(cur)
+		if clean := ui.Clean(raw); clean != raw {
+			lines = append(lines, clean)
+		} else {
+			lines = append(lines, styleTokens(th, cur))
+		}
+	}
+	return lines
+}
+
+// exprTextLines are exprLines unstyled and not cleaned, for the vote
+// dialog (which cleans what it draws).
+func exprTextLines(src string) []string {
+	var lines []string
+	for _, cur := range exprTokenLines(src) {
+		lines = append(lines, tokensText(cur))
+	}
+	return lines
+}
+
+// exprTokenLines splits an expression's tokens at its line ends.
+func exprTokenLines(src string) [][]policy.Token {
+	var lines [][]policy.Token
 	var cur []policy.Token
 	flush := func(last bool) {
 		if n := len(cur); n > 0 && !last {
 			// \r\n ends a line as \n does; a lone \r stays, escaped.
 			cur[n-1].Text = strings.TrimSuffix(cur[n-1].Text, "\r")
 		}
-		var raw strings.Builder
-		for _, t := range cur {
-			raw.WriteString(t.Text)
-		}
-		if clean := ui.Clean(raw.String()); clean != raw.String() {
-			lines = append(lines, clean)
-		} else {
-			lines = append(lines, styleTokens(th, cur))
-		}
+		lines = append(lines, cur)
 		cur = nil
 	}
 	for _, t := range policy.Tokens(src) {
@@ -46,10 +62,55 @@ func exprLines(th *theme.Theme, src string) []string {
 	return lines
 }
 
-// writeExpr adds a stored expression to a detail, a line for each of its lines.
-func writeExpr(b *ui.DetailBuilder, th *theme.Theme, src string) {
+func tokensText(tokens []policy.Token) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteString(t.Text)
+	}
+	return b.String()
+}
+
+// exprLookalike is the warning that an expression holds look-alike letters,
+// or "". Shown bare, 'D\u0415LETE' (a Cyrillic Е) reads as 'DELETE': a
+// condition that never matches would pass for one that protects.
+func exprLookalike(label, src string) string {
+	q, ok := ui.LooksAlike(src)
+	if !ok {
+		return ""
+	}
+	return "⚠ look-alike characters in the " + label + " (they are not the letters they look like): " + q
+}
+
+// exprFieldLines appends "label: expression" to a vote dialog's lines, the
+// expression's later lines under its first, then the look-alike warning
+// (marked in warn) when there is one: the dialog shows what the detail does.
+func exprFieldLines(lines []string, warn map[int]bool, label, src string) []string {
+	for i, l := range exprTextLines(src) {
+		if i == 0 {
+			lines = append(lines, field(label, l))
+		} else {
+			lines = append(lines, strings.Repeat(" ", len(field("", "")))+l)
+		}
+	}
+	if w := exprLookalike(label, src); w != "" {
+		warn[len(lines)] = true
+		lines = append(lines, w)
+	}
+	return lines
+}
+
+// writeExpr adds a stored expression to a detail, a line for each of its
+// lines, then the look-alike warning naming it by label, if any.
+func writeExpr(b *ui.DetailBuilder, th *theme.Theme, label, src string) {
 	for _, l := range exprLines(th, src) {
 		b.Styled(l)
+	}
+	writeExprLookalike(b, th, label, src)
+}
+
+func writeExprLookalike(b *ui.DetailBuilder, th *theme.Theme, label, src string) {
+	if w := exprLookalike(label, src); w != "" {
+		b.Styled(th.Warn.Render(ui.Clean(w)))
 	}
 }
 
@@ -91,4 +152,5 @@ func writeExprField(b *ui.DetailBuilder, th *theme.Theme, label, src string) {
 		}
 		b.Styled(head + l)
 	}
+	writeExprLookalike(b, th, label, src)
 }

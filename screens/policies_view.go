@@ -202,15 +202,15 @@ func (p *Policies) renderDetail() {
 	b.Field("Created", fmtTime(now, pol.CreatedAt))
 	b.Field("Updated", fmtTime(now, pol.UpdatedAt))
 	b.Section("Condition")
-	writeExpr(b, th, orAlways(pol.Condition))
+	writeExpr(b, th, "condition", orAlways(pol.Condition))
 	writeExprNames(b, th, exprNames(p.c, pol.Condition))
 	b.Section("Consensus")
-	writeExpr(b, th, orAlways(pol.Consensus))
+	writeExpr(b, th, "consensus", orAlways(pol.Consensus))
 	writeExprNames(b, th, exprNames(p.c, pol.Consensus))
 	if pol.Time != "" {
 		// A policy active only at some times must not read as always active.
 		b.Section("Time (when the policy is active)")
-		writeExpr(b, th, pol.Time)
+		writeExpr(b, th, "time", pol.Time)
 		writeExprNames(b, th, exprNames(p.c, pol.Time))
 	}
 	b.Section("Notes")

@@ -258,8 +258,8 @@ func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bo
 	}
 	if p := in.CreateMfaPolicyIntent; p != nil {
 		warn = map[int]bool{}
-		lines = []string{field("MFA policy", api.Quote(p.MfaPolicyName)), field("for", usersText(c, []string{p.UserID})),
-			field("condition", orElse(p.Condition, "(none)"))}
+		lines = []string{field("MFA policy", api.Quote(p.MfaPolicyName)), field("for", usersText(c, []string{p.UserID}))}
+		lines = exprFieldLines(lines, warn, "condition", orElse(p.Condition, "(none)"))
 		lines = exprNameLines(lines, warn, exprNames(c, p.Condition))
 		// As the MFA screen reads them: methods by name, pins as the
 		// credentials they are, and a pin no vote of the user can meet

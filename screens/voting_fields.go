@@ -22,7 +22,7 @@ func policyIntentLines(c *Common, p *api.CreatePolicyParams) ([]string, map[int]
 			lines = append(lines, field(name, text))
 			return
 		}
-		lines = append(lines, field(name, src))
+		lines = exprFieldLines(lines, warn, name, src)
 		lines = exprNameLines(lines, warn, exprNames(c, src))
 	}
 	expr("condition", p.Condition, false)

@@ -21,9 +21,10 @@ type lookalike struct {
 // jsonQuoting is what JSON (and Quote) escape in every string.
 var jsonQuoting = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
-// looksAlike reports whether Quote shows s with more than the escapes the
-// cleaned JSON shows (a look-alike letter escaped, a script named), and how.
-func looksAlike(s string) (string, bool) {
+// LooksAlike reports whether Quote shows s with more than the escapes the
+// cleaned JSON shows (a look-alike letter escaped, a script named), and how:
+// the console shows some text bare (JSON, expressions) and flags it with this.
+func LooksAlike(s string) (string, bool) {
 	q := api.Quote(s)
 	plain := `"` + Clean(jsonQuoting.Replace(s)) + `"`
 	if q == plain {
@@ -91,7 +92,7 @@ func shortenQuoted(q, plain string, n int) string {
 }
 
 // lookalikeStrings walks a JSON document in order and returns its string
-// values that look alike (looksAlike), with their paths. A document that
+// values that look alike (LooksAlike), with their paths. A document that
 // does not decode yields what was read before the error.
 func lookalikeStrings(doc []byte) []lookalike {
 	type frame struct {
@@ -153,7 +154,7 @@ func lookalikeStrings(doc []byte) []lookalike {
 				stack[n-1].key, stack[n-1].wantKey = t, false
 				continue
 			}
-			if q, ok := looksAlike(t); ok {
+			if q, ok := LooksAlike(t); ok {
 				out = append(out, lookalike{path: path(), quoted: q})
 			}
 			valueDone()

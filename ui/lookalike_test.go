@@ -106,10 +106,10 @@ func TestLookalikeWarningOfALongStringShowsTheLetter(t *testing.T) {
 	// letter and its mark (a script's own marks, which Quote leaves as they
 	// are: a Devanagari virama and vowel sign); a short string stays whole.
 	long := strings.Repeat("\u0915\u094d\\", 200) + "deploym\u0435nts" + strings.Repeat("\u0915\u093e\"", 200)
-	q, ok := looksAlike(long)
+	q, ok := LooksAlike(long)
 	body := strings.TrimSuffix(strings.TrimPrefix(q, `"…`), fmt.Sprintf(`…" (%d characters)`, utf8.RuneCountInString(long)))
 	if !ok || body == q || !strings.Contains(body, `deploym\u0435nts`) {
-		t.Fatalf("looksAlike(%.40q…) = %q, %v", long, q, ok)
+		t.Fatalf("LooksAlike(%.40q…) = %q, %v", long, q, ok)
 	}
 	if r, _ := utf8.DecodeRuneInString(body); unicode.IsMark(r) || strings.HasPrefix(body, `\"`) || strings.HasPrefix(body, `"`) {
 		t.Errorf("cut before %q", body[:min(len(body), 8)])
@@ -117,7 +117,7 @@ func TestLookalikeWarningOfALongStringShowsTheLetter(t *testing.T) {
 	if strings.HasSuffix(body, `\`) || strings.HasSuffix(body, "\u0915") {
 		t.Errorf("cut inside an escape or before a mark: …%q", body[max(len(body)-8, 0):])
 	}
-	if q, _ := looksAlike("deploym\u0435nts"); q != `"deploym\u0435nts"` {
+	if q, _ := LooksAlike("deploym\u0435nts"); q != `"deploym\u0435nts"` {
 		t.Errorf("a short string is shown as %q", q)
 	}
 }
