@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -113,7 +114,12 @@ func eval(prg cel.Program, act *activation) (ref.Val, error) {
 		act.spent += *c
 	}
 	if err != nil && strings.Contains(err.Error(), "cost limit exceeded") {
-		return nil, fmt.Errorf("evaluation cost limit exceeded (%d): the expression does too much work; simplify it", CostLimit)
+		return nil, fmt.Errorf("%w (%d): the expression does too much work; simplify it", errCostLimit, CostLimit)
 	}
 	return out, err
 }
+
+// errCostLimit is the error of an expression stopped at CostLimit. A deny
+// stopped so is not ignored (decide): how much work it does can depend on
+// the activity's size, which its submitter chooses.
+var errCostLimit = errors.New("evaluation cost limit exceeded")

@@ -256,7 +256,9 @@ func (q Quorum) threshold() int { return max(q.Threshold, 1) }
 //  6. otherwise DENY_IMPLICIT.
 //
 // A policy whose evaluation fails is OUTCOME_ERROR and neither allows nor
-// denies. rootOnly (set_organization_feature) skips steps 2–4: only the root
+// denies, except a deny that cannot be read or that ran out of its cost
+// limit: it might deny, so the activity waits (REQUIRES_CONSENSUS) for the
+// root quorum unless another deny applies. rootOnly (set_organization_feature) skips steps 2–4: only the root
 // quorum completes such an activity.
 //
 // The policies' work is bounded by DecideBudget; see Decision.Exhausted.
@@ -323,7 +325,7 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 
 	d := Decision{Policies: make([]api.PolicyOutcome, 0, len(policies)), RootApprovers: rootMembers, RootNeeded: need,
 		Details: make([]PolicyDetail, 0, len(policies)), Work: m.used() - start, Budget: m.limit()}
-	var denied, allowed, waiting, failed, lacking, inactive, unjudged, unreadable []string
+	var denied, allowed, waiting, failed, lacking, inactive, unjudged, unreadable, overLimit []string
 	for i, p := range policies {
 		v := verdicts[i]
 		if v == nil {
@@ -345,6 +347,11 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 			// A deny that cannot be read might deny this activity: it is
 			// not ignored, the activity waits (below).
 			unreadable = append(unreadable, fmt.Sprintf("%s (%v)", p.ID, v.err))
+		case v.outcome == api.OutcomeError && p.Effect == api.EffectDeny && errors.Is(v.err, errCostLimit):
+			// The submitter chooses the activity's size, and so whether a
+			// deny's work passes the cost limit: such a deny is not judged,
+			// and could still deny (below).
+			overLimit = append(overLimit, p.ID)
 		case v.outcome == api.OutcomeError:
 			failed = append(failed, fmt.Sprintf("%s (%v)", p.ID, v.err))
 		case v.outcome == api.OutcomeTimeInactive:
@@ -369,7 +376,7 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 			fmt.Sprintf("undecided: deny policy %s cannot be evaluated, so the activity waits for the root quorum (%d of %d root approvals so far); "+
 				"no operation deletes or replaces a policy, so until a vigil that reads it runs (the one that stored the policy, or a newer one) "+
 				"the root quorum approves each such activity", strings.Join(unreadable, ", "), roots, need)
-	case len(allowed) > 0 && (!d.Exhausted || denialsJudged):
+	case len(allowed) > 0 && (!d.Exhausted || denialsJudged) && len(overLimit) == 0:
 		d.Outcome, d.Reason = api.OutcomeAllow, "allowed by policy "+strings.Join(allowed, ", ")
 	case d.Exhausted:
 		// Failing safe: what the policies not judged say could change any
@@ -378,6 +385,12 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 		d.Outcome, d.Reason = api.OutcomeRequiresConsensus,
 			fmt.Sprintf("undecided: the policies cost more than one decision's work budget (%d cost units), "+
 				"so the activity waits for the root quorum (%d of %d root approvals so far)", m.budget, roots, need)
+	case len(overLimit) > 0:
+		// Failing safe, as when the budget runs out: a deny not judged
+		// could still win, so no allow completes the activity.
+		d.Outcome, d.Reason = api.OutcomeRequiresConsensus,
+			fmt.Sprintf("undecided: deny policy %s ran out of its evaluation cost limit (%d cost units) on this activity, so it could still deny, "+
+				"and the activity waits for the root quorum (%d of %d root approvals so far)", strings.Join(overLimit, ", "), CostLimit, roots, need)
 	case len(waiting) > 0:
 		d.Outcome, d.Reason = api.OutcomeRequiresConsensus, "waiting for the consensus of policy "+strings.Join(waiting, ", ")
 	case OwnCredentialChange(in):
@@ -389,7 +402,7 @@ func decide(policies []Policy, in Input, quorum Quorum, rootOnly bool, m *meter)
 	default:
 		d.Outcome, d.Reason = api.OutcomeDenyImplicit, "no policy allows this activity"
 	}
-	if d.Outcome != api.OutcomeAllow && !d.Exhausted && len(denied) == 0 && len(waiting) == 0 && len(unreadable) == 0 {
+	if d.Outcome != api.OutcomeAllow && !d.Exhausted && len(denied) == 0 && len(waiting) == 0 && len(unreadable) == 0 && len(overLimit) == 0 {
 		d.Reason += ownCredentialWithheld(in)
 	}
 	if len(inactive) > 0 {

@@ -52,6 +52,8 @@ func Explain(d Decision) Explanation {
 		switch {
 		case errors.Is(pd.Err, errNotJudged):
 			line.Shown, line.Detail = NotEvaluated, "not evaluated: the decision ran out of its work budget first"
+		case pd.Err != nil && pd.Policy.Effect == api.EffectDeny && errors.Is(pd.Err, errCostLimit):
+			line.Detail = "could not be evaluated: " + pd.Err.Error() + "; a deny could still apply, so it is not ignored"
 		case pd.Err != nil:
 			line.Detail = "could not be evaluated: " + pd.Err.Error()
 		case pd.Outcome == api.OutcomeTimeInactive:
@@ -140,6 +142,9 @@ func why(d Decision) string {
 		}
 		if d.Exhausted {
 			return undecided(d)
+		}
+		if heldByOverLimit(d) {
+			return whyHeldByOverLimit(d)
 		}
 		parts := []string{quorumSoFar(d)}
 		for _, l := range labels(d.Details, api.OutcomeRequiresConsensus) {
@@ -303,7 +308,8 @@ const OwnCredentialDecider = "own-credentials permission (no policy)"
 
 // Decider names what decided: "own-credentials permission (no policy)",
 // "root quorum", "root quorum (deny policy 'X' cannot be read by this
-// vigil)", "policy 'X'", or "no policy" ("no policy: out of work
+// vigil)", "root quorum (deny policy 'X' ran out of its cost limit)",
+// "policy 'X'", or "no policy" ("no policy: out of work
 // budget" when the decision was cut short undecided).
 func Decider(d Decision) string {
 	if d.OwnCredential {
@@ -318,6 +324,9 @@ func Decider(d Decision) string {
 	}
 	if d.Exhausted && d.Outcome == api.OutcomeRequiresConsensus {
 		return "no policy: out of work budget"
+	}
+	if heldByOverLimit(d) {
+		return "root quorum (" + overLimitLabels(d) + " ran out of its cost limit)"
 	}
 	switch d.Outcome {
 	case api.OutcomeDenyExplicit, api.OutcomeAllow, api.OutcomeRequiresConsensus:

@@ -40,7 +40,7 @@ func ExplainWith(d Decision, in Input, candidates []Approver) Explanation {
 
 func explainWith(d Decision, in Input, candidates []Approver, m *meter) Explanation {
 	e := Explain(d)
-	if d.Outcome != api.OutcomeRequiresConsensus || len(d.Details) == 0 || d.Exhausted || heldByUnreadable(d) {
+	if d.Outcome != api.OutcomeRequiresConsensus || len(d.Details) == 0 || d.Exhausted || heldByUnreadable(d) || heldByOverLimit(d) {
 		return e
 	}
 	envs, err := loadEnvs()

@@ -16,22 +16,36 @@ import (
 // from the activity (`s.matches(s)` on a 10,000-character parameter) ran for
 // a second, and a long one for minutes, past every cost limit, in the local
 // service's single writer. So every matches() call is planned as a matchCall,
-// charged before it runs: first what CEL would charge by the two lengths (so
-// a huge pattern is refused before it is compiled), then, once the pattern is
-// compiled, by its size. A call that would pass the cost limit is stopped
-// before it matches. A submitted policy may only match a string literal
-// (checkMatchPatterns); this guards the policies stored before that rule.
+// charged before it runs. A submitted policy may only match a string literal
+// (checkMatchPatterns), compiled once (constMatch), and charged by what
+// matching it costs (constMatch.cost). A pattern computed at evaluation (only
+// policies stored before that rule hold one) is charged first what CEL would
+// charge by the two lengths (so a huge pattern is refused before it is
+// compiled), then, once compiled, by its size. A call that would pass the
+// cost limit is stopped before it matches.
+//
+// The charge must not be far above the work: the submitter of an activity
+// chooses its length, and an over-estimate that ran a DENY out of its cost
+// limit on a long but legitimate parameter made it an error (it now holds
+// the decision for the root quorum, but an ALLOW still fails).
 
 // matchInstsPerUnit is how many (character × regex instruction) steps a cost
-// unit pays for: RE2 takes about 10 to 30 ns for each, and the budgets assume
-// about 100 ns a unit.
-const matchInstsPerUnit = 3
+// unit pays for: RE2's NFA takes about 8 to 12 ns for each
+// (BenchmarkMatches), and the budgets assume about 100 ns a unit.
+const matchInstsPerUnit = 8
+
+// largeProgram is the compiled size above which a constant pattern is charged
+// by its program as well as its length: CEL's length cost, about 10 ns a
+// byte for each 4 characters of pattern, stays within a few times RE2's work
+// up to about this size, and a short pattern can compile to a huge program
+// ([a-z]{1000} is 11 characters and 1,003 instructions).
+const largeProgram = 100
 
 // matchLengthCost is CEL's own cost of s.matches(p) by the lengths alone.
 func matchLengthCost(n, m int) uint64 { return scanCost(n) * (1 + uint64(m)/4) }
 
 // matchCost is the cost of matching n bytes with a compiled program of insts
-// instructions.
+// instructions, at worst.
 func matchCost(n, insts int) uint64 {
 	return 1 + (uint64(n)+1)*(uint64(insts)+1)/matchInstsPerUnit
 }
@@ -45,23 +59,22 @@ func matchCalls(i interpreter.InterpretableV2) (interpreter.InterpretableV2, err
 	m := matchCall{InterpretableCall: call, args: call.Args()}
 	if c, ok := m.args[1].(interpreter.InterpretableConst); ok {
 		if p, ok := c.Value().(types.String); ok {
-			re, insts, err := compilePattern(string(p))
+			constant, err := newConstMatch(string(p))
 			if err != nil {
 				return nil, fmt.Errorf("matches(): %w", err)
 			}
-			m.re, m.insts = re, insts
+			m.constant = constant
 		}
 	}
 	return m, nil
 }
 
-// matchCall is s.matches(p) (or matches(s, p)), charged before it runs. re
-// is the pattern when it is a constant, compiled once.
+// matchCall is s.matches(p) (or matches(s, p)), charged before it runs.
+// constant is the pattern when it is one.
 type matchCall struct {
 	interpreter.InterpretableCall
-	args  []interpreter.InterpretableV2
-	re    *regexp.Regexp
-	insts int
+	args     []interpreter.InterpretableV2
+	constant *constMatch
 }
 
 // Function is not "matches": cel-go's regex optimizer (OptOptimize) runs
@@ -88,15 +101,15 @@ func (c matchCall) Exec(f *interpreter.ExecutionFrame) ref.Val {
 		return types.NewErr("matches() needs a string and a pattern string, not %s and %s",
 			kindArticle(shownKind(sv)), kindArticle(shownKind(pv)))
 	}
-	re, insts := c.re, c.insts
-	charged := uint64(0)
-	if re == nil {
-		charged = matchLengthCost(len(s), len(p))
-		chargeBefore(f, charged)
-		var err error
-		if re, insts, err = compilePattern(string(p)); err != nil {
-			return types.NewErr("matches(): %v", err)
-		}
+	if c.constant != nil {
+		chargeBefore(f, c.constant.cost(len(s)))
+		return types.Bool(c.constant.re.MatchString(string(s)))
+	}
+	charged := matchLengthCost(len(s), len(p))
+	chargeBefore(f, charged)
+	re, insts, err := compilePattern(string(p))
+	if err != nil {
+		return types.NewErr("matches(): %v", err)
 	}
 	if full := matchCost(len(s), insts); full > charged {
 		chargeBefore(f, full-charged)

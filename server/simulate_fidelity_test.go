@@ -31,6 +31,10 @@ func serviceOutcome(a *api.Activity, last api.PolicyEvaluation) string {
 	return api.OutcomeDenyImplicit
 }
 
+// overCostLimit is a clause that passes the evaluation cost limit on any
+// activity: a million steps over two constant lists.
+var overCostLimit = "[" + strings.Repeat("1,", 999) + "1].all(a, [" + strings.Repeat("1,", 999) + "1].all(b, a + b > 0))"
+
 type fidelityCase struct {
 	name      string
 	effect    string
@@ -69,6 +73,10 @@ func TestSimulatorMatchesService(t *testing.T) {
 		{"tags: every approver tagged operator", api.EffectAllow, "activity.kind == 'CREATE_USER_TAG'", "approvers.all(u, u.tags.contains('" + operatorTag + "'))", "operator", nil, "", api.OutcomeAllow},
 		{"no policy today, an allow makes it pass", api.EffectAllow, "activity.resource == 'SMART_CONTRACT_INTERFACE'", "", "operator", nil, "sci", api.OutcomeAllow},
 		{"no policy today, a deny that does not match stays implicit", api.EffectDeny, "activity.resource == 'WALLET'", "", "operator", nil, "sci", api.OutcomeDenyImplicit},
+		// A deny that runs out of its cost limit could still deny: the
+		// activity waits for the root quorum, and the simulator says so.
+		{"deny over its cost limit holds the activity", api.EffectDeny, "activity.resource == 'SMART_CONTRACT_INTERFACE' && " +
+			overCostLimit, "", "operator", nil, "sci", api.OutcomeRequiresConsensus},
 		{"deny naming the requester's API key", api.EffectDeny, "activity.resource == 'USER'", "credentials.any(c, c.id == '{operator-key-id}')", "operator", nil, "", api.OutcomeDenyExplicit},
 		{"deny naming another API key does not deny", api.EffectDeny, "activity.resource == 'USER'", "credentials.any(c, c.id == '{bob-key-id}')", "operator", nil, "", api.OutcomeRequiresConsensus},
 		// The service decides at the submission too: a deny that holds there
