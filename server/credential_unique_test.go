@@ -104,7 +104,7 @@ func TestPasskeyAndAPIKeyCannotShareAKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = d.Server.CreateUser(ctx, o.ID, server.UserSpec{Name: "v", Authenticators: []server.AuthenticatorSpec{{Name: "pk", CredentialID: "djE", PublicKey: k.PublicKeyHex()}}})
-	if err == nil || !strings.Contains(err.Error(), "already an API key of user w") {
+	if err == nil || !strings.Contains(err.Error(), `already an API key of user "w"`) {
 		t.Errorf("a passkey with w's API key: %v, want refused naming w's API key", err)
 	}
 	fresh, _ := keys.NewSoftAuthenticator(a.CredentialID())
