@@ -31,7 +31,10 @@ const FreeTextShown = 120
 // here, once. Text is quoted as Quote quotes names (so a value cannot end its
 // own quotes, and a real newline reads \n where one typed as text reads \\n);
 // ids as SanitizeID shows them; enumeration values (EFFECT_DENY), numbers and
-// booleans as they are. Every line is safe to print on a terminal.
+// booleans as they are. A policy expression holding line breaks shows each
+// of its lines quoted on a line of its own, under the first (addText), so
+// that a `// comment` cannot seem to hide the code after it. Every line is
+// safe to print on a terminal.
 func IntentLines(in Intent) []string { return IntentLinesWithUsers(in, nil) }
 
 // An intent holding several operations shows each under its own key, after
@@ -125,7 +128,7 @@ func (l *intentLister) appendValue(head, pad, name string, v reflect.Value, dept
 			l.appendValue(label, "", name, item, depth+1)
 		}
 	case reflect.String:
-		l.add(head + pad + " " + fieldText(name, v.String()))
+		l.addText(head+pad+" ", name, v.String(), fieldText)
 		if name == "oidcToken" && v.String() != "" {
 			indent := indentOf(depth + 1)
 			for _, t := range OIDCTokenLines(v.String(), l.users) {

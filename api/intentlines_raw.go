@@ -75,7 +75,7 @@ func (l *intentLister) appendNode(head, pad, name string, n jsonNode, depth int)
 			l.appendNode(label, "", name, item, depth+1)
 		}
 	case nodeString:
-		l.add(head + pad + " " + rawFieldText(name, n.text))
+		l.addText(head+pad+" ", name, n.text, rawFieldText)
 		if name == "oidcToken" && n.text != "" {
 			l.appendTokenClaims(n.text, depth)
 		}

@@ -32,7 +32,8 @@ const (
 	// that vigil shows whole (free text is shortened): a condition or
 	// consensus of MaxExpressionLength characters (each up to utf8.UTFMax
 	// bytes), at Quote's worst expansion. So a valid expression, which is
-	// what decides, is never cut.
+	// what decides, is never cut; one of thousands of lines (shown a line
+	// each) can reach maxShownLines, and is then cut with a doubt.
 	maxLineBytes = maxLineHead + maxQuoteExpansion*utf8.UTFMax*MaxExpressionLength
 	// maxShownLines and maxShownBytes bound the whole. maxShownBytes holds a
 	// policy's condition, consensus and time at maxLineBytes each, and more.

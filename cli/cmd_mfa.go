@@ -88,7 +88,7 @@ func mfaList(ctx context.Context, c proc, args []string) error {
 			rows := make([][]string, 0, len(list))
 			for _, m := range list {
 				rows = append(rows, []string{api.SanitizeID(m.MfaPolicyID), namedIDs(users, []string{m.UserID}, "", false), api.NameText(m.MfaPolicyName), strconv.Itoa(m.Order),
-					oneLine(api.Sanitize(m.Condition), 40), stepsText(m.RequiredAuthenticationMethods, proves[m.UserID])})
+					exprCell(m.Condition, 40), stepsText(m.RequiredAuthenticationMethods, proves[m.UserID])})
 			}
 			return table(c.stdout, []string{"ID", "USER", "NAME", "ORDER", "CONDITION", "STEPS"}, rows)
 		},
@@ -283,7 +283,7 @@ func mfaGet(ctx context.Context, c proc, args []string) error {
 			_, byUser := listUsersAndCredentials(ctx, c, client)
 			proves := byUser[m.UserID]
 			return fields(c.stdout, "id", api.SanitizeID(m.MfaPolicyID), "user", api.SanitizeID(m.UserID), "name", api.NameText(m.MfaPolicyName),
-				"order", strconv.Itoa(m.Order), "condition", api.Sanitize(m.Condition),
+				"order", strconv.Itoa(m.Order), "condition", exprText(m.Condition),
 				"steps", stepsText(m.RequiredAuthenticationMethods, proves), "notes", api.Sanitize(m.Notes),
 				"created", timeText(m.CreatedAt), "updated", timeText(m.UpdatedAt))
 		},

@@ -79,7 +79,7 @@ func policyList(ctx context.Context, c proc, args []string) error {
 			rows := make([][]string, 0, len(policies))
 			for _, p := range policies {
 				rows = append(rows, []string{api.SanitizeID(p.PolicyID), api.NameText(p.PolicyName), strings.TrimPrefix(api.Sanitize(p.Effect), "EFFECT_"),
-					oneLine(api.Sanitize(p.Condition), 60), oneLine(api.Sanitize(p.Consensus), 40), oneLine(api.Sanitize(p.Time), 40), timeText(p.UpdatedAt)})
+					exprCell(p.Condition, 60), exprCell(p.Consensus, 40), exprCell(p.Time, 40), timeText(p.UpdatedAt)})
 			}
 			return table(c.stdout, []string{"ID", "NAME", "EFFECT", "CONDITION", "CONSENSUS", "TIME", "UPDATED"}, rows)
 		},
@@ -109,7 +109,7 @@ func policyGet(ctx context.Context, c proc, args []string) error {
 				return err
 			}
 			return fields(c.stdout, "id", api.SanitizeID(p.PolicyID), "name", api.NameText(p.PolicyName), "effect", api.Sanitize(p.Effect),
-				"condition", api.Sanitize(p.Condition), "consensus", api.Sanitize(p.Consensus), "time", api.Sanitize(p.Time), "notes", api.Sanitize(p.Notes),
+				"condition", exprText(p.Condition), "consensus", exprText(p.Consensus), "time", exprText(p.Time), "notes", api.Sanitize(p.Notes),
 				"created", timeText(p.CreatedAt), "updated", timeText(p.UpdatedAt))
 		},
 	}.run(ctx, c, args)

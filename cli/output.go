@@ -30,12 +30,20 @@ func table(w io.Writer, header []string, rows [][]string) error {
 	return writeColumns(w, 2, append([][]string{header}, rows...))
 }
 
-// fields writes "name: value" lines aligned; empty values are left out.
+// fields writes "name: value" lines aligned; empty values are left out. A
+// value holding line breaks (exprText) has its later lines under its first.
 func fields(w io.Writer, kv ...string) error {
 	var lines [][]string
 	for i := 0; i+1 < len(kv); i += 2 {
-		if kv[i+1] != "" {
-			lines = append(lines, []string{kv[i] + ":", kv[i+1]})
+		if kv[i+1] == "" {
+			continue
+		}
+		for j, part := range strings.Split(kv[i+1], "\n") {
+			label := ""
+			if j == 0 {
+				label = kv[i] + ":"
+			}
+			lines = append(lines, []string{label, part})
 		}
 	}
 	return writeColumns(w, 1, lines)

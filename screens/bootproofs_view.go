@@ -444,7 +444,9 @@ func (w *reportWriter) approvals(m *proof.Manifest) {
 		if ap.Valid && ap.Member {
 			st = proof.Pass
 		}
-		text := ap.Alias + "  " + clip(ap.PubKey.String(), 16)
+		// Quoted as the CLI shows it: a look-alike letter ("аlice", a
+		// Cyrillic а) is escaped, so one approver cannot pass for another.
+		text := api.Quote(ap.Alias) + "  " + clip(ap.PubKey.String(), 16)
 		if ap.Reason != "" {
 			text += "  " + ap.Reason
 		} else if st == proof.Pass {

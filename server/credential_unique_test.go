@@ -71,7 +71,7 @@ func TestOnePasskeyKeyCannotBeTwoUsers(t *testing.T) {
 				}
 				t.Fatal("one passkey key was registered for users x and y")
 			}
-			if !strings.Contains(err.Error(), "already a passkey of user x") {
+			if !strings.Contains(err.Error(), `already a passkey of user "x"`) {
 				t.Errorf("the refusal does not say the key is already x's passkey: %v", err)
 			}
 		})
@@ -96,7 +96,7 @@ func TestPasskeyAndAPIKeyCannotShareAKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = d.Server.CreateUser(ctx, o.ID, server.UserSpec{Name: "y", APIKeys: []server.APIKeySpec{{PublicKey: uncompressedP256(t, a.PublicKeyHex())}}})
-	if err == nil || !strings.Contains(err.Error(), "already a passkey of user x") {
+	if err == nil || !strings.Contains(err.Error(), `already a passkey of user "x"`) {
 		t.Errorf("an API key with x's passkey key: %v, want refused naming x's passkey", err)
 	}
 	k, _ := keys.Generate(keys.SchemeP256)
@@ -104,12 +104,12 @@ func TestPasskeyAndAPIKeyCannotShareAKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = d.Server.CreateUser(ctx, o.ID, server.UserSpec{Name: "v", Authenticators: []server.AuthenticatorSpec{{Name: "pk", CredentialID: "djE", PublicKey: k.PublicKeyHex()}}})
-	if err == nil || !strings.Contains(err.Error(), "already an API key of user w") {
+	if err == nil || !strings.Contains(err.Error(), `already an API key of user "w"`) {
 		t.Errorf("a passkey with w's API key: %v, want refused naming w's API key", err)
 	}
 	fresh, _ := keys.NewSoftAuthenticator(a.CredentialID())
 	_, err = d.Server.CreateUser(ctx, o.ID, server.UserSpec{Name: "u", Authenticators: []server.AuthenticatorSpec{{Name: "pk", CredentialID: a.CredentialID(), PublicKey: fresh.PublicKeyHex()}}})
-	if err == nil || !strings.Contains(err.Error(), "already a passkey of user x") {
+	if err == nil || !strings.Contains(err.Error(), `already a passkey of user "x"`) {
 		t.Errorf("a second passkey with x's credential id: %v, want refused", err)
 	}
 }

@@ -29,7 +29,7 @@ func authenticatorKey(ctx context.Context, q querier, orgID string, a Authentica
 		orgID, a.CredentialID).Scan(&holder)
 	switch {
 	case err == nil:
-		return "", fmt.Errorf("authenticator %q: credential id %q is already a passkey of user %s in this organization; a credential id names one passkey", a.Name, truncateForMessage(a.CredentialID), holder)
+		return "", fmt.Errorf("authenticator %q: credential id %q is already a passkey of user %q in this organization; a credential id names one passkey", a.Name, truncateForMessage(a.CredentialID), truncateForMessage(holder))
 	case !errors.Is(err, sql.ErrNoRows):
 		return "", fmt.Errorf("authenticator %q: look up its credential id: %w", a.Name, err)
 	}
@@ -69,6 +69,6 @@ func keyNotRegistered(ctx context.Context, q querier, orgID, pub string) error {
 	case err != nil:
 		return fmt.Errorf("look up public key: %w", err)
 	}
-	return fmt.Errorf("public key %s is already %s of user %s in this organization; one key is one credential (registered twice it would vote as two), so use a new key pair",
-		truncateForMessage(pub), kind, holder)
+	return fmt.Errorf("public key %s is already %s of user %q in this organization; one key is one credential (registered twice it would vote as two), so use a new key pair",
+		truncateForMessage(pub), kind, truncateForMessage(holder))
 }

@@ -306,7 +306,7 @@ func parseJWK(k api.JWK) (ed25519.PublicKey, bool) {
 		return nil, false
 	}
 	x, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(k.X, "="))
-	if err != nil || len(x) != ed25519.PublicKeySize {
+	if err != nil || len(x) != ed25519.PublicKeySize || strongKey(x) != nil {
 		return nil, false
 	}
 	return ed25519.PublicKey(x), true

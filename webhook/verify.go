@@ -130,6 +130,9 @@ func verify(ctx context.Context, h http.Header, body []byte, keys KeySource, now
 	if len(pub) != ed25519.PublicKeySize {
 		return nil, fmt.Errorf("verify webhook %s: key %s is %d bytes, not an Ed25519 public key", eventID, kid, len(pub))
 	}
+	if err := strongKey(pub); err != nil {
+		return nil, fmt.Errorf("verify webhook %s: key %s: %w; pin the key the service publishes (vigil webhook keys)", eventID, kid, err)
+	}
 	if !ed25519.Verify(pub, signedMessage(kid, tsText, eventID, body), sig) {
 		return nil, fmt.Errorf("%w: event %s does not verify with key %s; the body or a signed header was changed, or it was not sent by the service", ErrBadSignature, eventID, kid)
 	}
