@@ -2,10 +2,7 @@ package server
 
 import (
 	"context"
-	"crypto/elliptic"
 	"database/sql"
-	"encoding/hex"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,17 +28,8 @@ func TestMigrationKeepsTheOldestOfDuplicatePasskeys(t *testing.T) {
 	shared, _ := keys.NewSoftAuthenticator("")
 	other, _ := keys.NewSoftAuthenticator("")
 	lone, _ := keys.NewSoftAuthenticator("")
-	raw, _ := hex.DecodeString(shared.PublicKeyHex())
-	x, y := elliptic.UnmarshalCompressed(elliptic.P256(), raw)
-	u := make([]byte, 65)
-	u[0] = 4
-	x.FillBytes(u[1:33])
-	y.FillBytes(u[33:])
-	sharedUncompressed := strings.ToUpper(hex.EncodeToString(u))
-	for _, q := range []struct {
-		sql  string
-		args []any
-	}{
+	sharedUncompressed := strings.ToUpper(uncompressedP256(t, shared.PublicKeyHex()))
+	execStatements(t, db, []statement{
 		{`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'Old', 2, '["x","y","z"]', 1), ('p', 'Other', 1, '["w"]', 1)`, nil},
 		{`INSERT INTO users(id, org_id, name, email, seq, created_ns, updated_ns) VALUES ('x', 'o', 'x', '', 1, 1, 1), ('y', 'o', 'y', '', 2, 1, 1), ('z', 'o', 'z', '', 3, 1, 1), ('w', 'p', 'w', '', 1, 1, 1)`, nil},
 		{`INSERT INTO authenticators(id, org_id, user_id, name, credential_id, public_key, created_ns, updated_ns) VALUES
@@ -51,21 +39,8 @@ func TestMigrationKeepsTheOldestOfDuplicatePasskeys(t *testing.T) {
 			('a-z2', 'o', 'z', 'pk2', 'cred-3', ?, 4, 4),
 			('a-w', 'p', 'w', 'pk', 'cred-1', ?, 5, 5)`,
 			[]any{sharedUncompressed, shared.PublicKeyHex(), other.PublicKeyHex(), lone.PublicKeyHex(), shared.PublicKeyHex()}},
-	} {
-		if _, err := db.Exec(q.sql, q.args...); err != nil {
-			t.Fatalf("%s: %v", q.sql, err)
-		}
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	var logs logBuffer
-	srv, err := Open(Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatalf("open a database with duplicate passkeys: %v", err)
-	}
-	defer srv.Close()
+	})
+	srv, logs := openUpgraded(t, dir, "open a database with duplicate passkeys")
 	got := map[string]string{}
 	rows, err := srv.db.read.QueryContext(ctx, `SELECT id, public_key FROM authenticators`)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"crypto/elliptic"
 	"database/sql"
 	"encoding/hex"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,10 +59,7 @@ func TestMigrationKeepsOneCredentialPerKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	const p256 = "CREDENTIAL_TYPE_API_KEY_P256"
-	for _, q := range []struct {
-		sql  string
-		args []any
-	}{
+	execStatements(t, db, []statement{
 		{`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'Old', 2, '["x","y","z"]', 1), ('p', 'Other', 1, '["w"]', 1)`, nil},
 		{`INSERT INTO users(id, org_id, name, email, seq, created_ns, updated_ns) VALUES ('x', 'o', 'x', '', 1, 1, 1), ('y', 'o', 'y', '', 2, 1, 1), ('z', 'o', 'z', '', 3, 1, 1), ('w', 'p', 'w', '', 1, 1, 1)`, nil},
 		{`INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, created_ns, updated_ns) VALUES
@@ -79,21 +75,8 @@ func TestMigrationKeepsOneCredentialPerKey(t *testing.T) {
 			('a-y', 'o', 'y', 'pk', 'cred-1', ?, 2, 2),
 			('a-y2', 'o', 'y', 'pk2', 'cred-2', ?, 5, 5)`,
 			[]any{apiThenPasskey.PublicKeyHex(), passkeyThenAPI.PublicKeyHex()}},
-	} {
-		if _, err := db.Exec(q.sql, q.args...); err != nil {
-			t.Fatalf("%s: %v", q.sql, err)
-		}
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	var logs logBuffer
-	srv, err := Open(Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatalf("open a database with one key as two credentials: %v", err)
-	}
-	defer srv.Close()
+	})
+	srv, logs := openUpgraded(t, dir, "open a database with one key as two credentials")
 	got := map[string]bool{}
 	rows, err := srv.db.read.QueryContext(ctx, `SELECT id FROM api_keys UNION ALL SELECT id FROM authenticators`)
 	if err != nil {

@@ -39,6 +39,39 @@ func execAll(t *testing.T, db *sql.DB, stmts ...string) {
 	}
 }
 
+// statement is SQL with its arguments, for the rows an old database holds.
+type statement struct {
+	sql  string
+	args []any
+}
+
+// execStatements runs each statement in db and closes it, as the previous
+// vigil left the file.
+func execStatements(t *testing.T, db *sql.DB, stmts []statement) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := db.Exec(q.sql, q.args...); err != nil {
+			t.Fatalf("%s: %v", q.sql, err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openUpgraded opens the service on dir, migrating its database, with the
+// service's log kept for the test to read; what fails it is what.
+func openUpgraded(t *testing.T, dir, what string) (*Server, *logBuffer) {
+	t.Helper()
+	logs := &logBuffer{}
+	srv, err := Open(Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv, logs
+}
+
 // A row whose parent was deleted by hand (a sqlite3 shell has foreign keys
 // off) did not stop the previous vigil serving the database, so it does not
 // stop the upgrade either: the service starts, the row stays as it was, and
@@ -57,13 +90,7 @@ func TestUpgradeGoesAroundADanglingRowItDidNotTouch(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-
-	var logs logBuffer
-	srv, err := Open(Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatalf("a database the previous vigil served does not open after the upgrade, for a row no migration touched: %v", err)
-	}
-	defer srv.Close()
+	srv, logs := openUpgraded(t, dir, "a database the previous vigil served does not open after the upgrade, for a row no migration touched")
 	var version int
 	if err := srv.db.read.QueryRowContext(context.Background(), `SELECT MAX(version) FROM schema_migrations`).Scan(&version); err != nil || version != len(migrations) {
 		t.Errorf("schema version %d (%v) after the upgrade, want %d", version, err, len(migrations))
