@@ -1,8 +1,6 @@
 package server
 
 import (
-	"crypto/elliptic"
-	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -45,7 +43,7 @@ func TestMfaStatusOfALegacyPasskeyVoteAfterKeysWereCompressed(t *testing.T) {
 	}
 	// pat's vote as stored before migration 11 by a vigil that kept the key
 	// as registered (uncompressed, upper case): no credential recorded.
-	old := strings.ToUpper(uncompressedHex(t, auth.PublicKeyHex()))
+	old := strings.ToUpper(uncompressedP256(t, auth.PublicKeyHex()))
 	if _, err := e.srv.db.write.ExecContext(ctx, `UPDATE votes SET public_key = ?, credential_id = '', credential_type = '', passkey_credential_id = ''
 		WHERE activity_id = ? AND user_id = ?`, old, act.ID, pat); err != nil {
 		t.Fatal(err)
@@ -57,22 +55,4 @@ func TestMfaStatusOfALegacyPasskeyVoteAfterKeysWereCompressed(t *testing.T) {
 	if !st[0].Satisfied || len(st[0].SatisfiedMethods) != 1 || st[0].SatisfiedMethods[0].ID != passkeyID {
 		t.Errorf("pat's legacy vote, cast with passkey %s (its key then stored uncompressed): %+v, want the step naming that passkey met", passkeyID, st[0])
 	}
-}
-
-// uncompressedHex is the 65-byte SEC1 form of a compressed P-256 key hex.
-func uncompressedHex(t *testing.T, compressedHex string) string {
-	t.Helper()
-	raw, err := hex.DecodeString(compressedHex)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, y := elliptic.UnmarshalCompressed(elliptic.P256(), raw)
-	if x == nil {
-		t.Fatalf("%s is not a compressed P-256 key", compressedHex)
-	}
-	u := make([]byte, 65)
-	u[0] = 4
-	x.FillBytes(u[1:33])
-	y.FillBytes(u[33:])
-	return hex.EncodeToString(u)
 }
