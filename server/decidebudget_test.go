@@ -58,10 +58,7 @@ func TestCostlyPoliciesFailSafe(t *testing.T) {
 	if act.Status != api.StatusConsensusNeeded {
 		t.Fatalf("submit over the budget: %s, want CONSENSUS_NEEDED (not completed on a partial evaluation)", act.Status)
 	}
-	outcomes := map[string]string{}
-	for _, o := range lastEvaluation(t, e, act.ID) {
-		outcomes[o.PolicyID] = o.Outcome
-	}
+	outcomes := lastOutcomes(t, e, act.ID)
 	if outcomes[allow] != api.OutcomeError || outcomes[blocked] != api.OutcomeDenyImplicit {
 		t.Fatalf("evaluation record: allow %s, deny %s; want the allow not evaluated (OUTCOME_ERROR) and the deny judged",
 			outcomes[allow], outcomes[blocked])

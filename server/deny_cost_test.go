@@ -51,10 +51,7 @@ func TestDenyOverItsCostLimitHoldsTheActivity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outcomes := map[string]string{}
-	for _, o := range lastEvaluation(t, e, act.ID) {
-		outcomes[o.PolicyID] = o.Outcome
-	}
+	outcomes := lastOutcomes(t, e, act.ID)
 	if outcomes[deny] != api.OutcomeError {
 		t.Fatalf("the deny is %s, want OUTCOME_ERROR (its cost limit passed): the test needs a deny that runs out of it", outcomes[deny])
 	}

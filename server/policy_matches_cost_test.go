@@ -42,10 +42,7 @@ func TestStoredMatchesOnLongParameterIsStoppedBeforeItRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outcomes := map[string]string{}
-	for _, o := range lastEvaluation(t, e, act.ID) {
-		outcomes[o.PolicyID] = o.Outcome
-	}
+	outcomes := lastOutcomes(t, e, act.ID)
 	if outcomes[deny] != api.OutcomeError {
 		t.Errorf("the stored deny is %s, want OUTCOME_ERROR (stopped at the cost limit)", outcomes[deny])
 	}

@@ -85,3 +85,14 @@ func lastEvaluation(t *testing.T, e *testEnv, activityID string) []api.PolicyOut
 	}
 	return last
 }
+
+// lastOutcomes is the activity's last policy evaluation as each policy's
+// outcome, by policy id.
+func lastOutcomes(t *testing.T, e *testEnv, activityID string) map[string]string {
+	t.Helper()
+	outcomes := map[string]string{}
+	for _, o := range lastEvaluation(t, e, activityID) {
+		outcomes[o.PolicyID] = o.Outcome
+	}
+	return outcomes
+}
