@@ -69,6 +69,13 @@ func uniqueAuthenticators(ctx context.Context, tx *sql.Tx) ([]removedPasskey, er
 			}
 		}
 	}
+	for i, r := range removed {
+		st, err := standingOf(ctx, tx, r.org, r.user)
+		if err != nil {
+			return nil, err
+		}
+		removed[i].standing = st
+	}
 	return removed, nil
 }
 
@@ -76,9 +83,10 @@ func uniqueAuthenticators(ctx context.Context, tx *sql.Tx) ([]removedPasskey, er
 // credential id with an older passkey of its organization, which is kept.
 type removedPasskey struct {
 	org, user, id, shares, keptID, keptUser string
+	standing                                standing // what its user has left
 }
 
 func (r removedPasskey) warn(log *slog.Logger) {
-	log.Warn("migration 19 removed a passkey registered twice in its organization (the older one is kept): one key is one credential; register a new key pair for the user",
+	r.standing.warn(log, "migration 19 removed a passkey registered twice in its organization (the older one is kept): one key is one credential; register a new key pair for the user",
 		"organization", r.org, "user", r.user, "authenticator", r.id, "shares", r.shares, "kept_authenticator", r.keptID, "kept_user", r.keptUser)
 }

@@ -95,6 +95,13 @@ func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, er
 		}
 		removed = append(removed, removedCredential{removed: r, kept: k})
 	}
+	for i, r := range removed {
+		st, err := standingOf(ctx, tx, r.removed.org, r.removed.user)
+		if err != nil {
+			return nil, err
+		}
+		removed[i].standing = st
+	}
 	return removed, nil
 }
 
@@ -102,10 +109,11 @@ func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, er
 // is an older credential of its organization, which is kept.
 type removedCredential struct {
 	removed, kept credentialRow
+	standing      standing // what its user has left
 }
 
 func (r removedCredential) warn(log *slog.Logger) {
-	log.Warn("migration 20 removed a credential whose public key is already an older credential of its organization (that one is kept): one key is one credential, or its holder votes as two users; register a new key pair for the user",
+	r.standing.warn(log, "migration 20 removed a credential whose public key is already an older credential of its organization (that one is kept): one key is one credential, or its holder votes as two users; register a new key pair for the user",
 		"organization", r.removed.org, "user", r.removed.user, "credential", r.removed.kind, "id", r.removed.id, "public_key", truncateForMessage(r.removed.pub),
 		"kept_credential", r.kept.kind, "kept_id", r.kept.id, "kept_user", r.kept.user)
 }

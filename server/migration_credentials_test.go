@@ -115,3 +115,43 @@ func TestMigrationKeepsOneCredentialPerKey(t *testing.T) {
 		t.Error("x's API key was registered again as a passkey after the upgrade")
 	}
 }
+
+// A removal that leaves a user with no API key or passkey is said so, and
+// for a root member what that asks of the operator: the user cannot sign in
+// to register a new key pair, and the root quorum may be out of reach.
+func TestMigrationSaysWhenARootMemberIsLeftWithoutCredentials(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DatabaseFile)+"?_pragma=foreign_keys(ON)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrateUpTo(context.Background(), db, migrationUniqueCredentials-1); err != nil {
+		t.Fatal(err)
+	}
+	shared, _ := keys.NewSoftAuthenticator("")
+	execStatements(t, db, []statement{
+		{`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'Old', 2, '["x","y"]', 1)`, nil},
+		{`INSERT INTO users(id, org_id, name, email, seq, created_ns, updated_ns) VALUES ('x', 'o', 'x', '', 1, 1, 1), ('y', 'o', 'y', '', 2, 1, 1), ('n', 'o', 'n', '', 3, 1, 1)`, nil},
+		{`INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, created_ns, updated_ns) VALUES
+			('k-x', 'o', 'x', 'ci', ?, 'CREDENTIAL_TYPE_API_KEY_P256', 1, 1),
+			('k-n', 'o', 'n', 'ci', ?, 'CREDENTIAL_TYPE_API_KEY_P256', 3, 3)`, []any{shared.PublicKeyHex(), uncompressedP256(t, shared.PublicKeyHex())}},
+		{`INSERT INTO authenticators(id, org_id, user_id, name, credential_id, public_key, created_ns, updated_ns) VALUES
+			('a-y', 'o', 'y', 'pk', 'cred-1', ?, 2, 2)`, []any{shared.PublicKeyHex()}},
+	})
+	_, logs := openUpgraded(t, dir, "open a database with one key as three users' only credentials")
+	var root, plain string
+	for _, line := range strings.Split(logs.String(), "\n") {
+		switch {
+		case strings.Contains(line, "id=a-y"):
+			root = line
+		case strings.Contains(line, "id=k-n"):
+			plain = line
+		}
+	}
+	if !strings.Contains(root, "member of the root quorum") || !strings.Contains(root, "root_member=true") || !strings.Contains(root, "credentials_left=false") {
+		t.Errorf("root member y's only passkey removed, but the warning does not say what it leaves:\n%s", root)
+	}
+	if !strings.Contains(plain, "no API key or passkey left") || strings.Contains(plain, "root quorum,") || !strings.Contains(plain, "root_member=false") {
+		t.Errorf("member n's only API key removed, but the warning does not say so (or calls n a root member):\n%s", plain)
+	}
+}
