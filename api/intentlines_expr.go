@@ -32,14 +32,3 @@ func (l *intentLister) addText(lead, name, s string, text func(name, s string) s
 		}
 	}
 }
-
-// ExprSourceLines are an expression's lines, as CEL reads them for its
-// comments: split at each \n (a \r before one goes with it; a lone \r
-// stays, for the caller to escape). They are not escaped.
-func ExprSourceLines(src string) []string {
-	lines := strings.Split(src, "\n")
-	for i := range lines[:len(lines)-1] {
-		lines[i] = strings.TrimSuffix(lines[i], "\r")
-	}
-	return lines
-}

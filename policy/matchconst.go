@@ -3,6 +3,8 @@ package policy
 import (
 	"regexp"
 	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
 )
 
 // constMatch is a constant matches() pattern, compiled once, with what it
@@ -10,8 +12,12 @@ import (
 type constMatch struct {
 	re *regexp.Regexp
 	// literal: the pattern is a plain string (regexp's LiteralPrefix is
-	// complete), found by a substring search as contains() finds one.
-	literal bool
+	// complete), matched by a substring search as contains() does (prefix:
+	// anchored at the start, by a prefix test). Not by re: Go's regexp runs
+	// its NFA whenever a thread is live, and a literal that overlaps itself
+	// (a{95}b on a string of a's) keeps ~95 of them live on every byte.
+	literal, prefix bool
+	text            string
 	// n is the pattern's length, insts its compiled program's size.
 	n, insts int
 	// reach is how many bytes of the string a match can read at most, or -1
@@ -27,7 +33,6 @@ func newConstMatch(p string) (*constMatch, error) {
 		return nil, err
 	}
 	c := &constMatch{re: re, n: len(p), insts: insts, reach: -1}
-	_, c.literal = re.LiteralPrefix()
 	parsed, err := syntax.Parse(p, syntax.Perl)
 	if err != nil {
 		return nil, err
@@ -37,7 +42,13 @@ func newConstMatch(p string) (*constMatch, error) {
 	if err != nil {
 		return nil, err
 	}
-	if runes, ok := maxRunes(parsed); ok && prog.StartCond()&syntax.EmptyBeginText != 0 {
+	anchored := prog.StartCond()&syntax.EmptyBeginText != 0
+	// A literal holding U+FFFD is left to re, which also reads a byte that
+	// is not UTF-8 as U+FFFD: a substring search would not.
+	if text, complete := re.LiteralPrefix(); complete && !strings.ContainsRune(text, utf8.RuneError) {
+		c.literal, c.prefix, c.text = true, anchored, text
+	}
+	if runes, ok := maxRunes(parsed); ok && anchored {
 		// The matcher steps a character (up to 4 bytes) at a time, and
 		// looks at one past the longest match.
 		c.reach = 4 * (runes + 1)
@@ -45,10 +56,22 @@ func newConstMatch(p string) (*constMatch, error) {
 	return c, nil
 }
 
+// match is whether s matches the pattern, as regexp's MatchString says.
+func (c *constMatch) match(s string) bool {
+	switch {
+	case c.literal && c.prefix:
+		return strings.HasPrefix(s, c.text)
+	case c.literal:
+		return strings.Contains(s, c.text)
+	}
+	return c.re.MatchString(s)
+}
+
 // cost is what matching a string of s bytes costs: a literal is a scan (a
-// tenth of a unit per byte, as contains()); another pattern CEL's length
-// cost and, when its program is large, its program's size too, over the
-// bytes it can read.
+// tenth of a unit per byte, as contains()); another pattern is charged by
+// the bytes it can read times its program's size (RE2's NFA can keep a
+// thread live for each instruction on every byte: \pL{90}! is 8
+// characters and 93 instructions), and at least CEL's length cost.
 func (c *constMatch) cost(s int) uint64 {
 	if c.literal {
 		return scanCost(s + c.n)
@@ -56,11 +79,7 @@ func (c *constMatch) cost(s int) uint64 {
 	if c.reach >= 0 {
 		s = min(s, c.reach)
 	}
-	cost := matchLengthCost(s, c.n)
-	if c.insts > largeProgram {
-		cost = max(cost, matchCost(s, c.insts))
-	}
-	return cost
+	return max(matchLengthCost(s, c.n), matchCost(s, c.insts))
 }
 
 // maxRunes is the most characters a match of re (simplified: no OpRepeat)

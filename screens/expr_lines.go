@@ -11,8 +11,8 @@ import (
 // exprLines draws a stored expression line by line, each highlighted as
 // highlightExpr does. Joined on one line, a `// comment` would seem to swallow
 // the code after it (`|| true` on the next line, which the service runs).
-// The source is tokenized whole, so a string spanning lines stays a string;
-// a line that cleaning changes is shown cleaned and unstyled.
+// The source is tokenized whole: a string holding a line break stays on
+// one line, the break shown as \n; a line that cleaning changes is shown cleaned and unstyled.
 func exprLines(th *theme.Theme, src string) []string {
 	var lines []string
 	for _, cur := range exprTokenLines(src) {
@@ -49,6 +49,14 @@ func exprTokenLines(src string) [][]policy.Token {
 		cur = nil
 	}
 	for _, t := range policy.Tokens(src) {
+		if t.Kind == policy.TokenString {
+			// A break inside a string ('''…''') is shown as \n on its
+			// line: split there, the string's next line could read as code
+			// or a comment (`// …''' || true`).
+			text := strings.ReplaceAll(t.Text, "\r\n", `\r\n`)
+			cur = append(cur, policy.Token{Kind: t.Kind, Text: strings.ReplaceAll(text, "\n", `\n`)})
+			continue
+		}
 		for i, part := range strings.Split(t.Text, "\n") {
 			if i > 0 {
 				flush(false)

@@ -68,3 +68,26 @@ func TestMfaConditionCommentDoesNotSwallowCode(t *testing.T) {
 		t.Errorf("the MFA policy's detail draws code after a comment on the comment's line: %q\n%s", strings.TrimSpace(l), out)
 	}
 }
+
+// A line break inside a triple-quoted string is shown as \n on the string's
+// line: split there, `// only user resources”' || true` drew as a line of
+// its own, reading as a comment that hides `|| true`, which is code.
+func TestPolicyDetailTripleQuotedBreakStaysOnItsLine(t *testing.T) {
+	pol := api.Policy{PolicyID: "pol-x", PolicyName: "Users only", Effect: api.EffectAllow,
+		Condition: "activity.resource == '''USER\n// only user resources''' || true",
+		CreatedAt: api.NewTime(testNow.Add(-time.Hour)), UpdatedAt: api.NewTime(testNow.Add(-time.Hour))}
+	fake := &fakeClient{activities: sampleActivities(), policies: []api.Policy{pol}}
+	h := newHarness(t, fake, false, 0)
+	h.toPolicies()
+	h.key("enter")
+	out := h.plainFrame()
+	var row string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "|| true") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "activity.resource ==") {
+		t.Errorf("the detail draws `|| true` on a line of its own, after `//`, as if commented out:\n%s", out)
+	}
+}
