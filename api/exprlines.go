@@ -34,7 +34,7 @@ func ExprSourceLines(src string) []string {
 				i++
 			}
 		case r == '\'' || r == '"':
-			j := exprStringEnd(rs, i, rawPrefix(rs, i))
+			j := ExprStringEnd(rs, i, rawPrefix(rs, i))
 			s := strings.ReplaceAll(string(rs[i:j]), "\r\n", `\r\n`)
 			cur.WriteString(strings.ReplaceAll(s, "\n", `\n`))
 			i = j
@@ -70,11 +70,12 @@ func rawPrefix(rs []rune, q int) bool {
 	return slices.Contains([]string{"r", "br"}, word)
 }
 
-// exprStringEnd is the end of the string literal whose opening quote is at
-// q: after its closing quote (three for a triple-quoted one), or the end of
-// rs when it is unterminated. Outside a raw string a backslash escapes the
-// next character.
-func exprStringEnd(rs []rune, q int, raw bool) int {
+// ExprStringEnd is the end of the CEL string literal whose opening quote is
+// at q: after its closing quote (three for a triple-quoted one), or the end
+// of rs when it is unterminated. Outside a raw string a backslash escapes
+// the next character. The policy highlighter ends its strings by it too, so
+// that the lines shown and the colours agree on where a string ends.
+func ExprStringEnd(rs []rune, q int, raw bool) int {
 	quote := rs[q : q+1]
 	if q+2 < len(rs) && rs[q+1] == rs[q] && rs[q+2] == rs[q] {
 		quote = rs[q : q+3]

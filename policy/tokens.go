@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // TokenKind is what a piece of an expression is, for highlighting.
@@ -51,7 +53,7 @@ func Tokens(src string) []Token {
 		j := i + 1
 		switch {
 		case r == '\'' || r == '"':
-			j = stringEnd(rs, i, false)
+			j = api.ExprStringEnd(rs, i, false)
 			emit(TokenString, i, j)
 		case unicode.IsDigit(r):
 			for j < len(rs) && (unicode.IsDigit(rs[j]) || unicode.IsLetter(rs[j]) ||
@@ -67,7 +69,7 @@ func Tokens(src string) []Token {
 			// r'…', b"…", br'…': a string with a prefix; in a raw one a
 			// backslash is itself, so r'\' ends at its second quote.
 			if j < len(rs) && (rs[j] == '\'' || rs[j] == '"') && slices.Contains(stringPrefixes, strings.ToLower(word)) {
-				j = stringEnd(rs, j, strings.ContainsAny(word, "rR"))
+				j = api.ExprStringEnd(rs, j, strings.ContainsAny(word, "rR"))
 				emit(TokenString, i, j)
 				break
 			}
@@ -102,23 +104,3 @@ func Tokens(src string) []Token {
 // stringPrefixes are the prefixes of a string literal (lowercase): raw,
 // bytes, raw bytes.
 var stringPrefixes = []string{"r", "b", "br"}
-
-// stringEnd is the end of the string literal whose opening quote is at q:
-// after its closing quote (three for a triple-quoted one), or the end of rs
-// when it is unterminated. Outside a raw string a backslash escapes the next
-// character.
-func stringEnd(rs []rune, q int, raw bool) int {
-	quote := []rune{rs[q]}
-	if q+2 < len(rs) && rs[q+1] == rs[q] && rs[q+2] == rs[q] {
-		quote = []rune{rs[q], rs[q], rs[q]}
-	}
-	for j := q + len(quote); j < len(rs); j++ {
-		switch {
-		case rs[j] == '\\' && !raw:
-			j++
-		case slices.Equal(rs[j:min(j+len(quote), len(rs))], quote):
-			return j + len(quote)
-		}
-	}
-	return len(rs)
-}
