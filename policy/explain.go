@@ -320,13 +320,13 @@ func Decider(d Decision) string {
 		return "root quorum"
 	}
 	if heldByUnreadable(d) {
-		return "root quorum (" + unreadableLabels(d) + " cannot be read by this vigil)"
+		return "root quorum (" + denyLabels(unreadableDenies(d)) + " cannot be read by this vigil)"
 	}
 	if d.Exhausted && d.Outcome == api.OutcomeRequiresConsensus {
 		return "no policy: out of work budget"
 	}
 	if heldByOverLimit(d) {
-		return "root quorum (" + overLimitLabels(d) + " ran out of its cost limit)"
+		return "root quorum (" + denyLabels(overLimitDenies(d)) + " ran out of its cost limit)"
 	}
 	switch d.Outcome {
 	case api.OutcomeDenyExplicit, api.OutcomeAllow, api.OutcomeRequiresConsensus:

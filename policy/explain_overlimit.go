@@ -3,7 +3,6 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -28,17 +27,8 @@ func heldByOverLimit(d Decision) bool {
 	return d.Outcome == api.OutcomeRequiresConsensus && !d.Exhausted && len(overLimitDenies(d)) > 0
 }
 
-// overLimitLabels names the denies of d stopped at the cost limit.
-func overLimitLabels(d Decision) string {
-	var ls []string
-	for _, p := range overLimitDenies(d) {
-		ls = append(ls, "deny policy "+label(p))
-	}
-	return strings.Join(ls, ", ")
-}
-
 // whyHeldByOverLimit is the why line of a decision heldByOverLimit.
 func whyHeldByOverLimit(d Decision) string {
 	return fmt.Sprintf("waiting: undecided, because %s ran out of its evaluation cost limit (%d cost units) on this activity "+
-		"and could still deny it, so only the root quorum can complete it; %s", overLimitLabels(d), CostLimit, quorumSoFar(d))
+		"and could still deny it, so only the root quorum can complete it; %s", denyLabels(overLimitDenies(d)), CostLimit, quorumSoFar(d))
 }

@@ -27,10 +27,11 @@ func heldByUnreadable(d Decision) bool {
 	return d.Outcome == api.OutcomeRequiresConsensus && len(unreadableDenies(d)) > 0
 }
 
-// unreadableLabels names the unreadable denies of d: "deny policy 'X'".
-func unreadableLabels(d Decision) string {
+// denyLabels names deny policies for an explanation: "deny policy 'X', deny
+// policy 'Y'".
+func denyLabels(ps []Policy) string {
 	var ls []string
-	for _, p := range unreadableDenies(d) {
+	for _, p := range ps {
 		ls = append(ls, "deny policy "+label(p))
 	}
 	return strings.Join(ls, ", ")
@@ -39,6 +40,6 @@ func unreadableLabels(d Decision) string {
 // whyHeldByUnreadable is the why line of a decision heldByUnreadable: no
 // allow policy's approvals can complete it, only the root quorum's.
 func whyHeldByUnreadable(d Decision) string {
-	return "waiting: " + unreadableLabels(d) + " cannot be read by this vigil, so only the root quorum can complete it; " +
+	return "waiting: " + denyLabels(unreadableDenies(d)) + " cannot be read by this vigil, so only the root quorum can complete it; " +
 		quorumSoFar(d)
 }
