@@ -27,11 +27,7 @@ func TestPolicyDetailKeepsConditionLines(t *testing.T) {
 	pol := api.Policy{PolicyID: "pol-x", PolicyName: "Deny user changes", Effect: api.EffectDeny,
 		Condition: "activity.resource == 'USER' // only users\r\n|| true",
 		CreatedAt: api.NewTime(testNow.Add(-time.Hour)), UpdatedAt: api.NewTime(testNow.Add(-time.Hour))}
-	fake := &fakeClient{activities: sampleActivities(), policies: []api.Policy{pol}}
-	h := newHarness(t, fake, false, 0)
-	h.toPolicies()
-	h.key("enter")
-	out := h.plainFrame()
+	out := policyDetailFrame(t, pol)
 	if l := commentSwallows(out, "|| true"); l != "" {
 		t.Errorf("the policy's detail draws code after a comment on the comment's line: %q\n%s", strings.TrimSpace(l), out)
 	}
@@ -76,11 +72,7 @@ func TestPolicyDetailTripleQuotedBreakStaysOnItsLine(t *testing.T) {
 	pol := api.Policy{PolicyID: "pol-x", PolicyName: "Users only", Effect: api.EffectAllow,
 		Condition: "activity.resource == '''USER\n// only user resources''' || true",
 		CreatedAt: api.NewTime(testNow.Add(-time.Hour)), UpdatedAt: api.NewTime(testNow.Add(-time.Hour))}
-	fake := &fakeClient{activities: sampleActivities(), policies: []api.Policy{pol}}
-	h := newHarness(t, fake, false, 0)
-	h.toPolicies()
-	h.key("enter")
-	out := h.plainFrame()
+	out := policyDetailFrame(t, pol)
 	var row string
 	for _, l := range strings.Split(out, "\n") {
 		if strings.Contains(l, "|| true") {
@@ -90,4 +82,14 @@ func TestPolicyDetailTripleQuotedBreakStaysOnItsLine(t *testing.T) {
 	if !strings.Contains(row, "activity.resource ==") {
 		t.Errorf("the detail draws `|| true` on a line of its own, after `//`, as if commented out:\n%s", out)
 	}
+}
+
+// policyDetailFrame is the console's frame with pol, the one policy of the
+// organization, open in the Policies screen.
+func policyDetailFrame(t *testing.T, pol api.Policy) string {
+	t.Helper()
+	h := newHarness(t, &fakeClient{activities: sampleActivities(), policies: []api.Policy{pol}}, false, 0)
+	h.toPolicies()
+	h.key("enter")
+	return h.plainFrame()
 }
