@@ -15,14 +15,7 @@ import (
 // reason says what is missing.
 func TestPayloadWithoutResultHashIsNotBoundToTheResult(t *testing.T) {
 	now := time.Now()
-	auth, err := NewDemoAuthority(now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := NewDemoEnclave(auth, "signer", "vigil-demo", "d", now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	auth, enc := demoSigner(t, now)
 	act := api.Activity{ID: "act-1", OrganizationID: "org-1", Type: api.TypeCreateUserTag, Fingerprint: "sha256:aa",
 		Result: api.Result{CreateUserTagResult: &api.CreateUserTagResult{UserTagID: "a-tag-the-enclave-never-made"}}}
 	for _, hash := range []any{nil, "", 7} {

@@ -13,6 +13,20 @@ import (
 // activityProof is a demo enclave's genuine app proof about activity a, in the
 // local service's payload format (DESIGN.md §4), written out here rather than
 // taken from the server so the test states the format it expects.
+// demoSigner is a demo authority and its "signer" enclave, made at now.
+func demoSigner(t *testing.T, now time.Time) (*DemoAuthority, *DemoEnclave) {
+	t.Helper()
+	auth, err := NewDemoAuthority(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := NewDemoEnclave(auth, "signer", "vigil-demo", "d", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return auth, enc
+}
+
 func activityProof(t *testing.T, enc *DemoEnclave, a api.Activity) api.AppProof {
 	t.Helper()
 	rh, err := ResultHash(a.Result)
@@ -33,14 +47,7 @@ func activityProof(t *testing.T, enc *DemoEnclave, a api.Activity) api.AppProof 
 // record the service changed, it FAILS with a reason that says so.
 func TestAppProofIsBoundToItsActivity(t *testing.T) {
 	now := time.Now()
-	auth, err := NewDemoAuthority(now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := NewDemoEnclave(auth, "signer", "vigil-demo", "d", now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	auth, enc := demoSigner(t, now)
 	tag := api.Activity{ID: "act-tag", OrganizationID: "org-1", Type: api.TypeCreateUserTag, Fingerprint: "sha256:aa",
 		Result: api.Result{CreateUserTagResult: &api.CreateUserTagResult{UserTagID: "tag-1"}}}
 	policy := api.Activity{ID: "act-policy", OrganizationID: "org-1", Type: api.TypeCreatePolicyV3, Fingerprint: "sha256:bb",

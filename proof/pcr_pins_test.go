@@ -70,14 +70,7 @@ func rogueEnclave(t *testing.T, auth *DemoAuthority, genuine *DemoEnclave, now t
 // tells the rogue manifest from the genuine one, and drops it.
 func TestPCRPinsAloneKeepACaveat(t *testing.T) {
 	now := time.Now()
-	auth, err := NewDemoAuthority(now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	genuine, err := NewDemoEnclave(auth, "signer", "vigil-demo", "d", now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	auth, genuine := demoSigner(t, now)
 	doc, _ := base64.StdEncoding.DecodeString(genuine.BootProof.AwsAttestationDocB64)
 	a, err := parseAttestation(doc)
 	if err != nil {
