@@ -129,6 +129,13 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 			foreign = true
 			continue
 		}
+		// A compressed point may be on both P-256 and secp256k1: the key's
+		// registered type, which policies and votes show, must be the
+		// curve it signed with.
+		if want := keys.SchemeOfCredentialType(k.typ); st.scheme != want {
+			return nil, unauthenticatedf("INVALID_STAMP", "API key %s is registered as %s, which stamps with scheme %s, but this stamp's scheme is %s; stamp with the key's own curve, or register the key with the credential type of its curve",
+				k.id, k.typ, want, st.scheme)
+		}
 		if s.expired(k) {
 			return nil, keyExpired(k)
 		}
