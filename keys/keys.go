@@ -48,6 +48,21 @@ func CredentialTypeOfScheme(scheme string) string {
 	return CredentialAPIKeyP256
 }
 
+// SchemeOfCredentialType is the X-Stamp scheme a key registered with this
+// credential type signs with: secp256k1 and Ed25519 API keys their own,
+// every other type (session, e-mail, OTP, OAuth keys among them) P-256.
+func SchemeOfCredentialType(credentialType string) string {
+	switch credentialType {
+	case CredentialAPIKeySecp256k1:
+		return SchemeSecp256k1
+	case CredentialAPIKeyEd25519:
+		return SchemeEd25519
+	case CredentialWebAuthnAuthenticator:
+		return SchemeWebAuthn
+	}
+	return SchemeP256
+}
+
 // Stamper stamps a request body: it returns the header to send and its value,
 // computed over exactly these bytes.
 type Stamper interface {

@@ -5,7 +5,6 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
@@ -77,7 +76,6 @@ func webAuthnChallenge(body []byte) []byte {
 // webAuthnAssertion is an X-Stamp-WebAuthn's decoded parts.
 type webAuthnAssertion struct {
 	authData, clientData, sig []byte
-	origin                    string
 }
 
 // CheckWebAuthnAssertion checks what of an assertion over body needs no
@@ -101,24 +99,15 @@ func (s WebAuthnStamp) decode(body []byte) (webAuthnAssertion, error) {
 	if a.sig, err = decodeB64URL("signature", s.Signature); err != nil {
 		return a, err
 	}
-	var cd struct {
-		Type      string `json:"type"`
-		Challenge string `json:"challenge"`
-		Origin    string `json:"origin"`
-	}
-	if err := json.Unmarshal(a.clientData, &cd); err != nil {
-		return a, fmt.Errorf("%w: clientDataJson is not a JSON object", ErrMalformedStamp)
-	}
-	a.origin = cd.Origin
-	if cd.Type != "webauthn.get" {
-		return a, fmt.Errorf("%w: clientDataJson type is %q; an assertion has type \"webauthn.get\"", ErrMalformedStamp, truncate(cd.Type))
-	}
-	challenge, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(cd.Challenge, "="))
+	cd, err := parseClientData(a.clientData)
 	if err != nil {
-		return a, fmt.Errorf("%w: clientDataJson challenge is not base64url", ErrMalformedStamp)
+		return a, err
 	}
-	if subtle.ConstantTimeCompare(challenge, webAuthnChallenge(body)) != 1 {
-		return a, fmt.Errorf("%w: the challenge must be the lowercase hex SHA-256 of the exact %d-byte body", ErrChallengeMismatch, len(body))
+	if cd.typ != "webauthn.get" {
+		return a, fmt.Errorf("%w: clientDataJson type is %q; an assertion has type \"webauthn.get\"", ErrMalformedStamp, truncate(cd.typ))
+	}
+	if err := checkChallenge(cd.challenge, body); err != nil {
+		return a, err
 	}
 	// rpIdHash (32) ‖ flags (1) ‖ signCount (4) ‖ …
 	if len(a.authData) < 37 {

@@ -3,7 +3,6 @@ package keys
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -15,8 +14,10 @@ import (
 // lower case, no default port): the client data's origin must be one of
 // them, and the
 // authenticatorData's rpIdHash must be SHA-256 of the host of one of them
-// (the relying-party id). An empty list allows nothing. It does not verify
-// the signature: call it on an assertion VerifyWebAuthn accepted.
+// (the relying-party id). An assertion made in a cross-origin frame counts
+// only if the top-level page's origin is listed too (ErrCrossOrigin). An
+// empty list allows nothing. It does not verify the signature: call it on an
+// assertion VerifyWebAuthn accepted.
 func CheckWebAuthnOrigin(s WebAuthnStamp, allowed []string) error {
 	authData, err := decodeB64URL("authenticatorData", s.AuthenticatorData)
 	if err != nil {
@@ -29,10 +30,11 @@ func CheckWebAuthnOrigin(s WebAuthnStamp, allowed []string) error {
 	if len(authData) < 32 {
 		return fmt.Errorf("%w: authenticatorData is %d bytes, shorter than the 37 required", ErrMalformedStamp, len(authData))
 	}
-	origin, err := clientDataOrigin(clientData)
+	cd, err := parseClientData(clientData)
 	if err != nil {
 		return err
 	}
+	origin := cd.origin
 	list := allowedList(allowed)
 	listed := false
 	for _, o := range allowed {
@@ -50,7 +52,7 @@ func CheckWebAuthnOrigin(s WebAuthnStamp, allowed []string) error {
 		}
 		want := sha256.Sum256([]byte(u.Hostname()))
 		if subtle.ConstantTimeCompare(authData[:32], want[:]) == 1 {
-			return nil
+			return checkTopLevel(cd, allowed)
 		}
 	}
 	return fmt.Errorf("%w: the passkey signed at origin %q for a relying party (rpId) other than the host of an allowed origin; the organization allows %s", ErrOriginNotAllowed, truncate(origin), list)
@@ -81,16 +83,6 @@ func canonicalOrigin(o string) string {
 		host += ":" + port
 	}
 	return scheme + "://" + host
-}
-
-func clientDataOrigin(clientData []byte) (string, error) {
-	var cd struct {
-		Origin string `json:"origin"`
-	}
-	if err := json.Unmarshal(clientData, &cd); err != nil {
-		return "", fmt.Errorf("%w: clientDataJson is not a JSON object", ErrMalformedStamp)
-	}
-	return cd.Origin, nil
 }
 
 // allowedList names the allowed origins for a message, clipped.

@@ -129,6 +129,13 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 			foreign = true
 			continue
 		}
+		// A compressed point may be on both P-256 and secp256k1: the key's
+		// registered type, which policies and votes show, must be the
+		// curve it signed with.
+		if want := keys.SchemeOfCredentialType(k.typ); st.scheme != want {
+			return nil, unauthenticatedf("INVALID_STAMP", "API key %s is registered as %s, which stamps with scheme %s, but this stamp's scheme is %s; stamp with the key's own curve, or register the key with the credential type of its curve",
+				k.id, k.typ, want, st.scheme)
+		}
 		if s.expired(k) {
 			return nil, keyExpired(k)
 		}
@@ -250,12 +257,16 @@ func (s *Server) authenticateWebAuthn(ctx context.Context, st stampHeader, body 
 // when it is set, a passkey stamp counts only if made at one of its origins
 // and for the relying party of one (keys.CheckWebAuthnOrigin). A value that
 // lists no usable origin allows none: the setting fails closed. Unset, any
-// origin is accepted (docs/local-service.md). q is the read pool when a
+// origin is accepted, but not in a cross-origin frame (docs/local-service.md). q is the read pool when a
 // request is authenticated and the write transaction when it is recorded.
 func checkPasskeyOrigin(ctx context.Context, q querier, ws keys.WebAuthnStamp, orgID string) error {
 	var value string
 	err := q.QueryRowContext(ctx, `SELECT value FROM features WHERE org_id = ? AND name = ?`, orgID, api.FeatureWebauthnOrigins).Scan(&value)
 	if errors.Is(err, sql.ErrNoRows) {
+		// Any origin, but at the top level: no page is listed to embed one.
+		if err := keys.CheckWebAuthnTopLevel(ws); err != nil {
+			return crossOriginRefused(err)
+		}
 		return nil
 	}
 	if err != nil {
@@ -268,9 +279,20 @@ func checkPasskeyOrigin(ctx context.Context, q querier, ws keys.WebAuthnStamp, o
 		}
 	}
 	if err := keys.CheckWebAuthnOrigin(ws, allowed); err != nil {
+		if errors.Is(err, keys.ErrCrossOrigin) {
+			return crossOriginRefused(err)
+		}
 		return unauthenticatedf("INVALID_STAMP", "%s: %v; sign at an allowed origin, or have the root quorum add this one to %s", keys.HeaderStampWebAuthn, err, api.FeatureWebauthnOrigins)
 	}
 	return nil
+}
+
+// crossOriginRefused is the reply to a passkey stamp made in a frame of
+// another site's page: a site embedding the relying party's page could have
+// its users sign there.
+func crossOriginRefused(err error) error {
+	return unauthenticatedf("INVALID_STAMP", "%s: %v; sign in a top-level page of the relying party, or, to let that page embed the ceremony, have the root quorum list its origin (with every origin passkeys sign at) in %s",
+		keys.HeaderStampWebAuthn, err, api.FeatureWebauthnOrigins)
 }
 
 // badPasskeyStamp is the reply to an X-Stamp-WebAuthn that is malformed or
