@@ -2,6 +2,7 @@ package keys
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
@@ -121,18 +122,25 @@ func parseClientData(raw []byte) (clientData, error) {
 // checkChallenge compares the client data's challenge with body's as a
 // browser writes it: base64url without padding, one text for one challenge.
 // A padded or otherwise differently written challenge came from no browser.
+// Two challenges stand for a body: the official stampers first signed the
+// lowercase hex of its SHA-256 (DESIGN.md) and later the 32 digest bytes
+// themselves; both bind the same body (64 bytes against 32, so one form
+// can never be read as the other's), so both are accepted.
 func checkChallenge(got string, body []byte) error {
 	if strings.Contains(got, "=") {
 		return fmt.Errorf("%w: clientDataJson challenge has padding '='; browsers send base64url without padding", ErrMalformedStamp)
 	}
-	want := base64.RawURLEncoding.EncodeToString(webAuthnChallenge(body))
-	if subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1 {
-		return nil
+	digest := sha256.Sum256(body)
+	for _, c := range [][]byte{webAuthnChallenge(body), digest[:]} {
+		want := base64.RawURLEncoding.EncodeToString(c)
+		if subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1 {
+			return nil
+		}
 	}
 	if _, err := base64.RawURLEncoding.Strict().DecodeString(got); err != nil {
 		return fmt.Errorf("%w: clientDataJson challenge is not base64url without padding", ErrMalformedStamp)
 	}
-	return fmt.Errorf("%w: the challenge must be the base64url (unpadded) of the lowercase hex SHA-256 of the exact %d-byte body", ErrChallengeMismatch, len(body))
+	return fmt.Errorf("%w: the challenge must be the base64url (unpadded) of the SHA-256 of the exact %d-byte body, as its lowercase hex or its 32 bytes", ErrChallengeMismatch, len(body))
 }
 
 // checkTopLevel refuses an assertion made in a cross-origin frame unless the

@@ -139,3 +139,25 @@ func TestCheckWebAuthnOriginRefusesCrossOriginFrames(t *testing.T) {
 		t.Errorf("framed assertion whose top-level origin is unknown: %v, want ErrCrossOrigin", err)
 	}
 }
+
+// The official stampers' later releases sign the 32 bytes of the body's
+// SHA-256 rather than its hex text: such a stamp is accepted for its body
+// and, like the hex form, refused for any other.
+func TestVerifyWebAuthnAcceptsTheDigestBytesChallenge(t *testing.T) {
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := priv.PublicKey.Bytes()
+	pubHex := hex.EncodeToString(pub)
+	body := `{"organizationId":"o"}`
+	d := sha256.Sum256([]byte(body))
+	raw := base64.RawURLEncoding.EncodeToString(d[:])
+	s := signedClientData(t, priv, `{"type":"webauthn.get","challenge":"`+raw+`","origin":"https://example.com"}`)
+	if err := VerifyWebAuthn(s, []byte(body), pubHex); err != nil {
+		t.Fatalf("challenge of the digest's bytes refused: %v", err)
+	}
+	if err := VerifyWebAuthn(s, []byte(`{"organizationId":"x"}`), pubHex); !errors.Is(err, ErrChallengeMismatch) {
+		t.Errorf("the digest's bytes of another body: %v, want ErrChallengeMismatch", err)
+	}
+}
