@@ -32,9 +32,9 @@ func TestEndToEndPolicyEditorKeepsTheChosenActivityAcrossReloads(t *testing.T) {
 	oldest := p.editor.recent[len(p.editor.recent)-1].act.ID
 
 	fillPolicyDraft(h, "Deny everything", true, "true", "")
-	h.key("tab")  // notes
-	h.key("tab")  // simulate over
-	h.key("left") // the last choice: the oldest activity
+	h.key("tab")                                  // notes
+	h.key("tab")                                  // simulate over
+	h.key("left")                                 // the last choice: the oldest activity
 	shown := "◂ " + api.SanitizeID(oldest) + " ·" // the field shows the choice so
 	if !strings.Contains(h.plainFrame(), shown) {
 		t.Fatalf("simulate over is not the oldest activity %s:\n%s", oldest, h.plainFrame())
