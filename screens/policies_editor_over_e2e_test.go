@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -22,9 +23,15 @@ func TestEndToEndPolicyEditorKeepsTheChosenActivityAcrossReloads(t *testing.T) {
 		t.Fatal("n did not open the editor")
 	}
 	// Exactly recentActivities activities: the oldest shown is the next to go.
-	if n := recentActivities - len(p.editor.recent); n > 0 {
-		d.SubmitInterfaces(n, `[]`, "bob")
+	// Each interface differs: the same request twice at once is one activity.
+	submitted := 0
+	submit := func(n int) {
+		for range n {
+			submitted++
+			d.SubmitInterfaces(1, fmt.Sprintf(`["%d"]`, submitted), "bob")
+		}
 	}
+	submit(recentActivities - len(p.editor.recent))
 	h.send(orgChangedMsg{})
 	if len(p.editor.recent) != recentActivities {
 		t.Fatalf("%d recent activities offered, want %d", len(p.editor.recent), recentActivities)
@@ -42,7 +49,7 @@ func TestEndToEndPolicyEditorKeepsTheChosenActivityAcrossReloads(t *testing.T) {
 
 	// A newer activity, and the reload after it: the chosen one is no longer
 	// among the latest recentActivities.
-	d.SubmitInterfaces(1, `[]`, "bob")
+	submit(1)
 	h.send(orgChangedMsg{})
 	for _, ra := range p.editor.recent {
 		if ra.act.ID == oldest {
