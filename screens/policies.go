@@ -106,6 +106,9 @@ type policiesRecentMsg struct {
 	unread         int
 	unreadErr, err error
 	at             time.Time
+	// held is the activity chosen in the editor read again, when it is no
+	// longer among recent (nil when it is, none is chosen, or the read failed).
+	held *recentActivity
 }
 
 // recentFetches is how many evaluation reads run at once.

@@ -3,7 +3,6 @@ package screens
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -41,6 +40,10 @@ type policyEditor struct {
 	// recent are the activities "simulate over" offers, in its order after
 	// simulateLast.
 	recent []recentActivity
+	// held is the activity chosen to simulate over once it is no longer
+	// among recent (setRecent); heldStale: not read again since.
+	held      *recentActivity
+	heldStale bool
 	// threshold is the root quorum's, as loaded: whether a deny on
 	// create_policy cannot be undone (policy.IrreversibleDeny); 0 unknown.
 	threshold int
@@ -190,20 +193,8 @@ func (p *Policies) openEditor() {
 	)
 	p.editor = e
 	e.width, e.height = p.width, p.height
-	e.setRecent(p.c, p.data.recent)
+	e.setRecent(p.c, p.data.recent, nil)
 	e.render(p.c, p.width)
-}
-
-// setRecent offers the recent activities to simulate over (they may load
-// after the editor opens).
-func (e *policyEditor) setRecent(c *Common, recent []recentActivity) {
-	over := []string{simulateLast}
-	e.recent = append(e.recent[:0], recent...)
-	for _, ra := range recent {
-		over = append(over, api.SanitizeID(ra.act.ID)+" · "+intentWhat(c, &ra.act))
-	}
-	e.form.SetChoices("over", over)
-	e.render(c, 0)
 }
 
 func (p *Policies) editorKey(k tea.KeyPressMsg) tea.Cmd {
@@ -262,12 +253,8 @@ func (p *Policies) simulate() tea.Cmd {
 		return nil
 	}
 	acts := e.recent
-	if v["over"] != simulateLast {
-		for _, ra := range e.recent {
-			if strings.HasPrefix(v["over"], api.SanitizeID(ra.act.ID)+" ·") {
-				acts = []recentActivity{ra}
-			}
-		}
+	if ch := e.chosen(); ch != nil {
+		acts = []recentActivity{*ch}
 	}
 	e.simGen++
 	e.busy = "simulating…"

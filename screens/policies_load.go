@@ -3,6 +3,7 @@ package screens
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -52,7 +53,7 @@ func (p *Policies) load() tea.Cmd {
 func (p *Policies) loadRecent() tea.Cmd {
 	p.recentGen++
 	p.recentLoading = true
-	gen, c, client, ectx := p.recentGen, p.c, p.c.Reader, p.data.ctx
+	gen, c, client, ectx, held := p.recentGen, p.c, p.c.Reader, p.data.ctx, p.heldID()
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		acts, err := client.ListActivities(ctx, api.ListActivitiesOptions{Limit: recentActivities})
@@ -84,6 +85,7 @@ func (p *Policies) loadRecent() tea.Cmd {
 		}
 		wg.Wait()
 		msg := policiesRecentMsg{gen: gen, recent: recent, at: c.Now()}
+		msg.held = readHeld(c, client, held, acts)
 		for _, ra := range recent {
 			if ra.err != "" {
 				msg.unread++
@@ -160,7 +162,7 @@ func (p *Policies) takeRecent(msg policiesRecentMsg) tea.Cmd {
 			p.data.unreadErr = msg.unreadErr.Error()
 		}
 		if p.editor != nil {
-			p.editor.setRecent(p.c, p.data.recent)
+			p.editor.setRecent(p.c, p.data.recent, msg.held)
 		}
 	}
 	p.setRows()
@@ -172,4 +174,20 @@ func (p *Policies) takeRecent(msg policiesRecentMsg) tea.Cmd {
 		}
 	}
 	return p.askForUnknownPolicies(exs...)
+}
+
+// readHeld reads again the activity id chosen in the editor when it is not
+// among acts (nil when it is, id is "", or the read fails: the editor then
+// keeps it as read before, and says so).
+func readHeld(c *Common, client Reader, id string, acts []api.Activity) *recentActivity {
+	if id == "" || slices.ContainsFunc(acts, func(a api.Activity) bool { return a.ID == id }) {
+		return nil
+	}
+	ctx, cancel := c.ctx()
+	defer cancel()
+	a, err := client.GetActivity(ctx, id)
+	if err != nil || a == nil || a.ID != id {
+		return nil
+	}
+	return &recentActivity{act: *a}
 }

@@ -260,16 +260,17 @@ func (f Form) Valid() bool {
 	return true
 }
 
-// SetChoices replaces the choices of field key, keeping the chosen value when
-// it is still offered.
-func (f *Form) SetChoices(key string, choices []string) {
+// SetChoices replaces the choices of field key and what is shown for them
+// (labels, in the same order; nil shows the choices), keeping the chosen
+// value when it is still offered, the first choice otherwise.
+func (f *Form) SetChoices(key string, choices, labels []string) {
 	for i := range f.fields {
 		fd := &f.fields[i]
 		if fd.Key != key || len(choices) == 0 {
 			continue
 		}
 		cur := fd.value()
-		fd.Choices, fd.choice = choices, 0
+		fd.Choices, fd.ChoiceLabels, fd.choice = choices, labels, 0
 		for j, c := range choices {
 			if c == cur {
 				fd.choice = j
