@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -70,9 +71,9 @@ it against the profile's trusted_roots, expected_pcrs.NAME,
 allowed_manifest_hashes, expected_pivot_hashes.NAME, expected_manifest_sets.NAME
 and expected_quorum_keys.NAME, checks that it is NAME's (its attested manifest
 namespace and its label name NAME), and prints the report. --out also saves the reply
-({"bootProof":…}) so it can be verified again later with 'vigil proof verify';
-it is saved whatever the verdict, a FAILED one too (keep a last good proof
-elsewhere and replace it only after a 0 exit).
+({"bootProof":…}) so it can be verified again later with 'vigil proof verify'.
+A reply that FAILED is saved to a new FILE (it is the evidence), but does not
+replace an existing one, which likely holds the last good proof, unless --force.
 
 --expect-pcr N=HEX replaces the profile's pin of PCR N, and --expect-manifest-set
 and --expect-quorum-key the profile's pin of them; --allow-manifest HEX and
@@ -400,7 +401,8 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 	app := fs.String("app", "", "enclave app `NAME`, e.g. signer")
 	profile := fs.String("profile", "", "config profile `NAME` (default $VIGIL_PROFILE, then default_profile)")
 	config := fs.String("config", "", "config `FILE` (default $VIGIL_CONFIG, then $XDG_CONFIG_HOME/vigil/config.toml)")
-	out := fs.String("out", "", "also save the reply to `FILE`")
+	out := fs.String("out", "", "also save the reply to `FILE` (a FAILED reply does not replace an existing file without --force)")
+	force := fs.Bool("force", false, "with --out, replace an existing FILE even with a reply that FAILED")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -425,6 +427,16 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return fmt.Errorf("fetch boot proof of %q: %w", *app, err)
 	}
+	if *force && *out == "" {
+		return usagef("--force replaces the file of --out: give --out FILE too")
+	}
+	rep := proof.VerifyBootProof(*bp, opts)
+	if *out != "" && rep.Verdict == proof.Failed && !*force && holdsFile(*out) {
+		// The file most likely holds the last proof that verified: a FAILED
+		// reply is evidence, but not in its place.
+		err := common.report(c, rep, bp)
+		return fmt.Errorf("%w; %s not replaced: it exists and the reply FAILED (the file is left as it was); save it elsewhere with --out NEWFILE, or give --force to replace it", err, *out)
+	}
 	if *out != "" {
 		var b bytes.Buffer
 		if err := api.EncodeJSON(&b, api.BootProofResponse{BootProof: *bp}); err != nil {
@@ -436,7 +448,14 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 			return fmt.Errorf("save reply: %w; %s is left as it was", err, *out)
 		}
 	}
-	return common.report(c, proof.VerifyBootProof(*bp, opts), bp)
+	return common.report(c, rep, bp)
+}
+
+// holdsFile reports whether path is (or links to) an existing regular file:
+// what a FAILED reply must not replace. A device such as /dev/stdout is not.
+func holdsFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // profileProofOptions adds the profile's roots and pins for app to opts (the
