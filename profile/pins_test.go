@@ -46,6 +46,16 @@ members = ["`+keyA+`", "`+keyB+`"]
 	if s := p.ExpectedManifestSets["signer"]; s.Threshold != 2 || len(s.Members) != 2 || s.Members[0] != strings.ToLower(keyA) {
 		t.Errorf("manifest set = %+v", s)
 	}
+
+	// The dotted form the console's help shows, above the sub-tables.
+	p, err = loadPinsConfig(t, pinsHead+`expected_pivot_hashes.signer = ["`+strings.Repeat("aa", 32)+`"]
+expected_manifest_sets.signer = { threshold = 1, members = ["`+keyB+`"] }
+[profiles.p.expected_pcrs.signer]
+0 = "`+strings.Repeat("00", 48)+`"
+`)
+	if err != nil || len(p.ExpectedPivotHashes["signer"]) != 1 || p.ExpectedManifestSets["signer"].Threshold != 1 {
+		t.Errorf("dotted keys: %+v, %v", p, err)
+	}
 }
 
 // Every bad pin is refused, the error naming the key and what to write.
