@@ -50,11 +50,11 @@ type Profile struct {
 	ExpectedPivotHashes  map[string][]string       `toml:"expected_pivot_hashes"`  // app -> allowed pivot SHA-256 hex
 	ExpectedManifestSets map[string]ManifestSetPin `toml:"expected_manifest_sets"` // app -> the operators who may approve
 	ExpectedQuorumKeys   map[string]string         `toml:"expected_quorum_keys"`   // app -> quorum public key hex
-	TLSFetcherPublicKey   string                       `toml:"tls_fetcher_public_key"`
-	Mouse                 *bool                        `toml:"mouse"`          // nil = on
-	Notify                bool                         `toml:"notify"`         // desktop notification when an activity waits for your vote
-	Keys                  map[string][]string          `toml:"keys"`           // action -> keys, rebinding the console's keys
-	WebhookListen         string                       `toml:"webhook_listen"` // HOST:PORT the console receives webhook deliveries on
+	TLSFetcherPublicKey  string                    `toml:"tls_fetcher_public_key"`
+	Mouse                *bool                     `toml:"mouse"`          // nil = on
+	Notify               bool                      `toml:"notify"`         // desktop notification when an activity waits for your vote
+	Keys                 map[string][]string       `toml:"keys"`           // action -> keys, rebinding the console's keys
+	WebhookListen        string                    `toml:"webhook_listen"` // HOST:PORT the console receives webhook deliveries on
 	// AllowPlaintextHTTP lets base_url and auth_proxy_url be http:// to a
 	// host that is not the loopback: stamped requests, the activities voted
 	// on and login tokens then cross the network unencrypted.
