@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,7 @@ const verifyUsage = `Usage: vigil proof verify (--boot-proof FILE | --attestatio
 Examples:
   vigil proof verify --boot-proof boot.json --app-proofs proofs.json --activity 0192a6c4-…
   vigil proof verify --boot-proof boot.json --allow-manifest 4d5e…07c1 --require-pinned
+  vigil proof verify --boot-proof boot.json --expect-pivot dc64…ba27 --expect-manifest-set set.json --require-pinned
   vigil proof verify --attestation doc.cbor --at 2024-09-07T14:40:00Z
   vigil proof verify --boot-proof demo-boot.json --root demo-root.pem
 
@@ -50,11 +52,14 @@ A valid signature shows only that the enclave signed an app proof's payload;
 app-proof[i].activity), so that a proof of another activity fails. Without it
 that check is not run (–) and the report says which activity each proof names.
 
-Pins: only --allow-manifest (the manifest hash) ties the proof to your app's
-binary and to the operators who approved it. PCRs (--expect-pcr) measure the
-QuorumOS enclave image, which anyone can boot with a manifest of their own, so
-PCR pins alone leave a caveat under the verdict, as no pins do. --require-verified
-accepts a VERIFIED with a caveat; --require-pinned does not.
+Pins: the manifest hash (--allow-manifest), or the pivot hash (the app binary,
+--expect-pivot) and the manifest set (the operators who approve it,
+--expect-manifest-set) together, tie the proof to your app; unlike the manifest
+hash, the pivot and set survive a new manifest (nonce, rotation). PCRs
+(--expect-pcr) measure the QuorumOS enclave image, which anyone can boot with a
+manifest of their own, so PCR pins alone leave a caveat under the verdict, as no
+pins do and as partial pins (a pivot or a quorum key alone) do.
+--require-verified accepts a VERIFIED with a caveat; --require-pinned does not.
 
 Flags:
 `
@@ -62,15 +67,18 @@ Flags:
 const fetchUsage = `Usage: vigil proof fetch --app NAME [--profile P] [--config F] [--out FILE] [flags]
 
 Fetches the latest boot proof of enclave app NAME with the profile's key, verifies
-it against the profile's trusted_roots, expected_pcrs.NAME and
-allowed_manifest_hashes, checks that it is NAME's (its attested manifest
+it against the profile's trusted_roots, expected_pcrs.NAME,
+allowed_manifest_hashes, expected_pivot_hashes.NAME, expected_manifest_sets.NAME
+and expected_quorum_keys.NAME, checks that it is NAME's (its attested manifest
 namespace and its label name NAME), and prints the report. --out also saves the reply
-({"bootProof":…}) so it can be verified again later with 'vigil proof verify';
-it is saved whatever the verdict, a FAILED one too (keep a last good proof
-elsewhere and replace it only after a 0 exit).
+({"bootProof":…}) so it can be verified again later with 'vigil proof verify'.
+A reply that FAILED is saved to a new FILE (it is the evidence), but does not
+replace an existing one, which likely holds the last good proof, unless --force.
 
---expect-pcr N=HEX replaces the profile's pin of PCR N; --allow-manifest HEX adds
-to the profile's allowed_manifest_hashes (it cannot narrow them: edit the profile).
+--expect-pcr N=HEX replaces the profile's pin of PCR N, and --expect-manifest-set
+and --expect-quorum-key the profile's pin of them; --allow-manifest HEX and
+--expect-pivot HEX add to the profile's allowed_manifest_hashes and
+expected_pivot_hashes.NAME (they cannot narrow them: edit the profile).
 
 Examples:
   vigil proof fetch --app signer
@@ -118,13 +126,19 @@ type commonProofFlags struct {
 	roots      listFlag
 	expectPCRs listFlag
 	allowHash  listFlag
-	at         string
-	json       bool
+	// Pins of the manifest's content: they survive a new manifest (nonce,
+	// rotation), where --allow-manifest does not.
+	expectPivot     listFlag
+	expectSet       string
+	expectQuorumKey string
+	at              string
+	json            bool
 	// requireVerified: exit 1 unless the verdict is VERIFIED, so a script
 	// that checks only the exit status does not take PARTIAL for it.
 	requireVerified bool
 	// requirePinned: exit 1 unless VERIFIED with no caveat, that is with the
-	// manifest hash pinned (PCR pins alone do not tie the proof to the app).
+	// manifest hash pinned, or its pivot hash and manifest set (PCR pins
+	// alone do not tie the proof to the app).
 	requirePinned bool
 }
 
@@ -132,10 +146,13 @@ func (f *commonProofFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.roots, "root", "extra trusted root certificate `PEM` file (repeatable); the AWS Nitro root is always trusted")
 	fs.Var(&f.expectPCRs, "expect-pcr", "pin a PCR: `N=HEX` (repeatable)")
 	fs.Var(&f.allowHash, "allow-manifest", "allowed manifest SHA-256 `HEX` (repeatable)")
+	fs.Var(&f.expectPivot, "expect-pivot", "pin the manifest's pivot hash, the app binary's SHA-256: `HEX` (repeatable: any of them)")
+	fs.StringVar(&f.expectSet, "expect-manifest-set", "", "pin the manifest set: `THRESHOLD:KEY,KEY…` (QOS public keys, hex) or a FILE with the set as --json prints it; the manifest's set may hold only these members and needs at least this threshold")
+	fs.StringVar(&f.expectQuorumKey, "expect-quorum-key", "", "pin the manifest's quorum public key: `HEX` (260 hex digits)")
 	fs.StringVar(&f.at, "at", "", "validate certificates at this RFC 3339 `TIME` instead of the document's own timestamp (which must still fall within its leaf certificate's validity)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVar(&f.requireVerified, "require-verified", false, "exit 1 unless the verdict is VERIFIED (PARTIAL too; without it, only FAILED exits 1); a VERIFIED with a caveat (no pins, PCR pins only) passes")
-	fs.BoolVar(&f.requirePinned, "require-pinned", false, "exit 1 unless the verdict is VERIFIED with no caveat: the manifest hash pinned (--allow-manifest, allowed_manifest_hashes)")
+	fs.BoolVar(&f.requirePinned, "require-pinned", false, "exit 1 unless the verdict is VERIFIED with no caveat: the manifest hash pinned (--allow-manifest), or its pivot hash and manifest set (--expect-pivot and --expect-manifest-set), here or in the profile")
 }
 
 // report prints rep, and fails when it FAILED, or when it is not VERIFIED
@@ -184,6 +201,27 @@ func (f *commonProofFlags) options(ctx context.Context, c proc) (proof.Options, 
 			return o, usagef("--allow-manifest %q is not a 64-digit hex SHA-256", h)
 		}
 		o.AllowedManifestHashes = append(o.AllowedManifestHashes, b)
+	}
+	for _, h := range f.expectPivot {
+		b, err := parsePivotPin(h)
+		if err != nil {
+			return o, usagef("--expect-pivot %q: %v", h, err)
+		}
+		o.ExpectedPivotHashes = append(o.ExpectedPivotHashes, b)
+	}
+	if f.expectQuorumKey != "" {
+		b, err := parseQuorumKeyPin(f.expectQuorumKey)
+		if err != nil {
+			return o, usagef("--expect-quorum-key: %v", err)
+		}
+		o.ExpectedQuorumKey = b
+	}
+	if f.expectSet != "" {
+		set, err := parseManifestSetFlag(ctx, c, f.expectSet)
+		if err != nil {
+			return o, usagef("--expect-manifest-set: %v", err)
+		}
+		o.ExpectedManifestSet = set
 	}
 	for _, path := range f.roots {
 		roots, err := readRoots(ctx, c, path)
@@ -363,7 +401,8 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 	app := fs.String("app", "", "enclave app `NAME`, e.g. signer")
 	profile := fs.String("profile", "", "config profile `NAME` (default $VIGIL_PROFILE, then default_profile)")
 	config := fs.String("config", "", "config `FILE` (default $VIGIL_CONFIG, then $XDG_CONFIG_HOME/vigil/config.toml)")
-	out := fs.String("out", "", "also save the reply to `FILE`")
+	out := fs.String("out", "", "also save the reply to `FILE` (a FAILED reply does not replace an existing file without --force)")
+	force := fs.Bool("force", false, "with --out, replace an existing FILE even with a reply that FAILED")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
@@ -388,6 +427,16 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return fmt.Errorf("fetch boot proof of %q: %w", *app, err)
 	}
+	if *force && *out == "" {
+		return usagef("--force replaces the file of --out: give --out FILE too")
+	}
+	rep := proof.VerifyBootProof(*bp, opts)
+	if *out != "" && rep.Verdict == proof.Failed && !*force && holdsFile(*out) {
+		// The file most likely holds the last proof that verified: a FAILED
+		// reply is evidence, but not in its place.
+		err := common.report(c, rep, bp)
+		return fmt.Errorf("%w; %s not replaced: it exists and the reply FAILED (the file is left as it was); save it elsewhere with --out NEWFILE, or give --force to replace it", err, *out)
+	}
 	if *out != "" {
 		var b bytes.Buffer
 		if err := api.EncodeJSON(&b, api.BootProofResponse{BootProof: *bp}); err != nil {
@@ -399,7 +448,14 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 			return fmt.Errorf("save reply: %w; %s is left as it was", err, *out)
 		}
 	}
-	return common.report(c, proof.VerifyBootProof(*bp, opts), bp)
+	return common.report(c, rep, bp)
+}
+
+// holdsFile reports whether path is (or links to) an existing regular file:
+// what a FAILED reply must not replace. A device such as /dev/stdout is not.
+func holdsFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // profileProofOptions adds the profile's roots and pins for app to opts (the
@@ -420,5 +476,12 @@ func profileProofOptions(p Profile, app string, opts *proof.Options) error {
 		}
 	}
 	opts.AllowedManifestHashes = append(opts.AllowedManifestHashes, po.AllowedManifestHashes...)
+	opts.ExpectedPivotHashes = append(opts.ExpectedPivotHashes, po.ExpectedPivotHashes...)
+	if opts.ExpectedManifestSet == nil {
+		opts.ExpectedManifestSet = po.ExpectedManifestSet
+	}
+	if opts.ExpectedQuorumKey == nil {
+		opts.ExpectedQuorumKey = po.ExpectedQuorumKey
+	}
 	return nil
 }

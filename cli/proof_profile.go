@@ -14,7 +14,9 @@ import (
 const maxRootFile = 1 << 20
 
 // profileProofSettings is the one mapping from a profile's trust settings
-// (enclave_apps, trusted_roots, expected_pcrs, allowed_manifest_hashes) to what
+// (enclave_apps, trusted_roots, expected_pcrs, allowed_manifest_hashes, and
+// the content pins: expected_pivot_hashes, expected_manifest_sets,
+// expected_quorum_keys) to what
 // the verifier takes. `vigil proof fetch` and the console both use it, so they
 // verify the same way. trusted_roots paths are already absolute (loadProfile
 // resolves them against the config file's directory).
@@ -60,6 +62,9 @@ func profileProofSettings(p Profile) (screens.ProofSettings, error) {
 		}
 		s.AllowedManifestHashes = append(s.AllowedManifestHashes, b)
 	}
+	if err := profileContentPins(p, &s); err != nil {
+		return s, err
+	}
 	return s, nil
 }
 
@@ -76,4 +81,42 @@ func readRootFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("root certificate file %s %s, who could make vigil trust their enclaves; %s", path, who, fix)
 	}
 	return b, nil
+}
+
+// profileContentPins maps the profile's pins of a manifest's content
+// (validated when the config was read) into s.
+func profileContentPins(p Profile, s *screens.ProofSettings) error {
+	for app, list := range p.ExpectedPivotHashes {
+		for _, h := range list {
+			b, err := parsePivotPin(h)
+			if err != nil {
+				return fmt.Errorf("profile %q expected_pivot_hashes.%s: %q %w", p.Name, app, h, err)
+			}
+			if s.ExpectedPivotHashes == nil {
+				s.ExpectedPivotHashes = map[string][][]byte{}
+			}
+			s.ExpectedPivotHashes[app] = append(s.ExpectedPivotHashes[app], b)
+		}
+	}
+	for app, pin := range p.ExpectedManifestSets {
+		set, err := manifestSetPin(pin.Threshold, pin.Members)
+		if err != nil {
+			return fmt.Errorf("profile %q expected_manifest_sets.%s: %w", p.Name, app, err)
+		}
+		if s.ExpectedManifestSets == nil {
+			s.ExpectedManifestSets = map[string]*proof.QuorumSet{}
+		}
+		s.ExpectedManifestSets[app] = set
+	}
+	for app, h := range p.ExpectedQuorumKeys {
+		b, err := parseQuorumKeyPin(h)
+		if err != nil {
+			return fmt.Errorf("profile %q expected_quorum_keys.%s: %w", p.Name, app, err)
+		}
+		if s.ExpectedQuorumKeys == nil {
+			s.ExpectedQuorumKeys = map[string][]byte{}
+		}
+		s.ExpectedQuorumKeys[app] = b
+	}
+	return nil
 }

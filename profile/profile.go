@@ -45,11 +45,16 @@ type Profile struct {
 	TrustedRoots          []string                     `toml:"trusted_roots"` // extra PEM root files for boot proofs
 	ExpectedPCRs          map[string]map[string]string `toml:"expected_pcrs"` // app -> PCR index -> hex
 	AllowedManifestHashes []string                     `toml:"allowed_manifest_hashes"`
-	TLSFetcherPublicKey   string                       `toml:"tls_fetcher_public_key"`
-	Mouse                 *bool                        `toml:"mouse"`          // nil = on
-	Notify                bool                         `toml:"notify"`         // desktop notification when an activity waits for your vote
-	Keys                  map[string][]string          `toml:"keys"`           // action -> keys, rebinding the console's keys
-	WebhookListen         string                       `toml:"webhook_listen"` // HOST:PORT the console receives webhook deliveries on
+	// Pins of the manifest's content, per app: they survive a new manifest
+	// (nonce, rotation) where allowed_manifest_hashes does not.
+	ExpectedPivotHashes  map[string][]string       `toml:"expected_pivot_hashes"`  // app -> allowed pivot SHA-256 hex
+	ExpectedManifestSets map[string]ManifestSetPin `toml:"expected_manifest_sets"` // app -> the operators who may approve
+	ExpectedQuorumKeys   map[string]string         `toml:"expected_quorum_keys"`   // app -> quorum public key hex
+	TLSFetcherPublicKey  string                    `toml:"tls_fetcher_public_key"`
+	Mouse                *bool                     `toml:"mouse"`          // nil = on
+	Notify               bool                      `toml:"notify"`         // desktop notification when an activity waits for your vote
+	Keys                 map[string][]string       `toml:"keys"`           // action -> keys, rebinding the console's keys
+	WebhookListen        string                    `toml:"webhook_listen"` // HOST:PORT the console receives webhook deliveries on
 	// AllowPlaintextHTTP lets base_url and auth_proxy_url be http:// to a
 	// host that is not the loopback: stamped requests, the activities voted
 	// on and login tokens then cross the network unencrypted.
@@ -74,6 +79,14 @@ type Profile struct {
 type Filter struct {
 	Statuses []string `toml:"statuses"`
 	Types    []string `toml:"types"`
+}
+
+// ManifestSetPin is one [profiles.NAME.expected_manifest_sets.APP] table:
+// the manifest set an app's manifest may name (only these members, at least
+// this threshold).
+type ManifestSetPin struct {
+	Threshold int64    `toml:"threshold"`
+	Members   []string `toml:"members"` // 130-byte QOS public keys, hex
 }
 
 // FilterNames are the profile's filter names, sorted.
@@ -404,6 +417,9 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 			return bad("allowed_manifest_hashes", "entry %d must be 64 hex digits (the SHA-256 of a QOS manifest)", i+1)
 		}
 		p.AllowedManifestHashes[i] = v
+	}
+	if err := checkContentPins(p); err != nil {
+		return err
 	}
 	if len(p.Keys) > 0 {
 		for _, action := range sortedKeys(p.Keys) {

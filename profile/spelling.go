@@ -31,6 +31,7 @@ var (
 	topKeyNames     = []string{"default_profile", "profiles"}
 	profileKeyNames = tomlNames[Profile]()
 	filterKeyNames  = tomlNames[Filter]()
+	setPinKeyNames  = tomlNames[ManifestSetPin]()
 	// profileKeyList names the keys a profile takes, for the unknown-key error.
 	profileKeyList = strings.Join(profileKeyNames, ", ")
 )
@@ -45,6 +46,8 @@ func namesAt(prefix toml.Key) []string {
 		return profileKeyNames
 	case len(prefix) == 4 && prefix[0] == "profiles" && prefix[2] == "filters":
 		return filterKeyNames
+	case len(prefix) == 4 && prefix[0] == "profiles" && prefix[2] == "expected_manifest_sets":
+		return setPinKeyNames
 	}
 	return nil
 }
@@ -102,11 +105,14 @@ func wrongCase(md toml.MetaData, text string, k toml.Key) *caseProblem {
 	return nil
 }
 
+// profileSubTables are the profile keys written as [profiles.NAME.KEY…] tables.
+var profileSubTables = []string{"keys", "filters", "expected_pcrs", "expected_pivot_hashes", "expected_manifest_sets", "expected_quorum_keys"}
+
 // misplaced explains a profile key found inside one of the profile's
 // sub-tables (keys, filters, expected_pcrs): it was written below that
 // sub-table's header.
 func misplaced(md toml.MetaData, text string, k toml.Key, keyActions []string) string {
-	if len(k) < 4 || k[0] != "profiles" || !slices.Contains([]string{"keys", "filters", "expected_pcrs"}, k[2]) {
+	if len(k) < 4 || k[0] != "profiles" || !slices.Contains(profileSubTables, k[2]) {
 		return ""
 	}
 	last := k[len(k)-1]

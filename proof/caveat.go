@@ -13,25 +13,40 @@ const NoPinsCaveat = "no pins set: any enclave under this root would pass (its P
 // not the app: the app binary (the pivot hash) and the operators who approve
 // it (the manifest set) are in the manifest, whose approvals are checked
 // against the manifest's own set. Whoever can boot that public image can
-// write and approve a manifest of their own, so only a manifest pin ties the
-// proof to your app and your operators.
-const PCRPinsOnlyCaveat = "PCR pins only: they fix the enclave image, not the app binary (pivot hash) or the operators who approved the manifest (its own manifest set approved it); pin the manifest hash (allowed_manifest_hashes, --allow-manifest) to tie the proof to your app"
+// write and approve a manifest of their own, so only a manifest pin (its
+// hash, or its pivot and manifest set) ties the proof to your app and your
+// operators.
+const PCRPinsOnlyCaveat = "PCR pins only: they fix the enclave image, not the app binary (pivot hash) or the operators who approved the manifest (its own manifest set approved it); " + pinAdvice
+
+// PartialPinsCaveat is the caveat of a report whose pins include some of
+// the manifest's content (a pivot hash, a manifest set, a quorum key) but
+// neither the manifest hash nor both the pivot hash and the manifest set: a
+// pivot pin alone passes your binary under a manifest anyone approved, a set
+// pin alone an older manifest your operators once approved.
+const PartialPinsCaveat = "partial pins: the app binary (pivot hash) and the operators who approved the manifest (manifest set) are not both pinned; " + pinAdvice
+
+// pinAdvice says which pins remove the caveat.
+const pinAdvice = "pin the pivot hash and the manifest set (expected_pivot_hashes and expected_manifest_sets, --expect-pivot and --expect-manifest-set), or the manifest hash (allowed_manifest_hashes, --allow-manifest), to tie the proof to your app"
 
 // PinCaveat says what the configured pins leave open, judged by the pins
 // check alone (whatever other checks did): NoPinsCaveat when none is set,
-// PCRPinsOnlyCaveat when the PCRs matched but no manifest hash is pinned, ""
-// when the manifest hash is pinned or the pins check failed.
+// PCRPinsOnlyCaveat when the PCRs matched and nothing else is pinned,
+// PartialPinsCaveat when the pins matched but pin neither the manifest hash
+// nor both the pivot hash and the manifest set, "" when they do or the pins
+// check failed.
 func (r *Report) PinCaveat() string {
 	c := r.Check(CheckPins)
 	switch {
-	case c == nil:
+	case c == nil || c.Status == Fail:
 		return ""
 	case c.Status == NotApplicable:
 		return NoPinsCaveat
-	case c.Status == Pass && !r.manifestPinned:
+	case r.contentPinned():
+		return ""
+	case r.pcrPinsOnly():
 		return PCRPinsOnlyCaveat
 	}
-	return ""
+	return PartialPinsCaveat
 }
 
 // PartialReason says why a report is PARTIAL, naming the cause: the core

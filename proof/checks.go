@@ -178,18 +178,20 @@ func joinFirst(problems []string, n int) string {
 }
 
 // pinCheck compares the document with the configured expected PCRs and allowed
-// manifest hashes.
+// manifest hashes, and the manifest with the pinned pivot hash, manifest set
+// and quorum key (contentPins). Each pin goes to Report.Pins; the check's
+// reason names every pin, the failed ones first.
 func (v *verifier) pinCheck(m *Manifest) {
 	rep := v.rep
-	if len(v.opts.ExpectedPCRs) == 0 && len(v.opts.AllowedManifestHashes) == 0 {
-		rep.add(CheckPins, namePins, NotApplicable, "no expected PCRs or allowed manifest hashes configured")
+	if len(v.opts.ExpectedPCRs) == 0 && len(v.opts.AllowedManifestHashes) == 0 && !v.opts.contentPinsSet() {
+		rep.add(CheckPins, namePins, NotApplicable, "no pins configured (expected PCRs, manifest hashes, pivot hash, manifest set, quorum key)")
 		return
 	}
 	if v.att == nil {
 		rep.add(CheckPins, namePins, Fail, "cannot check: "+v.attErr.Error())
 		return
 	}
-	var bad, good []string
+	var pins []PinResult
 	idx := make([]int, 0, len(v.opts.ExpectedPCRs))
 	for i := range v.opts.ExpectedPCRs {
 		idx = append(idx, i)
@@ -198,26 +200,39 @@ func (v *verifier) pinCheck(m *Manifest) {
 	for _, i := range idx {
 		want := v.opts.ExpectedPCRs[i]
 		got, ok := v.att.doc.PCRs[i]
+		p := PinResult{Pin: fmt.Sprintf("pcr%d", i), Status: Pass, Reason: fmt.Sprintf("PCR%d is pinned", i)}
 		switch {
 		case !ok:
-			bad = append(bad, fmt.Sprintf("PCR%d is pinned but missing from the document", i))
+			p.Status, p.Reason = Fail, fmt.Sprintf("PCR%d is pinned but missing from the document", i)
 		case !bytes.Equal(got, want):
-			bad = append(bad, fmt.Sprintf("PCR%d is %s, pinned %s", i, hexOrNone(got), hexOrNone(want)))
-		default:
-			good = append(good, fmt.Sprintf("PCR%d", i))
+			p.Status, p.Reason = Fail, fmt.Sprintf("PCR%d is %s, pinned %s", i, hexOrNone(got), hexOrNone(want))
 		}
+		pins = append(pins, p)
 	}
 	if len(v.opts.AllowedManifestHashes) > 0 {
 		h := v.attestedManifestHash(m)
-		if slices.ContainsFunc(v.opts.AllowedManifestHashes, func(a []byte) bool { return bytes.Equal(a, h) }) {
-			good = append(good, "manifest hash")
-			rep.manifestPinned = true
+		p := PinResult{Pin: PinManifestHash, Status: Pass, Reason: "manifest hash " + hexOrNone(h) + " is allowed"}
+		if !slices.ContainsFunc(v.opts.AllowedManifestHashes, func(a []byte) bool { return bytes.Equal(a, h) }) {
+			p.Status, p.Reason = Fail, fmt.Sprintf("manifest hash %s is not among the %d allowed", hexOrNone(h), len(v.opts.AllowedManifestHashes))
+		}
+		pins = append(pins, p)
+	}
+	pins = append(pins, v.contentPins(m)...)
+	rep.Pins = pins
+	var bad, good []string
+	for _, p := range pins {
+		if p.Status == Fail {
+			bad = append(bad, p.Reason)
 		} else {
-			bad = append(bad, fmt.Sprintf("manifest hash %s is not among the %d allowed", hexOrNone(h), len(v.opts.AllowedManifestHashes)))
+			good = append(good, p.Pin)
 		}
 	}
 	if len(bad) > 0 {
-		rep.add(CheckPins, namePins, Fail, strings.Join(bad, "; "))
+		reason := strings.Join(bad, "; ")
+		if len(good) > 0 {
+			reason += " (matched: " + strings.Join(good, ", ") + ")"
+		}
+		rep.add(CheckPins, namePins, Fail, reason)
 		return
 	}
 	rep.add(CheckPins, namePins, Pass, strings.Join(good, ", ")+" match the configured pins")

@@ -14,6 +14,13 @@ import (
 // rogue wrote: another pivot binary and a manifest set of one, its own key.
 func rogueEnclave(t *testing.T, auth *DemoAuthority, genuine *DemoEnclave, now time.Time) api.BootProof {
 	t.Helper()
+	return rogueEnclaveRunning(t, auth, genuine, now, sha256Sum([]byte("mallory's key-exfiltrating pivot")))
+}
+
+// rogueEnclaveRunning is rogueEnclave with the pivot hash given: the
+// genuine app's binary under a manifest set of the rogue's own.
+func rogueEnclaveRunning(t *testing.T, auth *DemoAuthority, genuine *DemoEnclave, now time.Time, pivot []byte) api.BootProof {
+	t.Helper()
 	doc, _ := base64.StdEncoding.DecodeString(genuine.BootProof.AwsAttestationDocB64)
 	a, err := parseAttestation(doc)
 	if err != nil {
@@ -33,7 +40,7 @@ func rogueEnclave(t *testing.T, auth *DemoAuthority, genuine *DemoEnclave, now t
 	}
 	m := &Manifest{
 		Namespace: Namespace{Name: "vigil-demo/signer", Nonce: 1, QuorumKey: quorumPub},
-		Pivot:     Pivot{Hash: sha256Sum([]byte("mallory's key-exfiltrating pivot")), Restart: "Always", Args: []string{}},
+		Pivot:     Pivot{Hash: pivot, Restart: "Always", Args: []string{}},
 		Enclave:   NitroConfig{PCR0: pcrs[0], PCR1: pcrs[1], PCR2: pcrs[2], PCR3: pcrs[3], QOSCommit: "vigil-demo"},
 	}
 	m.ManifestSet = QuorumSet{Threshold: 1, Members: []Member{{Alias: "mallory", PubKey: pub}}}

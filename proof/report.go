@@ -79,13 +79,13 @@ type Report struct {
 	// Caveat says what a verdict that did not fail does not prove (no pins
 	// set, or PCR pins only: PinCaveat); empty when there is nothing to add.
 	Caveat string `json:"caveat,omitempty"`
+	// Pins are the pins the pins check compared, each with its outcome;
+	// empty when none is configured.
+	Pins []PinResult `json:"pins,omitempty"`
 
 	// unbound: an app proof was to be bound to an activity and its payload
 	// names none (its binding check is N/A), so the verdict is at most PARTIAL.
 	unbound bool
-	// manifestPinned: the attested manifest hash was among the allowed ones
-	// (PinCaveat).
-	manifestPinned bool
 }
 
 // Check returns the check with the given ID, or nil.

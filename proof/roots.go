@@ -37,6 +37,15 @@ type Options struct {
 	ExpectedPCRs map[int][]byte
 	// AllowedManifestHashes pins the manifest hash (SHA-256) to one of these.
 	AllowedManifestHashes [][]byte
+	// ExpectedPivotHashes pins the manifest's pivot hash (the SHA-256 of the
+	// app binary, as the manifest names it) to one of these.
+	ExpectedPivotHashes [][]byte
+	// ExpectedManifestSet pins the manifest set: its members' keys must all
+	// be among these members' and its threshold at least this one (aliases
+	// are not compared). Nil: not pinned.
+	ExpectedManifestSet *QuorumSet
+	// ExpectedQuorumKey pins the namespace's quorum key; empty: not pinned.
+	ExpectedQuorumKey []byte
 	// App is the enclave app the boot proof was asked for: the attested
 	// manifest namespace and the service's label must name it. Empty: not
 	// compared (the check is N/A).

@@ -27,7 +27,7 @@ const (
 	nameApp       = "The proof is for the app asked for"
 	namePCRs      = "PCR0–3 match the manifest (not debug mode)"
 	nameApprovals = "Manifest-set approvals meet the threshold"
-	namePins      = "Configured pins (PCRs, manifest hashes)"
+	namePins      = "Configured pins (PCRs, manifest hash, pivot, manifest set, quorum key)"
 	namePCR17     = "PCR17 live-manifest commitment"
 	nameAppProof  = "App proof signed by the attested ephemeral key"
 )

@@ -308,9 +308,10 @@ func isCoreCheck(id string) bool {
 	return false
 }
 
-// pinnedBadge is v's badge, or VERIFIED (no pins) / (PCR pins only) in the
-// warning colour when v is VERIFIED but the boot proof's manifest hash was
-// not pinned (proof.Report.PinCaveat, judged by the pins check alone).
+// pinnedBadge is v's badge, or VERIFIED (no pins) / (PCR pins only) /
+// (partial pins) in the warning colour when v is VERIFIED but neither the
+// boot proof's manifest hash nor its pivot and manifest set were pinned
+// (proof.Report.PinCaveat, judged by the pins check alone).
 func pinnedBadge(th *theme.Theme, v proof.Verdict, rep *proof.Report) string {
 	if c := rep.PinCaveat(); v == proof.Verified && c != "" {
 		return noPinsColour(th).Render(caveatVerdict(c))

@@ -25,13 +25,28 @@ type ProofSettings struct {
 	ExpectedPCRs map[string]map[int][]byte
 	// AllowedManifestHashes pins the manifest hash of every app to one of these.
 	AllowedManifestHashes [][]byte
+	// ExpectedPivotHashes, ExpectedManifestSets and ExpectedQuorumKeys pin
+	// the manifest's content per app (proof.Options).
+	ExpectedPivotHashes  map[string][][]byte
+	ExpectedManifestSets map[string]*proof.QuorumSet
+	ExpectedQuorumKeys   map[string][]byte
 }
 
 // listedApps are the apps the profile names: enclave_apps and every app with
-// pinned PCRs, sorted, without repeats.
+// a pin of its own (PCRs, pivot, manifest set, quorum key), sorted, without
+// repeats.
 func (s ProofSettings) listedApps() []string {
 	apps := slices.Clone(s.Apps)
 	for app := range s.ExpectedPCRs {
+		apps = append(apps, app)
+	}
+	for app := range s.ExpectedPivotHashes {
+		apps = append(apps, app)
+	}
+	for app := range s.ExpectedManifestSets {
+		apps = append(apps, app)
+	}
+	for app := range s.ExpectedQuorumKeys {
 		apps = append(apps, app)
 	}
 	slices.Sort(apps)
@@ -43,7 +58,8 @@ func (s ProofSettings) listedApps() []string {
 // own time (leaf certificates live hours); now only dates the report.
 func (s ProofSettings) Options(app string, now time.Time) proof.Options {
 	return proof.Options{Roots: s.Roots, Now: now, App: app, ExpectedPCRs: s.ExpectedPCRs[app],
-		AllowedManifestHashes: s.AllowedManifestHashes}
+		AllowedManifestHashes: s.AllowedManifestHashes, ExpectedPivotHashes: s.ExpectedPivotHashes[app],
+		ExpectedManifestSet: s.ExpectedManifestSets[app], ExpectedQuorumKey: s.ExpectedQuorumKeys[app]}
 }
 
 // BootProofs shows the latest boot proof of every enclave app of the profile,

@@ -26,6 +26,8 @@ var noAppsHelp = []string{
 	"  # optional: extra trusted roots (PEM), pins",
 	"  trusted_roots = [\"my-root.pem\"]",
 	"  allowed_manifest_hashes = [\"<64 hex digits>\"]",
+	"  expected_pivot_hashes.signer = [\"<64 hex: the app binary's SHA-256>\"]",
+	"  expected_manifest_sets.signer = { threshold = 2, members = [\"<260 hex>\", …] }",
 	"  [profiles.prod.expected_pcrs.signer]",
 	"  0 = \"<96 hex digits>\"",
 	"",
@@ -62,10 +64,19 @@ const verifiedNoPins = "VERIFIED (no pins)"
 // binary or who approved the manifest (proof.PCRPinsOnlyCaveat).
 const verifiedPCRPinsOnly = "VERIFIED (PCR pins only)"
 
+// verifiedPartialPins is the verdict of a proof that verified against pins
+// of some of the manifest's content (a pivot hash, a manifest set, a quorum
+// key) but not both the pivot hash and the manifest set, nor the manifest
+// hash (proof.PartialPinsCaveat).
+const verifiedPartialPins = "VERIFIED (partial pins)"
+
 // caveatVerdict is the verdict text of a VERIFIED that carries caveat c.
 func caveatVerdict(c string) string {
-	if c == proof.PCRPinsOnlyCaveat {
+	switch c {
+	case proof.PCRPinsOnlyCaveat:
 		return verifiedPCRPinsOnly
+	case proof.PartialPinsCaveat:
+		return verifiedPartialPins
 	}
 	return verifiedNoPins
 }
@@ -134,7 +145,7 @@ func verdictTextStyle(th *theme.Theme, text string) lipgloss.Style {
 		return th.Bad
 	case "verifying…", "not fetched":
 		return th.Muted
-	case verifiedNoPins, verifiedPCRPinsOnly:
+	case verifiedNoPins, verifiedPCRPinsOnly, verifiedPartialPins:
 		return noPinsColour(th)
 	}
 	return verdictColour(th, proof.Verdict(text))
@@ -334,9 +345,11 @@ func (w *reportWriter) verdict(a appBootProof) {
 		db.Styled(line)
 		if rep.Caveat != "" {
 			db.Styled(th.Warn.Render(ui.Clean(rep.Caveat)))
-			// PCRs measure the QuorumOS image; only the manifest hash fixes
-			// the app binary and who approved it.
-			db.Line("Pin the manifest hash (allowed_manifest_hashes) to tie the proof to your app and operators: expected_pcrs." + ui.Clean(a.app) + " fixes only the enclave image.")
+			// PCRs measure the QuorumOS image; the manifest hash, or its
+			// pivot and manifest set together, fix the app binary and who
+			// approved it.
+			app := ui.Clean(a.app)
+			db.Line("To tie the proof to your app and operators, pin expected_pivot_hashes." + app + " and expected_manifest_sets." + app + " (they survive a new manifest), or the manifest hash (allowed_manifest_hashes): expected_pcrs." + app + " fixes only the enclave image.")
 		}
 	}
 }
