@@ -92,7 +92,11 @@ func (f *keysDirFlags) store(c proc, verb string) (keys.Store, error) {
 		if f.profile != "" || f.config != "" {
 			return keys.Store{}, usagef("%s: --dir names the directory; --profile and --config choose it from a profile: give one or the other", verb)
 		}
-		return keys.Store{Dir: f.dir}, nil
+		dir, err := flagPath(c, verb, "dir", f.dir)
+		if err != nil {
+			return keys.Store{}, err
+		}
+		return keys.Store{Dir: dir}, nil
 	}
 	chosen := f.profile != "" || f.config != "" || c.getenv("VIGIL_PROFILE") != "" || c.getenv("VIGIL_CONFIG") != ""
 	p, err := profile.Select(c.getenv, f.config, f.profile, profileChecks())
@@ -403,6 +407,9 @@ func keysImport(ctx context.Context, c proc, args []string) error {
 		path := *file
 		if path == "" {
 			path = "-" // without --file, the key is standard input
+		}
+		if path, err = flagPath(c, "keys import", "file", path); err != nil {
+			return err
 		}
 		b, from, err = readInput(ctx, c, path, "the private key", maxImportLen)
 	}

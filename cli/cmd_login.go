@@ -126,6 +126,13 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
+	var err error
+	if *targetPath, err = flagPath(c, "login oauth", "target-key", *targetPath); err != nil {
+		return err
+	}
+	if *tokenPath, err = flagPath(c, "login oauth", "provider-token", *tokenPath); err != nil {
+		return err
+	}
 	if *recoverID != "" {
 		if *tokenPath != "" || *expiration != 0 || *keyName != "" || *invalidate {
 			return usagef("login oauth: --recover sends nothing: --provider-token, --expiration, --key-name and --invalidate-existing are for a new login")

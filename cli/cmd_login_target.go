@@ -44,6 +44,10 @@ func loginOAuthNonce(ctx context.Context, c proc, args []string) error {
 	if *path == "" {
 		return usagef("login oauth-nonce: --target-key FILE is required: the sign-in needs the target's private key later")
 	}
+	var err error
+	if *path, err = flagPath(c, "login oauth-nonce", "target-key", *path); err != nil {
+		return err
+	}
 	target, err := ecdh.P256().GenerateKey(rand.Reader)
 	if err != nil {
 		return fmt.Errorf("login oauth-nonce: make the target key: %w", err)

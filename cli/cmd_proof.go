@@ -409,6 +409,10 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 	if *app == "" {
 		return usagef("--app NAME is required; run 'vigil proof fetch -h' for examples")
 	}
+	var err error
+	if *out, err = flagPath(c, "proof fetch", "out", *out); err != nil {
+		return err
+	}
 	opts, err := common.options(ctx, c)
 	if err != nil {
 		return err

@@ -94,7 +94,10 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	if *rotation > 0 && *rotation < minWebhookKeyRotation {
 		return usagef("serve: --webhook-key-rotation %s is too short: receivers refetch the JWKS at most every few seconds; use at least %s", *rotation, minWebhookKeyRotation)
 	}
-	dir := *data
+	dir, err := flagPath(c, "serve", "data", *data)
+	if err != nil {
+		return err
+	}
 	if dir == "" {
 		dir = defaultServerDataDir(c.getenv)
 		if dir == "" {

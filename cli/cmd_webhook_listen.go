@@ -83,6 +83,10 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 		return usagef("webhook listen: --remember %s is shorter than the service's redelivery horizon with its default options (%s): a late copy of an accepted event would be saved as new; give at least %s, or the horizon the service logs at start",
 			*remember, server.WebhookRedeliveryHorizon, server.WebhookRedeliveryHorizon)
 	}
+	var err error
+	if *saveDir, err = flagPath(c, "webhook listen", "save", *saveDir); err != nil {
+		return err
+	}
 	if *saveDir != "" {
 		if err := os.MkdirAll(*saveDir, 0o700); err != nil {
 			return fmt.Errorf("webhook listen: --save: %w", err)

@@ -40,7 +40,8 @@ var errOthersMayRead = errors.New("accessible by group or others")
 // before): the user's or root's; readable by no one else; of one name only
 // (hardLinkError); itself, or a symbolic link no one else could change,
 // leading to no other key's file (checkLink). A missing file's error
-// matches fs.ErrNotExist.
+// matches fs.ErrNotExist. Refused for its mode alone (errOthersMayRead), the
+// file's content comes with the error, for checkPrivate to check it too.
 func readPrivate(dir, path string) (string, error) {
 	li, err := os.Lstat(path)
 	if err != nil {
@@ -74,13 +75,15 @@ func readPrivate(dir, path string) (string, error) {
 	if who, fix := userfile.ForeignOwner(fi, path, "remove it"); who != "" {
 		return "", fmt.Errorf("key file %s is owned by %s, not by you or root, who could read it or change it; %s", path, who, fix)
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return "", fmt.Errorf("key file %s is %w (mode %04o); run: chmod 600 %s", path, errOthersMayRead, perm, shellword.Quote(path))
-	}
 	if n := userfile.Links(fi); n > 1 {
 		// Its other names may be another key's .private: vigil would stamp
 		// with that key under this key's name.
 		return "", hardLinkError(path, opened, n)
+	}
+	// The mode last: Info describes a key refused for its mode alone, so every
+	// other refusal comes first.
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return string(b), fmt.Errorf("key file %s is %w (mode %04o); run: chmod 600 %s", path, errOthersMayRead, perm, shellword.Quote(path))
 	}
 	return string(b), nil
 }
@@ -104,13 +107,13 @@ func lineError(path, holds string) error {
 func (s Store) checkPrivate(name string) error {
 	priv, _, _ := s.Paths(name)
 	b, err := readPrivate(s.Dir, priv)
-	if err != nil {
+	if err != nil && !errors.Is(err, errOthersMayRead) {
 		return err
 	}
 	if _, ok := oneLine(b); !ok {
 		return lineError(priv, "one private key")
 	}
-	return nil
+	return err // nil, or the mode refusal: the only thing wrong
 }
 
 // hardLinkError refuses the key file path, whose file opened (path itself,

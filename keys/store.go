@@ -80,10 +80,14 @@ const maxKeyFileLen = 1024
 const MaxNameLen = 64
 
 // ValidateName checks that name can be a key's file name: 1 to 64 letters,
-// digits, '-', '_' or '.', not starting with '.'.
+// digits, '-', '_' or '.', not starting with '.', and not what looks like a
+// private key (looksSecret), which it refuses without quoting.
 func ValidateName(name string) error {
 	if name == "" {
 		return errors.New("key name is empty")
+	}
+	if looksSecret(name) {
+		return secretNameError(name)
 	}
 	if len(name) > MaxNameLen {
 		return fmt.Errorf("key name %q is longer than %d characters", truncate(name), MaxNameLen)

@@ -1,0 +1,70 @@
+package keys
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A private key given where a key name goes (the profile's key = "…", keys
+// import's argument) must be refused, and the refusal must not quote it:
+// the name is printed in errors and becomes the key's file names.
+func TestValidateNameRefusesPrivateKeys(t *testing.T) {
+	secrets := map[string]string{}
+	for _, sc := range []string{SchemeP256, SchemeSecp256k1, SchemeEd25519} {
+		k, err := Generate(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		secrets[sc+" hex"] = k.PrivateKeyHex()
+		secrets[sc+" HEX"] = strings.ToUpper(k.PrivateKeyHex())
+		raw, err := hex.DecodeString(k.PrivateKeyHex())
+		if err != nil {
+			t.Fatal(err)
+		}
+		secrets[sc+" base64url"] = base64.RawURLEncoding.EncodeToString(raw)
+		secrets[sc+" base64"] = base64.StdEncoding.EncodeToString(raw)
+		secrets[sc+" hex twice"] = k.PrivateKeyHex() + k.PrivateKeyHex() // over the length limit too
+	}
+	for what, secret := range secrets {
+		err := ValidateName(secret)
+		if err == nil {
+			t.Errorf("%s: a private key is accepted as a key name", what)
+			continue
+		}
+		if strings.Contains(err.Error(), secret[:16]) {
+			t.Errorf("%s: the refusal quotes the key: %v", what, err)
+		}
+	}
+	// Store.Import with the key as its name saves nothing under it.
+	k, err := Generate(SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Store{Dir: filepath.Join(t.TempDir(), "keys")}
+	if _, err := s.Import(k.PrivateKeyHex(), SchemeP256, k.PrivateKeyHex()); err == nil || !strings.Contains(err.Error(), "looks like a private key") {
+		t.Errorf("Import under the key's own hex: %v; want the refusal of the name", err)
+	}
+	if entries, _ := os.ReadDir(s.Dir); len(entries) != 0 {
+		t.Errorf("Import under the key's own hex left %d files", len(entries))
+	}
+}
+
+// Names people choose, long ones included, still pass.
+func TestValidateNameKeepsChosenNames(t *testing.T) {
+	for _, name := range []string{
+		"ops", "prod", "mykey", "carol-oauth", "carol-oauth-target", "alice", "bot",
+		"deadbeef", "cafe", "0123456789abcdef0123456789abcde", // hex, but short
+		"ci-deploy-2024.eu-west-1.production-signer-v2",
+		strings.Repeat("ops-", 16),
+		"GithubActionsDeployKeyForProductionEUWest",          // mixed case, no digits
+		"github-actions-deploy-key-for-production-eu-west-1", // no upper case
+	} {
+		if err := ValidateName(name); err != nil {
+			t.Errorf("ValidateName(%q): %v", name, err)
+		}
+	}
+}
