@@ -110,7 +110,7 @@ func verifyAppProofsCmd(c *Common, activityID string, gen int, key string, indic
 		// asked for), and it picks the pins: a label the profile does not list
 		// would be checked against itself, with no pins.
 		if listed := settings.listedApps(); len(listed) > 0 && !slices.Contains(listed, bp.EnclaveApp) {
-			msg.err = fmt.Errorf("the service says the enclave that signed it runs app %s, which this profile does not name in enclave_apps or expected_pcrs (%s), so no pins of yours apply; if that app is yours, add it (with expected_pcrs) to the profile",
+			msg.err = fmt.Errorf("the service says the enclave that signed it runs app %s, which this profile does not name in enclave_apps or a pin (expected_pcrs, expected_pivot_hashes, expected_manifest_sets, expected_quorum_keys: %s), so no pins of yours apply; if that app is yours, add it (with its pins) to the profile",
 				api.Quote(bp.EnclaveApp), strings.Join(listed, ", "))
 			return msg
 		}
