@@ -103,6 +103,8 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 	if err != nil {
 		return nil, err
 	}
+	// --read-only stamps as a read-only profile does: no body of an activity.
+	p.ReadOnly = p.ReadOnly || readOnly
 	stamper, err := profileStamper(p, getenv)
 	if err != nil {
 		return nil, err

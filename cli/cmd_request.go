@@ -26,6 +26,11 @@ Content-Type header lines and, after a blank line, the body byte for byte, for
 use with curl or another client.
 'vigil stamp --verify' checks that output.
 
+A read-only profile (read_only = true) sends queries only: it refuses a submit
+path, --stamp-only, and a body that a submit path would take as an activity
+(a member type, timestampMs or parameters, whatever its case or punctuation,
+at any depth), since a stamp signs the body and not the path.
+
 Flags:
   --path P          /public/v1/query/NAME or /public/v1/submit/NAME
   --body JSON       the request body, as given
@@ -83,6 +88,10 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	}
 	if submit && p.ReadOnly {
 		return fmt.Errorf("request: profile %q is read-only (read_only = true): it cannot submit", p.Name)
+	}
+	if *stampOnly && p.ReadOnly {
+		// A printed stamp leaves every check vigil makes behind it.
+		return fmt.Errorf("request: profile %q is read-only (read_only = true): --stamp-only prints a credential for others to send, which a read-only profile does not make; drop --stamp-only to send the query with vigil, or use a profile that may submit", p.Name)
 	}
 	if *stampOnly {
 		stamper, err := profileStamper(p, c.getenv)

@@ -27,7 +27,8 @@ Flags:
                     key of the ssh-agent at SSH_AUTH_SOCK (vigil keys list --agent)
   --dir DIR         keys directory (default: the active profile's keys_dir,
                     else $XDG_CONFIG_HOME/vigil/keys), as for 'vigil keys'
-  --profile NAME    take keys_dir from this profile
+  --profile NAME    take keys_dir from this profile (refused for a read-only
+                    profile: a stamp can submit whatever path it is sent to)
   --config FILE     the config file of that profile
   --body JSON       the request body, as given
   --body-file F     read the body from F ("-" is standard input)
@@ -106,6 +107,9 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 	}
 	if keys.IsAgentRef(*keyName) && dirFlag != "" {
 		return usagef("stamp: %s is for stored keys; %s is a key of the ssh-agent at SSH_AUTH_SOCK", dirFlag, *keyName)
+	}
+	if name := dirFlags.readOnlyProfile(c); name != "" && !keys.IsAgentRef(*keyName) {
+		return fmt.Errorf("stamp: profile %q is read-only (read_only = true): it makes no stamps, which could submit whatever the path; use --profile with a profile that may submit, or --dir DIR for a keys directory outside any profile", name)
 	}
 	k, err := stampKey(c, *keyName, dirFlags)
 	if err != nil {

@@ -54,7 +54,8 @@ func savedFilters(p Profile) ([]screens.SavedFilter, error) {
 }
 
 // profileStamper opens the profile's key: a key file from its keys_dir
-// (default keys.DefaultDir), or a key of the ssh-agent at SSH_AUTH_SOCK.
+// (default keys.DefaultDir), or a key of the ssh-agent at SSH_AUTH_SOCK. A
+// read-only profile's key stamps no activity (readOnlyStamper).
 func profileStamper(p Profile, getenv func(string) string) (keys.Stamper, error) {
 	if p.Key == "" {
 		return nil, fmt.Errorf("profile %q has no key: set key = \"NAME\" in its table (create a key with 'vigil keys generate NAME'), or key = \"ssh-agent:SHA256:…\" for a key in your ssh-agent ('vigil keys list --agent')", p.Name)
@@ -62,6 +63,10 @@ func profileStamper(p Profile, getenv func(string) string) (keys.Stamper, error)
 	s, err := openStamper(getenv, p.Key, p.KeysDir)
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, keyElsewhere(err, defaultKeysDir(getenv)))
+	}
+	if p.ReadOnly {
+		// Here, so that no verb stamps for a read-only profile without it.
+		return readOnlyStamper{Stamper: s, profile: p.Name}, nil
 	}
 	return s, nil
 }
