@@ -320,6 +320,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
 		return err
 	}
+	me := voterID(ctx, client)
 	var params api.Params = &api.ApproveActivityParams{Fingerprint: a.Fingerprint}
 	if !approve {
 		params = &api.RejectActivityParams{Fingerprint: a.Fingerprint}
@@ -332,10 +333,16 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", verb, a.ID, err)
 	}
+	switch sorted, err := checkVoteReply(a.exact.ID, me, approve, after); sorted {
+	case api.VoteReplyUnsure:
+		return voteOutcome(ctx, c, client, a.ID, approve, conn.json, err)
+	case api.VoteReplyOtherActivity:
+		return err
+	}
 	if conn.json {
 		err = writeJSON(c.stdout, raw)
 	} else {
-		after.exact.Intent = a.exact.Intent // the same activity: its intent as shown before the vote
+		after.exact.Intent = a.exact.Intent // the same activity (checkVoteReply): its intent as shown before the vote
 		err = printActivity(c.stdout, after)
 	}
 	if err != nil {
@@ -373,10 +380,10 @@ func failedRun(a *api.Activity) error {
 // voteOutcome settles a vote whose reply was lost by reading the activity
 // again: the vote is there (ending as if the reply had come: exit 0, or 1
 // when the approval made it run and the run FAILED, with a note) or it is
-// not (an error that says to vote again, which is safe: a second vote is
-// refused). The error quotes sendErr without wrapping it: the outcome is no
-// longer unknown. When the activity cannot be read, it still is
-// (exitOutcomeUnknown).
+// not yet (exitOutcomeUnknown: it may still arrive; voting again is safe, a
+// second vote is refused). The errors quote sendErr without wrapping it.
+// When the activity or who you are cannot be read, the outcome is unknown
+// too (exitOutcomeUnknown).
 func voteOutcome(ctx context.Context, c proc, client *api.Client, id string, approve, asJSON bool, sendErr error) error {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
 	a, err := getActivityShown(ctx, client, id)
@@ -388,7 +395,12 @@ func voteOutcome(ctx context.Context, c proc, client *api.Client, id string, app
 		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; check whether your vote is listed with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, id)}
 	}
 	if mine == nil {
-		return fmt.Errorf("%s %s: %v; the activity does not show your vote (it is %s): run the command again to vote", verb, id, sendErr, a.Status)
+		// Not "nothing was recorded" (exit 1): the vote may still be on its
+		// way, or being handled, and land after this read.
+		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; %s (it is %s): check with 'vigil activity get %s'", verb, id, sendErr, api.VoteNotYetText, a.Status, id)}
+	}
+	if (mine.Selection == api.VoteApproved) != approve {
+		return fmt.Errorf("%s %s: %v; the activity shows you had already %s it, and a vote cannot be changed (it is %s)", verb, id, sendErr, votedText(mine), a.Status)
 	}
 	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n", sendErr)
 	if err := showActivity(ctx, c, client, a, asJSON); err != nil {

@@ -18,11 +18,12 @@ import (
 type voteOutcome int
 
 const (
-	voteCounted       voteOutcome = iota // the reply came
+	voteCounted       voteOutcome = iota // the reply came, and shows the vote
+	voteOnAnother                        // the reply is about another activity: the vote may have counted there
 	voteCountedAnyway                    // the reply failed or refused; the activity shows the vote as cast
 	voteAlreadyCast                      // the reply failed; the activity shows the other vote, cast before
 	voteTooLate                          // refused: the activity had settled before it arrived
-	voteNotRecorded                      // no clear reply; the activity, read again, does not show it
+	voteNotRecorded                      // no clear reply; the activity, read again, does not show it yet
 	voteUnknown                          // no clear reply, and the activity could not be read again
 	voteFailed                           // refused, or failed before it was sent
 )
@@ -32,6 +33,12 @@ const (
 func voteOutcomeOf(c *Common, m activityVotedMsg) voteOutcome {
 	switch {
 	case m.err == nil && m.activity != nil:
+		// A reply that does not show the vote was made an unknown outcome
+		// when it came (Activities.vote); one about another activity is
+		// not this vote's outcome either.
+		if api.SortVoteReply(m.id, c.Org.UserID, m.approve, m.activity) == api.VoteReplyOtherActivity {
+			return voteOnAnother
+		}
 		return voteCounted
 	case m.err == nil:
 		return voteFailed // no activity in the reply (errNoActivity)
@@ -101,8 +108,12 @@ func voteWords(c *Common, m activityVotedMsg, again string) voteReport {
 		return said("your "+verb+" was not counted: you had already "+cast+" it, and a vote cannot be changed — "+settledText(c, m.current), false)
 	case voteTooLate:
 		return said(staleVoteText(c, verb, m.current), false)
+	case voteOnAnother:
+		// Never the voted activity's type or intent: the reply's own.
+		return said(ui.Clean(api.VoteOnOtherActivityText(m.id, m.activity)), true)
 	case voteNotRecorded:
-		return said("no clear reply, and the activity does not show your vote; press "+again+" to vote again", true)
+		// Not "not recorded": the request may still be on its way.
+		return said("no clear reply: "+api.VoteNotYetText+"; press "+again+" to vote again", true)
 	case voteUnknown:
 		// Not "failed", not "retry": the service may have recorded it. The
 		// CLI says the same of the same case (cli voteOutcome).

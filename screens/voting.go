@@ -500,7 +500,12 @@ func (a *Activities) reportVote(msg activityVotedMsg) tea.Cmd {
 		a.keepSettled(*msg.current, order)
 		return tea.Batch(said.tell(), a.followOpen(*msg.current, order))
 	case voteNotRecorded:
-		// Looked, and the vote is not there.
+		// Looked, and the vote is not there yet.
+		a.voteErr = said.entry
+		return tea.Batch(said.tell(), a.load())
+	case voteOnAnother:
+		// The vote may have counted on another activity: said loudly,
+		// and the list loaded again to show what it did.
 		a.voteErr = said.entry
 		return tea.Batch(said.tell(), a.load())
 	case voteUnknown:
@@ -546,7 +551,7 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		return nil
 	}
 	a.voting = v.id
-	c, reader, sent := a.c, a.c.Reader, a.gens.next()
+	c, reader, sent, me := a.c, a.c.Reader, a.gens.next(), a.c.Org.UserID
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -560,6 +565,11 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 			act, err = client.RejectActivity(ctx, v.fingerprint)
 		}
 		act, err = activityOrError(act, err)
+		if err == nil && api.SortVoteReply(v.id, me, v.approve, act) == api.VoteReplyUnsure {
+			// A success that does not show the vote (a cache's copy from
+			// before it) says nothing of it: look, as after a lost reply.
+			act, err = nil, fmt.Errorf("submit/%s_activity: %s: %w", verb, api.VoteReplyUnsureText, api.ErrOutcomeUnknown)
+		}
 		var current *api.Activity
 		// A vote refused for the key itself was not recorded, and a read
 		// stamped with the same key is refused alike: nothing to look up.

@@ -1,0 +1,70 @@
+package api
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A vote is signed over the fingerprint a read of the activity gave, not
+// over its id, and its reply is bound to that fingerprint only (bindingOf).
+// A fingerprint is over the exact request body, which no reply carries, so
+// a client cannot check it before voting: a read whose fingerprint was
+// rewritten to another activity's gets the vote counted there. What the
+// reply shows is therefore checked after the vote, the same way by the CLI
+// and the console (SortVoteReply).
+
+// VoteReply is what the activity of a 2xx reply to a vote says of that vote.
+type VoteReply int
+
+const (
+	// VoteReplyCounted: the activity voted on, showing the voter's vote as cast.
+	VoteReplyCounted VoteReply = iota
+	// VoteReplyUnsure: the activity voted on without the voter's vote (or
+	// with the other one), such as a cache's copy from before the vote: the
+	// outcome is unknown until the activity is read again.
+	VoteReplyUnsure
+	// VoteReplyOtherActivity: another activity than the one voted on. The
+	// vote, signed over the fingerprint sent, may have counted there.
+	VoteReplyOtherActivity
+)
+
+// SortVoteReply sorts after, the activity of a 2xx reply to a vote (approve
+// or reject) by userID on the activity id. An empty userID (who the voter
+// is could not be read) cannot show the vote: VoteReplyUnsure.
+func SortVoteReply(id, userID string, approve bool, after *Activity) VoteReply {
+	if after == nil {
+		return VoteReplyUnsure
+	}
+	if !sameID(after.ID, id) {
+		return VoteReplyOtherActivity
+	}
+	v := after.VoteOf(userID)
+	if v == nil || (v.Selection == VoteApproved) != approve {
+		return VoteReplyUnsure
+	}
+	return VoteReplyCounted
+}
+
+// VoteReplyUnsureText says why a 2xx reply to a vote is not its outcome.
+const VoteReplyUnsureText = "the reply does not show your vote (a cache or proxy may have answered for the service)"
+
+// VoteNotYetText is what a read of the activity showing no vote says after
+// a vote whose reply was unclear: the request may still be on its way, or
+// being handled, so the vote may still arrive. Voting again cannot count
+// twice: the service refuses a second vote.
+const VoteNotYetText = "the activity does not show your vote yet: it may still arrive (the request may still be on its way or being handled); voting again is safe: a second vote is refused"
+
+// VoteOnOtherActivityText is the warning for a vote on id whose reply is
+// about other, another activity: it names other and its intent, as
+// IntentLines shows it (other must hold exact strings: it is escaped here).
+// Nothing of the activity voted on is shown as other's.
+func VoteOnOtherActivityText(id string, other *Activity) string {
+	intent := strings.Join(IntentLines(other.Intent), "; ")
+	if intent == "" {
+		intent = "(none)"
+	}
+	return fmt.Sprintf("WARNING: the reply to your vote on %s is about ANOTHER activity, %s (%s, now %s), whose intent is: %s — "+
+		"your vote may have been counted on it: a proxy or cache may have rewritten the fingerprint the vote was signed over; "+
+		"do not trust this connection, and look at both activities",
+		shown(id), shown(other.ID), shown(other.Type), shown(other.Status), intent)
+}
