@@ -361,7 +361,7 @@ func TestActivityGetTellsRealControlsFromTypedEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ id, want string }{{real.ID, `"policyName":"Deny \u202eevil"`}, {typed.ID, `"policyName":"Deny \\u202eevil"`}} {
+	for _, c := range []struct{ id, want string }{{real.ID, `policyName: "Deny \u202eevil"`}, {typed.ID, `policyName: "Deny \\u202eevil"`}} {
 		code, out, errOut := e.run("", "activity", "get", c.id)
 		wantExit(t, "activity get", code, 0, out, errOut)
 		if !strings.Contains(out, c.want) || strings.ContainsRune(out, '\u202e') {

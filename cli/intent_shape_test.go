@@ -104,7 +104,7 @@ func TestActivityGetShowsLookAlikeOperationKeysApart(t *testing.T) {
 	if err := printActivity(&out, shown); err != nil {
 		t.Fatal(err)
 	}
-	if line := intentText(shown); strings.Count(line, `"foo\u202eIntent"`) > 1 {
+	if line := lineOf(t, out.String(), "intent:"); strings.Count(line, `"foo\u202eIntent"`) > 1 {
 		t.Errorf("the intent line shows the two keys alike: %s", line)
 	}
 	for _, want := range []string{"2 operations", "clean-op", "tampered-op", "WARNING"} {

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
@@ -72,7 +71,7 @@ func compactJSON(v any) string {
 
 // shownActivity is an activity to print for people, the way the console shows
 // one: decoded exactly (exact) and escaped once, at output, by printActivity
-// and intentText. The embedded Activity is the same record sanitised as the
+// and intentShown. The embedded Activity is the same record sanitised as the
 // client sanitises every reply, for the callers' own messages (ids, status).
 // Only decodeShownActivity makes one, so a record decoded and sanitised
 // elsewhere cannot reach printActivity and be escaped twice.
@@ -136,29 +135,6 @@ func activityRequester(a *api.Activity) string {
 	return api.SanitizeID(v.UserID)
 }
 
-// intentText is the operation and its parameters on one line, from the exact
-// intent: compactJSON escapes what it prints, once.
-func intentText(a shownActivity) string {
-	typ, params := a.exact.Intent.Params()
-	if params == nil {
-		if keys := a.exact.Intent.Keys(); len(keys) > 1 {
-			return fmt.Sprintf("%d operations: %s (each follows, field by field)", len(keys), strings.Join(quotedKeys(keys), ", "))
-		}
-		if unknown := a.exact.Intent.UnknownKeys(); len(unknown) > 0 {
-			return fmt.Sprintf("%s (%s; its fields follow)", strings.Join(quotedKeys(unknown), ", "), unknownWhat(unknown))
-		}
-		return "(none)"
-	}
-	op, _ := api.OperationByType(typ)
-	// A secret (an OIDC token) is named with its length, as in the vote
-	// prompt: it has no business in a terminal's scrollback.
-	text := compactJSON(api.WithSecretsHidden(params))
-	if n := utf8.RuneCountInString(text); n > maxIntentRunes {
-		text = string([]rune(text)[:maxIntentRunes]) + fmt.Sprintf("… (%d characters; --json shows all)", n)
-	}
-	return op.Path + " " + text
-}
-
 // voteDetails is what the vote prompt shows above its question: the
 // activity, its requester and status, and its intent (voteIntentText). For
 // an oauth activity it lists the organization's users, to name the user the
@@ -192,41 +168,49 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 		warning, a.ID, a.Type, activityRequester(a.exact), a.Status, voteIntentText(a, users), note)
 }
 
-// voteIntentText is the intent as the vote prompt shows it: the operation,
-// then every field on a line of its own (api.IntentLinesWithUsers), last,
-// right above the question. The voter signs what they read, so nothing that
-// decides what the activity does is cut; only long free text is, and then
-// the prompt says where to read it whole. users name the user an OIDC
-// token is linked to (nil: not named).
+// voteIntentText is the intent as the vote prompt shows it (intentShown),
+// last, right above the question.
 func voteIntentText(a shownActivity, users []api.User) string {
+	head, body := intentShown(a, users)
+	return strings.Join(append([]string{"intent:    " + head}, body...), "\n")
+}
+
+// intentShown is the intent as people read it, in the vote prompt and in
+// activity get: a head naming the operation, then every field on a line of
+// its own (api.ShowIntent), expressions a source line a line, secrets named
+// not shown. The voter signs what they read, so nothing that decides what
+// the activity does is cut; only long free text is, and then a last line
+// says where to read it whole (as it says why an intent is not shown
+// faithfully). users name the user an OIDC token is linked to (nil: not
+// named).
+func intentShown(a shownActivity, users []api.User) (head string, body []string) {
 	in := a.exact.Intent
 	typ, params := in.Params()
-	var b strings.Builder
 	switch keys := in.Keys(); {
 	case len(keys) > 1:
-		b.WriteString(fmt.Sprintf("intent:    %d operations: %s (each below under its own key)", len(keys), strings.Join(quotedKeys(keys), ", ")))
+		head = fmt.Sprintf("%d operations: %s (each below under its own key)", len(keys), strings.Join(quotedKeys(keys), ", "))
 	case params != nil:
 		op, _ := api.OperationByType(typ)
-		b.WriteString("intent:    " + op.Path)
+		head = op.Path
 	case len(in.Other) > 0:
 		// The real service has operations vigil does not know: their intent
 		// is shown field by field as sent, never left out.
-		b.WriteString("intent:    " + strings.Join(quotedKeys(in.UnknownKeys()), ", ") + " (" + unknownWhat(in.UnknownKeys()) + "; every field as sent)")
+		head = strings.Join(quotedKeys(in.UnknownKeys()), ", ") + " (" + unknownWhat(in.UnknownKeys()) + "; every field as sent)"
 	default:
-		return "intent:    (none that vigil can show; 'vigil activity get --json " + a.ID + "' shows the reply as sent)"
+		return "(none that vigil can show; 'vigil activity get --json " + a.ID + "' shows the reply as sent)", nil
 	}
 	shown := api.ShowIntent(in, users)
 	shortened := false
 	for _, l := range shown.Lines {
-		b.WriteString("\n  " + l)
+		body = append(body, "  "+l)
 		shortened = shortened || api.IsShortened(l)
 	}
 	if len(shown.Doubts) > 0 {
-		fmt.Fprintf(&b, "\nWARNING: vigil cannot show this intent faithfully and whole: %s; 'vigil activity get --json %s' shows it as sent", strings.Join(shown.Doubts, "; "), a.ID)
+		body = append(body, fmt.Sprintf("WARNING: vigil cannot show this intent faithfully and whole: %s; 'vigil activity get --json %s' shows it as sent", strings.Join(shown.Doubts, "; "), a.ID))
 	} else if shortened {
-		fmt.Fprintf(&b, "\n(long text shortened; 'vigil activity get --json %s' shows it whole)", a.ID)
+		body = append(body, fmt.Sprintf("(long text shortened; 'vigil activity get --json %s' shows it whole)", a.ID))
 	}
-	return b.String()
+	return head, body
 }
 
 // intentDoubt says why the activity holds no intent the prompt can show
@@ -269,31 +253,6 @@ func quotedKeys(keys []string) []string {
 	return out
 }
 
-// printUnknownIntent writes, after an activity's fields, every field of an
-// intent that intentText cannot put on one line: one of a type (or shape)
-// vigil does not know, or one holding several operations, each under its
-// key; nothing when there is none.
-func printUnknownIntent(w io.Writer, a *api.Activity) error {
-	if _, params := a.Intent.Params(); params != nil || len(a.Intent.Keys()) == 0 {
-		return nil
-	}
-	var b strings.Builder
-	b.WriteString("\nintent, field by field:\n")
-	shown := api.ShowIntent(a.Intent, nil)
-	for _, l := range shown.Lines {
-		b.WriteString("  " + l + "\n")
-	}
-	if len(shown.Doubts) > 0 {
-		fmt.Fprintf(&b, "WARNING: vigil cannot show this intent faithfully and whole: %s; --json shows it as sent\n", strings.Join(shown.Doubts, "; "))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// maxIntentRunes bounds an intent on one line: a 400 kB ABI is not read in a
-// terminal.
-const maxIntentRunes = 300
-
 // printActivity writes an activity for people: what it is, who asked, where it
 // stands, the votes, and the result or failure. Every value comes from the
 // exact record and is escaped here, once.
@@ -319,12 +278,15 @@ func printActivity(w io.Writer, shown shownActivity) error {
 	if a.CanReject {
 		you = append(you, "reject")
 	}
+	// The intent as the vote prompt shows it, its lines under its head, so
+	// that an expression of several lines reads as it was written.
+	intentHead, intentBody := intentShown(shown, nil)
 	err := fields(w,
 		"id", api.SanitizeID(a.ID),
 		"type", api.Sanitize(a.Type),
 		"status", api.Sanitize(a.Status),
 		"requester", activityRequester(a),
-		"intent", intentText(shown),
+		"intent", strings.Join(append([]string{intentHead}, intentBody...), "\n"),
 		"votes", strings.Join(votes, ", "),
 		"you may", strings.Join(you, ", "),
 		"result", result,
@@ -333,10 +295,7 @@ func printActivity(w io.Writer, shown shownActivity) error {
 		"created", timeText(a.CreatedAt),
 		"updated", timeText(a.UpdatedAt),
 	)
-	if err != nil {
-		return err
-	}
-	return printUnknownIntent(w, a)
+	return err
 }
 
 // resultText is a result on one line: the known fields, then the fields

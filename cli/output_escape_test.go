@@ -86,14 +86,14 @@ func TestSubmitAndVoteTellRealControlsFromTypedEscapes(t *testing.T) {
 			"--condition", "activity.action == 'NOPE'", "--notes", notes)
 		wantExit(t, "policy create", code, 0, out, errOut)
 		wantOnlyEscaped(t, "policy create", out)
-		return activityIDFrom(t, out), lineOf(t, out, "intent:")
+		return activityIDFrom(t, out), intentFieldLine(t, out, "notes")
 	}
 	realID, realIntent := policy("line1\nline2")
 	typedID, typedIntent := policy(`line1\nline2`)
 	if realIntent == typedIntent {
 		t.Errorf("a real newline and a typed \\n print alike:\n%s", realIntent)
 	}
-	if !strings.Contains(realIntent, `"notes":"line1\nline2"`) || !strings.Contains(typedIntent, `"notes":"line1\\nline2"`) {
+	if !strings.Contains(realIntent, `notes:      "line1\nline2"`) || !strings.Contains(typedIntent, `notes:      "line1\\nline2"`) {
 		t.Errorf("want the newline escaped once and the typed backslash doubled:\n%s\n%s", realIntent, typedIntent)
 	}
 
@@ -102,13 +102,13 @@ func TestSubmitAndVoteTellRealControlsFromTypedEscapes(t *testing.T) {
 		code, out, errOut := e.run("", "tag", "create", "--name", name, e.userID("operator"))
 		wantExit(t, "tag create", code, 0, out, errOut)
 		wantOnlyEscaped(t, "tag create", out)
-		return lineOf(t, out, "intent:")
+		return intentFieldLine(t, out, "userTagName")
 	}
 	realTag, typedTag := tag("ab\u202ecd\u200bx\u009by"), tag(`ab\u202ecd\u200bx\u009by`)
 	if realTag == typedTag {
 		t.Errorf("a real U+202E and a typed \\u202e print alike:\n%s", realTag)
 	}
-	if !strings.Contains(realTag, `"userTagName":"ab\u202ecd\u200bx\u009by"`) || !strings.Contains(typedTag, `"userTagName":"ab\\u202ecd\\u200bx\\u009by"`) {
+	if !strings.Contains(realTag, `userTagName: "ab\u202ecd\u200bx\u009by"`) || !strings.Contains(typedTag, `userTagName: "ab\\u202ecd\\u200bx\\u009by"`) {
 		t.Errorf("want the controls escaped once and the typed backslashes doubled:\n%s\n%s", realTag, typedTag)
 	}
 
@@ -118,7 +118,7 @@ func TestSubmitAndVoteTellRealControlsFromTypedEscapes(t *testing.T) {
 		code, out, errOut := e.run("", "activity", "approve", "--yes", "--profile", "bob", id)
 		wantExit(t, "approve", code, 0, out, errOut)
 		wantOnlyEscaped(t, "approve", out)
-		return lineOf(t, out, "intent:")
+		return intentFieldLine(t, out, "notes")
 	}
 	if got := vote(realID); got != realIntent {
 		t.Errorf("after the vote:\n%s\nwant\n%s", got, realIntent)
@@ -130,7 +130,7 @@ func TestSubmitAndVoteTellRealControlsFromTypedEscapes(t *testing.T) {
 		code, out, errOut := e.run("", "activity", "wait", "--timeout", "30s", id)
 		wantExit(t, "activity wait", code, 0, out, errOut)
 		wantOnlyEscaped(t, "activity wait", out)
-		if got := lineOf(t, out, "intent:"); got != want {
+		if got := intentFieldLine(t, out, "notes"); got != want {
 			t.Errorf("activity wait:\n%s\nwant\n%s", got, want)
 		}
 	}

@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/vigil-console/vigil/api"
 )
 
 func TestWriteJSONKeepsValuesExactAndEscapesTerminalControls(t *testing.T) {
@@ -53,35 +50,5 @@ func TestAskYes(t *testing.T) {
 		if !strings.Contains(out.String(), "requester: bob\nApprove this activity? [y/N]") {
 			t.Errorf("prompt should show the details then ask: %q", out.String())
 		}
-	}
-}
-
-func TestIntentTextIsBounded(t *testing.T) {
-	a := &api.Activity{}
-	abi := `[` + strings.Repeat(`{"type":"function"},`, 5000) + `{}]`
-	if err := a.Intent.Set(api.TypeCreateSmartContractInterface, &api.CreateSmartContractInterfaceParams{SmartContractInterface: abi}); err != nil {
-		t.Fatal(err)
-	}
-	got := intentText(shownActivity{Activity: a, exact: a})
-	if len(got) > 600 || !strings.HasPrefix(got, "create_smart_contract_interface {") || !strings.Contains(got, "characters; --json shows all)") {
-		t.Errorf("intent line of %d bytes: %.200s", len(got), got)
-	}
-}
-
-// An oauth activity's OIDC token is named with its length in the intent line
-// that activity get and list print, never shown, and the activity itself is
-// left as the service sent it.
-func TestIntentTextHidesTheOIDCToken(t *testing.T) {
-	const token = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJjYXJvbCJ9.c2lnbmF0dXJl"
-	a := &api.Activity{}
-	if err := a.Intent.Set(api.TypeOauth, &api.OauthParams{OidcToken: token, TargetPublicKey: "04ab"}); err != nil {
-		t.Fatal(err)
-	}
-	got := intentText(shownActivity{Activity: a, exact: a})
-	if strings.Contains(got, "eyJ") || !strings.Contains(got, fmt.Sprintf("(a secret of %d characters; not shown)", len(token))) {
-		t.Errorf("intent line: %s", got)
-	}
-	if a.Intent.OauthIntent.OidcToken != token {
-		t.Errorf("the activity's token was changed to %q", a.Intent.OauthIntent.OidcToken)
 	}
 }
