@@ -145,7 +145,7 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	if err := keys.ValidateName(*name); err != nil {
 		return usagef("login oauth: --name: %v", err)
 	}
-	if *targetPath == "" && keys.ValidateName(targetName(*name)) != nil {
+	if *targetPath == "" && keys.CheckName(targetName(*name)) != nil {
 		return usagef("login oauth: --name %s is %d characters: without --target-key the fresh target key is kept as NAME%s, and a key name is at most %d characters, so --name is at most %d here; choose a shorter --name, or make the target key with 'vigil login oauth-nonce --target-key FILE' and pass --target-key FILE",
 			*name, len(*name), targetName(""), keys.MaxNameLen, keys.MaxNameLen-len(targetName("")))
 	}

@@ -134,7 +134,7 @@ func recoveredKeyExpiry(ctx context.Context, c proc, client *api.Client, act *ap
 // A kept key that cannot be loaded gives the reason (a chmod, say): a new
 // target key would not open that login's bundle.
 func loadRecoveryTarget(store keys.Store, name string) (target *ecdh.PrivateKey, file string, err error) {
-	if keys.ValidateName(name) == nil {
+	if keys.CheckName(name) == nil {
 		priv, _, _ := store.Paths(name)
 		if _, serr := os.Lstat(priv); !errors.Is(serr, os.ErrNotExist) {
 			kept, lerr := store.Load(name)

@@ -35,7 +35,7 @@ func keyNameTaken(verb string, store keys.Store, name, profileName string, err e
 	}
 
 	kept := targetName(name)
-	if keys.ValidateName(kept) != nil {
+	if keys.CheckName(kept) != nil {
 		return err
 	}
 	if keptPriv, _, _ := store.Paths(kept); !exists(keptPriv) {

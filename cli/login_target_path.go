@@ -16,13 +16,13 @@ import (
 // that name), and a key not named as a login's target stays. Anything else
 // (a key's name, a file made by login oauth-nonce) is returned as given.
 func keptTargetName(store keys.Store, arg string) string {
-	if keys.ValidateName(arg) == nil {
+	if keys.CheckName(arg) == nil {
 		if priv, _, _ := store.Paths(arg); fileOrLinkExists(priv) {
 			return arg // the name of a key, whatever else it looks like
 		}
 	}
 	name, ok := strings.CutSuffix(filepath.Base(arg), ".private")
-	if !ok || keys.ValidateName(name) != nil {
+	if !ok || keys.CheckName(name) != nil {
 		return arg
 	}
 	in, err := os.Stat(filepath.Dir(arg))

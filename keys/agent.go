@@ -69,11 +69,11 @@ func (k *Key) Kind() Kind { return KindFile }
 // stored key.
 func IsAgentRef(ref string) bool { return strings.HasPrefix(ref, AgentRefPrefix) }
 
-// ValidateRef checks a key reference: a stored key's name (ValidateName) or
+// ValidateRef checks a key reference: a stored key's name (CheckName) or
 // ssh-agent:SELECTOR.
 func ValidateRef(ref string) error {
 	if !IsAgentRef(ref) {
-		return ValidateName(ref)
+		return CheckName(ref)
 	}
 	_, err := agentSelector(ref)
 	return err

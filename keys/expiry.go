@@ -20,7 +20,7 @@ func (s Store) expiryPath(name string) string {
 
 // Expiry is when key name stops being accepted; zero for a key without one.
 func (s Store) Expiry(name string) (time.Time, error) {
-	if err := ValidateName(name); err != nil {
+	if err := CheckName(name); err != nil {
 		return time.Time{}, err
 	}
 	b, err := readSmall(s.expiryPath(name))

@@ -12,6 +12,11 @@ type NotFoundError struct {
 }
 
 func (e *NotFoundError) Error() string {
+	if looksSecret(e.Name) {
+		// A private key given as a profile's key = "…": no such key, and
+		// the name must not be printed.
+		return fmt.Sprintf("no key in %s under the name given: %v", e.Dir, secretNameError(e.Name))
+	}
 	msg := fmt.Sprintf("no key %q in %s (expected %s)", e.Name, e.Dir, e.Path)
 	if e.Elsewhere != "" {
 		return msg + fmt.Sprintf("; a key %q is in %s: pass --dir %s, or set keys_dir in the profile to that directory", e.Name, e.Elsewhere, e.Elsewhere)

@@ -56,7 +56,9 @@ type Reservation struct {
 // and the private key's space is taken. A taken name is an *ExistsError; a
 // directory that cannot be written, a *DirError.
 func (s Store) Reserve(name string) (*Reservation, error) {
-	if err := ValidateName(name); err != nil {
+	// CheckName, not ValidateName: a login reserves derived names
+	// (NAME-target) too; callers check the names users give.
+	if err := CheckName(name); err != nil {
 		return nil, err
 	}
 	if s.Dir == "" {
@@ -168,7 +170,7 @@ func placeholderAbandoned(priv string) bool {
 // owner removed it, and another process may have made anew, since it was
 // opened here.
 func (s Store) RemoveAbandoned(name string) error {
-	if err := ValidateName(name); err != nil {
+	if err := CheckName(name); err != nil {
 		return err
 	}
 	priv, _, _ := s.Paths(name)

@@ -79,25 +79,33 @@ const maxKeyFileLen = 1024
 // MaxNameLen is the longest key name, in characters (bytes: names are ASCII).
 const MaxNameLen = 64
 
-// ValidateName checks that name can be a key's file name: 1 to 64 letters,
-// digits, '-', '_' or '.', not starting with '.', and not what looks like a
-// private key (looksSecret), which it refuses without quoting.
+// ValidateName checks a name for a new key (generate, import, a login's
+// --name): CheckName, and not what looks like a private key (looksSecret),
+// which it refuses without quoting. Only new names are so checked: an
+// existing key loads and lists under any name CheckName takes.
 func ValidateName(name string) error {
-	if name == "" {
-		return errors.New("key name is empty")
-	}
 	if looksSecret(name) {
 		return secretNameError(name)
 	}
+	return CheckName(name)
+}
+
+// CheckName checks that name can be a key's file name: 1 to 64 letters,
+// digits, '-', '_' or '.', not starting with '.'. It names an existing key
+// (a profile's key, keys show, stamp); its errors quote only a short name.
+func CheckName(name string) error {
+	if name == "" {
+		return errors.New("key name is empty")
+	}
 	if len(name) > MaxNameLen {
-		return fmt.Errorf("key name %q is longer than %d characters", truncate(name), MaxNameLen)
+		return fmt.Errorf("key name %s is longer than %d characters", quoteName(name), MaxNameLen)
 	}
 	if name[0] == '.' {
-		return fmt.Errorf("key name %q starts with '.'; use letters, digits, '-', '_' or '.'", name)
+		return fmt.Errorf("key name %s starts with '.'; use letters, digits, '-', '_' or '.'", quoteName(name))
 	}
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return fmt.Errorf("key name %q contains %q; use only letters, digits, '-', '_' or '.'", truncate(name), r)
+			return fmt.Errorf("key name %s contains %q; use only letters, digits, '-', '_' or '.'", quoteName(name), r)
 		}
 	}
 	return nil
@@ -172,7 +180,7 @@ func (s Store) Load(name string) (*Key, error) {
 // load is Load; without refuseExpired it returns an expired key too (whose
 // Stamp refuses), for Info to describe.
 func (s Store) load(name string, refuseExpired bool) (*Key, error) {
-	if err := ValidateName(name); err != nil {
+	if err := CheckName(name); err != nil {
 		return nil, err
 	}
 	privPath, pubPath, _ := s.Paths(name)
@@ -340,7 +348,7 @@ func (s Store) List() ([]KeyInfo, error) {
 	var out []KeyInfo
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".private")
-		if !ok || ValidateName(name) != nil {
+		if !ok || CheckName(name) != nil {
 			continue
 		}
 		info, err := s.info(name)
@@ -364,7 +372,7 @@ func (s Store) List() ([]KeyInfo, error) {
 // file Load would take but for its mode (which 'keys show' warns of): else
 // another user could have put their own key pair in the key's place.
 func (s Store) Info(name string) (KeyInfo, error) {
-	if err := ValidateName(name); err != nil {
+	if err := CheckName(name); err != nil {
 		return KeyInfo{}, err
 	}
 	if err := s.checkDir(); err != nil {
