@@ -33,7 +33,7 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 		}
 	}
 	var rows [][]string
-	decided := noPolicyExplainer(ctx, client, id)
+	act, decided := noPolicyExplainer(ctx, client, id)
 	for _, e := range evals {
 		if len(e.PolicyEvaluations) == 0 {
 			// No policy ran (the root quorum decided, DESIGN.md §4): the row
@@ -46,6 +46,10 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 		for _, o := range e.PolicyEvaluations {
 			name, listed := names[o.PolicyID]
 			switch {
+			case o.PolicyID == "" && o.Outcome == api.OutcomeRejected:
+				// The service's mark of a rejection that ended the activity:
+				// the voter's, not the root quorum's.
+				name = "(rejection by " + rejecter(act, e.VoteID) + ": no way to reach consensus)"
 			case o.PolicyID == "":
 				name = rootQuorumRow
 			case !listed:
@@ -59,36 +63,58 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 	return table(c.stdout, []string{"EVALUATION", "AT", "VOTE", "OUTCOME", "POLICY"}, rows)
 }
 
-// noPolicyExplainer returns what an evaluation in which no policy ran decided,
-// and why, reproduced with policy.Decide and policy.Explain as the console does:
+// rejecter names who cast the rejection voteID ("a member" when the
+// activity could not be read). Its client keeps names exact, escaped once
+// here (api.Quote).
+func rejecter(act *api.Activity, voteID string) string {
+	if act == nil {
+		return "a member"
+	}
+	return policy.VoterName(*act, voteID)
+}
+
+// noPolicyExplainer returns the activity (nil when it cannot be read) and
+// what an evaluation in which no policy ran decided, and why, as the console
+// explains it: a rejection decided nothing but what policy.StoredOutcome
+// says; an approval is reproduced with policy.Decide and policy.Explain on
 // the activity's votes up to the evaluation's vote, against the root quorum.
-// When the activity, the users or the quorum cannot be read, it says only that
-// no policy ran.
-func noPolicyExplainer(ctx context.Context, client *api.Client, id string) func(api.PolicyEvaluation) (outcome, why string) {
+// An evaluation whose vote is of an earlier 24-hour round is not decided
+// again: the service no longer returns that round's votes. When the
+// activity, the users or the quorum cannot be read, it says only that no
+// policy ran.
+func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api.Activity, func(api.PolicyEvaluation) (outcome, why string)) {
 	unknown := func(api.PolicyEvaluation) (string, string) {
 		return "-", "(no policy ran: decided by the root quorum alone)"
 	}
 	act, err := client.GetActivity(ctx, id)
 	if err != nil {
-		return unknown
+		return nil, unknown
 	}
 	users, err := client.ListUsers(ctx)
 	if err != nil {
-		return unknown
+		return act, unknown
 	}
 	configs, err := client.GetOrganizationConfigs(ctx)
 	if err != nil {
-		return unknown
+		return act, unknown
 	}
 	members := policy.Members(users, *configs)
-	return func(e api.PolicyEvaluation) (string, string) {
+	return act, func(e api.PolicyEvaluation) (string, string) {
+		// Why quotes the users' exact names (api.Quote): escaped once.
+		if kind := policy.StoredOutcome(*act, e); kind.EarlierRound {
+			return "-", "(no policy ran; vote of an earlier round, not returned by the service: not decided again)"
+		} else if kind.Decided {
+			return api.SanitizeID(kind.Outcome), "(no policy ran) " + ui.Clean(kind.Why)
+		}
 		// No policy: the votes and the quorum decide, never the params, so an
 		// intent whose params vigil cannot read (api.Intent.ParamsUnread)
 		// is judged exactly here too.
-		in := policy.InputOfActivity(*act, members, e.VoteID, e.CreatedAt.Time())
+		in, err := policy.InputUpToVote(*act, members, e.VoteID, e.CreatedAt.Time())
+		if err != nil {
+			return unknown(e)
+		}
 		d := policy.Decide(nil, in, policy.QuorumOf(configs.Quorum), policy.RootOnly(act.Type))
 		x := policy.Explain(d)
-		// Why quotes the users' exact names (api.Quote): escaped once.
 		return api.SanitizeID(x.Outcome), "(no policy ran) " + ui.Clean(x.Why)
 	}
 }

@@ -32,7 +32,7 @@ func mfaOfOneVoter(ctx context.Context, client *api.Client, activityID, userID s
 	}
 	// MFA conditions read only the activity (the service refuses the
 	// rest), so the clock and members given here change nothing.
-	expected, _ := policy.ApplicableMfaPolicy(pols, policy.InputOfActivity(*a, nil, "", time.Now()), policy.CompileMfaCondition)
+	expected, _ := policy.ApplicableMfaPolicy(pols, policy.InputOfActivity(*a, nil, time.Now()), policy.CompileMfaCondition)
 	if expected == nil {
 		return fmt.Sprintf("%s has not voted on this activity; none of their MFA policies would apply to it", who), nil
 	}

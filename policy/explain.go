@@ -317,6 +317,10 @@ func Decider(d Decision) string {
 		return OwnCredentialDecider
 	}
 	if len(d.Details) == 0 {
+		if d.Outcome == api.OutcomeDenyImplicit {
+			// No root member approved and no policy ran: nothing decided it.
+			return "no policy"
+		}
 		return "root quorum"
 	}
 	if heldByUnreadable(d) {

@@ -16,7 +16,7 @@ func TestApplicableMfaPolicy(t *testing.T) {
 	}
 	compile := func(cond string) (*Compiled, error) { return Compile(cond, "") }
 	on := func(typ string) Input {
-		return InputOfActivity(api.Activity{Type: typ}, nil, "", time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC))
+		return InputOfActivity(api.Activity{Type: typ}, nil, time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC))
 	}
 	if got, err := ApplicableMfaPolicy(pols, on("X"), compile); err != nil || got == nil || got.MfaPolicyName != "big transfers" {
 		t.Errorf("activity X: %+v %v, want big transfers", got, err)

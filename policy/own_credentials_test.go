@@ -85,7 +85,7 @@ func TestOwnCredentialPredictionFromActivityRecords(t *testing.T) {
 			Votes:  []api.Vote{{UserID: voter, Selection: api.VoteApproved, CreatedAt: api.NewTime(cast)}}}
 	}
 	decide := func(a api.Activity) Decision {
-		return Decide(nil, InputOfActivity(a, members, "", time.Time{}), QuorumOf(quorum), false)
+		return Decide(nil, InputOfActivity(a, members, time.Time{}), QuorumOf(quorum), false)
 	}
 
 	if d := decide(record("u-dave", []string{"k-d"}, "u-dave", created)); !d.OwnCredential {

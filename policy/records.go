@@ -169,8 +169,7 @@ func ballotsOf(votes []api.Vote, members map[string]Approver) []Ballot {
 }
 
 // InputOfActivity is InputFor an activity record as the service returns it,
-// counting the votes cast up to and including the vote upTo (all of them when
-// upTo is empty or not found). now is the evaluation's time (a stored
+// counting all of its votes (InputUpToVote counts those up to one). now is the evaluation's time (a stored
 // evaluation's createdAt); when zero, the time of the last approval counted,
 // or of the activity's creation: the last moment the service acted on a
 // decision. A rejection re-evaluates only to ask whether consensus can still
@@ -181,12 +180,26 @@ func ballotsOf(votes []api.Vote, members map[string]Approver) []Ballot {
 // activity's first round (the submission is the first vote); a record that
 // shows only a later round cannot tell, and the input is RequesterUnknown.
 // StrandsRootMember is worked out from the members' records (Members).
-func InputOfActivity(a api.Activity, members map[string]Approver, upTo string, now time.Time) Input {
-	votes := a.Votes
-	requester := SubmitterOf(a)
-	if i := slices.IndexFunc(votes, func(v api.Vote) bool { return v.ID == upTo }); upTo != "" && i >= 0 {
-		votes = votes[:i+1]
+func InputOfActivity(a api.Activity, members map[string]Approver, now time.Time) Input {
+	return inputOfVotes(a, a.Votes, members, now)
+}
+
+// InputUpToVote is InputOfActivity counting the votes cast up to and
+// including vote upTo. The service returns only the votes of the activity's
+// last 24-hour round; when upTo is not among them the input cannot be
+// rebuilt, and the error (ErrEarlierRound) says so: deciding on the votes
+// that remain would explain the evaluation on other approvers.
+func InputUpToVote(a api.Activity, members map[string]Approver, upTo string, now time.Time) (Input, error) {
+	i := slices.IndexFunc(a.Votes, func(v api.Vote) bool { return v.ID == upTo })
+	if i < 0 {
+		return Input{}, fmt.Errorf("vote %s: %w", api.SanitizeID(upTo), ErrEarlierRound)
 	}
+	return inputOfVotes(a, a.Votes[:i+1], members, now), nil
+}
+
+// inputOfVotes is InputOfActivity counting votes, a prefix of a.Votes.
+func inputOfVotes(a api.Activity, votes []api.Vote, members map[string]Approver, now time.Time) Input {
+	requester := SubmitterOf(a)
 	if now.IsZero() {
 		now = a.CreatedAt.Time()
 		for _, v := range slices.Backward(votes) {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -28,7 +29,7 @@ func TestInputOfActivityNamesTheCredentialThatVoted(t *testing.T) {
 		{ID: "v-3", UserID: "u-1", Selection: api.VoteApproved, PublicKey: "02dd", Scheme: api.SchemeP256},
 	}
 	a := api.Activity{Type: api.TypeCreateReadOnlySession, Votes: votes, CreatedAt: api.NewTime(time.Unix(1, 0))}
-	in := InputOfActivity(a, Members(users, api.OrganizationConfigs{}), "", time.Time{})
+	in := InputOfActivity(a, Members(users, api.OrganizationConfigs{}), time.Time{})
 	want := []Credential{
 		{ID: "key-oauth", Type: api.CredentialOauthKeyP256, PublicKey: "02BB", UserID: "u-1"},
 		{ID: "auth-1", Type: api.CredentialWebAuthnAuthenticator, PublicKey: "04cc", UserID: "u-2", CredentialID: "Y3JlZC0x"},
@@ -91,5 +92,18 @@ func TestDoubtOfVotesWithADeletedKey(t *testing.T) {
 				t.Fatalf("lost credentials %+v, want vote %s's", d.Lost, deleted.ID)
 			}
 		})
+	}
+}
+
+// An evaluation's vote that the record no longer holds (an earlier round's)
+// is an error, never a decision on every vote left.
+func TestInputUpToVoteOfEarlierRoundIsAnError(t *testing.T) {
+	a := api.Activity{Votes: []api.Vote{{ID: "v-2", UserID: "u-bob", Selection: api.VoteApproved}}}
+	if _, err := InputUpToVote(a, nil, "v-1", time.Time{}); !errors.Is(err, ErrEarlierRound) {
+		t.Errorf("a vote not in the record gave %v, want ErrEarlierRound", err)
+	}
+	in, err := InputUpToVote(a, map[string]Approver{"u-bob": {ID: "u-bob", Name: "bob"}}, "v-2", time.Time{})
+	if err != nil || len(in.Approvers) != 1 {
+		t.Errorf("the vote in the record gave %d approvers, %v", len(in.Approvers), err)
 	}
 }

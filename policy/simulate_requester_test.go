@@ -29,7 +29,7 @@ func TestDecideNextKnowsTheSubmitterFromTheRecord(t *testing.T) {
 	// What the service decides: the second round's votes, its stored requester.
 	round := act
 	round.Votes = act.Votes[1:]
-	in := policy.InputOfActivity(round, simMembers, "", now)
+	in := policy.InputOfActivity(round, simMembers, now)
 	in.Requester = "alice"
 	svc := policy.Decide(nil, in, simQuorum, policy.RootOnly(act.Type))
 

@@ -72,7 +72,7 @@ func DecideVotes(policies []Policy, act api.Activity, members map[string]Approve
 		}
 		upTo := act
 		upTo.Votes = act.Votes[:i+1]
-		in := InputOfActivity(upTo, members, "", v.CreatedAt.Time())
+		in := InputOfActivity(upTo, members, v.CreatedAt.Time())
 		d, decided = Decide(policies, in, quorum, rootOnly), true
 		at = Step{Vote: v, Submission: i == 0 && submitted, Voter: voterName(v, members), In: in}
 		if d.Outcome != api.OutcomeRequiresConsensus {
@@ -82,7 +82,7 @@ func DecideVotes(policies []Policy, act api.Activity, members map[string]Approve
 	if decided {
 		return d, at
 	}
-	in := InputOfActivity(act, members, "", time.Time{})
+	in := InputOfActivity(act, members, time.Time{})
 	return Decide(policies, in, quorum, rootOnly), Step{In: in}
 }
 
@@ -113,7 +113,7 @@ func voterName(v api.Vote, members map[string]Approver) string {
 func DecideNext(policies []Policy, act api.Activity, members map[string]Approver, quorum Quorum, now time.Time) (Decision, Step) {
 	requester := SubmitterOf(act)
 	act.Votes = countingAt(act.Votes, now)
-	in := InputOfActivity(act, members, "", now)
+	in := InputOfActivity(act, members, now)
 	in.Requester, in.RequesterUnknown = requester, requester == ""
 	return Decide(policies, in, quorum, RootOnly(act.Type)), Step{Next: true, In: in}
 }

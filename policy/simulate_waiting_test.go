@@ -49,7 +49,7 @@ func TestSimulateWaitingActivityDecidesAtNextApprovalNotPastSubmission(t *testin
 	// What the service would decide at the next approval (by root1, now).
 	next := act
 	next.Votes = append(append([]api.Vote{}, act.Votes...), api.Vote{ID: "v3", UserID: "root1", Selection: api.VoteApproved, CreatedAt: api.NewTime(now)})
-	in := policy.InputOfActivity(next, simMembers, "", now)
+	in := policy.InputOfActivity(next, simMembers, now)
 	svc := policy.Decide(append(append([]policy.Policy{}, current...), draft), in, simQuorum, false)
 	if policy.Fails(svc.Outcome) {
 		t.Fatalf("premise: the service's next approval fails it (%s)", svc.Outcome)

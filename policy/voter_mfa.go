@@ -23,7 +23,7 @@ func APIKeyVoteShortOfMfa(pols []api.MfaPolicy, act api.Activity, now time.Time,
 	}
 	pols = slices.Clone(pols)
 	slices.SortStableFunc(pols, func(a, b api.MfaPolicy) int { return a.Order - b.Order })
-	p, _ = ApplicableMfaPolicy(pols, InputOfActivity(act, nil, "", now), CompileMfaCondition)
+	p, _ = ApplicableMfaPolicy(pols, InputOfActivity(act, nil, now), CompileMfaCondition)
 	if p == nil {
 		return nil, false
 	}

@@ -126,17 +126,16 @@ type explained struct {
 // votes up to the evaluation's vote, at the evaluation's time, with the
 // policies the service ran (the ids of the stored outcomes, in its order).
 // The service stores exactly that, so no migration is needed to explain an
-// evaluation after the fact.
+// evaluation after the fact. An evaluation whose vote is of an earlier
+// 24-hour round (the service no longer returns its votes) is not decided
+// again: its stored outcomes are shown. A rejection is explained as what the
+// service did on it (policy.StoredOutcome): it ended the activity or left it
+// waiting, whatever the policies gave for the approvals counted.
 func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluation) explained {
 	var ran []policy.Policy
 	var out explained
 	var unreadable []string // of the policies the service ran: the console cannot
-	rejected := false
 	for _, o := range e.PolicyEvaluations {
-		if o.Outcome == api.OutcomeRejected {
-			rejected = true
-			continue
-		}
 		if o.PolicyID == "" {
 			continue
 		}
@@ -152,10 +151,22 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 		}
 		ran = append(ran, p)
 	}
-	in := policy.InputOfActivity(a, ec.members, e.VoteID, e.CreatedAt.Time())
+	stored := slices.DeleteFunc(slices.Clone(e.PolicyEvaluations), func(o api.PolicyOutcome) bool { return o.PolicyID == "" })
+	kind := policy.StoredOutcome(a, e)
+	in, err := policy.InputUpToVote(a, ec.members, e.VoteID, e.CreatedAt.Time())
+	if err != nil {
+		// Its round's votes are gone: decided on the votes left, it would be
+		// explained on other approvers than the service counted.
+		out.Differs = true
+		out.Why = policy.ErrEarlierRound.Error() + "; the outcomes below are as the service stored them, not decided again"
+		if kind.Outcome == api.OutcomeRejected {
+			out.Outcome, out.Why = kind.Outcome, kind.Why // stored: no vote needed
+		}
+		out.Policies = ec.storedLines(stored)
+		return out
+	}
 	d := policy.Decide(ran, in, policy.QuorumOf(ec.quorum), policy.RootOnly(a.Type))
 	out.Explanation = policy.ExplainWith(d, in, ec.mayStillVote(a, e.VoteID, in))
-	stored := slices.DeleteFunc(slices.Clone(e.PolicyEvaluations), func(o api.PolicyOutcome) bool { return o.PolicyID == "" })
 	unread := a.IntentUnread()
 	if unread || len(out.Unknown) > 0 || len(unreadable) > 0 || !slices.Equal(stored, d.Policies) {
 		// Not reproducible: say so rather than explain something else.
@@ -169,21 +180,32 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 			// Worked out on empty params, the reasons would be a guess.
 			out.Why = api.CannotTellParams + "; the outcomes below are as the service stored them"
 		}
-		out.Policies = nil
-		for _, o := range stored {
-			name := ec.policies[o.PolicyID].Name
-			if u, ok := ec.unreadableByID(o.PolicyID); ok {
-				name = u.PolicyName
-			}
-			line := policy.PolicyLine{ID: o.PolicyID, Name: name, Outcome: o.Outcome, Shown: o.Outcome}
-			out.Policies = append(out.Policies, line)
-		}
+		out.Policies = ec.storedLines(stored)
 	}
-	if rejected {
-		out.Outcome = api.OutcomeRejected
-		out.Why = "rejected: " + voteAuthor(a, e.VoteID) + "'s rejection left no way to reach consensus"
+	if kind.Decided {
+		// A rejection: the policies' lines stand, but the service decided by
+		// the rejection alone (ended, or left waiting), whatever they gave.
+		why := kind.Why
+		if out.Differs && kind.Outcome != api.OutcomeRejected {
+			why += "; " + out.Why // the lines are the stored ones: say why
+		}
+		out.Outcome, out.Why = kind.Outcome, why
 	}
 	return out
+}
+
+// storedLines are the stored per-policy outcomes, as the service stored
+// them.
+func (ec evaluationContext) storedLines(stored []api.PolicyOutcome) []policy.PolicyLine {
+	var lines []policy.PolicyLine
+	for _, o := range stored {
+		name := ec.policies[o.PolicyID].Name
+		if u, ok := ec.unreadableByID(o.PolicyID); ok {
+			name = u.PolicyName
+		}
+		lines = append(lines, policy.PolicyLine{ID: o.PolicyID, Name: name, Outcome: o.Outcome, Shown: o.Outcome})
+	}
+	return lines
 }
 
 // mayStillVote are the members who had not voted on a when vote upTo was
@@ -201,19 +223,6 @@ func (ec evaluationContext) mayStillVote(a api.Activity, upTo string, in policy.
 	out := othersWhoMayVote(ec, in, policy.RootOnly(a.Type), voted)
 	slices.SortFunc(out, func(x, y policy.Approver) int { return strings.Compare(x.Name+x.ID, y.Name+y.ID) })
 	return out
-}
-
-// voteAuthor is the name of who cast vote id.
-func voteAuthor(a api.Activity, id string) string {
-	for _, v := range a.Votes {
-		if v.ID == id {
-			if v.User.UserName != "" {
-				return api.Quote(v.User.UserName) // a name, never the sentence's own words
-			}
-			return api.SanitizeID(v.UserID)
-		}
-	}
-	return "a member"
 }
 
 // policyLabel is how a policy line reads: its name and id, or the id alone.

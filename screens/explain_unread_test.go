@@ -50,7 +50,11 @@ func TestExplanationOfAnIntentItCannotReadSaysItCannotTell(t *testing.T) {
 		}
 		for _, e := range evs {
 			ex := explainEvaluation(ec, unread, e)
-			if !ex.Differs || ex.Outcome != "" && ex.Outcome != api.OutcomeRejected || !strings.Contains(ex.Why, "cannot tell: vigil cannot read this intent's parameters") && ex.Outcome != api.OutcomeRejected {
+			// A rejection's outcome needs no params: it ended the activity,
+			// or left it waiting (and the why still says it cannot tell).
+			decided := ex.Outcome == "" || ex.Outcome == api.OutcomeRejected ||
+				ex.Outcome == api.OutcomeRequiresConsensus && strings.Contains(ex.Why, "rejection left the activity pending")
+			if !ex.Differs || !decided || !strings.Contains(ex.Why, "cannot tell: vigil cannot read this intent's parameters") && ex.Outcome != api.OutcomeRejected {
 				t.Errorf("%s (%s): explained on params it cannot read: outcome %q, why %q", a.ID, a.Type, ex.Outcome, ex.Why)
 			}
 			var stored int

@@ -229,7 +229,7 @@ func (m *MfaPolicies) load() tea.Cmd {
 				voted: slices.ContainsFunc(a.Votes, func(v api.Vote) bool { return v.UserID == uid })}
 			s.unread = !s.voted && a.IntentUnread()
 			if !s.voted && !s.unread {
-				s.expected, _ = policy.ApplicableMfaPolicy(pols, policy.InputOfActivity(a, nil, "", c.Now()), compile)
+				s.expected, _ = policy.ApplicableMfaPolicy(pols, policy.InputOfActivity(a, nil, c.Now()), compile)
 			}
 			msg.statuses = append(msg.statuses, s)
 		}

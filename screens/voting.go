@@ -442,7 +442,7 @@ func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time
 			voted[v.UserID] = true
 		}
 		approvals := *act // a rejection adds no approver
-		in := policy.InputOfActivity(approvals, ec.members, "", now)
+		in := policy.InputOfActivity(approvals, ec.members, now)
 		// Only the members the service would still let vote: a member it
 		// refuses (NOT_A_VOTER) can approve nothing.
 		others := othersWhoMayVote(ec, in, rootOnly, voted)
@@ -458,7 +458,7 @@ func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time
 		}
 		return "it is REJECTED: no way to reach consensus would remain"
 	}
-	in := policy.InputOfActivity(with, ec.members, "", now)
+	in := policy.InputOfActivity(with, ec.members, now)
 	d := policy.Decide(ec.ordered, in, quorum, rootOnly)
 	switch d.Outcome {
 	case api.OutcomeAllow:

@@ -36,7 +36,7 @@ func TestPredictionCountsNoPasskeyWhileOriginsAreSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := policy.InputOfActivity(*act, policy.Members(users, *cfg), "", time.Time{})
+	in := policy.InputOfActivity(*act, policy.Members(users, *cfg), time.Time{})
 	if !in.StrandsRootMember {
 		t.Error("the prediction's input does not see dave stranded: it counted his passkey, which the service does not while the origins are set")
 	}

@@ -62,7 +62,7 @@ func TestSimulatorIsNotDecidedByARejectionsTime(t *testing.T) {
 	cfg, _ := e.clients["alice"].GetOrganizationConfigs(ctx)
 	recs, _ := e.clients["alice"].ListPolicies(ctx)
 	current, _ := policy.PoliciesOf(recs)
-	in := policy.InputOfActivity(*got, policy.Members(users, *cfg), "", time.Time{})
+	in := policy.InputOfActivity(*got, policy.Members(users, *cfg), time.Time{})
 	if d := policy.Decide(current, in, policy.QuorumOf(cfg.Quorum), policy.RootOnly(got.Type)); d.Outcome == api.OutcomeAllow {
 		t.Errorf("the replay says %s (%s) for an activity the service keeps %s", d.Outcome, d.Reason, got.Status)
 	}

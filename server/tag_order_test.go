@@ -60,7 +60,7 @@ func TestPolicyTagsAreInListUsersOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	current, _ := policy.PoliciesOf(records)
-	in := policy.InputOfActivity(*got, policy.Members(users, *cfg), "", time.Time{})
+	in := policy.InputOfActivity(*got, policy.Members(users, *cfg), time.Time{})
 	d := policy.Decide(current, in, policy.QuorumOf(cfg.Quorum), policy.RootOnly(got.Type))
 	if service := map[string]string{api.StatusCompleted: api.OutcomeAllow}[got.Status]; service != d.Outcome {
 		t.Errorf("service: %s; console's prediction: %s (%s)", got.Status, d.Outcome, d.Reason)

@@ -70,7 +70,10 @@ func TestStoredEvaluationReplaysAtItsTime(t *testing.T) {
 		}
 		ev := evals[0]
 		// Replayed as the console's explanation does.
-		in := policy.InputOfActivity(*act, members, ev.VoteID, ev.CreatedAt.Time())
+		in, err := policy.InputUpToVote(*act, members, ev.VoteID, ev.CreatedAt.Time())
+		if err != nil {
+			t.Fatal(err)
+		}
 		d := policy.Decide(pols, in, policy.QuorumOf(cfg.Quorum), policy.RootOnly(act.Type))
 		if !slices.Equal(d.Policies, ev.PolicyEvaluations) {
 			t.Errorf("boundary %d readings on: the stored evaluation (createdAt %s, activity %s) is not what the policies give at its createdAt:\nstored   %+v\nreplayed %+v (%s)",
