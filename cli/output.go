@@ -210,6 +210,11 @@ func intentShown(a shownActivity, users []api.User) (head string, body []string)
 	} else if shortened {
 		body = append(body, fmt.Sprintf("(long text shortened; 'vigil activity get --json %s' shows it whole)", a.ID))
 	}
+	// The service may run either the operation the type names or the one
+	// the intent holds: whoever reads it here is told, as the voter is.
+	if doubt := in.TypeDoubt(a.exact.Type); doubt != "" {
+		body = append(body, "WARNING: the activity's intent is not of its type ("+doubt+")")
+	}
 	return head, body
 }
 
