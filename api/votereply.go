@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -29,21 +30,63 @@ const (
 )
 
 // SortVoteReply sorts after, the activity of a 2xx reply to a vote (approve
-// or reject) by userID on the activity id. An empty userID (who the voter
-// is could not be read) cannot show the vote: VoteReplyUnsure.
-func SortVoteReply(id, userID string, approve bool, after *Activity) VoteReply {
+// or reject) by userID on the activity id, whose read before the vote was
+// before. The reply shows the vote only when VoteSince finds it, cast as
+// asked: otherwise VoteReplyUnsure.
+func SortVoteReply(id, userID string, approve bool, before, after *Activity) VoteReply {
 	if after == nil {
 		return VoteReplyUnsure
 	}
 	if !sameID(after.ID, id) {
 		return VoteReplyOtherActivity
 	}
-	v := after.VoteOf(userID)
-	if v == nil || (v.Selection == VoteApproved) != approve {
+	v, doubt := VoteSince(userID, before, after)
+	if doubt != "" || v == nil || (v.Selection == VoteApproved) != approve {
 		return VoteReplyUnsure
 	}
 	return VoteReplyCounted
 }
+
+// VoteSince finds in after the vote userID cast since before, the read the
+// service offered the vote on, was made (nil when after shows none). The
+// service offers no vote to a member who has voted, so a vote by userID in
+// before (or one whose id before lists) means the whoami that named userID,
+// or the read, is not the service's: a cache answering the requester's
+// whoami would otherwise have the requester's own approval taken as the
+// vote. Then, or when userID or before is unknown, doubt says why no vote
+// can be told as the voter's, and v is nil.
+func VoteSince(userID string, before, after *Activity) (v *Vote, doubt string) {
+	switch {
+	case userID == "":
+		return nil, VoterUnknownText
+	case before == nil:
+		return nil, "the activity as read before the vote is not known"
+	case before.VoteOf(userID) != nil:
+		return nil, VoterDoubtText
+	}
+	if after == nil {
+		return nil, ""
+	}
+	v = after.VoteOf(userID)
+	if v == nil {
+		return nil, ""
+	}
+	for _, old := range before.Votes {
+		if old.ID != "" && old.ID == v.ID {
+			return nil, VoterDoubtText
+		}
+	}
+	return v, ""
+}
+
+// VoterUnknownText says why a vote cannot be found when who the voter is
+// could not be read.
+const VoterUnknownText = "who you are could not be read (whoami failed), so no vote on the activity can be told as yours"
+
+// VoterDoubtText says why a vote cannot be found when the read before the
+// vote already showed one by the user whoami names.
+const VoterDoubtText = "the activity as read before the vote already showed a vote by the user whoami names, though the service offered you a vote: " +
+	"that whoami reply or that read is not the service's (a cache or proxy may have answered for it)"
 
 // VoteReplyUnsureText says why a 2xx reply to a vote is not its outcome.
 const VoteReplyUnsureText = "the reply does not show your vote (a cache or proxy may have answered for the service)"
@@ -59,9 +102,17 @@ const VoteNotYetText = "the activity does not show your vote yet: it may still a
 // IntentLines shows it (other must hold exact strings: it is escaped here).
 // Nothing of the activity voted on is shown as other's.
 func VoteOnOtherActivityText(id string, other *Activity) string {
-	intent := strings.Join(IntentLines(other.Intent), "; ")
+	seen := ShowIntent(other.Intent, nil)
+	intent := strings.Join(seen.Lines, "; ")
 	if intent == "" {
 		intent = "(none)"
+	}
+	// Said as ShowIntent has it: lines that are not all of the intent must
+	// not read as the whole of it.
+	if len(seen.Doubts) > 0 {
+		intent += " (not all of it: " + strings.Join(seen.Doubts, "; ") + ")"
+	} else if slices.ContainsFunc(seen.Lines, IsShortened) {
+		intent += " (long text shortened)"
 	}
 	return fmt.Sprintf("WARNING: the reply to your vote on %s is about ANOTHER activity, %s (%s, now %s), whose intent is: %s — "+
 		"your vote may have been counted on it: a proxy or cache may have rewritten the fingerprint the vote was signed over; "+

@@ -9,22 +9,30 @@ import (
 // shows the voter's vote as cast.
 func TestSortVoteReply(t *testing.T) {
 	with := func(id string, votes ...Vote) *Activity { return &Activity{ID: id, Votes: votes} }
-	approved := Vote{UserID: "u-bob", Selection: VoteApproved}
+	approved := Vote{ID: "v-bob", UserID: "u-bob", Selection: VoteApproved}
+	requester := Vote{ID: "v-alice", UserID: "u-alice", Selection: VoteApproved}
+	before := with("act-a", requester)
 	for _, c := range []struct {
 		name    string
 		userID  string
 		approve bool
+		before  *Activity
 		after   *Activity
 		want    VoteReply
 	}{
-		{"shows the approval", "u-bob", true, with("act-a", approved), VoteReplyCounted},
-		{"another activity, with the vote", "u-bob", true, with("act-b", approved), VoteReplyOtherActivity},
-		{"no vote of the voter's", "u-bob", true, with("act-a", Vote{UserID: "u-alice", Selection: VoteApproved}), VoteReplyUnsure},
-		{"the other vote", "u-bob", false, with("act-a", approved), VoteReplyUnsure},
-		{"voter unknown", "", true, with("act-a", approved), VoteReplyUnsure},
-		{"no activity", "u-bob", true, nil, VoteReplyUnsure},
+		{"shows the approval", "u-bob", true, before, with("act-a", requester, approved), VoteReplyCounted},
+		{"another activity, with the vote", "u-bob", true, before, with("act-b", approved), VoteReplyOtherActivity},
+		{"no vote of the voter's", "u-bob", true, before, with("act-a", requester), VoteReplyUnsure},
+		{"the other vote", "u-bob", false, before, with("act-a", requester, approved), VoteReplyUnsure},
+		{"voter unknown", "", true, before, with("act-a", requester, approved), VoteReplyUnsure},
+		{"no activity", "u-bob", true, before, nil, VoteReplyUnsure},
+		// A whoami naming the requester (a cache's answer): her approval
+		// was there before the vote, so it is not the vote.
+		{"a vote there before the vote", "u-alice", true, before, with("act-a", requester), VoteReplyUnsure},
+		{"a vote id listed before, under another user", "u-bob", true, with("act-a", Vote{ID: "v-bob", UserID: "u-carol"}), with("act-a", approved), VoteReplyUnsure},
+		{"pre-vote read unknown", "u-bob", true, nil, with("act-a", approved), VoteReplyUnsure},
 	} {
-		if got := SortVoteReply("act-a", c.userID, c.approve, c.after); got != c.want {
+		if got := SortVoteReply("act-a", c.userID, c.approve, c.before, c.after); got != c.want {
 			t.Errorf("%s: got %d, want %d", c.name, got, c.want)
 		}
 	}
@@ -43,5 +51,16 @@ func TestVoteOnOtherActivityTextIsEscaped(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("the warning lacks %q: %s", want, got)
 		}
+	}
+}
+
+// A warning whose other intent is shortened or cut says so: its lines must
+// not read as all the other activity does.
+func TestVoteOnOtherActivityTextSaysShortened(t *testing.T) {
+	long := strings.Repeat("x", FreeTextShown*3)
+	other := &Activity{ID: "act-b", Type: TypeCreateUserTag, Status: StatusPending,
+		Intent: Intent{CreateUserTagIntent: &CreateUserTagParams{UserTagName: long}}}
+	if got := VoteOnOtherActivityText("act-a", other); !strings.Contains(got, "shortened") {
+		t.Errorf("the warning shows a shortened intent as whole: %s", got)
 	}
 }

@@ -328,14 +328,14 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	after, raw, err := submitShown(ctx, client, verb+"_activity", params)
 	if errors.Is(err, api.ErrOutcomeUnknown) {
 		// The vote may have counted: look, rather than leave the voter guessing.
-		return voteOutcome(ctx, c, client, a.ID, approve, conn.json, err)
+		return voteOutcome(ctx, c, client, a, me, approve, conn.json, err)
 	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", verb, a.ID, err)
 	}
-	switch sorted, err := checkVoteReply(a.exact.ID, me, approve, after); sorted {
+	switch sorted, err := checkVoteReply(a.exact.ID, me, approve, a.exact, after); sorted {
 	case api.VoteReplyUnsure:
-		return voteOutcome(ctx, c, client, a.ID, approve, conn.json, err)
+		return voteOutcome(ctx, c, client, a, me, approve, conn.json, err)
 	case api.VoteReplyOtherActivity:
 		return err
 	}
@@ -382,17 +382,24 @@ func failedRun(a *api.Activity) error {
 // when the approval made it run and the run FAILED, with a note) or it is
 // not yet (exitOutcomeUnknown: it may still arrive; voting again is safe, a
 // second vote is refused). The errors quote sendErr without wrapping it.
-// When the activity or who you are cannot be read, the outcome is unknown
-// too (exitOutcomeUnknown).
-func voteOutcome(ctx context.Context, c proc, client *api.Client, id string, approve, asJSON bool, sendErr error) error {
+// The vote is the one api.VoteSince finds since before, the read voted
+// from, by me, who the voter was read to be before the vote (read again
+// here when that failed). When the activity or who you are cannot be read,
+// or before already showed a vote by me, the outcome is unknown too
+// (exitOutcomeUnknown).
+func voteOutcome(ctx context.Context, c proc, client *api.Client, before shownActivity, me string, approve, asJSON bool, sendErr error) error {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
+	id := before.ID
 	a, err := getActivityShown(ctx, client, id)
 	if err != nil {
 		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; and reading the activity to see whether the vote counted failed too (%v): check with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, err, id)}
 	}
-	mine, err := ownVote(ctx, client, a.Activity)
-	if err != nil {
-		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; check whether your vote is listed with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, id)}
+	if me == "" {
+		me = voterID(ctx, client)
+	}
+	mine, doubt := api.VoteSince(me, before.exact, a.exact)
+	if doubt != "" {
+		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; %s: check whether your vote is listed with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, doubt, id)}
 	}
 	if mine == nil {
 		// Not "nothing was recorded" (exit 1): the vote may still be on its

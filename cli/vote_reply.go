@@ -19,13 +19,13 @@ func voterID(ctx context.Context, client *api.Client) string {
 }
 
 // checkVoteReply sorts after, the 2xx reply to a vote by userID on the
-// activity id (api.SortVoteReply), with the error that says why it is not
+// activity id read as before (api.SortVoteReply), with the error that says why it is not
 // the vote's outcome: for VoteReplyUnsure the cause to settle by reading
 // (voteOutcome), for VoteReplyOtherActivity the loud exitOutcomeUnknown to
 // end with.
-func checkVoteReply(id, userID string, approve bool, after shownActivity) (api.VoteReply, error) {
+func checkVoteReply(id, userID string, approve bool, before *api.Activity, after shownActivity) (api.VoteReply, error) {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
-	sorted := api.SortVoteReply(id, userID, approve, after.exact)
+	sorted := api.SortVoteReply(id, userID, approve, before, after.exact)
 	switch sorted {
 	case api.VoteReplyOtherActivity:
 		return sorted, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s; see them with 'vigil activity get %s' and 'vigil activity get %s'",

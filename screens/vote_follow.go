@@ -30,6 +30,10 @@ type pendingVote struct {
 	id          string
 	fingerprint string
 	dialog      ui.Confirm
+	// before is the activity as read when the dialog opened, the read the
+	// service offered the vote on: a vote counts only if it is new since
+	// (api.VoteSince).
+	before *api.Activity
 }
 
 // openVote is the vote dialog on the root's stack and the copy of the

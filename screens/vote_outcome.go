@@ -25,6 +25,7 @@ const (
 	voteTooLate                          // refused: the activity had settled before it arrived
 	voteNotRecorded                      // no clear reply; the activity, read again, does not show it yet
 	voteUnknown                          // no clear reply, and the activity could not be read again
+	voteVoterUnsure                      // no clear reply; the activity, read again, cannot tell (who votes unknown or in doubt)
 	voteFailed                           // refused, or failed before it was sent
 )
 
@@ -36,14 +37,24 @@ func voteOutcomeOf(c *Common, m activityVotedMsg) voteOutcome {
 		// A reply that does not show the vote was made an unknown outcome
 		// when it came (Activities.vote); one about another activity is
 		// not this vote's outcome either.
-		if api.SortVoteReply(m.id, c.Org.UserID, m.approve, m.activity) == api.VoteReplyOtherActivity {
+		if api.SortVoteReply(m.id, m.voter, m.approve, m.before, m.activity) == api.VoteReplyOtherActivity {
 			return voteOnAnother
 		}
 		return voteCounted
 	case m.err == nil:
 		return voteFailed // no activity in the reply (errNoActivity)
-	case m.current != nil && ownVote(c, m.current) != nil:
-		if (ownVote(c, m.current).Selection == api.VoteApproved) != m.approve {
+	}
+	mine, doubt := voteSeen(m)
+	switch {
+	case m.current != nil && doubt != "":
+		// Never "not counted" nor "too late": the vote may be the one the
+		// activity shows, or the one that settled it.
+		if isOutcomeUnknown(m.err) {
+			return voteVoterUnsure
+		}
+		return voteFailed // refused: the service's own words
+	case mine != nil:
+		if (mine.Selection == api.VoteApproved) != m.approve {
 			return voteAlreadyCast
 		}
 		return voteCountedAnyway
@@ -102,7 +113,7 @@ func voteWords(c *Common, m activityVotedMsg, again string) voteReport {
 		}
 	case voteAlreadyCast:
 		cast := "approved"
-		if ownVote(c, m.current).Selection != api.VoteApproved {
+		if mine, _ := voteSeen(m); mine.Selection != api.VoteApproved {
 			cast = "rejected"
 		}
 		return said("your "+verb+" was not counted: you had already "+cast+" it, and a vote cannot be changed — "+settledText(c, m.current), false)
@@ -114,6 +125,10 @@ func voteWords(c *Common, m activityVotedMsg, again string) voteReport {
 	case voteNotRecorded:
 		// Not "not recorded": the request may still be on its way.
 		return said("no clear reply: "+api.VoteNotYetText+"; press "+again+" to vote again", true)
+	case voteVoterUnsure:
+		_, doubt := voteSeen(m)
+		return said("outcome unknown: no clear reply, and the activity read again cannot tell whether it shows your vote: "+doubt+
+			"; your vote may have been recorded: check with r (or 'vigil activity get "+id+"') before voting again", true)
 	case voteUnknown:
 		// Not "failed", not "retry": the service may have recorded it. The
 		// CLI says the same of the same case (cli voteOutcome).

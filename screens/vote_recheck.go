@@ -30,8 +30,8 @@ func (a *Activities) rechecked(msg voteRecheckedMsg) tea.Cmd {
 
 // recheckVote reads again the activity of the vote whose outcome is unknown,
 // and reports the vote again with what the read found (rechecked then says
-// whether it counted); nil when no vote is unsure. A read that fails
-// changes nothing: the status bar keeps saying the outcome is unknown.
+// whether it counted); nil when no vote is unsure. A read that fails, or
+// that cannot tell the voter's vote (voteSeen), changes nothing: the status bar keeps saying the outcome is unknown.
 func (a *Activities) recheckVote() tea.Cmd {
 	if a.unsure == nil {
 		return nil
@@ -46,6 +46,12 @@ func (a *Activities) recheckVote() tea.Cmd {
 		}
 		vote := *of
 		vote.current, vote.sent = cur, sent
+		if vote.voter == "" {
+			vote.voter = whoVotes(c, c.Reader)
+		}
+		if _, doubt := voteSeen(vote); doubt != "" {
+			return nil // as a read that fails: it cannot tell either
+		}
 		return voteRecheckedMsg{of: of, vote: vote}
 	}
 }

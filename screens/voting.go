@@ -84,7 +84,9 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	if doubt != "" && approve {
 		d.Notice = "this console cannot show all of this intent: enter does not approve; y approves what you have not read"
 	}
-	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, dialog: d}
+	before := *act
+	before.Votes = slices.Clone(act.Votes)
+	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, dialog: d, before: &before}
 }
 
 // field is one "label: value" line of the dialog, the values aligned.
@@ -508,7 +510,7 @@ func (a *Activities) reportVote(msg activityVotedMsg) tea.Cmd {
 		// and the list loaded again to show what it did.
 		a.voteErr = said.entry
 		return tea.Batch(said.tell(), a.load())
-	case voteUnknown:
+	case voteUnknown, voteVoterUnsure:
 		// The vote may have been recorded: the status bar says so until a
 		// read of the activity tells (r, the auto-refresh), and the list is
 		// loaded again rather than let the user vote blind.
@@ -553,6 +555,12 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 	a.voting = v.id
 	c, reader, sent, me := a.c, a.c.Reader, a.gens.next(), a.c.Org.UserID
 	return func() tea.Msg {
+		if me == "" {
+			// The organization did not load (its whoami failed): who votes
+			// is read now, before the vote (an approval may delete the key),
+			// or no vote can be told as yours.
+			me = whoVotes(c, reader)
+		}
 		ctx, cancel := c.ctx()
 		defer cancel()
 		var act *api.Activity
@@ -565,7 +573,7 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 			act, err = client.RejectActivity(ctx, v.fingerprint)
 		}
 		act, err = activityOrError(act, err)
-		if err == nil && api.SortVoteReply(v.id, me, v.approve, act) == api.VoteReplyUnsure {
+		if err == nil && api.SortVoteReply(v.id, me, v.approve, v.before, act) == api.VoteReplyUnsure {
 			// A success that does not show the vote (a cache's copy from
 			// before it) says nothing of it: look, as after a lost reply.
 			act, err = nil, fmt.Errorf("submit/%s_activity: %s: %w", verb, api.VoteReplyUnsureText, api.ErrOutcomeUnknown)
@@ -591,6 +599,6 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 			c.Log.Info("vote sent", "vote", verb, "activity", ui.Clean(api.SanitizeID(v.id)),
 				"fingerprint", ui.Clean(api.SanitizeID(v.fingerprint)), "status", ui.Clean(act.Status))
 		}
-		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, sent: sent, err: err, current: current}
+		return activityVotedMsg{id: v.id, approve: v.approve, activity: act, sent: sent, err: err, current: current, voter: me, before: v.before}
 	}
 }

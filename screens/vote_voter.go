@@ -1,0 +1,29 @@
+package screens
+
+import "github.com/vigil-console/vigil/api"
+
+// A vote is looked for as the voter's, new since the read it was offered on
+// (api.VoteSince), the same way as the CLI: not as whatever vote the user
+// the organization's whoami named has on the activity. That whoami may have
+// failed at start (the user unknown), or come from a cache answering
+// another member's (the requester, whose approval is on every activity).
+
+// whoVotes reads who the console signs in as, for a vote sent while the
+// organization is not loaded: "" when it cannot be read. It does I/O: it
+// runs in a command only.
+func whoVotes(c *Common, reader Reader) string {
+	ctx, cancel := c.ctx()
+	defer cancel()
+	who, err := reader.Whoami(ctx)
+	if err != nil || who == nil {
+		return ""
+	}
+	return who.UserID
+}
+
+// voteSeen is m's vote on the activity read again (m.current), new since
+// the read it was offered on; doubt says why none can be told as the
+// voter's (who votes unknown, or already voting before the vote).
+func voteSeen(m activityVotedMsg) (mine *api.Vote, doubt string) {
+	return api.VoteSince(m.voter, m.before, m.current)
+}
