@@ -431,9 +431,12 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.screens[r.active], cmd = active.Update(msg)
 		return cmd
 	case tea.MouseClickMsg:
+		if r.dialogAwaited {
+			return nil // dropped as a key would be: the dialog is for the row highlighted now
+		}
 		return r.byUser(func() tea.Cmd { return r.handleClick(msg.Mouse()) })
 	case tea.MouseWheelMsg:
-		if r.tooSmall() {
+		if r.tooSmall() || r.dialogAwaited {
 			return nil
 		}
 		return r.handleWheel(msg.Mouse())
