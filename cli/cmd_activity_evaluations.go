@@ -103,6 +103,8 @@ func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api
 		// Why quotes the users' exact names (api.Quote): escaped once.
 		if kind := policy.StoredOutcome(*act, e); kind.EarlierRound {
 			return "-", "(no policy ran; vote of an earlier round, not returned by the service: not decided again)"
+		} else if kind.OlderCopy {
+			return "-", "(no policy ran; " + kind.Why + ")"
 		} else if kind.Decided {
 			return api.SanitizeID(kind.Outcome), "(no policy ran) " + ui.Clean(kind.Why)
 		}
