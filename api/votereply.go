@@ -91,6 +91,19 @@ const VoterDoubtText = "the activity as read before the vote already showed a vo
 // VoteReplyUnsureText says why a 2xx reply to a vote is not its outcome.
 const VoteReplyUnsureText = "the reply does not show your vote (a cache or proxy may have answered for the service)"
 
+// VoteReplyUnsureWhy says why SortVoteReply found the reply after unsure:
+// VoteSince's doubt when it has one (who votes could not be read, or the
+// read before the vote already showed their vote), which the reply itself
+// did not cause; VoteReplyUnsureText when the reply shows no vote as asked.
+func VoteReplyUnsureWhy(userID string, before, after *Activity) string {
+	if after != nil {
+		if _, doubt := VoteSince(userID, before, after); doubt != "" {
+			return doubt
+		}
+	}
+	return VoteReplyUnsureText
+}
+
 // VoteNotYetText is what a read of the activity showing no vote says after
 // a vote whose reply was unclear: the request may still be on its way, or
 // being handled, so the vote may still arrive. Voting again cannot count

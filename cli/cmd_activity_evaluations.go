@@ -43,6 +43,13 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), outcome, why})
 			continue
 		}
+		rejection := rejectionOf(act, e)
+		if rejection == api.OutcomeRequiresConsensus {
+			// The policies ran, but the service decides nothing on a
+			// rejection: their outcomes must not read as what it did.
+			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), rejection,
+				"(rejection by " + rejecter(act, e.VoteID) + ": left the activity waiting; the policies' outcomes below decided nothing)"})
+		}
 		for _, o := range e.PolicyEvaluations {
 			name, listed := names[o.PolicyID]
 			switch {
@@ -57,10 +64,28 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 			default:
 				name = api.NameText(name)
 			}
+			if rejection != "" && o.PolicyID != "" {
+				name += " (on a rejection: decided nothing)" // read alone, the row still says so
+			}
 			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), api.SanitizeID(o.Outcome), name})
 		}
 	}
 	return table(c.stdout, []string{"EVALUATION", "AT", "VOTE", "OUTCOME", "POLICY"}, rows)
+}
+
+// rejectionOf is what the service did on e when its vote is a rejection
+// (policy.StoredOutcome): OUTCOME_REJECTED when it ended the activity,
+// OUTCOME_REQUIRES_CONSENSUS when it left it waiting; "" for an approval, or
+// when act (nil: it could not be read) cannot tell.
+func rejectionOf(act *api.Activity, e api.PolicyEvaluation) string {
+	if act == nil {
+		return ""
+	}
+	kind := policy.StoredOutcome(*act, e)
+	if !kind.Decided || kind.EarlierRound || kind.OlderCopy {
+		return ""
+	}
+	return kind.Outcome
 }
 
 // rejecter names who cast the rejection voteID ("a member" when the
@@ -103,6 +128,8 @@ func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api
 		// Why quotes the users' exact names (api.Quote): escaped once.
 		if kind := policy.StoredOutcome(*act, e); kind.EarlierRound {
 			return "-", "(no policy ran; vote of an earlier round, not returned by the service: not decided again)"
+		} else if kind.OlderCopy {
+			return "-", "(no policy ran; " + kind.Why + ")"
 		} else if kind.Decided {
 			return api.SanitizeID(kind.Outcome), "(no policy ran) " + ui.Clean(kind.Why)
 		}

@@ -31,7 +31,7 @@ func checkVoteReply(id, userID string, approve bool, before *api.Activity, after
 		return sorted, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s; see them with 'vigil activity get %s' and 'vigil activity get %s'",
 			verb, api.SanitizeID(id), api.VoteOnOtherActivityText(id, after.exact), api.SanitizeID(id), api.SanitizeID(after.exact.ID))}
 	case api.VoteReplyUnsure:
-		return sorted, fmt.Errorf("submit/%s_activity: %s", verb, api.VoteReplyUnsureText)
+		return sorted, fmt.Errorf("submit/%s_activity: %s", verb, api.VoteReplyUnsureWhy(userID, before, after.exact))
 	}
 	return sorted, nil
 }

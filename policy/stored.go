@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -11,6 +12,34 @@ import (
 // an activity's last round (docs/local-service.md, "Approvals expire"),
 // while get_policy_evaluations returns every round's evaluations.
 var ErrEarlierRound = errors.New("the evaluation's vote is of an earlier 24-hour round, whose votes the service no longer returns")
+
+// ErrOlderCopy is why a stored evaluation cannot be explained on the
+// activity as read: its vote is not in that copy, yet nothing shows the
+// vote to be of an earlier round (the copy may predate the vote). Read the
+// activity again after its evaluations.
+var ErrOlderCopy = errors.New("the evaluation's vote is not in the activity as read, which may be older than the evaluation; read the activity again")
+
+// missingVote is why vote upTo, cast by an evaluation at at, is not in a's
+// votes: ErrEarlierRound only when that is shown — the activity waits with
+// no vote (its round ended), or the evaluation predates the first vote a
+// shows (a later round's) — otherwise ErrOlderCopy: a copy read before the
+// vote landed looks the same, and its vote is of the current round.
+func missingVote(a api.Activity, upTo string, at time.Time) error {
+	if upTo == "" {
+		return ErrOlderCopy
+	}
+	if len(a.Votes) == 0 {
+		if a.Status == api.StatusConsensusNeeded {
+			return ErrEarlierRound
+		}
+		return ErrOlderCopy
+	}
+	first := a.Votes[0].CreatedAt.Time()
+	if !at.IsZero() && !first.IsZero() && at.Before(first) {
+		return ErrEarlierRound
+	}
+	return ErrOlderCopy
+}
 
 // Stored says what a stored evaluation of an activity can be explained as
 // without deciding it again, when the record says more than the policies'
@@ -24,6 +53,9 @@ type Stored struct {
 	// EarlierRound: its vote is not in the record (ErrEarlierRound); only
 	// the outcomes the service stored can be shown, never re-decided ones.
 	EarlierRound bool
+	// OlderCopy: its vote is not in the record, which may predate it
+	// (ErrOlderCopy): read the activity again to explain it.
+	OlderCopy bool
 }
 
 // StoredOutcome explains what the record of a tells of its evaluation e
@@ -40,6 +72,9 @@ func StoredOutcome(a api.Activity, e api.PolicyEvaluation) Stored {
 	}
 	v, ok := VoteOf(a, e.VoteID)
 	if !ok {
+		if err := missingVote(a, e.VoteID, e.CreatedAt.Time()); err == ErrOlderCopy {
+			return Stored{Decided: true, OlderCopy: true, Why: err.Error()}
+		}
 		return Stored{Decided: true, EarlierRound: true, Why: ErrEarlierRound.Error()}
 	}
 	if v.Selection == api.VoteRejected {

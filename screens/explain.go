@@ -127,7 +127,8 @@ type explained struct {
 // policies the service ran (the ids of the stored outcomes, in its order).
 // The service stores exactly that, so no migration is needed to explain an
 // evaluation after the fact. An evaluation whose vote is of an earlier
-// 24-hour round (the service no longer returns its votes) is not decided
+// 24-hour round (the service no longer returns its votes), or not in a (a
+// copy older than the evaluation: policy.ErrOlderCopy), is not decided
 // again: its stored outcomes are shown. A rejection is explained as what the
 // service did on it (policy.StoredOutcome): it ended the activity or left it
 // waiting, whatever the policies gave for the approvals counted.
@@ -155,10 +156,15 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 	kind := policy.StoredOutcome(a, e)
 	in, err := policy.InputUpToVote(a, ec.members, e.VoteID, e.CreatedAt.Time())
 	if err != nil {
-		// Its round's votes are gone: decided on the votes left, it would be
-		// explained on other approvers than the service counted.
+		// Its round's votes are gone (or this copy predates its vote):
+		// decided on the votes left, it would be explained on other
+		// approvers than the service counted.
 		out.Differs = true
-		out.Why = policy.ErrEarlierRound.Error() + "; the outcomes below are as the service stored them, not decided again"
+		why := policy.ErrEarlierRound
+		if errors.Is(err, policy.ErrOlderCopy) {
+			why = policy.ErrOlderCopy
+		}
+		out.Why = why.Error() + "; the outcomes below are as the service stored them, not decided again"
 		if kind.Outcome == api.OutcomeRejected {
 			out.Outcome, out.Why = kind.Outcome, kind.Why // stored: no vote needed
 		}

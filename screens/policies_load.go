@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // load fetches the policies, the members and the quorum; once the recent
@@ -50,6 +51,8 @@ func (p *Policies) load() tea.Cmd {
 // a time and each call with its own timeout, and explains them with the
 // policies loaded (CPU work: in the command, not in Update). An activity
 // whose evaluations cannot be read is kept, marked, not the whole load lost.
+// An activity whose last evaluation's vote is not in the list's copy (it
+// landed between the two reads) is read again after its evaluations.
 func (p *Policies) loadRecent() tea.Cmd {
 	p.recentGen++
 	p.recentLoading = true
@@ -77,7 +80,17 @@ func (p *Policies) loadRecent() tea.Cmd {
 					ra.err = errorText(fmt.Errorf("policy evaluations of %s: %w", api.SanitizeID(a.ID), err))
 				case len(evs) > 0:
 					ra.evals = evs
-					ex := explainEvaluation(ectx, a, evs[len(evs)-1])
+					last := evs[len(evs)-1]
+					if policy.StoredOutcome(a, last).OlderCopy {
+						// A vote landed after the list was read: read the
+						// activity again, as the CLI does (after the
+						// evaluations), or its vote would pass for an
+						// earlier round's.
+						if cur, err := client.GetActivity(ctx, a.ID); err == nil && cur != nil && cur.ID == a.ID {
+							ra.act = *cur
+						}
+					}
+					ex := explainEvaluation(ectx, ra.act, last)
 					ra.last = &ex
 				}
 				recent[i] = ra

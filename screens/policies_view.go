@@ -142,14 +142,20 @@ func highlightExpr(th *theme.Theme, src string) string {
 }
 
 // decided lists the recent activities whose last evaluation this policy
-// decided (allowed, denied, or is waiting on), newest first.
+// decided (allowed, denied, or is waiting on), newest first. A rejection's
+// evaluation is not one: it records what the policies gave, but the service
+// decided by the rejection alone (policy.StoredOutcome).
 func (p *Policies) decided(id string) []recentActivity {
 	var out []recentActivity
 	for _, ra := range p.data.recent {
 		if ra.last == nil || len(ra.evals) == 0 {
 			continue
 		}
-		for _, o := range ra.evals[len(ra.evals)-1].PolicyEvaluations {
+		last := ra.evals[len(ra.evals)-1]
+		if kind := policy.StoredOutcome(ra.act, last); kind.Decided && !kind.EarlierRound && !kind.OlderCopy {
+			continue
+		}
+		for _, o := range last.PolicyEvaluations {
 			if o.PolicyID == id && (o.Outcome == api.OutcomeAllow || o.Outcome == api.OutcomeDenyExplicit || o.Outcome == api.OutcomeRequiresConsensus) {
 				out = append(out, ra)
 			}

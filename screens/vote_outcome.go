@@ -126,9 +126,15 @@ func voteWords(c *Common, m activityVotedMsg, again string) voteReport {
 		// Not "not recorded": the request may still be on its way.
 		return said("no clear reply: "+api.VoteNotYetText+"; press "+again+" to vote again", true)
 	case voteVoterUnsure:
+		// r reads who votes again only when it was unknown (recheckVote):
+		// any other doubt stays, and r cannot settle it.
 		_, doubt := voteSeen(m)
+		check := "look at its votes ('vigil activity get " + id + "') before voting again: r cannot tell while this doubt stands"
+		if doubt == api.VoterUnknownText {
+			check = "r reads it again, and tells once who you are can be read; until then look at its votes ('vigil activity get " + id + "') before voting again"
+		}
 		return said("outcome unknown: no clear reply, and the activity read again cannot tell whether it shows your vote: "+doubt+
-			"; your vote may have been recorded: check with r (or 'vigil activity get "+id+"') before voting again", true)
+			"; your vote may have been recorded: "+check, true)
 	case voteUnknown:
 		// Not "failed", not "retry": the service may have recorded it. The
 		// CLI says the same of the same case (cli voteOutcome).

@@ -118,4 +118,9 @@ func TestStaleVoteWithWhoamiOfRequesterIsNotCounted(t *testing.T) {
 	if h.toasted("approved") || !h.toasted("outcome unknown") {
 		t.Errorf("a vote the service never saw is told as counted, or not as unknown:\n%s\nlog: %q", h.frame(), logged(h))
 	}
+	// r reads the activity again, but whoami still names alice: it can
+	// never tell, so the notice must not send bob to it.
+	if h.toasted("check with r") {
+		t.Errorf("bob is told to check with r, which cannot settle this doubt:\nlog: %q", logged(h))
+	}
 }

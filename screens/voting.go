@@ -576,7 +576,7 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		if err == nil && api.SortVoteReply(v.id, me, v.approve, v.before, act) == api.VoteReplyUnsure {
 			// A success that does not show the vote (a cache's copy from
 			// before it) says nothing of it: look, as after a lost reply.
-			act, err = nil, fmt.Errorf("submit/%s_activity: %s: %w", verb, api.VoteReplyUnsureText, api.ErrOutcomeUnknown)
+			act, err = nil, fmt.Errorf("submit/%s_activity: %s: %w", verb, api.VoteReplyUnsureWhy(me, v.before, act), api.ErrOutcomeUnknown)
 		}
 		var current *api.Activity
 		// A vote refused for the key itself was not recorded, and a read
