@@ -66,6 +66,8 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 			}
 			if rejection != "" && o.PolicyID != "" {
 				name += " (on a rejection: decided nothing)" // read alone, the row still says so
+			} else if note := notReturnedNote(act, e); note != "" && o.PolicyID != "" {
+				name += " " + note
 			}
 			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), api.SanitizeID(o.Outcome), name})
 		}
@@ -82,10 +84,27 @@ func rejectionOf(act *api.Activity, e api.PolicyEvaluation) string {
 		return ""
 	}
 	kind := policy.StoredOutcome(*act, e)
-	if !kind.Decided || kind.EarlierRound || kind.OlderCopy {
+	if !kind.Decided || kind.NotReturned {
 		return ""
 	}
 	return kind.Outcome
+}
+
+// notReturnedNote marks the policy rows of an evaluation whose vote the
+// service no longer returns (act is read after the evaluations): shown as
+// stored, and, while the activity still waits, as deciding nothing. ""
+// otherwise, or when act could not be read.
+func notReturnedNote(act *api.Activity, e api.PolicyEvaluation) string {
+	if act == nil {
+		return ""
+	}
+	switch kind := policy.StoredOutcome(*act, e); {
+	case kind.Waiting:
+		return "(" + policy.StillWaits + ")"
+	case kind.NotReturned:
+		return "(vote not returned by the service now, an earlier round's: as stored, not decided again)"
+	}
+	return ""
 }
 
 // rejecter names who cast the rejection voteID ("a member" when the
@@ -103,8 +122,8 @@ func rejecter(act *api.Activity, voteID string) string {
 // explains it: a rejection decided nothing but what policy.StoredOutcome
 // says; an approval is reproduced with policy.Decide and policy.Explain on
 // the activity's votes up to the evaluation's vote, against the root quorum.
-// An evaluation whose vote is of an earlier 24-hour round is not decided
-// again: the service no longer returns that round's votes. When the
+// An evaluation whose vote is not in the activity (read after the
+// evaluations) is not decided again: the service no longer returns it. When the
 // activity, the users or the quorum cannot be read, it says only that no
 // policy ran.
 func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api.Activity, func(api.PolicyEvaluation) (outcome, why string)) {
@@ -126,10 +145,8 @@ func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api
 	members := policy.Members(users, *configs)
 	return act, func(e api.PolicyEvaluation) (string, string) {
 		// Why quotes the users' exact names (api.Quote): escaped once.
-		if kind := policy.StoredOutcome(*act, e); kind.EarlierRound {
-			return "-", "(no policy ran; vote of an earlier round, not returned by the service: not decided again)"
-		} else if kind.OlderCopy {
-			return "-", "(no policy ran; " + kind.Why + ")"
+		if kind := policy.StoredOutcome(*act, e); kind.NotReturned {
+			return "-", "(no policy ran; " + policy.ErrVoteNotReturned.Error() + ": not decided again)"
 		} else if kind.Decided {
 			return api.SanitizeID(kind.Outcome), "(no policy ran) " + ui.Clean(kind.Why)
 		}

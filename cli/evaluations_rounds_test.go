@@ -31,7 +31,7 @@ func TestEvaluationsOfEndedRoundNotDecidedAgain(t *testing.T) {
 	code, out, errOut := e.run("", "activity", "evaluations", act.ID)
 	wantExit(t, "evaluations", code, 0, out, errOut)
 	t.Logf("\n%s", out)
-	if strings.Contains(out, "DENY") || !strings.Contains(out, "earlier round, not returned by the service") {
+	if strings.Contains(out, "DENY") || !strings.Contains(out, "not among the votes the service returns now (an earlier 24-hour round's): not decided again") {
 		t.Errorf("the service decided REQUIRES_CONSENSUS at alice's submission (1 of 2 root approvals) and the activity waits; "+
 			"the CLI must say its vote is of an earlier round rather than decide it on the votes left:\n%s", out)
 	}

@@ -188,13 +188,12 @@ func InputOfActivity(a api.Activity, members map[string]Approver, now time.Time)
 // including vote upTo. The service returns only the votes of the activity's
 // last 24-hour round; when upTo is not among them the input cannot be
 // rebuilt, and the error says so: deciding on the votes that remain would
-// explain the evaluation on other approvers. It is ErrEarlierRound only when
-// the record shows the vote to be of an ended round, otherwise ErrOlderCopy
-// (a copy read before the vote landed).
+// explain the evaluation on other approvers (ErrVoteNotReturned; a is to be
+// read after the evaluation, or it may just predate the vote).
 func InputUpToVote(a api.Activity, members map[string]Approver, upTo string, now time.Time) (Input, error) {
 	i := slices.IndexFunc(a.Votes, func(v api.Vote) bool { return v.ID == upTo })
 	if i < 0 {
-		return Input{}, fmt.Errorf("vote %s: %w", api.SanitizeID(upTo), missingVote(a, upTo, now))
+		return Input{}, fmt.Errorf("vote %s: %w", api.SanitizeID(upTo), ErrVoteNotReturned)
 	}
 	return inputOfVotes(a, a.Votes[:i+1], members, now), nil
 }

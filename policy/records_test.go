@@ -95,26 +95,22 @@ func TestDoubtOfVotesWithADeletedKey(t *testing.T) {
 	}
 }
 
-// An evaluation's vote that the record no longer holds (an earlier round's)
-// is an error, never a decision on every vote left; it is called an earlier
-// round's only when the record shows that (the evaluation predates the first
-// vote shown, or the activity waits with no vote), never when the copy may
-// just be older than the evaluation (a vote that landed after the read).
-func TestInputUpToVoteOfEarlierRoundIsAnError(t *testing.T) {
+// An evaluation's vote that the record no longer holds is an error, never a
+// decision on every vote left, whatever the times say: a copy's age or a
+// clock that stepped back makes times prove nothing.
+func TestInputUpToVoteOfVoteNotReturnedIsAnError(t *testing.T) {
 	cast := time.Date(2026, 1, 2, 12, 0, 0, 0, time.UTC)
 	a := api.Activity{Status: api.StatusConsensusNeeded,
 		Votes: []api.Vote{{ID: "v-2", UserID: "u-bob", Selection: api.VoteApproved, CreatedAt: api.NewTime(cast)}}}
-	if _, err := InputUpToVote(a, nil, "v-1", cast.Add(-25*time.Hour)); !errors.Is(err, ErrEarlierRound) {
-		t.Errorf("a vote of before the first vote shown gave %v, want ErrEarlierRound", err)
-	}
-	if _, err := InputUpToVote(a, nil, "v-3", cast.Add(time.Minute)); !errors.Is(err, ErrOlderCopy) {
-		t.Errorf("a vote cast after the copy's last vote gave %v, want ErrOlderCopy", err)
-	}
-	if _, err := InputUpToVote(api.Activity{Status: api.StatusConsensusNeeded}, nil, "v-1", cast); !errors.Is(err, ErrEarlierRound) {
-		t.Errorf("a waiting activity with no vote gave %v, want ErrEarlierRound", err)
-	}
-	if _, err := InputUpToVote(api.Activity{Status: api.StatusCompleted}, nil, "v-1", cast); !errors.Is(err, ErrOlderCopy) {
-		t.Errorf("a completed activity with no vote gave %v, want ErrOlderCopy", err)
+	for _, c := range []struct {
+		a    api.Activity
+		vote string
+		at   time.Time
+	}{{a, "v-1", cast.Add(-25 * time.Hour)}, {a, "v-3", cast.Add(time.Minute)},
+		{api.Activity{Status: api.StatusConsensusNeeded}, "v-1", cast}, {api.Activity{Status: api.StatusCompleted}, "v-1", cast}} {
+		if _, err := InputUpToVote(c.a, nil, c.vote, c.at); !errors.Is(err, ErrVoteNotReturned) {
+			t.Errorf("vote %s missing from a %s copy with %d votes gave %v, want ErrVoteNotReturned", c.vote, c.a.Status, len(c.a.Votes), err)
+		}
 	}
 	in, err := InputUpToVote(a, map[string]Approver{"u-bob": {ID: "u-bob", Name: "bob"}}, "v-2", time.Time{})
 	if err != nil || len(in.Approvers) != 1 {

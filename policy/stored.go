@@ -2,44 +2,24 @@ package policy
 
 import (
 	"errors"
-	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
 
-// ErrEarlierRound is why a stored evaluation cannot be re-decided: its vote
-// is of an earlier 24-hour round, and the service returns only the votes of
-// an activity's last round (docs/local-service.md, "Approvals expire"),
-// while get_policy_evaluations returns every round's evaluations.
-var ErrEarlierRound = errors.New("the evaluation's vote is of an earlier 24-hour round, whose votes the service no longer returns")
+// ErrVoteNotReturned is why a stored evaluation cannot be re-decided: its
+// vote is not among the votes of the activity as read. Callers read the
+// activity after the evaluations (read it again when a vote is missing), so
+// the service no longer returns that vote: the service returns only the votes
+// of an activity's last 24-hour round (docs/local-service.md, "Approvals
+// expire"), while get_policy_evaluations returns every round's evaluations.
+// Nothing is proven from times: a copy's age or a clock that stepped back
+// would make any such proof wrong.
+var ErrVoteNotReturned = errors.New("its vote is not among the votes the service returns now (an earlier 24-hour round's)")
 
-// ErrOlderCopy is why a stored evaluation cannot be explained on the
-// activity as read: its vote is not in that copy, yet nothing shows the
-// vote to be of an earlier round (the copy may predate the vote). Read the
-// activity again after its evaluations.
-var ErrOlderCopy = errors.New("the evaluation's vote is not in the activity as read, which may be older than the evaluation; read the activity again")
-
-// missingVote is why vote upTo, cast by an evaluation at at, is not in a's
-// votes: ErrEarlierRound only when that is shown — the activity waits with
-// no vote (its round ended), or the evaluation predates the first vote a
-// shows (a later round's) — otherwise ErrOlderCopy: a copy read before the
-// vote landed looks the same, and its vote is of the current round.
-func missingVote(a api.Activity, upTo string, at time.Time) error {
-	if upTo == "" {
-		return ErrOlderCopy
-	}
-	if len(a.Votes) == 0 {
-		if a.Status == api.StatusConsensusNeeded {
-			return ErrEarlierRound
-		}
-		return ErrOlderCopy
-	}
-	first := a.Votes[0].CreatedAt.Time()
-	if !at.IsZero() && !first.IsZero() && at.Before(first) {
-		return ErrEarlierRound
-	}
-	return ErrOlderCopy
-}
+// StillWaits is why a stored outcome of an evaluation whose vote is not
+// returned decided nothing when the activity still waits: had it completed
+// or failed the activity, the activity would not wait.
+const StillWaits = "the activity still waits: this stored outcome did not complete it"
 
 // Stored says what a stored evaluation of an activity can be explained as
 // without deciding it again, when the record says more than the policies'
@@ -48,14 +28,14 @@ func missingVote(a api.Activity, upTo string, at time.Time) error {
 type Stored struct {
 	Decided bool
 	// Outcome is what the service did ("" when it cannot be told: an
-	// evaluation of an earlier round) and Why says so in one line.
+	// evaluation whose vote is not returned) and Why says so in one line.
 	Outcome, Why string
-	// EarlierRound: its vote is not in the record (ErrEarlierRound); only
+	// NotReturned: its vote is not in the record (ErrVoteNotReturned); only
 	// the outcomes the service stored can be shown, never re-decided ones.
-	EarlierRound bool
-	// OlderCopy: its vote is not in the record, which may predate it
-	// (ErrOlderCopy): read the activity again to explain it.
-	OlderCopy bool
+	NotReturned bool
+	// Waiting: NotReturned on an activity that still waits, so its stored
+	// outcomes decided nothing (StillWaits).
+	Waiting bool
 }
 
 // StoredOutcome explains what the record of a tells of its evaluation e
@@ -72,10 +52,11 @@ func StoredOutcome(a api.Activity, e api.PolicyEvaluation) Stored {
 	}
 	v, ok := VoteOf(a, e.VoteID)
 	if !ok {
-		if err := missingVote(a, e.VoteID, e.CreatedAt.Time()); err == ErrOlderCopy {
-			return Stored{Decided: true, OlderCopy: true, Why: err.Error()}
+		s := Stored{Decided: true, NotReturned: true, Why: ErrVoteNotReturned.Error()}
+		if a.Status == api.StatusConsensusNeeded {
+			s.Waiting, s.Why = true, s.Why+"; "+StillWaits
 		}
-		return Stored{Decided: true, EarlierRound: true, Why: ErrEarlierRound.Error()}
+		return s
 	}
 	if v.Selection == api.VoteRejected {
 		return Stored{Decided: true, Outcome: api.OutcomeRequiresConsensus,

@@ -126,9 +126,8 @@ type explained struct {
 // votes up to the evaluation's vote, at the evaluation's time, with the
 // policies the service ran (the ids of the stored outcomes, in its order).
 // The service stores exactly that, so no migration is needed to explain an
-// evaluation after the fact. An evaluation whose vote is of an earlier
-// 24-hour round (the service no longer returns its votes), or not in a (a
-// copy older than the evaluation: policy.ErrOlderCopy), is not decided
+// evaluation after the fact. An evaluation whose vote is not in a (read
+// after the evaluations: the service no longer returns it) is not decided
 // again: its stored outcomes are shown. A rejection is explained as what the
 // service did on it (policy.StoredOutcome): it ended the activity or left it
 // waiting, whatever the policies gave for the approvals counted.
@@ -156,15 +155,13 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 	kind := policy.StoredOutcome(a, e)
 	in, err := policy.InputUpToVote(a, ec.members, e.VoteID, e.CreatedAt.Time())
 	if err != nil {
-		// Its round's votes are gone (or this copy predates its vote):
-		// decided on the votes left, it would be explained on other
+		// Its vote is not returned: decided on the votes left, it would be explained on other
 		// approvers than the service counted.
 		out.Differs = true
-		why := policy.ErrEarlierRound
-		if errors.Is(err, policy.ErrOlderCopy) {
-			why = policy.ErrOlderCopy
+		out.Why = policy.ErrVoteNotReturned.Error() + "; shown as the service stored it, not decided again"
+		if kind.Waiting {
+			out.Why += "; " + policy.StillWaits
 		}
-		out.Why = why.Error() + "; the outcomes below are as the service stored them, not decided again"
 		if kind.Outcome == api.OutcomeRejected {
 			out.Outcome, out.Why = kind.Outcome, kind.Why // stored: no vote needed
 		}

@@ -47,7 +47,7 @@ func TestEvaluationOfEndedRoundNotDecidedAgain(t *testing.T) {
 		_, ec := demoEvaluations(t, client("alice"))
 		ex := explainEvaluation(ec, *a, evs[0]) // alice's submission
 		t.Logf("%s: status %s, votes %d; explanation outcome %q why %q differs %v", when, a.Status, len(a.Votes), ex.Outcome, ex.Why, ex.Differs)
-		if !ex.Differs || ex.Outcome != "" || !strings.Contains(ex.Why, policy.ErrEarlierRound.Error()) {
+		if !ex.Differs || ex.Outcome != "" || !strings.Contains(ex.Why, policy.ErrVoteNotReturned.Error()) {
 			t.Errorf("%s: the service decided REQUIRES_CONSENSUS at alice's submission, in a round whose votes it no longer returns; "+
 				"the console explains it as %q: %q", when, ex.Outcome, ex.Why)
 		}

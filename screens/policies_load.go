@@ -51,8 +51,8 @@ func (p *Policies) load() tea.Cmd {
 // a time and each call with its own timeout, and explains them with the
 // policies loaded (CPU work: in the command, not in Update). An activity
 // whose evaluations cannot be read is kept, marked, not the whole load lost.
-// An activity whose last evaluation's vote is not in the list's copy (it
-// landed between the two reads) is read again after its evaluations.
+// An activity whose last evaluation's vote is not in the list's copy (it may
+// have landed between the two reads) is read again after its evaluations.
 func (p *Policies) loadRecent() tea.Cmd {
 	p.recentGen++
 	p.recentLoading = true
@@ -81,11 +81,12 @@ func (p *Policies) loadRecent() tea.Cmd {
 				case len(evs) > 0:
 					ra.evals = evs
 					last := evs[len(evs)-1]
-					if policy.StoredOutcome(a, last).OlderCopy {
-						// A vote landed after the list was read: read the
-						// activity again, as the CLI does (after the
-						// evaluations), or its vote would pass for an
-						// earlier round's.
+					if policy.StoredOutcome(a, last).NotReturned {
+						// The list was read before the evaluations: a vote
+						// may have landed since. Read the activity again, as
+						// the CLI does (after the evaluations); only a vote
+						// missing from that read is one the service no
+						// longer returns.
 						if cur, err := client.GetActivity(ctx, a.ID); err == nil && cur != nil && cur.ID == a.ID {
 							ra.act = *cur
 						}

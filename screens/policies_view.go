@@ -144,7 +144,8 @@ func highlightExpr(th *theme.Theme, src string) string {
 // decided lists the recent activities whose last evaluation this policy
 // decided (allowed, denied, or is waiting on), newest first. A rejection's
 // evaluation is not one: it records what the policies gave, but the service
-// decided by the rejection alone (policy.StoredOutcome).
+// decided by the rejection alone (policy.StoredOutcome); nor is an allow or
+// deny whose vote is not returned on an activity that still waits.
 func (p *Policies) decided(id string) []recentActivity {
 	var out []recentActivity
 	for _, ra := range p.data.recent {
@@ -152,10 +153,14 @@ func (p *Policies) decided(id string) []recentActivity {
 			continue
 		}
 		last := ra.evals[len(ra.evals)-1]
-		if kind := policy.StoredOutcome(ra.act, last); kind.Decided && !kind.EarlierRound && !kind.OlderCopy {
+		kind := policy.StoredOutcome(ra.act, last)
+		if kind.Decided && !kind.NotReturned {
 			continue
 		}
 		for _, o := range last.PolicyEvaluations {
+			if kind.Waiting && o.Outcome != api.OutcomeRequiresConsensus {
+				continue // the activity still waits: this stored outcome decided nothing
+			}
 			if o.PolicyID == id && (o.Outcome == api.OutcomeAllow || o.Outcome == api.OutcomeDenyExplicit || o.Outcome == api.OutcomeRequiresConsensus) {
 				out = append(out, ra)
 			}

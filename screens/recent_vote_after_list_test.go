@@ -67,7 +67,7 @@ func TestRecentEvaluationOfVoteAfterListNotCalledEarlierRound(t *testing.T) {
 			t.Fatalf("no explanation of the last evaluation")
 		}
 		t.Logf("last evaluation explained as %q: %q", ra.last.Outcome, ra.last.Why)
-		if strings.Contains(ra.last.Why, policy.ErrEarlierRound.Error()) || ra.last.Outcome == "" {
+		if strings.Contains(ra.last.Why, policy.ErrVoteNotReturned.Error()) || ra.last.Outcome == "" {
 			t.Errorf("bob's approval, of the current round (the service returns it: %d votes), is explained as %q: %q", len(got.Votes), ra.last.Outcome, ra.last.Why)
 		}
 		if ra.act.Status != got.Status {
