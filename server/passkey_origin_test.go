@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"strings"
@@ -41,21 +42,34 @@ func (p *browserPasskey) publicKeyHex() string {
 }
 
 func (p *browserPasskey) Stamp(body []byte) (string, string, error) {
-	d := sha256.Sum256(body)
-	enc := base64.RawURLEncoding.EncodeToString
-	cd, err := json.Marshal(map[string]string{"type": "webauthn.get", "challenge": enc([]byte(hex.EncodeToString(d[:]))), "origin": p.origin})
+	cd, err := json.Marshal(map[string]string{"type": "webauthn.get", "challenge": browserChallenge(body), "origin": p.origin})
 	if err != nil {
 		return "", "", err
 	}
+	return p.assert(cd, 0x01, 0) // user present, signCount 0
+}
+
+// browserChallenge is the challenge a browser writes for body: base64url,
+// unpadded, of the lowercase hex SHA-256 of body.
+func browserChallenge(body []byte) string {
+	d := sha256.Sum256(body)
+	return base64.RawURLEncoding.EncodeToString([]byte(hex.EncodeToString(d[:])))
+}
+
+// assert is the X-Stamp-WebAuthn header of an assertion over clientData,
+// made for p's relying party with the authenticatorData flags and signCount
+// given, signed by p's key.
+func (p *browserPasskey) assert(clientData []byte, flags byte, signCount uint32) (string, string, error) {
 	rp := sha256.Sum256([]byte(p.rpID))
-	authData := append(rp[:], 0x01, 0, 0, 0, 0) // user present, signCount 0
-	cdh := sha256.Sum256(cd)
+	authData := binary.BigEndian.AppendUint32(append(rp[:], flags), signCount)
+	cdh := sha256.Sum256(clientData)
 	signed := sha256.Sum256(append(append([]byte{}, authData...), cdh[:]...))
 	sig, err := ecdsa.SignASN1(rand.Reader, p.priv, signed[:])
 	if err != nil {
 		return "", "", err
 	}
-	hv, err := json.Marshal(keys.WebAuthnStamp{AuthenticatorData: enc(authData), ClientDataJSON: enc(cd), CredentialID: p.credentialID, Signature: enc(sig)})
+	enc := base64.RawURLEncoding.EncodeToString
+	hv, err := json.Marshal(keys.WebAuthnStamp{AuthenticatorData: enc(authData), ClientDataJSON: enc(clientData), CredentialID: p.credentialID, Signature: enc(sig)})
 	return keys.HeaderStampWebAuthn, string(hv), err
 }
 

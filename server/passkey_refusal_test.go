@@ -1,11 +1,6 @@
 package server
 
 import (
-	"crypto/ecdsa"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -28,22 +23,11 @@ func (p oddPasskey) Stamp(body []byte) (string, string, error) {
 	if p.over != nil {
 		body = p.over
 	}
-	d := sha256.Sum256(body)
-	enc := base64.RawURLEncoding.EncodeToString
-	cd, err := json.Marshal(map[string]string{"type": p.typ, "challenge": enc([]byte(hex.EncodeToString(d[:]))), "origin": p.origin})
+	cd, err := json.Marshal(map[string]string{"type": p.typ, "challenge": browserChallenge(body), "origin": p.origin})
 	if err != nil {
 		return "", "", err
 	}
-	rp := sha256.Sum256([]byte(p.rpID))
-	authData := append(rp[:], p.flags, 0, 0, 0, 0)
-	cdh := sha256.Sum256(cd)
-	signed := sha256.Sum256(append(append([]byte{}, authData...), cdh[:]...))
-	sig, err := ecdsa.SignASN1(rand.Reader, p.priv, signed[:])
-	if err != nil {
-		return "", "", err
-	}
-	hv, err := json.Marshal(keys.WebAuthnStamp{AuthenticatorData: enc(authData), ClientDataJSON: enc(cd), CredentialID: p.credentialID, Signature: enc(sig)})
-	return keys.HeaderStampWebAuthn, string(hv), err
+	return p.assert(cd, p.flags, 0)
 }
 
 // A passkey stamp refused for what it is (not an assertion, no user

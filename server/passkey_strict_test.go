@@ -1,12 +1,9 @@
 package server
 
 import (
-	"crypto/ecdsa"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -23,19 +20,7 @@ type writtenPasskey struct {
 }
 
 func (p writtenPasskey) Stamp(body []byte) (string, string, error) {
-	d := sha256.Sum256(body)
-	enc := base64.RawURLEncoding.EncodeToString
-	cd := []byte(p.write(enc([]byte(hex.EncodeToString(d[:]))), p.origin))
-	rp := sha256.Sum256([]byte(p.rpID))
-	authData := append(rp[:], 0x05, 0, 0, 0, 9) // user present and verified
-	cdh := sha256.Sum256(cd)
-	signed := sha256.Sum256(append(append([]byte{}, authData...), cdh[:]...))
-	sig, err := ecdsa.SignASN1(rand.Reader, p.priv, signed[:])
-	if err != nil {
-		return "", "", err
-	}
-	hv, err := json.Marshal(keys.WebAuthnStamp{AuthenticatorData: enc(authData), ClientDataJSON: enc(cd), CredentialID: p.credentialID, Signature: enc(sig)})
-	return keys.HeaderStampWebAuthn, string(hv), err
+	return p.assert([]byte(p.write(browserChallenge(body), p.origin)), 0x05, 9) // user present and verified
 }
 
 // A passkey's clientDataJSON is read as a browser writes it: a duplicated
