@@ -70,18 +70,8 @@ func TestEndToEndVoteReplyWithoutMyVoteIsNotCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target, _ := url.Parse(d.URL)
-	rp := httputil.NewSingleHostReverseProxy(target)
-	cache := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/public/v1/submit/approve_activity" {
-			w.Header().Set("Content-Type", "application/json")
-			w.Write(before)
-			return
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	defer cache.Close()
-	h := newHarnessWith(t, d.ClientAt(d.URL, "bob", api.WithExactStrings()), d.ClientAt(cache.URL, "bob", api.WithExactStrings()), theme.Options{Dark: true, NoColor: true}, 0)
+	cache := staleApproveCache(t, d, before)
+	h := newHarnessWith(t, d.ClientAt(d.URL, "bob", api.WithExactStrings()), d.ClientAt(cache, "bob", api.WithExactStrings()), theme.Options{Dark: true, NoColor: true}, 0)
 	h.selectActivityID(act.ID)
 	h.key("a")
 	h.key("y")
@@ -94,4 +84,22 @@ func TestEndToEndVoteReplyWithoutMyVoteIsNotCounted(t *testing.T) {
 	if got, _ := alice.GetActivity(ctx, act.ID); got == nil || len(got.Votes) != 1 {
 		t.Fatalf("the cache forwarded the vote: %+v", got)
 	}
+}
+
+// staleApproveCache is a cache in front of d that answers every approval
+// with before (the activity as read before the vote) without forwarding it,
+// and passes everything else on; it returns its URL.
+func staleApproveCache(t *testing.T, d *servertest.Demo, before []byte) string {
+	target, _ := url.Parse(d.URL)
+	rp := httputil.NewSingleHostReverseProxy(target)
+	cache := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/public/v1/submit/approve_activity" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(before)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(cache.Close)
+	return cache.URL
 }

@@ -2,10 +2,6 @@ package screens
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"sync/atomic"
 	"testing"
 
@@ -97,18 +93,8 @@ func TestStaleVoteWithWhoamiOfRequesterIsNotCounted(t *testing.T) {
 		}
 		return reply
 	})
-	target, _ := url.Parse(d.URL)
-	rp := httputil.NewSingleHostReverseProxy(target)
-	cache := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/public/v1/submit/approve_activity" {
-			w.Header().Set("Content-Type", "application/json")
-			w.Write(before)
-			return
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	defer cache.Close()
-	h := newHarnessWith(t, d.ClientAt(rw, "bob", api.WithExactStrings()), d.ClientAt(cache.URL, "bob", api.WithExactStrings()), theme.Options{Dark: true, NoColor: true}, 0)
+	cache := staleApproveCache(t, d, before)
+	h := newHarnessWith(t, d.ClientAt(rw, "bob", api.WithExactStrings()), d.ClientAt(cache, "bob", api.WithExactStrings()), theme.Options{Dark: true, NoColor: true}, 0)
 	h.selectActivityID(act.ID)
 	h.key("a")
 	h.key("y")
