@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/profile"
 	"github.com/vigil-console/vigil/proof"
 )
 
@@ -203,14 +204,14 @@ func (f *commonProofFlags) options(ctx context.Context, c proc) (proof.Options, 
 		o.AllowedManifestHashes = append(o.AllowedManifestHashes, b)
 	}
 	for _, h := range f.expectPivot {
-		b, err := parsePivotPin(h)
+		b, err := profile.ParsePivotHash(h)
 		if err != nil {
-			return o, usagef("--expect-pivot %q: %v", h, err)
+			return o, usagef("--expect-pivot %s: %v", pinExcerpt(h), err)
 		}
 		o.ExpectedPivotHashes = append(o.ExpectedPivotHashes, b)
 	}
 	if f.expectQuorumKey != "" {
-		b, err := parseQuorumKeyPin(f.expectQuorumKey)
+		b, err := profile.ParseQuorumKey(f.expectQuorumKey)
 		if err != nil {
 			return o, usagef("--expect-quorum-key: %v", err)
 		}

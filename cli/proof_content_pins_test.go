@@ -94,9 +94,9 @@ func TestProofContentPinFlagsRefused(t *testing.T) {
 	}{
 		{[]string{"--expect-pivot", "abcd"}, "--expect-pivot \"abcd\": must be 64 hex digits"},
 		{[]string{"--expect-quorum-key", "zz"}, "--expect-quorum-key: must be 260 hex digits"},
-		{[]string{"--expect-manifest-set", "2:" + key}, "threshold 2: give the fewest approvals the manifest set must require, from 1 to the 1 members"},
-		{[]string{"--expect-manifest-set", "1:" + key + "," + key}, "members 1 and 2 are the same key"},
-		{[]string{"--expect-manifest-set", "1:04ab"}, "member 1 must be 260 hex digits"},
+		{[]string{"--expect-manifest-set", "2:" + key}, "--expect-manifest-set: threshold: is 2; give the fewest approvals the manifest set must require, from 1 to the 1 members"},
+		{[]string{"--expect-manifest-set", "1:" + key + "," + key}, "--expect-manifest-set: members: entries 1 and 2 are the same key"},
+		{[]string{"--expect-manifest-set", "1:04ab"}, "--expect-manifest-set: members: entry 1 must be 260 hex digits"},
 		{[]string{"--expect-manifest-set", fixtureBootProof}, "is not a manifest set as --json prints it"},
 	} {
 		code, _, errOut := runProof(t, "", append([]string{"verify", "--boot-proof", fixtureBootProof}, tc.args...)...)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vigil-console/vigil/internal/userfile"
+	"github.com/vigil-console/vigil/profile"
 	"github.com/vigil-console/vigil/proof"
 	"github.com/vigil-console/vigil/screens"
 )
@@ -83,14 +84,15 @@ func readRootFile(path string) ([]byte, error) {
 	return b, nil
 }
 
-// profileContentPins maps the profile's pins of a manifest's content
-// (validated when the config was read) into s.
+// profileContentPins maps the profile's pins of a manifest's content into s.
+// They were checked when the config was read, by the same parsers; an error
+// here names the key, never the value.
 func profileContentPins(p Profile, s *screens.ProofSettings) error {
 	for app, list := range p.ExpectedPivotHashes {
 		for _, h := range list {
-			b, err := parsePivotPin(h)
+			b, err := profile.ParsePivotHash(h)
 			if err != nil {
-				return fmt.Errorf("profile %q expected_pivot_hashes.%s: %q %w", p.Name, app, h, err)
+				return fmt.Errorf("profile %q expected_pivot_hashes.%s: %w", p.Name, app, err)
 			}
 			if s.ExpectedPivotHashes == nil {
 				s.ExpectedPivotHashes = map[string][][]byte{}
@@ -109,7 +111,7 @@ func profileContentPins(p Profile, s *screens.ProofSettings) error {
 		s.ExpectedManifestSets[app] = set
 	}
 	for app, h := range p.ExpectedQuorumKeys {
-		b, err := parseQuorumKeyPin(h)
+		b, err := profile.ParseQuorumKey(h)
 		if err != nil {
 			return fmt.Errorf("profile %q expected_quorum_keys.%s: %w", p.Name, app, err)
 		}

@@ -21,6 +21,10 @@ const maxManifestSize = 1 << 20
 // costs seconds to check and to show.
 const maxSetMembers = 64
 
+// MaxSetMembers is maxSetMembers for the packages that read pins of a
+// manifest set (profile.MaxManifestSetMembers must equal it).
+const MaxSetMembers = maxSetMembers
+
 // envelope is a decoded QOS manifest envelope.
 type envelope struct {
 	manifest       *Manifest
