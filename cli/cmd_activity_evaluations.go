@@ -35,15 +35,16 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 	var rows [][]string
 	act, decided := noPolicyExplainer(ctx, client, id)
 	for _, e := range evals {
+		kind := storedOf(act, e) // once per evaluation, for each of its rows
 		if len(e.PolicyEvaluations) == 0 {
 			// No policy ran (the root quorum decided, DESIGN.md §4): the row
 			// still says how the vote was judged, or the trail would miss the
 			// evaluation that completed the activity.
-			outcome, why := decided(e)
+			outcome, why := decided(e, kind)
 			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), outcome, why})
 			continue
 		}
-		rejection := rejectionOf(act, e)
+		rejection := rejectionOf(kind)
 		if rejection == api.OutcomeRequiresConsensus {
 			// The policies ran, but the service decides nothing on a
 			// rejection: their outcomes must not read as what it did.
@@ -66,7 +67,7 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 			}
 			if rejection != "" && o.PolicyID != "" {
 				name += " (on a rejection: decided nothing)" // read alone, the row still says so
-			} else if note := notReturnedNote(act, e); note != "" && o.PolicyID != "" {
+			} else if note := notReturnedNote(kind); note != "" && o.PolicyID != "" {
 				name += " " + note
 			}
 			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), api.SanitizeID(o.Outcome), name})
@@ -75,15 +76,21 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 	return table(c.stdout, []string{"EVALUATION", "AT", "VOTE", "OUTCOME", "POLICY"}, rows)
 }
 
-// rejectionOf is what the service did on e when its vote is a rejection
-// (policy.StoredOutcome): OUTCOME_REJECTED when it ended the activity,
-// OUTCOME_REQUIRES_CONSENSUS when it left it waiting; "" for an approval, or
-// when act (nil: it could not be read) cannot tell.
-func rejectionOf(act *api.Activity, e api.PolicyEvaluation) string {
+// storedOf is policy.StoredOutcome of e on act, worked out once per
+// evaluation and passed to what shows its rows; the zero Stored (nothing
+// known) when act (nil) could not be read.
+func storedOf(act *api.Activity, e api.PolicyEvaluation) policy.Stored {
 	if act == nil {
-		return ""
+		return policy.Stored{}
 	}
-	kind := policy.StoredOutcome(*act, e)
+	return policy.StoredOutcome(*act, e)
+}
+
+// rejectionOf is what the service did on an evaluation whose vote is a
+// rejection, by its kind (storedOf): OUTCOME_REJECTED when it ended the
+// activity, OUTCOME_REQUIRES_CONSENSUS when it left it waiting; "" for an
+// approval, or when the activity could not be read to tell.
+func rejectionOf(kind policy.Stored) string {
 	if !kind.Decided || kind.NotReturned {
 		return ""
 	}
@@ -91,14 +98,11 @@ func rejectionOf(act *api.Activity, e api.PolicyEvaluation) string {
 }
 
 // notReturnedNote marks the policy rows of an evaluation whose vote the
-// service no longer returns (act is read after the evaluations): shown as
-// stored, and, while the activity still waits, as deciding nothing. ""
-// otherwise, or when act could not be read.
-func notReturnedNote(act *api.Activity, e api.PolicyEvaluation) string {
-	if act == nil {
-		return ""
-	}
-	switch kind := policy.StoredOutcome(*act, e); {
+// service no longer returns (the activity is read after the evaluations):
+// shown as stored, and, while the activity still waits, as deciding
+// nothing. "" otherwise, or when the activity could not be read.
+func notReturnedNote(kind policy.Stored) string {
+	switch {
 	case kind.Waiting:
 		return "(" + policy.StillWaits + ")"
 	case kind.NotReturned:
@@ -126,8 +130,8 @@ func rejecter(act *api.Activity, voteID string) string {
 // evaluations) is not decided again: the service no longer returns it. When the
 // activity, the users or the quorum cannot be read, it says only that no
 // policy ran.
-func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api.Activity, func(api.PolicyEvaluation) (outcome, why string)) {
-	unknown := func(api.PolicyEvaluation) (string, string) {
+func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api.Activity, func(api.PolicyEvaluation, policy.Stored) (outcome, why string)) {
+	unknown := func(api.PolicyEvaluation, policy.Stored) (string, string) {
 		return "-", "(no policy ran: decided by the root quorum alone)"
 	}
 	act, err := client.GetActivity(ctx, id)
@@ -143,9 +147,10 @@ func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api
 		return act, unknown
 	}
 	members := policy.Members(users, *configs)
-	return act, func(e api.PolicyEvaluation) (string, string) {
-		// Why quotes the users' exact names (api.Quote): escaped once.
-		if kind := policy.StoredOutcome(*act, e); kind.NotReturned {
+	return act, func(e api.PolicyEvaluation, kind policy.Stored) (string, string) {
+		// kind is storedOf(act, e). Why quotes the users' exact names
+		// (api.Quote): escaped once.
+		if kind.NotReturned {
 			return "-", "(no policy ran; " + policy.ErrVoteNotReturned.Error() + ": not decided again)"
 		} else if kind.Decided {
 			return api.SanitizeID(kind.Outcome), "(no policy ran) " + ui.Clean(kind.Why)
@@ -155,7 +160,7 @@ func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api
 		// is judged exactly here too.
 		in, err := policy.InputUpToVote(*act, members, e.VoteID, e.CreatedAt.Time())
 		if err != nil {
-			return unknown(e)
+			return unknown(e, kind)
 		}
 		d := policy.Decide(nil, in, policy.QuorumOf(configs.Quorum), policy.RootOnly(act.Type))
 		x := policy.Explain(d)

@@ -49,8 +49,9 @@ type activityDetail struct {
 }
 
 // activityDetailMsg brings the fresh record, the policy evaluations or the app
-// proofs of an activity (one of the three). gen is the loadExtras that asked
-// for evaluations or proofs.
+// proofs of an activity (one of the three; the evaluations may come with the
+// record read again after them, evals_reread.go). gen is the loadExtras that
+// asked for evaluations or proofs.
 type activityDetailMsg struct {
 	id       string
 	gen      int
@@ -139,12 +140,19 @@ func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
 		d.mfa = nil // settled: nothing is left to satisfy
 	}
 	d.loading += 2
-	id, client := d.activity.ID, c.Reader
+	id, act, client := d.activity.ID, d.activity, c.Reader
 	evals := func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		e, err := client.GetPolicyEvaluations(ctx, id)
-		return activityDetailMsg{id: id, gen: gen, evals: &e, err: err}
+		msg := activityDetailMsg{id: id, gen: gen, evals: &e, err: err}
+		if err == nil && voteMissing(act, e) {
+			// act was read before the evaluations: a vote may have landed
+			// since. The copy read now comes with them (sent no earlier
+			// than gen, in the screen's sequence).
+			msg.activity, msg.sent = readAfterEvaluations(ctx, client, id), gen
+		}
+		return msg
 	}
 	proofs := func() tea.Msg {
 		ctx, cancel := c.ctx()
@@ -162,25 +170,17 @@ func (d *activityDetail) apply(msg activityDetailMsg, order copyOrder, c *Common
 		return
 	}
 	d.loading = max(d.loading-1, 0)
+	record := msg.activity != nil || (msg.evals == nil && msg.proofs == nil)
+	if record {
+		d.takeRecord(msg, order, c)
+	}
 	if (msg.evals != nil || msg.proofs != nil) && msg.gen != d.extrasGen {
+		if record {
+			d.render(c)
+		}
 		return // superseded by a later loadExtras
 	}
 	switch {
-	case msg.activity != nil || (msg.evals == nil && msg.proofs == nil):
-		// Only the reply to the newest read that landed says whether the
-		// record could be refreshed: an older one's verdict is no news.
-		if msg.sent >= d.recordSent {
-			d.recordSent = msg.sent
-			d.recordErr = ""
-			if msg.err != nil {
-				d.recordErr = errorText(msg.err)
-			}
-		}
-		if msg.err == nil && msg.activity.ID == d.activity.ID && !olderOrdered(*msg.activity, order, d.activity, d.order, c.Now()) {
-			// A fetch sent before your vote and answered after it would
-			// show the vote undone (as in follow).
-			d.activity, d.order = *msg.activity, order
-		}
 	case msg.evals != nil:
 		d.evalErr = ""
 		if msg.err != nil {
@@ -202,6 +202,25 @@ func (d *activityDetail) apply(msg activityDetailMsg, order copyOrder, c *Common
 		}
 	}
 	d.render(c)
+}
+
+// takeRecord takes a reply's copy of the record (the evaluations' reply may
+// bring one, read after them) when it is not older than the one shown.
+func (d *activityDetail) takeRecord(msg activityDetailMsg, order copyOrder, c *Common) {
+	// Only the reply to the newest read that landed says whether the
+	// record could be refreshed: an older one's verdict is no news.
+	if msg.sent >= d.recordSent {
+		d.recordSent = msg.sent
+		d.recordErr = ""
+		if msg.err != nil {
+			d.recordErr = errorText(msg.err)
+		}
+	}
+	if msg.err == nil && msg.activity.ID == d.activity.ID && !olderOrdered(*msg.activity, order, d.activity, d.order, c.Now()) {
+		// A fetch sent before your vote and answered after it would
+		// show the vote undone (as in follow).
+		d.activity, d.order = *msg.activity, order
+	}
 }
 
 func fmtTime(now time.Time, t api.Time) string {

@@ -3,7 +3,6 @@ package screens
 import (
 	"context"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,11 +19,8 @@ import (
 // alice's waiting evaluation read "approved by the root quorum". It must say
 // its round's votes are gone and show the stored outcomes.
 func TestEvaluationOfEndedRoundNotDecidedAgain(t *testing.T) {
-	var offset atomic.Int64
-	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
-	d := servertest.StartDemoOn(t, clock)
+	_, offset, client := clockedDemo(t)
 	ctx := context.Background()
-	client := func(name string) *api.Client { return d.ClientAt(d.URL, name, api.WithClock(clock)) }
 	act, err := client("alice").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "old round", Effect: api.EffectAllow,
 		Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'"})
 	if err != nil {

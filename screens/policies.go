@@ -63,6 +63,9 @@ type Policies struct {
 	// askedUnknown are the unknown policy ids an evaluation named that
 	// made the policies reload (askForUnknownPolicies).
 	askedUnknown map[string]bool
+	// notReturned are the recent last evaluations whose vote a read after
+	// them did not hold, as of the last recent load: not read again for.
+	notReturned notReturnedEvals
 }
 
 // policiesData is one load: the policies, what explaining needs, and the
@@ -90,6 +93,10 @@ type recentActivity struct {
 	last  *explained // nil when it has no evaluation
 	// err: its evaluations could not be read ("" when they were).
 	err string
+	// notReturned: the last evaluation's vote is not in act, read after
+	// the evaluations (now or at an earlier load): the service no longer
+	// returns it.
+	notReturned bool
 }
 
 type policiesLoadedMsg struct {
@@ -109,6 +116,8 @@ type policiesRecentMsg struct {
 	// held is the activity chosen in the editor read again, when it is no
 	// longer among recent (nil when it is, none is chosen, or the read failed).
 	held *recentActivity
+	// notReturned is notReturnedOf(recent).
+	notReturned notReturnedEvals
 }
 
 // recentFetches is how many evaluation reads run at once.

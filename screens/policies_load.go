@@ -3,6 +3,7 @@ package screens
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -52,11 +53,14 @@ func (p *Policies) load() tea.Cmd {
 // policies loaded (CPU work: in the command, not in Update). An activity
 // whose evaluations cannot be read is kept, marked, not the whole load lost.
 // An activity whose last evaluation's vote is not in the list's copy (it may
-// have landed between the two reads) is read again after its evaluations.
+// have landed between the two reads) is read again after its evaluations,
+// unless an earlier load's read after that evaluation already did not hold
+// its vote (p.notReturned).
 func (p *Policies) loadRecent() tea.Cmd {
 	p.recentGen++
 	p.recentLoading = true
 	gen, c, client, ectx, held := p.recentGen, p.c, p.c.Reader, p.data.ctx, p.heldID()
+	known := maps.Clone(p.notReturned) // the command's own: Update replaces p's
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		acts, err := client.ListActivities(ctx, api.ListActivitiesOptions{Limit: recentActivities})
@@ -81,14 +85,18 @@ func (p *Policies) loadRecent() tea.Cmd {
 				case len(evs) > 0:
 					ra.evals = evs
 					last := evs[len(evs)-1]
-					if policy.StoredOutcome(a, last).NotReturned {
+					switch {
+					case !policy.StoredOutcome(a, last).NotReturned:
+					case known.has(a.ID, last):
+						// A read after it did not hold its vote, at an
+						// earlier load: votes do not come back.
+						ra.notReturned = true
+					default:
 						// The list was read before the evaluations: a vote
-						// may have landed since. Read the activity again, as
-						// the CLI does (after the evaluations); only a vote
-						// missing from that read is one the service no
-						// longer returns.
-						if cur, err := client.GetActivity(ctx, a.ID); err == nil && cur != nil && cur.ID == a.ID {
+						// may have landed since (evals_reread.go).
+						if cur := readAfterEvaluations(ctx, client, a.ID); cur != nil {
 							ra.act = *cur
+							ra.notReturned = policy.StoredOutcome(*cur, last).NotReturned
 						}
 					}
 					ex := explainEvaluation(ectx, ra.act, last)
@@ -98,7 +106,7 @@ func (p *Policies) loadRecent() tea.Cmd {
 			})
 		}
 		wg.Wait()
-		msg := policiesRecentMsg{gen: gen, recent: recent, at: c.Now()}
+		msg := policiesRecentMsg{gen: gen, recent: recent, at: c.Now(), notReturned: notReturnedOf(recent)}
 		msg.held = readHeld(c, client, held, acts)
 		for _, ra := range recent {
 			if ra.err != "" {
@@ -171,6 +179,7 @@ func (p *Policies) takeRecent(msg policiesRecentMsg) tea.Cmd {
 		p.recentErr = errorText(msg.err)
 	} else {
 		p.recentErr, p.recentLoaded, p.recentFetched = "", true, msg.at
+		p.notReturned = msg.notReturned
 		p.data.recent, p.data.unread, p.data.unreadErr = msg.recent, msg.unread, ""
 		if msg.unreadErr != nil {
 			p.data.unreadErr = msg.unreadErr.Error()

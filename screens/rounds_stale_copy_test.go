@@ -13,6 +13,17 @@ import (
 	"github.com/vigil-console/vigil/ui/theme"
 )
 
+// clockedDemo starts the local service on a clock the test moves (offset,
+// added to this machine's: 25 h on, a 24-hour round has ended); client is
+// a member's client on that clock.
+func clockedDemo(t *testing.T) (d *servertest.Demo, offset *atomic.Int64, client func(name string) *api.Client) {
+	t.Helper()
+	offset = new(atomic.Int64)
+	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	d = servertest.StartDemoOn(t, clock)
+	return d, offset, func(name string) *api.Client { return d.ClientAt(d.URL, name, api.WithClock(clock)) }
+}
+
 // recentRaceOf runs the Policies screen's recent load through r, whose hook
 // (bob's vote) runs right after the list of activities is read, and returns
 // the recent entry of id.
@@ -41,11 +52,8 @@ func recentRaceOf(t *testing.T, r *voteAfterList, sub Submitter, id string, hook
 // votes" in the list's copy proves nothing: the activity is read again, and
 // bob's approval is explained as the current round's, as the CLI does.
 func TestVoteAfterListOnExpiredRoundNotCalledEarlierRound(t *testing.T) {
-	var offset atomic.Int64
-	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
-	d := servertest.StartDemoOn(t, clock)
+	d, offset, client := clockedDemo(t)
 	ctx := context.Background()
-	client := func(name string) *api.Client { return d.ClientAt(d.URL, name, api.WithClock(clock)) }
 	act, err := client("alice").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "expired-then-bob", UserIDs: []string{}})
 	if err != nil || act.Status != api.StatusConsensusNeeded {
 		t.Fatalf("propose: %+v %v", act, err)
@@ -77,11 +85,8 @@ func TestVoteAfterListOnExpiredRoundNotCalledEarlierRound(t *testing.T) {
 // again, shown completed, and the deciding approval is not called an earlier
 // round's.
 func TestClockStepBackNotCalledEarlierRound(t *testing.T) {
-	var offset atomic.Int64
-	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
-	d := servertest.StartDemoOn(t, clock)
+	d, offset, client := clockedDemo(t)
 	ctx := context.Background()
-	client := func(name string) *api.Client { return d.ClientAt(d.URL, name, api.WithClock(clock)) }
 	act, err := client("alice").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "clock-back", UserIDs: []string{}})
 	if err != nil || act.Status != api.StatusConsensusNeeded {
 		t.Fatalf("propose: %+v %v", act, err)
@@ -116,11 +121,8 @@ func TestClockStepBackNotCalledEarlierRound(t *testing.T) {
 // Policies.decided does not file the tag under the allow policy, and the
 // explanation says it still waits.
 func TestDecidedSkipsWaitingActivityWhoseVoteIsNotReturned(t *testing.T) {
-	var offset atomic.Int64
-	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
-	d := servertest.StartDemoOn(t, clock)
+	_, offset, client := clockedDemo(t)
 	ctx := context.Background()
-	client := func(name string) *api.Client { return d.ClientAt(d.URL, name, api.WithClock(clock)) }
 	tag, err := client("operator").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "decided-waiting-day", UserIDs: []string{}})
 	if err != nil || tag.Status != api.StatusConsensusNeeded {
 		t.Fatalf("create_user_tag: %+v %v", tag, err)
