@@ -240,8 +240,12 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			if err := printActivity(c.stdout, a); err != nil {
+			users, note := oidcUsers(ctx, client, a)
+			if err := printActivityNaming(c.stdout, a, users); err != nil {
 				return err
+			}
+			if note != "" {
+				fmt.Fprintln(c.stderr, "vigil: note: "+strings.Trim(note, "()"))
 			}
 			if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
 				_, err = fmt.Fprint(c.stdout, "\n"+refs)
