@@ -240,8 +240,12 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			if err := printActivity(c.stdout, a); err != nil {
+			users, note := oidcUsers(ctx, client, a)
+			if err := printActivityNaming(c.stdout, a, users); err != nil {
 				return err
+			}
+			if note != "" {
+				fmt.Fprintln(c.stderr, "vigil: note: "+strings.Trim(note, "()"))
 			}
 			if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
 				_, err = fmt.Fprint(c.stdout, "\n"+refs)
@@ -378,36 +382,13 @@ func failedRun(a *api.Activity) error {
 }
 
 // voteOutcome settles a vote whose reply was lost by reading the activity
-// again: the vote is there (ending as if the reply had come: exit 0, or 1
-// when the approval made it run and the run FAILED, with a note) or it is
-// not yet (exitOutcomeUnknown: it may still arrive; voting again is safe, a
-// second vote is refused). The errors quote sendErr without wrapping it.
-// The vote is the one api.VoteSince finds since before, the read voted
-// from, by me, who the voter was read to be before the vote (read again
-// here when that failed). When the activity or who you are cannot be read,
-// or before already showed a vote by me, the outcome is unknown too
-// (exitOutcomeUnknown).
+// again (settleVote): the vote is there (ending as if the reply had come:
+// exit 0, or 1 when the approval made it run and the run FAILED, with a
+// note) or the outcome is unknown (exitOutcomeUnknown).
 func voteOutcome(ctx context.Context, c proc, client *api.Client, before shownActivity, me string, approve, asJSON bool, sendErr error) error {
-	verb := map[bool]string{true: "approve", false: "reject"}[approve]
-	id := before.ID
-	a, err := getActivityShown(ctx, client, id)
+	a, err := settleVote(ctx, client, before, me, approve, sendErr)
 	if err != nil {
-		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; and reading the activity to see whether the vote counted failed too (%v): check with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, err, id)}
-	}
-	if me == "" {
-		me = voterID(ctx, client)
-	}
-	mine, doubt := api.VoteSince(me, before.exact, a.exact)
-	if doubt != "" {
-		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; %s: check whether your vote is listed with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, doubt, id)}
-	}
-	if mine == nil {
-		// Not "nothing was recorded" (exit 1): the vote may still be on its
-		// way, or being handled, and land after this read.
-		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; %s (it is %s): check with 'vigil activity get %s'", verb, id, sendErr, api.VoteNotYetText, a.Status, id)}
-	}
-	if (mine.Selection == api.VoteApproved) != approve {
-		return fmt.Errorf("%s %s: %v; the activity shows you had already %s it, and a vote cannot be changed (it is %s)", verb, id, sendErr, votedText(mine), a.Status)
+		return err
 	}
 	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n", sendErr)
 	if err := showActivity(ctx, c, client, a, asJSON); err != nil {

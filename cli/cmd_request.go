@@ -20,6 +20,10 @@ that could act on a terminal escaped). Exit status 1 when the status is not 2xx;
 4 (outcome unknown, look before sending again) for a submit answered 5xx, or
 2xx with a reply that names no activity (a proxy's page) or another activity
 than the request's (another organization, type or fingerprint).
+A vote (an approve_activity or reject_activity body) is checked as 'vigil
+activity approve' checks one: its reply must show the vote on the activity
+whose fingerprint the body names, found among those waiting for votes before
+sending; else exit 4, saying so.
 
 --stamp-only sends nothing: it prints the request line (POST URL), the stamp and
 Content-Type header lines and, after a blank line, the body byte for byte, for
@@ -106,6 +110,12 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 		_, err = c.stdout.Write(data)
 		return err
 	}
+	var vote *requestVote
+	if submit {
+		if vote, err = readRequestVote(ctx, client, data); err != nil {
+			return err
+		}
+	}
 	reply, err := client.Send(ctx, *path, data)
 	if err != nil {
 		return fmt.Errorf("request: %w", err)
@@ -129,6 +139,10 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 		// Another activity's reply (a cache's, a proxy's) says nothing of this one.
 		outcome = &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d %s, but %s: outcome unknown, the submit may have been recorded; look with 'vigil activity list --limit 10' before sending it again",
 			reply.Status, http.StatusText(reply.Status), why)}
+	} else if submit && vote != nil {
+		// As 'vigil activity approve': the reply must show the vote on
+		// the activity voted on, not merely carry its fingerprint.
+		outcome = vote.check(ctx, c, client, reply.Status, reply.Body)
 	}
 	var werr error
 	if json.Valid(reply.Body) && len(reply.Body) > 0 {

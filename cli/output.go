@@ -144,15 +144,9 @@ func activityRequester(a *api.Activity) string {
 // (idRefsBlock). For a feature change it says the value the new one replaces,
 // as the console's approval view does: what the vote removes is part of it.
 func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivity) string {
-	var users []api.User
-	note := ""
-	// An intent shown field by field may hold an oidcToken too (the real
-	// service's createOauthProvidersIntent): its member is named the same.
-	if a.exact.Intent.OauthIntent != nil || holdsOIDCToken(a.exact.Intent) {
-		var err error
-		if users, err = client.ListUsers(ctx); err != nil {
-			users, note = nil, "\n(the organization's users could not be listed, so the user the token's subject is linked to is not named)"
-		}
+	users, note := oidcUsers(ctx, client, a)
+	if note != "" {
+		note = "\n" + note
 	}
 	if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
 		note += "\n" + strings.TrimSuffix(refs, "\n")
@@ -262,6 +256,12 @@ func quotedKeys(keys []string) []string {
 // stands, the votes, and the result or failure. Every value comes from the
 // exact record and is escaped here, once.
 func printActivity(w io.Writer, shown shownActivity) error {
+	return printActivityNaming(w, shown, nil)
+}
+
+// printActivityNaming is printActivity naming, among users, the user an
+// OIDC token in the intent is linked to (nil: not named).
+func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) error {
 	a := shown.exact
 	votes := make([]string, 0, len(a.Votes))
 	for _, v := range a.Votes {
@@ -285,7 +285,7 @@ func printActivity(w io.Writer, shown shownActivity) error {
 	}
 	// The intent as the vote prompt shows it, its lines under its head, so
 	// that an expression of several lines reads as it was written.
-	intentHead, intentBody := intentShown(shown, nil)
+	intentHead, intentBody := intentShown(shown, users)
 	err := fields(w,
 		"id", api.SanitizeID(a.ID),
 		"type", api.Sanitize(a.Type),

@@ -35,3 +35,38 @@ func checkVoteReply(id, userID string, approve bool, before *api.Activity, after
 	}
 	return sorted, nil
 }
+
+// settleVote reads the activity again after a vote whose reply was lost or
+// unclear (sendErr says how) and returns it when it shows the vote: the one
+// api.VoteSince finds since before, the read voted from, by me, who the
+// voter was read to be before the vote (read again here when that failed).
+// Otherwise the error says why: the vote is not there yet
+// (exitOutcomeUnknown: it may still arrive; voting again is safe, a second
+// vote is refused), the activity or who you are cannot be read, or before
+// already showed a vote by me (exitOutcomeUnknown too), or the activity
+// shows the other vote, cast earlier (exit 1). The errors quote sendErr
+// without wrapping it.
+func settleVote(ctx context.Context, client *api.Client, before shownActivity, me string, approve bool, sendErr error) (shownActivity, error) {
+	verb := map[bool]string{true: "approve", false: "reject"}[approve]
+	id := before.ID
+	a, err := getActivityShown(ctx, client, id)
+	if err != nil {
+		return a, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; and reading the activity to see whether the vote counted failed too (%v): check with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, err, id)}
+	}
+	if me == "" {
+		me = voterID(ctx, client)
+	}
+	mine, doubt := api.VoteSince(me, before.exact, a.exact)
+	if doubt != "" {
+		return a, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; %s: check whether your vote is listed with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, doubt, id)}
+	}
+	if mine == nil {
+		// Not "nothing was recorded" (exit 1): the vote may still be on its
+		// way, or being handled, and land after this read.
+		return a, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; %s (it is %s): check with 'vigil activity get %s'", verb, id, sendErr, api.VoteNotYetText, a.Status, id)}
+	}
+	if (mine.Selection == api.VoteApproved) != approve {
+		return a, fmt.Errorf("%s %s: %v; the activity shows you had already %s it, and a vote cannot be changed (it is %s)", verb, id, sendErr, votedText(mine), a.Status)
+	}
+	return a, nil
+}

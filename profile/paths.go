@@ -1,18 +1,21 @@
 package profile
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 )
 
 // resolveConfigPath makes a config-relative path absolute; "~/" is the home
-// directory, which must then be known and absolute: taken as relative, the
-// path would be a directory named "~" beside the config (or one under the
-// working directory), where keys would be written and not found again.
+// directory, which must then be known and absolute, and "~user/" that
+// user's (ExpandHome): taken as relative, the path would be a directory
+// named "~" beside the config (or one under the working directory), where
+// keys would be written and not found again.
 func resolveConfigPath(dir, p string) (string, error) {
-	if strings.HasPrefix(p, "~/") {
+	if strings.HasPrefix(p, "~") {
 		home, _ := os.UserHomeDir()
 		return ExpandHome(p, home)
 	}
@@ -23,15 +26,22 @@ func resolveConfigPath(dir, p string) (string, error) {
 }
 
 // ExpandHome returns p with a leading "~/" (or p "~" alone) replaced by the
-// home directory home, as a shell does. Anything else is returned as it is.
-// A command-line flag needs it as much as the config does: shells leave a
-// "~" after "=" (--dir=~/keys) as it is. home must be absolute: taken
-// literally, the path would be a directory named "~" under the working
-// directory, where a key would be written and not found again.
+// home directory home, and a leading "~user/" (or "~user" alone) by that
+// user's home directory (os/user.Lookup), as a shell does. Anything else is
+// returned as it is. A command-line flag needs it as much as the config
+// does: shells leave a "~" after "=" (--dir=~/keys) as it is. The home
+// directory must be absolute: taken literally, the path would be a
+// directory named "~" under the working directory, where a key would be
+// written and not found again. An unknown user is an error for the same
+// reason.
 func ExpandHome(p, home string) (string, error) {
-	rest, ok := strings.CutPrefix(p, "~/")
-	if !ok && p != "~" {
+	after, ok := strings.CutPrefix(p, "~")
+	if !ok {
 		return p, nil
+	}
+	name, rest, _ := strings.Cut(after, "/")
+	if name != "" {
+		return expandUserHome(p, name, rest)
 	}
 	if !filepath.IsAbs(home) {
 		why := "it is not set"
@@ -41,4 +51,22 @@ func ExpandHome(p, home string) (string, error) {
 		return "", fmt.Errorf("%q: \"~/\" needs HOME set to an absolute path (%s); set it, or give an absolute path", p, why)
 	}
 	return filepath.Join(home, rest), nil
+}
+
+// expandUserHome is p, "~name/rest", with "~name" replaced by the home
+// directory of the user name.
+func expandUserHome(p, name, rest string) (string, error) {
+	u, err := user.Lookup(name)
+	if err != nil {
+		why := "there is no such user on this system"
+		if !errors.As(err, new(user.UnknownUserError)) {
+			why = fmt.Sprintf("looking the user up failed: %q", err.Error())
+		}
+		return "", fmt.Errorf("%q: %q means the home directory of user %q, and %s; check the name, give an absolute path, or write %q for a path that starts with a \"~\"",
+			p, "~"+name+"/", name, why, "./"+p)
+	}
+	if !filepath.IsAbs(u.HomeDir) {
+		return "", fmt.Errorf("%q: user %q has no absolute home directory (it is %q); give an absolute path", p, name, u.HomeDir)
+	}
+	return filepath.Join(u.HomeDir, rest), nil
 }

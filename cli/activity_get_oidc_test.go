@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// 'vigil activity get' of an oauth activity names the user the token's
+// subject is linked to, as the vote prompt does: whoever reads the activity
+// learns whose account it touches, not only an unverified subject.
+func TestActivityGetNamesWhomAnOauthTokenSignsIn(t *testing.T) {
+	e := newVerbEnv(t)
+	target, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targetHex := hex.EncodeToString(target.PublicKey().Bytes())
+	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol", api.OauthNonce(targetHex))
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, err := e.client("carol").OAuth(context.Background(), api.OauthParams{OidcToken: token, TargetPublicKey: targetHex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := e.run("", "activity", "get", "--profile", "bob", act.ID)
+	wantExit(t, "activity get", code, exitOK, out, errOut)
+	want := "user:  " + api.NameWithID("carol", e.userID("carol"))
+	if !strings.Contains(out, want) {
+		t.Errorf("activity get does not name the linked user (%q):\n%s", want, out)
+	}
+	for _, part := range strings.Split(token, ".") {
+		if strings.Contains(out+errOut, part) {
+			t.Fatalf("activity get shows the token:\n%s", out)
+		}
+	}
+}

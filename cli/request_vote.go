@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// A vote sent with 'vigil request' names only a fingerprint. Its reply is
+// checked as 'vigil activity approve' checks one (checkVoteReply): against
+// the activity the fingerprint names, found before sending, and the vote
+// read since. A reply about another activity, or without the vote, is then
+// not taken for the vote's outcome.
+
+// requestVote is a vote body of 'vigil request', as read before it is sent.
+type requestVote struct {
+	approve bool
+	fp      string        // the fingerprint voted on, as the body has it
+	me      string        // who the profile's key signs in as ("" unknown)
+	before  shownActivity // the waiting activity fp names; nil Activity when none
+	why     string        // why before was not found, when it was not
+}
+
+// voteBodyOf reads a vote from the body of a raw request: its fingerprint and
+// whether it approves. ok is false for any other body.
+func voteBodyOf(body []byte) (fp, org string, approve, ok bool) {
+	var req struct {
+		Type           string `json:"type"`
+		OrganizationID string `json:"organizationId"`
+		Parameters     struct {
+			Fingerprint string `json:"fingerprint"`
+		} `json:"parameters"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return "", "", false, false
+	}
+	switch req.Type {
+	case api.TypeApproveActivity:
+		return req.Parameters.Fingerprint, req.OrganizationID, true, true
+	case api.TypeRejectActivity:
+		return req.Parameters.Fingerprint, req.OrganizationID, false, true
+	}
+	return "", "", false, false
+}
+
+// readRequestVote reads, before a vote body is sent, who votes and the
+// activity waiting for votes whose fingerprint the body names (nil for any
+// other body). Failing to look is an error: nothing is sent.
+func readRequestVote(ctx context.Context, client *api.Client, body []byte) (*requestVote, error) {
+	fp, org, approve, ok := voteBodyOf(body)
+	if !ok {
+		return nil, nil
+	}
+	if org != client.OrganizationID() {
+		return nil, fmt.Errorf("request: the vote names organization %s, not the profile's, %s: its reply is checked against the activity voted on, which vigil looks for in the profile's organization; use a profile of that organization (nothing was sent)",
+			api.SanitizeID(org), api.SanitizeID(client.OrganizationID()))
+	}
+	v := &requestVote{approve: approve, fp: fp, me: voterID(ctx, client)}
+	var id string
+	opts := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}}
+	err := api.WalkActivities(ctx, client, opts, api.MaxPendingDeletionPages, func(a api.Activity) {
+		if id == "" && fp != "" && (a.Fingerprint == fp || a.Fingerprint == api.SanitizeID(fp)) {
+			id = a.ID
+		}
+	})
+	if id == "" {
+		if err != nil {
+			return nil, fmt.Errorf("request: looking for the activity the vote names, to check the reply against it: %w (nothing was sent)", err)
+		}
+		v.why = fmt.Sprintf("no activity waiting for votes had fingerprint %s before the vote was sent", api.SanitizeID(fp))
+		return v, nil
+	}
+	if v.before, err = getActivityShown(ctx, client, id); err != nil {
+		return nil, fmt.Errorf("request: reading activity %s, which the vote names, to check the reply against it: %w (nothing was sent)", api.SanitizeID(id), err)
+	}
+	return v, nil
+}
+
+// check is the outcome of a vote whose 2xx reply is body, as 'vigil
+// activity approve' tells it: nil when the reply shows the vote on the
+// activity voted on, or a read of it since does.
+func (v *requestVote) check(ctx context.Context, c proc, client *api.Client, status int, body []byte) error {
+	verb := map[bool]string{true: "approve", false: "reject"}[v.approve]
+	if v.before.Activity == nil {
+		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d to a vote, but %s: the reply cannot be told as the vote's outcome; look with 'vigil activity list --limit 10' before voting again",
+			status, v.why)}
+	}
+	after, err := decodeShownActivity("submit/"+verb+"_activity", body)
+	if err != nil {
+		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: %v: outcome unknown; check with 'vigil activity get %s'", err, api.SanitizeID(v.before.ID))}
+	}
+	sorted, err := checkVoteReply(v.before.exact.ID, v.me, v.approve, v.before.exact, after)
+	if sorted != api.VoteReplyUnsure {
+		return err
+	}
+	if _, err := settleVote(ctx, client, v.before, v.me, v.approve, err); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n", err)
+	return nil
+}
