@@ -41,6 +41,8 @@ type activityDetail struct {
 	// activity and fingerprint: they can be costly, and render runs often.
 	shown    api.IntentShown
 	shownFor string
+	body     intentBody // the intent's section (activities_detail_intent.go)
+	quotes   quotes     // names quoted by the last render (activities_detail_intent.go)
 	// pane is the screen's list-detail pane the record is rendered into.
 	pane *ui.Detail
 	// shownClock is the clock-dependent texts at the last redraw for the
@@ -285,17 +287,7 @@ func (d *activityDetail) render(c *Common) {
 		b.Styled(th.Warn.Render(ui.Clean("⚠ this intent is not of the activity's type (" + doubt +
 			"): what it does is the service's choice, and policies keyed on the type do not judge it; do not approve it")))
 	}
-	if shown := d.shownIntent(); len(shown.Doubts) > 0 {
-		// Indented JSON of it would be as unbounded as the intent is deep,
-		// and would not say what is wrong with it: its lines, bounded, say.
-		b.Styled(th.Warn.Render(ui.Clean("⚠ this console cannot show this intent faithfully and whole (" + strings.Join(shown.Doubts, "; ") +
-			"): do not approve it unless you have read it whole with 'vigil activity get --json " + api.SanitizeID(a.ID) + "'")))
-		for _, l := range shown.Lines {
-			b.Line(l)
-		}
-	} else {
-		b.JSON(displayIntent(a.Intent))
-	}
+	b.Append(d.intentBody(th))
 	if in := a.Intent.CreateInvitationsIntent; in != nil {
 		// The JSON has the invitees' tags and the sender by id only.
 		for i, inv := range in.Invitations {
@@ -374,7 +366,7 @@ func (d *activityDetail) render(c *Common) {
 		}
 		for _, l := range ex.Policies {
 			shown := strings.TrimPrefix(l.Shown, "OUTCOME_")
-			line := "    " + shown + "  " + ui.Clean(policyLabel(l))
+			line := "    " + shown + "  " + ui.Clean(policyLabelQuoted(l, d.quotes.quote))
 			if l.Detail != "" {
 				line += " — " + ui.Clean(l.Detail)
 			}
@@ -389,7 +381,8 @@ func (d *activityDetail) render(c *Common) {
 		b.Line("loading…")
 	}
 	d.renderAppProofs(b, c)
-	d.pane.SetContent(b.String())
+	d.quotes.done()
+	d.pane.SetBlocks(b.Blocks())
 }
 
 // shownIntent is api.ShowIntent of the activity's intent, computed once

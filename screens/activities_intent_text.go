@@ -26,33 +26,33 @@ func intentSummary(c *Common, in api.Intent) string {
 		s = fmt.Sprintf("%d operations in one intent: %s (every field below)", len(keys), strings.Join(keys, ", "))
 	case in.CreatePolicyIntentV3 != nil:
 		p := in.CreatePolicyIntentV3
-		s = fmt.Sprintf("create %s policy %s", strings.TrimPrefix(p.Effect, "EFFECT_"), api.Quote(p.PolicyName))
+		s = fmt.Sprintf("create %s policy %s", strings.TrimPrefix(p.Effect, "EFFECT_"), quoteHead(p.PolicyName))
 	case in.SetOrganizationFeatureIntent != nil:
 		p := in.SetOrganizationFeatureIntent
-		s = fmt.Sprintf("set %s = %s", strings.TrimPrefix(p.Name, "FEATURE_NAME_"), api.Quote(p.Value))
+		s = fmt.Sprintf("set %s = %s", strings.TrimPrefix(p.Name, "FEATURE_NAME_"), quoteHead(p.Value))
 	case in.DeleteAPIKeysIntent != nil:
 		p := in.DeleteAPIKeysIntent
-		s = fmt.Sprintf("delete %s of %s", plural(len(p.APIKeyIDs), "API key"), userName(c, p.UserID))
+		s = fmt.Sprintf("delete %s of %s", plural(len(p.APIKeyIDs), "API key"), userNameHead(c, p.UserID))
 	case in.DeleteWalletAccountsIntent != nil:
 		s = "delete " + plural(len(in.DeleteWalletAccountsIntent.WalletAccountIDs), "wallet account")
 	case in.CreateUserTagIntent != nil:
 		p := in.CreateUserTagIntent
-		s = fmt.Sprintf("tag %s %s", plural(len(p.UserIDs), "user"), api.Quote(p.UserTagName))
+		s = fmt.Sprintf("tag %s %s", plural(len(p.UserIDs), "user"), quoteHead(p.UserTagName))
 	case in.CreateInvitationsIntent != nil:
 		s = "invite " + plural(len(in.CreateInvitationsIntent.Invitations), "user") + " as " + sendersText(c, in.CreateInvitationsIntent.Invitations)
 	case in.CreateMfaPolicyIntent != nil:
 		p := in.CreateMfaPolicyIntent
-		s = fmt.Sprintf("create MFA policy for %s: %s", userName(c, p.UserID), api.Quote(p.MfaPolicyName))
+		s = fmt.Sprintf("create MFA policy for %s: %s", userNameHead(c, p.UserID), quoteHead(p.MfaPolicyName))
 	case in.CreateSmartContractInterfaceIntent != nil:
 		p := in.CreateSmartContractInterfaceIntent
-		s = fmt.Sprintf("create contract interface at %s: %s", api.Quote(p.SmartContractAddress), api.Quote(p.Label))
+		s = fmt.Sprintf("create contract interface at %s: %s", quoteHead(p.SmartContractAddress), quoteHead(p.Label))
 	case in.UpdateOauth2CredentialIntent != nil:
 		p := in.UpdateOauth2CredentialIntent
-		s = fmt.Sprintf("update OAuth2 credential %s (%s)", api.SanitizeID(p.Oauth2CredentialID), api.Quote(p.Provider))
+		s = fmt.Sprintf("update OAuth2 credential %s (%s)", api.SanitizeID(p.Oauth2CredentialID), quoteHead(p.Provider))
 	case in.DeleteTvcDeploymentIntent != nil:
 		s = "delete TVC deployment " + api.SanitizeID(in.DeleteTvcDeploymentIntent.DeploymentID)
 	case in.OauthIntent != nil:
-		s = "OAuth login, new API key " + api.Quote(in.OauthIntent.APIKeyName)
+		s = "OAuth login, new API key " + quoteHead(in.OauthIntent.APIKeyName)
 	case in.CreateReadOnlySessionIntent != nil:
 		s = "create a read-only session"
 	case len(in.Other) > 0:
@@ -63,6 +63,9 @@ func intentSummary(c *Common, in api.Intent) string {
 		}
 		out, _ := json.Marshal(in)
 		s = string(out)
+	}
+	if head, cut := nameHead(s, 4*headBytes); cut {
+		s = head + "…" // more than the 70 cells kept: not cleaned whole
 	}
 	return ansi.Truncate(ui.Clean(s), 70, "…")
 }
@@ -88,6 +91,14 @@ func sendersText(c *Common, invs []api.Invitation) string {
 
 // userName is a user's name when the console knows it, else the (quoted if
 // tampered) id.
+// userNameHead is userName for the heading (quoteHead).
+func userNameHead(c *Common, id string) string {
+	if n := c.Org.UserNames[id]; n != "" {
+		return nameTextHead(n)
+	}
+	return "user " + api.SanitizeID(id)
+}
+
 func userName(c *Common, id string) string {
 	if n := c.Org.UserNames[id]; n != "" {
 		return api.NameText(n)

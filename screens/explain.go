@@ -229,9 +229,12 @@ func (ec evaluationContext) mayStillVote(a api.Activity, upTo string, in policy.
 }
 
 // policyLabel is how a policy line reads: its name and id, or the id alone.
-func policyLabel(l policy.PolicyLine) string {
+func policyLabel(l policy.PolicyLine) string { return policyLabelQuoted(l, api.Quote) }
+
+// policyLabelQuoted is policyLabel with the name quoted by quote.
+func policyLabelQuoted(l policy.PolicyLine, quote func(string) string) string {
 	if l.Name != "" {
-		return api.Quote(l.Name) + " (" + api.SanitizeID(l.ID) + ")"
+		return quote(l.Name) + " (" + api.SanitizeID(l.ID) + ")"
 	}
 	return api.SanitizeID(l.ID)
 }

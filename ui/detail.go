@@ -243,6 +243,8 @@ type DetailBuilder struct {
 	// A screen whose labels are longer sets it from LabelWidth(labels...), so
 	// the values line up.
 	LabelWidth int
+	// ends are where each addition ends in b (detail_blocks.go).
+	ends []int
 }
 
 // LabelWidth is the label column that fits every label, its colon and a space.
@@ -264,6 +266,7 @@ func (db *DetailBuilder) Section(title string) {
 	}
 	db.b.WriteString(db.th.Section.Render(Clean(title)))
 	db.b.WriteByte('\n')
+	db.end()
 }
 
 // Field adds "label: value". Both are cleaned: a label can come from the
@@ -276,18 +279,21 @@ func (db *DetailBuilder) Field(label, value string) {
 	db.b.WriteString(db.th.Label.Render(padRight(Clean(label)+":", w)))
 	db.b.WriteString(Clean(value))
 	db.b.WriteByte('\n')
+	db.end()
 }
 
 // Line adds a line of text.
 func (db *DetailBuilder) Line(s string) {
 	db.b.WriteString(Clean(s))
 	db.b.WriteByte('\n')
+	db.end()
 }
 
 // Styled adds a line already styled by the caller from cleaned parts.
 func (db *DetailBuilder) Styled(s string) {
 	db.b.WriteString(s)
 	db.b.WriteByte('\n')
+	db.end()
 }
 
 // JSON adds v as indented JSON, or the error if it cannot be encoded. The
@@ -304,6 +310,7 @@ func (db *DetailBuilder) JSON(v any) {
 		return
 	}
 	db.b.WriteString(CleanBlock(out.String()))
+	db.end()
 	for _, l := range lookalikeStrings(out.Bytes()) {
 		db.Styled(db.th.Warn.Render("⚠ look-alike characters in " + Clean(l.path) + ": " + l.quoted))
 	}
