@@ -88,13 +88,13 @@ func sanitizeReport(r *proof.Report) {
 	if m := r.Manifest; m != nil {
 		m.Namespace.Name = api.Sanitize(m.Namespace.Name)
 		m.Pivot.Restart = api.Sanitize(m.Pivot.Restart)
+		// Clipped before sanitizing, so an escape is never cut in half.
 		for i := range m.Pivot.Args {
-			m.Pivot.Args[i] = api.Sanitize(m.Pivot.Args[i])
+			m.Pivot.Args[i] = api.Sanitize(api.ClipBytes(m.Pivot.Args[i], proof.MaxShownConfig))
 		}
 		for i := range m.Pivot.Bridges {
-			m.Pivot.Bridges[i] = api.Sanitize(m.Pivot.Bridges[i])
+			m.Pivot.Bridges[i] = api.Sanitize(api.ClipBytes(m.Pivot.Bridges[i], proof.MaxShownConfig))
 		}
-		// Clipped before sanitizing, so an escape is never cut in half.
 		m.Pivot.Env = api.Sanitize(api.ClipBytes(m.Pivot.Env, proof.MaxShownConfig))
 		m.DNS = api.Sanitize(api.ClipBytes(m.DNS, proof.MaxShownConfig))
 		m.Enclave.QOSCommit = api.Sanitize(m.Enclave.QOSCommit)
@@ -193,7 +193,7 @@ func writeCert(w io.Writer, label string, c proof.CertInfo) {
 func writeManifest(w io.Writer, m *proof.Manifest) {
 	fmt.Fprintf(w, "\nQOS manifest (%s, SHA-256 %s)\n", m.Version, m.SHA256)
 	fmt.Fprintf(w, "  namespace:   %s (nonce %d)\n  quorum key:  %s\n", m.Namespace.Name, m.Namespace.Nonce, orNone(m.Namespace.QuorumKey.String()))
-	fmt.Fprintf(w, "  pivot hash:  %s\n  restart:     %s\n  args:        %s\n", m.Pivot.Hash, m.Pivot.Restart, strings.Join(m.Pivot.Args, " "))
+	fmt.Fprintf(w, "  pivot hash:  %s\n  restart:     %s\n  args:        %s\n", m.Pivot.Hash, m.Pivot.Restart, argsLine(m.Pivot.Args))
 	if m.Pivot.DebugMode {
 		fmt.Fprintf(w, "  debug mode:  %s\n", proof.PivotDebugText)
 	}
@@ -266,4 +266,15 @@ func isAllZero(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// argsLine is the pivot's args for people, bounded (proof.ShownArgs): a
+// hostile manifest's may fill a megabyte.
+func argsLine(args []string) string {
+	shown, more := proof.ShownArgs(args)
+	line := strings.Join(shown, " ")
+	if more > 0 {
+		line += fmt.Sprintf(" … and %d more (--json shows them all)", more)
+	}
+	return line
 }

@@ -109,22 +109,6 @@ func (r *borshReader) count(what string, minElem int) (int, error) {
 	return int(n), nil
 }
 
-func (r *borshReader) strings(what string) ([]string, error) {
-	n, err := r.count(what, 4)
-	if err != nil {
-		return nil, err
-	}
-	out := []string{}
-	for i := 0; i < n; i++ {
-		s, err := r.str(fmt.Sprintf("%s[%d]", what, i))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
 // borshWriter builds Borsh bytes (used by the demo enclave).
 type borshWriter struct{ b []byte }
 

@@ -51,6 +51,10 @@ func issuerFault(c *x509.Certificate) string {
 		return "its basic constraints say it is not a CA"
 	case c.Version == 3 && !c.BasicConstraintsValid:
 		return "it has no basic constraints marking it a CA"
+	case c.Version < 3 && !c.BasicConstraintsValid:
+		// RFC 5280 §6.1.4(k): crypto/x509 checks a v1 parent's signature but
+		// refuses it on the path (NotAuthorizedToSign).
+		return "it is not a CA: a version-1 certificate has no basic constraints"
 	case c.KeyUsage != 0 && c.KeyUsage&x509.KeyUsageCertSign == 0:
 		return "its key usage lacks keyCertSign"
 	}

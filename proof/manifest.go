@@ -128,7 +128,7 @@ func readManifest(r *borshReader, v1 bool) (*Manifest, error) {
 			return nil, err
 		}
 	}
-	if m.Pivot.Args, err = r.strings("pivot.args"); err != nil {
+	if m.Pivot.Args, err = readArgs(r); err != nil {
 		return nil, err
 	}
 	if m.ManifestSet, err = readQuorumSet(r, "manifest_set", true); err != nil {
@@ -152,6 +152,9 @@ func readBridges(r *borshReader) ([]string, error) {
 	n, err := r.count("pivot.bridge_config", 3)
 	if err != nil {
 		return nil, err
+	}
+	if n > maxBridges {
+		return nil, r.fail("pivot.bridge_config", tooManyPivot(n, maxBridges, "bridges"))
 	}
 	out := []string{}
 	for i := 0; i < n; i++ {
@@ -464,6 +467,9 @@ func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
 		ShareSet:    j.ShareSet.set(),
 	}
 	if err := m.checkSetSizes(); err != nil {
+		return nil, nil, err
+	}
+	if err := checkPivotSizes(len(j.Pivot.BridgeConfig), len(j.Pivot.Args)); err != nil {
 		return nil, nil, err
 	}
 	if m.Pivot.Env, err = configText(j.Pivot.Env); err != nil {

@@ -412,12 +412,12 @@ func (w *reportWriter) manifest(m *proof.Manifest) {
 	w.copyable("quorum key", m.Namespace.QuorumKey.String())
 	w.copyable("pivot hash", m.Pivot.Hash.String())
 	db.Field("restart", m.Pivot.Restart)
-	db.Field("args", quoteEach(m.Pivot.Args))
+	db.Field("args", shownArgs(m.Pivot.Args))
 	if m.Pivot.DebugMode {
 		db.Styled(w.th.Warn.Render("debug mode: " + proof.PivotDebugText))
 	}
 	for _, br := range m.Pivot.Bridges {
-		db.Field("bridge", br)
+		db.Field("bridge", api.ClipBytes(br, proof.MaxShownConfig))
 	}
 	// Approved with the manifest (v2), so shown; Field sanitizes, and the
 	// clip keeps a hostile one from filling the screen.

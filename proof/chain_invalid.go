@@ -1,0 +1,36 @@
+package proof
+
+import (
+	"crypto/x509"
+	"errors"
+	"fmt"
+)
+
+// invalidIssuer names the certificate crypto/x509 refused on a path it built
+// (CertificateInvalidError), with why, rather than Go's bare text, which says
+// neither which bundle certificate nor its CN: a version-1 intermediate (no
+// basic constraints, so not a CA) passes the signature check and is refused
+// as NotAuthorizedToSign; an exceeded path length as TooManyIntermediates.
+// nil when err is not such an error.
+func invalidIssuer(err error, leaf *x509.Certificate, cabundle []*x509.Certificate) error {
+	var inv x509.CertificateInvalidError
+	if !errors.As(err, &inv) || inv.Cert == nil {
+		return nil
+	}
+	c := inv.Cert
+	name := "the leaf certificate"
+	if c != leaf {
+		name = fmt.Sprintf("%s (%s)", bundleName(c, cabundle), clip(c.Subject.CommonName))
+	}
+	switch inv.Reason {
+	case x509.NotAuthorizedToSign:
+		fault := issuerFault(c)
+		if fault == "" {
+			fault = "it is not a CA"
+		}
+		return fmt.Errorf("%s may not issue certificates (%s), so the chain does not verify", name, fault)
+	case x509.TooManyIntermediates:
+		return fmt.Errorf("%s allows at most %d intermediate certificate(s) below it (its path length constraint %d is exceeded), so the chain does not verify", name, c.MaxPathLen, c.MaxPathLen)
+	}
+	return fmt.Errorf("certificate chain does not verify: %s: %w", name, err)
+}
