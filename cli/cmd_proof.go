@@ -3,13 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -187,9 +185,12 @@ func (f *commonProofFlags) options(ctx context.Context, c proc) (proof.Options, 
 		o.At = t
 	}
 	for _, e := range f.expectPCRs {
-		i, v, err := parsePCRPin(e)
+		i, v, err := parsePCRFlag(e)
 		if err != nil {
-			return o, usagef("--expect-pcr %q: %v", e, err)
+			return o, usagef("--expect-pcr %s: %v", pinExcerpt(e), err)
+		}
+		if _, dup := o.ExpectedPCRs[i]; dup {
+			return o, usagef("--expect-pcr: PCR%d is pinned twice; pin each PCR once", i)
 		}
 		if o.ExpectedPCRs == nil {
 			o.ExpectedPCRs = map[int][]byte{}
@@ -197,9 +198,9 @@ func (f *commonProofFlags) options(ctx context.Context, c proc) (proof.Options, 
 		o.ExpectedPCRs[i] = v
 	}
 	for _, h := range f.allowHash {
-		b, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(h), "0x"))
-		if err != nil || len(b) != 32 {
-			return o, usagef("--allow-manifest %q is not a 64-digit hex SHA-256", h)
+		b, err := profile.ParseManifestHash(h)
+		if err != nil {
+			return o, usagef("--allow-manifest %s: %v", pinExcerpt(h), err)
 		}
 		o.AllowedManifestHashes = append(o.AllowedManifestHashes, b)
 	}
@@ -232,22 +233,6 @@ func (f *commonProofFlags) options(ctx context.Context, c proc) (proof.Options, 
 		o.Roots = append(o.Roots, roots...)
 	}
 	return o, nil
-}
-
-func parsePCRPin(s string) (int, []byte, error) {
-	n, h, ok := strings.Cut(s, "=")
-	if !ok {
-		return 0, nil, errors.New("want N=HEX, e.g. 0=f670…")
-	}
-	i, err := strconv.Atoi(strings.TrimSpace(n))
-	if err != nil || i < 0 || i > 31 {
-		return 0, nil, fmt.Errorf("PCR index %q is not a number from 0 to 31", n)
-	}
-	b, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(h), "0x"))
-	if err != nil || (len(b) != 32 && len(b) != 48 && len(b) != 64) {
-		return 0, nil, errors.New("the value must be hex of 32, 48 or 64 bytes (a SHA-384 PCR is 96 hex digits)")
-	}
-	return i, b, nil
 }
 
 func readRoots(ctx context.Context, c proc, path string) ([]proof.Root, error) {

@@ -29,6 +29,16 @@ func manifestSetPin(threshold int64, members []string) (*proof.QuorumSet, error)
 	return set, nil
 }
 
+// parsePCRFlag reads --expect-pcr N=HEX, as the profile reads
+// expected_pcrs.APP's N = "HEX" (profile.ParsePCR).
+func parsePCRFlag(s string) (int, []byte, error) {
+	n, h, ok := strings.Cut(s, "=")
+	if !ok {
+		return 0, nil, errors.New("want N=HEX, e.g. 0=f670…")
+	}
+	return profile.ParsePCR(n, h)
+}
+
 // pinExcerpt quotes a bad pin value for an error: escaped, and cut short, as
 // a pasted value may be long.
 func pinExcerpt(s string) string { return api.Quote(api.ClipBytes(s, 72)) }

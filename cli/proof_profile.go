@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/hex"
 	"fmt"
-	"strings"
 
 	"github.com/vigil-console/vigil/internal/userfile"
 	"github.com/vigil-console/vigil/profile"
@@ -43,9 +41,9 @@ func profileProofSettings(p Profile) (screens.ProofSettings, error) {
 	}
 	for app, pins := range p.ExpectedPCRs {
 		for idx, h := range pins {
-			i, v, err := parsePCRPin(idx + "=" + h)
+			i, v, err := profile.ParsePCR(idx, h)
 			if err != nil {
-				return s, fmt.Errorf("profile %q expected_pcrs.%s: %w", p.Name, app, err)
+				return s, fmt.Errorf("profile %q expected_pcrs.%s.%s: %w", p.Name, app, idx, err)
 			}
 			if s.ExpectedPCRs == nil {
 				s.ExpectedPCRs = map[string]map[int][]byte{}
@@ -57,9 +55,9 @@ func profileProofSettings(p Profile) (screens.ProofSettings, error) {
 		}
 	}
 	for _, h := range p.AllowedManifestHashes {
-		b, err := hex.DecodeString(strings.TrimPrefix(h, "0x"))
-		if err != nil || len(b) != 32 {
-			return s, fmt.Errorf("profile %q allowed_manifest_hashes: %q is not a hex SHA-256", p.Name, h)
+		b, err := profile.ParseManifestHash(h)
+		if err != nil {
+			return s, fmt.Errorf("profile %q allowed_manifest_hashes: %w", p.Name, err)
 		}
 		s.AllowedManifestHashes = append(s.AllowedManifestHashes, b)
 	}

@@ -5,12 +5,18 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // Sizes of the pins of a manifest's content.
 const (
-	pivotHashLen = 32 // the app binary's SHA-256
+	pivotHashLen    = 32 // the app binary's SHA-256
+	manifestHashLen = 32 // a QOS manifest's SHA-256
+	// pcrLen is a Nitro PCR: a SHA-384, the only digest the verifier takes.
+	pcrLen = 48
+	// MaxPCRIndex is the highest PCR an attestation document may hold.
+	MaxPCRIndex = 31
 	// qosKeyLen is a QOS public key: an uncompressed P-256 encryption key
 	// then an uncompressed P-256 signing key.
 	qosKeyLen = 130
@@ -20,9 +26,10 @@ const (
 	MaxManifestSetMembers = 64
 )
 
-// The parsers below are the one reading of the content pins, for the profile
-// (checkContentPins) and for the flags (--expect-pivot, --expect-quorum-key,
-// --expect-manifest-set), so a value is read the same way in both. Their
+// The parsers below are the one reading of the pins, for the profile (check,
+// checkContentPins) and for the flags (--expect-pcr, --allow-manifest,
+// --expect-pivot, --expect-quorum-key, --expect-manifest-set), so a value is
+// read the same way in both. Their
 // errors never quote the value: the caller names the flag or the config key
 // and line.
 
@@ -35,6 +42,29 @@ func parseHex(s string, n int) ([]byte, bool) {
 	}
 	b, err := hex.DecodeString(s)
 	return b, err == nil
+}
+
+// ParsePCR reads a pinned PCR: its index, a plain decimal number from 0 to
+// MaxPCRIndex (so "3" and "03" cannot pin one PCR twice), and its value.
+func ParsePCR(index, value string) (int, []byte, error) {
+	n, err := strconv.Atoi(index)
+	if err != nil || n < 0 || n > MaxPCRIndex || strconv.Itoa(n) != index {
+		return 0, nil, fmt.Errorf("PCR index must be a number from 0 to %d, written plainly (3, not 03 or +3)", MaxPCRIndex)
+	}
+	b, ok := parseHex(value, pcrLen)
+	if !ok {
+		return 0, nil, fmt.Errorf("PCR value must be %d hex digits (a Nitro PCR is a %d-byte SHA-384 value)", 2*pcrLen, pcrLen)
+	}
+	return n, b, nil
+}
+
+// ParseManifestHash reads an allowed manifest hash: a QOS manifest's SHA-256.
+func ParseManifestHash(s string) ([]byte, error) {
+	b, ok := parseHex(s, manifestHashLen)
+	if !ok {
+		return nil, fmt.Errorf("must be %d hex digits (the SHA-256 of a QOS manifest)", 2*manifestHashLen)
+	}
+	return b, nil
 }
 
 // ParsePivotHash reads a pinned pivot hash: the app binary's SHA-256.

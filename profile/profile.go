@@ -399,24 +399,19 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	}
 	for _, app := range sortedKeys(p.ExpectedPCRs) {
 		for _, idx := range sortedKeys(p.ExpectedPCRs[app]) {
-			key := []string{"expected_pcrs", app, idx}
-			n, err := strconv.Atoi(idx)
-			if err != nil || n < 0 || n > 31 || strconv.Itoa(n) != idx {
-				return bad(key, "PCR index %q must be a number from 0 to 31", idx)
+			_, b, err := ParsePCR(idx, p.ExpectedPCRs[app][idx])
+			if err != nil {
+				return bad([]string{"expected_pcrs", app, idx}, "%v", err)
 			}
-			v := strings.ToLower(p.ExpectedPCRs[app][idx])
-			if b, err := hex.DecodeString(v); err != nil || len(b) != 48 {
-				return bad(key, "must be 96 hex digits (a Nitro PCR is a 48-byte SHA-384 value)")
-			}
-			p.ExpectedPCRs[app][idx] = v
+			p.ExpectedPCRs[app][idx] = hex.EncodeToString(b)
 		}
 	}
 	for i, h := range p.AllowedManifestHashes {
-		v := strings.ToLower(h)
-		if b, err := hex.DecodeString(v); err != nil || len(b) != 32 {
-			return bad("allowed_manifest_hashes", "entry %d must be 64 hex digits (the SHA-256 of a QOS manifest)", i+1)
+		b, err := ParseManifestHash(h)
+		if err != nil {
+			return bad("allowed_manifest_hashes", "entry %d %v", i+1, err)
 		}
-		p.AllowedManifestHashes[i] = v
+		p.AllowedManifestHashes[i] = hex.EncodeToString(b)
 	}
 	if err := checkContentPins(p); err != nil {
 		return err
