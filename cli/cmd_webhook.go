@@ -412,9 +412,6 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 		return writeJSON(c.stdout, json.RawMessage(reply.Raw))
 	}
 	cache := api.Sanitize(reply.Header.Get("Cache-Control"))
-	if maxAge, ok := cacheMaxAge(reply.Header.Get("Cache-Control")); ok {
-		cache = fmt.Sprintf("%s (%s)", cache, ui.HumanDuration(maxAge))
-	}
 	if age := reply.Header.Get("Age"); age != "" {
 		cache += ", age " + api.Sanitize(age) + "s"
 	}
@@ -430,22 +427,23 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 	if err := table(c.stdout, []string{"KID", "ALG", "VERSION", ""}, rows); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(c.stdout, "cache: %s\n", orDash(cache))
+	_, err = fmt.Fprintf(c.stdout, "cache: %s\nreceivers keep it: %s\n", orDash(cache), keptFor(reply.Header))
 	return err
 }
 
-// cacheMaxAge is the max-age of a Cache-Control value.
-func cacheMaxAge(v string) (time.Duration, bool) {
-	for _, d := range strings.Split(v, ",") {
-		name, arg, _ := strings.Cut(strings.TrimSpace(d), "=")
-		if strings.EqualFold(name, "max-age") {
-			var s int64
-			if _, err := fmt.Sscanf(arg, "%d", &s); err == nil && s >= 0 {
-				return time.Duration(s) * time.Second, true
-			}
-		}
+// keptFor says how long a receiver keeps a key set fetched with header h,
+// from the verifier's own reading of it (webhook.CacheLifetime): operators
+// judge from it how long a rotated-out key stays trusted.
+func keptFor(h http.Header) string {
+	fresh, stale := webhook.CacheLifetime(h)
+	s := ui.HumanDuration(fresh)
+	if fresh <= webhook.MinRefetchInterval {
+		s += " (the least time between two fetches)"
 	}
-	return 0, false
+	if stale > 0 {
+		s += ", and up to " + ui.HumanDuration(stale) + " more while it cannot be fetched"
+	}
+	return s
 }
 
 // maxHeadersFile bounds a --headers file: a delivery's headers are a few

@@ -274,7 +274,7 @@ func TestWebhookListenVerifiesServiceDeliveriesEndToEnd(t *testing.T) {
 
 	code, o, errOut = e.run("", "webhook", "keys")
 	wantExit(t, "webhook keys", code, 0, o, errOut)
-	if !strings.Contains(o, newKid) || !strings.Contains(o, "EdDSA/Ed25519") || !strings.Contains(o, "max-age=86400") || !strings.Contains(o, "(1d)") {
+	if !strings.Contains(o, newKid) || !strings.Contains(o, "EdDSA/Ed25519") || !strings.Contains(o, "max-age=86400") || !strings.Contains(o, "receivers keep it: 1d,") {
 		t.Errorf("webhook keys:\n%s", o)
 	}
 	info, err := os.Stat(genuine.Saved + ".body")

@@ -83,7 +83,10 @@ type DelivererOptions struct {
 	// of it), so that one organization whose receiver fails cannot take the
 	// others' room.
 	OrgQueueSize int
-	Concurrency  int // HTTP requests at once, all organizations
+	// Concurrency is the HTTP requests at once, all organizations; half of
+	// them go only to organizations with no request under way, so that
+	// receivers that hang cannot hold them all.
+	Concurrency int
 	// OrgConcurrency is each organization's share of Concurrency, so that a
 	// receiver that never answers cannot hold every request slot.
 	OrgConcurrency int
@@ -120,7 +123,7 @@ type Deliverer struct {
 	log    *slog.Logger
 
 	slots    chan struct{} // one per accepted, unfinished event
-	requests chan struct{} // one per HTTP request under way
+	requests *requestSlots // one per HTTP request under way
 	refused  atomic.Uint64 // events refused with ErrQueueFull
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -134,11 +137,14 @@ type Deliverer struct {
 type orgQueue struct {
 	events   int           // accepted, unfinished; guarded by Deliverer.mu
 	requests chan struct{} // one per HTTP request of this organization under way
+	onWire   int           // of those, the ones holding a Deliverer slot; guarded by requestSlots.mu
 }
 
 // Stats is a snapshot of a Deliverer's counters.
 type Stats struct {
 	InProgress int    // events accepted and not yet finished
+	Requests   int    // HTTP requests under way
+	Waiting    int    // attempts waiting for a request slot (not the organization's)
 	Refused    uint64 // events refused with ErrQueueFull since NewDeliverer
 }
 
@@ -192,7 +198,7 @@ func NewDeliverer(ring *KeyRing, client *http.Client, opts DelivererOptions) *De
 		opts:     opts,
 		log:      log,
 		slots:    make(chan struct{}, opts.QueueSize),
-		requests: make(chan struct{}, opts.Concurrency),
+		requests: newRequestSlots(opts.Concurrency),
 		orgs:     make(map[string]*orgQueue),
 		ctx:      ctx,
 		cancel:   cancel,
@@ -258,7 +264,8 @@ func (d *Deliverer) Room(orgID string) int {
 
 // Stats returns the Deliverer's counters.
 func (d *Deliverer) Stats() Stats {
-	return Stats{InProgress: len(d.slots), Refused: d.refused.Load()}
+	requests, waiting := d.requests.counts()
+	return Stats{InProgress: len(d.slots), Requests: requests, Waiting: waiting, Refused: d.refused.Load()}
 }
 
 // finish gives back the queue places of an event of q's organization.
@@ -435,12 +442,10 @@ func (d *Deliverer) attempt(ev Event, q *orgQueue, target *string) (status int, 
 	case <-d.ctx.Done():
 		return 0, "", 0, errNotStarted{fmt.Errorf("webhook %s: not sent: %w", ev.EventID, d.ctx.Err())}
 	}
-	select {
-	case d.requests <- struct{}{}:
-		defer func() { <-d.requests }()
-	case <-d.ctx.Done():
-		return 0, "", 0, errNotStarted{fmt.Errorf("webhook %s: not sent: %w", ev.EventID, d.ctx.Err())}
+	if err := d.requests.acquire(d.ctx, q); err != nil {
+		return 0, "", 0, errNotStarted{fmt.Errorf("webhook %s: not sent: %w", ev.EventID, err)}
 	}
+	defer d.requests.release(q)
 	// A slot freed by the shutdown itself may win the select above.
 	if err := d.ctx.Err(); err != nil {
 		return 0, "", 0, errNotStarted{fmt.Errorf("webhook %s: not sent: %w", ev.EventID, err)}

@@ -50,8 +50,8 @@ type JWKSCache struct {
 	mu          sync.Mutex
 	keys        map[string]ed25519.PublicKey // nil until the first good fetch
 	fetchedAt   time.Time                    // of the keys
-	maxAge      time.Duration
-	staleIfErr  time.Duration
+	fresh       time.Duration                // CacheLifetime of the keys' reply
+	stale       time.Duration
 	lastAttempt time.Time // of any fetch, good or not
 	lastErr     error     // of the last fetch; nil if it succeeded
 	inFlight    *fetchCall
@@ -187,9 +187,9 @@ func (c *JWKSCache) unknownLocked(kid string) error {
 	return fmt.Errorf("webhook key %s: %w", quote(kid), ErrUnknownKey)
 }
 
-// needsFetchLocked: no keys yet, or they are past max-age.
+// needsFetchLocked: no keys yet, or they are past their fresh lifetime.
 func (c *JWKSCache) needsFetchLocked(now time.Time) bool {
-	return c.keys == nil || !now.Before(c.fetchedAt.Add(c.maxAge))
+	return c.keys == nil || !now.Before(c.fetchedAt.Add(c.fresh))
 }
 
 // mayFetchLocked applies MinRefetchInterval (a fetch is already under way
@@ -198,13 +198,12 @@ func (c *JWKSCache) mayFetchLocked(now time.Time) bool {
 	return c.inFlight != nil || c.lastAttempt.IsZero() || now.Sub(c.lastAttempt) >= MinRefetchInterval || now.Before(c.lastAttempt)
 }
 
-// usableLocked returns the keys if they may still be used at now: within
-// max-age (stretched to MinRefetchInterval, as they cannot be refreshed
-// sooner), or within stale-if-error when the last fetch failed.
+// usableLocked returns the keys if they may still be used at now: while
+// fresh, or stale when the last fetch failed (see CacheLifetime).
 func (c *JWKSCache) usableLocked(now time.Time) (map[string]ed25519.PublicKey, error) {
 	if c.keys != nil {
-		fresh := c.fetchedAt.Add(max(c.maxAge, MinRefetchInterval))
-		if now.Before(fresh) || (c.lastErr != nil && now.Before(c.fetchedAt.Add(c.maxAge+c.staleIfErr))) {
+		fresh := c.fetchedAt.Add(c.fresh)
+		if now.Before(fresh) || (c.lastErr != nil && now.Before(fresh.Add(c.stale))) {
 			return c.keys, nil
 		}
 		if c.lastErr == nil {
@@ -244,12 +243,11 @@ func (c *JWKSCache) fetch(ctx context.Context) error {
 func (c *JWKSCache) runFetch(ctx context.Context, call *fetchCall) {
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
-	keys, maxAge, staleIfErr, err := c.get(ctx)
+	keys, fresh, stale, err := c.get(ctx)
 
 	c.mu.Lock()
-	// maxAge already lost what the reply spent in caches on the way (Age).
 	if err == nil {
-		c.keys, c.fetchedAt, c.maxAge, c.staleIfErr = keys, c.clock(), maxAge, staleIfErr
+		c.keys, c.fetchedAt, c.fresh, c.stale = keys, c.clock(), fresh, stale
 	}
 	c.lastErr = err
 	c.inFlight = nil
@@ -259,15 +257,12 @@ func (c *JWKSCache) runFetch(ctx context.Context, call *fetchCall) {
 }
 
 // get performs one GET of the JWKS.
-func (c *JWKSCache) get(ctx context.Context) (keys map[string]ed25519.PublicKey, maxAge, staleIfErr time.Duration, err error) {
+func (c *JWKSCache) get(ctx context.Context) (keys map[string]ed25519.PublicKey, fresh, stale time.Duration, err error) {
 	reply, err := FetchJWKS(ctx, c.client, c.url)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	maxAge, staleIfErr = parseCacheControl(reply.Header.Values("Cache-Control"))
-	// A reply a shared cache has held for Age seconds has that much less
-	// freshness left (RFC 9111 §4.2.3); one older than max-age is stale at once.
-	maxAge = max(0, maxAge-replyAge(reply.Header.Values("Age")))
+	fresh, stale = CacheLifetime(reply.Header)
 	keys = usableKeys(reply.Set)
 	if len(keys) == 0 {
 		// The service always publishes its active key: a set without one is
@@ -276,7 +271,7 @@ func (c *JWKSCache) get(ctx context.Context) (keys map[string]ed25519.PublicKey,
 		return nil, 0, 0, fmt.Errorf("fetch JWKS from %s: the reply holds no usable key (%d entries), though the service always publishes its active key: check that the URL serves the service's key set",
 			quote(c.url), len(reply.Set.Keys))
 	}
-	return keys, maxAge, staleIfErr, nil
+	return keys, fresh, stale, nil
 }
 
 // usableKeys keeps the entries that are v1 Ed25519 signature keys. Bad entries
@@ -310,6 +305,21 @@ func parseJWK(k api.JWK) (ed25519.PublicKey, bool) {
 		return nil, false
 	}
 	return ed25519.PublicKey(x), true
+}
+
+// CacheLifetime is how long JWKSCache keeps a key set whose reply had header
+// h: fresh, the time it uses the set without fetching it again (max-age less
+// the reply's Age, at least MinRefetchInterval since it never refetches
+// sooner), then stale, the time after that it still uses the set while
+// fetching it fails (stale-if-error). `vigil webhook keys` prints it, so that
+// operators see how long a rotated-out key is still trusted.
+func CacheLifetime(h http.Header) (fresh, stale time.Duration) {
+	maxAge, staleIfErr := parseCacheControl(h.Values("Cache-Control"))
+	// A reply a shared cache has held for Age seconds has that much less
+	// freshness left (RFC 9111 §4.2.3); one older than max-age is stale at once.
+	maxAge = max(0, maxAge-replyAge(h.Values("Age")))
+	fresh = max(maxAge, MinRefetchInterval)
+	return fresh, max(0, maxAge+staleIfErr-fresh)
 }
 
 // parseCacheControl returns max-age and stale-if-error. no-store, no-cache or
