@@ -22,8 +22,10 @@ that could act on a terminal escaped). Exit status 1 when the status is not 2xx;
 than the request's (another organization, type or fingerprint).
 A vote (an approve_activity or reject_activity body) is checked as 'vigil
 activity approve' checks one: its reply must show the vote on the activity
-whose fingerprint the body names, found among those waiting for votes before
-sending; else exit 4, saying so.
+whose fingerprint the body names, found before sending among those waiting
+for votes, else among the newest; else exit 4, saying so. A reply settled by
+reading the activity again prints that read instead of the reply. The same
+vote sent again after a lost reply is "already" there: exit 0.
 
 --stamp-only sends nothing: it prints the request line (POST URL), the stamp and
 Content-Type header lines and, after a blank line, the body byte for byte, for
@@ -125,6 +127,7 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	// to print (a full disk, a closed pipe) cannot replace "look first"
 	// with exit 1, "safe to run again".
 	var outcome error
+	var reread shownActivity // the activity read after a vote, when its reply did not show it
 	if submit && api.ReplyMayHaveRecorded(reply.Status, reply.Body) {
 		outcome = &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d %s: outcome unknown, the submit may have been recorded; look with 'vigil activity list --limit 10' before sending it again",
 			reply.Status, http.StatusText(reply.Status))}
@@ -142,10 +145,16 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	} else if submit && vote != nil {
 		// As 'vigil activity approve': the reply must show the vote on
 		// the activity voted on, not merely carry its fingerprint.
-		outcome = vote.check(ctx, c, client, reply.Status, reply.Body)
+		reread, outcome = vote.check(ctx, c, client, reply.Status, reply.Body)
 	}
 	var werr error
-	if json.Valid(reply.Body) && len(reply.Body) > 0 {
+	if reread.Activity != nil {
+		// As 'vigil activity approve': the reply did not show the vote, the
+		// read since did; a script reading stdout gets the activity as it is.
+		if werr = writeJSON(c.stdout, api.ActivityResponse{Activity: *reread.exact}); werr != nil && outcome == nil {
+			return voteRecordedNotPrinted(vote.approve, reread.exact.ID, reread.exact.Status, werr)
+		}
+	} else if json.Valid(reply.Body) && len(reply.Body) > 0 {
 		werr = writeJSON(c.stdout, json.RawMessage(reply.Body))
 	} else if len(reply.Body) > 0 {
 		_, werr = fmt.Fprintln(c.stdout, api.Sanitize(string(reply.Body)))

@@ -19,7 +19,7 @@ type requestVote struct {
 	approve bool
 	fp      string        // the fingerprint voted on, as the body has it
 	me      string        // who the profile's key signs in as ("" unknown)
-	before  shownActivity // the waiting activity fp names; nil Activity when none
+	before  shownActivity // the activity fp names, as read before; nil Activity when none
 	why     string        // why before was not found, when it was not
 }
 
@@ -46,7 +46,7 @@ func voteBodyOf(body []byte) (fp, org string, approve, ok bool) {
 }
 
 // readRequestVote reads, before a vote body is sent, who votes and the
-// activity waiting for votes whose fingerprint the body names (nil for any
+// activity whose fingerprint the body names (findVotedActivity; nil for any
 // other body). Failing to look is an error: nothing is sent.
 func readRequestVote(ctx context.Context, client *api.Client, body []byte) (*requestVote, error) {
 	fp, org, approve, ok := voteBodyOf(body)
@@ -58,18 +58,12 @@ func readRequestVote(ctx context.Context, client *api.Client, body []byte) (*req
 			api.SanitizeID(org), api.SanitizeID(client.OrganizationID()))
 	}
 	v := &requestVote{approve: approve, fp: fp, me: voterID(ctx, client)}
-	var id string
-	opts := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}}
-	err := api.WalkActivities(ctx, client, opts, api.MaxPendingDeletionPages, func(a api.Activity) {
-		if id == "" && fp != "" && (a.Fingerprint == fp || a.Fingerprint == api.SanitizeID(fp)) {
-			id = a.ID
-		}
-	})
+	id, why, err := findVotedActivity(ctx, client, fp)
+	if err != nil {
+		return nil, fmt.Errorf("request: looking for the activity the vote names, to check the reply against it: %w (nothing was sent)", err)
+	}
 	if id == "" {
-		if err != nil {
-			return nil, fmt.Errorf("request: looking for the activity the vote names, to check the reply against it: %w (nothing was sent)", err)
-		}
-		v.why = fmt.Sprintf("no activity waiting for votes had fingerprint %s before the vote was sent", api.SanitizeID(fp))
+		v.why = why
 		return v, nil
 	}
 	if v.before, err = getActivityShown(ctx, client, id); err != nil {
@@ -80,24 +74,30 @@ func readRequestVote(ctx context.Context, client *api.Client, body []byte) (*req
 
 // check is the outcome of a vote whose 2xx reply is body, as 'vigil
 // activity approve' tells it: nil when the reply shows the vote on the
-// activity voted on, or a read of it since does.
-func (v *requestVote) check(ctx context.Context, c proc, client *api.Client, status int, body []byte) error {
+// activity voted on, or a read of it since does, or the voter's same vote
+// was recorded before (alreadyVoted). The activity returned, when set,
+// is that read: what to print instead of the reply, which did not show it.
+func (v *requestVote) check(ctx context.Context, c proc, client *api.Client, status int, body []byte) (shownActivity, error) {
 	verb := map[bool]string{true: "approve", false: "reject"}[v.approve]
 	if v.before.Activity == nil {
-		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d to a vote, but %s: the reply cannot be told as the vote's outcome; look with 'vigil activity list --limit 10' before voting again",
+		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d to a vote, but %s: the reply cannot be told as the vote's outcome; look with 'vigil activity list --limit 10' before voting again",
 			status, v.why)}
 	}
 	after, err := decodeShownActivity("submit/"+verb+"_activity", body)
 	if err != nil {
-		return &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: %v: outcome unknown; check with 'vigil activity get %s'", err, api.SanitizeID(v.before.ID))}
+		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: %v: outcome unknown; check with 'vigil activity get %s'", err, api.SanitizeID(v.before.ID))}
+	}
+	if mine := v.votedBefore(); mine != nil {
+		return v.alreadyVoted(ctx, c, client, mine, after)
 	}
 	sorted, err := checkVoteReply(v.before.exact.ID, v.me, v.approve, v.before.exact, after)
 	if sorted != api.VoteReplyUnsure {
-		return err
+		return shownActivity{}, err
 	}
-	if _, err := settleVote(ctx, client, v.before, v.me, v.approve, err); err != nil {
-		return err
+	a, serr := settleVote(ctx, client, v.before, v.me, v.approve, err)
+	if serr != nil {
+		return shownActivity{}, serr
 	}
-	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n", err)
-	return nil
+	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n%s", err, rereadNote)
+	return a, nil
 }

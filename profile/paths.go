@@ -13,8 +13,13 @@ import (
 // directory, which must then be known and absolute, and "~user/" that
 // user's (ExpandHome): taken as relative, the path would be a directory
 // named "~" beside the config (or one under the working directory), where
-// keys would be written and not found again.
+// keys would be written and not found again. "~" alone meant, before "~"
+// was expanded in the config, a file of that name beside it: it is refused
+// rather than silently read as the home directory now.
 func resolveConfigPath(dir, p string) (string, error) {
+	if p == "~" {
+		return "", fmt.Errorf("%q is ambiguous: write \"~/\" for your home directory or \"./~\" for a file named so beside the config", p)
+	}
 	if strings.HasPrefix(p, "~") {
 		home, _ := os.UserHomeDir()
 		return ExpandHome(p, home)
@@ -26,20 +31,25 @@ func resolveConfigPath(dir, p string) (string, error) {
 }
 
 // ExpandHome returns p with a leading "~/" (or p "~" alone) replaced by the
-// home directory home, and a leading "~user/" (or "~user" alone) by that
-// user's home directory (os/user.Lookup), as a shell does. Anything else is
-// returned as it is. A command-line flag needs it as much as the config
-// does: shells leave a "~" after "=" (--dir=~/keys) as it is. The home
-// directory must be absolute: taken literally, the path would be a
-// directory named "~" under the working directory, where a key would be
-// written and not found again. An unknown user is an error for the same
-// reason.
+// home directory home, and a leading "~user/" by that user's home directory
+// (os/user.Lookup), as a shell does. Anything else is returned as it is. A
+// command-line flag needs it as much as the config does: shells leave a
+// "~" after "=" (--dir=~/keys) as it is. The home directory must be
+// absolute: taken literally, the path would be a directory named "~" under
+// the working directory, where a key would be written and not found again.
+// An unknown user is an error for the same reason. "~user" with no slash is
+// refused: it used to be a file or directory of that name (beside the
+// config, or in the working directory), and reading it as a home directory
+// now would silently put keys in another account's home.
 func ExpandHome(p, home string) (string, error) {
 	after, ok := strings.CutPrefix(p, "~")
 	if !ok {
 		return p, nil
 	}
-	name, rest, _ := strings.Cut(after, "/")
+	name, rest, slash := strings.Cut(after, "/")
+	if name != "" && !slash {
+		return "", fmt.Errorf("%q is ambiguous: write %q for that user's home directory or %q for a file named so", p, p+"/", "./"+p)
+	}
 	if name != "" {
 		return expandUserHome(p, name, rest)
 	}

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// A vote body sent again after a lost reply ("voting again is safe") is
+// answered by the service with the activity showing the vote those very
+// bytes cast. The activity may have ended by that vote, so it is looked up
+// among recent activities too, and a read before sending that already shows
+// the voter's vote is no doubt then but the vote already recorded, as
+// 'vigil activity approve' tells it (whyNoVote, votedOnEnded).
+
+// findVotedActivity is the id of the activity whose fingerprint is fp:
+// first among those waiting for votes, then among the newest of any status
+// (a vote that ended the activity, sent again). Both reads are bounded; why
+// says why none was found when id is "". A read that fails is an error.
+func findVotedActivity(ctx context.Context, client *api.Client, fp string) (id, why string, err error) {
+	if fp == "" {
+		return "", "the vote names no fingerprint", nil
+	}
+	match := func(a api.Activity) {
+		if id == "" && (a.Fingerprint == fp || a.Fingerprint == api.SanitizeID(fp)) {
+			id = a.ID
+		}
+	}
+	waiting := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded}}
+	errWaiting := api.WalkActivities(ctx, client, waiting, api.MaxPendingDeletionPages, match)
+	if id != "" {
+		return id, "", nil
+	}
+	errRecent := api.WalkActivities(ctx, client, api.ListActivitiesOptions{}, api.MaxPendingDeletionPages, match)
+	switch {
+	case id != "":
+		return id, "", nil
+	case errWaiting != nil:
+		return "", "", errWaiting
+	case errors.Is(errRecent, api.ErrWalkCutShort):
+		return "", fmt.Sprintf("no activity waiting for votes, nor any of the newest %d, had fingerprint %s before the vote was sent",
+			api.MaxPendingDeletionPages*100, api.SanitizeID(fp)), nil
+	case errRecent != nil:
+		return "", "", errRecent
+	}
+	return "", fmt.Sprintf("no activity had fingerprint %s before the vote was sent", api.SanitizeID(fp)), nil
+}
+
+// votedBefore is the voter's vote on the activity as read before sending,
+// when that read is consistent with it: the service no longer offered this
+// vote (or the activity had ended). A vote shown while the vote was still
+// offered is a doubt about that read or whoami (api.VoterDoubtText), left
+// to checkVoteReply.
+func (v *requestVote) votedBefore() *api.Vote {
+	b := v.before
+	if b.Activity == nil || v.me == "" {
+		return nil
+	}
+	offered := (v.approve && b.exact.CanApprove) || (!v.approve && b.exact.CanReject)
+	if offered && !api.IsTerminal(b.exact.Status) {
+		return nil
+	}
+	return b.exact.VoteOf(v.me)
+}
+
+// alreadyVoted is the outcome of a vote whose voter had voted, mine, before
+// it was sent: the same vote, which the reply after (or a read since) still
+// shows, is no failure (a resend after a lost reply), and the activity to
+// print instead of the reply when it was read again; the other vote is
+// refused, as a vote cannot be changed.
+func (v *requestVote) alreadyVoted(ctx context.Context, c proc, client *api.Client, mine *api.Vote, after shownActivity) (shownActivity, error) {
+	verb := map[bool]string{true: "approve", false: "reject"}[v.approve]
+	id := api.SanitizeID(v.before.exact.ID)
+	was := fmt.Sprintf("you already %s this activity (%s)", api.Sanitize(votedText(mine)), timeText(mine.CreatedAt))
+	if want := map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[v.approve]; mine.Selection != want {
+		return shownActivity{}, fmt.Errorf("%s %s: %s; a vote cannot be changed: the reply does not tell what was counted, see it with 'vigil activity get %s'", verb, id, was, id)
+	}
+	if sorted, err := checkVoteReply(v.before.exact.ID, v.me, v.approve, v.before.exact, after); sorted == api.VoteReplyOtherActivity {
+		return shownActivity{}, err
+	}
+	if sameVote(after.exact.VoteOf(v.me), mine) {
+		fmt.Fprintf(c.stderr, "vigil: %s, and it is %s; the reply shows that vote: nothing more to do\n", was, api.Sanitize(after.exact.Status))
+		return shownActivity{}, nil
+	}
+	// The reply does not show the vote the read before it did (a cache's
+	// copy): the activity as it is now says.
+	a, err := getActivityShown(ctx, client, v.before.exact.ID)
+	if err != nil {
+		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s, but the reply does not show that vote, and reading the activity again failed (%v): check with 'vigil activity get %s'", verb, id, was, err, id)}
+	}
+	if !sameVote(a.exact.VoteOf(v.me), mine) {
+		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s, but neither the reply nor a read since shows that vote: check with 'vigil activity get %s'", verb, id, was, id)}
+	}
+	fmt.Fprintf(c.stderr, "vigil: %s, and it is %s: nothing more to do\n%s", was, a.Status, rereadNote)
+	return a, nil
+}
+
+// rereadNote says on standard error that standard output is not the
+// service's reply to the vote.
+const rereadNote = "vigil: printed is the activity as read after the vote, not the service's reply to it (which did not show the vote)\n"
+
+// sameVote reports whether got is the vote want: the same selection, and
+// the same vote id when both have one.
+func sameVote(got, want *api.Vote) bool {
+	if got == nil || want == nil || got.Selection != want.Selection {
+		return false
+	}
+	return got.ID == "" || want.ID == "" || got.ID == want.ID
+}
