@@ -11,8 +11,9 @@ import (
 // checked against the bytes that remain, so no allocation is sized by the input
 // beyond the input itself.
 type borshReader struct {
-	b   []byte
-	off int
+	b    []byte
+	off  int
+	over error // the first count over one of vigil's own bounds (overLimit)
 }
 
 var errShort = errors.New("unexpected end of input")
@@ -21,6 +22,17 @@ func (r *borshReader) remaining() int { return len(r.b) - r.off }
 
 func (r *borshReader) fail(what string, err error) error {
 	return fmt.Errorf("%s at byte %d: %w", what, r.off, err)
+}
+
+// overLimit records a count over one of vigil's own bounds (tooMany,
+// tooManyPivot) and lets the read go on: only bytes read whole show which
+// Borsh version they are (readBorshVersions), and a v0 manifest with 17 args
+// starts like a v1 one with 17 bridges. The caller returns r.over once the
+// bytes have been read to their end.
+func (r *borshReader) overLimit(what string, err error) {
+	if r.over == nil {
+		r.over = r.fail(what, err)
+	}
 }
 
 func (r *borshReader) u8(what string) (byte, error) {

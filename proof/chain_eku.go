@@ -49,10 +49,12 @@ func listsAnyExtKeyUsage(value []byte) bool {
 	return false
 }
 
-// bundleName names c by its place in the document's cabundle.
+// bundleName names c by its place in the document's cabundle, from
+// cabundle[1]: cabundle[0], the document's copy of the root, is never on a
+// path (a root is named by chainCertName).
 func bundleName(c *x509.Certificate, cabundle []*x509.Certificate) string {
 	for i, b := range cabundle {
-		if b != nil && bytes.Equal(b.Raw, c.Raw) {
+		if i > 0 && b != nil && bytes.Equal(b.Raw, c.Raw) {
 			return fmt.Sprintf("cabundle[%d]", i)
 		}
 	}

@@ -52,9 +52,9 @@ func issuerFault(c *x509.Certificate) string {
 	case c.Version == 3 && !c.BasicConstraintsValid:
 		return "it has no basic constraints marking it a CA"
 	case c.Version < 3 && !c.BasicConstraintsValid:
-		// RFC 5280 §6.1.4(k): crypto/x509 checks a v1 parent's signature but
+		// RFC 5280 §6.1.4(k): crypto/x509 checks a v1 (or v2) parent's signature but
 		// refuses it on the path (NotAuthorizedToSign).
-		return "it is not a CA: a version-1 certificate has no basic constraints"
+		return fmt.Sprintf("it is not a CA: a version-%d certificate has no basic constraints", c.Version)
 	case c.KeyUsage != 0 && c.KeyUsage&x509.KeyUsageCertSign == 0:
 		return "its key usage lacks keyCertSign"
 	}

@@ -53,7 +53,7 @@ func isJSON(b []byte, jsonV2 bool) bool {
 }
 
 // decodeManifest decodes a QOS manifest: JSON v2 when isJSON, else Borsh v1
-// and then Borsh v0, as QOS reads them.
+// and then Borsh v0, as QOS reads them (readBorshVersions).
 func decodeManifest(b []byte, jsonV2 bool) (*Manifest, error) {
 	if len(b) == 0 {
 		return nil, errors.New("manifest is empty")
@@ -65,15 +65,7 @@ func decodeManifest(b []byte, jsonV2 bool) (*Manifest, error) {
 		m, _, err := decodeManifestJSON(b)
 		return m, err
 	}
-	m, errV1 := decodeManifestBorsh(b, true)
-	if errV1 == nil {
-		return m, nil
-	}
-	m, errV0 := decodeManifestBorsh(b, false)
-	if errV0 == nil {
-		return m, nil
-	}
-	return nil, fmt.Errorf("manifest is neither Borsh v1 (%v) nor Borsh v0 (%v)", errV1, errV0)
+	return readBorshVersions("manifest", b, decodeManifestBorsh)
 }
 
 func decodeManifestBorsh(b []byte, v1 bool) (*Manifest, error) {
@@ -84,6 +76,9 @@ func decodeManifestBorsh(b []byte, v1 bool) (*Manifest, error) {
 	}
 	if r.remaining() != 0 {
 		return nil, fmt.Errorf("%d unexpected bytes after the manifest", r.remaining())
+	}
+	if r.over != nil {
+		return nil, r.over
 	}
 	sum := sha256.Sum256(b)
 	m.SHA256 = sum[:]
@@ -154,7 +149,7 @@ func readBridges(r *borshReader) ([]string, error) {
 		return nil, err
 	}
 	if n > maxBridges {
-		return nil, r.fail("pivot.bridge_config", tooManyPivot(n, maxBridges, "bridges"))
+		r.overLimit("pivot.bridge_config", tooManyPivot(n, maxBridges, "bridges"))
 	}
 	out := []string{}
 	for i := 0; i < n; i++ {
@@ -173,7 +168,9 @@ func readBridges(r *borshReader) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, fmt.Sprintf("server %s:%d", host, port))
+			if len(out) < maxBridges {
+				out = append(out, fmt.Sprintf("server %s:%d", host, port))
+			}
 		case 1:
 			some, err := r.u8(what + ".host")
 			if err != nil {
@@ -189,7 +186,9 @@ func readBridges(r *borshReader) ([]string, error) {
 			default:
 				return nil, r.fail(what, fmt.Errorf("option tag %d", some))
 			}
-			out = append(out, fmt.Sprintf("client %s:%d", host, port))
+			if len(out) < maxBridges {
+				out = append(out, fmt.Sprintf("client %s:%d", host, port))
+			}
 		default:
 			return nil, r.fail(what, fmt.Errorf("unknown bridge kind %d", tag))
 		}
@@ -212,7 +211,7 @@ func readQuorumSet(r *borshReader, what string, withAlias bool) (QuorumSet, erro
 		return s, err
 	}
 	if n > maxSetMembers {
-		return s, r.fail(what+".members", tooMany(n, "members"))
+		r.overLimit(what+".members", tooMany(n, "members"))
 	}
 	s.Members = []Member{}
 	for i := 0; i < n; i++ {
@@ -226,14 +225,16 @@ func readQuorumSet(r *borshReader, what string, withAlias bool) (QuorumSet, erro
 		if mem.PubKey, err = r.bytes(w + ".pub_key"); err != nil {
 			return s, err
 		}
-		s.Members = append(s.Members, mem)
+		if len(s.Members) < maxSetMembers {
+			s.Members = append(s.Members, mem)
+		}
 	}
 	return s, nil
 }
 
 // tooMany is the error for a set or an approval list over maxSetMembers.
 func tooMany(n int, noun string) error {
-	return fmt.Errorf("%d %s, over the limit of %d (real QOS sets have a handful)", n, noun, maxSetMembers)
+	return &limitError{fmt.Sprintf("%d %s, over the limit of %d (real QOS sets have a handful)", n, noun, maxSetMembers)}
 }
 
 // checkSetSizes bounds the sets of a manifest read from JSON
@@ -284,15 +285,7 @@ func decodeEnvelope(b []byte, jsonV2 bool) (*envelope, error) {
 	if isJSON(b, jsonV2) {
 		return decodeEnvelopeJSON(b)
 	}
-	e, errV1 := decodeEnvelopeBorsh(b, true)
-	if errV1 == nil {
-		return e, nil
-	}
-	e, errV0 := decodeEnvelopeBorsh(b, false)
-	if errV0 == nil {
-		return e, nil
-	}
-	return nil, fmt.Errorf("manifest envelope is neither Borsh v1 (%v) nor Borsh v0 (%v)", errV1, errV0)
+	return readBorshVersions("manifest envelope", b, decodeEnvelopeBorsh)
 }
 
 func decodeEnvelopeBorsh(b []byte, v1 bool) (*envelope, error) {
@@ -315,6 +308,9 @@ func decodeEnvelopeBorsh(b []byte, v1 bool) (*envelope, error) {
 	if r.remaining() != 0 {
 		return nil, fmt.Errorf("%d unexpected bytes after the envelope", r.remaining())
 	}
+	if r.over != nil {
+		return nil, r.over
+	}
 	return e, nil
 }
 
@@ -324,7 +320,7 @@ func readApprovals(r *borshReader, what string) ([]rawApproval, error) {
 		return nil, err
 	}
 	if n > maxSetMembers {
-		return nil, r.fail(what, tooMany(n, "approvals"))
+		r.overLimit(what, tooMany(n, "approvals"))
 	}
 	var out []rawApproval
 	for i := 0; i < n; i++ {
@@ -339,7 +335,9 @@ func readApprovals(r *borshReader, what string) ([]rawApproval, error) {
 		if a.member.PubKey, err = r.bytes(w + ".member.pub_key"); err != nil {
 			return nil, err
 		}
-		out = append(out, a)
+		if len(out) < maxSetMembers {
+			out = append(out, a)
+		}
 	}
 	return out, nil
 }

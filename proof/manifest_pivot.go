@@ -18,7 +18,7 @@ const MaxShownArgs = 1024
 
 // tooManyPivot is the error for a pivot's bridges or args over their bound.
 func tooManyPivot(n, limit int, noun string) error {
-	return fmt.Errorf("%d %s, over the limit of %d (real QOS pivots have a handful)", n, noun, limit)
+	return &limitError{fmt.Sprintf("%d %s, over the limit of %d (real QOS pivots have a handful)", n, noun, limit)}
 }
 
 // checkPivotSizes bounds the bridges and args of a manifest read from JSON
@@ -39,7 +39,7 @@ func readArgs(r *borshReader) ([]string, error) {
 		return nil, err
 	}
 	if n > maxArgs {
-		return nil, r.fail("pivot.args", tooManyPivot(n, maxArgs, "args"))
+		r.overLimit("pivot.args", tooManyPivot(n, maxArgs, "args"))
 	}
 	out := []string{}
 	for i := 0; i < n; i++ {
@@ -47,7 +47,9 @@ func readArgs(r *borshReader) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		if len(out) < maxArgs {
+			out = append(out, s)
+		}
 	}
 	return out, nil
 }

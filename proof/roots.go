@@ -137,6 +137,17 @@ func (r Root) anchorName() string {
 	return "configured root: " + r.Name
 }
 
+// sourceName names r as a trusted root in a reason, by where it came from.
+func (r Root) sourceName() string {
+	switch {
+	case r.builtIn:
+		return "built in and pinned, " + AWSRootName
+	case r.Demo:
+		return fmt.Sprintf("%q (demo root)", r.Name)
+	}
+	return fmt.Sprintf("%q (configured: --root / trusted_roots)", r.Name)
+}
+
 // chainCheckName names the chain check by the root that anchored it: only
 // the built-in AWS root is pinned, and a demo or configured root must not
 // read as it. The check's ID (cert-chain) stays the same for all of them.

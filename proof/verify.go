@@ -297,7 +297,7 @@ func (v *verifier) verifyChain(at time.Time) (Root, error) {
 			}
 			return Root{}, fmt.Errorf("the chain does not lead to a trusted root (trusted: %s)", rootNames(roots))
 		}
-		if why := invalidIssuer(err, v.att.leaf, v.att.cabundle); why != nil {
+		if why := invalidIssuer(err, v.att.leaf, v.att.cabundle, roots); why != nil {
 			return Root{}, why
 		}
 		return Root{}, fmt.Errorf("certificate chain does not verify: %w", err)
