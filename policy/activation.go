@@ -201,6 +201,11 @@ func (c converter) record(typ string, m map[string]any, path string) (*record, e
 		}
 		r.fields[name] = val
 	}
+	if typ == typeSolanaParsed {
+		if err := fillNamedAccounts(r, path); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
 }
 

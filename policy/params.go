@@ -52,9 +52,12 @@ func DocumentedParam(name string) (types []string, ok bool) {
 // not expose (camelCase names, or names outside its table), where reading is
 // a MissingField error there, so the policy neither allows nor denies: a
 // deny written on such a field never denies there; and the camelCase
-// spelling of a Spark struct's field, a type error there. It never fails.
+// spelling of a Spark struct's field, a type error there; and either
+// spelling of a parsed Solana instruction's named accounts, which the
+// real service's docs spell two ways. It never fails.
 func Warnings(src Source) []Diagnostic {
-	return append(paramWarnings(src.Condition), sparkCamelWarnings(src.Condition)...)
+	out := append(paramWarnings(src.Condition), sparkCamelWarnings(src.Condition)...)
+	return append(out, namedAccountsWarnings(src.Condition)...)
 }
 
 // pinnedTypes are the activity types (ACTIVITY_TYPE_…), kinds, resources and
