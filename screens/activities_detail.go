@@ -38,11 +38,14 @@ type activityDetail struct {
 	mfa                       *activityMfaMsg // each voter's MFA status (mfa_status.go)
 	explained                 explanations    // of evals, computed once per version (explain)
 	// shown is the intent's lines (api.ShowIntent), computed once per
-	// activity and fingerprint: they can be costly, and render runs often.
+	// intent (intentKey): they can be costly, and render runs often.
 	shown    api.IntentShown
 	shownFor string
-	body     intentBody // the intent's section (activities_detail_intent.go)
-	quotes   quotes     // names quoted by the last render (activities_detail_intent.go)
+	// intentSum is the hash of the held intent's JSON; swappedFor is a
+	// fingerprint that came with two intents (activities_detail_intent.go).
+	intentSum, swappedFor string
+	body                  intentBody // the intent's section (activities_detail_intent.go)
+	quotes                quotes     // names quoted by the last render (activities_detail_intent.go)
 	// pane is the screen's list-detail pane the record is rendered into.
 	pane *ui.Detail
 	// shownClock is the clock-dependent texts at the last redraw for the
@@ -75,7 +78,7 @@ func (g *fetchGens) next() int {
 }
 
 func newActivityDetail(c *Common, act api.Activity, order copyOrder, pane *ui.Detail, gens *fetchGens) *activityDetail {
-	d := &activityDetail{activity: act, order: order, pane: pane, gens: gens}
+	d := &activityDetail{activity: act, order: order, pane: pane, gens: gens, intentSum: intentSum(act.Intent)}
 	d.render(c)
 	return d
 }
@@ -116,7 +119,7 @@ func (d *activityDetail) follow(c *Common, act api.Activity, order copyOrder) te
 	if olderOrdered(act, order, before, d.order, c.Now()) {
 		return nil
 	}
-	d.activity, d.order = act, order
+	d.take(act, order)
 	d.render(c)
 	if !recordChanged(before, act) {
 		return nil
@@ -221,7 +224,7 @@ func (d *activityDetail) takeRecord(msg activityDetailMsg, order copyOrder, c *C
 	if msg.err == nil && msg.activity.ID == d.activity.ID && !olderOrdered(*msg.activity, order, d.activity, d.order, c.Now()) {
 		// A fetch sent before your vote and answered after it would
 		// show the vote undone (as in follow).
-		d.activity, d.order = *msg.activity, order
+		d.take(*msg.activity, order)
 	}
 }
 
@@ -386,9 +389,9 @@ func (d *activityDetail) render(c *Common) {
 }
 
 // shownIntent is api.ShowIntent of the activity's intent, computed once
-// per activity id and fingerprint (a new fingerprint is a new intent).
+// per intent (intentKey).
 func (d *activityDetail) shownIntent() api.IntentShown {
-	if key := d.activity.ID + "\x00" + d.activity.Fingerprint; key != d.shownFor {
+	if key := d.intentKey(); key != d.shownFor {
 		d.shown, d.shownFor = api.ShowIntent(d.activity.Intent, nil), key
 	}
 	return d.shown
