@@ -23,8 +23,14 @@ type activityDetail struct {
 	recordErr  string
 	recordSent int // the request of the newest record reply that landed (copy_order.go)
 	evalErr    string
-	proofErr   string
-	checks     []appProofCheck // verification of each app proof
+	// rereadErr: the read of the activity after the evaluations held failed
+	// (evals_reread.go), so a vote missing from the copy held is of unknown
+	// status; evalsArrived is when those evaluations arrived: a copy sent
+	// after it was read after them.
+	rereadErr    string
+	evalsArrived int
+	proofErr     string
+	checks       []appProofCheck // verification of each app proof
 	// gens numbers the fetches below; extrasGen is that of the last
 	// loadExtras, proofGen that of the verifications: replies of older
 	// fetches are dropped.
@@ -65,6 +71,8 @@ type activityDetailMsg struct {
 	evals    *[]api.PolicyEvaluation
 	proofs   *[]api.AppProof
 	err      error
+	// rereadErr: with evals, the read of the record after them failed.
+	rereadErr error
 }
 
 // fetchGens numbers the fetches of the open detail for the whole screen, not
@@ -155,7 +163,8 @@ func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
 			// act was read before the evaluations: a vote may have landed
 			// since. The copy read now comes with them (sent no earlier
 			// than gen, in the screen's sequence).
-			msg.activity, msg.sent = readAfterEvaluations(ctx, client, id), gen
+			msg.activity, msg.rereadErr = readAfterEvaluations(ctx, client, id)
+			msg.sent = gen
 		}
 		return msg
 	}
@@ -175,7 +184,7 @@ func (d *activityDetail) apply(msg activityDetailMsg, order copyOrder, c *Common
 		return
 	}
 	d.loading = max(d.loading-1, 0)
-	record := msg.activity != nil || (msg.evals == nil && msg.proofs == nil)
+	record := msg.activity != nil || msg.rereadErr != nil || (msg.evals == nil && msg.proofs == nil)
 	if record {
 		d.takeRecord(msg, order, c)
 	}
@@ -192,6 +201,10 @@ func (d *activityDetail) apply(msg activityDetailMsg, order copyOrder, c *Common
 			d.evalErr = errorText(msg.err)
 		} else {
 			d.evals = *msg.evals
+			d.rereadErr, d.evalsArrived = "", order.arrived
+			if msg.rereadErr != nil {
+				d.rereadErr = errorText(msg.rereadErr)
+			}
 		}
 	case msg.proofs != nil:
 		d.proofErr = ""
@@ -212,16 +225,20 @@ func (d *activityDetail) apply(msg activityDetailMsg, order copyOrder, c *Common
 // takeRecord takes a reply's copy of the record (the evaluations' reply may
 // bring one, read after them) when it is not older than the one shown.
 func (d *activityDetail) takeRecord(msg activityDetailMsg, order copyOrder, c *Common) {
+	err := msg.err
+	if msg.evals != nil {
+		err = msg.rereadErr // the evaluations' own error is theirs
+	}
 	// Only the reply to the newest read that landed says whether the
 	// record could be refreshed: an older one's verdict is no news.
 	if msg.sent >= d.recordSent {
 		d.recordSent = msg.sent
 		d.recordErr = ""
-		if msg.err != nil {
-			d.recordErr = errorText(msg.err)
+		if err != nil {
+			d.recordErr = errorText(err)
 		}
 	}
-	if msg.err == nil && msg.activity.ID == d.activity.ID && !olderOrdered(*msg.activity, order, d.activity, d.order, c.Now()) {
+	if err == nil && msg.activity != nil && msg.activity.ID == d.activity.ID && !olderOrdered(*msg.activity, order, d.activity, d.order, c.Now()) {
 		// A fetch sent before your vote and answered after it would
 		// show the vote undone (as in follow).
 		d.take(*msg.activity, order)
@@ -361,6 +378,7 @@ func (d *activityDetail) render(c *Common) {
 			b.Styled("  " + th.Muted.Render("explaining…"))
 			continue
 		}
+		ex = explainedAfter(ex, d.activity, e, d.rereadErr)
 		d.unknownPolicies = d.unknownPolicies || len(ex.Unknown) > 0
 		if ex.Differs {
 			b.Styled("  " + th.Muted.Render(ui.Clean(ex.Why)))

@@ -75,6 +75,9 @@ func (d *activityDetail) take(act api.Activity, order copyOrder) {
 	if act.ID == d.activity.ID && act.Fingerprint == d.activity.Fingerprint && sum != d.intentSum {
 		d.swappedFor = act.Fingerprint
 	}
+	if order.sent > d.evalsArrived {
+		d.rereadErr = "" // a read after the evaluations: it tells which votes are returned
+	}
 	d.activity, d.order, d.intentSum = act, order, sum
 }
 
