@@ -23,8 +23,14 @@ type activityDetail struct {
 	recordErr  string
 	recordSent int // the request of the newest record reply that landed (copy_order.go)
 	evalErr    string
-	proofErr   string
-	checks     []appProofCheck // verification of each app proof
+	// rereadErr: the read of the activity after the evaluations held failed
+	// (evals_reread.go), so a vote missing from the copy held is of unknown
+	// status; evalsArrived is when those evaluations arrived: a copy sent
+	// after it was read after them.
+	rereadErr    string
+	evalsArrived int
+	proofErr     string
+	checks       []appProofCheck // verification of each app proof
 	// gens numbers the fetches below; extrasGen is that of the last
 	// loadExtras, proofGen that of the verifications: replies of older
 	// fetches are dropped.
@@ -38,11 +44,14 @@ type activityDetail struct {
 	mfa                       *activityMfaMsg // each voter's MFA status (mfa_status.go)
 	explained                 explanations    // of evals, computed once per version (explain)
 	// shown is the intent's lines (api.ShowIntent), computed once per
-	// activity and fingerprint: they can be costly, and render runs often.
+	// intent (intentKey): they can be costly, and render runs often.
 	shown    api.IntentShown
 	shownFor string
-	body     intentBody // the intent's section (activities_detail_intent.go)
-	quotes   quotes     // names quoted by the last render (activities_detail_intent.go)
+	// intentSum is the hash of the held intent's JSON; swappedFor is a
+	// fingerprint that came with two intents (activities_detail_intent.go).
+	intentSum, swappedFor string
+	body                  intentBody // the intent's section (activities_detail_intent.go)
+	quotes                quotes     // names quoted by the last render (activities_detail_intent.go)
 	// pane is the screen's list-detail pane the record is rendered into.
 	pane *ui.Detail
 	// shownClock is the clock-dependent texts at the last redraw for the
@@ -62,6 +71,8 @@ type activityDetailMsg struct {
 	evals    *[]api.PolicyEvaluation
 	proofs   *[]api.AppProof
 	err      error
+	// rereadErr: with evals, the read of the record after them failed.
+	rereadErr error
 }
 
 // fetchGens numbers the fetches of the open detail for the whole screen, not
@@ -75,7 +86,7 @@ func (g *fetchGens) next() int {
 }
 
 func newActivityDetail(c *Common, act api.Activity, order copyOrder, pane *ui.Detail, gens *fetchGens) *activityDetail {
-	d := &activityDetail{activity: act, order: order, pane: pane, gens: gens}
+	d := &activityDetail{activity: act, order: order, pane: pane, gens: gens, intentSum: intentSum(act.Intent)}
 	d.render(c)
 	return d
 }
@@ -116,7 +127,7 @@ func (d *activityDetail) follow(c *Common, act api.Activity, order copyOrder) te
 	if olderOrdered(act, order, before, d.order, c.Now()) {
 		return nil
 	}
-	d.activity, d.order = act, order
+	d.take(act, order)
 	d.render(c)
 	if !recordChanged(before, act) {
 		return nil
@@ -152,7 +163,8 @@ func (d *activityDetail) loadExtras(c *Common) tea.Cmd {
 			// act was read before the evaluations: a vote may have landed
 			// since. The copy read now comes with them (sent no earlier
 			// than gen, in the screen's sequence).
-			msg.activity, msg.sent = readAfterEvaluations(ctx, client, id), gen
+			msg.activity, msg.rereadErr = readAfterEvaluations(ctx, client, id)
+			msg.sent = gen
 		}
 		return msg
 	}
@@ -172,7 +184,7 @@ func (d *activityDetail) apply(msg activityDetailMsg, order copyOrder, c *Common
 		return
 	}
 	d.loading = max(d.loading-1, 0)
-	record := msg.activity != nil || (msg.evals == nil && msg.proofs == nil)
+	record := msg.activity != nil || msg.rereadErr != nil || (msg.evals == nil && msg.proofs == nil)
 	if record {
 		d.takeRecord(msg, order, c)
 	}
@@ -189,6 +201,10 @@ func (d *activityDetail) apply(msg activityDetailMsg, order copyOrder, c *Common
 			d.evalErr = errorText(msg.err)
 		} else {
 			d.evals = *msg.evals
+			d.rereadErr, d.evalsArrived = "", order.arrived
+			if msg.rereadErr != nil {
+				d.rereadErr = errorText(msg.rereadErr)
+			}
 		}
 	case msg.proofs != nil:
 		d.proofErr = ""
@@ -209,19 +225,23 @@ func (d *activityDetail) apply(msg activityDetailMsg, order copyOrder, c *Common
 // takeRecord takes a reply's copy of the record (the evaluations' reply may
 // bring one, read after them) when it is not older than the one shown.
 func (d *activityDetail) takeRecord(msg activityDetailMsg, order copyOrder, c *Common) {
+	err := msg.err
+	if msg.evals != nil {
+		err = msg.rereadErr // the evaluations' own error is theirs
+	}
 	// Only the reply to the newest read that landed says whether the
 	// record could be refreshed: an older one's verdict is no news.
 	if msg.sent >= d.recordSent {
 		d.recordSent = msg.sent
 		d.recordErr = ""
-		if msg.err != nil {
-			d.recordErr = errorText(msg.err)
+		if err != nil {
+			d.recordErr = errorText(err)
 		}
 	}
-	if msg.err == nil && msg.activity.ID == d.activity.ID && !olderOrdered(*msg.activity, order, d.activity, d.order, c.Now()) {
+	if err == nil && msg.activity != nil && msg.activity.ID == d.activity.ID && !olderOrdered(*msg.activity, order, d.activity, d.order, c.Now()) {
 		// A fetch sent before your vote and answered after it would
 		// show the vote undone (as in follow).
-		d.activity, d.order = *msg.activity, order
+		d.take(*msg.activity, order)
 	}
 }
 
@@ -358,6 +378,7 @@ func (d *activityDetail) render(c *Common) {
 			b.Styled("  " + th.Muted.Render("explaining…"))
 			continue
 		}
+		ex = explainedAfter(ex, d.activity, e, d.rereadErr)
 		d.unknownPolicies = d.unknownPolicies || len(ex.Unknown) > 0
 		if ex.Differs {
 			b.Styled("  " + th.Muted.Render(ui.Clean(ex.Why)))
@@ -386,9 +407,9 @@ func (d *activityDetail) render(c *Common) {
 }
 
 // shownIntent is api.ShowIntent of the activity's intent, computed once
-// per activity id and fingerprint (a new fingerprint is a new intent).
+// per intent (intentKey).
 func (d *activityDetail) shownIntent() api.IntentShown {
-	if key := d.activity.ID + "\x00" + d.activity.Fingerprint; key != d.shownFor {
+	if key := d.intentKey(); key != d.shownFor {
 		d.shown, d.shownFor = api.ShowIntent(d.activity.Intent, nil), key
 	}
 	return d.shown

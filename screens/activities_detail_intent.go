@@ -1,6 +1,8 @@
 package screens
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -9,7 +11,8 @@ import (
 )
 
 // intentBody is the intent's section as the detail shows it, built once per
-// activity, fingerprint and theme: its JSON, look-alike warnings and lines
+// activity, fingerprint, intent (its content: a hostile service may send
+// another under the same fingerprint) and theme: its JSON, look-alike warnings and lines
 // cost in proportion to the intent (a name of 10,000 characters is quoted
 // and measured whole), and render runs on every reply, refresh and clock
 // change. It is shown whole: it is what a voter signs.
@@ -22,11 +25,15 @@ type intentBody struct {
 // intentBody returns the built intent section of the open activity.
 func (d *activityDetail) intentBody(th *theme.Theme) *ui.DetailBuilder {
 	a := &d.activity
-	key := a.ID + "\x00" + a.Fingerprint
+	key := d.intentKey()
 	if d.body.b != nil && d.body.key == key && d.body.th == th {
 		return d.body.b
 	}
 	b := ui.NewDetailBuilder(th)
+	if d.swappedFor != "" && d.swappedFor == a.Fingerprint {
+		b.Styled(th.Bad.Render(ui.Clean("⚠ the service sent another intent under this same fingerprint since this activity was opened: " +
+			"what the fingerprint stands for cannot be told; do not approve it; read it with 'vigil activity get --json " + api.SanitizeID(a.ID) + "' and ask its requester")))
+	}
 	if shown := d.shownIntent(); len(shown.Doubts) > 0 {
 		// Indented JSON of it would be as unbounded as the intent is deep,
 		// and would not say what is wrong with it: its lines, bounded, say.
@@ -40,6 +47,38 @@ func (d *activityDetail) intentBody(th *theme.Theme) *ui.DetailBuilder {
 	}
 	d.body = intentBody{key: key, th: th, b: b}
 	return b
+}
+
+// intentKey names the intent held: the activity's id, fingerprint and a
+// hash of the intent's JSON (intentSum).
+func (d *activityDetail) intentKey() string {
+	return d.activity.ID + "\x00" + d.activity.Fingerprint + "\x00" + d.intentSum
+}
+
+// intentSum is the SHA-256 of in's JSON: the caches of what an intent shows
+// are keyed on it, not on the fingerprint alone, which the console cannot
+// check against the intent.
+func intentSum(in api.Intent) string {
+	out, err := json.Marshal(in)
+	if err != nil {
+		return "unencodable: " + err.Error() // never equal to a hash: a cache built for it is rebuilt
+	}
+	sum := sha256.Sum256(out)
+	return string(sum[:])
+}
+
+// take makes act, arrived as order, the copy the detail shows. A copy
+// bringing another intent under the fingerprint of the one held marks that
+// fingerprint (swappedFor): the detail warns while it shows it.
+func (d *activityDetail) take(act api.Activity, order copyOrder) {
+	sum := intentSum(act.Intent)
+	if act.ID == d.activity.ID && act.Fingerprint == d.activity.Fingerprint && sum != d.intentSum {
+		d.swappedFor = act.Fingerprint
+	}
+	if order.sent > d.evalsArrived {
+		d.rereadErr = "" // a read after the evaluations: it tells which votes are returned
+	}
+	d.activity, d.order, d.intentSum = act, order, sum
 }
 
 // quotes keeps api.Quote of the names one render showed (policies in the

@@ -97,6 +97,9 @@ type recentActivity struct {
 	// the evaluations (now or at an earlier load): the service no longer
 	// returns it.
 	notReturned bool
+	// rereadErr: the read of act after the evaluations failed; a vote
+	// missing from act is then of unknown status (evals_reread.go).
+	rereadErr string
 }
 
 type policiesLoadedMsg struct {

@@ -94,12 +94,16 @@ func (p *Policies) loadRecent() tea.Cmd {
 					default:
 						// The list was read before the evaluations: a vote
 						// may have landed since (evals_reread.go).
-						if cur := readAfterEvaluations(ctx, client, a.ID); cur != nil {
+						// When that read fails, the vote's status is unknown:
+						// it is not remembered as not returned.
+						if cur, err := readAfterEvaluations(ctx, client, a.ID); err != nil {
+							ra.rereadErr = errorText(err)
+						} else {
 							ra.act = *cur
 							ra.notReturned = policy.StoredOutcome(*cur, last).NotReturned
 						}
 					}
-					ex := explainEvaluation(ectx, ra.act, last)
+					ex := explainedAfter(explainEvaluation(ectx, ra.act, last), ra.act, last, ra.rereadErr)
 					ra.last = &ex
 				}
 				recent[i] = ra

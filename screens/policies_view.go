@@ -158,7 +158,7 @@ func (p *Policies) decided(id string) []recentActivity {
 			continue
 		}
 		for _, o := range last.PolicyEvaluations {
-			if kind.Waiting && o.Outcome != api.OutcomeRequiresConsensus {
+			if kind.Waiting && ra.rereadErr == "" && o.Outcome != api.OutcomeRequiresConsensus {
 				continue // the activity still waits: this stored outcome decided nothing
 			}
 			if o.PolicyID == id && (o.Outcome == api.OutcomeAllow || o.Outcome == api.OutcomeDenyExplicit || o.Outcome == api.OutcomeRequiresConsensus) {
@@ -191,7 +191,7 @@ func (p *Policies) renderDetail() {
 		for i, e := range ra.evals {
 			b.Section(fmt.Sprintf("Evaluation %d of %d — %s", i+1, len(ra.evals), fmtTime(now, e.CreatedAt)))
 			if ex, ok := p.explained.of(p.data.ctx, ra.act, e); ok {
-				writeExplained(b, th, ex)
+				writeExplained(b, th, explainedAfter(ex, ra.act, e, ra.rereadErr))
 			} else {
 				b.Styled(th.Muted.Render("explaining…")) // in a command (explainOpen)
 			}

@@ -29,6 +29,7 @@ type pendingVote struct {
 	approve     bool
 	id          string
 	fingerprint string
+	intent      string // intentSum of the intent the dialog restates
 	dialog      ui.Confirm
 	// before is the activity as read when the dialog opened, the read the
 	// service offered the vote on: a vote counts only if it is new since
@@ -90,7 +91,7 @@ func (a *Activities) followVoteDialog(orgChanged, ticked bool) tea.Cmd {
 // is the same version.
 func (a *Activities) followVoteCopy(cur *api.Activity, order copyOrder, recompute bool) tea.Cmd {
 	o, now := a.asking, a.c.Now()
-	if olderOrdered(*cur, order, o.shown, o.order, now) || (!recompute && sameVersion(*cur, o.shown)) {
+	if olderOrdered(*cur, order, o.shown, o.order, now) || (!recompute && sameVersion(*cur, o.shown) && intentSum(cur.Intent) == o.vote.intent) {
 		return nil
 	}
 	o.shown, o.order, o.at = *cur, order, now
@@ -146,6 +147,10 @@ func (a *Activities) voteWithdrawn(act *api.Activity, v *pendingVote) string {
 	switch {
 	case act.Fingerprint != v.fingerprint:
 		return withdrawnText(v, "the activity's fingerprint changed while it was open; open it again to read what it is now")
+	case intentSum(act.Intent) != v.intent:
+		// The dialog restated one intent; the vote, signed over the
+		// fingerprint, would count for whichever the service holds.
+		return withdrawnText(v, "the service sent another intent under the same fingerprint while it was open: what the fingerprint stands for cannot be told; do not approve it")
 	case act.Status != api.StatusConsensusNeeded:
 		return withdrawnText(v, "the activity "+settledVerb(act.Status)+" while it was open — "+settledText(a.c, act))
 	}

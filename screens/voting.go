@@ -86,7 +86,7 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	}
 	before := *act
 	before.Votes = slices.Clone(act.Votes)
-	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, dialog: d, before: &before}
+	return &pendingVote{approve: approve, id: act.ID, fingerprint: act.Fingerprint, intent: intentSum(act.Intent), dialog: d, before: &before}
 }
 
 // field is one "label: value" line of the dialog, the values aligned.
