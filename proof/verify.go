@@ -106,8 +106,12 @@ func VerifyBootProof(bp api.BootProof, opts Options) (rep *Report) {
 		rep.add(CheckManifestDecode, nameDecode, Pass, fmt.Sprintf("QOS manifest %s: namespace %q nonce %d", manifest.Version, manifest.Namespace.Name, manifest.Namespace.Nonce))
 	} else {
 		rep.add(CheckManifestDecode, nameDecode, Fail, mErr.Error())
-		if env != nil {
-			rep.Manifest = env.manifest // still show what the envelope says
+		if env != nil && v.attested(env.manifestBytes, jsonV2) {
+			// Still show what the envelope says, but only when it is the
+			// manifest the enclave booted: the service ships the envelope
+			// apart from the manifest, so any other envelope could show
+			// sets and PCRs of a manifest nothing attests.
+			rep.Manifest = env.manifest
 		}
 	}
 
@@ -165,6 +169,16 @@ func decodeField(name, s string) ([]byte, error) {
 
 // manifestHash is the hash QOS puts in user_data: SHA-256 of the Borsh bytes (v0,
 // v1) or of the canonical JSON (v2).
+// attested reports whether b are the manifest bytes the attestation
+// document's user_data names.
+func (v *verifier) attested(b []byte, jsonV2 bool) bool {
+	if v.att == nil || len(b) == 0 {
+		return false
+	}
+	h, err := manifestHash(b, jsonV2)
+	return err == nil && bytes.Equal(v.att.raw.UserData, h)
+}
+
 func manifestHash(b []byte, jsonV2 bool) ([]byte, error) {
 	if isJSON(b, jsonV2) {
 		c, err := canonicalJSON(b)
