@@ -407,6 +407,13 @@ func seconds(s string, limit time.Duration) time.Duration {
 	return time.Duration(n) * time.Second
 }
 
+// UsableKeyCount is how many of set's keys JWKSCache would verify with (a
+// kid listed twice with different keys counts for none). With none, it
+// refuses the set as a failed fetch.
+func UsableKeyCount(set api.JWKS) int {
+	return len(usableKeys(set))
+}
+
 // UsableJWK reports whether k is a key JWKSCache would verify with: an Ed25519
 // signing key of this algorithm and version, with a well-formed kid and x.
 // Tools that list a key set use it to mark the entries a receiver skips.
