@@ -411,9 +411,11 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 	if conn.json { // the set as published, every field kept
 		return writeJSON(c.stdout, json.RawMessage(reply.Raw))
 	}
-	cache := api.Sanitize(reply.Header.Get("Cache-Control"))
-	if age := reply.Header.Get("Age"); age != "" {
-		cache += ", age " + api.Sanitize(age) + "s"
+	// Every line, as CacheLifetime reads them all: a proxy's second
+	// Cache-Control line changes the lifetime printed below.
+	cache := api.Sanitize(strings.Join(reply.Header.Values("Cache-Control"), ", "))
+	if ages := reply.Header.Values("Age"); len(ages) > 0 {
+		cache += ", age " + api.Sanitize(strings.Join(ages, "s, ")) + "s"
 	}
 	rows := make([][]string, 0, len(reply.Set.Keys))
 	for _, k := range reply.Set.Keys {
@@ -427,16 +429,20 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 	if err := table(c.stdout, []string{"KID", "ALG", "VERSION", ""}, rows); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(c.stdout, "cache: %s\nreceivers keep it: %s\n", orDash(cache), keptFor(reply.Header))
+	_, err = fmt.Fprintf(c.stdout, "cache: %s\n%s\n", orDash(cache), keptFor(reply))
 	return err
 }
 
-// keptFor says how long a receiver keeps a key set fetched with header h,
-// from the verifier's own reading of it (webhook.CacheLifetime): operators
-// judge from it how long a rotated-out key stays trusted.
-func keptFor(h http.Header) string {
-	fresh, stale := webhook.CacheLifetime(h)
-	s := ui.HumanDuration(fresh)
+// keptFor says how long a receiver keeps the key set of reply, from the
+// verifier's own reading of it (webhook.CacheLifetime): operators judge from
+// it how long a rotated-out key stays trusted. A set with no usable key is
+// not kept at all: JWKSCache counts it as a failed fetch.
+func keptFor(reply webhook.JWKSReply) string {
+	if webhook.UsableKeyCount(reply.Set) == 0 {
+		return "receivers refuse it: no usable key (each goes on with the set it had while that lasts, or refuses deliveries)"
+	}
+	fresh, stale := webhook.CacheLifetime(reply.Header)
+	s := "receivers keep it: " + ui.HumanDuration(fresh)
 	if fresh <= webhook.MinRefetchInterval {
 		s += " (the least time between two fetches)"
 	}

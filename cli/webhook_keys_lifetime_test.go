@@ -47,6 +47,8 @@ func TestWebhookKeysShowsLifetimeReceiversUse(t *testing.T) {
 		{"aged in a shared cache", "max-age=86400, stale-if-error=604800", "3600"},
 		{"none", "", ""},
 		{"short max-age, overflowing stale-if-error", "max-age=5, stale-if-error=99999999999999999999999", ""},
+		{"served stale by a CDN near the end of stale-if-error", "max-age=86400, stale-if-error=604800", "691140"},
+		{"must-revalidate", "max-age=60, must-revalidate, stale-if-error=604800", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var hits atomic.Int32

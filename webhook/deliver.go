@@ -84,11 +84,14 @@ type DelivererOptions struct {
 	// others' room.
 	OrgQueueSize int
 	// Concurrency is the HTTP requests at once, all organizations; half of
-	// them go only to organizations with no request under way, so that
-	// receivers that hang cannot hold them all.
+	// them, but at most Concurrency - OrgConcurrency, go only to
+	// organizations with no request under way, so that receivers that hang
+	// cannot hold them all: every slot is in use only while more
+	// organizations than that reserve have requests under way.
 	Concurrency int
 	// OrgConcurrency is each organization's share of Concurrency, so that a
-	// receiver that never answers cannot hold every request slot.
+	// receiver that never answers cannot hold every request slot. An
+	// organization sending alone always gets all of it.
 	OrgConcurrency int
 	AttemptTimeout time.Duration // of one HTTP attempt
 	Logger         *slog.Logger  // nil: discard
@@ -198,7 +201,7 @@ func NewDeliverer(ring *KeyRing, client *http.Client, opts DelivererOptions) *De
 		opts:     opts,
 		log:      log,
 		slots:    make(chan struct{}, opts.QueueSize),
-		requests: newRequestSlots(opts.Concurrency),
+		requests: newRequestSlots(opts.Concurrency, opts.OrgConcurrency),
 		orgs:     make(map[string]*orgQueue),
 		ctx:      ctx,
 		cancel:   cancel,

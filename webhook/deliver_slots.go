@@ -6,9 +6,15 @@ import (
 )
 
 // requestSlots hands out the Deliverer's request slots so that organizations
-// whose receivers hang cannot hold them all: an organization with a request
-// already on the wire starts another only while fewer than shared slots are
-// in use, so the rest stays free for organizations with nothing on the wire.
+// whose receivers hang cannot hold them all: reserve of them go only to an
+// organization with nothing on the wire. An organization with a request
+// already under way starts another only while fewer than shared = size -
+// reserve slots are in use.
+//
+// Every slot is then in use only when more than reserve organizations have
+// requests under way: an extra request is taken only below shared, so the
+// extras number at most shared-1, and each of the other slots is some
+// organization's only-or-first request.
 type requestSlots struct {
 	mu     sync.Mutex
 	inUse  int
@@ -18,10 +24,13 @@ type requestSlots struct {
 	freed  chan struct{} // closed, and replaced, whenever a slot is given back
 }
 
-func newRequestSlots(size int) *requestSlots {
-	// Half the slots: with two requests per organization, every slot is then
-	// held only once size/4 + size/2 organizations have requests under way.
-	return &requestSlots{size: size, shared: max(1, size-size/2), freed: make(chan struct{})}
+// newRequestSlots keeps half the slots in reserve, but never so many that an
+// organization alone cannot have perOrg (OrgConcurrency) requests at once:
+// that is a limit the operator chose, and a lone organization is no threat
+// to the others. With perOrg = size nothing is reserved.
+func newRequestSlots(size, perOrg int) *requestSlots {
+	reserve := min(size/2, size-perOrg)
+	return &requestSlots{size: size, shared: max(1, size-reserve), freed: make(chan struct{})}
 }
 
 // acquire takes a slot for a request of q's organization, waiting until one

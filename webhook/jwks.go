@@ -311,38 +311,74 @@ func parseJWK(k api.JWK) (ed25519.PublicKey, bool) {
 // h: fresh, the time it uses the set without fetching it again (max-age less
 // the reply's Age, at least MinRefetchInterval since it never refetches
 // sooner), then stale, the time after that it still uses the set while
-// fetching it fails (stale-if-error). `vigil webhook keys` prints it, so that
+// fetching it fails (stale-if-error, which counts from when the reply became
+// stale, wherever that was). `vigil webhook keys` prints it, so that
 // operators see how long a rotated-out key is still trusted.
 func CacheLifetime(h http.Header) (fresh, stale time.Duration) {
-	maxAge, staleIfErr := parseCacheControl(h.Values("Cache-Control"))
+	cc := parseCacheControl(h.Values("Cache-Control"))
 	// A reply a shared cache has held for Age seconds has that much less
-	// freshness left (RFC 9111 §4.2.3); one older than max-age is stale at once.
-	maxAge = max(0, maxAge-replyAge(h.Values("Age")))
-	fresh = max(maxAge, MinRefetchInterval)
-	return fresh, max(0, maxAge+staleIfErr-fresh)
+	// freshness left (RFC 9111 §4.2.3); one older than max-age is stale at
+	// once, and its staleness, Age - max-age, is taken off stale-if-error
+	// (RFC 5861 §4): a CDN serving the set near the end of its own
+	// stale-if-error passes on only what is left of it.
+	age := replyAge(h.Values("Age"))
+	left := max(0, cc.maxAge+cc.staleIfErr-age)
+	fresh = max(cc.maxAge-age, MinRefetchInterval)
+	return fresh, max(0, left-fresh)
 }
 
-// parseCacheControl returns max-age and stale-if-error. no-store, no-cache or
-// a missing max-age mean 0 (refetch whenever MinRefetchInterval allows).
-func parseCacheControl(values []string) (maxAge, staleIfErr time.Duration) {
-	noCache := false
+// cacheControl is what CacheLifetime reads of a reply's Cache-Control.
+type cacheControl struct {
+	maxAge, staleIfErr time.Duration
+}
+
+// parseCacheControl reads max-age and stale-if-error from every
+// Cache-Control line. It errs on the side of trusting a set for less time:
+//   - no-store, no-cache or a missing max-age mean max-age 0 (refetch
+//     whenever MinRefetchInterval allows);
+//   - no-store, no-cache, must-revalidate and proxy-revalidate forbid using
+//     a stale reply (RFC 9111 §4.2.4, §5.2.2.2), so stale-if-error is 0;
+//   - a directive given twice with different values (a proxy's second
+//     Cache-Control line) counts as 0: RFC 9111 §4.2.1 allows treating the
+//     reply as stale, and that is the shorter trust.
+func parseCacheControl(values []string) cacheControl {
+	var cc cacheControl
+	var seenMaxAge, seenStale, noCache, noStale bool
 	for _, v := range values {
 		for _, d := range strings.Split(v, ",") {
 			name, arg, _ := strings.Cut(strings.TrimSpace(d), "=")
 			switch strings.ToLower(strings.TrimSpace(name)) {
 			case "max-age":
-				maxAge = seconds(arg, maxCacheAge)
+				cc.maxAge = directive(cc.maxAge, seconds(arg, maxCacheAge), &seenMaxAge)
 			case "stale-if-error":
-				staleIfErr = seconds(arg, maxStaleIfError)
+				cc.staleIfErr = directive(cc.staleIfErr, seconds(arg, maxStaleIfError), &seenStale)
 			case "no-store", "no-cache":
-				noCache = true
+				noCache, noStale = true, true
+			case "must-revalidate", "proxy-revalidate":
+				noStale = true
 			}
 		}
 	}
 	if noCache {
-		return 0, staleIfErr
+		cc.maxAge = 0
 	}
-	return maxAge, staleIfErr
+	if noStale {
+		cc.staleIfErr = 0
+	}
+	return cc
+}
+
+// directive returns the value of a directive seen with value v: v the first
+// time, the same if it repeats it, 0 if it conflicts.
+func directive(prev, v time.Duration, seen *bool) time.Duration {
+	if !*seen {
+		*seen = true
+		return v
+	}
+	if v != prev {
+		return 0
+	}
+	return prev
 }
 
 // replyAge is the Age header's value: the largest one, if repeated (the
@@ -369,6 +405,13 @@ func seconds(s string, limit time.Duration) time.Duration {
 		return limit
 	}
 	return time.Duration(n) * time.Second
+}
+
+// UsableKeyCount is how many of set's keys JWKSCache would verify with (a
+// kid listed twice with different keys counts for none). With none, it
+// refuses the set as a failed fetch.
+func UsableKeyCount(set api.JWKS) int {
+	return len(usableKeys(set))
 }
 
 // UsableJWK reports whether k is a key JWKSCache would verify with: an Ed25519

@@ -249,8 +249,8 @@ func TestParseCacheControl(t *testing.T) {
 		{[]string{"max-age=99999999999999999999"}, maxCacheAge, 0},
 		{nil, 0, 0},
 	} {
-		age, stale := parseCacheControl(tc.in)
-		if age != tc.age || stale != tc.stale {
+		cc := parseCacheControl(tc.in)
+		if age, stale := cc.maxAge, cc.staleIfErr; age != tc.age || stale != tc.stale {
 			t.Errorf("parseCacheControl(%q) = %s, %s; want %s, %s", tc.in, age, stale, tc.age, tc.stale)
 		}
 	}
