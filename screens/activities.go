@@ -57,7 +57,10 @@ type Activities struct {
 	autoGen      int    // generation of the auto-refresh tick chain
 	detail       *activityDetail
 	gens         fetchGens // numbers the fetches, and the arrivals of copies (copy_order.go)
-	voting       string    // id of the activity whose vote is in flight
+	// intents is the first intent seen per activity and fingerprint, from
+	// every copy the screen takes (intent_record.go).
+	intents intentsSeen
+	voting  string // id of the activity whose vote is in flight
 	// unsure is the vote whose outcome is unknown (no reply, and the
 	// activity could not be read again) until a read of it tells.
 	unsure *activityVotedMsg
@@ -291,6 +294,8 @@ func (a *Activities) voteBlock(act *api.Activity, approve bool) string {
 		return "nothing selected"
 	case a.c.ReadOnly():
 		return ErrReadOnly.Error()
+	case approve && a.swappedIntent(act):
+		return swapRefusal(act)
 	case a.voting != "":
 		return "a vote is already in flight"
 	case a.isLeaving(act.ID) || a.leftUnread[act.ID]:
@@ -357,7 +362,19 @@ func (a *Activities) syncKeys() {
 // open vote dialog follows its activity through whatever the message
 // changed (vote_follow.go).
 func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	// Noted first: what the message does (a vote's keys, the dialog) reads
+	// the record.
+	swapped := a.noteCopies(msg)
 	s, cmd := a.update(msg)
+	if swapped {
+		// A copy the list or the detail did not take (an older one) may
+		// have shown the swap: both say it now.
+		a.setRows()
+		if a.detail != nil {
+			a.detail.render(a.c)
+		}
+		a.syncKeys()
+	}
 	if a.detail != nil {
 		cmd = tea.Batch(cmd, a.detail.explain(a.c))
 	}
@@ -563,7 +580,7 @@ func (a *Activities) show(act api.Activity) tea.Cmd {
 		a.setOrder(act.ID, handed) // another screen's copy: read before now, not known when
 		a.setRows()
 	}
-	a.detail = newActivityDetail(a.c, act, handed, &a.list.Pane, &a.gens)
+	a.detail = newActivityDetail(a.c, act, handed, &a.list.Pane, &a.gens, &a.intents)
 	a.list.Open()
 	return a.detail.load(a.c)
 }

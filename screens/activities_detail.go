@@ -47,11 +47,12 @@ type activityDetail struct {
 	// intent (intentKey): they can be costly, and render runs often.
 	shown    api.IntentShown
 	shownFor string
-	// intentSum is the hash of the held intent's JSON; swappedFor is a
-	// fingerprint that came with two intents (activities_detail_intent.go).
-	intentSum, swappedFor string
-	body                  intentBody // the intent's section (activities_detail_intent.go)
-	quotes                quotes     // names quoted by the last render (activities_detail_intent.go)
+	// intentSum is the hash of the held intent's JSON; seen is the screen's
+	// record of the intents seen per fingerprint (intent_record.go).
+	intentSum string
+	seen      *intentsSeen
+	body      intentBody // the intent's section (activities_detail_intent.go)
+	quotes    quotes     // names quoted by the last render (activities_detail_intent.go)
 	// pane is the screen's list-detail pane the record is rendered into.
 	pane *ui.Detail
 	// shownClock is the clock-dependent texts at the last redraw for the
@@ -85,8 +86,8 @@ func (g *fetchGens) next() int {
 	return g.last
 }
 
-func newActivityDetail(c *Common, act api.Activity, order copyOrder, pane *ui.Detail, gens *fetchGens) *activityDetail {
-	d := &activityDetail{activity: act, order: order, pane: pane, gens: gens, intentSum: intentSum(act.Intent)}
+func newActivityDetail(c *Common, act api.Activity, order copyOrder, pane *ui.Detail, gens *fetchGens, seen *intentsSeen) *activityDetail {
+	d := &activityDetail{activity: act, order: order, pane: pane, gens: gens, seen: seen, intentSum: intentSum(act.Intent)}
 	d.render(c)
 	return d
 }

@@ -1,8 +1,6 @@
 package screens
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -17,22 +15,23 @@ import (
 // and measured whole), and render runs on every reply, refresh and clock
 // change. It is shown whole: it is what a voter signs.
 type intentBody struct {
-	key string
-	th  *theme.Theme
-	b   *ui.DetailBuilder
+	key     string
+	th      *theme.Theme
+	b       *ui.DetailBuilder
+	swapped bool // built with the warning that the fingerprint came with two intents
 }
 
 // intentBody returns the built intent section of the open activity.
 func (d *activityDetail) intentBody(th *theme.Theme) *ui.DetailBuilder {
 	a := &d.activity
-	key := d.intentKey()
-	if d.body.b != nil && d.body.key == key && d.body.th == th {
+	key, swapped := d.intentKey(), d.seen.swapped(a.ID, a.Fingerprint)
+	if d.body.b != nil && d.body.key == key && d.body.th == th && d.body.swapped == swapped {
 		return d.body.b
 	}
 	b := ui.NewDetailBuilder(th)
-	if d.swappedFor != "" && d.swappedFor == a.Fingerprint {
-		b.Styled(th.Bad.Render(ui.Clean("⚠ the service sent another intent under this same fingerprint since this activity was opened: " +
-			"what the fingerprint stands for cannot be told; do not approve it; read it with 'vigil activity get --json " + api.SanitizeID(a.ID) + "' and ask its requester")))
+	if swapped {
+		b.Styled(th.Bad.Render(ui.Clean("⚠ the service sent another intent under this same fingerprint: do not approve it (a is refused; x may reject it); " +
+			"this console has seen the fingerprint with two intents, so what it stands for cannot be told; read it with 'vigil activity get --json " + api.SanitizeID(a.ID) + "' and ask its requester")))
 	}
 	if shown := d.shownIntent(); len(shown.Doubts) > 0 {
 		// Indented JSON of it would be as unbounded as the intent is deep,
@@ -45,7 +44,7 @@ func (d *activityDetail) intentBody(th *theme.Theme) *ui.DetailBuilder {
 	} else {
 		b.JSON(displayIntent(a.Intent))
 	}
-	d.body = intentBody{key: key, th: th, b: b}
+	d.body = intentBody{key: key, th: th, b: b, swapped: swapped}
 	return b
 }
 
@@ -55,26 +54,11 @@ func (d *activityDetail) intentKey() string {
 	return d.activity.ID + "\x00" + d.activity.Fingerprint + "\x00" + d.intentSum
 }
 
-// intentSum is the SHA-256 of in's JSON: the caches of what an intent shows
-// are keyed on it, not on the fingerprint alone, which the console cannot
-// check against the intent.
-func intentSum(in api.Intent) string {
-	out, err := json.Marshal(in)
-	if err != nil {
-		return "unencodable: " + err.Error() // never equal to a hash: a cache built for it is rebuilt
-	}
-	sum := sha256.Sum256(out)
-	return string(sum[:])
-}
-
-// take makes act, arrived as order, the copy the detail shows. A copy
-// bringing another intent under the fingerprint of the one held marks that
-// fingerprint (swappedFor): the detail warns while it shows it.
+// take makes act, arrived as order, the copy the detail shows. Whether
+// its fingerprint came with another intent is the screen's record's to say
+// (intent_record.go): the screen notes every copy it takes.
 func (d *activityDetail) take(act api.Activity, order copyOrder) {
 	sum := intentSum(act.Intent)
-	if act.ID == d.activity.ID && act.Fingerprint == d.activity.Fingerprint && sum != d.intentSum {
-		d.swappedFor = act.Fingerprint
-	}
 	if order.sent > d.evalsArrived {
 		d.rereadErr = "" // a read after the evaluations: it tells which votes are returned
 	}

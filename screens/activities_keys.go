@@ -138,7 +138,7 @@ func (a *Activities) askVote(approve bool) tea.Cmd {
 	if why := a.voteBlock(act, approve); why != "" {
 		return ui.Toast(why, true)
 	}
-	v := newPendingVote(a.c, act, approve)
+	v := a.pendingVote(act, approve)
 	d := NewConfirmDialogNow(voteDialogID, v.dialog, func() tea.Cmd {
 		a.asking = nil
 		cmd := a.vote(*v)
@@ -189,7 +189,7 @@ func (a *Activities) open() tea.Cmd {
 	if act == nil {
 		return nil
 	}
-	a.detail = newActivityDetail(a.c, *act, a.orders[act.ID], &a.list.Pane, &a.gens)
+	a.detail = newActivityDetail(a.c, *act, a.orders[act.ID], &a.list.Pane, &a.gens, &a.intents)
 	a.list.Open()
 	return a.detail.load(a.c)
 }

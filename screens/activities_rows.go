@@ -48,6 +48,16 @@ func (a *Activities) setRows() ui.Moved {
 			// nor the vote it offered may hold any more.
 			rows[i].Cells[3], rows[i].Cells[5] = leftPendingMark, "—"
 		}
+		if act := &a.items[i]; a.swappedIntent(act) {
+			// Approving it is refused (voteBlock): YOU says what is left.
+			rows[i].Cells[1] = swapRowMark + rows[i].Cells[1]
+			if rows[i].Cells[5] == "vote" || rows[i].Cells[5] == "appr" {
+				rows[i].Cells[5] = "—"
+				if act.CanReject {
+					rows[i].Cells[5] = "rej"
+				}
+			}
+		}
 	}
 	// A row that is gone leaves the cursor on its neighbour, not the first
 	// row: activities_moved.go says so when a refresh took it away.

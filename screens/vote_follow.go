@@ -77,6 +77,10 @@ func (a *Activities) followVoteDialog(orgChanged, ticked bool) tea.Cmd {
 		a.asking = nil
 		return nil
 	}
+	if v := o.vote; v.approve && a.intents.swapped(v.id, v.fingerprint) {
+		// Whichever copy showed it, held or not.
+		return a.withdrawVote(withdrawnText(v, "the service sent another intent under the same fingerprint while it was open: what the fingerprint stands for cannot be told; do not approve it"))
+	}
 	recompute := orgChanged || ticked && o.clockMoved(a.c, a.c.Now())
 	cur, order := a.newestCopy(o.vote.id)
 	if cur == nil {
@@ -98,7 +102,7 @@ func (a *Activities) followVoteCopy(cur *api.Activity, order copyOrder, recomput
 	if why := a.voteWithdrawn(cur, o.vote); why != "" {
 		return a.withdrawVote(why)
 	}
-	next := newPendingVote(a.c, cur, o.vote.approve).dialog
+	next := a.pendingVote(cur, o.vote.approve).dialog
 	if what := changedText(o.dialog.confirm.Lines, next.Lines); what != "" {
 		o.dialog.restate(next, what)
 	}

@@ -1,0 +1,317 @@
+package screens
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
+)
+
+// A fingerprint is what a vote signs, and the console cannot check it
+// against the intent it shows. So the screen remembers, for every activity
+// and fingerprint it has seen, the first intent that came with it, whatever
+// copy brought it (a list refresh, the open detail's reads, a vote's reply,
+// another screen's). A fingerprint that came with two intents cannot be
+// told what it stands for: approving it is refused, the detail warns, the
+// list row is marked. Rejecting stays allowed: a rejection of a suspicious
+// activity is safe whichever intent the service holds.
+
+// maxIntentsSeen bounds the record: past it, the entries seen least
+// recently are forgotten first, those with two intents last.
+const maxIntentsSeen = 4096
+
+// intentsSeen is the screen's record of the first intent seen per
+// (activity id, fingerprint).
+type intentsSeen struct {
+	byKey map[[sha256.Size]byte]*seenIntent
+	clock int // counts notes: when each entry was seen last
+}
+
+// seenIntent is the first intent seen under one id and fingerprint, whether
+// another came under them since, and when they were seen last.
+type seenIntent struct {
+	sum     string
+	swapped bool
+	last    int
+}
+
+// seenKey keys the record on a hash of the id and fingerprint: both come
+// from the service, unbounded.
+func seenKey(id, fingerprint string) [sha256.Size]byte {
+	return sha256.Sum256([]byte(strconv.Itoa(len(id)) + ":" + id + fingerprint))
+}
+
+// note records act's intent under its id and fingerprint; it reports
+// whether that fingerprint is newly seen with a second intent.
+func (s *intentsSeen) note(act *api.Activity) bool {
+	if s.byKey == nil {
+		s.byKey = map[[sha256.Size]byte]*seenIntent{}
+	}
+	s.clock++
+	key, sum := seenKey(act.ID, act.Fingerprint), intentSum(act.Intent)
+	e, ok := s.byKey[key]
+	if !ok {
+		s.byKey[key] = &seenIntent{sum: sum, last: s.clock}
+		s.evict()
+		return false
+	}
+	e.last = s.clock
+	if e.swapped || e.sum == sum {
+		return false
+	}
+	e.swapped = true
+	return true
+}
+
+// swapped reports whether the fingerprint of activity id came with two
+// intents.
+func (s *intentsSeen) swapped(id, fingerprint string) bool {
+	e := s.byKey[seenKey(id, fingerprint)]
+	return e != nil && e.swapped
+}
+
+// evict forgets, once the record is over its bound, a quarter of it: the
+// entries seen least recently, those with one intent before those with two
+// (a service rotating fingerprints must not wash the evidence out). Done in
+// one go, the sort costs little per note.
+func (s *intentsSeen) evict() {
+	if len(s.byKey) <= maxIntentsSeen {
+		return
+	}
+	type aged struct {
+		key [sha256.Size]byte
+		e   *seenIntent
+	}
+	all := make([]aged, 0, len(s.byKey))
+	for k, e := range s.byKey {
+		all = append(all, aged{k, e})
+	}
+	slices.SortFunc(all, func(x, y aged) int {
+		if x.e.swapped != y.e.swapped {
+			if x.e.swapped {
+				return 1
+			}
+			return -1
+		}
+		return x.e.last - y.e.last
+	})
+	for _, x := range all[:len(all)-maxIntentsSeen*3/4] {
+		delete(s.byKey, x.key)
+	}
+}
+
+// copiesIn are the copies of activities msg brings from the service.
+// A placeholder (an activity shown by id only) is none.
+func copiesIn(msg tea.Msg) []*api.Activity {
+	var out []*api.Activity
+	add := func(acts ...*api.Activity) {
+		for _, a := range acts {
+			if a != nil {
+				out = append(out, a)
+			}
+		}
+	}
+	switch msg := msg.(type) {
+	case activitiesLoadedMsg:
+		for i := range msg.items {
+			add(&msg.items[i])
+		}
+	case activityDetailMsg:
+		add(msg.activity)
+	case activitySettledMsg:
+		add(msg.activity)
+	case activityVotedMsg:
+		add(msg.activity, msg.current)
+	case voteRecheckedMsg:
+		add(msg.vote.activity, msg.vote.current)
+	case voteDialogRecordMsg:
+		add(msg.activity)
+	case ShowActivityMsg:
+		add(msg.Activity)
+	}
+	return out
+}
+
+// noteCopies records the intents of the copies msg brings; it reports
+// whether a fingerprint is newly seen with two intents.
+func (a *Activities) noteCopies(msg tea.Msg) bool {
+	swapped := false
+	for _, act := range copiesIn(msg) {
+		swapped = a.intents.note(act) || swapped
+	}
+	return swapped
+}
+
+// swappedIntent reports whether act's fingerprint came with two intents.
+func (a *Activities) swappedIntent(act *api.Activity) bool {
+	return act != nil && a.intents.swapped(act.ID, act.Fingerprint)
+}
+
+// swapRefusal is why approving an activity whose fingerprint came with two
+// intents is refused.
+func swapRefusal(act *api.Activity) string {
+	return "you cannot approve this activity: the service sent another intent under this same fingerprint, so what an approval signs cannot be told; " +
+		"you may still reject it (x); read it with 'vigil activity get --json " + ui.Clean(api.SanitizeID(act.ID)) + "' and ask its requester"
+}
+
+// swapDialogLine is the reject dialog's first line when the fingerprint came
+// with two intents.
+const swapDialogLine = "WARNING: the service sent another intent under this same fingerprint; a rejection is safe whichever it holds, approving is refused"
+
+// swapRowMark starts the WHAT cell of an activity whose fingerprint came
+// with two intents.
+const swapRowMark = "⚠ 2 intents, 1 fingerprint: "
+
+// pendingVote is newPendingVote, warned when act's fingerprint came with
+// two intents (only a rejection gets this far: voteBlock refuses approval).
+func (a *Activities) pendingVote(act *api.Activity, approve bool) *pendingVote {
+	v := newPendingVote(a.c, act, approve)
+	if !a.swappedIntent(act) {
+		return v
+	}
+	d := &v.dialog
+	d.Lines = append([]string{swapDialogLine}, d.Lines...)
+	warn := map[int]bool{0: true}
+	for i, w := range d.Warn {
+		warn[i+1] = w
+	}
+	d.Warn = warn
+	return v
+}
+
+// intentSum is the SHA-256 of in's JSON in a canonical form (canonicalJSON):
+// the caches of what an intent shows are keyed on it, and the record of
+// intents seen compares it, not the fingerprint alone, which the console
+// cannot check against the intent. A member order or escape the service (or
+// a proxy) chose is not another intent.
+func intentSum(in api.Intent) string {
+	out, err := json.Marshal(in)
+	if err != nil {
+		return "unencodable: " + err.Error() // never equal to a hash: a cache built for it is rebuilt
+	}
+	if canon, err := canonicalJSON(out); err == nil {
+		out = canon
+	}
+	sum := sha256.Sum256(out)
+	return string(sum[:])
+}
+
+// errNotCanonical: the JSON holds what a canonical form would hide (a
+// member sent twice, bytes that are not UTF-8); it is hashed as sent.
+var errNotCanonical = errors.New("not canonicalisable")
+
+// canonicalJSON re-encodes the JSON value data with every object's members
+// sorted by key, strings escaped one way and numbers as written. A member
+// sent twice or bytes that are not UTF-8 are refused: decoding would drop
+// one of two values, or replace bytes, that the raw form shows.
+func canonicalJSON(data []byte) ([]byte, error) {
+	if !utf8.Valid(data) {
+		return nil, errNotCanonical
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out bytes.Buffer
+	if err := canonicalValue(dec, &out); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errNotCanonical // trailing data
+	}
+	return out.Bytes(), nil
+}
+
+// canonicalValue writes the next value of dec to out, canonically.
+func canonicalValue(dec *json.Decoder, out *bytes.Buffer) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			type member struct {
+				key string
+				val []byte
+			}
+			var members []member
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				k, _ := kt.(string)
+				if seen[k] {
+					return errNotCanonical
+				}
+				seen[k] = true
+				var v bytes.Buffer
+				if err := canonicalValue(dec, &v); err != nil {
+					return err
+				}
+				members = append(members, member{k, v.Bytes()})
+			}
+			if _, err := dec.Token(); err != nil {
+				return err
+			}
+			slices.SortFunc(members, func(x, y member) int {
+				return bytes.Compare([]byte(x.key), []byte(y.key))
+			})
+			out.WriteByte('{')
+			for i, m := range members {
+				if i > 0 {
+					out.WriteByte(',')
+				}
+				writeString(out, m.key)
+				out.WriteByte(':')
+				out.Write(m.val)
+			}
+			out.WriteByte('}')
+		case '[':
+			out.WriteByte('[')
+			for i := 0; dec.More(); i++ {
+				if i > 0 {
+					out.WriteByte(',')
+				}
+				if err := canonicalValue(dec, out); err != nil {
+					return err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return err
+			}
+			out.WriteByte(']')
+		default:
+			return errNotCanonical
+		}
+	case string:
+		writeString(out, t)
+	case json.Number:
+		out.WriteString(t.String())
+	case bool:
+		out.WriteString(strconv.FormatBool(t))
+	case nil:
+		out.WriteString("null")
+	default:
+		return errNotCanonical
+	}
+	return nil
+}
+
+// writeString writes s as a JSON string, <, > and & bare.
+func writeString(out *bytes.Buffer, s string) {
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)           // a string always encodes
+	out.Truncate(out.Len() - 1) // Encode's newline
+}
