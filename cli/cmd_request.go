@@ -133,6 +133,10 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 			reply.Status, http.StatusText(reply.Status))}
 	} else if reply.Status < 200 || reply.Status > 299 {
 		outcome = &exitStatus{exitFailure, fmt.Sprintf("request: the service answered %d %s", reply.Status, http.StatusText(reply.Status))}
+		if submit && vote != nil && reply.Status == http.StatusConflict {
+			// A second vote: the same one already cast is no failure.
+			reread, outcome = vote.castAlready(ctx, c, client, outcome)
+		}
 	} else if _, _, ok := replyActivity(reply.Body); submit && !ok {
 		// A 2xx that names no activity (a proxy's page) is no proof either
 		// way, as for the typed submits.
