@@ -25,7 +25,9 @@ activity approve' checks one: its reply must show the vote on the activity
 whose fingerprint the body names, found before sending among those waiting
 for votes, else among the newest; else exit 4, saying so. A reply settled by
 reading the activity again prints that read instead of the reply. The same
-vote sent again after a lost reply is "already" there: exit 0.
+vote sent again after a lost reply, even in a new body the service answers
+409, is "already" there when the activity shows it signed with the profile's
+key: exit 0. A body of the other vote is refused before sending (exit 1).
 
 --stamp-only sends nothing: it prints the request line (POST URL), the stamp and
 Content-Type header lines and, after a blank line, the body byte for byte, for
