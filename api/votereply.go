@@ -30,45 +30,51 @@ const (
 )
 
 // SortVoteReply sorts after, the activity of a 2xx reply to a vote (approve
-// or reject) by userID on the activity id, whose read before the vote was
+// or reject) by voter on the activity id, whose read before the vote was
 // before. The reply shows the vote only when VoteSince finds it, cast as
 // asked: otherwise VoteReplyUnsure.
-func SortVoteReply(id, userID string, approve bool, before, after *Activity) VoteReply {
+func SortVoteReply(id string, voter Voter, approve bool, before, after *Activity) VoteReply {
 	if after == nil {
 		return VoteReplyUnsure
 	}
 	if !sameID(after.ID, id) {
 		return VoteReplyOtherActivity
 	}
-	v, doubt := VoteSince(userID, before, after)
+	v, doubt := VoteSince(voter, before, after)
 	if doubt != "" || v == nil || (v.Selection == VoteApproved) != approve {
 		return VoteReplyUnsure
 	}
 	return VoteReplyCounted
 }
 
-// VoteSince finds in after the vote userID cast since before, the read the
-// service offered the vote on, was made (nil when after shows none). The
-// service offers no vote to a member who has voted, so a vote by userID in
-// before (or one whose id before lists) means the whoami that named userID,
-// or the read, is not the service's: a cache answering the requester's
-// whoami would otherwise have the requester's own approval taken as the
-// vote. Then, or when userID or before is unknown, doubt says why no vote
-// can be told as the voter's, and v is nil.
-func VoteSince(userID string, before, after *Activity) (v *Vote, doubt string) {
+// VoteSince finds in after the vote voter cast since before, the read the
+// service offered the vote on, was made (nil when after shows none): the
+// vote signed with voter's key (Voter.VoteOn), or, when the key is not
+// known, the vote by the user whoami named. The service offers no vote to a
+// member who has voted, so a vote by voter's key or whoami's user in before
+// (or one whose id before lists) means the whoami, or the read, is not the
+// service's: a cache answering the requester's whoami would otherwise have
+// the requester's own approval taken as the vote. Then, or when who votes or
+// before is unknown, or after shows a vote by whoami's user that voter's key
+// did not sign, doubt says why no vote can be told as the voter's, and v is
+// nil.
+func VoteSince(voter Voter, before, after *Activity) (v *Vote, doubt string) {
 	switch {
-	case userID == "":
+	case voter.UserID == "" && !voter.KeyKnown():
 		return nil, VoterUnknownText
 	case before == nil:
 		return nil, "the activity as read before the vote is not known"
-	case before.VoteOf(userID) != nil:
+	case before.VoteOf(voter.UserID) != nil || voter.VoteOn(before) != nil:
 		return nil, VoterDoubtText
 	}
 	if after == nil {
 		return nil, ""
 	}
-	v = after.VoteOf(userID)
+	v = voter.VoteOn(after)
 	if v == nil {
+		if voter.OtherKeyVote(after) != nil {
+			return nil, VoterOtherKeyText
+		}
 		return nil, ""
 	}
 	for _, old := range before.Votes {
@@ -84,8 +90,8 @@ func VoteSince(userID string, before, after *Activity) (v *Vote, doubt string) {
 const VoterUnknownText = "who you are could not be read (whoami failed), so no vote on the activity can be told as yours"
 
 // VoterDoubtText says why a vote cannot be found when the read before the
-// vote already showed one by the user whoami names.
-const VoterDoubtText = "the activity as read before the vote already showed a vote by the user whoami names, though the service offered you a vote: " +
+// vote already showed one by the user whoami names, or by the voter's key.
+const VoterDoubtText = "the activity as read before the vote already showed a vote by the user whoami names (or signed with your key), though the service offered you a vote: " +
 	"that whoami reply or that read is not the service's (a cache or proxy may have answered for it)"
 
 // VoteReplyUnsureText says why a 2xx reply to a vote is not its outcome.
@@ -95,9 +101,9 @@ const VoteReplyUnsureText = "the reply does not show your vote (a cache or proxy
 // VoteSince's doubt when it has one (who votes could not be read, or the
 // read before the vote already showed their vote), which the reply itself
 // did not cause; VoteReplyUnsureText when the reply shows no vote as asked.
-func VoteReplyUnsureWhy(userID string, before, after *Activity) string {
+func VoteReplyUnsureWhy(voter Voter, before, after *Activity) string {
 	if after != nil {
-		if _, doubt := VoteSince(userID, before, after); doubt != "" {
+		if _, doubt := VoteSince(voter, before, after); doubt != "" {
 			return doubt
 		}
 	}

@@ -32,9 +32,42 @@ func TestSortVoteReply(t *testing.T) {
 		{"a vote id listed before, under another user", "u-bob", true, with("act-a", Vote{ID: "v-bob", UserID: "u-carol"}), with("act-a", approved), VoteReplyUnsure},
 		{"pre-vote read unknown", "u-bob", true, nil, with("act-a", approved), VoteReplyUnsure},
 	} {
-		if got := SortVoteReply("act-a", c.userID, c.approve, c.before, c.after); got != c.want {
+		if got := SortVoteReply("act-a", Voter{UserID: c.userID}, c.approve, c.before, c.after); got != c.want {
 			t.Errorf("%s: got %d, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// With the voter's key known, a vote is the voter's only when that key
+// signed it: a whoami naming another member (a cache's answer to the same
+// bytes) cannot make their vote the voter's, and whoami is not needed.
+func TestSortVoteReplyByKey(t *testing.T) {
+	with := func(id string, votes ...Vote) *Activity { return &Activity{ID: id, Votes: votes} }
+	requester := Vote{ID: "v-alice", UserID: "u-alice", Selection: VoteApproved, PublicKey: "02aa", Scheme: "S"}
+	bobs := Vote{ID: "v-bob", UserID: "u-bob", Selection: VoteApproved, PublicKey: "02BB", Scheme: "S"}
+	bobsOtherKey := Vote{ID: "v-bob2", UserID: "u-bob", Selection: VoteApproved, PublicKey: "02cc", Scheme: "S"}
+	bob := Voter{UserID: "u-bob", PublicKey: "02bb", Scheme: "S"}
+	before := with("act-a", requester)
+	for _, c := range []struct {
+		name   string
+		voter  Voter
+		before *Activity
+		after  *Activity
+		want   VoteReply
+	}{
+		{"signed with the key (hex case aside)", bob, before, with("act-a", requester, bobs), VoteReplyCounted},
+		{"whoami failed, key known", Voter{PublicKey: "02bb"}, before, with("act-a", requester, bobs), VoteReplyCounted},
+		{"whoami names the requester", Voter{UserID: "u-alice", PublicKey: "02bb"}, before, with("act-a", requester), VoteReplyUnsure},
+		{"the user's vote, another key", bob, before, with("act-a", requester, bobsOtherKey), VoteReplyUnsure},
+		{"the key, another scheme", Voter{UserID: "u-bob", PublicKey: "02bb", Scheme: "T"}, before, with("act-a", requester, bobs), VoteReplyUnsure},
+		{"the key's vote there before", bob, with("act-a", requester, bobs), with("act-a", requester, bobs), VoteReplyUnsure},
+	} {
+		if got := SortVoteReply("act-a", c.voter, true, c.before, c.after); got != c.want {
+			t.Errorf("%s: got %d, want %d", c.name, got, c.want)
+		}
+	}
+	if _, doubt := VoteSince(bob, before, with("act-a", requester, bobsOtherKey)); doubt != VoterOtherKeyText {
+		t.Errorf("a vote by whoami's user with another key: doubt %q, want %q", doubt, VoterOtherKeyText)
 	}
 }
 

@@ -324,7 +324,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
 		return err
 	}
-	me := voterID(ctx, client)
+	me := voterOf(ctx, client)
 	var params api.Params = &api.ApproveActivityParams{Fingerprint: a.Fingerprint}
 	if !approve {
 		params = &api.RejectActivityParams{Fingerprint: a.Fingerprint}
@@ -385,7 +385,7 @@ func failedRun(a *api.Activity) error {
 // again (settleVote): the vote is there (ending as if the reply had come:
 // exit 0, or 1 when the approval made it run and the run FAILED, with a
 // note) or the outcome is unknown (exitOutcomeUnknown).
-func voteOutcome(ctx context.Context, c proc, client *api.Client, before shownActivity, me string, approve, asJSON bool, sendErr error) error {
+func voteOutcome(ctx context.Context, c proc, client *api.Client, before shownActivity, me api.Voter, approve, asJSON bool, sendErr error) error {
 	a, err := settleVote(ctx, client, before, me, approve, sendErr)
 	if err != nil {
 		return err

@@ -25,7 +25,9 @@ activity approve' checks one: its reply must show the vote on the activity
 whose fingerprint the body names, found before sending among those waiting
 for votes, else among the newest; else exit 4, saying so. A reply settled by
 reading the activity again prints that read instead of the reply. The same
-vote sent again after a lost reply is "already" there: exit 0.
+vote sent again after a lost reply, even in a new body the service answers
+409, is "already" there when the activity shows it signed with the profile's
+key: exit 0. A body of the other vote is refused before sending (exit 1).
 
 --stamp-only sends nothing: it prints the request line (POST URL), the stamp and
 Content-Type header lines and, after a blank line, the body byte for byte, for
@@ -133,6 +135,10 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 			reply.Status, http.StatusText(reply.Status))}
 	} else if reply.Status < 200 || reply.Status > 299 {
 		outcome = &exitStatus{exitFailure, fmt.Sprintf("request: the service answered %d %s", reply.Status, http.StatusText(reply.Status))}
+		if submit && vote != nil && reply.Status == http.StatusConflict {
+			// A second vote: the same one already cast is no failure.
+			reread, outcome = vote.castAlready(ctx, c, client, outcome)
+		}
 	} else if _, _, ok := replyActivity(reply.Body); submit && !ok {
 		// A 2xx that names no activity (a proxy's page) is no proof either
 		// way, as for the typed submits.

@@ -18,7 +18,7 @@ import (
 type requestVote struct {
 	approve bool
 	fp      string        // the fingerprint voted on, as the body has it
-	me      string        // who the profile's key signs in as ("" unknown)
+	me      api.Voter     // who votes: the profile's key, and the user it signs in as
 	before  shownActivity // the activity fp names, as read before; nil Activity when none
 	why     string        // why before was not found, when it was not
 }
@@ -57,7 +57,7 @@ func readRequestVote(ctx context.Context, client *api.Client, body []byte) (*req
 		return nil, fmt.Errorf("request: the vote names organization %s, not the profile's, %s: its reply is checked against the activity voted on, which vigil looks for in the profile's organization; use a profile of that organization (nothing was sent)",
 			api.SanitizeID(org), api.SanitizeID(client.OrganizationID()))
 	}
-	v := &requestVote{approve: approve, fp: fp, me: voterID(ctx, client)}
+	v := &requestVote{approve: approve, fp: fp, me: voterOf(ctx, client)}
 	id, why, err := findVotedActivity(ctx, client, fp)
 	if err != nil {
 		return nil, fmt.Errorf("request: looking for the activity the vote names, to check the reply against it: %w (nothing was sent)", err)
@@ -68,6 +68,9 @@ func readRequestVote(ctx context.Context, client *api.Client, body []byte) (*req
 	}
 	if v.before, err = getActivityShown(ctx, client, id); err != nil {
 		return nil, fmt.Errorf("request: reading activity %s, which the vote names, to check the reply against it: %w (nothing was sent)", api.SanitizeID(id), err)
+	}
+	if err := v.otherVoteCast(); err != nil {
+		return nil, err
 	}
 	return v, nil
 }

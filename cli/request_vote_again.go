@@ -50,37 +50,53 @@ func findVotedActivity(ctx context.Context, client *api.Client, fp string) (id, 
 
 // votedBefore is the voter's vote on the activity as read before sending,
 // when that read is consistent with it: the service no longer offered this
-// vote (or the activity had ended). A vote shown while the vote was still
-// offered is a doubt about that read or whoami (api.VoterDoubtText), left
-// to checkVoteReply.
+// vote (or the activity had ended), and the profile's key signed it. A vote
+// shown while the vote was still offered is a doubt about that read or
+// whoami (api.VoterDoubtText), and so is a vote by whoami's user that the key
+// did not sign, or any when the key does not say its public key (a cache
+// may answer one member's whoami and read with another's, the requester's,
+// whose submission is her approval): those are left to checkVoteReply,
+// which never tells them as the voter's.
 func (v *requestVote) votedBefore() *api.Vote {
 	b := v.before
-	if b.Activity == nil || v.me == "" {
+	if b.Activity == nil || !v.me.KeyKnown() {
 		return nil
 	}
 	offered := (v.approve && b.exact.CanApprove) || (!v.approve && b.exact.CanReject)
 	if offered && !api.IsTerminal(b.exact.Status) {
 		return nil
 	}
-	return b.exact.VoteOf(v.me)
+	return v.me.VoteOn(b.exact)
 }
 
-// alreadyVoted is the outcome of a vote whose voter had voted, mine, before
-// it was sent: the same vote, which the reply after (or a read since) still
-// shows, is no failure (a resend after a lost reply), and the activity to
-// print instead of the reply when it was read again; the other vote is
-// refused, as a vote cannot be changed.
+// otherVoteCast refuses, before anything is sent, a vote of the other kind
+// than the one the profile's key already cast (votedBefore): a vote cannot
+// be changed. Sent, it could still count (a round that ends between the
+// read and the send starts afresh), and the refusal would then be false.
+func (v *requestVote) otherVoteCast() error {
+	mine := v.votedBefore()
+	if mine == nil || (mine.Selection == api.VoteApproved) == v.approve {
+		return nil
+	}
+	verb := map[bool]string{true: "approve", false: "reject"}[v.approve]
+	id := api.SanitizeID(v.before.exact.ID)
+	return fmt.Errorf("request: %s %s: you already %s this activity (%s, signed with this profile's key), and it is %s; a vote cannot be changed: nothing was sent (see it with 'vigil activity get %s')",
+		verb, id, api.Sanitize(votedText(mine)), timeText(mine.CreatedAt), api.Sanitize(v.before.exact.Status), id)
+}
+
+// alreadyVoted is the outcome of a vote whose voter had cast the same vote,
+// mine, before it was sent (the other is refused before sending:
+// otherVoteCast): what the reply after (or a read since) still shows is no
+// failure (a resend after a lost reply), and the activity to print instead
+// of the reply when it was read again.
 func (v *requestVote) alreadyVoted(ctx context.Context, c proc, client *api.Client, mine *api.Vote, after shownActivity) (shownActivity, error) {
 	verb := map[bool]string{true: "approve", false: "reject"}[v.approve]
 	id := api.SanitizeID(v.before.exact.ID)
 	was := fmt.Sprintf("you already %s this activity (%s)", api.Sanitize(votedText(mine)), timeText(mine.CreatedAt))
-	if want := map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[v.approve]; mine.Selection != want {
-		return shownActivity{}, fmt.Errorf("%s %s: %s; a vote cannot be changed: the reply does not tell what was counted, see it with 'vigil activity get %s'", verb, id, was, id)
-	}
 	if sorted, err := checkVoteReply(v.before.exact.ID, v.me, v.approve, v.before.exact, after); sorted == api.VoteReplyOtherActivity {
 		return shownActivity{}, err
 	}
-	if sameVote(after.exact.VoteOf(v.me), mine) {
+	if sameVote(v.me.VoteOn(after.exact), mine) {
 		fmt.Fprintf(c.stderr, "vigil: %s, and it is %s; the reply shows that vote: nothing more to do\n", was, api.Sanitize(after.exact.Status))
 		return shownActivity{}, nil
 	}
@@ -90,7 +106,7 @@ func (v *requestVote) alreadyVoted(ctx context.Context, c proc, client *api.Clie
 	if err != nil {
 		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s, but the reply does not show that vote, and reading the activity again failed (%v): check with 'vigil activity get %s'", verb, id, was, err, id)}
 	}
-	if !sameVote(a.exact.VoteOf(v.me), mine) {
+	if !sameVote(v.me.VoteOn(a.exact), mine) {
 		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s, but neither the reply nor a read since shows that vote: check with 'vigil activity get %s'", verb, id, was, id)}
 	}
 	fmt.Fprintf(c.stderr, "vigil: %s, and it is %s: nothing more to do\n%s", was, a.Status, rereadNote)
@@ -109,3 +125,30 @@ func sameVote(got, want *api.Vote) bool {
 	}
 	return got.ID == "" || want.ID == "" || got.ID == want.ID
 }
+
+// castAlready is the outcome of a vote the service refused with 409 (a
+// second vote: ALREADY_VOTED), read again: when the activity shows the same
+// vote signed with the profile's key (a resend whose body is new: a fresh
+// timestampMs), it is no failure, as 'vigil activity approve' says of it,
+// and the activity read is what to print. Otherwise refused stands: the
+// service recorded nothing of this request. A read that fails leaves it.
+func (v *requestVote) castAlready(ctx context.Context, c proc, client *api.Client, refused error) (shownActivity, error) {
+	if v.before.Activity == nil || !v.me.KeyKnown() {
+		return shownActivity{}, refused
+	}
+	a, err := getActivityShown(ctx, client, v.before.exact.ID)
+	if err != nil {
+		return shownActivity{}, refused
+	}
+	mine := v.me.VoteOn(a.exact)
+	if mine == nil || (mine.Selection == api.VoteApproved) != v.approve {
+		return shownActivity{}, refused
+	}
+	fmt.Fprintf(c.stderr, "vigil: the service refused the vote as a second one, and the activity shows you already %s it (%s, signed with this profile's key), and it is %s: nothing more to do\n%s",
+		api.Sanitize(votedText(mine)), timeText(mine.CreatedAt), api.Sanitize(a.Status), castAlreadyNote)
+	return a, nil
+}
+
+// castAlreadyNote says on standard error that standard output is not the
+// service's refusal.
+const castAlreadyNote = "vigil: printed is the activity as read after the refusal, not the service's reply\n"

@@ -7,13 +7,31 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-// ownVote finds the caller's vote on a, nil when there is none.
-func ownVote(ctx context.Context, client *api.Client, a *api.Activity) (*api.Vote, error) {
-	me, err := client.Whoami(ctx)
-	if err != nil {
-		return nil, err
+// ownVote finds the caller's vote on a: the one the profile's key signed
+// (api.Voter.VoteOn), nil when there is none. A vote that may be the
+// caller's but cannot be told so is an exitOutcomeUnknown error saying why
+// (unsure): one by the user whoami names signed with another key, or, when
+// the key does not say its public key, any vote by that user, since a cache
+// may answer every member's whoami with another's. refused says what the
+// service did not do ("the service says you cannot approve this activity").
+func ownVote(ctx context.Context, client *api.Client, a shownActivity, verb, refused string) (*api.Vote, error) {
+	me := voterOf(ctx, client)
+	if me.UserID == "" && !me.KeyKnown() {
+		return nil, fmt.Errorf("%s %s: %s, and who you are could not be checked (whoami failed, and the profile's key does not say its public key)", verb, a.ID, refused)
 	}
-	return a.VoteOf(me.UserID), nil
+	why := ""
+	mine := me.VoteOn(a.exact)
+	switch {
+	case me.OtherKeyVote(a.exact) != nil:
+		why = api.VoterOtherKeyText
+	case mine != nil && !me.KeyKnown():
+		why = api.VoterKeyUnknownText
+	}
+	if why != "" {
+		return nil, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s; %s: whether your vote is recorded is not known (nothing was sent); see its votes with 'vigil activity get %s'",
+			verb, a.ID, refused, why, a.ID)}
+	}
+	return mine, nil
 }
 
 // votedText is how a vote reads after "you already": "approved".
@@ -29,9 +47,9 @@ func votedText(v *api.Vote) string {
 // different vote, or none allowed, is.
 func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON bool) error {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
-	mine, err := ownVote(ctx, client, a.Activity)
+	mine, err := ownVote(ctx, client, a, verb, "the service says you cannot "+verb+" this activity")
 	if err != nil {
-		return fmt.Errorf("%s %s: the service says you cannot %s this activity, and who you are could not be checked: %w", verb, a.ID, verb, err)
+		return err
 	}
 	if mine == nil {
 		if a.Status == api.StatusCreated || a.Status == api.StatusPending {
@@ -56,9 +74,9 @@ func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity,
 func votedOnEnded(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON bool) error {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
 	refused := fmt.Errorf("%s %s: the activity is already %s; votes no longer change it", verb, a.ID, a.Status)
-	mine, err := ownVote(ctx, client, a.Activity)
+	mine, err := ownVote(ctx, client, a, verb, "the activity is already "+a.Status)
 	if err != nil {
-		return fmt.Errorf("%w (and whether you voted on it could not be checked: %v)", refused, err)
+		return err
 	}
 	if mine == nil {
 		return refused

@@ -7,31 +7,35 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-// voterID is who the profile's key signs in as, read before the vote: after
-// it the key may be gone (an approval that deletes it). "" when it cannot be
-// read, which leaves a vote's reply unsure (checkVoteReply).
-func voterID(ctx context.Context, client *api.Client) string {
-	me, err := client.Whoami(ctx)
-	if err != nil {
-		return ""
+// voterOf is who votes with client: the user its key signs in as, read
+// before the vote (after it the key may be gone: an approval that deletes
+// it; "" when it cannot be read), and the key's public key and scheme, which
+// tell the voter's own vote (api.Voter.VoteOn).
+func voterOf(ctx context.Context, client *api.Client) api.Voter {
+	w := api.Voter{PublicKey: stamperPublicKey(client.Stamper())}
+	if k, ok := client.Stamper().(interface{ Scheme() string }); ok {
+		w.Scheme = k.Scheme()
 	}
-	return me.UserID
+	if me, err := client.Whoami(ctx); err == nil {
+		w.UserID = me.UserID
+	}
+	return w
 }
 
-// checkVoteReply sorts after, the 2xx reply to a vote by userID on the
+// checkVoteReply sorts after, the 2xx reply to a vote by voter on the
 // activity id read as before (api.SortVoteReply), with the error that says why it is not
 // the vote's outcome: for VoteReplyUnsure the cause to settle by reading
 // (voteOutcome), for VoteReplyOtherActivity the loud exitOutcomeUnknown to
 // end with.
-func checkVoteReply(id, userID string, approve bool, before *api.Activity, after shownActivity) (api.VoteReply, error) {
+func checkVoteReply(id string, voter api.Voter, approve bool, before *api.Activity, after shownActivity) (api.VoteReply, error) {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
-	sorted := api.SortVoteReply(id, userID, approve, before, after.exact)
+	sorted := api.SortVoteReply(id, voter, approve, before, after.exact)
 	switch sorted {
 	case api.VoteReplyOtherActivity:
 		return sorted, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s; see them with 'vigil activity get %s' and 'vigil activity get %s'",
 			verb, api.SanitizeID(id), api.VoteOnOtherActivityText(id, after.exact), api.SanitizeID(id), api.SanitizeID(after.exact.ID))}
 	case api.VoteReplyUnsure:
-		return sorted, fmt.Errorf("submit/%s_activity: %s", verb, api.VoteReplyUnsureWhy(userID, before, after.exact))
+		return sorted, fmt.Errorf("submit/%s_activity: %s", verb, api.VoteReplyUnsureWhy(voter, before, after.exact))
 	}
 	return sorted, nil
 }
@@ -46,15 +50,15 @@ func checkVoteReply(id, userID string, approve bool, before *api.Activity, after
 // already showed a vote by me (exitOutcomeUnknown too), or the activity
 // shows the other vote, cast earlier (exit 1). The errors quote sendErr
 // without wrapping it.
-func settleVote(ctx context.Context, client *api.Client, before shownActivity, me string, approve bool, sendErr error) (shownActivity, error) {
+func settleVote(ctx context.Context, client *api.Client, before shownActivity, me api.Voter, approve bool, sendErr error) (shownActivity, error) {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
 	id := before.ID
 	a, err := getActivityShown(ctx, client, id)
 	if err != nil {
 		return a, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; and reading the activity to see whether the vote counted failed too (%v): check with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, err, id)}
 	}
-	if me == "" {
-		me = voterID(ctx, client)
+	if me.UserID == "" {
+		me = voterOf(ctx, client)
 	}
 	mine, doubt := api.VoteSince(me, before.exact, a.exact)
 	if doubt != "" {

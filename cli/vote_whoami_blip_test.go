@@ -18,7 +18,8 @@ import (
 // service. 'activity approve' told bob "the reply does not show your vote (a
 // cache or proxy may have answered for the service)" — a false accusation of
 // the connection, on the security-relevant path, when only who bob is could
-// not be read at the time. It must say that instead.
+// not be read at the time. The vote is told by the key that signed it, which
+// needs no whoami: it counted (exit 0), and no cache is blamed.
 func TestVoteWhoamiBlipIsNotBlamedOnACache(t *testing.T) {
 	e := newVerbEnv(t)
 	id := openTag(t, e, "whoami-blip")
@@ -43,12 +44,8 @@ func TestVoteWhoamiBlipIsNotBlamedOnACache(t *testing.T) {
 	if err != nil || after.VoteOf(e.userID("bob")) == nil {
 		t.Fatalf("bob's vote did not reach the service: %v %+v", err, after)
 	}
-	t.Logf("exit %d\nstderr:\n%s", code, errOut)
 	if strings.Contains(errOut, "cache or proxy") {
 		t.Errorf("the reply showed bob's vote and no cache answered; only whoami failed once, yet the CLI says:\n%s", errOut)
 	}
-	if !strings.Contains(errOut, "who you are could not be read") {
-		t.Errorf("the reason the reply could not be told as bob's vote (whoami failed) is not said:\n%s", errOut)
-	}
-	_ = out
+	wantExit(t, "activity approve, whoami failing before the vote", code, exitOK, out, errOut)
 }

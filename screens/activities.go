@@ -125,10 +125,11 @@ type (
 		// current is the activity as it stood when a vote was refused: settled
 		// meanwhile (said in words) or still pending (the error stands).
 		current *api.Activity
-		// voter is who voted, as read before the vote or with it ("" when
-		// unknown), and before the activity as read when the vote was
+		// voter is who voted, as read before the vote or with it (user ""
+		// when unknown), with the key the console stamps with (which alone
+		// tells a vote as the console's, when known), and before the activity as read when the vote was
 		// offered: the vote looked for is voter's, new since (voteSeen).
-		voter  string
+		voter  api.Voter
 		before *api.Activity
 	}
 	activitiesTickMsg struct{ gen int }

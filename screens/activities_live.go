@@ -489,8 +489,9 @@ func announceCompletion(act api.Activity) tea.Cmd {
 }
 
 // ownVote is the console user's vote on act, nil when there is none (or the
-// user is not known yet).
-func ownVote(c *Common, act *api.Activity) *api.Vote { return act.VoteOf(c.Org.UserID) }
+// user is not known yet): the one the console's key signed, when the key is
+// known (Common.voter).
+func ownVote(c *Common, act *api.Activity) *api.Vote { return c.voter().VoteOn(act) }
 
 // isOutcomeUnknown reports a vote whose reply never came.
 func isOutcomeUnknown(err error) bool { return errors.Is(err, api.ErrOutcomeUnknown) }

@@ -104,19 +104,19 @@ func TestVoteToastAndRecordAgreeOnEveryOutcome(t *testing.T) {
 		msg  activityVotedMsg
 		want voteOutcome
 	}{
-		{"counted", activityVotedMsg{voter: "u-alice", before: &pending, activity: &done}, voteCounted},
-		{"counted, reply lost", activityVotedMsg{voter: "u-alice", before: &pending, err: timedOut, current: withMine(api.VoteApproved, api.StatusCompleted)}, voteCountedAnyway},
-		{"counted, still pending", activityVotedMsg{voter: "u-alice", before: &pending, err: timedOut, current: withMine(api.VoteApproved, api.StatusConsensusNeeded)}, voteCountedAnyway},
-		{"voted the other way before", activityVotedMsg{voter: "u-alice", before: &pending, err: errors.New("already voted"), current: withMine(api.VoteRejected, api.StatusConsensusNeeded)}, voteAlreadyCast},
-		{"settled before", activityVotedMsg{voter: "u-alice", before: &pending, err: errors.New("not pending"), current: &settled}, voteTooLate},
-		{"not recorded", activityVotedMsg{voter: "u-alice", before: &pending, err: timedOut, current: &pending}, voteNotRecorded},
-		{"unknown", activityVotedMsg{voter: "u-alice", before: &pending, err: timedOut}, voteUnknown},
+		{"counted", activityVotedMsg{voter: api.Voter{UserID: "u-alice"}, before: &pending, activity: &done}, voteCounted},
+		{"counted, reply lost", activityVotedMsg{voter: api.Voter{UserID: "u-alice"}, before: &pending, err: timedOut, current: withMine(api.VoteApproved, api.StatusCompleted)}, voteCountedAnyway},
+		{"counted, still pending", activityVotedMsg{voter: api.Voter{UserID: "u-alice"}, before: &pending, err: timedOut, current: withMine(api.VoteApproved, api.StatusConsensusNeeded)}, voteCountedAnyway},
+		{"voted the other way before", activityVotedMsg{voter: api.Voter{UserID: "u-alice"}, before: &pending, err: errors.New("already voted"), current: withMine(api.VoteRejected, api.StatusConsensusNeeded)}, voteAlreadyCast},
+		{"settled before", activityVotedMsg{voter: api.Voter{UserID: "u-alice"}, before: &pending, err: errors.New("not pending"), current: &settled}, voteTooLate},
+		{"not recorded", activityVotedMsg{voter: api.Voter{UserID: "u-alice"}, before: &pending, err: timedOut, current: &pending}, voteNotRecorded},
+		{"unknown", activityVotedMsg{voter: api.Voter{UserID: "u-alice"}, before: &pending, err: timedOut}, voteUnknown},
 		// Who votes could not be read, or the read before the vote already
 		// shows the vote of the user whoami names: never "not counted".
 		{"voter unknown, settled", activityVotedMsg{before: &pending, err: timedOut, current: &settled}, voteVoterUnsure},
 		{"voter unknown, pending", activityVotedMsg{before: &pending, err: timedOut, current: &pending}, voteVoterUnsure},
-		{"whoami names a voter already there", activityVotedMsg{voter: "u-carol", before: &settled, err: timedOut, current: &settled}, voteVoterUnsure},
-		{"refused", activityVotedMsg{voter: "u-alice", before: &pending, err: errors.New("permission denied")}, voteFailed},
+		{"whoami names a voter already there", activityVotedMsg{voter: api.Voter{UserID: "u-carol"}, before: &settled, err: timedOut, current: &settled}, voteVoterUnsure},
+		{"refused", activityVotedMsg{voter: api.Voter{UserID: "u-alice"}, before: &pending, err: errors.New("permission denied")}, voteFailed},
 	}
 	claims := []string{"not counted", "failed", "unknown", "shows your vote", "vote again"}
 	for _, tc := range cases {

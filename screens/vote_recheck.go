@@ -46,8 +46,8 @@ func (a *Activities) recheckVote() tea.Cmd {
 		}
 		vote := *of
 		vote.current, vote.sent = cur, sent
-		if vote.voter == "" {
-			vote.voter = whoVotes(c, c.Reader)
+		if vote.voter.UserID == "" {
+			vote.voter.UserID = whoVotes(c, c.Reader)
 		}
 		if _, doubt := voteSeen(vote); doubt != "" {
 			return nil // as a read that fails: it cannot tell either

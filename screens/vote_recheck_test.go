@@ -18,7 +18,7 @@ func TestVoteRecheckLeavesTheVoteInFlight(t *testing.T) {
 	a := h.activities()
 	// Vote 1: no clear reply, and the activity could not be read again.
 	a.voting = "act-policy"
-	h.send(activityVotedMsg{id: "act-policy", approve: true, voter: "u-alice", before: &sampleActivities()[0], err: fmt.Errorf("approve: %w", api.ErrOutcomeUnknown)})
+	h.send(activityVotedMsg{id: "act-policy", approve: true, voter: api.Voter{UserID: "u-alice"}, before: &sampleActivities()[0], err: fmt.Errorf("approve: %w", api.ErrOutcomeUnknown)})
 	if a.unsure == nil {
 		t.Fatal("set-up: the outcome is not unknown")
 	}
@@ -50,7 +50,7 @@ func TestVoteRecheckReadBeforeACountedVoteIsNotReported(t *testing.T) {
 	h := newHarness(t, fake, false, 0)
 	a := h.activities()
 	a.voting = "act-policy"
-	h.send(activityVotedMsg{id: "act-policy", approve: true, voter: "u-alice", before: &sampleActivities()[0], err: fmt.Errorf("approve: %w", api.ErrOutcomeUnknown)})
+	h.send(activityVotedMsg{id: "act-policy", approve: true, voter: api.Voter{UserID: "u-alice"}, before: &sampleActivities()[0], err: fmt.Errorf("approve: %w", api.ErrOutcomeUnknown)})
 	late := a.recheckVote()() // read now, answered later
 	h.key("a")
 	h.key("y") // counts: the fake completes it

@@ -8,6 +8,13 @@ import "github.com/vigil-console/vigil/api"
 // failed at start (the user unknown), or come from a cache answering
 // another member's (the requester, whose approval is on every activity).
 
+// voter is who votes from the console: the user the organization's whoami
+// named and the key the console stamps with, whose signature alone tells a
+// vote as the console's when the key is known (api.Voter).
+func (c *Common) voter() api.Voter {
+	return api.Voter{UserID: c.Org.UserID, PublicKey: c.OwnPublicKey}
+}
+
 // whoVotes reads who the console signs in as, for a vote sent while the
 // organization is not loaded: "" when it cannot be read. It does I/O: it
 // runs in a command only.

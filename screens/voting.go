@@ -553,13 +553,13 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		return nil
 	}
 	a.voting = v.id
-	c, reader, sent, me := a.c, a.c.Reader, a.gens.next(), a.c.Org.UserID
+	c, reader, sent, me := a.c, a.c.Reader, a.gens.next(), a.c.voter()
 	return func() tea.Msg {
-		if me == "" {
+		if me.UserID == "" {
 			// The organization did not load (its whoami failed): who votes
 			// is read now, before the vote (an approval may delete the key),
 			// or no vote can be told as yours.
-			me = whoVotes(c, reader)
+			me.UserID = whoVotes(c, reader)
 		}
 		ctx, cancel := c.ctx()
 		defer cancel()

@@ -1,0 +1,73 @@
+package api
+
+import "strings"
+
+// A vote is the voter's own only when the key that stamps for the voter
+// signed it: the service records the stamp's public key with each vote. A
+// user id is what whoami says, and every member's whoami request is the same
+// bytes, so a cache keyed on the body answers one member with another's
+// (the requester's, whose submission is her approval on every activity).
+
+// Voter is who casts a vote: the user whoami names ("" when it could not be
+// read) and the public key (hex) and scheme of the key that stamps the vote
+// ("" when the stamper does not say).
+type Voter struct {
+	UserID    string
+	PublicKey string
+	Scheme    string
+}
+
+// KeyKnown reports whether w's votes can be told by the key that signed them.
+func (w Voter) KeyKnown() bool { return w.PublicKey != "" }
+
+// Signed reports whether v was signed with w's key (and scheme, when both
+// say one). False when w's key is not known.
+func (w Voter) Signed(v *Vote) bool {
+	if v == nil || !w.KeyKnown() || !strings.EqualFold(v.PublicKey, w.PublicKey) {
+		return false
+	}
+	return w.Scheme == "" || v.Scheme == "" || v.Scheme == w.Scheme
+}
+
+// VoteOn is w's vote on a: the one signed with w's key, whatever user it
+// shows; when the key is not known, the one by the user whoami named (which
+// cannot tell a cache's whoami from the service's). Nil when none.
+func (w Voter) VoteOn(a *Activity) *Vote {
+	if a == nil {
+		return nil
+	}
+	if !w.KeyKnown() {
+		return a.VoteOf(w.UserID)
+	}
+	for i := range a.Votes {
+		if w.Signed(&a.Votes[i]) {
+			return &a.Votes[i]
+		}
+	}
+	return nil
+}
+
+// OtherKeyVote is the vote on a by the user whoami names that w's key did
+// not sign (another key of theirs, or whoami's answer is not the service's):
+// a vote that cannot be told as w's either way. Nil when there is none or
+// w's key is not known.
+func (w Voter) OtherKeyVote(a *Activity) *Vote {
+	if a == nil || !w.KeyKnown() {
+		return nil
+	}
+	if v := a.VoteOf(w.UserID); v != nil && !w.Signed(v) {
+		return v
+	}
+	return nil
+}
+
+// VoterOtherKeyText says why a vote by the user whoami names is not told as
+// the voter's: the profile's key did not sign it.
+const VoterOtherKeyText = "the activity shows a vote by the user whoami names, but not signed with the key you vote with: " +
+	"it may be yours, cast with another key, or that whoami reply or the read is not the service's (a cache or proxy may have answered for it)"
+
+// VoterKeyUnknownText says why a vote already there cannot be told as the
+// voter's: the stamper does not say its public key, so only whoami's user
+// id names the voter.
+const VoterKeyUnknownText = "the key you vote with does not say its public key, so a vote on the activity can be told as yours only by the user whoami names, " +
+	"and that whoami reply may not be the service's (a cache or proxy may have answered for it)"
