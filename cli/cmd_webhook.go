@@ -417,12 +417,12 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 	if ages := reply.Header.Values("Age"); len(ages) > 0 {
 		cache += ", age " + api.Sanitize(strings.Join(ages, "s, ")) + "s"
 	}
+	// Marked by the receiver's own selection, which also skips a kid listed
+	// twice with different keys, not entry by entry.
+	skip := webhook.KeySkipReasons(reply.Set)
 	rows := make([][]string, 0, len(reply.Set.Keys))
-	for _, k := range reply.Set.Keys {
-		note := ""
-		if !webhook.UsableJWK(k) {
-			note = "not usable: receivers skip it"
-		}
+	for i, k := range reply.Set.Keys {
+		note := skip[i]
 		rows = append(rows, []string{api.SanitizeID(k.Kid), api.SanitizeID(k.Alg) + "/" + api.SanitizeID(k.Crv),
 			api.SanitizeID(k.ServiceSignatureAlgorithm) + " " + api.SanitizeID(k.ServiceSignatureVersion), note})
 	}

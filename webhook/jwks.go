@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -274,25 +273,44 @@ func (c *JWKSCache) get(ctx context.Context) (keys map[string]ed25519.PublicKey,
 	return keys, fresh, stale, nil
 }
 
-// usableKeys keeps the entries that are v1 Ed25519 signature keys. Bad entries
-// are ignored, and so is a kid listed twice with different keys (ambiguous).
+// usableKeys is the keys JWKSCache verifies with, by kid: the entries
+// KeySkipReasons does not skip.
 func usableKeys(set api.JWKS) map[string]ed25519.PublicKey {
 	keys := make(map[string]ed25519.PublicKey, len(set.Keys))
-	ambiguous := map[string]bool{}
-	for _, k := range set.Keys {
-		pub, ok := parseJWK(k)
-		if !ok {
-			continue
+	for i, why := range KeySkipReasons(set) {
+		if why == "" {
+			keys[set.Keys[i].Kid], _ = parseJWK(set.Keys[i])
 		}
-		if prev, dup := keys[k.Kid]; dup && !prev.Equal(pub) {
-			ambiguous[k.Kid] = true
-		}
-		keys[k.Kid] = pub
-	}
-	for kid := range ambiguous {
-		delete(keys, kid)
 	}
 	return keys
+}
+
+// KeySkipReasons says, for each entry of set in order, why JWKSCache skips
+// it, or "" if it verifies with it. Bad entries are skipped, and so is every
+// entry of a kid listed twice with different keys (ambiguous). Tools that
+// list a key set use it to mark what receivers skip.
+func KeySkipReasons(set api.JWKS) []string {
+	why := make([]string, len(set.Keys))
+	first := map[string]ed25519.PublicKey{}
+	ambiguous := map[string]bool{}
+	for i, k := range set.Keys {
+		pub, ok := parseJWK(k)
+		if !ok {
+			why[i] = "not usable: receivers skip it"
+			continue
+		}
+		if prev, dup := first[k.Kid]; dup && !prev.Equal(pub) {
+			ambiguous[k.Kid] = true
+		} else if !dup {
+			first[k.Kid] = pub
+		}
+	}
+	for i, k := range set.Keys {
+		if why[i] == "" && ambiguous[k.Kid] {
+			why[i] = "kid listed twice with different keys: receivers skip both"
+		}
+	}
+	return why
 }
 
 func parseJWK(k api.JWK) (ed25519.PublicKey, bool) {
@@ -307,117 +325,9 @@ func parseJWK(k api.JWK) (ed25519.PublicKey, bool) {
 	return ed25519.PublicKey(x), true
 }
 
-// CacheLifetime is how long JWKSCache keeps a key set whose reply had header
-// h: fresh, the time it uses the set without fetching it again (max-age less
-// the reply's Age, at least MinRefetchInterval since it never refetches
-// sooner), then stale, the time after that it still uses the set while
-// fetching it fails (stale-if-error, which counts from when the reply became
-// stale, wherever that was). `vigil webhook keys` prints it, so that
-// operators see how long a rotated-out key is still trusted.
-func CacheLifetime(h http.Header) (fresh, stale time.Duration) {
-	cc := parseCacheControl(h.Values("Cache-Control"))
-	// A reply a shared cache has held for Age seconds has that much less
-	// freshness left (RFC 9111 §4.2.3); one older than max-age is stale at
-	// once, and its staleness, Age - max-age, is taken off stale-if-error
-	// (RFC 5861 §4): a CDN serving the set near the end of its own
-	// stale-if-error passes on only what is left of it.
-	age := replyAge(h.Values("Age"))
-	left := max(0, cc.maxAge+cc.staleIfErr-age)
-	fresh = max(cc.maxAge-age, MinRefetchInterval)
-	return fresh, max(0, left-fresh)
-}
-
-// cacheControl is what CacheLifetime reads of a reply's Cache-Control.
-type cacheControl struct {
-	maxAge, staleIfErr time.Duration
-}
-
-// parseCacheControl reads max-age and stale-if-error from every
-// Cache-Control line. It errs on the side of trusting a set for less time:
-//   - no-store, no-cache or a missing max-age mean max-age 0 (refetch
-//     whenever MinRefetchInterval allows);
-//   - no-store, no-cache, must-revalidate and proxy-revalidate forbid using
-//     a stale reply (RFC 9111 §4.2.4, §5.2.2.2), so stale-if-error is 0;
-//   - a directive given twice with different values (a proxy's second
-//     Cache-Control line) counts as 0: RFC 9111 §4.2.1 allows treating the
-//     reply as stale, and that is the shorter trust.
-func parseCacheControl(values []string) cacheControl {
-	var cc cacheControl
-	var seenMaxAge, seenStale, noCache, noStale bool
-	for _, v := range values {
-		for _, d := range strings.Split(v, ",") {
-			name, arg, _ := strings.Cut(strings.TrimSpace(d), "=")
-			switch strings.ToLower(strings.TrimSpace(name)) {
-			case "max-age":
-				cc.maxAge = directive(cc.maxAge, seconds(arg, maxCacheAge), &seenMaxAge)
-			case "stale-if-error":
-				cc.staleIfErr = directive(cc.staleIfErr, seconds(arg, maxStaleIfError), &seenStale)
-			case "no-store", "no-cache":
-				noCache, noStale = true, true
-			case "must-revalidate", "proxy-revalidate":
-				noStale = true
-			}
-		}
-	}
-	if noCache {
-		cc.maxAge = 0
-	}
-	if noStale {
-		cc.staleIfErr = 0
-	}
-	return cc
-}
-
-// directive returns the value of a directive seen with value v: v the first
-// time, the same if it repeats it, 0 if it conflicts.
-func directive(prev, v time.Duration, seen *bool) time.Duration {
-	if !*seen {
-		*seen = true
-		return v
-	}
-	if v != prev {
-		return 0
-	}
-	return prev
-}
-
-// replyAge is the Age header's value: the largest one, if repeated (the
-// oldest claim wins, so freshness is never overstated), or 0 when absent or
-// malformed.
-func replyAge(values []string) time.Duration {
-	var age time.Duration
-	for _, v := range values {
-		age = max(age, seconds(v, maxCacheAge+maxStaleIfError))
-	}
-	return age
-}
-
-// seconds parses a delta-seconds value, clamped to [0, limit].
-func seconds(s string, limit time.Duration) time.Duration {
-	n, err := strconv.ParseUint(strings.Trim(strings.TrimSpace(s), `"`), 10, 64)
-	if errors.Is(err, strconv.ErrRange) {
-		return limit // RFC 9111 §1.2.2: an overflowing value means "very long"
-	}
-	if err != nil {
-		return 0
-	}
-	if n > uint64(limit/time.Second) {
-		return limit
-	}
-	return time.Duration(n) * time.Second
-}
-
 // UsableKeyCount is how many of set's keys JWKSCache would verify with (a
 // kid listed twice with different keys counts for none). With none, it
 // refuses the set as a failed fetch.
 func UsableKeyCount(set api.JWKS) int {
 	return len(usableKeys(set))
-}
-
-// UsableJWK reports whether k is a key JWKSCache would verify with: an Ed25519
-// signing key of this algorithm and version, with a well-formed kid and x.
-// Tools that list a key set use it to mark the entries a receiver skips.
-func UsableJWK(k api.JWK) bool {
-	_, ok := parseJWK(k)
-	return ok
 }
