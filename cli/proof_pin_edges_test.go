@@ -54,10 +54,6 @@ func TestContentPinFlagAndProfileAgree(t *testing.T) {
 		many = append(many, fmt.Sprintf("04%0258x", i+1))
 	}
 
-	type pin struct {
-		flag    []string // the pin as flags
-		profile string   // the same pin as profile keys
-	}
 	pivotPin := func(h string) pin {
 		return pin{[]string{"--expect-pivot", h}, "[profiles.t.expected_pivot_hashes]\nsigner = [\"" + h + "\"]\n"}
 	}
@@ -69,15 +65,66 @@ func TestContentPinFlagAndProfileAgree(t *testing.T) {
 			fmt.Sprintf("[profiles.t.expected_manifest_sets.signer]\nthreshold = %d\nmembers = %s\n", threshold, tomlList(keys))}
 	}
 
-	accepted := []struct {
-		name string
-		pin  pin
-		want string // the pin that passes against the fixture
-	}{
+	accepted := []acceptedPin{
 		{"pivot with 0x, upper case", pivotPin("0x" + strings.ToUpper(pivot)), "pivot-hash"},
 		{"quorum key with 0x", quorumPin("0x" + quorumKey), "quorum-key"},
 		{"set members with 0x and 0X", setPin(2, []string{"0x" + members[0], "0X" + strings.ToUpper(members[1])}), "manifest-set"},
 	}
+	refused := []refusedPin{
+		{"short pivot", pivotPin("0xabcd"), "--expect-pivot", "expected_pivot_hashes.signer: entry 1 ", []string{"64 hex digits"}},
+		{"quorum key not hex", quorumPin("zz"), "--expect-quorum-key", "expected_quorum_keys.signer: ", []string{"260 hex digits"}},
+		{"65 members", setPin(2, many), "--expect-manifest-set", "expected_manifest_sets.signer.", []string{"65", "64"}},
+		{"member twice", setPin(1, []string{members[0], "0x" + strings.ToUpper(members[0])}), "--expect-manifest-set", "expected_manifest_sets.signer.", []string{"same key"}},
+		{"short member", setPin(1, []string{"04ab"}), "--expect-manifest-set", "expected_manifest_sets.signer.", []string{"entry 1", "260 hex digits"}},
+		{"threshold over members", setPin(3, members), "--expect-manifest-set", "expected_manifest_sets.signer.", []string{"threshold", "from 1 to the 2 members"}},
+		{"threshold 0", setPin(0, members), "--expect-manifest-set", "expected_manifest_sets.signer.", []string{"threshold", "from 1 to the 2 members"}},
+	}
+	checkPinsAgree(t, config, accepted, refused)
+}
+
+// A bad pin is quoted in the error only as a short, escaped excerpt: a long
+// paste or a terminal escape in it does not flood or drive the terminal.
+func TestContentPinFlagErrorQuotesAnExcerpt(t *testing.T) {
+	checkPinFlagQuotesAnExcerpt(t, "", "--expect-pivot", "--expect-manifest-set")
+}
+
+// A pinned manifest set is bounded as the verifier bounds a manifest's: a
+// pin the verifier could never match is refused when it is read.
+func TestManifestSetPinBoundIsTheVerifiers(t *testing.T) {
+	if profile.MaxManifestSetMembers != proof.MaxSetMembers {
+		t.Errorf("a pinned set may hold %d members, a manifest's %d", profile.MaxManifestSetMembers, proof.MaxSetMembers)
+	}
+}
+
+// pin is one pin written as flags and as the same profile keys.
+type pin struct {
+	flag    []string // the pin as flags
+	profile string   // the same pin as profile keys
+}
+
+// acceptedPin is a pin both ways accept and match against the fixture.
+type acceptedPin struct {
+	name string
+	pin  pin
+	want string // the pin that passes against the fixture
+}
+
+// refusedPin is a pin both ways refuse with the same message, which
+// follows flagName then ": " on the flag's error and key on the config
+// error.
+type refusedPin struct {
+	name          string
+	pin           pin
+	flagName, key string
+	says          []string
+}
+
+// checkPinsAgree runs each pin through 'proof verify' flags and a 'proof
+// fetch' profile (config makes one, proofService): accepted ones pass
+// against the production fixture both ways, refused ones fail both ways
+// with the same message.
+func checkPinsAgree(t *testing.T, config func(string) string, accepted []acceptedPin, refused []refusedPin) {
+	t.Helper()
 	for _, tc := range accepted {
 		code, out, errOut := runProof(t, "", append([]string{"verify", "--boot-proof", fixtureBootProof}, tc.pin.flag...)...)
 		if code != 0 || !strings.Contains(out, "✓ pins") || !strings.Contains(out, tc.want) {
@@ -87,23 +134,6 @@ func TestContentPinFlagAndProfileAgree(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "✓ pins") || !strings.Contains(out, tc.want) {
 			t.Errorf("%s, profile: exit %d\n%s\n%s", tc.name, code, out, errOut)
 		}
-	}
-
-	refused := []struct {
-		name string
-		pin  pin
-		// The message follows flagName then ": " on the flag's error, and
-		// follows key on the config error.
-		flagName, key string
-		says          []string
-	}{
-		{"short pivot", pivotPin("0xabcd"), "--expect-pivot", "expected_pivot_hashes.signer: entry 1 ", []string{"64 hex digits"}},
-		{"quorum key not hex", quorumPin("zz"), "--expect-quorum-key", "expected_quorum_keys.signer: ", []string{"260 hex digits"}},
-		{"65 members", setPin(2, many), "--expect-manifest-set", "expected_manifest_sets.signer.", []string{"65", "64"}},
-		{"member twice", setPin(1, []string{members[0], "0x" + strings.ToUpper(members[0])}), "--expect-manifest-set", "expected_manifest_sets.signer.", []string{"same key"}},
-		{"short member", setPin(1, []string{"04ab"}), "--expect-manifest-set", "expected_manifest_sets.signer.", []string{"entry 1", "260 hex digits"}},
-		{"threshold over members", setPin(3, members), "--expect-manifest-set", "expected_manifest_sets.signer.", []string{"threshold", "from 1 to the 2 members"}},
-		{"threshold 0", setPin(0, members), "--expect-manifest-set", "expected_manifest_sets.signer.", []string{"threshold", "from 1 to the 2 members"}},
 	}
 	for _, tc := range refused {
 		code, out, errOut := runProof(t, "", append([]string{"verify", "--boot-proof", fixtureBootProof}, tc.pin.flag...)...)
@@ -129,22 +159,16 @@ func TestContentPinFlagAndProfileAgree(t *testing.T) {
 	}
 }
 
-// A bad pin is quoted in the error only as a short, escaped excerpt: a long
-// paste or a terminal escape in it does not flood or drive the terminal.
-func TestContentPinFlagErrorQuotesAnExcerpt(t *testing.T) {
-	bad := "\x1b[2J" + strings.Repeat("z", 100_000)
-	for _, flag := range []string{"--expect-pivot", "--expect-manifest-set"} {
+// checkPinFlagQuotesAnExcerpt gives each flag a long value (after prefix)
+// starting with a terminal escape: the error names the flag, is short and
+// holds no raw escape.
+func checkPinFlagQuotesAnExcerpt(t *testing.T, prefix string, flags ...string) {
+	t.Helper()
+	bad := prefix + "\x1b[2J" + strings.Repeat("z", 100_000)
+	for _, flag := range flags {
 		code, _, errOut := runProof(t, "", "verify", "--boot-proof", fixtureBootProof, flag, bad)
 		if code != 2 || !strings.Contains(errOut, flag) || strings.Contains(errOut, "\x1b") || len(errOut) > 2000 {
 			t.Errorf("%s: exit %d, %d bytes: %.300q", flag, code, len(errOut), errOut)
 		}
-	}
-}
-
-// A pinned manifest set is bounded as the verifier bounds a manifest's: a
-// pin the verifier could never match is refused when it is read.
-func TestManifestSetPinBoundIsTheVerifiers(t *testing.T) {
-	if profile.MaxManifestSetMembers != proof.MaxSetMembers {
-		t.Errorf("a pinned set may hold %d members, a manifest's %d", profile.MaxManifestSetMembers, proof.MaxSetMembers)
 	}
 }

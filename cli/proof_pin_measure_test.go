@@ -35,10 +35,6 @@ func TestMeasurementPinFlagAndProfileAgree(t *testing.T) {
 	pcr0, manifestHash := fixtureMeasurements(t)
 	config := proofService(t)
 
-	type pin struct {
-		flag    []string // the pin as flags
-		profile string   // the same pin as profile keys
-	}
 	pcrPin := func(idx, h string) pin {
 		return pin{[]string{"--expect-pcr", idx + "=" + h}, "[profiles.t.expected_pcrs.signer]\n\"" + idx + "\" = \"" + h + "\"\n"}
 	}
@@ -46,35 +42,13 @@ func TestMeasurementPinFlagAndProfileAgree(t *testing.T) {
 		return pin{[]string{"--allow-manifest", h}, "allowed_manifest_hashes = [\"" + h + "\"]\n"}
 	}
 
-	accepted := []struct {
-		name string
-		pin  pin
-		want string // the pin that passes against the fixture
-	}{
+	accepted := []acceptedPin{
 		{"PCR with 0x", pcrPin("0", "0x"+pcr0), "pcr0"},
 		{"PCR with 0X, upper case", pcrPin("0", "0X"+strings.ToUpper(pcr0)), "pcr0"},
 		{"manifest hash with 0x", hashPin("0x" + manifestHash), "manifest-hash"},
 		{"manifest hash with 0X, upper case", hashPin("0X" + strings.ToUpper(manifestHash)), "manifest-hash"},
 	}
-	for _, tc := range accepted {
-		code, out, errOut := runProof(t, "", append([]string{"verify", "--boot-proof", fixtureBootProof}, tc.pin.flag...)...)
-		if code != 0 || !strings.Contains(out, "✓ pins") || !strings.Contains(out, tc.want) {
-			t.Errorf("%s, flag: exit %d\n%s\n%s", tc.name, code, out, errOut)
-		}
-		code, out, errOut = runProof(t, "", "fetch", "--app", "signer", "--config", config(tc.pin.profile))
-		if code != 0 || !strings.Contains(out, "✓ pins") || !strings.Contains(out, tc.want) {
-			t.Errorf("%s, profile: exit %d\n%s\n%s", tc.name, code, out, errOut)
-		}
-	}
-
-	refused := []struct {
-		name string
-		pin  pin
-		// The message follows flagName then ": " on the flag's error, and
-		// follows key on the config error.
-		flagName, key string
-		says          []string
-	}{
+	refused := []refusedPin{
 		{"short PCR with 0x", pcrPin("0", "0xabcd"), "--expect-pcr", "expected_pcrs.signer.0: ", []string{"96 hex digits"}},
 		{"SHA-256 for a PCR", pcrPin("0", manifestHash), "--expect-pcr", "expected_pcrs.signer.0: ", []string{"96 hex digits"}},
 		{"PCR index 32", pcrPin("32", pcr0), "--expect-pcr", "expected_pcrs.signer.32: ", []string{"0 to 31"}},
@@ -83,28 +57,7 @@ func TestMeasurementPinFlagAndProfileAgree(t *testing.T) {
 		{"short manifest hash with 0x", hashPin("0x24a9"), "--allow-manifest", "allowed_manifest_hashes: entry 1 ", []string{"64 hex digits"}},
 		{"manifest hash not hex", hashPin(strings.Repeat("zz", 32)), "--allow-manifest", "allowed_manifest_hashes: entry 1 ", []string{"64 hex digits"}},
 	}
-	for _, tc := range refused {
-		code, out, errOut := runProof(t, "", append([]string{"verify", "--boot-proof", fixtureBootProof}, tc.pin.flag...)...)
-		_, flagMsg, _ := strings.Cut(lineAfter(errOut, tc.flagName), ": ")
-		if code != 2 || flagMsg == "" {
-			t.Errorf("%s, flag: exit %d, want 2 naming %s\n%s\n%s", tc.name, code, tc.flagName, out, errOut)
-			continue
-		}
-		code, out, errOut = runProof(t, "", "fetch", "--app", "signer", "--config", config(tc.pin.profile))
-		profileMsg := lineAfter(errOut, tc.key)
-		if code == 0 || profileMsg == "" {
-			t.Errorf("%s, profile: exit %d, want a config error at %s\n%s\n%s", tc.name, code, tc.key, out, errOut)
-			continue
-		}
-		if flagMsg != profileMsg {
-			t.Errorf("%s: the flag says %q, the profile %q", tc.name, flagMsg, profileMsg)
-		}
-		for _, s := range tc.says {
-			if !strings.Contains(flagMsg, s) {
-				t.Errorf("%s: %q does not say %q", tc.name, flagMsg, s)
-			}
-		}
-	}
+	checkPinsAgree(t, config, accepted, refused)
 }
 
 // A PCR pinned twice by flags is refused rather than the last one silently
@@ -121,11 +74,5 @@ func TestPCRFlagPinnedTwice(t *testing.T) {
 
 // A bad PCR or manifest-hash flag is quoted only as a short, escaped excerpt.
 func TestMeasurementPinFlagErrorQuotesAnExcerpt(t *testing.T) {
-	bad := "\x1b[2J" + strings.Repeat("z", 100_000)
-	for _, flag := range []string{"--expect-pcr", "--allow-manifest"} {
-		code, _, errOut := runProof(t, "", "verify", "--boot-proof", fixtureBootProof, flag, "0="+bad)
-		if code != 2 || !strings.Contains(errOut, flag) || strings.Contains(errOut, "\x1b") || len(errOut) > 2000 {
-			t.Errorf("%s: exit %d, %d bytes: %.300q", flag, code, len(errOut), errOut)
-		}
-	}
+	checkPinFlagQuotesAnExcerpt(t, "0=", "--expect-pcr", "--allow-manifest")
 }
