@@ -24,6 +24,26 @@ func intentFieldLine(t *testing.T, out, name string) string {
 	return ""
 }
 
+// carolOauth signs carol in with an OIDC token minted for a new target key:
+// the oauth activity, the token and the target key in hex.
+func carolOauth(t *testing.T, e *verbEnv) (*api.Activity, string, string) {
+	t.Helper()
+	target, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targetHex := hex.EncodeToString(target.PublicKey().Bytes())
+	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol", api.OauthNonce(targetHex))
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, err := e.client("carol").OAuth(context.Background(), api.OauthParams{OidcToken: token, TargetPublicKey: targetHex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return act, token, targetHex
+}
+
 // `activity get` shows a policy's condition as it was written, a source
 // line a line: the `|| true` after a `// comment` line is on a line of its
 // own, not hidden in one long line after an escaped \n.
@@ -82,19 +102,7 @@ func TestActivityGetShowsALongIntentWholeOrSaysItIsShortened(t *testing.T) {
 // named, with the claims under it, never shown.
 func TestActivityGetHidesAnOauthToken(t *testing.T) {
 	e := newVerbEnv(t)
-	target, err := ecdh.P256().GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	targetHex := hex.EncodeToString(target.PublicKey().Bytes())
-	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol", api.OauthNonce(targetHex))
-	if err != nil {
-		t.Fatal(err)
-	}
-	act, err := e.client("carol").OAuth(context.Background(), api.OauthParams{OidcToken: token, TargetPublicKey: targetHex})
-	if err != nil {
-		t.Fatal(err)
-	}
+	act, token, targetHex := carolOauth(t, e)
 	code, out, errOut := e.run("", "activity", "get", act.ID)
 	wantExit(t, "activity get", code, 0, out, errOut)
 	intentFieldLine(t, out, "oidcToken")

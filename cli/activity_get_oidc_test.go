@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"context"
-	"crypto/ecdh"
-	"crypto/rand"
-	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -16,19 +12,7 @@ import (
 // learns whose account it touches, not only an unverified subject.
 func TestActivityGetNamesWhomAnOauthTokenSignsIn(t *testing.T) {
 	e := newVerbEnv(t)
-	target, err := ecdh.P256().GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	targetHex := hex.EncodeToString(target.PublicKey().Bytes())
-	token, err := e.demo.Server.MintDemoOIDCToken(e.demo.Info.OrganizationID, "carol", api.OauthNonce(targetHex))
-	if err != nil {
-		t.Fatal(err)
-	}
-	act, err := e.client("carol").OAuth(context.Background(), api.OauthParams{OidcToken: token, TargetPublicKey: targetHex})
-	if err != nil {
-		t.Fatal(err)
-	}
+	act, token, _ := carolOauth(t, e)
 	code, out, errOut := e.run("", "activity", "get", "--profile", "bob", act.ID)
 	wantExit(t, "activity get", code, exitOK, out, errOut)
 	want := "user:  " + api.NameWithID("carol", e.userID("carol"))

@@ -3,13 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/webhook"
 )
 
@@ -30,17 +27,8 @@ func TestWebhookKeysMarksADuplicatedKid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", api.JWKSCacheControl)
-		w.Write(body)
-	}))
-	defer svc.Close()
-	code, out, errOut := runVigil(t, nil, "", "webhook", "keys", "--jwks", svc.URL)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	cache := webhook.NewJWKSCache(svc.URL, nil, time.Now)
+	url, out := webhookKeysOf(t, servedJWKS(body))
+	cache := webhook.NewJWKSCache(url, nil, time.Now)
 	for _, kid := range []string{good.ActiveKeyID(), "twice"} {
 		_, err := cache.Key(context.Background(), kid)
 		rows := 0

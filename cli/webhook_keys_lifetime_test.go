@@ -3,9 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,16 +22,7 @@ import (
 // (an overflowing max-age, no-store, Age, stale-if-error), and the line the
 // command prints is compared with the lifetime measured on JWKSCache's clock.
 func TestWebhookKeysShowsLifetimeReceiversUse(t *testing.T) {
-	e := newVerbEnv(t)
-	resp, err := http.Get(e.demo.URL + api.JWKSPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, body := localJWKS(t, newVerbEnv(t))
 	var set api.JWKS
 	if err := json.Unmarshal(body, &set); err != nil || len(set.Keys) == 0 {
 		t.Fatalf("the service's key set %q: %v", body, err)
@@ -53,7 +42,7 @@ func TestWebhookKeysShowsLifetimeReceiversUse(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var hits atomic.Int32
 			var fail atomic.Bool
-			svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			url, out := webhookKeysOf(t, func(w http.ResponseWriter, r *http.Request) {
 				hits.Add(1)
 				if fail.Load() {
 					http.Error(w, "down", http.StatusServiceUnavailable)
@@ -67,14 +56,8 @@ func TestWebhookKeysShowsLifetimeReceiversUse(t *testing.T) {
 					w.Header().Set("Age", tc.age)
 				}
 				w.Write(body)
-			}))
-			defer svc.Close()
-
-			code, out, errOut := runVigil(t, nil, "", "webhook", "keys", "--jwks", svc.URL)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
-			fresh, stale := measureCache(t, svc.URL, kid, &hits, &fail)
+			})
+			fresh, stale := measureCache(t, url, kid, &hits, &fail)
 			want := "receivers keep it: " + ui.HumanDuration(fresh)
 			if fresh == webhook.MinRefetchInterval {
 				want += " (the least time between two fetches)"

@@ -61,129 +61,125 @@ func longNameDemo(tb testing.TB, text string) (*harness, *api.Activity) {
 	bob := d.ClientAt(d.Rewriting(func(_ string, _, reply []byte) []byte {
 		return []byte(rewrite.Replace(string(reply)))
 	}), "bob", api.WithExactStrings())
-	h := newHarnessWith(tb, bob, bob, theme.Options{Dark: true, NoColor: true}, 0)
+	return consoleAt(tb, bob, act.ID), act
+}
+
+// consoleAt is c's console, dark without colour, at 120×40 with the list's
+// cursor on the activity id.
+func consoleAt(tb testing.TB, c *api.Client, id string) *harness {
+	tb.Helper()
+	h := newHarnessWith(tb, c, c, theme.Options{Dark: true, NoColor: true}, 0)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	h.selectActivityID(act.ID)
-	return h, act
+	h.selectActivityID(id)
+	return h
+}
+
+// forLongNames runs bench once per shape of longNameShapes(10000), on
+// longNameDemo's console for that text.
+func forLongNames(b *testing.B, bench func(b *testing.B, h *harness)) {
+	for _, s := range longNameShapes(10000) {
+		b.Run(s.name, func(b *testing.B) {
+			h, _ := longNameDemo(b, s.text)
+			bench(b, h)
+		})
+	}
+}
+
+// openVoteDialog presses a and fails unless the vote dialog opened.
+func openVoteDialog(tb testing.TB, h *harness) {
+	tb.Helper()
+	h.key("a")
+	if !h.voteDialogOpen() {
+		tb.Fatalf("no vote dialog:\n%s", h.frame())
+	}
+}
+
+// loopKeyPair presses first, then second, drawing a frame after each, every
+// loop of b.
+func loopKeyPair(b *testing.B, h *harness, first, second string) {
+	for b.Loop() {
+		h.key(first)
+		_ = h.root.Render()
+		h.key(second)
+		_ = h.root.Render()
+	}
+}
+
+// loopKeySweep presses down every loop of b, then up, switching every run
+// presses, drawing a frame after each.
+func loopKeySweep(b *testing.B, h *harness, down, up string, run int) {
+	i := 0
+	for b.Loop() {
+		k := down
+		if i/run%2 == 1 {
+			k = up
+		}
+		i++
+		h.key(k)
+		_ = h.root.Render()
+	}
 }
 
 // The Activities detail open on that activity: the detail rendered again
 // (as on every refresh, reply and clock change) and the whole frame drawn.
 func BenchmarkLongNameDetailFrame(b *testing.B) {
-	for _, s := range longNameShapes(10000) {
-		b.Run(s.name, func(b *testing.B) {
-			h, _ := longNameDemo(b, s.text)
-			h.key("enter")
-			a := h.activities()
-			if a.detail == nil {
-				b.Fatal("the detail did not open")
-			}
-			for b.Loop() {
-				a.detail.render(h.root.common)
-				_ = h.root.Render()
-			}
-		})
-	}
+	forLongNames(b, func(b *testing.B, h *harness) {
+		h.key("enter")
+		a := h.activities()
+		if a.detail == nil {
+			b.Fatal("the detail did not open")
+		}
+		for b.Loop() {
+			a.detail.render(h.root.common)
+			_ = h.root.Render()
+		}
+	})
 }
 
 // Opening the detail (enter: the record, evaluations, app proofs and MFA
 // status fetched from the local service, each reply rendered) and closing
 // it, each with a frame.
 func BenchmarkLongNameDetailOpen(b *testing.B) {
-	for _, s := range longNameShapes(10000) {
-		b.Run(s.name, func(b *testing.B) {
-			h, _ := longNameDemo(b, s.text)
-			for b.Loop() {
-				h.key("enter")
-				_ = h.root.Render()
-				h.key("esc")
-				_ = h.root.Render()
-			}
-		})
-	}
+	forLongNames(b, func(b *testing.B, h *harness) {
+		loopKeyPair(b, h, "enter", "esc")
+	})
 }
 
 // The vote dialog over the open detail (a, then esc), each with a frame: it
 // restates the whole intent, the name and notes included.
 func BenchmarkLongNameVoteDialog(b *testing.B) {
-	for _, s := range longNameShapes(10000) {
-		b.Run(s.name, func(b *testing.B) {
-			h, _ := longNameDemo(b, s.text)
-			h.key("enter")
-			h.key("a")
-			if !h.voteDialogOpen() {
-				b.Fatalf("no vote dialog:\n%s", h.frame())
-			}
-			h.key("esc")
-			for b.Loop() {
-				h.key("a")
-				_ = h.root.Render()
-				h.key("esc")
-				_ = h.root.Render()
-			}
-		})
-	}
+	forLongNames(b, func(b *testing.B, h *harness) {
+		h.key("enter")
+		openVoteDialog(b, h)
+		h.key("esc")
+		loopKeyPair(b, h, "a", "esc")
+	})
 }
 
 // The Users screen with carol's record open, the cursor moved off and back
 // (each move shows the record under it), each with a frame.
 func BenchmarkLongNameUsers(b *testing.B) {
-	for _, s := range longNameShapes(10000) {
-		b.Run(s.name, func(b *testing.B) {
-			h, _ := longNameDemo(b, s.text)
-			h.gotoScreen("Users")
-			for b.Loop() {
-				h.key("j")
-				_ = h.root.Render()
-				h.key("k")
-				_ = h.root.Render()
-			}
-		})
-	}
+	forLongNames(b, func(b *testing.B, h *harness) {
+		h.gotoScreen("Users")
+		loopKeyPair(b, h, "j", "k")
+	})
 }
 
 // The Policies screen, the cursor moved down and up over the policies (one
 // named by the text), each move with a frame.
 func BenchmarkLongNamePolicies(b *testing.B) {
-	for _, s := range longNameShapes(10000) {
-		b.Run(s.name, func(b *testing.B) {
-			h, _ := longNameDemo(b, s.text)
-			h.toPolicies()
-			i := 0
-			for b.Loop() {
-				k := "j"
-				if i/8%2 == 1 {
-					k = "k"
-				}
-				i++
-				h.key(k)
-				_ = h.root.Render()
-			}
-		})
-	}
+	forLongNames(b, func(b *testing.B, h *harness) {
+		h.toPolicies()
+		loopKeySweep(b, h, "j", "k", 8)
+	})
 }
 
 // One ↓ or ↑ in the open vote dialog and a frame: the dialog keeps its body
 // wrapped, so a keystroke costs what is in view.
 func BenchmarkLongNameVoteDialogKeystroke(b *testing.B) {
-	for _, s := range longNameShapes(10000) {
-		b.Run(s.name, func(b *testing.B) {
-			h, _ := longNameDemo(b, s.text)
-			h.key("enter")
-			h.key("a")
-			if !h.voteDialogOpen() {
-				b.Fatalf("no vote dialog:\n%s", h.frame())
-			}
-			i := 0
-			for b.Loop() {
-				k := "down"
-				if i/100%2 == 1 {
-					k = "up"
-				}
-				i++
-				h.key(k)
-				_ = h.root.Render()
-			}
-		})
-	}
+	forLongNames(b, func(b *testing.B, h *harness) {
+		h.key("enter")
+		openVoteDialog(b, h)
+		loopKeySweep(b, h, "down", "up", 100)
+	})
 }

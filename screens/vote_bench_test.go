@@ -5,11 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
-	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // One ↓ in the vote dialog of the largest create_policy the demo service
@@ -28,23 +25,8 @@ func BenchmarkVoteDialogKeystrokeMaxPolicy(b *testing.B) {
 	if err != nil || act.Status != api.StatusConsensusNeeded {
 		b.Fatalf("propose: %+v %v", act, err)
 	}
-	alice := d.Client("alice")
-	h := newHarnessWith(b, alice, alice, theme.Options{Dark: true, NoColor: true}, 0)
-	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	h.selectActivityID(act.ID)
-	h.key("a")
-	if !h.voteDialogOpen() {
-		b.Fatalf("no vote dialog:\n%s", h.frame())
-	}
-	i := 0
-	for b.Loop() {
-		// Down to the end and up again, so that each press moves the window.
-		k := "down"
-		if i/100%2 == 1 {
-			k = "up"
-		}
-		i++
-		h.key(k)
-		_ = h.root.Render()
-	}
+	h := consoleAt(b, d.Client("alice"), act.ID)
+	openVoteDialog(b, h)
+	// Down to the end and up again, so that each press moves the window.
+	loopKeySweep(b, h, "down", "up", 100)
 }

@@ -23,16 +23,52 @@ var otherBody = []byte(`{"id":"act-2","organizationId":"` + otherOrg + `","statu
 // (default options) and reports results on a channel.
 func serviceDeliverer(t *testing.T, ring *KeyRing) (*Deliverer, chan outcome) {
 	t.Helper()
-	results := make(chan outcome, 2*DefaultQueueSize)
-	d := NewDeliverer(ring, &http.Client{Timeout: 10 * time.Second}, DelivererOptions{
-		OnResult: func(ev Event, res Result) { results <- outcome{ev, res} },
-	})
+	return reportingDeliverer(t, ring, &http.Client{Timeout: 10 * time.Second}, DelivererOptions{}, 2*DefaultQueueSize)
+}
+
+// hangingDeliverer has the default options but an attempt timeout far
+// beyond any test, and reports results on a channel.
+func hangingDeliverer(t *testing.T, ring *KeyRing) (*Deliverer, chan outcome) {
+	t.Helper()
+	return reportingDeliverer(t, ring, nil, DelivererOptions{AttemptTimeout: time.Hour}, 100)
+}
+
+// reportingDeliverer is a Deliverer with opts that reports results on a
+// channel holding n, closed (waiting a second at most) when the test ends.
+func reportingDeliverer(t *testing.T, ring *KeyRing, client *http.Client, opts DelivererOptions, n int) (*Deliverer, chan outcome) {
+	t.Helper()
+	results := make(chan outcome, n)
+	opts.OnResult = func(ev Event, res Result) { results <- outcome{ev, res} }
+	d := NewDeliverer(ring, client, opts)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		d.Close(ctx)
 	})
 	return d, results
+}
+
+// hangingServer is a receiver that never answers: each request, once seen by
+// onRequest, hangs until release is called (once or more) or it is cancelled,
+// then onDone (if any) sees it end. At the test's end it is released, then
+// closed.
+func hangingServer(t *testing.T, onRequest, onDone func(r *http.Request)) (srv *httptest.Server, release func()) {
+	t.Helper()
+	released := make(chan struct{})
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		onRequest(r)
+		select {
+		case <-r.Context().Done():
+		case <-released:
+		}
+		if onDone != nil {
+			onDone(r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	release = sync.OnceFunc(func() { close(released) })
+	t.Cleanup(release)
+	return srv, release
 }
 
 // waitDelivered waits for the result of event id, skipping the others.
@@ -133,39 +169,24 @@ func TestDeliverGivesUpAtMaxEventAge(t *testing.T) {
 // delivered while it still hangs.
 func TestHangingReceiverDoesNotDelayOtherOrganizations(t *testing.T) {
 	ring, _ := NewKeyRing()
-	release := make(chan struct{})
 	hung := make(chan struct{}, DefaultConcurrency+1)
 	var mu sync.Mutex
 	inFlight, maxInFlight := 0, 0
-	hanging := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hanging, _ := hangingServer(t, func(*http.Request) {
 		mu.Lock()
 		inFlight++
 		maxInFlight = max(maxInFlight, inFlight)
 		mu.Unlock()
 		hung <- struct{}{}
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
+	}, func(*http.Request) {
 		mu.Lock()
 		inFlight--
 		mu.Unlock()
-	}))
-	defer hanging.Close()
-	defer close(release)
+	})
 	recv := newReceiver(t, ringEndpoint(t, ring).URL())
-	results := make(chan outcome, 100)
 	// An attempt timeout far beyond the test's wait: the other event can
 	// only get through while the hanging requests are still open.
-	d := NewDeliverer(ring, nil, DelivererOptions{
-		AttemptTimeout: time.Hour,
-		OnResult:       func(ev Event, res Result) { results <- outcome{ev, res} },
-	})
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		d.Close(ctx)
-	}()
+	d, results := hangingDeliverer(t, ring)
 
 	// More events than there are request slots in all.
 	for i := range DefaultConcurrency + 1 {

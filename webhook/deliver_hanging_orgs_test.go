@@ -1,10 +1,8 @@
 package webhook
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -17,11 +15,10 @@ import (
 // delivered while every one of their requests is still hanging.
 func TestHangingOrganizationsLeaveSlotsForOthers(t *testing.T) {
 	ring, _ := NewKeyRing()
-	release := make(chan struct{})
 	var mu sync.Mutex
 	hangingBy := map[string]int{} // organization (the URL's path) -> requests hanging
 	changed := make(chan struct{}, 1)
-	hanging := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hanging, release := hangingServer(t, func(r *http.Request) {
 		mu.Lock()
 		hangingBy[r.URL.Path]++
 		mu.Unlock()
@@ -29,31 +26,11 @@ func TestHangingOrganizationsLeaveSlotsForOthers(t *testing.T) {
 		case changed <- struct{}{}:
 		default:
 		}
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-	}))
-	defer hanging.Close()
-	released := false
-	defer func() {
-		if !released {
-			close(release)
-		}
-	}()
+	}, nil)
 	recv := newReceiver(t, ringEndpoint(t, ring).URL())
-	results := make(chan outcome, 100)
 	// An attempt timeout far beyond the test: no hanging request ends before
 	// the test releases them.
-	d := NewDeliverer(ring, nil, DelivererOptions{
-		AttemptTimeout: time.Hour,
-		OnResult:       func(ev Event, res Result) { results <- outcome{ev, res} },
-	})
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		d.Close(ctx)
-	}()
+	d, results := hangingDeliverer(t, ring)
 
 	orgs := DefaultConcurrency / DefaultOrgConcurrency
 	for o := range orgs {
@@ -99,8 +76,7 @@ func TestHangingOrganizationsLeaveSlotsForOthers(t *testing.T) {
 		total += n
 	}
 	mu.Unlock()
-	close(release)
-	released = true
+	release()
 	t.Logf("held %d %v", total, held)
 	if !res.Delivered {
 		t.Fatalf("another organization's event while %d stalled organizations hang: %+v", orgs, res)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -22,27 +21,15 @@ func TestLoneOrganizationGetsItsOrgConcurrency(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("Concurrency %d OrgConcurrency %d", tc.concurrency, tc.perOrg), func(t *testing.T) {
 			ring, _ := NewKeyRing()
-			release := make(chan struct{})
 			var mu sync.Mutex
 			onWire := 0
 			arrived := make(chan struct{}, tc.want)
-			recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			recv, release := hangingServer(t, func(*http.Request) {
 				mu.Lock()
 				onWire++
 				mu.Unlock()
 				arrived <- struct{}{}
-				select {
-				case <-release:
-				case <-r.Context().Done():
-				}
-			}))
-			defer recv.Close()
-			released := false
-			defer func() {
-				if !released {
-					close(release)
-				}
-			}()
+			}, nil)
 			d := NewDeliverer(ring, nil, DelivererOptions{Concurrency: tc.concurrency, OrgConcurrency: tc.perOrg, AttemptTimeout: time.Hour})
 			defer func() {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -74,8 +61,7 @@ func TestLoneOrganizationGetsItsOrgConcurrency(t *testing.T) {
 					t.Fatalf("one organization, alone: %d request(s) on the wire and %d waiting for a slot, want %d at once", n, st.Waiting, tc.want)
 				}
 			}
-			close(release)
-			released = true
+			release()
 		})
 	}
 }
