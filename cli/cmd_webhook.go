@@ -366,9 +366,11 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 const webhookKeysUsage = `Usage: vigil webhook keys [--json] [--jwks URL]
 
 Lists the webhook verification keys the service publishes at the profile's
-{base_url}/public/v1/discovery/webhooks/jwks: key id, algorithm, version, and
-how long a receiver may cache them (the reply's Cache-Control max-age, and its
-Age when a cache served it). A key a receiver would not use is marked.
+{base_url}/public/v1/discovery/webhooks/jwks: key id, algorithm, version, the
+reply's Cache-Control and Age lines, and how long receivers keep the set, as
+their verifier works it out ("receivers keep it: 1d, and up to 7d more while it
+cannot be fetched"; "receivers refuse it" for a set with no usable key). A key
+a receiver would not use is marked.
 --json prints the key set as published.
 
 Examples:
