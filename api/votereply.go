@@ -51,20 +51,23 @@ func SortVoteReply(id string, voter Voter, approve bool, before, after *Activity
 // service offered the vote on, was made (nil when after shows none): the
 // vote signed with voter's key (Voter.VoteOn), or, when the key is not
 // known, the vote by the user whoami named. The service offers no vote to a
-// member who has voted, so a vote by voter's key or whoami's user in before
-// (or one whose id before lists) means the whoami, or the read, is not the
-// service's: a cache answering the requester's whoami would otherwise have
-// the requester's own approval taken as the vote. Then, or when who votes or
-// before is unknown, or after shows a vote by whoami's user that voter's key
-// did not sign, doubt says why no vote can be told as the voter's, and v is
-// nil.
+// member who has voted, so the voter's vote in before (or one whose id
+// before lists) means the read, or the whoami, is not the service's: a
+// cache answering the requester's whoami would otherwise have the
+// requester's own approval taken as the vote. Then, or when who votes or
+// before is unknown, doubt says why no vote can be told as the voter's, and
+// v is nil. When the key is known, only the key decides: whoami's user
+// (possibly a cache's answer, another member's) neither casts doubt on the
+// vote the key signed nor stands for it.
 func VoteSince(voter Voter, before, after *Activity) (v *Vote, doubt string) {
 	switch {
 	case voter.UserID == "" && !voter.KeyKnown():
 		return nil, VoterUnknownText
 	case before == nil:
 		return nil, "the activity as read before the vote is not known"
-	case before.VoteOf(voter.UserID) != nil || voter.VoteOn(before) != nil:
+	case voter.KeyKnown() && voter.VoteOn(before) != nil:
+		return nil, VoterKeyDoubtText
+	case voter.VoteOn(before) != nil:
 		return nil, VoterDoubtText
 	}
 	if after == nil {
@@ -72,13 +75,13 @@ func VoteSince(voter Voter, before, after *Activity) (v *Vote, doubt string) {
 	}
 	v = voter.VoteOn(after)
 	if v == nil {
-		if voter.OtherKeyVote(after) != nil {
-			return nil, VoterOtherKeyText
-		}
 		return nil, ""
 	}
 	for _, old := range before.Votes {
 		if old.ID != "" && old.ID == v.ID {
+			if voter.KeyKnown() {
+				return nil, VoterKeyDoubtText
+			}
 			return nil, VoterDoubtText
 		}
 	}
@@ -89,10 +92,15 @@ func VoteSince(voter Voter, before, after *Activity) (v *Vote, doubt string) {
 // could not be read.
 const VoterUnknownText = "who you are could not be read (whoami failed), so no vote on the activity can be told as yours"
 
-// VoterDoubtText says why a vote cannot be found when the read before the
-// vote already showed one by the user whoami names, or by the voter's key.
-const VoterDoubtText = "the activity as read before the vote already showed a vote by the user whoami names (or signed with your key), though the service offered you a vote: " +
+// VoterDoubtText says why a vote cannot be found when the key is not known
+// and the read before the vote already showed one by the user whoami names.
+const VoterDoubtText = "the activity as read before the vote already showed a vote by the user whoami names, though the service offered you a vote: " +
 	"that whoami reply or that read is not the service's (a cache or proxy may have answered for it)"
+
+// VoterKeyDoubtText says why a vote cannot be found when the read before the
+// vote already showed one signed with the voter's key.
+const VoterKeyDoubtText = "the activity as read before the vote already showed a vote signed with your key, though the service offered you a vote: " +
+	"that read is not the service's (a cache or proxy may have answered for it)"
 
 // VoteReplyUnsureText says why a 2xx reply to a vote is not its outcome.
 const VoteReplyUnsureText = "the reply does not show your vote (a cache or proxy may have answered for the service)"

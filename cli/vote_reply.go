@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -62,7 +63,12 @@ func settleVote(ctx context.Context, client *api.Client, before shownActivity, m
 	}
 	mine, doubt := api.VoteSince(me, before.exact, a.exact)
 	if doubt != "" {
-		return a, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %v; %s: check whether your vote is listed with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, sendErr, doubt, id)}
+		// The reply's error (checkVoteReply) may already say this doubt: once is enough.
+		said := fmt.Sprintf("%v; %s", sendErr, doubt)
+		if sendErr != nil && strings.Contains(sendErr.Error(), doubt) {
+			said = sendErr.Error()
+		}
+		return a, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s: check whether your vote is listed with 'vigil activity get %s' (voting again is safe: a second vote is refused)", verb, id, said, id)}
 	}
 	if mine == nil {
 		// Not "nothing was recorded" (exit 1): the vote may still be on its

@@ -328,6 +328,9 @@ func cannotVoteText(c *Common, act *api.Activity, verb string) string {
 		return cannot + "you already rejected it, and a vote cannot be changed"
 	case mine != nil:
 		return cannot + "you already approved it (a request counts as its requester's approval), and a vote cannot be changed"
+	case c.voter().OtherKeyVote(act) != nil:
+		// Not "press r" nor "not a voter": the user voted, with another credential.
+		return cannot + otherKeyVoteText(c.voter().OtherKeyVote(act))
 	case c.Org.UserID == "":
 		return cannot + "the service does not offer you a vote on it (the organization is not loaded, so the console cannot say why)"
 	case slices.Contains(c.Org.Quorum.UserIDs, c.Org.UserID):

@@ -405,17 +405,26 @@ func decider(act *api.Activity) string {
 	return ""
 }
 
-// voterName is the name of a user who voted on act.
+// voterName is the name of a user who voted on act: "your" when the vote is
+// the console's own (isOwnVote: by its key when that is known).
 func voterName(c *Common, act *api.Activity, userID string) string {
-	if userID == c.Org.UserID && userID != "" {
+	if userID != "" && userID == c.Org.UserID && !c.voter().KeyKnown() {
 		return "your"
 	}
-	for _, v := range act.Votes {
-		if v.UserID == userID && v.User.UserName != "" {
-			return api.NameText(v.User.UserName)
+	name := ""
+	for i := range act.Votes {
+		v := &act.Votes[i]
+		if v.UserID != userID {
+			continue
+		}
+		if isOwnVote(c, v) {
+			return "your"
+		}
+		if name == "" && v.User.UserName != "" {
+			name = api.NameText(v.User.UserName)
 		}
 	}
-	return userName(c, userID)
+	return orElse(name, userName(c, userID))
 }
 
 // settledText says how an activity left the Pending list: "completed after

@@ -399,8 +399,8 @@ func votesByName(c *Common, act *api.Activity) string {
 		if v.Selection == api.VoteRejected {
 			how = "rejected"
 		}
-		who := memberQuoted(c, v)
-		if v.UserID == c.Org.UserID && v.UserID != "" {
+		who := memberQuoted(c, v) + notOwnKeyNote(c, v)
+		if isOwnVote(c, v) {
 			who = "you"
 		}
 		parts = append(parts, who+" "+how)
@@ -426,6 +426,11 @@ func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time
 	ec := c.Org.Eval
 	me, ok := ec.members[c.Org.UserID]
 	if !ok || c.Org.UserID == "" {
+		return ""
+	}
+	if c.voter().OtherKeyVote(act) != nil {
+		// The vote would be added as whoami's user, who already has one the
+		// console's key did not sign: who this vote counts as is not known.
 		return ""
 	}
 	if act.IntentUnread() {
