@@ -102,8 +102,11 @@ type (
 		gen   int
 		sent  int // in the screen's sequence (copy_order.go)
 		items []api.Activity
-		err   error
-		at    time.Time
+		// sums: intentSum of each item, worked out in the load command so
+		// that a page of large intents does not stall Update.
+		sums []string
+		err  error
+		at   time.Time
 		// top: a page of newer activities with none newer still, which is
 		// the newest page.
 		top bool
@@ -228,6 +231,7 @@ func (a *Activities) load() tea.Cmd {
 		if err != nil {
 			return msg
 		}
+		msg.sums = intentSums(items)
 		// A page shorter than asked is not always an end: a page of large
 		// activities is cut short by the service, or by the client when a
 		// reply would be larger than it reads (api.ListActivities). So the

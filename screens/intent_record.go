@@ -17,55 +17,93 @@ import (
 )
 
 // A fingerprint is what a vote signs, and the console cannot check it
-// against the intent it shows. So the screen remembers, for every activity
-// and fingerprint it has seen, the first intent that came with it, whatever
-// copy brought it (a list refresh, the open detail's reads, a vote's reply,
-// another screen's). A fingerprint that came with two intents cannot be
-// told what it stands for: approving it is refused, the detail warns, the
-// list row is marked. Rejecting stays allowed: a rejection of a suspicious
-// activity is safe whichever intent the service holds.
+// against the intent it shows. So the screen remembers, for every
+// fingerprint it has seen, the activity id and the intent that first came
+// with it, whatever copy brought it (a list refresh, the open detail's
+// reads, a vote's reply, another screen's). A fingerprint that came with a
+// second intent, or under a second activity id (a vote on either counts on
+// whichever the service holds under it), cannot be told what it stands
+// for: approving it is refused, the detail warns, the list rows are marked.
+// Rejecting stays allowed: a rejection of a suspicious activity is safe
+// whichever intent the service holds.
+//
+// An id seen with a second fingerprint is not flagged: each fingerprint
+// keeps its own first intent, and the approve dialog restates the intent of
+// the copy whose fingerprint it signs.
 
 // maxIntentsSeen bounds the record: past it, the entries seen least
 // recently are forgotten first, those with two intents last.
 const maxIntentsSeen = 4096
 
-// intentsSeen is the screen's record of the first intent seen per
-// (activity id, fingerprint).
+// intentsSeen is the screen's record of the first activity id and intent
+// seen per fingerprint.
 type intentsSeen struct {
 	byKey map[[sha256.Size]byte]*seenIntent
 	clock int // counts notes: when each entry was seen last
 }
 
-// seenIntent is the first intent seen under one id and fingerprint, whether
-// another came under them since, and when they were seen last.
+// seenIntent is the first activity id and intent seen under one
+// fingerprint, whether another came under it since, and when it was seen
+// last. raw is the hash of the JSON of the last copy found to hold that
+// intent: a copy sent again byte for byte (every refresh, on an honest
+// service) needs no canonical form.
 type seenIntent struct {
+	id      [sha256.Size]byte
 	sum     string
+	raw     [sha256.Size]byte
+	hasRaw  bool
 	swapped bool
 	last    int
 }
 
-// seenKey keys the record on a hash of the id and fingerprint: both come
-// from the service, unbounded.
+// seenKey keys the record on a hash of the fingerprint (it comes from the
+// service, unbounded); an activity sent with none is keyed on its id, so
+// such activities are not all one fingerprint.
 func seenKey(id, fingerprint string) [sha256.Size]byte {
-	return sha256.Sum256([]byte(strconv.Itoa(len(id)) + ":" + id + fingerprint))
+	if fingerprint == "" {
+		return sha256.Sum256([]byte("id:" + id))
+	}
+	return sha256.Sum256([]byte("fingerprint:" + fingerprint))
 }
 
-// note records act's intent under its id and fingerprint; it reports
-// whether that fingerprint is newly seen with a second intent.
-func (s *intentsSeen) note(act *api.Activity) bool {
+// note records act's id and intent under its fingerprint; it reports
+// whether that fingerprint is newly seen with a second intent or id.
+func (s *intentsSeen) note(act *api.Activity) bool { return s.noteSum(act, "") }
+
+// noteSum is note given sum, intentSum(act.Intent) worked out already, or
+// "" to work it out here.
+func (s *intentsSeen) noteSum(act *api.Activity, sum string) bool {
 	if s.byKey == nil {
 		s.byKey = map[[sha256.Size]byte]*seenIntent{}
 	}
 	s.clock++
-	key, sum := seenKey(act.ID, act.Fingerprint), intentSum(act.Intent)
+	key, id := seenKey(act.ID, act.Fingerprint), sha256.Sum256([]byte(act.ID))
 	e, ok := s.byKey[key]
+	if ok {
+		e.last = s.clock
+		if e.swapped {
+			return false
+		}
+	}
+	var raw [sha256.Size]byte
+	hasRaw := false
+	if sum == "" {
+		js, err := json.Marshal(act.Intent)
+		raw, hasRaw = sha256.Sum256(js), err == nil
+		if ok && hasRaw && e.hasRaw && e.id == id && e.raw == raw {
+			return false // the same bytes as last time
+		}
+		sum = sumJSON(js, err)
+	}
 	if !ok {
-		s.byKey[key] = &seenIntent{sum: sum, last: s.clock}
+		s.byKey[key] = &seenIntent{id: id, sum: sum, raw: raw, hasRaw: hasRaw, last: s.clock}
 		s.evict()
 		return false
 	}
-	e.last = s.clock
-	if e.swapped || e.sum == sum {
+	if e.id == id && e.sum == sum {
+		if hasRaw {
+			e.raw, e.hasRaw = raw, true
+		}
 		return false
 	}
 	e.swapped = true
@@ -73,7 +111,7 @@ func (s *intentsSeen) note(act *api.Activity) bool {
 }
 
 // swapped reports whether the fingerprint of activity id came with two
-// intents.
+// intents or under two ids.
 func (s *intentsSeen) swapped(id, fingerprint string) bool {
 	e := s.byKey[seenKey(id, fingerprint)]
 	return e != nil && e.swapped
@@ -142,9 +180,15 @@ func copiesIn(msg tea.Msg) []*api.Activity {
 }
 
 // noteCopies records the intents of the copies msg brings; it reports
-// whether a fingerprint is newly seen with two intents.
+// whether a fingerprint is newly seen with two intents or ids.
 func (a *Activities) noteCopies(msg tea.Msg) bool {
 	swapped := false
+	if l, ok := msg.(activitiesLoadedMsg); ok && len(l.sums) == len(l.items) {
+		for i := range l.items {
+			swapped = a.intents.noteSum(&l.items[i], l.sums[i]) || swapped
+		}
+		return swapped
+	}
 	for _, act := range copiesIn(msg) {
 		swapped = a.intents.note(act) || swapped
 	}
@@ -188,6 +232,15 @@ func (a *Activities) pendingVote(act *api.Activity, approve bool) *pendingVote {
 	return v
 }
 
+// intentSums are the intentSum of each of acts.
+func intentSums(acts []api.Activity) []string {
+	out := make([]string, len(acts))
+	for i := range acts {
+		out[i] = intentSum(acts[i].Intent)
+	}
+	return out
+}
+
 // intentSum is the SHA-256 of in's JSON in a canonical form (canonicalJSON):
 // the caches of what an intent shows are keyed on it, and the record of
 // intents seen compares it, not the fingerprint alone, which the console
@@ -195,6 +248,11 @@ func (a *Activities) pendingVote(act *api.Activity, approve bool) *pendingVote {
 // a proxy) chose is not another intent.
 func intentSum(in api.Intent) string {
 	out, err := json.Marshal(in)
+	return sumJSON(out, err)
+}
+
+// sumJSON is intentSum of an intent's JSON out, or of the error encoding it.
+func sumJSON(out []byte, err error) string {
 	if err != nil {
 		return "unencodable: " + err.Error() // never equal to a hash: a cache built for it is rebuilt
 	}
@@ -206,15 +264,17 @@ func intentSum(in api.Intent) string {
 }
 
 // errNotCanonical: the JSON holds what a canonical form would hide (a
-// member sent twice, bytes that are not UTF-8); it is hashed as sent.
+// member sent twice, bytes that are not UTF-8, an escape of half a
+// surrogate pair); it is hashed as sent.
 var errNotCanonical = errors.New("not canonicalisable")
 
 // canonicalJSON re-encodes the JSON value data with every object's members
 // sorted by key, strings escaped one way and numbers as written. A member
-// sent twice or bytes that are not UTF-8 are refused: decoding would drop
-// one of two values, or replace bytes, that the raw form shows.
+// sent twice, bytes that are not UTF-8 or an escape of a lone surrogate are
+// refused: decoding would drop one of two values, or replace what the raw
+// form shows with U+FFFD.
 func canonicalJSON(data []byte) ([]byte, error) {
-	if !utf8.Valid(data) {
+	if !utf8.Valid(data) || loneSurrogateEscape(data) {
 		return nil, errNotCanonical
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
