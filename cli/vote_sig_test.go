@@ -196,3 +196,47 @@ func TestVoteSigCountedVoteToldFailedByEarlierRound(t *testing.T) {
 		t.Fatalf("bob's approval counted (activity %s), yet 'activity approve' exited 1:\nstdout:\n%s\nstderr:\n%s", after.Status, out, errOut)
 	}
 }
+
+// As TestVoteSigVoteFromAnotherActivityIsNotSuccess, for a vote sent with
+// 'vigil request': bob's vote copied from B's reply into A's is not his vote
+// on A, so the outcome is unknown (exit 4), not success.
+func TestVoteSigRequestVoteFromAnotherActivityIsNotSuccess(t *testing.T) {
+	e := newVerbEnv(t)
+	alice := e.client("alice")
+	idB := openTag(t, e, "sig-req-b")
+	code, out, errOut := e.run("", "activity", "approve", "--yes", "--profile", "bob", idB)
+	wantExit(t, "approve B", code, exitOK, out, errOut)
+	var bobsVoteOnB any
+	for _, v := range rawActivity(t, alice, idB)["activity"].(map[string]any)["votes"].([]any) {
+		if v.(map[string]any)["userId"] == e.userID("bob") {
+			bobsVoteOnB = v
+		}
+	}
+	if bobsVoteOnB == nil {
+		t.Fatal("set-up: no vote by bob on B")
+	}
+	idA := openTag(t, e, "sig-req-a")
+	a, err := alice.GetActivity(context.Background(), idA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := copyingVoteGateway(t, e, func() []byte {
+		m := rawActivity(t, alice, idA)
+		act := m["activity"].(map[string]any)
+		act["votes"] = append(act["votes"].([]any), bobsVoteOnB)
+		b, _ := json.Marshal(m)
+		return b
+	})
+	code, out, errOut = sendVoteRequest(t, e, cfg, a.Fingerprint)
+	after, err := alice.GetActivity(context.Background(), idA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.VoteOf(e.userID("bob")) != nil {
+		t.Fatalf("set-up: the vote reached the service")
+	}
+	if code != exitOutcomeUnknown {
+		t.Fatalf("bob's approval of %s never reached the service, yet 'request' exited %d (want %d) on a vote copied from %s:\nstdout:\n%s\nstderr:\n%s",
+			idA, code, exitOutcomeUnknown, idB, out, errOut)
+	}
+}
