@@ -152,6 +152,8 @@ type call struct {
 	// stamper signs a submit; kept with an unknown outcome, so that only its
 	// signer resends it (Resubmit).
 	stamper keys.Stamper
+	// sentSig, when set, gets the signature of the stamp sent (NoteSignature).
+	sentSig *string
 }
 
 // replyLimit is the most of cl's reply the client reads, and the error of a
@@ -360,6 +362,9 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 			return reply{}, &localError{"stamp the request", err}
 		}
 		req.Header.Set(name, value)
+		if cl.sentSig != nil {
+			*cl.sentSig = stampSignature(name, value)
+		}
 	}
 	req, trace := traceWrites(req)
 	resp, err := c.http.Do(req)
@@ -588,4 +593,21 @@ func truncateRunes(s string, n int) string {
 		i++
 	}
 	return s
+}
+
+// stampSignature is the signature a stamp header carries, as the service
+// records it with a vote; "" when it cannot be read.
+func stampSignature(name, value string) string {
+	if strings.EqualFold(name, keys.HeaderStampWebAuthn) {
+		s, err := keys.ParseWebAuthnStamp(value)
+		if err != nil {
+			return ""
+		}
+		return s.Signature
+	}
+	s, err := keys.DecodeStamp(value)
+	if err != nil {
+		return ""
+	}
+	return s.Signature
 }

@@ -18,6 +18,8 @@ import (
 type RawReply struct {
 	Status int
 	Body   []byte
+	// Signature is the signature of the stamp sent (as NoteSignature has it).
+	Signature string
 }
 
 // OperationPath checks that path names one operation, /public/v1/query/NAME or
@@ -60,8 +62,9 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 	if body == nil {
 		body = []byte{}
 	}
+	var sig string
 	cl := call{op: strings.TrimPrefix(path, "/public/v1/"), method: "POST", url: c.baseURL + path, body: body, stamp: true, stamper: c.stamper,
-		retry: !submit, list: !submit && isUnpagedList(name)}
+		retry: !submit, list: !submit && isUnpagedList(name), sentSig: &sig}
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			// Nothing of this attempt left: not an unknown outcome, as in do.
@@ -74,7 +77,7 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 			c.noteServiceDate(cl, r, ok || isServiceError(r.body))
 			var again bool
 			if wait, again = c.retryWait(cl, attempt, r); !again {
-				return &RawReply{Status: r.status, Body: r.body}, nil
+				return &RawReply{Status: r.status, Body: r.body, Signature: sig}, nil
 			}
 		} else {
 			var le *localError

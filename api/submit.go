@@ -15,6 +15,15 @@ type SubmitOption func(*submitOptions)
 
 type submitOptions struct {
 	appProofs bool
+	sentSig   *string
+}
+
+// NoteSignature has the submit write to dst the signature of the stamp it
+// was sent with (X-Stamp's or X-Stamp-WebAuthn's signature; "" when the
+// stamp says none). The service records it with a vote, so it tells the
+// vote just cast from an earlier one, or a copy, by the same key.
+func NoteSignature(dst *string) SubmitOption {
+	return func(o *submitOptions) { o.sentSig = dst }
 }
 
 // WithAppProofs asks the service to produce app proofs for the activity
@@ -174,7 +183,7 @@ func (c *Client) submitCall(path string, params Params, opts []SubmitOption) (ca
 	if err != nil {
 		return call{}, fmt.Errorf("%s: encode request: %w", name, err)
 	}
-	return call{op: name, method: "POST", url: c.baseURL + SubmitPrefix + op.Path, body: body, stamp: true, stamper: c.stamper}, nil
+	return call{op: name, method: "POST", url: c.baseURL + SubmitPrefix + op.Path, body: body, stamp: true, stamper: c.stamper, sentSig: so.sentSig}, nil
 }
 
 // OAuth exchanges an OIDC token for a new API key whose credential bundle is
@@ -243,14 +252,14 @@ func (c *Client) CreateMfaPolicy(ctx context.Context, p CreateMfaPolicyParams) (
 
 // ApproveActivity votes to approve the activity with this fingerprint. The reply is
 // the target activity after the vote.
-func (c *Client) ApproveActivity(ctx context.Context, fingerprint string) (*Activity, error) {
-	return c.submit(ctx, "approve_activity", &ApproveActivityParams{Fingerprint: fingerprint}, nil)
+func (c *Client) ApproveActivity(ctx context.Context, fingerprint string, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "approve_activity", &ApproveActivityParams{Fingerprint: fingerprint}, opts)
 }
 
 // RejectActivity votes to reject the activity with this fingerprint. The reply is
 // the target activity after the vote.
-func (c *Client) RejectActivity(ctx context.Context, fingerprint string) (*Activity, error) {
-	return c.submit(ctx, "reject_activity", &RejectActivityParams{Fingerprint: fingerprint}, nil)
+func (c *Client) RejectActivity(ctx context.Context, fingerprint string, opts ...SubmitOption) (*Activity, error) {
+	return c.submit(ctx, "reject_activity", &RejectActivityParams{Fingerprint: fingerprint}, opts)
 }
 
 // OauthNonce is the nonce claim an OIDC token must carry to be exchanged by

@@ -10,11 +10,19 @@ import "strings"
 
 // Voter is who casts a vote: the user whoami names ("" when it could not be
 // read) and the public key (hex) and scheme of the key that stamps the vote
-// ("" when the stamper does not say).
+// ("" when the stamper does not say); once the vote is sent, the signature
+// of its stamp (NoteSignature), which the service records with the vote.
 type Voter struct {
 	UserID    string
 	PublicKey string
 	Scheme    string
+	Signature string
+}
+
+// Sent is w once its vote was sent with a stamp carrying signature sig.
+func (w Voter) Sent(sig string) Voter {
+	w.Signature = sig
+	return w
 }
 
 // KeyKnown reports whether w's votes can be told by the key that signed them.

@@ -59,6 +59,14 @@ func SortVoteReply(id string, voter Voter, approve bool, before, after *Activity
 // v is nil. When the key is known, only the key decides: whoami's user
 // (possibly a cache's answer, another member's) neither casts doubt on the
 // vote the key signed nor stands for it.
+//
+// A public key is public: a cache can copy the voter's vote from another
+// activity's reply, or replay an earlier round's. So the vote must be on
+// before's activity (its activityId, when it names one), and, once sent (voter.Signature), carry
+// the signature of the stamp just sent, which the service records with it;
+// a vote of the voter's with another signature is doubt (VoteNotJustSentText),
+// never the vote. Only a vote without a signature (a service that does not
+// return it) is taken on its key and activity alone.
 func VoteSince(voter Voter, before, after *Activity) (v *Vote, doubt string) {
 	switch {
 	case voter.UserID == "" && !voter.KeyKnown():
@@ -73,20 +81,56 @@ func VoteSince(voter Voter, before, after *Activity) (v *Vote, doubt string) {
 	if after == nil {
 		return nil, ""
 	}
-	v = voter.VoteOn(after)
-	if v == nil {
-		return nil, ""
-	}
-	for _, old := range before.Votes {
-		if old.ID != "" && old.ID == v.ID {
-			if voter.KeyKnown() {
-				return nil, VoterKeyDoubtText
-			}
-			return nil, VoterDoubtText
+	mine := func(v *Vote) bool {
+		if voter.KeyKnown() {
+			return voter.Signed(v)
 		}
+		return v.UserID == voter.UserID
+	}
+	if voter.Signature != "" {
+		for i := range after.Votes {
+			v := &after.Votes[i]
+			if mine(v) && onActivity(v, before) && strings.EqualFold(v.Signature, voter.Signature) && !listed(before, v) {
+				return v, ""
+			}
+		}
+	}
+	v = voter.VoteOn(after)
+	switch {
+	case v == nil:
+		return nil, ""
+	case listed(before, v):
+		if voter.KeyKnown() {
+			return nil, VoterKeyDoubtText
+		}
+		return nil, VoterDoubtText
+	case !onActivity(v, before), voter.Signature != "" && v.Signature != "":
+		// Another activity's vote, or one not signed by the stamp just sent.
+		return nil, VoteNotJustSentText
 	}
 	return v, ""
 }
+
+// onActivity reports whether v says it is a vote on a (a vote that names
+// no activity is taken to be).
+func onActivity(v *Vote, a *Activity) bool {
+	return v.ActivityID == "" || sameID(v.ActivityID, a.ID)
+}
+
+// listed reports whether before lists a vote with v's id.
+func listed(before *Activity, v *Vote) bool {
+	for _, old := range before.Votes {
+		if old.ID != "" && old.ID == v.ID {
+			return true
+		}
+	}
+	return false
+}
+
+// VoteNotJustSentText says why a vote of the voter's in the activity read
+// after the vote is not taken as its outcome: it is not the vote just sent.
+const VoteNotJustSentText = "the service's copy shows an earlier vote of yours, not the one just sent " +
+	"(it is another round's, or another activity's, or does not carry the signature just sent: a cache or proxy may have answered for the service)"
 
 // VoterUnknownText says why a vote cannot be found when who the voter is
 // could not be read.

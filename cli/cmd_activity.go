@@ -329,7 +329,10 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	if !approve {
 		params = &api.RejectActivityParams{Fingerprint: a.Fingerprint}
 	}
-	after, raw, err := submitShown(ctx, client, verb+"_activity", params)
+	var sig string
+	after, raw, err := submitShown(ctx, client, verb+"_activity", params, api.NoteSignature(&sig))
+	// Only the vote carrying the stamp just sent is this vote (api.VoteSince).
+	me = me.Sent(sig)
 	if errors.Is(err, api.ErrOutcomeUnknown) {
 		// The vote may have counted: look, rather than leave the voter guessing.
 		return voteOutcome(ctx, c, client, a, me, approve, conn.json, err)

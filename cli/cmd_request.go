@@ -125,6 +125,10 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 		return fmt.Errorf("request: %w", err)
 	}
 	fmt.Fprintf(c.stderr, "HTTP %d %s\n", reply.Status, http.StatusText(reply.Status))
+	if vote != nil {
+		// Only the vote carrying the stamp just sent is this vote (api.VoteSince).
+		vote.me = vote.me.Sent(reply.Signature)
+	}
 	// The outcome is settled before anything is printed, so that a failure
 	// to print (a full disk, a closed pipe) cannot replace "look first"
 	// with exit 1, "safe to run again".

@@ -58,8 +58,8 @@ type Submitter interface {
 	CreateReadOnlySession(ctx context.Context, opts ...api.SubmitOption) (*api.Activity, error)
 	DeleteTvcDeployment(ctx context.Context, p api.DeleteTvcDeploymentParams, opts ...api.SubmitOption) (*api.Activity, error)
 	CreateMfaPolicy(ctx context.Context, p api.CreateMfaPolicyParams) (*api.Activity, error)
-	ApproveActivity(ctx context.Context, fingerprint string) (*api.Activity, error)
-	RejectActivity(ctx context.Context, fingerprint string) (*api.Activity, error)
+	ApproveActivity(ctx context.Context, fingerprint string, opts ...api.SubmitOption) (*api.Activity, error)
+	RejectActivity(ctx context.Context, fingerprint string, opts ...api.SubmitOption) (*api.Activity, error)
 	// Resubmit sends a submit whose outcome was unknown again, byte for byte:
 	// the service answers with the activity the first attempt created, if it
 	// did, instead of creating a second one (see earlierSubmit).

@@ -141,10 +141,10 @@ func (f *fakeClient) vote(fp string, approve bool) (*api.Activity, error) {
 	return nil, fmt.Errorf("no activity with fingerprint %s", fp)
 }
 
-func (f *fakeClient) ApproveActivity(_ context.Context, fp string) (*api.Activity, error) {
+func (f *fakeClient) ApproveActivity(_ context.Context, fp string, _ ...api.SubmitOption) (*api.Activity, error) {
 	return f.vote(fp, true)
 }
-func (f *fakeClient) RejectActivity(_ context.Context, fp string) (*api.Activity, error) {
+func (f *fakeClient) RejectActivity(_ context.Context, fp string, _ ...api.SubmitOption) (*api.Activity, error) {
 	return f.vote(fp, false)
 }
 func (f *fakeClient) GetPolicyEvaluations(_ context.Context, id string) ([]api.PolicyEvaluation, error) {

@@ -58,11 +58,11 @@ func (n submitsNoted) DeleteTvcDeployment(ctx context.Context, p api.DeleteTvcDe
 func (n submitsNoted) CreateMfaPolicy(ctx context.Context, p api.CreateMfaPolicyParams) (*api.Activity, error) {
 	return n.note(n.s.CreateMfaPolicy(ctx, p))
 }
-func (n submitsNoted) ApproveActivity(ctx context.Context, fingerprint string) (*api.Activity, error) {
-	return n.note(n.s.ApproveActivity(ctx, fingerprint))
+func (n submitsNoted) ApproveActivity(ctx context.Context, fingerprint string, opts ...api.SubmitOption) (*api.Activity, error) {
+	return n.note(n.s.ApproveActivity(ctx, fingerprint, opts...))
 }
-func (n submitsNoted) RejectActivity(ctx context.Context, fingerprint string) (*api.Activity, error) {
-	return n.note(n.s.RejectActivity(ctx, fingerprint))
+func (n submitsNoted) RejectActivity(ctx context.Context, fingerprint string, opts ...api.SubmitOption) (*api.Activity, error) {
+	return n.note(n.s.RejectActivity(ctx, fingerprint, opts...))
 }
 func (n submitsNoted) Resubmit(ctx context.Context, prev *api.OutcomeUnknownError) (*api.Activity, error) {
 	return n.note(n.s.Resubmit(ctx, prev))

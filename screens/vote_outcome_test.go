@@ -14,8 +14,8 @@ import (
 // lostReplyVote records the vote, then loses the reply (a gateway's 504).
 type lostReplyVote struct{ *fakeClient }
 
-func (l *lostReplyVote) ApproveActivity(ctx context.Context, fp string) (*api.Activity, error) {
-	if _, err := l.fakeClient.ApproveActivity(ctx, fp); err != nil {
+func (l *lostReplyVote) ApproveActivity(ctx context.Context, fp string, opts ...api.SubmitOption) (*api.Activity, error) {
+	if _, err := l.fakeClient.ApproveActivity(ctx, fp, opts...); err != nil {
 		return nil, err
 	}
 	return nil, &api.OutcomeUnknownError{Operation: "submit/approve_activity", Err: context.DeadlineExceeded}
@@ -29,7 +29,7 @@ type unreachableAfterVote struct {
 	down bool
 }
 
-func (d *unreachableAfterVote) ApproveActivity(ctx context.Context, fp string) (*api.Activity, error) {
+func (d *unreachableAfterVote) ApproveActivity(ctx context.Context, fp string, opts ...api.SubmitOption) (*api.Activity, error) {
 	d.down = true
 	return nil, &api.OutcomeUnknownError{Operation: "submit/approve_activity", Err: context.DeadlineExceeded}
 }

@@ -30,7 +30,14 @@ func whoVotes(c *Common, reader Reader) string {
 
 // voteSeen is m's vote on the activity read again (m.current), new since
 // the read it was offered on; doubt says why none can be told as the
-// voter's (who votes unknown, or already voting before the vote).
+// voter's (who votes unknown, or already voting before the vote). After a
+// vote whose outcome is unknown, only the vote carrying the stamp just sent
+// is it; a vote the service refused (a second vote) was not recorded, so the
+// key's vote there is the earlier one, which no signature sent can match.
 func voteSeen(m activityVotedMsg) (mine *api.Vote, doubt string) {
-	return api.VoteSince(m.voter, m.before, m.current)
+	voter := m.voter
+	if m.err != nil && !isOutcomeUnknown(m.err) {
+		voter = voter.Sent("")
+	}
+	return api.VoteSince(voter, m.before, m.current)
 }

@@ -571,12 +571,15 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		var act *api.Activity
 		var err error
 		verb := "approve"
+		var sig string
 		if v.approve {
-			act, err = client.ApproveActivity(ctx, v.fingerprint)
+			act, err = client.ApproveActivity(ctx, v.fingerprint, api.NoteSignature(&sig))
 		} else {
 			verb = "reject"
-			act, err = client.RejectActivity(ctx, v.fingerprint)
+			act, err = client.RejectActivity(ctx, v.fingerprint, api.NoteSignature(&sig))
 		}
+		// Only the vote carrying the stamp just sent is this vote (api.VoteSince).
+		me = me.Sent(sig)
 		act, err = activityOrError(act, err)
 		if err == nil && api.SortVoteReply(v.id, me, v.approve, v.before, act) == api.VoteReplyUnsure {
 			// A success that does not show the vote (a cache's copy from
