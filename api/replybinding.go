@@ -35,6 +35,20 @@ type replyBinding struct {
 // activity of these bytes. A body that is not an envelope (a raw send) binds
 // the reply to its fingerprint only.
 func bindingOf(body []byte) replyBinding {
+	typ, org, voted, ok := envelopeHead(body)
+	if !ok {
+		return replyBinding{fingerprint: BodyFingerprint(body)}
+	}
+	if typ == TypeApproveActivity || typ == TypeRejectActivity {
+		return replyBinding{org: org, fingerprint: voted}
+	}
+	return replyBinding{org: org, typ: typ, fingerprint: BodyFingerprint(body)}
+}
+
+// envelopeHead reads a submit body's type, organization and parameters'
+// fingerprint (the activity a vote is on); ok is false when the body is not
+// a JSON envelope.
+func envelopeHead(body []byte) (typ, org, fingerprint string, ok bool) {
 	var req struct {
 		Type           string `json:"type"`
 		OrganizationID string `json:"organizationId"`
@@ -43,12 +57,24 @@ func bindingOf(body []byte) replyBinding {
 		} `json:"parameters"`
 	}
 	if json.Unmarshal(body, &req) != nil {
-		return replyBinding{fingerprint: BodyFingerprint(body)}
+		return "", "", "", false
 	}
-	if req.Type == TypeApproveActivity || req.Type == TypeRejectActivity {
-		return replyBinding{org: req.OrganizationID, fingerprint: req.Parameters.Fingerprint}
+	return req.Type, req.OrganizationID, req.Parameters.Fingerprint, true
+}
+
+// VoteOfBody reads a vote from a submit body: the fingerprint voted on, the
+// organization, and whether it approves. ok is false for any other body.
+func VoteOfBody(body []byte) (fingerprint, org string, approve, ok bool) {
+	typ, org, fp, ok := envelopeHead(body)
+	switch {
+	case !ok:
+		return "", "", false, false
+	case typ == TypeApproveActivity:
+		return fp, org, true, true
+	case typ == TypeRejectActivity:
+		return fp, org, false, true
 	}
-	return replyBinding{org: req.OrganizationID, typ: req.Type, fingerprint: BodyFingerprint(body)}
+	return "", "", false, false
 }
 
 // mismatch says how a differs from what the reply must show, or "" when it

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/vigil-console/vigil/api"
@@ -23,33 +22,11 @@ type requestVote struct {
 	why     string        // why before was not found, when it was not
 }
 
-// voteBodyOf reads a vote from the body of a raw request: its fingerprint and
-// whether it approves. ok is false for any other body.
-func voteBodyOf(body []byte) (fp, org string, approve, ok bool) {
-	var req struct {
-		Type           string `json:"type"`
-		OrganizationID string `json:"organizationId"`
-		Parameters     struct {
-			Fingerprint string `json:"fingerprint"`
-		} `json:"parameters"`
-	}
-	if json.Unmarshal(body, &req) != nil {
-		return "", "", false, false
-	}
-	switch req.Type {
-	case api.TypeApproveActivity:
-		return req.Parameters.Fingerprint, req.OrganizationID, true, true
-	case api.TypeRejectActivity:
-		return req.Parameters.Fingerprint, req.OrganizationID, false, true
-	}
-	return "", "", false, false
-}
-
 // readRequestVote reads, before a vote body is sent, who votes and the
 // activity whose fingerprint the body names (findVotedActivity; nil for any
 // other body). Failing to look is an error: nothing is sent.
 func readRequestVote(ctx context.Context, client *api.Client, body []byte) (*requestVote, error) {
-	fp, org, approve, ok := voteBodyOf(body)
+	fp, org, approve, ok := api.VoteOfBody(body)
 	if !ok {
 		return nil, nil
 	}

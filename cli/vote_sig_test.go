@@ -54,17 +54,7 @@ func TestVoteSigVoteFromAnotherActivityIsNotSuccess(t *testing.T) {
 	e := newVerbEnv(t)
 	alice := e.client("alice")
 	idB := openTag(t, e, "sig-b")
-	code, out, errOut := e.run("", "activity", "approve", "--yes", "--profile", "bob", idB)
-	wantExit(t, "approve B", code, exitOK, out, errOut)
-	var bobsVoteOnB any
-	for _, v := range rawActivity(t, alice, idB)["activity"].(map[string]any)["votes"].([]any) {
-		if v.(map[string]any)["userId"] == e.userID("bob") {
-			bobsVoteOnB = v
-		}
-	}
-	if bobsVoteOnB == nil {
-		t.Fatal("set-up: no vote by bob on B")
-	}
+	bobsVoteOnB := bobApproves(t, e, alice, idB)
 	idA := openTag(t, e, "sig-a")
 	cfg := copyingVoteGateway(t, e, func() []byte {
 		m := rawActivity(t, alice, idA)
@@ -73,7 +63,7 @@ func TestVoteSigVoteFromAnotherActivityIsNotSuccess(t *testing.T) {
 		b, _ := json.Marshal(m)
 		return b
 	})
-	code, out, errOut = runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, "", "activity", "approve", "--yes", "--profile", "bob", idA)
+	code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, "", "activity", "approve", "--yes", "--profile", "bob", idA)
 	after, err := alice.GetActivity(context.Background(), idA)
 	if err != nil {
 		t.Fatal(err)
@@ -204,17 +194,7 @@ func TestVoteSigRequestVoteFromAnotherActivityIsNotSuccess(t *testing.T) {
 	e := newVerbEnv(t)
 	alice := e.client("alice")
 	idB := openTag(t, e, "sig-req-b")
-	code, out, errOut := e.run("", "activity", "approve", "--yes", "--profile", "bob", idB)
-	wantExit(t, "approve B", code, exitOK, out, errOut)
-	var bobsVoteOnB any
-	for _, v := range rawActivity(t, alice, idB)["activity"].(map[string]any)["votes"].([]any) {
-		if v.(map[string]any)["userId"] == e.userID("bob") {
-			bobsVoteOnB = v
-		}
-	}
-	if bobsVoteOnB == nil {
-		t.Fatal("set-up: no vote by bob on B")
-	}
+	bobsVoteOnB := bobApproves(t, e, alice, idB)
 	idA := openTag(t, e, "sig-req-a")
 	a, err := alice.GetActivity(context.Background(), idA)
 	if err != nil {
@@ -227,7 +207,7 @@ func TestVoteSigRequestVoteFromAnotherActivityIsNotSuccess(t *testing.T) {
 		b, _ := json.Marshal(m)
 		return b
 	})
-	code, out, errOut = sendVoteRequest(t, e, cfg, a.Fingerprint)
+	code, out, errOut := sendVoteRequest(t, e, cfg, a.Fingerprint)
 	after, err := alice.GetActivity(context.Background(), idA)
 	if err != nil {
 		t.Fatal(err)
@@ -239,4 +219,19 @@ func TestVoteSigRequestVoteFromAnotherActivityIsNotSuccess(t *testing.T) {
 		t.Fatalf("bob's approval of %s never reached the service, yet 'request' exited %d (want %d) on a vote copied from %s:\nstdout:\n%s\nstderr:\n%s",
 			idA, code, exitOutcomeUnknown, idB, out, errOut)
 	}
+}
+
+// bobApproves has bob approve activity id through 'activity approve' and
+// returns his vote as the service shows it (read by reader), raw.
+func bobApproves(t *testing.T, e *verbEnv, reader *api.Client, id string) any {
+	t.Helper()
+	code, out, errOut := e.run("", "activity", "approve", "--yes", "--profile", "bob", id)
+	wantExit(t, "approve "+id, code, exitOK, out, errOut)
+	for _, v := range rawActivity(t, reader, id)["activity"].(map[string]any)["votes"].([]any) {
+		if v.(map[string]any)["userId"] == e.userID("bob") {
+			return v
+		}
+	}
+	t.Fatal("set-up: no vote by bob on " + id)
+	return nil
 }
