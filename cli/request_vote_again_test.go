@@ -3,21 +3,16 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vigil-console/vigil/api"
 )
 
 // rejectBody is a reject_activity body for 'vigil request', voting on the
 // activity with fingerprint fp.
-func rejectBody(e *verbEnv, fp string) string {
-	return fmt.Sprintf(`{"type":%q,"timestampMs":"%d","organizationId":%q,"parameters":{"fingerprint":%q}}`,
-		api.TypeRejectActivity, time.Now().UnixMilli(), e.demo.Info.OrganizationID, fp)
-}
+func rejectBody(e *verbEnv, fp string) string { return voteBodyOfType(e, api.TypeRejectActivity, fp) }
 
 // A vote whose reply was lost is sent again, the very same bytes, as vigil's
 // own messages say is safe. The service answers it with the activity showing

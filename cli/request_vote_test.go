@@ -14,9 +14,13 @@ import (
 
 // voteBody is an approve_activity body for 'vigil request', voting on the
 // activity with fingerprint fp.
-func voteBody(e *verbEnv, fp string) string {
+func voteBody(e *verbEnv, fp string) string { return voteBodyOfType(e, api.TypeApproveActivity, fp) }
+
+// voteBodyOfType is a vote body of type typ (approve_activity or
+// reject_activity) for 'vigil request', on the activity with fingerprint fp.
+func voteBodyOfType(e *verbEnv, typ, fp string) string {
 	return fmt.Sprintf(`{"type":%q,"timestampMs":"%d","organizationId":%q,"parameters":{"fingerprint":%q}}`,
-		api.TypeApproveActivity, time.Now().UnixMilli(), e.demo.Info.OrganizationID, fp)
+		typ, time.Now().UnixMilli(), e.demo.Info.OrganizationID, fp)
 }
 
 // sendVoteRequest runs 'vigil request' as bob with an approval of fp through cfg.

@@ -83,30 +83,8 @@ func TestVoteSigVoteFromAnotherActivityIsNotSuccess(t *testing.T) {
 // the same activity. The vote never reached the service, yet 'activity
 // reject' must not exit 0.
 func TestVoteSigReplayedEarlierRoundVoteIsNotSuccess(t *testing.T) {
-	var off atomic.Int64
-	off.Store(int64(-25 * time.Hour))
-	now := func() time.Time { return time.Now().Add(time.Duration(off.Load())) }
-	e := newVerbEnvWith(t, server.Config{Now: now})
+	e, alice, id, kept := bobRejectedLastRound(t, "sig-round")
 	ctx := context.Background()
-	alice := e.demo.ClientAt(e.demo.URL, "alice", api.WithClock(now))
-	bob := e.demo.ClientAt(e.demo.URL, "bob", api.WithClock(now))
-	a, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "sig-round", UserIDs: []string{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := a.ID
-	a, err = alice.GetActivity(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := bob.RejectActivity(ctx, a.Fingerprint); err != nil {
-		t.Fatal(err)
-	}
-	kept, err := json.Marshal(rawActivity(t, alice, id)) // the cache's copy of round 1's reply
-	if err != nil {
-		t.Fatal(err)
-	}
-	off.Store(0)
 	cur, err := alice.GetActivity(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -134,24 +112,8 @@ func TestVoteSigReplayedEarlierRoundVoteIsNotSuccess(t *testing.T) {
 // counted, yet the CLI must not say it failed (exit 1, "a vote cannot be
 // changed").
 func TestVoteSigCountedVoteToldFailedByEarlierRound(t *testing.T) {
-	var off atomic.Int64
-	off.Store(int64(-25 * time.Hour))
-	now := func() time.Time { return time.Now().Add(time.Duration(off.Load())) }
-	e := newVerbEnvWith(t, server.Config{Now: now})
+	e, alice, id, kept := bobRejectedLastRound(t, "sig-round2")
 	ctx := context.Background()
-	alice := e.demo.ClientAt(e.demo.URL, "alice", api.WithClock(now))
-	bob := e.demo.ClientAt(e.demo.URL, "bob", api.WithClock(now))
-	a, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "sig-round2", UserIDs: []string{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := a.ID
-	a, _ = alice.GetActivity(ctx, id)
-	if _, err := bob.RejectActivity(ctx, a.Fingerprint); err != nil {
-		t.Fatal(err)
-	}
-	kept, _ := json.Marshal(rawActivity(t, alice, id))
-	off.Store(0)
 	target, _ := url.Parse(e.demo.URL)
 	rp := httputil.NewSingleHostReverseProxy(target)
 	var voted atomic.Bool
@@ -234,4 +196,35 @@ func bobApproves(t *testing.T, e *verbEnv, reader *api.Client, id string) any {
 	}
 	t.Fatal("set-up: no vote by bob on " + id)
 	return nil
+}
+
+// bobRejectedLastRound opens a user tag named tag 25 hours ago, has bob
+// reject it then, and moves the service's clock to now, past that 24-hour
+// round. It returns alice's client (on the service's clock), the activity's
+// id and its round-1 reply as a cache would have kept it.
+func bobRejectedLastRound(t *testing.T, tag string) (e *verbEnv, alice *api.Client, id string, kept []byte) {
+	t.Helper()
+	var off atomic.Int64
+	off.Store(int64(-25 * time.Hour))
+	now := func() time.Time { return time.Now().Add(time.Duration(off.Load())) }
+	e = newVerbEnvWith(t, server.Config{Now: now})
+	ctx := context.Background()
+	alice = e.demo.ClientAt(e.demo.URL, "alice", api.WithClock(now))
+	bob := e.demo.ClientAt(e.demo.URL, "bob", api.WithClock(now))
+	a, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: tag, UserIDs: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id = a.ID
+	if a, err = alice.GetActivity(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bob.RejectActivity(ctx, a.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	if kept, err = json.Marshal(rawActivity(t, alice, id)); err != nil {
+		t.Fatal(err)
+	}
+	off.Store(0)
+	return e, alice, id, kept
 }
