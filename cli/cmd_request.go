@@ -24,7 +24,8 @@ A vote (an approve_activity or reject_activity body) is checked as 'vigil
 activity approve' checks one: its reply must show the vote on the activity
 whose fingerprint the body names, found before sending among those waiting
 for votes, else among the newest; else exit 4, saying so. A reply settled by
-reading the activity again prints that read instead of the reply. The same vote sent again after a lost reply, even in a new body
+reading the activity again prints that read, as the service sent it, instead
+of the reply. The same vote sent again after a lost reply, even in a new body
 the service answers 409, is "already" there when the activity shows it signed
 with the profile's key: exit 0. An approval whose activity ran and FAILED
 exits 1, saying so, whether sent the first time or again, as 'vigil activity
@@ -165,8 +166,9 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	var werr error
 	if reread.Activity != nil {
 		// As 'vigil activity approve': the reply did not show the vote, the
-		// read since did; a script reading stdout gets the activity as it is.
-		if werr = writeJSON(c.stdout, api.ActivityResponse{Activity: *reread.exact}); werr != nil && outcome == nil {
+		// read since did; a script reading stdout gets the activity as it is,
+		// in the service's own bytes (standard error says they are the read).
+		if werr = writeJSON(c.stdout, reread.raw); werr != nil && outcome == nil {
 			return voteRecordedNotPrinted(vote.approve, reread.exact.ID, reread.exact.Status, werr)
 		}
 	} else if json.Valid(reply.Body) && len(reply.Body) > 0 {
