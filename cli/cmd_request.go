@@ -24,10 +24,12 @@ A vote (an approve_activity or reject_activity body) is checked as 'vigil
 activity approve' checks one: its reply must show the vote on the activity
 whose fingerprint the body names, found before sending among those waiting
 for votes, else among the newest; else exit 4, saying so. A reply settled by
-reading the activity again prints that read instead of the reply. The same
-vote sent again after a lost reply, even in a new body the service answers
-409, is "already" there when the activity shows it signed with the profile's
-key: exit 0. A body of the other vote is refused before sending (exit 1).
+reading the activity again prints that read, as the service sent it, instead
+of the reply. The same vote sent again after a lost reply, even in a new body
+the service answers 409, is "already" there when the activity shows it signed
+with the profile's key: exit 0. An approval whose activity ran and FAILED
+exits 1, saying so, whether sent the first time or again, as 'vigil activity
+approve' does. A body of the other vote is refused before sending (exit 1).
 
 --stamp-only sends nothing: it prints the request line (POST URL), the stamp and
 Content-Type header lines and, after a blank line, the body byte for byte, for
@@ -157,11 +159,16 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 		// the activity voted on, not merely carry its fingerprint.
 		reread, outcome = vote.check(ctx, c, client, reply.Status, reply.Body)
 	}
+	var ran error // the vote is there, and the approval's run FAILED: exit 1 once printed
+	if outcome == nil && vote != nil {
+		ran = vote.ranFailed(reread, reply.Body)
+	}
 	var werr error
 	if reread.Activity != nil {
 		// As 'vigil activity approve': the reply did not show the vote, the
-		// read since did; a script reading stdout gets the activity as it is.
-		if werr = writeJSON(c.stdout, api.ActivityResponse{Activity: *reread.exact}); werr != nil && outcome == nil {
+		// read since did; a script reading stdout gets the activity as it is,
+		// in the service's own bytes (standard error says they are the read).
+		if werr = writeJSON(c.stdout, reread.raw); werr != nil && outcome == nil {
 			return voteRecordedNotPrinted(vote.approve, reread.exact.ID, reread.exact.Status, werr)
 		}
 	} else if json.Valid(reply.Body) && len(reply.Body) > 0 {
@@ -169,8 +176,11 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	} else if len(reply.Body) > 0 {
 		_, werr = fmt.Fprintln(c.stdout, api.Sanitize(string(reply.Body)))
 	}
-	if outcome != nil || werr == nil {
+	if outcome != nil {
 		return outcome
+	}
+	if werr == nil {
+		return ran
 	}
 	if submit {
 		return submitReplyNotPrinted(reply.Body, werr)

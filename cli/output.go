@@ -78,6 +78,7 @@ func compactJSON(v any) string {
 type shownActivity struct {
 	*api.Activity
 	exact *api.Activity
+	raw   json.RawMessage // the reply as the service sent it, for printing as received
 }
 
 // decodeShownActivity decodes a reply holding one activity ({"activity": …},
@@ -88,7 +89,7 @@ func decodeShownActivity(op string, raw json.RawMessage) (shownActivity, error) 
 		return shownActivity{}, fmt.Errorf("%s: the reply is not the expected JSON; the server may not be this service", op)
 	}
 	api.SanitizeValue(&clean)
-	return shownActivity{Activity: &clean.Activity, exact: &exact.Activity}, nil
+	return shownActivity{Activity: &clean.Activity, exact: &exact.Activity, raw: raw}, nil
 }
 
 // getActivityShown reads an activity for printing.

@@ -81,3 +81,23 @@ func (v *requestVote) check(ctx context.Context, c proc, client *api.Client, sta
 	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n%s", err, rereadNote)
 	return a, nil
 }
+
+// ranFailed is the end of a vote that is there (check, castAlready), as
+// 'vigil activity approve' ends one (failedRun, votedOnEnded): exit 1 for an
+// approval whose activity, as printed (the read since, when there is one,
+// else the reply), ran and FAILED, so that a script gets the same answer
+// from both, the first time or sent again. A rejection asked for no run:
+// how others' approvals ran is not its failure.
+func (v *requestVote) ranFailed(reread shownActivity, reply []byte) error {
+	if !v.approve {
+		return nil
+	}
+	a := reread
+	if a.Activity == nil {
+		var err error
+		if a, err = decodeShownActivity("submit/approve_activity", reply); err != nil {
+			return nil // check decoded it already: a reply it took for the outcome
+		}
+	}
+	return failedRun(a.Activity)
+}

@@ -114,8 +114,8 @@ func (v *requestVote) alreadyVoted(ctx context.Context, c proc, client *api.Clie
 }
 
 // rereadNote says on standard error that standard output is not the
-// service's reply to the vote.
-const rereadNote = "vigil: printed is the activity as read after the vote, not the service's reply to it (which did not show the vote)\n"
+// service's reply to the vote but to the read since.
+const rereadNote = "vigil: printed is the activity as read after the vote (the service's reply to get_activity, as sent), not its reply to the vote (which did not show the vote)\n"
 
 // sameVote reports whether got is the vote want: the same selection, and
 // the same vote id when both have one.
@@ -151,4 +151,4 @@ func (v *requestVote) castAlready(ctx context.Context, c proc, client *api.Clien
 
 // castAlreadyNote says on standard error that standard output is not the
 // service's refusal.
-const castAlreadyNote = "vigil: printed is the activity as read after the refusal, not the service's reply\n"
+const castAlreadyNote = "vigil: printed is the activity as read after the refusal (the service's reply to get_activity, as sent), not its reply to the vote\n"
