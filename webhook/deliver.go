@@ -84,10 +84,13 @@ type DelivererOptions struct {
 	// others' room.
 	OrgQueueSize int
 	// Concurrency is the HTTP requests at once, all organizations; half of
-	// them, but at most Concurrency - OrgConcurrency, go only to
-	// organizations with no request under way, so that receivers that hang
-	// cannot hold them all: every slot is in use only while more
-	// organizations than that reserve have requests under way.
+	// them (rounded down), but at most Concurrency - OrgConcurrency, go only
+	// to organizations with no request under way, so that receivers that
+	// hang cannot hold them all: every slot is in use only while more
+	// organizations than that reserve have requests under way. Concurrency
+	// 1 has no reserve; 2 has one slot with OrgConcurrency 1. A freed slot
+	// goes to the attempt that has waited longest among those that may take
+	// it.
 	Concurrency int
 	// OrgConcurrency is each organization's share of Concurrency, so that a
 	// receiver that never answers cannot hold every request slot. An
