@@ -60,7 +60,14 @@ type Activities struct {
 	// intents is the first intent seen per activity and fingerprint, from
 	// every copy the screen takes (intent_record.go).
 	intents intentsSeen
-	voting  string // id of the activity whose vote is in flight
+	// rawSums are the last list's intent sums by the hash of each intent's
+	// JSON: a refresh hashes canonically only the intents that changed.
+	// Never written once made: a load command reads it off the UI goroutine.
+	rawSums rawSums
+	// lastVote is the vote dialog built last: the next takes the wrapped
+	// rows of its lines (a 10,000-character intent is wrapped once).
+	lastVote ui.Confirm
+	voting   string // id of the activity whose vote is in flight
 	// unsure is the vote whose outcome is unknown (no reply, and the
 	// activity could not be read again) until a read of it tells.
 	unsure *activityVotedMsg
@@ -105,8 +112,11 @@ type (
 		// sums: intentSum of each item, worked out in the load command so
 		// that a page of large intents does not stall Update.
 		sums []string
-		err  error
-		at   time.Time
+		// rawSums: the sums by the hash of each intent's JSON, for the next
+		// load (intent_sums.go).
+		rawSums rawSums
+		err     error
+		at      time.Time
 		// top: a page of newer activities with none newer still, which is
 		// the newest page.
 		top bool
@@ -222,7 +232,7 @@ func (a *Activities) listOptions() api.ListActivitiesOptions {
 func (a *Activities) load() tea.Cmd {
 	a.listGen++
 	a.loading = true
-	gen, sent, opts, client, c := a.listGen, a.gens.next(), a.listOptions(), a.c.Reader, a.c
+	gen, sent, opts, client, c, prev := a.listGen, a.gens.next(), a.listOptions(), a.c.Reader, a.c, a.rawSums
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
@@ -231,7 +241,7 @@ func (a *Activities) load() tea.Cmd {
 		if err != nil {
 			return msg
 		}
-		msg.sums = intentSums(items)
+		msg.sums, msg.rawSums = intentSums(items, prev)
 		// A page shorter than asked is not always an end: a page of large
 		// activities is cut short by the service, or by the client when a
 		// reply would be larger than it reads (api.ListActivities). So the
@@ -300,7 +310,7 @@ func (a *Activities) voteBlock(act *api.Activity, approve bool) string {
 	case a.c.ReadOnly():
 		return ErrReadOnly.Error()
 	case approve && a.swappedIntent(act):
-		return swapRefusal(act)
+		return swapRefusal(a.intents.seenSwap(act.ID, act.Fingerprint), act)
 	case a.voting != "":
 		return "a vote is already in flight"
 	case a.isLeaving(act.ID) || a.leftUnread[act.ID]:

@@ -18,20 +18,19 @@ type intentBody struct {
 	key     string
 	th      *theme.Theme
 	b       *ui.DetailBuilder
-	swapped bool // built with the warning that the fingerprint came with two intents
+	swapped swapSeen // what the record held against it when built (its warning)
 }
 
 // intentBody returns the built intent section of the open activity.
 func (d *activityDetail) intentBody(th *theme.Theme) *ui.DetailBuilder {
 	a := &d.activity
-	key, swapped := d.intentKey(), d.seen.swapped(a.ID, a.Fingerprint)
+	key, swapped := d.intentKey(), d.seen.seenSwap(a.ID, a.Fingerprint)
 	if d.body.b != nil && d.body.key == key && d.body.th == th && d.body.swapped == swapped {
 		return d.body.b
 	}
 	b := ui.NewDetailBuilder(th)
-	if swapped {
-		b.Styled(th.Bad.Render(ui.Clean("⚠ the service sent another intent under this same fingerprint: do not approve it (a is refused; x may reject it); " +
-			"this console has seen the fingerprint with two intents, so what it stands for cannot be told; read it with 'vigil activity get --json " + api.SanitizeID(a.ID) + "' and ask its requester")))
+	if swapped.any() {
+		b.Styled(th.Bad.Render(ui.Clean(swapped.detailWarning(a))))
 	}
 	if shown := d.shownIntent(); len(shown.Doubts) > 0 {
 		// Indented JSON of it would be as unbounded as the intent is deep,

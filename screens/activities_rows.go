@@ -50,7 +50,7 @@ func (a *Activities) setRows() ui.Moved {
 		}
 		if act := &a.items[i]; a.swappedIntent(act) {
 			// Approving it is refused (voteBlock): YOU says what is left.
-			rows[i].Cells[1] = swapRowMark + rows[i].Cells[1]
+			rows[i].Cells[1] = a.intents.seenSwap(act.ID, act.Fingerprint).rowMark() + rows[i].Cells[1]
 			if rows[i].Cells[5] == "vote" || rows[i].Cells[5] == "appr" {
 				rows[i].Cells[5] = "—"
 				if act.CanReject {

@@ -349,7 +349,11 @@ func (d *ConfirmDialog) Drawn(width, height int) { d.drawn = [2]int{width, heigh
 
 func (d *ConfirmDialog) Keys() ui.KeyMap {
 	k := d.confirm.Keys
-	k.Scrolls = d.confirm.Scrollable(d.width, d.height)
+	// Not sized yet (the root asks for the help before sizeDialogs sizes
+	// it): wrapping the body 0 wide would cost a whole wrap for nothing.
+	if d.width > 0 && d.height > 0 {
+		k.Scrolls = d.confirm.Scrollable(d.width, d.height)
+	}
 	return k
 }
 

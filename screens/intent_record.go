@@ -13,7 +13,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/ui"
 )
 
 // A fingerprint is what a vote signs, and the console cannot check it
@@ -27,9 +26,9 @@ import (
 // Rejecting stays allowed: a rejection of a suspicious activity is safe
 // whichever intent the service holds.
 //
-// An id seen with a second fingerprint is not flagged: each fingerprint
-// keeps its own first intent, and the approve dialog restates the intent of
-// the copy whose fingerprint it signs.
+// The other way round, an activity id seen under a second fingerprint is
+// flagged too (intent_record_ids.go): a real activity's fingerprint is the
+// hash of its submission and never changes.
 
 // maxIntentsSeen bounds the record: past it, the entries seen least
 // recently are forgotten first, those with two intents last.
@@ -39,7 +38,8 @@ const maxIntentsSeen = 4096
 // seen per fingerprint.
 type intentsSeen struct {
 	byKey map[[sha256.Size]byte]*seenIntent
-	clock int // counts notes: when each entry was seen last
+	byID  map[[sha256.Size]byte]*seenFingerprint // the first fingerprint per activity id
+	clock int                                    // counts notes: when each entry was seen last
 }
 
 // seenIntent is the first activity id and intent seen under one
@@ -73,10 +73,17 @@ func (s *intentsSeen) note(act *api.Activity) bool { return s.noteSum(act, "") }
 // noteSum is note given sum, intentSum(act.Intent) worked out already, or
 // "" to work it out here.
 func (s *intentsSeen) noteSum(act *api.Activity, sum string) bool {
+	s.clock++
+	moved := s.noteFingerprint(act)
+	return s.noteIntent(act, sum) || moved
+}
+
+// noteIntent records act's id and intent under its fingerprint; it reports
+// whether that fingerprint is newly seen with a second intent or id.
+func (s *intentsSeen) noteIntent(act *api.Activity, sum string) bool {
 	if s.byKey == nil {
 		s.byKey = map[[sha256.Size]byte]*seenIntent{}
 	}
-	s.clock++
 	key, id := seenKey(act.ID, act.Fingerprint), sha256.Sum256([]byte(act.ID))
 	e, ok := s.byKey[key]
 	if ok {
@@ -97,7 +104,7 @@ func (s *intentsSeen) noteSum(act *api.Activity, sum string) bool {
 	}
 	if !ok {
 		s.byKey[key] = &seenIntent{id: id, sum: sum, raw: raw, hasRaw: hasRaw, last: s.clock}
-		s.evict()
+		evictOldest(s.byKey)
 		return false
 	}
 	if e.id == id && e.sum == sum {
@@ -111,41 +118,21 @@ func (s *intentsSeen) noteSum(act *api.Activity, sum string) bool {
 }
 
 // swapped reports whether the fingerprint of activity id came with two
-// intents or under two ids.
+// intents or under two ids, or the id under two fingerprints: approving it
+// is refused.
 func (s *intentsSeen) swapped(id, fingerprint string) bool {
+	return s.seenSwap(id, fingerprint).any()
+}
+
+// fingerprintSwapped reports whether the fingerprint of activity id came
+// with two intents or under two ids.
+func (s *intentsSeen) fingerprintSwapped(id, fingerprint string) bool {
 	e := s.byKey[seenKey(id, fingerprint)]
 	return e != nil && e.swapped
 }
 
-// evict forgets, once the record is over its bound, a quarter of it: the
-// entries seen least recently, those with one intent before those with two
-// (a service rotating fingerprints must not wash the evidence out). Done in
-// one go, the sort costs little per note.
-func (s *intentsSeen) evict() {
-	if len(s.byKey) <= maxIntentsSeen {
-		return
-	}
-	type aged struct {
-		key [sha256.Size]byte
-		e   *seenIntent
-	}
-	all := make([]aged, 0, len(s.byKey))
-	for k, e := range s.byKey {
-		all = append(all, aged{k, e})
-	}
-	slices.SortFunc(all, func(x, y aged) int {
-		if x.e.swapped != y.e.swapped {
-			if x.e.swapped {
-				return 1
-			}
-			return -1
-		}
-		return x.e.last - y.e.last
-	})
-	for _, x := range all[:len(all)-maxIntentsSeen*3/4] {
-		delete(s.byKey, x.key)
-	}
-}
+// age says whether e is evidence of a swap, and when it was seen last.
+func (e *seenIntent) age() (bool, int) { return e.swapped, e.last }
 
 // copiesIn are the copies of activities msg brings from the service.
 // A placeholder (an activity shown by id only) is none.
@@ -184,6 +171,9 @@ func copiesIn(msg tea.Msg) []*api.Activity {
 func (a *Activities) noteCopies(msg tea.Msg) bool {
 	swapped := false
 	if l, ok := msg.(activitiesLoadedMsg); ok && len(l.sums) == len(l.items) {
+		if l.rawSums != nil {
+			a.rawSums = l.rawSums
+		}
 		for i := range l.items {
 			swapped = a.intents.noteSum(&l.items[i], l.sums[i]) || swapped
 		}
@@ -195,50 +185,37 @@ func (a *Activities) noteCopies(msg tea.Msg) bool {
 	return swapped
 }
 
-// swappedIntent reports whether act's fingerprint came with two intents.
+// swappedIntent reports whether act's fingerprint came with two intents
+// or under two ids, or its id under two fingerprints.
 func (a *Activities) swappedIntent(act *api.Activity) bool {
 	return act != nil && a.intents.swapped(act.ID, act.Fingerprint)
 }
 
-// swapRefusal is why approving an activity whose fingerprint came with two
-// intents is refused.
-func swapRefusal(act *api.Activity) string {
-	return "you cannot approve this activity: the service sent another intent under this same fingerprint, so what an approval signs cannot be told; " +
-		"you may still reject it (x); read it with 'vigil activity get --json " + ui.Clean(api.SanitizeID(act.ID)) + "' and ask its requester"
-}
-
-// swapDialogLine is the reject dialog's first line when the fingerprint came
-// with two intents.
-const swapDialogLine = "WARNING: the service sent another intent under this same fingerprint; a rejection is safe whichever it holds, approving is refused"
-
-// swapRowMark starts the WHAT cell of an activity whose fingerprint came
-// with two intents.
-const swapRowMark = "⚠ 2 intents, 1 fingerprint: "
-
-// pendingVote is newPendingVote, warned when act's fingerprint came with
-// two intents (only a rejection gets this far: voteBlock refuses approval).
+// pendingVote is newPendingVote, warned when act is swapped (only a
+// rejection gets this far: voteBlock refuses approval).
 func (a *Activities) pendingVote(act *api.Activity, approve bool) *pendingVote {
 	v := newPendingVote(a.c, act, approve)
-	if !a.swappedIntent(act) {
+	defer func() {
+		// Opened again, or restated, it wraps only the lines that changed.
+		v.dialog.ReuseWrap(a.lastVote)
+		a.lastVote = v.dialog
+	}()
+	w := a.intents.seenSwap(act.ID, act.Fingerprint)
+	if !w.any() {
 		return v
 	}
 	d := &v.dialog
-	d.Lines = append([]string{swapDialogLine}, d.Lines...)
-	warn := map[int]bool{0: true}
+	lines := swapDialogLines(w, act)
+	d.Lines = append(lines, d.Lines...)
+	warn := map[int]bool{}
+	for i := range lines {
+		warn[i] = true
+	}
 	for i, w := range d.Warn {
-		warn[i+1] = w
+		warn[i+len(lines)] = w
 	}
 	d.Warn = warn
 	return v
-}
-
-// intentSums are the intentSum of each of acts.
-func intentSums(acts []api.Activity) []string {
-	out := make([]string, len(acts))
-	for i := range acts {
-		out[i] = intentSum(acts[i].Intent)
-	}
-	return out
 }
 
 // intentSum is the SHA-256 of in's JSON in a canonical form (canonicalJSON):

@@ -79,7 +79,7 @@ func (a *Activities) followVoteDialog(orgChanged, ticked bool) tea.Cmd {
 	}
 	if v := o.vote; v.approve && a.intents.swapped(v.id, v.fingerprint) {
 		// Whichever copy showed it, held or not.
-		return a.withdrawVote(withdrawnText(v, "the service sent another intent under the same fingerprint while it was open: what the fingerprint stands for cannot be told; do not approve it"))
+		return a.withdrawVote(withdrawnText(v, swapWithdrawn(a.intents.seenSwap(v.id, v.fingerprint))))
 	}
 	recompute := orgChanged || ticked && o.clockMoved(a.c, a.c.Now())
 	cur, order := a.newestCopy(o.vote.id)
