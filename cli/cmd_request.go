@@ -20,6 +20,9 @@ that could act on a terminal escaped). Exit status 1 when the status is not 2xx;
 4 (outcome unknown, look before sending again) for a submit answered 5xx, or
 2xx with a reply that names no activity (a proxy's page) or another activity
 than the request's (another organization, type or fingerprint).
+A submit whose reply's activity ran and FAILED exits 1, saying so on
+standard error, as the typed submit verbs do (a COMPLETED activity, or one
+waiting for votes, exits 0); the reply is still printed.
 A vote (an approve_activity or reject_activity body) is checked as 'vigil
 activity approve' checks one: its reply must show the vote on the activity
 whose fingerprint the body names, found before sending among those waiting
@@ -67,7 +70,7 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 		return err
 	}
 	set := visited(fs)
-	submit, _, err := api.OperationPath(*path)
+	submit, op, err := api.OperationPath(*path)
 	if err != nil {
 		return usagef("request: --path: %v", err)
 	}
@@ -159,9 +162,13 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 		// the activity voted on, not merely carry its fingerprint.
 		reread, outcome = vote.check(ctx, c, client, reply.Status, reply.Body)
 	}
-	var ran error // the vote is there, and the approval's run FAILED: exit 1 once printed
-	if outcome == nil && vote != nil {
+	var ran error // the submit or approval is there, and its run FAILED: exit 1 once printed
+	switch {
+	case outcome != nil || !submit:
+	case vote != nil:
 		ran = vote.ranFailed(reread, reply.Body)
+	default:
+		ran = submitRanFailed(op, reply.Body)
 	}
 	var werr error
 	if reread.Activity != nil {
