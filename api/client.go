@@ -584,6 +584,11 @@ func boundDetails(all []ErrorDetail) (kept []ErrorDetail, leftOut int) {
 	return kept, leftOut
 }
 
+// ClipMessage cuts a message from the service to the length its error
+// messages are cut to (errorMessageMaxRune), for one-line notices such as an
+// activity's failure reason: a hostile reply must not flood the terminal.
+func ClipMessage(s string) string { return truncateRunes(s, errorMessageMaxRune) }
+
 func truncateRunes(s string, n int) string {
 	i := 0
 	for pos := range s {

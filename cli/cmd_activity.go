@@ -379,7 +379,7 @@ func failedRun(a *api.Activity) error {
 	}
 	why := "the service gave no reason"
 	if a.Failure != nil && a.Failure.Message != "" {
-		why = api.Sanitize(a.Failure.Message)
+		why = api.Sanitize(api.ClipMessage(a.Failure.Message))
 	}
 	return &exitStatus{exitFailure, fmt.Sprintf("activity %s ran and FAILED: %s", api.SanitizeID(a.ID), why)}
 }
