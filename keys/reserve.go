@@ -195,13 +195,13 @@ func (s Store) RemoveAbandoned(name string) error {
 
 // errPlaceholderGone is save's error when the placeholder it wrote the key
 // into is no longer at its path.
-var errPlaceholderGone = errors.New("the placeholder was removed or replaced while the key was being saved (only a vigil command that holds no lock on it may remove it)")
+var errPlaceholderGone = errors.New("its placeholder was removed or replaced while the key was being saved into it")
 
 // checkStillAt is errPlaceholderGone unless path still names the file f has
 // open (a test's stand-in for a file is taken as it is).
 func checkStillAt(f file, path string) error {
 	if osf, ok := f.(*os.File); ok && !stillAt(osf, path) {
-		return fmt.Errorf("%s: %w", path, errPlaceholderGone)
+		return errPlaceholderGone // the caller's error names path
 	}
 	return nil
 }
