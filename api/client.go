@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/keys"
+	"github.com/vigil-console/vigil/profile"
 )
 
 // MaxReplyBytes bounds every reply body the client reads, so that a hostile or
@@ -78,16 +79,20 @@ type Client struct {
 func checkBaseURL(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("%q is not a URL: %w", raw, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // url.Error quotes the URL, credentials and all
+		}
+		return "", fmt.Errorf("%s is not a URL: %w", profile.ShowURL(raw), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("%q: use an http:// or https:// URL such as https://api.example.com", raw)
+		return "", fmt.Errorf("%s: use an http:// or https:// URL such as https://api.example.com", profile.ShowURL(raw))
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("%q has no host; use a URL such as https://api.example.com", raw)
+		return "", fmt.Errorf("%s has no host; use a URL such as https://api.example.com", profile.ShowURL(raw))
 	}
 	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.User != nil {
-		return "", fmt.Errorf("%q: leave out the query, fragment and user info; give only scheme, host and optional path", raw)
+		return "", fmt.Errorf("%s: leave out the query, fragment and user info; give only scheme, host and optional path", profile.ShowURL(raw))
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }

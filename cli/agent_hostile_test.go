@@ -40,6 +40,11 @@ func (hostileAgent) Signers() ([]ssh.Signer, error) { return nil, errors.New("no
 
 // startHostileAgent serves hostileAgent on a socket and returns its path.
 func startHostileAgent(t *testing.T) string {
+	return serveAgent(t, hostileAgent{})
+}
+
+// serveAgent serves a on a socket and returns its path.
+func serveAgent(t *testing.T, a agent.Agent) string {
 	// Not t.TempDir: a unix socket path must stay short.
 	dir, err := os.MkdirTemp("", "agent-")
 	if err != nil {
@@ -58,7 +63,7 @@ func startHostileAgent(t *testing.T) string {
 			if err != nil {
 				return
 			}
-			go func() { agent.ServeAgent(hostileAgent{}, c); c.Close() }()
+			go func() { agent.ServeAgent(a, c); c.Close() }()
 		}
 	}()
 	return sock

@@ -397,7 +397,7 @@ func keysImport(ctx context.Context, c proc, args []string) error {
 		return usagef("keys import: %v", err)
 	}
 	var b []byte
-	var from string
+	var from, srcPath string
 	if fd, ok := stdinTerminal(c); ok && (*file == "" || *file == "-") {
 		// Typed or pasted: prompt, and keep it off the screen (and out of
 		// scrollback and terminal logs), as oauth2-credential update does.
@@ -412,6 +412,7 @@ func keysImport(ctx context.Context, c proc, args []string) error {
 			return err
 		}
 		b, from, err = readInput(ctx, c, path, "the private key", maxImportLen)
+		srcPath = path
 	}
 	if errors.Is(err, errNoInput) {
 		return usagef("keys import: no --file and no standard input")
@@ -435,6 +436,7 @@ func keysImport(ctx context.Context, c proc, args []string) error {
 		return fmt.Errorf("%w (key read from %s)", keyNameTaken("keys import", store, pos[0], dirFlags.profile, err), from)
 	}
 	warnIncomplete(c, err)
+	warnExposedFile(c, srcPath)
 	w := &errWriter{w: c.stdout}
 	fmt.Fprintf(w, "Imported key %q.\n", pos[0])
 	printKeyDetails(w, store, pos[0], k.Scheme(), k.PublicKeyHex(), k.CredentialType())

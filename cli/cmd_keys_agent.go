@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
@@ -38,13 +39,18 @@ func stamperKindLabel(s keys.Stamper) string {
 }
 
 // agentComment shows an agent key's comment, which any process that can add
-// keys to the agent chose: cleaned of control sequences and shortened.
+// keys to the agent chose: shortened, then cleaned of control sequences (in
+// that order, so that an escape is never cut in half).
 func agentComment(s string) string {
-	s = api.Sanitize(s)
-	if r := []rune(s); len(r) > 60 {
-		s = string(r[:60]) + "…"
+	const max = 60 // runes (a byte that is not UTF-8 counts as one)
+	for i, n := 0, 0; i < len(s); n++ {
+		if n == max {
+			return api.Sanitize(s[:i]) + "…"
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 	}
-	return s
+	return api.Sanitize(s)
 }
 
 func schemeShort(scheme string) string {

@@ -177,7 +177,7 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		return fmt.Errorf("login oauth: %w", err)
 	}
 	if *targetPath != "" && inKeysDir(store, *targetPath) {
-		return usagef("login oauth: --target-key %s is a file of the keys directory (%s): login oauth deletes its target key once used, so it takes only a file made by 'vigil login oauth-nonce --target-key FILE', kept outside the keys directory; to finish a login whose target key was kept there, use --recover ACTIVITY_ID --target-key NAME", *targetPath, store.Dir)
+		return usagef("login oauth: --target-key %s is a file of the keys directory (%s): login oauth deletes its target key once used, so it takes only a file made by 'vigil login oauth-nonce --target-key FILE', kept outside the keys directory; to finish a login whose target key was kept there, use --recover ACTIVITY_ID --target-key NAME", keys.ShowPath(*targetPath), store.Dir)
 	}
 	slot, err := store.Reserve(*name)
 	var taken *keys.ExistsError

@@ -139,7 +139,7 @@ func loadRecoveryTarget(store keys.Store, name string) (target *ecdh.PrivateKey,
 		if _, serr := os.Lstat(priv); !errors.Is(serr, os.ErrNotExist) {
 			kept, lerr := store.Load(name)
 			if lerr != nil {
-				return nil, "", fmt.Errorf("login oauth: --target-key %s, the target key kept in the keys directory: %w", name, lerr)
+				return nil, "", fmt.Errorf("login oauth: --target-key %s, the target key kept in the keys directory: %w", keys.ShowName(name), lerr)
 			}
 			raw, err := hex.DecodeString(kept.PrivateKeyHex())
 			if err == nil && kept.Scheme() == keys.SchemeP256 {
@@ -147,11 +147,14 @@ func loadRecoveryTarget(store keys.Store, name string) (target *ecdh.PrivateKey,
 			}
 			clear(raw)
 			if target == nil || err != nil {
-				return nil, "", fmt.Errorf("login oauth: --target-key %s is not the P-256 target key of a login", name)
+				return nil, "", fmt.Errorf("login oauth: --target-key %s is not the P-256 target key of a login", keys.ShowName(name))
 			}
 			return target, "", nil
 		}
 		if _, serr := os.Lstat(name); errors.Is(serr, os.ErrNotExist) {
+			if keys.PathLooksSecret(name) {
+				return nil, "", usagef("login oauth: --target-key takes the name of the target key the login kept (NAME-target) or the --target-key file it used; the value given is %s", keys.SecretArg(name, "a key or file name"))
+			}
 			return nil, "", usagef("login oauth: --target-key %s: no key %s in the keys directory (%s) and no file %s: give the key the login's error named (NAME-target) or the --target-key file it used", name, name, priv, name)
 		}
 	}

@@ -124,11 +124,14 @@ func oauthNonce(target *ecdh.PrivateKey) string {
 // secret (it opens the new API key), so it is read as a key file is.
 func loadTargetKey(path string) (*ecdh.PrivateKey, error) {
 	raw, err := keys.ReadSecretFile(path)
+	if errors.Is(err, os.ErrNotExist) && keys.PathLooksSecret(path) {
+		return nil, usagef("login oauth: --target-key takes the file of a target key made by 'vigil login oauth-nonce', and no file has the name given: it is %s", keys.SecretArg(path, "a file name"))
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, usagef("login oauth: --target-key %s does not exist; make it with 'vigil login oauth-nonce --target-key %s' before signing in at the provider", path, path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("login oauth: --target-key: %w", err)
+		return nil, fmt.Errorf("login oauth: --target-key: %w", err) // names the file, which exists
 	}
 	b, err := hex.DecodeString(strings.TrimSpace(raw))
 	if err == nil {
@@ -137,7 +140,7 @@ func loadTargetKey(path string) (*ecdh.PrivateKey, error) {
 			return k, nil
 		}
 	}
-	return nil, usagef("login oauth: --target-key %s is not a target key made by 'vigil login oauth-nonce' (hex of a P-256 private key)", path)
+	return nil, usagef("login oauth: --target-key %s is not a target key made by 'vigil login oauth-nonce' (hex of a P-256 private key)", keys.ShowPath(path))
 }
 
 // nameTaken is the refusal of --name name, taken. When it is the placeholder

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/internal/userfile"
+	"github.com/vigil-console/vigil/keys"
 )
 
 // newFlagSet makes the flag set of "vigil NAME". Parse errors are returned, not
@@ -301,6 +303,14 @@ func readInput(ctx context.Context, c proc, path, what string, limit int) (data 
 		// Not os.Open: a named pipe nobody writes to would block it past
 		// Ctrl-C; a pipe with a writer, as from <(…), reads as usual.
 		f, err := userfile.OpenInput(path)
+		if err != nil && keys.PathLooksSecret(path) {
+			// A key pasted where its file goes: say so without printing it.
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // without the path
+			}
+			return nil, "", fmt.Errorf("cannot read %s (%v): the file name given is %s", what, err, keys.SecretArg(path, "a file name"))
+		}
 		if err != nil {
 			return nil, path, err
 		}

@@ -383,6 +383,11 @@ func (a *Agent) Find(ref string) (AgentKey, error) {
 	case 1:
 		return found[0], nil
 	}
+	if byFingerprint {
+		// One key listed more than once (an agent may, under two comments):
+		// a fingerprint cannot tell the copies apart.
+		return AgentKey{}, fmt.Errorf("%w: %d keys have the fingerprint %s: the ssh-agent at %s lists the same key more than once; remove its copies (ssh-add -d FILE, or ssh-add -D for all) and add it once", ErrAmbiguousAgentKey, len(found), sel, a.socket)
+	}
 	fps := make([]string, len(found))
 	for i, k := range found {
 		fps[i] = k.Fingerprint

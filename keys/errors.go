@@ -105,6 +105,8 @@ func remedy(err error, dir string) string {
 		return "free space in " + dir
 	case errors.Is(err, syscall.EROFS), errors.Is(err, fs.ErrPermission):
 		return "make " + dir + " writable"
+	case errors.Is(err, errPlaceholderGone):
+		return "if a file is at that path now, see what it is before you replace it"
 	}
 	return "fix that"
 }

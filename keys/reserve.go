@@ -193,6 +193,19 @@ func (s Store) RemoveAbandoned(name string) error {
 	return syncDir(s.Dir)
 }
 
+// errPlaceholderGone is save's error when the placeholder it wrote the key
+// into is no longer at its path.
+var errPlaceholderGone = errors.New("its placeholder was removed or replaced while the key was being saved into it")
+
+// checkStillAt is errPlaceholderGone unless path still names the file f has
+// open (a test's stand-in for a file is taken as it is).
+func checkStillAt(f file, path string) error {
+	if osf, ok := f.(*os.File); ok && !stillAt(osf, path) {
+		return errPlaceholderGone // the caller's error names path
+	}
+	return nil
+}
+
 // stillAt says whether path still names the file f has open: a file locked
 // after its owner removed it says nothing of a new file at its path.
 func stillAt(f *os.File, path string) bool {
@@ -229,7 +242,11 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 			f.Close()
 			return r.keepElsewhere(k, expires, err)
 		}
-		removeThenClose(f, priv)
+		if errors.Is(err, errPlaceholderGone) {
+			f.Close() // priv is no longer this file: leave whatever is there
+		} else {
+			removeThenClose(f, priv)
+		}
 		return fmt.Errorf("save key %q: %w", r.name, &DirError{Dir: s.Dir, Err: err})
 	}
 
@@ -251,6 +268,12 @@ func (r *Reservation) save(k *Key, expires time.Time, keep bool) error {
 	_, err := f.WriteAt([]byte(k.PrivateKeyHex()+"\n"), 0)
 	if err == nil {
 		err = f.Sync() // on disk before anything says it is saved
+	}
+	if err == nil {
+		// Still under the lock: a placeholder someone removed (or replaced)
+		// meanwhile took the key with it, written into a file no name
+		// reaches any more.
+		err = checkStillAt(f, priv)
 	}
 	if err != nil {
 		// f is still open, so its lock is held while fail removes.

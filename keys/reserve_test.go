@@ -83,8 +83,8 @@ func TestPlaceholderIsAsLongAsEveryKey(t *testing.T) {
 	}
 }
 
-// A reservation holds the key's space on disk, and a file left by a save
-// that never finished says so when loaded.
+// A reservation holds the key's space on disk; loaded, a placeholder says
+// whether its save is running now or never finished.
 func TestReserveTakesTheKeysSpace(t *testing.T) {
 	s := Store{Dir: t.TempDir()}
 	r, err := s.Reserve("login")
@@ -96,9 +96,19 @@ func TestReserveTakesTheKeysSpace(t *testing.T) {
 	if err != nil || string(b) != placeholder {
 		t.Fatalf("the reserved file holds %q (%v), want the %d-byte placeholder", b, err, privateFileLen)
 	}
-	if _, err := s.Load("login"); err == nil || !strings.Contains(err.Error(), "did not finish") {
-		t.Errorf("Load of a reserved name: %v", err)
+	if _, err := s.Load("login"); err == nil || !strings.Contains(err.Error(), "saving it now") {
+		t.Errorf("Load of a name reserved now: %v", err)
 	}
+	// A placeholder nobody holds (its process died) is a save that never
+	// finished.
+	left, _, _ := s.Paths("left")
+	if err := os.WriteFile(left, []byte(placeholder), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load("left"); err == nil || !strings.Contains(err.Error(), "did not finish") {
+		t.Errorf("Load of an abandoned placeholder: %v", err)
+	}
+	os.Remove(left)
 	r.Cancel()
 	if got := names(t, s.Dir); len(got) != 0 {
 		t.Errorf("Cancel left %v", got)

@@ -17,7 +17,7 @@ func ReadSecretFile(path string) (string, error) {
 	}
 	if fi.Mode().IsRegular() {
 		if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-			return "", fmt.Errorf("%s is accessible by group or others (mode %04o); run: chmod 600 %s", path, perm, path)
+			return "", fmt.Errorf("%s is accessible by group or others (mode %04o); run: chmod 600 %s", ShowPath(path), perm, ShowPath(path))
 		}
 	}
 	return readSmall(path)

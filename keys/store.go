@@ -188,7 +188,7 @@ func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &NotFoundError{Name: name, Dir: s.Dir, Path: privPath}
 		}
-		return nil, fmt.Errorf("load key %q: %w", name, err)
+		return nil, fmt.Errorf("load key %s: %w", ShowName(name), err)
 	}
 	expires, err := s.Expiry(name)
 	if err != nil {
@@ -204,14 +204,14 @@ func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &NotFoundError{Name: name, Dir: s.Dir, Path: privPath}
 		}
-		return nil, fmt.Errorf("load key %q: %w", name, err)
+		return nil, fmt.Errorf("load key %s: %w", ShowName(name), err)
 	}
 	if strings.HasPrefix(privHex, reservedMark) {
 		return nil, notSaved(name, privPath)
 	}
 	privLine, ok := oneLine(privHex)
 	if !ok {
-		return nil, fmt.Errorf("load key %q: %w", name, lineError(privPath, "one private key"))
+		return nil, fmt.Errorf("load key %s: %w", ShowName(name), lineError(privPath, "one private key"))
 	}
 	scheme, err := s.scheme(name)
 	if err != nil {
@@ -224,7 +224,7 @@ func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 	if pubHex, err := readSmall(pubPath); err == nil {
 		got, ok := oneLine(pubHex)
 		if !ok {
-			return nil, fmt.Errorf("load key %q: %w", name, lineError(pubPath, "one public key; remove or fix it"))
+			return nil, fmt.Errorf("load key %s: %w", ShowName(name), lineError(pubPath, "one public key; remove or fix it"))
 		}
 		if got = strings.ToLower(got); got != k.PublicKeyHex() {
 			return nil, publicMismatch(name, pubPath, got, k, "remove or fix the .public file")
@@ -275,7 +275,13 @@ func (s Store) scheme(name string) (string, error) {
 // notSaved is the error for a key whose .private file holds only the space a
 // save reserved (Reserve) and never filled.
 func notSaved(name, privPath string) error {
-	return fmt.Errorf("key %q is not saved: %s holds only the space a save reserved for it, and that save did not finish; if vigil said where the key is instead, move that file over it, else remove it", name, privPath)
+	if !placeholderAbandoned(privPath) {
+		// Its lock is held: a save running now (a login waiting for the
+		// sign-in at the provider takes minutes). Removing the placeholder
+		// would lose the key that save writes into it.
+		return fmt.Errorf("key %s is not saved yet: a vigil command is saving it now (%s is its placeholder; a login waits there for the sign-in at the provider); wait for that command to finish, and do not remove the file", ShowName(name), privPath)
+	}
+	return fmt.Errorf("key %s is not saved: %s holds only the space a save reserved for it, and that save did not finish (no vigil command holds it); if vigil said where the key is instead, move that file over it, else remove it", ShowName(name), privPath)
 }
 
 // schemeOfPublic is the scheme of a key whose .scheme file is empty: the one
@@ -378,9 +384,9 @@ func (s Store) Info(name string) (KeyInfo, error) {
 	if err := s.checkDir(); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			privPath, _, _ := s.Paths(name)
-			return KeyInfo{}, fmt.Errorf("no key %q in %s (expected %s)", name, s.Dir, privPath)
+			return KeyInfo{}, noKey(name, s.Dir, privPath)
 		}
-		return KeyInfo{}, fmt.Errorf("key %q: %w", name, err)
+		return KeyInfo{}, fmt.Errorf("key %s: %w", ShowName(name), err)
 	}
 	return s.info(name)
 }
@@ -390,12 +396,12 @@ func (s Store) info(name string) (KeyInfo, error) {
 	privPath, pubPath, _ := s.Paths(name)
 	if _, err := os.Lstat(privPath); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return KeyInfo{}, fmt.Errorf("no key %q in %s (expected %s)", name, s.Dir, privPath)
+			return KeyInfo{}, noKey(name, s.Dir, privPath)
 		}
 		return KeyInfo{}, err
 	}
 	if err := s.checkPrivate(name); err != nil && !errors.Is(err, errOthersMayRead) {
-		return KeyInfo{}, fmt.Errorf("key %q: %w", name, err)
+		return KeyInfo{}, fmt.Errorf("key %s: %w", ShowName(name), err)
 	}
 	scheme, err := s.scheme(name)
 	if err != nil {

@@ -465,12 +465,12 @@ func checkServiceURL(s string, allowPlaintext bool) error {
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%q is not an http:// or https:// URL with a host, like \"https://api.example.com\"", s)
+		return fmt.Errorf("%s is not an http:// or https:// URL with a host, like \"https://api.example.com\"", ShowURL(s))
 	}
 	// A bare "?" leaves RawQuery empty but stays in the URL: every request
 	// would go to "/?/public/v1/…".
 	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.User != nil {
-		return fmt.Errorf("%q must not carry a query, a fragment or credentials", s)
+		return fmt.Errorf("%s must not carry a query, a fragment or credentials", ShowURL(s))
 	}
 	if u.Scheme == "http" && !allowPlaintext && !IsLoopback(u.Hostname()) {
 		return fmt.Errorf("%q is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", s)

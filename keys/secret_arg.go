@@ -1,0 +1,54 @@
+package keys
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// A private key pasted where a key name or a file name goes (keys show
+// <hex>, a profile's key = "<hex>", --file <hex>, --target-key <hex>) is
+// already in shell history or a config file; an error must not print it a
+// second time, to the terminal and to whatever logs it.
+
+// ShowName is name as an error gives it: quoted, or, when it looks like a
+// private key (looksSecret), described without quoting it.
+func ShowName(name string) string {
+	if looksSecret(name) {
+		return "(" + SecretArg(name, "a key name") + ")"
+	}
+	return strconv.Quote(name)
+}
+
+// ShowPath is path as an error gives it: as it is, or, when it or its file
+// name (without its extension) looks like a private key, described without
+// quoting it.
+func ShowPath(path string) string {
+	if PathLooksSecret(path) {
+		return "(" + SecretArg(path, "a file name") + ")"
+	}
+	return path
+}
+
+// PathLooksSecret reports whether path, or its file name without its
+// extension, looks like a private key rather than a file name.
+func PathLooksSecret(path string) bool {
+	base := filepath.Base(path)
+	return looksSecret(path) || looksSecret(strings.TrimSuffix(base, filepath.Ext(base)))
+}
+
+// SecretArg says what s, which looks like a private key, is where want (a
+// key name, a file name) was expected, without quoting it.
+func SecretArg(s, want string) string {
+	return fmt.Sprintf("%s that look like a private key, not %s; not shown: treat that key as exposed (it may be in shell history)", describeText(strings.TrimSpace(s)), want)
+}
+
+// noKey is Info's error for name, with no private key file at privPath in
+// dir.
+func noKey(name, dir, privPath string) error {
+	if looksSecret(name) {
+		return fmt.Errorf("no key in %s under the name given: the name is %s", dir, SecretArg(name, "a key name"))
+	}
+	return fmt.Errorf("no key %q in %s (expected %s)", name, dir, privPath)
+}
