@@ -68,7 +68,9 @@ func CheckVote(a Activity, v Vote) VoteCheck {
 		if errors.Is(err, keys.ErrBadSignature) {
 			return failed("the signature does not verify over the message with the vote's public key")
 		}
-		return failed("the vote's public key or signature is malformed")
+		// A key or signature vigil cannot read is not a signature that
+		// fails: the service may encode them in a way vigil does not know.
+		return notCheckable("the vote's public key or signature is in a form vigil cannot read")
 	}
 	if BodyFingerprint(msg) == a.Fingerprint {
 		if v.Selection != VoteApproved {

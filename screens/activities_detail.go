@@ -357,13 +357,8 @@ func (d *activityDetail) render(c *Common) {
 		line := style.Render(mark) + "  " + name + " (" + ui.Clean(api.SanitizeID(v.UserID)) + ")  " + ui.Clean(fmtTime(now, v.CreatedAt))
 		b.Styled(line)
 		// The message is the signed request body: the intent above shows
-		// what it asks; here, whether the vote verifies (votecheck.go). A
-		// message vigil cannot read as one is shown, cut to a line.
-		check := d.voteChecks.of(&a, v)
-		b.Styled("    " + voteCheckLine(th, check))
-		if check.State == api.VoteNotCheckable && v.Message != "" {
-			b.Line("    message: " + cutMessage(v.Message))
-		}
+		// what it asks; here, whether the vote verifies (votecheck.go).
+		b.Styled("    " + voteCheckLine(th, d.voteChecks.of(&a, v), v.Message))
 	}
 	if doubt := credentialDoubt(c, &a); doubt != "" {
 		b.Styled(th.Warn.Render(doubt))

@@ -12,15 +12,20 @@ import (
 
 // voteCheckLine is a vote's check (api.CheckVote) under it in the detail:
 // verified, not checked (why), or FAILED, loud, in the warning style. The
-// reasons hold no text from the service; they are cleaned all the same.
-func voteCheckLine(th *theme.Theme, c api.VoteCheck) string {
+// reasons hold no text from the service; a message vigil could not check
+// is shown after its reason, cleaned and cut to a line.
+func voteCheckLine(th *theme.Theme, c api.VoteCheck, message string) string {
 	switch c.State {
 	case api.VoteVerified:
 		return th.Good.Render(ui.Clean("signature verified: " + c.Reason))
 	case api.VoteFailed:
 		return th.Warn.Render(ui.Clean("⚠ FAILED its signature check: " + c.Reason + "; this vote was not signed as shown: do not trust it"))
 	}
-	return th.Muted.Render(ui.Clean("not checked: " + c.Reason))
+	line := th.Muted.Render(ui.Clean("not checked: " + c.Reason))
+	if message != "" {
+		line += th.Muted.Render(" — message: ") + ui.Clean(cutMessage(message))
+	}
+	return line
 }
 
 // failedVotesWarning is the vote dialog's warning when a vote that counts
