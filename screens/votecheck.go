@@ -23,7 +23,7 @@ func voteCheckLine(th *theme.Theme, c api.VoteCheck, message string) string {
 	}
 	line := th.Muted.Render(ui.Clean("not checked: " + c.Reason))
 	if message != "" {
-		line += th.Muted.Render(" — message: ") + ui.Clean(cutMessage(message))
+		line += th.Muted.Render(" — message: ") + cutMessage(message)
 	}
 	return line
 }
@@ -44,21 +44,31 @@ func failedVotesWarning(c *Common, act *api.Activity) string {
 	return ui.Clean("WARNING: the vote of " + strings.Join(who, ", ") + " FAILED its signature check: it was not signed as shown, so it may not be theirs; do not count on it (see the activity's votes)")
 }
 
-// cutMessage is a vote's message on one line of at most 200 characters (a
-// message may be a request body of up to 1 MiB); DetailBuilder.Line cleans it.
+// cutMessage is a vote's message cleaned (ui.Clean) and cut to at most 100
+// characters of the cleaned text, so that it stays on the check's line (a
+// message may be a request body of up to 1 MiB; its escapes lengthen it).
 func cutMessage(m string) string {
-	const most = 200
-	if utf8.RuneCountInString(m) <= most {
-		return m
+	const most = 100
+	// Escapes lengthen, never shorten: the first most+1 characters are
+	// enough, and a megabyte is not cleaned at every redraw.
+	head := firstRunes(m, most+1)
+	shown := ui.Clean(head)
+	if head == m && utf8.RuneCountInString(shown) <= most {
+		return shown
 	}
-	end, n := 0, 0
-	for end = range m {
-		if n == most {
-			break
+	return firstRunes(shown, most) + fmt.Sprintf("… (%d bytes)", len(m))
+}
+
+// firstRunes is s's first n characters (all of s when it has fewer).
+func firstRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
 		}
-		n++
+		i++
 	}
-	return m[:end] + fmt.Sprintf("… (%d bytes)", len(m))
+	return s
 }
 
 // voteCheckKey is what a vote's check depends on.
