@@ -233,7 +233,11 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "activity get", usage: activityGetUsage, arg: "activity id",
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
-			return client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+			raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+			if err != nil {
+				return nil, err
+			}
+			return withVoteChecks(raw)
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, id string) error {
 			a, err := getActivityShown(ctx, client, id)

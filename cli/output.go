@@ -270,7 +270,7 @@ func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) err
 		if v.User.UserName == "" {
 			name = api.SanitizeID(v.UserID)
 		}
-		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(api.Sanitize(v.Selection), "VOTE_SELECTION_")))
+		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(api.Sanitize(v.Selection), "VOTE_SELECTION_"))+" "+voteCheckText(api.CheckVote(*a, v)))
 	}
 	result := resultText(a.Result)
 	failure := ""
@@ -293,7 +293,7 @@ func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) err
 		"status", api.Sanitize(a.Status),
 		"requester", activityRequester(a),
 		"intent", strings.Join(append([]string{intentHead}, intentBody...), "\n"),
-		"votes", strings.Join(votes, ", "),
+		"votes", strings.Join(votes, "\n"),
 		"you may", strings.Join(you, ", "),
 		"result", result,
 		"failure", failure,

@@ -111,6 +111,25 @@ func parseStamp(headerValue string, cache *Verifier) (ParsedStamp, error) {
 	if err != nil {
 		return ParsedStamp{}, err
 	}
+	return parseFields(st, cache)
+}
+
+// VerifyFields is Verify for a stamp already taken apart: the publicKey,
+// scheme and signature a vote record shows, checked over the message it
+// says was signed, exactly as an X-Stamp of those fields over that body.
+func VerifyFields(st Stamp, body []byte) (Stamp, error) {
+	p, err := parseFields(Stamp{PublicKey: st.PublicKey, Scheme: st.Scheme, Signature: st.Signature}, nil)
+	if err != nil {
+		return Stamp{}, err
+	}
+	return p.Verify(body)
+}
+
+// parseFields is parseStamp after the base64url and JSON layers.
+func parseFields(st Stamp, cache *Verifier) (ParsedStamp, error) {
+	if len(st.PublicKey)+len(st.Scheme)+len(st.Signature) > maxStampLen {
+		return ParsedStamp{}, fmt.Errorf("%w: the stamp's fields are longer than the %d bytes a stamp may hold", ErrMalformedStamp, maxStampLen)
+	}
 	pubRaw, err := hex.DecodeString(st.PublicKey)
 	if err != nil {
 		return ParsedStamp{}, fmt.Errorf("%w: publicKey is not hex", ErrBadPublicKey)

@@ -17,7 +17,8 @@ import (
 // activityDetail is the open activity with what was fetched for it.
 type activityDetail struct {
 	activity   api.Activity
-	order      copyOrder // of activity (copy_order.go)
+	voteChecks voteChecks // of activity's votes (votecheck.go)
+	order      copyOrder  // of activity (copy_order.go)
 	evals      []api.PolicyEvaluation
 	proofs     []api.AppProof
 	recordErr  string
@@ -355,9 +356,9 @@ func (d *activityDetail) render(c *Common) {
 		name := optionalText(raw)
 		line := style.Render(mark) + "  " + name + " (" + ui.Clean(api.SanitizeID(v.UserID)) + ")  " + ui.Clean(fmtTime(now, v.CreatedAt))
 		b.Styled(line)
-		if v.Message != "" {
-			b.Line("    " + v.Message)
-		}
+		// The message is the signed request body: the intent above shows
+		// what it asks; here, whether the vote verifies (votecheck.go).
+		b.Styled("    " + voteCheckLine(th, d.voteChecks.of(&a, v), v.Message))
 	}
 	if doubt := credentialDoubt(c, &a); doubt != "" {
 		b.Styled(th.Warn.Render(doubt))

@@ -47,7 +47,11 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		"requester:   "+requesterQuoted(c, act),
 		"votes:       "+votesByName(c, counted),
 	)
-	doubtLine, thenLine, mfaLine := -1, -1, -1
+	doubtLine, thenLine, mfaLine, forgedLine := -1, -1, -1, -1
+	if w := failedVotesWarning(c, counted); w != "" {
+		forgedLine = len(lines)
+		lines = append(lines, w)
+	}
 	if then := voteConsequenceAt(c, counted, approve, now); then != "" {
 		if act.IntentUnread() {
 			thenLine = len(lines)
@@ -76,7 +80,7 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	for i := range warn {
 		d.Warn[1+i] = true // after the type line
 	}
-	for _, l := range []int{doubtLine, thenLine, mfaLine} {
+	for _, l := range []int{doubtLine, thenLine, mfaLine, forgedLine} {
 		if l >= 0 {
 			d.Warn[l] = true
 		}

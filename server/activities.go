@@ -370,10 +370,7 @@ func (a *activity) toAPI(viewerID string, viewerMayVote bool) api.Activity {
 		ID: a.ID, OrganizationID: a.OrgID, Status: a.Status, Type: a.Type,
 		TimestampMs: strconv.FormatInt(a.Created.UnixMilli(), 10), Intent: a.Intent, Result: a.Result, Fingerprint: a.Fingerprint, Failure: a.Failure,
 		CreatedAt: api.NewTime(a.Created), UpdatedAt: api.NewTime(a.Updated),
-		Votes: make([]api.Vote, 0, len(a.Votes)), AppProofs: a.Proofs,
-	}
-	for _, v := range a.Votes {
-		out.Votes = append(out.Votes, v.Vote)
+		Votes: a.votesShown(), AppProofs: a.Proofs,
 	}
 	out.CanApprove = a.viewerMayApprove(viewerID, viewerMayVote)
 	out.CanReject = out.CanApprove

@@ -51,9 +51,9 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 	fp := fingerprintOf(body)
 	switch p := params.(type) {
 	case *api.ApproveActivityParams:
-		return s.vote(ctx, c, p.Fingerprint, api.VoteApproved, fp)
+		return s.vote(ctx, c, p.Fingerprint, api.VoteApproved, body, fp)
 	case *api.RejectActivityParams:
-		return s.vote(ctx, c, p.Fingerprint, api.VoteRejected, fp)
+		return s.vote(ctx, c, p.Fingerprint, api.VoteRejected, body, fp)
 	}
 	intent, err := api.IntentFor(op.Type, params)
 	if err != nil {
@@ -113,7 +113,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 			if !mayVote {
 				return notAVoter(existing)
 			}
-			events, err = s.castVote(ctx, tx, org, vs, existing, c, api.VoteApproved, fp, now)
+			events, err = s.castVote(ctx, tx, org, vs, existing, c, api.VoteApproved, body, fp, now)
 			return err
 		}
 		// Checked only there when seen earlier: never created unchecked.
@@ -152,7 +152,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 		// The requester's submission is their approval, whatever the voting
 		// rules say about others; having voted, they see no canApprove.
 		// castVote stores the activity with the status that vote gives it.
-		events, err = s.castVote(ctx, tx, org, s.voters(tx, org, now), out, c, api.VoteApproved, fp, now)
+		events, err = s.castVote(ctx, tx, org, s.voters(tx, org, now), out, c, api.VoteApproved, body, fp, now)
 		return err
 	})
 	if err != nil {
@@ -166,8 +166,9 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 }
 
 // vote casts the caller's approval or rejection on the activity with the given
-// fingerprint and returns that activity after the vote.
-func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyFP string) (api.Activity, error) {
+// fingerprint and returns that activity after the vote. body is the request
+// that casts it (its fingerprint bodyFP): the vote's signed message.
+func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection string, body []byte, bodyFP string) (api.Activity, error) {
 	var out *activity
 	var mayVote bool
 	var events []hookEvent
@@ -218,7 +219,7 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection, bodyF
 		if !mayVote {
 			return notAVoter(a)
 		}
-		events, err = s.castVote(ctx, tx, org, vs, a, c, selection, bodyFP, now)
+		events, err = s.castVote(ctx, tx, org, vs, a, c, selection, body, bodyFP, now)
 		return err
 	})
 	if err != nil {
@@ -259,11 +260,12 @@ func notAVoter(a *activity) error {
 // now is the request's reading of the clock: the vote's time (or the
 // previous vote's, if later), and the time the policies are evaluated at. vs
 // is the request's voters (read at now), which may already know who may vote
-// on a: evaluate asks it again.
-func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a *activity, c *caller, selection, bodyFP string, now time.Time) ([]hookEvent, error) {
+// on a: evaluate asks it again. body is the request that cast the vote (its
+// fingerprint bodyFP): the vote's message, which the stamp signed.
+func (s *Server) castVote(ctx context.Context, tx *txn, org *org, vs *voters, a *activity, c *caller, selection string, body []byte, bodyFP string, now time.Time) ([]hookEvent, error) {
 	v := voteRow{BodyFingerprint: bodyFP, Vote: api.Vote{
 		ID: newHistoryID(now), UserID: c.UserID, ActivityID: a.ID, Selection: selection,
-		PublicKey: c.PublicKey, Signature: c.Signature, Scheme: c.Scheme, CreatedAt: api.NewTime(now),
+		Message: voteMessage(a, body, bodyFP), PublicKey: c.PublicKey, Signature: c.Signature, Scheme: c.Scheme, CreatedAt: api.NewTime(now),
 	}, cast: policy.Credential{ID: c.CredentialID, Type: c.CredType, CredentialID: c.PasskeyID}}
 	fresh := a.Seq == 0 // not stored yet: submit inserts it here
 	// The vote joins the votes already loaded with a, as loadVotes would

@@ -208,8 +208,9 @@ func seedVote(m SeedMember, a *activity, body []byte, at time.Time) (voteRow, er
 	if err != nil {
 		return voteRow{}, err
 	}
-	return voteRow{BodyFingerprint: fingerprintOf(body), Vote: api.Vote{ID: newHistoryID(at), UserID: m.UserID, ActivityID: a.ID,
-		Selection: api.VoteApproved, PublicKey: st.PublicKey, Signature: st.Signature, Scheme: st.Scheme,
+	fp := fingerprintOf(body)
+	return voteRow{BodyFingerprint: fp, Vote: api.Vote{ID: newHistoryID(at), UserID: m.UserID, ActivityID: a.ID,
+		Selection: api.VoteApproved, Message: voteMessage(a, body, fp), PublicKey: st.PublicKey, Signature: st.Signature, Scheme: st.Scheme,
 		CreatedAt: api.NewTime(at)}, cast: m.cast}, nil
 }
 
