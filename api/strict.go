@@ -49,7 +49,10 @@ func (e *StrictJSONError) Is(target error) bool { return target == ErrInvalidArg
 // is not UTF-8, or a \u escape of a lone UTF-16 surrogate. Go's encoding/json
 // keeps the last duplicate and turns the others into U+FFFD silently; a stamp
 // covers bytes, so the service refuses such bodies instead (DESIGN.md §4).
-func CheckStrictJSON(body []byte) error {
+func CheckStrictJSON(body []byte) error { return checkStrictJSON(body, maxStrictJSONDepth) }
+
+// checkStrictJSON is CheckStrictJSON with nesting allowed down to maxDepth.
+func checkStrictJSON(body []byte, maxDepth int) error {
 	if !utf8.Valid(body) {
 		off := invalidUTF8Offset(body)
 		return &StrictJSONError{Kind: JSONInvalidUTF8, Problem: fmt.Sprintf("the body is not valid UTF-8 (first bad byte at offset %d); send text encoded as UTF-8", off)}
@@ -63,14 +66,15 @@ func CheckStrictJSON(body []byte) error {
 		}
 		return &StrictJSONError{Kind: JSONMalformed, Problem: "malformed JSON; send one JSON object"}
 	}
-	sc := strictScanner{b: body}
+	sc := strictScanner{b: body, maxDepth: maxDepth}
 	return sc.value("")
 }
 
 type strictScanner struct {
-	b     []byte
-	i     int
-	depth int
+	b        []byte
+	i        int
+	depth    int
+	maxDepth int
 }
 
 func (s *strictScanner) skipSpace() { s.i = skipSpaces(s.b, s.i) }
@@ -96,8 +100,8 @@ func (s *strictScanner) value(path string) error {
 
 func (s *strictScanner) enter(path string) error {
 	s.depth++
-	if s.depth > maxStrictJSONDepth {
-		return &StrictJSONError{Kind: JSONMalformed, Path: path, Problem: fmt.Sprintf("nested more than %d levels deep", maxStrictJSONDepth)}
+	if s.depth > s.maxDepth {
+		return &StrictJSONError{Kind: JSONMalformed, Path: path, Problem: fmt.Sprintf("nested more than %d levels deep", s.maxDepth)}
 	}
 	return nil
 }
@@ -287,13 +291,13 @@ func (s StrictBody) Unmarshal(v any) error {
 	}
 	if top.Kind() == reflect.Struct && s.isObject {
 		fields := jsonFields(top)
-		if err := checkStructFields("", s.members, fields); err != nil {
+		if err := checkStructFields("", s.members, fields, false); err != nil {
 			return err
 		}
 		if rv := reflect.ValueOf(v); t.Elem() == top && !rv.IsNil() && setPlainStrings(rv.Elem(), s.members, fields) {
 			return nil
 		}
-	} else if err := checkExactKeys("", body, t.Elem()); err != nil {
+	} else if err := checkExactKeys("", body, t.Elem(), false); err != nil {
 		return err
 	}
 	// Unknown keys were refused above, at every depth a struct decodes, and
@@ -309,8 +313,9 @@ func (s StrictBody) Unmarshal(v any) error {
 }
 
 // checkExactKeys walks raw against t and refuses a key that names a field only
-// case-insensitively, or no field at all.
-func checkExactKeys(path string, raw []byte, t reflect.Type) error {
+// case-insensitively, or no field at all unless unknownOK (a reply's: a newer
+// service may add some, and every reader keeps them apart).
+func checkExactKeys(path string, raw []byte, t reflect.Type, unknownOK bool) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -323,7 +328,7 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 		if !ok {
 			return nil // not an object: the decoder reports the type error
 		}
-		return checkStructKeys(path, obj, t)
+		return checkStructFields(path, obj, jsonFields(t), unknownOK)
 	case reflect.Slice:
 		i := skipSpaces(raw, 0)
 		if i >= len(raw) || raw[i] != '[' || !hasKeys(t.Elem()) {
@@ -335,7 +340,7 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 				return nil
 			}
 			end := skipValue(raw, i)
-			if err := checkExactKeys(indexPath(path, n), raw[i:end], t.Elem()); err != nil {
+			if err := checkExactKeys(indexPath(path, n), raw[i:end], t.Elem(), unknownOK); err != nil {
 				return err
 			}
 			if i = skipSpaces(raw, end); i < len(raw) && raw[i] == ',' {
@@ -348,7 +353,7 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 			return nil
 		}
 		for _, m := range obj {
-			if err := checkExactKeys(joinPath(path, m.Key), m.Value, t.Elem()); err != nil {
+			if err := checkExactKeys(joinPath(path, m.Key), m.Value, t.Elem(), unknownOK); err != nil {
 				return err
 			}
 		}
@@ -356,19 +361,14 @@ func checkExactKeys(path string, raw []byte, t reflect.Type) error {
 	return nil
 }
 
-// checkStructKeys is checkExactKeys for the members obj of an object that
-// decodes into the struct type t.
-func checkStructKeys(path string, obj []Member, t reflect.Type) error {
-	return checkStructFields(path, obj, jsonFields(t))
-}
-
-// checkStructFields is checkStructKeys with the struct's fields listed.
-func checkStructFields(path string, obj []Member, fields []jsonField) error {
+// checkStructFields is checkExactKeys for the members obj of an object that
+// decodes into a struct with these fields.
+func checkStructFields(path string, obj []Member, fields []jsonField, unknownOK bool) error {
 	for _, m := range obj {
 		k := m.Key
 		if match := fieldNamed(fields, k); match != nil {
 			if hasKeys(match.typ) {
-				if err := checkExactKeys(joinPath(path, k), m.Value, match.typ); err != nil {
+				if err := checkExactKeys(joinPath(path, k), m.Value, match.typ, unknownOK); err != nil {
 					return err
 				}
 			}
@@ -379,6 +379,9 @@ func checkStructFields(path string, obj []Member, fields []jsonField) error {
 				return &StrictJSONError{Kind: JSONKeyCase, Path: path,
 					Problem: fmt.Sprintf("key %s is not a field; field names are case-sensitive: use %q", strconv.QuoteToASCII(truncateKey(k)), f.name)}
 			}
+		}
+		if unknownOK {
+			continue
 		}
 		known := make([]string, 0, len(fields))
 		for _, f := range fields {

@@ -19,7 +19,9 @@ standard error and its body to standard output (JSON re-indented, characters
 that could act on a terminal escaped). Exit status 1 when the status is not 2xx;
 4 (outcome unknown, look before sending again) for a submit answered 5xx, or
 2xx with a reply that names no activity (a proxy's page) or another activity
-than the request's (another organization, type or fingerprint).
+than the request's (another organization, type or fingerprint), or
+a reply whose JSON can be read two ways (a key twice, or only in another case
+than a field's: "ACTIVITY"), which is then not printed.
 A submit whose reply's activity ran and FAILED exits 1, saying so on
 standard error, as the typed submit verbs do (a COMPLETED activity, or one
 waiting for votes, exits 0); the reply is still printed.
@@ -139,7 +141,9 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	// with exit 1, "safe to run again".
 	var outcome error
 	var reread shownActivity // the activity read after a vote, when its reply did not show it
-	if submit && api.ReplyMayHaveRecorded(reply.Status, reply.Body) {
+	if err := ambiguousSubmitReply(reply.Status, reply.Body, vote.lookAdvice()); submit && err != nil {
+		return err // nothing printed: a script would read another reply than the one decided on
+	} else if submit && api.ReplyMayHaveRecorded(reply.Status, reply.Body) {
 		outcome = &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: the service answered %d %s: outcome unknown, the submit may have been recorded; look with 'vigil activity list --limit 10' before sending it again",
 			reply.Status, http.StatusText(reply.Status))}
 	} else if reply.Status < 200 || reply.Status > 299 {

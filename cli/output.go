@@ -98,6 +98,10 @@ func getActivityShown(ctx context.Context, client *api.Client, id string) (shown
 	if err != nil {
 		return shownActivity{}, err
 	}
+	if err := ambiguousReread(raw); err != nil {
+		// Printed as sent (--json, 'vigil request'), decided on decoded: both must be the same activity.
+		return shownActivity{}, err
+	}
 	a, err := decodeShownActivity("query/"+api.QueryGetActivity, raw)
 	if err != nil {
 		return shownActivity{}, err
