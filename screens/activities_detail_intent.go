@@ -25,7 +25,7 @@ type intentBody struct {
 func (d *activityDetail) intentBody(th *theme.Theme) *ui.DetailBuilder {
 	a := &d.activity
 	key, swapped := d.intentKey(), d.seen.seenSwap(a.ID, a.Fingerprint)
-	if d.body.b != nil && d.body.key == key && d.body.th == th && d.body.swapped == swapped {
+	if d.body.b != nil && d.body.key == key && d.body.th == th && d.body.swapped.same(swapped) {
 		return d.body.b
 	}
 	b := ui.NewDetailBuilder(th)

@@ -201,6 +201,7 @@ func (a *Activities) pendingVote(act *api.Activity, approve bool) *pendingVote {
 		a.lastVote = v.dialog
 	}()
 	w := a.intents.seenSwap(act.ID, act.Fingerprint)
+	v.swap = w
 	if !w.any() {
 		return v
 	}

@@ -64,12 +64,12 @@ func TestSwapByActivityIDUnderSecondFingerprint(t *testing.T) {
 		t.Fatalf("%s came with fingerprint %s, then %s, yet `a` opens an approve dialog:\n%s", act.ID, act.Fingerprint, moved,
 			strings.Join(h.activities().asking.vote.dialog.Lines, "\n"))
 	}
-	if !toasted(h.msgs[before:], "you cannot approve this activity: the service sent this activity with fingerprint") {
+	if !toasted(h.msgs[before:], "you cannot approve this activity: the service sent this activity under more than one fingerprint") {
 		t.Errorf("a refused approval does not say why: %v", h.msgs[before:])
 	}
 	h.key("enter")
 	f := h.frame()
-	for _, want := range []string{"the service sent this activity with fingerprint", act.Fingerprint, moved, "never changes"} {
+	for _, want := range []string{"the service sent this activity under more than one fingerprint", act.Fingerprint, moved, "never changes"} {
 		if !strings.Contains(f, want) {
 			t.Errorf("the detail does not warn with %q:\n%s", want, f)
 		}

@@ -29,7 +29,8 @@ type pendingVote struct {
 	approve     bool
 	id          string
 	fingerprint string
-	intent      string // intentSum of the intent the dialog restates
+	intent      string   // intentSum of the intent the dialog restates
+	swap        swapSeen // what the record held against it when its lines were worked out (their warning)
 	dialog      ui.Confirm
 	// before is the activity as read when the dialog opened, the read the
 	// service offered the vote on: a vote counts only if it is new since
@@ -95,16 +96,21 @@ func (a *Activities) followVoteDialog(orgChanged, ticked bool) tea.Cmd {
 // is the same version.
 func (a *Activities) followVoteCopy(cur *api.Activity, order copyOrder, recompute bool) tea.Cmd {
 	o, now := a.asking, a.c.Now()
-	if olderOrdered(*cur, order, o.shown, o.order, now) || (!recompute && sameVersion(*cur, o.shown) && intentSum(cur.Intent) == o.vote.intent) {
+	// A swap recorded meanwhile (another id under this fingerprint, say)
+	// may leave the copy as it was: a reject dialog then gets its warning.
+	swap := a.intents.seenSwap(o.vote.id, o.vote.fingerprint)
+	if olderOrdered(*cur, order, o.shown, o.order, now) ||
+		(!recompute && sameVersion(*cur, o.shown) && intentSum(cur.Intent) == o.vote.intent && swap.same(o.vote.swap)) {
 		return nil
 	}
 	o.shown, o.order, o.at = *cur, order, now
 	if why := a.voteWithdrawn(cur, o.vote); why != "" {
 		return a.withdrawVote(why)
 	}
-	next := a.pendingVote(cur, o.vote.approve).dialog
-	if what := changedText(o.dialog.confirm.Lines, next.Lines); what != "" {
-		o.dialog.restate(next, what)
+	next := a.pendingVote(cur, o.vote.approve)
+	o.vote.swap = next.swap
+	if what := changedText(o.dialog.confirm.Lines, next.dialog.Lines); what != "" {
+		o.dialog.restate(next.dialog, what)
 	}
 	return nil
 }
@@ -154,6 +160,10 @@ func (a *Activities) voteWithdrawn(act *api.Activity, v *pendingVote) string {
 	case intentSum(act.Intent) != v.intent:
 		// The dialog restated one intent; the vote, signed over the
 		// fingerprint, would count for whichever the service holds.
+		if !v.approve {
+			return withdrawnText(v, "the service sent another intent under the same fingerprint while it was open, so the intent it showed may not be what a rejection rejects; "+
+				"open it again (x) to reject whatever the service holds under that fingerprint, under a warning that says so")
+		}
 		return withdrawnText(v, "the service sent another intent under the same fingerprint while it was open: what the fingerprint stands for cannot be told; do not approve it")
 	case act.Status != api.StatusConsensusNeeded:
 		return withdrawnText(v, "the activity "+settledVerb(act.Status)+" while it was open — "+settledText(a.c, act))
@@ -180,6 +190,9 @@ func changedText(lines, next []string) string {
 		return ""
 	}
 	var what []string
+	if lineOf(lines, "WARNING:") != lineOf(next, "WARNING:") {
+		what = append(what, "its warning")
+	}
 	if lineOf(lines, "votes:") != lineOf(next, "votes:") {
 		what = append(what, "the votes")
 	}
