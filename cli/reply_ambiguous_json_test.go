@@ -43,7 +43,8 @@ func TestApproveJSONReplyReadTwoWaysIsOutcomeUnknown(t *testing.T) {
 	idB, other := otherActivity(t, e, "approve-two-ways-other")
 	cfg := ambiguousVoteConfig(t, e, other, true)
 	code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, "", "activity", "approve", "--yes", "--json", "--profile", "bob", id)
-	wantExit(t, "an approval answered with a reply read two ways", code, exitOutcomeUnknown, out, errOut); t.Log(errOut)
+	wantExit(t, "an approval answered with a reply read two ways", code, exitOutcomeUnknown, out, errOut)
+	t.Log(errOut)
 	if out != "" {
 		t.Errorf("standard output holds a reply that jq and vigil read differently:\n%s", out)
 	}
@@ -64,7 +65,8 @@ func TestApproveJSONReplyReadTwoWaysIsSettledByReading(t *testing.T) {
 	idB, other := otherActivity(t, e, "approve-two-ways-settled-other")
 	cfg := ambiguousVoteConfig(t, e, other, false)
 	code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, "", "activity", "approve", "--yes", "--json", "--profile", "bob", id)
-	wantExit(t, "an approval settled by reading", code, exitOK, out, errOut); t.Log(errOut)
+	wantExit(t, "an approval settled by reading", code, exitOK, out, errOut)
+	t.Log(errOut)
 	if strings.Contains(out, idB) || !strings.Contains(out, id) {
 		t.Errorf("standard output is not the activity voted on (%s) alone:\n%s", id, out)
 	}
@@ -87,7 +89,8 @@ func TestSubmitVerbJSONReplyReadTwoWaysIsOutcomeUnknown(t *testing.T) {
 	})
 	env := map[string]string{"VIGIL_CONFIG": e.configVia(url, filepath.Join(t.TempDir(), "ambiguous.toml"))}
 	code, out, errOut := runVigil(t, env, "", "tag", "create", "--json", "--name", "submit-two-ways")
-	wantExit(t, "a submit answered with a reply read two ways", code, exitOutcomeUnknown, out, errOut); t.Log(errOut)
+	wantExit(t, "a submit answered with a reply read two ways", code, exitOutcomeUnknown, out, errOut)
+	t.Log(errOut)
 	if out != "" || strings.Contains(out, idB) {
 		t.Errorf("standard output holds a reply that jq and vigil read differently:\n%s", out)
 	}
