@@ -44,7 +44,6 @@ func TestApproveJSONReplyReadTwoWaysIsOutcomeUnknown(t *testing.T) {
 	cfg := ambiguousVoteConfig(t, e, other, true)
 	code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, "", "activity", "approve", "--yes", "--json", "--profile", "bob", id)
 	wantExit(t, "an approval answered with a reply read two ways", code, exitOutcomeUnknown, out, errOut)
-	t.Log(errOut)
 	if out != "" {
 		t.Errorf("standard output holds a reply that jq and vigil read differently:\n%s", out)
 	}
@@ -66,7 +65,6 @@ func TestApproveJSONReplyReadTwoWaysIsSettledByReading(t *testing.T) {
 	cfg := ambiguousVoteConfig(t, e, other, false)
 	code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, "", "activity", "approve", "--yes", "--json", "--profile", "bob", id)
 	wantExit(t, "an approval settled by reading", code, exitOK, out, errOut)
-	t.Log(errOut)
 	if strings.Contains(out, idB) || !strings.Contains(out, id) {
 		t.Errorf("standard output is not the activity voted on (%s) alone:\n%s", id, out)
 	}
@@ -90,7 +88,6 @@ func TestSubmitVerbJSONReplyReadTwoWaysIsOutcomeUnknown(t *testing.T) {
 	env := map[string]string{"VIGIL_CONFIG": e.configVia(url, filepath.Join(t.TempDir(), "ambiguous.toml"))}
 	code, out, errOut := runVigil(t, env, "", "tag", "create", "--json", "--name", "submit-two-ways")
 	wantExit(t, "a submit answered with a reply read two ways", code, exitOutcomeUnknown, out, errOut)
-	t.Log(errOut)
 	if out != "" || strings.Contains(out, idB) {
 		t.Errorf("standard output holds a reply that jq and vigil read differently:\n%s", out)
 	}
