@@ -141,7 +141,11 @@ func activityList(ctx context.Context, c proc, args []string) error {
 					ID string `json:"id"`
 				} `json:"activities"`
 			}
-			if json.Unmarshal(raw, &page) == nil && len(page.Activities) > 0 {
+			if err := api.CheckReplyJSON(raw, &page); err != nil {
+				// Printed as sent; a cursor from what encoding/json read
+				// would name a page of another listing than jq reads.
+				fmt.Fprintf(c.stderr, "could not check whether more follow: the reply can be read two ways (%s)\n", ambiguityText(err))
+			} else if json.Unmarshal(raw, &page) == nil && len(page.Activities) > 0 {
 				acts := page.Activities
 				noteFollowing(ctx, c, client, opts, len(acts), acts[0].ID, acts[len(acts)-1].ID)
 			}

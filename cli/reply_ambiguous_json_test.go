@@ -154,3 +154,29 @@ func TestApproveJSONPrintsTheReadItSettledOn(t *testing.T) {
 		t.Errorf("standard output is not the read that showed the vote on %s:\n%s", id, out)
 	}
 }
+
+// 'activity list --json' prints the page as sent, but names the next
+// page's cursor from what it decoded: from {"activities":[…],
+// "ACTIVITIES":[<made up>]} it named an activity jq never sees. No cursor
+// is taken from such a reply; standard error says why.
+func TestListJSONNamesNoCursorFromAReplyReadTwoWays(t *testing.T) {
+	e := newVerbEnv(t)
+	openTag(t, e, "list-two-ways")
+	const fake = "0000dead-beef-7000-8000-00000000f00d"
+	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
+		if op != "query/list_activities" {
+			return reply
+		}
+		// Last: encoding/json keeps the last of two keys it matches alike.
+		return append(bytes.TrimSuffix(bytes.TrimSpace(reply), []byte("}")), []byte(`,"ACTIVITIES":[{"id":"`+fake+`"}]}`)...)
+	})
+	env := map[string]string{"VIGIL_CONFIG": e.configVia(url, filepath.Join(t.TempDir(), "list.toml"))}
+	code, out, errOut := runVigil(t, env, "", "activity", "list", "--json", "--limit", "1")
+	wantExit(t, "a listing read two ways", code, exitOK, out, errOut)
+	if strings.Contains(errOut, fake) {
+		t.Errorf("standard error names a cursor only encoding/json read:\n%s", errOut)
+	}
+	if !strings.Contains(errOut, "read two ways") {
+		t.Errorf("standard error does not say why it could not tell whether more follow:\n%s", errOut)
+	}
+}
