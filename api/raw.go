@@ -121,7 +121,8 @@ func (c *Client) ListActivitiesRaw(ctx context.Context, opts ListActivitiesOptio
 
 // SubmitRaw submits the operation at path (e.g. "create_user_tag") with params,
 // validated and sent as the typed methods send them. It returns the activity
-// decoded and sanitised for display, and the reply undecoded.
+// decoded and sanitised for display, and the reply undecoded. A reply whose
+// JSON can be read two ways (CheckReplyJSON) is an *OutcomeUnknownError.
 func (c *Client) SubmitRaw(ctx context.Context, path string, params Params, opts ...SubmitOption) (*Activity, json.RawMessage, error) {
 	cl, err := c.submitCall(path, params, opts)
 	if err != nil {
@@ -137,6 +138,12 @@ func (c *Client) SubmitRaw(ctx context.Context, path string, params Params, opts
 	var reply ActivityResponse
 	if err := json.Unmarshal(raw, &reply); err != nil {
 		return nil, nil, cl.outcomeUnknown(&unreadableReplyError{unexpectedJSON(cl.op, err)})
+	}
+	// The caller prints raw (--json) and decides on reply: both must be the
+	// same activity, which a reply jq reads one way and encoding/json
+	// another ({"activity":A,"ACTIVITY":B}) is not.
+	if err := CheckReplyJSON(raw, &reply); err != nil {
+		return nil, nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply can be read two ways (%s), so it is neither decided on nor printed", cl.op, Sanitize(ClipBytes(err.Error(), 200)))})
 	}
 	if reply.Activity.ID == "" || reply.Activity.Status == "" {
 		return nil, nil, cl.outcomeUnknown(&unreadableReplyError{fmt.Errorf("%s: the reply carries no activity id or status; the server may not be this service", cl.op)})

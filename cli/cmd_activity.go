@@ -141,7 +141,11 @@ func activityList(ctx context.Context, c proc, args []string) error {
 					ID string `json:"id"`
 				} `json:"activities"`
 			}
-			if json.Unmarshal(raw, &page) == nil && len(page.Activities) > 0 {
+			if err := api.CheckReplyJSON(raw, &page); err != nil {
+				// Printed as sent; a cursor from what encoding/json read
+				// would name a page of another listing than jq reads.
+				fmt.Fprintf(c.stderr, "could not check whether more follow: the reply can be read two ways (%s)\n", ambiguityText(err))
+			} else if json.Unmarshal(raw, &page) == nil && len(page.Activities) > 0 {
 				acts := page.Activities
 				noteFollowing(ctx, c, client, opts, len(acts), acts[0].ID, acts[len(acts)-1].ID)
 			}
@@ -398,23 +402,21 @@ func voteOutcome(ctx context.Context, c proc, client *api.Client, before shownAc
 		return err
 	}
 	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n", sendErr)
-	if err := showActivity(ctx, c, client, a, asJSON); err != nil {
+	if err := showActivity(c, a, asJSON); err != nil {
 		return voteRecordedNotPrinted(approve, a.ID, a.Status, err)
 	}
 	// As when the reply arrives: a script must not take a failed run for success.
 	return failedRun(a.Activity)
 }
 
-// showActivity prints a, or with --json the service's own reply for it.
-func showActivity(ctx context.Context, c proc, client *api.Client, a shownActivity, asJSON bool) error {
+// showActivity prints a, or with --json the service's own reply it was
+// read from (getActivityShown): the read the caller decided on, not a
+// second one that could say something else.
+func showActivity(c proc, a shownActivity, asJSON bool) error {
 	if !asJSON {
 		return printActivity(c.stdout, a)
 	}
-	raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: a.ID})
-	if err != nil {
-		return err
-	}
-	return writeJSON(c.stdout, raw)
+	return writeJSON(c.stdout, a.raw)
 }
 
 const activityEvaluationsUsage = `Usage: vigil activity evaluations [--json] ID
