@@ -83,7 +83,9 @@ func WithAuthProxy(proxyURL, configID string) Option {
 
 // MinReplyBytes is the least WithMaxReplyBytes takes: one activity repeats a
 // request of up to 1 MiB, which may take twice that encoded (quotes and
-// backslashes escaped), with its votes and proofs beside it.
+// backslashes escaped), its votes' messages (at most 1 MiB together, the
+// service leaves out those past it) and its votes and proofs beside it
+// (docs/webhooks.md, "What arrives").
 const MinReplyBytes = 4 * MaxRequestBodyBytes
 
 // WithMaxReplyBytes bounds the replies the client reads to n bytes instead
