@@ -16,6 +16,8 @@ func TestBaseURLRefusalDoesNotPrintItsSecret(t *testing.T) {
 		"https://api.example.com/#" + secret,
 		"https://ops:" + secret + "@api.example.com:notaport",
 		"ftp://ops:" + secret + "@api.example.com",
+		"https:ops:" + secret + "@api.example.com", // no "//": no user info to url.Parse
+		"ops:" + secret + "@api.example.com",
 	} {
 		_, err := NewClient(raw, "org", nil)
 		if err == nil {

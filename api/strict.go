@@ -67,7 +67,7 @@ func checkStrictJSON(body []byte, maxDepth int) error {
 		return &StrictJSONError{Kind: JSONMalformed, Problem: "malformed JSON; send one JSON object"}
 	}
 	sc := strictScanner{b: body, maxDepth: maxDepth}
-	return sc.value("")
+	return sc.value()
 }
 
 type strictScanner struct {
@@ -75,39 +75,66 @@ type strictScanner struct {
 	i        int
 	depth    int
 	maxDepth int
+	// steps lead from the top to the value being scanned. The path is
+	// joined from them only for an error: joining it at every level costs
+	// memory quadratic in the depth, and a reply may nest 10,000 deep.
+	steps []pathStep
+}
+
+// pathStep is an object's key, or an array's index when key is "" and
+// index >= 0.
+type pathStep struct {
+	key   string
+	index int
+}
+
+// path is where the scanner is, as joinPath and indexPath spell it.
+func (s *strictScanner) path() string {
+	var p strings.Builder
+	for _, st := range s.steps {
+		switch {
+		case st.index >= 0:
+			p.WriteString("[" + strconv.Itoa(st.index) + "]")
+		case p.Len() > 0:
+			p.WriteString("." + st.key)
+		default:
+			p.WriteString(st.key)
+		}
+	}
+	return p.String()
 }
 
 func (s *strictScanner) skipSpace() { s.i = skipSpaces(s.b, s.i) }
 
 // value scans one JSON value at s.i; the document is known to be valid JSON.
-func (s *strictScanner) value(path string) error {
+func (s *strictScanner) value() error {
 	s.skipSpace()
 	if s.i >= len(s.b) {
 		return nil
 	}
 	switch s.b[s.i] {
 	case '{':
-		return s.object(path)
+		return s.object()
 	case '[':
-		return s.array(path)
+		return s.array()
 	case '"':
-		_, err := s.str(path)
+		_, err := s.str()
 		return err
 	}
 	s.i = skipLiteral(s.b, s.i)
 	return nil
 }
 
-func (s *strictScanner) enter(path string) error {
+func (s *strictScanner) enter() error {
 	s.depth++
 	if s.depth > s.maxDepth {
-		return &StrictJSONError{Kind: JSONMalformed, Path: path, Problem: fmt.Sprintf("nested more than %d levels deep", s.maxDepth)}
+		return &StrictJSONError{Kind: JSONMalformed, Path: s.path(), Problem: fmt.Sprintf("nested more than %d levels deep", s.maxDepth)}
 	}
 	return nil
 }
 
-func (s *strictScanner) object(path string) error {
-	if err := s.enter(path); err != nil {
+func (s *strictScanner) object() error {
+	if err := s.enter(); err != nil {
 		return err
 	}
 	s.i++ // {
@@ -119,21 +146,23 @@ func (s *strictScanner) object(path string) error {
 			s.depth--
 			return nil
 		}
-		key, err := s.str(path)
+		key, err := s.str()
 		if err != nil {
 			return err
 		}
 		shown := strconv.QuoteToASCII(truncateKey(key))
 		if seen[key] {
-			return &StrictJSONError{Kind: JSONDuplicateKey, Path: path,
+			return &StrictJSONError{Kind: JSONDuplicateKey, Path: s.path(),
 				Problem: fmt.Sprintf("key %s appears more than once in one object; send each key once", shown)}
 		}
 		seen[key] = true
 		s.skipSpace()
 		s.i++ // :
-		if err := s.value(joinPath(path, truncateKey(key))); err != nil {
+		s.steps = append(s.steps, pathStep{key: truncateKey(key), index: -1})
+		if err := s.value(); err != nil {
 			return err
 		}
+		s.steps = s.steps[:len(s.steps)-1]
 		s.skipSpace()
 		if s.b[s.i] == ',' {
 			s.i++
@@ -141,8 +170,8 @@ func (s *strictScanner) object(path string) error {
 	}
 }
 
-func (s *strictScanner) array(path string) error {
-	if err := s.enter(path); err != nil {
+func (s *strictScanner) array() error {
+	if err := s.enter(); err != nil {
 		return err
 	}
 	s.i++ // [
@@ -153,9 +182,11 @@ func (s *strictScanner) array(path string) error {
 			s.depth--
 			return nil
 		}
-		if err := s.value(indexPath(path, n)); err != nil {
+		s.steps = append(s.steps, pathStep{index: n})
+		if err := s.value(); err != nil {
 			return err
 		}
+		s.steps = s.steps[:len(s.steps)-1]
 		s.skipSpace()
 		if s.b[s.i] == ',' {
 			s.i++
@@ -165,7 +196,7 @@ func (s *strictScanner) array(path string) error {
 
 // str reads a string literal at s.i and returns its decoded value, refusing
 // escapes of lone surrogates (the bytes are already known to be UTF-8).
-func (s *strictScanner) str(path string) (string, error) {
+func (s *strictScanner) str() (string, error) {
 	start := s.i
 	s.i++ // opening quote
 	escaped := false
@@ -191,7 +222,7 @@ func (s *strictScanner) str(path string) (string, error) {
 			}
 			fallthrough
 		case utf16.IsSurrogate(r):
-			return "", &StrictJSONError{Kind: JSONLoneSurrogate, Path: path,
+			return "", &StrictJSONError{Kind: JSONLoneSurrogate, Path: s.path(),
 				Problem: fmt.Sprintf("the escape \\u%04X is half of a UTF-16 surrogate pair with no other half; escape the whole character (a high surrogate followed by a low one) or send it as UTF-8", r)}
 		}
 	}
@@ -202,7 +233,7 @@ func (s *strictScanner) str(path string) (string, error) {
 	}
 	var out string
 	if err := json.Unmarshal(raw, &out); err != nil {
-		return "", &StrictJSONError{Kind: JSONMalformed, Path: path, Problem: "malformed string: " + err.Error()}
+		return "", &StrictJSONError{Kind: JSONMalformed, Path: s.path(), Problem: "malformed string: " + err.Error()}
 	}
 	return out, nil
 }

@@ -255,7 +255,7 @@ func keysList(c proc, args []string) error {
 		return err
 	}
 	if len(pos) != 0 {
-		return usagef("keys list takes no arguments, got %q", pos)
+		return usagef("keys list takes no arguments, got %s (see vigil keys list -h)", strayArgs(pos))
 	}
 	if *fromAgent {
 		if *dirFlags != (keysDirFlags{}) {

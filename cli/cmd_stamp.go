@@ -59,7 +59,7 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if len(pos) != 0 {
-		return usagef("stamp takes no arguments, got %q; pass the body with --body or --body-file (see vigil stamp -h)", pos)
+		return usagef("stamp takes no arguments, got %s; pass the body with --body or --body-file (see vigil stamp -h)", strayArgs(pos))
 	}
 	if set["key"] == set["verify"] {
 		return usagef("stamp needs exactly one of --key NAME (to make a stamp) or --verify STAMP (to check one)")

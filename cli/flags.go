@@ -280,7 +280,7 @@ func valueHint(fs *flag.FlagSet, err error) string {
 func parseFlagsOnly(c proc, fs *flag.FlagSet, args []string) error {
 	pos, err := parseFlags(c, fs, args)
 	if err == nil && len(pos) > 0 {
-		return usagef("%s takes no arguments (got %q); run 'vigil %s -h'", fs.Name(), pos[0], fs.Name())
+		return usagef("%s takes no arguments (got %s); run 'vigil %s -h'", fs.Name(), strayArgs(pos), fs.Name())
 	}
 	return err
 }

@@ -255,7 +255,7 @@ func (v queryVerb) run(ctx context.Context, c proc, args []string) error {
 		}
 		what += " " + api.SanitizeID(arg)
 	} else if len(pos) > 0 {
-		return usagef("%s takes no arguments (got %q); run 'vigil %s -h'", v.name, pos[0], v.name)
+		return usagef("%s takes no arguments (got %s); run 'vigil %s -h'", v.name, strayArgs(pos), v.name)
 	}
 	if v.check != nil {
 		if err := v.check(visited(fs)); err != nil {

@@ -88,7 +88,7 @@ func (s Store) Reserve(name string) (*Reservation, error) {
 	// Locked before the placeholder is written, for as long as this process
 	// holds the reservation: a placeholder whose file nobody locks was left
 	// by a process that died (the lock goes with it, kill -9 included).
-	// Another process may hold the lock for an instant (placeholderAbandoned's
+	// Another process may hold the lock for an instant (probePlaceholder's
 	// probe, RemoveAbandoned finding the file still empty): wait it out, but
 	// never go on unlocked, or a later RemoveAbandoned would take this live
 	// reservation for an abandoned one and the key saved into it would be lost.
@@ -145,21 +145,9 @@ func (s Store) exists(name, path string) *ExistsError {
 	}
 	if b, err := readSmall(priv); err == nil && strings.HasPrefix(b, reservedMark) {
 		e.Placeholder = true
-		e.Abandoned = placeholderAbandoned(priv)
+		e.Abandoned = probePlaceholder(priv) == placeholderAbandoned
 	}
 	return e
-}
-
-// placeholderAbandoned says whether no live process holds the reservation
-// whose placeholder is priv: its lock can be taken.
-func placeholderAbandoned(priv string) bool {
-	f, err := os.Open(priv)
-	if err != nil {
-		return false
-	}
-	defer f.Close() // drops the probe's lock
-	ok, err := tryLock(f)
-	return ok && err == nil
 }
 
 // RemoveAbandoned removes the placeholder of name when it is provably

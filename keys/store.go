@@ -31,6 +31,9 @@ type Store struct {
 	// fallbackDirs, when set, replace where Save keeps a key it could not
 	// write into Dir (default: os.TempDir(), then Dir's parent).
 	fallbackDirs []string
+	// beforeProbe, when set, runs between Load reading a placeholder and
+	// probing its lock, so that a test can finish a save there.
+	beforeProbe func()
 }
 
 // KeyInfo describes a stored key without its private half.
@@ -180,6 +183,12 @@ func (s Store) Load(name string) (*Key, error) {
 // load is Load; without refuseExpired it returns an expired key too (whose
 // Stamp refuses), for Info to describe.
 func (s Store) load(name string, refuseExpired bool) (*Key, error) {
+	return s.loadOnce(name, refuseExpired, true)
+}
+
+// loadOnce is load; with retry, a placeholder that changed while it was
+// probed (a save finished into it just then) is read once more.
+func (s Store) loadOnce(name string, refuseExpired, retry bool) (*Key, error) {
 	if err := CheckName(name); err != nil {
 		return nil, err
 	}
@@ -207,7 +216,14 @@ func (s Store) load(name string, refuseExpired bool) (*Key, error) {
 		return nil, fmt.Errorf("load key %s: %w", ShowName(name), err)
 	}
 	if strings.HasPrefix(privHex, reservedMark) {
-		return nil, notSaved(name, privPath)
+		if s.beforeProbe != nil {
+			s.beforeProbe()
+		}
+		state := probePlaceholder(privPath)
+		if state == placeholderChanged && retry {
+			return s.loadOnce(name, refuseExpired, false)
+		}
+		return nil, notSaved(name, privPath, state)
 	}
 	privLine, ok := oneLine(privHex)
 	if !ok {
@@ -273,12 +289,13 @@ func (s Store) scheme(name string) (string, error) {
 }
 
 // notSaved is the error for a key whose .private file holds only the space a
-// save reserved (Reserve) and never filled.
-func notSaved(name, privPath string) error {
-	if !placeholderAbandoned(privPath) {
+// save reserved (Reserve) and never filled; state is what probing it found.
+func notSaved(name, privPath string, state placeholderState) error {
+	if state != placeholderAbandoned {
 		// Its lock is held: a save running now (a login waiting for the
-		// sign-in at the provider takes minutes). Removing the placeholder
-		// would lose the key that save writes into it.
+		// sign-in at the provider takes minutes), or one that changed the
+		// file as it was read. Removing the placeholder would lose the key
+		// that save writes into it.
 		return fmt.Errorf("key %s is not saved yet: a vigil command is saving it now (%s is its placeholder; a login waits there for the sign-in at the provider); wait for that command to finish, and do not remove the file", ShowName(name), privPath)
 	}
 	return fmt.Errorf("key %s is not saved: %s holds only the space a save reserved for it, and that save did not finish (no vigil command holds it); if vigil said where the key is instead, move that file over it, else remove it", ShowName(name), privPath)
@@ -295,7 +312,7 @@ func (s Store) schemeOfPublic(name string) (string, error) {
 		return "", err
 	}
 	if strings.HasPrefix(priv, reservedMark) {
-		return "", notSaved(name, privPath)
+		return "", notSaved(name, privPath, probePlaceholder(privPath))
 	}
 	privLine, ok := oneLine(priv)
 	if !ok {

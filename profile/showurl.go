@@ -22,8 +22,18 @@ func ShowURL(s string) string {
 	cut := u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != ""
 	v := *u
 	v.User, v.RawQuery, v.ForceQuery, v.Fragment, v.RawFragment = nil, "", false, "", ""
+	shown := s
 	if cut {
-		return strconv.Quote(v.String()) + " (its credentials, query and fragment not shown)"
+		shown = v.String()
+	}
+	// Without "//" ("https:ops:pw@host", "ops:pw@host") url.Parse sees no
+	// user info, only an opaque part or a path: an "@", "?" or "#" left in
+	// what would be shown may still sit next to a secret.
+	if strings.ContainsAny(shown, "@?#") {
+		return fmt.Sprintf("(a URL of %d characters, not shown: it has an \"@\", \"?\" or \"#\" outside its host and may carry credentials)", len(s))
+	}
+	if cut {
+		return strconv.Quote(shown) + " (its credentials, query and fragment not shown)"
 	}
 	return strconv.Quote(s)
 }

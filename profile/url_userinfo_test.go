@@ -32,3 +32,45 @@ func TestBaseURLCredentialsAreNotPrinted(t *testing.T) {
 		}
 	}
 }
+
+// Without "//", or without a scheme, url.Parse finds no user info in a URL
+// (it reads "ops:pw@host" as scheme "ops" and an opaque part), yet the text
+// still carries the password.
+func TestBaseURLWithoutSlashesCredentialsAreNotPrinted(t *testing.T) {
+	const secret = "hunter2-s3cr3t-proxy-password"
+	for _, bad := range []string{
+		"https:ops:" + secret + "@api.example.com",
+		"ops:" + secret + "@api.example.com",
+		"https:/ops:" + secret + "@api.example.com",
+		"ops:" + secret + "@api.example.com?x=1",
+		"https:api.example.com/#" + secret,
+	} {
+		conf := "[profiles.p]\norganization_id = \"o\"\nbase_url = \"" + bad + "\"\n"
+		path := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path, Checks{})
+		if err == nil {
+			t.Fatalf("base_url = %q accepted", bad)
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("base_url = %q: the refusal prints the password: %v", bad, err)
+		}
+	}
+}
+
+// A wrong URL with nothing secret in it is still quoted, so the user sees
+// what to correct.
+func TestBaseURLWithoutSecretIsQuoted(t *testing.T) {
+	const bad = "ftp://api.example.com/v1"
+	conf := "[profiles.p]\norganization_id = \"o\"\nbase_url = \"" + bad + "\"\n"
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path, Checks{})
+	if err == nil || !strings.Contains(err.Error(), `"`+bad+`"`) {
+		t.Errorf("base_url = %q: got %v, want the URL quoted", bad, err)
+	}
+}
