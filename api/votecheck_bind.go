@@ -123,19 +123,22 @@ func firstFieldDiff(x, y any) string {
 	return ""
 }
 
-// voteCopy is what makes two votes one signed vote: the same signature,
-// or the same message under the same key.
-type voteCopy struct{ signature, key, message string }
-
-// copiedVotes is, for each vote of votes whose signature (or message and
-// key) also appears on a vote of another user, true.
+// copiedVotes is, for each vote of votes whose signature (or message under
+// the same key) also appears on a vote of another user, true: one signed
+// vote shown as two.
 func copiedVotes(votes []Vote) []bool {
-	users := map[string]map[string]bool{} // a signature or key+message -> its userIds
-	keysOf := func(v *Vote) []string {
-		if v.Signature == "" || v.Message == "" {
-			return nil // not checkable anyway
+	// A signature, or a key and a message (strings shared, not copied).
+	type signed struct{ signature, key, message string }
+	users := map[signed]map[string]bool{} // -> the userIds it is shown under
+	keysOf := func(v *Vote) []signed {
+		var ks []signed
+		if v.Signature != "" {
+			ks = append(ks, signed{signature: v.Signature})
 		}
-		return []string{"s\x00" + v.Signature, "m\x00" + v.PublicKey + "\x00" + v.Message}
+		if v.Message != "" {
+			ks = append(ks, signed{key: v.PublicKey, message: v.Message})
+		}
+		return ks
 	}
 	for i := range votes {
 		for _, k := range keysOf(&votes[i]) {
