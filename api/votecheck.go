@@ -35,8 +35,26 @@ type VoteCheck struct {
 // binding to a (its own submission, or an approve/reject of a's
 // fingerprint in a's organization, of the vote's selection). It does no
 // I/O. It does not check that the key is the vote's user's: the user's
-// keys come from the same service.
+// keys come from the same service. But one signed vote shown under two
+// users fails (both copies), as does a vote shown cast at another time
+// than its message was signed (SignedTimeTolerance), and the requester's
+// vote under an activity shown as another request than the one signed.
+// To check all of a's votes, CheckVotes is cheaper.
 func CheckVote(a Activity, v Vote) VoteCheck {
+	c := checkVote(a, v)
+	if c.State != VoteVerified {
+		return c
+	}
+	for i := range a.Votes {
+		w := &a.Votes[i]
+		if w.UserID != v.UserID && (w.Signature == v.Signature || w.PublicKey == v.PublicKey && w.Message == v.Message) {
+			return VoteCheck{State: VoteFailed, Reason: copiedReason}
+		}
+	}
+	return c
+}
+
+func checkVote(a Activity, v Vote) VoteCheck {
 	notCheckable := func(why string) VoteCheck { return VoteCheck{State: VoteNotCheckable, Reason: why} }
 	failed := func(why string) VoteCheck { return VoteCheck{State: VoteFailed, Reason: why} }
 	switch {
@@ -76,7 +94,7 @@ func CheckVote(a Activity, v Vote) VoteCheck {
 		if v.Selection != VoteApproved {
 			return failed("the message is the activity's submission, which counts as an approval, but the vote is not one")
 		}
-		return VoteCheck{State: VoteVerified, Reason: "signed the activity's submission"}
+		return submissionCheck(a, v, req.Type, req.OrganizationID, req.TimestampMs, req.Parameters)
 	}
 	var selection string
 	switch req.Type {
@@ -98,8 +116,43 @@ func CheckVote(a Activity, v Vote) VoteCheck {
 	case selection != v.Selection:
 		return failed("the message is a vote of the other selection")
 	}
+	if why := signedTimeDiff(req.TimestampMs, v.CreatedAt, "cast"); why != "" {
+		return failed(why)
+	}
 	if selection == VoteApproved {
 		return VoteCheck{State: VoteVerified, Reason: "signed an approval of this activity"}
 	}
 	return VoteCheck{State: VoteVerified, Reason: "signed a rejection of this activity"}
 }
+
+// submissionCheck is the check of vote v whose verified message is a's
+// submission (type typ in org, signed at ts, with params): the activity
+// must be shown as that very request, when it was made.
+func submissionCheck(a Activity, v Vote, typ, org, ts string, params json.RawMessage) VoteCheck {
+	failed := func(why string) VoteCheck { return VoteCheck{State: VoteFailed, Reason: why} }
+	const other = "the activity is shown as another request than the one its requester signed: "
+	switch {
+	case typ != a.Type:
+		return failed(other + "its type differs from the signed submission's")
+	case org != a.OrganizationID:
+		return failed(other + "its organization differs from the signed submission's")
+	}
+	if why := signedTimeDiff(ts, v.CreatedAt, "cast"); why != "" {
+		return failed(why)
+	}
+	if why := signedTimeDiff(ts, a.CreatedAt, "submitted"); why != "" {
+		return failed("the activity's submission is " + why)
+	}
+	field, compared := intentDiff(a, typ, params)
+	switch {
+	case field != "":
+		return failed(other + "the intent shown differs from the signed submission in " + field)
+	case !compared:
+		return VoteCheck{State: VoteVerified, Reason: "signed the activity's submission (its parameters, of an operation vigil cannot read, are not compared with the intent shown)"}
+	}
+	return VoteCheck{State: VoteVerified, Reason: SubmissionSigned}
+}
+
+// SubmissionSigned is the reason of the requester's verified vote: the
+// strong check, that the intent shown is the one signed.
+const SubmissionSigned = "signed the activity's submission: the type, organization and intent shown are the ones its requester signed"

@@ -53,7 +53,7 @@ func TestActivityGetShowsAForeignVoteFailed(t *testing.T) {
 	if !strings.Contains(bobLine, "[FAILED") {
 		t.Errorf("bob's vote copied from another activity is not marked FAILED:\n%s", out)
 	}
-	if !strings.Contains(aliceLine, "[verified]") {
+	if !strings.Contains(aliceLine, "[verified: ") || !strings.Contains(aliceLine, "not checked to be this voter's") {
 		t.Errorf("alice's own submission is not marked verified:\n%s", out)
 	}
 

@@ -269,12 +269,13 @@ func printActivity(w io.Writer, shown shownActivity) error {
 func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) error {
 	a := shown.exact
 	votes := make([]string, 0, len(a.Votes))
-	for _, v := range a.Votes {
+	checks := api.CheckVotes(*a)
+	for i, v := range a.Votes {
 		name := api.NameText(v.User.UserName)
 		if v.User.UserName == "" {
 			name = api.SanitizeID(v.UserID)
 		}
-		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(api.Sanitize(v.Selection), "VOTE_SELECTION_"))+" "+voteCheckText(api.CheckVote(*a, v)))
+		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(api.Sanitize(v.Selection), "VOTE_SELECTION_"))+" "+voteCheckText(checks[i]))
 	}
 	result := resultText(a.Result)
 	failure := ""

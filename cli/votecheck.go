@@ -4,17 +4,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/vigil-console/vigil/api"
 )
 
 // voteCheckText is a vote's check (api.CheckVote) as printed after it:
-// [verified], [not checked: why] or [FAILED: why]. Its reasons hold no text
-// from the service.
+// [verified: what was signed; …], [not checked: why] or [FAILED: why]. Its
+// reasons hold no text from the service. A verified vote says the key is
+// not checked to be the voter's: the CLI does not read the users' keys, and
+// those would come from the same service.
 func voteCheckText(c api.VoteCheck) string {
 	switch c.State {
 	case api.VoteVerified:
-		return "[verified]"
+		return "[verified: " + c.Reason + "; by the key shown, not checked to be this voter's]"
 	case api.VoteFailed:
 		return "[FAILED: " + c.Reason + "; this vote was not signed as shown: do not trust it]"
 	}
@@ -31,32 +34,58 @@ type checkedVote struct {
 
 // withVoteChecks is a get_activity reply as sent, with vigil's check of
 // each of its votes added under "voteChecks" (in the votes' order). The
-// activity is left byte for byte as the service sent it. A reply whose
-// activity cannot be read is returned as it is: the text output says what
-// is wrong with it.
+// activity is left byte for byte as the service sent it. A reply that
+// carries a "voteChecks" of its own (in any case, as Go folds keys), or
+// whose activity cannot be read, is refused: vigil's checks must never be
+// missing beside an activity nor be the service's.
 func withVoteChecks(raw json.RawMessage) (json.RawMessage, error) {
-	var reply struct {
-		// Only what the check reads: an intent vigil does not know must
-		// not keep the votes from being checked.
-		Activity *struct {
-			OrganizationID string     `json:"organizationId"`
-			Fingerprint    string     `json:"fingerprint"`
-			Votes          []api.Vote `json:"votes"`
-		} `json:"activity"`
-		VoteChecks json.RawMessage `json:"voteChecks"`
-	}
+	const readRaw = "; read the reply with 'vigil request' instead"
 	trimmed := bytes.TrimSpace(raw)
-	if json.Unmarshal(trimmed, &reply) != nil || reply.Activity == nil || len(trimmed) < 2 || trimmed[0] != '{' {
-		return raw, nil
+	// The keys first, whatever the activity's shape.
+	var top map[string]json.RawMessage
+	if len(trimmed) < 2 || trimmed[0] != '{' || json.Unmarshal(trimmed, &top) != nil {
+		return nil, fmt.Errorf("the reply is not a JSON object, so its votes cannot be checked" + readRaw)
 	}
-	if reply.VoteChecks != nil {
-		// A service's own "voteChecks" must not pass for vigil's.
-		return nil, fmt.Errorf("the reply carries a voteChecks field of its own, which vigil writes there; read the reply with 'vigil request' instead")
+	activities := 0
+	for k := range top {
+		if strings.EqualFold(k, "voteChecks") {
+			// A service's own "voteChecks" must not pass for vigil's.
+			return nil, fmt.Errorf("the reply carries a voteChecks field of its own (%s), which vigil writes there%s", api.Quote(k), readRaw)
+		}
+		if strings.EqualFold(k, "activity") {
+			activities++
+		}
 	}
-	a := api.Activity{OrganizationID: reply.Activity.OrganizationID, Fingerprint: reply.Activity.Fingerprint, Votes: reply.Activity.Votes}
+	if activities != 1 || top["activity"] == nil {
+		// Go would read another spelling than the "activity" a reader of
+		// the JSON reads: the checks would be of another activity.
+		return nil, fmt.Errorf("the reply has no single \"activity\" field (it has %d spelt in any case), so its votes cannot be checked%s", activities, readRaw)
+	}
+	// Only what the check reads: an intent vigil does not know must not
+	// keep the votes from being checked (its requester's vote then says
+	// the intent was not compared).
+	var act struct {
+		Type           string          `json:"type"`
+		OrganizationID string          `json:"organizationId"`
+		Fingerprint    string          `json:"fingerprint"`
+		CreatedAt      api.Time        `json:"createdAt"`
+		Intent         json.RawMessage `json:"intent"`
+		Votes          []api.Vote      `json:"votes"`
+	}
+	if string(bytes.TrimSpace(top["activity"])) == "null" {
+		return nil, fmt.Errorf("the reply's activity is null, so there are no votes to check" + readRaw)
+	}
+	if err := json.Unmarshal(top["activity"], &act); err != nil {
+		return nil, fmt.Errorf("the reply's activity cannot be read (%s), so its votes cannot be checked%s", api.Sanitize(err.Error()), readRaw)
+	}
+	a := api.Activity{Type: act.Type, OrganizationID: act.OrganizationID, Fingerprint: act.Fingerprint, CreatedAt: act.CreatedAt, Votes: act.Votes}
+	// An intent that does not decode stays empty: the requester's vote then
+	// fails, as the intent shown is not one its submission makes.
+	_ = json.Unmarshal(act.Intent, &a.Intent)
+	results := api.CheckVotes(a)
 	checks := make([]checkedVote, 0, len(a.Votes))
-	for _, v := range a.Votes {
-		checks = append(checks, checkedVote{VoteID: v.ID, UserID: v.UserID, VoteCheck: api.CheckVote(a, v)})
+	for i, v := range a.Votes {
+		checks = append(checks, checkedVote{VoteID: v.ID, UserID: v.UserID, VoteCheck: results[i]})
 	}
 	b, err := json.Marshal(checks)
 	if err != nil {

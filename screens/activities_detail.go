@@ -341,7 +341,8 @@ func (d *activityDetail) render(c *Common) {
 		}
 	}
 	b.Section(fmt.Sprintf("Votes (%d)", len(a.Votes)))
-	for _, v := range a.Votes {
+	checks := d.voteChecksOf()
+	for i, v := range a.Votes {
 		mark, style := "?", th.Muted
 		switch v.Selection {
 		case api.VoteApproved:
@@ -358,7 +359,7 @@ func (d *activityDetail) render(c *Common) {
 		b.Styled(line)
 		// The message is the signed request body: the intent above shows
 		// what it asks; here, whether the vote verifies (votecheck.go).
-		b.Styled("    " + voteCheckLine(th, d.voteChecks.of(&a, v), v.Message))
+		b.Styled("    " + voteCheckLine(c, checks[i], &v))
 	}
 	if doubt := credentialDoubt(c, &a); doubt != "" {
 		b.Styled(th.Warn.Render(doubt))

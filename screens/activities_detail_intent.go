@@ -62,6 +62,7 @@ func (d *activityDetail) take(act api.Activity, order copyOrder) {
 		d.rereadErr = "" // a read after the evaluations: it tells which votes are returned
 	}
 	d.activity, d.order, d.intentSum = act, order, sum
+	d.voteChecks = voteChecks{} // of the record held: checked at its first render
 }
 
 // quotes keeps api.Quote of the names one render showed (policies in the

@@ -7,21 +7,27 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/ui"
-	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // voteCheckLine is a vote's check (api.CheckVote) under it in the detail:
 // verified, not checked (why), or FAILED, loud, in the warning style. The
 // reasons hold no text from the service; a message vigil could not check
-// is shown after its reason, cleaned and cut to a line.
-func voteCheckLine(th *theme.Theme, c api.VoteCheck, message string) string {
-	switch c.State {
+// is shown after its reason, cleaned and cut to a line. A verified vote
+// says whose key signed it as far as the console can tell (keyOwnerText).
+func voteCheckLine(c *Common, check api.VoteCheck, v *api.Vote) string {
+	th, message := c.Theme, v.Message
+	switch check.State {
 	case api.VoteVerified:
-		return th.Good.Render(ui.Clean("signature verified: " + c.Reason))
+		owner, notTheirs := keyOwnerText(c, v)
+		line := th.Good.Render(ui.Clean("signature verified: " + check.Reason))
+		if notTheirs {
+			return line + th.Warn.Render(ui.Clean("; ⚠ "+owner))
+		}
+		return line + th.Muted.Render(ui.Clean("; "+owner))
 	case api.VoteFailed:
-		return th.Warn.Render(ui.Clean("⚠ FAILED its signature check: " + c.Reason + "; this vote was not signed as shown: do not trust it"))
+		return th.Warn.Render(ui.Clean("⚠ FAILED its signature check: " + check.Reason + "; this vote was not signed as shown: do not trust it"))
 	}
-	line := th.Muted.Render(ui.Clean("not checked: " + c.Reason))
+	line := th.Muted.Render(ui.Clean("not checked: " + check.Reason))
 	if message != "" {
 		line += th.Muted.Render(" — message: ") + cutMessage(message)
 	}
@@ -33,8 +39,9 @@ func voteCheckLine(th *theme.Theme, c api.VoteCheck, message string) string {
 // something between) shows a vote its voter did not sign.
 func failedVotesWarning(c *Common, act *api.Activity) string {
 	var who []string
+	checks := api.CheckVotes(*act)
 	for i := range act.Votes {
-		if api.CheckVote(*act, act.Votes[i]).State == api.VoteFailed {
+		if checks[i].State == api.VoteFailed {
 			who = append(who, memberQuoted(c, &act.Votes[i]))
 		}
 	}
@@ -71,23 +78,18 @@ func firstRunes(s string, n int) string {
 	return s
 }
 
-// voteCheckKey is what a vote's check depends on.
-type voteCheckKey struct{ org, fp, id, selection, message, publicKey, signature, scheme string }
+// voteChecks are the checks of the detail's record's votes (api.CheckVotes),
+// computed at the first render of each record taken: the detail is redrawn
+// as ages tick, and a signature is verified once per record, not per redraw.
+type voteChecks struct {
+	of   []api.VoteCheck
+	done bool
+}
 
-// voteChecks remembers the checks of the votes the detail shows: it is
-// redrawn as ages tick, and a signature is verified once, not per redraw.
-type voteChecks map[voteCheckKey]api.VoteCheck
-
-// of is api.CheckVote(*a, v), remembered.
-func (m *voteChecks) of(a *api.Activity, v api.Vote) api.VoteCheck {
-	k := voteCheckKey{a.OrganizationID, a.Fingerprint, v.ID, v.Selection, v.Message, v.PublicKey, v.Signature, v.Scheme}
-	if c, ok := (*m)[k]; ok {
-		return c
+// voteChecksOf is d's votes' checks, computed once per record.
+func (d *activityDetail) voteChecksOf() []api.VoteCheck {
+	if !d.voteChecks.done || len(d.voteChecks.of) != len(d.activity.Votes) {
+		d.voteChecks = voteChecks{of: api.CheckVotes(d.activity), done: true}
 	}
-	if *m == nil || len(*m) >= 256 {
-		*m = voteChecks{} // bounded: the records opened lately
-	}
-	c := api.CheckVote(*a, v)
-	(*m)[k] = c
-	return c
+	return d.voteChecks.of
 }

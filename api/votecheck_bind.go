@@ -1,0 +1,177 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SignedTimeTolerance is how far a vote's createdAt may be from the
+// timestampMs its message signed (and an activity's createdAt from its
+// submission's): the service refuses a body more than 5 minutes off its
+// clock (docs/local-service.md), so a genuine vote is recorded within 5
+// minutes of its signed time; the rest is a margin for a service's clock
+// steps. A vote further off was signed at another time than it is shown
+// cast: an earlier round's approval re-dated into this one.
+const SignedTimeTolerance = 10 * time.Minute
+
+// signedTimeDiff is "" when the signed timestampMs ts is within
+// SignedTimeTolerance of shown, else why not ("signed at T, shown as
+// cast at T2"); what names the shown time ("cast", "submitted").
+func signedTimeDiff(ts string, shown Time, what string) string {
+	ms, err := ParseDecimal(ts)
+	if err != nil {
+		return "the message's timestampMs is not a number of epoch milliseconds"
+	}
+	if shown.IsZero() {
+		return "the message is signed at " + fmtSigned(ms) + " but shown with no time " + what + ", so its round cannot be told"
+	}
+	signed := time.UnixMilli(ms)
+	if d := shown.Time().Sub(signed); d > SignedTimeTolerance || d < -SignedTimeTolerance {
+		return "signed at " + fmtSigned(ms) + ", shown as " + what + " at " + shown.Time().UTC().Format(time.RFC3339) +
+			" (more than " + SignedTimeTolerance.String() + " apart: an older signed request re-dated)"
+	}
+	return ""
+}
+
+func fmtSigned(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }
+
+// intentDiff compares the intent a shows with the one its submission's
+// parameters (params, of type typ) make, as the service makes it
+// (IntentFor). It returns the first parameter that differs ("" when none)
+// and compared false when vigil cannot read the parameters to compare
+// (an operation it does not know). The service may fill its documented
+// defaults (intentdefaults.go) into a field the submission left out; only
+// those are tolerated.
+func intentDiff(a Activity, typ string, params json.RawMessage) (field string, compared bool) {
+	p, ok := NewParams(typ)
+	if !ok || json.Unmarshal(params, p) != nil {
+		return "", false
+	}
+	if _, err := IntentFor(typ, p); err != nil {
+		return "", false
+	}
+	shownTyp, shown := a.Intent.Params()
+	if shown == nil || shownTyp != typ {
+		return "the operation it holds", true
+	}
+	withDefaults(p, shown)
+	return firstFieldDiff(p, shown), true
+}
+
+// withDefaults fills into signed params the service's documented defaults
+// (intentdefaults.go) where signed leaves the field out and shown holds
+// exactly that default.
+func withDefaults(signed, shown any) {
+	switch s := signed.(type) {
+	case *OauthParams:
+		w := shown.(*OauthParams)
+		if s.APIKeyName == "" && strings.HasPrefix(w.APIKeyName, DefaultOauthKeyName) {
+			s.APIKeyName = w.APIKeyName
+		}
+		if s.ExpirationSeconds == "" && w.ExpirationSeconds == strconv.Itoa(DefaultOauthKeySeconds) {
+			s.ExpirationSeconds = w.ExpirationSeconds
+		}
+		if s.InvalidateExisting == nil && w.InvalidateExisting != nil && !*w.InvalidateExisting {
+			s.InvalidateExisting = w.InvalidateExisting
+		}
+	case *DeleteWalletAccountsParams:
+		w := shown.(*DeleteWalletAccountsParams)
+		if s.DeleteWithoutExport == nil && w.DeleteWithoutExport != nil && !*w.DeleteWithoutExport {
+			s.DeleteWithoutExport = w.DeleteWithoutExport
+		}
+	}
+}
+
+// firstFieldDiff is the JSON name of the first field (in name order) whose
+// encoding differs between two params of one type, "" when none does. A
+// field encoded null and one encoded [] or {} are the same: none.
+func firstFieldDiff(x, y any) string {
+	fields := func(v any) map[string]json.RawMessage {
+		b, _ := json.Marshal(v)
+		m := map[string]json.RawMessage{}
+		_ = json.Unmarshal(b, &m)
+		return m
+	}
+	fx, fy := fields(x), fields(y)
+	var names []string
+	for k := range fx {
+		names = append(names, k)
+	}
+	for k := range fy {
+		if _, ok := fx[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	none := func(r json.RawMessage) bool {
+		s := string(r)
+		return s == "" || s == "null" || s == "[]" || s == "{}"
+	}
+	for _, k := range names {
+		if !bytes.Equal(fx[k], fy[k]) && !(none(fx[k]) && none(fy[k])) {
+			return k
+		}
+	}
+	if reflect.TypeOf(x) != reflect.TypeOf(y) {
+		return "the operation it holds"
+	}
+	return ""
+}
+
+// copiedVotes is, for each vote of votes whose signature (or message under
+// the same key) also appears on a vote of another user, true: one signed
+// vote shown as two.
+func copiedVotes(votes []Vote) []bool {
+	// A signature, or a key and a message (strings shared, not copied).
+	type signed struct{ signature, key, message string }
+	users := map[signed]map[string]bool{} // -> the userIds it is shown under
+	keysOf := func(v *Vote) []signed {
+		var ks []signed
+		if v.Signature != "" {
+			ks = append(ks, signed{signature: v.Signature})
+		}
+		if v.Message != "" {
+			ks = append(ks, signed{key: v.PublicKey, message: v.Message})
+		}
+		return ks
+	}
+	for i := range votes {
+		for _, k := range keysOf(&votes[i]) {
+			if users[k] == nil {
+				users[k] = map[string]bool{}
+			}
+			users[k][votes[i].UserID] = true
+		}
+	}
+	out := make([]bool, len(votes))
+	for i := range votes {
+		for _, k := range keysOf(&votes[i]) {
+			if len(users[k]) > 1 {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
+// copiedReason is the FAILED reason of a vote copied under another user.
+const copiedReason = "the same signed vote is also shown as another member's vote: one signature is one vote, and neither copy can be told to be this member's (both copies fail)"
+
+// CheckVotes is CheckVote of each of a's votes, in their order, each
+// signature verified once.
+func CheckVotes(a Activity) []VoteCheck {
+	copied := copiedVotes(a.Votes)
+	out := make([]VoteCheck, len(a.Votes))
+	for i, v := range a.Votes {
+		out[i] = checkVote(a, v)
+		if copied[i] && out[i].State == VoteVerified {
+			out[i] = VoteCheck{State: VoteFailed, Reason: copiedReason}
+		}
+	}
+	return out
+}
