@@ -376,7 +376,6 @@ func TestHostileRepliesAreSanitised(t *testing.T) {
 	}
 	for name, got := range map[string]string{
 		"votes[].user.userName": a.Votes[0].User.UserName,
-		"votes[].message":       a.Votes[0].Message,
 		"intent policyName":     a.Intent.CreatePolicyIntentV3.PolicyName,
 		"intent notes":          a.Intent.CreatePolicyIntentV3.Notes,
 		"failure.message":       a.Failure.Message,
@@ -386,6 +385,12 @@ func TestHostileRepliesAreSanitised(t *testing.T) {
 		if !strings.Contains(got, `\u001b]52;c`) && !strings.Contains(got, `\u001b[5m`) {
 			t.Errorf("%s = %q: escape sequence not shown escaped", name, got)
 		}
+	}
+	// A vote's message is the body its signature covers: kept exactly as
+	// sent (sanitize:"exact"), so that the signature can be checked; whoever
+	// shows it cleans it.
+	if want := "m\x1b]52;c;cm0gLXJmIC8=\a\x1b[2J\rX\u009b\u202e"; a.Votes[0].Message != want {
+		t.Errorf("votes[].message = %q, want it exactly as sent, %q", a.Votes[0].Message, want)
 	}
 	if want := "mallory" + evil; a.Votes[0].User.UserName != want {
 		t.Errorf("userName = %q, want %q", a.Votes[0].User.UserName, want)

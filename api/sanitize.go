@@ -206,7 +206,8 @@ var rawMessageType = reflect.TypeFor[json.RawMessage]()
 // a pointer (a non-pointer is walked but cannot be changed). It follows pointers,
 // interfaces, structs, slices, arrays and maps, including map keys. Fields whose
 // name marks an identifier or key material (…ID, …IDs, Fingerprint, PublicKey,
-// Signature, Kid) use SanitizeID; everything else uses Sanitize. json.RawMessage is
+// Signature, Kid) use SanitizeID; everything else uses Sanitize, except a field
+// tagged sanitize:"exact" (Vote.Message), left as sent. json.RawMessage is
 // left alone: it is bytes, not text, and is decoded (and sanitised) when used.
 func SanitizeValue(v any) {
 	if v == nil {
@@ -236,7 +237,10 @@ func (w *walker) fieldsOf(t reflect.Type) []field {
 	var fs []field
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if f.IsExported() {
+		// A field tagged sanitize:"exact" holds bytes a signature covers
+		// (Vote.Message): escaped, they no longer verify. Whoever shows it
+		// cleans it then.
+		if f.IsExported() && f.Tag.Get("sanitize") != "exact" {
 			fs = append(fs, field{index: i, id: idField(f.Name)})
 		}
 	}

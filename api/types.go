@@ -160,7 +160,7 @@ type Vote struct {
 	User       User   `json:"user"`
 	ActivityID string `json:"activityId"`
 	Selection  string `json:"selection"`
-	Message    string `json:"message"`
+	Message    string `json:"message" sanitize:"exact"` // the body its signature covers: clean it to show it
 	PublicKey  string `json:"publicKey"`
 	Signature  string `json:"signature"`
 	Scheme     string `json:"scheme"`

@@ -60,7 +60,19 @@ func intentDiff(a Activity, typ string, params json.RawMessage) (field string, c
 		return "the operation it holds", true
 	}
 	withDefaults(p, shown)
-	return firstFieldDiff(p, shown), true
+	field = firstFieldDiff(p, shown)
+	if field == "" {
+		return "", true
+	}
+	// A client that sanitises what it decodes (the default) shows the
+	// intent escaped: the signed parameters, escaped the same way, are what
+	// it shows for an honest activity. (Escaped, a zero-width space and the
+	// text \u200b look alike; vigil shows them alike too.)
+	SanitizeValue(p)
+	if firstFieldDiff(p, shown) == "" {
+		return "", true
+	}
+	return field, true
 }
 
 // withDefaults fills into signed params the service's documented defaults
