@@ -12,6 +12,7 @@ import (
 // a caller that prints that copy when it cannot read the activity again
 // prints what the service sent, fields vigil does not model included, not
 // the decoded record encoded again. The reply is nil when ctx ended first.
+// A reply whose JSON can be read two ways (CheckReplyJSON) is an error.
 func (c *Client) WaitForActivityRaw(ctx context.Context, activityID string, until func(*Activity) bool) (*Activity, json.RawMessage, error) {
 	return c.waitFor(ctx, activityID, until, func(ctx context.Context) (*Activity, json.RawMessage, error) {
 		if err := requireArg(QueryGetActivity, "activityId", activityID); err != nil {
@@ -24,6 +25,12 @@ func (c *Client) WaitForActivityRaw(ctx context.Context, activityID string, unti
 		var r ActivityResponse
 		if err := c.decode("query/"+QueryGetActivity, raw, &r); err != nil {
 			return nil, nil, err
+		}
+		// The caller decides on r (the end, the exit status) and may print
+		// raw: both must be the same activity, which a reply jq reads one
+		// way and encoding/json another ({"activity":A,"ACTIVITY":B}) is not.
+		if err := CheckReplyJSON(raw, &r); err != nil {
+			return nil, nil, fmt.Errorf("query/%s: the reply can be read two ways (%s), so it is neither decided on nor printed", QueryGetActivity, Sanitize(ClipBytes(err.Error(), 200)))
 		}
 		if why := ActivityReplyMismatch(c.org, activityID, &r.Activity); why != "" {
 			return nil, nil, fmt.Errorf("query/%s: %s", QueryGetActivity, why)

@@ -199,6 +199,11 @@ func printEnded(ctx, waitCtx context.Context, c proc, client *api.Client, id str
 		if asJSON {
 			var raw json.RawMessage
 			raw, err = client.QueryRaw(waitCtx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+			if err == nil {
+				// Printed as the final state of the end decided on: a read
+				// jq takes for another activity is not that.
+				err = ambiguousReread(raw)
+			}
 			print = func() error { return writeJSON(c.stdout, raw) }
 		} else {
 			var shown shownActivity

@@ -474,8 +474,8 @@ func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []s
 		return "", nil, nil, fmt.Errorf("look up the keys' owner: %w", err)
 	}
 	var list api.ListUsersResponse
-	if err := json.Unmarshal(raw, &list); err != nil {
-		return "", nil, nil, fmt.Errorf("look up the keys' owner: query/%s: the reply is not the expected JSON; the server may not be this service", api.QueryListUsers)
+	if err := decodeLookup(api.QueryListUsers, raw, &list); err != nil {
+		return "", nil, nil, fmt.Errorf("look up the keys' owner: %w", err)
 	}
 	owner, names := userID, make([]string, 0, len(ids))
 	for _, id := range ids {

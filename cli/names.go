@@ -46,8 +46,8 @@ func exactUsers(ctx context.Context, client *api.Client) ([]api.User, error) {
 		return nil, err
 	}
 	var r api.ListUsersResponse
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("query/%s: the reply is not the expected JSON: %w", api.QueryListUsers, err)
+	if err := decodeLookup(api.QueryListUsers, raw, &r); err != nil {
+		return nil, err
 	}
 	return r.Users, nil
 }
@@ -75,10 +75,24 @@ func (l exactLister) ListActivities(ctx context.Context, opts api.ListActivities
 		return nil, err
 	}
 	var r api.ListActivitiesResponse
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("query/%s: the reply is not the expected JSON: %w", api.QueryListActivities, err)
+	if err := decodeLookup(api.QueryListActivities, raw, &r); err != nil {
+		return nil, err
 	}
 	return r.Activities, nil
+}
+
+// decodeLookup decodes raw, the reply of query/op, into v for the names and
+// ids decided from it (a name shown beside an id, a name typed resolved to
+// an id). A reply JSON readers can read two ways names no one: vigil would
+// show or act on one reading while jq shows the other.
+func decodeLookup(op string, raw []byte, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("query/%s: the reply is not the expected JSON: %w", op, err)
+	}
+	if err := api.CheckReplyJSON(raw, v); err != nil {
+		return fmt.Errorf("query/%s: the reply can be read two ways (%s)", op, ambiguityText(err))
+	}
+	return nil
 }
 
 // namedIDs writes each id as its exact name escaped once (quoted when it
