@@ -149,7 +149,7 @@ func run(ctx context.Context, c proc, args []string) int {
 			all := append([]string{name}, args...)
 			err = flagsBeforeVerb(all, cmdConsole(ctx, c, all))
 		} else {
-			err = usagef("unknown command %q; run 'vigil help' for the list", name)
+			err = usagef("unknown command %s; run 'vigil help' for the list", shownArg(name, "a command"))
 		}
 	}
 	return exitCode(c.stderr, err)

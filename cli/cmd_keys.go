@@ -65,7 +65,7 @@ func cmdKeys(ctx context.Context, c proc, args []string) error {
 		fmt.Fprint(c.stdout, keysUsage)
 		return errHelpShown
 	}
-	return usagef("unknown keys command %q; use generate, list, show or import (vigil keys -h)", sub)
+	return usagef("unknown keys command %s; use generate, list, show or import (vigil keys -h)", shownArg(sub, "a command"))
 }
 
 // keysDirFlags choose the keys directory of the keys verbs: --dir, else the

@@ -103,7 +103,7 @@ func cmdProof(ctx context.Context, c proc, args []string) error {
 		fmt.Fprint(c.stdout, proofUsage)
 		return errHelpShown
 	}
-	return usagef("unknown proof subcommand %q; use verify or fetch", args[0])
+	return usagef("unknown proof subcommand %s; use verify or fetch", shownArg(args[0], "a subcommand"))
 }
 
 // listFlag collects a repeatable string flag.

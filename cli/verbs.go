@@ -45,7 +45,7 @@ func runGroup(ctx context.Context, c proc, group, usage string, verbs []subcomma
 		}
 		names = append(names, v.name)
 	}
-	return usagef("unknown %s subcommand %q; use %s", group, args[0], strings.Join(names, ", "))
+	return usagef("unknown %s subcommand %s; use %s", group, shownArg(args[0], "a subcommand"), strings.Join(names, ", "))
 }
 
 // connFlags are the flags of every verb that uses a profile.
