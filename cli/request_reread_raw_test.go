@@ -2,12 +2,9 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/vigil-console/vigil/api"
 )
 
 // A vote's reply that does not show the vote (a cache's copy from before
@@ -18,16 +15,7 @@ import (
 // standard error says it is the read.
 func TestRequestVoteRereadIsPrintedAsReceived(t *testing.T) {
 	e := newVerbEnv(t)
-	ctx := context.Background()
-	id := openTag(t, e, "reread-raw")
-	a, err := e.client("alice").GetActivity(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stale, err := e.client("bob").QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: e.demo.Info.OrganizationID, ActivityID: id})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, stale := openTagReadBefore(t, e, "reread-raw")
 	// A field vigil does not know, first, with an escape a re-encoding
 	// would not keep, and a character that must not reach a terminal raw
 	// (sent raw: printed escaped).

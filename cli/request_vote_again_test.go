@@ -110,16 +110,8 @@ func TestRequestVoteSettledPrintsTheActivityReadAgain(t *testing.T) {
 // 0), and what is printed is that read, not the copy.
 func TestRequestVoteResendAnsweredWithAStaleCopyPrintsTheReadAgain(t *testing.T) {
 	e := newVerbEnv(t)
-	ctx := context.Background()
-	id := openTag(t, e, "resend-stale")
-	a, err := e.client("alice").GetActivity(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stale, err := e.client("bob").QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: e.demo.Info.OrganizationID, ActivityID: id})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, stale := openTagReadBefore(t, e, "resend-stale")
+	id := a.ID
 	body := voteBody(e, a.Fingerprint)
 	code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": e.config}, body,
 		"request", "--profile", "bob", "--path", "/public/v1/submit/approve_activity", "--body-file", "-")
@@ -134,7 +126,7 @@ func TestRequestVoteResendAnsweredWithAStaleCopyPrintsTheReadAgain(t *testing.T)
 	code, out, errOut = runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, body,
 		"request", "--profile", "bob", "--path", "/public/v1/submit/approve_activity", "--body-file", "-")
 	wantExit(t, "the same body again, answered with a copy from before the vote", code, exitOK, out, errOut)
-	now, err := e.client("alice").GetActivity(ctx, id)
+	now, err := e.client("alice").GetActivity(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,4 +137,22 @@ func TestRequestVoteResendAnsweredWithAStaleCopyPrintsTheReadAgain(t *testing.T)
 	if !strings.Contains(errOut, "you already approved") || !strings.Contains(errOut, "read after the vote") {
 		t.Errorf("standard error does not say the vote was there already and what is printed:\n%s", errOut)
 	}
+}
+
+// openTagReadBefore opens a tag activity and reads it as alice sees it
+// and as the service's raw get_activity reply before any vote: the copy a
+// cache could answer a vote with.
+func openTagReadBefore(t *testing.T, e *verbEnv, name string) (*api.Activity, json.RawMessage) {
+	t.Helper()
+	ctx := context.Background()
+	id := openTag(t, e, name)
+	a, err := e.client("alice").GetActivity(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale, err := e.client("bob").QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: e.demo.Info.OrganizationID, ActivityID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, stale
 }
