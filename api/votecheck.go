@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/vigil-console/vigil/keys"
 )
@@ -41,20 +42,31 @@ type VoteCheck struct {
 // vote under an activity shown as another request than the one signed.
 // To check all of a's votes, CheckVotes is cheaper.
 func CheckVote(a Activity, v Vote) VoteCheck {
-	c := checkVote(a, v)
+	var prev Time
+	for i := range a.Votes {
+		if sameVote(&a.Votes[i], &v) {
+			prev = voteBefore(a.Votes, i)
+			break
+		}
+	}
+	c := checkVote(a, v, prev)
 	if c.State != VoteVerified {
 		return c
 	}
+	mine := signedKeys(&v)
 	for i := range a.Votes {
 		w := &a.Votes[i]
-		if w.UserID != v.UserID && (w.Signature == v.Signature || w.PublicKey == v.PublicKey && w.Message == v.Message) {
+		if w.UserID != v.UserID && slices.ContainsFunc(signedKeys(w), func(k signedKey) bool { return slices.Contains(mine, k) }) {
 			return VoteCheck{State: VoteFailed, Reason: copiedReason}
 		}
 	}
 	return c
 }
 
-func checkVote(a Activity, v Vote) VoteCheck {
+// checkVote checks v alone; prev is the createdAt of the vote before it
+// in a's list (zero when none), which the service may have dated it with
+// (castTimeDiff).
+func checkVote(a Activity, v Vote, prev Time) VoteCheck {
 	notCheckable := func(why string) VoteCheck { return VoteCheck{State: VoteNotCheckable, Reason: why} }
 	failed := func(why string) VoteCheck { return VoteCheck{State: VoteFailed, Reason: why} }
 	switch {
@@ -94,7 +106,7 @@ func checkVote(a Activity, v Vote) VoteCheck {
 		if v.Selection != VoteApproved {
 			return failed("the message is the activity's submission, which counts as an approval, but the vote is not one")
 		}
-		return submissionCheck(a, v, req.Type, req.OrganizationID, req.TimestampMs, req.Parameters)
+		return submissionCheck(a, v, prev, req.Type, req.OrganizationID, req.TimestampMs, req.Parameters)
 	}
 	var selection string
 	switch req.Type {
@@ -116,19 +128,20 @@ func checkVote(a Activity, v Vote) VoteCheck {
 	case selection != v.Selection:
 		return failed("the message is a vote of the other selection")
 	}
-	if why := signedTimeDiff(req.TimestampMs, v.CreatedAt, "cast"); why != "" {
+	note, why := castTimeDiff(req.TimestampMs, v.CreatedAt, prev)
+	if why != "" {
 		return failed(why)
 	}
 	if selection == VoteApproved {
-		return VoteCheck{State: VoteVerified, Reason: "signed an approval of this activity"}
+		return VoteCheck{State: VoteVerified, Reason: "signed an approval of this activity" + note}
 	}
-	return VoteCheck{State: VoteVerified, Reason: "signed a rejection of this activity"}
+	return VoteCheck{State: VoteVerified, Reason: "signed a rejection of this activity" + note}
 }
 
 // submissionCheck is the check of vote v whose verified message is a's
 // submission (type typ in org, signed at ts, with params): the activity
 // must be shown as that very request, when it was made.
-func submissionCheck(a Activity, v Vote, typ, org, ts string, params json.RawMessage) VoteCheck {
+func submissionCheck(a Activity, v Vote, prev Time, typ, org, ts string, params json.RawMessage) VoteCheck {
 	failed := func(why string) VoteCheck { return VoteCheck{State: VoteFailed, Reason: why} }
 	const other = "the activity is shown as another request than the one its requester signed: "
 	switch {
@@ -137,7 +150,8 @@ func submissionCheck(a Activity, v Vote, typ, org, ts string, params json.RawMes
 	case org != a.OrganizationID:
 		return failed(other + "its organization differs from the signed submission's")
 	}
-	if why := signedTimeDiff(ts, v.CreatedAt, "cast"); why != "" {
+	note, why := castTimeDiff(ts, v.CreatedAt, prev)
+	if why != "" {
 		return failed(why)
 	}
 	if why := signedTimeDiff(ts, a.CreatedAt, "submitted"); why != "" {
@@ -148,9 +162,9 @@ func submissionCheck(a Activity, v Vote, typ, org, ts string, params json.RawMes
 	case field != "":
 		return failed(other + "the intent shown differs from the signed submission in " + field)
 	case !compared:
-		return VoteCheck{State: VoteVerified, Reason: "signed the activity's submission (its parameters, of an operation vigil cannot read, are not compared with the intent shown)"}
+		return VoteCheck{State: VoteVerified, Reason: "signed the activity's submission (its parameters, of an operation vigil cannot read, are not compared with the intent shown)" + note}
 	}
-	return VoteCheck{State: VoteVerified, Reason: SubmissionSigned}
+	return VoteCheck{State: VoteVerified, Reason: SubmissionSigned + note}
 }
 
 // SubmissionSigned is the reason of the requester's verified vote: the

@@ -60,19 +60,9 @@ func intentDiff(a Activity, typ string, params json.RawMessage) (field string, c
 		return "the operation it holds", true
 	}
 	withDefaults(p, shown)
-	field = firstFieldDiff(p, shown)
-	if field == "" {
-		return "", true
-	}
-	// A client that sanitises what it decodes (the default) shows the
-	// intent escaped: the signed parameters, escaped the same way, are what
-	// it shows for an honest activity. (Escaped, a zero-width space and the
-	// text \u200b look alike; vigil shows them alike too.)
-	SanitizeValue(p)
-	if firstFieldDiff(p, shown) == "" {
-		return "", true
-	}
-	return field, true
+	// Compared exactly: a shows the intent as sent (decoded without
+	// sanitising), as a signed line break and the text \n differ.
+	return firstFieldDiff(p, shown), true
 }
 
 // withDefaults fills into signed params the service's documented defaults
@@ -135,42 +125,6 @@ func firstFieldDiff(x, y any) string {
 	return ""
 }
 
-// copiedVotes is, for each vote of votes whose signature (or message under
-// the same key) also appears on a vote of another user, true: one signed
-// vote shown as two.
-func copiedVotes(votes []Vote) []bool {
-	// A signature, or a key and a message (strings shared, not copied).
-	type signed struct{ signature, key, message string }
-	users := map[signed]map[string]bool{} // -> the userIds it is shown under
-	keysOf := func(v *Vote) []signed {
-		var ks []signed
-		if v.Signature != "" {
-			ks = append(ks, signed{signature: v.Signature})
-		}
-		if v.Message != "" {
-			ks = append(ks, signed{key: v.PublicKey, message: v.Message})
-		}
-		return ks
-	}
-	for i := range votes {
-		for _, k := range keysOf(&votes[i]) {
-			if users[k] == nil {
-				users[k] = map[string]bool{}
-			}
-			users[k][votes[i].UserID] = true
-		}
-	}
-	out := make([]bool, len(votes))
-	for i := range votes {
-		for _, k := range keysOf(&votes[i]) {
-			if len(users[k]) > 1 {
-				out[i] = true
-			}
-		}
-	}
-	return out
-}
-
 // copiedReason is the FAILED reason of a vote copied under another user.
 const copiedReason = "the same signed vote is also shown as another member's vote: one signature is one vote, and neither copy can be told to be this member's (both copies fail)"
 
@@ -180,7 +134,7 @@ func CheckVotes(a Activity) []VoteCheck {
 	copied := copiedVotes(a.Votes)
 	out := make([]VoteCheck, len(a.Votes))
 	for i, v := range a.Votes {
-		out[i] = checkVote(a, v)
+		out[i] = checkVote(a, v, voteBefore(a.Votes, i))
 		if copied[i] && out[i].State == VoteVerified {
 			out[i] = VoteCheck{State: VoteFailed, Reason: copiedReason}
 		}

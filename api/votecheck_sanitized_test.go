@@ -2,28 +2,75 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
-// A client that sanitises what it decodes (the default: strings safe to
-// print) still checks an honest vote as verified when the signed body holds
-// characters the sanitiser escapes (a zero-width space, a line separator, a
-// bidi control): the check must not mistake its own escaping for tampering.
+// Votes are checked on the activity as sent (decoded exactly): an honest
+// vote whose signed body holds characters a sanitising client escapes (a
+// zero-width space, a line separator, a bidi control) verifies there. The
+// same activity decoded by a sanitising client shows another intent than
+// the one signed, and its requester's vote must not say the intent shown
+// is the one signed: callers check votes on an exact decode (the CLI's
+// text output does: cli TestActivityGetTextVerifiesAnHonestTagWithEscapedCharacters).
 func TestHonestVotesVerifyThroughASanitisingClient(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	act := votedTag(t, demo, "a\u200bb\u2028c\u202ed")
-	for _, client := range []*api.Client{demo.Client("alice"), demo.ClientAt(demo.URL, "alice", api.WithExactStrings())} {
-		got, err := client.GetActivity(context.Background(), act.ID)
-		if err != nil {
-			t.Fatal(err)
+	ctx := context.Background()
+	exact, err := demo.ClientAt(demo.URL, "alice", api.WithExactStrings()).GetActivity(ctx, act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range api.CheckVotes(*exact) {
+		if c.State != api.VoteVerified {
+			t.Errorf("vote %d of an honest activity read exactly: %s (%s), want verified", i, c.State, c.Reason)
 		}
-		for i, c := range api.CheckVotes(*got) {
-			if c.State != api.VoteVerified {
-				t.Errorf("vote %d of an honest activity: %s (%s), want verified", i, c.State, c.Reason)
-			}
+	}
+	sanitised, err := demo.Client("alice").GetActivity(ctx, act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range api.CheckVotes(*sanitised) {
+		if c.Reason == api.SubmissionSigned {
+			t.Errorf("vote %d of the activity read sanitised (its tag name escaped): %+v, want the escaped name not taken for the signed one", i, c)
+		}
+	}
+}
+
+// Read exactly, the policy's notes shown are the text `line one\nline two`
+// (backslash, n) while the operator signed a line break: two different
+// strings, so the requester's vote must not say the intent shown is the
+// one signed.
+func TestExactComparisonRefusesAnEscapedLookalike(t *testing.T) {
+	demo := servertest.StartDemo(t)
+	ctx := context.Background()
+	act, err := demo.Client("operator").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "p", Effect: "EFFECT_ALLOW", Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", Consensus: "approvers.any(user, user.id == 'x')", Notes: "line one\nline two"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := demo.ClientAt(demo.URL, "alice", api.WithExactStrings()).GetActivity(ctx, act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := api.CheckVotes(*got); len(c) == 0 || c[0].Reason != api.SubmissionSigned {
+		t.Fatalf("set-up: the honest activity's checks = %+v, want the requester's vote to verify its intent", c)
+	}
+	b, _ := json.Marshal(got)
+	forged := strings.Replace(string(b), `"notes":"line one\nline two"`, `"notes":"line one\\nline two"`, 1)
+	if forged == string(b) {
+		t.Fatalf("no notes to change in %s", b)
+	}
+	var a api.Activity
+	if err := json.Unmarshal([]byte(forged), &a); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range api.CheckVotes(a) {
+		if c.State == api.VoteVerified && c.Reason == api.SubmissionSigned {
+			t.Errorf("vote %d: %+v for notes shown as the text \\n (signed: a line break)", i, c)
 		}
 	}
 }

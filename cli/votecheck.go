@@ -36,11 +36,18 @@ type checkedVote struct {
 // each of its votes added under "voteChecks" (in the votes' order). The
 // activity is left byte for byte as the service sent it. A reply that
 // carries a "voteChecks" of its own (in any case, as Go folds keys), or
-// whose activity cannot be read, is refused: vigil's checks must never be
+// whose activity cannot be read, or which JSON readers can read two ways
+// (api.CheckReplyJSON), is refused: vigil's checks must never be
 // missing beside an activity nor be the service's.
 func withVoteChecks(raw json.RawMessage) (json.RawMessage, error) {
 	const readRaw = "; read the reply with 'vigil request' instead"
 	trimmed := bytes.TrimSpace(raw)
+	// Printed as sent, checked as decoded: a reply JSON readers can read two
+	// ways ("intent" and "Intent", at any depth) would have its checks
+	// beside an activity nobody signed. Refused as 'activity get' refuses it.
+	if err := ambiguousReread(trimmed); err != nil {
+		return nil, fmt.Errorf("%w, so its votes are not checked%s", err, readRaw)
+	}
 	// The keys first, whatever the activity's shape.
 	var top map[string]json.RawMessage
 	if len(trimmed) < 2 || trimmed[0] != '{' || json.Unmarshal(trimmed, &top) != nil {
