@@ -157,12 +157,12 @@ func submissionCheck(a Activity, v Vote, prev Time, typ, org, ts string, params 
 	if why := signedTimeDiff(ts, a.CreatedAt, "submitted"); why != "" {
 		return failed("the activity's submission is " + why)
 	}
-	field, compared := intentDiff(a, typ, params)
+	field, notCompared := intentDiff(a, typ, params)
 	switch {
 	case field != "":
 		return failed(other + "the intent shown differs from the signed submission in " + field)
-	case !compared:
-		return VoteCheck{State: VoteVerified, Reason: "signed the activity's submission (its parameters, of an operation vigil cannot read, are not compared with the intent shown)" + note}
+	case notCompared != "":
+		return VoteCheck{State: VoteVerified, Reason: "signed the activity's submission (" + notCompared + ")" + note}
 	}
 	return VoteCheck{State: VoteVerified, Reason: SubmissionSigned + note}
 }

@@ -42,27 +42,46 @@ func fmtSigned(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RF
 
 // intentDiff compares the intent a shows with the one its submission's
 // parameters (params, of type typ) make, as the service makes it
-// (IntentFor). It returns the first parameter that differs ("" when none)
-// and compared false when vigil cannot read the parameters to compare
-// (an operation it does not know). The service may fill its documented
-// defaults (intentdefaults.go) into a field the submission left out; only
-// those are tolerated.
-func intentDiff(a Activity, typ string, params json.RawMessage) (field string, compared bool) {
+// (IntentFor). It returns the first parameter that differs ("" when none),
+// or, when the two cannot be compared, why not (notCompared): an operation
+// vigil does not know; an intent of this operation holding fields vigil
+// does not know (a newer service's: an honest vote must not read as
+// forged, so it is said to be not compared, never verified as compared);
+// or an intent escaped for the terminal as it was decoded (a client
+// without WithExactStrings), which differs from the signed parameters only
+// as they would be escaped. The service may fill its documented defaults
+// (intentdefaults.go) into a field the submission left out; only those are
+// tolerated.
+func intentDiff(a Activity, typ string, params json.RawMessage) (field, notCompared string) {
+	const unknownOperation = "its parameters, of an operation vigil cannot read, are not compared with the intent shown"
 	p, ok := NewParams(typ)
 	if !ok || json.Unmarshal(params, p) != nil {
-		return "", false
+		return "", unknownOperation
 	}
 	if _, err := IntentFor(typ, p); err != nil {
-		return "", false
+		return "", unknownOperation
 	}
 	shownTyp, shown := a.Intent.Params()
+	if shown == nil {
+		op, _ := OperationByType(typ)
+		if keys := a.Intent.Keys(); len(keys) == 1 && keys[0] == op.IntentKey {
+			return "", "the intent shown holds fields vigil does not know, so it is not compared with the signed parameters"
+		}
+	}
 	if shown == nil || shownTyp != typ {
-		return "the operation it holds", true
+		return "the operation it holds", ""
 	}
 	withDefaults(p, shown)
 	// Compared exactly: a shows the intent as sent (decoded without
 	// sanitising), as a signed line break and the text \n differ.
-	return firstFieldDiff(p, shown), true
+	if field = firstFieldDiff(p, shown); field == "" {
+		return "", ""
+	}
+	SanitizeValue(p)
+	if firstFieldDiff(p, shown) == "" {
+		return "", "the intent shown was escaped for the terminal as it was decoded, so it was compared only as escaped; read the activity with exact strings to compare it exactly"
+	}
+	return field, ""
 }
 
 // withDefaults fills into signed params the service's documented defaults

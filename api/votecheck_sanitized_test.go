@@ -74,3 +74,50 @@ func TestExactComparisonRefusesAnEscapedLookalike(t *testing.T) {
 		}
 	}
 }
+
+// A newer service's intent may carry a field vigil does not know (here a
+// userTagId beside the tag's name). vigil cannot compare it with the signed
+// parameters: the requester's honest vote is verified and said to be not
+// compared, never FAILED as if the service had forged it.
+func TestIntentWithAnUnknownFieldIsNotComparedNotFailed(t *testing.T) {
+	demo := servertest.StartDemo(t)
+	act := votedTag(t, demo, "newer-service")
+	proxy := demo.Rewriting(func(op string, request, reply []byte) []byte {
+		if op != "query/"+api.QueryGetActivity {
+			return reply
+		}
+		return []byte(strings.Replace(string(reply), `"createUserTagIntent":{`, `"createUserTagIntent":{"userTagId":"01a2-new",`, 1))
+	})
+	got, err := demo.ClientAt(proxy, "carol", api.WithExactStrings()).GetActivity(context.Background(), act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Intent.UnknownKeys() == nil {
+		t.Fatalf("set-up: the intent %+v is read whole; the test needs one vigil cannot read", got.Intent)
+	}
+	requester := got.VoteOf(memberID(t, demo, "operator"))
+	if requester == nil {
+		t.Fatal("the requester's vote is not shown")
+	}
+	c := api.CheckVote(*got, *requester)
+	if c.State != api.VoteVerified || !strings.Contains(c.Reason, "not compared") {
+		t.Errorf("the requester's honest vote under an intent with an unknown field: %+v, want verified and said to be not compared", c)
+	}
+	// A different operation's intent under this type still FAILS.
+	proxy = demo.Rewriting(func(op string, request, reply []byte) []byte {
+		if op != "query/"+api.QueryGetActivity {
+			return reply
+		}
+		return []byte(strings.Replace(string(reply), `"createUserTagIntent":{`, `"deleteApiKeysIntent":{`, 1))
+	})
+	got, err = demo.ClientAt(proxy, "carol", api.WithExactStrings()).GetActivity(context.Background(), act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if requester = got.VoteOf(memberID(t, demo, "operator")); requester == nil {
+		t.Fatal("the requester's vote is not shown")
+	}
+	if c := api.CheckVote(*got, *requester); c.State != api.VoteFailed {
+		t.Errorf("the requester's vote under another operation's intent: %+v, want FAILED", c)
+	}
+}
