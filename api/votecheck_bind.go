@@ -65,7 +65,7 @@ func intentDiff(a Activity, typ string, params json.RawMessage) (field, notCompa
 	if shown == nil {
 		op, _ := OperationByType(typ)
 		if keys := a.Intent.Keys(); len(keys) == 1 && keys[0] == op.IntentKey {
-			return "", "the intent shown holds fields vigil does not know, so it is not compared with the signed parameters"
+			return knownFieldsDiff(p, typ, a.Intent.Other[op.IntentKey])
 		}
 	}
 	if shown == nil || shownTyp != typ {
@@ -82,6 +82,27 @@ func intentDiff(a Activity, typ string, params json.RawMessage) (field, notCompa
 		return "", "the intent shown was escaped for the terminal as it was decoded, so it was compared only as escaped; read the activity with exact strings to compare it exactly"
 	}
 	return field, ""
+}
+
+// knownFieldsDiff compares signed params (of type typ) with an intent of
+// that operation that also holds fields vigil does not know (raw, as sent:
+// a newer service's). The fields vigil knows are compared exactly, so
+// adding an unknown field cannot hide a changed known one; the unknown ones
+// are said to be not compared. An intent that two JSON readers could read
+// differently (a key twice, or in another case than a field's) differs.
+func knownFieldsDiff(p any, typ string, raw json.RawMessage) (field, notCompared string) {
+	shown, _ := NewParams(typ)
+	if CheckReplyJSON(raw, shown) != nil {
+		return "its fields, which can be read two ways", ""
+	}
+	if json.Unmarshal(raw, shown) != nil {
+		return "its fields, which vigil cannot read", ""
+	}
+	withDefaults(p, shown)
+	if field = firstFieldDiff(p, shown); field != "" {
+		return field, ""
+	}
+	return "", "the intent shown also holds fields vigil does not know, which are not compared with the signed parameters"
 }
 
 // withDefaults fills into signed params the service's documented defaults

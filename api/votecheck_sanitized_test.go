@@ -103,6 +103,32 @@ func TestIntentWithAnUnknownFieldIsNotComparedNotFailed(t *testing.T) {
 	if c.State != api.VoteVerified || !strings.Contains(c.Reason, "not compared") {
 		t.Errorf("the requester's honest vote under an intent with an unknown field: %+v, want verified and said to be not compared", c)
 	}
+	// An unknown field added does not hide a known one changed, nor a known
+	// one sent again in another case (Go would read the last).
+	for _, forged := range []string{
+		`"createUserTagIntent":{"userTagId":"01a2-new","userTagName":"evil","x":`,
+		`"createUserTagIntent":{"userTagId":"01a2-new","UserTagName":"evil",`,
+	} {
+		proxy := demo.Rewriting(func(op string, request, reply []byte) []byte {
+			if op != "query/"+api.QueryGetActivity {
+				return reply
+			}
+			out := strings.Replace(string(reply), `"createUserTagIntent":{`, forged, 1)
+			// the first form renames the real userTagName to the unknown "x"
+			out = strings.Replace(out, `"x":"userTagName":`, `"x":`, 1)
+			return []byte(out)
+		})
+		got, err := demo.ClientAt(proxy, "carol", api.WithExactStrings()).GetActivity(context.Background(), act.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if requester = got.VoteOf(memberID(t, demo, "operator")); requester == nil {
+			t.Fatal("the requester's vote is not shown")
+		}
+		if c := api.CheckVote(*got, *requester); c.State != api.VoteFailed {
+			t.Errorf("an unknown field beside a known one changed (%s): %+v, want FAILED", forged, c)
+		}
+	}
 	// A different operation's intent under this type still FAILS.
 	proxy = demo.Rewriting(func(op string, request, reply []byte) []byte {
 		if op != "query/"+api.QueryGetActivity {
