@@ -329,6 +329,9 @@ func (c *Client) decode(op string, reply []byte, out any) error {
 	}
 	if !c.exact {
 		SanitizeValue(out)
+		if m, ok := out.(interface{ markEscaped() }); ok {
+			m.markEscaped()
+		}
 	}
 	return nil
 }

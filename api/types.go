@@ -105,6 +105,21 @@ type Activity struct {
 	CreatedAt   Time       `json:"createdAt"`
 	UpdatedAt   Time       `json:"updatedAt"`
 	Failure     *Failure   `json:"failure,omitempty"`
+
+	// escaped is set when the client decoded the record escaping its
+	// strings for the terminal (not WithExactStrings): CheckVote then
+	// compares the signed parameters with the intent only as escaped, and
+	// says so; a record read exactly is compared exactly.
+	escaped bool
+}
+
+// markEscaped notes that SanitizeValue escaped these records as decoded.
+func (r *ActivityResponse) markEscaped() { r.Activity.escaped = true }
+
+func (r *ListActivitiesResponse) markEscaped() {
+	for i := range r.Activities {
+		r.Activities[i].escaped = true
+	}
 }
 
 // VoteOf is userID's vote on the activity, nil when the user has not voted

@@ -74,8 +74,8 @@ func intentDiff(a Activity, typ string, params json.RawMessage) (field, notCompa
 	withDefaults(p, shown)
 	// Compared exactly: a shows the intent as sent (decoded without
 	// sanitising), as a signed line break and the text \n differ.
-	if field = firstFieldDiff(p, shown); field == "" {
-		return "", ""
+	if field = firstFieldDiff(p, shown); field == "" || !a.escaped {
+		return field, ""
 	}
 	SanitizeValue(p)
 	if firstFieldDiff(p, shown) == "" {
