@@ -27,7 +27,7 @@ func ambiguousVoteConfig(t *testing.T, e *verbEnv, other json.RawMessage, reread
 		default:
 			return reply
 		}
-		return []byte(`{"activity":` + string(other) + `,"ACTIVITY":` + string(innerActivity(t, reply)) + `}`)
+		return readTwoWays(t, other, reply)
 	})
 	return e.configVia(url, filepath.Join(t.TempDir(), "ambiguous.toml"))
 }
@@ -79,13 +79,7 @@ func TestApproveJSONReplyReadTwoWaysIsSettledByReading(t *testing.T) {
 func TestSubmitVerbJSONReplyReadTwoWaysIsOutcomeUnknown(t *testing.T) {
 	e := newVerbEnv(t)
 	idB, other := otherActivity(t, e, "submit-two-ways-other")
-	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
-		if op == "submit/create_user_tag" {
-			return []byte(`{"activity":` + string(other) + `,"ACTIVITY":` + string(innerActivity(t, reply)) + `}`)
-		}
-		return reply
-	})
-	env := map[string]string{"VIGIL_CONFIG": e.configVia(url, filepath.Join(t.TempDir(), "ambiguous.toml"))}
+	env := map[string]string{"VIGIL_CONFIG": answeredTwoWays(t, e, "submit/create_user_tag", other)}
 	code, out, errOut := runVigil(t, env, "", "tag", "create", "--json", "--name", "submit-two-ways")
 	wantExit(t, "a submit answered with a reply read two ways", code, exitOutcomeUnknown, out, errOut)
 	if out != "" || strings.Contains(out, idB) {
@@ -139,7 +133,7 @@ func TestApproveJSONPrintsTheReadItSettledOn(t *testing.T) {
 		switch op {
 		case "submit/approve_activity":
 			voted = true
-			return []byte(`{"activity":` + string(other) + `,"ACTIVITY":` + string(innerActivity(t, reply)) + `}`)
+			return readTwoWays(t, other, reply)
 		case "query/get_activity":
 			if reads++; voted && reads > 2 { // the read before the vote, the one after it, then the cache's
 				return []byte(`{"activity":` + string(other) + `}`)

@@ -57,13 +57,7 @@ func TestRequestVoteReplyWithCaseVariantKeyIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
-		if op == "submit/approve_activity" {
-			return []byte(`{"activity":` + string(other) + `,"ACTIVITY":` + string(innerActivity(t, reply)) + `}`)
-		}
-		return reply
-	})
-	code, out, errOut := sendVoteRequest(t, e, e.configVia(url, filepath.Join(t.TempDir(), "dup.toml")), a.Fingerprint)
+	code, out, errOut := sendVoteRequest(t, e, answeredTwoWays(t, e, "submit/approve_activity", other), a.Fingerprint)
 	wantAmbiguityRefused(t, code, out, errOut, `"ACTIVITY"`, "vigil activity get "+idA)
 	if strings.Contains(out, idB) {
 		t.Errorf("standard output holds the other activity %s", idB)
@@ -74,13 +68,7 @@ func TestRequestVoteReplyWithCaseVariantKeyIsRefused(t *testing.T) {
 func TestRequestSubmitReplyWithCaseVariantKeyIsRefused(t *testing.T) {
 	e := newVerbEnv(t)
 	_, other := otherActivity(t, e, "dup-submit-other")
-	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
-		if op == "submit/create_user_tag" {
-			return []byte(`{"activity":` + string(other) + `,"ACTIVITY":` + string(innerActivity(t, reply)) + `}`)
-		}
-		return reply
-	})
-	env := map[string]string{"VIGIL_CONFIG": e.configVia(url, filepath.Join(t.TempDir(), "dup.toml"))}
+	env := map[string]string{"VIGIL_CONFIG": answeredTwoWays(t, e, "submit/create_user_tag", other)}
 	code, out, errOut := runVigil(t, env, "", "request", "--path", "/public/v1/submit/create_user_tag", "--body", tagBody(e, "dup-submit-new"))
 	wantAmbiguityRefused(t, code, out, errOut, `"ACTIVITY"`, "vigil activity list")
 }

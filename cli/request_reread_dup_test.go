@@ -46,7 +46,7 @@ func TestRequestRereadRawPrintsAnotherActivity(t *testing.T) {
 			return stale
 		case "query/get_activity":
 			if voted.Load() && bytes.Contains(request, []byte(idA)) {
-				return []byte(`{"activity":` + string(other) + `,"ACTIVITY":` + string(innerActivity(t, reply)) + `}`)
+				return readTwoWays(t, other, reply)
 			}
 		}
 		return reply
@@ -59,6 +59,23 @@ func TestRequestRereadRawPrintsAnotherActivity(t *testing.T) {
 	if !strings.Contains(errOut, "read two ways") || !strings.Contains(errOut, "vigil activity get "+idA) {
 		t.Errorf("standard error does not say the read can be read two ways and where to look:\n%s", errOut)
 	}
+}
+
+// readTwoWays is the reply {"activity": other, "ACTIVITY": <reply's own
+// activity>}: encoding/json decodes the second, jq reads the first.
+func readTwoWays(t *testing.T, other json.RawMessage, reply []byte) []byte {
+	return []byte(`{"activity":` + string(other) + `,"ACTIVITY":` + string(innerActivity(t, reply)) + `}`)
+}
+
+// answeredTwoWays is a config whose proxy answers op with readTwoWays.
+func answeredTwoWays(t *testing.T, e *verbEnv, op string, other json.RawMessage) string {
+	url := e.demo.Rewriting(func(o string, request, reply []byte) []byte {
+		if o == op {
+			return readTwoWays(t, other, reply)
+		}
+		return reply
+	})
+	return e.configVia(url, filepath.Join(t.TempDir(), "two-ways.toml"))
 }
 
 // innerActivity is the value of the "activity" key of a reply.
