@@ -39,18 +39,7 @@ func TestSubmissionVoteFailsUnderARewrittenActivity(t *testing.T) {
 			a["createdAt"] = api.NewTime(time.Now().Add(24 * time.Hour))
 		}},
 	} {
-		proxy := demo.Rewriting(func(op string, request, reply []byte) []byte {
-			if op != "query/"+api.QueryGetActivity {
-				return reply
-			}
-			var m map[string]map[string]any
-			if json.Unmarshal(reply, &m) != nil {
-				return reply
-			}
-			c.change(m["activity"])
-			out, _ := json.Marshal(m)
-			return out
-		})
+		proxy := activityRewritten(demo, c.change)
 		got, err := demo.ClientAt(proxy, "alice", api.WithExactStrings()).GetActivity(context.Background(), act.ID)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -83,15 +72,8 @@ func TestOneSignatureShownAsTwoMembersVotesFails(t *testing.T) {
 	demo := servertest.StartDemo(t)
 	act := votedTag(t, demo, "audit-dup")
 	aliceID, bobID := memberID(t, demo, "alice"), memberID(t, demo, "bob")
-	proxy := demo.Rewriting(func(op string, request, reply []byte) []byte {
-		if op != "query/"+api.QueryGetActivity {
-			return reply
-		}
-		var m map[string]map[string]any
-		if json.Unmarshal(reply, &m) != nil {
-			return reply
-		}
-		votes := m["activity"]["votes"].([]any)
+	proxy := activityRewritten(demo, func(a map[string]any) {
+		votes := a["votes"].([]any)
 		for _, v := range votes {
 			if v := v.(map[string]any); v["userId"] == aliceID {
 				dup := map[string]any{}
@@ -103,9 +85,7 @@ func TestOneSignatureShownAsTwoMembersVotesFails(t *testing.T) {
 				break
 			}
 		}
-		m["activity"]["votes"] = votes
-		out, _ := json.Marshal(m)
-		return out
+		a["votes"] = votes
 	})
 	got, err := demo.ClientAt(proxy, "carol", api.WithExactStrings()).GetActivity(context.Background(), act.ID)
 	if err != nil {

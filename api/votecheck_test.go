@@ -111,21 +111,12 @@ func TestVoteCheckOfRewrittenVotes(t *testing.T) {
 		{"a message that is not a request body", func(v map[string]any) { v["message"] = "approved by alice" }, api.VoteNotCheckable},
 		{"as sent", func(v map[string]any) {}, api.VoteVerified},
 	} {
-		proxy := demo.Rewriting(func(op string, request, reply []byte) []byte {
-			if op != "query/"+api.QueryGetActivity {
-				return reply
-			}
-			var m map[string]map[string]any
-			if json.Unmarshal(reply, &m) != nil {
-				return reply
-			}
-			for _, v := range m["activity"]["votes"].([]any) {
+		proxy := activityRewritten(demo, func(a map[string]any) {
+			for _, v := range a["votes"].([]any) {
 				if v := v.(map[string]any); v["userId"] == aliceID {
 					c.change(v)
 				}
 			}
-			out, _ := json.Marshal(m)
-			return out
 		})
 		got, err := demo.ClientAt(proxy, "carol", api.WithExactStrings()).GetActivity(context.Background(), a.ID)
 		if err != nil {
@@ -202,4 +193,21 @@ func tamperHex(s string) string {
 		flip = '1'
 	}
 	return s[:len(s)-1] + string(flip)
+}
+
+// activityRewritten is the URL of a proxy in front of demo that passes
+// get_activity's reply through change (the activity object) first.
+func activityRewritten(demo *servertest.Demo, change func(activity map[string]any)) string {
+	return demo.Rewriting(func(op string, request, reply []byte) []byte {
+		if op != "query/"+api.QueryGetActivity {
+			return reply
+		}
+		var m map[string]map[string]any
+		if json.Unmarshal(reply, &m) != nil {
+			return reply
+		}
+		change(m["activity"])
+		out, _ := json.Marshal(m)
+		return out
+	})
 }
