@@ -92,30 +92,7 @@ func TestSubmitVerbJSONReplyReadTwoWaysIsOutcomeUnknown(t *testing.T) {
 
 // An honest reply with fields vigil does not know is still printed as sent.
 func TestSubmitVerbJSONHonestReplyIsPrintedAsSent(t *testing.T) {
-	e := newVerbEnv(t)
-	var mu sync.Mutex
-	var sent []byte
-	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
-		if op != "submit/create_user_tag" {
-			return reply
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		sent = bytes.Replace(reply, []byte(`{"activity":{`), []byte(`{"zNewField":{"Activity":1},"activity":{"zNew":true,`), 1)
-		return sent
-	})
-	env := map[string]string{"VIGIL_CONFIG": e.configVia(url, filepath.Join(t.TempDir(), "honest.toml"))}
-	code, out, errOut := runVigil(t, env, "", "tag", "create", "--json", "--name", "submit-honest")
-	wantExit(t, "an honest reply", code, exitOK, out, errOut)
-	mu.Lock()
-	defer mu.Unlock()
-	var want, got bytes.Buffer
-	if err := json.Compact(&want, sent); err != nil {
-		t.Fatalf("the reply sent is not JSON: %v", err)
-	}
-	if err := json.Compact(&got, []byte(out)); err != nil || got.String() != want.String() {
-		t.Errorf("standard output is not the reply as sent (%v):\ngot  %s\nwant %s", err, got.String(), want.String())
-	}
+	wantHonestReplyPrintedAsSent(t, newVerbEnv(t), "tag", "create", "--json", "--name", "submit-honest")
 }
 
 // The read that settles a vote is the one printed: a later read (a cache
