@@ -543,17 +543,23 @@ func notSent(err error) bool {
 // isServiceError reports whether body is the service's error JSON, which a
 // gateway's or proxy's error page is not.
 func isServiceError(body []byte) bool {
-	var eb ErrorBody
-	return json.Unmarshal(body, &eb) == nil && (eb.Message != "" || eb.Code != 0)
+	_, ok, _ := readErrorBody(body)
+	return ok
 }
 
 // newError builds the *Error of a non-2xx reply. A body that is not the service's
 // error JSON still gives a readable error: the status text and a short, sanitised
-// excerpt of what came back.
+// excerpt of what came back. A body that JSON readers can read two ways is
+// believed in nothing (no code, no details, so no sentinel and no "nothing
+// was recorded"): the error says so instead.
 func newError(op string, status int, body []byte) *Error {
 	e := &Error{StatusCode: status, Operation: op}
-	var eb ErrorBody
-	if err := json.Unmarshal(body, &eb); err == nil && (eb.Message != "" || eb.Code != 0) {
+	eb, ok, twoWays := readErrorBody(body)
+	if twoWays != nil {
+		e.Message = twoWaysMessage(status, twoWays)
+		return e
+	}
+	if ok {
 		SanitizeValue(&eb)
 		e.Code = eb.Code
 		e.Message = truncateRunes(eb.Message, errorMessageMaxRune)

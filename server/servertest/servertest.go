@@ -214,6 +214,10 @@ type Gateway struct {
 	// FailStatus is the status a failed submit is answered with, with a
 	// CDN's HTML body (a 524, a 599); 0 is the gateway's JSON 503.
 	FailStatus atomic.Int32
+	// FailBody, when set, is the JSON body a failed submit is answered with
+	// (status FailStatus, or 503): an error the service did not send, such
+	// as one that JSON readers can read two ways.
+	FailBody atomic.Pointer[string]
 	// SlowSubmits delays each submit's reply by this many nanoseconds after
 	// the service has handled it: a reply slower than the client's timeout.
 	SlowSubmits atomic.Int64
@@ -232,7 +236,13 @@ func (d *Demo) Gateway() *Gateway {
 			resp.Body.Close()
 			resp.StatusCode = http.StatusServiceUnavailable
 			resp.Body = io.NopCloser(strings.NewReader(`{"code":14,"message":"upstream unavailable"}`))
-			if status := int(g.FailStatus.Load()); status != 0 {
+			if body := g.FailBody.Load(); body != nil {
+				if status := int(g.FailStatus.Load()); status != 0 {
+					resp.StatusCode = status
+				}
+				resp.Header.Set("Content-Type", "application/json")
+				resp.Body = io.NopCloser(strings.NewReader(*body))
+			} else if status := int(g.FailStatus.Load()); status != 0 {
 				resp.StatusCode = status
 				resp.Header.Set("Content-Type", "text/html")
 				resp.Body = io.NopCloser(strings.NewReader(fmt.Sprintf("<html>error code: %d</html>", status)))
