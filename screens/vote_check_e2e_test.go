@@ -76,3 +76,51 @@ func TestEndToEndForeignVoteFailsItsCheck(t *testing.T) {
 		t.Errorf("the vote dialog does not warn that a counted vote failed its check:\n%s", f)
 	}
 }
+
+// The operator's tag waits for two root approvals; a proxy shows bob's
+// real approval of another activity as his vote on it. Carol's approval
+// would complete it only by counting that vote: the dialog says what her
+// vote does with it and what it does without it, as a warning.
+func TestVoteDialogPredictsWithoutTheVoteThatFailed(t *testing.T) {
+	d := servertest.StartDemo(t)
+	ctx := context.Background()
+	operator, bob := d.Client("operator"), d.Client("bob")
+	other, err := operator.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "predict-other", UserIDs: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onOther, err := bob.ApproveActivity(ctx, other.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bobsVote := onOther.VoteOf(memberIDOf(t, d, "bob"))
+	if bobsVote == nil {
+		t.Fatalf("set-up: no vote by bob: %+v", onOther.Votes)
+	}
+	a, err := operator.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "predict-this", UserIDs: []string{}})
+	if err != nil || a.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose: %+v %v", a, err)
+	}
+	forged := *bobsVote
+	forged.ActivityID = a.ID
+	h := carolVia(t, d, a.ID, func(m map[string]any) {
+		m["votes"] = append(m["votes"].([]any), forged)
+	})
+	h.key("a")
+	if !h.voteDialogOpen() {
+		t.Fatalf("set-up: no approve dialog:\n%s", h.frame())
+	}
+	f := h.frame()
+	if !strings.Contains(f, "if you approve: it is allowed and runs now") {
+		t.Fatalf("set-up: counting bob's shown vote, carol's approval should complete it:\n%s", f)
+	}
+	if !strings.Contains(f, "but without the votes that FAILED their check: it still waits") {
+		t.Errorf("the dialog does not say carol's approval completes it only with the vote that FAILED:\n%s", f)
+	}
+	// Without a failed vote the dialog says nothing of the kind.
+	h = carolVia(t, d, a.ID, nil)
+	h.key("a")
+	if f := h.frame(); strings.Contains(f, "without the votes that FAILED") {
+		t.Errorf("an honest activity's dialog speaks of failed votes:\n%s", f)
+	}
+}

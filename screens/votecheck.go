@@ -36,19 +36,26 @@ func voteCheckLine(c *Common, check api.VoteCheck, v *api.Vote) string {
 
 // failedVotesWarning is the vote dialog's warning when a vote that counts
 // toward the quorum FAILED its check ("" when none did): the service (or
-// something between) shows a vote its voter did not sign.
-func failedVotesWarning(c *Common, act *api.Activity) string {
+// something between) shows a vote its voter did not sign. signed is act
+// without those votes (act itself when none failed), for the prediction
+// of what this vote does if they are not what they seem.
+func failedVotesWarning(c *Common, act *api.Activity) (warning string, signed *api.Activity) {
 	var who []string
 	checks := api.CheckVotes(*act)
+	kept := make([]api.Vote, 0, len(act.Votes))
 	for i := range act.Votes {
 		if checks[i].State == api.VoteFailed {
 			who = append(who, memberQuoted(c, &act.Votes[i]))
+			continue
 		}
+		kept = append(kept, act.Votes[i])
 	}
 	if len(who) == 0 {
-		return ""
+		return "", act
 	}
-	return ui.Clean("WARNING: the vote of " + strings.Join(who, ", ") + " FAILED its signature check: it was not signed as shown, so it may not be theirs; do not count on it (see the activity's votes)")
+	without := *act
+	without.Votes = kept
+	return ui.Clean("WARNING: the vote of " + strings.Join(who, ", ") + " FAILED its signature check: it was not signed as shown, so it may not be theirs; do not count on it (see the activity's votes)"), &without
 }
 
 // cutMessage is a vote's message cleaned (ui.Clean) and cut to at most 100

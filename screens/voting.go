@@ -47,14 +47,23 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		"requester:   "+requesterQuoted(c, act),
 		"votes:       "+votesByName(c, counted),
 	)
-	doubtLine, thenLine, mfaLine, forgedLine := -1, -1, -1, -1
-	if w := failedVotesWarning(c, counted); w != "" {
+	doubtLine, thenLine, mfaLine, forgedLine, unsignedLine := -1, -1, -1, -1, -1
+	forged, signed := failedVotesWarning(c, counted)
+	if forged != "" {
 		forgedLine = len(lines)
-		lines = append(lines, w)
+		lines = append(lines, forged)
 	}
 	if then := voteConsequenceAt(c, counted, approve, now); then != "" {
 		if act.IntentUnread() {
 			thenLine = len(lines)
+		}
+		// The service counts what it shows; a vote nobody signed may be
+		// the very one that makes this vote decide.
+		alone := ""
+		if forged != "" {
+			if alone = voteConsequenceAt(c, signed, approve, now); alone == then {
+				alone = ""
+			}
 		}
 		mfa := ""
 		if approve {
@@ -65,6 +74,10 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 			then += " — as far as consensus goes: your MFA policy may hold it (below)"
 		}
 		lines = append(lines, "if you "+strings.ToLower(verb)+": "+then)
+		if alone != "" {
+			unsignedLine = len(lines)
+			lines = append(lines, "  but without the votes that FAILED their check: "+alone)
+		}
 		if doubt := credentialDoubt(c, counted); doubt != "" {
 			doubtLine = len(lines)
 			lines = append(lines, doubt)
@@ -80,7 +93,7 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	for i := range warn {
 		d.Warn[1+i] = true // after the type line
 	}
-	for _, l := range []int{doubtLine, thenLine, mfaLine, forgedLine} {
+	for _, l := range []int{doubtLine, thenLine, mfaLine, forgedLine, unsignedLine} {
 		if l >= 0 {
 			d.Warn[l] = true
 		}
