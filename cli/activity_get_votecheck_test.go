@@ -11,7 +11,7 @@ import (
 
 // A proxy shows, on activity A, bob's signed approval of activity B as his
 // vote: 'activity get' marks it FAILED (and alice's own submission
-// verified), in its text and in --json's voteChecks beside the activity as
+// verified, by her key), in its text and in --json's voteChecks beside the activity as
 // sent.
 func TestActivityGetShowsAForeignVoteFailed(t *testing.T) {
 	e := newVerbEnv(t)
@@ -53,8 +53,8 @@ func TestActivityGetShowsAForeignVoteFailed(t *testing.T) {
 	if !strings.Contains(bobLine, "[FAILED") {
 		t.Errorf("bob's vote copied from another activity is not marked FAILED:\n%s", out)
 	}
-	if !strings.Contains(aliceLine, "[verified: ") || !strings.Contains(aliceLine, "not checked to be this voter's") {
-		t.Errorf("alice's own submission is not marked verified:\n%s", out)
+	if !strings.Contains(aliceLine, "[verified: ") || !strings.Contains(aliceLine, "by alice's API key") {
+		t.Errorf("alice's own submission is not marked verified, by her key:\n%s", out)
 	}
 
 	code, out, errOut = runVigil(t, env, "", "activity", "get", "--json", idA)

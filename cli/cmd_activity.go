@@ -241,19 +241,19 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return nil, err
 			}
-			return withVoteChecks(raw)
+			return withVoteChecks(raw, func() ([]api.User, error) { return exactUsers(ctx, client) })
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, id string) error {
 			a, err := getActivityShown(ctx, client, id)
 			if err != nil {
 				return err
 			}
-			users, note := oidcUsers(ctx, client, a)
+			users, notes := activityUsers(ctx, client, a)
 			if err := printActivityNaming(c.stdout, a, users); err != nil {
 				return err
 			}
-			if note != "" {
-				fmt.Fprintln(c.stderr, "vigil: note: "+strings.Trim(note, "()"))
+			for _, note := range notes {
+				fmt.Fprintln(c.stderr, "vigil: note: "+note)
 			}
 			if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
 				_, err = fmt.Fprint(c.stdout, "\n"+refs)

@@ -265,7 +265,8 @@ func printActivity(w io.Writer, shown shownActivity) error {
 }
 
 // printActivityNaming is printActivity naming, among users, the user an
-// OIDC token in the intent is linked to (nil: not named).
+// OIDC token in the intent is linked to, and saying whose key signed each
+// verified vote (keyOwnerText; nil: neither is said).
 func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) error {
 	a := shown.exact
 	votes := make([]string, 0, len(a.Votes))
@@ -275,7 +276,7 @@ func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) err
 		if v.User.UserName == "" {
 			name = api.SanitizeID(v.UserID)
 		}
-		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(api.Sanitize(v.Selection), "VOTE_SELECTION_"))+" "+voteCheckText(checks[i]))
+		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(api.Sanitize(v.Selection), "VOTE_SELECTION_"))+" "+voteCheckOwnerText(checks[i], &a.Votes[i], users))
 	}
 	result := resultText(a.Result)
 	failure := ""

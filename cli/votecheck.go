@@ -11,13 +11,13 @@ import (
 
 // voteCheckText is a vote's check (api.CheckVote) as printed after it:
 // [verified: what was signed; …], [not checked: why] or [FAILED: why]. Its
-// reasons hold no text from the service. A verified vote says the key is
-// not checked to be the voter's: the CLI does not read the users' keys, and
-// those would come from the same service.
-func voteCheckText(c api.VoteCheck) string {
+// reasons hold no text from the service but the names of users and keys,
+// escaped. A verified vote says whose key signed it among users, the
+// organization's (keyOwnerText; nil: not read, not checked).
+func voteCheckOwnerText(c api.VoteCheck, v *api.Vote, users []api.User) string {
 	switch c.State {
 	case api.VoteVerified:
-		return "[verified: " + c.Reason + "; by the key shown, not checked to be this voter's]"
+		return "[verified: " + c.Reason + "; " + keyOwnerText(v, users) + "]"
 	case api.VoteFailed:
 		return "[FAILED: " + c.Reason + "; this vote was not signed as shown: do not trust it]"
 	}
@@ -25,11 +25,13 @@ func voteCheckText(c api.VoteCheck) string {
 }
 
 // checkedVote is one vote's check in `activity get --json`, beside the
-// activity exactly as sent.
+// activity exactly as sent, with whose key signed it (keyOwnerJSON).
 type checkedVote struct {
 	VoteID string `json:"voteId"`
 	UserID string `json:"userId"`
 	api.VoteCheck
+	KeyOwner       string `json:"keyOwner"`
+	KeyOwnerReason string `json:"keyOwnerReason"`
 }
 
 // withVoteChecks is a get_activity reply as sent, with vigil's check of
@@ -38,8 +40,10 @@ type checkedVote struct {
 // carries a "voteChecks" of its own (in any case, as Go folds keys), or
 // whose activity cannot be read, or which JSON readers can read two ways
 // (api.CheckReplyJSON), is refused: vigil's checks must never be
-// missing beside an activity nor be the service's.
-func withVoteChecks(raw json.RawMessage) (json.RawMessage, error) {
+// missing beside an activity nor be the service's. readUsers reads the
+// organization's users, once, when a vote verified: to say whose key
+// signed it.
+func withVoteChecks(raw json.RawMessage, readUsers func() ([]api.User, error)) (json.RawMessage, error) {
 	const readRaw = "; read the reply with 'vigil request' instead"
 	trimmed := bytes.TrimSpace(raw)
 	// Printed as sent, checked as decoded: a reply JSON readers can read two
@@ -90,9 +94,15 @@ func withVoteChecks(raw json.RawMessage) (json.RawMessage, error) {
 	// fails, as the intent shown is not one its submission makes.
 	_ = json.Unmarshal(act.Intent, &a.Intent)
 	results := api.CheckVotes(a)
+	var users []api.User
+	var readErr error
+	if anyVerified(results) {
+		users, readErr = readUsers()
+	}
 	checks := make([]checkedVote, 0, len(a.Votes))
 	for i, v := range a.Votes {
-		checks = append(checks, checkedVote{VoteID: v.ID, UserID: v.UserID, VoteCheck: results[i]})
+		owner, why := keyOwnerJSON(results[i], &a.Votes[i], users, readErr)
+		checks = append(checks, checkedVote{VoteID: v.ID, UserID: v.UserID, VoteCheck: results[i], KeyOwner: owner, KeyOwnerReason: why})
 	}
 	b, err := json.Marshal(checks)
 	if err != nil {
