@@ -104,14 +104,15 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 			if mayVote, err = vs.mayVote(ctx, existing, c.UserID); err != nil {
 				return err
 			}
-			// The same body again: idempotent for the requester; by someone else
-			// it is that user's approval, refused as approve_activity would
-			// refuse it when they may not vote.
-			if _, voted := existing.voteBy(c.UserID); voted || existing.Status != api.StatusConsensusNeeded {
+			// The same body again: idempotent for the requester, whatever has
+			// happened since; by someone else it is that user's approval, with
+			// approve_activity's checks and refusals (their own resend of that
+			// approval is idempotent too).
+			if existing.RequesterID == c.UserID {
 				return nil
 			}
-			if !mayVote {
-				return notAVoter(existing)
+			if again, err := voteRefused(ctx, tx, existing, c, fp, mayVote); err != nil || again {
+				return err
 			}
 			events, err = s.castVote(ctx, tx, org, vs, existing, c, api.VoteApproved, body, fp, now)
 			return err
@@ -193,31 +194,8 @@ func (s *Server) vote(ctx context.Context, c *caller, targetFP, selection string
 		if mayVote, err = vs.mayVote(ctx, a, c.UserID); err != nil {
 			return err
 		}
-		if prev, voted := a.voteBy(c.UserID); voted {
-			if prev.BodyFingerprint == bodyFP {
-				return nil // this very request again: idempotent
-			}
-			what := "approved"
-			if prev.Vote.Selection == api.VoteRejected {
-				what = "rejected"
-			}
-			if a.RequesterID == c.UserID && prev.BodyFingerprint == a.Fingerprint {
-				return conflictf("ALREADY_VOTED", "you already approved activity %s: submitting it counted as your approval", a.ID)
-			}
-			return conflictf("ALREADY_VOTED", "you already %s activity %s; each user votes once", what, a.ID)
-		}
-		// The same request cast in a round that has ended (a retry after a
-		// lost reply, or a replay within the stamp's window, landing past
-		// the round's end) is that vote again, not a new one: one signed
-		// approval never counts in two rounds.
-		if again, err := castEarlier(ctx, tx, a.ID, c.UserID, bodyFP); err != nil || again {
+		if again, err := voteRefused(ctx, tx, a, c, bodyFP, mayVote); err != nil || again {
 			return err
-		}
-		if a.Status != api.StatusConsensusNeeded {
-			return preconditionf("NOT_VOTABLE", "activity %s is %s; only activities in %s can be approved or rejected", a.ID, a.Status, api.StatusConsensusNeeded)
-		}
-		if !mayVote {
-			return notAVoter(a)
 		}
 		events, err = s.castVote(ctx, tx, org, vs, a, c, selection, body, bodyFP, now)
 		return err

@@ -349,12 +349,20 @@ func (s *Server) encodeActivity(ctx context.Context, q querier, c *caller, vs *v
 }
 
 // queriedActivity loads the activity a query names (activityId, required) in
-// the caller's organization, with the votes that count now.
+// the caller's organization, with the votes that count now. The row, its
+// votes and its proofs come from one snapshot: a vote committed meanwhile
+// is not shown with a row read before it.
 func (s *Server) queriedActivity(ctx context.Context, c *caller, activityID string) (*activity, error) {
 	if err := requireField("activityId", activityID); err != nil {
 		return nil, err
 	}
-	a, err := loadActivity(ctx, s.db.read, s.now(), c.OrgID, "id", activityID)
+	now := s.now()
+	var a *activity
+	err := s.inSnapshot(ctx, func(q querier) error {
+		var err error
+		a, err = loadActivity(ctx, q, now, c.OrgID, "id", activityID)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,67 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// A member's resend of someone else's submission body is their approval
+// (docs/local-service.md, "Replays"): once they have voted, or once the
+// activity has ended, it is refused exactly as their approve_activity is,
+// not answered 200 as if that approval had been taken. Found by audit 190.
+func TestResubmissionByMemberWhoVotedIsRefusedAsTheirApproval(t *testing.T) {
+	e := newEnvWith(t, envOptions{threshold: 3, rootCount: 2})
+	body := e.body(api.TypeCreateUserTag, api.CreateUserTagParams{UserTagName: "audit", UserIDs: []string{e.user("bob")}}, nil)
+	r := e.post(e.submitPath("create_user_tag"), body, e.keys["alice"])
+	if r.status != 200 || r.act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("submit: HTTP %d %s", r.status, r.body)
+	}
+	if rej, err := e.clients["bob"].RejectActivity(ctxT(t), r.act.Fingerprint); err != nil || rej.Status != api.StatusConsensusNeeded {
+		t.Fatalf("bob's rejection: %v", err)
+	}
+	// Bob rejected it: his approval by resubmission is a second vote.
+	approve := e.body(api.TypeApproveActivity, api.ApproveActivityParams{Fingerprint: r.act.Fingerprint}, nil)
+	viaApprove := e.post(e.submitPath("approve_activity"), approve, e.keys["bob"])
+	wantError(t, viaApprove, 409, api.CodeAlreadyExists, "ALREADY_VOTED")
+	viaResend := e.post(e.submitPath("create_user_tag"), body, e.keys["bob"])
+	wantSameRefusal(t, viaResend, viaApprove)
+
+	// root1 approves by resubmission; the same resend again is that
+	// approval again, not a refusal.
+	first := e.post(e.submitPath("create_user_tag"), body, e.keys["root1"])
+	again := e.post(e.submitPath("create_user_tag"), body, e.keys["root1"])
+	if first.status != 200 || again.status != 200 || len(again.act.Votes) != len(first.act.Votes) || len(first.act.Votes) != 3 {
+		t.Fatalf("root1's approval by resubmission, then its resend: HTTP %d %d, %d then %d votes", first.status, again.status, len(first.act.Votes), len(again.act.Votes))
+	}
+
+	// root2 completes it; carol, who never voted, now approves an activity
+	// no longer waiting.
+	done := e.post(e.submitPath("create_user_tag"), body, e.keys["root2"])
+	if done.status != 200 || done.act.Status != api.StatusCompleted {
+		t.Fatalf("root2's approval by resubmission: HTTP %d %s", done.status, done.body)
+	}
+	approve = e.body(api.TypeApproveActivity, api.ApproveActivityParams{Fingerprint: r.act.Fingerprint}, nil)
+	viaApprove = e.post(e.submitPath("approve_activity"), approve, e.keys["carol"])
+	wantError(t, viaApprove, 400, api.CodeFailedPrecondition, "NOT_VOTABLE")
+	wantSameRefusal(t, e.post(e.submitPath("create_user_tag"), body, e.keys["carol"]), viaApprove)
+
+	// The requester's and the completing voter's resends (a retry after a
+	// lost reply) still get the recorded activity.
+	for _, who := range []string{"alice", "root2"} {
+		got := e.post(e.submitPath("create_user_tag"), body, e.keys[who])
+		if got.status != 200 || got.act.ID != r.act.ID || got.act.Status != api.StatusCompleted || len(got.act.Votes) != len(done.act.Votes) {
+			t.Fatalf("%s's resend after completion: HTTP %d %s", who, got.status, got.body)
+		}
+	}
+}
+
+// wantSameRefusal checks that got is the refusal want: same status, code,
+// error code and message.
+func wantSameRefusal(t *testing.T, got, want reply) {
+	t.Helper()
+	if got.status != want.status || got.err.Code != want.err.Code || got.err.Message != want.err.Message ||
+		len(got.err.Details) != 1 || len(want.err.Details) != 1 || got.err.Details[0].ErrorCode != want.err.Details[0].ErrorCode {
+		t.Fatalf("resubmission answered HTTP %d %s; approve_activity answered HTTP %d %s", got.status, got.body, want.status, want.body)
+	}
+}
