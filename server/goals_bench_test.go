@@ -276,6 +276,47 @@ func BenchmarkGoals(b *testing.B) {
 		b.ReportMetric(float64(getCPU)/float64(verifyCPU), "get/verify")
 	})
 
+	// The pending list's cost beside a whoami's, in the service's CPU (the
+	// handler called directly, as QueryCPU does): under load, latency
+	// follows CPU, so this is the ratio the load generator's p50s approach
+	// when the clients keep both cores busy.
+	b.Run("ListCPU", func(b *testing.B) {
+		h := large.srv.Handler()
+		var listCPU, whoCPU time.Duration
+		var replyBytes int
+		const slice = 20
+		serve := func(reqs []stampedRequest, i int) {
+			for j := range slice {
+				r := reqs[(i*slice+j)%len(reqs)]
+				w := httptest.NewRecorder()
+				req := httptest.NewRequest("POST", r.path, bytes.NewReader(r.body))
+				req.Header.Set(r.header, r.value)
+				h.ServeHTTP(w, req)
+				if w.Code != 200 {
+					b.Fatalf("%s: HTTP %d %s", r.path, w.Code, w.Body)
+				}
+				if r.path == large.pending[0].path {
+					replyBytes = w.Body.Len()
+				}
+			}
+		}
+		n := 0
+		for i := 0; b.Loop(); i++ {
+			c0 := processCPU()
+			serve(large.pending, i)
+			c1 := processCPU()
+			serve(large.whoami, i)
+			c2 := processCPU()
+			listCPU, whoCPU = listCPU+c1-c0, whoCPU+c2-c1
+			n += slice
+		}
+		per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(n) / 1000 }
+		b.ReportMetric(per(listCPU), "list-cpu-µs")
+		b.ReportMetric(per(whoCPU), "whoami-cpu-µs")
+		b.ReportMetric(float64(listCPU)/float64(whoCPU), "list/whoami")
+		b.ReportMetric(float64(replyBytes), "list-reply-bytes")
+	})
+
 	// Submits near a query: 16 clients, stamped queries (whoami, and
 	// get_activity: the query the issue measured at ~4,300/s) then durable
 	// submits (each a new activity that completes), at both sizes.

@@ -20,8 +20,14 @@ type encodedReply []byte
 // votes that count now and for whether the viewer may approve it.
 type activitiesPage struct{ b []byte }
 
-func newActivitiesPage(n int) *activitiesPage {
-	p := &activitiesPage{b: make([]byte, 0, 64+n*1500)}
+// newActivitiesPage is an empty page sized for the encodings it will hold,
+// so that building a page of large activities copies each byte once.
+func newActivitiesPage(encoded [][]byte) *activitiesPage {
+	size := len(`{"activities":[]}`)
+	for _, b := range encoded {
+		size += len(b) + 1 // and its comma
+	}
+	p := &activitiesPage{b: make([]byte, 0, size)}
 	p.b = append(p.b, `{"activities":[`...)
 	return p
 }

@@ -258,7 +258,7 @@ func (s *Server) queryListActivities(ctx context.Context, c *caller, body api.St
 		// activities next to it; shown newest first.
 		slices.Reverse(encoded)
 	}
-	page := newActivitiesPage(len(encoded))
+	page := newActivitiesPage(encoded)
 	for _, b := range encoded {
 		page.add(b)
 	}
