@@ -188,7 +188,10 @@ func (m *MfaPolicies) load() tea.Cmd {
 		}
 		// Pending as the activity detail counts it: those a service holds
 		// for MFA (AUTHENTICATORS_NEEDED) are the ones this status is for.
-		opts := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded, api.StatusAuthenticatorsNeeded}}
+		// One past the bound, so that the heading counts exactly up to it:
+		// with no limit the service's page (10) would cut the checks short.
+		opts := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded, api.StatusAuthenticatorsNeeded},
+			Limit: maxMfaStatusActivities + 1}
 		acts, err := client.ListActivities(ctx, opts)
 		if err != nil {
 			msg.err = fmt.Errorf("pending activities: %w", err)
