@@ -119,8 +119,9 @@ func NewBootProofs(c *Common) *BootProofs {
 	return b
 }
 
-// sel is the index of the selected app (rows are the apps in order).
-func (b *BootProofs) sel() int { return max(b.list.Table.Selected(), 0) }
+// sel is the index of the selected app (rows are the apps in order), -1
+// when no row is shown (a filter matches none): never a hidden app.
+func (b *BootProofs) sel() int { return b.list.Table.Selected() }
 
 // open reports whether the report of the selected app shows.
 func (b *BootProofs) open() bool { return b.list.IsOpen() }
@@ -197,7 +198,7 @@ func (b *BootProofs) load() tea.Cmd {
 func (b *BootProofs) syncKeys() {
 	has := len(b.apps) > 0
 	l := &b.list.Keys
-	l.Open.SetEnabled(has && !b.open())
+	l.Open.SetEnabled(b.sel() >= 0 && !b.open())
 	l.Back.SetEnabled(b.open())
 	l.Sort.SetEnabled(has && !b.open())
 	l.ReverseSort.SetEnabled(has && !b.open())
@@ -257,7 +258,7 @@ func (b *BootProofs) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return b.load()
 	}
 	if !b.open() {
-		if key.Matches(k, b.list.Keys.Open) && len(b.apps) > 0 {
+		if key.Matches(k, b.list.Keys.Open) && b.sel() >= 0 {
 			b.list.Open()
 			b.cursor = 0
 			b.renderDetail()

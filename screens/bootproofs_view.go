@@ -243,8 +243,8 @@ func (b *BootProofs) missingHelp(app string) string {
 // View implements Screen.
 func (b *BootProofs) View() string {
 	th, width := b.c.Theme, b.width
-	if b.open() && b.sel() < len(b.apps) {
-		a := b.apps[b.sel()]
+	if i := b.sel(); b.open() && i >= 0 && i < len(b.apps) {
+		a := b.apps[i]
 		head := th.Title.Render("Boot proof ") + ui.Clean(a.app) + "  " + verdictBadge(th, a)
 		if pos := b.list.Pane.Position(); pos != "" {
 			head += th.Muted.Render("  (" + pos + ", pgup/pgdn scroll)")
@@ -267,10 +267,11 @@ func (b *BootProofs) View() string {
 // copyable lines are remembered with their position so the cursor can move over
 // them.
 func (b *BootProofs) renderDetail() {
-	if !b.open() || b.sel() >= len(b.apps) {
+	i := b.sel()
+	if !b.open() || i < 0 || i >= len(b.apps) {
 		return
 	}
-	a := b.apps[b.sel()]
+	a := b.apps[i]
 	w := &reportWriter{db: ui.NewDetailBuilder(b.c.Theme), th: b.c.Theme, now: b.c.MachineNow(), cursor: b.cursor}
 	w.verdict(a)
 	if a.missing {

@@ -86,6 +86,12 @@ func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptio
 	// After lists what follows the cursor, Before the page just above it. An
 	// unknown cursor lists nothing.
 	at := func(id string) int { return slices.IndexFunc(out, func(a api.Activity) bool { return a.ID == id }) }
+	// As the service: no limit is its default page, so that a screen that
+	// forgets the limit reads here as few as it would there.
+	limit := o.Limit
+	if limit == 0 {
+		limit = api.DefaultListLimit
+	}
 	switch {
 	case o.After != "":
 		if i := at(o.After); i >= 0 {
@@ -95,10 +101,10 @@ func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptio
 		}
 	case o.Before != "":
 		i := max(at(o.Before), 0)
-		out = out[max(i-max(o.Limit, 1), 0):i]
+		out = out[max(i-limit, 0):i]
 	}
-	if o.Limit > 0 && len(out) > o.Limit {
-		out = out[:o.Limit]
+	if len(out) > limit {
+		out = out[:limit]
 	}
 	return out, nil
 }

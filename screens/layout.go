@@ -295,7 +295,7 @@ func (r *Root) Render() string {
 // window's lines, each within its width.
 func tooSmallFrame(w, h int) string {
 	w, h = max(w, 1), max(h, 1)
-	msg := fmt.Sprintf("terminal too small (need %d×%d, have %d×%d); keys wait until it is larger, ctrl+c quits", minWidth, minHeight, w, h)
+	msg := fmt.Sprintf("terminal too small (need %d×%d, have %d×%d); keys are ignored until it is larger, ctrl+c quits", minWidth, minHeight, w, h)
 	lines := strings.Split(lipgloss.NewStyle().Width(w).Render(msg), "\n")
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, w, "")

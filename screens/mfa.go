@@ -47,6 +47,10 @@ type MfaPolicies struct {
 	editor     *mfaEditor
 	creating   *Submission // the create_mfa_policy in flight
 	openID     string      // the policy the open detail shows
+	// openPolicy is that policy as last loaded; openGone says why the last
+	// load no longer lists it ("" while listed).
+	openPolicy api.MfaPolicy
+	openGone   string
 	// statusOpen: the open detail is the MFA status in full (s), which the
 	// preview cuts to what the window leaves.
 	statusOpen bool
@@ -188,7 +192,10 @@ func (m *MfaPolicies) load() tea.Cmd {
 		}
 		// Pending as the activity detail counts it: those a service holds
 		// for MFA (AUTHENTICATORS_NEEDED) are the ones this status is for.
-		opts := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded, api.StatusAuthenticatorsNeeded}}
+		// One past the bound, so that the heading counts exactly up to it:
+		// with no limit the service's page (10) would cut the checks short.
+		opts := api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded, api.StatusAuthenticatorsNeeded},
+			Limit: maxMfaStatusActivities + 1}
 		acts, err := client.ListActivities(ctx, opts)
 		if err != nil {
 			msg.err = fmt.Errorf("pending activities: %w", err)
@@ -310,7 +317,11 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		m.err, m.stale, m.list.Table.Failed = "", false, ""
 		m.items, m.user, m.statuses, m.pending, m.fetched = msg.policies, msg.user, msg.statuses, msg.pending, msg.at
 		m.setRows()
+		wasGone := m.openGone
 		m.rerenderOpen()
+		if m.openGone != "" && wasGone == "" {
+			return m, m.goneToast()
+		}
 	case orgChangedMsg:
 		if !m.fetched.IsZero() {
 			return m, m.load() // an MFA policy or a status may be new
@@ -348,11 +359,12 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		if key.Matches(k, m.list.Keys.Back) {
 			m.list.Close()
-			m.statusOpen = false
+			m.statusOpen, m.openGone = false, ""
 			return nil
 		}
 		if m.list.FilterKeyInDetail(k) {
 			m.list.Close()
+			m.openGone = ""
 			return m.handleKey(k)
 		}
 		var cmd tea.Cmd
@@ -384,7 +396,7 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		m.list.Open()
-		m.openID = p.MfaPolicyID
+		m.openID, m.openPolicy, m.openGone = p.MfaPolicyID, *p, ""
 		m.list.SetDetail(m.renderPolicy(*p))
 		return nil
 	}
@@ -464,18 +476,17 @@ func (m *MfaPolicies) rerenderOpen() {
 		m.list.SetDetail(m.statusPane())
 		return
 	}
-	for _, p := range m.items {
-		if p.MfaPolicyID == m.openID {
-			m.list.SetDetail(m.renderPolicy(p))
-			return
-		}
-	}
+	m.holdOpen()
+	m.list.SetDetail(m.renderPolicy(m.openPolicy))
 }
 
 // renderPolicy is a policy's detail: the condition and the steps in order.
 func (m *MfaPolicies) renderPolicy(p api.MfaPolicy) string {
 	b := ui.NewDetailBuilder(m.c.Theme)
 	b.LabelWidth = ui.LabelWidth("condition", "updated")
+	if note := m.goneNote(p); note != "" {
+		b.Styled(m.c.Theme.Warn.Render(ui.Clean(note)))
+	}
 	b.Section("MFA policy " + api.Quote(p.MfaPolicyName))
 	b.Field("id", api.SanitizeID(p.MfaPolicyID))
 	b.Field("user", m.userText())

@@ -66,9 +66,12 @@ type Users struct {
 	// meanwhile), until the next d or mark: d then says so rather than fall
 	// back to the key under the cursor, which the user never chose.
 	marksGone []string
-	keyInfo   *api.APIKey
-	keyErr    string
-	deleting  *Submission // the delete_api_keys in flight
+	// openGone says why the last reload no longer lists the open user (""
+	// while listed): the record shows as last loaded, marked, and d is off.
+	openGone string
+	keyInfo  *api.APIKey
+	keyErr   string
+	deleting *Submission // the delete_api_keys in flight
 	// earlier is a delete_api_keys whose outcome is unknown, sent again when
 	// the same keys of the same user are deleted.
 	earlier *earlierSubmit
@@ -248,9 +251,10 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		u.setRows()
 		if u.open != nil {
 			gone := u.reopen(u.open.UserID)
-			if u.open != nil {
+			if u.openGone == "" {
 				return u, tea.Batch(gone, u.loadPending()) // a deletion may have been proposed or decided
 			}
+			return u, gone
 		}
 	case pendingDeletesLoadedMsg:
 		u.takePending(msg)
@@ -275,43 +279,6 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	return u, nil
 }
 
-// reopen shows the user's fresh record after a reload, keeping the marks that
-// still name one of its keys. The marks of keys gone meanwhile are dropped
-// and said (the toast it returns), never silently: d would otherwise act on
-// other keys than the ones marked.
-func (u *Users) reopen(id string) tea.Cmd {
-	i := slices.IndexFunc(u.items, func(x api.User) bool { return x.UserID == id })
-	if i < 0 {
-		u.closeDetail()
-		return nil
-	}
-	before := u.open.APIKeys
-	u.open = &u.items[i]
-	var gone []string
-	for _, k := range before {
-		if u.marked[k.APIKeyID] && !slices.ContainsFunc(u.open.APIKeys, func(x api.APIKey) bool { return x.APIKeyID == k.APIKeyID }) {
-			gone = append(gone, api.NameWithID(k.APIKeyName, k.APIKeyID))
-		}
-	}
-	for k := range u.marked {
-		if !slices.ContainsFunc(u.open.APIKeys, func(x api.APIKey) bool { return x.APIKeyID == k }) {
-			delete(u.marked, k)
-		}
-	}
-	var toast tea.Cmd
-	if len(gone) > 0 {
-		u.marksGone = append(u.marksGone, gone...)
-		toast = ui.Toast(marksGoneText(gone)+"; their marks were dropped", true)
-	}
-	u.cursor = min(u.cursor, max(len(u.open.APIKeys)-1, 0))
-	// get_api_key's answer, reply or error, was about the key under the
-	// cursor before the reload, which may be another now.
-	u.keyInfo, u.keyErr = nil, ""
-	u.sortPending() // against the keys as they stand now
-	u.renderDetail()
-	return toast
-}
-
 // marksGoneText says which marked keys are gone.
 func marksGoneText(names []string) string {
 	if len(names) == 1 {
@@ -321,7 +288,7 @@ func marksGoneText(names []string) string {
 }
 
 func (u *Users) closeDetail() {
-	u.open, u.keyInfo, u.keyErr, u.cursor = nil, nil, "", 0
+	u.open, u.keyInfo, u.keyErr, u.cursor, u.openGone = nil, nil, "", 0, ""
 	u.pendingActs, u.pendingErr = nil, ""
 	u.sortPending()
 	u.pendingTicks++ // its auto-refresh stops

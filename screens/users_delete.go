@@ -37,6 +37,8 @@ func (u *Users) whyNoDelete() string {
 		return u.lockedOut
 	case u.deleting != nil:
 		return "a deletion is in flight"
+	case u.open != nil && u.openGone != "":
+		return "user " + api.SanitizeID(u.open.UserID) + " is no longer listed (" + u.openGone + "): press esc and open another"
 	case u.open != nil && u.pendingDeletes == nil:
 		// Without them a second deletion of the same keys could be proposed.
 		return "still reading the pending deletions of these keys; press d again in a moment"

@@ -125,6 +125,9 @@ func (u *Users) setDetail() (cursorLine int) {
 	th, now, x := u.c.Theme, u.c.Now(), u.open
 	u.blocks.reset(th, u.c.OwnPublicKey)
 	b := u.detailBuilder()
+	if u.openGone != "" {
+		b.Styled(th.Warn.Render(ui.Clean("⚠ no longer listed (" + u.openGone + "): shown as last loaded; d is off — esc goes back")))
+	}
 	b.Section("User")
 	b.Field("name", api.NameText(x.UserName))
 	b.Field("id", api.SanitizeID(x.UserID))

@@ -173,7 +173,8 @@ func (w *Webhooks) Status() ScreenStatus {
 
 func (w *Webhooks) syncKeys() {
 	has, open := len(w.items) > 0, w.list.IsOpen()
-	w.list.Keys.Open.SetEnabled(has && !open)
+	_, chosen := w.selected()
+	w.list.Keys.Open.SetEnabled(chosen && !open)
 	w.list.Keys.Back.SetEnabled(open)
 	w.list.Keys.Sort.SetEnabled(has && !open)
 	w.list.Keys.ReverseSort.SetEnabled(has && !open)
@@ -261,7 +262,10 @@ func (w *Webhooks) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		id := api.SanitizeID(d.EventID)
 		return tea.Batch(tea.SetClipboard(id), ui.Toast("copied event id "+clip(id, 24), false))
 	}
-	if !w.list.IsOpen() && key.Matches(k, w.list.Keys.Open) && len(w.items) > 0 {
+	if !w.list.IsOpen() && key.Matches(k, w.list.Keys.Open) {
+		if _, ok := w.selected(); !ok {
+			return nil // no row shown (a filter matches none): nothing chosen to open
+		}
 		w.list.Open()
 		w.renderDetail()
 		return nil
