@@ -3,34 +3,15 @@ package screens
 import (
 	"strings"
 	"testing"
-
-	"github.com/vigil-console/vigil/server/servertest"
 )
 
 // i on a key the quorum deleted meanwhile fails, and the error shows under
 // it. The refresh that then drops the key moves the cursor to another key:
 // the error, about the key gone, must not show under that one.
 func TestGetAPIKeyErrorDoesNotOutliveAReload(t *testing.T) {
-	d := servertest.StartDemo(t)
-	alice := d.Client("alice")
-	pending := pendingKeyDeletionsOf(t, alice)
-	if len(pending) != 1 {
-		t.Fatalf("the demo should seed one pending key deletion: %+v", pending)
-	}
-	keyID := pending[0].Intent.DeleteAPIKeysIntent.APIKeyIDs[0]
-
-	h := demoHarness(t, d, nil)
-	u := h.openUser("operator")
-	for range u.open.APIKeys {
-		if u.open.APIKeys[u.cursor].APIKeyID == keyID {
-			break
-		}
-		h.key("j")
-	}
-	if u.open.APIKeys[u.cursor].APIKeyID != keyID {
-		t.Fatalf("the key %s is not in operator's record", keyID)
-	}
-	if _, err := d.Client("carol").ApproveActivity(t.Context(), pending[0].Fingerprint); err != nil {
+	d, h, u, pending := onPendingKeyDeletion(t)
+	keyID := pending.Intent.DeleteAPIKeysIntent.APIKeyIDs[0]
+	if _, err := d.Client("carol").ApproveActivity(t.Context(), pending.Fingerprint); err != nil {
 		t.Fatal(err)
 	}
 	h.key("i")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
@@ -13,31 +14,14 @@ import (
 // propose deleting the key under the cursor (the operator's working key,
 // never chosen) until pressed again.
 func TestMarkedKeyDeletedMeanwhileIsSaidAndDDoesNotFallBackToTheCursor(t *testing.T) {
-	d := servertest.StartDemo(t)
-	alice := d.Client("alice")
-	pending := pendingKeyDeletionsOf(t, alice)
-	if len(pending) != 1 {
-		t.Fatalf("the demo should seed one pending key deletion: %+v", pending)
-	}
-	keyID := pending[0].Intent.DeleteAPIKeysIntent.APIKeyIDs[0]
-
-	h := demoHarness(t, d, nil)
-	u := h.openUser("operator")
-	for range u.open.APIKeys {
-		if u.open.APIKeys[u.cursor].APIKeyID == keyID {
-			break
-		}
-		h.key("j")
-	}
-	if u.open.APIKeys[u.cursor].APIKeyID != keyID {
-		t.Fatalf("the key %s is not in operator's record", keyID)
-	}
+	d, h, u, pending := onPendingKeyDeletion(t)
+	keyID := pending.Intent.DeleteAPIKeysIntent.APIKeyIDs[0]
 	markedName := u.open.APIKeys[u.cursor].APIKeyName
 	h.key("space")
 	if !u.marked[keyID] {
 		t.Fatalf("space did not mark %s", keyID)
 	}
-	if _, err := d.Client("carol").ApproveActivity(context.Background(), pending[0].Fingerprint); err != nil {
+	if _, err := d.Client("carol").ApproveActivity(context.Background(), pending.Fingerprint); err != nil {
 		t.Fatal(err)
 	}
 	h.msgs = nil
@@ -62,4 +46,28 @@ func TestMarkedKeyDeletedMeanwhileIsSaidAndDDoesNotFallBackToTheCursor(t *testin
 	if out := h.frame(); !strings.Contains(out, "Delete 1 API key(s)") {
 		t.Errorf("the second d does not offer the key under the cursor:\n%s", out)
 	}
+}
+
+// onPendingKeyDeletion opens the demo's operator in a console with the
+// cursor on the API key the demo's one pending deletion would delete.
+func onPendingKeyDeletion(t *testing.T) (*servertest.Demo, *harness, *Users, api.Activity) {
+	t.Helper()
+	d := servertest.StartDemo(t)
+	pending := pendingKeyDeletionsOf(t, d.Client("alice"))
+	if len(pending) != 1 {
+		t.Fatalf("the demo should seed one pending key deletion: %+v", pending)
+	}
+	keyID := pending[0].Intent.DeleteAPIKeysIntent.APIKeyIDs[0]
+	h := demoHarness(t, d, nil)
+	u := h.openUser("operator")
+	for range u.open.APIKeys {
+		if u.open.APIKeys[u.cursor].APIKeyID == keyID {
+			break
+		}
+		h.key("j")
+	}
+	if u.open.APIKeys[u.cursor].APIKeyID != keyID {
+		t.Fatalf("the key %s is not in operator's record", keyID)
+	}
+	return d, h, u, pending[0]
 }

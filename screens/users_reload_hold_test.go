@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/server/servertest"
 )
 
 // The cursor in an open user is on a key, not a position: when the quorum
@@ -48,25 +47,10 @@ func TestUsersKeyCursorStaysOnItsKeyAcrossReload(t *testing.T) {
 // the cursor to another key and says so, naming both: d must not silently
 // propose a key the user never chose.
 func TestUsersKeyUnderCursorDeletedMeanwhileIsSaid(t *testing.T) {
-	d := servertest.StartDemo(t)
-	pending := pendingKeyDeletionsOf(t, d.Client("alice"))
-	if len(pending) != 1 {
-		t.Fatalf("the demo should seed one pending key deletion: %+v", pending)
-	}
-	keyID := pending[0].Intent.DeleteAPIKeysIntent.APIKeyIDs[0]
-	h := demoHarness(t, d, nil)
-	u := h.openUser("operator")
-	for range u.open.APIKeys {
-		if u.open.APIKeys[u.cursor].APIKeyID == keyID {
-			break
-		}
-		h.key("j")
-	}
-	if u.open.APIKeys[u.cursor].APIKeyID != keyID {
-		t.Fatalf("the key %s is not in operator's record", keyID)
-	}
+	d, h, u, pending := onPendingKeyDeletion(t)
+	keyID := pending.Intent.DeleteAPIKeysIntent.APIKeyIDs[0]
 	goneName := u.open.APIKeys[u.cursor].APIKeyName
-	if _, err := d.Client("carol").ApproveActivity(context.Background(), pending[0].Fingerprint); err != nil {
+	if _, err := d.Client("carol").ApproveActivity(context.Background(), pending.Fingerprint); err != nil {
 		t.Fatal(err)
 	}
 	h.msgs = nil
