@@ -125,6 +125,14 @@ func (d CredentialDoubt) Explain(voter func(userID string) string, reader string
 	for _, v := range d.Lost {
 		voters = append(voters, voter(v.UserID))
 	}
+	return "uncertain: " + strings.Join(voters, ", ") + " approved with a key deleted since, and " + d.ReadersNamed() +
+		" reads which credential approved; the service still knows that key, " +
+		reader + " does not, so the service may decide otherwise"
+}
+
+// ReadersNamed names d.Readers: "policy …" or "policies …, …", names
+// quoted and ids sanitized.
+func (d CredentialDoubt) ReadersNamed() string {
 	var readers []string
 	for _, p := range d.Readers {
 		l := api.SanitizeID(p.ID)
@@ -137,9 +145,7 @@ func (d CredentialDoubt) Explain(voter func(userID string) string, reader string
 	if len(readers) > 1 {
 		noun = "policies "
 	}
-	return "uncertain: " + strings.Join(voters, ", ") + " approved with a key deleted since, and " + noun +
-		strings.Join(readers, ", ") + " reads which credential approved; the service still knows that key, " +
-		reader + " does not, so the service may decide otherwise"
+	return noun + strings.Join(readers, ", ")
 }
 
 // DoubtOfVotes is the CredentialDoubt of deciding with these votes (the

@@ -456,10 +456,19 @@ func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time
 	}
 	quorum := policy.QuorumOf(ec.quorum)
 	rootOnly := policy.RootOnly(act.Type)
+	// The vote carries the key the console signs with: the service records
+	// that key's credential with an approval, and policies may read it.
+	pub, scheme, known := ownVoteKey(c, me)
+	if approve && !known && !rootOnly {
+		if why := ownKeyUnknown(ec.ordered); why != "" {
+			return why
+		}
+	}
 	act = withCountingVotes(act, now)
 	with := *act
 	with.Votes = append(slices.Clone(act.Votes), api.Vote{UserID: me.ID, User: api.User{UserName: me.Name},
-		Selection: map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[approve], CreatedAt: api.NewTime(now)})
+		Selection: map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[approve], CreatedAt: api.NewTime(now),
+		PublicKey: pub, Scheme: scheme})
 	if !approve {
 		voted := map[string]bool{}
 		for _, v := range with.Votes {
