@@ -358,7 +358,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		err = writeJSON(c.stdout, raw)
 	} else {
 		after.exact.Intent = a.exact.Intent // the same activity (checkVoteReply): its intent as shown before the vote
-		err = printActivity(c.stdout, after)
+		err = printActivityOwners(ctx, c, client, after)
 	}
 	if err != nil {
 		return voteRecordedNotPrinted(approve, after.ID, after.Status, err)
@@ -402,7 +402,7 @@ func voteOutcome(ctx context.Context, c proc, client *api.Client, before shownAc
 		return err
 	}
 	fmt.Fprintf(c.stderr, "vigil: %v\nvigil: the activity shows your vote, so it counted\n", sendErr)
-	if err := showActivity(c, a, asJSON); err != nil {
+	if err := showActivity(ctx, c, client, a, asJSON); err != nil {
 		return voteRecordedNotPrinted(approve, a.ID, a.Status, err)
 	}
 	// As when the reply arrives: a script must not take a failed run for success.
@@ -412,9 +412,9 @@ func voteOutcome(ctx context.Context, c proc, client *api.Client, before shownAc
 // showActivity prints a, or with --json the service's own reply it was
 // read from (getActivityShown): the read the caller decided on, not a
 // second one that could say something else.
-func showActivity(c proc, a shownActivity, asJSON bool) error {
+func showActivity(ctx context.Context, c proc, client *api.Client, a shownActivity, asJSON bool) error {
 	if !asJSON {
-		return printActivity(c.stdout, a)
+		return printActivityOwners(ctx, c, client, a)
 	}
 	return writeJSON(c.stdout, a.raw)
 }

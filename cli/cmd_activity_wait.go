@@ -208,7 +208,7 @@ func printEnded(ctx, waitCtx context.Context, c proc, client *api.Client, id str
 		} else {
 			var shown shownActivity
 			shown, err = getActivityShown(waitCtx, client, id)
-			print = func() error { return printActivity(c.stdout, shown) }
+			print = func() error { return printActivityOwners(waitCtx, c, client, shown) }
 		}
 		switch {
 		case err == nil:

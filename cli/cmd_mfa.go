@@ -387,7 +387,7 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return fmt.Errorf("create MFA policy %q: %w", p.MfaPolicyName, err)
 	}
-	return printSubmitted(c.stdout, a, raw, conn.json)
+	return submitted(ctx, c, client, a, raw, conn.json)
 }
 
 const mfaStatusUsage = `Usage: vigil mfa status [--user ID] [--json] ACTIVITY_ID

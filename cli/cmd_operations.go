@@ -55,7 +55,7 @@ func submitVerb(ctx context.Context, c proc, conn *connFlags, client *api.Client
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return printSubmitted(c.stdout, a, raw, conn.json)
+	return submitted(ctx, c, client, a, raw, conn.json)
 }
 
 // validated returns a usage error for parameters api/ refuses, before any

@@ -337,13 +337,19 @@ func resultText(r api.Result) string {
 // (a full disk, a closed pipe) is never exit 1 "safe to run again": it is
 // recordedNotPrinted, which names the activity.
 func printSubmitted(w io.Writer, a shownActivity, raw json.RawMessage, asJSON bool) error {
+	return printSubmittedNaming(w, a, raw, asJSON, nil)
+}
+
+// printSubmittedNaming is printSubmitted saying, among users, whose key
+// signed each verified vote (printActivityNaming).
+func printSubmittedNaming(w io.Writer, a shownActivity, raw json.RawMessage, asJSON bool, users []api.User) error {
 	if asJSON {
 		if err := writeJSON(w, raw); err != nil {
 			return recordedNotPrinted(a.ID, a.Status, err)
 		}
 		return failedRun(a.Activity)
 	}
-	if err := printActivity(w, a); err != nil {
+	if err := printActivityNaming(w, a, users); err != nil {
 		return recordedNotPrinted(a.ID, a.Status, err)
 	}
 	if !api.IsTerminal(a.Status) {

@@ -63,7 +63,7 @@ func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity,
 		return fmt.Errorf("%s %s: you already %s this activity (%s); a vote cannot be changed", verb, a.ID, votedText(mine), timeText(mine.CreatedAt))
 	}
 	fmt.Fprintf(c.stderr, "vigil: you already %s this activity (%s); nothing to do\n", votedText(mine), timeText(mine.CreatedAt))
-	return showActivity(c, a, asJSON)
+	return showActivity(ctx, c, client, a, asJSON)
 }
 
 // votedOnEnded answers a vote on an activity that has ended. The caller's
@@ -85,7 +85,7 @@ func votedOnEnded(ctx context.Context, c proc, client *api.Client, a shownActivi
 		return fmt.Errorf("%s %s: you already %s this activity (%s), and it is now %s; a vote cannot be changed", verb, a.ID, votedText(mine), timeText(mine.CreatedAt), a.Status)
 	}
 	fmt.Fprintf(c.stderr, "vigil: you already %s this activity (%s), and it is now %s; nothing to do\n", votedText(mine), timeText(mine.CreatedAt), a.Status)
-	if err := showActivity(c, a, asJSON); err != nil {
+	if err := showActivity(ctx, c, client, a, asJSON); err != nil {
 		return err
 	}
 	if !approve {

@@ -29,6 +29,9 @@ type fakeClient struct {
 	listErr    error
 	voteErr    error
 	lists      []api.ListActivitiesOptions
+	// watches counts the root's looks at the newest activities
+	// (org_watch.go), kept apart from lists as tagLookups are.
+	watches int
 	// tagLookups are the lists of completed create_user_tag activities the
 	// organization's load reads tag names from, kept apart from lists (the
 	// lists the screens show) so that counting those is not thrown by it.
@@ -63,6 +66,10 @@ func (f *fakeClient) ListActivities(_ context.Context, o api.ListActivitiesOptio
 	switch {
 	case slices.Equal(o.Types, []string{api.TypeCreateUserTag}) && slices.Equal(o.Statuses, []string{api.StatusCompleted}):
 		f.tagLookups++
+	case o.Limit == watchLimit && len(o.Statuses)+len(o.Types) == 0 && o.Before+o.After == "":
+		// The root's look for completions (org_watch.go): not a list a
+		// screen shows.
+		f.watches++
 	case o.Limit == 1 && (o.After != "" || o.Before != ""):
 		// Whether a page's ends are the list's: part of one load, not a
 		// load of its own.

@@ -62,7 +62,7 @@ func voteKeyDeletionWarnings(c *Common, p *api.DeleteAPIKeysParams) []string {
 // deleteKeysIntentLines are the vote dialog's lines of a delete_api_keys,
 // with what it would lock out flagged: approving may be what runs it.
 func deleteKeysIntentLines(c *Common, in api.Intent, p *api.DeleteAPIKeysParams) (lines []string, warn map[int]bool) {
-	lines, warn = otherIntentLines(c, in), map[int]bool{}
+	lines, warn = deleteKeysLines(c, p), map[int]bool{}
 	for _, w := range voteKeyDeletionWarnings(c, p) {
 		warn[len(lines)] = true
 		lines = append(lines, w)

@@ -80,9 +80,11 @@ type Root struct {
 	// whether another completion came meanwhile (reload once more).
 	orgReload reloadGate
 	orgLoads  orgLoads
-	static    bool
-	mouse     bool
-	keyKind   string
+	// orgWatch: the newest activities at the last look (org_watch.go).
+	orgWatch orgWatch
+	static   bool
+	mouse    bool
+	keyKind  string
 	// dialogs are the modals over the screens, routed first.
 	dialogs dialogStack
 	// armTokens counts the arming ticks started, so that each names its dialog.
@@ -387,7 +389,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	case reloadOrgMsg:
 		return r.loadOrg()
 	case orgRetryMsg:
-		return r.retryOrg()
+		return tea.Batch(r.retryOrg(), r.watchOrg())
+	case orgWatchedMsg:
+		return r.orgWatched(msg)
 	case orgLoadedMsg:
 		cmds = append(cmds, r.orgLoaded(msg))
 	case spinner.TickMsg:

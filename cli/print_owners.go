@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// printActivityOwners prints a as 'activity get' does: when a vote
+// verified (or the intent holds an OIDC token), it reads the
+// organization's users once (activityUsers) to say whose key signed each
+// vote. A read that fails fails nothing: the activity is printed all the
+// same, with a note on standard error saying what is not checked and why.
+// Only a failure to print is returned.
+func printActivityOwners(ctx context.Context, c proc, client *api.Client, a shownActivity) error {
+	users, notes := activityUsers(ctx, client, a)
+	if err := printActivityNaming(c.stdout, a, users); err != nil {
+		return err
+	}
+	for _, note := range notes {
+		fmt.Fprintln(c.stderr, "vigil: note: "+note)
+	}
+	return nil
+}
+
+// submitted is printSubmitted for a submit verb: the activity printed
+// with its votes' key owners named (printActivityOwners).
+func submitted(ctx context.Context, c proc, client *api.Client, a shownActivity, raw json.RawMessage, asJSON bool) error {
+	var users []api.User
+	var notes []string
+	if !asJSON && a.exact != nil {
+		users, notes = activityUsers(ctx, client, a)
+	}
+	err := printSubmittedNaming(c.stdout, a, raw, asJSON, users)
+	for _, note := range notes {
+		fmt.Fprintln(c.stderr, "vigil: note: "+note)
+	}
+	return err
+}
