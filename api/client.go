@@ -550,13 +550,16 @@ func isServiceError(body []byte) bool {
 // newError builds the *Error of a non-2xx reply. A body that is not the service's
 // error JSON still gives a readable error: the status text and a short, sanitised
 // excerpt of what came back. A body that JSON readers can read two ways is
-// believed in nothing (no code, no details, so no sentinel and no "nothing
-// was recorded"): the error says so instead.
+// believed in nothing (no code, no details, so no "nothing was recorded"):
+// the error says so instead. Its HTTP status still maps to a sentinel
+// (ErrAlreadyExists for 409 and so on), since the status line is not
+// ambiguous; but a two-ways 404 is not taken for a wrong URL (twoWays).
 func newError(op string, status int, body []byte) *Error {
 	e := &Error{StatusCode: status, Operation: op}
 	eb, ok, twoWays := readErrorBody(body)
 	if twoWays != nil {
 		e.Message = twoWaysMessage(status, twoWays)
+		e.twoWays = true
 		return e
 	}
 	if ok {

@@ -10,8 +10,9 @@ import (
 // service says it has no such endpoint (base_url with a path, or the auth
 // proxy's address), or the reply is not the service's error at all (another
 // server, or a gateway routing the path nowhere). No id is involved then.
+// A body read two ways is neither: what it says is not known.
 func (e *Error) noSuchEndpoint() bool {
-	if e.StatusCode != http.StatusNotFound {
+	if e.StatusCode != http.StatusNotFound || e.twoWays {
 		return false
 	}
 	return !e.fromService || strings.HasPrefix(e.Message, "no such endpoint")

@@ -153,6 +153,7 @@ type Error struct {
 
 	detailsLeftOut int    // details beyond the first few, not kept
 	fromService    bool   // the body was in the service's error shape
+	twoWays        bool   // the body could be read two ways, so neither reading is believed
 	setting        string // the profile setting the request's URL came from ("" is base_url)
 }
 
@@ -216,6 +217,9 @@ func (e *Error) hint() string {
 		if e.hasErrorCode("BOOT_PROOF_NOT_FOUND") {
 			return bootProofNotFoundHint(e.Operation)
 		}
+		if e.twoWays {
+			return twoWaysHint
+		}
 		if e.noSuchEndpoint() {
 			return e.urlHint()
 		}
@@ -242,6 +246,17 @@ func (e *Error) hint() string {
 		return "the service failed; try again later, and report it if it persists"
 	}
 	return ""
+}
+
+// twoWaysHint is a two-ways 404's hint: the body might have said a record
+// is missing or the URL reached nothing, and neither is believed.
+const twoWaysHint = "the service's reply could be read two ways, so whether the record or the URL was not found is unknown; read it with `vigil request` to see it exactly"
+
+// TwoWays reports whether err is an *Error whose body could be read two
+// ways: its status is all that is known, not what it was about.
+func TwoWays(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.twoWays
 }
 
 // bootProofNotFoundHint: there is no id to check. By key, an unknown

@@ -255,7 +255,7 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			for _, note := range notes {
 				fmt.Fprintln(c.stderr, "vigil: note: "+note)
 			}
-			if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
+			if refs := idRefsBlock(ctx, c, client, a.exact.Intent, users); refs != "" {
 				_, err = fmt.Fprint(c.stdout, "\n"+refs)
 			}
 			return err

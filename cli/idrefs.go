@@ -14,12 +14,18 @@ import (
 // that names neither: a consensus naming the "operator" tag must not read
 // like one naming "ops". The names are read only when an expression holds
 // an id; a lookup that fails says so on stderr (listTagNames), and its ids
-// then show as unknown.
-func intentIDRefLines(ctx context.Context, c proc, client *api.Client, in api.Intent) []string {
+// then show as unknown. users, when not nil, are the organization's users
+// already read exact (exactUsers) for the same command, used rather than
+// read again: one command names ids and checks vote keys from one list.
+func intentIDRefLines(ctx context.Context, c proc, client *api.Client, in api.Intent, users []api.User) []string {
 	if len(policy.IntentIDRefs(in, nil, nil)) == 0 {
 		return nil
 	}
-	refs := policy.IntentIDRefs(in, listTagNames(ctx, c, client), listUserNames(ctx, c, client))
+	names := userNameMap(users)
+	if users == nil {
+		names = listUserNames(ctx, c, client)
+	}
+	refs := policy.IntentIDRefs(in, listTagNames(ctx, c, client), names)
 	lines := make([]string, len(refs))
 	for i, r := range refs {
 		lines[i] = r.String()
@@ -31,9 +37,9 @@ func intentIDRefLines(ctx context.Context, c proc, client *api.Client, in api.In
 }
 
 // idRefsBlock is intentIDRefLines under a heading, for below an activity or
-// its intent; "" when there are none.
-func idRefsBlock(ctx context.Context, c proc, client *api.Client, in api.Intent) string {
-	lines := intentIDRefLines(ctx, c, client, in)
+// its intent; "" when there are none. users are as intentIDRefLines takes them.
+func idRefsBlock(ctx context.Context, c proc, client *api.Client, in api.Intent, users []api.User) string {
+	lines := intentIDRefLines(ctx, c, client, in, users)
 	if len(lines) == 0 {
 		return ""
 	}

@@ -153,7 +153,8 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 	if note != "" {
 		note = "\n" + note
 	}
-	if refs := idRefsBlock(ctx, c, client, a.exact.Intent); refs != "" {
+	// oidcUsers are sanitized, not exact: the names are read exact here.
+	if refs := idRefsBlock(ctx, c, client, a.exact.Intent, nil); refs != "" {
 		note += "\n" + strings.TrimSuffix(refs, "\n")
 	}
 	warning := ""

@@ -34,6 +34,9 @@ func keyOwnerText(v *api.Vote, users []api.User) string {
 	case api.KeyNotListed:
 		return "WARNING: the key is not among " + userText(o.User) + "'s current API keys or passkeys in the organization's user list (or was since deleted): this vote may not be theirs"
 	}
+	if o.Unreadable {
+		return "by the key shown, not checked to be " + userText(o.User) + "'s: it is none of their keys vigil can read, and the user list holds keys of theirs of a type vigil cannot read"
+	}
 	return "by the key shown, not checked to be this voter's: the organization's user list does not hold them"
 }
 
@@ -62,6 +65,8 @@ func keyOwnerJSON(c api.VoteCheck, v *api.Vote, users []api.User, readErr error)
 		return o.State, "the key is one of the voter's API keys in the organization's user list"
 	case o.State == api.KeyNotListed:
 		return o.State, "the key is not among the voter's current API keys or passkeys in the organization's user list (or was since deleted): the vote may not be theirs"
+	case o.Unreadable:
+		return o.State, "the key is none of the voter's keys vigil can read, and the organization's user list holds keys of theirs of a credential type vigil cannot read"
 	}
 	return o.State, "the organization's user list does not hold the voter"
 }

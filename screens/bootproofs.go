@@ -239,7 +239,8 @@ func (b *BootProofs) Update(msg tea.Msg) (Screen, tea.Cmd) {
 				// A failed fetch keeps nothing from before: an old VERIFIED must
 				// not stand for a proof that could not be checked again.
 				a.proof, a.report, a.err = nil, nil, ui.Clean(errorText(msg.err))
-				a.missing = errors.Is(msg.err, api.ErrNotFound)
+				// A 404 whose body reads two ways may not be about the app at all.
+				a.missing = errors.Is(msg.err, api.ErrNotFound) && !api.TwoWays(msg.err)
 			} else {
 				a.proof, a.report, a.missing = msg.proof, msg.report, false
 			}

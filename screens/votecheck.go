@@ -38,17 +38,22 @@ func voteCheckLine(c *Common, check api.VoteCheck, v *api.Vote) string {
 // toward the quorum FAILED its check ("" when none did): the service (or
 // something between) shows a vote its voter did not sign. signed is act
 // without those votes (act itself when none failed), for the prediction
-// of what this vote does if they are not what they seem.
+// of what this vote does if they are not what they seem. A failed vote
+// stays in signed, neither approving nor rejecting: the service shows its
+// member as having voted, and refuses them another vote (the requester's
+// submission approval above all), so they are not among those who may
+// still vote; and its time still marks its round.
 func failedVotesWarning(c *Common, act *api.Activity) (warning string, signed *api.Activity) {
 	var who []string
 	checks := api.CheckVotes(*act)
 	kept := make([]api.Vote, 0, len(act.Votes))
 	for i := range act.Votes {
+		v := act.Votes[i]
 		if checks[i].State == api.VoteFailed {
 			who = append(who, memberQuoted(c, &act.Votes[i]))
-			continue
+			v.Selection = "" // counts as neither
 		}
-		kept = append(kept, act.Votes[i])
+		kept = append(kept, v)
 	}
 	if len(who) == 0 {
 		return "", act

@@ -18,6 +18,8 @@ func keyOwnerText(c *Common, v *api.Vote) (text string, notTheirs bool) {
 		return "by one of " + who + "'s API keys, as the organization's user list shows", false
 	case o.State == api.KeyNotListed:
 		return "the key is not one of " + who + "'s API keys or passkeys in the organization's user list: this vote may not be theirs", true
+	case o.Unreadable:
+		return "by the key shown, not checked to be " + who + "'s: it is none of their keys vigil can read, and the organization's user list holds keys of theirs of a type vigil cannot read", false
 	}
 	return "by the key shown, not checked to be " + who + "'s (the console holds no user list with them)", false
 }

@@ -58,10 +58,11 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 			thenLine = len(lines)
 		}
 		// The service counts what it shows; a vote nobody signed may be
-		// the very one that makes this vote decide.
+		// the very one that makes this vote decide. Said only when what
+		// happens differs, not merely the approvers named.
 		alone := ""
 		if forged != "" {
-			if alone = voteConsequenceAt(c, signed, approve, now); alone == then {
+			if alone = voteConsequenceAt(c, signed, approve, now); samePrediction(alone, then) {
 				alone = ""
 			}
 		}
