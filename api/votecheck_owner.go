@@ -106,7 +106,7 @@ func credentialCurve(typ string) string {
 		return curveEd25519
 	case keys.CredentialAPIKeyP256, keys.CredentialWebAuthnAuthenticator, keys.CredentialRecoverUserKeyP256,
 		keys.CredentialEmailAuthKeyP256, keys.CredentialOtpAuthKeyP256, keys.CredentialReadWriteSessionP256,
-		keys.CredentialOauthKeyP256:
+		keys.CredentialOauthKeyP256, keys.CredentialLogin:
 		return curveP256
 	}
 	return ""

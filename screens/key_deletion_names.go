@@ -32,7 +32,9 @@ func deletedKeyText(c *Common, owner, id string) string {
 		}
 		text := api.Quote(u.APIKeys[i].APIKeyName) + " (id " + shown + ")"
 		if u.UserID != owner {
-			text += ", a key of " + userName(c, u.UserID) + ", not of " + userName(c, owner)
+			// Quoted with their ids, as the dialog's other names: two users
+			// may share a name.
+			text += ", a key of " + usersText(c, []string{u.UserID}) + ", not of " + usersText(c, []string{owner})
 		}
 		return text
 	}

@@ -60,8 +60,10 @@ func submitOutcome(c *Common, typ string, intent api.Intent) []string {
 	switch {
 	case cons == "":
 		return rootQuorumApproval(c.Org.Quorum)
-	case strings.HasPrefix(cons, "it still waits"):
+	case predictedOutcomeOf(cons) == predictsWaits:
 		return []string{"Once submitted, it waits for approvals:", "  " + strings.TrimPrefix(cons, "it still waits — ") + "."}
+	case predictedOutcomeOf(cons) == predictsUnknown:
+		return []string{"Once submitted: " + cons + "."}
 	}
 	return []string{"Once submitted, " + cons + "."}
 }

@@ -247,17 +247,23 @@ func (u *Users) deletionOutcome(userID string, keyIDs []string) []string {
 	act := api.Activity{Type: api.TypeDeleteAPIKeys, Status: api.StatusCreated, CreatedAt: api.NewTime(u.c.Now()),
 		Intent: api.Intent{DeleteAPIKeysIntent: &api.DeleteAPIKeysParams{UserID: userID, APIKeyIDs: keyIDs}}}
 	cons := voteConsequence(u.c, &act, true)
-	switch {
-	case cons == "":
+	if cons == "" {
 		return append(rootQuorumApproval(u.c.Org.Quorum),
 			"The keys keep working until then (unless a policy allows it sooner); once deleted, they cannot be restored.")
-	case strings.HasPrefix(cons, "it is allowed"):
+	}
+	switch predictedOutcomeOf(cons) {
+	case predictsRuns:
 		return []string{"Once submitted, " + cons + ":", "the keys stop authenticating at once; this cannot be undone."}
-	case strings.HasPrefix(cons, "it still waits"):
+	case predictsWaits:
 		return []string{"Once submitted, it waits for approvals:",
 			"  " + strings.TrimPrefix(cons, "it still waits — ") + ".",
 			"The keys keep working until it completes;",
 			"then they stop at once, and that cannot be undone."}
+	case predictsFails:
+		return []string{"Once submitted, " + cons + "; the keys are not deleted."}
 	}
-	return []string{"Once submitted, " + cons + "; the keys are not deleted."}
+	// The console cannot tell ("cannot tell: …"): the keys may stop at
+	// once, so nothing here may say they stay.
+	return []string{"Once submitted: " + cons + ".",
+		"The keys may stop authenticating at once, or after approvals; once deleted, they cannot be restored."}
 }
