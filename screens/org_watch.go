@@ -17,12 +17,18 @@ import (
 // watchLimit is how many of the newest activities each look reads.
 const watchLimit = 5
 
-// orgWatch is what the last look saw: each activity's status by id (nil:
-// no look answered yet), and whether a look is in flight.
+// orgWatch is what the looks saw: each activity's status by id, over the
+// last looks (nil: no look answered yet; bounded by watchKnown), and
+// whether a look is in flight. Kept over several looks, not the last one
+// only: a page the client halves and doubles again (api's reply bound)
+// brings back activities the look before did not show, which are not new.
 type orgWatch struct {
 	seen     map[string]string
 	inFlight bool
 }
+
+// watchKnown bounds orgWatch.seen: past it, only the last look is kept.
+const watchKnown = 256
 
 // orgWatchedMsg brings a look's newest activities.
 type orgWatchedMsg struct {
@@ -45,11 +51,13 @@ func (r *Root) watchOrg() tea.Cmd {
 	}
 }
 
-// orgWatched compares a look with the last one: an activity completed
-// since (new, or seen before with another status), or none of the last
-// look's left on the page (more arrived than a look reads), reloads the
-// organization. The first look only sets what the next compares with: the
-// organization was loaded at start. A failed look changes nothing (the
+// orgWatched compares a look with the earlier ones: an activity completed
+// since (seen before with another status, or new and already completed),
+// or none of the activities seen before left on the page (more arrived
+// than a look reads), reloads the organization. The first look cannot tell
+// what completed between the organization's load at start and itself, so
+// a completed activity in it reloads the organization once (not the
+// screens: they load at start anyway). A failed look changes nothing (the
 // list's refresh says the service is not answering).
 func (r *Root) orgWatched(msg orgWatchedMsg) tea.Cmd {
 	r.orgWatch.inFlight = false
@@ -57,14 +65,19 @@ func (r *Root) orgWatched(msg orgWatchedMsg) tea.Cmd {
 		return nil
 	}
 	prev := r.orgWatch.seen
-	r.orgWatch.seen = make(map[string]string, len(msg.items))
-	for _, it := range msg.items {
-		r.orgWatch.seen[it.ID] = it.Status
-	}
 	if prev == nil {
+		r.orgWatch.seen = make(map[string]string, len(msg.items))
+		completed := false
+		for _, it := range msg.items {
+			r.orgWatch.seen[it.ID] = it.Status
+			completed = completed || it.Status == api.StatusCompleted
+		}
+		if completed {
+			return msgCmd(reloadOrgMsg{})
+		}
 		return nil
 	}
-	changed, overlap := false, false
+	changed, overlap, hadSeen := false, false, len(prev) > 0
 	for _, it := range msg.items {
 		was, seen := prev[it.ID]
 		overlap = overlap || seen
@@ -72,7 +85,14 @@ func (r *Root) orgWatched(msg orgWatchedMsg) tea.Cmd {
 			changed = true
 		}
 	}
-	if changed || len(prev) > 0 && !overlap {
+	if len(prev)+len(msg.items) > watchKnown {
+		prev = make(map[string]string, len(msg.items))
+		r.orgWatch.seen = prev
+	}
+	for _, it := range msg.items {
+		prev[it.ID] = it.Status
+	}
+	if changed || hadSeen && !overlap {
 		return msgCmd(orgChangedMsg{})
 	}
 	return nil
