@@ -166,7 +166,8 @@ func TestActivityGetLeavesAVoterMissingFromTheListUnchecked(t *testing.T) {
 	})
 	code, out, errOut := via.run("", "activity", "get", id)
 	wantExit(t, "activity get", code, exitOK, out, errOut)
-	if bob := voteLine(t, out, "bob"); strings.Contains(bob, "WARNING") || !strings.Contains(bob, "not checked to be this voter's") || !strings.Contains(bob, "does not hold") {
+	// Named as its vote names it, marked so (the list does not name bob).
+	if bob := voteLine(t, out, "bob ("+via.userID("bob")+")"+unlistedNote); strings.Contains(bob, "WARNING") || !strings.Contains(bob, "not checked to be this voter's") || !strings.Contains(bob, "does not hold") {
 		t.Errorf("bob's vote, with bob missing from the user list, is not left unchecked saying why:\n%s", bob)
 	}
 	if _, owner, reason := keyOwnerOf(t, via, id, via.userID("bob")); owner != api.KeyUnchecked {

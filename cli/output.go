@@ -267,16 +267,14 @@ func printActivity(w io.Writer, shown shownActivity) error {
 
 // printActivityNaming is printActivity naming, among users, the user an
 // OIDC token in the intent is linked to, and saying whose key signed each
-// verified vote (keyOwnerText; nil: neither is said).
+// verified vote (keyOwnerText), and naming voters from users (voterText;
+// nil: none of this is said, voters are named as their votes name them).
 func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) error {
 	a := shown.exact
 	votes := make([]string, 0, len(a.Votes))
 	checks := api.CheckVotes(*a)
 	for i, v := range a.Votes {
-		name := api.NameText(v.User.UserName)
-		if v.User.UserName == "" {
-			name = api.SanitizeID(v.UserID)
-		}
+		name := voterText(&a.Votes[i], users)
 		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(api.Sanitize(v.Selection), "VOTE_SELECTION_"))+" "+voteCheckOwnerText(checks[i], &a.Votes[i], users))
 	}
 	result := resultText(a.Result)
@@ -298,7 +296,7 @@ func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) err
 		"id", api.SanitizeID(a.ID),
 		"type", api.Sanitize(a.Type),
 		"status", api.Sanitize(a.Status),
-		"requester", activityRequester(a),
+		"requester", requesterText(a, users),
 		"intent", strings.Join(append([]string{intentHead}, intentBody...), "\n"),
 		"votes", strings.Join(votes, "\n"),
 		"you may", strings.Join(you, ", "),

@@ -350,13 +350,12 @@ func (d *activityDetail) render(c *Common) {
 		case api.VoteRejected:
 			mark, style = "✗ rejected", th.Bad
 		}
-		raw := v.User.UserName
-		if raw == "" {
-			raw = c.Org.UserNames[v.UserID]
-		}
-		name := optionalText(raw)
+		name := ui.Clean(voterText(c, &v))
 		line := style.Render(mark) + "  " + name + " (" + ui.Clean(api.SanitizeID(v.UserID)) + ")  " + ui.Clean(fmtTime(now, v.CreatedAt))
 		b.Styled(line)
+		if who := voterOf(c, &v); who.Relabeled {
+			b.Styled("    " + th.Warn.Render(ui.Clean("⚠ "+api.RelabelText(&v, who.User))))
+		}
 		// The message is the signed request body: the intent above shows
 		// what it asks; here, whether the vote verifies (votecheck.go).
 		b.Styled("    " + voteCheckLine(c, checks[i], &v))

@@ -420,8 +420,8 @@ func voterName(c *Common, act *api.Activity, userID string) string {
 		if isOwnVote(c, v) {
 			return "your"
 		}
-		if name == "" && v.User.UserName != "" {
-			name = api.NameText(v.User.UserName)
+		if name == "" {
+			name = voterText(c, v)
 		}
 	}
 	return orElse(name, userName(c, userID))

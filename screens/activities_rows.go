@@ -114,12 +114,9 @@ func requester(c *Common, act *api.Activity) string {
 	if policy.SubmitterOf(*act) == "" {
 		return "?"
 	}
-	v := act.Votes[0]
-	if v.User.UserName != "" {
-		return api.NameText(v.User.UserName)
-	}
-	if n := c.Org.UserNames[v.UserID]; n != "" {
-		return api.NameText(n)
+	v := &act.Votes[0]
+	if n := voterText(c, v); n != "" {
+		return ui.Clean(n)
 	}
 	return ui.Clean(api.SanitizeID(v.UserID))
 }

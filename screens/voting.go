@@ -394,20 +394,6 @@ func requesterQuoted(c *Common, act *api.Activity) string {
 	return memberQuoted(c, &act.Votes[0])
 }
 
-// memberQuoted names the member who cast v, always quoted (api.Quote), even
-// a plain ASCII name: in the vote dialog a name sits among the console's own
-// sentences, and "bob) -- NOTE: this does NOT run it (" unquoted reads as
-// the console's words. A member with no name is a "user" by id.
-func memberQuoted(c *Common, v *api.Vote) string {
-	if v.User.UserName != "" {
-		return api.Quote(v.User.UserName)
-	}
-	if n := c.Org.UserNames[v.UserID]; n != "" {
-		return api.Quote(n)
-	}
-	return "user " + api.SanitizeID(v.UserID)
-}
-
 // votesByName says who voted how, and the root quorum's count.
 func votesByName(c *Common, act *api.Activity) string {
 	var parts []string
@@ -417,7 +403,7 @@ func votesByName(c *Common, act *api.Activity) string {
 		if v.Selection == api.VoteRejected {
 			how = "rejected"
 		}
-		who := memberQuoted(c, v) + notOwnKeyNote(c, v)
+		who := memberQuoted(c, v) + relabelNote(c, v) + notOwnKeyNote(c, v)
 		if isOwnVote(c, v) {
 			who = "you"
 		}

@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
+)
+
+// Voters are named by their vote's userId from the organization's user
+// list, when activity get read it (activityUsers): a vote's own "user"
+// object is the service's label, which no signature covers, and a reply
+// may call alice's vote bob's while her key says alice. The vote's own
+// name is shown only for an id the list lacks, marked as the vote's word.
+
+// unlistedNote marks a name that is the vote's own word, the list read
+// not holding its id.
+const unlistedNote = " (as the vote says; not in the organization's user list)"
+
+// voterText names v's voter among users (nil: not read, the vote's own
+// name is shown as before), escaped, with a warning when the vote's own
+// user says otherwise than the list.
+func voterText(v *api.Vote, users []api.User) string {
+	if users == nil {
+		if v.User.UserName == "" {
+			return api.SanitizeID(v.UserID)
+		}
+		return api.NameText(v.User.UserName)
+	}
+	who := api.CasterOf(users, v)
+	switch {
+	case who.User != nil && who.Relabeled:
+		return userText(who.User) + " (WARNING: " + api.RelabelText(v, who.User) + ")"
+	case who.User != nil:
+		return userText(who.User)
+	case v.User.UserName != "":
+		return api.NameWithID(v.User.UserName, v.UserID) + unlistedNote
+	}
+	return "user " + api.SanitizeID(v.UserID) + unlistedNote
+}
+
+// requesterText is activityRequester naming the requester among users
+// (nil: not read) as voterText does, with their id.
+func requesterText(a *api.Activity, users []api.User) string {
+	if users == nil || policy.SubmitterOf(*a) == "" {
+		return activityRequester(a)
+	}
+	v := &a.Votes[0]
+	who := api.CasterOf(users, v)
+	switch {
+	case who.User != nil && who.Relabeled:
+		return api.NameWithID(who.User.UserName, v.UserID) + " (WARNING: " + api.RelabelText(v, who.User) + ")"
+	case who.User != nil:
+		return api.NameWithID(who.User.UserName, v.UserID)
+	case v.User.UserName != "":
+		return api.NameWithID(v.User.UserName, v.UserID) + unlistedNote
+	}
+	return api.SanitizeID(v.UserID) + unlistedNote
+}
