@@ -153,8 +153,11 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 	if note != "" {
 		note = "\n" + note
 	}
-	// oidcUsers are sanitized, not exact: the names are read exact here.
-	if refs := idRefsBlock(ctx, c, client, a.exact.Intent, nil); refs != "" {
+	// The requester is named from the organization's user list, read exact
+	// (oidcUsers are sanitized): the requester's vote's own name is the
+	// service's label, which no signature covers (requesterShown).
+	requester, listed := requesterShown(ctx, client, a.exact)
+	if refs := idRefsBlock(ctx, c, client, a.exact.Intent, listed); refs != "" {
 		note += "\n" + strings.TrimSuffix(refs, "\n")
 	}
 	warning := ""
@@ -165,7 +168,7 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 		}
 	}
 	return fmt.Sprintf("%sactivity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s",
-		warning, a.ID, a.Type, activityRequester(a.exact), a.Status, voteIntentText(a, users), note)
+		warning, a.ID, a.Type, requester, a.Status, voteIntentText(a, users), note)
 }
 
 // voteIntentText is the intent as the vote prompt shows it (intentShown),

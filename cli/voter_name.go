@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
 )
@@ -54,4 +56,22 @@ func requesterText(a *api.Activity, users []api.User) string {
 		return api.NameWithID(v.User.UserName, v.UserID) + unlistedNote
 	}
 	return api.SanitizeID(v.UserID) + unlistedNote
+}
+
+// requesterShown is the vote prompt's requester: named from the
+// organization's user list (exact; returned for the prompt's other names,
+// nil when not read), or, when it cannot be read, the requester's vote's
+// own name marked as the vote's word.
+func requesterShown(ctx context.Context, client *api.Client, a *api.Activity) (string, []api.User) {
+	if policy.SubmitterOf(*a) == "" {
+		return activityRequester(a), nil
+	}
+	users, err := exactUsers(ctx, client)
+	if err != nil {
+		return activityRequester(a) + " (as the vote says; the organization's user list could not be read)", nil
+	}
+	if users == nil {
+		users = []api.User{} // read: a requester absent from it is marked
+	}
+	return requesterText(a, users), users
 }

@@ -152,7 +152,7 @@ func explainEvaluation(ec evaluationContext, a api.Activity, e api.PolicyEvaluat
 		ran = append(ran, p)
 	}
 	stored := slices.DeleteFunc(slices.Clone(e.PolicyEvaluations), func(o api.PolicyOutcome) bool { return o.PolicyID == "" })
-	kind := policy.StoredOutcome(a, e)
+	kind := policy.StoredOutcome(withMemberNames(ec, a), e)
 	in, err := policy.InputUpToVote(a, ec.members, e.VoteID, e.CreatedAt.Time())
 	if err != nil {
 		// Its vote is not returned: decided on the votes left, it would be explained on other
@@ -249,4 +249,20 @@ func outcomeStyle(th *theme.Theme, outcome string) lipgloss.Style {
 		return th.Warn
 	}
 	return th.Bad
+}
+
+// withMemberNames is a with each vote's user named as the organization's
+// members name its userId (ec.members, from the user list): a vote's own
+// "user" is the service's label, which no signature covers, and an
+// evaluation's "whose rejection" must not take a relabel for the voter.
+// A vote by a member the list does not hold keeps its label.
+func withMemberNames(ec evaluationContext, a api.Activity) api.Activity {
+	votes := slices.Clone(a.Votes)
+	for i := range votes {
+		if m, ok := ec.members[votes[i].UserID]; ok && m.Name != "" {
+			votes[i].User.UserName = m.Name
+		}
+	}
+	a.Votes = votes
+	return a
 }

@@ -17,17 +17,27 @@ import (
 // watchLimit is how many of the newest activities each look reads.
 const watchLimit = 5
 
-// orgWatch is what the looks saw: each activity's status by id, over the
-// last looks (nil: no look answered yet; bounded by watchKnown), and
-// whether a look is in flight. Kept over several looks, not the last one
-// only: a page the client halves and doubles again (api's reply bound)
-// brings back activities the look before did not show, which are not new.
+// orgWatch is what the looks saw: each activity's status by id, with the
+// number of the last look that showed it (nil: no look answered yet;
+// bounded by watchKnown), and whether a look is in flight. Kept over
+// several looks, not the last one only: a page the client halves and
+// doubles again (api's reply bound) brings back activities the look before
+// did not show, which are not new.
 type orgWatch struct {
-	seen     map[string]string
+	seen     map[string]watchSeen
+	looks    int
 	inFlight bool
 }
 
-// watchKnown bounds orgWatch.seen: past it, only the last look is kept.
+// watchSeen is an activity's status at the last look that showed it.
+type watchSeen struct {
+	status string
+	look   int
+}
+
+// watchKnown bounds orgWatch.seen: past it, the activities the oldest
+// looks showed are forgotten first (those of a halved page's full one
+// stay, as every other look shows them again).
 const watchKnown = 256
 
 // orgWatchedMsg brings a look's newest activities.
@@ -64,12 +74,13 @@ func (r *Root) orgWatched(msg orgWatchedMsg) tea.Cmd {
 	if msg.err != nil {
 		return nil
 	}
-	prev := r.orgWatch.seen
-	if prev == nil {
-		r.orgWatch.seen = make(map[string]string, len(msg.items))
+	w := &r.orgWatch
+	w.looks++
+	if w.seen == nil {
+		w.seen = make(map[string]watchSeen, len(msg.items))
 		completed := false
 		for _, it := range msg.items {
-			r.orgWatch.seen[it.ID] = it.Status
+			w.seen[it.ID] = watchSeen{it.Status, w.looks}
 			completed = completed || it.Status == api.StatusCompleted
 		}
 		if completed {
@@ -77,23 +88,34 @@ func (r *Root) orgWatched(msg orgWatchedMsg) tea.Cmd {
 		}
 		return nil
 	}
-	changed, overlap, hadSeen := false, false, len(prev) > 0
+	changed, overlap, hadSeen := false, false, len(w.seen) > 0
 	for _, it := range msg.items {
-		was, seen := prev[it.ID]
+		was, seen := w.seen[it.ID]
 		overlap = overlap || seen
-		if it.Status == api.StatusCompleted && was != api.StatusCompleted {
+		if it.Status == api.StatusCompleted && was.status != api.StatusCompleted {
 			changed = true
 		}
+		w.seen[it.ID] = watchSeen{it.Status, w.looks}
 	}
-	if len(prev)+len(msg.items) > watchKnown {
-		prev = make(map[string]string, len(msg.items))
-		r.orgWatch.seen = prev
-	}
-	for _, it := range msg.items {
-		prev[it.ID] = it.Status
-	}
+	w.forgetOldest()
 	if changed || hadSeen && !overlap {
 		return msgCmd(orgChangedMsg{})
 	}
 	return nil
+}
+
+// forgetOldest forgets, while more than watchKnown are remembered, the
+// activities the oldest look showed last.
+func (w *orgWatch) forgetOldest() {
+	for len(w.seen) > watchKnown {
+		oldest := w.looks
+		for _, s := range w.seen {
+			oldest = min(oldest, s.look)
+		}
+		for id, s := range w.seen {
+			if s.look == oldest {
+				delete(w.seen, id)
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
@@ -66,5 +67,25 @@ func TestOrgWatchPageSizeChangesDoNotReload(t *testing.T) {
 	}
 	if got := watchReloads(r, watched("n1", watchCompleted, "p1", watchCompleted, "c1", watchCompleted)); got != "all" {
 		t.Errorf("p1 completed since: %q, want a reload", got)
+	}
+}
+
+// Past the bound, the activities the oldest looks showed are forgotten
+// first: those of a page that is halved and doubled again stay known, and
+// its doubling reloads nothing.
+func TestOrgWatchBoundForgetsTheOldestFirst(t *testing.T) {
+	r := &Root{}
+	watchReloads(r, watched("p1", watchPending, "c1", watchCompleted, "c2", watchCompleted, "c3", watchCompleted, "c4", watchCompleted))
+	for i := 0; len(r.orgWatch.seen) <= watchKnown; i++ {
+		r.orgWatch.seen[fmt.Sprintf("old-%d", i)] = watchSeen{watchCompleted, 0} // shown by looks before these
+	}
+	if got := watchReloads(r, watched("p1", watchPending, "c1", watchCompleted)); got != "" {
+		t.Fatalf("a halved page: %q, want nothing", got)
+	}
+	if got := watchReloads(r, watched("p1", watchPending, "c1", watchCompleted, "c2", watchCompleted, "c3", watchCompleted, "c4", watchCompleted)); got != "" {
+		t.Errorf("the page doubled again past the bound: %q, want nothing (c2–c4 were seen, nothing completed)", got)
+	}
+	if n := len(r.orgWatch.seen); n > watchKnown {
+		t.Errorf("the watch remembers %d activities, more than its bound %d", n, watchKnown)
 	}
 }
