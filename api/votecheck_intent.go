@@ -70,7 +70,7 @@ func CheckActivityVotes(a Activity, users []User) ([]VoteCheck, IntentCheck) {
 
 // intentCheck is a's IntentCheck from its votes' checks.
 func intentCheck(a Activity, checks []VoteCheck) IntentCheck {
-	const cannot = "vigil cannot check that the type, organization and intent shown are the ones its requester signed: "
+	const cannot = "vigil cannot check that the intent shown is the one its requester signed: "
 	failed, uncheckable := -1, -1
 	for i := range checks {
 		sub := isSubmission(a, &a.Votes[i])
@@ -87,11 +87,11 @@ func intentCheck(a Activity, checks []VoteCheck) IntentCheck {
 	}
 	switch {
 	case failed >= 0:
-		return IntentCheck{State: IntentNotChecked, Reason: cannot + "the vote carrying its signed submission FAILED its check (" + checks[failed].Reason + ")"}
+		return IntentCheck{State: IntentNotChecked, Reason: cannot + "the vote carrying its signed submission FAILED its check"}
 	case uncheckable >= 0:
-		return IntentCheck{State: IntentNotChecked, Reason: cannot + "no vote verified as its signed submission, and an approval that may be its requester's is not checkable (" + checks[uncheckable].Reason + ")"}
+		return IntentCheck{State: IntentNotChecked, Reason: cannot + "a vote that may be its requester's is not checkable (" + checks[uncheckable].Reason + ")"}
 	}
-	return IntentCheck{State: IntentNotChecked, Reason: cannot + "no vote shown carries its signed submission (its requester's vote is not shown, or shown with no checkable message)"}
+	return IntentCheck{State: IntentNotChecked, Reason: cannot + "no vote shown carries its signed submission"}
 }
 
 // isSubmission reports whether v's message is a's submission: the body
@@ -110,8 +110,7 @@ func isSubmission(a Activity, v *Vote) bool {
 // vote. A key the list also holds as one of the voter's passkeys is not
 // contradicted.
 func SchemeContradiction(users []User, v *Vote) string {
-	switch v.Scheme {
-	case keys.SchemeP256, keys.SchemeSecp256k1, keys.SchemeEd25519:
+	if KnownAPIScheme(v.Scheme) {
 		return ""
 	}
 	for i := range users {
@@ -142,4 +141,10 @@ func SchemeContradiction(users []User, v *Vote) string {
 		return ""
 	}
 	return ""
+}
+
+// KnownAPIScheme reports whether scheme is one of the API-key schemes
+// vigil checks (whose votes SchemeContradiction never contradicts).
+func KnownAPIScheme(scheme string) bool {
+	return scheme == keys.SchemeP256 || scheme == keys.SchemeSecp256k1 || scheme == keys.SchemeEd25519
 }

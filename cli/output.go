@@ -271,7 +271,7 @@ func printActivity(w io.Writer, shown shownActivity) error {
 func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) error {
 	a := shown.exact
 	votes := make([]string, 0, len(a.Votes))
-	checks := api.CheckVotes(*a)
+	checks, intentCheck := api.CheckActivityVotes(*a, users)
 	for i, v := range a.Votes {
 		name := api.NameText(v.User.UserName)
 		if v.User.UserName == "" {
@@ -300,6 +300,7 @@ func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) err
 		"status", api.Sanitize(a.Status),
 		"requester", activityRequester(a),
 		"intent", strings.Join(append([]string{intentHead}, intentBody...), "\n"),
+		"intent check", intentCheckText(intentCheck),
 		"votes", strings.Join(votes, "\n"),
 		"you may", strings.Join(you, ", "),
 		"result", result,
