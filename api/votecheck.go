@@ -40,27 +40,23 @@ type VoteCheck struct {
 // users fails (both copies), as does a vote shown cast at another time
 // than its message was signed (SignedTimeTolerance), and the requester's
 // vote under an activity shown as another request than the one signed.
-// To check all of a's votes, CheckVotes is cheaper.
+// To check all of a's votes, CheckVotes is cheaper; CheckActivityVotes
+// also says whether the intent shown is bound by a verified submission.
 func CheckVote(a Activity, v Vote) VoteCheck {
-	var prev Time
+	// v in a's place (as shown, it may differ from a's copy in what
+	// sameVote does not compare), or first when a does not show it.
+	with := a
+	at := 0
+	with.Votes = append([]Vote{v}, a.Votes...)
 	for i := range a.Votes {
 		if sameVote(&a.Votes[i], &v) {
-			prev = voteBefore(a.Votes, i)
+			with.Votes, at = slices.Clone(a.Votes), i
+			with.Votes[i] = v
 			break
 		}
 	}
-	c := checkVote(a, v, prev)
-	if c.State != VoteVerified {
-		return c
-	}
-	mine := signedKeys(&v)
-	for i := range a.Votes {
-		w := &a.Votes[i]
-		if w.UserID != v.UserID && slices.ContainsFunc(signedKeys(w), func(k signedKey) bool { return slices.Contains(mine, k) }) {
-			return VoteCheck{State: VoteFailed, Reason: copiedReason}
-		}
-	}
-	return c
+	checks, _ := CheckActivityVotes(with, nil)
+	return checks[at]
 }
 
 // checkVote checks v alone; prev is the createdAt of the vote before it

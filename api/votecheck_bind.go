@@ -169,15 +169,9 @@ func firstFieldDiff(x, y any) string {
 const copiedReason = "the same signed vote is also shown as another member's vote: one signature is one vote, and neither copy can be told to be this member's (both copies fail)"
 
 // CheckVotes is CheckVote of each of a's votes, in their order, each
-// signature verified once.
+// signature verified once: CheckActivityVotes with no user list. A caller
+// that shows the checks shows CheckActivityVotes' IntentCheck too.
 func CheckVotes(a Activity) []VoteCheck {
-	copied := copiedVotes(a.Votes)
-	out := make([]VoteCheck, len(a.Votes))
-	for i, v := range a.Votes {
-		out[i] = checkVote(a, v, voteBefore(a.Votes, i))
-		if copied[i] && out[i].State == VoteVerified {
-			out[i] = VoteCheck{State: VoteFailed, Reason: copiedReason}
-		}
-	}
-	return out
+	checks, _ := CheckActivityVotes(a, nil)
+	return checks
 }

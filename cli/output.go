@@ -275,7 +275,7 @@ func printActivity(w io.Writer, shown shownActivity) error {
 func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) error {
 	a := shown.exact
 	votes := make([]string, 0, len(a.Votes))
-	checks := api.CheckVotes(*a)
+	checks, intentCheck := api.CheckActivityVotes(*a, users)
 	for i, v := range a.Votes {
 		name := voterText(&a.Votes[i], users)
 		votes = append(votes, name+" "+strings.ToLower(strings.TrimPrefix(api.Sanitize(v.Selection), "VOTE_SELECTION_"))+" "+voteCheckOwnerText(checks[i], &a.Votes[i], users))
@@ -301,6 +301,7 @@ func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) err
 		"status", api.Sanitize(a.Status),
 		"requester", requesterText(a, users),
 		"intent", strings.Join(append([]string{intentHead}, intentBody...), "\n"),
+		"intent check", intentCheckText(intentCheck),
 		"votes", strings.Join(votes, "\n"),
 		"you may", strings.Join(you, ", "),
 		"result", result,

@@ -39,7 +39,8 @@ type checkedVote struct {
 // activity is left byte for byte as the service sent it. A reply that
 // carries a "voteChecks" of its own (in any case, as Go folds keys), or
 // whose activity cannot be read, or which JSON readers can read two ways
-// (api.CheckReplyJSON), is refused: vigil's checks must never be
+// (api.CheckReplyJSON), is refused, as is one carrying an "intentCheck"
+// (the activity-level check, api.CheckActivityVotes, added too): vigil's checks must never be
 // missing beside an activity nor be the service's. readUsers reads the
 // organization's users, once, when a vote verified: to say whose key
 // signed it.
@@ -59,9 +60,9 @@ func withVoteChecks(raw json.RawMessage, readUsers func() ([]api.User, error)) (
 	}
 	activities := 0
 	for k := range top {
-		if strings.EqualFold(k, "voteChecks") {
-			// A service's own "voteChecks" must not pass for vigil's.
-			return nil, fmt.Errorf("the reply carries a voteChecks field of its own (%s), which vigil writes there%s", api.Quote(k), readRaw)
+		if strings.EqualFold(k, "voteChecks") || strings.EqualFold(k, "intentCheck") {
+			// A service's own checks must not pass for vigil's.
+			return nil, fmt.Errorf("the reply carries a %s field of its own (%s), which vigil writes there%s", vigilField(k), api.Quote(k), readRaw)
 		}
 		if strings.EqualFold(k, "activity") {
 			activities++
@@ -93,12 +94,12 @@ func withVoteChecks(raw json.RawMessage, readUsers func() ([]api.User, error)) (
 	// An intent that does not decode stays empty: the requester's vote then
 	// fails, as the intent shown is not one its submission makes.
 	_ = json.Unmarshal(act.Intent, &a.Intent)
-	results := api.CheckVotes(a)
 	var users []api.User
 	var readErr error
-	if anyVerified(results) {
+	if usersToCheck(a) {
 		users, readErr = readUsers()
 	}
+	results, intent := api.CheckActivityVotes(a, users)
 	checks := make([]checkedVote, 0, len(a.Votes))
 	for i, v := range a.Votes {
 		owner, why := keyOwnerJSON(results[i], &a.Votes[i], users, readErr)
@@ -110,7 +111,13 @@ func withVoteChecks(raw json.RawMessage, readUsers func() ([]api.User, error)) (
 	}
 	out := make([]byte, 0, len(trimmed)+len(b)+16)
 	out = append(out, trimmed[:len(trimmed)-1]...)
+	in, err := json.Marshal(intent)
+	if err != nil {
+		return nil, fmt.Errorf("encode the intent check: %w", err)
+	}
 	out = append(out, `,"voteChecks":`...)
 	out = append(out, b...)
+	out = append(out, `,"intentCheck":`...)
+	out = append(out, in...)
 	return append(out, '}'), nil
 }

@@ -90,7 +90,7 @@ func anyVerified(checks []api.VoteCheck) bool {
 // the activity is still shown.
 func activityUsers(ctx context.Context, client *api.Client, a shownActivity) (users []api.User, notes []string) {
 	oidc := a.exact.Intent.OauthIntent != nil || holdsOIDCToken(a.exact.Intent)
-	verified := anyVerified(api.CheckVotes(*a.exact))
+	verified := usersToCheck(*a.exact)
 	if !oidc && !verified {
 		return nil, nil
 	}

@@ -309,6 +309,9 @@ func (d *activityDetail) render(c *Common) {
 		b.Styled(th.Warn.Render(ui.Clean("⚠ this intent is not of the activity's type (" + doubt +
 			"): what it does is the service's choice, and policies keyed on the type do not judge it; do not approve it")))
 	}
+	if _, in := d.voteChecksOf(c); intentCheckLine(c, in) != "" {
+		b.Styled(intentCheckLine(c, in))
+	}
 	b.Append(d.intentBody(th))
 	if in := a.Intent.CreateInvitationsIntent; in != nil {
 		// The JSON has the invitees' tags and the sender by id only.
@@ -341,7 +344,7 @@ func (d *activityDetail) render(c *Common) {
 		}
 	}
 	b.Section(fmt.Sprintf("Votes (%d)", len(a.Votes)))
-	checks := d.voteChecksOf()
+	checks, _ := d.voteChecksOf(c)
 	for i, v := range a.Votes {
 		mark, style := "?", th.Muted
 		switch v.Selection {

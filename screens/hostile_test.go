@@ -208,7 +208,7 @@ func TestHostileServerStringsNeverReachTheScreen(t *testing.T) {
 func TestHostileServerStringsNeverReachTheTerminal(t *testing.T) {
 	hc := hostileClient(t)
 	root := NewRoot(Options{Reader: hc, Submitter: hc, Profile: "evil\x1b]0;pwned\x07", Theme: theme.Options{Dark: true}})
-	tm := teatest.NewTestModel(t, root, teatest.WithInitialTermSize(160, 60))
+	tm := teatest.NewTestModel(t, root, teatest.WithInitialTermSize(160, 70))
 	var out []byte
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		out = append(out, b...)
@@ -217,8 +217,9 @@ func TestHostileServerStringsNeverReachTheTerminal(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		out = append(out, b...)
-		// The record's last section in sight at 160x60 (its type and intent
-		// disagree, which a warning line says, so App proofs is below).
+		// The record's last section in sight at 160x70 (its type and intent
+		// disagree and no signed submission binds its intent, which warning
+		// lines say, so App proofs is below).
 		return strings.Contains(string(out), "Policy evaluations (")
 	}, teatest.WithDuration(10*time.Second))
 	tm.Type("q")

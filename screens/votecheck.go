@@ -45,7 +45,7 @@ func voteCheckLine(c *Common, check api.VoteCheck, v *api.Vote) string {
 // still vote; and its time still marks its round.
 func failedVotesWarning(c *Common, act *api.Activity) (warning string, signed *api.Activity) {
 	var who []string
-	checks := api.CheckVotes(*act)
+	checks, _ := api.CheckActivityVotes(*act, c.Org.Users)
 	kept := make([]api.Vote, 0, len(act.Votes))
 	for i := range act.Votes {
 		v := act.Votes[i]
@@ -90,18 +90,23 @@ func firstRunes(s string, n int) string {
 	return s
 }
 
-// voteChecks are the checks of the detail's record's votes (api.CheckVotes),
-// computed at the first render of each record taken: the detail is redrawn
-// as ages tick, and a signature is verified once per record, not per redraw.
+// voteChecks are the checks of the detail's record's votes and intent
+// (api.CheckActivityVotes, with the user list held), computed at the first
+// render of each record taken (or list): the detail is redrawn as ages
+// tick, and a signature is verified once per record, not per redraw.
 type voteChecks struct {
-	of   []api.VoteCheck
-	done bool
+	of     []api.VoteCheck
+	intent api.IntentCheck
+	users  []api.User
+	done   bool
 }
 
-// voteChecksOf is d's votes' checks, computed once per record.
-func (d *activityDetail) voteChecksOf() []api.VoteCheck {
-	if !d.voteChecks.done || len(d.voteChecks.of) != len(d.activity.Votes) {
-		d.voteChecks = voteChecks{of: api.CheckVotes(d.activity), done: true}
+// voteChecksOf is d's votes' checks and its intent check, computed once
+// per record and user list.
+func (d *activityDetail) voteChecksOf(c *Common) ([]api.VoteCheck, api.IntentCheck) {
+	if !d.voteChecks.done || len(d.voteChecks.of) != len(d.activity.Votes) || !sameUsers(d.voteChecks.users, c.Org.Users) {
+		of, intent := api.CheckActivityVotes(d.activity, c.Org.Users)
+		d.voteChecks = voteChecks{of: of, intent: intent, users: c.Org.Users, done: true}
 	}
-	return d.voteChecks.of
+	return d.voteChecks.of, d.voteChecks.intent
 }

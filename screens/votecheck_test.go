@@ -173,8 +173,8 @@ func TestDetailChecksEachRecordOnce(t *testing.T) {
 	a := votedTagFor(t, d, "many-votes")
 	many := manyVotes(t, a, 300)
 	det := &activityDetail{activity: many}
-	first := det.voteChecksOf()
-	second := det.voteChecksOf()
+	first, _ := det.voteChecksOf(&Common{})
+	second, _ := det.voteChecksOf(&Common{})
 	if len(first) != 300 || &first[0] != &second[0] {
 		t.Fatalf("the checks of one record were computed again (or not for every vote: %d)", len(first))
 	}
@@ -182,7 +182,7 @@ func TestDetailChecksEachRecordOnce(t *testing.T) {
 	redated.Votes = append([]api.Vote{}, many.Votes...)
 	redated.Votes[0].CreatedAt = api.NewTime(redated.Votes[0].CreatedAt.Time().Add(-24 * 3600e9))
 	det.take(redated, copyOrder{})
-	if got := det.voteChecksOf(); got[0].State != api.VoteFailed || got[1].State != api.VoteVerified {
+	if got, _ := det.voteChecksOf(&Common{}); got[0].State != api.VoteFailed || got[1].State != api.VoteVerified {
 		t.Errorf("a new record's checks: %+v, %+v; want the re-dated vote FAILED", got[0], got[1])
 	}
 }

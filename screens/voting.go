@@ -47,11 +47,17 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		"requester:   "+requesterQuoted(c, act),
 		"votes:       "+votesByName(c, counted),
 	)
-	doubtLine, thenLine, mfaLine, forgedLine, unsignedLine := -1, -1, -1, -1, -1
+	doubtLine, thenLine, mfaLine, forgedLine, unsignedLine, unboundLine := -1, -1, -1, -1, -1, -1
 	forged, signed := failedVotesWarning(c, counted)
 	if forged != "" {
 		forgedLine = len(lines)
 		lines = append(lines, forged)
+	}
+	if unbound := intentCheckWarning(c, act); unbound != "" && approve {
+		// Before the prediction: it is of what was submitted, which the
+		// intent shown may not be.
+		unboundLine = len(lines)
+		lines = append(lines, unbound)
 	}
 	if then := voteConsequenceAt(c, counted, approve, now); then != "" {
 		if act.IntentUnread() {
@@ -94,7 +100,7 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	for i := range warn {
 		d.Warn[1+i] = true // after the type line
 	}
-	for _, l := range []int{doubtLine, thenLine, mfaLine, forgedLine, unsignedLine} {
+	for _, l := range []int{doubtLine, thenLine, mfaLine, forgedLine, unsignedLine, unboundLine} {
 		if l >= 0 {
 			d.Warn[l] = true
 		}

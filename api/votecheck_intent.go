@@ -1,0 +1,150 @@
+package api
+
+import (
+	"strings"
+
+	"github.com/vigil-console/vigil/keys"
+)
+
+// States of an IntentCheck.
+const (
+	// IntentChecked: a vote verified as the activity's signed submission,
+	// and the type, organization and intent shown are the ones it signed.
+	IntentChecked = "checked"
+	// IntentPartlyChecked: a vote verified as the signed submission, but
+	// part of the intent shown could not be compared with it (the reason
+	// says which).
+	IntentPartlyChecked = "partly checked"
+	// IntentNotChecked: no vote verified as the signed submission, so
+	// nothing binds the type, organization and intent shown to what the
+	// requester signed. Not always an attack (a passkey requester, a vote
+	// recorded before votes carried messages), but the intent shown may be
+	// any: approvals sign the fingerprint, not the intent.
+	IntentNotChecked = "NOT checked"
+)
+
+// IntentCheck is what the vote checks say of the activity as a whole:
+// whether the type, organization and intent shown are bound by a verified
+// signed submission (State, one of the Intent* states), and why not.
+type IntentCheck struct {
+	State  string `json:"state"`
+	Reason string `json:"reason"`
+}
+
+// notBoundApproval is the reason of a verified approval while the intent
+// is not checked: the approval signed a fingerprint, which vouches for
+// nothing shown unless a verified submission binds it.
+const notBoundApproval = "signed an approval of this activity's fingerprint; the type and intent shown are NOT checked against a signed submission"
+
+// CheckActivityVotes checks a's votes (CheckVotes) and says whether the
+// type, organization and intent shown are bound by a verified signed
+// submission. users is the organization's user list (nil: not read): a
+// vote under a passkey's or an unknown scheme whose key the list holds as
+// the voter's API key FAILS (SchemeContradiction). While the intent is not
+// checked, a verified approval's reason says it signed the fingerprint
+// only. It does no I/O.
+func CheckActivityVotes(a Activity, users []User) ([]VoteCheck, IntentCheck) {
+	copied := copiedVotes(a.Votes)
+	checks := make([]VoteCheck, len(a.Votes))
+	for i, v := range a.Votes {
+		checks[i] = checkVote(a, v, voteBefore(a.Votes, i))
+		if copied[i] && checks[i].State == VoteVerified {
+			checks[i] = VoteCheck{State: VoteFailed, Reason: copiedReason}
+		}
+		if checks[i].State == VoteNotCheckable {
+			if why := SchemeContradiction(users, &a.Votes[i]); why != "" {
+				checks[i] = VoteCheck{State: VoteFailed, Reason: why}
+			}
+		}
+	}
+	intent := intentCheck(a, checks)
+	if intent.State == IntentNotChecked {
+		for i := range checks {
+			if checks[i].State == VoteVerified && a.Votes[i].Selection == VoteApproved {
+				checks[i].Reason = notBoundApproval + strings.TrimPrefix(checks[i].Reason, "signed an approval of this activity")
+			}
+		}
+	}
+	return checks, intent
+}
+
+// intentCheck is a's IntentCheck from its votes' checks.
+func intentCheck(a Activity, checks []VoteCheck) IntentCheck {
+	const cannot = "vigil cannot check that the intent shown is the one its requester signed: "
+	failed, uncheckable := -1, -1
+	for i := range checks {
+		sub := isSubmission(a, &a.Votes[i])
+		switch {
+		case sub && checks[i].State == VoteVerified && checks[i].Reason == SubmissionSigned:
+			return IntentCheck{State: IntentChecked, Reason: SubmissionSigned}
+		case sub && checks[i].State == VoteVerified:
+			return IntentCheck{State: IntentPartlyChecked, Reason: checks[i].Reason}
+		case sub && checks[i].State == VoteFailed && failed < 0:
+			failed = i
+		case checks[i].State == VoteNotCheckable && a.Votes[i].Selection == VoteApproved && uncheckable < 0:
+			uncheckable = i
+		}
+	}
+	switch {
+	case failed >= 0:
+		return IntentCheck{State: IntentNotChecked, Reason: cannot + "the vote carrying its signed submission FAILED its check"}
+	case uncheckable >= 0:
+		return IntentCheck{State: IntentNotChecked, Reason: cannot + "a vote that may be its requester's is not checkable (" + checks[uncheckable].Reason + ")"}
+	}
+	return IntentCheck{State: IntentNotChecked, Reason: cannot + "no vote shown carries its signed submission"}
+}
+
+// isSubmission reports whether v's message is a's submission: the body
+// whose fingerprint a shows (signed or not).
+func isSubmission(a Activity, v *Vote) bool {
+	return a.Fingerprint != "" && v.Message != "" && len(v.Message) <= MaxRequestBodyBytes && BodyFingerprint([]byte(v.Message)) == a.Fingerprint
+}
+
+// SchemeContradiction is why vote v FAILS when users (the organization's
+// user list; nil: not read) contradict its scheme, "" when they do not: v
+// is shown signed with a passkey's scheme, or one vigil does not know,
+// while the list holds its very key as the voter's API key of a type vigil
+// knows. An API key's stamp signs the request body, which its vote
+// carries and vigil checks; a passkey label on it hides that check, which
+// is what a proxy that rewrote the intent would do to the requester's
+// vote. A key the list also holds as one of the voter's passkeys is not
+// contradicted.
+func SchemeContradiction(users []User, v *Vote) string {
+	if KnownAPIScheme(v.Scheme) {
+		return ""
+	}
+	for i := range users {
+		u := &users[i]
+		if u.UserID != v.UserID {
+			continue
+		}
+		same := func(c Credential) bool {
+			curve := credentialCurve(c.Type)
+			want, ok1 := curveKey(curve, v.PublicKey)
+			got, ok2 := curveKey(curve, c.PublicKey)
+			return ok1 && ok2 && want == got
+		}
+		for _, k := range u.Authenticators {
+			if same(k.Credential) {
+				return ""
+			}
+		}
+		for _, k := range u.APIKeys {
+			if k.Credential.Type != keys.CredentialWebAuthnAuthenticator && same(k.Credential) {
+				what := "a passkey's scheme"
+				if v.Scheme != keys.SchemeWebAuthn {
+					what = "a signature scheme vigil does not know"
+				}
+				return "the vote is shown signed under " + what + ", but the organization's user list holds its key as the voter's API key, whose votes carry a signed message vigil checks: its scheme was relabelled"
+			}
+		}
+		return ""
+	}
+	return ""
+}
+
+// KnownAPIScheme reports whether scheme is one of the API-key schemes
+// vigil checks (whose votes SchemeContradiction never contradicts).
+func KnownAPIScheme(scheme string) bool {
+	return scheme == keys.SchemeP256 || scheme == keys.SchemeSecp256k1 || scheme == keys.SchemeEd25519
+}
