@@ -2,6 +2,7 @@ package keys
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,10 +33,21 @@ func ShowPath(path string) string {
 }
 
 // PathLooksSecret reports whether path, or its file name without its
-// extension, looks like a private key rather than a file name.
+// extension, looks like a private key rather than a file name. A path into
+// a directory that exists is judged by its file name alone: its letters
+// may read as base64 (a temporary directory's random digits), but a key
+// pasted as a path names no directory that exists.
 func PathLooksSecret(path string) bool {
 	base := filepath.Base(path)
-	return looksSecret(path) || looksSecret(strings.TrimSuffix(base, filepath.Ext(base)))
+	if looksSecret(strings.TrimSuffix(base, filepath.Ext(base))) {
+		return true
+	}
+	if dir := filepath.Dir(path); dir != "." && dir != path {
+		if info, err := os.Stat(dir); err == nil && info.IsDir() {
+			return false
+		}
+	}
+	return looksSecret(path)
 }
 
 // SecretArg says what s, which looks like a private key, is where want (a
