@@ -83,34 +83,8 @@ func TestEndToEndForeignVoteFailsItsCheck(t *testing.T) {
 // vote does with it and what it does without it, as a warning.
 func TestVoteDialogPredictsWithoutTheVoteThatFailed(t *testing.T) {
 	d := servertest.StartDemo(t)
-	ctx := context.Background()
-	operator, bob := d.Client("operator"), d.Client("bob")
-	other, err := operator.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "predict-other", UserIDs: []string{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	onOther, err := bob.ApproveActivity(ctx, other.Fingerprint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bobsVote := onOther.VoteOf(memberIDOf(t, d, "bob"))
-	if bobsVote == nil {
-		t.Fatalf("set-up: no vote by bob: %+v", onOther.Votes)
-	}
-	a, err := operator.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "predict-this", UserIDs: []string{}})
-	if err != nil || a.Status != api.StatusConsensusNeeded {
-		t.Fatalf("propose: %+v %v", a, err)
-	}
-	forged := *bobsVote
-	forged.ActivityID = a.ID
-	h := carolVia(t, d, a.ID, func(m map[string]any) {
-		m["votes"] = append(m["votes"].([]any), forged)
-	})
-	h.key("a")
-	if !h.voteDialogOpen() {
-		t.Fatalf("set-up: no approve dialog:\n%s", h.frame())
-	}
-	f := h.frame()
+	a := proposedTag(t, d, "predict-this")
+	h, f := carolApprovesWithBobsVoteOf(t, d, a, proposedTag(t, d, "predict-other"))
 	if !strings.Contains(f, "if you approve: it is allowed and runs now") {
 		t.Fatalf("set-up: counting bob's shown vote, carol's approval should complete it:\n%s", f)
 	}

@@ -16,34 +16,11 @@ import (
 // approvers, but say the same thing happens.
 func TestVoteDialogNoWithoutLineWhenTheOutcomeIsTheSame(t *testing.T) {
 	d := servertest.StartDemo(t)
-	ctx := context.Background()
-	operator, bob, alice := d.Client("operator"), d.Client("bob"), d.Client("alice")
-	other, err := operator.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "same-other", UserIDs: []string{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	onOther, err := bob.ApproveActivity(ctx, other.Fingerprint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bobsVote := onOther.VoteOf(memberIDOf(t, d, "bob"))
-	a, err := operator.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "same-this", UserIDs: []string{}})
-	if err != nil || a.Status != api.StatusConsensusNeeded {
-		t.Fatalf("propose: %+v %v", a, err)
-	}
-	if a2, err := alice.ApproveActivity(ctx, a.Fingerprint); err != nil || a2.Status != api.StatusConsensusNeeded {
+	a := proposedTag(t, d, "same-this")
+	if a2, err := d.Client("alice").ApproveActivity(context.Background(), a.Fingerprint); err != nil || a2.Status != api.StatusConsensusNeeded {
 		t.Fatalf("set-up: alice's approval should leave it waiting: %+v %v", a2, err)
 	}
-	forged := *bobsVote
-	forged.ActivityID = a.ID
-	h := carolVia(t, d, a.ID, func(m map[string]any) {
-		m["votes"] = append(m["votes"].([]any), forged)
-	})
-	h.key("a")
-	if !h.voteDialogOpen() {
-		t.Fatalf("set-up: no approve dialog:\n%s", h.frame())
-	}
-	f := h.frame()
+	_, f := carolApprovesWithBobsVoteOf(t, d, a, proposedTag(t, d, "same-other"))
 	if !strings.Contains(f, "if you approve: it is allowed and runs now") {
 		t.Fatalf("set-up: carol's approval completes it:\n%s", f)
 	}
@@ -78,4 +55,41 @@ func TestVoteDialogWithoutAFailedVoteKeepsItsVoterAsVoted(t *testing.T) {
 	if !strings.Contains(f, "but without the votes that FAILED their check: it is REJECTED") {
 		t.Errorf("without alice's failed approval only bob may approve, which cannot reach the quorum:\n%s", f)
 	}
+}
+
+// proposedTag is the operator's proposal of a tag named name: it waits for
+// two root approvals.
+func proposedTag(t *testing.T, d *servertest.Demo, name string) *api.Activity {
+	t.Helper()
+	a, err := d.Client("operator").CreateUserTag(context.Background(), api.CreateUserTagParams{UserTagName: name, UserIDs: []string{}})
+	if err != nil || a.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose %s: %+v %v", name, a, err)
+	}
+	return a
+}
+
+// carolApprovesWithBobsVoteOf has bob approve other, and opens carol's
+// approve dialog on a through a proxy that shows bob's real approval of
+// other as his vote on a (a vote that FAILS its check); it returns the
+// console and the dialog's frame.
+func carolApprovesWithBobsVoteOf(t *testing.T, d *servertest.Demo, a, other *api.Activity) (*harness, string) {
+	t.Helper()
+	onOther, err := d.Client("bob").ApproveActivity(context.Background(), other.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bobsVote := onOther.VoteOf(memberIDOf(t, d, "bob"))
+	if bobsVote == nil {
+		t.Fatalf("set-up: no vote by bob: %+v", onOther.Votes)
+	}
+	forged := *bobsVote
+	forged.ActivityID = a.ID
+	h := carolVia(t, d, a.ID, func(m map[string]any) {
+		m["votes"] = append(m["votes"].([]any), forged)
+	})
+	h.key("a")
+	if !h.voteDialogOpen() {
+		t.Fatalf("set-up: no approve dialog:\n%s", h.frame())
+	}
+	return h, h.frame()
 }
