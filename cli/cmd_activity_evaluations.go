@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
@@ -142,6 +143,7 @@ func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api
 	if err != nil {
 		return act, unknown
 	}
+	act = withListedVoterNames(act, users)
 	configs, err := client.GetOrganizationConfigs(ctx)
 	if err != nil {
 		return act, unknown
@@ -166,4 +168,20 @@ func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api
 		x := policy.Explain(d)
 		return api.SanitizeID(x.Outcome), "(no policy ran) " + ui.Clean(x.Why)
 	}
+}
+
+// withListedVoterNames is a copy of act whose votes' users are named as
+// users (the organization's list) names their user ids: a vote's own
+// "user" is the service's label, which no signature covers, and "rejection
+// by" must not take a relabel for the voter. A vote by a user the list
+// does not hold keeps its label.
+func withListedVoterNames(act *api.Activity, users []api.User) *api.Activity {
+	named := *act
+	named.Votes = slices.Clone(act.Votes)
+	for i := range named.Votes {
+		if who := api.CasterOf(users, &named.Votes[i]); who.User != nil && who.User.UserName != "" {
+			named.Votes[i].User.UserName = who.User.UserName
+		}
+	}
+	return &named
 }
