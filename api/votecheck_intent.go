@@ -57,7 +57,7 @@ func CheckActivityVotes(a Activity, users []User) ([]VoteCheck, IntentCheck) {
 			}
 		}
 	}
-	intent := intentCheck(a, checks)
+	intent := intentCheck(a, checks, users)
 	if intent.State == IntentNotChecked {
 		for i := range checks {
 			if checks[i].State == VoteVerified && a.Votes[i].Selection == VoteApproved {
@@ -68,12 +68,20 @@ func CheckActivityVotes(a Activity, users []User) ([]VoteCheck, IntentCheck) {
 	return checks, intent
 }
 
-// intentCheck is a's IntentCheck from its votes' checks.
-func intentCheck(a Activity, checks []VoteCheck) IntentCheck {
+// intentCheck is a's IntentCheck from its votes' checks. A verified
+// submission checks the intent only as the requester shown's own
+// (notRequestersSubmission), users being the organization's user list
+// (nil: not read).
+func intentCheck(a Activity, checks []VoteCheck, users []User) IntentCheck {
 	const cannot = "vigil cannot check that the intent shown is the one its requester signed: "
 	failed, uncheckable := -1, -1
 	for i := range checks {
 		sub := isSubmission(a, &a.Votes[i])
+		if sub && checks[i].State == VoteVerified {
+			if why := notRequestersSubmission(a, i, users); why != "" {
+				return IntentCheck{State: IntentNotChecked, Reason: cannot + why}
+			}
+		}
 		switch {
 		case sub && checks[i].State == VoteVerified && checks[i].Reason == SubmissionSigned:
 			return IntentCheck{State: IntentChecked, Reason: SubmissionSigned}

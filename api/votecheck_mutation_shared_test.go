@@ -1168,6 +1168,20 @@ func fzJudge(w *fzWorld, self *fzAct, base map[string]*api.Activity, m *api.Acti
 		}
 		if api.BodyFingerprint([]byte(v.Message)) == oa.Fingerprint {
 			anySubmissionVerified = true
+			// The intent reads checked only as the requester shown's own
+			// submission: the first vote, signed by the member it names,
+			// their only vote.
+			if intent.State != api.IntentNotChecked {
+				n := 0
+				for _, w := range m.Votes {
+					if w.UserID == v.UserID {
+						n++
+					}
+				}
+				if i != 0 || api.SubmitterOf(*m) != o.vote.UserID || n != 1 {
+					add("intent "+intent.State+" by a submission not the requester's", i, intent.Reason)
+				}
+			}
 			if d := m.CreatedAt.Time().Sub(signed); d > api.SignedTimeTolerance+time.Minute || d < -api.SignedTimeTolerance-time.Minute {
 				add("submission verified on an activity re-dated", i, c.Reason)
 			}

@@ -318,7 +318,10 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		if p := a.exact.Intent.DeleteAPIKeysIntent; p != nil {
 			warnApprovedKeyDeletion(ctx, c, client, prof.Name, p)
 		}
-		// The prompt puts it first; --yes reads no prompt, so it is said here.
+		// The prompt puts these first; --yes reads no prompt, so they are said here.
+		if *yes {
+			warnIntentUnchecked(ctx, c, client, a.exact)
+		}
 		if p := a.exact.Intent.SetOrganizationFeatureIntent; p != nil && *yes {
 			if w := api.FeatureValueWarning(p.Name, p.Value); w != "" {
 				fmt.Fprintf(c.stderr, "vigil: warning: %s\n", strings.TrimPrefix(w, "WARNING: "))

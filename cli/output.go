@@ -160,11 +160,16 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 	if refs := idRefsBlock(ctx, c, client, a.exact.Intent, listed); refs != "" {
 		note += "\n" + strings.TrimSuffix(refs, "\n")
 	}
+	// First, before anything that reads like a go-ahead, as the console's
+	// vote dialog: nothing may bind the intent shown (intentWarning).
 	warning := ""
+	if w := intentWarning(a.exact, listed); w != "" {
+		warning = w + "\n"
+	}
 	if p := a.exact.Intent.SetOrganizationFeatureIntent; p != nil {
 		note += "\n  replaces: " + currentFeature(ctx, client, p.Name)
 		if w := api.FeatureValueWarning(p.Name, p.Value); w != "" {
-			warning = w + "\n" // first, before anything that reads like a go-ahead
+			warning += w + "\n" // first, before anything that reads like a go-ahead
 		}
 	}
 	return fmt.Sprintf("%sactivity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s",

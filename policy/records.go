@@ -223,23 +223,9 @@ func inputOfVotes(a api.Activity, votes []api.Vote, members map[string]Approver,
 	return in
 }
 
-// SubmitterOf is the id of the user who submitted a, from its record: the
-// first vote, when that vote was cast before the activity's first round
-// ended. The service returns only the votes of the last round, so the first
-// vote of a later round is not the submitter's; "" when the record cannot
-// tell (no creation time, no vote, or only a later round shown).
-func SubmitterOf(a api.Activity) string {
-	created := a.CreatedAt.Time()
-	if len(a.Votes) == 0 || created.IsZero() {
-		return ""
-	}
-	first := a.Votes[0]
-	cast := first.CreatedAt.Time()
-	if first.Selection != api.VoteApproved || cast.IsZero() || api.RoundEnded(created, cast) {
-		return ""
-	}
-	return first.UserID
-}
+// SubmitterOf is the id of the user who submitted a (api.SubmitterOf,
+// where the intent check holds a verified submission to it too).
+func SubmitterOf(a api.Activity) string { return api.SubmitterOf(a) }
 
 // strandsRootMember reports whether a delete_api_keys would leave a root
 // member with no credential that can sign, from the members' records at now

@@ -1,0 +1,54 @@
+package api
+
+import "strconv"
+
+// SubmitterOf is the id of the user who submitted a, from its record: the
+// first vote, when that vote is an approval cast before the activity's
+// first round ended. The service returns only the votes of the last round,
+// so the first vote of a later round is not the submitter's; "" when the
+// record cannot tell (no creation time, no vote, or only a later round
+// shown). The console and the CLI name the requester by it, and the intent
+// check holds a verified submission to it.
+func SubmitterOf(a Activity) string {
+	created := a.CreatedAt.Time()
+	if len(a.Votes) == 0 || created.IsZero() {
+		return ""
+	}
+	first := a.Votes[0]
+	cast := first.CreatedAt.Time()
+	if first.Selection != VoteApproved || cast.IsZero() || RoundEnded(created, cast) {
+		return ""
+	}
+	return first.UserID
+}
+
+// notRequestersSubmission says why the verified submission, vote i of a,
+// does not vouch for the requester shown (SubmitterOf), "" when it does:
+// it must be the requester's vote, their only one, and, when users (the
+// organization's user list; nil: not read) were read, a listed member's,
+// signed by none but one of their keys. Otherwise "checked" would tell the voter that the
+// member named as requester asked for this, while another signed it. Its
+// reasons hold no text from the service.
+func notRequestersSubmission(a Activity, i int, users []User) string {
+	who := SubmitterOf(a)
+	if i != 0 || who == "" {
+		return "the signed submission is shown as vote " + strconv.Itoa(i+1) + " of " + strconv.Itoa(len(a.Votes)) +
+			", not as the requester's (the first vote, an approval of the first voting round): the requester named is not the member who signed it"
+	}
+	n := 0
+	for _, v := range a.Votes {
+		if v.UserID == who {
+			n++
+		}
+	}
+	if n > 1 {
+		return "the requester shown has " + strconv.Itoa(n) + " votes on it, where a member casts one: the votes are not as the service recorded them"
+	}
+	switch owner := VoteKeyOwner(users, &a.Votes[0]); {
+	case owner.State == KeyNotListed:
+		return "the signed submission is shown as the requester's vote, but the organization's user list does not hold its key as the requester's: the requester named is not the member who signed it"
+	case users != nil && owner.User == nil:
+		return "the organization's user list does not hold the requester shown, whose vote carries the signed submission: vigil cannot tell which member signed it"
+	}
+	return ""
+}
