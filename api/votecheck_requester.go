@@ -46,7 +46,7 @@ func notRequestersSubmission(a Activity, i int, users []User) string {
 	}
 	switch owner := VoteKeyOwner(users, &a.Votes[0]); {
 	case owner.State == KeyNotListed:
-		return "the signed submission is shown as the requester's vote, but the organization's user list does not hold its key as the requester's: the requester named is not the member who signed it"
+		return "the signed submission is shown as the requester's vote, but the organization's user list does not hold its key as the requester's (a key deleted since, or the vote is not theirs): vigil cannot tell that the requester named signed it"
 	case users != nil && owner.User == nil:
 		return "the organization's user list does not hold the requester shown, whose vote carries the signed submission: vigil cannot tell which member signed it"
 	}
