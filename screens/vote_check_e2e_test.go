@@ -84,7 +84,7 @@ func TestEndToEndForeignVoteFailsItsCheck(t *testing.T) {
 func TestVoteDialogPredictsWithoutTheVoteThatFailed(t *testing.T) {
 	d := servertest.StartDemo(t)
 	a := proposedTag(t, d, "predict-this")
-	h, f := carolApprovesWithBobsVoteOf(t, d, a, proposedTag(t, d, "predict-other"))
+	_, f := carolApprovesWithBobsVoteOf(t, d, a, proposedTag(t, d, "predict-other"))
 	if !strings.Contains(f, "if you approve: it is allowed and runs now") {
 		t.Fatalf("set-up: counting bob's shown vote, carol's approval should complete it:\n%s", f)
 	}
@@ -92,7 +92,7 @@ func TestVoteDialogPredictsWithoutTheVoteThatFailed(t *testing.T) {
 		t.Errorf("the dialog does not say carol's approval completes it only with the vote that FAILED:\n%s", f)
 	}
 	// Without a failed vote the dialog says nothing of the kind.
-	h = carolVia(t, d, a.ID, nil)
+	h := carolVia(t, d, a.ID, nil)
 	h.key("a")
 	if f := h.frame(); strings.Contains(f, "without the votes that FAILED") {
 		t.Errorf("an honest activity's dialog speaks of failed votes:\n%s", f)
