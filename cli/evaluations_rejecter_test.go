@@ -3,32 +3,9 @@
 package cli
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/server/servertest"
 )
-
-// votesRewritten rewrites each vote of get_activity's activity with f.
-func votesRewritten(f func(v map[string]any)) servertest.Rewrite {
-	return func(op string, request, reply []byte) []byte {
-		if op != "query/"+api.QueryGetActivity {
-			return reply
-		}
-		var m map[string]any
-		if json.Unmarshal(reply, &m) != nil {
-			return reply
-		}
-		act, _ := m["activity"].(map[string]any)
-		for _, v := range act["votes"].([]any) {
-			f(v.(map[string]any))
-		}
-		b, _ := json.Marshal(m)
-		return b
-	}
-}
 
 // 'activity evaluations' names the member whose rejection decided from the
 // organization's user list, not by the vote's own "user" label, which no
@@ -41,7 +18,7 @@ func TestEvaluationsNameTheRejecterFromTheUserList(t *testing.T) {
 	code, out, errOut = e.run("", "activity", "reject", "--yes", "--profile", "bob", id)
 	wantExit(t, "reject", code, 0, out, errOut)
 	bob := e.userID("bob")
-	via := e.via(votesRewritten(func(v map[string]any) {
+	via := e.via(rewriteEveryVote(func(v map[string]any) {
 		if v["userId"] == bob {
 			v["user"].(map[string]any)["userName"] = "carol"
 		}
