@@ -58,14 +58,7 @@ func TestSubmit503BusyReadTwoWaysIsOutcomeUnknown(t *testing.T) {
 			if !mayHave {
 				t.Errorf("ReplyMayHaveRecorded trusts the BUSY of a body read two ways")
 			}
-			recorded := listTagActivities(t, demo.Client("bob"), tag)
-			if len(recorded) != 1 {
-				t.Fatalf("the service recorded %d activities, want 1", len(recorded))
-			}
-			act, err := client.Resubmit(context.Background(), unknown)
-			if err != nil || act.ID != recorded[0] {
-				t.Errorf("resubmit = %+v, %v; want activity %s", act, err, recorded[0])
-			}
+			wantResubmitGivesTheOneRecorded(t, demo, client, unknown, tag)
 		})
 	}
 }

@@ -81,6 +81,21 @@ func listTagActivities(t *testing.T, c *api.Client, name string) []string {
 	return ids
 }
 
+// wantResubmitGivesTheOneRecorded checks that the service recorded one
+// activity of the tag named tag, whose submit's outcome was unknown, and
+// that resending it gives that activity back rather than a second one.
+func wantResubmitGivesTheOneRecorded(t *testing.T, demo *servertest.Demo, client *api.Client, unknown *api.OutcomeUnknownError, tag string) {
+	t.Helper()
+	recorded := listTagActivities(t, demo.Client("bob"), tag)
+	if len(recorded) != 1 {
+		t.Fatalf("the service recorded %d activities, want 1", len(recorded))
+	}
+	act, err := client.Resubmit(context.Background(), unknown)
+	if err != nil || act.ID != recorded[0] {
+		t.Errorf("resubmit = %+v, %v; want activity %s", act, err, recorded[0])
+	}
+}
+
 // A refusal is a known outcome: nothing to resend.
 func TestSubmitRefusedIsNotOutcomeUnknown(t *testing.T) {
 	demo := servertest.StartDemo(t)

@@ -44,14 +44,7 @@ func TestSubmitWithUnreadableSuccessReplyIsOutcomeUnknown(t *testing.T) {
 			if msg := err.Error(); !strings.Contains(msg, "could not be read") {
 				t.Errorf("message does not say the reply could not be read: %q", msg)
 			}
-			recorded := listTagActivities(t, demo.Client("bob"), tag)
-			if len(recorded) != 1 {
-				t.Fatalf("the service recorded %d activities, want 1", len(recorded))
-			}
-			act, err := client.Resubmit(context.Background(), unknown)
-			if err != nil || act.ID != recorded[0] {
-				t.Errorf("resubmit = %+v, %v; want activity %s", act, err, recorded[0])
-			}
+			wantResubmitGivesTheOneRecorded(t, demo, client, unknown, tag)
 		})
 	}
 }

@@ -20,17 +20,7 @@ func TestIntentNotCheckedWhenTheSubmissionIsNotTheRequestersVote(t *testing.T) {
 	ctx := context.Background()
 	act := votedTag(t, demo, "who-asked")
 	operator, alice, carol := memberID(t, demo, "operator"), memberID(t, demo, "alice"), memberID(t, demo, "carol")
-	users, err := demo.ClientAt(demo.URL, "carol", api.WithExactStrings()).ListUsers(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	honest, err := demo.ClientAt(demo.URL, "carol", api.WithExactStrings()).GetActivity(ctx, act.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, in := api.CheckActivityVotes(*honest, users); in.State != api.IntentChecked {
-		t.Fatalf("set-up: the honest reply's intent is %q: %s", in.State, in.Reason)
-	}
+	users := honestlyChecked(t, demo, act.ID)
 	for _, c := range []struct {
 		name   string
 		change func(a map[string]any)

@@ -21,17 +21,7 @@ func TestIntentCheckNotSwitchedOffByAnUncheckableRequesterVote(t *testing.T) {
 	ctx := context.Background()
 	act := votedTag(t, demo, "benign-name")
 	operator := memberID(t, demo, "operator")
-	users, err := demo.ClientAt(demo.URL, "carol", api.WithExactStrings()).ListUsers(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	honest, err := demo.ClientAt(demo.URL, "carol", api.WithExactStrings()).GetActivity(ctx, act.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, in := api.CheckActivityVotes(*honest, users); in.State != api.IntentChecked {
-		t.Fatalf("the honest activity's intent: %+v, want %q", in, api.IntentChecked)
-	}
+	users := honestlyChecked(t, demo, act.ID)
 	for _, c := range []struct {
 		name     string
 		neuter   func(v map[string]any) bool // false: drop the vote
@@ -79,4 +69,26 @@ func TestIntentCheckNotSwitchedOffByAnUncheckableRequesterVote(t *testing.T) {
 			}
 		}
 	}
+}
+
+// honestlyChecked reads the demo's users and activity id as carol, exact,
+// through no proxy, and fails unless the activity's intent is checked
+// there: the honest reply the rewrites are measured against. It returns
+// the users, for the checks of the rewritten replies.
+func honestlyChecked(t *testing.T, demo *servertest.Demo, id string) []api.User {
+	t.Helper()
+	ctx := context.Background()
+	carol := demo.ClientAt(demo.URL, "carol", api.WithExactStrings())
+	users, err := carol.ListUsers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	honest, err := carol.GetActivity(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, in := api.CheckActivityVotes(*honest, users); in.State != api.IntentChecked {
+		t.Fatalf("set-up: the honest reply's intent is %q, want %q: %s", in.State, api.IntentChecked, in.Reason)
+	}
+	return users
 }
