@@ -601,6 +601,18 @@ func fzKeyVariant(r *rand.Rand, k string) (string, string) {
 	}
 }
 
+// fzObjectMembers keeps the slots that are members of an object (not array
+// elements): the ones whose key can be respelt or repeated.
+func fzObjectMembers(slots []fzSlot) []fzSlot {
+	var members []fzSlot
+	for _, s := range slots {
+		if s.parent.kind == 'o' {
+			members = append(members, s)
+		}
+	}
+	return members
+}
+
 // fzMutateIntent applies one mutation to the intent object.
 func fzMutateIntent(r *rand.Rand, w *fzWorld, act, intent *fzNode) fzMut {
 	var slots []fzSlot
@@ -643,12 +655,7 @@ func fzMutateIntent(r *rand.Rand, w *fzWorld, act, intent *fzNode) fzMut {
 		return fzMut{"intent: add field", "added " + name + "=" + val.raw}
 	case 6:
 		// a key in another spelling, replacing it or beside it
-		var objSlots []fzSlot
-		for _, s := range slots {
-			if s.parent.kind == 'o' {
-				objSlots = append(objSlots, s)
-			}
-		}
+		objSlots := fzObjectMembers(slots)
 		if len(objSlots) == 0 {
 			break
 		}
@@ -659,19 +666,13 @@ func fzMutateIntent(r *rand.Rand, w *fzWorld, act, intent *fzNode) fzMut {
 			return fzMut{"intent: key respelt", d + " " + s.path}
 		}
 		v := s.node().clone()
-		pf := fzMutateValue(r, w, fzSlot{&fzNode{kind: 'a', elems: []*fzNode{v}}, 0, ""})
-		_ = pf
+		fzMutateValue(r, w, fzSlot{&fzNode{kind: 'a', elems: []*fzNode{v}}, 0, ""})
 		s.parent.keys = append(s.parent.keys, k2)
 		s.parent.vals = append(s.parent.vals, v)
 		return fzMut{"intent: key respelt beside", d + " " + s.path}
 	case 7:
 		// duplicate a key exactly, with another value, before or after
-		var objSlots []fzSlot
-		for _, s := range slots {
-			if s.parent.kind == 'o' {
-				objSlots = append(objSlots, s)
-			}
-		}
+		objSlots := fzObjectMembers(slots)
 		if len(objSlots) == 0 {
 			break
 		}
