@@ -241,7 +241,7 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return nil, err
 			}
-			return withVoteChecks(raw, func() ([]api.User, error) { return exactUsers(ctx, client) })
+			return checkedReply(ctx, client, raw)
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, id string) error {
 			a, err := getActivityShown(ctx, client, id)
@@ -267,7 +267,9 @@ const activityVoteUsage = `Usage: vigil activity %[1]s [--yes] ID
 
 Votes to %[1]s the activity. On a terminal it first shows what is being voted
 on (the intent, the requester, the status) and asks; a script must pass --yes,
-or the vote is refused. It prints the activity after the vote.
+or the vote is refused. It prints the activity after the vote; --json prints
+the service's reply with vigil's checks of its votes and intent (voteChecks,
+intentCheck), as 'vigil activity get --json' does.
 
 Examples:
   vigil activity %[1]s 0192a6c4-…
@@ -358,7 +360,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		return err
 	}
 	if conn.json {
-		err = writeJSON(c.stdout, raw)
+		err = writeCheckedJSON(ctx, c.stdout, client, raw)
 	} else {
 		after.exact.Intent = a.exact.Intent // the same activity (checkVoteReply): its intent as shown before the vote
 		err = printActivityOwners(ctx, c, client, after)
@@ -413,13 +415,13 @@ func voteOutcome(ctx context.Context, c proc, client *api.Client, before shownAc
 }
 
 // showActivity prints a, or with --json the service's own reply it was
-// read from (getActivityShown): the read the caller decided on, not a
-// second one that could say something else.
+// read from (getActivityShown) with its checks (checkedReply): the read the
+// caller decided on, not a second one that could say something else.
 func showActivity(ctx context.Context, c proc, client *api.Client, a shownActivity, asJSON bool) error {
 	if !asJSON {
 		return printActivityOwners(ctx, c, client, a)
 	}
-	return writeJSON(c.stdout, a.raw)
+	return writeCheckedJSON(ctx, c.stdout, client, a.raw)
 }
 
 const activityEvaluationsUsage = `Usage: vigil activity evaluations [--json] ID

@@ -18,7 +18,8 @@ import (
 
 const activityWaitUsage = `Usage: vigil activity wait [--timeout D] ID
 
-Follows the activity until it ends and prints its final state.
+Follows the activity until it ends and prints its final state (--json: the
+service's reply with vigil's vote and intent checks, as 'activity get --json').
 Exit status: 0 when it COMPLETED, 1 when it FAILED or was REJECTED, 2 when
 --timeout passed first, 3 when the wait itself failed (the service refused
 it, an interrupt, a bad reply): how the activity ends is then not known.
@@ -174,7 +175,7 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 		// A script parsing standard output still gets a record: the copy
 		// whose status showed the end, as the service sent it (fields vigil
 		// does not model too), said to be that and not a final read.
-		if werr := writeJSON(c.stdout, sent); werr != nil {
+		if werr := writeCheckedJSON(ctx, c.stdout, client, sent); werr != nil {
 			return &exitStatus{code, fmt.Sprintf("activity %s ended %s; neither its final state (%v) nor the copy seen when it ended (%v) is printed: see it with 'vigil activity get %s'",
 				shownID, ended, err, werr, shownID)}
 		}
@@ -200,9 +201,10 @@ func printEnded(ctx, waitCtx context.Context, c proc, client *api.Client, id str
 			var raw json.RawMessage
 			raw, err = client.QueryRaw(waitCtx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
 			if err == nil {
-				// Printed as the final state of the end decided on: a read
-				// jq takes for another activity is not that.
-				err = ambiguousReread(raw)
+				// Printed as the final state of the end decided on, with
+				// its checks: a read jq takes for another activity
+				// (ambiguousReread, in withVoteChecks) is not that.
+				raw, err = checkedReply(waitCtx, client, raw)
 			}
 			print = func() error { return writeJSON(c.stdout, raw) }
 		} else {

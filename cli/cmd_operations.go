@@ -32,6 +32,8 @@ const operationsUsage = `Usage:
 
 Every verb takes --profile NAME, --config FILE (or $VIGIL_PROFILE, $VIGIL_CONFIG),
 --json, and -h for its flags and examples; the submits also take --app-proofs.
+With --json a submit prints the service's reply with vigil's vote and intent
+checks (voteChecks, intentCheck), as 'vigil activity get --json' does.
 `
 
 func cmdOperation(ctx context.Context, c proc, group string, args []string) error {

@@ -26,11 +26,19 @@ func printActivityOwners(ctx context.Context, c proc, client *api.Client, a show
 }
 
 // submitted is printSubmitted for a submit verb: the activity printed
-// with its votes' key owners named (printActivityOwners).
+// with its votes' key owners named (printActivityOwners), or with --json
+// the reply as sent with its checks (checkedReply). The activity is
+// recorded either way: a reply refused there is recordedNotPrinted.
 func submitted(ctx context.Context, c proc, client *api.Client, a shownActivity, raw json.RawMessage, asJSON bool) error {
 	var users []api.User
 	var notes []string
-	if !asJSON && a.exact != nil {
+	if asJSON {
+		checked, err := checkedReply(ctx, client, raw)
+		if err != nil {
+			return recordedNotPrinted(a.ID, a.Status, err)
+		}
+		raw = checked
+	} else if a.exact != nil {
 		users, notes = activityUsers(ctx, client, a)
 	}
 	err := printSubmittedNaming(c.stdout, a, raw, asJSON, users)

@@ -90,9 +90,10 @@ func TestSubmitVerbJSONReplyReadTwoWaysIsOutcomeUnknown(t *testing.T) {
 	}
 }
 
-// An honest reply with fields vigil does not know is still printed as sent.
+// An honest reply with fields vigil does not know is still printed as sent,
+// with vigil's checks after it.
 func TestSubmitVerbJSONHonestReplyIsPrintedAsSent(t *testing.T) {
-	wantHonestReplyPrintedAsSent(t, newVerbEnv(t), "tag", "create", "--json", "--name", "submit-honest")
+	wantHonestReplyPrintedAsSent(t, newVerbEnv(t), true, "tag", "create", "--json", "--name", "submit-honest")
 }
 
 // The read that settles a vote is the one printed: a later read (a cache

@@ -97,13 +97,13 @@ func TestRequestVoteReplyWithCaseVariantStatusIsRefused(t *testing.T) {
 // (the same members in the same order) and exits 0.
 func TestRequestHonestReplyIsStillPrinted(t *testing.T) {
 	e := newVerbEnv(t)
-	wantHonestReplyPrintedAsSent(t, e, "request", "--path", "/public/v1/submit/create_user_tag", "--body", tagBody(e, "honest-reply"))
+	wantHonestReplyPrintedAsSent(t, e, false, "request", "--path", "/public/v1/submit/create_user_tag", "--body", tagBody(e, "honest-reply"))
 }
 
 // wantHonestReplyPrintedAsSent runs vigil with args, its create_user_tag
 // reply given fields vigil does not know (one whose name folds to a known
 // one's, but at another level), and wants the reply printed as sent, exit 0.
-func wantHonestReplyPrintedAsSent(t *testing.T, e *verbEnv, args ...string) {
+func wantHonestReplyPrintedAsSent(t *testing.T, e *verbEnv, checked bool, args ...string) {
 	t.Helper()
 	var mu sync.Mutex
 	var sent []byte
@@ -124,6 +124,14 @@ func wantHonestReplyPrintedAsSent(t *testing.T, e *verbEnv, args ...string) {
 	var want, got bytes.Buffer
 	if err := json.Compact(&want, sent); err != nil {
 		t.Fatalf("the reply sent is not JSON: %v", err)
+	}
+	if checked {
+		// The verbs add vigil's checks after the reply (withVoteChecks).
+		asSent, _ := splitChecks(t, out)
+		if string(asSent) != want.String() {
+			t.Errorf("standard output is not the reply as sent with the checks after it:\ngot  %s\nwant %s", asSent, want.String())
+		}
+		return
 	}
 	if err := json.Compact(&got, []byte(out)); err != nil || got.String() != want.String() {
 		t.Errorf("standard output is not the reply as sent (%v):\ngot  %s\nwant %s", err, got.String(), want.String())

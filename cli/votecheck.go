@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -34,7 +36,26 @@ type checkedVote struct {
 	KeyOwnerReason string `json:"keyOwnerReason"`
 }
 
-// withVoteChecks is a get_activity reply as sent, with vigil's check of
+// checkedReply is an activity reply (get_activity's or a submit's: {"activity": …})
+// as sent with vigil's checks of its votes and intent added (withVoteChecks),
+// the organization's users read from client when a check needs them: what
+// every --json printing an activity prints, so a script sees a FAILED vote
+// or an unchecked intent as the text output shows it.
+func checkedReply(ctx context.Context, client *api.Client, raw json.RawMessage) (json.RawMessage, error) {
+	return withVoteChecks(raw, func() ([]api.User, error) { return exactUsers(ctx, client) })
+}
+
+// writeCheckedJSON writes raw with its checks (checkedReply) to w; a reply
+// refused there is not written at all.
+func writeCheckedJSON(ctx context.Context, w io.Writer, client *api.Client, raw json.RawMessage) error {
+	checked, err := checkedReply(ctx, client, raw)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, checked)
+}
+
+// withVoteChecks is an activity reply as sent, with vigil's check of
 // each of its votes added under "voteChecks" (in the votes' order). The
 // activity is left byte for byte as the service sent it. A reply that
 // carries a "voteChecks" of its own (in any case, as Go folds keys), or

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"sync/atomic"
 	"testing"
+
+	"github.com/vigil-console/vigil/api"
 )
 
 // docs/cli.md: when the final read fails, --json prints the copy the poll
@@ -34,14 +36,24 @@ func TestActivityWaitJSONFallbackKeepsFieldsVigilDoesNotModel(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out.String(), errOut.String())
 	}
-	var got, want any
+	var got map[string]any
+	var want any
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("standard output is not one JSON record (%v):\n%s", err, out.String())
 	}
+	// With vigil's checks beside it: no votes to check, and the intent
+	// not checked, saying why.
+	checks, _ := got["voteChecks"].([]any)
+	intent, _ := got["intentCheck"].(map[string]any)
+	if checks == nil || len(checks) != 0 || intent["state"] != api.IntentNotChecked || intent["reason"] == "" {
+		t.Errorf("the copy printed lacks its checks (an empty voteChecks, an intentCheck NOT checked saying why):\n%s", out.String())
+	}
+	delete(got, "voteChecks")
+	delete(got, "intentCheck")
 	if err := json.Unmarshal([]byte(sent), &want); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, want) {
+	if !reflect.DeepEqual(any(got), want) {
 		t.Errorf("the copy printed \"as the service sent it\" is not what it sent:\nsent:    %s\nprinted: %s", sent, out.String())
 	}
 }
