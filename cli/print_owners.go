@@ -15,7 +15,7 @@ import (
 // same, with a note on standard error saying what is not checked and why.
 // Only a failure to print is returned.
 func printActivityOwners(ctx context.Context, c proc, client *api.Client, a shownActivity) error {
-	users, notes := activityUsers(ctx, client, a)
+	users, notes := activityUsers(ctx, client, &a)
 	if err := printActivityNaming(c.stdout, a, users); err != nil {
 		return err
 	}
@@ -31,7 +31,7 @@ func submitted(ctx context.Context, c proc, client *api.Client, a shownActivity,
 	var users []api.User
 	var notes []string
 	if !asJSON && a.exact != nil {
-		users, notes = activityUsers(ctx, client, a)
+		users, notes = activityUsers(ctx, client, &a)
 	}
 	err := printSubmittedNaming(c.stdout, a, raw, asJSON, users)
 	for _, note := range notes {
