@@ -129,7 +129,7 @@ func checkVote(a Activity, v Vote, prev Time) VoteCheck {
 		return failed(why)
 	}
 	if selection == VoteApproved {
-		return VoteCheck{State: VoteVerified, Reason: "signed an approval of this activity" + note}
+		return VoteCheck{State: VoteVerified, Reason: approvalSigned + note}
 	}
 	return VoteCheck{State: VoteVerified, Reason: "signed a rejection of this activity" + note}
 }
@@ -162,6 +162,10 @@ func submissionCheck(a Activity, v Vote, prev Time, typ, org, ts string, params 
 	}
 	return VoteCheck{State: VoteVerified, Reason: SubmissionSigned + note}
 }
+
+// approvalSigned begins the reason of a verified approval (CheckActivityVotes
+// rewrites it while the intent is not checked).
+const approvalSigned = "signed an approval of this activity"
 
 // SubmissionSigned is the reason of the requester's verified vote: the
 // strong check, that the intent shown is the one signed.

@@ -8,12 +8,14 @@ import (
 
 // States of an IntentCheck.
 const (
-	// IntentChecked: a vote verified as the activity's signed submission,
-	// and the type, organization and intent shown are the ones it signed.
+	// IntentChecked: the requester's vote verified as the activity's
+	// signed submission, by a key the user list holds as theirs, and the
+	// type, organization and intent shown are the ones it signed.
 	IntentChecked = "checked"
 	// IntentPartlyChecked: a vote verified as the signed submission, but
-	// part of the intent shown could not be compared with it (the reason
-	// says which).
+	// part of the intent shown could not be compared with it, or its key
+	// could not be checked to be the requester's (the user list not read,
+	// or holding keys of theirs vigil cannot read); the reason says which.
 	IntentPartlyChecked = "partly checked"
 	// IntentNotChecked: no vote verified as the signed submission, so
 	// nothing binds the type, organization and intent shown to what the
@@ -38,8 +40,9 @@ const notBoundApproval = "signed an approval of this activity's fingerprint; the
 
 // CheckActivityVotes checks a's votes (CheckVotes) and says whether the
 // type, organization and intent shown are bound by a verified signed
-// submission. users is the organization's user list (nil: not read): a
-// vote under a passkey's or an unknown scheme whose key the list holds as
+// submission. users is the organization's user list (nil: not read; the
+// intent is then at best partly checked, its signer not checked to be the
+// requester): a vote under a passkey's or an unknown scheme whose key the list holds as
 // the voter's API key FAILS (SchemeContradiction). While the intent is not
 // checked, a verified approval's reason says it signed the fingerprint
 // only. It does no I/O.
@@ -60,33 +63,56 @@ func CheckActivityVotes(a Activity, users []User) ([]VoteCheck, IntentCheck) {
 	intent := intentCheck(a, checks, users)
 	if intent.State == IntentNotChecked {
 		for i := range checks {
-			if checks[i].State == VoteVerified && a.Votes[i].Selection == VoteApproved {
-				checks[i].Reason = notBoundApproval + strings.TrimPrefix(checks[i].Reason, "signed an approval of this activity")
+			if checks[i].State != VoteVerified || a.Votes[i].Selection != VoteApproved {
+				continue
+			}
+			if rest, ok := strings.CutPrefix(checks[i].Reason, approvalSigned); ok {
+				checks[i].Reason = notBoundApproval + rest
+			} else {
+				checks[i].Reason = notRequestersSubmission + redatedNote(checks[i].Reason)
 			}
 		}
 	}
 	return checks, intent
 }
 
+// notRequestersSubmission is the reason of a verified submission while the
+// intent is not checked: it was signed, but not checked to be signed by
+// the requester shown, so it does not vouch for what they asked.
+const notRequestersSubmission = "signed the activity's submission with the key shown, but it is not checked to be the requester's: see the intent check"
+
+// redatedNote is the note castTimeDiff added to reason, "" when none.
+func redatedNote(reason string) string {
+	if i := strings.Index(reason, redatedNotePrefix); i >= 0 {
+		return reason[i:]
+	}
+	return ""
+}
+
 // intentCheck is a's IntentCheck from its votes' checks. A verified
-// submission checks the intent only as the requester shown's own
-// (notRequestersSubmission), users being the organization's user list
-// (nil: not read).
+// submission checks the intent only as the requester shown's own, by a key
+// users (the organization's user list; nil: not read) hold as theirs
+// (requesterSubmission); short of that proof, only partly.
 func intentCheck(a Activity, checks []VoteCheck, users []User) IntentCheck {
 	const cannot = "vigil cannot check that the intent shown is the one its requester signed: "
 	failed, uncheckable := -1, -1
 	for i := range checks {
 		sub := isSubmission(a, &a.Votes[i])
 		if sub && checks[i].State == VoteVerified {
-			if why := notRequestersSubmission(a, i, users); why != "" {
-				return IntentCheck{State: IntentNotChecked, Reason: cannot + why}
+			notMine, unproven := requesterSubmission(a, i, users)
+			switch {
+			case notMine != "":
+				return IntentCheck{State: IntentNotChecked, Reason: cannot + notMine}
+			case unproven != "" && checks[i].Reason == SubmissionSigned:
+				return IntentCheck{State: IntentPartlyChecked, Reason: unproven}
+			case unproven != "":
+				return IntentCheck{State: IntentPartlyChecked, Reason: checks[i].Reason + "; " + unproven}
+			case checks[i].Reason == SubmissionSigned:
+				return IntentCheck{State: IntentChecked, Reason: SubmissionSigned}
 			}
+			return IntentCheck{State: IntentPartlyChecked, Reason: checks[i].Reason}
 		}
 		switch {
-		case sub && checks[i].State == VoteVerified && checks[i].Reason == SubmissionSigned:
-			return IntentCheck{State: IntentChecked, Reason: SubmissionSigned}
-		case sub && checks[i].State == VoteVerified:
-			return IntentCheck{State: IntentPartlyChecked, Reason: checks[i].Reason}
 		case sub && checks[i].State == VoteFailed && failed < 0:
 			failed = i
 		case checks[i].State == VoteNotCheckable && a.Votes[i].Selection == VoteApproved && uncheckable < 0:

@@ -1179,8 +1179,19 @@ func fzJudge(w *fzWorld, self *fzAct, base map[string]*api.Activity, m *api.Acti
 						n++
 					}
 				}
-				if i != 0 || api.SubmitterOf(*m) != o.vote.UserID || n != 1 {
+				notMine := i != 0 || api.SubmitterOf(*m) != o.vote.UserID || n != 1
+				switch {
+				case notMine && intent.State == api.IntentPartlyChecked && owner(i) == api.KeyUnchecked &&
+					strings.Contains(intent.Reason, "not checked to be the member who signed it"):
+					// no user list to tell whose key it is, and it says so
+					add("INFO intent partly checked by a submission not the requester's, its signer said unchecked", i, intent.Reason)
+				case notMine:
 					add("intent "+intent.State+" by a submission not the requester's", i, intent.Reason)
+				}
+				// checked only by a key the user list holds as the
+				// requester's: with no list read, at best partly
+				if intent.State == api.IntentChecked && owner(i) != api.KeyListed {
+					add("intent checked by a key owner "+owner(i), i, intent.Reason)
 				}
 			}
 			if d := m.CreatedAt.Time().Sub(signed); d > api.SignedTimeTolerance+time.Minute || d < -api.SignedTimeTolerance-time.Minute {

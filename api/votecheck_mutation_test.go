@@ -14,9 +14,10 @@ import (
 
 // TestVoteCheckMutations: honest get_activity replies, rewritten at random
 // (fixed seed) by a proxy, read by an exact client (and a sanitising one,
-// and through list_activities); no vote whose claim changed may read
-// verified, and no approval may vouch for an intent that no verified
-// submission binds. VIGIL_VOTE_MUTATIONS sets the count (for a longer run).
+// and through list_activities, and with no user list read); no vote whose
+// claim changed may read verified, no approval may vouch for an intent
+// that no verified submission binds, and no intent may read checked but
+// by a key the user list holds as the requester's. VIGIL_VOTE_MUTATIONS sets the count (for a longer run).
 func TestVoteCheckMutations(t *testing.T) {
 	w := fzSetup(t)
 	var mu sync.Mutex
@@ -39,8 +40,12 @@ func TestVoteCheckMutations(t *testing.T) {
 			t.Fatalf("VIGIL_VOTE_MUTATIONS: %v", err)
 		}
 	}
-	for _, mode := range []string{"get exact", "get sanitising", "list exact"} {
+	for _, mode := range []string{"get exact", "get sanitising", "list exact", "get exact, no user list"} {
 		exact, list := mode != "get sanitising", mode == "list exact"
+		users := w.users
+		if mode == "get exact, no user list" {
+			users = nil // list_users failed: no intent may read checked
+		}
 		var opts []api.Option
 		if exact {
 			opts = append(opts, api.WithExactStrings())
@@ -79,14 +84,14 @@ func TestVoteCheckMutations(t *testing.T) {
 			if err != nil {
 				return nil, nil, api.IntentCheck{}, nil, err
 			}
-			checks, intent := api.CheckActivityVotes(*m, w.users)
+			checks, intent := api.CheckActivityVotes(*m, users)
 			plain := api.CheckVotes(*m)
 			for i := range m.Votes {
 				if c := api.CheckVote(*m, m.Votes[i]); c != plain[i] {
 					t.Errorf("CheckVote and CheckVotes differ on vote %d: %+v vs %+v\n%s", i, c, plain[i], raw)
 				}
 			}
-			return m, checks, intent, func(i int) string { return api.VoteKeyOwner(w.users, &m.Votes[i]).State }, nil
+			return m, checks, intent, func(i int) string { return api.VoteKeyOwner(users, &m.Votes[i]).State }, nil
 		}
 		t.Logf("mode: %s", mode)
 		runs := n

@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/policy"
+	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
@@ -55,5 +57,140 @@ func TestIntentNotCheckedWhenTheSubmissionIsNotTheRequestersVote(t *testing.T) {
 		if in.State != api.IntentNotChecked || !strings.Contains(in.Reason, "requester") {
 			t.Errorf("%s: requester shown %q (operator signed the submission): intent %q: %s", c.name, policy.SubmitterOf(*got), in.State, in.Reason)
 		}
+	}
+}
+
+// "checked" says the member named as requester signed the intent shown: it
+// needs the user list to hold the submission's key as theirs. carol's
+// submission shown as alice's (vote 0's user id swapped, as a proxy that
+// also broke list_users would) must not read checked when the list was
+// not read, nor when it holds keys of alice's vigil cannot read; it reads
+// partly checked, saying why, as does the honest activity without the
+// list (no alarm for an organization whose list cannot be read).
+func TestIntentPartlyCheckedWhenTheRequestersKeyIsNotProven(t *testing.T) {
+	demo := servertest.StartDemo(t)
+	ctx := context.Background()
+	reader := demo.ClientAt(demo.URL, "alice", api.WithExactStrings())
+	act, err := demo.Client("carol").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "carol's tag"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := honestlyChecked(t, demo, act.ID)
+	honest, err := reader.GetActivity(ctx, act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	swapped, err := reader.GetActivity(ctx, act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := memberID(t, demo, "alice")
+	swapped.Votes[0].UserID, swapped.Votes[0].User.UserID, swapped.Votes[0].User.UserName = alice, alice, "alice"
+	if _, in := api.CheckActivityVotes(*swapped, users); in.State != api.IntentNotChecked {
+		t.Fatalf("set-up: with the list read, the swapped submission's intent is %q, want %q: %s", in.State, api.IntentNotChecked, in.Reason)
+	}
+	// alice also holds a key of a credential type vigil cannot read
+	unreadable := slices.Clone(users)
+	for i := range unreadable {
+		if unreadable[i].UserID == alice {
+			k := unreadable[i].APIKeys[0]
+			k.Credential.Type = "CREDENTIAL_TYPE_API_KEY_P384"
+			k.Credential.PublicKey = "04aa"
+			unreadable[i].APIKeys = append(slices.Clone(unreadable[i].APIKeys), k)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		a     *api.Activity
+		users []api.User
+		why   string
+	}{
+		{"swapped, the list not read", swapped, nil, "user list was not read"},
+		{"swapped, alice holding an unreadable key", swapped, unreadable, "of a type vigil cannot read"},
+		{"honest, the list not read", honest, nil, "user list was not read"},
+	} {
+		_, in := api.CheckActivityVotes(*c.a, c.users)
+		if in.State != api.IntentPartlyChecked || !strings.Contains(in.Reason, c.why) || !strings.Contains(in.Reason, "not checked to be the member who signed it") {
+			t.Errorf("%s: intent %q: %s; want %q saying %q and that the requester is not checked to be the signer", c.name, in.State, in.Reason, api.IntentPartlyChecked, c.why)
+		}
+	}
+}
+
+// dana submits with her key "old", which is deleted since: the intent
+// reads NOT checked (the list no longer holds the key as hers), and her
+// verified submission's reason says so in one sentence: signed with the
+// key shown, not checked to be hers; never "the ones its requester
+// signed", nor the approvals' reason run into it.
+func TestSubmissionReasonWhenItsKeyIsNotTheRequesters(t *testing.T) {
+	demo := servertest.StartDemo(t)
+	ctx := context.Background()
+	org := demo.Info.OrganizationID
+	oldKey, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newKey, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := demo.Server.CreateUser(ctx, org, server.UserSpec{Name: "dana", Email: "dana@example.com",
+		APIKeys: []server.APIKeySpec{{Name: "old", PublicKey: oldKey.PublicKeyHex(), CredentialType: oldKey.CredentialType()},
+			{Name: "new", PublicKey: newKey.PublicKeyHex(), CredentialType: newKey.CredentialType()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	withOld, err := api.NewClient(demo.URL, org, oldKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withNew, err := api.NewClient(demo.URL, org, newKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, err := withOld.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "dana's tag"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dana, err := withNew.GetUser(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oldID string
+	for _, k := range dana.APIKeys {
+		if k.APIKeyName == "old" {
+			oldID = k.APIKeyID
+		}
+	}
+	del, err := withNew.DeleteAPIKeys(ctx, api.DeleteAPIKeysParams{UserID: id, APIKeyIDs: []string{oldID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"alice", "bob"} {
+		if del.Status == api.StatusConsensusNeeded {
+			if del, err = demo.Client(m).ApproveActivity(ctx, del.Fingerprint); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if del.Status != api.StatusCompleted {
+		t.Fatalf("set-up: deleting dana's old key: %s", del.Status)
+	}
+	reader := demo.ClientAt(demo.URL, "alice", api.WithExactStrings())
+	a, err := reader.GetActivity(ctx, act.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	users, err := reader.ListUsers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks, in := api.CheckActivityVotes(*a, users)
+	if in.State != api.IntentNotChecked {
+		t.Fatalf("set-up: intent %q, want %q: %s", in.State, api.IntentNotChecked, in.Reason)
+	}
+	got := checks[0]
+	if got.State != api.VoteVerified || !strings.HasPrefix(got.Reason, "signed the activity's submission with the key shown, but it is not checked to be the requester's") ||
+		strings.Contains(got.Reason, "the ones its requester signed") || strings.Contains(got.Reason, "fingerprint") {
+		t.Errorf("dana's submission vote: %s: %q; want verified, signed with the key shown and not checked to be the requester's", got.State, got.Reason)
 	}
 }

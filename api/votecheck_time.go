@@ -19,9 +19,12 @@ func castTimeDiff(ts string, shown, prev Time) (note, why string) {
 	if err != nil || shown.Time().Sub(time.UnixMilli(ms)) <= SignedTimeTolerance {
 		return "", why
 	}
-	return "; signed at " + fmtSigned(ms) + " but dated " + shown.Time().UTC().Format(time.RFC3339) +
+	return redatedNotePrefix + fmtSigned(ms) + " but dated " + shown.Time().UTC().Format(time.RFC3339) +
 		" with the vote before it (the service dates votes in order, as after its clock was set back)", ""
 }
+
+// redatedNotePrefix begins castTimeDiff's note, by which redatedNote finds it.
+const redatedNotePrefix = "; signed at "
 
 // voteBefore is the createdAt of the vote before votes[i], zero if none.
 func voteBefore(votes []Vote, i int) Time {

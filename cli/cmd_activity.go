@@ -248,7 +248,7 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			users, notes := activityUsers(ctx, client, a)
+			users, notes := activityUsers(ctx, client, &a)
 			if err := printActivityNaming(c.stdout, a, users); err != nil {
 				return err
 			}

@@ -79,6 +79,9 @@ type shownActivity struct {
 	*api.Activity
 	exact *api.Activity
 	raw   json.RawMessage // the reply as the service sent it, for printing as received
+	// usersUnread: the organization's user list could not be read for it
+	// (activityUsers), so the requester is named as their vote says.
+	usersUnread bool
 }
 
 // decodeShownActivity decodes a reply holding one activity ({"activity": …},
@@ -304,7 +307,7 @@ func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) err
 		"id", api.SanitizeID(a.ID),
 		"type", api.Sanitize(a.Type),
 		"status", api.Sanitize(a.Status),
-		"requester", requesterText(a, users),
+		"requester", requesterLine(shown, users),
 		"intent", strings.Join(append([]string{intentHead}, intentBody...), "\n"),
 		"intent check", intentCheckText(intentCheck),
 		"votes", strings.Join(votes, "\n"),
@@ -316,6 +319,16 @@ func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) err
 		"updated", timeText(a.UpdatedAt),
 	)
 	return err
+}
+
+// requesterLine is the requester as printActivityNaming names them: from
+// users (requesterText), or, when the list could not be read, as their
+// vote says, marked so.
+func requesterLine(shown shownActivity, users []api.User) string {
+	if shown.usersUnread && users == nil && policy.SubmitterOf(*shown.exact) != "" {
+		return requesterUnlisted(shown.exact)
+	}
+	return requesterText(shown.exact, users)
 }
 
 // resultText is a result on one line: the known fields, then the fields

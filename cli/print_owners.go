@@ -15,7 +15,7 @@ import (
 // same, with a note on standard error saying what is not checked and why.
 // Only a failure to print is returned.
 func printActivityOwners(ctx context.Context, c proc, client *api.Client, a shownActivity) error {
-	users, notes := activityUsers(ctx, client, a)
+	users, notes := activityUsers(ctx, client, &a)
 	if err := printActivityNaming(c.stdout, a, users); err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func submitted(ctx context.Context, c proc, client *api.Client, a shownActivity,
 		}
 		raw = checked
 	} else if a.exact != nil {
-		users, notes = activityUsers(ctx, client, a)
+		users, notes = activityUsers(ctx, client, &a)
 	}
 	err := printSubmittedNaming(c.stdout, a, raw, asJSON, users)
 	for _, note := range notes {

@@ -86,9 +86,9 @@ func anyVerified(checks []api.VoteCheck) bool {
 // when a needs them: to name the user an OIDC token in its intent is
 // linked to (oidcUsers), or to say whose key signed its verified votes.
 // Read exact and refused when the reply reads two ways (exactUsers). When
-// they cannot be read, notes say what is not named or checked, and why;
-// the activity is still shown.
-func activityUsers(ctx context.Context, client *api.Client, a shownActivity) (users []api.User, notes []string) {
+// they cannot be read, notes say what is not named or checked, and why,
+// and a is marked usersUnread; the activity is still shown.
+func activityUsers(ctx context.Context, client *api.Client, a *shownActivity) (users []api.User, notes []string) {
 	oidc := a.exact.Intent.OauthIntent != nil || holdsOIDCToken(a.exact.Intent)
 	verified := usersToCheck(*a.exact)
 	if !oidc && !verified {
@@ -100,6 +100,7 @@ func activityUsers(ctx context.Context, client *api.Client, a shownActivity) (us
 	}
 	if err != nil {
 		users = nil
+		a.usersUnread = true
 		if oidc {
 			notes = append(notes, "the organization's users could not be listed, so the user the token's subject is linked to is not named")
 		}

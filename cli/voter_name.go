@@ -58,6 +58,13 @@ func requesterText(a *api.Activity, users []api.User) string {
 	return api.SanitizeID(v.UserID) + unlistedNote
 }
 
+// requesterUnlisted is the requester as their vote names them, marked as
+// the vote's word, for when the organization's user list could not be
+// read (the vote prompt, activity get).
+func requesterUnlisted(a *api.Activity) string {
+	return activityRequester(a) + " (as the vote says; the organization's user list could not be read)"
+}
+
 // requesterShown is the vote prompt's requester: named from the
 // organization's user list (exact; returned for the prompt's other names,
 // nil when not read), or, when it cannot be read, the requester's vote's
@@ -68,7 +75,7 @@ func requesterShown(ctx context.Context, client *api.Client, a *api.Activity) (s
 	}
 	users, err := exactUsers(ctx, client)
 	if err != nil {
-		return activityRequester(a) + " (as the vote says; the organization's user list could not be read)", nil
+		return requesterUnlisted(a), nil
 	}
 	if users == nil {
 		users = []api.User{} // read: a requester absent from it is marked
