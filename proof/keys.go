@@ -15,6 +15,17 @@ import (
 // uncompressed SEC1 point of 65 bytes.
 const qosPublicKeyLen = 130
 
+// SigningHalf is the signing key of a QOS public key (bytes 65..130), the
+// half approvals and app proofs are checked against; the encryption half
+// before it is public, so it names no signer. ok is false unless key is 130
+// bytes.
+func SigningHalf(key []byte) (half []byte, ok bool) {
+	if len(key) != qosPublicKeyLen {
+		return nil, false
+	}
+	return key[qosPublicKeyLen/2:], true
+}
+
 // qosSigningKey returns the signing half (bytes 65..130) of a QOS public key.
 func qosSigningKey(b []byte) (*ecdsa.PublicKey, error) {
 	if len(b) != qosPublicKeyLen {

@@ -460,7 +460,7 @@ func (w *reportWriter) approvals(m *proof.Manifest) {
 		}
 		// Quoted as the CLI shows it: a look-alike letter ("аlice", a
 		// Cyrillic а) is escaped, so one approver cannot pass for another.
-		text := api.Quote(ap.Alias) + "  " + clip(ap.PubKey.String(), 16)
+		text := api.Quote(ap.Alias) + "  " + memberKeyText(ap.PubKey)
 		if ap.Reason != "" {
 			text += "  " + ap.Reason
 		} else if st == proof.Pass {
@@ -484,12 +484,26 @@ func (w *reportWriter) labels(bp *api.BootProof) {
 func quorumSet(db *ui.DetailBuilder, name string, s proof.QuorumSet) {
 	db.Field(name, fmt.Sprintf("%d of %d", s.Threshold, len(s.Members)))
 	for _, m := range s.Members {
-		alias := m.Alias
-		if alias == "" {
-			alias = "(no alias)"
+		// Quoted as the CLI's set and this screen's approvals show it, so a
+		// look-alike letter shows escaped and "(no alias)" cannot be an alias.
+		alias := "(no alias)"
+		if m.Alias != "" {
+			alias = api.Quote(m.Alias)
 		}
-		db.Line("    " + alias + "  " + clip(m.PubKey.String(), 24))
+		db.Line("    " + alias + "  " + memberKeyText(m.PubKey))
 	}
+}
+
+// memberKeyText names a quorum member's key by the start of its signing half,
+// the half its approvals are checked against: the encryption half is public,
+// so anyone can pair it with a signing key of their own, and a prefix of it
+// would show their member as the operator's.
+func memberKeyText(key proof.HexBytes) string {
+	half, ok := proof.SigningHalf(key)
+	if !ok {
+		return clip(key.String(), 24)
+	}
+	return "signing " + clip(proof.HexBytes(half).String(), 24)
 }
 
 func padPlain(s string, w int) string {
