@@ -171,13 +171,14 @@ func orElse(v, none string) string {
 	return v
 }
 
-// senderText names the user an invitation is sent in the name of, with the
-// id (two users may share a name); known is false when the console knows no
-// such user, which the vote dialog shows as a warning: the service fails the
-// invitation only once the quorum has voted.
+// senderText names the user an invitation is sent in the name of, quoted as
+// the dialog names every member (a name cannot pass its words for the
+// console's), with the id (two users may share a name); known is false when
+// the console knows no such user, which the vote dialog shows as a warning:
+// the service fails the invitation only once the quorum has voted.
 func senderText(c *Common, id string) (text string, known bool) {
 	if n, ok := c.Org.UserNames[id]; ok {
-		return api.NameWithID(n, id), true
+		return api.Quote(n) + " (" + api.SanitizeID(id) + ")", true
 	}
 	return "unknown user " + api.SanitizeID(id), false
 }
