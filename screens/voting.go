@@ -178,9 +178,15 @@ func orElse(v, none string) string {
 // the service fails the invitation only once the quorum has voted.
 func senderText(c *Common, id string) (text string, known bool) {
 	if n, ok := c.Org.UserNames[id]; ok {
-		return api.Quote(n) + " (" + api.SanitizeID(id) + ")", true
+		return memberWithID(n, id), true
 	}
 	return "unknown user " + api.SanitizeID(id), false
+}
+
+// memberWithID names a member as the vote dialog names every member: quoted
+// (a name cannot pass its words for the console's), with the id.
+func memberWithID(name, id string) string {
+	return api.Quote(name) + " (" + api.SanitizeID(id) + ")"
 }
 
 // intentLines restate every field of an intent that decides what it does;
@@ -368,7 +374,7 @@ func otherIntentLines(c *Common, in api.Intent) []string {
 		if c.Org.Loaded {
 			users = orElseEmpty(c.Org.Users)
 		}
-		return append(lines, api.OIDCTokenLines(p.OidcToken, users)...)
+		return append(lines, api.OIDCTokenLinesNaming(p.OidcToken, users, func(u api.User) string { return memberWithID(u.UserName, u.UserID) })...)
 	case in.CreateReadOnlySessionIntent != nil:
 		return []string{field("what", "a read-only session for the requester")}
 	}
