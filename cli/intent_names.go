@@ -17,15 +17,16 @@ import (
 // intentNamesBlock names the ids of a create_invitations or delete_api_keys
 // intent, each kind under a heading, for below the intent; "" for other
 // intents. users are the organization's users already read exact for the
-// same command (nil: read here, only for such an intent); tags are read only
-// when an invitation holds one. A read that fails says so on stderr, and its
-// ids are then shown unnamed, without a warning.
-func intentNamesBlock(ctx context.Context, c proc, client *api.Client, in api.Intent, users []api.User) string {
+// same command; when nil, readUsers says to read them here (only for such an
+// intent), else the ids are shown unnamed. Tags are read only when an
+// invitation holds one. A read that fails says so on stderr, and its ids are
+// then shown unnamed, without a warning.
+func intentNamesBlock(ctx context.Context, c proc, client *api.Client, in api.Intent, users []api.User, readUsers bool) string {
 	invitations, deletion := in.CreateInvitationsIntent, in.DeleteAPIKeysIntent
 	if invitations == nil && deletion == nil {
 		return ""
 	}
-	if users == nil {
+	if users == nil && readUsers {
 		read, err := exactUsers(ctx, client)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "vigil: user names unknown, ids shown (%v)\n", err)
@@ -87,7 +88,7 @@ func invitationNameLines(invs []api.Invitation, users []api.User, tags map[strin
 			lines = append(lines, "WARNING: "+n+" sender "+api.SanitizeID(inv.SenderUserID)+
 				" is not a user of this organization: the service fails the invitation only after the quorum has voted")
 		default:
-			lines = append(lines, n+" sender: "+api.SanitizeID(inv.SenderUserID)+" (not named: the user list could not be read)")
+			lines = append(lines, n+" sender: "+api.SanitizeID(inv.SenderUserID)+" (not named: the organization's user list was not read)")
 		}
 		for _, id := range inv.ReceiverUserTags {
 			switch name, ok := tags[id]; {
