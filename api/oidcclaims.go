@@ -72,6 +72,13 @@ func OIDCLinkedUser(users []User, c OIDCTokenClaims) (User, bool) {
 // and, when users is not nil, the user linked to that subject (or that none
 // is). Every line is safe to print on a terminal.
 func OIDCTokenLines(token string, users []User) []string {
+	return OIDCTokenLinesNaming(token, users, func(u User) string { return NameWithID(u.UserName, u.UserID) })
+}
+
+// OIDCTokenLinesNaming is OIDCTokenLines naming the linked user with name
+// (which must make the name safe to print): the console's vote dialog
+// quotes every member.
+func OIDCTokenLinesNaming(token string, users []User, name func(User) string) []string {
 	c, err := ReadOIDCTokenClaims(token)
 	if err != nil {
 		return []string{UnverifiedClaimsLabel + ": (unreadable: " + err.Error() + "; the service will refuse it)"}
@@ -88,7 +95,7 @@ func OIDCTokenLines(token string, users []User) []string {
 		"  email: " + fieldText("label", c.Email)} // descriptive only: shortened when long
 	if users != nil {
 		if u, ok := OIDCLinkedUser(users, c); ok {
-			lines = append(lines, "  user:  "+NameWithID(u.UserName, u.UserID)+", whom this organization links to that subject")
+			lines = append(lines, "  user:  "+name(u)+", whom this organization links to that subject")
 		} else {
 			lines = append(lines, "  user:  (no user of this organization is linked to that subject)")
 		}

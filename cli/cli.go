@@ -283,7 +283,8 @@ const topUsage = `vigil — a terminal console for organizations on the activity
 Usage:
   vigil [console] [--profile NAME] [--config FILE] [--read-only] [--log-file FILE]
                                                         open the console (in a terminal)
-  vigil demo [--as NAME] [--data DIR] [--log-file FILE] the console on a local demo service
+  vigil demo [--as NAME] [--data DIR] [--read-only] [--log-file FILE]
+                                                        the console on a local demo service
                                                         (NAME: alice, bob, carol or operator)
   vigil serve [--addr HOST:PORT] [--data DIR] [--demo]  run the local service
   vigil keys generate|list|show|import                  manage stamping keys (list --agent: the ssh-agent's)

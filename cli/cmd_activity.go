@@ -224,7 +224,9 @@ const activityGetUsage = `Usage: vigil activity get [--json] ID
 Shows one activity: type, status, requester, intent, votes, result or failure.
 For a policy (create_policy, create_mfa_policy) it then names the tags and
 users its condition and consensus refer to by id, with a WARNING for an id
-that is neither a tag nor a user of the organization.
+that is neither a tag nor a user of the organization. For an invitation it
+names each sender and tag, for a key deletion the user and each key, with a
+WARNING for one that is not the organization's.
 
 Examples:
   vigil activity get 0192a6c4-…
@@ -257,6 +259,9 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			}
 			if refs := idRefsBlock(ctx, c, client, a.exact.Intent, users); refs != "" {
 				_, err = fmt.Fprint(c.stdout, "\n"+refs)
+			}
+			if names := intentNamesBlock(ctx, c, client, a.exact.Intent, users, true); names != "" && err == nil {
+				_, err = fmt.Fprint(c.stdout, "\n"+names)
 			}
 			return err
 		},

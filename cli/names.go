@@ -56,6 +56,13 @@ func exactUsers(ctx context.Context, client *api.Client) ([]api.User, error) {
 // create_user_tag activities: the service has no tag query); on an error it
 // says on stderr that ids are shown instead.
 func listTagNames(ctx context.Context, c proc, client *api.Client) map[string]string {
+	names, _ := readTagNames(ctx, c, client)
+	return names
+}
+
+// readTagNames is listTagNames also saying whether every tag was read: only
+// then is an id it lacks surely no tag of the organization.
+func readTagNames(ctx context.Context, c proc, client *api.Client) (names map[string]string, complete bool) {
 	names, err := api.UserTagNames(ctx, exactLister{client})
 	switch {
 	case errors.Is(err, api.ErrWalkCutShort):
@@ -63,7 +70,7 @@ func listTagNames(ctx context.Context, c proc, client *api.Client) map[string]st
 	case err != nil:
 		fmt.Fprintf(c.stderr, "vigil: tag names unknown, ids shown (%v)\n", err)
 	}
-	return names
+	return names, err == nil
 }
 
 // exactLister lists activities with their strings as the service sent them.

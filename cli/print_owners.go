@@ -11,8 +11,9 @@ import (
 // printActivityOwners prints a as 'activity get' does: when a vote
 // verified (or the intent holds an OIDC token), it reads the
 // organization's users once (activityUsers) to say whose key signed each
-// vote. A read that fails fails nothing: the activity is printed all the
-// same, with a note on standard error saying what is not checked and why.
+// vote, and names the ids of an invitation or key deletion
+// (intentNamesBlock). A read that fails fails nothing: the activity is
+// printed all the same, with a note on standard error saying what is not checked and why.
 // Only a failure to print is returned.
 func printActivityOwners(ctx context.Context, c proc, client *api.Client, a shownActivity) error {
 	users, notes := activityUsers(ctx, client, &a)
@@ -21,6 +22,10 @@ func printActivityOwners(ctx context.Context, c proc, client *api.Client, a show
 	}
 	for _, note := range notes {
 		fmt.Fprintln(c.stderr, "vigil: note: "+note)
+	}
+	if names := intentNamesBlock(ctx, c, client, a.exact.Intent, users, true); names != "" {
+		_, err := fmt.Fprint(c.stdout, "\n"+names)
+		return err
 	}
 	return nil
 }

@@ -26,15 +26,6 @@ func quoteHead(s string) string {
 	return api.Quote(head) + "…"
 }
 
-// nameTextHead is api.NameText for the heading, as quoteHead.
-func nameTextHead(s string) string {
-	head, cut := nameHead(s, headBytes)
-	if !cut {
-		return api.NameText(s)
-	}
-	return api.Quote(head) + "…"
-}
-
 // nameHead is s's first limit bytes or fewer, cut before a character,
 // never between a letter and a mark on it (which would show another letter);
 // cut reports whether anything was left off.

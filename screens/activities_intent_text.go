@@ -70,8 +70,9 @@ func intentSummary(c *Common, in api.Intent) string {
 	return ansi.Truncate(ui.Clean(s), 70, "…")
 }
 
-// sendersText names the distinct senders of invitations, by name when the
-// console knows them, else as "unknown user <id>".
+// sendersText names the distinct senders of invitations, by name (quoted,
+// as the detail's heading quotes every name) when the console knows them,
+// else as "unknown user <id>".
 func sendersText(c *Common, invs []api.Invitation) string {
 	var out []string
 	seen := map[string]bool{}
@@ -81,7 +82,7 @@ func sendersText(c *Common, invs []api.Invitation) string {
 		}
 		seen[inv.SenderUserID] = true
 		if n, ok := c.Org.UserNames[inv.SenderUserID]; ok {
-			out = append(out, api.NameText(n))
+			out = append(out, quoteHead(n))
 		} else {
 			out = append(out, "unknown user "+api.SanitizeID(inv.SenderUserID))
 		}
@@ -89,16 +90,18 @@ func sendersText(c *Common, invs []api.Invitation) string {
 	return orElse(strings.Join(out, ", "), "(no sender)")
 }
 
-// userName is a user's name when the console knows it, else the (quoted if
-// tampered) id.
-// userNameHead is userName for the heading (quoteHead).
+// userNameHead is a user's name for the detail's heading, quoted always as
+// its other names are (quoteHead): a member's name cannot pass its words for
+// the console's; else the (quoted if tampered) id.
 func userNameHead(c *Common, id string) string {
 	if n := c.Org.UserNames[id]; n != "" {
-		return nameTextHead(n)
+		return quoteHead(n)
 	}
 	return "user " + api.SanitizeID(id)
 }
 
+// userName is a user's name when the console knows it, else the (quoted if
+// tampered) id.
 func userName(c *Common, id string) string {
 	if n := c.Org.UserNames[id]; n != "" {
 		return api.NameText(n)

@@ -79,7 +79,7 @@ func TestVoteDialogNamesWhomAnOauthTokenSignsIn(t *testing.T) {
 	h.selectActivityID(act.ID)
 	flat := approveDialogText(t, h)
 	for _, want := range []string{api.UnverifiedClaimsLabel, `iss: "https://idp.example"`, "sub: " + api.Quote(subject),
-		`email: "alice@example.com"`, "user: " + api.NameWithID("alice", "u-alice")} {
+		`email: "alice@example.com"`, `user: "alice" (u-alice)`} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the dialog lacks %q:\n%s", want, h.frame())
 		}

@@ -50,7 +50,7 @@ func TestEndToEndInvitationSenderIsShownToVoters(t *testing.T) {
 	h.key("n")
 	h.selectActivityID(asCarol.ID) // listed under the newer one
 	h.key("a")
-	if flat := flatBody(t, h.frame()); !strings.Contains(flat, "sender: carol ("+carol+")") {
+	if flat := flatBody(t, h.frame()); !strings.Contains(flat, `sender: "carol" (`+carol+")") {
 		t.Errorf("the dialog does not name the sender carol:\n%s", flat)
 	}
 	h.key("n")

@@ -171,15 +171,22 @@ func orElse(v, none string) string {
 	return v
 }
 
-// senderText names the user an invitation is sent in the name of, with the
-// id (two users may share a name); known is false when the console knows no
-// such user, which the vote dialog shows as a warning: the service fails the
-// invitation only once the quorum has voted.
+// senderText names the user an invitation is sent in the name of, quoted as
+// the dialog names every member (a name cannot pass its words for the
+// console's), with the id (two users may share a name); known is false when
+// the console knows no such user, which the vote dialog shows as a warning:
+// the service fails the invitation only once the quorum has voted.
 func senderText(c *Common, id string) (text string, known bool) {
 	if n, ok := c.Org.UserNames[id]; ok {
-		return api.NameWithID(n, id), true
+		return memberWithID(n, id), true
 	}
 	return "unknown user " + api.SanitizeID(id), false
+}
+
+// memberWithID names a member as the vote dialog names every member: quoted
+// (a name cannot pass its words for the console's), with the id.
+func memberWithID(name, id string) string {
+	return api.Quote(name) + " (" + api.SanitizeID(id) + ")"
 }
 
 // intentLines restate every field of an intent that decides what it does;
@@ -367,7 +374,7 @@ func otherIntentLines(c *Common, in api.Intent) []string {
 		if c.Org.Loaded {
 			users = orElseEmpty(c.Org.Users)
 		}
-		return append(lines, api.OIDCTokenLines(p.OidcToken, users)...)
+		return append(lines, api.OIDCTokenLinesNaming(p.OidcToken, users, func(u api.User) string { return memberWithID(u.UserName, u.UserID) })...)
 	case in.CreateReadOnlySessionIntent != nil:
 		return []string{field("what", "a read-only session for the requester")}
 	}
