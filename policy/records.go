@@ -18,6 +18,24 @@ import (
 // type (the policies are never consulted).
 func RootOnly(activityType string) bool { return activityType == api.TypeSetOrganizationFeature }
 
+// ChangesNoRecords reports whether a completed activity of this type is known
+// to change none of the records a prediction reads or the console loads with
+// the organization: policies, users with their API keys, authenticators,
+// tags and OAuth providers, the root quorum, features, MFA policies. The
+// table names the inert types; every other type, one vigil does not know
+// included, may change them (failing closed: the console reloads).
+func ChangesNoRecords(activityType string) bool {
+	switch activityType {
+	case api.TypeCreateReadOnlySession, // a session, no API key
+		api.TypeCreateInvitations,
+		api.TypeCreateSmartContractInterface,
+		api.TypeDeleteTvcDeployment,
+		api.TypeDeleteWalletAccounts:
+		return true
+	}
+	return false
+}
+
 // Members maps every user of the organization to the approver they are when
 // they approve: their tags, whether they belong to the root quorum
 // (cfg.Quorum), and the credentials registered to them. cfg.Features says

@@ -489,9 +489,10 @@ func settledVerb(status string) string {
 // the organization and every screen that has loaded data reloads it.
 type orgChangedMsg struct{}
 
-// announceCompletion announces act's completion to the other screens.
+// announceCompletion announces act's completion to the other screens,
+// unless its type cannot change what they load (completedChange).
 func announceCompletion(act api.Activity) tea.Cmd {
-	if act.Status != api.StatusCompleted {
+	if !completedChange(act) {
 		return nil
 	}
 	return msgCmd(orgChangedMsg{})

@@ -296,6 +296,9 @@ type Org struct {
 	// dialog names the user an oauth activity's token signs in (their
 	// oauthProviders link OIDC subjects to users).
 	Users []api.User
+	// Policies are the policies as list_policies gave them (the Policies
+	// screen shows them after a reload, rather than reading them again).
+	Policies []api.Policy
 	// Eval is what explaining an evaluation needs: members with their tags,
 	// the quorum, the policies compiled.
 	Eval evaluationContext
@@ -363,6 +366,7 @@ func loadOrg(c *Common, load int) tea.Cmd {
 		if err != nil {
 			return orgLoadedMsg{load: load, org: org, err: errors.Join(usersErr, fmt.Errorf("list policies: %w", err))}
 		}
+		org.Policies = policies
 		for _, p := range policies {
 			org.PolicyNames[p.PolicyID] = p.PolicyName
 		}

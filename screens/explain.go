@@ -109,6 +109,11 @@ func newEvaluationContext(cache *policy.CompileCache, users []api.User, cfg api.
 		load: &orgLoad{}, readsClock: readsClock, unreadable: unreadableOf(records, compiled, errs)}
 }
 
+// briefPolicies is how many allowing policies a one-line explanation names
+// (the vote dialog's prediction, a list's row) before counting the rest:
+// the evaluations view names them all.
+const briefPolicies = 3
+
 // explained is a stored evaluation in words.
 type explained struct {
 	policy.Explanation

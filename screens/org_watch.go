@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 )
 
 // The pending list tells the activities that complete while it watches
@@ -12,7 +13,10 @@ import (
 // quorum the vote dialog predicts from would stay as they were. So at each
 // refresh the root also looks at the newest few activities of any status
 // (one small query, whatever the organization holds) and reloads the
-// organization when one completed since the last look.
+// organization when one completed since the last look whose type may change
+// what the load holds (policy.ChangesNoRecords names those that cannot: a
+// read-only session, an invitation). A reload reads every user, which at a
+// large organization is megabytes for each open console.
 
 // watchLimit is how many of the newest activities each look reads.
 const watchLimit = 5
@@ -62,7 +66,8 @@ func (r *Root) watchOrg() tea.Cmd {
 }
 
 // orgWatched compares a look with the earlier ones: an activity completed
-// since (seen before with another status, or new and already completed),
+// since (seen before with another status, or new and already completed)
+// whose type may change the organization's records (completedChange),
 // or none of the activities seen before left on the page (more arrived
 // than a look reads), reloads the organization. The first look cannot tell
 // what completed between the organization's load at start and itself, so
@@ -81,7 +86,7 @@ func (r *Root) orgWatched(msg orgWatchedMsg) tea.Cmd {
 		completed := false
 		for _, it := range msg.items {
 			w.seen[it.ID] = watchSeen{it.Status, w.looks}
-			completed = completed || it.Status == api.StatusCompleted
+			completed = completed || completedChange(it)
 		}
 		if completed {
 			return msgCmd(reloadOrgMsg{})
@@ -92,7 +97,7 @@ func (r *Root) orgWatched(msg orgWatchedMsg) tea.Cmd {
 	for _, it := range msg.items {
 		was, seen := w.seen[it.ID]
 		overlap = overlap || seen
-		if it.Status == api.StatusCompleted && was.status != api.StatusCompleted {
+		if completedChange(it) && was.status != api.StatusCompleted {
 			changed = true
 		}
 		w.seen[it.ID] = watchSeen{it.Status, w.looks}
@@ -102,6 +107,12 @@ func (r *Root) orgWatched(msg orgWatchedMsg) tea.Cmd {
 		return msgCmd(orgChangedMsg{})
 	}
 	return nil
+}
+
+// completedChange reports whether act completed and its type may have
+// changed what the organization's load holds.
+func completedChange(act api.Activity) bool {
+	return act.Status == api.StatusCompleted && !policy.ChangesNoRecords(act.Type)
 }
 
 // forgetOldest forgets, while more than watchKnown are remembered, the

@@ -89,3 +89,35 @@ func TestOrgWatchBoundForgetsTheOldestFirst(t *testing.T) {
 		t.Errorf("the watch remembers %d activities, more than its bound %d", n, watchKnown)
 	}
 }
+
+// Reloading reads every user: a completion known to change nothing the
+// organization's load holds (policy.ChangesNoRecords) reloads nothing; any
+// other type, one vigil does not know included, reloads.
+func TestOrgWatchReloadsOnlyForTypesThatMayChangeTheOrganization(t *testing.T) {
+	var look orgWatchedMsg
+	// newest puts an activity first on the page, the others staying on it.
+	newest := func(id, typ string) orgWatchedMsg {
+		look.items = append([]api.Activity{{ID: id, Type: typ, Status: watchCompleted}}, look.items...)
+		return look
+	}
+	r := &Root{}
+	if got := watchReloads(r, newest("s0", api.TypeCreateReadOnlySession)); got != "" {
+		t.Errorf("first look with a completed read-only session: %q, want nothing", got)
+	}
+	for _, typ := range []string{api.TypeCreateReadOnlySession, api.TypeCreateInvitations, api.TypeDeleteTvcDeployment,
+		api.TypeCreateSmartContractInterface, api.TypeDeleteWalletAccounts} {
+		if got := watchReloads(r, newest("new "+typ, typ)); got != "" {
+			t.Errorf("a completed %s: %q, want nothing", typ, got)
+		}
+	}
+	for _, typ := range []string{api.TypeCreatePolicyV3, api.TypeCreateUserTag, api.TypeDeleteAPIKeys, api.TypeOauth,
+		api.TypeSetOrganizationFeature, api.TypeCreateMfaPolicy, api.TypeUpdateOauth2Credential, "ACTIVITY_TYPE_NOT_KNOWN_TO_VIGIL", ""} {
+		if got := watchReloads(r, newest("new "+typ, typ)); got != "all" {
+			t.Errorf("a completed %q: %q, want a reload", typ, got)
+		}
+	}
+	look, r = orgWatchedMsg{}, &Root{}
+	if got := watchReloads(r, newest("u0", "ACTIVITY_TYPE_NOT_KNOWN_TO_VIGIL")); got != "org" {
+		t.Errorf("first look with a completed activity of an unknown type: %q, want the organization reloaded", got)
+	}
+}

@@ -41,8 +41,12 @@ type Policies struct {
 	editor *policyEditor
 	// sending is the create_policy in flight, from the editor open or one
 	// closed since.
-	sending       *Submission
-	reload        reloadGate // a load runs, and another was asked for meanwhile
+	sending *Submission
+	reload  reloadGate // a load runs, and another was asked for meanwhile
+	// orgAwaited is the organization load whose policies, users and quorum
+	// a completion elsewhere makes the list take (orgChangedMsg), instead
+	// of reading them again; 0 when none is awaited.
+	orgAwaited    int
 	err           string
 	fetched       time.Time
 	width, height int
@@ -100,6 +104,9 @@ type recentActivity struct {
 	// rereadErr: the read of act after the evaluations failed; a vote
 	// missing from act is then of unknown status (evals_reread.go).
 	rereadErr string
+	// final: evals were read after the activity was decided (the list that
+	// preceded them said so), so they are all it will ever have.
+	final bool
 }
 
 type policiesLoadedMsg struct {
@@ -281,8 +288,12 @@ func (p *Policies) update(msg tea.Msg) (Screen, tea.Cmd) {
 		p.renderDetail()
 	case orgChangedMsg:
 		if !p.fetched.IsZero() {
-			return p, p.load() // a policy or an evaluation may be new
+			// A policy or an evaluation may be new: the root's load,
+			// started just before this message, reads them.
+			p.orgAwaited = p.c.OrgLoadsStarted
 		}
+	case orgLoadedMsg:
+		return p, p.takeOrgLoad(msg)
 	case clockMsg:
 		// UPDATED and AGE count up between loads: rebuilding the rows is cheap,
 		// and the detail is rendered only when open (it keeps its scroll).

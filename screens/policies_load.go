@@ -48,6 +48,30 @@ func (p *Policies) load() tea.Cmd {
 	}
 }
 
+// takeOrgLoad shows the policies, users and quorum of the organization
+// load awaited (orgAwaited), or of a later one: the reload a completion
+// elsewhere asks for reads the user list once, at the root, not again here
+// (at a large organization it is megabytes). A load that failed, even in
+// part, or one landing while the list's own load runs, makes the list read
+// them itself, as it did before.
+func (p *Policies) takeOrgLoad(msg orgLoadedMsg) tea.Cmd {
+	if p.orgAwaited == 0 || msg.load < p.orgAwaited {
+		return nil
+	}
+	p.orgAwaited = 0
+	if msg.err != nil || !msg.org.Loaded || p.reload.running {
+		return p.load()
+	}
+	org := msg.org
+	p.gen++ // a reply of a load started before is older
+	p.takeLoaded(policiesLoadedMsg{gen: p.gen, at: p.c.Now(), data: policiesData{
+		policies: org.Policies, users: org.Users, quorum: org.Quorum, ctx: org.Eval}})
+	if p.recentWanted {
+		return p.loadRecent()
+	}
+	return nil
+}
+
 // loadRecent fetches the recent activities and their evaluations, a few at
 // a time and each call with its own timeout, and explains them with the
 // policies loaded (CPU work: in the command, not in Update). An activity
@@ -61,6 +85,7 @@ func (p *Policies) loadRecent() tea.Cmd {
 	p.recentLoading = true
 	gen, c, client, ectx, held := p.recentGen, p.c, p.c.Reader, p.data.ctx, p.heldID()
 	known := maps.Clone(p.notReturned) // the command's own: Update replaces p's
+	final := finalEvaluations(p.data.recent)
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		acts, err := client.ListActivities(ctx, api.ListActivitiesOptions{Limit: recentActivities})
@@ -77,8 +102,14 @@ func (p *Policies) loadRecent() tea.Cmd {
 				defer func() { <-sem }()
 				ctx, cancel := c.ctx()
 				defer cancel()
-				ra := recentActivity{act: a}
-				evs, err := client.GetPolicyEvaluations(ctx, a.ID)
+				ra := recentActivity{act: a, final: api.IsTerminal(a.Status)}
+				// A decided activity's evaluations are final: those the last
+				// load read are not read again.
+				prev, kept := final[a.ID]
+				evs, err := prev.evals, error(nil)
+				if !kept || prev.status != a.Status {
+					evs, err = client.GetPolicyEvaluations(ctx, a.ID)
+				}
 				switch {
 				case err != nil:
 					ra.err = errorText(fmt.Errorf("policy evaluations of %s: %w", api.SanitizeID(a.ID), err))
@@ -125,6 +156,27 @@ func (p *Policies) loadRecent() tea.Cmd {
 		}
 		return msg
 	}
+}
+
+// finalRead is a decided activity's evaluations as a load read them, with
+// the status it was decided with.
+type finalRead struct {
+	status string
+	evals  []api.PolicyEvaluation
+}
+
+// finalEvaluations are the evaluations of the recent activities that were
+// decided before they were read (completed, failed, rejected: no vote or
+// evaluation can be added since), by activity id; those not read, or read
+// while the activity was pending, are not among them.
+func finalEvaluations(recent []recentActivity) map[string]finalRead {
+	out := map[string]finalRead{}
+	for _, ra := range recent {
+		if ra.final && ra.err == "" && ra.rereadErr == "" {
+			out[ra.act.ID] = finalRead{ra.act.Status, ra.evals}
+		}
+	}
+	return out
 }
 
 // policiesLoaded shows the policies loaded, then loads the recent

@@ -74,40 +74,56 @@ func TestReloadOfUnchangedPoliciesCompilesNothing(t *testing.T) {
 // (orgChangedMsg) while the reload of the one before still runs. Every load
 // must still land, each at most one change behind, and the last shows the
 // newest policies. Before, each completion started a new load that made the
-// running one stale, so none landed while the stream lasted.
+// running one stale, so none landed while the stream lasted. The Policies
+// screen shows what the root's organization load read (it reads the users
+// once, not once per screen).
 func TestPoliciesReloadsLandDuringAStreamOfChanges(t *testing.T) {
 	d := servertest.StartDemo(t)
 	h := memberConsole(t, d.Client("alice"))
 	p := h.toPolicies()
-	// deliver hands msgs to the screen, as the program would, and returns
-	// what they start.
-	deliver := func(msgs []tea.Msg) tea.Cmd {
+	// read runs cmd as the program would, delivering to the root what it
+	// brings, except the organization's loads: those it returns, read but
+	// not landed.
+	read := func(cmd tea.Cmd) []tea.Msg {
+		var loads []tea.Msg
+		for queue := []tea.Cmd{cmd}; len(queue) > 0; queue = queue[1:] {
+			for _, m := range collect(queue[0]) {
+				if _, ok := m.(orgLoadedMsg); ok {
+					loads = append(loads, m)
+					continue
+				}
+				_, next := h.root.Update(m)
+				queue = append(queue, next)
+			}
+		}
+		return loads
+	}
+	land := func(loads []tea.Msg) tea.Cmd {
 		var cmds []tea.Cmd
-		for _, m := range msgs {
-			_, cmd := p.update(m)
+		for _, m := range loads {
+			_, cmd := h.root.Update(m)
 			cmds = append(cmds, cmd)
 		}
 		return tea.Batch(cmds...)
 	}
-	_, inflight := p.update(orgChangedMsg{})
+	_, inflight := h.root.Update(orgChangedMsg{})
 	const rounds = 4
 	for i := range rounds {
-		read := collect(inflight) // the running load reads the service…
+		loads := read(inflight) // the running load reads the service…
 		addDemoPolicy(t, d, fmt.Sprintf("stream %d", i))
-		_, next := p.update(orgChangedMsg{}) // …another completion is seen…
-		landed := deliver(read)              // …then the load lands
-		inflight = tea.Batch(next, landed)
+		_, next := h.root.Update(orgChangedMsg{}) // …another completion is seen…
+		inflight = tea.Batch(next, land(loads))   // …then the load lands
 		if i > 0 && !slices.Contains(shownPolicyNames(p), fmt.Sprintf("stream %d", i-1)) {
 			t.Fatalf("round %d: the screen is more than one change behind, showing %v", i, shownPolicyNames(p))
 		}
 	}
 	for inflight != nil { // the stream ends: what runs lands
-		inflight = deliver(collect(inflight))
+		inflight = land(read(inflight))
 	}
 	if names := shownPolicyNames(p); !slices.Contains(names, fmt.Sprintf("stream %d", rounds-1)) {
 		t.Errorf("after the stream the newest policy is not shown: %v", names)
 	}
-	if p.reload.running {
+	if p.reload.running || h.root.orgReload.running {
 		t.Error("the screen still says it is loading")
 	}
 }

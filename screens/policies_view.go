@@ -89,7 +89,7 @@ func (p *Policies) setRows() {
 				names = append(names, l.Name, l.Shown)
 			}
 			rows = append(rows, ui.Row{ID: ra.act.ID, Cells: []string{
-				ui.Ago(now, ra.act.CreatedAt.Time()), intentWhat(p.c, &ra.act), shortOutcome(ra.last.Outcome), ra.last.Why,
+				ui.Ago(now, ra.act.CreatedAt.Time()), intentWhat(p.c, &ra.act), shortOutcome(ra.last.Outcome), ra.last.BriefWhy(briefPolicies),
 			}, Sort: []string{ageSortKey(ra.act.CreatedAt.Time())},
 				Search: ra.last.Outcome + " " + shortType(ra.act.Type) + " " + strings.Join(names, " ")})
 		}
@@ -116,7 +116,7 @@ func (p *Policies) setPreview() {
 		p.list.SetPreview(th.Bad.Render("evaluations could not be read: " + ui.Clean(p.selectedRecent().err)))
 	case p.selectedRecent() != nil:
 		ra := p.selectedRecent()
-		p.list.SetPreview(outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " + ui.Clean(ra.last.Why))
+		p.list.SetPreview(outcomeStyle(th, ra.last.Outcome).Render(shortOutcome(ra.last.Outcome)) + "  " + ui.Clean(ra.last.BriefWhy(briefPolicies)))
 	case p.selectedPolicy() != nil:
 		pol := p.selectedPolicy()
 		if u, ok := p.data.ctx.unreadableByID(pol.PolicyID); ok {

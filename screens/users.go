@@ -49,6 +49,10 @@ type Users struct {
 	activities staleOnChange
 	gen        int
 	loading    bool
+	// orgAwaited is the organization load whose users a completion
+	// elsewhere makes the list take (orgChangedMsg), instead of reading
+	// them again; 0 when none is awaited.
+	orgAwaited int
 	err        string
 	fetched    time.Time
 	stale      bool // the last load failed: the list is from fetched
@@ -175,6 +179,39 @@ func (u *Users) load() tea.Cmd {
 	}
 }
 
+// takeUsers shows the users loaded and reopens the open one.
+func (u *Users) takeUsers(users []api.User, tagNames map[string]string, at time.Time) tea.Cmd {
+	u.list.Table.Failed = ""
+	u.err, u.stale, u.items, u.tagNames, u.fetched = "", false, users, tagNames, at
+	u.setRows()
+	if u.open != nil {
+		gone := u.reopen(u.open.UserID)
+		if u.openGone == "" {
+			return tea.Batch(gone, u.loadPending()) // a deletion may have been proposed or decided
+		}
+		return gone
+	}
+	return nil
+}
+
+// takeOrgLoad shows the users of the organization load awaited
+// (orgAwaited), or of a later one, and reports whether it was: the reload
+// a completion elsewhere asks for reads the user list once, at the root,
+// not again here (at a large organization it is megabytes). A load that
+// failed, even in part, makes the list read them itself, as it did before.
+func (u *Users) takeOrgLoad(msg orgLoadedMsg) (tea.Cmd, bool) {
+	if u.orgAwaited == 0 || msg.load < u.orgAwaited || u.lockedOut != "" {
+		return nil, false
+	}
+	u.orgAwaited = 0
+	if msg.err != nil || !msg.org.Loaded {
+		return u.load(), true
+	}
+	u.gen++ // a reply of a load started before is older
+	u.loading = false
+	return u.takeUsers(msg.org.Users, msg.org.TagNames, u.c.Now()), true
+}
+
 // selected is the user under the list's cursor.
 func (u *Users) selected() *api.User {
 	return selectedIn(&u.list, u.items, func(x *api.User) string { return x.UserID })
@@ -224,11 +261,16 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		u.setRows()
 		u.renderDetail()
 	case orgLoadedMsg:
+		if cmd, taken := u.takeOrgLoad(msg); taken {
+			return u, cmd
+		}
 		u.setRows() // root membership comes from the organization
 		u.renderDetail()
 	case orgChangedMsg:
 		if !u.fetched.IsZero() {
-			return u, u.load() // a tag, a key or a user may be new
+			// A tag, a key or a user may be new: the root's load, started
+			// just before this message, reads them.
+			u.orgAwaited = u.c.OrgLoadsStarted
 		}
 	case clockMsg:
 		// Keys expire and ages count up between loads.
@@ -246,16 +288,7 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			u.list.Table.Failed = notLoaded(u.fetched, "load failed: "+u.err)
 			return u, nil
 		}
-		u.list.Table.Failed = ""
-		u.err, u.stale, u.items, u.tagNames, u.fetched = "", false, msg.users, msg.tagNames, msg.at
-		u.setRows()
-		if u.open != nil {
-			gone := u.reopen(u.open.UserID)
-			if u.openGone == "" {
-				return u, tea.Batch(gone, u.loadPending()) // a deletion may have been proposed or decided
-			}
-			return u, gone
-		}
+		return u, u.takeUsers(msg.users, msg.tagNames, msg.at)
 	case pendingDeletesLoadedMsg:
 		u.takePending(msg)
 	case pendingRefreshMsg:

@@ -495,7 +495,7 @@ func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time
 	d := policy.Decide(ec.ordered, in, quorum, rootOnly)
 	switch d.Outcome {
 	case api.OutcomeAllow:
-		return "it is allowed and runs now (" + policy.Explain(d).Why + ")"
+		return "it is allowed and runs now (" + policy.Explain(d).BriefWhy(briefPolicies) + ")"
 	case api.OutcomeDenyExplicit:
 		return "it FAILS: " + policy.Explain(d).Why
 	case api.OutcomeRequiresConsensus:
