@@ -369,13 +369,23 @@ func (c *Client) GetOrganizationConfigs(ctx context.Context) (*OrganizationConfi
 	return &r.Configs, nil
 }
 
-// ListUsers lists the organization's users.
+// ListUsers lists the organization's users: never nil when read (ReadUsers).
 func (c *Client) ListUsers(ctx context.Context) ([]User, error) {
 	var r ListUsersResponse
 	if err := c.query(ctx, QueryListUsers, ListUsersRequest{OrganizationID: c.org}, &r); err != nil {
 		return nil, err
 	}
-	return r.Users, nil
+	return ReadUsers(r.Users), nil
+}
+
+// ReadUsers is a user list read from a reply, never nil: a reply holding
+// nobody ({"users":null}, {}) is a list read and empty, which the checks
+// (CheckActivityVotes, VoteKeyOwner) must not take for one not read (nil).
+func ReadUsers(users []User) []User {
+	if users == nil {
+		return []User{}
+	}
+	return users
 }
 
 // GetUser returns one user.

@@ -245,7 +245,7 @@ func checkHonestVotes(t *testing.T, demo *servertest.Demo, what, id, requester s
 			if a.VoteOf(requester) == nil {
 				t.Errorf("%s, %s: the requester's vote is not shown (%d votes, %s)", what, r.name, len(a.Votes), a.Status)
 			}
-			for i, c := range api.CheckVotes(*a) {
+			for i, c := range checkedAsListed(t, demo, *a) {
 				v := a.Votes[i]
 				switch {
 				case c.State != api.VoteVerified:

@@ -60,7 +60,15 @@ func CheckActivityVotes(a Activity, users []User) ([]VoteCheck, IntentCheck) {
 			}
 		}
 	}
-	intent := intentCheck(a, checks, users)
+	intent, unproven := intentCheck(a, checks, users)
+	if unproven >= 0 {
+		// The intent line says the signer is not checked to be the
+		// requester: the vote's own reason must not say the requester
+		// signed it.
+		if rest, ok := strings.CutPrefix(checks[unproven].Reason, SubmissionSigned); ok {
+			checks[unproven].Reason = unprovenSubmission + rest
+		}
+	}
 	if intent.State == IntentNotChecked {
 		for i := range checks {
 			if checks[i].State != VoteVerified || a.Votes[i].Selection != VoteApproved {
@@ -81,6 +89,12 @@ func CheckActivityVotes(a Activity, users []User) ([]VoteCheck, IntentCheck) {
 // the requester shown, so it does not vouch for what they asked.
 const notRequestersSubmission = "signed the activity's submission with the key shown, but it is not checked to be the requester's: see the intent check"
 
+// unprovenSubmission is the reason of a verified submission while the
+// intent is partly checked because its key is not proven the requester's
+// (requesterSubmission's unproven): what the key signed is shown, whose
+// key it is is not known.
+const unprovenSubmission = "signed the activity's submission with the key shown: the type, organization and intent shown are the ones that key signed; not checked to be the requester's: see the intent check"
+
 // redatedNote is the note castTimeDiff added to reason, "" when none.
 func redatedNote(reason string) string {
 	if i := strings.Index(reason, redatedNotePrefix); i >= 0 {
@@ -92,25 +106,28 @@ func redatedNote(reason string) string {
 // intentCheck is a's IntentCheck from its votes' checks. A verified
 // submission checks the intent only as the requester shown's own, by a key
 // users (the organization's user list; nil: not read) hold as theirs
-// (requesterSubmission); short of that proof, only partly.
-func intentCheck(a Activity, checks []VoteCheck, users []User) IntentCheck {
+// (requesterSubmission); short of that proof, only partly. unproven is
+// the vote whose verified submission lacks that proof alone (its reason
+// must not name the requester as its signer), -1 when none.
+func intentCheck(a Activity, checks []VoteCheck, users []User) (in IntentCheck, unproven int) {
 	const cannot = "vigil cannot check that the intent shown is the one its requester signed: "
 	failed, uncheckable := -1, -1
 	for i := range checks {
 		sub := isSubmission(a, &a.Votes[i])
 		if sub && checks[i].State == VoteVerified {
-			notMine, unproven := requesterSubmission(a, i, users)
+			notMine, why := requesterSubmission(a, i, users)
 			switch {
 			case notMine != "":
-				return IntentCheck{State: IntentNotChecked, Reason: cannot + notMine}
-			case unproven != "" && checks[i].Reason == SubmissionSigned:
-				return IntentCheck{State: IntentPartlyChecked, Reason: unproven}
-			case unproven != "":
-				return IntentCheck{State: IntentPartlyChecked, Reason: checks[i].Reason + "; " + unproven}
+				return IntentCheck{State: IntentNotChecked, Reason: cannot + notMine}, -1
+			case why != "" && strings.HasPrefix(checks[i].Reason, SubmissionSigned):
+				// why says what the key signed; the re-dated note stays.
+				return IntentCheck{State: IntentPartlyChecked, Reason: why + redatedNote(checks[i].Reason)}, i
+			case why != "":
+				return IntentCheck{State: IntentPartlyChecked, Reason: checks[i].Reason + "; " + why}, i
 			case checks[i].Reason == SubmissionSigned:
-				return IntentCheck{State: IntentChecked, Reason: SubmissionSigned}
+				return IntentCheck{State: IntentChecked, Reason: SubmissionSigned}, -1
 			}
-			return IntentCheck{State: IntentPartlyChecked, Reason: checks[i].Reason}
+			return IntentCheck{State: IntentPartlyChecked, Reason: checks[i].Reason}, -1
 		}
 		switch {
 		case sub && checks[i].State == VoteFailed && failed < 0:
@@ -121,11 +138,11 @@ func intentCheck(a Activity, checks []VoteCheck, users []User) IntentCheck {
 	}
 	switch {
 	case failed >= 0:
-		return IntentCheck{State: IntentNotChecked, Reason: cannot + "the vote carrying its signed submission FAILED its check"}
+		return IntentCheck{State: IntentNotChecked, Reason: cannot + "the vote carrying its signed submission FAILED its check"}, -1
 	case uncheckable >= 0:
-		return IntentCheck{State: IntentNotChecked, Reason: cannot + "a vote that may be its requester's is not checkable (" + checks[uncheckable].Reason + ")"}
+		return IntentCheck{State: IntentNotChecked, Reason: cannot + "a vote that may be its requester's is not checkable (" + checks[uncheckable].Reason + ")"}, -1
 	}
-	return IntentCheck{State: IntentNotChecked, Reason: cannot + "no vote shown carries its signed submission"}
+	return IntentCheck{State: IntentNotChecked, Reason: cannot + "no vote shown carries its signed submission"}, -1
 }
 
 // isSubmission reports whether v's message is a's submission: the body

@@ -1194,6 +1194,13 @@ func fzJudge(w *fzWorld, self *fzAct, base map[string]*api.Activity, m *api.Acti
 					add("intent checked by a key owner "+owner(i), i, intent.Reason)
 				}
 			}
+			// The vote may say its requester signed it only while the
+			// intent line does not say the requester is not (checked to
+			// be) the signer.
+			signerDoubted := intent.State == api.IntentNotChecked || strings.Contains(intent.Reason, "not checked to be the member who signed it")
+			if signerDoubted && strings.Contains(c.Reason, "its requester signed") {
+				add("submission says its requester signed it, intent "+intent.State, i, c.Reason)
+			}
 			if d := m.CreatedAt.Time().Sub(signed); d > api.SignedTimeTolerance+time.Minute || d < -api.SignedTimeTolerance-time.Minute {
 				add("submission verified on an activity re-dated", i, c.Reason)
 			}

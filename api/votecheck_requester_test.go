@@ -109,9 +109,15 @@ func TestIntentPartlyCheckedWhenTheRequestersKeyIsNotProven(t *testing.T) {
 		{"swapped, alice holding an unreadable key", swapped, unreadable, "of a type vigil cannot read"},
 		{"honest, the list not read", honest, nil, "user list was not read"},
 	} {
-		_, in := api.CheckActivityVotes(*c.a, c.users)
+		checks, in := api.CheckActivityVotes(*c.a, c.users)
 		if in.State != api.IntentPartlyChecked || !strings.Contains(in.Reason, c.why) || !strings.Contains(in.Reason, "not checked to be the member who signed it") {
 			t.Errorf("%s: intent %q: %s; want %q saying %q and that the requester is not checked to be the signer", c.name, in.State, in.Reason, api.IntentPartlyChecked, c.why)
+		}
+		// The submission's own reason agrees: what the key signed, never
+		// that the requester signed it.
+		if r := checks[0].Reason; checks[0].State != api.VoteVerified || strings.Contains(r, "its requester signed") ||
+			!strings.Contains(r, "the ones that key signed; not checked to be the requester's: see the intent check") {
+			t.Errorf("%s: the submission reads %s: %s; want verified, saying what the key signed and that it is not checked to be the requester's", c.name, checks[0].State, r)
 		}
 	}
 }

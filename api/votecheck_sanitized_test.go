@@ -34,11 +34,24 @@ func TestHonestVotesVerifyThroughASanitisingClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, c := range api.CheckVotes(*sanitised) {
+	for i, c := range checkedAsListed(t, demo, *sanitised) {
 		if c.Reason == api.SubmissionSigned {
 			t.Errorf("vote %d of the activity read sanitised (its tag name escaped): %+v, want the escaped name not taken for the signed one", i, c)
 		}
 	}
+}
+
+// checkedAsListed is a's vote checks with the organization's user list
+// read: only then may the requester's vote say the requester signed the
+// intent (api.SubmissionSigned).
+func checkedAsListed(t *testing.T, demo *servertest.Demo, a api.Activity) []api.VoteCheck {
+	t.Helper()
+	users, err := demo.ClientAt(demo.URL, "alice", api.WithExactStrings()).ListUsers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks, _ := api.CheckActivityVotes(a, users)
+	return checks
 }
 
 // Read exactly, the policy's notes shown are the text `line one\nline two`
@@ -56,7 +69,7 @@ func TestExactComparisonRefusesAnEscapedLookalike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := api.CheckVotes(*got); len(c) == 0 || c[0].Reason != api.SubmissionSigned {
+	if c := checkedAsListed(t, demo, *got); len(c) == 0 || c[0].Reason != api.SubmissionSigned {
 		t.Fatalf("set-up: the honest activity's checks = %+v, want the requester's vote to verify its intent", c)
 	}
 	b, _ := json.Marshal(got)
@@ -68,7 +81,7 @@ func TestExactComparisonRefusesAnEscapedLookalike(t *testing.T) {
 	if err := json.Unmarshal([]byte(forged), &a); err != nil {
 		t.Fatal(err)
 	}
-	for i, c := range api.CheckVotes(a) {
+	for i, c := range checkedAsListed(t, demo, a) {
 		if c.State == api.VoteVerified && c.Reason == api.SubmissionSigned {
 			t.Errorf("vote %d: %+v for notes shown as the text \\n (signed: a line break)", i, c)
 		}

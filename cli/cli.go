@@ -44,7 +44,8 @@ const (
 	exitUsage   = 2 // a mistake in how the command was called; for wait, --timeout passed first
 	// exitWaitFailed: activity wait ended without learning how the activity
 	// ended (a refusal, a bad reply, an interrupt), so that 1 means only
-	// FAILED or REJECTED to a script that waits.
+	// FAILED or REJECTED to a script that waits; also a wait --json that
+	// saw the end but could print nothing.
 	exitWaitFailed = 3
 	// exitOutcomeUnknown: a request was sent and no reply said whether the
 	// service recorded it. Running the command again is not safe, as it is

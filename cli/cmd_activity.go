@@ -243,7 +243,11 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return nil, err
 			}
-			return checkedReply(ctx, client, raw)
+			checked, err := checkedReply(ctx, client, raw)
+			if err != nil {
+				return nil, fmt.Errorf("%w; read the reply as sent with 'vigil request --path /public/v1/query/%s' instead", err, api.QueryGetActivity)
+			}
+			return checked, nil
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, id string) error {
 			a, err := getActivityShown(ctx, client, id)
@@ -384,8 +388,8 @@ func voteRecordedNotPrinted(approve bool, id, status string, err error) error {
 	vote := map[bool]string{true: "approval", false: "rejection"}[approve]
 	id = api.SanitizeID(id)
 	return &exitStatus{exitOutcomeUnknown, fmt.Sprintf(
-		"your %s of activity %s was recorded (the activity is now %s), but printing it failed: %s; do not vote again: see it with 'vigil activity get %s'",
-		vote, id, api.Sanitize(status), api.Sanitize(err.Error()), id)}
+		"your %s of activity %s was recorded (the activity is now %s), but printing it failed: %s; do not vote again: %s",
+		vote, id, api.Sanitize(status), api.Sanitize(err.Error()), seeItAfterRefusal(id, err))}
 }
 
 // failedRun is the error (exitFailure) of a vote or submit that made the activity

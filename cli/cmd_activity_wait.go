@@ -29,7 +29,8 @@ outage, until --timeout passes (with --timeout 0, until it answers); so does
 the final read of the ended activity. An end seen always sets the exit status
 (0 or 1), even when the final state cannot then be read to print (with
 --json the copy seen when it ended is printed instead, and standard error
-says so). Waiting
+says so; when that copy cannot be printed either, nothing is on standard
+output and the exit status is 3, standard error naming the end). Waiting
 changes nothing, so after a timeout or an interrupt run the same command
 again to go on waiting.
 
@@ -175,8 +176,11 @@ func waitUntilEnded(ctx context.Context, c proc, args []string, opts ...api.Opti
 		// A script parsing standard output still gets a record: the copy
 		// whose status showed the end, as the service sent it (fields vigil
 		// does not model too), said to be that and not a final read.
+		// When neither can be printed, standard output is empty: exit 3,
+		// not the activity's own 0 or 1, so that a script does not read
+		// an empty file as the record of a COMPLETED activity.
 		if werr := writeCheckedJSON(ctx, c.stdout, client, sent); werr != nil {
-			return &exitStatus{code, fmt.Sprintf("activity %s ended %s; neither its final state (%v) nor the copy seen when it ended (%v) is printed: see it with 'vigil activity get %s'",
+			return &exitStatus{exitWaitFailed, fmt.Sprintf("activity %s ended %s, but nothing is printed: neither its final state (%v) nor the copy seen when it ended (%v) can be; see it with 'vigil activity get %s' (without --json, which refuses such a reply too)",
 				shownID, ended, err, werr, shownID)}
 		}
 		return &exitStatus{code, fmt.Sprintf("activity %s ended %s; the final read failed (%v), so the JSON printed is the copy seen when it ended, not a final read: see the final state with 'vigil activity get %s'",

@@ -39,7 +39,7 @@ func listUserNames(ctx context.Context, c proc, client *api.Client) map[string]s
 
 // exactUsers lists the organization's users with their strings as the
 // service sent them: names to compare with what the user typed, or to escape
-// once when shown.
+// once when shown. Never nil when read (api.ReadUsers).
 func exactUsers(ctx context.Context, client *api.Client) ([]api.User, error) {
 	raw, err := client.QueryRaw(ctx, api.QueryListUsers, api.ListUsersRequest{OrganizationID: client.OrganizationID()})
 	if err != nil {
@@ -49,7 +49,7 @@ func exactUsers(ctx context.Context, client *api.Client) ([]api.User, error) {
 	if err := decodeLookup(api.QueryListUsers, raw, &r); err != nil {
 		return nil, err
 	}
-	return r.Users, nil
+	return api.ReadUsers(r.Users), nil
 }
 
 // listTagNames asks for the organization's tag names, exact (its completed

@@ -393,6 +393,6 @@ func printSubmittedNaming(w io.Writer, a shownActivity, raw json.RawMessage, asJ
 func recordedNotPrinted(id, status string, err error) error {
 	id = api.SanitizeID(id)
 	return &exitStatus{exitOutcomeUnknown, fmt.Sprintf(
-		"activity %s was recorded (%s), but printing it failed: %s; do not submit it again: see it with 'vigil activity get %s'",
-		id, api.Sanitize(status), api.Sanitize(err.Error()), id)}
+		"activity %s was recorded (%s), but printing it failed: %s; do not submit it again: %s",
+		id, api.Sanitize(status), api.Sanitize(err.Error()), seeItAfterRefusal(id, err))}
 }

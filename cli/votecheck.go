@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -55,6 +56,37 @@ func writeCheckedJSON(ctx context.Context, w io.Writer, client *api.Client, raw 
 	return writeJSON(w, checked)
 }
 
+// refusedReply is withVoteChecks' refusal of a reply: why it is not
+// printed with vigil's checks. It holds no advice, which depends on what
+// the caller did (a read may be read raw; a recorded submit must not be
+// sent again to see its reply).
+type refusedReply struct{ err error }
+
+func (r refusedReply) Error() string { return r.err.Error() }
+func (r refusedReply) Unwrap() error { return r.err }
+
+// refused is a refusedReply saying why, as fmt.Errorf formats it.
+func refused(format string, args ...any) error {
+	return refusedReply{fmt.Errorf(format, args...)}
+}
+
+// isRefusedReply reports whether err is withVoteChecks' refusal.
+func isRefusedReply(err error) bool {
+	var r refusedReply
+	return errors.As(err, &r)
+}
+
+// seeItAfterRefusal is the pointer at activity id after a recorded submit
+// or vote whose reply err kept from being printed: reading it, never
+// sending it again; without --json when --json refused the reply, as it
+// would refuse the same read.
+func seeItAfterRefusal(id string, err error) string {
+	if isRefusedReply(err) {
+		return "see it with 'vigil activity get " + id + "' (without --json, which refuses such a reply too)"
+	}
+	return "see it with 'vigil activity get " + id + "'"
+}
+
 // withVoteChecks is an activity reply as sent, with vigil's check of
 // each of its votes added under "voteChecks" (in the votes' order). The
 // activity is left byte for byte as the service sent it. A reply that
@@ -66,24 +98,23 @@ func writeCheckedJSON(ctx context.Context, w io.Writer, client *api.Client, raw 
 // organization's users, once, when a vote verified: to say whose key
 // signed it.
 func withVoteChecks(raw json.RawMessage, readUsers func() ([]api.User, error)) (json.RawMessage, error) {
-	const readRaw = "; read the reply with 'vigil request' instead"
 	trimmed := bytes.TrimSpace(raw)
 	// Printed as sent, checked as decoded: a reply JSON readers can read two
 	// ways ("intent" and "Intent", at any depth) would have its checks
 	// beside an activity nobody signed. Refused as 'activity get' refuses it.
 	if err := ambiguousReread(trimmed); err != nil {
-		return nil, fmt.Errorf("%w, so its votes are not checked%s", err, readRaw)
+		return nil, refused("%w, so its votes are not checked", err)
 	}
 	// The keys first, whatever the activity's shape.
 	var top map[string]json.RawMessage
 	if len(trimmed) < 2 || trimmed[0] != '{' || json.Unmarshal(trimmed, &top) != nil {
-		return nil, fmt.Errorf("the reply is not a JSON object, so its votes cannot be checked" + readRaw)
+		return nil, refused("the reply is not a JSON object, so its votes cannot be checked")
 	}
 	activities := 0
 	for k := range top {
 		if strings.EqualFold(k, "voteChecks") || strings.EqualFold(k, "intentCheck") {
 			// A service's own checks must not pass for vigil's.
-			return nil, fmt.Errorf("the reply carries a %s field of its own (%s), which vigil writes there%s", vigilField(k), api.Quote(k), readRaw)
+			return nil, refused("the reply carries %s field of its own (%s), which vigil writes there", vigilField(k), api.Quote(k))
 		}
 		if strings.EqualFold(k, "activity") {
 			activities++
@@ -92,7 +123,7 @@ func withVoteChecks(raw json.RawMessage, readUsers func() ([]api.User, error)) (
 	if activities != 1 || top["activity"] == nil {
 		// Go would read another spelling than the "activity" a reader of
 		// the JSON reads: the checks would be of another activity.
-		return nil, fmt.Errorf("the reply has no single \"activity\" field (it has %d spelt in any case), so its votes cannot be checked%s", activities, readRaw)
+		return nil, refused("the reply has no single \"activity\" field (it has %d spelt in any case), so its votes cannot be checked", activities)
 	}
 	// Only what the check reads: an intent vigil does not know must not
 	// keep the votes from being checked (its requester's vote then says
@@ -106,10 +137,10 @@ func withVoteChecks(raw json.RawMessage, readUsers func() ([]api.User, error)) (
 		Votes          []api.Vote      `json:"votes"`
 	}
 	if string(bytes.TrimSpace(top["activity"])) == "null" {
-		return nil, fmt.Errorf("the reply's activity is null, so there are no votes to check" + readRaw)
+		return nil, refused("the reply's activity is null, so there are no votes to check")
 	}
 	if err := json.Unmarshal(top["activity"], &act); err != nil {
-		return nil, fmt.Errorf("the reply's activity cannot be read (%s), so its votes cannot be checked%s", api.Sanitize(err.Error()), readRaw)
+		return nil, refused("the reply's activity cannot be read (%s), so its votes cannot be checked", api.Sanitize(err.Error()))
 	}
 	a := api.Activity{Type: act.Type, OrganizationID: act.OrganizationID, Fingerprint: act.Fingerprint, CreatedAt: act.CreatedAt, Votes: act.Votes}
 	// An intent that does not decode stays empty: the requester's vote then

@@ -61,10 +61,11 @@ func usersToCheck(a api.Activity) bool {
 	return false
 }
 
-// vigilField is the field vigil writes that k spells (in any case).
+// vigilField is the field vigil writes that k spells (in any case), with
+// its article.
 func vigilField(k string) string {
 	if strings.EqualFold(k, "intentCheck") {
-		return "intentCheck"
+		return "an intentCheck"
 	}
-	return "voteChecks"
+	return "a voteChecks"
 }

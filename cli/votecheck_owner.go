@@ -95,11 +95,7 @@ func activityUsers(ctx context.Context, client *api.Client, a *shownActivity) (u
 		return nil, nil
 	}
 	users, err := exactUsers(ctx, client)
-	if err == nil && users == nil {
-		users = []api.User{} // read: a voter absent from it is unchecked
-	}
 	if err != nil {
-		users = nil
 		a.usersUnread = true
 		if oidc {
 			notes = append(notes, "the organization's users could not be listed, so the user the token's subject is linked to is not named")

@@ -48,4 +48,16 @@ func TestActivityGetWithoutTheUserListDoesNotCheckTheRequester(t *testing.T) {
 	if !strings.Contains(out, "bob ("+bobID+") (as the vote says; the organization's user list could not be read)") {
 		t.Errorf("the requester line does not mark bob as the vote's word:\n%s", out)
 	}
+	// bob's vote line agrees with the intent line: what the key signed,
+	// not that its requester signed it; in --json too.
+	const keySigned = "the ones that key signed; not checked to be the requester's: see the intent check"
+	if strings.Contains(out, "its requester signed") || !strings.Contains(out, keySigned) {
+		t.Errorf("bob's vote says its requester signed the intent, while the intent line says the requester is not checked to be the signer:\n%s", out)
+	}
+	code, out, errOut = runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, "", "activity", "get", "--json", id)
+	wantExit(t, "activity get --json", code, exitOK, out, errOut)
+	_, checks := splitChecks(t, out)
+	if r := checks.VoteChecks[0].Reason; !strings.Contains(r, keySigned) || checks.IntentCheck.State != api.IntentPartlyChecked {
+		t.Errorf("--json: vote 0 reason %q, intent %+v: want the vote to say what the key signed, the intent partly checked", r, checks.IntentCheck)
+	}
 }

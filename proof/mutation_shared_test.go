@@ -174,8 +174,9 @@ func (e *fzEnclave) resignCBOR(t testing.TB, build func(leafDER []byte) []byte) 
 // fzMutation is one mutation class. Under the service model ("svc/…") it
 // rewrites what the service ships; under the root model ("doc/…",
 // "doc-cbor/…") the trusted demo root re-signs the attestation payload.
-// preserving says it changes no meaning (any verdict is fine); demoOnly that
-// it needs the demo enclave's keys.
+// preserving says it changes no meaning: a FAILED verdict is then a false
+// alarm, not a miss, while a report not FAILED is judged by the oracle as
+// every class's is; demoOnly that it needs the demo enclave's keys.
 type fzMutation struct {
 	class      string
 	preserving bool

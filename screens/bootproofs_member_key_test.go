@@ -54,3 +54,31 @@ func TestBootProofMemberKeyShowsItsSigningHalf(t *testing.T) {
 		}
 	}
 }
+
+// A member key one byte longer than 130 (an operator's real key with a
+// byte appended) can sign no approval: each set and the approvals mark it
+// malformed, by its length, and never show its first bytes (the
+// operator's public encryption half) as if it were a normal member's key.
+func TestBootProofMalformedMemberKeyIsMarked(t *testing.T) {
+	enc := bytes.Repeat([]byte{0x04, 0xab}, 33)[:65]
+	long := append(append(append([]byte{}, enc...), bytes.Repeat([]byte{0x11}, 65)...), 0x00)
+	set := proof.QuorumSet{Threshold: 1, Members: []proof.Member{{Alias: "alice", PubKey: long}}}
+	for place, m := range map[string]*proof.Manifest{
+		"manifest set": {ManifestSet: set},
+		"share set":    {ShareSet: set},
+		"patch set":    {PatchSet: &set},
+		"approvals":    {Approvals: []proof.Approval{{Alias: "alice", PubKey: long, Reason: "bad key"}}},
+	} {
+		th := theme.New(theme.Options{})
+		w := &reportWriter{db: ui.NewDetailBuilder(th), th: th}
+		w.manifest(m)
+		w.approvals(m)
+		out := ansi.Strip(w.db.String())
+		if strings.Contains(out, "04ab04ab") {
+			t.Errorf("%s: a 131-byte member key is shown by its first bytes, the encryption half:\n%s", place, out)
+		}
+		if !strings.Contains(out, `"alice"  ⚠ malformed key: 131 bytes, not a 130-byte QOS key`) {
+			t.Errorf("%s: a 131-byte member key is not marked malformed by its length:\n%s", place, out)
+		}
+	}
+}

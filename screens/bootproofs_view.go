@@ -428,10 +428,10 @@ func (w *reportWriter) manifest(m *proof.Manifest) {
 	if m.DNS != "" {
 		db.Field("dns", api.ClipBytes(m.DNS, proof.MaxShownConfig))
 	}
-	quorumSet(db, "manifest set", m.ManifestSet)
-	quorumSet(db, "share set", m.ShareSet)
+	quorumSet(db, w.th, "manifest set", m.ManifestSet)
+	quorumSet(db, w.th, "share set", m.ShareSet)
 	if m.PatchSet != nil {
-		quorumSet(db, "patch set", *m.PatchSet)
+		quorumSet(db, w.th, "patch set", *m.PatchSet)
 	}
 	w.copyable("manifest PCR0", m.Enclave.PCR0.String())
 	w.copyable("manifest PCR1", m.Enclave.PCR1.String())
@@ -460,7 +460,8 @@ func (w *reportWriter) approvals(m *proof.Manifest) {
 		}
 		// Quoted as the CLI shows it: a look-alike letter ("аlice", a
 		// Cyrillic а) is escaped, so one approver cannot pass for another.
-		text := api.Quote(ap.Alias) + "  " + memberKeyText(ap.PubKey)
+		key, _ := memberKeyText(ap.PubKey) // a malformed key's approval fails, saying why
+		text := api.Quote(ap.Alias) + "  " + key
 		if ap.Reason != "" {
 			text += "  " + ap.Reason
 		} else if st == proof.Pass {
@@ -481,7 +482,7 @@ func (w *reportWriter) labels(bp *api.BootProof) {
 	w.db.Field("created", fmtTime(w.now, bp.CreatedAt))
 }
 
-func quorumSet(db *ui.DetailBuilder, name string, s proof.QuorumSet) {
+func quorumSet(db *ui.DetailBuilder, th *theme.Theme, name string, s proof.QuorumSet) {
 	db.Field(name, fmt.Sprintf("%d of %d", s.Threshold, len(s.Members)))
 	for _, m := range s.Members {
 		// Quoted as the CLI's set and this screen's approvals show it, so a
@@ -490,20 +491,29 @@ func quorumSet(db *ui.DetailBuilder, name string, s proof.QuorumSet) {
 		if m.Alias != "" {
 			alias = api.Quote(m.Alias)
 		}
-		db.Line("    " + alias + "  " + memberKeyText(m.PubKey))
+		key, malformed := memberKeyText(m.PubKey)
+		line := "    " + alias + "  " + key
+		if malformed {
+			// Such a member counts in "N of M" but can never approve.
+			db.Styled(th.Warn.Render(ui.Clean(line)))
+			continue
+		}
+		db.Line(line)
 	}
 }
 
 // memberKeyText names a quorum member's key by the start of its signing half,
 // the half its approvals are checked against: the encryption half is public,
 // so anyone can pair it with a signing key of their own, and a prefix of it
-// would show their member as the operator's.
-func memberKeyText(key proof.HexBytes) string {
+// would show their member as the operator's. A key not of a QOS key's
+// length is malformed: no prefix of it is shown, as its first bytes may be
+// a genuine member's encryption half.
+func memberKeyText(key proof.HexBytes) (text string, malformed bool) {
 	half, ok := proof.SigningHalf(key)
 	if !ok {
-		return clip(key.String(), 24)
+		return fmt.Sprintf("⚠ malformed key: %d bytes, not a 130-byte QOS key (encryption half ‖ signing half): it can sign no approval", len(key)), true
 	}
-	return "signing " + clip(proof.HexBytes(half).String(), 24)
+	return "signing " + clip(proof.HexBytes(half).String(), 24), false
 }
 
 func padPlain(s string, w int) string {

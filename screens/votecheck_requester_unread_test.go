@@ -55,6 +55,11 @@ func TestConsoleIntentPartlyCheckedWithoutTheUserList(t *testing.T) {
 	if strings.Contains(text, "intent NOT checked") {
 		t.Errorf("without the user list, the detail warns as if the intent were not bound:\n%s", text)
 	}
+	// The requester's vote agrees with the intent line: what the key
+	// signed, not that the requester signed it.
+	if strings.Contains(text, "its requester signed") || !strings.Contains(text, "the ones that key signed; not checked to be the requester's") {
+		t.Errorf("without the user list, the requester's vote says the requester signed the intent, or not what the key signed:\n%s", text)
+	}
 	h.key("a")
 	if !h.voteDialogOpen() {
 		t.Fatalf("set-up: no approve dialog:\n%s", h.frame())
