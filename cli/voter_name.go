@@ -27,16 +27,7 @@ func voterText(v *api.Vote, users []api.User) string {
 		}
 		return api.NameText(v.User.UserName)
 	}
-	who := api.CasterOf(users, v)
-	switch {
-	case who.User != nil && who.Relabeled:
-		return userText(who.User) + " (WARNING: " + api.RelabelText(v, who.User) + ")"
-	case who.User != nil:
-		return userText(who.User)
-	case v.User.UserName != "":
-		return api.NameWithID(v.User.UserName, v.UserID) + unlistedNote
-	}
-	return "user " + api.SanitizeID(v.UserID) + unlistedNote
+	return castText(v, users, userText, "user "+api.SanitizeID(v.UserID))
 }
 
 // requesterText is activityRequester naming the requester among users
@@ -46,16 +37,24 @@ func requesterText(a *api.Activity, users []api.User) string {
 		return activityRequester(a)
 	}
 	v := &a.Votes[0]
+	return castText(v, users, func(u *api.User) string { return api.NameWithID(u.UserName, v.UserID) }, api.SanitizeID(v.UserID))
+}
+
+// castText names v's caster from users (read): as listed names the user
+// the list holds for v's userId, with a warning when the vote's own user
+// says otherwise; else the vote's own name marked as its word, or bareID
+// when it names none.
+func castText(v *api.Vote, users []api.User, listed func(*api.User) string, bareID string) string {
 	who := api.CasterOf(users, v)
 	switch {
 	case who.User != nil && who.Relabeled:
-		return api.NameWithID(who.User.UserName, v.UserID) + " (WARNING: " + api.RelabelText(v, who.User) + ")"
+		return listed(who.User) + " (WARNING: " + api.RelabelText(v, who.User) + ")"
 	case who.User != nil:
-		return api.NameWithID(who.User.UserName, v.UserID)
+		return listed(who.User)
 	case v.User.UserName != "":
 		return api.NameWithID(v.User.UserName, v.UserID) + unlistedNote
 	}
-	return api.SanitizeID(v.UserID) + unlistedNote
+	return bareID + unlistedNote
 }
 
 // requesterUnlisted is the requester as their vote names them, marked as
