@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,33 +17,14 @@ import (
 func TestActivityGetWithoutTheUserListDoesNotCheckTheRequester(t *testing.T) {
 	e := newVerbEnv(t)
 	id := openTag(t, e, "unread-users")
-	bobID := e.userID("bob")
-	proxy := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
-		if op == "query/"+api.QueryListUsers {
-			return []byte(`{"users":[{"userId":1}`)
-		}
-		if op != "query/"+api.QueryGetActivity || !strings.Contains(string(reply), id) {
-			return reply
-		}
-		var m map[string]map[string]any
-		if json.Unmarshal(reply, &m) != nil || m["activity"] == nil {
-			return reply
-		}
-		v := m["activity"]["votes"].([]any)[0].(map[string]any)
-		v["userId"] = bobID
-		u := v["user"].(map[string]any)
-		u["userId"], u["userName"] = bobID, "bob"
-		out, _ := json.Marshal(m)
-		return out
-	})
-	cfg := e.configVia(proxy, filepath.Join(t.TempDir(), "proxy.toml"))
+	cfg := swappedRequesterWithUsers(t, e, id, `{"users":[{"userId":1}`)
 	code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, "", "activity", "get", id)
 	wantExit(t, "activity get", code, exitOK, out, errOut)
 	if !strings.Contains(out, "intent check: partly checked:") || !strings.Contains(out, "user list was not read") ||
 		!strings.Contains(out, "not checked to be the member who signed it") {
 		t.Errorf("alice signed it, shown as bob's with no user list: the intent check does not say the requester is not checked to be the signer:\n%s", out)
 	}
-	if !strings.Contains(out, "bob ("+bobID+") (as the vote says; the organization's user list could not be read)") {
+	if !strings.Contains(out, "bob ("+e.userID("bob")+") (as the vote says; the organization's user list could not be read)") {
 		t.Errorf("the requester line does not mark bob as the vote's word:\n%s", out)
 	}
 	// bob's vote line agrees with the intent line: what the key signed,

@@ -145,6 +145,12 @@ func (e *fzEnclave) resignRaw(t testing.TB, mutate func(*rawAttestation)) string
 	if err != nil {
 		t.Fatal(err)
 	}
+	return signNitroPayload(t, leafKey, payload)
+}
+
+// signNitroPayload is payload in a COSE_Sign1 with Nitro's headers, signed
+// by leafKey, as the boot proof's base64 document.
+func signNitroPayload(t testing.TB, leafKey *ecdsa.PrivateKey, payload []byte) string {
 	signer, _ := cose.NewSigner(cose.AlgorithmES384, leafKey)
 	msg := &cose.UntaggedSign1Message{Headers: nitroHeaders(), Payload: payload}
 	if err := msg.Sign(rand.Reader, nil, signer); err != nil {
@@ -162,13 +168,7 @@ func (e *fzEnclave) resignCBOR(t testing.TB, build func(leafDER []byte) []byte) 
 		t.Fatal(err)
 	}
 	payload := build(der)
-	signer, _ := cose.NewSigner(cose.AlgorithmES384, leafKey)
-	msg := &cose.UntaggedSign1Message{Headers: nitroHeaders(), Payload: payload}
-	if err := msg.Sign(rand.Reader, nil, signer); err != nil {
-		t.Fatal(err)
-	}
-	out, _ := msg.MarshalCBOR()
-	return base64.StdEncoding.EncodeToString(out)
+	return signNitroPayload(t, leafKey, payload)
 }
 
 // fzMutation is one mutation class. Under the service model ("svc/…") it
