@@ -1,7 +1,9 @@
 package server
 
 import (
+	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -89,6 +91,106 @@ func oldDataDir(t *testing.T, last int, extra ...string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// holdOpen opens dir's vigil.db as another program does (an older vigil
+// serve, which takes no vigil.lock), reads it, and keeps it open until the
+// test ends; inTx leaves a read transaction open too.
+func holdOpen(t *testing.T, dir string, inTx bool) (close func()) {
+	t.Helper()
+	ctx := context.Background()
+	other, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DatabaseFile)+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inTx {
+		if _, err := conn.ExecContext(ctx, `BEGIN`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var n int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	close = func() {
+		if closed {
+			return
+		}
+		closed = true
+		if inTx {
+			conn.ExecContext(ctx, `ROLLBACK`)
+		}
+		conn.Close()
+		other.Close()
+	}
+	t.Cleanup(close)
+	return close
+}
+
+// A vigil.db another program has open (an older vigil serve, idle or
+// reading) is neither upgraded nor served: the start is refused, saying so
+// and what to do, and the database is left as it was. Once that program
+// has stopped, the same start succeeds, and leaves the file free for other
+// programs to read.
+func TestOpenRefusesADatabaseAnotherProgramHasOpen(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		version int
+		inTx    bool
+	}{
+		{"idle older vigil, schema 9", 9, false},
+		{"older vigil reading, schema 9", 9, true},
+		{"idle program, current schema", len(migrations), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := oldDataDir(t, c.version)
+			before := dumpDatabase(t, dir)
+			stop := holdOpen(t, dir, c.inTx)
+
+			srv, err := Open(Config{DataDir: dir})
+			if err == nil {
+				srv.Close()
+				t.Fatal("the service opened a vigil.db another program has open")
+			}
+			if !errors.Is(err, errDatabaseInUse) {
+				t.Errorf("refusal: %v, want %q", err, errDatabaseInUse)
+			}
+			for _, want := range []string{"vigil.db is open in another program", "older vigil serve", "stop it, then start this vigil again"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("the refusal should say %q: %v", want, err)
+				}
+			}
+			stop()
+			if after := dumpDatabase(t, dir); after != before {
+				t.Errorf("the refused start changed the database:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+
+			srv, err = Open(Config{DataDir: dir})
+			if err != nil {
+				t.Fatalf("start once the other program stopped: %v", err)
+			}
+			defer srv.Close()
+			// Nothing of the check is left held: another program may still read
+			// (and, between the service's writes, write) while it runs.
+			ext, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DatabaseFile)+"?_pragma=busy_timeout(0)")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ext.Close()
+			var v int
+			if err := ext.QueryRow(`SELECT MAX(version) FROM schema_migrations`).Scan(&v); err != nil || v != len(migrations) {
+				t.Errorf("another program reading the served database: version %d (%v), want %d", v, err, len(migrations))
+			}
+			if _, err := ext.Exec(`CREATE TABLE scratch(x); DROP TABLE scratch`); err != nil {
+				t.Errorf("another program writing between the service's writes: %v", err)
+			}
+		})
+	}
 }
 
 // An upgrade whose migration fails after others have run (here migration 12,

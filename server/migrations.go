@@ -517,7 +517,7 @@ func migrateUpTo(ctx context.Context, db *sql.DB, last int) error {
 
 // migrateLogged is migrateUpTo telling log (nil: nobody) what a migration
 // changed in the stored data that its owner should know.
-func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) error {
+func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) (err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -526,6 +526,17 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) 
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer conn.Close()
+	// Checked at every open, not only before an upgrade: serving a database
+	// an older vigil still serves splits one organization between two rules.
+	release, err := holdSoleUse(ctx, conn)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, applied_ns INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
