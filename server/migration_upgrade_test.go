@@ -165,6 +165,9 @@ func TestOpenRefusesADatabaseAnotherProgramHasOpen(t *testing.T) {
 					t.Errorf("the refusal should say %q: %v", want, err)
 				}
 			}
+			if strings.Contains(err.Error(), "upgrade the schema") {
+				t.Errorf("the refusal speaks of an upgrade, which did not start: %v", err)
+			}
 			stop()
 			if after := dumpDatabase(t, dir); after != before {
 				t.Errorf("the refused start changed the database:\nbefore:\n%s\nafter:\n%s", before, after)
