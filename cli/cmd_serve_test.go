@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -40,16 +41,21 @@ func TestPrepareDemoWritesAWorkingConfig(t *testing.T) {
 	if lock, err = server.LockDataDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.Open(server.Config{DataDir: dir, Lock: lock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() { hs.Close(); srv.Close(); lock.Release() })
+	// As vigil serve --demo does: the address is known before the demo is
+	// prepared, and the service opens only after (one vigil.db, one service).
+	var handler atomic.Pointer[http.Handler]
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) }))
 	second, note, err := prepareDemo(ctx, lock, hs.URL, "http://127.0.0.1:2")
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv, err := server.Open(server.Config{DataDir: dir, Lock: lock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := srv.Handler()
+	handler.Store(&h)
+	t.Cleanup(func() { hs.Close(); srv.Close(); lock.Release() })
 	if second.OrganizationID != first.OrganizationID {
 		t.Fatalf("reseeded: %s then %s", first.OrganizationID, second.OrganizationID)
 	}

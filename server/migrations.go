@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
+	"strings"
 )
 
 // migrations are applied in order; each one runs once, recorded in
@@ -498,11 +499,13 @@ CREATE UNIQUE INDEX authenticators_org_credential ON authenticators(org_id, cred
 // prepares.
 const migrationUniqueAuthenticators = 19
 
-// migrate brings the schema up to date, one transaction per migration, on
-// one connection with foreign keys off: a migration that rebuilds a table
-// drops the old one, which with foreign keys on would delete the rows that
+// migrate brings the schema up to date in one transaction, on one
+// connection with foreign keys off: a migration that rebuilds a table drops
+// the old one, which with foreign keys on would delete the rows that
 // reference it (ON DELETE CASCADE). Each migration must break no foreign key
-// that was whole before it (checked before it commits).
+// that was whole before it (checked before the next one runs). A failure
+// rolls back every migration of the upgrade: the database stays at the
+// version the previous vigil served, and that vigil can serve it again.
 func migrate(ctx context.Context, db *sql.DB) error {
 	return migrateLogged(ctx, db, len(migrations), nil)
 }
@@ -514,7 +517,7 @@ func migrateUpTo(ctx context.Context, db *sql.DB, last int) error {
 
 // migrateLogged is migrateUpTo telling log (nil: nobody) what a migration
 // changed in the stored data that its owner should know.
-func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) error {
+func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) (err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -523,6 +526,17 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) 
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer conn.Close()
+	// Checked at every open, not only before an upgrade: serving a database
+	// an older vigil still serves splits one organization between two rules.
+	release, err := holdSoleUse(ctx, conn)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, applied_ns INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
@@ -537,46 +551,92 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) 
 	if current >= last {
 		return nil
 	}
+	// Set outside the transaction: inside one, SQLite ignores it.
 	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	// The connection goes back to the pool: foreign keys on again, whatever happened.
 	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`)
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
 	// Rows left dangling before the upgrade are the owner's to mend, not a
 	// reason to refuse it (migration_fkcheck.go).
-	dangling, err := findDangling(ctx, conn)
+	dangling, err := findDangling(ctx, tx)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	dangling.warn(log)
+	var removed migrationRemovals
 	for v := current + 1; v <= last; v++ {
-		if dangling, err = migrateTo(ctx, conn, v, log, dangling); err != nil {
-			return fmt.Errorf("migration %d: %w", v, err)
+		if dangling, err = migrateTo(ctx, tx, v, dangling, &removed); err != nil {
+			return upgradeFailed(current, v, err)
 		}
 	}
+	if err := tx.Commit(); err != nil {
+		return upgradeFailed(current, last, fmt.Errorf("commit: %w", err))
+	}
+	// Told only now: an upgrade that rolled back removed nothing.
+	removed.warn(log)
 	return nil
 }
 
-// migrateTo applies migration v in its own transaction on conn, refusing
-// it if it leaves rows dangling beyond those of before; it returns the
-// dangling rows after it.
-func migrateTo(ctx context.Context, conn *sql.Conn, v int, log *slog.Logger, before danglingRows) (danglingRows, error) {
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return before, err
+// upgradeFailed is the failure of migration v of an upgrade from version
+// current, all of which was rolled back, saying so.
+func upgradeFailed(current, v int, err error) error {
+	if mismatch := schemaMismatch(err, current); mismatch != nil {
+		err = mismatch
 	}
-	defer tx.Rollback()
-	var removed []removedPasskey
-	var removedCreds []removedCredential
+	return fmt.Errorf("migration %d: %w (the upgrade was rolled back whole: the database is as it was, at schema version %d)", v, err, current)
+}
+
+// schemaMismatch says, for a migration that failed because what it creates
+// is already there, that the database's schema is not that of its recorded
+// version; nil for any other failure.
+func schemaMismatch(err error, recorded int) error {
+	msg := err.Error()
+	if !strings.Contains(msg, "already exists") && !strings.Contains(msg, "duplicate column name") {
+		return nil
+	}
+	return fmt.Errorf("%w: the database's schema does not match its recorded version %d: it was written by a development build of vigil whose migrations are numbered differently; "+
+		"serve it with the build that wrote it, or start this vigil on a new data directory", err, recorded)
+}
+
+// migrationRemovals is what the migrations of an upgrade removed from the
+// stored data, logged once the upgrade has committed.
+type migrationRemovals struct {
+	passkeys    []removedPasskey
+	credentials []removedCredential
+}
+
+func (m migrationRemovals) warn(log *slog.Logger) {
+	for _, r := range m.passkeys {
+		r.warn(log)
+	}
+	for _, r := range m.credentials {
+		r.warn(log)
+	}
+}
+
+// migrateTo applies migration v in the upgrade's transaction, refusing it
+// if it leaves rows dangling beyond those of before; it returns the
+// dangling rows after it, and adds to removed what it removed.
+func migrateTo(ctx context.Context, tx *sql.Tx, v int, before danglingRows, removed *migrationRemovals) (danglingRows, error) {
 	switch v {
 	case migrationUniqueAuthenticators:
-		if removed, err = uniqueAuthenticators(ctx, tx); err != nil {
+		r, err := uniqueAuthenticators(ctx, tx)
+		if err != nil {
 			return before, err
 		}
+		removed.passkeys = append(removed.passkeys, r...)
 	case migrationUniqueCredentials:
-		if removedCreds, err = uniqueCredentials(ctx, tx); err != nil {
+		r, err := uniqueCredentials(ctx, tx)
+		if err != nil {
 			return before, err
 		}
+		removed.credentials = append(removed.credentials, r...)
 	}
 	if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
 		return before, err
@@ -590,16 +650,6 @@ func migrateTo(ctx context.Context, conn *sql.Conn, v int, log *slog.Logger, bef
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, applied_ns) VALUES (?, strftime('%s','now')*1000000000)`, v); err != nil {
 		return before, fmt.Errorf("record: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return before, fmt.Errorf("commit: %w", err)
-	}
-	// Told only now: a migration that rolled back removed nothing.
-	for _, r := range removed {
-		r.warn(log)
-	}
-	for _, r := range removedCreds {
-		r.warn(log)
 	}
 	return after, nil
 }

@@ -519,5 +519,9 @@ func migrationFailure(path string, err error) error {
 	if damaged := damagedDatabase(path, err); damaged != nil {
 		return damaged
 	}
+	if errors.Is(err, errDatabaseInUse) {
+		// Refused before any upgrade: it may not have needed one.
+		return fmt.Errorf("open %s: %w", path, err)
+	}
 	return fmt.Errorf("upgrade the schema of %s: %w", path, atStartup(err))
 }
