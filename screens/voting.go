@@ -183,6 +183,15 @@ func senderText(c *Common, id string) (text string, known bool) {
 	return "unknown user " + api.SanitizeID(id), false
 }
 
+// decidedSenderText is senderText's unknown user for a decided invitation:
+// no warning, as the service will do nothing more with it.
+func decidedSenderText(c *Common, id string) string {
+	if !c.Org.Loaded {
+		return api.SanitizeID(id) + " (not named: the organization's users are not loaded)"
+	}
+	return api.SanitizeID(id) + " (not among the organization's users as last loaded)"
+}
+
 // intentLines restate every field of an intent that decides what it does;
 // warn holds the indexes of the lines to draw in the warning style.
 // Secrets (an OIDC token, an encrypted client secret) are named, not shown.
