@@ -296,3 +296,8 @@ func NameText(n string) string {
 // NameWithID shows a name from the service with the id it belongs to, as
 // `alice (0192…)`: two users, keys or tags may share a name.
 func NameWithID(name, id string) string { return NameText(name) + " (" + SanitizeID(id) + ")" }
+
+// QuotedNameWithID is NameWithID with the name always quoted, for a member
+// named among a vote's own words: a plain name written as those words then
+// still reads as a name.
+func QuotedNameWithID(name, id string) string { return Quote(name) + " (" + SanitizeID(id) + ")" }

@@ -264,7 +264,7 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			if refs := idRefsBlock(ctx, c, client, a.exact.Intent, users); refs != "" {
 				_, err = fmt.Fprint(c.stdout, "\n"+refs)
 			}
-			if names := intentNamesBlock(ctx, c, client, a.exact.Intent, users, true); names != "" && err == nil {
+			if names := intentNamesBlock(ctx, c, client, a.exact, users, true); names != "" && err == nil {
 				_, err = fmt.Fprint(c.stdout, "\n"+names)
 			}
 			return err

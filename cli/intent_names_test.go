@@ -25,8 +25,8 @@ func TestApprovePromptNamesAnInvitationsSenderAndTags(t *testing.T) {
 		t.Fatalf("set-up: a pending invitation: %v %+v", err, act)
 	}
 	want := []string{
-		"[1] sender: bob (" + bob + ")",
-		"[1] tag: auditors (" + auditors + ")",
+		`[1] sender: "bob" (` + bob + ")",
+		`[1] tag: "auditors" (` + auditors + ")",
 		"WARNING: [2] sender " + noUser + " is not a user of this organization",
 		"WARNING: [2] tag " + noTag + " is not a tag of this organization",
 	}
@@ -52,13 +52,21 @@ func TestApprovePromptNamesAnInvitationsSenderAndTags(t *testing.T) {
 	}
 
 	// Printed after a vote (as by wait), the invitation names them too; the
-	// service failed it for its unknown sender.
+	// service failed it for its unknown sender, and a decided invitation is
+	// warned of no more: the service will do nothing further with it.
 	code, out, errOut = e.run("", "activity", "approve", "--yes", "--profile", "carol", act.ID)
 	wantExit(t, "activity approve --yes", code, 1, out, errOut)
-	for _, w := range want {
+	for _, w := range []string{
+		want[0], want[1],
+		"[2] sender: " + noUser + " (not in the organization's user list now)",
+		"[2] tag: " + noTag + " (not a tag of this organization now)",
+	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("the activity printed after carol's vote lacks %q:\n%s", w, out)
 		}
+	}
+	if strings.Contains(out, "WARNING: [") {
+		t.Errorf("the failed invitation printed after carol's vote warns of what the service will do:\n%s", out)
 	}
 }
 
@@ -80,9 +88,9 @@ func TestApprovePromptNamesAKeyDeletionsUserAndKeys(t *testing.T) {
 	}
 	prompt := voteDetails(t.Context(), proc{stdin: strings.NewReader(""), stdout: &strings.Builder{}, stderr: &strings.Builder{}, getenv: func(string) string { return "" }}, carol, a)
 	for _, w := range []string{
-		"user: operator (" + operator + ")",
+		`user: "operator" (` + operator + ")",
 		`API key: "operator CI key (old)" (` + old + ")",
-		"WARNING: API key " + noKey + " is not among operator's API keys",
+		"WARNING: API key " + noKey + ` is not among "operator"'s API keys`,
 	} {
 		if !strings.Contains(prompt, w) {
 			t.Errorf("carol's approve prompt lacks %q:\n%s", w, prompt)

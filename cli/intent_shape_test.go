@@ -49,10 +49,11 @@ func TestActivityGetShowsEveryOperationOfAnIntent(t *testing.T) {
 }
 
 // The approve prompt on an intent with two operations vigil knows shows
-// both, and warns.
+// both, and warns. It has no requester's vote, so the prompt reads the
+// local service's user list to name the key deletion's user.
 func TestVotePromptShowsEveryOperationOfAnIntent(t *testing.T) {
 	shown := shownWithIntent(t, `{"createUserTagIntent":{"userTagName":"harmless","userIds":[]},"deleteApiKeysIntent":{"userId":"u-alice","apiKeyIds":["k-root"]}}`)
-	prompt := voteDetails(context.Background(), proc{stderr: io.Discard}, nil, shown)
+	prompt := voteDetails(context.Background(), proc{stderr: io.Discard}, newVerbEnv(t).client("carol"), shown)
 	for _, want := range []string{"2 operations", "harmless", "k-root", "WARNING"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("the approve prompt lacks %q:\n%s", want, prompt)

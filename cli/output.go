@@ -163,8 +163,10 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 	if refs := idRefsBlock(ctx, c, client, a.exact.Intent, listed); refs != "" {
 		note += "\n" + strings.TrimSuffix(refs, "\n")
 	}
-	// From the list read for the requester, not read again.
-	if names := intentNamesBlock(ctx, c, client, a.exact.Intent, listed, false); names != "" {
+	// From the list read for the requester, not read again; read here when
+	// no requester was known to read it for (a later voting round).
+	readUsers := policy.SubmitterOf(*a.exact) == ""
+	if names := intentNamesBlock(ctx, c, client, a.exact, listed, readUsers); names != "" {
 		note += "\n" + strings.TrimSuffix(names, "\n")
 	}
 	// First, before anything that reads like a go-ahead, as the console's

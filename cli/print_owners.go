@@ -23,7 +23,7 @@ func printActivityOwners(ctx context.Context, c proc, client *api.Client, a show
 	for _, note := range notes {
 		fmt.Fprintln(c.stderr, "vigil: note: "+note)
 	}
-	if names := intentNamesBlock(ctx, c, client, a.exact.Intent, users, true); names != "" {
+	if names := intentNamesBlock(ctx, c, client, a.exact, users, true); names != "" {
 		_, err := fmt.Fprint(c.stdout, "\n"+names)
 		return err
 	}

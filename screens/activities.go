@@ -526,15 +526,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 			a.types = msg.values
 		}
 		a.before, a.after = "", ""
-		a.clearList()
-		var withdrawn tea.Cmd
-		if a.asking != nil {
-			// A vote asked for in the same burst as the pick, on a row the
-			// list no longer shows: the dialog would be for an activity
-			// not highlighted.
-			withdrawn = a.withdrawVote("the filter changed before the vote dialog opened: nothing was sent; select the activity and vote again")
-		}
-		return a, tea.Batch(withdrawn, a.load())
+		return a, tea.Batch(a.clearList(), a.load())
 	case savedFilterMsg:
 		return a, a.applySavedFilter(msg.filter)
 	case ShowActivityMsg:

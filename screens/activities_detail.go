@@ -319,8 +319,12 @@ func (d *activityDetail) render(c *Common) {
 			if len(inv.ReceiverUserTags) > 0 {
 				b.Field(fmt.Sprintf("invite %d tags", i+1), tagsText(c, inv.ReceiverUserTags))
 			}
+			// A warning is of what the service will do: a decided
+			// invitation's sender may since have been deleted.
 			if sender, known := senderText(c, inv.SenderUserID); known {
 				b.Field(fmt.Sprintf("invite %d sender", i+1), sender)
+			} else if api.IsTerminal(a.Status) {
+				b.Field(fmt.Sprintf("invite %d sender", i+1), decidedSenderText(c, inv.SenderUserID))
 			} else {
 				b.Styled(th.Warn.Render(ui.Clean(fmt.Sprintf("invite %d sender: %s", i+1, sender))))
 			}

@@ -105,12 +105,11 @@ func (a *Activities) listKey(k tea.KeyPressMsg) tea.Cmd {
 		// last row. Settled activities kept on the list belong to the page
 		// they settled on, so they go with it.
 		a.before, a.after = "", a.last
-		a.clearRows() // another page: nothing to compare it with
-		return a.load()
+		withdrawn := a.clearRows() // another page: nothing to compare it with
+		return tea.Batch(withdrawn, a.load())
 	case key.Matches(k, a.keys.PrevPage) && a.keys.PrevPage.Enabled():
 		a.before, a.after = a.first, ""
-		a.clearRows()
-		return a.load()
+		return tea.Batch(a.clearRows(), a.load())
 	case pressed(k, a.keys.NextPage), pressed(k, a.keys.PrevPage):
 		return ui.Toast(a.pagingBlock(pressed(k, a.keys.NextPage)), true)
 	}
@@ -202,8 +201,7 @@ func (a *Activities) toggleMode() tea.Cmd {
 	if a.all {
 		a.list.Table.Empty = "no activities match — s and t change the filters"
 	}
-	a.clearList()
-	return a.load()
+	return tea.Batch(a.clearList(), a.load())
 }
 
 // openStatusPicker and openTypePicker choose the All view's filters, several

@@ -85,6 +85,5 @@ func (a *Activities) applySavedFilter(f SavedFilter) tea.Cmd {
 	}
 	a.statuses, a.types = slices.Clone(f.Statuses), slices.Clone(f.Types)
 	a.before, a.after = "", ""
-	a.clearList()
-	return a.load()
+	return tea.Batch(a.clearList(), a.load())
 }

@@ -137,7 +137,7 @@ func tagsText(c *Common, ids []string) string {
 func usersText(c *Common, ids []string) string {
 	return listText(ids, func(id string) string {
 		if n := c.Org.UserNames[id]; n != "" {
-			return api.Quote(n) + " (" + api.SanitizeID(id) + ")"
+			return api.QuotedNameWithID(n, id)
 		}
 		return "user " + api.SanitizeID(id)
 	})
@@ -178,15 +178,18 @@ func orElse(v, none string) string {
 // the service fails the invitation only once the quorum has voted.
 func senderText(c *Common, id string) (text string, known bool) {
 	if n, ok := c.Org.UserNames[id]; ok {
-		return memberWithID(n, id), true
+		return api.QuotedNameWithID(n, id), true
 	}
 	return "unknown user " + api.SanitizeID(id), false
 }
 
-// memberWithID names a member as the vote dialog names every member: quoted
-// (a name cannot pass its words for the console's), with the id.
-func memberWithID(name, id string) string {
-	return api.Quote(name) + " (" + api.SanitizeID(id) + ")"
+// decidedSenderText is senderText's unknown user for a decided invitation:
+// no warning, as the service will do nothing more with it.
+func decidedSenderText(c *Common, id string) string {
+	if !c.Org.Loaded {
+		return api.SanitizeID(id) + " (not named: the organization's users are not loaded)"
+	}
+	return api.SanitizeID(id) + " (not among the organization's users as last loaded)"
 }
 
 // intentLines restate every field of an intent that decides what it does;
@@ -374,7 +377,7 @@ func otherIntentLines(c *Common, in api.Intent) []string {
 		if c.Org.Loaded {
 			users = orElseEmpty(c.Org.Users)
 		}
-		return append(lines, api.OIDCTokenLinesNaming(p.OidcToken, users, func(u api.User) string { return memberWithID(u.UserName, u.UserID) })...)
+		return append(lines, api.OIDCTokenLinesNaming(p.OidcToken, users, func(u api.User) string { return api.QuotedNameWithID(u.UserName, u.UserID) })...)
 	case in.CreateReadOnlySessionIntent != nil:
 		return []string{field("what", "a read-only session for the requester")}
 	}
