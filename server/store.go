@@ -152,6 +152,9 @@ func (s *store) openFile(ctx context.Context, dataDir string, log *slog.Logger) 
 	if err := prepareDatabaseFile(ctx, path); err != nil {
 		return err
 	}
+	if err := checkDatabaseFile(ctx, path); err != nil {
+		return err
+	}
 	dsn := "file:" + uriPath(path) + "?" + pragmas
 	// The writer's page cache holds a whole group commit's dirty pages: with
 	// the default 2 MB, SQLite spilled them to the WAL mid-transaction
