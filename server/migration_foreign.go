@@ -75,8 +75,10 @@ func refuseForeignSchema(ctx context.Context, q querier) error {
 
 // checkDatabaseFile looks at the database at path as it is, before the
 // service's connections switch it to WAL for good: it refuses another
-// program's database (errNotVigilDatabase). Any other failure is left to
-// the service's own open, which tells it.
+// program's database (errNotVigilDatabase) and one another program holds
+// locked (errDatabaseInUse), waiting soleUseBusyTimeout, not the writer's
+// longer timeout. Any other failure is left to the service's own open,
+// which tells it.
 func checkDatabaseFile(ctx context.Context, path string) error {
 	db, err := sql.Open("sqlite", "file:"+uriPath(path)+"?_pragma=busy_timeout("+strconv.Itoa(soleUseBusyTimeout)+")")
 	if err != nil {
@@ -84,8 +86,13 @@ func checkDatabaseFile(ctx context.Context, path string) error {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	if _, err := recordedSchemaVersion(ctx, db); errors.Is(err, errNotVigilDatabase) {
+	_, err = recordedSchemaVersion(ctx, db)
+	switch {
+	case errors.Is(err, errNotVigilDatabase):
 		return fmt.Errorf("open %s: %w", path, err)
+	case isLockBusy(err):
+		// %v: the refusal is this one, not a storage failure of SQLite's.
+		return fmt.Errorf("open %s: %w (%v)", path, errDatabaseInUse, err)
 	}
 	return nil
 }

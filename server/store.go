@@ -173,6 +173,11 @@ func (s *store) openFile(ctx context.Context, dataDir string, log *slog.Logger) 
 	w.SetMaxIdleConns(2)
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
+		// Switching to WAL takes the file's lock: a program holding it
+		// (locking_mode EXCLUSIVE) has it open, and nothing was written.
+		if isLockBusy(err) {
+			return fmt.Errorf("open %s: %w (%v)", path, errDatabaseInUse, err)
+		}
 		if damaged := damagedDatabase(path, err); damaged != nil {
 			return damaged
 		}
