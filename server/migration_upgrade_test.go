@@ -196,6 +196,46 @@ func TestOpenRefusesADatabaseAnotherProgramHasOpen(t *testing.T) {
 	}
 }
 
+// A program holding vigil.db in EXCLUSIVE locking mode (a sqlite3 shell
+// after `PRAGMA locking_mode=EXCLUSIVE` and one write) keeps its lock with
+// no transaction open: the start gets the documented in-use refusal, not
+// a failed write with advice to end a transaction there is none of.
+func TestOpenRefusesADatabaseAnotherProgramHoldsExclusively(t *testing.T) {
+	dir := oldDataDir(t, len(migrations))
+	before := dumpDatabase(t, dir)
+	other, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DatabaseFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	other.SetMaxOpenConns(1)
+	for _, q := range []string{`PRAGMA locking_mode = EXCLUSIVE`, `BEGIN EXCLUSIVE`, `CREATE TABLE scratch(x)`, `DROP TABLE scratch`, `COMMIT`} {
+		if _, err := other.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+
+	srv, err := Open(Config{DataDir: dir})
+	if err == nil {
+		srv.Close()
+		t.Fatal("the service opened a vigil.db another program holds exclusively")
+	}
+	if !errors.Is(err, errDatabaseInUse) {
+		t.Errorf("refusal: %v, want %q", err, errDatabaseInUse)
+	}
+	for _, wrong := range []string{"could not be written", "ROLLBACK", "upgrade the schema"} {
+		if strings.Contains(err.Error(), wrong) {
+			t.Errorf("the refusal should not say %q: %v", wrong, err)
+		}
+	}
+	if err := other.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := dumpDatabase(t, dir); after != before {
+		t.Errorf("the refused start changed the database:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
 // An upgrade whose migration fails after others have run (here migration 12,
 // from schema 9, with a table in its way) is rolled back whole: the schema
 // version and every row are as they were, so the previous vigil can serve

@@ -537,13 +537,11 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) 
 			err = rerr
 		}
 	}()
-	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version INTEGER PRIMARY KEY, applied_ns INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("create schema_migrations: %w", err)
-	}
-	var current int
-	if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
+	// Read before anything is written: another program's database is
+	// refused as it is.
+	current, err := recordedSchemaVersion(ctx, conn)
+	if err != nil {
+		return err
 	}
 	if current > len(migrations) {
 		return fmt.Errorf("database schema version %d is newer than this vigil (knows %d); upgrade vigil", current, len(migrations))
@@ -562,6 +560,11 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) 
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback()
+	// In the transaction: a failed first upgrade leaves no trace of it.
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, applied_ns INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
 	// Rows left dangling before the upgrade are the owner's to mend, not a
 	// reason to refuse it (migration_fkcheck.go).
 	dangling, err := findDangling(ctx, tx)
@@ -594,8 +597,12 @@ func upgradeFailed(current, v int, err error) error {
 
 // schemaMismatch says, for a migration that failed because what it creates
 // is already there, that the database's schema is not that of its recorded
-// version; nil for any other failure.
+// version; nil for any other failure, and at version 0, which no build of
+// vigil leaves holding tables.
 func schemaMismatch(err error, recorded int) error {
+	if recorded == 0 {
+		return nil
+	}
 	msg := err.Error()
 	if !strings.Contains(msg, "already exists") && !strings.Contains(msg, "duplicate column name") {
 		return nil

@@ -152,6 +152,9 @@ func (s *store) openFile(ctx context.Context, dataDir string, log *slog.Logger) 
 	if err := prepareDatabaseFile(ctx, path); err != nil {
 		return err
 	}
+	if err := checkDatabaseFile(ctx, path); err != nil {
+		return err
+	}
 	dsn := "file:" + uriPath(path) + "?" + pragmas
 	// The writer's page cache holds a whole group commit's dirty pages: with
 	// the default 2 MB, SQLite spilled them to the WAL mid-transaction
@@ -170,6 +173,11 @@ func (s *store) openFile(ctx context.Context, dataDir string, log *slog.Logger) 
 	w.SetMaxIdleConns(2)
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
+		// Switching to WAL takes the file's lock: a program holding it
+		// (locking_mode EXCLUSIVE) has it open, and nothing was written.
+		if isLockBusy(err) {
+			return fmt.Errorf("open %s: %w (%v)", path, errDatabaseInUse, err)
+		}
 		if damaged := damagedDatabase(path, err); damaged != nil {
 			return damaged
 		}
