@@ -79,3 +79,40 @@ const VoterOtherKeyText = "the activity shows a vote by the user whoami names, b
 // id names the voter.
 const VoterKeyUnknownText = "the key you vote with does not say its public key, so a vote on the activity can be told as yours only by the user whoami names, " +
 	"and that whoami reply may not be the service's (a cache or proxy may have answered for it)"
+
+// OwnVote is w's vote on a (VoteOn) told as the one w cast and the service
+// recorded: only when it passes vigil's vote check on a (VoteVerified: its
+// key signed a vote of the selection shown on this very activity) and that
+// selection is APPROVED or REJECTED. A public key is public: a service or
+// proxy can copy w's vote from another activity onto a, or show it with
+// another selection, and "you already voted" on such a copy loses the vote.
+// shown is the vote under w's key (nil when none); doubt, when not "", says
+// why it is not told as w's (free of text from the vote), and then whether
+// w voted on a is not known. It does no I/O.
+func (w Voter) OwnVote(a *Activity) (shown *Vote, doubt string) {
+	shown = w.VoteOn(a)
+	if shown == nil {
+		return nil, ""
+	}
+	if shown.Selection != VoteApproved && shown.Selection != VoteRejected {
+		return shown, OwnVoteUnknownSelectionText
+	}
+	checks, _ := CheckActivityVotes(*a, nil)
+	for i := range a.Votes {
+		if &a.Votes[i] != shown {
+			continue
+		}
+		switch checks[i].State {
+		case VoteVerified:
+			return shown, ""
+		case VoteFailed:
+			return shown, "the activity shows a vote under your key that FAILED its check (" + checks[i].Reason + "): it was not signed as shown, so it may not be yours"
+		}
+		return shown, "the activity shows a vote under your key that vigil cannot check (" + checks[i].Reason + "), so it cannot be told as yours"
+	}
+	return shown, "the activity shows a vote under your key that vigil cannot check, so it cannot be told as yours"
+}
+
+// OwnVoteUnknownSelectionText says why a vote under the voter's key is not
+// told as theirs: it is neither an approval nor a rejection.
+const OwnVoteUnknownSelectionText = "the activity shows a vote under your key whose selection is neither " + VoteApproved + " nor " + VoteRejected + ", so it cannot be told as yours"

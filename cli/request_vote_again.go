@@ -50,12 +50,14 @@ func findVotedActivity(ctx context.Context, client *api.Client, fp string) (id, 
 
 // votedBefore is the voter's vote on the activity as read before sending,
 // when that read is consistent with it: the service no longer offered this
-// vote (or the activity had ended), and the profile's key signed it. A vote
+// vote (or the activity had ended), and the profile's key signed it, a
+// vote that verifies as one on this activity (recordedVote). A vote
 // shown while the vote was still offered is a doubt about that read or
 // whoami (api.VoterDoubtText), and so is a vote by whoami's user that the key
 // did not sign, or any when the key does not say its public key (a cache
 // may answer one member's whoami and read with another's, the requester's,
-// whose submission is her approval): those are left to checkVoteReply,
+// whose submission is her approval), or one under the key that does not
+// verify (a copy): those are left to checkVoteReply,
 // which never tells them as the voter's.
 func (v *requestVote) votedBefore() *api.Vote {
 	b := v.before
@@ -66,7 +68,18 @@ func (v *requestVote) votedBefore() *api.Vote {
 	if offered && !api.IsTerminal(b.exact.Status) {
 		return nil
 	}
-	return v.me.VoteOn(b.exact)
+	return recordedVote(v.me, b.exact)
+}
+
+// recordedVote is me's vote on a when it can be told as theirs
+// (api.Voter.OwnVote: signed with their key, verified as a vote on a, of a
+// known selection), nil otherwise: a vote under their key copied from
+// another activity, or shown with another selection, is not their vote.
+func recordedVote(me api.Voter, a *api.Activity) *api.Vote {
+	if mine, doubt := me.OwnVote(a); doubt == "" {
+		return mine
+	}
+	return nil
 }
 
 // otherVoteCast refuses, before anything is sent, a vote of the other kind
@@ -96,7 +109,7 @@ func (v *requestVote) alreadyVoted(ctx context.Context, c proc, client *api.Clie
 	if sorted, err := checkVoteReply(v.before.exact.ID, v.me, v.approve, v.before.exact, after); sorted == api.VoteReplyOtherActivity {
 		return shownActivity{}, err
 	}
-	if sameVote(v.me.VoteOn(after.exact), mine) {
+	if sameVote(recordedVote(v.me, after.exact), mine) {
 		fmt.Fprintf(c.stderr, "vigil: %s, and it is %s; the reply shows that vote: nothing more to do\n", was, api.Sanitize(after.exact.Status))
 		return shownActivity{}, nil
 	}
@@ -106,7 +119,7 @@ func (v *requestVote) alreadyVoted(ctx context.Context, c proc, client *api.Clie
 	if err != nil {
 		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s, but the reply does not show that vote, and reading the activity again failed (%v): check with 'vigil activity get %s'", verb, id, was, err, id)}
 	}
-	if !sameVote(v.me.VoteOn(a.exact), mine) {
+	if !sameVote(recordedVote(v.me, a.exact), mine) {
 		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s, but neither the reply nor a read since shows that vote: check with 'vigil activity get %s'", verb, id, was, id)}
 	}
 	fmt.Fprintf(c.stderr, "vigil: %s, and it is %s: nothing more to do\n%s", was, a.Status, rereadNote)
@@ -140,7 +153,7 @@ func (v *requestVote) castAlready(ctx context.Context, c proc, client *api.Clien
 	if err != nil {
 		return shownActivity{}, refused
 	}
-	mine := v.me.VoteOn(a.exact)
+	mine := recordedVote(v.me, a.exact)
 	if mine == nil || (mine.Selection == api.VoteApproved) != v.approve {
 		return shownActivity{}, refused
 	}

@@ -8,24 +8,30 @@ import (
 )
 
 // ownVote finds the caller's vote on a: the one the profile's key signed
-// (api.Voter.VoteOn), nil when there is none. A vote that may be the
-// caller's but cannot be told so is an exitOutcomeUnknown error saying why
-// (unsure): one by the user whoami names signed with another key, or, when
-// the key does not say its public key, any vote by that user, since a cache
-// may answer every member's whoami with another's. refused says what the
-// service did not do ("the service says you cannot approve this activity").
+// and that passes vigil's vote check on a (api.Voter.OwnVote), nil when
+// there is none. A vote that may be the caller's but cannot be told so is
+// an exitOutcomeUnknown error saying why (unsure): one under the profile's
+// key that does not verify as a vote on a or has an unknown selection (a
+// copy from another activity would otherwise be "nothing to do" while the
+// service holds no vote), one by the user whoami names signed with another
+// key, or, when the key does not say its public key, any vote by that
+// user, since a cache may answer every member's whoami with another's.
+// refused says what the service did not do ("the service says you cannot
+// approve this activity").
 func ownVote(ctx context.Context, client *api.Client, a shownActivity, verb, refused string) (*api.Vote, error) {
 	me := voterOf(ctx, client)
 	if me.UserID == "" && !me.KeyKnown() {
 		return nil, fmt.Errorf("%s %s: %s, and who you are could not be checked (whoami failed, and the profile's key does not say its public key)", verb, a.ID, refused)
 	}
 	why := ""
-	mine := me.VoteOn(a.exact)
+	mine, doubt := me.OwnVote(a.exact)
 	switch {
 	case me.OtherKeyVote(a.exact) != nil:
 		why = api.VoterOtherKeyText
 	case mine != nil && !me.KeyKnown():
 		why = api.VoterKeyUnknownText
+	case doubt != "":
+		why = doubt
 	}
 	if why != "" {
 		return nil, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s; %s: whether your vote is recorded is not known (nothing was sent); see its votes with 'vigil activity get %s'",
@@ -39,7 +45,8 @@ func votedText(v *api.Vote) string {
 	if said := map[string]string{api.VoteApproved: "approved", api.VoteRejected: "rejected"}[v.Selection]; said != "" {
 		return said
 	}
-	return "voted " + v.Selection + " on"
+	// Service-sent text: never raw to the terminal.
+	return "voted " + api.Sanitize(api.ClipBytes(v.Selection, 64)) + " on"
 }
 
 // whyNoVote explains a vote the service would refuse. Voting again as before
@@ -59,7 +66,7 @@ func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity,
 		}
 		return fmt.Errorf("%s %s: you are not one of this activity's voters (the root quorum, or users its policies' consensus names); ask one of them", verb, a.ID)
 	}
-	if (mine.Selection == api.VoteApproved) != approve {
+	if (mine.Selection == api.VoteApproved) != approve { // ownVote: APPROVED or REJECTED
 		return fmt.Errorf("%s %s: you already %s this activity (%s); a vote cannot be changed", verb, a.ID, votedText(mine), timeText(mine.CreatedAt))
 	}
 	fmt.Fprintf(c.stderr, "vigil: you already %s this activity (%s); nothing to do\n", votedText(mine), timeText(mine.CreatedAt))
@@ -81,7 +88,7 @@ func votedOnEnded(ctx context.Context, c proc, client *api.Client, a shownActivi
 	if mine == nil {
 		return refused
 	}
-	if (mine.Selection == api.VoteApproved) != approve {
+	if (mine.Selection == api.VoteApproved) != approve { // ownVote: APPROVED or REJECTED
 		return fmt.Errorf("%s %s: you already %s this activity (%s), and it is now %s; a vote cannot be changed", verb, a.ID, votedText(mine), timeText(mine.CreatedAt), a.Status)
 	}
 	fmt.Fprintf(c.stderr, "vigil: you already %s this activity (%s), and it is now %s; nothing to do\n", votedText(mine), timeText(mine.CreatedAt), a.Status)

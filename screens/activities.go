@@ -335,9 +335,13 @@ func (a *Activities) voteBlock(act *api.Activity, approve bool) string {
 // where a policy's consensus asks for them).
 func cannotVoteText(c *Common, act *api.Activity, verb string) string {
 	cannot := "you cannot " + verb + " this activity: "
-	switch mine := ownVote(c, act); {
+	switch mine, doubt := ownVote(c, act); {
 	case act.Status != api.StatusConsensusNeeded:
 		return cannot + "it is no longer pending (" + shortStatus(act.Status) + ")"
+	case doubt != "":
+		// Not "you already voted": a vote that does not verify may be a
+		// copy, and the member's vote may not be in.
+		return cannot + "the service offers you no vote on it, and " + doubt + ": whether you voted is not known (see its votes)"
 	case mine != nil && mine.Selection == api.VoteRejected:
 		return cannot + "you already rejected it, and a vote cannot be changed"
 	case mine != nil:

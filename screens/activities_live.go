@@ -500,8 +500,12 @@ func announceCompletion(act api.Activity) tea.Cmd {
 
 // ownVote is the console user's vote on act, nil when there is none (or the
 // user is not known yet): the one the console's key signed, when the key is
-// known (Common.voter).
-func ownVote(c *Common, act *api.Activity) *api.Vote { return c.voter().VoteOn(act) }
+// known (Common.voter), and only when it verifies as a vote on act of a
+// known selection (api.Voter.OwnVote); otherwise doubt says why a vote
+// under the key is not told as theirs (a copy from another activity).
+func ownVote(c *Common, act *api.Activity) (mine *api.Vote, doubt string) {
+	return c.voter().OwnVote(act)
+}
 
 // isOutcomeUnknown reports a vote whose reply never came.
 func isOutcomeUnknown(err error) bool { return errors.Is(err, api.ErrOutcomeUnknown) }

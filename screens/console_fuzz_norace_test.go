@@ -9,3 +9,10 @@ const fuzzSeeds, fuzzSteps = 10, 300
 
 // thousandsSteps is TestThousandsOfHostileActivities' keys, about 3 s.
 const thousandsSteps = 300
+
+// TestConsoleUnderHostileReplies' default run, about 5 s, in which every
+// class of mutation finds a reply it fits.
+const (
+	hostileReplySeeds, hostileReplySteps = 4, 200
+	hostileReplyEveryClass               = true
+)

@@ -9,3 +9,12 @@ const (
 	fuzzSeeds, fuzzSteps = 6, 300
 	thousandsSteps       = 100
 )
+
+// TestConsoleUnderHostileReplies' default run under the race detector,
+// about 5 s (a step costs about eight times as much). Too short for every
+// class of mutation to find a reply it fits (few replies are about one
+// activity): the run without -race checks that each ran.
+const (
+	hostileReplySeeds, hostileReplySteps = 2, 70
+	hostileReplyEveryClass               = false
+)
