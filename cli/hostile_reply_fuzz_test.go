@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -93,15 +92,9 @@ func fuzzCLI(t *testing.T, seed uint64, steps, rate int) map[string]int {
 	var mu sync.Mutex
 	var signed []string
 	hostile := e.via(func(op string, request, reply []byte) []byte {
-		if op == "submit/approve_activity" || op == "submit/reject_activity" {
-			var body struct {
-				Parameters struct {
-					Fingerprint string `json:"fingerprint"`
-				} `json:"parameters"`
-			}
-			json.Unmarshal(request, &body)
+		if fp, ok := replyfuzz.VotedFingerprint(op, request); ok {
 			mu.Lock()
-			signed = append(signed, op+" "+body.Parameters.Fingerprint)
+			signed = append(signed, op+" "+fp)
 			mu.Unlock()
 		}
 		return mut.Rewrite(op, request, reply)

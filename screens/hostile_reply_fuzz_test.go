@@ -1,7 +1,6 @@
 package screens
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"runtime/debug"
@@ -69,15 +68,9 @@ func fuzzHostileConsole(t *testing.T, seed uint64, steps int) map[string]int {
 	var mu sync.Mutex
 	var submits []seenSubmit
 	proxy := d.Rewriting(func(op string, request, reply []byte) []byte {
-		if op == "submit/approve_activity" || op == "submit/reject_activity" {
-			var body struct {
-				Parameters struct {
-					Fingerprint string `json:"fingerprint"`
-				} `json:"parameters"`
-			}
-			json.Unmarshal(request, &body)
+		if fp, ok := replyfuzz.VotedFingerprint(op, request); ok {
 			mu.Lock()
-			submits = append(submits, seenSubmit{op, body.Parameters.Fingerprint})
+			submits = append(submits, seenSubmit{op, fp})
 			mu.Unlock()
 		}
 		return mut.Rewrite(op, request, reply)

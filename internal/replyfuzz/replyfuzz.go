@@ -619,3 +619,19 @@ func write(b *bytes.Buffer, v any) {
 		b.Write(s)
 	}
 }
+
+// VotedFingerprint is the fingerprint a request signs when op is a vote
+// (approve_activity or reject_activity): what a fuzz's oracle compares with
+// what the member was shown before the vote.
+func VotedFingerprint(op string, request []byte) (string, bool) {
+	if op != "submit/approve_activity" && op != "submit/reject_activity" {
+		return "", false
+	}
+	var body struct {
+		Parameters struct {
+			Fingerprint string `json:"fingerprint"`
+		} `json:"parameters"`
+	}
+	json.Unmarshal(request, &body) // a body that does not read names no fingerprint: ""
+	return body.Parameters.Fingerprint, true
+}
