@@ -143,8 +143,10 @@ func (w Voter) OwnVote(a *Activity, casting string) OwnVoteCheck {
 // OwnVoteUncheckedText notes that a vote told as the voter's was not
 // checked, and why (a VoteCheck's Reason, not text from the vote).
 func OwnVoteUncheckedText(reason string) string {
-	return "your vote was shown under your key without a signed message vigil can check (" + reason +
-		"; a large request leaves later votes shown without one), so vigil could not check it"
+	if reason == voteNoMessageReason {
+		reason += "; a large request leaves later votes shown without one"
+	}
+	return "your vote was shown under your key without a signed message vigil can check (" + reason + "), so vigil could not check it"
 }
 
 // OwnVoteUnknownSelectionText says why a vote under the voter's key is not
