@@ -59,6 +59,9 @@ func CheckVote(a Activity, v Vote) VoteCheck {
 	return checks[at]
 }
 
+// voteNoMessageReason is why a vote shown without its message is not checkable.
+const voteNoMessageReason = "the service sent no signed message"
+
 // checkVote checks v alone; prev is the createdAt of the vote before it
 // in a's list (zero when none), which the service may have dated it with
 // (castTimeDiff).
@@ -67,7 +70,7 @@ func checkVote(a Activity, v Vote, prev Time) VoteCheck {
 	failed := func(why string) VoteCheck { return VoteCheck{State: VoteFailed, Reason: why} }
 	switch {
 	case v.Message == "":
-		return notCheckable("the service sent no signed message")
+		return notCheckable(voteNoMessageReason)
 	case len(v.Message) > MaxRequestBodyBytes:
 		return notCheckable("the message is over the service's 1 MiB body limit")
 	case v.Scheme == keys.SchemeWebAuthn:

@@ -80,22 +80,46 @@ const VoterOtherKeyText = "the activity shows a vote by the user whoami names, b
 const VoterKeyUnknownText = "the key you vote with does not say its public key, so a vote on the activity can be told as yours only by the user whoami names, " +
 	"and that whoami reply may not be the service's (a cache or proxy may have answered for it)"
 
+// OwnVoteCheck is what vigil can tell of the vote under a voter's key on
+// an activity (Voter.OwnVote).
+type OwnVoteCheck struct {
+	// Shown is the vote under the voter's key, nil when there is none.
+	Shown *Vote
+	// Doubt, when not "", says why Shown is not told as the voter's (free
+	// of text from the vote): whether they voted is then not known.
+	Doubt string
+	// Unchecked, when not "" (and Doubt is ""), says why Shown is told as
+	// the voter's although vigil's vote check could not verify it.
+	Unchecked string
+}
+
+// Mine is the vote told as the voter's: Shown unless there is a doubt.
+func (c OwnVoteCheck) Mine() *Vote {
+	if c.Doubt != "" {
+		return nil
+	}
+	return c.Shown
+}
+
 // OwnVote is w's vote on a (VoteOn) told as the one w cast and the service
-// recorded: only when it passes vigil's vote check on a (VoteVerified: its
-// key signed a vote of the selection shown on this very activity) and that
-// selection is APPROVED or REJECTED. A public key is public: a service or
-// proxy can copy w's vote from another activity onto a, or show it with
-// another selection, and "you already voted" on such a copy loses the vote.
-// shown is the vote under w's key (nil when none); doubt, when not "", says
-// why it is not told as w's (free of text from the vote), and then whether
-// w voted on a is not known. It does no I/O.
-func (w Voter) OwnVote(a *Activity) (shown *Vote, doubt string) {
-	shown = w.VoteOn(a)
+// recorded, for a voter about to cast a vote of selection casting ("" when
+// none is being cast: asking whether w voted). A public key is public: a service or proxy can copy
+// w's vote from another activity onto a, or show it with another
+// selection, and "you already voted" on such a copy loses the vote. So a
+// vote under w's key is w's when it passes vigil's vote check on a
+// (VoteVerified) with a selection of APPROVED or REJECTED; one that FAILED
+// (a copy) or has another selection is a Doubt. One vigil cannot check
+// (VoteNotCheckable: most often shown without its signed message, which
+// the service drops once a large request filled the room for them) is not
+// a copy proven wrong: it is w's when its selection is casting (or casting
+// is ""), noted as Unchecked, and a Doubt otherwise. It does no I/O.
+func (w Voter) OwnVote(a *Activity, casting string) OwnVoteCheck {
+	shown := w.VoteOn(a)
 	if shown == nil {
-		return nil, ""
+		return OwnVoteCheck{}
 	}
 	if shown.Selection != VoteApproved && shown.Selection != VoteRejected {
-		return shown, OwnVoteUnknownSelectionText
+		return OwnVoteCheck{Shown: shown, Doubt: OwnVoteUnknownSelectionText}
 	}
 	checks, _ := CheckActivityVotes(*a, nil)
 	for i := range a.Votes {
@@ -104,13 +128,25 @@ func (w Voter) OwnVote(a *Activity) (shown *Vote, doubt string) {
 		}
 		switch checks[i].State {
 		case VoteVerified:
-			return shown, ""
+			return OwnVoteCheck{Shown: shown}
 		case VoteFailed:
-			return shown, "the activity shows a vote under your key that FAILED its check (" + checks[i].Reason + "): it was not signed as shown, so it may not be yours"
+			return OwnVoteCheck{Shown: shown, Doubt: "the activity shows a vote under your key that FAILED its check (" + checks[i].Reason + "): it was not signed as shown, so it may not be yours"}
 		}
-		return shown, "the activity shows a vote under your key that vigil cannot check (" + checks[i].Reason + "), so it cannot be told as yours"
+		if casting == "" || shown.Selection == casting {
+			return OwnVoteCheck{Shown: shown, Unchecked: OwnVoteUncheckedText(checks[i].Reason)}
+		}
+		return OwnVoteCheck{Shown: shown, Doubt: "the activity shows a vote under your key that vigil cannot check (" + checks[i].Reason + "), so it cannot be told as yours"}
 	}
-	return shown, "the activity shows a vote under your key that vigil cannot check, so it cannot be told as yours"
+	return OwnVoteCheck{Shown: shown, Doubt: "the activity shows a vote under your key that vigil cannot check, so it cannot be told as yours"}
+}
+
+// OwnVoteUncheckedText notes that a vote told as the voter's was not
+// checked, and why (a VoteCheck's Reason, not text from the vote).
+func OwnVoteUncheckedText(reason string) string {
+	if reason == voteNoMessageReason {
+		reason += "; a large request leaves later votes shown without one"
+	}
+	return "your vote was shown under your key without a signed message vigil can check (" + reason + "), so vigil could not check it"
 }
 
 // OwnVoteUnknownSelectionText says why a vote under the voter's key is not

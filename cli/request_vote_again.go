@@ -68,18 +68,18 @@ func (v *requestVote) votedBefore() *api.Vote {
 	if offered && !api.IsTerminal(b.exact.Status) {
 		return nil
 	}
-	return recordedVote(v.me, b.exact)
+	mine, _ := v.recordedVote(b.exact)
+	return mine
 }
 
-// recordedVote is me's vote on a when it can be told as theirs
+// recordedVote is the voter's vote on a when it can be told as theirs
 // (api.Voter.OwnVote: signed with their key, verified as a vote on a, of a
-// known selection), nil otherwise: a vote under their key copied from
-// another activity, or shown with another selection, is not their vote.
-func recordedVote(me api.Voter, a *api.Activity) *api.Vote {
-	if mine, doubt := me.OwnVote(a); doubt == "" {
-		return mine
-	}
-	return nil
+// known selection, or of the selection sent when vigil cannot check it:
+// unchecked then says why), nil otherwise: a vote under their key copied
+// from another activity, or shown with another selection, is not their vote.
+func (v *requestVote) recordedVote(a *api.Activity) (mine *api.Vote, unchecked string) {
+	own := v.me.OwnVote(a, map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[v.approve])
+	return own.Mine(), own.Unchecked
 }
 
 // otherVoteCast refuses, before anything is sent, a vote of the other kind
@@ -106,11 +106,13 @@ func (v *requestVote) alreadyVoted(ctx context.Context, c proc, client *api.Clie
 	verb := map[bool]string{true: "approve", false: "reject"}[v.approve]
 	id := api.SanitizeID(v.before.exact.ID)
 	was := fmt.Sprintf("you already %s this activity (%s)", api.Sanitize(votedText(mine)), timeText(mine.CreatedAt))
+	_, unchecked := v.recordedVote(v.before.exact)
 	if sorted, err := checkVoteReply(v.before.exact.ID, v.me, v.approve, v.before.exact, after); sorted == api.VoteReplyOtherActivity {
 		return shownActivity{}, err
 	}
-	if sameVote(recordedVote(v.me, after.exact), mine) {
+	if shown, _ := v.recordedVote(after.exact); sameVote(shown, mine) {
 		fmt.Fprintf(c.stderr, "vigil: %s, and it is %s; the reply shows that vote: nothing more to do\n", was, api.Sanitize(after.exact.Status))
+		noteUnchecked(c, unchecked)
 		return shownActivity{}, nil
 	}
 	// The reply does not show the vote the read before it did (a cache's
@@ -119,10 +121,11 @@ func (v *requestVote) alreadyVoted(ctx context.Context, c proc, client *api.Clie
 	if err != nil {
 		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s, but the reply does not show that vote, and reading the activity again failed (%v): check with 'vigil activity get %s'", verb, id, was, err, id)}
 	}
-	if !sameVote(recordedVote(v.me, a.exact), mine) {
+	if shown, _ := v.recordedVote(a.exact); !sameVote(shown, mine) {
 		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s, but neither the reply nor a read since shows that vote: check with 'vigil activity get %s'", verb, id, was, id)}
 	}
 	fmt.Fprintf(c.stderr, "vigil: %s, and it is %s: nothing more to do\n%s", was, a.Status, rereadNote)
+	noteUnchecked(c, unchecked)
 	return a, nil
 }
 
@@ -153,12 +156,13 @@ func (v *requestVote) castAlready(ctx context.Context, c proc, client *api.Clien
 	if err != nil {
 		return shownActivity{}, refused
 	}
-	mine := recordedVote(v.me, a.exact)
+	mine, unchecked := v.recordedVote(a.exact)
 	if mine == nil || (mine.Selection == api.VoteApproved) != v.approve {
 		return shownActivity{}, refused
 	}
 	fmt.Fprintf(c.stderr, "vigil: the service refused the vote as a second one, and the activity shows you already %s it (%s, signed with this profile's key), and it is %s: nothing more to do\n%s",
 		api.Sanitize(votedText(mine)), timeText(mine.CreatedAt), api.Sanitize(a.Status), castAlreadyNote)
+	noteUnchecked(c, unchecked)
 	return a, nil
 }
 

@@ -16,28 +16,30 @@ import (
 // service holds no vote), one by the user whoami names signed with another
 // key, or, when the key does not say its public key, any vote by that
 // user, since a cache may answer every member's whoami with another's.
-// refused says what the service did not do ("the service says you cannot
-// approve this activity").
-func ownVote(ctx context.Context, client *api.Client, a shownActivity, verb, refused string) (*api.Vote, error) {
+// A vote under the key of the selection about to be cast that vigil cannot
+// check (shown without its signed message) is the caller's, and unchecked
+// says so, for standard error. refused says what the service did not do
+// ("the service says you cannot approve this activity").
+func ownVote(ctx context.Context, client *api.Client, a shownActivity, approve bool, verb, refused string) (mine *api.Vote, unchecked string, err error) {
 	me := voterOf(ctx, client)
 	if me.UserID == "" && !me.KeyKnown() {
-		return nil, fmt.Errorf("%s %s: %s, and who you are could not be checked (whoami failed, and the profile's key does not say its public key)", verb, a.ID, refused)
+		return nil, "", fmt.Errorf("%s %s: %s, and who you are could not be checked (whoami failed, and the profile's key does not say its public key)", verb, a.ID, refused)
 	}
 	why := ""
-	mine, doubt := me.OwnVote(a.exact)
+	own := me.OwnVote(a.exact, map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[approve])
 	switch {
 	case me.OtherKeyVote(a.exact) != nil:
 		why = api.VoterOtherKeyText
-	case mine != nil && !me.KeyKnown():
+	case own.Shown != nil && !me.KeyKnown():
 		why = api.VoterKeyUnknownText
-	case doubt != "":
-		why = doubt
+	case own.Doubt != "":
+		why = own.Doubt
 	}
 	if why != "" {
-		return nil, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s; %s: whether your vote is recorded is not known (nothing was sent); see its votes with 'vigil activity get %s'",
+		return nil, "", &exitStatus{exitOutcomeUnknown, fmt.Sprintf("%s %s: %s; %s: whether your vote is recorded is not known (nothing was sent); see its votes with 'vigil activity get %s'",
 			verb, a.ID, refused, why, a.ID)}
 	}
-	return mine, nil
+	return own.Mine(), own.Unchecked, nil
 }
 
 // votedText is how a vote reads after "you already": "approved".
@@ -54,7 +56,7 @@ func votedText(v *api.Vote) string {
 // different vote, or none allowed, is.
 func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON bool) error {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
-	mine, err := ownVote(ctx, client, a, verb, "the service says you cannot "+verb+" this activity")
+	mine, unchecked, err := ownVote(ctx, client, a, approve, verb, "the service says you cannot "+verb+" this activity")
 	if err != nil {
 		return err
 	}
@@ -70,6 +72,7 @@ func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity,
 		return fmt.Errorf("%s %s: you already %s this activity (%s); a vote cannot be changed", verb, a.ID, votedText(mine), timeText(mine.CreatedAt))
 	}
 	fmt.Fprintf(c.stderr, "vigil: you already %s this activity (%s); nothing to do\n", votedText(mine), timeText(mine.CreatedAt))
+	noteUnchecked(c, unchecked)
 	return showActivity(ctx, c, client, a, asJSON)
 }
 
@@ -81,7 +84,7 @@ func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity,
 func votedOnEnded(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON bool) error {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
 	refused := fmt.Errorf("%s %s: the activity is already %s; votes no longer change it", verb, a.ID, a.Status)
-	mine, err := ownVote(ctx, client, a, verb, "the activity is already "+a.Status)
+	mine, unchecked, err := ownVote(ctx, client, a, approve, verb, "the activity is already "+a.Status)
 	if err != nil {
 		return err
 	}
@@ -92,6 +95,7 @@ func votedOnEnded(ctx context.Context, c proc, client *api.Client, a shownActivi
 		return fmt.Errorf("%s %s: you already %s this activity (%s), and it is now %s; a vote cannot be changed", verb, a.ID, votedText(mine), timeText(mine.CreatedAt), a.Status)
 	}
 	fmt.Fprintf(c.stderr, "vigil: you already %s this activity (%s), and it is now %s; nothing to do\n", votedText(mine), timeText(mine.CreatedAt), a.Status)
+	noteUnchecked(c, unchecked)
 	if err := showActivity(ctx, c, client, a, asJSON); err != nil {
 		return err
 	}
@@ -99,4 +103,12 @@ func votedOnEnded(ctx context.Context, c proc, client *api.Client, a shownActivi
 		return nil // a rejection asked for no run: how others' approvals ran is not its failure
 	}
 	return failedRun(a.Activity)
+}
+
+// noteUnchecked notes on standard error that the vote told as the caller's
+// was not checked (api.OwnVoteCheck.Unchecked), when it was not.
+func noteUnchecked(c proc, unchecked string) {
+	if unchecked != "" {
+		fmt.Fprintf(c.stderr, "vigil: note: %s\n", unchecked)
+	}
 }

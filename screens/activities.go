@@ -335,17 +335,22 @@ func (a *Activities) voteBlock(act *api.Activity, approve bool) string {
 // where a policy's consensus asks for them).
 func cannotVoteText(c *Common, act *api.Activity, verb string) string {
 	cannot := "you cannot " + verb + " this activity: "
-	switch mine, doubt := ownVote(c, act); {
+	own := ownVote(c, act)
+	mine, unchecked := own.Mine(), ""
+	if own.Unchecked != "" {
+		unchecked = " (" + own.Unchecked + ")"
+	}
+	switch {
 	case act.Status != api.StatusConsensusNeeded:
 		return cannot + "it is no longer pending (" + shortStatus(act.Status) + ")"
-	case doubt != "":
-		// Not "you already voted": a vote that does not verify may be a
-		// copy, and the member's vote may not be in.
-		return cannot + "the service offers you no vote on it, and " + doubt + ": whether you voted is not known (see its votes)"
+	case own.Doubt != "":
+		// Not "you already voted": a vote that FAILED may be a copy, and
+		// the member's vote may not be in.
+		return cannot + "the service offers you no vote on it, and " + own.Doubt + ": whether you voted is not known (see its votes)"
 	case mine != nil && mine.Selection == api.VoteRejected:
-		return cannot + "you already rejected it, and a vote cannot be changed"
+		return cannot + "you already rejected it" + unchecked + ", and a vote cannot be changed"
 	case mine != nil:
-		return cannot + "you already approved it (a request counts as its requester's approval), and a vote cannot be changed"
+		return cannot + "you already approved it" + unchecked + " (a request counts as its requester's approval), and a vote cannot be changed"
 	case c.voter().OtherKeyVote(act) != nil:
 		// Not "press r" nor "not a voter": the user voted, with another credential.
 		return cannot + otherKeyVoteText(c.voter().OtherKeyVote(act))

@@ -501,10 +501,12 @@ func announceCompletion(act api.Activity) tea.Cmd {
 // ownVote is the console user's vote on act, nil when there is none (or the
 // user is not known yet): the one the console's key signed, when the key is
 // known (Common.voter), and only when it verifies as a vote on act of a
-// known selection (api.Voter.OwnVote); otherwise doubt says why a vote
-// under the key is not told as theirs (a copy from another activity).
-func ownVote(c *Common, act *api.Activity) (mine *api.Vote, doubt string) {
-	return c.voter().OwnVote(act)
+// known selection (api.Voter.OwnVote), or when vigil cannot check it
+// (Unchecked says why: most often it was shown without its signed
+// message); otherwise Doubt says why a vote under the key is not told as
+// theirs (a copy from another activity).
+func ownVote(c *Common, act *api.Activity) api.OwnVoteCheck {
+	return c.voter().OwnVote(act, "")
 }
 
 // isOutcomeUnknown reports a vote whose reply never came.
