@@ -431,3 +431,15 @@ func VotedFingerprint(op string, request []byte) (string, bool) {
 	json.Unmarshal(request, &body) // a body that does not read names no fingerprint: ""
 	return body.Parameters.Fingerprint, true
 }
+
+// Unapplied is the classes (Classes) that total, a run's tally summed over
+// its seeds, never applied: what the run did not test.
+func Unapplied(total map[string]int) []string {
+	var missing []string
+	for _, class := range Classes() {
+		if total[class] == 0 {
+			missing = append(missing, class)
+		}
+	}
+	return missing
+}
