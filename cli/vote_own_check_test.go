@@ -26,18 +26,7 @@ func TestApproveOverOwnVoteCopiedFromAnotherActivityIsNotKnown(t *testing.T) {
 		if op == "submit/approve_activity" {
 			sent++
 		}
-		if op != "query/"+api.QueryGetActivity || !strings.Contains(string(request), idA) {
-			return reply
-		}
-		var m map[string]map[string]any
-		if json.Unmarshal(reply, &m) != nil {
-			return reply
-		}
-		m["activity"]["votes"] = append(m["activity"]["votes"].([]any), bobsVoteOnB)
-		m["activity"]["canApprove"] = false
-		m["activity"]["canReject"] = false
-		b, _ := json.Marshal(m)
-		return b
+		return withVoteCopiedOn(op, request, reply, idA, bobsVoteOnB)
 	})
 	code, out, errOut := hostile.run("", "activity", "approve", "--yes", "--profile", "bob", idA)
 	wantExit(t, "approve over a copied vote", code, exitOutcomeUnknown, out, errOut)
@@ -157,18 +146,7 @@ func TestRequestRejectOverOwnVoteCopiedFromAnotherActivityIsSent(t *testing.T) {
 	idA := openTag(t, e, "request-copied-a")
 	fpA := mustFingerprint(t, e, idA)
 	gw := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
-		if op != "query/"+api.QueryGetActivity || !strings.Contains(string(request), idA) {
-			return reply
-		}
-		var m map[string]map[string]any
-		if json.Unmarshal(reply, &m) != nil {
-			return reply
-		}
-		m["activity"]["votes"] = append(m["activity"]["votes"].([]any), bobsVoteOnB)
-		m["activity"]["canApprove"] = false
-		m["activity"]["canReject"] = false
-		b, _ := json.Marshal(m)
-		return b
+		return withVoteCopiedOn(op, request, reply, idA, bobsVoteOnB)
 	})
 	cfg := e.configVia(gw, filepath.Join(t.TempDir(), "copied.toml"))
 	code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, rejectBody(e, fpA),
@@ -187,4 +165,22 @@ func TestRequestRejectOverOwnVoteCopiedFromAnotherActivityIsSent(t *testing.T) {
 	if code == exitOK && now.VoteOf(e.userID("bob")) == nil {
 		t.Errorf("exit 0 without bob's vote recorded")
 	}
+}
+
+// withVoteCopiedOn is reply with vote (another activity's) added to
+// activity id's votes and no vote offered on it, when reply is
+// get_activity's of id; other replies as they are.
+func withVoteCopiedOn(op string, request, reply []byte, id string, vote any) []byte {
+	if op != "query/"+api.QueryGetActivity || !strings.Contains(string(request), id) {
+		return reply
+	}
+	var m map[string]map[string]any
+	if json.Unmarshal(reply, &m) != nil {
+		return reply
+	}
+	m["activity"]["votes"] = append(m["activity"]["votes"].([]any), vote)
+	m["activity"]["canApprove"] = false
+	m["activity"]["canReject"] = false
+	b, _ := json.Marshal(m)
+	return b
 }
