@@ -188,6 +188,14 @@ const (
 	VoteRejected = "VOTE_SELECTION_REJECTED"
 )
 
+// VoteSelection is the selection an approval (approve) or a rejection casts.
+func VoteSelection(approve bool) string {
+	if approve {
+		return VoteApproved
+	}
+	return VoteRejected
+}
+
 // Intent holds exactly one key, named after the operation's intent.
 type Intent struct {
 	OauthIntent                        *OauthParams                        `json:"oauthIntent,omitempty"`

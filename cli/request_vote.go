@@ -67,8 +67,8 @@ func (v *requestVote) check(ctx context.Context, c proc, client *api.Client, sta
 	if err != nil {
 		return shownActivity{}, &exitStatus{exitOutcomeUnknown, fmt.Sprintf("request: %v: outcome unknown; check with 'vigil activity get %s'", err, api.SanitizeID(v.before.ID))}
 	}
-	if mine := v.votedBefore(); mine != nil {
-		return v.alreadyVoted(ctx, c, client, mine, after)
+	if mine, unchecked := v.votedBefore(); mine != nil {
+		return v.alreadyVoted(ctx, c, client, mine, unchecked, after)
 	}
 	sorted, err := checkVoteReply(v.before.exact.ID, v.me, v.approve, v.before.exact, after)
 	if sorted != api.VoteReplyUnsure {

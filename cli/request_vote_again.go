@@ -59,17 +59,16 @@ func findVotedActivity(ctx context.Context, client *api.Client, fp string) (id, 
 // whose submission is her approval), or one under the key that does not
 // verify (a copy): those are left to checkVoteReply,
 // which never tells them as the voter's.
-func (v *requestVote) votedBefore() *api.Vote {
+func (v *requestVote) votedBefore() (mine *api.Vote, unchecked string) {
 	b := v.before
 	if b.Activity == nil || !v.me.KeyKnown() {
-		return nil
+		return nil, ""
 	}
 	offered := (v.approve && b.exact.CanApprove) || (!v.approve && b.exact.CanReject)
 	if offered && !api.IsTerminal(b.exact.Status) {
-		return nil
+		return nil, ""
 	}
-	mine, _ := v.recordedVote(b.exact)
-	return mine
+	return v.recordedVote(b.exact)
 }
 
 // recordedVote is the voter's vote on a when it can be told as theirs
@@ -78,7 +77,7 @@ func (v *requestVote) votedBefore() *api.Vote {
 // unchecked then says why), nil otherwise: a vote under their key copied
 // from another activity, or shown with another selection, is not their vote.
 func (v *requestVote) recordedVote(a *api.Activity) (mine *api.Vote, unchecked string) {
-	own := v.me.OwnVote(a, map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[v.approve])
+	own := v.me.OwnVote(a, api.VoteSelection(v.approve))
 	return own.Mine(), own.Unchecked
 }
 
@@ -87,7 +86,7 @@ func (v *requestVote) recordedVote(a *api.Activity) (mine *api.Vote, unchecked s
 // be changed. Sent, it could still count (a round that ends between the
 // read and the send starts afresh), and the refusal would then be false.
 func (v *requestVote) otherVoteCast() error {
-	mine := v.votedBefore()
+	mine, _ := v.votedBefore()
 	if mine == nil || (mine.Selection == api.VoteApproved) == v.approve {
 		return nil
 	}
@@ -98,15 +97,15 @@ func (v *requestVote) otherVoteCast() error {
 }
 
 // alreadyVoted is the outcome of a vote whose voter had cast the same vote,
-// mine, before it was sent (the other is refused before sending:
+// mine (unchecked: why vigil could not check it, as votedBefore says),
+// before it was sent (the other is refused before sending:
 // otherVoteCast): what the reply after (or a read since) still shows is no
 // failure (a resend after a lost reply), and the activity to print instead
 // of the reply when it was read again.
-func (v *requestVote) alreadyVoted(ctx context.Context, c proc, client *api.Client, mine *api.Vote, after shownActivity) (shownActivity, error) {
+func (v *requestVote) alreadyVoted(ctx context.Context, c proc, client *api.Client, mine *api.Vote, unchecked string, after shownActivity) (shownActivity, error) {
 	verb := map[bool]string{true: "approve", false: "reject"}[v.approve]
 	id := api.SanitizeID(v.before.exact.ID)
 	was := fmt.Sprintf("you already %s this activity (%s)", api.Sanitize(votedText(mine)), timeText(mine.CreatedAt))
-	_, unchecked := v.recordedVote(v.before.exact)
 	if sorted, err := checkVoteReply(v.before.exact.ID, v.me, v.approve, v.before.exact, after); sorted == api.VoteReplyOtherActivity {
 		return shownActivity{}, err
 	}

@@ -26,7 +26,7 @@ func ownVote(ctx context.Context, client *api.Client, a shownActivity, approve b
 		return nil, "", fmt.Errorf("%s %s: %s, and who you are could not be checked (whoami failed, and the profile's key does not say its public key)", verb, a.ID, refused)
 	}
 	why := ""
-	own := me.OwnVote(a.exact, map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[approve])
+	own := me.OwnVote(a.exact, api.VoteSelection(approve))
 	switch {
 	case me.OtherKeyVote(a.exact) != nil:
 		why = api.VoterOtherKeyText

@@ -470,7 +470,7 @@ func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time
 	act = withCountingVotes(act, now)
 	with := *act
 	with.Votes = append(slices.Clone(act.Votes), api.Vote{UserID: me.ID, User: api.User{UserName: me.Name},
-		Selection: map[bool]string{true: api.VoteApproved, false: api.VoteRejected}[approve], CreatedAt: api.NewTime(now),
+		Selection: api.VoteSelection(approve), CreatedAt: api.NewTime(now),
 		PublicKey: pub, Scheme: scheme})
 	if !approve {
 		voted := map[string]bool{}
