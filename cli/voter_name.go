@@ -76,8 +76,7 @@ func requesterShown(ctx context.Context, client *api.Client, a *api.Activity) (s
 	if err != nil {
 		return requesterUnlisted(a), nil
 	}
-	if users == nil {
-		users = []api.User{} // read: a requester absent from it is marked
-	}
+	// exactUsers (api.ReadUsers) never answers nil for a read list, so a
+	// requester absent from an empty one is marked.
 	return requesterText(a, users), users
 }
