@@ -98,7 +98,7 @@ func (v *verifier) approvalCheck(env *envelope, envErr error, shown *Manifest) {
 	// with: two members sharing it are one signer, not two.
 	seen := map[string]bool{}
 	var approvals []Approval
-	problems := sharedSigningKeys(set.Members)
+	problems := append(malformedMembers(set.Members), sharedSigningKeys(set.Members)...)
 	for i, a := range env.approvals {
 		ap := Approval{Alias: a.member.Alias, PubKey: a.member.PubKey}
 		ap.Member = members[memberKey{a.member.Alias, string(a.member.PubKey)}]
@@ -148,7 +148,7 @@ func sharedSigningKeys(members []Member) []string {
 	first := make(map[string]string, len(members))
 	for _, m := range members {
 		if len(m.PubKey) != qosPublicKeyLen {
-			continue // its approvals fail on the key's length
+			continue // malformedMembers names it
 		}
 		half := string(m.PubKey[qosPublicKeyLen/2:])
 		if other, ok := first[half]; ok {
@@ -157,6 +157,20 @@ func sharedSigningKeys(members []Member) []string {
 			continue
 		}
 		first[half] = m.Alias
+	}
+	return problems
+}
+
+// malformedMembers lists the manifest-set members whose key is not a
+// 130-byte QOS key. Such a set fails: the member can sign no approval, so
+// "threshold t of n" would overstate how many operators can approve, and QOS
+// itself refuses such a key.
+func malformedMembers(members []Member) []string {
+	var problems []string
+	for _, m := range members {
+		if len(m.PubKey) != qosPublicKeyLen {
+			problems = append(problems, fmt.Sprintf("manifest-set member %q has a malformed key (%d bytes, not a %d-byte QOS key)", clip(m.Alias), len(m.PubKey), qosPublicKeyLen))
+		}
 	}
 	return problems
 }

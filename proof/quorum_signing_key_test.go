@@ -1,6 +1,7 @@
 package proof
 
 import (
+	"crypto/ecdsa"
 	"encoding/base64"
 	"encoding/hex"
 	"strings"
@@ -83,5 +84,36 @@ func TestOneSigningKeyIsOneApproval(t *testing.T) {
 	}
 	if !strings.Contains(c.Reason, `"alice"`) || !strings.Contains(c.Reason, `"bob"`) || !strings.Contains(c.Reason, "signing key") {
 		t.Errorf("the reason does not name the members that share a signing key: %q", c.Reason)
+	}
+}
+
+// A manifest-set member whose key is not a 130-byte QOS key can sign no
+// approval: a 2-of-3 set with one such member is a 2-of-2 set read as 2 of 3.
+// Even with the threshold met by the two well-formed members, the set is
+// refused, naming the member, rather than shown as verified.
+func TestMalformedMemberKeyFailsApprovals(t *testing.T) {
+	signA, pubA, _, _ := newQOSKey()
+	signB, pubB, _, _ := newQOSKey()
+	_, pubC, _, _ := newQOSKey()
+	set := QuorumSet{Threshold: 2, Members: []Member{{Alias: "alice", PubKey: pubA}, {Alias: "bob", PubKey: pubB}, {Alias: "carol", PubKey: pubC[:129]}}}
+
+	bp, auth := quorumBootProof(t, set, func(hash []byte) []rawApproval {
+		var out []rawApproval
+		for i, k := range []*ecdsa.PrivateKey{signA, signB} {
+			sig, err := signP256(k, hash)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, rawApproval{signature: sig, member: set.Members[i]})
+		}
+		return out
+	})
+	rep := VerifyBootProof(bp, Options{Roots: []Root{auth.Root()}, App: "signer"})
+	c := rep.Check(CheckApprovals)
+	if c.Status != Fail || rep.Verdict != Failed {
+		t.Fatalf("a manifest set holding a 129-byte member key verified: %s", dump(rep))
+	}
+	if !strings.Contains(c.Reason, `"carol"`) || !strings.Contains(c.Reason, "129 bytes") {
+		t.Errorf("the reason does not name the member with the malformed key: %q", c.Reason)
 	}
 }
