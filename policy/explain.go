@@ -31,26 +31,29 @@ type Explanation struct {
 	// approvals without saying from whom.
 	Work     uint64
 	CutShort bool
-	// allowing are the allowing policies Why names, as it names them
-	// (BriefWhy counts those past the first few).
-	allowing []string
+	// listed are the policies Why names after lead ("allowed by ",
+	// "denied explicitly by "), as it names them (BriefWhy counts those
+	// past the first few).
+	lead   string
+	listed []string
 }
 
-// BriefWhy is Why naming at most n of the policies that allow the activity
-// and counting the rest, for a line read before signing or in a list: an
-// organization may hold hundreds of policies that allow the same activity,
-// and the full list would bury the outcome. Every one is still in
-// Policies (the evaluations view lists them all).
+// BriefWhy is Why naming at most n of the policies that allow (or
+// explicitly deny) the activity and counting the rest, for a line read
+// before signing or in a list: an organization may hold hundreds of
+// policies that allow or deny the same activity, and the full list would
+// bury the outcome. Every one is still in Policies (the evaluations view
+// lists them all).
 func (e Explanation) BriefWhy(n int) string {
-	if len(e.allowing) <= n {
+	if len(e.listed) <= n {
 		return e.Why
 	}
-	rest, ok := strings.CutPrefix(e.Why, "allowed by "+strings.Join(e.allowing, ", "))
+	rest, ok := strings.CutPrefix(e.Why, e.lead+strings.Join(e.listed, ", "))
 	if !ok {
 		return e.Why // said otherwise since (a caller's own words)
 	}
-	return fmt.Sprintf("allowed by %s and %d more (the evaluations view lists them all)",
-		strings.Join(e.allowing[:n], ", "), len(e.allowing)-n) + rest
+	return fmt.Sprintf("%s%s and %d more (the evaluations view lists them all)",
+		e.lead, strings.Join(e.listed[:n], ", "), len(e.listed)-n) + rest
 }
 
 // PolicyLine is one policy of an explanation.
@@ -95,8 +98,11 @@ func Explain(d Decision) Explanation {
 		e.Policies = append(e.Policies, line)
 	}
 	e.Why = why(d)
-	if d.Outcome == api.OutcomeAllow && len(d.Details) > 0 && !d.OwnCredential {
-		e.allowing = labels(d.Details, api.OutcomeAllow)
+	switch {
+	case d.Outcome == api.OutcomeAllow && len(d.Details) > 0 && !d.OwnCredential:
+		e.lead, e.listed = "allowed by ", labels(d.Details, api.OutcomeAllow)
+	case d.Outcome == api.OutcomeDenyExplicit:
+		e.lead, e.listed = "denied explicitly by ", labels(d.Details, api.OutcomeDenyExplicit)
 	}
 	return e
 }

@@ -109,7 +109,7 @@ func newEvaluationContext(cache *policy.CompileCache, users []api.User, cfg api.
 		load: &orgLoad{}, readsClock: readsClock, unreadable: unreadableOf(records, compiled, errs)}
 }
 
-// briefPolicies is how many allowing policies a one-line explanation names
+// briefPolicies is how many allowing (or denying) policies a one-line explanation names
 // (the vote dialog's prediction, a list's row) before counting the rest:
 // the evaluations view names them all.
 const briefPolicies = 3

@@ -500,7 +500,7 @@ func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time
 	case api.OutcomeAllow:
 		return "it is allowed and runs now (" + policy.Explain(d).BriefWhy(briefPolicies) + ")"
 	case api.OutcomeDenyExplicit:
-		return "it FAILS: " + policy.Explain(d).Why
+		return "it FAILS: " + policy.Explain(d).BriefWhy(briefPolicies)
 	case api.OutcomeRequiresConsensus:
 		return "it still waits — " + strings.TrimPrefix(policy.Explain(d).Why, "waiting: ")
 	}
