@@ -44,6 +44,10 @@ func loginOAuthNonce(ctx context.Context, c proc, args []string) error {
 	if *path == "" {
 		return usagef("login oauth-nonce: --target-key FILE is required: the sign-in needs the target's private key later")
 	}
+	if keys.PathLooksSecret(*path) {
+		// Made, the file would carry the key in its name, printed below.
+		return usagef("login oauth-nonce: --target-key takes the name of a new file to write the target key to, and nothing was written: the value given is %s; choose a file name such as carol.target", keys.SecretArg(*path, "a file name"))
+	}
 	var err error
 	if *path, err = flagPath(c, "login oauth-nonce", "target-key", *path); err != nil {
 		return err
