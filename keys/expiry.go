@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 )
 
@@ -32,7 +33,14 @@ func (s Store) Expiry(name string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, firstLine(b))
 	if err != nil {
-		return time.Time{}, fmt.Errorf("expiry file %s: not an RFC 3339 time; fix or remove it", s.expiryPath(name))
+		// Removing the file would make an expiring key one that never
+		// expires here (the service still refuses it once expired): the
+		// advice is to restore the expiry, never to remove it.
+		what := "not an RFC 3339 time"
+		if strings.TrimSpace(b) == "" {
+			what = "empty (damaged, perhaps by a crash while it was written)"
+		}
+		return time.Time{}, fmt.Errorf("expiry file %s is %s; write the key's expiry into it as an RFC 3339 time such as 2026-05-01T12:00:00Z (the login printed it; 'vigil apikey get API_KEY_ID', with a profile that still works, prints it after expires: with a space for the T); do not remove the file: vigil would then take the key for one that never expires", s.expiryPath(name), what)
 	}
 	return t, nil
 }
