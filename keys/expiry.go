@@ -46,10 +46,17 @@ func (s Store) Expiry(name string) (time.Time, error) {
 }
 
 // expiredAt is the refusal of key name, whose expiry exp (zero: none) has
-// passed at now; nil while it has not.
-func expiredAt(name string, exp, now time.Time) error {
-	if !exp.IsZero() && !now.Before(exp) {
-		return fmt.Errorf("key %q: %w at %s; log in again ('vigil login oauth --name %s …') and use the new key", name, ErrKeyExpired, exp.Format(time.RFC3339), name)
+// passed at now; nil while it has not. The expired key still holds its
+// name, so a login under that name is refused until its files go: the
+// advice gives a new name, or removeCmd (Store.RemoveCommand; "" when not
+// known) to run first. Its own profile cannot stamp the login.
+func expiredAt(name string, exp, now time.Time, removeCmd string) error {
+	if exp.IsZero() || now.Before(exp) {
+		return nil
 	}
-	return nil
+	remove := fmt.Sprintf("remove its files first (%s.private, .public, .scheme and .expires in the keys directory)", name)
+	if removeCmd != "" {
+		remove = fmt.Sprintf("remove its files first (%s)", removeCmd)
+	}
+	return fmt.Errorf("key %q: %w at %s; log in again from a profile whose key still works, under a new name ('vigil login oauth --profile PROFILE --name %s-2 …'), and use the new key; to keep the name %q, %s, then log in with --name %s", name, ErrKeyExpired, exp.Format(time.RFC3339), name, name, remove, name)
 }

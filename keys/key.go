@@ -167,7 +167,7 @@ func (k *Key) Stamp(body []byte) (header, value string, err error) {
 }
 
 func (k *Key) stampAt(body []byte, now time.Time) (header, value string, err error) {
-	if err := expiredAt(k.name, k.expires, now); err != nil {
+	if err := expiredAt(k.name, k.expires, now, ""); err != nil {
 		return "", "", fmt.Errorf("stamp: %w", err)
 	}
 	sig, err := k.sign(body)

@@ -204,7 +204,7 @@ func (s Store) loadOnce(name string, refuseExpired, retry bool) (*Key, error) {
 		return nil, err
 	}
 	if refuseExpired {
-		if err := expiredAt(name, expires, time.Now()); err != nil {
+		if err := expiredAt(name, expires, time.Now(), s.RemoveCommand(name)); err != nil {
 			return nil, err
 		}
 	}
