@@ -23,10 +23,19 @@ const secretPlaceholder = "KEY"
 // secretArgs are the words of args, and the values of --flag=VALUE, that
 // look like a private key (keys.PathLooksSecret), longest first, with the
 // file name of a path that is one.
+// The values of flags in publicHexFlags (hashes, public keys, addresses)
+// are public by nature, however much they look like a key: hiding them would
+// hide what was wrong with a mistyped pin and tell its user a key leaked.
 func secretArgs(args []string) []string {
 	var found []string
-	for _, a := range args {
+	for i, a := range args {
+		if i > 0 && publicHexFlag(args[i-1]) && !strings.Contains(args[i-1], "=") {
+			continue
+		}
 		if name, value, ok := strings.Cut(a, "="); ok && strings.HasPrefix(name, "-") {
+			if publicHexFlag(name) {
+				continue
+			}
 			a = value
 		}
 		if a == "" || !keys.PathLooksSecret(a) {
@@ -40,6 +49,20 @@ func secretArgs(args []string) []string {
 	}
 	slices.SortFunc(found, func(x, y string) int { return len(y) - len(x) })
 	return slices.Compact(found)
+}
+
+// publicHexFlags take hashes, public keys or addresses in hex (proof pins, a
+// contract's address): public values that look like a private key.
+var publicHexFlags = []string{"allow-manifest", "expect-pivot", "expect-manifest-set", "expect-quorum-key", "expect-pcr", "address"}
+
+// publicHexFlag reports whether word is one of publicHexFlags (-f or --f,
+// with or without =VALUE).
+func publicHexFlag(word string) bool {
+	name, _, _ := strings.Cut(word, "=")
+	if !strings.HasPrefix(name, "-") {
+		return false
+	}
+	return slices.Contains(publicHexFlags, strings.TrimLeft(name, "-"))
 }
 
 // hideSecrets is msg with each of secrets (secretArgs) described rather

@@ -74,3 +74,24 @@ func longestPartShown(secret, text string) string {
 	}
 	return ""
 }
+
+// A hash pin or an address is public, however much it looks like a key in
+// hex: a mistyped one is quoted back, so its user sees what was wrong, and
+// is not reported as an exposed key.
+func TestPublicHexFlagValuesAreQuotedBack(t *testing.T) {
+	short := strings.Repeat("ab", 31) + "a" // 63 hex digits: one short of a SHA-256
+	for _, args := range [][]string{
+		{"proof", "verify", "--boot-proof", os.DevNull, "--allow-manifest", short},
+		{"proof", "verify", "--boot-proof", os.DevNull, "--allow-manifest=" + short},
+		{"proof", "verify", "--boot-proof", os.DevNull, "--expect-pivot", short},
+	} {
+		code, out, errOut := runVigil(t, map[string]string{"HOME": t.TempDir()}, "", args...)
+		line := strings.Join(args, " ")
+		if code == 0 {
+			t.Errorf("vigil %s: exit 0, want a refusal of the 63-digit pin", line)
+		}
+		if !strings.Contains(errOut, short) || strings.Contains(out+errOut, "exposed") {
+			t.Errorf("vigil %s: %q; want the pin quoted back and no word of an exposed key", line, errOut)
+		}
+	}
+}
