@@ -18,7 +18,6 @@ import (
 	"syscall"
 
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/internal/shellword"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -100,6 +99,7 @@ func cancelOnStopSignal(parent context.Context) (context.Context, context.Cancel
 
 // run dispatches to a subcommand and maps its error to an exit status.
 func run(ctx context.Context, c proc, args []string) int {
+	secrets := secretArgs(args)
 	name := ""
 	if len(args) > 0 {
 		name, args = args[0], args[1:]
@@ -153,7 +153,7 @@ func run(ctx context.Context, c proc, args []string) int {
 			err = usagef("unknown command %s; run 'vigil help' for the list", shownArg(name, "a command"))
 		}
 	}
-	return exitCode(c.stderr, err)
+	return exitCodeHiding(c.stderr, err, secrets)
 }
 
 // commandNames are the top-level commands run dispatches to.
@@ -174,9 +174,14 @@ func flagsBeforeVerb(args []string, err error) error {
 	}
 	for i, a := range args {
 		if slices.Contains(commandNames(), a) {
-			fixed := []string{"vigil"}
+			fixed, exposed := []string{"vigil"}, false
 			for _, w := range append(append([]string{}, args[i:]...), args[:i]...) {
-				fixed = append(fixed, shellword.Quote(w))
+				word, secret := commandLineWord(w)
+				fixed, exposed = append(fixed, word), exposed || secret
+			}
+			if exposed {
+				return usagef("%s\nflags given before a command are the console's; give them after the command: %s\n(KEY stands for a word that looks like a private key, not shown; if it is one, treat that key as exposed: it may be in shell history)",
+					ue.msg, strings.Join(fixed, " "))
 			}
 			return usagef("%s\nflags given before a command are the console's; give them after the command: %s",
 				ue.msg, strings.Join(fixed, " "))
@@ -194,12 +199,19 @@ func flagsBeforeVerb(args []string, err error) error {
 // error quoting what a server sent) cannot act on the terminal. Text the
 // verbs already escaped is left as it is, and intended line breaks are kept.
 func exitCode(stderr io.Writer, err error) int {
+	return exitCodeHiding(stderr, err, nil)
+}
+
+// exitCodeHiding is exitCode, with each of secrets (the command line's
+// words that look like a private key, secretArgs) described, never quoted,
+// in the message.
+func exitCodeHiding(stderr io.Writer, err error, secrets []string) int {
 	if err == nil || errors.Is(err, errHelpShown) {
 		return exitOK
 	}
 	var es *exitStatus
 	if errors.As(err, &es) {
-		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(es.msg))
+		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(hideSecrets(es.msg, secrets)))
 		return es.code
 	}
 	if stdoutClosed(err) {
@@ -209,10 +221,10 @@ func exitCode(stderr io.Writer, err error) int {
 	}
 	var u usageError
 	if errors.As(err, &u) {
-		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(u.msg))
+		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(hideSecrets(u.msg, secrets)))
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(err.Error()))
+	fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(hideSecrets(err.Error(), secrets)))
 	if errors.Is(err, api.ErrOutcomeUnknown) {
 		// Running the command again would send a new request (a new timestamp),
 		// hence a second activity if the first was recorded.

@@ -163,7 +163,7 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		return usagef("login oauth: --key-name %q: %v", serviceKeyName, err)
 	}
 	if *targetPath == "" && *tokenPath != "-" {
-		return usagef("login oauth: --provider-token %s needs --target-key FILE: the token must carry the nonce of the sign-in's target key, so make that first with 'vigil login oauth-nonce --target-key FILE' (or use --provider-token - to get a nonce and paste the token)", *tokenPath)
+		return usagef("login oauth: --provider-token %s needs --target-key FILE: the token must carry the nonce of the sign-in's target key, so make that first with 'vigil login oauth-nonce --target-key FILE' (or use --provider-token - to get a nonce and paste the token)", keys.ShowPath(*tokenPath))
 	}
 	client, p, err := conn.submitClient(c)
 	if err != nil {

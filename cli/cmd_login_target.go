@@ -7,12 +7,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/internal/userfile"
 	"github.com/vigil-console/vigil/keys"
 )
 
@@ -43,6 +45,10 @@ func loginOAuthNonce(ctx context.Context, c proc, args []string) error {
 	}
 	if *path == "" {
 		return usagef("login oauth-nonce: --target-key FILE is required: the sign-in needs the target's private key later")
+	}
+	if keys.PathLooksSecret(*path) {
+		// Made, the file would carry the key in its name, printed below.
+		return usagef("login oauth-nonce: --target-key takes the name of a new file to write the target key to, and nothing was written: the value given is %s; choose a file name such as carol.target", keys.SecretArg(*path, "a file name"))
 	}
 	var err error
 	if *path, err = flagPath(c, "login oauth-nonce", "target-key", *path); err != nil {
@@ -120,6 +126,29 @@ func oauthNonce(target *ecdh.PrivateKey) string {
 	return api.OauthNonce(hex.EncodeToString(target.PublicKey().Bytes()))
 }
 
+// singleNameTarget refuses a --target-key path that is not the target
+// key's only name: login oauth deletes the file once the new key is saved,
+// since with the activity's credential bundle (which every member can read)
+// it opens the new API key, and removing a symbolic link or one of several
+// hard links would leave that file on disk under another name.
+func singleNameTarget(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return fmt.Errorf("login oauth: --target-key: %w", err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		to, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			to = "the file it leads to"
+		}
+		return usagef("login oauth: --target-key %s is a symbolic link (to %s): login oauth deletes the target key once the new key is saved, and removing the link would leave the file on disk, where with the activity's credential bundle it opens the new key; give the file itself: --target-key %s", path, to, to)
+	}
+	if n := userfile.Links(fi); n > 1 {
+		return usagef("login oauth: --target-key %s has %d names (hard links): login oauth deletes the target key once the new key is saved, and removing one name would leave the file on disk under the others, where with the activity's credential bundle it opens the new key; remove the other names first (find them with 'find / -samefile %s'), then run the command again", path, n, path)
+	}
+	return nil
+}
+
 // loadTargetKey reads a target key written by login oauth-nonce. It is a
 // secret (it opens the new API key), so it is read as a key file is.
 func loadTargetKey(path string) (*ecdh.PrivateKey, error) {
@@ -132,6 +161,9 @@ func loadTargetKey(path string) (*ecdh.PrivateKey, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("login oauth: --target-key: %w", err) // names the file, which exists
+	}
+	if err := singleNameTarget(path); err != nil {
+		return nil, err
 	}
 	b, err := hex.DecodeString(strings.TrimSpace(raw))
 	if err == nil {

@@ -10,18 +10,26 @@ import (
 // keysGenerateNext is the step after 'vigil keys generate NAME': register
 // the key, then point the profile at it, unless the active profile already
 // reads NAME from this directory (it names the key it expects, and the key
-// was just made for it).
+// was just made for it). A key made outside the profile's keys directory
+// (--dir) is found only if keys_dir is set too; it is given absolute, as
+// --dir is relative to the working directory and keys_dir to the config.
 func keysGenerateNext(c proc, f *keysDirFlags, store keys.Store, name, credType string) string {
 	register := fmt.Sprintf("Next: register the public key as an API key (%s) of your user", credType)
+	dir := defaultKeysDir(c.getenv)
 	p, err := loadProfile(c, f.config, f.profile)
-	if err == nil && p.Key == name {
-		dir := p.KeysDir
-		if dir == "" {
-			dir = defaultKeysDir(c.getenv)
+	if err == nil && p.KeysDir != "" {
+		dir = p.KeysDir
+	}
+	sameDir := dir != "" && filepath.Clean(dir) == filepath.Clean(store.Dir)
+	if err == nil && p.Key == name && sameDir {
+		return fmt.Sprintf("%s;\nprofile %q already stamps with key = %q.", register, p.Name, name)
+	}
+	if !sameDir {
+		abs, aerr := filepath.Abs(store.Dir)
+		if aerr != nil {
+			abs = store.Dir
 		}
-		if dir != "" && filepath.Clean(dir) == filepath.Clean(store.Dir) {
-			return fmt.Sprintf("%s;\nprofile %q already stamps with key = %q.", register, p.Name, name)
-		}
+		return fmt.Sprintf("%s,\nthen set key = %q and keys_dir = %q in your profile (the key is not in its keys directory).", register, name, abs)
 	}
 	return fmt.Sprintf("%s,\nthen set key = %q in your profile.", register, name)
 }

@@ -45,7 +45,12 @@ func ParseScheme(s string) (string, error) {
 	case "ed25519", strings.ToLower(SchemeEd25519):
 		return SchemeEd25519, nil
 	}
-	return "", fmt.Errorf("%w: %q; use p256, secp256k1 or ed25519", ErrUnknownScheme, truncate(s))
+	if looksSecret(s) || !quotable(strings.TrimSpace(s)) {
+		// A key typed where the scheme goes (--scheme KEY NAME, p256
+		// forgotten) must not be printed back, nor any long part of it.
+		return "", fmt.Errorf("%w: the value given is %s; use p256, secp256k1 or ed25519", ErrUnknownScheme, SecretArg(s, "a scheme"))
+	}
+	return "", fmt.Errorf("%w: %q; use p256, secp256k1 or ed25519", ErrUnknownScheme, s)
 }
 
 // Generate makes a new random key of the scheme (see ParseScheme for the
@@ -162,7 +167,7 @@ func (k *Key) Stamp(body []byte) (header, value string, err error) {
 }
 
 func (k *Key) stampAt(body []byte, now time.Time) (header, value string, err error) {
-	if err := expiredAt(k.name, k.expires, now); err != nil {
+	if err := expiredAt(k.name, k.expires, now, ""); err != nil {
 		return "", "", fmt.Errorf("stamp: %w", err)
 	}
 	sig, err := k.sign(body)

@@ -204,7 +204,7 @@ func (s Store) loadOnce(name string, refuseExpired, retry bool) (*Key, error) {
 		return nil, err
 	}
 	if refuseExpired {
-		if err := expiredAt(name, expires, time.Now()); err != nil {
+		if err := expiredAt(name, expires, time.Now(), s.RemoveCommand(name)); err != nil {
 			return nil, err
 		}
 	}
@@ -237,7 +237,7 @@ func (s Store) loadOnce(name string, refuseExpired, retry bool) (*Key, error) {
 	if err != nil {
 		return nil, fmt.Errorf("key file %s: %w", privPath, err)
 	}
-	if pubHex, err := readSmall(pubPath); err == nil {
+	if pubHex, err := readPublic(pubPath); err == nil {
 		got, ok := oneLine(pubHex)
 		if !ok {
 			return nil, fmt.Errorf("load key %s: %w", ShowName(name), lineError(pubPath, "one public key; remove or fix it"))
@@ -252,6 +252,18 @@ func (s Store) loadOnce(name string, refuseExpired, retry bool) (*Key, error) {
 	// must stop stamping once the key expires, as a new one would.
 	k.name, k.expires = name, expires
 	return k, nil
+}
+
+// readPublic reads a key's .public file. An empty one is what a crash
+// between its creation and its write leaves (the private key is synced
+// before it is made), not another key's: it reads as missing, so the public
+// key is derived from the private key, as an empty .scheme is recovered.
+func readPublic(pubPath string) (string, error) {
+	b, err := readSmall(pubPath)
+	if err == nil && strings.TrimSpace(b) == "" {
+		return "", fmt.Errorf("%s is empty: %w", pubPath, fs.ErrNotExist)
+	}
+	return b, err
 }
 
 // scheme reads <name>.scheme; a missing file means P-256. An empty one does
@@ -319,9 +331,9 @@ func (s Store) schemeOfPublic(name string) (string, error) {
 		return "", lineError(privPath, "one private key")
 	}
 	const write = "write the key's scheme into it: p256, secp256k1 or ed25519 (the one whose public key the service has registered for it)"
-	pub, err := readSmall(pubPath)
+	pub, err := readPublic(pubPath)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("scheme file %s is empty (damaged, perhaps by a crash while it was written), and no .public file tells which scheme the key is; %s", schPath, write)
+		return "", fmt.Errorf("scheme file %s is empty (damaged, perhaps by a crash while it was written), and no .public file (or only an empty one) tells which scheme the key is; %s", schPath, write)
 	}
 	if err != nil {
 		return "", err
@@ -429,7 +441,7 @@ func (s Store) info(name string) (KeyInfo, error) {
 		return KeyInfo{}, err
 	}
 	info := KeyInfo{Name: name, Scheme: scheme, PrivatePath: privPath, PublicPath: pubPath, Expires: expires}
-	b, err := readSmall(pubPath)
+	b, err := readPublic(pubPath)
 	switch {
 	case err == nil:
 		line, ok := oneLine(b)
