@@ -26,3 +26,25 @@ func TestPolicyCheckWarnsOfParamsTheRealServiceDoesNotExpose(t *testing.T) {
 		t.Errorf("a documented parameter is warned about: %s", errOut)
 	}
 }
+
+// A condition comparing activity.action with a value no activity has
+// compiles, yet a deny written so never denies: policy check says so and
+// names the value meant (audit 212, F1).
+func TestPolicyCheckWarnsOfAnActionNoActivityHas(t *testing.T) {
+	code, out, errOut := runCLI(t, t.TempDir(), "", "policy", "check", "--condition", "activity.action == 'delete'")
+	if code != 0 {
+		t.Fatalf("policy check refused a condition that compiles: exit %d, %s", code, errOut)
+	}
+	if !strings.Contains(out, "ok") {
+		t.Errorf("stdout %q does not say it compiles", out)
+	}
+	for _, want := range []string{"warning:", `"delete" is never an activity.action`, "'DELETE'"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q does not say %q", errOut, want)
+		}
+	}
+	_, _, errOut = runCLI(t, t.TempDir(), "", "policy", "check", "--condition", "activity.action == 'DELETE'")
+	if strings.Contains(errOut, "warning") {
+		t.Errorf("a documented action is warned about: %s", errOut)
+	}
+}

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"slices"
+
 	"cel.dev/cel-go/common"
 	"cel.dev/cel-go/common/ast"
 	"cel.dev/cel-go/common/types"
@@ -20,16 +22,32 @@ type IDRef struct {
 	ID   string // the literal's value, exact
 	Kind string // "tag", "user", or "" when neither list has the id
 	Name string // the tag's or user's name, exact as the service sent it
+	// Meant, when not empty, is the id of the tag or user (Kind) whose name
+	// the literal is, written where that kind of id is expected
+	// (user.tags.contains('ops')): it never matches.
+	Meant string
 }
 
 // Known reports whether the id names a tag or user of the lists given.
 func (r IDRef) Known() bool { return r.Kind != "" }
+
+// Warns reports whether the reference is shown as a warning: an id that
+// names nothing known, or a name where an id is expected.
+func (r IDRef) Warns() bool { return !r.Known() || r.Meant != "" }
 
 // String shows the reference for a terminal, id and name escaped:
 // `01a2… is tag ops`, or for an id neither list has, a warning that it
 // names no tag or user the reader knows (a typo, a deleted tag, or a tag
 // older than the lists read).
 func (r IDRef) String() string {
+	if r.Meant != "" {
+		id := api.SanitizeID(r.Meant)
+		where := "user.tags holds tag ids"
+		if r.Kind == "user" {
+			where = "a user's id is compared here"
+		}
+		return quoteLiteral(r.ID) + " is the NAME of " + r.Kind + " " + id + "; " + where + ", so it never matches: write '" + id + "'"
+	}
 	if !r.Known() {
 		return api.SanitizeID(r.ID) + " is not a tag or user of this organization that vigil knows: if it should be one, check the id"
 	}
@@ -40,7 +58,10 @@ func (r IDRef) String() string {
 // literals of src that name a tag (tagNames: id → name) or a user
 // (userNames), and those shaped like an id (a UUID) that name neither,
 // unless every use of one is provably another kind of id, a wallet's or a
-// key's (idpositions.go; none is, when src does not parse). Literals are decoded as the policy language decodes them, so an
+// key's (idpositions.go; none is, when src does not parse); and, as a
+// warning (Meant), a literal that is not an id but the name of a tag or user,
+// compared with a user's tags or id (idpositions.go), where it never
+// matches. Literals are decoded as the policy language decodes them, so an
 // id written with escapes ('\u0030…') is still found. It never fails: src
 // may be any text.
 func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
@@ -49,6 +70,8 @@ func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 	seen := map[string]bool{}
 	var other map[string]bool // read at the first unknown id
 	read := false
+	var expected map[string]string // read at the first literal that is a name
+	readExpected := false
 	for _, t := range Tokens(src) {
 		if t.Kind != TokenString {
 			continue
@@ -64,6 +87,20 @@ func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 			continue
 		}
 		seen[v] = true
+		if !hasKey(tagNames, v) && !hasKey(userNames, v) && (hasValue(tagNames, v) || hasValue(userNames, v)) {
+			if !readExpected {
+				expected = expectedIDs(src)
+				readExpected = true
+			}
+			names := tagNames
+			if expected[v] == "user" {
+				names = userNames
+			}
+			if id, ok := idNamed(names, v); ok && expected[v] != "" {
+				out = append(out, IDRef{ID: v, Kind: expected[v], Name: v, Meant: id})
+				continue
+			}
+		}
 		switch n, isTag := tagNames[v]; {
 		case isTag:
 			out = append(out, IDRef{ID: v, Kind: "tag", Name: n})
@@ -87,6 +124,42 @@ func hasKey(m map[string]string, k string) bool {
 	return ok
 }
 
+func hasValue(m map[string]string, v string) bool {
+	for _, x := range m {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// idNamed is the least id (for a stable answer when names repeat) that
+// names maps to name.
+func idNamed(names map[string]string, name string) (string, bool) {
+	var ids []string
+	for id, n := range names {
+		if n == name {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return "", false
+	}
+	return slices.Min(ids), true
+}
+
+// NeedsIDNames reports whether IDRefs of srcs may say anything, so that the
+// organization's tags and users are worth reading: some literal is, or looks
+// like, an id, or is compared with a user's tags or id (and may be a name).
+func NeedsIDNames(srcs ...string) bool {
+	for _, src := range srcs {
+		if len(IDRefs(src, nil, nil)) > 0 || len(expectedIDs(src)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // stringValue decodes one string literal token, quotes included.
 func stringValue(p *parser.Parser, lit string) (string, bool) {
 	parsed, errs := p.Parse(common.NewTextSource(lit))
@@ -105,16 +178,9 @@ func stringValue(p *parser.Parser, lit string) (string, bool) {
 // create_policy's condition, consensus and time, create_mfa_policy's condition;
 // each id once. It is empty for any other intent.
 func IntentIDRefs(in api.Intent, tagNames, userNames map[string]string) []IDRef {
-	var exprs []string
-	if p := in.CreatePolicyIntentV3; p != nil {
-		exprs = append(exprs, p.Condition, p.Consensus, p.Time)
-	}
-	if p := in.CreateMfaPolicyIntent; p != nil {
-		exprs = append(exprs, p.Condition)
-	}
 	var out []IDRef
 	seen := map[string]bool{}
-	for _, src := range exprs {
+	for _, src := range intentExprs(in) {
 		for _, r := range IDRefs(src, tagNames, userNames) {
 			if !seen[r.ID] {
 				seen[r.ID] = true
@@ -123,4 +189,19 @@ func IntentIDRefs(in api.Intent, tagNames, userNames map[string]string) []IDRef 
 		}
 	}
 	return out
+}
+
+// IntentNeedsIDNames is NeedsIDNames over the policy expressions an intent
+// holds (as IntentIDRefs reads them).
+func IntentNeedsIDNames(in api.Intent) bool { return NeedsIDNames(intentExprs(in)...) }
+
+func intentExprs(in api.Intent) []string {
+	var exprs []string
+	if p := in.CreatePolicyIntentV3; p != nil {
+		exprs = append(exprs, p.Condition, p.Consensus, p.Time)
+	}
+	if p := in.CreateMfaPolicyIntent; p != nil {
+		exprs = append(exprs, p.Condition)
+	}
+	return exprs
 }

@@ -30,6 +30,9 @@ const (
 	kindCred    = "credential"
 	kindAct     = "activity"
 	kindParam   = "activity parameter" // any value read from activity.params
+	kindUser    = "user"               // an approver
+	kindTagID   = "tag id"             // an element of a user's tags
+	kindUserID  = "user id"            // a user's id
 	listOf      = "list of "
 )
 
@@ -52,20 +55,10 @@ var macroCalls = map[string]bool{"any": true, "all": true, "exists": true, "exis
 // looked up in, such a field. It is empty when src cannot be read: what a
 // literal is compared with is then unknown.
 func otherIDs(src string) map[string]bool {
-	rw, errs := rewrite(src)
-	if len(errs) > 0 {
+	w, ok := walkIDs(src)
+	if !ok {
 		return nil
 	}
-	p, err := parser.NewParser() // no macros: any(v, p) stays a call, its variable in sight
-	if err != nil {
-		return nil
-	}
-	parsed, iss := p.Parse(common.NewTextSource(rw.text))
-	if iss != nil && len(iss.GetErrors()) > 0 {
-		return nil
-	}
-	w := idWalk{excused: map[int64]bool{}, uses: map[string][]int64{}}
-	w.walk(parsed.Expr(), nil)
 	out := map[string]bool{}
 	for v, ids := range w.uses {
 		all := true
@@ -79,10 +72,54 @@ func otherIDs(src string) map[string]bool {
 	return out
 }
 
+// expectedIDs maps each string literal value that src compares with, or
+// looks up in, a user's tags or id to the kind expected there, "tag" or
+// "user": a name written there never matches. It is empty when src cannot
+// be read.
+func expectedIDs(src string) map[string]string {
+	w, ok := walkIDs(src)
+	if !ok {
+		return nil
+	}
+	out := map[string]string{}
+	for v, ids := range w.uses {
+		for _, id := range ids {
+			switch w.expects[id] {
+			case kindTagID:
+				out[v] = "tag"
+			case kindUserID:
+				out[v] = "user"
+			}
+		}
+	}
+	return out
+}
+
+// walkIDs walks src's string literals; false when src cannot be read.
+func walkIDs(src string) (*idWalk, bool) {
+	rw, errs := rewrite(src)
+	if len(errs) > 0 {
+		return nil, false
+	}
+	p, err := parser.NewParser() // no macros: any(v, p) stays a call, its variable in sight
+	if err != nil {
+		return nil, false
+	}
+	parsed, iss := p.Parse(common.NewTextSource(rw.text))
+	if iss != nil && len(iss.GetErrors()) > 0 {
+		return nil, false
+	}
+	w := &idWalk{excused: map[int64]bool{}, expects: map[int64]string{}, uses: map[string][]int64{}}
+	w.walk(parsed.Expr(), nil)
+	return w, true
+}
+
 // idWalk records each string literal's occurrences (uses, by expression
-// id) and those that are provably another kind of id (excused).
+// id), those that are provably another kind of id (excused), and those
+// compared with a user's tags or id (expects: kindTagID or kindUserID).
 type idWalk struct {
 	excused map[int64]bool
+	expects map[int64]string
 	uses    map[string][]int64
 }
 
@@ -135,6 +172,8 @@ func (w *idWalk) kind(e ast.Expr, s scope) string {
 			return listOf + kindCred
 		case varActivity:
 			return kindAct
+		case varApprovers:
+			return listOf + kindUser
 		}
 	case ast.SelectKind:
 		sel := e.AsSelect()
@@ -195,6 +234,13 @@ func fieldKind(kind, field string) string {
 		case "type", "kind", "resource", "action":
 			return kindOtherID // names, never an id
 		}
+	case kindUser:
+		switch field {
+		case "id":
+			return kindUserID
+		case "tags":
+			return listOf + kindTagID
+		}
 	case kindParam:
 		name := snakeCase(field)
 		for _, end := range otherIDParams {
@@ -208,13 +254,17 @@ func fieldKind(kind, field string) string {
 }
 
 // excuse marks e, when it is a string literal, as another kind of id when
-// kind says it is compared with one.
+// kind says it is compared with one, and as where a tag or user id is
+// expected when kind is one of those.
 func (w *idWalk) excuse(e ast.Expr, kind string) {
-	if kind != kindOtherID {
+	if _, ok := stringLiteral(e); !ok {
 		return
 	}
-	if _, ok := stringLiteral(e); ok {
+	switch kind {
+	case kindOtherID:
 		w.excused[e.ID()] = true
+	case kindTagID, kindUserID:
+		w.expects[e.ID()] = kind
 	}
 }
 

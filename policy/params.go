@@ -54,10 +54,13 @@ func DocumentedParam(name string) (types []string, ok bool) {
 // deny written on such a field never denies there; and the camelCase
 // spelling of a Spark struct's field, a type error there; and either
 // spelling of a parsed Solana instruction's named accounts, which the
-// real service's docs spell two ways. It never fails.
+// real service's docs spell two ways; and comparisons of activity.type,
+// kind, resource or action with a value no activity has (enumWarnings),
+// which never match on either service. It never fails.
 func Warnings(src Source) []Diagnostic {
 	out := append(paramWarnings(src.Condition), sparkCamelWarnings(src.Condition)...)
-	return append(out, namedAccountsWarnings(src.Condition)...)
+	out = append(out, namedAccountsWarnings(src.Condition)...)
+	return append(out, enumWarnings(src.Condition)...)
 }
 
 // pinnedTypes are the activity types (ACTIVITY_TYPE_…), kinds, resources and

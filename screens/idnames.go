@@ -12,8 +12,9 @@ import (
 // exprName is a line naming an id a policy's expression holds: a consensus
 // like user.tags.contains('01a2…') says nothing to a reader, and a policy
 // titled "Ops may …" naming the "operator" tag must not read like one naming
-// "ops". Unknown is an id-shaped literal that names no tag or user the
-// console knows: a typo, or a tag nobody created, shown as a warning.
+// "ops". Unknown is a warning: an id-shaped literal that names no tag or
+// user the console knows (a typo, or a tag nobody created), or a tag's or
+// user's name written where its id is expected, which never matches.
 type exprName struct {
 	text    string
 	unknown bool
@@ -25,10 +26,12 @@ func exprNames(c *Common, src string) []exprName {
 	var out []exprName
 	for _, r := range policy.IDRefs(src, c.Org.TagNames, c.Org.UserNames) {
 		id := api.SanitizeID(r.ID)
-		switch r.Kind {
-		case "tag":
+		switch {
+		case r.Meant != "":
+			out = append(out, exprName{text: "⚠ " + r.String(), unknown: true})
+		case r.Kind == "tag":
 			out = append(out, exprName{text: id + " is tag " + api.NameText(r.Name)})
-		case "user":
+		case r.Kind == "user":
 			out = append(out, exprName{text: id + " is user " + api.NameText(r.Name)})
 		default:
 			text := "⚠ " + id + " is not a tag or user this console knows"

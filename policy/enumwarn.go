@@ -1,0 +1,202 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"cel.dev/cel-go/common/ast"
+	"cel.dev/cel-go/common/operators"
+)
+
+// activity.type, kind, resource and action hold values from fixed tables
+// (the real service's docs, and this service's own types), compared exactly:
+// `activity.action == 'delete'` compiles, yet no activity ever matches it, so
+// a deny written so never denies. enumWarnings says so. It warns rather than
+// refuses: a newer service may add values.
+
+// activityValues is, per field, every value the tables give it.
+var activityValues = func() map[string]map[string]bool {
+	out := map[string]map[string]bool{"type": {}, "kind": {}, "resource": {}, "action": {}}
+	add := func(typ string, ra [2]string) {
+		out["type"][typ] = true
+		if k := KindOf(typ); k != "" {
+			out["kind"][k] = true
+		}
+		out["resource"][ra[0]] = true
+		out["action"][ra[1]] = true
+	}
+	for typ, ra := range documentedResourceActions {
+		add(typ, ra)
+	}
+	for typ, ra := range resourceActions {
+		add(typ, ra)
+	}
+	for typ := range rootQuorumTypes {
+		out["type"][typ] = true
+	}
+	return out
+}()
+
+// resourceAliases are names a reader may take for a resource, with the
+// resource the tables give those activities.
+var resourceAliases = map[string]string{
+	"API_KEY": ResourceCredential, "API_KEYS": ResourceCredential,
+	"AUTHENTICATOR": ResourceCredential, "AUTHENTICATORS": ResourceCredential,
+	"WALLET_ACCOUNT": ResourceWallet, "WALLET_ACCOUNTS": ResourceWallet,
+	"ORG": ResourceOrganization, "SUB_ORGANIZATION": ResourceOrganization,
+	"USER_TAG": ResourceUser, "USER_TAGS": ResourceUser,
+	"PRIVATE_KEY_TAG": "PRIVATE_KEY", "PRIVATE_KEY_TAGS": "PRIVATE_KEY",
+	"POLICIES": ResourcePolicy, "INVITATIONS": ResourceInvitation,
+}
+
+// knownActivityValue reports whether field can hold v: a type is known also
+// in a version the tables do not list, when its kind is (ResourceAction).
+func knownActivityValue(field, v string) bool {
+	if activityValues[field][v] {
+		return true
+	}
+	if field == "type" {
+		_, _, ok := ResourceAction(v)
+		return ok
+	}
+	return false
+}
+
+// enumWarnings lists, at their position, the string literals a condition
+// compares with activity.type, kind, resource or action (==, != or in, either
+// side, anywhere in it) that the tables never give that field; none when it
+// does not parse.
+func enumWarnings(condition string) []Diagnostic {
+	e, err := loadEnvs()
+	if err != nil {
+		return nil
+	}
+	rw, rerrs := rewrite(condition)
+	if len(rerrs) > 0 {
+		return nil
+	}
+	parsed, iss := e.condition.Parse(rw.text)
+	if iss != nil && iss.Err() != nil {
+		return nil
+	}
+	native := parsed.NativeRep()
+	var out []Diagnostic
+	seen := map[string]bool{}
+	ast.PreOrderVisit(native.Expr(), ast.NewExprVisitor(func(x ast.Expr) {
+		field, negated, lits := activityComparison(x)
+		for _, lit := range lits {
+			v, _ := stringLiteral(lit)
+			key := fmt.Sprint(field, negated, v)
+			if knownActivityValue(field, v) || seen[key] {
+				continue
+			}
+			seen[key] = true
+			loc := native.SourceInfo().GetStartLocation(lit.ID())
+			line, col := loc.Line(), loc.Column()+1
+			if line < 1 {
+				line, col = 1, 1
+			}
+			line, col = rw.originalPosition(condition, line, col)
+			out = append(out, Diagnostic{Field: FieldCondition, Line: line, Column: col, Message: enumWarning(field, v, negated)})
+		}
+	}))
+	return out
+}
+
+// activityComparison returns the field of activity e compares and the string
+// literals it compares it with: `activity.F == 'v'`, `!=` (negated), either
+// order, and `activity.F in ['v', …]` (the literals of the list; other
+// elements are skipped). It reuses the prefilter's activityField, which knows
+// the fields.
+func activityComparison(e ast.Expr) (field string, negated bool, lits []ast.Expr) {
+	if e.Kind() != ast.CallKind {
+		return "", false, nil
+	}
+	call := e.AsCall()
+	args := call.Args()
+	if len(args) != 2 {
+		return "", false, nil
+	}
+	isString := func(x ast.Expr) bool { _, ok := stringLiteral(x); return ok }
+	switch call.FunctionName() {
+	case operators.Equals, operators.NotEquals:
+		for i, a := range args {
+			if f, ok := activityField(a); ok && isString(args[1-i]) {
+				return f, call.FunctionName() == operators.NotEquals, []ast.Expr{args[1-i]}
+			}
+		}
+	case operators.In:
+		f, ok := activityField(args[0])
+		if !ok || args[1].Kind() != ast.ListKind {
+			return "", false, nil
+		}
+		return f, false, slices.DeleteFunc(slices.Clone(args[1].AsList().Elements()), func(x ast.Expr) bool { return !isString(x) })
+	}
+	return "", false, nil
+}
+
+// enumWarning says why activity.<field> is never v, and the value likely
+// meant when a case, a version suffix, a prefix or an alias gives one;
+// negated for a `!=`, which is then always true. The literal is the
+// author's: quoted, shortened and escaped (quoteLiteral).
+func enumWarning(field, v string, negated bool) string {
+	result := "never true (a deny written on it never denies)"
+	if negated {
+		result = "always true"
+	}
+	head := fmt.Sprintf("%s is never an activity.%s, so this comparison is %s", quoteLiteral(v), field, result)
+	const tail = "; the values are listed in docs/policy-language.md (a newer service may add some)"
+	if hint := enumHint(field, v); hint != "" {
+		return head + ": " + hint
+	}
+	return head + tail
+}
+
+func enumHint(field, v string) string {
+	upper := strings.ToUpper(v)
+	if upper != v && knownActivityValue(field, upper) {
+		return fmt.Sprintf("%ss are upper case: '%s'", field, upper)
+	}
+	switch field {
+	case "kind":
+		if k := KindOf("ACTIVITY_TYPE_" + upper); k != upper && activityValues["kind"][k] {
+			return fmt.Sprintf("a kind has no version: '%s'", k)
+		}
+		if k := KindOf(upper); strings.HasPrefix(upper, "ACTIVITY_TYPE_") && activityValues["kind"][k] {
+			return fmt.Sprintf("a kind has no ACTIVITY_TYPE_ prefix nor version: '%s'", k)
+		}
+	case "type":
+		if !strings.HasPrefix(upper, "ACTIVITY_TYPE_") && knownActivityValue("type", "ACTIVITY_TYPE_"+upper) {
+			return fmt.Sprintf("a type starts with ACTIVITY_TYPE_: '%s'", "ACTIVITY_TYPE_"+upper)
+		}
+		if t := closestType(upper); t != "" {
+			return fmt.Sprintf("did you mean '%s'?", t)
+		}
+	case "resource":
+		if r, ok := resourceAliases[upper]; ok {
+			return fmt.Sprintf("those activities have the resource '%s'", r)
+		}
+		if r, ok := strings.CutSuffix(upper, "S"); ok && activityValues["resource"][r] {
+			return fmt.Sprintf("resources are singular: '%s'", r)
+		}
+	}
+	return ""
+}
+
+// closestType is the known type whose kind differs from v's only by a
+// trailing S (ACTIVITY_TYPE_DELETE_API_KEY for ACTIVITY_TYPE_DELETE_API_KEYS)
+// or that v names with the wrong version; "" when there is none.
+func closestType(v string) string {
+	k := KindOf(v)
+	if k == "" {
+		return ""
+	}
+	var best string
+	for t := range activityValues["type"] {
+		if tk := KindOf(t); (tk == k+"S" || tk+"S" == k) && (best == "" || t < best) {
+			best = t
+		}
+	}
+	return best
+}
