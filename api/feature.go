@@ -2,7 +2,7 @@ package api
 
 import (
 	"fmt"
-	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -149,8 +149,9 @@ func checkOrigin(o string) error {
 	return nil
 }
 
-// checkHostPort requires a URL's host to be an IP address or a host name
-// (labels of letters, digits, '-' and '_', no wildcard) and its port, if
+// checkHostPort requires a URL's host to be an IP address without a zone or
+// a host name (labels of letters, digits, '-' and '_', no wildcard, perhaps a
+// trailing dot) and its port, if
 // given, to be 1..65535: anything else no connection can reach.
 func checkHostPort(u *url.URL) error {
 	host := u.Hostname()
@@ -162,13 +163,24 @@ func checkHostPort(u *url.URL) error {
 			return fmt.Errorf("port %s is not 1-65535", p)
 		}
 	}
-	if net.ParseIP(host) != nil {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		if ip.Zone() != "" {
+			// Dialable from this machine, but the zone names one of its
+			// network interfaces: the service dials from its own machine,
+			// where the name means another interface or none.
+			return fmt.Errorf("IPv6 address %q carries a zone (%%%s), which names a network interface of the machine that dials it, not of the service's; give a routable address or a host name", host, ip.Zone())
+		}
 		return nil
 	}
 	if strings.HasPrefix(u.Host, "[") {
 		return fmt.Errorf("%q is not an IP address", host)
 	}
-	for _, label := range strings.Split(host, ".") {
+	// A fully qualified name may end with the root's empty label.
+	name := host
+	if len(name) > 1 {
+		name = strings.TrimSuffix(name, ".")
+	}
+	for _, label := range strings.Split(name, ".") {
 		if label == "" || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") ||
 			strings.ContainsFunc(label, func(r rune) bool {
 				return r != '-' && r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)

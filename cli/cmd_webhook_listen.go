@@ -25,7 +25,9 @@ Receives webhook deliveries on HOST:PORT (any path, POST) and verifies each
 against the profile's published keys ({base_url}/public/v1/discovery/webhooks/jwks,
 cached as its Cache-Control allows, refetched once when a delivery names a key
 id it does not hold). A delivery is refused when its signature does not verify,
-it was signed more than --max-age ago, it is not for the profile's
+it was signed more than --max-age ago or over a minute ahead of this machine's
+clock (answered 503, so the service retries it re-signed: if every delivery
+says so, fix the clock), it is not for the profile's
 organization_id (403; the service signs every organization's deliveries with
 the same keys), or its event id was already accepted with another body (a
 replay, 409). The same event id with the same body is the service sending an
@@ -178,6 +180,9 @@ type listener struct {
 	// journalLines counts the lines of DIR/accepted-events.
 	journalLines int
 	report       func(deliveryReport) error
+	// now is this machine's clock, which deliveries' timestamps are held
+	// to; tests set another.
+	now func() time.Time
 	// fsync syncs a saved file or DIR; nil is (*os.File).Sync. Tests
 	// count what reaches the disk before an acknowledgement.
 	fsync func(*os.File) error
@@ -193,7 +198,7 @@ type acceptedEvent struct {
 // deliveries saved there, and remembers the event ids accepted there within
 // the memory window (a restart does not make a redelivery new again).
 func newListener(keys webhook.KeySource, org string, maxAge, remember time.Duration, saveDir string, report func(deliveryReport) error, now time.Time) (*listener, error) {
-	l := &listener{keys: keys, org: org, maxAge: maxAge, remember: remember, saveDir: saveDir, bodies: newBodyBudget(deliveryBodyBudget), seen: map[string]acceptedEvent{}, nextFile: 1, report: report}
+	l := &listener{keys: keys, org: org, maxAge: maxAge, remember: remember, saveDir: saveDir, bodies: newBodyBudget(deliveryBodyBudget), seen: map[string]acceptedEvent{}, nextFile: 1, report: report, now: time.Now}
 	if saveDir == "" {
 		return l, nil
 	}
@@ -217,9 +222,12 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "webhook deliveries are POSTed", http.StatusMethodNotAllowed)
 		return
 	}
-	now := time.Now()
-	// What needs no body first: a request without the headers, a stale
-	// replay or another organization's delivery is refused unread and unsaved.
+	now := l.now()
+	// What needs no body first: a request without the headers or another
+	// organization's delivery is refused unread and unsaved. A timestamp
+	// outside the window is not refused here: only the signature tells the
+	// service's delivery (a clock to fix: answered so that it is retried)
+	// from a forged one.
 	if herr := webhook.CheckHeaders(l.org, r.Header, now, l.maxAge); herr != nil {
 		l.mu.Lock()
 		rep := reportDelivery(r.Header, nil, nil, herr)
@@ -300,6 +308,9 @@ func (l *listener) acceptLocked(h http.Header, body []byte, d *webhook.Delivery,
 	}
 	rep := reportDelivery(h, body, d, verr)
 	if verr != nil {
+		if errors.Is(verr, webhook.ErrStale) {
+			rep.Reason += "; answered 503: the service sends it again, re-signed, until it gives up on it (24 hours by default)"
+		}
 		l.saveRefusedLocked(&rep, h, body)
 		l.report(rep)
 		return rep, refusalStatus(verr)
@@ -334,6 +345,13 @@ func refusalStatus(err error) int {
 	case errors.Is(err, webhook.ErrUnknownKey), errors.Is(err, webhook.ErrJWKSUnavailable):
 		// Perhaps a key newer than the cached set that may not be refetched
 		// yet: the service retries later.
+		return http.StatusServiceUnavailable
+	case errors.Is(err, webhook.ErrStale):
+		// Not badly signed (that is ErrBadSignature): the service's own
+		// delivery when the clocks disagree. A final refusal would lose
+		// every event until the clock is fixed; the service signs each
+		// retry afresh, so one arrives once it is. A replayed copy is
+		// refused all the same: a 503 gains its sender nothing.
 		return http.StatusServiceUnavailable
 	case errors.Is(err, webhook.ErrMalformed):
 		return http.StatusBadRequest

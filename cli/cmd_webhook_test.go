@@ -223,7 +223,7 @@ func TestWebhookListenVerifiesServiceDeliveriesEndToEnd(t *testing.T) {
 	forged("unknown key id", unknown, body, http.StatusServiceUnavailable, "unknown webhook signature key id")
 	stale := h.Clone()
 	stale.Set(webhook.HeaderTimestamp, strconv.FormatInt(time.Now().Add(-time.Hour).UnixMilli(), 10))
-	forged("stale timestamp", stale, body, http.StatusUnauthorized, "stale webhook delivery")
+	forged("re-timestamped an hour back", stale, body, http.StatusUnauthorized, "bad webhook signature")
 	// The same delivery again is acknowledged as a redelivery (the service
 	// sends an event again when its answer was lost), not saved again.
 	before := len(reports(t, out))

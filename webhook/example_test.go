@@ -13,7 +13,9 @@ import (
 // A receiver: verify every delivery before trusting it, for its own
 // organization (the service signs every organization's deliveries with the
 // same keys), answer 503 when the key cannot be found yet (the service
-// retries), 401 when the delivery is not genuine or not its own, and drop
+// retries), 503 too when its timestamp is outside the window (the clocks
+// disagree: the service retries, re-signed, once the clock is fixed), 401
+// when the delivery is not genuine or not its own, and drop
 // duplicates by event id.
 func Example_receiver() {
 	const myOrganization = "0b7f7d5a-2a4e-4a51-9a50-5c6f1f6f2f3e" // the profile's organization_id
@@ -32,7 +34,13 @@ func Example_receiver() {
 		case errors.Is(err, webhook.ErrUnknownKey), errors.Is(err, webhook.ErrJWKSUnavailable):
 			http.Error(w, "verification key not available yet", http.StatusServiceUnavailable)
 			return
-		case err != nil: // ErrMalformed, ErrStale, ErrBadSignature, ErrOtherOrganization
+		case errors.Is(err, webhook.ErrStale):
+			// Genuine (or unchecked), outside the time window: the clocks
+			// disagree. Retried, re-signed, by the service; fix the clock.
+			log.Printf("webhook outside the time window, check this machine's clock: %v", err)
+			http.Error(w, "timestamp outside the window: check the receiver's clock", http.StatusServiceUnavailable)
+			return
+		case err != nil: // ErrMalformed, ErrBadSignature, ErrOtherOrganization
 			log.Printf("rejected webhook: %v", err)
 			http.Error(w, "invalid signature", http.StatusUnauthorized)
 			return

@@ -177,6 +177,19 @@ func (c *JWKSCache) Key(ctx context.Context, kid string) (ed25519.PublicKey, err
 	return nil, c.unknownLocked(kid)
 }
 
+// HeldKey returns the public key of kid if the cache holds it and may use it
+// now, fetching nothing (HeldKeySource).
+func (c *JWKSCache) HeldKey(kid string) (ed25519.PublicKey, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keys, err := c.usableLocked(c.clock())
+	if err != nil {
+		return nil, false
+	}
+	pub, ok := keys[kid]
+	return slices.Clone(pub), ok
+}
+
 // unknownLocked is the error for a kid missing from the set, noting a failed
 // refresh if there was one.
 func (c *JWKSCache) unknownLocked(kid string) error {

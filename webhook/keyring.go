@@ -157,6 +157,13 @@ func (r *KeyRing) Key(_ context.Context, kid string) (ed25519.PublicKey, error) 
 	return k.priv.Public().(ed25519.PublicKey), nil
 }
 
+// HeldKey is Key without a context: a ring holds every key it publishes
+// (HeldKeySource).
+func (r *KeyRing) HeldKey(kid string) (ed25519.PublicKey, bool) {
+	pub, err := r.Key(context.Background(), kid)
+	return pub, err == nil
+}
+
 // Sign returns every delivery header for body, signed with the active key at
 // time ts. eventID must stay the same across retries of one event.
 func (r *KeyRing) Sign(orgID, eventID string, ts time.Time, body []byte) (http.Header, error) {

@@ -37,7 +37,12 @@ var (
 	// ErrBadSignature: the signature does not match the delivery as received.
 	ErrBadSignature = errors.New("bad webhook signature")
 	// ErrStale: the timestamp is older than the accepted age or too far in
-	// the future (a replay, or a badly wrong clock).
+	// the future, and the signature verifies or could not be checked
+	// without fetching keys (a badly signed one is ErrBadSignature). A
+	// genuine delivery outside the window means the service's clock and the
+	// receiver's disagree (or it is a replay): a receiver should answer 503,
+	// so that the service retries, re-signed at each attempt, and the event
+	// arrives once the clocks agree; a replay gains nothing from a 503.
 	ErrStale = errors.New("stale webhook delivery")
 	// ErrOtherOrganization: the delivery is not for the receiver's
 	// organization. Every organization's deliveries are signed with the
@@ -50,6 +55,16 @@ var (
 // an error wrapping ErrUnknownKey when the id is not known.
 type KeySource interface {
 	Key(ctx context.Context, kid string) (ed25519.PublicKey, error)
+}
+
+// HeldKeySource is a KeySource that can give a key it already holds without
+// fetching anything (JWKSCache, KeyRing). Verify checks the signature of a
+// delivery outside the time window only with such a key, so that a genuine
+// one (the clocks disagree) is told from a forged one without letting old
+// deliveries make the receiver fetch keys.
+type HeldKeySource interface {
+	KeySource
+	HeldKey(kid string) (ed25519.PublicKey, bool)
 }
 
 // Delivery describes a verified delivery. OrganizationID and EventType are
@@ -96,12 +111,14 @@ func VerifyForOrganization(ctx context.Context, org string, h http.Header, body 
 
 // CheckHeaders makes the checks of VerifyForOrganization that need neither
 // the body nor a key: every header present once and well formed, the
-// timestamp fresh, the delivery for organization org. A receiver runs it
-// before it reads the body, so that a stranger's request (no headers, a
-// stale replay, another organization's delivery) costs it no body read and
-// nothing kept. Its errors are VerifyForOrganization's.
+// delivery for organization org. A receiver runs it before it reads the
+// body, so that a stranger's request (no headers, another organization's
+// delivery) costs it no body read and nothing kept. It does not check the
+// timestamp: whether a delivery outside the window is the service's (a clock
+// to fix, answered so that it is retried) or forged takes its body and
+// signature. Its errors are VerifyForOrganization's.
 func CheckHeaders(org string, h http.Header, now time.Time, maxAge time.Duration) error {
-	_, err := checkHeaders(h, now, maxAge, org)
+	_, err := checkHeaders(h, org)
 	return err
 }
 
@@ -117,14 +134,27 @@ func verify(ctx context.Context, h http.Header, body []byte, keys KeySource, now
 	if keys == nil {
 		return nil, errors.New("verify webhook: no key source given")
 	}
-	f, err := checkHeaders(h, now, maxAge, org)
+	f, err := checkHeaders(h, org)
 	if err != nil {
 		return nil, err
 	}
 	kid, tsText, eventID, orgID, eventType, sig, ts := f.kid, f.tsText, f.eventID, f.orgID, f.eventType, f.sig, f.ts
 
-	pub, err := keys.Key(ctx, kid)
-	if err != nil {
+	// Outside the window, only a key already held is used: a replayed old
+	// delivery must not make the receiver fetch keys. The signature is still
+	// checked, so that a genuine delivery (the clocks disagree: the service
+	// retries it) is told from a forged one (refused for good).
+	stale := staleness(ts, now, maxAge)
+	var pub ed25519.PublicKey
+	if stale != nil {
+		held, ok := keys.(HeldKeySource)
+		if !ok {
+			return nil, fmt.Errorf("%w; its signature was not checked", stale)
+		}
+		if pub, ok = held.HeldKey(kid); !ok {
+			return nil, fmt.Errorf("%w; its signature was not checked: key %s is not held, and a delivery outside the window fetches no keys", stale, quote(kid))
+		}
+	} else if pub, err = keys.Key(ctx, kid); err != nil {
 		return nil, fmt.Errorf("verify webhook %s: %w", eventID, err)
 	}
 	if len(pub) != ed25519.PublicKeySize {
@@ -144,6 +174,9 @@ func verify(ctx context.Context, h http.Header, body []byte, keys KeySource, now
 	if org != "" && !ok {
 		return nil, fmt.Errorf("%w: event %s has no organizationId in its signed body, so it cannot be shown to be for %s", ErrOtherOrganization, eventID, quote(org))
 	}
+	if stale != nil {
+		return nil, fmt.Errorf("%w; its signature verifies: the service's delivery, replayed late or sent while the clocks disagree", stale)
+	}
 	return &Delivery{
 		OrganizationID: orgID,
 		EventID:        eventID,
@@ -155,11 +188,8 @@ func verify(ctx context.Context, h http.Header, body []byte, keys KeySource, now
 }
 
 // checkHeaders parses and checks the headers of a delivery: present once,
-// well formed, fresh, and for org when org is set.
-func checkHeaders(h http.Header, now time.Time, maxAge time.Duration, org string) (headerFields, error) {
-	if maxAge <= 0 {
-		maxAge = DefaultMaxAge
-	}
+// well formed, and for org when org is set.
+func checkHeaders(h http.Header, org string) (headerFields, error) {
 	var vals [8]string
 	for i, name := range [...]string{HeaderAlgorithm, HeaderVersion, HeaderKeyID, HeaderTimestamp, HeaderEventID, HeaderSignature, HeaderOrganizationID, HeaderEventType} {
 		v, err := single(h, name)
@@ -204,15 +234,7 @@ func checkHeaders(h http.Header, now time.Time, maxAge time.Duration, org string
 		return headerFields{}, fmt.Errorf("%w: %s is not hex", ErrMalformed, HeaderSignature)
 	}
 
-	// Freshness first: a replay is refused without any key lookup, so old
-	// deliveries cannot be used to make the receiver refetch keys.
 	ts := time.UnixMilli(ms)
-	if age := now.Sub(ts); age > maxAge {
-		return headerFields{}, fmt.Errorf("%w: signed %s ago, more than the accepted %s; check the receiver's clock if this repeats", ErrStale, age.Round(time.Second), maxAge)
-	}
-	if ahead := ts.Sub(now); ahead > MaxClockSkew {
-		return headerFields{}, fmt.Errorf("%w: timestamp is %s in the future, more than the accepted %s; check the receiver's clock", ErrStale, ahead.Round(time.Second), MaxClockSkew)
-	}
 
 	// Another organization's delivery is refused before any key lookup. The
 	// header is not signed: verify holds the signed body to it.
@@ -221,6 +243,21 @@ func checkHeaders(h http.Header, now time.Time, maxAge time.Duration, org string
 	}
 
 	return headerFields{kid: kid, tsText: tsText, eventID: eventID, orgID: orgID, eventType: eventType, sig: sig, ts: ts}, nil
+}
+
+// staleness is the ErrStale error of a timestamp ts outside the window at
+// now (maxAge <= 0: DefaultMaxAge), nil inside it.
+func staleness(ts, now time.Time, maxAge time.Duration) error {
+	if maxAge <= 0 {
+		maxAge = DefaultMaxAge
+	}
+	if age := now.Sub(ts); age > maxAge {
+		return fmt.Errorf("%w: signed %s before this machine's clock reads, more than the accepted %s (if every delivery says this, this machine's clock or the service's is off: fix the clock)", ErrStale, age.Round(time.Second), maxAge)
+	}
+	if ahead := ts.Sub(now); ahead > MaxClockSkew {
+		return fmt.Errorf("%w: timestamp is %s ahead of this machine's clock, more than the accepted %s (this machine's clock or the service's is off: fix the clock)", ErrStale, ahead.Round(time.Second), MaxClockSkew)
+	}
+	return nil
 }
 
 // single returns the one value of a required header.

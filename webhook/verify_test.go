@@ -370,3 +370,19 @@ func TestVerifyForOrganizationRefusesOtherOrganizations(t *testing.T) {
 		t.Fatal("verified for no organization")
 	}
 }
+
+// Outside the window, a delivery is told genuine (ErrStale: the clocks
+// disagree, a receiver answers so that the service retries) from forged
+// (ErrBadSignature, refused for good) with a key already held.
+func TestVerifyStaleTellsGenuineFromForged(t *testing.T) {
+	now := time.Now()
+	ring, h := signedDelivery(t, now.Add(-time.Hour))
+	if _, err := Verify(h, testBody, ring, now, 0); !errors.Is(err, ErrStale) || errors.Is(err, ErrBadSignature) {
+		t.Errorf("genuine delivery signed an hour ago: %v, want ErrStale", err)
+	}
+	forged := append([]byte(nil), testBody...)
+	forged[len(forged)-2] ^= 1
+	if _, err := Verify(h, forged, ring, now, 0); !errors.Is(err, ErrBadSignature) || errors.Is(err, ErrStale) {
+		t.Errorf("forged delivery signed an hour ago: %v, want ErrBadSignature", err)
+	}
+}
