@@ -193,7 +193,12 @@ func TestServeKeepsEveryAcknowledgedWriteAcrossKills(t *testing.T) {
 	}
 	deleteRound := rint(rounds)
 	counter := 0
-	nextName := func(p string) string { mu.Lock(); defer mu.Unlock(); counter++; return fmt.Sprintf("fz%d-%s-%d", seed%1000, p, counter) }
+	nextName := func(p string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		counter++
+		return fmt.Sprintf("fz%d-%s-%d", seed%1000, p, counter)
+	}
 
 	submitOne := func(ctx context.Context) error {
 		by := names[rint(len(names))]
