@@ -232,6 +232,9 @@ func (e *Error) hint() string {
 		if e.StatusCode == http.StatusRequestEntityTooLarge {
 			return "the request is too large; send less data"
 		}
+		if e.hasErrorCode(ErrorCodeNotVotable) {
+			return notVotableHint(e.Operation)
+		}
 		return "correct the request and send it again"
 	case e.StatusCode >= 300 && e.StatusCode < 400:
 		return "the server answered with a redirect, which vigil does not follow; set the profile's base URL to the service's own address"
@@ -246,6 +249,38 @@ func (e *Error) hint() string {
 		return "the service failed; try again later, and report it if it persists"
 	}
 	return ""
+}
+
+// ErrorCodeNotVotable is the service's refusal of a vote on an activity
+// no longer waiting for votes, and of a submission whose body is byte for
+// byte another user's ended activity (which would be a vote on it).
+const ErrorCodeNotVotable = "NOT_VOTABLE"
+
+// ErrorCodeAlreadyVoted is the service's refusal of a second vote in a round.
+const ErrorCodeAlreadyVoted = "ALREADY_VOTED"
+
+// notVotableHint is what to do about NOT_VOTABLE: sending a vote again
+// changes nothing, but a submission collided with another user's identical
+// body (same millisecond) and is its own request once stamped afresh.
+func notVotableHint(op string) string {
+	if op == "submit/approve_activity" || op == "submit/reject_activity" {
+		return "the activity no longer takes votes, and sending the vote again changes nothing; see how it ended with `vigil activity get` and its id"
+	}
+	return "nothing was recorded: send the request again with a new timestampMs (running the command again stamps one) to make a new activity"
+}
+
+// RefusedWith reports whether err is the service's own 4xx refusal, read
+// one way only, carrying the error code code (ErrorCodeNotVotable).
+func RefusedWith(err error, code string) bool {
+	var e *Error
+	return errors.As(err, &e) && e.fromService && !e.twoWays &&
+		e.StatusCode >= 400 && e.StatusCode < 500 && e.hasErrorCode(code)
+}
+
+// ReplyRefusedWith is RefusedWith for a raw reply's status and body, as
+// 'vigil request' gets them.
+func ReplyRefusedWith(status int, body []byte, code string) bool {
+	return RefusedWith(newError("", status, body), code)
 }
 
 // twoWaysHint is a two-ways 404's hint: the body might have said a record

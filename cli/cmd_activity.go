@@ -278,7 +278,10 @@ Votes to %[1]s the activity. On a terminal it first shows what is being voted
 on (the intent, the requester, the status) and asks; a script must pass --yes,
 or the vote is refused. It prints the activity after the vote; --json prints
 the service's reply with vigil's checks of its votes and intent (voteChecks,
-intentCheck), as 'vigil activity get --json' does.
+intentCheck), as 'vigil activity get --json' does. A vote that arrives
+after another member ended the activity (while the prompt was open, say) is
+not counted: it says so and exits 1; your own same vote, cast meanwhile from
+elsewhere, exits 0.
 
 Examples:
   vigil activity %[1]s 0192a6c4-…
@@ -360,7 +363,11 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		return voteOutcome(ctx, c, client, a, me, approve, conn.json, err)
 	}
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", verb, a.ID, err)
+		refused := fmt.Errorf("%s %s: %w", verb, a.ID, err)
+		if refusedAfterRead(err) {
+			return votedAfterRead(ctx, c, client, a, approve, conn.json, refused)
+		}
+		return refused
 	}
 	switch sorted, err := checkVoteReply(a.exact.ID, me, approve, a.exact, after); sorted {
 	case api.VoteReplyUnsure:

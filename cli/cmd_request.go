@@ -35,6 +35,8 @@ the service answers 409, is "already" there when the activity shows it signed
 with the profile's key: exit 0. An approval whose activity ran and FAILED
 exits 1, saying so, whether sent the first time or again, as 'vigil activity
 approve' does. A body of the other vote is refused before sending (exit 1).
+A vote refused because the activity ended after the read (NOT_VOTABLE) says,
+from a read of it since, that it was not counted (exit 1).
 
 --stamp-only sends nothing: it prints the request line (POST URL), the stamp and
 Content-Type header lines and, after a blank line, the body byte for byte, for
@@ -151,6 +153,9 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 		if submit && vote != nil && reply.Status == http.StatusConflict {
 			// A second vote: the same one already cast is no failure.
 			reread, outcome = vote.castAlready(ctx, c, client, outcome)
+		} else if submit && vote != nil && api.ReplyRefusedWith(reply.Status, reply.Body, api.ErrorCodeNotVotable) {
+			// Another member's vote ended it after the read above.
+			reread, outcome = vote.endedFirst(ctx, c, client, outcome)
 		}
 	} else if _, _, ok := replyActivity(reply.Body); submit && !ok {
 		// A 2xx that names no activity (a proxy's page) is no proof either

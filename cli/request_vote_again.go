@@ -168,3 +168,27 @@ func (v *requestVote) castAlready(ctx context.Context, c proc, client *api.Clien
 // castAlreadyNote says on standard error that standard output is not the
 // service's refusal.
 const castAlreadyNote = "vigil: printed is the activity as read after the refusal (the service's reply to get_activity, as sent), not its reply to the vote\n"
+
+// endedFirst answers a vote the service refused as one on an activity no
+// longer waiting for votes (NOT_VOTABLE), as 'vigil activity approve' does
+// (votedAfterRead): the same vote already there is no failure
+// (castAlready); otherwise, when the activity as read again has ended, the
+// refusal says the vote came too late (exit 1) rather than leave the
+// service's status for the user to decode. refused is the answer when the
+// read fails or shows the activity still waiting.
+func (v *requestVote) endedFirst(ctx context.Context, c proc, client *api.Client, refused error) (shownActivity, error) {
+	if a, err := v.castAlready(ctx, c, client, refused); err == nil {
+		return a, nil
+	}
+	if v.before.Activity == nil {
+		return shownActivity{}, refused
+	}
+	a, err := getActivityShown(ctx, client, v.before.exact.ID)
+	if err != nil || !api.IsTerminal(a.Status) {
+		return shownActivity{}, refused
+	}
+	vote := map[bool]string{true: "approval", false: "rejection"}[v.approve]
+	id := api.SanitizeID(a.ID)
+	return shownActivity{}, &exitStatus{exitFailure, fmt.Sprintf("%v: your %s was not counted: activity %s was already %s by the time your vote arrived; votes no longer change it; see how it ended with 'vigil activity get %s'",
+		refused, vote, id, api.Sanitize(a.Status), id)}
+}

@@ -82,8 +82,19 @@ func whyNoVote(ctx context.Context, c proc, client *api.Client, a shownActivity,
 // script. It exits as that vote did: 0, or 1 when an approval made it run
 // and the run FAILED. Any other vote no longer changes anything: refused.
 func votedOnEnded(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON bool) error {
+	return answerEnded(ctx, c, client, a, approve, asJSON, false)
+}
+
+// answerEnded is votedOnEnded; late says the vote was sent, after a read
+// that still offered it, and refused: it arrived after the activity ended.
+func answerEnded(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON, late bool) error {
 	verb := map[bool]string{true: "approve", false: "reject"}[approve]
 	refused := fmt.Errorf("%s %s: the activity is already %s; votes no longer change it", verb, a.ID, a.Status)
+	if late {
+		vote := map[bool]string{true: "approval", false: "rejection"}[approve]
+		refused = fmt.Errorf("%s %s: your %s was not counted: the activity was already %s by the time your vote arrived (it ended after vigil read it); votes no longer change it; see how it ended with 'vigil activity get %s'",
+			verb, a.ID, vote, a.Status, a.ID)
+	}
 	mine, unchecked, err := ownVote(ctx, client, a, approve, verb, "the activity is already "+a.Status)
 	if err != nil {
 		return err
@@ -111,4 +122,31 @@ func noteUnchecked(c proc, unchecked string) {
 	if unchecked != "" {
 		fmt.Fprintf(c.stderr, "vigil: note: %s\n", unchecked)
 	}
+}
+
+// votedAfterRead answers a vote the service refused, after a read that
+// still offered it, as one on an activity no longer waiting for votes
+// (NOT_VOTABLE) or as a second vote (ALREADY_VOTED): another member ended
+// it, or the caller voted from elsewhere, in between (at the prompt, most
+// often). The activity is read again and answered as that read would have
+// been before sending (votedOnEnded, whyNoVote), never with the service's
+// "correct the request". refused is the answer when the read fails or
+// still offers the vote.
+func votedAfterRead(ctx context.Context, c proc, client *api.Client, a shownActivity, approve, asJSON bool, refused error) error {
+	now, err := getActivityShown(ctx, client, a.ID)
+	if err != nil {
+		return refused
+	}
+	if api.IsTerminal(now.Status) {
+		return answerEnded(ctx, c, client, now, approve, asJSON, true)
+	}
+	if (approve && !now.CanApprove) || (!approve && !now.CanReject) {
+		return whyNoVote(ctx, c, client, now, approve, asJSON)
+	}
+	return refused
+}
+
+// refusedAfterRead reports whether err is a refusal votedAfterRead answers.
+func refusedAfterRead(err error) bool {
+	return api.RefusedWith(err, api.ErrorCodeNotVotable) || api.RefusedWith(err, api.ErrorCodeAlreadyVoted)
 }

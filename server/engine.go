@@ -111,8 +111,9 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 			if existing.RequesterID == c.UserID {
 				return nil
 			}
-			if again, err := voteRefused(ctx, tx, existing, c, fp, mayVote); err != nil || again {
-				return err
+			again, err := voteRefused(ctx, tx, existing, c, fp, mayVote)
+			if err != nil || again {
+				return sameBodyEnded(err, existing)
 			}
 			events, err = s.castVote(ctx, tx, org, vs, existing, c, api.VoteApproved, body, fp, now)
 			return err

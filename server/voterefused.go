@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 
 	"github.com/vigil-console/vigil/api"
 )
@@ -40,4 +41,21 @@ func voteRefused(ctx context.Context, tx *txn, a *activity, c *caller, bodyFP st
 		return false, notAVoter(a)
 	}
 	return false, nil
+}
+
+// sameBodyEnded is the refusal of a submission whose body is byte for byte
+// another user's ended activity (same parameters, same timestampMs: two
+// users in one millisecond), when refused (voteRefused) as a vote on it that
+// came too late. The identical body is that user's approval (DESIGN.md §4),
+// so it stays refused as approve_activity's NOT_VOTABLE is, but the message
+// says what happened: the caller asked for something of their own, nothing
+// was recorded, and a fresh timestampMs makes it a new activity. Any other
+// refusal is returned as it is.
+func sameBodyEnded(refused error, a *activity) error {
+	var e *Error
+	if !errors.As(refused, &e) || e.ErrorCode != "NOT_VOTABLE" {
+		return refused
+	}
+	return preconditionf("NOT_VOTABLE", "a request with exactly this body (the same parameters and timestampMs) was already submitted by another user as activity %s, which is now %s; an identical body counts as your approval of that activity, and it no longer takes votes, so nothing was recorded; send the request again with a new timestampMs to make a new activity",
+		a.ID, a.Status)
 }
