@@ -49,7 +49,7 @@ func (c *Client) GetAPIKey(ctx context.Context, apiKeyID string) (*APIKey, error
 		return nil, err
 	}
 	var r GetAPIKeyResponse
-	if err := c.query(ctx, QueryGetAPIKey, GetAPIKeyRequest{OrganizationID: c.org, APIKeyID: apiKeyID}, &r); err != nil {
+	if err := c.queryRecord(ctx, QueryGetAPIKey, GetAPIKeyRequest{OrganizationID: c.org, APIKeyID: apiKeyID}, &r); err != nil {
 		return nil, err
 	}
 	return &r.APIKey, nil
@@ -305,7 +305,7 @@ func (c *Client) GetPolicy(ctx context.Context, policyID string) (*Policy, error
 		return nil, err
 	}
 	var r GetPolicyResponse
-	if err := c.query(ctx, QueryGetPolicy, GetPolicyRequest{OrganizationID: c.org, PolicyID: policyID}, &r); err != nil {
+	if err := c.queryRecord(ctx, QueryGetPolicy, GetPolicyRequest{OrganizationID: c.org, PolicyID: policyID}, &r); err != nil {
 		return nil, err
 	}
 	return &r.Policy, nil
@@ -332,7 +332,7 @@ func (c *Client) GetMfaPolicy(ctx context.Context, userID, mfaPolicyID string) (
 		return nil, err
 	}
 	var r GetMfaPolicyResponse
-	if err := c.query(ctx, QueryGetMfaPolicy, GetMfaPolicyRequest{OrganizationID: c.org, UserID: userID, MfaPolicyID: mfaPolicyID}, &r); err != nil {
+	if err := c.queryRecord(ctx, QueryGetMfaPolicy, GetMfaPolicyRequest{OrganizationID: c.org, UserID: userID, MfaPolicyID: mfaPolicyID}, &r); err != nil {
 		return nil, err
 	}
 	return &r.MfaPolicy, nil
@@ -394,7 +394,7 @@ func (c *Client) GetUser(ctx context.Context, userID string) (*User, error) {
 		return nil, err
 	}
 	var r GetUserResponse
-	if err := c.query(ctx, QueryGetUser, GetUserRequest{OrganizationID: c.org, UserID: userID}, &r); err != nil {
+	if err := c.queryRecord(ctx, QueryGetUser, GetUserRequest{OrganizationID: c.org, UserID: userID}, &r); err != nil {
 		return nil, err
 	}
 	return &r.User, nil

@@ -101,7 +101,7 @@ func policyGet(ctx context.Context, c proc, args []string) error {
 		name: "policy get", usage: policyGetUsage, arg: "policy id",
 		exact: true, // escaped once, below, the name as policy list shows it
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
-			return client.QueryRaw(ctx, api.QueryGetPolicy, api.GetPolicyRequest{OrganizationID: client.OrganizationID(), PolicyID: id})
+			return client.QueryRecordRaw(ctx, api.QueryGetPolicy, api.GetPolicyRequest{OrganizationID: client.OrganizationID(), PolicyID: id})
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, id string) error {
 			p, err := client.GetPolicy(ctx, id)
