@@ -35,6 +35,9 @@ func recordQueryMismatch(req, reply any) string {
 		if why := RecordReplyMismatch("MFA policy", q.MfaPolicyID, p.MfaPolicyID); why != "" {
 			return why
 		}
+		if p.UserID == "" {
+			return "" // a record that leaves its user out names no other
+		}
 		return RecordReplyMismatch("user (of the MFA policy)", q.UserID, p.UserID)
 	}
 	return ""
