@@ -49,7 +49,7 @@ func (c *Client) GetAPIKey(ctx context.Context, apiKeyID string) (*APIKey, error
 		return nil, err
 	}
 	var r GetAPIKeyResponse
-	if err := c.query(ctx, QueryGetAPIKey, GetAPIKeyRequest{OrganizationID: c.org, APIKeyID: apiKeyID}, &r); err != nil {
+	if err := c.queryRecord(ctx, QueryGetAPIKey, GetAPIKeyRequest{OrganizationID: c.org, APIKeyID: apiKeyID}, &r); err != nil {
 		return nil, err
 	}
 	return &r.APIKey, nil
@@ -305,7 +305,7 @@ func (c *Client) GetPolicy(ctx context.Context, policyID string) (*Policy, error
 		return nil, err
 	}
 	var r GetPolicyResponse
-	if err := c.query(ctx, QueryGetPolicy, GetPolicyRequest{OrganizationID: c.org, PolicyID: policyID}, &r); err != nil {
+	if err := c.queryRecord(ctx, QueryGetPolicy, GetPolicyRequest{OrganizationID: c.org, PolicyID: policyID}, &r); err != nil {
 		return nil, err
 	}
 	return &r.Policy, nil
@@ -332,7 +332,7 @@ func (c *Client) GetMfaPolicy(ctx context.Context, userID, mfaPolicyID string) (
 		return nil, err
 	}
 	var r GetMfaPolicyResponse
-	if err := c.query(ctx, QueryGetMfaPolicy, GetMfaPolicyRequest{OrganizationID: c.org, UserID: userID, MfaPolicyID: mfaPolicyID}, &r); err != nil {
+	if err := c.queryRecord(ctx, QueryGetMfaPolicy, GetMfaPolicyRequest{OrganizationID: c.org, UserID: userID, MfaPolicyID: mfaPolicyID}, &r); err != nil {
 		return nil, err
 	}
 	return &r.MfaPolicy, nil
@@ -394,7 +394,7 @@ func (c *Client) GetUser(ctx context.Context, userID string) (*User, error) {
 		return nil, err
 	}
 	var r GetUserResponse
-	if err := c.query(ctx, QueryGetUser, GetUserRequest{OrganizationID: c.org, UserID: userID}, &r); err != nil {
+	if err := c.queryRecord(ctx, QueryGetUser, GetUserRequest{OrganizationID: c.org, UserID: userID}, &r); err != nil {
 		return nil, err
 	}
 	return &r.User, nil
@@ -403,25 +403,64 @@ func (c *Client) GetUser(ctx context.Context, userID string) (*User, error) {
 // WalletKitConfig returns the login-kit configuration from the auth proxy
 // (WithAuthProxy). It is authenticated by the configuration id header only: the
 // body is {} and it carries no stamp.
+// A reply without one of the fields SPEC requires is refused: it is not the
+// service's (a proxy's page, a stub), and shown it would pass for a login
+// kit with nothing enabled.
 func (c *Client) WalletKitConfig(ctx context.Context) (*WalletKitConfig, error) {
 	var r WalletKitConfig
 	if err := c.walletKitConfig(ctx, &r); err != nil {
 		return nil, err
 	}
+	if err := r.checkRequired(); err != nil {
+		return nil, err
+	}
 	return &r, nil
 }
 
-// WalletKitConfigRaw is WalletKitConfig returning the reply undecoded.
+// WalletKitConfigRaw is WalletKitConfig returning the reply undecoded, with
+// the same check of the required fields.
 func (c *Client) WalletKitConfigRaw(ctx context.Context) (json.RawMessage, error) {
 	var raw json.RawMessage
 	if err := c.walletKitConfig(ctx, &raw); err != nil {
 		return nil, err
 	}
+	var r WalletKitConfig
+	if json.Unmarshal(raw, &r) != nil {
+		return nil, fmt.Errorf("%s: the reply is not a login-kit configuration (not the expected JSON); the auth proxy may not be this service's", walletKitConfigOp)
+	}
+	if err := r.checkRequired(); err != nil {
+		return nil, err
+	}
 	return raw, nil
 }
 
+// walletKitConfigOp names the auth proxy's request in errors.
+const walletKitConfigOp = "auth_proxy/wallet_kit_config"
+
+// checkRequired refuses a configuration without a field SPEC requires
+// (enabledProviders, sessionExpirationSeconds, organizationId), naming the
+// ones missing; an empty string is as good as missing, an empty list of
+// providers is a list.
+func (r *WalletKitConfig) checkRequired() error {
+	var missing []string
+	if r.EnabledProviders == nil {
+		missing = append(missing, "enabledProviders")
+	}
+	if r.SessionExpirationSeconds == "" {
+		missing = append(missing, "sessionExpirationSeconds")
+	}
+	if r.OrganizationID == "" {
+		missing = append(missing, "organizationId")
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: the reply lacks %s, which every login-kit configuration has; the auth proxy may not be this service's: check auth_proxy_url",
+		walletKitConfigOp, strings.Join(missing, ", "))
+}
+
 func (c *Client) walletKitConfig(ctx context.Context, out any) error {
-	const op = "auth_proxy/wallet_kit_config"
+	const op = walletKitConfigOp
 	if c.authProxyURL == "" {
 		return fmt.Errorf("%s: no auth proxy configured; set auth_proxy_url and auth_proxy_config_id in the profile", op)
 	}

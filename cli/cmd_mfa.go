@@ -266,7 +266,7 @@ func mfaGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return nil, err
 			}
-			return client.QueryRaw(ctx, api.QueryGetMfaPolicy, api.GetMfaPolicyRequest{OrganizationID: client.OrganizationID(), UserID: uid, MfaPolicyID: id})
+			return client.QueryRecordRaw(ctx, api.QueryGetMfaPolicy, api.GetMfaPolicyRequest{OrganizationID: client.OrganizationID(), UserID: uid, MfaPolicyID: id})
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, id string) error {
 			uid, err := owner(ctx, client, id)

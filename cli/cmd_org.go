@@ -268,7 +268,7 @@ func userGet(ctx context.Context, c proc, args []string) error {
 		name: "user get", usage: userGetUsage, arg: "user id",
 		exact: true, // showUser escapes what it prints, once
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
-			return client.QueryRaw(ctx, api.QueryGetUser, api.GetUserRequest{OrganizationID: client.OrganizationID(), UserID: id})
+			return client.QueryRecordRaw(ctx, api.QueryGetUser, api.GetUserRequest{OrganizationID: client.OrganizationID(), UserID: id})
 		},
 		show: showUser,
 	}.run(ctx, c, args)
@@ -393,7 +393,7 @@ func apikeyGet(ctx context.Context, c proc, args []string) error {
 		name: "apikey get", usage: apikeyGetUsage, arg: "API key id",
 		exact: true, // the name is escaped once, below
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
-			return client.QueryRaw(ctx, api.QueryGetAPIKey, api.GetAPIKeyRequest{OrganizationID: client.OrganizationID(), APIKeyID: id})
+			return client.QueryRecordRaw(ctx, api.QueryGetAPIKey, api.GetAPIKeyRequest{OrganizationID: client.OrganizationID(), APIKeyID: id})
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, id string) error {
 			k, err := client.GetAPIKey(ctx, id)

@@ -101,7 +101,7 @@ func policyGet(ctx context.Context, c proc, args []string) error {
 		name: "policy get", usage: policyGetUsage, arg: "policy id",
 		exact: true, // escaped once, below, the name as policy list shows it
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
-			return client.QueryRaw(ctx, api.QueryGetPolicy, api.GetPolicyRequest{OrganizationID: client.OrganizationID(), PolicyID: id})
+			return client.QueryRecordRaw(ctx, api.QueryGetPolicy, api.GetPolicyRequest{OrganizationID: client.OrganizationID(), PolicyID: id})
 		},
 		show: func(ctx context.Context, c proc, client *api.Client, id string) error {
 			p, err := client.GetPolicy(ctx, id)
@@ -117,9 +117,11 @@ func policyGet(ctx context.Context, c proc, args []string) error {
 
 const policyCreateUsage = `Usage: vigil policy create --name N --effect allow|deny [--condition EXPR] [--consensus EXPR] [--time EXPR] [--notes T]
 
-Submits create_policy (V3). The expressions are compiled first, exactly as the
-service compiles them; one that fails is reported with its line and column and
-nothing is sent. --time says when the policy is active (docs/policy-language.md,
+Submits create_policy (V3). The service's limits (a name of up to 256
+characters, notes of up to 4096, each expression's length) are checked before
+anything else, and then the expressions are compiled, exactly as the service
+compiles them; a value over a limit (exit 2) or an expression that fails
+(reported with its line and column) sends nothing. --time says when the policy is active (docs/policy-language.md,
 "time"); without it the policy is always active. The activity usually waits for the root quorum: follow it with
 'vigil activity wait ID'.
 
@@ -169,6 +171,13 @@ func policyCreate(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
+	params := &api.CreatePolicyParams{PolicyName: *name, Effect: eff,
+		Condition: *condition, Consensus: *consensus, Notes: *notes, Time: *timeExpr}
+	// Limits first, as every submit verb checks them: before the profile,
+	// the deny warning or anything sent.
+	if err := validated("policy create", params); err != nil {
+		return err
+	}
 	src := policy.Source{Condition: *condition, Consensus: *consensus, Time: *timeExpr}
 	if err := checkSource(c, src); err != nil {
 		return err
@@ -189,8 +198,7 @@ func policyCreate(ctx context.Context, c proc, args []string) error {
 		}
 	}
 	warnUnknownIDs(ctx, c, client, *condition, *consensus, *timeExpr)
-	return submitVerb(ctx, c, conn, client, "create_policy", &api.CreatePolicyParams{PolicyName: *name, Effect: eff,
-		Condition: *condition, Consensus: *consensus, Notes: *notes, Time: *timeExpr})
+	return submitVerb(ctx, c, conn, client, "create_policy", params)
 }
 
 const policyCheckUsage = `Usage: vigil policy check --condition EXPR [--consensus EXPR] [--time EXPR] [--effect allow|deny]

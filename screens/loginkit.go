@@ -38,15 +38,20 @@ func loadLoginKit(c *Common) tea.Cmd {
 
 // LoginKitFields are the configuration as label, value pairs for people,
 // escaped here, once: cfg must hold the strings as the proxy sent them
-// (api.WithExactStrings). `vigil authproxy config` and the Organization screen
-// show the same.
-func LoginKitFields(cfg *api.WalletKitConfig) []string {
+// (api.WithExactStrings). org is the profile's organization ("" when not
+// known): a configuration of another one says so on its organization row.
+// `vigil authproxy config` and the Organization screen show the same.
+func LoginKitFields(cfg *api.WalletKitConfig, org string) []string {
 	providers := make([]string, len(cfg.EnabledProviders))
 	for i, p := range cfg.EnabledProviders {
 		providers[i] = api.Sanitize(p)
 	}
+	orgText := api.SanitizeID(cfg.OrganizationID)
+	if LoginKitOtherOrganization(cfg, org) != "" {
+		orgText += " (NOT this profile's organization " + api.SanitizeID(org) + ")"
+	}
 	kv := []string{
-		"organization", api.SanitizeID(cfg.OrganizationID),
+		"organization", orgText,
 		"providers", dashIfEmpty(strings.Join(providers, ", ")),
 		"session lifetime", sessionLifetime(cfg.SessionExpirationSeconds),
 	}
@@ -59,6 +64,18 @@ func LoginKitFields(cfg *api.WalletKitConfig) []string {
 		kv = append(kv, "oauth client id ("+api.Sanitize(p)+")", api.Sanitize(cfg.OauthClientIDs[p]))
 	}
 	return append(kv, "redirect url", dashIfEmpty(api.Sanitize(cfg.OauthRedirectURL)), "otp", otpText(cfg))
+}
+
+// LoginKitOtherOrganization says, when cfg is the configuration of another
+// organization than org (the profile's; "" checks nothing), that its users
+// would sign in to that one; "" when it is org's. The likely cause is an
+// auth_proxy_config_id copied from another organization's profile.
+func LoginKitOtherOrganization(cfg *api.WalletKitConfig, org string) string {
+	if org == "" || cfg.OrganizationID == org || api.SanitizeID(cfg.OrganizationID) == api.SanitizeID(org) {
+		return ""
+	}
+	return fmt.Sprintf("this login kit is organization %s's, not this profile's (%s): its users would sign in to that organization; check auth_proxy_config_id",
+		api.SanitizeID(cfg.OrganizationID), api.SanitizeID(org))
 }
 
 func dashIfEmpty(s string) string {

@@ -162,7 +162,7 @@ func (o *Organization) render() {
 	sort.Slice(feats, func(i, j int) bool { return feats[i].Name < feats[j].Name })
 	labels := []string{"organization", "organization id", "user", "user id", "profile", "read-only", "auth proxy"}
 	if o.kit != nil {
-		kv := LoginKitFields(o.kit)
+		kv := LoginKitFields(o.kit, o.c.Org.ID)
 		for i := 0; i < len(kv); i += 2 {
 			labels = append(labels, "  "+kv[i])
 		}
@@ -216,9 +216,12 @@ func (o *Organization) renderLoginKit(b *ui.DetailBuilder) {
 	case o.kitErr != "":
 		b.Line("  not loaded: " + o.kitErr + " (press r to retry)")
 	case o.kit != nil:
-		kv := LoginKitFields(o.kit)
+		kv := LoginKitFields(o.kit, o.c.Org.ID)
 		for i := 0; i+1 < len(kv); i += 2 {
 			b.Field("  "+kv[i], kv[i+1])
+		}
+		if warn := LoginKitOtherOrganization(o.kit, o.c.Org.ID); warn != "" {
+			b.Styled(o.c.Theme.Warn.Render("  ⚠ " + ui.Clean(warn)))
 		}
 	}
 }
