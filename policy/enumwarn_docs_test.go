@@ -49,7 +49,7 @@ func TestNoEnumWarningOnTheDocsPolicies(t *testing.T) {
 }
 
 // An activity's kind is empty for the root quorum's types, its resource and
-// action for the types the docs' table omits: comparing with '' matches
+// action for the types the docs' table omits: comparing with ” matches
 // those, so it is not warned; an activity's type is never empty.
 func TestEnumWarningsOnEmptyValues(t *testing.T) {
 	for cond, activityType := range map[string]string{
