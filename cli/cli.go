@@ -175,8 +175,13 @@ func flagsBeforeVerb(args []string, err error) error {
 	for i, a := range args {
 		if slices.Contains(commandNames(), a) {
 			fixed, exposed := []string{"vigil"}, false
-			for _, w := range append(append([]string{}, args[i:]...), args[:i]...) {
-				word, secret := commandLineWord(w)
+			words := append(append([]string{}, args[i:]...), args[:i]...)
+			for j, w := range words {
+				prev := ""
+				if j > 0 {
+					prev = words[j-1]
+				}
+				word, secret := commandLineWord(prev, w)
 				fixed, exposed = append(fixed, word), exposed || secret
 			}
 			if exposed {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/proof"
 )
 
@@ -120,6 +121,10 @@ func activityList(ctx context.Context, c proc, args []string) error {
 				opts.Statuses = append(opts.Statuses, v)
 			}
 			for _, t := range types {
+				if keys.PathLooksSecret(t) {
+					// Sent, or noted upper-cased, it would print the key again.
+					return usagef("activity list: --type takes an activity type, and nothing was sent: the value given is %s", keys.SecretArg(t, "an activity type"))
+				}
 				v, known, err := typeValue(t)
 				if err != nil {
 					return err

@@ -92,6 +92,10 @@ func (f *keysDirFlags) store(c proc, verb string) (keys.Store, error) {
 		if f.profile != "" || f.config != "" {
 			return keys.Store{}, usagef("%s: --dir names the directory; --profile and --config choose it from a profile: give one or the other", verb)
 		}
+		if keys.PathLooksSecret(f.dir) {
+			// Made or listed, the directory would print the key in its name.
+			return keys.Store{}, usagef("%s: --dir takes a keys directory, and nothing was read or made: the value given is %s; give a directory such as ~/.config/vigil/keys", verb, keys.SecretArg(f.dir, "a directory name"))
+		}
 		dir, err := flagPath(c, verb, "dir", f.dir)
 		if err != nil {
 			return keys.Store{}, err

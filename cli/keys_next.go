@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/vigil-console/vigil/keys"
@@ -20,7 +21,7 @@ func keysGenerateNext(c proc, f *keysDirFlags, store keys.Store, name, credType 
 	if err == nil && p.KeysDir != "" {
 		dir = p.KeysDir
 	}
-	sameDir := dir != "" && filepath.Clean(dir) == filepath.Clean(store.Dir)
+	sameDir := dir != "" && samePath(dir, store.Dir)
 	if err == nil && p.Key == name && sameDir {
 		return fmt.Sprintf("%s;\nprofile %q already stamps with key = %q.", register, p.Name, name)
 	}
@@ -32,4 +33,26 @@ func keysGenerateNext(c proc, f *keysDirFlags, store keys.Store, name, credType 
 		return fmt.Sprintf("%s,\nthen set key = %q and keys_dir = %q in your profile (the key is not in its keys directory).", register, name, abs)
 	}
 	return fmt.Sprintf("%s,\nthen set key = %q in your profile.", register, name)
+}
+
+// samePath reports whether a and b name one directory: compared absolute
+// and cleaned (--dir is relative to the working directory), then with
+// symbolic links resolved, then as the same file.
+func samePath(a, b string) bool {
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	if absA == absB {
+		return true
+	}
+	if realA, err := filepath.EvalSymlinks(absA); err == nil {
+		if realB, err := filepath.EvalSymlinks(absB); err == nil && realA == realB {
+			return true
+		}
+	}
+	infoA, errA := os.Stat(absA)
+	infoB, errB := os.Stat(absB)
+	return errA == nil && errB == nil && os.SameFile(infoA, infoB)
 }

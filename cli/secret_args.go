@@ -2,7 +2,9 @@ package cli
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/vigil-console/vigil/internal/shellword"
@@ -29,18 +31,15 @@ const secretPlaceholder = "KEY"
 func secretArgs(args []string) []string {
 	var found []string
 	for i, a := range args {
-		if i > 0 && publicHexFlag(args[i-1]) && !strings.Contains(args[i-1], "=") {
+		prev := ""
+		if i > 0 {
+			prev = args[i-1]
+		}
+		value, public := argValue(prev, a)
+		if public || value == "" || !keys.PathLooksSecret(value) {
 			continue
 		}
-		if name, value, ok := strings.Cut(a, "="); ok && strings.HasPrefix(name, "-") {
-			if publicHexFlag(name) {
-				continue
-			}
-			a = value
-		}
-		if a == "" || !keys.PathLooksSecret(a) {
-			continue
-		}
+		a = value
 		found = append(found, a)
 		base := filepath.Base(a)
 		if stem := strings.TrimSuffix(base, filepath.Ext(base)); stem != a && keys.PathLooksSecret(stem) {
@@ -49,6 +48,16 @@ func secretArgs(args []string) []string {
 	}
 	slices.SortFunc(found, func(x, y string) int { return len(y) - len(x) })
 	return slices.Compact(found)
+}
+
+// argValue is the value word a carries, after prev: a itself, or VALUE of
+// --flag=VALUE; public when the flag it is the value of (prev, or its own
+// --flag=) is one of publicHexFlags.
+func argValue(prev, a string) (value string, public bool) {
+	if name, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(name, "-") {
+		return v, publicHexFlag(name)
+	}
+	return a, publicHexFlag(prev) && !strings.Contains(prev, "=")
 }
 
 // publicHexFlags take hashes, public keys or addresses in hex (proof pins, a
@@ -66,24 +75,44 @@ func publicHexFlag(word string) bool {
 }
 
 // hideSecrets is msg with each of secrets (secretArgs) described rather
-// than quoted.
+// than quoted, in any of the forms a message may quote it in (secretForms).
 func hideSecrets(msg string, secrets []string) string {
 	for _, s := range secrets {
-		if strings.Contains(msg, s) {
-			msg = strings.ReplaceAll(msg, s, "("+keys.SecretArg(s, "what was asked for")+")")
+		for _, form := range secretForms(s) {
+			re := regexp.MustCompile("(?i)" + regexp.QuoteMeta(form))
+			msg = re.ReplaceAllLiteralString(msg, "("+keys.SecretArg(s, "what was asked for")+")")
 		}
 	}
 	return msg
 }
 
-// commandLineWord is w as a suggested command line gives it: quoted for a
-// shell, or KEY when it looks like a private key (it is reported exposed).
-func commandLineWord(w string) (word string, secret bool) {
-	if name, value, ok := strings.Cut(w, "="); ok && strings.HasPrefix(name, "-") && value != "" && keys.PathLooksSecret(value) {
+// secretForms are the ways a message may quote secret word s, longest
+// first: as given, trimmed of white space, without 0x, and each escaped as
+// %q escapes it (a trailing newline as \n). hideSecrets matches them
+// regardless of case, as a verb may upper-case what it quotes.
+func secretForms(s string) []string {
+	trimmed := strings.TrimSpace(s)
+	var forms []string
+	for _, f := range []string{s, trimmed, strings.TrimPrefix(strings.TrimPrefix(trimmed, "0x"), "0X")} {
+		quoted := strconv.Quote(f)
+		forms = append(forms, f, quoted[1:len(quoted)-1])
+	}
+	forms = slices.DeleteFunc(forms, func(f string) bool { return strings.TrimSpace(f) == "" })
+	slices.SortFunc(forms, func(x, y string) int { return len(y) - len(x) })
+	return slices.Compact(forms)
+}
+
+// commandLineWord is w, after prev, as a suggested command line gives it:
+// quoted for a shell, or KEY when it looks like a private key (it is
+// reported exposed) and is no value of publicHexFlags (argValue).
+func commandLineWord(prev, w string) (word string, secret bool) {
+	value, public := argValue(prev, w)
+	if public || value == "" || !keys.PathLooksSecret(value) {
+		return shellword.Quote(w), false
+	}
+	if value != w {
+		name, _, _ := strings.Cut(w, "=")
 		return shellword.Quote(name + "=" + secretPlaceholder), true
 	}
-	if w != "" && keys.PathLooksSecret(w) {
-		return secretPlaceholder, true
-	}
-	return shellword.Quote(w), false
+	return secretPlaceholder, true
 }

@@ -36,8 +36,13 @@ func ShowPath(path string) string {
 // extension, looks like a private key rather than a file name. A path into
 // a directory that exists is judged by its file name alone: its letters
 // may read as base64 (a temporary directory's random digits), but a key
-// pasted as a path names no directory that exists.
+// pasted as a path names no directory that exists. A path that exists is a
+// file name, whatever its letters (a proof stored under its SHA-256): a key
+// pasted as a path names no file.
 func PathLooksSecret(path string) bool {
+	if _, err := os.Lstat(path); err == nil {
+		return false
+	}
 	base := filepath.Base(path)
 	if looksSecret(strings.TrimSuffix(base, filepath.Ext(base))) {
 		return true

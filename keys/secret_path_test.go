@@ -32,3 +32,27 @@ func TestPathIntoAnExistingDirectoryIsNotASecret(t *testing.T) {
 		t.Errorf("a base64 private key given as a path is not taken for one")
 	}
 }
+
+// A file that exists is a file name, though its name is hex a key's length
+// (a proof stored under its SHA-256); the same name with no file is still
+// taken for a pasted key (audit 214, M3).
+func TestAnExistingFileNamedInHexIsNotASecret(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const digest = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+	for _, path := range []string{digest, digest + ".json", filepath.Join("proofs", digest+".json")} {
+		if !PathLooksSecret(path) {
+			t.Errorf("%s, which names no file, is not taken for a key", path)
+		}
+	}
+	if err := os.Mkdir("proofs", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{digest, digest + ".json", filepath.Join("proofs", digest+".json")} {
+		if err := os.WriteFile(path, []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if PathLooksSecret(path) {
+			t.Errorf("%s, a file that exists, is taken for a private key", path)
+		}
+	}
+}

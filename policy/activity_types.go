@@ -104,3 +104,32 @@ var documentedByKind = func() map[string][2]string {
 	}
 	return out
 }()
+
+// typesOutsideTheTable are real activity types the docs name outside their
+// resource and action table (the Secrets pages): their resource and action
+// are empty.
+var typesOutsideTheTable = []string{
+	"ACTIVITY_TYPE_EXPORT_SECRETS", "ACTIVITY_TYPE_IMPORT_SECRETS", "ACTIVITY_TYPE_INIT_IMPORT_SECRETS",
+}
+
+// knownActivityTypes is every activity type vigil knows of: this service's,
+// the docs' resource and action table's, the root quorum's, those whose
+// parameters the docs list (the Spark ones), and typesOutsideTheTable.
+func knownActivityTypes() []string {
+	var out []string
+	for typ := range resourceActions {
+		out = append(out, typ)
+	}
+	for typ := range documentedResourceActions {
+		out = append(out, typ)
+	}
+	for typ := range rootQuorumTypes {
+		out = append(out, typ)
+	}
+	for _, ts := range documentedParams {
+		for _, t := range ts {
+			out = append(out, "ACTIVITY_TYPE_"+t)
+		}
+	}
+	return append(out, typesOutsideTheTable...)
+}

@@ -15,25 +15,19 @@ import (
 // a deny written so never denies. enumWarnings says so. It warns rather than
 // refuses: a newer service may add values.
 
-// activityValues is, per field, every value the tables give it.
+// activityValues is, per field, every value an activity of a known type
+// has, computed by the functions the engine computes them with (KindOf,
+// ResourceAction), so whatever the engine gives is never warned of: an
+// empty kind (root quorum types) and an empty resource and action (types
+// the docs' table omits, the secrets and Spark ones) included.
 var activityValues = func() map[string]map[string]bool {
 	out := map[string]map[string]bool{"type": {}, "kind": {}, "resource": {}, "action": {}}
-	add := func(typ string, ra [2]string) {
-		out["type"][typ] = true
-		if k := KindOf(typ); k != "" {
-			out["kind"][k] = true
-		}
-		out["resource"][ra[0]] = true
-		out["action"][ra[1]] = true
-	}
-	for typ, ra := range documentedResourceActions {
-		add(typ, ra)
-	}
-	for typ, ra := range resourceActions {
-		add(typ, ra)
-	}
-	for typ := range rootQuorumTypes {
-		out["type"][typ] = true
+	for _, typ := range knownActivityTypes() {
+		a := ActivityFor(typ, nil)
+		out["type"][a.Type] = true
+		out["kind"][a.Kind] = true
+		out["resource"][a.Resource] = true
+		out["action"][a.Action] = true
 	}
 	return out
 }()

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"slices"
 
 	"cel.dev/cel-go/common"
@@ -24,8 +25,15 @@ type IDRef struct {
 	Name string // the tag's or user's name, exact as the service sent it
 	// Meant, when not empty, is the id of the tag or user (Kind) whose name
 	// the literal is, written where that kind of id is expected
-	// (user.tags.contains('ops')): it never matches.
-	Meant string
+	// (user.tags.contains('ops')): a name never equals an id. When more
+	// than one has the name, Meant is the least of their ids, all in
+	// MeantAll (sorted).
+	Meant    string
+	MeantAll []string
+	// Compared is how that comparison reads: "never" (==, in, contains:
+	// never true), "always" (!=: always true, it excludes no one), or ""
+	// when the expression around it (a `!`, a ternary) is not followed.
+	Compared string
 }
 
 // Known reports whether the id names a tag or user of the lists given.
@@ -41,12 +49,7 @@ func (r IDRef) Warns() bool { return !r.Known() || r.Meant != "" }
 // older than the lists read).
 func (r IDRef) String() string {
 	if r.Meant != "" {
-		id := api.SanitizeID(r.Meant)
-		where := "user.tags holds tag ids"
-		if r.Kind == "user" {
-			where = "a user's id is compared here"
-		}
-		return quoteLiteral(r.ID) + " is the NAME of " + r.Kind + " " + id + "; " + where + ", so it never matches: write '" + id + "'"
+		return r.nameWarning()
 	}
 	if !r.Known() {
 		return api.SanitizeID(r.ID) + " is not a tag or user of this organization that vigil knows: if it should be one, check the id"
@@ -70,7 +73,7 @@ func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 	seen := map[string]bool{}
 	var other map[string]bool // read at the first unknown id
 	read := false
-	var expected map[string]string // read at the first literal that is a name
+	var expected map[string]expectedID // read at the first literal that is a name
 	readExpected := false
 	for _, t := range Tokens(src) {
 		if t.Kind != TokenString {
@@ -92,12 +95,13 @@ func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 				expected = expectedIDs(src)
 				readExpected = true
 			}
+			where, isExpected := expected[v]
 			names := tagNames
-			if expected[v] == "user" {
+			if where.kind == "user" {
 				names = userNames
 			}
-			if id, ok := idNamed(names, v); ok && expected[v] != "" {
-				out = append(out, IDRef{ID: v, Kind: expected[v], Name: v, Meant: id})
+			if ids := idsNamed(names, v); len(ids) > 0 && isExpected {
+				out = append(out, IDRef{ID: v, Kind: where.kind, Name: v, Meant: ids[0], MeantAll: ids, Compared: where.compared})
 				continue
 			}
 		}
@@ -119,6 +123,51 @@ func IDRefs(src string, tagNames, userNames map[string]string) []IDRef {
 	return out
 }
 
+// nameWarning is String for a name written where an id is expected: what
+// the name names (every tag or user that has it, a few, then a count), what
+// the comparison therefore does (Compared), and the id to write when one
+// tag or user has the name.
+func (r IDRef) nameWarning() string {
+	ids := r.MeantAll
+	if len(ids) == 0 {
+		ids = []string{r.Meant}
+	}
+	const shown = 3
+	var named string
+	if len(ids) == 1 {
+		named = r.Kind + " " + api.SanitizeID(ids[0])
+	} else {
+		named = fmt.Sprintf("%d %ss (the name is ambiguous): ", len(ids), r.Kind)
+		for i, id := range ids[:min(len(ids), shown)] {
+			if i > 0 {
+				named += ", "
+			}
+			named += api.SanitizeID(id)
+		}
+		if len(ids) > shown {
+			named += fmt.Sprintf(" and %d more", len(ids)-shown)
+		}
+	}
+	where := "user.tags holds tag ids"
+	if r.Kind == "user" {
+		where = "a user's id is compared here"
+	}
+	var outcome string
+	switch r.Compared {
+	case comparedNever:
+		outcome = ", so it never matches"
+	case comparedAlways:
+		outcome = ", so this != is always true (it excludes no one)"
+	default:
+		outcome = ", not a name"
+	}
+	advice := ": write '" + api.SanitizeID(ids[0]) + "'"
+	if len(ids) > 1 {
+		advice = ": write the id of the one meant"
+	}
+	return quoteLiteral(r.ID) + " is the NAME of " + named + "; " + where + outcome + advice
+}
+
 func hasKey(m map[string]string, k string) bool {
 	_, ok := m[k]
 	return ok
@@ -133,19 +182,17 @@ func hasValue(m map[string]string, v string) bool {
 	return false
 }
 
-// idNamed is the least id (for a stable answer when names repeat) that
-// names maps to name.
-func idNamed(names map[string]string, name string) (string, bool) {
+// idsNamed is every id that names maps to name, sorted (a stable answer
+// when names repeat).
+func idsNamed(names map[string]string, name string) []string {
 	var ids []string
 	for id, n := range names {
 		if n == name {
 			ids = append(ids, id)
 		}
 	}
-	if len(ids) == 0 {
-		return "", false
-	}
-	return slices.Min(ids), true
+	slices.Sort(ids)
+	return ids
 }
 
 // NeedsIDNames reports whether IDRefs of srcs may say anything, so that the

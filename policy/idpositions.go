@@ -72,24 +72,46 @@ func otherIDs(src string) map[string]bool {
 	return out
 }
 
+// How a comparison of a user's tags or id with a name reads (a name is
+// never an id): never true (==, in, contains), always true (!=), or not told
+// (under a `!`, a ternary, a function: what the comparison does to the
+// whole is not followed).
+const (
+	comparedNever  = "never"
+	comparedAlways = "always"
+	comparedUntold = ""
+)
+
+// expectedID is where a literal is compared with a user's tags or id: the
+// kind of id expected ("tag" or "user") and how the comparison reads
+// (comparedNever…), untold when its uses differ.
+type expectedID struct{ kind, compared string }
+
 // expectedIDs maps each string literal value that src compares with, or
-// looks up in, a user's tags or id to the kind expected there, "tag" or
-// "user": a name written there never matches. It is empty when src cannot
-// be read.
-func expectedIDs(src string) map[string]string {
+// looks up in, a user's tags or id to where (expectedID): a name written
+// there is never equal to an id. It is empty when src cannot be read.
+func expectedIDs(src string) map[string]expectedID {
 	w, ok := walkIDs(src)
 	if !ok {
 		return nil
 	}
-	out := map[string]string{}
+	out := map[string]expectedID{}
 	for v, ids := range w.uses {
 		for _, id := range ids {
+			var kind string
 			switch w.expects[id] {
 			case kindTagID:
-				out[v] = "tag"
+				kind = "tag"
 			case kindUserID:
-				out[v] = "user"
+				kind = "user"
+			default:
+				continue
 			}
+			compared := w.compared[id]
+			if prev, seen := out[v]; seen && prev.compared != compared {
+				compared = comparedUntold
+			}
+			out[v] = expectedID{kind: kind, compared: compared}
 		}
 	}
 	return out
@@ -109,18 +131,20 @@ func walkIDs(src string) (*idWalk, bool) {
 	if iss != nil && len(iss.GetErrors()) > 0 {
 		return nil, false
 	}
-	w := &idWalk{excused: map[int64]bool{}, expects: map[int64]string{}, uses: map[string][]int64{}}
-	w.walk(parsed.Expr(), nil)
+	w := &idWalk{excused: map[int64]bool{}, expects: map[int64]string{}, compared: map[int64]string{}, uses: map[string][]int64{}}
+	w.walk(parsed.Expr(), nil, true)
 	return w, true
 }
 
 // idWalk records each string literal's occurrences (uses, by expression
 // id), those that are provably another kind of id (excused), and those
-// compared with a user's tags or id (expects: kindTagID or kindUserID).
+// compared with a user's tags or id (expects: kindTagID or kindUserID), and
+// how those comparisons read (compared).
 type idWalk struct {
-	excused map[int64]bool
-	expects map[int64]string
-	uses    map[string][]int64
+	excused  map[int64]bool
+	expects  map[int64]string
+	compared map[int64]string
+	uses     map[string][]int64
 }
 
 // scope is the macro variables in sight, innermost last.
@@ -255,8 +279,8 @@ func fieldKind(kind, field string) string {
 
 // excuse marks e, when it is a string literal, as another kind of id when
 // kind says it is compared with one, and as where a tag or user id is
-// expected when kind is one of those.
-func (w *idWalk) excuse(e ast.Expr, kind string) {
+// expected when kind is one of those, the comparison reading compared.
+func (w *idWalk) excuse(e ast.Expr, kind, compared string) {
 	if _, ok := stringLiteral(e); !ok {
 		return
 	}
@@ -265,74 +289,100 @@ func (w *idWalk) excuse(e ast.Expr, kind string) {
 		w.excused[e.ID()] = true
 	case kindTagID, kindUserID:
 		w.expects[e.ID()] = kind
+		w.compared[e.ID()] = compared
 	}
 }
 
-func (w *idWalk) excuseEach(list ast.Expr, kind string) {
+func (w *idWalk) excuseEach(list ast.Expr, kind, compared string) {
 	if list.Kind() != ast.ListKind {
 		return
 	}
 	for _, el := range list.AsList().Elements() {
-		w.excuse(el, kind)
+		w.excuse(el, kind, compared)
 	}
 }
 
+// reading is how a comparison with a name reads where the truth of a
+// comparison is the truth it adds to the whole (plain; see walk): positive
+// (==, in, contains) never true, negated (!=) always true; untold elsewhere.
+func reading(plain, negated bool) string {
+	switch {
+	case !plain:
+		return comparedUntold
+	case negated:
+		return comparedAlways
+	}
+	return comparedNever
+}
+
 // walk records the string literals in e and below, and excuses those
-// compared with another kind of id.
-func (w *idWalk) walk(e ast.Expr, s scope) {
+// compared with another kind of id. plain is whether e's truth counts
+// toward the whole as is: only && and ||, and the predicates of any, all,
+// exists and filter, pass it down; a `!`, a ternary or any other call
+// hides it.
+func (w *idWalk) walk(e ast.Expr, s scope, plain bool) {
 	switch e.Kind() {
 	case ast.LiteralKind:
 		if v, ok := stringLiteral(e); ok {
 			w.uses[v] = append(w.uses[v], e.ID())
 		}
 	case ast.SelectKind:
-		w.walk(e.AsSelect().Operand(), s)
+		w.walk(e.AsSelect().Operand(), s, false)
 	case ast.ListKind:
 		for _, el := range e.AsList().Elements() {
-			w.walk(el, s)
+			w.walk(el, s, false)
 		}
 	case ast.MapKind:
 		for _, en := range e.AsMap().Entries() {
-			w.walk(en.AsMapEntry().Key(), s)
-			w.walk(en.AsMapEntry().Value(), s)
+			w.walk(en.AsMapEntry().Key(), s, false)
+			w.walk(en.AsMapEntry().Value(), s, false)
 		}
 	case ast.StructKind:
 		for _, f := range e.AsStruct().Fields() {
-			w.walk(f.AsStructField().Value(), s)
+			w.walk(f.AsStructField().Value(), s, false)
 		}
 	case ast.CallKind:
-		w.call(e.AsCall(), s)
+		w.call(e.AsCall(), s, plain)
 	}
 }
 
-func (w *idWalk) call(call ast.CallExpr, s scope) {
+// plainPredicates are the macros whose predicate's truth counts toward
+// theirs as is (exists_one's does not: two matches make it false).
+var plainPredicates = map[string]bool{"any": true, "all": true, "exists": true, "filter": true}
+
+func (w *idWalk) call(call ast.CallExpr, s scope, plain bool) {
 	args := call.Args()
 	member := call.IsMemberFunction()
-	switch fn := call.FunctionName(); {
+	fn := call.FunctionName()
+	switch {
 	case (fn == operators.Equals || fn == operators.NotEquals) && len(args) == 2:
-		w.excuse(args[1], w.kind(args[0], s))
-		w.excuse(args[0], w.kind(args[1], s))
+		compared := reading(plain, fn == operators.NotEquals)
+		w.excuse(args[1], w.kind(args[0], s), compared)
+		w.excuse(args[0], w.kind(args[1], s), compared)
 	case fn == operators.In && len(args) == 2:
-		w.excuseEach(args[1], w.kind(args[0], s))
-		w.excuse(args[0], elemKind(w.kind(args[1], s)))
+		compared := reading(plain, false)
+		w.excuseEach(args[1], w.kind(args[0], s), compared)
+		w.excuse(args[0], elemKind(w.kind(args[1], s)), compared)
 	case fn == "contains" && member && len(args) == 1:
-		w.excuse(args[0], elemKind(w.kind(call.Target(), s)))
-		w.excuseEach(call.Target(), w.kind(args[0], s))
+		compared := reading(plain, false)
+		w.excuse(args[0], elemKind(w.kind(call.Target(), s)), compared)
+		w.excuseEach(call.Target(), w.kind(args[0], s), compared)
 	case (fn == "startsWith" || fn == "endsWith") && member && len(args) == 1:
-		w.excuse(args[0], w.kind(call.Target(), s))
+		w.excuse(args[0], w.kind(call.Target(), s), comparedUntold)
 	case macroCalls[fn] && member && (len(args) == 2 || len(args) == 3) && args[0].Kind() == ast.IdentKind:
 		// the predicate, and map's transform (map(x, filter, expr) too)
-		w.walk(call.Target(), s)
+		w.walk(call.Target(), s, false)
 		inner := s.with(args[0].AsIdent(), elemKind(w.kind(call.Target(), s)))
 		for _, a := range args[1:] {
-			w.walk(a, inner)
+			w.walk(a, inner, plain && plainPredicates[fn] && len(args) == 2)
 		}
 		return
 	}
+	passes := plain && (fn == operators.LogicalAnd || fn == operators.LogicalOr)
 	if member {
-		w.walk(call.Target(), s)
+		w.walk(call.Target(), s, false)
 	}
 	for _, a := range args {
-		w.walk(a, s)
+		w.walk(a, s, passes)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // titled "Ops may …" naming the "operator" tag must not read like one naming
 // "ops". Unknown is a warning: an id-shaped literal that names no tag or
 // user the console knows (a typo, or a tag nobody created), or a tag's or
-// user's name written where its id is expected, which never matches.
+// user's name written where its id is expected, never equal to it.
 type exprName struct {
 	text    string
 	unknown bool
