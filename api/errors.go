@@ -212,6 +212,9 @@ func (e *Error) hint() string {
 		}
 		return "check the profile's key is registered for this organization and the clock is right"
 	case e.is(ErrPermissionDenied):
+		if e.hasErrorCode(ErrorCodeNotAVoter) && sameBodyCollision(e.Operation) {
+			return sameBodyHint
+		}
 		return "the key's user may not do this; ask an administrator or use a profile whose user may"
 	case e.is(ErrNotFound):
 		if e.hasErrorCode("BOOT_PROOF_NOT_FOUND") {
@@ -225,6 +228,9 @@ func (e *Error) hint() string {
 		}
 		return "check the id and the organization of the profile"
 	case e.is(ErrAlreadyExists):
+		if e.hasErrorCode(ErrorCodeAlreadyVoted) && sameBodyCollision(e.Operation) {
+			return sameBodyHint
+		}
 		return "it exists already; refresh and use the existing one"
 	case e.is(ErrRateLimited):
 		return "the service is rate limiting; wait a little and try again"
@@ -259,15 +265,37 @@ const ErrorCodeNotVotable = "NOT_VOTABLE"
 // ErrorCodeAlreadyVoted is the service's refusal of a second vote in a round.
 const ErrorCodeAlreadyVoted = "ALREADY_VOTED"
 
+// ErrorCodeNotAVoter is the service's refusal of a vote by a user who may
+// not vote on the activity.
+const ErrorCodeNotAVoter = "NOT_A_VOTER"
+
 // notVotableHint is what to do about NOT_VOTABLE: sending a vote again
 // changes nothing, but a submission collided with another user's identical
 // body (same millisecond) and is its own request once stamped afresh.
 func notVotableHint(op string) string {
-	if op == "submit/approve_activity" || op == "submit/reject_activity" {
+	if isVoteOp(op) {
 		return "the activity no longer takes votes, and sending the vote again changes nothing; see how it ended with `vigil activity get` and its id"
 	}
-	return "nothing was recorded: send the request again with a new timestampMs (running the command again stamps one) to make a new activity"
+	return sameBodyHint
 }
+
+// sameBodyCollision reports whether a vote's refusal (NOT_VOTABLE,
+// NOT_A_VOTER, ALREADY_VOTED) answering op is a collision: op is a
+// submission that is no vote, which the service takes as a vote only when
+// its body is byte for byte another user's activity (the same parameters
+// and timestampMs). Nothing of it was recorded then, and the advice of a
+// vote's refusal (ask an administrator, refresh) does not apply.
+func sameBodyCollision(op string) bool {
+	return strings.HasPrefix(op, "submit/") && !isVoteOp(op)
+}
+
+// isVoteOp reports whether op is a vote's submission.
+func isVoteOp(op string) bool {
+	return op == "submit/approve_activity" || op == "submit/reject_activity"
+}
+
+// sameBodyHint is what to do about a collision (sameBodyCollision).
+const sameBodyHint = "nothing was recorded: send the request again with a new timestampMs (running the command again stamps one) to make a new activity"
 
 // RefusedWith reports whether err is the service's own 4xx refusal, read
 // one way only, carrying the error code code (ErrorCodeNotVotable).

@@ -407,31 +407,33 @@ func (c *Client) GetUser(ctx context.Context, userID string) (*User, error) {
 // service's (a proxy's page, a stub), and shown it would pass for a login
 // kit with nothing enabled.
 func (c *Client) WalletKitConfig(ctx context.Context) (*WalletKitConfig, error) {
-	var r WalletKitConfig
-	if err := c.walletKitConfig(ctx, &r); err != nil {
-		return nil, err
-	}
-	if err := r.checkRequired(); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	r, _, err := c.readWalletKitConfig(ctx)
+	return r, err
 }
 
 // WalletKitConfigRaw is WalletKitConfig returning the reply undecoded, with
-// the same check of the required fields.
+// the same checks.
 func (c *Client) WalletKitConfigRaw(ctx context.Context) (json.RawMessage, error) {
+	_, raw, err := c.readWalletKitConfig(ctx)
+	return raw, err
+}
+
+// readWalletKitConfig is the one reading of the login kit, typed or raw: a
+// reply read one way only (decodeOneReading), so the organization checked
+// is the one the login kit's own code reads, with the required fields.
+func (c *Client) readWalletKitConfig(ctx context.Context) (*WalletKitConfig, json.RawMessage, error) {
 	var raw json.RawMessage
 	if err := c.walletKitConfig(ctx, &raw); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var r WalletKitConfig
-	if json.Unmarshal(raw, &r) != nil {
-		return nil, fmt.Errorf("%s: the reply is not a login-kit configuration (not the expected JSON); the auth proxy may not be this service's", walletKitConfigOp)
+	if err := c.decodeOneReading(walletKitConfigOp, raw, &r); err != nil {
+		return nil, nil, err
 	}
 	if err := r.checkRequired(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return raw, nil
+	return &r, raw, nil
 }
 
 // walletKitConfigOp names the auth proxy's request in errors.

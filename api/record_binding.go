@@ -62,13 +62,8 @@ func replyFor(req any) any {
 // queryRecord runs the one-record query req into reply (replyFor(req)) and
 // refuses a reply about another record than req asks for.
 func (c *Client) queryRecord(ctx context.Context, name string, req, reply any) error {
-	if err := c.query(ctx, name, req, reply); err != nil {
-		return err
-	}
-	if why := recordQueryMismatch(req, reply); why != "" {
-		return fmt.Errorf("query/%s: %s", name, why)
-	}
-	return nil
+	_, err := c.readRecord(ctx, name, req, reply)
+	return err
 }
 
 // QueryRecordRaw is QueryRaw for a query of one record (get_api_key,
@@ -76,16 +71,23 @@ func (c *Client) queryRecord(ctx context.Context, name string, req, reply any) e
 // refuses, as the typed methods do, a reply about another record than the
 // one asked for, and returns the reply as sent otherwise.
 func (c *Client) QueryRecordRaw(ctx context.Context, name string, req any) (json.RawMessage, error) {
+	reply := replyFor(req)
+	if reply == nil {
+		return c.QueryRaw(ctx, name, req)
+	}
+	return c.readRecord(ctx, name, req, reply)
+}
+
+// readRecord is the one reading of a one-record query's reply, typed or
+// raw: decoded into reply read one way only (decodeOneReading), so the id
+// checked is the id a script reads from the bytes returned.
+func (c *Client) readRecord(ctx context.Context, name string, req, reply any) (json.RawMessage, error) {
 	raw, err := c.QueryRaw(ctx, name, req)
 	if err != nil {
 		return nil, err
 	}
-	reply := replyFor(req)
-	if reply == nil {
-		return raw, nil
-	}
-	if json.Unmarshal(raw, reply) != nil {
-		return nil, fmt.Errorf("query/%s: the reply is not the expected JSON; the server may not be this service", name)
+	if err := c.decodeOneReading("query/"+name, raw, reply); err != nil {
+		return nil, err
 	}
 	if why := recordQueryMismatch(req, reply); why != "" {
 		return nil, fmt.Errorf("query/%s: %s", name, why)

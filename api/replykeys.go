@@ -1,6 +1,23 @@
 package api
 
-import "reflect"
+import (
+	"fmt"
+	"reflect"
+)
+
+// decodeOneReading decodes raw, the 2xx reply of op, into out as do does,
+// and refuses a reply JSON readers could read two ways (CheckReplyJSON):
+// what vigil checks in out (a record's id, a login kit's organization) must
+// be what a script or browser reads from the same bytes.
+func (c *Client) decodeOneReading(op string, raw []byte, out any) error {
+	if err := c.decode(op, raw, out); err != nil {
+		return err
+	}
+	if err := CheckReplyJSON(raw, out); err != nil {
+		return fmt.Errorf("%s: the reply can be read two ways (%s), so it is neither shown nor printed; the server may not be this service", op, Sanitize(ClipBytes(err.Error(), 200)))
+	}
+	return nil
+}
 
 // maxReplyDepth is encoding/json's own nesting limit.
 const maxReplyDepth = 10000

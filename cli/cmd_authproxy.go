@@ -28,9 +28,10 @@ session lifetime, the OAuth client id of each social provider, the redirect
 URL, and the one-time-code settings. --json prints the reply as sent.
 The auth proxy is authenticated by auth_proxy_config_id alone: the profile
 needs no key. A reply lacking enabledProviders, sessionExpirationSeconds or
-organizationId is refused (exit 1); a configuration of another organization
-than the profile's is shown marked NOT this profile's organization and exits 1
-(--json prints nothing then).
+organizationId, or that can be read two ways (a key twice, "ORGANIZATIONID"
+beside "organizationId"), is refused (exit 1); a configuration of another
+organization than the profile's is shown marked NOT this profile's
+organization and exits 1 (--json prints nothing then).
 
 Examples:
   vigil authproxy config

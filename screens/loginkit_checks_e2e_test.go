@@ -67,3 +67,21 @@ func TestOrganizationRefusesALoginKitWithoutRequiredFields(t *testing.T) {
 		t.Errorf("a reply of {} is not refused on screen:\n%s", out)
 	}
 }
+
+// A login kit of another organization followed by a case-variant key
+// holding this one's ("organizationId":<other>,"ORGANIZATIONID":<this>)
+// signs browsers in to the other: it is not shown as this organization's
+// login kit; the section says it did not load and why. From audit 216.
+func TestOrganizationRefusesALoginKitReadTwoWays(t *testing.T) {
+	other := "ffffffff-0000-7000-8000-000000000000"
+	h, d := organizationWithKit(t, func(org string, b []byte) []byte {
+		return bytes.Replace(b, []byte(`"organizationId":"`+org+`"`), []byte(`"organizationId":"`+other+`","ORGANIZATIONID":"`+org+`"`), 1)
+	})
+	out := strings.Join(strings.Fields(ansi.Strip(h.root.Render())), " ")
+	if !strings.Contains(out, "not loaded: ") || !strings.Contains(out, "can be read two ways") {
+		t.Errorf("a login kit read two ways is not refused on screen:\n%s", out)
+	}
+	if strings.Contains(out, "organization: "+d.Info.OrganizationID) {
+		t.Errorf("the login kit is shown as this organization's:\n%s", out)
+	}
+}

@@ -113,7 +113,7 @@ func (s *Server) submit(ctx context.Context, c *caller, op api.Operation, env ap
 			}
 			again, err := voteRefused(ctx, tx, existing, c, fp, mayVote)
 			if err != nil || again {
-				return sameBodyEnded(err, existing)
+				return sameBodyRefused(err, existing)
 			}
 			events, err = s.castVote(ctx, tx, org, vs, existing, c, api.VoteApproved, body, fp, now)
 			return err

@@ -64,3 +64,62 @@ func TestSameBodyAsAnotherUsersEndedActivityIsRefusedSayingWhy(t *testing.T) {
 		t.Fatalf("alice got a session that is not hers: %+v", second.Result.CreateReadOnlySessionResult)
 	}
 }
+
+// The same collision with the first activity still waiting for votes: the
+// second user may not vote on it (403 NOT_A_VOTER) or already voted on it
+// with another request (409 ALREADY_VOTED). Either keeps the status and
+// code approve_activity's refusal has (DESIGN.md §4), but the refusal says
+// what happened, that nothing was recorded and what to do (a new
+// timestampMs), not "ask an administrator" or "refresh". Found by audit 216.
+func TestSameBodyAsAnotherUsersWaitingActivityIsRefusedSayingWhy(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	at := time.Now()
+	fixed := func() time.Time { return at }
+	client := func(name string) *api.Client {
+		c, err := api.NewClient(e.http.URL, e.org.ID, e.keys[name], api.WithClock(fixed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	first, err := client("alice").CreateReadOnlySession(ctx)
+	if err != nil || first.Status != api.StatusConsensusNeeded {
+		t.Fatalf("alice's session: %v %+v, want it waiting for a second root member", err, first)
+	}
+	// carol rejects it; with alice and bob it can still pass, so it waits.
+	if a, err := e.clients["carol"].RejectActivity(ctx, first.Fingerprint); err != nil || a.Status != api.StatusConsensusNeeded {
+		t.Fatalf("carol's rejection: %v %+v, want the activity still waiting", err, a)
+	}
+	for _, tc := range []struct {
+		who, code string
+		status    int
+	}{
+		{"operator", "NOT_A_VOTER", 403},
+		{"carol", "ALREADY_VOTED", 409},
+	} {
+		_, err := client(tc.who).CreateReadOnlySession(ctx)
+		var refusal *api.Error
+		if !errors.As(err, &refusal) || refusal.StatusCode != tc.status || !api.RefusedWith(err, tc.code) {
+			t.Fatalf("%s's identical body: got %v, want %d %s (it is their approval of alice's activity, DESIGN.md §4)", tc.who, err, tc.status, tc.code)
+		}
+		text := err.Error()
+		for _, want := range []string{"exactly this body", "another user", first.ID, api.StatusConsensusNeeded, "nothing was recorded", "new timestampMs"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the refusal does not say %q:\n%s", tc.who, want, text)
+			}
+		}
+		for _, wrong := range []string{"ask an administrator", "refresh and use the existing one"} {
+			if strings.Contains(text, wrong) {
+				t.Errorf("%s: the refusal advises %q for a request that voted on nothing:\n%s", tc.who, wrong, text)
+			}
+		}
+	}
+	got, err := e.clients["alice"].GetActivity(ctx, first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Votes) != 2 || got.Status != api.StatusConsensusNeeded {
+		t.Errorf("alice's activity after the refused collisions: %s with %d votes, want %s with alice's and carol's", got.Status, len(got.Votes), api.StatusConsensusNeeded)
+	}
+}

@@ -43,19 +43,32 @@ func voteRefused(ctx context.Context, tx *txn, a *activity, c *caller, bodyFP st
 	return false, nil
 }
 
-// sameBodyEnded is the refusal of a submission whose body is byte for byte
-// another user's ended activity (same parameters, same timestampMs: two
-// users in one millisecond), when refused (voteRefused) as a vote on it that
-// came too late. The identical body is that user's approval (DESIGN.md §4),
-// so it stays refused as approve_activity's NOT_VOTABLE is, but the message
-// says what happened: the caller asked for something of their own, nothing
-// was recorded, and a fresh timestampMs makes it a new activity. Any other
-// refusal is returned as it is.
-func sameBodyEnded(refused error, a *activity) error {
+// sameBodyRefused is the refusal of a submission whose body is byte for
+// byte another user's activity (same parameters, same timestampMs: two
+// users in one millisecond), when refused (voteRefused) as a vote on it:
+// the activity has ended (NOT_VOTABLE), the caller may not vote on it
+// (NOT_A_VOTER) or already voted on it otherwise (ALREADY_VOTED). The
+// identical body is that user's approval (DESIGN.md §4), so it keeps the
+// status and code approve_activity's refusal has, but the message says what
+// happened: the caller asked for something of their own, nothing was
+// recorded, and a fresh timestampMs makes it a new activity. Any other
+// error is returned as it is.
+func sameBodyRefused(refused error, a *activity) error {
 	var e *Error
-	if !errors.As(refused, &e) || e.ErrorCode != "NOT_VOTABLE" {
+	if !errors.As(refused, &e) {
 		return refused
 	}
-	return preconditionf("NOT_VOTABLE", "a request with exactly this body (the same parameters and timestampMs) was already submitted by another user as activity %s, which is now %s; an identical body counts as your approval of that activity, and it no longer takes votes, so nothing was recorded; send the request again with a new timestampMs to make a new activity",
-		a.ID, a.Status)
+	var why string
+	switch e.ErrorCode {
+	case "NOT_VOTABLE":
+		why = "it no longer takes votes"
+	case "NOT_A_VOTER":
+		why = "you may not vote on it"
+	case "ALREADY_VOTED":
+		why = "you already voted on it with another request"
+	default:
+		return refused
+	}
+	return newError(e.Status, e.Code, e.ErrorCode, "a request with exactly this body (the same parameters and timestampMs) was already submitted by another user as activity %s, which is now %s; an identical body counts as your approval of that activity, and %s, so nothing was recorded; send the request again with a new timestampMs to make a new activity",
+		a.ID, a.Status, why)
 }
