@@ -20,7 +20,8 @@ func main() {
 	flag.Parse()
 	p, err := faultproxy.New(*target, *seed, *rate)
 	if err != nil {
-		panic(err)
+		fmt.Fprintln(os.Stderr, "faultproxy:", err)
+		os.Exit(1)
 	}
 	fmt.Println(p.URL)
 	mode := ""
