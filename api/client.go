@@ -73,6 +73,8 @@ type Client struct {
 
 	sleep func(context.Context, time.Duration) error // waits between attempts; tests record it
 
+	retryNotice func(RetryNotice) // told before a query is asked again (WithRetryNotice); nil: nobody
+
 	clock serviceClock // the service's clock, from its replies' Date headers
 }
 
@@ -182,11 +184,13 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			return &notSentError{err}
 		}
 	}
+	start := c.now()
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return &notSentError{fmt.Errorf("%s: the request was not sent: %w", cl.op, err)}
 		}
 		r, err := c.roundTrip(ctx, cl)
+		var failed error // the attempt's error, said with the next attempt (WithRetryNotice)
 		status := r.status
 		var wait time.Duration
 		switch {
@@ -210,10 +214,11 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return fmt.Errorf("%s: %w", cl.op, ctxErr)
 			}
-			if attempt >= c.maxRetries {
-				return fmt.Errorf("%s: %w", cl.op, err)
-			}
 			wait = c.backoff(attempt)
+			if attempt >= c.maxRetries || outlasts(ctx, wait) {
+				return &triedError{op: cl.op, err: err, attempts: attempt + 1, took: c.now().Sub(start)}
+			}
+			failed = err
 		case status >= 200 && status < 300:
 			if out == nil {
 				c.noteServiceDate(cl, r, true)
@@ -229,20 +234,46 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		default:
 			apiErr := newError(cl.op, status, r.body)
 			apiErr.setting = cl.setting
+			apiErr.RetryAfter = c.retryAfterOf(r)
 			c.noteServiceDate(cl, r, isServiceError(r.body))
 			if !cl.retry && mayHaveRecorded(status) && !apiErr.notRecorded() {
 				return cl.outcomeUnknown(apiErr)
 			}
 			var again bool
-			if wait, again = c.retryWait(cl, attempt, r); !again {
+			if wait, again = c.retryWait(ctx, cl, attempt, r); !again {
+				if attempt > 0 {
+					apiErr.attempts, apiErr.took = attempt+1, c.now().Sub(start)
+				}
 				return apiErr
 			}
+			failed = apiErr
+		}
+		if c.retryNotice != nil {
+			c.retryNotice(RetryNotice{Operation: cl.op, Err: failed, Next: attempt + 2, Max: c.maxRetries + 1, Wait: wait})
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return fmt.Errorf("%s: %w", cl.op, err)
 		}
 	}
 }
+
+// triedError is a query's last transport failure after one or more
+// attempts: it says how many were made and over how long, as the last
+// attempt's own words ("no reply … within 30s") would understate the wait.
+type triedError struct {
+	op       string
+	err      error
+	attempts int
+	took     time.Duration
+}
+
+func (e *triedError) Error() string {
+	if e.attempts <= 1 {
+		return e.op + ": " + e.err.Error()
+	}
+	return fmt.Sprintf("%s: %s (%d attempts over %s)", e.op, e.err, e.attempts, e.took.Round(time.Second))
+}
+func (e *triedError) Unwrap() error { return e.err }
 
 // canStamp checks, before anything is built or sent, that the client can make
 // a stamped request: it has a stamping key and an organization to act for.

@@ -260,13 +260,33 @@ func TestBackoffIsCappedAndJittered(t *testing.T) {
 }
 
 func TestContextCancelStopsRetries(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) {
+		cancel() // while the client waits to ask again
+		writeJSON(w, 503, `{}`)
+	})
+	c := s.client(t, WithRetryPolicy(100, time.Hour, time.Hour))
+	_, err := c.ListUsers(ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want canceled", err)
+	}
+	if n := len(s.requests()); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// A wait that would outlast the deadline is not begun: the reply that
+// asked for it is the error, not the deadline's "no answer in time".
+func TestDeadlineShorterThanTheWaitReturnsTheReply(t *testing.T) {
 	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) { writeJSON(w, 503, `{}`) })
 	c := s.client(t, WithRetryPolicy(100, time.Hour, time.Hour))
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := c.ListUsers(ctx)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("err = %v, want deadline exceeded", err)
+	var apiErr *Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want the 503", err)
 	}
 	if n := len(s.requests()); n != 1 {
 		t.Errorf("%d requests, want 1", n)

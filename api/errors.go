@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/vigil-console/vigil/keys"
 )
@@ -150,6 +151,12 @@ type Error struct {
 	Message    string        // the service's message, sanitised and truncated
 	Details    []ErrorDetail // the service's details with an error code, sanitised; the first few, each code cut short
 	Operation  string        // e.g. "submit/create_policy" or "query/get_activity"
+	// RetryAfter is how long a 429 asked to wait (its Retry-After, parsed:
+	// at most a day); 0 when it said nothing or the reply is not a 429.
+	RetryAfter time.Duration
+
+	attempts int           // queries: how many attempts ended in this reply's kind, when more than one
+	took     time.Duration // and over how long
 
 	detailsLeftOut int    // details beyond the first few, not kept
 	fromService    bool   // the body was in the service's error shape
@@ -189,6 +196,9 @@ func (e *Error) text(hint bool) string {
 		fmt.Fprintf(&b, ", and %d more details left out", e.detailsLeftOut)
 	}
 	b.WriteString(")")
+	if e.attempts > 1 {
+		fmt.Fprintf(&b, " after %d attempts over %s", e.attempts, e.took.Round(time.Second))
+	}
 	if h := e.hint(); hint && h != "" {
 		b.WriteString("; ")
 		b.WriteString(h)
@@ -233,6 +243,9 @@ func (e *Error) hint() string {
 		}
 		return "it exists already; refresh and use the existing one"
 	case e.is(ErrRateLimited):
+		if e.RetryAfter > 0 {
+			return "the service is rate limiting; it asks to wait " + e.RetryAfter.Round(time.Second).String() + " before trying again"
+		}
 		return "the service is rate limiting; wait a little and try again"
 	case e.is(ErrInvalidArgument):
 		if e.StatusCode == http.StatusRequestEntityTooLarge {

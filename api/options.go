@@ -143,3 +143,13 @@ func WithUserAgent(ua string) Option {
 		return nil
 	}
 }
+
+// WithRetryNotice has notice called before a query is asked again, with what
+// failed and which attempt comes next, so that a caller can tell its user
+// why nothing has come yet. It runs on the calling goroutine.
+func WithRetryNotice(notice func(RetryNotice)) Option {
+	return func(c *Client) error {
+		c.retryNotice = notice
+		return nil
+	}
+}

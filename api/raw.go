@@ -76,7 +76,7 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 			ok := r.status >= 200 && r.status < 300 && json.Valid(r.body)
 			c.noteServiceDate(cl, r, ok || isServiceError(r.body))
 			var again bool
-			if wait, again = c.retryWait(cl, attempt, r); !again {
+			if wait, again = c.retryWait(ctx, cl, attempt, r); !again {
 				return &RawReply{Status: r.status, Body: r.body, Signature: sig}, nil
 			}
 		} else {
@@ -85,7 +85,8 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 			if cl.retry && (errors.As(err, &tooLarge) || wrongScheme(err)) {
 				return nil, fmt.Errorf("%s: %w", cl.op, err) // the same question gets the same answer
 			}
-			if errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil {
+			wait = c.backoff(attempt)
+			if errors.As(err, &le) || !cl.retry || attempt >= c.maxRetries || ctx.Err() != nil || outlasts(ctx, wait) {
 				if le == nil && !cl.retry {
 					if notSent(err) {
 						// As in do: safe to run again, said so.
@@ -95,7 +96,6 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 				}
 				return nil, fmt.Errorf("%s: %w", cl.op, err)
 			}
-			wait = c.backoff(attempt)
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("%s: %w", cl.op, err)

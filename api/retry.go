@@ -25,7 +25,9 @@ func retryableStatus(status int) bool {
 // how long: the backoff, or the service's Retry-After when that is longer. A
 // Retry-After beyond maxRetryAfter gives up at once instead of hanging. Typed
 // calls (do) and raw ones (Send) follow this one rule.
-func (c *Client) retryWait(cl call, attempt int, r reply) (time.Duration, bool) {
+// A wait that would outlast ctx's deadline gives up at once too: the reply
+// says more than the deadline's "no answer in time" would, later.
+func (c *Client) retryWait(ctx context.Context, cl call, attempt int, r reply) (time.Duration, bool) {
 	if !cl.retry || !retryableStatus(r.status) || attempt >= c.maxRetries {
 		return 0, false
 	}
@@ -33,7 +35,36 @@ func (c *Client) retryWait(cl call, attempt int, r reply) (time.Duration, bool) 
 	if retryAfter > maxRetryAfter {
 		return 0, false
 	}
-	return max(c.backoff(attempt), retryAfter), true
+	wait := max(c.backoff(attempt), retryAfter)
+	if outlasts(ctx, wait) {
+		return 0, false
+	}
+	return wait, true
+}
+
+// outlasts reports whether waiting d would run past ctx's deadline.
+func outlasts(ctx context.Context, d time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	return ok && time.Until(deadline) < d
+}
+
+// retryAfterOf is the wait a rate-limiting reply asks for, for its error
+// (Error.RetryAfter); 0 for other replies or none said.
+func (c *Client) retryAfterOf(r reply) time.Duration {
+	if r.status != http.StatusTooManyRequests {
+		return 0
+	}
+	return parseRetryAfter(r.header.Get("Retry-After"), c.ServiceNow())
+}
+
+// RetryNotice is what a client about to ask a query again tells the
+// WithRetryNotice callback: which operation failed and how, and which
+// attempt comes next, after how long.
+type RetryNotice struct {
+	Operation string        // e.g. "query/list_activities"
+	Err       error         // why the last attempt failed (sanitised, as every error of the client)
+	Next, Max int           // the attempt about to be made (2…) and the most there will be
+	Wait      time.Duration // before the next attempt
 }
 
 // backoff is the wait before retry number attempt+1: exponential, capped, with

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -112,11 +113,28 @@ func profileClient(c proc, configPath, profileName string, opts ...api.Option) (
 	if err != nil {
 		return nil, p, err
 	}
-	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, append([]api.Option{api.WithUserAgent("vigil/" + version), listReplyBound(p)}, opts...)...)
+	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper,
+		append([]api.Option{api.WithUserAgent("vigil/" + version), listReplyBound(p), api.WithRetryNotice(retryNotice(c.stderr))}, opts...)...)
 	if err != nil {
 		return nil, p, fmt.Errorf("profile %q: %w", p.Name, err)
 	}
 	return client, p, nil
+}
+
+// retryNotice says on stderr, one line per retry, that a query failed and is
+// asked again, so that a slow or rate-limited service is not waited out in
+// silence (docs/cli.md, "Retries and time limits").
+func retryNotice(stderr io.Writer) func(api.RetryNotice) {
+	return func(n api.RetryNotice) {
+		why := n.Err.Error()
+		var apiErr *api.Error
+		if errors.As(n.Err, &apiErr) {
+			why = apiErr.Unadvised() // its advice ("try again later") is what the retry does
+		}
+		why = strings.TrimPrefix(why, n.Operation+": ")
+		fmt.Fprintf(stderr, "vigil: %s: %s; retrying in %s (attempt %d of %d)\n",
+			n.Operation, api.Sanitize(why), n.Wait.Round(100*time.Millisecond), n.Next, n.Max)
+	}
 }
 
 // listReplyBound is the profile's bound of unpaged list replies

@@ -166,6 +166,7 @@ func NewActivities(c *Common) *Activities {
 	}
 	a.list = ui.NewListDetail(c.Theme, activityColumns(c))
 	a.list.Table.Empty = "no pending activities — press v to see all"
+	a.list.Table.Loading = "loading the pending activities…"
 	return a
 }
 
@@ -494,6 +495,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 			a.first, a.last = msg.items[0].ID, msg.items[len(msg.items)-1].ID
 		}
 		a.seen = true
+		a.list.Table.SetRead(true)
 		moved := a.setRows()
 		var follow tea.Cmd
 		if a.detail != nil {

@@ -197,9 +197,9 @@ func (a *Activities) open() tea.Cmd {
 func (a *Activities) toggleMode() tea.Cmd {
 	a.all = !a.all
 	a.before, a.after = "", ""
-	a.list.Table.Empty = "no pending activities — press v to see all"
+	a.list.Table.Empty, a.list.Table.Loading = "no pending activities — press v to see all", "loading the pending activities…"
 	if a.all {
-		a.list.Table.Empty = "no activities match — s and t change the filters"
+		a.list.Table.Empty, a.list.Table.Loading = "no activities match — s and t change the filters", "loading the activities…"
 	}
 	return tea.Batch(a.clearList(), a.load())
 }

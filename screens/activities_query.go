@@ -28,6 +28,7 @@ func (a *Activities) clearRows() tea.Cmd {
 	a.seen = false
 	a.forgetSettled()
 	a.list.Table.Failed = ""
+	a.list.Table.SetRead(false)
 	a.setRows()
 	return withdrawn
 }

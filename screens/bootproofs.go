@@ -111,6 +111,7 @@ type bootProofLoadedMsg struct {
 func NewBootProofs(c *Common) *BootProofs {
 	b := &BootProofs{c: c, keys: newBootProofsKeys(), list: ui.NewListDetail(c.Theme, bootProofColumns(c.Theme))}
 	b.list.Table.Empty = "no enclave apps configured"
+	b.list.Table.SetRead(true) // the apps are the profile's; each row says its own proof is loading
 	for _, app := range c.Proofs.Apps {
 		b.apps = append(b.apps, appBootProof{app: app})
 	}

@@ -81,7 +81,7 @@ func (a *Activities) savedFilterCommands() []Command {
 func (a *Activities) applySavedFilter(f SavedFilter) tea.Cmd {
 	if !a.all {
 		a.all = true
-		a.list.Table.Empty = "no activities match — s and t change the filters"
+		a.list.Table.Empty, a.list.Table.Loading = "no activities match — s and t change the filters", "loading the activities…"
 	}
 	a.statuses, a.types = slices.Clone(f.Statuses), slices.Clone(f.Types)
 	a.before, a.after = "", ""

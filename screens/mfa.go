@@ -109,6 +109,7 @@ func NewMfaPolicies(c *Common) *MfaPolicies {
 		{Title: "CONDITION", Width: 10, Grow: true},
 	})
 	m.list.Table.Empty = "no MFA policies for this user — n creates one"
+	m.list.Table.Loading = "loading the MFA policies…"
 	m.list.PreviewMore = "s shows them all, scrollable"
 	return m
 }
@@ -139,6 +140,9 @@ func (m *MfaPolicies) Status() ScreenStatus {
 		st.Busy = "submitting create_mfa_policy…"
 	case m.loading:
 		st.Busy = "loading MFA policies…"
+	case m.userID == "" && m.list.Table.Failed == "":
+		// The user is known once the organization loads (Init).
+		st.Busy = "loading who you are…"
 	}
 	return st
 }
@@ -315,6 +319,7 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			return m, nil
 		}
 		m.err, m.stale, m.list.Table.Failed = "", false, ""
+		m.list.Table.SetRead(true)
 		m.items, m.user, m.statuses, m.pending, m.fetched = msg.policies, msg.user, msg.statuses, msg.pending, msg.at
 		m.setRows()
 		wasGone := m.openGone
@@ -412,6 +417,7 @@ func (m *MfaPolicies) showUser(id string) tea.Cmd {
 	// Another user's policies were never loaded: nothing of this one's
 	// may pass for them if the load fails.
 	m.items, m.user, m.statuses, m.pending, m.fetched = nil, nil, nil, pendingCount{}, time.Time{}
+	m.list.Table.SetRead(false)
 	m.setRows()
 	return m.load()
 }

@@ -138,6 +138,7 @@ func NewPolicies(c *Common) *Policies {
 	p := &Policies{c: c, keys: newPoliciesKeys()}
 	p.list = ui.NewListDetail(c.Theme, policyColumns())
 	p.list.Table.Empty = "no policies"
+	p.list.Table.Loading = "loading the policies…"
 	p.syncKeys()
 	return p
 }

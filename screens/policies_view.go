@@ -70,9 +70,8 @@ func (p *Policies) setRows() {
 	now := p.c.Now()
 	if p.evals {
 		p.list.Table.Empty = "no recent activity has been evaluated"
-		if !p.recentLoaded {
-			p.list.Table.Empty = "loading the recent evaluations…"
-		}
+		p.list.Table.Loading = "loading the recent evaluations…"
+		p.list.Table.SetRead(p.recentLoaded)
 		var rows []ui.Row
 		for _, ra := range p.data.recent {
 			if ra.err != "" {
@@ -96,6 +95,8 @@ func (p *Policies) setRows() {
 		p.list.SetRows(rows)
 	} else {
 		p.list.Table.Empty = "no policies — press n to create one"
+		p.list.Table.Loading = "loading the policies…"
+		p.list.Table.SetRead(!p.fetched.IsZero())
 		rows := make([]ui.Row, len(p.data.policies))
 		for i, pol := range p.data.policies {
 			rows[i] = ui.Row{ID: pol.PolicyID, Cells: []string{

@@ -112,6 +112,7 @@ func NewUsers(c *Common) *Users {
 		{Title: "ROOT", Width: 4},
 	})
 	u.list.Table.Empty = "no users"
+	u.list.Table.Loading = "loading the users…"
 	return u
 }
 
@@ -182,6 +183,7 @@ func (u *Users) load() tea.Cmd {
 // takeUsers shows the users loaded and reopens the open one.
 func (u *Users) takeUsers(users []api.User, tagNames map[string]string, at time.Time) tea.Cmd {
 	u.list.Table.Failed = ""
+	u.list.Table.SetRead(true)
 	u.err, u.stale, u.items, u.tagNames, u.fetched = "", false, users, tagNames, at
 	u.setRows()
 	if u.open != nil {

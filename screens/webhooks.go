@@ -96,6 +96,7 @@ func NewWebhooks(c *Common) *Webhooks {
 		{Title: "KEY", Width: 10},
 	})
 	w.list.Table.Empty = "no deliveries yet"
+	w.list.Table.SetRead(true) // the deliveries are this console's own: none arrived is known at once
 	if w.feed == nil {
 		w.list.Table.Empty = "no webhook listener: set webhook_listen = \"HOST:PORT\" in the profile"
 		if c.NoWebhooksHint != "" {

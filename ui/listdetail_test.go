@@ -221,6 +221,7 @@ func TestEmptyTextWraps(t *testing.T) {
 	tbl.SetSize(30, 8)
 	tbl.Empty = "no webhook listener here: this demo joined the service of the first demo, which receives them"
 	tbl.SetRows(nil)
+	tbl.SetRead(true)
 	out := ansi.Strip(tbl.View())
 	if !strings.Contains(strings.Join(strings.Fields(out), " "), "the first demo, which receives them") {
 		t.Errorf("the end of the empty text is lost:\n%s", out)
@@ -253,6 +254,36 @@ func TestPreviewUsesTheRoomAndCountsTheRest(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n") + 1; n > 12 {
 		t.Errorf("%d lines in a height of 12:\n%s", n, out)
+	}
+}
+
+// Until its rows are read, an empty table says it is loading, not that
+// there are none; after a failure, that they could not be read.
+func TestEmptyTableSaysLoadingUntilRead(t *testing.T) {
+	tbl := NewTable(plainTheme, []Column{{Title: "NAME", Width: 10, Grow: true}})
+	tbl.SetSize(60, 5)
+	tbl.Empty, tbl.Loading = "no users", "loading the users…"
+	view := func() string { return ansi.Strip(tbl.View()) }
+	if out := view(); strings.Contains(out, "no users") || !strings.Contains(out, "loading the users…") {
+		t.Errorf("before the rows are read: %q", out)
+	}
+	tbl.Failed = "not loaded: refused"
+	if out := view(); !strings.Contains(out, "not loaded: refused") || strings.Contains(out, "loading") {
+		t.Errorf("after a failed first read: %q", out)
+	}
+	tbl.Failed = ""
+	tbl.SetRows(nil)
+	if out := view(); !strings.Contains(out, "loading the users…") {
+		t.Errorf("rows set but not marked read: %q", out)
+	}
+	tbl.SetRead(true)
+	if out := view(); !strings.Contains(out, "no users") {
+		t.Errorf("read and empty: %q", out)
+	}
+	tbl.SetRead(false)
+	tbl.Loading = ""
+	if out := view(); !strings.Contains(out, "loading…") {
+		t.Errorf("unread again, no Loading text: %q", out)
 	}
 }
 

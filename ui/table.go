@@ -72,7 +72,12 @@ type Table struct {
 	// Failed, when set, is shown instead of Empty: the rows could not be
 	// loaded, and an empty table must not read as "there are none".
 	Failed string
+	// Loading is shown instead of Empty until the rows are first read
+	// (SetRead): a list whose reply has not come must not read as "there
+	// are none" either. "loading…" when unset.
+	Loading string
 
+	read     bool // the rows are a reply's (SetRead); false from NewTable until then
 	theme    *theme.Theme
 	cols     []Column
 	rows     []Row
@@ -104,6 +109,15 @@ func (t *Table) SetColumns(cols []Column) {
 	t.rows, t.haystack, t.lower, t.visible, t.need = nil, nil, nil, nil, nil
 	t.cursor, t.offset = 0, 0
 }
+
+// SetRead says whether the rows are the service's answer (an empty table
+// then means there are none, and shows Empty) or are still to be read, from
+// nothing, as after another view or filter (it shows Loading).
+func (t *Table) SetRead(read bool) { t.read = read }
+
+// Read reports whether the rows have been read since the table was made or
+// last set unread (SetRead).
+func (t Table) Read() bool { return t.read }
 
 // SetTheme changes the styles (the terminal background may be learnt late).
 func (t *Table) SetTheme(th *theme.Theme) { t.theme = th }
@@ -542,6 +556,12 @@ func (t Table) View() string {
 	switch {
 	case len(t.rows) == 0 && t.Failed != "":
 		lines = append(lines, t.notice(t.Failed, t.theme.Bad, body)...)
+	case len(t.rows) == 0 && !t.read:
+		loading := t.Loading
+		if loading == "" {
+			loading = "loading…"
+		}
+		lines = append(lines, t.notice(loading, t.theme.Muted, body)...)
 	case len(t.rows) == 0:
 		lines = append(lines, t.notice(t.Empty, t.theme.Muted, body)...)
 	case len(t.visible) == 0:
