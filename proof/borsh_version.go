@@ -16,28 +16,33 @@ func isOverLimit(err error) bool {
 	return errors.As(err, &l)
 }
 
-// readBorshVersions reads b as Borsh v1, then v0, as QOS does: QOS takes the
-// v1 reading whenever the bytes are well-formed v1 and tries v0 only when they
-// are not. So only a structural v1 error (bytes that are not v1 at all) leads
-// to the v0 reading. Bytes read whole as v1 but over one of vigil's own bounds
-// (read reports that only after reading to the end, see overLimit) are a
-// manifest QOS runs as v1: reading them as v0 would show and check another
-// one (bytes can be crafted valid both ways, with other quorum sets and
-// PCRs), so that error is final. what names the thing read.
+// readBorshVersions reads b as Borsh v1 and as Borsh v0, as QOS does
+// (qos_core boot.rs decode_borsh, used by try_from_slice_compat for the
+// manifest and the envelope): bytes that are one version only are read as
+// that version, and bytes that are both are refused as ambiguous. Both
+// readings have the same hash, so approvals cannot tell them apart, and they
+// can show other quorum sets and PCRs. Bytes read whole but over one of
+// vigil's own bounds (read reports that only after reading to the end, see
+// overLimit) are well-formed in QOS's eyes, so they count as read: they make
+// the bytes ambiguous when the other version reads too, and otherwise fail
+// with the bound. what names the thing read.
 func readBorshVersions[T any](what string, b []byte, read func(b []byte, v1 bool) (T, error)) (T, error) {
-	v, errV1 := read(b, true)
-	if errV1 == nil {
-		return v, nil
+	var none T
+	v1, errV1 := read(b, true)
+	v0, errV0 := read(b, false)
+	isV1 := errV1 == nil || isOverLimit(errV1)
+	isV0 := errV0 == nil || isOverLimit(errV0)
+	switch {
+	case isV1 && isV0:
+		return none, fmt.Errorf("%s: ambiguous Borsh encoding: the bytes read whole both as a v1 and as a v0 %s, which can differ in quorum sets and PCRs under one hash; QOS refuses such bytes (\"ambiguous borsh encoding\"), so no QOS enclave booted them: do not trust this proof", what, what)
+	case isV1 && errV1 != nil:
+		return none, fmt.Errorf("%s (Borsh v1): %w", what, errV1)
+	case isV1:
+		return v1, nil
+	case isV0 && errV0 != nil:
+		return none, fmt.Errorf("%s (Borsh v0): %w", what, errV0)
+	case isV0:
+		return v0, nil
 	}
-	if isOverLimit(errV1) {
-		return v, fmt.Errorf("%s (Borsh v1): %w", what, errV1)
-	}
-	v, errV0 := read(b, false)
-	if errV0 == nil {
-		return v, nil
-	}
-	if isOverLimit(errV0) {
-		return v, fmt.Errorf("%s (Borsh v0): %w", what, errV0)
-	}
-	return v, fmt.Errorf("%s is neither Borsh v1 (%v) nor Borsh v0 (%v)", what, errV1, errV0)
+	return none, fmt.Errorf("%s is neither Borsh v1 (%v) nor Borsh v0 (%v)", what, errV1, errV0)
 }

@@ -98,16 +98,27 @@ func (v *verifier) approvalCheck(env *envelope, envErr error, shown *Manifest) {
 	// with: two members sharing it are one signer, not two.
 	seen := map[string]bool{}
 	var approvals []Approval
-	problems := append(malformedMembers(set.Members), sharedSigningKeys(set.Members)...)
+	problems := memberProblems(set.Members)
+	// approvedBy is the approval (1-based) that first named each member: QOS
+	// refuses an envelope with a second one (DuplicateApproval).
+	approvedBy := map[memberKey]int{}
 	for i, a := range env.approvals {
 		ap := Approval{Alias: a.member.Alias, PubKey: a.member.PubKey}
-		ap.Member = members[memberKey{a.member.Alias, string(a.member.PubKey)}]
+		mk := memberKey{a.member.Alias, string(a.member.PubKey)}
+		ap.Member = members[mk]
 		if !ap.Member {
 			ap.Reason = "signer is not a manifest-set member (signature not checked)"
 			problems = append(problems, fmt.Sprintf("approval %d (%q) is not from a manifest-set member", i+1, clip(a.member.Alias)))
 			approvals = append(approvals, ap)
 			continue
 		}
+		if first, ok := approvedBy[mk]; ok {
+			ap.Reason = fmt.Sprintf("a second approval by the member of approval %d (signature not checked)", first)
+			problems = append(problems, fmt.Sprintf("approval %d: member %q approved twice (approvals %d and %d); QOS refuses an envelope with a duplicate approval", i+1, clip(a.member.Alias), first, i+1))
+			approvals = append(approvals, ap)
+			continue
+		}
+		approvedBy[mk] = i + 1
 		key, err := qosSigningKey(a.member.PubKey)
 		if err == nil {
 			err = verifyP256(key, hash, a.signature)
@@ -139,37 +150,46 @@ func (v *verifier) approvalCheck(env *envelope, envErr error, shown *Manifest) {
 	}
 }
 
-// sharedSigningKeys lists the manifest-set members that share a signing half
-// (bytes 65..130 of their keys). Such a set fails: one key could meet a
-// threshold meant for distinct operators, whichever members' approvals the
-// envelope happens to carry.
-func sharedSigningKeys(members []Member) []string {
+// memberProblems lists what makes a manifest set one QOS refuses
+// (ensure_unique_members, boot.rs), naming the members:
+//   - a key that is not a 130-byte QOS key of two P-256 points: the member
+//     can sign no approval, so "threshold t of n" would overstate who can
+//     approve, whether or not the member approved;
+//   - two members with one alias: their approvals are shown alike, so nobody
+//     can tell which operator approved;
+//   - two members sharing a signing half (bytes 65..130): one key could meet a
+//     threshold meant for distinct operators;
+//   - two members sharing an encryption half.
+func memberProblems(members []Member) []string {
 	var problems []string
-	first := make(map[string]string, len(members))
-	for _, m := range members {
-		if len(m.PubKey) != qosPublicKeyLen {
-			continue // malformedMembers names it
+	alias := make(map[string]int, len(members))
+	signing := make(map[string]string, len(members))
+	encryption := make(map[string]string, len(members))
+	for i, m := range members {
+		if first, ok := alias[m.Alias]; ok {
+			problems = append(problems, fmt.Sprintf("manifest-set members %d and %d are both named %q, so their approvals cannot be told apart", first+1, i+1, clip(m.Alias)))
+		} else {
+			alias[m.Alias] = i
 		}
-		half := string(m.PubKey[qosPublicKeyLen/2:])
-		if other, ok := first[half]; ok {
-			problems = append(problems, fmt.Sprintf("manifest-set members %q and %q share one signing key (%s…), so they are one signer and cannot count as two approvals",
-				clip(other), clip(m.Alias), hex.EncodeToString(m.PubKey[qosPublicKeyLen/2:qosPublicKeyLen/2+8])))
-			continue
-		}
-		first[half] = m.Alias
-	}
-	return problems
-}
-
-// malformedMembers lists the manifest-set members whose key is not a
-// 130-byte QOS key. Such a set fails: the member can sign no approval, so
-// "threshold t of n" would overstate how many operators can approve, and QOS
-// itself refuses such a key.
-func malformedMembers(members []Member) []string {
-	var problems []string
-	for _, m := range members {
 		if len(m.PubKey) != qosPublicKeyLen {
 			problems = append(problems, fmt.Sprintf("manifest-set member %q has a malformed key (%d bytes, not a %d-byte QOS key)", clip(m.Alias), len(m.PubKey), qosPublicKeyLen))
+			continue
+		}
+		if _, err := qosSigningKey(m.PubKey); err != nil {
+			problems = append(problems, fmt.Sprintf("manifest-set member %q has a malformed key (%v): it can sign no approval", clip(m.Alias), err))
+		}
+		sign, enc := string(m.PubKey[qosPublicKeyLen/2:]), string(m.PubKey[:qosPublicKeyLen/2])
+		if other, ok := signing[sign]; ok {
+			problems = append(problems, fmt.Sprintf("manifest-set members %q and %q share one signing key (%s…), so they are one signer and cannot count as two approvals",
+				clip(other), clip(m.Alias), hex.EncodeToString(m.PubKey[qosPublicKeyLen/2:qosPublicKeyLen/2+8])))
+		} else {
+			signing[sign] = m.Alias
+		}
+		if other, ok := encryption[enc]; ok {
+			problems = append(problems, fmt.Sprintf("manifest-set members %q and %q share one encryption key (%s…); QOS refuses a set whose members share a key",
+				clip(other), clip(m.Alias), hex.EncodeToString(m.PubKey[:8])))
+		} else {
+			encryption[enc] = m.Alias
 		}
 	}
 	return problems

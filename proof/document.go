@@ -5,6 +5,7 @@ import (
 	"crypto/elliptic"
 	"crypto/sha256"
 	"crypto/x509"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"reflect"
@@ -290,4 +291,21 @@ func keyKind(k any) string {
 
 // clip shortens attacker-chosen strings quoted in reasons, cutting on a rune
 // boundary: half a character would show as a \xNN escape, as if tampered with.
+// unexpectedNonce is the user-data failure for a boot proof's document that
+// carries a nonce, empty or not. QOS never sets one on its boot or live
+// attestations, and its verifier refuses any (qos_nsm
+// UnexpectedAttestationDocNonce): something else in the enclave asked the NSM
+// for this document. A bare document is not judged on it: other Nitro
+// documents carry nonces.
+func unexpectedNonce(nonce []byte) string {
+	shown := ""
+	if len(nonce) > 0 {
+		shown = ": " + hex.EncodeToString(nonce[:min(len(nonce), 16)])
+		if len(nonce) > 16 {
+			shown += "…"
+		}
+	}
+	return fmt.Sprintf("the document carries a nonce (%d bytes%s), which QOS never sets on a boot or live attestation and its verifier refuses: something other than QOS's boot (the enclave's app, for one) asked the NSM for this document, so it does not attest this boot; do not trust this proof", len(nonce), shown)
+}
+
 func clip(s string) string { return api.ClipBytes(s, 64) }

@@ -26,6 +26,14 @@ func SigningHalf(key []byte) (half []byte, ok bool) {
 	return key[qosPublicKeyLen/2:], true
 }
 
+// QOSKeyError says why key is not a QOS public key (130 bytes, two
+// uncompressed P-256 points), as QOS's P256Public::from_bytes would refuse
+// it; nil when it is one.
+func QOSKeyError(key []byte) error {
+	_, err := qosSigningKey(key)
+	return err
+}
+
 // qosSigningKey returns the signing half (bytes 65..130) of a QOS public key.
 func qosSigningKey(b []byte) (*ecdsa.PublicKey, error) {
 	if len(b) != qosPublicKeyLen {

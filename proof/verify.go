@@ -70,6 +70,8 @@ func VerifyBootProof(bp api.BootProof, opts Options) (rep *Report) {
 	switch {
 	case v.att == nil:
 		rep.add(CheckUserData, nameUserData, Fail, "cannot check: "+v.attErr.Error())
+	case v.att.raw.Nonce != nil:
+		rep.add(CheckUserData, nameUserData, Fail, unexpectedNonce(v.att.raw.Nonce))
 	case manifestBytes == nil:
 		rep.add(CheckUserData, nameUserData, Fail, "cannot check: "+mErr.Error())
 	default:

@@ -2,6 +2,10 @@ package screens
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -18,9 +22,20 @@ import (
 // another party's signing halves must not render as the operators' own:
 // in each set the Boot proofs detail lists, and in its approvals.
 func TestBootProofMemberKeyShowsItsSigningHalf(t *testing.T) {
-	enc := bytes.Repeat([]byte{0x04, 0xab}, 33)[:65]
-	genuine := append(append([]byte{}, enc...), bytes.Repeat([]byte{0x11}, 65)...)
-	forged := append(append([]byte{}, enc...), bytes.Repeat([]byte{0x22}, 65)...)
+	point := func() []byte {
+		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := k.PublicKey.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	enc, signing := point(), point()
+	genuine := append(append([]byte{}, enc...), signing...)
+	forged := append(append([]byte{}, enc...), point()...)
 	set := func(key []byte) proof.QuorumSet {
 		return proof.QuorumSet{Threshold: 1, Members: []proof.Member{{Alias: "alice", PubKey: key}}}
 	}
@@ -49,7 +64,7 @@ func TestBootProofMemberKeyShowsItsSigningHalf(t *testing.T) {
 			t.Errorf("%s: a member who signs with another key renders identically:\n%s", place, g)
 		}
 		// The shown digits are the signing half's, as the CLI prints it in full.
-		if want := "signing " + strings.Repeat("11", 12) + "…"; !strings.Contains(g, want) {
+		if want := "signing " + hex.EncodeToString(signing)[:24] + "…"; !strings.Contains(g, want) {
 			t.Errorf("%s: the member key is not shown by its signing half %q:\n%s", place, want, g)
 		}
 	}
@@ -80,5 +95,21 @@ func TestBootProofMalformedMemberKeyIsMarked(t *testing.T) {
 		if !strings.Contains(out, `"alice"  ⚠ malformed key: 131 bytes, not a 130-byte QOS key`) {
 			t.Errorf("%s: a 131-byte member key is not marked malformed by its length:\n%s", place, out)
 		}
+	}
+}
+
+// A 130-byte member key whose halves are not both P-256 points can sign no
+// approval either (QOS refuses it): it is marked malformed, saying which
+// half, not shown by its signing half as a normal member's key.
+func TestBootProofMemberKeyNotAPointIsMarked(t *testing.T) {
+	enc := append([]byte{0x04}, bytes.Repeat([]byte{0xff}, 64)...)
+	key := append(append([]byte{}, enc...), enc...)
+	set := proof.QuorumSet{Threshold: 1, Members: []proof.Member{{Alias: "carol", PubKey: key}}}
+	th := theme.New(theme.Options{})
+	w := &reportWriter{db: ui.NewDetailBuilder(th), th: th}
+	w.manifest(&proof.Manifest{ManifestSet: set})
+	out := ansi.Strip(w.db.String())
+	if !strings.Contains(out, `"carol"  ⚠ malformed key: encryption half is not an uncompressed P-256 point`) || strings.Contains(out, "signing 04ffff") {
+		t.Errorf("a 130-byte member key that is not two P-256 points is not marked malformed:\n%s", out)
 	}
 }

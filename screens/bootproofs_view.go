@@ -506,12 +506,15 @@ func quorumSet(db *ui.DetailBuilder, th *theme.Theme, name string, s proof.Quoru
 // the half its approvals are checked against: the encryption half is public,
 // so anyone can pair it with a signing key of their own, and a prefix of it
 // would show their member as the operator's. A key not of a QOS key's
-// length is malformed: no prefix of it is shown, as its first bytes may be
-// a genuine member's encryption half.
+// length, or whose halves are not both P-256 points, is malformed: no prefix
+// of it is shown, as its first bytes may be a genuine member's encryption half.
 func memberKeyText(key proof.HexBytes) (text string, malformed bool) {
 	half, ok := proof.SigningHalf(key)
 	if !ok {
 		return fmt.Sprintf("⚠ malformed key: %d bytes, not a 130-byte QOS key (encryption half ‖ signing half): it can sign no approval", len(key)), true
+	}
+	if err := proof.QOSKeyError(key); err != nil {
+		return "⚠ malformed key: " + err.Error() + ": it can sign no approval", true
 	}
 	return "signing " + clip(proof.HexBytes(half).String(), 24), false
 }
