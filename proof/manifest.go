@@ -436,9 +436,9 @@ func strictJSON(b []byte, v any) error {
 	return err
 }
 
-// canonicalJSON re-encodes a JSON value compactly with sorted object keys, the
-// shape of QOS canonical JSON for the values a manifest holds (strings, integers,
-// booleans, arrays, objects).
+// canonicalJSON re-encodes a JSON value compactly with sorted object keys, to
+// show a v2 manifest's pivot env and dns. It is not what QOS hashes
+// (qosManifestV2Canonical is).
 func canonicalJSON(b []byte) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
@@ -466,7 +466,7 @@ func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
 	if len(j.Pivot.Hash) != 32 {
 		return nil, nil, fmt.Errorf("manifest JSON v2: pivot.hash is %d bytes, want 32", len(j.Pivot.Hash))
 	}
-	canon, err := canonicalJSON(b)
+	canon, err := qosManifestV2Canonical(b)
 	if err != nil {
 		return nil, nil, fmt.Errorf("manifest JSON v2: %w", err)
 	}

@@ -180,7 +180,7 @@ func (v *verifier) attested(m *Manifest) bool {
 // manifestHash is the hash QOS puts in user_data (VersionedManifest
 // manifest_hash, manifest.rs:131): SHA-256 of the Borsh encoding for v0 and
 // v1, whether the bytes are that encoding or QOS's JSON storage form of it,
-// and of the canonical JSON for v2.
+// and of the QOS canonical JSON for v2.
 func manifestHash(b []byte, jsonV2 bool) ([]byte, error) {
 	switch manifestFormOf(b, jsonV2) {
 	case formJSONLegacy:
@@ -190,7 +190,7 @@ func manifestHash(b []byte, jsonV2 bool) ([]byte, error) {
 		}
 		b = borsh
 	case formJSONV2:
-		c, err := canonicalJSON(b)
+		c, err := qosManifestV2Canonical(b)
 		if err != nil {
 			return nil, err
 		}
