@@ -28,7 +28,7 @@ const (
 	namePCRs      = "PCR0–3 match the manifest (not debug mode)"
 	nameApprovals = "Manifest-set approvals meet the threshold"
 	namePins      = "Configured pins (PCRs, manifest hash, pivot, manifest set, quorum key)"
-	namePCR17     = "PCR17 live-manifest commitment"
+	namePCR17     = "PCR16/17 manifest commitment"
 	nameAppProof  = "App proof signed by the attested ephemeral key"
 )
 
@@ -38,6 +38,9 @@ type verifier struct {
 	rep    *Report
 	att    *attestation // nil when the document did not decode
 	attErr error
+	// setupAttestation: the document's key is QOS's boot-time setup key
+	// (its PCR16 commitment matched, pcr17Check), not the live one.
+	setupAttestation bool
 }
 
 // VerifyBootProof verifies a boot proof: the attestation document, its chain, its
