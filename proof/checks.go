@@ -15,8 +15,14 @@ import (
 // AppProofScheme is the only app-proof signature scheme there is.
 const AppProofScheme = "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256"
 
-// livePCR is the index of QOS's live-manifest commitment and its domain string.
+// The PCRs of QOS's manifest commitments and their domain strings
+// (tkhq/qos src/qos_nsm/src/nitro/mod.rs:47-65): at boot QOS extends PCR16
+// with a commitment to the manifest and the boot-time setup key and PCR17
+// with one to the manifest and the live key, then locks all 32 PCRs
+// (src/qos_core/src/protocol/services/attestation.rs:39-101).
 const (
+	setupPCR       = 16
+	setupDomain    = "qos-setup-manifest-pcr-commitment-v1"
 	livePCR        = 17
 	liveDomain     = "qos-live-manifest-pcr-commitment-v1"
 	attestablePCRs = 32
@@ -276,14 +282,34 @@ func (v *verifier) pinCheck(m *Manifest) {
 // SHA-384(48 zero bytes ‖ SHA-384(preimage)), where the preimage is the canonical
 // JSON {"domain","ephemeralPublicKey","manifestHash"} with lowercase hex values.
 func LiveManifestCommitment(manifestHash, ephemeralPublicKey []byte) []byte {
-	pre := `{"domain":"` + liveDomain + `","ephemeralPublicKey":"` + hex.EncodeToString(ephemeralPublicKey) +
+	return manifestCommitment(liveDomain, manifestHash, ephemeralPublicKey)
+}
+
+// SetupManifestCommitment is the value QOS extends into PCR16 at boot: the
+// same construction as LiveManifestCommitment with the setup domain.
+func SetupManifestCommitment(manifestHash, setupPublicKey []byte) []byte {
+	return manifestCommitment(setupDomain, manifestHash, setupPublicKey)
+}
+
+// manifestCommitment is qos_nsm's manifest_pcr_commitment (mod.rs:119-147)
+// extended into a zero PCR (pcr_extend_sha384).
+func manifestCommitment(domain string, manifestHash, publicKey []byte) []byte {
+	pre := `{"domain":"` + domain + `","ephemeralPublicKey":"` + hex.EncodeToString(publicKey) +
 		`","manifestHash":"` + hex.EncodeToString(manifestHash) + `"}`
 	c := sha512.Sum384([]byte(pre))
 	ext := sha512.Sum384(append(make([]byte, 48), c[:]...))
 	return ext[:]
 }
 
-// pcr17Check verifies the live-manifest commitment on 32-PCR documents.
+// pcr17Check verifies a manifest commitment on 32-PCR documents: the live one
+// (PCR17), which a document carrying the live key has, or else the setup one
+// (PCR16), which the boot attestation carrying the setup key has. QOS's
+// verifier accepts either, whichever kind it asks for
+// (verify_attestation_doc_against_manifest_setup and _live, mod.rs:263-290).
+// A setup document's key is not the live key that signs app proofs: the
+// reference verifier of app proofs checks only the live commitment (tkhq/
+// rust-sdk proofs/src/lib.rs:437), so appProofChecks fails app proofs
+// against such a document.
 func (v *verifier) pcr17Check() {
 	rep := v.rep
 	if v.att == nil {
@@ -300,11 +326,17 @@ func (v *verifier) pcr17Check() {
 		return
 	}
 	want := LiveManifestCommitment(ud, pk)
-	if got := v.att.doc.PCRs[livePCR]; !bytes.Equal(got, want) {
-		rep.add(CheckPCR17, namePCR17, Fail, fmt.Sprintf("PCR17 is %s, the commitment to this manifest and key is %s", hexOrNone(got), hex.EncodeToString(want)))
+	if bytes.Equal(v.att.doc.PCRs[livePCR], want) {
+		rep.add(CheckPCR17, namePCR17, Pass, "live attestation: PCR17 commits to the attested manifest hash and ephemeral key")
 		return
 	}
-	rep.add(CheckPCR17, namePCR17, Pass, "PCR17 commits to the attested manifest hash and ephemeral key")
+	if bytes.Equal(v.att.doc.PCRs[setupPCR], SetupManifestCommitment(ud, pk)) {
+		v.setupAttestation = true
+		rep.add(CheckPCR17, namePCR17, Pass, "setup attestation: PCR16 commits to the attested manifest hash and this document's key, the boot-time setup key; it is not the live key that signs app proofs")
+		return
+	}
+	rep.add(CheckPCR17, namePCR17, Fail, fmt.Sprintf("neither commitment is to this manifest and key: PCR17 is %s, the live commitment would be %s; PCR16 is %s, the setup commitment would be %s",
+		hexOrNone(v.att.doc.PCRs[livePCR]), hex.EncodeToString(want), hexOrNone(v.att.doc.PCRs[setupPCR]), hex.EncodeToString(SetupManifestCommitment(ud, pk))))
 }
 
 // appProofChecks verifies each app proof against the attested ephemeral key
@@ -325,6 +357,8 @@ func (v *verifier) appProofChecks() {
 		id := fmt.Sprintf("app-proof[%d]", i)
 		if v.att == nil {
 			rep.add(id, nameAppProof, Fail, "cannot be checked: the attestation document did not decode, so no ephemeral key is attested (the boot proof's own key is only the service's word)")
+		} else if v.setupAttestation {
+			rep.add(id, nameAppProof, Fail, "the document is a setup attestation (PCR16): its key is the enclave's boot-time setup key, not the live key that signs app proofs; check app proofs against a live attestation (PCR17)")
 		} else if err := checkAppProof(p, key); err != nil {
 			rep.add(id, nameAppProof, Fail, err.Error())
 		} else {

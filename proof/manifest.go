@@ -52,8 +52,9 @@ func isJSON(b []byte, jsonV2 bool) bool {
 	return jsonV2 || (len(b) > 0 && b[0] == '{' && json.Valid(b))
 }
 
-// decodeManifest decodes a QOS manifest: JSON v2 when isJSON, else Borsh v1
-// and then Borsh v0, as QOS reads them (readBorshVersions).
+// decodeManifest decodes a QOS manifest in the form manifestFormOf picks:
+// JSON v2, QOS's JSON storage form of v1/v0, or Borsh read as both v1 and
+// v0, refused when both readings succeed (readBorshVersions).
 func decodeManifest(b []byte, jsonV2 bool) (*Manifest, error) {
 	if len(b) == 0 {
 		return nil, errors.New("manifest is empty")
@@ -61,7 +62,11 @@ func decodeManifest(b []byte, jsonV2 bool) (*Manifest, error) {
 	if len(b) > maxManifestSize {
 		return nil, fmt.Errorf("manifest is %d bytes, over the %d-byte limit", len(b), maxManifestSize)
 	}
-	if isJSON(b, jsonV2) {
+	switch manifestFormOf(b, jsonV2) {
+	case formJSONLegacy:
+		m, _, err := decodeManifestLegacyJSON(b)
+		return m, err
+	case formJSONV2:
 		m, _, err := decodeManifestJSON(b)
 		return m, err
 	}
@@ -274,7 +279,7 @@ func readNitroConfig(r *borshReader) (NitroConfig, error) {
 	return c, nil
 }
 
-// decodeEnvelope decodes a manifest envelope (Borsh v1, then v0; JSON for v2).
+// decodeEnvelope decodes a manifest envelope in the form envelopeFormOf picks.
 func decodeEnvelope(b []byte, jsonV2 bool) (*envelope, error) {
 	if len(b) == 0 {
 		return nil, errors.New("manifest envelope is empty")
@@ -282,7 +287,10 @@ func decodeEnvelope(b []byte, jsonV2 bool) (*envelope, error) {
 	if len(b) > maxManifestSize {
 		return nil, fmt.Errorf("manifest envelope is %d bytes, over the %d-byte limit", len(b), maxManifestSize)
 	}
-	if isJSON(b, jsonV2) {
+	switch envelopeFormOf(b, jsonV2) {
+	case formJSONLegacy:
+		return decodeEnvelopeLegacyJSON(b)
+	case formJSONV2:
 		return decodeEnvelopeJSON(b)
 	}
 	return readBorshVersions("manifest envelope", b, decodeEnvelopeBorsh)
@@ -413,13 +421,24 @@ type jsonManifest struct {
 // "ManifestSet" for "manifestSet" (encoding/json alone does, the last key
 // winning) would let the service pick, by the order of keys the hash does
 // not see, which quorum set vigil checks the approvals against.
+//
+// api.StrictUnmarshal's advice for an unknown key ("remove it") fits a
+// request the user writes, not attested data: the key is reported as one
+// QOS's schema does not have.
 func strictJSON(b []byte, v any) error {
-	return api.StrictUnmarshal(b, v)
+	err := api.StrictUnmarshal(b, v)
+	var se *api.StrictJSONError
+	if errors.As(err, &se) && se.Kind == api.JSONUnknownField {
+		fixed := *se
+		fixed.Problem = strings.Replace(se.Problem, "is not a known field; remove it", "is not a field of QOS's manifest schema, so vigil cannot tell how QOS read it (the manifest is attested: refuse it, do not edit it)", 1)
+		return &fixed
+	}
+	return err
 }
 
-// canonicalJSON re-encodes a JSON value compactly with sorted object keys, the
-// shape of QOS canonical JSON for the values a manifest holds (strings, integers,
-// booleans, arrays, objects).
+// canonicalJSON re-encodes a JSON value compactly with sorted object keys, to
+// show a v2 manifest's pivot env and dns. It is not what QOS hashes
+// (qosManifestV2Canonical is).
 func canonicalJSON(b []byte) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
@@ -447,7 +466,7 @@ func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
 	if len(j.Pivot.Hash) != 32 {
 		return nil, nil, fmt.Errorf("manifest JSON v2: pivot.hash is %d bytes, want 32", len(j.Pivot.Hash))
 	}
-	canon, err := canonicalJSON(b)
+	canon, err := qosManifestV2Canonical(b)
 	if err != nil {
 		return nil, nil, fmt.Errorf("manifest JSON v2: %w", err)
 	}

@@ -28,7 +28,7 @@ const (
 	namePCRs      = "PCR0–3 match the manifest (not debug mode)"
 	nameApprovals = "Manifest-set approvals meet the threshold"
 	namePins      = "Configured pins (PCRs, manifest hash, pivot, manifest set, quorum key)"
-	namePCR17     = "PCR17 live-manifest commitment"
+	namePCR17     = "PCR16/17 manifest commitment"
 	nameAppProof  = "App proof signed by the attested ephemeral key"
 )
 
@@ -38,6 +38,9 @@ type verifier struct {
 	rep    *Report
 	att    *attestation // nil when the document did not decode
 	attErr error
+	// setupAttestation: the document's key is QOS's boot-time setup key
+	// (its PCR16 commitment matched, pcr17Check), not the live one.
+	setupAttestation bool
 }
 
 // VerifyBootProof verifies a boot proof: the attestation document, its chain, its
@@ -105,10 +108,14 @@ func VerifyBootProof(bp api.BootProof, opts Options) (rep *Report) {
 	// manifest-decode
 	if manifest != nil {
 		rep.Manifest = manifest
-		rep.add(CheckManifestDecode, nameDecode, Pass, fmt.Sprintf("QOS manifest %s: namespace %q nonce %d", manifest.Version, manifest.Namespace.Name, manifest.Namespace.Nonce))
+		form := ""
+		if manifestFormOf(manifestBytes, jsonV2) == formJSONLegacy {
+			form = " (QOS's JSON storage form, hashed as its Borsh encoding)"
+		}
+		rep.add(CheckManifestDecode, nameDecode, Pass, fmt.Sprintf("QOS manifest %s%s: namespace %q nonce %d", manifest.Version, form, manifest.Namespace.Name, manifest.Namespace.Nonce))
 	} else {
 		rep.add(CheckManifestDecode, nameDecode, Fail, mErr.Error())
-		if env != nil && v.attested(env.manifestBytes, jsonV2) {
+		if env != nil && v.attested(env.manifest) {
 			// Still show what the envelope says, but only when it is the
 			// manifest the enclave booted: the service ships the envelope
 			// apart from the manifest, so any other envelope could show
@@ -169,21 +176,26 @@ func decodeField(name, s string) ([]byte, error) {
 	return b, nil
 }
 
-// manifestHash is the hash QOS puts in user_data: SHA-256 of the Borsh bytes (v0,
-// v1) or of the canonical JSON (v2).
-// attested reports whether b are the manifest bytes the attestation
-// document's user_data names.
-func (v *verifier) attested(b []byte, jsonV2 bool) bool {
-	if v.att == nil || len(b) == 0 {
-		return false
-	}
-	h, err := manifestHash(b, jsonV2)
-	return err == nil && bytes.Equal(v.att.raw.UserData, h)
+// attested reports whether m is the manifest the attestation document's
+// user_data names.
+func (v *verifier) attested(m *Manifest) bool {
+	return v.att != nil && m != nil && len(m.SHA256) > 0 && bytes.Equal(v.att.raw.UserData, m.SHA256)
 }
 
+// manifestHash is the hash QOS puts in user_data (VersionedManifest
+// manifest_hash, manifest.rs:131): SHA-256 of the Borsh encoding for v0 and
+// v1, whether the bytes are that encoding or QOS's JSON storage form of it,
+// and of the QOS canonical JSON for v2.
 func manifestHash(b []byte, jsonV2 bool) ([]byte, error) {
-	if isJSON(b, jsonV2) {
-		c, err := canonicalJSON(b)
+	switch manifestFormOf(b, jsonV2) {
+	case formJSONLegacy:
+		_, borsh, err := decodeManifestLegacyJSON(b)
+		if err != nil {
+			return nil, fmt.Errorf("QOS hashes a JSON manifest without a version as its Borsh encoding, and this one does not decode: %w", err)
+		}
+		b = borsh
+	case formJSONV2:
+		c, err := qosManifestV2Canonical(b)
 		if err != nil {
 			return nil, err
 		}
