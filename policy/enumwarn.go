@@ -62,22 +62,13 @@ func knownActivityValue(field, v string) bool {
 // side, anywhere in it) that the tables never give that field; none when it
 // does not parse.
 func enumWarnings(condition string) []Diagnostic {
-	e, err := loadEnvs()
-	if err != nil {
+	w, ok := walkCondition(condition, false)
+	if !ok {
 		return nil
 	}
-	rw, rerrs := rewrite(condition)
-	if len(rerrs) > 0 {
-		return nil
-	}
-	parsed, iss := e.condition.Parse(rw.text)
-	if iss != nil && iss.Err() != nil {
-		return nil
-	}
-	native := parsed.NativeRep()
 	var out []Diagnostic
 	seen := map[string]bool{}
-	ast.PreOrderVisit(native.Expr(), ast.NewExprVisitor(func(x ast.Expr) {
+	ast.PreOrderVisit(w.native.Expr(), ast.NewExprVisitor(func(x ast.Expr) {
 		field, negated, lits := activityComparison(x)
 		for _, lit := range lits {
 			v, _ := stringLiteral(lit)
@@ -86,13 +77,7 @@ func enumWarnings(condition string) []Diagnostic {
 				continue
 			}
 			seen[key] = true
-			loc := native.SourceInfo().GetStartLocation(lit.ID())
-			line, col := loc.Line(), loc.Column()+1
-			if line < 1 {
-				line, col = 1, 1
-			}
-			line, col = rw.originalPosition(condition, line, col)
-			out = append(out, Diagnostic{Field: FieldCondition, Line: line, Column: col, Message: enumWarning(field, v, negated)})
+			out = append(out, w.at(lit.ID(), enumWarning(field, v, negated)))
 		}
 	}))
 	return out

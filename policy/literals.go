@@ -28,11 +28,7 @@ func checkLiterals(field, src string, rw rewritten, checked *cel.Ast, mode check
 			return // one problem a place: the first found says most
 		}
 		reported[id] = true
-		loc := info.GetStartLocation(id)
-		line, col := loc.Line(), loc.Column()+1
-		if line < 1 {
-			line, col = 1, 1
-		}
+		line, col := nodePosition(info, id)
 		line, col = rw.originalPosition(src, line, col)
 		out = append(out, Diagnostic{Field: field, Line: line, Column: col, Message: msg})
 	}

@@ -63,19 +63,11 @@ func namedAccountsWarning(name string) string {
 // namedAccountsWarnings lists the reads of a parsed instruction's named
 // accounts in a condition, at their position; none when it does not compile.
 func namedAccountsWarnings(condition string) []Diagnostic {
-	e, err := loadEnvs()
-	if err != nil {
+	w, ok := walkCondition(condition, true)
+	if !ok {
 		return nil
 	}
-	rw, rerrs := rewrite(condition)
-	if len(rerrs) > 0 {
-		return nil
-	}
-	checked, iss := e.condition.Compile(rw.text)
-	if iss != nil && iss.Err() != nil {
-		return nil
-	}
-	native := checked.NativeRep()
+	native := w.native
 	var out []Diagnostic
 	ast.PostOrderVisit(native.Expr(), ast.NewExprVisitor(func(x ast.Expr) {
 		if x.Kind() != ast.SelectKind {
@@ -85,13 +77,7 @@ func namedAccountsWarnings(condition string) []Diagnostic {
 		if _, ok := otherNamedAccounts(sel.FieldName()); !ok || native.GetType(sel.Operand().ID()).TypeName() != typeSolanaParsed {
 			return
 		}
-		loc := native.SourceInfo().GetStartLocation(x.ID())
-		line, col := loc.Line(), loc.Column()+1
-		if line < 1 {
-			line, col = 1, 1
-		}
-		line, col = rw.originalPosition(condition, line, col)
-		out = append(out, Diagnostic{Field: FieldCondition, Line: line, Column: col, Message: namedAccountsWarning(sel.FieldName())})
+		out = append(out, w.at(x.ID(), namedAccountsWarning(sel.FieldName())))
 	}))
 	return out
 }

@@ -62,30 +62,15 @@ func sparkCamelWarning(camel, documented string) string {
 // sparkCamelWarnings lists the Spark fields a condition reads in camelCase,
 // at their position; none when the condition does not parse.
 func sparkCamelWarnings(condition string) []Diagnostic {
-	e, err := loadEnvs()
-	if err != nil {
-		return nil
-	}
-	rw, rerrs := rewrite(condition)
-	if len(rerrs) > 0 {
-		return nil
-	}
-	parsed, iss := e.condition.Parse(rw.text)
-	if iss != nil && iss.Err() != nil {
+	c, ok := walkCondition(condition, false)
+	if !ok {
 		return nil
 	}
 	var w fieldWalk
-	w.decl(parsed.NativeRep().Expr(), map[string]string{})
-	info := parsed.NativeRep().SourceInfo()
+	w.decl(c.native.Expr(), map[string]string{})
 	var out []Diagnostic
 	for _, p := range w.camel {
-		loc := info.GetStartLocation(p.id)
-		line, col := loc.Line(), loc.Column()+1
-		if line < 1 {
-			line, col = 1, 1
-		}
-		line, col = rw.originalPosition(condition, line, col)
-		out = append(out, Diagnostic{Field: FieldCondition, Line: line, Column: col, Message: p.msg})
+		out = append(out, c.at(p.id, p.msg))
 	}
 	return out
 }
