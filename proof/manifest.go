@@ -386,6 +386,17 @@ type jsonSet struct {
 	Members   []jsonMember `json:"members"`
 }
 
+// jsonNitroConfig is a manifest's enclave configuration in JSON, the same
+// in v2 and in QOS's storage form of v0/v1.
+type jsonNitroConfig struct {
+	PCR0               HexBytes `json:"pcr0"`
+	PCR1               HexBytes `json:"pcr1"`
+	PCR2               HexBytes `json:"pcr2"`
+	PCR3               HexBytes `json:"pcr3"`
+	AWSRootCertificate HexBytes `json:"awsRootCertificate"`
+	QOSCommit          string   `json:"qosCommit"`
+}
+
 type jsonManifest struct {
 	Version   string `json:"version"`
 	Namespace struct {
@@ -401,17 +412,10 @@ type jsonManifest struct {
 		Args         []string          `json:"args"`
 		Env          json.RawMessage   `json:"env,omitempty"`
 	} `json:"pivot"`
-	ManifestSet jsonSet `json:"manifestSet"`
-	ShareSet    jsonSet `json:"shareSet"`
-	Enclave     struct {
-		PCR0               HexBytes `json:"pcr0"`
-		PCR1               HexBytes `json:"pcr1"`
-		PCR2               HexBytes `json:"pcr2"`
-		PCR3               HexBytes `json:"pcr3"`
-		AWSRootCertificate HexBytes `json:"awsRootCertificate"`
-		QOSCommit          string   `json:"qosCommit"`
-	} `json:"enclave"`
-	DNS json.RawMessage `json:"dns,omitempty"`
+	ManifestSet jsonSet         `json:"manifestSet"`
+	ShareSet    jsonSet         `json:"shareSet"`
+	Enclave     jsonNitroConfig `json:"enclave"`
+	DNS         json.RawMessage `json:"dns,omitempty"`
 }
 
 // strictJSON decodes a v2 manifest or envelope reading it exactly one way

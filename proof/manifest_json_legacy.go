@@ -125,17 +125,10 @@ type legacyManifest struct {
 		DebugMode    bool           `json:"debugMode"`
 		Args         []string       `json:"args"`
 	} `json:"pivot"`
-	ManifestSet jsonSet `json:"manifestSet"`
-	ShareSet    jsonSet `json:"shareSet"`
-	Enclave     struct {
-		PCR0               HexBytes `json:"pcr0"`
-		PCR1               HexBytes `json:"pcr1"`
-		PCR2               HexBytes `json:"pcr2"`
-		PCR3               HexBytes `json:"pcr3"`
-		AWSRootCertificate HexBytes `json:"awsRootCertificate"`
-		QOSCommit          string   `json:"qosCommit"`
-	} `json:"enclave"`
-	PatchSet struct {
+	ManifestSet jsonSet         `json:"manifestSet"`
+	ShareSet    jsonSet         `json:"shareSet"`
+	Enclave     jsonNitroConfig `json:"enclave"`
+	PatchSet    struct {
 		Threshold jsonU32 `json:"threshold"`
 		Members   []struct {
 			PubKey HexBytes `json:"pubKey"`
