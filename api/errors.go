@@ -243,6 +243,9 @@ func (e *Error) hint() string {
 		}
 		return "it exists already; refresh and use the existing one"
 	case e.is(ErrRateLimited):
+		if e.RetryAfter >= retryAfterCeiling {
+			return "the service is rate limiting; it asks to wait a day or more before trying again"
+		}
 		if e.RetryAfter > 0 {
 			return "the service is rate limiting; it asks to wait " + e.RetryAfter.Round(time.Second).String() + " before trying again"
 		}

@@ -86,7 +86,13 @@ func (c *Client) backoff(attempt int) time.Duration {
 	return half + rand.N(half+1)
 }
 
-// parseRetryAfter reads a Retry-After header (seconds or an HTTP date).
+// retryAfterCeiling bounds a parsed Retry-After (Error.RetryAfter): a longer
+// wait, in seconds or as a far-future date, means "not today", and a
+// saturated duration would be shown as "wait 2562047h47m16s".
+const retryAfterCeiling = 24 * time.Hour
+
+// parseRetryAfter reads a Retry-After header (seconds or an HTTP date),
+// capped at retryAfterCeiling.
 func parseRetryAfter(v string, now time.Time) time.Duration {
 	if v == "" {
 		return 0
@@ -96,15 +102,15 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		if secs < 0 {
 			return 0
 		}
-		return time.Duration(min(secs, 24*3600)) * time.Second
+		return time.Duration(min(secs, int(retryAfterCeiling/time.Second))) * time.Second
 	}
 	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(v), "-") {
 		// Too many seconds for an int: far over any wait worth making.
-		return 24 * time.Hour
+		return retryAfterCeiling
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
-			return d
+			return min(d, retryAfterCeiling)
 		}
 	}
 	return 0

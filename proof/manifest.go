@@ -421,7 +421,7 @@ type jsonManifest struct {
 // strictJSON decodes a v2 manifest or envelope reading it exactly one way
 // (api.StrictUnmarshal): duplicate keys, keys that match a field only
 // case-insensitively, unknown keys and invalid UTF-8 are refused. The hash is
-// taken over canonicalJSON's case-sensitive reading, so a reading that took
+// taken over qosCanonicalJSON's case-sensitive reading, so a reading that took
 // "ManifestSet" for "manifestSet" (encoding/json alone does, the last key
 // winning) would let the service pick, by the order of keys the hash does
 // not see, which quorum set vigil checks the approvals against.
@@ -440,25 +440,6 @@ func strictJSON(b []byte, v any) error {
 	return err
 }
 
-// canonicalJSON re-encodes a JSON value compactly with sorted object keys, to
-// show a v2 manifest's pivot env and dns. It is not what QOS hashes
-// (qosManifestV2Canonical is).
-func canonicalJSON(b []byte) ([]byte, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
-}
-
 func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
 	var j jsonManifest
 	if err := strictJSON(b, &j); err != nil {
@@ -470,7 +451,11 @@ func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
 	if len(j.Pivot.Hash) != 32 {
 		return nil, nil, fmt.Errorf("manifest JSON v2: pivot.hash is %d bytes, want 32", len(j.Pivot.Hash))
 	}
-	canon, err := qosManifestV2Canonical(b)
+	hashed, err := qosManifestV2Value(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("manifest JSON v2: %w", err)
+	}
+	canon, err := qosJSONBytes(hashed)
 	if err != nil {
 		return nil, nil, fmt.Errorf("manifest JSON v2: %w", err)
 	}
@@ -493,15 +478,11 @@ func decodeManifestJSON(b []byte) (*Manifest, []byte, error) {
 	if err := checkPivotSizes(len(j.Pivot.BridgeConfig), len(j.Pivot.Args)); err != nil {
 		return nil, nil, err
 	}
-	if m.Pivot.Env, err = configText(j.Pivot.Env); err != nil {
-		return nil, nil, fmt.Errorf("manifest JSON v2: pivot.env: %w", err)
+	shown, err := hashedV2ConfigOf(hashed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("manifest JSON v2: %w", err)
 	}
-	if m.DNS, err = configText(j.DNS); err != nil {
-		return nil, nil, fmt.Errorf("manifest JSON v2: dns: %w", err)
-	}
-	for _, bc := range j.Pivot.BridgeConfig {
-		m.Pivot.Bridges = append(m.Pivot.Bridges, string(bc))
-	}
+	m.Pivot.Bridges, m.Pivot.Env, m.DNS = shown.bridges, shown.env, shown.dns
 	if aws, err := awsRoot(); err == nil && len(j.Enclave.AWSRootCertificate) > 0 {
 		m.Enclave.AWSRootIsPinned = bytes.Equal(j.Enclave.AWSRootCertificate, aws.Cert.Raw)
 	}

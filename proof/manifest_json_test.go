@@ -16,7 +16,7 @@ import (
 var caseNow = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 
 // TestV2ManifestWithCaseVariantKeysIsRefused: a v2 (JSON) manifest is hashed
-// in a case-sensitive reading (canonicalJSON) in which key order does not
+// in a case-sensitive reading (qosCanonicalJSON) in which key order does not
 // count. Were it decoded case-insensitively (encoding/json alone: the last
 // of "manifestSet" and "ManifestSet" wins), a manifest holding both would
 // hash alike in either order while the service, by the order it sends,

@@ -15,6 +15,9 @@ package proof
 //     the document to the manifest and key (user_data, public_key, PCR0–3,
 //     PCR17 equal the genuine ones) and shows the genuine manifest.
 //
+// JSON v2 manifests have their own class, TestV2ManifestRespellingMutations
+// (mutation_v2_test.go): the mutators here re-encode Borsh.
+//
 // VIGIL_PROOF_MUTATIONS sets the count (default 1000, a few seconds), VIGIL_PROOF_SEED
 // the seed (default 202); the classes run in turn, each on a random case.
 

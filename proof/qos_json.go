@@ -164,11 +164,22 @@ func writeSerdeString(out *bytes.Buffer, s string) {
 }
 
 // qosManifestV2Canonical is the QOS canonical JSON of a v2 manifest, the
-// bytes of its hash (manifest.rs:50 canonical_json_hash). QOS hashes its
-// typed reading, so an empty pivot env, which PivotConfigV2 skips when
-// serializing (manifest/v2.rs:40, skip_serializing_if PivotEnv::is_empty),
-// is dropped as well.
+// bytes of its hash (manifest.rs:50 canonical_json_hash).
 func qosManifestV2Canonical(b []byte) ([]byte, error) {
+	v, err := qosManifestV2Value(b)
+	if err != nil {
+		return nil, err
+	}
+	return qosJSONBytes(v)
+}
+
+// qosManifestV2Value is a v2 manifest read as the value its hash is taken
+// over: qosJSONBytes of it is qosManifestV2Canonical. QOS hashes its typed
+// reading, so an empty pivot env, which PivotConfigV2 skips when serializing
+// (manifest/v2.rs:40, skip_serializing_if PivotEnv::is_empty), is dropped.
+// What vigil shows of the manifest's free-form parts (bridges, env, dns) is
+// written from this value, so it cannot differ from what was hashed.
+func qosManifestV2Value(b []byte) (any, error) {
 	v, err := qosJSONValue(b)
 	if err != nil {
 		return nil, err
@@ -180,5 +191,5 @@ func qosManifestV2Canonical(b []byte) ([]byte, error) {
 			}
 		}
 	}
-	return qosJSONBytes(v)
+	return v, nil
 }
