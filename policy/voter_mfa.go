@@ -21,8 +21,7 @@ func APIKeyVoteShortOfMfa(pols []api.MfaPolicy, act api.Activity, now time.Time,
 	if act.IntentUnread() {
 		return nil, false
 	}
-	pols = slices.Clone(pols)
-	slices.SortStableFunc(pols, func(a, b api.MfaPolicy) int { return a.Order - b.Order })
+	pols = api.MfaPoliciesInOrder(pols)
 	p, _ = ApplicableMfaPolicy(pols, InputOfActivity(act, nil, now), CompileMfaCondition)
 	if p == nil {
 		return nil, false
