@@ -33,6 +33,13 @@ func APIKeyVoteShortOfMfa(pols []api.MfaPolicy, act api.Activity, now time.Time,
 	return p, sure
 }
 
+// MfaUnchecked is what a vote warning (the CLI's approve, the console's
+// approve dialog) says when the voter's MFA policies could not be read
+// (err why): not nothing, which would read as "none applies".
+func MfaUnchecked(err error) string {
+	return "your MFA policies could not be checked, so whether one of them holds this activity back is not known: " + api.Sanitize(err.Error())
+}
+
 // SigningKey is what a voter knows of the API key it signs with: Known
 // when its user's keys were read and its public key is known, ID the id of
 // the one among them it is ("" when none is), and Proves the MFA method
