@@ -11,9 +11,8 @@ const fuzzSeeds, fuzzSteps = 10, 300
 const thousandsSteps = 300
 
 // TestConsoleUnderHostileReplies' default run, about 5 s, in which every
-// class of mutation finds a reply it fits (6 seeds: with 4, the load's
-// get_mfa_policies shifted the draws so that no get_activity diverged).
+// class of mutation finds a reply it fits.
 const (
-	hostileReplySeeds, hostileReplySteps = 6, 200
+	hostileReplySeeds, hostileReplySteps = 4, 200
 	hostileReplyEveryClass               = true
 )
