@@ -311,7 +311,8 @@ func (c *Client) GetPolicy(ctx context.Context, policyID string) (*Policy, error
 	return &r.Policy, nil
 }
 
-// GetMfaPolicies lists one user's MFA policies, in evaluation order.
+// GetMfaPolicies lists one user's MFA policies, in evaluation order
+// (MfaPoliciesInOrder: a reply out of order is sorted).
 func (c *Client) GetMfaPolicies(ctx context.Context, userID string) ([]MfaPolicy, error) {
 	if err := requireArg(QueryGetMfaPolicies, "userId", userID); err != nil {
 		return nil, err
@@ -320,7 +321,7 @@ func (c *Client) GetMfaPolicies(ctx context.Context, userID string) ([]MfaPolicy
 	if err := c.query(ctx, QueryGetMfaPolicies, GetMfaPoliciesRequest{OrganizationID: c.org, UserID: userID}, &r); err != nil {
 		return nil, err
 	}
-	return r.MfaPolicies, nil
+	return MfaPoliciesInOrder(r.MfaPolicies), nil
 }
 
 // GetMfaPolicy returns one MFA policy of a user.

@@ -120,7 +120,7 @@ func everyUsersMfaPolicies(ctx context.Context, client *api.Client, all []api.Us
 			missing = append(missing, i)
 			continue
 		}
-		perUser[i] = withOwner(u.MfaPolicies, u.UserID)
+		perUser[i] = withOwner(api.MfaPoliciesInOrder(u.MfaPolicies), u.UserID)
 	}
 	if err := fetchMfaPolicies(ctx, client, all, missing, perUser); err != nil {
 		return nil, err
@@ -200,7 +200,8 @@ func listUsersAndCredentials(ctx context.Context, c proc, client *api.Client) (n
 // method pinned to a credential the policy's user does not have, to one
 // whose votes prove another type, or to an API key of theirs that has
 // expired (creds: the user's; zero when unknown, and then not judged), is
-// flagged: no vote can meet it.
+// flagged: no vote can meet it. A type vigil does not know is quoted and
+// marked unknown (api.AuthTypeText), never shown as a known one.
 func stepsText(steps []api.AuthenticationStep, creds pinCreds) string {
 	proves := creds.proves
 	parts := make([]string, 0, len(steps))
@@ -209,7 +210,7 @@ func stepsText(steps []api.AuthenticationStep, creds pinCreds) string {
 		for _, m := range s.Any {
 			// Sanitize and SanitizeID are idempotent: steps read exact or
 			// sanitised show alike.
-			t := strings.TrimPrefix(api.Sanitize(m.Type), "AUTHENTICATION_TYPE_")
+			t := api.AuthTypeText(m.Type)
 			if m.ID != "" {
 				t += ":" + api.SanitizeID(m.ID)
 				if p, known := proves[m.ID]; known && p != m.Type {

@@ -25,7 +25,7 @@ func warnVoterMfa(ctx context.Context, c proc, client *api.Client, a shownActivi
 			return
 		}
 	}
-	fmt.Fprintf(c.stderr, "vigil: your MFA policies could not be read, so whether one of them holds this activity back is not known: %s\n", api.Sanitize(err.Error()))
+	fmt.Fprintf(c.stderr, "vigil: %s\n", policy.MfaUnchecked(err))
 }
 
 // voterMfaWarning is the warning for the voter's MFA policies pols on act,

@@ -21,8 +21,7 @@ func APIKeyVoteShortOfMfa(pols []api.MfaPolicy, act api.Activity, now time.Time,
 	if act.IntentUnread() {
 		return nil, false
 	}
-	pols = slices.Clone(pols)
-	slices.SortStableFunc(pols, func(a, b api.MfaPolicy) int { return a.Order - b.Order })
+	pols = api.MfaPoliciesInOrder(pols)
 	p, _ = ApplicableMfaPolicy(pols, InputOfActivity(act, nil, now), CompileMfaCondition)
 	if p == nil {
 		return nil, false
@@ -32,6 +31,13 @@ func APIKeyVoteShortOfMfa(pols []api.MfaPolicy, act api.Activity, now time.Time,
 		return nil, false
 	}
 	return p, sure
+}
+
+// MfaUnchecked is what a vote warning (the CLI's approve, the console's
+// approve dialog) says when the voter's MFA policies could not be read
+// (err why): not nothing, which would read as "none applies".
+func MfaUnchecked(err error) string {
+	return "your MFA policies could not be checked, so whether one of them holds this activity back is not known: " + api.Sanitize(err.Error())
 }
 
 // SigningKey is what a voter knows of the API key it signs with: Known

@@ -299,6 +299,13 @@ type Org struct {
 	// Policies are the policies as list_policies gave them (the Policies
 	// screen shows them after a reload, rather than reading them again).
 	Policies []api.Policy
+	// OwnMfaPolicies are the signed-in member's MFA policies as
+	// get_mfa_policies gave them, in evaluation order, for the approve
+	// dialog's warning, as the CLI's approve reads them: a service's user
+	// records may leave mfaPolicies out. OwnMfaPoliciesErr says why they
+	// are missing (then the dialog falls back on the user record).
+	OwnMfaPolicies    []api.MfaPolicy
+	OwnMfaPoliciesErr error
 	// Eval is what explaining an evaluation needs: members with their tags,
 	// the quorum, the policies compiled.
 	Eval evaluationContext
@@ -342,6 +349,10 @@ func loadOrg(c *Common, load int) tea.Cmd {
 		}
 		org := Org{Loaded: true, ID: who.OrganizationID, Name: who.OrganizationName,
 			UserID: who.UserID, UserName: who.Username, UserNames: map[string]string{}, PolicyNames: map[string]string{}, TagNames: map[string]string{}}
+		org.OwnMfaPolicies, org.OwnMfaPoliciesErr = client.GetMfaPolicies(ctx, who.UserID)
+		if org.OwnMfaPoliciesErr != nil {
+			org.OwnMfaPolicies, org.OwnMfaPoliciesErr = nil, fmt.Errorf("get_mfa_policies: %w", org.OwnMfaPoliciesErr)
+		}
 		cfg, err := client.GetOrganizationConfigs(ctx)
 		if err != nil {
 			return orgLoadedMsg{load: load, org: org, err: fmt.Errorf("organization configs: %w", err)}

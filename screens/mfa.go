@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -185,7 +184,7 @@ func (m *MfaPolicies) load() tea.Cmd {
 			msg.err = fmt.Errorf("get_mfa_policies: %w", err)
 			return msg
 		}
-		sort.SliceStable(pols, func(i, j int) bool { return pols[i].Order < pols[j].Order })
+		pols = api.MfaPoliciesInOrder(pols)
 		msg.policies = pols
 		if msg.user, err = client.GetUser(ctx, uid); err != nil {
 			msg.err = fmt.Errorf("get_user: %w", err)

@@ -3,7 +3,6 @@ package screens
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -444,8 +443,7 @@ func (e *mfaEditor) View(th *theme.Theme, width, height int) string {
 // orderLines are the user's policies in order with the new one in its place.
 func (e *mfaEditor) orderLines() []string {
 	order, err := strconv.Atoi(strings.TrimSpace(e.form.Values()["order"]))
-	pols := append([]api.MfaPolicy(nil), e.existing...)
-	sort.SliceStable(pols, func(i, j int) bool { return pols[i].Order < pols[j].Order })
+	pols := api.MfaPoliciesInOrder(e.existing)
 	var out []string
 	placed := err != nil
 	name := e.form.Values()["name"]

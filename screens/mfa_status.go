@@ -14,8 +14,9 @@ import (
 	"github.com/vigil-console/vigil/ui"
 )
 
-// authType is an authentication type without its prefix: PASSKEY.
-func authType(t string) string { return strings.TrimPrefix(ui.Clean(t), "AUTHENTICATION_TYPE_") }
+// authType shows an authentication type: a known one without its prefix
+// (PASSKEY), another quoted and marked unknown (api.AuthTypeText).
+func authType(t string) string { return ui.Clean(api.AuthTypeText(t)) }
 
 // credentials names a user's authenticators and API keys by id, so a step that
 // requires one credential says which: ids alone are UUIDv7, whose first

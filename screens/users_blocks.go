@@ -162,8 +162,7 @@ func (u *Users) tailBlock(now time.Time) string {
 	for _, p := range x.OauthProviders {
 		b.Field("  "+api.NameText(p.ProviderName), p.Issuer+" · subject "+p.Subject)
 	}
-	pols := append([]api.MfaPolicy(nil), x.MfaPolicies...)
-	sortMfaByOrder(pols)
+	pols := api.MfaPoliciesInOrder(x.MfaPolicies)
 	b.Section(fmt.Sprintf("MFA policies (%d)", len(pols)))
 	for _, p := range pols {
 		b.Field(fmt.Sprintf("  %d", p.Order), fmt.Sprintf("%s — %d step(s)", api.Quote(p.MfaPolicyName), len(p.RequiredAuthenticationMethods)))

@@ -161,8 +161,3 @@ func (u *Users) setDetail() (cursorLine int) {
 	u.list.Pane.SetBlocks(blocks)
 	return cursorLine
 }
-
-// sortMfaByOrder sorts a user's MFA policies in the order they apply.
-func sortMfaByOrder(pols []api.MfaPolicy) {
-	sort.SliceStable(pols, func(i, j int) bool { return pols[i].Order < pols[j].Order })
-}

@@ -24,10 +24,10 @@ func TestVoterMfaWarningJudgesOwnKeyByItsType(t *testing.T) {
 	}
 	act := pendingActivity("a1", "bob", time.Minute,
 		api.Intent{CreateUserTagIntent: &api.CreateUserTagParams{UserTagName: "x", UserIDs: []string{}}}, api.TypeCreateUserTag)
-	if w := voterMfaWarning(mk(api.AuthenticationMethod{Type: api.AuthAPIKey}), &act, testNow); w == "" {
+	if w, _ := voterMfaWarning(mk(api.AuthenticationMethod{Type: api.AuthAPIKey}), &act, testNow); w == "" {
 		t.Errorf("policy asks for API_KEY; this console's vote (OAuth key) proves OAUTH and cannot meet it, yet no warning")
 	}
-	if w := voterMfaWarning(mk(api.AuthenticationMethod{Type: api.AuthOauth}), &act, testNow); w != "" {
+	if w, _ := voterMfaWarning(mk(api.AuthenticationMethod{Type: api.AuthOauth}), &act, testNow); w != "" {
 		t.Errorf("policy asks for OAUTH, which this console's OAuth-key vote meets, yet it warns: %s", w)
 	}
 }

@@ -72,13 +72,13 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 				alone = ""
 			}
 		}
-		mfa := ""
+		mfa, mfaNote := "", ""
 		if approve {
-			mfa = voterMfaWarning(c, act, now)
+			mfa, mfaNote = voterMfaWarning(c, act, now)
 		}
 		if mfa != "" {
 			// The prediction is the consensus's; MFA may still hold it.
-			then += " — as far as consensus goes: your MFA policy may hold it (below)"
+			then += " — as far as consensus goes: " + mfaNote
 		}
 		lines = append(lines, "if you "+strings.ToLower(verb)+": "+then)
 		if alone != "" {
