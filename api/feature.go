@@ -151,7 +151,7 @@ func checkOrigin(o string) error {
 
 // checkHostPort requires a URL's host to be an IP address without a zone or
 // a host name (labels of letters, digits, '-' and '_', no wildcard, perhaps a
-// trailing dot) and its port, if
+// trailing dot, not ending in a number unless an IPv4 address) and its port, if
 // given, to be 1..65535: anything else no connection can reach.
 func checkHostPort(u *url.URL) error {
 	host := u.Hostname()
@@ -180,13 +180,32 @@ func checkHostPort(u *url.URL) error {
 	if len(name) > 1 {
 		name = strings.TrimSuffix(name, ".")
 	}
-	for _, label := range strings.Split(name, ".") {
+	labels := strings.Split(name, ".")
+	for _, label := range labels {
+		// '_' is kept: Go's resolver, which a service dials with, and
+		// browsers' URL parsers take it (a DNS name may hold one).
 		if label == "" || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") ||
 			strings.ContainsFunc(label, func(r rune) bool {
 				return r != '-' && r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
 			}) {
-			return fmt.Errorf("host %q is not a host name (letters, digits and '-' between dots; no wildcard) or an IP address", host)
+			return fmt.Errorf("host %q is not a host name (letters, digits, '-' and '_' between dots; no wildcard) or an IP address", host)
+		}
+	}
+	// A host ending in a number is read as an IPv4 address (as URL parsers
+	// read it; no top-level domain is numeric): 999.1.1.1 is then none.
+	if last := labels[len(labels)-1]; isNumericLabel(last) {
+		if ip, err := netip.ParseAddr(name); err != nil || !ip.Is4() {
+			return fmt.Errorf("host %q ends in a number, so it is read as an IPv4 address, and it is not one (four numbers 0-255 between dots); give a valid IPv4 address or a host name", host)
 		}
 	}
 	return nil
+}
+
+// isNumericLabel reports whether label is a number as URL parsers read a
+// host's last label: decimal digits, or 0x and hex digits.
+func isNumericLabel(label string) bool {
+	if rest, ok := strings.CutPrefix(strings.ToLower(label), "0x"); ok {
+		return !strings.ContainsFunc(rest, func(r rune) bool { return !strings.ContainsRune("0123456789abcdef", r) })
+	}
+	return label != "" && !strings.ContainsFunc(label, func(r rune) bool { return r < '0' || r > '9' })
 }

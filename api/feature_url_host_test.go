@@ -30,3 +30,24 @@ func TestWebhookURLHostsThatAreHostsOrZonedAddresses(t *testing.T) {
 		}
 	}
 }
+
+// A host ending in a number is read as an IPv4 address, so 999.1.1.1 is
+// none and is refused; a name with '_', which Go's resolver and URL parsers
+// take, is accepted, and the refusal's own words say '_' is allowed (audit
+// 220, L7).
+func TestWebhookURLHostsEndingInANumberMustBeIPv4(t *testing.T) {
+	for _, ok := range []string{"https://10.1.2.3/x", "https://host_name.example/x", "https://1.2.3.4./x", "https://hooks1.example/x"} {
+		if err := CheckWebhookURL(ok); err != nil {
+			t.Errorf("WEBHOOK %q refused: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"https://999.1.1.1/x", "https://1.2.3/x", "https://example.123/x", "https://hooks.0x1f/x", "https://1.2.3.4.5/x"} {
+		err := CheckWebhookURL(bad)
+		if err == nil || !strings.Contains(err.Error(), "is read as an IPv4 address, and it is not one") {
+			t.Errorf("WEBHOOK %q: got %v, want it refused as no IPv4 address", bad, err)
+		}
+	}
+	if err := CheckWebhookURL("https://bad!host.example/x"); err == nil || !strings.Contains(err.Error(), "letters, digits, '-' and '_' between dots") {
+		t.Errorf("a host with '!': got %v, want the refusal to name every character a host name may hold", err)
+	}
+}

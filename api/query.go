@@ -86,7 +86,7 @@ func (c *Client) GetPolicyEvaluations(ctx context.Context, activityID string) ([
 		return nil, err
 	}
 	var r GetPolicyEvaluationsResponse
-	if err := c.query(ctx, QueryGetPolicyEvaluations, GetPolicyEvaluationsRequest{OrganizationID: c.org, ActivityID: activityID}, &r); err != nil {
+	if err := c.queryRecord(ctx, QueryGetPolicyEvaluations, GetPolicyEvaluationsRequest{OrganizationID: c.org, ActivityID: activityID}, &r); err != nil {
 		return nil, err
 	}
 	return r.PolicyEvaluations, nil

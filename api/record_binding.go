@@ -6,8 +6,9 @@ import (
 	"fmt"
 )
 
-// A reply to a query for one record (get_api_key, get_policy, get_user,
-// get_mfa_policy) is taken as that record only if it carries the id asked
+// A reply to a query for one record (get_activity, get_api_key, get_policy,
+// get_user, get_mfa_policy; get_policy_evaluations, the records of one
+// activity) is taken as that record only if it carries the id asked
 // for: a cached, misrouted or stale 2xx about another record would be shown
 // under the id the member typed, as get_activity's is (ActivityReplyMismatch).
 
@@ -24,6 +25,16 @@ func RecordReplyMismatch(what, asked, got string) string {
 // query req, is not about the record req asks for, or "" when it is.
 func recordQueryMismatch(req, reply any) string {
 	switch q := req.(type) {
+	case GetActivityRequest:
+		return ActivityReplyMismatch(q.OrganizationID, q.ActivityID, &reply.(*ActivityResponse).Activity)
+	case GetPolicyEvaluationsRequest:
+		for _, e := range reply.(*GetPolicyEvaluationsResponse).PolicyEvaluations {
+			// An evaluation that leaves its activity out names no other.
+			if e.ActivityID != "" && !sameID(e.ActivityID, q.ActivityID) {
+				return fmt.Sprintf("the reply holds an evaluation of another activity than %s: %s; the server may not be this service", shown(q.ActivityID), shown(e.ActivityID))
+			}
+		}
+		return ""
 	case GetAPIKeyRequest:
 		return RecordReplyMismatch("API key", q.APIKeyID, reply.(*GetAPIKeyResponse).APIKey.APIKeyID)
 	case GetPolicyRequest:
@@ -47,6 +58,10 @@ func recordQueryMismatch(req, reply any) string {
 // nil for any other request.
 func replyFor(req any) any {
 	switch req.(type) {
+	case GetActivityRequest:
+		return &ActivityResponse{}
+	case GetPolicyEvaluationsRequest:
+		return &GetPolicyEvaluationsResponse{}
 	case GetAPIKeyRequest:
 		return &GetAPIKeyResponse{}
 	case GetPolicyRequest:
@@ -66,8 +81,9 @@ func (c *Client) queryRecord(ctx context.Context, name string, req, reply any) e
 	return err
 }
 
-// QueryRecordRaw is QueryRaw for a query of one record (get_api_key,
-// get_policy, get_user, get_mfa_policy; req is its typed request): it
+// QueryRecordRaw is QueryRaw for a query of one record (get_activity,
+// get_api_key, get_policy, get_user, get_mfa_policy, get_policy_evaluations;
+// req is its typed request): it
 // refuses, as the typed methods do, a reply about another record than the
 // one asked for, and returns the reply as sent otherwise.
 func (c *Client) QueryRecordRaw(ctx context.Context, name string, req any) (json.RawMessage, error) {

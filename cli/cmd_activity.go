@@ -244,7 +244,9 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 	return queryVerb{
 		name: "activity get", usage: activityGetUsage, arg: "activity id",
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
-			raw, err := client.QueryRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+			// Bound to id as the text form is: a script must not act on
+			// another activity's status printed under the id it asked for.
+			raw, err := client.QueryRecordRaw(ctx, api.QueryGetActivity, api.GetActivityRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
 			if err != nil {
 				return nil, err
 			}
@@ -464,7 +466,7 @@ func activityEvaluations(ctx context.Context, c proc, args []string) error {
 		name: "activity evaluations", usage: activityEvaluationsUsage, arg: "activity id",
 		exact: true, // showEvaluations escapes what it prints, once
 		raw: func(ctx context.Context, client *api.Client, id string) (json.RawMessage, error) {
-			return client.QueryRaw(ctx, api.QueryGetPolicyEvaluations, api.GetPolicyEvaluationsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
+			return client.QueryRecordRaw(ctx, api.QueryGetPolicyEvaluations, api.GetPolicyEvaluationsRequest{OrganizationID: client.OrganizationID(), ActivityID: id})
 		},
 		show: showEvaluations,
 	}.run(ctx, c, args)

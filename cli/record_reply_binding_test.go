@@ -10,8 +10,8 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-// A proxy answers get_api_key, get_policy, get_user and get_mfa_policy with
-// another record of the organization (its real reply, the id asked for
+// A proxy answers get_activity, get_api_key, get_policy, get_user,
+// get_mfa_policy and get_policy_evaluations with another record of the organization (its real reply, the id asked for
 // turned into another's): each get refuses it, text and --json alike, with
 // exit 1 and both ids, and prints nothing of it.
 func TestGetVerbsRefuseAReplyAboutAnotherRecord(t *testing.T) {
@@ -35,10 +35,20 @@ func TestGetVerbsRefuseAReplyAboutAnotherRecord(t *testing.T) {
 	if err != nil || len(mfa) < 2 {
 		t.Fatalf("alice's MFA policies: %v (%d)", err, len(mfa))
 	}
+	first, err := alice.CreateReadOnlySession(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := alice.CreateReadOnlySession(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		query, what, asked, other string
 		args                      []string
 	}{
+		{api.QueryGetActivity, "activity", first.ID, second.ID, []string{"activity", "get"}},
+		{api.QueryGetPolicyEvaluations, "activity", first.ID, second.ID, []string{"activity", "evaluations"}},
 		{api.QueryGetAPIKey, "API key", user.APIKeys[0].APIKeyID, bob.APIKeys[0].APIKeyID, []string{"apikey", "get"}},
 		{api.QueryGetPolicy, "policy", policies[0].PolicyID, policies[1].PolicyID, []string{"policy", "get"}},
 		{api.QueryGetUser, "user", aliceID, bobID, []string{"user", "get"}},
@@ -63,6 +73,9 @@ func TestGetVerbsRefuseAReplyAboutAnotherRecord(t *testing.T) {
 			code, out, errOut := runVigil(t, env, "", args...)
 			wantExit(t, name, code, exitFailure, out, errOut)
 			want := "the reply is about another " + tc.what + " than " + tc.asked + ": its id is " + tc.other
+			if tc.query == api.QueryGetPolicyEvaluations {
+				want = "the reply holds an evaluation of another activity than " + tc.asked + ": " + tc.other
+			}
 			if !strings.Contains(errOut, want) {
 				t.Errorf("%s: the error does not say %q:\n%s", name, want, errOut)
 			}

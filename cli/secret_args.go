@@ -24,7 +24,9 @@ const secretPlaceholder = "KEY"
 
 // secretArgs are the words of args, and the values of --flag=VALUE, that
 // look like a private key (keys.PathLooksSecret), longest first, with the
-// file name of a path that is one.
+// file name of a path that is one, and the key-looking tokens inside each
+// (keys.SecretTokens: a key pasted with its quotes, a comma or a line
+// before it).
 // The values of flags in publicHexFlags (hashes, public keys, addresses)
 // are public by nature, however much they look like a key: hiding them would
 // hide what was wrong with a mistyped pin and tell its user a key leaked.
@@ -45,6 +47,7 @@ func secretArgs(args []string) []string {
 		if stem := strings.TrimSuffix(base, filepath.Ext(base)); stem != a && keys.PathLooksSecret(stem) {
 			found = append(found, base, stem)
 		}
+		found = append(found, keys.SecretTokens(a)...)
 	}
 	slices.SortFunc(found, func(x, y string) int { return len(y) - len(x) })
 	return slices.Compact(found)

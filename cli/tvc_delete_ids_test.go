@@ -29,7 +29,8 @@ func TestTvcDeploymentDeleteChecksItsIDFirst(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"an over-long id", []string{"--yes", strings.Repeat("d", api.MaxIDLength+1)}, "deploymentId"},
+		// Not hex: 257 hex digits would be refused as a pasted key first.
+		{"an over-long id", []string{"--yes", strings.Repeat("z", api.MaxIDLength+1)}, "deploymentId"},
 		{"-- --json", []string{"--yes", "--", "--json"}, `"--json" looks like a flag`},
 	} {
 		code, out, errOut := e.run("", append([]string{"tvc-deployment", "delete"}, tc.args...)...)

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 )
 
 // Shared plumbing of the verbs that talk to the service (request, activity,
@@ -148,10 +149,16 @@ func listReplyBound(p Profile) api.Option {
 }
 
 // oneArg returns the single positional argument a verb takes, or a usage error
-// naming what it is.
+// naming what it is; one that looks like a private key is refused before
+// anything is sent.
 func oneArg(cmd, what string, pos []string) (string, error) {
 	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
 		return "", usagef("%s takes one argument, the %s (flags go before it); run 'vigil %s -h'", cmd, what, cmd)
+	}
+	if keys.HasSecretToken(pos[0]) {
+		// Ids are UUIDs or names: a key pasted as one would be sent, and
+		// logged by the service and every proxy on the way.
+		return "", usagef("%s takes the %s, and nothing was sent: the value given is %s", cmd, what, keys.SecretArg(pos[0], "the "+what))
 	}
 	return pos[0], nil
 }

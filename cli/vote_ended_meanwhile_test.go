@@ -8,7 +8,9 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -87,6 +89,9 @@ func TestVoteAfterAnotherMemberEndedItSaysNotCounted(t *testing.T) {
 			code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": cfg}, "", "activity", verb, "--yes", "--profile", "bob", id)
 			vote := map[string]string{"approve": "your approval", "reject": "your rejection"}[verb]
 			wantNotCounted(t, "activity "+verb, code, out, errOut, vote, "vigil activity get "+id)
+			if verb == "approve" {
+				wantDocQuoted(t, errOut)
+			}
 			after, err := e.client("alice").GetActivity(context.Background(), id)
 			if err != nil {
 				t.Fatal(err)
@@ -132,4 +137,21 @@ func TestRequestVoteAfterAnotherMemberEndedItSaysNotCounted(t *testing.T) {
 	cfg := endingFirst(t, e, approvedBy(t, e, "carol", a.Fingerprint))
 	code, out, errOut := sendVoteRequest(t, e, cfg, a.Fingerprint)
 	wantNotCounted(t, "request", code, out, errOut, "your approval", "HTTP 400", "vigil activity get "+id)
+}
+
+// wantDocQuoted checks that the words docs/cli.md quotes for a vote that
+// came too late are the words printed (audit 220, L5): a script greps them.
+func wantDocQuoted(t *testing.T, errOut string) {
+	t.Helper()
+	doc, err := os.ReadFile("../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`(your approval was not counted:[^`]*)`").FindSubmatch([]byte(strings.Join(strings.Fields(string(doc)), " ")))
+	if m == nil {
+		t.Fatal("docs/cli.md no longer quotes the message of a vote that came too late")
+	}
+	if !strings.Contains(errOut, string(m[1])) {
+		t.Errorf("docs/cli.md quotes %q, not what is printed:\n%s", m[1], errOut)
+	}
 }

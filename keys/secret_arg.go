@@ -33,7 +33,8 @@ func ShowPath(path string) string {
 }
 
 // PathLooksSecret reports whether path, or its file name without its
-// extension, looks like a private key rather than a file name. A path into
+// extension, holds a token that looks like a private key (SecretTokens)
+// rather than being a file name. A path into
 // a directory that exists is judged by its file name alone: its letters
 // may read as base64 (a temporary directory's random digits), but a key
 // pasted as a path names no directory that exists. A path that exists is a
@@ -44,7 +45,7 @@ func PathLooksSecret(path string) bool {
 		return false
 	}
 	base := filepath.Base(path)
-	if looksSecret(strings.TrimSuffix(base, filepath.Ext(base))) {
+	if HasSecretToken(strings.TrimSuffix(base, filepath.Ext(base))) {
 		return true
 	}
 	if dir := filepath.Dir(path); dir != "." && dir != path {
@@ -52,7 +53,7 @@ func PathLooksSecret(path string) bool {
 			return false
 		}
 	}
-	return looksSecret(path)
+	return HasSecretToken(path)
 }
 
 // SecretArg says what s, which looks like a private key, is where want (a

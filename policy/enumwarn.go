@@ -68,18 +68,54 @@ func enumWarnings(condition string) []Diagnostic {
 	}
 	var out []Diagnostic
 	seen := map[string]bool{}
+	plain := plainComparisons(w.native.Expr())
 	ast.PreOrderVisit(w.native.Expr(), ast.NewExprVisitor(func(x ast.Expr) {
 		field, negated, lits := activityComparison(x)
+		var dead []ast.Expr
 		for _, lit := range lits {
+			if v, _ := stringLiteral(lit); !knownActivityValue(field, v) {
+				dead = append(dead, lit)
+			}
+		}
+		reads := comparedUntold
+		if plain[x.ID()] {
+			reads = reading(true, negated)
+		}
+		// One dead element of an `in` list leaves the others matching.
+		inList := x.Kind() == ast.CallKind && x.AsCall().FunctionName() == operators.In
+		partly := inList && len(dead) < len(x.AsCall().Args()[1].AsList().Elements())
+		for _, lit := range dead {
 			v, _ := stringLiteral(lit)
-			key := fmt.Sprint(field, negated, v)
-			if knownActivityValue(field, v) || seen[key] {
+			key := fmt.Sprint(field, negated, v, reads, partly)
+			if seen[key] {
 				continue
 			}
 			seen[key] = true
-			out = append(out, w.at(lit.ID(), enumWarning(field, v, negated)))
+			out = append(out, w.at(lit.ID(), enumWarning(field, v, reads, partly)))
 		}
 	}))
+	return out
+}
+
+// plainComparisons are the ids of the expressions of e whose truth counts
+// toward the whole as is: e itself and the operands of && and ||, as
+// idWalk's plain. Under a `!`, a ternary or a call, what a comparison
+// does to the whole is not followed.
+func plainComparisons(e ast.Expr) map[int64]bool {
+	out := map[int64]bool{}
+	var visit func(ast.Expr)
+	visit = func(x ast.Expr) {
+		out[x.ID()] = true
+		if x.Kind() != ast.CallKind {
+			return
+		}
+		if fn := x.AsCall().FunctionName(); fn == operators.LogicalAnd || fn == operators.LogicalOr {
+			for _, a := range x.AsCall().Args() {
+				visit(a)
+			}
+		}
+	}
+	visit(e)
 	return out
 }
 
@@ -116,15 +152,23 @@ func activityComparison(e ast.Expr) (field string, negated bool, lits []ast.Expr
 }
 
 // enumWarning says why activity.<field> is never v, and the value likely
-// meant when a case, a version suffix, a prefix or an alias gives one;
-// negated for a `!=`, which is then always true. The literal is the
-// author's: quoted, shortened and escaped (quoteLiteral).
-func enumWarning(field, v string, negated bool) string {
-	result := "never true (a deny written on it never denies)"
-	if negated {
-		result = "always true"
+// meant when a case, a version suffix, a prefix or an alias gives one. How
+// the comparison then reads follows where it stands (reads: comparedNever
+// for a plain ==, comparedAlways for a plain !=, untold under a `!` and
+// the like), and partly says v is one element of an `in` list whose other
+// elements still match. The literal is the author's: quoted, shortened and
+// escaped (quoteLiteral).
+func enumWarning(field, v, reads string, partly bool) string {
+	var result string
+	switch {
+	case partly:
+		result = ", so this value never matches; the others in the list still can"
+	case reads == comparedNever:
+		result = ", so this comparison is never true (a deny written on it never denies)"
+	case reads == comparedAlways:
+		result = ", so this comparison is always true"
 	}
-	head := fmt.Sprintf("%s is never an activity.%s, so this comparison is %s", quoteLiteral(v), field, result)
+	head := fmt.Sprintf("%s is never an activity.%s%s", quoteLiteral(v), field, result)
 	const tail = "; the values are listed in docs/policy-language.md (a newer service may add some)"
 	if hint := enumHint(field, v); hint != "" {
 		return head + ": " + hint

@@ -101,3 +101,29 @@ func TestWarningsSpareEveryValueOfTheTables(t *testing.T) {
 		check("action", a)
 	}
 }
+
+// How the warning says the comparison reads follows where it stands: one
+// dead element of an `in` list leaves the others matching, and under a `!`
+// a dead == makes a deny deny every time, not never (audit 220, L4).
+func TestActivityValueWarningFollowsItsContext(t *testing.T) {
+	for _, tc := range []struct {
+		condition     string
+		want, notWant string
+	}{
+		{"activity.type in ['ACTIVITY_TYPE_DELETE_API_KEYS', 'delete_api_keys']", "this value never matches; the others in the list still can", "never denies"},
+		{"activity.type in ['delete_api_keys']", "never true (a deny written on it never denies)", "the others"},
+		{"activity.action == 'DELETE' && !(activity.type == 'delete_api_keys')", `"delete_api_keys" is never an activity.type:`, "never"},
+		{"!(activity.action != 'delete')", `"delete" is never an activity.action:`, "always true"},
+		{"activity.action == 'DELETE' || activity.type == 'delete_api_keys'", "never denies", "always"},
+	} {
+		ws := Warnings(Source{Condition: tc.condition})
+		if len(ws) != 1 {
+			t.Errorf("%s: %d warnings %v, want 1", tc.condition, len(ws), ws)
+			continue
+		}
+		rest := strings.Replace(ws[0].Message, tc.want, "", 1)
+		if !strings.Contains(ws[0].Message, tc.want) || strings.Contains(strings.SplitN(rest, ":", 2)[0], tc.notWant) {
+			t.Errorf("%s: warning %q; want %q and, before the hint, no %q", tc.condition, ws[0].Message, tc.want, tc.notWant)
+		}
+	}
+}

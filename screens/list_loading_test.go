@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/ui/theme"
 )
@@ -54,13 +55,17 @@ func TestViewToggleSaysLoadingUntilTheReply(t *testing.T) {
 
 func TestListScreensSayLoadingBeforeTheirFirstReply(t *testing.T) {
 	r := startedConsole(t)
-	for _, c := range []struct{ key, claim, loading string }{
-		{"4", "no policies", "loading the policies…"},
-		{"5", "no users", "loading the users…"},
-		{"6", "no MFA policies for this user", "loading the MFA policies…"},
+	for _, c := range []struct{ key, claim, loading, title string }{
+		{"4", "no policies", "loading the policies…", "Policies  …"},
+		{"5", "no users", "loading the users…", "Users  … users"},
+		{"6", "no MFA policies for this user", "loading the MFA policies…", "MFA policies  …, in order"},
 	} {
 		r.Update(keyPress(c.key)) // commands not run: every reply still on its way
 		frame := r.Render()
+		// Nor does its title count none (audit 220, L6).
+		if plain := ansi.Strip(frame); !strings.Contains(plain, c.title) || strings.Contains(plain, "  0") {
+			t.Errorf("screen %s: want the title %q, with no count of 0, before its first reply:\n%s", c.key, c.title, frame)
+		}
 		if strings.Contains(frame, c.claim) {
 			t.Errorf("screen %s says %q before its first reply:\n%s", c.key, c.claim, frame)
 		}

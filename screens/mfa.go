@@ -527,7 +527,7 @@ func (m *MfaPolicies) View() string {
 		return m.editor.View(m.c.Theme, m.width, m.height)
 	}
 	th := m.c.Theme
-	sub := fmt.Sprintf("  %d, in order — u another user, n new, s status", len(m.items))
+	sub := "  " + m.list.Table.CountText(len(m.items)) + ", in order — u another user, n new, s status"
 	if m.statusOpen && m.list.IsOpen() {
 		// The heading names the keys the pane has: ↑/↓ choose an activity
 		// when there are some, else they scroll.
@@ -548,7 +548,11 @@ func (m *MfaPolicies) View() string {
 			sub = "  MFA status (" + strings.Join(how, ", ") + ") — esc back"
 		}
 	}
-	head := ansi.Truncate(th.Title.Render("MFA policies of "+ui.Clean(m.userText()))+th.Muted.Render(sub), m.width, "…")
+	title := "MFA policies"
+	if m.userID != "" { // else who you are is still loading
+		title += " of " + ui.Clean(m.userText())
+	}
+	head := ansi.Truncate(th.Title.Render(title)+th.Muted.Render(sub), m.width, "…")
 	return head + "\n" + m.list.View()
 }
 

@@ -303,9 +303,9 @@ func (p *Policies) View() string {
 	if p.editor != nil {
 		return p.editor.view
 	}
-	head := th.Title.Render("Policies") + th.Muted.Render(fmt.Sprintf("  %d", len(p.data.policies)))
+	head := th.Title.Render("Policies") + th.Muted.Render("  "+p.list.Table.CountText(len(p.data.policies)))
 	if p.evals {
-		head = th.Title.Render("Recent evaluations") + th.Muted.Render(fmt.Sprintf("  of the last %d activities  (/ filters by outcome or policy)", len(p.data.recent)))
+		head = th.Title.Render("Recent evaluations") + th.Muted.Render("  of the last "+p.list.Table.CountText(len(p.data.recent))+" activities  (/ filters by outcome or policy)")
 	}
 	if p.list.IsOpen() {
 		if pos := p.list.Pane.Position(); pos != "" {

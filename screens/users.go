@@ -429,7 +429,7 @@ func (u *Users) ClickRow(y int) tea.Cmd {
 // View implements Screen.
 func (u *Users) View() string {
 	th := u.c.Theme
-	sub := fmt.Sprintf("  %d users", len(u.items))
+	sub := "  " + u.list.Table.CountText(len(u.items)) + " users"
 	if u.open != nil {
 		sub = "  " + api.NameText(u.open.UserName) + " — ↑/↓ key, space mark, i get_api_key, d delete marked"
 	}

@@ -36,3 +36,14 @@ func TestServiceWebhookURLHostsWithTrailingDotOrZone(t *testing.T) {
 		t.Errorf("zoned address refused with %q, want the reason (the zone)", r.err.Message)
 	}
 }
+
+// The service refuses a host that ends in a number and is no IPv4 address,
+// as the client does (audit 220, L7).
+func TestServiceRefusesAWebhookHostThatIsNoIPv4(t *testing.T) {
+	e := soloEnv(t)
+	r := e.post(e.submitPath("set_organization_feature"), e.body(api.TypeSetOrganizationFeature, api.SetOrganizationFeatureParams{Name: api.FeatureWebhook, Value: "https://999.1.1.1/x"}, nil), e.keys["alice"])
+	wantError(t, r, 400, api.CodeInvalidArgument, "INVALID_PARAMETER")
+	if !strings.Contains(r.err.Message, "is read as an IPv4 address, and it is not one") {
+		t.Errorf("999.1.1.1 refused with %q, want the reason", r.err.Message)
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -118,6 +119,16 @@ func (t *Table) SetRead(read bool) { t.read = read }
 // Read reports whether the rows have been read since the table was made or
 // last set unread (SetRead).
 func (t Table) Read() bool { return t.read }
+
+// CountText is n for a screen's title once the rows are a reply's (Read),
+// else "…": before the first reply, or after it failed, a count of 0 would
+// say there are none where the body says what is loading or what failed.
+func (t Table) CountText(n int) string {
+	if !t.read {
+		return "…"
+	}
+	return strconv.Itoa(n)
+}
 
 // SetTheme changes the styles (the terminal background may be learnt late).
 func (t *Table) SetTheme(th *theme.Theme) { t.theme = th }
