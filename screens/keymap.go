@@ -27,6 +27,45 @@ type KeyedScreen interface {
 	KeyActions() []KeyAction
 }
 
+// fixedKeyed is a screen with keys that are not rebound (a list's movement and
+// filter, a pane's scrolling): Rebind refuses to give an action one of them.
+type fixedKeyed interface {
+	fixedKeys() []key.Binding
+}
+
+func (a *Activities) fixedKeys() []key.Binding {
+	return append([]key.Binding{a.keys.Up, a.keys.Down, a.keys.Filter}, a.list.FixedKeys()...)
+}
+func (b *BootProofs) fixedKeys() []key.Binding {
+	return append([]key.Binding{b.keys.Up, b.keys.Down}, b.list.FixedKeys()...)
+}
+func (o *Organization) fixedKeys() []key.Binding { return o.pane.KeyBindings() }
+func (p *Policies) fixedKeys() []key.Binding {
+	return append([]key.Binding{p.keys.Up, p.keys.Down}, p.list.FixedKeys()...)
+}
+func (u *Users) fixedKeys() []key.Binding { return u.list.FixedKeys() }
+func (m *MfaPolicies) fixedKeys() []key.Binding {
+	return append([]key.Binding{m.keys.Up, m.keys.Down}, m.list.FixedKeys()...)
+}
+func (w *Webhooks) fixedKeys() []key.Binding { return w.list.FixedKeys() }
+
+// fixedOwner says which fixed key of screen s (or of any screen, s < 0) k is,
+// "" when none.
+func (r *Root) fixedOwner(s int, k string) string {
+	for i, sc := range r.screens {
+		fk, ok := sc.(fixedKeyed)
+		if !ok || (s >= 0 && i != s) {
+			continue
+		}
+		for _, b := range fk.fixedKeys() {
+			if slices.Contains(b.Keys(), k) {
+				return fmt.Sprintf("the %s screen's fixed key %s (%s)", sc.Title(), b.Help().Key, b.Help().Desc)
+			}
+		}
+	}
+	return ""
+}
+
 // globalKeys are handled by the root model whatever the screen.
 type globalKeys struct {
 	Quit, ForceQuit, Help, Next, Prev, Jump, Back, Palette, Messages key.Binding
@@ -184,6 +223,31 @@ func (r *Root) Rebind(keys map[string][]string) error {
 			}
 			if slices.Contains(r.keys.Jump.Keys(), k) {
 				return fmt.Errorf("key action %q: %q goes to screen %s and cannot be bound to an action; remove it from %s", name, k, k, name)
+			}
+		}
+	}
+	// A rebound key must not be one a screen answers with keys that are not
+	// rebound (a list's ↓ would open the vote dialog, and so would the mouse
+	// wheel, which arrives as ↑/↓): a global action's on any screen, a
+	// screen's action's on its own. An action may keep a key it has by
+	// default (Users' next_key is ↓/j in the open user).
+	screenOf := map[string]int{}
+	for i, acts := range perScreen {
+		for _, a := range acts {
+			screenOf[a.Name] = i
+		}
+	}
+	for _, name := range sortedNames(keys) {
+		s, ok := screenOf[name]
+		if !ok {
+			s = -1
+		}
+		for _, k := range keys[name] {
+			if slices.Contains(byName[name].Binding.Keys(), k) {
+				continue
+			}
+			if o := r.fixedOwner(s, k); o != "" {
+				return fmt.Errorf("key action %q: %q is already %s, which cannot be rebound; choose another key for %s", name, k, o, name)
 			}
 		}
 	}
