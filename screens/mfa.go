@@ -371,6 +371,10 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			m.openGone = ""
 			return m.handleKey(k)
 		}
+		// Refresh reads the open policy (or status) again, as help says.
+		if key.Matches(k, m.keys.Refresh) {
+			return m.load()
+		}
 		var cmd tea.Cmd
 		m.list, cmd = m.list.Update(k)
 		return cmd
