@@ -576,5 +576,5 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 }
 
 func (h mfaHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.m.KeyActions(), append([]key.Binding{h.m.keys.Up, h.m.keys.Down}, append(h.m.list.Pane.KeyBindings()[2:], h.m.list.Table.Keys.Filter)...))
+	return fullHelp(h.m.KeyActions(), append([]key.Binding{h.m.keys.Up, h.m.keys.Down}, append(listMoveKeys(&h.m.list), h.m.list.Table.Keys.Filter)...))
 }

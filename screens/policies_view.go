@@ -343,7 +343,7 @@ func (h policiesHelp) ShortHelp() []key.Binding {
 
 func (h policiesHelp) FullHelp() [][]key.Binding {
 	k := h.p.keys
-	return fullHelp(h.p.KeyActions(), []key.Binding{k.Up, k.Down, h.p.list.Table.Keys.Filter}, h.p.list.Pane.KeyBindings()[2:])
+	return fullHelp(h.p.KeyActions(), []key.Binding{k.Up, k.Down, h.p.list.Table.Keys.Filter}, listMoveKeys(&h.p.list))
 }
 
 // effectCell is a policy's effect in the list, marked when this console

@@ -454,5 +454,5 @@ func (h usersHelp) ShortHelp() []key.Binding {
 }
 
 func (h usersHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.u.KeyActions(), append(h.u.list.Pane.KeyBindings()[2:], h.u.list.Table.Keys.Filter))
+	return fullHelp(h.u.KeyActions(), append(listMoveKeys(&h.u.list), h.u.list.Table.Keys.Filter))
 }
