@@ -111,6 +111,8 @@ func NewUsers(c *Common) *Users {
 		{Title: "AUTHN", Width: 5},
 		{Title: "ROOT", Width: 4},
 	})
+	// space marks a key (usersKeys.Mark): f and pgdn page down.
+	u.list.Pane.PageDownWithoutSpace()
 	u.list.Table.Empty = "no users"
 	u.list.Table.Loading = "loading the users…"
 	return u
