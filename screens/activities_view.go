@@ -130,7 +130,7 @@ type activitiesHelp struct{ a *Activities }
 func (h activitiesHelp) ShortHelp() []key.Binding {
 	k, a := h.a.keys, h.a
 	if a.list.Filtering() {
-		return []key.Binding{a.list.Table.Keys.AcceptFilter, a.list.Table.Keys.ClearFilter}
+		return []key.Binding{a.list.Table.Keys.AcceptFilter, a.list.Table.Keys.ClearFilter, a.list.Table.Keys.FilterMove}
 	}
 	if a.detail != nil {
 		return []key.Binding{k.Approve, k.Reject, k.CopyID, k.Refresh, a.list.Keys.Back}

@@ -52,7 +52,7 @@ func typeInFilter(s listScreen, msg tea.Msg) tea.Cmd {
 type filterHelp struct{ keys ui.TableKeyMap }
 
 func (h filterHelp) ShortHelp() []key.Binding {
-	return []key.Binding{h.keys.AcceptFilter, h.keys.ClearFilter}
+	return []key.Binding{h.keys.AcceptFilter, h.keys.ClearFilter, h.keys.FilterMove}
 }
 
 func (h filterHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }

@@ -330,7 +330,7 @@ func (h policiesHelp) ShortHelp() []key.Binding {
 		return []key.Binding{f.Next, f.Prev, f.Left, k.Simulate, f.Submit, f.Cancel}
 	}
 	if t := h.p.list.Table.Keys; h.p.list.Filtering() {
-		return []key.Binding{t.AcceptFilter, t.ClearFilter}
+		return []key.Binding{t.AcceptFilter, t.ClearFilter, t.FilterMove}
 	}
 	if h.p.list.IsOpen() {
 		if k.OpenActivity.Enabled() {

@@ -447,7 +447,7 @@ type usersHelp struct{ u *Users }
 func (h usersHelp) ShortHelp() []key.Binding {
 	k, l, t := h.u.keys, h.u.list.Keys, h.u.list.Table.Keys
 	if h.u.list.Filtering() {
-		return []key.Binding{t.AcceptFilter, t.ClearFilter}
+		return []key.Binding{t.AcceptFilter, t.ClearFilter, t.FilterMove}
 	}
 	if h.u.open != nil {
 		return []key.Binding{k.Up, k.Down, k.Mark, k.KeyInfo, k.Delete, k.Refresh, k.AutoRefresh, l.Back}

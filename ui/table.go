@@ -45,6 +45,9 @@ type Row struct {
 type TableKeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Filter, AcceptFilter, ClearFilter       key.Binding
+	// FilterMove moves the selection while the filter takes keys (k and j
+	// are text there).
+	FilterMove key.Binding
 }
 
 // DefaultTableKeyMap returns the vim-and-arrows keys of a table.
@@ -59,6 +62,7 @@ func DefaultTableKeyMap() TableKeyMap {
 		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		FilterMove:   key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
 	}
 }
 
@@ -365,7 +369,7 @@ func (t Table) Update(msg tea.Msg) (Table, tea.Cmd) {
 			case key.Matches(k, t.Keys.AcceptFilter):
 				t.input.Blur()
 				return t, nil
-			case k.String() == "up" || k.String() == "down":
+			case key.Matches(k, t.Keys.FilterMove):
 				t.move(map[bool]int{true: -1, false: 1}[k.String() == "up"])
 				return t, nil
 			}
