@@ -77,7 +77,7 @@ func (a *Activities) detailKey(k tea.KeyPressMsg) tea.Cmd {
 		a.list.Close()
 		return a.listKey(k)
 	}
-	for _, b := range []key.Binding{a.keys.Mode, a.keys.Status, a.keys.Type} {
+	for _, b := range []key.Binding{a.keys.Mode, a.keys.Status, a.keys.Type, a.list.Keys.Sort, a.list.Keys.ReverseSort, a.keys.NextPage, a.keys.PrevPage} {
 		if pressed(k, b) {
 			return ui.Toast(b.Help().Key+" ("+b.Help().Desc+") works on the list, not in an open activity: "+a.list.Keys.Back.Help().Key+" goes back to it", true)
 		}

@@ -2,7 +2,6 @@ package screens
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -131,7 +130,7 @@ type activitiesHelp struct{ a *Activities }
 func (h activitiesHelp) ShortHelp() []key.Binding {
 	k, a := h.a.keys, h.a
 	if a.list.Filtering() {
-		return []key.Binding{a.list.Table.Keys.AcceptFilter, a.list.Table.Keys.ClearFilter}
+		return []key.Binding{a.list.Table.Keys.AcceptFilter, a.list.Table.Keys.ClearFilter, a.list.Table.Keys.FilterMove}
 	}
 	if a.detail != nil {
 		return []key.Binding{k.Approve, k.Reject, k.CopyID, k.Refresh, a.list.Keys.Back}
@@ -144,23 +143,12 @@ func (h activitiesHelp) ShortHelp() []key.Binding {
 func (h activitiesHelp) FullHelp() [][]key.Binding {
 	k, l := h.a.keys, h.a.list
 	move := []key.Binding{k.Up, k.Down, l.Table.Keys.PageUp, l.Table.Keys.PageDown, l.Table.Keys.Top, l.Table.Keys.Bottom, k.Filter}
-	actions := h.a.KeyActions()
 	if h.a.detail != nil {
 		move = append(append([]key.Binding{k.Up, k.Down}, l.Pane.KeyBindings()[2:]...), k.Filter)
-		// The list's own keys do nothing in a record: 8 struck-through
-		// lines of a small window say nothing the record needs.
-		actions = slices.DeleteFunc(actions, func(a KeyAction) bool { return listOnly(strings.TrimPrefix(a.Name, "activities.")) })
 	}
-	return fullHelp(actions, move)
-}
-
-// listOnly reports the Activities actions that act on the list alone.
-func listOnly(action string) bool {
-	switch action {
-	case "open", "sort", "reverse_sort", "mode", "status_filter", "type_filter", "prev_page", "next_page", "new_operation":
-		return true
-	}
-	return false
+	// In an open activity the list's own keys (open, sort, v, s, t, the
+	// pages) show struck through (syncKeys), as docs/console.md says.
+	return fullHelp(h.a.KeyActions(), move)
 }
 
 // filterText is a filter's values for the heading: "any", or the short names.

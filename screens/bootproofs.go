@@ -337,5 +337,5 @@ func (h bootProofsHelp) ShortHelp() []key.Binding {
 
 func (h bootProofsHelp) FullHelp() [][]key.Binding {
 	k := h.b.keys
-	return fullHelp(h.b.KeyActions(), []key.Binding{k.Up, k.Down}, append(h.b.list.Pane.KeyBindings()[2:], h.b.list.Table.Keys.Filter))
+	return fullHelp(h.b.KeyActions(), []key.Binding{k.Up, k.Down}, append(listMoveKeys(&h.b.list), h.b.list.Table.Keys.Filter))
 }

@@ -254,7 +254,7 @@ func TestVoteToastSaysRejected(t *testing.T) {
 func TestHelpShowsEveryKeyAt80x24(t *testing.T) {
 	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	global := []string{"tab/l next screen", "shift+tab/h previous screen", "1-9 go to screen", "esc back",
+	global := []string{"tab/l next screen", "shift+tab/h previous screen", "1-7 go to screen", "esc back",
 		": commands", "m messages", "? help", "q quit"}
 	for i, s := range h.root.screens {
 		h.key(string(rune('1' + i)))

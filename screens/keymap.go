@@ -27,10 +27,56 @@ type KeyedScreen interface {
 	KeyActions() []KeyAction
 }
 
+// fixedKeyed is a screen with keys that are not rebound (a list's movement and
+// filter, a pane's scrolling): Rebind refuses to give an action one of them.
+type fixedKeyed interface {
+	fixedKeys() []key.Binding
+}
+
+func (a *Activities) fixedKeys() []key.Binding {
+	return append([]key.Binding{a.keys.Up, a.keys.Down, a.keys.Filter}, a.list.FixedKeys()...)
+}
+func (b *BootProofs) fixedKeys() []key.Binding {
+	return append([]key.Binding{b.keys.Up, b.keys.Down}, b.list.FixedKeys()...)
+}
+func (o *Organization) fixedKeys() []key.Binding { return o.pane.KeyBindings() }
+func (p *Policies) fixedKeys() []key.Binding {
+	return append([]key.Binding{p.keys.Up, p.keys.Down}, p.list.FixedKeys()...)
+}
+func (u *Users) fixedKeys() []key.Binding { return u.list.FixedKeys() }
+func (m *MfaPolicies) fixedKeys() []key.Binding {
+	return append([]key.Binding{m.keys.Up, m.keys.Down}, m.list.FixedKeys()...)
+}
+func (w *Webhooks) fixedKeys() []key.Binding { return w.list.FixedKeys() }
+
+// fixedOwner says which fixed key of screen s (or of any screen, s < 0) k is,
+// "" when none.
+func (r *Root) fixedOwner(s int, k string) string {
+	for i, sc := range r.screens {
+		fk, ok := sc.(fixedKeyed)
+		if !ok || (s >= 0 && i != s) {
+			continue
+		}
+		for _, b := range fk.fixedKeys() {
+			if slices.Contains(b.Keys(), k) {
+				return fmt.Sprintf("the %s screen's fixed key %s (%s)", sc.Title(), b.Help().Key, b.Help().Desc)
+			}
+		}
+	}
+	return ""
+}
+
 // globalKeys are handled by the root model whatever the screen.
 type globalKeys struct {
 	Quit, ForceQuit, Help, Next, Prev, Jump, Back, Palette, Messages key.Binding
+	// NoScreen are the screen numbers past the last screen (8 and 9 of 7
+	// screens): they say there is no such screen. Not in help.
+	NoScreen key.Binding
 }
+
+// screenNumbers are the keys kept for going to a screen, whatever the
+// number of screens: no action may take one.
+var screenNumbers = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 func newGlobalKeys() globalKeys {
 	return globalKeys{
@@ -39,11 +85,25 @@ func newGlobalKeys() globalKeys {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Next:      key.NewBinding(key.WithKeys("tab", "l"), key.WithHelp("tab/l", "next screen")),
 		Prev:      key.NewBinding(key.WithKeys("shift+tab", "h"), key.WithHelp("shift+tab/h", "previous screen")),
-		Jump:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "go to screen")),
+		Jump:      key.NewBinding(key.WithKeys(screenNumbers...), key.WithHelp("1-9", "go to screen")),
+		NoScreen:  key.NewBinding(key.WithKeys()),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Palette:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "commands")),
 		Messages:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "messages")),
 	}
+}
+
+// setScreens makes Jump the numbers of n screens (help "1-7") and NoScreen
+// the numbers past them.
+func (k *globalKeys) setScreens(n int) {
+	n = min(max(n, 1), len(screenNumbers))
+	k.Jump.SetKeys(screenNumbers[:n]...)
+	help := "1"
+	if n > 1 {
+		help = "1-" + screenNumbers[n-1]
+	}
+	k.Jump.SetHelp(help, "go to screen")
+	k.NoScreen.SetKeys(screenNumbers[n:]...)
 }
 
 // KeyActions are the global keys a user may rebind. ctrl+c (always quits) and 1-9
@@ -185,6 +245,34 @@ func (r *Root) Rebind(keys map[string][]string) error {
 			if slices.Contains(r.keys.Jump.Keys(), k) {
 				return fmt.Errorf("key action %q: %q goes to screen %s and cannot be bound to an action; remove it from %s", name, k, k, name)
 			}
+			if slices.Contains(screenNumbers, k) {
+				return fmt.Errorf("key action %q: %q is kept for a screen number (1-9) and cannot be bound to an action; remove it from %s", name, k, name)
+			}
+		}
+	}
+	// A rebound key must not be one a screen answers with keys that are not
+	// rebound (a list's ↓ would open the vote dialog, and so would the mouse
+	// wheel, which arrives as ↑/↓): a global action's on any screen, a
+	// screen's action's on its own. An action may keep a key it has by
+	// default (Users' next_key is ↓/j in the open user).
+	screenOf := map[string]int{}
+	for i, acts := range perScreen {
+		for _, a := range acts {
+			screenOf[a.Name] = i
+		}
+	}
+	for _, name := range sortedNames(keys) {
+		s, ok := screenOf[name]
+		if !ok {
+			s = -1
+		}
+		for _, k := range keys[name] {
+			if slices.Contains(byName[name].Binding.Keys(), k) {
+				continue
+			}
+			if o := r.fixedOwner(s, k); o != "" {
+				return fmt.Errorf("key action %q: %q is already %s, which cannot be rebound; choose another key for %s", name, k, o, name)
+			}
 		}
 	}
 	// Check for clashes on the keys as they would be after rebinding.
@@ -199,7 +287,7 @@ func (r *Root) Rebind(keys map[string][]string) error {
 	for _, k := range r.keys.ForceQuit.Keys() {
 		owner[k] = "quit (ctrl+c, which cannot be rebound)"
 	}
-	for _, k := range r.keys.Jump.Keys() {
+	for _, k := range screenNumbers {
 		owner[k] = "go to screen (1-9, which cannot be rebound)"
 	}
 	for _, a := range global {

@@ -107,22 +107,7 @@ func (r *Root) renderTabs(limits []int) (string, [][2]int, int) {
 // as needed, never cut.
 func (r *Root) help(w int) string {
 	th := r.common.Theme
-	var own ui.KeyMap
-	global, globalFull := r.keys.ShortHelp(), r.keys.FullHelp()
-	force := []key.Binding{r.keys.ForceQuit}
-	switch {
-	case r.dialogs.Len() > 0:
-		// A dialog takes every key but ctrl+c.
-		own, global, globalFull = r.dialogs.Top().Keys(), force, [][]key.Binding{force}
-	default:
-		own = r.screens[r.active].Keys()
-		if ls, ok := r.screens[r.active].(listScreen); ok && filtering(ls) {
-			own = filterHelp{ls.filterList().Table.Keys}
-		}
-		if capturing(r.screens[r.active]) {
-			global, globalFull = force, [][]key.Binding{force}
-		}
-	}
+	own, global, globalFull := r.helpKeys()
 	if r.fullHelp {
 		return ui.FullHelp(th, append(own.FullHelp(), globalFull...), w)
 	}
@@ -138,6 +123,29 @@ func (r *Root) help(w int) string {
 		}
 	}
 	return ui.WrapHelp(th, append(own.ShortHelp(), rest...), w)
+}
+
+// helpKeys are the keys help shows now: those of whatever has them (the top
+// dialog, else the active screen or its open filter), and the global keys
+// short and full (ctrl+c alone while a dialog, a filter or an editor takes
+// every key).
+func (r *Root) helpKeys() (own ui.KeyMap, global []key.Binding, globalFull [][]key.Binding) {
+	global, globalFull = r.keys.ShortHelp(), r.keys.FullHelp()
+	force := []key.Binding{r.keys.ForceQuit}
+	switch {
+	case r.dialogs.Len() > 0:
+		// A dialog takes every key but ctrl+c.
+		own, global, globalFull = r.dialogs.Top().Keys(), force, [][]key.Binding{force}
+	default:
+		own = r.screens[r.active].Keys()
+		if ls, ok := r.screens[r.active].(listScreen); ok && filtering(ls) {
+			own = filterHelp{ls.filterList().Table.Keys}
+		}
+		if capturing(r.screens[r.active]) {
+			global, globalFull = force, [][]key.Binding{force}
+		}
+	}
+	return own, global, globalFull
 }
 
 // maxNoticeLines is the most lines a notice takes (one longer ends in "…";

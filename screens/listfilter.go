@@ -52,7 +52,18 @@ func typeInFilter(s listScreen, msg tea.Msg) tea.Cmd {
 type filterHelp struct{ keys ui.TableKeyMap }
 
 func (h filterHelp) ShortHelp() []key.Binding {
-	return []key.Binding{h.keys.AcceptFilter, h.keys.ClearFilter}
+	return []key.Binding{h.keys.AcceptFilter, h.keys.ClearFilter, h.keys.FilterMove}
 }
 
 func (h filterHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
+
+// listMoveKeys are a list's keys past ↑/↓ for its full help: a page and
+// the ends (pgup, pgdn, g, G) on the list; a page and half a page of the
+// open detail.
+func listMoveKeys(l *ui.ListDetail) []key.Binding {
+	if l.IsOpen() {
+		return l.Pane.KeyBindings()[2:]
+	}
+	k := l.Table.Keys
+	return []key.Binding{k.PageUp, k.PageDown, k.Top, k.Bottom}
+}

@@ -371,6 +371,10 @@ func (m *MfaPolicies) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			m.openGone = ""
 			return m.handleKey(k)
 		}
+		// Refresh reads the open policy (or status) again, as help says.
+		if key.Matches(k, m.keys.Refresh) {
+			return m.load()
+		}
 		var cmd tea.Cmd
 		m.list, cmd = m.list.Update(k)
 		return cmd
@@ -576,5 +580,5 @@ func (h mfaHelp) ShortHelp() []key.Binding {
 }
 
 func (h mfaHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.m.KeyActions(), append([]key.Binding{h.m.keys.Up, h.m.keys.Down}, append(h.m.list.Pane.KeyBindings()[2:], h.m.list.Table.Keys.Filter)...))
+	return fullHelp(h.m.KeyActions(), append([]key.Binding{h.m.keys.Up, h.m.keys.Down}, append(listMoveKeys(&h.m.list), h.m.list.Table.Keys.Filter)...))
 }

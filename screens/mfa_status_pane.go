@@ -163,7 +163,7 @@ func (m *MfaPolicies) syncStatusKeys() {
 func (m *MfaPolicies) statusHelp() []key.Binding {
 	pane := m.list.Pane.KeyBindings()
 	if m.keys.OpenActivity.Enabled() {
-		return append([]key.Binding{m.keys.Up, m.keys.Down, m.keys.OpenActivity, m.list.Keys.Back}, pane[2:]...)
+		return append([]key.Binding{m.keys.Up, m.keys.Down, m.keys.OpenActivity, m.list.Keys.Back}, pane[2:4]...)
 	}
-	return append([]key.Binding{m.list.Keys.Back}, pane...)
+	return append([]key.Binding{m.list.Keys.Back}, pane[:4]...)
 }

@@ -95,6 +95,9 @@ func (h orgHelp) ShortHelp() []key.Binding {
 	return append([]key.Binding{h.o.keys.Refresh, h.o.gkeys.Set}, h.o.pane.KeyBindings()[:2]...)
 }
 func (h orgHelp) FullHelp() [][]key.Binding {
+	if h.o.form != nil {
+		return h.o.form.Keys.FullHelp() // the form takes every key
+	}
 	return fullHelp(h.o.KeyActions(), h.o.pane.KeyBindings())
 }
 

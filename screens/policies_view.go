@@ -330,7 +330,7 @@ func (h policiesHelp) ShortHelp() []key.Binding {
 		return []key.Binding{f.Next, f.Prev, f.Left, k.Simulate, f.Submit, f.Cancel}
 	}
 	if t := h.p.list.Table.Keys; h.p.list.Filtering() {
-		return []key.Binding{t.AcceptFilter, t.ClearFilter}
+		return []key.Binding{t.AcceptFilter, t.ClearFilter, t.FilterMove}
 	}
 	if h.p.list.IsOpen() {
 		if k.OpenActivity.Enabled() {
@@ -343,7 +343,7 @@ func (h policiesHelp) ShortHelp() []key.Binding {
 
 func (h policiesHelp) FullHelp() [][]key.Binding {
 	k := h.p.keys
-	return fullHelp(h.p.KeyActions(), []key.Binding{k.Up, k.Down, h.p.list.Table.Keys.Filter}, h.p.list.Pane.KeyBindings()[2:])
+	return fullHelp(h.p.KeyActions(), []key.Binding{k.Up, k.Down, h.p.list.Table.Keys.Filter}, listMoveKeys(&h.p.list))
 }
 
 // effectCell is a policy's effect in the list, marked when this console

@@ -241,6 +241,7 @@ func NewRoot(o Options) *Root {
 	for _, f := range factories {
 		r.screens = append(r.screens, f(c))
 	}
+	r.keys.setScreens(len(r.screens))
 	r.lastErr = make([]string, len(r.screens))
 	r.sizeScreens()
 	return r

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/ui"
 )
 
 // themeChangedMsg tells screens to pick up the new theme from Common.
@@ -81,6 +82,8 @@ func (r *Root) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return r.goTo((r.active + len(r.screens) - 1) % len(r.screens))
 		case key.Matches(k, r.keys.Jump):
 			return r.goTo(int(k.String()[0] - '1'))
+		case key.Matches(k, r.keys.NoScreen):
+			return ui.Toast("there is no screen "+k.String()+": "+r.keys.Jump.Help().Key+" go to the screens", true)
 		}
 	}
 	var cmd tea.Cmd

@@ -111,6 +111,8 @@ func NewUsers(c *Common) *Users {
 		{Title: "AUTHN", Width: 5},
 		{Title: "ROOT", Width: 4},
 	})
+	// space marks a key (usersKeys.Mark): f and pgdn page down.
+	u.list.Pane.PageDownWithoutSpace()
 	u.list.Table.Empty = "no users"
 	u.list.Table.Loading = "loading the users…"
 	return u
@@ -445,7 +447,7 @@ type usersHelp struct{ u *Users }
 func (h usersHelp) ShortHelp() []key.Binding {
 	k, l, t := h.u.keys, h.u.list.Keys, h.u.list.Table.Keys
 	if h.u.list.Filtering() {
-		return []key.Binding{t.AcceptFilter, t.ClearFilter}
+		return []key.Binding{t.AcceptFilter, t.ClearFilter, t.FilterMove}
 	}
 	if h.u.open != nil {
 		return []key.Binding{k.Up, k.Down, k.Mark, k.KeyInfo, k.Delete, k.Refresh, k.AutoRefresh, l.Back}
@@ -454,5 +456,5 @@ func (h usersHelp) ShortHelp() []key.Binding {
 }
 
 func (h usersHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.u.KeyActions(), append(h.u.list.Pane.KeyBindings()[2:], h.u.list.Table.Keys.Filter))
+	return fullHelp(h.u.KeyActions(), append(listMoveKeys(&h.u.list), h.u.list.Table.Keys.Filter))
 }

@@ -448,7 +448,7 @@ func (h webhooksHelp) ShortHelp() []key.Binding {
 }
 
 func (h webhooksHelp) FullHelp() [][]key.Binding {
-	return fullHelp(h.w.KeyActions(), append(h.w.list.Pane.KeyBindings(), h.w.list.Table.Keys.Filter))
+	return fullHelp(h.w.KeyActions(), append(append(h.w.list.Pane.KeyBindings()[:2], listMoveKeys(&h.w.list)...), h.w.list.Table.Keys.Filter))
 }
 
 // Commands of the Webhooks screen.

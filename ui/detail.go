@@ -49,6 +49,11 @@ func NewDetail(th *theme.Theme) Detail {
 	vp := viewport.New(viewport.WithWidth(80), viewport.WithHeight(10))
 	vp.KeyMap.Left.SetEnabled(false)
 	vp.KeyMap.Right.SetEnabled(false)
+	// Half pages on ctrl+u/ctrl+d only: u and d are screens' letters (pick
+	// user, delete keys). Help names every key the pane answers.
+	vp.KeyMap.HalfPageUp = key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "½ page up"))
+	vp.KeyMap.HalfPageDown = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "½ page down"))
+	vp.KeyMap.PageDown.SetHelp("f/space/pgdn", "page down")
 	return Detail{vp: vp, theme: th, width: 80, height: 10}
 }
 
@@ -179,9 +184,18 @@ func (d *Detail) GotoTop() { d.setY(0) }
 // GotoBottom scrolls to the end.
 func (d *Detail) GotoBottom() { d.setY(d.maxY()) }
 
-// KeyBindings are the scroll keys, for help.
+// KeyBindings are the scroll keys, for help: up, down, page up, page down,
+// half a page up, half a page down.
 func (d Detail) KeyBindings() []key.Binding {
-	return []key.Binding{d.vp.KeyMap.Up, d.vp.KeyMap.Down, d.vp.KeyMap.PageUp, d.vp.KeyMap.PageDown}
+	km := d.vp.KeyMap
+	return []key.Binding{km.Up, km.Down, km.PageUp, km.PageDown, km.HalfPageUp, km.HalfPageDown}
+}
+
+// PageDownWithoutSpace leaves space to the screen (Users marks keys with it):
+// f and pgdn page down.
+func (d *Detail) PageDownWithoutSpace() {
+	d.vp.KeyMap.PageDown.SetKeys("f", "pgdown")
+	d.vp.KeyMap.PageDown.SetHelp("f/pgdn", "page down")
 }
 
 // Update scrolls, with the viewport's keys and mouse wheel.

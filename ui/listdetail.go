@@ -236,3 +236,11 @@ func (l *ListDetail) Restore(s TableState) {
 	l.Table.Restore(s)
 	l.layoutTable()
 }
+
+// FixedKeys are the keys the component always answers and that are not
+// rebound: the list's movement and filter keys and the open detail's
+// scrolling. A screen's action must not be given one (screens' Rebind).
+func (l ListDetail) FixedKeys() []key.Binding {
+	k := l.Table.Keys
+	return append([]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Filter}, l.Pane.KeyBindings()...)
+}

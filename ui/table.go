@@ -46,6 +46,9 @@ type Row struct {
 type TableKeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Filter, AcceptFilter, ClearFilter       key.Binding
+	// FilterMove moves the selection while the filter takes keys (k and j
+	// are text there).
+	FilterMove key.Binding
 }
 
 // DefaultTableKeyMap returns the vim-and-arrows keys of a table.
@@ -53,13 +56,14 @@ func DefaultTableKeyMap() TableKeyMap {
 	return TableKeyMap{
 		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:       key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
-		PageDown:     key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
-		Top:          key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
-		Bottom:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
+		PageUp:       key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup/ctrl+b", "page up")),
+		PageDown:     key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn/ctrl+f", "page down")),
+		Top:          key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "top")),
+		Bottom:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "bottom")),
 		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		FilterMove:   key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
 	}
 }
 
@@ -376,7 +380,7 @@ func (t Table) Update(msg tea.Msg) (Table, tea.Cmd) {
 			case key.Matches(k, t.Keys.AcceptFilter):
 				t.input.Blur()
 				return t, nil
-			case k.String() == "up" || k.String() == "down":
+			case key.Matches(k, t.Keys.FilterMove):
 				t.move(map[bool]int{true: -1, false: 1}[k.String() == "up"])
 				return t, nil
 			}
