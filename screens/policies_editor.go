@@ -30,8 +30,10 @@ type policyEditor struct {
 	simErr        string
 	simGen        int
 	busy          string
-	// sending says what create_policy of this editor is in flight ("" none).
-	sending string
+	// sending says what create_policy of this editor is in flight ("" none);
+	// sendingSub numbers it among Policies.sending.
+	sending    string
+	sendingSub int
 	// err is the last submit's failure, shown under the fields.
 	err string
 	// earlier is a submit whose outcome is unknown, sent again while the
@@ -81,6 +83,7 @@ type (
 	// resent: the earlier request sent again.
 	policyCreatedMsg struct {
 		editor *policyEditor
+		sub    int // the submit's number in Policies.sending
 		params api.CreatePolicyParams
 		resent bool
 		act    *api.Activity
@@ -227,8 +230,13 @@ func (p *Policies) editorUpdate(msg tea.Msg) tea.Cmd {
 	switch res {
 	case ui.Cancelled:
 		// What to simulate over is no part of the draft.
-		if e.form.Changed("over") || e.earlier != nil {
-			return p.askDialog(NewConfirmDialog("policies.discard", discardQuestion("the policy editor", e.earlier),
+		if e.form.Changed("over") || e.earlier != nil || e.sending != "" {
+			q := discardQuestion("the policy editor", e.earlier)
+			if s, ok := p.submitOf(e.sendingSub); ok && e.sending != "" {
+				// Said, or the author may take the draft for never sent.
+				q.Lines = append(q.Lines, s.What+" from this draft is still in flight: its answer will still be shown, but the draft will not come back if it fails.")
+			}
+			return p.askDialog(NewConfirmDialog("policies.discard", q,
 				msgCmd(policyDraftDiscardedMsg{editor: e}), nil))
 		}
 		p.editor = nil
@@ -335,12 +343,12 @@ func (p *Policies) submitDraft() tea.Cmd {
 		Consensus: v["consensus"], Notes: v["notes"], Time: v["time"]}
 	switch {
 	case e.earlier.resends(formValues(params)):
+		sub := p.startSubmit(params)
 		cmd := e.earlier.resend(p.c, func(a *api.Activity, err error) tea.Msg {
-			return policyCreatedMsg{editor: e, params: params, resent: true, act: a, err: err}
+			return policyCreatedMsg{editor: e, sub: sub, params: params, resent: true, act: a, err: err}
 		})
-		e.sending, e.err = "sending create_policy again…", ""
+		e.sending, e.sendingSub, e.err = "sending create_policy again…", sub, ""
 		e.busy = e.sending
-		p.sending = submissionOf("create_policy", "create_policy "+api.Quote(params.PolicyName))
 		return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
 	case e.earlier != nil:
 		return p.askDialog(e.earlier.confirmNew("policies.create_new", policyNewConfirmedMsg{editor: e, params: params}))
@@ -425,15 +433,15 @@ func (p *Policies) create(params api.CreatePolicyParams) tea.Cmd {
 		return ui.Toast(err.Error(), true)
 	}
 	e := p.editor
-	e.sending, e.err, e.earlier = "creating policy…", "", nil
+	sub := p.startSubmit(params)
+	e.sending, e.sendingSub, e.err, e.earlier = "creating policy…", sub, "", nil
 	e.busy = e.sending
-	p.sending = submissionOf("create_policy", "create_policy "+api.Quote(params.PolicyName))
 	c := p.c
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		a, err := activityOrError(client.CreatePolicy(ctx, params))
-		return policyCreatedMsg{editor: e, params: params, act: a, err: err}
+		return policyCreatedMsg{editor: e, sub: sub, params: params, act: a, err: err}
 	}
 }
 
@@ -463,10 +471,12 @@ func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 		}
 		return p.create(msg.params)
 	case policyCreatedMsg:
-		p.sending = nil
+		// Only this submit has ended: another, from an editor opened since,
+		// may still be in flight.
+		p.endSubmit(msg.sub)
 		open := msg.editor == e
 		if open {
-			e.busy, e.sending = "", ""
+			e.busy, e.sending, e.sendingSub = "", "", 0
 		}
 		if msg.err != nil {
 			text := "create policy: " + answerText("create_policy", msg.resent, msg.err)
@@ -485,4 +495,42 @@ func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 		return tea.Batch(toast, p.load(), msgCmd(ShowActivityMsg{ID: a.ID, Activity: a}))
 	}
 	return nil
+}
+
+// policySubmit is one create_policy in flight.
+type policySubmit struct {
+	sub int
+	Submission
+}
+
+// startSubmit counts a create_policy of params as in flight and returns its
+// number, which its answer carries back to endSubmit.
+func (p *Policies) startSubmit(params api.CreatePolicyParams) int {
+	p.submitSeq++
+	p.sending = append(p.sending, policySubmit{sub: p.submitSeq, Submission: *submissionOf("create_policy", "create_policy "+api.Quote(params.PolicyName))})
+	return p.submitSeq
+}
+
+// endSubmit forgets the submit numbered sub: its answer has come.
+func (p *Policies) endSubmit(sub int) {
+	p.sending = slices.DeleteFunc(p.sending, func(s policySubmit) bool { return s.sub == sub })
+}
+
+// submitOf is the submit numbered sub while it is in flight.
+func (p *Policies) submitOf(sub int) (Submission, bool) {
+	for _, s := range p.sending {
+		if s.sub == sub {
+			return s.Submission, true
+		}
+	}
+	return Submission{}, false
+}
+
+// submitting are the create_policy submits in flight, oldest first.
+func (p *Policies) submitting() []Submission {
+	var out []Submission
+	for _, s := range p.sending {
+		out = append(out, s.Submission)
+	}
+	return out
 }
