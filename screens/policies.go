@@ -42,9 +42,9 @@ type Policies struct {
 	// sending are the create_policy submits in flight, from the editor open
 	// or ones closed since, in the order sent; each is cleared by its own
 	// answer (policyCreatedMsg.sub).
-	sending []policySubmit
-	submitSeq int // numbers the submits
-	reload  reloadGate // a load runs, and another was asked for meanwhile
+	sending   []policySubmit
+	submitSeq int        // numbers the submits
+	reload    reloadGate // a load runs, and another was asked for meanwhile
 	// orgAwaited is the organization load whose policies, users and quorum
 	// a completion elsewhere makes the list take (orgChangedMsg), instead
 	// of reading them again; 0 when none is awaited.
