@@ -62,7 +62,13 @@ func sparkCamelWarning(camel, documented string) string {
 // sparkCamelWarnings lists the Spark fields a condition reads in camelCase,
 // at their position; none when the condition does not parse.
 func sparkCamelWarnings(condition string) []Diagnostic {
-	c, ok := walkCondition(condition, false)
+	return sparkCamelWarningsOf(parseCondition(condition))
+}
+
+// sparkCamelWarningsOf is sparkCamelWarnings of a condition parsed for
+// several warnings.
+func sparkCamelWarningsOf(parsed *conditionParse) []Diagnostic {
+	c, ok := parsed.walk(false)
 	if !ok {
 		return nil
 	}
