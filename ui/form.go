@@ -49,8 +49,9 @@ type Field struct {
 	// ChoiceLabels when nil.
 	PickedLabels []string
 	// Warn, when set, says what in a value that is accepted may not do what
-	// its author means ("" nothing). It runs when Validate does and is shown
-	// under the field in the warning style; it never stops a submit.
+	// its author means ("" nothing). It runs when Validate does, on a value
+	// that passes (a failing one shows its error alone), and is shown under
+	// the field in the warning style; it never stops a submit.
 	Warn func(string) string
 	// CutMessage, when set, is the message shown when typing or a paste went
 	// past CharLimit, given what was kept: a list field can say how many of
@@ -217,9 +218,13 @@ func (fd Field) value() string {
 func (fd *Field) check() {
 	fd.err, fd.errCol, fd.warn = "", 0, ""
 	v := fd.value()
-	if fd.Warn != nil {
-		fd.warn = fd.Warn(v)
-	}
+	defer func() {
+		// Warnings only of a value that passes: a failing one shows its
+		// error, and warning about it would cost a second check for nothing.
+		if fd.Warn != nil && fd.err == "" {
+			fd.warn = fd.Warn(v)
+		}
+	}()
 	switch {
 	case fd.input.Cut() && fd.CutMessage != nil:
 		fd.err = fd.CutMessage(v)
