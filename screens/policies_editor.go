@@ -150,6 +150,23 @@ func conditionWarnings(condition string) []string {
 	return out
 }
 
+// conditionWarningLines appends a condition's warnings (conditionWarnings),
+// at most maxConfirmWarnings and how many more, indented under it and marked
+// in warn (the dialogs' warning lines, read before y counts). The author's
+// confirm, the approver's vote dialog and the activity's detail say the same.
+func conditionWarningLines(lines []string, warn map[int]bool, condition string) []string {
+	ws := conditionWarnings(condition)
+	for i, w := range ws {
+		warn[len(lines)] = true
+		if i == maxConfirmWarnings {
+			lines = append(lines, fmt.Sprintf("  ⚠ … and %d more warnings", len(ws)-i))
+			break
+		}
+		lines = append(lines, ui.Clean("  ⚠ warning: "+w))
+	}
+	return lines
+}
+
 // conditionWarning is the warning shown under the condition field: the
 // first, and how many more the confirm lists.
 func conditionWarning(condition string) string {
@@ -373,15 +390,7 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		warn[len(lines)] = true
 		lines = append(lines, "  ⚠ CANNOT BE UNDONE: "+w.Message)
 	}
-	ws := conditionWarnings(params.Condition)
-	for i, w := range ws {
-		warn[len(lines)] = true
-		if i == maxConfirmWarnings {
-			lines = append(lines, fmt.Sprintf("  ⚠ … and %d more warnings", len(ws)-i))
-			break
-		}
-		lines = append(lines, "  ⚠ warning: "+w)
-	}
+	lines = conditionWarningLines(lines, warn, params.Condition)
 	lines = append(lines, "consensus: "+orElse(ui.Clean(params.Consensus), "(empty: the requester alone)"))
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Consensus))
 	if params.Time != "" {
