@@ -316,6 +316,8 @@ func (p *Policies) update(msg tea.Msg) (Screen, tea.Cmd) {
 			return p, nil
 		}
 		return p, p.editorResult(msg)
+	case policyCheckedMsg:
+		return p, p.checked(msg)
 	case policyDraftDiscardedMsg:
 		if p.editor == msg.editor {
 			p.editor = nil

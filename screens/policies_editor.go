@@ -95,6 +95,12 @@ type (
 		editor *policyEditor
 		params api.CreatePolicyParams
 	}
+	// policyCheckedMsg is a deferred check of one of editor's expression
+	// fields (compile and warnings), run off the event loop.
+	policyCheckedMsg struct {
+		editor *policyEditor
+		res    ui.CheckResult
+	}
 	// policyDraftDiscardedMsg is the yes to closing a changed editor.
 	policyDraftDiscardedMsg struct{ editor *policyEditor }
 )
@@ -198,14 +204,14 @@ func (p *Policies) openEditor() {
 	e.form = ui.NewForm("New policy (create_policy: the root quorum usually has to approve it)",
 		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
 		ui.Field{Key: "effect", Label: "Effect", Choices: []string{api.EffectAllow, api.EffectDeny}},
-		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
+		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. activity.resource == 'POLICY'",
 			Validate:    func(s string) error { return checkExpr(policy.FieldCondition, s) },
 			Warn:        conditionWarning},
-		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
+		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. approvers.count() >= 2",
 			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) }},
-		ui.Field{Key: "time", Label: "Time (empty: always active)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
+		ui.Field{Key: "time", Label: "Time (empty: always active)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. CronSpan('0 9 * * 1-5', '8h', 'Europe/Paris')",
 			Validate:    func(s string) error { return checkExpr(policy.FieldTime, s) }},
 		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},
@@ -244,6 +250,11 @@ func (p *Policies) editorUpdate(msg tea.Msg) tea.Cmd {
 	}()
 	var res ui.FormResult
 	e.form, res = e.form.Update(msg)
+	if res == ui.Editing {
+		// Compiling a long condition, and its warnings, take longer than a
+		// frame: they run in a command, and only the newest value's counts.
+		return e.checks()
+	}
 	switch res {
 	case ui.Cancelled:
 		// What to simulate over is no part of the draft.
@@ -263,11 +274,37 @@ func (p *Policies) editorUpdate(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// checks runs the expression fields' pending checks in commands; each
+// answers with a policyCheckedMsg.
+func (e *policyEditor) checks() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, c := range e.form.Pending() {
+		cmds = append(cmds, func() tea.Msg { return policyCheckedMsg{editor: e, res: c.Run()} })
+	}
+	return tea.Batch(cmds...)
+}
+
+// checked applies a deferred check's result (dropped when the field changed
+// since) and starts the check of the field's newest value, if any.
+func (p *Policies) checked(msg policyCheckedMsg) tea.Cmd {
+	e := p.editor
+	if e == nil || msg.editor != e {
+		return nil
+	}
+	e.form.Apply(msg.res)
+	e.render(p.c, p.width)
+	return e.checks()
+}
+
 // simulate runs the draft over the chosen activity, or every recent one, in a
 // command (compiling and deciding is CPU work).
 func (p *Policies) simulate() tea.Cmd {
 	e := p.editor
 	v := e.form.Values()
+	if e.form.Checking() {
+		// Its errors must be of the draft as it is now.
+		e.form.CheckLive()
+	}
 	if errs := e.form.Errors(); errs["condition"] != "" || errs["consensus"] != "" || errs["time"] != "" {
 		e.simErr = "fix the expressions first: the draft does not compile"
 		return nil
