@@ -78,12 +78,6 @@ func (c *conditionParse) walk(typed bool) (w walkedCondition, ok bool) {
 	return walkedCondition{native: a.NativeRep(), rw: c.rw, condition: c.condition}, true
 }
 
-// walkCondition parses condition (compiles it, with typed) for one warning's
-// walk alone; see conditionParse to share the parse.
-func walkCondition(condition string, typed bool) (w walkedCondition, ok bool) {
-	return parseCondition(condition).walk(typed)
-}
-
 // at is a warning, message, at node id, placed in the condition as written.
 func (w walkedCondition) at(id int64, message string) Diagnostic {
 	line, col := nodePosition(w.native.SourceInfo(), id)

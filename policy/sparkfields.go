@@ -59,14 +59,8 @@ func sparkCamelWarning(camel, documented string) string {
 		"vigil's local service reads it as %s", camel, documented, documented)
 }
 
-// sparkCamelWarnings lists the Spark fields a condition reads in camelCase,
+// sparkCamelWarningsOf lists the Spark fields a condition reads in camelCase,
 // at their position; none when the condition does not parse.
-func sparkCamelWarnings(condition string) []Diagnostic {
-	return sparkCamelWarningsOf(parseCondition(condition))
-}
-
-// sparkCamelWarningsOf is sparkCamelWarnings of a condition parsed for
-// several warnings.
 func sparkCamelWarningsOf(parsed *conditionParse) []Diagnostic {
 	c, ok := parsed.walk(false)
 	if !ok {

@@ -24,7 +24,7 @@ func TestFormWarnsOnlyOfValuesThatPass(t *testing.T) {
 	if got := f.Errors()["expr"]; got != "does not compile" {
 		t.Errorf("error %q", got)
 	}
-	f = typeForm(f, "x")
+	_ = typeForm(f, "x")
 	if warned["badx"] == 0 {
 		t.Error("no warnings worked out for a value that passes")
 	}
