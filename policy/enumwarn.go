@@ -62,7 +62,12 @@ func knownActivityValue(field, v string) bool {
 // side, anywhere in it) that the tables never give that field; none when it
 // does not parse.
 func enumWarnings(condition string) []Diagnostic {
-	w, ok := walkCondition(condition, false)
+	return enumWarningsOf(parseCondition(condition))
+}
+
+// enumWarningsOf is enumWarnings of a condition parsed for several warnings.
+func enumWarningsOf(c *conditionParse) []Diagnostic {
+	w, ok := c.walk(false)
 	if !ok {
 		return nil
 	}

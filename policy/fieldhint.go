@@ -76,7 +76,7 @@ func selectedOn(env *cel.Env, text string, loc common.Location) string {
 		return ""
 	}
 	parsed, iss := env.Parse(text)
-	if iss != nil && iss.Err() != nil {
+	if iss != nil && len(iss.Errors()) > 0 {
 		return ""
 	}
 	info := parsed.NativeRep().SourceInfo()

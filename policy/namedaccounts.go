@@ -63,7 +63,13 @@ func namedAccountsWarning(name string) string {
 // namedAccountsWarnings lists the reads of a parsed instruction's named
 // accounts in a condition, at their position; none when it does not compile.
 func namedAccountsWarnings(condition string) []Diagnostic {
-	w, ok := walkCondition(condition, true)
+	return namedAccountsWarningsOf(parseCondition(condition))
+}
+
+// namedAccountsWarningsOf is namedAccountsWarnings of a condition parsed for
+// several warnings.
+func namedAccountsWarningsOf(c *conditionParse) []Diagnostic {
+	w, ok := c.walk(true)
 	if !ok {
 		return nil
 	}

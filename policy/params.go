@@ -57,10 +57,13 @@ func DocumentedParam(name string) (types []string, ok bool) {
 // real service's docs spell two ways; and comparisons of activity.type,
 // kind, resource or action with a value no activity has (enumWarnings),
 // which never match on either service. It never fails.
+//
+// The condition is parsed once for all of them (and type-checked once).
 func Warnings(src Source) []Diagnostic {
-	out := append(paramWarnings(src.Condition), sparkCamelWarnings(src.Condition)...)
-	out = append(out, namedAccountsWarnings(src.Condition)...)
-	return append(out, enumWarnings(src.Condition)...)
+	c := parseCondition(src.Condition)
+	out := append(paramWarnings(c), sparkCamelWarningsOf(c)...)
+	out = append(out, namedAccountsWarningsOf(c)...)
+	return append(out, enumWarningsOf(c)...)
 }
 
 // pinnedTypes are the activity types (ACTIVITY_TYPE_…), kinds, resources and
@@ -71,17 +74,14 @@ func Warnings(src Source) []Diagnostic {
 type pinnedTypes struct{ types, kinds, resources, actions []string }
 
 func pinsOf(condition string) pinnedTypes {
+	return pinsOfParse(parseCondition(condition))
+}
+
+// pinsOfParse is pinsOf of a condition parsed for several warnings.
+func pinsOfParse(c *conditionParse) pinnedTypes {
 	var p pinnedTypes
-	e, err := loadEnvs()
-	if err != nil {
-		return p
-	}
-	rw, rerrs := rewrite(condition)
-	if len(rerrs) > 0 {
-		return p
-	}
-	parsed, iss := e.condition.Parse(rw.text)
-	if iss != nil && iss.Err() != nil {
+	parsed := c.parsed
+	if parsed == nil {
 		return p
 	}
 	// Several clauses on one field all hold: the pinned values are those
@@ -158,7 +158,8 @@ func (p pinnedTypes) allowsResourceAction(t string) bool {
 		(p.actions == nil || slices.Contains(p.actions, action))
 }
 
-func paramWarnings(condition string) []Diagnostic {
+func paramWarnings(parsed *conditionParse) []Diagnostic {
+	condition := parsed.condition
 	type tok struct {
 		Token
 		line, col int
@@ -213,7 +214,7 @@ func paramWarnings(condition string) []Diagnostic {
 		}
 		seen[name] = true
 		if _, documented := documentedParams[name]; documented && pins == nil {
-			pins = new(pinsOf(condition))
+			pins = new(pinsOfParse(parsed))
 		}
 		if msg := paramWarning(name, pins); msg != "" {
 			out = append(out, Diagnostic{Field: FieldCondition, Line: at.line, Column: at.col, Message: msg})

@@ -59,10 +59,10 @@ func sparkCamelWarning(camel, documented string) string {
 		"vigil's local service reads it as %s", camel, documented, documented)
 }
 
-// sparkCamelWarnings lists the Spark fields a condition reads in camelCase,
+// sparkCamelWarningsOf lists the Spark fields a condition reads in camelCase,
 // at their position; none when the condition does not parse.
-func sparkCamelWarnings(condition string) []Diagnostic {
-	c, ok := walkCondition(condition, false)
+func sparkCamelWarningsOf(parsed *conditionParse) []Diagnostic {
+	c, ok := parsed.walk(false)
 	if !ok {
 		return nil
 	}

@@ -333,6 +333,10 @@ func (d *activityDetail) render(c *Common) {
 	// The JSON has the ids a policy's expressions hold, not what they name.
 	if p := a.Intent.CreatePolicyIntentV3; p != nil {
 		writeExprNamesOf(b, th, "condition", exprNames(c, p.Condition))
+		// As the author's confirm and the vote dialog warn of them.
+		for _, l := range conditionWarningLines(nil, map[int]bool{}, p.Condition) {
+			b.Styled(th.Warn.Render(ui.Clean("  condition:" + l)))
+		}
 		writeExprNamesOf(b, th, "consensus", exprNames(c, p.Consensus))
 	}
 	if p := a.Intent.CreateMfaPolicyIntent; p != nil {

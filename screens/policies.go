@@ -39,10 +39,12 @@ type Policies struct {
 	recentFetched                             time.Time // when the recent evaluations last loaded
 	// editor is the create form with its simulation; nil when closed.
 	editor *policyEditor
-	// sending is the create_policy in flight, from the editor open or one
-	// closed since.
-	sending *Submission
-	reload  reloadGate // a load runs, and another was asked for meanwhile
+	// sending are the create_policy submits in flight, from the editor open
+	// or ones closed since, in the order sent; each is cleared by its own
+	// answer (policyCreatedMsg.sub).
+	sending   []policySubmit
+	submitSeq int        // numbers the submits
+	reload    reloadGate // a load runs, and another was asked for meanwhile
 	// orgAwaited is the organization load whose policies, users and quorum
 	// a completion elsewhere makes the list take (orgChangedMsg), instead
 	// of reading them again; 0 when none is awaited.
@@ -184,7 +186,7 @@ func (p *Policies) SetSize(width, height int) {
 // Status implements Screen.
 func (p *Policies) Status() ScreenStatus {
 	// p.err is only ever a failed load of the policies.
-	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Stale: p.err != "" && !p.fetched.IsZero(), Submitting: submissions(p.sending)}
+	st := ScreenStatus{LastRefresh: p.fetched, Err: p.err, Stale: p.err != "" && !p.fetched.IsZero(), Submitting: p.submitting()}
 	if st.Err == "" && p.data.usersErr != "" {
 		st.Err = p.data.usersErr
 	}
@@ -314,6 +316,8 @@ func (p *Policies) update(msg tea.Msg) (Screen, tea.Cmd) {
 			return p, nil
 		}
 		return p, p.editorResult(msg)
+	case policyCheckedMsg:
+		return p, p.checked(msg)
 	case policyDraftDiscardedMsg:
 		if p.editor == msg.editor {
 			p.editor = nil

@@ -30,8 +30,10 @@ type policyEditor struct {
 	simErr        string
 	simGen        int
 	busy          string
-	// sending says what create_policy of this editor is in flight ("" none).
-	sending string
+	// sending says what create_policy of this editor is in flight ("" none);
+	// sendingSub numbers it among Policies.sending.
+	sending    string
+	sendingSub int
 	// err is the last submit's failure, shown under the fields.
 	err string
 	// earlier is a submit whose outcome is unknown, sent again while the
@@ -81,6 +83,7 @@ type (
 	// resent: the earlier request sent again.
 	policyCreatedMsg struct {
 		editor *policyEditor
+		sub    int // the submit's number in Policies.sending
 		params api.CreatePolicyParams
 		resent bool
 		act    *api.Activity
@@ -91,6 +94,12 @@ type (
 	policyNewConfirmedMsg struct {
 		editor *policyEditor
 		params api.CreatePolicyParams
+	}
+	// policyCheckedMsg is a deferred check of one of editor's expression
+	// fields (compile and warnings), run off the event loop.
+	policyCheckedMsg struct {
+		editor *policyEditor
+		res    ui.CheckResult
 	}
 	// policyDraftDiscardedMsg is the yes to closing a changed editor.
 	policyDraftDiscardedMsg struct{ editor *policyEditor }
@@ -147,6 +156,23 @@ func conditionWarnings(condition string) []string {
 	return out
 }
 
+// conditionWarningLines appends a condition's warnings (conditionWarnings),
+// at most maxConfirmWarnings and how many more, indented under it and marked
+// in warn (the dialogs' warning lines, read before y counts). The author's
+// confirm, the approver's vote dialog and the activity's detail say the same.
+func conditionWarningLines(lines []string, warn map[int]bool, condition string) []string {
+	ws := conditionWarnings(condition)
+	for i, w := range ws {
+		warn[len(lines)] = true
+		if i == maxConfirmWarnings {
+			lines = append(lines, fmt.Sprintf("  ⚠ … and %d more warnings", len(ws)-i))
+			break
+		}
+		lines = append(lines, ui.Clean("  ⚠ warning: "+w))
+	}
+	return lines
+}
+
 // conditionWarning is the warning shown under the condition field: the
 // first, and how many more the confirm lists.
 func conditionWarning(condition string) string {
@@ -178,14 +204,14 @@ func (p *Policies) openEditor() {
 	e.form = ui.NewForm("New policy (create_policy: the root quorum usually has to approve it)",
 		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
 		ui.Field{Key: "effect", Label: "Effect", Choices: []string{api.EffectAllow, api.EffectDeny}},
-		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
+		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. activity.resource == 'POLICY'",
 			Validate:    func(s string) error { return checkExpr(policy.FieldCondition, s) },
 			Warn:        conditionWarning},
-		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
+		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. approvers.count() >= 2",
 			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) }},
-		ui.Field{Key: "time", Label: "Time (empty: always active)", CharLimit: api.MaxExpressionLength, Live: true, Highlight: highlight, OneLine: policy.OneLine,
+		ui.Field{Key: "time", Label: "Time (empty: always active)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. CronSpan('0 9 * * 1-5', '8h', 'Europe/Paris')",
 			Validate:    func(s string) error { return checkExpr(policy.FieldTime, s) }},
 		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},
@@ -224,11 +250,21 @@ func (p *Policies) editorUpdate(msg tea.Msg) tea.Cmd {
 	}()
 	var res ui.FormResult
 	e.form, res = e.form.Update(msg)
+	if res == ui.Editing {
+		// Compiling a long condition, and its warnings, take longer than a
+		// frame: they run in a command, and only the newest value's counts.
+		return e.checks()
+	}
 	switch res {
 	case ui.Cancelled:
 		// What to simulate over is no part of the draft.
-		if e.form.Changed("over") || e.earlier != nil {
-			return p.askDialog(NewConfirmDialog("policies.discard", discardQuestion("the policy editor", e.earlier),
+		if e.form.Changed("over") || e.earlier != nil || e.sending != "" {
+			q := discardQuestion("the policy editor", e.earlier)
+			if s, ok := p.submitOf(e.sendingSub); ok && e.sending != "" {
+				// Said, or the author may take the draft for never sent.
+				q.Lines = append(q.Lines, s.What+" from this draft is still in flight: its answer will still be shown, but the draft will not come back if it fails.")
+			}
+			return p.askDialog(NewConfirmDialog("policies.discard", q,
 				msgCmd(policyDraftDiscardedMsg{editor: e}), nil))
 		}
 		p.editor = nil
@@ -238,11 +274,37 @@ func (p *Policies) editorUpdate(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// checks runs the expression fields' pending checks in commands; each
+// answers with a policyCheckedMsg.
+func (e *policyEditor) checks() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, c := range e.form.Pending() {
+		cmds = append(cmds, func() tea.Msg { return policyCheckedMsg{editor: e, res: c.Run()} })
+	}
+	return tea.Batch(cmds...)
+}
+
+// checked applies a deferred check's result (dropped when the field changed
+// since) and starts the check of the field's newest value, if any.
+func (p *Policies) checked(msg policyCheckedMsg) tea.Cmd {
+	e := p.editor
+	if e == nil || msg.editor != e {
+		return nil
+	}
+	e.form.Apply(msg.res)
+	e.render(p.c, p.width)
+	return e.checks()
+}
+
 // simulate runs the draft over the chosen activity, or every recent one, in a
 // command (compiling and deciding is CPU work).
 func (p *Policies) simulate() tea.Cmd {
 	e := p.editor
 	v := e.form.Values()
+	if e.form.Checking() {
+		// Its errors must be of the draft as it is now.
+		e.form.CheckLive()
+	}
 	if errs := e.form.Errors(); errs["condition"] != "" || errs["consensus"] != "" || errs["time"] != "" {
 		e.simErr = "fix the expressions first: the draft does not compile"
 		return nil
@@ -335,12 +397,12 @@ func (p *Policies) submitDraft() tea.Cmd {
 		Consensus: v["consensus"], Notes: v["notes"], Time: v["time"]}
 	switch {
 	case e.earlier.resends(formValues(params)):
+		sub := p.startSubmit(params)
 		cmd := e.earlier.resend(p.c, func(a *api.Activity, err error) tea.Msg {
-			return policyCreatedMsg{editor: e, params: params, resent: true, act: a, err: err}
+			return policyCreatedMsg{editor: e, sub: sub, params: params, resent: true, act: a, err: err}
 		})
-		e.sending, e.err = "sending create_policy again…", ""
+		e.sending, e.sendingSub, e.err = "sending create_policy again…", sub, ""
 		e.busy = e.sending
-		p.sending = submissionOf("create_policy", "create_policy "+api.Quote(params.PolicyName))
 		return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
 	case e.earlier != nil:
 		return p.askDialog(e.earlier.confirmNew("policies.create_new", policyNewConfirmedMsg{editor: e, params: params}))
@@ -365,15 +427,7 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		warn[len(lines)] = true
 		lines = append(lines, "  ⚠ CANNOT BE UNDONE: "+w.Message)
 	}
-	ws := conditionWarnings(params.Condition)
-	for i, w := range ws {
-		warn[len(lines)] = true
-		if i == maxConfirmWarnings {
-			lines = append(lines, fmt.Sprintf("  ⚠ … and %d more warnings", len(ws)-i))
-			break
-		}
-		lines = append(lines, "  ⚠ warning: "+w)
-	}
+	lines = conditionWarningLines(lines, warn, params.Condition)
 	lines = append(lines, "consensus: "+orElse(ui.Clean(params.Consensus), "(empty: the requester alone)"))
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Consensus))
 	if params.Time != "" {
@@ -425,15 +479,15 @@ func (p *Policies) create(params api.CreatePolicyParams) tea.Cmd {
 		return ui.Toast(err.Error(), true)
 	}
 	e := p.editor
-	e.sending, e.err, e.earlier = "creating policy…", "", nil
+	sub := p.startSubmit(params)
+	e.sending, e.sendingSub, e.err, e.earlier = "creating policy…", sub, "", nil
 	e.busy = e.sending
-	p.sending = submissionOf("create_policy", "create_policy "+api.Quote(params.PolicyName))
 	c := p.c
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
 		defer cancel()
 		a, err := activityOrError(client.CreatePolicy(ctx, params))
-		return policyCreatedMsg{editor: e, params: params, act: a, err: err}
+		return policyCreatedMsg{editor: e, sub: sub, params: params, act: a, err: err}
 	}
 }
 
@@ -463,10 +517,12 @@ func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 		}
 		return p.create(msg.params)
 	case policyCreatedMsg:
-		p.sending = nil
+		// Only this submit has ended: another, from an editor opened since,
+		// may still be in flight.
+		p.endSubmit(msg.sub)
 		open := msg.editor == e
 		if open {
-			e.busy, e.sending = "", ""
+			e.busy, e.sending, e.sendingSub = "", "", 0
 		}
 		if msg.err != nil {
 			text := "create policy: " + answerText("create_policy", msg.resent, msg.err)
@@ -485,4 +541,42 @@ func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 		return tea.Batch(toast, p.load(), msgCmd(ShowActivityMsg{ID: a.ID, Activity: a}))
 	}
 	return nil
+}
+
+// policySubmit is one create_policy in flight.
+type policySubmit struct {
+	sub int
+	Submission
+}
+
+// startSubmit counts a create_policy of params as in flight and returns its
+// number, which its answer carries back to endSubmit.
+func (p *Policies) startSubmit(params api.CreatePolicyParams) int {
+	p.submitSeq++
+	p.sending = append(p.sending, policySubmit{sub: p.submitSeq, Submission: *submissionOf("create_policy", "create_policy "+api.Quote(params.PolicyName))})
+	return p.submitSeq
+}
+
+// endSubmit forgets the submit numbered sub: its answer has come.
+func (p *Policies) endSubmit(sub int) {
+	p.sending = slices.DeleteFunc(p.sending, func(s policySubmit) bool { return s.sub == sub })
+}
+
+// submitOf is the submit numbered sub while it is in flight.
+func (p *Policies) submitOf(sub int) (Submission, bool) {
+	for _, s := range p.sending {
+		if s.sub == sub {
+			return s.Submission, true
+		}
+	}
+	return Submission{}, false
+}
+
+// submitting are the create_policy submits in flight, oldest first.
+func (p *Policies) submitting() []Submission {
+	var out []Submission
+	for _, s := range p.sending {
+		out = append(out, s.Submission)
+	}
+	return out
 }

@@ -25,6 +25,12 @@ type Field struct {
 	// Live runs Validate on every change, not only on submit: a policy's
 	// condition is compiled on every keystroke.
 	Live bool
+	// Deferred, with Live, leaves a change's checks (Validate and Warn) to
+	// the form's owner, to run off the event loop: the field says
+	// "checking…" meanwhile, Pending hands out the check of its newest
+	// value, and Apply takes its result, dropping one of an older value. A
+	// submit still checks every field at once.
+	Deferred bool
 	// Highlight, when set, styles the value for display (it must clean what
 	// it is given, as Clean does).
 	Highlight func(string) string
@@ -49,8 +55,9 @@ type Field struct {
 	// ChoiceLabels when nil.
 	PickedLabels []string
 	// Warn, when set, says what in a value that is accepted may not do what
-	// its author means ("" nothing). It runs when Validate does and is shown
-	// under the field in the warning style; it never stops a submit.
+	// its author means ("" nothing). It runs when Validate does, on a value
+	// that passes (a failing one shows its error alone), and is shown under
+	// the field in the warning style; it never stops a submit.
 	Warn func(string) string
 	// CutMessage, when set, is the message shown when typing or a paste went
 	// past CharLimit, given what was kept: a list field can say how many of
@@ -65,6 +72,32 @@ type Field struct {
 	warn   string
 	// initial is the value the form opened with, for Changed.
 	initial string
+	// gen numbers the field's values checked: a deferred check's result
+	// counts only for the gen it was handed out at. pending: the value's
+	// check has not come back; handedOut: a check of it (or of an older
+	// value) is running.
+	gen                int
+	pending, handedOut bool
+}
+
+// FieldCheck is the check of one value of a Deferred field, to run off the
+// event loop (Run); its result goes back with Form.Apply.
+type FieldCheck struct {
+	key string
+	gen int
+	run func() (err string, errCol int, warn string)
+}
+
+// CheckResult is what a FieldCheck found, for Form.Apply.
+type CheckResult struct {
+	key, err, warn string
+	gen, errCol    int
+}
+
+// Run runs the check: Validate, and Warn when the value passes.
+func (c FieldCheck) Run() CheckResult {
+	err, col, warn := c.run()
+	return CheckResult{key: c.key, gen: c.gen, err: err, errCol: col, warn: warn}
 }
 
 // Positioned is an error that knows where in the value it is: the form marks
@@ -215,26 +248,77 @@ func (fd Field) value() string {
 
 // check validates one field and records its message and error column.
 func (fd *Field) check() {
-	fd.err, fd.errCol, fd.warn = "", 0, ""
-	v := fd.value()
-	if fd.Warn != nil {
-		fd.warn = fd.Warn(v)
-	}
-	switch {
-	case fd.input.Cut() && fd.CutMessage != nil:
-		fd.err = fd.CutMessage(v)
-	case fd.input.Cut():
-		fd.err = fmt.Sprintf("%s takes at most %d characters; what went past them was not taken in (backspace to edit)", fd.Label, fd.input.limit())
-	case fd.Required && strings.TrimSpace(v) == "":
-		fd.err = fd.Label + " is required"
-	case fd.Validate != nil:
-		if err := fd.Validate(v); err != nil {
-			fd.err = err.Error()
-			if p, ok := err.(Positioned); ok {
-				fd.errCol = p.Column()
+	fd.err, fd.errCol, fd.warn = fd.checks(fd.value(), fd.input.Cut(), fd.input.limit())()
+	// Checked now: a deferred check still running is of this value or an
+	// older one.
+	fd.gen++
+	fd.pending = false
+}
+
+// checks is the check of value v (cut: typing or a paste went past limit),
+// as a function that needs nothing of the field after it returns.
+func (fd *Field) checks(v string, cut bool, limit int) func() (string, int, string) {
+	label, required, cutMessage, validate, warnOf := fd.Label, fd.Required, fd.CutMessage, fd.Validate, fd.Warn
+	return func() (msg string, col int, warn string) {
+		switch {
+		case cut && cutMessage != nil:
+			msg = cutMessage(v)
+		case cut:
+			msg = fmt.Sprintf("%s takes at most %d characters; what went past them was not taken in (backspace to edit)", label, limit)
+		case required && strings.TrimSpace(v) == "":
+			msg = label + " is required"
+		case validate != nil:
+			if err := validate(v); err != nil {
+				msg = err.Error()
+				if p, ok := err.(Positioned); ok {
+					col = p.Column()
+				}
 			}
 		}
+		// Warnings only of a value that passes: a failing one shows its
+		// error, and warning about it would cost a second check for nothing.
+		if warnOf != nil && msg == "" {
+			warn = warnOf(v)
+		}
+		return msg, col, warn
 	}
+}
+
+// Pending are the checks of the Deferred fields' newest values that are not
+// running yet (at most one a field: a field whose check is running gets the
+// next when that one is applied), now counted as running.
+func (f *Form) Pending() []FieldCheck {
+	var out []FieldCheck
+	for i := range f.fields {
+		fd := &f.fields[i]
+		if !fd.pending || fd.handedOut {
+			continue
+		}
+		fd.handedOut = true
+		out = append(out, FieldCheck{key: fd.Key, gen: fd.gen, run: fd.checks(fd.value(), fd.input.Cut(), fd.input.limit())})
+	}
+	return out
+}
+
+// Apply takes a deferred check's result; one of a value changed since is
+// dropped (false). Either way the field's next check may be handed out.
+func (f *Form) Apply(r CheckResult) bool {
+	i := f.index(r.key)
+	if i < 0 {
+		return false
+	}
+	fd := &f.fields[i]
+	fd.handedOut = false
+	if !fd.pending || r.gen != fd.gen {
+		return false
+	}
+	fd.err, fd.errCol, fd.warn, fd.pending = r.err, r.errCol, r.warn, false
+	return true
+}
+
+// Checking reports whether a Deferred field's check has not come back.
+func (f Form) Checking() bool {
+	return slices.ContainsFunc(f.fields, func(fd Field) bool { return fd.pending })
 }
 
 // Errors are the messages under the fields, by key (empty when none).
@@ -377,9 +461,16 @@ func (f Form) Update(msg tea.Msg) (Form, FormResult) {
 		var changed bool
 		fd.input, changed = fd.input.Update(msg)
 		if changed {
-			fd.err, fd.errCol, fd.warn = "", 0, ""
-			if fd.Live || fd.input.Cut() { // a cut is said when it happens, not at submit
+			switch {
+			case fd.Live && fd.Deferred && !fd.input.Cut():
+				// What was said of the last value stays until the new
+				// one's check comes back, marked "checking…".
+				fd.gen++
+				fd.pending = true
+			case fd.Live || fd.input.Cut(): // a cut is said when it happens, not at submit
 				fd.check()
+			default:
+				fd.err, fd.errCol, fd.warn = "", 0, ""
 			}
 		}
 	}
@@ -465,6 +556,9 @@ func (f Form) Lines(th *theme.Theme, width int) (lines []string, first, last int
 			for _, l := range WrapLines(Clean(fd.warn), max(width-2, 1)) {
 				b.WriteString("  " + th.Warn.Render(l) + "\n")
 			}
+		}
+		if fd.pending {
+			b.WriteString("  " + th.Muted.Render("checking…") + "\n")
 		}
 		if i == f.focus {
 			last = strings.Count(b.String(), "\n") - 1
