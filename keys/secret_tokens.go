@@ -21,7 +21,7 @@ func SecretTokens(s string) []string {
 		found = append(found, s)
 	}
 	for _, field := range strings.FieldsFunc(s, isTokenSeparator) {
-		if field != s && looksSecret(field) {
+		if field != s && looksSecretToken(field) {
 			found = append(found, field)
 			continue
 		}
@@ -29,12 +29,23 @@ func SecretTokens(s string) []string {
 			continue
 		}
 		for _, part := range strings.FieldsFunc(field, func(r rune) bool { return r == '=' || r == ':' }) {
-			if part != field && looksSecret(part) {
+			if part != field && looksSecretToken(part) {
 				found = append(found, part)
 			}
 		}
 	}
 	return found
+}
+
+// looksSecretToken is looksSecret for a part of a longer argument, where
+// public hex stands often (a policy's `eth.tx.to == '0x…'` names a 40-digit
+// address): hex there must be at least as long as a private key's 64 digits.
+func looksSecretToken(t string) bool {
+	if !looksSecret(t) {
+		return false
+	}
+	h := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(t), "0x"), "0X")
+	return !isHex(h) || len(h) >= 64
 }
 
 // HasSecretToken reports whether any part of s looks like a private key
