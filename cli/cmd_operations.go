@@ -483,7 +483,7 @@ func tvcDeploymentDelete(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	id, err := oneArg("tvc-deployment delete", "deployment id", pos)
+	id, err := oneFreeArg("tvc-deployment delete", "deployment id", pos) // SPEC.md: any string
 	if err != nil {
 		return err
 	}
@@ -545,7 +545,7 @@ Flags:
 func onrampStatus(ctx context.Context, c proc, args []string) error {
 	var refresh bool
 	return queryVerb{
-		name: "onramp status", usage: onrampStatusUsage, arg: "transaction id",
+		name: "onramp status", usage: onrampStatusUsage, arg: "transaction id", freeForm: true,
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&refresh, "refresh", false, "fetch the status from the provider first")
 		},

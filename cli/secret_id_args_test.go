@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +29,7 @@ func TestAnIdThatLooksLikeAKeyIsNeverSent(t *testing.T) {
 			{"activity", "get"}, {"activity", "get", "--json"}, {"activity", "evaluations"}, {"activity", "proofs"},
 			{"activity", "approve", "--yes"}, {"activity", "reject", "--yes"}, {"activity", "wait"},
 			{"user", "get"}, {"apikey", "get"}, {"policy", "get"}, {"mfa", "get", "--user", aliceID},
-			{"mfa", "status", "--user", aliceID}, {"onramp", "status"},
+			{"mfa", "status", "--user", aliceID},
 		} {
 			args := append(append([]string{}, verb...), id)
 			name := strings.Join(verb, " ") + " KEY"
@@ -54,5 +55,36 @@ func TestAnIdThatLooksLikeAKeyIsNeverSent(t *testing.T) {
 	code, out, errOut := runVigil(t, env, "", "activity", "get", fingerprint)
 	if code == exitUsage || !strings.Contains(errOut, fingerprint) || strings.Contains(errOut, "exposed") {
 		t.Errorf("activity get %s: exit %d\n%s%s\nwant it asked for and named in the error, with no word of an exposed key", fingerprint, code, out, errOut)
+	}
+}
+
+// An on-ramp transaction id and a TVC deployment id are strings another
+// party chose (SPEC.md), which may be long hex: they are sent as given, not
+// refused as a pasted key (audit 223).
+func TestFreeFormIdsInLongHexAreSent(t *testing.T) {
+	e := newVerbEnv(t)
+	var mu sync.Mutex
+	var sent []string
+	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
+		mu.Lock()
+		defer mu.Unlock()
+		sent = append(sent, string(request))
+		return reply
+	})
+	env := map[string]string{"VIGIL_CONFIG": e.configVia(url, filepath.Join(t.TempDir(), "proxy.toml"))}
+	for _, verb := range [][]string{{"onramp", "status"}, {"tvc-deployment", "delete", "--yes"}} {
+		args := append(append([]string{}, verb...), hexKey)
+		code, out, errOut := runVigil(t, env, "", args...)
+		name := strings.Join(verb, " ")
+		if code == exitUsage || strings.Contains(errOut, "nothing was sent") {
+			t.Errorf("%s <64 hex digits>: exit %d, refused before sending:\n%s%s", name, code, out, errOut)
+		}
+		mu.Lock()
+		found := slices.ContainsFunc(sent, func(b string) bool { return strings.Contains(b, hexKey) })
+		sent = nil
+		mu.Unlock()
+		if !found {
+			t.Errorf("%s: the id was not sent", name)
+		}
 	}
 }

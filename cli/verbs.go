@@ -152,13 +152,23 @@ func listReplyBound(p Profile) api.Option {
 // naming what it is; one that looks like a private key is refused before
 // anything is sent.
 func oneArg(cmd, what string, pos []string) (string, error) {
-	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
-		return "", usagef("%s takes one argument, the %s (flags go before it); run 'vigil %s -h'", cmd, what, cmd)
+	arg, err := oneFreeArg(cmd, what, pos)
+	if err != nil {
+		return "", err
 	}
-	if keys.HasSecretToken(pos[0]) {
+	if keys.HasSecretToken(arg) {
 		// Ids are UUIDs or names: a key pasted as one would be sent, and
 		// logged by the service and every proxy on the way.
-		return "", usagef("%s takes the %s, and nothing was sent: the value given is %s", cmd, what, keys.SecretArg(pos[0], "the "+what))
+		return "", usagef("%s takes the %s, and nothing was sent: the value given is %s", cmd, what, keys.SecretArg(arg, "the "+what))
+	}
+	return arg, nil
+}
+
+// oneFreeArg is oneArg for an id of any form the service or a provider
+// chose (SPEC.md: a string): long hex may be such an id, so it is sent.
+func oneFreeArg(cmd, what string, pos []string) (string, error) {
+	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
+		return "", usagef("%s takes one argument, the %s (flags go before it); run 'vigil %s -h'", cmd, what, cmd)
 	}
 	return pos[0], nil
 }
@@ -252,10 +262,14 @@ type queryVerb struct {
 	name  string // "policy get"
 	usage string
 	arg   string // what the one argument is ("policy id"); "" when it takes none
-	flags func(fs *flag.FlagSet)
-	check func(given map[string]bool) error // checks the flags' values (given: the flags set) before any profile is loaded
-	raw   func(ctx context.Context, client *api.Client, arg string) (json.RawMessage, error)
-	show  func(ctx context.Context, c proc, client *api.Client, arg string) error
+	// freeForm: the argument is an id another party chose in any form (an
+	// on-ramp provider's transaction id), which may be long hex: it is not
+	// refused as a pasted key (oneFreeArg).
+	freeForm bool
+	flags    func(fs *flag.FlagSet)
+	check    func(given map[string]bool) error // checks the flags' values (given: the flags set) before any profile is loaded
+	raw      func(ctx context.Context, client *api.Client, arg string) (json.RawMessage, error)
+	show     func(ctx context.Context, c proc, client *api.Client, arg string) error
 	// exact gives show a client that keeps strings as sent
 	// (api.WithExactStrings), for a display that checks signed bytes; show
 	// must then escape everything it prints itself.
@@ -275,7 +289,11 @@ func (v queryVerb) run(ctx context.Context, c proc, args []string) error {
 	}
 	arg, what := "", v.name
 	if v.arg != "" {
-		if arg, err = oneArg(v.name, v.arg, pos); err != nil {
+		take := oneArg
+		if v.freeForm {
+			take = oneFreeArg
+		}
+		if arg, err = take(v.name, v.arg, pos); err != nil {
 			return err
 		}
 		what += " " + api.SanitizeID(arg)
