@@ -14,15 +14,7 @@ import (
 // still goes out.
 func TestAnIdThatLooksLikeAKeyIsNeverSent(t *testing.T) {
 	e := newVerbEnv(t)
-	var mu sync.Mutex
-	var sent []string
-	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
-		mu.Lock()
-		defer mu.Unlock()
-		sent = append(sent, string(request))
-		return reply
-	})
-	env := map[string]string{"VIGIL_CONFIG": e.configVia(url, filepath.Join(t.TempDir(), "proxy.toml"))}
+	env, takeSent := recordRequests(t, e)
 	aliceID := e.userID("alice")
 	for _, id := range []string{hexKey, "\"" + hexKey + "\",", "x\n" + hexKey} {
 		for _, verb := range [][]string{
@@ -43,13 +35,11 @@ func TestAnIdThatLooksLikeAKeyIsNeverSent(t *testing.T) {
 			}
 		}
 	}
-	mu.Lock()
-	for _, body := range sent {
+	for _, body := range takeSent() {
 		if strings.Contains(strings.ToLower(body), hexKey) {
 			t.Errorf("the key was sent: %s", body)
 		}
 	}
-	mu.Unlock()
 
 	fingerprint := "sha256:" + hexKey
 	code, out, errOut := runVigil(t, env, "", "activity", "get", fingerprint)
@@ -63,6 +53,26 @@ func TestAnIdThatLooksLikeAKeyIsNeverSent(t *testing.T) {
 // refused as a pasted key (audit 223).
 func TestFreeFormIdsInLongHexAreSent(t *testing.T) {
 	e := newVerbEnv(t)
+	env, takeSent := recordRequests(t, e)
+	for _, verb := range [][]string{{"onramp", "status"}, {"tvc-deployment", "delete", "--yes"}} {
+		args := append(append([]string{}, verb...), hexKey)
+		code, out, errOut := runVigil(t, env, "", args...)
+		name := strings.Join(verb, " ")
+		if code == exitUsage || strings.Contains(errOut, "nothing was sent") {
+			t.Errorf("%s <64 hex digits>: exit %d, refused before sending:\n%s%s", name, code, out, errOut)
+		}
+		found := slices.ContainsFunc(takeSent(), func(b string) bool { return strings.Contains(b, hexKey) })
+		if !found {
+			t.Errorf("%s: the id was not sent", name)
+		}
+	}
+}
+
+// recordRequests points a config at a proxy in front of e's service that
+// records every request body; takeSent returns those recorded since its
+// last call.
+func recordRequests(t *testing.T, e *verbEnv) (env map[string]string, takeSent func() []string) {
+	t.Helper()
 	var mu sync.Mutex
 	var sent []string
 	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
@@ -71,20 +81,12 @@ func TestFreeFormIdsInLongHexAreSent(t *testing.T) {
 		sent = append(sent, string(request))
 		return reply
 	})
-	env := map[string]string{"VIGIL_CONFIG": e.configVia(url, filepath.Join(t.TempDir(), "proxy.toml"))}
-	for _, verb := range [][]string{{"onramp", "status"}, {"tvc-deployment", "delete", "--yes"}} {
-		args := append(append([]string{}, verb...), hexKey)
-		code, out, errOut := runVigil(t, env, "", args...)
-		name := strings.Join(verb, " ")
-		if code == exitUsage || strings.Contains(errOut, "nothing was sent") {
-			t.Errorf("%s <64 hex digits>: exit %d, refused before sending:\n%s%s", name, code, out, errOut)
-		}
+	env = map[string]string{"VIGIL_CONFIG": e.configVia(url, filepath.Join(t.TempDir(), "proxy.toml"))}
+	return env, func() []string {
 		mu.Lock()
-		found := slices.ContainsFunc(sent, func(b string) bool { return strings.Contains(b, hexKey) })
+		defer mu.Unlock()
+		taken := sent
 		sent = nil
-		mu.Unlock()
-		if !found {
-			t.Errorf("%s: the id was not sent", name)
-		}
+		return taken
 	}
 }
