@@ -267,11 +267,18 @@ func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) 
 		// is said at once, before the demo writes a config pointing at it.
 		// A fixed port is tried without listening (portFree), so that a
 		// script waiting for it sees nothing before prepare is done.
-		a, err := tryPort(addr)
+		// The first port is held while the second is resolved: two ports of
+		// 0 would otherwise get one port back when the system hands out the
+		// one just released (seen once in sixteen demos on a loaded machine).
+		a, releaseA, err := tryPort(addr)
 		if err != nil {
 			return nil, nil, fmt.Errorf("listen on %s: %w; stop what uses it, or pass --addr with another port (127.0.0.1:0 picks a free one)", addr, err)
 		}
-		p, err := tryPort(proxyAddr)
+		p, releaseP, err := tryPort(proxyAddr)
+		releaseA()
+		if err == nil {
+			releaseP()
+		}
 		if err == nil && samePort(a, p) {
 			err = fmt.Errorf("the service's --addr is %s", a)
 		}
@@ -302,22 +309,25 @@ func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) 
 }
 
 // tryPort resolves addr: a port of 0 becomes a free one of the system's
-// choosing (a port nobody waits on, found by listening briefly); a fixed one
-// is checked free without listening on it.
-func tryPort(addr string) (*net.TCPAddr, error) {
-	a, err := net.ResolveTCPAddr("tcp", addr)
+// choosing (a port nobody waits on, found by listening until release is
+// called); a fixed one is checked free without listening on it. release is
+// never nil when err is nil.
+func tryPort(addr string) (a *net.TCPAddr, release func(), err error) {
+	a, err = net.ResolveTCPAddr("tcp", addr)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if a.Port != 0 {
-		return a, portFree(a)
+		if err := portFree(a); err != nil {
+			return nil, nil, err
+		}
+		return a, func() {}, nil
 	}
 	ln, err := net.ListenTCP("tcp", a)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr), nil
+	return ln.Addr().(*net.TCPAddr), func() { ln.Close() }, nil
 }
 
 // samePort tells whether two listening addresses would clash: one port, on

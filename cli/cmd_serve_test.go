@@ -163,12 +163,31 @@ func TestRotateWebhookKeysOnInterval(t *testing.T) {
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	return freeAddrs(t, 1)[0]
+}
+
+// freeAddrs is n distinct free addresses: each port is held until all are
+// found, so the system cannot hand one released port out twice (two calls
+// of freeAddr could, and a service and its auth proxy then clashed).
+func freeAddrs(t *testing.T, n int) []string {
+	t.Helper()
+	addrs := make([]string, n)
+	for i := range addrs {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		addrs[i] = l.Addr().String()
 	}
-	defer l.Close()
-	return l.Addr().String()
+	return addrs
+}
+
+// freeAddrPair is two distinct free addresses: a service's and its auth proxy's.
+func freeAddrPair(t *testing.T) (string, string) {
+	t.Helper()
+	a := freeAddrs(t, 2)
+	return a[0], a[1]
 }
 
 // TestServeSurvivesKill9 runs the built binary, submits from several goroutines,
@@ -180,7 +199,7 @@ func TestServeSurvivesKill9(t *testing.T) {
 	}
 	bin := vigilBinary(t)
 	dir := t.TempDir()
-	addr, proxyAddr := freeAddr(t), freeAddr(t)
+	addr, proxyAddr := freeAddrPair(t)
 	base := "http://" + addr
 	start := func() *exec.Cmd {
 		cmd := exec.Command(bin, "serve", "--demo", "--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr)
@@ -291,7 +310,7 @@ func TestServeSurvivesKill9(t *testing.T) {
 // as its port accepts connections (not later: callers check what holds then).
 func startServe(t *testing.T, dir string, extra ...string) (string, *syncBuffer) {
 	t.Helper()
-	addr, proxyAddr := freeAddr(t), freeAddr(t)
+	addr, proxyAddr := freeAddrPair(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	var out, errOut syncBuffer // the service writes while the test reads
@@ -326,7 +345,8 @@ func TestSecondServeOnADataDirectoryIsRefused(t *testing.T) {
 	startServe(t, dir, "--demo")
 	var errOut bytes.Buffer
 	c := proc{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errOut, getenv: func(string) string { return "" }}
-	err := cmdServe(context.Background(), c, []string{"--data", dir, "--addr", freeAddr(t), "--auth-proxy-addr", freeAddr(t)})
+	addr, proxyAddr := freeAddrPair(t)
+	err := cmdServe(context.Background(), c, []string{"--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr})
 	if !errors.Is(err, server.ErrDataDirInUse) || !strings.Contains(err.Error(), "process") || !strings.Contains(err.Error(), "another data directory") {
 		t.Fatalf("second vigil serve on %s: %v; want the directory reported in use, by which process, and what to do", dir, err)
 	}
@@ -391,7 +411,8 @@ func TestServeDemoOnATakenPortWritesNothing(t *testing.T) {
 	defer held.Close()
 	for _, flag := range []string{"--addr", "--auth-proxy-addr"} {
 		dir := t.TempDir()
-		args := []string{"--data", dir, "--demo", "--addr", freeAddr(t), "--auth-proxy-addr", freeAddr(t)}
+		addr, proxyAddr := freeAddrPair(t)
+		args := []string{"--data", dir, "--demo", "--addr", addr, "--auth-proxy-addr", proxyAddr}
 		for i := range args {
 			if args[i] == flag {
 				args[i+1] = held.Addr().String()

@@ -100,7 +100,7 @@ func TestServeKeepsEveryAcknowledgedWriteAcrossKills(t *testing.T) {
 
 	bin := vigilBinary(t)
 	dir := t.TempDir()
-	addr, proxyAddr := freeAddr(t), freeAddr(t)
+	addr, proxyAddr := freeAddrPair(t)
 	base := "http://" + addr
 	var logs bytes.Buffer
 	var logsMu sync.Mutex

@@ -55,7 +55,7 @@ func TestServePortTakenAfterItsTrySaysWhatToDo(t *testing.T) {
 // finished config. (Trying the port before prepare binds it without
 // listening, portFree, so the moment before prepare accepts nothing either.)
 func TestServeFixedPortAcceptsNothingBeforePrepareIsDone(t *testing.T) {
-	addr, proxy := freeAddr(t), freeAddr(t)
+	addr, proxy := freeAddrPair(t)
 	ln, pln, err := listenAfter(addr, proxy, func(string, string) error {
 		for _, a := range []string{addr, proxy} {
 			if c, err := net.Dial("tcp", a); err == nil {
@@ -70,4 +70,25 @@ func TestServeFixedPortAcceptsNothingBeforePrepareIsDone(t *testing.T) {
 	}
 	ln.Close()
 	pln.Close()
+}
+
+// A port of 0 stays held until released: listenAfter resolves the service's
+// port of 0 and then the auth proxy's, and a port let go at once could come
+// back as the second (the demo then failed saying the two ports clash).
+func TestServeHoldsAResolvedFreePortUntilReleased(t *testing.T) {
+	a, release, err := tryPort("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := net.Listen("tcp", a.String()); err == nil {
+		l.Close()
+		release()
+		t.Fatalf("port %d resolved from 0 was free again before its release: another port of 0 could be given it", a.Port)
+	}
+	release()
+	l, err := net.Listen("tcp", a.String())
+	if err != nil {
+		t.Fatalf("port %d still held after its release: %v", a.Port, err)
+	}
+	l.Close()
 }

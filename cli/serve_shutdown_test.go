@@ -19,7 +19,7 @@ import (
 // SIGINT: the command's context ends) and the command's result.
 func stoppableServe(t *testing.T, extra ...string) (addr string, stderr *syncBuffer, stop func(), result <-chan error) {
 	t.Helper()
-	addr, proxyAddr := freeAddr(t), freeAddr(t)
+	addr, proxyAddr := freeAddrPair(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	done := make(chan error, 1)
