@@ -188,10 +188,20 @@ func (p *CreateInvitationsParams) Validate() error {
 	if err := atMost("invitations", len(p.Invitations), MaxListItems, "invitations"); err != nil {
 		return err
 	}
+	// One mailbox invited twice in one round would get two invitations
+	// under two names, and a per-invitee setting (matched to an address
+	// ignoring case) would reach both: refused, as a repeated id is.
+	first := make(map[string]int, len(p.Invitations))
 	for i := range p.Invitations {
 		if err := p.Invitations[i].validate(indexPath("invitations", i)); err != nil {
 			return err
 		}
+		address := strings.ToLower(p.Invitations[i].ReceiverUserEmail)
+		if j, dup := first[address]; dup {
+			return invalid(joinPath(indexPath("invitations", i), "receiverUserEmail"), "%s is invitations[%d]'s address again (addresses are compared ignoring case); invite each address once",
+				strconv.QuoteToASCII(p.Invitations[i].ReceiverUserEmail), j)
+		}
+		first[address] = i
 	}
 	return nil
 }

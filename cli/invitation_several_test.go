@@ -73,3 +73,30 @@ func TestInvitationCreateRefusesUnpairedInvitees(t *testing.T) {
 		t.Errorf("%d create_invitations submitted anyway", after-before)
 	}
 }
+
+// One address given twice (in any case) is refused before anything is sent:
+// the quorum would be asked to invite one mailbox under two names, and a
+// --per-invitee setting for that address would reach both invitations.
+func TestInvitationCreateRefusesOneAddressTwice(t *testing.T) {
+	e := newVerbEnv(t)
+	invitations := func() int {
+		t.Helper()
+		acts, err := e.client("alice").ListActivities(context.Background(), api.ListActivitiesOptions{Types: []string{api.TypeCreateInvitations}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(acts)
+	}
+	before := invitations()
+	for _, second := range []string{"dave@example.com", "dave@EXAMPLE.com", "Dave@example.com"} {
+		cmd := []string{"invitation", "create", "--access", "api", "--name", "dave", "--email", "dave@example.com", "--name", "david", "--email", second}
+		code, out, errOut := e.run("", cmd...)
+		wantExit(t, strings.Join(cmd, " "), code, 2, out, errOut)
+		if !strings.Contains(errOut, "invitations[1].receiverUserEmail") || !strings.Contains(errOut, "invitations[0]") || !strings.Contains(errOut, "invite each address once") {
+			t.Errorf("%s: the refusal does not name both invitations and what to do:\n%s", second, errOut)
+		}
+	}
+	if after := invitations(); after != before {
+		t.Errorf("%d create_invitations submitted anyway", after-before)
+	}
+}
