@@ -340,6 +340,12 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	if strings.ContainsFunc(p.OrganizationID, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) }) {
 		return bad("organization_id", "%q contains spaces or control characters", p.OrganizationID)
 	}
+	// Sent as the X-Auth-Proxy-Config-Id header, which cannot carry these:
+	// refused here, naming the line, not at request time as a connection
+	// failure retried four times.
+	if strings.ContainsFunc(p.AuthProxyConfigID, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) }) {
+		return bad("auth_proxy_config_id", "%q contains spaces or control characters; copy the auth proxy configuration id exactly as the service shows it", p.AuthProxyConfigID)
+	}
 	if p.Key != "" {
 		if err := keys.ValidateRef(p.Key); err != nil {
 			return bad("key", "%v", err)
