@@ -478,10 +478,19 @@ func checkServiceURL(s string, allowPlaintext bool) error {
 	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("%s must not carry a query, a fragment or credentials", ShowURL(s))
 	}
-	if u.Scheme == "http" && !allowPlaintext && !IsLoopback(u.Hostname()) {
-		return fmt.Errorf("%q is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", s)
+	return CheckPlaintextHTTP(s, allowPlaintext)
+}
+
+// CheckPlaintextHTTP refuses a plain http:// URL to a host that is not this
+// machine unless allowPlaintext (a profile's allow_plaintext_http): base_url,
+// auth_proxy_url and the webhook key set a --jwks URL names are all trusted,
+// and on the network any of them could be read or forged.
+func CheckPlaintextHTTP(s string, allowPlaintext bool) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "http" || allowPlaintext || IsLoopback(u.Hostname()) {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%q is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", s)
 }
 
 // IsLoopback reports whether host names this machine: localhost or a
