@@ -72,7 +72,7 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	fs := newFlagSet("serve", serveUsage)
 	addr := fs.String("addr", "127.0.0.1:8420", "address of the service API")
 	proxyAddr := fs.String("auth-proxy-addr", "127.0.0.1:8421", "address of the auth proxy")
-	data := fs.String("data", "", "data directory (default $XDG_DATA_HOME/vigil/server, else ~/.local/share/vigil/server)")
+	data := fs.String("data", "", "data directory (default $XDG_DATA_HOME/vigil/server, else ~/.local/share/vigil/server; a relative base is ignored)")
 	demo := fs.Bool("demo", false, "seed the demo organization on first start and write DIR/config.toml")
 	rotation := fs.Duration("webhook-key-rotation", 0, "rotate the webhook signing key this often (e.g. 24h); 0 never rotates")
 	grace := fs.Duration("shutdown-grace", defaultShutdownGrace, "on SIGINT/SIGTERM/SIGHUP, let requests in flight finish for up to `D`")
@@ -101,7 +101,7 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	if dir == "" {
 		dir = defaultServerDataDir(c.getenv)
 		if dir == "" {
-			return usagef("serve: neither XDG_DATA_HOME nor HOME is set; pass --data DIR")
+			return usagef("serve: neither XDG_DATA_HOME nor HOME is set to an absolute path (a relative one is ignored); pass --data DIR")
 		}
 	}
 	log := slog.New(slog.NewTextHandler(c.stderr, nil))
@@ -409,11 +409,16 @@ func rotateWebhookKeys(ctx context.Context, srv *server.Server, first, every tim
 	}
 }
 
+// defaultServerDataDir is $XDG_DATA_HOME/vigil/server, else
+// ~/.local/share/vigil/server, or "" without an absolute base. A relative
+// value is ignored, as the XDG spec says and keys.ConfigHome does: it would
+// put the service's state under whatever directory vigil was started from,
+// and a start from elsewhere would open an empty service.
 func defaultServerDataDir(getenv func(string) string) string {
-	if d := getenv("XDG_DATA_HOME"); d != "" {
+	if d := getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
 		return filepath.Join(d, "vigil", "server")
 	}
-	if h := getenv("HOME"); h != "" {
+	if h := getenv("HOME"); filepath.IsAbs(h) {
 		return filepath.Join(h, ".local", "share", "vigil", "server")
 	}
 	return ""

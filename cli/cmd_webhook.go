@@ -17,6 +17,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/internal/userfile"
+	"github.com/vigil-console/vigil/profile"
 	"github.com/vigil-console/vigil/webhook"
 
 	"github.com/vigil-console/vigil/ui"
@@ -61,14 +62,37 @@ func profileBaseURL(p Profile) (string, error) {
 	return strings.TrimRight(p.BaseURL, "/"), nil
 }
 
+// checkJWKSURL refuses a --jwks URL that is plain http to a host that is not
+// this machine, by the rule and in the words a profile's base_url is refused
+// (profile.CheckPlaintextHTTP), unless the profile says
+// allow_plaintext_http = true: the key set decides which deliveries are
+// reported verified, so one forged on the way would vouch for forged
+// deliveries. hint is what else the verb takes.
+func checkJWKSURL(c proc, conn connFlags, verb, from, hint string) error {
+	if profile.CheckPlaintextHTTP(from, false) == nil {
+		return nil
+	}
+	p, perr := webhookProfile(c, conn)
+	err := profile.CheckPlaintextHTTP(from, perr == nil && p.AllowPlaintextHTTP)
+	if err == nil {
+		return nil
+	}
+	return usagef("%s: --jwks %v%s", verb, err, hint)
+}
+
 // jwksFetchTimeout bounds fetching a key set, as the verifier's cache does.
 const jwksFetchTimeout = 10 * time.Second
+
+// isJWKSURL reports whether jwksSource takes from as a URL, not a file.
+func isJWKSURL(from string) bool {
+	return strings.HasPrefix(from, "http://") || strings.HasPrefix(from, "https://")
+}
 
 // jwksSource is the key source of a JWKS at a URL or in a file: the same
 // cache, fetch and Cache-Control handling either way (a file is read through
 // net/http's file transport).
 func jwksSource(from string) (*webhook.JWKSCache, error) {
-	if strings.HasPrefix(from, "http://") || strings.HasPrefix(from, "https://") {
+	if isJWKSURL(from) {
 		return webhook.NewJWKSCache(from, nil, nil), nil
 	}
 	abs, err := filepath.Abs(from)
@@ -241,7 +265,10 @@ profile's organization_id (or --organization): the service signs every
 organization's deliveries with the same keys.
 
 The keys come from --jwks (a JWKS file, or a URL), else from the profile's
-{base_url}/public/v1/discovery/webhooks/jwks. A delivery saved by
+{base_url}/public/v1/discovery/webhooks/jwks. A --jwks URL is https://, or
+http:// to this machine, as base_url is (elsewhere only with the profile's
+allow_plaintext_http = true): a key set forged on the way would vouch for
+forged deliveries. A delivery saved by
 'vigil webhook listen --save DIR' is DIR/NAME.body with DIR/NAME.headers;
 to check an old one, raise --max-age. When the service has rotated its key out
 of the published set since, the key saved beside it (DIR/NAME.jwk, which the
@@ -313,6 +340,11 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 	if len(body) > maxDeliveryBody {
 		return fmt.Errorf("webhook verify: %s is over %d MiB; no delivery is that large", from, maxDeliveryBody>>20)
 	}
+	if isJWKSURL(*jwks) {
+		if err := checkJWKSURL(c, conn, "webhook verify", *jwks, "; or give a JWKS file, saved where the set could be fetched safely ('vigil webhook keys --json > jwks.json')"); err != nil {
+			return err
+		}
+	}
 	source := *jwks
 	if source == "" || *org == "" {
 		p, err := webhookProfile(c, conn)
@@ -371,7 +403,9 @@ reply's Cache-Control and Age lines, and how long receivers keep the set, as
 their verifier works it out ("receivers keep it: 1d, and up to 7d more while it
 cannot be fetched"; "receivers refuse it" for a set with no usable key). A key
 a receiver would not use is marked.
---json prints the key set as published.
+--json prints the key set as published. A --jwks URL is https://, or http://
+to this machine, as base_url is (elsewhere only with the profile's
+allow_plaintext_http = true).
 
 Examples:
   vigil webhook keys
@@ -401,6 +435,9 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 	}
 	if _, err := url.Parse(*from); err != nil {
 		return usagef("webhook keys: bad URL %s: %v", api.Quote(*from), escapedError{err})
+	}
+	if err := checkJWKSURL(c, conn, "webhook keys", *from, ""); err != nil {
+		return err
 	}
 	// The same fetch as the verifier's JWKSCache: this output is what operators
 	// save for `verify --jwks`, so it refuses a redirect just as strictly.

@@ -340,6 +340,12 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 	if strings.ContainsFunc(p.OrganizationID, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) }) {
 		return bad("organization_id", "%q contains spaces or control characters", p.OrganizationID)
 	}
+	// Sent as the X-Auth-Proxy-Config-Id header, which cannot carry these:
+	// refused here, naming the line, not at request time as a connection
+	// failure retried four times.
+	if strings.ContainsFunc(p.AuthProxyConfigID, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) }) {
+		return bad("auth_proxy_config_id", "%q contains spaces or control characters; copy the auth proxy configuration id exactly as the service shows it", p.AuthProxyConfigID)
+	}
 	if p.Key != "" {
 		if err := keys.ValidateRef(p.Key); err != nil {
 			return bad("key", "%v", err)
@@ -472,10 +478,19 @@ func checkServiceURL(s string, allowPlaintext bool) error {
 	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("%s must not carry a query, a fragment or credentials", ShowURL(s))
 	}
-	if u.Scheme == "http" && !allowPlaintext && !IsLoopback(u.Hostname()) {
-		return fmt.Errorf("%q is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", s)
+	return CheckPlaintextHTTP(s, allowPlaintext)
+}
+
+// CheckPlaintextHTTP refuses a plain http:// URL to a host that is not this
+// machine unless allowPlaintext (a profile's allow_plaintext_http): base_url,
+// auth_proxy_url and the webhook key set a --jwks URL names are all trusted,
+// and on the network any of them could be read or forged.
+func CheckPlaintextHTTP(s string, allowPlaintext bool) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "http" || allowPlaintext || IsLoopback(u.Hostname()) {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%q is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", s)
 }
 
 // IsLoopback reports whether host names this machine: localhost or a
