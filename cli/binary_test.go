@@ -11,11 +11,27 @@ import (
 // TestMain removes the vigil binary the tests that run it as a process
 // shared (vigilBinary).
 func TestMain(m *testing.M) {
+	if role := os.Getenv(testRoleEnv); role != "" {
+		// This binary started by a test to play a part (playTestRole), not to test.
+		os.Exit(playTestRole(role))
+	}
 	code := m.Run()
 	if dir, err := vigilBinaryDir(); err == nil && dir != "" {
 		os.RemoveAll(dir)
 	}
 	os.Exit(code)
+}
+
+// testRoleEnv names the part a test started this test binary to play
+// (playTestRole).
+const testRoleEnv = "VIGIL_CLI_TEST_ROLE"
+
+// runChild is cmd.Run, started by startChild.
+func runChild(cmd *exec.Cmd) error {
+	if err := startChild(cmd); err != nil {
+		return err
+	}
+	return cmd.Wait()
 }
 
 // vigilBinaryDir makes the directory of the built binary, once: it outlives

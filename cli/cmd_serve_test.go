@@ -205,7 +205,7 @@ func TestServeSurvivesKill9(t *testing.T) {
 		cmd := exec.Command(bin, "serve", "--demo", "--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr)
 		var logs bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &logs, &logs
-		if err := cmd.Start(); err != nil {
+		if err := startChild(cmd); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {

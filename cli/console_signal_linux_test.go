@@ -63,7 +63,7 @@ func stopDemoWith(t *testing.T, bin string, master, slave *os.File, sig syscall.
 	var errBuf syncBuffer
 	cmd.Stderr = &errBuf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
+	if err := startChild(cmd); err != nil {
 		return err
 	}
 	done := make(chan error, 1)

@@ -23,7 +23,7 @@ func runDemoWithout(t *testing.T, stdin *os.File, attr *syscall.SysProcAttr) (in
 	var out, errOut syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut // a pipe, as in 'vigil demo | tee log'
 	cmd.SysProcAttr = attr
-	if err := cmd.Start(); err != nil {
+	if err := startChild(cmd); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)

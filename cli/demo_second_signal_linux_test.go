@@ -36,7 +36,7 @@ func TestDemoSecondStopSignalCutsTheShutdownShort(t *testing.T) {
 	var errBuf syncBuffer
 	cmd.Stderr = &errBuf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
+	if err := startChild(cmd); err != nil {
 		t.Fatal(err)
 	}
 	var waitErr error

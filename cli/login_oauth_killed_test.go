@@ -64,7 +64,7 @@ func loginKilledInFlight(t *testing.T, bin string, sig syscall.Signal) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startChild(cmd); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()

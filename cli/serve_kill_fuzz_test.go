@@ -108,7 +108,7 @@ func TestServeKeepsEveryAcknowledgedWriteAcrossKills(t *testing.T) {
 		cmd := exec.Command(bin, "serve", "--demo", "--data", dir, "--addr", addr, "--auth-proxy-addr", proxyAddr)
 		w := &lockedWriter{mu: &logsMu, w: &logs}
 		cmd.Stdout, cmd.Stderr = w, w
-		if err := cmd.Start(); err != nil {
+		if err := startChild(cmd); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {

@@ -63,7 +63,7 @@ func TestStampReadingStdinEndsOnSIGINT(t *testing.T) {
 	cmd := exec.Command(bin, "stamp", "--key", "alice", "--dir", e.demo.KeysDir)
 	cmd.Env = append(os.Environ(), "VIGIL_CONFIG="+e.config)
 	cmd.Stdin, cmd.Stderr = pr, &errOut
-	if err := cmd.Start(); err != nil {
+	if err := startChild(cmd); err != nil {
 		t.Fatal(err)
 	}
 	pr.Close()

@@ -97,7 +97,7 @@ func TestSubmitToClosedPipeNamesTheActivity(t *testing.T) {
 	cmd := exec.Command(bin, "tag", "create", "--name", "closed-pipe")
 	cmd.Env = append(os.Environ(), "VIGIL_CONFIG="+e.config)
 	cmd.Stdout, cmd.Stderr = pw, &errOut
-	err = cmd.Run()
+	err = runChild(cmd)
 	pw.Close()
 	a := e.lastTagActivity(t, "closed-pipe")
 	if code := cmd.ProcessState.ExitCode(); code != exitOutcomeUnknown {
@@ -122,7 +122,7 @@ func TestReadToClosedPipeEndsQuietly(t *testing.T) {
 	cmd := exec.Command(bin, "user", "list")
 	cmd.Env = append(os.Environ(), "VIGIL_CONFIG="+e.config)
 	cmd.Stdout, cmd.Stderr = pw, &errOut
-	cmd.Run()
+	runChild(cmd)
 	pw.Close()
 	if code := cmd.ProcessState.ExitCode(); code != exitStdoutClosed || errOut.Len() != 0 {
 		t.Errorf("exit %d, stderr %q; want %d and nothing said", code, errOut.String(), exitStdoutClosed)

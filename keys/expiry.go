@@ -58,5 +58,18 @@ func expiredAt(name string, exp, now time.Time, removeCmd string) error {
 	if removeCmd != "" {
 		remove = fmt.Sprintf("remove its files first (%s)", removeCmd)
 	}
-	return fmt.Errorf("key %q: %w at %s; log in again from a profile whose key still works, under a new name ('vigil login oauth --profile PROFILE --name %s-2 …'), and use the new key; to keep the name %q, %s, then log in with --name %s", name, ErrKeyExpired, exp.Format(time.RFC3339), name, name, remove, name)
+	return fmt.Errorf("key %q: %w at %s; log in again from a profile whose key still works, under a new name ('vigil login oauth --profile PROFILE --name %s …'), and use the new key; to keep the name %q, %s, then log in with --name %s", name, ErrKeyExpired, exp.Format(time.RFC3339), secondName(name), name, remove, name)
+}
+
+// secondName is the new name the advice gives for a login replacing key
+// name: name-2, name cut first so that it stays within MaxNameLen (a name
+// at the limit would otherwise be advised into a refusal); -3 where the cut
+// name-2 is name itself.
+func secondName(name string) string {
+	const suffix = "-2"
+	n := name[:min(len(name), MaxNameLen-len(suffix))] + suffix
+	if n == name {
+		return n[:len(n)-1] + "3"
+	}
+	return n
 }

@@ -20,6 +20,9 @@ const quoteLimit = 31
 // name looks like without quoting it.
 func secretNameError(name string) error {
 	what := describeText(name)
+	if jwtShaped(name) {
+		return fmt.Errorf("key name (%s) looks like a provider token (a JWT), not a key name; choose a name such as ops, and give the token with --provider-token FILE or - (standard input); if the token was written where others can read it, treat it as exposed", what)
+	}
 	return fmt.Errorf("key name (%s) looks like a private key, not a key name; choose a name such as ops, and paste the key when asked ('vigil keys import --scheme SCHEME ops'); if the key was written where others can read it, treat it as exposed", what)
 }
 
@@ -33,11 +36,14 @@ func quoteName(name string) string {
 
 // looksSecret reports whether name looks like a key rather than a name, once
 // surrounding spaces and a 0x are dropped: 32 or more hex digits (a P-256,
-// secp256k1 or ed25519 private key is 64; ':' may separate byte pairs), or
-// 40 or more base64 characters mixing upper case, lower case and digits that
-// do not read as words (wordy).
+// secp256k1 or ed25519 private key is 64; ':' may separate byte pairs), 40
+// or more base64 characters mixing upper case, lower case and digits that do
+// not read as words (wordy), or a provider token (looksJWT).
 func looksSecret(name string) bool {
 	s := strings.TrimSpace(name)
+	if looksJWT(s) {
+		return true
+	}
 	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
 		s = s[2:]
 	}

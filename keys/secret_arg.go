@@ -59,7 +59,22 @@ func PathLooksSecret(path string) bool {
 // SecretArg says what s, which looks like a private key, is where want (a
 // key name, a file name) was expected, without quoting it.
 func SecretArg(s, want string) string {
+	if jwtShaped(s) {
+		return fmt.Sprintf("%s that look like a provider token (a JWT), not %s; not shown: treat that token as exposed (it may be in shell history): it signs its holder in until it expires", describeText(strings.TrimSpace(s)), want)
+	}
 	return fmt.Sprintf("%s that look like a private key, not %s; not shown: treat that key as exposed (it may be in shell history)", describeText(strings.TrimSpace(s)), want)
+}
+
+// jwtShaped reports whether every secret-looking token of s (SecretTokens)
+// is a provider token (looksJWT), which the messages then name as such.
+func jwtShaped(s string) bool {
+	tokens := SecretTokens(s)
+	for _, t := range tokens {
+		if !looksJWT(strings.TrimSpace(t)) {
+			return false
+		}
+	}
+	return len(tokens) > 0
 }
 
 // noKey is Info's error for name, with no private key file at privPath in

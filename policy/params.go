@@ -66,6 +66,18 @@ func Warnings(src Source) []Diagnostic {
 	return append(out, enumWarningsOf(c)...)
 }
 
+// ConditionWarningTexts are the Warnings of a condition alone, each as
+// "column N: message", the words the console's dialogs and detail and the
+// CLI's vote prompt and activity get show under a proposed policy's
+// condition. Messages may quote a decoded string literal: callers escape them.
+func ConditionWarningTexts(condition string) []string {
+	var out []string
+	for _, w := range Warnings(Source{Condition: condition}) {
+		out = append(out, fmt.Sprintf("column %d: %s", w.Column, w.Message))
+	}
+	return out
+}
+
 // pinnedTypes are the activity types (ACTIVITY_TYPE_…), kinds, resources and
 // actions a condition's top-level `&&` clauses restrict it to (the
 // prefilter's activityClause): a clause on one of those fields that the

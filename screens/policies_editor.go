@@ -149,11 +149,7 @@ func checkExpr(field, src string) error {
 // column: a deny on a parameter the real service does not expose never denies
 // there. They are said, never refused.
 func conditionWarnings(condition string) []string {
-	var out []string
-	for _, w := range policy.Warnings(policy.Source{Condition: condition}) {
-		out = append(out, fmt.Sprintf("column %d: %s", w.Column, w.Message))
-	}
-	return out
+	return policy.ConditionWarningTexts(condition)
 }
 
 // conditionWarningLines appends a condition's warnings (conditionWarnings),

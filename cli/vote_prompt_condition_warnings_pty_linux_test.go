@@ -1,0 +1,24 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// The vote prompt warns of what a proposed policy's condition does
+// differently on the real service, as the console's vote dialog does: the
+// author was warned, never stopped, and the approver reads it last.
+func TestApprovePromptWarnsOfThePolicysCondition(t *testing.T) {
+	e := newVerbEnv(t)
+	id, want := e.proposeWarnedPolicy()
+	code, _, errOut, _ := e.runOnTerminal("Approve this activity? [y/N]", "n\n", "activity", "approve", id)
+	if code != 1 {
+		t.Fatalf("answer n: exit %d\n%s", code, errOut)
+	}
+	for _, w := range want {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("the vote prompt lacks %q:\n%s", w, errOut)
+		}
+	}
+	wantOnlyEscaped(t, "the vote prompt", errOut)
+}
