@@ -281,16 +281,37 @@ func quoteRunes(b *strings.Builder, s, main string) {
 // NameText shows a name from the service as it is when it can only read as
 // itself, and quoted (Quote) when it could pass for other words or another
 // name: it holds a quote, a backslash, spaces that hide at its ends or widen a
-// gap, or anything Quote escapes (look-alike letters, characters Sanitize
-// escapes). A name with a real control character and one holding its escape
-// typed as text thus never look the same: the first is quoted and escaped, the
-// second quoted with its backslash doubled.
+// gap, brackets or a word shaped like an id (`carol (<carol's id>)` next to its
+// own id would read as carol), or anything Quote escapes (look-alike letters,
+// characters Sanitize escapes). A name with a real control character and one
+// holding its escape typed as text thus never look the same: the first is
+// quoted and escaped, the second quoted with its backslash doubled.
 func NameText(n string) string {
 	q := Quote(n)
-	if q != `"`+n+`"` || n == "" || strings.ContainsRune(n, '\'') || strings.TrimSpace(n) != n || strings.Contains(n, "  ") {
+	if q != `"`+n+`"` || n == "" || strings.ContainsAny(n, nameMarks) || strings.TrimSpace(n) != n || strings.Contains(n, "  ") || holdsIDLikeWord(n) {
 		return q
 	}
 	return n
+}
+
+// nameMarks are the characters that, in a name shown unquoted, could close it
+// early or open text that reads as something else (an id in parentheses).
+const nameMarks = "'`\"()[]{}<>\u2018\u2019\u201c\u201d\u00ab\u00bb"
+
+// holdsIDLikeWord reports a word of n that reads as an id or a key: at least
+// eight characters, all hex digits and dashes, one of them a digit.
+func holdsIDLikeWord(n string) bool {
+	words := strings.FieldsFunc(n, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' })
+	for _, w := range words {
+		if len(w) >= 8 && strings.ContainsAny(w, "0123456789") && strings.IndexFunc(w, func(r rune) bool { return !isHexDigit(r) && r != '-' }) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func isHexDigit(r rune) bool {
+	return '0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F'
 }
 
 // NameWithID shows a name from the service with the id it belongs to, as

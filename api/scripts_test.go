@@ -127,3 +127,23 @@ func TestQuoteKeepsAScriptsOwnMarks(t *testing.T) {
 		t.Errorf("Quote(i + virama) = %s, want the virama escaped", got)
 	}
 }
+
+// A name that could read as holding an id, or whose brackets or quotes could
+// end it early, is quoted: "carol (<carol's id>)" shown next to its own id
+// must not read as carol; a plain name stays as it is.
+func TestNameTextQuotesNamesThatCouldHoldAnID(t *testing.T) {
+	carolID := "01a22b94-1983-7514-85e3-c1a08c13fd60"
+	for _, n := range []string{"carol (" + carolID + ")", "carol " + carolID, "carol [x]", "carol {x}", "carol <x>", "carol `x`", "carol \u201cx\u201d", "carol 0192abcd"} {
+		if got := NameText(n); got != Quote(n) {
+			t.Errorf("NameText(%q) = %s; want it quoted as %s", n, got, Quote(n))
+		}
+	}
+	if got := NameWithID("carol ("+carolID+")", "u-fake"); strings.HasPrefix(got, "carol (") {
+		t.Errorf("the impostor shows as %s, which reads as carol with carol's id", got)
+	}
+	for _, n := range []string{"carol", "Carol Doe", "ops-team-2", "deadbeef", "2024"} {
+		if got := NameText(n); got != n {
+			t.Errorf("NameText(%q) = %s; want it as it is", n, got)
+		}
+	}
+}

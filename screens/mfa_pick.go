@@ -16,13 +16,11 @@ type mfaUserPickedMsg struct{ userID string }
 // name with the id, so that any user of thousands is a few letters away.
 func (m *MfaPolicies) openUserPicker() tea.Cmd {
 	ids := m.usersByName()
-	labels := make([]string, len(ids))
-	for i, id := range ids {
-		labels[i] = api.NameText(m.c.Org.UserNames[id]) + " (" + api.SanitizeID(id) + ")"
-	}
+	labels, tails := userLabels(m.c, ids)
 	p := newPickerDialog("mfa-user", "MFA policies of", ids, labels, nil, func(v []string) tea.Msg {
 		return mfaUserPickedMsg{userID: v[0]}
 	})
+	p.keepTails(tails)
 	p.pickOne()
 	return m.askDialog(p)
 }
@@ -39,4 +37,17 @@ func (m *MfaPolicies) usersByName() []string {
 		return a < b || (a == b && ids[i] < ids[j])
 	})
 	return ids
+}
+
+// userLabels name the users ids in a picker or a form's choices as
+// api.NameWithID does, the name quoted when it could pass for another user
+// with an id; tails are the " (id)" ends, kept whole when a row is cut so
+// that a long name cannot push its own id out of sight.
+func userLabels(c *Common, ids []string) (labels, tails []string) {
+	labels, tails = make([]string, len(ids)), make([]string, len(ids))
+	for i, id := range ids {
+		labels[i] = api.NameWithID(c.Org.UserNames[id], id)
+		tails[i] = " (" + api.SanitizeID(id) + ")"
+	}
+	return labels, tails
 }

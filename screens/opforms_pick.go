@@ -15,11 +15,12 @@ import (
 // openPick opens the picker the focused field asked for (ui.Picking).
 func (d *opFormDialog) openPick() {
 	field, query := d.form.PickRequest()
-	values, labels, ticked := d.form.PickChoices(field)
+	values, labels, tails, ticked := d.form.PickChoices(field)
 	p := newPickerDialog("pick:"+field, d.form.FieldLabel(field), values, labels, ticked, func(v []string) tea.Msg {
 		d.form.SetPicked(field, v)
 		return nil
 	})
+	p.keepTails(tails)
 	p.noneLabel("none")
 	p.startFilter(query)
 	d.pick = p

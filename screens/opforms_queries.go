@@ -1,6 +1,8 @@
 package screens
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
@@ -25,7 +27,9 @@ type onrampDialog struct {
 
 func newOnrampDialog(c *Common) *onrampDialog {
 	return &onrampDialog{c: c, form: ui.NewForm("On-ramp transaction status",
-		ui.Field{Key: "transactionId", Label: "Transaction id", Required: true},
+		// Any string the provider chose, long hex too (as the CLI sends it),
+		// within the service's bound on ids.
+		ui.Field{Key: "transactionId", Label: "Transaction id", Required: true, CharLimit: api.MaxIDLength},
 		ui.Field{Key: "refresh", Label: "Refresh from the provider first", Choices: []string{"no", "yes"}})}
 }
 
@@ -40,7 +44,9 @@ func (d *onrampDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		return nil, nil
 	case ui.Submitted:
 		v := d.form.Values()
-		return nil, onrampStatus(d.c, v["transactionId"], v["refresh"] == "yes")
+		// Trimmed as every other id field: an id pasted with a space would
+		// be "not found".
+		return nil, onrampStatus(d.c, strings.TrimSpace(v["transactionId"]), v["refresh"] == "yes")
 	}
 	return d, nil
 }
@@ -57,7 +63,8 @@ func onrampStatus(c *Common, id string, refresh bool) tea.Cmd {
 		defer cancel()
 		status, err := reader.GetOnrampTransactionStatus(ctx, id, refresh)
 		if err != nil {
-			return ui.ToastMsg{Text: "on-ramp transaction " + api.SanitizeID(id) + ": " + errorText(err), Bad: true}
+			// Quoted: what was sent, stray characters included, is visible.
+			return ui.ToastMsg{Text: "on-ramp transaction " + api.Quote(id) + ": " + errorText(err), Bad: true}
 		}
 		return ui.ToastMsg{Text: "on-ramp transaction " + api.SanitizeID(id) + ": " + ui.Clean(status)}
 	}

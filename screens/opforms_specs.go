@@ -234,14 +234,10 @@ func createUserTagSpec() opSpec {
 				ids = append(ids, id)
 			}
 			sort.Slice(ids, func(i, j int) bool { return c.Org.UserNames[ids[i]] < c.Org.UserNames[ids[j]] })
-			labels, names := make([]string, len(ids)), make([]string, len(ids))
-			for i, id := range ids {
-				labels[i] = api.NameWithID(c.Org.UserNames[id], id)
-				names[i] = api.NameText(c.Org.UserNames[id])
-			}
+			labels, tails := userLabels(c, ids)
 			// Users are optional: SPEC.md allows a tag given to users later.
 			users := ui.Field{Key: "userIds", Label: "Users (from list_users; none: the tag alone)", Multi: true, Filter: true,
-				Choices: ids, ChoiceLabels: labels, PickedLabels: names}
+				Choices: ids, ChoiceLabels: labels, ChoiceTails: tails}
 			if len(ids) == 0 {
 				users = ui.Field{Key: "userIds", Label: "User ids (comma- or space-separated, or none; the user list is not loaded)", CharLimit: idListCharLimit}
 			}

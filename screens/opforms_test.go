@@ -358,8 +358,8 @@ func TestOnrampStatusIsAQueryAvailableReadOnly(t *testing.T) {
 	for _, e := range h.root.log.entries {
 		messages.WriteString(e.text + "\n")
 	}
-	if !strings.Contains(messages.String(), "on-ramp transaction tx-1: the fake has no on-ramp transactions") ||
-		!strings.Contains(h.frame(), "on-ramp transaction tx-1") {
+	if !strings.Contains(messages.String(), `on-ramp transaction "tx-1": the fake has no on-ramp transactions`) ||
+		!strings.Contains(h.frame(), `on-ramp transaction "tx-1"`) {
 		t.Errorf("the query's answer should be shown and kept, read-only too:\n%s\n%s", h.frame(), messages.String())
 	}
 }

@@ -39,6 +39,10 @@ type pickerDialog struct {
 	// applies it with the ticks, or says why it is not one.
 	typed    func(text string) (string, error)
 	typedErr string
+	// tails, when set, are the ends of the labels (same order) kept whole
+	// when a row is cut: a user's id, so that the name is shortened and
+	// the id that tells two users of one name apart is never hidden.
+	tails []string
 }
 
 type pickerKeys struct {
@@ -76,6 +80,9 @@ func (p *pickerDialog) pickOne() {
 	p.keys.Clear.SetEnabled(false)
 	p.keys.Apply.SetHelp("enter", "choose")
 }
+
+// keepTails makes the picker cut a row's label before its tail (ui.TruncateKeepTail).
+func (p *pickerDialog) keepTails(tails []string) { p.tails = tails }
 
 // startFilter starts the filter with what was typed to open the picker.
 func (p *pickerDialog) startFilter(text string) {
@@ -199,6 +206,9 @@ func (p *pickerDialog) View(th *theme.Theme, width, height int) string {
 			box = "[x] "
 		}
 		line := ansi.Truncate(box+ui.Clean(p.labels[j]), inner, "…")
+		if j < len(p.tails) {
+			line = ui.TruncateKeepTail(box+ui.Clean(p.labels[j]), ui.Clean(p.tails[j]), inner)
+		}
 		if i == p.cursor {
 			line = th.Selected.Render(line + strings.Repeat(" ", max(inner-ansi.StringWidth(line), 0)))
 		}

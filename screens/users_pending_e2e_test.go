@@ -56,7 +56,7 @@ func TestEndToEndPendingKeyDeletionIsMarkedAndNotDuplicated(t *testing.T) {
 
 	h.key("d")
 	out := h.frame()
-	for _, want := range []string{"Deletion already pending", "• operator CI key (old)", "activity " + seeded.ID + ", 1/2 votes", "Open activity " + seeded.ID} {
+	for _, want := range []string{"Deletion already pending", `• "operator CI key (old)"`, "activity " + seeded.ID + ", 1/2 votes", "Open activity " + seeded.ID} {
 		if !strings.Contains(out, want) {
 			t.Errorf("d on a key with a pending deletion should say %q:\n%s", want, out)
 		}

@@ -50,10 +50,11 @@ type Field struct {
 	Filter bool
 	// ChoiceLabels, when set, are shown instead of Choices (same order).
 	ChoiceLabels []string
-	// PickedLabels, when set, name the picked choices of a Multi field in
-	// the list of what is picked (shorter: names without their ids);
-	// ChoiceLabels when nil.
-	PickedLabels []string
+	// ChoiceTails, when set, are the ends of ChoiceLabels (same order) kept
+	// whole when a label is cut: a user's id, so that the name is shortened
+	// and the id that tells two users apart is never the part hidden. The
+	// list of what is picked shows the labels in full, ids with them.
+	ChoiceTails []string
 	// Warn, when set, says what in a value that is accepted may not do what
 	// its author means ("" nothing). It runs when Validate does, on a value
 	// that passes (a failing one shows its error alone), and is shown under
@@ -527,12 +528,12 @@ func (f Form) Lines(th *theme.Theme, width int) (lines []string, first, last int
 			if fd.Filter {
 				keys += " · / or a letter finds"
 			}
-			b.WriteString("  " + ansi.Truncate(fmt.Sprintf("◂ %s %s ▸  %s", box, Clean(fd.choiceLabel(fd.choice)), keys), max(width-2, 1), "…") + "\n")
+			b.WriteString("  " + fd.choiceRow("◂ "+box+" ", fd.choice, " ▸", "  "+keys, max(width-2, 1)) + "\n")
 			for _, l := range WrapLines(fd.pickedText(), max(width-2, 1)) {
 				b.WriteString("  " + l + "\n")
 			}
 		case len(fd.Choices) > 0:
-			val = fmt.Sprintf("◂ %s ▸", Clean(fd.choiceLabel(fd.choice)))
+			val = fd.choiceRow("◂ ", fd.choice, " ▸", "", max(width-2, 1))
 		case fd.Hidden:
 			val = "(hidden — nothing typed yet)"
 			if fd.input.Value() != "" {
@@ -629,11 +630,7 @@ func (fd Field) pickedText() string {
 		if !fd.picked[i] {
 			continue
 		}
-		name := fd.choiceLabel(i)
-		if i < len(fd.PickedLabels) {
-			name = fd.PickedLabels[i]
-		}
-		names = append(names, Clean(name))
+		names = append(names, Clean(fd.choiceLabel(i)))
 	}
 	if len(names) == 0 {
 		return "picked: none"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // A field of Choices moves one choice per ←/→. Among an organization's users
@@ -85,12 +86,25 @@ func (f Form) PickRequest() (key, query string) {
 	return f.fields[f.focus].Key, f.pickQuery
 }
 
+// choiceRow is choice i's label between open and shut, then after (its
+// keys), cut to width cells: after goes first, then the label, which keeps
+// its ChoiceTails end (a user's id) whole.
+func (fd Field) choiceRow(open string, i int, shut, after string, width int) string {
+	label := Clean(fd.choiceLabel(i))
+	if i >= len(fd.ChoiceTails) || ansi.StringWidth(open+label+shut) <= width {
+		return ansi.Truncate(open+label+shut+after, width, "…")
+	}
+	room := max(width-ansi.StringWidth(open+shut), 1)
+	return ansi.Truncate(open+TruncateKeepTail(label, Clean(fd.ChoiceTails[i]), room)+shut, width, "…")
+}
+
 // PickChoices are the choices of the field key, their labels (ChoiceLabels,
-// or the choices) and those ticked, for a filter over them.
-func (f Form) PickChoices(key string) (values, labels, ticked []string) {
+// or the choices), the ends of the labels kept whole when one is cut
+// (ChoiceTails) and those ticked, for a filter over them.
+func (f Form) PickChoices(key string) (values, labels, tails, ticked []string) {
 	i := f.index(key)
 	if i < 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	fd := f.fields[i]
 	labels = make([]string, len(fd.Choices))
@@ -100,7 +114,7 @@ func (f Form) PickChoices(key string) (values, labels, ticked []string) {
 			ticked = append(ticked, c)
 		}
 	}
-	return fd.Choices, labels, ticked
+	return fd.Choices, labels, fd.ChoiceTails, ticked
 }
 
 // SetPicked makes values the choice of the field key: on a Multi field the

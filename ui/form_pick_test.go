@@ -47,7 +47,7 @@ func TestFilterFieldAsksForAPicker(t *testing.T) {
 	if got := f.Values()["userIds"]; got != "u-2,u-3" {
 		t.Errorf("SetPicked(u-3, u-2, nobody): %q, want u-2,u-3", got)
 	}
-	if _, _, ticked := f.PickChoices("userIds"); strings.Join(ticked, ",") != "u-2,u-3" {
+	if _, _, _, ticked := f.PickChoices("userIds"); strings.Join(ticked, ",") != "u-2,u-3" {
 		t.Errorf("PickChoices ticked %v", ticked)
 	}
 }
