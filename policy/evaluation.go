@@ -86,10 +86,12 @@ type ExplainedEvaluation struct {
 	// Unknown are policy ids of the stored evaluation the records do not
 	// hold (created since they were read): the caller reads them again.
 	Unknown []string
-	// Differs is true when the stored per-policy outcomes differ from what
-	// the policies and members give today (a member's tags changed since),
-	// or when they cannot be worked out (the intent's params cannot be
-	// read): the lines then show what the service stored.
+	// Differs is true when the evaluation cannot be reproduced: the stored
+	// per-policy outcomes differ from what the policies and members give
+	// today (a member's tags changed since), the overall outcome decided
+	// again disagrees with what the record shows the service did (members'
+	// keys or features changed since), or the params cannot be read. Why
+	// then says so, and the lines show what the service stored.
 	Differs bool
 }
 
@@ -142,11 +144,22 @@ func ExplainEvaluation(r EvaluationRecords, a api.Activity, e api.PolicyEvaluati
 	d := Decide(ran, in, QuorumOf(r.Quorum), RootOnly(a.Type))
 	out.Explanation = ExplainWith(d, in, r.mayStillVote(a, e.VoteID, in))
 	unread := a.IntentUnread()
-	if unread || len(out.Unknown) > 0 || len(unreadable) > 0 || !slices.Equal(stored, d.Policies) {
+	recorded := ""
+	if !kind.Decided {
+		recorded = disagreesWithRecord(a, e.VoteID, d.Outcome)
+	}
+	if unread || len(out.Unknown) > 0 || len(unreadable) > 0 || !slices.Equal(stored, d.Policies) || recorded != "" {
 		// Not reproducible: say so rather than explain something else.
 		out.Differs = true
 		out.Outcome = ""
 		out.Why = "not reproducible: policies or members changed since; the outcomes below are as the service stored them"
+		if recorded != "" {
+			// The policies gave what they gave then, but the outcome also
+			// rests on the members' keys and features (a deletion that
+			// would strand a root member) as they are today.
+			out.Why = "not reproducible: decided again it comes out " + d.Outcome + ", but " + recorded +
+				" (members' keys or features changed since); the outcomes below are as the service stored them"
+		}
 		if len(unreadable) > 0 {
 			out.Why = "not reproducible: " + strings.Join(unreadable, ", ") + " cannot be read by this console; the outcomes below are as the service stored them"
 		}
@@ -166,6 +179,37 @@ func ExplainEvaluation(r EvaluationRecords, a api.Activity, e api.PolicyEvaluati
 		out.Outcome, out.Why = kind.Outcome, why
 	}
 	return out
+}
+
+// disagreesWithRecord says what a's record shows the service did at
+// approval voteID when that contradicts outcome, the overall outcome decided
+// again; "" when they agree, or when the record cannot tell (a status this
+// vigil does not judge by). The service decides at every approval: an
+// outcome that allows or fails ends the activity there, so no vote follows
+// it and the activity completed or failed; one that waits leaves it open,
+// so a vote follows or it still waits.
+func disagreesWithRecord(a api.Activity, voteID, outcome string) string {
+	i := slices.IndexFunc(a.Votes, func(v api.Vote) bool { return v.ID == voteID })
+	if i < 0 {
+		return ""
+	}
+	votedAfter := i < len(a.Votes)-1
+	deniedByPolicies := a.Status == api.StatusFailed && (a.Failure == nil || a.Failure.Code == api.CodePermissionDenied)
+	switch {
+	case outcome == api.OutcomeRequiresConsensus:
+		if !votedAfter && (a.Status == api.StatusCompleted || a.Status == api.StatusFailed) {
+			return "the service ended the activity at this vote (it is " + a.Status + ")"
+		}
+	case votedAfter:
+		return "the service left the activity open at this vote (later votes were cast)"
+	case a.Status == api.StatusConsensusNeeded:
+		return "the service left the activity waiting at this vote (it still waits)"
+	case outcome == api.OutcomeAllow && deniedByPolicies:
+		return "the service failed the activity at this vote (it is " + a.Status + ", permission denied)"
+	case Fails(outcome) && a.Status == api.StatusCompleted:
+		return "the service completed the activity at this vote"
+	}
+	return ""
 }
 
 // storedLines are the stored per-policy outcomes, as the service stored
