@@ -458,6 +458,9 @@ const activityEvaluationsUsage = `Usage: vigil activity evaluations [--json] ID
 
 Lists the policy evaluations of an activity: one per vote that triggered an
 evaluation, each with every policy that ran, by name, and its outcome. An
+approval's evaluation starts with an "(overall)" row: what it decided and why,
+as the console explains it ("-  (overall) not reproducible: …" when deciding
+it again today gives another outcome than the service recorded). An
 evaluation in which no policy ran (the root quorum decided) is one line with
 its outcome and why.
 

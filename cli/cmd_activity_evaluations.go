@@ -15,9 +15,17 @@ import (
 // quoted by api.NameText and never reads as the marker.
 const rootQuorumRow = "(the root quorum's own)"
 
-// showEvaluations lists each evaluation's policies by name with their outcome.
-// Its client keeps strings exact (the verb is exact): each is escaped once,
-// here, names with api.NameText as policy list shows them.
+// overallRow marks, in the POLICY column, the row of an approval's
+// evaluation that says what it decided overall and why: the policies' rows
+// alone read alike for an implicit deny, a wait for the root quorum and the
+// own-credentials permission.
+const overallRow = "(overall) "
+
+// showEvaluations lists each evaluation's policies by name with their
+// outcome, after a row with what the evaluation decided and why, as the
+// console explains it (policy.ExplainEvaluation). Its client keeps strings
+// exact (the verb is exact): each is escaped once, here, names with
+// api.NameText as policy list shows them.
 func showEvaluations(ctx context.Context, c proc, client *api.Client, id string) error {
 	evals, err := client.GetPolicyEvaluations(ctx, id)
 	if err != nil {
@@ -28,29 +36,40 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 		return nil
 	}
 	names := map[string]string{}
-	if policies, err := client.ListPolicies(ctx); err == nil {
-		for _, p := range policies {
-			names[p.PolicyID] = p.PolicyName
-		}
+	policies, policiesErr := client.ListPolicies(ctx)
+	for _, p := range policies {
+		names[p.PolicyID] = p.PolicyName
 	}
 	var rows [][]string
-	act, decided := noPolicyExplainer(ctx, client, id)
+	act, explain := evaluationExplainer(ctx, client, id, policies, policiesErr)
 	for _, e := range evals {
 		kind := storedOf(act, e) // once per evaluation, for each of its rows
+		row := func(outcome, text string) {
+			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), outcome, text})
+		}
 		if len(e.PolicyEvaluations) == 0 {
 			// No policy ran (the root quorum decided, DESIGN.md §4): the row
 			// still says how the vote was judged, or the trail would miss the
 			// evaluation that completed the activity.
-			outcome, why := decided(e, kind)
-			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), outcome, why})
+			if kind.NotReturned {
+				row("-", "(no policy ran; "+policy.ErrVoteNotReturned.Error()+": not decided again)")
+				continue
+			}
+			outcome, why := explain(e)
+			row(outcome, "(no policy ran) "+why)
 			continue
 		}
 		rejection := rejectionOf(kind)
-		if rejection == api.OutcomeRequiresConsensus {
+		switch {
+		case rejection == api.OutcomeRequiresConsensus:
 			// The policies ran, but the service decides nothing on a
 			// rejection: their outcomes must not read as what it did.
-			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), rejection,
-				"(rejection by " + rejecter(act, e.VoteID) + ": left the activity waiting; the policies' outcomes below decided nothing)"})
+			row(rejection, "(rejection by "+rejecter(act, e.VoteID)+": left the activity waiting; the policies' outcomes below decided nothing)")
+		case !kind.Decided:
+			// An approval: what it decided overall rests on the root quorum
+			// and the own-credentials permission too, not on the rows below.
+			outcome, why := explain(e)
+			row(outcome, overallRow+why)
 		}
 		for _, o := range e.PolicyEvaluations {
 			name, listed := names[o.PolicyID]
@@ -71,7 +90,7 @@ func showEvaluations(ctx context.Context, c proc, client *api.Client, id string)
 			} else if note := notReturnedNote(kind); note != "" && o.PolicyID != "" {
 				name += " " + note
 			}
-			rows = append(rows, []string{api.SanitizeID(e.ID), timeText(e.CreatedAt), api.SanitizeID(e.VoteID), api.SanitizeID(o.Outcome), name})
+			row(api.SanitizeID(o.Outcome), name)
 		}
 	}
 	return table(c.stdout, []string{"EVALUATION", "AT", "VOTE", "OUTCOME", "POLICY"}, rows)
@@ -122,51 +141,44 @@ func rejecter(act *api.Activity, voteID string) string {
 	return policy.VoterName(*act, voteID)
 }
 
-// noPolicyExplainer returns the activity (nil when it cannot be read) and
-// what an evaluation in which no policy ran decided, and why, as the console
-// explains it: a rejection decided nothing but what policy.StoredOutcome
-// says; an approval is reproduced with policy.Decide and policy.Explain on
-// the activity's votes up to the evaluation's vote, against the root quorum.
-// An evaluation whose vote is not in the activity (read after the
-// evaluations) is not decided again: the service no longer returns it. When the
-// activity, the users or the quorum cannot be read, it says only that no
-// policy ran.
-func noPolicyExplainer(ctx context.Context, client *api.Client, id string) (*api.Activity, func(api.PolicyEvaluation, policy.Stored) (outcome, why string)) {
-	unknown := func(api.PolicyEvaluation, policy.Stored) (string, string) {
-		return "-", "(no policy ran: decided by the root quorum alone)"
+// evaluationExplainer returns the activity (nil when it cannot be read) and
+// what an evaluation decided, and why, as the console explains it: with
+// policy.ExplainEvaluation over the organization's users, quorum and
+// policies (policies, as listed, and the error listing them). An evaluation
+// that cannot be reproduced (policies, members' tags, keys or features
+// changed since) reads "-" and says so. When the activity, the users, the
+// configs or the policies cannot be read, it says what could not be read.
+// Why quotes the users' exact names (api.Quote): escaped once, here.
+func evaluationExplainer(ctx context.Context, client *api.Client, id string, policies []api.Policy, policiesErr error) (*api.Activity, func(api.PolicyEvaluation) (outcome, why string)) {
+	unknown := func(what string, err error) func(api.PolicyEvaluation) (string, string) {
+		return func(api.PolicyEvaluation) (string, string) {
+			return "-", "not worked out: could not read " + what + " (" + ui.Clean(err.Error()) + "); run the command again"
+		}
 	}
 	act, err := client.GetActivity(ctx, id)
 	if err != nil {
-		return nil, unknown
+		return nil, unknown("the activity", err)
 	}
 	users, err := client.ListUsers(ctx)
 	if err != nil {
-		return act, unknown
+		return act, unknown("the users", err)
 	}
 	act = withListedVoterNames(act, users)
 	configs, err := client.GetOrganizationConfigs(ctx)
 	if err != nil {
-		return act, unknown
+		return act, unknown("the organization's configs", err)
 	}
-	members := policy.Members(users, *configs)
-	return act, func(e api.PolicyEvaluation, kind policy.Stored) (string, string) {
-		// kind is storedOf(act, e). Why quotes the users' exact names
-		// (api.Quote): escaped once.
-		if kind.NotReturned {
-			return "-", "(no policy ran; " + policy.ErrVoteNotReturned.Error() + ": not decided again)"
-		} else if kind.Decided {
-			return api.SanitizeID(kind.Outcome), "(no policy ran) " + ui.Clean(kind.Why)
+	if policiesErr != nil {
+		return act, unknown("the policies", policiesErr)
+	}
+	compiled, errs := policy.PoliciesOf(policies)
+	records := policy.NewEvaluationRecords(users, *configs, policies, compiled, errs)
+	return act, func(e api.PolicyEvaluation) (string, string) {
+		x := policy.ExplainEvaluation(records, *act, e)
+		if x.Differs && x.Outcome == "" {
+			return "-", ui.Clean(x.Why)
 		}
-		// No policy: the votes and the quorum decide, never the params, so an
-		// intent whose params vigil cannot read (api.Intent.ParamsUnread)
-		// is judged exactly here too.
-		in, err := policy.InputUpToVote(*act, members, e.VoteID, e.CreatedAt.Time())
-		if err != nil {
-			return unknown(e, kind)
-		}
-		d := policy.Decide(nil, in, policy.QuorumOf(configs.Quorum), policy.RootOnly(act.Type))
-		x := policy.Explain(d)
-		return api.SanitizeID(x.Outcome), "(no policy ran) " + ui.Clean(x.Why)
+		return api.SanitizeID(x.Outcome), ui.Clean(x.Why)
 	}
 }
 

@@ -359,7 +359,7 @@ func (p *Policies) effectCell(pol api.Policy) string {
 
 // unreadableText says that this console cannot read a stored policy, why,
 // and what follows for the explanations and simulations.
-func unreadableText(u unreadablePolicy) string {
+func unreadableText(u policy.UnreadablePolicy) string {
 	what := "it is left out of the explanations and simulations here, so what it allowed reads as not reproducible"
 	if u.Effect == api.EffectDeny {
 		what = "every activity no explicit deny settles waits for the root quorum"
