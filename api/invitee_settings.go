@@ -40,7 +40,7 @@ func ReadInviteeEntries(s string) []InviteeEntry {
 		}
 		e := readInviteeEntry(text)
 		if e.Email != "" {
-			key := strings.ToLower(e.Email)
+			key := addressKey(e.Email)
 			if seen[key] {
 				e.Problems = append(e.Problems, "given twice; merge its settings into one entry")
 			}
@@ -151,7 +151,7 @@ func ApplyInviteeEntries(invs []Invitation, entries []InviteeEntry) (unknown []s
 	for _, e := range entries {
 		found := false
 		for i := range invs {
-			if !strings.EqualFold(invs[i].ReceiverUserEmail, e.Email) {
+			if addressKey(invs[i].ReceiverUserEmail) != addressKey(e.Email) {
 				continue
 			}
 			found = true
@@ -176,4 +176,19 @@ func ApplyInviteeEntries(invs []Invitation, entries []InviteeEntry) (unknown []s
 // not invited, for ApplyInviteeEntries' unknown.
 func UnknownInviteesProblem(unknown []string, fix string) string {
 	return fmt.Sprintf("%s is not among the invitees; %s", strings.Join(unknown, ", "), fix)
+}
+
+// addressKey is the one form in which two invitees' e-mail addresses are
+// compared, wherever they are (a repeated invitee, a --per-invitee entry and
+// the invitations it reaches): ASCII letters ignoring case, nothing else
+// folded. strings.EqualFold's Unicode folding let "ſam@…" (U+017F) match
+// "sam@…", so one setting reached an invitation the repeat check let through.
+func addressKey(email string) string {
+	b := []byte(email)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

@@ -196,9 +196,9 @@ func (p *CreateInvitationsParams) Validate() error {
 		if err := p.Invitations[i].validate(indexPath("invitations", i)); err != nil {
 			return err
 		}
-		address := strings.ToLower(p.Invitations[i].ReceiverUserEmail)
+		address := addressKey(p.Invitations[i].ReceiverUserEmail)
 		if j, dup := first[address]; dup {
-			return invalid(joinPath(indexPath("invitations", i), "receiverUserEmail"), "%s is invitations[%d]'s address again (addresses are compared ignoring case); invite each address once",
+			return invalid(joinPath(indexPath("invitations", i), "receiverUserEmail"), "%s is invitations[%d]'s address again (addresses are compared ignoring the case of ASCII letters); invite each address once",
 				strconv.QuoteToASCII(p.Invitations[i].ReceiverUserEmail), j)
 		}
 		first[address] = i
