@@ -516,7 +516,7 @@ func finishOAuth(ctx context.Context, c proc, p Profile, store keys.Store, name 
 		return fmt.Errorf("login oauth: saved the key as %s, but the service does not accept it: %w", privPath, err)
 	}
 	return fields(c.stdout,
-		"signed in as", api.Sanitize(who.Username)+" ("+api.SanitizeID(who.UserID)+")",
+		"signed in as", api.NameWithID(who.Username, who.UserID),
 		"organization", api.SanitizeID(who.OrganizationID),
 		"api key", api.SanitizeID(res.APIKeyID),
 		"saved as", name+" ("+privPath+")",
