@@ -99,6 +99,9 @@ type Activities struct {
 	// announced are the activities whose settling was told (a toast, or your
 	// own vote's result), for the session.
 	announced map[string]bool
+	// waiting are the activities seen waiting whose completion would change
+	// the organization's records (activities_completed.go).
+	waiting waitingSeen
 	// dialogAsk: a vote's confirm or a filter picker asked for by a key.
 	dialogAsk
 }
@@ -393,7 +396,11 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	// Noted first: what the message does (a vote's keys, the dialog) reads
 	// the record.
 	swapped := a.noteCopies(msg)
+	completed := a.waiting.completedIn(copiesIn(msg))
 	s, cmd := a.update(msg)
+	if completed {
+		cmd = tea.Batch(cmd, msgCmd(orgChangedMsg{}))
+	}
 	if swapped {
 		// A copy the list or the detail did not take (an older one) may
 		// have shown the swap: both say it now.

@@ -149,7 +149,12 @@ func (a *Activities) askVote(approve bool) tea.Cmd {
 		order = a.detail.order
 	}
 	a.asking = &openVote{vote: v, dialog: d, shown: *act, order: order, at: a.c.Now()}
-	return a.askDialog(d)
+	// What the vote would do is what the member signs on, and the
+	// organization may have changed since it was loaded in ways no copy
+	// the console holds shows (a policy completed on a page not shown):
+	// it is read again, and the dialog restates its prediction when the
+	// read changes it (followVoteDialog), so the next y only confirms.
+	return tea.Batch(a.askDialog(d), msgCmd(reloadOrgMsg{}))
 }
 
 // copyField copies the activity's id (or fingerprint), cleaned.

@@ -187,9 +187,9 @@ func (a *Activities) settledActivity(msg activitySettledMsg) tea.Cmd {
 	}
 	follow := a.followOpen(act, order)
 	if decider(&act) == a.c.Org.UserID && a.c.Org.UserID != "" {
-		return tea.Batch(announceCompletion(act), follow)
+		return follow
 	}
-	return tea.Batch(ui.Toast(settledText(a.c, &act), act.Status != api.StatusCompleted), announceCompletion(act), follow)
+	return tea.Batch(ui.Toast(settledText(a.c, &act), act.Status != api.StatusCompleted), follow)
 }
 
 // dropLeft takes off the list the copy kept of an activity that left the
@@ -486,17 +486,10 @@ func settledVerb(status string) string {
 // orgChangedMsg says an activity completed while the console watched: what the
 // other screens show (policies, users, tags, MFA policies, features) and what
 // the vote dialog reasons with (Common.Org) may have changed. The root reloads
-// the organization and every screen that has loaded data reloads it.
+// the organization and every screen that has loaded data reloads it. The
+// Activities screen sends it from the copies it is handed
+// (activities_completed.go), the root from its org watch (org_watch.go).
 type orgChangedMsg struct{}
-
-// announceCompletion announces act's completion to the other screens,
-// unless its type cannot change what they load (completedChange).
-func announceCompletion(act api.Activity) tea.Cmd {
-	if !completedChange(act) {
-		return nil
-	}
-	return msgCmd(orgChangedMsg{})
-}
 
 // ownVote is the console user's vote on act, nil when there is none (or the
 // user is not known yet): the one the console's key signed, when the key is

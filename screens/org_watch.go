@@ -7,10 +7,11 @@ import (
 	"github.com/vigil-console/vigil/policy"
 )
 
-// The pending list tells the activities that complete while it watches
-// them. One proposed and completed between two refreshes (a policy two
-// members settle on the CLI) is never on it, and the policies, users and
-// quorum the vote dialog predicts from would stay as they were. So at each
+// The Activities screen tells the activities it saw waiting that complete
+// (activities_completed.go). One proposed and completed between two
+// refreshes (a policy two members settle on the CLI) is never seen waiting,
+// and the policies, users and quorum the vote dialog predicts from would
+// stay as they were. So at each
 // refresh the root also looks at the newest few activities of any status
 // (one small query, whatever the organization holds) and reloads the
 // organization when one completed since the last look whose type may change

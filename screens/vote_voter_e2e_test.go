@@ -32,9 +32,9 @@ func TestVoteCountedWhileOrgNotLoadedIsToldAsCounted(t *testing.T) {
 	if h.root.common.Org.UserID != "" {
 		t.Fatalf("set-up: the organization loaded")
 	}
-	blip.Store(false) // over: whoami answers again
 	h.selectActivityID(act.ID)
-	h.key("a")
+	h.key("a")        // the dialog's read of the organization fails too: it still is not loaded
+	blip.Store(false) // over: whoami answers again
 	h.key("y")
 	got, err := d.Client("alice").GetActivity(context.Background(), act.ID)
 	if err != nil || got.VoteOf(d.Info.Members[1].UserID) == nil {

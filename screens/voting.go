@@ -526,9 +526,9 @@ func (a *Activities) reportVote(msg activityVotedMsg) tea.Cmd {
 	switch voteOutcomeOf(a.c, msg) {
 	case voteCounted:
 		act := *msg.activity
-		return tea.Batch(said.tell(), announceCompletion(act), a.takeVoted(act, order))
+		return tea.Batch(said.tell(), a.takeVoted(act, order))
 	case voteCountedAnyway:
-		return tea.Batch(said.tell(), announceCompletion(*msg.current), a.takeVoted(*msg.current, order))
+		return tea.Batch(said.tell(), a.takeVoted(*msg.current, order))
 	case voteAlreadyCast:
 		return tea.Batch(said.tell(), a.takeVoted(*msg.current, order))
 	case voteTooLate:
