@@ -18,7 +18,9 @@ func TestRetryAfterPastTheDeadlineReturnsTheRateLimit(t *testing.T) {
 		w.Header().Set("Retry-After", "30")
 		writeJSON(w, 429, `{"code":8,"message":"too many requests"}`)
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	// 20 s: shorter than the wait asked for, and longer than a loaded
+	// machine takes for the first reply (which a 1.5 s deadline was not).
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, err := s.client(t).ListPolicies(ctx)
 	if errors.Is(err, context.DeadlineExceeded) {
@@ -45,7 +47,7 @@ func TestSendReturnsA429WhoseWaitOutlastsTheDeadline(t *testing.T) {
 		w.Header().Set("Retry-After", "30")
 		writeJSON(w, 429, `{"code":8,"message":"too many requests"}`)
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	reply, err := s.client(t).Send(ctx, "/public/v1/query/list_policies", []byte(`{"organizationId":"`+testOrg+`"}`))
 	if err != nil || reply.Status != 429 {
