@@ -472,10 +472,18 @@ func TestSubmitClientTimeoutIsSaidPlainly(t *testing.T) {
 	release := make(chan struct{})
 	s := newTestService(t, func(_ int, _ recorded, w http.ResponseWriter) { <-release })
 	defer close(release)
-	c := s.client(t, WithHTTPClient(&http.Client{Timeout: 50 * time.Millisecond}))
-	_, err := c.ApproveActivity(context.Background(), "sha256:00")
+	// The connection is dialed before the clock starts, so the timeout can
+	// only pass after the request went out (a loaded machine still dialing
+	// when it passed would make it "not sent", a true but other case).
 	host := strings.TrimPrefix(s.srv.URL, "http://")
-	if !errors.Is(err, ErrOutcomeUnknown) || !strings.Contains(err.Error(), "no reply from "+host+" within 50ms") ||
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dialed := &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) { return conn, nil }}
+	c := s.client(t, WithHTTPClient(&http.Client{Timeout: 500 * time.Millisecond, Transport: dialed}))
+	_, err = c.ApproveActivity(context.Background(), "sha256:00")
+	if !errors.Is(err, ErrOutcomeUnknown) || !strings.Contains(err.Error(), "no reply from "+host+" within 500ms") ||
 		strings.Contains(err.Error(), "Client.Timeout") {
 		t.Errorf("err = %v", err)
 	}
