@@ -413,9 +413,13 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	if a.detail != nil {
 		cmd = tea.Batch(cmd, a.detail.explain(a.c))
 	}
-	_, orgChanged := msg.(orgLoadedMsg)
+	loaded, orgChanged := msg.(orgLoadedMsg)
 	_, ticked := msg.(clockMsg)
-	return s, tea.Batch(cmd, a.followVoteDialog(orgChanged, ticked))
+	cmd = tea.Batch(cmd, a.followVoteDialog(orgChanged, ticked))
+	if orgChanged {
+		a.rereadLanded(loaded) // after the dialog restated what the load changed
+	}
+	return s, cmd
 }
 
 // update handles msg (Update explains what it leaves unexplained and keeps

@@ -148,12 +148,15 @@ func (a *Activities) askVote(approve bool) tea.Cmd {
 	if a.detail != nil && act == &a.detail.activity {
 		order = a.detail.order
 	}
-	a.asking = &openVote{vote: v, dialog: d, shown: *act, order: order, at: a.c.Now()}
 	// What the vote would do is what the member signs on, and the
 	// organization may have changed since it was loaded in ways no copy
 	// the console holds shows (a policy completed on a page not shown):
-	// it is read again, and the dialog restates its prediction when the
-	// read changes it (followVoteDialog), so the next y only confirms.
+	// it is read again, y answers nothing until the read lands
+	// (rereadLanded), and the dialog restates its prediction when the read
+	// changes it (followVoteDialog), so the next y only confirms.
+	d.hold(rereadingNotice)
+	a.asking = &openVote{vote: v, dialog: d, shown: *act, order: order, at: a.c.Now(),
+		awaited: a.c.OrgLoadsStarted + 1} // the root starts it on reloadOrgMsg
 	return tea.Batch(a.askDialog(d), msgCmd(reloadOrgMsg{}))
 }
 

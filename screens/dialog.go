@@ -208,6 +208,16 @@ type ConfirmDialog struct {
 	// notice is the notice the dialog was given, shown again once a change
 	// was acknowledged.
 	notice string
+	// restated is the notice restate gave, shown again at release.
+	restated string
+	// held says what y waits for (hold), "" once it answers: y pressed
+	// meanwhile sends nothing (heldY notes it was), so nothing is answered
+	// on a text that may be about to change.
+	held  string
+	heldY bool
+	// caveat stays said with whatever notice the dialog shows again
+	// (release): what it shows may be stale.
+	caveat string
 	// withdrawn says why y can no longer answer (withdraw): the question
 	// no longer holds.
 	withdrawn string
@@ -252,7 +262,7 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		if d.unreadNoticed {
 			if lines, _ := d.confirm.Unread(d.width, d.height); lines == 0 {
 				// Read to the end: y answers now, so the notice no longer holds.
-				d.confirm.Notice, d.unreadNoticed = "", false
+				d.confirm.Notice, d.unreadNoticed = d.notice, false
 			}
 		}
 		d.drawn = [2]int{} // the window moved: not drawn yet
@@ -262,6 +272,11 @@ func (d *ConfirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	case ui.Yes:
 		if d.withdrawn != "" {
 			d.confirm.Notice = d.withdrawn
+			return d, nil
+		}
+		if d.held != "" {
+			d.heldY = true
+			d.confirm.Notice = d.held + " — y was not sent: it answers once what is read has been shown"
 			return d, nil
 		}
 		if d.changed {
@@ -306,9 +321,55 @@ func (d *ConfirmDialog) guard() *armGuard { return &d.arming }
 // it, and the dialog says so.
 func (d *ConfirmDialog) restate(next ui.Confirm, what string) {
 	d.confirm.Restate(next)
-	d.notice, d.changed, d.unreadNoticed = next.Notice, true, false
+	d.notice, d.changed, d.unreadNoticed = joinNotices(next.Notice, d.caveat), true, false
 	d.drawn = [2]int{} // the new text has not been drawn
-	d.confirm.Notice = "changed while open: " + what + "; read it again: the next y only confirms you have, the y after it answers"
+	d.restated = "changed while open: " + what + "; read it again: the next y only confirms you have, the y after it answers"
+	if d.held == "" { // while held, the notice says what it waits for; release says this
+		d.confirm.Notice = d.restated
+	}
+}
+
+// hold makes y answer nothing until release, the notice saying why (what
+// the dialog waits for).
+func (d *ConfirmDialog) hold(why string) {
+	d.notice = orElse(d.notice, d.confirm.Notice)
+	d.held, d.heldY = why, false
+	d.confirm.Notice = why
+}
+
+// release ends hold: y answers again (after the change, if what the dialog
+// shows was restated meanwhile). caveat, when set, stays said with the
+// dialog's notice from now on (what it shows may be stale); settled is what
+// to say when nothing changed and y was pressed while held, so the member
+// knows the next y answers.
+func (d *ConfirmDialog) release(caveat, settled string) {
+	if d.held == "" {
+		return
+	}
+	d.held = ""
+	if caveat != "" {
+		d.caveat = caveat
+		d.notice = joinNotices(d.notice, caveat)
+	}
+	switch {
+	case d.changed:
+		d.confirm.Notice = d.restated
+	case caveat != "":
+		d.confirm.Notice = d.notice
+	case d.heldY:
+		d.confirm.Notice = joinNotices(settled, d.notice)
+	default:
+		d.confirm.Notice = d.notice
+	}
+	d.heldY = false
+}
+
+// joinNotices says both notices, either alone when the other is "".
+func joinNotices(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // withdraw makes y answer nothing from now on, saying why.

@@ -1,6 +1,8 @@
 package screens
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -46,6 +48,38 @@ type openVote struct {
 	shown  api.Activity
 	order  copyOrder
 	at     time.Time
+	// awaited is the number of the organization's load the dialog asked
+	// for when it opened (askVote): until it, or one started after it,
+	// lands, y answers nothing (rereadLanded).
+	awaited int
+}
+
+// rereadingNotice is what the vote dialog says while the organization is
+// read again.
+const rereadingNotice = "reading the organization again… what your vote would do is worked out again from it before y answers"
+
+// rereadLanded lets the open vote dialog's y answer once the organization's
+// load it asked for, or a later one, landed: the vote goes out on what the
+// dialog showed after the read (followVoteDialog restated it when the read
+// changed it), never on a prediction from before it that the member may
+// not have seen corrected. A read that failed (or timed out) does not
+// block the vote: the dialog says that what it shows may be stale, and
+// the member decides.
+func (a *Activities) rereadLanded(msg orgLoadedMsg) {
+	o := a.asking
+	if o == nil || msg.load < o.awaited {
+		return
+	}
+	caveat := ""
+	if msg.err != nil {
+		why := msg.err.Error()
+		if errors.Is(msg.err, context.DeadlineExceeded) {
+			why = "the service did not answer in time"
+		}
+		caveat = "POSSIBLY STALE: what your vote would do is worked out from the organization as loaded before, " +
+			"which could not be read again (" + why + "); y answers on it"
+	}
+	o.dialog.release(caveat, "the organization was read again and nothing shown changed: y now answers")
 }
 
 // clockMoved reports whether what the dialog shows may have changed with
