@@ -34,6 +34,7 @@ func TestFilteredAllViewCompletionReloadsTheOrganization(t *testing.T) {
 
 	completeElsewhere(t, d, pol)
 	h.run(a.load())
+	h.unseenByWatch(pol.ID)
 	if i := indexOfID(a.items, pol.ID); i >= 0 {
 		t.Fatalf("set-up: the filtered list still shows the policy (%s)", a.items[i].Status)
 	}
