@@ -475,7 +475,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		a.leftUnread = nil // the rows are the service's now (not before the early return above: it keeps the old rows)
 		under, refreshed := a.underCursor(), a.seen
 		fresh, orders := a.keepFresher(msg.items, copyOrder{msg.sent, a.gens.next()})
-		announce := a.announce(a.items, fresh)
+		announce := tea.Batch(a.announce(a.items, fresh), a.fetchDropped(a.items, fresh))
 		for _, it := range fresh {
 			delete(a.leaving, it.ID) // back on the page: nothing left
 		}
@@ -521,6 +521,8 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, a.followAskedRecord(msg)
 	case activitySettledMsg:
 		return a, a.settledActivity(msg)
+	case waitingRecordMsg:
+		return a, a.droppedUnread(msg)
 	case lockOutLiftedMsg:
 		a.autoGen++ // the lock-out ended the chain; a fresh one
 		return a, a.tick()

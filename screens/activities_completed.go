@@ -1,8 +1,11 @@
 package screens
 
 import (
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
+	"github.com/vigil-console/vigil/ui"
 )
 
 // An activity that completes may change what the organization's load holds
@@ -15,7 +18,10 @@ import (
 // (orgChangedMsg), whichever view or page showed either copy. What no copy
 // shows (a completion on a page not shown) the root's org watch covers for
 // the newest activities (org_watch.go), and the vote dialog's read of the
-// organization when it opens for the others (askVote).
+// organization when it opens for the others (askVote). A refresh that no
+// longer lists an activity held as waiting (a status filter leaves
+// COMPLETED out, newer ones pushed it off the page) fetches its record
+// (fetchDropped), so that some copy shows how it ended.
 
 // waitingSeen are the activities seen not yet settled whose completion may
 // change the organization's records (not policy.ChangesNoRecords), and those
@@ -86,4 +92,53 @@ func (w *waitingSeen) forgetOldest() {
 			delete(w.seen, id)
 		}
 	}
+}
+
+// waiting reports whether activity id was shown waiting last, its
+// completion not yet told.
+func (w *waitingSeen) waiting(id string) bool {
+	e, known := w.seen[id]
+	return known && !e.told
+}
+
+// waitingRecordMsg brings the record of an activity held as waiting that a
+// refresh no longer listed: a copy for completedIn, nothing for the list.
+type waitingRecordMsg struct {
+	activity *api.Activity
+	err      error
+}
+
+// fetchDropped reads the record of each activity the list before a
+// refresh held (prev) and the refresh (next) no longer does, while held as
+// waiting. The Pending view reads them already (announce), to keep them
+// listed with their final status; every other view drops them, and without
+// this read a completion that leaves a filtered list would never be seen.
+func (a *Activities) fetchDropped(prev, next []api.Activity) tea.Cmd {
+	if a.watching() {
+		return nil
+	}
+	listed := make(map[string]bool, len(next))
+	for _, it := range next {
+		listed[it.ID] = true
+	}
+	var cmds []tea.Cmd
+	for _, it := range prev {
+		if !listed[it.ID] && a.waiting.waiting(it.ID) {
+			cmds = append(cmds, getActivity(a.c, it.ID, func(act *api.Activity, err error) tea.Msg {
+				return waitingRecordMsg{activity: act, err: err}
+			}))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// droppedUnread logs a dropped activity's record that could not be read:
+// its completion, if it completed, is left to the org watch and to the vote
+// dialog's read of the organization.
+func (a *Activities) droppedUnread(msg waitingRecordMsg) tea.Cmd {
+	if msg.err == nil {
+		return nil
+	}
+	log, text := a.c.Log, ui.Clean(msg.err.Error())
+	return func() tea.Msg { log.Warn("reading an activity that left the list failed", "err", text); return nil }
 }

@@ -309,6 +309,11 @@ type Org struct {
 	// Eval is what explaining an evaluation needs: members with their tags,
 	// the quorum, the policies compiled.
 	Eval evaluationContext
+	// contents sums what the screens show of the load (orgContents), so the
+	// root tells a load that changed them without comparing megabytes in
+	// Update; contentsSummed is false when it could not be summed.
+	contents       [32]byte
+	contentsSummed bool
 }
 
 // defaultTimeout is the per-call timeout when the profile sets none.
@@ -334,63 +339,77 @@ type orgLoadedMsg struct {
 	load int // the load's number (Root.loadOrg), so an older one landing last is dropped
 	org  Org
 	err  error
+	// changed: the root applied this load, and what the screens show of it
+	// (orgContents) differs from the organization it held. Set by the root
+	// before it hands the load on: every screen with data takes it,
+	// whoever asked for the load (orgLoadTaken).
+	changed bool
 }
 
 // loadOrg fetches whoami, the organization configs, the users and the
 // policies; load numbers it (only the root starts one: reloadOrgMsg).
 func loadOrg(c *Common, load int) tea.Cmd {
-	client := c.Reader
 	return func() tea.Msg {
-		ctx, cancel := c.ctx()
-		defer cancel()
-		who, err := client.Whoami(ctx)
-		if err != nil {
-			return orgLoadedMsg{load: load, err: fmt.Errorf("whoami: %w", err)}
+		msg := readOrg(c, load)
+		if msg.org.Loaded {
+			msg.org.contents, msg.org.contentsSummed = orgContents(&msg.org)
 		}
-		org := Org{Loaded: true, ID: who.OrganizationID, Name: who.OrganizationName,
-			UserID: who.UserID, UserName: who.Username, UserNames: map[string]string{}, PolicyNames: map[string]string{}, TagNames: map[string]string{}}
-		org.OwnMfaPolicies, org.OwnMfaPoliciesErr = client.GetMfaPolicies(ctx, who.UserID)
-		if org.OwnMfaPoliciesErr != nil {
-			org.OwnMfaPolicies, org.OwnMfaPoliciesErr = nil, fmt.Errorf("get_mfa_policies: %w", org.OwnMfaPoliciesErr)
-		}
-		cfg, err := client.GetOrganizationConfigs(ctx)
-		if err != nil {
-			return orgLoadedMsg{load: load, org: org, err: fmt.Errorf("organization configs: %w", err)}
-		}
-		org.Quorum, org.Features = cfg.Quorum, cfg.Features
-		// The user list may fail alone (it grows with the organization): the
-		// policies, tag names and quorum still load, and the error says why
-		// the users are missing.
-		users, usersErr := client.ListUsers(ctx)
-		if usersErr != nil {
-			usersErr = fmt.Errorf("list users: %w", usersErr)
-		}
-		org.APIKeyNames = map[string]string{}
-		org.Users = users
-		for _, u := range users {
-			org.UserNames[u.UserID] = u.UserName
-			for _, k := range u.APIKeys {
-				org.APIKeyNames[k.APIKeyID] = k.APIKeyName
-			}
-		}
-		policies, err := client.ListPolicies(ctx)
-		if err != nil {
-			return orgLoadedMsg{load: load, org: org, err: errors.Join(usersErr, fmt.Errorf("list policies: %w", err))}
-		}
-		org.Policies = policies
-		for _, p := range policies {
-			org.PolicyNames[p.PolicyID] = p.PolicyName
-		}
-		// Without the members' tags a prediction could be wrong: none then,
-		// as when nothing loaded.
-		if usersErr == nil {
-			org.Eval = newEvaluationContext(c.Compiled, users, *cfg, policies)
-		}
-		// Best effort: without them a tag shows by id, as an unknown tag.
-		names, err := tagNames(ctx, client)
-		org.TagNames, org.TagNamesComplete = names, err == nil
-		return orgLoadedMsg{load: load, org: org, err: usersErr}
+		return msg
 	}
+}
+
+// readOrg reads what loadOrg loads.
+func readOrg(c *Common, load int) orgLoadedMsg {
+	client := c.Reader
+	ctx, cancel := c.ctx()
+	defer cancel()
+	who, err := client.Whoami(ctx)
+	if err != nil {
+		return orgLoadedMsg{load: load, err: fmt.Errorf("whoami: %w", err)}
+	}
+	org := Org{Loaded: true, ID: who.OrganizationID, Name: who.OrganizationName,
+		UserID: who.UserID, UserName: who.Username, UserNames: map[string]string{}, PolicyNames: map[string]string{}, TagNames: map[string]string{}}
+	org.OwnMfaPolicies, org.OwnMfaPoliciesErr = client.GetMfaPolicies(ctx, who.UserID)
+	if org.OwnMfaPoliciesErr != nil {
+		org.OwnMfaPolicies, org.OwnMfaPoliciesErr = nil, fmt.Errorf("get_mfa_policies: %w", org.OwnMfaPoliciesErr)
+	}
+	cfg, err := client.GetOrganizationConfigs(ctx)
+	if err != nil {
+		return orgLoadedMsg{load: load, org: org, err: fmt.Errorf("organization configs: %w", err)}
+	}
+	org.Quorum, org.Features = cfg.Quorum, cfg.Features
+	// The user list may fail alone (it grows with the organization): the
+	// policies, tag names and quorum still load, and the error says why
+	// the users are missing.
+	users, usersErr := client.ListUsers(ctx)
+	if usersErr != nil {
+		usersErr = fmt.Errorf("list users: %w", usersErr)
+	}
+	org.APIKeyNames = map[string]string{}
+	org.Users = users
+	for _, u := range users {
+		org.UserNames[u.UserID] = u.UserName
+		for _, k := range u.APIKeys {
+			org.APIKeyNames[k.APIKeyID] = k.APIKeyName
+		}
+	}
+	policies, err := client.ListPolicies(ctx)
+	if err != nil {
+		return orgLoadedMsg{load: load, org: org, err: errors.Join(usersErr, fmt.Errorf("list policies: %w", err))}
+	}
+	org.Policies = policies
+	for _, p := range policies {
+		org.PolicyNames[p.PolicyID] = p.PolicyName
+	}
+	// Without the members' tags a prediction could be wrong: none then,
+	// as when nothing loaded.
+	if usersErr == nil {
+		org.Eval = newEvaluationContext(c.Compiled, users, *cfg, policies)
+	}
+	// Best effort: without them a tag shows by id, as an unknown tag.
+	names, err := tagNames(ctx, client)
+	org.TagNames, org.TagNamesComplete = names, err == nil
+	return orgLoadedMsg{load: load, org: org, err: usersErr}
 }
 
 // tagNames maps the organization's user tag ids to their names, read from

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,8 +14,8 @@ import (
 // settle) reloads the organization whichever view, page or detail showed it
 // waiting: the vote dialog then predicts from the policies the service holds.
 // Each case pushes the policy out of the root's org watch (the 5 newest
-// activities) with read-only sessions, which change no records. Against the
-// local service.
+// activities) with read-only sessions, which change no records, so that the
+// reload is the Activities screen's. Against the local service.
 
 // tagAndPolicy has the operator propose a user tag, waiting for the root
 // quorum, then bob propose a policy under which carol's approval alone
@@ -45,14 +46,27 @@ func tagAndPolicy(t *testing.T, d *servertest.Demo) (tag, pol *api.Activity) {
 }
 
 // pushOutOfWatch has the operator open read-only sessions until the org
-// watch's newest activities hold none of the others.
+// watch's newest activities hold none of the others. It reads the newest
+// itself rather than count sessions: a session request the service takes
+// for a retry of the one before (the same body) adds no activity, and a
+// policy left in the watch's look would make the watch, not the path under
+// test, reload the organization.
 func pushOutOfWatch(t *testing.T, d *servertest.Demo) {
 	t.Helper()
-	for range watchLimit {
-		if _, err := d.Client("operator").CreateReadOnlySession(context.Background()); err != nil {
+	ctx := context.Background()
+	for range 4 * watchLimit {
+		newest, err := d.Client("operator").ListActivities(ctx, api.ListActivitiesOptions{Limit: watchLimit})
+		if err != nil {
+			t.Fatalf("newest activities: %v", err)
+		}
+		if len(newest) == watchLimit && !slices.ContainsFunc(newest, func(a api.Activity) bool { return a.Type != api.TypeCreateReadOnlySession }) {
+			return
+		}
+		if _, err := d.Client("operator").CreateReadOnlySession(ctx); err != nil {
 			t.Fatalf("read-only session: %v", err)
 		}
 	}
+	t.Fatalf("set-up: %d read-only sessions did not fill the org watch's %d newest", 4*watchLimit, watchLimit)
 }
 
 // completeElsewhere has alice approve pol: with bob's request, the root
@@ -62,6 +76,17 @@ func completeElsewhere(t *testing.T, d *servertest.Demo, pol *api.Activity) {
 	done, err := d.Client("alice").ApproveActivity(context.Background(), pol.Fingerprint)
 	if err != nil || done.Status != api.StatusCompleted {
 		t.Fatalf("alice's approval: %v %+v", err, done)
+	}
+}
+
+// unseenByWatch fails the test when a look of the org watch showed the
+// activity id: the reload under test must come from the Activities screen.
+func (h *harness) unseenByWatch(id string) {
+	h.t.Helper()
+	for _, msg := range h.msgs {
+		if look, ok := msg.(orgWatchedMsg); ok && slices.ContainsFunc(look.items, func(a api.Activity) bool { return a.ID == id }) {
+			h.t.Fatalf("set-up: the org watch's look showed %s, so it, not the Activities screen, may reload the organization", id)
+		}
 	}
 }
 
@@ -100,6 +125,7 @@ func TestAllViewCompletionReloadsTheOrganization(t *testing.T) {
 
 	completeElsewhere(t, d, pol)
 	h.run(a.load())
+	h.unseenByWatch(pol.ID)
 	if !h.holdsPolicy("carol alone allows tags") {
 		t.Errorf("the All view showed the policy COMPLETED, and the organization was not reloaded: %d policies held", len(h.root.common.Org.Policies))
 	}

@@ -154,6 +154,8 @@ func copiesIn(msg tea.Msg) []*api.Activity {
 		add(msg.activity)
 	case activitySettledMsg:
 		add(msg.activity)
+	case waitingRecordMsg:
+		add(msg.activity)
 	case activityVotedMsg:
 		add(msg.activity, msg.current)
 	case voteRecheckedMsg:

@@ -38,14 +38,17 @@ type MfaPolicies struct {
 	// the last one's answer is shown.
 	cancelLoad context.CancelFunc
 	loading    bool
-	err        string
-	fetched    time.Time
-	stale      bool // the last load failed: what shows is from fetched
-	width      int
-	height     int
-	editor     *mfaEditor
-	creating   *Submission // the create_mfa_policy in flight
-	openID     string      // the policy the open detail shows
+	// ownReadAfter is the newest organization load started when the
+	// screen's own read began (orgLoadTaken).
+	ownReadAfter int
+	err          string
+	fetched      time.Time
+	stale        bool // the last load failed: what shows is from fetched
+	width        int
+	height       int
+	editor       *mfaEditor
+	creating     *Submission // the create_mfa_policy in flight
+	openID       string      // the policy the open detail shows
 	// openPolicy is that policy as last loaded; openGone says why the last
 	// load no longer lists it ("" while listed).
 	openPolicy api.MfaPolicy
@@ -170,6 +173,7 @@ func (m *MfaPolicies) load() tea.Cmd {
 	}
 	m.gen++
 	m.loading = true
+	m.ownReadAfter = m.c.OrgLoadsStarted
 	if m.cancelLoad != nil {
 		m.cancelLoad()
 	}
@@ -303,6 +307,9 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 		if m.userID == "" && msg.err != nil { // no user to show: say why
 			m.list.Table.Failed = notLoaded(time.Time{}, "who you are: "+errorText(msg.err))
+		}
+		if orgLoadTaken(msg, !m.fetched.IsZero(), m.ownReadAfter) {
+			return m, m.load() // the load does not hold other members' MFA policies, nor the statuses
 		}
 	case mfaLoadedMsg:
 		if msg.gen != m.gen {

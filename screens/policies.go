@@ -48,7 +48,11 @@ type Policies struct {
 	// orgAwaited is the organization load whose policies, users and quorum
 	// a completion elsewhere makes the list take (orgChangedMsg), instead
 	// of reading them again; 0 when none is awaited.
-	orgAwaited    int
+	orgAwaited int
+	// ownReadAfter is the newest organization load started when the list's
+	// own read began: a load that changed the organization is taken only if
+	// it started after (orgLoadTaken).
+	ownReadAfter  int
 	err           string
 	fetched       time.Time
 	width, height int

@@ -21,6 +21,7 @@ func (p *Policies) load() tea.Cmd {
 		return nil
 	}
 	p.gen++
+	p.ownReadAfter = p.c.OrgLoadsStarted
 	gen, c, client := p.gen, p.c, p.c.Reader
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
@@ -49,13 +50,15 @@ func (p *Policies) load() tea.Cmd {
 }
 
 // takeOrgLoad shows the policies, users and quorum of the organization
-// load awaited (orgAwaited), or of a later one: the reload a completion
-// elsewhere asks for reads the user list once, at the root, not again here
-// (at a large organization it is megabytes). A load that failed, even in
-// part, or one landing while the list's own load runs, makes the list read
-// them itself, as it did before.
+// load awaited (orgAwaited), of a later one, or of any that changed them
+// (orgLoadTaken: the vote dialog's read may find a policy no list showed
+// completing): the reload reads the user list once, at the root, not again
+// here (at a large organization it is megabytes). A load that failed, even
+// in part, or one landing while the list's own load runs, makes the list
+// read them itself, as it did before.
 func (p *Policies) takeOrgLoad(msg orgLoadedMsg) tea.Cmd {
-	if p.orgAwaited == 0 || msg.load < p.orgAwaited {
+	awaited := p.orgAwaited != 0 && msg.load >= p.orgAwaited
+	if !awaited && !orgLoadTaken(msg, !p.fetched.IsZero(), p.ownReadAfter) {
 		return nil
 	}
 	p.orgAwaited = 0

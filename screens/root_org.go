@@ -1,6 +1,13 @@
 package screens
 
-import tea "charm.land/bubbletea/v2"
+import (
+	"crypto/sha256"
+	"encoding/json"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/vigil-console/vigil/api"
+)
 
 // reloadOrgMsg asks the root to load the organization again now (the
 // Organization screen's r, a policy an evaluation names but the console does
@@ -56,6 +63,7 @@ func (r *Root) orgLoaded(msg orgLoadedMsg) tea.Cmd {
 	// however many fail in a row: its part would drop the names of users
 	// and policies, the members and the policies the predictions use.
 	if msg.org.Loaded && (msg.err == nil || !r.common.Org.Loaded || r.orgPartial) {
+		msg.changed = orgContentsDiffer(&r.common.Org, &msg.org)
 		r.common.Org = msg.org
 		r.orgPartial = msg.err != nil
 		r.orgLoads.applied = msg.load
@@ -87,4 +95,42 @@ func (r *Root) retryOrg() tea.Cmd {
 		return nil // the newest load is in flight
 	}
 	return r.loadOrg()
+}
+
+// orgContents sums what the screens show of an organization's load: its
+// policies, members, quorum and features, the member's own MFA policies and
+// the tag names. It runs in the load's command, off Update (the users of a
+// large organization are megabytes); ok is false when they could not be
+// encoded.
+func orgContents(org *Org) (sum [32]byte, ok bool) {
+	b, err := json.Marshal(struct {
+		ID, Name, UserID string
+		Quorum           api.Quorum
+		Features         []api.Feature
+		Users            []api.User
+		Policies         []api.Policy
+		OwnMfaPolicies   []api.MfaPolicy
+		TagNames         map[string]string
+	}{org.ID, org.Name, org.UserID, org.Quorum, org.Features, org.Users, org.Policies, org.OwnMfaPolicies, org.TagNames})
+	if err != nil {
+		return sum, false
+	}
+	return sha256.Sum256(b), true
+}
+
+// orgContentsDiffer reports whether next, a load about to be applied,
+// changes what the screens show of held. One that cannot tell counts as
+// changed: the screens then read again rather than keep what may be old.
+func orgContentsDiffer(held, next *Org) bool {
+	return !held.Loaded || !held.contentsSummed || !next.contentsSummed || held.contents != next.contents
+}
+
+// orgLoadTaken reports whether a screen takes an organization load it did
+// not wait for: the load changed what the screens show (orgLoadedMsg.changed,
+// whoever asked for it: a completion, the vote dialog's read, r on the
+// Organization screen), the screen has data (fetched), and the load started
+// after the screen's own last read began (ownReadAfter: the newest load
+// started then), so it is not older than what the screen shows.
+func orgLoadTaken(msg orgLoadedMsg, fetched bool, ownReadAfter int) bool {
+	return msg.changed && fetched && msg.load > ownReadAfter
 }

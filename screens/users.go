@@ -53,9 +53,12 @@ type Users struct {
 	// elsewhere makes the list take (orgChangedMsg), instead of reading
 	// them again; 0 when none is awaited.
 	orgAwaited int
-	err        string
-	fetched    time.Time
-	stale      bool // the last load failed: the list is from fetched
+	// ownReadAfter is the newest organization load started when the list's
+	// own read began (orgLoadTaken).
+	ownReadAfter int
+	err          string
+	fetched      time.Time
+	stale        bool // the last load failed: the list is from fetched
 	// lockedOut says that a deletion this console made removed its own
 	// signing key: nothing it reads or submits can succeed any more.
 	lockedOut string
@@ -165,6 +168,7 @@ func (u *Users) load() tea.Cmd {
 	}
 	u.gen++
 	u.loading = true
+	u.ownReadAfter = u.c.OrgLoadsStarted
 	gen, c, client := u.gen, u.c, u.c.Reader
 	return func() tea.Msg {
 		ctx, cancel := c.ctx()
@@ -199,12 +203,14 @@ func (u *Users) takeUsers(users []api.User, tagNames map[string]string, at time.
 }
 
 // takeOrgLoad shows the users of the organization load awaited
-// (orgAwaited), or of a later one, and reports whether it was: the reload
-// a completion elsewhere asks for reads the user list once, at the root,
-// not again here (at a large organization it is megabytes). A load that
-// failed, even in part, makes the list read them itself, as it did before.
+// (orgAwaited), of a later one, or of any that changed them
+// (orgLoadTaken), and reports whether it was: the reload reads the user
+// list once, at the root, not again here (at a large organization it is
+// megabytes). A load that failed, even in part, makes the list read them
+// itself, as it did before.
 func (u *Users) takeOrgLoad(msg orgLoadedMsg) (tea.Cmd, bool) {
-	if u.orgAwaited == 0 || msg.load < u.orgAwaited || u.lockedOut != "" {
+	awaited := u.orgAwaited != 0 && msg.load >= u.orgAwaited
+	if (!awaited && !orgLoadTaken(msg, !u.fetched.IsZero(), u.ownReadAfter)) || u.lockedOut != "" {
 		return nil, false
 	}
 	u.orgAwaited = 0
