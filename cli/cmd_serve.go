@@ -450,7 +450,7 @@ func prepareDemo(ctx context.Context, lock *server.DataDirLock, baseURL, authPro
 	if err != nil {
 		return nil, "", fmt.Errorf("demo: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dataDir, "demo-root.pem"), info.DemoRootPEM, 0o644); err != nil {
+	if err := replaceOwnFile(filepath.Join(dataDir, "demo-root.pem"), info.DemoRootPEM, 0o644); err != nil {
 		return nil, "", fmt.Errorf("demo: %w", err)
 	}
 	note, err = cfg.write(info, baseURL, authProxyURL)

@@ -69,7 +69,7 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 	var conn connFlags
 	conn.registerReportFlags(fs, `print one JSON object per delivery, one a line ({"verified":…,"eventId":…}), values exact`)
 	addr := fs.String("addr", "", "`HOST:PORT` to receive deliveries on")
-	saveDir := fs.String("save", "", "write each delivery's body and headers to `DIR`")
+	saveDir := fs.String("save", "", "write each delivery's body and headers to `DIR` (a directory only you may write)")
 	maxAge := fs.Duration("max-age", webhook.DefaultMaxAge, "refuse deliveries signed longer ago than this")
 	remember := fs.Duration("remember", server.WebhookRedeliveryHorizon, "remember accepted event ids this long: the service's redelivery horizon")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
@@ -207,6 +207,9 @@ func newListener(keys webhook.KeySource, org string, maxAge, remember time.Durat
 		return nil, err
 	}
 	l.nextFile = last + 1
+	if err := checkRefusedDir(filepath.Join(saveDir, refusedDir)); err != nil {
+		return nil, err
+	}
 	if l.refused, err = savedBases(filepath.Join(saveDir, refusedDir)); err != nil {
 		return nil, err
 	}

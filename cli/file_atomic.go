@@ -36,6 +36,22 @@ func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
 			perm &^= 0o077
 		}
 	}
+	return replaceName(path, target, data, perm)
+}
+
+// replaceOwnFile replaces the name path with data, as writeFileAtomic does,
+// but never follows a symbolic link there: the rename replaces the link
+// itself, not the file it leads to. For the files vigil keeps for itself in
+// a directory it writes (webhook listen's accepted-events, the demo's
+// demo-root.pem), where a planted link would otherwise have the write
+// replace any file of the user's, a private key say.
+func replaceOwnFile(path string, data []byte, perm fs.FileMode) error {
+	return replaceName(path, path, data, perm)
+}
+
+// replaceName writes data (perm) to a synced temporary file beside target
+// and renames it to target; errors name path, the name the caller was given.
+func replaceName(path, target string, data []byte, perm fs.FileMode) error {
 	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vigil-console/vigil/internal/shellword"
 	"github.com/vigil-console/vigil/internal/userfile"
 	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/webhook"
@@ -176,6 +177,26 @@ func (l *listener) saveAsLocked(eventID, dir, ext string, h http.Header, body []
 	return "", fmt.Errorf("%d names in a row in %s are taken; save to an empty directory", maxTaken, dir)
 }
 
+// checkRefusedDir refuses DIR/refused when it is there but is not a
+// directory of its own: the listener removes the oldest deliveries kept
+// there, and through a symbolic link it would remove files elsewhere named
+// as saved deliveries are.
+func checkRefusedDir(dir string) error {
+	li, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case li.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s is a symbolic link: the listener keeps refused deliveries there and removes the oldest, which it would do wherever the link leads; remove the link (rm %s) and start again",
+			dir, shellword.Quote(dir))
+	case !li.IsDir():
+		return fmt.Errorf("%s is %s, not a directory: the listener keeps refused deliveries there; move it away and start again", dir, userfile.Kind(li.Mode()))
+	}
+	return nil
+}
+
 // removeSaved removes the files of a delivery saved as base.
 func removeSaved(base string) {
 	for _, ext := range []string{".body", ".body.part", ".headers", savedKeyExt} {
@@ -230,7 +251,7 @@ func savedNumber(name string) (int, bool) {
 // still within the replay window, and writes the file back with only those.
 func (l *listener) loadAcceptedLocked(now time.Time) error {
 	path := filepath.Join(l.saveDir, acceptedFile)
-	data, err := userfile.Read(path, maxAcceptedFile)
+	data, err := readAccepted(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -259,6 +280,29 @@ func (l *listener) loadAcceptedLocked(now time.Time) error {
 	return l.compactAcceptedLocked()
 }
 
+// readAccepted reads DIR/accepted-events, refusing a symbolic link or
+// anything but a file of the listener's own (userfile.OpenOwn): the
+// listener rewrites and appends to it. A missing file's error matches
+// fs.ErrNotExist (and none is made: the first accepted event makes it).
+func readAccepted(path string) ([]byte, error) {
+	if _, err := os.Lstat(path); err != nil {
+		return nil, err
+	}
+	f, err := userfile.OpenOwn(path, 0, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxAcceptedFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(data) > maxAcceptedFile {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxAcceptedFile)
+	}
+	return data, nil
+}
+
 // compactAcceptedLocked writes DIR/accepted-events anew with the ids in seen.
 func (l *listener) compactAcceptedLocked() error {
 	path := filepath.Join(l.saveDir, acceptedFile)
@@ -267,8 +311,9 @@ func (l *listener) compactAcceptedLocked() error {
 		fmt.Fprintf(&b, "%d %s %x\n", e.at.UnixMilli(), id, e.body)
 	}
 	// Atomic and synced: a crash leaves the old list or the new one, never
-	// an empty one that would make a redelivery new again.
-	if err := writeFileAtomic(path, []byte(b.String()), 0o600); err != nil {
+	// an empty one that would make a redelivery new again. Renamed over
+	// the name: a link put there is replaced, not the file it leads to.
+	if err := replaceOwnFile(path, []byte(b.String()), 0o600); err != nil {
 		return err
 	}
 	l.journalLines = len(l.seen)
@@ -291,7 +336,7 @@ func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time
 			return false, fmt.Errorf("remember the event for a restart: %w", err)
 		}
 	}
-	f, err := os.OpenFile(filepath.Join(l.saveDir, acceptedFile), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := userfile.OpenOwn(filepath.Join(l.saveDir, acceptedFile), os.O_APPEND, 0o600)
 	if err != nil {
 		return false, fmt.Errorf("remember the event for a restart: %w", err)
 	}

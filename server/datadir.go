@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/vigil-console/vigil/internal/userfile"
 )
 
 // LockFile is the file in Config.DataDir whose lock marks the directory as
@@ -69,6 +71,11 @@ func (e *DirInUseError) Error() string {
 // name, held until Release or the process ends (kill -9 included), for a
 // process that must be dir's only writer. Another holder is refused with a
 // *DirInUseError.
+//
+// dir must be one only the user (and root) can change (checkDirExposure),
+// and the lock file a regular file of the user's, never a symbolic link
+// (userfile.OpenOwn): the lock is written with the pid, and a link planted
+// there would have the write wipe the file it leads to, a private key say.
 func LockDir(dir, name string) (*DataDirLock, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -77,10 +84,17 @@ func LockDir(dir, name string) (*DataDirLock, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("create directory %s: %w; %s", abs, pathErrorCause(err), dirAdvice(abs))
 	}
+	if err := checkDirExposure(abs); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(abs, name)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
+	f, err := userfile.OpenOwn(path, 0, 0o600)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
 		return nil, fmt.Errorf("create the lock file %s: %w; %s", path, pathErrorCause(err), dirAdvice(abs))
+	}
+	if err != nil { // OpenOwn's refusal, naming the file and what to do
+		return nil, fmt.Errorf("lock file: %w", err)
 	}
 	switch err := lockFile(f); {
 	case errors.Is(err, errLockHeld):
@@ -97,6 +111,25 @@ func LockDir(dir, name string) (*DataDirLock, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// checkDirExposure refuses the directory dir when anyone but the user (and
+// root) could change what it holds (userfile.DirExposure), as the keys store
+// refuses its directory: they could delete or replace the files kept there
+// (deliveries already acknowledged, which the service will not send again;
+// the database), or plant links for vigil to write through.
+func checkDirExposure(dir string) error {
+	di, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("directory %s: %w", dir, pathErrorCause(err))
+	}
+	if !di.IsDir() {
+		return fmt.Errorf("%s is %s, not a directory; give a directory", dir, userfile.Kind(di.Mode()))
+	}
+	if who, fix := userfile.DirExposure(dir, di); who != "" {
+		return fmt.Errorf("directory %s %s, who could remove or replace the files vigil keeps there; %s", dir, who, fix)
+	}
+	return nil
 }
 
 // Dir is the locked directory, as an absolute path.
