@@ -195,7 +195,7 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	go func() { errc <- api.Serve(apiLn) }()
 	go func() { errc <- proxy.Serve(proxyLn) }()
 	log.Info("vigil local service listening", "url", baseURL, "authProxy", proxyURL, "data", dir)
-	fmt.Fprintf(c.stdout, "vigil local service on %s (auth proxy %s), data in %s\n", baseURL, proxyURL, dir)
+	fmt.Fprintf(c.stdout, "vigil local service on %s (auth proxy %s), data in %s\n", baseURL, proxyURL, shownPath(dir))
 	if info != nil {
 		printDemoHelp(c, dir, info)
 	}
@@ -465,6 +465,6 @@ func printDemoHelp(c proc, dir string, info *server.DemoInfo) {
 		if m.Root {
 			role = "root quorum"
 		}
-		fmt.Fprintf(c.stdout, "  vigil --config %s --profile %-8s  # %s\n", cfg, m.Name, role)
+		fmt.Fprintf(c.stdout, "  vigil --config %s --profile %-8s  # %s\n", shownPath(cfg), m.Name, role)
 	}
 }
