@@ -94,8 +94,20 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	if *rotation > 0 && *rotation < minWebhookKeyRotation {
 		return usagef("serve: --webhook-key-rotation %s is too short: receivers refetch the JWKS at most every few seconds; use at least %s", *rotation, minWebhookKeyRotation)
 	}
+	if err := checkListenFlag("serve", "addr", *addr); err != nil {
+		return err
+	}
+	if err := checkListenFlag("serve", "auth-proxy-addr", *proxyAddr); err != nil {
+		return err
+	}
+	if err := oidc.check(); err != nil {
+		return err
+	}
 	dir, err := flagPath(c, "serve", "data", *data)
 	if err != nil {
+		return err
+	}
+	if err := checkDataDirFlag("serve", dir); err != nil {
 		return err
 	}
 	if dir == "" {
@@ -272,7 +284,7 @@ func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) 
 		// one just released (seen once in sixteen demos on a loaded machine).
 		a, releaseA, err := tryPort(addr)
 		if err != nil {
-			return nil, nil, fmt.Errorf("listen on %s: %w; stop what uses it, or pass --addr with another port (127.0.0.1:0 picks a free one)", addr, err)
+			return nil, nil, fmt.Errorf("listen on %s: %w; %s", addr, err, listenAdvice("addr", err))
 		}
 		p, releaseP, err := tryPort(proxyAddr)
 		releaseA()
@@ -280,10 +292,10 @@ func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) 
 			releaseP()
 		}
 		if err == nil && samePort(a, p) {
-			err = fmt.Errorf("the service's --addr is %s", a)
+			return nil, nil, usagef("listen on %s (auth proxy): the service's --addr is %s; pass --auth-proxy-addr with another port (127.0.0.1:0 picks a free one)", proxyAddr, a)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w; stop what uses it, or pass --auth-proxy-addr with another port (127.0.0.1:0 picks a free one)", proxyAddr, err)
+			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w; %s", proxyAddr, err, listenAdvice("auth-proxy-addr", err))
 		}
 		if err := prepare(serviceURL(a), serviceURL(p)); err != nil {
 			return nil, nil, err

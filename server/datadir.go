@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // LockFile is the file in Config.DataDir whose lock marks the directory as
@@ -75,12 +76,12 @@ func LockDir(dir, name string) (*DataDirLock, error) {
 		return nil, fmt.Errorf("directory %s: %w", dir, err)
 	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
-		return nil, fmt.Errorf("create directory %s: %w; %s", abs, pathErrorCause(err), dirAdvice(abs))
+		return nil, fmt.Errorf("create directory %s: %w; %s", abs, pathErrorCause(err), dirAdvice(abs, err))
 	}
 	path := filepath.Join(abs, name)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("create the lock file %s: %w; %s", path, pathErrorCause(err), dirAdvice(abs))
+		return nil, fmt.Errorf("create the lock file %s: %w; %s", path, pathErrorCause(err), dirAdvice(abs, err))
 	}
 	switch err := lockFile(f); {
 	case errors.Is(err, errLockHeld):
@@ -160,6 +161,11 @@ func pathErrorCause(err error) error {
 	return err
 }
 
-func dirAdvice(dir string) string {
+// dirAdvice says what to do about dir, which could not be created or
+// written (err): a file in its place is not to be made writable.
+func dirAdvice(dir string, err error) string {
+	if errors.Is(err, syscall.ENOTDIR) {
+		return dir + " is, or is inside, a file, not a directory: pass --data with a directory"
+	}
 	return "make " + dir + " writable by the user running vigil, or pass --data with another directory"
 }
