@@ -59,3 +59,17 @@ func TestServeRefusesBadFlagValuesNamingTheFlag(t *testing.T) {
 		}
 	}
 }
+
+// vigil demo refuses a --data that is a file as serve does, before it asks
+// for a terminal.
+func TestDemoRefusesADataFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runVigil(t, nil, "", "demo", "--data", file)
+	wantExit(t, "demo --data FILE", code, 2, out, errOut)
+	if !strings.Contains(errOut, "demo: --data "+file+" is a file, not a directory") {
+		t.Errorf("stderr %q; want --data named a file", errOut)
+	}
+}
