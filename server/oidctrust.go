@@ -211,7 +211,7 @@ func (s *Server) LinkOIDCSubject(ctx context.Context, orgID, userID, issuer, sub
 				return err
 			}
 			if n == 0 {
-				return fmt.Errorf("%w: issuer %q, organization %s; trust it first (TrustOIDCIssuer)", ErrIssuerNotTrusted, truncateForMessage(issuer), orgID)
+				return fmt.Errorf("%w by organization %s (issuer %q); trust it first with TrustOIDCIssuer", ErrIssuerNotTrusted, orgID, truncateForMessage(issuer))
 			}
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO oidc_identities(org_id, issuer, subject, user_id, created_ns) VALUES (?, ?, ?, ?, ?)
@@ -226,7 +226,7 @@ func (s *Server) LinkOIDCSubject(ctx context.Context, orgID, userID, issuer, sub
 
 // ErrIssuerNotTrusted is LinkOIDCSubject's error for an issuer the
 // organization does not trust (and that is not LocalOIDCIssuer).
-var ErrIssuerNotTrusted = errors.New("the organization does not trust this OIDC issuer")
+var ErrIssuerNotTrusted = errors.New("OIDC issuer not trusted")
 
 // issuerKey is a verification key of an issuer as oauth uses it.
 type issuerKey struct {
