@@ -101,7 +101,7 @@ func activityList(ctx context.Context, c proc, args []string) error {
 		flags: func(fs *flag.FlagSet) {
 			fs.Var(&statuses, "status", "only activities with status `S` (repeatable)")
 			fs.Var(&types, "type", "only activities of type `T` (repeatable)")
-			fs.IntVar(&limit, "limit", 0, "at most `N` activities, 1 to 100 (default: the service's 10)")
+			decimalVar(fs, &limit, "limit", "at most `N` activities, 1 to 100 (default: the service's 10)")
 			fs.StringVar(&opts.Before, "before", "", "only activities newer than activity `ID` (the page before it)")
 			fs.StringVar(&opts.After, "after", "", "only activities older than activity `ID` (the next page)")
 		},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"time"
@@ -206,17 +205,4 @@ func runProgram(ctx context.Context, c proc, root *screens.Root, logger *slog.Lo
 		return fmt.Errorf("console: %w", err)
 	}
 	return nil
-}
-
-// openLog opens --log-file for appending (0600), or returns a logger that
-// discards: logs never go to the terminal while the console runs.
-func openLog(path string) (*slog.Logger, func(), error) {
-	if path == "" {
-		return slog.New(slog.NewTextHandler(io.Discard, nil)), func() {}, nil
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, nil, fmt.Errorf("log file: %w", err)
-	}
-	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
 }

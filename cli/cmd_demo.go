@@ -41,6 +41,11 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 	if err := parseFlagsOnly(c, fset, args); err != nil {
 		return err
 	}
+	if *data != "" {
+		if err := checkDataDirFlag("demo", *data); err != nil {
+			return err
+		}
+	}
 	if err := needTerminal(c); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/profile"
 
@@ -203,7 +204,8 @@ func savedNotPrinted(verb, name string, err error) error {
 // it (a *keys.IncompleteError): it works, so the command has succeeded.
 func warnIncomplete(c proc, err error) {
 	if err != nil {
-		fmt.Fprintf(c.stderr, "warning: %v\n", err)
+		// The error names the keys directory: escaped, as every path.
+		fmt.Fprintf(c.stderr, "warning: %s\n", api.Sanitize(err.Error()))
 	}
 }
 
@@ -214,7 +216,7 @@ func printKeyDetails(w io.Writer, store keys.Store, name, scheme, pub, credType 
 		{"  public key:", pub},
 		{"  scheme:", scheme},
 		{"  credential type:", credType},
-		{"  private key file:", priv},
+		{"  private key file:", shownPath(priv)},
 		{"  public key file:", fileOrNone(pubPath, "the public key comes from the private key")},
 		{"  scheme file:", fileOrNone(schPath, "P-256")},
 	})
@@ -226,7 +228,7 @@ func fileOrNone(path, without string) string {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return "(none: " + without + ")"
 	}
-	return path
+	return shownPath(path)
 }
 
 // displayHex shows a public key read from a file only if it is hex, so a
@@ -276,7 +278,7 @@ func keysList(c proc, args []string) error {
 		return err
 	}
 	if len(infos) == 0 {
-		_, err := fmt.Fprintf(c.stdout, "No keys in %s; create one with 'vigil keys generate NAME'.\n", store.Dir)
+		_, err := fmt.Fprintf(c.stdout, "No keys in %s; create one with 'vigil keys generate NAME'.\n", shownPath(store.Dir))
 		return err
 	}
 	now := time.Now()
@@ -355,7 +357,7 @@ func keysShow(c proc, args []string) error {
 		fmt.Fprintf(w, "expires: %s\n", expiryText(info.Expires, time.Now()))
 	}
 	if fi, err := os.Stat(info.PrivatePath); err == nil && fi.Mode().Perm()&0o077 != 0 {
-		fmt.Fprintf(w, "\nWarning: %s is accessible by group or others (mode %04o) and will be refused; run: chmod 600 %s\n", info.PrivatePath, fi.Mode().Perm(), info.PrivatePath)
+		fmt.Fprintf(w, "\nWarning: %s is accessible by group or others (mode %04o) and will be refused; run: chmod 600 %s\n", shownPath(info.PrivatePath), fi.Mode().Perm(), shownPath(info.PrivatePath))
 	}
 	return w.err
 }

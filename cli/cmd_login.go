@@ -422,7 +422,7 @@ func removeKeyFiles(store keys.Store, name string) error {
 // a warning says to delete it.
 func removeKeptTarget(c proc, store keys.Store, kept string) bool {
 	if err := removeKeyFiles(store, kept); err != nil {
-		fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", kept, err)
+		fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", kept, api.Sanitize(err.Error()))
 		return false
 	}
 	return true
@@ -437,7 +437,7 @@ func removeTargetFile(c proc, targetFile string) bool {
 	}
 	err := os.Remove(targetFile)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", targetFile, err)
+		fmt.Fprintf(c.stderr, "warning: delete the target key %s yourself (%v): it opens the new key's credential bundle\n", shownPath(targetFile), api.Sanitize(err.Error()))
 	}
 	return err == nil
 }
@@ -501,7 +501,7 @@ func finishOAuth(ctx context.Context, c proc, p Profile, store keys.Store, name 
 		if !errors.As(err, &incomplete) {
 			return notSavedError(adviseKeysDir(err, p.Name), res.APIKeyID, p.Name, expires)
 		}
-		fmt.Fprintf(c.stderr, "warning: %v\n", err) // the key works: go on
+		fmt.Fprintf(c.stderr, "warning: %s\n", api.Sanitize(err.Error())) // the key works: go on
 	}
 	// The target key opens the bundle, which every member can read in the
 	// activity's result: with the key saved, it has no use left.

@@ -66,7 +66,7 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 		if err := store.RemoveAbandoned(name); err != nil {
 			return fmt.Errorf("login oauth: --name %s: remove the placeholder an unfinished login left (%s): %w", name, taken.Path, err)
 		}
-		fmt.Fprintf(c.stderr, "removed %s, the placeholder of key %s left by a login that never finished\n", taken.Path, name)
+		fmt.Fprintf(c.stderr, "removed %s, the placeholder of key %s left by a login that never finished\n", shownPath(taken.Path), name)
 		slot, err = store.Reserve(name)
 	}
 	if errors.As(err, &taken) {
@@ -86,7 +86,7 @@ func recoverOAuth(ctx context.Context, c proc, conn connFlags, id, targetName, n
 	dropTarget := func() {
 		if targetFile != "" {
 			if removeTargetFile(c, targetFile) {
-				fmt.Fprintf(c.stderr, "deleted the target key %s: with the key saved, it has no use left\n", targetFile)
+				fmt.Fprintf(c.stderr, "deleted the target key %s: with the key saved, it has no use left\n", shownPath(targetFile))
 			}
 			return
 		}

@@ -340,7 +340,7 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	fs.StringVar(&p.UserID, "user", "", "the user `ID` or user name the policy is for (required)")
 	fs.StringVar(&p.MfaPolicyName, "name", "", "policy `NAME` (required)")
 	fs.StringVar(&p.Condition, "condition", "", "when the policy applies: an `EXPR`ession such as true (required)")
-	fs.IntVar(&p.Order, "order", 0, "evaluation order `N` among the user's MFA policies, from 0")
+	decimalVar(fs, &p.Order, "order", "evaluation order `N` among the user's MFA policies, from 0")
 	fs.StringVar(&p.Notes, "notes", "", "free-text `NOTES`")
 	var steps listFlag
 	fs.Var(&steps, "step", "one step: `METHODS` separated by commas (repeatable, in order)")

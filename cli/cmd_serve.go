@@ -94,8 +94,20 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	if *rotation > 0 && *rotation < minWebhookKeyRotation {
 		return usagef("serve: --webhook-key-rotation %s is too short: receivers refetch the JWKS at most every few seconds; use at least %s", *rotation, minWebhookKeyRotation)
 	}
+	if err := checkListenFlag("serve", "addr", *addr); err != nil {
+		return err
+	}
+	if err := checkListenFlag("serve", "auth-proxy-addr", *proxyAddr); err != nil {
+		return err
+	}
+	if err := oidc.check(); err != nil {
+		return err
+	}
 	dir, err := flagPath(c, "serve", "data", *data)
 	if err != nil {
+		return err
+	}
+	if err := checkDataDirFlag("serve", dir); err != nil {
 		return err
 	}
 	if dir == "" {
@@ -195,7 +207,7 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 	go func() { errc <- api.Serve(apiLn) }()
 	go func() { errc <- proxy.Serve(proxyLn) }()
 	log.Info("vigil local service listening", "url", baseURL, "authProxy", proxyURL, "data", dir)
-	fmt.Fprintf(c.stdout, "vigil local service on %s (auth proxy %s), data in %s\n", baseURL, proxyURL, dir)
+	fmt.Fprintf(c.stdout, "vigil local service on %s (auth proxy %s), data in %s\n", baseURL, proxyURL, shownPath(dir))
 	if info != nil {
 		printDemoHelp(c, dir, info)
 	}
@@ -272,7 +284,7 @@ func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) 
 		// one just released (seen once in sixteen demos on a loaded machine).
 		a, releaseA, err := tryPort(addr)
 		if err != nil {
-			return nil, nil, fmt.Errorf("listen on %s: %w; stop what uses it, or pass --addr with another port (127.0.0.1:0 picks a free one)", addr, err)
+			return nil, nil, fmt.Errorf("listen on %s: %w; %s", addr, err, listenAdvice("addr", err))
 		}
 		p, releaseP, err := tryPort(proxyAddr)
 		releaseA()
@@ -280,10 +292,10 @@ func listenAfter(addr, proxyAddr string, prepare func(baseURL, proxyURL string) 
 			releaseP()
 		}
 		if err == nil && samePort(a, p) {
-			err = fmt.Errorf("the service's --addr is %s", a)
+			return nil, nil, usagef("listen on %s (auth proxy): the service's --addr is %s; pass --auth-proxy-addr with another port (127.0.0.1:0 picks a free one)", proxyAddr, a)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w; stop what uses it, or pass --auth-proxy-addr with another port (127.0.0.1:0 picks a free one)", proxyAddr, err)
+			return nil, nil, fmt.Errorf("listen on %s (auth proxy): %w; %s", proxyAddr, err, listenAdvice("auth-proxy-addr", err))
 		}
 		if err := prepare(serviceURL(a), serviceURL(p)); err != nil {
 			return nil, nil, err
@@ -465,6 +477,6 @@ func printDemoHelp(c proc, dir string, info *server.DemoInfo) {
 		if m.Root {
 			role = "root quorum"
 		}
-		fmt.Fprintf(c.stdout, "  vigil --config %s --profile %-8s  # %s\n", cfg, m.Name, role)
+		fmt.Fprintf(c.stdout, "  vigil --config %s --profile %-8s  # %s\n", shownPath(cfg), m.Name, role)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -25,6 +26,25 @@ func (f *oidcTrustFlags) register(fs *flag.FlagSet) {
 }
 
 func (f *oidcTrustFlags) any() bool { return len(f.issuers) > 0 || len(f.links) > 0 }
+
+// check refuses --oidc-org given alone: it only says which organization the
+// other two apply to, and was ignored without a word.
+func (f *oidcTrustFlags) check() error {
+	if f.org != "" && !f.any() {
+		return usagef("serve: --oidc-org %q is given without --trust-oidc-issuer or --link-oidc-subject, and does nothing alone; add them, or leave --oidc-org out", f.org)
+	}
+	return nil
+}
+
+// orgFlagError is err as a usage error naming --oidc-org when the
+// organization it names does not exist; otherwise err.
+func (f *oidcTrustFlags) orgFlagError(org string, err error) error {
+	var serr *server.Error
+	if errors.As(err, &serr) && serr.ErrorCode == "ORGANIZATION_NOT_FOUND" {
+		return usagef("serve: --oidc-org %q is not an organization of this service; give the id of one (a profile's organization_id), or leave --oidc-org out with --demo", org)
+	}
+	return fmt.Errorf("serve: %w", err)
+}
 
 // parseIssuers reads each --trust-oidc-issuer and its JWKS file before the
 // service starts: a mistake is a usage error, not a half-configured service.
@@ -62,7 +82,7 @@ func (f *oidcTrustFlags) apply(ctx context.Context, srv *server.Server, issuers 
 	}
 	for _, iss := range issuers {
 		if err := srv.TrustOIDCIssuer(ctx, org, iss); err != nil {
-			return fmt.Errorf("serve: %w", err)
+			return f.orgFlagError(org, err)
 		}
 	}
 	for _, v := range f.links {
@@ -81,8 +101,12 @@ func (f *oidcTrustFlags) apply(ctx context.Context, srv *server.Server, issuers 
 				}
 			}
 		}
-		if err := srv.LinkOIDCSubject(ctx, org, user, iss, sub); err != nil {
-			return fmt.Errorf("serve: %w", err)
+		err := srv.LinkOIDCSubject(ctx, org, user, iss, sub)
+		if errors.Is(err, server.ErrIssuerNotTrusted) {
+			return usagef("serve: --link-oidc-subject %q: the organization does not trust issuer %q; trust it with --trust-oidc-issuer %s,AUDIENCE=JWKS_FILE, or use ISSUER local (the service's own)", v, iss, iss)
+		}
+		if err != nil {
+			return f.orgFlagError(org, err)
 		}
 	}
 	return nil

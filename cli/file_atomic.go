@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // writeFileAtomic replaces path with data: written and synced in a temporary
@@ -17,7 +18,8 @@ import (
 // latest.json -> proof-2026-11-28.json keeps pointing at fresh data. A file
 // that exists keeps its permissions, except that a private perm (no group
 // or other bits) keeps it private. A device or a pipe (--out /dev/stdout)
-// has nothing to replace and is written straight.
+// has nothing to replace and is written straight; a named pipe nobody reads
+// is refused (errPipeNobodyReads) rather than waited on.
 func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		if fi.IsDir() {
@@ -116,7 +118,12 @@ func resolveLinks(path string) (string, fs.FileInfo, error) {
 
 // writeStraight writes data into the device or pipe at path.
 func writeStraight(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	// O_NONBLOCK makes the open of a named pipe nobody reads fail (ENXIO)
+	// instead of hanging, silent, until a reader comes.
+	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ENXIO) {
+		return fmt.Errorf("write %s: %w", path, errPipeNobodyReads)
+	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -129,6 +136,10 @@ func writeStraight(path string, data []byte) error {
 	}
 	return nil
 }
+
+// errPipeNobodyReads is writeFileAtomic's error for a named pipe without a
+// reader; the caller names its flag and says to start the reader first.
+var errPipeNobodyReads = errors.New("it is a named pipe nobody reads")
 
 // trimPath drops the temporary file's name from err: the message names the
 // file being written instead.

@@ -344,13 +344,23 @@ func (f *lifetimeFlag) String() string {
 func (f *lifetimeFlag) Set(s string) error {
 	const what = "give whole seconds (3600) or a duration (1h, 90m, 3600s)"
 	var d time.Duration
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n > int64(math.MaxInt64/time.Second) {
+	if digits := strings.TrimPrefix(s, "-"); digits != "" && strings.Trim(digits, "0123456789") == "" {
+		// Seconds, read as every number vigil takes (decimalFlag): a
+		// leading zero is refused, not read another way.
+		n, err := api.ParseDecimal(digits)
+		switch {
+		case s[0] == '-':
+			return errors.New("a lifetime cannot be negative; " + what)
+		case len(digits) > 1 && digits[0] == '0':
+			return errors.New("a leading zero is not taken (010 is neither octal 8 nor 10 here); " + what)
+		case err != nil || n > int64(math.MaxInt64/time.Second):
 			return fmt.Errorf("too long a lifetime: at most %d seconds (10 years)", api.MaxExpirationSeconds)
 		}
 		d = time.Duration(n) * time.Second
-	} else if d, err = time.ParseDuration(s); err != nil {
+	} else if parsed, err := time.ParseDuration(s); err != nil {
 		return errors.New("not a lifetime; " + what)
+	} else {
+		d = parsed
 	}
 	switch {
 	case d < 0:

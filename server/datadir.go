@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/vigil-console/vigil/internal/userfile"
 )
@@ -82,7 +83,7 @@ func LockDir(dir, name string) (*DataDirLock, error) {
 		return nil, fmt.Errorf("directory %s: %w", dir, err)
 	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
-		return nil, fmt.Errorf("create directory %s: %w; %s", abs, pathErrorCause(err), dirAdvice(abs))
+		return nil, fmt.Errorf("create directory %s: %w; %s", abs, pathErrorCause(err), dirAdvice(abs, err))
 	}
 	if err := checkDirExposure(abs); err != nil {
 		return nil, err
@@ -91,7 +92,7 @@ func LockDir(dir, name string) (*DataDirLock, error) {
 	f, err := userfile.OpenOwn(path, 0, 0o600)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return nil, fmt.Errorf("create the lock file %s: %w; %s", path, pathErrorCause(err), dirAdvice(abs))
+		return nil, fmt.Errorf("create the lock file %s: %w; %s", path, pathErrorCause(err), dirAdvice(abs, err))
 	}
 	if err != nil { // OpenOwn's refusal, naming the file and what to do
 		return nil, fmt.Errorf("lock file: %w", err)
@@ -193,6 +194,11 @@ func pathErrorCause(err error) error {
 	return err
 }
 
-func dirAdvice(dir string) string {
+// dirAdvice says what to do about dir, which could not be created or
+// written (err): a file in its place is not to be made writable.
+func dirAdvice(dir string, err error) string {
+	if errors.Is(err, syscall.ENOTDIR) {
+		return dir + " is, or is inside, a file, not a directory: pass --data with a directory"
+	}
 	return "make " + dir + " writable by the user running vigil, or pass --data with another directory"
 }

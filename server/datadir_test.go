@@ -103,3 +103,23 @@ func TestDamagedDatabaseSaysWhichFileAndWhatToDo(t *testing.T) {
 		t.Errorf("the damaged file was changed (err %v)", err)
 	}
 }
+
+// A data directory that is a file, or inside one, is said to be one, with
+// the fix: making the path writable, the advice for a directory that cannot
+// be written, cannot help.
+func TestDataDirThatIsAFileSaysSo(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{file, filepath.Join(file, "sub")} {
+		lock, err := LockDataDir(dir)
+		if err == nil {
+			lock.Release()
+			t.Fatalf("LockDataDir(%s) took a file as a directory", dir)
+		}
+		if msg := err.Error(); !strings.Contains(msg, "is, or is inside, a file, not a directory: pass --data with a directory") || strings.Contains(msg, "writable") {
+			t.Errorf("LockDataDir(%s): %q; want it called a file, and --data with a directory asked for", dir, msg)
+		}
+	}
+}

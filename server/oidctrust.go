@@ -197,6 +197,11 @@ func (s *Server) LinkOIDCSubject(ctx context.Context, orgID, userID, issuer, sub
 		return fmt.Errorf("link OIDC subject: subject must be 1 to %d bytes", maxIssuerFieldLen)
 	}
 	err := s.db.inTx(ctx, func(tx *txn) error {
+		// The organization first: a user "not of this organization" would
+		// point at the user when the organization is what is wrong.
+		if _, err := loadOrg(ctx, tx, orgID); err != nil {
+			return err
+		}
 		if err := userInOrg(ctx, tx, orgID, userID); err != nil {
 			return err
 		}
@@ -206,7 +211,7 @@ func (s *Server) LinkOIDCSubject(ctx context.Context, orgID, userID, issuer, sub
 				return err
 			}
 			if n == 0 {
-				return fmt.Errorf("issuer %q is not trusted by organization %s; call TrustOIDCIssuer first", truncateForMessage(issuer), orgID)
+				return fmt.Errorf("%w by organization %s (issuer %q); trust it first with TrustOIDCIssuer", ErrIssuerNotTrusted, orgID, truncateForMessage(issuer))
 			}
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO oidc_identities(org_id, issuer, subject, user_id, created_ns) VALUES (?, ?, ?, ?, ?)
@@ -218,6 +223,10 @@ func (s *Server) LinkOIDCSubject(ctx context.Context, orgID, userID, issuer, sub
 	}
 	return nil
 }
+
+// ErrIssuerNotTrusted is LinkOIDCSubject's error for an issuer the
+// organization does not trust (and that is not LocalOIDCIssuer).
+var ErrIssuerNotTrusted = errors.New("OIDC issuer not trusted")
 
 // issuerKey is a verification key of an issuer as oauth uses it.
 type issuerKey struct {

@@ -1,0 +1,15 @@
+package cli
+
+import "github.com/vigil-console/vigil/api"
+
+// shownPath is a local file or directory path fit for the terminal: as it is
+// when it holds nothing to escape, else quoted with every control, bidi and
+// invisible character escaped (api.Quote). A directory named with ESC, OSC or
+// U+202E (from --dir, or a profile's keys_dir) would otherwise retitle or
+// clear the terminal, or draw as another name.
+func shownPath(path string) string {
+	if api.Sanitize(path) == path {
+		return path
+	}
+	return api.Quote(path)
+}
