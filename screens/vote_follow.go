@@ -119,7 +119,15 @@ func (a *Activities) followVoteDialog(orgChanged, ticked bool) tea.Cmd {
 	recompute := orgChanged || ticked && o.clockMoved(a.c, a.c.Now())
 	cur, order := a.newestCopy(o.vote.id)
 	if cur == nil {
-		return nil
+		if !recompute {
+			return nil
+		}
+		// Off the list (pushed off its page, dropped by a refresh): the
+		// dialog still follows its record (readAsked), and what the vote
+		// would do is worked out again from the copy it shows, or a y
+		// would answer on a prediction the organization no longer holds.
+		shown := o.shown
+		cur, order = &shown, o.order
 	}
 	return a.followVoteCopy(cur, order, recompute)
 }
