@@ -3,6 +3,7 @@ package screens
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -84,5 +85,43 @@ func TestVoteDialogOffTheListRestatesOnALaterRead(t *testing.T) {
 	h.key("y")
 	if carolVoted(t, d, tag) {
 		t.Fatalf("the y after the restated prediction voted instead of confirming it was read:\n%s", h.frame())
+	}
+}
+
+// The dialog's read fails (POSSIBLY STALE), then a later read of the
+// organization succeeds while it is open: the dialog no longer says the
+// organization could not be read again, and says it was.
+func TestVoteDialogStaleCaveatEndsWithASuccessfulRead(t *testing.T) {
+	d := servertest.StartDemo(t)
+	tag := proposeTag(t, d, "reread-fails")
+	var failing atomic.Bool
+	rw := d.Rewriting(func(op string, request, reply []byte) []byte {
+		if op == "query/list_policies" && failing.Load() {
+			return []byte("not json")
+		}
+		return reply
+	})
+	h := memberConsole(t, d.ClientAt(rw, "carol"))
+	failing.Store(true)
+	h.selectActivityID(tag.ID)
+	h.key("a")
+	if frame := strings.Join(strings.Fields(h.frame()), " "); !strings.Contains(frame, "POSSIBLY STALE") {
+		t.Fatalf("set-up: no caveat:\n%s", h.frame())
+	}
+	failing.Store(false)
+	h.send(reloadOrgMsg{})
+	if h.root.orgErr != "" || !h.voteDialogOpen() {
+		t.Fatalf("set-up: the later read failed (%q) or the dialog closed", h.root.orgErr)
+	}
+	frame := strings.Join(strings.Fields(h.frame()), " ")
+	if strings.Contains(frame, "could not be read again") || strings.Contains(frame, "POSSIBLY STALE") {
+		t.Fatalf("the organization was read again successfully, and the dialog still says it could not be:\n%s", h.frame())
+	}
+	if !strings.Contains(frame, "the organization was read again") {
+		t.Errorf("the caveat went without a word that the organization was read again:\n%s", h.frame())
+	}
+	h.key("y")
+	if !carolVoted(t, d, tag) {
+		t.Errorf("y did not answer after the successful read:\n%s", h.frame())
 	}
 }
