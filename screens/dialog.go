@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -362,6 +363,26 @@ func (d *ConfirmDialog) release(caveat, settled string) {
 		d.confirm.Notice = d.notice
 	}
 	d.heldY = false
+}
+
+// clearCaveat takes back the caveat release gave (what the dialog shows
+// is no longer possibly stale), saying said once unless the notice shown
+// says something that matters more (a restatement, a hold, a withdrawal,
+// lines left unread).
+func (d *ConfirmDialog) clearCaveat(said string) {
+	if d.caveat == "" {
+		return
+	}
+	if d.notice == d.caveat {
+		d.notice = ""
+	} else {
+		d.notice = strings.TrimSuffix(d.notice, "; "+d.caveat)
+	}
+	d.caveat = ""
+	if d.withdrawn != "" || d.held != "" || d.changed || d.unreadNoticed {
+		return
+	}
+	d.confirm.Notice = joinNotices(said, d.notice)
 }
 
 // joinNotices says both notices, either alone when the other is "".

@@ -38,6 +38,16 @@ func TestVoteDialogReadsTheOrganizationAgain(t *testing.T) {
 // approval alone run.
 func tagUnderUnseenPolicy(t *testing.T) (*servertest.Demo, *harness, *api.Activity, *api.Activity) {
 	t.Helper()
+	d, h, pol, tag := tagUnderPendingPolicy(t)
+	completeElsewhere(t, d, pol)
+	h.run(h.activities().load())
+	return d, h, pol, tag
+}
+
+// tagUnderPendingPolicy is tagUnderUnseenPolicy before bob's policy
+// completes: it still waits for alice's approval (completeElsewhere).
+func tagUnderPendingPolicy(t *testing.T) (*servertest.Demo, *harness, *api.Activity, *api.Activity) {
+	t.Helper()
 	d := servertest.StartDemo(t)
 	ctx := context.Background()
 	carolID, operatorID := "", ""
@@ -65,8 +75,6 @@ func tagUnderUnseenPolicy(t *testing.T) (*servertest.Demo, *harness, *api.Activi
 	if slices.ContainsFunc(a.items, func(it api.Activity) bool { return it.ID == pol.ID }) {
 		t.Fatal("set-up: the policy is on the first page")
 	}
-	completeElsewhere(t, d, pol)
-	h.run(a.load())
 	return d, h, pol, tag
 }
 

@@ -64,14 +64,17 @@ const rereadingNotice = "reading the organization again… what your vote would 
 // changed it), never on a prediction from before it that the member may
 // not have seen corrected. A read that failed (or timed out) does not
 // block the vote: the dialog says that what it shows may be stale, and
-// the member decides.
+// the member decides; a later read that succeeds takes that back.
 func (a *Activities) rereadLanded(msg orgLoadedMsg) {
 	o := a.asking
 	if o == nil || msg.load < o.awaited {
 		return
 	}
 	caveat := ""
-	if msg.err != nil {
+	if msg.err == nil {
+		// A caveat from an earlier read that failed no longer holds.
+		o.dialog.clearCaveat("the organization was read again: what is shown is worked out from it")
+	} else {
 		why := msg.err.Error()
 		if errors.Is(msg.err, context.DeadlineExceeded) {
 			why = "the service did not answer in time"
@@ -119,7 +122,15 @@ func (a *Activities) followVoteDialog(orgChanged, ticked bool) tea.Cmd {
 	recompute := orgChanged || ticked && o.clockMoved(a.c, a.c.Now())
 	cur, order := a.newestCopy(o.vote.id)
 	if cur == nil {
-		return nil
+		if !recompute {
+			return nil
+		}
+		// Off the list (pushed off its page, dropped by a refresh): the
+		// dialog still follows its record (readAsked), and what the vote
+		// would do is worked out again from the copy it shows, or a y
+		// would answer on a prediction the organization no longer holds.
+		shown := o.shown
+		cur, order = &shown, o.order
 	}
 	return a.followVoteCopy(cur, order, recompute)
 }
