@@ -3,7 +3,6 @@ package screens
 import (
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -92,19 +91,7 @@ func TestVoteDialogOffTheListRestatesOnALaterRead(t *testing.T) {
 // organization succeeds while it is open: the dialog no longer says the
 // organization could not be read again, and says it was.
 func TestVoteDialogStaleCaveatEndsWithASuccessfulRead(t *testing.T) {
-	d := servertest.StartDemo(t)
-	tag := proposeTag(t, d, "reread-fails")
-	var failing atomic.Bool
-	rw := d.Rewriting(func(op string, request, reply []byte) []byte {
-		if op == "query/list_policies" && failing.Load() {
-			return []byte("not json")
-		}
-		return reply
-	})
-	h := memberConsole(t, d.ClientAt(rw, "carol"))
-	failing.Store(true)
-	h.selectActivityID(tag.ID)
-	h.key("a")
+	d, tag, h, failing := voteDialogWhoseReadFails(t)
 	if frame := strings.Join(strings.Fields(h.frame()), " "); !strings.Contains(frame, "POSSIBLY STALE") {
 		t.Fatalf("set-up: no caveat:\n%s", h.frame())
 	}

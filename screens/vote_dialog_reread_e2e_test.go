@@ -153,9 +153,25 @@ func TestVoteDialogHoldsYUntilItsReadLands(t *testing.T) {
 // A read that fails does not block the vote: the dialog says its
 // prediction may be stale, and y still answers.
 func TestVoteDialogWhoseReadFailsSaysPossiblyStale(t *testing.T) {
+	d, tag, h, _ := voteDialogWhoseReadFails(t)
+	frame := strings.Join(strings.Fields(h.frame()), " ")
+	if !h.voteDialogOpen() || !strings.Contains(frame, "POSSIBLY STALE") || !strings.Contains(frame, "could not be read again") {
+		t.Fatalf("the dialog's read failed, and it does not say its prediction may be stale:\n%s", h.frame())
+	}
+	h.key("y")
+	if !carolVoted(t, d, tag) {
+		t.Fatalf("a failed read blocked the vote:\n%s", h.frame())
+	}
+}
+
+// voteDialogWhoseReadFails is carol's console with the vote dialog open on a
+// proposed tag, its read of the organization failed (the service's policy
+// list unreadable while failing is set, as it is on return).
+func voteDialogWhoseReadFails(t *testing.T) (*servertest.Demo, *api.Activity, *harness, *atomic.Bool) {
+	t.Helper()
 	d := servertest.StartDemo(t)
 	tag := proposeTag(t, d, "reread-fails")
-	var failing atomic.Bool
+	failing := new(atomic.Bool)
 	rw := d.Rewriting(func(op string, request, reply []byte) []byte {
 		if op == "query/list_policies" && failing.Load() {
 			return []byte("not json")
@@ -169,12 +185,5 @@ func TestVoteDialogWhoseReadFailsSaysPossiblyStale(t *testing.T) {
 	failing.Store(true)
 	h.selectActivityID(tag.ID)
 	h.key("a")
-	frame := strings.Join(strings.Fields(h.frame()), " ")
-	if !h.voteDialogOpen() || !strings.Contains(frame, "POSSIBLY STALE") || !strings.Contains(frame, "could not be read again") {
-		t.Fatalf("the dialog's read failed, and it does not say its prediction may be stale:\n%s", h.frame())
-	}
-	h.key("y")
-	if !carolVoted(t, d, tag) {
-		t.Fatalf("a failed read blocked the vote:\n%s", h.frame())
-	}
+	return d, tag, h, failing
 }
