@@ -87,3 +87,25 @@ func TestJWKSOverPlainHTTPToAnotherHostIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// A --jwks URL refused as plain http is named without its credentials and
+// query, as base_url's refusals name it: a password or token in it must not
+// reach the terminal or a CI log.
+func TestJWKSRefusalDoesNotPrintTheURLsSecrets(t *testing.T) {
+	for _, verb := range [][]string{{"webhook", "keys"}, {"webhook", "verify", "--organization", hookOrg, "--body", "-", "--header", "X-Signature: x"}} {
+		for _, url := range []string{"http://ops:hunter2-pw@example.com/jwks", "http://example.com/jwks?token=s3cr3t-token"} {
+			code, out, errOut := runVigil(t, map[string]string{"VIGIL_CONFIG": ""}, "", append(append([]string{}, verb...), "--jwks", url)...)
+			if code != 2 || !strings.Contains(errOut, "is plain http to a host that is not this machine") {
+				t.Errorf("%v --jwks %s: exit %d, stdout %q, stderr %q; want the plain-http refusal", verb, url, code, out, errOut)
+			}
+			for _, secret := range []string{"hunter2-pw", "s3cr3t-token"} {
+				if strings.Contains(out+errOut, secret) {
+					t.Errorf("%v --jwks %s printed its secret %q:\n%s%s", verb, url, secret, out, errOut)
+				}
+			}
+			if !strings.Contains(errOut, `"http://example.com/jwks" (its credentials, query and fragment not shown)`) {
+				t.Errorf("%v --jwks %s: the refusal does not name the URL without its secrets:\n%s", verb, url, errOut)
+			}
+		}
+	}
+}

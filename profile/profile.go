@@ -490,7 +490,7 @@ func CheckPlaintextHTTP(s string, allowPlaintext bool) error {
 	if err != nil || u.Scheme != "http" || allowPlaintext || IsLoopback(u.Hostname()) {
 		return nil
 	}
-	return fmt.Errorf("%q is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", s)
+	return fmt.Errorf("%s is plain http to a host that is not this machine: requests and replies would cross the network unencrypted and could be read or forged; use https://, or set allow_plaintext_http = true in the profile if the network is trusted", ShowURL(s))
 }
 
 // IsLoopback reports whether host names this machine: localhost or a
