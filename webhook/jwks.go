@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/profile"
 )
 
 // Limits of the JWKS cache.
@@ -98,24 +100,35 @@ type JWKSReply struct {
 // names, so a 3xx is an error naming its Location (quoted). JWKSCache and
 // `vigil webhook keys` share it so that they cannot disagree on that.
 func FetchJWKS(ctx context.Context, client *http.Client, url string) (JWKSReply, error) {
+	// The URL is named without its user info, query and fragment, which
+	// may hold a password or a token (net/http's own errors keep a query).
+	shown := profile.ShowURL(url)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return JWKSReply{}, fmt.Errorf("fetch JWKS: bad URL %s: %w", quote(url), err)
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return JWKSReply{}, fmt.Errorf("fetch JWKS: bad URL %s: %w", shown, err)
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := NoRedirectClient(client).Do(req)
 	if err != nil {
-		return JWKSReply{}, fmt.Errorf("fetch JWKS: %w", err)
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			return JWKSReply{}, fmt.Errorf("fetch JWKS from %s: %w", shown, ue.Err)
+		}
+		return JWKSReply{}, fmt.Errorf("fetch JWKS from %s: %w", shown, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 == 3 {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		return JWKSReply{}, fmt.Errorf("fetch JWKS from %s: HTTP status %d redirects to %s, and the key set is never fetched through a redirect (it could hand the keys to another host or to plain http): configure the URL the keys are served at",
-			quote(url), resp.StatusCode, quote(resp.Header.Get("Location")))
+			shown, resp.StatusCode, quote(resp.Header.Get("Location")))
 	}
 	if resp.StatusCode != http.StatusOK {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return JWKSReply{}, fmt.Errorf("fetch JWKS from %s: HTTP status %d", quote(url), resp.StatusCode)
+		return JWKSReply{}, fmt.Errorf("fetch JWKS from %s: HTTP status %d", shown, resp.StatusCode)
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxJWKSSize+1))
 	if err != nil {
@@ -126,7 +139,7 @@ func FetchJWKS(ctx context.Context, client *http.Client, url string) (JWKSReply,
 	}
 	var set api.JWKS
 	if err := json.Unmarshal(data, &set); err != nil {
-		return JWKSReply{}, fmt.Errorf("fetch JWKS from %s: reply is not a JSON key set: %w", quote(url), err)
+		return JWKSReply{}, fmt.Errorf("fetch JWKS from %s: reply is not a JSON key set: %w", shown, err)
 	}
 	return JWKSReply{Raw: data, Set: set, Header: resp.Header}, nil
 }
@@ -281,7 +294,7 @@ func (c *JWKSCache) get(ctx context.Context) (keys map[string]ed25519.PublicKey,
 		// a broken reply, and must not replace good keys (every delivery
 		// would be refused until the next fetch). It counts as a failed fetch.
 		return nil, 0, 0, fmt.Errorf("fetch JWKS from %s: the reply holds no usable key (%d entries), though the service always publishes its active key: check that the URL serves the service's key set",
-			quote(c.url), len(reply.Set.Keys))
+			profile.ShowURL(c.url), len(reply.Set.Keys))
 	}
 	return keys, fresh, stale, nil
 }
