@@ -446,8 +446,12 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 }
 
 // holdsFile reports whether path is (or links to) an existing regular file:
-// what a FAILED reply must not replace. A device such as /dev/stdout is not.
+// what a FAILED reply must not replace. A device is not, nor a name of our
+// own descriptor such as /dev/stdout, which is written to, never replaced.
 func holdsFile(path string) bool {
+	if _, ok := ownFD(path); ok {
+		return false
+	}
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular()
 }

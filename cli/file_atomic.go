@@ -17,10 +17,15 @@ import (
 // is replaced (beside it), and the link stays, so that a link such as
 // latest.json -> proof-2026-11-28.json keeps pointing at fresh data. A file
 // that exists keeps its permissions, except that a private perm (no group
-// or other bits) keeps it private. A device or a pipe (--out /dev/stdout)
-// has nothing to replace and is written straight; a named pipe nobody reads
-// is refused (errPipeNobodyReads) rather than waited on.
+// or other bits) keeps it private. A name of one of our open descriptors
+// (--out /dev/stdout, /dev/fd/3) is written through that descriptor, as the
+// shell opened it (ownFD); a device or a pipe has nothing to replace and is
+// written straight; a named pipe nobody reads is refused
+// (errPipeNobodyReads) rather than waited on.
 func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	if fd, ok := ownFD(path); ok {
+		return writeToFD(path, fd, data)
+	}
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		if fi.IsDir() {
 			return fmt.Errorf("write %s: it is a directory; give a file name", path)
