@@ -127,7 +127,16 @@ func writeStraight(path string, data []byte) error {
 	// instead of hanging, silent, until a reader comes.
 	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, syscall.ENXIO) {
-		return fmt.Errorf("write %s: %w", path, errPipeNobodyReads)
+		// ENXIO is also a socket's (which open cannot write to) or a
+		// device's without its driver: only a named pipe lacks a reader.
+		if fi, serr := os.Stat(path); serr == nil {
+			switch {
+			case fi.Mode()&fs.ModeNamedPipe != 0:
+				return fmt.Errorf("write %s: %w", path, errPipeNobodyReads)
+			case fi.Mode()&fs.ModeSocket != 0:
+				return fmt.Errorf("write %s: it is a socket, which cannot be opened as a file; give a regular file or a pipe", path)
+			}
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
