@@ -74,7 +74,7 @@ func loginOAuthNonce(ctx context.Context, c proc, args []string) error {
 		return fmt.Errorf("login oauth-nonce: the nonce could not be printed: %w; nothing was kept (%s removed): run the command again", err, *path)
 	}
 	// Only now is there a nonce to sign in with.
-	fmt.Fprintf(c.stderr, "target key written to %s (secret: it opens the new API key); sign in at the provider with this nonce, then run 'vigil login oauth --target-key %s --provider-token FILE'\n", shownPath(*path), shownPath(*path))
+	fmt.Fprintf(c.stderr, "target key written to %s (secret: it opens the new API key); sign in at the provider with this nonce, then run 'vigil login oauth --target-key %s --provider-token FILE'\n", shownPath(*path), shownWord(*path))
 	return nil
 }
 

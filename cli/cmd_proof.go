@@ -436,7 +436,7 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 		// leaves a proof saved there earlier as it was.
 		err := writeFileAtomic(*out, b.Bytes(), 0o644)
 		if errors.Is(err, errPipeNobodyReads) {
-			return usagef("proof fetch: --out %s is a named pipe nobody reads, and the reply was not saved; start its reader first (cat %s), or give --out a regular file", shownPath(*out), shownPath(*out))
+			return usagef("proof fetch: --out %s is a named pipe nobody reads, and the reply was not saved; start its reader first (cat %s), or give --out a regular file", shownPath(*out), shownWord(*out))
 		}
 		if err != nil {
 			return fmt.Errorf("save reply: %w; %s is left as it was", err, *out)
@@ -446,8 +446,12 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 }
 
 // holdsFile reports whether path is (or links to) an existing regular file:
-// what a FAILED reply must not replace. A device such as /dev/stdout is not.
+// what a FAILED reply must not replace. A device is not, nor a name of our
+// own descriptor such as /dev/stdout, which is written to, never replaced.
 func holdsFile(path string) bool {
+	if _, ok := ownFD(path); ok {
+		return false
+	}
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular()
 }

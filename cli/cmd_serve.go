@@ -477,6 +477,6 @@ func printDemoHelp(c proc, dir string, info *server.DemoInfo) {
 		if m.Root {
 			role = "root quorum"
 		}
-		fmt.Fprintf(c.stdout, "  vigil --config %s --profile %-8s  # %s\n", shownPath(cfg), m.Name, role)
+		fmt.Fprintf(c.stdout, "  vigil --config %s --profile %-8s  # %s\n", shownWord(cfg), m.Name, role)
 	}
 }

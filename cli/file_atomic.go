@@ -17,10 +17,15 @@ import (
 // is replaced (beside it), and the link stays, so that a link such as
 // latest.json -> proof-2026-11-28.json keeps pointing at fresh data. A file
 // that exists keeps its permissions, except that a private perm (no group
-// or other bits) keeps it private. A device or a pipe (--out /dev/stdout)
-// has nothing to replace and is written straight; a named pipe nobody reads
-// is refused (errPipeNobodyReads) rather than waited on.
+// or other bits) keeps it private. A name of one of our open descriptors
+// (--out /dev/stdout, /dev/fd/3) is written through that descriptor, as the
+// shell opened it (ownFD); a device or a pipe has nothing to replace and is
+// written straight; a named pipe nobody reads is refused
+// (errPipeNobodyReads) rather than waited on.
 func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	if fd, ok := ownFD(path); ok {
+		return writeToFD(path, fd, data)
+	}
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		if fi.IsDir() {
 			return fmt.Errorf("write %s: it is a directory; give a file name", path)
@@ -122,7 +127,16 @@ func writeStraight(path string, data []byte) error {
 	// instead of hanging, silent, until a reader comes.
 	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, syscall.ENXIO) {
-		return fmt.Errorf("write %s: %w", path, errPipeNobodyReads)
+		// ENXIO is also a socket's (which open cannot write to) or a
+		// device's without its driver: only a named pipe lacks a reader.
+		if fi, serr := os.Stat(path); serr == nil {
+			switch {
+			case fi.Mode()&fs.ModeNamedPipe != 0:
+				return fmt.Errorf("write %s: %w", path, errPipeNobodyReads)
+			case fi.Mode()&fs.ModeSocket != 0:
+				return fmt.Errorf("write %s: it is a socket, which cannot be opened as a file; give a regular file or a pipe", path)
+			}
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

@@ -288,7 +288,7 @@ func readAccepted(path string) ([]byte, error) {
 	if _, err := os.Lstat(path); err != nil {
 		return nil, err
 	}
-	f, err := userfile.OpenOwn(path, 0, 0o600)
+	f, err := userfile.OpenOwnKeeping(path, 0, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +336,7 @@ func (l *listener) journalLocked(eventID string, sum [sha256.Size]byte, now time
 			return false, fmt.Errorf("remember the event for a restart: %w", err)
 		}
 	}
-	f, err := userfile.OpenOwn(filepath.Join(l.saveDir, acceptedFile), os.O_APPEND, 0o600)
+	f, err := userfile.OpenOwnKeeping(filepath.Join(l.saveDir, acceptedFile), os.O_APPEND, 0o600)
 	if err != nil {
 		return false, fmt.Errorf("remember the event for a restart: %w", err)
 	}

@@ -5,7 +5,9 @@ package cli
 import (
 	"crypto/sha256"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +154,39 @@ func TestDemoRootPEMReplacesALinkNotItsTarget(t *testing.T) {
 	unchanged(t, victim, content, "a demo start")
 	if fi, err := os.Lstat(pem); err != nil || !fi.Mode().IsRegular() {
 		t.Fatalf("%s is %v (%v); want the demo root written in the link's place", pem, fi.Mode(), err)
+	}
+}
+
+// DIR/accepted-events with a second name (cp -al DIR backup): the refusal's
+// advice must keep what the file holds, the ids of deliveries already
+// accepted, or their redeliveries after the restart would be saved and
+// acknowledged again. Followed in a shell as printed, it lets the listener
+// start with those ids.
+func TestWebhookListenHardLinkedAcceptedEventsAdviceKeepsTheJournal(t *testing.T) {
+	root := t.TempDir()
+	dir := privateDir(t, filepath.Join(root, "save dir"))
+	journal := filepath.Join(dir, acceptedFile)
+	content := strconv.FormatInt(time.Now().UnixMilli(), 10) + " evt-1 " + strings.Repeat("ab", 32) + "\n"
+	if err := os.WriteFile(journal, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(journal, filepath.Join(root, "backup")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := newListener(nil, hookOrg, time.Minute, 48*time.Hour, dir, func(deliveryReport) error { return nil }, time.Now())
+	if err == nil {
+		t.Fatal("newListener started on a hard-linked accepted-events")
+	}
+	_, advice, ok := strings.Cut(err.Error(), "(cp -p ")
+	advice, _, _ = strings.Cut(advice, ")")
+	if !ok || advice == "" {
+		t.Fatalf("refusal %q: want a cp -p that keeps the content", err)
+	}
+	if out, err := exec.Command("sh", "-c", "cp -p "+advice).CombinedOutput(); err != nil {
+		t.Fatalf("cp -p %s: %v\n%s", advice, err, out)
+	}
+	unchanged(t, journal, content, "following the advice")
+	if _, err := newListener(nil, hookOrg, time.Minute, 48*time.Hour, dir, func(deliveryReport) error { return nil }, time.Now()); err != nil {
+		t.Fatalf("after the advice, newListener: %v", err)
 	}
 }

@@ -1,6 +1,8 @@
 package userfile
 
 import (
+	"github.com/vigil-console/vigil/internal/shellword"
+
 	"fmt"
 	"io/fs"
 	"runtime"
@@ -16,7 +18,7 @@ import (
 func DirExposure(dir string, di fs.FileInfo) (who, fix string) {
 	if writers, bits := strangers(di); writers != "" {
 		return fmt.Sprintf("is writable by %s (mode %04o)", writers, di.Mode().Perm()),
-			fmt.Sprintf("run: chmod %s-w %s", bits, dir)
+			fmt.Sprintf("run: chmod %s-w %s", bits, shellword.Quote(dir))
 	}
 	if uid, ok := owner(di); ok && foreign(uid) {
 		return fmt.Sprintf("is owned by %s, not by you or root", userName(uid)),

@@ -1,6 +1,8 @@
 package userfile
 
 import (
+	"github.com/vigil-console/vigil/internal/shellword"
+
 	"fmt"
 	"io/fs"
 	"os"
@@ -35,7 +37,7 @@ import (
 func Exposure(path string, fi fs.FileInfo) (who, fix string) {
 	if writers, bits := strangers(fi); writers != "" {
 		return fmt.Sprintf("is writable by %s (mode %04o)", writers, fi.Mode().Perm()),
-			fmt.Sprintf("run: chmod %s-w %s", bits, path)
+			fmt.Sprintf("run: chmod %s-w %s", bits, shellword.Quote(path))
 	}
 	if uid, ok := owner(fi); ok && foreign(uid) {
 		return fmt.Sprintf("is owned by %s, not by you or root", userName(uid)),
@@ -58,7 +60,7 @@ func dirExposure(dir string, di fs.FileInfo) (who, fix string) {
 	}
 	if writers, bits := strangers(di); writers != "" && di.Mode()&fs.ModeSticky == 0 {
 		return fmt.Sprintf("is in directory %s (mode %04o), writable by %s", dir, di.Mode().Perm(), writers),
-			fmt.Sprintf("run: chmod %s-w %s, or move it to a directory of your own", bits, dir)
+			fmt.Sprintf("run: chmod %s-w %s, or move it to a directory of your own", bits, shellword.Quote(dir))
 	}
 	return "", ""
 }

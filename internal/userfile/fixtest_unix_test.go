@@ -3,6 +3,8 @@
 package userfile
 
 import (
+	"github.com/vigil-console/vigil/internal/shellword"
+
 	"io/fs"
 	"os"
 	"regexp"
@@ -14,7 +16,7 @@ import (
 // of path.
 func followFix(t *testing.T, fix, path string) {
 	t.Helper()
-	m := regexp.MustCompile(`chmod ([go]+)-w ` + regexp.QuoteMeta(path) + `(,|$)`).FindStringSubmatch(fix)
+	m := regexp.MustCompile(`chmod ([go]+)-w ` + regexp.QuoteMeta(shellword.Quote(path)) + `(,|$)`).FindStringSubmatch(fix)
 	if m == nil {
 		t.Fatalf("fix %q: want a chmod of %s", fix, path)
 	}
