@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -18,15 +17,7 @@ import (
 // 010 submitted a signed MFA policy of order 8.
 func TestNumberFlagsTakeOnlyPlainDecimal(t *testing.T) {
 	e := newVerbEnv(t)
-	ctx := context.Background()
-	mfaActivities := func() int {
-		t.Helper()
-		acts, err := e.client("alice").ListActivities(ctx, api.ListActivitiesOptions{Types: []string{api.TypeCreateMfaPolicy}, Limit: 100})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(acts)
-	}
+	mfaActivities := func() int { return e.countActivities(t, api.TypeCreateMfaPolicy) }
 	before := mfaActivities()
 	bad := []string{"010", "00", "0x3", "0b11", "0o7", "1_0", "+1", "-1", " 1", "99999999999999999999"}
 	for _, v := range bad {

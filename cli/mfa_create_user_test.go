@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -13,15 +12,7 @@ import (
 // given by name by its id, as invitation create --sender and tag create do.
 func TestMfaCreateChecksTheUserBeforeSending(t *testing.T) {
 	e := newVerbEnv(t)
-	ctx := context.Background()
-	mfaActivities := func() int {
-		t.Helper()
-		acts, err := e.client("alice").ListActivities(ctx, api.ListActivitiesOptions{Types: []string{api.TypeCreateMfaPolicy}, Limit: 100})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(acts)
-	}
+	mfaActivities := func() int { return e.countActivities(t, api.TypeCreateMfaPolicy) }
 	before := mfaActivities()
 	create := []string{"mfa", "create", "--name", "n", "--condition", "true", "--step", "passkey", "--user"}
 	for _, tc := range []struct{ user, want string }{

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -15,15 +14,7 @@ import (
 // by name is sent by id.
 func TestTagCreateChecksUsersBeforeSending(t *testing.T) {
 	e := newVerbEnv(t)
-	ctx := context.Background()
-	tagActivities := func() int {
-		t.Helper()
-		acts, err := e.client("alice").ListActivities(ctx, api.ListActivitiesOptions{Types: []string{api.TypeCreateUserTag}, Limit: 100})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(acts)
-	}
+	tagActivities := func() int { return e.countActivities(t, api.TypeCreateUserTag) }
 	before := tagActivities()
 	const typo = "01a221d8-63fb-7a04-af44-e5adf773b999" // shaped like an id, no user's
 	for _, tc := range []struct {

@@ -178,3 +178,19 @@ func TestEveryVerbHasHelpWithExamples(t *testing.T) {
 		t.Errorf("vigil help lacks the verb groups:\n%s", out)
 	}
 }
+
+// countActivities is how many activities of type typ the service holds: a
+// refused command must leave it unchanged. It fails the test when the count
+// reaches a page, where one more activity would go unseen.
+func (e *verbEnv) countActivities(t *testing.T, typ string) int {
+	t.Helper()
+	const page = 100
+	acts, err := e.client("alice").ListActivities(context.Background(), api.ListActivitiesOptions{Types: []string{typ}, Limit: page})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(acts) >= page {
+		t.Fatalf("set-up: %d %s activities fill a page; the count could not see one more", len(acts), typ)
+	}
+	return len(acts)
+}
