@@ -22,27 +22,33 @@ import (
 // lets it run; it returns both, waiting.
 func tagAndPolicy(t *testing.T, d *servertest.Demo) (tag, pol *api.Activity) {
 	t.Helper()
-	ctx := context.Background()
-	var carolID, operatorID string
-	for _, m := range d.Info.Members {
-		switch m.Name {
-		case "carol":
-			carolID = m.UserID
-		case "operator":
-			operatorID = m.UserID
-		}
-	}
-	tag, err := d.Client("operator").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "watched", UserIDs: []string{operatorID}})
+	tag = proposeWatchedTag(t, d)
+	return tag, proposeCarolAlonePolicy(t, d)
+}
+
+// proposeWatchedTag has the operator propose the user tag "watched",
+// waiting for the root quorum.
+func proposeWatchedTag(t *testing.T, d *servertest.Demo) *api.Activity {
+	t.Helper()
+	tag, err := d.Client("operator").CreateUserTag(context.Background(), api.CreateUserTagParams{UserTagName: "watched", UserIDs: []string{memberID(t, d, "operator")}})
 	if err != nil || tag.Status != api.StatusConsensusNeeded {
 		t.Fatalf("operator's tag: %v %+v", err, tag)
 	}
-	pol, err = d.Client("bob").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "carol alone allows tags",
+	return tag
+}
+
+// proposeCarolAlonePolicy has bob propose "carol alone allows tags", under
+// which carol's approval alone lets a user tag run; it waits for the root
+// quorum (completeElsewhere completes it).
+func proposeCarolAlonePolicy(t *testing.T, d *servertest.Demo) *api.Activity {
+	t.Helper()
+	pol, err := d.Client("bob").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: "carol alone allows tags",
 		Effect: api.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'",
-		Consensus: "approvers.any(u, u.id == '" + carolID + "')", Notes: "n"})
+		Consensus: "approvers.any(u, u.id == '" + memberID(t, d, "carol") + "')", Notes: "n"})
 	if err != nil || pol.Status != api.StatusConsensusNeeded {
 		t.Fatalf("bob's policy: %v %+v", err, pol)
 	}
-	return tag, pol
+	return pol
 }
 
 // pushOutOfWatch has the operator open read-only sessions until the org

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/server/servertest"
 )
@@ -15,27 +14,9 @@ import (
 // the screens show is taken by every screen, whoever asked for it.
 func TestVoteDialogReadReachesThePoliciesScreen(t *testing.T) {
 	d := servertest.StartDemo(t)
-	ctx := t.Context()
-	carolID, operatorID := "", ""
-	for _, m := range d.Info.Members {
-		switch m.Name {
-		case "carol":
-			carolID = m.UserID
-		case "operator":
-			operatorID = m.UserID
-		}
-	}
-	pol, err := d.Client("bob").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "carol alone allows tags",
-		Effect: api.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'",
-		Consensus: "approvers.any(u, u.id == '" + carolID + "')", Notes: "n"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := proposeCarolAlonePolicy(t, d)
 	backlog(t, d, pageSize+10) // the policy is on the older page: no list shown holds it
-	tag, err := d.Client("operator").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "watched", UserIDs: []string{operatorID}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tag := proposeWatchedTag(t, d)
 	h := memberConsole(t, d.Client("carol"))
 	h.key("@Policies")
 	if frame := h.frame(); !strings.Contains(strings.Join(strings.Fields(frame), " "), "Policies 4 NAME") {

@@ -49,27 +49,9 @@ func tagUnderUnseenPolicy(t *testing.T) (*servertest.Demo, *harness, *api.Activi
 func tagUnderPendingPolicy(t *testing.T) (*servertest.Demo, *harness, *api.Activity, *api.Activity) {
 	t.Helper()
 	d := servertest.StartDemo(t)
-	ctx := context.Background()
-	carolID, operatorID := "", ""
-	for _, m := range d.Info.Members {
-		switch m.Name {
-		case "carol":
-			carolID = m.UserID
-		case "operator":
-			operatorID = m.UserID
-		}
-	}
-	pol, err := d.Client("bob").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "carol alone allows tags",
-		Effect: api.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'",
-		Consensus: "approvers.any(u, u.id == '" + carolID + "')", Notes: "n"})
-	if err != nil || pol.Status != api.StatusConsensusNeeded {
-		t.Fatalf("bob's policy: %v %+v", err, pol)
-	}
+	pol := proposeCarolAlonePolicy(t, d)
 	backlog(t, d, pageSize+10) // the policy is on the older page
-	tag, err := d.Client("operator").CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "watched", UserIDs: []string{operatorID}})
-	if err != nil || tag.Status != api.StatusConsensusNeeded {
-		t.Fatalf("operator's tag: %v %+v", err, tag)
-	}
+	tag := proposeWatchedTag(t, d)
 	h := memberConsole(t, d.Client("carol"))
 	a := h.activities()
 	if slices.ContainsFunc(a.items, func(it api.Activity) bool { return it.ID == pol.ID }) {
