@@ -123,19 +123,10 @@ func resolveLinks(path string) (string, fs.FileInfo, error) {
 
 // writeStraight writes data into the device or pipe at path.
 func writeStraight(path string, data []byte) error {
-	// O_NONBLOCK makes the open of a named pipe nobody reads fail (ENXIO)
-	// instead of hanging, silent, until a reader comes.
-	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	f, err := openNoWait(path, os.O_WRONLY, 0)
 	if errors.Is(err, syscall.ENXIO) {
-		// ENXIO is also a socket's (which open cannot write to) or a
-		// device's without its driver: only a named pipe lacks a reader.
-		if fi, serr := os.Stat(path); serr == nil {
-			switch {
-			case fi.Mode()&fs.ModeNamedPipe != 0:
-				return fmt.Errorf("write %s: %w", path, errPipeNobodyReads)
-			case fi.Mode()&fs.ModeSocket != 0:
-				return fmt.Errorf("write %s: it is a socket, which cannot be opened as a file; give a regular file or a pipe", path)
-			}
+		if fi, serr := os.Stat(path); serr == nil && fi.Mode()&fs.ModeSocket != 0 {
+			return fmt.Errorf("write %s: it is a socket, which cannot be opened as a file; give a regular file or a pipe", path)
 		}
 	}
 	if err != nil {
@@ -151,9 +142,24 @@ func writeStraight(path string, data []byte) error {
 	return nil
 }
 
-// errPipeNobodyReads is writeFileAtomic's error for a named pipe without a
+// errPipeNobodyReads is openNoWait's error for a named pipe without a
 // reader; the caller names its flag and says to start the reader first.
 var errPipeNobodyReads = errors.New("it is a named pipe nobody reads")
+
+// openNoWait opens path with O_NONBLOCK added to flag, so that the open of
+// a named pipe nobody reads fails at once (ENXIO) instead of hanging,
+// silent, until a reader comes: that is errPipeNobodyReads. ENXIO is also a
+// socket's (which open cannot write to) or a device's without its driver,
+// returned as the system said it. Nothing changes for a regular file.
+func openNoWait(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NONBLOCK, perm)
+	if errors.Is(err, syscall.ENXIO) {
+		if fi, serr := os.Stat(path); serr == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+			return nil, errPipeNobodyReads
+		}
+	}
+	return f, err
+}
 
 // trimPath drops the temporary file's name from err: the message names the
 // file being written instead.

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"syscall"
 )
 
 // openLog opens --log-file for appending (0600), or returns a logger that
@@ -41,11 +40,9 @@ func openLogFile(path string) (*os.File, error) {
 			return nil, usagef("--log-file %s is a socket, not a file; %s", shownPath(path), instead)
 		}
 	}
-	// O_NONBLOCK makes the open of a named pipe nobody reads fail (ENXIO)
-	// instead of waiting for a reader; it changes nothing for a file.
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0o600)
+	f, err := openNoWait(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	switch {
-	case errors.Is(err, syscall.ENXIO):
+	case errors.Is(err, errPipeNobodyReads):
 		return nil, usagef("--log-file %s is a named pipe nobody reads; start its reader first, or %s", shownPath(path), instead)
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, usagef("--log-file %s: its directory does not exist; create it, or %s", shownPath(path), instead)
