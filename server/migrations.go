@@ -493,6 +493,9 @@ CREATE UNIQUE INDEX authenticators_org_credential ON authenticators(org_id, cred
 	// removes the later credentials of a key and logs each; no schema
 	// changes.
 	`SELECT 1;`,
+	// 21: every API key in the form stamps carry, for they are looked up
+	// in it. The work is canonicalAPIKeys'; no schema changes.
+	`SELECT 1;`,
 }
 
 // migrationUniqueAuthenticators is the migration that uniqueAuthenticators
@@ -644,6 +647,10 @@ func migrateTo(ctx context.Context, tx *sql.Tx, v int, before danglingRows, remo
 			return before, err
 		}
 		removed.credentials = append(removed.credentials, r...)
+	case migrationCanonicalAPIKeys:
+		if err := canonicalAPIKeys(ctx, tx); err != nil {
+			return before, err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
 		return before, err
