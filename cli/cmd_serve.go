@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/vigil-console/vigil/internal/logtext"
 	"github.com/vigil-console/vigil/server"
 )
 
@@ -116,7 +117,8 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 			return usagef("serve: neither XDG_DATA_HOME nor HOME is set to an absolute path (a relative one is ignored); pass --data DIR")
 		}
 	}
-	log := slog.New(slog.NewTextHandler(c.stderr, nil))
+	// Also net/http's ErrorLog (errLog, below): every line escaped and cut.
+	log := logtext.NewText(c.stderr, nil)
 
 	// One service per data directory (server.DataDirLock), held from before
 	// the demo's seeding until the service has closed.

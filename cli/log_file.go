@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+
+	"github.com/vigil-console/vigil/internal/logtext"
 )
 
 // openLog opens --log-file for appending (0600), or returns a logger that
@@ -19,7 +21,7 @@ func openLog(path string) (*slog.Logger, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
+	return logtext.NewText(f, nil), func() { f.Close() }, nil
 }
 
 // openLogFile opens path to append logs to, refusing what is no log file

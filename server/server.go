@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigil-console/vigil/internal/logtext"
 	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/policy"
 )
@@ -23,7 +24,10 @@ import (
 type Config struct {
 	// DataDir holds the database (vigil.db); "" keeps everything in memory.
 	DataDir string
-	// Logger receives structured logs; nil discards them.
+	// Logger receives structured logs; nil discards them. Every message and
+	// value is passed through logtext.Text first (escaped, cut to
+	// logtext.MaxValueBytes), and errors and other values reach the
+	// handler as their text.
 	Logger *slog.Logger
 	// Now is the service clock; nil means time.Now.
 	Now func() time.Time
@@ -117,6 +121,10 @@ func Open(cfg Config) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	// What clients and webhook receivers sent reaches the log (an unknown
+	// id, a path, a receiver's malformed reply): escaped and cut, whatever
+	// handler the embedder gave.
+	s.log = slog.New(logtext.Wrap(s.log.Handler()))
 	if s.now == nil {
 		s.now = time.Now
 	}
