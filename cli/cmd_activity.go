@@ -290,7 +290,8 @@ const activityVoteUsage = `Usage: vigil activity %[1]s [--yes] ID
 Votes to %[1]s the activity. On a terminal it first shows what is being voted
 on (the intent, the requester, the status, and activity get's WARNINGs of a
 proposed policy's ids and condition) and asks; a script must pass --yes,
-or the vote is refused. It prints the activity after the vote; --json prints
+or the vote is refused. With --yes, approve still says a proposed policy's
+condition WARNINGs on standard error before it votes. It prints the activity after the vote; --json prints
 the service's reply with vigil's checks of its votes and intent (voteChecks,
 intentCheck), as 'vigil activity get --json' does. A vote that arrives
 after another member ended the activity (while the prompt was open, say) is
@@ -349,6 +350,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		// The prompt puts these first; --yes reads no prompt, so they are said here.
 		if *yes {
 			warnIntentUnchecked(ctx, c, client, a.exact)
+			warnConditionUnread(c.stderr, a.exact.Intent)
 		}
 		if p := a.exact.Intent.SetOrganizationFeatureIntent; p != nil && *yes {
 			if w := api.FeatureValueWarning(p.Name, p.Value); w != "" {

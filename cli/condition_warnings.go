@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
@@ -17,18 +19,38 @@ import (
 // condition has none. The author was warned, never stopped: the approver is
 // the last to read it.
 func conditionWarningsBlock(in api.Intent) string {
-	p := in.CreatePolicyIntentV3
-	if p == nil {
-		return ""
-	}
-	ws := policy.ConditionWarningTexts(p.Condition)
+	ws := conditionWarnings(in)
 	if len(ws) == 0 {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString("the policy's condition:\n")
 	for _, w := range ws {
-		b.WriteString("  WARNING: " + ui.Clean(w) + "\n")
+		b.WriteString("  WARNING: " + w + "\n")
 	}
 	return b.String()
+}
+
+// conditionWarnings are the escaped warnings of the condition of the policy
+// in proposes (policy.ConditionWarningTexts), none when it proposes none.
+func conditionWarnings(in api.Intent) []string {
+	p := in.CreatePolicyIntentV3
+	if p == nil {
+		return nil
+	}
+	ws := policy.ConditionWarningTexts(p.Condition)
+	for i, w := range ws {
+		ws[i] = ui.Clean(w)
+	}
+	return ws
+}
+
+// warnConditionUnread says on standard error, as `vigil: warning: the
+// policy's condition: …` lines, the condition warnings the prompt would have
+// shown (conditionWarningsBlock): --yes reads no prompt, and the approver is
+// the last to read them.
+func warnConditionUnread(stderr io.Writer, in api.Intent) {
+	for _, w := range conditionWarnings(in) {
+		fmt.Fprintf(stderr, "vigil: warning: the policy's condition: %s\n", w)
+	}
 }

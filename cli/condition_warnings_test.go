@@ -39,3 +39,20 @@ func TestActivityGetWarnsOfThePolicysCondition(t *testing.T) {
 	}
 	wantOnlyEscaped(t, "activity get", out)
 }
+
+// approve --yes reads no prompt, so it says the condition's warnings the
+// prompt shows on standard error before it votes, escaped, as the
+// feature-value warning is.
+func TestApproveYesWarnsOfThePolicysCondition(t *testing.T) {
+	e := newVerbEnv(t)
+	id, want := e.proposeWarnedPolicy()
+	code, out, errOut := e.run("", "activity", "approve", "--yes", "--profile", "bob", id)
+	wantExit(t, "approve --yes", code, 0, out, errOut)
+	for _, w := range want {
+		line := "vigil: warning: the policy's condition: " + strings.TrimPrefix(w, "WARNING: ")
+		if !strings.Contains(errOut, line) {
+			t.Errorf("approve --yes did not warn %q on standard error:\n%s", line, errOut)
+		}
+	}
+	wantOnlyEscaped(t, "approve --yes", errOut)
+}

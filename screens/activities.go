@@ -397,9 +397,10 @@ func (a *Activities) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	// the record.
 	swapped := a.noteCopies(msg)
 	completed := a.waiting.completedIn(copiesIn(msg))
+	seen := a.c.OrgLoadsStarted
 	s, cmd := a.update(msg)
-	if completed {
-		cmd = tea.Batch(cmd, msgCmd(orgChangedMsg{}))
+	if len(completed) > 0 {
+		cmd = tea.Batch(cmd, msgCmd(orgChangedMsg{completed: completed, seen: seen}))
 	}
 	if swapped {
 		// A copy the list or the detail did not take (an older one) may

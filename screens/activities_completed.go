@@ -1,6 +1,10 @@
 package screens
 
 import (
+	"cmp"
+	"slices"
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
@@ -31,66 +35,114 @@ import (
 type waitingSeen struct {
 	seen  map[string]waitingEntry
 	count int
+	// forgot: waiting ones were forgotten (forgetOldest), created from
+	// forgotFrom to forgotTo (the service's times): a completed copy of an
+	// activity not known, created in that span, may be one of them.
+	forgot               bool
+	forgotFrom, forgotTo time.Time
 }
 
 // waitingEntry is what the copies of one activity showed.
 type waitingEntry struct {
-	last int  // the number of the copy that showed it last
-	told bool // a copy showed it COMPLETED after one showed it waiting
+	last    int       // the number of the copy that showed it last
+	told    bool      // a copy showed it COMPLETED after one showed it waiting
+	created time.Time // its creation time, as the copies said
 }
 
-// waitingKnown bounds waitingSeen: past it, the half seen longest ago is
-// forgotten (a console that pages through thousands of pending activities
-// keeps the newest).
+// waitingKnown bounds waitingSeen: past it, half are forgotten, those told
+// first (forgetting one costs at most a reload more), then the waiting ones
+// seen longest ago (a console that pages through thousands of pending
+// activities keeps the newest).
 const waitingKnown = 4096
 
-// completedIn notes copies and reports whether one of them completed an
-// activity an earlier copy showed waiting, of a type that may change the
-// organization's records.
-func (w *waitingSeen) completedIn(copies []*api.Activity) bool {
-	completed := false
+// completedIn notes copies and returns the activities one of them showed
+// completed that an earlier copy showed waiting, of a type that may change
+// the organization's records. A completed one not known but created in the
+// span of the waiting ones forgotten counts as one: its completion may
+// change what the vote dialog predicts from, and a reload too many costs
+// less than a change missed.
+func (w *waitingSeen) completedIn(copies []*api.Activity) []string {
+	var completed []string
 	for _, act := range copies {
 		if policy.ChangesNoRecords(act.Type) {
 			continue
 		}
 		w.count++
 		was, known := w.seen[act.ID]
+		created := act.CreatedAt.Time()
 		switch {
 		case known && was.told:
-			w.seen[act.ID] = waitingEntry{last: w.count, told: true}
+			w.seen[act.ID] = waitingEntry{last: w.count, told: true, created: was.created}
 		case act.Status == api.StatusCompleted:
-			if known {
-				completed = true
-				w.seen[act.ID] = waitingEntry{last: w.count, told: true}
+			if known || w.mayBeForgotten(created) {
+				completed = append(completed, act.ID)
+				w.note(act.ID, waitingEntry{last: w.count, told: true, created: created})
 			}
 		case api.IsTerminal(act.Status):
 			delete(w.seen, act.ID)
 		default:
-			if w.seen == nil {
-				w.seen = map[string]waitingEntry{}
-			}
-			w.seen[act.ID] = waitingEntry{last: w.count}
+			w.note(act.ID, waitingEntry{last: w.count, created: created})
 		}
 	}
 	w.forgetOldest()
 	return completed
 }
 
-// forgetOldest forgets, while more than waitingKnown are remembered, the
-// half seen longest ago.
+// note records what a copy of activity id showed.
+func (w *waitingSeen) note(id string, e waitingEntry) {
+	if w.seen == nil {
+		w.seen = map[string]waitingEntry{}
+	}
+	w.seen[id] = e
+}
+
+// mayBeForgotten reports whether an activity created then may be a waiting
+// one forgotten.
+func (w *waitingSeen) mayBeForgotten(created time.Time) bool {
+	return w.forgot && !created.Before(w.forgotFrom) && !created.After(w.forgotTo)
+}
+
+// forgetOldest forgets, while more than waitingKnown are remembered, half of
+// them: the told ones first, then the waiting ones seen longest ago, whose
+// creation times it keeps the span of (mayBeForgotten).
 func (w *waitingSeen) forgetOldest() {
 	if len(w.seen) <= waitingKnown {
 		return
 	}
-	oldest, newest := w.count, 0
-	for _, e := range w.seen {
-		oldest, newest = min(oldest, e.last), max(newest, e.last)
+	ids := make([]string, 0, len(w.seen))
+	for id := range w.seen {
+		ids = append(ids, id)
 	}
-	cut := oldest + (newest-oldest)/2
-	for id, e := range w.seen {
-		if e.last <= cut {
-			delete(w.seen, id)
+	slices.SortFunc(ids, func(x, y string) int {
+		a, b := w.seen[x], w.seen[y]
+		if a.told != b.told {
+			if a.told {
+				return -1
+			}
+			return 1
 		}
+		return cmp.Compare(a.last, b.last)
+	})
+	for _, id := range ids[:len(ids)-waitingKnown/2] {
+		if e := w.seen[id]; !e.told {
+			w.forgetWaiting(e.created)
+		}
+		delete(w.seen, id)
+	}
+}
+
+// forgetWaiting widens the span of the waiting ones forgotten to one
+// created then.
+func (w *waitingSeen) forgetWaiting(created time.Time) {
+	if !w.forgot {
+		w.forgot, w.forgotFrom, w.forgotTo = true, created, created
+		return
+	}
+	if created.Before(w.forgotFrom) {
+		w.forgotFrom = created
+	}
+	if created.After(w.forgotTo) {
+		w.forgotTo = created
 	}
 }
 

@@ -489,7 +489,18 @@ func settledVerb(status string) string {
 // the organization and every screen that has loaded data reloads it. The
 // Activities screen sends it from the copies it is handed
 // (activities_completed.go), the root from its org watch (org_watch.go).
-type orgChangedMsg struct{}
+// Both may see one completion: the root loads once for it (Root.orgChanged).
+type orgChangedMsg struct {
+	// completed are the activities seen completed; unnamed: others may have
+	// too, which it does not name (as when more arrived than the org watch
+	// reads). None named counts as unnamed.
+	completed []string
+	unnamed   bool
+	// seen is the newest organization load started when they were seen
+	// (Common.OrgLoadsStarted; 0: not known): a load numbered above it
+	// started after, and reads what they changed.
+	seen int
+}
 
 // ownVote is the console user's vote on act, nil when there is none (or the
 // user is not known yet): the one the console's key signed, when the key is

@@ -2,9 +2,11 @@ package screens
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
@@ -215,8 +217,35 @@ func TestWaitingSeenTellsACompletionOnce(t *testing.T) {
 		{copyOf("r", api.TypeCreateUserTag, api.StatusRejected), false},
 	}
 	for i, s := range steps {
-		if got := w.completedIn(s.copies); got != s.want {
+		if got := len(w.completedIn(s.copies)) > 0; got != s.want {
 			t.Errorf("copy %d (%s %s): told %v, want %v", i, s.copies[0].ID, s.copies[0].Status, got, s.want)
 		}
+	}
+}
+
+// Past waitingKnown, the waiting ones seen longest ago are forgotten; the
+// completion of one of them is still told (a completed copy created in
+// their span), while one created before any forgotten (never seen waiting)
+// is not.
+func TestWaitingSeenTellsTheCompletionOfAForgottenOne(t *testing.T) {
+	at := func(id, status string, created time.Time) []*api.Activity {
+		return []*api.Activity{{ID: id, Type: api.TypeCreatePolicyV3, Status: status, CreatedAt: api.NewTime(created)}}
+	}
+	var w waitingSeen
+	w.completedIn(at("p", api.StatusConsensusNeeded, testNow))
+	for i := range waitingKnown {
+		w.completedIn(at(fmt.Sprintf("newer-%d", i), api.StatusConsensusNeeded, testNow.Add(time.Duration(i+1)*time.Second)))
+	}
+	if _, kept := w.seen["p"]; kept {
+		t.Fatalf("set-up: %d newer waiting activities did not make the console forget the oldest", waitingKnown)
+	}
+	if got := w.completedIn(at("p", api.StatusCompleted, testNow)); !slices.Equal(got, []string{"p"}) {
+		t.Errorf("the completion of a waiting activity forgotten past the bound was not told: %q", got)
+	}
+	if got := w.completedIn(at("older", api.StatusCompleted, testNow.Add(-time.Hour))); len(got) != 0 {
+		t.Errorf("a completed activity created before any forgotten one was told: %q", got)
+	}
+	if got := w.completedIn(at("p", api.StatusCompleted, testNow)); len(got) != 0 {
+		t.Errorf("the forgotten one's completion was told twice: %q", got)
 	}
 }

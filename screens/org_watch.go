@@ -94,18 +94,24 @@ func (r *Root) orgWatched(msg orgWatchedMsg) tea.Cmd {
 		}
 		return nil
 	}
-	changed, overlap, hadSeen := false, false, len(w.seen) > 0
+	var completed []string
+	overlap, hadSeen := false, len(w.seen) > 0
 	for _, it := range msg.items {
 		was, seen := w.seen[it.ID]
 		overlap = overlap || seen
 		if completedChange(it) && was.status != api.StatusCompleted {
-			changed = true
+			completed = append(completed, it.ID)
 		}
 		w.seen[it.ID] = watchSeen{it.Status, w.looks}
 	}
 	w.forgetOldest()
-	if changed || hadSeen && !overlap {
-		return msgCmd(orgChangedMsg{})
+	if hadSeen && !overlap {
+		// More arrived than a look reads: what completed among them is
+		// not known, so the change names none.
+		completed = nil
+	}
+	if len(completed) > 0 || hadSeen && !overlap {
+		return msgCmd(orgChangedMsg{completed: completed, seen: r.orgLoads.started})
 	}
 	return nil
 }

@@ -21,6 +21,38 @@ type orgLoads struct {
 	applied int // the load whose organization the console holds
 	landed  int // the newest load that landed, whose error the status bar shows
 	gated   int // the load the reload gate waits for (0: none)
+	// covers are completed activities (orgChangedMsg.completed) each with a
+	// load started after its completion was seen, which reads what it
+	// changed: another sighting of it (the org watch and the Activities
+	// list both see most) loads nothing more. Bounded by coversKnown.
+	covers map[string]int
+	// next are the completions the reload after the gated one is for, and
+	// nextUnnamed whether it is for others no message named as well.
+	next        []string
+	nextUnnamed bool
+}
+
+// coversKnown bounds orgLoads.covers: past it, the completions of the
+// oldest loads are forgotten (another sighting of one loads once more).
+const coversKnown = 256
+
+// cover records that load reads what activity id's completion changed.
+func (l *orgLoads) cover(id string, load int) {
+	if l.covers == nil {
+		l.covers = map[string]int{}
+	}
+	l.covers[id] = load
+	for len(l.covers) > coversKnown {
+		oldest := load
+		for _, n := range l.covers {
+			oldest = min(oldest, n)
+		}
+		for id, n := range l.covers {
+			if n == oldest {
+				delete(l.covers, id)
+			}
+		}
+	}
 }
 
 // loadOrg starts a numbered load of the organization.
@@ -32,13 +64,36 @@ func (r *Root) loadOrg() tea.Cmd {
 
 // orgChanged reloads the organization for completed activities: once for
 // many, and once more after it for those that came while it ran (it may have
-// read before them).
+// read before them). A completion a load started after it was seen covers
+// (whoever started that load) loads nothing more: one completion, one load.
 func (r *Root) orgChanged(msg orgChangedMsg) tea.Cmd {
+	l := &r.orgLoads
+	// A load started after they were seen reads what they changed.
+	startedSince := msg.seen != 0 && l.started > msg.seen
+	var uncovered []string
+	for _, id := range msg.completed {
+		switch _, covered := l.covers[id]; {
+		case covered:
+		case startedSince:
+			l.cover(id, l.started)
+		default:
+			uncovered = append(uncovered, id)
+		}
+	}
+	unnamed := msg.unnamed || len(msg.completed) == 0
+	if len(uncovered) == 0 && (!unnamed || startedSince) {
+		return nil
+	}
 	if !r.orgReload.begin() {
+		l.next = append(l.next, uncovered...)
+		l.nextUnnamed = l.nextUnnamed || unnamed
 		return nil
 	}
 	cmd := r.loadOrg()
-	r.orgLoads.gated = r.orgLoads.started
+	l.gated = l.started
+	for _, id := range uncovered {
+		l.cover(id, l.started)
+	}
 	return tea.Batch(cmd, r.broadcast(msg))
 }
 
@@ -53,8 +108,10 @@ func (r *Root) orgLoaded(msg orgLoadedMsg) tea.Cmd {
 		// would let the next completion start a reload alongside it.
 		r.orgLoads.gated = 0
 		if r.orgReload.end() {
-			again = msgCmd(orgChangedMsg{})
+			// Seen now: a load another starts before it arrives covers them.
+			again = msgCmd(orgChangedMsg{completed: r.orgLoads.next, unnamed: r.orgLoads.nextUnnamed, seen: r.orgLoads.started})
 		}
+		r.orgLoads.next, r.orgLoads.nextUnnamed = nil, false
 	}
 	if msg.load < r.orgLoads.applied {
 		return again
