@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -104,12 +105,18 @@ func (r *Root) renderTabs(limits []int) (string, [][2]int, int) {
 
 // help is the help text for the width: the keys of whatever has them (the top
 // dialog, else the active screen) and the global keys, wrapped onto as many lines
-// as needed, never cut.
-func (r *Root) help(w int) string {
+// as needed, never cut. The full help taller than rows (a small window) flows
+// its keys as lines instead of columns, which takes about half the lines, so
+// that the keys at its end (? to close it, q) are not cut off the frame.
+func (r *Root) help(w, rows int) string {
 	th := r.common.Theme
 	own, global, globalFull := r.helpKeys()
 	if r.fullHelp {
-		return ui.FullHelp(th, append(own.FullHelp(), globalFull...), w)
+		groups := append(own.FullHelp(), globalFull...)
+		if full := ui.FullHelp(th, groups, w); lipgloss.Height(full) <= rows {
+			return full
+		}
+		return ui.WrapHelp(th, slices.Concat(groups...), w)
 	}
 	// A screen's own esc (back) says the same as the global one: show it once.
 	shown := map[string]bool{}
@@ -162,11 +169,12 @@ const maxNoticeLines = 3
 // from the body, while it shows: it is read, not cut, in the forms and the
 // palette too, where the messages view is not a key away.
 func (r *Root) layout() (help string, notices []string, bodyH int) {
-	help = r.help(r.width)
 	notices = r.notices(r.width)
+	rows := r.height - 3 - len(notices)
+	help = r.help(r.width, rows)
 	// The help never takes the last body line: on a small window it is cut.
-	if hl := strings.Split(help, "\n"); len(hl) > r.height-3-len(notices) {
-		help = strings.Join(hl[:max(r.height-3-len(notices), 0)], "\n")
+	if hl := strings.Split(help, "\n"); len(hl) > rows {
+		help = strings.Join(hl[:max(rows, 0)], "\n")
 	}
 	return help, notices, max(r.height-2-len(notices)-lipgloss.Height(help), 1)
 }

@@ -74,7 +74,7 @@ func createInvitationsSpec() opSpec {
 		build: func(c *Common, v map[string]string) (prepared, error) {
 			addrs, err := mail.ParseAddressList(v["invitees"])
 			if err != nil {
-				return prepared{}, &api.ValidationError{Field: "invitees", Problem: inviteesProblem(err)}
+				return prepared{}, &api.ValidationError{Field: "invitees", Problem: inviteesProblem(err, badInvitee(v["invitees"]))}
 			}
 			tags, sender, warnings, err := invitationRefs(c, v)
 			if err != nil {
@@ -166,9 +166,34 @@ func checkInvitees(s string) error {
 		return nil // Required says so
 	}
 	if _, err := mail.ParseAddressList(s); err != nil {
-		return errors.New(inviteesProblem(err))
+		return errors.New(inviteesProblem(err, badInvitee(s)))
 	}
 	return nil
+}
+
+// badInvitee is the first entry of s that is not an invitee on its own, for
+// the error to name (net/mail says what is wrong, not where: in a pasted list
+// of a hundred, "an e-mail address has no @" leaves the member to hunt); ""
+// when no single entry is to blame (an empty one: a comma too many).
+func badInvitee(s string) string {
+	entry := ""
+	for _, piece := range strings.Split(s, ",") {
+		if entry != "" {
+			entry += ","
+		}
+		entry += piece
+		if strings.Count(entry, `"`)%2 == 1 {
+			continue // a quoted name holding a comma: "Doe, Jane" <jane@example.com>
+		}
+		if strings.TrimSpace(entry) == "" {
+			return ""
+		}
+		if _, err := mail.ParseAddress(entry); err != nil {
+			return strings.TrimSpace(entry)
+		}
+		entry = ""
+	}
+	return ""
 }
 
 // inviteesCut is the invitees field's message when a paste went past its
@@ -199,8 +224,14 @@ func inviteesCut(kept string) string {
 	return fmt.Sprintf("the list went past %d characters and was cut there; "+what, inviteesCharLimit, api.MaxListItems)
 }
 
-func inviteesProblem(err error) string {
-	return "not a list of name <e-mail>: " + mailProblem(err) + "; write e.g. dave <dave@example.com>, erin <erin@example.com>"
+// inviteesProblem says what is wrong with the list, and in which entry when
+// one is to blame.
+func inviteesProblem(err error, entry string) string {
+	where := ""
+	if entry != "" {
+		where = " (in " + api.Quote(clip(entry, 60)) + ")"
+	}
+	return "not a list of name <e-mail>: " + mailProblem(err) + where + "; write e.g. dave <dave@example.com>, erin <erin@example.com>"
 }
 
 // mailProblem says in words what net/mail's terse errors mean.

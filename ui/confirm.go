@@ -196,16 +196,8 @@ func (c *Confirm) Scroll(msg tea.Msg, width, height int) bool {
 // warnings; 0 once every one has been, or when everything fits. The window
 // shown now counts as on screen.
 func (c Confirm) Unread(width, height int) (lines, warnings int) {
-	_, warn := c.bodyWarned(width)
-	for r, u := range c.unreadRows(width, c.seenWith(width, height)) {
-		if u {
-			lines++
-			if warn[r] {
-				warnings++
-			}
-		}
-	}
-	return lines, warnings
+	unread := c.unreadRows(width, c.seenWith(width, height))
+	return count(unread), c.wrapped(width).warningsIn(unread)
 }
 
 // UnreadAbove reports whether some of the lines never on screen are above
@@ -322,12 +314,11 @@ func (c Confirm) View(th *theme.Theme, width, height int) string {
 		}
 		more = append(more, above)
 	}
-	belowWarned := 0
-	for _, w := range warn[off+win:] {
-		if w {
-			belowWarned++
-		}
+	below := make([]bool, len(body))
+	for r := off + win; r < len(body); r++ {
+		below[r] = true
 	}
+	belowWarned := c.wrapped(width).warningsIn(below)
 	warned := ""
 	if belowWarned > 0 {
 		warned = fmt.Sprintf(" (%s)", plural(belowWarned, "warning"))

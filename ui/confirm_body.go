@@ -133,3 +133,15 @@ func (c Confirm) wrapped(width int) *confirmBody {
 	}
 	return b
 }
+
+// warningsIn counts the warnings (Lines marked in Warn, not their rows: a
+// warning wrapped onto nine rows is one) with a row among rows.
+func (b *confirmBody) warningsIn(rows []bool) int {
+	n := 0
+	for i, warned := range b.warned {
+		if warned && slices.Contains(rows[b.start[i]:b.start[i+1]], true) {
+			n++
+		}
+	}
+	return n
+}

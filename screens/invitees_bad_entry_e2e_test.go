@@ -1,0 +1,30 @@
+package screens
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/server/servertest"
+)
+
+// A refused invitee list names the entry at fault: net/mail says what is
+// wrong ("an e-mail address has no @"), not where, and in a pasted list the
+// member could not tell which of the invitees to fix.
+func TestInviteesErrorNamesTheEntryAtFault(t *testing.T) {
+	for _, tc := range []struct{ typed, entry string }{
+		{`dan <dan@example.com>, erin <erin-at-example.com>, frank <frank@example.com>`, `"erin <erin-at-example.com>"`},
+		{`"Doe, Jane" <jane@example.com>, bad <notanemail>`, `"bad <notanemail>"`},
+		{`dan <dan@example.com>, erin <erin@example.com`, `"erin <erin@example.com"`},
+		{`dan <dan@example.com> erin <erin@example.com>`, `"dan <dan@example.com> erin <erin@example.com>"`},
+	} {
+		d := servertest.StartDemo(t)
+		h := memberConsole(t, d.Client("alice"))
+		openOperation(h, "create invitations")
+		h.typeText(tc.typed)
+		h.key("ctrl+s")
+		frame := strings.Join(strings.Fields(strings.ReplaceAll(h.frame(), "│", " ")), " ") // the box's wrapped lines as one
+		if !strings.Contains(frame, "(in "+tc.entry+")") {
+			t.Errorf("%s: the error does not name the entry %s:\n%s", tc.typed, tc.entry, h.frame())
+		}
+	}
+}
