@@ -8,7 +8,8 @@
 # activity, whoami, policies, MFA, boot proof and organization configs, each
 # through the client's own method, with every reply checked against the
 # client's generated types and SPEC.md's operation table
-# (.ci/interop/operations.js). Needs Node 18+, the npm registry and sqlite3
+# (.ci/interop/operations.js), and the oauth credential bundle opened with
+# @turnkey/crypto (pinned too) and its key used to stamp. Needs Node 18+, the npm registry and sqlite3
 # (to read the local OIDC issuer's key for the oauth activity and the demo's
 # OAuth2 credential id).
 set -euo pipefail

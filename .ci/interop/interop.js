@@ -12,7 +12,9 @@
 //      (activity records with intent, result and votes; query records), an
 //      activity's type/intent/result keys are SPEC.md's, the intent repeats
 //      the parameters, a second root member's approveActivity completes a
-//      proposal and two rejectActivity calls reject one.
+//      proposal and two rejectActivity calls reject one; the oauth result's
+//      credentialBundle opens with @turnkey/crypto's decryptCredentialBundle
+//      and the key inside stamps whoami and get_api_key.
 //
 // Usage: node interop.js DATA_DIR   (the --data directory of vigil serve --demo)
 // VIGIL_OIDC_ISSUER_KEY_HEX: the local OIDC issuer's key (DER, hex), for the

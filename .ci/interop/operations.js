@@ -9,6 +9,9 @@
 "use strict";
 
 const crypto = require("node:crypto");
+const { TurnkeyClient } = require("@turnkey/http");
+const { ApiKeyStamper } = require("@turnkey/api-key-stamper");
+const { decryptCredentialBundle } = require("@turnkey/crypto");
 
 // SPEC.md "Activity operations": path segment, client method, type value,
 // intent key, result key.
@@ -117,7 +120,8 @@ async function runOperations(t) {
   const targetHex = target.publicKey.export({ format: "der", type: "spki" }).subarray(-65).toString("hex");
   if (oidcIssuerKeyHex) {
     const token = mintToken(oidcIssuerKeyHex, org, "operator", crypto.createHash("sha256").update(targetHex).digest("hex"));
-    remember("oauth", await submit("operator", S.oauth, { oidcToken: token, targetPublicKey: targetHex, apiKeyName: "interop oauth key" }, "bob"));
+    const done = remember("oauth", await submit("operator", S.oauth, { oidcToken: token, targetPublicKey: targetHex, apiKeyName: "interop oauth key" }, "bob"));
+    if (done) await loginWithBundle(t, done.result.oauthResult, target, userId("operator"));
   } else {
     check(false, "oauth: no OIDC issuer key (interop.sh reads it with sqlite3)");
   }
@@ -238,6 +242,34 @@ async function runOperations(t) {
   }
   const configs = await call("getOrganizationConfigs", () => clients.alice.getOrganizationConfigs({ organizationId: org }));
   if (configs) fields("getOrganizationConfigs", configs, "v1GetOrganizationConfigsResponse");
+}
+
+// loginWithBundle does what an app does with an oauth result: opens the
+// credential bundle with @turnkey/crypto's decryptCredentialBundle and the
+// target key's private half, stamps with the key inside through
+// @turnkey/api-key-stamper, and asks whoami and get_api_key with it.
+async function loginWithBundle(t, result, target, operatorId) {
+  const { check, clients, org } = t;
+  let privateHex = "";
+  try {
+    privateHex = decryptCredentialBundle(result.credentialBundle, Buffer.from(target.privateKey.export({ format: "jwk" }).d, "base64url").toString("hex"));
+  } catch (e) {
+    return check(false, "oauth: @turnkey/crypto's decryptCredentialBundle opens the credential bundle", e && e.message);
+  }
+  check(/^[0-9a-f]{64}$/.test(privateHex), "oauth: the credential bundle holds a 32-byte P-256 private key", `${privateHex.length / 2} bytes`);
+  const ecdh = crypto.createECDH("prime256v1");
+  ecdh.setPrivateKey(Buffer.from(privateHex, "hex"));
+  const client = new TurnkeyClient({ baseUrl: clients.operator.config.baseUrl },
+    new ApiKeyStamper({ apiPublicKey: ecdh.getPublicKey("hex", "compressed"), apiPrivateKey: privateHex }));
+  try {
+    const who = await client.getWhoami({ organizationId: org });
+    check(who.userId === operatorId, "oauth: the key in the credential bundle stamps as the user the token named", who.username);
+    const key = await client.getApiKey({ organizationId: org, apiKeyId: result.apiKeyId });
+    check(key.apiKey.credential.type === "CREDENTIAL_TYPE_OAUTH_KEY_P256" && key.apiKey.expirationSeconds === "900",
+      "oauth: get_api_key shows the new key as an OAuth key with the default 15-minute lifetime", JSON.stringify(key.apiKey.credential.type) + " " + key.apiKey.expirationSeconds);
+  } catch (e) {
+    check(false, "oauth: requests stamped with the key in the credential bundle are accepted", e && e.message);
+  }
 }
 
 // mintToken signs an ES256 JWT from the local issuer (server/oauth.go).
