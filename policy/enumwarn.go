@@ -19,7 +19,9 @@ import (
 // has, computed by the functions the engine computes them with (KindOf,
 // ResourceAction), so whatever the engine gives is never warned of: an
 // empty kind (root quorum types) and an empty resource and action (types
-// the docs' table omits, the secrets and Spark ones) included.
+// the docs' table omits, the secrets and Spark ones) included; and every
+// resource and action the docs call valid, which the real service's
+// activities have although its table gives them to no type.
 var activityValues = func() map[string]map[string]bool {
 	out := map[string]map[string]bool{"type": {}, "kind": {}, "resource": {}, "action": {}}
 	for _, typ := range knownActivityTypes() {
@@ -28,6 +30,12 @@ var activityValues = func() map[string]map[string]bool {
 		out["kind"][a.Kind] = true
 		out["resource"][a.Resource] = true
 		out["action"][a.Action] = true
+	}
+	for _, r := range documentedResources {
+		out["resource"][r] = true
+	}
+	for _, a := range documentedActions {
+		out["action"][a] = true
 	}
 	return out
 }()

@@ -56,14 +56,17 @@ func DocumentedParam(name string) (types []string, ok bool) {
 // spelling of a parsed Solana instruction's named accounts, which the
 // real service's docs spell two ways; and comparisons of activity.type,
 // kind, resource or action with a value no activity has (enumWarnings),
-// which never match on either service. It never fails.
+// which never match on either service; and, in the consensus, reads of a
+// User field the real service's User does not have (consensusWarnings).
+// It never fails.
 //
 // The condition is parsed once for all of them (and type-checked once).
 func Warnings(src Source) []Diagnostic {
 	c := parseCondition(src.Condition)
 	out := append(paramWarnings(c), sparkCamelWarningsOf(c)...)
 	out = append(out, namedAccountsWarningsOf(c)...)
-	return append(out, enumWarningsOf(c)...)
+	out = append(out, enumWarningsOf(c)...)
+	return append(out, consensusWarnings(src.Consensus)...)
 }
 
 // ConditionWarningTexts are the Warnings of a condition alone, each as

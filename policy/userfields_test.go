@@ -1,0 +1,34 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+// The real service's User has id, tags, email and alias
+// (features/policies/language.mdx, "Struct"): a consensus reading an
+// approver's name works on vigil's local service only, so it is warned, at
+// the read; the documented fields are not.
+func TestConsensusReadingUserNameIsWarned(t *testing.T) {
+	consensus := "approvers.count() >= 1 && approvers.any(u, u.name == 'alice')"
+	if _, err := Compile("", consensus); err != nil {
+		t.Fatalf("a stored policy reading name must still compile: %v", err)
+	}
+	ws := Warnings(Source{Consensus: consensus})
+	if len(ws) != 1 {
+		t.Fatalf("warnings %v, want one about .name", ws)
+	}
+	w := ws[0]
+	if w.Field != FieldConsensus || w.Line != 1 || w.Column != 45 || !strings.Contains(w.Message, "write .alias") {
+		t.Errorf("warning %+v, want the consensus's column 45 (the dot of .name) advising .alias", w)
+	}
+	for _, documented := range []string{
+		"approvers.any(u, u.alias == 'alice' && u.email != '' && u.id != '' && u.tags.contains('t'))",
+		"approvers.any(name, name.alias == 'alice')",
+		"credentials.any(c, c.id == 'name')",
+	} {
+		if ws := Warnings(Source{Consensus: documented}); len(ws) != 0 {
+			t.Errorf("%s: warned %v, yet it reads only documented fields", documented, ws)
+		}
+	}
+}
