@@ -181,6 +181,13 @@ func decodeLegacyManifest(b []byte, v1 bool) (*Manifest, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
+	// The hash covers the Borsh bytes, not the JSON: when they also read
+	// whole as the other version, one hash names two manifests, as with
+	// Borsh bytes that readBorshVersions refuses, and nothing attested says
+	// which of them the enclave booted.
+	if _, otherErr := decodeManifestBorsh(borsh, !v1); otherErr == nil || isOverLimit(otherErr) {
+		return nil, nil, fmt.Errorf("%s: ambiguous Borsh encoding: its Borsh encoding, the bytes the manifest hash covers, reads whole both as a v1 and as a v0 manifest, which can differ in quorum sets and PCRs under one hash, so neither the attestation nor the approvals say which the enclave booted: do not trust this proof", what)
+	}
 	return m, borsh, nil
 }
 
