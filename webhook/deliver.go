@@ -156,8 +156,9 @@ type Stats struct {
 
 // NewDeliverer returns a Deliverer signing with ring. A nil client means a
 // plain http.Client; the client is copied so that redirects are not followed,
-// no cookie jar is used, and a reply's headers are read up to
-// MaxReplyHeaderBytes (when its Transport is nil or an *http.Transport).
+// no cookie jar is used, and (when its Transport is nil or an *http.Transport)
+// a reply's headers are read up to MaxReplyHeaderBytes and deliveries to
+// localhost or a loopback address never go through its proxy.
 func NewDeliverer(ring *KeyRing, client *http.Client, opts DelivererOptions) *Deliverer {
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = DefaultMaxAttempts
