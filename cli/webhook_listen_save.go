@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -258,9 +257,11 @@ func (l *listener) loadAcceptedLocked(now time.Time) error {
 	if err != nil {
 		return err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
+	// Line by line with no length limit: a bufio.Scanner stops at its first
+	// line over 64 KiB (a damaged file), and the file written back would
+	// have lost every id after it.
+	for line := range bytes.Lines(data) {
+		f := strings.Fields(string(line))
 		if len(f) != 3 {
 			continue // a line cut by a crash
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -162,5 +163,37 @@ func TestWebhookSaveTornJournalLineDoesNotHideTheNextEvent(t *testing.T) {
 		if saved := savedBodies(t, dir, ev.body); len(saved) != 1 {
 			t.Errorf("%s is saved %d times, want once: %q", ev.d.EventID, len(saved), saved)
 		}
+	}
+}
+
+// A line of accepted-events longer than a bufio.Scanner's 64 KiB (damage
+// from outside: the listener writes short lines) must not end the reading:
+// the file is written back from what was read, so every id after it would
+// be lost, and their redeliveries taken as new.
+func TestWebhookSaveLongDamagedJournalLineKeepsTheLaterEvents(t *testing.T) {
+	dir := t.TempDir()
+	l := restartedListener(t, dir)
+	first := []byte(`{"event":"first"}`)
+	d1 := &webhook.Delivery{EventID: "ev-1", EventType: "ACTIVITY_STATUS_COMPLETED", Timestamp: time.Now()}
+	if rep, status := l.acceptLocked(http.Header{}, first, d1, nil, time.Now()); status != http.StatusNoContent {
+		t.Fatalf("status %d (%s), want 204", status, rep.Reason)
+	}
+	path := filepath.Join(dir, acceptedFile)
+	journal, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := append([]byte(strings.Repeat("x", 100<<10)+"\n"), journal...)
+	if err := os.WriteFile(path, damaged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	l2 := restartedListener(t, dir)
+	rep, status := l2.acceptLocked(http.Header{}, first, d1, nil, time.Now().Add(time.Second))
+	if status/100 != 2 || !rep.Redelivery {
+		t.Errorf("after a restart, the redelivery of %s was answered %d as new (%s): the long line before it hid it", d1.EventID, status, rep.Reason)
+	}
+	if saved := savedBodies(t, dir, first); len(saved) != 1 {
+		t.Errorf("%s is saved %d times, want once: %q", d1.EventID, len(saved), saved)
 	}
 }
