@@ -18,10 +18,25 @@ const migrationCanonicalAPIKeys = 21
 // as registered (uncompressed, or in upper-case hex) matched no stamp: its
 // user was refused UNKNOWN_KEY with the key plainly registered, and after
 // migration 20 kept it as the oldest of a key's two forms, the key
-// authenticated as nobody. Migration 20 left one credential per canonical
-// key in each organization, so no two rows become one. A key that is no
-// point of its type's curve never verified a stamp and stays as it was.
-func canonicalAPIKeys(ctx context.Context, tx *sql.Tx) error {
+// authenticated as nobody. A key that is no point of its type's curve
+// never verified a stamp and stays as it was.
+//
+// Schema 20 compared a new key with the stored ones as stored, so it may
+// have registered such a key again, canonical, as another API key or
+// passkey: rewritten, the old row would collide with it, or vote as a
+// second user under one private key. So first, as migration 20 does, one
+// credential per key of each organization is kept, the one stored
+// canonical (it authenticated; the other never did), else the oldest; the
+// others are removed and returned for migrateTo to log once the upgrade
+// has committed.
+func canonicalAPIKeys(ctx context.Context, tx *sql.Tx) ([]removedCredential, error) {
+	removed, err := removeSharedKeys(ctx, tx, credentialKeeping{
+		migration:             migrationCanonicalAPIKeys,
+		preferStoredCanonical: true,
+	})
+	if err != nil {
+		return nil, err
+	}
 	type change struct {
 		rowid int64
 		pub   string
@@ -29,27 +44,27 @@ func canonicalAPIKeys(ctx context.Context, tx *sql.Tx) error {
 	var changes []change
 	rows, err := tx.QueryContext(ctx, `SELECT rowid, credential_type, public_key FROM api_keys`)
 	if err != nil {
-		return fmt.Errorf("read api_keys: %w", err)
+		return nil, fmt.Errorf("read api_keys: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var rowid int64
 		var typ, stored string
 		if err := rows.Scan(&rowid, &typ, &stored); err != nil {
-			return fmt.Errorf("read api_keys: %w", err)
+			return nil, fmt.Errorf("read api_keys: %w", err)
 		}
 		if pub, err := keys.CanonicalPublicKey(typ, stored); err == nil && pub != stored {
 			changes = append(changes, change{rowid, pub})
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read api_keys: %w", err)
+		return nil, fmt.Errorf("read api_keys: %w", err)
 	}
 	rows.Close()
 	for _, c := range changes {
 		if _, err := tx.ExecContext(ctx, `UPDATE api_keys SET public_key = ? WHERE rowid = ?`, c.pub, c.rowid); err != nil {
-			return fmt.Errorf("store API key (row %d) in the form stamps carry: %w", c.rowid, err)
+			return nil, fmt.Errorf("store API key (row %d) in the form stamps carry: %w", c.rowid, err)
 		}
 	}
-	return nil
+	return removed, nil
 }

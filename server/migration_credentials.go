@@ -17,11 +17,13 @@ import (
 // prepares.
 const migrationUniqueCredentials = 20
 
-// credentialRow is an API key or a passkey as migration 20 reads it.
+// credentialRow is an API key or a passkey as migrations 20 and 21 read
+// it.
 type credentialRow struct {
 	table, id, org, user, kind string
 	rowid, created             int64
 	pub                        string // canonical for its type, or as stored lowercased
+	storedCanonical            bool   // stored as pub: a stamp's key matched it
 }
 
 // uniqueCredentials prepares migration 20 in its transaction: migration 19
@@ -32,6 +34,23 @@ type credentialRow struct {
 // later ones are removed; it returns them for migrateTo to log once the
 // migration has committed.
 func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, error) {
+	return removeSharedKeys(ctx, tx, credentialKeeping{migration: migrationUniqueCredentials})
+}
+
+// credentialKeeping is which credential of a key a migration keeps: the
+// oldest, unless preferStoredCanonical.
+type credentialKeeping struct {
+	migration int
+	// preferStoredCanonical keeps the credential stored in the form stamps
+	// carry before older ones: at schema 20 only it authenticated.
+	preferStoredCanonical bool
+}
+
+// removeSharedKeys keeps one credential, API key or passkey, per key of
+// each organization (keys compared in the form stamps carry), as keeping
+// says, removes the others in tx and returns them with what their users
+// have left.
+func removeSharedKeys(ctx context.Context, tx *sql.Tx, keeping credentialKeeping) ([]removedCredential, error) {
 	var all []credentialRow
 	read := func(table, query string, args ...any) error {
 		rows, err := tx.QueryContext(ctx, query, args...)
@@ -54,6 +73,7 @@ func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, er
 			r.pub = strings.ToLower(stored)
 			if pub, err := keys.CanonicalPublicKey(typ, stored); err == nil {
 				r.pub = pub
+				r.storedCanonical = pub == stored
 			}
 			all = append(all, r)
 		}
@@ -68,11 +88,18 @@ func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, er
 	if err := read("authenticators", `SELECT rowid, id, org_id, user_id, ?, public_key, created_ns FROM authenticators`, api.CredentialWebAuthnAuthenticator); err != nil {
 		return nil, err
 	}
-	// Oldest first; at the same instant an API key before a passkey, then
+	// The one kept first (stored canonical, when keeping prefers it); then
+	// oldest first; at the same instant an API key before a passkey, then
 	// in the order stored.
 	slices.SortStableFunc(all, func(a, b credentialRow) int {
 		if c := strings.Compare(a.org, b.org); c != 0 {
 			return c
+		}
+		if keeping.preferStoredCanonical && a.storedCanonical != b.storedCanonical {
+			if a.storedCanonical {
+				return -1
+			}
+			return 1
 		}
 		if c := cmp.Compare(a.created, b.created); c != 0 {
 			return c
@@ -93,7 +120,7 @@ func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, er
 		if _, err := tx.ExecContext(ctx, `DELETE FROM `+r.table+` WHERE rowid = ?`, r.rowid); err != nil {
 			return nil, fmt.Errorf("remove %s %s: %w", r.kind, r.id, err)
 		}
-		removed = append(removed, removedCredential{removed: r, kept: k})
+		removed = append(removed, removedCredential{removed: r, kept: k, keeping: keeping})
 	}
 	for i, r := range removed {
 		st, err := standingOf(ctx, tx, r.removed.org, r.removed.user)
@@ -105,15 +132,20 @@ func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, er
 	return removed, nil
 }
 
-// removedCredential is an API key or passkey migration 20 removed: its key
-// is an older credential of its organization, which is kept.
+// removedCredential is an API key or passkey migration 20 or 21 removed:
+// its key is another credential of its organization, which is kept.
 type removedCredential struct {
 	removed, kept credentialRow
+	keeping       credentialKeeping
 	standing      standing // what its user has left
 }
 
 func (r removedCredential) warn(log *slog.Logger) {
-	r.standing.warn(log, "migration 20 removed a credential whose public key is already an older credential of its organization (that one is kept): one key is one credential, or its holder votes as two users; register a new key pair for the user",
+	why := "is already an older credential of its organization (that one is kept)"
+	if r.keeping.preferStoredCanonical && r.kept.storedCanonical && !r.removed.storedCanonical {
+		why = "is already a credential of its organization stored in the form stamps carry (that one is kept: it authenticated, this one, stored in another form, matched no stamp)"
+	}
+	r.standing.warn(log, fmt.Sprintf("migration %d removed a credential whose public key %s: one key is one credential, or its holder votes as two users; register a new key pair for the user", r.keeping.migration, why),
 		"organization", r.removed.org, "user", r.removed.user, "credential", r.removed.kind, "id", r.removed.id, "public_key", truncateForMessage(r.removed.pub),
 		"kept_credential", r.kept.kind, "kept_id", r.kept.id, "kept_user", r.kept.user)
 }

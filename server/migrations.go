@@ -494,7 +494,9 @@ CREATE UNIQUE INDEX authenticators_org_credential ON authenticators(org_id, cred
 	// changes.
 	`SELECT 1;`,
 	// 21: every API key in the form stamps carry, for they are looked up
-	// in it. The work is canonicalAPIKeys'; no schema changes.
+	// in it. The work is canonicalAPIKeys', which first removes the
+	// credentials schema 20 let share a key (keeping the one stored in
+	// that form) and logs each; no schema changes.
 	`SELECT 1;`,
 }
 
@@ -648,9 +650,11 @@ func migrateTo(ctx context.Context, tx *sql.Tx, v int, before danglingRows, remo
 		}
 		removed.credentials = append(removed.credentials, r...)
 	case migrationCanonicalAPIKeys:
-		if err := canonicalAPIKeys(ctx, tx); err != nil {
+		r, err := canonicalAPIKeys(ctx, tx)
+		if err != nil {
 			return before, err
 		}
+		removed.credentials = append(removed.credentials, r...)
 	}
 	if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
 		return before, err
