@@ -230,9 +230,9 @@ Shows one activity: type, status, requester, intent, votes, result or failure.
 For a policy (create_policy, create_mfa_policy) it then names the tags and
 users its condition and consensus refer to by id, with a WARNING for an id
 that is neither a tag nor a user of the organization, and for create_policy
-a WARNING for each thing its condition does differently on the real service
-(a comparison no activity meets, a parameter the service does not expose),
-as 'policy create' warned its author. For an invitation it
+a WARNING for each thing its condition or consensus does differently on the
+real service (a comparison no activity meets, a parameter the service does not
+expose, an approver's .name), as 'policy create' warned its author. For an invitation it
 names each sender and tag, for a key deletion the user and each key, with a
 WARNING for one that is not the organization's.
 
@@ -274,7 +274,7 @@ func activityGet(ctx context.Context, c proc, args []string) error {
 			if refs := idRefsBlock(ctx, c, client, a.exact.Intent, users); refs != "" {
 				_, err = fmt.Fprint(c.stdout, "\n"+refs)
 			}
-			if ws := conditionWarningsBlock(a.exact.Intent); ws != "" && err == nil {
+			if ws := policyWarningsBlock(a.exact.Intent); ws != "" && err == nil {
 				_, err = fmt.Fprint(c.stdout, "\n"+ws)
 			}
 			if names := intentNamesBlock(ctx, c, client, a.exact, users, true); names != "" && err == nil {
@@ -289,9 +289,9 @@ const activityVoteUsage = `Usage: vigil activity %[1]s [--yes] ID
 
 Votes to %[1]s the activity. On a terminal it first shows what is being voted
 on (the intent, the requester, the status, and activity get's WARNINGs of a
-proposed policy's ids and condition) and asks; a script must pass --yes,
-or the vote is refused. With --yes, approve still says a proposed policy's
-condition WARNINGs on standard error before it votes. It prints the activity after the vote; --json prints
+proposed policy's ids, condition and consensus) and asks; a script must pass
+--yes, or the vote is refused. With --yes, approve still says a proposed
+policy's condition and consensus WARNINGs on standard error before it votes. It prints the activity after the vote; --json prints
 the service's reply with vigil's checks of its votes and intent (voteChecks,
 intentCheck), as 'vigil activity get --json' does. A vote that arrives
 after another member ended the activity (while the prompt was open, say) is
@@ -350,7 +350,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		// The prompt puts these first; --yes reads no prompt, so they are said here.
 		if *yes {
 			warnIntentUnchecked(ctx, c, client, a.exact)
-			warnConditionUnread(c.stderr, a.exact.Intent)
+			warnPolicyUnread(c.stderr, a.exact.Intent)
 		}
 		if p := a.exact.Intent.SetOrganizationFeatureIntent; p != nil && *yes {
 			if w := api.FeatureValueWarning(p.Name, p.Value); w != "" {

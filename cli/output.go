@@ -163,7 +163,7 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 	if refs := idRefsBlock(ctx, c, client, a.exact.Intent, listed); refs != "" {
 		note += "\n" + strings.TrimSuffix(refs, "\n")
 	}
-	if ws := conditionWarningsBlock(a.exact.Intent); ws != "" {
+	if ws := policyWarningsBlock(a.exact.Intent); ws != "" {
 		note += "\n" + strings.TrimSuffix(ws, "\n")
 	}
 	// From the list read for the requester, not read again; read here when

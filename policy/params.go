@@ -69,14 +69,26 @@ func Warnings(src Source) []Diagnostic {
 	return append(out, consensusWarnings(src.Consensus)...)
 }
 
-// ConditionWarningTexts are the Warnings of a condition alone, each as
-// "column N: message", the words the console's dialogs and detail and the
-// CLI's vote prompt and activity get show under a proposed policy's
-// condition. Messages may quote a decoded string literal: callers escape them.
-func ConditionWarningTexts(condition string) []string {
-	var out []string
-	for _, w := range Warnings(Source{Condition: condition}) {
-		out = append(out, fmt.Sprintf("column %d: %s", w.Column, w.Message))
+// WarningText is one of a proposed or edited policy's Warnings in the words
+// its readers are shown: the console's editor, confirm, vote dialog and
+// activity detail, and the CLI's vote prompt, approve --yes and activity get.
+// Text may quote a decoded string literal: callers escape it.
+type WarningText struct {
+	Field string // FieldCondition or FieldConsensus
+	Text  string // "column N: message"
+}
+
+// Part names the part of the policy the warning is of: "the policy's
+// condition" or "the policy's consensus".
+func (w WarningText) Part() string { return "the policy's " + w.Field }
+
+// PolicyWarningTexts are the Warnings of a policy's condition and consensus
+// (the condition's first), each at its column. The time reads no field the
+// services differ on, so it has none.
+func PolicyWarningTexts(condition, consensus string) []WarningText {
+	var out []WarningText
+	for _, w := range Warnings(Source{Condition: condition, Consensus: consensus}) {
+		out = append(out, WarningText{Field: w.Field, Text: fmt.Sprintf("column %d: %s", w.Column, w.Message)})
 	}
 	return out
 }

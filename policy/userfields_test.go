@@ -32,3 +32,19 @@ func TestConsensusReadingUserNameIsWarned(t *testing.T) {
 		}
 	}
 }
+
+// The texts every reader of a proposed policy is shown name the part each
+// warning is of: a consensus's read of .name is the consensus's, at its
+// column, after the condition's own.
+func TestPolicyWarningTextsNameTheConsensus(t *testing.T) {
+	ws := PolicyWarningTexts("activity.action == 'delete'", "approvers.any(u, u.name == 'alice')")
+	if len(ws) != 2 {
+		t.Fatalf("warnings %+v, want the condition's and the consensus's", ws)
+	}
+	if ws[0].Part() != "the policy's condition" || !strings.HasPrefix(ws[0].Text, "column 20: ") {
+		t.Errorf("first %+v (%s), want the condition's, at column 20 (the literal)", ws[0], ws[0].Part())
+	}
+	if ws[1].Part() != "the policy's consensus" || !strings.HasPrefix(ws[1].Text, "column 19: .name: ") || !strings.Contains(ws[1].Text, "write .alias") {
+		t.Errorf("second %+v (%s), want the consensus's .name at column 19", ws[1], ws[1].Part())
+	}
+}

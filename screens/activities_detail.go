@@ -11,6 +11,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/internal/shellword"
+	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -334,10 +335,13 @@ func (d *activityDetail) render(c *Common) {
 	if p := a.Intent.CreatePolicyIntentV3; p != nil {
 		writeExprNamesOf(b, th, "condition", exprNames(c, p.Condition))
 		// As the author's confirm and the vote dialog warn of them.
-		for _, l := range conditionWarningLines(nil, map[int]bool{}, p.Condition) {
+		for _, l := range exprWarningLines(nil, map[int]bool{}, policy.FieldCondition, p.Condition) {
 			b.Styled(th.Warn.Render(ui.Clean("  condition:" + l)))
 		}
 		writeExprNamesOf(b, th, "consensus", exprNames(c, p.Consensus))
+		for _, l := range exprWarningLines(nil, map[int]bool{}, policy.FieldConsensus, p.Consensus) {
+			b.Styled(th.Warn.Render(ui.Clean("  consensus:" + l)))
+		}
 	}
 	if p := a.Intent.CreateMfaPolicyIntent; p != nil {
 		writeExprNamesOf(b, th, "condition", exprNames(c, p.Condition))

@@ -144,20 +144,37 @@ func checkExpr(field, src string) error {
 	return nil
 }
 
-// conditionWarnings are what in a condition compiles and runs here but
-// behaves differently on the real service (policy.Warnings), each with its
-// column: a deny on a parameter the real service does not expose never denies
-// there. They are said, never refused.
-func conditionWarnings(condition string) []string {
-	return policy.ConditionWarningTexts(condition)
+// exprWarnings are what in a policy's condition or consensus (field, src)
+// compiles and runs here but behaves differently on the real service
+// (policy.PolicyWarningTexts), each with its column: a deny on a parameter
+// the real service does not expose, or on an approver's field its User does
+// not have, never denies there. They are said, never refused.
+func exprWarnings(field, src string) []string {
+	var condition, consensus string
+	switch field {
+	case policy.FieldCondition:
+		condition = src
+	case policy.FieldConsensus:
+		consensus = src
+	default:
+		return nil
+	}
+	var out []string
+	for _, w := range policy.PolicyWarningTexts(condition, consensus) {
+		if w.Field == field {
+			out = append(out, w.Text)
+		}
+	}
+	return out
 }
 
-// conditionWarningLines appends a condition's warnings (conditionWarnings),
-// at most maxConfirmWarnings and how many more, indented under it and marked
-// in warn (the dialogs' warning lines, read before y counts). The author's
-// confirm, the approver's vote dialog and the activity's detail say the same.
-func conditionWarningLines(lines []string, warn map[int]bool, condition string) []string {
-	ws := conditionWarnings(condition)
+// exprWarningLines appends the warnings of a condition or consensus
+// (exprWarnings), at most maxConfirmWarnings and how many more, indented
+// under it and marked in warn (the dialogs' warning lines, read before y
+// counts). The author's confirm, the approver's vote dialog and the
+// activity's detail say the same.
+func exprWarningLines(lines []string, warn map[int]bool, field, src string) []string {
+	ws := exprWarnings(field, src)
 	for i, w := range ws {
 		warn[len(lines)] = true
 		if i == maxConfirmWarnings {
@@ -169,18 +186,20 @@ func conditionWarningLines(lines []string, warn map[int]bool, condition string) 
 	return lines
 }
 
-// conditionWarning is the warning shown under the condition field: the
-// first, and how many more the confirm lists.
-func conditionWarning(condition string) string {
-	ws := conditionWarnings(condition)
-	if len(ws) == 0 {
-		return ""
+// exprWarning is the warning shown under the condition or consensus field:
+// the first, and how many more the confirm lists.
+func exprWarning(field string) func(string) string {
+	return func(src string) string {
+		ws := exprWarnings(field, src)
+		if len(ws) == 0 {
+			return ""
+		}
+		text := "warning: " + ws[0]
+		if len(ws) > 1 {
+			text += fmt.Sprintf(" (and %d more; the confirm before submitting lists them)", len(ws)-1)
+		}
+		return text
 	}
-	text := "warning: " + ws[0]
-	if len(ws) > 1 {
-		text += fmt.Sprintf(" (and %d more; the confirm before submitting lists them)", len(ws)-1)
-	}
-	return text
 }
 
 // sourceOf is a draft's three expressions.
@@ -188,8 +207,8 @@ func sourceOf(params api.CreatePolicyParams) policy.Source {
 	return policy.Source{Condition: params.Condition, Consensus: params.Consensus, Time: params.Time}
 }
 
-// maxConfirmWarnings is how many condition warnings the confirm lists; a
-// condition can read any number of parameters.
+// maxConfirmWarnings is how many warnings of a condition or consensus the
+// confirm lists; a condition can read any number of parameters.
 const maxConfirmWarnings = 5
 
 // openEditor opens an empty create form.
@@ -203,10 +222,11 @@ func (p *Policies) openEditor() {
 		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. activity.resource == 'POLICY'",
 			Validate:    func(s string) error { return checkExpr(policy.FieldCondition, s) },
-			Warn:        conditionWarning},
+			Warn:        exprWarning(policy.FieldCondition)},
 		ui.Field{Key: "consensus", Label: "Consensus (empty: the requester alone)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. approvers.count() >= 2",
-			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) }},
+			Validate:    func(s string) error { return checkExpr(policy.FieldConsensus, s) },
+			Warn:        exprWarning(policy.FieldConsensus)},
 		ui.Field{Key: "time", Label: "Time (empty: always active)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "e.g. CronSpan('0 9 * * 1-5', '8h', 'Europe/Paris')",
 			Validate:    func(s string) error { return checkExpr(policy.FieldTime, s) }},
@@ -423,9 +443,10 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		warn[len(lines)] = true
 		lines = append(lines, "  ⚠ CANNOT BE UNDONE: "+w.Message)
 	}
-	lines = conditionWarningLines(lines, warn, params.Condition)
+	lines = exprWarningLines(lines, warn, policy.FieldCondition, params.Condition)
 	lines = append(lines, "consensus: "+orElse(ui.Clean(params.Consensus), "(empty: the requester alone)"))
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Consensus))
+	lines = exprWarningLines(lines, warn, policy.FieldConsensus, params.Consensus)
 	if params.Time != "" {
 		lines = append(lines, "time:      "+ui.Clean(params.Time))
 	}

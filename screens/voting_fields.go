@@ -24,11 +24,9 @@ func policyIntentLines(c *Common, p *api.CreatePolicyParams) ([]string, map[int]
 		}
 		lines = exprFieldLines(lines, warn, name, src)
 		lines = exprNameLines(lines, warn, exprNames(c, src))
-		if name == "condition" {
-			// What the author was warned of, the approver is told too: a
-			// warning never stopped the submit.
-			lines = conditionWarningLines(lines, warn, src)
-		}
+		// What the author was warned of, the approver is told too: a
+		// warning never stopped the submit.
+		lines = exprWarningLines(lines, warn, name, src)
 	}
 	expr("condition", p.Condition, false)
 	expr("consensus", p.Consensus, p.Effect == api.EffectAllow)

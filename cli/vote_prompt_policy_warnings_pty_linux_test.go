@@ -22,3 +22,20 @@ func TestApprovePromptWarnsOfThePolicysCondition(t *testing.T) {
 	}
 	wantOnlyEscaped(t, "the vote prompt", errOut)
 }
+
+// The vote prompt warns of the proposed policy's consensus too, under its
+// own heading: an allow whose consensus errors on the real service never
+// allows there.
+func TestApprovePromptWarnsOfThePolicysConsensus(t *testing.T) {
+	e := newVerbEnv(t)
+	id, want := e.proposeConsensusWarnedPolicy()
+	code, _, errOut, _ := e.runOnTerminal("Approve this activity? [y/N]", "n\n", "activity", "approve", id)
+	if code != 1 {
+		t.Fatalf("answer n: exit %d\n%s", code, errOut)
+	}
+	for _, w := range want {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("the vote prompt lacks %q:\n%s", w, errOut)
+		}
+	}
+}

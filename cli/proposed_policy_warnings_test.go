@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// proposeWarnedPolicy has carol propose a deny whose condition the real
+// service never meets (a lower-case action; a type with a hidden bidi
+// control), as 'policy create' warned her; it returns the activity id and
+// the warnings each reader must be shown, escaped.
+func (e *verbEnv) proposeWarnedPolicy() (id string, want []string) {
+	e.t.Helper()
+	act, err := e.client("carol").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: "No deletions",
+		Effect: api.EffectDeny, Condition: "activity.action == 'delete' || activity.type == 'ACTIVITY_TYPE_X\u202e'"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return act.ID, []string{
+		`WARNING: column 20: "delete" is never an activity.action, so this comparison is never true (a deny written on it never denies): actions are upper case: 'DELETE'`,
+		`WARNING: column 49: "ACTIVITY_TYPE_X\u202e" is never an activity.type`,
+	}
+}
+
+// activity get warns of what a proposed policy's condition does differently
+// on the real service, as the console's activity detail does.
+func TestActivityGetWarnsOfThePolicysCondition(t *testing.T) {
+	e := newVerbEnv(t)
+	id, want := e.proposeWarnedPolicy()
+	code, out, errOut := e.run("", "activity", "get", id)
+	wantExit(t, "activity get", code, 0, out, errOut)
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("activity get lacks %q:\n%s", w, out)
+		}
+	}
+	wantOnlyEscaped(t, "activity get", out)
+}
+
+// approve --yes reads no prompt, so it says the condition's warnings the
+// prompt shows on standard error before it votes, escaped, as the
+// feature-value warning is.
+func TestApproveYesWarnsOfThePolicysCondition(t *testing.T) {
+	e := newVerbEnv(t)
+	id, want := e.proposeWarnedPolicy()
+	code, out, errOut := e.run("", "activity", "approve", "--yes", "--profile", "bob", id)
+	wantExit(t, "approve --yes", code, 0, out, errOut)
+	for _, w := range want {
+		line := "vigil: warning: the policy's condition: " + strings.TrimPrefix(w, "WARNING: ")
+		if !strings.Contains(errOut, line) {
+			t.Errorf("approve --yes did not warn %q on standard error:\n%s", line, errOut)
+		}
+	}
+	wantOnlyEscaped(t, "approve --yes", errOut)
+}
+
+// proposeConsensusWarnedPolicy has carol propose an allow whose consensus
+// reads an approver's name, a field the real service's User does not have
+// (there the consensus errors, so the allow never allows), and whose
+// condition is warned too; it returns the activity id and the two warnings,
+// each under the heading naming its part, as activity get and the vote
+// prompt print them.
+func (e *verbEnv) proposeConsensusWarnedPolicy() (id string, want []string) {
+	e.t.Helper()
+	act, err := e.client("carol").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: "Alice approves",
+		Effect: api.EffectAllow, Condition: "activity.action == 'delete'", Consensus: "approvers.any(u, u.name == 'alice')"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return act.ID, []string{
+		"the policy's condition:\n  WARNING: column 20: \"delete\" is never an activity.action",
+		"the policy's consensus:\n  WARNING: column 19: .name: the real service's User has no field name (only id, tags, email and alias); write .alias",
+	}
+}
+
+// activity get warns of what a proposed policy's consensus does differently
+// on the real service, under its own heading, as the console's detail does.
+func TestActivityGetWarnsOfThePolicysConsensus(t *testing.T) {
+	e := newVerbEnv(t)
+	id, want := e.proposeConsensusWarnedPolicy()
+	code, out, errOut := e.run("", "activity", "get", id)
+	wantExit(t, "activity get", code, 0, out, errOut)
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("activity get lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// approve --yes says the consensus's warnings on standard error, naming the
+// part, as it says the condition's.
+func TestApproveYesWarnsOfThePolicysConsensus(t *testing.T) {
+	e := newVerbEnv(t)
+	id, _ := e.proposeConsensusWarnedPolicy()
+	code, out, errOut := e.run("", "activity", "approve", "--yes", "--profile", "bob", id)
+	wantExit(t, "approve --yes", code, 0, out, errOut)
+	for _, line := range []string{
+		"vigil: warning: the policy's condition: column 20: \"delete\" is never an activity.action",
+		"vigil: warning: the policy's consensus: column 19: .name: the real service's User has no field name",
+	} {
+		if !strings.Contains(errOut, line) {
+			t.Errorf("approve --yes did not warn %q on standard error:\n%s", line, errOut)
+		}
+	}
+}

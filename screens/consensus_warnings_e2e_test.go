@@ -1,0 +1,71 @@
+package screens
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/server/servertest"
+)
+
+// consensusReadingName reads an approver's name, which the real service's
+// User does not have (only id, tags, email and alias): there the consensus
+// errors, so the allow never allows. vigil's local service reads it.
+const consensusReadingName = "approvers.any(u, u.name == 'alice')"
+
+// The editor warns of it under the consensus while it is typed and again in
+// the confirm, as it does of a condition's, and still lets it be submitted.
+func TestEndToEndPolicyEditorWarnsOfAConsensusReadingName(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := memberConsole(t, d.Client("alice"))
+	h.gotoScreen("Policies")
+	p := h.policies()
+	h.key("n")
+	if p.editor == nil {
+		t.Fatal("n did not open the editor")
+	}
+	h.typeText("Alice approves")
+	h.key("tab") // effect: EFFECT_ALLOW
+	h.key("tab") // condition
+	h.typeText("activity.resource == 'WALLET'")
+	h.key("tab") // consensus
+	h.typeText(consensusReadingName)
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	if out := flat(h.frame()); !strings.Contains(out, "warning: column 19: .name: the real service's User has no field name") {
+		t.Errorf("no warning under the consensus while typing it:\n%s", h.frame())
+	}
+	if errs := p.editor.form.Errors(); errs["consensus"] != "" {
+		t.Errorf("the warning was shown as the consensus's error: %q", errs["consensus"])
+	}
+	h.key("ctrl+s")
+	out := flat(h.frame())
+	if !strings.Contains(out, "Create policy") {
+		t.Fatalf("ctrl+s asked for no confirm (a warning must not block the submit):\n%s", h.frame())
+	}
+	if !strings.Contains(out, "⚠ warning: column 19: .name: the real service's User has no field") {
+		t.Errorf("the confirm before the vote does not carry the consensus's warning:\n%s", h.frame())
+	}
+}
+
+// The root member voting on the policy is told too, in the activity's detail
+// and in the vote dialog: the warning never stopped the submit.
+func TestEndToEndVoteDialogShowsConsensusWarnings(t *testing.T) {
+	d := servertest.StartDemo(t)
+	act, err := d.Client("alice").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: "alice approves",
+		Effect: api.EffectAllow, Condition: "activity.resource == 'WALLET'", Consensus: consensusReadingName})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose: %+v %v", act, err)
+	}
+	h := memberConsole(t, d.Client("bob"))
+	h.selectActivityID(act.ID)
+	const want = `⚠ warning: column 19: .name: the real service's User has no field name`
+	h.key("enter")
+	if f := strings.Join(strings.Fields(h.frame()), " "); !strings.Contains(f, "consensus: "+want) {
+		t.Errorf("the activity's detail does not show the consensus's warning:\n%s", h.frame())
+	}
+	h.key("esc")
+	if flat := approveDialogText(t, h); !strings.Contains(flat, want) {
+		t.Errorf("the vote dialog does not show the consensus's warning:\n%s", flat)
+	}
+}
