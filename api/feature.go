@@ -38,11 +38,22 @@ func FeatureKindOf(name string) FeatureKind {
 	return FeatureToggle
 }
 
+// CheckFeatureName refuses a feature name not among FeatureNames, saying
+// for one the official client knows but SPEC.md does not why vigil refuses
+// it and what to do instead.
+func CheckFeatureName(name string) error {
+	if name == FeatureSwapConfig || name == FeatureEarnConfig {
+		return invalid("name", "%s is a feature of the real service's official client that this service's specification (SPEC.md) does not list, so vigil does not set it and its local service refuses it; "+
+			"set it with the real service's own tools, or use one of %s", name, strings.Join(FeatureNames(), ", "))
+	}
+	return requireEnum("name", name, FeatureNames())
+}
+
 // CheckFeatureValue checks a value for the feature before it is sent: the service
 // takes any string, but a mistyped webhook URL or origin would be set by the root
 // quorum and then silently fail. The console and the CLI share it.
 func CheckFeatureValue(name, value string) error {
-	if err := requireEnum("name", name, FeatureNames()); err != nil {
+	if err := CheckFeatureName(name); err != nil {
 		return err
 	}
 	if err := within("value", value, MaxFeatureValueLength, "a feature value"); err != nil {

@@ -195,6 +195,14 @@ func Outcomes() []string {
 		OutcomeRejected, OutcomeError, OutcomeRequiresAuthenticators, OutcomeTimeInactive}
 }
 
+// Feature names the official client (@turnkey/http) lists that SPEC.md
+// does not: vigil does not set them, and its service refuses them
+// (CheckFeatureName), but shows them when a real service reports them.
+const (
+	FeatureSwapConfig = "FEATURE_NAME_SWAP_CONFIG"
+	FeatureEarnConfig = "FEATURE_NAME_EARN_CONFIG"
+)
+
 // FeatureNames lists every organization feature name.
 func FeatureNames() []string {
 	return []string{FeatureRootUserEmailRecovery, FeatureWebauthnOrigins, FeatureEmailAuth,

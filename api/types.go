@@ -136,10 +136,16 @@ func (a *Activity) VoteOf(userID string) *Vote {
 	return nil
 }
 
-// Failure says why an activity FAILED.
+// Failure says why an activity FAILED: the official client's rpcStatus.
 type Failure struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
+	// Details are the specifics the service gives beyond the message, as
+	// sent: each a protobuf Any ({"@type": …, and that type's own members}),
+	// decoded generically (FailureDetailLines shows them). Their strings
+	// are sanitised with the record's; numbers are kept as sent
+	// (json.Number).
+	Details []any `json:"details,omitempty"`
 }
 
 // Activity statuses (DESIGN.md §3).

@@ -292,7 +292,7 @@ func (p *SetOrganizationFeatureParams) Validate() error {
 	if p == nil {
 		return invalid("", "missing; send the set_organization_feature parameters object")
 	}
-	if err := requireEnum("name", p.Name, FeatureNames()); err != nil {
+	if err := CheckFeatureName(p.Name); err != nil {
 		return err
 	}
 	return first(optionalString("value", p.Value), within("value", p.Value, MaxFeatureValueLength, "a feature value"))

@@ -226,7 +226,8 @@ func noteFollowing(ctx context.Context, c proc, client *api.Client, opts api.Lis
 
 const activityGetUsage = `Usage: vigil activity get [--json] ID
 
-Shows one activity: type, status, requester, intent, votes, result or failure.
+Shows one activity: type, status, requester, intent, votes, result or failure
+(its message, code and each of its details as a line of JSON).
 For a policy (create_policy, create_mfa_policy) it then names the tags and
 users its condition and consensus refer to by id, with a WARNING for an id
 that is neither a tag nor a user of the organization, and for create_policy

@@ -106,6 +106,9 @@ func featureName(s string) (string, error) {
 		}
 		short = append(short, strings.ToLower(strings.TrimPrefix(n, "FEATURE_NAME_")))
 	}
+	if v == api.FeatureSwapConfig || v == api.FeatureEarnConfig {
+		return "", usagef("feature set: %s is a feature of the real service that vigil's specification (SPEC.md) does not list, so vigil does not set it (its local service refuses it): set it with the real service's own tools, or use one of %s", v, strings.Join(short, ", "))
+	}
 	return "", usagef("feature set: %q is not a feature; use one of %s", s, strings.Join(short, ", "))
 }
 

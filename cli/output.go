@@ -301,6 +301,15 @@ func printActivityNaming(w io.Writer, shown shownActivity, users []api.User) err
 	failure := ""
 	if a.Failure != nil {
 		failure = fmt.Sprintf("%s (code %d)", api.Sanitize(a.Failure.Message), a.Failure.Code)
+		// The specifics the service gives beyond the message, as sent, a
+		// line each under it.
+		details, notShown := api.FailureDetailLines(a.Failure)
+		for _, d := range details {
+			failure += "\ndetail: " + d
+		}
+		if notShown > 0 {
+			failure += "\n" + api.FailureDetailsNotShown(notShown)
+		}
 	}
 	you := []string{}
 	if a.CanApprove {

@@ -302,6 +302,14 @@ func (d *activityDetail) render(c *Common) {
 	}
 	if a.Failure != nil {
 		b.Field("failure", fmt.Sprintf("%s (code %d)", withPolicyNames(c, a.Failure.Message), a.Failure.Code))
+		// The specifics the service gives beyond the message, as sent.
+		details, notShown := api.FailureDetailLines(a.Failure)
+		for i, d := range details {
+			b.Field(fmt.Sprintf("  detail %d", i+1), d)
+		}
+		if notShown > 0 {
+			b.Line(api.FailureDetailsNotShown(notShown))
+		}
 	}
 	b.Section("Intent — " + intentSummary(c, a.Intent))
 	if doubt := a.Intent.TypeDoubt(a.Type); doubt != "" {
