@@ -45,6 +45,11 @@ const acceptedFile = "accepted-events"
 // memory: the ids of a replay window are far fewer.
 const maxAcceptedFile = 1 << 30
 
+// maxJournalLine bounds the lines the listener writes to accepted-events:
+// a time in milliseconds, an event id (webhook.Verify takes at most 128
+// characters) and a SHA-256 in hex, with room to spare.
+const maxJournalLine = 512
+
 // saveLockFile, in --save DIR, is locked by the listener saving there.
 const saveLockFile = "listen.lock"
 
@@ -257,10 +262,15 @@ func (l *listener) loadAcceptedLocked(now time.Time) error {
 	if err != nil {
 		return err
 	}
-	// Line by line with no length limit: a bufio.Scanner stops at its first
-	// line over 64 KiB (a damaged file), and the file written back would
-	// have lost every id after it.
+	// Line by line, with no limit on a line's length that would stop the
+	// reading (a bufio.Scanner stops at its first line over 64 KiB, and the
+	// file written back would have lost every id after it); a line longer
+	// than any the listener writes is damage and skipped before it is split,
+	// so that a damaged file costs no more memory than its size.
 	for line := range bytes.Lines(data) {
+		if len(line) > maxJournalLine {
+			continue
+		}
 		f := strings.Fields(string(line))
 		if len(f) != 3 {
 			continue // a line cut by a crash

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -195,5 +197,26 @@ func TestWebhookSaveLongDamagedJournalLineKeepsTheLaterEvents(t *testing.T) {
 	}
 	if saved := savedBodies(t, dir, first); len(saved) != 1 {
 		t.Errorf("%s is saved %d times, want once: %q", d1.EventID, len(saved), saved)
+	}
+}
+
+// A damaged accepted-events made of one long line of short words costs the
+// listener's start no more memory than a few times the file's size: split
+// into words, it cost ~9 times (a file near the 1 GiB cap would have ended
+// the listener). Not parallel, so that other tests' allocations stay out of
+// the count.
+func TestWebhookSaveDamagedJournalIsNotSplitIntoWords(t *testing.T) {
+	dir := t.TempDir()
+	const size = 16 << 20
+	if err := os.WriteFile(filepath.Join(dir, acceptedFile), bytes.Repeat([]byte("a "), size/2), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	restartedListener(t, dir)
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*size {
+		t.Errorf("reading a damaged %d MiB accepted-events allocated %d MiB", size>>20, alloc>>20)
 	}
 }
