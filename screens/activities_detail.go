@@ -334,7 +334,7 @@ func (d *activityDetail) render(c *Common) {
 	if p := a.Intent.CreatePolicyIntentV3; p != nil {
 		writeExprNamesOf(b, th, "condition", exprNames(c, p.Condition))
 		// As the author's confirm and the vote dialog warn of them.
-		for _, l := range conditionWarningLines(nil, map[int]bool{}, p.Condition) {
+		for _, l := range conditionWarningLines(nil, map[int]bool{}, nil, p.Condition) {
 			b.Styled(th.Warn.Render(ui.Clean("  condition:" + l)))
 		}
 		writeExprNamesOf(b, th, "consensus", exprNames(c, p.Consensus))

@@ -154,13 +154,19 @@ func conditionWarnings(condition string) []string {
 
 // conditionWarningLines appends a condition's warnings (conditionWarnings),
 // at most maxConfirmWarnings and how many more, indented under it and marked
-// in warn (the dialogs' warning lines, read before y counts). The author's
-// confirm, the approver's vote dialog and the activity's detail say the same.
-func conditionWarningLines(lines []string, warn map[int]bool, condition string) []string {
+// in warn (the dialogs' warning lines, read before y counts). The line of how
+// many more is weighed in weight (ui.Confirm.WarnWeight) when weight is not
+// nil: a dialog that counts the warnings below counts those it stands for.
+// The author's confirm, the approver's vote dialog and the activity's detail
+// say the same.
+func conditionWarningLines(lines []string, warn map[int]bool, weight map[int]int, condition string) []string {
 	ws := conditionWarnings(condition)
 	for i, w := range ws {
 		warn[len(lines)] = true
 		if i == maxConfirmWarnings {
+			if weight != nil {
+				weight[len(lines)] = len(ws) - i
+			}
 			lines = append(lines, fmt.Sprintf("  ⚠ … and %d more warnings", len(ws)-i))
 			break
 		}
@@ -412,7 +418,7 @@ func (p *Policies) submitDraft() tea.Cmd {
 // next.
 func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	e := p.editor
-	warn := map[int]bool{}
+	warn, weight := map[int]bool{}, map[int]int{}
 	lines := []string{"effect:    " + params.Effect,
 		"condition: " + orElse(ui.Clean(params.Condition), "(empty: always applies)")}
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Condition))
@@ -423,7 +429,7 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		warn[len(lines)] = true
 		lines = append(lines, "  ⚠ CANNOT BE UNDONE: "+w.Message)
 	}
-	lines = conditionWarningLines(lines, warn, params.Condition)
+	lines = conditionWarningLines(lines, warn, weight, params.Condition)
 	lines = append(lines, "consensus: "+orElse(ui.Clean(params.Consensus), "(empty: the requester alone)"))
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Consensus))
 	if params.Time != "" {
@@ -442,14 +448,18 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		if locks == 1 {
 			what = "activity"
 		}
-		lines = append(lines, "", fmt.Sprintf("⚠ The simulation says it locks the organization out of %d recent %s it can do today.", locks, what))
+		lines = append(lines, "")
+		warn[len(lines)] = true
+		lines = append(lines, fmt.Sprintf("⚠ The simulation says it locks the organization out of %d recent %s it can do today.", locks, what))
 	case e.sim == nil:
 		lines = append(lines, "", "Not simulated: answer No, then ctrl+r runs it over recent activities.")
 	case !simulated:
 		lines = append(lines, "", "Not simulated since the draft changed (effect, condition, consensus or time): answer No, then ctrl+r runs it again.")
 	}
 	if doubt, n := doubts(e.sim); simulated && n > 0 {
-		lines = append(lines, "", fmt.Sprintf("? %d of the simulation's predictions may be wrong; the first: %s", n, doubt))
+		lines = append(lines, "")
+		warn[len(lines)] = true
+		lines = append(lines, fmt.Sprintf("? %d of the simulation's predictions may be wrong; the first: %s", n, doubt))
 	}
 	if u := p.data.ctx.unreadableSummary(); u != "" {
 		// What such a policy allowed, the simulation cannot see: a lock-out
@@ -464,7 +474,7 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		}
 	}
 	d := ui.NewConfirm("Create policy "+api.Quote(clip(params.PolicyName, 40))+"?", "create", lines...)
-	d.Warn = warn
+	d.Warn, d.WarnWeight = warn, weight
 	return d
 }
 
