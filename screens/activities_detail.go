@@ -343,11 +343,11 @@ func (d *activityDetail) render(c *Common) {
 	if p := a.Intent.CreatePolicyIntentV3; p != nil {
 		writeExprNamesOf(b, th, "condition", exprNames(c, p.Condition))
 		// As the author's confirm and the vote dialog warn of them.
-		for _, l := range exprWarningLines(nil, map[int]bool{}, policy.FieldCondition, p.Condition) {
+		for _, l := range exprWarningLines(nil, map[int]bool{}, nil, policy.FieldCondition, p.Condition) {
 			b.Styled(th.Warn.Render(ui.Clean("  condition:" + l)))
 		}
 		writeExprNamesOf(b, th, "consensus", exprNames(c, p.Consensus))
-		for _, l := range exprWarningLines(nil, map[int]bool{}, policy.FieldConsensus, p.Consensus) {
+		for _, l := range exprWarningLines(nil, map[int]bool{}, nil, policy.FieldConsensus, p.Consensus) {
 			b.Styled(th.Warn.Render(ui.Clean("  consensus:" + l)))
 		}
 	}

@@ -242,7 +242,7 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 		lines = append(lines, "", "The earlier create_mfa_policy got no clear answer: "+resendNote+".")
 	case e.earlier != nil:
 		title = "Create a new MFA policy "
-		lines = append(append(lines, ""), e.earlier.warning()...)
+		lines = e.earlier.appendWarning(append(lines, ""), warn)
 	}
 	c := ui.NewConfirm(title+api.Quote(clip(p.MfaPolicyName, 30))+"?", "create", lines...)
 	c.Warn = warn

@@ -308,7 +308,7 @@ func (d *opFormDialog) confirm(prep prepared, v map[string]string, question stri
 		if d.earlier.resends(vals) { // unchanged but for the secret typed again
 			lines = append(lines, "The secret was typed again: leave it empty to send the same request instead.")
 		}
-		lines = append(lines, d.earlier.warning()...)
+		lines = d.earlier.appendWarning(lines, warned)
 		yes = "submit new"
 	}
 	ask := ui.NewConfirm(question, yes, lines...)
@@ -330,7 +330,7 @@ func (d *opFormDialog) outcome(params any) (lines []string, warn map[int]bool) {
 	if err != nil {
 		return nil, nil
 	}
-	lines, warn, doubt := intentLines(d.c, intent)
+	lines, warn, doubt := intentLines(d.c, intent, nil) // no form submits a create_policy: no weighed line
 	if doubt != "" {
 		// What cannot be shown here will not be shown to the members who
 		// vote on it either: said first, as their vote dialog says it.

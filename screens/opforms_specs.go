@@ -174,16 +174,21 @@ func checkInvitees(s string) error {
 // badInvitee is the first entry of s that is not an invitee on its own, for
 // the error to name (net/mail says what is wrong, not where: in a pasted list
 // of a hundred, "an e-mail address has no @" leaves the member to hunt); ""
-// when no single entry is to blame (an empty one: a comma too many).
+// when no single entry is to blame (an empty one: a comma too many). Entries
+// are split at the commas net/mail splits at: not one inside a quoted name
+// ("Doe, Jane") or a comment ((ops, night)), over which an entry grows.
 func badInvitee(s string) string {
-	entry := ""
+	entry, open := "", addressOpenings{}
 	for _, piece := range strings.Split(s, ",") {
 		if entry != "" {
 			entry += ","
+			open.read(",") // inside the quote or comment: maybe escaped
 		}
 		entry += piece
-		if strings.Count(entry, `"`)%2 == 1 {
-			continue // a quoted name holding a comma: "Doe, Jane" <jane@example.com>
+		// Read once, piece by piece: a quote left open before a pasted
+		// list's thousand commas is not read again for each.
+		if open.read(piece); open.unclosed() {
+			continue // net/mail cannot take it yet: the comma was inside
 		}
 		if strings.TrimSpace(entry) == "" {
 			return ""
@@ -193,8 +198,47 @@ func badInvitee(s string) string {
 		}
 		entry = ""
 	}
-	return ""
+	// The last entry leaves a quote or a comment open.
+	return strings.TrimSpace(entry)
 }
+
+// addressOpenings is where a text read so far ends inside a quoted string or
+// a comment, as RFC 5322 (and net/mail) reads them: a backslash escapes the
+// next character in either, a comment may nest, and a quote inside a comment
+// is no quote. (A comma inside <…> outside quotes is no address's: the entry
+// that leaves a < open is the one to blame, and is.)
+type addressOpenings struct {
+	quoted   bool
+	comments int // how deep
+	escaped  bool
+}
+
+// read reads s on from where the text before it ended.
+func (o *addressOpenings) read(s string) {
+	for _, r := range s {
+		switch {
+		case o.escaped:
+			o.escaped = false
+		case (o.quoted || o.comments > 0) && r == '\\':
+			o.escaped = true
+		case o.quoted:
+			o.quoted = r != '"'
+		case o.comments > 0 && r == '(':
+			o.comments++
+		case o.comments > 0 && r == ')':
+			o.comments--
+		case o.comments > 0:
+		case r == '"':
+			o.quoted = true
+		case r == '(':
+			o.comments = 1
+		}
+	}
+}
+
+// unclosed reports whether the text read ends inside a quoted string or a
+// comment.
+func (o addressOpenings) unclosed() bool { return o.quoted || o.comments > 0 }
 
 // inviteesCut is the invitees field's message when a paste went past its
 // limit, which only a list longer than the service takes does: it says how

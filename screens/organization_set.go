@@ -136,14 +136,15 @@ func (o *Organization) confirmSet(p api.SetOrganizationFeatureParams) tea.Cmd {
 	// api.Quote, as in the approvers' view: the submitter's last look shows
 	// look-alike letters (a pasted "hооks" host) the same way.
 	lines := append([]string{"new value: " + api.Quote(p.Value), was + "."}, rootQuorumApproval(o.c.Org.Quorum)...)
-	resend := o.earlier.resends(formValues(p))
+	resend, warn := o.earlier.resends(formValues(p)), map[int]bool{}
 	switch {
 	case resend:
 		lines = append(lines, "", "The earlier set_organization_feature got no clear answer: "+resendNote+".")
 	case o.earlier != nil:
-		lines = append(append(lines, ""), o.earlier.warning()...)
+		lines = o.earlier.appendWarning(append(lines, ""), warn)
 	}
 	c := ui.NewConfirm("Set "+strings.TrimPrefix(p.Name, "FEATURE_NAME_")+"?", "set", lines...)
+	c.Warn = warn
 	return o.askDialog(NewConfirmDialogMsg(featureDialogID, c, featureConfirmedMsg{params: p, resend: resend}, nil))
 }
 

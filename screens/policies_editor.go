@@ -171,13 +171,18 @@ func exprWarnings(field, src string) []string {
 // exprWarningLines appends the warnings of a condition or consensus
 // (exprWarnings), at most maxConfirmWarnings and how many more, indented
 // under it and marked in warn (the dialogs' warning lines, read before y
-// counts). The author's confirm, the approver's vote dialog and the
-// activity's detail say the same.
-func exprWarningLines(lines []string, warn map[int]bool, field, src string) []string {
+// counts). The line of how many more is weighed in weight
+// (ui.Confirm.WarnWeight) when weight is not nil: a dialog that counts the
+// warnings below counts those it stands for. The author's confirm, the
+// approver's vote dialog and the activity's detail say the same.
+func exprWarningLines(lines []string, warn map[int]bool, weight map[int]int, field, src string) []string {
 	ws := exprWarnings(field, src)
 	for i, w := range ws {
 		warn[len(lines)] = true
 		if i == maxConfirmWarnings {
+			if weight != nil {
+				weight[len(lines)] = len(ws) - i
+			}
 			lines = append(lines, fmt.Sprintf("  ⚠ … and %d more warnings", len(ws)-i))
 			break
 		}
@@ -432,7 +437,7 @@ func (p *Policies) submitDraft() tea.Cmd {
 // next.
 func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	e := p.editor
-	warn := map[int]bool{}
+	warn, weight := map[int]bool{}, map[int]int{}
 	lines := []string{"effect:    " + params.Effect,
 		"condition: " + orElse(ui.Clean(params.Condition), "(empty: always applies)")}
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Condition))
@@ -443,10 +448,10 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		warn[len(lines)] = true
 		lines = append(lines, "  ⚠ CANNOT BE UNDONE: "+w.Message)
 	}
-	lines = exprWarningLines(lines, warn, policy.FieldCondition, params.Condition)
+	lines = exprWarningLines(lines, warn, weight, policy.FieldCondition, params.Condition)
 	lines = append(lines, "consensus: "+orElse(ui.Clean(params.Consensus), "(empty: the requester alone)"))
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Consensus))
-	lines = exprWarningLines(lines, warn, policy.FieldConsensus, params.Consensus)
+	lines = exprWarningLines(lines, warn, weight, policy.FieldConsensus, params.Consensus)
 	if params.Time != "" {
 		lines = append(lines, "time:      "+ui.Clean(params.Time))
 	}
@@ -463,14 +468,18 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		if locks == 1 {
 			what = "activity"
 		}
-		lines = append(lines, "", fmt.Sprintf("⚠ The simulation says it locks the organization out of %d recent %s it can do today.", locks, what))
+		lines = append(lines, "")
+		warn[len(lines)] = true
+		lines = append(lines, fmt.Sprintf("⚠ The simulation says it locks the organization out of %d recent %s it can do today.", locks, what))
 	case e.sim == nil:
 		lines = append(lines, "", "Not simulated: answer No, then ctrl+r runs it over recent activities.")
 	case !simulated:
 		lines = append(lines, "", "Not simulated since the draft changed (effect, condition, consensus or time): answer No, then ctrl+r runs it again.")
 	}
 	if doubt, n := doubts(e.sim); simulated && n > 0 {
-		lines = append(lines, "", fmt.Sprintf("? %d of the simulation's predictions may be wrong; the first: %s", n, doubt))
+		lines = append(lines, "")
+		warn[len(lines)] = true
+		lines = append(lines, fmt.Sprintf("? %d of the simulation's predictions may be wrong; the first: %s", n, doubt))
 	}
 	if u := p.data.ctx.unreadableSummary(); u != "" {
 		// What such a policy allowed, the simulation cannot see: a lock-out
@@ -485,7 +494,7 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 		}
 	}
 	d := ui.NewConfirm("Create policy "+api.Quote(clip(params.PolicyName, 40))+"?", "create", lines...)
-	d.Warn = warn
+	d.Warn, d.WarnWeight = warn, weight
 	return d
 }
 

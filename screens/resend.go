@@ -63,24 +63,31 @@ func (e *earlierSubmit) hint() string {
 	return "The earlier " + e.op + " got no clear answer: it may have been recorded. Submitting the form unchanged sends the same request again (the service will not create it twice)."
 }
 
-// warning restates, for the confirm before a new request, that the earlier
-// one may have been recorded.
-func (e *earlierSubmit) warning() []string {
+// appendWarning appends to a confirm's lines, marked in warn as its
+// warnings (drawn so and counted among those below), that the earlier
+// request may have been recorded: a second one may take effect as well.
+func (e *earlierSubmit) appendWarning(lines []string, warn map[int]bool) []string {
 	why := "You changed the form, so this is a new request"
 	if e.sent == nil {
 		why = "The earlier request is too old to send again (over 5 minutes), so this is a new request"
 	}
-	return []string{
+	for _, l := range []string{
 		"The earlier " + e.op + " got no clear answer: it may have been recorded and be waiting for votes. Look in Activities (v: all) first.",
 		why + ": if both are approved, both take effect.",
+	} {
+		warn[len(lines)] = true
+		lines = append(lines, l)
 	}
+	return lines
 }
 
 // confirmNew is the question before a new request while an earlier one is
 // unsettled; yes is the message that sends it (NewConfirmDialogMsg). No is
 // the default. The form asks for it with askDialog.
 func (e *earlierSubmit) confirmNew(id string, yes tea.Msg) *ConfirmDialog {
-	c := ui.NewConfirm("Submit a new "+e.op+"?", "submit new", e.warning()...)
+	warn := map[int]bool{}
+	c := ui.NewConfirm("Submit a new "+e.op+"?", "submit new", e.appendWarning(nil, warn)...)
+	c.Warn = warn
 	return NewConfirmDialogMsg(id, c, yes, nil)
 }
 

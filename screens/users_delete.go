@@ -125,7 +125,7 @@ func (u *Users) confirmDelete() tea.Cmd {
 	case resend:
 		lines = append(lines, "", "The earlier delete_api_keys got no clear answer: "+resendNote+".")
 	case u.earlier != nil:
-		lines = append(append(lines, ""), u.earlier.warning()...)
+		lines = u.earlier.appendWarning(append(lines, ""), warn)
 	}
 	c := ui.NewConfirm("Delete API keys?", "delete", lines...)
 	c.Warn = warn

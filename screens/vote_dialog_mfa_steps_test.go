@@ -17,7 +17,7 @@ func TestVoteDialogReadsMfaStepsAsTheMfaScreen(t *testing.T) {
 	c.Org.Users = governanceUsers()
 	in := api.Intent{CreateMfaPolicyIntent: &api.CreateMfaPolicyParams{UserID: "u-alice", MfaPolicyName: "key", Condition: "true",
 		RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthAPIKey, ID: "au-1"}}}}}}
-	lines, warn := knownIntentLines(c, in)
+	lines, warn := knownIntentLines(c, in, nil)
 	text := strings.Join(lines, "\n")
 	if strings.Contains(text, "AUTHENTICATION_TYPE_") {
 		t.Errorf("the steps keep the type's prefix:\n%s", text)

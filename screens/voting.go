@@ -25,18 +25,22 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 		verb = "Reject"
 	}
 	lines := []string{"type:        " + shortType(act.Type)}
-	intent, warn, doubt := intentLines(c, act.Intent)
+	weight := map[int]int{}
+	intent, warn, doubt := intentLines(c, act.Intent, weight)
 	if typeDoubt := act.Intent.TypeDoubt(act.Type); typeDoubt != "" {
 		doubt = strings.TrimPrefix(doubt+"; "+typeDoubt, "; ")
 	}
 	if doubt != "" && approve {
 		// First, before anything that reads like a go-ahead.
 		intent = append([]string{"WARNING: you cannot read all this activity does (" + doubt + "); do not approve it here unless you have read it whole with 'vigil activity get --json " + act.ID + "'"}, intent...)
-		shifted := map[int]bool{0: true}
+		shifted, shiftedWeight := map[int]bool{0: true}, map[int]int{}
 		for i, w := range warn {
 			shifted[i+1] = w
 		}
-		warn = shifted
+		for i, n := range weight {
+			shiftedWeight[i+1] = n
+		}
+		warn, weight = shifted, shiftedWeight
 	}
 	lines = append(lines, intent...)
 	// Who voted and what this vote would do, from the votes that count now
@@ -96,9 +100,12 @@ func newPendingVote(c *Common, act *api.Activity, approve bool) *pendingVote {
 	}
 	lines = append(lines, "fingerprint: "+ui.Clean(api.SanitizeID(act.Fingerprint)))
 	d := ui.NewConfirm(verb+" this activity?", verb, lines...)
-	d.Warn = map[int]bool{}
+	d.Warn, d.WarnWeight = map[int]bool{}, map[int]int{}
 	for i := range warn {
 		d.Warn[1+i] = true // after the type line
+	}
+	for i, n := range weight {
+		d.WarnWeight[1+i] = n
 	}
 	for _, l := range []int{doubtLine, thenLine, mfaLine, forgedLine, unsignedLine, unboundLine} {
 		if l >= 0 {
@@ -201,13 +208,16 @@ func decidedSenderText(c *Common, id string) string {
 // doubt says why the lines are not the intent faithfully and whole (none
 // the console can show, several operations, part of it cut), or is "": the
 // dialog then warns, and says approving means approving unread.
-func intentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool, doubt string) {
+//
+// weight, when not nil, is given the lines that stand for several warnings
+// (ui.Confirm.WarnWeight).
+func intentLines(c *Common, in api.Intent, weight map[int]int) (lines []string, warn map[int]bool, doubt string) {
 	keys := in.Keys()
 	if len(keys) == 0 {
 		return []string{field("what", noIntentText)}, map[int]bool{0: true}, "this console cannot show its intent"
 	}
 	if len(keys) == 1 && len(in.Other) == 0 {
-		lines, warn = knownIntentLines(c, in)
+		lines, warn = knownIntentLines(c, in, weight)
 		// Its own words for it are not bounded as api.ShowIntent's lines are:
 		// a list too long for those is not read here either.
 		if doubts := api.ShowIntent(in, nil).Doubts; len(doubts) > 0 {
@@ -251,7 +261,7 @@ func orgUsers(c *Common) []api.User {
 }
 
 // knownIntentLines are intentLines of the intents this console knows.
-func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bool) {
+func knownIntentLines(c *Common, in api.Intent, weight map[int]int) (lines []string, warn map[int]bool) {
 	if in.CreateInvitationsIntent != nil {
 		if len(in.CreateInvitationsIntent.Invitations) == 0 {
 			// The service accepts it, and completes it inviting nobody.
@@ -287,7 +297,7 @@ func knownIntentLines(c *Common, in api.Intent) (lines []string, warn map[int]bo
 		return lines, nil
 	}
 	if p := in.CreatePolicyIntentV3; p != nil {
-		return policyIntentLines(c, p)
+		return policyIntentLines(c, p, weight)
 	}
 	if p := in.DeleteAPIKeysIntent; p != nil {
 		return deleteKeysIntentLines(c, in, p)

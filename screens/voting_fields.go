@@ -10,8 +10,10 @@ import (
 // expressions hold are named under them: they decide who may approve from
 // then on. An expression of only white space is none to the engine, so it
 // is said to be (api.ExprAbsentText), and drawn as a warning, as is an
-// ALLOW policy without consensus: it allows with no approval at all.
-func policyIntentLines(c *Common, p *api.CreatePolicyParams) ([]string, map[int]bool) {
+// ALLOW policy without consensus: it allows with no approval at all. A
+// line standing for several warnings is weighed in weight, when not nil
+// (conditionWarningLines).
+func policyIntentLines(c *Common, p *api.CreatePolicyParams, weight map[int]int) ([]string, map[int]bool) {
 	warn := map[int]bool{}
 	lines := []string{field("effect", strings.TrimPrefix(p.Effect, "EFFECT_")), field("policy", api.Quote(p.PolicyName))}
 	expr := func(name, src string, warnAbsent bool) {
@@ -26,7 +28,7 @@ func policyIntentLines(c *Common, p *api.CreatePolicyParams) ([]string, map[int]
 		lines = exprNameLines(lines, warn, exprNames(c, src))
 		// What the author was warned of, the approver is told too: a
 		// warning never stopped the submit.
-		lines = exprWarningLines(lines, warn, name, src)
+		lines = exprWarningLines(lines, warn, weight, name, src)
 	}
 	expr("condition", p.Condition, false)
 	expr("consensus", p.Consensus, p.Effect == api.EffectAllow)

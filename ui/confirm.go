@@ -70,6 +70,10 @@ type Confirm struct {
 	// Warn marks the Lines (by index) drawn in the warning style: what a
 	// careful reader must not miss (an unknown user in a field that decides).
 	Warn map[int]bool
+	// WarnWeight is how many warnings a warning line stands for, when more
+	// than one: a summary ("⚠ … and 3 more warnings") is counted as the
+	// warnings it holds, not as one, by the ↓ line and Unread.
+	WarnWeight map[int]int
 	// Notice, when set, is said above the buttons in warning style (a key the
 	// dialog would not take, and why).
 	Notice string
@@ -197,7 +201,7 @@ func (c *Confirm) Scroll(msg tea.Msg, width, height int) bool {
 // shown now counts as on screen.
 func (c Confirm) Unread(width, height int) (lines, warnings int) {
 	unread := c.unreadRows(width, c.seenWith(width, height))
-	return count(unread), c.wrapped(width).warningsIn(unread)
+	return count(unread), c.wrapped(width).warningsIn(unread, c.WarnWeight)
 }
 
 // UnreadAbove reports whether some of the lines never on screen are above
@@ -318,7 +322,7 @@ func (c Confirm) View(th *theme.Theme, width, height int) string {
 	for r := off + win; r < len(body); r++ {
 		below[r] = true
 	}
-	belowWarned := c.wrapped(width).warningsIn(below)
+	belowWarned := c.wrapped(width).warningsIn(below, c.WarnWeight)
 	warned := ""
 	if belowWarned > 0 {
 		warned = fmt.Sprintf(" (%s)", plural(belowWarned, "warning"))

@@ -135,12 +135,13 @@ func (c Confirm) wrapped(width int) *confirmBody {
 }
 
 // warningsIn counts the warnings (Lines marked in Warn, not their rows: a
-// warning wrapped onto nine rows is one) with a row among rows.
-func (b *confirmBody) warningsIn(rows []bool) int {
+// warning wrapped onto nine rows is one) with a row among rows; a line
+// weight holds counts as that many (Confirm.WarnWeight).
+func (b *confirmBody) warningsIn(rows []bool, weight map[int]int) int {
 	n := 0
 	for i, warned := range b.warned {
 		if warned && slices.Contains(rows[b.start[i]:b.start[i+1]], true) {
-			n++
+			n += max(weight[i], 1)
 		}
 	}
 	return n

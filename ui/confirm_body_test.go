@@ -57,3 +57,24 @@ func TestConfirmShowsWhatWasChangedAfterItWasDrawn(t *testing.T) {
 		t.Errorf("after a copy was drawn with other lines: %d rows unread, want %d", again, after)
 	}
 }
+
+// A warning line that stands for several ("⚠ … and 3 more warnings", the
+// vote dialog's cap on a condition's warnings) is counted as those it stands
+// for, by Unread and by the ↓ line: counted as one, the approver is told of
+// fewer warnings than there are.
+func TestConfirmCountsASummaryWarningAsTheWarningsItHolds(t *testing.T) {
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf("field %d: value", i))
+	}
+	const w, h = 60, 20
+	c := NewConfirm("Approve this activity?", "Approve", lines...)
+	c.Warn = map[int]bool{38: true, 39: true}
+	c.WarnWeight = map[int]int{39: 3}
+	if _, warned := c.Unread(w, h); warned != 4 {
+		t.Errorf("one warning and one standing for 3 below: Unread says %d warnings, want 4", warned)
+	}
+	if view := c.View(plainTheme, w, h); !strings.Contains(view, "(4 warnings)") {
+		t.Errorf("the ↓ line does not count the 4 warnings below:\n%s", view)
+	}
+}
