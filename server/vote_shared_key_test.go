@@ -92,3 +92,56 @@ func TestUpgradeRefusesASecondVoteWithTheKeyOfAnEarlierVoter(t *testing.T) {
 		})
 	}
 }
+
+// A second vote cast with x's key as z before this check existed (say by
+// the vigil just upgraded) stays recorded; it must not count either: in a
+// 3-of-3 root quorum, x's approval, z's approval with the same key and w's
+// make two key holders, and the activity still waits.
+func TestAnApprovalWithAKeyAnotherUserVotedWithCountsForNothing(t *testing.T) {
+	dir := t.TempDir()
+	db := openSchema(t, dir, migrationUniqueCredentials-1)
+	a, err := keys.NewSoftAuthenticator("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := []byte(`{"type":"ACTIVITY_TYPE_CREATE_USER_TAG","timestampMs":"1","organizationId":"o","parameters":{"userTagName":"t","userIds":[]}}`)
+	sum := sha256.Sum256(body)
+	fp := "sha256:" + hex.EncodeToString(sum[:])
+	now := time.Now().UnixNano()
+	execStatements(t, db, []statement{
+		{`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'Old', 3, '["w","x","z"]', 1)`, nil},
+		{`INSERT INTO users(id, org_id, name, email, seq, created_ns, updated_ns) VALUES ('x', 'o', 'x', '', 1, 1, 1), ('z', 'o', 'z', '', 2, 1, 1), ('w', 'o', 'w', '', 3, 1, 1)`, nil},
+		{`INSERT INTO authenticators(id, org_id, user_id, name, credential_id, public_key, created_ns, updated_ns) VALUES ('a-z', 'o', 'z', 'pk', ?, ?, 1, 1)`,
+			[]any{a.CredentialID(), a.PublicKeyHex()}},
+		{`INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, created_ns, updated_ns) VALUES
+			('k-x', 'o', 'x', 'shared', ?, ?, 2, 2),
+			('k-w', 'o', 'w', 'own', ?, ?, 3, 3)`,
+			[]any{a.PublicKeyHex(), api.CredentialAPIKeyP256, w.PublicKeyHex(), api.CredentialAPIKeyP256}},
+		{`INSERT INTO activities(id, org_id, type, status, fingerprint, requester_id, body, intent, result, created_ns, updated_ns)
+			VALUES ('act', 'o', 'ACTIVITY_TYPE_CREATE_USER_TAG', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ?, 'x', ?, '{"createUserTagIntent":{"userTagName":"t","userIds":[]}}', '{}', ?, ?)`,
+			[]any{fp, body, now, now + 1}},
+		{`INSERT INTO votes(id, activity_id, user_id, selection, message, public_key, signature, scheme, body_fingerprint, created_ns, credential_id, credential_type) VALUES
+			('v-x', 'act', 'x', 'VOTE_SELECTION_APPROVED', '', ?, 'sig', ?, ?, ?, 'k-x', ?),
+			('v-z', 'act', 'z', 'VOTE_SELECTION_APPROVED', '', ?, 'sig', ?, 'sha256:01', ?, 'a-z', ?)`,
+			[]any{uncompressedP256(t, a.PublicKeyHex()), api.SchemeP256, fp, now, api.CredentialAPIKeyP256,
+				a.PublicKeyHex(), api.SchemeWebAuthn, now + 1, api.CredentialWebAuthnAuthenticator}},
+	})
+	srv, _ := openUpgraded(t, dir, "open a schema-19 database holding two approvals made with one key")
+	h := httptest.NewServer(srv.Handler())
+	t.Cleanup(h.Close)
+	cw, err := api.NewClient(h.URL, "o", w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := cw.ApproveActivity(context.Background(), fp)
+	if err != nil {
+		t.Fatalf("w approves with a key of their own: %v", err)
+	}
+	if after.Status != api.StatusConsensusNeeded {
+		t.Fatalf("x's approval, z's with x's key and w's met the 3-of-3 root quorum of three key holders: %s", after.Status)
+	}
+}
