@@ -81,6 +81,9 @@ func TestUpgradeRefusesASecondVoteWithTheKeyOfAnEarlierVoter(t *testing.T) {
 						t.Errorf("the refusal of z's %s does not say %q: %s", vote.name, want, e.Message)
 					}
 				}
+				if !strings.Contains(err.Error(), "vigil keys generate") {
+					t.Errorf("vigil does not say how to get a key of one's own when z's %s is refused: %v", vote.name, err)
+				}
 			}
 			got, err := cz.GetActivity(ctx, "act")
 			if err != nil {
