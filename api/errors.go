@@ -222,8 +222,11 @@ func (e *Error) hint() string {
 		}
 		return "check the profile's key is registered for this organization and the clock is right"
 	case e.is(ErrPermissionDenied):
-		if e.hasErrorCode(ErrorCodeNotAVoter) && sameBodyCollision(e.Operation) {
+		if (e.hasErrorCode(ErrorCodeNotAVoter) || e.hasErrorCode(ErrorCodeKeyAlreadyVoted)) && sameBodyCollision(e.Operation) {
 			return sameBodyHint
+		}
+		if e.hasErrorCode(ErrorCodeKeyAlreadyVoted) {
+			return "this key already voted on the activity as another user, and one key votes once: create a key pair of your own (`vigil keys generate NAME`), register its public key as an API key of your user, and vote with it"
 		}
 		return "the key's user may not do this; ask an administrator or use a profile whose user may"
 	case e.is(ErrNotFound):
@@ -284,6 +287,11 @@ const ErrorCodeAlreadyVoted = "ALREADY_VOTED"
 // ErrorCodeNotAVoter is the service's refusal of a vote by a user who may
 // not vote on the activity.
 const ErrorCodeNotAVoter = "NOT_A_VOTER"
+
+// ErrorCodeKeyAlreadyVoted is the service's refusal of a vote signed with a
+// key that already voted in the round as another user: an earlier service
+// let one key be two users' credential, and one key votes once.
+const ErrorCodeKeyAlreadyVoted = "KEY_ALREADY_VOTED"
 
 // notVotableHint is what to do about NOT_VOTABLE: sending a vote again
 // changes nothing, but a submission collided with another user's identical

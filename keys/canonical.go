@@ -45,3 +45,23 @@ func CanonicalPublicKey(credentialType, publicKeyHex string) (string, error) {
 	}
 	return hex.EncodeToString(compressP256(u)), nil
 }
+
+// SigningKeyOf names the key pair behind a stamp of this scheme with this
+// public key: its curve and the form a stamp carries (CanonicalPublicKey).
+// One key pair then has one name whichever form recorded it (compressed or
+// not, in any case) and whether it signed as an API key or a passkey. A
+// key that does not parse is named as written, in lower case.
+func SigningKeyOf(scheme, publicKeyHex string) string {
+	credentialType := CredentialTypeOfScheme(scheme)
+	curve := "p256:"
+	switch credentialType {
+	case CredentialAPIKeySecp256k1:
+		curve = "secp256k1:"
+	case CredentialAPIKeyEd25519:
+		curve = "ed25519:"
+	}
+	if pub, err := CanonicalPublicKey(credentialType, publicKeyHex); err == nil {
+		return curve + pub
+	}
+	return curve + strings.ToLower(publicKeyHex)
+}

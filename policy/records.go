@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 )
 
 // This file builds an evaluation's Input from the service's records. The local
@@ -83,13 +84,27 @@ type Ballot struct {
 // parameters after these votes (in the order cast): the approvers are the
 // members who approved, the credentials those approvals were made with. A
 // vote by somebody who is not a member adds a credential but no approver.
+// A vote cast with a key that an earlier ballot, another user's, was cast
+// with counts for nothing.
 // The requester is left empty: the caller sets Input.Requester from the
 // activity's record of its submitter, as the first ballot given may be that
 // of a later round.
 func InputFor(typ string, params any, ballots []Ballot, members map[string]Approver, now time.Time) Input {
 	in := Input{Activity: ActivityFor(typ, params), Now: now}
+	votedAs := map[string]string{} // signing key: the user whose vote it cast first
 	for _, b := range ballots {
 		v := b.Vote
+		if v.PublicKey != "" {
+			key := keys.SigningKeyOf(v.Scheme, v.PublicKey)
+			if first, ok := votedAs[key]; ok && first != v.UserID {
+				// One private key is one vote: an earlier vigil let a key be
+				// two users' credential, and the service now refuses the
+				// second vote (KEY_ALREADY_VOTED), but one cast before counts
+				// for nobody.
+				continue
+			}
+			votedAs[key] = v.UserID
+		}
 		if v.Selection != api.VoteApproved {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 )
 
 // The console user requested the activity (or voted) with another of her
@@ -60,5 +61,36 @@ func TestVoteDialogVotesLineFollowsTheKey(t *testing.T) {
 	// one the key did not sign: it cannot tell, so it says nothing.
 	if then := voteConsequenceAt(c, &act, true, testNow); then != "" {
 		t.Errorf("the vote dialog predicts %q for a vote whose user is not known", then)
+	}
+}
+
+// An earlier service let one key be two members' credential, and the
+// counted round holds another member's vote cast with the very key this
+// console signs with (as a passkey, in upper case): the service refuses this
+// vote (KEY_ALREADY_VOTED), so the dialog must not predict that it counts.
+func TestVotePredictionSaysTheServiceRefusesAKeyThatVotedAsAnother(t *testing.T) {
+	h := newHarness(t, &fakeClient{activities: sampleActivities()}, false, 0)
+	c := h.root.common
+	k, err := keys.Generate(keys.SchemeP256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.OwnPublicKey = k.PublicKeyHex()
+	act := sampleActivities()[0]
+	other := ""
+	for _, id := range c.Org.Quorum.UserIDs {
+		if id != c.Org.UserID {
+			other = id
+		}
+	}
+	if other == "" || c.Org.UserID == "" {
+		t.Fatal("set-up: no other root member, or the organization did not load")
+	}
+	act.Votes = []api.Vote{{ID: "v-o", UserID: other, Selection: api.VoteApproved,
+		PublicKey: strings.ToUpper(k.PublicKeyHex()), Scheme: api.SchemeWebAuthn, CreatedAt: api.NewTime(testNow)}}
+	for _, approve := range []bool{true, false} {
+		if then := voteConsequenceAt(c, &act, approve, testNow); !strings.Contains(then, "REFUSES") || !strings.Contains(then, "KEY_ALREADY_VOTED") {
+			t.Errorf("approve %v: the dialog predicts %q for a vote the service refuses", approve, then)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package screens
 import (
 	"strings"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/policy"
 )
@@ -36,4 +37,26 @@ func ownKeyUnknown(policies []policy.Policy) string {
 	}
 	return "cannot tell: the console does not know which of your credentials it signs with, and " +
 		d.ReadersNamed() + " reads which credential approved"
+}
+
+// keyVotedAsOther is the prediction of a vote the service refuses
+// (KEY_ALREADY_VOTED) because the console's key already cast a vote among
+// votes as another member: an earlier service let one key be two users'
+// credential, and one key votes once. "" when no such vote is there.
+func keyVotedAsOther(c *Common, votes []api.Vote) string {
+	if c.OwnPublicKey == "" {
+		return ""
+	}
+	for i := range votes {
+		v := &votes[i]
+		// The own key read on the vote's curve: one key pair whichever
+		// form, API key or passkey, recorded it.
+		if v.UserID == c.Org.UserID || v.PublicKey == "" ||
+			keys.SigningKeyOf(v.Scheme, v.PublicKey) != keys.SigningKeyOf(v.Scheme, c.OwnPublicKey) {
+			continue
+		}
+		return "the service REFUSES it (KEY_ALREADY_VOTED): the key this console signs with already voted on it as " +
+			memberQuoted(c, v) + ", and one key votes once; vote with a key pair of your own"
+	}
+	return ""
 }

@@ -463,6 +463,9 @@ func voteConsequenceAt(c *Common, act *api.Activity, approve bool, now time.Time
 		// console's key did not sign: who this vote counts as is not known.
 		return ""
 	}
+	if refused := keyVotedAsOther(c, withCountingVotes(act, now).Votes); refused != "" {
+		return refused
+	}
 	if act.IntentUnread() {
 		// Worked out on empty params, a prediction would be a guess stated as fact.
 		return api.CannotTellParams + ", which the policies may look at"

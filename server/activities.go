@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/policy"
 )
 
@@ -81,6 +82,23 @@ func (a *activity) voteBy(userID string) (voteRow, bool) {
 		}
 	}
 	return voteRow{}, false
+}
+
+// otherVoterWithKey is the user who, in the round a.Votes holds, voted with
+// the key pair that signed c's request, when that user is not c's: one
+// private key is one vote, even where an earlier vigil let it be two users'
+// credential (migrations 20 and 21 removed one, but not its votes).
+func (a *activity) otherVoterWithKey(c *caller) (string, bool) {
+	if c.PublicKey == "" {
+		return "", false
+	}
+	key := keys.SigningKeyOf(c.Scheme, c.PublicKey)
+	for _, v := range a.Votes {
+		if v.Vote.UserID != c.UserID && v.Vote.PublicKey != "" && keys.SigningKeyOf(v.Vote.Scheme, v.Vote.PublicKey) == key {
+			return v.Vote.UserID, true
+		}
+	}
+	return "", false
 }
 
 const activityColumns = `seq, id, org_id, type, status, fingerprint, requester_id, body, intent, result, failure, generate_app_proofs, created_ns, updated_ns`

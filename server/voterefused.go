@@ -10,8 +10,9 @@ import (
 // voteRefused asks, before c's vote on a is counted, whether the request
 // whose fingerprint is bodyFP is that vote again (again: the caller answers
 // with a as it is) or a vote the service refuses (err): a second vote in the
-// round, a vote on an activity no longer waiting, or by a user who may not
-// vote (mayVote false). approve_activity, reject_activity and an approval
+// round, a vote on an activity no longer waiting, by a user who may not
+// vote (mayVote false), or with a key that voted in the round as another
+// user. approve_activity, reject_activity and an approval
 // by resending the submission (submit) all answer through it, alike.
 func voteRefused(ctx context.Context, tx *txn, a *activity, c *caller, bodyFP string, mayVote bool) (again bool, err error) {
 	if prev, voted := a.voteBy(c.UserID); voted {
@@ -40,6 +41,9 @@ func voteRefused(ctx context.Context, tx *txn, a *activity, c *caller, bodyFP st
 	if !mayVote {
 		return false, notAVoter(a)
 	}
+	if other, ok := a.otherVoterWithKey(c); ok {
+		return false, forbiddenf("KEY_ALREADY_VOTED", "the key that signed this request already voted on activity %s as user %s, and one key votes once on an activity whichever user it is registered to; vote with a key pair of your own (create one and register it), and remove the shared key from one of the two users", a.ID, other)
+	}
 	return false, nil
 }
 
@@ -66,6 +70,8 @@ func sameBodyRefused(refused error, a *activity) error {
 		why = "you may not vote on it"
 	case "ALREADY_VOTED":
 		why = "you already voted on it with another request"
+	case "KEY_ALREADY_VOTED":
+		why = "the key that signed it already voted on it as another user"
 	default:
 		return refused
 	}
