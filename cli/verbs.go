@@ -333,6 +333,12 @@ func readHidden(ctx context.Context, c proc, fd uintptr, prompt string) ([]byte,
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", prompt, err)
 	}
+	// Hidden before the prompt says so; put back as it was however the read
+	// ends (term.ReadPassword restores only what it found: echo off).
+	if err := echoOff(fd); err != nil {
+		return nil, fmt.Errorf("read %s: turn the terminal's echo off: %w", prompt, err)
+	}
+	defer term.Restore(fd, state)
 	fmt.Fprintf(c.stderr, "%s (input hidden): ", prompt)
 	type result struct {
 		b   []byte

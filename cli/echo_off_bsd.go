@@ -1,0 +1,17 @@
+//go:build darwin || dragonfly || freebsd || netbsd || openbsd
+
+package cli
+
+import "golang.org/x/sys/unix"
+
+// echoOff stops the terminal fd echoing what is typed, before a hidden
+// prompt is printed: turned off only once the reader runs, a paste that
+// followed the prompt at once was shown.
+func echoOff(fd uintptr) error {
+	t, err := unix.IoctlGetTermios(int(fd), unix.TIOCGETA)
+	if err != nil {
+		return err
+	}
+	t.Lflag &^= unix.ECHO
+	return unix.IoctlSetTermios(int(fd), unix.TIOCSETA, t)
+}
