@@ -60,8 +60,29 @@ func SigningKeyOf(scheme, publicKeyHex string) string {
 	case CredentialAPIKeyEd25519:
 		curve = "ed25519:"
 	}
+	// What CanonicalPublicKey would give, without decoding a point (the
+	// policy evaluation names every vote's key): an Ed25519 key's form is
+	// its lower case, valid or not; a compressed key in lower case is its
+	// own form, and a key that does not parse is named as written too.
+	if credentialType == CredentialAPIKeyEd25519 || isLowerCompressedHex(publicKeyHex) {
+		return curve + strings.ToLower(publicKeyHex)
+	}
 	if pub, err := CanonicalPublicKey(credentialType, publicKeyHex); err == nil {
 		return curve + pub
 	}
 	return curve + strings.ToLower(publicKeyHex)
+}
+
+// isLowerCompressedHex reports whether s is a compressed point's 33 bytes
+// (02 or 03, then X) in lower-case hex.
+func isLowerCompressedHex(s string) bool {
+	if len(s) != 66 || s[0] != '0' || s[1] != '2' && s[1] != '3' {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
