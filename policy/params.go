@@ -57,7 +57,8 @@ func DocumentedParam(name string) (types []string, ok bool) {
 // real service's docs spell two ways; and comparisons of activity.type,
 // kind, resource or action with a value no activity has (enumWarnings),
 // which never match on either service; and, in the consensus, reads of a
-// User field the real service's User does not have (consensusWarnings).
+// User field the real service's User does not have, and comparisons of a
+// credential's type with a value no credential has (consensusWarnings).
 // It never fails.
 //
 // The condition is parsed once for all of them (and type-checked once).
