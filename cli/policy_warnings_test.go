@@ -48,3 +48,25 @@ func TestPolicyCheckWarnsOfAnActionNoActivityHas(t *testing.T) {
 		t.Errorf("a documented action is warned about: %s", errOut)
 	}
 }
+
+// A consensus comparing a credential's type with a value no credential has
+// compiles, yet never matches: policy check says so at the literal and names
+// the types meant; a type the real service's docs list is not warned.
+func TestPolicyCheckWarnsOfACredentialTypeNoCredentialHas(t *testing.T) {
+	code, out, errOut := runCLI(t, t.TempDir(), "", "policy", "check", "--consensus", "credentials.any(c, c.type == 'API_KEY')")
+	if code != 0 {
+		t.Fatalf("policy check refused a consensus that compiles: exit %d, %s", code, errOut)
+	}
+	if !strings.Contains(out, "ok") {
+		t.Errorf("stdout %q does not say it compiles", out)
+	}
+	for _, want := range []string{"warning: consensus: line 1, column 30:", `"API_KEY" is never a credential's type`, "'CREDENTIAL_TYPE_API_KEY_P256'"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q does not say %q", errOut, want)
+		}
+	}
+	_, _, errOut = runCLI(t, t.TempDir(), "", "policy", "check", "--consensus", "credentials.any(c, c.type == 'CREDENTIAL_TYPE_OTP_AUTH_KEY_P256')")
+	if strings.Contains(errOut, "warning") {
+		t.Errorf("a documented credential type is warned about: %s", errOut)
+	}
+}

@@ -80,13 +80,34 @@ func enumWarningsOf(c *conditionParse) []Diagnostic {
 		return nil
 	}
 	var out []Diagnostic
+	for _, d := range deadComparisons(w.native.Expr(), activityField, knownActivityValue) {
+		out = append(out, w.at(d.lit.ID(), enumWarning(d.field, d.value, d.reads, d.partly)))
+	}
+	return out
+}
+
+// deadComparison is a string literal compared with a field that never holds
+// it: how the comparison reads where it stands (comparedNever…) and whether
+// it is one element of an `in` list whose others may still match.
+type deadComparison struct {
+	lit          ast.Expr
+	field, value string
+	reads        string
+	partly       bool
+}
+
+// deadComparisons lists the string literals e compares (==, != or in, either
+// side, anywhere in it) with a field fieldOf names that known says the field
+// never holds, once per field, value and reading.
+func deadComparisons(e ast.Expr, fieldOf func(ast.Expr) (string, bool), known func(field, v string) bool) []deadComparison {
+	var out []deadComparison
 	seen := map[string]bool{}
-	plain := plainComparisons(w.native.Expr())
-	ast.PreOrderVisit(w.native.Expr(), ast.NewExprVisitor(func(x ast.Expr) {
-		field, negated, lits := activityComparison(x)
+	plain := plainComparisons(e)
+	ast.PreOrderVisit(e, ast.NewExprVisitor(func(x ast.Expr) {
+		field, negated, lits := stringComparison(x, fieldOf)
 		var dead []ast.Expr
 		for _, lit := range lits {
-			if v, _ := stringLiteral(lit); !knownActivityValue(field, v) {
+			if v, _ := stringLiteral(lit); !known(field, v) {
 				dead = append(dead, lit)
 			}
 		}
@@ -104,7 +125,7 @@ func enumWarningsOf(c *conditionParse) []Diagnostic {
 				continue
 			}
 			seen[key] = true
-			out = append(out, w.at(lit.ID(), enumWarning(field, v, reads, partly)))
+			out = append(out, deadComparison{lit: lit, field: field, value: v, reads: reads, partly: partly})
 		}
 	}))
 	return out
@@ -132,12 +153,12 @@ func plainComparisons(e ast.Expr) map[int64]bool {
 	return out
 }
 
-// activityComparison returns the field of activity e compares and the string
-// literals it compares it with: `activity.F == 'v'`, `!=` (negated), either
-// order, and `activity.F in ['v', …]` (the literals of the list; other
-// elements are skipped). It reuses the prefilter's activityField, which knows
-// the fields.
-func activityComparison(e ast.Expr) (field string, negated bool, lits []ast.Expr) {
+// stringComparison returns the field e compares (fieldOf names it) and the
+// string literals it compares it with: `F == 'v'`, `!=` (negated), either
+// order, and `F in ['v', …]` (the literals of the list; other elements are
+// skipped). For a condition, fieldOf is the prefilter's activityField, which
+// knows activity's fields.
+func stringComparison(e ast.Expr, fieldOf func(ast.Expr) (string, bool)) (field string, negated bool, lits []ast.Expr) {
 	if e.Kind() != ast.CallKind {
 		return "", false, nil
 	}
@@ -150,12 +171,12 @@ func activityComparison(e ast.Expr) (field string, negated bool, lits []ast.Expr
 	switch call.FunctionName() {
 	case operators.Equals, operators.NotEquals:
 		for i, a := range args {
-			if f, ok := activityField(a); ok && isString(args[1-i]) {
+			if f, ok := fieldOf(a); ok && isString(args[1-i]) {
 				return f, call.FunctionName() == operators.NotEquals, []ast.Expr{args[1-i]}
 			}
 		}
 	case operators.In:
-		f, ok := activityField(args[0])
+		f, ok := fieldOf(args[0])
 		if !ok || args[1].Kind() != ast.ListKind {
 			return "", false, nil
 		}
@@ -172,6 +193,13 @@ func activityComparison(e ast.Expr) (field string, negated bool, lits []ast.Expr
 // elements still match. The literal is the author's: quoted, shortened and
 // escaped (quoteLiteral).
 func enumWarning(field, v, reads string, partly bool) string {
+	return neverWarning("an activity."+field, v, reads, partly, enumHint(field, v))
+}
+
+// neverWarning says v is never what subject names ("an activity.type"),
+// how the comparison then reads (enumWarning), and hint, the value likely
+// meant, or else where the values are listed.
+func neverWarning(subject, v, reads string, partly bool, hint string) string {
 	var result string
 	switch {
 	case partly:
@@ -181,9 +209,9 @@ func enumWarning(field, v, reads string, partly bool) string {
 	case reads == comparedAlways:
 		result = ", so this comparison is always true"
 	}
-	head := fmt.Sprintf("%s is never an activity.%s%s", quoteLiteral(v), field, result)
+	head := fmt.Sprintf("%s is never %s%s", quoteLiteral(v), subject, result)
 	const tail = "; the values are listed in docs/policy-language.md (a newer service may add some)"
-	if hint := enumHint(field, v); hint != "" {
+	if hint != "" {
 		return head + ": " + hint
 	}
 	return head + tail

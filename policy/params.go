@@ -56,8 +56,10 @@ func DocumentedParam(name string) (types []string, ok bool) {
 // spelling of a parsed Solana instruction's named accounts, which the
 // real service's docs spell two ways; and comparisons of activity.type,
 // kind, resource or action with a value no activity has (enumWarnings),
-// which never match on either service; and, in the consensus, reads of a
-// User field the real service's User does not have (consensusWarnings).
+// which never match on either service, and of a transaction field with a
+// value outside the docs' closed set (fieldValueWarningsOf); and, in the
+// consensus, reads of a User field the real service's User does not have, and comparisons of a
+// credential's type with a value no credential has (consensusWarnings).
 // It never fails.
 //
 // The condition is parsed once for all of them (and type-checked once).
@@ -66,6 +68,7 @@ func Warnings(src Source) []Diagnostic {
 	out := append(paramWarnings(c), sparkCamelWarningsOf(c)...)
 	out = append(out, namedAccountsWarningsOf(c)...)
 	out = append(out, enumWarningsOf(c)...)
+	out = append(out, fieldValueWarningsOf(c)...)
 	return append(out, consensusWarnings(src.Consensus)...)
 }
 

@@ -12,8 +12,10 @@ import (
 var vigilOnlyUserFields = map[string]string{"name": "alias"}
 
 // consensusWarnings lists, at their position, the reads of a User field the
-// real service does not have (vigilOnlyUserFields) in a consensus; none when
-// it does not compile (the compile errors say what is wrong then).
+// real service does not have (vigilOnlyUserFields) in a consensus, and its
+// comparisons of a credential's type with a value no credential has
+// (credentialTypeWarnings); none when it does not compile (the compile
+// errors say what is wrong then).
 func consensusWarnings(consensus string) []Diagnostic {
 	if consensus == "" {
 		return nil
@@ -35,6 +37,11 @@ func consensusWarnings(consensus string) []Diagnostic {
 		return nil
 	}
 	native := checked.NativeRep()
+	at := func(id int64, message string) Diagnostic {
+		line, col := nodePosition(native.SourceInfo(), id)
+		line, col = rw.originalPosition(consensus, line, col)
+		return Diagnostic{Field: FieldConsensus, Line: line, Column: col, Message: message}
+	}
 	var out []Diagnostic
 	ast.PreOrderVisit(native.Expr(), ast.NewExprVisitor(func(x ast.Expr) {
 		if x.Kind() != ast.SelectKind {
@@ -45,12 +52,9 @@ func consensusWarnings(consensus string) []Diagnostic {
 		if !ok || native.GetType(sel.Operand().ID()).TypeName() != typeUser {
 			return
 		}
-		line, col := nodePosition(native.SourceInfo(), x.ID())
-		line, col = rw.originalPosition(consensus, line, col)
-		out = append(out, Diagnostic{Field: FieldConsensus, Line: line, Column: col,
-			Message: "." + sel.FieldName() + ": the real service's User has no field " + sel.FieldName() +
-				" (only id, tags, email and alias); write ." + instead + " (the user name): as written, reading it is an error there, " +
-				"so the policy neither allows nor denies (a deny on it never denies there); vigil's local service reads it"})
+		out = append(out, at(x.ID(), "."+sel.FieldName()+": the real service's User has no field "+sel.FieldName()+
+			" (only id, tags, email and alias); write ."+instead+" (the user name): as written, reading it is an error there, "+
+			"so the policy neither allows nor denies (a deny on it never denies there); vigil's local service reads it"))
 	}))
-	return out
+	return append(out, credentialTypeWarnings(native, at)...)
 }

@@ -69,3 +69,36 @@ func TestEndToEndVoteDialogShowsConsensusWarnings(t *testing.T) {
 		t.Errorf("the vote dialog does not show the consensus's warning:\n%s", flat)
 	}
 }
+
+// A consensus comparing a credential's type with a misspelt type never
+// matches: the editor warns of it under the consensus while it is typed,
+// naming the type meant, and does not block the submit.
+func TestEndToEndPolicyEditorWarnsOfAnUnknownCredentialType(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := memberConsole(t, d.Client("alice"))
+	h.gotoScreen("Policies")
+	p := h.policies()
+	h.key("n")
+	if p.editor == nil {
+		t.Fatal("n did not open the editor")
+	}
+	h.typeText("Passkeys approve")
+	h.key("tab") // effect: EFFECT_ALLOW
+	h.key("tab") // condition
+	h.typeText("activity.resource == 'WALLET'")
+	h.key("tab") // consensus
+	h.typeText("credentials.any(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN')")
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	const want = `warning: column 30: "CREDENTIAL_TYPE_WEBAUTHN" is never a credential's type: did you mean 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR'?`
+	if out := flat(h.frame()); !strings.Contains(out, want) {
+		t.Errorf("no warning under the consensus while typing it:\n%s", h.frame())
+	}
+	if errs := p.editor.form.Errors(); errs["consensus"] != "" {
+		t.Errorf("the warning was shown as the consensus's error: %q", errs["consensus"])
+	}
+	h.key("ctrl+s")
+	// The confirm wraps the warning inside its border: its head is enough.
+	if out := flat(h.frame()); !strings.Contains(out, "Create policy") || !strings.Contains(out, `⚠ warning: column 30: "CREDENTIAL_TYPE_WEBAUTHN" is never a`) {
+		t.Errorf("the confirm is missing, or does not carry the consensus's warning:\n%s", h.frame())
+	}
+}
