@@ -106,3 +106,27 @@ func TestApproveYesWarnsOfThePolicysConsensus(t *testing.T) {
 		}
 	}
 }
+
+// activity get prints a condition and consensus of several lines one
+// source line per line, so their warnings say the line as well as the
+// column: column 22 and 21 of the first line shown would point at
+// "'WALLET' &&" and "1 &&", not at the literal and the .name of line 2.
+func TestActivityGetWarnsOfAMultilinePolicyAtLineAndColumn(t *testing.T) {
+	e := newVerbEnv(t)
+	act, err := e.client("carol").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: "Alice approves",
+		Effect: api.EffectAllow, Condition: "activity.resource == 'WALLET' &&\n  activity.action == 'delete'",
+		Consensus: "approvers.count() >= 1 &&\n  approvers.any(u, u.name == 'alice')"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := e.run("", "activity", "get", act.ID)
+	wantExit(t, "activity get", code, 0, out, errOut)
+	for _, w := range []string{
+		"the policy's condition:\n  WARNING: line 2, column 22: \"delete\" is never an activity.action",
+		"the policy's consensus:\n  WARNING: line 2, column 21: .name: the real service's User has no field name",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("activity get lacks %q:\n%s", w, out)
+		}
+	}
+}

@@ -78,7 +78,7 @@ func Warnings(src Source) []Diagnostic {
 // Text may quote a decoded string literal: callers escape it.
 type WarningText struct {
 	Field string // FieldCondition or FieldConsensus
-	Text  string // "column N: message"
+	Text  string // "column N: message", or "line L, column N: message" for an expression of several lines
 }
 
 // Part names the part of the policy the warning is of: "the policy's
@@ -86,12 +86,18 @@ type WarningText struct {
 func (w WarningText) Part() string { return "the policy's " + w.Field }
 
 // PolicyWarningTexts are the Warnings of a policy's condition and consensus
-// (the condition's first), each at its column. The time reads no field the
-// services differ on, so it has none.
+// (the condition's first), each at its column, and at its line too when its
+// expression has several: a column alone would send the reader to the first
+// line. The time reads no field the services differ on, so it has none.
 func PolicyWarningTexts(condition, consensus string) []WarningText {
+	multiline := map[string]bool{FieldCondition: strings.Contains(condition, "\n"), FieldConsensus: strings.Contains(consensus, "\n")}
 	var out []WarningText
 	for _, w := range Warnings(Source{Condition: condition, Consensus: consensus}) {
-		out = append(out, WarningText{Field: w.Field, Text: fmt.Sprintf("column %d: %s", w.Column, w.Message)})
+		at := fmt.Sprintf("column %d", w.Column)
+		if multiline[w.Field] {
+			at = fmt.Sprintf("line %d, column %d", w.Line, w.Column)
+		}
+		out = append(out, WarningText{Field: w.Field, Text: at + ": " + w.Message})
 	}
 	return out
 }

@@ -48,3 +48,21 @@ func TestPolicyWarningTextsNameTheConsensus(t *testing.T) {
 		t.Errorf("second %+v (%s), want the consensus's .name at column 19", ws[1], ws[1].Part())
 	}
 }
+
+// A warning in an expression of several lines says its line as well: the
+// readers are shown such an expression one source line per line, and a
+// column alone would send them to the first. "  activity.action == " and
+// "  approvers.any(u, u" are 21 and 20 characters, so the literal and .name
+// are at column 22 and 21 of line 2.
+func TestPolicyWarningTextsOfSeveralLinesSayTheLine(t *testing.T) {
+	ws := PolicyWarningTexts("activity.resource == 'WALLET' &&\n  activity.action == 'delete'", "approvers.count() >= 1 &&\n  approvers.any(u, u.name == 'alice')")
+	if len(ws) != 2 {
+		t.Fatalf("warnings %+v, want the condition's and the consensus's", ws)
+	}
+	if ws[0].Part() != "the policy's condition" || !strings.HasPrefix(ws[0].Text, `line 2, column 22: "delete" `) {
+		t.Errorf("first %+v (%s), want the condition's, at line 2, column 22 (the literal)", ws[0], ws[0].Part())
+	}
+	if ws[1].Part() != "the policy's consensus" || !strings.HasPrefix(ws[1].Text, "line 2, column 21: .name: ") {
+		t.Errorf("second %+v (%s), want the consensus's .name at line 2, column 21", ws[1], ws[1].Part())
+	}
+}

@@ -102,3 +102,36 @@ func TestEndToEndPolicyEditorWarnsOfAnUnknownCredentialType(t *testing.T) {
 		t.Errorf("the confirm is missing, or does not carry the consensus's warning:\n%s", h.frame())
 	}
 }
+
+// A condition and consensus of several lines are shown one source line per
+// line, so their warnings in the detail and the vote dialog say the line:
+// column 22 and 21 of the first line would point at "'WALLET' &&" and
+// "1 &&", not at the literal and the .name of line 2.
+func TestEndToEndVoteDialogSaysTheLineOfAMultilinePolicysWarnings(t *testing.T) {
+	d := servertest.StartDemo(t)
+	act, err := d.Client("alice").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: "alice approves",
+		Effect: api.EffectAllow, Condition: "activity.resource == 'WALLET' &&\n  activity.action == 'delete'",
+		Consensus: "approvers.count() >= 1 &&\n  approvers.any(u, u.name == 'alice')"})
+	if err != nil || act.Status != api.StatusConsensusNeeded {
+		t.Fatalf("propose: %+v %v", act, err)
+	}
+	// As vigil console reads: strings exact, escaped where drawn.
+	h := memberConsole(t, d.ClientAt(d.URL, "bob", api.WithExactStrings()))
+	h.selectActivityID(act.ID)
+	wants := []string{
+		`⚠ warning: line 2, column 22: "delete" is never an activity.action`,
+		`⚠ warning: line 2, column 21: .name: the real service's User has no field name`,
+	}
+	h.key("enter")
+	detail := strings.Join(strings.Fields(h.frame()), " ")
+	h.key("esc")
+	dialog := approveDialogText(t, h)
+	for _, want := range wants {
+		if !strings.Contains(detail, want) {
+			t.Errorf("the activity's detail lacks %q:\n%s", want, detail)
+		}
+		if !strings.Contains(dialog, want) {
+			t.Errorf("the vote dialog lacks %q:\n%s", want, dialog)
+		}
+	}
+}

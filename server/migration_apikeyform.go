@@ -16,9 +16,7 @@ const migrationCanonicalAPIKeys = 21
 // every API key in the form stamps carry (keys.CanonicalPublicKey). A
 // stamp's key is looked up in that form, so a key an earlier vigil stored
 // as registered (uncompressed, or in upper-case hex) matched no stamp: its
-// user was refused UNKNOWN_KEY with the key plainly registered, and after
-// migration 20 kept it as the oldest of a key's two forms, the key
-// authenticated as nobody. A key that is no point of its type's curve
+// user was refused UNKNOWN_KEY with the key plainly registered. A key that is no point of its type's curve
 // never verified a stamp and stays as it was.
 //
 // Schema 20 compared a new key with the stored ones as stored, so it may
@@ -28,12 +26,10 @@ const migrationCanonicalAPIKeys = 21
 // credential per key of each organization is kept, the one stored
 // canonical (it authenticated; the other never did), else the oldest; the
 // others are removed and returned for migrateTo to log once the upgrade
-// has committed.
+// has committed. (Migration 20 keeps by the same rule, so an upgrade from
+// schema 19 or older ends as one from schema 20 does.)
 func canonicalAPIKeys(ctx context.Context, tx *sql.Tx) ([]removedCredential, error) {
-	removed, err := removeSharedKeys(ctx, tx, credentialKeeping{
-		migration:             migrationCanonicalAPIKeys,
-		preferStoredCanonical: true,
-	})
+	removed, err := removeSharedKeys(ctx, tx, migrationCanonicalAPIKeys)
 	if err != nil {
 		return nil, err
 	}

@@ -203,6 +203,52 @@ func TestUpgradeKeepsTheCanonicalOfAKeyRegisteredAgainAsAnAPIKey(t *testing.T) {
 	}
 }
 
+// Before schema 21 a stamp's key (lowercase hex, compressed) was looked up
+// as stored, so of x's API key stored uncompressed and root member y's
+// registered later, compressed, only y's ever authenticated. Upgraded from
+// schema 19 (migration 20 then 21) as from schema 20 (21 only), the key
+// stays y's: kept as the oldest by migration 20 and rewritten by 21, x's
+// row would make y's private key sign as x and leave y, the only root
+// member, with no credential.
+func TestUpgradeFromAnyOldSchemaKeepsAKeyWithTheUserItAuthenticated(t *testing.T) {
+	for _, from := range []int{migrationUniqueCredentials - 1, migrationCanonicalAPIKeys - 1} {
+		dir := t.TempDir()
+		db := openSchema(t, dir, from)
+		k, err := keys.Generate(keys.SchemeP256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		execStatements(t, db, []statement{
+			{`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'Old', 1, '["y"]', 1)`, nil},
+			{`INSERT INTO users(id, org_id, name, email, seq, created_ns, updated_ns) VALUES ('x', 'o', 'x', '', 1, 1, 1), ('y', 'o', 'y', '', 2, 1, 1)`, nil},
+			{`INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, created_ns, updated_ns) VALUES
+				('k-x', 'o', 'x', 'old', ?, ?, 1, 1),
+				('k-y', 'o', 'y', 'used', ?, ?, 2, 2)`,
+				[]any{uncompressedP256(t, k.PublicKeyHex()), api.CredentialAPIKeyP256, k.PublicKeyHex(), api.CredentialAPIKeyP256}},
+		})
+		srv, logs := openUpgraded(t, dir, "open a database holding one key as x's uncompressed API key and y's compressed one")
+		h := httptest.NewServer(srv.Handler())
+		c, err := api.NewClient(h.URL, "o", k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		who, err := c.Whoami(context.Background())
+		h.Close()
+		if err != nil || who.UserID != "y" {
+			t.Errorf("upgraded from schema %d: the key root member y signed with now authenticates as %+v (%v); want y\nlog:\n%s", from, who, err, logs.String())
+		}
+		line := removalWarning(logs.String(), "k-x")
+		for _, want := range []string{"user=x ", "kept_id=k-y ", "kept_user=y ", "form stamps carry", "new key pair"} {
+			if !strings.Contains(line, want) {
+				t.Errorf("upgraded from schema %d: the removal of x's never-used row k-x is not logged saying %q:\n%s", from, want, logs.String())
+			}
+		}
+		if line := removalWarning(logs.String(), "k-y"); line != "" {
+			t.Errorf("upgraded from schema %d: y's credential is logged as removed:\n%s", from, line)
+		}
+	}
+}
+
 // Without a key stored twice the upgrade removes nothing: keys in other
 // forms are rewritten, one key in two organizations stays in both, a key
 // that is no point of its curve stays as it was, and no removal is logged.

@@ -30,27 +30,24 @@ type credentialRow struct {
 // made a key one passkey, but a database stored before registration refused
 // it may still hold one key as user x's API key and user y's passkey (or as
 // two API keys, once compressed and once not), and its one holder votes as
-// both. In each organization the oldest credential of a key is kept and the
-// later ones are removed; it returns them for migrateTo to log once the
-// migration has committed.
+// both. In each organization one credential of a key is kept, as
+// removeSharedKeys chooses, and the others are removed; it returns them for
+// migrateTo to log once the migration has committed.
 func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, error) {
-	return removeSharedKeys(ctx, tx, credentialKeeping{migration: migrationUniqueCredentials})
-}
-
-// credentialKeeping is which credential of a key a migration keeps: the
-// oldest, unless preferStoredCanonical.
-type credentialKeeping struct {
-	migration int
-	// preferStoredCanonical keeps the credential stored in the form stamps
-	// carry before older ones: at schema 20 only it authenticated.
-	preferStoredCanonical bool
+	return removeSharedKeys(ctx, tx, migrationUniqueCredentials)
 }
 
 // removeSharedKeys keeps one credential, API key or passkey, per key of
-// each organization (keys compared in the form stamps carry), as keeping
-// says, removes the others in tx and returns them with what their users
-// have left.
-func removeSharedKeys(ctx context.Context, tx *sql.Tx, keeping credentialKeeping) ([]removedCredential, error) {
+// each organization (keys compared in the form stamps carry), removes the
+// others in tx for migration and returns them with what their users have
+// left. It keeps the credential stored in the form stamps carry, else the
+// oldest: a stamp's key is lowercase hex, compressed for P-256 and
+// secp256k1, and was always looked up as stored, so at every schema before
+// 21 an API key stored uncompressed or in upper-case hex matched no stamp
+// (migration 19 had stored every passkey compressed). Keeping such a row
+// because it is older would, once migration 21 rewrites it, hand the key to
+// a user who never signed with it and take it from the one who did.
+func removeSharedKeys(ctx context.Context, tx *sql.Tx, migration int) ([]removedCredential, error) {
 	var all []credentialRow
 	read := func(table, query string, args ...any) error {
 		rows, err := tx.QueryContext(ctx, query, args...)
@@ -88,14 +85,13 @@ func removeSharedKeys(ctx context.Context, tx *sql.Tx, keeping credentialKeeping
 	if err := read("authenticators", `SELECT rowid, id, org_id, user_id, ?, public_key, created_ns FROM authenticators`, api.CredentialWebAuthnAuthenticator); err != nil {
 		return nil, err
 	}
-	// The one kept first (stored canonical, when keeping prefers it); then
-	// oldest first; at the same instant an API key before a passkey, then
+	// The one kept first: stored canonical, then oldest; at the same instant an API key before a passkey, then
 	// in the order stored.
 	slices.SortStableFunc(all, func(a, b credentialRow) int {
 		if c := strings.Compare(a.org, b.org); c != 0 {
 			return c
 		}
-		if keeping.preferStoredCanonical && a.storedCanonical != b.storedCanonical {
+		if a.storedCanonical != b.storedCanonical {
 			if a.storedCanonical {
 				return -1
 			}
@@ -120,7 +116,7 @@ func removeSharedKeys(ctx context.Context, tx *sql.Tx, keeping credentialKeeping
 		if _, err := tx.ExecContext(ctx, `DELETE FROM `+r.table+` WHERE rowid = ?`, r.rowid); err != nil {
 			return nil, fmt.Errorf("remove %s %s: %w", r.kind, r.id, err)
 		}
-		removed = append(removed, removedCredential{removed: r, kept: k, keeping: keeping})
+		removed = append(removed, removedCredential{removed: r, kept: k, migration: migration})
 	}
 	for i, r := range removed {
 		st, err := standingOf(ctx, tx, r.removed.org, r.removed.user)
@@ -136,16 +132,16 @@ func removeSharedKeys(ctx context.Context, tx *sql.Tx, keeping credentialKeeping
 // its key is another credential of its organization, which is kept.
 type removedCredential struct {
 	removed, kept credentialRow
-	keeping       credentialKeeping
+	migration     int
 	standing      standing // what its user has left
 }
 
 func (r removedCredential) warn(log *slog.Logger) {
 	why := "is already an older credential of its organization (that one is kept)"
-	if r.keeping.preferStoredCanonical && r.kept.storedCanonical && !r.removed.storedCanonical {
+	if r.kept.storedCanonical && !r.removed.storedCanonical {
 		why = "is already a credential of its organization stored in the form stamps carry (that one is kept: it authenticated, this one, stored in another form, matched no stamp)"
 	}
-	r.standing.warn(log, fmt.Sprintf("migration %d removed a credential whose public key %s: one key is one credential, or its holder votes as two users; register a new key pair for the user", r.keeping.migration, why),
+	r.standing.warn(log, fmt.Sprintf("migration %d removed a credential whose public key %s: one key is one credential, or its holder votes as two users; register a new key pair for the user", r.migration, why),
 		"organization", r.removed.org, "user", r.removed.user, "credential", r.removed.kind, "id", r.removed.id, "public_key", truncateForMessage(r.removed.pub),
 		"kept_credential", r.kept.kind, "kept_id", r.kept.id, "kept_user", r.kept.user)
 }

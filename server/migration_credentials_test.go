@@ -34,8 +34,11 @@ func uncompressedP256(t *testing.T, compressed string) string {
 // A database stored before registration refused it may hold one key as two
 // credentials of an organization: user x's API key and user y's passkey, or
 // two API keys (one stored uncompressed). Its one holder votes as two users
-// and meets a two-member quorum alone. After the upgrade the oldest
-// credential of each key is kept, each later one is removed and logged with
+// and meets a two-member quorum alone. After the upgrade one credential of
+// each key is kept: the one that authenticated, else the oldest. A stamp's
+// key is compressed and was looked up as stored, so z's old API key, stored
+// uncompressed, never authenticated and x's later compressed one did; of
+// keys stored alike, the oldest. Each other one is removed and logged with
 // its user and what to do, other organizations are untouched, and the key
 // cannot be registered again.
 func TestMigrationKeepsOneCredentialPerKey(t *testing.T) {
@@ -90,13 +93,13 @@ func TestMigrationKeepsOneCredentialPerKey(t *testing.T) {
 		got[id] = true
 	}
 	rows.Close()
-	for _, id := range []string{"k-x", "k-z-old", "a-y2", "k-z-ed", "k-w"} {
+	for _, id := range []string{"k-x", "k-x-new", "a-y2", "k-z-ed", "k-w"} {
 		if !got[id] {
-			t.Errorf("credential %s, the oldest of its key in its organization (or the only one), was removed by the upgrade", id)
+			t.Errorf("credential %s, the one of its key in its organization that authenticated (or the only one), was removed by the upgrade", id)
 		}
 	}
 	s := logs.String()
-	for _, r := range []struct{ id, user, kept string }{{"a-y", "y", "k-x"}, {"k-x-new", "x", "k-z-old"}, {"k-z", "z", "a-y2"}} {
+	for _, r := range []struct{ id, user, kept string }{{"a-y", "y", "k-x"}, {"k-z-old", "z", "k-x-new"}, {"k-z", "z", "a-y2"}} {
 		if got[r.id] {
 			t.Errorf("credential %s is still there after the upgrade, with the key of %s: its holder votes as two users", r.id, r.kept)
 		}
@@ -148,7 +151,8 @@ func TestMigrationSaysWhenARootMemberIsLeftWithoutCredentials(t *testing.T) {
 			plain = line
 		}
 	}
-	if !strings.Contains(root, "member of the root quorum") || !strings.Contains(root, "root_member=true") || !strings.Contains(root, "credentials_left=false") {
+	if !strings.Contains(root, "member of the root quorum") || !strings.Contains(root, "root_member=true") || !strings.Contains(root, "credentials_left=false") ||
+		!strings.Contains(root, "vigil makes none") {
 		t.Errorf("root member y's only passkey removed, but the warning does not say what it leaves:\n%s", root)
 	}
 	if !strings.Contains(plain, "no API key or passkey left") || strings.Contains(plain, "root quorum,") || !strings.Contains(plain, "root_member=false") {

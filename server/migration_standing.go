@@ -40,7 +40,7 @@ func standingOf(ctx context.Context, tx *sql.Tx, org, user string) (standing, er
 func (s standing) warn(log *slog.Logger, msg string, args ...any) {
 	switch {
 	case s.bare && s.root:
-		msg += "; the user, a member of the root quorum, has no API key or passkey left: another root member must register one for them (an activity the root quorum approves), and if the remaining root members cannot meet its threshold, restore the database from before the upgrade and register the user's new key pair with the previous vigil"
+		msg += "; the user, a member of the root quorum, has no API key or passkey left: another root member must register one for them (an activity the root quorum approves), and if the remaining root members cannot meet its threshold, stop vigil, restore the copy of the data directory you made before the upgrade (vigil makes none itself; docs/local-service.md, Upgrading a data directory), and with the previous vigil have the root quorum register the user's new key pair before upgrading again"
 	case s.bare:
 		msg += "; the user has no API key or passkey left: another member must register one for them"
 	}

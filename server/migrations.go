@@ -490,8 +490,9 @@ CREATE UNIQUE INDEX authenticators_org_credential ON authenticators(org_id, cred
 	// 20: one public key is one credential of an organization, API keys
 	// and passkeys together (registration refuses a second one; 19 only
 	// looked among passkeys). The work is uniqueCredentials', which
-	// removes the later credentials of a key and logs each; no schema
-	// changes.
+	// keeps one credential of a key (the one stored in the form stamps
+	// carry, else the oldest), removes the others and logs each; no
+	// schema changes.
 	`SELECT 1;`,
 	// 21: every API key in the form stamps carry, for they are looked up
 	// in it. The work is canonicalAPIKeys', which first removes the
