@@ -105,7 +105,7 @@ func ParsePrivateHex(scheme, hexKey string) (*Key, error) {
 		if err != nil {
 			// Go's error speaks of a public key encoding: what is wrong is
 			// the scalar.
-			return nil, errors.New("private key is not a valid P-256 scalar (zero or not below the group order); check that it is a P-256 key, or give --scheme for its curve")
+			return nil, errors.New("private key is not a valid P-256 scalar (zero or not below the group order): it is not a P-256 key")
 		}
 		return newP256Key(priv)
 	case SchemeSecp256k1:
