@@ -364,8 +364,9 @@ func keysShow(c proc, args []string) error {
 
 const keysImportUsage = `Usage: vigil keys import --scheme p256|secp256k1|ed25519 [--file F] [--dir DIR] NAME
 
-Stores an existing private key as NAME (never overwrites). The key is hex: a
-32-byte scalar for p256 and secp256k1, a 32-byte seed for ed25519. It is read
+Stores an existing private key as NAME (never overwrites). The key is hex (a
+leading 0x is dropped): a 32-byte scalar for p256 and secp256k1, a 32-byte seed
+for ed25519; PEM is refused with the openssl command that prints the hex. It is read
 from --file F, or from standard input without --file (so it stays out of your
 shell history); on a terminal it is asked for on standard error and not echoed.
 

@@ -90,10 +90,11 @@ func ParsePrivateHex(scheme, hexKey string) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := hex.DecodeString(strings.TrimSpace(hexKey))
+	hexKey = strings.TrimSpace(hexKey)
+	raw, err := hex.DecodeString(hexKey)
 	if err != nil {
 		// The error does not quote the input: it is a secret.
-		return nil, errors.New("private key is not hex; expected 64 hex digits")
+		return nil, notHexError(hexKey)
 	}
 	if len(raw) != 32 {
 		return nil, fmt.Errorf("private key is %d bytes; %s keys are 32 bytes (64 hex digits)", len(raw), sc)
@@ -102,7 +103,9 @@ func ParsePrivateHex(scheme, hexKey string) (*Key, error) {
 	case SchemeP256:
 		priv, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), raw)
 		if err != nil {
-			return nil, fmt.Errorf("private key is not a valid P-256 scalar: %w", err)
+			// Go's error speaks of a public key encoding: what is wrong is
+			// the scalar.
+			return nil, errors.New("private key is not a valid P-256 scalar (zero or not below the group order): it is not a P-256 key")
 		}
 		return newP256Key(priv)
 	case SchemeSecp256k1:
@@ -114,6 +117,18 @@ func ParsePrivateHex(scheme, hexKey string) (*Key, error) {
 	default:
 		return newEdKey(ed25519.NewKeyFromSeed(raw)), nil
 	}
+}
+
+// notHexError says why a private key given as text is not hex, without
+// quoting it: PEM, more than one line, or other characters.
+func notHexError(text string) error {
+	switch {
+	case strings.Contains(text, "-----BEGIN"):
+		return errors.New("private key is PEM, not hex; give the raw key as 64 hex digits ('openssl pkey -in FILE -noout -text' prints it after priv:, without the colons and a leading 00)")
+	case strings.ContainsAny(text, "\r\n"):
+		return errors.New("private key input holds more than one line; give one key, 64 hex digits on one line")
+	}
+	return errors.New("private key is not hex; expected 64 hex digits")
 }
 
 func newP256Key(priv *ecdsa.PrivateKey) (*Key, error) {

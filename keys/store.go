@@ -137,11 +137,16 @@ func (s Store) Generate(name, scheme string) (*Key, error) {
 	return k, nil
 }
 
-// Import stores an existing private key (hex) of scheme as name, never
-// overwriting. With an *IncompleteError it returns the key too.
+// Import stores an existing private key (hex, a leading 0x allowed) of
+// scheme as name, never overwriting. With an *IncompleteError it returns the key too.
 func (s Store) Import(name, scheme, hexKey string) (*Key, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
+	}
+	// 0x-prefixed is how wallets and block explorers print a key.
+	hexKey = strings.TrimSpace(hexKey)
+	if len(hexKey) == 2+64 && (strings.HasPrefix(hexKey, "0x") || strings.HasPrefix(hexKey, "0X")) {
+		hexKey = hexKey[2:]
 	}
 	k, err := ParsePrivateHex(scheme, hexKey)
 	if err != nil {
