@@ -220,6 +220,11 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			}
 			failed = err
 		case status >= 200 && status < 300:
+			if cl.retry {
+				if err := errorInSuccess(cl, status, r.body); err != nil {
+					return err // the same question gets the same answer
+				}
+			}
 			if out == nil {
 				c.noteServiceDate(cl, r, true)
 				return nil
