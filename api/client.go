@@ -433,7 +433,10 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 	}
 	got, err := readBody(resp.Body, resp.ContentLength, limit)
 	if err != nil {
-		return reply{}, fmt.Errorf("read reply: %w", err)
+		if ctx.Err() == nil {
+			return reply{}, describeBodyError(req.URL.Host, resp.StatusCode, len(got), c.http.Timeout, err)
+		}
+		return reply{}, fmt.Errorf("read reply: %w", err) // the caller's own deadline or cancellation
 	}
 	if int64(len(got)) > limit {
 		return reply{}, tooLarge
@@ -491,6 +494,26 @@ func describeTransportError(host, setting, proxy string, timeout time.Duration, 
 		err = urlErr.Err
 	}
 	return &transportError{fmt.Sprintf("the connection to %s failed (%s)", host, Sanitize(err.Error())), err}
+}
+
+// describeBodyError says in plain words why a reply whose headers came
+// (status, after got bytes of its body) could not be read to its end,
+// instead of Go's "context deadline exceeded (Client.Timeout or context
+// cancellation while reading body)"; the cause stays reachable.
+func describeBodyError(host string, status, got int, timeout time.Duration, err error) error {
+	host = SanitizeID(host)
+	var netErr net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		within := ""
+		if timeout > 0 {
+			within = " within " + timeout.String()
+		}
+		return &transportError{fmt.Sprintf("the reply from %s (HTTP %d) did not finish arriving%s (%d bytes came); the service or the network is slow, try again", host, status, within, got), err}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
+		return &transportError{fmt.Sprintf("%s closed the connection before its reply (HTTP %d) was complete (%d bytes came); try again, and check the service or the proxy in front of it if it persists", host, status, got), err}
+	}
+	return &transportError{fmt.Sprintf("the reply from %s (HTTP %d) could not be read to its end (%s)", host, status, Sanitize(err.Error())), err}
 }
 
 // readBody reads at most limit+1 bytes of body. The buffer grows as bytes
