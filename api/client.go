@@ -130,6 +130,7 @@ func NewClient(baseURL, organizationID string, stamper keys.Stamper, opts ...Opt
 		}
 	}
 	c.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c.http.Transport = typedProxyRefusals(c.http.Transport)
 	return c, nil
 }
 
@@ -200,7 +201,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 				return &notSentError{fmt.Errorf("%s: %w", cl.op, err)}
 			}
 			var tooLarge *replyTooLargeError
-			if cl.retry && (errors.As(err, &tooLarge) || wrongScheme(err)) {
+			if cl.retry && (errors.As(err, &tooLarge) || wrongScheme(err) || proxyRefused(err)) {
 				return fmt.Errorf("%s: %w", cl.op, err) // the same question gets the same answer
 			}
 			if !cl.retry {
@@ -463,6 +464,10 @@ func describeTransportError(host, setting, proxy string, timeout time.Duration, 
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
 	var netErr net.Error
+	var refused *proxyRefusedError
+	if errors.As(err, &refused) {
+		return &transportError{proxyRefusedMessage(host, refused), err}
+	}
 	if e, ok := proxyError(host, proxy, err); ok {
 		return e
 	}
