@@ -130,6 +130,7 @@ func NewClient(baseURL, organizationID string, stamper keys.Stamper, opts ...Opt
 		}
 	}
 	c.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c.http.Transport = typedProxyRefusals(c.http.Transport)
 	return c, nil
 }
 
@@ -200,7 +201,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 				return &notSentError{fmt.Errorf("%s: %w", cl.op, err)}
 			}
 			var tooLarge *replyTooLargeError
-			if cl.retry && (errors.As(err, &tooLarge) || wrongScheme(err)) {
+			if cl.retry && (errors.As(err, &tooLarge) || wrongScheme(err) || proxyRefused(err)) {
 				return fmt.Errorf("%s: %w", cl.op, err) // the same question gets the same answer
 			}
 			if !cl.retry {
@@ -220,6 +221,11 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			}
 			failed = err
 		case status >= 200 && status < 300:
+			if cl.retry {
+				if err := errorInSuccess(cl, status, r.body); err != nil {
+					return err // the same question gets the same answer
+				}
+			}
 			if out == nil {
 				c.noteServiceDate(cl, r, true)
 				return nil
@@ -428,7 +434,10 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 	}
 	got, err := readBody(resp.Body, resp.ContentLength, limit)
 	if err != nil {
-		return reply{}, fmt.Errorf("read reply: %w", err)
+		if ctx.Err() == nil {
+			return reply{}, describeBodyError(req.URL.Host, resp.StatusCode, len(got), c.http.Timeout, err)
+		}
+		return reply{}, fmt.Errorf("read reply: %w", err) // the caller's own deadline or cancellation
 	}
 	if int64(len(got)) > limit {
 		return reply{}, tooLarge
@@ -455,6 +464,10 @@ func describeTransportError(host, setting, proxy string, timeout time.Duration, 
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
 	var netErr net.Error
+	var refused *proxyRefusedError
+	if errors.As(err, &refused) {
+		return &transportError{proxyRefusedMessage(host, refused), err}
+	}
 	if e, ok := proxyError(host, proxy, err); ok {
 		return e
 	}
@@ -486,6 +499,26 @@ func describeTransportError(host, setting, proxy string, timeout time.Duration, 
 		err = urlErr.Err
 	}
 	return &transportError{fmt.Sprintf("the connection to %s failed (%s)", host, Sanitize(err.Error())), err}
+}
+
+// describeBodyError says in plain words why a reply whose headers came
+// (status, after got bytes of its body) could not be read to its end,
+// instead of Go's "context deadline exceeded (Client.Timeout or context
+// cancellation while reading body)"; the cause stays reachable.
+func describeBodyError(host string, status, got int, timeout time.Duration, err error) error {
+	host = SanitizeID(host)
+	var netErr net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		within := ""
+		if timeout > 0 {
+			within = " within " + timeout.String()
+		}
+		return &transportError{fmt.Sprintf("the reply from %s (HTTP %d) did not finish arriving%s (%d bytes came); the service or the network is slow, try again", host, status, within, got), err}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
+		return &transportError{fmt.Sprintf("%s closed the connection before its reply (HTTP %d) was complete (%d bytes came); try again, and check the service or the proxy in front of it if it persists", host, status, got), err}
+	}
+	return &transportError{fmt.Sprintf("the reply from %s (HTTP %d) could not be read to its end (%s)", host, status, Sanitize(err.Error())), err}
 }
 
 // readBody reads at most limit+1 bytes of body. The buffer grows as bytes

@@ -16,7 +16,9 @@ type Option func(*Client) error
 // wherever the server points. A failed submit is said not sent (ErrNotSent)
 // from what the request's httptrace hooks heard only when hc's transport
 // fires them (net/http's does): through one that does not, a failure is
-// outcome unknown unless its error shows nothing left (a dial error).
+// outcome unknown unless its error shows nothing left (a dial error). An
+// *http.Transport is used as a copy that reports a proxy's refusal of a
+// tunnel (407, 403) as such, naming the proxy.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) error {
 		if hc == nil {

@@ -82,7 +82,7 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 		} else {
 			var le *localError
 			var tooLarge *replyTooLargeError
-			if cl.retry && (errors.As(err, &tooLarge) || wrongScheme(err)) {
+			if cl.retry && (errors.As(err, &tooLarge) || wrongScheme(err) || proxyRefused(err)) {
 				return nil, fmt.Errorf("%s: %w", cl.op, err) // the same question gets the same answer
 			}
 			wait = c.backoff(attempt)
