@@ -70,7 +70,9 @@ it against the profile's trusted_roots, expected_pcrs.NAME,
 allowed_manifest_hashes, expected_pivot_hashes.NAME, expected_manifest_sets.NAME
 and expected_quorum_keys.NAME, checks that it is NAME's (its attested manifest
 namespace and its label name NAME), and prints the report. --out also saves the reply
-({"bootProof":…}) so it can be verified again later with 'vigil proof verify'.
+({"bootProof":…}) so it can be verified again later with 'vigil proof verify';
+--out - writes the reply to standard output instead, and the report to standard
+error (without --json, which would print it there).
 A reply that FAILED is saved to a new FILE (it is the evidence), but does not
 replace an existing one, which likely holds the last good proof, unless --force.
 
@@ -82,6 +84,7 @@ expected_pivot_hashes.NAME (they cannot narrow them: edit the profile).
 Examples:
   vigil proof fetch --app signer
   vigil proof fetch --app signer --profile prod --out signer-boot.json --json
+  vigil proof fetch --app signer --out - | vigil proof verify --boot-proof - --require-pinned
 
 Flags:
 `
@@ -387,13 +390,20 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 	app := fs.String("app", "", "enclave app `NAME`, e.g. signer")
 	profile := fs.String("profile", "", "config profile `NAME` (default $VIGIL_PROFILE, then default_profile)")
 	config := fs.String("config", "", "config `FILE` (default $VIGIL_CONFIG, then $XDG_CONFIG_HOME/vigil/config.toml)")
-	out := fs.String("out", "", "also save the reply to `FILE` (a FAILED reply does not replace an existing file without --force)")
+	out := fs.String("out", "", "also save the reply to `FILE` (a FAILED reply does not replace an existing file without --force); - writes it to standard output and the report to standard error")
 	force := fs.Bool("force", false, "with --out, replace an existing FILE even with a reply that FAILED")
 	if err := parseFlagsOnly(c, fs, args); err != nil {
 		return err
 	}
 	if *app == "" {
 		return usagef("--app NAME is required; run 'vigil proof fetch -h' for examples")
+	}
+	toStdout := *out == "-"
+	if toStdout && common.json {
+		return usagef("proof fetch: --out - writes the reply to standard output, which leaves the report standard error; drop --json, or save the reply with --out FILE to print the report as JSON")
+	}
+	if toStdout && *force {
+		return usagef("proof fetch: --out - writes to standard output, which has no file for --force to replace; drop --force")
 	}
 	var err error
 	if *out, err = flagPath(c, "proof fetch", "out", *out); err != nil {
@@ -421,6 +431,9 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 		return usagef("--force replaces the file of --out: give --out FILE too")
 	}
 	rep := proof.VerifyBootProof(*bp, opts)
+	if toStdout {
+		return fetchToStdout(c, common, rep, bp)
+	}
 	if *out != "" && rep.Verdict == proof.Failed && !*force && holdsFile(*out) {
 		// The file most likely holds the last proof that verified: a FAILED
 		// reply is evidence, but not in its place.
@@ -443,6 +456,22 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 		}
 	}
 	return common.report(c, rep, bp)
+}
+
+// fetchToStdout writes the reply to standard output, so that it can be
+// piped or redirected whole ('--out - > boot.json', '| vigil proof verify
+// --boot-proof -'), and the report to standard error.
+func fetchToStdout(c proc, common commonProofFlags, rep *proof.Report, bp *api.BootProof) error {
+	var b bytes.Buffer
+	if err := api.EncodeJSON(&b, api.BootProofResponse{BootProof: *bp}); err != nil {
+		return err
+	}
+	if _, err := c.stdout.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write reply to standard output: %w", err)
+	}
+	toErr := c
+	toErr.stdout = c.stderr
+	return common.report(toErr, rep, bp)
 }
 
 // holdsFile reports whether path is (or links to) an existing regular file:

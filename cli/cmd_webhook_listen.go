@@ -89,11 +89,6 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 	if *saveDir, err = flagPath(c, "webhook listen", "save", *saveDir); err != nil {
 		return err
 	}
-	if *saveDir != "" {
-		if err := os.MkdirAll(*saveDir, 0o700); err != nil {
-			return fmt.Errorf("webhook listen: --save: %w", err)
-		}
-	}
 	p, err := webhookProfile(c, conn)
 	if err != nil {
 		return err
@@ -123,19 +118,28 @@ func startWebhookListener(addr, base, org string, maxAge, remember time.Duration
 	if org == "" {
 		return nil, nil, errors.New("webhook listen: the profile has no organization_id to accept deliveries for")
 	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("webhook listen on %s: %w", addr, err)
+	}
+	// DIR is made last, once everything else has checked out: a run
+	// refused on its profile or its address leaves no empty directory.
+	if saveDir != "" {
+		if err := os.MkdirAll(saveDir, 0o700); err != nil {
+			ln.Close()
+			return nil, nil, fmt.Errorf("webhook listen: --save: %w", err)
+		}
+	}
 	lock, err := lockSaveDir(saveDir)
 	if err != nil {
+		ln.Close()
 		return nil, nil, err
 	}
 	l, err := newListener(webhook.NewJWKSCache(base+api.JWKSPath, nil, nil), org, maxAge, remember, saveDir, report, time.Now())
 	if err != nil {
 		lock.Release()
+		ln.Close()
 		return nil, nil, fmt.Errorf("webhook listen: --save %s: %w", saveDir, err)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		lock.Release()
-		return nil, nil, fmt.Errorf("webhook listen on %s: %w", addr, err)
 	}
 	// As `vigil serve` is served: bounded headers, timeouts, and at most
 	// maxConns connections (maxConnsPerPeer from one address), since the

@@ -38,7 +38,7 @@ func policyWarnings(in api.Intent) []policy.WarningText {
 	if p == nil {
 		return nil
 	}
-	ws := policy.PolicyWarningTexts(p.Condition, p.Consensus)
+	ws := policy.PolicyWarningTexts(p.Condition, p.Consensus, quotedInside)
 	for i := range ws {
 		ws[i].Text = ui.Clean(ws[i].Text)
 	}
@@ -53,4 +53,12 @@ func warnPolicyUnread(stderr io.Writer, in api.Intent) {
 	for _, w := range policyWarnings(in) {
 		fmt.Fprintf(stderr, "vigil: warning: %s: %s\n", w.Part(), w.Text)
 	}
+}
+
+// quotedInside is a source line as activity get and the vote prompt print
+// it (api.Quote), without the quotes around it: what a warning's column
+// counts in.
+func quotedInside(line string) string {
+	q := api.Quote(line)
+	return q[1 : len(q)-1]
 }

@@ -130,3 +130,31 @@ func TestActivityGetWarnsOfAMultilinePolicyAtLineAndColumn(t *testing.T) {
 		}
 	}
 }
+
+// A warning's column counts the condition as activity get prints it: a tab
+// shown as \t takes two cells, so the column after it points at the token,
+// not one cell short.
+func TestActivityGetWarningColumnCountsTheConditionAsPrinted(t *testing.T) {
+	e := newVerbEnv(t)
+	act, err := e.client("carol").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: "tabs",
+		Effect: api.EffectDeny, Condition: "activity.resource == 'WALLET' &&\n\t\tactivity.action == 'delete'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := e.run("", "activity", "get", act.ID)
+	wantExit(t, "activity get", code, 0, out, errOut)
+	printed := ""
+	for l := range strings.Lines(out) {
+		if strings.Contains(l, `activity.action == 'delete'`) {
+			printed = strings.TrimSpace(l)
+		}
+	}
+	// The 'delete' literal: column 24 inside the printed quotes ("\t\t"
+	// four cells), column 22 in the source (a tab one character each).
+	if i := strings.Index(printed, "'delete'"); !strings.HasPrefix(printed, `"`) || i != 24 {
+		t.Fatalf("precondition: the second line printed as %q, 'delete' at %d", printed, i)
+	}
+	if !strings.Contains(out, `WARNING: line 2, column 24: "delete" is never an activity.action`) {
+		t.Errorf("the warning's column does not point at 'delete' as printed (%q):\n%s", printed, out)
+	}
+}

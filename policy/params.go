@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"cel.dev/cel-go/parser"
 
@@ -89,17 +90,34 @@ func (w WarningText) Part() string { return "the policy's " + w.Field }
 // (the condition's first), each at its column, and at its line too when its
 // expression has several: a column alone would send the reader to the first
 // line. The time reads no field the services differ on, so it has none.
-func PolicyWarningTexts(condition, consensus string) []WarningText {
-	multiline := map[string]bool{FieldCondition: strings.Contains(condition, "\n"), FieldConsensus: strings.Contains(consensus, "\n")}
+//
+// shown is how the reader is shown a source line (escaped: a tab as \t), and
+// the column counts the characters of the line as shown: counted in the
+// source, it would point one cell short of the token for each tab before it.
+func PolicyWarningTexts(condition, consensus string, shown func(line string) string) []WarningText {
+	src := map[string]string{FieldCondition: condition, FieldConsensus: consensus}
 	var out []WarningText
 	for _, w := range Warnings(Source{Condition: condition, Consensus: consensus}) {
-		at := fmt.Sprintf("column %d", w.Column)
-		if multiline[w.Field] {
-			at = fmt.Sprintf("line %d, column %d", w.Line, w.Column)
+		lines := strings.Split(src[w.Field], "\n")
+		col := w.Column
+		if w.Line >= 1 && w.Line <= len(lines) {
+			col = ShownColumn(lines[w.Line-1], w.Column, shown)
+		}
+		at := fmt.Sprintf("column %d", col)
+		if len(lines) > 1 {
+			at = fmt.Sprintf("line %d, column %d", w.Line, col)
 		}
 		out = append(out, WarningText{Field: w.Field, Text: at + ": " + w.Message})
 	}
 	return out
+}
+
+// ShownColumn is the 1-based column, in characters of line as shown, of the
+// character at column col (1-based, in characters) of line.
+func ShownColumn(line string, col int, shown func(string) string) int {
+	rs := []rune(line)
+	col = min(max(col-1, 0), len(rs))
+	return utf8.RuneCountInString(shown(string(rs[:col]))) + 1
 }
 
 // pinnedTypes are the activity types (ACTIVITY_TYPE_…), kinds, resources and

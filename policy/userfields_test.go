@@ -37,7 +37,7 @@ func TestConsensusReadingUserNameIsWarned(t *testing.T) {
 // warning is of: a consensus's read of .name is the consensus's, at its
 // column, after the condition's own.
 func TestPolicyWarningTextsNameTheConsensus(t *testing.T) {
-	ws := PolicyWarningTexts("activity.action == 'delete'", "approvers.any(u, u.name == 'alice')")
+	ws := PolicyWarningTexts("activity.action == 'delete'", "approvers.any(u, u.name == 'alice')", asWritten)
 	if len(ws) != 2 {
 		t.Fatalf("warnings %+v, want the condition's and the consensus's", ws)
 	}
@@ -55,7 +55,7 @@ func TestPolicyWarningTextsNameTheConsensus(t *testing.T) {
 // "  approvers.any(u, u" are 21 and 20 characters, so the literal and .name
 // are at column 22 and 21 of line 2.
 func TestPolicyWarningTextsOfSeveralLinesSayTheLine(t *testing.T) {
-	ws := PolicyWarningTexts("activity.resource == 'WALLET' &&\n  activity.action == 'delete'", "approvers.count() >= 1 &&\n  approvers.any(u, u.name == 'alice')")
+	ws := PolicyWarningTexts("activity.resource == 'WALLET' &&\n  activity.action == 'delete'", "approvers.count() >= 1 &&\n  approvers.any(u, u.name == 'alice')", asWritten)
 	if len(ws) != 2 {
 		t.Fatalf("warnings %+v, want the condition's and the consensus's", ws)
 	}
@@ -66,3 +66,6 @@ func TestPolicyWarningTextsOfSeveralLinesSayTheLine(t *testing.T) {
 		t.Errorf("second %+v (%s), want the consensus's .name at line 2, column 21", ws[1], ws[1].Part())
 	}
 }
+
+// asWritten shows a source line as it is: columns count in the source.
+func asWritten(line string) string { return line }

@@ -10,6 +10,7 @@ import (
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/server/servertest"
+	"github.com/vigil-console/vigil/ui"
 )
 
 // openConfirm is the confirm dialog on top of h's dialogs, or nil.
@@ -84,7 +85,7 @@ func TestVoteDialogCountsEveryConditionWarning(t *testing.T) {
 	d := servertest.StartDemo(t)
 	cond := "activity.action == 'delete' || activity.action == 'create' || activity.action == 'update' || activity.action == 'approve' || " +
 		"activity.action == 'reject' || activity.action == 'export' || activity.action == 'import' || activity.action == 'sign'"
-	if n := len(policy.PolicyWarningTexts(cond, "")); n != 8 {
+	if n := len(policy.PolicyWarningTexts(cond, "", ui.Clean)); n != 8 {
 		t.Fatalf("set-up: the condition has %d warnings, want 8", n)
 	}
 	pol, err := d.Client("bob").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: "many warnings",

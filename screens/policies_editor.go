@@ -160,7 +160,7 @@ func exprWarnings(field, src string) []string {
 		return nil
 	}
 	var out []string
-	for _, w := range policy.PolicyWarningTexts(condition, consensus) {
+	for _, w := range policy.PolicyWarningTexts(condition, consensus, ui.Clean) {
 		if w.Field == field {
 			out = append(out, w.Text)
 		}
