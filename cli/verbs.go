@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"time"
 
@@ -326,19 +327,31 @@ func (v queryVerb) run(ctx context.Context, c proc, args []string) error {
 	return nil
 }
 
-// readHidden reads a line on the terminal with echo off. Ctrl-C (ctx) gives up
-// at once and puts the terminal back as it was.
+// readHidden reads a line on the terminal with echo off. Ctrl-C (ctx) and
+// Ctrl-\ give up at once and put the terminal back as it was; Ctrl-Z puts
+// it back while vigil is stopped and hides the input again, prompt
+// repeated, on 'fg' (hiddenReadSignals). readHidden alone changes the
+// terminal: the reader only reads.
 func readHidden(ctx context.Context, c proc, fd uintptr, prompt string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		// Stopped before the prompt: the terminal stays as it is.
+		return nil, fmt.Errorf("read %s: %w; nothing was sent", prompt, err)
+	}
 	state, err := term.GetState(fd)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", prompt, err)
 	}
 	// Hidden before the prompt says so; put back as it was however the read
-	// ends (term.ReadPassword restores only what it found: echo off).
+	// ends.
 	if err := echoOff(fd); err != nil {
 		return nil, fmt.Errorf("read %s: turn the terminal's echo off: %w", prompt, err)
 	}
 	defer term.Restore(fd, state)
+	sigs := make(chan os.Signal, 1)
+	if handled := hiddenReadSignals(); len(handled) > 0 { // none: Notify would take every signal
+		signal.Notify(sigs, handled...)
+		defer signal.Stop(sigs)
+	}
 	fmt.Fprintf(c.stderr, "%s (input hidden): ", prompt)
 	type result struct {
 		b   []byte
@@ -346,19 +359,36 @@ func readHidden(ctx context.Context, c proc, fd uintptr, prompt string) ([]byte,
 	}
 	got := make(chan result, 1)
 	go func() {
-		b, err := term.ReadPassword(fd)
+		b, err := readTypedLine(fd)
 		got <- result{b, err}
 	}()
-	select {
-	case r := <-got:
-		fmt.Fprintln(c.stderr)
-		if r.err != nil {
-			return nil, fmt.Errorf("read %s: %w", prompt, r.err)
+	for {
+		select {
+		case r := <-got:
+			fmt.Fprintln(c.stderr)
+			if r.err != nil {
+				return nil, fmt.Errorf("read %s: %w", prompt, r.err)
+			}
+			return r.b, nil
+		case <-ctx.Done():
+			term.Restore(fd, state)
+			fmt.Fprintln(c.stderr)
+			return nil, fmt.Errorf("read %s: %w; nothing was sent", prompt, ctx.Err())
+		case sig := <-sigs:
+			if isQuitSignal(sig) {
+				term.Restore(fd, state)
+				fmt.Fprintln(c.stderr)
+				return nil, fmt.Errorf("read %s: stopped by Ctrl-\\ (SIGQUIT); nothing was sent", prompt)
+			}
+			if inForeground(sig) {
+				term.Restore(fd, state)
+				fmt.Fprintln(c.stderr)
+			}
+			stopForReal(sig)
+			if err := echoOff(fd); err != nil {
+				return nil, fmt.Errorf("read %s: turn the terminal's echo off again after a stop: %w", prompt, err)
+			}
+			fmt.Fprintf(c.stderr, "%s (input hidden): ", prompt)
 		}
-		return r.b, nil
-	case <-ctx.Done():
-		term.Restore(fd, state)
-		fmt.Fprintln(c.stderr)
-		return nil, fmt.Errorf("read %s: %w; nothing was sent", prompt, ctx.Err())
 	}
 }
