@@ -14,9 +14,11 @@ import (
 // errors, so the allow never allows. vigil's local service reads it.
 const consensusReadingName = "approvers.any(u, u.name == 'alice')"
 
-// The editor warns of it under the consensus while it is typed and again in
-// the confirm, as it does of a condition's, and still lets it be submitted.
-func TestEndToEndPolicyEditorWarnsOfAConsensusReadingName(t *testing.T) {
+// typeAllowDraft opens alice's policy editor on the demo service and types
+// an allow policy's name, condition and consensus, leaving the focus on the
+// consensus.
+func typeAllowDraft(t *testing.T, name, condition, consensus string) (*harness, *Policies) {
+	t.Helper()
 	d := servertest.StartDemo(t)
 	h := memberConsole(t, d.Client("alice"))
 	h.gotoScreen("Policies")
@@ -25,12 +27,19 @@ func TestEndToEndPolicyEditorWarnsOfAConsensusReadingName(t *testing.T) {
 	if p.editor == nil {
 		t.Fatal("n did not open the editor")
 	}
-	h.typeText("Alice approves")
+	h.typeText(name)
 	h.key("tab") // effect: EFFECT_ALLOW
 	h.key("tab") // condition
-	h.typeText("activity.resource == 'WALLET'")
+	h.typeText(condition)
 	h.key("tab") // consensus
-	h.typeText(consensusReadingName)
+	h.typeText(consensus)
+	return h, p
+}
+
+// The editor warns of it under the consensus while it is typed and again in
+// the confirm, as it does of a condition's, and still lets it be submitted.
+func TestEndToEndPolicyEditorWarnsOfAConsensusReadingName(t *testing.T) {
+	h, p := typeAllowDraft(t, "Alice approves", "activity.resource == 'WALLET'", consensusReadingName)
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	if out := flat(h.frame()); !strings.Contains(out, "warning: column 19: .name: the real service's User has no field name") {
 		t.Errorf("no warning under the consensus while typing it:\n%s", h.frame())
@@ -74,20 +83,7 @@ func TestEndToEndVoteDialogShowsConsensusWarnings(t *testing.T) {
 // matches: the editor warns of it under the consensus while it is typed,
 // naming the type meant, and does not block the submit.
 func TestEndToEndPolicyEditorWarnsOfAnUnknownCredentialType(t *testing.T) {
-	d := servertest.StartDemo(t)
-	h := memberConsole(t, d.Client("alice"))
-	h.gotoScreen("Policies")
-	p := h.policies()
-	h.key("n")
-	if p.editor == nil {
-		t.Fatal("n did not open the editor")
-	}
-	h.typeText("Passkeys approve")
-	h.key("tab") // effect: EFFECT_ALLOW
-	h.key("tab") // condition
-	h.typeText("activity.resource == 'WALLET'")
-	h.key("tab") // consensus
-	h.typeText("credentials.any(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN')")
+	h, p := typeAllowDraft(t, "Passkeys approve", "activity.resource == 'WALLET'", "credentials.any(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN')")
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	const want = `warning: column 30: "CREDENTIAL_TYPE_WEBAUTHN" is never a credential's type: did you mean 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR'?`
 	if out := flat(h.frame()); !strings.Contains(out, want) {
