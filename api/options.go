@@ -16,9 +16,10 @@ type Option func(*Client) error
 // wherever the server points. A failed submit is said not sent (ErrNotSent)
 // from what the request's httptrace hooks heard only when hc's transport
 // fires them (net/http's does): through one that does not, a failure is
-// outcome unknown unless its error shows nothing left (a dial error). An
-// *http.Transport is used as a copy that reports a proxy's refusal of a
-// tunnel (407, 403) as such, naming the proxy.
+// outcome unknown unless its error shows nothing left (a dial error). hc's
+// transport is used as given, never copied (its idle connections are the
+// ones its CloseIdleConnections closes); an *http.Transport's proxy refusal
+// of a tunnel (407, 403) is reported as such, naming the proxy.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) error {
 		if hc == nil {

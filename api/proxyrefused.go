@@ -1,19 +1,19 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 )
 
 // An HTTP proxy that answers the CONNECT of an https:// request with
 // anything but 200 (407 for a login it wants, 403 for a host it does not
 // allow) reaches the caller from net/http as the bare status text, "Proxy
 // Authentication Required", which names neither the proxy nor what to do.
-// The client's transport types it instead (OnProxyConnectResponse).
+// The client types it instead, by wrapping the transport: setting
+// OnProxyConnectResponse would need a copy of it, and a copy per client is a
+// connection pool per client that nothing closes, out of reach of the
+// owner's CloseIdleConnections.
 
 // proxyRefusedError is a proxy's refusal of the tunnel to the service.
 type proxyRefusedError struct {
@@ -27,9 +27,9 @@ func (e *proxyRefusedError) Error() string {
 }
 
 // typedProxyRefusals returns rt, an *http.Transport (nil: the default one),
-// as a copy that reports a proxy's refusal of a tunnel as a
+// wrapped so that a proxy's refusal of a tunnel comes back as a
 // *proxyRefusedError; any other RoundTripper, or a transport with a hook of
-// its own, as it is.
+// its own, as it is. The transport itself is used as given, never copied.
 func typedProxyRefusals(rt http.RoundTripper) http.RoundTripper {
 	if rt == nil {
 		rt = http.DefaultTransport
@@ -38,18 +38,46 @@ func typedProxyRefusals(rt http.RoundTripper) http.RoundTripper {
 	if !ok || tr.OnProxyConnectResponse != nil {
 		return rt
 	}
-	tr = tr.Clone()
-	tr.OnProxyConnectResponse = func(_ context.Context, proxy *url.URL, _ *http.Request, resp *http.Response) error {
-		if resp.StatusCode == http.StatusOK {
-			return nil
-		}
-		text := http.StatusText(resp.StatusCode)
-		if _, reason, ok := strings.Cut(resp.Status, " "); ok && reason != "" {
-			text = reason
-		}
-		return &proxyRefusedError{proxy: proxy.Host, status: resp.StatusCode, text: text}
+	return proxyRefusalTyping{tr}
+}
+
+// proxyRefusalTyping is a transport whose proxy refusals are typed.
+type proxyRefusalTyping struct{ tr *http.Transport }
+
+func (p proxyRefusalTyping) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := p.tr.RoundTrip(req)
+	if err == nil || req.URL.Scheme != "https" || p.tr.Proxy == nil {
+		return resp, err
 	}
-	return tr
+	status, ok := connectRefusalStatus(err)
+	if !ok {
+		return resp, err
+	}
+	proxy, perr := p.tr.Proxy(req)
+	if perr != nil || proxy == nil {
+		return resp, err
+	}
+	return nil, &proxyRefusedError{proxy: proxy.Host, status: status, text: err.Error()}
+}
+
+// CloseIdleConnections reaches the wrapped transport, for http.Client's.
+func (p proxyRefusalTyping) CloseIdleConnections() { p.tr.CloseIdleConnections() }
+
+// connectRefusalStatus is the status of net/http's error for a CONNECT
+// answered with other than 200: a plain error whose text is the proxy's
+// reason phrase and nothing else. Only the standard phrases are recognised
+// (a proxy's own wording stays the bare text it was); no error of a dial,
+// of TLS or of a reply is a plain error worded as a status.
+func connectRefusalStatus(err error) (int, bool) {
+	if fmt.Sprintf("%T", err) != "*errors.errorString" {
+		return 0, false
+	}
+	for status := 400; status < 600; status++ {
+		if text := http.StatusText(status); text != "" && text == err.Error() {
+			return status, true
+		}
+	}
+	return 0, false
 }
 
 // proxyRefusedMessage words a proxy's refusal of the tunnel to host, with

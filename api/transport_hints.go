@@ -81,6 +81,9 @@ func proxyAddr(hc *http.Client, req *http.Request) string {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
+	if typing, ok := rt.(proxyRefusalTyping); ok {
+		rt = typing.tr
+	}
 	tr, ok := rt.(*http.Transport)
 	if !ok || tr.Proxy == nil {
 		return ""

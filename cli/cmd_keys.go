@@ -366,7 +366,9 @@ const keysImportUsage = `Usage: vigil keys import --scheme p256|secp256k1|ed2551
 
 Stores an existing private key as NAME (never overwrites). The key is hex (a
 leading 0x is dropped): a 32-byte scalar for p256 and secp256k1, a 32-byte seed
-for ed25519; PEM is refused with the openssl command that prints the hex. It is read
+for ed25519; PEM is refused with the openssl command that prints the hex, a
+public key as not the private key, 63 digits as a leading 0 dropped (add it once
+sure of the key). A leading byte-order mark (Notepad) is dropped. It is read
 from --file F, or from standard input without --file (so it stays out of your
 shell history); on a terminal it is asked for on standard error and not echoed.
 

@@ -57,8 +57,11 @@ func warnPolicyUnread(stderr io.Writer, in api.Intent) {
 
 // quotedInside is a source line as activity get and the vote prompt print
 // it (api.Quote), without the quotes around it: what a warning's column
-// counts in.
+// counts in. Quote's note after the closing quote (" (not NFC)", "
+// (Cyrillic)") is left out: it is printed after the line, not before the
+// token. The closing quote is Quote's last '"' (one inside is escaped, a
+// note holds none).
 func quotedInside(line string) string {
 	q := api.Quote(line)
-	return q[1 : len(q)-1]
+	return q[1:strings.LastIndexByte(q, '"')]
 }

@@ -158,3 +158,34 @@ func TestActivityGetWarningColumnCountsTheConditionAsPrinted(t *testing.T) {
 		t.Errorf("the warning's column does not point at 'delete' as printed (%q):\n%s", printed, out)
 	}
 }
+
+// A warning's column counts only the line as printed between its quotes:
+// the note api.Quote adds after the closing quote, " (not NFC)" for a
+// decomposed accent or " (Cyrillic)" for look-alike letters, is not text
+// before the token, and counting it put the column 10 or more past it.
+func TestActivityGetWarningColumnLeavesOutQuotesNote(t *testing.T) {
+	for _, tc := range []struct {
+		condition, printed string
+		column             string
+	}{
+		// 'delete' after 'cafe\u0301' (12 cells) and " != '' && activity.action == " (29).
+		{"'cafe\u0301' != '' && activity.action == 'delete'", `"'cafe\u0301' != '' && activity.action == 'delete'" (not NFC)`, "column 42:"},
+		// 'delete' after "'орѕ' != '' || " (15 cells), the prefix Cyrillic letters alone.
+		{"'орѕ' != '' || 'delete' == activity.action", `"'орѕ' != '' || 'delete' == activity.action"`, "column 16:"},
+	} {
+		e := newVerbEnv(t)
+		act, err := e.client("carol").CreatePolicy(context.Background(), api.CreatePolicyParams{PolicyName: "noted",
+			Effect: api.EffectDeny, Condition: tc.condition})
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := e.run("", "activity", "get", act.ID)
+		wantExit(t, "activity get", code, 0, out, errOut)
+		if tc.printed != "" && !strings.Contains(out, tc.printed) {
+			t.Fatalf("precondition: the condition is not printed as %s:\n%s", tc.printed, out)
+		}
+		if !strings.Contains(out, "WARNING: "+tc.column+` "delete" is never an activity.action`) {
+			t.Errorf("%q: the warning is not at %s\n%s", tc.condition, tc.column, out)
+		}
+	}
+}

@@ -84,13 +84,13 @@ func Generate(scheme string) (*Key, error) {
 
 // ParsePrivateHex reads a private key written as hex: a 32-byte scalar for
 // P-256 and secp256k1, a 32-byte seed for Ed25519. Surrounding white space is
-// ignored.
+// ignored, and so is a leading byte-order mark (a file Notepad saved as UTF-8).
 func ParsePrivateHex(scheme, hexKey string) (*Key, error) {
 	sc, err := ParseScheme(scheme)
 	if err != nil {
 		return nil, err
 	}
-	hexKey = strings.TrimSpace(hexKey)
+	hexKey = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(hexKey), "\uFEFF"))
 	raw, err := hex.DecodeString(hexKey)
 	if err != nil {
 		// The error does not quote the input: it is a secret.
@@ -120,15 +120,31 @@ func ParsePrivateHex(scheme, hexKey string) (*Key, error) {
 }
 
 // notHexError says why a private key given as text is not hex, without
-// quoting it: PEM, more than one line, or other characters.
+// quoting it: a PEM public key or certificate (the wrong file), PEM, more
+// than one line, an odd number of digits (a leading zero dropped), or which
+// character is not a hex digit, by position only.
 func notHexError(text string) error {
 	switch {
+	case strings.Contains(text, "-----BEGIN PUBLIC KEY") || strings.Contains(text, "-----BEGIN EC PUBLIC KEY"):
+		return errors.New("this is a PEM public key (-----BEGIN PUBLIC KEY-----), not a private key: import needs the private key, the one never shared, as 64 hex digits")
+	case strings.Contains(text, "-----BEGIN CERTIFICATE"):
+		return errors.New("this is a PEM certificate (-----BEGIN CERTIFICATE-----), which holds only a public key: import needs the private key, the one never shared, as 64 hex digits")
 	case strings.Contains(text, "-----BEGIN"):
 		return errors.New("private key is PEM, not hex; give the raw key as 64 hex digits ('openssl pkey -in FILE -noout -text' prints it after priv:, without the colons and a leading 00)")
 	case strings.ContainsAny(text, "\r\n"):
 		return errors.New("private key input holds more than one line; give one key, 64 hex digits on one line")
 	}
-	return errors.New("private key is not hex; expected 64 hex digits")
+	for i, r := range []rune(text) {
+		if !isHexDigit(r) {
+			return fmt.Errorf("private key is not hex: character %d is not a hex digit (0-9, a-f); expected 64 hex digits", i+1)
+		}
+	}
+	// Every character a hex digit: an odd count.
+	return fmt.Errorf("private key is %d hex digits; a P-256, secp256k1 or Ed25519 private key is 64: if a leading zero was dropped (a tool that printed the key as a number), add it once you are sure this is the key you mean", len(text))
+}
+
+func isHexDigit(r rune) bool {
+	return '0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F'
 }
 
 func newP256Key(priv *ecdsa.PrivateKey) (*Key, error) {

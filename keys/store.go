@@ -143,9 +143,10 @@ func (s Store) Import(name, scheme, hexKey string) (*Key, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
-	// 0x-prefixed is how wallets and block explorers print a key.
-	hexKey = strings.TrimSpace(hexKey)
-	if len(hexKey) == 2+64 && (strings.HasPrefix(hexKey, "0x") || strings.HasPrefix(hexKey, "0X")) {
+	// 0x-prefixed is how wallets and block explorers print a key; dropped
+	// whatever the length, so a wrong length is said as one.
+	hexKey = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(hexKey), "\uFEFF"))
+	if strings.HasPrefix(hexKey, "0x") || strings.HasPrefix(hexKey, "0X") {
 		hexKey = hexKey[2:]
 	}
 	k, err := ParsePrivateHex(scheme, hexKey)

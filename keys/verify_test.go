@@ -385,7 +385,8 @@ func TestParsePrivateHexRejects(t *testing.T) {
 	n := hex.EncodeToString(secp256k1.Params().N.Bytes())
 	pn := hex.EncodeToString(elliptic.P256().Params().N.Bytes())
 	cases := []struct{ scheme, key, wantInMsg string }{
-		{SchemeP256, "abc", "not hex"},
+		{SchemeP256, "abc", "3 hex digits"},
+		{SchemeP256, "abz", "character 3 is not a hex digit"},
 		{SchemeP256, "abcd", "2 bytes"},
 		{SchemeP256, strings.Repeat("0", 64), "P-256 scalar"},
 		{SchemeP256, pn, "P-256 scalar"},
