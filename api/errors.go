@@ -151,8 +151,8 @@ type Error struct {
 	Message    string        // the service's message, sanitised and truncated
 	Details    []ErrorDetail // the service's details with an error code, sanitised; the first few, each code cut short
 	Operation  string        // e.g. "submit/create_policy" or "query/get_activity"
-	// RetryAfter is how long a 429 asked to wait (its Retry-After, parsed:
-	// at most a day); 0 when it said nothing or the reply is not a 429.
+	// RetryAfter is how long a 429 or a 503 asked to wait (its Retry-After,
+	// parsed: at most a day); 0 when it said nothing or the reply is neither.
 	RetryAfter time.Duration
 
 	attempts int           // queries: how many attempts ended in this reply's kind, when more than one
@@ -246,13 +246,7 @@ func (e *Error) hint() string {
 		}
 		return "it exists already; refresh and use the existing one"
 	case e.is(ErrRateLimited):
-		if e.RetryAfter >= retryAfterCeiling {
-			return "the service is rate limiting; it asks to wait a day or more before trying again"
-		}
-		if e.RetryAfter > 0 {
-			return "the service is rate limiting; it asks to wait " + e.RetryAfter.Round(time.Second).String() + " before trying again"
-		}
-		return "the service is rate limiting; wait a little and try again"
+		return "the service is rate limiting; " + e.waitAdvice("wait a little and try again")
 	case e.is(ErrInvalidArgument):
 		if e.StatusCode == http.StatusRequestEntityTooLarge {
 			return "the request is too large; send less data"
@@ -265,15 +259,27 @@ func (e *Error) hint() string {
 		return "the server answered with a redirect, which vigil does not follow; set the profile's base URL to the service's own address"
 	case e.hasErrorCode("BUSY"):
 		// The local service's own 503: it refused before reading the request.
-		return "the service is busy and did not process the request; try again in a moment"
+		return "the service is busy and did not process the request; " + e.waitAdvice("try again in a moment")
 	case e.hasErrorCode("STORAGE_FAILED"):
 		return "nothing was recorded; send the request again once the service's storage is fixed"
 	case e.hasErrorCode("COMMIT_FAILED"):
 		return "the request may have been recorded; send the same request again once the service's storage is fixed, and it answers with the activity if so"
 	case e.StatusCode >= 500:
-		return "the service failed; try again later, and report it if it persists"
+		return "the service failed; " + e.waitAdvice("try again later") + ", and report it if it persists"
 	}
 	return ""
+}
+
+// waitAdvice is how long the reply asked to wait before trying again
+// (RetryAfter), or otherwise when it said nothing.
+func (e *Error) waitAdvice(otherwise string) string {
+	switch {
+	case e.RetryAfter >= retryAfterCeiling:
+		return "it asks to wait a day or more before trying again"
+	case e.RetryAfter > 0:
+		return "it asks to wait " + e.RetryAfter.Round(time.Second).String() + " before trying again"
+	}
+	return otherwise
 }
 
 // ErrorCodeNotVotable is the service's refusal of a vote on an activity

@@ -48,10 +48,11 @@ func outlasts(ctx context.Context, d time.Duration) bool {
 	return ok && time.Until(deadline) < d
 }
 
-// retryAfterOf is the wait a rate-limiting reply asks for, for its error
-// (Error.RetryAfter); 0 for other replies or none said.
+// retryAfterOf is the wait a rate-limiting or unavailable reply (429, 503)
+// asks for, for its error (Error.RetryAfter); 0 for other replies or none
+// said.
 func (c *Client) retryAfterOf(r reply) time.Duration {
-	if r.status != http.StatusTooManyRequests {
+	if r.status != http.StatusTooManyRequests && r.status != http.StatusServiceUnavailable {
 		return 0
 	}
 	return parseRetryAfter(r.header.Get("Retry-After"), c.ServiceNow())

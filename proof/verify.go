@@ -126,7 +126,9 @@ func VerifyBootProof(bp api.BootProof, opts Options) (rep *Report) {
 
 	v.appCheck(bp.EnclaveApp, manifest)
 	v.pcrCheck(manifest)
-	v.approvalCheck(env, eErr, manifest)
+	// The approvals go with the manifest shown, the envelope's included:
+	// a screen showing it with none would contradict the check.
+	v.approvalCheck(env, eErr, rep.Manifest)
 	v.pinCheck(manifest)
 	v.pcr17Check()
 	v.appProofChecks()

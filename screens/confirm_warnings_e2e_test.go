@@ -173,3 +173,32 @@ func TestConfirmsOfANewRequestWarnThatTheEarlierMayBeRecorded(t *testing.T) {
 		checkEarlierRequestWarned(t, h, "create_policy")
 	})
 }
+
+// The "Discard this draft?" confirm's line on an earlier request that got
+// no clear answer is a warning too: styled, and counted among those below.
+func TestDiscardConfirmWarnsThatTheEarlierMayBeRecorded(t *testing.T) {
+	h, _, g := gatewayHarness(t)
+	h.gotoScreen("Policies")
+	h.key("n")
+	h.typeText("First draft")
+	g.FailSubmits.Store(true)
+	h.submitAndConfirm()
+	g.FailSubmits.Store(false)
+	h.key("esc")
+	c := openConfirm(h)
+	if c == nil || c.confirm.Title != "Discard this draft?" {
+		t.Fatalf("esc did not ask to discard the draft:\n%s", h.plainFrame())
+	}
+	said := 0
+	for i, l := range c.confirm.Lines {
+		if strings.Contains(l, "The earlier create_policy got no clear answer") {
+			said++
+			if !c.confirm.Warn[i] {
+				t.Errorf("%q is not a warning: not styled, not counted among the warnings below", l)
+			}
+		}
+	}
+	if said != 1 {
+		t.Errorf("the confirm says nothing of the earlier create_policy:\n%s", strings.Join(c.confirm.Lines, "\n"))
+	}
+}

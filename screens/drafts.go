@@ -14,13 +14,18 @@ import (
 // default and returns to the form as it was. An unchanged form closes at once.
 
 // discardQuestion is the confirm before a changed form is closed; earlier,
-// when set, is a submit of the form whose outcome is still unknown.
+// when set, is a submit of the form whose outcome is still unknown: said as
+// a warning (styled, and counted below), as every other confirm says it.
 func discardQuestion(what string, earlier *earlierSubmit) ui.Confirm {
 	lines := []string{"Everything typed in " + what + " is lost."}
+	warn := map[int]bool{}
 	if earlier != nil {
+		warn[len(lines)] = true
 		lines = append(lines, "The earlier "+earlier.op+" got no clear answer: it may have been recorded. Look for it in Activities (v: all).")
 	}
-	return ui.NewConfirm("Discard this draft?", "discard", lines...)
+	c := ui.NewConfirm("Discard this draft?", "discard", lines...)
+	c.Warn = warn
+	return c
 }
 
 // discardFormDialog takes the place of an operation form on the stack while

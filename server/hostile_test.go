@@ -518,7 +518,7 @@ func TestBusyReachesUsersAsARefusal(t *testing.T) {
 		t.Errorf("a BUSY submit is reported as an unknown outcome: %v", err)
 	}
 	msg := err.Error()
-	if !strings.Contains(msg, "did not process the request; try again in a moment") || strings.Contains(msg, "report it") {
+	if !strings.Contains(msg, "did not process the request; it asks to wait 1s before trying again") || strings.Contains(msg, "report it") {
 		t.Errorf("a BUSY reply reads %q; want the busy hint, not the failure's", msg)
 	}
 }
