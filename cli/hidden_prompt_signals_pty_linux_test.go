@@ -75,9 +75,8 @@ func processState(t *testing.T, pid int) byte {
 
 // Ctrl-Z at the hidden prompt, then 'fg': while vigil is stopped the shell
 // turns echo back on, and a key pasted after 'fg' was shown on the screen
-// and in scrollback, under a prompt saying "(input hidden)". vigil now puts
-// the terminal back as it stops, and on resume turns echo off again and
-// asks again.
+// and in scrollback, under a prompt saying "(input hidden)". vigil now
+// turns echo off again on resume and asks again.
 func TestKeysImportHidesTheKeyAgainAfterCtrlZAndFg(t *testing.T) {
 	master, slave := openPTY(t)
 	dir := filepath.Join(t.TempDir(), "keys")
@@ -86,10 +85,8 @@ func TestKeysImportHidesTheKeyAgainAfterCtrlZAndFg(t *testing.T) {
 
 	syscall.Kill(cmd.Process.Pid, syscall.SIGTSTP) // Ctrl-Z
 	waitFor(t, "vigil to stop", func() bool { return processState(t, cmd.Process.Pid) == 'T' })
-	if !echoing(t, slave) {
-		t.Error("stopped at the hidden prompt, vigil left the terminal without echo")
-	}
-	// As the shell does while vigil is stopped.
+	// As the shell does when it takes the terminal back (a real shell:
+	// TestKeysImportUnderAScriptStopsOnCtrlZ).
 	tio, _ := unix.IoctlGetTermios(int(slave.Fd()), unix.TCGETS)
 	tio.Lflag |= unix.ECHO
 	unix.IoctlSetTermios(int(slave.Fd()), unix.TCSETS, tio)

@@ -11,6 +11,4 @@ import (
 // No job-control or quit signals here (Windows): nothing to handle.
 func hiddenReadSignals() []os.Signal           { return nil }
 func isQuitSignal(os.Signal) bool              { return false }
-func inForeground(os.Signal) bool              { return true }
-func stopForReal(os.Signal)                    {}
 func readTypedLine(fd uintptr) ([]byte, error) { return term.ReadPassword(fd) }

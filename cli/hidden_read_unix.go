@@ -5,67 +5,28 @@ package cli
 import (
 	"io"
 	"os"
-	"os/signal"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
-// hiddenReadSignals are the signals readHidden handles while it reads:
-// Ctrl-Z (SIGTSTP) and a read from the background (SIGTTIN) stop vigil
-// with the terminal put back, and echo goes off again on resume, as
-// OpenSSH's readpassphrase does; left to their default, the shell turned
-// echo on while vigil was stopped and a key pasted after 'fg' was shown.
-// Ctrl-\ (SIGQUIT) ends the read as Ctrl-C does, rather than the runtime's
-// goroutine dump that left the shell without echo. SIGTTOU is left to its
-// default: only readHidden's own terminal changes raise it, and stopping
-// there, the change completing on 'fg', is already right (caught, the
-// restarted ioctl would raise it over and over).
+// hiddenReadSignals are the signals readHidden handles while it reads.
+// SIGCONT: vigil was stopped at the prompt (Ctrl-Z, a read from the
+// background) and is continued; the shell had the terminal meanwhile and
+// turned echo back on, so a key pasted after 'fg' was shown. readHidden
+// turns echo off again and asks again, as OpenSSH's readpassphrase does.
+// The stop signals (SIGTSTP, SIGTTIN, SIGTTOU) are left to the kernel: it
+// stops vigil as any program, and knows when it must not (an orphaned
+// process group). Caught, they went wrong: not stopping under a wrapper
+// script, a stale SIGTTIN stopping vigil again after 'fg', and the Go
+// runtime dropping Ctrl-Z for the rest of the command (signal.Stop keeps
+// its handler); SIGCONT's default is to do nothing, so that handler is
+// harmless for it. Ctrl-\ (SIGQUIT) ends the read as Ctrl-C does, rather
+// than the runtime's goroutine dump that left the shell without echo.
 func hiddenReadSignals() []os.Signal {
-	return []os.Signal{syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGQUIT}
+	return []os.Signal{syscall.SIGCONT, syscall.SIGQUIT}
 }
 
-// isQuitSignal reports whether sig ends a hidden read (the rest stop it).
+// isQuitSignal reports whether sig ends a hidden read (SIGCONT asks again).
 func isQuitSignal(sig os.Signal) bool { return sig == syscall.SIGQUIT }
-
-// inForeground reports whether sig arrived with vigil owning the terminal
-// (SIGTSTP, Ctrl-Z), not in the background (SIGTTIN), where the shell has
-// put its own modes and changing them would stop vigil with SIGTTOU.
-func inForeground(sig os.Signal) bool { return sig != syscall.SIGTTIN }
-
-// stopForReal stops vigil as sig's default action would, and returns once
-// vigil is continued ('fg' or 'bg'): on SIGCONT, as the stop may be taken
-// by another thread after kill has returned. It stops by SIGSTOP: once
-// notified, the Go runtime keeps its handler after signal.Reset and drops
-// sig sent again. As the kernel does for sig, it does not stop a process
-// group nobody could continue (jobControlled).
-func stopForReal(os.Signal) {
-	if !jobControlled() {
-		return
-	}
-	continued := make(chan os.Signal, 1)
-	signal.Notify(continued, syscall.SIGCONT)
-	defer signal.Stop(continued)
-	syscall.Kill(syscall.Getpid(), syscall.SIGSTOP)
-	<-continued
-}
-
-// jobControlled reports whether vigil's parent (its shell) is in another
-// process group of vigil's session, so vigil's process group is not
-// orphaned and the shell can continue it after a stop.
-func jobControlled() bool {
-	ppid := syscall.Getppid()
-	parentGroup, err := syscall.Getpgid(ppid)
-	if err != nil || parentGroup == syscall.Getpgrp() {
-		return false
-	}
-	parentSession, err := unix.Getsid(ppid)
-	if err != nil {
-		return false
-	}
-	session, err := unix.Getsid(0)
-	return err == nil && parentSession == session
-}
 
 // readTypedLine reads one line typed on the terminal fd, which readHidden
 // has set (echo off, whole lines), as term.ReadPassword reads it (a stray

@@ -70,7 +70,7 @@ func (s *stopping) runLastResort() {
 // cancels the command's context): Ctrl-C again must stop vigil, as it would
 // if vigil did not catch the signals. A command that cleans up as it stops
 // (cleans) is hurried and given lastResortWait; any other ends at once,
-// with exit 130 as a shell shows Ctrl-C. The returned func stops watching;
+// after its lastResort cleanups, with exit 130 as a shell shows Ctrl-C. The returned func stops watching;
 // call it once the command has returned.
 func watchSecondStopSignal(cleans bool) (*stopping, func()) {
 	hurry, cancel := context.WithCancel(context.Background())
@@ -99,6 +99,9 @@ func watchSecondStopSignal(cleans bool) (*stopping, func()) {
 			s.runLastResort()
 		} else {
 			fmt.Fprintln(os.Stderr, "vigil: second stop signal: stopping at once")
+			// The first signal's cleanup may not have run yet (a hidden
+			// prompt's terminal restore).
+			s.runLastResort()
 		}
 		os.Exit(130)
 	}()

@@ -328,9 +328,9 @@ func (v queryVerb) run(ctx context.Context, c proc, args []string) error {
 }
 
 // readHidden reads a line on the terminal with echo off. Ctrl-C (ctx) and
-// Ctrl-\ give up at once and put the terminal back as it was; Ctrl-Z puts
-// it back while vigil is stopped and hides the input again, prompt
-// repeated, on 'fg' (hiddenReadSignals). readHidden alone changes the
+// Ctrl-\ give up at once and put the terminal back as it was; Ctrl-Z stops
+// vigil as it stops any program, and on 'fg' the input is hidden again and
+// the prompt repeated (hiddenReadSignals). readHidden alone changes the
 // terminal: the reader only reads.
 func readHidden(ctx context.Context, c proc, fd uintptr, prompt string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
@@ -341,6 +341,9 @@ func readHidden(ctx context.Context, c proc, fd uintptr, prompt string) ([]byte,
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", prompt, err)
 	}
+	// Put back even if a second stop signal ends vigil at once, before the
+	// read can return.
+	defer c.stopping.lastResort(func() { term.Restore(fd, state) })()
 	// Hidden before the prompt says so; put back as it was however the read
 	// ends.
 	if err := echoOff(fd); err != nil {
@@ -380,11 +383,7 @@ func readHidden(ctx context.Context, c proc, fd uintptr, prompt string) ([]byte,
 				fmt.Fprintln(c.stderr)
 				return nil, fmt.Errorf("read %s: stopped by Ctrl-\\ (SIGQUIT); nothing was sent", prompt)
 			}
-			if inForeground(sig) {
-				term.Restore(fd, state)
-				fmt.Fprintln(c.stderr)
-			}
-			stopForReal(sig)
+			// Continued after a stop: the shell turned echo back on.
 			if err := echoOff(fd); err != nil {
 				return nil, fmt.Errorf("read %s: turn the terminal's echo off again after a stop: %w", prompt, err)
 			}
