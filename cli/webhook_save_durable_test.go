@@ -201,10 +201,12 @@ func TestWebhookSaveLongDamagedJournalLineKeepsTheLaterEvents(t *testing.T) {
 }
 
 // A damaged accepted-events made of one long line of short words costs the
-// listener's start no more memory than a few times the file's size: split
-// into words, it cost ~9 times (a file near the 1 GiB cap would have ended
-// the listener). Not parallel, so that other tests' allocations stay out of
-// the count.
+// listener's start no more memory than a few times the file's size (reading
+// it whole, ~4 times under -race with the test binary's own allocations):
+// split into words, it cost 11–13 times (a file near the 1 GiB cap would
+// have ended the listener). Not parallel, so that other tests' allocations
+// stay out of the count; the bound lies between the two with room for what
+// other goroutines allocate meanwhile.
 func TestWebhookSaveDamagedJournalIsNotSplitIntoWords(t *testing.T) {
 	dir := t.TempDir()
 	const size = 16 << 20
@@ -216,7 +218,7 @@ func TestWebhookSaveDamagedJournalIsNotSplitIntoWords(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	restartedListener(t, dir)
 	runtime.ReadMemStats(&after)
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*size {
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*size {
 		t.Errorf("reading a damaged %d MiB accepted-events allocated %d MiB", size>>20, alloc>>20)
 	}
 }
