@@ -115,9 +115,7 @@ func TestEndToEndPolicyEditorAsksBeforeANewRequestAfterAnUnknownOutcome(t *testi
 	h.gotoScreen("Policies")
 	h.key("n")
 	h.typeText("First draft")
-	g.FailSubmits.Store(true)
-	h.submitAndConfirm()
-	g.FailSubmits.Store(false)
+	submitWithNoClearAnswer(h, g)
 	h.typeText(" changed")
 	h.send(ctrlS)
 	top := h.root.dialogs.Top()
@@ -152,9 +150,7 @@ func TestEndToEndPolicyEditorStaleResendSaysWhereToLook(t *testing.T) {
 	h.gotoScreen("Policies")
 	h.key("n")
 	h.typeText("Late policy")
-	g.FailSubmits.Store(true)
-	h.submitAndConfirm()
-	g.FailSubmits.Store(false)
+	submitWithNoClearAnswer(h, g)
 	h.send(ctrlS)
 	if !h.toasted("look for it in Activities (v: all)") || h.toasted("set this machine's clock") {
 		t.Errorf("the stale resend does not say where to look:\n%s", h.frame())
@@ -307,9 +303,7 @@ func TestEndToEndOperationFormAsksBeforeANewRequest(t *testing.T) {
 	h.typeText("client-1")
 	h.key("tab")
 	h.typeText("secret-one")
-	g.FailSubmits.Store(true)
-	h.submitAndConfirm()
-	g.FailSubmits.Store(false)
+	submitWithNoClearAnswer(h, g)
 	h.key("shift+tab")
 	h.typeText("2") // client-12: a new request
 	h.key("ctrl+s")
@@ -376,6 +370,15 @@ func gatewayHarness(t *testing.T) (*harness, *servertest.Demo, *servertest.Gatew
 	h := newHarnessFor(t, alice, theme.Options{Dark: true, NoColor: true}, 0)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	return h, d, g
+}
+
+// submitWithNoClearAnswer submits the open draft while the gateway fails
+// submits after the service handled them (the console cannot tell whether
+// it was recorded), then lets later submits through.
+func submitWithNoClearAnswer(h *harness, g *servertest.Gateway) {
+	g.FailSubmits.Store(true)
+	h.submitAndConfirm()
+	g.FailSubmits.Store(false)
 }
 
 // The feature form after an unknown outcome: the same feature and value are
