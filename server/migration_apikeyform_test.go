@@ -177,19 +177,7 @@ func TestUpgradeKeepsTheCanonicalOfAKeyRegisteredAgainAsAnAPIKey(t *testing.T) {
 			t.Errorf("the %s key, registered canonical for user %s at schema 20, after the upgrade: %+v, %v", k.Scheme(), user, who, err)
 		}
 	}
-	ids := map[string]bool{}
-	rows, err := srv.db.read.QueryContext(context.Background(), `SELECT id FROM api_keys`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		ids[id] = true
-	}
-	rows.Close()
+	ids := storedCredentialIDs(t, srv)
 	for _, r := range []struct{ removed, user, kept string }{{"k-x", "x", "k-y"}, {"k-x-ed", "x", "k-x-ed2"}} {
 		if ids[r.removed] || !ids[r.kept] {
 			t.Errorf("after the upgrade %s stored: %v; %s stored: %v (want only %s, stored in the form stamps carry)", r.removed, ids[r.removed], r.kept, ids[r.kept], r.kept)

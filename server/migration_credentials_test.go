@@ -31,6 +31,29 @@ func uncompressedP256(t *testing.T, compressed string) string {
 	return hex.EncodeToString(u)
 }
 
+// storedCredentialIDs are the ids of the API keys and authenticators srv
+// stores, of every organization.
+func storedCredentialIDs(t *testing.T, srv *Server) map[string]bool {
+	t.Helper()
+	ids := map[string]bool{}
+	rows, err := srv.db.read.QueryContext(context.Background(), `SELECT id FROM api_keys UNION ALL SELECT id FROM authenticators`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
 // A database stored before registration refused it may hold one key as two
 // credentials of an organization: user x's API key and user y's passkey, or
 // two API keys (one stored uncompressed). Its one holder votes as two users
@@ -80,19 +103,7 @@ func TestMigrationKeepsOneCredentialPerKey(t *testing.T) {
 			[]any{apiThenPasskey.PublicKeyHex(), passkeyThenAPI.PublicKeyHex()}},
 	})
 	srv, logs := openUpgraded(t, dir, "open a database with one key as two credentials")
-	got := map[string]bool{}
-	rows, err := srv.db.read.QueryContext(ctx, `SELECT id FROM api_keys UNION ALL SELECT id FROM authenticators`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		got[id] = true
-	}
-	rows.Close()
+	got := storedCredentialIDs(t, srv)
 	for _, id := range []string{"k-x", "k-x-new", "a-y2", "k-z-ed", "k-w"} {
 		if !got[id] {
 			t.Errorf("credential %s, the one of its key in its organization that authenticated (or the only one), was removed by the upgrade", id)
