@@ -114,6 +114,15 @@ func TestAmbiguousBorshManifestIsRefused(t *testing.T) {
 		approvals = append(approvals, rawApproval{signature: sig, member: Member{Alias: e.aliases[i], PubKey: e.mpubs[i]}})
 	}
 	env := encodeEnvelope(b, approvals)
+	rep := verifyPinnedBootProof(t, e, now, hash, b, env)
+	wantRefusedAsAmbiguous(t, rep, "manifest bytes that are both a v1 and a v0 manifest")
+}
+
+// verifyPinnedBootProof verifies a boot proof of e's enclave, attested now
+// with the manifest whose hash is hash, shipped as manifest and envelope,
+// against pins of the pivot and of e's manifest set.
+func verifyPinnedBootProof(t *testing.T, e *fzEnclave, now time.Time, hash, manifest, envelope []byte) *Report {
+	t.Helper()
 	pcrs := map[uint64][]byte{}
 	for k, v := range e.raw.PCRs {
 		pcrs[k] = v
@@ -126,18 +135,25 @@ func TestAmbiguousBorshManifestIsRefused(t *testing.T) {
 	bp := api.BootProof{
 		EphemeralPublicKeyHex:  hex.EncodeToString(e.ephPub),
 		AwsAttestationDocB64:   base64.StdEncoding.EncodeToString(doc),
-		QosManifestB64:         base64.StdEncoding.EncodeToString(b),
-		QosManifestEnvelopeB64: base64.StdEncoding.EncodeToString(env),
+		QosManifestB64:         base64.StdEncoding.EncodeToString(manifest),
+		QosManifestEnvelopeB64: base64.StdEncoding.EncodeToString(envelope),
 		EnclaveApp:             "signer",
 	}
 	pin := &QuorumSet{Threshold: 2}
 	for _, k := range e.mpubs {
 		pin.Members = append(pin.Members, Member{PubKey: k})
 	}
-	rep := VerifyBootProof(bp, Options{Roots: []Root{e.auth.Root()}, App: "signer",
+	return VerifyBootProof(bp, Options{Roots: []Root{e.auth.Root()}, App: "signer",
 		ExpectedPivotHashes: [][]byte{sha256Sum([]byte("pivot"))}, ExpectedManifestSet: pin})
+}
+
+// wantRefusedAsAmbiguous checks that rep refused what it verified (what)
+// for its ambiguous Borsh encoding: FAILED, the manifest's decoding and its
+// approvals failing so, and no manifest shown.
+func wantRefusedAsAmbiguous(t *testing.T, rep *Report, what string) {
+	t.Helper()
 	if rep.Verdict != Failed {
-		t.Errorf("verdict %s for manifest bytes that are both a v1 and a v0 manifest, want FAILED", rep.Verdict)
+		t.Errorf("verdict %s for %s, want FAILED", rep.Verdict, what)
 	}
 	for _, id := range []string{CheckManifestDecode, CheckApprovals} {
 		if c := rep.Check(id); c.Status != Fail || !strings.Contains(c.Reason, "ambiguous Borsh encoding") {
@@ -145,6 +161,6 @@ func TestAmbiguousBorshManifestIsRefused(t *testing.T) {
 		}
 	}
 	if rep.Manifest != nil {
-		t.Errorf("a manifest is shown (%s) for bytes QOS refuses as ambiguous", rep.Manifest.Version)
+		t.Errorf("a manifest is shown (%s, manifest set %d of %d) for %s, whose hash names two manifests", rep.Manifest.Version, rep.Manifest.ManifestSet.Threshold, len(rep.Manifest.ManifestSet.Members), what)
 	}
 }

@@ -1,14 +1,10 @@
 package proof
 
 import (
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/vigil-console/vigil/api"
 )
 
 // legacyJSONV1Of writes the v1 reading of Borsh manifest bytes b in QOS's
@@ -115,37 +111,6 @@ func TestLegacyJSONOfAmbiguousBorshIsRefused(t *testing.T) {
 		approvals += `{"signature":"` + hx(sig) + `","member":{"alias":"` + e.aliases[i] + `","pubKey":"` + hx(e.mpubs[i]) + `"}}`
 	}
 	envJSON := `{"manifest":` + manifestJSON + `,"manifestSetApprovals":[` + approvals + `],"shareSetApprovals":[]}`
-	pcrs := map[uint64][]byte{}
-	for k, v := range e.raw.PCRs {
-		pcrs[k] = v
-	}
-	pcrs[livePCR] = LiveManifestCommitment(hash, e.ephPub)
-	doc, err := e.auth.attest(now, "signer", pcrs, hash, e.ephPub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bp := api.BootProof{
-		EphemeralPublicKeyHex:  hx(e.ephPub),
-		AwsAttestationDocB64:   base64.StdEncoding.EncodeToString(doc),
-		QosManifestB64:         base64.StdEncoding.EncodeToString([]byte(manifestJSON)),
-		QosManifestEnvelopeB64: base64.StdEncoding.EncodeToString([]byte(envJSON)),
-		EnclaveApp:             "signer",
-	}
-	pin := &QuorumSet{Threshold: 2}
-	for _, k := range e.mpubs {
-		pin.Members = append(pin.Members, Member{PubKey: k})
-	}
-	rep := VerifyBootProof(bp, Options{Roots: []Root{e.auth.Root()}, App: "signer",
-		ExpectedPivotHashes: [][]byte{sha256Sum([]byte("pivot"))}, ExpectedManifestSet: pin})
-	if rep.Verdict != Failed {
-		t.Errorf("verdict %s for a JSON manifest whose Borsh encoding is both a v1 and a v0 manifest, want FAILED", rep.Verdict)
-	}
-	for _, id := range []string{CheckManifestDecode, CheckApprovals} {
-		if c := rep.Check(id); c.Status != Fail || !strings.Contains(c.Reason, "ambiguous Borsh encoding") {
-			t.Errorf("%s is %s %q, want a failure naming the ambiguous Borsh encoding", id, c.Status, c.Reason)
-		}
-	}
-	if rep.Manifest != nil {
-		t.Errorf("a manifest is shown (%s, manifest set %d of %d) for a hash that names two manifests", rep.Manifest.Version, rep.Manifest.ManifestSet.Threshold, len(rep.Manifest.ManifestSet.Members))
-	}
+	rep := verifyPinnedBootProof(t, e, now, hash, []byte(manifestJSON), []byte(envJSON))
+	wantRefusedAsAmbiguous(t, rep, "a JSON manifest whose Borsh encoding is both a v1 and a v0 manifest")
 }
