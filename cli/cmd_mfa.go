@@ -21,7 +21,7 @@ const mfaUsage = `vigil mfa — MFA policies: which extra authentication a user'
 Usage:
   vigil mfa list [--user ID] [--json]
   vigil mfa get [--user ID] [--json] MFA_POLICY_ID
-  vigil mfa create --user ID --name N --condition EXPR --step METHODS… [--order N] [--notes T]
+  vigil mfa create --user ID --name N --condition EXPR --step METHODS… --order N [--notes T]
   vigil mfa status [--user ID] [--json] ACTIVITY_ID
 
 Every subcommand takes --profile NAME and --config FILE (or $VIGIL_PROFILE,
@@ -291,7 +291,7 @@ func mfaGet(ctx context.Context, c proc, args []string) error {
 	}.run(ctx, c, args)
 }
 
-const mfaCreateUsage = `Usage: vigil mfa create --user ID|NAME --name N --condition EXPR --step METHODS… [--order N] [--notes T]
+const mfaCreateUsage = `Usage: vigil mfa create --user ID|NAME --name N --condition EXPR --step METHODS… --order N [--notes T]
 
 Submits create_mfa_policy. The condition is compiled first, as the service
 compiles it; one that fails is reported with its line and column and nothing is
@@ -301,10 +301,13 @@ when exactly one user has it. Each --step is one step the user must pass, in
 order; METHODS lists the methods that satisfy it, separated by commas, each a
 type (passkey, email_otp, sms_otp, api_key, oauth, session, or the full
 AUTHENTICATION_TYPE_… value) optionally followed by :ID for one authenticator.
+--order is the policy's place among the user's MFA policies ('vigil mfa list
+--user ID' shows theirs): 0 is evaluated first, and the first whose condition
+holds applies; it has no default.
 
 Examples:
   vigil mfa create --user 0192… --name "Passkey for deletions" \
-    --condition "activity.action == 'DELETE'" --step passkey
+    --condition "activity.action == 'DELETE'" --step passkey --order 0
   vigil mfa create --user 0192… --name Fallback --condition true \
     --step email_otp,sms_otp --step api_key --order 1
 
@@ -340,7 +343,7 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	fs.StringVar(&p.UserID, "user", "", "the user `ID` or user name the policy is for (required)")
 	fs.StringVar(&p.MfaPolicyName, "name", "", "policy `NAME` (required)")
 	fs.StringVar(&p.Condition, "condition", "", "when the policy applies: an `EXPR`ession such as true (required)")
-	decimalVar(fs, &p.Order, "order", "evaluation order `N` among the user's MFA policies, from 0")
+	decimalVar(fs, &p.Order, "order", "evaluation order `N` among the user's MFA policies, from 0 (required)")
 	fs.StringVar(&p.Notes, "notes", "", "free-text `NOTES`")
 	var steps listFlag
 	fs.Var(&steps, "step", "one step: `METHODS` separated by commas (repeatable, in order)")
@@ -360,6 +363,12 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	}
 	if err := checkExpressions(c, p.Condition, ""); err != nil {
 		return usagef("mfa create: --condition: %v; nothing was sent", err)
+	}
+	// SPEC.md requires order, and 0 (evaluated before the user's other
+	// policies) is no neutral default: it must be chosen, as the console's
+	// editor shows it before anything is sent.
+	if !visited(fs)["order"] {
+		return usagef("mfa create: --order N is required: the policy's place among the user's MFA policies (0 is evaluated first; a tie goes by creation); 'vigil mfa list --user USER' shows the orders of theirs, and the console's editor proposes the one after the last")
 	}
 	client, _, err := conn.submitClient(c)
 	if err != nil {

@@ -18,7 +18,9 @@ func TestMfaFeatureUserAPIKeyValidation(t *testing.T) {
 		{[]string{"mfa", "create", "--name", "n", "--condition", "true", "--step", "passkey"}, "invalid parameter userId"},
 		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true", "--step", "passkey", "--order", "-1"}, `invalid value "-1" for flag -order: a negative number is not taken here`},
 		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true", "--step", "passkey", "--order", "10001"}, "invalid parameter order"},
-		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true ==", "--step", "passkey"}, "--condition: 1 problem(s); the first: condition at line 1, column 8; nothing was sent"},
+		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true ==", "--step", "passkey", "--order", "0"}, "--condition: 1 problem(s); the first: condition at line 1, column 8; nothing was sent"},
+		// order is required (SPEC.md): 0 is not silently taken for it.
+		{[]string{"mfa", "create", "--user", "u", "--name", "n", "--condition", "true", "--step", "passkey"}, "mfa create: --order N is required"},
 		{[]string{"feature", "set"}, "feature set takes one argument, the feature name"},
 		{[]string{"feature", "set", "dark_mode"}, `"dark_mode" is not a feature; use one of root_user_email_recovery`},
 		{[]string{"feature", "set", "--value", "ftp://x", "webhook"}, "takes an absolute http(s) URL"},

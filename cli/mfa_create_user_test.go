@@ -14,7 +14,7 @@ func TestMfaCreateChecksTheUserBeforeSending(t *testing.T) {
 	e := newVerbEnv(t)
 	mfaActivities := func() int { return e.countActivities(t, api.TypeCreateMfaPolicy) }
 	before := mfaActivities()
-	create := []string{"mfa", "create", "--name", "n", "--condition", "true", "--step", "passkey", "--user"}
+	create := []string{"mfa", "create", "--name", "n", "--condition", "true", "--step", "passkey", "--order", "0", "--user"}
 	for _, tc := range []struct{ user, want string }{
 		{"nosuch", `mfa create: --user "nosuch" is neither the id nor the name of a user of this organization (known: "alice" (id ` + e.userID("alice")},
 		{e.userID("operator") + "Q", "is neither the id nor the name of a user of this organization"},

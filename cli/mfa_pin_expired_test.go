@@ -49,7 +49,7 @@ func TestMfaPinToAnExpiredKeyIsRefusedAndFlagged(t *testing.T) {
 	}
 
 	before := e.mfaActivities(t)
-	code, out, errOut := e.run("", "mfa", "create", "--user", "carol", "--name", "pinned", "--condition", "true", "--step", "oauth:"+hour)
+	code, out, errOut := e.run("", "mfa", "create", "--user", "carol", "--name", "pinned", "--condition", "true", "--step", "oauth:"+hour, "--order", "0")
 	wantExit(t, "mfa create --step oauth:<the expired key>", code, 2, out, errOut)
 	if !strings.Contains(errOut, hour) || !strings.Contains(errOut, "expired") {
 		t.Errorf("the refusal should name the key and say it expired:\n%s", errOut)

@@ -28,7 +28,7 @@ func TestMfaCreateRefusesPinsNotTheUsers(t *testing.T) {
 	own := alice.APIKeys[0].APIKeyID
 	before := e.mfaActivities(t)
 	for _, step := range []string{"passkey:" + foreign, "passkey:0192a6c4-0000-7000-8000-00000000dead", "passkey:" + own} {
-		code, out, errOut := e.run("", "mfa", "create", "--user", "alice", "--name", "pinned", "--condition", "true", "--step", step)
+		code, out, errOut := e.run("", "mfa", "create", "--user", "alice", "--name", "pinned", "--condition", "true", "--step", step, "--order", "0")
 		wantExit(t, "mfa create --step "+step, code, 2, out, errOut)
 		if !strings.Contains(errOut, step) || !strings.Contains(errOut, own) {
 			t.Errorf("--step %s: the error should name the step and alice's credentials (%s):\n%s", step, own, errOut)
@@ -37,7 +37,7 @@ func TestMfaCreateRefusesPinsNotTheUsers(t *testing.T) {
 	if after := e.mfaActivities(t); after != before {
 		t.Errorf("a refused mfa create was sent anyway: %d create_mfa_policy activities, %d before", after, before)
 	}
-	code, out, errOut := e.run("", "mfa", "create", "--user", "alice", "--name", "pinned", "--condition", "true", "--step", "api_key:"+own)
+	code, out, errOut := e.run("", "mfa", "create", "--user", "alice", "--name", "pinned", "--condition", "true", "--step", "api_key:"+own, "--order", "0")
 	wantExit(t, "mfa create --step api_key:<alice's key>", code, 0, out, errOut)
 }
 

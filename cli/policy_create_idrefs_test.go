@@ -39,7 +39,7 @@ func TestPolicyCreateWarnsOfAnUnknownIDBeforeSubmitting(t *testing.T) {
 		t.Errorf("with --json, standard output is not only the activity (%v):\n%s", err, out)
 	}
 
-	code, out, errOut = e.run("", "mfa", "create", "--user", "operator", "--name", "n", "--step", "passkey",
+	code, out, errOut = e.run("", "mfa", "create", "--user", "operator", "--name", "n", "--step", "passkey", "--order", "0",
 		"--condition", "activity.params.user_id == '"+typo+"'")
 	wantExit(t, "mfa create", code, 0, out, errOut)
 	if !strings.Contains(errOut, "warning: "+typo+" is not a tag or user") {

@@ -32,7 +32,7 @@ func TestPolicyDiagnosticEscapesDecodedLiteral(t *testing.T) {
 // spelt with \x1b escapes must reach standard error escaped.
 func TestMfaCreateConditionWarningEscapes(t *testing.T) {
 	cond := `activity.params['X\x1b[2J\x1b]0;pwned\x07'] == 1`
-	_, _, errOut := runCLI(t, t.TempDir(), "", "mfa", "create", "--user", "u", "--name", "n", "--step", "passkey", "--condition", cond)
+	_, _, errOut := runCLI(t, t.TempDir(), "", "mfa", "create", "--user", "u", "--name", "n", "--step", "passkey", "--order", "0", "--condition", cond)
 	t.Logf("%q", errOut)
 	if strings.ContainsAny(errOut, "\x1b\x07") {
 		t.Fatalf("mfa create wrote a raw control sequence to the terminal: %q", errOut)

@@ -112,7 +112,7 @@ func TestKeysDirThatLooksLikeAKeyIsRefused(t *testing.T) {
 func TestKeyPastedIntoVerbsIsNotPrintedBack(t *testing.T) {
 	e := newVerbEnv(t)
 	for _, args := range [][]string{
-		{"mfa", "create", "--user", " " + hexKey, "--name", "x", "--condition", "true", "--step", "passkey"},
+		{"mfa", "create", "--user", " " + hexKey, "--name", "x", "--condition", "true", "--step", "passkey", "--order", "0"},
 		{"user", "get", hexKey + "\n"},
 		{"activity", "list", "--type", hexKey},
 	} {

@@ -76,6 +76,9 @@ func createInvitationsSpec() opSpec {
 			if err != nil {
 				return prepared{}, &api.ValidationError{Field: "invitees", Problem: inviteesProblem(err, badInvitee(v["invitees"]))}
 			}
+			if err := addressesAsTyped(v["invitees"], addrs); err != nil {
+				return prepared{}, &api.ValidationError{Field: "invitees", Problem: err.Error()}
+			}
 			tags, sender, warnings, err := invitationRefs(c, v)
 			if err != nil {
 				return prepared{}, err
@@ -165,8 +168,23 @@ func checkInvitees(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return nil // Required says so
 	}
-	if _, err := mail.ParseAddressList(s); err != nil {
+	addrs, err := mail.ParseAddressList(s)
+	if err != nil {
 		return errors.New(inviteesProblem(err, badInvitee(s)))
+	}
+	return addressesAsTyped(s, addrs)
+}
+
+// addressesAsTyped refuses an address net/mail read as other text than was
+// typed: a quoted local part ("dave"@example.com) comes out unquoted, a
+// space or comment inside one (dave @ example.com) dropped, and it would be
+// sent and shown in the confirm as an address the member never wrote. The CLI and the service refuse a quoted local part (api's
+// Invitation.Validate); the form says so in the same words.
+func addressesAsTyped(typed string, addrs []*mail.Address) error {
+	for _, a := range addrs {
+		if !strings.Contains(typed, a.Address) {
+			return fmt.Errorf("an address is not written as it reads (%s): a quoted local part, or a space or comment inside an address, is not accepted; send a plain address such as alice@example.com", api.Quote(a.Address))
+		}
 	}
 	return nil
 }
