@@ -1,6 +1,11 @@
 package api
 
-import "github.com/vigil-console/vigil/keys"
+import (
+	"slices"
+	"strings"
+
+	"github.com/vigil-console/vigil/keys"
+)
 
 // Path prefixes of the two kinds of operation.
 const (
@@ -294,6 +299,18 @@ func Oauth2Providers() []string { return []string{Oauth2ProviderX, Oauth2Provide
 
 // Effects lists the policy effects.
 func Effects() []string { return []string{EffectAllow, EffectDeny} }
+
+// EffectText shows policy effect e for a reader: a known effect without its
+// EFFECT_ prefix ("ALLOW"); any other quoted whole, its look-alike letters
+// escaped, and marked unknown. Trimming the prefix alone would draw "ALLOW",
+// "EFFECT_ALLOW " or "EFFECT_\u0410LLOW" exactly as EFFECT_ALLOW, which the
+// engine treats as neither allow nor deny.
+func EffectText(e string) string {
+	if slices.Contains(Effects(), e) {
+		return strings.TrimPrefix(e, "EFFECT_")
+	}
+	return Quote(e) + " (unknown effect: neither ALLOW nor DENY)"
+}
 
 // MaxSmartContractInterfaceBytes is SPEC.md's 400kb limit on smartContractInterface.
 const MaxSmartContractInterfaceBytes = 400 * 1000

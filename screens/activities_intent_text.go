@@ -26,7 +26,7 @@ func intentSummary(c *Common, in api.Intent) string {
 		s = fmt.Sprintf("%d operations in one intent: %s (every field below)", len(keys), strings.Join(keys, ", "))
 	case in.CreatePolicyIntentV3 != nil:
 		p := in.CreatePolicyIntentV3
-		s = fmt.Sprintf("create %s policy %s", strings.TrimPrefix(p.Effect, "EFFECT_"), quoteHead(p.PolicyName))
+		s = fmt.Sprintf("create %s policy %s", api.EffectText(p.Effect), quoteHead(p.PolicyName))
 	case in.SetOrganizationFeatureIntent != nil:
 		p := in.SetOrganizationFeatureIntent
 		s = fmt.Sprintf("set %s = %s", strings.TrimPrefix(p.Name, "FEATURE_NAME_"), quoteHead(p.Value))
@@ -120,7 +120,7 @@ func intentWhat(c *Common, act *api.Activity) string {
 		s = fmt.Sprintf("%d operations: %s", len(keys), strings.Join(keys, ", "))
 	case in.CreatePolicyIntentV3 != nil:
 		p := in.CreatePolicyIntentV3
-		s = "create " + strings.TrimPrefix(p.Effect, "EFFECT_") + " policy " + api.Quote(p.PolicyName)
+		s = "create " + api.EffectText(p.Effect) + " policy " + api.Quote(p.PolicyName)
 	case in.SetOrganizationFeatureIntent != nil:
 		s = "set feature " + strings.TrimPrefix(in.SetOrganizationFeatureIntent.Name, "FEATURE_NAME_")
 	case in.DeleteAPIKeysIntent != nil:

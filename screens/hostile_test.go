@@ -212,7 +212,8 @@ func TestHostileServerStringsNeverReachTheTerminal(t *testing.T) {
 	var out []byte
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		out = append(out, b...)
-		return strings.Contains(string(out), "create ALLOW")
+		// The hostile effect is no known one: shown quoted, never as ALLOW.
+		return strings.Contains(string(out), `create "EFFECT_ALLOW`)
 	}, teatest.WithDuration(10*time.Second))
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

@@ -455,11 +455,19 @@ func (m *MfaPolicies) setRows() {
 	for i, p := range m.items {
 		rows[i] = ui.Row{ID: p.MfaPolicyID,
 			Cells: []string{strconv.Itoa(p.Order), api.NameText(p.MfaPolicyName), strconv.Itoa(len(p.RequiredAuthenticationMethods)), oneLine(p.Condition)},
-			Sort:  []string{fmt.Sprintf("%06d", p.Order)},
+			Sort:  []string{orderSortKey(p.Order)},
 		}
 	}
 	m.list.SetRows(rows)
 	m.setPreview()
+}
+
+// orderSortKey sorts orders as numbers for any int a reply holds: the sign
+// bit flipped makes the order of the unsigned values that of the signed
+// ones, and 20 digits hold any uint64 ("%06d" put -1 before -5, and 1000000
+// before 200000).
+func orderSortKey(order int) string {
+	return fmt.Sprintf("%020d", uint64(int64(order))^(1<<63))
 }
 
 // policyName names a policy of the picked user by id.

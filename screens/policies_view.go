@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -206,7 +207,11 @@ func (p *Policies) renderDetail() {
 		return
 	}
 	b.Field("Name", api.Quote(pol.PolicyName))
-	b.Field("Effect", pol.Effect)
+	effect := pol.Effect
+	if !slices.Contains(api.Effects(), effect) {
+		effect = api.EffectText(effect)
+	}
+	b.Field("Effect", effect)
 	if u, ok := p.data.ctx.unreadableByID(pol.PolicyID); ok {
 		b.Styled(th.Warn.Render(ui.Clean(unreadableText(u))))
 	}
@@ -350,7 +355,7 @@ func (h policiesHelp) FullHelp() [][]key.Binding {
 // cannot read the policy (it then leaves it out of every explanation and
 // simulation).
 func (p *Policies) effectCell(pol api.Policy) string {
-	effect := strings.TrimPrefix(pol.Effect, "EFFECT_")
+	effect := api.EffectText(pol.Effect)
 	if _, ok := p.data.ctx.unreadableByID(pol.PolicyID); ok {
 		effect += " ⚠ unreadable"
 	}

@@ -15,7 +15,7 @@ import (
 // (conditionWarningLines).
 func policyIntentLines(c *Common, p *api.CreatePolicyParams, weight map[int]int) ([]string, map[int]bool) {
 	warn := map[int]bool{}
-	lines := []string{field("effect", strings.TrimPrefix(p.Effect, "EFFECT_")), field("policy", api.Quote(p.PolicyName))}
+	lines := []string{field("effect", api.EffectText(p.Effect)), field("policy", api.Quote(p.PolicyName))}
 	expr := func(name, src string, warnAbsent bool) {
 		if text, absent := api.ExprAbsentText(name, src); absent {
 			if src != "" || warnAbsent {
