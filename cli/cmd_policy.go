@@ -78,7 +78,7 @@ func policyList(ctx context.Context, c proc, args []string) error {
 			}
 			rows := make([][]string, 0, len(policies))
 			for _, p := range policies {
-				rows = append(rows, []string{api.SanitizeID(p.PolicyID), api.NameText(p.PolicyName), strings.TrimPrefix(api.Sanitize(p.Effect), "EFFECT_"),
+				rows = append(rows, []string{api.SanitizeID(p.PolicyID), api.NameText(p.PolicyName), api.EffectText(p.Effect),
 					exprCell(p.Condition, 60), exprCell(p.Consensus, 40), exprCell(p.Time, 40), timeText(p.UpdatedAt)})
 			}
 			return table(c.stdout, []string{"ID", "NAME", "EFFECT", "CONDITION", "CONSENSUS", "TIME", "UPDATED"}, rows)
@@ -108,7 +108,7 @@ func policyGet(ctx context.Context, c proc, args []string) error {
 			if err != nil {
 				return err
 			}
-			return fields(c.stdout, "id", api.SanitizeID(p.PolicyID), "name", api.NameText(p.PolicyName), "effect", api.Sanitize(p.Effect),
+			return fields(c.stdout, "id", api.SanitizeID(p.PolicyID), "name", api.NameText(p.PolicyName), "effect", api.EffectText(p.Effect),
 				"condition", exprText(p.Condition), "consensus", exprText(p.Consensus), "time", exprText(p.Time), "notes", api.Sanitize(p.Notes),
 				"created", timeText(p.CreatedAt), "updated", timeText(p.UpdatedAt))
 		},
