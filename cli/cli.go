@@ -143,7 +143,7 @@ func run(ctx context.Context, c proc, args []string) int {
 	case "version", "--version", "-version":
 		err = cmdVersion(c, args)
 	case "help", "-h", "--help", "-help":
-		fmt.Fprint(c.stdout, topUsage)
+		err = showHelp(c.stdout, topUsage)
 	default:
 		if len(name) > 0 && name[0] == '-' {
 			// Flags before any subcommand belong to the console.
@@ -259,6 +259,23 @@ func (e escapedError) Unwrap() error { return e.err }
 
 // errHelpShown is returned by a command that printed its help on -h.
 var errHelpShown = errors.New("help shown")
+
+// showHelp prints help text to stdout and returns errHelpShown, or a
+// helpUnwritten: help cut short (a full disk, a reader gone) is not done.
+func showHelp(stdout io.Writer, text string) error {
+	if _, err := io.WriteString(stdout, text); err != nil {
+		return helpUnwritten{err}
+	}
+	return errHelpShown
+}
+
+// helpUnwritten is help whose printing failed: exit 1, or 141 for a reader
+// gone, as for any result (activity wait too, whose other errors say the
+// wait failed).
+type helpUnwritten struct{ err error }
+
+func (e helpUnwritten) Error() string { return "print the help: " + e.err.Error() }
+func (e helpUnwritten) Unwrap() error { return e.err }
 
 const versionUsage = `Usage: vigil version
 

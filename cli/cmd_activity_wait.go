@@ -61,7 +61,8 @@ func waitForActivity(ctx context.Context, c proc, args []string, opts ...api.Opt
 	err := waitUntilEnded(ctx, c, args, opts...)
 	var es *exitStatus
 	var u usageError
-	if err == nil || errors.Is(err, errHelpShown) || errors.As(err, &es) || errors.As(err, &u) {
+	var h helpUnwritten
+	if err == nil || errors.Is(err, errHelpShown) || errors.As(err, &es) || errors.As(err, &u) || errors.As(err, &h) {
 		return err
 	}
 	return &exitStatus{exitWaitFailed, err.Error()}

@@ -63,8 +63,7 @@ func cmdKeys(ctx context.Context, c proc, args []string) error {
 	case "import":
 		return keysImport(ctx, c, args)
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(c.stdout, keysUsage)
-		return errHelpShown
+		return showHelp(c.stdout, keysUsage)
 	}
 	return usagef("unknown keys command %s; use generate, list, show or import (vigil keys -h)", shownArg(sub, "a command"))
 }

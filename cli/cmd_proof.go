@@ -103,8 +103,7 @@ func cmdProof(ctx context.Context, c proc, args []string) error {
 	case "fetch":
 		return cmdProofFetch(ctx, c, args[1:])
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(c.stdout, proofUsage)
-		return errHelpShown
+		return showHelp(c.stdout, proofUsage)
 	}
 	return usagef("unknown proof subcommand %s; use verify or fetch", shownArg(args[0], "a subcommand"))
 }

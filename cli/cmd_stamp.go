@@ -31,7 +31,7 @@ Flags:
                     profile: a stamp can submit whatever path it is sent to)
   --config FILE     the config file of that profile
   --body JSON       the request body, as given
-  --body-file F     read the body from F ("-" is standard input)
+  --body-file F     read the body from F ("-" is standard input); not empty
   --verify STAMP    verify STAMP instead of making one
 
 Examples:
@@ -96,6 +96,12 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 		}
 		if len(data) > maxStampBody {
 			return fmt.Errorf("stamp: body from %s is larger than %d bytes", from, maxStampBody)
+		}
+		if len(data) == 0 {
+			// No request has an empty body: an upstream step that wrote
+			// nothing (or cron's empty standard input), refused as --body ''
+			// is, rather than stamped as if it were the request.
+			return usagef("stamp: the body from %s is empty, and no request has an empty body: give the request body (a JSON object) with --body JSON, --body-file F or on standard input", from)
 		}
 	}
 

@@ -52,8 +52,12 @@ func parseFlags(c proc, fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(c.stdout)
+			out := &errWriter{w: c.stdout}
+			fs.SetOutput(out)
 			fs.Usage()
+			if out.err != nil {
+				return nil, helpUnwritten{out.err}
+			}
 			return nil, errHelpShown
 		}
 		return nil, usagef("%s: %v%s; run 'vigil %s -h' for the flags", fs.Name(), err, valueHint(fs, err), fs.Name())

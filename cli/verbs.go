@@ -38,8 +38,7 @@ func runGroup(ctx context.Context, c proc, group, usage string, verbs []subcomma
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(c.stdout, usage)
-		return errHelpShown
+		return showHelp(c.stdout, usage)
 	}
 	names := make([]string, 0, len(verbs))
 	for _, v := range verbs {
