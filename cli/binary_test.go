@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -25,6 +26,20 @@ func TestMain(m *testing.M) {
 // testRoleEnv names the part a test started this test binary to play
 // (playTestRole).
 const testRoleEnv = "VIGIL_CLI_TEST_ROLE"
+
+// childEnv is the environment for a process a test starts: this one's
+// without any VIGIL_ variable, then set. A VIGIL_PROFILE or VIGIL_CONFIG
+// exported in the shell that runs the tests would otherwise choose the
+// child's profile (a name the test's config lacks: "no profile").
+func childEnv(set ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "VIGIL_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, set...)
+}
 
 // runChild is cmd.Run, started by startChild.
 func runChild(cmd *exec.Cmd) error {

@@ -43,7 +43,7 @@ func playTestRole(role string) int {
 	switch role {
 	case "parent":
 		sleeper := exec.Command(os.Args[0])
-		sleeper.Env = append(os.Environ(), testRoleEnv+"=sleeper")
+		sleeper.Env = childEnv(testRoleEnv + "=sleeper")
 		if err := startChild(sleeper); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -64,7 +64,7 @@ const sleptOut = 10 * time.Minute
 // it, killed with SIGKILL (nothing of it runs): the kernel kills the child.
 func TestChildDiesWithItsParent(t *testing.T) {
 	parent := exec.Command(os.Args[0])
-	parent.Env = append(os.Environ(), testRoleEnv+"=parent")
+	parent.Env = childEnv(testRoleEnv + "=parent")
 	var errOut bytes.Buffer
 	parent.Stderr = &errOut
 	out, err := parent.StdoutPipe()

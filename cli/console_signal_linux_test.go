@@ -58,7 +58,7 @@ func stopDemoWith(t *testing.T, bin string, master, slave *os.File, sig syscall.
 	syscall.Syscall(syscall.SYS_IOCTL, slave.Fd(), syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
 	tmp := t.TempDir()
 	cmd := exec.Command(bin, "demo")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "HOME="+t.TempDir(), "XDG_CONFIG_HOME=", "TERM=xterm-256color")
+	cmd.Env = childEnv("TMPDIR="+tmp, "HOME="+t.TempDir(), "XDG_CONFIG_HOME=", "TERM=xterm-256color")
 	cmd.Stdin, cmd.Stdout = slave, slave
 	var errBuf syncBuffer
 	cmd.Stderr = &errBuf

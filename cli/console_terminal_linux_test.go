@@ -18,7 +18,7 @@ import (
 func runDemoWithout(t *testing.T, stdin *os.File, attr *syscall.SysProcAttr) (int, string) {
 	t.Helper()
 	cmd := exec.Command(vigilBinary(t), "demo")
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "HOME="+t.TempDir(), "XDG_CONFIG_HOME=", "TERM=xterm-256color")
+	cmd.Env = childEnv("TMPDIR="+t.TempDir(), "HOME="+t.TempDir(), "XDG_CONFIG_HOME=", "TERM=xterm-256color")
 	cmd.Stdin = stdin
 	var out, errOut syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut // a pipe, as in 'vigil demo | tee log'

@@ -31,7 +31,7 @@ func TestDemoSecondStopSignalCutsTheShutdownShort(t *testing.T) {
 	tmp := t.TempDir()
 	logPath := filepath.Join(t.TempDir(), "demo.log")
 	cmd := exec.Command(bin, "demo", "--log-file", logPath)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "HOME="+t.TempDir(), "XDG_CONFIG_HOME=", "TERM=xterm-256color")
+	cmd.Env = childEnv("TMPDIR="+tmp, "HOME="+t.TempDir(), "XDG_CONFIG_HOME=", "TERM=xterm-256color")
 	cmd.Stdin, cmd.Stdout = slave, slave
 	var errBuf syncBuffer
 	cmd.Stderr = &errBuf

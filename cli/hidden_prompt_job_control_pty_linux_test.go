@@ -35,7 +35,7 @@ func startShellOnPTY(t *testing.T, master, slave *os.File) (*exec.Cmd, *syncBuff
 	}
 	shell := exec.Command(bash, "--norc", "--noprofile", "--noediting", "-i")
 	shell.Stdin, shell.Stdout, shell.Stderr = slave, slave, slave
-	shell.Env = append(os.Environ(), "PS1=$ ", "HOME="+t.TempDir())
+	shell.Env = childEnv("PS1=$ ", "HOME="+t.TempDir())
 	shell.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := startChild(shell); err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestKeysImportUnderAScriptStopsOnCtrlZ(t *testing.T) {
 	var errOut syncBuffer
 	script := exec.Command("sh", "-c", `"$0" keys import --scheme p256 --dir "$1" k1; echo script-"done"`, vigilBinary(t), dir)
 	script.Stdin, script.Stdout, script.Stderr = slave, &errOut, &errOut
-	script.Env = append(os.Environ(), "HOME="+t.TempDir())
+	script.Env = childEnv("HOME=" + t.TempDir())
 	// A process group of its own, not orphaned: this test, the script's
 	// parent, is in another group of the session, as a user's shell is.
 	script.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -185,7 +185,7 @@ func TestCtrlZStopsVigilAfterTheHiddenPrompt(t *testing.T) {
 	var errOut syncBuffer
 	cmd := exec.Command(vigilBinary(t), "oauth2-credential", "update", "--id", "no-such-credential", "--provider", "discord", "--client-id", "1234")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, &errOut, &errOut
-	cmd.Env = append(os.Environ(), "VIGIL_CONFIG="+e.config)
+	cmd.Env = childEnv("VIGIL_CONFIG=" + e.config)
 	// A process group of its own, not orphaned: this test, its parent, is
 	// in another group of the session and could continue it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -41,7 +41,7 @@ func startKeysImportOnPTY(t *testing.T, slave *os.File, dir string) (*exec.Cmd, 
 	var errOut syncBuffer
 	cmd := exec.Command(vigilBinary(t), "keys", "import", "--scheme", "p256", "--dir", dir, "k1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, &errOut, &errOut
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	cmd.Env = childEnv("HOME=" + t.TempDir())
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := startChild(cmd); err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ func TestProofFetchOutStdoutAppendsToTheRedirectedFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmd := exec.Command(bin, "proof", "fetch", "--app", "signer", "--root", root, "--out", out, "--profile", "alice")
-		cmd.Env = append(os.Environ(), "VIGIL_CONFIG="+e.config)
+		cmd.Env = childEnv("VIGIL_CONFIG=" + e.config)
 		cmd.Stdout = f
 		var errOut bytes.Buffer
 		cmd.Stderr = &errOut
@@ -76,7 +76,7 @@ func TestProofFetchOutStdoutWritesToASocket(t *testing.T) {
 	ours, theirs := os.NewFile(uintptr(fds[0]), "reader"), os.NewFile(uintptr(fds[1]), "stdout")
 	defer ours.Close()
 	cmd := exec.Command(bin, "proof", "fetch", "--app", "signer", "--root", root, "--out", "/dev/stdout", "--profile", "alice")
-	cmd.Env = append(os.Environ(), "VIGIL_CONFIG="+e.config)
+	cmd.Env = childEnv("VIGIL_CONFIG=" + e.config)
 	cmd.Stdout = theirs
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut

@@ -61,7 +61,7 @@ func TestStampReadingStdinEndsOnSIGINT(t *testing.T) {
 	defer pw.Close() // open until the end: the producer that never finishes
 	var errOut bytes.Buffer
 	cmd := exec.Command(bin, "stamp", "--key", "alice", "--dir", e.demo.KeysDir)
-	cmd.Env = append(os.Environ(), "VIGIL_CONFIG="+e.config)
+	cmd.Env = childEnv("VIGIL_CONFIG=" + e.config)
 	cmd.Stdin, cmd.Stderr = pr, &errOut
 	if err := startChild(cmd); err != nil {
 		t.Fatal(err)

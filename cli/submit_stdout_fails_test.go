@@ -95,7 +95,7 @@ func TestSubmitToClosedPipeNamesTheActivity(t *testing.T) {
 	pr.Close() // the reader has gone before vigil writes
 	var errOut bytes.Buffer
 	cmd := exec.Command(bin, "tag", "create", "--name", "closed-pipe")
-	cmd.Env = append(os.Environ(), "VIGIL_CONFIG="+e.config)
+	cmd.Env = childEnv("VIGIL_CONFIG=" + e.config)
 	cmd.Stdout, cmd.Stderr = pw, &errOut
 	err = runChild(cmd)
 	pw.Close()
@@ -120,7 +120,7 @@ func TestReadToClosedPipeEndsQuietly(t *testing.T) {
 	pr.Close()
 	var errOut bytes.Buffer
 	cmd := exec.Command(bin, "user", "list")
-	cmd.Env = append(os.Environ(), "VIGIL_CONFIG="+e.config)
+	cmd.Env = childEnv("VIGIL_CONFIG=" + e.config)
 	cmd.Stdout, cmd.Stderr = pw, &errOut
 	runChild(cmd)
 	pw.Close()
