@@ -59,9 +59,17 @@ func TestSubmitStuckInTLSHandshakeIsNotSent(t *testing.T) {
 func TestSubmitCancelledWhileDialingIsNotSent(t *testing.T) {
 	s := newTestService(t, func(int, recorded, http.ResponseWriter) {})
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	// net/http may go on dialing in the background after the request gives
+	// up, with a context nobody cancels: the test's end lets that dial go.
+	testDone := make(chan struct{})
+	t.Cleanup(func() { close(testDone); tr.CloseIdleConnections() })
 	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		<-ctx.Done() // as net.Dialer to a blackholed address
-		return nil, &net.OpError{Op: "dial", Net: network, Err: ctx.Err()}
+		select { // as net.Dialer to a blackholed address
+		case <-ctx.Done():
+			return nil, &net.OpError{Op: "dial", Net: network, Err: ctx.Err()}
+		case <-testDone:
+			return nil, &net.OpError{Op: "dial", Net: network, Err: errors.New("test over")}
+		}
 	}
 	c, err := NewClient("http://api.example.test", testOrg, s.key, WithHTTPClient(&http.Client{Transport: tr}))
 	if err != nil {
