@@ -76,6 +76,8 @@ type Policies struct {
 	// notReturned are the recent last evaluations whose vote a read after
 	// them did not hold, as of the last recent load: not read again for.
 	notReturned notReturnedEvals
+	// lines are the one-line expressions of the list's rows (setRows).
+	lines oneLines
 }
 
 // policiesData is one load: the policies, what explaining needs, and the

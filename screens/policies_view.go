@@ -42,6 +42,29 @@ func oneLine(s string) string {
 	return s
 }
 
+// oneLines remembers the one-line form of the expressions the list's rows
+// show: the rows are rebuilt at every clock tick, seen or not (their ages
+// count up), and tokenizing every condition and consensus again took most
+// of a tick's time on an organization of thousands of policies. A rebuild
+// keeps only the texts it used, so the memo holds no more than the list.
+type oneLines struct{ memo, used map[string]string }
+
+// of is oneLine(s), from the memo when s was shown before.
+func (o *oneLines) of(s string) string {
+	line, ok := o.memo[s]
+	if !ok {
+		line = oneLine(s)
+	}
+	if o.used == nil {
+		o.used = map[string]string{}
+	}
+	o.used[s] = line
+	return line
+}
+
+// done ends a rebuild: the texts it used are the memo of the next.
+func (o *oneLines) done() { o.memo, o.used = o.used, nil }
+
 func shortOutcome(o string) string {
 	if o == "" {
 		return "?"
@@ -101,10 +124,11 @@ func (p *Policies) setRows() {
 		rows := make([]ui.Row, len(p.data.policies))
 		for i, pol := range p.data.policies {
 			rows[i] = ui.Row{ID: pol.PolicyID, Cells: []string{
-				api.NameText(pol.PolicyName), p.effectCell(pol), oneLine(pol.Condition), oneLine(pol.Consensus),
+				api.NameText(pol.PolicyName), p.effectCell(pol), p.lines.of(pol.Condition), p.lines.of(pol.Consensus),
 				ui.Ago(now, pol.UpdatedAt.Time()),
 			}, Sort: []string{"", "", "", "", ageSortKey(pol.UpdatedAt.Time())}, Search: pol.Notes + " " + pol.PolicyID}
 		}
+		p.lines.done()
 		p.list.SetRows(rows)
 	}
 	p.setPreview()
