@@ -75,6 +75,8 @@ type Client struct {
 
 	retryNotice func(RetryNotice) // told before a query is asked again (WithRetryNotice); nil: nobody
 
+	unreachableAdvice string // what to do when the service refuses connections (WithUnreachableAdvice); "": check base_url
+
 	clock serviceClock // the service's clock, from its replies' Date headers
 }
 
@@ -419,7 +421,7 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 			setting = "base_url"
 		}
 		if ctx.Err() == nil {
-			err = describeTransportError(req.URL.Host, setting, proxyAddr(c.http, req), c.http.Timeout, err)
+			err = describeTransportError(req.URL.Host, setting, proxyAddr(c.http, req), c.unreachableAdvice, c.http.Timeout, err)
 		} // else the caller's own deadline or cancellation, said as it is
 		if trace.unwritten() {
 			err = &unwrittenError{err}
@@ -458,8 +460,9 @@ func (e *transportError) Unwrap() error { return e.err }
 
 // proxy is the HTTP proxy's address (proxyAddr), or "". timeout is the
 // client's own limit (http.Client.Timeout), said in the message when it ran
-// out; the caller's context deadline never reaches here.
-func describeTransportError(host, setting, proxy string, timeout time.Duration, err error) error {
+// out; the caller's context deadline never reaches here. unreachable, when
+// set, replaces the advice given when nothing listens at host.
+func describeTransportError(host, setting, proxy, unreachable string, timeout time.Duration, err error) error {
 	host = SanitizeID(host)
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
@@ -482,7 +485,11 @@ func describeTransportError(host, setting, proxy string, timeout time.Duration, 
 	case isTLSHandshakeTimeout(err):
 		return &transportError{fmt.Sprintf("the TLS handshake with %s did not finish in time; nothing was sent. Check the profile's %s and that the service is running", host, setting), err}
 	case errors.As(err, &opErr) && opErr.Op == "dial":
-		return &transportError{fmt.Sprintf("cannot connect to %s (%s); check the profile's %s and that the service is running", host, Sanitize(opErr.Err.Error()), setting), err}
+		advice := unreachable
+		if advice == "" {
+			advice = fmt.Sprintf("check the profile's %s and that the service is running", setting)
+		}
+		return &transportError{fmt.Sprintf("cannot connect to %s (%s); %s", host, Sanitize(opErr.Err.Error()), advice), err}
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
 		within := ""
 		if timeout > 0 {

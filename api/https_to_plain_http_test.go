@@ -92,7 +92,7 @@ func TestHTTPSToPlainHTTPIsNotRetriedAndSubmitIsNotSent(t *testing.T) {
 // allow_plaintext_http.
 func TestHTTPSToPlainHTTPHintForAnotherHost(t *testing.T) {
 	for host, wantPlaintextSetting := range map[string]bool{"127.0.0.1:8420": false, "localhost:8420": false, "[::1]:8420": false, "[::1]": false, "localhost": false, "10.0.0.7:8420": true, "api.example.com": true, "[2001:db8::1]": true} {
-		msg := describeTransportError(host, "base_url", "", 0, &url.Error{Op: "Post", URL: "https://" + host, Err: http.ErrSchemeMismatch}).Error()
+		msg := describeTransportError(host, "base_url", "", "", 0, &url.Error{Op: "Post", URL: "https://" + host, Err: http.ErrSchemeMismatch}).Error()
 		want := "http://" + host
 		if !strings.Contains(host, ":") {
 			want += ":443" // where it answered

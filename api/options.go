@@ -147,6 +147,20 @@ func WithUserAgent(ua string) Option {
 	}
 }
 
+// WithUnreachableAdvice says advice, instead of "check the profile's
+// base_url and that the service is running", when nothing accepts a
+// connection at the service's address: for a client whose address is not
+// the user's to check (a 'vigil demo' that joined another's service).
+func WithUnreachableAdvice(advice string) Option {
+	return func(c *Client) error {
+		if advice == "" || strings.ContainsAny(advice, "\r\n") {
+			return fmt.Errorf("WithUnreachableAdvice(%q): want a non-empty single line", advice)
+		}
+		c.unreachableAdvice = advice
+		return nil
+	}
+}
+
 // WithRetryNotice has notice called before a query is asked again, with what
 // failed and which attempt comes next, so that a caller can tell its user
 // why nothing has come yet. It runs on the calling goroutine.

@@ -71,7 +71,7 @@ func cmdConsole(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, consoleWebhooks{feed: feed}, "")
+	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, consoleWebhooks{feed: feed}, demoSide{})
 	if err != nil {
 		return err
 	}
@@ -81,7 +81,7 @@ func cmdConsole(ctx context.Context, c proc, args []string) error {
 // consoleModel builds the console for a profile: its stamper, client, read-only
 // wrapper and theme.
 func consoleModel(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger) (*screens.Root, error) {
-	return consoleModelWith(p, readOnly, getenv, logger, consoleWebhooks{}, "")
+	return consoleModelWith(p, readOnly, getenv, logger, consoleWebhooks{}, demoSide{})
 }
 
 // consoleWebhooks is what the Webhooks screen shows: the deliveries of the
@@ -91,10 +91,21 @@ type consoleWebhooks struct {
 	noneWhy string
 }
 
+// demoSide is what a console opened by 'vigil demo' says that a profile's
+// console does not; the zero value for a profile's.
+type demoSide struct {
+	// cliNote says how long the CLI commands the console suggests work ("" =
+	// always; a demo's temporary config is removed at exit).
+	cliNote string
+	// unreachable is what to do when the service refuses connections ("":
+	// check the profile's base_url): a demo that joined another's service
+	// has lost it when that demo ended, and its profile is not the user's.
+	unreachable string
+}
+
 // consoleModelWith is consoleModel with the console's webhook listener, and
-// cliNote saying how long the CLI commands the console suggests work ("" =
-// always; a demo's temporary config is removed at exit).
-func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger, hooks consoleWebhooks, cliNote string) (*screens.Root, error) {
+// what a demo's console says (demo).
+func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logger *slog.Logger, hooks consoleWebhooks, demo demoSide) (*screens.Root, error) {
 	if _, ok := theme.AccentColor(p.Color); p.Color != "" && !ok {
 		return nil, fmt.Errorf("profile %q: color %q is not a colour: use a name (red, green, yellow, blue, magenta, cyan, orange, purple, pink), an ANSI number 0-255 or #rrggbb", p.Name, p.Color)
 	}
@@ -115,6 +126,9 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 	hasProxy := p.AuthProxyURL != "" && p.AuthProxyConfigID != ""
 	if hasProxy {
 		opts = append(opts, api.WithAuthProxy(p.AuthProxyURL, p.AuthProxyConfigID))
+	}
+	if demo.unreachable != "" {
+		opts = append(opts, api.WithUnreachableAdvice(demo.unreachable))
 	}
 	client, err := api.NewClient(p.BaseURL, p.OrganizationID, stamper, opts...)
 	if err != nil {
@@ -157,7 +171,7 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 		TLSFetcherPublicKey: p.TLSFetcherPublicKey,
 		PublicKey:           stamperPublicKey(stamper),
 		ConfigPath:          p.ConfigPath,
-		CLIProfileNote:      cliNote,
+		CLIProfileNote:      demo.cliNote,
 	})
 	if err := root.Rebind(p.Keys); err != nil {
 		return nil, fmt.Errorf("profile %q: keys: %w", p.Name, err)

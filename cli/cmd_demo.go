@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigil-console/vigil/internal/shellword"
 	"github.com/vigil-console/vigil/server"
 )
 
@@ -27,7 +28,7 @@ Without --data the data lives in a temporary directory removed at exit. With
 --data, a second terminal running 'vigil demo --data DIR --as bob' joins the
 first terminal's service as another member of the same organization, so you
 can approve what the other started. The service stops when the first
-terminal's demo ends.
+terminal's demo ends; the second then says so, and how to join again.
 
 Flags:
 `
@@ -83,11 +84,7 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	cliNote := ""
-	if env.temp {
-		cliNote = "while this demo runs (its data directory is removed at exit)"
-	}
-	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, hooks, cliNote)
+	root, err := consoleModelWith(p, *readOnly, c.getenv, logger, hooks, env.consoleSide(*as))
 	if err != nil {
 		return err
 	}
@@ -113,6 +110,22 @@ func (d *demoEnv) webhooks(ctx context.Context, logger *slog.Logger) (consoleWeb
 	}
 	d.srv.StartWebhooks()
 	return consoleWebhooks{feed: feed}, nil
+}
+
+// consoleSide is what the console of member as says about this demo.
+func (d *demoEnv) consoleSide(as string) demoSide {
+	var side demoSide
+	if d.temp {
+		side.cliNote = "while this demo runs (its data directory is removed at exit)"
+	}
+	if d.srv == nil {
+		// Joined: the service ends with the demo that runs it, and a restart
+		// of that demo serves on another port, which this console never
+		// learns; its profile's base_url is not the user's to check.
+		side.unreachable = fmt.Sprintf("the first 'vigil demo' on %s, whose service this console joined, has ended and its service with it: quit, then run: vigil demo --data %s --as %s (it joins the demo running there, or starts the service)",
+			d.dir, shellword.Quote(d.dir), shellword.Quote(as))
+	}
+	return side
 }
 
 // demoEnv is a local service running in this process on a seeded data

@@ -36,7 +36,7 @@ func TestDemoReadOnlySessionHintRunsAsGiven(t *testing.T) {
 	}
 	token := act.Result.CreateReadOnlySessionResult.Session
 
-	root, err := consoleModelWith(p, false, c.getenv, discardLogger(), consoleWebhooks{}, "while this demo runs")
+	root, err := consoleModelWith(p, false, c.getenv, discardLogger(), consoleWebhooks{}, demoSide{cliNote: "while this demo runs"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/policy"
 	"github.com/vigil-console/vigil/ui"
 )
 
@@ -354,7 +355,13 @@ func cannotVoteText(c *Common, act *api.Activity, verb string) string {
 	case mine != nil && mine.Selection == api.VoteRejected:
 		return cannot + "you already rejected it" + unchecked + ", and a vote cannot be changed"
 	case mine != nil:
-		return cannot + "you already approved it" + unchecked + " (a request counts as its requester's approval), and a vote cannot be changed"
+		// Said only to the requester: another member who approved would be
+		// told a request of theirs counted, which none did.
+		requested := ""
+		if c.Org.UserID != "" && policy.SubmitterOf(*act) == c.Org.UserID {
+			requested = " (a request counts as its requester's approval)"
+		}
+		return cannot + "you already approved it" + unchecked + requested + ", and a vote cannot be changed"
 	case c.voter().OtherKeyVote(act) != nil:
 		// Not "press r" nor "not a voter": the user voted, with another credential.
 		return cannot + otherKeyVoteText(c.voter().OtherKeyVote(act))

@@ -35,6 +35,16 @@ func TestEndToEndVoteKeySaysWhyItCannotVote(t *testing.T) {
 	t.Run("requested it", func(t *testing.T) {
 		press(t, alice, act.ID, "x", "you cannot reject this activity: you already approved it (a request counts as its requester's approval)")
 	})
+	t.Run("approved another's request", func(t *testing.T) {
+		// The demo's TVC deletion is the operator's request, which bob approved:
+		// no request of bob's counted as his approval.
+		tvc, err := bob.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded},
+			Types: []string{api.TypeDeleteTvcDeployment}, Limit: 1})
+		if err != nil || len(tvc) == 0 {
+			t.Fatalf("no pending TVC deletion in the demo: %v", err)
+		}
+		press(t, bob, tvc[0].ID, "a", "you cannot approve this activity: you already approved it, and a vote cannot be changed")
+	})
 	t.Run("not a voter", func(t *testing.T) {
 		// A feature change is root-only: no policy makes the operator a voter.
 		feats, err := alice.ListActivities(ctx, api.ListActivitiesOptions{Statuses: []string{api.StatusConsensusNeeded},
