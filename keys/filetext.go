@@ -33,10 +33,27 @@ func schemeFileError(schPath, line, privLine string) error {
 	return fmt.Errorf("scheme file %s: %w: it holds %s, not shown: it may be a secret; %s", schPath, ErrUnknownScheme, describeText(line), write)
 }
 
-// quotable reports whether s may be quoted in a message: short, and not the
-// long run of hex digits a key is.
+// quotable reports whether s may be quoted in a message: short, and without
+// the long run of hex digits a key is, alone or after other text ("ed25519
+// 6b4d…" would show half a private key).
 func quotable(s string) bool {
-	return len(s) <= 40 && !(len(s) >= 16 && isHex(s))
+	return len(s) <= 40 && !hasHexRun(s, 16)
+}
+
+// hasHexRun reports whether s holds n or more hex digits in a row.
+func hasHexRun(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if isHex(s[i : i+1]) {
+			run++
+			if run >= n {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 // describeText says what s is without quoting it.

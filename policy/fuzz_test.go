@@ -10,8 +10,8 @@ import (
 	"github.com/vigil-console/vigil/api"
 )
 
-// FuzzCompile checks that no expression makes Compile, Check or evaluation
-// panic, that errors are always *ExprError with a position inside the text,
+// FuzzCompile checks that no expression makes Compile, Check, evaluation or
+// the explanation of a decision panic, that errors are always *ExprError with a position inside the text,
 // and that Check agrees with Compile. The seeds include every example policy
 // of the real service's documentation.
 func FuzzCompile(f *testing.F) {
@@ -81,6 +81,14 @@ func FuzzCompile(f *testing.F) {
 			t.Fatalf("Compile succeeded but Check found %v", diags)
 		}
 		c.Evaluate(in)
-		Decide([]Policy{{ID: "p", Effect: api.EffectAllow, Compiled: c}, {ID: "q", Effect: api.EffectDeny, Compiled: c}}, in, quorum, false)
+		allow := Policy{ID: "p", Effect: api.EffectAllow, Compiled: c}
+		for _, policies := range [][]Policy{{allow}, {allow, {ID: "q", Effect: api.EffectDeny, Compiled: c}}} {
+			// What the console shows of a decision is worked out for any
+			// policy: who decided, why, and who could still approve.
+			d := Decide(policies, in, quorum, false)
+			Decider(d)
+			ExplainWith(d, in, []Approver{alice, bob, carol})
+		}
+		Simulate(nil, allow, in, quorum, false)
 	})
 }

@@ -2,16 +2,18 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
 )
 
 // FuzzRequests sends arbitrary bodies, correctly stamped, to every submit and
-// query path: the service must answer with a 2xx or a 4xx error body, never a
-// 500 or a panic.
+// query path: the service must answer with a 2xx JSON reply or a 4xx error
+// body with a code and a message, never a 500 or a panic.
 func FuzzRequests(f *testing.F) {
 	e := newEnvWith(f, envOptions{threshold: 1})
 	h := e.srv.Handler()
@@ -42,6 +44,15 @@ func FuzzRequests(f *testing.F) {
 		h.ServeHTTP(rec, req)
 		if rec.Code >= http.StatusInternalServerError {
 			t.Fatalf("%s %q: HTTP %d %s", path, body, rec.Code, rec.Body.Bytes())
+		}
+		if !json.Valid(rec.Body.Bytes()) {
+			t.Fatalf("%s %q: HTTP %d with a reply that is not JSON: %q", path, body, rec.Code, rec.Body.Bytes())
+		}
+		if rec.Code >= http.StatusBadRequest {
+			var eb api.ErrorBody
+			if err := json.Unmarshal(rec.Body.Bytes(), &eb); err != nil || eb.Code == 0 || strings.TrimSpace(eb.Message) == "" {
+				t.Fatalf("%s %q: HTTP %d without an error saying what was wrong: %q", path, body, rec.Code, rec.Body.Bytes())
+			}
 		}
 	})
 }

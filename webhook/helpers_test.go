@@ -60,7 +60,7 @@ func ringEndpoint(t *testing.T, ring *KeyRing) *jwksEndpoint {
 	return serveJWKS(t, JWKSHandler(ring))
 }
 
-func serveJWKS(t *testing.T, h http.Handler) *jwksEndpoint {
+func serveJWKS(t testing.TB, h http.Handler) *jwksEndpoint {
 	t.Helper()
 	e := &jwksEndpoint{}
 	mux := http.NewServeMux()
