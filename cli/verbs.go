@@ -246,7 +246,7 @@ func readSecret(ctx context.Context, c proc, prompt string) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) > maxSecret {
-		return nil, fmt.Errorf("%s on standard input is over %d KiB; is that the right input?", prompt, maxSecret>>10)
+		return nil, usagef("%s on standard input is over %d KiB; is that the right input? Pipe in only the secret", prompt, maxSecret>>10)
 	}
 	b = []byte(strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"))
 	if len(b) == 0 {
