@@ -429,7 +429,7 @@ func keysImport(ctx context.Context, c proc, args []string) error {
 		return fmt.Errorf("keys import: %w", err)
 	}
 	if len(b) > maxImportLen {
-		return fmt.Errorf("keys import: %s is larger than a key (%d bytes); expected 64 hex digits", from, maxImportLen)
+		return usagef("keys import: %s is larger than a key (over %d bytes); give the file holding the private key as 64 hex digits", from, maxImportLen)
 	}
 	hexKey := strings.TrimSpace(string(b))
 	if hexKey == "" {

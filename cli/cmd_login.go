@@ -219,7 +219,7 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		return usagef("login oauth: --provider-token %s: %v", from, err)
 	}
 	if len(raw) > maxProviderToken {
-		return fmt.Errorf("login oauth: %s is over %d KiB; an OIDC token is much smaller", from, maxProviderToken>>10)
+		return usagef("login oauth: --provider-token: %s is over %d KiB; an OIDC token is much smaller: give the token the provider issued", from, maxProviderToken>>10)
 	}
 	token := strings.TrimSpace(string(raw))
 	if token == "" {

@@ -93,7 +93,7 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 			return fmt.Errorf("request: body: %w", err)
 		}
 		if len(data) > api.MaxRequestBodyBytes {
-			return fmt.Errorf("request: the body from %s is over %d bytes, the service's limit", from, api.MaxRequestBodyBytes)
+			return usagef("request: the body from %s is over %d bytes, the service's limit; give a smaller body", from, api.MaxRequestBodyBytes)
 		}
 	}
 	if !json.Valid(data) {

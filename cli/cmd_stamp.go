@@ -95,7 +95,7 @@ func cmdStamp(ctx context.Context, c proc, args []string) error {
 			return fmt.Errorf("stamp: body: %w", err)
 		}
 		if len(data) > maxStampBody {
-			return fmt.Errorf("stamp: body from %s is larger than %d bytes", from, maxStampBody)
+			return usagef("stamp: the body from %s is over %d bytes; the service takes far smaller bodies (at most 1 MiB): give the request's body", from, maxStampBody)
 		}
 		if len(data) == 0 {
 			// No request has an empty body: an upstream step that wrote

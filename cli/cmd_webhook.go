@@ -338,7 +338,7 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 		return usagef("webhook verify: --body %s: %v", from, err)
 	}
 	if len(body) > maxDeliveryBody {
-		return fmt.Errorf("webhook verify: %s is over %d MiB; no delivery is that large", from, maxDeliveryBody>>20)
+		return usagef("webhook verify: --body: %s is over %d MiB; no delivery is that large: give the delivery's body exactly as received", from, maxDeliveryBody>>20)
 	}
 	if isJWKSURL(*jwks) {
 		if err := checkJWKSURL(c, conn, "webhook verify", *jwks, "; or give a JWKS file, saved where the set could be fetched safely ('vigil webhook keys --json > jwks.json')"); err != nil {

@@ -76,12 +76,39 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		if len(rest) == 0 {
 			return positional, nil
 		}
-		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+		// fs.Parse reads past its flags only a "--" that ends them; a "--"
+		// that is a flag's value (--notes --) is read with the flag.
+		if len(args)-len(rest) > wordsOfFlags(fs, args) {
 			return append(positional, rest...), nil
 		}
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// wordsOfFlags returns how many words at the start of args are flags and
+// their values, as fs.Parse reads them: it stops at a word that is no flag,
+// or at "--". args has just parsed without error, so each flag is fs's.
+func wordsOfFlags(fs *flag.FlagSet, args []string) int {
+	i := 0
+	for i < len(args) {
+		word := args[i]
+		if len(word) < 2 || word[0] != '-' || word == "--" {
+			return i
+		}
+		i++
+		name := strings.TrimPrefix(word[1:], "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				continue
+			}
+		}
+		i++ // the flag's value, whatever it looks like
+	}
+	return i
 }
 
 // repeatableFlag marks a flag value that collects every time the flag is

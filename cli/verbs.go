@@ -167,10 +167,31 @@ func oneArg(cmd, what string, pos []string) (string, error) {
 // oneFreeArg is oneArg for an id of any form the service or a provider
 // chose (SPEC.md: a string): long hex may be such an id, so it is sent.
 func oneFreeArg(cmd, what string, pos []string) (string, error) {
-	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
-		return "", usagef("%s takes one argument, the %s (flags go before it); run 'vigil %s -h'", cmd, what, cmd)
+	switch {
+	case len(pos) == 0:
+		return "", usagef("%s takes one argument, the %s, and none was given; run 'vigil %s -h'", cmd, what, cmd)
+	case len(pos) > 1:
+		return "", usagef("%s takes one argument, the %s, and %d were given (%s); give only the %s (flags may go before or after it); run 'vigil %s -h'",
+			cmd, what, len(pos), givenArgs(pos, what), what, cmd)
+	case strings.TrimSpace(pos[0]) == "":
+		return "", usagef("%s takes one argument, the %s, and the one given is blank (%q); run 'vigil %s -h'", cmd, what, pos[0], cmd)
 	}
 	return pos[0], nil
+}
+
+// givenArgs lists arguments for a usage error, each as shownArg shows it,
+// the first three only.
+func givenArgs(pos []string, what string) string {
+	const most = 3
+	var shown []string
+	for _, arg := range pos[:min(len(pos), most)] {
+		shown = append(shown, shownArg(arg, "the "+what))
+	}
+	list := strings.Join(shown, ", ")
+	if len(pos) > most {
+		list += fmt.Sprintf(" and %d more", len(pos)-most)
+	}
+	return list
 }
 
 // stdinTerminal returns standard input's descriptor when it is a terminal.
@@ -246,7 +267,7 @@ func readSecret(ctx context.Context, c proc, prompt string) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) > maxSecret {
-		return nil, fmt.Errorf("%s on standard input is over %d KiB; is that the right input?", prompt, maxSecret>>10)
+		return nil, usagef("%s on standard input is over %d KiB; is that the right input? Pipe in only the secret", prompt, maxSecret>>10)
 	}
 	b = []byte(strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"))
 	if len(b) == 0 {

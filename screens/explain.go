@@ -36,12 +36,12 @@ func (ec evaluationContext) records() policy.EvaluationRecords {
 }
 
 // unreadableSummary says which stored policies this console cannot read, in
-// one line ("" when none): "policy 'X' (EFFECT_ALLOW) cannot be read by this
-// console: …; …".
+// one line ("" when none): policy "X" (ALLOW) cannot be read by this
+// console: …; … (an effect as api.EffectText writes it).
 func (ec evaluationContext) unreadableSummary() string {
 	var parts []string
 	for _, u := range ec.unreadable {
-		parts = append(parts, "policy "+u.Label()+" ("+u.Effect+") cannot be read by this console: "+api.Sanitize(u.Err.Error()))
+		parts = append(parts, "policy "+u.Label()+" ("+api.EffectText(u.Effect)+") cannot be read by this console: "+api.Sanitize(u.Err.Error()))
 	}
 	return strings.Join(parts, "; ")
 }

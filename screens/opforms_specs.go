@@ -175,20 +175,6 @@ func checkInvitees(s string) error {
 	return addressesAsTyped(s, addrs)
 }
 
-// addressesAsTyped refuses an address net/mail read as other text than was
-// typed: a quoted local part ("dave"@example.com) comes out unquoted, a
-// space or comment inside one (dave @ example.com) dropped, and it would be
-// sent and shown in the confirm as an address the member never wrote. The CLI and the service refuse a quoted local part (api's
-// Invitation.Validate); the form says so in the same words.
-func addressesAsTyped(typed string, addrs []*mail.Address) error {
-	for _, a := range addrs {
-		if !strings.Contains(typed, a.Address) {
-			return fmt.Errorf("an address is not written as it reads (%s): a quoted local part, or a space or comment inside an address, is not accepted; send a plain address such as alice@example.com", api.Quote(a.Address))
-		}
-	}
-	return nil
-}
-
 // badInvitee is the first entry of s that is not an invitee on its own, for
 // the error to name (net/mail says what is wrong, not where: in a pasted list
 // of a hundred, "an e-mail address has no @" leaves the member to hunt); ""

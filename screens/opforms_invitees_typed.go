@@ -1,0 +1,125 @@
+package screens
+
+import (
+	"fmt"
+	"net/mail"
+	"strings"
+
+	"github.com/vigil-console/vigil/api"
+)
+
+// addressesAsTyped refuses an invitee net/mail read as other text than was
+// typed, so that the confirm shows, and the service gets, what the member
+// wrote, as with 'vigil invitation create --name N --email E':
+//   - an address that comes out otherwise: a quoted local part
+//     ("dave"@example.com) comes out unquoted, a space or comment inside one
+//     (dave @ example.com) dropped. The CLI and the service refuse a quoted
+//     local part (api's Invitation.Validate); the form says so in the same words;
+//   - a comment, which net/mail drops or turns into the name
+//     (dave@example.com (ops) would be sent named "ops");
+//   - a name net/mail changes: runs of spaces collapsed, an encoded word
+//     (=?utf-8?q?…?=) decoded.
+func addressesAsTyped(typed string, addrs []*mail.Address) error {
+	for _, a := range addrs {
+		if !strings.Contains(typed, a.Address) {
+			return fmt.Errorf("an address is not written as it reads (%s): a quoted local part, or a space or comment inside an address, is not accepted; send a plain address such as alice@example.com", api.Quote(a.Address))
+		}
+	}
+	entries := inviteeEntries(typed)
+	if len(entries) != len(addrs) {
+		// Not expected once the list parsed; refused rather than sent
+		// unchecked.
+		return fmt.Errorf("the list reads as %d invitees but splits at its commas into %d; write each as name <e-mail>, separated by commas", len(addrs), len(entries))
+	}
+	for i, a := range addrs {
+		entry := strings.TrimSpace(entries[i])
+		if hasComment(entry) {
+			return fmt.Errorf("a comment in parentheses is not sent as written (in %s): to name the invitee, write %s instead",
+				api.Quote(clip(entry, 60)), api.Quote(namedAddress(a)))
+		}
+		if name := typedName(entry); name != a.Name {
+			return fmt.Errorf("the name of %s would be sent as %s, not as typed (%s): write the name in double quotes exactly as it should read, such as %s",
+				api.Quote(a.Address), api.Quote(a.Name), api.Quote(name), api.Quote(`"`+name+`" <`+a.Address+`>`))
+		}
+	}
+	return nil
+}
+
+// namedAddress is a as the form takes it: name <address>.
+func namedAddress(a *mail.Address) string {
+	if a.Name == "" {
+		return "name <" + a.Address + ">"
+	}
+	return a.Name + " <" + a.Address + ">"
+}
+
+// inviteeEntries splits s at the commas net/mail splits an address list at:
+// not one inside a quoted name ("Doe, Jane") or a comment.
+func inviteeEntries(s string) []string {
+	var entries []string
+	entry, open := "", addressOpenings{}
+	for i, piece := range strings.Split(s, ",") {
+		if i > 0 && open.unclosed() {
+			entry += ","
+			open.read(",")
+		} else if i > 0 {
+			entries = append(entries, entry)
+			entry = ""
+		}
+		entry += piece
+		open.read(piece)
+	}
+	return append(entries, entry)
+}
+
+// hasComment reports whether entry holds a "(" outside a quoted string: the
+// start of a comment.
+func hasComment(entry string) bool {
+	o := addressOpenings{}
+	for _, r := range entry {
+		if r == '(' && !o.quoted && !o.escaped {
+			return true
+		}
+		o.read(string(r))
+	}
+	return false
+}
+
+// typedName is the name written before the entry's <address>, trimmed, and
+// read out of its double quotes when it is one quoted string; "" for a bare
+// address.
+func typedName(entry string) string {
+	o := addressOpenings{}
+	for i, r := range entry {
+		if r == '<' && !o.quoted {
+			return unquoteName(strings.TrimSpace(entry[:i]))
+		}
+		o.read(string(r))
+	}
+	return ""
+}
+
+// unquoteName reads a name written as one quoted string ("Doe, Jane"), whose
+// backslash escapes the next character, as net/mail does; any other name is
+// returned as written.
+func unquoteName(name string) string {
+	if len(name) < 2 || name[0] != '"' || name[len(name)-1] != '"' {
+		return name
+	}
+	var b strings.Builder
+	escaped := false
+	for _, r := range name[1 : len(name)-1] {
+		switch {
+		case escaped:
+			b.WriteRune(r)
+			escaped = false
+		case r == '\\':
+			escaped = true
+		case r == '"':
+			return name // more than one quoted string: not read here
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
