@@ -30,8 +30,10 @@ const FreeTextShown = 120
 // in must hold exact strings (as the service sent them): they are escaped
 // here, once. Text is quoted as Quote quotes names (so a value cannot end its
 // own quotes, and a real newline reads \n where one typed as text reads \\n);
-// ids as SanitizeID shows them; enumeration values (EFFECT_DENY), numbers and
-// booleans as they are. A policy expression holding line breaks shows each
+// ids as SanitizeID shows them; a value of a fixed list (EFFECT_DENY) as it
+// is when it is in the field's list, else quoted and marked unknown, as
+// EffectText shows one (intentFixedLists); numbers and booleans as they
+// are. A policy expression holding line breaks shows each
 // of its lines quoted on a line of its own, under the first (addText), so
 // that a `// comment` cannot seem to hide the code after it. Every line is
 // safe to print on a terminal.
@@ -86,21 +88,22 @@ func (l *intentLister) appendFields(v reflect.Value, depth int) {
 			l.add(head + padTo(width, len(f.label)) + " " + text)
 			continue
 		}
-		l.appendValue(head, padTo(width, len(f.label)), f.label, f.value, depth)
+		l.appendValue(head, padTo(width, len(f.label)), f.label, fixedListOf(t, f.label), f.value, depth)
 	}
 }
 
 // appendValue appends the line(s) of one field: head is its label (with its
 // indent and colon), pad aligns its value with its siblings', name is its wire
-// name, which says what kind of text it holds.
-func (l *intentLister) appendValue(head, pad, name string, v reflect.Value, depth int) {
+// name, which says what kind of text it holds; list is its fixed list of
+// values, if it has one.
+func (l *intentLister) appendValue(head, pad, name string, list *fixedList, v reflect.Value, depth int) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
 			l.add(head + pad + " (none)")
 			return
 		}
-		l.appendValue(head, pad, name, v.Elem(), depth)
+		l.appendValue(head, pad, name, list, v.Elem(), depth)
 	case reflect.Struct:
 		l.add(head)
 		l.appendFields(v, depth+1)
@@ -125,9 +128,13 @@ func (l *intentLister) appendValue(head, pad, name string, v reflect.Value, dept
 				l.appendFields(item, depth+2)
 				continue
 			}
-			l.appendValue(label, "", name, item, depth+1)
+			l.appendValue(label, "", name, list, item, depth+1)
 		}
 	case reflect.String:
+		if list != nil {
+			l.add(head + pad + " " + list.text(v.String()))
+			return
+		}
 		l.addText(head+pad+" ", name, v.String(), fieldText)
 		if name == "oidcToken" && v.String() != "" {
 			indent := indentOf(depth + 1)
@@ -154,10 +161,12 @@ var freeTextFields = map[string]bool{
 	"smartContractInterface": true, // an ABI of up to 400 kB is not read in a terminal
 }
 
-// enumFields are the wire names of the string fields whose value is one of
-// a fixed list (requireEnum checks them): only their values are shown bare.
-// Any other text is quoted, even when it reads like one ("EFFECT_DENY" as a
-// label), so that free text cannot pass for a decision.
+// enumFields are the wire names that, in an intent of a type vigil does not
+// know (rawFieldText), may hold a value of a fixed list: a value that reads
+// like one is shown bare there. In a known intent only a value in the
+// field's own list is (intentFixedLists); any other text is quoted, even
+// when it reads like one ("EFFECT_DENY" as a label), so that free text
+// cannot pass for a decision.
 var enumFields = map[string]bool{"type": true, "name": true, "provider": true, "effect": true, "accessType": true}
 
 // secretFields are the wire names of the fields whose value is a secret: it
@@ -196,8 +205,6 @@ func fieldText(name, s string) string {
 		return fmt.Sprintf("(a secret of %d characters; not shown)", utf8.RuneCountInString(s))
 	case idField(strings.ToUpper(name[:1]) + name[1:]):
 		return SanitizeID(s)
-	case enumFields[name] && isEnumValue(s):
-		return s
 	case freeTextFields[name]:
 		if n := utf8.RuneCountInString(s); n > FreeTextShown {
 			return Quote(string([]rune(s)[:FreeTextShown])) + fmt.Sprintf("… (%d characters%s", n, shortenedMark)

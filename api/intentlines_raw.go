@@ -138,6 +138,9 @@ func rawFieldText(name, s string) string {
 		}
 		return Quote(s)
 	}
+	if enumFields[name] && isEnumValue(s) {
+		return s
+	}
 	return fieldText(name, s)
 }
 

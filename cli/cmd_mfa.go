@@ -368,7 +368,7 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 	// policies) is no neutral default: it must be chosen, as the console's
 	// editor shows it before anything is sent.
 	if !visited(fs)["order"] {
-		return usagef("mfa create: --order N is required: the policy's place among the user's MFA policies (0 is evaluated first; a tie goes by creation); 'vigil mfa list --user USER' shows the orders of theirs, and the console's editor proposes the one after the last")
+		return usagef("mfa create: --order N is required: the policy's place among the user's MFA policies (0 is evaluated first; a tie goes by creation); 'vigil mfa list --user USER' shows the orders of theirs, and the console's editor proposes the one after the last, or %d (the largest) when the last is at it", api.MaxMfaPolicyOrder)
 	}
 	client, _, err := conn.submitClient(c)
 	if err != nil {

@@ -2,7 +2,6 @@ package screens
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -98,9 +97,17 @@ func activityRow(c *Common, act *api.Activity, now time.Time) ui.Row {
 	}, Sort: []string{ageSortKey(act.CreatedAt.Time())}, Search: shortType(act.Type)}
 }
 
-// ageSortKey sorts the youngest first when AGE is ascending.
+// ageSortKey sorts the youngest first when AGE is ascending, for any time a
+// reply holds: seconds with the sign bit flipped (so unsigned order is
+// signed order) and inverted, then nanoseconds inverted. A missing (zero)
+// time counts as older than any, last: MaxInt64 minus UnixNano overflowed
+// for a time before 1970 or an absent one, whose key then began "-" and
+// sorted first, as the newest.
 func ageSortKey(t time.Time) string {
-	return fmt.Sprintf("%020d", math.MaxInt64-t.UnixNano())
+	if t.IsZero() {
+		return "~" // after every key of digits
+	}
+	return fmt.Sprintf("%020d%09d", ^(uint64(t.Unix()) ^ 1<<63), 999_999_999-t.Nanosecond())
 }
 
 func shortType(t string) string   { return strings.TrimPrefix(ui.Clean(t), "ACTIVITY_TYPE_") }

@@ -99,9 +99,13 @@ func (m *MfaPolicies) openEditor() tea.Cmd {
 	if why := m.whyNoCreate(); why != "" {
 		return ui.Toast(why, true)
 	}
+	// The new policy is proposed last: after the user's last order, or at
+	// the largest order the service takes, tying with a last one there
+	// (a tie goes by creation, so it is still evaluated after it). min
+	// first: a hostile order near MaxInt must not overflow to the front.
 	next := 0
 	for _, p := range m.items {
-		next = max(next, p.Order+1)
+		next = max(next, min(p.Order, api.MaxMfaPolicyOrder-1)+1)
 	}
 	e := &mfaEditor{userID: m.userID, userName: m.userName(), creds: pinCandidates(m.user),
 		existing: m.items, k: newMfaEditorKeys(),
