@@ -65,12 +65,14 @@ func TestClockTickLeavesHiddenScreensUntilShown(t *testing.T) {
 func TestScreenShownAfterHiddenTicksIsUpToDate(t *testing.T) {
 	d := servertest.StartDemo(t)
 	h, now := clockedDemoHarness(t, d)
-	// An open detail on Policies, so that its ages are hidden with it.
+	// Open records on Policies and Users, so that their ages and keys'
+	// expiry are hidden with them.
 	h.gotoScreen("Policies")
 	h.key("enter")
 	if !h.policies().list.IsOpen() {
 		t.Fatalf("set-up: no policy detail open:\n%s", h.frame())
 	}
+	h.openUser("alice")
 	for _, s := range h.root.screens {
 		title := s.Title()
 		away := "Organization"
