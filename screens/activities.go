@@ -442,6 +442,11 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		}
 	case clockMsg:
 		// Ages count up between refreshes; rebuilding a page of rows is cheap.
+		// Hidden, the screen redraws when shown (Root.showActive); the vote
+		// dialog follows the tick all the same (Update).
+		if msg.unseen {
+			return a, nil
+		}
 		if len(a.items) <= 10*pageSize {
 			a.setRows()
 		}

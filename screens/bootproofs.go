@@ -220,8 +220,9 @@ func (b *BootProofs) Update(msg tea.Msg) (Screen, tea.Cmd) {
 	case clockMsg:
 		// Only the ages count up: rebuilding the list and the report (every
 		// member, every reason) each tick is wasted work, and a hostile proof
-		// makes it large, so redraw only when an age text changed.
-		if !slices.Equal(b.clockTexts(b.c.MachineNow()), b.shownClock) {
+		// makes it large, so redraw only when an age text changed. Hidden,
+		// it redraws when shown (Root.showActive).
+		if !msg.unseen && !slices.Equal(b.clockTexts(b.c.MachineNow()), b.shownClock) {
 			b.setRows()
 			b.renderDetail()
 		}

@@ -40,11 +40,31 @@ func (r *Root) announceActivitiesChanged() tea.Cmd {
 	return tea.Batch(r.broadcast(activitiesChangedMsg{}), r.showActive())
 }
 
-// showActive sends screenShownMsg to the active screen.
+// showActive sends screenShownMsg to the active screen, after the tick it
+// missed while hidden (tickScreens), if any: it then shows what a screen
+// rebuilt at every tick would.
 func (r *Root) showActive() tea.Cmd {
-	var cmd tea.Cmd
+	var caughtUp, cmd tea.Cmd
+	if r.clockOwed[r.active] {
+		r.clockOwed[r.active] = false
+		r.screens[r.active], caughtUp = r.screens[r.active].Update(clockMsg{})
+	}
 	r.screens[r.active], cmd = r.screens[r.active].Update(screenShownMsg{})
-	return cmd
+	return tea.Batch(caughtUp, cmd)
+}
+
+// tickScreens sends the clock's tick to every screen: seen by the active
+// one, unseen by the others, which owe it until shown (showActive).
+func (r *Root) tickScreens() tea.Cmd {
+	cmds := make([]tea.Cmd, len(r.screens))
+	for i, s := range r.screens {
+		unseen := i != r.active
+		if unseen {
+			r.clockOwed[i] = true
+		}
+		r.screens[i], cmds[i] = s.Update(clockMsg{unseen: unseen})
+	}
+	return tea.Batch(cmds...)
 }
 
 // hide sends screenHiddenMsg to the screen at index i.

@@ -338,7 +338,9 @@ func (m *MfaPolicies) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			return m, m.load() // an MFA policy or a status may be new
 		}
 	case clockMsg:
-		m.rerenderOpen() // its created and updated ages count up
+		if !msg.unseen { // hidden, redrawn when shown (Root.showActive)
+			m.rerenderOpen() // its created and updated ages count up
+		}
 	case mfaUserPickedMsg:
 		if msg.userID == m.userID {
 			return m, nil // shown already

@@ -306,8 +306,11 @@ func (p *Policies) update(msg tea.Msg) (Screen, tea.Cmd) {
 	case clockMsg:
 		// UPDATED and AGE count up between loads: rebuilding the rows is cheap,
 		// and the detail is rendered only when open (it keeps its scroll).
-		p.setRows()
-		p.renderDetail()
+		// Hidden, the screen redraws when shown (Root.showActive).
+		if !msg.unseen {
+			p.setRows()
+			p.renderDetail()
+		}
 	case policiesLoadedMsg:
 		return p, p.policiesLoaded(msg)
 	case policiesRecentMsg:

@@ -97,6 +97,9 @@ type Root struct {
 	// lastErr is each screen's status error as last logged, so a lasting error
 	// is logged once, not on every message.
 	lastErr []string
+	// clockOwed: the screen at the index was hidden at a tick, so its rows
+	// show the ages of an earlier one until it is shown (showActive).
+	clockOwed []bool
 	// bodyW and bodyH are the size last given to the screens (SetSize).
 	bodyW, bodyH int
 	// opsInFlight are the operation forms' submits in flight (the forms are
@@ -243,13 +246,17 @@ func NewRoot(o Options) *Root {
 	}
 	r.keys.setScreens(len(r.screens))
 	r.lastErr = make([]string, len(r.screens))
+	r.clockOwed = make([]bool, len(r.screens))
 	r.sizeScreens()
 	return r
 }
 
 // clockMsg redraws the times that count up ("refreshed 12s ago", ages) every
-// few seconds.
-type clockMsg struct{}
+// few seconds. Only the screen on show redraws: a hidden one gets the tick
+// unseen (its rows can be thousands, and rebuilding them all froze every key),
+// keeps only what follows the clock unseen (the vote dialog), and the root
+// sends it a seen tick when it is shown (showActive).
+type clockMsg struct{ unseen bool }
 
 const clockEvery = 5 * time.Second
 
@@ -384,7 +391,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.syncScreenErrors()
 		return cmd
 	case clockMsg:
-		return tea.Batch(r.broadcast(msg), r.clock())
+		return tea.Batch(r.tickScreens(), r.clock())
 	case orgChangedMsg:
 		return r.orgChanged(msg)
 	case reloadOrgMsg:

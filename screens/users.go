@@ -283,7 +283,11 @@ func (u *Users) Update(msg tea.Msg) (Screen, tea.Cmd) {
 			u.orgAwaited = u.c.OrgLoadsStarted
 		}
 	case clockMsg:
-		// Keys expire and ages count up between loads.
+		// Keys expire and ages count up between loads. Hidden, the screen
+		// redraws when shown (Root.showActive).
+		if msg.unseen {
+			return u, nil
+		}
 		u.setPreview()
 		if u.open != nil {
 			u.setDetail()
