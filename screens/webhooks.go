@@ -216,6 +216,12 @@ func (w *Webhooks) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		return w, w.nextUnlisted()
 	case webhookFeedClosedMsg:
 		w.closed = true
+	case clockMsg:
+		// An open delivery's "received … ago" counts up; hidden, the screen
+		// redraws when shown (Root.showActive).
+		if !msg.unseen {
+			w.renderDetail()
+		}
 	case tea.KeyPressMsg:
 		return w, w.handleKey(msg)
 	}
