@@ -214,6 +214,55 @@ func TestOperationFormConfirmShowsAllItSends(t *testing.T) {
 	}
 }
 
+// The policy editor's confirm shows the whole name (a long one is cut in
+// the title) and the notes the create_policy carries.
+func TestPolicyEditorConfirmShowsAllItSends(t *testing.T) {
+	d := servertest.StartDemo(t)
+	var sent sentBodies
+	h := memberConsole(t, d.ClientAt(recordingClientURL(d, &sent), "alice"))
+	h.gotoScreen("Policies")
+	h.key("n")
+	if h.policies().editor == nil {
+		t.Fatal("n did not open the editor")
+	}
+	fillPolicyDraft(h, "Ops may open read-only sessions in office hours only", false,
+		"activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'", "CronSpan('0 9 * * 1-5', '8h', 'Europe/Paris')")
+	h.key("tab")
+	h.typeText("approved by the board on 2026-01-05")
+	h.key("ctrl+s")
+	confirm := confirmText(h.frame())
+	if !strings.Contains(confirm, "(y)") {
+		t.Fatalf("no confirm:\n%s", h.frame())
+	}
+	h.key("y")
+	checkShown(t, confirm, oneSent(t, &sent))
+}
+
+// The MFA policy editor's confirm shows the whole name, the user the policy
+// is for by id as well as by name, and the notes.
+func TestMfaEditorConfirmShowsAllItSends(t *testing.T) {
+	d := servertest.StartDemo(t)
+	var sent sentBodies
+	h := demoHarnessVia(t, d.ClientAt(recordingClientURL(d, &sent), "alice"), ProofSettings{Apps: d.Info.EnclaveApps})
+	h.gotoScreen("MFA policies")
+	h.key("n")
+	if h.mfa().editor == nil {
+		t.Fatalf("n opened no editor:\n%s", h.frame())
+	}
+	h.typeText("Passkey for every policy change, always")
+	h.key("tab") // condition
+	h.key("tab") // order
+	h.key("tab")
+	h.typeText("asked for by the auditors")
+	h.key("ctrl+s")
+	confirm := confirmText(h.frame())
+	if !strings.Contains(confirm, "(y)") {
+		t.Fatalf("no confirm:\n%s", h.frame())
+	}
+	h.key("y")
+	checkShown(t, confirm, oneSent(t, &sent))
+}
+
 // A confirm answered No reopens the form; the value changed and confirmed
 // again is the one sent, once, however often y is pressed; keys typed while
 // the confirm is open change nothing sent.
