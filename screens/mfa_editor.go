@@ -236,9 +236,14 @@ func (m *MfaPolicies) submitEditor() tea.Cmd {
 	warn := map[int]bool{}
 	// The condition whole, on its own line (the confirm wraps it): its end
 	// may be what widens the policy.
-	lines := []string{fmt.Sprintf("For %s, order %d", api.NameText(e.userName), p.Order), "condition: " + ui.Clean(p.Condition)}
+	// The whole name (the title cuts a long one) and the user id sent.
+	lines := []string{"name: " + api.Quote(p.MfaPolicyName),
+		fmt.Sprintf("For %s, order %d", api.QuotedNameWithID(e.userName, p.UserID), p.Order), "condition: " + ui.Clean(p.Condition)}
 	lines = exprNameLines(lines, warn, exprNames(m.c, p.Condition))
 	lines = append(lines, describeSteps(p.RequiredAuthenticationMethods, credentials{names: e.authNames(), full: true})...)
+	if p.Notes != "" {
+		lines = append(lines, "notes: "+api.Quote(p.Notes))
+	}
 	title, resend := "Create MFA policy ", e.earlier.resends(formValues(p))
 	switch {
 	case resend:

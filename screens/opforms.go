@@ -299,6 +299,10 @@ func (d *opFormDialog) confirm(prep prepared, v map[string]string, question stri
 		warned[len(lines)+i] = true
 	}
 	lines = append(lines, asked...)
+	if v[appProofsKey] == "yes" {
+		// The envelope's flag is signed with the rest: shown like it.
+		lines = append(lines, "app proofs:  generated (generateAppProofs); the activity's detail lists and verifies them")
+	}
 	lines = append(lines, prep.facts...)
 	if d.earlier != nil {
 		if yes == "submit" {

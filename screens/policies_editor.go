@@ -438,7 +438,8 @@ func (p *Policies) submitDraft() tea.Cmd {
 func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	e := p.editor
 	warn, weight := map[int]bool{}, map[int]int{}
-	lines := []string{"effect:    " + params.Effect,
+	// The whole name here: the title cuts a long one.
+	lines := []string{"name:      " + api.Quote(params.PolicyName), "effect:    " + params.Effect,
 		"condition: " + orElse(ui.Clean(params.Condition), "(empty: always applies)")}
 	lines = exprNameLines(lines, warn, exprNames(p.c, params.Condition))
 	// Before the vote, not after: the author may mean a deny the real
@@ -454,6 +455,9 @@ func (p *Policies) createQuestion(params api.CreatePolicyParams) ui.Confirm {
 	lines = exprWarningLines(lines, warn, weight, policy.FieldConsensus, params.Consensus)
 	if params.Time != "" {
 		lines = append(lines, "time:      "+ui.Clean(params.Time))
+	}
+	if params.Notes != "" {
+		lines = append(lines, "notes:     "+api.Quote(params.Notes))
 	}
 	// Only a simulation of this very draft speaks for it: an allow simulated
 	// and then turned into a deny locks out what the simulation said it kept.
