@@ -99,7 +99,7 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 // A demo that joined another's service has none: deliveries go to that demo.
 func (d *demoEnv) webhooks(ctx context.Context, logger *slog.Logger) (consoleWebhooks, error) {
 	if d.srv == nil {
-		return consoleWebhooks{noneWhy: "no webhook listener here: this demo joined the service another vigil runs on " + shownPath(d.dir) + ", which receives the deliveries"}, nil
+		return consoleWebhooks{noneWhy: "no webhook listener here: this demo joined the service of " + d.holderName() + " on " + shownPath(d.dir) + ", which receives the deliveries"}, nil
 	}
 	feed, err := consoleWebhookFeed(ctx, Profile{Name: "demo", BaseURL: d.baseURL, OrganizationID: d.info.OrganizationID, WebhookListen: "127.0.0.1:0"}, logger)
 	if err != nil {
@@ -122,6 +122,17 @@ func (d *demoEnv) consoleSide(as string) demoSide {
 		side.unreachable = d.joinedUnreachable(as)
 	}
 	return side
+}
+
+// holderName names what serves d.dir, for a demo that joined it.
+func (d *demoEnv) holderName() string {
+	switch d.holder {
+	case server.HolderDemo:
+		return "the first 'vigil demo'"
+	case server.HolderServe:
+		return "the 'vigil serve'"
+	}
+	return "another vigil" // an older vigil, which did not record which
 }
 
 // joinedUnreachable is what the console of member as, which joined the
