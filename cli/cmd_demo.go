@@ -99,7 +99,7 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 // A demo that joined another's service has none: deliveries go to that demo.
 func (d *demoEnv) webhooks(ctx context.Context, logger *slog.Logger) (consoleWebhooks, error) {
 	if d.srv == nil {
-		return consoleWebhooks{noneWhy: "no webhook listener here: this demo joined the service of the first 'vigil demo' on " + d.dir + ", which receives the deliveries"}, nil
+		return consoleWebhooks{noneWhy: "no webhook listener here: this demo joined the service of " + d.holderName() + " on " + shownPath(d.dir) + ", which receives the deliveries"}, nil
 	}
 	feed, err := consoleWebhookFeed(ctx, Profile{Name: "demo", BaseURL: d.baseURL, OrganizationID: d.info.OrganizationID, WebhookListen: "127.0.0.1:0"}, logger)
 	if err != nil {
@@ -119,13 +119,41 @@ func (d *demoEnv) consoleSide(as string) demoSide {
 		side.cliNote = "while this demo runs (its data directory is removed at exit)"
 	}
 	if d.srv == nil {
-		// Joined: the service ends with the demo that runs it, and a restart
-		// of that demo serves on another port, which this console never
-		// learns; its profile's base_url is not the user's to check.
-		side.unreachable = fmt.Sprintf("the first 'vigil demo' on %s, whose service this console joined, has ended and its service with it: quit, then run: vigil demo --data %s --as %s (it joins the demo running there, or starts the service)",
-			d.dir, shellword.Quote(d.dir), shellword.Quote(as))
+		side.unreachable = d.joinedUnreachable(as)
 	}
 	return side
+}
+
+// holderName names what serves d.dir, for a demo that joined it.
+func (d *demoEnv) holderName() string {
+	switch d.holder {
+	case server.HolderDemo:
+		return "the first 'vigil demo'"
+	case server.HolderServe:
+		return "the 'vigil serve'"
+	}
+	return "another vigil" // an older vigil, which did not record which
+}
+
+// joinedUnreachable is what the console of member as, which joined the
+// service another process runs on d.dir, says when nothing answers there;
+// its profile's base_url is not the user's to check. One line (the client
+// refuses a line break in it): the directory is escaped as in other
+// messages, should its name hold a newline.
+func (d *demoEnv) joinedUnreachable(as string) string {
+	dir := shownPath(d.dir)
+	rejoin := fmt.Sprintf("vigil demo --data %s --as %s", shownWord(d.dir), shellword.Quote(as))
+	switch d.holder {
+	case server.HolderDemo:
+		// A restart of that demo serves on another port, which this
+		// console never learns.
+		return fmt.Sprintf("the first 'vigil demo' on %s, whose service this console joined, has ended and its service with it: quit, then run: %s (it joins the demo running there, or starts the service)", dir, rejoin)
+	case server.HolderServe:
+		// Restarted with the same --addr, it answers here again.
+		return fmt.Sprintf("the 'vigil serve' on %s, whose service this console joined, is not answering: start it again and refresh (r); if it now serves on another address, quit, then run: %s", dir, rejoin)
+	default: // an older vigil holds the directory, and did not say which
+		return fmt.Sprintf("the service on %s that this console joined is not answering: if it was a 'vigil serve', start it again and refresh (r); if a 'vigil demo' that ended, quit, then run: %s", dir, rejoin)
+	}
 }
 
 // demoEnv is a local service running in this process on a seeded data
@@ -135,7 +163,8 @@ type demoEnv struct {
 	temp       bool
 	configPath string
 	baseURL    string
-	members    []string // profile names in config.toml, one per member
+	members    []string          // profile names in config.toml, one per member
+	holder     server.HolderKind // when joined: which command serves d.dir
 	lock       *server.DataDirLock
 	info       *server.DemoInfo // nil when joined
 	note       string           // what prepareDemo kept aside, for the user
@@ -234,7 +263,7 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 	}
 	// Last: a second 'vigil demo' on this directory joins once it sees the
 	// URL, and config.toml is written by then.
-	if err := env.lock.Serving(env.baseURL); err != nil {
+	if err := env.lock.Serving(env.baseURL, server.HolderDemo); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
 	logger.Info("demo service listening", "url", env.baseURL, "auth_proxy", proxyURL, "data", env.dir)
@@ -251,8 +280,9 @@ const demoJoinWait = 10 * time.Second
 func (d *demoEnv) join(ctx context.Context, inUse error) error {
 	deadline := time.Now().Add(demoJoinWait)
 	for {
-		url := server.HolderURL(d.dir)
+		url, holder := server.Holder(d.dir)
 		if url != "" {
+			d.holder = holder
 			cfg, err := loadConfig(d.configPath)
 			if err != nil {
 				return fmt.Errorf("demo: %w; and its config: %w", inUse, err)

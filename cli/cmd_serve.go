@@ -183,7 +183,7 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 		}
 	}()
 	defer srv.CloseContext(hurry)
-	if err := lock.Serving(baseURL); err != nil {
+	if err := lock.Serving(baseURL, server.HolderServe); err != nil {
 		return err
 	}
 	if oidc.any() {

@@ -73,3 +73,31 @@ func TestValidateNameKeepsChosenNames(t *testing.T) {
 		}
 	}
 }
+
+// A private key in standard base64 given where an existing key's name goes
+// (stamp --key, keys show, a profile's key) fails the character check; it
+// is said to look like a private key, as the URL-safe form is, not merely
+// to hold a '+': the user must learn that it may be exposed.
+func TestCheckNameSaysAStandardBase64KeyLooksLikeAPrivateKey(t *testing.T) {
+	seed := sha256.Sum256([]byte("check name test key"))
+	for _, secret := range []string{
+		base64.StdEncoding.EncodeToString(seed[:]),                // '=' padding, maybe '+' or '/'
+		"JLli3nseAVclDYBE50ri8Oxs3TJ+33mvBjIB6+7ucqM=",            // the review's
+		hex.EncodeToString(seed[:]) + hex.EncodeToString(seed[:]), // too long for a name
+	} {
+		err := CheckName(secret)
+		if err == nil {
+			t.Fatalf("CheckName accepts %d characters of standard base64", len(secret))
+		}
+		if !strings.Contains(err.Error(), "looks like a private key") || !strings.Contains(err.Error(), "treat it as exposed") {
+			t.Errorf("CheckName of a private key: %v; want it said to look like a private key, and to be treated as exposed", err)
+		}
+		if strings.Contains(err.Error(), secret[:12]) {
+			t.Errorf("CheckName quotes the private key: %v", err)
+		}
+	}
+	// A name a key already has, which only looks random, still loads.
+	if err := CheckName("JLli3nseAVclDYBE50ri8Oxs3TJ-33mvBjIB6_7ucqM"); err != nil {
+		t.Errorf("CheckName refuses an existing key's URL-safe name: %v", err)
+	}
+}

@@ -65,6 +65,12 @@ func SecretArg(s, want string) string {
 	return fmt.Sprintf("%s that look like a private key, not %s; not shown: treat that key as exposed (it may be in shell history)", describeText(strings.TrimSpace(s)), want)
 }
 
+// SecretInFile is SecretArg for a value read from a file (a config's line)
+// rather than typed: nothing went to shell history, but the file holds it.
+func SecretInFile(s, want string) string {
+	return fmt.Sprintf("%s that look like a private key, not %s; not shown: remove it from the file, and if the file was readable by others or copied, treat that key as exposed", describeText(strings.TrimSpace(s)), want)
+}
+
 // jwtShaped reports whether every secret-looking token of s (SecretTokens)
 // is a provider token (looksJWT), which the messages then name as such.
 func jwtShaped(s string) bool {

@@ -100,6 +100,17 @@ func CheckName(name string) error {
 	if name == "" {
 		return errors.New("key name is empty")
 	}
+	if err := checkNameChars(name); err != nil && looksSecret(name) {
+		// A private key in standard base64 ('+', '/', '='), or one too long
+		// for a name: not quoted, and the user is told it may be exposed,
+		// as a key in the URL-safe alphabet is when no key has its name.
+		return secretNameError(name)
+	}
+	return checkNameChars(name)
+}
+
+// checkNameChars is CheckName's check of name's length and characters.
+func checkNameChars(name string) error {
 	if len(name) > MaxNameLen {
 		return fmt.Errorf("key name %s is longer than %d characters", quoteName(name), MaxNameLen)
 	}

@@ -321,7 +321,7 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		return &configError{msg: fmt.Sprintf("profile name %q must be non-empty printable text", name)}
 	}
 	if err := checkServiceURL(p.BaseURL, p.AllowPlaintextHTTP); err != nil {
-		return bad("base_url", "%v", err)
+		return bad("base_url", "%v", hideSecretURL(p.BaseURL, err))
 	}
 	// vigil adds /public/v1/… to base_url (not to auth_proxy_url): a base_url
 	// ending in it would ask for /public/v1/public/v1/…. A path that only
@@ -330,7 +330,7 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		return bad("base_url", "%q: give the service's root, without /public/v1 (vigil adds it to every request)", p.BaseURL)
 	}
 	if err := checkServiceURL(p.AuthProxyURL, p.AllowPlaintextHTTP); err != nil {
-		return bad("auth_proxy_url", "%v", err)
+		return bad("auth_proxy_url", "%v", hideSecretURL(p.AuthProxyURL, err))
 	}
 	if p.WebhookListen != "" {
 		if _, _, err := net.SplitHostPort(p.WebhookListen); err != nil {
@@ -360,6 +360,11 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		d, err := resolveConfigPath(dir, p.KeysDir)
 		if err != nil {
 			return bad("keys_dir", "%v", err)
+		}
+		// A private key pasted here would be printed in every "no key"
+		// message; a directory that exists is kept whatever its name.
+		if keys.PathLooksSecret(d) {
+			return bad("keys_dir", "takes the keys directory's path, and the value is %s; give a directory such as \"~/.config/vigil/keys\"", keys.SecretInFile(p.KeysDir, "a directory"))
 		}
 		p.KeysDir = d
 	}
@@ -465,6 +470,16 @@ func hasControl(s string) bool {
 // loopback (vigil demo, vigil serve) unless allowPlaintext: elsewhere it
 // would send every stamped request, and the replies the operator votes on,
 // readable and forgeable on the way.
+// hideSecretURL is err, checkServiceURL's refusal of s, or, when s holds
+// what looks like a private key (pasted into the wrong line), a refusal
+// that does not quote it.
+func hideSecretURL(s string, err error) error {
+	if !keys.HasSecretToken(s) {
+		return err
+	}
+	return fmt.Errorf("takes the service's URL, like \"https://api.example.com\", and the value is %s", keys.SecretInFile(s, "a URL"))
+}
+
 func checkServiceURL(s string, allowPlaintext bool) error {
 	if s == "" {
 		return nil

@@ -35,6 +35,7 @@ type DataDirLock struct {
 	dir  string
 	name string // the lock file's name in dir
 	f    *os.File
+	kind HolderKind
 }
 
 // LockDataDir creates dir if needed and takes its lock, or returns an error
@@ -100,7 +101,7 @@ func LockDir(dir, name string) (*DataDirLock, error) {
 	switch err := lockFile(f); {
 	case errors.Is(err, errLockHeld):
 		f.Close()
-		pid, _ := readHolder(abs, name)
+		pid, _, _ := readHolder(abs, name)
 		return nil, &DirInUseError{Dir: abs, PID: pid}
 	case err != nil:
 		f.Close()
@@ -136,9 +137,27 @@ func checkDirExposure(dir string) error {
 // Dir is the locked directory, as an absolute path.
 func (l *DataDirLock) Dir() string { return l.dir }
 
-// Serving records the URL this process serves the directory's service on, for
-// HolderURL.
-func (l *DataDirLock) Serving(url string) error { return l.write(url) }
+// HolderKind is which command holds a data directory, recorded with its URL
+// so that a console joining it can say what to do when it stops answering.
+type HolderKind string
+
+const (
+	// HolderUnknown: the lock file records no kind (an older vigil wrote it).
+	HolderUnknown HolderKind = ""
+	// HolderDemo is a 'vigil demo': it serves on a random port, so once it
+	// ends, a restart serves elsewhere.
+	HolderDemo HolderKind = "demo"
+	// HolderServe is a 'vigil serve': restarted with the same --addr, it
+	// answers on the same URL again.
+	HolderServe HolderKind = "serve"
+)
+
+// Serving records the URL this process serves the directory's service on,
+// and which command it is, for Holder.
+func (l *DataDirLock) Serving(url string, kind HolderKind) error {
+	l.kind = kind
+	return l.write(url)
+}
 
 // Release drops the lock. The lock file stays: removing it could let two
 // processes lock two different files of the same name.
@@ -151,11 +170,16 @@ func (l *DataDirLock) Release() error {
 	return err
 }
 
-// write records the holder in the lock file: "pid URL".
+// write records the holder in the lock file: "pid URL", then, on a line of
+// its own, "kind KIND". Older vigils read the first line only, so they still
+// find the URL; a lock file they wrote has no kind (HolderUnknown).
 func (l *DataDirLock) write(url string) error {
 	line := strconv.Itoa(os.Getpid())
 	if url != "" {
 		line += " " + url
+	}
+	if l.kind != HolderUnknown {
+		line += "\nkind " + string(l.kind)
 	}
 	if err := l.f.Truncate(0); err != nil {
 		return fmt.Errorf("write %s: %w", l.name, err)
@@ -169,19 +193,30 @@ func (l *DataDirLock) write(url string) error {
 // HolderURL is the URL the process holding dir serves it on, as it recorded
 // (DataDirLock.Serving); "" when it recorded none or nothing holds dir.
 func HolderURL(dir string) string {
-	_, url := readHolder(dir, LockFile)
+	url, _ := Holder(dir)
 	return url
 }
 
-func readHolder(dir, name string) (pid int, url string) {
+// Holder is HolderURL and which command recorded it (HolderUnknown when the
+// lock file says none).
+func Holder(dir string) (url string, kind HolderKind) {
+	_, url, kind = readHolder(dir, LockFile)
+	return url, kind
+}
+
+func readHolder(dir, name string) (pid int, url string, kind HolderKind) {
 	b, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
-		return 0, ""
+		return 0, "", HolderUnknown
 	}
-	line, _, _ := bytes.Cut(b, []byte("\n"))
+	line, rest, _ := bytes.Cut(b, []byte("\n"))
 	p, u, _ := strings.Cut(string(line), " ")
 	pid, _ = strconv.Atoi(p)
-	return pid, u
+	second, _, _ := bytes.Cut(rest, []byte("\n"))
+	if k, ok := strings.CutPrefix(string(second), "kind "); ok && (k == string(HolderDemo) || k == string(HolderServe)) {
+		kind = HolderKind(k)
+	}
+	return pid, u, kind
 }
 
 // pathErrorCause is err without the *fs.PathError's operation and path,

@@ -67,15 +67,39 @@ func TestOpenWithTheCallersLock(t *testing.T) {
 	if _, err := Open(Config{DataDir: dir}); !errors.Is(err, ErrDataDirInUse) {
 		t.Fatalf("Open without the lock while the caller holds it: %v", err)
 	}
-	if err := lock.Serving("http://127.0.0.1:8420"); err != nil {
+	if err := lock.Serving("http://127.0.0.1:8420", HolderServe); err != nil {
 		t.Fatal(err)
 	}
 	if got := HolderURL(dir); got != "http://127.0.0.1:8420" {
 		t.Fatalf("HolderURL = %q", got)
 	}
+	if url, kind := Holder(dir); url != "http://127.0.0.1:8420" || kind != HolderServe {
+		t.Fatalf("Holder = %q, %q; want the URL and %q", url, kind, HolderServe)
+	}
 	b, err := os.ReadFile(filepath.Join(dir, LockFile))
-	if err != nil || !strings.HasPrefix(string(b), strconv.Itoa(os.Getpid())+" ") {
-		t.Fatalf("lock file %q %v; want this process's pid first", b, err)
+	// An older vigil joining reads the first line only: "pid URL".
+	if first, _, _ := strings.Cut(string(b), "\n"); err != nil || first != strconv.Itoa(os.Getpid())+" http://127.0.0.1:8420" {
+		t.Fatalf("lock file %q %v; want this process's pid and the URL alone on the first line", b, err)
+	}
+}
+
+// A lock file an older vigil wrote ("pid URL", no kind) still gives its URL,
+// and no kind; what follows the kind on its line is not taken for one.
+func TestHolderReadsOlderLockFiles(t *testing.T) {
+	for text, want := range map[string]HolderKind{
+		"4242 http://127.0.0.1:8420\n":                HolderUnknown,
+		"4242 http://127.0.0.1:8420":                  HolderUnknown,
+		"4242 http://127.0.0.1:8420\nkind demo\n":     HolderDemo,
+		"4242 http://127.0.0.1:8420\nkind serve\n":    HolderServe,
+		"4242 http://127.0.0.1:8420\nkind \x1b[31m\n": HolderUnknown,
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, LockFile), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if url, kind := Holder(dir); url != "http://127.0.0.1:8420" || kind != want {
+			t.Errorf("lock file %q: Holder = %q, %q; want http://127.0.0.1:8420, %q", text, url, kind, want)
+		}
 	}
 }
 
