@@ -3,6 +3,7 @@ package screens
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/server/servertest"
 )
 
@@ -17,10 +19,15 @@ import (
 // drives a submit against the local service behind a proxy that records the
 // request bodies, reads the confirm, answers y, and compares the two.
 
-// sentBodies records the body of every submit that reaches the service.
+// sentBodies records the body and stamp of every submit that reaches the
+// service, and, read when the recording starts, the organization and who
+// holds each API key, by the service's word: whom a stamp speaks for.
 type sentBodies struct {
-	mu     sync.Mutex
-	bodies []string
+	mu      sync.Mutex
+	bodies  []string
+	stamps  []string
+	org     api.WhoamiResponse
+	keyUser map[string]string // API key public key (hex) → user name
 }
 
 func (s *sentBodies) all() []string {
@@ -30,29 +37,88 @@ func (s *sentBodies) all() []string {
 }
 
 // recordingClientURL is the base URL of a proxy in front of d that records
-// every submit's request body in sent.
-func recordingClientURL(d *servertest.Demo, sent *sentBodies) string {
-	return d.Rewriting(func(op string, request, reply []byte) []byte {
+// every submit's request body and stamp in sent.
+func recordingClientURL(t *testing.T, d *servertest.Demo, sent *sentBodies) string {
+	t.Helper()
+	reader := d.Client("bob") // no test here deletes bob's key
+	who, err := reader.Whoami(t.Context())
+	if err != nil {
+		t.Fatalf("whoami of the demo organization: %v", err)
+	}
+	users, err := reader.ListUsers(t.Context())
+	if err != nil {
+		t.Fatalf("list the demo organization's users: %v", err)
+	}
+	sent.org, sent.keyUser = *who, map[string]string{}
+	for _, u := range users {
+		for _, k := range u.APIKeys {
+			sent.keyUser[strings.ToLower(k.Credential.PublicKey)] = u.UserName
+		}
+	}
+	return d.Watching(func(op string, header http.Header, body []byte) {
 		if strings.HasPrefix(op, "submit/") {
 			sent.mu.Lock()
-			sent.bodies = append(sent.bodies, string(request))
+			sent.bodies = append(sent.bodies, string(body))
+			sent.stamps = append(sent.stamps, header.Get(keys.HeaderStamp))
 			sent.mu.Unlock()
 		}
-		return reply
 	})
 }
 
+// checkEnvelope fails unless every submit recorded went to the organization
+// the status bar names, stamped by a key of the user it names.
+func checkEnvelope(t *testing.T, h *harness, sent *sentBodies) {
+	t.Helper()
+	sent.mu.Lock()
+	bodies, stamps := append([]string(nil), sent.bodies...), append([]string(nil), sent.stamps...)
+	sent.mu.Unlock()
+	frame := h.frame()
+	lines := strings.Split(strings.TrimRight(frame, "\n"), "\n")
+	bar := lines[len(lines)-1]
+	for i, body := range bodies {
+		var env struct {
+			OrganizationID string `json:"organizationId"`
+		}
+		if err := json.Unmarshal([]byte(body), &env); err != nil {
+			t.Fatalf("submit %d's body is not JSON: %v\n%s", i, err, body)
+		}
+		if env.OrganizationID != sent.org.OrganizationID {
+			t.Errorf("submit %d went to organization %q, the status bar shows %q (%s):\n%s", i, env.OrganizationID, sent.org.OrganizationName, sent.org.OrganizationID, bar)
+		}
+		st, err := keys.Verify(stamps[i], []byte(body))
+		if err != nil {
+			t.Fatalf("submit %d's stamp does not verify: %v", i, err)
+		}
+		user, ok := sent.keyUser[strings.ToLower(st.PublicKey)]
+		if !ok {
+			t.Fatalf("submit %d is stamped by key %s, which no user of the organization holds", i, st.PublicKey)
+		}
+		if want := sent.org.OrganizationName + " · " + user; !strings.Contains(bar, want) {
+			t.Errorf("submit %d is stamped by %s of %s, but the status bar does not say %q:\n%s", i, user, sent.org.OrganizationName, want, bar)
+		}
+	}
+}
+
 // confirmText is the text of the dialog on top, its box's borders taken off
-// and every run of spaces (a wrap included) made one.
+// and every run of spaces (a wrap included) made one; a row broken inside a
+// word (marked ↩) is joined to the next with no space, as the mark says.
 func confirmText(frame string) string {
 	var b strings.Builder
+	inWord := false // the row before ended inside a word
 	for _, l := range strings.Split(frame, "\n") {
 		i, j := strings.Index(l, "│"), strings.LastIndex(l, "│")
 		if i < 0 || j <= i {
 			continue
 		}
-		b.WriteString(l[i+len("│") : j])
-		b.WriteByte(' ')
+		row := strings.TrimRight(l[i+len("│"):j], " ")
+		if inWord {
+			row = strings.TrimLeft(row, " ") // the continuation's indent
+		}
+		row, inWord = strings.CutSuffix(strings.ReplaceAll(row, "␣", " "), "↩")
+		b.WriteString(row)
+		if !inWord {
+			b.WriteByte(' ')
+		}
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
 }
@@ -80,7 +146,7 @@ func shownValue(confirm, v string) bool {
 			return true
 		}
 	}
-	for _, prefix := range []string{"ACCESS_TYPE_", "SMART_CONTRACT_INTERFACE_TYPE_", "AUTHENTICATION_TYPE_"} {
+	for _, prefix := range []string{"ACCESS_TYPE_", "SMART_CONTRACT_INTERFACE_TYPE_", "AUTHENTICATION_TYPE_", "FEATURE_NAME_"} {
 		if short, ok := strings.CutPrefix(v, prefix); ok && strings.Contains(confirm, short) {
 			return true
 		}
@@ -196,7 +262,7 @@ func TestOperationFormConfirmShowsAllItSends(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var sent sentBodies
-			h := memberConsole(t, d.ClientAt(recordingClientURL(d, &sent), "alice"))
+			h := memberConsole(t, d.ClientAt(recordingClientURL(t, d, &sent), "alice"))
 			openOperation(h, tc.name)
 			tc.input(h)
 			h.key("ctrl+s")
@@ -210,6 +276,7 @@ func TestOperationFormConfirmShowsAllItSends(t *testing.T) {
 				t.Fatalf("the form sent no generateAppProofs though yes was picked: %v", env)
 			}
 			checkShown(t, confirm, env, tc.hidden...)
+			checkEnvelope(t, h, &sent)
 		})
 	}
 }
@@ -219,7 +286,7 @@ func TestOperationFormConfirmShowsAllItSends(t *testing.T) {
 func TestPolicyEditorConfirmShowsAllItSends(t *testing.T) {
 	d := servertest.StartDemo(t)
 	var sent sentBodies
-	h := memberConsole(t, d.ClientAt(recordingClientURL(d, &sent), "alice"))
+	h := memberConsole(t, d.ClientAt(recordingClientURL(t, d, &sent), "alice"))
 	h.gotoScreen("Policies")
 	h.key("n")
 	if h.policies().editor == nil {
@@ -236,6 +303,7 @@ func TestPolicyEditorConfirmShowsAllItSends(t *testing.T) {
 	}
 	h.key("y")
 	checkShown(t, confirm, oneSent(t, &sent))
+	checkEnvelope(t, h, &sent)
 }
 
 // The MFA policy editor's confirm shows the whole name, the user the policy
@@ -243,7 +311,7 @@ func TestPolicyEditorConfirmShowsAllItSends(t *testing.T) {
 func TestMfaEditorConfirmShowsAllItSends(t *testing.T) {
 	d := servertest.StartDemo(t)
 	var sent sentBodies
-	h := demoHarnessVia(t, d.ClientAt(recordingClientURL(d, &sent), "alice"), ProofSettings{Apps: d.Info.EnclaveApps})
+	h := demoHarnessVia(t, d.ClientAt(recordingClientURL(t, d, &sent), "alice"), ProofSettings{Apps: d.Info.EnclaveApps})
 	h.gotoScreen("MFA policies")
 	h.key("n")
 	if h.mfa().editor == nil {
@@ -261,6 +329,7 @@ func TestMfaEditorConfirmShowsAllItSends(t *testing.T) {
 	}
 	h.key("y")
 	checkShown(t, confirm, oneSent(t, &sent))
+	checkEnvelope(t, h, &sent)
 }
 
 // A confirm answered No reopens the form; the value changed and confirmed
@@ -269,7 +338,7 @@ func TestMfaEditorConfirmShowsAllItSends(t *testing.T) {
 func TestOperationFormReconfirmSendsTheNewValueOnce(t *testing.T) {
 	d := servertest.StartDemo(t)
 	var sent sentBodies
-	h := memberConsole(t, d.ClientAt(recordingClientURL(d, &sent), "alice"))
+	h := memberConsole(t, d.ClientAt(recordingClientURL(t, d, &sent), "alice"))
 	openOperation(h, "delete tvc deployment")
 	h.typeText("dep-first")
 	h.key("ctrl+s")
@@ -288,4 +357,162 @@ func TestOperationFormReconfirmSendsTheNewValueOnce(t *testing.T) {
 		t.Errorf("sent deploymentId %q, want dep-second:\n%s", got, confirm)
 	}
 	checkShown(t, confirm, env)
+	checkEnvelope(t, h, &sent)
+}
+
+// confirmAndSend reads the confirm on top (it must be one), answers y, and
+// returns what it showed and the one submit sent.
+func confirmAndSend(t *testing.T, h *harness, sent *sentBodies) (string, map[string]any) {
+	t.Helper()
+	confirm := confirmText(h.frame())
+	if !strings.Contains(confirm, "(y)") {
+		t.Fatalf("no confirm:\n%s", h.frame())
+	}
+	h.key("y")
+	return confirm, oneSent(t, sent)
+}
+
+// The Organization screen's feature confirm shows the feature and the value
+// it sends, a long value whole or marked as cut.
+func TestSetFeatureConfirmShowsAllItSends(t *testing.T) {
+	for _, value := range []string{
+		"https://hooks.example.com/vigil",
+		"https://hooks.example.com/" + strings.Repeat("a-very-long-path-segment/", 12) + "end",
+	} {
+		t.Run(fmt.Sprint(len(value)), func(t *testing.T) {
+			d := servertest.StartDemo(t)
+			var sent sentBodies
+			h := memberConsole(t, d.ClientAt(recordingClientURL(t, d, &sent), "alice"))
+			h.gotoScreen("Organization")
+			h.key("s")
+			h.pickFeature(api.FeatureWebhook)
+			h.key("tab")
+			h.typeText(value)
+			h.key("ctrl+s")
+			confirm, env := confirmAndSend(t, h, &sent)
+			checkShown(t, confirm, env)
+			checkEnvelope(t, h, &sent)
+		})
+	}
+}
+
+// The Users screen's deletion confirm shows the user and every key it
+// deletes by id: one key, several, the console's own.
+func TestDeleteAPIKeysConfirmShowsAllItSends(t *testing.T) {
+	t.Run("one key", func(t *testing.T) {
+		d := servertest.StartDemo(t)
+		var sent sentBodies
+		h := memberConsole(t, d.ClientAt(recordingClientURL(t, d, &sent), "alice"))
+		u := h.openUser("operator")
+		h.cursorToKeyWithoutPendingDeletion(u)
+		h.key("d")
+		confirm, env := confirmAndSend(t, h, &sent)
+		if ids := env["parameters"].(map[string]any)["apiKeyIds"].([]any); len(ids) != 1 {
+			t.Errorf("sent %v, want one key", ids)
+		}
+		checkShown(t, confirm, env)
+		checkEnvelope(t, h, &sent)
+	})
+	t.Run("several keys", func(t *testing.T) {
+		d := servertest.StartDemo(t)
+		d.AddUserWithKeys("erin", 3, 0)
+		var sent sentBodies
+		h := memberConsole(t, d.ClientAt(recordingClientURL(t, d, &sent), "alice"))
+		u := h.openUser("erin")
+		for range u.open.APIKeys {
+			h.key("space")
+			h.key("j")
+		}
+		h.key("d")
+		confirm, env := confirmAndSend(t, h, &sent)
+		if ids := env["parameters"].(map[string]any)["apiKeyIds"].([]any); len(ids) != 3 {
+			t.Errorf("sent %v, want erin's 3 keys", ids)
+		}
+		checkShown(t, confirm, env)
+		checkEnvelope(t, h, &sent)
+	})
+	t.Run("own key", func(t *testing.T) {
+		d := servertest.StartDemo(t)
+		var sent sentBodies
+		c := d.ClientAt(recordingClientURL(t, d, &sent), "operator")
+		h := memberConsole(t, c)
+		own := c.Stamper().(interface{ PublicKeyHex() string }).PublicKeyHex()
+		h.root.common.OwnPublicKey = own
+		u := h.openUser("operator")
+		for range u.open.APIKeys {
+			if u.open.APIKeys[u.cursor].HasPublicKey(own) {
+				break
+			}
+			h.key("j")
+		}
+		h.key("d")
+		confirm, env := confirmAndSend(t, h, &sent)
+		checkShown(t, confirm, env)
+		checkEnvelope(t, h, &sent)
+	})
+}
+
+// The vote dialog's y sends the fingerprint of the activity it was opened
+// on, which it shows; an approval and a rejection alike.
+func TestVoteDialogSendsTheActivityItShows(t *testing.T) {
+	for _, approve := range []bool{true, false} {
+		t.Run(fmt.Sprint("approve=", approve), func(t *testing.T) {
+			d := servertest.StartDemo(t)
+			other := proposeWatchedTag(t, d) // listed too: the vote must not go to it
+			tag := proposeWatchedTag(t, d)
+			var sent sentBodies
+			h := memberConsole(t, d.ClientAt(recordingClientURL(t, d, &sent), "carol"))
+			h.selectActivityID(tag.ID)
+			h.key(map[bool]string{true: "a", false: "x"}[approve])
+			if !h.voteDialogOpen() {
+				t.Fatalf("no vote dialog:\n%s", h.frame())
+			}
+			confirm, env := confirmAndSend(t, h, &sent)
+			checkVoteSent(t, confirm, env, tag, other)
+			checkEnvelope(t, h, &sent)
+		})
+	}
+}
+
+// A vote dialog whose activity's record changes while it is open (another
+// member votes) shows the record as it is now; the y that sends is answered
+// on that text, and sends the same activity's fingerprint.
+func TestVoteDialogOnARecordChangedWhileOpenSendsTheActivityItShows(t *testing.T) {
+	d := servertest.StartDemo(t)
+	tag := proposeWatchedTag(t, d)
+	var sent sentBodies
+	h := memberConsole(t, d.ClientAt(recordingClientURL(t, d, &sent), "carol"))
+	h.selectActivityID(tag.ID)
+	h.key("a")
+	if !h.voteDialogOpen() {
+		t.Fatalf("no vote dialog:\n%s", h.frame())
+	}
+	if _, err := d.Client("alice").RejectActivity(t.Context(), tag.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	h.run(h.activities().load())
+	if !strings.Contains(confirmText(h.frame()), "alice") {
+		t.Fatalf("the dialog does not show alice's new vote:\n%s", h.frame())
+	}
+	h.key("y") // acknowledges the change
+	if n := len(sent.all()); n != 0 {
+		t.Fatalf("a y typed for the text before the change voted (%d submits)", n)
+	}
+	confirm, env := confirmAndSend(t, h, &sent)
+	checkVoteSent(t, confirm, env, tag, nil)
+	checkEnvelope(t, h, &sent)
+}
+
+// checkVoteSent fails unless the vote sent is on act by its fingerprint,
+// as the dialog shows it, and not on other.
+func checkVoteSent(t *testing.T, confirm string, env map[string]any, act, other *api.Activity) {
+	t.Helper()
+	checkShown(t, confirm, env)
+	got, _ := env["parameters"].(map[string]any)["fingerprint"].(string)
+	if got != act.Fingerprint {
+		t.Errorf("the vote sent fingerprint %q, the activity the dialog was opened on has %q", got, act.Fingerprint)
+	}
+	if other != nil && strings.Contains(confirm, other.Fingerprint) {
+		t.Errorf("the dialog shows the other activity's fingerprint %s:\n%s", other.Fingerprint, confirm)
+	}
 }

@@ -153,6 +153,22 @@ func (d *Demo) Rewriting(rewrite Rewrite) string {
 	})
 }
 
+// Watching starts a proxy in front of d that passes every request and reply
+// on as they are, and first tells watch of each request to op (the path
+// after /public/v1/) with its headers and body: what a client really sent,
+// its stamp included. It returns the proxy's base URL; it is closed when
+// the test ends.
+func (d *Demo) Watching(watch func(op string, header http.Header, body []byte)) string {
+	d.t.Helper()
+	return d.proxy(func(resp *http.Response) error {
+		if op, ok := strings.CutPrefix(resp.Request.URL.Path, "/public/v1/"); ok {
+			body, _ := resp.Request.Context().Value(requestBodyKey{}).([]byte)
+			watch(op, resp.Request.Header, body)
+		}
+		return nil
+	})
+}
+
 // proxy starts a reverse proxy in front of d that passes each reply through
 // modify (the request's body is in its context, under requestBodyKey); it
 // returns the proxy's base URL and is closed when the test ends.
