@@ -55,13 +55,19 @@ func secretArgs(args []string) []string {
 
 // argValue is the value word a carries, after prev: a itself, or VALUE of
 // --flag=VALUE; public when the flag it is the value of (prev, or its own
-// --flag=) is one of publicHexFlags.
+// --flag=) is one of publicHexFlags. A word is --flag=VALUE only when what
+// comes before its '=' is a flag's name: a PEM private key starts with '-'
+// and its base64 often ends in '=', and read as a flag it would be judged by
+// its last line alone.
 func argValue(prev, a string) (value string, public bool) {
-	if name, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(name, "-") {
+	if name, v, ok := strings.Cut(a, "="); ok && flagName.MatchString(name) {
 		return v, publicHexFlag(name)
 	}
-	return a, publicHexFlag(prev) && !strings.Contains(prev, "=")
+	return a, publicHexFlag(prev) && flagName.MatchString(prev)
 }
+
+// flagName matches a flag as a command line gives it: -name or --name.
+var flagName = regexp.MustCompile(`^--?[A-Za-z][A-Za-z0-9-]*$`)
 
 // publicHexFlags take hashes, public keys or addresses in hex (proof pins, a
 // contract's address): public values that look like a private key.

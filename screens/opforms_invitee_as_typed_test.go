@@ -31,3 +31,41 @@ func TestInvitationFormRefusesAnAddressNotSentAsTyped(t *testing.T) {
 		})
 	}
 }
+
+// A list with a blank entry (a trailing comma, as deleting the partial
+// entry of a cut paste leaves it, or two commas in a row) reaches the
+// confirm with the invitees it holds, as net/mail reads it (audit 280,
+// finding 1: the form refused it, saying it "splits at its commas into 3").
+func TestInvitationFormSkipsABlankEntry(t *testing.T) {
+	for _, tc := range []struct {
+		typed string
+		ctrlW bool // delete the last word, as the cut message advises
+	}{
+		{typed: `dave <dave@example.com>, erin <erin@example.com>,`},
+		{typed: `dave <dave@example.com>, erin <erin@example.com>, fr`, ctrlW: true},
+		{typed: `dave <dave@example.com>, , erin <erin@example.com>`},
+		{typed: `dave <dave@example.com>,,erin <erin@example.com>,	`},
+	} {
+		t.Run(tc.typed, func(t *testing.T) {
+			d := servertest.StartDemo(t)
+			var log bytes.Buffer
+			h := opsHarness(t, d, &log)
+			openOperation(h, "create invitations")
+			h.typeText(tc.typed)
+			if tc.ctrlW {
+				h.key("ctrl+w")
+			}
+			h.key("ctrl+s")
+			if f, ok := h.root.dialogs.Top().(*opFormDialog); ok {
+				t.Fatalf("refused: %q", f.form.Errors()["invitees"])
+			}
+			if _, ok := h.root.dialogs.Top().(*ConfirmDialog); !ok {
+				t.Fatalf("no confirm:\n%s", h.frame())
+			}
+			out := h.frame()
+			if !strings.Contains(out, `"dave" <"dave@example.com">`) || !strings.Contains(out, `"erin" <"erin@example.com">`) || strings.Contains(out, "invite 3") {
+				t.Errorf("the confirm does not list dave and erin alone:\n%s", out)
+			}
+		})
+	}
+}

@@ -27,22 +27,34 @@ func addressesAsTyped(typed string, addrs []*mail.Address) error {
 	}
 	entries := inviteeEntries(typed)
 	if len(entries) != len(addrs) {
-		// Not expected once the list parsed; refused rather than sent
-		// unchecked.
-		return fmt.Errorf("the list reads as %d invitees but splits at its commas into %d; write each as name <e-mail>, separated by commas", len(addrs), len(entries))
+		// Not expected once the list parsed (an entry that is only a
+		// comment, which net/mail skips, would do it); refused rather than
+		// sent unchecked.
+		return fmt.Errorf("the list reads as %d invitee(s) but holds %d entries between its commas; write each as name <e-mail>, separated by commas, with nothing else between them", len(addrs), len(entries))
 	}
 	for i, a := range addrs {
-		entry := strings.TrimSpace(entries[i])
+		entry := strings.Trim(entries[i], mailSpace)
 		if hasComment(entry) {
 			return fmt.Errorf("a comment in parentheses is not sent as written (in %s): to name the invitee, write %s instead",
 				api.Quote(clip(entry, 60)), api.Quote(namedAddress(a)))
 		}
 		if name := typedName(entry); name != a.Name {
 			return fmt.Errorf("the name of %s would be sent as %s, not as typed (%s): write the name in double quotes exactly as it should read, such as %s",
-				api.Quote(a.Address), api.Quote(a.Name), api.Quote(name), api.Quote(`"`+name+`" <`+a.Address+`>`))
+				api.Quote(a.Address), api.Quote(a.Name), api.Quote(name), api.Quote(quotedName(name)+" <"+a.Address+">"))
 		}
 	}
 	return nil
+}
+
+// mailSpace is the white space net/mail skips around the words of a name
+// and between the entries of a list: not a no-break space, which it keeps in
+// the name, as 'vigil invitation create --name' does.
+const mailSpace = " \t\r\n"
+
+// quotedName is name as one RFC 5322 quoted string, its backslashes and
+// double quotes escaped, so that net/mail reads it back as name.
+func quotedName(name string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(name) + `"`
 }
 
 // namedAddress is a as the form takes it: name <address>.
@@ -54,22 +66,30 @@ func namedAddress(a *mail.Address) string {
 }
 
 // inviteeEntries splits s at the commas net/mail splits an address list at:
-// not one inside a quoted name ("Doe, Jane") or a comment.
+// not one inside a quoted name ("Doe, Jane") or a comment. A blank entry (a
+// trailing comma, as deleting the partial entry of a cut paste leaves, or
+// two commas in a row) is left out, as net/mail skips it.
 func inviteeEntries(s string) []string {
 	var entries []string
+	keep := func(entry string) {
+		if strings.Trim(entry, mailSpace) != "" {
+			entries = append(entries, entry)
+		}
+	}
 	entry, open := "", addressOpenings{}
 	for i, piece := range strings.Split(s, ",") {
 		if i > 0 && open.unclosed() {
 			entry += ","
 			open.read(",")
 		} else if i > 0 {
-			entries = append(entries, entry)
+			keep(entry)
 			entry = ""
 		}
 		entry += piece
 		open.read(piece)
 	}
-	return append(entries, entry)
+	keep(entry)
+	return entries
 }
 
 // hasComment reports whether entry holds a "(" outside a quoted string: the
@@ -85,14 +105,14 @@ func hasComment(entry string) bool {
 	return false
 }
 
-// typedName is the name written before the entry's <address>, trimmed, and
-// read out of its double quotes when it is one quoted string; "" for a bare
-// address.
+// typedName is the name written before the entry's <address>, trimmed of
+// the white space net/mail trims (mailSpace), and read out of its double
+// quotes when it is one quoted string; "" for a bare address.
 func typedName(entry string) string {
 	o := addressOpenings{}
 	for i, r := range entry {
 		if r == '<' && !o.quoted {
-			return unquoteName(strings.TrimSpace(entry[:i]))
+			return unquoteName(strings.Trim(entry[:i], mailSpace))
 		}
 		o.read(string(r))
 	}
