@@ -1,11 +1,13 @@
 package screens
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -515,4 +517,108 @@ func checkVoteSent(t *testing.T, confirm string, env map[string]any, act, other 
 	if other != nil && strings.Contains(confirm, other.Fingerprint) {
 		t.Errorf("the dialog shows the other activity's fingerprint %s:\n%s", other.Fingerprint, confirm)
 	}
+}
+
+// After a create_policy got no clear answer, the confirm of a changed draft
+// (a new request) still shows everything the ordinary confirm shows: the
+// draft, the CANNOT BE UNDONE and lock-out warnings, who must approve. The
+// earlier request's warnings come on top of them, not instead.
+func TestPolicyEditorConfirmAfterNoClearAnswerShowsAllItSends(t *testing.T) {
+	for _, tc := range []struct {
+		name, condition, notes string
+		want                   []string
+	}{
+		{"Deny everything", "true", "notes the member must see",
+			[]string{"EFFECT_DENY", "condition: true", "CANNOT BE UNDONE", "notes the member must see", "Once submitted"}},
+		{"No policy changes", "activity.resource == 'POLICY'", "",
+			[]string{"EFFECT_DENY", "locks the organization out of", "Once submitted"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, d, g := gatewayHarness(t)
+			ctx := context.Background()
+			// A policy the root quorum created: something the organization
+			// does today, which a deny of policy changes locks it out of.
+			a, err := d.Client("alice").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "wallets", Effect: api.EffectAllow, Condition: "activity.resource == 'WALLET'"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, err = d.Client("bob").ApproveActivity(ctx, a.Fingerprint); err != nil || a.Status != api.StatusCompleted {
+				t.Fatalf("the root quorum creates a policy: %v (%v)", err, a)
+			}
+			h.gotoScreen("Policies")
+			h.key("n")
+			h.typeText("Harmless draft")
+			submitWithNoClearAnswer(h, g)
+			if h.policies().editor == nil || h.policies().editor.earlier == nil {
+				t.Fatalf("the submit got a clear answer:\n%s", h.frame())
+			}
+			// The draft changed into a deny, with its name and notes.
+			for range len("Harmless draft") {
+				h.key("backspace")
+			}
+			h.typeText(tc.name)
+			h.key("tab")
+			h.key("right") // EFFECT_DENY
+			h.key("tab")
+			h.typeText(tc.condition)
+			h.key("tab") // consensus
+			h.key("tab") // time
+			h.key("tab")
+			h.typeText(tc.notes)
+			h.key("ctrl+r")
+			h.key("ctrl+s")
+			c := openConfirm(h)
+			if c == nil {
+				t.Fatalf("ctrl+s did not ask:\n%s", h.frame())
+			}
+			confirm := confirmText(h.frame())
+			for _, want := range append(tc.want, tc.name, "Look in Activities (v: all) first", "so this is a new request") {
+				if !strings.Contains(confirm, want) {
+					t.Errorf("the confirm of the changed draft lacks %q:\n%s", want, confirm)
+				}
+			}
+			// Every line of the ordinary confirm of this draft, and its
+			// warnings drawn as warnings.
+			ordinary := h.policies().createQuestion(c.yesMsg.(policyNewConfirmedMsg).params)
+			for i, l := range ordinary.Lines {
+				j := slices.Index(c.confirm.Lines, l)
+				if j < 0 {
+					t.Errorf("the ordinary confirm's line %q is missing", l)
+				} else if ordinary.Warn[i] && !c.confirm.Warn[j] {
+					t.Errorf("the ordinary confirm's warning %q is not drawn as one", l)
+				}
+			}
+			h.key("y")
+			ids := policyActivities(t, d.Client("bob"), tc.name)
+			if len(ids) != 1 {
+				t.Fatalf("%d create_policy activities named %q, want 1", len(ids), tc.name)
+			}
+			checkShown(t, confirm, sentPolicy(t, d, tc.name))
+		})
+	}
+}
+
+// sentPolicy is the create_policy named name as the service recorded it, in
+// the shape of a submit's body: what a submit through the gateway sent.
+func sentPolicy(t *testing.T, d *servertest.Demo, name string) map[string]any {
+	t.Helper()
+	acts, err := d.Client("bob").ListActivities(context.Background(), api.ListActivitiesOptions{Types: []string{api.TypeCreatePolicyV3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range acts {
+		if in := a.Intent.CreatePolicyIntentV3; in != nil && in.PolicyName == name {
+			b, err := json.Marshal(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var params map[string]any
+			if err := json.Unmarshal(b, &params); err != nil {
+				t.Fatal(err)
+			}
+			return map[string]any{"parameters": params}
+		}
+	}
+	t.Fatalf("the service recorded no create_policy named %q", name)
+	return nil
 }

@@ -416,8 +416,7 @@ func (p *Policies) submitDraft() tea.Cmd {
 	v := e.form.Values()
 	params := api.CreatePolicyParams{PolicyName: v["name"], Effect: v["effect"], Condition: v["condition"],
 		Consensus: v["consensus"], Notes: v["notes"], Time: v["time"]}
-	switch {
-	case e.earlier.resends(formValues(params)):
+	if e.earlier.resends(formValues(params)) {
 		sub := p.startSubmit(params)
 		cmd := e.earlier.resend(p.c, func(a *api.Activity, err error) tea.Msg {
 			return policyCreatedMsg{editor: e, sub: sub, params: params, resent: true, act: a, err: err}
@@ -425,10 +424,15 @@ func (p *Policies) submitDraft() tea.Cmd {
 		e.sending, e.sendingSub, e.err = "sending create_policy again…", sub, ""
 		e.busy = e.sending
 		return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
-	case e.earlier != nil:
-		return p.askDialog(e.earlier.confirmNew("policies.create_new", policyNewConfirmedMsg{editor: e, params: params}))
 	}
-	return p.askDialog(NewConfirmDialogMsg("policies.create", p.createQuestion(params), policyNewConfirmedMsg{editor: e, params: params}, nil))
+	c, id := p.createQuestion(params), "policies.create"
+	if e.earlier != nil {
+		// The whole draft and its warnings still, and then that the earlier
+		// request may take effect as well.
+		c.Title, c.YesLabel, id = "Create a new policy "+api.Quote(clip(params.PolicyName, 40))+"?", "submit new", "policies.create_new"
+		c.Lines = e.earlier.appendWarning(append(c.Lines, ""), c.Warn)
+	}
+	return p.askDialog(NewConfirmDialogMsg(id, c, policyNewConfirmedMsg{editor: e, params: params}, nil))
 }
 
 // createQuestion is the confirm before create_policy: the policy as it will

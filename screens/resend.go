@@ -81,16 +81,6 @@ func (e *earlierSubmit) appendWarning(lines []string, warn map[int]bool) []strin
 	return lines
 }
 
-// confirmNew is the question before a new request while an earlier one is
-// unsettled; yes is the message that sends it (NewConfirmDialogMsg). No is
-// the default. The form asks for it with askDialog.
-func (e *earlierSubmit) confirmNew(id string, yes tea.Msg) *ConfirmDialog {
-	warn := map[int]bool{}
-	c := ui.NewConfirm("Submit a new "+e.op+"?", "submit new", e.appendWarning(nil, warn)...)
-	c.Warn = warn
-	return NewConfirmDialogMsg(id, c, yes, nil)
-}
-
 // afterSubmit is what a form holds after the answer to a submit: resent
 // says whether it sent e's request again, values what a new one was built
 // from.

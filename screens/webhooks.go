@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,6 +83,12 @@ type Webhooks struct {
 	unlisted WebhookUnlisted
 	closed   bool
 	width    int
+	// opened is the delivery whose detail is open, kept by its rowID: the
+	// selected row may change under it (the row dropped past its kind's
+	// bound), and the detail, A and y must stay on what was opened.
+	opened WebhookDelivery
+	// openedGone says opened is no longer listed.
+	openedGone bool
 }
 
 // NewWebhooks builds the screen on c.Webhooks (nil: no listener configured).
@@ -187,7 +194,7 @@ func (w *Webhooks) syncKeys() {
 // when it can. A refused delivery's activity id is only what its sender
 // claimed: the console does not act on it.
 func (w *Webhooks) whyNoActivity() string {
-	d, ok := w.selected()
+	d, ok := w.chosen()
 	switch {
 	case !w.list.IsOpen() || !ok:
 		return "open a delivery first (" + w.list.Keys.Open.Help().Key + ")"
@@ -262,7 +269,7 @@ func (w *Webhooks) add(d WebhookDelivery) {
 
 func (w *Webhooks) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, w.keys.Copy) {
-		d, ok := w.selected()
+		d, ok := w.chosen()
 		if !ok {
 			return nil
 		}
@@ -270,9 +277,11 @@ func (w *Webhooks) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(tea.SetClipboard(id), ui.Toast("copied event id "+clip(id, 24), false))
 	}
 	if !w.list.IsOpen() && key.Matches(k, w.list.Keys.Open) {
-		if _, ok := w.selected(); !ok {
+		d, ok := w.selected()
+		if !ok {
 			return nil // no row shown (a filter matches none): nothing chosen to open
 		}
+		w.opened, w.openedGone = d, false
 		w.list.Open()
 		w.renderDetail()
 		return nil
@@ -284,7 +293,7 @@ func (w *Webhooks) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		// By id alone: the delivery's type and status are an event's, not
 		// the record, which Activities fetches.
-		d, _ := w.selected()
+		d, _ := w.chosen()
 		return msgCmd(ShowActivityMsg{ID: d.ActivityID})
 	}
 	if w.list.IsOpen() && key.Matches(k, w.list.Keys.Back) {
@@ -307,6 +316,14 @@ func (w *Webhooks) selected() (WebhookDelivery, bool) {
 		return *d, true
 	}
 	return WebhookDelivery{}, false
+}
+
+// chosen is the delivery keys act on: the open one, else the selected row's.
+func (w *Webhooks) chosen() (WebhookDelivery, bool) {
+	if w.list.IsOpen() {
+		return w.opened, true
+	}
+	return w.selected()
 }
 
 // rowID tells deliveries apart: a replay has the event id of the original.
@@ -372,13 +389,24 @@ func (w *Webhooks) renderDetail() {
 	if !w.list.IsOpen() {
 		return
 	}
-	d, ok := w.selected()
-	if !ok {
-		return
+	// The opened delivery as listed now (a redelivery counted since), or as
+	// it was when it was last listed.
+	i := slices.IndexFunc(w.items, func(d WebhookDelivery) bool { return rowID(d) == rowID(w.opened) })
+	if i >= 0 {
+		w.opened = w.items[i]
 	}
+	w.openedGone = i < 0
+	d := w.opened
 	b := ui.NewDetailBuilder(w.c.Theme)
 	b.LabelWidth = ui.LabelWidth("organization", "received")
 	now := w.c.Now()
+	if w.openedGone {
+		kind, limit := "refused", maxRefusedWebhookRows
+		if d.Verified {
+			kind, limit = "verified", maxVerifiedWebhookRows
+		}
+		b.Styled(w.c.Theme.Warn.Render(fmt.Sprintf("⚠ no longer listed: newer deliveries pushed it past the %d %s rows kept; shown as it was", limit, kind)))
+	}
 	b.Section("Delivery")
 	b.Field("verdict", w.verdict(d))
 	b.Field("reason", d.Reason)
