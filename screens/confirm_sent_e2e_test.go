@@ -268,12 +268,7 @@ func TestOperationFormConfirmShowsAllItSends(t *testing.T) {
 			openOperation(h, tc.name)
 			tc.input(h)
 			h.key("ctrl+s")
-			confirm := confirmText(h.frame())
-			if !strings.Contains(confirm, "(y)") {
-				t.Fatalf("no confirm:\n%s", h.frame())
-			}
-			h.key("y")
-			env := oneSent(t, &sent)
+			confirm, env := confirmAndSend(t, h, &sent)
 			if env["generateAppProofs"] != true {
 				t.Fatalf("the form sent no generateAppProofs though yes was picked: %v", env)
 			}
@@ -299,12 +294,8 @@ func TestPolicyEditorConfirmShowsAllItSends(t *testing.T) {
 	h.key("tab")
 	h.typeText("approved by the board on 2026-01-05")
 	h.key("ctrl+s")
-	confirm := confirmText(h.frame())
-	if !strings.Contains(confirm, "(y)") {
-		t.Fatalf("no confirm:\n%s", h.frame())
-	}
-	h.key("y")
-	checkShown(t, confirm, oneSent(t, &sent))
+	confirm, env := confirmAndSend(t, h, &sent)
+	checkShown(t, confirm, env)
 	checkEnvelope(t, h, &sent)
 }
 
@@ -325,12 +316,8 @@ func TestMfaEditorConfirmShowsAllItSends(t *testing.T) {
 	h.key("tab")
 	h.typeText("asked for by the auditors")
 	h.key("ctrl+s")
-	confirm := confirmText(h.frame())
-	if !strings.Contains(confirm, "(y)") {
-		t.Fatalf("no confirm:\n%s", h.frame())
-	}
-	h.key("y")
-	checkShown(t, confirm, oneSent(t, &sent))
+	confirm, env := confirmAndSend(t, h, &sent)
+	checkShown(t, confirm, env)
 	checkEnvelope(t, h, &sent)
 }
 
