@@ -7,12 +7,10 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
-	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // An open refused delivery pushed out of the list by newer refusals (anyone
@@ -21,18 +19,8 @@ import (
 // row the selection fell on.
 func TestOpenDeliveryPushedOutOfTheListStaysShown(t *testing.T) {
 	machine := testNow
-	ch := make(chan WebhookDelivery, 1)
-	fake := &fakeClient{activities: sampleActivities()}
-	r := NewRoot(Options{Reader: fake, Submitter: fake, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
-		Now: func() time.Time { return machine }, MachineNow: func() time.Time { return machine },
-		Static: true, Webhooks: &WebhookFeed{Addr: "127.0.0.1:8430", Deliveries: ch},
-		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
-	h := &harness{t: t, root: r, fake: fake}
-	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
-	ch <- WebhookDelivery{At: testNow.Add(-37 * time.Second), Reason: "bad webhook signature: the one I opened", EventID: "evt-opened",
-		ActivityID: "act-opened", Type: "ACTIVITY_TYPE_CREATE_USER_TAG", Status: "ACTIVITY_STATUS_COMPLETED"}
-	close(ch)
-	h.run(r.Init())
+	h := webhookConsoleAt(t, &machine, WebhookDelivery{At: testNow.Add(-37 * time.Second), Reason: "bad webhook signature: the one I opened", EventID: "evt-opened",
+		ActivityID: "act-opened", Type: "ACTIVITY_TYPE_CREATE_USER_TAG", Status: "ACTIVITY_STATUS_COMPLETED"})
 	h.key("@Webhooks")
 	h.key("enter")
 	if s := ansi.Strip(h.root.Render()); !strings.Contains(s, "act-opened") {
@@ -80,17 +68,8 @@ func TestOpenDeliveryPushedOutOfTheListOpensItsOwnActivity(t *testing.T) {
 		return WebhookDelivery{At: at, Verified: true, EventID: event, KeyID: "kid",
 			OrganizationID: d.Info.OrganizationID, ActivityID: a.ID, Type: a.Type, Status: a.Status}
 	}
-	ch := make(chan WebhookDelivery, 1)
 	start := time.Now()
-	ch <- verified(opened, start, opened.ID+":"+opened.Status)
-	close(ch)
-	alice := d.Client("alice")
-	r := NewRoot(Options{Reader: alice, Submitter: alice, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
-		Static: true, Webhooks: &WebhookFeed{Addr: "127.0.0.1:0", Deliveries: ch},
-		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
-	h := &harness{t: t, root: r}
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
-	h.run(r.Init())
+	h := webhookConsoleOn(t, d, verified(opened, start, opened.ID+":"+opened.Status))
 	h.key("@Webhooks")
 	h.key("enter")
 	closed := make(chan WebhookDelivery)

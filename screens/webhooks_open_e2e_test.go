@@ -6,11 +6,8 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
-	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // A verified webhook delivery leads to its activity: A in the delivery's
@@ -23,19 +20,11 @@ func TestEndToEndWebhookDeliveryOpensItsActivity(t *testing.T) {
 	if err != nil || act.Status != api.StatusConsensusNeeded {
 		t.Fatalf("propose: %+v %v", act, err)
 	}
-	ch := make(chan WebhookDelivery, 2)
-	ch <- WebhookDelivery{At: time.Now(), Verified: true, EventID: act.ID + ":" + act.Status, KeyID: "kid",
-		OrganizationID: d.Info.OrganizationID, ActivityID: act.ID, Type: act.Type, Status: act.Status}
-	ch <- WebhookDelivery{At: time.Now().Add(time.Second), EventID: act.ID + ":forged", KeyID: "kid",
-		ActivityID: act.ID, Reason: "bad webhook signature: forged"}
-	close(ch)
-	alice := d.Client("alice")
-	r := NewRoot(Options{Reader: alice, Submitter: alice, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
-		Static: true, Webhooks: &WebhookFeed{Addr: "127.0.0.1:0", Deliveries: ch},
-		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
-	h := &harness{t: t, root: r}
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
-	h.run(r.Init())
+	h := webhookConsoleOn(t, d,
+		WebhookDelivery{At: time.Now(), Verified: true, EventID: act.ID + ":" + act.Status, KeyID: "kid",
+			OrganizationID: d.Info.OrganizationID, ActivityID: act.ID, Type: act.Type, Status: act.Status},
+		WebhookDelivery{At: time.Now().Add(time.Second), EventID: act.ID + ":forged", KeyID: "kid",
+			ActivityID: act.ID, Reason: "bad webhook signature: forged"})
 	h.key("@Webhooks")
 
 	// Under the list A says what to do first.
