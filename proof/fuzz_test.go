@@ -8,12 +8,10 @@ import (
 	"time"
 )
 
-// FuzzParseAttestation feeds hostile COSE/CBOR to the document parser and the
-// signature check: they must return errors, never panic or allocate unboundedly.
-func FuzzParseAttestation(f *testing.F) {
-	bp, _ := fixturePair(f)
-	prod, _ := base64.StdEncoding.DecodeString(bp.AwsAttestationDocB64)
-	blocky := readFixture(f, "nitro_attestation_blocky.cbor")
+// fuzzDemoEnclave is a demo authority and an enclave it attested, whose boot
+// proof seeds the fuzz targets beside the production one.
+func fuzzDemoEnclave(f *testing.F) (*DemoAuthority, *DemoEnclave) {
+	f.Helper()
 	auth, err := NewDemoAuthority(time.Unix(1_700_000_000, 0))
 	if err != nil {
 		f.Fatal(err)
@@ -22,6 +20,16 @@ func FuzzParseAttestation(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	return auth, enc
+}
+
+// FuzzParseAttestation feeds hostile COSE/CBOR to the document parser and the
+// signature check: they must return errors, never panic or allocate unboundedly.
+func FuzzParseAttestation(f *testing.F) {
+	bp, _ := fixturePair(f)
+	prod, _ := base64.StdEncoding.DecodeString(bp.AwsAttestationDocB64)
+	blocky := readFixture(f, "nitro_attestation_blocky.cbor")
+	auth, enc := fuzzDemoEnclave(f)
 	demo, _ := base64.StdEncoding.DecodeString(enc.BootProof.AwsAttestationDocB64)
 	for _, seed := range [][]byte{prod, blocky, demo, prod[:len(prod)/2], append([]byte{0xd2}, blocky...), {0x84}, {}} {
 		f.Add(seed)
@@ -42,14 +50,7 @@ func FuzzDecodeManifest(f *testing.F) {
 	bp, _ := fixturePair(f)
 	m, _ := base64.StdEncoding.DecodeString(bp.QosManifestB64)
 	e, _ := base64.StdEncoding.DecodeString(bp.QosManifestEnvelopeB64)
-	auth, err := NewDemoAuthority(time.Unix(1_700_000_000, 0))
-	if err != nil {
-		f.Fatal(err)
-	}
-	enc, err := NewDemoEnclave(auth, "fuzz", "o", "l", time.Unix(1_700_000_000, 0))
-	if err != nil {
-		f.Fatal(err)
-	}
+	_, enc := fuzzDemoEnclave(f)
 	demo, _ := base64.StdEncoding.DecodeString(enc.BootProof.QosManifestB64)
 	for _, seed := range [][]byte{m, e, demo, m[:100], e[len(m):], []byte(`{"version":"v2"}`), []byte(`{"manifest":{}}`), {}} {
 		f.Add(seed)
