@@ -15,10 +15,7 @@ import (
 func TestInvitationFormRefusesAnAddressNotSentAsTyped(t *testing.T) {
 	for _, typed := range []string{`dave <"dave"@example.com>`, `"erin"@example.com`} {
 		t.Run(typed, func(t *testing.T) {
-			d := servertest.StartDemo(t)
-			var log bytes.Buffer
-			h := opsHarness(t, d, &log)
-			openOperation(h, "create invitations")
+			h, _ := invitationsForm(t)
 			h.typeText(typed)
 			h.key("ctrl+s")
 			// No confirm: nothing can be sent without one.
@@ -47,10 +44,7 @@ func TestInvitationFormSkipsABlankEntry(t *testing.T) {
 		{typed: `dave <dave@example.com>,,erin <erin@example.com>,	`},
 	} {
 		t.Run(tc.typed, func(t *testing.T) {
-			d := servertest.StartDemo(t)
-			var log bytes.Buffer
-			h := opsHarness(t, d, &log)
-			openOperation(h, "create invitations")
+			h, _ := invitationsForm(t)
 			h.typeText(tc.typed)
 			if tc.ctrlW {
 				h.key("ctrl+w")
@@ -68,4 +62,15 @@ func TestInvitationFormSkipsABlankEntry(t *testing.T) {
 			}
 		})
 	}
+}
+
+// invitationsForm is an operations console on a new demo service d with
+// the "create invitations" form open.
+func invitationsForm(t *testing.T) (*harness, *servertest.Demo) {
+	t.Helper()
+	d := servertest.StartDemo(t)
+	var log bytes.Buffer
+	h := opsHarness(t, d, &log)
+	openOperation(h, "create invitations")
+	return h, d
 }

@@ -1,14 +1,11 @@
 package screens
 
 import (
-	"bytes"
 	"net/mail"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/vigil-console/vigil/server/servertest"
 )
 
 // An invitee whose name net/mail would send otherwise than typed is refused
@@ -24,10 +21,7 @@ func TestInvitationFormRefusesANameNotSentAsTyped(t *testing.T) {
 		{`erin <erin@example.com>, =?utf-8?q?Dave?= <dave@example.com>`, `would be sent as "Dave", not as typed ("=?utf-8?q?Dave?=")`},
 	} {
 		t.Run(tc.typed, func(t *testing.T) {
-			d := servertest.StartDemo(t)
-			var log bytes.Buffer
-			h := opsHarness(t, d, &log)
-			openOperation(h, "create invitations")
+			h, _ := invitationsForm(t)
 			h.typeText(tc.typed)
 			h.key("ctrl+s")
 			f, ok := h.root.dialogs.Top().(*opFormDialog)
@@ -116,10 +110,7 @@ func TestInvitationFormSendsANameWithANoBreakSpaceAsTyped(t *testing.T) {
 // confirms it, and returns the names sent and the confirm as shown.
 func submitInvitees(t *testing.T, typed string) (names []string, confirm string) {
 	t.Helper()
-	d := servertest.StartDemo(t)
-	var log bytes.Buffer
-	h := opsHarness(t, d, &log)
-	openOperation(h, "create invitations")
+	h, d := invitationsForm(t)
 	h.typeText(typed)
 	h.key("ctrl+s")
 	for i := 0; i < 200; i++ {
