@@ -37,20 +37,38 @@ func secretArgs(args []string) []string {
 		if i > 0 {
 			prev = args[i-1]
 		}
-		value, public := argValue(prev, a)
-		if public || value == "" || !keys.PathLooksSecret(value) {
-			continue
+		for _, w := range secretWords(prev, a) {
+			found = append(found, w)
+			base := filepath.Base(w)
+			if stem := strings.TrimSuffix(base, filepath.Ext(base)); stem != w && keys.PathLooksSecret(stem) {
+				found = append(found, base, stem)
+			}
+			found = append(found, keys.SecretTokens(w)...)
 		}
-		a = value
-		found = append(found, a)
-		base := filepath.Base(a)
-		if stem := strings.TrimSuffix(base, filepath.Ext(base)); stem != a && keys.PathLooksSecret(stem) {
-			found = append(found, base, stem)
-		}
-		found = append(found, keys.SecretTokens(a)...)
 	}
 	slices.SortFunc(found, func(x, y string) int { return len(y) - len(x) })
 	return slices.Compact(found)
+}
+
+// secretWords are the parts of word a, after prev, that look like a private
+// key: VALUE of --flag=VALUE, and a itself, each judged on its own, so that
+// the check fails closed. Reading a word as --flag=VALUE goes by its shape,
+// and a padded base64url key that starts with '-' and holds no '_' has a
+// flag's shape with an empty VALUE (audit 289, finding 1). Nothing of a
+// value of publicHexFlags is one.
+func secretWords(prev, a string) []string {
+	value, public := argValue(prev, a)
+	if public {
+		return nil
+	}
+	var found []string
+	if value != "" && keys.PathLooksSecret(value) {
+		found = append(found, value)
+	}
+	if value != a && keys.PathLooksSecret(a) {
+		found = append(found, a)
+	}
+	return found
 }
 
 // argValue is the value word a carries, after prev: a itself, or VALUE of
@@ -112,14 +130,16 @@ func secretForms(s string) []string {
 }
 
 // commandLineWord is w, after prev, as a suggested command line gives it:
-// quoted for a shell, or KEY when it looks like a private key (it is
-// reported exposed) and is no value of publicHexFlags (argValue).
+// quoted for a shell, or KEY when it, or its VALUE as --flag=VALUE, looks
+// like a private key (it is reported exposed) and is no value of
+// publicHexFlags (secretWords).
 func commandLineWord(prev, w string) (word string, secret bool) {
-	value, public := argValue(prev, w)
-	if public || value == "" || !keys.PathLooksSecret(value) {
+	secrets := secretWords(prev, w)
+	if len(secrets) == 0 {
 		return shellword.Quote(w), false
 	}
-	if value != w {
+	if secrets[0] != w {
+		// VALUE of --flag=VALUE is the key: the flag stays.
 		name, _, _ := strings.Cut(w, "=")
 		return shellword.Quote(name + "=" + secretPlaceholder), true
 	}

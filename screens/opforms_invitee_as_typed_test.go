@@ -2,6 +2,7 @@ package screens
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,6 +60,29 @@ func TestInvitationFormSkipsABlankEntry(t *testing.T) {
 			out := h.frame()
 			if !strings.Contains(out, `"dave" <"dave@example.com">`) || !strings.Contains(out, `"erin" <"erin@example.com">`) || strings.Contains(out, "invite 3") {
 				t.Errorf("the confirm does not list dave and erin alone:\n%s", out)
+			}
+		})
+	}
+}
+
+// An entry that holds only a no-break space (a list pasted from a web page,
+// "…,\u00a0" at its end or between two commas) is skipped as a blank one is,
+// and the confirm lists exactly the invitees sent (audit 289, finding 2: the
+// form refused the list with an error that named no entry and spoke of
+// commas and quotes).
+func TestInvitationFormSkipsAnEntryOfANoBreakSpace(t *testing.T) {
+	for _, typed := range []string{
+		"dave <dave@example.com>, erin <erin@example.com>,\u00a0",
+		"dave <dave@example.com>,\u00a0, erin <erin@example.com>",
+		"dave <dave@example.com>, \u00a0 \u2003,erin <erin@example.com>, ",
+	} {
+		t.Run(typed, func(t *testing.T) {
+			names, confirm := submitInvitees(t, typed)
+			if want := []string{"dave", "erin"}; !slices.Equal(names, want) {
+				t.Errorf("sent names %q, want %q", names, want)
+			}
+			if !strings.Contains(confirm, `"dave" <"dave@example.com">`) || !strings.Contains(confirm, `"erin" <"erin@example.com">`) || strings.Contains(confirm, "invite 3") {
+				t.Errorf("the confirm does not list dave and erin alone:\n%s", confirm)
 			}
 		})
 	}

@@ -1,12 +1,29 @@
 package screens
 
 import (
+	"errors"
 	"fmt"
 	"net/mail"
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
 )
+
+// parseInvitees reads the invitee list s as net/mail does, its blank
+// entries left out (inviteeEntries), and refuses it, saying why and where,
+// when it is no list of invitees or one not sent as typed (addressesAsTyped).
+// The text checked is the text parsed, so the confirm lists what is sent.
+func parseInvitees(s string) ([]*mail.Address, error) {
+	list := strings.Join(inviteeEntries(s), ",")
+	addrs, err := mail.ParseAddressList(list)
+	if err != nil {
+		return nil, errors.New(inviteesProblem(err, badInvitee(list)))
+	}
+	if err := addressesAsTyped(list, addrs); err != nil {
+		return nil, err
+	}
+	return addrs, nil
+}
 
 // addressesAsTyped refuses an invitee net/mail read as other text than was
 // typed, so that the confirm shows, and the service gets, what the member
@@ -68,11 +85,14 @@ func namedAddress(a *mail.Address) string {
 // inviteeEntries splits s at the commas net/mail splits an address list at:
 // not one inside a quoted name ("Doe, Jane") or a comment. A blank entry (a
 // trailing comma, as deleting the partial entry of a cut paste leaves, or
-// two commas in a row) is left out, as net/mail skips it.
+// two commas in a row) is left out, as net/mail skips it; so is one of
+// other white space, such as a no-break space pasted from a web page, which
+// net/mail refuses and no one can see (parseInvitees gives net/mail the
+// entries kept).
 func inviteeEntries(s string) []string {
 	var entries []string
 	keep := func(entry string) {
-		if strings.Trim(entry, mailSpace) != "" {
+		if strings.TrimSpace(entry) != "" {
 			entries = append(entries, entry)
 		}
 	}

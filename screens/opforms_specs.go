@@ -72,11 +72,8 @@ func createInvitationsSpec() opSpec {
 		},
 		fieldKey: map[string]string{"receiverUserName": "invitees", "receiverUserEmail": "invitees", "invitations": "invitees"},
 		build: func(c *Common, v map[string]string) (prepared, error) {
-			addrs, err := mail.ParseAddressList(v["invitees"])
+			addrs, err := parseInvitees(v["invitees"])
 			if err != nil {
-				return prepared{}, &api.ValidationError{Field: "invitees", Problem: inviteesProblem(err, badInvitee(v["invitees"]))}
-			}
-			if err := addressesAsTyped(v["invitees"], addrs); err != nil {
 				return prepared{}, &api.ValidationError{Field: "invitees", Problem: err.Error()}
 			}
 			tags, sender, warnings, err := invitationRefs(c, v)
@@ -168,11 +165,8 @@ func checkInvitees(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return nil // Required says so
 	}
-	addrs, err := mail.ParseAddressList(s)
-	if err != nil {
-		return errors.New(inviteesProblem(err, badInvitee(s)))
-	}
-	return addressesAsTyped(s, addrs)
+	_, err := parseInvitees(s)
+	return err
 }
 
 // badInvitee is the first entry of s that is not an invitee on its own, for
