@@ -279,6 +279,23 @@ func (a *Activities) lists(act api.Activity) bool {
 }
 
 // paged reports whether the page shown is not the newest.
+// unsearched says which pages the list's `/` filter leaves out, as its
+// filter line shows it: it searches the loaded page only, and "no rows
+// match" on one page of thousands must not read as "no such activity".
+// "" when the page is the whole list.
+func (a *Activities) unsearched() string {
+	older := a.older || a.olderUnknown != ""
+	switch {
+	case older && a.paged():
+		return "older and newer pages not searched (] [)"
+	case older:
+		return "older pages not searched (])"
+	case a.paged():
+		return "newer pages not searched ([)"
+	}
+	return ""
+}
+
 func (a *Activities) paged() bool { return a.before != "" || a.after != "" }
 
 // auto reports whether the list refreshes itself: the profile has an
@@ -387,6 +404,7 @@ func (a *Activities) syncKeys() {
 	// When the look for older ones failed, ] stays: an empty page says so.
 	a.keys.NextPage.SetEnabled(a.detail == nil && (a.older || a.olderUnknown != "") && a.last != "")
 	a.keys.PrevPage.SetEnabled(a.detail == nil && a.paged())
+	a.list.Table.Unsearched = a.unsearched()
 	a.keys.AutoRefresh.SetEnabled(a.c.Refresh > 0)
 	a.keys.Mode.SetEnabled(a.detail == nil)
 	a.keys.Filter.SetEnabled(true) // in an open activity: back to the list, filtering

@@ -81,6 +81,10 @@ type Table struct {
 	// (SetRead): a list whose reply has not come must not read as "there
 	// are none" either. "loading…" when unset.
 	Loading string
+	// Unsearched, when set, says what the rows leave out and the filter
+	// therefore did not search ("older pages not searched"): a page of a
+	// longer list must not read, filtered to nothing, as "there is none".
+	Unsearched string
 
 	read     bool // the rows are a reply's (SetRead); false from NewTable until then
 	theme    *theme.Theme
@@ -580,7 +584,11 @@ func (t Table) View() string {
 	case len(t.rows) == 0:
 		lines = append(lines, t.notice(t.Empty, t.theme.Muted, body)...)
 	case len(t.visible) == 0:
-		lines = append(lines, t.theme.Muted.Render(ansi.Truncate("no rows match the filter (esc clears it)", t.width, "…")))
+		none := "no rows match the filter (esc clears it)"
+		if t.Unsearched != "" {
+			none = "no rows on this page match: " + t.Unsearched + "; esc clears the filter"
+		}
+		lines = append(lines, t.theme.Muted.Render(ansi.Truncate(none, t.width, "…")))
 	}
 	for i := t.offset; i < len(t.visible) && i < t.offset+body; i++ {
 		row := t.visible[i]
@@ -605,6 +613,9 @@ func (t Table) View() string {
 			in.SetValue(t.pattern)
 		}
 		count := fmt.Sprintf("  %d of %d", len(t.visible), len(t.rows))
+		if t.Unsearched != "" {
+			count += " on this page; " + t.Unsearched
+		}
 		lines = append(lines, t.theme.Filter.Render(ansi.Truncate(Clean(in.View())+count, t.width, "…")))
 	}
 	return strings.Join(lines, "\n")
