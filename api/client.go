@@ -404,9 +404,18 @@ func (c *Client) roundTrip(ctx context.Context, cl call) (reply, error) {
 	if cl.stamp {
 		// Re-stamping the same bytes on a retry is harmless; a fresh stamp keeps
 		// stampers that embed time (WebAuthn assertions) valid.
+		signStart := time.Now()
 		name, value, err := c.stamper.Stamp(cl.body)
 		if err != nil {
 			return reply{}, &localError{"stamp the request", err}
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			// A key behind the ssh-agent may wait for a confirmation, touch or
+			// PIN past the caller's deadline. net/http would then fail before
+			// asking for a connection, which the write trace cannot tell from
+			// a request lost in flight: say here that nothing went out.
+			return reply{}, &localError{"stamp the request", fmt.Errorf("the key took %s to sign, and the time for the request ran out meanwhile (%w); nothing was sent: try again, answering any confirmation, touch or PIN the key asks for sooner",
+				time.Since(signStart).Round(100*time.Millisecond), ctxErr)}
 		}
 		req.Header.Set(name, value)
 		if cl.sentSig != nil {

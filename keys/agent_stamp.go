@@ -113,8 +113,13 @@ func (s *AgentStamper) refusal(took time.Duration) error {
 	}
 	took = took.Round(100 * time.Millisecond)
 	switch {
-	case took >= slowRefusal:
+	case took >= slowRefusal && s.key.Hardware:
 		return fmt.Errorf("%w after %s: the key's token or agent timed out waiting for a touch, PIN or confirmation; try again and touch the token when it blinks", ErrAgentRefused, took)
+	case took >= slowRefusal:
+		// A key in the agent's memory has no token to touch: a slow refusal
+		// is its confirmation prompt (ssh-add -c), declined or left to time
+		// out. The comment may just not name the token, so that stays said.
+		return fmt.Errorf("%w after %s: the ssh-agent at %s timed out waiting for a touch, PIN or confirmation, or its confirmation prompt (ssh-add -c) was declined; try again and accept the prompt (or touch the key's token, if it has one)", ErrAgentRefused, took, s.agent.socket)
 	case s.key.Hardware:
 		return fmt.Errorf("%w: the token behind the ssh-agent at %s refused (not inserted, PIN not given or locked out, or the touch declined)", ErrAgentRefused, s.agent.socket)
 	}

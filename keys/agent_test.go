@@ -353,6 +353,11 @@ func TestAgentRefusalSaysWhetherItTimedOut(t *testing.T) {
 	if !errors.Is(err, keys.ErrAgentRefused) || !strings.Contains(err.Error(), "timed out waiting for a touch") {
 		t.Errorf("declined after 3.5s: %v; want it to say the token timed out waiting for a touch", err)
 	}
+	// The key is in the agent's memory, not in a token: a user who took a
+	// while to decline its confirmation hears that, not "touch the token".
+	if err == nil || !strings.Contains(err.Error(), "(ssh-add -c) was declined") || strings.Contains(err.Error(), "when it blinks") {
+		t.Errorf("a confirmation of a key in memory declined after 3.5s: %v; want it to name the declined confirmation, not a token's blink", err)
+	}
 }
 
 // The console stamps from several commands at once through one stamper.
