@@ -103,6 +103,8 @@ type Activities struct {
 	// waiting are the activities seen waiting whose completion would change
 	// the organization's records (activities_completed.go).
 	waiting waitingSeen
+	// arrivals: what the arrival notices remember (activities_arrivals.go).
+	arrivals arrivalWatch
 	// dialogAsk: a vote's confirm or a filter picker asked for by a key.
 	dialogAsk
 }
@@ -536,6 +538,9 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		if len(msg.items) > 0 {
 			a.first, a.last = msg.items[0].ID, msg.items[len(msg.items)-1].ID
 		}
+		if a.onFirstPending() {
+			a.tookFirstPending(msg.items)
+		}
 		a.seen = true
 		a.list.Table.SetRead(true)
 		moved := a.setRows()
@@ -552,6 +557,8 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		return a, a.followAskedRecord(msg)
 	case activitySettledMsg:
 		return a, a.settledActivity(msg)
+	case pendingTopPolledMsg:
+		return a, a.polledPendingTop(msg)
 	case waitingRecordMsg:
 		return a, a.droppedUnread(msg)
 	case lockOutLiftedMsg:
@@ -564,8 +571,9 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		if !a.auto() {
 			return a, a.tick()
 		}
+		poll := a.pollPendingTop()
 		if a.loading || a.voting != "" {
-			return a, a.tick()
+			return a, tea.Batch(poll, a.tick())
 		}
 		// An open detail follows its activity, listed or not (another member's
 		// vote changes its status, votes and what you can do).
@@ -573,7 +581,7 @@ func (a *Activities) update(msg tea.Msg) (Screen, tea.Cmd) {
 		if a.detail != nil {
 			follow = a.detail.loadRecord(a.c)
 		}
-		return a, tea.Batch(a.load(), follow, a.recheckVote(), a.tick(), msgCmd(orgRetryMsg{}))
+		return a, tea.Batch(a.load(), poll, follow, a.recheckVote(), a.tick(), msgCmd(orgRetryMsg{}))
 	case filterPickedMsg:
 		if msg.kind == "status" {
 			a.statuses = msg.values

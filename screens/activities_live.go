@@ -49,32 +49,21 @@ func (a *Activities) announce(prev, next []api.Activity) tea.Cmd {
 	for _, it := range next {
 		inNext[it.ID] = true
 	}
-	inPrev := map[string]bool{}
 	var cmds []tea.Cmd
 	for _, it := range prev {
-		inPrev[it.ID] = true
 		// Its status may already be final (an open detail's reload got there
 		// first), so what decides is whether it was announced.
 		if !inNext[it.ID] && !a.announced[it.ID] && !a.isLeaving(it.ID) {
 			cmds = append(cmds, a.fetchSettled(it.ID))
 		}
 	}
-	// With more pending than a page, an activity that settled lets the newest
-	// of the next page in: older than everything listed before, it did not
-	// arrive (announcing it would ring for a vote nobody asked for now).
 	if a.paged() {
 		// An older page has no arrivals to tell: what is new is on the first.
 		return tea.Batch(cmds...)
 	}
-	var oldest time.Time
-	for _, it := range prev {
-		if t := it.CreatedAt.Time(); oldest.IsZero() || t.Before(oldest) {
-			oldest = t
-		}
-	}
 	var arrived []api.Activity
-	for _, it := range next {
-		if !inPrev[it.ID] && a.settled[it.ID] == nil && !it.CreatedAt.Time().Before(oldest) {
+	for _, it := range arrivalsIn(prev, next) {
+		if a.settled[it.ID] == nil {
 			arrived = append(arrived, it)
 		}
 	}
