@@ -72,24 +72,7 @@ func simulatedClass(d policy.Decision) string {
 // member i's console loads.
 func (e *predEnv) simulateAs(o *predOrg, i int, actID string, draft api.CreatePolicyParams) policy.Simulation {
 	e.t.Helper()
-	cl := o.clients[i]
-	users, err := cl.ListUsers(e.ctx)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	cfg, err := cl.GetOrganizationConfigs(e.ctx)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	pols, err := cl.ListPolicies(e.ctx)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	act, err := cl.GetActivity(e.ctx, actID)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	ec := newEvaluationContext(nil, users, *cfg, pols)
+	ec, act := e.loadAs(o, i, actID)
 	compiled, err := policy.CompileSource(policy.Source{Condition: draft.Condition, Consensus: draft.Consensus, Time: draft.Time})
 	if err != nil {
 		e.t.Fatalf("draft %+v: %v", draft, err)

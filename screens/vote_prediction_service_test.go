@@ -183,6 +183,20 @@ func (e *predEnv) tryPolicy(ci int, o *predOrg, p api.CreatePolicyParams) string
 // with when ownKey says so.
 func (e *predEnv) predict(o *predOrg, i int, actID string, approve, ownKey bool) (string, *api.Activity) {
 	e.t.Helper()
+	ec, act := e.loadAs(o, i, actID)
+	c := &Common{Now: e.now}
+	if ownKey {
+		c.OwnPublicKey = o.pubs[i]
+	}
+	c.Org.UserID = o.ids[i]
+	c.Org.Eval = ec
+	return voteConsequence(c, act, approve), act
+}
+
+// loadAs is what member i's console loads to predict or simulate (list_users,
+// get_organization_configs, list_policies) and the activity as i reads it.
+func (e *predEnv) loadAs(o *predOrg, i int, actID string) (evaluationContext, *api.Activity) {
+	e.t.Helper()
 	cl := o.clients[i]
 	users, err := cl.ListUsers(e.ctx)
 	if err != nil {
@@ -200,13 +214,7 @@ func (e *predEnv) predict(o *predOrg, i int, actID string, approve, ownKey bool)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	c := &Common{Now: e.now}
-	if ownKey {
-		c.OwnPublicKey = o.pubs[i]
-	}
-	c.Org.UserID = o.ids[i]
-	c.Org.Eval = newEvaluationContext(nil, users, *cfg, pols)
-	return voteConsequence(c, act, approve), act
+	return newEvaluationContext(nil, users, *cfg, pols), act
 }
 
 // predictedStatus is the status a prediction says the vote leaves the
