@@ -50,10 +50,10 @@ func (a *Activities) tookFirstPending(items []api.Activity) {
 
 // pollPendingTop reads the first page of Pending when the member is
 // elsewhere, with auto-refresh on; nil when its own refreshes tell, when a
-// poll is in flight, or when the console cannot vote (read-only: nothing
+// poll or a vote is in flight, or when the console cannot vote (read-only: nothing
 // waits for it, as the first page says).
 func (a *Activities) pollPendingTop() tea.Cmd {
-	if !a.auto() || a.c.ReadOnly() || a.onFirstPending() || a.arrivals.polling {
+	if !a.auto() || a.c.ReadOnly() || a.onFirstPending() || a.arrivals.polling || a.voting != "" {
 		return nil
 	}
 	a.arrivals.gen++
@@ -66,6 +66,15 @@ func (a *Activities) pollPendingTop() tea.Cmd {
 		items, err := client.ListActivities(ctx, opts)
 		return pendingTopPolledMsg{gen: gen, items: items, err: err}
 	}
+}
+
+// dropPendingTopPoll forgets a poll in flight when the member votes: read
+// before the vote and answered after it, it would ring for an activity the
+// member has just voted on. Polls pause while the vote is out, as the first
+// page's loads do.
+func (a *Activities) dropPendingTopPoll() {
+	a.arrivals.gen++
+	a.arrivals.polling = false
 }
 
 // polledPendingTop tells the arrivals a poll found waiting for the member's

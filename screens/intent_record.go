@@ -164,6 +164,10 @@ func copiesIn(msg tea.Msg) []*api.Activity {
 		add(msg.activity)
 	case ShowActivityMsg:
 		add(msg.Activity)
+	case pendingTopPolledMsg: // what a notice told was waiting
+		for i := range msg.items {
+			add(&msg.items[i])
+		}
 	}
 	return out
 }

@@ -600,6 +600,7 @@ func (a *Activities) vote(v pendingVote) tea.Cmd {
 		return nil
 	}
 	a.voting = v.id
+	a.dropPendingTopPoll()
 	c, reader, sent, me := a.c, a.c.Reader, a.gens.next(), a.c.voter()
 	return func() tea.Msg {
 		if me.UserID == "" {
