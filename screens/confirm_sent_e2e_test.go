@@ -272,8 +272,7 @@ func TestOperationFormConfirmShowsAllItSends(t *testing.T) {
 			if env["generateAppProofs"] != true {
 				t.Fatalf("the form sent no generateAppProofs though yes was picked: %v", env)
 			}
-			checkShown(t, confirm, env, tc.hidden...)
-			checkEnvelope(t, h, &sent)
+			checkSentAsShown(t, h, &sent, confirm, env, tc.hidden...)
 		})
 	}
 }
@@ -295,8 +294,7 @@ func TestPolicyEditorConfirmShowsAllItSends(t *testing.T) {
 	h.typeText("approved by the board on 2026-01-05")
 	h.key("ctrl+s")
 	confirm, env := confirmAndSend(t, h, &sent)
-	checkShown(t, confirm, env)
-	checkEnvelope(t, h, &sent)
+	checkSentAsShown(t, h, &sent, confirm, env)
 }
 
 // The MFA policy editor's confirm shows the whole name, the user the policy
@@ -317,8 +315,7 @@ func TestMfaEditorConfirmShowsAllItSends(t *testing.T) {
 	h.typeText("asked for by the auditors")
 	h.key("ctrl+s")
 	confirm, env := confirmAndSend(t, h, &sent)
-	checkShown(t, confirm, env)
-	checkEnvelope(t, h, &sent)
+	checkSentAsShown(t, h, &sent, confirm, env)
 }
 
 // A confirm answered No reopens the form; the value changed and confirmed
@@ -345,8 +342,16 @@ func TestOperationFormReconfirmSendsTheNewValueOnce(t *testing.T) {
 	if got := env["parameters"].(map[string]any)["deploymentId"]; got != "dep-second" {
 		t.Errorf("sent deploymentId %q, want dep-second:\n%s", got, confirm)
 	}
-	checkShown(t, confirm, env)
-	checkEnvelope(t, h, &sent)
+	checkSentAsShown(t, h, &sent, confirm, env)
+}
+
+// checkSentAsShown checks the one request sent: every value in it shown in
+// confirm (checkShown), and its organization and signer those of the
+// status bar (checkEnvelope).
+func checkSentAsShown(t *testing.T, h *harness, sent *sentBodies, confirm string, env map[string]any, hidden ...string) {
+	t.Helper()
+	checkShown(t, confirm, env, hidden...)
+	checkEnvelope(t, h, sent)
 }
 
 // confirmAndSend reads the confirm on top (it must be one), answers y, and
@@ -379,8 +384,7 @@ func TestSetFeatureConfirmShowsAllItSends(t *testing.T) {
 			h.typeText(value)
 			h.key("ctrl+s")
 			confirm, env := confirmAndSend(t, h, &sent)
-			checkShown(t, confirm, env)
-			checkEnvelope(t, h, &sent)
+			checkSentAsShown(t, h, &sent, confirm, env)
 		})
 	}
 }
@@ -399,8 +403,7 @@ func TestDeleteAPIKeysConfirmShowsAllItSends(t *testing.T) {
 		if ids := env["parameters"].(map[string]any)["apiKeyIds"].([]any); len(ids) != 1 {
 			t.Errorf("sent %v, want one key", ids)
 		}
-		checkShown(t, confirm, env)
-		checkEnvelope(t, h, &sent)
+		checkSentAsShown(t, h, &sent, confirm, env)
 	})
 	t.Run("several keys", func(t *testing.T) {
 		d := servertest.StartDemo(t)
@@ -417,8 +420,7 @@ func TestDeleteAPIKeysConfirmShowsAllItSends(t *testing.T) {
 		if ids := env["parameters"].(map[string]any)["apiKeyIds"].([]any); len(ids) != 3 {
 			t.Errorf("sent %v, want erin's 3 keys", ids)
 		}
-		checkShown(t, confirm, env)
-		checkEnvelope(t, h, &sent)
+		checkSentAsShown(t, h, &sent, confirm, env)
 	})
 	t.Run("own key", func(t *testing.T) {
 		d := servertest.StartDemo(t)
@@ -436,8 +438,7 @@ func TestDeleteAPIKeysConfirmShowsAllItSends(t *testing.T) {
 		}
 		h.key("d")
 		confirm, env := confirmAndSend(t, h, &sent)
-		checkShown(t, confirm, env)
-		checkEnvelope(t, h, &sent)
+		checkSentAsShown(t, h, &sent, confirm, env)
 	})
 }
 
