@@ -11,15 +11,7 @@ import (
 func TestApprovePromptWarnsOfThePolicysCondition(t *testing.T) {
 	e := newVerbEnv(t)
 	id, want := e.proposeWarnedPolicy()
-	code, _, errOut, _ := e.runOnTerminal("Approve this activity? [y/N]", "n\n", "activity", "approve", id)
-	if code != 1 {
-		t.Fatalf("answer n: exit %d\n%s", code, errOut)
-	}
-	for _, w := range want {
-		if !strings.Contains(errOut, w) {
-			t.Errorf("the vote prompt lacks %q:\n%s", w, errOut)
-		}
-	}
+	errOut := declinedPromptSays(t, e, id, want)
 	wantOnlyEscaped(t, "the vote prompt", errOut)
 }
 
@@ -29,6 +21,14 @@ func TestApprovePromptWarnsOfThePolicysCondition(t *testing.T) {
 func TestApprovePromptWarnsOfThePolicysConsensus(t *testing.T) {
 	e := newVerbEnv(t)
 	id, want := e.proposeConsensusWarnedPolicy()
+	declinedPromptSays(t, e, id, want)
+}
+
+// declinedPromptSays answers n at the vote prompt of activity id on a
+// terminal, checks the prompt says every line of want, and returns what it
+// wrote on standard error.
+func declinedPromptSays(t *testing.T, e *verbEnv, id string, want []string) string {
+	t.Helper()
 	code, _, errOut, _ := e.runOnTerminal("Approve this activity? [y/N]", "n\n", "activity", "approve", id)
 	if code != 1 {
 		t.Fatalf("answer n: exit %d\n%s", code, errOut)
@@ -38,4 +38,5 @@ func TestApprovePromptWarnsOfThePolicysConsensus(t *testing.T) {
 			t.Errorf("the vote prompt lacks %q:\n%s", w, errOut)
 		}
 	}
+	return errOut
 }
