@@ -108,18 +108,8 @@ func checkSimulationsAgainstTheService(t *testing.T, e *predEnv, rng *rand.Rand,
 	checked := 0
 	for ci := range cases {
 		e.advance(time.Duration(rng.IntN(90)) * time.Minute)
-		n := 3 + rng.IntN(3)
-		roots, tags := make([]bool, n), make([][]string, n)
-		nroots := 1 + rng.IntN(min(3, n))
-		for i := range n {
-			roots[i] = i < nroots
-			for _, tg := range []string{"ops", "fin"} {
-				if rng.IntN(2) == 0 {
-					tags[i] = append(tags[i], tg)
-				}
-			}
-		}
-		thr := 1 + rng.IntN(nroots)
+		roots, tags, nroots, thr := randomMembers(rng)
+		n := len(roots)
 		o := e.makeOrg(thr, roots, tags, func(i int) bool { return i%2 == 1 })
 		desc := []string{fmt.Sprintf("case %d at %s: members %d, roots %d, threshold %d, tags %v (odd members sign with Ed25519)",
 			ci, e.now().Format(time.RFC3339), n, nroots, thr, tags)}

@@ -314,22 +314,30 @@ func TestVotePredictionAgreesWithTheService(t *testing.T) {
 	}
 }
 
+// randomMembers draws an organization's members: 3-5, the first nroots of
+// them root (1-3), each tagged "ops" and/or "fin" at random, and a root
+// quorum threshold of 1 to nroots.
+func randomMembers(rng *rand.Rand) (roots []bool, tags [][]string, nroots, thr int) {
+	n := 3 + rng.IntN(3)
+	roots, tags = make([]bool, n), make([][]string, n)
+	nroots = 1 + rng.IntN(min(3, n))
+	for i := range n {
+		roots[i] = i < nroots
+		for _, tg := range []string{"ops", "fin"} {
+			if rng.IntN(2) == 0 {
+				tags[i] = append(tags[i], tg)
+			}
+		}
+	}
+	return roots, tags, nroots, 1 + rng.IntN(nroots)
+}
+
 func checkPredictionsAgainstTheService(t *testing.T, e *predEnv, rng *rand.Rand, cases, floor int) {
 	mismatches := map[string]int{}
 	checked := 0
 	for ci := range cases {
-		n := 3 + rng.IntN(3)
-		roots, tags := make([]bool, n), make([][]string, n)
-		nroots := 1 + rng.IntN(min(3, n))
-		for i := range n {
-			roots[i] = i < nroots
-			for _, tg := range []string{"ops", "fin"} {
-				if rng.IntN(2) == 0 {
-					tags[i] = append(tags[i], tg)
-				}
-			}
-		}
-		thr := 1 + rng.IntN(nroots)
+		roots, tags, nroots, thr := randomMembers(rng)
+		n := len(roots)
 		withPasskey := make([]bool, n)
 		for i := range n {
 			withPasskey[i] = rng.IntN(3) == 0
