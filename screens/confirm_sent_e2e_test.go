@@ -523,16 +523,7 @@ func TestPolicyEditorConfirmAfterNoClearAnswerShowsAllItSends(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, d, g := gatewayHarness(t)
-			ctx := context.Background()
-			// A policy the root quorum created: something the organization
-			// does today, which a deny of policy changes locks it out of.
-			a, err := d.Client("alice").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "wallets", Effect: api.EffectAllow, Condition: "activity.resource == 'WALLET'"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a, err = d.Client("bob").ApproveActivity(ctx, a.Fingerprint); err != nil || a.Status != api.StatusCompleted {
-				t.Fatalf("the root quorum creates a policy: %v (%v)", err, a)
-			}
+			addWalletsPolicy(t, d)
 			h.gotoScreen("Policies")
 			h.key("n")
 			h.typeText("Harmless draft")

@@ -42,16 +42,9 @@ func unflaggedWarnings(c *ConfirmDialog) []string {
 // is a warning: drawn in the warning style and counted among the warnings
 // below, as the CANNOT BE UNDONE line above it is.
 func TestPolicyConfirmLockOutLineIsAWarning(t *testing.T) {
-	ctx := context.Background()
 	d := servertest.StartDemo(t)
-	alice, bob := d.Client("alice"), d.Client("bob")
-	a, err := alice.CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "wallets", Effect: api.EffectAllow, Condition: "activity.resource == 'WALLET'"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a, err = bob.ApproveActivity(ctx, a.Fingerprint); err != nil || a.Status != api.StatusCompleted {
-		t.Fatalf("the root quorum creates a policy: %v (%v)", err, a)
-	}
+	alice := d.Client("alice")
+	addWalletsPolicy(t, d)
 	h := memberConsole(t, alice)
 	h.send(tea.WindowSizeMsg{Width: 60, Height: 18})
 	h.gotoScreen("Policies")

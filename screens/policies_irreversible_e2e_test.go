@@ -20,16 +20,9 @@ import (
 // ALLOW); the editor and the confirm before submitting warn that it cannot be
 // undone.
 func TestEndToEndPolicyEditorWarnsOfDenyOnCreatePolicy(t *testing.T) {
-	ctx := context.Background()
 	d := servertest.StartDemo(t)
-	alice, bob := d.Client("alice"), d.Client("bob")
-	a, err := alice.CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "wallets", Effect: api.EffectAllow, Condition: "activity.resource == 'WALLET'"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a, err = bob.ApproveActivity(ctx, a.Fingerprint); err != nil || a.Status != api.StatusCompleted {
-		t.Fatalf("the root quorum creates a policy: %v (%v)", err, a)
-	}
+	alice := d.Client("alice")
+	a := addWalletsPolicy(t, d)
 	h := memberConsole(t, alice)
 	h.send(tea.WindowSizeMsg{Width: 200, Height: 60})
 	h.gotoScreen("Policies")
@@ -68,4 +61,20 @@ func TestEndToEndPolicyEditorWarnsOfDenyOnCreatePolicy(t *testing.T) {
 	if !strings.Contains(out, "CANNOT BE UNDONE: this deny's condition can match create_policy") {
 		t.Errorf("the confirm does not say the deny cannot be undone:\n%s", h.plainFrame())
 	}
+}
+
+// addWalletsPolicy has the root quorum (alice, then bob) create an allow of
+// wallet activities: something the organization does today, which a deny
+// of policy changes would lock it out of. It returns the completed activity.
+func addWalletsPolicy(t *testing.T, d *servertest.Demo) *api.Activity {
+	t.Helper()
+	ctx := context.Background()
+	a, err := d.Client("alice").CreatePolicy(ctx, api.CreatePolicyParams{PolicyName: "wallets", Effect: api.EffectAllow, Condition: "activity.resource == 'WALLET'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err = d.Client("bob").ApproveActivity(ctx, a.Fingerprint); err != nil || a.Status != api.StatusCompleted {
+		t.Fatalf("the root quorum creates a policy: %v (%v)", err, a)
+	}
+	return a
 }
