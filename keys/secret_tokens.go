@@ -13,8 +13,8 @@ import (
 // SecretTokens are the parts of s that look like a private key
 // (looksSecret): s itself, each field of s split at white space, commas,
 // quotes, brackets and backslashes, and each part of a field split further
-// at '=' and ':'. The hex of a fingerprint (sha256:<hex>) is a public
-// value, never one of them.
+// at '=' and ':'. A fingerprint (sha256:<hex>, SHA256:<base64>) is a
+// public value, never one of them.
 func SecretTokens(s string) []string {
 	var found []string
 	if looksSecret(s) {
@@ -25,12 +25,14 @@ func SecretTokens(s string) []string {
 			found = append(found, field)
 			continue
 		}
-		if isFingerprint(field) {
-			continue
-		}
-		for _, part := range strings.FieldsFunc(field, func(r rune) bool { return r == '=' || r == ':' }) {
-			if part != field && looksSecretToken(part) {
-				found = append(found, part)
+		for _, piece := range strings.FieldsFunc(field, func(r rune) bool { return r == '=' }) {
+			if isFingerprint(piece) { // --key=ssh-agent:SHA256:…
+				continue
+			}
+			for _, part := range strings.FieldsFunc(piece, func(r rune) bool { return r == ':' }) {
+				if part != field && looksSecretToken(part) {
+					found = append(found, part)
+				}
 			}
 		}
 	}
@@ -59,9 +61,14 @@ func isTokenSeparator(r rune) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune(",;\"'`()[]{}<>\\", r)
 }
 
-// isFingerprint reports whether field is sha256:<hex>, the form of a
-// fingerprint vigil prints and takes.
+// isFingerprint reports whether field is a fingerprint: sha256:<hex>, the
+// form vigil prints and takes for key files, or OpenSSH's SHA256:<43 base64
+// characters>, alone or in an agent key reference (ssh-agent:SHA256:…),
+// whose base64 is otherwise taken for an Ed25519 key's.
 func isFingerprint(field string) bool {
 	prefix, rest, ok := strings.Cut(field, ":")
-	return ok && strings.EqualFold(prefix, "sha256") && isHex(rest)
+	if ok && strings.EqualFold(prefix, "sha256") && isHex(rest) {
+		return true
+	}
+	return sha256FingerprintRE.MatchString(strings.TrimPrefix(field, AgentRefPrefix))
 }
