@@ -136,12 +136,12 @@ type removedCredential struct {
 	standing      standing // what its user has left
 }
 
-func (r removedCredential) warn(log *slog.Logger) {
+func (r removedCredential) warn(log *slog.Logger, backup string) {
 	why := "is already an older credential of its organization (that one is kept)"
 	if r.kept.storedCanonical && !r.removed.storedCanonical {
 		why = "is already a credential of its organization stored in the form stamps carry (that one is kept: it authenticated, this one, stored in another form, matched no stamp)"
 	}
-	r.standing.warn(log, fmt.Sprintf("migration %d removed a credential whose public key %s: one key is one credential, or its holder votes as two users; register a new key pair for the user", r.migration, why),
+	r.standing.warn(log, backup, fmt.Sprintf("migration %d removed a credential whose public key %s: one key is one credential, or its holder votes as two users; register a new key pair for the user", r.migration, why),
 		"organization", r.removed.org, "user", r.removed.user, "credential", r.removed.kind, "id", r.removed.id, "public_key", truncateForMessage(r.removed.pub),
 		"kept_credential", r.kept.kind, "kept_id", r.kept.id, "kept_user", r.kept.user)
 }
