@@ -22,6 +22,7 @@ const migrationUniqueCredentials = 20
 type credentialRow struct {
 	table, id, org, user, kind string
 	rowid, created             int64
+	curve                      string // keys.CurveOfCredentialType
 	pub                        string // canonical for its type, or as stored lowercased
 	storedCanonical            bool   // stored as pub: a stamp's key matched it
 }
@@ -38,7 +39,9 @@ func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, er
 }
 
 // removeSharedKeys keeps one credential, API key or passkey, per key of
-// each organization (keys compared in the form stamps carry), removes the
+// each organization (keys compared in the form stamps carry, on their
+// curve: a P-256 and a secp256k1 key with the same bytes are two keys,
+// whose holders are two), removes the
 // others in tx for migration and returns them with what their users have
 // left. It keeps the credential stored in the form stamps carry, else the
 // oldest: a stamp's key is lowercase hex, compressed for P-256 and
@@ -67,6 +70,7 @@ func removeSharedKeys(ctx context.Context, tx *sql.Tx, migration int) ([]removed
 			}
 			// A stored key that is no point of its type's curve never
 			// verified a stamp; it stays as it was, and is compared as stored.
+			r.curve = keys.CurveOfCredentialType(typ)
 			r.pub = strings.ToLower(stored)
 			if pub, err := keys.CanonicalPublicKey(typ, stored); err == nil {
 				r.pub = pub
@@ -106,11 +110,12 @@ func removeSharedKeys(ctx context.Context, tx *sql.Tx, migration int) ([]removed
 		return cmp.Compare(a.rowid, b.rowid)
 	})
 	var removed []removedCredential
-	kept := map[[2]string]credentialRow{}
+	kept := map[[3]string]credentialRow{}
 	for _, r := range all {
-		k, dup := kept[[2]string{r.org, r.pub}]
+		key := [3]string{r.org, r.curve, r.pub}
+		k, dup := kept[key]
 		if !dup {
-			kept[[2]string{r.org, r.pub}] = r
+			kept[key] = r
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM `+r.table+` WHERE rowid = ?`, r.rowid); err != nil {

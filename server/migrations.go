@@ -500,6 +500,18 @@ CREATE UNIQUE INDEX authenticators_org_credential ON authenticators(org_id, cred
 	// credentials schema 20 let share a key (keeping the one stored in
 	// that form) and logs each; no schema changes.
 	`SELECT 1;`,
+	// 22: a key is its curve and its bytes: a compressed P-256 key may be a
+	// secp256k1 point too, and the two are keys of two holders. The unique
+	// index of API keys is on the curve of their credential type (the text
+	// of apiKeyCurve), so that one's registration does not keep out the
+	// other. canonicalAPIKeys (21) drops the old index first: on it, two
+	// such keys, one stored uncompressed, collided when it was rewritten.
+	`
+DROP INDEX IF EXISTS api_keys_org_public_key;
+CREATE UNIQUE INDEX api_keys_org_curve_public_key ON api_keys(org_id,
+	CASE credential_type WHEN 'CREDENTIAL_TYPE_API_KEY_SECP256K1' THEN 'secp256k1' WHEN 'CREDENTIAL_TYPE_API_KEY_ED25519' THEN 'ed25519' ELSE 'p256' END,
+	public_key);
+`,
 }
 
 // migrationUniqueAuthenticators is the migration that uniqueAuthenticators
