@@ -46,6 +46,21 @@ func CanonicalPublicKey(credentialType, publicKeyHex string) (string, error) {
 	return hex.EncodeToString(compressP256(u)), nil
 }
 
+// CurveOfCredentialType is the curve of a key registered with this
+// credential type: "secp256k1", "ed25519", or "p256" for every other type
+// (passkeys, session, OAuth and login keys among them). A compressed
+// P-256 key and a secp256k1 key may have the same 33 bytes: the curve is
+// part of what a key is.
+func CurveOfCredentialType(credentialType string) string {
+	switch credentialType {
+	case CredentialAPIKeySecp256k1:
+		return "secp256k1"
+	case CredentialAPIKeyEd25519:
+		return "ed25519"
+	}
+	return "p256"
+}
+
 // SigningKeyOf names the key pair behind a stamp of this scheme with this
 // public key: its curve and the form a stamp carries (CanonicalPublicKey).
 // One key pair then has one name whichever form recorded it (compressed or
@@ -53,13 +68,7 @@ func CanonicalPublicKey(credentialType, publicKeyHex string) (string, error) {
 // key that does not parse is named as written, in lower case.
 func SigningKeyOf(scheme, publicKeyHex string) string {
 	credentialType := CredentialTypeOfScheme(scheme)
-	curve := "p256:"
-	switch credentialType {
-	case CredentialAPIKeySecp256k1:
-		curve = "secp256k1:"
-	case CredentialAPIKeyEd25519:
-		curve = "ed25519:"
-	}
+	curve := CurveOfCredentialType(credentialType) + ":"
 	// What CanonicalPublicKey would give, without decoding a point (the
 	// policy evaluation names every vote's key): an Ed25519 key's form is
 	// its lower case, valid or not; a compressed key in lower case is its

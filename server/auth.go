@@ -124,17 +124,18 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 		return nil, err
 	}
 	foreign := false
+	var otherCurve *apiKeyEntry
 	for _, k := range ks {
 		if k.org != orgID {
 			foreign = true
 			continue
 		}
-		// A compressed point may be on both P-256 and secp256k1: the key's
-		// registered type, which policies and votes show, must be the
-		// curve it signed with.
-		if want := keys.SchemeOfCredentialType(k.typ); st.scheme != want {
-			return nil, unauthenticatedf("INVALID_STAMP", "API key %s is registered as %s, which stamps with scheme %s, but this stamp's scheme is %s; stamp with the key's own curve, or register the key with the credential type of its curve",
-				k.id, k.typ, want, st.scheme)
+		// A compressed point may be on both P-256 and secp256k1, and its
+		// bytes registered once per curve, as two keys: the one meant is
+		// the one of the stamp's curve, which policies and votes show.
+		if keys.SchemeOfCredentialType(k.typ) != st.scheme {
+			otherCurve = &k
+			continue
 		}
 		if s.expired(k) {
 			return nil, keyExpired(k)
@@ -142,6 +143,10 @@ func (s *Server) authenticate(ctx context.Context, st stampHeader, body []byte, 
 		st.parsed.Admitted() // a key the service knows: its signatures may earn a table
 		return &caller{OrgID: k.org, UserID: k.user, CredentialID: k.id, CredType: k.typ,
 			PublicKey: st.publicKey, Scheme: st.scheme, Signature: st.signature}, nil
+	}
+	if k := otherCurve; k != nil {
+		return nil, unauthenticatedf("INVALID_STAMP", "API key %s is registered as %s, which stamps with scheme %s, but this stamp's scheme is %s; stamp with the key's own curve, or register the key with the credential type of its curve",
+			k.id, k.typ, keys.SchemeOfCredentialType(k.typ), st.scheme)
 	}
 	if foreign {
 		return nil, forbiddenf("FOREIGN_ORGANIZATION", "the stamping key belongs to a user of another organization, not %q; use a key of that organization or fix organizationId", orgID)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 )
 
 // A service opened from SchemaImage has the schema, and the schema version, of
@@ -13,7 +14,7 @@ func TestSchemaImageIsTheMigratedSchema(t *testing.T) {
 	ctx := context.Background()
 	schema := func(image []byte) []string {
 		t.Helper()
-		s, err := openStore(ctx, "", image, nil)
+		s, err := openStore(ctx, "", image, nil, time.Now)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,6 +33,13 @@ func canonicalAPIKeys(ctx context.Context, tx *sql.Tx) ([]removedCredential, err
 	if err != nil {
 		return nil, err
 	}
+	// A P-256 key stored uncompressed and a secp256k1 key with its
+	// compressed bytes are two keys, both kept, and would collide on
+	// (org_id, public_key) once rewritten; migration 22, in the same
+	// upgrade, makes the index unique on the curve too.
+	if _, err := tx.ExecContext(ctx, `DROP INDEX IF EXISTS api_keys_org_public_key`); err != nil {
+		return nil, fmt.Errorf("drop the unique index of API keys without their curve: %w", err)
+	}
 	type change struct {
 		rowid int64
 		pub   string

@@ -86,7 +86,7 @@ type removedPasskey struct {
 	standing                                standing // what its user has left
 }
 
-func (r removedPasskey) warn(log *slog.Logger) {
-	r.standing.warn(log, "migration 19 removed a passkey registered twice in its organization (the older one is kept): one key is one credential; register a new key pair for the user",
+func (r removedPasskey) warn(log *slog.Logger, backup string) {
+	r.standing.warn(log, backup, "migration 19 removed a passkey registered twice in its organization (the older one is kept): one key is one credential; register a new key pair for the user",
 		"organization", r.org, "user", r.user, "authenticator", r.id, "shares", r.shares, "kept_authenticator", r.keptID, "kept_user", r.keptUser)
 }

@@ -22,6 +22,7 @@ const migrationUniqueCredentials = 20
 type credentialRow struct {
 	table, id, org, user, kind string
 	rowid, created             int64
+	curve                      string // keys.CurveOfCredentialType
 	pub                        string // canonical for its type, or as stored lowercased
 	storedCanonical            bool   // stored as pub: a stamp's key matched it
 }
@@ -38,7 +39,9 @@ func uniqueCredentials(ctx context.Context, tx *sql.Tx) ([]removedCredential, er
 }
 
 // removeSharedKeys keeps one credential, API key or passkey, per key of
-// each organization (keys compared in the form stamps carry), removes the
+// each organization (keys compared in the form stamps carry, on their
+// curve: a P-256 and a secp256k1 key with the same bytes are two keys,
+// whose holders are two), removes the
 // others in tx for migration and returns them with what their users have
 // left. It keeps the credential stored in the form stamps carry, else the
 // oldest: a stamp's key is lowercase hex, compressed for P-256 and
@@ -67,6 +70,7 @@ func removeSharedKeys(ctx context.Context, tx *sql.Tx, migration int) ([]removed
 			}
 			// A stored key that is no point of its type's curve never
 			// verified a stamp; it stays as it was, and is compared as stored.
+			r.curve = keys.CurveOfCredentialType(typ)
 			r.pub = strings.ToLower(stored)
 			if pub, err := keys.CanonicalPublicKey(typ, stored); err == nil {
 				r.pub = pub
@@ -106,11 +110,12 @@ func removeSharedKeys(ctx context.Context, tx *sql.Tx, migration int) ([]removed
 		return cmp.Compare(a.rowid, b.rowid)
 	})
 	var removed []removedCredential
-	kept := map[[2]string]credentialRow{}
+	kept := map[[3]string]credentialRow{}
 	for _, r := range all {
-		k, dup := kept[[2]string{r.org, r.pub}]
+		key := [3]string{r.org, r.curve, r.pub}
+		k, dup := kept[key]
 		if !dup {
-			kept[[2]string{r.org, r.pub}] = r
+			kept[key] = r
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM `+r.table+` WHERE rowid = ?`, r.rowid); err != nil {
@@ -136,12 +141,12 @@ type removedCredential struct {
 	standing      standing // what its user has left
 }
 
-func (r removedCredential) warn(log *slog.Logger) {
+func (r removedCredential) warn(log *slog.Logger, backup string) {
 	why := "is already an older credential of its organization (that one is kept)"
 	if r.kept.storedCanonical && !r.removed.storedCanonical {
 		why = "is already a credential of its organization stored in the form stamps carry (that one is kept: it authenticated, this one, stored in another form, matched no stamp)"
 	}
-	r.standing.warn(log, fmt.Sprintf("migration %d removed a credential whose public key %s: one key is one credential, or its holder votes as two users; register a new key pair for the user", r.migration, why),
+	r.standing.warn(log, backup, fmt.Sprintf("migration %d removed a credential whose public key %s: one key is one credential, or its holder votes as two users; register a new key pair for the user", r.migration, why),
 		"organization", r.removed.org, "user", r.removed.user, "credential", r.removed.kind, "id", r.removed.id, "public_key", truncateForMessage(r.removed.pub),
 		"kept_credential", r.kept.kind, "kept_id", r.kept.id, "kept_user", r.kept.user)
 }

@@ -36,13 +36,23 @@ func standingOf(ctx context.Context, tx *sql.Tx, org, user string) (standing, er
 	return standing{bare: n == 0, root: slices.Contains(ids, user)}, nil
 }
 
-// warn logs msg with args, and what the user's standing asks of the operator.
-func (s standing) warn(log *slog.Logger, msg string, args ...any) {
+// warn logs msg with args, and what the user's standing asks of the
+// operator; backup is the copy of the database vigil wrote before the
+// upgrade ("" for an in-memory database, which has none).
+func (s standing) warn(log *slog.Logger, backup, msg string, args ...any) {
+	restore := "restore the copy of the data directory you made before the upgrade"
+	if backup != "" {
+		restore = "put the backup vigil wrote before the upgrade (this line's backup value) back as " + DatabaseFile + " (removing any " + DatabaseFile + "-wal and -shm)"
+	}
 	switch {
 	case s.bare && s.root:
-		msg += "; the user, a member of the root quorum, has no API key or passkey left: another root member must register one for them (an activity the root quorum approves), and if the remaining root members cannot meet its threshold, stop vigil, restore the copy of the data directory you made before the upgrade (vigil makes none itself; docs/local-service.md, Upgrading a data directory), and with the previous vigil have the root quorum register the user's new key pair before upgrading again"
+		msg += "; the user, a member of the root quorum, has no API key or passkey left: another root member must register one for them (an activity the root quorum approves), and if the remaining root members cannot meet its threshold, stop vigil, " +
+			restore + " (docs/local-service.md, Upgrading a data directory), and with the previous vigil have the root quorum register the user's new key pair before upgrading again"
 	case s.bare:
 		msg += "; the user has no API key or passkey left: another member must register one for them"
+	}
+	if backup != "" {
+		args = append(args, "backup", backup)
 	}
 	log.Warn(msg, append(args, "credentials_left", !s.bare, "root_member", s.root)...)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 )
 
 // migrations are applied in order; each one runs once, recorded in
@@ -499,6 +500,18 @@ CREATE UNIQUE INDEX authenticators_org_credential ON authenticators(org_id, cred
 	// credentials schema 20 let share a key (keeping the one stored in
 	// that form) and logs each; no schema changes.
 	`SELECT 1;`,
+	// 22: a key is its curve and its bytes: a compressed P-256 key may be a
+	// secp256k1 point too, and the two are keys of two holders. The unique
+	// index of API keys is on the curve of their credential type (the text
+	// of apiKeyCurve), so that one's registration does not keep out the
+	// other. canonicalAPIKeys (21) drops the old index first: on it, two
+	// such keys, one stored uncompressed, collided when it was rewritten.
+	`
+DROP INDEX IF EXISTS api_keys_org_public_key;
+CREATE UNIQUE INDEX api_keys_org_curve_public_key ON api_keys(org_id,
+	CASE credential_type WHEN 'CREDENTIAL_TYPE_API_KEY_SECP256K1' THEN 'secp256k1' WHEN 'CREDENTIAL_TYPE_API_KEY_ED25519' THEN 'ed25519' ELSE 'p256' END,
+	public_key);
+`,
 }
 
 // migrationUniqueAuthenticators is the migration that uniqueAuthenticators
@@ -513,17 +526,20 @@ const migrationUniqueAuthenticators = 19
 // rolls back every migration of the upgrade: the database stays at the
 // version the previous vigil served, and that vigil can serve it again.
 func migrate(ctx context.Context, db *sql.DB) error {
-	return migrateLogged(ctx, db, len(migrations), nil)
+	return migrateLogged(ctx, db, len(migrations), nil, time.Now)
 }
 
 // migrateUpTo brings the schema up to version last (tests start from older ones).
 func migrateUpTo(ctx context.Context, db *sql.DB, last int) error {
-	return migrateLogged(ctx, db, last, nil)
+	return migrateLogged(ctx, db, last, nil, time.Now)
 }
 
 // migrateLogged is migrateUpTo telling log (nil: nobody) what a migration
-// changed in the stored data that its owner should know.
-func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) (err error) {
+// changed in the stored data that its owner should know. A database file
+// that holds a schema is first copied next to it (backupBeforeUpgrade,
+// named with the time now gives): a migration may remove credentials, and
+// none runs without that copy.
+func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger, now func() time.Time) (err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -554,6 +570,13 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) 
 	}
 	if current >= last {
 		return nil
+	}
+	// Version 0 is a new database: nothing in it to lose.
+	var backup string
+	if current > 0 {
+		if backup, err = backupBeforeUpgrade(ctx, conn, current, now()); err != nil {
+			return err
+		}
 	}
 	// Set outside the transaction: inside one, SQLite ignores it.
 	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
@@ -588,7 +611,11 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger) 
 		return upgradeFailed(current, last, fmt.Errorf("commit: %w", err))
 	}
 	// Told only now: an upgrade that rolled back removed nothing.
-	removed.warn(log)
+	removed.warn(log, backup)
+	if backup != "" {
+		log.Info("upgraded the database schema; the database as it was before is kept in the backup, credentials the upgrade removed included: it holds the service's private keys as the database does, so keep it as private, and delete it once this vigil is known good",
+			"from_version", current, "to_version", last, "backup", backup, "credentials_removed", removed.count())
+	}
 	return nil
 }
 
@@ -624,14 +651,18 @@ type migrationRemovals struct {
 	credentials []removedCredential
 }
 
-func (m migrationRemovals) warn(log *slog.Logger) {
+// warn logs each removal, naming backup, the copy of the database from
+// before the upgrade ("" for an in-memory one), which still holds it.
+func (m migrationRemovals) warn(log *slog.Logger, backup string) {
 	for _, r := range m.passkeys {
-		r.warn(log)
+		r.warn(log, backup)
 	}
 	for _, r := range m.credentials {
-		r.warn(log)
+		r.warn(log, backup)
 	}
 }
+
+func (m migrationRemovals) count() int { return len(m.passkeys) + len(m.credentials) }
 
 // migrateTo applies migration v in the upgrade's transaction, refusing it
 // if it leaves rows dangling beyond those of before; it returns the

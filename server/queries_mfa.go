@@ -201,7 +201,10 @@ func (s *Server) lookUpVoteMethod(ctx context.Context, orgID string, v api.Vote)
 	// The voter's own key only: another user may since have registered the
 	// same public key (it takes no private key), and their key is not what
 	// this vote was cast with. Hex in any case, as migration 11 compares.
-	err := s.db.read.QueryRowContext(ctx, `SELECT id, credential_type FROM api_keys WHERE org_id = ? AND user_id = ? AND lower(public_key) = lower(?)`, orgID, v.UserID, v.PublicKey).Scan(&id, &typ)
+	// On the curve the vote was signed with: the user may hold the same
+	// bytes on the other curve too, another key (keyNotRegistered).
+	err := s.db.read.QueryRowContext(ctx, `SELECT id, credential_type FROM api_keys WHERE org_id = ? AND user_id = ? AND lower(public_key) = lower(?) AND `+apiKeyCurve+` = ?`,
+		orgID, v.UserID, v.PublicKey, keys.CurveOfCredentialType(keys.CredentialTypeOfScheme(v.Scheme))).Scan(&id, &typ)
 	if errors.Is(err, sql.ErrNoRows) {
 		// The key was deleted since the vote and nothing says what it was:
 		// a method of no type, which satisfies no step (fails closed).

@@ -133,7 +133,7 @@ func Open(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	db, err := openStore(ctx, cfg.DataDir, cfg.MemoryImage, s.log)
+	db, err := openStore(ctx, cfg.DataDir, cfg.MemoryImage, s.log, s.now)
 	if err != nil {
 		s.ownLock.Release()
 		return nil, atStartup(err)

@@ -94,8 +94,9 @@ type querier interface {
 
 var memoryDBs atomic.Int64
 
-// log hears what migrations changed in stored data (nil: nobody).
-func openStore(ctx context.Context, dataDir string, image []byte, log *slog.Logger) (*store, error) {
+// log hears what migrations changed in stored data (nil: nobody); now
+// names the backup an upgrade writes first.
+func openStore(ctx context.Context, dataDir string, image []byte, log *slog.Logger, now func() time.Time) (*store, error) {
 	s := &store{jobs: make(chan *writeJob, 256), done: make(chan struct{}), cache: &cache{}}
 	s.maxBatch.Store(defaultMaxBatch)
 	if dataDir == "" {
@@ -114,7 +115,7 @@ func openStore(ctx context.Context, dataDir string, image []byte, log *slog.Logg
 			}
 		}
 		// After an image, this only checks its version (or migrates an older one).
-		if err := migrateLogged(ctx, db, len(migrations), log); err != nil {
+		if err := migrateLogged(ctx, db, len(migrations), log, now); err != nil {
 			db.Close()
 			return nil, err
 		}
@@ -124,7 +125,7 @@ func openStore(ctx context.Context, dataDir string, image []byte, log *slog.Logg
 		// transaction holds it: write transactions run unprepared statements.
 		s.write = &cachedDB{db: db, noPrepareInTx: true}
 	} else {
-		if err := s.openFile(ctx, dataDir, log); err != nil {
+		if err := s.openFile(ctx, dataDir, log, now); err != nil {
 			return nil, err
 		}
 	}
@@ -132,7 +133,7 @@ func openStore(ctx context.Context, dataDir string, image []byte, log *slog.Logg
 	return s, nil
 }
 
-func (s *store) openFile(ctx context.Context, dataDir string, log *slog.Logger) error {
+func (s *store) openFile(ctx context.Context, dataDir string, log *slog.Logger, now func() time.Time) error {
 	// temp_store(MEMORY): every write job runs in a savepoint, and SQLite
 	// keeps the pages a savepoint may have to restore in a sub-journal, by
 	// default a temporary file written with a syscall per page; in memory it
@@ -183,7 +184,7 @@ func (s *store) openFile(ctx context.Context, dataDir string, log *slog.Logger) 
 		}
 		return fmt.Errorf("open %s: %w", path, err)
 	}
-	if err := migrateLogged(ctx, w, len(migrations), log); err != nil {
+	if err := migrateLogged(ctx, w, len(migrations), log, now); err != nil {
 		w.Close()
 		return migrationFailure(path, err)
 	}

@@ -32,7 +32,7 @@ func TestWebhookKeyStoredWithoutAStartTimeAgesFromTheFirstStartThatReadsIt(t *te
 	}
 	// Make the store look like an older vigil's: the ring, no start time.
 	ctx := context.Background()
-	db, err := openStore(ctx, dir, nil, nil)
+	db, err := openStore(ctx, dir, nil, nil, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
