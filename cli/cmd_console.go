@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
 
 	"github.com/vigil-console/vigil/api"
@@ -156,7 +158,7 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 		Clock:               client, // times are judged by the service's clock
 		Submitter:           submitter,
 		Profile:             p.Name,
-		Theme:               theme.Options{Dark: true, NoColor: getenv("NO_COLOR") != "", Accent: p.Color},
+		Theme:               theme.Options{Dark: true, NoColor: colourless(getenv), Accent: p.Color},
 		Refresh:             p.Refresh.Duration,
 		Logger:              logger,
 		Proofs:              proofs,
@@ -179,6 +181,15 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 	return root, nil
 }
 
+// colourless reports whether the console must draw without colour: NO_COLOR
+// with any value, or a terminal that shows none (TERM=dumb, or a terminfo
+// monochrome entry, xterm-mono, vt100-m), where a selection drawn as a
+// background colour would not show at all.
+func colourless(getenv func(string) string) bool {
+	t := getenv("TERM")
+	return getenv("NO_COLOR") != "" || t == "dumb" || strings.HasSuffix(t, "-mono") || strings.HasSuffix(t, "-m")
+}
+
 // runProgram runs the console until the user quits or ctx ends.
 func runProgram(ctx context.Context, c proc, root *screens.Root, logger *slog.Logger) error {
 	// Without Bubble Tea's signal handler: ctx already ends on SIGINT, SIGTERM
@@ -187,6 +198,12 @@ func runProgram(ctx context.Context, c proc, root *screens.Root, logger *slog.Lo
 	// the program, and Run waiting for it: the process hung, the demo's
 	// temporary directory stayed behind.
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
+	if root.ThemeOptions().NoColor {
+		// Without colour, the selected row, the active tab and the focused
+		// button are told apart by reverse video and bold alone: keep them
+		// even where Bubble Tea would strip every style (TERM=dumb).
+		opts = append(opts, tea.WithColorProfile(colorprofile.ASCII))
+	}
 	if c.stdin != os.Stdin {
 		opts = append(opts, tea.WithInput(c.stdin))
 	}

@@ -14,8 +14,11 @@ import (
 
 // Field is one input of a Form: free text, or one of Choices.
 type Field struct {
-	Key         string // name of the value in Values()
-	Label       string
+	Key   string // name of the value in Values()
+	Label string
+	// Placeholder is an example shown in an empty field the cursor is not
+	// on, drawn as "e.g. " and the example, muted: it must never read as a
+	// value typed (NO_COLOR draws muted text as any other).
 	Placeholder string
 	Required    bool
 	Choices     []string           // when set, ←/→ pick one of these instead of typing
@@ -168,7 +171,7 @@ func NewForm(title string, fields ...Field) Form {
 	f := Form{Title: title, Keys: DefaultFormKeyMap(), fields: fields}
 	for i := range f.fields {
 		fd := &f.fields[i]
-		fd.input = Input{CharLimit: fd.CharLimit, Placeholder: fd.Placeholder}
+		fd.input = Input{CharLimit: fd.CharLimit}
 		if len(fd.Choices) > 0 {
 			for j, c := range fd.Choices {
 				if c == fd.Value {
@@ -592,6 +595,9 @@ func (fd Field) textView(th *theme.Theme, width int) string {
 	// thousands (an invitee list), redrawn on every keystroke.
 	v := fd.input.runes()
 	if len(v) == 0 {
+		if fd.Placeholder != "" && !fd.input.Focused() {
+			return "  " + th.Muted.Render(ansi.Truncate("e.g. "+Clean(fd.Placeholder), width, "…")) + "\n"
+		}
 		return "  " + ansi.Truncate(Clean(fd.input.View()), width, "…") + "\n"
 	}
 	start, prefix := 0, ""

@@ -62,3 +62,27 @@ func TestMultiFieldTicksSeveralChoices(t *testing.T) {
 		t.Errorf("view:\n%s", v)
 	}
 }
+
+// An empty field's example must not read as a value typed: a form showing
+// "erin@example.com: access=api" under Per invitee, with nothing there, told
+// the member an override was set. Without colour (NO_COLOR draws muted text
+// as any other) only the words can tell them apart.
+func TestPlaceholderNeverReadsAsAValue(t *testing.T) {
+	const example = "erin@example.com: access=api, tags=ops"
+	th := theme.New(theme.Options{Dark: true, NoColor: true})
+	form := func(value string) string {
+		return NewForm("Invite",
+			Field{Key: "invitees", Label: "Invitees", Required: true},
+			Field{Key: "per", Label: "Per invitee", Placeholder: example, Value: value}).View(th, 80)
+	}
+	empty, typed := form(""), form(example)
+	if empty == typed {
+		t.Fatalf("an empty field with an example draws as the example typed:\n%s", empty)
+	}
+	if !strings.Contains(ansi.Strip(empty), "e.g. "+example) {
+		t.Errorf("the example is not marked as one (e.g.):\n%s", ansi.Strip(empty))
+	}
+	if strings.Contains(ansi.Strip(typed), "e.g.") {
+		t.Errorf("a typed value is drawn as an example:\n%s", ansi.Strip(typed))
+	}
+}

@@ -13,11 +13,10 @@ import (
 // form field needs. It draws its own cursor, so it renders the same on every frame
 // (no blink timers), which keeps views deterministic.
 type Input struct {
-	Prompt      string
-	Placeholder string
-	CharLimit   int // 0 = 256
-	value       []rune
-	focused     bool
+	Prompt    string
+	CharLimit int // 0 = 256
+	value     []rune
+	focused   bool
 	// cut is set when typing or a paste went past CharLimit and the rest was
 	// dropped: the value is then not what the user gave, which a form must
 	// say rather than submit (cleared by any deletion).
@@ -104,10 +103,6 @@ func (in Input) Update(msg tea.Msg) (Input, bool) {
 func (in Input) View() string {
 	var b strings.Builder
 	b.WriteString(in.Prompt)
-	if len(in.value) == 0 && in.Placeholder != "" && !in.focused {
-		b.WriteString(in.Placeholder)
-		return b.String()
-	}
 	b.WriteString(string(in.value))
 	if in.focused {
 		b.WriteString("█")
