@@ -187,6 +187,14 @@ func checkJSON(path string, raw json.RawMessage, t reflect.Type) error {
 		slices.Sort(keys)
 		for _, k := range keys {
 			if !slices.Contains(known, k) {
+				// A miscased key is a field the sender meant: say which, rather
+				// than "remove it", which would leave the field missing.
+				for _, name := range known {
+					if strings.EqualFold(name, k) {
+						return &ValidationError{Field: joinPath(path, sanitizeKey(k)), ErrorCode: JSONKeyCase,
+							Problem: fmt.Sprintf("is not a field; field names are case-sensitive: use %q", name)}
+					}
+				}
 				msg := "is not a known field; remove it"
 				if len(known) > 0 {
 					msg += " (known fields: " + strings.Join(known, ", ") + ")"

@@ -34,6 +34,10 @@ const (
 type ValidationError struct {
 	Field   string
 	Problem string
+	// ErrorCode is the service's errorCode for the problem when it is not
+	// INVALID_PARAMETER: JSONKeyCase for a key that matches a field only when
+	// case is ignored, as the envelope's keys are answered.
+	ErrorCode string
 }
 
 func (e *ValidationError) Error() string {

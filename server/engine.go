@@ -39,7 +39,11 @@ func decodeEnvelope(op api.Operation, body api.StrictBody) (api.ActivityRequest,
 			if ve.Field != "" {
 				field += "." + ve.Field
 			}
-			return env, nil, invalidf("INVALID_PARAMETER", "%s %s", field, ve.Problem)
+			errorCode := "INVALID_PARAMETER"
+			if ve.ErrorCode != "" {
+				errorCode = ve.ErrorCode
+			}
+			return env, nil, invalidf(errorCode, "%s %s", field, ve.Problem)
 		}
 		return env, nil, invalidf("INVALID_PARAMETER", "parameters: %v", err)
 	}
