@@ -17,6 +17,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/internal/userfile"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/profile"
 	"github.com/vigil-console/vigil/webhook"
 
@@ -67,8 +68,12 @@ func profileBaseURL(p Profile) (string, error) {
 // (profile.CheckPlaintextHTTP), unless the profile says
 // allow_plaintext_http = true: the key set decides which deliveries are
 // reported verified, so one forged on the way would vouch for forged
-// deliveries. hint is what else the verb takes.
+// deliveries. hint is what else the verb takes. A URL holding what looks
+// like a private key is refused before its host goes to the resolver.
 func checkJWKSURL(c proc, conn connFlags, verb, from, hint string) error {
+	if keys.URLHoldsSecret(from) {
+		return usagef("%s: --jwks takes the key set's URL, and the value is %s", verb, keys.SecretArg(from, "a URL"))
+	}
 	if profile.CheckPlaintextHTTP(from, false) == nil {
 		return nil
 	}
