@@ -81,6 +81,11 @@ type Client struct {
 }
 
 func checkBaseURL(raw string) (string, error) {
+	// Its host would go to the resolver, and back in "cannot resolve the
+	// host …".
+	if keys.URLHoldsSecret(raw) {
+		return "", fmt.Errorf("is %s", keys.SecretInFile(raw, "a URL"))
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		var ue *url.Error

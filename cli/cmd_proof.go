@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -75,6 +76,7 @@ namespace and its label name NAME), and prints the report. --out also saves the 
 error (without --json, which would print it there).
 A reply that FAILED is saved to a new FILE (it is the evidence), but does not
 replace an existing one, which likely holds the last good proof, unless --force.
+--out naming a directory is refused before anything is fetched (exit 2).
 
 --expect-pcr N=HEX replaces the profile's pin of PCR N, and --expect-manifest-set
 and --expect-quorum-key the profile's pin of them; --allow-manifest HEX and
@@ -408,6 +410,14 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 	if *out, err = flagPath(c, "proof fetch", "out", *out); err != nil {
 		return err
 	}
+	if *force && *out == "" {
+		return usagef("--force replaces the file of --out: give --out FILE too")
+	}
+	// Said before the fetch, not after it, with the reply lost. A
+	// directory that appears later is still refused by the write.
+	if fi, err := os.Stat(*out); *out != "" && !toStdout && err == nil && fi.IsDir() {
+		return usagef("proof fetch: --out %s is a directory; give a file name in it, such as %s", shownPath(*out), shownPath(filepath.Join(*out, "boot-proof.json")))
+	}
 	opts, err := common.options(ctx, c)
 	if err != nil {
 		return err
@@ -425,9 +435,6 @@ func cmdProofFetch(ctx context.Context, c proc, args []string) error {
 	bp, err := client.GetLatestBootProof(ctx, *app)
 	if err != nil {
 		return fmt.Errorf("fetch boot proof of %q: %w", *app, err)
-	}
-	if *force && *out == "" {
-		return usagef("--force replaces the file of --out: give --out FILE too")
 	}
 	rep := proof.VerifyBootProof(*bp, opts)
 	if toStdout {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/internal/userfile"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/profile"
 	"github.com/vigil-console/vigil/webhook"
 
@@ -67,8 +68,12 @@ func profileBaseURL(p Profile) (string, error) {
 // (profile.CheckPlaintextHTTP), unless the profile says
 // allow_plaintext_http = true: the key set decides which deliveries are
 // reported verified, so one forged on the way would vouch for forged
-// deliveries. hint is what else the verb takes.
+// deliveries. hint is what else the verb takes. A URL holding what looks
+// like a private key is refused before its host goes to the resolver.
 func checkJWKSURL(c proc, conn connFlags, verb, from, hint string) error {
+	if keys.URLHoldsSecret(from) {
+		return usagef("%s: --jwks takes the key set's URL, and the value is %s", verb, keys.SecretArg(from, "a URL"))
+	}
 	if profile.CheckPlaintextHTTP(from, false) == nil {
 		return nil
 	}
@@ -275,7 +280,8 @@ of the published set since, the key saved beside it (DIR/NAME.jwk, which the
 service published when the listener accepted the delivery) is used instead,
 and verify says so; it proves as much as that directory can be trusted.
 
-Exit status: 0 verified, 1 not verified (the reason on standard error), 2 usage.
+Exit status: 0 verified, 1 not verified (the reason on standard error), 2 usage
+(also: no --jwks and no profile to fetch the keys from).
 
 Examples:
   vigil webhook verify --body d.json --header 'X-Service-Signature: 3f…' --header 'X-Service-Timestamp: 1732…' …
@@ -347,12 +353,16 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 	}
 	source := *jwks
 	if source == "" || *org == "" {
+		// Without a profile, what is missing is a flag: a usage error (2)
+		// naming it, not a failure (1).
 		p, err := webhookProfile(c, conn)
-		if err != nil && *org == "" {
+		switch {
+		case err != nil && *org == "" && source == "":
+			return usagef("webhook verify: give --jwks FILE|URL, the verification keys, and --organization ID, the organization the delivery must be for, or make a profile that has base_url and organization_id: %v", err)
+		case err != nil && *org == "":
 			return usagef("webhook verify: give --organization ID, the organization the delivery must be for, or a profile that has it: %v", err)
-		}
-		if err != nil {
-			return err
+		case err != nil:
+			return usagef("webhook verify: give --jwks FILE|URL, the verification keys (a set saved with 'vigil webhook keys --json > jwks.json', or its URL), or make a profile whose base_url serves them: %v", err)
 		}
 		if *org == "" {
 			*org = p.OrganizationID
@@ -360,7 +370,7 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 		if source == "" {
 			base, err := profileBaseURL(p)
 			if err != nil {
-				return err
+				return usagef("webhook verify: %v", err)
 			}
 			source = base + api.JWKSPath
 		}
@@ -425,11 +435,11 @@ func webhookKeys(ctx context.Context, c proc, args []string) error {
 	if *from == "" {
 		p, err := webhookProfile(c, conn)
 		if err != nil {
-			return err
+			return usagef("webhook keys: give --jwks URL, the service's webhook key set, or make a profile whose base_url serves it: %v", err)
 		}
 		base, err := profileBaseURL(p)
 		if err != nil {
-			return err
+			return usagef("webhook keys: %v", err)
 		}
 		*from = base + api.JWKSPath
 	}

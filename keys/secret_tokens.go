@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"net/url"
 	"strings"
 	"unicode"
 )
@@ -71,4 +72,50 @@ func isFingerprint(field string) bool {
 		return true
 	}
 	return sha256FingerprintRE.MatchString(strings.TrimPrefix(field, AgentRefPrefix))
+}
+
+// URLHoldsSecret reports whether URL s holds what looks like a private key
+// anywhere in it (HasSecretToken), or in one of its parts: a label of its
+// host, its user name or password, its path or a segment of it, a name or
+// value of its query, its fragment. A hex key as a host ("https://<hex>")
+// hides from HasSecretToken behind the scheme's "//", and would go to the
+// resolver and back in "cannot resolve the host …". Hex in a part must be a
+// private key's 64 digits (looksSecretToken): a shorter run may be an id.
+func URLHoldsSecret(s string) bool {
+	if HasSecretToken(s) {
+		return true
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	parts := strings.FieldsFunc(u.Host, func(r rune) bool { return strings.ContainsRune(".:[]", r) })
+	if u.User != nil {
+		password, _ := u.User.Password()
+		parts = append(parts, u.User.Username(), password)
+	}
+	for _, p := range []string{u.Path, u.Opaque} {
+		parts = append(parts, strings.Trim(p, "/"))
+		parts = append(parts, strings.Split(p, "/")...)
+	}
+	query, _ := url.ParseQuery(u.RawQuery) // what parses is checked; the rest stays in s
+	for name, values := range query {
+		parts = append(parts, name)
+		parts = append(parts, values...)
+	}
+	parts = append(parts, u.Fragment)
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if looksSecretToken(p) {
+			return true
+		}
+		for _, t := range SecretTokens(p) {
+			if looksSecretToken(t) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -321,7 +321,7 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		return &configError{msg: fmt.Sprintf("profile name %q must be non-empty printable text", name)}
 	}
 	if err := checkServiceURL(p.BaseURL, p.AllowPlaintextHTTP); err != nil {
-		return bad("base_url", "%v", hideSecretURL(p.BaseURL, err))
+		return bad("base_url", "%v", err)
 	}
 	// vigil adds /public/v1/… to base_url (not to auth_proxy_url): a base_url
 	// ending in it would ask for /public/v1/public/v1/…. A path that only
@@ -330,7 +330,7 @@ func checkProfile(p *Profile, name, dir string, checks Checks) *configError {
 		return bad("base_url", "%q: give the service's root, without /public/v1 (vigil adds it to every request)", p.BaseURL)
 	}
 	if err := checkServiceURL(p.AuthProxyURL, p.AllowPlaintextHTTP); err != nil {
-		return bad("auth_proxy_url", "%v", hideSecretURL(p.AuthProxyURL, err))
+		return bad("auth_proxy_url", "%v", err)
 	}
 	if p.WebhookListen != "" {
 		if _, _, err := net.SplitHostPort(p.WebhookListen); err != nil {
@@ -469,20 +469,15 @@ func hasControl(s string) bool {
 // checkServiceURL checks a service's base URL. Plain http:// is for the
 // loopback (vigil demo, vigil serve) unless allowPlaintext: elsewhere it
 // would send every stamped request, and the replies the operator votes on,
-// readable and forgeable on the way.
-// hideSecretURL is err, checkServiceURL's refusal of s, or, when s holds
-// what looks like a private key (pasted into the wrong line), a refusal
-// that does not quote it.
-func hideSecretURL(s string, err error) error {
-	if !keys.HasSecretToken(s) {
-		return err
-	}
-	return fmt.Errorf("takes the service's URL, like \"https://api.example.com\", and the value is %s", keys.SecretInFile(s, "a URL"))
-}
-
+// readable and forgeable on the way. A URL holding what looks like a
+// private key (pasted into the wrong line, or as its host) is refused
+// without being quoted, before anything resolves its host or prints it.
 func checkServiceURL(s string, allowPlaintext bool) error {
 	if s == "" {
 		return nil
+	}
+	if keys.URLHoldsSecret(s) {
+		return fmt.Errorf("takes the service's URL, like \"https://api.example.com\", and the value is %s", keys.SecretInFile(s, "a URL"))
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

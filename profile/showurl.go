@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/vigil-console/vigil/keys"
 )
 
 // ShowURL is s, a service URL from a config or a flag, as an error gives
@@ -12,6 +14,9 @@ import (
 // which may hold a secret (a proxy's password, ?token=…) that must not reach
 // the terminal or a CI log.
 func ShowURL(s string) string {
+	if keys.URLHoldsSecret(s) {
+		return fmt.Sprintf("(a URL of %d characters, not shown: part of it looks like a private key)", len(s))
+	}
 	u, err := url.Parse(s)
 	if err != nil {
 		if strings.ContainsAny(s, "@?#") {

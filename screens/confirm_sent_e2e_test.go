@@ -577,6 +577,61 @@ func TestPolicyEditorConfirmAfterNoClearAnswerShowsAllItSends(t *testing.T) {
 	}
 }
 
+// After a create_policy got no clear answer, ctrl+s on the unchanged draft
+// asks before sending it again, as the MFA editor and the forms ask: it was
+// sent at once with only a notice. The confirm says it is the same request,
+// and still shows the draft and its warnings (a lock-out); No sends nothing
+// and keeps the editor, y sends the same request: one activity in all.
+func TestPolicyEditorAsksBeforeSendingAnUnchangedDraftAgain(t *testing.T) {
+	const name = "No policy changes"
+	h, d, g := gatewayHarness(t)
+	addWalletsPolicy(t, d)
+	h.gotoScreen("Policies")
+	h.key("n")
+	h.typeText(name)
+	h.key("tab")
+	h.key("right") // EFFECT_DENY
+	h.key("tab")
+	h.typeText("activity.resource == 'POLICY'")
+	h.key("ctrl+r")
+	submitWithNoClearAnswer(h, g)
+	if h.policies().editor == nil || h.policies().editor.earlier == nil {
+		t.Fatalf("the submit got a clear answer:\n%s", h.frame())
+	}
+	bob := d.Client("bob")
+	if ids := policyActivities(t, bob, name); len(ids) != 1 {
+		t.Fatalf("the service recorded %d activities, want 1 (the 503 came after it)", len(ids))
+	}
+
+	h.key("ctrl+s")
+	c := openConfirm(h)
+	if c == nil {
+		t.Fatalf("ctrl+s on the unchanged draft sent it again without asking:\n%s", h.frame())
+	}
+	confirm := confirmText(h.frame())
+	for _, want := range []string{"Send again: policy", name, "EFFECT_DENY", "activity.resource == 'POLICY'",
+		"locks the organization out of", "The earlier create_policy got no clear answer: " + resendNote, "Once submitted"} {
+		if !strings.Contains(confirm, want) {
+			t.Errorf("the confirm of the resend lacks %q:\n%s", want, confirm)
+		}
+	}
+	h.key("enter") // No
+	if h.policies().editor == nil || h.policies().editor.sending != "" {
+		t.Fatalf("No closed the editor or sent the request:\n%s", h.frame())
+	}
+
+	h.submitAndConfirm()
+	if !h.toasted(resendNote) {
+		t.Error("the resend does not say it sends the same request again")
+	}
+	if h.policies().editor != nil {
+		t.Fatalf("the editor is still open after the resend was answered:\n%s", h.frame())
+	}
+	if ids := policyActivities(t, bob, name); len(ids) != 1 {
+		t.Errorf("%d create_policy activities for %q after the resend, want 1: %v", len(ids), name, ids)
+	}
+}
+
 // sentPolicy is the create_policy named name as the service recorded it, in
 // the shape of a submit's body: what a submit through the gateway sent.
 func sentPolicy(t *testing.T, d *servertest.Demo, name string) map[string]any {

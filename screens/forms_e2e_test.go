@@ -71,9 +71,9 @@ func policyActivities(t *testing.T, c *api.Client, name string) []string {
 }
 
 // After a create_policy whose outcome is unknown (a gateway's 503 after the
-// service recorded it), ctrl+s on the unchanged draft sends the same request
-// again: the organization gets one activity, not a duplicate that both
-// could approve.
+// service recorded it), ctrl+s on the unchanged draft, confirmed, sends the
+// same request again: the organization gets one activity, not a duplicate
+// that both could approve.
 func TestEndToEndPolicyEditorResendsAfterAnUnknownOutcome(t *testing.T) {
 	h, d, g := gatewayHarness(t)
 	h.gotoScreen("Policies")
@@ -91,9 +91,9 @@ func TestEndToEndPolicyEditorResendsAfterAnUnknownOutcome(t *testing.T) {
 	if ids := policyActivities(t, d.Client("bob"), name); len(ids) != 1 {
 		t.Fatalf("the service recorded %d activities, want 1 (the 503 came after it)", len(ids))
 	}
-	h.send(ctrlS) // still no clear answer
+	h.submitAndConfirm() // still no clear answer
 	g.FailSubmits.Store(false)
-	h.send(ctrlS)
+	h.submitAndConfirm()
 	if !h.toasted(resendNote) {
 		t.Error("the resend does not say it sends the same request again")
 	}
@@ -151,7 +151,7 @@ func TestEndToEndPolicyEditorStaleResendSaysWhereToLook(t *testing.T) {
 	h.key("n")
 	h.typeText("Late policy")
 	submitWithNoClearAnswer(h, g)
-	h.send(ctrlS)
+	h.submitAndConfirm()
 	if !h.toasted("look for it in Activities (v: all)") || h.toasted("set this machine's clock") {
 		t.Errorf("the stale resend does not say where to look:\n%s", h.frame())
 	}

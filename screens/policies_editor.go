@@ -89,11 +89,13 @@ type (
 		act    *api.Activity
 		err    error
 	}
-	// policyNewConfirmedMsg is the yes to a new create_policy while an
-	// earlier one's outcome is unknown.
+	// policyNewConfirmedMsg is the yes to a create_policy: a new one (an
+	// earlier one's outcome may be unknown), or, resend, the earlier
+	// request sent again.
 	policyNewConfirmedMsg struct {
 		editor *policyEditor
 		params api.CreatePolicyParams
+		resend bool
 	}
 	// policyCheckedMsg is a deferred check of one of editor's expression
 	// fields (compile and warnings), run off the event loop.
@@ -405,9 +407,11 @@ func (e *policyEditor) simStale() bool {
 	return e.sim != nil && e.simDraft != simulatedDraft(v["effect"], v["condition"], v["consensus"], v["time"])
 }
 
-// submitDraft submits the draft: the earlier request again when its outcome
-// is unknown and the draft is unchanged; a new one, confirmed first, when the
-// draft changed since.
+// submitDraft submits the draft, confirmed first: the earlier request again
+// when its outcome is unknown and the draft is unchanged (asked as the MFA
+// editor and the forms ask, the draft's warnings worked out against the
+// organization as now loaded: a quorum or policies changed since may make
+// the same draft lock it out); a new one when the draft changed since.
 func (p *Policies) submitDraft() tea.Cmd {
 	e := p.editor
 	if e.sending != "" {
@@ -416,16 +420,12 @@ func (p *Policies) submitDraft() tea.Cmd {
 	v := e.form.Values()
 	params := api.CreatePolicyParams{PolicyName: v["name"], Effect: v["effect"], Condition: v["condition"],
 		Consensus: v["consensus"], Notes: v["notes"], Time: v["time"]}
-	if e.earlier.resends(formValues(params)) {
-		sub := p.startSubmit(params)
-		cmd := e.earlier.resend(p.c, func(a *api.Activity, err error) tea.Msg {
-			return policyCreatedMsg{editor: e, sub: sub, params: params, resent: true, act: a, err: err}
-		})
-		e.sending, e.sendingSub, e.err = "sending create_policy again…", sub, ""
-		e.busy = e.sending
-		return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
-	}
 	c, id := p.createQuestion(params), "policies.create"
+	if e.earlier.resends(formValues(params)) {
+		c.Title, c.YesLabel, id = "Send again: policy "+api.Quote(clip(params.PolicyName, 40))+"?", "send again", "policies.resend"
+		c.Lines = append(c.Lines, "", "The earlier create_policy got no clear answer: "+resendNote+".")
+		return p.askDialog(NewConfirmDialogMsg(id, c, policyNewConfirmedMsg{editor: e, params: params, resend: true}, nil))
+	}
 	if e.earlier != nil {
 		// The whole draft and its warnings still, and then that the earlier
 		// request may take effect as well.
@@ -525,6 +525,23 @@ func (p *Policies) create(params api.CreatePolicyParams) tea.Cmd {
 	}
 }
 
+// resendDraft sends the earlier create_policy again, as confirmed. Should
+// the earlier request no longer be one to send again, nothing is sent: the
+// confirm asked to send it again, not to make a new one.
+func (p *Policies) resendDraft(params api.CreatePolicyParams) tea.Cmd {
+	e := p.editor
+	if !e.earlier.resends(formValues(params)) {
+		return ui.Toast("create_policy: nothing sent: the earlier request is no longer one to send again; "+e.form.Keys.Submit.Help().Key+" asks again", true)
+	}
+	sub := p.startSubmit(params)
+	cmd := e.earlier.resend(p.c, func(a *api.Activity, err error) tea.Msg {
+		return policyCreatedMsg{editor: e, sub: sub, params: params, resent: true, act: a, err: err}
+	})
+	e.sending, e.sendingSub, e.err = "sending create_policy again…", sub, ""
+	e.busy = e.sending
+	return tea.Batch(ui.Toast("create_policy: "+resendNote, false), cmd)
+}
+
 // editorResult applies a simulation or the reply to create_policy.
 func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 	e := p.editor
@@ -548,6 +565,9 @@ func (p *Policies) editorResult(msg tea.Msg) tea.Cmd {
 	case policyNewConfirmedMsg:
 		if msg.editor != e || e.sending != "" {
 			return nil
+		}
+		if msg.resend {
+			return p.resendDraft(msg.params)
 		}
 		return p.create(msg.params)
 	case policyCreatedMsg:
