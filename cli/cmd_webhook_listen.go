@@ -47,7 +47,8 @@ DIR numbers on after the deliveries already there, and still knows the event
 ids accepted in the last 24 hours, while the service may send them again (kept
 in DIR/accepted-events). A delivery is answered 204 once synced to disk (503 if
 that fails: the service sends it again). One listener per DIR: a second one
-on the same DIR is refused while the first runs.
+on the same DIR is refused while the first runs. It stops when its standard
+output's reader has gone (| head -1), as Ctrl-C stops it.
 
 Accepted event ids are remembered for --remember (default 24h0m10s, how long
 vigil's service may send an event again with its default options). A service
@@ -97,14 +98,33 @@ func webhookListen(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	report := func(r deliveryReport) error { return r.write(c.stdout, conn.json) }
+	// A standard output whose reader has gone (| head -1, a jq that
+	// exited) ends the listener, as it ends every verb: left running, it
+	// would answer every delivery it can no longer show 503, silently,
+	// until the service gives the events up. The delivery whose line could
+	// not be written is not acknowledged unless --save kept it.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	report := func(r deliveryReport) error {
+		err := r.write(c.stdout, conn.json)
+		if stdoutClosed(err) {
+			stop(err)
+		}
+		return err
+	}
 	ln, serve, err := startWebhookListener(*addr, base, p.OrganizationID, *maxAge, *remember, *saveDir, report)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stderr, "listening for webhook deliveries of organization %s on http://%s/ (keys from %s)\n",
 		api.SanitizeID(p.OrganizationID), ln.Addr(), base+api.JWKSPath)
-	return serve(ctx)
+	if err := serve(ctx); err != nil {
+		return err
+	}
+	if cause := context.Cause(ctx); stdoutClosed(cause) {
+		return cause
+	}
+	return nil
 }
 
 // startWebhookListener listens on addr for deliveries of organization org
