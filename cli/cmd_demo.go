@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigil-console/vigil/internal/logtext"
 	"github.com/vigil-console/vigil/internal/shellword"
 	"github.com/vigil-console/vigil/server"
 )
@@ -55,7 +56,12 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 		return err
 	}
 	defer closeLog()
-	env, err := startDemo(ctx, *data, logger)
+	// The seeding opens the data directory first and runs any schema
+	// upgrade: where the copy of the database from before it is, and what
+	// it removed, is told on stderr too, before the console takes the
+	// screen, and is still there once it exits.
+	seedLog := slog.New(slog.NewMultiHandler(logger.Handler(), logtext.NewText(c.stderr, nil).Handler()))
+	env, err := startDemo(ctx, *data, logger, seedLog)
 	if err != nil {
 		return err
 	}
@@ -210,7 +216,9 @@ func (f *freshConns) closeAll() {
 
 // startDemo listens on two random 127.0.0.1 ports (service and auth proxy), seeds
 // the demo organization in dataDir (a temporary directory when "") and serves it.
-func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *demoEnv, err error) {
+// seedLog hears the seeding's open of dataDir, which runs any schema upgrade
+// (prepareDemo), logger the service after it.
+func startDemo(ctx context.Context, dataDir string, logger, seedLog *slog.Logger) (_ *demoEnv, err error) {
 	env := &demoEnv{dir: dataDir, log: logger}
 	defer func() {
 		if err != nil {
@@ -234,7 +242,7 @@ func startDemo(ctx context.Context, dataDir string, logger *slog.Logger) (_ *dem
 	ln, pln, err := listenAfter("127.0.0.1:0", "127.0.0.1:0", func(baseURL, proxyURL string) error {
 		var err error
 		env.baseURL = baseURL
-		env.info, env.note, err = prepareDemo(ctx, env.lock, baseURL, proxyURL)
+		env.info, env.note, err = prepareDemo(ctx, env.lock, baseURL, proxyURL, seedLog)
 		return err
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/vigil-console/vigil/internal/logtext"
@@ -140,7 +141,7 @@ func cmdServe(ctx context.Context, c proc, args []string) error {
 			return errStoppedBeforeServing
 		}
 		var err error
-		info, demoNote, err = prepareDemo(ctx, lock, baseURL, proxyURL)
+		info, demoNote, err = prepareDemo(ctx, lock, baseURL, proxyURL, log)
 		if ctx.Err() != nil {
 			// The seeding's transaction rolled back or committed whole;
 			// the next start seeds or re-reads the demo.
@@ -444,7 +445,11 @@ func defaultServerDataDir(getenv func(string) string) string {
 // before they open the service themselves. A config.toml the demo did not
 // write is refused before anything is seeded; note says what was kept aside
 // of one it rewrote (demoConfig.write).
-func prepareDemo(ctx context.Context, lock *server.DataDirLock, baseURL, authProxyURL string) (_ *server.DemoInfo, note string, _ error) {
+//
+// log hears what opening the data directory tells its operator: this open
+// is the first, so it runs any schema upgrade, whose backup and removed
+// credentials are told only there.
+func prepareDemo(ctx context.Context, lock *server.DataDirLock, baseURL, authProxyURL string, log *slog.Logger) (_ *server.DemoInfo, note string, _ error) {
 	dataDir := lock.Dir()
 	cfg, err := readDemoConfig(dataDir)
 	if err != nil {
@@ -453,7 +458,12 @@ func prepareDemo(ctx context.Context, lock *server.DataDirLock, baseURL, authPro
 	// Only to seed: webhook delivery is the service's the caller opens next
 	// ('vigil demo' points its webhook first, so nothing may be sent here to
 	// the previous run's port). Held events wait in the outbox.
-	srv, err := server.Open(server.Config{DataDir: dataDir, Lock: lock, HoldWebhooks: true})
+	// Only the open is told: the seeding's service holds its webhooks on
+	// purpose, and would warn at close that they never started.
+	var opening atomic.Bool
+	opening.Store(true)
+	srv, err := server.Open(server.Config{DataDir: dataDir, Logger: slog.New(whileOpen{on: &opening, next: log.Handler()}), Lock: lock, HoldWebhooks: true})
+	opening.Store(false)
 	if err != nil {
 		return nil, "", fmt.Errorf("demo: open %s: %w", dataDir, err)
 	}
@@ -481,4 +491,30 @@ func printDemoHelp(c proc, dir string, info *server.DemoInfo) {
 		}
 		fmt.Fprintf(c.stdout, "  vigil --config %s --profile %-8s  # %s\n", shownWord(cfg), m.Name, role)
 	}
+}
+
+// whileOpen passes records to next while on holds true, and drops them
+// after; the handlers it derives share on.
+type whileOpen struct {
+	on   *atomic.Bool
+	next slog.Handler
+}
+
+func (w whileOpen) Enabled(ctx context.Context, l slog.Level) bool {
+	return w.on.Load() && w.next.Enabled(ctx, l)
+}
+
+func (w whileOpen) Handle(ctx context.Context, r slog.Record) error {
+	if !w.on.Load() {
+		return nil
+	}
+	return w.next.Handle(ctx, r)
+}
+
+func (w whileOpen) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return whileOpen{on: w.on, next: w.next.WithAttrs(attrs)}
+}
+
+func (w whileOpen) WithGroup(name string) slog.Handler {
+	return whileOpen{on: w.on, next: w.next.WithGroup(name)}
 }

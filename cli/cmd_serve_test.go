@@ -32,7 +32,7 @@ func TestPrepareDemoWritesAWorkingConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, _, err := prepareDemo(ctx, lock, "http://127.0.0.1:1", "http://127.0.0.1:2")
+	first, _, err := prepareDemo(ctx, lock, "http://127.0.0.1:1", "http://127.0.0.1:2", discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestPrepareDemoWritesAWorkingConfig(t *testing.T) {
 	// prepared, and the service opens only after (one vigil.db, one service).
 	var handler atomic.Pointer[http.Handler]
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) }))
-	second, note, err := prepareDemo(ctx, lock, hs.URL, "http://127.0.0.1:2")
+	second, note, err := prepareDemo(ctx, lock, hs.URL, "http://127.0.0.1:2", discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func TestServeDemoWritesConfigBeforeListening(t *testing.T) {
 // (as an HTTP client may leave one) does not hold the demo's exit, and the
 // demo's servers bound slow clients as vigil serve's do.
 func TestDemoClosesUnusedConnections(t *testing.T) {
-	env, err := startDemo(context.Background(), "", discardLogger())
+	env, err := startDemo(context.Background(), "", discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

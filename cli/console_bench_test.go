@@ -16,7 +16,7 @@ import (
 func BenchmarkDemoFirstFrame(b *testing.B) {
 	c := proc{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
 	for b.Loop() {
-		env, err := startDemo(context.Background(), "", discardLogger())
+		env, err := startDemo(context.Background(), "", discardLogger(), discardLogger())
 		if err != nil {
 			b.Fatal(err)
 		}

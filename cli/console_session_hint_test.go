@@ -19,7 +19,7 @@ import (
 // demo's config and profile, and says it works while the demo runs: run as
 // given, with no config in the environment, it prints the token.
 func TestDemoReadOnlySessionHintRunsAsGiven(t *testing.T) {
-	env, err := startDemo(context.Background(), "", discardLogger())
+	env, err := startDemo(context.Background(), "", discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

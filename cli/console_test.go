@@ -168,7 +168,7 @@ func TestConsoleFlagsUsage(t *testing.T) {
 }
 
 func TestDemoTemporaryDirectoryIsRemoved(t *testing.T) {
-	env, err := startDemo(context.Background(), "", discardLogger())
+	env, err := startDemo(context.Background(), "", discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestDemoTemporaryDirectoryIsRemoved(t *testing.T) {
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func TestConsoleModelHonoursNoColorAccentAndReadOnly(t *testing.T) {
-	env, err := startDemo(context.Background(), "", discardLogger())
+	env, err := startDemo(context.Background(), "", discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestLogFileIsPrivateAndHoldsNoKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := startDemo(context.Background(), filepath.Join(dir, "data"), logger)
+	env, err := startDemo(context.Background(), filepath.Join(dir, "data"), logger, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,12 +350,12 @@ func TestDemoCommandRunsAndQuits(t *testing.T) {
 // second service on the directory would answer from its own stale caches).
 func TestDemoSharedDataDirectory(t *testing.T) {
 	dir := t.TempDir()
-	first, err := startDemo(context.Background(), dir, discardLogger())
+	first, err := startDemo(context.Background(), dir, discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer first.Close()
-	second, err := startDemo(context.Background(), dir, discardLogger())
+	second, err := startDemo(context.Background(), dir, discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,13 +391,13 @@ func TestDemoSharedDataDirectory(t *testing.T) {
 func TestDemoOnADirectoryServedByAnotherService(t *testing.T) {
 	dir := t.TempDir()
 	// Profiles left by an earlier demo on this directory point elsewhere.
-	stale, err := startDemo(context.Background(), dir, discardLogger())
+	stale, err := startDemo(context.Background(), dir, discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
 	stale.Close()
 	startServe(t, dir)
-	env, err := startDemo(context.Background(), dir, discardLogger())
+	env, err := startDemo(context.Background(), dir, discardLogger(), discardLogger())
 	if err == nil {
 		env.Close()
 		t.Fatal("vigil demo joined a service that is not its demo's")
@@ -412,7 +412,7 @@ func TestDemoOnADirectoryServedByAnotherService(t *testing.T) {
 // demo's end leaves the organization's webhook as it found it.
 func TestDemoReceivesItsWebhookDeliveries(t *testing.T) {
 	dir := t.TempDir()
-	env, err := startDemo(context.Background(), dir, discardLogger())
+	env, err := startDemo(context.Background(), dir, discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

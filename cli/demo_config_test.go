@@ -20,7 +20,7 @@ func prepareDemoIn(t *testing.T, dir, baseURL string) (*server.DemoInfo, string,
 		t.Fatal(err)
 	}
 	defer lock.Release()
-	return prepareDemo(context.Background(), lock, baseURL, "http://127.0.0.1:2")
+	return prepareDemo(context.Background(), lock, baseURL, "http://127.0.0.1:2", discardLogger())
 }
 
 func appendFile(t *testing.T, path, text string) {
@@ -167,13 +167,13 @@ func TestDemoRefusesAConfigItCannotKeep(t *testing.T) {
 // profile of another service to DIR/config.toml; that profile is no member.
 func TestDemoJoinsPastAUsersOwnProfile(t *testing.T) {
 	dir := t.TempDir()
-	first, err := startDemo(context.Background(), dir, discardLogger())
+	first, err := startDemo(context.Background(), dir, discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer first.Close()
 	appendFile(t, filepath.Join(dir, "config.toml"), "[profiles.prod]\nbase_url = \"https://api.example.com\"\norganization_id = \"o\"\nkey = \"prod\"\n")
-	second, err := startDemo(context.Background(), dir, discardLogger())
+	second, err := startDemo(context.Background(), dir, discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatalf("joining: %v", err)
 	}

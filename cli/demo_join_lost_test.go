@@ -30,7 +30,7 @@ func TestJoinedDemoSaysItsServiceEnded(t *testing.T) {
 	} {
 		t.Run(tc.shownDir, func(t *testing.T) {
 			dir := base + "/" + tc.name
-			first, err := startDemo(context.Background(), dir, discardLogger())
+			first, err := startDemo(context.Background(), dir, discardLogger(), discardLogger())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func TestDemoJoinedToServeSaysToRestartIt(t *testing.T) {
 // the console's Messages screen, one space between words.
 func joinedConsoleAfterItsServiceStops(t *testing.T, dir string, stop func() error) string {
 	t.Helper()
-	second, err := startDemo(context.Background(), dir, discardLogger())
+	second, err := startDemo(context.Background(), dir, discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

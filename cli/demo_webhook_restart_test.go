@@ -23,7 +23,7 @@ func TestDemoRestartDeliversThePreviousRunsEventsToItsOwnListener(t *testing.T) 
 
 	act, stray := demoRunLeftAnEventPending(ctx, t, dir)
 
-	env, err := startDemo(ctx, dir, discardLogger())
+	env, err := startDemo(ctx, dir, discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func demoRunLeftAnEventPending(ctx context.Context, t *testing.T, dir string) (*
 	}
 	oldAddr := oldLn.Addr().String()
 	oldLn.Close()
-	previous, err := startDemo(ctx, dir, discardLogger())
+	previous, err := startDemo(ctx, dir, discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

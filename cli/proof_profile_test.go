@@ -41,7 +41,7 @@ func TestProfileTrustedRootErrorsNameTheFile(t *testing.T) {
 // the console opened by 'vigil demo' shows every boot proof VERIFIED, anchored at
 // the demo root and labelled as not AWS.
 func TestDemoConsoleVerifiesBootProofsWithTheDemoRoot(t *testing.T) {
-	env, err := startDemo(context.Background(), "", discardLogger())
+	env, err := startDemo(context.Background(), "", discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,13 +122,17 @@ func InputFor(typ string, params any, ballots []Ballot, members map[string]Appro
 }
 
 // VoteCredential is the credential among the voter's registered ones that
-// cast v: the passkey or the API key with the vote's public key (the service
-// keeps public keys unique among an organization's API keys). It is the zero
-// Credential when the voter has none such any more.
+// cast v: the passkey or the API key with the vote's public key on the
+// curve of its scheme (the service keeps an organization's API keys unique
+// on curve and bytes, and one user may hold the same bytes on P-256 and
+// secp256k1, two keys). It is the zero Credential when the voter has none
+// such any more.
 func VoteCredential(v api.Vote, members map[string]Approver) Credential {
 	passkey := v.Scheme == api.SchemeWebAuthn
+	curve := keys.CurveOfCredentialType(keys.CredentialTypeOfScheme(v.Scheme))
 	for _, c := range members[v.UserID].Registered {
-		if (c.CredentialID != "") == passkey && strings.EqualFold(c.PublicKey, v.PublicKey) {
+		if (c.CredentialID != "") == passkey && strings.EqualFold(c.PublicKey, v.PublicKey) &&
+			(passkey || keys.CurveOfCredentialType(c.Type) == curve) {
 			return c
 		}
 	}

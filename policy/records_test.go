@@ -117,3 +117,28 @@ func TestInputUpToVoteOfVoteNotReturnedIsAnError(t *testing.T) {
 		t.Errorf("the vote in the record gave %d approvers, %v", len(in.Approvers), err)
 	}
 }
+
+// The service lets a user hold the same 33 bytes as a secp256k1 and as a
+// P-256 key (two keys: a compressed P-256 key may be a secp256k1 point
+// too), and records with a vote the one of its stamp's curve. The console
+// names that one too, whichever of the two is listed first: a policy that
+// reads the credential's type or id sees what the service sees.
+func TestVoteCredentialIsTheKeyOfTheStampsCurve(t *testing.T) {
+	const bytes = "02b1cf3a6e0c0bb5e01f4e1e7a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e"
+	users := []api.User{{UserID: "u-1", UserName: "carol", APIKeys: []api.APIKey{
+		{APIKeyID: "key-k1", Credential: api.Credential{PublicKey: bytes, Type: api.CredentialAPIKeySecp256k1}},
+		{APIKeyID: "key-p256", Credential: api.Credential{PublicKey: bytes, Type: api.CredentialAPIKeyP256}},
+	}}}
+	members := Members(users, api.OrganizationConfigs{})
+	for _, c := range []struct {
+		scheme, wantID, wantType string
+	}{
+		{api.SchemeP256, "key-p256", api.CredentialAPIKeyP256},
+		{api.SchemeSecp256k1, "key-k1", api.CredentialAPIKeySecp256k1},
+	} {
+		got := VoteCredential(api.Vote{UserID: "u-1", Selection: api.VoteApproved, PublicKey: bytes, Scheme: c.scheme}, members)
+		if got.ID != c.wantID || got.Type != c.wantType {
+			t.Errorf("a vote stamped with %s: credential %s (%s), want %s (%s)", c.scheme, got.ID, got.Type, c.wantID, c.wantType)
+		}
+	}
+}

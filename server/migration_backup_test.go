@@ -135,3 +135,29 @@ func TestUpgradeDoesNotRunWithoutItsBackup(t *testing.T) {
 		t.Errorf("after the refusal the database is at schema %d, k-x stored: %v; want as it was", v, apiKeyStored(t, live, "k-x"))
 	}
 }
+
+// A failed upgrade rolls back whole: the database is as it was, and so the
+// copy written before it is a second copy of what is still there. It is
+// removed, or a service manager restarting vigil after each refusal would
+// write a whole copy of the database per start until the disk is full.
+func TestFailedUpgradeLeavesNoBackupBehind(t *testing.T) {
+	dir := oldDataDir(t, 9, `CREATE TABLE webhook_outbox(x)`)
+	for i := range 3 {
+		at := time.Date(2026, 11, 30, 16, 36, i, 0, time.UTC)
+		srv, err := Open(Config{DataDir: dir, Now: func() time.Time { return at }})
+		if err == nil {
+			srv.Close()
+			t.Fatal("the upgrade succeeded with a table in its way")
+		}
+		if !strings.Contains(err.Error(), "rolled back whole") {
+			t.Fatalf("start %d failed otherwise than by a rolled back upgrade: %v", i+1, err)
+		}
+	}
+	left, err := filepath.Glob(filepath.Join(dir, DatabaseFile+".schema-*.bak"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Errorf("three starts whose upgrade rolled back left %d copies of the unchanged database: %v", len(left), left)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 )
@@ -578,6 +579,19 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger, 
 			return err
 		}
 	}
+	// Until the commit is tried, a failure rolls the upgrade back whole and
+	// the backup is a second copy of what vigil.db still holds: it goes, or
+	// a service manager restarting vigil after each refusal would write a
+	// whole copy per start until the disk is full. A failed commit keeps
+	// it: what the database then holds is not known for sure.
+	committing := false
+	defer func() {
+		if err != nil && backup != "" && !committing {
+			if rerr := os.Remove(backup); rerr != nil {
+				err = fmt.Errorf("%w; remove %s, the copy of the unchanged database written before the upgrade: %v", err, backup, rerr)
+			}
+		}
+	}()
 	// Set outside the transaction: inside one, SQLite ignores it.
 	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
 		return fmt.Errorf("migrate: %w", err)
@@ -607,6 +621,7 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger, 
 			return upgradeFailed(current, v, err)
 		}
 	}
+	committing = true
 	if err := tx.Commit(); err != nil {
 		return upgradeFailed(current, last, fmt.Errorf("commit: %w", err))
 	}
