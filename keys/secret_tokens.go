@@ -26,8 +26,11 @@ func SecretTokens(s string) []string {
 			found = append(found, field)
 			continue
 		}
-		for _, piece := range strings.FieldsFunc(field, func(r rune) bool { return r == '=' }) {
-			if isFingerprint(piece) { // --key=ssh-agent:SHA256:…
+		pieces := strings.Split(field, "=")
+		for i, piece := range pieces {
+			// --key=ssh-agent:SHA256:…; an '=' after the 43 characters
+			// is base64's padding: a 32-byte key's, never a fingerprint's.
+			if i == len(pieces)-1 && isFingerprint(piece) {
 				continue
 			}
 			for _, part := range strings.FieldsFunc(piece, func(r rune) bool { return r == ':' }) {

@@ -70,3 +70,22 @@ func TestPrivateKeyInAPathOrURLLineIsNotShown(t *testing.T) {
 		t.Errorf("an existing keys directory named like a key is refused: %v", err)
 	}
 }
+
+// A private key pasted after "ssh-agent:SHA256:" in a key line reads as a
+// malformed fingerprint: the refusal says so without quoting it.
+func TestAgentKeyLineHoldingAPrivateKeyIsNotShown(t *testing.T) {
+	const b64Key = "JLli3nseAVclDYBE50ri8Oxs3TJ+33mvBjIB6+7ucqM="
+	_, path, err := loadText(t, "[profiles.p]\norganization_id = \"o\"\nkey = \"ssh-agent:SHA256:"+b64Key+"\"\n")
+	if err == nil {
+		t.Fatal("a key line with a malformed fingerprint is accepted")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, b64Key[:16]) || strings.Contains(msg, b64Key[len(b64Key)-16:]) {
+		t.Errorf("the refusal prints the key: %s", msg)
+	}
+	for _, want := range []string{path, "key", "look like a private key"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the refusal lacks %q: %s", want, msg)
+		}
+	}
+}
