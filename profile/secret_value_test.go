@@ -56,6 +56,9 @@ func TestPrivateKeyInAPathOrURLLineIsNotShown(t *testing.T) {
 		"https://api.example.com/t/0123456789abcdef0123456789abcdef",
 		"https://abcdefghij0123456789klmnopqrstuv.lambda-url.us-east-1.on.aws",
 		"https://1b4e28ba-2fa1-11d2-883f-0016d3cca427.example.com",
+		// An IPv6 literal written out in full; ids in successive segments.
+		"https://[2001:0db8:85a3:0000:0000:8a2e:0370:7334]:8443",
+		"https://gw.example.com/tenants/Xy7kP2qR9mN4vB8cL1dF6gH3jK5sT0wE",
 	} {
 		if _, _, err := loadText(t, "[profiles.p]\norganization_id = \"o\"\nbase_url = \""+u+"\"\n"); err != nil {
 			t.Errorf("base_url = %q is refused: %v", u, err)
