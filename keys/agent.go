@@ -86,18 +86,29 @@ func agentSelector(ref string) (string, error) {
 	case sel == "":
 		return "", errors.New("ssh-agent key reference has nothing after \"ssh-agent:\"; write ssh-agent:SHA256:… as 'vigil keys list --agent' shows it")
 	case len(sel) > 256:
-		return "", fmt.Errorf("ssh-agent key reference %q is longer than 256 characters", truncate(ref))
+		return "", fmt.Errorf("ssh-agent key reference %s is longer than 256 characters", quoteRef(ref))
 	case strings.ContainsFunc(sel, func(r rune) bool { return !unicode.IsPrint(r) }):
-		return "", fmt.Errorf("ssh-agent key reference %q contains control characters", truncate(ref))
+		return "", fmt.Errorf("ssh-agent key reference %s contains control characters", quoteRef(ref))
 	case strings.HasPrefix(sel, "MD5:"):
-		return "", fmt.Errorf("ssh-agent key reference %q uses an MD5 fingerprint; use the SHA256 form ('ssh-add -l -E sha256' or 'vigil keys list --agent')", truncate(ref))
+		return "", fmt.Errorf("ssh-agent key reference %s uses an MD5 fingerprint; use the SHA256 form ('ssh-add -l -E sha256' or 'vigil keys list --agent')", quoteRef(ref))
 	case strings.HasPrefix(sel, "SHA256:") && !sha256FingerprintRE.MatchString(sel):
-		return "", fmt.Errorf("ssh-agent key reference %q: a SHA256 fingerprint is \"SHA256:\" and 43 base64 characters", truncate(ref))
+		return "", fmt.Errorf("ssh-agent key reference %s: a SHA256 fingerprint is \"SHA256:\" and 43 base64 characters", quoteRef(ref))
 	}
 	return sel, nil
 }
 
 var sha256FingerprintRE = regexp.MustCompile(`^SHA256:[A-Za-z0-9+/]{43}$`)
+
+// quoteRef is an agent key reference, or the part after its prefix, as an
+// error quotes it; described, not quoted, when it holds what looks like a
+// private key (one pasted after "ssh-agent:SHA256:" reads as a malformed
+// fingerprint), as the error may go to a terminal or a log.
+func quoteRef(ref string) string {
+	if HasSecretToken(ref) {
+		return "(" + describeText(ref) + " that look like a private key, not a fingerprint; not shown: treat that key as exposed)"
+	}
+	return fmt.Sprintf("%q", truncate(ref))
+}
 
 // agentTimeout bounds one request to the agent: long enough for a PIN prompt
 // or a token's touch, short enough that a hung agent does not hang vigil.
@@ -379,7 +390,7 @@ func (a *Agent) Find(ref string) (AgentKey, error) {
 	}
 	switch len(found) {
 	case 0:
-		return AgentKey{}, fmt.Errorf("%w: no key with %s %q among the %d keys of the ssh-agent at %s; 'vigil keys list --agent' lists them (add yours with ssh-add)", ErrKeyNotInAgent, what, truncate(sel), len(list), a.socket)
+		return AgentKey{}, fmt.Errorf("%w: no key with %s %s among the %d keys of the ssh-agent at %s; 'vigil keys list --agent' lists them (add yours with ssh-add)", ErrKeyNotInAgent, what, quoteRef(sel), len(list), a.socket)
 	case 1:
 		return found[0], nil
 	}

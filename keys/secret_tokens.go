@@ -1,6 +1,8 @@
 package keys
 
 import (
+	"encoding/base64"
+	"net/netip"
 	"net/url"
 	"strings"
 	"unicode"
@@ -26,8 +28,11 @@ func SecretTokens(s string) []string {
 			found = append(found, field)
 			continue
 		}
-		for _, piece := range strings.FieldsFunc(field, func(r rune) bool { return r == '=' }) {
-			if isFingerprint(piece) { // --key=ssh-agent:SHA256:…
+		pieces := strings.Split(field, "=")
+		for i, piece := range pieces {
+			// --key=ssh-agent:SHA256:…; an '=' after the 43 characters
+			// is base64's padding: a 32-byte key's, never a fingerprint's.
+			if i == len(pieces)-1 && isFingerprint(piece) {
 				continue
 			}
 			for _, part := range strings.FieldsFunc(piece, func(r rune) bool { return r == ':' }) {
@@ -76,18 +81,21 @@ func isFingerprint(field string) bool {
 
 // URLHoldsSecret reports whether URL s holds what looks like a private key
 // anywhere in it (HasSecretToken), or in one of its parts: a label of its
-// host, its user name or password, its path or a segment of it, a name or
-// value of its query, its fragment. A hex key as a host ("https://<hex>")
-// hides from HasSecretToken behind the scheme's "//", and would go to the
+// host, its user name or password, a segment of its path, a name or value
+// of its query, its fragment. A hex key as a host ("https://<hex>") hides
+// from HasSecretToken behind the scheme's "//", and would go to the
 // resolver and back in "cannot resolve the host …". Hex in a part must be a
 // private key's 64 digits (looksSecretToken): a shorter run may be an id.
+// What is an ordinary URL's is not taken for a key: an IPv6 literal's 32
+// hex digits, nor ids in successive path segments (only a whole path that
+// is one base64 key, its '/' the key's, is).
 func URLHoldsSecret(s string) bool {
-	if HasSecretToken(s) {
-		return true
-	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return false
+		return HasSecretToken(s)
+	}
+	if HasSecretToken(withoutIPHost(s, u)) {
+		return true
 	}
 	parts := strings.FieldsFunc(u.Host, func(r rune) bool { return strings.ContainsRune(".:[]", r) })
 	if u.User != nil {
@@ -95,7 +103,9 @@ func URLHoldsSecret(s string) bool {
 		parts = append(parts, u.User.Username(), password)
 	}
 	for _, p := range []string{u.Path, u.Opaque} {
-		parts = append(parts, strings.Trim(p, "/"))
+		if whole := strings.Trim(p, "/"); strings.Contains(whole, "/") && isBase64Key(whole) {
+			return true
+		}
 		parts = append(parts, strings.Split(p, "/")...)
 	}
 	query, _ := url.ParseQuery(u.RawQuery) // what parses is checked; the rest stays in s
@@ -118,4 +128,24 @@ func URLHoldsSecret(s string) bool {
 		}
 	}
 	return false
+}
+
+// withoutIPHost is s without its host when that is an IP address: an IPv6
+// literal written out in full ([2001:0db8:…:7334]) is 32 hex digits
+// separated by ':', which HasSecretToken takes for a key.
+func withoutIPHost(s string, u *url.URL) string {
+	if _, err := netip.ParseAddr(u.Hostname()); err != nil || u.Host == "" {
+		return s
+	}
+	return strings.Replace(s, u.Host, "", 1)
+}
+
+// isBase64Key reports whether s looks like a private key (looksSecret) and
+// is the standard base64 of one: 32 or 64 bytes.
+func isBase64Key(s string) bool {
+	if !looksSecret(s) {
+		return false
+	}
+	b, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
+	return err == nil && (len(b) == 32 || len(b) == 64)
 }

@@ -56,6 +56,9 @@ func TestPrivateKeyInAPathOrURLLineIsNotShown(t *testing.T) {
 		"https://api.example.com/t/0123456789abcdef0123456789abcdef",
 		"https://abcdefghij0123456789klmnopqrstuv.lambda-url.us-east-1.on.aws",
 		"https://1b4e28ba-2fa1-11d2-883f-0016d3cca427.example.com",
+		// An IPv6 literal written out in full; ids in successive segments.
+		"https://[2001:0db8:85a3:0000:0000:8a2e:0370:7334]:8443",
+		"https://gw.example.com/tenants/Xy7kP2qR9mN4vB8cL1dF6gH3jK5sT0wE",
 	} {
 		if _, _, err := loadText(t, "[profiles.p]\norganization_id = \"o\"\nbase_url = \""+u+"\"\n"); err != nil {
 			t.Errorf("base_url = %q is refused: %v", u, err)
@@ -68,5 +71,24 @@ func TestPrivateKeyInAPathOrURLLineIsNotShown(t *testing.T) {
 	}
 	if _, _, err := loadText(t, "[profiles.p]\norganization_id = \"o\"\nkeys_dir = \""+dir+"\"\n"); err != nil {
 		t.Errorf("an existing keys directory named like a key is refused: %v", err)
+	}
+}
+
+// A private key pasted after "ssh-agent:SHA256:" in a key line reads as a
+// malformed fingerprint: the refusal says so without quoting it.
+func TestAgentKeyLineHoldingAPrivateKeyIsNotShown(t *testing.T) {
+	const b64Key = "JLli3nseAVclDYBE50ri8Oxs3TJ+33mvBjIB6+7ucqM="
+	_, path, err := loadText(t, "[profiles.p]\norganization_id = \"o\"\nkey = \"ssh-agent:SHA256:"+b64Key+"\"\n")
+	if err == nil {
+		t.Fatal("a key line with a malformed fingerprint is accepted")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, b64Key[:16]) || strings.Contains(msg, b64Key[len(b64Key)-16:]) {
+		t.Errorf("the refusal prints the key: %s", msg)
+	}
+	for _, want := range []string{path, "key", "look like a private key"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the refusal lacks %q: %s", want, msg)
+		}
 	}
 }
