@@ -191,8 +191,9 @@ func checkJSON(path string, raw json.RawMessage, t reflect.Type) error {
 				// than "remove it", which would leave the field missing.
 				for _, name := range known {
 					if strings.EqualFold(name, k) {
+						_, sentToo := obj[name]
 						return &ValidationError{Field: joinPath(path, sanitizeKey(k)), ErrorCode: JSONKeyCase,
-							Problem: fmt.Sprintf("is not a field; field names are case-sensitive: use %q", name)}
+							Problem: "is not a field; " + miscasedKeyAdvice(name, sentToo)}
 					}
 				}
 				msg := "is not a known field; remove it"

@@ -407,8 +407,9 @@ func checkStructFields(path string, obj []Member, fields []jsonField, unknownOK 
 		}
 		for _, f := range fields {
 			if strings.EqualFold(f.name, k) {
+				sentToo := slices.ContainsFunc(obj, func(o Member) bool { return o.Key == f.name })
 				return &StrictJSONError{Kind: JSONKeyCase, Path: path,
-					Problem: fmt.Sprintf("key %s is not a field; field names are case-sensitive: use %q", strconv.QuoteToASCII(truncateKey(k)), f.name)}
+					Problem: fmt.Sprintf("key %s is not a field; %s", strconv.QuoteToASCII(truncateKey(k)), miscasedKeyAdvice(f.name, sentToo))}
 			}
 		}
 		if unknownOK {
@@ -596,4 +597,14 @@ func skipLiteral(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// miscasedKeyAdvice says what to do about a key that is the field name only
+// when case is ignored. When the field is sent too, "use it" would be advice
+// already followed: the miscased copy is the one to remove.
+func miscasedKeyAdvice(name string, sentToo bool) string {
+	if sentToo {
+		return fmt.Sprintf("field names are case-sensitive, and %q is sent too: remove this one", name)
+	}
+	return fmt.Sprintf("field names are case-sensitive: use %q", name)
 }

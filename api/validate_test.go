@@ -197,6 +197,7 @@ func TestValidateParamsStrictDecoding(t *testing.T) {
 	}{
 		{"create_policy", `{"policyName":"p","effect":"EFFECT_ALLOW","notes":"","colour":"red"}`, "colour", "not a known field"},
 		{"create_policy", `{"PolicyName":"p","effect":"EFFECT_ALLOW","notes":""}`, "PolicyName", `field names are case-sensitive: use "policyName"`},
+		{"create_policy", `{"policyName":"p","PolicyName":"q","effect":"EFFECT_ALLOW","notes":""}`, "PolicyName", `"policyName" is sent too: remove this one`},
 		{"create_policy", `{"policyName":"p","effect":"EFFECT_ALLOW"}`, "notes", "required but missing"},
 		{"create_policy", `{"policyName":"p","effect":"EFFECT_ALLOW","notes":null}`, "notes", "required but missing"},
 		{"create_policy", `{"policyName":7,"effect":"EFFECT_ALLOW","notes":""}`, "policyName", "must be a string, not a number"},
