@@ -105,7 +105,13 @@ func cmdDemo(ctx context.Context, c proc, args []string) error {
 // A demo that joined another's service has none: deliveries go to that demo.
 func (d *demoEnv) webhooks(ctx context.Context, logger *slog.Logger) (consoleWebhooks, error) {
 	if d.srv == nil {
-		return consoleWebhooks{noneWhy: "no webhook listener here: this demo joined the service of " + d.holderName() + " on " + shownPath(d.dir) + ", which receives the deliveries"}, nil
+		joined := "no webhook listener here: this demo joined the service of " + d.holderName() + " on " + shownPath(d.dir)
+		if d.holder != server.HolderDemo {
+			// vigil serve listens for no deliveries: it sends them, to
+			// wherever the organization's webhook points.
+			return consoleWebhooks{noneWhy: joined + ", which sends the deliveries to the organization's WEBHOOK URL (vigil feature list); receive them with vigil webhook listen"}, nil
+		}
+		return consoleWebhooks{noneWhy: joined + ", which receives the deliveries"}, nil
 	}
 	feed, err := consoleWebhookFeed(ctx, Profile{Name: "demo", BaseURL: d.baseURL, OrganizationID: d.info.OrganizationID, WebhookListen: "127.0.0.1:0"}, logger)
 	if err != nil {

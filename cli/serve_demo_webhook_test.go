@@ -39,3 +39,26 @@ func TestServeDemoSendsNothingToAnEarlierDemoRunsListenerPort(t *testing.T) {
 	default:
 	}
 }
+
+// A demo that joined a 'vigil serve' has no listener, and must not say the
+// service receives the deliveries: vigil serve listens for none, it sends
+// them wherever the organization's webhook points.
+func TestDemoJoiningServeDoesNotSayServeReceivesDeliveries(t *testing.T) {
+	dir := t.TempDir()
+	startServe(t, dir, "--demo")
+	env, err := startDemo(context.Background(), dir, discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	hooks, err := env.webhooks(context.Background(), discardLogger())
+	if err != nil || hooks.feed != nil {
+		t.Fatalf("the joined demo's webhooks: %+v %v", hooks, err)
+	}
+	if !strings.Contains(hooks.noneWhy, "'vigil serve'") || strings.Contains(hooks.noneWhy, "receives the deliveries") {
+		t.Errorf("the Webhooks screen of a demo that joined vigil serve says: %q", hooks.noneWhy)
+	}
+	if !strings.Contains(hooks.noneWhy, "vigil webhook listen") {
+		t.Errorf("the Webhooks screen does not say how to receive the deliveries: %q", hooks.noneWhy)
+	}
+}

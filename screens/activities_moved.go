@@ -52,11 +52,12 @@ func (a *Activities) saidMoved(prev *api.Activity, refreshed bool, moved ui.Move
 }
 
 // cursorWent says which row the cursor is on after its row was taken away:
-// the one that followed it, or, when those went too, the last one.
+// the one that followed it, or, when those went too (or are leaving the
+// list themselves), the last one that stays.
 func cursorWent(moved ui.Moved) string {
 	switch moved {
 	case ui.ToLast:
-		return "no row that followed it is left: the cursor moved to the last row"
+		return "no row that followed it stays on the list: the cursor moved to the last row that does"
 	case ui.ToFirst:
 		return "none of the rows around it is left: the cursor moved to the first row"
 	case ui.ToNone:

@@ -59,8 +59,10 @@ func (a *Activities) setRows() ui.Moved {
 		}
 	}
 	// A row that is gone leaves the cursor on its neighbour, not the first
-	// row: activities_moved.go says so when a refresh took it away.
-	return a.list.SetRowsKeepingPlace(rows)
+	// row: activities_moved.go says so when a refresh took it away. It
+	// passes over the rows leaving the list themselves, which would move it
+	// again, with a notice each, as their records come.
+	return a.list.SetRowsKeepingPlacePassing(rows, func(id string) bool { return a.isLeaving(id) || a.leftUnread[id] })
 }
 
 // leftPendingMark is the STATUS of an activity that left the Pending list

@@ -140,6 +140,14 @@ func (l *ListDetail) SetRowsKeepingPlace(rows []Row) Moved {
 	return moved
 }
 
+// SetRowsKeepingPlacePassing is SetRowsKeepingPlace, the cursor passing over
+// the rows passOver holds (see Table.SetRowsKeepingPlacePassing).
+func (l *ListDetail) SetRowsKeepingPlacePassing(rows []Row, passOver func(id string) bool) Moved {
+	moved := l.Table.SetRowsKeepingPlacePassing(rows, passOver)
+	l.layoutTable()
+	return moved
+}
+
 // IsOpen reports whether the detail shows.
 func (l ListDetail) IsOpen() bool { return l.open }
 

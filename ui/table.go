@@ -182,6 +182,18 @@ const (
 // first row, as SetRows does. The result says where it went, so that the
 // caller can say the cursor is on another row now.
 func (t *Table) SetRowsKeepingPlace(rows []Row) Moved {
+	return t.SetRowsKeepingPlacePassing(rows, nil)
+}
+
+// SetRowsKeepingPlacePassing is SetRowsKeepingPlace, except that a cursor
+// that must move passes over the rows passOver holds (rows about to go
+// themselves): it goes to the first row that followed and is not passed over,
+// else to the last row that is not (else the last row). Landing on a row
+// that goes a moment later would move it, and say so, once per row.
+func (t *Table) SetRowsKeepingPlacePassing(rows []Row, passOver func(id string) bool) Moved {
+	if passOver == nil {
+		passOver = func(string) bool { return false }
+	}
 	selected := t.SelectedID()
 	var before, after []string // the ids of the rows around the selected one, in order
 	if selected != "" {
@@ -206,15 +218,21 @@ func (t *Table) SetRowsKeepingPlace(rows []Row) Moved {
 		at[t.rows[ri].ID] = i
 	}
 	for _, id := range after {
-		if i, ok := at[id]; ok {
+		if i, ok := at[id]; ok && !passOver(id) {
 			t.cursor = i
 			t.clampOffset()
 			return ToFollowing
 		}
 	}
-	for _, id := range before {
+	for _, id := range append(before, after...) {
 		if _, ok := at[id]; ok {
 			t.cursor = len(t.visible) - 1
+			for t.cursor > 0 && passOver(t.rows[t.visible[t.cursor]].ID) {
+				t.cursor--
+			}
+			if passOver(t.rows[t.visible[t.cursor]].ID) {
+				t.cursor = len(t.visible) - 1 // every row goes: the last, as before
+			}
 			t.clampOffset()
 			return ToLast
 		}

@@ -45,3 +45,26 @@ func TestKeepingPlaceWhenFollowersGoToo(t *testing.T) {
 		t.Errorf("every row went: %v, on %q; want ToNone, nothing selected", moved, tb.SelectedID())
 	}
 }
+
+// Rows the caller says are about to go are passed over: the cursor goes to
+// the first follower that stays, else to the last row that stays (above the
+// passed-over ones), and only when every row goes to the last row.
+func TestKeepingPlacePassesOverRowsAboutToGo(t *testing.T) {
+	rows := activityRows(6)
+	tb := newTestTable(rows)
+	tb.move(2) // rows[2]
+	going := map[string]bool{rows[3].ID: true}
+	fresh := []Row{rows[0], rows[1], rows[3], rows[4], rows[5]}
+	if moved := tb.SetRowsKeepingPlacePassing(fresh, func(id string) bool { return going[id] }); moved != ToFollowing || tb.SelectedID() != rows[4].ID {
+		t.Errorf("%s went, %s goes next: %v, on %q; want ToFollowing on %q", rows[2].ID, rows[3].ID, moved, tb.SelectedID(), rows[4].ID)
+	}
+	going[rows[5].ID] = true
+	fresh = []Row{rows[0], rows[1], rows[3], rows[5]} // rows[4] gone, those after it going
+	if moved := tb.SetRowsKeepingPlacePassing(fresh, func(id string) bool { return going[id] }); moved != ToLast || tb.SelectedID() != rows[1].ID {
+		t.Errorf("only rows about to go follow: %v, on %q; want ToLast on %q, the last that stays", moved, tb.SelectedID(), rows[1].ID)
+	}
+	tb.move(1) // rows[3]
+	if moved := tb.SetRowsKeepingPlacePassing([]Row{rows[5]}, func(string) bool { return true }); moved != ToLast || tb.SelectedID() != rows[5].ID {
+		t.Errorf("every row goes: %v, on %q; want ToLast on the last row %q", moved, tb.SelectedID(), rows[5].ID)
+	}
+}
