@@ -46,7 +46,7 @@ func TestServeDemoSendsNothingToAnEarlierDemoRunsListenerPort(t *testing.T) {
 func TestDemoJoiningServeDoesNotSayServeReceivesDeliveries(t *testing.T) {
 	dir := t.TempDir()
 	startServe(t, dir, "--demo")
-	env, err := startDemo(context.Background(), dir, discardLogger())
+	env, err := startDemo(context.Background(), dir, discardLogger(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
