@@ -277,18 +277,25 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		// Said on the output: the service retries a 413, and whoever runs
-		// the listener must see why the event does not arrive.
-		reason := fmt.Errorf("body unreadable: %w", err)
+		// Said on the output: the service retries either answer, and
+		// whoever runs the listener must see why the event does not arrive.
+		// Only a body over the bound is a 413 (the service logs it as a
+		// bound to raise); a body that did not arrive whole (cut off, the
+		// read timeout) is the connection's fault: 503, sent again.
+		reason := fmt.Errorf("body not read whole (%w): not verified nor saved; answered 503, the service sends it again", err)
+		status := http.StatusServiceUnavailable
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			reason = fmt.Errorf("body over %d MiB, the most a delivery may be; not read", maxDeliveryBody>>20)
+			status = http.StatusRequestEntityTooLarge
+		} else if errors.Is(err, io.ErrUnexpectedEOF) {
+			reason = errors.New("body truncated: the connection ended before its Content-Length arrived; not verified nor saved; answered 503, the service sends it again")
 		}
 		l.mu.Lock()
 		rep := reportDelivery(r.Header, nil, nil, reason)
 		rep.unread = true
 		l.report(rep)
 		l.mu.Unlock()
-		http.Error(w, "delivery refused: "+api.Sanitize(rep.Reason), http.StatusRequestEntityTooLarge)
+		http.Error(w, "delivery refused: "+api.Sanitize(rep.Reason), status)
 		return
 	}
 	d, verr := webhook.VerifyForOrganization(r.Context(), l.org, r.Header, body, l.keys, now, l.maxAge)

@@ -75,7 +75,9 @@ func (b *bodyBudget) give(peer netip.Addr, n int64) {
 }
 
 // readBody reads r's body, of at most limit bytes (more is an
-// *http.MaxBytesError), under b. The returned release gives its bytes back
+// *http.MaxBytesError), under b. A body that does not arrive whole (cut off
+// before its Content-Length: io.ErrUnexpectedEOF; the read timeout) is an
+// error, never a shorter body. The returned release gives its bytes back
 // once the request is answered; it is never nil.
 func (b *bodyBudget) readBody(w http.ResponseWriter, r *http.Request, limit int64) (body []byte, release func(), err error) {
 	peer := requestPeer(r)
@@ -102,10 +104,10 @@ func (b *bodyBudget) readBody(w http.ResponseWriter, r *http.Request, limit int6
 		held += size
 		piece := make([]byte, size)
 		piece[0] = first[0]
-		n, err := io.ReadFull(src, piece[1:])
+		n, err := fill(src, piece[1:])
 		pieces = append(pieces, piece[:1+n])
 		total += 1 + n
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		if err == io.EOF {
 			break
 		}
 		if err != nil {
@@ -118,6 +120,23 @@ func (b *bodyBudget) readBody(w http.ResponseWriter, r *http.Request, limit int6
 		body = append(body, p...)
 	}
 	return body, release, nil
+}
+
+// fill reads r into p until p is full (nil), the body ends (io.EOF) or the
+// read fails. Unlike io.ReadFull it leaves the body's own errors as they
+// are: a body cut off before its Content-Length is io.ErrUnexpectedEOF from
+// net/http, which io.ReadFull would make indistinguishable from a body that
+// ended within p.
+func fill(r io.Reader, p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		k, err := r.Read(p[n:])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // requestPeer is the remote address a request's share of the budget is

@@ -40,6 +40,13 @@ func (v *verifier) pcrCheck(m *Manifest) {
 		rep.add(CheckPCRs, namePCRs, Fail, "PCR0 is all zeros: the enclave runs in debug mode, where the host can read and change its memory, so this attestation proves nothing about the code running")
 		return
 	}
+	if _, ok := pcrs[0]; !ok && m == nil {
+		// A Nitro document always carries PCR0; without it nothing tells
+		// this document from a debug-mode one, so it is not passed over as
+		// not applicable. (With a manifest, the comparison below says so.)
+		rep.add(CheckPCRs, namePCRs, Fail, "PCR0 is missing from the document: whether the enclave runs in debug mode (PCR0 all zeros) cannot be told, so this attestation proves nothing about the code running")
+		return
+	}
 	if m == nil {
 		if rep.Check(CheckManifestDecode).Status == NotApplicable {
 			rep.add(CheckPCRs, namePCRs, NotApplicable, "no manifest given to compare PCR0–3 with (the document is not in debug mode)")

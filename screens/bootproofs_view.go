@@ -476,9 +476,12 @@ func (w *reportWriter) approvals(m *proof.Manifest) {
 
 func (w *reportWriter) labels(bp *api.BootProof) {
 	w.db.Section("Service labels (not attested)")
-	w.db.Field("enclave app", bp.EnclaveApp)
-	w.db.Field("owner", bp.Owner)
-	w.db.Field("deployment", bp.DeploymentLabel)
+	// Clipped as the manifest's free strings are: the service alone sets
+	// them, and a reply of the client's 16 MiB bound in one would be
+	// wrapped again on every key and clock tick, freezing the console.
+	w.db.Field("enclave app", api.ClipBytes(bp.EnclaveApp, proof.MaxShownConfig))
+	w.db.Field("owner", api.ClipBytes(bp.Owner, proof.MaxShownConfig))
+	w.db.Field("deployment", api.ClipBytes(bp.DeploymentLabel, proof.MaxShownConfig))
 	w.db.Field("created", fmtTime(w.now, bp.CreatedAt))
 }
 
