@@ -17,7 +17,10 @@ import (
 
 // activityDetail is the open activity with what was fetched for it.
 type activityDetail struct {
-	activity   api.Activity
+	activity api.Activity
+	// fromCursor: opened from the list's row under the cursor (enter), not
+	// handed by another screen; closing it goes back to that row.
+	fromCursor bool
 	voteChecks voteChecks // of activity's votes (votecheck.go)
 	order      copyOrder  // of activity (copy_order.go)
 	evals      []api.PolicyEvaluation

@@ -68,14 +68,10 @@ func (a *Activities) activityKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 // keys (struck through in help) say why they do nothing here.
 func (a *Activities) detailKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, a.list.Keys.Back) {
-		a.detail = nil
-		a.list.Close()
-		return nil
+		return a.closeDetail()
 	}
 	if a.list.FilterKeyInDetail(k) {
-		a.detail = nil
-		a.list.Close()
-		return a.listKey(k)
+		return tea.Batch(a.closeDetail(), a.listKey(k))
 	}
 	for _, b := range []key.Binding{a.keys.Mode, a.keys.Status, a.keys.Type, a.list.Keys.Sort, a.list.Keys.ReverseSort, a.keys.NextPage, a.keys.PrevPage} {
 		if pressed(k, b) {
@@ -197,6 +193,7 @@ func (a *Activities) open() tea.Cmd {
 		return nil
 	}
 	a.detail = newActivityDetail(a.c, *act, a.orders[act.ID], &a.list.Pane, &a.gens, &a.intents)
+	a.detail.fromCursor = true
 	a.list.Open()
 	return a.detail.load(a.c)
 }

@@ -104,3 +104,21 @@ func (a *Activities) followAskedRecord(msg voteDialogRecordMsg) tea.Cmd {
 	}
 	return a.followVoteCopy(msg.activity, copyOrder{msg.sent, a.gens.next()}, false)
 }
+
+// closeDetail goes back from the open activity to the list. While it was
+// open, a refresh may have taken its row away and moved the cursor unsaid
+// (a, x and enter acted on the open activity then): back on the list they
+// act on the cursor's row, another one, so that is said.
+func (a *Activities) closeDetail() tea.Cmd {
+	open, fromCursor := a.detail.activity, a.detail.fromCursor
+	a.detail = nil
+	a.list.Close()
+	if sel := a.selected(); !fromCursor || sel == nil || sel.ID == open.ID {
+		return nil
+	}
+	list := "this page"
+	if a.all {
+		list = "the list (its filter no longer takes it)"
+	}
+	return ui.Toast("the activity you had open left "+list+" while you read it ("+intentWhat(a.c, &open)+"); the cursor is on another row now: the next a, x or enter acts on that one", true)
+}

@@ -1,0 +1,64 @@
+package screens
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-console/vigil/server/servertest"
+	"github.com/vigil-console/vigil/ui/theme"
+)
+
+// An arrival pushes the activity open in the detail to the older page: the
+// cursor, under the detail, moves to another row unsaid while a, x and enter
+// act on the open activity. Back on the list (esc) they act on that other
+// row, which the member did not open: closing the detail says so. Against
+// the local service.
+func TestClosingADetailWhoseRowLeftSaysTheCursorIsOnAnotherRow(t *testing.T) {
+	d := servertest.StartDemo(t)
+	backlog(t, d, pageSize)
+	h := newHarnessWith(t, d.Client("alice"), d.Client("alice"), theme.Options{Dark: true, NoColor: true}, 5*time.Second)
+	a := h.activities()
+	if len(a.items) != pageSize {
+		t.Fatalf("setup: %d rows on the first page, want %d", len(a.items), pageSize)
+	}
+	opened := a.items[pageSize-1] // the oldest of the page: an arrival pushes it to the older page
+	h.selectActivityID(opened.ID)
+	h.key("enter")
+	if a.detail == nil || a.detail.activity.ID != opened.ID {
+		t.Fatal("setup: enter did not open the selected activity")
+	}
+	backlog(t, d, 1)
+	h.send(activitiesTickMsg{gen: a.autoGen}) // the refresh, and the final record
+	if listed(a, opened.ID) {
+		t.Fatal("setup: the activity pushed to the older page is still listed")
+	}
+	h.msgs = nil
+	h.key("esc")
+	if a.detail != nil {
+		t.Fatal("esc did not close the detail")
+	}
+	sel := a.selected()
+	if sel == nil || sel.ID == opened.ID {
+		t.Fatalf("setup: the cursor is on %+v, not on another row", sel)
+	}
+	said := false
+	for _, text := range toastsOf(h) {
+		if strings.Contains(text, "the activity you had open left this page") && strings.Contains(text, "the cursor is on another row") {
+			said = true
+		}
+	}
+	if !said {
+		t.Errorf("back on the list, the cursor is on %s, not the activity that was open (%s), and nothing says so: %q", sel.ID, opened.ID, toastsOf(h))
+	}
+
+	// A detail whose row stayed goes back to it, and says nothing.
+	h.key("enter")
+	h.msgs = nil
+	h.key("esc")
+	for _, text := range toastsOf(h) {
+		if strings.Contains(text, "the activity you had open left") {
+			t.Errorf("closing a detail whose row stayed says it left: %q", text)
+		}
+	}
+}
