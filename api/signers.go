@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vigil-console/vigil/keys"
 )
 
 // Expiry is when the key stops authenticating, if it has a readable lifetime
@@ -76,11 +78,17 @@ func (k APIKey) SignsAt(now time.Time) bool {
 }
 
 // HasPublicKey reports whether k is the API key of publicKey (hex, in any
-// case): the one a console or profile signs with when publicKey is its
-// stamper's. Deleting that key locks the profile out. An empty publicKey (a
-// stamper that does not say) matches nothing.
-func (k APIKey) HasPublicKey(publicKey string) bool {
-	return publicKey != "" && strings.EqualFold(k.Credential.PublicKey, publicKey)
+// case) signing with scheme: the one a console or profile signs with when
+// they are its stamper's. Deleting that key locks the profile out. The
+// curve is part of a key (keys.CurveOfCredentialType): one user may hold
+// the same bytes as a P-256 and a secp256k1 key, and only the one of the
+// scheme's curve signs; an empty scheme (a stamper that does not say)
+// matches the bytes on any curve. An empty publicKey matches nothing.
+func (k APIKey) HasPublicKey(scheme, publicKey string) bool {
+	if publicKey == "" || !strings.EqualFold(k.Credential.PublicKey, publicKey) {
+		return false
+	}
+	return scheme == "" || keys.CurveOfCredentialType(k.Credential.Type) == keys.CurveOfCredentialType(keys.CredentialTypeOfScheme(scheme))
 }
 
 // CanSign reports whether u holds a credential that signs at now: an

@@ -172,6 +172,7 @@ func consoleModelWith(p Profile, readOnly bool, getenv func(string) string, logg
 		AuthProxyURL:        p.AuthProxyURL,
 		TLSFetcherPublicKey: p.TLSFetcherPublicKey,
 		PublicKey:           stamperPublicKey(stamper),
+		Scheme:              stamperScheme(stamper),
 		ConfigPath:          p.ConfigPath,
 		CLIProfileNote:      demo.cliNote,
 	})

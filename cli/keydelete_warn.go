@@ -16,7 +16,7 @@ import (
 // deleted. It only warns: the service decides on the state when the
 // deletion executes. users are the organization's, read exact.
 func warnKeyDeletion(ctx context.Context, c proc, client *api.Client, profile string, users []api.User, owner string, ids []string) error {
-	warnOwnKey(c, profile, stamperPublicKey(client.Stamper()), users, ids)
+	warnOwnKey(c, profile, stamperScheme(client.Stamper()), stamperPublicKey(client.Stamper()), users, ids)
 	if err := warnQuorumLockout(ctx, c, client, users, owner, ids); err != nil {
 		return err
 	}
@@ -25,12 +25,12 @@ func warnKeyDeletion(ctx context.Context, c proc, client *api.Client, profile st
 }
 
 // warnOwnKey tells that a key among ids is the one profile signs with
-// (publicKey, its stamper's), as the console's confirm does: once deleted,
+// (scheme and publicKey, its stamper's), as the console's confirm does: once deleted,
 // every request the profile stamps is refused.
-func warnOwnKey(c proc, profile, publicKey string, users []api.User, ids []string) {
+func warnOwnKey(c proc, profile, scheme, publicKey string, users []api.User, ids []string) {
 	for _, u := range users {
 		for _, k := range u.APIKeys {
-			if slices.Contains(ids, k.APIKeyID) && k.HasPublicKey(publicKey) {
+			if slices.Contains(ids, k.APIKeyID) && k.HasPublicKey(scheme, publicKey) {
 				fmt.Fprintf(c.stderr, "warning: API key %s (%s) is the key profile %s signs with: deleting it locks vigil out of this profile "+
 					"(every request it stamps is refused from then on); keep it, or give the profile another key first\n",
 					api.Quote(k.APIKeyName), api.SanitizeID(k.APIKeyID), api.Quote(profile))

@@ -38,6 +38,7 @@ func (s readOnlyStamper) Stamp(body []byte) (string, string, error) {
 
 func (s readOnlyStamper) PublicKeyHex() string { return stamperPublicKey(s.Stamper) }
 func (s readOnlyStamper) Kind() keys.Kind      { return keys.StamperKind(s.Stamper) }
+func (s readOnlyStamper) Scheme() string       { return stamperScheme(s.Stamper) }
 
 // envelopeMembers are the members that make a body an activity at a submit
 // path (server: peekEnvelope, decodeEnvelope), compared by envelopeKey.

@@ -45,7 +45,7 @@ func voterMfaWarning(pols []api.MfaPolicy, act api.Activity, now time.Time, own 
 }
 
 // signingKey finds which of user userID's API keys client signs with, by
-// its public key; not Known when the key or the user's keys cannot be read
+// its public key and curve; not Known when the key or the user's keys cannot be read
 // (then a pinned step can only be said to maybe be it).
 func signingKey(ctx context.Context, client *api.Client, userID string) policy.SigningKey {
 	pub := stamperPublicKey(client.Stamper())
@@ -56,5 +56,5 @@ func signingKey(ctx context.Context, client *api.Client, userID string) policy.S
 	if err != nil {
 		return policy.SigningKey{}
 	}
-	return policy.SigningKeyOf(u, pub)
+	return policy.SigningKeyOf(u, stamperScheme(client.Stamper()), pub)
 }

@@ -13,10 +13,7 @@ import (
 // it; "" when it cannot be read), and the key's public key and scheme, which
 // tell the voter's own vote (api.Voter.VoteOn).
 func voterOf(ctx context.Context, client *api.Client) api.Voter {
-	w := api.Voter{PublicKey: stamperPublicKey(client.Stamper())}
-	if k, ok := client.Stamper().(interface{ Scheme() string }); ok {
-		w.Scheme = k.Scheme()
-	}
+	w := api.Voter{PublicKey: stamperPublicKey(client.Stamper()), Scheme: stamperScheme(client.Stamper())}
 	if me, err := client.Whoami(ctx); err == nil {
 		w.UserID = me.UserID
 	}

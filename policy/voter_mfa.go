@@ -52,18 +52,26 @@ type SigningKey struct {
 }
 
 // SigningKeyOf finds the API key of u (the signed-in user) whose public key
-// is publicKey: not Known when either is missing (the user's keys did not
-// load, or the signer's public key cannot be read).
-func SigningKeyOf(u *api.User, publicKey string) SigningKey {
+// is publicKey on the curve of scheme, the signer's (api.APIKey.HasPublicKey):
+// one user may hold the same bytes as a P-256 and a secp256k1 key, two keys.
+// Not Known when either is missing (the user's keys did not load, or the
+// signer's public key cannot be read), nor when the scheme is not known and
+// keys of more than one curve have those bytes.
+func SigningKeyOf(u *api.User, scheme, publicKey string) SigningKey {
 	if u == nil || publicKey == "" {
 		return SigningKey{}
 	}
+	found := SigningKey{Known: true}
 	for _, k := range u.APIKeys {
-		if k.HasPublicKey(publicKey) {
-			return SigningKey{Known: true, ID: k.APIKeyID, Proves: api.AuthenticationTypeOf(k.Credential.Type)}
+		if !k.HasPublicKey(scheme, publicKey) {
+			continue
 		}
+		if found.ID != "" {
+			return SigningKey{}
+		}
+		found = SigningKey{Known: true, ID: k.APIKeyID, Proves: api.AuthenticationTypeOf(k.Credential.Type)}
 	}
-	return SigningKey{Known: true}
+	return found
 }
 
 // Is reports whether id is k's id; sure is false when that cannot be told.

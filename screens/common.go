@@ -242,7 +242,10 @@ type Common struct {
 	TLSFetcherPublicKey string
 	// OwnPublicKey is the public key (hex) the console stamps with, "" when
 	// unknown: deleting it would lock the console out, so the confirm says so.
-	OwnPublicKey string
+	// OwnScheme is its scheme, "" when unknown: the same bytes may be a P-256
+	// and a secp256k1 key of one user, and only the key of this curve is the
+	// console's (api.APIKey.HasPublicKey).
+	OwnPublicKey, OwnScheme string
 	// Compiled keeps the organization's policies compiled, by their texts,
 	// for every load (the organization's, the Policies screen's): a reload
 	// of unchanged policies compiles nothing. Nil compiles on each load.

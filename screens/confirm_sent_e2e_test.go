@@ -431,7 +431,7 @@ func TestDeleteAPIKeysConfirmShowsAllItSends(t *testing.T) {
 		h.root.common.OwnPublicKey = own
 		u := h.openUser("operator")
 		for range u.open.APIKeys {
-			if u.open.APIKeys[u.cursor].HasPublicKey(own) {
+			if u.open.APIKeys[u.cursor].HasPublicKey("", own) {
 				break
 			}
 			h.key("j")

@@ -19,7 +19,7 @@ import (
 func keyDeletionWarnings(c *Common, users []api.User, owner api.User, ids []string) []string {
 	var out []string
 	for _, k := range owner.APIKeys {
-		if slices.Contains(ids, k.APIKeyID) && k.HasPublicKey(c.OwnPublicKey) {
+		if slices.Contains(ids, k.APIKeyID) && k.HasPublicKey(c.OwnScheme, c.OwnPublicKey) {
 			out = append(out, "!! "+api.Quote(k.APIKeyName)+" is the key this console signs with:",
 				"   deleting it locks vigil out of this profile.")
 		}

@@ -30,7 +30,7 @@ func deleteOwnKey(t *testing.T, d *servertest.Demo, member string) string {
 		t.Fatal(err)
 	}
 	for _, k := range user.APIKeys {
-		if k.HasPublicKey(own) {
+		if k.HasPublicKey("", own) {
 			keyID = k.APIKeyID
 		}
 	}

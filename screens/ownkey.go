@@ -8,7 +8,7 @@ import (
 )
 
 // ownAPIKey finds the API key the console signs with among the signed-in
-// user's keys, by its public key, as the organization's load (loadOrg, a
+// user's keys, by its public key and curve, as the organization's load (loadOrg, a
 // command: whoami and list_users) last read them. That load runs at sign-in
 // and again after every completion the console sees, a key created or
 // deleted among them. Not known when the users did not load or the console
@@ -21,7 +21,7 @@ func ownAPIKey(c *Common) policy.SigningKey {
 	if i < 0 {
 		return policy.SigningKey{}
 	}
-	return policy.SigningKeyOf(&c.Org.Users[i], c.OwnPublicKey)
+	return policy.SigningKeyOf(&c.Org.Users[i], c.OwnScheme, c.OwnPublicKey)
 }
 
 // consoleCredentials is credentialsOf(u, full), with u's API keys expired

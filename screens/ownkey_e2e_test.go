@@ -58,7 +58,7 @@ func TestEndToEndVoteDialogKnowsTheConsolesOwnKey(t *testing.T) {
 			}
 			pin := ""
 			for _, k := range dave.APIKeys {
-				if k.HasPublicKey(own.PublicKeyHex()) == tc.pinConsole {
+				if k.HasPublicKey("", own.PublicKeyHex()) == tc.pinConsole {
 					pin = k.APIKeyID
 				}
 			}
@@ -124,8 +124,15 @@ func TestEndToEndVoteDialogKnowsTheConsolesOwnKey(t *testing.T) {
 // signs with ("" = not told).
 func newKeyedHarness(t *testing.T, c *api.Client, publicKey string) *harness {
 	t.Helper()
+	return newSchemedHarness(t, c, "", publicKey)
+}
+
+// newSchemedHarness is newKeyedHarness for a console told its key's scheme
+// too ("" = not told).
+func newSchemedHarness(t *testing.T, c *api.Client, scheme, publicKey string) *harness {
+	t.Helper()
 	r := NewRoot(Options{Reader: c, Submitter: c, Profile: "demo", Theme: theme.Options{Dark: true, NoColor: true},
-		PublicKey: publicKey, Now: func() time.Time { return testNow }, Static: true,
+		PublicKey: publicKey, Scheme: scheme, Now: func() time.Time { return testNow }, Static: true,
 		Tick: func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }})
 	r.common.Timeout = 30 * time.Second
 	h := &harness{t: t, root: r}

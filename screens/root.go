@@ -154,8 +154,9 @@ type Options struct {
 	// NoWebhooksHint says why there is no listener.
 	Webhooks       *WebhookFeed
 	NoWebhooksHint string
-	// PublicKey is the stamping key's public key (hex), "" when unknown.
-	PublicKey string
+	// PublicKey is the stamping key's public key (hex), "" when unknown, and
+	// Scheme its scheme (see Common.OwnScheme).
+	PublicKey, Scheme string
 	// KeyKind says in the status bar how the stamping key is held ("file key",
 	// "agent key", "hardware key (agent)"); "" shows nothing.
 	KeyKind string
@@ -232,7 +233,7 @@ func NewRoot(o Options) *Root {
 	c := &Common{Reader: queriesOnly{r: o.Reader, refused: refused}, Submitter: submitter, Theme: theme.New(o.Theme), Options: o.Theme, Now: now, MachineNow: machineNow,
 		Profile: o.Profile, Refresh: o.Refresh, Tick: tick, Log: logger, Proofs: o.Proofs, Notify: o.Notify, SavedFilters: o.SavedFilters,
 		LoginKit: o.LoginKit, AuthProxyURL: o.AuthProxyURL, Webhooks: o.Webhooks, NoWebhooksHint: o.NoWebhooksHint,
-		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey,
+		TLSFetcherPublicKey: o.TLSFetcherPublicKey, OwnPublicKey: o.PublicKey, OwnScheme: o.Scheme,
 		ConfigPath: o.ConfigPath, CLIProfileNote: o.CLIProfileNote, Compiled: policy.NewCompileCache(consoleCompileBudget)}
 	r := &Root{common: c, serviceClock: clock, keys: newGlobalKeys(), width: 80, height: 24, static: o.Static, mouse: o.Mouse, keyKind: o.KeyKind}
 	r.toasts.Tick = tick

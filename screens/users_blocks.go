@@ -106,7 +106,7 @@ func (u *Users) renderKeyBlock(s keyBlockKey, cursor bool, now time.Time) string
 	if s.expired {
 		flags = append(flags, th.Bad.Render("EXPIRED"))
 	}
-	if k.HasPublicKey(u.c.OwnPublicKey) {
+	if k.HasPublicKey(u.c.OwnScheme, u.c.OwnPublicKey) {
 		flags = append(flags, th.Warn.Render("this console's key"))
 	}
 	b.Styled(strings.Join(append([]string{th.Label.Render(head)}, flags...), "  "))

@@ -23,7 +23,7 @@ func (u *Users) ownKeyDeleted(userID string, keyIDs []string) *api.APIKey {
 		return nil
 	}
 	for _, k := range u.items[i].APIKeys {
-		if slices.Contains(keyIDs, k.APIKeyID) && k.HasPublicKey(u.c.OwnPublicKey) {
+		if slices.Contains(keyIDs, k.APIKeyID) && k.HasPublicKey(u.c.OwnScheme, u.c.OwnPublicKey) {
 			return &k
 		}
 	}

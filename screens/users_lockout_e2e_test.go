@@ -54,13 +54,13 @@ func operatorOnItsOwnKey(t *testing.T) (*servertest.Demo, *harness, *Users, api.
 	h.root.common.OwnPublicKey = c.Stamper().(interface{ PublicKeyHex() string }).PublicKeyHex()
 	u := h.openUser("operator")
 	for range u.open.APIKeys {
-		if u.open.APIKeys[u.cursor].HasPublicKey(h.root.common.OwnPublicKey) {
+		if u.open.APIKeys[u.cursor].HasPublicKey("", h.root.common.OwnPublicKey) {
 			break
 		}
 		h.key("j")
 	}
 	own := u.open.APIKeys[u.cursor]
-	if !own.HasPublicKey(h.root.common.OwnPublicKey) {
+	if !own.HasPublicKey("", h.root.common.OwnPublicKey) {
 		t.Fatalf("no own key under the cursor; own %q", h.root.common.OwnPublicKey)
 	}
 	return d, h, u, own

@@ -34,7 +34,7 @@ func TestVoteOnDeletionOfOwnKeyWarns(t *testing.T) {
 	}
 	var keyID string
 	for _, k := range user.APIKeys {
-		if k.HasPublicKey(own) {
+		if k.HasPublicKey("", own) {
 			keyID = k.APIKeyID
 		}
 	}

@@ -10,21 +10,28 @@ import (
 
 // ownVoteKey is the public key and scheme of the stamp the console would
 // cast me's vote with: its own key (Common.OwnPublicKey), found among me's
-// registered API keys, and the scheme the service requires of that key's
-// registered type (keys.SchemeOfCredentialType). The service records that
-// key's credential with the vote; a vote carrying them lets
-// policy.VoteCredential find the same one. known is false when the key is
-// not among me's API keys as last loaded (or not known at all).
+// registered API keys on its curve (Common.OwnScheme: one user may hold the
+// same bytes as a P-256 and a secp256k1 key), and the scheme the service
+// requires of that key's registered type (keys.SchemeOfCredentialType). The
+// service records that key's credential with the vote; a vote carrying them
+// lets policy.VoteCredential find the same one. known is false when the key
+// is not among me's API keys as last loaded (or not known at all), and when
+// the console's scheme is not known and keys of two curves have its bytes.
 func ownVoteKey(c *Common, me policy.Approver) (publicKey, scheme string, known bool) {
 	if c.OwnPublicKey == "" {
 		return "", "", false
 	}
 	for _, k := range me.Registered {
-		if k.CredentialID == "" && strings.EqualFold(k.PublicKey, c.OwnPublicKey) {
-			return k.PublicKey, keys.SchemeOfCredentialType(k.Type), true
+		if k.CredentialID != "" || !strings.EqualFold(k.PublicKey, c.OwnPublicKey) ||
+			c.OwnScheme != "" && keys.CurveOfCredentialType(k.Type) != keys.CurveOfCredentialType(keys.CredentialTypeOfScheme(c.OwnScheme)) {
+			continue
 		}
+		if known {
+			return "", "", false
+		}
+		publicKey, scheme, known = k.PublicKey, keys.SchemeOfCredentialType(k.Type), true
 	}
-	return "", "", false
+	return publicKey, scheme, known
 }
 
 // ownKeyUnknown is the prediction of an approval whose credential the
@@ -49,10 +56,15 @@ func keyVotedAsOther(c *Common, votes []api.Vote) string {
 	}
 	for i := range votes {
 		v := &votes[i]
-		// The own key read on the vote's curve: one key pair whichever
-		// form, API key or passkey, recorded it.
+		// The own key read on its own curve (on the vote's when that is not
+		// known): one key pair whichever form, API key or passkey, recorded
+		// it, and not the same bytes on another curve.
+		ownScheme := c.OwnScheme
+		if ownScheme == "" {
+			ownScheme = v.Scheme
+		}
 		if v.UserID == c.Org.UserID || v.PublicKey == "" ||
-			keys.SigningKeyOf(v.Scheme, v.PublicKey) != keys.SigningKeyOf(v.Scheme, c.OwnPublicKey) {
+			keys.SigningKeyOf(v.Scheme, v.PublicKey) != keys.SigningKeyOf(ownScheme, c.OwnPublicKey) {
 			continue
 		}
 		return "the service REFUSES it (KEY_ALREADY_VOTED): the key this console signs with already voted on it as " +

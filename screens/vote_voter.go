@@ -12,7 +12,7 @@ import "github.com/vigil-console/vigil/api"
 // named and the key the console stamps with, whose signature alone tells a
 // vote as the console's when the key is known (api.Voter).
 func (c *Common) voter() api.Voter {
-	return api.Voter{UserID: c.Org.UserID, PublicKey: c.OwnPublicKey}
+	return api.Voter{UserID: c.Org.UserID, PublicKey: c.OwnPublicKey, Scheme: c.OwnScheme}
 }
 
 // whoVotes reads who the console signs in as, for a vote sent while the

@@ -560,6 +560,8 @@ func migrateLogged(ctx context.Context, db *sql.DB, last int, log *slog.Logger, 
 			err = rerr
 		}
 	}()
+	// Only once the database is ours: no other vigil is writing a backup.
+	removePartialBackups(ctx, conn, log)
 	// Read before anything is written: another program's database is
 	// refused as it is.
 	current, err := recordedSchemaVersion(ctx, conn)
