@@ -114,13 +114,19 @@ func hideSecrets(msg string, secrets []string) string {
 }
 
 // secretForms are the ways a message may quote secret word s, longest
-// first: as given, trimmed of white space, without 0x, and each escaped as
-// %q escapes it (a trailing newline as \n). hideSecrets matches them
-// regardless of case, as a verb may upper-case what it quotes.
+// first: as given, trimmed of white space, without 0x, without its leading
+// '-' and trailing '=' (the flag package names --KEY= as -KEY), and each
+// escaped as %q escapes it (a trailing newline as \n). hideSecrets matches
+// them regardless of case, as a verb may upper-case what it quotes.
 func secretForms(s string) []string {
 	trimmed := strings.TrimSpace(s)
+	candidates := []string{s, trimmed, strings.TrimPrefix(strings.TrimPrefix(trimmed, "0x"), "0X")}
+	// Only a core as long as a key's: a short one could be an ordinary word.
+	if core := strings.TrimRight(strings.TrimLeft(trimmed, "-"), "="); core != trimmed && len(core) >= 32 {
+		candidates = append(candidates, core)
+	}
 	var forms []string
-	for _, f := range []string{s, trimmed, strings.TrimPrefix(strings.TrimPrefix(trimmed, "0x"), "0X")} {
+	for _, f := range candidates {
 		quoted := strconv.Quote(f)
 		forms = append(forms, f, quoted[1:len(quoted)-1])
 	}
