@@ -396,7 +396,7 @@ func walletAccountDelete(ctx context.Context, c proc, args []string) error {
 	if err := validated("wallet-account delete", params); err != nil {
 		return err
 	}
-	client, _, err := conn.submitClient(c)
+	client, prof, err := conn.submitClient(c)
 	if err != nil {
 		return err
 	}
@@ -404,6 +404,7 @@ func walletAccountDelete(ctx context.Context, c proc, args []string) error {
 	if *withoutExport {
 		details += "\nwithout export: the keys of accounts never exported are lost for good"
 	}
+	details += "\n" + envelopeDetails(client, prof, conn)
 	if err := confirm(ctx, c, *yes, "Delete these wallet accounts", details); err != nil {
 		return err
 	}
@@ -496,11 +497,11 @@ func tvcDeploymentDelete(ctx context.Context, c proc, args []string) error {
 	if err := validated("tvc-deployment delete", params); err != nil {
 		return err
 	}
-	client, _, err := conn.submitClient(c)
+	client, prof, err := conn.submitClient(c)
 	if err != nil {
 		return err
 	}
-	if err := confirm(ctx, c, *yes, "Delete this TVC deployment", "deployment: "+id); err != nil {
+	if err := confirm(ctx, c, *yes, "Delete this TVC deployment", "deployment: "+id+"\n"+envelopeDetails(client, prof, conn)); err != nil {
 		return err
 	}
 	return submitVerb(ctx, c, conn, client, "delete_tvc_deployment", params)
