@@ -96,7 +96,8 @@ func checkPromptShowsAllSent(t *testing.T, prompt string, env map[string]any) {
 				walk(fmt.Sprintf("%s[%d]", path, i), v)
 			}
 		case string:
-			if !strings.Contains(prompt, x) {
+			// As sent, or escaped when it holds controls (api.SanitizeID).
+			if !strings.Contains(prompt, x) && !strings.Contains(prompt, api.SanitizeID(x)) {
 				t.Errorf("%s %q is signed and sent but the prompt does not show it:\n%s", path, x, prompt)
 			}
 		case float64:
@@ -256,3 +257,26 @@ func TestVoteSignsTheRecordShownWhenItChangesBeforeTheAnswer(t *testing.T) {
 	}
 }
 
+// An id given to a deleting verb is shown in its prompt escaped: controls
+// pasted with it (an erase-line and carriage return, a right-to-left
+// override) cannot redraw the prompt into showing another id than the one
+// signed.
+func TestDeletePromptsShowGivenIDsEscaped(t *testing.T) {
+	e := newVerbEnv(t)
+	forged := "0192a6c4-0000-7000-8000-00000000cc01\x1b[2K\rdeployment: 0192a6c4-0000-7000-8000-00000000cc02\u202e"
+	for _, tc := range []struct {
+		question string
+		args     []string
+	}{
+		{"Delete these wallet accounts? [y/N]", []string{"wallet-account", "delete", forged}},
+		{"Delete this TVC deployment? [y/N]", []string{"tvc-deployment", "delete", forged}},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			var sent sentSubmits
+			config := e.recordingConfig(&sent)
+			prompt, env, _ := promptAndSend(t, config, tc.question, &sent, append(tc.args, "--profile", "bob")...)
+			wantOnlyEscaped(t, "the prompt", prompt)
+			checkPromptShowsAllSent(t, prompt, env)
+		})
+	}
+}
