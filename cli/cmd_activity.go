@@ -361,7 +361,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	}
 	details := "" // read only to be shown: --yes asks nothing
 	if !*yes {
-		details = voteDetails(ctx, c, client, a)
+		details = votePrompt(ctx, c, client, a, signedFor(client, prof))
 	}
 	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
 		return err

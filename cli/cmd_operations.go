@@ -396,14 +396,21 @@ func walletAccountDelete(ctx context.Context, c proc, args []string) error {
 	if err := validated("wallet-account delete", params); err != nil {
 		return err
 	}
-	client, _, err := conn.submitClient(c)
+	client, prof, err := conn.submitClient(c)
 	if err != nil {
 		return err
 	}
-	details := "wallet accounts: " + strings.Join(ids, ", ")
+	shownIDs := make([]string, len(ids))
+	for i, id := range ids {
+		// Typed or pasted, an id may carry controls that would redraw the
+		// prompt: shown escaped, as sent.
+		shownIDs[i] = api.SanitizeID(id)
+	}
+	details := "wallet accounts: " + strings.Join(shownIDs, ", ")
 	if *withoutExport {
 		details += "\nwithout export: the keys of accounts never exported are lost for good"
 	}
+	details += "\n" + envelopeDetails(client, prof, conn)
 	if err := confirm(ctx, c, *yes, "Delete these wallet accounts", details); err != nil {
 		return err
 	}
@@ -496,11 +503,11 @@ func tvcDeploymentDelete(ctx context.Context, c proc, args []string) error {
 	if err := validated("tvc-deployment delete", params); err != nil {
 		return err
 	}
-	client, _, err := conn.submitClient(c)
+	client, prof, err := conn.submitClient(c)
 	if err != nil {
 		return err
 	}
-	if err := confirm(ctx, c, *yes, "Delete this TVC deployment", "deployment: "+id); err != nil {
+	if err := confirm(ctx, c, *yes, "Delete this TVC deployment", "deployment: "+api.SanitizeID(id)+"\n"+envelopeDetails(client, prof, conn)); err != nil {
 		return err
 	}
 	return submitVerb(ctx, c, conn, client, "delete_tvc_deployment", params)

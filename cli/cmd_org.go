@@ -460,7 +460,7 @@ func apikeyDelete(ctx context.Context, c proc, args []string) error {
 	if err := warnKeyDeletion(ctx, c, client, prof.Name, users, owner, ids); err != nil {
 		return err
 	}
-	if err := confirm(ctx, c, *yes, "Delete these API keys", "user: "+api.SanitizeID(owner)+"\nkeys: "+strings.Join(names, ", ")); err != nil {
+	if err := confirm(ctx, c, *yes, "Delete these API keys", "user: "+api.SanitizeID(owner)+"\nkeys: "+strings.Join(names, ", ")+"\n"+envelopeDetails(client, prof, conn)); err != nil {
 		return err
 	}
 	return submitVerb(ctx, c, conn, client, "delete_api_keys", p)

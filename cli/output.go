@@ -152,6 +152,13 @@ func activityRequester(a *api.Activity) string {
 // (idRefsBlock). For a feature change it says the value the new one replaces,
 // as the console's approval view does: what the vote removes is part of it.
 func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivity) string {
+	return votePrompt(ctx, c, client, a, "")
+}
+
+// votePrompt is voteDetails with the fingerprint the vote signs, which is
+// all its parameters are, and signer (signedFor; "": left out), the
+// organization and key it is signed for: what is shown is what is signed.
+func votePrompt(ctx context.Context, c proc, client *api.Client, a shownActivity, signer string) string {
 	users, note := oidcUsers(ctx, client, a)
 	if note != "" {
 		note = "\n" + note
@@ -184,8 +191,12 @@ func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivit
 			warning += w + "\n" // first, before anything that reads like a go-ahead
 		}
 	}
-	return fmt.Sprintf("%sactivity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s",
-		warning, a.ID, a.Type, requester, a.Status, voteIntentText(a, users), note)
+	signs := "signs:     fingerprint " + api.SanitizeID(a.Fingerprint) + "\n"
+	if signer != "" {
+		signs += "for:       " + signer + "\n"
+	}
+	return fmt.Sprintf("%sactivity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s%s",
+		warning, a.ID, a.Type, requester, a.Status, signs, voteIntentText(a, users), note)
 }
 
 // voteIntentText is the intent as the vote prompt shows it (intentShown),

@@ -203,6 +203,24 @@ func stdinTerminal(c proc) (uintptr, bool) {
 	return f.Fd(), term.IsTerminal(f.Fd())
 }
 
+// signedFor names what a signed body carries that no parameter shows: the
+// organization it is for and the profile whose key stamps it, for a prompt
+// to show with the parameters.
+func signedFor(client *api.Client, prof Profile) string {
+	return fmt.Sprintf("organization %s, with profile %s (key %s)",
+		api.SanitizeID(client.OrganizationID()), api.Quote(prof.Name), api.Quote(prof.Key))
+}
+
+// envelopeDetails are a submit prompt's last lines: whether the body asks
+// for app proofs (--app-proofs, a parameter of the body too) and signedFor.
+func envelopeDetails(client *api.Client, prof Profile, conn *connFlags) string {
+	lines := ""
+	if conn.appProofs {
+		lines += "app proofs: the service is asked to generate them (--app-proofs)\n"
+	}
+	return lines + "for: " + signedFor(client, prof)
+}
+
 // errNotConfirmed is returned when the user answers no.
 var errNotConfirmed = errors.New("not confirmed; nothing was sent")
 
