@@ -127,7 +127,11 @@ func writeReport(w io.Writer, r *proof.Report, bp *api.BootProof) {
 		fmt.Fprintf(w, "%s %-15s %s\n", statusMark(c.Status), c.ID, c.Reason)
 	}
 	if info := infoOf(bp); info != nil {
-		info.EnclaveApp, info.Owner, info.DeploymentLabel = api.Sanitize(info.EnclaveApp), api.Sanitize(info.Owner), api.Sanitize(info.DeploymentLabel)
+		// Clipped (before sanitizing, so an escape is never cut in half) as
+		// the manifest's free strings are: the service alone sets them, and
+		// one of the reply's 16 MiB would bury the report. --json keeps them whole.
+		shown := func(label string) string { return api.Sanitize(api.ClipBytes(label, proof.MaxShownConfig)) }
+		info.EnclaveApp, info.Owner, info.DeploymentLabel = shown(info.EnclaveApp), shown(info.Owner), shown(info.DeploymentLabel)
 		fmt.Fprintf(w, "\nBoot proof (labels from the service, not attested)\n")
 		fmt.Fprintf(w, "  enclave app:      %s\n  owner:            %s\n  deployment label: %s\n", info.EnclaveApp, info.Owner, info.DeploymentLabel)
 		if !info.CreatedAt.IsZero() {

@@ -288,7 +288,11 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			reason = fmt.Errorf("body over %d MiB, the most a delivery may be; not read", maxDeliveryBody>>20)
 			status = http.StatusRequestEntityTooLarge
 		} else if errors.Is(err, io.ErrUnexpectedEOF) {
-			reason = errors.New("body truncated: the connection ended before its Content-Length arrived; not verified nor saved; answered 503, the service sends it again")
+			end := "its Content-Length" // a chunked body has none
+			if r.ContentLength < 0 {
+				end = "its last chunk"
+			}
+			reason = fmt.Errorf("body truncated: the connection ended before %s arrived; not verified nor saved; answered 503, the service sends it again", end)
 		}
 		l.mu.Lock()
 		rep := reportDelivery(r.Header, nil, nil, reason)

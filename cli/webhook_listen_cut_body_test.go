@@ -21,15 +21,18 @@ import (
 // cut body, and it would be reported as a forgery) nor saved, and it is
 // answered 503, not 413, so the service is not told to raise a bound its
 // event is within. The peer half-closes its side over a real TCP connection
-// and reads the answer.
+// and reads the answer. A chunked body (no Content-Length) cut mid-chunk is
+// refused alike, and its report does not speak of a Content-Length.
 func TestListenerAnswersABodyCutOffBeforeItsLength503AndDoesNotSaveIt(t *testing.T) {
 	const org = "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b"
 	for _, tc := range []struct {
-		name string
-		sent int // of 1,000 bytes announced
+		name    string
+		sent    int // of 1,000 bytes announced
+		chunked bool
 	}{
-		{"no body byte arrived", 0},
-		{"part of the body arrived", 600},
+		{"no body byte arrived", 0, false},
+		{"part of the body arrived", 600, false},
+		{"a chunked body cut mid-chunk", 600, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
@@ -56,9 +59,13 @@ func TestListenerAnswersABodyCutOffBeforeItsLength503AndDoesNotSaveIt(t *testing
 			}
 			defer c.Close()
 			w := bufio.NewWriter(c)
-			fmt.Fprintf(w, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n")
+			framing, chunk := "Content-Length: 1000", ""
+			if tc.chunked {
+				framing, chunk = "Transfer-Encoding: chunked", "3e8\r\n" // one chunk of 1,000 bytes
+			}
+			fmt.Fprintf(w, "POST / HTTP/1.1\r\nHost: x\r\n%s\r\n", framing)
 			forgedHeaders(org, "ev-cut").Write(w)
-			w.WriteString("\r\n")
+			w.WriteString("\r\n" + chunk)
 			w.WriteString(strings.Repeat(" ", tc.sent)) // a JSON body starts with whitespace as well as anything
 			if err := w.Flush(); err != nil {
 				t.Fatal(err)
@@ -85,6 +92,9 @@ func TestListenerAnswersABodyCutOffBeforeItsLength503AndDoesNotSaveIt(t *testing
 			}
 			if strings.Contains(line, "over 4 MiB") {
 				t.Errorf("the cut delivery is reported as too large: %q", line)
+			}
+			if tc.chunked && strings.Contains(line, "Content-Length") {
+				t.Errorf("the cut chunked delivery, which has no Content-Length, is reported as %q", line)
 			}
 			for _, sub := range []string{"", "refused"} {
 				entries, _ := os.ReadDir(filepath.Join(dir, sub))

@@ -108,10 +108,11 @@ func verifyAppProofsCmd(c *Common, activityID string, gen int, key string, indic
 		msg.boot = bp
 		// Which app the enclave runs is the service's label here (nothing was
 		// asked for), and it picks the pins: a label the profile does not list
-		// would be checked against itself, with no pins.
+		// would be checked against itself, with no pins. The label is
+		// clipped as the Boot proofs report clips it: the service alone sets it.
 		if listed := settings.listedApps(); len(listed) > 0 && !slices.Contains(listed, bp.EnclaveApp) {
 			msg.err = fmt.Errorf("the service says the enclave that signed it runs app %s, which this profile does not name in enclave_apps or a pin (expected_pcrs, expected_pivot_hashes, expected_manifest_sets, expected_quorum_keys: %s), so no pins of yours apply; if that app is yours, add it (with its pins) to the profile",
-				api.Quote(bp.EnclaveApp), strings.Join(listed, ", "))
+				api.Quote(api.ClipBytes(bp.EnclaveApp, proof.MaxShownConfig)), strings.Join(listed, ", "))
 			return msg
 		}
 		for _, p := range proofs {
