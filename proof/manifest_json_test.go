@@ -69,7 +69,7 @@ func TestV2ManifestWithCaseVariantKeysIsRefused(t *testing.T) {
 		t.Fatal("precondition: both orders hash alike")
 	}
 	for _, m := range []string{honest, hostile} {
-		if _, err := decodeManifest([]byte(m), true); err == nil || !strings.Contains(err.Error(), `use "manifestSet"`) {
+		if _, err := decodeManifest([]byte(m), true); err == nil || !strings.Contains(err.Error(), `"manifestSet" is sent too: remove this one`) {
 			t.Fatalf("a manifest holding both manifestSet and ManifestSet: %v, want it refused naming the key", err)
 		}
 	}
