@@ -343,7 +343,7 @@ func readInput(ctx context.Context, c proc, path, what string, limit int) (data 
 			return nil, "", inputFileError{fmt.Sprintf("cannot read %s (%v): the file name given is %s", what, err, keys.SecretArg(path, "a file name")), err}
 		}
 		if err != nil {
-			return nil, path, inputFileError{fmt.Sprintf("cannot read %s: %v; give a regular file holding %s, or - for standard input", what, err, strings.TrimPrefix(what, "the ")), err}
+			return nil, path, inputFileError{fmt.Sprintf("cannot read %s: %v; give a regular file holding %s, or - for standard input", what, err, what), err}
 		}
 		defer f.Close()
 		src, from = f, path
