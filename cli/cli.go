@@ -196,8 +196,8 @@ func flagsBeforeVerb(args []string, err error) error {
 }
 
 // exitCode prints err on stderr and returns its exit status: the one an
-// *exitStatus carries, exitUsage for a usageError, exitOutcomeUnknown for a
-// request whose outcome is unknown, else exitFailure.
+// *exitStatus carries, exitUsage for a usageError or an inputFileError,
+// exitOutcomeUnknown for a request whose outcome is unknown, else exitFailure.
 //
 // Every error of a command reaches the terminal here, so the message is
 // cleaned line by line: a library error wrapped as it is (an x509 or URL
@@ -227,6 +227,11 @@ func exitCodeHiding(stderr io.Writer, err error, secrets []string) int {
 	var u usageError
 	if errors.As(err, &u) {
 		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(hideSecrets(u.msg, secrets)))
+		return exitUsage
+	}
+	if errors.As(err, new(inputFileError)) {
+		// Printed whole: the verb's wrapping names the flag.
+		fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(hideSecrets(err.Error(), secrets)))
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "vigil: %s\n", ui.CleanBlock(hideSecrets(err.Error(), secrets)))

@@ -257,7 +257,7 @@ func readProofFile(ctx context.Context, c proc, path string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	if len(b) > maxProofFile {
-		return nil, usagef("%s is over %d MiB; that is not a proof file: check the file name", path, maxProofFile>>20)
+		return nil, usagef("%s is over %d MiB; that is not a proof file: check the file name, and give the file the proof (or root certificate) was saved to", path, maxProofFile>>20)
 	}
 	return b, nil
 }

@@ -201,8 +201,12 @@ func TestProofVerifyBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	notProof := filepath.Join(dir, "x.json")
 	os.WriteFile(notProof, []byte(`{"hello":1}`), 0o600)
+	// A file that is not there is a mistake in the command (2), as on
+	// every flag naming an input file; one that is not a proof fails (1).
+	if code, _, errOut := runProof(t, "", "verify", "--boot-proof", filepath.Join(dir, "missing.json")); code != 2 || !strings.Contains(errOut, "missing.json") {
+		t.Errorf("missing boot proof: exit %d, stderr %q; want 2 naming the file", code, errOut)
+	}
 	for _, args := range [][]string{
-		{"verify", "--boot-proof", filepath.Join(dir, "missing.json")},
 		{"verify", "--boot-proof", notProof},
 		{"verify", "--boot-proof", proofFixtures + "turnkey_boot_proof_1.json", "--app-proofs", notProof},
 		{"verify", "--boot-proof", proofFixtures + "turnkey_boot_proof_1.json", "--root", notProof},

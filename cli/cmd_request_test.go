@@ -28,7 +28,7 @@ func TestRequestValidation(t *testing.T) {
 		{[]string{"request", "--path", "/public/v1/query/whoami", "--body", "{}", "extra"}, "takes no arguments"},
 	})
 	code, _, errOut := runVigil(t, nil, "", "request", "--path", "/public/v1/query/whoami", "--body-file", filepath.Join(t.TempDir(), "missing.json"))
-	if code != 1 || !strings.Contains(errOut, "missing.json") {
+	if code != 2 || !strings.Contains(errOut, "missing.json") {
 		t.Errorf("missing body file: exit %d, %s", code, errOut)
 	}
 }

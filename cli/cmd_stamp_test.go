@@ -136,7 +136,7 @@ func TestStampUsageAndFailures(t *testing.T) {
 	if code, _, errOut := runCLI(t, xdg, "", "stamp", "--key", "k", "--body", "{}"); code != 1 || !strings.Contains(errOut, "chmod 600 "+priv) {
 		t.Errorf("readable key: exit %d, %q", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, xdg, "", "stamp", "--key", "k", "--body-file", filepath.Join(xdg, "nope.json")); code != 1 || !strings.Contains(errOut, "nope.json") {
+	if code, _, errOut := runCLI(t, xdg, "", "stamp", "--key", "k", "--body-file", filepath.Join(xdg, "nope.json")); code != 2 || !strings.Contains(errOut, "nope.json") {
 		t.Errorf("missing body file: exit %d, %q", code, errOut)
 	}
 }

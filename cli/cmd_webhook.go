@@ -104,8 +104,17 @@ func jwksSource(from string) (*webhook.JWKSCache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("JWKS file %s: %w", from, err)
 	}
-	if _, err := os.Stat(abs); err != nil {
+	fi, err := os.Stat(abs)
+	if err != nil {
 		return nil, usagef("--jwks %s: %v; give a JWKS file or an http(s) URL", from, err)
+	}
+	if !fi.Mode().IsRegular() {
+		// The file transport would list a directory as HTML, or wait for a
+		// named pipe's writer past Ctrl-C.
+		return nil, usagef("--jwks %s: %s is %s, not a regular file; give a JWKS file or an http(s) URL", from, from, userfile.Kind(fi.Mode()))
+	}
+	if fi.Size() > webhook.MaxJWKSSize {
+		return nil, usagef("--jwks %s is over %d MiB; no key set is that large: give a JWKS file or an http(s) URL", from, webhook.MaxJWKSSize>>20)
 	}
 	t := &http.Transport{}
 	t.RegisterProtocol("file", http.NewFileTransport(http.Dir("/")))
@@ -508,9 +517,10 @@ const maxHeadersFile = 1 << 20
 // readHeadersFile reads a --headers file: a regular file or a pipe, whose
 // open does not block (see readInput).
 func readHeadersFile(path string) ([]byte, error) {
+	const give = "give the file of 'Name: value' lines that --save wrote"
 	f, err := userfile.OpenInput(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w; %s", err, give)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxHeadersFile+1))
@@ -518,7 +528,7 @@ func readHeadersFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	if len(data) > maxHeadersFile {
-		return nil, fmt.Errorf("%s is larger than %d bytes; a delivery's headers are far smaller", path, maxHeadersFile)
+		return nil, fmt.Errorf("%s is larger than %d bytes; a delivery's headers are far smaller: %s", path, maxHeadersFile, give)
 	}
 	return data, nil
 }

@@ -340,10 +340,10 @@ func readInput(ctx context.Context, c proc, path, what string, limit int) (data 
 			if errors.As(err, &pe) {
 				err = pe.Err // without the path
 			}
-			return nil, "", fmt.Errorf("cannot read %s (%v): the file name given is %s", what, err, keys.SecretArg(path, "a file name"))
+			return nil, "", inputFileError{fmt.Sprintf("cannot read %s (%v): the file name given is %s", what, err, keys.SecretArg(path, "a file name")), err}
 		}
 		if err != nil {
-			return nil, path, err
+			return nil, path, inputFileError{fmt.Sprintf("cannot read %s: %v; give a regular file holding %s, or - for standard input", what, err, what), err}
 		}
 		defer f.Close()
 		src, from = f, path
@@ -357,6 +357,18 @@ func readInput(ctx context.Context, c proc, path, what string, limit int) (data 
 	}
 	return data, from, nil
 }
+
+// inputFileError is an input file named on the command line that cannot be
+// read as one (missing, unreadable, a directory, a device): a mistake in the
+// command, so it exits 2 however a verb wraps it (exitCodeHiding), as an
+// input too large does.
+type inputFileError struct {
+	msg string
+	err error
+}
+
+func (e inputFileError) Error() string { return e.msg }
+func (e inputFileError) Unwrap() error { return e.err }
 
 // lifetimeFlag is a flag holding a lifetime in whole seconds, given as a bare
 // number of seconds (3600) or as a duration (1h, 90m, 3600s). It is checked

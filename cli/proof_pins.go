@@ -58,12 +58,16 @@ func parseManifestSetFlag(ctx context.Context, c proc, v string) (*proof.QuorumS
 		}
 		return manifestSetPin(t, strings.Split(m[2], ","))
 	}
-	b, _, err := readInput(ctx, c, v, "the manifest set", 1<<20)
+	const maxSetFile = 1 << 20
+	b, _, err := readInput(ctx, c, v, "the manifest set", maxSetFile)
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		err = pe.Err // its path is v, whole: quoted once, cut short, below
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w (give THRESHOLD:KEY,KEY… or a file holding the manifest set as --json prints it)", pinExcerpt(v), err)
+	}
+	if len(b) > maxSetFile {
+		return nil, fmt.Errorf("%s is over %d MiB; a manifest set is a few kilobytes: give THRESHOLD:KEY,KEY… or the file holding the manifest set as --json prints it", pinExcerpt(v), maxSetFile>>20)
 	}
 	var set struct {
 		Threshold *int64 `json:"threshold"`
