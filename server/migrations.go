@@ -513,6 +513,17 @@ CREATE UNIQUE INDEX api_keys_org_curve_public_key ON api_keys(org_id,
 	CASE credential_type WHEN 'CREDENTIAL_TYPE_API_KEY_SECP256K1' THEN 'secp256k1' WHEN 'CREDENTIAL_TYPE_API_KEY_ED25519' THEN 'ed25519' ELSE 'p256' END,
 	public_key);
 `,
+	// 23: a user's credentials and MFA policies are read by user:
+	// get_user and the quorum guard (rootCredentials, in the write
+	// transaction) read one user's or the root members', which without
+	// these walked every key and passkey of the organization (or of the
+	// service) and every MFA policy of the organization.
+	`
+CREATE INDEX api_keys_org_user ON api_keys(org_id, user_id, created_ns, id);
+CREATE INDEX authenticators_user ON authenticators(org_id, user_id, created_ns);
+CREATE INDEX mfa_policies_user ON mfa_policies(org_id, user_id, ord, seq);
+CREATE INDEX oidc_identities_user ON oidc_identities(org_id, user_id);
+`,
 }
 
 // migrationUniqueAuthenticators is the migration that uniqueAuthenticators

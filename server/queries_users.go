@@ -84,12 +84,18 @@ func loadUsersIn(ctx context.Context, q querier, orgID, onlyID string) ([]api.Us
 	if users == nil {
 		return []api.User{}, nil
 	}
-	keys, err := loadAPIKeys(ctx, q, `org_id = ?`, orgID)
+	// get_user reads that user's credentials alone: reading the whole
+	// organization's for one user made its cost grow with the organization.
+	scope, scopeArgs := `org_id = ?`, []any{orgID}
+	if onlyID != "" {
+		scope, scopeArgs = `org_id = ? AND user_id = ?`, []any{orgID, onlyID}
+	}
+	keys, err := loadAPIKeys(ctx, q, scope, scopeArgs...)
 	if err != nil {
 		return nil, err
 	}
 	auths := map[string][]api.Authenticator{}
-	arows, err := q.QueryContext(ctx, `SELECT id, user_id, name, credential_id, public_key, transports, attestation_type, aaguid, model, created_ns, updated_ns FROM authenticators WHERE org_id = ? ORDER BY created_ns`, orgID)
+	arows, err := q.QueryContext(ctx, `SELECT id, user_id, name, credential_id, public_key, transports, attestation_type, aaguid, model, created_ns, updated_ns FROM authenticators WHERE `+scope+` ORDER BY created_ns`, scopeArgs...)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +119,14 @@ func loadUsersIn(ctx context.Context, q querier, orgID, onlyID string) ([]api.Us
 	}
 	arows.Close()
 	tags := map[string][]string{}
-	trows, err := q.QueryContext(ctx, `SELECT m.user_id, m.tag_id FROM user_tag_members m JOIN user_tags t ON t.id = m.tag_id WHERE t.org_id = ? ORDER BY `+userTagOrder, orgID)
+	// One user's tags are found from their memberships (CROSS JOIN keeps
+	// that order), each tag by its id (the unary + keeps the planner off
+	// the organization's index), not by walking every tag of the organization.
+	join, tagScope := `JOIN`, `t.org_id = ?`
+	if onlyID != "" {
+		join, tagScope = `CROSS JOIN`, `+t.org_id = ? AND m.user_id = ?`
+	}
+	trows, err := q.QueryContext(ctx, `SELECT m.user_id, m.tag_id FROM user_tag_members m `+join+` user_tags t ON t.id = m.tag_id WHERE `+tagScope+` ORDER BY `+userTagOrder, scopeArgs...)
 	if err != nil {
 		return nil, err
 	}
@@ -126,11 +139,11 @@ func loadUsersIn(ctx context.Context, q querier, orgID, onlyID string) ([]api.Us
 		tags[user] = append(tags[user], tag)
 	}
 	trows.Close()
-	providers, err := loadOauthProviders(ctx, q, orgID)
+	providers, err := loadOauthProviders(ctx, q, orgID, onlyID)
 	if err != nil {
 		return nil, err
 	}
-	mfa, err := loadMfaPolicies(ctx, q, `org_id = ?`, orgID)
+	mfa, err := loadMfaPolicies(ctx, q, scope, scopeArgs...)
 	if err != nil {
 		return nil, err
 	}
@@ -150,13 +163,17 @@ func loadUsersIn(ctx context.Context, q querier, orgID, onlyID string) ([]api.Us
 }
 
 // loadOauthProviders lists the OIDC identities linked to the organization's
-// users, by user id. The audience is what the organization expects in aud from
+// users (or the one with onlyID), by user id. The audience is what the organization expects in aud from
 // that issuer: its own id for the local issuer, the trusted issuer's audience
 // otherwise.
-func loadOauthProviders(ctx context.Context, q querier, orgID string) (map[string][]api.OauthProvider, error) {
+func loadOauthProviders(ctx context.Context, q querier, orgID, onlyID string) (map[string][]api.OauthProvider, error) {
+	where, args := `i.org_id = ?`, []any{orgID}
+	if onlyID != "" {
+		where, args = `i.org_id = ? AND i.user_id = ?`, []any{orgID, onlyID}
+	}
 	rows, err := q.QueryContext(ctx, `SELECT i.user_id, i.issuer, i.subject, i.created_ns, u.created_ns,
 		COALESCE((SELECT t.audience FROM oidc_trusted_issuers t WHERE t.org_id = i.org_id AND t.issuer = i.issuer LIMIT 1), '')
-		FROM oidc_identities i JOIN users u ON u.id = i.user_id WHERE i.org_id = ? ORDER BY i.created_ns, i.issuer, i.subject`, orgID)
+		FROM oidc_identities i JOIN users u ON u.id = i.user_id WHERE `+where+` ORDER BY i.created_ns, i.issuer, i.subject`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load OAuth providers: %w", err)
 	}

@@ -59,7 +59,10 @@ func (s *Server) rootCredentials(ctx context.Context, tx querier, o *org, origin
 	for _, id := range o.RootIDs {
 		args = append(args, id)
 	}
-	keys, err := loadAPIKeys(ctx, tx, `org_id = ? AND user_id IN (`+marks+`)`, args...)
+	// The unary + keeps the planner off the organization's keys index (it
+	// would walk every key of the organization for their order): the root
+	// members' keys come through the index on the user.
+	keys, err := loadAPIKeys(ctx, tx, `+org_id = ? AND user_id IN (`+marks+`)`, args...)
 	if err != nil {
 		return nil, false, err
 	}
