@@ -650,7 +650,11 @@ func pressed(k tea.KeyPressMsg, b key.Binding) bool {
 // the view's filter would list it (a submit that completed at once is not
 // pending).
 func (a *Activities) show(act api.Activity) tea.Cmd {
+	// The list's cursor is where the member left it, under this detail as
+	// under the one it replaces (closeDetail).
+	cursorRow := a.underCursor()
 	if a.detail != nil {
+		cursorRow = a.detail.cursorRow
 		a.detail = nil
 		a.list.Close()
 	}
@@ -661,6 +665,7 @@ func (a *Activities) show(act api.Activity) tea.Cmd {
 		a.setRows()
 	}
 	a.detail = newActivityDetail(a.c, act, handed, &a.list.Pane, &a.gens, &a.intents)
+	a.detail.cursorRow = cursorRow
 	a.list.Open()
 	return a.detail.load(a.c)
 }

@@ -18,9 +18,11 @@ import (
 // activityDetail is the open activity with what was fetched for it.
 type activityDetail struct {
 	activity api.Activity
-	// fromCursor: opened from the list's row under the cursor (enter), not
-	// handed by another screen; closing it goes back to that row.
-	fromCursor bool
+	// cursorRow is a copy of the list's row under the cursor when the
+	// detail opened over it (the open activity's own after enter), nil
+	// when none: closing the detail goes back to that row, and says so
+	// when the cursor is on another one.
+	cursorRow  *api.Activity
 	voteChecks voteChecks // of activity's votes (votecheck.go)
 	order      copyOrder  // of activity (copy_order.go)
 	evals      []api.PolicyEvaluation

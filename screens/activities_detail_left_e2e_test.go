@@ -62,3 +62,65 @@ func TestClosingADetailWhoseRowLeftSaysTheCursorIsOnAnotherRow(t *testing.T) {
 		}
 	}
 }
+
+// An activity another screen hands over (a submit, a webhook delivery)
+// opens over the list too, or over a detail opened with enter before
+// going to that screen: the row
+// under the cursor may leave unsaid while it is open, and back on the list
+// a, x and enter act on another row than the one the member left the
+// cursor on. Closing it says so.
+func TestClosingAHandedDetailSaysTheCursorRowLeft(t *testing.T) {
+	for _, overDetail := range []bool{false, true} {
+		d := servertest.StartDemo(t)
+		backlog(t, d, pageSize)
+		h := newHarnessWith(t, d.Client("alice"), d.Client("alice"), theme.Options{Dark: true, NoColor: true}, 5*time.Second)
+		a := h.activities()
+		if len(a.items) != pageSize {
+			t.Fatalf("setup: %d rows on the first page, want %d", len(a.items), pageSize)
+		}
+		under := a.items[pageSize-1] // the oldest of the page: an arrival pushes it to the older page
+		handed := a.items[0]
+		h.selectActivityID(under.ID)
+		if overDetail {
+			h.key("enter")
+			h.key("@Policies") // a submit there hands its activity over
+		}
+		h.send(ShowActivityMsg{ID: handed.ID, Activity: &handed})
+		if a.detail == nil || a.detail.activity.ID != handed.ID {
+			t.Fatal("setup: the handed activity is not open")
+		}
+		backlog(t, d, 1)
+		h.send(activitiesTickMsg{gen: a.autoGen})
+		if listed(a, under.ID) {
+			t.Fatal("setup: the activity pushed to the older page is still listed")
+		}
+		h.msgs = nil
+		h.key("esc")
+		if a.detail != nil {
+			t.Fatal("esc did not close the detail")
+		}
+		sel := a.selected()
+		if sel == nil || sel.ID == under.ID {
+			t.Fatalf("setup: the cursor is on %+v, not on another row", sel)
+		}
+		said := false
+		for _, text := range toastsOf(h) {
+			if strings.Contains(text, "the activity under the cursor left this page while another was open") && strings.Contains(text, "the cursor is on another row") {
+				said = true
+			}
+		}
+		if !said {
+			t.Errorf("over a detail %v: back on the list, the cursor is on %s, not the row it was left on (%s), and nothing says so: %q", overDetail, sel.ID, under.ID, toastsOf(h))
+		}
+
+		// Handed over while the list's cursor stays where it was: nothing to say.
+		h.send(ShowActivityMsg{ID: handed.ID, Activity: &handed})
+		h.msgs = nil
+		h.key("esc")
+		for _, text := range toastsOf(h) {
+			if strings.Contains(text, "left this page") {
+				t.Errorf("over a detail %v: closing a detail while the cursor's row stayed says it left: %q", overDetail, text)
+			}
+		}
+	}
+}

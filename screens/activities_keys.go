@@ -193,7 +193,8 @@ func (a *Activities) open() tea.Cmd {
 		return nil
 	}
 	a.detail = newActivityDetail(a.c, *act, a.orders[act.ID], &a.list.Pane, &a.gens, &a.intents)
-	a.detail.fromCursor = true
+	row := *act
+	a.detail.cursorRow = &row
 	a.list.Open()
 	return a.detail.load(a.c)
 }

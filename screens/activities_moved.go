@@ -106,19 +106,24 @@ func (a *Activities) followAskedRecord(msg voteDialogRecordMsg) tea.Cmd {
 }
 
 // closeDetail goes back from the open activity to the list. While it was
-// open, a refresh may have taken its row away and moved the cursor unsaid
-// (a, x and enter acted on the open activity then): back on the list they
-// act on the cursor's row, another one, so that is said.
+// open, a refresh may have taken away the row under the cursor and moved
+// the cursor unsaid (a, x and enter acted on the open activity then):
+// back on the list they act on the cursor's row, another one than the
+// member left it on, so that is said.
 func (a *Activities) closeDetail() tea.Cmd {
-	open, fromCursor := a.detail.activity, a.detail.fromCursor
+	open, was := a.detail.activity, a.detail.cursorRow
 	a.detail = nil
 	a.list.Close()
-	if sel := a.selected(); !fromCursor || sel == nil || sel.ID == open.ID {
+	if sel := a.selected(); was == nil || sel == nil || sel.ID == was.ID {
 		return nil
 	}
 	list := "this page"
 	if a.all {
 		list = "the list (its filter no longer takes it)"
 	}
-	return ui.Toast("the activity you had open left "+list+" while you read it ("+intentWhat(a.c, &open)+"); the cursor is on another row now: the next a, x or enter acts on that one", true)
+	what := "the activity you had open left " + list + " while you read it (" + intentWhat(a.c, &open) + ")"
+	if was.ID != open.ID {
+		what = "the activity under the cursor left " + list + " while another was open (" + intentWhat(a.c, was) + ")"
+	}
+	return ui.Toast(what+"; the cursor is on another row now: the next a, x or enter acts on that one", true)
 }
