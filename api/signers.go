@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/vigil-console/vigil/keys"
@@ -83,9 +82,11 @@ func (k APIKey) SignsAt(now time.Time) bool {
 // curve is part of a key (keys.CurveOfCredentialType): one user may hold
 // the same bytes as a P-256 and a secp256k1 key, and only the one of the
 // scheme's curve signs; an empty scheme (a stamper that does not say)
-// matches the bytes on any curve. An empty publicKey matches nothing.
+// matches the bytes on any curve. The key may be listed uncompressed where
+// the stamper holds it compressed (keys.SamePublicKey): a missed match would
+// silence the lock-out warning. An empty publicKey matches nothing.
 func (k APIKey) HasPublicKey(scheme, publicKey string) bool {
-	if publicKey == "" || !strings.EqualFold(k.Credential.PublicKey, publicKey) {
+	if !keys.SamePublicKey(k.Credential.Type, k.Credential.PublicKey, publicKey) {
 		return false
 	}
 	return scheme == "" || keys.CurveOfCredentialType(k.Credential.Type) == keys.CurveOfCredentialType(keys.CredentialTypeOfScheme(scheme))

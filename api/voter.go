@@ -1,6 +1,6 @@
 package api
 
-import "strings"
+import "github.com/vigil-console/vigil/keys"
 
 // A vote is the voter's own only when the key that stamps for the voter
 // signed it: the service records the stamp's public key with each vote. A
@@ -31,10 +31,18 @@ func (w Voter) KeyKnown() bool { return w.PublicKey != "" }
 // Signed reports whether v was signed with w's key (and scheme, when both
 // say one). False when w's key is not known.
 func (w Voter) Signed(v *Vote) bool {
-	if v == nil || !w.KeyKnown() || !strings.EqualFold(v.PublicKey, w.PublicKey) {
+	if v == nil || !w.KeyKnown() {
 		return false
 	}
-	return w.Scheme == "" || v.Scheme == "" || v.Scheme == w.Scheme
+	if w.Scheme != "" && v.Scheme != "" && v.Scheme != w.Scheme {
+		return false
+	}
+	scheme := w.Scheme
+	if scheme == "" {
+		scheme = v.Scheme
+	}
+	// A service may record the key uncompressed; the stamper's is compressed.
+	return keys.SamePublicKey(keys.CredentialTypeOfScheme(scheme), v.PublicKey, w.PublicKey)
 }
 
 // VoteOn is w's vote on a: the one signed with w's key, whatever user it

@@ -95,3 +95,23 @@ func isLowerCompressedHex(s string) bool {
 	}
 	return true
 }
+
+// SamePublicKey reports whether a and b (hex, any case) are one public key
+// of the curve credentialType uses, written alike or one compressed and the
+// other not: a service may list a key in either form while a stamp carries
+// the compressed one. Keys that do not parse are the same only as written.
+func SamePublicKey(credentialType, a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	if len(a) == len(b) {
+		// Two forms of one point differ in length (33 against 65 bytes).
+		return false
+	}
+	ca, errA := CanonicalPublicKey(credentialType, a)
+	cb, errB := CanonicalPublicKey(credentialType, b)
+	return errA == nil && errB == nil && ca == cb
+}
