@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -278,5 +279,85 @@ func TestDeletePromptsShowGivenIDsEscaped(t *testing.T) {
 			wantOnlyEscaped(t, "the prompt", prompt)
 			checkPromptShowsAllSent(t, prompt, env)
 		})
+	}
+}
+
+// promptLine is the line of prompt that starts with label.
+func promptLine(t *testing.T, prompt, label string) string {
+	t.Helper()
+	for _, l := range strings.Split(prompt, "\n") {
+		if strings.HasPrefix(l, label) {
+			return l
+		}
+	}
+	t.Fatalf("no %q line in the prompt:\n%s", label, prompt)
+	return ""
+}
+
+// One id holding ", " (pasted from a list) is one id sent, and its prompt
+// must not read as the prompt of the two ids it seems to list.
+func TestDeletePromptsTellOneIDFromTwo(t *testing.T) {
+	e := newVerbEnv(t)
+	const first, second = "0192a6c4-0000-7000-8000-00000000dd01", "0192a6c4-0000-7000-8000-00000000dd02"
+	joined := first + ", " + second
+	walletAccounts := func(ids ...string) string {
+		var sent sentSubmits
+		config := e.recordingConfig(&sent)
+		prompt, env, _ := promptAndSend(t, config, "Delete these wallet accounts? [y/N]", &sent,
+			append([]string{"wallet-account", "delete", "--profile", "bob"}, ids...)...)
+		checkPromptShowsAllSent(t, prompt, env)
+		if got := len(env["parameters"].(map[string]any)["walletAccountIds"].([]any)); got != len(ids) {
+			t.Fatalf("%d ids given, %d sent", len(ids), got)
+		}
+		return promptLine(t, prompt, "wallet accounts:")
+	}
+	if one, two := walletAccounts(joined), walletAccounts(first, second); one == two {
+		t.Errorf("one wallet account id %q and the two ids %s and %s are shown alike: %s", joined, first, second, one)
+	}
+
+	var sent sentSubmits
+	config := e.recordingConfig(&sent)
+	prompt, env, _ := promptAndSend(t, config, "Delete this TVC deployment? [y/N]", &sent, "tvc-deployment", "delete", "--profile", "bob", joined)
+	checkPromptShowsAllSent(t, prompt, env)
+	if got, want := promptLine(t, prompt, "deployment:"), "deployment: "+strconv.Quote(joined); got != want {
+		t.Errorf("the deployment id %q, which holds \", \", is not shown quoted as one:\n got %s\nwant %s", joined, got, want)
+	}
+}
+
+// An API key id listed by the service with ", " in it (a hostile or broken
+// service) is one key in the apikey delete prompt, not two.
+func TestAPIKeyDeletePromptTellsOneIDFromTwo(t *testing.T) {
+	e := newVerbEnv(t)
+	users, err := e.client("alice").ListUsers(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var carolKey string
+	for _, u := range users {
+		if u.UserName == "carol" && len(u.APIKeys) > 0 {
+			carolKey = u.APIKeys[0].APIKeyID
+		}
+	}
+	if carolKey == "" {
+		t.Fatal("the demo member carol has no API key")
+	}
+	forged := carolKey + ", 0192a6c4-0000-7000-8000-00000000ee01"
+	var sent sentSubmits
+	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
+		if strings.HasPrefix(op, "submit/") {
+			sent.mu.Lock()
+			sent.bodies = append(sent.bodies, string(request))
+			sent.mu.Unlock()
+		}
+		if op == "query/"+api.QueryListUsers {
+			return []byte(strings.ReplaceAll(string(reply), `"`+carolKey+`"`, strconv.Quote(forged)))
+		}
+		return reply
+	})
+	config := e.configVia(url, filepath.Join(t.TempDir(), "hostile.toml"))
+	prompt, env, _ := promptAndSend(t, config, "Delete these API keys? [y/N]", &sent, "apikey", "delete", "--profile", "bob", forged)
+	checkPromptShowsAllSent(t, prompt, env)
+	if line := promptLine(t, prompt, "keys:"); !strings.HasPrefix(line, "keys: "+strconv.Quote(forged)+" ") {
+		t.Errorf("the one API key id %q is not shown quoted as one:\n%s", forged, line)
 	}
 }
