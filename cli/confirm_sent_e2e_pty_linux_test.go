@@ -361,3 +361,56 @@ func TestAPIKeyDeletePromptTellsOneIDFromTwo(t *testing.T) {
 		t.Errorf("the one API key id %q is not shown quoted as one:\n%s", forged, line)
 	}
 }
+
+// terminalScreen is what a 24-line terminal shows of the prompt: its last
+// 24 lines, the question's included.
+func terminalScreen(prompt string) string {
+	lines := strings.Split(prompt, "\n")
+	return strings.Join(lines[max(0, len(lines)-24):], "\n")
+}
+
+// A long intent (20 invitations) scrolls the top of the vote prompt off a
+// 24-line terminal; what the vote signs (the fingerprint, the organization
+// and key) and the warning the prompt starts with are still on the screen
+// when the question is asked.
+func TestVotePromptShowsWhatItSignsAboveTheQuestionWhenLong(t *testing.T) {
+	e := newVerbEnv(t)
+	invite := func(prefix string) *api.Activity {
+		args := []string{"invitation", "create", "--access", "api"}
+		for i := range 20 {
+			args = append(args, "--name", fmt.Sprintf("%s%d", prefix, i), "--email", fmt.Sprintf("%s%d@example.com", prefix, i))
+		}
+		code, out, errOut := e.run("", args...)
+		wantExit(t, "invitation create", code, 0, out, errOut)
+		a, err := e.client("alice").GetActivity(t.Context(), activityIDFrom(t, out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	act, unbound := invite("invitee"), invite("unbound")
+	var sent sentSubmits
+	prompt, env, signer := promptAndSend(t, e.recordingConfig(&sent), "Approve this activity? [y/N]", &sent, "activity", "approve", "--profile", "bob", act.ID)
+	checkPromptShowsAllSent(t, prompt, env)
+	checkSignedBy(t, e, "bob", signer)
+	if strings.Count(prompt, "\n") < 24 {
+		t.Fatalf("the prompt fits on one screen (precondition: a long intent):\n%s", prompt)
+	}
+	screen := terminalScreen(prompt)
+	for _, want := range []string{"fingerprint " + act.Fingerprint, e.demo.Info.OrganizationID, `profile "bob"`} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the last screen of the prompt lacks %q, which the vote signs:\n%s", want, screen)
+		}
+	}
+
+	// Unbound (a proxy dropped the requester's signed message): the prompt
+	// starts with a warning, which the last screen says too.
+	via := e.via(rewriteEveryVote(func(v map[string]any) { v["message"] = "" }))
+	_, _, errOut, _ := via.runOnTerminal("Approve this activity? [y/N]", "n\n", "activity", "approve", "--profile", "bob", unbound.ID)
+	if !strings.Contains(errOut, "intent check: WARNING: NOT checked") {
+		t.Fatalf("no intent-check warning (precondition):\n%s", errOut)
+	}
+	if screen := terminalScreen(errOut); !strings.Contains(screen, "intent check: WARNING: NOT checked") {
+		t.Errorf("the warning the prompt starts with is off the last screen of the prompt:\n%s", screen)
+	}
+}
