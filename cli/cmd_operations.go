@@ -400,13 +400,9 @@ func walletAccountDelete(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	shownIDs := make([]string, len(ids))
-	for i, id := range ids {
-		// Typed or pasted, an id may carry controls that would redraw the
-		// prompt: shown escaped, as sent.
-		shownIDs[i] = api.SanitizeID(id)
-	}
-	details := "wallet accounts: " + strings.Join(shownIDs, ", ")
+	// Typed or pasted, an id may carry controls that would redraw the
+	// prompt, or a ", " that would split it in two: shown escaped and quoted.
+	details := "wallet accounts: " + givenIDsShown(ids)
 	if *withoutExport {
 		details += "\nwithout export: the keys of accounts never exported are lost for good"
 	}
@@ -507,7 +503,7 @@ func tvcDeploymentDelete(ctx context.Context, c proc, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := confirm(ctx, c, *yes, "Delete this TVC deployment", "deployment: "+api.SanitizeID(id)+"\n"+envelopeDetails(client, prof, conn)); err != nil {
+	if err := confirm(ctx, c, *yes, "Delete this TVC deployment", "deployment: "+givenIDShown(id)+"\n"+envelopeDetails(client, prof, conn)); err != nil {
 		return err
 	}
 	return submitVerb(ctx, c, conn, client, "delete_tvc_deployment", params)

@@ -493,7 +493,7 @@ func apiKeyOwner(ctx context.Context, client *api.Client, userID string, ids []s
 						api.SanitizeID(id), api.NameText(u.UserName), api.SanitizeID(u.UserID), api.SanitizeID(owner))
 				}
 				owner, found = u.UserID, true
-				names = append(names, fmt.Sprintf("%s %s of %s", api.SanitizeID(id), api.Quote(k.APIKeyName), api.NameText(u.UserName)))
+				names = append(names, fmt.Sprintf("%s %s of %s", givenIDShown(id), api.Quote(k.APIKeyName), api.NameText(u.UserName)))
 			}
 		}
 		if !found {

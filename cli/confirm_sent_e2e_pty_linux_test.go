@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -278,5 +279,138 @@ func TestDeletePromptsShowGivenIDsEscaped(t *testing.T) {
 			wantOnlyEscaped(t, "the prompt", prompt)
 			checkPromptShowsAllSent(t, prompt, env)
 		})
+	}
+}
+
+// promptLine is the line of prompt that starts with label.
+func promptLine(t *testing.T, prompt, label string) string {
+	t.Helper()
+	for _, l := range strings.Split(prompt, "\n") {
+		if strings.HasPrefix(l, label) {
+			return l
+		}
+	}
+	t.Fatalf("no %q line in the prompt:\n%s", label, prompt)
+	return ""
+}
+
+// One id holding ", " (pasted from a list) is one id sent, and its prompt
+// must not read as the prompt of the two ids it seems to list.
+func TestDeletePromptsTellOneIDFromTwo(t *testing.T) {
+	e := newVerbEnv(t)
+	const first, second = "0192a6c4-0000-7000-8000-00000000dd01", "0192a6c4-0000-7000-8000-00000000dd02"
+	joined := first + ", " + second
+	walletAccounts := func(ids ...string) string {
+		var sent sentSubmits
+		config := e.recordingConfig(&sent)
+		prompt, env, _ := promptAndSend(t, config, "Delete these wallet accounts? [y/N]", &sent,
+			append([]string{"wallet-account", "delete", "--profile", "bob"}, ids...)...)
+		checkPromptShowsAllSent(t, prompt, env)
+		if got := len(env["parameters"].(map[string]any)["walletAccountIds"].([]any)); got != len(ids) {
+			t.Fatalf("%d ids given, %d sent", len(ids), got)
+		}
+		return promptLine(t, prompt, "wallet accounts:")
+	}
+	if one, two := walletAccounts(joined), walletAccounts(first, second); one == two {
+		t.Errorf("one wallet account id %q and the two ids %s and %s are shown alike: %s", joined, first, second, one)
+	}
+
+	var sent sentSubmits
+	config := e.recordingConfig(&sent)
+	prompt, env, _ := promptAndSend(t, config, "Delete this TVC deployment? [y/N]", &sent, "tvc-deployment", "delete", "--profile", "bob", joined)
+	checkPromptShowsAllSent(t, prompt, env)
+	if got, want := promptLine(t, prompt, "deployment:"), "deployment: "+strconv.Quote(joined); got != want {
+		t.Errorf("the deployment id %q, which holds \", \", is not shown quoted as one:\n got %s\nwant %s", joined, got, want)
+	}
+}
+
+// An API key id listed by the service with ", " in it (a hostile or broken
+// service) is one key in the apikey delete prompt, not two.
+func TestAPIKeyDeletePromptTellsOneIDFromTwo(t *testing.T) {
+	e := newVerbEnv(t)
+	users, err := e.client("alice").ListUsers(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var carolKey string
+	for _, u := range users {
+		if u.UserName == "carol" && len(u.APIKeys) > 0 {
+			carolKey = u.APIKeys[0].APIKeyID
+		}
+	}
+	if carolKey == "" {
+		t.Fatal("the demo member carol has no API key")
+	}
+	forged := carolKey + ", 0192a6c4-0000-7000-8000-00000000ee01"
+	var sent sentSubmits
+	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {
+		if strings.HasPrefix(op, "submit/") {
+			sent.mu.Lock()
+			sent.bodies = append(sent.bodies, string(request))
+			sent.mu.Unlock()
+		}
+		if op == "query/"+api.QueryListUsers {
+			return []byte(strings.ReplaceAll(string(reply), `"`+carolKey+`"`, strconv.Quote(forged)))
+		}
+		return reply
+	})
+	config := e.configVia(url, filepath.Join(t.TempDir(), "hostile.toml"))
+	prompt, env, _ := promptAndSend(t, config, "Delete these API keys? [y/N]", &sent, "apikey", "delete", "--profile", "bob", forged)
+	checkPromptShowsAllSent(t, prompt, env)
+	if line := promptLine(t, prompt, "keys:"); !strings.HasPrefix(line, "keys: "+strconv.Quote(forged)+" ") {
+		t.Errorf("the one API key id %q is not shown quoted as one:\n%s", forged, line)
+	}
+}
+
+// terminalScreen is what a 24-line terminal shows of the prompt: its last
+// 24 lines, the question's included.
+func terminalScreen(prompt string) string {
+	lines := strings.Split(prompt, "\n")
+	return strings.Join(lines[max(0, len(lines)-24):], "\n")
+}
+
+// A long intent (20 invitations) scrolls the top of the vote prompt off a
+// 24-line terminal; what the vote signs (the fingerprint, the organization
+// and key) and the warning the prompt starts with are still on the screen
+// when the question is asked.
+func TestVotePromptShowsWhatItSignsAboveTheQuestionWhenLong(t *testing.T) {
+	e := newVerbEnv(t)
+	invite := func(prefix string) *api.Activity {
+		args := []string{"invitation", "create", "--access", "api"}
+		for i := range 20 {
+			args = append(args, "--name", fmt.Sprintf("%s%d", prefix, i), "--email", fmt.Sprintf("%s%d@example.com", prefix, i))
+		}
+		code, out, errOut := e.run("", args...)
+		wantExit(t, "invitation create", code, 0, out, errOut)
+		a, err := e.client("alice").GetActivity(t.Context(), activityIDFrom(t, out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	act, unbound := invite("invitee"), invite("unbound")
+	var sent sentSubmits
+	prompt, env, signer := promptAndSend(t, e.recordingConfig(&sent), "Approve this activity? [y/N]", &sent, "activity", "approve", "--profile", "bob", act.ID)
+	checkPromptShowsAllSent(t, prompt, env)
+	checkSignedBy(t, e, "bob", signer)
+	if strings.Count(prompt, "\n") < 24 {
+		t.Fatalf("the prompt fits on one screen (precondition: a long intent):\n%s", prompt)
+	}
+	screen := terminalScreen(prompt)
+	for _, want := range []string{"fingerprint " + act.Fingerprint, e.demo.Info.OrganizationID, `profile "bob"`} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the last screen of the prompt lacks %q, which the vote signs:\n%s", want, screen)
+		}
+	}
+
+	// Unbound (a proxy dropped the requester's signed message): the prompt
+	// starts with a warning, which the last screen says too.
+	via := e.via(rewriteEveryVote(func(v map[string]any) { v["message"] = "" }))
+	_, _, errOut, _ := via.runOnTerminal("Approve this activity? [y/N]", "n\n", "activity", "approve", "--profile", "bob", unbound.ID)
+	if !strings.Contains(errOut, "intent check: WARNING: NOT checked") {
+		t.Fatalf("no intent-check warning (precondition):\n%s", errOut)
+	}
+	if screen := terminalScreen(errOut); !strings.Contains(screen, "intent check: WARNING: NOT checked") {
+		t.Errorf("the warning the prompt starts with is off the last screen of the prompt:\n%s", screen)
 	}
 }

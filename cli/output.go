@@ -191,16 +191,29 @@ func votePrompt(ctx context.Context, c proc, client *api.Client, a shownActivity
 			warning += w + "\n" // first, before anything that reads like a go-ahead
 		}
 	}
-	signs := "signs:     fingerprint " + api.SanitizeID(a.Fingerprint) + "\n"
+	prompt := fmt.Sprintf("%sactivity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s",
+		warning, a.ID, a.Type, requester, a.Status, voteIntentText(a, users), note)
+	// What the vote signs comes last, right above the question: a long
+	// intent scrolls the top of the prompt off the terminal, never its end.
+	// For the same reason the warnings that come first are said again here
+	// when the prompt is longer than a terminal shows.
+	end := "signs:     fingerprint " + api.SanitizeID(a.Fingerprint)
 	if signer != "" {
-		signs += "for:       " + signer + "\n"
+		end += "\nfor:       " + signer
 	}
-	return fmt.Sprintf("%sactivity:  %s\ntype:      %s\nrequester: %s\nstatus:    %s\n%s%s%s",
-		warning, a.ID, a.Type, requester, a.Status, signs, voteIntentText(a, users), note)
+	// Lines shown: the prompt's, the end's and the question's.
+	if lines := strings.Count(prompt, "\n") + 1 + strings.Count(end, "\n") + 1 + 1; warning != "" && lines > promptScreenLines {
+		end = "repeated from the top of this prompt:\n" + warning + end
+	}
+	return prompt + "\n" + end
 }
 
+// promptScreenLines is the height of the smallest terminal a prompt is read
+// on (the classic 24 lines), the question's line included.
+const promptScreenLines = 24
+
 // voteIntentText is the intent as the vote prompt shows it (intentShown),
-// last, right above the question.
+// after the activity's lines and before the notes on it.
 func voteIntentText(a shownActivity, users []api.User) string {
 	head, body := intentShown(a, users)
 	return strings.Join(append([]string{"intent:    " + head}, body...), "\n")

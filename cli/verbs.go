@@ -221,6 +221,26 @@ func envelopeDetails(client *api.Client, prof Profile, conn *connFlags) string {
 	return lines + "for: " + signedFor(client, prof)
 }
 
+// givenIDShown is an id given to a deleting verb as its prompt shows it:
+// escaped (api.SanitizeID), and quoted when it holds a comma, a space or a
+// quote, so that one id "A, B" never reads as the two ids A and B of a list
+// joined with ", " (givenIDsShown), nor as an id followed by other words.
+func givenIDShown(id string) string {
+	if s := api.SanitizeID(id); s != id || !strings.ContainsAny(id, ", \"") {
+		return s
+	}
+	return api.Quote(id)
+}
+
+// givenIDsShown lists ids as a prompt shows them, each as givenIDShown shows it.
+func givenIDsShown(ids []string) string {
+	shown := make([]string, len(ids))
+	for i, id := range ids {
+		shown[i] = givenIDShown(id)
+	}
+	return strings.Join(shown, ", ")
+}
+
 // errNotConfirmed is returned when the user answers no.
 var errNotConfirmed = errors.New("not confirmed; nothing was sent")
 
