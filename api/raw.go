@@ -50,7 +50,8 @@ func OperationPath(path string) (submit bool, name string, err error) {
 // (OperationPath). A non-2xx reply is returned, not an error; only a request
 // that could not be made or answered is an error. Queries are retried like
 // typed queries (retryWait: the same statuses, backoff and Retry-After);
-// submits never are.
+// submits never are. A submit whose body holds a private key in a name or
+// notes (SecretInRequestBody) is not sent.
 func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply, error) {
 	submit, name, err := OperationPath(path)
 	if err != nil {
@@ -58,6 +59,11 @@ func (c *Client) Send(ctx context.Context, path string, body []byte) (*RawReply,
 	}
 	if err := c.canStamp("send " + path); err != nil {
 		return nil, err
+	}
+	if submit {
+		if err := SecretInRequestBody(body); err != nil {
+			return nil, &notSentError{fmt.Errorf("send %s: %w", name, err)}
+		}
 	}
 	if body == nil {
 		body = []byte{}

@@ -96,7 +96,8 @@ func Marshal(v any) ([]byte, error) {
 }
 
 // NewActivityRequest builds the envelope of a submit: it validates the
-// organization id and params, and the size of the encoded body (a
+// organization id and params, refuses a private key in a name or notes
+// (SecretInFreeText), checks the size of the encoded body (a
 // *ValidationError, before anything is sent), and marshals them. The caller marshals the envelope once and stamps exactly
 // those bytes.
 func NewActivityRequest(op Operation, organizationID string, params Params, now int64, appProofs bool) (ActivityRequest, error) {
@@ -104,6 +105,9 @@ func NewActivityRequest(op Operation, organizationID string, params Params, now 
 		return ActivityRequest{}, noOrganizationError()
 	}
 	if err := params.Validate(); err != nil {
+		return ActivityRequest{}, err
+	}
+	if err := SecretInFreeText(params); err != nil {
 		return ActivityRequest{}, err
 	}
 	raw, err := Marshal(params)

@@ -159,6 +159,9 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 	// good only once. The placeholders stand for what is read later;
 	// --expiration was checked as it was parsed (lifetimeFlag).
 	probe := api.OauthParams{OidcToken: "-", TargetPublicKey: "-", APIKeyName: serviceKeyName}
+	if err := api.SecretInFreeText(&probe); err != nil {
+		return usagef("login oauth: --key-name: %v", err)
+	}
 	if err := probe.Validate(); err != nil {
 		return usagef("login oauth: --key-name %q: %v", serviceKeyName, err)
 	}

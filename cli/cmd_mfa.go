@@ -358,8 +358,8 @@ func mfaCreate(ctx context.Context, c proc, args []string) error {
 		}
 		p.RequiredAuthenticationMethods = append(p.RequiredAuthenticationMethods, step)
 	}
-	if err := p.Validate(); err != nil {
-		return usagef("mfa create: %v", err)
+	if err := validated("mfa create", &p); err != nil {
+		return err
 	}
 	if err := checkExpressions(c, p.Condition, ""); err != nil {
 		return usagef("mfa create: --condition: %v; nothing was sent", err)

@@ -60,10 +60,14 @@ func submitVerb(ctx context.Context, c proc, conn *connFlags, client *api.Client
 	return submitted(ctx, c, client, a, raw, conn.json)
 }
 
-// validated returns a usage error for parameters api/ refuses, before any
-// profile is loaded or anything is sent.
+// validated returns a usage error for parameters api/ refuses, a private
+// key pasted into a name or notes among them, before any profile is loaded
+// or anything is sent.
 func validated(cmd string, p api.Params) error {
 	if err := p.Validate(); err != nil {
+		return usagef("%s: %v", cmd, err)
+	}
+	if err := api.SecretInFreeText(p); err != nil {
 		return usagef("%s: %v", cmd, err)
 	}
 	return nil

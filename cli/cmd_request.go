@@ -48,6 +48,11 @@ path, --stamp-only, and a body that a submit path would take as an activity
 (a member type, timestampMs or parameters, whatever its case or punctuation,
 at any depth), since a stamp signs the body and not the path.
 
+A submit body holding what looks like a private key in a name or notes
+(policyName, mfaPolicyName, userTagName, apiKeyName, receiverUserName,
+label, notes, at any depth) is refused before sending or stamping (exit 2):
+it would be recorded for every member to see, for good.
+
 Flags:
   --path P          /public/v1/query/NAME or /public/v1/submit/NAME
   --body JSON       the request body, as given
@@ -98,6 +103,12 @@ func cmdRequest(ctx context.Context, c proc, args []string) error {
 	}
 	if !json.Valid(data) {
 		return usagef("request: the body is not valid JSON; the service takes a JSON object such as {\"organizationId\":\"...\"}")
+	}
+	if submit {
+		// Checked before a stamp is printed too: whoever sends it records it.
+		if err := api.SecretInRequestBody(data); err != nil {
+			return usagef("request: %v", err)
+		}
 	}
 	client, p, err := conn.client(c)
 	if err != nil {

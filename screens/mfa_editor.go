@@ -112,12 +112,12 @@ func (m *MfaPolicies) openEditor() tea.Cmd {
 		steps: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthPasskey}}}}}
 	th := m.c.Theme
 	e.form = ui.NewForm("New MFA policy for "+m.userText(),
-		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength},
+		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength, Validate: refuseSecret("mfaPolicyName")},
 		ui.Field{Key: "condition", Label: "Condition", Required: true, Value: "true", CharLimit: api.MaxExpressionLength,
 			Live: true, Highlight: func(s string) string { return highlightExpr(th, s) }, OneLine: policy.OneLine,
 			Validate: func(s string) error { return checkExpr(policy.FieldCondition, s) }},
 		ui.Field{Key: "order", Label: "Order (0 is evaluated first)", Required: true, Value: strconv.Itoa(next), Validate: checkOrder},
-		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength},
+		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength, Validate: refuseSecret("notes")},
 	)
 	e.form.Keys.Submit.SetEnabled(false) // ctrl+s is the editor's: it checks the steps too
 	e.initialSteps = formValues(e.steps)

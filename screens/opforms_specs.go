@@ -138,6 +138,14 @@ func invitationRefs(c *Common, v map[string]string) (tags []string, sender strin
 	return tags, sender, warnings, nil
 }
 
+// refuseSecret is the check of a name or notes field sent as field: a
+// private key pasted there would be recorded for every member to see, so
+// it is refused under the field before the confirm (api.SecretInText),
+// the message saying so without showing it.
+func refuseSecret(field string) func(string) error {
+	return func(s string) error { return problemOnly(nil, "", nil, api.SecretInText(field, s)) }
+}
+
 // problemOnly is the problem of invitationRefs' error, for a form field,
 // which shows it under itself.
 func problemOnly(_ []string, _ string, _ []string, err error) error {
@@ -314,7 +322,7 @@ func createUserTagSpec() opSpec {
 			if len(ids) == 0 {
 				users = ui.Field{Key: "userIds", Label: "User ids (comma- or space-separated, or none; the user list is not loaded)", CharLimit: idListCharLimit}
 			}
-			return []ui.Field{{Key: "userTagName", Label: "Tag name", Required: true, CharLimit: api.MaxNameLength}, users}
+			return []ui.Field{{Key: "userTagName", Label: "Tag name", Required: true, CharLimit: api.MaxNameLength, Validate: refuseSecret("userTagName")}, users}
 		},
 		build: func(c *Common, v map[string]string) (prepared, error) {
 			p := api.CreateUserTagParams{UserTagName: v["userTagName"], UserIDs: splitIDs(v["userIds"])}
@@ -339,9 +347,9 @@ func createSmartContractInterfaceSpec() opSpec {
 			return []ui.Field{
 				{Key: "smartContractAddress", Label: "Contract address or program id", Required: true, CharLimit: api.MaxIDLength},
 				{Key: "type", Label: "Type", Choices: api.SmartContractInterfaceTypes()},
-				{Key: "label", Label: "Label", Required: true, CharLimit: api.MaxNameLength},
+				{Key: "label", Label: "Label", Required: true, CharLimit: api.MaxNameLength, Validate: refuseSecret("label")},
 				{Key: "file", Label: fmt.Sprintf("ABI/IDL JSON file (at most %d bytes, 400 kB)", api.MaxSmartContractInterfaceBytes), Required: true, CharLimit: 4096},
-				{Key: "notes", Label: "Notes", CharLimit: idListCharLimit},
+				{Key: "notes", Label: "Notes", CharLimit: idListCharLimit, Validate: refuseSecret("notes")},
 			}
 		},
 		fieldKey: map[string]string{"smartContractInterface": "file"},
