@@ -238,6 +238,10 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if streamed, ok := reply.(streamedReply); ok {
+		s.writeStreamed(w, r, streamed)
+		return
+	}
 	s.writeJSON(w, reply)
 }
 

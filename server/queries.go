@@ -83,20 +83,29 @@ func loadAPIKeys(ctx context.Context, q querier, where string, args ...any) (map
 	defer rows.Close()
 	out := map[string][]api.APIKey{}
 	for rows.Next() {
-		var k api.APIKey
-		var user string
-		var exp, created, updated int64
-		if err := rows.Scan(&k.APIKeyID, &user, &k.APIKeyName, &k.Credential.PublicKey, &k.Credential.Type, &k.Credential.SessionProfileID, &exp, &created, &updated); err != nil {
+		user, k, err := scanAPIKey(rows)
+		if err != nil {
 			return nil, err
 		}
-		if exp > 0 {
-			k.ExpirationSeconds = strconv.FormatInt(exp, 10)
-		}
-		k.CreatedAt, k.UpdatedAt = api.NewTime(time.Unix(0, created)), api.NewTime(time.Unix(0, updated))
 		out[user] = append(out[user], k)
 		out[""] = append(out[""], k)
 	}
 	return out, rows.Err()
+}
+
+// scanAPIKey reads a row of loadAPIKeys' columns: the key and its user's id.
+func scanAPIKey(rows *sql.Rows) (string, api.APIKey, error) {
+	var k api.APIKey
+	var user string
+	var exp, created, updated int64
+	if err := rows.Scan(&k.APIKeyID, &user, &k.APIKeyName, &k.Credential.PublicKey, &k.Credential.Type, &k.Credential.SessionProfileID, &exp, &created, &updated); err != nil {
+		return "", k, err
+	}
+	if exp > 0 {
+		k.ExpirationSeconds = strconv.FormatInt(exp, 10)
+	}
+	k.CreatedAt, k.UpdatedAt = api.NewTime(time.Unix(0, created)), api.NewTime(time.Unix(0, updated))
+	return user, k, nil
 }
 
 func (s *Server) queryGetPolicyEvaluations(ctx context.Context, c *caller, body api.StrictBody) (any, error) {

@@ -226,17 +226,27 @@ func loadMfaPolicies(ctx context.Context, q querier, where string, args ...any) 
 	defer rows.Close()
 	out := []api.MfaPolicy{}
 	for rows.Next() {
-		var p api.MfaPolicy
-		var methods string
-		var created, updated int64
-		if err := rows.Scan(&p.MfaPolicyID, &p.UserID, &p.MfaPolicyName, &p.Condition, &methods, &p.Order, &p.Notes, &created, &updated); err != nil {
+		_, p, err := scanMfaPolicy(rows)
+		if err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal([]byte(methods), &p.RequiredAuthenticationMethods); err != nil {
-			return nil, fmt.Errorf("MFA policy %s: stored methods: %w", p.MfaPolicyID, err)
-		}
-		p.CreatedAt, p.UpdatedAt = api.NewTime(time.Unix(0, created)), api.NewTime(time.Unix(0, updated))
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+// scanMfaPolicy reads a row of loadMfaPolicies' columns: the policy and its
+// user's id.
+func scanMfaPolicy(rows *sql.Rows) (string, api.MfaPolicy, error) {
+	var p api.MfaPolicy
+	var methods string
+	var created, updated int64
+	if err := rows.Scan(&p.MfaPolicyID, &p.UserID, &p.MfaPolicyName, &p.Condition, &methods, &p.Order, &p.Notes, &created, &updated); err != nil {
+		return "", p, err
+	}
+	if err := json.Unmarshal([]byte(methods), &p.RequiredAuthenticationMethods); err != nil {
+		return "", p, fmt.Errorf("MFA policy %s: stored methods: %w", p.MfaPolicyID, err)
+	}
+	p.CreatedAt, p.UpdatedAt = api.NewTime(time.Unix(0, created)), api.NewTime(time.Unix(0, updated))
+	return p.UserID, p, nil
 }

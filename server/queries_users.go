@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -17,11 +18,7 @@ func (s *Server) queryListUsers(ctx context.Context, c *caller, body api.StrictB
 	if err := decodeQuery(body, &req); err != nil {
 		return nil, err
 	}
-	users, err := s.loadUsers(ctx, c.OrgID, "")
-	if err != nil {
-		return nil, err
-	}
-	return api.ListUsersResponse{Users: users}, nil
+	return usersStream{s: s, orgID: c.OrgID}, nil
 }
 
 func (s *Server) queryGetUser(ctx context.Context, c *caller, body api.StrictBody) (any, error) {
@@ -100,21 +97,11 @@ func loadUsersIn(ctx context.Context, q querier, orgID, onlyID string) ([]api.Us
 		return nil, err
 	}
 	for arows.Next() {
-		var a api.Authenticator
-		var user string
-		var created, updated int64
-		var transports string
-		if err := arows.Scan(&a.AuthenticatorID, &user, &a.AuthenticatorName, &a.CredentialID, &a.Credential.PublicKey,
-			&transports, &a.AttestationType, &a.Aaguid, &a.Model, &created, &updated); err != nil {
+		user, a, err := scanAuthenticator(arows)
+		if err != nil {
 			arows.Close()
 			return nil, err
 		}
-		if err := json.Unmarshal([]byte(transports), &a.Transports); err != nil {
-			arows.Close()
-			return nil, fmt.Errorf("authenticator %s: stored transports: %w", a.AuthenticatorID, err)
-		}
-		a.Credential.Type = api.CredentialWebAuthnAuthenticator
-		a.CreatedAt, a.UpdatedAt = api.NewTime(time.Unix(0, created)), api.NewTime(time.Unix(0, updated))
 		auths[user] = append(auths[user], a)
 	}
 	arows.Close()
@@ -179,12 +166,45 @@ func loadOauthProviders(ctx context.Context, q querier, orgID, onlyID string) (m
 	}
 	defer rows.Close()
 	out := map[string][]api.OauthProvider{}
+	scan := scanOauthProvider(orgID)
 	for rows.Next() {
+		user, p, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("load OAuth providers: %w", err)
+		}
+		out[user] = append(out[user], p)
+	}
+	return out, rows.Err()
+}
+
+// scanAuthenticator reads a row of an authenticator's columns (loadUsersIn's):
+// the passkey and its user's id.
+func scanAuthenticator(rows *sql.Rows) (string, api.Authenticator, error) {
+	var a api.Authenticator
+	var user string
+	var created, updated int64
+	var transports string
+	if err := rows.Scan(&a.AuthenticatorID, &user, &a.AuthenticatorName, &a.CredentialID, &a.Credential.PublicKey,
+		&transports, &a.AttestationType, &a.Aaguid, &a.Model, &created, &updated); err != nil {
+		return "", a, err
+	}
+	if err := json.Unmarshal([]byte(transports), &a.Transports); err != nil {
+		return "", a, fmt.Errorf("authenticator %s: stored transports: %w", a.AuthenticatorID, err)
+	}
+	a.Credential.Type = api.CredentialWebAuthnAuthenticator
+	a.CreatedAt, a.UpdatedAt = api.NewTime(time.Unix(0, created)), api.NewTime(time.Unix(0, updated))
+	return user, a, nil
+}
+
+// scanOauthProvider reads a row of loadOauthProviders' columns in orgID:
+// the identity and its user's id.
+func scanOauthProvider(orgID string) func(*sql.Rows) (string, api.OauthProvider, error) {
+	return func(rows *sql.Rows) (string, api.OauthProvider, error) {
 		var p api.OauthProvider
 		var user string
 		var created, userCreated int64
 		if err := rows.Scan(&user, &p.Issuer, &p.Subject, &created, &userCreated, &p.Audience); err != nil {
-			return nil, fmt.Errorf("load OAuth providers: %w", err)
+			return "", p, err
 		}
 		if created == 0 { // linked before identities recorded their time
 			created = userCreated
@@ -196,9 +216,8 @@ func loadOauthProviders(ctx context.Context, q querier, orgID, onlyID string) (m
 		p.ProviderName = oauthProviderName(p.Issuer)
 		p.CreatedAt = api.NewTime(time.Unix(0, created))
 		p.UpdatedAt = p.CreatedAt
-		out[user] = append(out[user], p)
+		return user, p, nil
 	}
-	return out, rows.Err()
 }
 
 // oauthProviderID names an identity by what identifies it (organization,

@@ -87,8 +87,9 @@ type Server struct {
 
 	policyBudget int64 // what an organization's policies may count together (policyCharge)
 
-	decideWork, reachWork uint64 // the policy engine's work budgets (Config.PolicyWork)
-	listReplyBytes        int    // the most a list_activities reply takes (Config.MaxListReplyBytes)
+	decideWork, reachWork uint64        // the policy engine's work budgets (Config.PolicyWork)
+	listReplyBytes        int           // the most a list_activities reply takes (Config.MaxListReplyBytes)
+	userStreams           chan struct{} // list_users replies being sent (maxUserStreams)
 
 	latest latestCreated // each organization's newest activity creation time, for createdAt
 
@@ -106,7 +107,8 @@ func Open(cfg Config) (*Server, error) {
 	ctx := context.Background()
 	s := &Server{log: cfg.Logger, now: cfg.Now, verifier: keys.NewVerifier(maxCacheEntries, cfg.Now),
 		bodies: newBodyBudget(defaultBodyBudget, bodyBudgetWait), strangers: newBodyBudget(strangerBodyBudget, bodyBudgetWait), proxyBodies: newBodyBudget(proxyBodyBudget, bodyBudgetWait),
-		compiled: policy.NewCompileCache(compileCacheBudget), policyBudget: cfg.MaxPolicyBytes}
+		compiled: policy.NewCompileCache(compileCacheBudget), policyBudget: cfg.MaxPolicyBytes,
+		userStreams: make(chan struct{}, maxUserStreams)}
 	if s.policyBudget <= 0 {
 		s.policyBudget = defaultPolicyBudget
 	}
