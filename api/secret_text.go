@@ -118,7 +118,8 @@ func secretInText(path, key, value string) *ValidationError {
 		return nil
 	}
 	return &ValidationError{Field: path, Problem: "holds " + keys.SecretArg(value, want) +
-		"; nothing was sent: it would be recorded in the activity, shown to every member and kept for good; give " + want + " without the key"}
+		"; nothing was sent: it would be recorded in the activity, shown to every member and kept for good; give " + want + " without the key" +
+		" (a hash or digest written sha256:<hex> is not taken for a key)"}
 }
 
 // errTooDeep stops a scan of JSON nested deeper than any operation's.
