@@ -331,6 +331,7 @@ func startServe(t *testing.T, dir string, extra ...string) (string, *syncBuffer)
 		}
 		select {
 		case err := <-done:
+			done <- nil // for the cleanup, which waits for the service to end: it has
 			t.Fatalf("vigil serve ended before listening: %v\n%s", err, errOut.String())
 		case <-time.After(5 * time.Millisecond):
 		}

@@ -11,7 +11,7 @@ import (
 
 // downgradeToSchema21 turns the current schema of dir's vigil.db back into
 // schema 21, as the vigil before migration 22 left it: API keys unique on
-// (org_id, public_key), no curve.
+// (org_id, public_key), no curve, and none of migration 23's indexes by user.
 func downgradeToSchema21(t *testing.T, dir string) {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, server.DatabaseFile))
@@ -23,6 +23,10 @@ func downgradeToSchema21(t *testing.T, dir string) {
 		`DELETE FROM schema_migrations WHERE version > 21`,
 		`DROP INDEX api_keys_org_curve_public_key`,
 		`CREATE UNIQUE INDEX api_keys_org_public_key ON api_keys(org_id, public_key)`,
+		`DROP INDEX api_keys_org_user`,
+		`DROP INDEX authenticators_user`,
+		`DROP INDEX mfa_policies_user`,
+		`DROP INDEX oidc_identities_user`,
 	} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
