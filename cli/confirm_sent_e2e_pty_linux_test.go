@@ -139,22 +139,45 @@ func checkSignedBy(t *testing.T, e *verbEnv, member, signer string) {
 	t.Errorf("the submit is stamped by key %s, which no user of the organization holds", signer)
 }
 
+// proposeOperatorTag runs tag create --name name on the operator and
+// returns the activity it proposed, as alice reads it.
+func proposeOperatorTag(t *testing.T, e *verbEnv, name string) *api.Activity {
+	t.Helper()
+	code, out, errOut := e.run("", "tag", "create", "--name", name, e.userID("operator"))
+	wantExit(t, "tag create", code, 0, out, errOut)
+	a, err := e.client("alice").GetActivity(t.Context(), activityIDFrom(t, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// carolsAPIKeyID is the id of the demo member carol's first API key.
+func carolsAPIKeyID(t *testing.T, e *verbEnv) string {
+	t.Helper()
+	users, err := e.client("alice").ListUsers(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var carolKey string
+	for _, u := range users {
+		if u.UserName == "carol" && len(u.APIKeys) > 0 {
+			carolKey = u.APIKeys[0].APIKeyID
+		}
+	}
+	if carolKey == "" {
+		t.Fatal("the demo member carol has no API key")
+	}
+	return carolKey
+}
+
 // An approval and a rejection sign the fingerprint of the activity the
 // prompt shows, which the prompt shows, with the organization.
 func TestVotePromptShowsAllItSigns(t *testing.T) {
 	for _, verb := range []string{"approve", "reject"} {
 		t.Run(verb, func(t *testing.T) {
 			e := newVerbEnv(t)
-			create := func(name string) *api.Activity {
-				code, out, errOut := e.run("", "tag", "create", "--name", name, e.userID("operator"))
-				wantExit(t, "tag create", code, 0, out, errOut)
-				a, err := e.client("alice").GetActivity(t.Context(), activityIDFrom(t, out))
-				if err != nil {
-					t.Fatal(err)
-				}
-				return a
-			}
-			other, act := create("other"), create("voted")
+			other, act := proposeOperatorTag(t, e, "other"), proposeOperatorTag(t, e, "voted")
 			var sent sentSubmits
 			config := e.recordingConfig(&sent)
 			question := strings.ToUpper(verb[:1]) + verb[1:] + " this activity? [y/N]"
@@ -176,19 +199,7 @@ func TestVotePromptShowsAllItSigns(t *testing.T) {
 // (--app-proofs, --without-export).
 func TestDeletePromptsShowAllTheySign(t *testing.T) {
 	e := newVerbEnv(t)
-	users, err := e.client("alice").ListUsers(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var carolKey string
-	for _, u := range users {
-		if u.UserName == "carol" && len(u.APIKeys) > 0 {
-			carolKey = u.APIKeys[0].APIKeyID
-		}
-	}
-	if carolKey == "" {
-		t.Fatal("the demo member carol has no API key")
-	}
+	carolKey := carolsAPIKeyID(t, e)
 	for _, tc := range []struct {
 		question string
 		args     []string
@@ -214,16 +225,7 @@ func TestDeletePromptsShowAllTheySign(t *testing.T) {
 // activity's fingerprint.
 func TestVoteSignsTheRecordShownWhenItChangesBeforeTheAnswer(t *testing.T) {
 	e := newVerbEnv(t)
-	create := func(name string) *api.Activity {
-		code, out, errOut := e.run("", "tag", "create", "--name", name, e.userID("operator"))
-		wantExit(t, "tag create", code, 0, out, errOut)
-		a, err := e.client("alice").GetActivity(t.Context(), activityIDFrom(t, out))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
-	other, act := create("other"), create("voted")
+	other, act := proposeOperatorTag(t, e, "other"), proposeOperatorTag(t, e, "voted")
 	var (
 		sent  sentSubmits
 		reads int
@@ -328,19 +330,7 @@ func TestDeletePromptsTellOneIDFromTwo(t *testing.T) {
 // service) is one key in the apikey delete prompt, not two.
 func TestAPIKeyDeletePromptTellsOneIDFromTwo(t *testing.T) {
 	e := newVerbEnv(t)
-	users, err := e.client("alice").ListUsers(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var carolKey string
-	for _, u := range users {
-		if u.UserName == "carol" && len(u.APIKeys) > 0 {
-			carolKey = u.APIKeys[0].APIKeyID
-		}
-	}
-	if carolKey == "" {
-		t.Fatal("the demo member carol has no API key")
-	}
+	carolKey := carolsAPIKeyID(t, e)
 	forged := carolKey + ", 0192a6c4-0000-7000-8000-00000000ee01"
 	var sent sentSubmits
 	url := e.demo.Rewriting(func(op string, request, reply []byte) []byte {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,25 +36,10 @@ func TestListenerAnswersABodyCutOffBeforeItsLength503AndDoesNotSaveIt(t *testing
 		{"a chunked body cut mid-chunk", 600, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var mu sync.Mutex
-			var reports []deliveryReport
 			dir := filepath.Join(t.TempDir(), "saved")
-			ln, serve, err := startWebhookListener("127.0.0.1:0", "http://127.0.0.1:1", org, webhook.DefaultMaxAge, server.WebhookRedeliveryHorizon, dir,
-				func(r deliveryReport) error {
-					mu.Lock()
-					defer mu.Unlock()
-					reports = append(reports, r)
-					return nil
-				})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- serve(ctx) }()
-			t.Cleanup(func() { cancel(); <-done })
+			addr, reported := startReportingListener(t, org, dir)
 
-			c, err := net.Dial("tcp", ln.Addr().String())
+			c, err := net.Dial("tcp", addr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,8 +67,7 @@ func TestListenerAnswersABodyCutOffBeforeItsLength503AndDoesNotSaveIt(t *testing
 			if resp.StatusCode != http.StatusServiceUnavailable {
 				t.Errorf("a delivery cut off after %d of its 1000 bytes got HTTP %d, want 503 (413 tells the service to raise a bound)", tc.sent, resp.StatusCode)
 			}
-			mu.Lock()
-			defer mu.Unlock()
+			reports := reported()
 			if len(reports) != 1 {
 				t.Fatalf("%d reports for the cut delivery, want 1", len(reports))
 			}
@@ -105,5 +90,34 @@ func TestListenerAnswersABodyCutOffBeforeItsLength503AndDoesNotSaveIt(t *testing
 				}
 			}
 		})
+	}
+}
+
+// startReportingListener starts a webhook listener for org on a free local
+// port, saving deliveries under saveDir ("" = not saving), and stops it
+// when the test ends. It returns the listener's address and a function
+// giving the delivery reports made so far.
+func startReportingListener(t *testing.T, org, saveDir string) (addr string, reported func() []deliveryReport) {
+	t.Helper()
+	var mu sync.Mutex
+	var reports []deliveryReport
+	ln, serve, err := startWebhookListener("127.0.0.1:0", "http://127.0.0.1:1", org, webhook.DefaultMaxAge, server.WebhookRedeliveryHorizon, saveDir,
+		func(r deliveryReport) error {
+			mu.Lock()
+			defer mu.Unlock()
+			reports = append(reports, r)
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return ln.Addr().String(), func() []deliveryReport {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(reports)
 	}
 }

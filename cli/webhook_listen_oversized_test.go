@@ -2,13 +2,10 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/vigil-console/vigil/server"
 	"github.com/vigil-console/vigil/webhook"
 )
 
@@ -17,24 +14,9 @@ import (
 // listener sees why the event does not arrive.
 func TestListenerReportsADeliveryRefusedAsTooLarge(t *testing.T) {
 	const org = "01a21fb6-ea79-73f6-a3ca-8c0d3aa1626b"
-	var mu sync.Mutex
-	var reports []deliveryReport
-	ln, serve, err := startWebhookListener("127.0.0.1:0", "http://127.0.0.1:1", org, webhook.DefaultMaxAge, server.WebhookRedeliveryHorizon, "",
-		func(r deliveryReport) error {
-			mu.Lock()
-			defer mu.Unlock()
-			reports = append(reports, r)
-			return nil
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- serve(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	addr, reported := startReportingListener(t, org, "")
 
-	req, _ := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/", bytes.NewReader(make([]byte, webhook.MaxBodyBytes+1)))
+	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/", bytes.NewReader(make([]byte, webhook.MaxBodyBytes+1)))
 	req.Header = forgedHeaders(org, "ev-big")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -44,8 +26,7 @@ func TestListenerReportsADeliveryRefusedAsTooLarge(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("an oversized delivery got HTTP %d, want 413", resp.StatusCode)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	reports := reported()
 	if len(reports) != 1 {
 		t.Fatalf("%d reports for the oversized delivery, want 1", len(reports))
 	}

@@ -73,15 +73,7 @@ type singleFault struct {
 }
 
 func TestEachSingleFaultFailsExactlyItsCheck(t *testing.T) {
-	_, enc, now := testCAEnclave(t)
-	doc, err := base64.StdEncoding.DecodeString(enc.BootProof.AwsAttestationDocB64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	genuine, err := parseAttestation(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	enc, now, genuine := testCAEnclaveAttestation(t)
 	dropPCR := func(i uint64) func(*rawAttestation) { return func(r *rawAttestation) { delete(r.PCRs, i) } }
 	cases := []singleFault{
 		{name: "signed by another key than the leaf's", otherSigner: true, fails: CheckCOSE, reason: []string{"signature does not verify with the leaf certificate's key"}},
@@ -119,10 +111,7 @@ func TestEachSingleFaultFailsExactlyItsCheck(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			bp := enc.BootProof
-			var root Root
-			bp.AwsAttestationDocB64, root = faultyDocument(t, now, genuine.raw, tc)
-			rep := VerifyBootProof(bp, Options{Roots: []Root{root}})
+			rep := verifyWithSingleFault(t, enc, now, genuine, tc)
 			if got := rep.FailedChecks(); !slices.Equal(got, []string{tc.fails}) || rep.Verdict != Failed {
 				t.Fatalf("failed %v, verdict %s; want only %s and FAILED:\n%s", got, rep.Verdict, tc.fails, dump(rep))
 			}
@@ -139,6 +128,29 @@ func TestEachSingleFaultFailsExactlyItsCheck(t *testing.T) {
 // faults above are the only difference. A document with no PCR past PCR15
 // (Nitro's 16-PCR form) has no commitment to check.
 func TestSingleFaultBaselineVerifies(t *testing.T) {
+	enc, now, genuine := testCAEnclaveAttestation(t)
+	for name, tc := range map[string]singleFault{
+		"32 PCRs": {},
+		"16 PCRs": {payload: func(r *rawAttestation) {
+			for i := uint64(16); i < attestablePCRs; i++ {
+				delete(r.PCRs, i)
+			}
+		}},
+	} {
+		rep := verifyWithSingleFault(t, enc, now, genuine, tc)
+		if rep.Verdict != Verified {
+			t.Fatalf("%s: %s", name, dump(rep))
+		}
+		if want := map[string]Status{"32 PCRs": Pass, "16 PCRs": NotApplicable}[name]; rep.Check(CheckPCR17).Status != want {
+			t.Errorf("%s: pcr17 is %s, want %s", name, rep.Check(CheckPCR17).Status, want)
+		}
+	}
+}
+
+// testCAEnclaveAttestation is a demo enclave of testCAEnclave, its time,
+// and its attestation document as parsed.
+func testCAEnclaveAttestation(t *testing.T) (*DemoEnclave, time.Time, *attestation) {
+	t.Helper()
 	_, enc, now := testCAEnclave(t)
 	doc, err := base64.StdEncoding.DecodeString(enc.BootProof.AwsAttestationDocB64)
 	if err != nil {
@@ -148,25 +160,18 @@ func TestSingleFaultBaselineVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, tc := range map[string]singleFault{
-		"32 PCRs": {},
-		"16 PCRs": {payload: func(r *rawAttestation) {
-			for i := uint64(16); i < attestablePCRs; i++ {
-				delete(r.PCRs, i)
-			}
-		}},
-	} {
-		bp := enc.BootProof
-		var root Root
-		bp.AwsAttestationDocB64, root = faultyDocument(t, now, genuine.raw, tc)
-		rep := VerifyBootProof(bp, Options{Roots: []Root{root}})
-		if rep.Verdict != Verified {
-			t.Fatalf("%s: %s", name, dump(rep))
-		}
-		if want := map[string]Status{"32 PCRs": Pass, "16 PCRs": NotApplicable}[name]; rep.Check(CheckPCR17).Status != want {
-			t.Errorf("%s: pcr17 is %s, want %s", name, rep.Check(CheckPCR17).Status, want)
-		}
-	}
+	return enc, now, genuine
+}
+
+// verifyWithSingleFault verifies enc's boot proof with its document replaced
+// by genuine's payload re-signed with tc's fault (faultyDocument), trusting
+// the test root alone.
+func verifyWithSingleFault(t *testing.T, enc *DemoEnclave, now time.Time, genuine *attestation, tc singleFault) *Report {
+	t.Helper()
+	bp := enc.BootProof
+	var root Root
+	bp.AwsAttestationDocB64, root = faultyDocument(t, now, genuine.raw, tc)
+	return VerifyBootProof(bp, Options{Roots: []Root{root}})
 }
 
 // faultyDocument issues a root, an intermediate and a Nitro-like leaf (each

@@ -3,10 +3,9 @@ package screens
 import (
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/vigil-console/vigil/api"
 	"github.com/vigil-console/vigil/server/servertest"
-	"github.com/vigil-console/vigil/ui/theme"
 )
 
 // An arrival pushes the activity open in the detail to the older page: the
@@ -15,33 +14,14 @@ import (
 // row, which the member did not open: closing the detail says so. Against
 // the local service.
 func TestClosingADetailWhoseRowLeftSaysTheCursorIsOnAnotherRow(t *testing.T) {
-	d := servertest.StartDemo(t)
-	backlog(t, d, pageSize)
-	h := newHarnessWith(t, d.Client("alice"), d.Client("alice"), theme.Options{Dark: true, NoColor: true}, 5*time.Second)
-	a := h.activities()
-	if len(a.items) != pageSize {
-		t.Fatalf("setup: %d rows on the first page, want %d", len(a.items), pageSize)
-	}
+	d, h, a := consoleOnFullPendingPage(t)
 	opened := a.items[pageSize-1] // the oldest of the page: an arrival pushes it to the older page
 	h.selectActivityID(opened.ID)
 	h.key("enter")
 	if a.detail == nil || a.detail.activity.ID != opened.ID {
 		t.Fatal("setup: enter did not open the selected activity")
 	}
-	backlog(t, d, 1)
-	h.send(activitiesTickMsg{gen: a.autoGen}) // the refresh, and the final record
-	if listed(a, opened.ID) {
-		t.Fatal("setup: the activity pushed to the older page is still listed")
-	}
-	h.msgs = nil
-	h.key("esc")
-	if a.detail != nil {
-		t.Fatal("esc did not close the detail")
-	}
-	sel := a.selected()
-	if sel == nil || sel.ID == opened.ID {
-		t.Fatalf("setup: the cursor is on %+v, not on another row", sel)
-	}
+	sel := pushOutAndCloseDetail(t, d, h, a, opened.ID)
 	said := false
 	for _, text := range toastsOf(h) {
 		if strings.Contains(text, "the activity you had open left this page") && strings.Contains(text, "the cursor is on another row") {
@@ -71,13 +51,7 @@ func TestClosingADetailWhoseRowLeftSaysTheCursorIsOnAnotherRow(t *testing.T) {
 // cursor on. Closing it says so.
 func TestClosingAHandedDetailSaysTheCursorRowLeft(t *testing.T) {
 	for _, overDetail := range []bool{false, true} {
-		d := servertest.StartDemo(t)
-		backlog(t, d, pageSize)
-		h := newHarnessWith(t, d.Client("alice"), d.Client("alice"), theme.Options{Dark: true, NoColor: true}, 5*time.Second)
-		a := h.activities()
-		if len(a.items) != pageSize {
-			t.Fatalf("setup: %d rows on the first page, want %d", len(a.items), pageSize)
-		}
+		d, h, a := consoleOnFullPendingPage(t)
 		under := a.items[pageSize-1] // the oldest of the page: an arrival pushes it to the older page
 		handed := a.items[0]
 		h.selectActivityID(under.ID)
@@ -89,20 +63,7 @@ func TestClosingAHandedDetailSaysTheCursorRowLeft(t *testing.T) {
 		if a.detail == nil || a.detail.activity.ID != handed.ID {
 			t.Fatal("setup: the handed activity is not open")
 		}
-		backlog(t, d, 1)
-		h.send(activitiesTickMsg{gen: a.autoGen})
-		if listed(a, under.ID) {
-			t.Fatal("setup: the activity pushed to the older page is still listed")
-		}
-		h.msgs = nil
-		h.key("esc")
-		if a.detail != nil {
-			t.Fatal("esc did not close the detail")
-		}
-		sel := a.selected()
-		if sel == nil || sel.ID == under.ID {
-			t.Fatalf("setup: the cursor is on %+v, not on another row", sel)
-		}
+		sel := pushOutAndCloseDetail(t, d, h, a, under.ID)
 		said := false
 		for _, text := range toastsOf(h) {
 			if strings.Contains(text, "the activity under the cursor left this page while another was open") && strings.Contains(text, "the cursor is on another row") {
@@ -123,4 +84,28 @@ func TestClosingAHandedDetailSaysTheCursorRowLeft(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pushOutAndCloseDetail has one activity arrive, which pushes pushed (the
+// oldest row of the full page) to the older page, refreshes the list, and
+// closes the open detail (esc) with the messages cleared first, so that
+// toastsOf(h) holds what closing it said. It returns the row the cursor is
+// on then, another than pushed.
+func pushOutAndCloseDetail(t *testing.T, d *servertest.Demo, h *harness, a *Activities, pushed string) *api.Activity {
+	t.Helper()
+	backlog(t, d, 1)
+	h.send(activitiesTickMsg{gen: a.autoGen}) // the refresh, and the final record
+	if listed(a, pushed) {
+		t.Fatal("setup: the activity pushed to the older page is still listed")
+	}
+	h.msgs = nil
+	h.key("esc")
+	if a.detail != nil {
+		t.Fatal("esc did not close the detail")
+	}
+	sel := a.selected()
+	if sel == nil || sel.ID == pushed {
+		t.Fatalf("setup: the cursor is on %+v, not on another row", sel)
+	}
+	return sel
 }

@@ -15,13 +15,7 @@ import (
 // removal a moment later would move it again with a second notice, the first
 // then naming a row the cursor no longer is on. Against the local service.
 func TestCursorLeavingWithNeighbourLandsOnceOnARowThatStays(t *testing.T) {
-	d := servertest.StartDemo(t)
-	backlog(t, d, pageSize)
-	h := newHarnessWith(t, d.Client("alice"), d.Client("alice"), theme.Options{Dark: true, NoColor: true}, 5*time.Second)
-	a := h.activities()
-	if len(a.items) != pageSize {
-		t.Fatalf("setup: %d rows on the first page, want %d", len(a.items), pageSize)
-	}
+	d, h, a := consoleOnFullPendingPage(t)
 	first, second := a.items[pageSize-2], a.items[pageSize-1]
 	stays := a.items[pageSize-3].ID // the newest row older arrivals leave on the page
 	h.selectActivityID(first.ID)
@@ -46,4 +40,19 @@ func TestCursorLeavingWithNeighbourLandsOnceOnARowThatStays(t *testing.T) {
 	if len(said) > 0 && !strings.Contains(said[len(said)-1], "last row") {
 		t.Errorf("the notice does not say the cursor is on the last row that stays: %q", said[len(said)-1])
 	}
+}
+
+// consoleOnFullPendingPage starts the local service with a full page of
+// pending activities (pageSize) and a console on its Activities screen as
+// alice, whose first page holds them all.
+func consoleOnFullPendingPage(t *testing.T) (*servertest.Demo, *harness, *Activities) {
+	t.Helper()
+	d := servertest.StartDemo(t)
+	backlog(t, d, pageSize)
+	h := newHarnessWith(t, d.Client("alice"), d.Client("alice"), theme.Options{Dark: true, NoColor: true}, 5*time.Second)
+	a := h.activities()
+	if len(a.items) != pageSize {
+		t.Fatalf("setup: %d rows on the first page, want %d", len(a.items), pageSize)
+	}
+	return d, h, a
 }

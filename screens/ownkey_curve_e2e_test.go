@@ -83,20 +83,7 @@ func TestEndToEndConsolesOwnKeyIsTheKeyOfItsCurve(t *testing.T) {
 					pin = k.APIKeyID
 				}
 			}
-			act, err := alice.CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: daveID, MfaPolicyName: "one key", Condition: "true",
-				RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthAPIKey, ID: pin}}}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !api.IsTerminal(act.Status) {
-				if act, err = d.Client("bob").ApproveActivity(ctx, act.Fingerprint); err != nil || act.Status != api.StatusCompleted {
-					t.Fatalf("%+v %v", act, err)
-				}
-			}
-			tag, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "needs-votes", UserIDs: []string{daveID}})
-			if err != nil || tag.Status != api.StatusConsensusNeeded {
-				t.Fatalf("%+v %v", tag, err)
-			}
+			tag := pinKeyAndProposeTag(t, d, daveID, pin)
 
 			c, err := api.NewClient(d.URL, d.Info.OrganizationID, own)
 			if err != nil {
@@ -104,26 +91,11 @@ func TestEndToEndConsolesOwnKeyIsTheKeyOfItsCurve(t *testing.T) {
 			}
 			h := newSchemedHarness(t, c, own.Scheme(), own.PublicKeyHex())
 			h.selectActivityID(tag.ID)
-			h.key("a")
-			f := h.frame()
-			text := dialogWords(f)
-			if !strings.Contains(text, "approve") {
-				t.Fatalf("set-up: no approve dialog:\n%s", f)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(text, w) {
-					t.Errorf("the approve dialog does not say %q:\n%s", w, f)
-				}
-			}
-			for _, w := range tc.not {
-				if strings.Contains(text, w) {
-					t.Errorf("the approve dialog says %q:\n%s", w, f)
-				}
-			}
+			checkApproveDialogSays(t, h, tc.want, tc.not)
 
 			h.key("esc")
 			h.key("6")
-			f = h.frame()
+			f := h.frame()
 			tail := "…" + pin[len(pin)-8:]
 			pinText := `"twin key" ` + tail + ", not this console's key)"
 			if tc.pinConsole {

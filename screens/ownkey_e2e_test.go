@@ -62,20 +62,7 @@ func TestEndToEndVoteDialogKnowsTheConsolesOwnKey(t *testing.T) {
 					pin = k.APIKeyID
 				}
 			}
-			act, err := alice.CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: daveID, MfaPolicyName: "one key", Condition: "true",
-				RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthAPIKey, ID: pin}}}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !api.IsTerminal(act.Status) {
-				if act, err = d.Client("bob").ApproveActivity(ctx, act.Fingerprint); err != nil || act.Status != api.StatusCompleted {
-					t.Fatalf("%+v %v", act, err)
-				}
-			}
-			tag, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "needs-votes", UserIDs: []string{daveID}})
-			if err != nil || tag.Status != api.StatusConsensusNeeded {
-				t.Fatalf("%+v %v", tag, err)
-			}
+			tag := pinKeyAndProposeTag(t, d, daveID, pin)
 
 			c, err := api.NewClient(d.URL, d.Info.OrganizationID, own)
 			if err != nil {
@@ -87,27 +74,12 @@ func TestEndToEndVoteDialogKnowsTheConsolesOwnKey(t *testing.T) {
 			}
 			h := newKeyedHarness(t, c, pub)
 			h.selectActivityID(tag.ID)
-			h.key("a")
-			f := h.frame()
-			text := dialogWords(f)
-			if !strings.Contains(text, "approve") {
-				t.Fatalf("set-up: no approve dialog:\n%s", f)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(text, w) {
-					t.Errorf("the approve dialog does not say %q:\n%s", w, f)
-				}
-			}
-			for _, w := range tc.not {
-				if strings.Contains(text, w) {
-					t.Errorf("the approve dialog says %q:\n%s", w, f)
-				}
-			}
+			checkApproveDialogSays(t, h, tc.want, tc.not)
 
 			// The MFA policies screen names the pin the same way.
 			h.key("esc")
 			h.key("6")
-			f = h.frame()
+			f := h.frame()
 			tail := "…" + pin[len(pin)-8:] // the list shows the end of an id
 			pinText := `"ci key" ` + tail + ", not this console's key)"
 			if tc.pinConsole {
@@ -117,6 +89,52 @@ func TestEndToEndVoteDialogKnowsTheConsolesOwnKey(t *testing.T) {
 				t.Errorf("the MFA policies screen says %q: %v, want %v:\n%s", pinText, says, tc.knowsItsKey, f)
 			}
 		})
+	}
+}
+
+// pinKeyAndProposeTag gives dave (daveID) an MFA policy asking for his API
+// key pin, approved by bob when it waits for votes, then has alice propose a
+// user tag on dave that waits for votes: the activity the tests vote on.
+func pinKeyAndProposeTag(t *testing.T, d *servertest.Demo, daveID, pin string) *api.Activity {
+	t.Helper()
+	ctx := t.Context()
+	alice := d.Client("alice")
+	act, err := alice.CreateMfaPolicy(ctx, api.CreateMfaPolicyParams{UserID: daveID, MfaPolicyName: "one key", Condition: "true",
+		RequiredAuthenticationMethods: []api.AuthenticationStep{{Any: []api.AuthenticationMethod{{Type: api.AuthAPIKey, ID: pin}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !api.IsTerminal(act.Status) {
+		if act, err = d.Client("bob").ApproveActivity(ctx, act.Fingerprint); err != nil || act.Status != api.StatusCompleted {
+			t.Fatalf("%+v %v", act, err)
+		}
+	}
+	tag, err := alice.CreateUserTag(ctx, api.CreateUserTagParams{UserTagName: "needs-votes", UserIDs: []string{daveID}})
+	if err != nil || tag.Status != api.StatusConsensusNeeded {
+		t.Fatalf("%+v %v", tag, err)
+	}
+	return tag
+}
+
+// checkApproveDialogSays opens the approve dialog on the selected activity
+// (a) and fails for each of want it does not say and each of not it says.
+func checkApproveDialogSays(t *testing.T, h *harness, want, not []string) {
+	t.Helper()
+	h.key("a")
+	f := h.frame()
+	text := dialogWords(f)
+	if !strings.Contains(text, "approve") {
+		t.Fatalf("set-up: no approve dialog:\n%s", f)
+	}
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("the approve dialog does not say %q:\n%s", w, f)
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(text, w) {
+			t.Errorf("the approve dialog says %q:\n%s", w, f)
+		}
 	}
 }
 

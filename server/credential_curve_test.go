@@ -32,6 +32,24 @@ func passkeyOnBothCurves(t *testing.T) *keys.SoftAuthenticator {
 	return nil
 }
 
+// p256KeyOnBothCurves is a P-256 key whose compressed public key is a
+// secp256k1 point too, as passkeyOnBothCurves is a passkey.
+func p256KeyOnBothCurves(t *testing.T) *keys.Key {
+	t.Helper()
+	for range 200 {
+		k, err := keys.Generate(keys.SchemeP256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := hex.DecodeString(k.PublicKeyHex())
+		if _, err := secp256k1.ParsePubKey(raw); err == nil {
+			return k
+		}
+	}
+	t.Fatal("no P-256 key in 200 is a secp256k1 point")
+	return nil
+}
+
 // The bytes of z's P-256 passkey, registered by m as a secp256k1 API key
 // before schema 20 (it takes no private key to register a public key), are
 // another key: m cannot sign with z's private key, nor z with m's. The
@@ -74,21 +92,7 @@ func TestUpgradeKeepsAKeyOfAnotherCurveWithTheSameBytes(t *testing.T) {
 func TestAKeyOfAnotherCurveWithTheSameBytesIsAnotherKey(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxT(t)
-	var victim *keys.Key
-	for range 200 {
-		k, err := keys.Generate(keys.SchemeP256)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := hex.DecodeString(k.PublicKeyHex())
-		if _, err := secp256k1.ParsePubKey(raw); err == nil {
-			victim = k
-			break
-		}
-	}
-	if victim == nil {
-		t.Fatal("no P-256 key in 200 is a secp256k1 point")
-	}
+	victim := p256KeyOnBothCurves(t)
 	if _, err := e.srv.CreateUsers(ctx, e.org.ID, []UserSpec{{Name: "mallory",
 		APIKeys: []APIKeySpec{{Name: "k1", PublicKey: victim.PublicKeyHex(), CredentialType: api.CredentialAPIKeySecp256k1}}}}); err != nil {
 		t.Fatal(err)

@@ -1,13 +1,9 @@
 package server
 
 import (
-	"encoding/hex"
 	"testing"
 
-	"github.com/decred/dcrd/dcrec/secp256k1/v4"
-
 	"github.com/vigil-console/vigil/api"
-	"github.com/vigil-console/vigil/keys"
 )
 
 // A vote stored before votes recorded their credential is matched to the
@@ -19,21 +15,7 @@ func TestLegacyVoteIsTheKeyOfItsCurve(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxT(t)
 	alice, bob := e.clients["alice"], e.later("bob")
-	var dual *keys.Key
-	for range 200 {
-		k, err := keys.Generate(keys.SchemeP256)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := hex.DecodeString(k.PublicKeyHex())
-		if _, err := secp256k1.ParsePubKey(raw); err == nil {
-			dual = k
-			break
-		}
-	}
-	if dual == nil {
-		t.Fatal("no P-256 key in 200 is a secp256k1 point")
-	}
+	dual := p256KeyOnBothCurves(t)
 	// carol's keys of both curves with these bytes, the secp256k1 one first.
 	carol := e.user("carol")
 	if _, err := e.srv.db.write.ExecContext(ctx, `INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, created_ns, updated_ns) VALUES

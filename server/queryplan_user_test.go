@@ -29,6 +29,24 @@ func readsByRow(plan []string) []string {
 	return wide
 }
 
+// checkPerUserReadsByUser fails, saying fault, for each of traced that
+// reads a per-user table (credentialTable) other than by the user, a row id
+// or a public key. It returns how many of traced read a per-user table.
+func checkPerUserReadsByUser(t *testing.T, e *testEnv, traced []tracedQuery, fault string) int {
+	t.Helper()
+	n := 0
+	for _, q := range traced {
+		if !credentialTable.MatchString(q.query) {
+			continue
+		}
+		n++
+		if plan := explain(t, e, q); len(readsByRow(plan)) > 0 {
+			t.Errorf("%s (%q):\n  %s\nplan: %q", fault, readsByRow(plan), q.query, plan)
+		}
+	}
+	return n
+}
+
 // TestGetUserReadsOnlyThatUsersRows checks the plan of every statement
 // get_user runs: each reads the user's own keys, passkeys, tags, identities
 // and MFA policies through an index on the user, never the organization's
@@ -43,16 +61,7 @@ func TestGetUserReadsOnlyThatUsersRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	traced := 0
-	for _, q := range reads() {
-		if !credentialTable.MatchString(q.query) {
-			continue
-		}
-		traced++
-		if plan := explain(t, e, q); len(readsByRow(plan)) > 0 {
-			t.Errorf("get_user reads more than the user's rows (%q):\n  %s\nplan: %q", readsByRow(plan), q.query, plan)
-		}
-	}
+	traced := checkPerUserReadsByUser(t, e, reads(), "get_user reads more than the user's rows")
 	if traced < 5 {
 		t.Fatalf("only %d statements on per-user tables traced; the trace missed get_user's", traced)
 	}
@@ -90,16 +99,7 @@ func TestQuorumGuardReadsRootCredentialsByUser(t *testing.T) {
 	if err != nil || len(members) != len(o.RootIDs) {
 		t.Fatalf("root credentials: %d members of %d, %v", len(members), len(o.RootIDs), err)
 	}
-	traced := 0
-	for _, q := range reads() {
-		if !credentialTable.MatchString(q.query) {
-			continue
-		}
-		traced++
-		if plan := explain(t, e, q); len(readsByRow(plan)) > 0 {
-			t.Errorf("the quorum guard reads more than the root members' rows (%q):\n  %s\nplan: %q", readsByRow(plan), q.query, plan)
-		}
-	}
+	traced := checkPerUserReadsByUser(t, e, reads(), "the quorum guard reads more than the root members' rows")
 	if traced < 2 {
 		t.Fatalf("only %d statements on per-user tables traced", traced)
 	}
