@@ -2,7 +2,6 @@ package api
 
 import (
 	"crypto/ecdh"
-	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/hex"
 	"testing"
@@ -20,16 +19,14 @@ func TestOwnKeyListedUncompressedIsStillOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	uncompressed := priv.PublicKey().Bytes() // 04 || X || Y
-	x, y := elliptic.Unmarshal(elliptic.P256(), uncompressed)
-	compressed := hex.EncodeToString(elliptic.MarshalCompressed(elliptic.P256(), x, y))
+	compressed := hex.EncodeToString(compressSEC1(uncompressed))
 	listed := hex.EncodeToString(uncompressed)
 
 	other, err := ecdh.P256().GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	x2, y2 := elliptic.Unmarshal(elliptic.P256(), other.PublicKey().Bytes())
-	otherCompressed := hex.EncodeToString(elliptic.MarshalCompressed(elliptic.P256(), x2, y2))
+	otherCompressed := hex.EncodeToString(compressSEC1(other.PublicKey().Bytes()))
 
 	key := APIKey{APIKeyID: "k1", Credential: Credential{Type: keys.CredentialAPIKeyP256, PublicKey: listed}}
 	for _, scheme := range []string{keys.SchemeP256, ""} {
@@ -48,4 +45,11 @@ func TestOwnKeyListedUncompressedIsStillOwn(t *testing.T) {
 	if me.Signed(&Vote{PublicKey: otherCompressed, Scheme: keys.SchemeP256}) {
 		t.Error("another key's vote is taken for the member's own")
 	}
+}
+
+// compressSEC1 is the compressed SEC1 form (02 or 03 by Y's parity, then X)
+// of an uncompressed P-256 point (04 || X || Y), as SEC 1 §2.3.3 writes it.
+func compressSEC1(uncompressed []byte) []byte {
+	x, y := uncompressed[1:33], uncompressed[33:65]
+	return append([]byte{2 + y[31]&1}, x...)
 }
