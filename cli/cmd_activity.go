@@ -340,13 +340,20 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 		id := api.SanitizeID(a.ID)
 		return usagef("approve %s: %s, so you would approve without seeing all it does; read the reply as sent with 'vigil activity get --json %s', and pass --yes only if you still mean to approve it", id, doubt, id)
 	}
+	// Said first; where a prompt asks, as its own opening lines, so that a
+	// prompt longer than the screen says them again (votePrompt).
+	var said strings.Builder
+	warned := c
+	if _, asks := stdinTerminal(c); asks && !*yes {
+		warned.stderr = &said
+	}
 	if approve {
 		// As the console's vote dialog, on an approval only.
-		warnVoterMfa(ctx, c, client, a)
+		warnVoterMfa(ctx, warned, client, a)
 		// An approval may be the vote that runs a deletion of keys: the
 		// same warnings as 'vigil apikey delete'.
 		if p := a.exact.Intent.DeleteAPIKeysIntent; p != nil {
-			warnApprovedKeyDeletion(ctx, c, client, prof.Name, p)
+			warnApprovedKeyDeletion(ctx, warned, client, prof.Name, p)
 		}
 		// The prompt puts these first; --yes reads no prompt, so they are said here.
 		if *yes {
@@ -361,7 +368,7 @@ func activityVote(ctx context.Context, c proc, args []string, approve bool) erro
 	}
 	details := "" // read only to be shown: --yes asks nothing
 	if !*yes {
-		details = votePrompt(ctx, c, client, a, signedFor(client, prof))
+		details = votePrompt(ctx, c, client, a, said.String(), signedFor(client, prof))
 	}
 	if err := confirm(ctx, c, *yes, strings.ToUpper(verb[:1])+verb[1:]+" this activity", details); err != nil {
 		return err

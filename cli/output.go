@@ -152,13 +152,15 @@ func activityRequester(a *api.Activity) string {
 // (idRefsBlock). For a feature change it says the value the new one replaces,
 // as the console's approval view does: what the vote removes is part of it.
 func voteDetails(ctx context.Context, c proc, client *api.Client, a shownActivity) string {
-	return votePrompt(ctx, c, client, a, "")
+	return votePrompt(ctx, c, client, a, "", "")
 }
 
 // votePrompt is voteDetails with the fingerprint the vote signs, which is
 // all its parameters are, and signer (signedFor; "": left out), the
 // organization and key it is signed for: what is shown is what is signed.
-func votePrompt(ctx context.Context, c proc, client *api.Client, a shownActivity, signer string) string {
+// said are the warnings on the vote said before it (lines, each ending in
+// a newline), its first lines.
+func votePrompt(ctx context.Context, c proc, client *api.Client, a shownActivity, said, signer string) string {
 	users, note := oidcUsers(ctx, client, a)
 	if note != "" {
 		note = "\n" + note
@@ -181,9 +183,9 @@ func votePrompt(ctx context.Context, c proc, client *api.Client, a shownActivity
 	}
 	// First, before anything that reads like a go-ahead, as the console's
 	// vote dialog: nothing may bind the intent shown (intentWarning).
-	warning := ""
+	warning := said
 	if w := intentWarning(a.exact, listed); w != "" {
-		warning = w + "\n"
+		warning += w + "\n"
 	}
 	if p := a.exact.Intent.SetOrganizationFeatureIntent; p != nil {
 		note += "\n  replaces: " + currentFeature(ctx, client, p.Name)
@@ -201,16 +203,14 @@ func votePrompt(ctx context.Context, c proc, client *api.Client, a shownActivity
 	if signer != "" {
 		end += "\nfor:       " + signer
 	}
-	// Lines shown: the prompt's, the end's and the question's.
-	if lines := strings.Count(prompt, "\n") + 1 + strings.Count(end, "\n") + 1 + 1; warning != "" && lines > promptScreenLines {
+	// Rows shown: the prompt's and the end's as the terminal wraps them,
+	// and the question's.
+	rows, cols := promptScreen(c)
+	if warning != "" && screenRows(prompt+"\n"+end, cols)+1 > rows {
 		end = "repeated from the top of this prompt:\n" + warning + end
 	}
 	return prompt + "\n" + end
 }
-
-// promptScreenLines is the height of the smallest terminal a prompt is read
-// on (the classic 24 lines), the question's line included.
-const promptScreenLines = 24
 
 // voteIntentText is the intent as the vote prompt shows it (intentShown),
 // after the activity's lines and before the notes on it.

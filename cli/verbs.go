@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
 	"github.com/vigil-console/vigil/api"
@@ -239,6 +240,28 @@ func givenIDsShown(ids []string) string {
 		shown[i] = givenIDShown(id)
 	}
 	return strings.Join(shown, ", ")
+}
+
+// promptScreen is the size of the terminal a prompt is read on: standard
+// error's, where it is written; the classic 24 lines of 80 columns when
+// that is not a terminal or its size is unknown.
+func promptScreen(c proc) (rows, cols int) {
+	if f, ok := c.stderr.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		if w, h, err := term.GetSize(f.Fd()); err == nil && w > 0 && h > 0 {
+			return h, w
+		}
+	}
+	return 24, 80
+}
+
+// screenRows is how many rows text takes on a terminal cols wide, which
+// wraps each line longer than that.
+func screenRows(text string, cols int) int {
+	rows := 0
+	for line := range strings.SplitSeq(text, "\n") {
+		rows += max(1, (ansi.StringWidth(line)+cols-1)/cols)
+	}
+	return rows
 }
 
 // errNotConfirmed is returned when the user answers no.
