@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/vigil-console/vigil/keys"
@@ -51,75 +52,103 @@ func SecretInFreeText(params Params) error {
 // SecretInRequestBody is SecretInFreeText for a request body as JSON (a
 // submit's envelope or its parameters alone): every free-text key at any
 // depth, each of a repeated key too. Text that is not JSON is not looked at.
+// What the body holds anyway outside free text (a policy's condition naming
+// a manifest's hash, a contract's address) is no key pasted by mistake
+// where it was named: "allow manifest <hash>" is sent.
 func SecretInRequestBody(body []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	ve, _ := scanSecretText(dec, "", "", 0)
-	if ve == nil {
+	var public []string
+	_ = walkJSONStrings(body, func(_, key, value string) bool {
+		if _, free := nameFields[nameFieldKey(key)]; !free {
+			public = append(public, value)
+		}
+		return false
+	})
+	var found *ValidationError
+	_ = walkJSONStrings(body, func(path, key, value string) bool {
+		found = secretInText(path, key, value, public)
+		return found != nil
+	})
+	if found == nil {
 		return nil
 	}
-	return ve
+	return found
 }
 
-// scanSecretText reads one JSON value from dec, at path and under key,
-// and returns the error of the first free-text string in it that looks
-// like a private key.
-func scanSecretText(dec *json.Decoder, path, key string, depth int) (*ValidationError, error) {
+// walkJSONStrings calls visit with every string value of the JSON body,
+// its path and the key it is under ("" in an array), until visit returns
+// true.
+func walkJSONStrings(body []byte, visit func(path, key, value string) bool) error {
+	_, err := walkJSONValue(json.NewDecoder(bytes.NewReader(body)), "", "", 0, visit)
+	return err
+}
+
+// walkJSONValue reads one JSON value from dec, at path and under key, and
+// reports whether visit stopped the walk in it.
+func walkJSONValue(dec *json.Decoder, path, key string, depth int, visit func(path, key, value string) bool) (bool, error) {
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, err
+		return false, err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
 		if depth >= maxSecretScanDepth {
-			return nil, errTooDeep
+			return false, errTooDeep
 		}
 		switch t {
 		case '{':
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
-					return nil, err
+					return false, err
 				}
 				k, _ := kt.(string)
-				if ve, err := scanSecretText(dec, joinPath(path, sanitizeKey(k)), k, depth+1); ve != nil || err != nil {
-					return ve, err
+				if stop, err := walkJSONValue(dec, joinPath(path, sanitizeKey(k)), k, depth+1, visit); stop || err != nil {
+					return stop, err
 				}
 			}
 		case '[':
 			for i := 0; dec.More(); i++ {
-				if ve, err := scanSecretText(dec, indexPath(path, i), "", depth+1); ve != nil || err != nil {
-					return ve, err
+				if stop, err := walkJSONValue(dec, indexPath(path, i), "", depth+1, visit); stop || err != nil {
+					return stop, err
 				}
 			}
 		}
 		_, err := dec.Token() // the closing delimiter
-		return nil, err
+		return false, err
 	case string:
-		return secretInText(path, key, t), nil
+		return visit(path, key, t), nil
 	}
-	return nil, nil
+	return false, nil
 }
 
 // SecretInText is SecretInFreeText for the value of one field, by its wire
 // name (policyName, notes): a *ValidationError, or nil when the field is no
-// name or notes, or holds no key.
-func SecretInText(field, value string) error {
-	if ve := secretInText(field, field, value); ve != nil {
+// name or notes, or holds no key. beside are the values of the same
+// request's other fields that are no free text (a condition, an address):
+// a token one of them holds is sent anyway, so is not refused here.
+func SecretInText(field, value string, beside ...string) error {
+	if ve := secretInText(field, field, value, beside); ve != nil {
 		return ve
 	}
 	return nil
 }
 
 // secretInText is the error of value at path, under key, when key is a
-// name or notes and value holds what looks like a private key.
-func secretInText(path, key, value string) *ValidationError {
+// name or notes and value holds what looks like a private key that none
+// of public holds.
+func secretInText(path, key, value string, public []string) *ValidationError {
 	want, ok := nameFields[nameFieldKey(key)]
-	if !ok || !keys.HasSecretToken(value) {
+	if !ok || !slices.ContainsFunc(keys.TextSecretTokens(value), func(t string) bool { return !heldBy(public, t) }) {
 		return nil
 	}
-	return &ValidationError{Field: path, Problem: "holds " + keys.SecretArg(value, want) +
+	return &ValidationError{Field: path, Problem: "holds " + keys.SecretInText(value, want) +
 		"; nothing was sent: it would be recorded in the activity, shown to every member and kept for good; give " + want + " without the key" +
 		" (a hash or digest written sha256:<hex> is not taken for a key)"}
+}
+
+// heldBy reports whether one of values holds token.
+func heldBy(values []string, token string) bool {
+	return slices.ContainsFunc(values, func(v string) bool { return strings.Contains(v, strings.TrimSpace(token)) })
 }
 
 // errTooDeep stops a scan of JSON nested deeper than any operation's.

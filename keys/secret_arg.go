@@ -65,6 +65,17 @@ func SecretArg(s, want string) string {
 	return fmt.Sprintf("%s that look like a private key, not %s; not shown: treat that key as exposed (it may be in shell history)", describeText(strings.TrimSpace(s)), want)
 }
 
+// SecretInText is SecretArg for free text refused before it was sent (a
+// name or notes, typed in a form, a flag or a body file): it claims no
+// shell history, which only a command line leaves.
+func SecretInText(s, want string) string {
+	what := "a private key"
+	if jwtShaped(s) {
+		what = "a provider token (a JWT)"
+	}
+	return fmt.Sprintf("%s that look like %s, not %s; not shown; if it was given on a command line it is in shell history: treat it as exposed", describeText(strings.TrimSpace(s)), what, want)
+}
+
 // SecretInFile is SecretArg for a value read from a file (a config's line)
 // rather than typed: nothing went to shell history, but the file holds it.
 func SecretInFile(s, want string) string {

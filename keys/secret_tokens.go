@@ -35,8 +35,9 @@ func SecretTokens(s string) []string {
 			if i == len(pieces)-1 && isFingerprint(piece) {
 				continue
 			}
-			for _, part := range strings.FieldsFunc(piece, func(r rune) bool { return r == ':' }) {
-				if part != field && looksSecretToken(part) {
+			parts := strings.FieldsFunc(piece, func(r rune) bool { return r == ':' })
+			for j, part := range parts {
+				if part != field && looksSecretToken(part) && !(j > 0 && isHashAfterAlgorithm(parts[j-1], part)) {
 					found = append(found, part)
 				}
 			}
@@ -54,6 +55,28 @@ func looksSecretToken(t string) bool {
 	}
 	h := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(t), "0x"), "0X")
 	return !isHex(h) || len(h) >= 64
+}
+
+// isHashAfterAlgorithm reports whether part is hex written after sha256:
+// at the end of the text before it, as an image is pinned
+// (ghcr.io/acme/api@sha256:<hex>): a digest, as a lone sha256:<hex> is
+// (isFingerprint).
+func isHashAfterAlgorithm(before, part string) bool {
+	return len(before) >= len("sha256") && strings.EqualFold(before[len(before)-len("sha256"):], "sha256") && isHex(part)
+}
+
+// TextSecretTokens are the SecretTokens of free text (a name, notes) held
+// to looksSecretToken's rule, the text as a whole too: hex there must be a
+// private key's 64 digits, as a shorter run is an id, a commit or an
+// address (a contract labelled by its 0x address), never a key.
+func TextSecretTokens(s string) []string {
+	var found []string
+	for _, t := range SecretTokens(s) {
+		if looksSecretToken(t) {
+			found = append(found, t)
+		}
+	}
+	return found
 }
 
 // HasSecretToken reports whether any part of s looks like a private key

@@ -146,6 +146,14 @@ func refuseSecret(field string) func(string) error {
 	return func(s string) error { return problemOnly(nil, "", nil, api.SecretInText(field, s)) }
 }
 
+// refuseSecretBeside is refuseSecret for a field of a draft whose other
+// fields (beside: its condition, read as the check runs) are sent with it:
+// a token one of them holds too is not refused, as a policy named after the
+// manifest hash its condition pins is sent.
+func refuseSecretBeside(field string, beside func() []string) func(string) error {
+	return func(s string) error { return problemOnly(nil, "", nil, api.SecretInText(field, s, beside()...)) }
+}
+
 // problemOnly is the problem of invitationRefs' error, for a form field,
 // which shows it under itself.
 func problemOnly(_ []string, _ string, _ []string, err error) error {
@@ -347,9 +355,9 @@ func createSmartContractInterfaceSpec() opSpec {
 			return []ui.Field{
 				{Key: "smartContractAddress", Label: "Contract address or program id", Required: true, CharLimit: api.MaxIDLength},
 				{Key: "type", Label: "Type", Choices: api.SmartContractInterfaceTypes()},
-				{Key: "label", Label: "Label", Required: true, CharLimit: api.MaxNameLength, Validate: refuseSecret("label")},
+				{Key: "label", Label: "Label", Required: true, CharLimit: api.MaxNameLength},
 				{Key: "file", Label: fmt.Sprintf("ABI/IDL JSON file (at most %d bytes, 400 kB)", api.MaxSmartContractInterfaceBytes), Required: true, CharLimit: 4096},
-				{Key: "notes", Label: "Notes", CharLimit: idListCharLimit, Validate: refuseSecret("notes")},
+				{Key: "notes", Label: "Notes", CharLimit: idListCharLimit},
 			}
 		},
 		fieldKey: map[string]string{"smartContractInterface": "file"},
@@ -361,6 +369,11 @@ func createSmartContractInterfaceSpec() opSpec {
 			// size and digest: what is confirmed is what is sent, even if the
 			// file changes after.
 			if err := p.Validate(); err != nil {
+				return prepared{}, err
+			}
+			// Checked with the address beside: a label naming the
+			// contract by its program id is sent.
+			if err := api.SecretInFreeText(&p); err != nil {
 				return prepared{}, err
 			}
 			path := strings.TrimSpace(v["file"])

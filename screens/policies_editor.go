@@ -223,8 +223,15 @@ func (p *Policies) openEditor() {
 	th := p.c.Theme
 	e := &policyEditor{threshold: p.data.quorum.Threshold}
 	highlight := func(s string) string { return highlightExpr(th, s) }
+	// The draft's expressions as its name and notes are checked: e.form is
+	// the form of the key being handled, whose expressions that key left
+	// as they were (a key edits one field).
+	expressions := func() []string {
+		v := e.form.Values()
+		return []string{v["condition"], v["consensus"], v["time"]}
+	}
 	e.form = ui.NewForm("New policy (create_policy: the root quorum usually has to approve it)",
-		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength, Validate: refuseSecret("policyName")},
+		ui.Field{Key: "name", Label: "Name", Required: true, CharLimit: api.MaxNameLength, Validate: refuseSecretBeside("policyName", expressions)},
 		ui.Field{Key: "effect", Label: "Effect", Choices: []string{api.EffectAllow, api.EffectDeny}},
 		ui.Field{Key: "condition", Label: "Condition (empty: always applies)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "activity.resource == 'POLICY'",
@@ -237,7 +244,7 @@ func (p *Policies) openEditor() {
 		ui.Field{Key: "time", Label: "Time (empty: always active)", CharLimit: api.MaxExpressionLength, Live: true, Deferred: true, Highlight: highlight, OneLine: policy.OneLine,
 			Placeholder: "CronSpan('0 9 * * 1-5', '8h', 'Europe/Paris')",
 			Validate:    func(s string) error { return checkExpr(policy.FieldTime, s) }},
-		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength, Validate: refuseSecret("notes")},
+		ui.Field{Key: "notes", Label: "Notes", CharLimit: api.MaxNotesLength, Validate: refuseSecretBeside("notes", expressions)},
 		ui.Field{Key: "over", Label: "Simulate over (ctrl+r)", Choices: []string{simulateLast}},
 	)
 	p.editor = e

@@ -114,3 +114,23 @@ func TestConsoleFormsRefusePrivateKeyInFreeText(t *testing.T) {
 		t.Errorf("%d activities, were %d: a refused form sent one", n, before)
 	}
 }
+
+// A policy named after the manifest hash its condition pins is no key
+// pasted by mistake: the condition sends the hash anyway, so the editor
+// takes the draft to the confirm.
+func TestPolicyEditorTakesANameHoldingTheHashItsConditionPins(t *testing.T) {
+	d := servertest.StartDemo(t)
+	h := memberConsole(t, d.Client("alice"))
+	h.gotoScreen("Policies")
+	p := h.policies()
+	h.key("n")
+	if p.editor == nil {
+		t.Fatal("n did not open the policy editor")
+	}
+	const manifestHash = "3f2a5c1e9b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a"
+	fillPolicyDraft(h, "allow manifest "+manifestHash, true, "activity.type == '"+manifestHash+"'", "")
+	h.key("ctrl+s")
+	if _, ok := h.root.dialogs.Top().(*ConfirmDialog); !ok {
+		t.Fatalf("the draft was not taken to the confirm; errors %v\n%s", p.editor.form.Errors(), h.plainFrame())
+	}
+}
