@@ -89,20 +89,7 @@ func removalWarning(logs, id string) string {
 // passkey, the credential that authenticated, removes x's API key, and says
 // so naming both and what to do.
 func TestUpgradeKeepsOneVoterForAKeyRegisteredAgainAsAPasskey(t *testing.T) {
-	dir := t.TempDir()
-	db := openSchema(t, dir, migrationCanonicalAPIKeys-1)
-	a, err := keys.NewSoftAuthenticator("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	execStatements(t, db, []statement{
-		{`INSERT INTO organizations(id, name, root_threshold, root_user_ids, created_ns) VALUES ('o', 'Old', 2, '["x","z"]', 1)`, nil},
-		{`INSERT INTO users(id, org_id, name, email, seq, created_ns, updated_ns) VALUES ('x', 'o', 'x', '', 1, 1, 1), ('z', 'o', 'z', '', 2, 1, 1)`, nil},
-		{`INSERT INTO api_keys(id, org_id, user_id, name, public_key, credential_type, created_ns, updated_ns) VALUES ('k-x', 'o', 'x', 'old', ?, ?, 1, 1)`,
-			[]any{uncompressedP256(t, a.PublicKeyHex()), api.CredentialAPIKeyP256}},
-		{`INSERT INTO authenticators(id, org_id, user_id, name, credential_id, public_key, created_ns, updated_ns) VALUES ('a-z', 'o', 'z', 'pk', ?, ?, 2, 2)`,
-			[]any{a.CredentialID(), a.PublicKeyHex()}},
-	})
+	dir, a := schemaWithRemovableKey(t)
 	srv, logs := openUpgraded(t, dir, "open a schema-20 database holding one key as x's uncompressed API key and z's passkey")
 	h := httptest.NewServer(srv.Handler())
 	t.Cleanup(h.Close)

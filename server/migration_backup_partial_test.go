@@ -30,7 +30,7 @@ func backupsIn(t *testing.T, dir string) (finished, partial []string) {
 // backup's: the next start removes it, and only it, and writes a whole
 // backup of its own. Files of other databases or named otherwise stay.
 func TestStartRemovesAnUnfinishedBackupOfItsDatabase(t *testing.T) {
-	dir := schemaWithRemovableKey(t)
+	dir, _ := schemaWithRemovableKey(t)
 	live := filepath.Join(dir, DatabaseFile)
 	unfinished := live + ".schema-20.20261130T163605.000000000Z.bak.partial"
 	kept := []string{
@@ -72,7 +72,7 @@ func TestFullDiskDuringTheBackupRefusesTheStart(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("mounting a small tmpfs needs root")
 	}
-	src := schemaWithRemovableKey(t)
+	src, _ := schemaWithRemovableKey(t)
 	// Some bulk, so that the copy fails midway rather than at its first page.
 	db := openSchema(t, src, migrationCanonicalAPIKeys-1)
 	execAll(t, db, `CREATE TABLE bulk(b BLOB)`, `INSERT INTO bulk SELECT randomblob(1 << 20) FROM (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3)`)

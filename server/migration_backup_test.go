@@ -15,11 +15,11 @@ import (
 )
 
 // schemaWithRemovableKey is a data directory at schema 20 where one P-256
-// key is x's API key, stored uncompressed, and z's passkey: the upgrade
+// key, a, is x's API key, stored uncompressed, and z's passkey: the upgrade
 // (migration 21) removes x's API key k-x.
-func schemaWithRemovableKey(t *testing.T) string {
+func schemaWithRemovableKey(t *testing.T) (dir string, a *keys.SoftAuthenticator) {
 	t.Helper()
-	dir := t.TempDir()
+	dir = t.TempDir()
 	db := openSchema(t, dir, migrationCanonicalAPIKeys-1)
 	a, err := keys.NewSoftAuthenticator("")
 	if err != nil {
@@ -33,7 +33,7 @@ func schemaWithRemovableKey(t *testing.T) string {
 		{`INSERT INTO authenticators(id, org_id, user_id, name, credential_id, public_key, created_ns, updated_ns) VALUES ('a-z', 'o', 'z', 'pk', ?, ?, 2, 2)`,
 			[]any{a.CredentialID(), a.PublicKeyHex()}},
 	})
-	return dir
+	return dir, a
 }
 
 // apiKeyStored reports whether the database file at path holds API key id.
@@ -57,7 +57,7 @@ func apiKeyStored(t *testing.T, path, id string) bool {
 // copy opens, is at the old schema and holds the API key the upgrade
 // removed from the live database; the log names it beside the removal.
 func TestUpgradeBacksUpTheDatabaseBeforeRemovingACredential(t *testing.T) {
-	dir := schemaWithRemovableKey(t)
+	dir, _ := schemaWithRemovableKey(t)
 	at := time.Date(2026, 11, 30, 16, 36, 6, 123456789, time.UTC)
 	logs := &logBuffer{}
 	srv, err := Open(Config{DataDir: dir, Now: func() time.Time { return at }, Logger: slog.New(slog.NewTextHandler(logs, nil))})
@@ -99,7 +99,7 @@ func TestUpgradeBacksUpTheDatabaseBeforeRemovingACredential(t *testing.T) {
 // not run without it: the open fails saying why and what to do, and the
 // database and the file in the way are as they were.
 func TestUpgradeDoesNotRunWithoutItsBackup(t *testing.T) {
-	dir := schemaWithRemovableKey(t)
+	dir, _ := schemaWithRemovableKey(t)
 	at := time.Date(2026, 11, 30, 16, 36, 6, 0, time.UTC)
 	live := filepath.Join(dir, DatabaseFile)
 	inTheWay := live + ".schema-20.20261130T163606.000000000Z.bak"
