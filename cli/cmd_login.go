@@ -219,7 +219,7 @@ func oauthLogin(ctx context.Context, c proc, args []string, window time.Duration
 		return fmt.Errorf("login oauth: %w", err)
 	}
 	if err != nil {
-		return usagef("login oauth: --provider-token %s: %v", from, err)
+		return inputErrorf(err, "login oauth: --provider-token %s", from)
 	}
 	if len(raw) > maxProviderToken {
 		return usagef("login oauth: --provider-token: %s is over %d KiB; an OIDC token is much smaller: give the token the provider issued", from, maxProviderToken>>10)

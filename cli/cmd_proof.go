@@ -225,7 +225,7 @@ func (f *commonProofFlags) options(ctx context.Context, c proc) (proof.Options, 
 	if f.expectSet != "" {
 		set, err := parseManifestSetFlag(ctx, c, f.expectSet)
 		if err != nil {
-			return o, usagef("--expect-manifest-set: %v", err)
+			return o, inputErrorf(err, "--expect-manifest-set")
 		}
 		o.ExpectedManifestSet = set
 	}

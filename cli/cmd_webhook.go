@@ -340,7 +340,7 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 	if *headersPath != "" {
 		data, err := readHeadersFile(*headersPath)
 		if err != nil {
-			return usagef("webhook verify: --headers: %v", err)
+			return inputErrorf(err, "webhook verify: --headers")
 		}
 		lines = append(lines, strings.Split(string(data), "\n")...)
 	}
@@ -350,7 +350,7 @@ func webhookVerify(ctx context.Context, c proc, args []string) error {
 	}
 	body, from, err := readInput(ctx, c, *bodyPath, "the delivery body", maxDeliveryBody)
 	if err != nil {
-		return usagef("webhook verify: --body %s: %v", from, err)
+		return inputErrorf(err, "webhook verify: --body %s", from)
 	}
 	if len(body) > maxDeliveryBody {
 		return usagef("webhook verify: --body: %s is over %d MiB; no delivery is that large: give the delivery's body exactly as received", from, maxDeliveryBody>>20)
@@ -525,7 +525,7 @@ func readHeadersFile(path string) ([]byte, error) {
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxHeadersFile+1))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, inputReadError{fmt.Errorf("read %s: %w", path, err)}
 	}
 	if len(data) > maxHeadersFile {
 		return nil, fmt.Errorf("%s is larger than %d bytes; a delivery's headers are far smaller: %s", path, maxHeadersFile, give)

@@ -353,9 +353,28 @@ func readInput(ctx context.Context, c proc, path, what string, limit int) (data 
 	}
 	data, err = readStopping(ctx, c, src, from, what, limit)
 	if err != nil {
-		return nil, from, err
+		return nil, from, inputReadError{err}
 	}
 	return data, from, nil
+}
+
+// inputReadError is an input that was opened but not read to its end (a stop
+// signal, an I/O error): no mistake in the command, so a verb that reports
+// what readInput refuses as a usage mistake reports this as a failure
+// (inputErrorf), exit 1 as docs/cli.md says.
+type inputReadError struct{ err error }
+
+func (e inputReadError) Error() string { return e.err.Error() }
+func (e inputReadError) Unwrap() error { return e.err }
+
+// inputErrorf is the error of a verb whose input (read by readInput) was
+// refused: format and args, then ": " and err. It is a usage mistake (exit
+// 2) unless the input was cut short (inputReadError), which exits 1.
+func inputErrorf(err error, format string, args ...any) error {
+	if errors.As(err, new(inputReadError)) {
+		return fmt.Errorf(format+": %w", append(args, err)...)
+	}
+	return usagef(format+": %v", append(args, err)...)
 }
 
 // inputFileError is an input file named on the command line that cannot be

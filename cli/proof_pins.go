@@ -60,7 +60,7 @@ func parseManifestSetFlag(ctx context.Context, c proc, v string) (*proof.QuorumS
 	}
 	const maxSetFile = 1 << 20
 	b, _, err := readInput(ctx, c, v, "the manifest set", maxSetFile)
-	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) && !errors.As(err, new(inputReadError)) {
 		err = pe.Err // its path is v, whole: quoted once, cut short, below
 	}
 	if err != nil {

@@ -84,3 +84,41 @@ func TestStampReadingStdinEndsOnSIGINT(t *testing.T) {
 		t.Fatalf("vigil stamp still reading standard input 20s after SIGINT")
 	}
 }
+
+// An input cut short by the stop signal is no mistake in the command: every
+// verb exits 1 then ("…; nothing was sent", docs/cli.md), those that report
+// a file named wrongly as a usage mistake (exit 2) among them.
+func TestStdinStoppedExitsFailureNotUsage(t *testing.T) {
+	e := newVerbEnv(t)
+	dir := t.TempDir()
+	boot := dir + "/boot.json"
+	if err := os.WriteFile(boot, []byte(`{}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	jwks := dir + "/jwks.json"
+	if err := os.WriteFile(jwks, []byte(`{"keys":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	target := dir + "/carol.target"
+	code, out, errOut := e.run("", "login", "oauth-nonce", "--target-key", target)
+	wantExit(t, "login oauth-nonce", code, 0, out, errOut)
+	for _, args := range [][]string{
+		{"webhook", "verify", "--jwks", jwks, "--organization", "o", "--header", "a: b", "--body", "-"},
+		{"proof", "verify", "--boot-proof", boot, "--expect-manifest-set", "-"},
+		{"login", "oauth", "--target-key", target, "--provider-token", "-"},
+		{"request", "--path", "/public/v1/query/whoami", "--body-file", "-"},
+	} {
+		pr, pw := io.Pipe()
+		ctx, cancel := context.WithCancel(context.Background())
+		var out, errOut bytes.Buffer
+		c := proc{stdin: pr, stdout: &out, stderr: &errOut, getenv: func(k string) string { return map[string]string{"VIGIL_CONFIG": e.config}[k] }}
+		done := make(chan int, 1)
+		go func() { done <- run(ctx, c, args) }()
+		cancel()
+		code := <-done
+		pw.Close()
+		if code != exitFailure || !strings.Contains(errOut.String(), "nothing was sent") {
+			t.Errorf("%v: exit %d after the stop signal, stderr %q; want exit %d saying nothing was sent", args, code, errOut.String(), exitFailure)
+		}
+	}
+}
