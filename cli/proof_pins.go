@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/vigil-console/vigil/api"
+	"github.com/vigil-console/vigil/keys"
 	"github.com/vigil-console/vigil/profile"
 	"github.com/vigil-console/vigil/proof"
 )
@@ -62,6 +63,11 @@ func parseManifestSetFlag(ctx context.Context, c proc, v string) (*proof.QuorumS
 	b, _, err := readInput(ctx, c, v, "the manifest set", maxSetFile)
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) && !errors.As(err, new(inputReadError)) {
 		err = pe.Err // its path is v, whole: quoted once, cut short, below
+	}
+	if err != nil && keys.PathLooksSecret(v) {
+		// readInput described v without quoting it; a pin's value is not
+		// hidden from messages (publicHexFlags), so quote none of it here.
+		return nil, fmt.Errorf("%w (give THRESHOLD:KEY,KEY… or a file holding the manifest set as --json prints it)", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w (give THRESHOLD:KEY,KEY… or a file holding the manifest set as --json prints it)", pinExcerpt(v), err)

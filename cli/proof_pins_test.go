@@ -73,3 +73,19 @@ func TestRequireVerifiedSaysWhyPartial(t *testing.T) {
 		t.Errorf("bare document: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// A private key pasted as --expect-manifest-set's file is described, never
+// quoted: a pin's value is not hidden from messages (publicHexFlags), so the
+// message must not quote the value while saying it is not shown.
+func TestManifestSetFileThatLooksLikeAKeyIsNotQuoted(t *testing.T) {
+	boot := t.TempDir() + "/boot.json"
+	if err := os.WriteFile(boot, []byte(`{}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const pasted = "38082761d7fa45146e448f3497f1ef5653cca23a562c278cb29db1414cb7edb1"
+	code, out, errOut := runVigil(t, nil, "", "proof", "verify", "--boot-proof", boot, "--expect-manifest-set", pasted)
+	wantExit(t, "proof verify", code, exitUsage, out, errOut)
+	if strings.Contains(strings.ToLower(errOut+out), pasted[:16]) || !strings.Contains(errOut, "look like a private key") {
+		t.Errorf("the key should be described, not quoted:\n%s", errOut)
+	}
+}
