@@ -49,9 +49,10 @@ func TestEndToEndConsolesOwnKeyIsTheKeyOfItsCurve(t *testing.T) {
 			d := servertest.StartDemo(t)
 			ctx := t.Context()
 			alice := d.Client("alice")
-			// The service lists a user's keys by id, which two keys made at
-			// once may get in either order: dave is made again, with a new
-			// key, until his are listed in the order the case asks for.
+			// The service lists a user's keys by creation, then by id: two
+			// keys made in one call may share an instant and come in either
+			// order. Each is made in the order the case asks for, and dave is
+			// made again, with a new key, until his are listed in it.
 			var own *keys.Key
 			var dave *api.User
 			for attempt := 1; dave == nil; attempt++ {
@@ -59,11 +60,15 @@ func TestEndToEndConsolesOwnKeyIsTheKeyOfItsCurve(t *testing.T) {
 					t.Fatal("set-up: dave's keys were never listed in the order wanted")
 				}
 				own = twinKeyed(t)
+				specs := []server.APIKeySpec{
+					{Name: "console key", PublicKey: own.PublicKeyHex(), CredentialType: api.CredentialAPIKeySecp256k1},
+					{Name: "twin key", PublicKey: own.PublicKeyHex(), CredentialType: api.CredentialAPIKeyP256},
+				}
+				if tc.twinFirst {
+					specs[0], specs[1] = specs[1], specs[0]
+				}
 				daveID, err := d.Server.CreateUser(ctx, d.Info.OrganizationID, server.UserSpec{Name: fmt.Sprintf("dave-%d", attempt), Email: fmt.Sprintf("dave%d@example.com", attempt),
-					APIKeys: []server.APIKeySpec{
-						{Name: "console key", PublicKey: own.PublicKeyHex(), CredentialType: api.CredentialAPIKeySecp256k1},
-						{Name: "twin key", PublicKey: own.PublicKeyHex(), CredentialType: api.CredentialAPIKeyP256},
-					}})
+					APIKeys: specs})
 				if err != nil {
 					t.Fatal(err)
 				}
