@@ -18,26 +18,22 @@ import (
 // keys, one per curve, whose private keys have nothing in common.
 func passkeyOnBothCurves(t *testing.T) *keys.SoftAuthenticator {
 	t.Helper()
-	for range 200 {
-		a, err := keys.NewSoftAuthenticator("")
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := hex.DecodeString(a.PublicKeyHex())
-		if _, err := secp256k1.ParsePubKey(raw); err == nil {
-			return a
-		}
-	}
-	t.Fatal("no P-256 key in 200 is a secp256k1 point")
-	return nil
+	return firstOnBothCurves(t, func() (*keys.SoftAuthenticator, error) { return keys.NewSoftAuthenticator("") })
 }
 
 // p256KeyOnBothCurves is a P-256 key whose compressed public key is a
 // secp256k1 point too, as passkeyOnBothCurves is a passkey.
 func p256KeyOnBothCurves(t *testing.T) *keys.Key {
 	t.Helper()
+	return firstOnBothCurves(t, func() (*keys.Key, error) { return keys.Generate(keys.SchemeP256) })
+}
+
+// firstOnBothCurves is the first of up to 200 new P-256 keys whose
+// compressed public key is a secp256k1 point too.
+func firstOnBothCurves[K interface{ PublicKeyHex() string }](t *testing.T, newKey func() (K, error)) K {
+	t.Helper()
 	for range 200 {
-		k, err := keys.Generate(keys.SchemeP256)
+		k, err := newKey()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +43,8 @@ func p256KeyOnBothCurves(t *testing.T) *keys.Key {
 		}
 	}
 	t.Fatal("no P-256 key in 200 is a secp256k1 point")
-	return nil
+	var none K
+	return none
 }
 
 // The bytes of z's P-256 passkey, registered by m as a secp256k1 API key
